@@ -1,0 +1,37 @@
+"""pagaie: PaddlePaddle's API and behaviour on PyTorch's kernels.
+
+    >>> import pagaie as paddle
+    >>> x = paddle.to_tensor([1.0, 2.0], stop_gradient=False)
+    >>> y = x * x
+    >>> y.backward(paddle.ones([2]))
+    >>> x.grad.tolist()
+    [2.0, 4.0]
+"""
+from importlib import import_module as _import_module
+
+from pagaie._version import __version__  # noqa: F401
+from pagaie._core.dtype import (  # noqa: F401
+    DType as dtype, bool, uint8, int8, int16, int32, int64, float16, bfloat16, float32, float64,
+    complex64, complex128, float8_e4m3fn, float8_e5m2, uint16, uint32, uint64,
+    get_default_dtype, set_default_dtype, iinfo, finfo,
+)
+from pagaie._core.place import CPUPlace, CUDAPlace, CUDAPinnedPlace, Place  # noqa: F401
+from pagaie._core.tensor import Tensor, Size  # noqa: F401
+from pagaie._core.parameter import Parameter  # noqa: F401
+from pagaie._core.printing import set_printoptions  # noqa: F401
+from pagaie import _ops as _ops_pkg
+
+globals().update(_ops_pkg.PUBLIC)
+
+from pagaie import autograd, device, linalg, fft  # noqa: E402,F401
+from pagaie.autograd import grad, no_grad, enable_grad, set_grad_enabled, is_grad_enabled  # noqa: E402,F401
+from pagaie.device import get_device, set_device  # noqa: E402,F401
+
+# Subpackages; each may hoist names into this namespace with ``__paddle_toplevel__``.
+_SUBPACKAGES = ("framework", "nn", "optimizer", "io", "metric", "utils", "vision", "hapi")
+for _sub in _SUBPACKAGES:
+    _mod = _import_module(f"pagaie.{_sub}")
+    globals()[_sub] = _mod
+    for _name in getattr(_mod, "__paddle_toplevel__", ()):
+        globals()[_name] = getattr(_mod, _name)
+del _sub, _mod, _import_module

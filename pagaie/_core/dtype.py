@@ -1,0 +1,213 @@
+"""Paddle's data types and their mapping onto torch dtypes.
+
+A :class:`DType` is what ``Tensor.dtype`` returns and what ``pagaie.float32``
+and friends are. Every API that takes a dtype accepts a ``DType``, a string
+(``'float32'``), a numpy dtype or a torch dtype; :func:`to_torch_dtype` is the
+one place that normalises them.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import torch
+
+__all__ = [
+    "DType", "bool", "uint8", "int8", "int16", "int32", "int64", "float16", "bfloat16",
+    "float32", "float64", "complex64", "complex128", "float8_e4m3fn", "float8_e5m2",
+    "uint16", "uint32", "uint64",
+    "to_torch_dtype", "from_torch_dtype", "get_default_dtype", "set_default_dtype",
+    "iinfo", "finfo", "is_floating_dtype",
+]
+
+
+class DType:
+    """A Paddle data type (``pagaie.float32`` ...). Compares equal only to itself.
+
+    Args:
+        name: Paddle's name of the type, e.g. ``'float32'``.
+        torch_dtype: the torch dtype that stores it.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> paddle.to_tensor([1.0]).dtype == paddle.float32
+        True
+    """
+
+    __slots__ = ("name", "torch_dtype", "value")
+
+    def __init__(self, name: str, torch_dtype: torch.dtype, value: int) -> None:
+        self.name = name
+        self.torch_dtype = torch_dtype
+        self.value = value
+
+    def __repr__(self) -> str:
+        return f"paddle.{self.name}"
+
+    __str__ = __repr__
+
+    def __reduce__(self):
+        return (_by_name, (self.name,))
+
+    @property
+    def is_floating_point(self) -> builtins_bool:
+        return self.torch_dtype.is_floating_point
+
+    @property
+    def itemsize(self) -> int:
+        return self.torch_dtype.itemsize
+
+
+builtins_bool = type(True)
+
+
+def _by_name(name: str) -> DType:
+    return _BY_NAME[name]
+
+
+_TABLE = [
+    ("bool", torch.bool, 1), ("uint8", torch.uint8, 2), ("int8", torch.int8, 3),
+    ("int16", torch.int16, 5), ("int32", torch.int32, 7), ("int64", torch.int64, 9),
+    ("float32", torch.float32, 10), ("float64", torch.float64, 11),
+    ("complex64", torch.complex64, 12), ("complex128", torch.complex128, 13),
+    ("float16", torch.float16, 15), ("bfloat16", torch.bfloat16, 16),
+    ("float8_e4m3fn", torch.float8_e4m3fn, 17), ("float8_e5m2", torch.float8_e5m2, 18),
+    ("uint16", torch.uint16, 4), ("uint32", torch.uint32, 6), ("uint64", torch.uint64, 8),
+]
+_BY_NAME: dict[str, DType] = {}
+_BY_TORCH: dict[torch.dtype, DType] = {}
+for _name, _tdt, _val in _TABLE:
+    _d = DType(_name, _tdt, _val)
+    _BY_NAME[_name] = _d
+    _BY_TORCH[_tdt] = _d
+    globals()[_name] = _d
+del _name, _tdt, _val, _d
+
+_ALIASES = {"float": "float32", "double": "float64", "half": "float16", "int": "int64",
+            "long": "int64", "bool_": "bool", "fp16": "float16", "fp32": "float32",
+            "fp64": "float64", "bf16": "bfloat16", "uint16": "uint16"}
+
+_default_float = torch.float32
+
+
+def to_torch_dtype(dtype: Any, api: str = "paddle") -> torch.dtype:
+    """Normalise any accepted dtype spelling to a torch dtype.
+
+    Raises TypeError naming ``api`` for an unknown dtype.
+    """
+    if type(dtype) is DType:
+        return dtype.torch_dtype
+    if isinstance(dtype, torch.dtype):
+        return dtype
+    if isinstance(dtype, str):
+        d = _BY_NAME.get(_ALIASES.get(dtype, dtype))
+        if d is not None:
+            return d.torch_dtype
+        if dtype.startswith("paddle."):
+            return to_torch_dtype(dtype[7:], api)
+    elif dtype is float:
+        return _default_float
+    elif dtype is int:
+        return torch.int64
+    elif dtype is builtins_bool:
+        return torch.bool
+    elif dtype is complex:
+        return torch.complex64 if _default_float is not torch.float64 else torch.complex128
+    else:
+        try:
+            npd = np.dtype(dtype)
+        except TypeError:
+            npd = None
+        if npd is not None and npd.name in _BY_NAME:
+            return _BY_NAME[npd.name].torch_dtype
+    raise TypeError(f"{api}: unsupported dtype {dtype!r}; expected one of "
+                    f"{sorted(_BY_NAME)} or a pagaie dtype such as paddle.float32")
+
+
+def from_torch_dtype(dtype: torch.dtype) -> DType:
+    """The Paddle dtype of a torch dtype."""
+    return _BY_TORCH[dtype]
+
+
+def to_dtype(dtype: Any) -> DType:
+    """Normalise any accepted dtype spelling to a :class:`DType`."""
+    return _BY_TORCH[to_torch_dtype(dtype)]
+
+
+def is_floating_dtype(dtype: Any) -> builtins_bool:
+    return to_torch_dtype(dtype).is_floating_point
+
+
+def get_default_dtype() -> str:
+    """Return the default floating dtype name used by creation APIs (``'float32'``).
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> paddle.get_default_dtype()
+        'float32'
+    """
+    return _BY_TORCH[_default_float].name
+
+
+def set_default_dtype(d: Any) -> None:
+    """Set the default floating dtype: ``'float16'``, ``'bfloat16'``, ``'float32'`` or ``'float64'``.
+
+    Args:
+        d: the dtype, as a string, a pagaie dtype or a numpy dtype.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> paddle.set_default_dtype('float64'); paddle.set_default_dtype('float32')
+    """
+    global _default_float
+    tdt = to_torch_dtype(d, "paddle.set_default_dtype")
+    if tdt not in (torch.float16, torch.bfloat16, torch.float32, torch.float64):
+        raise TypeError("paddle.set_default_dtype: set_default_dtype only supports "
+                        f"[float16, bfloat16, float32, float64], but received {_BY_TORCH[tdt].name}")
+    _default_float = tdt
+    # Keep torch's own default in step so Python-scalar promotion inside kernels agrees.
+    torch.set_default_dtype(tdt if tdt in (torch.float32, torch.float64) else torch.float32)
+
+
+def default_float() -> torch.dtype:
+    return _default_float
+
+
+class iinfo:
+    """Machine limits of an integer dtype, as ``paddle.iinfo``.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> paddle.iinfo(paddle.int8).max
+        127
+    """
+
+    def __init__(self, dtype: Any) -> None:
+        info = torch.iinfo(to_torch_dtype(dtype, "paddle.iinfo"))
+        self.bits, self.min, self.max = info.bits, int(info.min), int(info.max)
+        self.dtype = to_dtype(dtype).name
+
+    def __repr__(self) -> str:
+        return f"paddle.iinfo(min={self.min}, max={self.max}, bits={self.bits}, dtype={self.dtype})"
+
+
+class finfo:
+    """Machine limits of a floating dtype, as ``paddle.finfo``.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> paddle.finfo(paddle.float32).bits
+        32
+    """
+
+    def __init__(self, dtype: Any) -> None:
+        info = torch.finfo(to_torch_dtype(dtype, "paddle.finfo"))
+        self.bits, self.eps, self.min, self.max = info.bits, info.eps, info.min, info.max
+        self.tiny = self.smallest_normal = info.smallest_normal
+        self.resolution = info.resolution
+        self.dtype = to_dtype(dtype).name
+
+    def __repr__(self) -> str:
+        return (f"paddle.finfo(min={self.min}, max={self.max}, eps={self.eps}, "
+                f"resolution={self.resolution}, smallest_normal={self.smallest_normal}, "
+                f"tiny={self.tiny}, bits={self.bits}, dtype={self.dtype})")

@@ -1,0 +1,123 @@
+"""Paddle's printed form of tensors, and ``paddle.set_printoptions``."""
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+__all__ = ["set_printoptions", "tensor_repr"]
+
+_OPTIONS = {"precision": 8, "threshold": 1000, "edgeitems": 3, "linewidth": 80, "sci_mode": False}
+_PREFIX = 7  # len("Tensor(")
+
+
+def set_printoptions(precision: int | None = None, threshold: int | None = None,
+                     edgeitems: int | None = None, sci_mode: bool | None = None,
+                     linewidth: int | None = None) -> None:
+    """Set how tensors print.
+
+    Args:
+        precision: digits after the decimal point (default 8).
+        threshold: element count above which the middle is summarised (default 1000).
+        edgeitems: items kept at each edge when summarising (default 3).
+        sci_mode: print floats in scientific notation (default False).
+        linewidth: characters per line (default 80).
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> paddle.set_printoptions(precision=4); paddle.set_printoptions(precision=8)
+    """
+    for key, val in (("precision", precision), ("threshold", threshold), ("edgeitems", edgeitems),
+                     ("sci_mode", sci_mode), ("linewidth", linewidth)):
+        if val is not None:
+            _OPTIONS[key] = val
+
+
+def _fmt(v: Any, kind: str) -> str:
+    p = _OPTIONS["precision"]
+    if kind == "f":
+        if _OPTIONS["sci_mode"]:
+            return f"{v:.{p}e}"
+        if np.ceil(v) == v:
+            return f"{v:.0f}."
+        return f"{v:.{p}f}"
+    if kind == "c":
+        return f"({v.real:.{p}f}{v.imag:+.{p}f}j)"
+    return str(v)
+
+
+def _pad(s: str, width: int, signed: bool, negative: bool) -> str:
+    if len(s) >= width:
+        return s
+    if signed and not negative:
+        return " " + s.ljust(width - 1)
+    return s.ljust(width)
+
+
+def _collect(a: np.ndarray, summarise: bool, edge: int) -> list:
+    """The elements that will be printed (edges only when summarising)."""
+    if a.ndim == 0:
+        return [a.item()]
+    if summarise and a.shape[0] > 2 * edge:
+        parts = [a[:edge], a[-edge:]]
+    else:
+        parts = [a]
+    out: list = []
+    for p in parts:
+        if a.ndim == 1:
+            out.extend(p.tolist())
+        else:
+            for row in p:
+                out.extend(_collect(row, summarise, edge))
+    return out
+
+
+def _render(a: np.ndarray, fmt, depth: int, summarise: bool, edge: int, width: int) -> str:
+    if a.ndim == 0:
+        return fmt(a.item())
+    n = a.shape[0]
+    cut = summarise and n > 2 * edge
+    idx = list(range(edge)) + [None] + list(range(n - edge, n)) if cut else list(range(n))
+    if a.ndim == 1:
+        items = ["..." if i is None else fmt(a[i].item()) for i in idx]
+        per_line = max(1, (_OPTIONS["linewidth"] - _PREFIX) // (width + 2))
+        lines = [", ".join(items[i:i + per_line]) for i in range(0, len(items), per_line)]
+        return "[" + (",\n" + " " * (_PREFIX + depth + 1)).join(lines) + "]"
+    sep = "," + "\n" * (a.ndim - 1) + " " * (_PREFIX + depth + 1)
+    rows = ["..." if i is None else _render(a[i], fmt, depth + 1, summarise, edge, width) for i in idx]
+    return "[" + sep.join(rows) + "]"
+
+
+def format_array(a: np.ndarray) -> str:
+    """The body of a tensor's repr (what follows ``stop_gradient=...,``)."""
+    edge = _OPTIONS["edgeitems"]
+    summarise = a.size > _OPTIONS["threshold"]
+    if a.dtype == np.bool_:
+        kind = "b"
+    elif np.issubdtype(a.dtype, np.complexfloating):
+        kind = "c"
+    elif np.issubdtype(a.dtype, np.floating):
+        kind = "f"
+    else:
+        kind = "i"
+    values = _collect(a, summarise, edge)
+    strings = [_fmt(v, kind) for v in values]
+    width = max((len(s) for s in strings), default=0)
+    signed = kind in ("i", "f") and any(v < 0 for v in values)
+
+    def fmt(v: Any) -> str:
+        return _pad(_fmt(v, kind), width, signed, kind in ("i", "f") and v < 0)
+
+    return _render(a, fmt, 0, summarise, edge, width)
+
+
+def tensor_repr(t: Any) -> str:
+    """Paddle's repr: ``Tensor(shape=[...], dtype=..., place=..., stop_gradient=...,\\n       data)``."""
+    from pagaie._core.tensor import Tensor  # noqa: F401  (type only)
+    head = (f"Tensor(shape={list(t._t.shape)}, dtype={t.dtype.name}, place={t.place}, "
+            f"stop_gradient={t.stop_gradient},\n")
+    body = format_array(t.numpy())
+    text = head + " " * _PREFIX + body + ")"
+    if type(t).__name__ in ("Parameter", "EagerParamBase"):
+        text = "Parameter containing:\n" + text
+    return text

@@ -1,0 +1,332 @@
+"""The op registry and the one dispatcher.
+
+Every op is declared once with :func:`defop`, next to its kernel. The kernel is a
+plain function over torch tensors that carries Paddle's exact signature; ``defop``
+turns it into the public API function (same name, signature and docstring),
+optionally a ``Tensor`` method and an in-place variant, and stores an
+:class:`OpRecord` in :data:`REGISTRY` for everything else that needs to know about
+the op (static recording, AMP, profiler, export, import of Paddle programs).
+
+Eager calls take the fast path: unwrap ``Tensor`` arguments, run the kernel, wrap
+the results; torch.autograd records the backward. Cross-cutting features (static
+recording, autocast, profiling, NaN/Inf checks) never touch op code: they push a
+*handler* with :func:`push_handler`, and while any handler is active every call
+goes through the handler chain instead. A handler is
+``handler(record, args, kwargs, proceed)`` and calls ``proceed(args, kwargs)`` to
+hand the (possibly changed) call down the chain; the last link is the eager call.
+"""
+from __future__ import annotations
+
+import functools
+import inspect
+import re
+from contextlib import contextmanager
+from typing import Any, Callable, Iterator
+
+import torch
+
+from pagaie._core.tensor import Tensor, unwrap, unwrap_args, unwrap_kwargs, wrap
+
+__all__ = ["OpRecord", "REGISTRY", "defop", "push_handler", "pop_handler", "handler",
+           "eager_call", "translate_error"]
+
+
+class OpRecord:
+    """Everything pagaie knows about one op.
+
+    Attributes:
+        name: the op's Paddle name (``'add'``), also its public function name.
+        kernel: function over torch tensors with Paddle's signature.
+        amp: autocast policy: ``'white'`` (run in low precision), ``'black'``
+            (run in float32) or ``'promote'`` (follow the inputs).
+        paddle_types: names of this op in real Paddle programs (for import).
+        onnx: optional ONNX lowering.
+        differentiable: False for ops whose outputs never carry gradients.
+        inplace_of: for an in-place variant, the name of the op it mutates through.
+        extra: free-form fields later layers attach (shape rules, export hints).
+    """
+
+    __slots__ = ("name", "kernel", "amp", "paddle_types", "onnx", "differentiable",
+                 "inplace_of", "extra", "_signature")
+
+    def __init__(self, name: str, kernel: Callable, amp: str = "promote",
+                 paddle_types: tuple = (), onnx: Callable | None = None,
+                 differentiable: bool = True, inplace_of: str | None = None,
+                 extra: dict | None = None) -> None:
+        if amp not in ("white", "black", "promote"):
+            raise ValueError(f"defop({name!r}): amp must be white/black/promote, got {amp!r}")
+        self.name = name
+        self.kernel = kernel
+        self.amp = amp
+        self.paddle_types = tuple(paddle_types)
+        self.onnx = onnx
+        self.differentiable = differentiable
+        self.inplace_of = inplace_of
+        self.extra = dict(extra or {})
+        self._signature = None
+
+    @property
+    def signature(self) -> inspect.Signature:
+        if self._signature is None:
+            self._signature = inspect.signature(self.kernel)
+        return self._signature
+
+    def bind(self, args: tuple, kwargs: dict) -> inspect.BoundArguments:
+        """Bind a call's arguments to the op's Paddle signature, defaults applied."""
+        b = self.signature.bind(*args, **kwargs)
+        b.apply_defaults()
+        return b
+
+    def __repr__(self) -> str:
+        return f"OpRecord({self.name!r}, amp={self.amp!r})"
+
+
+REGISTRY: dict[str, OpRecord] = {}
+
+
+class _DispatchState:
+    __slots__ = ("handlers", "intercept")
+
+    def __init__(self) -> None:
+        self.handlers: list[Callable] = []
+        self.intercept: Callable | None = None
+
+
+STATE = _DispatchState()
+
+
+def eager_call(rec: OpRecord, args: tuple, kwargs: dict) -> Any:
+    """Run ``rec`` eagerly: the last link of every handler chain."""
+    try:
+        return wrap(rec.kernel(*unwrap_args(args), **unwrap_kwargs(kwargs)))
+    except (RuntimeError, IndexError) as exc:
+        raise translate_error(rec.name, exc, args, kwargs) from None
+
+
+def _run_chain(rec: OpRecord, args: tuple, kwargs: dict) -> Any:
+    handlers = STATE.handlers
+
+    def link(i: int) -> Callable:
+        if i < 0:
+            return lambda a, k: eager_call(rec, a, k)
+        h = handlers[i]
+        nxt = link(i - 1)
+        return lambda a, k: h(rec, a, k, nxt)
+
+    return link(len(handlers) - 1)(args, kwargs)
+
+
+def push_handler(h: Callable) -> None:
+    """Route every op call through ``h(record, args, kwargs, proceed)`` until popped."""
+    STATE.handlers.append(h)
+    STATE.intercept = _run_chain
+
+
+def pop_handler(h: Callable) -> None:
+    """Remove a handler pushed with :func:`push_handler`."""
+    STATE.handlers.remove(h)
+    STATE.intercept = _run_chain if STATE.handlers else None
+
+
+@contextmanager
+def handler(h: Callable) -> Iterator[None]:
+    """Context manager form of :func:`push_handler` / :func:`pop_handler`."""
+    push_handler(h)
+    try:
+        yield
+    finally:
+        pop_handler(h)
+
+
+_TORCH_WORDS = re.compile(r"\btorch\.|\baten::|\bat::|\bc10::|\bTHP|\bCPUFloatType\b|\bcuda\b")
+
+
+def _describe(v: Any) -> str:
+    if isinstance(v, Tensor):
+        return f"Tensor(shape={list(v._t.shape)}, dtype={v.dtype.name})"
+    if isinstance(v, (list, tuple)) and any(isinstance(e, Tensor) for e in v):
+        return "[" + ", ".join(_describe(e) for e in v) + "]"
+    return repr(v)
+
+
+def _clean(msg: str) -> str:
+    msg = msg.strip().splitlines()[0] if msg.strip() else msg
+    msg = _TORCH_WORDS.sub("", msg)
+    return msg.replace("Tensor", "tensor").replace("tensor(", "Tensor(")
+
+
+def translate_error(api: str, exc: BaseException, args: tuple, kwargs: dict) -> Exception:
+    """Turn a kernel's torch error into the exception type Paddle raises, naming the API.
+
+    Shape and argument mismatches are ``ValueError`` (Paddle's InvalidArgument),
+    out-of-range indices ``IndexError``; anything else keeps its own type.
+    """
+    seen = ", ".join([_describe(a) for a in args] + [f"{k}={_describe(v)}" for k, v in kwargs.items()])
+    text = _clean(str(exc))
+    kind: type[Exception]
+    if isinstance(exc, IndexError) or "out of bounds" in text or "out of range" in text:
+        kind = IndexError
+    elif isinstance(exc, NotImplementedError) or "not implemented for" in text:
+        kind = TypeError
+    elif isinstance(exc, RuntimeError):
+        kind = ValueError
+    else:
+        kind = type(exc)
+    return kind(f"paddle.{api}: {text} (received {seen})")
+
+
+def _make_api(rec: OpRecord) -> Callable:
+    """Generate the public function: the kernel's exact signature, Tensor arguments unwrapped.
+
+    The wrapper is generated source rather than a ``*args`` closure because binding
+    parameters directly is the cheapest way Python offers, and the eager path's
+    per-call cost is a benchmarked target.
+    """
+    sig = inspect.signature(rec.kernel)
+    params, call, names, defaults = [], [], [], {}
+    kinds = inspect.Parameter
+    for p in sig.parameters.values():
+        d = ""
+        if p.default is not p.empty:
+            defaults[f"_d_{p.name}"] = p.default
+            d = f"=_d_{p.name}"
+        if p.kind is kinds.VAR_POSITIONAL:
+            params.append(f"*{p.name}")
+            call.append(f"*_ua({p.name})")
+            names.append(f"*{p.name}")
+        elif p.kind is kinds.VAR_KEYWORD:
+            params.append(f"**{p.name}")
+            call.append(f"**_uk({p.name})")
+            names.append(f"**{p.name}")
+        elif p.kind is kinds.KEYWORD_ONLY:
+            if "*" not in "".join(x[:1] for x in params):
+                params.append("*")
+            params.append(f"{p.name}{d}")
+            call.append(f"{p.name}=({p.name}._t if type({p.name}) is _Tensor else _u({p.name}))")
+            names.append(f"{p.name}={p.name}")
+        else:
+            if p.kind is kinds.POSITIONAL_ONLY:
+                raise TypeError(f"defop({rec.name!r}): positional-only parameters are not supported")
+            params.append(f"{p.name}{d}")
+            # ``name`` is Paddle's never-a-tensor label argument: pass it through untouched.
+            call.append(p.name if p.name == "name" else
+                        f"{p.name}._t if type({p.name}) is _Tensor else _u({p.name})")
+            names.append(p.name)
+    pos = [n for n in names if "=" not in n and not n.startswith("*")]
+    kw = [n for n in names if "=" in n]
+    star = [n[1:] for n in names if n.startswith("*") and not n.startswith("**")]
+    dstar = [n[2:] for n in names if n.startswith("**")]
+    args_expr = "(" + "".join(f"{n}, " for n in pos) + ")" + (f" + tuple({star[0]})" if star else "")
+    kwargs_expr = "{" + ", ".join(f"{n.split('=')[0]!r}: {n.split('=')[0]}" for n in kw) + "}" + \
+        (f" | {dstar[0]}" if dstar else "")
+    src = (f"def {rec.name}({', '.join(params)}):\n"
+           f"    if _state.intercept is not None:\n"
+           f"        return _state.intercept(_rec, {args_expr}, {kwargs_expr})\n"
+           f"    try:\n"
+           f"        return _wrap(_kernel({', '.join(call)}))\n"
+           f"    except (RuntimeError, IndexError) as exc:\n"
+           f"        raise _translate({rec.name!r}, exc, {args_expr}, {kwargs_expr}) from None\n")
+    ns = {"_state": STATE, "_rec": rec, "_kernel": rec.kernel, "_wrap": wrap, "_Tensor": Tensor,
+          "_u": unwrap, "_ua": unwrap_args, "_uk": unwrap_kwargs, "_translate": translate_error,
+          **defaults}
+    exec(compile(src, f"<pagaie op {rec.name}>", "exec"), ns)
+    api = ns[rec.name]
+    functools.update_wrapper(api, rec.kernel, updated=())
+    del api.__wrapped__  # the generated signature is already the real one
+    api.__qualname__ = rec.name
+    api.op_record = rec
+    return api
+
+
+def _make_inplace(rec: OpRecord, base: OpRecord) -> Callable:
+    """In-place variant: mutates its first argument and returns it.
+
+    With an explicit in-place kernel (one that mutates its first torch argument),
+    torch's version counters catch writes over values autograd still needs. Without
+    one, the out-of-place result is written back into the first argument.
+    """
+    out_of_place = _make_api(rec)
+    first = next(iter(base.signature.parameters))
+
+    def api(*args, **kwargs):
+        x = args[0] if args else kwargs[first]
+        t = x._t
+        if t.requires_grad and t.is_leaf:
+            raise ValueError(f"paddle.{rec.name}: Leaf Tensor {x.name!r} that doesn't stop gradient "
+                             "can't use inplace strategy (set stop_gradient=True or use the "
+                             f"out-of-place paddle.{base.name})")
+        out = out_of_place(*args, **kwargs)
+        r = out._t
+        if r is t:
+            return x
+        if r.shape != t.shape:
+            raise ValueError(f"paddle.{rec.name}: the in-place result has shape {list(r.shape)}, "
+                             f"which differs from the input's shape {list(t.shape)}")
+        if t.requires_grad or r.requires_grad:
+            # Rebinding keeps the graph intact where copy_ would overwrite a saved input.
+            x._t = r.to(t.dtype)
+        else:
+            t.copy_(r)
+        return x
+
+    functools.update_wrapper(api, base.kernel)
+    api.__name__ = api.__qualname__ = rec.name
+    api.__doc__ = f"In-place version of :func:`{base.name}`: writes the result into ``{first}`` and returns it."
+    api.op_record = rec
+    return api
+
+
+def defop(name: str | None = None, *, amp: str = "promote", paddle_types: tuple = (),
+          onnx: Callable | None = None, method: bool | str | tuple = True,
+          inplace: bool | Callable = False, differentiable: bool = True,
+          **extra: Any) -> Callable[[Callable], Callable]:
+    """Declare an op: decorate its kernel (a function over torch tensors with Paddle's signature).
+
+    Args:
+        name: the op name; defaults to the kernel's ``__name__``.
+        amp: autocast policy, ``'white'`` / ``'black'`` / ``'promote'``.
+        paddle_types: op type names in real Paddle programs.
+        onnx: an ONNX lowering, read by the exporter.
+        method: also attach as a ``Tensor`` method (True), under other names (str or
+            tuple of str), or not at all (False).
+        inplace: also create ``<name>_`` (function and method). True derives it from
+            the out-of-place kernel; a callable is an in-place kernel that mutates and
+            returns its first argument.
+        differentiable: False when outputs never carry gradients (comparisons...).
+        **extra: further record fields (kept in ``OpRecord.extra``).
+
+    Returns:
+        A decorator that returns the public API function.
+    """
+
+    def deco(kernel: Callable) -> Callable:
+        opname = name or kernel.__name__
+        if opname in REGISTRY:
+            raise ValueError(f"defop: op {opname!r} is declared twice")
+        rec = OpRecord(opname, kernel, amp, paddle_types, onnx, differentiable, extra=extra)
+        REGISTRY[opname] = rec
+        fn = _make_api(rec)
+        for m in _method_names(method, opname):
+            setattr(Tensor, m, fn)
+        if inplace:
+            iname = opname + "_"
+            ikernel = inplace if callable(inplace) else kernel
+            irec = OpRecord(iname, ikernel, amp, (), None, differentiable, inplace_of=opname)
+            ifn = _make_inplace(irec, rec)
+            REGISTRY[iname] = irec
+            fn.inplace = ifn
+            if method:
+                setattr(Tensor, iname, ifn)
+        return fn
+
+    return deco
+
+
+def _method_names(method: bool | str | tuple, opname: str) -> tuple:
+    if method is True:
+        return (opname,)
+    if not method:
+        return ()
+    if isinstance(method, str):
+        return (method,)
+    return tuple(method)

@@ -1,0 +1,94 @@
+"""Argument normalisation shared by op kernels (all over torch tensors)."""
+from __future__ import annotations
+
+from typing import Any, Sequence
+
+import torch
+
+from pagaie._core import dtype as _dt
+from pagaie._core.place import default_device
+
+__all__ = ["norm_axis", "norm_axes", "int_list", "check_binary_dtypes", "torch_dtype",
+           "float_dtype", "device", "scalar_of"]
+
+
+def norm_axis(axis: Any, ndim: int, api: str, arg: str = "axis") -> int:
+    """A single axis in ``[-ndim, ndim)`` made non-negative; IndexError-free ValueError otherwise."""
+    if isinstance(axis, torch.Tensor):
+        axis = int(axis.item())
+    n = max(ndim, 1)
+    if not isinstance(axis, int) or isinstance(axis, bool):
+        raise TypeError(f"paddle.{api}: '{arg}' must be an int, but received {type(axis).__name__}")
+    if not -n <= axis < n:
+        raise ValueError(f"paddle.{api}: '{arg}' must be in the range [{-n}, {n}), but received {axis} "
+                         f"(input has {ndim} dimension(s))")
+    return axis % n
+
+
+def norm_axes(axis: Any, ndim: int, api: str, arg: str = "axis") -> list[int] | None:
+    """``None`` (all axes), an int, or a list/tuple of ints, made non-negative and checked."""
+    if axis is None:
+        return None
+    if isinstance(axis, torch.Tensor):
+        axis = axis.tolist()
+    if isinstance(axis, (list, tuple)):
+        if len(axis) == 0:
+            return None
+        return [norm_axis(int(a) if isinstance(a, torch.Tensor) else a, ndim, api, arg) for a in axis]
+    return [norm_axis(axis, ndim, api, arg)]
+
+
+def int_list(v: Any) -> list[int]:
+    """A shape-like argument (list/tuple of ints or 0-D tensors, or a 1-D tensor) as ints."""
+    if isinstance(v, torch.Tensor):
+        return [int(e) for e in v.reshape(-1).tolist()]
+    if isinstance(v, (list, tuple)):
+        return [int(e.item()) if isinstance(e, torch.Tensor) else int(e) for e in v]
+    return [int(v)]
+
+
+_FLOATISH = (torch.float16, torch.bfloat16, torch.float32, torch.float64,
+             torch.complex64, torch.complex128)
+
+
+def check_binary_dtypes(api: str, x: Any, y: Any) -> None:
+    """Paddle promotes between two tensors only when both are floating (or complex/real).
+
+    Mixed integer/float or two different integer dtypes raise TypeError, as in Paddle 3.
+    Kernels call this only when both operands are tensors of different dtypes
+    (see :func:`mixed`), which keeps the common path free of it.
+    """
+    if type(x) is torch.Tensor and type(y) is torch.Tensor:
+        a, b = x.dtype, y.dtype
+        if a is not b and not (a in _FLOATISH and b in _FLOATISH) \
+                and not (a.is_complex or b.is_complex):
+            raise TypeError(
+                f"paddle.{api}: type promotion only supports calculations between floating-point "
+                f"numbers and between complex and real numbers, but got x: "
+                f"{_dt.from_torch_dtype(a).name}, y: {_dt.from_torch_dtype(b).name}; cast one "
+                "of them with astype first")
+
+
+def torch_dtype(dtype: Any, api: str) -> torch.dtype | None:
+    return None if dtype is None else _dt.to_torch_dtype(dtype, f"paddle.{api}")
+
+
+def float_dtype(dtype: Any, api: str) -> torch.dtype:
+    """The dtype argument, or the default float dtype when None."""
+    return _dt.default_float() if dtype is None else _dt.to_torch_dtype(dtype, f"paddle.{api}")
+
+
+def device() -> torch.device:
+    return default_device()
+
+
+def scalar_of(v: Any) -> Any:
+    """A Python number from a number or a one-element tensor."""
+    return v.item() if isinstance(v, torch.Tensor) else v
+
+
+def seq_of_tensors(v: Any, api: str, arg: str = "x") -> Sequence[torch.Tensor]:
+    if isinstance(v, torch.Tensor) or not isinstance(v, (list, tuple)):
+        raise TypeError(f"paddle.{api}: '{arg}' must be a list or tuple of Tensors, "
+                        f"but received {type(v).__name__}")
+    return v

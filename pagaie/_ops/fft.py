@@ -1,0 +1,4 @@
+"""fft ops."""
+from __future__ import annotations
+
+__all__: list[str] = []

@@ -1,0 +1,4 @@
+"""manipulation ops."""
+from __future__ import annotations
+
+__all__: list[str] = []

@@ -1,0 +1,132 @@
+"""``paddle.autograd.backward`` and ``paddle.grad`` over torch.autograd."""
+from __future__ import annotations
+
+from typing import Sequence
+
+import torch
+
+from pagaie._core.tensor import Tensor, as_torch, wrap
+
+__all__ = ["backward", "grad"]
+
+
+def _as_list(v, api: str, arg: str) -> list:
+    if v is None:
+        return []
+    if isinstance(v, Tensor):
+        return [v]
+    if isinstance(v, (list, tuple)):
+        return list(v)
+    raise TypeError(f"paddle.{api}: '{arg}' must be a Tensor or a list of Tensors, "
+                    f"but received {type(v).__name__}")
+
+
+def _autograd_error(api: str, exc: RuntimeError) -> RuntimeError:
+    msg = str(exc)
+    if "modified by an inplace operation" in msg:
+        return RuntimeError(f"paddle.{api}: a tensor needed to compute gradients was modified by an "
+                            "in-place operation after it was used; use the out-of-place API instead")
+    if "backward through the graph a second time" in msg or "freed" in msg:
+        return RuntimeError(f"paddle.{api}: the graph has already been released by a previous "
+                            "backward; pass retain_graph=True to the first backward to run it again")
+    if "does not require grad" in msg:
+        return RuntimeError(f"paddle.{api}: the output does not depend on any tensor with "
+                            "stop_gradient=False, so there is no gradient to compute")
+    return RuntimeError(f"paddle.{api}: {msg.splitlines()[0] if msg else exc!r}")
+
+
+def backward(tensors: Sequence[Tensor], grad_tensors: Sequence[Tensor | None] | None = None,
+             retain_graph: bool = False) -> None:
+    """Compute gradients of ``tensors`` and accumulate them into the leaves' ``grad``.
+
+    Args:
+        tensors (list[Tensor]): the outputs to differentiate.
+        grad_tensors (list[Tensor|None], optional): initial gradients; ones where None.
+        retain_graph (bool, optional): keep the graph for another backward. Default False.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> x = paddle.to_tensor([3.0], stop_gradient=False)
+        >>> paddle.autograd.backward([x * x])
+        >>> x.grad.tolist()
+        [6.0]
+    """
+    outs = _as_list(tensors, "autograd.backward", "tensors")
+    grads = _as_list(grad_tensors, "autograd.backward", "grad_tensors") or [None] * len(outs)
+    if len(grads) != len(outs):
+        raise ValueError(f"paddle.autograd.backward: got {len(outs)} tensors but {len(grads)} "
+                         "grad_tensors; the lengths must match")
+    ts, gs = [], []
+    for o, g in zip(outs, grads):
+        t = o._t
+        if not t.requires_grad:
+            continue  # Paddle silently does nothing for outputs that stop gradient
+        ts.append(t)
+        gs.append(torch.ones_like(t) if g is None else as_torch(g, t.dtype))
+    if not ts:
+        return
+    try:
+        torch.autograd.backward(ts, gs, retain_graph=retain_graph)
+    except RuntimeError as exc:
+        raise _autograd_error("Tensor.backward", exc) from None
+
+
+def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=False,
+         only_inputs=True, allow_unused=False, no_grad_vars=None):
+    """Gradients of ``outputs`` with respect to ``inputs``, returned rather than accumulated.
+
+    Args:
+        outputs (Tensor|list[Tensor]): the differentiated outputs.
+        inputs (Tensor|list[Tensor]): the tensors to differentiate with respect to.
+        grad_outputs (Tensor|list[Tensor|None], optional): initial gradients (ones where None).
+        retain_graph (bool, optional): keep the graph; defaults to ``create_graph``.
+        create_graph (bool, optional): build a graph of the gradient for higher orders.
+        only_inputs (bool, optional): must be True (Paddle's only supported value).
+        allow_unused (bool, optional): return None for inputs that outputs do not use,
+            instead of raising.
+        no_grad_vars (Tensor|list[Tensor], optional): tensors treated as constants.
+
+    Returns:
+        list[Tensor|None]: one gradient per input.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> x = paddle.to_tensor([2.0], stop_gradient=False)
+        >>> (g,) = paddle.grad(x * x * x, x)
+        >>> g.tolist()
+        [12.0]
+    """
+    outs = _as_list(outputs, "grad", "outputs")
+    ins = _as_list(inputs, "grad", "inputs")
+    gos = _as_list(grad_outputs, "grad", "grad_outputs") or [None] * len(outs)
+    if len(gos) != len(outs):
+        raise ValueError(f"paddle.grad: got {len(outs)} outputs but {len(gos)} grad_outputs")
+    if not only_inputs:
+        raise ValueError("paddle.grad: only_inputs=False is not supported (as in Paddle)")
+    for i in ins:
+        if not i._t.requires_grad:
+            raise ValueError(f"paddle.grad: input tensor {i.name!r} has stop_gradient=True, so "
+                             "no gradient can be computed for it")
+    if retain_graph is None:
+        retain_graph = create_graph
+    ts, gs = [], []
+    for o, g in zip(outs, gos):
+        if o._t.requires_grad:
+            ts.append(o._t)
+            gs.append(torch.ones_like(o._t) if g is None else as_torch(g, o._t.dtype))
+    if not ts:
+        if allow_unused:
+            return [None] * len(ins)
+        raise ValueError("paddle.grad: none of the outputs depends on the inputs "
+                         "(all outputs stop gradient); pass allow_unused=True to get None")
+    try:
+        res = torch.autograd.grad(ts, [i._t for i in ins], gs, retain_graph=retain_graph,
+                                  create_graph=create_graph, allow_unused=True)
+    except RuntimeError as exc:
+        raise _autograd_error("grad", exc) from None
+    if not allow_unused:
+        unused = [i.name for i, r in zip(ins, res) if r is None]
+        if unused:
+            raise ValueError(f"paddle.grad: the inputs {unused} are not used to compute the outputs; "
+                             "pass allow_unused=True to get None for them")
+    return [None if r is None else wrap(r) for r in res]

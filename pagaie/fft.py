@@ -1,0 +1,3 @@
+"""paddle.fft."""
+
+__all__: list[str] = []

@@ -1,0 +1,3 @@
+"""paddle.linalg."""
+
+__all__: list[str] = []

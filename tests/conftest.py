@@ -1,0 +1,33 @@
+"""Shared test set-up: quiet real Paddle, seed everything, and mark slow/GPU tests."""
+import os
+import warnings
+
+import numpy as np
+import pytest
+import torch
+
+os.environ.setdefault("GLOG_minloglevel", "3")
+os.environ.setdefault("FLAGS_call_stack_level", "0")
+warnings.filterwarnings("ignore", module="paddle")
+
+
+def pytest_configure(config):
+    config.addinivalue_line("markers", "slow: long-running benchmark-like test (skipped in CI)")
+    config.addinivalue_line("markers", "gpu: needs a CUDA device")
+
+
+def pytest_collection_modifyitems(config, items):
+    skip_gpu = pytest.mark.skip(reason="no CUDA device")
+    skip_slow = pytest.mark.skip(reason="slow test; run with PAGAIE_SLOW=1")
+    for item in items:
+        if "gpu" in item.keywords and not torch.cuda.is_available():
+            item.add_marker(skip_gpu)
+        if "slow" in item.keywords and not os.environ.get("PAGAIE_SLOW"):
+            item.add_marker(skip_slow)
+
+
+@pytest.fixture(autouse=True)
+def _seed():
+    np.random.seed(0)
+    torch.manual_seed(0)
+    yield

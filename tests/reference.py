@@ -1,0 +1,102 @@
+"""Helpers that compare pagaie with real PaddlePaddle 3.3.1 (a test-only dependency).
+
+Everything that imports real Paddle goes through :func:`paddle_ref`, so a machine
+without it skips those tests instead of failing.
+"""
+from __future__ import annotations
+
+import importlib
+import warnings
+from typing import Any, Callable
+
+import numpy as np
+import pytest
+
+import pagaie
+
+
+def paddle_ref():
+    """The real ``paddle`` module, or skip the calling test when it is not installed."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        try:
+            return importlib.import_module("paddle")
+        except ImportError:
+            pytest.skip("real paddlepaddle is not installed")
+
+
+def resolve(root: Any, dotted: str) -> Any:
+    """``resolve(paddle, 'linalg.norm')`` -> paddle.linalg.norm (``Tensor.x`` also works)."""
+    obj = root
+    for part in dotted.split("."):
+        obj = getattr(obj, part)
+    return obj
+
+
+def to_numpy(v: Any) -> Any:
+    """numpy values of any (nested) output of either framework."""
+    if isinstance(v, (list, tuple)):
+        return [to_numpy(e) for e in v]
+    if hasattr(v, "numpy") and callable(v.numpy):
+        a = v.numpy()
+        return np.asarray(a)
+    return v
+
+
+def dtype_name(v: Any) -> str | None:
+    d = getattr(v, "dtype", None)
+    if d is None:
+        return None
+    s = str(d)
+    return s.replace("paddle.", "")
+
+
+def assert_same(ours: Any, theirs: Any, rtol: float = 1e-5, atol: float = 1e-6, what: str = "output",
+                check_dtype: bool = True) -> None:
+    """Outputs agree in structure, shape, dtype and values."""
+    if isinstance(theirs, (list, tuple)):
+        assert isinstance(ours, (list, tuple)), f"{what}: expected a sequence, got {type(ours).__name__}"
+        assert len(ours) == len(theirs), f"{what}: {len(ours)} outputs vs Paddle's {len(theirs)}"
+        for i, (a, b) in enumerate(zip(ours, theirs)):
+            assert_same(a, b, rtol, atol, f"{what}[{i}]", check_dtype)
+        return
+    if theirs is None or isinstance(theirs, (bool, int, float, str)):
+        assert ours == theirs or np.allclose(ours, theirs, rtol=rtol, atol=atol), f"{what}: {ours} vs {theirs}"
+        return
+    if check_dtype:
+        assert dtype_name(ours) == dtype_name(theirs), f"{what}: dtype {dtype_name(ours)} vs Paddle's {dtype_name(theirs)}"
+    a, b = to_numpy(ours), to_numpy(theirs)
+    assert list(np.shape(a)) == list(np.shape(b)), f"{what}: shape {np.shape(a)} vs Paddle's {np.shape(b)}"
+    if np.asarray(b).dtype.kind in "fc":
+        np.testing.assert_allclose(np.asarray(a, dtype=np.asarray(b).dtype), b, rtol=rtol, atol=atol,
+                                   equal_nan=True, err_msg=what)
+    else:
+        np.testing.assert_array_equal(a, b, err_msg=what)
+
+
+def both(fn: Callable[[Any], Any]) -> tuple[Any, Any]:
+    """Run ``fn(framework)`` with pagaie and with real Paddle; returns (ours, theirs)."""
+    ref = paddle_ref()
+    return fn(pagaie), fn(ref)
+
+
+def same_exception(fn: Callable[[Any], Any]) -> type:
+    """``fn(framework)`` raises in both, with the same exception type; returns our exception."""
+    ref = paddle_ref()
+    theirs = ours = None
+    try:
+        fn(ref)
+    except Exception as exc:  # noqa: BLE001
+        theirs = exc
+    try:
+        fn(pagaie)
+    except Exception as exc:  # noqa: BLE001
+        ours = exc
+    assert theirs is not None, "real Paddle did not raise"
+    assert ours is not None, f"pagaie did not raise (Paddle raised {type(theirs).__name__}: {theirs})"
+    assert isinstance(ours, type(theirs)), (
+        f"pagaie raised {type(ours).__name__}: {ours}\nPaddle raised {type(theirs).__name__}: {theirs}")
+    msg = str(ours)
+    for word in ("torch", "aten::", "c10::"):
+        assert word not in msg, f"error message leaks '{word}': {msg}"
+    return ours
