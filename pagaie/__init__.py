@@ -23,12 +23,12 @@ from pagaie import _ops as _ops_pkg
 
 globals().update(_ops_pkg.PUBLIC)
 
-from pagaie import autograd, device, linalg, fft  # noqa: E402,F401
+from pagaie import autograd, device, linalg, fft, signal  # noqa: E402,F401
 from pagaie.autograd import grad, no_grad, enable_grad, set_grad_enabled, is_grad_enabled  # noqa: E402,F401
 from pagaie.device import get_device, set_device  # noqa: E402,F401
 
 # Subpackages; each may hoist names into this namespace with ``__paddle_toplevel__``.
-_SUBPACKAGES = ("framework", "nn", "optimizer", "io", "metric", "utils", "vision", "hapi")
+_SUBPACKAGES = ("framework", "nn", "optimizer", "regularizer", "io", "metric", "utils", "vision", "hapi", "amp", "static")
 for _sub in _SUBPACKAGES:
     _mod = _import_module(f"pagaie.{_sub}")
     globals()[_sub] = _mod

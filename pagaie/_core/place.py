@@ -110,8 +110,9 @@ class CUDAPinnedPlace(Place):
 def _check_gpu(index: int, api: str) -> None:
     count = torch.cuda.device_count() if torch.cuda.is_available() else 0
     if count == 0:
-        raise ValueError(f"{api}: a GPU (gpu:{index}) was requested but this pagaie/torch "
-                         "installation sees no CUDA device; use 'cpu' or install a CUDA build of torch")
+        raise ValueError(f"{api}: a GPU (gpu:{index}) was requested but this installation sees "
+                         "no CUDA device; use 'cpu', or a CUDA build of the backend on a machine "
+                         "with a GPU")
     if not 0 <= index < count:
         raise ValueError(f"{api}: GPU index {index} is out of range; {count} GPU(s) found "
                          f"(valid ids 0..{count - 1})")

@@ -103,10 +103,15 @@ def format_array(a: np.ndarray) -> str:
     values = _collect(a, summarise, edge)
     strings = [_fmt(v, kind) for v in values]
     width = max((len(s) for s in strings), default=0)
-    signed = kind in ("i", "f") and any(v < 0 for v in values)
+    if kind == "c":  # complex values align on the sign of their real part
+        signed = any(s.startswith("(-") for s in strings)
+    else:
+        signed = kind in ("i", "f") and any(v < 0 for v in values)
 
     def fmt(v: Any) -> str:
-        return _pad(_fmt(v, kind), width, signed, kind in ("i", "f") and v < 0)
+        s = _fmt(v, kind)
+        neg = s.startswith("(-") if kind == "c" else (kind in ("i", "f") and v < 0)
+        return _pad(s, width, signed, neg)
 
     return _render(a, fmt, 0, summarise, edge, width)
 
@@ -116,7 +121,7 @@ def tensor_repr(t: Any) -> str:
     from pagaie._core.tensor import Tensor  # noqa: F401  (type only)
     head = (f"Tensor(shape={list(t._t.shape)}, dtype={t.dtype.name}, place={t.place}, "
             f"stop_gradient={t.stop_gradient},\n")
-    body = format_array(t.numpy())
+    body = format_array(t.numpy() if t.dtype.name != "bfloat16" else t._t.detach().cpu().float().numpy())
     text = head + " " * _PREFIX + body + ")"
     if type(t).__name__ in ("Parameter", "EagerParamBase"):
         text = "Parameter containing:\n" + text

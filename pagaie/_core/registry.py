@@ -28,7 +28,7 @@ import torch
 from pagaie._core.tensor import Tensor, unwrap, unwrap_args, unwrap_kwargs, wrap
 
 __all__ = ["OpRecord", "REGISTRY", "defop", "push_handler", "pop_handler", "handler",
-           "eager_call", "translate_error"]
+           "suspended", "eager_call", "translate_error"]
 
 
 class OpRecord:
@@ -138,6 +138,21 @@ def handler(h: Callable) -> Iterator[None]:
         pop_handler(h)
 
 
+@contextmanager
+def suspended() -> Iterator[None]:
+    """Run eagerly inside, whatever handlers are active (static recording, autocast...).
+
+    Used where work must happen now rather than be recorded, e.g. initialising a
+    parameter's value while a static program is being built.
+    """
+    saved = STATE.handlers, STATE.intercept
+    STATE.handlers, STATE.intercept = [], None
+    try:
+        yield
+    finally:
+        STATE.handlers, STATE.intercept = saved
+
+
 _TORCH_WORDS = re.compile(r"\btorch\.|\baten::|\bat::|\bc10::|\bTHP|\bCPUFloatType\b|\bcuda\b")
 
 
@@ -161,10 +176,14 @@ def translate_error(api: str, exc: BaseException, args: tuple, kwargs: dict) -> 
     Shape and argument mismatches are ``ValueError`` (Paddle's InvalidArgument),
     out-of-range indices ``IndexError``; anything else keeps its own type.
     """
+    if str(exc).startswith("paddle."):
+        return exc  # raised deliberately by a kernel, already in Paddle's terms
     seen = ", ".join([_describe(a) for a in args] + [f"{k}={_describe(v)}" for k, v in kwargs.items()])
     text = _clean(str(exc))
     kind: type[Exception]
-    if isinstance(exc, IndexError) or "out of bounds" in text or "out of range" in text:
+    if "Dimension out of range" in text or "dimension out of range" in text:
+        kind = ValueError  # a bad axis: Paddle's InvalidArgument
+    elif isinstance(exc, IndexError) or "out of bounds" in text or "out of range" in text:
         kind = IndexError
     elif isinstance(exc, NotImplementedError) or "not implemented for" in text:
         kind = TypeError

@@ -129,20 +129,48 @@ class Tensor:
     def name(self, value: str) -> None:
         self._name = value
 
+    # Paddle lets integer tensors say stop_gradient=False although no gradient ever
+    # reaches them; torch cannot mark them, so the flag is kept here.
+    _int_grad: bool = False
+
     @property
     def stop_gradient(self) -> bool:
-        return not self._t.requires_grad
+        return not (self._t.requires_grad or self._int_grad)
 
     @stop_gradient.setter
     def stop_gradient(self, value: bool) -> None:
         t = self._t
         if value:
+            if self._int_grad:
+                del self._int_grad
             if t.requires_grad:
                 self._t = t.detach() if not t.is_leaf else t.requires_grad_(False)
         elif not t.requires_grad:
             if not (t.is_floating_point() or t.is_complex()):
-                return  # integer tensors never carry gradients, as in Paddle
+                self._int_grad = True
+                return
             self._t = t.requires_grad_(True) if t.is_leaf else t.detach().requires_grad_(True)
+
+    @property
+    def requires_grad(self) -> bool:
+        """``not stop_gradient`` (the torch-style spelling Paddle also accepts)."""
+        return not self.stop_gradient
+
+    @requires_grad.setter
+    def requires_grad(self, value: bool) -> None:
+        self.stop_gradient = not value
+
+    def requires_grad_(self, requires_grad: bool = True) -> Tensor:
+        """Set ``stop_gradient = not requires_grad`` in place and return this tensor.
+
+        Examples:
+            >>> import pagaie as paddle
+            >>> x = paddle.ones([2]).requires_grad_()
+            >>> x.stop_gradient
+            False
+        """
+        self.stop_gradient = not requires_grad
+        return self
 
     @property
     def grad(self) -> Tensor | None:
@@ -152,6 +180,78 @@ class Tensor:
     @grad.setter
     def grad(self, value: Tensor | None) -> None:
         self._t.grad = None if value is None else as_torch(value)
+
+    @property
+    def grad_(self) -> Tensor | None:
+        """The gradient (same as ``grad``)."""
+        return self.grad
+
+    @grad_.setter
+    def grad_(self, value: Tensor | None) -> None:
+        self.grad = value
+
+    def gradient(self) -> np.ndarray | None:
+        """The gradient as a numpy array, or None before any backward.
+
+        Examples:
+            >>> import pagaie as paddle
+            >>> x = paddle.to_tensor([1.0, 2.0], stop_gradient=False)
+            >>> (x * x).sum().backward()
+            >>> x.gradient()
+            array([2., 4.], dtype=float32)
+        """
+        g = self._t.grad
+        return None if g is None else wrap(g).numpy()
+
+    @property
+    def grad_fn(self) -> Any:
+        """The node that computes this tensor's gradient (None when it stops gradient).
+
+        The node has ``name()`` and ``next_functions``; leaves that need a gradient
+        report Paddle's ``GradNodeAccumulation``.
+        """
+        t = self._t
+        if not t.requires_grad:
+            return None
+        return GradNode(t.grad_fn, t)
+
+    @property
+    def inplace_version(self) -> int:
+        """How many times this tensor's data has been modified in place."""
+        return self._t._version
+
+    @property
+    def device(self) -> Any:
+        """The device as a string-like ``Device`` (``'cpu'``, ``'cuda:0'``)."""
+        from pagaie._core.device_name import device_of
+        return device_of(self._t)
+
+    def get_device(self) -> int:
+        """The GPU index of this tensor, -1 on the CPU."""
+        d = self._t.device
+        return -1 if d.type == "cpu" else (d.index or 0)
+
+    @property
+    def is_cuda(self) -> bool:
+        return self._t.is_cuda
+
+    @property
+    def itemsize(self) -> int:
+        """Bytes per element."""
+        return self._t.element_size()
+
+    def stride(self, dim: int | None = None, /) -> list | int:
+        """Element strides of every axis, or of axis ``dim``."""
+        if dim is None:
+            return list(self._t.stride())
+        n = self._t.dim()
+        if not isinstance(dim, int) or not -max(n, 1) <= dim < max(n, 1):
+            raise ValueError(f"paddle.Tensor.stride: dim must be in the range [{-max(n, 1)}, "
+                             f"{max(n, 1) - 1}], but received {dim!r}")
+        return self._t.stride(dim)
+
+    def is_tensor(self) -> bool:
+        return True
 
     @property
     def data(self) -> Tensor:
@@ -212,14 +312,14 @@ class Tensor:
 
     # ---- conversion ---------------------------------------------------------------
     def numpy(self) -> np.ndarray:
-        """Copy to a numpy array (bfloat16 becomes float32's bit-compatible uint16 in Paddle;
-        here it becomes float32 values)."""
+        """Copy to a numpy array. bfloat16 values come back as their uint16 bit patterns,
+        as in Paddle (numpy has no bfloat16)."""
         t = self._t.detach()
         if t.device.type != "cpu":
             t = t.cpu()
         if t.dtype is torch.bfloat16:
-            return t.float().numpy()
-        return t.numpy()
+            return t.view(torch.int16).numpy().view(np.uint16)
+        return t.resolve_conj().numpy() if t.is_complex() else t.numpy()
 
     def __array__(self, dtype: Any = None, copy: Any = None) -> np.ndarray:
         a = self.numpy()
@@ -279,17 +379,22 @@ class Tensor:
                 device = a
             elif isinstance(a, bool):
                 blocking = a
+            elif isinstance(a, int):
+                raise ValueError("paddle.Tensor.to: device must be a str, paddle.CPUPlace() or "
+                                 f"paddle.CUDAPlace(), but received int {a}")
             else:
                 dtype = a
         return self._to(device, dtype, blocking)
 
     # ---- autograd -----------------------------------------------------------------
-    def backward(self, grad_tensor: Tensor | None = None, retain_graph: bool = False) -> None:
+    def backward(self, grad_tensor: Tensor | None = None, retain_graph: bool = False, *,
+                 dump_backward_graph_path: str | None = None) -> None:
         """Accumulate the gradients of this tensor into the ``grad`` of the leaves.
 
         Args:
             grad_tensor: the initial gradient; ones when omitted.
             retain_graph: keep the graph for a second backward.
+            dump_backward_graph_path: a directory to write the backward graph into (``.dot``).
 
         Examples:
             >>> import pagaie as paddle
@@ -299,7 +404,8 @@ class Tensor:
             [2.0, 4.0]
         """
         from pagaie.autograd.backward_mode import backward
-        backward([self], None if grad_tensor is None else [grad_tensor], retain_graph)
+        backward([self], None if grad_tensor is None else [grad_tensor], retain_graph,
+                 dump_backward_graph_path=dump_backward_graph_path)
 
     def register_hook(self, hook: Callable) -> Any:
         """Call ``hook(grad)`` when this tensor's gradient is computed; a returned
@@ -336,10 +442,92 @@ class Tensor:
     def _clear_data(self) -> None:
         self._t = torch.empty(0, dtype=self._t.dtype, device=self._t.device)
 
+    # ---- casts and functions over the data ------------------------------------------
+    def _cast(self, dt: torch.dtype) -> Tensor:
+        t = self._t
+        return wrap(t if t.dtype is dt else t.to(dt))
+
+    def byte(self) -> Tensor:
+        """Cast to uint8."""
+        return self._cast(torch.uint8)
+
+    def char(self) -> Tensor:
+        """Cast to int8."""
+        return self._cast(torch.int8)
+
+    def short(self) -> Tensor:
+        """Cast to int16."""
+        return self._cast(torch.int16)
+
+    def int(self) -> Tensor:
+        """Cast to int32."""
+        return self._cast(torch.int32)
+
+    def long(self) -> Tensor:
+        """Cast to int64."""
+        return self._cast(torch.int64)
+
+    def half(self) -> Tensor:
+        """Cast to float16."""
+        return self._cast(torch.float16)
+
+    def bfloat16(self) -> Tensor:
+        """Cast to bfloat16."""
+        return self._cast(torch.bfloat16)
+
+    def float(self) -> Tensor:
+        """Cast to float32.
+
+        Examples:
+            >>> import pagaie as paddle
+            >>> paddle.to_tensor([1, 2]).float().dtype
+            paddle.float32
+        """
+        return self._cast(torch.float32)
+
+    def double(self) -> Tensor:
+        """Cast to float64."""
+        return self._cast(torch.float64)
+
+    def bool(self) -> Tensor:
+        """Cast to bool."""
+        return self._cast(torch.bool)
+
+    def apply(self, func: Callable[[Tensor], Tensor]) -> Tensor:
+        """``func(self)``, for a tensor that stops gradient.
+
+        Examples:
+            >>> import pagaie as paddle
+            >>> paddle.to_tensor([1.0, 2.0]).apply(lambda t: t * 2).tolist()
+            [2.0, 4.0]
+        """
+        if self._t.requires_grad:
+            raise RuntimeError("paddle.Tensor.apply: cannot apply a function on a tensor that "
+                               "requires gradient (stop_gradient=False)")
+        return func(self)
+
+    def apply_(self, func: Callable[[Tensor], Tensor]) -> Tensor:
+        """Replace this tensor's values by ``func(self)`` and return it.
+
+        Examples:
+            >>> import pagaie as paddle
+            >>> x = paddle.to_tensor([1.0, 2.0])
+            >>> _ = x.apply_(lambda t: t * 3)
+            >>> x.tolist()
+            [3.0, 6.0]
+        """
+        if self._t.requires_grad:
+            raise RuntimeError("paddle.Tensor.apply_: cannot apply a function on a tensor that "
+                               "requires gradient (stop_gradient=False)")
+        r = func(self)
+        with torch.no_grad():
+            self._t.copy_(as_torch(r))
+        return self
+
     # ---- protocol -----------------------------------------------------------------
     def __len__(self) -> int:
         if self._t.dim() == 0:
-            raise TypeError("len() of a 0-D tensor")
+            raise _ProtocolError("paddle.Tensor: len() of a 0-D tensor is wrong")
         return self._t.shape[0]
 
     def __iter__(self):
@@ -350,23 +538,35 @@ class Tensor:
 
     def __bool__(self) -> bool:
         if self._t.numel() != 1:
-            raise ValueError("The truth value of a Tensor with more than one element is "
-                             "ambiguous; use .any() or .all()")
+            raise _ProtocolError("paddle.Tensor: the truth value of a tensor with more than one "
+                                 "element is ambiguous; use .any() or .all()")
         return bool(self._t.item())
 
+    def _scalar(self, kind: str) -> Any:
+        t = self._t
+        if t.numel() != 1:
+            raise _ProtocolError(f"paddle.Tensor: only a tensor with one element can be converted "
+                                 f"to {kind}, but this one has shape {list(t.shape)}")
+        if t.dim() != 0:  # as Paddle on numpy 2: only 0-D tensors convert to Python scalars
+            raise TypeError(f"paddle.Tensor: only 0-dimensional tensors can be converted to a "
+                            f"Python {kind}, but this one has shape {list(t.shape)}; use .item()")
+        return t.item()
+
     def __float__(self) -> float:
-        return float(self.item())
+        return float(self._scalar("float"))
 
     def __int__(self) -> int:
-        return int(self.item())
+        return int(self._scalar("int"))
 
     def __complex__(self) -> complex:
-        return complex(self.item())
+        return complex(self._scalar("complex"))
 
     def __index__(self) -> int:
-        if self.is_floating_point() or self._t.numel() != 1:
-            raise TypeError("only integer tensors of a single element can be converted to an index")
-        return int(self._t.item())
+        t = self._t
+        if t.dim() != 0 or t.is_complex():
+            raise TypeError("paddle.Tensor: only a real 0-dimensional tensor can be used as an "
+                            f"index, but this one has shape {list(t.shape)}")
+        return int(t.item())
 
     __hash__ = object.__hash__
 
@@ -397,6 +597,46 @@ class Tensor:
 
     def get_tensor(self) -> Tensor:
         return self
+
+
+class _ProtocolError(AssertionError, TypeError, ValueError):
+    """Raised by ``len``/``bool``/``int``/``float`` on tensors of the wrong size. Paddle raises
+    AssertionError there; this type is also the TypeError/ValueError Python code expects."""
+
+
+class GradNode:
+    """A node of the backward graph, as returned by ``Tensor.grad_fn``."""
+
+    __slots__ = ("_node", "_t")
+
+    def __init__(self, node: Any, t: torch.Tensor | None = None) -> None:
+        self._node = node
+        self._t = t
+
+    def name(self) -> str:
+        """The node's kind, e.g. ``'MulBackward0'``; leaves report ``'GradNodeAccumulation'``."""
+        n = self._node
+        if n is None or type(n).__name__ == "AccumulateGrad":
+            return "GradNodeAccumulation"
+        return getattr(n, "_pagaie_name", None) or n.name()
+
+    @property
+    def next_functions(self) -> list:
+        """The nodes that receive this node's input gradients."""
+        n = self._node
+        if n is None:
+            return []
+        return [GradNode(f) for f, _ in n.next_functions if f is not None]
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, GradNode) and other._node is self._node and \
+            (self._node is not None or other._t is self._t)
+
+    def __hash__(self) -> int:
+        return hash(id(self._node) if self._node is not None else id(self._t))
+
+    def __repr__(self) -> str:
+        return f"<GradNode {self.name()}>"
 
 
 def _rebuild(array: np.ndarray, dtype: str, stop_gradient: bool, name: str | None) -> Tensor:

@@ -9,7 +9,7 @@ from pagaie._core import dtype as _dt
 from pagaie._core.place import default_device
 
 __all__ = ["norm_axis", "norm_axes", "int_list", "check_binary_dtypes", "torch_dtype",
-           "float_dtype", "device", "scalar_of"]
+           "float_dtype", "device", "scalar_of", "write_out"]
 
 
 def norm_axis(axis: Any, ndim: int, api: str, arg: str = "axis") -> int:
@@ -92,3 +92,11 @@ def seq_of_tensors(v: Any, api: str, arg: str = "x") -> Sequence[torch.Tensor]:
         raise TypeError(f"paddle.{api}: '{arg}' must be a list or tuple of Tensors, "
                         f"but received {type(v).__name__}")
     return v
+
+
+def write_out(out: Any, result: torch.Tensor) -> torch.Tensor:
+    """Paddle's ``out=`` argument: also store ``result`` into the tensor ``out`` (its shape and
+    dtype follow the result, as in Paddle) and return the result."""
+    if out is not None:
+        out.data = result.detach()
+    return result

@@ -1,27 +1,31 @@
-"""Binary arithmetic ops and the Python operators of ``Tensor`` built on them."""
+"""Binary arithmetic ops and the Python arithmetic operators of ``Tensor`` built on them."""
 from __future__ import annotations
 
 import torch
 
 from pagaie._core.registry import defop
 from pagaie._core.tensor import Tensor
-from pagaie._ops._helpers import check_binary_dtypes
+from pagaie._ops._helpers import check_binary_dtypes, write_out
 
 _T = torch.Tensor
 
 __all__ = ["add", "subtract", "multiply", "divide", "floor_divide", "remainder", "mod",
-           "floor_mod", "pow"]
+           "floor_mod", "pow", "sub", "mul", "div", "true_divide", "subtract_", "sub_",
+           "multiply_", "mul_", "divide_", "div_", "floor_divide_", "remainder_", "mod_",
+           "floor_mod_", "pow_", "maximum", "minimum", "fmax", "fmin", "add_n", "increment"]
 
 
 @defop(amp="promote", paddle_types=("elementwise_add", "add", "pd_op.add"),
-       inplace=lambda x, y, name=None: x.add_(y))
-def add(x, y, name=None):
-    """Elementwise ``x + y`` with broadcasting.
+       inplace=lambda x, y, name=None, *, alpha=1: x.add_(y, alpha=alpha))
+def add(x, y, name=None, *, alpha=1, out=None):
+    """Elementwise ``x + alpha * y`` with broadcasting.
 
     Args:
         x (Tensor): the first operand.
         y (Tensor|scalar): the second operand.
         name (str, optional): unused, for Paddle compatibility.
+        alpha (scalar, optional): multiplier of ``y``. Default 1.
+        out (Tensor, optional): also store the result here.
 
     Returns:
         Tensor: the sum.
@@ -33,13 +37,14 @@ def add(x, y, name=None):
     """
     if type(x) is _T and type(y) is _T and x.dtype is not y.dtype:
         check_binary_dtypes("add", x, y)
-    return torch.add(x, y)
+    r = torch.add(x, y) if alpha == 1 else torch.add(x, y, alpha=alpha)
+    return r if out is None else write_out(out, r)
 
 
 @defop(paddle_types=("elementwise_sub", "subtract", "pd_op.subtract"),
-       inplace=lambda x, y, name=None: x.sub_(y))
-def subtract(x, y, name=None):
-    """Elementwise ``x - y`` with broadcasting.
+       inplace=lambda x, y, name=None, *, alpha=1: x.sub_(y, alpha=alpha))
+def subtract(x, y, name=None, *, alpha=1, out=None):
+    """Elementwise ``x - alpha * y`` with broadcasting.
 
     Examples:
         >>> import pagaie as paddle
@@ -48,12 +53,13 @@ def subtract(x, y, name=None):
     """
     if type(x) is _T and type(y) is _T and x.dtype is not y.dtype:
         check_binary_dtypes("subtract", x, y)
-    return torch.sub(x, y)
+    r = torch.sub(x, y) if alpha == 1 else torch.sub(x, y, alpha=alpha)
+    return r if out is None else write_out(out, r)
 
 
-@defop(paddle_types=("elementwise_mul", "multiply", "pd_op.multiply"),
+@defop(paddle_types=("elementwise_mul", "multiply", "pd_op.multiply"), method=("multiply", "mul"),
        inplace=lambda x, y, name=None: x.mul_(y))
-def multiply(x, y, name=None):
+def multiply(x, y, name=None, *, out=None):
     """Elementwise ``x * y`` with broadcasting.
 
     Examples:
@@ -63,17 +69,21 @@ def multiply(x, y, name=None):
     """
     if type(x) is _T and type(y) is _T and x.dtype is not y.dtype:
         check_binary_dtypes("multiply", x, y)
-    return torch.mul(x, y)
+    r = torch.mul(x, y)
+    return r if out is None else write_out(out, r)
 
 
-@defop(paddle_types=("elementwise_div", "divide", "pd_op.divide"), inplace=True)
-def divide(x, y, rounding_mode=None, name=None):
+@defop(paddle_types=("elementwise_div", "divide", "pd_op.divide"), method=("divide", "div"),
+       inplace=True)
+def divide(x, y, name=None, *, rounding_mode=None, out=None):
     """Elementwise true division ``x / y``; integer inputs give a float result.
 
     Args:
         x (Tensor): dividend.
         y (Tensor|scalar): divisor.
+        name (str, optional): unused.
         rounding_mode (str, optional): None (true division), ``'trunc'`` or ``'floor'``.
+        out (Tensor, optional): also store the result here.
 
     Examples:
         >>> import pagaie as paddle
@@ -82,12 +92,19 @@ def divide(x, y, rounding_mode=None, name=None):
     """
     if type(x) is _T and type(y) is _T and x.dtype is not y.dtype:
         check_binary_dtypes("divide", x, y)
-    return torch.div(x, y, rounding_mode=rounding_mode)
+    if rounding_mode is None:
+        r = torch.div(x, y)
+    elif rounding_mode in ("trunc", "floor"):
+        r = torch.div(x, y, rounding_mode=rounding_mode)
+    else:
+        raise ValueError(f"paddle.divide: 'rounding_mode' must be None, 'trunc' or 'floor', "
+                         f"but received {rounding_mode!r}")
+    return r if out is None else write_out(out, r)
 
 
 @defop(paddle_types=("elementwise_floordiv", "floor_divide", "pd_op.floor_divide"),
        inplace=True, differentiable=False)
-def floor_divide(x, y, name=None):
+def floor_divide(x, y, name=None, *, out=None):
     """Elementwise floor division ``x // y``.
 
     Examples:
@@ -99,11 +116,13 @@ def floor_divide(x, y, name=None):
         check_binary_dtypes("floor_divide", x, y)
     if type(y) is torch.Tensor and not (y.is_floating_point() or y.is_complex()) and bool((y == 0).any()):
         raise ZeroDivisionError("paddle.floor_divide: integer division by zero")
-    return torch.floor_divide(x, y)
+    r = torch.floor_divide(x, y)
+    return r if out is None else write_out(out, r)
 
 
-@defop(paddle_types=("elementwise_mod", "remainder", "pd_op.remainder"), inplace=True)
-def remainder(x, y, name=None):
+@defop(paddle_types=("elementwise_mod", "remainder", "pd_op.remainder"),
+       method=("remainder", "mod", "floor_mod"), inplace=True)
+def remainder(x, y, name=None, *, out=None):
     """Elementwise remainder with the sign of the divisor (Python's ``%``).
 
     Examples:
@@ -113,25 +132,187 @@ def remainder(x, y, name=None):
     """
     if type(x) is _T and type(y) is _T and x.dtype is not y.dtype:
         check_binary_dtypes("remainder", x, y)
-    return torch.remainder(x, y)
-
-
-mod = remainder
-floor_mod = remainder
+    r = torch.remainder(x, y)
+    return r if out is None else write_out(out, r)
 
 
 @defop(paddle_types=("elementwise_pow", "pow", "pd_op.pow"), inplace=True)
-def pow(x, y, name=None):
+def pow(x, y, name=None, *, out=None):
     """Elementwise power ``x ** y``; ``y`` is a scalar or a Tensor.
+
+    For an integer ``x`` and a float scalar ``y`` the exponent is truncated to an
+    integer, so the result keeps ``x``'s integer dtype (as in Paddle).
 
     Examples:
         >>> import pagaie as paddle
         >>> paddle.pow(paddle.to_tensor([2.0, 3.0]), 2).tolist()
         [4.0, 9.0]
     """
-    if type(x) is _T and type(y) is _T and x.dtype is not y.dtype:
-        check_binary_dtypes("pow", x, y)
-    return torch.pow(x, y)
+    if type(y) is _T:
+        if type(x) is _T and x.dtype is not y.dtype:
+            check_binary_dtypes("pow", x, y)
+    elif type(y) is float and type(x) is _T and not (x.is_floating_point() or x.is_complex()):
+        y = int(y)
+    r = torch.pow(x, y)
+    return r if out is None else write_out(out, r)
+
+
+def true_divide(input: Tensor, other: Tensor, *, out: Tensor | None = None) -> Tensor:
+    """Elementwise true division ``input / other`` (same as :func:`divide`).
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> paddle.true_divide(paddle.to_tensor([1, 3]), paddle.to_tensor([2, 2])).tolist()
+        [0.5, 1.5]
+    """
+    return divide(input, other, out=out)
+
+
+def _binary_pair(api, x, y):
+    if type(x) is _T and type(y) is _T:
+        if x.dtype is not y.dtype:
+            check_binary_dtypes(api, x, y)
+        return x, y
+    if type(x) is _T:
+        return x, torch.as_tensor(y, dtype=x.dtype if isinstance(y, int) or x.is_floating_point()
+                                  else None, device=x.device)
+    return torch.as_tensor(x, device=y.device), y
+
+
+@defop(paddle_types=("elementwise_max", "maximum", "pd_op.maximum"))
+def maximum(x, y, name=None, *, out=None):
+    """Elementwise maximum of ``x`` and ``y``; NaN wins (propagates).
+
+    Where ``x == y`` the gradient is split equally between both inputs.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> paddle.maximum(paddle.to_tensor([1.0, 5.0]), paddle.to_tensor([3.0, 2.0])).tolist()
+        [3.0, 5.0]
+    """
+    x, y = _binary_pair("maximum", x, y)
+    r = torch.maximum(x, y)
+    return r if out is None else write_out(out, r)
+
+
+@defop(paddle_types=("elementwise_min", "minimum", "pd_op.minimum"))
+def minimum(x, y, name=None, *, out=None):
+    """Elementwise minimum of ``x`` and ``y``; NaN wins (propagates).
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> paddle.minimum(paddle.to_tensor([1.0, 5.0]), paddle.to_tensor([3.0, 2.0])).tolist()
+        [1.0, 2.0]
+    """
+    x, y = _binary_pair("minimum", x, y)
+    r = torch.minimum(x, y)
+    return r if out is None else write_out(out, r)
+
+
+@defop(paddle_types=("fmax", "pd_op.fmax"))
+def fmax(x, y, name=None):
+    """Elementwise maximum that ignores NaN (the other value is taken).
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> paddle.fmax(paddle.to_tensor([1.0, float('nan')]), paddle.to_tensor([3.0, 2.0])).tolist()
+        [3.0, 2.0]
+    """
+    x, y = _binary_pair("fmax", x, y)
+    return _fminmax(x, y, True)
+
+
+@defop(paddle_types=("fmin", "pd_op.fmin"))
+def fmin(x, y, name=None):
+    """Elementwise minimum that ignores NaN (the other value is taken).
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> paddle.fmin(paddle.to_tensor([1.0, float('nan')]), paddle.to_tensor([3.0, 2.0])).tolist()
+        [1.0, 2.0]
+    """
+    x, y = _binary_pair("fmin", x, y)
+    return _fminmax(x, y, False)
+
+
+def _fminmax(x, y, is_max):
+    # Paddle sends the whole gradient to x on ties (x >= y for fmax), unlike torch's split.
+    if not (x.requires_grad or y.requires_grad):
+        return torch.fmax(x, y) if is_max else torch.fmin(x, y)
+    take_x = (x >= y) if is_max else (x <= y)
+    take_x = take_x | torch.isnan(y)
+    return torch.where(take_x, x, y)
+
+
+@defop(paddle_types=("sum", "add_n", "pd_op.add_n"))
+def add_n(inputs, name=None):
+    """Sum a list of tensors of the same shape and dtype elementwise.
+
+    Args:
+        inputs (Tensor|list[Tensor]): the tensors to add.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> x = paddle.to_tensor([1.0, 2.0])
+        >>> paddle.add_n([x, x, x]).tolist()
+        [3.0, 6.0]
+    """
+    if type(inputs) is _T:
+        return inputs.clone()
+    if not isinstance(inputs, (list, tuple)) or not inputs:
+        raise ValueError("paddle.add_n: 'inputs' must be a Tensor or a non-empty list of Tensors, "
+                         f"but received {inputs!r}")
+    d = inputs[0].dtype
+    for t in inputs[1:]:
+        if t.dtype is not d:
+            raise ValueError(f"paddle.add_n: all inputs must have the same dtype, but received "
+                             f"{str(d).replace('torch.', '')} and {str(t.dtype).replace('torch.', '')}")
+    r = inputs[0]
+    for t in inputs[1:]:
+        r = r + t
+    return r if len(inputs) > 1 else r.clone()
+
+
+def _increment_inplace(x, value=1.0, name=None):
+    if x.numel() != 1:
+        raise ValueError(f"paddle.increment: the input must have exactly one element, "
+                         f"but it has {x.numel()}")
+    return x.add_(value if x.is_floating_point() else int(value))
+
+
+@defop(paddle_types=("increment", "pd_op.increment"), inplace=_increment_inplace)
+def increment(x, value=1.0, name=None):
+    """Add ``value`` to a one-element tensor (integer tensors add ``int(value)``).
+
+    Args:
+        x (Tensor): a tensor with exactly one element.
+        value (float, optional): the amount to add. Default 1.0.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> paddle.increment(paddle.to_tensor([1.0])).tolist()
+        [2.0]
+    """
+    if x.numel() != 1:
+        raise ValueError(f"paddle.increment: the input must have exactly one element, "
+                         f"but it has {x.numel()}")
+    return x + (value if x.is_floating_point() else int(value))
+
+
+# Plain aliases (same record, other public names).
+sub = subtract
+mul = multiply
+div = divide
+mod = floor_mod = remainder
+subtract_ = sub_ = subtract.inplace
+multiply_ = mul_ = multiply.inplace
+divide_ = div_ = divide.inplace
+floor_divide_ = floor_divide.inplace
+remainder_ = mod_ = floor_mod_ = remainder.inplace
+pow_ = pow.inplace
+for _alias, _fn in (("sub", subtract), ("sub_", subtract_), ("mul_", multiply_), ("div_", divide_),
+                    ("mod_", remainder_), ("floor_mod_", remainder_)):
+    setattr(Tensor, _alias, _fn)
 
 
 def _reflected(fn):
@@ -141,14 +322,17 @@ def _reflected(fn):
     return op
 
 
-def _matmul_op(self, other):
-    from pagaie._ops.linalg_basic import matmul
-    return matmul(self, other)
+def _pow_operator(self, other):
+    # ``int_tensor ** 2.5`` promotes to float (unlike paddle.pow, which truncates the exponent).
+    if type(other) is float and not (self._t.is_floating_point() or self._t.is_complex()):
+        return pow(multiply(self, 1.0), other)
+    return pow(self, other)
 
 
 for _name, _fn in (("add", add), ("sub", subtract), ("mul", multiply), ("truediv", divide),
-                   ("div", divide), ("floordiv", floor_divide), ("mod", remainder), ("pow", pow)):
+                   ("div", divide), ("floordiv", floor_divide), ("mod", remainder)):
     setattr(Tensor, f"__{_name}__", _fn)
     setattr(Tensor, f"__r{_name}__", _reflected(_fn))
-Tensor.mod = Tensor.floor_mod = remainder
-Tensor.mod_ = Tensor.floor_mod_ = remainder.inplace
+Tensor.__pow__ = _pow_operator
+Tensor.true_divide = true_divide
+Tensor.__rpow__ = _reflected(pow)

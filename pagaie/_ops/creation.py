@@ -1,96 +1,107 @@
-"""Creation ops: tensors from data, constants and ranges."""
+"""Creation ops: tensors from data, constants, ``*_like`` and ``Tensor.new_*`` factories,
+in-place fills, DLPack, and the legacy ``FloatTensor``-style constructors."""
 from __future__ import annotations
 
 from typing import Any
 
 import numpy as np
 import torch
+import torch.utils.dlpack
 
 from pagaie._core import dtype as _dt
 from pagaie._core.place import to_torch_device
 from pagaie._core.registry import defop
-from pagaie._ops._helpers import device, float_dtype, int_list, torch_dtype
+from pagaie._core.tensor import Tensor
+from pagaie._ops._factory import device_of, finish, returns_self, shape_of, write_out
+from pagaie._ops._helpers import device, float_dtype, torch_dtype
 
-__all__ = ["to_tensor", "zeros", "ones", "full"]
+__all__ = ["to_tensor", "as_tensor", "asarray", "from_numpy", "assign", "clone",
+           "zeros", "ones", "full", "empty", "zeros_like", "ones_like", "full_like", "empty_like",
+           "from_dlpack", "to_dlpack",
+           "FloatTensor", "DoubleTensor", "HalfTensor", "BFloat16Tensor", "ByteTensor",
+           "CharTensor", "ShortTensor", "IntTensor", "LongTensor", "BoolTensor"]
 
-
-def _infer_dtype(data: Any) -> torch.dtype | None:
-    """Paddle's dtype for Python data: floats use the default dtype, ints int64, bools bool."""
-    if isinstance(data, (bool, np.bool_)):
-        return torch.bool
-    if isinstance(data, (int, np.integer)) and not isinstance(data, np.integer):
-        return torch.int64
-    if isinstance(data, float):
-        return _dt.default_float()
-    if isinstance(data, complex):
-        return torch.complex128 if _dt.default_float() is torch.float64 else torch.complex64
-    if isinstance(data, (list, tuple)):
-        kinds = set()
-        _scan_kinds(data, kinds)
-        if not kinds:
-            return _dt.default_float()
-        if "t" in kinds:
-            return None
-        if "c" in kinds:
-            return torch.complex128 if _dt.default_float() is torch.float64 else torch.complex64
-        if "f" in kinds:
-            return _dt.default_float()
-        if "i" in kinds:
-            return torch.int64
-        return torch.bool
-    return None
+_T = torch.Tensor
+_FLOAT_KINDS = ("f", "c")
 
 
-def _scan_kinds(data: Any, kinds: set) -> None:
-    for e in data:
-        if isinstance(e, (list, tuple)):
-            _scan_kinds(e, kinds)
-        elif isinstance(e, (bool, np.bool_)):
-            kinds.add("b")
-        elif isinstance(e, (int, np.integer)):
-            kinds.add("i")
-        elif isinstance(e, (float, np.floating)):
-            kinds.add("f")
-        elif isinstance(e, (complex, np.complexfloating)):
-            kinds.add("c")
-        else:
-            kinds.add("t")
+# ---- tensors from data ------------------------------------------------------------
+
+def _numpy_of(v: Any) -> Any:
+    """Nested data with torch tensors turned into numpy arrays (for numpy's inference)."""
+    if isinstance(v, _T):
+        t = v.detach()
+        if t.dtype is torch.bfloat16:
+            t = t.float()
+        return t.cpu().numpy()
+    if isinstance(v, (list, tuple)):
+        return [_numpy_of(e) for e in v]
+    return v
 
 
-def _as_torch_data(data: Any, api: str) -> torch.Tensor:
-    if isinstance(data, torch.Tensor):
-        return data.detach().clone()
-    if isinstance(data, np.ndarray):
-        if data.dtype.kind in "OUS":
-            raise TypeError(f"paddle.{api}: cannot convert a numpy array of dtype {data.dtype} to a Tensor")
-        return torch.from_numpy(np.array(data, copy=True))
-    if isinstance(data, np.generic):
-        return torch.from_numpy(np.array(data))
-    if isinstance(data, (list, tuple)):
-        if any(isinstance(e, torch.Tensor) for e in data):
-            return torch.stack([_as_torch_data(e, api) for e in data])
+def _from_data(data: Any, dtype: Any, api: str) -> torch.Tensor:
+    """Paddle's conversion of data to a tensor, dtype inference included (a new copy)."""
+    want = torch_dtype(dtype, api)
+    if isinstance(data, _T):
+        t = data.detach().clone()
+        return t if want is None or t.dtype is want else t.to(want)
+    if isinstance(data, np.ndarray) or isinstance(data, np.generic):
+        arr = np.array(data, copy=True)
+        keep = True  # numpy data keeps its dtype
+    elif isinstance(data, (bool, int, float, complex)):
+        arr = np.array(data)
+        keep = False
+    elif isinstance(data, (list, tuple)):
+        has_tensor = any(isinstance(e, _T) for e in data)
+        if has_tensor and all(isinstance(e, _T) for e in data) and len({(e.dtype, e.shape) for e in data}) == 1:
+            t = torch.stack([e.detach() for e in data])  # keeps dtypes numpy lacks (bfloat16)
+            return t if want is None or t.dtype is want else t.to(want)
         try:
-            arr = np.array(data)
+            arr = np.array(_numpy_of(data) if has_tensor else data)
         except ValueError as exc:
-            raise ValueError(f"paddle.{api}: the nested list has inconsistent lengths "
-                             f"and cannot form a rectangular Tensor ({exc})") from None
-        if arr.dtype.kind in "OUS":
-            raise TypeError(f"paddle.{api}: cannot convert data of element type {arr.dtype} to a Tensor")
-        return torch.from_numpy(arr)
-    if isinstance(data, (bool, int, float, complex)):
-        return torch.tensor(data)
-    raise TypeError(f"paddle.{api}: data must be a scalar, list, tuple, numpy.ndarray or Tensor, "
-                    f"but received {type(data).__name__}")
+            raise ValueError(f"paddle.{api}: failed to convert the input data to a regular array; "
+                             f"nested lists usually have different lengths ({exc})") from None
+        keep = has_tensor  # with tensors inside, numpy's promoted dtype is kept
+    else:
+        raise TypeError(f"paddle.{api}: can't construct a Tensor from data of type "
+                        f"{type(data).__name__}; data must be a scalar, list, tuple, "
+                        "numpy.ndarray or Tensor")
+    if arr.dtype.kind not in "biufc":
+        raise ValueError(f"paddle.{api}: unsupported data element type {arr.dtype}; expected bool, "
+                         "integer, floating or complex values")
+    if arr.dtype.kind == "u" and arr.dtype != np.uint8 and want is None:
+        raise ValueError(f"paddle.{api}: numpy dtype {arr.dtype} is not supported; use uint8, an "
+                         "int type or pass dtype=")
+    t = torch.from_numpy(arr)
+    if want is None and not keep:
+        if arr.dtype.kind in _FLOAT_KINDS:
+            df = _dt.default_float()
+            want = (torch.complex128 if df is torch.float64 else torch.complex64) \
+                if arr.dtype.kind == "c" else df
+        elif arr.dtype == np.int32:
+            want = torch.int64
+    if want is not None and t.dtype is not want:
+        t = t.to(want)
+    return t
 
 
-@defop(method=False, differentiable=False, paddle_types=("assign_value", "pd_op.assign_value_"))
+def _place(t: torch.Tensor, place: Any, api: str) -> torch.Tensor:
+    dev = device() if place is None else to_torch_device(place, f"paddle.{api}")
+    return t if t.device == dev else t.to(dev)
+
+
+@defop(method=False, paddle_types=("assign_value", "pd_op.assign_value_"))
 def to_tensor(data, dtype=None, place=None, stop_gradient=True):
-    """Create a Tensor from Python data, a numpy array or another Tensor.
+    """Create a Tensor from Python data, a numpy array or another Tensor (always a copy).
+
+    Dtype inference follows Paddle: Python floats (and lists of them) take the
+    default float dtype, ints int64, bools bool, complex numbers the matching
+    complex dtype; numpy arrays and numpy scalars keep their dtype; a list holding
+    Tensors takes the dtype numpy promotes them to.
 
     Args:
         data (scalar|list|tuple|numpy.ndarray|Tensor): the values.
-        dtype (str|paddle.dtype, optional): the element type; by default Python floats
-            take the default dtype (float32), ints int64, bools bool, numpy arrays keep theirs.
+        dtype (str|paddle.dtype, optional): the element type; inferred when None.
         place (str|Place, optional): the device; the current default device when None.
         stop_gradient (bool, optional): whether gradients stop here. Default True.
 
@@ -101,69 +112,630 @@ def to_tensor(data, dtype=None, place=None, stop_gradient=True):
         >>> import pagaie as paddle
         >>> paddle.to_tensor([1, 2, 3]).dtype
         paddle.int64
+        >>> paddle.to_tensor([1.0, 2.0], stop_gradient=False).stop_gradient
+        False
     """
-    want = torch_dtype(dtype, "to_tensor")
-    inferred = _infer_dtype(data)
-    t = _as_torch_data(data, "to_tensor")
-    target = want or inferred
-    if target is None and t.dtype is torch.float64 and isinstance(data, (list, tuple)):
-        target = _dt.default_float()
-    if target is not None and t.dtype is not target:
-        t = t.to(target)
-    dev = to_torch_device(place, "paddle.to_tensor") if place is not None else device()
-    if t.device != dev:
-        t = t.to(dev)
-    if not stop_gradient:
+    t = _place(_from_data(data, dtype, "to_tensor"), place, "to_tensor")
+    if not stop_gradient and (t.is_floating_point() or t.is_complex()):
         t.requires_grad_(True)
     return t
 
 
+@defop(method=False)
+def as_tensor(data, dtype=None, device=None, requires_grad=False, pin_memory=False):
+    """Create a Tensor from data (like :func:`to_tensor`, with torch-style keywords).
+
+    Args:
+        data (scalar|list|tuple|numpy.ndarray|Tensor): the values.
+        dtype (str|paddle.dtype, optional): the element type; inferred when None.
+        device (str|Place, optional): where to put it.
+        requires_grad (bool, optional): make the result a gradient leaf.
+        pin_memory (bool, optional): pin the result in page-locked memory.
+
+    Returns:
+        Tensor: the new tensor.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> paddle.as_tensor([1.0, 2.0]).dtype
+        paddle.float32
+    """
+    t = _place(_from_data(data, dtype, "as_tensor"), device, "as_tensor")
+    return finish(t, None, requires_grad, pin_memory)
+
+
+@defop(method=False)
+def asarray(obj, *, dtype=None, device=None, copy=None, requires_grad=False):
+    """Convert ``obj`` (data, a numpy array or a Tensor) to a Tensor.
+
+    Args:
+        obj (scalar|list|tuple|numpy.ndarray|Tensor): the values.
+        dtype (str|paddle.dtype, optional): the element type; inferred when None.
+        device (str|Place, optional): where to put it.
+        copy (bool, optional): accepted for compatibility; the data is always copied.
+        requires_grad (bool, optional): make the result a gradient leaf.
+
+    Returns:
+        Tensor: the new tensor.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> paddle.asarray([1, 2]).dtype
+        paddle.int64
+    """
+    t = _place(_from_data(obj, dtype, "asarray"), device, "asarray")
+    return finish(t, None, requires_grad)
+
+
+@defop(method=False, differentiable=False)
+def from_numpy(ndarray):
+    """Create a Tensor from a numpy array, keeping its dtype (the data is copied).
+
+    Args:
+        ndarray (numpy.ndarray): the array.
+
+    Returns:
+        Tensor: the new tensor, on the current default device.
+
+    Examples:
+        >>> import numpy as np
+        >>> import pagaie as paddle
+        >>> paddle.from_numpy(np.arange(3, dtype=np.int32)).dtype
+        paddle.int32
+    """
+    if not isinstance(ndarray, np.ndarray):
+        raise TypeError("paddle.from_numpy: the input must be a numpy.ndarray, but received "
+                        f"{type(ndarray).__name__}; use paddle.to_tensor for other data")
+    return _place(_from_data(ndarray, None, "from_numpy"), None, "from_numpy")
+
+
+@defop(method=False, paddle_types=("assign", "pd_op.assign"))
+def assign(x, output=None):
+    """Copy ``x`` (a Tensor, numpy array, list or number) into a new tensor or into ``output``.
+
+    Numbers become 1-element tensors; lists and arrays keep numpy's dtype (so
+    ``[1.0]`` gives float64). Gradients flow through a Tensor ``x``.
+
+    Args:
+        x (Tensor|numpy.ndarray|list|tuple|scalar): the source.
+        output (Tensor, optional): a tensor to write into.
+
+    Returns:
+        Tensor: the copy (``output`` when given).
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> paddle.assign(paddle.to_tensor([1.0, 2.0])).tolist()
+        [1.0, 2.0]
+    """
+    if isinstance(x, _T):
+        r = x.clone()
+    elif isinstance(x, (list, tuple)) and any(isinstance(e, _T) for e in x):
+        r = torch.stack([e if isinstance(e, _T) else torch.as_tensor(e) for e in x])
+    else:
+        if isinstance(x, (bool, int, float, complex, np.generic)):
+            x = np.array([x])
+        elif not isinstance(x, (np.ndarray, list, tuple)):
+            raise TypeError(f"paddle.assign: 'x' must be a Tensor, numpy.ndarray, list, tuple or "
+                            f"number, but received {type(x).__name__}")
+        r = _place(_from_data(np.array(x), None, "assign"), None, "assign")
+    return r if output is None else write_out(output, r)
+
+
+@defop(method=True, paddle_types=("assign", "pd_op.assign"))
+def clone(x, name=None):
+    """A copy of ``x`` that stays in the autograd graph (gradients flow back to ``x``).
+
+    Args:
+        x (Tensor): the tensor.
+        name (str, optional): unused.
+
+    Returns:
+        Tensor: the copy.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> x = paddle.to_tensor([1.0, 2.0])
+        >>> y = x.clone()
+        >>> y.tolist()
+        [1.0, 2.0]
+    """
+    return x.clone()
+
+
+# ---- constants ----------------------------------------------------------------------
+
+def _size_args(shape: Any, dtype: Any, name: Any = None) -> tuple:
+    """Paddle accepts ``zeros(2, 3)`` as ``zeros([2, 3])``: ints in the dtype/name slots are dims."""
+    if isinstance(shape, int) and isinstance(dtype, int) and not isinstance(dtype, bool):
+        dims = [shape, dtype]
+        if isinstance(name, int) and not isinstance(name, bool):
+            dims.append(name)
+        return dims, None
+    return shape, dtype
+
+
+def _fill_value(v: Any) -> Any:
+    if isinstance(v, _T):
+        return v.reshape(-1)[0].item() if v.numel() == 1 else v.item()
+    if isinstance(v, np.generic):
+        return v.item()
+    return v
+
+
+def _fill_dtype(value: Any, dtype: Any, api: str) -> torch.dtype:
+    if dtype is not None:
+        return _dt.to_torch_dtype(dtype, f"paddle.{api}")
+    if isinstance(value, bool):
+        return torch.bool
+    if isinstance(value, complex):
+        return torch.complex128  # as Paddle: numpy's complex type
+    return _dt.default_float()
+
+
+def _full(dims: list, value: Any, dt: torch.dtype, dev: torch.device) -> torch.Tensor:
+    if not (dt.is_floating_point or dt.is_complex) and isinstance(value, float):
+        if value != value or value in (float("inf"), float("-inf")):
+            value = torch.iinfo(dt).min if dt is not torch.bool else True
+        elif dt is not torch.bool:
+            value = int(value)
+    return torch.full(dims, value, dtype=dt, device=dev)
+
+
 @defop(method=False, differentiable=False, paddle_types=("fill_constant", "pd_op.full"))
-def zeros(shape, dtype=None, name=None):
+def zeros(shape, dtype=None, name=None, *, out=None, device=None, requires_grad=False,
+          pin_memory=False):
     """A tensor of zeros.
 
     Args:
-        shape (list|tuple|Tensor): the shape.
-        dtype (str|paddle.dtype, optional): default float32.
+        shape (list|tuple|Tensor|int): the shape (``zeros(2, 3)`` also works).
+        dtype (str|paddle.dtype, optional): the default float dtype when None.
+        name (str, optional): unused.
+        out (Tensor, optional): a tensor to write the result into.
+        device (str|Place, optional): where to create it.
+        requires_grad (bool, optional): make the result a gradient leaf.
+        pin_memory (bool, optional): pin the result in page-locked memory.
+
+    Returns:
+        Tensor: the zeros.
 
     Examples:
         >>> import pagaie as paddle
         >>> paddle.zeros([2]).tolist()
         [0.0, 0.0]
     """
-    return torch.zeros(int_list(shape), dtype=float_dtype(dtype, "zeros"), device=device())
+    shape, dtype = _size_args(shape, dtype, name)
+    t = torch.zeros(shape_of(shape, "zeros"), dtype=float_dtype(dtype, "zeros"),
+                    device=device_of(device, "zeros"))
+    return finish(t, out, requires_grad, pin_memory)
 
 
-@defop(method=False, differentiable=False)
-def ones(shape, dtype=None, name=None):
+@defop(method=False, differentiable=False, paddle_types=("fill_constant", "pd_op.full"))
+def ones(shape, dtype=None, name=None, *, out=None, device=None, requires_grad=False,
+         pin_memory=False):
     """A tensor of ones.
 
     Args:
-        shape (list|tuple|Tensor): the shape.
-        dtype (str|paddle.dtype, optional): default float32.
+        shape (list|tuple|Tensor|int): the shape (``ones(2, 3)`` also works).
+        dtype (str|paddle.dtype, optional): the default float dtype when None.
+        name (str, optional): unused.
+        out (Tensor, optional): a tensor to write the result into.
+        device (str|Place, optional): where to create it.
+        requires_grad (bool, optional): make the result a gradient leaf.
+        pin_memory (bool, optional): pin the result in page-locked memory.
+
+    Returns:
+        Tensor: the ones.
 
     Examples:
         >>> import pagaie as paddle
         >>> paddle.ones([2]).tolist()
         [1.0, 1.0]
     """
-    return torch.ones(int_list(shape), dtype=float_dtype(dtype, "ones"), device=device())
+    shape, dtype = _size_args(shape, dtype, name)
+    t = torch.ones(shape_of(shape, "ones"), dtype=float_dtype(dtype, "ones"),
+                   device=device_of(device, "ones"))
+    return finish(t, out, requires_grad, pin_memory)
 
 
-@defop(method=False, differentiable=False)
-def full(shape, fill_value, dtype=None, name=None):
+@defop(method=False, differentiable=False, paddle_types=("fill_constant", "pd_op.full"))
+def full(shape, fill_value, dtype=None, name=None, *, out=None, device=None, requires_grad=False,
+         pin_memory=False):
     """A tensor filled with ``fill_value``.
 
     Args:
-        shape (list|tuple|Tensor): the shape.
-        fill_value (scalar|Tensor): the value.
-        dtype (str|paddle.dtype, optional): default float32.
+        shape (list|tuple|Tensor|int): the shape.
+        fill_value (scalar|Tensor): the value (a one-element Tensor works too).
+        dtype (str|paddle.dtype, optional): bool for a bool value, else the default
+            float dtype, when None.
+        name (str, optional): unused.
+        out (Tensor, optional): a tensor to write the result into.
+        device (str|Place, optional): where to create it.
+        requires_grad (bool, optional): make the result a gradient leaf.
+        pin_memory (bool, optional): pin the result in page-locked memory.
+
+    Returns:
+        Tensor: the filled tensor.
 
     Examples:
         >>> import pagaie as paddle
         >>> paddle.full([2], 7.0).tolist()
         [7.0, 7.0]
     """
-    if isinstance(fill_value, torch.Tensor):
-        fill_value = fill_value.item()
-    return torch.full(int_list(shape), fill_value, dtype=float_dtype(dtype, "full"), device=device())
+    value = _fill_value(fill_value)
+    if isinstance(value, str):
+        raise TypeError(f"paddle.full: 'fill_value' must be a number or a Tensor, but received "
+                        f"the string {value!r}")
+    dt = _fill_dtype(value, dtype, "full")
+    t = _full(shape_of(shape, "full"), value, dt, device_of(device, "full"))
+    return finish(t, out, requires_grad, pin_memory)
+
+
+@defop(method=False, differentiable=False, paddle_types=("empty", "pd_op.empty"))
+def empty(shape, dtype=None, name=None, *, out=None, device=None, requires_grad=False,
+          pin_memory=False):
+    """An uninitialised tensor (its values are arbitrary).
+
+    Args:
+        shape (list|tuple|Tensor|int): the shape (``empty(2, 3)`` also works).
+        dtype (str|paddle.dtype, optional): the default float dtype when None.
+        name (str, optional): unused.
+        out (Tensor, optional): a tensor to write the result into.
+        device (str|Place, optional): where to create it.
+        requires_grad (bool, optional): make the result a gradient leaf.
+        pin_memory (bool, optional): pin the result in page-locked memory.
+
+    Returns:
+        Tensor: the tensor.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> paddle.empty([2, 3]).shape
+        paddle.Size([2, 3])
+    """
+    shape, dtype = _size_args(shape, dtype, name)
+    t = torch.empty(shape_of(shape, "empty"), dtype=float_dtype(dtype, "empty"),
+                    device=device_of(device, "empty"))
+    return finish(t, out, requires_grad, pin_memory)
+
+
+def _like(x: torch.Tensor, dtype: Any, dev: Any, api: str) -> tuple:
+    dt = x.dtype if dtype is None else _dt.to_torch_dtype(dtype, f"paddle.{api}")
+    return dt, (x.device if dev is None else device_of(dev, api))
+
+
+@defop(method=False, differentiable=False)
+def zeros_like(x, dtype=None, name=None, *, device=None, requires_grad=False, pin_memory=False):
+    """Zeros with ``x``'s shape (and dtype and device unless given).
+
+    Args:
+        x (Tensor): the model tensor.
+        dtype (str|paddle.dtype, optional): the output dtype; ``x``'s when None.
+        name (str, optional): unused.
+        device (str|Place, optional): where to create it.
+        requires_grad (bool, optional): make the result a gradient leaf.
+        pin_memory (bool, optional): pin the result in page-locked memory.
+
+    Returns:
+        Tensor: the zeros.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> paddle.zeros_like(paddle.to_tensor([1, 2])).tolist()
+        [0, 0]
+    """
+    dt, dev = _like(x, dtype, device, "zeros_like")
+    return finish(torch.zeros(x.shape, dtype=dt, device=dev), None, requires_grad, pin_memory)
+
+
+@defop(method=False, differentiable=False)
+def ones_like(x, dtype=None, name=None, *, device=None, requires_grad=False, pin_memory=False):
+    """Ones with ``x``'s shape (and dtype and device unless given).
+
+    Args:
+        x (Tensor): the model tensor.
+        dtype (str|paddle.dtype, optional): the output dtype; ``x``'s when None.
+        name (str, optional): unused.
+        device (str|Place, optional): where to create it.
+        requires_grad (bool, optional): make the result a gradient leaf.
+        pin_memory (bool, optional): pin the result in page-locked memory.
+
+    Returns:
+        Tensor: the ones.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> paddle.ones_like(paddle.to_tensor([1.0, 2.0])).tolist()
+        [1.0, 1.0]
+    """
+    dt, dev = _like(x, dtype, device, "ones_like")
+    return finish(torch.ones(x.shape, dtype=dt, device=dev), None, requires_grad, pin_memory)
+
+
+@defop(method=False, differentiable=False)
+def full_like(x, fill_value, dtype=None, name=None, *, device=None, requires_grad=False,
+              pin_memory=False):
+    """``fill_value`` everywhere, with ``x``'s shape (and dtype and device unless given).
+
+    Args:
+        x (Tensor): the model tensor.
+        fill_value (scalar|Tensor): the value (cast to the output dtype).
+        dtype (str|paddle.dtype, optional): the output dtype; ``x``'s when None.
+        name (str, optional): unused.
+        device (str|Place, optional): where to create it.
+        requires_grad (bool, optional): make the result a gradient leaf.
+        pin_memory (bool, optional): pin the result in page-locked memory.
+
+    Returns:
+        Tensor: the filled tensor.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> paddle.full_like(paddle.to_tensor([1, 2]), 2.5).tolist()
+        [2, 2]
+    """
+    dt, dev = _like(x, dtype, device, "full_like")
+    t = _full(list(x.shape), _fill_value(fill_value), dt, dev)
+    return finish(t, None, requires_grad, pin_memory)
+
+
+@defop(method=False, differentiable=False)
+def empty_like(x, dtype=None, name=None, *, device=None, requires_grad=False, pin_memory=False):
+    """An uninitialised tensor with ``x``'s shape (and dtype and device unless given).
+
+    Args:
+        x (Tensor): the model tensor.
+        dtype (str|paddle.dtype, optional): the output dtype; ``x``'s when None.
+        name (str, optional): unused.
+        device (str|Place, optional): where to create it.
+        requires_grad (bool, optional): make the result a gradient leaf.
+        pin_memory (bool, optional): pin the result in page-locked memory.
+
+    Returns:
+        Tensor: the tensor.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> paddle.empty_like(paddle.to_tensor([1, 2])).shape
+        paddle.Size([2])
+    """
+    dt, dev = _like(x, dtype, device, "empty_like")
+    return finish(torch.empty(x.shape, dtype=dt, device=dev), None, requires_grad, pin_memory)
+
+
+# ---- Tensor.new_* ------------------------------------------------------------------------
+
+def _new_size(size: Any, more: tuple, api: str) -> list[int]:
+    return shape_of([size, *more] if more else size, api)
+
+
+@defop(method=True, differentiable=False)
+def new_zeros(x, size, *args, dtype=None, device=None, requires_grad=False, pin_memory=False):
+    """Zeros of shape ``size``, with ``x``'s dtype and device unless given.
+
+    Args:
+        x (Tensor): the model tensor.
+        size (list|tuple|int): the shape (``x.new_zeros(2, 3)`` also works).
+        dtype (str|paddle.dtype, optional): the dtype; ``x``'s when None.
+        device (str|Place, optional): the device; ``x``'s when None.
+        requires_grad (bool, optional): make the result a gradient leaf.
+        pin_memory (bool, optional): pin the result in page-locked memory.
+
+    Returns:
+        Tensor: the zeros.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> paddle.to_tensor([1, 2]).new_zeros([3]).tolist()
+        [0, 0, 0]
+    """
+    dt, dev = _like(x, dtype, device, "Tensor.new_zeros")
+    t = torch.zeros(_new_size(size, args, "Tensor.new_zeros"), dtype=dt, device=dev)
+    return finish(t, None, requires_grad, pin_memory)
+
+
+@defop(method=True, differentiable=False)
+def new_ones(x, size, *args, dtype=None, device=None, requires_grad=False, pin_memory=False):
+    """Ones of shape ``size``, with ``x``'s dtype and device unless given.
+
+    Args:
+        x (Tensor): the model tensor.
+        size (list|tuple|int): the shape.
+        dtype (str|paddle.dtype, optional): the dtype; ``x``'s when None.
+        device (str|Place, optional): the device; ``x``'s when None.
+        requires_grad (bool, optional): make the result a gradient leaf.
+        pin_memory (bool, optional): pin the result in page-locked memory.
+
+    Returns:
+        Tensor: the ones.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> paddle.to_tensor([1.0]).new_ones([2]).tolist()
+        [1.0, 1.0]
+    """
+    dt, dev = _like(x, dtype, device, "Tensor.new_ones")
+    t = torch.ones(_new_size(size, args, "Tensor.new_ones"), dtype=dt, device=dev)
+    return finish(t, None, requires_grad, pin_memory)
+
+
+@defop(method=True, differentiable=False)
+def new_empty(x, size, *args, dtype=None, device=None, requires_grad=False, pin_memory=False):
+    """An uninitialised tensor of shape ``size``, with ``x``'s dtype and device unless given.
+
+    Args:
+        x (Tensor): the model tensor.
+        size (list|tuple|int): the shape.
+        dtype (str|paddle.dtype, optional): the dtype; ``x``'s when None.
+        device (str|Place, optional): the device; ``x``'s when None.
+        requires_grad (bool, optional): make the result a gradient leaf.
+        pin_memory (bool, optional): pin the result in page-locked memory.
+
+    Returns:
+        Tensor: the tensor.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> paddle.to_tensor([1.0]).new_empty([2, 2]).shape
+        paddle.Size([2, 2])
+    """
+    dt, dev = _like(x, dtype, device, "Tensor.new_empty")
+    t = torch.empty(_new_size(size, args, "Tensor.new_empty"), dtype=dt, device=dev)
+    return finish(t, None, requires_grad, pin_memory)
+
+
+@defop(method=True, differentiable=False)
+def new_full(x, size, fill_value, *, dtype=None, device=None, requires_grad=False,
+             pin_memory=False):
+    """``fill_value`` everywhere in shape ``size``, with ``x``'s dtype and device unless given.
+
+    Args:
+        x (Tensor): the model tensor.
+        size (list|tuple|int): the shape.
+        fill_value (scalar): the value.
+        dtype (str|paddle.dtype, optional): the dtype; ``x``'s when None.
+        device (str|Place, optional): the device; ``x``'s when None.
+        requires_grad (bool, optional): make the result a gradient leaf.
+        pin_memory (bool, optional): pin the result in page-locked memory.
+
+    Returns:
+        Tensor: the filled tensor.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> paddle.to_tensor([1, 2]).new_full([2], 3.5).tolist()
+        [3, 3]
+    """
+    dt, dev = _like(x, dtype, device, "Tensor.new_full")
+    t = _full(shape_of(size, "Tensor.new_full"), _fill_value(fill_value), dt, dev)
+    return finish(t, None, requires_grad, pin_memory)
+
+
+# ---- in-place fills (Tensor methods) ----------------------------------------------------
+
+def _fill_(x, value):
+    """Fill ``x`` in place with ``value`` and return it.
+
+    Args:
+        x (Tensor): the tensor, overwritten.
+        value (scalar|Tensor): the value, cast to ``x``'s dtype.
+
+    Returns:
+        Tensor: ``x``.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> paddle.zeros([2]).fill_(3.0).tolist()
+        [3.0, 3.0]
+    """
+    v = _fill_value(value)
+    if not (x.is_floating_point() or x.is_complex()) and isinstance(v, float) and x.dtype is not torch.bool:
+        v = int(v)
+    return x.fill_(v)
+
+
+returns_self(defop("fill_", method=False)(_fill_), "fill_")
+
+
+def _zero_(x):
+    """Set every element of ``x`` to zero in place and return it.
+
+    Args:
+        x (Tensor): the tensor, overwritten.
+
+    Returns:
+        Tensor: ``x``.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> paddle.ones([2]).zero_().tolist()
+        [0.0, 0.0]
+    """
+    return x.zero_()
+
+
+returns_self(defop("zero_", method=False)(_zero_), "zero_")
+
+
+# ---- DLPack ------------------------------------------------------------------------------
+
+@defop(method=False, differentiable=False)
+def to_dlpack(x):
+    """Export ``x`` as a DLPack capsule sharing its memory.
+
+    Args:
+        x (Tensor): the tensor.
+
+    Returns:
+        PyCapsule: the DLPack capsule (consumable once).
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> cap = paddle.to_dlpack(paddle.to_tensor([1.0, 2.0]))
+        >>> paddle.from_dlpack(cap).tolist()
+        [1.0, 2.0]
+    """
+    return torch.utils.dlpack.to_dlpack(x.detach())
+
+
+@defop(method=False, differentiable=False)
+def from_dlpack(dlpack, *, device=None, copy=None):
+    """Import a DLPack capsule, or any object with ``__dlpack__`` (numpy arrays, tensors
+    of other frameworks), sharing its memory.
+
+    Args:
+        dlpack (PyCapsule|object): the capsule or the exporting object.
+        device (str|Place, optional): move the result to this device (a copy).
+        copy (bool, optional): True forces a copy.
+
+    Returns:
+        Tensor: the tensor.
+
+    Examples:
+        >>> import numpy as np
+        >>> import pagaie as paddle
+        >>> paddle.from_dlpack(np.arange(3.0)).tolist()
+        [0.0, 1.0, 2.0]
+    """
+    t = dlpack if isinstance(dlpack, _T) else torch.utils.dlpack.from_dlpack(dlpack)
+    if device is not None:
+        t = t.to(device_of(device, "from_dlpack"))
+    if copy:
+        t = t.clone()
+    return t
+
+
+# ---- FloatTensor and friends ---------------------------------------------------------------
+
+def _dtype_tensor_class(cls_name: str, dtype: str) -> type:
+    def __new__(cls, *args: Any, **kwargs: Any) -> Tensor:
+        if not args and not kwargs:
+            return empty([0], dtype=dtype)
+        if len(args) == 1 and not kwargs and isinstance(args[0], (list, tuple)):
+            return to_tensor(args[0], dtype=dtype)
+        if args and not kwargs and all(isinstance(a, int) and not isinstance(a, bool) for a in args):
+            return empty(list(args), dtype=dtype)
+        kwargs.setdefault("dtype", dtype)
+        return Tensor(*args, **kwargs)
+
+    doc = (f"Legacy constructor of {dtype} tensors, as ``paddle.{cls_name}``.\n\n"
+           f"``{cls_name}()`` is an empty tensor, ``{cls_name}([1, 2])`` converts data, "
+           f"``{cls_name}(2, 3)`` is an uninitialised 2x3 tensor; other arguments go to "
+           f"``paddle.Tensor`` with ``dtype='{dtype}'``. The result is a plain Tensor.\n\n"
+           "Examples:\n"
+           "    >>> import pagaie as paddle\n"
+           f"    >>> paddle.{cls_name}([1, 0]).dtype\n"
+           f"    paddle.{dtype}\n")
+    return type(cls_name, (), {"__new__": __new__, "__doc__": doc, "__module__": __name__})
+
+
+FloatTensor = _dtype_tensor_class("FloatTensor", "float32")
+DoubleTensor = _dtype_tensor_class("DoubleTensor", "float64")
+HalfTensor = _dtype_tensor_class("HalfTensor", "float16")
+BFloat16Tensor = _dtype_tensor_class("BFloat16Tensor", "bfloat16")
+ByteTensor = _dtype_tensor_class("ByteTensor", "uint8")
+CharTensor = _dtype_tensor_class("CharTensor", "int8")
+ShortTensor = _dtype_tensor_class("ShortTensor", "int16")
+IntTensor = _dtype_tensor_class("IntTensor", "int32")
+LongTensor = _dtype_tensor_class("LongTensor", "int64")
+BoolTensor = _dtype_tensor_class("BoolTensor", "bool")

@@ -1,4 +1,288 @@
-"""fft ops."""
+"""paddle.fft: discrete Fourier transforms, sample frequencies and shifts.
+
+Every name here belongs only to the ``paddle.fft`` namespace (re-exported by
+:mod:`pagaie.fft`), so this family adds nothing to the top level.
+"""
 from __future__ import annotations
 
+import torch
+
+from pagaie._core import dtype as _dt
+from pagaie._core.place import to_torch_device
+from pagaie._core.registry import defop
+from pagaie._ops._helpers import int_list, scalar_of, torch_dtype
+
 __all__: list[str] = []
+
+_NORMS = ("backward", "ortho", "forward")
+
+
+def _out(out, res):
+    if out is None:
+        return res
+    with torch.no_grad():
+        if out.shape != res.shape:
+            out.resize_(res.shape)
+        out.copy_(res)
+    return out
+
+
+def _prep(api: str, x, norm, real_only: bool = False):
+    """Validate ``norm`` and bring integer/bool inputs to the default float dtype."""
+    if norm not in _NORMS:
+        raise ValueError(f"paddle.fft.{api}: 'norm' must be 'forward', 'backward' or 'ortho', but received {norm!r}")
+    if x.is_complex():
+        if real_only:
+            raise TypeError(f"paddle.fft.{api}: 'x' must be a real tensor, but received {x.dtype}".replace(
+                "torch.", "paddle."))
+        return x
+    if not x.is_floating_point():
+        return x.to(_dt.default_float())
+    return x
+
+
+def _check_n(api: str, n, x, axis: int) -> int | None:
+    if n is not None:
+        n = int(scalar_of(n))
+        if n <= 0:
+            raise ValueError(f"paddle.fft.{api}: 'n' must be positive, but received {n}")
+    if not -x.dim() <= axis < max(x.dim(), 1):
+        raise ValueError(f"paddle.fft.{api}: 'axis' must be in the range [{-x.dim()}, {x.dim()}), "
+                         f"but received {axis}")
+    return n
+
+
+def _check_sa(api: str, x, s, axes, two_d: bool):
+    if s is not None:
+        s = int_list(s)
+        if any(v <= 0 for v in s):
+            raise ValueError(f"paddle.fft.{api}: every entry of 's' must be positive, but received {s}")
+    if axes is not None:
+        axes = int_list(axes)
+        for a in axes:
+            if not -x.dim() <= a < x.dim():
+                raise ValueError(f"paddle.fft.{api}: 'axes' entries must be in the range [{-x.dim()}, "
+                                 f"{x.dim()}), but received {axes}")
+        if len(set(a % x.dim() for a in axes)) != len(axes):
+            raise ValueError(f"paddle.fft.{api}: 'axes' must not repeat an axis, but received {axes}")
+    if two_d:
+        if x.dim() < 2:
+            raise ValueError(f"paddle.fft.{api}: 'x' must be at least 2-D, but received {x.dim()}-D")
+        if axes is not None and len(axes) != 2:
+            raise ValueError(f"paddle.fft.{api}: 'axes' must name 2 axes, but received {axes}")
+        if s is not None and len(s) != 2:
+            raise ValueError(f"paddle.fft.{api}: 's' must have 2 entries, but received {s}")
+    if s is not None and axes is not None and len(s) != len(axes):
+        raise ValueError(f"paddle.fft.{api}: 's' ({len(s)} entries) and 'axes' ({len(axes)} entries) "
+                         "must have the same length")
+    return s, axes
+
+
+_SHAPES = {"fft": "[4]", "ifft": "[4]", "rfft": "[3]", "irfft": "[6]", "hfft": "[6]", "ihfft": "[3]"}
+_SHAPES_ND = {"fft": "[2, 4]", "ifft": "[2, 4]", "rfft": "[2, 3]", "irfft": "[2, 6]", "hfft": "[2, 6]",
+              "ihfft": "[2, 3]"}
+_WHAT = {
+    "fft": ("the discrete Fourier transform", "Tensor: complex."),
+    "ifft": ("the inverse discrete Fourier transform", "Tensor: complex."),
+    "rfft": ("the discrete Fourier transform of a real input, keeping the non-negative "
+             "frequencies of the last transformed axis", "Tensor: complex."),
+    "irfft": ("the inverse of :func:`rfft`: a real signal from its non-negative frequencies "
+              "(default output length ``2 * (m - 1)`` on the last transformed axis)", "Tensor: real."),
+    "hfft": ("the discrete Fourier transform of a Hermitian-symmetric signal given by its first "
+             "half (a real spectrum; default length ``2 * (m - 1)`` on the last transformed axis)",
+             "Tensor: real."),
+    "ihfft": ("the inverse of :func:`hfft`: the first half of the inverse transform of a real "
+              "signal", "Tensor: complex."),
+}
+_NORM_DOC = ("norm (str, optional): scaling: ``'backward'`` (none forward, ``1/n`` inverse), "
+             "``'ortho'`` (``1/sqrt(n)`` both ways) or ``'forward'`` (``1/n`` forward).")
+
+
+def _example(api: str, kind: str) -> str:
+    x = "paddle.to_tensor([1.0, 2.0, 3.0, 4.0])" if kind == "1" else \
+        "paddle.to_tensor([[1.0, 2.0, 3.0, 4.0], [0.0, 1.0, 0.0, 1.0]])"
+    shape = _SHAPES[api] if kind == "1" else _SHAPES_ND[api[:-1]]
+    return (f"        >>> import pagaie as paddle\n"
+            f"        >>> paddle.fft.{api}({x}).shape\n"
+            f"        paddle.Size({shape})\n")
+
+
+def _fft1(kind: str, real_only: bool):
+    tfn = getattr(torch.fft, kind)
+
+    def kernel(x, n=None, axis=-1, norm="backward", name=None, *, out=None):
+        x = _prep(kind, x, norm, real_only)
+        n = _check_n(kind, n, x, axis)
+        return _out(out, tfn(x, n=n, dim=axis, norm=norm))
+
+    what, ret = _WHAT[kind]
+    kernel.__name__ = kernel.__qualname__ = kind
+    kernel.__doc__ = (
+        f"One-dimensional {what.split(' (')[0]}, along ``axis``.\n\n    Computes {what}.\n\n"
+        f"    Args:\n        x (Tensor): the input.\n"
+        f"        n (int, optional): transform length; the input is trimmed or zero-padded to it.\n"
+        f"        axis (int, optional): the axis to transform (default the last).\n        {_NORM_DOC}\n"
+        f"        name (str, optional): unused.\n        out (Tensor, optional): receives the result.\n\n"
+        f"    Returns:\n        {ret}\n\n    Examples:\n{_example(kind, '1')}    ")
+    return defop(kind, amp="black", method=False, paddle_types=(f"pd_op.{kind}",))(kernel)
+
+
+def _fftn(kind: str, base: str, real_only: bool, two_d: bool):
+    tfn = getattr(torch.fft, kind)
+
+    if two_d:
+        def kernel(x, s=None, axes=(-2, -1), norm="backward", name=None, *, out=None):
+            x = _prep(kind, x, norm, real_only)
+            s, axes = _check_sa(kind, x, s, axes, True)
+            return _out(out, tfn(x, s=s, dim=axes, norm=norm))
+    else:
+        def kernel(x, s=None, axes=None, norm="backward", name=None, *, out=None):
+            x = _prep(kind, x, norm, real_only)
+            s, axes = _check_sa(kind, x, s, axes, False)
+            return _out(out, tfn(x, s=s, dim=axes, norm=norm))
+
+    what, ret = _WHAT[base]
+    span = "two axes (the last two by default)" if two_d else "several axes (all, or the last ``len(s)``, by default)"
+    kernel.__name__ = kernel.__qualname__ = kind
+    kernel.__doc__ = (
+        f"{'Two' if two_d else 'N'}-dimensional form of :func:`{base}`, over {span}.\n\n"
+        f"    Computes {what}.\n\n"
+        f"    Args:\n        x (Tensor): the input.\n"
+        f"        s (list|tuple, optional): transform length per axis (trim or zero-pad).\n"
+        f"        axes (list|tuple, optional): the axes to transform.\n        {_NORM_DOC}\n"
+        f"        name (str, optional): unused.\n        out (Tensor, optional): receives the result.\n\n"
+        f"    Returns:\n        {ret}\n\n    Examples:\n{_example(kind, 'n')}    ")
+    return defop(kind, amp="black", method=False, paddle_types=(f"pd_op.{kind}",))(kernel)
+
+
+fft = _fft1("fft", False)
+ifft = _fft1("ifft", False)
+rfft = _fft1("rfft", True)
+irfft = _fft1("irfft", False)
+hfft = _fft1("hfft", False)
+ihfft = _fft1("ihfft", True)
+
+fft2 = _fftn("fft2", "fft", False, True)
+ifft2 = _fftn("ifft2", "ifft", False, True)
+rfft2 = _fftn("rfft2", "rfft", True, True)
+irfft2 = _fftn("irfft2", "irfft", False, True)
+hfft2 = _fftn("hfft2", "hfft", False, True)
+ihfft2 = _fftn("ihfft2", "ihfft", True, True)
+
+fftn = _fftn("fftn", "fft", False, False)
+ifftn = _fftn("ifftn", "ifft", False, False)
+rfftn = _fftn("rfftn", "rfft", True, False)
+irfftn = _fftn("irfftn", "irfft", False, False)
+hfftn = _fftn("hfftn", "hfft", False, False)
+ihfftn = _fftn("ihfftn", "ihfft", True, False)
+
+
+def _freq(api, tfn, n, d, dtype, out, device, requires_grad):
+    n = int(scalar_of(n))
+    if n <= 0:
+        raise ValueError(f"paddle.fft.{api}: 'n' must be positive, but received {n}")
+    dt = _dt.default_float() if dtype is None else torch_dtype(dtype, f"fft.{api}")
+    dev = None if device is None else to_torch_device(device, f"paddle.fft.{api}")
+    r = tfn(n, d=float(scalar_of(d)), dtype=dt, device=dev)
+    if requires_grad:
+        r.requires_grad_(True)
+    return _out(out, r)
+
+
+@defop(method=False, differentiable=False)
+def fftfreq(n, d=1.0, dtype=None, name=None, *, out=None, device=None, requires_grad=False):
+    """Sample frequencies of an ``n``-point DFT with sample spacing ``d``.
+
+    Args:
+        n (int): the transform length.
+        d (float, optional): the sample spacing.
+        dtype (str|paddle.dtype, optional): the output dtype (default float dtype when None).
+        name (str, optional): unused.
+        out (Tensor, optional): receives the result.
+        device (str|Place, optional): where to create the result.
+        requires_grad (bool, optional): the result records gradients.
+
+    Returns:
+        Tensor: ``[0, 1, ..., -1] / (d * n)`` in FFT order.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> paddle.fft.fftfreq(4).tolist()
+        [0.0, 0.25, -0.5, -0.25]
+    """
+    return _freq("fftfreq", torch.fft.fftfreq, n, d, dtype, out, device, requires_grad)
+
+
+@defop(method=False, differentiable=False)
+def rfftfreq(n, d=1.0, dtype=None, name=None, *, out=None, device=None, requires_grad=False):
+    """Non-negative sample frequencies of an ``n``-point real DFT (as :func:`rfft` returns).
+
+    Args:
+        n (int): the transform length.
+        d (float, optional): the sample spacing.
+        dtype (str|paddle.dtype, optional): the output dtype (default float dtype when None).
+        name (str, optional): unused.
+        out (Tensor, optional): receives the result.
+        device (str|Place, optional): where to create the result.
+        requires_grad (bool, optional): the result records gradients.
+
+    Returns:
+        Tensor: ``[0, 1, ..., n // 2] / (d * n)``.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> paddle.fft.rfftfreq(4).tolist()
+        [0.0, 0.25, 0.5]
+    """
+    return _freq("rfftfreq", torch.fft.rfftfreq, n, d, dtype, out, device, requires_grad)
+
+
+def _shift_axes(api, x, axes):
+    if axes is None:
+        return None
+    axes = int_list(axes)
+    for a in axes:
+        if not -x.dim() <= a < x.dim():
+            raise ValueError(f"paddle.fft.{api}: 'axes' entries must be in the range [{-x.dim()}, {x.dim()}), "
+                             f"but received {axes}")
+    return axes
+
+
+@defop(method=False)
+def fftshift(x, axes=None, name=None):
+    """Move the zero-frequency term to the centre (roll each axis by half its length).
+
+    Args:
+        x (Tensor): the input, in FFT order.
+        axes (int|list|tuple, optional): the axes to shift (all by default).
+        name (str, optional): unused.
+
+    Returns:
+        Tensor: the shifted tensor.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> paddle.fft.fftshift(paddle.fft.fftfreq(4)).tolist()
+        [-0.5, -0.25, 0.0, 0.25]
+    """
+    return torch.fft.fftshift(x, dim=_shift_axes("fftshift", x, axes))
+
+
+@defop(method=False)
+def ifftshift(x, axes=None, name=None):
+    """The inverse of :func:`fftshift`.
+
+    Args:
+        x (Tensor): the input, centred.
+        axes (int|list|tuple, optional): the axes to shift (all by default).
+        name (str, optional): unused.
+
+    Returns:
+        Tensor: the tensor in FFT order.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> paddle.fft.ifftshift(paddle.to_tensor([-0.5, -0.25, 0.0, 0.25])).tolist()
+        [0.0, 0.25, -0.5, -0.25]
+    """
+    return torch.fft.ifftshift(x, dim=_shift_axes("ifftshift", x, axes))

@@ -1,4 +1,399 @@
-"""indexing ops."""
+"""Reading by index: gather, index_select, masked_select, where, slice, take...
+
+Writing by index (scatter, index_put, masked_fill, put_along_axis...) lives in
+``indexing_scatter``; ``Tensor.__getitem__`` / ``__setitem__`` in ``tensor_index``.
+"""
 from __future__ import annotations
 
-__all__: list[str] = []
+import builtins
+from typing import Any
+
+import torch
+
+from pagaie._core.registry import defop
+from pagaie._ops._helpers import check_binary_dtypes, int_list, norm_axis
+
+_T = torch.Tensor
+_slice = builtins.slice
+
+__all__ = ["gather", "gather_nd", "index_select", "index_sample", "masked_select", "where",
+           "where_", "slice", "strided_slice", "take", "take_along_axis", "take_along_dim",
+           "multiplex", "shard_index"]
+
+_INT_INDEX = (torch.int32, torch.int64, torch.int16, torch.int8, torch.uint8)
+
+
+def check_index(index: Any, api: str, arg: str = "index") -> _T:
+    """``index`` must be an integer tensor; returned as int64 (what torch's kernels take)."""
+    if not isinstance(index, _T):
+        raise TypeError(f"paddle.{api}: '{arg}' must be a Tensor, but received {type(index).__name__}")
+    if index.dtype is torch.int64:
+        return index
+    if index.dtype not in _INT_INDEX:
+        raise TypeError(f"paddle.{api}: '{arg}' must be an int32 or int64 tensor, but received "
+                        f"dtype {str(index.dtype).replace('torch.', '')}")
+    return index.long()
+
+
+def bound_index(index: _T, n: int, api: str, exc: type = IndexError, negative: bool = True) -> _T:
+    """Check ``index`` against a dimension of size ``n``; negative entries count from the end."""
+    if index.numel():
+        lo, hi = int(index.min()), int(index.max())
+        if hi >= n or lo < (-n if negative else 0):
+            bad = hi if hi >= n else lo
+            raise exc(f"paddle.{api}: index {bad} is out of range for a dimension of size {n} "
+                      f"(expected [{-n if negative else 0}, {n}))")
+        if negative and lo < 0:
+            index = torch.where(index < 0, index + n, index)
+    return index
+
+
+@defop(paddle_types=("gather", "pd_op.gather"))
+def gather(x, index, axis=None, name=None, out=None):
+    """Select the slices of ``x`` at positions ``index`` along ``axis`` (default 0).
+
+    A 0-D ``index`` removes the axis; a higher-rank ``index`` is flattened.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> x = paddle.to_tensor([[1, 2], [3, 4], [5, 6]])
+        >>> paddle.gather(x, paddle.to_tensor([2, 0])).tolist()
+        [[5, 6], [1, 2]]
+    """
+    a = 0 if axis is None else norm_axis(axis, x.dim(), "gather")
+    index = check_index(index, "gather")
+    idx = bound_index(index.reshape(-1), x.shape[a] if x.dim() else 1, "gather", negative=False)
+    r = torch.index_select(x, a, idx)
+    if index.dim() == 0:
+        r = r.squeeze(a)
+    if out is not None:
+        out.copy_(r)
+        return out
+    return r
+
+
+@defop(paddle_types=("gather_nd", "pd_op.gather_nd"))
+def gather_nd(x, index, name=None):
+    """Gather slices of ``x`` addressed by the last axis of ``index``.
+
+    ``index[..., :k]`` indexes the first ``k`` axes of ``x``; the result has shape
+    ``index.shape[:-1] + x.shape[k:]``.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> x = paddle.to_tensor([[1, 2], [3, 4]])
+        >>> paddle.gather_nd(x, paddle.to_tensor([[1, 0], [0, 1]])).tolist()
+        [3, 2]
+    """
+    index = check_index(index, "gather_nd")
+    k = index.shape[-1] if index.dim() else 0
+    if k > x.dim():
+        raise ValueError(f"paddle.gather_nd: the last dimension of 'index' ({k}) must not exceed "
+                         f"the rank of 'x' ({x.dim()})")
+    lead = list(index.shape[:-1])
+    if k == 0:
+        return x.expand(lead + list(x.shape)) if lead else x
+    cols = [bound_index(index[..., i], x.shape[i], "gather_nd") for i in range(k)]
+    return x[tuple(cols)]
+
+
+@defop(paddle_types=("index_select", "pd_op.index_select"))
+def index_select(x, index, axis=0, name=None, *, out=None):
+    """Select the entries of ``x`` at positions ``index`` (1-D) along ``axis``.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> x = paddle.to_tensor([[1, 2, 3], [4, 5, 6]])
+        >>> paddle.index_select(x, paddle.to_tensor([2, 0]), axis=1).tolist()
+        [[3, 1], [6, 4]]
+    """
+    a = norm_axis(axis, x.dim(), "index_select")
+    idx = bound_index(check_index(index, "index_select"), x.shape[a] if x.dim() else 1,
+                      "index_select", ValueError)
+    if out is not None:
+        return torch.index_select(x, a, idx.reshape(-1), out=out)
+    return torch.index_select(x, a, idx.reshape(-1))
+
+
+@defop(paddle_types=("index_sample", "pd_op.index_sample"))
+def index_sample(x, index):
+    """Row-wise selection: ``out[i, j] = x[i, index[i, j]]`` for 2-D ``x`` and ``index``.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> x = paddle.to_tensor([[1, 2, 3], [4, 5, 6]])
+        >>> paddle.index_sample(x, paddle.to_tensor([[2], [0]])).tolist()
+        [[3], [4]]
+    """
+    if x.dim() != 2 or index.dim() != 2 or x.shape[0] != index.shape[0]:
+        raise ValueError(f"paddle.index_sample: 'x' and 'index' must be 2-D with the same number of "
+                         f"rows, but received shapes {list(x.shape)} and {list(index.shape)}")
+    idx = bound_index(check_index(index, "index_sample"), x.shape[1], "index_sample", ValueError,
+                      negative=False)
+    return torch.gather(x, 1, idx)
+
+
+@defop(paddle_types=("masked_select", "pd_op.masked_select"))
+def masked_select(x, mask, name=None, *, out=None):
+    """The elements of ``x`` where the boolean ``mask`` (broadcast with ``x``) is True, as 1-D.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> x = paddle.to_tensor([1, 2, 3, 4])
+        >>> paddle.masked_select(x, x > 2).tolist()
+        [3, 4]
+    """
+    if mask.dtype is not torch.bool:
+        raise TypeError(f"paddle.masked_select: 'mask' must be a bool tensor, but received "
+                        f"{str(mask.dtype).replace('torch.', '')}")
+    if out is not None:
+        return torch.masked_select(x, mask, out=out)
+    return torch.masked_select(x, mask)
+
+
+def _where_operand(v: Any, like: _T) -> _T:
+    if isinstance(v, _T):
+        return v
+    return torch.tensor(v, dtype=like.dtype if isinstance(like, _T) else None,
+                        device=like.device if isinstance(like, _T) else None)
+
+
+@defop(paddle_types=("where", "pd_op.where"), method=("where",))
+def where(condition, x=None, y=None, name=None, *, out=None):
+    """Elementwise choice: ``x`` where ``condition`` is True, else ``y``.
+
+    With only ``condition``, returns the indices of its nonzero elements, one
+    int64 tensor per axis (like ``nonzero(as_tuple=True)``).
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> x = paddle.to_tensor([1.0, 5.0, 3.0])
+        >>> paddle.where(x > 2, x, 0.0).tolist()
+        [0.0, 5.0, 3.0]
+    """
+    if x is None and y is None:
+        return tuple(torch.nonzero(condition, as_tuple=True)) if condition.dim() else \
+            (torch.nonzero(condition.reshape(1)).reshape(-1),)
+    if x is None or y is None:
+        raise ValueError("paddle.where: 'x' and 'y' must both be given, or neither")
+    if not isinstance(x, _T) and not isinstance(y, _T):
+        from pagaie._core import dtype as _dt
+        want = _dt.default_float() if isinstance(x, float) or isinstance(y, float) else torch.int64
+        if isinstance(x, bool) and isinstance(y, bool):
+            want = torch.bool
+        x = torch.tensor(x, dtype=want, device=condition.device)
+        y = torch.tensor(y, dtype=want, device=condition.device)
+    else:
+        x = _where_operand(x, y)
+        y = _where_operand(y, x)
+    if x.dtype is not y.dtype:
+        check_binary_dtypes("where", x, y)
+    if condition.dtype is not torch.bool:
+        condition = condition.bool()
+    if out is not None:
+        return torch.where(condition, x, y, out=out)
+    return torch.where(condition, x, y)
+
+
+def _where_inplace(condition, x=None, y=None, name=None):
+    """``where`` writing into ``x``."""
+    return x.copy_(torch.where(condition.bool(), x, y))
+
+
+def _attach_where_inplace() -> Any:
+    from pagaie._core.registry import REGISTRY, OpRecord
+    from pagaie._core.tensor import Tensor
+    rec = OpRecord("where_", _where_inplace, inplace_of="where")
+    REGISTRY["where_"] = rec
+
+    def where_(condition, x=None, y=None, name=None):
+        """In-place :func:`where`: writes the result into ``x`` and returns it.
+
+        Examples:
+            >>> import pagaie as paddle
+            >>> x = paddle.to_tensor([1.0, 5.0])
+            >>> _ = paddle.where_(x > 2, x, paddle.zeros([2]))
+            >>> x.tolist()
+            [0.0, 5.0]
+        """
+        r = where(condition, x, y)
+        if x._t.requires_grad and x._t.is_leaf:
+            raise ValueError(f"paddle.where_: Leaf Tensor {x.name!r} that doesn't stop gradient "
+                             "can't use inplace strategy (use the out-of-place paddle.where)")
+        if x._t.requires_grad or r._t.requires_grad:
+            x._t = r._t
+        else:
+            x._t.copy_(r._t)
+        return x
+
+    where_.op_record = rec
+    Tensor.where_ = where_
+    return where_
+
+
+where_ = _attach_where_inplace()
+
+
+# ---- slicing ------------------------------------------------------------------------------
+def _ints(v: Any) -> list[int]:
+    return int_list(v) if isinstance(v, (list, tuple, _T)) else [int(v)]
+
+
+def _slice_dims(x: _T, axes: Any, starts: Any, ends: Any, strides: Any, api: str) -> tuple:
+    axes_l, st, en = _ints(axes), _ints(starts), _ints(ends)
+    sd = [1] * len(axes_l) if strides is None else _ints(strides)
+    if not (len(axes_l) == len(st) == len(en) == len(sd)):
+        raise ValueError(f"paddle.{api}: 'axes', 'starts', 'ends' (and 'strides') must have the "
+                         f"same length, but received {axes_l}, {st}, {en}, {sd}")
+    idx: list = [_slice(None)] * x.dim()
+    flips = []
+    for a, s, e, k in zip(axes_l, st, en, sd):
+        a = norm_axis(a, x.dim(), api, "axes")
+        if k == 0:
+            raise ValueError(f"paddle.{api}: 'strides' must not contain 0")
+        n = x.shape[a]
+        if k > 0:
+            s = min(max(s + n if s < 0 else s, 0), n)
+            e = min(max(e + n if e < 0 else e, 0), n)
+            idx[a] = _slice(s, max(e, s), k)
+        else:
+            s = min(max(s + n if s < 0 else s, -1), n - 1)
+            e = min(max(e + n if e < 0 else e, -1), n - 1)
+            cnt = max(0, (s - e + (-k) - 1) // (-k))
+            last = s - (cnt - 1) * (-k)
+            idx[a] = _slice(last, s + 1, -k) if cnt else _slice(0, 0)
+            flips.append(a)
+    return tuple(idx), flips
+
+
+@defop(paddle_types=("slice", "pd_op.slice"))
+def slice(input, axes, starts, ends):  # noqa: A001 (Paddle's name)
+    """Take ``input[starts[i]:ends[i]]`` along each axis ``axes[i]`` (bounds are clamped).
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> x = paddle.arange(12).reshape([3, 4])
+        >>> paddle.slice(x, axes=[0, 1], starts=[1, 0], ends=[3, 2]).tolist()
+        [[4, 5], [8, 9]]
+    """
+    idx, _ = _slice_dims(input, axes, starts, ends, None, "slice")
+    return input[idx]
+
+
+@defop(paddle_types=("strided_slice", "pd_op.strided_slice"))
+def strided_slice(x, axes, starts, ends, strides, name=None):
+    """Take ``x[starts[i]:ends[i]:strides[i]]`` along each axis ``axes[i]`` (negative strides too).
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> x = paddle.arange(6)
+        >>> paddle.strided_slice(x, [0], [5], [0], [-2]).tolist()
+        [5, 3, 1]
+    """
+    idx, flips = _slice_dims(x, axes, starts, ends, strides, "strided_slice")
+    r = x[idx]
+    return r.flip(flips) if flips else r
+
+
+# ---- take ---------------------------------------------------------------------------------
+@defop(paddle_types=("take",))
+def take(x, index, mode="raise", name=None):
+    """The elements of the flattened ``x`` at positions ``index`` (result shaped like ``index``).
+
+    Args:
+        mode (str, optional): out-of-range handling: ``'raise'`` (negative indices
+            count from the end), ``'wrap'`` (modulo) or ``'clip'`` (to the ends).
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> x = paddle.to_tensor([[1, 2], [3, 4]])
+        >>> paddle.take(x, paddle.to_tensor([0, -1])).tolist()
+        [1, 4]
+    """
+    if mode not in ("raise", "wrap", "clip"):
+        raise ValueError(f"paddle.take: 'mode' must be 'raise', 'wrap' or 'clip', but received {mode!r}")
+    idx = check_index(index, "take")
+    n = x.numel()
+    if mode == "raise":
+        idx = bound_index(idx, n, "take", ValueError)
+    elif mode == "wrap":
+        idx = torch.remainder(idx, n)
+    else:
+        idx = idx.clamp(0, n - 1)
+    return x.reshape(-1)[idx]
+
+
+def _along_axis_inputs(arr: _T, indices: _T, axis: Any, broadcast: bool, api: str) -> tuple:
+    if arr.dim() != indices.dim():
+        raise ValueError(f"paddle.{api}: 'indices' and 'arr' must have the same number of "
+                         f"dimensions, but received {indices.dim()} and {arr.dim()}")
+    a = norm_axis(axis, arr.dim(), api)
+    idx = check_index(indices, api, "indices")
+    if broadcast:
+        shp = [0 if (i == 0 or s == 0) else max(s, i) for s, i in zip(arr.shape, idx.shape)]
+        shp[a] = idx.shape[a]
+        idx = idx.expand(shp)
+        shp[a] = arr.shape[a]
+        arr = arr.expand(shp)
+    idx = bound_index(idx, arr.shape[a], api)
+    return arr, idx, a
+
+
+@defop(paddle_types=("take_along_axis", "pd_op.take_along_axis"))
+def take_along_axis(arr, indices, axis, broadcast=True, *, out=None):
+    """``out[..., i, ...] = arr[..., indices[..., i, ...], ...]`` along ``axis``.
+
+    With ``broadcast`` the other axes of ``indices`` and ``arr`` are broadcast together.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> x = paddle.to_tensor([[1, 2], [3, 4]])
+        >>> paddle.take_along_axis(x, paddle.to_tensor([[1], [0]]), 1).tolist()
+        [[2], [3]]
+    """
+    arr, idx, a = _along_axis_inputs(arr, indices, axis, broadcast, "take_along_axis")
+    if out is not None:
+        return torch.gather(arr, a, idx, out=out)
+    return torch.gather(arr, a, idx)
+
+
+take_along_dim = take_along_axis
+
+
+@defop(paddle_types=("multiplex", "pd_op.multiplex"))
+def multiplex(inputs, index, name=None):
+    """Row ``i`` of the result is row ``i`` of ``inputs[index[i]]``.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> a, b = paddle.to_tensor([[1, 2], [3, 4]]), paddle.to_tensor([[5, 6], [7, 8]])
+        >>> paddle.multiplex([a, b], paddle.to_tensor([[1], [0]], dtype='int32')).tolist()
+        [[5, 6], [3, 4]]
+    """
+    if not isinstance(inputs, (list, tuple)) or len(inputs) < 1:
+        raise ValueError("paddle.multiplex: 'inputs' must be a non-empty list of tensors")
+    idx = bound_index(check_index(index, "multiplex").reshape(-1), len(inputs), "multiplex",
+                      ValueError, negative=False)
+    stacked = torch.stack(list(inputs), 0)
+    rows = torch.arange(stacked.shape[1], device=stacked.device)
+    return stacked[idx, rows]
+
+
+@defop(paddle_types=("shard_index", "pd_op.shard_index"), differentiable=False)
+def shard_index(input, index_num, nshards, shard_id, ignore_value=-1):
+    """Map global indices to shard-local ones: indices of shard ``shard_id`` become
+    ``index % shard_size``, others ``ignore_value`` (shard size = ceil(index_num / nshards)).
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> paddle.shard_index(paddle.to_tensor([[16], [1]]), 20, 2, 0).tolist()
+        [[-1], [1]]
+    """
+    if not 0 <= shard_id < nshards:
+        raise ValueError(f"paddle.shard_index: 'shard_id' must be in [0, {nshards}), but received "
+                         f"{shard_id}")
+    if input.numel() and (int(input.max()) >= index_num or int(input.min()) < 0):
+        raise ValueError(f"paddle.shard_index: every index must be in [0, {index_num}), but the "
+                         f"input holds values in [{int(input.min())}, {int(input.max())}]")
+    size = (index_num + nshards - 1) // nshards
+    return torch.where(input // size == shard_id, input % size, torch.full_like(input, ignore_value))

@@ -1,4 +1,576 @@
-"""linalg ops."""
+"""paddle.linalg: norms, inverses, determinants, solvers and matrix functions.
+
+Decompositions live in :mod:`pagaie._ops.linalg_decomp`. Only the names real Paddle
+also exposes at top level are in ``__all__``; the rest reach users through
+:mod:`pagaie.linalg`.
+"""
 from __future__ import annotations
 
-__all__: list[str] = []
+import math
+
+import torch
+
+from pagaie._core.registry import defop
+from pagaie._ops._helpers import norm_axis, torch_dtype
+
+__all__ = ["norm", "cholesky", "inverse"]
+
+
+def _out(out, res):
+    """Write ``res`` into a user-given ``out`` tensor (resized if needed) and return it."""
+    if out is None:
+        return res
+    with torch.no_grad():
+        if out.shape != res.shape:
+            out.resize_(res.shape)
+        out.copy_(res)
+    return out
+
+
+def _square(api: str, x, arg: str = "x") -> None:
+    if x.dim() < 2 or x.shape[-1] != x.shape[-2]:
+        raise ValueError(f"paddle.linalg.{api}: '{arg}' must be a (batch of) square matrices, but "
+                         f"received shape {list(x.shape)}")
+
+
+def _axis_list(axis, ndim, api):
+    if axis is None:
+        return None
+    if isinstance(axis, torch.Tensor):
+        axis = axis.tolist()
+    if isinstance(axis, (list, tuple)):
+        return [norm_axis(int(a), ndim, api) for a in axis]
+    return [norm_axis(axis, ndim, api)]
+
+
+_MATRIX_ORDS = ("fro", "nuc", 1, -1, 2, -2, math.inf, -math.inf)
+
+
+def _vector_norm(x, p, dims, keepdim):
+    if p == "fro":
+        p = 2.0
+    return torch.linalg.vector_norm(x, ord=float(p), dim=dims, keepdim=keepdim)
+
+
+@defop(amp="black", paddle_types=("p_norm", "frobenius_norm", "pd_op.p_norm"))
+def norm(x, p=None, axis=None, keepdim=False, out=None, dtype=None, name=None):
+    """Vector or matrix norm of ``x``.
+
+    With ``axis`` None the input is treated as one flat vector (``'fro'`` and
+    numeric ``p``), except ``p='nuc'`` on a 2-D input; an int axis gives vector
+    norms along it, and a pair of axes gives matrix norms over those axes.
+
+    Args:
+        x (Tensor): the input (floating).
+        p (float|str, optional): the order: a number, ``inf``, ``-inf``, ``'fro'`` or
+            ``'nuc'``; None means ``'fro'`` for matrices and 2 for vectors.
+        axis (int|list|tuple, optional): the axes to reduce.
+        keepdim (bool, optional): keep the reduced axes with size 1.
+        out (Tensor, optional): receives the result.
+        dtype (str|paddle.dtype, optional): cast ``x`` to this dtype first.
+        name (str, optional): unused.
+
+    Returns:
+        Tensor: the norm.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> x = paddle.to_tensor([[3.0, 0.0], [0.0, 4.0]])
+        >>> paddle.linalg.norm(x).item()
+        5.0
+        >>> paddle.linalg.norm(x, p=1, axis=1).tolist()
+        [3.0, 4.0]
+        >>> round(paddle.linalg.norm(x, p='nuc').item(), 4)
+        7.0
+    """
+    if axis is None and dtype is None and out is None and (p is None or p == "fro" or p == 2):
+        return torch.linalg.vector_norm(x, keepdim=keepdim)
+    if dtype is not None:
+        x = x.to(torch_dtype(dtype, "linalg.norm"))
+    dims = _axis_list(axis, x.dim(), "linalg.norm")
+    if p is None:
+        p = "fro" if dims is None or len(dims) == 2 else 2.0
+    if dims is None or len(dims) != 2:
+        if p == "nuc":
+            if dims is None and x.dim() == 2:
+                return _out(out, torch.linalg.matrix_norm(x, ord="nuc", keepdim=keepdim))
+            raise ValueError("paddle.linalg.norm: p='nuc' needs 'axis' to name two dimensions (or a "
+                             f"2-D input), but received axis={axis} for a {x.dim()}-D input")
+        if isinstance(p, str) and p != "fro":
+            raise ValueError(f"paddle.linalg.norm: 'p' must be a number, 'fro' or 'nuc', but received {p!r}")
+        return _out(out, _vector_norm(x, p, dims, keepdim))
+    if p not in _MATRIX_ORDS:
+        raise ValueError("paddle.linalg.norm: for a 2-D 'axis', 'p' must be one of 'fro', 'nuc', 1, -1, "
+                         f"2, -2, inf, -inf, but received {p!r}")
+    return _out(out, torch.linalg.matrix_norm(x, ord=p, dim=tuple(dims), keepdim=keepdim))
+
+
+@defop(amp="black", method=False)
+def vector_norm(x, p=2.0, axis=None, keepdim=False, name=None, *, dtype=None, out=None):
+    """Vector ``p``-norm over ``axis`` (all axes when None).
+
+    Args:
+        x (Tensor): the input (floating).
+        p (float, optional): the order, including ``0``, ``inf`` and ``-inf``.
+        axis (int|list|tuple, optional): the axes to reduce.
+        keepdim (bool, optional): keep the reduced axes with size 1.
+        name (str, optional): unused.
+        dtype (str|paddle.dtype, optional): cast ``x`` to this dtype first.
+        out (Tensor, optional): receives the result.
+
+    Returns:
+        Tensor: the norm.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> paddle.linalg.vector_norm(paddle.to_tensor([3.0, -4.0])).item()
+        5.0
+    """
+    if dtype is not None:
+        x = x.to(torch_dtype(dtype, "linalg.vector_norm"))
+    if isinstance(p, str):
+        raise ValueError(f"paddle.linalg.vector_norm: 'p' must be a number, but received {p!r}")
+    dims = _axis_list(axis, x.dim(), "linalg.vector_norm")
+    return _out(out, torch.linalg.vector_norm(x, ord=float(p), dim=dims, keepdim=keepdim))
+
+
+@defop(amp="black", method=False)
+def matrix_norm(x, p="fro", axis=[-2, -1], keepdim=False, name=None):  # noqa: B006 (Paddle's default)
+    """Matrix norm over the two dimensions in ``axis``.
+
+    Args:
+        x (Tensor): the input (floating), at least 2-D.
+        p (float|str, optional): ``'fro'``, ``'nuc'``, ``1``, ``-1``, ``2``, ``-2``,
+            ``inf`` or ``-inf``.
+        axis (list|tuple, optional): the two matrix dimensions.
+        keepdim (bool, optional): keep the reduced axes with size 1.
+        name (str, optional): unused.
+
+    Returns:
+        Tensor: the norms.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> paddle.linalg.matrix_norm(paddle.to_tensor([[1.0, -2.0], [3.0, 4.0]]), p=1).item()
+        6.0
+    """
+    dims = _axis_list(axis, x.dim(), "linalg.matrix_norm")
+    if dims is None or len(dims) != 2:
+        raise ValueError(f"paddle.linalg.matrix_norm: 'axis' must name two dimensions, but received {axis}")
+    if p not in _MATRIX_ORDS:
+        raise ValueError("paddle.linalg.matrix_norm: 'p' must be one of 'fro', 'nuc', 1, -1, 2, -2, inf, "
+                         f"-inf, but received {p!r}")
+    return torch.linalg.matrix_norm(x, ord=p, dim=tuple(dims), keepdim=keepdim)
+
+
+@defop(amp="black")
+def cond(x, p=None, name=None):
+    """Condition number of (a batch of) matrices in the norm ``p``.
+
+    Args:
+        x (Tensor): ``[..., m, n]``; square unless ``p`` is None, 2 or -2.
+        p (float|str, optional): None (2), ``'fro'``, ``'nuc'``, ``1``, ``-1``, ``2``,
+            ``-2``, ``inf`` or ``-inf``.
+        name (str, optional): unused.
+
+    Returns:
+        Tensor: the condition numbers.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> paddle.linalg.cond(paddle.to_tensor([[2.0, 0.0], [0.0, 1.0]])).item()
+        2.0
+    """
+    if p is not None and p not in _MATRIX_ORDS:
+        raise ValueError("paddle.linalg.cond: 'p' must be None, 'fro', 'nuc', 1, -1, 2, -2, inf or -inf, "
+                         f"but received {p!r}")
+    if p is None or p == 2 or p == -2:
+        s = torch.linalg.svdvals(x)
+        return s[..., 0] / s[..., -1] if p != -2 else s[..., -1] / s[..., 0]
+    # ||x|| * ||x^-1||, written out so that autograd differentiates it.
+    return torch.linalg.matrix_norm(x, ord=p) * torch.linalg.matrix_norm(torch.linalg.inv(x), ord=p)
+
+
+@defop(method=False, differentiable=False)
+def matrix_rank(x, tol=None, hermitian=False, atol=None, rtol=None, name=None):
+    """Numerical rank: the count of singular values above the tolerance.
+
+    Args:
+        x (Tensor): ``[..., m, n]``.
+        tol (float|Tensor, optional): absolute threshold; by default
+            ``max(m, n) * eps * largest singular value``.
+        hermitian (bool, optional): ``x`` is Hermitian (uses eigenvalues).
+        atol (float|Tensor, optional): absolute threshold (with ``rtol``; ignored
+            when ``tol`` is given).
+        rtol (float|Tensor, optional): threshold relative to the largest singular value.
+        name (str, optional): unused.
+
+    Returns:
+        Tensor: int64 ranks.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> paddle.linalg.matrix_rank(paddle.to_tensor([[1.0, 2.0], [2.0, 4.0]])).item()
+        1
+    """
+    if tol is not None:
+        return torch.linalg.matrix_rank(x, atol=tol, rtol=0.0, hermitian=hermitian)
+    return torch.linalg.matrix_rank(x, atol=atol, rtol=rtol, hermitian=hermitian)
+
+
+@defop(amp="black", method=False, paddle_types=("determinant", "pd_op.det"))
+def det(x, name=None):
+    """Determinant of (a batch of) square matrices.
+
+    Args:
+        x (Tensor): ``[..., n, n]``.
+        name (str, optional): unused.
+
+    Returns:
+        Tensor: ``[...]``.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> paddle.linalg.det(paddle.to_tensor([[1.0, 2.0], [3.0, 4.0]])).item()
+        -2.0...
+    """
+    _square("det", x)
+    return torch.linalg.det(x)
+
+
+@defop(amp="black", paddle_types=("slogdeterminant", "pd_op.slogdet"))
+def slogdet(x, name=None):
+    """Sign and log of the absolute determinant, stacked into one ``[2, ...]`` tensor.
+
+    Args:
+        x (Tensor): ``[..., n, n]``.
+        name (str, optional): unused.
+
+    Returns:
+        Tensor: ``[2, ...]``: index 0 holds the signs, index 1 the log-determinants.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> paddle.linalg.slogdet(paddle.to_tensor([[1.0, 2.0], [3.0, 4.0]])).tolist()
+        [-1.0, 0.693...]
+    """
+    _square("slogdet", x)
+    sign, logabs = torch.linalg.slogdet(x)
+    return torch.stack([sign, logabs.to(sign.dtype)])
+
+
+@defop(amp="black", method="inverse", paddle_types=("inverse", "pd_op.inverse"))
+def inv(x, name=None):
+    """Inverse of (a batch of) square matrices.
+
+    Args:
+        x (Tensor): ``[..., n, n]``, invertible.
+        name (str, optional): unused.
+
+    Returns:
+        Tensor: the inverses.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> paddle.linalg.inv(paddle.to_tensor([[2.0, 0.0], [0.0, 4.0]])).tolist()
+        [[0.5, 0.0], [0.0, 0.25]]
+    """
+    _square("inv", x)
+    return torch.linalg.inv(x)
+
+
+inverse = inv
+
+
+@defop(amp="black")
+def pinv(x, rcond=1e-15, hermitian=False, name=None):
+    """Moore-Penrose pseudo-inverse, dropping singular values below ``rcond`` times the largest.
+
+    Args:
+        x (Tensor): ``[..., m, n]``.
+        rcond (float, optional): relative cut-off for small singular values.
+        hermitian (bool, optional): ``x`` is Hermitian (uses an eigendecomposition).
+        name (str, optional): unused.
+
+    Returns:
+        Tensor: ``[..., n, m]``.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> paddle.linalg.pinv(paddle.to_tensor([[2.0, 0.0], [0.0, 0.0]])).tolist()
+        [[0.5, 0.0], [0.0, 0.0]]
+    """
+    if hermitian:
+        # Through the eigendecomposition, so gradients match Paddle's (symmetric) ones.
+        w, v = torch.linalg.eigh(x)
+        cut = rcond * w.abs().amax(-1, keepdim=True)
+        w_inv = torch.where(w.abs() > cut, 1.0 / w, torch.zeros_like(w))
+        return torch.matmul(v * w_inv.unsqueeze(-2).to(v.dtype), v.mH)
+    return torch.linalg.pinv(x, rtol=rcond)
+
+
+@defop(amp="black", paddle_types=("matrix_power", "pd_op.matrix_power"))
+def matrix_power(x, n, name=None):
+    """``x`` raised to the integer power ``n`` (negative powers invert first).
+
+    Args:
+        x (Tensor): ``[..., m, m]``.
+        n (int): the exponent.
+        name (str, optional): unused.
+
+    Returns:
+        Tensor: the power.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> paddle.linalg.matrix_power(paddle.to_tensor([[1.0, 1.0], [0.0, 1.0]]), 3).tolist()
+        [[1.0, 3.0], [0.0, 1.0]]
+    """
+    _square("matrix_power", x)
+    return torch.linalg.matrix_power(x, int(n))
+
+
+@defop(amp="black", method=False)
+def matrix_exp(x, name=None):
+    """Matrix exponential of (a batch of) square matrices.
+
+    Args:
+        x (Tensor): ``[..., n, n]``.
+        name (str, optional): unused.
+
+    Returns:
+        Tensor: the exponentials.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> paddle.linalg.matrix_exp(paddle.zeros([2, 2])).tolist()
+        [[1.0, 0.0], [0.0, 1.0]]
+    """
+    _square("matrix_exp", x)
+    return torch.linalg.matrix_exp(x)
+
+
+@defop(amp="white", paddle_types=("multi_dot", "pd_op.multi_dot"))
+def multi_dot(x, name=None):
+    """Product of a chain of matrices, multiplied in the cheapest order.
+
+    The first and last may be 1-D (a row and a column vector).
+
+    Args:
+        x (list|tuple): the Tensors to multiply.
+        name (str, optional): unused.
+
+    Returns:
+        Tensor: the product.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> a, b = paddle.ones([2, 3]), paddle.ones([3, 4])
+        >>> paddle.linalg.multi_dot([a, b]).shape
+        paddle.Size([2, 4])
+    """
+    if not isinstance(x, (list, tuple)) or len(x) < 2:
+        raise ValueError("paddle.linalg.multi_dot: 'x' must be a list of at least two Tensors")
+    return torch.linalg.multi_dot(list(x))
+
+
+@defop(amp="black", paddle_types=("solve", "pd_op.solve"))
+def solve(x, y, left=True, name=None, *, out=None):
+    """Solve ``x @ out = y`` (or ``out @ x = y`` when ``left`` is False) for square ``x``.
+
+    Args:
+        x (Tensor): ``[..., n, n]``.
+        y (Tensor): ``[..., n, k]`` or ``[..., n]``.
+        left (bool, optional): solve from the left (default) or the right.
+        name (str, optional): unused.
+        out (Tensor, optional): receives the result.
+
+    Returns:
+        Tensor: the solution, shaped like ``y``.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> paddle.linalg.solve(paddle.to_tensor([[2.0, 0.0], [0.0, 4.0]]), paddle.to_tensor([2.0, 2.0])).tolist()
+        [1.0, 0.5]
+    """
+    _square("solve", x)
+    return _out(out, torch.linalg.solve(x, y, left=left))
+
+
+@defop(amp="black", method=False, paddle_types=("triangular_solve", "pd_op.triangular_solve"))
+def triangular_solve(x, y, upper=True, transpose=False, unitriangular=False, name=None):
+    """Solve ``op(x) @ out = y`` for a triangular ``x`` (``op`` transposes when asked).
+
+    Args:
+        x (Tensor): ``[..., n, n]`` triangular matrices.
+        y (Tensor): ``[..., n, k]`` right-hand sides.
+        upper (bool, optional): ``x`` is upper (True) or lower triangular.
+        transpose (bool, optional): solve with the transpose of ``x``.
+        unitriangular (bool, optional): assume ones on the diagonal of ``x``.
+        name (str, optional): unused.
+
+    Returns:
+        Tensor: ``[..., n, k]``.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> a = paddle.to_tensor([[2.0, 1.0], [0.0, 1.0]])
+        >>> paddle.linalg.triangular_solve(a, paddle.to_tensor([[3.0], [1.0]])).tolist()
+        [[1.0], [1.0]]
+    """
+    _square("triangular_solve", x)
+    if transpose:
+        x, upper = x.transpose(-1, -2), not upper
+    return torch.linalg.solve_triangular(x, y, upper=upper, left=True, unitriangular=unitriangular)
+
+
+@defop(amp="black", paddle_types=("cholesky_solve", "pd_op.cholesky_solve"))
+def cholesky_solve(x, y, upper=False, name=None):
+    """Solve ``A @ out = x`` given the Cholesky factor ``y`` of ``A``.
+
+    Args:
+        x (Tensor): ``[..., n, k]`` right-hand sides.
+        y (Tensor): ``[..., n, n]`` lower (or upper) Cholesky factor of ``A``.
+        upper (bool, optional): ``y`` is upper triangular.
+        name (str, optional): unused.
+
+    Returns:
+        Tensor: ``[..., n, k]``.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> l = paddle.to_tensor([[2.0, 0.0], [0.0, 1.0]])
+        >>> paddle.linalg.cholesky_solve(paddle.to_tensor([[4.0], [1.0]]), l).tolist()
+        [[1.0], [1.0]]
+    """
+    _square("cholesky_solve", y, "y")
+    # Only one triangle of ``y`` is read, so only that triangle receives gradients.
+    return torch.cholesky_solve(x, y.triu() if upper else y.tril(), upper=upper)
+
+
+@defop(amp="black", paddle_types=("cholesky", "pd_op.cholesky"))
+def cholesky(x, upper=False, name=None):
+    """Cholesky factor of (a batch of) symmetric positive-definite matrices.
+
+    Args:
+        x (Tensor): ``[..., n, n]`` positive definite.
+        upper (bool, optional): return the upper factor ``U`` (``x = U^H U``)
+            instead of the lower ``L`` (``x = L L^H``).
+        name (str, optional): unused.
+
+    Returns:
+        Tensor: the triangular factor.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> paddle.linalg.cholesky(paddle.to_tensor([[4.0, 2.0], [2.0, 5.0]])).tolist()
+        [[2.0, 0.0], [1.0, 2.0]]
+    """
+    _square("cholesky", x)
+    return torch.linalg.cholesky(x, upper=upper)
+
+
+@defop(amp="black")
+def cholesky_inverse(x, upper=False, name=None):
+    """Inverse of ``A`` from its Cholesky factor ``x`` (a single 2-D matrix).
+
+    Args:
+        x (Tensor): ``[n, n]`` lower (or upper) Cholesky factor of ``A``.
+        upper (bool, optional): ``x`` is upper triangular.
+        name (str, optional): unused.
+
+    Returns:
+        Tensor: ``A^-1``.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> paddle.linalg.cholesky_inverse(paddle.to_tensor([[2.0, 0.0], [1.0, 1.0]])).tolist()
+        [[0.5, -0.5], [-0.5, 1.0]]
+    """
+    if x.dim() != 2:
+        raise ValueError(f"paddle.linalg.cholesky_inverse: 'x' must be 2-D, but received shape {list(x.shape)}")
+    _square("cholesky_inverse", x)
+    return torch.cholesky_inverse(x, upper=upper)
+
+
+_LSTSQ_DRIVERS = ("gels", "gelsy", "gelsd", "gelss")
+
+
+@defop(amp="black", paddle_types=("lstsq", "pd_op.lstsq"))
+def lstsq(x, y, rcond=None, driver=None, name=None):
+    """Least-squares solution of ``x @ out = y``.
+
+    Args:
+        x (Tensor): ``[..., m, n]``.
+        y (Tensor): ``[..., m, k]``.
+        rcond (float, optional): cut-off for small singular values (rank detection).
+        driver (str, optional): LAPACK driver: ``'gels'``, ``'gelsy'`` (default on
+            CPU), ``'gelsd'`` or ``'gelss'``.
+        name (str, optional): unused.
+
+    Returns:
+        tuple: ``(solution, residuals, rank, singular_values)``; ``residuals`` is empty
+        unless ``m > n`` and ``x`` has full rank (drivers other than ``gelsy``),
+        ``rank`` is int32 (empty for ``gels``), ``singular_values`` is filled by
+        ``gelsd`` and ``gelss`` only.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> x = paddle.to_tensor([[1.0, 0.0], [0.0, 1.0], [0.0, 0.0]])
+        >>> sol, res, rank, sv = paddle.linalg.lstsq(x, paddle.to_tensor([[1.0], [2.0], [3.0]]))
+        >>> sol.tolist(), rank.item()
+        ([[1.0], [2.0]], 2)
+    """
+    if driver is None:
+        driver = "gelsy" if x.device.type == "cpu" else "gels"
+    if driver not in _LSTSQ_DRIVERS:
+        raise ValueError(f"paddle.linalg.lstsq: 'driver' must be one of {_LSTSQ_DRIVERS}, but received {driver!r}")
+    sol, res, rank, sv = torch.linalg.lstsq(x, y, rcond=rcond, driver=driver)
+    if driver == "gelsy":
+        res = res.new_empty((0,))
+    return sol, res, rank.to(torch.int32), sv
+
+
+@defop(amp="white", method=False)
+def fp8_fp8_half_gemm_fused(x, y, transpose_x=False, transpose_y=False, bias=None, scale=1.0,
+                            output_dtype="float16", act="identity", name=None):
+    """``act(scale * (op(x) @ op(y)) + bias)`` of float8 matrices, as float16 or bfloat16.
+
+    The product is accumulated in float32 and cast to ``output_dtype``.
+
+    Args:
+        x (Tensor): float8 left operand.
+        y (Tensor): float8 right operand.
+        transpose_x (bool, optional): transpose the last two dimensions of ``x``.
+        transpose_y (bool, optional): transpose the last two dimensions of ``y``.
+        bias (Tensor, optional): added after scaling.
+        scale (float, optional): multiplies the product.
+        output_dtype (str, optional): ``'float16'`` or ``'bfloat16'``.
+        act (str, optional): ``'identity'``, ``'relu'`` or ``'gelu'``.
+        name (str, optional): unused.
+
+    Returns:
+        Tensor: the result in ``output_dtype``.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> a = paddle.to_tensor([[1.0] * 4] * 2, dtype='float8_e4m3fn')
+        >>> paddle.linalg.fp8_fp8_half_gemm_fused(a, a, transpose_y=True).tolist()
+        [[4.0, 4.0], [4.0, 4.0]]
+    """
+    if output_dtype not in ("float16", "bfloat16"):
+        raise ValueError("paddle.linalg.fp8_fp8_half_gemm_fused: 'output_dtype' must be 'float16' or "
+                         f"'bfloat16', but received {output_dtype!r}")
+    acts = {"identity": lambda t: t, "relu": torch.relu, "gelu": torch.nn.functional.gelu}
+    if act not in acts:
+        raise ValueError("paddle.linalg.fp8_fp8_half_gemm_fused: 'act' must be 'identity', 'relu' or 'gelu', "
+                         f"but received {act!r}")
+    a, b = x.float(), y.float()
+    if transpose_x:
+        a = a.transpose(-1, -2)
+    if transpose_y:
+        b = b.transpose(-1, -2)
+    r = torch.matmul(a, b) * scale
+    if bias is not None:
+        r = r + bias.float()
+    return acts[act](r).to(getattr(torch, output_dtype))

@@ -1,4 +1,536 @@
-"""linalg_basic ops."""
+"""Products and contractions: matmul and its relatives, einsum, distances, trace."""
 from __future__ import annotations
 
-__all__: list[str] = []
+import torch
+
+from pagaie._core.registry import defop
+from pagaie._core.tensor import Tensor
+from pagaie._ops._helpers import int_list, norm_axis
+
+__all__ = ["matmul", "mm", "bmm", "mv", "dot", "einsum", "addmm", "addmm_", "baddbmm", "baddbmm_",
+           "kron", "cross", "outer", "inner", "ger", "tensordot", "trace", "dist", "cdist", "pdist",
+           "vecdot"]
+
+
+def _out(out, res):
+    """Write ``res`` into a user-given ``out`` tensor (resized if needed) and return it."""
+    if out is None:
+        return res
+    with torch.no_grad():
+        if out.shape != res.shape:
+            out.resize_(res.shape)
+        out.copy_(res)
+    return out
+
+
+@defop(amp="white", paddle_types=("matmul_v2", "matmul", "pd_op.matmul"))
+def matmul(x, y, transpose_x=False, transpose_y=False, name=None, *, out=None):
+    """Matrix product with broadcasting over batch dimensions.
+
+    A 1-D operand is treated as a vector: prepended (``x``) or appended (``y``)
+    with a dimension of size 1 that is removed from the result, so two vectors
+    give their 0-D dot product.
+
+    Args:
+        x (Tensor): the left operand.
+        y (Tensor): the right operand, same dtype as ``x``.
+        transpose_x (bool, optional): swap the last two dimensions of ``x`` first.
+        transpose_y (bool, optional): swap the last two dimensions of ``y`` first.
+        name (str, optional): unused.
+        out (Tensor, optional): receives the result.
+
+    Returns:
+        Tensor: the product.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> a = paddle.to_tensor([[1.0, 2.0], [3.0, 4.0]])
+        >>> paddle.matmul(a, a, transpose_y=True).tolist()
+        [[5.0, 11.0], [11.0, 25.0]]
+        >>> (a @ paddle.to_tensor([1.0, 1.0])).tolist()
+        [3.0, 7.0]
+    """
+    if transpose_x and x.dim() > 1:
+        x = x.transpose(-1, -2)
+    if transpose_y and y.dim() > 1:
+        y = y.transpose(-1, -2)
+    if out is None:
+        return torch.matmul(x, y)
+    return _out(out, torch.matmul(x, y))
+
+
+Tensor.__matmul__ = matmul
+Tensor.__rmatmul__ = lambda self, other: matmul(other, self)
+
+
+@defop(amp="white", paddle_types=("pd_op.mm",))
+def mm(input, mat2, name=None):
+    """Matrix product of ``input`` and ``mat2`` (broadcasting like :func:`matmul`).
+
+    Args:
+        input (Tensor): the left operand.
+        mat2 (Tensor): the right operand.
+        name (str, optional): unused.
+
+    Returns:
+        Tensor: the product.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> paddle.mm(paddle.ones([2, 3]), paddle.ones([3, 1])).tolist()
+        [[3.0], [3.0]]
+    """
+    return torch.matmul(input, mat2)
+
+
+@defop(amp="white", paddle_types=("bmm", "pd_op.bmm"))
+def bmm(x, y, name=None, *, out=None):
+    """Batched matrix product of two 3-D tensors ``[b, m, k] @ [b, k, n]``.
+
+    Args:
+        x (Tensor): 3-D left operand.
+        y (Tensor): 3-D right operand.
+        name (str, optional): unused.
+        out (Tensor, optional): receives the result.
+
+    Returns:
+        Tensor: ``[b, m, n]``.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> paddle.bmm(paddle.ones([2, 1, 3]), paddle.ones([2, 3, 2])).shape
+        paddle.Size([2, 1, 2])
+    """
+    if x.dim() != 3 or y.dim() != 3:
+        raise ValueError(f"paddle.bmm: 'x' and 'y' must be 3-D tensors, but received x: {list(x.shape)}, "
+                         f"y: {list(y.shape)}")
+    return _out(out, torch.bmm(x, y))
+
+
+@defop(amp="white", paddle_types=("mv", "pd_op.mv"))
+def mv(x, vec, name=None):
+    """Matrix-vector product of a 2-D ``x`` and a 1-D ``vec``.
+
+    Args:
+        x (Tensor): ``[m, n]`` matrix.
+        vec (Tensor): ``[n]`` vector.
+        name (str, optional): unused.
+
+    Returns:
+        Tensor: ``[m]``.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> paddle.mv(paddle.to_tensor([[1.0, 2.0], [3.0, 4.0]]), paddle.to_tensor([1.0, 1.0])).tolist()
+        [3.0, 7.0]
+    """
+    return torch.mv(x, vec)
+
+
+@defop(paddle_types=("dot", "pd_op.dot"))
+def dot(x, y, name=None, *, out=None):
+    """Dot product of two vectors, or row-wise dot products of two 2-D tensors.
+
+    Args:
+        x (Tensor): 1-D or 2-D.
+        y (Tensor): same shape as ``x``.
+        name (str, optional): unused.
+        out (Tensor, optional): receives the result.
+
+    Returns:
+        Tensor: 0-D for vectors, ``[n]`` for ``[n, k]`` inputs.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> paddle.dot(paddle.to_tensor([1.0, 2.0]), paddle.to_tensor([3.0, 4.0])).item()
+        11.0
+    """
+    if x.dim() == 1 and y.dim() == 1:
+        r = torch.dot(x, y) if x.dtype.is_floating_point else (x * y).sum(dtype=x.dtype)
+    elif x.dim() == 2 and x.shape == y.shape:
+        r = (x * y).sum(-1, dtype=x.dtype)
+    else:
+        raise ValueError(f"paddle.dot: 'x' and 'y' must be 1-D or 2-D tensors of the same shape, but "
+                         f"received x: {list(x.shape)}, y: {list(y.shape)}")
+    return _out(out, r)
+
+
+@defop(amp="white", paddle_types=("einsum", "pd_op.einsum"), method=False)
+def einsum(equation, *operands):
+    """Einstein summation over the operands, as described by ``equation``.
+
+    Args:
+        equation (str): subscripts such as ``'ij,jk->ik'``.
+        *operands (Tensor): the inputs.
+
+    Returns:
+        Tensor: the contraction.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> a = paddle.to_tensor([[1.0, 2.0], [3.0, 4.0]])
+        >>> paddle.einsum('ii->', a).item()
+        5.0
+    """
+    if len(operands) == 1 and isinstance(operands[0], (list, tuple)):
+        operands = tuple(operands[0])
+    return torch.einsum(equation, *operands)
+
+
+def _check_mm(api, x, y):
+    if x.dim() != 2 or y.dim() != 2:
+        raise ValueError(f"paddle.{api}: 'x' and 'y' must be 2-D tensors, but received x: "
+                         f"{list(x.shape)}, y: {list(y.shape)}")
+
+
+def _addmm_inplace(input, x, y, beta=1.0, alpha=1.0, name=None):
+    _check_mm("addmm_", x, y)
+    return input.addmm_(x, y, beta=beta, alpha=alpha)
+
+
+@defop(amp="white", paddle_types=("addmm", "pd_op.addmm"), inplace=_addmm_inplace)
+def addmm(input, x, y, beta=1.0, alpha=1.0, name=None):
+    """``beta * input + alpha * (x @ y)`` for 2-D ``x`` and ``y``; ``input`` broadcasts.
+
+    Args:
+        input (Tensor): the term to add.
+        x (Tensor): ``[m, k]``.
+        y (Tensor): ``[k, n]``.
+        beta (float, optional): scale of ``input``.
+        alpha (float, optional): scale of the product.
+        name (str, optional): unused.
+
+    Returns:
+        Tensor: ``[m, n]``.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> paddle.addmm(paddle.ones([2, 2]), paddle.ones([2, 3]), paddle.ones([3, 2]), beta=0.5).tolist()
+        [[3.5, 3.5], [3.5, 3.5]]
+    """
+    _check_mm("addmm", x, y)
+    return torch.addmm(input, x, y, beta=beta, alpha=alpha)
+
+
+addmm_ = addmm.inplace
+
+
+def _baddbmm_inplace(input, x, y, beta=1.0, alpha=1.0, name=None):
+    return input.baddbmm_(x, y, beta=beta, alpha=alpha)
+
+
+@defop(amp="white", paddle_types=("baddbmm", "pd_op.baddbmm"), inplace=_baddbmm_inplace)
+def baddbmm(input, x, y, beta=1.0, alpha=1.0, name=None):
+    """``beta * input + alpha * bmm(x, y)`` for 3-D ``x`` and ``y``; ``input`` broadcasts.
+
+    Args:
+        input (Tensor): the term to add.
+        x (Tensor): ``[b, m, k]``.
+        y (Tensor): ``[b, k, n]``.
+        beta (float, optional): scale of ``input``.
+        alpha (float, optional): scale of the product.
+        name (str, optional): unused.
+
+    Returns:
+        Tensor: ``[b, m, n]``.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> paddle.baddbmm(paddle.zeros([1, 2, 2]), paddle.ones([1, 2, 3]), paddle.ones([1, 3, 2])).tolist()
+        [[[3.0, 3.0], [3.0, 3.0]]]
+    """
+    if x.dim() != 3 or y.dim() != 3:
+        raise ValueError(f"paddle.baddbmm: 'x' and 'y' must be 3-D tensors, but received x: "
+                         f"{list(x.shape)}, y: {list(y.shape)}")
+    return torch.baddbmm(input, x, y, beta=beta, alpha=alpha)
+
+
+baddbmm_ = baddbmm.inplace
+
+
+@defop(paddle_types=("kron", "pd_op.kron"))
+def kron(x, y, name=None):
+    """Kronecker product of ``x`` and ``y``.
+
+    Args:
+        x (Tensor): the first operand.
+        y (Tensor): the second operand.
+        name (str, optional): unused.
+
+    Returns:
+        Tensor: the Kronecker product.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> paddle.kron(paddle.to_tensor([1, 2]), paddle.to_tensor([1, 10])).tolist()
+        [1, 10, 2, 20]
+    """
+    return torch.kron(x, y)
+
+
+@defop(paddle_types=("cross", "pd_op.cross"))
+def cross(x, y, axis=9, name=None):
+    """Cross product of 3-vectors along ``axis``.
+
+    Args:
+        x (Tensor): the first operand.
+        y (Tensor): the second operand, same shape.
+        axis (int, optional): the axis of size 3; the default (9, or None) takes the
+            first axis of size 3.
+        name (str, optional): unused.
+
+    Returns:
+        Tensor: the cross products.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> paddle.cross(paddle.to_tensor([1.0, 0.0, 0.0]), paddle.to_tensor([0.0, 1.0, 0.0])).tolist()
+        [0.0, 0.0, 1.0]
+    """
+    if axis is None or axis == 9:
+        dims = [d for d in range(x.dim()) if x.shape[d] == 3]
+        if not dims:
+            raise ValueError(f"paddle.cross: 'x' and 'y' need an axis of size 3, but received shape "
+                             f"{list(x.shape)}")
+        ax = dims[0]
+    else:
+        ax = norm_axis(axis, x.dim(), "cross")
+        if x.shape[ax] != 3:
+            raise ValueError(f"paddle.cross: the size of 'axis' {axis} must be 3, but received "
+                             f"{x.shape[ax]} (shape {list(x.shape)})")
+    return torch.linalg.cross(x, y, dim=ax)
+
+
+@defop(paddle_types=("pd_op.outer",))
+def outer(x, y, name=None, *, out=None):
+    """Outer product of the flattened ``x`` and ``y``.
+
+    Args:
+        x (Tensor): the first operand (flattened).
+        y (Tensor): the second operand (flattened).
+        name (str, optional): unused.
+        out (Tensor, optional): receives the result.
+
+    Returns:
+        Tensor: ``[x.size, y.size]``.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> paddle.outer(paddle.to_tensor([1, 2]), paddle.to_tensor([3, 4])).tolist()
+        [[3, 4], [6, 8]]
+    """
+    return _out(out, torch.outer(x.reshape(-1), y.reshape(-1)))
+
+
+@defop(method=False)
+def ger(x, y, name=None, *, out=None):
+    """Outer product of two vectors (same as :func:`outer`).
+
+    Args:
+        x (Tensor): the first operand (flattened).
+        y (Tensor): the second operand (flattened).
+        name (str, optional): unused.
+        out (Tensor, optional): receives the result.
+
+    Returns:
+        Tensor: ``[x.size, y.size]``.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> paddle.ger(paddle.to_tensor([1.0, 2.0]), paddle.to_tensor([3.0])).tolist()
+        [[3.0], [6.0]]
+    """
+    return _out(out, torch.outer(x.reshape(-1), y.reshape(-1)))
+
+
+@defop(paddle_types=("pd_op.inner",))
+def inner(x, y, name=None):
+    """Inner product over the last axis of ``x`` and ``y`` (a product with a 0-D operand).
+
+    Args:
+        x (Tensor): the first operand.
+        y (Tensor): the second operand; its last axis matches that of ``x``.
+        name (str, optional): unused.
+
+    Returns:
+        Tensor: shape ``x.shape[:-1] + y.shape[:-1]``.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> paddle.inner(paddle.to_tensor([[1.0, 2.0]]), paddle.to_tensor([[3.0, 4.0]])).tolist()
+        [[11.0]]
+    """
+    return torch.inner(x, y)
+
+
+def _axes_list(v):
+    if isinstance(v, torch.Tensor):
+        return [int(e) for e in v.reshape(-1).tolist()]
+    if isinstance(v, (list, tuple)):
+        return int_list(v)
+    return [int(v)]
+
+
+@defop(amp="white", method=True)
+def tensordot(x, y, axes=2, name=None):
+    """Sum the products of ``x`` and ``y`` over the given axes.
+
+    Args:
+        x (Tensor): the left operand.
+        y (Tensor): the right operand.
+        axes (int|list|tuple|Tensor, optional): an int ``n`` contracts the last ``n``
+            axes of ``x`` with the first ``n`` of ``y``; a list of ints contracts the
+            same axes of both; a pair of lists gives the axes of ``x`` and of ``y``
+            (the shorter list is completed from the longer one).
+        name (str, optional): unused.
+
+    Returns:
+        Tensor: the contraction.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> paddle.tensordot(paddle.ones([2, 3]), paddle.ones([3, 4]), axes=1).shape
+        paddle.Size([2, 4])
+    """
+    if isinstance(axes, torch.Tensor):
+        axes = axes.tolist()
+    if isinstance(axes, (int, float)) and not isinstance(axes, bool):
+        n = int(axes)
+        if n < 0:
+            raise ValueError(f"paddle.tensordot: an int 'axes' must be non-negative, but received {n}")
+        return torch.tensordot(x, y, dims=n)
+    axes = list(axes)
+    if not axes:
+        ax_x, ax_y = [], []
+    elif all(not isinstance(a, (list, tuple, torch.Tensor)) for a in axes):
+        ax_x = ax_y = int_list(axes)
+    else:
+        ax_x = _axes_list(axes[0])
+        ax_y = _axes_list(axes[1]) if len(axes) > 1 else list(ax_x)
+    if len(ax_x) < len(ax_y):
+        ax_x = ax_x + ax_y[len(ax_x):]
+    elif len(ax_y) < len(ax_x):
+        ax_y = ax_y + ax_x[len(ax_y):]
+    for a, b in zip(ax_x, ax_y):
+        if x.shape[a] != y.shape[b]:
+            raise AssertionError(f"paddle.tensordot: 'x' has size {x.shape[a]} in axis {a} but 'y' has size "
+                             f"{y.shape[b]} in axis {b}; contracted axes must match")
+    return torch.tensordot(x, y, dims=(ax_x, ax_y))
+
+
+@defop(paddle_types=("trace", "pd_op.trace"))
+def trace(x, offset=0, axis1=0, axis2=1, name=None):
+    """Sum of the diagonal of the 2-D slices given by ``axis1`` and ``axis2``.
+
+    Args:
+        x (Tensor): at least 2-D.
+        offset (int, optional): diagonal offset (positive: above the main diagonal).
+        axis1 (int, optional): the first axis of the slices.
+        axis2 (int, optional): the second axis of the slices.
+        name (str, optional): unused.
+
+    Returns:
+        Tensor: the traces, with ``axis1`` and ``axis2`` removed.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> paddle.trace(paddle.to_tensor([[1, 2], [3, 4]])).item()
+        5
+    """
+    if x.dim() < 2:
+        raise ValueError(f"paddle.trace: 'x' must be at least 2-D, but received {x.dim()}-D")
+    a1, a2 = norm_axis(axis1, x.dim(), "trace", "axis1"), norm_axis(axis2, x.dim(), "trace", "axis2")
+    if a1 == a2:
+        raise ValueError(f"paddle.trace: 'axis1' and 'axis2' must differ, but both are {axis1}")
+    return torch.diagonal(x, offset, a1, a2).sum(-1, dtype=x.dtype)
+
+
+@defop(amp="black", paddle_types=("dist", "pd_op.dist"))
+def dist(x, y, p=2, name=None):
+    """The ``p``-norm of ``x - y`` (broadcast), as a 0-D tensor.
+
+    Args:
+        x (Tensor): the first operand.
+        y (Tensor): the second operand.
+        p (float, optional): the norm order; ``0`` counts non-zeros, ``inf`` / ``-inf``
+            take the max / min absolute value.
+        name (str, optional): unused.
+
+    Returns:
+        Tensor: 0-D.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> paddle.dist(paddle.to_tensor([3.0, 0.0]), paddle.to_tensor([0.0, 4.0])).item()
+        5.0
+    """
+    return torch.dist(x, y, p=float(p))
+
+
+@defop(amp="black")
+def cdist(x, y, p=2.0, compute_mode="use_mm_for_euclid_dist_if_necessary", name=None):
+    """Pairwise ``p``-norm distances between the rows of ``x`` and ``y``.
+
+    Args:
+        x (Tensor): ``[..., m, d]``.
+        y (Tensor): ``[..., n, d]``.
+        p (float, optional): the norm order.
+        compute_mode (str, optional): ``'use_mm_for_euclid_dist_if_necessary'``,
+            ``'use_mm_for_euclid_dist'`` or ``'donot_use_mm_for_euclid_dist'``.
+        name (str, optional): unused.
+
+    Returns:
+        Tensor: ``[..., m, n]``.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> paddle.cdist(paddle.to_tensor([[0.0, 0.0]]), paddle.to_tensor([[3.0, 4.0]])).tolist()
+        [[5.0]]
+    """
+    modes = ("use_mm_for_euclid_dist_if_necessary", "use_mm_for_euclid_dist", "donot_use_mm_for_euclid_dist")
+    if compute_mode not in modes:
+        raise ValueError(f"paddle.cdist: 'compute_mode' must be one of {modes}, but received {compute_mode!r}")
+    return torch.cdist(x, y, p=float(p), compute_mode=compute_mode)
+
+
+@defop(amp="black", method=False)
+def pdist(x, p=2.0, name=None):
+    """``p``-norm distances between every pair of rows of a 2-D ``x`` (upper triangle, flat).
+
+    Args:
+        x (Tensor): ``[n, d]``.
+        p (float, optional): the norm order.
+        name (str, optional): unused.
+
+    Returns:
+        Tensor: ``[n * (n - 1) / 2]``.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> paddle.pdist(paddle.to_tensor([[0.0, 0.0], [3.0, 4.0]])).tolist()
+        [5.0]
+    """
+    if x.dim() != 2:
+        raise ValueError(f"paddle.pdist: 'x' must be 2-D, but received {x.dim()}-D")
+    return torch.pdist(x, p=float(p))
+
+
+@defop(method=False)
+def vecdot(x, y, axis=-1, name=None):
+    """Dot products of vectors along ``axis`` (``x`` conjugated), with broadcasting.
+
+    Args:
+        x (Tensor): the first operand.
+        y (Tensor): the second operand.
+        axis (int, optional): the axis holding the vectors.
+        name (str, optional): unused.
+
+    Returns:
+        Tensor: the dot products, with ``axis`` removed.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> paddle.vecdot(paddle.to_tensor([[1.0, 2.0]]), paddle.to_tensor([3.0, 4.0])).tolist()
+        [11.0]
+    """
+    return (x.conj() * y).sum(dim=axis)

@@ -1,4 +1,504 @@
-"""logic ops."""
+"""Comparisons, logical and bitwise ops, closeness tests and value-class tests (isnan...),
+plus the comparison, bitwise and unary operators of ``Tensor``.
+
+Comparisons return bool tensors that never carry gradients. Two tensors of different
+dtypes are compared only when both are floating (Paddle's promotion rule); a Python
+number or a 0-D tensor compares by value.
+"""
 from __future__ import annotations
 
-__all__: list[str] = []
+import numbers
+
+import torch
+
+from pagaie._core.registry import defop
+from pagaie._core.tensor import Tensor
+from pagaie._ops._helpers import check_binary_dtypes, write_out
+
+_T = torch.Tensor
+
+__all__ = ["equal", "not_equal", "less_than", "less_equal", "greater_than", "greater_equal", "eq",
+           "ne", "lt", "le", "gt", "ge", "less", "greater", "equal_", "not_equal_", "less_than_",
+           "less_equal_", "greater_than_", "greater_equal_", "less_", "equal_all", "isclose",
+           "allclose", "logical_and", "logical_or", "logical_xor", "logical_not", "logical_and_",
+           "logical_or_", "logical_xor_", "logical_not_", "bitwise_and", "bitwise_or", "bitwise_xor",
+           "bitwise_not", "bitwise_invert", "bitwise_and_", "bitwise_or_", "bitwise_xor_",
+           "bitwise_not_", "bitwise_invert_", "bitwise_left_shift", "bitwise_right_shift",
+           "bitwise_left_shift_", "bitwise_right_shift_", "isnan", "isinf", "isfinite", "isneginf",
+           "isposinf", "isreal", "isin"]
+
+
+def _dtype_name(t: torch.Tensor) -> str:
+    return str(t.dtype).replace("torch.", "")
+
+
+def _store(x, r):
+    """In-place result of an op whose output dtype may differ (bool): rebind ``x``'s data."""
+    x.data = r
+    return x
+
+
+def _compare(fn, api):
+    def check(x, y):
+        if type(y) is _T and y.dtype is not x.dtype and y.dim() and x.dim():
+            check_binary_dtypes(api, x, y)
+        if y is None:
+            raise TypeError(f"paddle.{api}: 'y' must be a Tensor or a number, but received None")
+    return check
+
+
+_DOC = '''Elementwise ``{sym}`` with broadcasting; returns a bool tensor.
+
+    Args:
+        x (Tensor): the first operand.
+        y (Tensor|number): the second operand.
+        name (str, optional): unused.
+        out (Tensor, optional): also store the result here.
+
+    Returns:
+        Tensor: bool, the broadcast shape of ``x`` and ``y``.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> paddle.{name}(paddle.to_tensor([1, 2, 3]), paddle.to_tensor([2, 2, 2])).tolist()
+        {ex}
+    '''
+
+
+def _declare_compare(opname, fn, sym, ex, aliases):
+    check = _compare(fn, opname)
+
+    def kernel(x, y, name=None, *, out=None):
+        if type(y) is not _T or y.dtype is not x.dtype:
+            check(x, y)
+        r = fn(x, y)
+        return r if out is None else write_out(out, r)
+
+    def ikernel(x, y, name=None):
+        if type(y) is not _T or y.dtype is not x.dtype:
+            check(x, y)
+        return _store(x, fn(x, y))
+
+    kernel.__name__ = kernel.__qualname__ = opname
+    kernel.__doc__ = _DOC.format(sym=sym, name=opname, ex=ex)
+    api = defop(opname, paddle_types=(opname, f"pd_op.{opname}"), method=(opname,) + aliases,
+                inplace=ikernel, differentiable=False)(kernel)
+    globals()[opname] = api
+    globals()[opname + "_"] = api.inplace
+    for a in aliases:
+        globals()[a] = api
+    return api
+
+
+_declare_compare("equal", torch.eq, "x == y", "[False, True, False]", ("eq",))
+_declare_compare("not_equal", torch.ne, "x != y", "[True, False, True]", ("ne",))
+_declare_compare("less_than", torch.lt, "x < y", "[True, False, False]", ("lt", "less"))
+_declare_compare("less_equal", torch.le, "x <= y", "[True, True, False]", ("le",))
+_declare_compare("greater_than", torch.gt, "x > y", "[False, False, True]", ("gt", "greater"))
+_declare_compare("greater_equal", torch.ge, "x >= y", "[False, True, True]", ("ge",))
+less_ = less_than_  # noqa: F821  (declared just above)
+Tensor.less_ = less_
+
+
+@defop(paddle_types=("equal_all", "pd_op.equal_all"), differentiable=False)
+def equal_all(x, y, name=None):
+    """True (a 0-D bool tensor) when ``x`` and ``y`` have the same shape and equal elements.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> paddle.equal_all(paddle.to_tensor([1, 2]), paddle.to_tensor([1, 2])).item()
+        True
+    """
+    if x.dtype is not y.dtype:
+        raise ValueError(f"paddle.equal_all: 'x' and 'y' must have the same dtype, but received "
+                         f"{_dtype_name(x)} and {_dtype_name(y)}")
+    return torch.tensor(torch.equal(x, y), device=x.device)
+
+
+def _close_args(api, x, y):
+    if type(y) is not _T:
+        raise TypeError(f"paddle.{api}: 'y' must be a Tensor, but received {type(y).__name__}")
+    if x.dtype is not y.dtype:
+        raise ValueError(f"paddle.{api}: 'x' and 'y' must have the same dtype, but received "
+                         f"{_dtype_name(x)} and {_dtype_name(y)}")
+
+
+def _num(v):
+    return v.item() if type(v) is _T else v
+
+
+@defop(paddle_types=("isclose", "pd_op.isclose"), differentiable=False)
+def isclose(x, y, rtol=1e-05, atol=1e-08, equal_nan=False, name=None):
+    """Elementwise ``|x - y| <= atol + rtol * |y|``; returns a bool tensor.
+
+    Args:
+        x (Tensor): the first tensor.
+        y (Tensor): the second tensor (same dtype).
+        rtol (float, optional): relative tolerance. Default 1e-05.
+        atol (float, optional): absolute tolerance. Default 1e-08.
+        equal_nan (bool, optional): whether NaN equals NaN. Default False.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> paddle.isclose(paddle.to_tensor([1.0, 2.0]), paddle.to_tensor([1.0, 2.1])).tolist()
+        [True, False]
+    """
+    _close_args("isclose", x, y)
+    return torch.isclose(x, y, _num(rtol), _num(atol), equal_nan)
+
+
+@defop(paddle_types=("allclose", "pd_op.allclose"), differentiable=False)
+def allclose(x, y, rtol=1e-05, atol=1e-08, equal_nan=False, name=None):
+    """Whether every element satisfies :func:`isclose`; returns a 0-D bool tensor.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> paddle.allclose(paddle.to_tensor([1.0, 2.0]), paddle.to_tensor([1.0, 2.0])).item()
+        True
+    """
+    _close_args("allclose", x, y)
+    return torch.all(torch.isclose(x, y, _num(rtol), _num(atol), equal_nan))
+
+
+# ---- logical ------------------------------------------------------------------------------
+def _logical_pair(api, x, y):
+    if type(y) is not _T:
+        y = torch.as_tensor(y, device=x.device)
+    elif y.dtype is not x.dtype:
+        check_binary_dtypes(api, x, y)
+    return y
+
+
+@defop(paddle_types=("logical_and", "pd_op.logical_and"), differentiable=False,
+       inplace=lambda x, y, name=None: _store(x, torch.logical_and(x, _logical_pair("logical_and_", x, y))))
+def logical_and(x, y, name=None, *, out=None):
+    """Elementwise logical AND (non-zero is true); returns a bool tensor.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> paddle.logical_and(paddle.to_tensor([True, True]), paddle.to_tensor([True, False])).tolist()
+        [True, False]
+    """
+    r = torch.logical_and(x, _logical_pair("logical_and", x, y))
+    return r if out is None else write_out(out, r)
+
+
+@defop(paddle_types=("logical_or", "pd_op.logical_or"), differentiable=False,
+       inplace=lambda x, y, name=None: _store(x, torch.logical_or(x, _logical_pair("logical_or_", x, y))))
+def logical_or(x, y, name=None, *, out=None):
+    """Elementwise logical OR (non-zero is true); returns a bool tensor.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> paddle.logical_or(paddle.to_tensor([True, False]), paddle.to_tensor([False, False])).tolist()
+        [True, False]
+    """
+    r = torch.logical_or(x, _logical_pair("logical_or", x, y))
+    return r if out is None else write_out(out, r)
+
+
+@defop(paddle_types=("logical_xor", "pd_op.logical_xor"), differentiable=False,
+       inplace=lambda x, y, name=None: _store(x, torch.logical_xor(x, _logical_pair("logical_xor_", x, y))))
+def logical_xor(x, y, name=None, *, out=None):
+    """Elementwise logical XOR (non-zero is true); returns a bool tensor.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> paddle.logical_xor(paddle.to_tensor([True, True]), paddle.to_tensor([True, False])).tolist()
+        [False, True]
+    """
+    r = torch.logical_xor(x, _logical_pair("logical_xor", x, y))
+    return r if out is None else write_out(out, r)
+
+
+@defop(paddle_types=("logical_not", "pd_op.logical_not"), differentiable=False,
+       inplace=lambda x, name=None: _store(x, torch.logical_not(x)))
+def logical_not(x, name=None, *, out=None):
+    """Elementwise logical NOT (zero becomes True); returns a bool tensor.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> paddle.logical_not(paddle.to_tensor([True, False])).tolist()
+        [False, True]
+    """
+    r = torch.logical_not(x)
+    return r if out is None else write_out(out, r)
+
+
+# ---- bitwise ------------------------------------------------------------------------------
+def _bit_pair(api, x, y):
+    if type(y) is not _T:
+        return torch.as_tensor(y, dtype=x.dtype, device=x.device)
+    if y.dtype is not x.dtype:
+        raise ValueError(f"paddle.{api}: 'x' and 'y' must have the same dtype, but received "
+                         f"{_dtype_name(x)} and {_dtype_name(y)}")
+    return y
+
+
+def _bit_check(api, x):
+    if x.is_floating_point() or x.is_complex():
+        raise TypeError(f"paddle.{api}: the input must be a bool or integer tensor, but received "
+                        f"{_dtype_name(x)}")
+
+
+def _declare_bitwise(opname, fn, ex_x, ex_y, ex):
+    def kernel(x, y, out=None, name=None):
+        _bit_check(opname, x)
+        r = fn(x, _bit_pair(opname, x, y))
+        return r if out is None else write_out(out, r)
+
+    def ikernel(x, y, name=None):
+        _bit_check(opname + "_", x)
+        return _store(x, fn(x, _bit_pair(opname + "_", x, y)))
+
+    kernel.__name__ = kernel.__qualname__ = opname
+    kernel.__doc__ = f'''Elementwise bitwise {opname[8:].upper()} of integer tensors (logical for bool).
+
+    Args:
+        x (Tensor): bool or integer tensor.
+        y (Tensor): tensor of the same dtype.
+        out (Tensor, optional): also store the result here.
+        name (str, optional): unused.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> paddle.{opname}(paddle.to_tensor({ex_x}), paddle.to_tensor({ex_y})).tolist()
+        {ex}
+    '''
+    api = defop(opname, paddle_types=(opname, f"pd_op.{opname}"), inplace=ikernel,
+                differentiable=False)(kernel)
+    globals()[opname] = api
+    globals()[opname + "_"] = api.inplace
+
+
+_declare_bitwise("bitwise_and", torch.bitwise_and, "[12, 10]", "[10, 6]", "[8, 2]")
+_declare_bitwise("bitwise_or", torch.bitwise_or, "[12, 10]", "[10, 6]", "[14, 14]")
+_declare_bitwise("bitwise_xor", torch.bitwise_xor, "[12, 10]", "[10, 6]", "[6, 12]")
+
+
+def _bitwise_not_inplace(x, name=None):
+    _bit_check("bitwise_not_", x)
+    return x.bitwise_not_()
+
+
+@defop(paddle_types=("bitwise_not", "pd_op.bitwise_not"), method=("bitwise_not", "bitwise_invert"),
+       inplace=_bitwise_not_inplace, differentiable=False)
+def bitwise_not(x, out=None, name=None):
+    """Elementwise bitwise NOT (``~x``) of integer tensors; logical NOT for bool.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> paddle.bitwise_not(paddle.to_tensor([0, 5])).tolist()
+        [-1, -6]
+    """
+    _bit_check("bitwise_not", x)
+    r = torch.bitwise_not(x)
+    return r if out is None else write_out(out, r)
+
+
+bitwise_invert = bitwise_not
+bitwise_not_ = bitwise_invert_ = bitwise_not.inplace
+Tensor.bitwise_invert_ = bitwise_not_
+
+
+def _shift_left(x, y, is_arithmetic, api):
+    _bit_check(api, x)
+    return torch.bitwise_left_shift(x, _bit_pair(api, x, y))
+
+
+def _shift_right(x, y, is_arithmetic, api):
+    _bit_check(api, x)
+    y = _bit_pair(api, x, y)
+    r = torch.bitwise_right_shift(x, y)
+    if is_arithmetic or x.dtype is torch.uint8 or x.dtype is torch.bool:
+        return r
+    # Logical shift of a signed type: clear the sign-extended high bits.
+    bits = torch.iinfo(x.dtype).bits
+    keep = torch.clamp(bits - y.to(torch.int64), 0, bits)
+    mask = torch.where(keep >= bits, torch.full_like(keep, -1),
+                       torch.bitwise_left_shift(torch.ones_like(keep), keep) - 1)
+    return torch.bitwise_and(r.to(torch.int64), mask).to(x.dtype)
+
+
+def _left_shift_inplace(x, y, is_arithmetic=True, out=None, name=None):
+    return _store(x, _shift_left(x, y, is_arithmetic, "bitwise_left_shift_"))
+
+
+def _right_shift_inplace(x, y, is_arithmetic=True, out=None, name=None):
+    return _store(x, _shift_right(x, y, is_arithmetic, "bitwise_right_shift_"))
+
+
+@defop(paddle_types=("bitwise_left_shift", "pd_op.bitwise_left_shift"), inplace=_left_shift_inplace,
+       differentiable=False)
+def bitwise_left_shift(x, y, is_arithmetic=True, out=None, name=None):
+    """Elementwise left shift ``x << y`` of integer tensors.
+
+    Args:
+        x (Tensor): integer tensor.
+        y (Tensor): shift amounts (same dtype).
+        is_arithmetic (bool, optional): arithmetic (True) or logical shift; the same for left shifts.
+        out (Tensor, optional): also store the result here.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> paddle.bitwise_left_shift(paddle.to_tensor([1, 3]), paddle.to_tensor([2, 1])).tolist()
+        [4, 6]
+    """
+    r = _shift_left(x, y, is_arithmetic, "bitwise_left_shift")
+    return r if out is None else write_out(out, r)
+
+
+@defop(paddle_types=("bitwise_right_shift", "pd_op.bitwise_right_shift"), inplace=_right_shift_inplace,
+       differentiable=False)
+def bitwise_right_shift(x, y, is_arithmetic=True, out=None, name=None):
+    """Elementwise right shift ``x >> y``: arithmetic (sign-filling) or logical (zero-filling).
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> x = paddle.to_tensor([-8], 'int8')
+        >>> y = paddle.to_tensor([1], 'int8')
+        >>> paddle.bitwise_right_shift(x, y).tolist(), paddle.bitwise_right_shift(x, y, False).tolist()
+        ([-4], [124])
+    """
+    r = _shift_right(x, y, is_arithmetic, "bitwise_right_shift")
+    return r if out is None else write_out(out, r)
+
+
+bitwise_left_shift_ = bitwise_left_shift.inplace
+bitwise_right_shift_ = bitwise_right_shift.inplace
+
+
+# ---- value classes ------------------------------------------------------------------------
+@defop(paddle_types=("isnan", "isnan_v2", "pd_op.isnan"), differentiable=False)
+def isnan(x, name=None):
+    """Elementwise test for NaN; returns a bool tensor.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> paddle.isnan(paddle.to_tensor([1.0, float('nan')])).tolist()
+        [False, True]
+    """
+    return torch.isnan(x)
+
+
+@defop(paddle_types=("isinf", "isinf_v2", "pd_op.isinf"), differentiable=False)
+def isinf(x, name=None):
+    """Elementwise test for +inf or -inf; returns a bool tensor.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> paddle.isinf(paddle.to_tensor([1.0, float('-inf')])).tolist()
+        [False, True]
+    """
+    return torch.isinf(x)
+
+
+@defop(paddle_types=("isfinite", "isfinite_v2", "pd_op.isfinite"), differentiable=False)
+def isfinite(x, name=None):
+    """Elementwise test for finite values (not NaN, not inf); returns a bool tensor.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> paddle.isfinite(paddle.to_tensor([1.0, float('inf'), float('nan')])).tolist()
+        [True, False, False]
+    """
+    return torch.isfinite(x)
+
+
+@defop(paddle_types=("isneginf",), differentiable=False)
+def isneginf(x, name=None):
+    """Elementwise test for -inf; returns a bool tensor.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> paddle.isneginf(paddle.to_tensor([float('-inf'), float('inf')])).tolist()
+        [True, False]
+    """
+    return torch.isneginf(x)
+
+
+@defop(paddle_types=("isposinf",), differentiable=False)
+def isposinf(x, name=None):
+    """Elementwise test for +inf; returns a bool tensor.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> paddle.isposinf(paddle.to_tensor([float('-inf'), float('inf')])).tolist()
+        [False, True]
+    """
+    return torch.isposinf(x)
+
+
+@defop(paddle_types=("isreal",), differentiable=False)
+def isreal(x, name=None):
+    """Elementwise test for a zero imaginary part (always True for real tensors).
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> paddle.isreal(paddle.to_tensor([1 + 0j, 1 + 1j])).tolist()
+        [True, False]
+    """
+    return torch.isreal(x)
+
+
+@defop(paddle_types=("isin",), differentiable=False)
+def isin(x, test_x, assume_unique=False, invert=False, name=None):
+    """Elementwise test of membership of ``x``'s elements in ``test_x``.
+
+    Args:
+        x (Tensor): the values to look up.
+        test_x (Tensor): the set of values (any shape).
+        assume_unique (bool, optional): both inputs have unique elements (a speed hint).
+        invert (bool, optional): return the negation.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> paddle.isin(paddle.to_tensor([1, 2, 3]), paddle.to_tensor([1, 3])).tolist()
+        [True, False, True]
+    """
+    if type(x) is not _T or type(test_x) is not _T:
+        raise TypeError("paddle.isin: 'x' and 'test_x' must be Tensors")
+    if x.dtype is not test_x.dtype:
+        check_binary_dtypes("isin", x, test_x)
+    return torch.isin(x, test_x, assume_unique=assume_unique, invert=invert)
+
+
+# ---- Tensor operators ---------------------------------------------------------------------
+_SCALARS = (Tensor, numbers.Number)
+
+
+def _cmp_operator(fn):
+    def op(self, other):
+        if isinstance(other, _SCALARS):
+            return fn(self, other)
+        return NotImplemented
+    op.__name__ = f"__{fn.__name__}__"
+    return op
+
+
+def _rbit(fn):
+    def op(self, other):
+        if isinstance(other, _SCALARS):
+            from pagaie._ops.creation import full_like  # a tensor operand of self's dtype
+            return fn(full_like(self, other), self)
+        return NotImplemented
+    return op
+
+
+Tensor.__eq__ = _cmp_operator(equal)
+Tensor.__ne__ = _cmp_operator(not_equal)
+Tensor.__lt__ = _cmp_operator(less_than)
+Tensor.__le__ = _cmp_operator(less_equal)
+Tensor.__gt__ = _cmp_operator(greater_than)
+Tensor.__ge__ = _cmp_operator(greater_equal)
+Tensor.__hash__ = object.__hash__  # setting __eq__ must not make tensors unhashable
+for _op, _fn in (("and", bitwise_and), ("or", bitwise_or), ("xor", bitwise_xor),
+                 ("lshift", bitwise_left_shift), ("rshift", bitwise_right_shift)):
+    setattr(Tensor, f"__{_op}__", _cmp_operator(_fn))
+    setattr(Tensor, f"__r{_op}__", _rbit(_fn))
+Tensor.__invert__ = bitwise_not
+
+logical_and_ = logical_and.inplace
+logical_or_ = logical_or.inplace
+logical_xor_ = logical_xor.inplace
+logical_not_ = logical_not.inplace

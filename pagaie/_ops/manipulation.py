@@ -1,4 +1,823 @@
-"""manipulation ops."""
+"""Shape and layout ops: reshape, view, squeeze, transpose, expand, tile, flip, cast...
+
+Joining and splitting (concat, stack, split...) live in ``manipulation_join``;
+``Tensor``-only helpers (``T``, ``detach``, ``copy_``...) in ``manipulation_tensor``.
+"""
 from __future__ import annotations
 
-__all__: list[str] = []
+import functools
+from typing import Any, Callable
+
+import torch
+
+from pagaie._core import dtype as _dt
+from pagaie._core.registry import REGISTRY, OpRecord, defop
+from pagaie._core.tensor import Tensor
+from pagaie._ops._helpers import int_list, norm_axis, norm_axes
+
+_T = torch.Tensor
+
+__all__ = ["reshape", "reshape_", "view", "view_as", "flatten", "flatten_", "ravel", "unflatten",
+           "squeeze", "squeeze_", "unsqueeze", "unsqueeze_", "transpose", "transpose_", "permute",
+           "swapaxes", "swapdims", "moveaxis", "t", "t_", "matrix_transpose", "expand", "expand_as",
+           "broadcast_to", "broadcast_tensors", "broadcast_shape", "broadcast_shapes", "tile",
+           "repeat_interleave", "flip", "reverse", "roll", "rot90", "cast", "cast_", "as_complex",
+           "as_real", "view_as_complex", "view_as_real", "as_strided", "numel", "rank", "shape",
+           "tolist", "atleast_1d", "atleast_2d", "atleast_3d", "crop", "narrow", "unfold",
+           "diagonal", "check_shape"]
+
+
+def rebinding_inplace(base: Callable, name: str) -> Callable:
+    """In-place variant of an op that changes shape or dtype.
+
+    The tensor object keeps its identity and takes the out-of-place result (the
+    registry's generic in-place path requires the shape to stay the same).
+    """
+    brec = base.op_record
+    rec = OpRecord(name, brec.kernel, brec.amp, (), None, brec.differentiable, inplace_of=brec.name)
+    REGISTRY[name] = rec
+    first = next(iter(brec.signature.parameters))
+
+    @functools.wraps(base)
+    def api(*args, **kwargs):
+        x = args[0] if args else kwargs[first]
+        t = x._t
+        if t.requires_grad and t.is_leaf:
+            raise ValueError(f"paddle.{name}: Leaf Tensor {x.name!r} that doesn't stop gradient "
+                             f"can't use inplace strategy (use the out-of-place paddle.{brec.name})")
+        x._t = base(*args, **kwargs)._t
+        return x
+
+    api.__name__ = api.__qualname__ = name
+    api.op_record = rec
+    base.inplace = api
+    setattr(Tensor, name, api)
+    return api
+
+
+def _shape(shape: Any, api: str) -> list[int]:
+    if isinstance(shape, (int, _T)) and not (isinstance(shape, _T) and shape.dim() > 0):
+        return [int(shape)]
+    if not isinstance(shape, (list, tuple, _T)):
+        raise TypeError(f"paddle.{api}: 'shape' must be a list, tuple or Tensor, "
+                        f"but received {type(shape).__name__}")
+    return int_list(shape)
+
+
+# ---- reshape family -------------------------------------------------------------------
+@defop(paddle_types=("reshape2", "reshape", "pd_op.reshape"))
+def reshape(x, shape, name=None):
+    """Give ``x`` a new shape with the same number of elements.
+
+    A ``0`` in ``shape`` copies the size of that dimension from ``x``; one ``-1`` is
+    inferred from the others.
+
+    Args:
+        x (Tensor): the input.
+        shape (list|tuple|Tensor): the new shape (ints or 0-D int tensors, or a 1-D int tensor).
+        name (str, optional): unused, for Paddle compatibility.
+
+    Returns:
+        Tensor: ``x`` with the new shape.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> x = paddle.arange(6)
+        >>> paddle.reshape(x, [2, -1]).shape
+        paddle.Size([2, 3])
+        >>> paddle.reshape(x.reshape([2, 3]), [0, 3, 1]).shape
+        paddle.Size([2, 3, 1])
+    """
+    s = _shape(shape, "reshape")
+    if 0 in s:
+        xs = x.shape
+        s = [xs[i] if d == 0 and i < len(xs) else d for i, d in enumerate(s)]
+    try:
+        return x.reshape(s)
+    except RuntimeError:
+        raise ValueError(f"paddle.reshape: the input of shape {list(x.shape)} ({x.numel()} elements) "
+                         f"cannot be reshaped to {s}") from None
+
+
+reshape_ = rebinding_inplace(reshape, "reshape_")
+
+
+@defop(paddle_types=("view_shape", "view_dtype"))
+def view(x, shape_or_dtype, name=None):
+    """A view of ``x`` with another shape, or with another dtype of the same bits.
+
+    Args:
+        x (Tensor): the input.
+        shape_or_dtype (list|tuple|str|paddle.dtype): the new shape (``-1`` inferred)
+            or the dtype to reinterpret the data as.
+
+    Returns:
+        Tensor: a view sharing ``x``'s memory.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> paddle.view(paddle.arange(6), [3, 2]).shape
+        paddle.Size([3, 2])
+    """
+    if isinstance(shape_or_dtype, (list, tuple, _T)) and not isinstance(shape_or_dtype, str):
+        s = int_list(shape_or_dtype)
+        if 0 in s:
+            s = [x.shape[i] if d == 0 else d for i, d in enumerate(s)]
+        try:
+            return x.view(s)
+        except RuntimeError:
+            raise ValueError(f"paddle.view: a tensor of shape {list(x.shape)} and strides "
+                             f"{list(x.stride())} cannot be viewed as {s}; use reshape") from None
+    return x.view(_dt.to_torch_dtype(shape_or_dtype, "paddle.view"))
+
+
+@defop()
+def view_as(x, other, name=None):
+    """A view of ``x`` with the shape of ``other``.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> paddle.view_as(paddle.arange(6), paddle.ones([2, 3])).shape
+        paddle.Size([2, 3])
+    """
+    return x.view(other.shape)
+
+
+@defop(paddle_types=("flatten_contiguous_range", "pd_op.flatten"))
+def flatten(x, start_axis=0, stop_axis=-1, name=None):
+    """Merge the axes ``start_axis`` .. ``stop_axis`` into one.
+
+    Args:
+        x (Tensor): the input (a 0-D tensor becomes shape ``[1]``).
+        start_axis (int, optional): first axis to merge. Default 0.
+        stop_axis (int, optional): last axis to merge. Default -1.
+
+    Returns:
+        Tensor: the flattened tensor.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> paddle.flatten(paddle.ones([2, 3, 4]), 1, 2).shape
+        paddle.Size([2, 12])
+    """
+    nd = x.dim()
+    if nd == 0:
+        return x.reshape([1])
+    s = norm_axis(start_axis, nd, "flatten", "start_axis")
+    e = norm_axis(stop_axis, nd, "flatten", "stop_axis")
+    if s > e:
+        raise ValueError(f"paddle.flatten: 'stop_axis' ({stop_axis}) must not be before "
+                         f"'start_axis' ({start_axis})")
+    return torch.flatten(x, s, e)
+
+
+flatten_ = rebinding_inplace(flatten, "flatten_")
+
+
+@defop()
+def ravel(input):
+    """The elements of ``input`` as a 1-D tensor.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> paddle.ravel(paddle.ones([2, 3])).shape
+        paddle.Size([6])
+    """
+    return input.reshape(-1)
+
+
+@defop()
+def unflatten(x, axis, shape, name=None):
+    """Split axis ``axis`` of ``x`` into several axes of sizes ``shape`` (one may be -1).
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> paddle.unflatten(paddle.ones([2, 6]), 1, [2, -1]).shape
+        paddle.Size([2, 2, 3])
+    """
+    a = norm_axis(axis, x.dim(), "unflatten")
+    s = _shape(shape, "unflatten")
+    if not s:
+        raise ValueError("paddle.unflatten: 'shape' must not be empty")
+    return x.unflatten(a, s)
+
+
+def _squeeze_axes(axis: Any, nd: int, api: str) -> list[int] | None:
+    if axis is None:
+        return None
+    if isinstance(axis, _T):
+        axis = axis.tolist()
+    axes = axis if isinstance(axis, (list, tuple)) else [axis]
+    out = []
+    for a in axes:
+        a = int(a)
+        if not -max(nd, 1) <= a < max(nd, 1):
+            raise ValueError(f"paddle.{api}: each axis must be in [{-max(nd, 1)}, {max(nd, 1) - 1}], "
+                             f"but received {a} for an input of rank {nd}")
+        out.append(a % max(nd, 1))
+    return out
+
+
+@defop(paddle_types=("squeeze2", "squeeze", "pd_op.squeeze"))
+def squeeze(x, axis=None, name=None):
+    """Remove axes of size 1 (all of them, or those in ``axis``; others are kept).
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> paddle.squeeze(paddle.ones([1, 3, 1]), axis=0).shape
+        paddle.Size([3, 1])
+        >>> paddle.squeeze(paddle.ones([1, 3, 1])).shape
+        paddle.Size([3])
+    """
+    axes = _squeeze_axes(axis, x.dim(), "squeeze")
+    if axes is None:
+        return x.squeeze()
+    if x.dim() == 0:
+        return x
+    return x.squeeze(tuple(axes))
+
+
+squeeze_ = rebinding_inplace(squeeze, "squeeze_")
+
+
+@defop(paddle_types=("unsqueeze2", "unsqueeze", "pd_op.unsqueeze"))
+def unsqueeze(x, axis, name=None):
+    """Insert axes of size 1 at the positions ``axis`` (in the output's numbering).
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> paddle.unsqueeze(paddle.ones([2, 3]), [0, 3]).shape
+        paddle.Size([1, 2, 3, 1])
+    """
+    if isinstance(axis, _T):
+        axis = axis.tolist()
+    axes = axis if isinstance(axis, (list, tuple)) else [axis]
+    out = x
+    for a in axes:
+        a = int(a)
+        cur = out.dim()
+        if not -(cur + 1) <= a <= cur:
+            raise ValueError(f"paddle.unsqueeze: axis {a} is out of range for inserting into a "
+                             f"tensor of rank {cur} (expected [{-(cur + 1)}, {cur}])")
+        out = out.unsqueeze(a if a >= 0 else a + cur + 1)
+    return out
+
+
+unsqueeze_ = rebinding_inplace(unsqueeze, "unsqueeze_")
+
+
+# ---- axis order ---------------------------------------------------------------------------
+def _perm(perm: Any, nd: int, api: str) -> list[int]:
+    p = int_list(perm)
+    if len(p) != nd:
+        raise ValueError(f"paddle.{api}: 'perm' must have as many entries as the input has "
+                         f"dimensions ({nd}), but received {p}")
+    q = [norm_axis(a, nd, api, "perm") for a in p]
+    if len(set(q)) != nd:
+        raise ValueError(f"paddle.{api}: 'perm' must be a permutation of the axes, but received {p}")
+    return q
+
+
+@defop(paddle_types=("transpose2", "transpose", "pd_op.transpose"))
+def transpose(x, perm, name=None):
+    """Permute the axes of ``x``: output axis ``i`` is input axis ``perm[i]``.
+
+    ``transpose(x, dim0, dim1)`` (two ints) swaps two axes.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> paddle.transpose(paddle.ones([2, 3, 4]), [2, 0, 1]).shape
+        paddle.Size([4, 2, 3])
+    """
+    if isinstance(perm, int) and isinstance(name, int):
+        return x.transpose(perm, name)
+    return x.permute(_perm(perm, x.dim(), "transpose"))
+
+
+transpose_ = rebinding_inplace(transpose, "transpose_")
+swapaxes = transpose
+swapdims = transpose
+
+
+@defop()
+def permute(input, dims):
+    """Permute the axes of ``input`` (same as :func:`transpose`).
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> paddle.permute(paddle.ones([2, 3]), [1, 0]).shape
+        paddle.Size([3, 2])
+    """
+    return input.permute(_perm(dims, input.dim(), "permute"))
+
+
+@defop()
+def moveaxis(x, source, destination, name=None):
+    """Move axes ``source`` to positions ``destination``; the others keep their order.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> paddle.moveaxis(paddle.ones([2, 3, 4]), 0, -1).shape
+        paddle.Size([3, 4, 2])
+    """
+    src = norm_axes(source, x.dim(), "moveaxis", "source") or []
+    dst = norm_axes(destination, x.dim(), "moveaxis", "destination") or []
+    if len(src) != len(dst):
+        raise ValueError(f"paddle.moveaxis: 'source' and 'destination' must have the same number "
+                         f"of axes, but received {source} and {destination}")
+    return torch.movedim(x, src, dst)
+
+
+@defop()
+def t(input, name=None):
+    """Transpose a tensor of at most 2 dimensions (0-D and 1-D are returned as they are).
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> paddle.t(paddle.ones([2, 3])).shape
+        paddle.Size([3, 2])
+    """
+    if input.dim() > 2:
+        raise ValueError(f"paddle.t: 'input' must have at most 2 dimensions, but received a "
+                         f"tensor of shape {list(input.shape)}; use paddle.transpose")
+    return input.t() if input.dim() == 2 else input
+
+
+t_ = rebinding_inplace(t, "t_")
+
+
+@defop()
+def matrix_transpose(x, name=None):
+    """Swap the last two axes of ``x`` (at least 2-D).
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> paddle.matrix_transpose(paddle.ones([2, 3, 4])).shape
+        paddle.Size([2, 4, 3])
+    """
+    if x.dim() < 2:
+        raise ValueError(f"paddle.matrix_transpose: 'x' must have at least 2 dimensions, "
+                         f"but received shape {list(x.shape)}")
+    return x.transpose(-1, -2)
+
+
+# ---- broadcasting -----------------------------------------------------------------------
+def _expand_shape(x: _T, shape: Any, api: str) -> list[int]:
+    s = _shape(shape, api)
+    if len(s) < x.dim():
+        raise ValueError(f"paddle.{api}: the target shape {s} has fewer dimensions than the "
+                         f"input's shape {list(x.shape)}")
+    off = len(s) - x.dim()
+    out = []
+    for i, d in enumerate(s):
+        if d == -1:
+            if i < off:
+                raise ValueError(f"paddle.{api}: -1 is not allowed for a new leading dimension "
+                                 f"(shape {s})")
+            d = x.shape[i - off]
+        elif i >= off and x.shape[i - off] not in (1, d):
+            raise ValueError(f"paddle.{api}: the input's dimension {i - off} of size "
+                             f"{x.shape[i - off]} cannot be expanded to {d} (shape {s})")
+        out.append(d)
+    return out
+
+
+@defop(paddle_types=("expand_v2", "expand", "pd_op.expand"))
+def expand(x, shape, name=None):
+    """Broadcast ``x`` to ``shape`` (``-1`` keeps a dimension's size).
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> paddle.expand(paddle.ones([1, 3]), [2, -1]).shape
+        paddle.Size([2, 3])
+    """
+    return x.expand(_expand_shape(x, shape, "expand"))
+
+
+@defop(paddle_types=("expand_as_v2", "pd_op.expand_as"))
+def expand_as(x, y, name=None):
+    """Broadcast ``x`` to the shape of ``y``.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> paddle.expand_as(paddle.ones([3]), paddle.zeros([2, 3])).shape
+        paddle.Size([2, 3])
+    """
+    return x.expand(_expand_shape(x, list(y.shape), "expand_as"))
+
+
+@defop()
+def broadcast_to(x, shape, name=None):
+    """Broadcast ``x`` to ``shape`` (same as :func:`expand`).
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> paddle.broadcast_to(paddle.ones([3]), [2, 3]).shape
+        paddle.Size([2, 3])
+    """
+    return x.expand(_expand_shape(x, shape, "broadcast_to"))
+
+
+@defop(method=False)
+def broadcast_tensors(input, name=None):
+    """Broadcast a list of tensors to their common shape.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> a, b = paddle.broadcast_tensors([paddle.ones([2, 1]), paddle.ones([3])])
+        >>> a.shape, b.shape
+        (paddle.Size([2, 3]), paddle.Size([2, 3]))
+    """
+    try:
+        return list(torch.broadcast_tensors(*input))
+    except RuntimeError:
+        raise ValueError("paddle.broadcast_tensors: the shapes "
+                         f"{[list(t.shape) for t in input]} cannot be broadcast together") from None
+
+
+def broadcast_shape(x_shape: Any, y_shape: Any) -> list:
+    """The shape two shapes broadcast to.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> paddle.broadcast_shape([2, 1, 3], [4, 1])
+        [2, 4, 3]
+    """
+    return broadcast_shapes(x_shape, y_shape)
+
+
+def broadcast_shapes(*shapes: Any) -> list:
+    """The shape several shapes broadcast to.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> paddle.broadcast_shapes([3, 1], [1, 4], [4])
+        [3, 4]
+    """
+    try:
+        return list(torch.broadcast_shapes(*[tuple(int_list(s)) for s in shapes]))
+    except RuntimeError:
+        raise ValueError(f"paddle.broadcast_shapes: the shapes {[list(s) for s in shapes]} "
+                         "cannot be broadcast together") from None
+
+
+Tensor.broadcast_shape = broadcast_shape
+Tensor.broadcast_shapes = broadcast_shapes
+
+
+@defop(paddle_types=("tile", "pd_op.tile"))
+def tile(x, repeat_times, name=None):
+    """Repeat ``x`` ``repeat_times[i]`` times along each axis.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> paddle.tile(paddle.to_tensor([1, 2]), [2, 2]).tolist()
+        [[1, 2, 1, 2], [1, 2, 1, 2]]
+    """
+    r = _shape(repeat_times, "tile")
+    if any(v < 0 for v in r):
+        raise ValueError(f"paddle.tile: every element of 'repeat_times' must be non-negative, "
+                         f"but received {r}")
+    return torch.tile(x, r)
+
+
+@defop()
+def repeat_interleave(x, repeats, axis=None, name=None, *, output_size=None):
+    """Repeat each element ``repeats`` times (an int, or a tensor with one count per element).
+
+    Without ``axis`` the input is flattened first.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> paddle.repeat_interleave(paddle.to_tensor([1, 2]), 2).tolist()
+        [1, 1, 2, 2]
+    """
+    if axis is not None:
+        axis = norm_axis(axis, x.dim(), "repeat_interleave")
+    return torch.repeat_interleave(x, repeats, dim=axis, output_size=output_size)
+
+
+# ---- reordering ---------------------------------------------------------------------------
+@defop(paddle_types=("flip", "pd_op.flip"))
+def flip(x, axis, name=None):
+    """Reverse the order of elements along the axes ``axis`` (an int or a list).
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> paddle.flip(paddle.to_tensor([1, 2, 3]), 0).tolist()
+        [3, 2, 1]
+    """
+    axes = norm_axes(axis, x.dim(), "flip") or []
+    return torch.flip(x, axes) if x.dim() else x.clone()
+
+
+reverse = flip
+
+
+@defop(paddle_types=("roll", "pd_op.roll"))
+def roll(x, shifts, axis=None, name=None):
+    """Shift elements cyclically by ``shifts`` along ``axis`` (the flattened tensor when None).
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> paddle.roll(paddle.to_tensor([1, 2, 3]), 1).tolist()
+        [3, 1, 2]
+    """
+    s = int_list(shifts)
+    if axis is None:
+        return torch.roll(x, s)
+    axes = norm_axes(axis, x.dim(), "roll") or []
+    if len(s) != len(axes):
+        raise ValueError(f"paddle.roll: 'shifts' and 'axis' must have the same length, but received "
+                         f"{shifts} and {axis}")
+    return torch.roll(x, s, axes)
+
+
+@defop()
+def rot90(x, k=1, axes=[0, 1], name=None):  # noqa: B006 (Paddle's default)
+    """Rotate by 90 degrees ``k`` times in the plane of ``axes`` (from the first toward the second).
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> paddle.rot90(paddle.to_tensor([[1, 2], [3, 4]])).tolist()
+        [[2, 4], [1, 3]]
+    """
+    if len(axes) != 2:
+        raise ValueError(f"paddle.rot90: 'axes' must have 2 elements, but received {axes}")
+    a = norm_axes(list(axes), x.dim(), "rot90", "axes")
+    if a[0] == a[1]:
+        raise ValueError(f"paddle.rot90: the two 'axes' must differ, but received {axes}")
+    return torch.rot90(x, int(k), a)
+
+
+# ---- dtype ---------------------------------------------------------------------------------
+@defop(paddle_types=("cast", "pd_op.cast"), method=("cast", "astype"))
+def cast(x, dtype):
+    """Convert ``x`` to ``dtype`` (any spelling: ``'float32'``, ``paddle.int64``, ``np.int16``...).
+
+    Float to integer conversion truncates toward zero.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> paddle.cast(paddle.to_tensor([1.7, -1.7]), 'int32').tolist()
+        [1, -1]
+    """
+    return x.to(_dt.to_torch_dtype(dtype, "paddle.cast"))
+
+
+cast_ = rebinding_inplace(cast, "cast_")
+
+
+@defop()
+def as_complex(x, name=None):
+    """View a real tensor whose last axis has size 2 as complex numbers.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> paddle.as_complex(paddle.to_tensor([[1.0, 2.0]])).shape
+        paddle.Size([1])
+    """
+    return torch.view_as_complex(x if x.is_contiguous() else x.contiguous())
+
+
+@defop()
+def as_real(x, name=None):
+    """View a complex tensor as reals with a trailing axis of size 2.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> paddle.as_real(paddle.as_complex(paddle.ones([3, 2]))).shape
+        paddle.Size([3, 2])
+    """
+    return torch.view_as_real(x)
+
+
+@defop()
+def view_as_complex(input):
+    """Same as :func:`as_complex`.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> paddle.view_as_complex(paddle.ones([3, 2])).dtype
+        paddle.complex64
+    """
+    return torch.view_as_complex(input if input.is_contiguous() else input.contiguous())
+
+
+@defop()
+def view_as_real(input):
+    """Same as :func:`as_real`.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> paddle.view_as_real(paddle.as_complex(paddle.ones([3, 2]))).dtype
+        paddle.float32
+    """
+    return torch.view_as_real(input)
+
+
+@defop()
+def as_strided(x, shape, stride, offset=0, name=None):
+    """A view of ``x``'s memory with the given shape, strides and offset (in elements).
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> paddle.as_strided(paddle.arange(6.0), [2, 2], [1, 2]).tolist()
+        [[0.0, 2.0], [1.0, 3.0]]
+    """
+    return torch.as_strided(x, int_list(shape), int_list(stride), int(offset))
+
+
+# ---- shape queries -------------------------------------------------------------------------
+@defop(differentiable=False)
+def numel(x, name=None):
+    """The number of elements, as an int64 0-D tensor.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> paddle.numel(paddle.ones([2, 3])).item()
+        6
+    """
+    return torch.tensor(x.numel(), dtype=torch.int64, device=x.device)
+
+
+@defop(differentiable=False)
+def rank(input):
+    """The number of dimensions, as an int32 0-D tensor.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> paddle.rank(paddle.ones([2, 3])).item()
+        2
+    """
+    return torch.tensor(input.dim(), dtype=torch.int32, device=input.device)
+
+
+@defop(method=False, differentiable=False, paddle_types=("shape", "shape64", "pd_op.shape64"))
+def shape(input):
+    """The shape of ``input`` as a 1-D int64 tensor.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> paddle.shape(paddle.ones([2, 3])).tolist()
+        [2, 3]
+    """
+    return torch.tensor(list(input.shape), dtype=torch.int64)
+
+
+def tolist(x: Tensor) -> Any:
+    """The values of ``x`` as (nested) Python lists.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> paddle.tolist(paddle.to_tensor([[1, 2]]))
+        [[1, 2]]
+    """
+    return x._t.tolist()
+
+
+def check_shape(shape: Any, op_name: str, expected_shape_type: tuple = (list, tuple, Tensor),
+                expected_element_type: tuple = (int, Tensor),
+                expected_tensor_dtype: tuple = ("int32", "int64")) -> None:
+    """Check that ``shape`` is a valid shape argument for ``op_name``; raise TypeError otherwise.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> paddle.check_shape([2, 3], 'reshape')
+    """
+    if not isinstance(shape, expected_shape_type):
+        raise TypeError(f"paddle.{op_name}: 'shape' must be one of {expected_shape_type}, "
+                        f"but received {type(shape).__name__}")
+    if isinstance(shape, Tensor):
+        if shape.dtype.name not in expected_tensor_dtype:
+            raise TypeError(f"paddle.{op_name}: a 'shape' tensor must have dtype in "
+                            f"{expected_tensor_dtype}, but received {shape.dtype.name}")
+        return
+    for e in shape:
+        if not isinstance(e, expected_element_type) or isinstance(e, bool):
+            raise TypeError(f"paddle.{op_name}: each element of 'shape' must be one of "
+                            f"{expected_element_type}, but received {type(e).__name__}")
+        if isinstance(e, Tensor) and e.dtype.name not in expected_tensor_dtype:
+            raise TypeError(f"paddle.{op_name}: a 'shape' element tensor must have dtype in "
+                            f"{expected_tensor_dtype}, but received {e.dtype.name}")
+
+
+# ---- small-rank promotion -------------------------------------------------------------------
+def _atleast(fn: Callable, inputs: tuple) -> Any:
+    if len(inputs) == 1:
+        return fn(inputs[0])
+    return [fn(i) for i in inputs]
+
+
+@defop()
+def atleast_1d(*inputs, name=None):
+    """Each input with at least 1 dimension (a list when several are given).
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> paddle.atleast_1d(paddle.to_tensor(1.0)).shape
+        paddle.Size([1])
+    """
+    return _atleast(torch.atleast_1d, inputs)
+
+
+@defop()
+def atleast_2d(*inputs, name=None):
+    """Each input with at least 2 dimensions (a list when several are given).
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> paddle.atleast_2d(paddle.ones([3])).shape
+        paddle.Size([1, 3])
+    """
+    return _atleast(torch.atleast_2d, inputs)
+
+
+@defop()
+def atleast_3d(*inputs, name=None):
+    """Each input with at least 3 dimensions (a list when several are given).
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> paddle.atleast_3d(paddle.ones([2, 3])).shape
+        paddle.Size([2, 3, 1])
+    """
+    return _atleast(torch.atleast_3d, inputs)
+
+
+# ---- windows and sub-blocks --------------------------------------------------------------
+@defop(method=False, paddle_types=("crop", "crop_tensor", "pd_op.crop"))
+def crop(x, shape=None, offsets=None, name=None):
+    """The block of ``x`` of size ``shape`` (``-1``: to the end) starting at ``offsets``.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> paddle.crop(paddle.arange(12).reshape([3, 4]), [2, 2], [1, 1]).tolist()
+        [[5, 6], [9, 10]]
+    """
+    nd = x.dim()
+    s = list(x.shape) if shape is None else _shape(shape, "crop")
+    o = [0] * nd if offsets is None else _shape(offsets, "crop")
+    if len(s) != nd or len(o) != nd:
+        raise ValueError(f"paddle.crop: 'shape' and 'offsets' must have {nd} elements, but received "
+                         f"{s} and {o}")
+    idx = []
+    for i in range(nd):
+        size = x.shape[i] - o[i] if s[i] == -1 else s[i]
+        if o[i] < 0 or size < 0 or o[i] + size > x.shape[i]:
+            raise ValueError(f"paddle.crop: offset {o[i]} plus size {s[i]} exceeds dimension {i} "
+                             f"of size {x.shape[i]}")
+        idx.append(slice(o[i], o[i] + size))
+    return x[tuple(idx)]
+
+
+@defop()
+def narrow(input, dim, start, length):
+    """The ``length`` elements of ``input`` along ``dim`` from ``start``.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> paddle.narrow(paddle.arange(5), 0, 1, 3).tolist()
+        [1, 2, 3]
+    """
+    d = norm_axis(dim, input.dim(), "narrow", "dim")
+    st = int(start)
+    return input.narrow(d, st + input.shape[d] if st < 0 else st, int(length))
+
+
+@defop("tensor_unfold", method="unfold", paddle_types=("tensor_unfold", "pd_op.tensor_unfold"))
+def unfold(x, axis, size, step, name=None):
+    """Sliding windows of ``size`` elements, ``step`` apart, along ``axis`` (new last axis).
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> paddle.unfold(paddle.arange(5), 0, 2, 2).tolist()
+        [[0, 1], [2, 3]]
+    """
+    a = norm_axis(axis, x.dim(), "unfold")
+    if size <= 0 or step <= 0:
+        raise ValueError(f"paddle.unfold: 'size' and 'step' must be positive, but received {size} "
+                         f"and {step}")
+    if size > max(x.shape[a] if x.dim() else 1, 0):
+        raise ValueError(f"paddle.unfold: 'size' ({size}) exceeds the size of axis {axis} "
+                         f"({x.shape[a] if x.dim() else 1})")
+    return x.unfold(a, int(size), int(step))
+
+
+unfold.__name__ = unfold.__qualname__ = "unfold"
+
+
+@defop(paddle_types=("diagonal", "pd_op.diagonal"))
+def diagonal(x, offset=0, axis1=0, axis2=1, name=None):
+    """The diagonal of the planes spanned by ``axis1`` and ``axis2`` (appended as the last axis).
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> paddle.diagonal(paddle.to_tensor([[1, 2], [3, 4]])).tolist()
+        [1, 4]
+    """
+    a1 = norm_axis(axis1, x.dim(), "diagonal", "axis1")
+    a2 = norm_axis(axis2, x.dim(), "diagonal", "axis2")
+    if a1 == a2:
+        raise ValueError(f"paddle.diagonal: 'axis1' and 'axis2' must differ, but both are {axis1}")
+    return torch.diagonal(x, int(offset), a1, a2)

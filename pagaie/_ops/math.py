@@ -1,4 +1,562 @@
-"""math ops."""
+"""Elementwise math beyond one torch call: scale, clip, lerp, special functions with
+parameters, complex parts, and binary math functions (atan2, hypot, gcd...)."""
 from __future__ import annotations
 
-__all__: list[str] = []
+import math as _math
+
+import torch
+
+from pagaie._core.registry import defop
+from pagaie._core.tensor import Tensor
+from pagaie._ops._helpers import check_binary_dtypes, write_out
+
+_T = torch.Tensor
+
+__all__ = ["scale", "clip", "clamp", "lerp", "nan_to_num", "nan_to_num_", "logit", "logit_", "stanh",
+           "softmax", "real", "imag", "conj", "angle", "polygamma", "polygamma_", "multigammaln",
+           "multigammaln_", "gammainc", "gammainc_", "gammaincc", "gammaincc_", "frexp", "atan2",
+           "hypot", "hypot_", "copysign", "copysign_", "heaviside", "gcd", "gcd_", "lcm", "lcm_",
+           "ldexp", "ldexp_", "nextafter", "logaddexp"]
+
+
+def _is_int(t: torch.Tensor) -> bool:
+    return not (t.is_floating_point() or t.is_complex())
+
+
+def _dtype_name(t: torch.Tensor) -> str:
+    return str(t.dtype).replace("torch.", "")
+
+
+class _ZeroGrad(torch.autograd.Function):
+    """Pass ``value`` through and give ``src`` a zero gradient (ops whose derivative is 0 but
+    that Paddle still treats as differentiable, such as heaviside)."""
+
+    @staticmethod
+    def forward(ctx, value, src):
+        ctx.meta = (src.shape, src.dtype, src.device)
+        return value.view_as(value)
+
+    @staticmethod
+    def backward(ctx, g):
+        shape, dtype, dev = ctx.meta
+        return g, torch.zeros(shape, dtype=dtype, device=dev)
+
+
+def _activation(act, r):
+    if act is None:
+        return r
+    fns = {"relu": torch.relu, "sigmoid": torch.sigmoid, "tanh": torch.tanh,
+           "softmax": lambda t: torch.softmax(t, -1), "abs": torch.abs, "exp": torch.exp,
+           "sqrt": torch.sqrt, "square": torch.square, "relu6": lambda t: torch.clamp(t, 0, 6)}
+    if act not in fns:
+        raise ValueError(f"paddle.scale: 'act' must be None or one of {sorted(fns)}, but received {act!r}")
+    return fns[act](r)
+
+
+@defop(paddle_types=("scale", "pd_op.scale"), inplace=True)
+def scale(x, scale=1.0, bias=0.0, bias_after_scale=True, act=None, name=None):
+    """Scale and shift: ``scale * x + bias`` (or ``scale * (x + bias)``).
+
+    For integer tensors ``scale`` and ``bias`` are truncated to integers, so the result
+    keeps ``x``'s dtype.
+
+    Args:
+        x (Tensor): the input tensor.
+        scale (float|Tensor, optional): the multiplier (a number or a one-element tensor). Default 1.0.
+        bias (float, optional): the offset. Default 0.0.
+        bias_after_scale (bool, optional): add ``bias`` after scaling (True) or before (False).
+        act (str, optional): an activation applied to the result (``'relu'``, ``'tanh'``...).
+        name (str, optional): unused.
+
+    Returns:
+        Tensor: same shape and dtype as ``x``.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> x = paddle.to_tensor([1.0, 2.0])
+        >>> paddle.scale(x, scale=2.0, bias=1.0).tolist()
+        [3.0, 5.0]
+        >>> paddle.scale(x, scale=2.0, bias=1.0, bias_after_scale=False).tolist()
+        [4.0, 6.0]
+    """
+    if type(scale) is _T:
+        if scale.numel() != 1:
+            raise ValueError(f"paddle.scale: 'scale' must be a number or a one-element Tensor, "
+                             f"but received a Tensor of shape {list(scale.shape)}")
+        scale = scale.reshape(()).to(x.dtype)
+    if _is_int(x):
+        if type(scale) is not _T:
+            scale = int(scale)
+        bias = int(bias)
+    if bias_after_scale:
+        r = x * scale if bias == 0 else torch.add(x * scale, bias)
+    else:
+        r = (x + bias) * scale
+    return _activation(act, r)
+
+
+def _bound(v, x, api, arg):
+    if type(v) is _T:
+        if v.numel() != 1:
+            raise ValueError(f"paddle.{api}: '{arg}' must be a number or a one-element Tensor, "
+                             f"but received a Tensor of shape {list(v.shape)}")
+        v = v.reshape(())
+        if x.is_floating_point() and v.dtype is not x.dtype:
+            v = v.to(x.dtype)
+    return v
+
+
+
+@defop(paddle_types=("clip", "pd_op.clip"), method=("clip", "clamp"), inplace=True)
+def clip(x, min=None, max=None, name=None, *, out=None):
+    """Clamp every element into ``[min, max]``.
+
+    The gradient is 1 where ``min <= x <= max`` (bounds included) and 0 elsewhere. An
+    integer tensor with float bounds gives a float result.
+
+    Args:
+        x (Tensor): the input tensor.
+        min (float|Tensor, optional): lower bound (None: unbounded).
+        max (float|Tensor, optional): upper bound (None: unbounded).
+        name (str, optional): unused.
+        out (Tensor, optional): also store the result here.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> paddle.clip(paddle.to_tensor([-2.0, 0.5, 3.0]), min=-1.0, max=1.0).tolist()
+        [-1.0, 0.5, 1.0]
+    """
+    if min is None and max is None:
+        r = x.clone()
+    else:
+        min = _bound(min, x, "clip", "min")
+        max = _bound(max, x, "clip", "max")
+        if min is not None and max is not None and type(min) is not _T and type(max) is not _T \
+                and min > max:
+            raise ValueError(f"paddle.clip: 'max' must be greater than or equal to 'min', but "
+                             f"received min = {min}, max = {max}")
+        r = torch.clamp(x, min, max)
+    return r if out is None else write_out(out, r)
+
+
+clamp = clip
+
+
+@defop(paddle_types=("lerp", "pd_op.lerp"), inplace=lambda x, y, weight, name=None:
+       x.lerp_(y, weight.to(x.dtype) if type(weight) is _T else weight))
+def lerp(x, y, weight, name=None):
+    """Linear interpolation ``x + weight * (y - x)``.
+
+    Args:
+        x (Tensor): start values.
+        y (Tensor): end values (same dtype as ``x``).
+        weight (float|Tensor): the interpolation weight, broadcast against ``x``.
+        name (str, optional): unused.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> paddle.lerp(paddle.to_tensor([0.0, 1.0]), paddle.to_tensor([10.0, 3.0]), 0.5).tolist()
+        [5.0, 2.0]
+    """
+    if x.dtype is not y.dtype:
+        raise ValueError(f"paddle.lerp: 'x' and 'y' must have the same dtype, but received "
+                         f"{_dtype_name(x)} and {_dtype_name(y)}")
+    if type(weight) is _T:
+        if weight.dtype is not x.dtype:
+            weight = weight.to(x.dtype)
+        if weight.shape != x.shape or y.shape != x.shape:
+            x, y, weight = torch.broadcast_tensors(x, y, weight)
+    elif y.shape != x.shape:
+        x, y = torch.broadcast_tensors(x, y)
+    return torch.lerp(x, y, weight)
+
+
+@defop(paddle_types=("nan_to_num",), inplace=True)
+def nan_to_num(x, nan=0.0, posinf=None, neginf=None, name=None):
+    """Replace NaN, +inf and -inf with finite numbers.
+
+    Args:
+        x (Tensor): the input tensor.
+        nan (float, optional): value for NaN. Default 0.0.
+        posinf (float, optional): value for +inf; the dtype's largest value by default.
+        neginf (float, optional): value for -inf; the dtype's lowest value by default.
+        name (str, optional): unused.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> x = paddle.to_tensor([float('nan'), 1.0, float('inf')])
+        >>> paddle.nan_to_num(x, posinf=9.0).tolist()
+        [0.0, 1.0, 9.0]
+    """
+    return torch.nan_to_num(x, nan, posinf, neginf)
+
+
+@defop(paddle_types=("logit", "pd_op.logit"), inplace=True)
+def logit(x, eps=None, name=None):
+    """Elementwise log-odds ``log(x / (1 - x))``; with ``eps``, ``x`` is first clamped to
+    ``[eps, 1 - eps]`` (and the gradient is 0 outside).
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> paddle.logit(paddle.to_tensor([0.5, 0.75], 'float64')).numpy().round(4).tolist()
+        [0.0, 1.0986]
+    """
+    return torch.logit(x, eps)
+
+
+@defop(paddle_types=("stanh", "pd_op.stanh"))
+def stanh(x, scale_a=0.67, scale_b=1.7159, name=None):
+    """Scaled tanh: ``scale_b * tanh(scale_a * x)``.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> paddle.stanh(paddle.to_tensor([0.0, 1.0], 'float64')).numpy().round(4).tolist()
+        [0.0, 1.0038]
+    """
+    return torch.tanh(x * scale_a) * scale_b
+
+
+def softmax(input, dim: int | None = None, dtype=None, *, out=None):
+    """Softmax ``exp(x) / sum(exp(x))`` along ``dim``.
+
+    A composite over ``paddle.nn.functional.softmax`` (the op record).
+
+    Args:
+        input (Tensor): the input tensor.
+        dim (int, optional): the axis; when None, 0 for 0-D, 1-D and 3-D inputs and 1 otherwise.
+        dtype (str, optional): cast the input to this dtype first.
+        out (Tensor, optional): also store the result here.
+
+    Returns:
+        Tensor: same shape as ``input``.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> paddle.softmax(paddle.to_tensor([[1.0, 1.0], [0.0, 0.0]]), dim=1).tolist()
+        [[0.5, 0.5], [0.5, 0.5]]
+    """
+    from pagaie.nn import functional as F
+    if dim is None:
+        dim = 0 if input.ndim in (0, 1, 3) else 1
+    return F.softmax(input, dim, dtype, out=out)
+
+
+@defop(paddle_types=("real", "pd_op.real"))
+def real(x, name=None):
+    """The real part of a complex tensor (a copy of a real tensor).
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> paddle.real(paddle.to_tensor([1 + 2j, 3 - 1j])).tolist()
+        [1.0, 3.0]
+    """
+    return torch.real(x).clone() if x.is_complex() else x.clone()
+
+
+@defop(paddle_types=("imag", "pd_op.imag"))
+def imag(x, name=None):
+    """The imaginary part of a complex tensor (zeros for a real tensor).
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> paddle.imag(paddle.to_tensor([1 + 2j, 3 - 1j])).tolist()
+        [2.0, -1.0]
+    """
+    return torch.imag(x).clone() if x.is_complex() else torch.zeros_like(x)
+
+
+@defop(paddle_types=("conj", "pd_op.conj"))
+def conj(x, name=None):
+    """Elementwise complex conjugate (real tensors are returned unchanged).
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> paddle.conj(paddle.to_tensor([1 + 2j])).tolist()
+        [(1-2j)]
+    """
+    return torch.conj_physical(x) if x.is_complex() else x.clone()
+
+
+@defop(paddle_types=("angle", "pd_op.angle"))
+def angle(x, name=None):
+    """Elementwise argument (phase angle, radians) of complex numbers; pi for negative reals.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> paddle.angle(paddle.to_tensor([-1.0, 2.0], 'float64')).numpy().round(4).tolist()
+        [3.1416, 0.0]
+    """
+    return torch.angle(x)
+
+
+def _polygamma_inplace(x, n, name=None):
+    return x.polygamma_(int(n))
+
+
+@defop(paddle_types=("polygamma", "pd_op.polygamma"), inplace=_polygamma_inplace)
+def polygamma(x, n, name=None):
+    """The ``n``-th derivative of the digamma function.
+
+    Args:
+        x (Tensor): the input tensor.
+        n (int): the derivative order, ``n >= 0``.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> paddle.polygamma(paddle.to_tensor([1.0, 2.0], 'float64'), 1).numpy().round(4).tolist()
+        [1.6449, 0.6449]
+    """
+    if not isinstance(n, int) or isinstance(n, bool) or n < 0:
+        raise ValueError(f"paddle.polygamma: 'n' must be a non-negative int, but received {n!r}")
+    return torch.polygamma(n, x)
+
+
+@defop(paddle_types=("multigammaln",), inplace=True)
+def multigammaln(x, p, name=None):
+    """Multivariate log-gamma of dimension ``p``:
+    ``p (p - 1) / 4 * log(pi) + sum_{i<p} lgamma(x - i / 2)``.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> paddle.multigammaln(paddle.to_tensor([3.0], 'float64'), 2).numpy().round(4).tolist()
+        [1.5502]
+    """
+    if not isinstance(p, int) or p < 1:
+        raise ValueError(f"paddle.multigammaln: 'p' must be a positive int, but received {p!r}")
+    offs = torch.arange(p, dtype=x.dtype, device=x.device) * -0.5
+    return torch.lgamma(x.unsqueeze(-1) + offs).sum(-1) + p * (p - 1) / 4 * _math.log(_math.pi)
+
+
+@defop(paddle_types=("gammainc",), inplace=True)
+def gammainc(x, y, name=None):
+    """Regularized lower incomplete gamma function ``P(x, y)`` (gradient only w.r.t. ``y``).
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> x = paddle.to_tensor([1.0, 2.0], 'float64')
+        >>> paddle.gammainc(x, x).numpy().round(4).tolist()
+        [0.6321, 0.594]
+    """
+    if x.dtype is not y.dtype:
+        check_binary_dtypes("gammainc", x, y)
+    return torch.special.gammainc(x.detach(), y)
+
+
+@defop(paddle_types=("gammaincc",), inplace=True)
+def gammaincc(x, y, name=None):
+    """Regularized upper incomplete gamma function ``Q(x, y) = 1 - P(x, y)``.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> x = paddle.to_tensor([1.0, 2.0], 'float64')
+        >>> paddle.gammaincc(x, x).numpy().round(4).tolist()
+        [0.3679, 0.406]
+    """
+    if x.dtype is not y.dtype:
+        check_binary_dtypes("gammaincc", x, y)
+    return torch.special.gammaincc(x.detach(), y)
+
+
+@defop(paddle_types=("frexp",), differentiable=False)
+def frexp(x, name=None):
+    """Split into mantissa in ``[0.5, 1)`` and exponent: ``x = mantissa * 2 ** exponent``.
+
+    Returns:
+        tuple(Tensor, Tensor): the mantissa and the exponent, both of ``x``'s dtype.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> m, e = paddle.frexp(paddle.to_tensor([8.0, -3.0]))
+        >>> m.tolist(), e.tolist()
+        ([0.5, -0.75], [4.0, 2.0])
+    """
+    if x.dtype not in (torch.float32, torch.float64):
+        raise TypeError(f"paddle.frexp: the input dtype must be float32 or float64, but received "
+                        f"{_dtype_name(x)}")
+    m, e = torch.frexp(x)
+    return m, e.to(x.dtype)
+
+
+def _float_pair(api, x, y, int_dtype=None):
+    """Both operands as floating tensors of a common dtype (ints become float32/``int_dtype``)."""
+    if type(y) is not _T:
+        y = torch.as_tensor(y, dtype=x.dtype if x.is_floating_point() else None, device=x.device)
+    elif type(x) is _T and x.dtype is not y.dtype:
+        check_binary_dtypes(api, x, y)
+    if _is_int(x):
+        d = int_dtype or torch.get_default_dtype()
+        x, y = x.to(d), y.to(d)
+    elif y.dtype is not x.dtype:
+        d = torch.promote_types(x.dtype, y.dtype)
+        x, y = x.to(d), y.to(d)
+    return x, y
+
+
+@defop(paddle_types=("atan2", "pd_op.atan2"))
+def atan2(x, y, name=None):
+    """Elementwise arc tangent of ``x / y`` using both signs to pick the quadrant.
+
+    Integer inputs give a float64 result, as in Paddle.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> paddle.atan2(paddle.to_tensor([1.0, -1.0], 'float64'),
+        ...              paddle.to_tensor([1.0, -1.0], 'float64')).numpy().round(4).tolist()
+        [0.7854, -2.3562]
+    """
+    x, y = _float_pair("atan2", x, y, torch.float64)
+    return torch.atan2(x, y)
+
+
+@defop(paddle_types=("hypot",), inplace=True)
+def hypot(x, y, name=None):
+    """Elementwise ``sqrt(x ** 2 + y ** 2)``.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> paddle.hypot(paddle.to_tensor([3.0]), paddle.to_tensor([4.0])).tolist()
+        [5.0]
+    """
+    if type(y) is not _T:
+        raise TypeError(f"paddle.hypot: 'y' must be a Tensor, but received {type(y).__name__}")
+    x, y = _float_pair("hypot", x, y)
+    return torch.hypot(x, y)
+
+
+@defop(paddle_types=("copysign",), inplace=True)
+def copysign(x, y, name=None):
+    """Elementwise ``|x|`` with the sign of ``y`` (integer tensors keep their dtype).
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> paddle.copysign(paddle.to_tensor([1.0, -2.0]), paddle.to_tensor([-1.0, 1.0])).tolist()
+        [-1.0, 2.0]
+    """
+    if type(y) is _T and x.dtype is not y.dtype:
+        check_binary_dtypes("copysign", x, y)
+    if _is_int(x):
+        a = torch.abs(x)
+        neg = torch.signbit(y) if type(y) is _T else torch.signbit(torch.tensor(float(y)))
+        return torch.where(neg, -a, a)
+    return torch.copysign(x, y)
+
+
+@defop(paddle_types=("heaviside", "elementwise_heaviside", "pd_op.heaviside"))
+def heaviside(x, y, name=None):
+    """Heaviside step: 0 where ``x < 0``, ``y`` where ``x == 0``, 1 where ``x > 0``.
+
+    The gradient w.r.t. ``x`` is 0 and w.r.t. ``y`` is 1 where ``x == 0``.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> paddle.heaviside(paddle.to_tensor([-1.0, 0.0, 2.0]), paddle.to_tensor([0.5])).tolist()
+        [0.0, 0.5, 1.0]
+    """
+    if type(y) is not _T:
+        raise ValueError(f"paddle.heaviside: 'y' must be a Tensor, but received {type(y).__name__}")
+    if x.dtype is not y.dtype:
+        check_binary_dtypes("heaviside", x, y)
+        d = torch.promote_types(x.dtype, y.dtype)
+        x, y = x.to(d), y.to(d)
+    r = torch.where(x == 0, y, (x > 0).to(x.dtype))
+    if x.requires_grad:
+        r = _ZeroGrad.apply(r, x)
+    return r
+
+
+def _int_pair(api, x, y):
+    if type(y) is not _T:
+        y = torch.as_tensor(y, dtype=x.dtype, device=x.device)
+    if x.dtype is not y.dtype:
+        check_binary_dtypes(api, x, y)
+    if not _is_int(x) or x.dtype is torch.bool:
+        raise TypeError(f"paddle.{api}: the inputs must be integer tensors, but received "
+                        f"{_dtype_name(x)}")
+    return x, y
+
+
+@defop(paddle_types=("gcd",), inplace=True, differentiable=False)
+def gcd(x, y, name=None):
+    """Elementwise greatest common divisor (non-negative; ``gcd(0, 0) = 0``).
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> paddle.gcd(paddle.to_tensor([12, -20]), paddle.to_tensor([18, 8])).tolist()
+        [6, 4]
+    """
+    x, y = _int_pair("gcd", x, y)
+    return torch.gcd(x, y)
+
+
+@defop(paddle_types=("lcm",), inplace=True, differentiable=False)
+def lcm(x, y, name=None):
+    """Elementwise least common multiple (non-negative; 0 if either is 0).
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> paddle.lcm(paddle.to_tensor([4, 0]), paddle.to_tensor([6, 3])).tolist()
+        [12, 0]
+    """
+    x, y = _int_pair("lcm", x, y)
+    return torch.lcm(x, y)
+
+
+@defop(paddle_types=("ldexp",), inplace=True)
+def ldexp(x, y, name=None):
+    """Elementwise ``x * 2 ** y`` for an integer tensor ``y``.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> paddle.ldexp(paddle.to_tensor([1.0, 3.0]), paddle.to_tensor([2, -1])).tolist()
+        [4.0, 1.5]
+    """
+    if type(y) is not _T or not _is_int(y):
+        raise TypeError("paddle.ldexp: 'y' must be an integer Tensor")
+    if _is_int(x):
+        x = x.to(torch.get_default_dtype())
+    return x * torch.pow(2.0, y).to(x.dtype)
+
+
+@defop(paddle_types=("nextafter",), differentiable=False)
+def nextafter(x, y, name=None):
+    """The next representable floating-point value after ``x`` in the direction of ``y``.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> r = paddle.nextafter(paddle.to_tensor([1.0], 'float64'), paddle.to_tensor([2.0], 'float64'))
+        >>> r.item() > 1.0
+        True
+    """
+    x, y = _float_pair("nextafter", x, y)
+    return torch.nextafter(x, y)
+
+
+@defop(amp="black", paddle_types=("logaddexp",))
+def logaddexp(x, y, name=None):
+    """Elementwise ``log(exp(x) + exp(y))``, computed stably.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> paddle.logaddexp(paddle.to_tensor([0.0], 'float64'),
+        ...                  paddle.to_tensor([0.0], 'float64')).numpy().round(4).tolist()
+        [0.6931]
+    """
+    x, y = _float_pair("logaddexp", x, y)
+    return torch.logaddexp(x, y)
+
+
+nan_to_num_ = nan_to_num.inplace
+logit_ = logit.inplace
+polygamma_ = polygamma.inplace
+multigammaln_ = multigammaln.inplace
+gammainc_ = gammainc.inplace
+gammaincc_ = gammaincc.inplace
+hypot_ = hypot.inplace
+copysign_ = copysign.inplace
+gcd_ = gcd.inplace
+lcm_ = lcm.inplace
+ldexp_ = ldexp.inplace
+
+
+Tensor.softmax = softmax
+Tensor.clamp_ = clip.inplace

@@ -1,4 +1,787 @@
-"""random ops."""
+"""Random ops: samplers drawing from the default generators of ``pagaie._core.random``.
+
+Every sampler calls torch without a ``generator=`` argument, so it draws from the
+output device's default generator, which :func:`pagaie.seed` seeds.
+"""
 from __future__ import annotations
 
-__all__: list[str] = []
+import torch
+
+from pagaie._core import dtype as _dt
+from pagaie._core.random import (Generator, get_cuda_rng_state, get_rng_state, manual_seed, seed,
+                                 set_cuda_rng_state, set_rng_state)
+from pagaie._core.registry import defop
+from pagaie._ops._factory import device_of, finish, float_only, returns_self, shape_of
+from pagaie._ops._helpers import float_dtype
+
+__all__ = ["Generator", "seed", "manual_seed", "get_rng_state", "set_rng_state",
+           "get_cuda_rng_state", "set_cuda_rng_state",
+           "rand", "randn", "standard_normal", "uniform", "normal", "normal_", "log_normal",
+           "log_normal_", "randint", "randint_like", "rand_like", "randn_like", "randperm",
+           "bernoulli", "bernoulli_", "binomial", "poisson", "standard_gamma", "multinomial",
+           "cauchy_", "geometric_"]
+
+_T = torch.Tensor
+
+
+def _dtype_name(t: torch.dtype) -> str:
+    return _dt.from_torch_dtype(t).name
+
+
+def _need_float(x: torch.Tensor, api: str, arg: str = "x") -> None:
+    if not x.is_floating_point():
+        raise TypeError(f"paddle.{api}: '{arg}' must be a float16, bfloat16, float32 or float64 "
+                        f"tensor, but received {_dtype_name(x.dtype)}")
+
+
+# ---- sampling into a new tensor -----------------------------------------------------
+
+@defop(method=False, differentiable=False, paddle_types=("uniform_random", "pd_op.uniform"))
+def uniform(shape, dtype=None, min=0, max=1.0, seed=0, name=None, *, out=None, device=None,
+            requires_grad=False):
+    """Samples uniformly distributed in ``[min, max)``.
+
+    Args:
+        shape (list|tuple|Tensor): the output shape.
+        dtype (str|paddle.dtype, optional): a floating or complex dtype; the default
+            float dtype when None.
+        min (float, optional): lower bound. Default 0.
+        max (float, optional): upper bound. Default 1.0.
+        seed (int, optional): when non-zero, draw from a private generator seeded with
+            it (the same values every call) instead of the global one. Default 0.
+        name (str, optional): unused.
+        out (Tensor, optional): a tensor to write the result into.
+        device (str|Place, optional): where to create it.
+        requires_grad (bool, optional): make the result a gradient leaf.
+
+    Returns:
+        Tensor: the samples.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> x = paddle.uniform([2, 3], min=-1.0, max=1.0)
+        >>> x.shape, bool((x >= -1).all() and (x < 1).all())
+        (paddle.Size([2, 3]), True)
+    """
+    dt = float_only(float_dtype(dtype, "uniform"), "uniform")
+    dev = device_of(device, "uniform")
+    lo, hi = float(min), float(max)
+    t = torch.empty(shape_of(shape, "uniform"), dtype=dt, device=dev)
+    gen = torch.Generator(dev).manual_seed(int(seed)) if seed else None
+    if dt.is_complex:
+        real = torch.rand(t.shape, dtype=t.real.dtype, device=dev, generator=gen)
+        imag = torch.rand(t.shape, dtype=t.real.dtype, device=dev, generator=gen)
+        t = torch.complex(real, imag) * (hi - lo) + lo
+    else:
+        torch.rand(t.shape, dtype=dt, device=dev, generator=gen, out=t)
+        if lo != 0.0 or hi != 1.0:
+            t.mul_(hi - lo).add_(lo)
+    return finish(t, out, requires_grad)
+
+
+@defop(method=False, differentiable=False, paddle_types=("uniform_random", "pd_op.uniform"))
+def rand(shape, dtype=None, name=None, *, out=None, device=None, requires_grad=False,
+         pin_memory=False):
+    """Samples uniformly distributed in ``[0, 1)``.
+
+    Args:
+        shape (list|tuple|Tensor|int): the output shape.
+        dtype (str|paddle.dtype, optional): a floating dtype; the default float dtype when None.
+        name (str, optional): unused.
+        out (Tensor, optional): a tensor to write the result into.
+        device (str|Place, optional): where to create it.
+        requires_grad (bool, optional): make the result a gradient leaf.
+        pin_memory (bool, optional): pin the result in page-locked memory.
+
+    Returns:
+        Tensor: the samples.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> paddle.rand([2, 3]).shape
+        paddle.Size([2, 3])
+    """
+    dt = float_only(float_dtype(dtype, "rand"), "rand")
+    t = torch.rand(shape_of(shape, "rand"), dtype=dt, device=device_of(device, "rand"))
+    return finish(t, out, requires_grad, pin_memory)
+
+
+@defop(method=False, differentiable=False, paddle_types=("gaussian_random", "pd_op.gaussian"))
+def randn(shape, dtype=None, name=None, *, out=None, device=None, requires_grad=False,
+          pin_memory=False):
+    """Samples from the standard normal distribution N(0, 1).
+
+    Args:
+        shape (list|tuple|Tensor|int): the output shape.
+        dtype (str|paddle.dtype, optional): a floating or complex dtype; the default
+            float dtype when None. Complex samples have independent real and
+            imaginary parts of variance 1/2 each.
+        name (str, optional): unused.
+        out (Tensor, optional): a tensor to write the result into.
+        device (str|Place, optional): where to create it.
+        requires_grad (bool, optional): make the result a gradient leaf.
+        pin_memory (bool, optional): pin the result in page-locked memory.
+
+    Returns:
+        Tensor: the samples.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> paddle.randn([2, 3]).dtype
+        paddle.float32
+    """
+    dt = float_only(float_dtype(dtype, "randn"), "randn")
+    t = torch.randn(shape_of(shape, "randn"), dtype=dt, device=device_of(device, "randn"))
+    return finish(t, out, requires_grad, pin_memory)
+
+
+@defop(method=False, differentiable=False)
+def standard_normal(shape, dtype=None, name=None, *, out=None, device=None, requires_grad=False):
+    """Samples from the standard normal distribution N(0, 1) (same as :func:`randn`).
+
+    Args:
+        shape (list|tuple|Tensor|int): the output shape.
+        dtype (str|paddle.dtype, optional): a floating or complex dtype.
+        name (str, optional): unused.
+        out (Tensor, optional): a tensor to write the result into.
+        device (str|Place, optional): where to create it.
+        requires_grad (bool, optional): make the result a gradient leaf.
+
+    Returns:
+        Tensor: the samples.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> paddle.standard_normal([4]).shape
+        paddle.Size([4])
+    """
+    dt = float_only(float_dtype(dtype, "standard_normal"), "standard_normal")
+    t = torch.randn(shape_of(shape, "standard_normal"), dtype=dt,
+                    device=device_of(device, "standard_normal"))
+    return finish(t, out, requires_grad)
+
+
+def _complex_mean(mean: complex, api: str) -> float:
+    if mean.real != mean.imag:
+        raise ValueError(f"paddle.{api}: a complex 'mean' must have equal real and imaginary "
+                         f"parts, but received {mean.real} != {mean.imag}")
+    return mean.real
+
+
+@defop(method=False, paddle_types=("gaussian_random", "pd_op.gaussian"))
+def normal(mean=0.0, std=1.0, shape=None, name=None, *, out=None):
+    """Samples from normal distributions with the given means and standard deviations.
+
+    ``mean`` and ``std`` are numbers or tensors. With two numbers, ``shape`` gives
+    the output shape; with a tensor, the output has that tensor's shape (a tensor
+    ``std`` is reshaped to a tensor ``mean``'s shape). A complex ``mean`` (equal
+    real and imaginary parts) draws complex64 samples.
+
+    Args:
+        mean (float|complex|Tensor, optional): the mean(s). Default 0.0.
+        std (float|Tensor, optional): the standard deviation(s). Default 1.0.
+        shape (list|tuple|Tensor, optional): the output shape when both are numbers.
+        name (str, optional): unused.
+        out (Tensor, optional): a tensor to write the result into.
+
+    Returns:
+        Tensor: the samples.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> paddle.normal(0.0, 2.0, [2, 3]).shape
+        paddle.Size([2, 3])
+        >>> paddle.normal(paddle.to_tensor([0.0, 10.0]), 1.0).shape
+        paddle.Size([2])
+    """
+    mt, st = isinstance(mean, _T), isinstance(std, _T)
+    if mt:
+        if not (mean.is_floating_point() or mean.is_complex()):
+            raise TypeError("paddle.normal: a Tensor 'mean' must be float32, float64, complex64 or "
+                            f"complex128, but received {_dtype_name(mean.dtype)}")
+        if st:
+            if std.numel() != mean.numel():
+                raise ValueError(f"paddle.normal: 'std' of shape {list(std.shape)} cannot be "
+                                 f"reshaped to the shape of 'mean' {list(mean.shape)}")
+            std = std.to(mean.dtype.to_real() if mean.is_complex() else mean.dtype).reshape(mean.shape)
+        else:
+            std = float(std)
+        r = torch.randn(mean.shape, dtype=mean.dtype, device=mean.device) * std + mean
+    elif st:
+        if not std.is_floating_point():
+            raise TypeError("paddle.normal: a Tensor 'std' must be float32 or float64, but "
+                            f"received {_dtype_name(std.dtype)}")
+        if isinstance(mean, complex):
+            m = _complex_mean(mean, "normal")
+            r = torch.randn(std.shape, dtype=torch.complex64, device=std.device) * std + complex(m, m)
+        else:
+            r = torch.randn(std.shape, dtype=std.dtype, device=std.device) * std + float(mean)
+    else:
+        if shape is None:
+            raise ValueError("paddle.normal: 'shape' is required when 'mean' and 'std' are both "
+                             "numbers")
+        dims = shape_of(shape, "normal")
+        if isinstance(mean, complex):
+            m = _complex_mean(mean, "normal")
+            r = torch.randn(dims, dtype=torch.complex64, device=device_of(None, "normal"))
+            r = r * float(std) + complex(m, m)
+        else:
+            r = torch.randn(dims, dtype=float_dtype(None, "normal"), device=device_of(None, "normal"))
+            r = r * float(std) + float(mean)
+    return finish(r, out)
+
+
+def _normal_(x, mean=0.0, std=1.0, name=None):
+    """Fill ``x`` in place with samples from N(mean, std²) and return it.
+
+    Args:
+        x (Tensor): a floating or complex tensor, overwritten.
+        mean (float, optional): the mean. Default 0.0.
+        std (float, optional): the standard deviation. Default 1.0.
+        name (str, optional): unused.
+
+    Returns:
+        Tensor: ``x``.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> x = paddle.zeros([3])
+        >>> x.normal_(1.0, 0.5) is x
+        True
+    """
+    if not (x.is_floating_point() or x.is_complex()):
+        _need_float(x, "normal_")
+    return x.normal_(float(mean), float(std))
+
+
+normal_ = returns_self(defop("normal_", method=False)(_normal_), "normal_")
+
+
+@defop(method=False, paddle_types=("gaussian_random",))
+def log_normal(mean=1.0, std=2.0, shape=None, name=None):
+    """Samples ``exp(N(mean, std²))`` from the log-normal distribution.
+
+    Args:
+        mean (float|Tensor, optional): the mean of the underlying normal. Default 1.0.
+        std (float|Tensor, optional): its standard deviation. Default 2.0.
+        shape (list|tuple|Tensor, optional): the output shape when both are numbers.
+        name (str, optional): unused.
+
+    Returns:
+        Tensor: the samples, all positive.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> bool((paddle.log_normal(shape=[4]) > 0).all())
+        True
+    """
+    return torch.exp(normal.op_record.kernel(mean, std, shape))
+
+
+def _log_normal_(x, mean=1.0, std=2.0, name=None):
+    """Fill ``x`` in place with log-normal samples ``exp(N(mean, std²))`` and return it.
+
+    Args:
+        x (Tensor): a floating tensor, overwritten.
+        mean (float, optional): mean of the underlying normal. Default 1.0.
+        std (float, optional): its standard deviation. Default 2.0.
+        name (str, optional): unused.
+
+    Returns:
+        Tensor: ``x``.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> x = paddle.zeros([3])
+        >>> bool((x.log_normal_() > 0).all())
+        True
+    """
+    _need_float(x, "log_normal_")
+    return x.log_normal_(float(mean), float(std))
+
+
+log_normal_ = returns_self(defop("log_normal_", method=False)(_log_normal_), "log_normal_")
+
+
+def _int_dtype(dtype, api: str) -> torch.dtype:
+    dt = torch.int64 if dtype is None else _dt.to_torch_dtype(dtype, f"paddle.{api}")
+    if dt not in (torch.int32, torch.int64):
+        raise TypeError(f"paddle.{api}: 'dtype' must be int32 or int64, but received {_dtype_name(dt)}")
+    return dt
+
+
+def _bounds(low, high, api: str) -> tuple[int, int]:
+    low = int(low.item()) if isinstance(low, _T) else low
+    high = int(high.item()) if isinstance(high, _T) else high
+    if high is None:
+        low, high = 0, low
+    if low >= high:
+        raise ValueError(f"paddle.{api}: 'low' must be less than 'high', but received low = {low}, "
+                         f"high = {high}")
+    return int(low), int(high)
+
+
+@defop(method=False, differentiable=False, paddle_types=("randint", "pd_op.randint"))
+def randint(low=0, high=None, shape=[1], dtype=None, name=None):  # noqa: B006 (Paddle's default)
+    """Random integers uniformly drawn from ``[low, high)``.
+
+    Args:
+        low (int, optional): lower bound, inclusive; the exclusive upper bound when
+            ``high`` is None (then the range is ``[0, low)``). Default 0.
+        high (int, optional): upper bound, exclusive.
+        shape (list|tuple|Tensor, optional): the output shape. Default [1].
+        dtype (str|paddle.dtype, optional): int32 or int64 (default).
+        name (str, optional): unused.
+
+    Returns:
+        Tensor: the integers.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> x = paddle.randint(2, 5, [3])
+        >>> x.dtype, bool(((x >= 2) & (x < 5)).all())
+        (paddle.int64, True)
+    """
+    lo, hi = _bounds(low, high, "randint")
+    dt = _int_dtype(dtype, "randint")
+    return torch.randint(lo, hi, shape_of(shape, "randint"), dtype=dt, device=device_of(None, "randint"))
+
+
+@defop(method=False, differentiable=False)
+def randint_like(x, low=0, high=None, dtype=None, name=None):
+    """Random integers from ``[low, high)`` in a tensor shaped like ``x``.
+
+    Args:
+        x (Tensor): gives the shape (and the dtype when ``dtype`` is None).
+        low (int, optional): lower bound, or the upper bound when ``high`` is None.
+        high (int, optional): upper bound, exclusive.
+        dtype (str|paddle.dtype, optional): output dtype; ``x``'s when None (floating
+            dtypes hold integral values).
+        name (str, optional): unused.
+
+    Returns:
+        Tensor: the samples.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> paddle.randint_like(paddle.zeros([2, 2]), 10).dtype
+        paddle.float32
+    """
+    lo, hi = _bounds(low, high, "randint_like")
+    dt = x.dtype if dtype is None else _dt.to_torch_dtype(dtype, "paddle.randint_like")
+    if dt is torch.bool or dt.is_complex:
+        raise TypeError(f"paddle.randint_like: 'dtype' must be an integer or floating dtype, but "
+                        f"received {_dtype_name(dt)}")
+    return torch.randint(lo, hi, x.shape, dtype=dt, device=x.device)
+
+
+@defop(method=False, differentiable=False)
+def rand_like(input, name=None, *, dtype=None, device=None, requires_grad=False):
+    """Samples uniform in ``[0, 1)`` in a tensor shaped like ``input``.
+
+    Args:
+        input (Tensor): gives the shape, dtype and device.
+        name (str, optional): unused.
+        dtype (str|paddle.dtype, optional): a floating dtype; ``input``'s when None.
+        device (str|Place, optional): where to create it; ``input``'s when None.
+        requires_grad (bool, optional): make the result a gradient leaf.
+
+    Returns:
+        Tensor: the samples.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> paddle.rand_like(paddle.zeros([2], dtype='float64')).dtype
+        paddle.float64
+    """
+    dt = input.dtype if dtype is None else _dt.to_torch_dtype(dtype, "paddle.rand_like")
+    float_only(dt, "rand_like")
+    dev = input.device if device is None else device_of(device, "rand_like")
+    return finish(torch.rand(input.shape, dtype=dt, device=dev), None, requires_grad)
+
+
+@defop(method=False, differentiable=False)
+def randn_like(x, dtype=None, name=None, *, device=None, requires_grad=False):
+    """Samples from N(0, 1) in a tensor shaped like ``x``.
+
+    Args:
+        x (Tensor): gives the shape, dtype and device.
+        dtype (str|paddle.dtype, optional): a floating dtype; ``x``'s when None.
+        name (str, optional): unused.
+        device (str|Place, optional): where to create it; ``x``'s when None.
+        requires_grad (bool, optional): make the result a gradient leaf.
+
+    Returns:
+        Tensor: the samples.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> paddle.randn_like(paddle.zeros([2, 3])).shape
+        paddle.Size([2, 3])
+    """
+    dt = x.dtype if dtype is None else _dt.to_torch_dtype(dtype, "paddle.randn_like")
+    float_only(dt, "randn_like")
+    dev = x.device if device is None else device_of(device, "randn_like")
+    return finish(torch.randn(x.shape, dtype=dt, device=dev), None, requires_grad)
+
+
+@defop(method=False, differentiable=False, paddle_types=("randperm", "pd_op.randperm"))
+def randperm(n, dtype="int64", name=None, *, out=None, device=None, requires_grad=False,
+             pin_memory=False):
+    """A random permutation of the integers ``0 .. n-1``.
+
+    Args:
+        n (int): the number of integers.
+        dtype (str|paddle.dtype, optional): int32, int64 (default), float32 or float64.
+        name (str, optional): unused.
+        out (Tensor, optional): a tensor to write the result into.
+        device (str|Place, optional): where to create it.
+        requires_grad (bool, optional): make a floating result a gradient leaf.
+        pin_memory (bool, optional): pin the result in page-locked memory.
+
+    Returns:
+        Tensor: the permutation, shape ``[n]``.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> sorted(paddle.randperm(5).tolist())
+        [0, 1, 2, 3, 4]
+    """
+    n = int(n.item()) if isinstance(n, _T) else int(n)
+    if n < 0:
+        raise ValueError(f"paddle.randperm: 'n' must be non-negative, but received {n}")
+    dt = _dt.to_torch_dtype(dtype, "paddle.randperm")
+    if dt not in (torch.int32, torch.int64, torch.float32, torch.float64):
+        raise TypeError("paddle.randperm: 'dtype' must be int32, int64, float32 or float64, but "
+                        f"received {_dtype_name(dt)}")
+    t = torch.randperm(n, dtype=dt, device=device_of(device, "randperm"))
+    return finish(t, out, requires_grad, pin_memory)
+
+
+# ---- sampling from per-element parameters ---------------------------------------------
+
+def _concrete(t: torch.Tensor) -> bool:
+    """Whether values can be inspected (not a meta tensor during shape inference)."""
+    return t.device.type != "meta" and t.numel() > 0
+
+
+def _check_probs(p: torch.Tensor, api: str) -> None:
+    if _concrete(p) and not bool(((p >= 0) & (p <= 1)).all()):
+        raise IndexError(f"paddle.{api}: every probability must be in [0, 1], but received values "
+                         f"from {float(p.min())} to {float(p.max())}")
+
+
+@defop(method=False, differentiable=False, paddle_types=("bernoulli", "pd_op.bernoulli"))
+def bernoulli(x, p=None, name=None):
+    """Bernoulli samples: 1 with probability ``x`` (elementwise), else 0.
+
+    Args:
+        x (Tensor): the probabilities, a floating tensor in [0, 1].
+        p (float, optional): when given, one probability used for every element
+            instead of ``x``'s values (``x`` then gives only shape and dtype).
+        name (str, optional): unused.
+
+    Returns:
+        Tensor: 0/1 samples with ``x``'s shape and dtype.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> paddle.bernoulli(paddle.to_tensor([0.0, 1.0])).tolist()
+        [0.0, 1.0]
+    """
+    _need_float(x, "bernoulli")
+    if p is not None:
+        return torch.empty_like(x).bernoulli_(float(p))
+    _check_probs(x, "bernoulli")
+    return torch.bernoulli(x.detach())
+
+
+def _bernoulli_(x, p=0.5, name=None):
+    """Fill ``x`` in place with Bernoulli(p) samples (0 or 1) and return it.
+
+    Args:
+        x (Tensor): the tensor, overwritten.
+        p (float|Tensor, optional): the probability of a 1, a number or a tensor
+            broadcastable to ``x``. Default 0.5.
+        name (str, optional): unused.
+
+    Returns:
+        Tensor: ``x``.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> paddle.zeros([3]).bernoulli_(1.0).tolist()
+        [1.0, 1.0, 1.0]
+    """
+    if isinstance(p, _T):
+        _check_probs(p, "bernoulli_")
+        return x.bernoulli_(p.to(x.device, torch.float64 if x.dtype is torch.float64 else torch.float32))
+    if not 0 <= float(p) <= 1:
+        raise ValueError(f"paddle.bernoulli_: 'p' must be in [0, 1], but received {p}")
+    return x.bernoulli_(float(p))
+
+
+bernoulli_ = returns_self(defop("bernoulli_", method=False)(_bernoulli_), "bernoulli_")
+
+
+@defop(method=False, differentiable=False, paddle_types=("binomial", "pd_op.binomial"))
+def binomial(count, prob, name=None):
+    """Binomial samples: successes in ``count`` trials of success probability ``prob``.
+
+    Args:
+        count (Tensor): the numbers of trials (integer or floating).
+        prob (Tensor): the success probabilities, floating, broadcastable with ``count``.
+        name (str, optional): unused.
+
+    Returns:
+        Tensor: int64 counts, the broadcast shape of the inputs.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> out = paddle.binomial(paddle.to_tensor([10, 20]), paddle.to_tensor([0.0, 1.0]))
+        >>> out.tolist(), out.dtype
+        ([0, 20], paddle.int64)
+    """
+    _need_float(prob, "binomial", "prob")
+    calc = torch.float64 if prob.dtype is torch.float64 else torch.float32
+    c, p = torch.broadcast_tensors(count.to(calc), prob.to(calc))
+    return torch.binomial(c, p).to(torch.int64)
+
+
+@defop(method=False, paddle_types=("poisson", "pd_op.poisson"))
+def poisson(x, name=None):
+    """Poisson samples with rates ``x`` (elementwise); the gradient is zero.
+
+    Args:
+        x (Tensor): the rates, a floating tensor of non-negative values.
+        name (str, optional): unused.
+
+    Returns:
+        Tensor: the counts, ``x``'s shape and dtype.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> paddle.poisson(paddle.to_tensor([0.0, 0.0])).tolist()
+        [0.0, 0.0]
+    """
+    _need_float(x, "poisson")
+    return _ZeroGradSample.apply(x, torch.poisson(x.detach()))
+
+
+class _ZeroGradSample(torch.autograd.Function):
+    """A sample whose gradient with respect to the rate is zero (Paddle's rule for poisson)."""
+
+    @staticmethod
+    def forward(ctx, x, sample):  # noqa: D102
+        return sample
+
+    @staticmethod
+    def backward(ctx, g):  # noqa: D102
+        return torch.zeros_like(g), None
+
+
+@defop(method=False, differentiable=False, paddle_types=("standard_gamma", "pd_op.standard_gamma"))
+def standard_gamma(x, name=None):
+    """Samples from Gamma(x, 1) with shape (concentration) ``x`` elementwise.
+
+    Args:
+        x (Tensor): the concentrations, a floating tensor of positive values.
+        name (str, optional): unused.
+
+    Returns:
+        Tensor: the samples, ``x``'s shape and dtype.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> paddle.standard_gamma(paddle.to_tensor([1.0, 2.0])).shape
+        paddle.Size([2])
+    """
+    _need_float(x, "standard_gamma")
+    return torch._standard_gamma(x.detach())
+
+
+@defop(method=True, differentiable=False, paddle_types=("multinomial", "pd_op.multinomial"))
+def multinomial(x, num_samples=1, replacement=False, name=None, *, out=None):
+    """Draw category indices from the (unnormalised) distributions in the last axis of ``x``.
+
+    Args:
+        x (Tensor): non-negative weights, 1-D or 2-D (one distribution per row).
+        num_samples (int, optional): samples per distribution. Default 1.
+        replacement (bool, optional): draw with replacement. Default False, which
+            needs at least ``num_samples`` non-zero weights.
+        name (str, optional): unused.
+        out (Tensor, optional): a tensor to write the result into.
+
+    Returns:
+        Tensor: int64 indices, shape ``[..., num_samples]``.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> paddle.multinomial(paddle.to_tensor([0.0, 1.0, 0.0]), 2, True).tolist()
+        [1, 1]
+    """
+    _need_float(x, "multinomial")
+    if _concrete(x) and bool((x < 0).any()):
+        raise ValueError("paddle.multinomial: every weight in 'x' must be >= 0, but received "
+                         f"{float(x.min())}")
+    if not replacement and x.device.type != "meta":
+        nonzero = int((x != 0).sum(-1).min()) if x.numel() else 0
+        if nonzero < num_samples:
+            raise ValueError(f"paddle.multinomial: without replacement, 'num_samples' ({num_samples}) "
+                             f"must not exceed the number of non-zero categories ({nonzero})")
+    r = torch.multinomial(x.detach().float() if x.dtype in (torch.float16, torch.bfloat16) else x.detach(),
+                          int(num_samples), bool(replacement))
+    return finish(r, out)
+
+
+# ---- in-place samplers (Tensor methods) -----------------------------------------------
+
+def _cauchy_(x, loc=0, scale=1, name=None):
+    """Fill ``x`` in place with Cauchy(loc, scale) samples and return it.
+
+    Args:
+        x (Tensor): a floating tensor, overwritten.
+        loc (float, optional): the location (median). Default 0.
+        scale (float, optional): the scale (half width at half maximum). Default 1.
+        name (str, optional): unused.
+
+    Returns:
+        Tensor: ``x``.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> paddle.zeros([4]).cauchy_(0.0, 2.0).shape
+        paddle.Size([4])
+    """
+    _need_float(x, "cauchy_")
+    return x.cauchy_(float(loc), float(scale))
+
+
+cauchy_ = returns_self(defop("cauchy_", method=False)(_cauchy_), "cauchy_")
+
+
+def _geometric_(x, probs, name=None):
+    """Fill ``x`` in place with geometric samples ``log(u) / log(1 - probs)``, ``u ~ U(0, 1)``.
+
+    As in Paddle, the samples are the continuous form (not rounded up to integers).
+
+    Args:
+        x (Tensor): a floating tensor, overwritten.
+        probs (float|Tensor): the success probability, in (0, 1).
+        name (str, optional): unused.
+
+    Returns:
+        Tensor: ``x``.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> bool((paddle.zeros([5]).geometric_(0.3) >= 0).all())
+        True
+    """
+    _need_float(x, "geometric_")
+    tiny = torch.finfo(x.dtype).tiny
+    p = probs.to(x.dtype) if isinstance(probs, _T) else torch.tensor(float(probs), dtype=x.dtype)
+    x.uniform_(tiny, 1.0)
+    return x.log_().div_(torch.log1p(-p.to(x.device)))
+
+
+geometric_ = returns_self(defop("geometric_", method=False)(_geometric_), "geometric_")
+
+
+def _exponential_(x, lam=1.0, name=None):
+    """Fill ``x`` in place with Exponential(lam) samples and return it.
+
+    Args:
+        x (Tensor): a floating tensor, overwritten.
+        lam (float, optional): the rate. Default 1.0.
+        name (str, optional): unused.
+
+    Returns:
+        Tensor: ``x``.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> bool((paddle.zeros([4]).exponential_(2.0) >= 0).all())
+        True
+    """
+    _need_float(x, "exponential_")
+    return x.exponential_(float(lam))
+
+
+returns_self(defop("exponential_", method=False)(_exponential_), "exponential_")
+
+
+def _uniform_(x, min=0, max=1.0, seed=0, name=None):
+    """Fill ``x`` in place with samples uniform in ``[min, max)`` and return it.
+
+    Args:
+        x (Tensor): a floating tensor, overwritten.
+        min (float, optional): lower bound. Default 0.
+        max (float, optional): upper bound. Default 1.0.
+        seed (int, optional): when non-zero, draw from a private generator seeded with it.
+        name (str, optional): unused.
+
+    Returns:
+        Tensor: ``x``.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> x = paddle.zeros([3])
+        >>> x.uniform_(-1.0, 1.0) is x
+        True
+    """
+    if not (x.is_floating_point() or x.is_complex()):
+        _need_float(x, "uniform_")
+    gen = torch.Generator(x.device).manual_seed(int(seed)) if seed else None
+    lo, hi = float(min), float(max)
+    if lo <= hi:
+        return x.uniform_(lo, hi, generator=gen)
+    # Paddle allows min > max: the samples then lie in (max, min].
+    return x.uniform_(0.0, 1.0, generator=gen).mul_(hi - lo).add_(lo)
+
+
+returns_self(defop("uniform_", method=False)(_uniform_), "uniform_")
+
+_MANTISSA = {torch.float32: 24, torch.float64: 53, torch.float16: 11, torch.bfloat16: 8}
+
+
+def _random_(x, from_=0, to=None, *, generator=None):
+    """Fill ``x`` in place with integers uniform in ``[from_, to)`` and return it.
+
+    With ``to`` None: ``[0, from_)`` when ``from_`` is non-zero, else every integer
+    the dtype holds exactly (``[0, 2**mantissa]`` for floats, ``[0, max)`` for ints).
+
+    Args:
+        x (Tensor): the tensor, overwritten.
+        from_ (int, optional): lower bound, inclusive. Default 0.
+        to (int, optional): upper bound, exclusive.
+        generator (Generator, optional): the generator to draw from; the default one
+            of ``x``'s device when None.
+
+    Returns:
+        Tensor: ``x``.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> x = paddle.zeros([4], dtype='int64').random_(0, 3)
+        >>> bool(((x >= 0) & (x < 3)).all())
+        True
+    """
+    if to is None:
+        if from_ == 0:
+            if x.is_floating_point():
+                to = 2 ** _MANTISSA.get(x.dtype, 8)
+            elif x.dtype is torch.bool:
+                to = 2
+            else:
+                to = torch.iinfo(x.dtype).max
+        else:
+            from_, to = 0, from_
+    if from_ >= to:
+        raise ValueError(f"paddle.Tensor.random_: 'from_' must be less than 'to', but received "
+                         f"from_={from_} >= to={to}")
+    gen = generator._gen if isinstance(generator, Generator) else generator
+    return x.random_(int(from_), int(to), generator=gen)
+
+
+returns_self(defop("random_", method=False)(_random_), "random_")

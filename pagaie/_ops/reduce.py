@@ -1,4 +1,317 @@
-"""reduce ops."""
+"""Reductions: sum, mean, prod, max/min, all/any, logsumexp, nan-aware sums and counts.
+
+All follow Paddle: ``axis`` is None (every axis), an int, or a list/tuple of ints (an
+empty list also means every axis); a full reduction gives a 0-D tensor; ``keepdim``
+keeps reduced axes with size 1.
+"""
 from __future__ import annotations
 
-__all__: list[str] = []
+import builtins
+
+import torch
+
+from pagaie._core.registry import defop
+from pagaie._ops._helpers import torch_dtype, write_out
+
+_T = torch.Tensor
+
+__all__ = ["sum", "mean", "prod", "max", "min", "amax", "amin", "all", "any", "logsumexp", "nansum",
+           "nanmean", "count_nonzero"]
+
+# Paddle's default accumulation dtype of sum: int32 and bool become int64, the rest stay.
+_SUM_DTYPE = {torch.int32: torch.int64, torch.bool: torch.int64, torch.int8: torch.int8,
+              torch.int16: torch.int16, torch.uint8: torch.uint8}
+
+
+def _axes(axis, ndim, api):
+    """Normalise ``axis`` to None (all axes) or a tuple of non-negative ints."""
+    if axis is None:
+        return None
+    if type(axis) is int:
+        n = ndim if ndim else 1
+        if not -n <= axis < n:
+            raise ValueError(f"paddle.{api}: 'axis' must be in the range [{-n}, {n}), but received "
+                             f"{axis} (input has {ndim} dimension(s))")
+        return (axis % n,) if ndim else None
+    if isinstance(axis, _T):
+        axis = axis.tolist()
+    if not isinstance(axis, (list, tuple)):
+        raise TypeError(f"paddle.{api}: 'axis' must be None, an int or a list of ints, but received "
+                        f"{type(axis).__name__}")
+    if len(axis) == 0:
+        return None
+    n = ndim if ndim else 1
+    out = []
+    for a in axis:
+        a = int(a)
+        if not -n <= a < n:
+            raise ValueError(f"paddle.{api}: 'axis' must be in the range [{-n}, {n}), but received "
+                             f"{a} (input has {ndim} dimension(s))")
+        out.append(a % n)
+    if len(set(out)) != len(out):
+        raise ValueError(f"paddle.{api}: 'axis' contains duplicate dimensions: {list(axis)}")
+    return tuple(out) if ndim else None
+
+
+def _check_nonempty(x, dims, api):
+    if x.numel() == 0:
+        sizes = x.shape if dims is None else [x.shape[d] for d in dims]
+        if 0 in sizes:
+            raise ValueError(f"paddle.{api}: cannot reduce along an axis of size 0 "
+                             f"(input shape {list(x.shape)})")
+
+
+@defop(amp="black", paddle_types=("reduce_sum", "sum", "pd_op.sum"))
+def sum(x, axis=None, dtype=None, keepdim=False, name=None, *, out=None):
+    """Sum of elements over ``axis``.
+
+    int32 and bool inputs are summed (and returned) as int64 unless ``dtype`` is given.
+
+    Args:
+        x (Tensor): the input tensor.
+        axis (int|list|tuple, optional): axes to reduce; None reduces all.
+        dtype (str, optional): dtype of the result (the input is cast first).
+        keepdim (bool, optional): keep reduced axes with size 1. Default False.
+        name (str, optional): unused.
+        out (Tensor, optional): also store the result here.
+
+    Returns:
+        Tensor: the sums (0-D for a full reduction).
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> x = paddle.to_tensor([[1.0, 2.0], [3.0, 4.0]])
+        >>> paddle.sum(x).item(), paddle.sum(x, axis=0).tolist()
+        (10.0, [4.0, 6.0])
+        >>> paddle.sum(paddle.to_tensor([True, True, False])).dtype
+        paddle.int64
+    """
+    dt = _SUM_DTYPE.get(x.dtype) if dtype is None else torch_dtype(dtype, "sum")
+    if axis is None:
+        if keepdim:
+            r = torch.sum(x, None, True, dtype=dt)
+        else:
+            r = torch.sum(x) if dt is None else torch.sum(x, dtype=dt)
+    else:
+        r = torch.sum(x, _axes(axis, x.dim(), "sum"), keepdim, dtype=dt)
+    return r if out is None else write_out(out, r)
+
+
+@defop(amp="black", paddle_types=("reduce_mean", "mean", "pd_op.mean"))
+def mean(x, axis=None, keepdim=False, name=None, *, dtype=None, out=None):
+    """Arithmetic mean over ``axis``.
+
+    Integer inputs give an integer result (the mean truncated toward zero), bool
+    inputs a bool result, as in Paddle.
+
+    Args:
+        x (Tensor): the input tensor.
+        axis (int|list|tuple, optional): axes to reduce; None reduces all.
+        keepdim (bool, optional): keep reduced axes with size 1.
+        name (str, optional): unused.
+        dtype (str, optional): cast the input to this dtype first.
+        out (Tensor, optional): also store the result here.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> x = paddle.to_tensor([[1.0, 2.0], [3.0, 4.0]])
+        >>> paddle.mean(x).item(), paddle.mean(x, axis=1).tolist()
+        (2.5, [1.5, 3.5])
+    """
+    if dtype is not None:
+        x = x.to(torch_dtype(dtype, "mean"))
+    dims = None if axis is None else _axes(axis, x.dim(), "mean")
+    if x.is_floating_point() or x.is_complex():
+        r = torch.mean(x, dims, keepdim)
+    elif x.dtype is torch.bool:
+        r = torch.mean(x.to(torch.float32), dims, keepdim).to(torch.bool)
+    else:
+        s = torch.sum(x, dims, keepdim, dtype=torch.int64)
+        r = torch.div(s, builtins.max(x.numel() // builtins.max(s.numel(), 1), 1),
+                      rounding_mode="trunc").to(x.dtype)
+    return r if out is None else write_out(out, r)
+
+
+@defop(amp="black", paddle_types=("reduce_prod", "prod", "pd_op.prod"))
+def prod(x, axis=None, keepdim=False, dtype=None, out=None, name=None):
+    """Product of elements over ``axis`` (the input's dtype is kept unless ``dtype`` is given).
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> paddle.prod(paddle.to_tensor([[1.0, 2.0], [3.0, 4.0]]), axis=0).tolist()
+        [3.0, 8.0]
+    """
+    if dtype is not None:
+        x = x.to(torch_dtype(dtype, "prod"))
+    dims = _axes(axis, x.dim(), "prod")
+    if dims is None:
+        r = torch.prod(x, dtype=x.dtype)
+        if keepdim:
+            r = r.reshape([1] * x.dim())
+    else:
+        r = x
+        for d in sorted(dims, reverse=True):
+            r = torch.prod(r, d, keepdim, dtype=x.dtype)
+    return r if out is None else write_out(out, r)
+
+
+def _extreme(x, axis, keepdim, api, fn):
+    dims = _axes(axis, x.dim(), api)
+    _check_nonempty(x, dims, api)
+    if dims is None:
+        return fn(x, (), keepdim) if keepdim else fn(x)
+    return fn(x, dims, keepdim)
+
+
+@defop(paddle_types=("reduce_max", "max", "pd_op.max"))
+def max(x, axis=None, keepdim=False, name=None):
+    """Maximum over ``axis`` (values only). The gradient is shared equally among ties.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> x = paddle.to_tensor([[1.0, 5.0], [3.0, 2.0]])
+        >>> paddle.max(x).item(), paddle.max(x, axis=1).tolist()
+        (5.0, [5.0, 3.0])
+    """
+    return _extreme(x, axis, keepdim, "max", torch.amax)
+
+
+@defop(paddle_types=("reduce_min", "min", "pd_op.min"))
+def min(x, axis=None, keepdim=False, name=None):
+    """Minimum over ``axis`` (values only). The gradient is shared equally among ties.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> x = paddle.to_tensor([[1.0, 5.0], [3.0, 2.0]])
+        >>> paddle.min(x).item(), paddle.min(x, axis=0).tolist()
+        (1.0, [1.0, 2.0])
+    """
+    return _extreme(x, axis, keepdim, "min", torch.amin)
+
+
+@defop(paddle_types=("reduce_amax", "amax", "pd_op.amax"))
+def amax(x, axis=None, keepdim=False, name=None, *, out=None):
+    """Maximum over ``axis``; the gradient is shared equally among tied maxima.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> paddle.amax(paddle.to_tensor([[1.0, 5.0], [3.0, 2.0]]), axis=0).tolist()
+        [3.0, 5.0]
+    """
+    r = _extreme(x, axis, keepdim, "amax", torch.amax)
+    return r if out is None else write_out(out, r)
+
+
+@defop(paddle_types=("reduce_amin", "amin", "pd_op.amin"))
+def amin(x, axis=None, keepdim=False, name=None, *, out=None):
+    """Minimum over ``axis``; the gradient is shared equally among tied minima.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> paddle.amin(paddle.to_tensor([[1.0, 5.0], [3.0, 2.0]]), axis=0).tolist()
+        [1.0, 2.0]
+    """
+    r = _extreme(x, axis, keepdim, "amin", torch.amin)
+    return r if out is None else write_out(out, r)
+
+
+def _bool_reduce(x, axis, keepdim, api, fn):
+    dims = _axes(axis, x.dim(), api)
+    if dims is None:
+        r = fn(x) if not keepdim else fn(x, tuple(range(x.dim())), True)
+    else:
+        r = fn(x, dims, keepdim)
+    return r if r.dtype is torch.bool else r.to(torch.bool)
+
+
+@defop(paddle_types=("reduce_all", "all", "pd_op.all"), differentiable=False)
+def all(x, axis=None, keepdim=False, name=None, *, out=None):
+    """Whether every element over ``axis`` is true (non-zero). Returns a bool tensor.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> x = paddle.to_tensor([[True, False], [True, True]])
+        >>> paddle.all(x).item(), paddle.all(x, axis=1).tolist()
+        (False, [False, True])
+    """
+    r = _bool_reduce(x, axis, keepdim, "all", torch.all)
+    return r if out is None else write_out(out, r)
+
+
+@defop(paddle_types=("reduce_any", "any", "pd_op.any"), differentiable=False)
+def any(x, axis=None, keepdim=False, name=None, *, out=None):
+    """Whether any element over ``axis`` is true (non-zero). Returns a bool tensor.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> x = paddle.to_tensor([[True, False], [False, False]])
+        >>> paddle.any(x).item(), paddle.any(x, axis=1).tolist()
+        (True, [True, False])
+    """
+    r = _bool_reduce(x, axis, keepdim, "any", torch.any)
+    return r if out is None else write_out(out, r)
+
+
+@defop(amp="black", paddle_types=("logsumexp", "pd_op.logsumexp"))
+def logsumexp(x, axis=None, keepdim=False, name=None, *, out=None):
+    """``log(sum(exp(x)))`` over ``axis``, computed stably; integer inputs give float32.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> paddle.logsumexp(paddle.to_tensor([0.0, 0.0], 'float64')).numpy().round(4).tolist()
+        0.6931
+    """
+    if x.dtype is torch.bool:
+        raise TypeError("paddle.logsumexp: bool tensors are not supported")
+    if not (x.is_floating_point() or x.is_complex()):
+        x = x.to(torch.float32)
+    dims = _axes(axis, x.dim(), "logsumexp")
+    r = torch.logsumexp(x, tuple(range(x.dim())) if dims is None else dims, keepdim)
+    return r if out is None else write_out(out, r)
+
+
+@defop(amp="black", paddle_types=("nansum",))
+def nansum(x, axis=None, dtype=None, keepdim=False, name=None):
+    """Sum over ``axis`` treating NaN as zero.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> paddle.nansum(paddle.to_tensor([1.0, float('nan'), 2.0])).item()
+        3.0
+    """
+    if x.dtype is torch.bool:
+        raise TypeError("paddle.nansum: bool tensors are not supported")
+    dt = _SUM_DTYPE.get(x.dtype) if dtype is None else torch_dtype(dtype, "nansum")
+    if not (x.is_floating_point() or x.is_complex()):
+        return sum.op_record.kernel(x, axis, dt, keepdim)
+    return torch.nansum(x, _axes(axis, x.dim(), "nansum"), keepdim, dtype=dt)
+
+
+@defop(amp="black", paddle_types=("nanmean",))
+def nanmean(x, axis=None, keepdim=False, name=None):
+    """Mean over ``axis`` ignoring NaN; integer inputs give float32.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> paddle.nanmean(paddle.to_tensor([1.0, float('nan'), 2.0])).item()
+        1.5
+    """
+    if x.dtype is torch.bool:
+        raise TypeError("paddle.nanmean: bool tensors are not supported")
+    if not (x.is_floating_point() or x.is_complex()):
+        x = x.to(torch.float32)
+    return torch.nanmean(x, _axes(axis, x.dim(), "nanmean"), keepdim)
+
+
+@defop(paddle_types=("count_nonzero",), differentiable=False)
+def count_nonzero(x, axis=None, keepdim=False, name=None):
+    """Number of non-zero elements over ``axis`` (int64).
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> x = paddle.to_tensor([[0.0, 1.0], [2.0, 3.0]])
+        >>> paddle.count_nonzero(x).item(), paddle.count_nonzero(x, axis=1).tolist()
+        (3, [1, 2])
+    """
+    dims = _axes(axis, x.dim(), "count_nonzero")
+    return torch.sum(x != 0, dims, keepdim, dtype=torch.int64)

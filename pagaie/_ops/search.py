@@ -1,4 +1,490 @@
-"""search ops."""
+"""Search and sort ops: arg-reductions, top-k, sorting, unique values, bucketing, sampling."""
 from __future__ import annotations
 
-__all__: list[str] = []
+import torch
+
+from pagaie._core.registry import defop
+from pagaie._ops._helpers import norm_axis, scalar_of, torch_dtype
+
+__all__ = ["argmax", "argmin", "argsort", "argwhere", "bucketize", "kthvalue", "mode", "msort",
+           "nonzero", "searchsorted", "sort", "topk", "unique", "unique_consecutive"]
+
+
+def _out(out, res):
+    """Write ``res`` into a user-given ``out`` tensor (resized if needed) and return it."""
+    if out is None:
+        return res
+    with torch.no_grad():
+        if out.shape != res.shape:
+            out.resize_(res.shape)
+        out.copy_(res)
+    return out
+
+
+def _index_dtype(dtype, api: str) -> torch.dtype:
+    d = torch_dtype(dtype, api)
+    if d not in (torch.int32, torch.int64):
+        raise ValueError(f"paddle.{api}: 'dtype' must be int32 or int64, but received {dtype}")
+    return d
+
+
+def _arg_reduce(fn, api, x, axis, keepdim, dtype):
+    d = torch.int64 if dtype == "int64" else _index_dtype(dtype, api)
+    if axis is None:
+        r = fn(x)
+        if keepdim:
+            r = r.reshape([1] * x.dim())
+    else:
+        n = x.dim() or 1
+        if type(axis) is not int or not -n <= axis < n:
+            axis = norm_axis(axis, x.dim(), api)
+        r = fn(x, dim=axis, keepdim=keepdim)
+    return r if d is torch.int64 else r.to(d)
+
+
+@defop(paddle_types=("arg_max", "pd_op.argmax"), differentiable=False)
+def argmax(x, axis=None, keepdim=False, dtype="int64", name=None):
+    """Indices of the maximum values along an axis (the first one on ties).
+
+    Args:
+        x (Tensor): the input.
+        axis (int, optional): the axis to reduce; None flattens the input first.
+        keepdim (bool, optional): keep the reduced axis with size 1.
+        dtype (str|paddle.dtype, optional): ``'int64'`` (default) or ``'int32'``.
+        name (str, optional): unused.
+
+    Returns:
+        Tensor: the indices, of type ``dtype``.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> x = paddle.to_tensor([[1.0, 5.0, 2.0], [7.0, 0.0, 3.0]])
+        >>> paddle.argmax(x).item()
+        3
+        >>> paddle.argmax(x, axis=1).tolist()
+        [1, 0]
+    """
+    return _arg_reduce(torch.argmax, "argmax", x, axis, keepdim, dtype)
+
+
+@defop(paddle_types=("arg_min", "pd_op.argmin"), differentiable=False)
+def argmin(x, axis=None, keepdim=False, dtype="int64", name=None):
+    """Indices of the minimum values along an axis (the first one on ties).
+
+    Args:
+        x (Tensor): the input.
+        axis (int, optional): the axis to reduce; None flattens the input first.
+        keepdim (bool, optional): keep the reduced axis with size 1.
+        dtype (str|paddle.dtype, optional): ``'int64'`` (default) or ``'int32'``.
+        name (str, optional): unused.
+
+    Returns:
+        Tensor: the indices, of type ``dtype``.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> paddle.argmin(paddle.to_tensor([[1.0, 5.0], [-7.0, 0.0]]), axis=0).tolist()
+        [1, 1]
+    """
+    return _arg_reduce(torch.argmin, "argmin", x, axis, keepdim, dtype)
+
+
+@defop(paddle_types=("top_k_v2", "pd_op.topk"))
+def topk(x, k, axis=None, largest=True, sorted=True, name=None, *, out=None):
+    """The ``k`` largest (or smallest) entries along an axis, with their indices.
+
+    Args:
+        x (Tensor): the input.
+        k (int|Tensor): how many entries to keep.
+        axis (int, optional): the axis to search; None means the last one.
+        largest (bool, optional): the largest entries (True) or the smallest.
+        sorted (bool, optional): return the entries in sorted order.
+        name (str, optional): unused.
+        out (tuple, optional): two tensors to receive the values and indices.
+
+    Returns:
+        tuple: ``(values, indices)``; the indices are int64.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> v, i = paddle.topk(paddle.to_tensor([1.0, 4.0, 3.0, 2.0]), k=2)
+        >>> v.tolist(), i.tolist()
+        ([4.0, 3.0], [1, 2])
+    """
+    k = int(scalar_of(k))
+    dim = -1 if axis is None else norm_axis(axis, x.dim(), "topk")
+    v, i = torch.topk(x, k, dim=dim, largest=largest, sorted=sorted)
+    if out is not None:
+        return _out(out[0], v), _out(out[1], i)
+    return v, i
+
+
+@defop(paddle_types=("pd_op.sort",))
+def sort(x, axis=-1, descending=False, stable=False, name=None):
+    """Sorted copy of ``x`` along an axis.
+
+    Args:
+        x (Tensor): the input.
+        axis (int, optional): the axis to sort along (default the last).
+        descending (bool, optional): sort from largest to smallest.
+        stable (bool, optional): keep the order of equal entries.
+        name (str, optional): unused.
+
+    Returns:
+        Tensor: the sorted values.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> paddle.sort(paddle.to_tensor([3.0, 1.0, 2.0]), descending=True).tolist()
+        [3.0, 2.0, 1.0]
+    """
+    if x.dim() == 0:
+        return x.clone()
+    return torch.sort(x, dim=norm_axis(axis, x.dim(), "sort"), descending=descending, stable=stable)[0]
+
+
+@defop(paddle_types=("argsort", "pd_op.argsort"), differentiable=False)
+def argsort(x, axis=-1, descending=False, stable=False, name=None):
+    """Indices that sort ``x`` along an axis.
+
+    Args:
+        x (Tensor): the input.
+        axis (int, optional): the axis to sort along (default the last).
+        descending (bool, optional): sort from largest to smallest.
+        stable (bool, optional): keep the order of equal entries.
+        name (str, optional): unused.
+
+    Returns:
+        Tensor: int64 indices.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> paddle.argsort(paddle.to_tensor([3.0, 1.0, 2.0])).tolist()
+        [1, 2, 0]
+    """
+    if x.dim() == 0:
+        return torch.zeros((), dtype=torch.int64, device=x.device)
+    return torch.sort(x, dim=norm_axis(axis, x.dim(), "argsort"), descending=descending, stable=stable)[1]
+
+
+@defop(differentiable=False)
+def msort(input, *, out=None):
+    """Sorted copy of ``input`` along its first axis.
+
+    Args:
+        input (Tensor): the input.
+        out (Tensor, optional): receives the result.
+
+    Returns:
+        Tensor: the sorted values.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> paddle.msort(paddle.to_tensor([[3, 1], [1, 2]])).tolist()
+        [[1, 1], [3, 2]]
+    """
+    return _out(out, torch.msort(input))
+
+
+@defop(paddle_types=("where_index", "pd_op.nonzero"), differentiable=False)
+def nonzero(x, as_tuple=False, *, out=None):
+    """Indices of the non-zero entries.
+
+    Args:
+        x (Tensor): the input, at least 1-D.
+        as_tuple (bool, optional): return one 1-D index tensor per dimension
+            instead of one ``[N, ndim]`` tensor.
+        out (Tensor, optional): receives the result (when ``as_tuple`` is False).
+
+    Returns:
+        Tensor|tuple: int64 indices.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> paddle.nonzero(paddle.to_tensor([[1, 0], [0, 3]])).tolist()
+        [[0, 0], [1, 1]]
+    """
+    if x.dim() == 0:
+        raise ValueError("paddle.nonzero: 'x' must have at least 1 dimension, but received a 0-D tensor")
+    if as_tuple:
+        return tuple(torch.nonzero(x, as_tuple=True))
+    return _out(out, torch.nonzero(x))
+
+
+@defop(differentiable=False)
+def argwhere(input):
+    """Indices of the non-zero entries as one ``[N, ndim]`` int64 tensor.
+
+    Args:
+        input (Tensor): the input, at least 1-D.
+
+    Returns:
+        Tensor: int64 indices.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> paddle.argwhere(paddle.to_tensor([0, 2, 3])).tolist()
+        [[1], [2]]
+    """
+    if input.dim() == 0:
+        raise ValueError("paddle.argwhere: 'input' must have at least 1 dimension, but received a 0-D tensor")
+    return torch.nonzero(input)
+
+
+def _first_index(inverse: torch.Tensor, n_unique: int, n: int) -> torch.Tensor:
+    """For each unique entry, the position of its first occurrence."""
+    pos = torch.arange(n, device=inverse.device)
+    first = torch.full((n_unique,), n, dtype=torch.int64, device=inverse.device)
+    return first.scatter_reduce_(0, inverse, pos, reduce="amin")
+
+
+@defop(paddle_types=("unique", "pd_op.unique"), differentiable=False)
+def unique(x, return_index=False, return_inverse=False, return_counts=False, axis=None,
+           dtype="int64", sorted=True, name=None):
+    """The sorted unique entries of ``x`` (or unique slices along ``axis``).
+
+    Args:
+        x (Tensor): the input.
+        return_index (bool, optional): also return where each unique entry first occurs.
+        return_inverse (bool, optional): also return, for each input entry, its unique index.
+        return_counts (bool, optional): also return how often each unique entry occurs.
+        axis (int, optional): find unique slices along this axis; None flattens first.
+        dtype (str|paddle.dtype, optional): ``'int64'`` or ``'int32'``, for the index outputs.
+        sorted (bool, optional): the result is always sorted; kept for compatibility.
+        name (str, optional): unused.
+
+    Returns:
+        Tensor|tuple: the unique values, followed by the requested index tensors in the
+        order index, inverse, counts.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> out, counts = paddle.unique(paddle.to_tensor([2, 3, 3, 1]), return_counts=True)
+        >>> out.tolist(), counts.tolist()
+        ([1, 2, 3], [1, 1, 2])
+    """
+    d = _index_dtype(dtype, "unique")
+    if axis is None:
+        flat = x.reshape(-1)
+        out, inv, cnt = torch.unique(flat, sorted=True, return_inverse=True, return_counts=True)
+        n = flat.numel()
+    else:
+        ax = norm_axis(axis, x.dim(), "unique")
+        out, inv, cnt = torch.unique(x, sorted=True, return_inverse=True, return_counts=True, dim=ax)
+        n = x.shape[ax]
+    if not (return_index or return_inverse or return_counts):
+        return out
+    res = [out]
+    if return_index:
+        res.append(_first_index(inv, out.shape[0] if axis is None else cnt.numel(), n).to(d))
+    if return_inverse:
+        res.append(inv.to(d))
+    if return_counts:
+        res.append(cnt.to(d))
+    return tuple(res)
+
+
+@defop(paddle_types=("unique_consecutive", "pd_op.unique_consecutive"), differentiable=False)
+def unique_consecutive(x, return_inverse=False, return_counts=False, axis=None, dtype="int64", name=None):
+    """Collapse runs of equal consecutive entries (or slices along ``axis``) to one.
+
+    Args:
+        x (Tensor): the input.
+        return_inverse (bool, optional): also return, for each input entry, its output index.
+        return_counts (bool, optional): also return the length of each run.
+        axis (int, optional): compare slices along this axis; None flattens first.
+        dtype (str|paddle.dtype, optional): ``'int64'`` or ``'int32'``, for the index outputs.
+        name (str, optional): unused.
+
+    Returns:
+        Tensor|tuple: the collapsed values, then inverse and counts as requested.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> paddle.unique_consecutive(paddle.to_tensor([1, 1, 2, 2, 1])).tolist()
+        [1, 2, 1]
+    """
+    d = _index_dtype(dtype, "unique_consecutive")
+    if axis is None:
+        out, inv, cnt = torch.unique_consecutive(x.reshape(-1), return_inverse=True, return_counts=True)
+    else:
+        ax = norm_axis(axis, x.dim(), "unique_consecutive")
+        out, inv, cnt = torch.unique_consecutive(x, return_inverse=True, return_counts=True, dim=ax)
+    if not (return_inverse or return_counts):
+        return out
+    res = [out]
+    if return_inverse:
+        res.append(inv.to(d))
+    if return_counts:
+        res.append(cnt.to(d))
+    return tuple(res)
+
+
+@defop(paddle_types=("searchsorted", "pd_op.searchsorted"), method=False, differentiable=False)
+def searchsorted(sorted_sequence, values, out_int32=False, right=False, name=None, *, side=None,
+                 out=None, sorter=None):
+    """Insertion points of ``values`` into the innermost axis of ``sorted_sequence``.
+
+    Args:
+        sorted_sequence (Tensor): sorted along its last axis; its leading dimensions
+            match those of ``values`` (or it is 1-D).
+        values (Tensor): the values to place.
+        out_int32 (bool, optional): return int32 instead of int64 indices.
+        right (bool, optional): on equal entries return the last suitable index.
+        name (str, optional): unused.
+        side (str, optional): ``'left'`` or ``'right'``; overrides ``right``.
+        out (Tensor, optional): receives the result.
+        sorter (Tensor, optional): indices that sort an unsorted ``sorted_sequence``.
+
+    Returns:
+        Tensor: the insertion indices, shaped like ``values``.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> seq = paddle.to_tensor([1, 3, 5, 7, 9])
+        >>> paddle.searchsorted(seq, paddle.to_tensor([3, 6, 9])).tolist()
+        [1, 3, 4]
+    """
+    if side is not None:
+        if side not in ("left", "right"):
+            raise ValueError(f"paddle.searchsorted: 'side' must be 'left' or 'right', but received {side!r}")
+        right = side == "right"
+    r = torch.searchsorted(sorted_sequence, values, out_int32=bool(out_int32), right=bool(right),
+                           sorter=sorter)
+    return _out(out, r)
+
+
+@defop(paddle_types=("pd_op.bucketize",), differentiable=False)
+def bucketize(x, sorted_sequence, out_int32=False, right=False, name=None, *, out=None):
+    """Bucket index of each entry of ``x`` in the 1-D ``sorted_sequence`` of boundaries.
+
+    Args:
+        x (Tensor): the values.
+        sorted_sequence (Tensor): 1-D, increasing boundaries.
+        out_int32 (bool, optional): return int32 instead of int64 indices.
+        right (bool, optional): on equal entries return the last suitable index.
+        name (str, optional): unused.
+        out (Tensor, optional): receives the result.
+
+    Returns:
+        Tensor: the bucket indices, shaped like ``x``.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> paddle.bucketize(paddle.to_tensor([3.0, 6.0]), paddle.to_tensor([1.0, 3.0, 5.0])).tolist()
+        [1, 3]
+    """
+    if sorted_sequence.dim() != 1:
+        raise ValueError("paddle.bucketize: 'sorted_sequence' must be a 1-D tensor, but received "
+                         f"a {sorted_sequence.dim()}-D tensor")
+    return _out(out, torch.bucketize(x, sorted_sequence, out_int32=bool(out_int32), right=bool(right)))
+
+
+@defop(paddle_types=("kthvalue", "pd_op.kthvalue"))
+def kthvalue(x, k, axis=None, keepdim=False, name=None):
+    """The ``k``-th smallest entry along an axis, with its index.
+
+    Args:
+        x (Tensor): the input.
+        k (int): 1-based rank of the entry.
+        axis (int, optional): the axis to search; None means the last one.
+        keepdim (bool, optional): keep the reduced axis with size 1.
+        name (str, optional): unused.
+
+    Returns:
+        tuple: ``(values, indices)``; the indices are int64.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> v, i = paddle.kthvalue(paddle.to_tensor([4.0, 1.0, 3.0]), k=2)
+        >>> v.item(), i.item()
+        (3.0, 2)
+    """
+    dim = -1 if axis is None else norm_axis(axis, x.dim(), "kthvalue")
+    v, i = torch.kthvalue(x, int(scalar_of(k)), dim=dim, keepdim=keepdim)
+    return v, i
+
+
+@defop(paddle_types=("mode", "pd_op.mode"))
+def mode(x, axis=-1, keepdim=False, name=None):
+    """The most frequent entry along an axis (the smallest one on ties), with its index.
+
+    Args:
+        x (Tensor): the input.
+        axis (int, optional): the axis to search (default the last).
+        keepdim (bool, optional): keep the reduced axis with size 1.
+        name (str, optional): unused.
+
+    Returns:
+        tuple: ``(values, indices)``; the indices are int64.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> v, i = paddle.mode(paddle.to_tensor([2.0, 1.0, 2.0]))
+        >>> v.item()
+        2.0
+    """
+    v, i = torch.mode(x, dim=norm_axis(axis, x.dim(), "mode"), keepdim=keepdim)
+    return v, i
+
+
+@defop(differentiable=False)
+def top_p_sampling(x, ps, threshold=None, topp_seed=None, seed=-1, k=0, mode="truncated",
+                    return_top=False, name=None):
+    """Nucleus (top-p) sampling: one token id per row of the probabilities ``x``.
+
+    The candidates of each row are its most probable entries whose cumulative
+    probability stays within ``ps``; one of them is drawn in proportion to its
+    probability (``mode='non-truncated'`` draws from the whole row instead, and
+    ``threshold`` drops entries below it).
+
+    Args:
+        x (Tensor): 2-D probabilities ``[batch, vocab]``.
+        ps (Tensor): 1-D top-p value per row.
+        threshold (Tensor, optional): 1-D minimum probability per row.
+        topp_seed (Tensor, optional): 1-D int64 seed per row.
+        seed (int, optional): the random seed; -1 uses the global generator.
+        k (int, optional): also compute the top ``k`` scores and ids.
+        mode (str, optional): ``'truncated'`` or ``'non-truncated'``.
+        return_top (bool, optional): also return the top ``k`` scores and ids.
+        name (str, optional): unused.
+
+    Returns:
+        tuple: ``(scores, ids)`` each ``[batch, 1]`` (and the top-k pair when ``return_top``).
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> probs = paddle.to_tensor([[0.05, 0.9, 0.05]])
+        >>> v, i = paddle.Tensor.top_p_sampling(probs, paddle.to_tensor([0.5]))
+        >>> i.tolist()
+        [[1]]
+    """
+    if x.dim() != 2:
+        raise ValueError(f"paddle.top_p_sampling: 'x' must be 2-D, but received {x.dim()}-D")
+    if mode not in ("truncated", "non-truncated"):
+        raise ValueError(f"paddle.top_p_sampling: 'mode' must be 'truncated' or 'non-truncated', "
+                         f"but received {mode!r}")
+    probs, ids = torch.sort(x, dim=-1, descending=True)
+    weights = probs.float()
+    if mode == "truncated":
+        before = torch.cumsum(weights, dim=-1) - weights
+        keep = before < ps.reshape(-1, 1).float()
+        keep[:, 0] = True
+        weights = weights * keep
+    if threshold is not None:
+        weights = weights * (probs.float() >= threshold.reshape(-1, 1).float())
+        weights[:, 0] = torch.where(weights.sum(-1) > 0, weights[:, 0], probs[:, 0].float())
+    rows = []
+    for r in range(x.shape[0]):
+        gen = None
+        s = int(topp_seed[r]) if topp_seed is not None else (seed if seed != -1 else None)
+        if s is not None:
+            gen = torch.Generator(device=x.device).manual_seed(s)
+        rows.append(torch.multinomial(weights[r], 1, generator=gen))
+    pick = torch.stack(rows)
+    res = (torch.gather(probs, 1, pick), torch.gather(ids, 1, pick))
+    if return_top:
+        kk = max(int(k), 1)
+        return res + (probs[:, :kk], ids[:, :kk])
+    return res
+

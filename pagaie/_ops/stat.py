@@ -1,4 +1,443 @@
-"""stat ops."""
+"""Statistics: variance and deviation, medians and quantiles, histograms, bincount,
+covariance and correlation."""
 from __future__ import annotations
 
-__all__: list[str] = []
+import builtins
+
+import torch
+
+from pagaie._core.registry import defop
+from pagaie._ops._helpers import norm_axis, write_out
+from pagaie._ops.reduce import _axes
+
+_T = torch.Tensor
+
+__all__ = ["std", "var", "median", "nanmedian", "quantile", "nanquantile", "histogram",
+           "histogram_bin_edges", "histogramdd", "bincount"]
+
+
+def _is_int(t):
+    return not (t.is_floating_point() or t.is_complex())
+
+
+def _dtype_name(t):
+    return str(t.dtype).replace("torch.", "")
+
+
+@defop(amp="black", paddle_types=("variance", "var"))
+def var(x, axis=None, unbiased=None, keepdim=False, name=None, *, correction=1, out=None):
+    """Variance over ``axis``: ``sum((x - mean)^2) / (N - correction)``.
+
+    Integer inputs give a (truncated) integer result, as in Paddle.
+
+    Args:
+        x (Tensor): the input tensor.
+        axis (int|list|tuple, optional): axes to reduce; None reduces all.
+        unbiased (bool, optional): when given, overrides ``correction`` (True: 1, False: 0).
+        keepdim (bool, optional): keep reduced axes with size 1.
+        name (str, optional): unused.
+        correction (int, optional): the degrees-of-freedom correction. Default 1.
+        out (Tensor, optional): also store the result here.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> x = paddle.to_tensor([1.0, 2.0, 3.0, 4.0])
+        >>> round(paddle.var(x).item(), 4), paddle.var(x, unbiased=False).item()
+        (1.6667, 1.25)
+    """
+    if unbiased is not None:
+        correction = 1 if unbiased else 0
+    dims = _axes(axis, x.dim(), "var")
+    if _is_int(x):
+        r = _int_var(x, dims, correction, keepdim).to(x.dtype)
+    else:
+        r = torch.var(x, dims, correction=correction, keepdim=keepdim)
+    return r if out is None else write_out(out, r)
+
+
+def _int_var(x, dims, correction, keepdim):
+    """Paddle's integer variance: truncated integer mean and truncated integer quotient."""
+    x64 = x.to(torch.int64)
+    s = torch.sum(x64, dims, keepdim=True)
+    n = x.numel() // builtins.max(s.numel(), 1)
+    m = torch.div(s, n, rounding_mode="trunc")
+    d = torch.sum((x64 - m) ** 2, dims, keepdim=keepdim)
+    return torch.div(d, n - correction, rounding_mode="trunc")
+
+
+@defop(amp="black", paddle_types=("std",))
+def std(x, axis=None, unbiased=True, keepdim=False, name=None):
+    """Standard deviation over ``axis`` (with Bessel's correction when ``unbiased``).
+
+    Integer inputs give a float32 result.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> x = paddle.to_tensor([1.0, 2.0, 3.0, 4.0])
+        >>> round(paddle.std(x).item(), 4)
+        1.291
+    """
+    dims = _axes(axis, x.dim(), "std")
+    if _is_int(x):
+        return torch.sqrt(_int_var(x, dims, 1 if unbiased else 0, keepdim).to(torch.float32))
+    return torch.std(x, dims, correction=1 if unbiased else 0, keepdim=keepdim)
+
+
+def _select_mean(xs, v, ax):
+    """``v`` (the value of some elements of ``xs`` along ``ax``, detached) with a gradient
+    shared equally among the elements equal to it, as Paddle's median does for ties."""
+    if not xs.requires_grad:
+        return v
+    mask = (xs == v).detach()
+    cnt = mask.sum(ax, keepdim=True).clamp_min(1).to(xs.dtype)
+    s = torch.where(mask, xs, torch.zeros((), dtype=xs.dtype, device=xs.device)).sum(ax, keepdim=True)
+    return v + (s - s.detach()) / cnt
+
+
+def _median(x, axis, keepdim, mode, api, ignore_nan):
+    if mode not in ("avg", "min"):
+        raise ValueError(f"paddle.{api}: 'mode' must be 'avg' or 'min', but received {mode!r}")
+    if axis is not None and not isinstance(axis, int):
+        raise ValueError(f"paddle.{api}: 'axis' must be None or an int in [-rank(x), rank(x)), "
+                         f"but received {axis!r}")
+    if x.numel() == 0:
+        raise ValueError(f"paddle.{api}: the input must not be empty")
+    full = axis is None
+    if full:
+        xs, ax = x.reshape(-1), 0
+    else:
+        ax = norm_axis(axis, x.dim(), api)
+        xs = x if x.dim() else x.reshape(1)
+    n = xs.shape[ax]
+    sd, idx = torch.sort(xs.detach(), dim=ax, stable=True)  # NaN sorts last
+    floating = xs.is_floating_point()
+    if ignore_nan and floating:
+        cnt = (~torch.isnan(xs)).sum(ax, keepdim=True)
+        lo_pos = ((cnt - 1).clamp_min(0)) // 2
+        hi_pos = cnt.clamp_min(1) // 2 if mode == "avg" else lo_pos
+        hi_pos = torch.where(cnt == 0, lo_pos, hi_pos)
+    else:
+        shape = list(sd.shape)
+        shape[ax] = 1
+        lo_pos = torch.full(shape, (n - 1) // 2, dtype=torch.int64, device=xs.device)
+        hi_pos = torch.full(shape, n // 2, dtype=torch.int64, device=xs.device)
+        cnt = None
+    lo = sd.gather(ax, lo_pos)
+    if not ignore_nan and floating:
+        has_nan = torch.isnan(xs.detach()).any(ax, keepdim=True)
+        lo = torch.where(has_nan, torch.full_like(lo, float("nan")), lo)
+        nan_pos = torch.argmax(torch.isnan(xs.detach()).to(torch.int8), ax, keepdim=True)
+        lo_pos = torch.where(has_nan, nan_pos, lo_pos) if mode == "min" else lo_pos
+    if mode == "min":
+        index = idx.gather(ax, lo_pos) if (ignore_nan or not floating) else \
+            torch.where(has_nan, lo_pos, idx.gather(ax, lo_pos))
+        val = xs.gather(ax, index)
+        if not keepdim or full:
+            val, index = val.squeeze(ax), index.squeeze(ax)
+        if full:
+            return val.reshape([1] * x.dim()) if keepdim else val
+        return val, index
+    hi = sd.gather(ax, hi_pos)
+    if not ignore_nan and floating:
+        hi = torch.where(has_nan, lo, hi)
+    out_dtype = x.dtype if floating else (x.dtype if ignore_nan else torch.get_default_dtype())
+    if floating:
+        lo_v = _select_mean(xs, lo, ax)
+        hi_v = _select_mean(xs, hi, ax)
+        val = (lo_v + hi_v) / 2
+    else:
+        val = (lo.to(torch.float64) + hi.to(torch.float64)) / 2
+        if ignore_nan:
+            val = torch.trunc(val)
+        val = val.to(out_dtype)
+    if full:
+        return val.reshape([1] * x.dim()) if keepdim else val.reshape(())
+    return val if keepdim else val.squeeze(ax)
+
+
+@defop(paddle_types=("median",))
+def median(x, axis=None, keepdim=False, mode='avg', name=None, *, out=None):
+    """Median over ``axis`` (the flattened tensor when None).
+
+    ``mode='avg'`` averages the two middle values of an even count (integer inputs give
+    float32); ``mode='min'`` takes the lower one and, with an ``axis``, also returns its
+    index. A NaN in a slice makes its median NaN. Gradients are shared equally among
+    elements equal to a selected middle value.
+
+    Args:
+        x (Tensor): the input tensor.
+        axis (int, optional): the axis; None uses all elements.
+        keepdim (bool, optional): keep the reduced axis with size 1.
+        mode (str, optional): ``'avg'`` (default) or ``'min'``.
+        name (str, optional): unused.
+        out (Tensor, optional): also store the result here.
+
+    Returns:
+        Tensor, or (Tensor, Tensor) of values and int64 indices for ``mode='min'`` with an axis.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> x = paddle.to_tensor([[1.0, 4.0, 2.0, 3.0], [5.0, 6.0, 7.0, 9.0]])
+        >>> paddle.median(x, axis=1).tolist()
+        [2.5, 6.5]
+        >>> v, i = paddle.median(x, axis=1, mode='min')
+        >>> v.tolist(), i.tolist()
+        ([2.0, 6.0], [2, 1])
+    """
+    r = _median(x, axis, keepdim, mode, "median", False)
+    return r if out is None or isinstance(r, tuple) else write_out(out, r)
+
+
+@defop(paddle_types=("nanmedian",))
+def nanmedian(x, axis=None, keepdim=False, mode='avg', name=None):
+    """Median over ``axis`` ignoring NaN (see :func:`median`); integer inputs keep their dtype.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> paddle.nanmedian(paddle.to_tensor([1.0, float('nan'), 2.0, 4.0])).item()
+        2.0
+    """
+    return _median(x, axis, keepdim, mode, "nanmedian", True)
+
+
+def _quantile(x, q, axis, keepdim, interpolation, api, fn):
+    if interpolation not in ("linear", "lower", "higher", "midpoint", "nearest"):
+        raise ValueError(f"paddle.{api}: 'interpolation' must be one of linear, lower, higher, "
+                         f"midpoint or nearest, but received {interpolation!r}")
+    if not x.is_floating_point():
+        raise TypeError(f"paddle.{api}: the input must be a float32 or float64 tensor, but received "
+                        f"{_dtype_name(x)}")
+    if type(q) is _T:
+        qt = q.to(x.dtype)
+        scalar_q = q.dim() == 0
+    elif isinstance(q, (list, tuple)):
+        if len(q) == 0:
+            raise ValueError(f"paddle.{api}: 'q' must not be empty")
+        qt = torch.tensor([float(v) for v in q], dtype=x.dtype, device=x.device)
+        scalar_q = False
+    elif isinstance(q, (int, float)):
+        qt = torch.tensor(float(q), dtype=x.dtype, device=x.device)
+        scalar_q = True
+    else:
+        raise TypeError(f"paddle.{api}: 'q' must be a float, a list of floats or a Tensor, "
+                        f"but received {type(q).__name__}")
+    if bool(((qt < 0) | (qt > 1)).any()):
+        raise ValueError(f"paddle.{api}: 'q' must be in the range [0, 1]")
+    dims = _axes(axis, x.dim(), api)
+    if dims is None:
+        r = fn(x.reshape(-1), qt, dim=0, interpolation=interpolation)
+        if keepdim:
+            r = r.reshape(list(r.shape[:1] if not scalar_q else []) + [1] * x.dim())
+    else:
+        keep = [d for d in range(x.dim()) if d not in dims]
+        xt = x.permute(keep + list(dims)).reshape([x.shape[d] for d in keep] + [-1])
+        r = fn(xt, qt, dim=-1, interpolation=interpolation)
+        if keepdim:
+            shape = [1 if d in dims else x.shape[d] for d in range(x.dim())]
+            r = r.reshape(list(r.shape[:1] if not scalar_q else []) + shape)
+    return r
+
+
+@defop(paddle_types=("quantile",))
+def quantile(x, q, axis=None, keepdim=False, interpolation='linear', name=None, *, out=None):
+    """The ``q``-th quantile(s) of ``x`` over ``axis``; a NaN in a slice gives NaN.
+
+    Args:
+        x (Tensor): float32 or float64 input.
+        q (float|list|Tensor): quantile(s) in ``[0, 1]``; a list adds a leading axis.
+        axis (int|list, optional): axes to reduce; None uses all elements.
+        keepdim (bool, optional): keep reduced axes with size 1.
+        interpolation (str, optional): ``'linear'``, ``'lower'``, ``'higher'``, ``'midpoint'``
+            or ``'nearest'``.
+        name (str, optional): unused.
+        out (Tensor, optional): also store the result here.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> x = paddle.to_tensor([1.0, 2.0, 3.0, 4.0])
+        >>> paddle.quantile(x, 0.5).item(), paddle.quantile(x, [0.0, 1.0]).tolist()
+        (2.5, [1.0, 4.0])
+    """
+    r = _quantile(x, q, axis, keepdim, interpolation, "quantile", torch.quantile)
+    return r if out is None else write_out(out, r)
+
+
+@defop(paddle_types=("nanquantile",))
+def nanquantile(x, q, axis=None, keepdim=False, interpolation='linear'):
+    """Like :func:`quantile`, ignoring NaN values.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> paddle.nanquantile(paddle.to_tensor([1.0, float('nan'), 3.0]), 0.5).item()
+        2.0
+    """
+    return _quantile(x, q, axis, keepdim, interpolation, "nanquantile", torch.nanquantile)
+
+
+def _hist_range(x, min, max, api):
+    lo, hi = float(min), float(max)
+    if lo == 0 and hi == 0 and x.numel():
+        lo, hi = float(x.min()), float(x.max())
+    if lo > hi:
+        raise ValueError(f"paddle.{api}: 'max' must be larger or equal to 'min', but received "
+                         f"min = {min}, max = {max}")
+    if lo == hi:
+        lo, hi = lo - 1, hi + 1
+    return lo, hi
+
+
+@defop(paddle_types=("histogram",), differentiable=False)
+def histogram(input, bins=100, min=0.0, max=0.0, weight=None, density=False, name=None):
+    """Histogram of ``input`` with ``bins`` equal-width bins over ``[min, max]``.
+
+    When ``min`` and ``max`` are both 0 the data's own range is used. Counts are int64;
+    with ``weight`` (sums of weights) or ``density`` the result is float32.
+
+    Args:
+        input (Tensor): the values (any shape).
+        bins (int, optional): number of bins. Default 100.
+        min (float, optional): lower edge.
+        max (float, optional): upper edge.
+        weight (Tensor, optional): a weight per element.
+        density (bool, optional): normalise so the histogram integrates to 1.
+        name (str, optional): unused.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> paddle.histogram(paddle.to_tensor([1.0, 2.0, 1.0, 4.0]), bins=3).tolist()
+        [2, 1, 1]
+    """
+    if not isinstance(bins, int) or bins < 1:
+        raise ValueError(f"paddle.histogram: 'bins' must be a positive int, but received {bins!r}")
+    lo, hi = _hist_range(input, min, max, "histogram")
+    xf = input.reshape(-1).to(torch.float64)
+    inside = (xf >= lo) & (xf <= hi)
+    idx = ((xf - lo) * (bins / (hi - lo))).floor().clamp(0, bins - 1).to(torch.int64)
+    if weight is None:
+        w = inside.to(torch.int64)
+        out_dtype = torch.int64
+    else:
+        w = torch.where(inside, weight.reshape(-1), torch.zeros((), dtype=weight.dtype,
+                                                                 device=weight.device))
+        out_dtype = torch.float32
+    counts = torch.zeros(bins, dtype=w.dtype, device=input.device).index_add_(0, idx, w)
+    if density:
+        counts = counts.to(torch.float64)
+        return (counts / (counts.sum() * ((hi - lo) / bins))).to(torch.float32)
+    return counts.to(out_dtype)
+
+
+@defop(paddle_types=("histogram_bin_edges",), differentiable=False)
+def histogram_bin_edges(input, bins=100, min=0.0, max=0.0, name=None):
+    """The ``bins + 1`` edges that :func:`histogram` uses.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> paddle.histogram_bin_edges(paddle.to_tensor([1.0, 4.0]), bins=3).tolist()
+        [1.0, 2.0, 3.0, 4.0]
+    """
+    lo, hi = _hist_range(input, min, max, "histogram_bin_edges")
+    return torch.linspace(lo, hi, bins + 1, dtype=torch.float32, device=input.device)
+
+
+@defop(paddle_types=("histogramdd",), differentiable=False)
+def histogramdd(x, bins=10, ranges=None, density=False, weights=None, name=None):
+    """Multi-dimensional histogram of the points in the rows of ``x`` (shape ``[..., D]``).
+
+    Args:
+        x (Tensor): the points; the last axis holds the D coordinates.
+        bins (int|list[int]|list[Tensor], optional): bin counts per dimension, or bin edges.
+        ranges (list[float], optional): ``[min0, max0, min1, max1, ...]``; the data range by default.
+        density (bool, optional): normalise to a density.
+        weights (Tensor, optional): a weight per point.
+
+    Returns:
+        tuple(Tensor, list[Tensor]): the histogram and the bin edges of each dimension.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> h, edges = paddle.histogramdd(paddle.to_tensor([[0.0, 1.0], [1.0, 0.0], [2.0, 2.0]]), bins=2)
+        >>> h.tolist(), edges[0].tolist()
+        ([[0.0, 1.0], [1.0, 1.0]], [0.0, 1.0, 2.0])
+    """
+    dev = x.device
+    pts = x.detach().cpu()
+    if isinstance(bins, (list, tuple)) and bins and type(bins[0]) is _T:
+        bins = [b.detach().cpu().to(pts.dtype) for b in bins]
+    w = None if weights is None else weights.detach().cpu().to(pts.dtype)
+    rng = None if ranges is None else [float(v) for v in ranges]
+    h, edges = torch.histogramdd(pts, bins, range=rng, weight=w, density=density)
+    return h.to(dev), [e.to(dev) for e in edges]
+
+
+@defop(paddle_types=("bincount",), differentiable=False)
+def bincount(x, weights=None, minlength=0, name=None):
+    """Count occurrences of each non-negative integer in the 1-D tensor ``x``.
+
+    Args:
+        x (Tensor): 1-D int tensor of non-negative values.
+        weights (Tensor, optional): a weight per element; sums of weights are returned.
+        minlength (int, optional): the minimum length of the result.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> paddle.bincount(paddle.to_tensor([1, 1, 3])).tolist()
+        [0, 2, 0, 1]
+    """
+    if x.dim() != 1 or _is_int(x) is False or x.dtype is torch.bool:
+        raise TypeError("paddle.bincount: 'x' must be a 1-D integer tensor")
+    if x.numel() and int(x.min()) < 0:
+        raise ValueError("paddle.bincount: the elements of 'x' must be non-negative")
+    if minlength < 0:
+        raise ValueError(f"paddle.bincount: 'minlength' must be non-negative, but received {minlength}")
+    r = torch.bincount(x, weights, minlength)
+    if weights is not None and weights.is_floating_point() and r.dtype is not weights.dtype:
+        r = r.to(weights.dtype)
+    return r
+
+
+@defop(amp="black", paddle_types=("cov",))
+def cov(x, rowvar=True, ddof=True, fweights=None, aweights=None, name=None):
+    """Covariance matrix of the variables in the rows (``rowvar=True``) or columns of ``x``.
+
+    Args:
+        x (Tensor): 1-D or 2-D float tensor.
+        rowvar (bool, optional): rows are variables (True) or observations (False).
+        ddof (bool, optional): divide by ``N - 1`` (True) or ``N`` (False).
+        fweights (Tensor, optional): integer frequency weights per observation.
+        aweights (Tensor, optional): observation weights.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> paddle.linalg.cov(paddle.to_tensor([[1.0, 2.0, 3.0], [2.0, 4.0, 6.0]])).tolist()
+        [[1.0, 2.0], [2.0, 4.0]]
+    """
+    if _is_int(x):
+        raise TypeError(f"paddle.linalg.cov: the input must be a float tensor, but received "
+                        f"{_dtype_name(x)}")
+    if x.dim() > 2:
+        raise ValueError(f"paddle.linalg.cov: the input must be 1-D or 2-D, but received {x.dim()}-D")
+    if not rowvar and x.dim() == 2:
+        x = x.t()
+    if aweights is not None and aweights.dtype is not x.dtype:
+        aweights = aweights.to(x.dtype)
+    return torch.cov(x, correction=int(bool(ddof)), fweights=fweights, aweights=aweights)
+
+
+@defop(amp="black", paddle_types=("corrcoef",))
+def corrcoef(x, rowvar=True, name=None):
+    """Pearson correlation coefficients of the variables in the rows (or columns) of ``x``.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> paddle.linalg.corrcoef(paddle.to_tensor([[1.0, 2.0, 3.0], [3.0, 2.0, 1.0]])).tolist()
+        [[1.0, -1.0], [-1.0, 1.0]]
+    """
+    if _is_int(x):
+        raise TypeError(f"paddle.linalg.corrcoef: the input must be a float tensor, but received "
+                        f"{_dtype_name(x)}")
+    if x.dim() > 2:
+        raise ValueError(f"paddle.linalg.corrcoef: the input must be 1-D or 2-D, but received {x.dim()}-D")
+    if not rowvar and x.dim() == 2:
+        x = x.t()
+    return torch.corrcoef(x)

@@ -1,11 +1,13 @@
 """``paddle.autograd.backward`` and ``paddle.grad`` over torch.autograd."""
 from __future__ import annotations
 
+import datetime
+import os
 from typing import Sequence
 
 import torch
 
-from pagaie._core.tensor import Tensor, as_torch, wrap
+from pagaie._core.tensor import GradNode, Tensor, as_torch, wrap
 
 __all__ = ["backward", "grad"]
 
@@ -35,14 +37,42 @@ def _autograd_error(api: str, exc: RuntimeError) -> RuntimeError:
     return RuntimeError(f"paddle.{api}: {msg.splitlines()[0] if msg else exc!r}")
 
 
+def _dump_graph(roots: list, path: str) -> str:
+    """Write the backward graph reachable from ``roots`` as a Graphviz file in directory ``path``."""
+    os.makedirs(path, exist_ok=True)
+    stamp = datetime.datetime.now().strftime("%Y-%m-%d_%H:%M:%S.%f")
+    lines = ["digraph G {"]
+    ids: dict = {}
+    todo = [t.grad_fn for t in roots if t.grad_fn is not None]
+    while todo:
+        node = todo.pop()
+        if node in ids:
+            continue
+        ids[node] = len(ids)
+        label = GradNode(node).name()
+        lines.append(f'\tnode_{ids[node]}[label="{label}" shape="box" style="rounded,filled,bold"]')
+        todo.extend(f for f, _ in node.next_functions if f is not None)
+    for node, i in ids.items():
+        for f, _ in node.next_functions:
+            if f is not None:
+                lines.append(f"\tnode_{i}->node_{ids[f]}")
+    lines.append("}")
+    out = os.path.join(path, f"{stamp}_backward_graph.dot")
+    with open(out, "w") as fh:
+        fh.write("\n".join(lines) + "\n")
+    return out
+
+
 def backward(tensors: Sequence[Tensor], grad_tensors: Sequence[Tensor | None] | None = None,
-             retain_graph: bool = False) -> None:
+             retain_graph: bool = False, *, dump_backward_graph_path: str | None = None) -> None:
     """Compute gradients of ``tensors`` and accumulate them into the leaves' ``grad``.
 
     Args:
         tensors (list[Tensor]): the outputs to differentiate.
         grad_tensors (list[Tensor|None], optional): initial gradients; ones where None.
         retain_graph (bool, optional): keep the graph for another backward. Default False.
+        dump_backward_graph_path (str, optional): a directory in which to write the backward
+            graph as a Graphviz ``.dot`` file before running it.
 
     Examples:
         >>> import pagaie as paddle
@@ -65,6 +95,8 @@ def backward(tensors: Sequence[Tensor], grad_tensors: Sequence[Tensor | None] | 
         gs.append(torch.ones_like(t) if g is None else as_torch(g, t.dtype))
     if not ts:
         return
+    if dump_backward_graph_path is not None:
+        _dump_graph(ts, dump_backward_graph_path)
     try:
         torch.autograd.backward(ts, gs, retain_graph=retain_graph)
     except RuntimeError as exc:

@@ -1,5 +1,24 @@
-"""paddle.nn."""
+"""paddle.nn: layers, containers, initializers, clipping and the functional API."""
+from pagaie._core.parameter import Parameter  # noqa: F401
+from pagaie.nn import functional, initializer  # noqa: F401
+from pagaie.nn.param import create_parameter  # noqa: F401
+from pagaie.nn.layer.layers import Layer  # noqa: F401
+from pagaie.nn.layer.container import (  # noqa: F401
+    Sequential, LayerList, LayerDict, ParameterList, ParameterDict,
+)
+from pagaie.nn.layer.common import *  # noqa: F401,F403
+from pagaie.nn.layer.activation import *  # noqa: F401,F403
+from pagaie.nn.layer.conv import *  # noqa: F401,F403
+from pagaie.nn.layer.pooling import *  # noqa: F401,F403
+from pagaie.nn.layer.norm import *  # noqa: F401,F403
+from pagaie.nn.layer.loss import *  # noqa: F401,F403
+from pagaie.nn.clip import ClipGradByGlobalNorm, ClipGradByNorm, ClipGradByValue  # noqa: F401
+from pagaie.nn import utils  # noqa: F401
+
+Module = Layer
+ModuleList = LayerList
+ModuleDict = LayerDict
 
 __all__: list[str] = []
 # Names listed here are also exported from the top-level ``paddle`` namespace.
-__paddle_toplevel__: list[str] = []
+__paddle_toplevel__: list[str] = ["create_parameter"]

@@ -1,5 +1,149 @@
-"""paddle.utils."""
+"""``paddle.utils``: installation check, version requirements, optional imports, deprecation."""
+from __future__ import annotations
 
-__all__: list[str] = []
+import functools
+import importlib
+import inspect
+import re
+import warnings
+from types import ModuleType
+from typing import Any, Callable
+
+from pagaie.utils import unique_name  # noqa: F401
+from pagaie.utils.install_check import run_check
+
+__all__ = ["deprecated", "require_version", "run_check", "try_import"]
 # Names listed here are also exported from the top-level ``paddle`` namespace.
 __paddle_toplevel__: list[str] = []
+
+# The Paddle release whose API pagaie reproduces; version requirements are checked against it.
+PADDLE_API_VERSION = "3.3.1"
+
+
+class VisibleDeprecationWarning(UserWarning):
+    """Warning for deprecated APIs, shown by default (unlike DeprecationWarning)."""
+
+
+def _version_parts(v: str, arg: str) -> list[int]:
+    if not isinstance(v, str):
+        raise TypeError(f"The type of '{arg}' in require_version must be str, but received {type(v)}.")
+    if not re.fullmatch(r"\d+(\.\d+){0,3}", v):
+        raise ValueError(f"The value of '{arg}' in require_version must be in format "
+                         f"'\\d+(\\.\\d+){{0,3}}', like '1.5.2.0', but received {v}")
+    parts = [int(p) for p in v.split(".")]
+    return parts + [0] * (4 - len(parts))
+
+
+def require_version(min_version: str, max_version: str | None = None) -> None:
+    """Raise if the Paddle API version pagaie provides (3.3.1) is outside
+    ``[min_version, max_version]``.
+
+    Args:
+        min_version (str): the lowest acceptable version, like ``'2.0'``.
+        max_version (str, optional): the highest acceptable version.
+
+    Raises:
+        Exception: when the version does not fit (Paddle raises a plain ``Exception``).
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> paddle.utils.require_version('2.0')
+        >>> paddle.utils.require_version('2.0', '3.3.1')
+    """
+    lo = _version_parts(min_version, "min_version")
+    hi = None if max_version is None else _version_parts(max_version, "max_version")
+    cur = _version_parts(PADDLE_API_VERSION, "version")
+    if hi is None:
+        if cur < lo:
+            raise Exception(f"VersionError: PaddlePaddle version {min_version} or higher is required, "
+                            f"but {PADDLE_API_VERSION} (the API pagaie provides) is installed.")
+    elif cur < lo or cur > hi:
+        raise Exception(f"VersionError: PaddlePaddle version in [{min_version}, {max_version}] "
+                        f"required, but {PADDLE_API_VERSION} (the API pagaie provides) is installed.")
+
+
+def try_import(module_name: str, err_msg: str | None = None) -> ModuleType:
+    """Import an optional dependency, or raise ImportError saying how to install it.
+
+    Args:
+        module_name (str): the module to import.
+        err_msg (str, optional): the message of the ImportError instead of the default one.
+
+    Returns:
+        module: the imported module.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> paddle.utils.try_import('json').__name__
+        'json'
+    """
+    try:
+        return importlib.import_module(module_name)
+    except ImportError:
+        if err_msg is None:
+            err_msg = (f"Failed importing {module_name}. This likely means that some modules "
+                       f"require additional dependencies that have to be manually installed "
+                       f"(usually with `pip install {module_name}`).")
+        raise ImportError(err_msg) from None
+
+
+def deprecated(update_to: str = "", since: str = "", reason: str = "",
+               level: int = 0) -> Callable[[Callable], Callable]:
+    """Mark a function or class as deprecated.
+
+    Args:
+        update_to (str, optional): the replacement API, starting with ``'paddle.'``.
+        since (str, optional): the version the deprecation started.
+        reason (str, optional): why.
+        level (int, optional): 0 only notes it in the docstring; 1 also warns on every call;
+            2 makes calls raise RuntimeError.
+
+    Returns:
+        the decorator.
+
+    Examples:
+        >>> import warnings
+        >>> import pagaie as paddle
+        >>> @paddle.utils.deprecated(update_to='paddle.add', level=1)
+        ... def old_add(a, b):
+        ...     return a + b
+        >>> with warnings.catch_warnings(record=True) as w:
+        ...     warnings.simplefilter('always')
+        ...     old_add(1, 2)
+        3
+        >>> len(w)
+        1
+    """
+    if not (isinstance(update_to, str) and isinstance(since, str) and isinstance(reason, str)):
+        raise AssertionError("paddle.utils.deprecated: update_to, since and reason must be str")
+    if not (isinstance(level, int) and 0 <= level < 3):
+        raise AssertionError(f'type of "level" must be int and must be one of 0, 1, 2. But received: {level}.')
+    if update_to.strip() and not update_to.strip().startswith("paddle."):
+        raise AssertionError(f'Argument update_to must start with "paddle.", your value is "{update_to}"')
+
+    def decorator(func: Callable) -> Callable:
+        msg = f'API "{func.__module__}.{func.__name__}" is deprecated'
+        if since.strip():
+            msg += f" since {since.strip()}"
+        msg += ", and will be removed in future versions."
+        if update_to.strip():
+            msg += f' Please use "{update_to.strip()}" instead.'
+        if reason.strip():
+            msg += f"\n    Reason: {reason.strip()}"
+        if func.__doc__:
+            func.__doc__ = "\n\nWarning:\n    " + msg + "\n\n" + inspect.cleandoc(func.__doc__)
+        if level == 0:
+            return func
+
+        @functools.wraps(func)
+        def wrapper(*args: Any, **kwargs: Any) -> Any:
+            if level == 2:
+                raise RuntimeError(f'API "{func.__module__}.{func.__name__}" has been deprecated.')
+            if not since.strip() or _version_parts(PADDLE_API_VERSION, "version") >= \
+                    _version_parts(since.strip(), "since"):
+                warnings.warn(msg, category=VisibleDeprecationWarning, stacklevel=2)
+            return func(*args, **kwargs)
+
+        return wrapper
+
+    return decorator

@@ -1,0 +1,1 @@
+"""pagaie core: Tensor, dtypes, places, random state, flags and the op registry."""

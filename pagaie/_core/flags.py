@@ -1,0 +1,153 @@
+"""Paddle's global ``FLAGS_*``: :func:`set_flags`, :func:`get_flags` and fast lookups.
+
+Every flag of Paddle 3.3.1 exists with its default value, so scripts that set any
+of them keep working; a ``FLAGS_<name>`` environment variable present at import
+overrides the default, as in Paddle. Flags that change pagaie's behaviour are
+read with :func:`flag` (e.g. ``flag('check_nan_inf')``), and features that must
+react to a change register a callback with :func:`on_change`.
+"""
+from __future__ import annotations
+
+import os
+from typing import Any, Callable, Sequence
+
+from pagaie._core._flag_defaults import DEFAULTS, GPU_ONLY
+
+__all__ = ["set_flags", "get_flags", "flag", "on_change"]
+
+_PREFIX = "FLAGS_"
+_values: dict[str, Any] = {**DEFAULTS, **GPU_ONLY}
+_listeners: dict[str, list[Callable[[Any], None]]] = {}
+
+_TRUE = {"1", "true", "t", "yes", "y", "on"}
+_FALSE = {"0", "false", "f", "no", "n", "off", ""}
+
+
+def _coerce(name: str, value: Any, from_env: bool = False) -> Any:
+    """``value`` converted to the type of the flag's default (bool, int, float or str)."""
+    kind = type(DEFAULTS.get(name, GPU_ONLY.get(name)))
+    where = f"environment variable {_PREFIX}{name}" if from_env else f"paddle.set_flags: {_PREFIX}{name}"
+    if kind is bool:
+        if isinstance(value, str):
+            s = value.strip().lower()
+            if s in _TRUE:
+                return True
+            if s in _FALSE:
+                return False
+            raise TypeError(f"{where} is a bool flag, but received {value!r}")
+        if isinstance(value, (bool, int)):
+            return bool(value)
+        raise TypeError(f"{where} is a bool flag, but received {type(value).__name__} {value!r}")
+    if kind is int:
+        if isinstance(value, bool) or isinstance(value, int):
+            return int(value)
+        if isinstance(value, str):
+            try:
+                return int(value.strip())
+            except ValueError:
+                pass
+        raise TypeError(f"{where} is an int flag, but received {type(value).__name__} {value!r}")
+    if kind is float:
+        if isinstance(value, (int, float)) and not isinstance(value, bool):
+            return float(value)
+        if isinstance(value, str):
+            try:
+                return float(value.strip())
+            except ValueError:
+                pass
+        raise TypeError(f"{where} is a float flag, but received {type(value).__name__} {value!r}")
+    if not isinstance(value, str):
+        raise TypeError(f"{where} is a string flag, but received {type(value).__name__} {value!r}")
+    return value
+
+
+def _load_environment() -> None:
+    for name in _values:
+        raw = os.environ.get(_PREFIX + name)
+        if raw is not None:
+            try:
+                _values[name] = _coerce(name, raw, from_env=True)
+            except TypeError:
+                pass  # a malformed variable keeps the default, as gflags does
+
+
+_load_environment()
+
+
+def _key(name: Any, api: str, verb: str) -> str:
+    if isinstance(name, str) and name.startswith(_PREFIX) and name[len(_PREFIX):] in _values:
+        return name[len(_PREFIX):]
+    raise ValueError(f"Flag {name} cannot {verb} its value through this function "
+                     f"(paddle.{api}: unknown flag; flags are named like 'FLAGS_check_nan_inf')")
+
+
+def get_flags(flags: str | Sequence[str]) -> dict[str, Any]:
+    """Read global flags.
+
+    Args:
+        flags (str|list[str]|tuple[str]): one flag name (``'FLAGS_check_nan_inf'``) or several.
+
+    Returns:
+        dict: ``{flag_name: value}`` for every flag asked for.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> paddle.get_flags('FLAGS_check_nan_inf')
+        {'FLAGS_check_nan_inf': False}
+    """
+    if isinstance(flags, str):
+        names = [flags]
+    elif isinstance(flags, (list, tuple)):
+        names = list(flags)
+    else:
+        raise TypeError("Flags in get_flags should be a list, tuple or string "
+                        f"(paddle.get_flags received {type(flags).__name__})")
+    return {n: _values[_key(n, "get_flags", "get")] for n in names}
+
+
+def set_flags(flags: dict[str, Any]) -> None:
+    """Set global flags.
+
+    Args:
+        flags (dict): ``{flag_name: value}``; values are converted to the flag's type.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> paddle.set_flags({'FLAGS_check_nan_inf': True})
+        >>> paddle.get_flags(['FLAGS_check_nan_inf'])
+        {'FLAGS_check_nan_inf': True}
+        >>> paddle.set_flags({'FLAGS_check_nan_inf': False})
+    """
+    if not isinstance(flags, dict):
+        raise TypeError(f"flags in set_flags should be a dict (paddle.set_flags received "
+                        f"{type(flags).__name__})")
+    for name, value in flags.items():
+        key = _key(name, "set_flags", "set")
+        new = _coerce(key, value)
+        _values[key] = new
+        for cb in _listeners.get(key, ()):
+            cb(new)
+
+
+def flag(name: str) -> Any:
+    """The current value of flag ``name`` (without the ``FLAGS_`` prefix); for pagaie's own use."""
+    return _values[name]
+
+
+def on_change(name: str, callback: Callable[[Any], None]) -> None:
+    """Call ``callback(value)`` now and whenever flag ``name`` (no prefix) is set."""
+    if name not in _values:
+        raise KeyError(f"unknown flag {name!r}")
+    _listeners.setdefault(name, []).append(callback)
+    callback(_values[name])
+
+
+def _cudnn(attr: str) -> Callable[[Any], None]:
+    def apply(value: Any) -> None:
+        import torch
+        setattr(torch.backends.cudnn, attr, bool(value))
+    return apply
+
+
+on_change("cudnn_deterministic", _cudnn("deterministic"))
+on_change("cudnn_exhaustive_search", _cudnn("benchmark"))

@@ -1,0 +1,271 @@
+"""Global random state: Paddle's generators over torch's default generators.
+
+pagaie keeps no random state of its own: the default generator of each device *is*
+torch's (``torch.default_generator`` for the CPU, ``torch.cuda.default_generators[i]``
+for GPU ``i``). Random ops call torch's samplers without a ``generator=`` argument, so
+they draw from these, and so does every torch function that other layers use
+(dropout, initialisers). :func:`seed` therefore makes a whole run reproducible.
+
+A :class:`Generator` is Paddle's handle on one device's default generator; a
+:class:`GeneratorState` is a snapshot that :meth:`Generator.set_state` restores.
+"""
+from __future__ import annotations
+
+from typing import Any, Sequence
+
+import torch
+
+from pagaie._core.place import default_device, to_torch_device
+
+__all__ = ["Generator", "GeneratorState", "seed", "manual_seed", "get_rng_state", "set_rng_state",
+           "get_cuda_rng_state", "set_cuda_rng_state", "default_generator"]
+
+
+class GeneratorState:
+    """A snapshot of a generator's state, from :meth:`Generator.get_state`.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> st = paddle.get_rng_state()[0]
+        >>> isinstance(st.current_seed(), int)
+        True
+    """
+
+    __slots__ = ("_state", "_seed")
+
+    def __init__(self, state: torch.Tensor, seed: int) -> None:
+        self._state = state
+        self._seed = seed
+
+    def current_seed(self) -> int:
+        """The seed the generator was last seeded with when this snapshot was taken."""
+        return self._seed
+
+    def __repr__(self) -> str:
+        return f"GeneratorState(current_seed={self._seed})"
+
+
+_DEFAULTS: dict[tuple, "Generator"] = {}
+
+
+class Generator:
+    """A random number generator: the default generator of a device.
+
+    As in Paddle, ``Generator(device)`` does not make a new independent stream: it
+    returns the device's default generator, the one random ops draw from.
+
+    Args:
+        device (str|int|Place, optional): ``'cpu'``, ``'gpu'``, ``'gpu:N'``, a GPU
+            index or a Place; the current default device when None.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> g = paddle.Generator('cpu')
+        >>> _ = g.manual_seed(7)
+        >>> a = paddle.rand([2])
+        >>> _ = g.manual_seed(7)
+        >>> bool((paddle.rand([2]) == a).all())
+        True
+    """
+
+    __slots__ = ("_gen", "_states", "_index")
+
+    def __new__(cls, device: Any = None) -> Generator:
+        dev = default_device() if device is None else to_torch_device(device, "paddle.Generator")
+        return default_generator(dev)
+
+    @classmethod
+    def _wrap(cls, gen: torch.Generator) -> Generator:
+        self = object.__new__(cls)
+        self._gen = gen
+        self._states: list[GeneratorState | None] = [None]
+        self._index = 0
+        return self
+
+    @property
+    def device(self) -> torch.device:
+        return self._gen.device
+
+    def manual_seed(self, seed: int) -> Generator:
+        """Seed the generator; returns the generator itself."""
+        self._gen.manual_seed(int(seed))
+        return self
+
+    def seed(self) -> int:
+        """Seed from a non-deterministic source; returns the seed chosen."""
+        return int(self._gen.seed())
+
+    def initial_seed(self) -> int:
+        """The seed last set with :meth:`manual_seed` or :meth:`seed`."""
+        return int(self._gen.initial_seed())
+
+    def random(self) -> int:
+        """Draw a random 64-bit unsigned integer (advances the state)."""
+        hi, lo = torch.randint(0, 2 ** 32, (2,), dtype=torch.int64, generator=self._gen,
+                               device=self._gen.device).tolist()
+        return (hi << 32) | lo
+
+    def get_state(self) -> GeneratorState:
+        """A snapshot of the current state."""
+        return GeneratorState(self._gen.get_state(), int(self._gen.initial_seed()))
+
+    def set_state(self, state: GeneratorState) -> None:
+        """Restore a snapshot taken with :meth:`get_state`."""
+        if not isinstance(state, GeneratorState):
+            raise TypeError("paddle.Generator.set_state: 'state' must be a GeneratorState from "
+                            f"get_state(), but received {type(state).__name__}")
+        self._gen.set_state(state._state)
+
+    # Paddle keeps several named states per generator (used by model-parallel RNG trackers).
+    def register_state_index(self, state: GeneratorState) -> int:
+        """Store ``state`` as an extra state slot; returns its index."""
+        self._states.append(GeneratorState(state._state.clone(), state._seed))
+        return len(self._states) - 1
+
+    def get_state_index(self) -> int:
+        """The index of the state slot in use (0 unless :meth:`set_state_index` switched it)."""
+        return self._index
+
+    def set_state_index(self, index: int) -> None:
+        """Switch to the state slot ``index``, saving the current state in its own slot."""
+        if not 0 <= index < len(self._states):
+            raise ValueError(f"paddle.Generator.set_state_index: index {index} is out of range; "
+                             f"{len(self._states)} state(s) are registered")
+        self._states[self._index] = self.get_state()
+        self._index = index
+        st = self._states[index]
+        if st is not None:
+            self.set_state(st)
+
+    def __repr__(self) -> str:
+        return f"<pagaie.Generator device={self._gen.device}>"
+
+
+def default_generator(device: torch.device | None = None) -> Generator:
+    """The default Generator of ``device`` (the current default device when None)."""
+    dev = default_device() if device is None else device
+    key = (dev.type, dev.index or 0)
+    g = _DEFAULTS.get(key)
+    if g is None:
+        if dev.type == "cuda":
+            torch.cuda.init()
+            gen = torch.cuda.default_generators[dev.index or 0]
+        else:
+            gen = torch.default_generator
+        g = _DEFAULTS[key] = Generator._wrap(gen)
+    return g
+
+
+def _cuda_count() -> int:
+    return torch.cuda.device_count() if torch.cuda.is_available() else 0
+
+
+def seed(seed: int) -> Generator:
+    """Seed the default generators of every device, making random ops reproducible.
+
+    Args:
+        seed (int): the seed.
+
+    Returns:
+        Generator: the CPU default generator.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> _ = paddle.seed(102)
+        >>> a = paddle.randn([3])
+        >>> _ = paddle.seed(102)
+        >>> bool((paddle.randn([3]) == a).all())
+        True
+    """
+    s = int(seed)
+    torch.manual_seed(s)  # the CPU generator and every CUDA one
+    return default_generator(torch.device("cpu"))
+
+
+manual_seed = seed
+
+
+def _place_kind(device: Any, api: str) -> str:
+    dev = default_device() if device is None else to_torch_device(device, api)
+    return dev.type
+
+
+def get_rng_state(device: str | None = None) -> list[GeneratorState]:
+    """The states of the default generators of a device kind.
+
+    Args:
+        device (str, optional): ``'cpu'`` or ``'gpu'``; the current device when None.
+
+    Returns:
+        list[GeneratorState]: one state for the CPU, or one per GPU.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> sts = paddle.get_rng_state()
+        >>> paddle.set_rng_state(sts)
+    """
+    if _place_kind(device, "paddle.get_rng_state") == "cuda":
+        return get_cuda_rng_state()
+    return [default_generator(torch.device("cpu")).get_state()]
+
+
+def set_rng_state(state_list: Sequence[GeneratorState], device: str | None = None) -> None:
+    """Restore generator states taken with :func:`get_rng_state`.
+
+    Args:
+        state_list (list|tuple): the states.
+        device (str, optional): ``'cpu'`` or ``'gpu'``; the current device when None.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> sts = paddle.get_rng_state()
+        >>> a = paddle.rand([2])
+        >>> paddle.set_rng_state(sts)
+        >>> bool((paddle.rand([2]) == a).all())
+        True
+    """
+    if _place_kind(device, "paddle.set_rng_state") == "cuda":
+        n = _cuda_count()
+        if len(state_list) != n:
+            raise ValueError("paddle.set_rng_state: the length of the gpu state list should be "
+                             f"equal to the gpu device count {n}, but received {len(state_list)}")
+        set_cuda_rng_state(state_list)
+        return
+    if len(state_list) != 1:
+        raise ValueError("paddle.set_rng_state: the length of the cpu state list should be 1, "
+                         f"but received {len(state_list)}")
+    default_generator(torch.device("cpu")).set_state(state_list[0])
+
+
+def get_cuda_rng_state() -> list[GeneratorState]:
+    """The states of every GPU's default generator (an empty list without GPUs).
+
+    Returns:
+        list[GeneratorState]: one per GPU.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> sts = paddle.get_cuda_rng_state()
+        >>> paddle.set_cuda_rng_state(sts)
+    """
+    return [default_generator(torch.device("cuda", i)).get_state() for i in range(_cuda_count())]
+
+
+def set_cuda_rng_state(state_list: Sequence[GeneratorState]) -> None:
+    """Restore the GPU generator states taken with :func:`get_cuda_rng_state`.
+
+    Args:
+        state_list (list|tuple): one state per GPU.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> paddle.set_cuda_rng_state(paddle.get_cuda_rng_state())
+    """
+    n = _cuda_count()
+    if n == 0:
+        return
+    if len(state_list) != n:
+        raise ValueError("paddle.set_cuda_rng_state: the length of the cuda state list should be "
+                         f"equal to the cuda device count {n}, but received {len(state_list)}")
+    for i, st in enumerate(state_list):
+        default_generator(torch.device("cuda", i)).set_state(st)

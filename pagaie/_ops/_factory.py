@@ -1,0 +1,119 @@
+"""Shared pieces of the creation and random families: shapes, the ``out=`` /
+``device=`` / ``requires_grad=`` keywords, and in-place methods that return ``self``."""
+from __future__ import annotations
+
+import functools
+import inspect
+from typing import Any, Callable
+
+import numpy as np
+import torch
+
+from pagaie._core import dtype as _dt
+from pagaie._core.place import to_torch_device
+from pagaie._core.tensor import Tensor
+from pagaie._ops._helpers import device as default_device
+
+__all__ = ["shape_of", "device_of", "finish", "write_out", "float_only", "returns_self"]
+
+_FLOATS = (torch.float16, torch.bfloat16, torch.float32, torch.float64)
+_FLOATS_COMPLEX = _FLOATS + (torch.complex64, torch.complex128)
+
+
+def shape_of(shape: Any, api: str) -> list[int]:
+    """A shape argument (int, list/tuple of ints or 0-D tensors, or a 1-D int tensor) as ints."""
+    if isinstance(shape, torch.Tensor):
+        if shape.is_floating_point() or shape.is_complex():
+            raise TypeError(f"paddle.{api}: 'shape' must hold integers, but received a tensor of "
+                            f"dtype {_dt.from_torch_dtype(shape.dtype).name}")
+        dims = [int(v) for v in shape.reshape(-1).tolist()]
+    elif isinstance(shape, (list, tuple)):
+        dims = []
+        for e in shape:
+            if isinstance(e, torch.Tensor):
+                e = e.item()
+            if isinstance(e, np.integer):
+                e = int(e)
+            if isinstance(e, bool) or not isinstance(e, int):
+                raise TypeError(f"paddle.{api}: each element of 'shape' must be an int, but received "
+                                f"{type(e).__name__} ({e!r})")
+            dims.append(e)
+    elif isinstance(shape, int) and not isinstance(shape, bool):
+        dims = [shape]
+    else:
+        raise TypeError(f"paddle.{api}: 'shape' must be a list, tuple or Tensor, but received "
+                        f"{type(shape).__name__}")
+    for d in dims:
+        if d < 0:
+            raise ValueError(f"paddle.{api}: every dimension of 'shape' must be non-negative, "
+                             f"but received shape {dims}")
+    return dims
+
+
+def device_of(device: Any, api: str) -> torch.device:
+    """The ``device=`` keyword (a Place, 'cpu', 'gpu:0'...) or the default device."""
+    return default_device() if device is None else to_torch_device(device, f"paddle.{api}")
+
+
+def finish(t: torch.Tensor, out: Any = None, requires_grad: bool = False,
+           pin_memory: bool = False) -> torch.Tensor:
+    """Apply the common keywords to a freshly created tensor.
+
+    ``out`` (a torch tensor, already unwrapped) is resized and receives the values;
+    ``requires_grad`` makes a floating result a gradient leaf; ``pin_memory`` pins it.
+    """
+    if pin_memory and t.device.type == "cpu" and torch.cuda.is_available():
+        t = t.pin_memory()
+    if requires_grad and (t.is_floating_point() or t.is_complex()):
+        t = t.detach().requires_grad_(True)
+    if out is not None:
+        write_out(out, t)
+        if requires_grad and out.is_leaf and (out.is_floating_point() or out.is_complex()):
+            out.requires_grad_(True)
+        return out
+    return t
+
+
+def write_out(out: torch.Tensor, t: torch.Tensor) -> torch.Tensor:
+    """Make ``out`` hold the result ``t``, taking its shape and dtype, as Paddle's ``out=`` does."""
+    if out.dtype is t.dtype and out.device == t.device:
+        with torch.no_grad():
+            out.resize_(t.shape)
+            out.copy_(t)
+    else:
+        out.data = t.detach()
+    return out
+
+
+def float_only(dtype: torch.dtype, api: str, complex_ok: bool = True) -> torch.dtype:
+    """Check a random op's output dtype: floating (and complex where allowed)."""
+    allowed = _FLOATS_COMPLEX if complex_ok else _FLOATS
+    if dtype not in allowed:
+        names = ", ".join(_dt.from_torch_dtype(d).name for d in allowed)
+        raise TypeError(f"paddle.{api}: 'dtype' must be one of {names}, but received "
+                        f"{_dt.from_torch_dtype(dtype).name}")
+    return dtype
+
+
+def returns_self(fn: Callable, method: str | None = None) -> Callable:
+    """Make an in-place op's public function return its first argument itself, as Paddle does.
+
+    The op record's function returns a new wrapper around the mutated torch tensor;
+    this one hands back the very ``Tensor`` the caller passed (``x.uniform_() is x``).
+    Attaches the result as ``Tensor.<method>`` when ``method`` is given.
+    """
+    sig = inspect.signature(fn)
+
+    @functools.wraps(fn)
+    def api(x, *args, **kwargs):
+        out = fn(x, *args, **kwargs)
+        if isinstance(x, Tensor) and isinstance(out, Tensor) and out._t is x._t:
+            return x
+        return out
+
+    api.__signature__ = sig
+    del api.__wrapped__
+    api.op_record = getattr(fn, "op_record", None)
+    if method:
+        setattr(Tensor, method, api)
+    return api

@@ -1,0 +1,402 @@
+"""Creation ops over ranges and grids: arange, range, linspace, logspace, eye, meshgrid,
+the triangle index ops, cartesian products and combinations."""
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import torch
+
+from pagaie._core import dtype as _dt
+from pagaie._core.registry import defop
+from pagaie._ops._factory import device_of, finish
+
+__all__ = ["arange", "range", "linspace", "logspace", "eye", "meshgrid", "tril_indices",
+           "triu_indices", "cartesian_prod", "combinations"]
+
+_T = torch.Tensor
+
+
+def _num(v: Any) -> Any:
+    """A Python number from a number or a one-element tensor."""
+    return v.reshape(-1)[0].item() if isinstance(v, _T) else v
+
+
+def _is_floatish(v: Any) -> bool:
+    if isinstance(v, _T):
+        return v.is_floating_point() or v.is_complex()
+    return isinstance(v, float)
+
+
+def _range_dtype(dtype: Any, values: tuple, api: str, allow_bool: bool = False) -> torch.dtype:
+    if dtype is None:
+        return _dt.default_float() if any(_is_floatish(v) for v in values) else torch.int64
+    dt = _dt.to_torch_dtype(dtype, f"paddle.{api}")
+    if dt is torch.bool and not allow_bool:
+        raise TypeError(f"paddle.{api}: 'dtype' bool is not supported; use an integer or "
+                        "floating dtype")
+    return dt
+
+
+def _cast_bounds(dt: torch.dtype, *vals: Any) -> list:
+    """Paddle casts the bounds to an integer output dtype before computing the range."""
+    if dt.is_floating_point or dt.is_complex:
+        return [float(v) for v in vals]
+    return [int(v) for v in vals]
+
+
+def _affine(n: int, start: Any, step: Any, dt: torch.dtype, dev: torch.device) -> torch.Tensor:
+    """``start + i * step`` for ``i < n``, computed in the output dtype as Paddle does."""
+    if dt.is_floating_point or dt.is_complex:
+        idx = torch.arange(n, dtype=dt, device=dev)
+        return idx * torch.tensor(step, dtype=dt) + torch.tensor(start, dtype=dt)
+    idx = torch.arange(n, dtype=torch.int64, device=dev)
+    return (idx * step + start).to(dt)
+
+
+@defop(method=False, differentiable=False, paddle_types=("range", "pd_op.arange"))
+def arange(start=0, end=None, step=1, dtype=None, *, out=None, device=None, requires_grad=False,
+           pin_memory=False, name=None):
+    """Evenly spaced values in ``[start, end)`` with spacing ``step``.
+
+    With one argument it is the end: ``arange(5)`` is ``0 .. 4``. The dtype is
+    int64 when every bound is an integer, the default float dtype otherwise.
+
+    Args:
+        start (int|float|Tensor, optional): the first value. Default 0.
+        end (int|float|Tensor, optional): the (excluded) end.
+        step (int|float|Tensor, optional): the spacing, non-zero. Default 1.
+        dtype (str|paddle.dtype, optional): the output dtype.
+        out (Tensor, optional): a tensor to write the result into.
+        device (str|Place, optional): where to create it.
+        requires_grad (bool, optional): make the result a gradient leaf.
+        pin_memory (bool, optional): pin the result in page-locked memory.
+        name (str, optional): unused.
+
+    Returns:
+        Tensor: 1-D, ``ceil((end - start) / step)`` values (none when the sign of
+        ``step`` points away from ``end``).
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> paddle.arange(5).tolist()
+        [0, 1, 2, 3, 4]
+        >>> paddle.arange(0, 1, 0.25).tolist()
+        [0.0, 0.25, 0.5, 0.75]
+    """
+    if end is None:
+        start, end = 0, start
+    dt = _range_dtype(dtype, (start, end, step), "arange")
+    s, e, st = _cast_bounds(dt, _num(start), _num(end), _num(step))
+    if st == 0:
+        raise ValueError("paddle.arange: 'step' must not be 0 (after casting to the output dtype)")
+    n = max(0, math.ceil((e - s) / st))
+    t = _affine(n, s, st, dt, device_of(device, "arange"))
+    return finish(t, out, requires_grad, pin_memory)
+
+
+@defop(method=False, differentiable=False)
+def range(start=0, end=None, step=1, dtype=None, *, out=None, device=None, requires_grad=False,
+          name=None):
+    """Evenly spaced values from ``start`` to ``end`` *inclusive* (deprecated in Paddle;
+    prefer :func:`arange`).
+
+    With one argument it is the end: ``range(3)`` is ``0, 1, 2, 3``. The dtype is
+    the default float dtype unless given.
+
+    Args:
+        start (int|float|Tensor, optional): the first value. Default 0.
+        end (int|float|Tensor, optional): the last value (included when reached).
+        step (int|float|Tensor, optional): the spacing, non-zero. Default 1.
+        dtype (str|paddle.dtype, optional): the output dtype.
+        out (Tensor, optional): a tensor to write the result into.
+        device (str|Place, optional): where to create it.
+        requires_grad (bool, optional): make the result a gradient leaf.
+        name (str, optional): unused.
+
+    Returns:
+        Tensor: 1-D, ``floor((end - start) / step) + 1`` values.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> paddle.range(0, 3).tolist()
+        [0.0, 1.0, 2.0, 3.0]
+    """
+    if end is None:
+        start, end = 0, start
+    dt = _dt.default_float() if dtype is None else _range_dtype(dtype, (), "range")
+    s, e, st = _cast_bounds(dt, _num(start), _num(end), _num(step))
+    if st == 0:
+        raise ValueError("paddle.range: 'step' must not be 0")
+    n = max(0, math.floor((e - s) / st) + 1)
+    t = _affine(n, s, st, dt, device_of(device, "range"))
+    return finish(t, out, requires_grad)
+
+
+def _num_arg(num: Any, api: str) -> int:
+    n = _num(num)
+    if isinstance(n, bool) or not isinstance(n, int):
+        raise TypeError(f"paddle.{api}: 'num' must be an int, but received {type(n).__name__}")
+    if n < 0:
+        raise ValueError(f"paddle.{api}: 'num' must be >= 0, but received {n}")
+    return n
+
+
+@defop(method=False, differentiable=False, paddle_types=("linspace", "pd_op.linspace"))
+def linspace(start, stop, num, dtype=None, name=None, *, out=None, device=None,
+             requires_grad=False):
+    """``num`` evenly spaced values from ``start`` to ``stop``, both included.
+
+    Args:
+        start (int|float|Tensor): the first value.
+        stop (int|float|Tensor): the last value.
+        num (int|Tensor): how many values.
+        dtype (str|paddle.dtype, optional): the output dtype; the default float dtype when None.
+        name (str, optional): unused.
+        out (Tensor, optional): a tensor to write the result into.
+        device (str|Place, optional): where to create it.
+        requires_grad (bool, optional): make the result a gradient leaf.
+
+    Returns:
+        Tensor: 1-D, ``num`` values.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> paddle.linspace(0, 10, 5).tolist()
+        [0.0, 2.5, 5.0, 7.5, 10.0]
+    """
+    dt = _dt.default_float() if dtype is None else _range_dtype(dtype, (), "linspace")
+    n = _num_arg(num, "linspace")
+    s, e = _cast_bounds(dt, _num(start), _num(stop))
+    calc = torch.float64 if not (dt.is_floating_point or dt.is_complex) else dt
+    t = torch.linspace(s, e, n, dtype=calc, device=device_of(device, "linspace"))
+    return finish(t if t.dtype is dt else t.to(dt), out, requires_grad)
+
+
+@defop(method=False, differentiable=False, paddle_types=("logspace", "pd_op.logspace"))
+def logspace(start, stop, num, base=10.0, dtype=None, name=None):
+    """``num`` values ``base ** v`` for ``v`` evenly spaced from ``start`` to ``stop`` (included).
+
+    Args:
+        start (int|float|Tensor): the first exponent.
+        stop (int|float|Tensor): the last exponent.
+        num (int|Tensor): how many values.
+        base (float|Tensor, optional): the base. Default 10.0.
+        dtype (str|paddle.dtype, optional): the output dtype; the default float dtype when None.
+        name (str, optional): unused.
+
+    Returns:
+        Tensor: 1-D, ``num`` values.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> paddle.logspace(0, 3, 4, base=2).tolist()
+        [1.0, 2.0, 4.0, 8.0]
+    """
+    dt = _dt.default_float() if dtype is None else _range_dtype(dtype, (), "logspace")
+    n = _num_arg(num, "logspace")
+    s, e = _cast_bounds(dt, _num(start), _num(stop))
+    exps = torch.linspace(float(s), float(e), n, dtype=torch.float64, device=device_of(None, "logspace"))
+    t = torch.pow(torch.tensor(float(_num(base)), dtype=torch.float64), exps)
+    if not (dt.is_floating_point or dt.is_complex):
+        t = torch.round(t) if bool(torch.isfinite(t).all()) else t
+    return t.to(dt)
+
+
+def _dim_arg(v: Any, what: str, api: str) -> int:
+    v = _num(v)
+    if isinstance(v, bool) or not isinstance(v, int) or v < 0:
+        raise TypeError(f"paddle.{api}: '{what}' should be a non-negative int, but received {v!r}")
+    return v
+
+
+@defop(method=False, differentiable=False, paddle_types=("eye", "pd_op.eye"))
+def eye(num_rows, num_columns=None, dtype=None, name=None, *, out=None, device=None,
+        requires_grad=False, pin_memory=False):
+    """A 2-D tensor with ones on the diagonal and zeros elsewhere.
+
+    Args:
+        num_rows (int|Tensor): the number of rows.
+        num_columns (int|Tensor, optional): the number of columns; ``num_rows`` when None.
+        dtype (str|paddle.dtype, optional): the default float dtype when None.
+        name (str, optional): unused.
+        out (Tensor, optional): a tensor to write the result into.
+        device (str|Place, optional): where to create it.
+        requires_grad (bool, optional): make the result a gradient leaf.
+        pin_memory (bool, optional): pin the result in page-locked memory.
+
+    Returns:
+        Tensor: shape ``[num_rows, num_columns]``.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> paddle.eye(2, 3).tolist()
+        [[1.0, 0.0, 0.0], [0.0, 1.0, 0.0]]
+    """
+    r = _dim_arg(num_rows, "num_rows", "eye")
+    c = r if num_columns is None else _dim_arg(num_columns, "num_columns", "eye")
+    dt = _dt.default_float() if dtype is None else _range_dtype(dtype, (), "eye")
+    t = torch.eye(r, c, dtype=dt, device=device_of(device, "eye"))
+    return finish(t, out, requires_grad, pin_memory)
+
+
+def _same_dtype(ts: list, api: str) -> None:
+    for i, t in enumerate(ts[1:], 1):
+        if t.dtype is not ts[0].dtype:
+            raise ValueError(f"paddle.{api}: every input must have the same dtype, but the first is "
+                             f"{_dt.from_torch_dtype(ts[0].dtype).name} and input {i} is "
+                             f"{_dt.from_torch_dtype(t.dtype).name}")
+
+
+@defop(method=False, paddle_types=("meshgrid", "pd_op.meshgrid"))
+def meshgrid(*args, **kwargs):
+    """Coordinate grids from 1-D tensors: output ``i`` repeats input ``i`` along its own axis.
+
+    Args:
+        *args (Tensor|list[Tensor]): 0-D or 1-D tensors of one dtype, or one list of them.
+        **kwargs: ``indexing`` = ``'ij'`` (default, matrix indexing) or ``'xy'``
+            (Cartesian: the first two output axes swapped); ``name`` is unused.
+
+    Returns:
+        list[Tensor]: one grid per input, each of shape ``[len(x1), len(x2), ...]``.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> gx, gy = paddle.meshgrid(paddle.to_tensor([1, 2]), paddle.to_tensor([3, 4, 5]))
+        >>> gx.shape, gy.tolist()
+        (paddle.Size([2, 3]), [[3, 4, 5], [3, 4, 5]])
+    """
+    indexing = kwargs.pop("indexing", "ij")
+    kwargs.pop("name", None)
+    if kwargs:
+        raise TypeError(f"paddle.meshgrid: unexpected keyword arguments {sorted(kwargs)}")
+    if indexing not in ("ij", "xy"):
+        raise ValueError(f"paddle.meshgrid: 'indexing' must be 'ij' or 'xy', but received {indexing!r}")
+    ts = list(args[0]) if len(args) == 1 and isinstance(args[0], (list, tuple)) else list(args)
+    if not ts:
+        raise ValueError("paddle.meshgrid: expected at least one input tensor, but received none")
+    for i, t in enumerate(ts):
+        if not isinstance(t, _T):
+            raise TypeError(f"paddle.meshgrid: input {i} must be a Tensor, but received {type(t).__name__}")
+        if t.dim() > 1:
+            raise ValueError(f"paddle.meshgrid: expected 0-D or 1-D tensors, but input {i} has shape "
+                             f"{list(t.shape)}")
+    _same_dtype(ts, "meshgrid")
+    return list(torch.meshgrid(*ts, indexing=indexing))
+
+
+def _index_dtype(dtype: Any, api: str) -> torch.dtype:
+    dt = _dt.to_torch_dtype(dtype, f"paddle.{api}")
+    if dt not in (torch.int32, torch.int64):
+        raise TypeError(f"paddle.{api}: 'dtype' must be int32 or int64, but received "
+                        f"{_dt.from_torch_dtype(dt).name}")
+    return dt
+
+
+@defop(method=False, differentiable=False, paddle_types=("tril_indices", "pd_op.tril_indices"))
+def tril_indices(row, col, offset=0, dtype="int64"):
+    """Coordinates of the lower triangle of a ``row`` x ``col`` matrix.
+
+    Args:
+        row (int): the number of rows.
+        col (int): the number of columns.
+        offset (int, optional): which diagonal bounds the triangle: 0 the main one,
+            positive above it, negative below. Default 0.
+        dtype (str|paddle.dtype, optional): int32 or int64 (default).
+
+    Returns:
+        Tensor: shape ``[2, N]``: row indices then column indices, row by row.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> paddle.tril_indices(3, 3).tolist()
+        [[0, 1, 1, 2, 2, 2], [0, 0, 1, 0, 1, 2]]
+    """
+    r = _dim_arg(row, "row", "tril_indices")
+    c = _dim_arg(col, "col", "tril_indices")
+    dt = _index_dtype(dtype, "tril_indices")
+    return torch.tril_indices(r, c, int(_num(offset)), dtype=dt, device=device_of(None, "tril_indices"))
+
+
+@defop(method=False, differentiable=False, paddle_types=("triu_indices", "pd_op.triu_indices"))
+def triu_indices(row, col=None, offset=0, dtype="int64"):
+    """Coordinates of the upper triangle of a ``row`` x ``col`` matrix.
+
+    Args:
+        row (int): the number of rows.
+        col (int, optional): the number of columns; ``row`` when None.
+        offset (int, optional): which diagonal bounds the triangle: 0 the main one,
+            positive above it, negative below. Default 0.
+        dtype (str|paddle.dtype, optional): int32 or int64 (default).
+
+    Returns:
+        Tensor: shape ``[2, N]``: row indices then column indices, row by row.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> paddle.triu_indices(3).tolist()
+        [[0, 0, 0, 1, 1, 2], [0, 1, 2, 1, 2, 2]]
+    """
+    r = _dim_arg(row, "row", "triu_indices")
+    c = r if col is None else _dim_arg(col, "col", "triu_indices")
+    dt = _index_dtype(dtype, "triu_indices")
+    return torch.triu_indices(r, c, int(_num(offset)), dtype=dt, device=device_of(None, "triu_indices"))
+
+
+@defop(method=False)
+def cartesian_prod(x, name=None):
+    """The Cartesian product of 1-D tensors, one combination per row.
+
+    Args:
+        x (list[Tensor]|tuple[Tensor]): 1-D tensors of one dtype.
+        name (str, optional): unused.
+
+    Returns:
+        Tensor: shape ``[N, len(x)]`` (1-D, the input itself, for a single tensor).
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> paddle.cartesian_prod([paddle.to_tensor([1, 2]), paddle.to_tensor([3, 4])]).tolist()
+        [[1, 3], [1, 4], [2, 3], [2, 4]]
+    """
+    ts = list(x.unbind(0)) if isinstance(x, _T) else list(x)  # a Tensor is iterated, as in Paddle
+    for t in ts:
+        if t.dim() != 1:
+            raise ValueError(f"paddle.cartesian_prod: expected 1-D tensors, but received shape "
+                             f"{list(t.shape)}")
+    _same_dtype(ts, "cartesian_prod")
+    if len(ts) == 1:
+        return ts[0].clone()
+    grids = torch.meshgrid(*ts, indexing="ij")
+    return torch.stack([g.reshape(-1) for g in grids], dim=1)
+
+
+@defop(method=True)
+def combinations(x, r=2, with_replacement=False, name=None):
+    """All length-``r`` combinations of the elements of a 1-D tensor, in order.
+
+    Args:
+        x (Tensor): a 1-D tensor.
+        r (int, optional): the combination length, >= 0. Default 2.
+        with_replacement (bool, optional): allow repeated elements. Default False.
+        name (str, optional): unused.
+
+    Returns:
+        Tensor: shape ``[N, r]`` (``[0]`` when ``r`` is 0).
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> paddle.combinations(paddle.to_tensor([1, 2, 3])).tolist()
+        [[1, 2], [1, 3], [2, 3]]
+    """
+    if x.dim() != 1:
+        raise TypeError(f"paddle.combinations: expected a 1-D tensor, but received shape {list(x.shape)}")
+    if isinstance(r, bool) or not isinstance(r, int) or r < 0:
+        raise ValueError(f"paddle.combinations: 'r' must be a non-negative int, but received {r!r}")
+    if r == 0:
+        return x[:0]
+    n = x.shape[0]
+    if not with_replacement and r > n:
+        return x[:0].unsqueeze(1).expand(0, r)
+    return torch.combinations(x, r, with_replacement=bool(with_replacement)).reshape(-1, r)
+

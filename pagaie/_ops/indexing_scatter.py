@@ -1,0 +1,398 @@
+"""Writing by index: scatter, scatter_nd, index_add/fill/put, masked_fill/scatter, put_along_axis."""
+from __future__ import annotations
+
+from typing import Any
+
+import torch
+
+from pagaie._core.registry import REGISTRY, OpRecord, defop
+from pagaie._core.tensor import Tensor
+from pagaie._ops._helpers import norm_axis
+from pagaie._ops.indexing import _slice_dims, bound_index, check_index
+
+_T = torch.Tensor
+
+__all__ = ["scatter", "scatter_", "scatter_nd", "scatter_nd_add", "scatter_add", "scatter_add_",
+           "scatter_reduce", "index_add", "index_add_", "index_fill", "index_fill_", "index_put",
+           "index_put_", "masked_fill", "masked_fill_", "masked_scatter", "masked_scatter_",
+           "put_along_axis", "slice_scatter", "select_scatter", "diagonal_scatter"]
+
+_REDUCE = {"assign": None, "add": "sum", "sum": "sum", "mul": "prod", "multiply": "prod",
+           "prod": "prod", "mean": "mean", "amax": "amax", "amin": "amin"}
+
+
+def _put_along(arr: _T, indices: _T, values: Any, axis: Any, reduce: str, include_self: bool,
+               broadcast: bool, api: str) -> _T:
+    if reduce not in _REDUCE:
+        raise ValueError(f"paddle.{api}: 'reduce' must be one of {sorted(_REDUCE)}, but received "
+                         f"{reduce!r}")
+    a = norm_axis(axis, arr.dim(), api)
+    if arr.dim() != indices.dim():
+        raise ValueError(f"paddle.{api}: 'indices' and 'arr' must have the same number of "
+                         f"dimensions, but received {indices.dim()} and {arr.dim()}")
+    idx = check_index(indices, api, "indices")
+    v = values if isinstance(values, _T) else torch.tensor(values, dtype=arr.dtype, device=arr.device)
+    v = v.to(arr.dtype)
+    if broadcast:
+        if all(i <= s for i, s in zip(idx.shape, arr.shape)):
+            shp = list(arr.shape)
+            shp[a] = idx.shape[a]
+            idx = idx.expand(shp)
+        v = v.expand(idx.shape)
+    elif v.numel() == 1 and v.shape != idx.shape:
+        v = v.reshape([1] * idx.dim()).expand(idx.shape)
+    idx = bound_index(idx, arr.shape[a], api)
+    red = _REDUCE[reduce]
+    if red is None:
+        return torch.scatter(arr, a, idx, v)
+    return torch.scatter_reduce(arr, a, idx, v, red, include_self=include_self)
+
+
+@defop(paddle_types=("put_along_axis", "pd_op.put_along_axis"), inplace=True)
+def put_along_axis(arr, indices, values, axis, reduce="assign", include_self=True, broadcast=True):
+    """Write ``values`` into ``arr`` at ``indices`` along ``axis``, combining with ``reduce``.
+
+    Args:
+        arr (Tensor): the input.
+        indices (Tensor): int positions along ``axis``, same rank as ``arr``.
+        values (Tensor|scalar): what to write (broadcast to the index shape).
+        axis (int): the axis the indices refer to.
+        reduce (str, optional): ``'assign'``, ``'add'``, ``'mul'``/``'multiply'``,
+            ``'mean'``, ``'amax'`` or ``'amin'``.
+        include_self (bool, optional): whether ``arr``'s own values join the reduction.
+        broadcast (bool, optional): broadcast ``indices`` against ``arr`` off ``axis``.
+
+    Returns:
+        Tensor: the result.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> x = paddle.zeros([2, 3])
+        >>> paddle.put_along_axis(x, paddle.to_tensor([[1], [2]]), 5.0, 1).tolist()
+        [[0.0, 5.0, 0.0], [0.0, 0.0, 5.0]]
+    """
+    return _put_along(arr, indices, values, axis, reduce, include_self, broadcast, "put_along_axis")
+
+
+def _scatter_paddle(x: _T, index: _T, updates: _T, overwrite: bool, api: str) -> _T:
+    index = check_index(index, api)
+    if index.dim() > 1 and not (index.dim() == 2 and index.shape[1] == 1):
+        raise ValueError(f"paddle.{api}: 'index' must be 1-D (or of shape [N, 1]), but received "
+                         f"shape {list(index.shape)}")
+    idx = bound_index(index.reshape(-1), x.shape[0], api, negative=False)
+    u = updates.unsqueeze(0) if index.dim() == 0 and updates.dim() == x.dim() - 1 else updates
+    if u.dtype is not x.dtype:
+        u = u.to(x.dtype)
+    if overwrite:
+        return x.index_copy(0, idx, u)
+    return x.index_fill(0, idx, 0).index_add(0, idx, u)
+
+
+def _scatter_torch(input: _T, dim: int, index: _T, src: Any, reduce: Any, api: str) -> _T:
+    return _put_along(input, index, src, dim, "assign" if reduce is None else reduce, True, False, api)
+
+
+@defop(paddle_types=("scatter", "pd_op.scatter"))
+def scatter(x, index, updates, overwrite=True, name=None, out=None):
+    """Write the rows of ``updates`` into the rows ``index`` of ``x``.
+
+    With ``overwrite`` a repeated index keeps the last update; without it the
+    addressed rows are zeroed and then all their updates are summed. The torch
+    form ``scatter(input, dim, index, src, reduce)`` (an int second argument) is
+    :func:`put_along_axis` without broadcasting.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> x = paddle.zeros([3, 2])
+        >>> u = paddle.to_tensor([[1.0, 1.0], [2.0, 2.0]])
+        >>> paddle.scatter(x, paddle.to_tensor([1, 1]), u, overwrite=False).tolist()
+        [[0.0, 0.0], [3.0, 3.0], [0.0, 0.0]]
+    """
+    if isinstance(index, int) and not isinstance(index, bool):
+        r = _scatter_torch(x, index, updates, overwrite, name, "scatter")
+    else:
+        r = _scatter_paddle(x, index, updates, overwrite, "scatter")
+    if out is not None:
+        out.copy_(r)
+    return r
+
+
+def scatter_(*args: Any, **kwargs: Any) -> Tensor:
+    """In-place :func:`scatter`: writes into ``x`` (or ``input``) and returns it.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> x = paddle.zeros([2, 2])
+        >>> _ = paddle.scatter_(x, paddle.to_tensor([1]), paddle.ones([1, 2]))
+        >>> x.tolist()
+        [[0.0, 0.0], [1.0, 1.0]]
+    """
+    x = args[0] if args else kwargs.get("x", kwargs.get("input"))
+    return _write_back("scatter_", x, scatter(*args, **kwargs))
+
+
+def _write_back(api: str, x: Tensor, r: Tensor) -> Tensor:
+    t = x._t
+    if t.requires_grad and t.is_leaf:
+        raise ValueError(f"paddle.{api}: Leaf Tensor {x.name!r} that doesn't stop gradient can't use "
+                         "inplace strategy")
+    if t.requires_grad or r._t.requires_grad:
+        x._t = r._t
+    else:
+        t.copy_(r._t)
+    return x
+
+
+REGISTRY["scatter_"] = OpRecord("scatter_", scatter.op_record.kernel, inplace_of="scatter")
+scatter_.op_record = REGISTRY["scatter_"]
+Tensor.scatter_ = scatter_
+
+
+def _nd_columns(x_shape: Any, index: _T, api: str) -> tuple:
+    index = check_index(index, api)
+    k = index.shape[-1] if index.dim() else 0
+    if k > len(x_shape):
+        raise ValueError(f"paddle.{api}: the last dimension of 'index' ({k}) must not exceed the "
+                         f"rank of the target ({len(x_shape)})")
+    return tuple(bound_index(index[..., i], x_shape[i], api) for i in range(k)), k
+
+
+@defop(method=False, paddle_types=("scatter_nd", "pd_op.scatter_nd"))
+def scatter_nd(index, updates, shape, name=None):
+    """A zero tensor of ``shape`` with ``updates`` summed in at the positions ``index``.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> paddle.scatter_nd(paddle.to_tensor([[1], [1]]), paddle.to_tensor([1.0, 2.0]), [3]).tolist()
+        [0.0, 3.0, 0.0]
+    """
+    from pagaie._ops._helpers import int_list
+    shp = int_list(shape)
+    zeros = torch.zeros(shp, dtype=updates.dtype, device=updates.device)
+    return _scatter_nd_add(zeros, index, updates, "scatter_nd")
+
+
+def _scatter_nd_add(x: _T, index: _T, updates: _T, api: str) -> _T:
+    cols, k = _nd_columns(list(x.shape), index, api)
+    u = updates.to(x.dtype) if updates.dtype is not x.dtype else updates
+    if k == 0:
+        lead = index.dim() - 1 if index.dim() else 0
+        return x + u.reshape([-1] + list(x.shape)).sum(0) if lead else x + u
+    return x.index_put(cols, u, accumulate=True)
+
+
+@defop(paddle_types=("scatter_nd_add", "pd_op.scatter_nd_add"))
+def scatter_nd_add(x, index, updates, name=None):
+    """``x`` with ``updates`` added at the positions addressed by the last axis of ``index``.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> x = paddle.zeros([3])
+        >>> paddle.scatter_nd_add(x, paddle.to_tensor([[1], [1]]), paddle.to_tensor([1.0, 2.0])).tolist()
+        [0.0, 3.0, 0.0]
+    """
+    return _scatter_nd_add(x, index, updates, "scatter_nd_add")
+
+
+@defop(inplace=True)
+def scatter_add(input, dim, index, src):
+    """Add ``src`` into ``input`` at ``index`` along ``dim`` (torch's ``scatter_add``).
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> x = paddle.zeros([1, 3])
+        >>> paddle.scatter_add(x, 1, paddle.to_tensor([[0, 0]]), paddle.ones([1, 2])).tolist()
+        [[2.0, 0.0, 0.0]]
+    """
+    d = norm_axis(dim, input.dim(), "scatter_add", "dim")
+    idx = bound_index(check_index(index, "scatter_add"), input.shape[d], "scatter_add")
+    return torch.scatter_add(input, d, idx, src.to(input.dtype))
+
+
+@defop()
+def scatter_reduce(input, dim, index, src, reduce, *, include_self=True):
+    """Combine ``src`` into ``input`` at ``index`` along ``dim`` with ``reduce``
+    (``'sum'``, ``'prod'``, ``'mean'``, ``'amax'``, ``'amin'``).
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> x = paddle.zeros([1, 3])
+        >>> paddle.scatter_reduce(x, 1, paddle.to_tensor([[0, 0]]), paddle.ones([1, 2]), 'sum').tolist()
+        [[2.0, 0.0, 0.0]]
+    """
+    if reduce not in ("sum", "prod", "mean", "amax", "amin"):
+        raise ValueError(f"paddle.scatter_reduce: 'reduce' must be one of sum, prod, mean, amax, amin, "
+                         f"but received {reduce!r}")
+    d = norm_axis(dim, input.dim(), "scatter_reduce", "dim")
+    idx = bound_index(check_index(index, "scatter_reduce"), input.shape[d], "scatter_reduce")
+    return torch.scatter_reduce(input, d, idx, src.to(input.dtype), reduce, include_self=include_self)
+
+
+# ---- index_* ----------------------------------------------------------------------------
+@defop(paddle_types=("index_add", "pd_op.index_add"), inplace=True)
+def index_add(x, index, axis, value, alpha=1, name=None, *, out=None):
+    """Add ``alpha * value`` into ``x`` at the positions ``index`` along ``axis``.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> x = paddle.zeros([2, 2])
+        >>> paddle.index_add(x, paddle.to_tensor([1, 1]), 0, paddle.ones([2, 2])).tolist()
+        [[0.0, 0.0], [2.0, 2.0]]
+    """
+    if isinstance(index, int) and not isinstance(index, bool):  # torch order: (x, dim, index, source)
+        index, axis = axis, index
+    a = norm_axis(axis, x.dim(), "index_add")
+    idx = bound_index(check_index(index, "index_add").reshape(-1), x.shape[a], "index_add",
+                      ValueError)
+    r = torch.index_add(x, a, idx, value.to(x.dtype), alpha=alpha)
+    if out is not None:
+        out.copy_(r)
+    return r
+
+
+@defop(paddle_types=("index_fill", "pd_op.index_fill"), inplace=True)
+def index_fill(x, index, axis, value, name=None):
+    """Set the entries at positions ``index`` along ``axis`` to the scalar ``value``.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> paddle.index_fill(paddle.zeros([2, 2]), paddle.to_tensor([0]), 1, 5.0).tolist()
+        [[5.0, 0.0], [5.0, 0.0]]
+    """
+    a = norm_axis(axis, x.dim(), "index_fill")
+    idx = bound_index(check_index(index, "index_fill").reshape(-1), x.shape[a], "index_fill",
+                      ValueError)
+    if isinstance(value, _T):
+        value = value.to(x.dtype).reshape([])
+    return torch.index_fill(x, a, idx, value)
+
+
+@defop(paddle_types=("index_put", "pd_op.index_put"), inplace=True)
+def index_put(x, indices, value, accumulate=False, name=None):
+    """Write ``value`` at ``x[indices]`` (a tuple of int or bool tensors); sum with ``accumulate``.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> x = paddle.zeros([3])
+        >>> paddle.index_put(x, (paddle.to_tensor([0, 2]),), paddle.to_tensor(1.0)).tolist()
+        [1.0, 0.0, 1.0]
+    """
+    if not isinstance(indices, (list, tuple)):
+        raise TypeError(f"paddle.index_put: 'indices' must be a tuple or list of Tensors, but "
+                        f"received {type(indices).__name__}")
+    idx = []
+    dim = 0
+    for t in indices:
+        if t.dtype is torch.bool:
+            idx.append(t)
+            dim += t.dim()
+        else:
+            idx.append(bound_index(check_index(t, "index_put", "indices"), x.shape[dim], "index_put"))
+            dim += 1
+    v = value if isinstance(value, _T) else torch.tensor(value, dtype=x.dtype, device=x.device)
+    return x.index_put(tuple(idx), v.to(x.dtype), accumulate=bool(accumulate))
+
+
+# ---- masked_* ----------------------------------------------------------------------------
+def _check_mask(mask: _T, api: str) -> None:
+    if mask.dtype is not torch.bool:
+        raise TypeError(f"paddle.{api}: 'mask' must be a bool tensor, but received "
+                        f"{str(mask.dtype).replace('torch.', '')}")
+
+
+@defop(paddle_types=("masked_fill", "pd_op.masked_fill"), inplace=True)
+def masked_fill(x, mask, value, name=None):
+    """``x`` with the elements where ``mask`` is True replaced by ``value`` (scalar or 0-D tensor).
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> x = paddle.to_tensor([1.0, 2.0, 3.0])
+        >>> paddle.masked_fill(x, x > 1.5, 0.0).tolist()
+        [1.0, 0.0, 0.0]
+    """
+    _check_mask(mask, "masked_fill")
+    if isinstance(value, _T):
+        value = value.to(x.dtype)
+        if value.dim():
+            return torch.where(mask, value, x)
+    if mask.dim() > x.dim() or any(m != s and s == 1 for m, s in zip(mask.shape[::-1], x.shape[::-1])):
+        x = x.expand(torch.broadcast_shapes(x.shape, mask.shape))
+    return x.masked_fill(mask, value)
+
+
+@defop(paddle_types=("masked_scatter", "pd_op.masked_scatter"), inplace=True)
+def masked_scatter(x, mask, value, name=None):
+    """``x`` with the elements where ``mask`` is True taken, in order, from ``value``.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> x = paddle.zeros([4])
+        >>> paddle.masked_scatter(x, x == 0, paddle.to_tensor([1.0, 2.0, 3.0, 4.0])).tolist()
+        [1.0, 2.0, 3.0, 4.0]
+    """
+    _check_mask(mask, "masked_scatter")
+    n = int(mask.expand(torch.broadcast_shapes(x.shape, mask.shape)).sum())
+    if value.numel() < n:
+        raise ValueError(f"paddle.masked_scatter: 'value' has {value.numel()} elements, fewer than "
+                         f"the {n} True entries of the mask")
+    return x.masked_scatter(mask, value.to(x.dtype))
+
+
+# ---- *_scatter (the inverse of slicing) -----------------------------------------------------
+@defop()
+def slice_scatter(x, value, axes, starts, ends, strides, name=None):
+    """``x`` with the strided slice given by ``axes/starts/ends/strides`` replaced by ``value``.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> x = paddle.zeros([4])
+        >>> paddle.slice_scatter(x, paddle.ones([2]), [0], [0], [4], [2]).tolist()
+        [1.0, 0.0, 1.0, 0.0]
+    """
+    idx, flips = _slice_dims(x, axes, starts, ends, strides, "slice_scatter")
+    v = value.to(x.dtype)
+    if flips:
+        v = v.flip(flips)
+    out = x.clone()
+    out[idx] = v
+    return out
+
+
+@defop()
+def select_scatter(x, values, axis, index, name=None):
+    """``x`` with the slice at ``index`` along ``axis`` replaced by ``values``.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> paddle.select_scatter(paddle.zeros([2, 2]), paddle.ones([2]), 0, 1).tolist()
+        [[0.0, 0.0], [1.0, 1.0]]
+    """
+    a = norm_axis(axis, x.dim(), "select_scatter")
+    n = x.shape[a]
+    if not -n <= index < n:
+        raise IndexError(f"paddle.select_scatter: 'index' {index} is out of range for axis {axis} "
+                         f"of size {n}")
+    return torch.select_scatter(x, values.to(x.dtype), a, int(index))
+
+
+@defop()
+def diagonal_scatter(x, y, offset=0, axis1=0, axis2=1, name=None):
+    """``x`` with the diagonal (``offset``, ``axis1``, ``axis2``) replaced by ``y``.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> paddle.diagonal_scatter(paddle.zeros([2, 2]), paddle.ones([2])).tolist()
+        [[1.0, 0.0], [0.0, 1.0]]
+    """
+    a1 = norm_axis(axis1, x.dim(), "diagonal_scatter", "axis1")
+    a2 = norm_axis(axis2, x.dim(), "diagonal_scatter", "axis2")
+    return torch.diagonal_scatter(x, y.to(x.dtype), int(offset), a1, a2)
+
+
+scatter_add_ = scatter_add.inplace
+index_add_ = index_add.inplace
+index_fill_ = index_fill.inplace
+index_put_ = index_put.inplace
+masked_fill_ = masked_fill.inplace
+masked_scatter_ = masked_scatter.inplace
+put_along_axis_ = put_along_axis.inplace

@@ -1,0 +1,398 @@
+"""paddle.linalg decompositions: SVD, QR, eigen, LU, Householder products, low-rank SVD/PCA.
+
+Only ``eigvalsh`` is also a top-level ``paddle`` name; the rest reach users through
+:mod:`pagaie.linalg`.
+"""
+from __future__ import annotations
+
+import torch
+
+from pagaie._core.registry import defop
+
+__all__ = ["eigvalsh"]
+
+
+def _out(out, res):
+    if out is None:
+        return res
+    for o, r in zip(out, res):
+        with torch.no_grad():
+            if o.shape != r.shape:
+                o.resize_(r.shape)
+            o.copy_(r)
+    return tuple(out)
+
+
+def _matrix(api: str, x, square: bool = False) -> None:
+    if x.dim() < 2 or (square and x.shape[-1] != x.shape[-2]):
+        kind = "square matrices" if square else "matrices"
+        raise ValueError(f"paddle.linalg.{api}: 'x' must be a (batch of) {kind}, but received shape "
+                         f"{list(x.shape)}")
+
+
+@defop(amp="black", method=False, paddle_types=("svd", "pd_op.svd"))
+def svd(x, full_matrices=False, name=None, *, out=None):
+    """Singular value decomposition ``x = U @ diag(S) @ VH``.
+
+    Args:
+        x (Tensor): ``[..., m, n]``.
+        full_matrices (bool, optional): return square ``U`` and ``VH`` instead of the
+            reduced ones.
+        name (str, optional): unused.
+        out (tuple, optional): three tensors to receive ``U``, ``S`` and ``VH``.
+
+    Returns:
+        tuple: ``(U, S, VH)``; ``S`` is in descending order.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> u, s, vh = paddle.linalg.svd(paddle.to_tensor([[3.0, 0.0], [0.0, -2.0]]))
+        >>> s.tolist()
+        [3.0, 2.0]
+    """
+    _matrix("svd", x)
+    return _out(out, torch.linalg.svd(x, full_matrices=full_matrices))
+
+
+@defop(amp="black", method=False)
+def svdvals(x, name=None):
+    """Singular values of (a batch of) matrices, in descending order.
+
+    Args:
+        x (Tensor): ``[..., m, n]``.
+        name (str, optional): unused.
+
+    Returns:
+        Tensor: ``[..., min(m, n)]``.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> paddle.linalg.svdvals(paddle.to_tensor([[3.0, 0.0], [0.0, -2.0]])).tolist()
+        [3.0, 2.0]
+    """
+    _matrix("svdvals", x)
+    return torch.linalg.svdvals(x)
+
+
+@defop(amp="black", paddle_types=("qr", "pd_op.qr"))
+def qr(x, mode="reduced", name=None):
+    """QR decomposition ``x = Q @ R``.
+
+    Args:
+        x (Tensor): ``[..., m, n]``.
+        mode (str, optional): ``'reduced'`` (``Q`` is ``[m, k]``, ``k = min(m, n)``),
+            ``'complete'`` (``Q`` is ``[m, m]``) or ``'r'`` (only ``R``).
+        name (str, optional): unused.
+
+    Returns:
+        tuple|Tensor: ``(Q, R)``, or ``R`` alone for ``mode='r'``.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> q, r = paddle.linalg.qr(paddle.to_tensor([[2.0, 0.0], [0.0, 3.0]]))
+        >>> (q @ r).tolist()
+        [[2.0, 0.0], [0.0, 3.0]]
+    """
+    if mode not in ("reduced", "complete", "r"):
+        raise ValueError(f"paddle.linalg.qr: 'mode' must be 'reduced', 'complete' or 'r', but received {mode!r}")
+    _matrix("qr", x)
+    if mode == "r":
+        # torch cannot differentiate mode='r'; the reduced factorisation gives the same R.
+        return torch.linalg.qr(x, mode="reduced" if x.requires_grad else "r")[1]
+    return torch.linalg.qr(x, mode=mode)
+
+
+@defop(amp="black", paddle_types=("eig", "pd_op.eig"))
+def eig(x, name=None):
+    """Eigenvalues and right eigenvectors of (a batch of) general square matrices.
+
+    Args:
+        x (Tensor): ``[..., n, n]``.
+        name (str, optional): unused.
+
+    Returns:
+        tuple: complex ``(eigenvalues [..., n], eigenvectors [..., n, n])``; the
+        eigenvectors are normalised to norm 1.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> w, v = paddle.linalg.eig(paddle.to_tensor([[2.0, 0.0], [0.0, 3.0]]))
+        >>> w.numpy().real.tolist()
+        [2.0, 3.0]
+    """
+    _matrix("eig", x, square=True)
+    return torch.linalg.eig(x)
+
+
+@defop(amp="black", paddle_types=("eigvals", "pd_op.eigvals"))
+def eigvals(x, name=None):
+    """Eigenvalues of (a batch of) general square matrices.
+
+    Args:
+        x (Tensor): ``[..., n, n]``.
+        name (str, optional): unused.
+
+    Returns:
+        Tensor: complex ``[..., n]``.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> paddle.linalg.eigvals(paddle.to_tensor([[2.0, 0.0], [0.0, 3.0]])).numpy().real.tolist()
+        [2.0, 3.0]
+    """
+    _matrix("eigvals", x, square=True)
+    return torch.linalg.eigvals(x)
+
+
+def _uplo(api: str, UPLO: str) -> str:
+    if UPLO not in ("L", "U"):
+        raise ValueError(f"paddle.linalg.{api}: 'UPLO' must be 'L' or 'U', but received {UPLO!r}")
+    return UPLO
+
+
+@defop(amp="black", method=False, paddle_types=("eigh", "pd_op.eigh"))
+def eigh(x, UPLO="L", name=None):
+    """Eigenvalues (ascending) and eigenvectors of (a batch of) Hermitian matrices.
+
+    Args:
+        x (Tensor): ``[..., n, n]`` symmetric / Hermitian.
+        UPLO (str, optional): use the lower (``'L'``) or upper (``'U'``) triangle.
+        name (str, optional): unused.
+
+    Returns:
+        tuple: real ``eigenvalues [..., n]`` and ``eigenvectors [..., n, n]`` (columns).
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> w, v = paddle.linalg.eigh(paddle.to_tensor([[2.0, 1.0], [1.0, 2.0]]))
+        >>> [round(e, 4) for e in w.tolist()]
+        [1.0, 3.0]
+    """
+    _matrix("eigh", x, square=True)
+    return torch.linalg.eigh(x, UPLO=_uplo("eigh", UPLO))
+
+
+@defop(amp="black", paddle_types=("eigvalsh", "pd_op.eigvalsh"))
+def eigvalsh(x, UPLO="L", name=None):
+    """Eigenvalues (ascending) of (a batch of) Hermitian matrices.
+
+    Args:
+        x (Tensor): ``[..., n, n]`` symmetric / Hermitian.
+        UPLO (str, optional): use the lower (``'L'``) or upper (``'U'``) triangle.
+        name (str, optional): unused.
+
+    Returns:
+        Tensor: real ``[..., n]``.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> [round(e, 4) for e in paddle.linalg.eigvalsh(paddle.to_tensor([[2.0, 1.0], [1.0, 2.0]])).tolist()]
+        [1.0, 3.0]
+    """
+    _matrix("eigvalsh", x, square=True)
+    return torch.linalg.eigvalsh(x, UPLO=_uplo("eigvalsh", UPLO))
+
+
+@defop(amp="black", paddle_types=("lu", "pd_op.lu"))
+def lu(x, pivot=True, get_infos=False, name=None):
+    """LU factorisation with partial pivoting, in LAPACK's packed form.
+
+    Args:
+        x (Tensor): ``[..., m, n]``.
+        pivot (bool, optional): pivot rows (factorisation without pivoting is not
+            available on CPU).
+        get_infos (bool, optional): also return the LAPACK status per matrix.
+        name (str, optional): unused.
+
+    Returns:
+        tuple: ``(LU, pivots)`` (and ``infos`` when asked); ``pivots`` and ``infos``
+        are int32, pivots 1-based. Unpack with :func:`lu_unpack`.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> lu, piv = paddle.linalg.lu(paddle.to_tensor([[1.0, 2.0], [3.0, 4.0]]))
+        >>> piv.tolist()
+        [2, 2]
+    """
+    _matrix("lu", x)
+    if not pivot and x.device.type == "cpu":
+        raise ValueError("paddle.linalg.lu: factorisation without pivoting is not implemented on the CPU, "
+                         "but received pivot=False")
+    lu_, piv, info = torch.linalg.lu_factor_ex(x, pivot=pivot)
+    piv = piv.to(torch.int32)
+    return (lu_, piv, info.to(torch.int32)) if get_infos else (lu_, piv)
+
+
+@defop(amp="black", paddle_types=("lu_unpack", "pd_op.lu_unpack"))
+def lu_unpack(x, y, unpack_ludata=True, unpack_pivots=True, name=None):
+    """Unpack :func:`lu`'s result into the permutation, lower and upper factors.
+
+    Args:
+        x (Tensor): packed LU data ``[..., m, n]``.
+        y (Tensor): pivots ``[..., min(m, n)]`` (1-based).
+        unpack_ludata (bool, optional): compute ``L`` and ``U``.
+        unpack_pivots (bool, optional): compute ``P``.
+        name (str, optional): unused.
+
+    Returns:
+        tuple: ``(P, L, U)`` with ``x = P @ L @ U`` (an output not asked for is empty).
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> a = paddle.to_tensor([[1.0, 2.0], [3.0, 4.0]])
+        >>> p, l, u = paddle.linalg.lu_unpack(*paddle.linalg.lu(a))
+        >>> (p @ l @ u).tolist()
+        [[1.0, 2.0], [3.0, 4.0]]
+    """
+    return torch.lu_unpack(x, y.to(torch.int32), unpack_data=unpack_ludata, unpack_pivots=unpack_pivots)
+
+
+@defop(amp="black", method=False, paddle_types=("lu_solve", "pd_op.lu_solve"))
+def lu_solve(b, lu, pivots, trans="N", name=None):
+    """Solve ``op(A) @ out = b`` from the LU factorisation of ``A`` given by :func:`lu`.
+
+    Args:
+        b (Tensor): ``[..., n, k]`` right-hand sides.
+        lu (Tensor): packed LU data of ``A``.
+        pivots (Tensor): the pivots of the factorisation.
+        trans (str, optional): ``'N'`` (``A``), ``'T'`` (transpose) or ``'C'``
+            (conjugate transpose).
+        name (str, optional): unused.
+
+    Returns:
+        Tensor: ``[..., n, k]``.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> a = paddle.to_tensor([[2.0, 0.0], [0.0, 4.0]])
+        >>> paddle.linalg.lu_solve(paddle.to_tensor([[2.0], [2.0]]), *paddle.linalg.lu(a)).tolist()
+        [[1.0], [0.5]]
+    """
+    if trans not in ("N", "T", "C"):
+        raise ValueError(f"paddle.linalg.lu_solve: 'trans' must be 'N', 'T' or 'C', but received {trans!r}")
+    piv = pivots.to(torch.int32)
+    if trans == "N":
+        return torch.linalg.lu_solve(lu, piv, b)
+    if trans == "C" or not lu.is_complex():
+        return torch.linalg.lu_solve(lu, piv, b, adjoint=True)
+    return torch.linalg.lu_solve(lu, piv, b.conj(), adjoint=True).conj()
+
+
+@defop(amp="black", paddle_types=("householder_product", "pd_op.householder_product"))
+def householder_product(x, tau, name=None):
+    """The first ``n`` columns of the product of Householder reflectors (as from a QR).
+
+    Args:
+        x (Tensor): ``[..., m, n]``; column ``i`` below the diagonal holds reflector ``i``.
+        tau (Tensor): ``[..., k]`` reflector scales, ``k <= n``.
+        name (str, optional): unused.
+
+    Returns:
+        Tensor: ``[..., m, n]``.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> x = paddle.to_tensor([[1.0, 0.0], [0.5, 1.0], [0.0, 2.0]])
+        >>> q = paddle.linalg.householder_product(x, paddle.to_tensor([1.2, 0.4]))
+        >>> q.shape
+        paddle.Size([3, 2])
+    """
+    _matrix("householder_product", x)
+    return torch.linalg.householder_product(x, tau)
+
+
+@defop(amp="black", paddle_types=("pd_op.ormqr",))
+def ormqr(x, tau, y, left=True, transpose=False, name=None):
+    """Multiply ``y`` by ``Q = householder_product(x, tau)`` (or its transpose).
+
+    ``Q`` is the ``[m, n]`` matrix :func:`householder_product` returns, so with
+    ``left=True`` the product is ``Q @ y`` (``y`` has ``n`` rows) or ``Q^T @ y``
+    (``y`` has ``m`` rows) when ``transpose`` is set; with ``left=False`` it is
+    ``y @ Q`` or ``y @ Q^T``.
+
+    Args:
+        x (Tensor): ``[..., m, n]`` Householder reflectors.
+        tau (Tensor): ``[..., n]`` reflector scales.
+        y (Tensor): the matrix to multiply.
+        left (bool, optional): multiply ``y`` from the left (True) or the right.
+        transpose (bool, optional): use the transpose of ``Q``.
+        name (str, optional): unused.
+
+    Returns:
+        Tensor: the product.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> y = paddle.to_tensor([[1.0, 2.0], [3.0, 4.0]])
+        >>> paddle.linalg.ormqr(y, paddle.to_tensor([0.0, 0.0]), y).tolist()
+        [[1.0, 2.0], [3.0, 4.0]]
+    """
+    _matrix("ormqr", x)
+    if x.dim() != tau.dim() + 1 or x.dim() != y.dim():
+        raise AssertionError("paddle.linalg.ormqr: 'x' and 'y' must have one more dimension than 'tau', "
+                             f"but received x: {list(x.shape)}, tau: {list(tau.shape)}, y: {list(y.shape)}")
+    if x.shape[-1] != tau.shape[-1]:
+        raise AssertionError(f"paddle.linalg.ormqr: the last dimensions of 'x' ({x.shape[-1]}) and 'tau' "
+                             f"({tau.shape[-1]}) must be equal")
+    m, n = x.shape[-2], x.shape[-1]
+    need = (m if transpose else n) if left else (n if transpose else m)
+    got, where = (y.shape[-2], "rows") if left else (y.shape[-1], "columns")
+    if need != got:
+        raise AssertionError(f"paddle.linalg.ormqr: 'y' must have {need} {where} for left={left}, "
+                             f"transpose={transpose}, but received shape {list(y.shape)}")
+    q = torch.linalg.householder_product(x, tau)
+    if transpose:
+        q = q.transpose(-1, -2)
+    return torch.matmul(q, y) if left else torch.matmul(y, q)
+
+
+@defop(amp="black")
+def svd_lowrank(x, q=None, niter=2, M=None, name=None):
+    """Approximate truncated SVD by randomized subspace iteration.
+
+    Args:
+        x (Tensor): ``[..., m, n]``.
+        q (int, optional): the rank to aim at (default ``min(6, m, n)``).
+        niter (int, optional): subspace iterations.
+        M (Tensor, optional): mean to subtract from ``x`` first.
+        name (str, optional): unused.
+
+    Returns:
+        tuple: ``(U [..., m, q], S [..., q], V [..., n, q])`` with
+        ``x - M ~= U @ diag(S) @ V^H``.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> u, s, v = paddle.linalg.svd_lowrank(paddle.to_tensor([[3.0, 0.0], [0.0, 1.0]]), q=1)
+        >>> round(s.item(), 2)
+        3.0
+    """
+    _matrix("svd_lowrank", x)
+    q = min(6, x.shape[-2], x.shape[-1]) if q is None else int(q)
+    return tuple(torch.svd_lowrank(x, q=q, niter=niter, M=M))
+
+
+@defop(amp="black")
+def pca_lowrank(x, q=None, center=True, niter=2, name=None):
+    """Approximate principal components by a randomized low-rank SVD.
+
+    Args:
+        x (Tensor): ``[..., m, n]`` data, one observation per row.
+        q (int, optional): the rank to aim at (default ``min(6, m, n)``).
+        center (bool, optional): subtract the column means first.
+        niter (int, optional): subspace iterations.
+        name (str, optional): unused.
+
+    Returns:
+        tuple: ``(U, S, V)`` as from :func:`svd_lowrank`; the columns of ``V`` are the
+        principal directions.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> u, s, v = paddle.linalg.pca_lowrank(paddle.to_tensor([[1.0, 0.0], [-1.0, 0.0]]), q=1)
+        >>> round(s.item(), 2)
+        1.41
+    """
+    _matrix("pca_lowrank", x)
+    q = min(6, x.shape[-2], x.shape[-1]) if q is None else int(q)
+    return tuple(torch.pca_lowrank(x, q=q, center=center, niter=niter))

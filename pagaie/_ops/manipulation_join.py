@@ -1,0 +1,287 @@
+"""Joining and splitting ops: concat, stack, split, chunk, unbind and their relatives."""
+from __future__ import annotations
+
+from typing import Any
+
+import torch
+
+from pagaie._core.registry import defop
+from pagaie._core.tensor import Tensor
+from pagaie._ops._helpers import int_list, norm_axis, seq_of_tensors
+
+_T = torch.Tensor
+
+__all__ = ["concat", "cat", "concatenate", "stack", "hstack", "vstack", "dstack", "column_stack",
+           "row_stack", "split", "chunk", "tensor_split", "hsplit", "vsplit", "dsplit", "unbind",
+           "unstack"]
+
+
+def _same_dtype(xs: Any, api: str) -> list:
+    """Paddle joins tensors of one dtype; mixed floating inputs are promoted."""
+    xs = list(seq_of_tensors(xs, api))
+    if not xs:
+        raise ValueError(f"paddle.{api}: 'x' must not be empty")
+    d = xs[0].dtype
+    if any(t.dtype is not d for t in xs):
+        common = xs[0].dtype
+        for t in xs[1:]:
+            common = torch.promote_types(common, t.dtype)
+        xs = [t.to(common) for t in xs]
+    return xs
+
+
+@defop(paddle_types=("concat", "pd_op.concat"))
+def concat(x, axis=0, name=None, *, out=None):
+    """Join tensors along an existing axis.
+
+    Args:
+        x (list|tuple): tensors with the same shape except along ``axis``.
+        axis (int|Tensor, optional): the axis to join along. Default 0.
+        out (Tensor, optional): where to write the result.
+
+    Returns:
+        Tensor: the joined tensor.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> paddle.concat([paddle.ones([1, 2]), paddle.zeros([2, 2])]).shape
+        paddle.Size([3, 2])
+    """
+    xs = _same_dtype(x, "concat")
+    a = norm_axis(axis, xs[0].dim(), "concat")
+    if out is not None:
+        return torch.cat(xs, a, out=out)
+    return torch.cat(xs, a)
+
+
+cat = concat
+concatenate = concat
+
+
+@defop(paddle_types=("stack", "pd_op.stack"))
+def stack(x, axis=0, name=None, *, out=None):
+    """Join tensors of the same shape along a new axis.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> paddle.stack([paddle.ones([2]), paddle.zeros([2])], axis=1).shape
+        paddle.Size([2, 2])
+    """
+    xs = _same_dtype(x, "stack")
+    a = norm_axis(axis, xs[0].dim() + 1, "stack")
+    if out is not None:
+        return torch.stack(xs, a, out=out)
+    return torch.stack(xs, a)
+
+
+@defop(method=False)
+def hstack(x, name=None):
+    """Join tensors column-wise (along axis 1; axis 0 for 1-D tensors).
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> paddle.hstack([paddle.ones([2]), paddle.zeros([3])]).shape
+        paddle.Size([5])
+    """
+    return torch.hstack(_same_dtype(x, "hstack"))
+
+
+@defop(method=False)
+def vstack(x, name=None):
+    """Join tensors row-wise (1-D tensors become rows).
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> paddle.vstack([paddle.ones([2]), paddle.zeros([2])]).shape
+        paddle.Size([2, 2])
+    """
+    return torch.vstack(_same_dtype(x, "vstack"))
+
+
+row_stack = vstack
+
+
+@defop(method=False)
+def dstack(x, name=None):
+    """Join tensors along the third axis (inputs are made at least 3-D).
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> paddle.dstack([paddle.ones([2]), paddle.zeros([2])]).shape
+        paddle.Size([1, 2, 2])
+    """
+    return torch.dstack(_same_dtype(x, "dstack"))
+
+
+@defop(method=False)
+def column_stack(x, name=None):
+    """Join 1-D tensors as columns (2-D tensors are joined along axis 1).
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> paddle.column_stack([paddle.ones([3]), paddle.zeros([3])]).shape
+        paddle.Size([3, 2])
+    """
+    return torch.column_stack(_same_dtype(x, "column_stack"))
+
+
+# ---- splitting --------------------------------------------------------------------------
+def _sections(n: int, num_or_sections: Any, api: str, arg: str) -> list[int]:
+    if isinstance(num_or_sections, (int, _T)) and not (
+            isinstance(num_or_sections, _T) and num_or_sections.dim() > 0):
+        num = int(num_or_sections)
+        if num <= 0 or n % num:
+            raise ValueError(f"paddle.{api}: the size of the split axis ({n}) must be divisible by "
+                             f"'{arg}' ({num})")
+        return [n // num] * num
+    if not isinstance(num_or_sections, (list, tuple, _T)):
+        raise TypeError(f"paddle.{api}: '{arg}' must be an int, list or tuple, but received "
+                        f"{type(num_or_sections).__name__}")
+    s = int_list(num_or_sections)
+    unknown = [i for i, v in enumerate(s) if v == -1]
+    if len(unknown) > 1:
+        raise ValueError(f"paddle.{api}: at most one entry of '{arg}' may be -1, but received {s}")
+    if unknown:
+        s[unknown[0]] = n - (sum(s) + 1)
+    if any(v < 0 for v in s) or sum(s) != n:
+        raise ValueError(f"paddle.{api}: the sections {list(int_list(num_or_sections))} must be "
+                         f"non-negative and add up to the size of the split axis ({n})")
+    return s
+
+
+@defop(paddle_types=("split", "split_with_num", "pd_op.split", "pd_op.split_with_num"))
+def split(x, num_or_sections, axis=0, name=None):
+    """Split ``x`` along ``axis`` into equal parts (an int) or parts of the given sizes.
+
+    One section size may be ``-1``: it takes what the others leave.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> [t.shape[1] for t in paddle.split(paddle.ones([2, 6]), [1, -1, 2], axis=1)]
+        [1, 3, 2]
+    """
+    a = norm_axis(axis, x.dim(), "split")
+    return list(torch.split(x, _sections(x.shape[a], num_or_sections, "split", "num_or_sections"), a))
+
+
+def _split_with_sizes(self: Tensor, split_sizes: Any, dim: int = 0) -> list:
+    """Split along ``dim`` into parts of the sizes ``split_sizes``.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> [t.shape for t in paddle.ones([5]).split_with_sizes([2, 3])]
+        [paddle.Size([2]), paddle.Size([3])]
+    """
+    return split(self, list(split_sizes), dim)
+
+
+_split_with_sizes.__name__ = _split_with_sizes.__qualname__ = "split_with_sizes"
+Tensor.split_with_sizes = _split_with_sizes
+
+
+@defop()
+def chunk(x, chunks, axis=0, name=None):
+    """Split ``x`` into ``chunks`` equal parts along ``axis`` (the size must divide evenly).
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> len(paddle.chunk(paddle.ones([6]), 3))
+        3
+    """
+    a = norm_axis(axis, x.dim(), "chunk")
+    return list(torch.split(x, _sections(x.shape[a], chunks, "chunk", "chunks"), a))
+
+
+def _tensor_split(x: _T, num_or_indices: Any, axis: int, api: str) -> list:
+    if isinstance(num_or_indices, (list, tuple)) or (
+            isinstance(num_or_indices, _T) and num_or_indices.dim() > 0):
+        return list(torch.tensor_split(x, int_list(num_or_indices), axis))
+    n = int(num_or_indices)
+    if n <= 0:
+        raise ValueError(f"paddle.{api}: the number of sections must be positive, but received {n}")
+    return list(torch.tensor_split(x, n, axis))
+
+
+@defop()
+def tensor_split(x, num_or_indices, axis=0, name=None):
+    """Split into ``n`` nearly equal parts (the first ones one larger) or at the given indices.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> [t.shape[0] for t in paddle.tensor_split(paddle.ones([7]), 3)]
+        [3, 2, 2]
+    """
+    return _tensor_split(x, num_or_indices, norm_axis(axis, x.dim(), "tensor_split"), "tensor_split")
+
+
+def _check_rank(x: _T, need: int, api: str) -> None:
+    if x.dim() < need:
+        raise ValueError(f"paddle.{api}: 'x' must have at least {need} dimension(s), but received "
+                         f"shape {list(x.shape)}")
+
+
+@defop()
+def hsplit(x, num_or_indices, name=None):
+    """:func:`tensor_split` along axis 1 (axis 0 for 1-D tensors).
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> [t.shape for t in paddle.hsplit(paddle.ones([2, 4]), 2)]
+        [paddle.Size([2, 2]), paddle.Size([2, 2])]
+    """
+    _check_rank(x, 1, "hsplit")
+    return _tensor_split(x, num_or_indices, 1 if x.dim() > 1 else 0, "hsplit")
+
+
+@defop()
+def vsplit(x, num_or_indices, name=None):
+    """:func:`tensor_split` along axis 0 (``x`` at least 2-D).
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> [t.shape for t in paddle.vsplit(paddle.ones([4, 2]), [1])]
+        [paddle.Size([1, 2]), paddle.Size([3, 2])]
+    """
+    _check_rank(x, 2, "vsplit")
+    return _tensor_split(x, num_or_indices, 0, "vsplit")
+
+
+@defop()
+def dsplit(x, num_or_indices, name=None):
+    """:func:`tensor_split` along axis 2 (``x`` at least 3-D).
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> len(paddle.dsplit(paddle.ones([1, 1, 4]), 2))
+        2
+    """
+    _check_rank(x, 3, "dsplit")
+    return _tensor_split(x, num_or_indices, 2, "dsplit")
+
+
+@defop(paddle_types=("unbind", "pd_op.unbind"))
+def unbind(input, axis=0):
+    """Remove axis ``axis``, returning the slices along it as a list.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> [t.shape for t in paddle.unbind(paddle.ones([2, 3]), axis=1)]
+        [paddle.Size([2]), paddle.Size([2]), paddle.Size([2])]
+    """
+    return list(torch.unbind(input, norm_axis(axis, input.dim(), "unbind")))
+
+
+@defop(paddle_types=("unstack", "pd_op.unstack"))
+def unstack(x, axis=0, num=None):
+    """Same as :func:`unbind`; ``num``, when given, must equal the size of ``axis``.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> len(paddle.unstack(paddle.ones([2, 3]), axis=1))
+        3
+    """
+    a = norm_axis(axis, x.dim(), "unstack")
+    if num is not None and num != x.shape[a]:
+        raise ValueError(f"paddle.unstack: 'num' ({num}) must equal the size of axis {axis} "
+                         f"({x.shape[a]})")
+    return list(torch.unbind(x, a))

@@ -1,0 +1,166 @@
+"""``Tensor``-only layout helpers: ``T``, ``mT``, ``detach``, ``contiguous``, ``copy_``,
+``resize_``, ``repeat``, ``type_as`` and the torch-style variadic forms
+``x.reshape(2, 3)``, ``x.expand(2, 3)``, ``x.view(2, 3)``, ``x.permute(1, 0)``.
+"""
+from __future__ import annotations
+
+import functools
+from typing import Any, Callable
+
+import torch
+
+from pagaie._core.tensor import Tensor, as_torch, wrap
+from pagaie._ops import manipulation as _m
+
+__all__: list[str] = []
+
+
+def _T_prop(self: Tensor) -> Tensor:
+    """The tensor with all its axes reversed (``x.T``)."""
+    nd = self._t.dim()
+    return _m.transpose(self, list(range(nd - 1, -1, -1))) if nd > 1 else self
+
+
+def _mT_prop(self: Tensor) -> Tensor:
+    """The tensor with its last two axes swapped (``x.mT``)."""
+    return _m.matrix_transpose(self)
+
+
+Tensor.T = property(_T_prop)
+Tensor.mT = property(_mT_prop)
+
+
+def contiguous(self: Tensor) -> Tensor:
+    """This tensor with contiguous memory (itself when it already is).
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> x = paddle.ones([2, 3])
+        >>> x.contiguous() is x
+        True
+    """
+    t = self._t
+    return self if t.is_contiguous() else wrap(t.contiguous())
+
+
+def detach(self: Tensor) -> Tensor:
+    """A tensor sharing this one's data, cut from the autograd graph (stop_gradient=True).
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> x = paddle.to_tensor([1.0, 2.0], stop_gradient=False)
+        >>> x.detach().stop_gradient
+        True
+    """
+    return wrap(self._t.detach())
+
+
+def detach_(self: Tensor) -> Tensor:
+    """Cut this tensor from the autograd graph in place and return it.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> y = paddle.to_tensor([1.0, 2.0], stop_gradient=False) * 2
+        >>> y.detach_().stop_gradient
+        True
+    """
+    self._t = self._t.detach()
+    return self
+
+
+def copy_(self: Tensor, src: Any, blocking: bool = True) -> Tensor:
+    """Copy the values of ``src`` (broadcast, cast) into this tensor, outside autograd.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> x = paddle.zeros([2, 2])
+        >>> x.copy_(paddle.ones([2])).tolist()
+        [[1.0, 1.0], [1.0, 1.0]]
+    """
+    with torch.no_grad():
+        self._t.copy_(as_torch(src), non_blocking=not blocking)
+    return self
+
+
+def resize_(self: Tensor, shape: Any, fill_zero: bool = False, name: str | None = None) -> Tensor:
+    """Give this tensor a new shape in place, keeping its leading elements in order.
+
+    New elements are zeros when ``fill_zero`` (otherwise unspecified).
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> x = paddle.arange(4)
+        >>> x.resize_([3, 2], fill_zero=True).tolist()
+        [[0, 1], [2, 3], [0, 0]]
+    """
+    new = [int(d) for d in (shape.tolist() if isinstance(shape, Tensor) else shape)]
+    t = self._t.detach().reshape(-1)
+    n = 1
+    for d in new:
+        n *= d
+    out = torch.zeros(n, dtype=t.dtype, device=t.device) if fill_zero or n > t.numel() else \
+        torch.empty(n, dtype=t.dtype, device=t.device)
+    k = min(n, t.numel())
+    out[:k] = t[:k]
+    self._t = out.reshape(new)
+    return self
+
+
+def repeat(self: Tensor, repeats: Any, *more: int) -> Tensor:
+    """Tile this tensor ``repeats[i]`` times along each axis (torch's ``Tensor.repeat``).
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> paddle.to_tensor([1, 2]).repeat(2, 2).tolist()
+        [[1, 2, 1, 2], [1, 2, 1, 2]]
+    """
+    reps = [repeats, *more] if more or not isinstance(repeats, (list, tuple, Tensor)) else repeats
+    if len(reps) < self._t.dim():
+        raise ValueError(f"paddle.Tensor.repeat: the number of repeats ({len(reps)}) must not be "
+                         f"smaller than the number of dimensions ({self._t.dim()})")
+    return _m.tile(self, reps)
+
+
+def type_as(self: Tensor, other: Tensor) -> Tensor:
+    """This tensor cast to the dtype of ``other``.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> paddle.ones([2]).type_as(paddle.to_tensor([1])).dtype
+        paddle.int64
+    """
+    return _m.cast(self, other.dtype)
+
+
+def is_same_shape(self: Tensor, y: Tensor) -> bool:
+    """Whether this tensor and ``y`` have the same shape.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> paddle.ones([2, 3]).is_same_shape(paddle.zeros([2, 3]))
+        True
+    """
+    return self._t.shape == y._t.shape
+
+
+for _f in (contiguous, detach, detach_, copy_, resize_, repeat, type_as, is_same_shape):
+    setattr(Tensor, _f.__name__, _f)
+
+
+def _variadic(fn: Callable, arg: str) -> Callable:
+    """Method form that also takes the shape as separate ints: ``x.reshape(2, 3)``."""
+
+    @functools.wraps(fn)
+    def method(self, *args, **kwargs):
+        if len(args) > 1 and all(isinstance(a, int) or (isinstance(a, Tensor) and a._t.dim() == 0)
+                                 for a in args):
+            return fn(self, list(args), **kwargs)
+        return fn(self, *args, **kwargs)
+
+    return method
+
+
+for _name, _arg in (("reshape", "shape"), ("expand", "shape"), ("view", "shape_or_dtype"),
+                    ("permute", "dims"), ("broadcast_to", "shape"), ("tile", "repeat_times")):
+    setattr(Tensor, _name, _variadic(getattr(_m, _name), _arg))
+

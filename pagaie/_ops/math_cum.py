@@ -1,0 +1,252 @@
+"""Cumulative ops (cumsum, cumprod, cummax, logcumsumexp), differences and integration
+(diff, trapezoid), renorm and reduce_as."""
+from __future__ import annotations
+
+import torch
+
+from pagaie._core.registry import defop
+from pagaie._ops._helpers import norm_axis, torch_dtype, write_out
+
+_T = torch.Tensor
+
+__all__ = ["cumsum", "cumsum_", "cumprod", "cumprod_", "cummax", "cummin", "logcumsumexp", "diff",
+           "trapezoid", "cumulative_trapezoid", "renorm", "renorm_", "reduce_as"]
+
+_SMALL_INTS = (torch.int32, torch.int16, torch.int8, torch.uint8)
+
+
+def _cum_axis(x, axis, api):
+    """Flatten for ``axis=None`` (0-D inputs become 1-D); otherwise check the axis."""
+    if axis is None:
+        return x.reshape(-1), 0
+    if x.dim() == 0:
+        return x.reshape(1), 0
+    if not -x.dim() <= axis < x.dim():
+        raise IndexError(f"paddle.{api}: 'axis' is out of range (expected to be in range of "
+                         f"[{-x.dim()}, {x.dim()}), but got {axis})")
+    return x, axis
+
+
+def _check_not_bool(x, api):
+    if x.dtype is torch.bool:
+        raise TypeError(f"paddle.{api}: bool tensors are not supported; cast to an integer or float "
+                        "dtype first")
+
+
+@defop(amp="black", paddle_types=("cumsum", "pd_op.cumsum"), inplace=True)
+def cumsum(x, axis=None, dtype=None, name=None, *, out=None):
+    """Cumulative sum along ``axis`` (over the flattened tensor when ``axis`` is None).
+
+    int32, int16, int8 and uint8 inputs accumulate (and return) in int64, as in Paddle.
+
+    Args:
+        x (Tensor): the input tensor.
+        axis (int, optional): the axis; None flattens first.
+        dtype (str, optional): cast the input to this dtype first.
+        name (str, optional): unused.
+        out (Tensor, optional): also store the result here.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> paddle.cumsum(paddle.to_tensor([[1, 2], [3, 4]]), axis=1).tolist()
+        [[1, 3], [3, 7]]
+    """
+    if dtype is not None:
+        x = x.to(torch_dtype(dtype, "cumsum"))
+    _check_not_bool(x, "cumsum")
+    x, axis = _cum_axis(x, axis, "cumsum")
+    r = torch.cumsum(x, axis, dtype=torch.int64 if x.dtype in _SMALL_INTS else None)
+    return r if out is None else write_out(out, r)
+
+
+@defop(amp="black", paddle_types=("cumprod", "pd_op.cumprod"),
+       inplace=lambda x, dim=None, dtype=None, name=None: cumprod.op_record.kernel(x, dim, dtype=dtype))
+def cumprod(x, dim=None, *, dtype=None, out=None, name=None):
+    """Cumulative product along ``dim`` (over the flattened tensor when ``dim`` is None).
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> paddle.cumprod(paddle.to_tensor([1.0, 2.0, 3.0]), dim=0).tolist()
+        [1.0, 2.0, 6.0]
+    """
+    if dtype is not None:
+        x = x.to(torch_dtype(dtype, "cumprod"))
+    _check_not_bool(x, "cumprod")
+    x, dim = _cum_axis(x, dim, "cumprod")
+    r = torch.cumprod(x, dim, dtype=x.dtype)
+    return r if out is None else write_out(out, r)
+
+
+def _cum_extreme(x, axis, dtype, api, fn):
+    _check_not_bool(x, api)
+    idt = torch_dtype(dtype, api)
+    if idt not in (torch.int32, torch.int64):
+        raise ValueError(f"paddle.{api}: 'dtype' of the indices must be int32 or int64, "
+                         f"but received {dtype}")
+    x, axis = _cum_axis(x, axis, api)
+    v, i = fn(x, axis)
+    return v, i.to(idt)
+
+
+@defop(paddle_types=("cummax", "pd_op.cummax"))
+def cummax(x, axis=None, dtype='int64', name=None):
+    """Cumulative maximum along ``axis`` and the index where each running maximum was found.
+
+    Args:
+        x (Tensor): the input tensor.
+        axis (int, optional): the axis; None flattens first.
+        dtype (str, optional): dtype of the indices, ``'int32'`` or ``'int64'`` (default).
+
+    Returns:
+        tuple(Tensor, Tensor): the running maxima and their indices.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> v, i = paddle.cummax(paddle.to_tensor([1.0, 3.0, 2.0, 3.0]))
+        >>> v.tolist(), i.tolist()
+        ([1.0, 3.0, 3.0, 3.0], [0, 1, 1, 3])
+    """
+    return _cum_extreme(x, axis, dtype, "cummax", torch.cummax)
+
+
+@defop(paddle_types=("cummin", "pd_op.cummin"))
+def cummin(x, axis=None, dtype='int64', name=None):
+    """Cumulative minimum along ``axis`` and the index where each running minimum was found.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> v, i = paddle.cummin(paddle.to_tensor([3.0, 1.0, 2.0]))
+        >>> v.tolist(), i.tolist()
+        ([3.0, 1.0, 1.0], [0, 1, 1])
+    """
+    return _cum_extreme(x, axis, dtype, "cummin", torch.cummin)
+
+
+@defop(amp="black", paddle_types=("logcumsumexp", "pd_op.logcumsumexp"))
+def logcumsumexp(x, axis=None, dtype=None, name=None):
+    """Cumulative ``log(sum(exp(x)))`` along ``axis``, computed stably.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> paddle.logcumsumexp(paddle.to_tensor([0.0, 0.0], 'float64')).numpy().round(4).tolist()
+        [0.0, 0.6931]
+    """
+    if dtype is not None:
+        x = x.to(torch_dtype(dtype, "logcumsumexp"))
+    if not x.is_floating_point():
+        raise TypeError("paddle.logcumsumexp: the input must be a float tensor, but received "
+                        f"{str(x.dtype).replace('torch.', '')}")
+    x, axis = _cum_axis(x, axis, "logcumsumexp")
+    return torch.logcumsumexp(x, axis)
+
+
+@defop(paddle_types=("diff",))
+def diff(x, n=1, axis=-1, prepend=None, append=None, name=None, *, out=None):
+    """The ``n``-th forward difference along ``axis`` (``x[i+1] - x[i]``; xor for bool).
+
+    Args:
+        x (Tensor): the input tensor.
+        n (int, optional): how many times to difference. Default 1.
+        axis (int, optional): the axis. Default -1.
+        prepend (Tensor, optional): values put before ``x`` along ``axis`` first.
+        append (Tensor, optional): values put after ``x`` along ``axis`` first.
+        out (Tensor, optional): also store the result here.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> paddle.diff(paddle.to_tensor([1, 4, 9, 16])).tolist()
+        [3, 5, 7]
+    """
+    axis = norm_axis(axis, x.dim(), "diff")
+    r = torch.diff(x, n, axis, prepend, append)
+    return r if out is None else write_out(out, r)
+
+
+def _trapz_check(y, x, dx, api):
+    if x is not None and dx is not None:
+        raise ValueError(f"paddle.{api}: not permitted to specify both 'x' and 'dx'")
+    if not y.is_floating_point():
+        raise TypeError(f"paddle.{api}: 'y' must be a float16, float32 or float64 Tensor, but "
+                        f"received {str(y.dtype).replace('torch.', '')}")
+
+
+@defop(paddle_types=("trapezoid",))
+def trapezoid(y, x=None, dx=None, axis=-1, name=None):
+    """Integrate ``y`` along ``axis`` with the trapezoidal rule.
+
+    Args:
+        y (Tensor): the values to integrate.
+        x (Tensor, optional): the sample points; else spacing ``dx``.
+        dx (float, optional): the constant spacing (1.0 when neither ``x`` nor ``dx``).
+        axis (int, optional): the axis. Default -1.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> paddle.trapezoid(paddle.to_tensor([1.0, 2.0, 4.0])).item()
+        4.5
+    """
+    _trapz_check(y, x, dx, "trapezoid")
+    if x is not None:
+        return torch.trapezoid(y, x.to(y.dtype), dim=axis)
+    return torch.trapezoid(y, dx=1.0 if dx is None else float(dx), dim=axis)
+
+
+@defop(paddle_types=("cumulative_trapezoid",))
+def cumulative_trapezoid(y, x=None, dx=None, axis=-1, name=None):
+    """Cumulative trapezoidal integration of ``y`` along ``axis``.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> paddle.cumulative_trapezoid(paddle.to_tensor([1.0, 2.0, 4.0])).tolist()
+        [1.5, 4.5]
+    """
+    _trapz_check(y, x, dx, "cumulative_trapezoid")
+    if x is not None:
+        return torch.cumulative_trapezoid(y, x.to(y.dtype), dim=axis)
+    return torch.cumulative_trapezoid(y, dx=1.0 if dx is None else float(dx), dim=axis)
+
+
+@defop(paddle_types=("renorm", "pd_op.renorm"), inplace=True)
+def renorm(x, p, axis, max_norm):
+    """Rescale each slice along ``axis`` whose ``p``-norm exceeds ``max_norm`` down to ``max_norm``.
+
+    Args:
+        x (Tensor): the input tensor.
+        p (float): the norm order.
+        axis (int): the axis that indexes the slices.
+        max_norm (float): the largest allowed norm.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> x = paddle.to_tensor([[3.0, 4.0], [0.3, 0.4]])
+        >>> paddle.renorm(x, 2, 0, 1.0).tolist()
+        [[0.6000000238418579, 0.800000011920929], [0.30000001192092896, 0.4000000059604645]]
+    """
+    if not -x.dim() <= axis < x.dim():
+        raise ValueError(f"paddle.renorm: 'axis' must be in [{-x.dim()}, {x.dim()}), but received {axis}")
+    return torch.renorm(x, p, axis % x.dim(), max_norm)
+
+
+@defop(amp="black", paddle_types=("reduce_as", "pd_op.reduce_as"))
+def reduce_as(x, target, name=None):
+    """Sum ``x`` over its broadcast dimensions so that it takes ``target``'s shape.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> paddle.reduce_as(paddle.ones([2, 3]), paddle.ones([3])).tolist()
+        [2.0, 2.0, 2.0]
+    """
+    shape = list(target.shape)
+    lead = x.dim() - len(shape)
+    if lead < 0 or any(s not in (1, d) for s, d in zip(shape, x.shape[lead:])):
+        raise ValueError(f"paddle.reduce_as: cannot reduce a tensor of shape {list(x.shape)} to "
+                         f"the shape {shape}")
+    dims = list(range(lead)) + [lead + i for i, s in enumerate(shape) if s == 1 and x.shape[lead + i] != 1]
+    dt = torch.int64 if x.dtype in _SMALL_INTS or x.dtype is torch.bool else None
+    r = torch.sum(x, dims, dtype=dt) if dims else (x.clone() if dt is None else x.to(dt))
+    return r.reshape(shape)
+
+
+cumsum_ = cumsum.inplace
+cumprod_ = cumprod.inplace
+renorm_ = renorm.inplace

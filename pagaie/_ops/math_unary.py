@@ -1,0 +1,273 @@
+"""Unary elementwise math: trigonometric, exponential, logarithmic, rounding and special functions.
+
+Most ops here are one torch call; they are declared from the table :data:`_TABLE`
+(name, torch function, one-line description, example) so each stays one record
+with its own docstring. Integer inputs of the transcendental ops give float32
+results, as in Paddle.
+"""
+from __future__ import annotations
+
+import torch
+
+from pagaie._core.registry import defop
+from pagaie._core.tensor import Tensor
+from pagaie._ops._helpers import write_out
+
+__all__: list[str] = []
+
+_SPECIAL = torch.special
+
+# name: (torch function, description, example input, example output, has ``out=``,
+#        in-place variant ('P': paddle.<name>_ and Tensor.<name>_, 'T': Tensor method only),
+#        amp policy)
+_TABLE = {
+    "abs": (torch.abs, "Elementwise absolute value ``|x|`` (the gradient at 0 is 0).",
+            "[-1.5, 0.0, 2.0]", "[1.5, 0.0, 2.0]", True, "P", "promote"),
+    "acos": (torch.acos, "Elementwise arc cosine, in radians.",
+             "[0.0, 0.5, 1.0]", "[1.5708, 1.0472, 0.0]", True, "P", "black"),
+    "acosh": (torch.acosh, "Elementwise inverse hyperbolic cosine.",
+              "[1.0, 2.0]", "[0.0, 1.317]", True, "T", "black"),
+    "asin": (torch.asin, "Elementwise arc sine, in radians.",
+             "[0.0, 0.5, 1.0]", "[0.0, 0.5236, 1.5708]", False, "T", "black"),
+    "asinh": (torch.asinh, "Elementwise inverse hyperbolic sine.",
+              "[0.0, 1.0]", "[0.0, 0.8814]", False, "T", "black"),
+    "atan": (torch.atan, "Elementwise arc tangent, in radians.",
+             "[0.0, 1.0]", "[0.0, 0.7854]", False, "P", "black"),
+    "atanh": (torch.atanh, "Elementwise inverse hyperbolic tangent.",
+              "[0.0, 0.5]", "[0.0, 0.5493]", True, "T", "black"),
+    "ceil": (torch.ceil, "Elementwise ceiling: the smallest integer not below ``x``.",
+             "[-1.5, 0.2, 2.0]", "[-1.0, 1.0, 2.0]", True, "T", "promote"),
+    "cos": (torch.cos, "Elementwise cosine.", "[0.0, 3.1416]", "[1.0, -1.0]", True, "P", "black"),
+    "cosh": (torch.cosh, "Elementwise hyperbolic cosine.", "[0.0, 1.0]", "[1.0, 1.5431]", True, "T",
+             "black"),
+    "exp": (torch.exp, "Elementwise natural exponential ``e ** x``.", "[0.0, 1.0]", "[1.0, 2.7183]",
+            True, "T", "black"),
+    "expm1": (torch.expm1, "Elementwise ``exp(x) - 1``, accurate for small ``x``.", "[0.0, 1.0]",
+              "[0.0, 1.7183]", True, "P", "black"),
+    "floor": (torch.floor, "Elementwise floor: the largest integer not above ``x``.",
+              "[-1.5, 0.2, 2.0]", "[-2.0, 0.0, 2.0]", True, "T", "promote"),
+    "log": (torch.log, "Elementwise natural logarithm.", "[1.0, 2.718281828459045]", "[0.0, 1.0]",
+            True, "P", "black"),
+    "log10": (torch.log10, "Elementwise base-10 logarithm.", "[1.0, 100.0]", "[0.0, 2.0]", True, "P",
+              "black"),
+    "log1p": (torch.log1p, "Elementwise ``log(1 + x)``, accurate for small ``x``.", "[0.0, 1.0]",
+              "[0.0, 0.6931]", True, "T", "black"),
+    "log2": (torch.log2, "Elementwise base-2 logarithm.", "[1.0, 8.0]", "[0.0, 3.0]", True, "P",
+             "black"),
+    "reciprocal": (torch.reciprocal, "Elementwise reciprocal ``1 / x``.", "[2.0, 4.0]",
+                   "[0.5, 0.25]", False, "T", "black"),
+    "rsqrt": (torch.rsqrt, "Elementwise reciprocal square root ``1 / sqrt(x)``.", "[4.0, 16.0]",
+              "[0.5, 0.25]", True, "T", "black"),
+    "sin": (torch.sin, "Elementwise sine.", "[0.0, 1.5707963267948966]", "[0.0, 1.0]", True, "P",
+            "black"),
+    "sinh": (torch.sinh, "Elementwise hyperbolic sine.", "[0.0, 1.0]", "[0.0, 1.1752]", True, "P",
+             "black"),
+    "sqrt": (torch.sqrt, "Elementwise square root.", "[4.0, 9.0]", "[2.0, 3.0]", True, "T", "black"),
+    "square": (torch.square, "Elementwise square ``x * x``.", "[2.0, -3.0]", "[4.0, 9.0]", False, "P",
+               "promote"),
+    "tan": (torch.tan, "Elementwise tangent.", "[0.0, 0.7853981633974483]", "[0.0, 1.0]", False, "P",
+            "black"),
+    "tanh": (torch.tanh, "Elementwise hyperbolic tangent.", "[0.0, 1.0]", "[0.0, 0.7616]", True, "P",
+             "promote"),
+    "sign": (torch.sign, "Elementwise sign: -1, 0 or 1 (the gradient is 0).", "[-2.0, 0.0, 3.0]",
+             "[-1.0, 0.0, 1.0]", True, None, "promote"),
+    "deg2rad": (torch.deg2rad, "Convert angles from degrees to radians.", "[180.0, 90.0]",
+                "[3.1416, 1.5708]", False, None, "promote"),
+    "rad2deg": (torch.rad2deg, "Convert angles from radians to degrees.", "[3.141592653589793, 1.0]",
+                "[180.0, 57.2958]", False, None, "promote"),
+    "erf": (torch.erf, "Elementwise Gauss error function.", "[0.0, 1.0]", "[0.0, 0.8427]", False, "P",
+            "black"),
+    "erfinv": (torch.erfinv, "Elementwise inverse error function.", "[0.0, 0.5]", "[0.0, 0.4769]",
+               False, "T", "black"),
+    "digamma": (torch.digamma, "Elementwise digamma function, the derivative of ``lgamma``.",
+                "[1.0, 2.0]", "[-0.5772, 0.4228]", False, "P", "black"),
+    "lgamma": (torch.lgamma, "Elementwise log of the absolute value of the gamma function.",
+               "[1.0, 3.5]", "[0.0, 1.201]", False, "P", "black"),
+    "gammaln": (torch.lgamma, "Elementwise log of the absolute value of the gamma function "
+                "(same as ``lgamma``).", "[1.0, 3.5]", "[0.0, 1.201]", False, "P", "black"),
+    "i0": (torch.i0, "Elementwise modified Bessel function of the first kind, order 0.",
+           "[0.0, 1.0]", "[1.0, 1.2661]", False, "P", "black"),
+    "i0e": (_SPECIAL.i0e, "Elementwise exponentially scaled modified Bessel function, order 0 "
+            "(``exp(-|x|) * i0(x)``).", "[0.0, 1.0]", "[1.0, 0.4658]", False, None, "black"),
+    "i1": (_SPECIAL.i1, "Elementwise modified Bessel function of the first kind, order 1.",
+           "[0.0, 1.0]", "[0.0, 0.5652]", False, None, "black"),
+    "i1e": (_SPECIAL.i1e, "Elementwise exponentially scaled modified Bessel function, order 1 "
+            "(``exp(-|x|) * i1(x)``).", "[0.0, 1.0]", "[0.0, 0.2079]", False, None, "black"),
+    "sinc": (torch.sinc, "Elementwise normalized sinc ``sin(pi x) / (pi x)`` (1 at 0).",
+             "[0.0, 0.5]", "[1.0, 0.6366]", False, "P", "black"),
+}
+
+_DOC = '''{desc}
+
+    Args:
+        x (Tensor): the input tensor.
+        name (str, optional): unused, for Paddle compatibility.{out_doc}
+
+    Returns:
+        Tensor: same shape as ``x``.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> paddle.{name}(paddle.to_tensor({ex_in}, 'float64')).numpy().round(4).tolist()
+        {ex_out}
+    '''
+_OUT_DOC = "\n        out (Tensor, optional): also store the result in this tensor."
+
+
+def _declare(opname, fn, desc, ex_in, ex_out, has_out, inplace, amp):
+    if has_out:
+        def kernel(x, name=None, *, out=None):
+            r = fn(x)
+            return r if out is None else write_out(out, r)
+    else:
+        def kernel(x, name=None):
+            return fn(x)
+    kernel.__name__ = kernel.__qualname__ = opname
+    kernel.__doc__ = _DOC.format(desc=desc, name=opname, ex_in=ex_in, ex_out=ex_out,
+                                 out_doc=_OUT_DOC if has_out else "")
+    inplace_fn = getattr(torch.Tensor, opname + "_", None) if inplace else None
+    ikernel = (lambda x, name=None, _f=inplace_fn: _f(x)) if inplace_fn is not None else bool(inplace)
+    api = defop(opname, amp=amp, paddle_types=(opname, f"pd_op.{opname}"), inplace=ikernel)(kernel)
+    globals()[opname] = api
+    __all__.append(opname)
+    if inplace == "P":
+        globals()[opname + "_"] = api.inplace
+        __all__.append(opname + "_")
+
+
+for _n, _row in _TABLE.items():
+    _declare(_n, *_row)
+
+
+@defop(paddle_types=("trunc", "pd_op.trunc"), inplace=True)
+def trunc(input, name=None):
+    """Elementwise truncation toward zero.
+
+    Args:
+        input (Tensor): the input tensor.
+        name (str, optional): unused.
+
+    Returns:
+        Tensor: same shape and dtype as ``input``.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> paddle.trunc(paddle.to_tensor([-1.5, 0.7, 2.0])).tolist()
+        [-1.0, 0.0, 2.0]
+    """
+    return torch.trunc(input)
+
+
+@defop(paddle_types=("frac", "pd_op.frac"), inplace=True)
+def frac(x, name=None, *, out=None):
+    """Elementwise fractional part ``x - trunc(x)`` (zero for integer tensors).
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> paddle.frac(paddle.to_tensor([-1.5, 0.75, 2.0])).tolist()
+        [-0.5, 0.75, 0.0]
+    """
+    r = torch.frac(x) if x.is_floating_point() else torch.zeros_like(x)
+    return r if out is None else write_out(out, r)
+
+
+@defop(paddle_types=("round", "pd_op.round"), inplace=True)
+def round(x, decimals=0, name=None, *, out=None):
+    """Round to ``decimals`` decimal places; halves go to the nearest even value.
+
+    Args:
+        x (Tensor): the input tensor.
+        decimals (int, optional): number of decimal places. Default 0.
+        name (str, optional): unused.
+        out (Tensor, optional): also store the result here.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> paddle.round(paddle.to_tensor([0.5, 1.5, -2.7])).tolist()
+        [0.0, 2.0, -3.0]
+        >>> paddle.round(paddle.to_tensor([1.2345], 'float64'), decimals=2).tolist()
+        [1.23]
+    """
+    r = torch.round(x) if decimals == 0 or not x.is_floating_point() else torch.round(x, decimals=decimals)
+    return r if out is None else write_out(out, r)
+
+
+@defop(paddle_types=("neg", "pd_op.neg"), method=("neg", "negative"),
+       inplace=lambda x, name=None: x.neg_())
+def neg(x, name=None):
+    """Elementwise negation ``-x``.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> paddle.neg(paddle.to_tensor([1.0, -2.0])).tolist()
+        [-1.0, 2.0]
+    """
+    return torch.neg(x) if x.dtype is not torch.bool else x.clone()
+
+
+negative = neg
+neg_ = neg.inplace
+
+
+@defop(paddle_types=("positive",), method=("positive",))
+def positive(x, name=None):
+    """Returns ``x`` itself (unary plus); boolean tensors are rejected.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> paddle.positive(paddle.to_tensor([1.0, -2.0])).tolist()
+        [1.0, -2.0]
+    """
+    if x.dtype is torch.bool:
+        raise TypeError("paddle.positive: the input must be a numeric tensor, but received bool")
+    return x
+
+
+@defop(paddle_types=("sgn", "pd_op.sgn"))
+def sgn(x, name=None):
+    """Sign for real tensors; ``x / |x|`` (0 at 0) for complex tensors.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> paddle.sgn(paddle.to_tensor([-2.0, 0.0, 3.0])).tolist()
+        [-1.0, 0.0, 1.0]
+    """
+    if not (x.is_floating_point() or x.is_complex()):
+        raise TypeError(f"paddle.sgn: the input dtype must be float16, float32, float64, complex64 or "
+                        f"complex128, but received {str(x.dtype).replace('torch.', '')}")
+    return torch.sgn(x) if x.is_complex() else torch.sign(x)
+
+
+@defop(paddle_types=("signbit",), differentiable=False)
+def signbit(x, name=None):
+    """Whether the sign bit of each element is set (True for negatives and -0.0).
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> paddle.signbit(paddle.to_tensor([-1.0, 0.0, 2.0])).tolist()
+        [True, False, False]
+    """
+    return torch.signbit(x)
+
+
+@defop(paddle_types=("sigmoid", "pd_op.sigmoid"), inplace=lambda x, name=None: x.sigmoid_())
+def sigmoid(x, name=None, *, out=None):
+    """Elementwise logistic sigmoid ``1 / (1 + exp(-x))``.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> paddle.to_tensor([0.0, 2.0], 'float64').sigmoid().numpy().round(4).tolist()
+        [0.5, 0.8808]
+    """
+    r = torch.sigmoid(x)
+    return r if out is None else write_out(out, r)
+
+
+__all__ += ["trunc", "trunc_", "frac", "frac_", "round", "neg", "neg_", "negative", "positive", "sgn",
+            "signbit"]
+trunc_ = trunc.inplace
+frac_ = frac.inplace
+
+Tensor.__neg__ = neg
+Tensor.__pos__ = positive
+Tensor.__abs__ = globals()["abs"]

@@ -1,0 +1,498 @@
+"""Activation ops of ``paddle.nn.functional``.
+
+Not a top-level family: these records are exported by ``pagaie.nn.functional``.
+``sigmoid`` and ``tanh`` are math ops owned by ``pagaie._ops.math*`` (re-exported by
+``pagaie.nn.functional``); ``softmax`` is declared here and ``paddle.softmax`` is a
+composite over it.
+"""
+from __future__ import annotations
+
+import torch
+import torch.nn.functional as F
+
+from pagaie._core.registry import defop
+
+__all__ = ["relu", "relu_", "relu6", "leaky_relu", "leaky_relu_", "prelu", "rrelu", "elu", "elu_",
+           "selu", "celu", "gelu", "silu", "swish", "mish", "hardswish", "hardsigmoid", "hardtanh",
+           "hardtanh_", "hardshrink", "softshrink", "tanhshrink", "thresholded_relu",
+           "thresholded_relu_", "log_sigmoid", "logsigmoid", "softplus", "softsign", "log_softmax",
+           "maxout", "glu", "swiglu", "gumbel_softmax", "softmax", "softmax_"]
+
+
+def _float(x, api):
+    if not (x.is_floating_point() or x.is_complex()):
+        raise RuntimeError(f"paddle.nn.functional.{api}: the kernel of {api} supports float16, bfloat16, "
+                           f"float32 and float64 inputs, but received {str(x.dtype).replace('torch.', '')}")
+
+
+@defop(paddle_types=("relu", "pd_op.relu"), method=False, inplace=lambda x, name=None: x.relu_())
+def relu(x, name=None):
+    """Rectified linear unit ``max(x, 0)``.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> paddle.nn.functional.relu(paddle.to_tensor([-1.0, 2.0])).tolist()
+        [0.0, 2.0]
+    """
+    _float(x, "relu")
+    return torch.relu(x)
+
+
+relu_ = relu.inplace
+
+
+@defop(paddle_types=("relu6", "pd_op.relu6"), method=False)
+def relu6(x, name=None):
+    """``min(max(x, 0), 6)``.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> paddle.nn.functional.relu6(paddle.to_tensor([-1.0, 8.0])).tolist()
+        [0.0, 6.0]
+    """
+    _float(x, "relu6")
+    return F.relu6(x)
+
+
+@defop(paddle_types=("leaky_relu", "pd_op.leaky_relu"), method=False,
+       inplace=lambda x, negative_slope=0.01, name=None: F.leaky_relu_(x, negative_slope))
+def leaky_relu(x, negative_slope=0.01, name=None):
+    """``x`` if ``x >= 0`` else ``negative_slope * x``.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> paddle.nn.functional.leaky_relu(paddle.to_tensor([-2.0, 1.0]), 0.5).tolist()
+        [-1.0, 1.0]
+    """
+    _float(x, "leaky_relu")
+    return F.leaky_relu(x, negative_slope)
+
+
+leaky_relu_ = leaky_relu.inplace
+
+
+@defop(paddle_types=("prelu", "pd_op.prelu"), method=False)
+def prelu(x, weight, data_format="NCHW", name=None):
+    """Leaky ReLU with a learned slope: one for all channels (``weight`` of size 1) or
+    one per channel (size C, channel axis given by ``data_format``).
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> x = paddle.to_tensor([[-1.0, -1.0], [1.0, 1.0]])
+        >>> paddle.nn.functional.prelu(x, paddle.to_tensor([0.25, 0.5])).tolist()
+        [[-0.25, -0.5], [1.0, 1.0]]
+    """
+    if data_format not in ("NC", "NCL", "NCHW", "NCDHW", "NLC", "NHWC", "NDHWC"):
+        raise ValueError("paddle.nn.functional.prelu: data_format must be one of NC, NCL, NCHW, NCDHW, "
+                         f"NLC, NHWC, NDHWC, but received {data_format}")
+    if x.dim() < 1:
+        raise ValueError("paddle.nn.functional.prelu: the input must have at least 1 dimension")
+    w = weight.reshape(-1)
+    if w.numel() != 1:
+        caxis = x.dim() - 1 if data_format[-1] == "C" and data_format != "NC" else 1
+        if x.dim() < 2 or w.numel() != x.shape[caxis]:
+            raise ValueError("paddle.nn.functional.prelu: the weight size must be 1 or the number of "
+                             f"channels ({x.shape[caxis] if x.dim() > caxis else '?'}), but received "
+                             f"{w.numel()}")
+        shape = [1] * x.dim()
+        shape[caxis] = w.numel()
+        w = w.reshape(shape)
+    return torch.where(x >= 0, x, w * x)
+
+
+@defop(paddle_types=("rrelu", "pd_op.rrelu"), method=False)
+def rrelu(x, lower=1.0 / 8.0, upper=1.0 / 3.0, training=True, name=None):
+    """Randomized leaky ReLU: negative slopes drawn from U(lower, upper) while training,
+    ``(lower + upper) / 2`` otherwise.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> paddle.nn.functional.rrelu(paddle.to_tensor([-1.0, 2.0]), 0.2, 0.4, training=False).tolist()
+        [-0.30000001192092896, 2.0]
+    """
+    if not 0 <= lower <= 1:
+        raise ValueError(f"paddle.nn.functional.rrelu: lower should be in [0, 1], but received {lower}")
+    if not 0 <= upper <= 1:
+        raise ValueError(f"paddle.nn.functional.rrelu: upper should be in [0, 1], but received {upper}")
+    if upper < lower:
+        raise ValueError(f"paddle.nn.functional.rrelu: lower should not be greater than upper, but "
+                         f"received lower {lower}, upper {upper}")
+    if not training:
+        return torch.where(x >= 0, x, x * ((lower + upper) / 2.0))
+    slope = torch.empty_like(x).uniform_(lower, upper)
+    return torch.where(x >= 0, x, x * slope)
+
+
+def _elu(x, alpha):
+    return torch.where(x > 0, x, alpha * torch.expm1(torch.clamp(x, max=0)))
+
+
+@defop(paddle_types=("elu", "pd_op.elu"), method=False, inplace=True)
+def elu(x, alpha=1.0, name=None):
+    """``x`` if ``x > 0`` else ``alpha * (exp(x) - 1)``.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> paddle.nn.functional.elu(paddle.to_tensor([-1.0, 1.0], 'float64'), 0.2).round(4).tolist()
+        [-0.1264, 1.0]
+    """
+    _float(x, "elu")
+    return _elu(x, alpha)
+
+
+elu_ = elu.inplace
+
+
+@defop(paddle_types=("selu", "pd_op.selu"), method=False)
+def selu(x, scale=1.0507009873554804934193349852946, alpha=1.6732632423543772848170429916717, name=None):
+    """``scale * (x if x > 0 else alpha * (exp(x) - 1))``.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> paddle.nn.functional.selu(paddle.to_tensor([1.0], 'float64')).round(4).tolist()
+        [1.0507]
+    """
+    if scale <= 1.0:
+        raise ValueError(f"paddle.nn.functional.selu: The scale must be greater than 1.0. Received: {scale}.")
+    if alpha < 0:
+        raise ValueError(f"paddle.nn.functional.selu: The alpha must be no less than zero. Received: {alpha}.")
+    return scale * _elu(x, alpha)
+
+
+@defop(paddle_types=("celu", "pd_op.celu"), method=False)
+def celu(x, alpha=1.0, name=None):
+    """``max(0, x) + min(0, alpha * (exp(x / alpha) - 1))``.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> paddle.nn.functional.celu(paddle.to_tensor([-1.0, 1.0], 'float64'), 0.5).round(4).tolist()
+        [-0.4323, 1.0]
+    """
+    if alpha == 0:
+        raise ZeroDivisionError("alpha cannot be 0 for celu")
+    return F.celu(x, alpha)
+
+
+@defop(paddle_types=("gelu", "pd_op.gelu"), method=False)
+def gelu(x, approximate=False, name=None):
+    """Gaussian error linear unit ``x * Phi(x)``; ``approximate=True`` (or 'tanh') uses
+    the tanh approximation.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> paddle.nn.functional.gelu(paddle.to_tensor([1.0], 'float64')).round(4).tolist()
+        [0.8413]
+    """
+    if isinstance(approximate, str):
+        if approximate not in ("tanh", "none"):
+            raise ValueError("paddle.nn.functional.gelu: approximate must be True, False, 'tanh' or "
+                             f"'none', but received {approximate!r}")
+        approximate = approximate == "tanh"
+    return F.gelu(x, approximate="tanh" if approximate else "none")
+
+
+@defop(paddle_types=("silu", "pd_op.silu"), method=False)
+def silu(x, inplace=False, name=None):
+    """``x * sigmoid(x)``.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> paddle.nn.functional.silu(paddle.to_tensor([1.0], 'float64')).round(4).tolist()
+        [0.7311]
+    """
+    _float(x, "silu")
+    return F.silu(x)
+
+
+@defop(paddle_types=("swish", "pd_op.swish"), method=False)
+def swish(x, name=None):
+    """``x * sigmoid(x)`` (same as silu).
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> paddle.nn.functional.swish(paddle.to_tensor([0.0])).tolist()
+        [0.0]
+    """
+    _float(x, "swish")
+    return F.silu(x)
+
+
+@defop(paddle_types=("mish", "pd_op.mish"), method=False)
+def mish(x, name=None):
+    """``x * tanh(softplus(x))``.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> paddle.nn.functional.mish(paddle.to_tensor([1.0], 'float64')).round(4).tolist()
+        [0.8651]
+    """
+    _float(x, "mish")
+    return F.mish(x)
+
+
+@defop(paddle_types=("hardswish", "hard_swish", "pd_op.hardswish"), method=False)
+def hardswish(x, name=None):
+    """``x * relu6(x + 3) / 6``.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> paddle.nn.functional.hardswish(paddle.to_tensor([-4.0, 1.0, 4.0], 'float64')).round(4).tolist()
+        [-0.0, 0.6667, 4.0]
+    """
+    _float(x, "hardswish")
+    return F.hardswish(x)
+
+
+@defop(paddle_types=("hardsigmoid", "hard_sigmoid", "pd_op.hardsigmoid"), method=False)
+def hardsigmoid(x, slope=0.1666667, offset=0.5, name=None):
+    """``clip(slope * x + offset, 0, 1)``.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> paddle.nn.functional.hardsigmoid(paddle.to_tensor([-4.0, 0.0, 4.0])).tolist()
+        [0.0, 0.5, 1.0]
+    """
+    _float(x, "hardsigmoid")
+    return torch.clamp(x * slope + offset, 0.0, 1.0)
+
+
+def _hardtanh_(x, min=-1.0, max=1.0, name=None):
+    return x.clamp_(min, max)
+
+
+@defop(paddle_types=("hardtanh", "brelu", "pd_op.hardtanh"), method=False, inplace=_hardtanh_)
+def hardtanh(x, min=-1.0, max=1.0, name=None):
+    """``clip(x, min, max)``.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> paddle.nn.functional.hardtanh(paddle.to_tensor([-2.0, 0.5, 2.0])).tolist()
+        [-1.0, 0.5, 1.0]
+    """
+    _float(x, "hardtanh")
+    return torch.clamp(x, min, max)
+
+
+hardtanh_ = hardtanh.inplace
+
+
+@defop(paddle_types=("hardshrink", "hard_shrink", "pd_op.hardshrink"), method=False)
+def hardshrink(x, threshold=0.5, name=None):
+    """``x`` where ``|x| > threshold``, else 0.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> paddle.nn.functional.hardshrink(paddle.to_tensor([-1.0, 0.3, 1.0])).tolist()
+        [-1.0, 0.0, 1.0]
+    """
+    _float(x, "hardshrink")
+    return torch.where(torch.abs(x) > threshold, x, torch.zeros_like(x))
+
+
+@defop(paddle_types=("softshrink", "pd_op.softshrink"), method=False)
+def softshrink(x, threshold=0.5, name=None):
+    """``x - threshold`` above ``threshold``, ``x + threshold`` below ``-threshold``, else 0.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> paddle.nn.functional.softshrink(paddle.to_tensor([-1.0, 0.3, 1.0])).tolist()
+        [-0.5, 0.0, 0.5]
+    """
+    if threshold < 0:
+        raise ValueError("paddle.nn.functional.softshrink: The threshold must be no less than zero. "
+                         f"Received: {threshold}.")
+    _float(x, "softshrink")
+    return torch.where(x > threshold, x - threshold,
+                       torch.where(x < -threshold, x + threshold, torch.zeros_like(x)))
+
+
+@defop(paddle_types=("tanh_shrink", "tanhshrink", "pd_op.tanh_shrink"), method=False)
+def tanhshrink(x, name=None):
+    """``x - tanh(x)``.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> paddle.nn.functional.tanhshrink(paddle.to_tensor([1.0], 'float64')).round(4).tolist()
+        [0.2384]
+    """
+    _float(x, "tanhshrink")
+    return x - torch.tanh(x)
+
+
+def _thresholded_relu_(x, threshold=1.0, value=0.0, name=None):
+    return x.masked_fill_(x <= threshold, value)
+
+
+@defop(paddle_types=("thresholded_relu", "pd_op.thresholded_relu"), method=False,
+       inplace=_thresholded_relu_)
+def thresholded_relu(x, threshold=1.0, value=0.0, name=None):
+    """``x`` where ``x > threshold``, else ``value``.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> paddle.nn.functional.thresholded_relu(paddle.to_tensor([0.5, 2.0])).tolist()
+        [0.0, 2.0]
+    """
+    _float(x, "thresholded_relu")
+    return torch.where(x > threshold, x, torch.full_like(x, value))
+
+
+thresholded_relu_ = thresholded_relu.inplace
+
+
+@defop(amp="black", paddle_types=("logsigmoid", "pd_op.logsigmoid"), method=False)
+def log_sigmoid(x, name=None):
+    """``log(sigmoid(x))``, computed stably.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> paddle.nn.functional.log_sigmoid(paddle.to_tensor([0.0], 'float64')).round(4).tolist()
+        [-0.6931]
+    """
+    _float(x, "log_sigmoid")
+    return F.logsigmoid(x)
+
+
+logsigmoid = log_sigmoid
+
+
+@defop(amp="black", paddle_types=("softplus", "pd_op.softplus"), method=False)
+def softplus(x, beta=1, threshold=20, name=None):
+    """``log(1 + exp(beta * x)) / beta``, linear where ``beta * x > threshold``.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> paddle.nn.functional.softplus(paddle.to_tensor([0.0], 'float64')).round(4).tolist()
+        [0.6931]
+    """
+    _float(x, "softplus")
+    return F.softplus(x, beta, threshold)
+
+
+@defop(paddle_types=("softsign", "pd_op.softsign"), method=False)
+def softsign(x, name=None):
+    """``x / (1 + |x|)``.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> paddle.nn.functional.softsign(paddle.to_tensor([1.0, -3.0])).tolist()
+        [0.5, -0.75]
+    """
+    _float(x, "softsign")
+    return x / (1 + torch.abs(x))
+
+
+def _cast_for_softmax(x, dtype, api):
+    from pagaie._ops._helpers import torch_dtype
+    if dtype is not None:
+        x = x.to(torch_dtype(dtype, f"nn.functional.{api}"))
+    _float(x, api)
+    return x
+
+
+@defop(amp="black", paddle_types=("log_softmax", "pd_op.log_softmax"), method=False)
+def log_softmax(x, axis=-1, dtype=None, name=None):
+    """``log(softmax(x))`` along ``axis``, computed stably (``dtype``: cast first).
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> paddle.nn.functional.log_softmax(paddle.to_tensor([0.0, 0.0], 'float64')).round(4).tolist()
+        [-0.6931, -0.6931]
+    """
+    return torch.log_softmax(_cast_for_softmax(x, dtype, "log_softmax"), dim=axis)
+
+
+@defop(amp="black", paddle_types=("softmax", "pd_op.softmax"), method=False, inplace=True)
+def softmax(x, axis=-1, dtype=None, name=None, *, out=None):
+    """Normalised exponentials along ``axis`` (``dtype``: cast first).
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> paddle.nn.functional.softmax(paddle.to_tensor([0.0, 0.0])).tolist()
+        [0.5, 0.5]
+    """
+    r = torch.softmax(_cast_for_softmax(x, dtype, "softmax"), dim=axis)
+    if out is not None:
+        with torch.no_grad():
+            out.copy_(r)
+    return r
+
+
+softmax_ = softmax.inplace
+
+
+@defop(paddle_types=("maxout", "pd_op.maxout"), method=False)
+def maxout(x, groups, axis=1, name=None):
+    """Max over consecutive groups of ``groups`` channels along ``axis`` (1 or -1/3).
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> x = paddle.to_tensor([[[[1.0]], [[5.0]], [[2.0]], [[3.0]]]])
+        >>> paddle.nn.functional.maxout(x, 2).tolist()
+        [[[[5.0]], [[3.0]]]]
+    """
+    if axis not in (1, -1, 3):
+        raise ValueError("paddle.nn.functional.maxout: Attr(axis) should be 1 when data format is NCHW, "
+                         f"-1 or 3 when data format is NHWC. Received Attr(axis): {axis}.")
+    if x.dim() != 4:
+        raise ValueError(f"paddle.nn.functional.maxout: the input must be 4-D, but received {x.dim()}-D")
+    ax = axis % 4
+    c = x.shape[ax]
+    if groups <= 0 or c % groups != 0:
+        raise ValueError(f"paddle.nn.functional.maxout: the number of channels ({c}) must be divisible "
+                         f"by groups ({groups})")
+    shape = list(x.shape[:ax]) + [c // groups, groups] + list(x.shape[ax + 1:])
+    return x.reshape(shape).amax(dim=ax + 1)
+
+
+@defop(paddle_types=("glu",), method=False)
+def glu(x, axis=-1, name=None):
+    """Gated linear unit: split ``x`` in halves ``a, b`` along ``axis``; ``a * sigmoid(b)``.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> paddle.nn.functional.glu(paddle.to_tensor([[2.0, 0.0]])).tolist()
+        [[1.0]]
+    """
+    if x.shape[axis] % 2 != 0:
+        raise ValueError(f"paddle.nn.functional.glu: the size of axis {axis} ({x.shape[axis]}) must be even")
+    a, b = torch.chunk(x, 2, dim=axis)
+    return a * torch.sigmoid(b)
+
+
+@defop(paddle_types=("swiglu", "pd_op.swiglu"), method=False)
+def swiglu(x, y=None, name=None):
+    """``silu(x) * y``; with ``y`` None, ``x`` is split in halves along the last axis.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> paddle.nn.functional.swiglu(paddle.to_tensor([0.0]), paddle.to_tensor([3.0])).tolist()
+        [0.0]
+    """
+    if y is None:
+        x, y = torch.chunk(x, 2, dim=-1)
+    return F.silu(x) * y
+
+
+@defop(paddle_types=("gumbel_softmax", "pd_op.gumbel_softmax"), method=False)
+def gumbel_softmax(x, temperature=1.0, hard=False, axis=-1, name=None):
+    """Sample from the Gumbel-softmax distribution over ``axis``; ``hard`` returns
+    one-hot samples whose gradient is the soft sample's (straight-through).
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> y = paddle.nn.functional.gumbel_softmax(paddle.zeros([2, 3]), hard=True)
+        >>> y.sum(axis=-1).tolist()
+        [1.0, 1.0]
+    """
+    if temperature <= 0:
+        raise ValueError(f"paddle.nn.functional.gumbel_softmax: temperature must be positive, but "
+                         f"received {temperature}")
+    g = -torch.log(torch.empty_like(x).exponential_())
+    y = torch.softmax((x + g) / temperature, dim=axis)
+    if not hard:
+        return y
+    idx = y.argmax(dim=axis, keepdim=True)
+    onehot = torch.zeros_like(y).scatter_(axis, idx, 1.0)
+    return onehot - y.detach() + y
+

@@ -1,0 +1,391 @@
+"""Common nn ops of ``paddle.nn.functional``: linear, bilinear, the dropout family,
+embedding, one_hot, distances, normalize, label_smooth.
+
+Not a top-level family: these records are exported by ``pagaie.nn.functional``.
+"""
+from __future__ import annotations
+
+import torch
+import torch.nn.functional as F
+
+from pagaie._core.registry import defop
+
+__all__ = ["linear", "bilinear", "dropout", "dropout1d", "dropout2d", "dropout3d", "alpha_dropout",
+           "feature_alpha_dropout", "embedding", "one_hot", "cosine_similarity", "pairwise_distance",
+           "normalize", "label_smooth"]
+
+
+@defop(amp="white", paddle_types=("linear", "fc", "pd_op.linear"), method=False)
+def linear(x, weight, bias=None, name=None):
+    """Fully connected transform ``x @ weight + bias``.
+
+    Paddle stores the weight as ``[in_features, out_features]`` (the transpose of torch's).
+
+    Args:
+        x (Tensor): input ``[..., in_features]``.
+        weight (Tensor): ``[in_features, out_features]``.
+        bias (Tensor, optional): ``[out_features]``.
+        name (str, optional): unused.
+
+    Returns:
+        Tensor: ``[..., out_features]``.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> x = paddle.ones([2, 3])
+        >>> w = paddle.full([3, 2], 0.5)
+        >>> paddle.nn.functional.linear(x, w, paddle.to_tensor([1.0, 0.0])).tolist()
+        [[2.5, 1.5], [2.5, 1.5]]
+    """
+    if x.dim() >= 2 and weight.dim() == 2:
+        return F.linear(x, weight.t(), bias)
+    out = torch.matmul(x, weight)
+    return out if bias is None else out + bias
+
+
+@defop(amp="white", paddle_types=("bilinear", "bilinear_tensor_product", "pd_op.bilinear"), method=False)
+def bilinear(x1, x2, weight, bias=None, name=None):
+    """Bilinear transform ``out[:, k] = x1 @ weight[k] @ x2.T + bias[k]``.
+
+    Args:
+        x1 (Tensor): ``[batch, in1]``.
+        x2 (Tensor): ``[batch, in2]``.
+        weight (Tensor): ``[out, in1, in2]``.
+        bias (Tensor, optional): ``[1, out]``.
+        name (str, optional): unused.
+
+    Returns:
+        Tensor: ``[batch, out]``.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> out = paddle.nn.functional.bilinear(paddle.ones([2, 3]), paddle.ones([2, 4]), paddle.ones([5, 3, 4]))
+        >>> out.shape, float(out.numpy()[0, 0])
+        (paddle.Size([2, 5]), 12.0)
+    """
+    b = None if bias is None else bias.reshape(-1)
+    return F.bilinear(x1, x2, weight, b)
+
+
+def _check_p(p, api):
+    if isinstance(p, torch.Tensor):
+        p = float(p.reshape(-1)[0])
+    if not isinstance(p, (float, int)) or isinstance(p, bool):
+        raise TypeError(f"paddle.nn.functional.{api}: 'p' should be a number or Variable, "
+                        f"but received {type(p).__name__}")
+    if p < 0 or p > 1:
+        raise ValueError(f"paddle.nn.functional.{api}: 'p' argument should between 0 and 1, but received {p}")
+    return float(p)
+
+
+@defop(paddle_types=("dropout", "pd_op.dropout"), method=False)
+def dropout(x, p=0.5, axis=None, training=True, inplace=False, mode="upscale_in_train", name=None):
+    """Randomly zero elements with probability ``p``.
+
+    Args:
+        x (Tensor): input.
+        p (float): drop probability in [0, 1]. Default 0.5.
+        axis (int|list, optional): drop whole slices: the mask varies only along these axes.
+        training (bool): apply dropout (True) or the inference rule (False).
+        inplace (bool): accepted; the result is a new tensor.
+        mode (str): 'upscale_in_train' (scale kept values by 1/(1-p) while training) or
+            'downscale_in_infer' (scale by 1-p at inference).
+        name (str, optional): unused.
+
+    Returns:
+        Tensor: same shape as ``x``.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> x = paddle.ones([2, 3])
+        >>> paddle.nn.functional.dropout(x, 0.5, training=False).tolist()
+        [[1.0, 1.0, 1.0], [1.0, 1.0, 1.0]]
+        >>> paddle.nn.functional.dropout(x, 0.5, training=False, mode='downscale_in_infer').tolist()
+        [[0.5, 0.5, 0.5], [0.5, 0.5, 0.5]]
+    """
+    p = _check_p(p, "dropout")
+    if p == 0:
+        return x
+    if mode not in ("downscale_in_infer", "upscale_in_train"):
+        raise ValueError("paddle.nn.functional.dropout: mode argument should be 'downscale_in_infer' or "
+                         f"'upscale_in_train', but received {mode!r}")
+    if axis is not None and not isinstance(axis, (int, list, tuple)):
+        raise TypeError("paddle.nn.functional.dropout: datatype of axis argument should be int or list")
+    if not training:
+        return x * (1.0 - p) if mode == "downscale_in_infer" else x
+    if p == 1.0:
+        return x * 0.0
+    if axis is None:
+        mask_shape = x.shape
+    else:
+        axes = [axis] if isinstance(axis, int) else list(axis)
+        if len(axes) > x.dim():
+            raise ValueError(f"paddle.nn.functional.dropout: length of axis should not be greater than "
+                             f"dimensions of x:{x.dim()}, but get length of axis: {len(axes)}")
+        if min(axes) < 0 or max(axes) > x.dim() - 1:
+            raise ValueError("paddle.nn.functional.dropout: axis value should be greater than or equal to 0 "
+                             f"and less than dimensions of x:{x.dim()}, but get axis value:{max(axes)} ")
+        mask_shape = [x.shape[i] if i in axes else 1 for i in range(x.dim())]
+    keep = (torch.rand(mask_shape, device=x.device) >= p).to(x.dtype)
+    if mode == "upscale_in_train":
+        return x * keep / (1.0 - p)
+    return x * keep
+
+
+def _channel_dropout(x, p, training, data_format, nd, api):
+    p = _check_p(p, api)
+    fmts = {1: ("NCL", "NLC"), 2: ("NCHW", "NHWC"), 3: ("NCDHW", "NDHWC")}[nd]
+    if x.dim() not in (nd + 1, nd + 2):
+        raise ValueError(f"paddle.nn.functional.{api}: dimensions of x should be {nd + 2} or {nd + 1}, "
+                         f"but received {x.dim()}")
+    if data_format not in fmts:
+        raise ValueError(f"paddle.nn.functional.{api}: Attr(data_format) should be '{fmts[0]}' or "
+                         f"'{fmts[1]}'. Received Attr(data_format): {data_format}.")
+    batched = x.dim() == nd + 2
+    axes = ([0, 1] if data_format == fmts[0] else [0, nd + 1]) if batched else \
+        ([0] if data_format == fmts[0] else [nd])
+    return dropout.op_record.kernel(x, p, axes, training, False, "upscale_in_train")
+
+
+@defop(paddle_types=("dropout1d",), method=False)
+def dropout1d(input, p=0.5, training=True, inplace=False):
+    """Zero whole channels of ``[N, C, L]`` (or ``[C, L]``) inputs with probability ``p``.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> paddle.nn.functional.dropout1d(paddle.ones([1, 2, 3]), training=False).shape
+        paddle.Size([1, 2, 3])
+    """
+    return _channel_dropout(input, p, training, "NCL", 1, "dropout1d")
+
+
+@defop(paddle_types=("dropout2d",), method=False)
+def dropout2d(x, p=0.5, training=True, data_format="NCHW", name=None):
+    """Zero whole channels of 4-D inputs with probability ``p`` (kept ones scaled by 1/(1-p)).
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> y = paddle.nn.functional.dropout2d(paddle.ones([2, 3, 4, 4]), 0.5)
+        >>> sorted(set(y.numpy().ravel().tolist())) in ([0.0, 2.0], [2.0], [0.0])
+        True
+    """
+    return _channel_dropout(x, p, training, data_format, 2, "dropout2d")
+
+
+@defop(paddle_types=("dropout3d",), method=False)
+def dropout3d(x, p=0.5, training=True, data_format="NCDHW", name=None):
+    """Zero whole channels of 5-D inputs with probability ``p`` (kept ones scaled by 1/(1-p)).
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> paddle.nn.functional.dropout3d(paddle.ones([1, 2, 2, 2, 2]), training=False).shape
+        paddle.Size([1, 2, 2, 2, 2])
+    """
+    return _channel_dropout(x, p, training, data_format, 3, "dropout3d")
+
+
+_SELU_ALPHA = 1.6732632423543772848170429916717
+_SELU_SCALE = 1.0507009873554804934193349852946
+
+
+def _alpha_dropout(x, p, training, mask_shape, api):
+    p = _check_p(p, api)
+    if not training or p == 0:
+        return x
+    alpha_p = -_SELU_ALPHA * _SELU_SCALE
+    a = ((1 - p) * (1 + p * alpha_p ** 2)) ** -0.5
+    b = -a * alpha_p * p
+    keep = (torch.rand(mask_shape, device=x.device) >= p).to(x.dtype)
+    return a * (x * keep + alpha_p * (1 - keep)) + b
+
+
+@defop(paddle_types=("alpha_dropout",), method=False)
+def alpha_dropout(x, p=0.5, training=True, name=None):
+    """Dropout for SELU networks: dropped values become SELU's negative saturation and
+    an affine correction keeps the mean and variance.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> paddle.nn.functional.alpha_dropout(paddle.ones([2, 2]), 0.5, training=False).tolist()
+        [[1.0, 1.0], [1.0, 1.0]]
+    """
+    return _alpha_dropout(x, p, training, x.shape, "alpha_dropout")
+
+
+@defop(paddle_types=("feature_alpha_dropout",), method=False)
+def feature_alpha_dropout(x, p=0.5, training=True, name=None):
+    """Alpha dropout of whole channels (the mask varies over the first two axes).
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> paddle.nn.functional.feature_alpha_dropout(paddle.ones([2, 3, 4]), 0.2, training=False).shape
+        paddle.Size([2, 3, 4])
+    """
+    if x.dim() < 2:
+        raise ValueError("paddle.nn.functional.feature_alpha_dropout: the input must have at least "
+                         f"2 dimensions, but received {x.dim()}")
+    shape = list(x.shape[:2]) + [1] * (x.dim() - 2)
+    return _alpha_dropout(x, p, training, shape, "feature_alpha_dropout")
+
+
+@defop(paddle_types=("lookup_table_v2", "embedding", "pd_op.embedding"), method=False)
+def embedding(x, weight, padding_idx=None, max_norm=None, norm_type=2.0, sparse=False,
+              scale_grad_by_freq=False, name=None):
+    """Look up rows of ``weight`` by the integer ids in ``x``.
+
+    Args:
+        x (Tensor): int32/int64 ids in ``[0, num_embeddings)``.
+        weight (Tensor): ``[num_embeddings, embedding_dim]``.
+        padding_idx (int, optional): this id outputs zeros and gets no gradient
+            (negative values count from the end).
+        max_norm (float, optional): renormalise looked-up rows (in ``weight``, in place)
+            whose ``norm_type``-norm exceeds it.
+        norm_type (float): the norm for ``max_norm``. Default 2.0.
+        sparse (bool): accepted; gradients are dense.
+        scale_grad_by_freq (bool): scale gradients by the inverse frequency of ids.
+        name (str, optional): unused.
+
+    Returns:
+        Tensor: ``x.shape + [embedding_dim]``.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> w = paddle.to_tensor([[0.0, 1.0], [2.0, 3.0], [4.0, 5.0]])
+        >>> paddle.nn.functional.embedding(paddle.to_tensor([2, 0]), w, padding_idx=0).tolist()
+        [[4.0, 5.0], [0.0, 0.0]]
+    """
+    if x.dtype not in (torch.int32, torch.int64):
+        raise TypeError("paddle.nn.functional.embedding: input only support int32 and int64, but get "
+                        f"{str(x.dtype).replace('torch.', '')}")
+    n = weight.shape[0]
+    if padding_idx is not None:
+        if not -n <= padding_idx < n:
+            raise ValueError(f"padding_idx must be within [-{n}, {n})")
+        padding_idx = padding_idx % n
+    if x.numel() and (int(x.min()) < 0 or int(x.max()) >= n):
+        bad = int(x.max()) if int(x.max()) >= n else int(x.min())
+        raise ValueError(f"paddle.nn.functional.embedding: ids of input expected >= 0 and < {n}, "
+                         f"but got {bad}. Please check input value.")
+    if max_norm is not None:
+        with torch.no_grad():
+            torch.embedding_renorm_(weight.detach(), x.reshape(-1).long(), max_norm, norm_type)
+    out = F.embedding(x.long(), weight, padding_idx=padding_idx,
+                      scale_grad_by_freq=scale_grad_by_freq)
+    if padding_idx is not None:
+        out = out * (x != padding_idx).unsqueeze(-1).to(out.dtype)
+    return out
+
+
+@defop(paddle_types=("one_hot_v2", "one_hot", "pd_op.one_hot"), method=False, differentiable=False)
+def one_hot(x, num_classes=-1, name=None):
+    """One-hot float32 encoding of integer class ids.
+
+    Args:
+        x (Tensor): int32/int64 ids.
+        num_classes (int|Tensor): the depth; ``-1`` infers ``max(x) + 1``.
+        name (str, optional): unused.
+
+    Returns:
+        Tensor: float32, ``x.shape + [num_classes]``.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> paddle.nn.functional.one_hot(paddle.to_tensor([1, 0]), 3).tolist()
+        [[0.0, 1.0, 0.0], [1.0, 0.0, 0.0]]
+    """
+    if isinstance(num_classes, torch.Tensor):
+        num_classes = int(num_classes.reshape(-1)[0])
+    if x.is_floating_point() or x.is_complex() or x.dtype is torch.bool:
+        raise TypeError("paddle.nn.functional.one_hot: the input must be int32 or int64, but received "
+                        f"{str(x.dtype).replace('torch.', '')}")
+    if num_classes != -1 and x.numel():
+        hi, lo = int(x.max()), int(x.min())
+        if hi >= num_classes or lo < 0:
+            bad = hi if hi >= num_classes else lo
+            raise ValueError("paddle.nn.functional.one_hot: Illegal index value, Input(input) value "
+                             f"should be less than Input(depth), but received input ({bad}) not less "
+                             f"than depth ({num_classes})")
+    return F.one_hot(x.long(), num_classes).to(torch.float32)
+
+
+@defop(amp="black", paddle_types=("cosine_similarity",), method=False)
+def cosine_similarity(x1, x2, axis=1, eps=1e-8):
+    """Cosine similarity along ``axis`` (norms clamped below by ``eps``).
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> a = paddle.to_tensor([[1.0, 0.0], [1.0, 1.0]])
+        >>> paddle.nn.functional.cosine_similarity(a, paddle.to_tensor([[1.0, 0.0], [0.0, 1.0]])).numpy().astype('float64').round(4).tolist()
+        [1.0, 0.7071]
+    """
+    w12 = torch.sum(x1 * x2, dim=axis)
+    n1 = torch.sqrt(torch.clamp(torch.sum(x1 * x1, dim=axis), min=eps * eps))
+    n2 = torch.sqrt(torch.clamp(torch.sum(x2 * x2, dim=axis), min=eps * eps))
+    return w12 / (n1 * n2)
+
+
+@defop(amp="black", paddle_types=("pairwise_distance", "dist"), method=False)
+def pairwise_distance(x, y, p=2.0, epsilon=1e-6, keepdim=False, name=None):
+    """The ``p``-norm of ``x - y + epsilon`` along the last axis.
+
+    Args:
+        x (Tensor): ``[N, D]`` or ``[D]``.
+        y (Tensor): same shape as ``x`` (broadcastable).
+        p (float): the norm order (0, inf and -inf included). Default 2.
+        epsilon (float): added to the difference. Default 1e-6.
+        keepdim (bool): keep the reduced axis.
+        name (str, optional): unused.
+
+    Returns:
+        Tensor: ``[N]`` (``[N, 1]`` with keepdim), 0-D for 1-D inputs.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> d = paddle.nn.functional.pairwise_distance(paddle.to_tensor([[3.0, 4.0]]), paddle.zeros([1, 2]), epsilon=0.0)
+        >>> d.tolist()
+        [5.0]
+    """
+    if x.dim() not in (1, 2) or y.dim() not in (1, 2):
+        raise ValueError("paddle.nn.functional.pairwise_distance: the input must be 1-D or 2-D, but "
+                         f"received x: {x.dim()}-D, y: {y.dim()}-D")
+    d = x - y + epsilon
+    p = float(p)
+    if p == 0:
+        return (d != 0).to(d.dtype).sum(dim=-1, keepdim=keepdim)
+    return torch.linalg.vector_norm(d, ord=p, dim=-1, keepdim=keepdim)
+
+
+@defop(amp="black", paddle_types=("p_norm", "normalize"), method=False)
+def normalize(x, p=2, axis=1, epsilon=1e-12, out=None, name=None):
+    """Divide by the ``p``-norm along ``axis`` (clamped below by ``epsilon``).
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> paddle.nn.functional.normalize(paddle.to_tensor([[3.0, 4.0]])).tolist()
+        [[0.6000000238418579, 0.800000011920929]]
+    """
+    if x.dim() == 1 and axis in (1, -2):
+        raise ValueError("paddle.nn.functional.normalize: axis must be in [-1, 0] for a 1-D input, "
+                         f"but received {axis}")
+    r = F.normalize(x, p=float(p), dim=axis, eps=epsilon)
+    if out is not None:
+        with torch.no_grad():
+            out.copy_(r)
+    return r
+
+
+@defop(paddle_types=("label_smooth", "pd_op.label_smooth"), method=False)
+def label_smooth(label, prior_dist=None, epsilon=0.1, name=None):
+    """Label smoothing ``(1 - epsilon) * label + epsilon * prior`` (uniform prior by default).
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> paddle.nn.functional.label_smooth(paddle.to_tensor([[0.0, 1.0]], 'float64'), epsilon=0.2).tolist()
+        [[0.1, 0.9]]
+    """
+    if not 0.0 <= float(epsilon) <= 1.0:
+        raise ValueError("paddle.nn.functional.label_smooth: The value of epsilon must be between 0 and "
+                         f"1, but received {epsilon}")
+    if prior_dist is not None:
+        return (1 - epsilon) * label + epsilon * prior_dist.reshape(-1)
+    return (1 - epsilon) * label + epsilon / label.shape[-1]

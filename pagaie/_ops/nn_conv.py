@@ -1,0 +1,318 @@
+"""Convolutions: ``paddle.nn.functional.conv{1,2,3}d`` and their transposes.
+
+Weights follow Paddle's layouts: ``[out_channels, in_channels / groups, *kernel]``
+for a convolution and ``[in_channels, out_channels / groups, *kernel]`` for a
+transposed one (both equal to torch's). Asymmetric and ``'SAME'`` paddings are
+applied explicitly; ``'SAME'`` resets the dilation to 1, as Paddle does.
+
+Not a top-level family: ``pagaie.nn.functional`` re-exports ``__all__``.
+"""
+from __future__ import annotations
+
+import torch
+import torch.nn.functional as F
+
+from pagaie._core.registry import defop
+from pagaie._ops._nn_helpers import (channel_last, conv_padding, ntuple, pad_input, same_pads,
+                                     to_first, to_last)
+
+__all__ = ["conv1d", "conv2d", "conv3d", "conv1d_transpose", "conv2d_transpose",
+           "conv3d_transpose"]
+
+_CONV = {1: F.conv1d, 2: F.conv2d, 3: F.conv3d}
+_CONV_T = {1: F.conv_transpose1d, 2: F.conv_transpose2d, 3: F.conv_transpose3d}
+
+
+def _check_float(x: torch.Tensor, api: str) -> None:
+    if not x.is_floating_point():
+        raise TypeError(f"paddle.{api}: the input dtype must be float16, bfloat16, float32 or "
+                           f"float64, but received {str(x.dtype).replace('torch.', '')}")
+
+
+def _conv(api: str, n: int, x, weight, bias, stride, padding, dilation, groups, data_format):
+    last = channel_last(data_format, n, api)
+    if x.dim() != n + 2:
+        raise ValueError(f"paddle.{api}: the input 'x' must be a {n + 2}-D tensor, but received "
+                         f"a {x.dim()}-D tensor of shape {list(x.shape)}")
+    _check_float(x, api)
+    if last:
+        x = to_first(x)
+    if x.shape[1] != weight.shape[1] * groups:
+        raise ValueError(f"paddle.{api}: the number of input channels ({x.shape[1]}) should equal "
+                         f"the filter's channels ({weight.shape[1]}) * groups ({groups}); the "
+                         f"filter's shape is {list(weight.shape)}, data_format is {data_format}")
+    stride = ntuple(stride, n, api, "stride")
+    dilation = ntuple(dilation, n, api, "dilation")
+    mode, pad = conv_padding(padding, n, last, api)
+    if mode == "SAME":
+        pairs = same_pads(list(x.shape[2:]), list(weight.shape[2:]), stride)
+        dilation = [1] * n
+        if all(a == b for a, b in pairs):
+            mode, pad = "sym", [a for a, _ in pairs]
+        else:
+            mode, pad = "asym", pairs
+    elif mode == "VALID":
+        pad = [0] * n
+    if mode == "asym":
+        x = pad_input(x, pad)
+        pad = [0] * n
+    out = _CONV[n](x, weight, bias, stride, pad, dilation, groups)
+    return to_last(out) if last else out
+
+
+def _conv_t(api: str, n: int, x, weight, bias, stride, padding, output_padding, dilation, groups,
+            output_size, data_format):
+    last = channel_last(data_format, n, api)
+    if x.dim() != n + 2:
+        raise ValueError(f"paddle.{api}: the input 'x' must be a {n + 2}-D tensor, but received "
+                         f"a {x.dim()}-D tensor of shape {list(x.shape)}")
+    _check_float(x, api)
+    if last:
+        x = to_first(x)
+    if x.shape[1] != weight.shape[0]:
+        raise ValueError(f"paddle.{api}: the number of input channels ({x.shape[1]}) should equal "
+                         f"the filter's first dimension; the filter's shape is "
+                         f"{list(weight.shape)}, data_format is {data_format}")
+    stride = ntuple(stride, n, api, "stride")
+    dilation = ntuple(dilation, n, api, "dilation")
+    kernel = list(weight.shape[2:])
+    sizes = list(x.shape[2:])
+    mode, pad = conv_padding(padding, n, last, api)
+    if mode == "SAME":
+        pairs = same_pads(sizes, kernel, stride)
+        dilation = [1] * n
+    elif mode == "VALID":
+        pairs = [(0, 0)] * n
+    elif mode == "sym":
+        pairs = [(p, p) for p in pad]
+    else:
+        pairs = pad
+    out_pad = ntuple(output_padding, n, api, "output_padding")
+    if output_size is not None:
+        if any(out_pad):
+            raise ValueError("output_padding option is mutually exclusive with output_size")
+        want = ntuple(output_size, n, api, "output_size")
+        infer = [(i - 1) * s - a - b + d * (k - 1) + 1
+                 for i, s, (a, b), d, k in zip(sizes, stride, pairs, dilation, kernel)]
+        for dim, (w, f, s) in enumerate(zip(want, infer, stride)):
+            if w < f:
+                raise ValueError(f"paddle.{api}: output_size should not be less than the inferred "
+                                 f"output size, but received output_size = {want}, whose dim {dim} "
+                                 f"is less than the inferred output size {f}")
+            if w >= f + s:
+                raise ValueError(f"paddle.{api}: output_size should be less than the inferred size "
+                                 f"+ stride, but received output_size = {want}, whose dim {dim} is "
+                                 f"not less than the inferred output size ({f}) + stride ({s})")
+        out_pad = [w - f for w, f in zip(want, infer)]
+    else:
+        for dim, (o, s, d) in enumerate(zip(out_pad, stride, dilation)):
+            if o >= max(s, d):
+                raise ValueError(f"paddle.{api}: output_padding should be less than either stride "
+                                 f"or dilation, but received output_padding = {out_pad}, whose dim "
+                                 f"{dim} is not less than either stride ({s}) or dilation ({d})")
+    if all(a == b for a, b in pairs):
+        out = _CONV_T[n](x, weight, bias, stride, [a for a, _ in pairs], out_pad, groups, dilation)
+    else:
+        # Full transposed convolution, then crop (before, after - output_padding) per dim.
+        full = _CONV_T[n](x, weight, None, stride, 0, 0, groups, dilation)
+        extra = [max(o - b, 0) for o, (_, b) in zip(out_pad, pairs)]
+        if any(extra):
+            full = pad_input(full, [(0, e) for e in extra])
+        idx = [slice(None), slice(None)]
+        for dim, ((a, b), o) in enumerate(zip(pairs, out_pad)):
+            length = full.shape[2 + dim] - extra[dim]
+            idx.append(slice(a, length - b + o))
+        out = full[tuple(idx)]
+        if bias is not None:
+            out = out + bias.reshape([1, -1] + [1] * n)
+    return to_last(out) if last else out
+
+
+@defop(amp="white", method=False, paddle_types=("conv2d", "pd_op.conv2d"))
+def conv1d(x, weight, bias=None, stride=1, padding=0, dilation=1, groups=1, data_format="NCL",
+           name=None):
+    """1-D convolution over a ``[N, C, L]`` (or ``[N, L, C]``) input.
+
+    Args:
+        x (Tensor): the input, 3-D.
+        weight (Tensor): the filter, ``[out_channels, in_channels / groups, kernel]``.
+        bias (Tensor, optional): ``[out_channels]``.
+        stride (int|list): the stride.
+        padding (int|list|str): an int, ``[pad]``, ``[before, after]``, 3 pairs, or
+            ``'SAME'`` / ``'VALID'``.
+        dilation (int|list): the dilation.
+        groups (int): the number of channel groups.
+        data_format (str): ``'NCL'`` or ``'NLC'``.
+        name (str, optional): unused.
+
+    Returns:
+        Tensor: the convolution result.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> x = paddle.ones([1, 1, 5])
+        >>> w = paddle.ones([1, 1, 3])
+        >>> paddle.nn.functional.conv1d(x, w, padding=1).tolist()
+        [[[2.0, 3.0, 3.0, 3.0, 2.0]]]
+    """
+    return _conv("nn.functional.conv1d", 1, x, weight, bias, stride, padding, dilation, groups,
+                 data_format)
+
+
+@defop(amp="white", method=False, paddle_types=("conv2d", "depthwise_conv2d", "pd_op.conv2d",
+                                                "pd_op.depthwise_conv2d"))
+def conv2d(x, weight, bias=None, stride=1, padding=0, dilation=1, groups=1, data_format="NCHW",
+           name=None):
+    """2-D convolution over a ``[N, C, H, W]`` (or ``[N, H, W, C]``) input.
+
+    Args:
+        x (Tensor): the input, 4-D.
+        weight (Tensor): the filter, ``[out_channels, in_channels / groups, kh, kw]``.
+        bias (Tensor, optional): ``[out_channels]``.
+        stride (int|list): the stride.
+        padding (int|list|str): an int, 2 ints, 4 ints ``[top, bottom, left, right]``,
+            4 pairs including batch and channel, or ``'SAME'`` / ``'VALID'``.
+        dilation (int|list): the dilation.
+        groups (int): the number of channel groups.
+        data_format (str): ``'NCHW'`` or ``'NHWC'``.
+        name (str, optional): unused.
+
+    Returns:
+        Tensor: the convolution result.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> x = paddle.ones([1, 2, 4, 4])
+        >>> w = paddle.ones([3, 2, 3, 3])
+        >>> paddle.nn.functional.conv2d(x, w, padding='SAME').shape
+        paddle.Size([1, 3, 4, 4])
+    """
+    return _conv("nn.functional.conv2d", 2, x, weight, bias, stride, padding, dilation, groups,
+                 data_format)
+
+
+@defop(amp="white", method=False, paddle_types=("conv3d", "pd_op.conv3d"))
+def conv3d(x, weight, bias=None, stride=1, padding=0, dilation=1, groups=1, data_format="NCDHW",
+           name=None):
+    """3-D convolution over a ``[N, C, D, H, W]`` (or ``[N, D, H, W, C]``) input.
+
+    Args:
+        x (Tensor): the input, 5-D.
+        weight (Tensor): the filter, ``[out_channels, in_channels / groups, kd, kh, kw]``.
+        bias (Tensor, optional): ``[out_channels]``.
+        stride (int|list): the stride.
+        padding (int|list|str): as in :func:`conv2d`, for three spatial dims.
+        dilation (int|list): the dilation.
+        groups (int): the number of channel groups.
+        data_format (str): ``'NCDHW'`` or ``'NDHWC'``.
+        name (str, optional): unused.
+
+    Returns:
+        Tensor: the convolution result.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> x = paddle.ones([1, 1, 3, 3, 3])
+        >>> w = paddle.ones([2, 1, 2, 2, 2])
+        >>> paddle.nn.functional.conv3d(x, w).shape
+        paddle.Size([1, 2, 2, 2, 2])
+    """
+    return _conv("nn.functional.conv3d", 3, x, weight, bias, stride, padding, dilation, groups,
+                 data_format)
+
+
+@defop(amp="white", method=False, paddle_types=("conv2d_transpose", "pd_op.conv2d_transpose"))
+def conv1d_transpose(x, weight, bias=None, stride=1, padding=0, output_padding=0, groups=1,
+                     dilation=1, output_size=None, data_format="NCL", name=None):
+    """1-D transposed convolution (the gradient of :func:`conv1d` w.r.t. its input).
+
+    Args:
+        x (Tensor): the input, 3-D.
+        weight (Tensor): the filter, ``[in_channels, out_channels / groups, kernel]``.
+        bias (Tensor, optional): ``[out_channels]``.
+        stride (int|list): the stride.
+        padding (int|list|str): the padding removed from the output, or ``'SAME'``/``'VALID'``.
+        output_padding (int|list): extra size added at the end of the output.
+        groups (int): the number of channel groups.
+        dilation (int|list): the dilation.
+        output_size (int|list, optional): the wanted output length (excludes ``output_padding``).
+        data_format (str): ``'NCL'`` or ``'NLC'``.
+        name (str, optional): unused.
+
+    Returns:
+        Tensor: the result.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> x = paddle.ones([1, 1, 3])
+        >>> w = paddle.ones([1, 1, 2])
+        >>> paddle.nn.functional.conv1d_transpose(x, w).tolist()
+        [[[1.0, 2.0, 2.0, 1.0]]]
+    """
+    return _conv_t("nn.functional.conv1d_transpose", 1, x, weight, bias, stride, padding,
+                   output_padding, dilation, groups, output_size, data_format)
+
+
+@defop(amp="white", method=False, paddle_types=("conv2d_transpose", "depthwise_conv2d_transpose",
+                                                "pd_op.conv2d_transpose"))
+def conv2d_transpose(x, weight, bias=None, stride=1, padding=0, output_padding=0, dilation=1,
+                     groups=1, output_size=None, data_format="NCHW", name=None):
+    """2-D transposed convolution.
+
+    Args:
+        x (Tensor): the input, 4-D.
+        weight (Tensor): the filter, ``[in_channels, out_channels / groups, kh, kw]``.
+        bias (Tensor, optional): ``[out_channels]``.
+        stride (int|list): the stride.
+        padding (int|list|str): as in :func:`conv2d`.
+        output_padding (int|list): extra size added at the end of each spatial dim.
+        dilation (int|list): the dilation.
+        groups (int): the number of channel groups.
+        output_size (int|list, optional): the wanted spatial output size.
+        data_format (str): ``'NCHW'`` or ``'NHWC'``.
+        name (str, optional): unused.
+
+    Returns:
+        Tensor: the result.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> x = paddle.ones([1, 2, 3, 3])
+        >>> w = paddle.ones([2, 4, 3, 3])
+        >>> paddle.nn.functional.conv2d_transpose(x, w, stride=2).shape
+        paddle.Size([1, 4, 7, 7])
+    """
+    return _conv_t("nn.functional.conv2d_transpose", 2, x, weight, bias, stride, padding,
+                   output_padding, dilation, groups, output_size, data_format)
+
+
+@defop(amp="white", method=False, paddle_types=("conv3d_transpose", "pd_op.conv3d_transpose"))
+def conv3d_transpose(x, weight, bias=None, stride=1, padding=0, output_padding=0, groups=1,
+                     dilation=1, output_size=None, data_format="NCDHW", name=None):
+    """3-D transposed convolution.
+
+    Args:
+        x (Tensor): the input, 5-D.
+        weight (Tensor): the filter, ``[in_channels, out_channels / groups, kd, kh, kw]``.
+        bias (Tensor, optional): ``[out_channels]``.
+        stride (int|list): the stride.
+        padding (int|list|str): as in :func:`conv3d`.
+        output_padding (int|list): extra size added at the end of each spatial dim.
+        groups (int): the number of channel groups.
+        dilation (int|list): the dilation.
+        output_size (int|list, optional): the wanted spatial output size.
+        data_format (str): ``'NCDHW'`` or ``'NDHWC'``.
+        name (str, optional): unused.
+
+    Returns:
+        Tensor: the result.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> x = paddle.ones([1, 1, 2, 2, 2])
+        >>> w = paddle.ones([1, 1, 2, 2, 2])
+        >>> paddle.nn.functional.conv3d_transpose(x, w).shape
+        paddle.Size([1, 1, 3, 3, 3])
+    """
+    return _conv_t("nn.functional.conv3d_transpose", 3, x, weight, bias, stride, padding,
+                   output_padding, dilation, groups, output_size, data_format)

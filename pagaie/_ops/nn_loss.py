@@ -1,0 +1,441 @@
+"""Loss ops of ``paddle.nn.functional``, part 1: cross entropy, likelihood, regression,
+divergence and sequence (CTC, RNN-T) losses. Part 2 is ``nn_loss_extra``.
+
+Not a top-level family: ``pagaie.nn.functional`` re-exports ``__all__``.
+"""
+from __future__ import annotations
+
+import torch
+import torch.nn.functional as F
+
+from pagaie._core.registry import defop
+from pagaie._ops._nn_helpers import check_reduction, reduce_loss
+
+__all__ = ["cross_entropy", "softmax_with_cross_entropy", "binary_cross_entropy",
+           "binary_cross_entropy_with_logits", "mse_loss", "l1_loss", "smooth_l1_loss", "nll_loss",
+           "kl_div", "square_error_cost", "log_loss", "ctc_loss", "rnnt_loss"]
+
+
+def _safe_div(a: torch.Tensor, b: torch.Tensor) -> torch.Tensor:
+    return a / torch.where(b == 0, torch.ones_like(b), b)
+
+
+@defop(amp="black", method=False, paddle_types=("cross_entropy_with_softmax",
+                                                "pd_op.cross_entropy_with_softmax"))
+def cross_entropy(input, label, weight=None, ignore_index=-100, reduction="mean", soft_label=False,
+                  axis=-1, use_softmax=True, label_smoothing=0.0, name=None):
+    """Cross entropy between ``softmax(input)`` (or ``input`` itself) and the labels.
+
+    Hard labels are class indices shaped like ``input`` without ``axis`` (or with it as
+    size 1); soft labels are distributions shaped like ``input``. With ``weight`` the loss of
+    a sample is scaled by its class weight (for soft labels by ``sum(label * weight)``) and
+    ``'mean'`` divides by the total weight. ``label_smoothing`` turns hard labels into
+    ``(1 - eps) * one_hot + eps / C``.
+
+    Args:
+        input (Tensor): logits (or probabilities when ``use_softmax`` is False).
+        label (Tensor): class indices (int) or distributions (float, ``soft_label=True``).
+        weight (Tensor, optional): per-class weights, ``[C]``.
+        ignore_index (int): a hard label value that contributes nothing.
+        reduction (str): ``'mean'``, ``'sum'`` or ``'none'``.
+        soft_label (bool): whether ``label`` holds distributions.
+        axis (int): the class axis.
+        use_softmax (bool): apply softmax to ``input`` first.
+        label_smoothing (float): the smoothing ``eps`` in [0, 1).
+        name (str, optional): unused.
+
+    Returns:
+        Tensor: the loss (0-D unless ``reduction='none'``).
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> logits = paddle.to_tensor([[2.0, 0.0], [0.0, 2.0]])
+        >>> label = paddle.to_tensor([0, 1])
+        >>> round(paddle.nn.functional.cross_entropy(logits, label).item(), 4)
+        0.1269
+    """
+    api = "nn.functional.cross_entropy"
+    check_reduction(reduction, api)
+    nd = input.dim()
+    ax = axis + nd if axis < 0 else axis
+    if not 0 <= ax < nd:
+        raise ValueError(f"paddle.{api}: axis should be in [{-nd}, {nd}), but received {axis}")
+    c = input.shape[ax]
+    logp = torch.log_softmax(input, ax) if use_softmax else torch.log(input)
+    eps = float(label_smoothing)
+    if not soft_label and eps > 0:
+        hard = label.squeeze(ax) if label.dim() == nd else label
+        label = F.one_hot(hard.long().clamp_min(0), c).to(input.dtype).movedim(-1, ax)
+        soft_label = True
+    elif soft_label and eps > 0:
+        pass
+    else:
+        eps = 0.0
+    if soft_label:
+        if eps > 0:
+            label = label * (1 - eps) + eps / c
+        loss = -(label * logp).sum(ax, keepdim=True)
+        wsum = None
+        if weight is not None:
+            shape = [1] * nd
+            shape[ax] = c
+            wsum = (label * weight.reshape(shape)).sum(ax, keepdim=True)
+            loss = loss * wsum
+        if reduction == "none":
+            return loss
+        if reduction == "sum":
+            return loss.sum()
+        if wsum is not None:
+            return _safe_div(loss.sum(), wsum.sum())
+        if ignore_index != -100:
+            return _safe_div(loss.sum(), (label != ignore_index).sum().to(loss.dtype))
+        return loss.mean()
+    keep = label.dim() == nd
+    if keep and label.shape[ax] != 1:
+        raise ValueError(f"paddle.{api}: the hard label must have size 1 on axis {axis} when it "
+                         f"has the input's rank, but received label shape {list(label.shape)} for "
+                         f"input shape {list(input.shape)}")
+    lab = (label.squeeze(ax) if keep else label).long()
+    if lab.dim() != nd - 1 or list(lab.shape) != [s for i, s in enumerate(input.shape) if i != ax]:
+        raise ValueError(f"paddle.{api}: the label shape {list(label.shape)} does not match the "
+                         f"input shape {list(input.shape)} with class axis {axis}")
+    mask = lab != ignore_index
+    safe = torch.where(mask, lab, torch.zeros_like(lab))
+    if bool(((safe < 0) | (safe >= c)).any()):
+        raise ValueError(f"paddle.{api}: label values must be in [0, {c}) or equal ignore_index "
+                         f"({ignore_index})")
+    loss = -logp.gather(ax, safe.unsqueeze(ax)).squeeze(ax)
+    m = mask.to(loss.dtype)
+    if weight is not None:
+        m = weight[safe].to(loss.dtype) * m
+    loss = loss * m
+    if reduction == "none":
+        return loss.unsqueeze(ax) if keep else loss
+    if reduction == "sum":
+        return loss.sum()
+    return _safe_div(loss.sum(), m.sum())
+
+
+@defop(amp="black", method=False, paddle_types=("softmax_with_cross_entropy",
+                                                "pd_op.cross_entropy_with_softmax"))
+def softmax_with_cross_entropy(logits, label, soft_label=False, ignore_index=-100,
+                               numeric_stable_mode=True, return_softmax=False, axis=-1):
+    """Softmax then cross entropy, per sample (the class axis kept with size 1).
+
+    Args:
+        logits (Tensor): the unscaled scores.
+        label (Tensor): hard labels with size 1 on ``axis``, or distributions (``soft_label``).
+        soft_label (bool): whether ``label`` holds distributions.
+        ignore_index (int): a hard label value whose loss is 0.
+        numeric_stable_mode (bool): unused (always stable).
+        return_softmax (bool): also return the softmax.
+        axis (int): the class axis.
+
+    Returns:
+        Tensor, or (Tensor, Tensor) with ``return_softmax``.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> logits = paddle.to_tensor([[2.0, 0.0]])
+        >>> loss = paddle.nn.functional.softmax_with_cross_entropy(logits, paddle.to_tensor([[0]]))
+        >>> loss.shape, round(loss.item(), 4)
+        (paddle.Size([1, 1]), 0.1269)
+    """
+    api = "nn.functional.softmax_with_cross_entropy"
+    nd = logits.dim()
+    ax = axis + nd if axis < 0 else axis
+    logp = torch.log_softmax(logits, ax)
+    if soft_label:
+        loss = -(label * logp).sum(ax, keepdim=True)
+    else:
+        if label.dim() != nd or label.shape[ax] != 1:
+            raise ValueError(f"paddle.{api}: the hard label must have the logits' rank with size 1 "
+                             f"on axis {axis}, but received label shape {list(label.shape)} for "
+                             f"logits shape {list(logits.shape)}")
+        lab = label.long()
+        mask = lab != ignore_index
+        safe = torch.where(mask, lab, torch.zeros_like(lab))
+        loss = -logp.gather(ax, safe) * mask.to(logp.dtype)
+    if return_softmax:
+        # Paddle's backward flows from the loss only; the softmax output carries no gradient.
+        return loss, logp.detach().exp()
+    return loss
+
+
+@defop(amp="black", method=False, paddle_types=("bce_loss", "pd_op.bce_loss"))
+def binary_cross_entropy(input, label, weight=None, reduction="mean", name=None):
+    """Binary cross entropy between probabilities ``input`` and targets ``label``.
+
+    Args:
+        input (Tensor): probabilities in [0, 1].
+        label (Tensor): targets, same shape.
+        weight (Tensor, optional): a rescaling weight broadcast to the loss.
+        reduction (str): ``'mean'``, ``'sum'`` or ``'none'``.
+        name (str, optional): unused.
+
+    Returns:
+        Tensor: the loss.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> p = paddle.to_tensor([0.5, 0.5])
+        >>> round(paddle.nn.functional.binary_cross_entropy(p, paddle.to_tensor([1.0, 0.0])).item(), 4)
+        0.6931
+    """
+    check_reduction(reduction, "nn.functional.binary_cross_entropy")
+    return F.binary_cross_entropy(input, label.to(input.dtype), weight, reduction=reduction)
+
+
+@defop(amp="black", method=False, paddle_types=("sigmoid_cross_entropy_with_logits",
+                                                "pd_op.sigmoid_cross_entropy_with_logits"))
+def binary_cross_entropy_with_logits(logit, label, weight=None, reduction="mean", pos_weight=None,
+                                     name=None):
+    """Binary cross entropy on ``sigmoid(logit)``, computed stably from the logits.
+
+    Args:
+        logit (Tensor): the logits.
+        label (Tensor): targets in [0, 1], same shape.
+        weight (Tensor, optional): a rescaling weight broadcast to the loss.
+        reduction (str): ``'mean'``, ``'sum'`` or ``'none'``.
+        pos_weight (Tensor, optional): the weight of positive examples, per class.
+        name (str, optional): unused.
+
+    Returns:
+        Tensor: the loss.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> z = paddle.to_tensor([0.0, 0.0])
+        >>> round(paddle.nn.functional.binary_cross_entropy_with_logits(z, paddle.to_tensor([1.0, 0.0])).item(), 4)
+        0.6931
+    """
+    check_reduction(reduction, "nn.functional.binary_cross_entropy_with_logits")
+    return F.binary_cross_entropy_with_logits(logit, label.to(logit.dtype), weight,
+                                              reduction=reduction, pos_weight=pos_weight)
+
+
+@defop(amp="black", method=False, paddle_types=("mse_loss",))
+def mse_loss(input, label, reduction="mean", name=None):
+    """Mean squared error ``(input - label) ** 2``, reduced.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> paddle.nn.functional.mse_loss(paddle.to_tensor([1.0, 3.0]), paddle.to_tensor([0.0, 0.0])).item()
+        5.0
+    """
+    check_reduction(reduction, "nn.functional.mse_loss")
+    return reduce_loss(torch.square(input - label), reduction)
+
+
+@defop(amp="black", method=False, paddle_types=("l1_loss",))
+def l1_loss(input, label, reduction="mean", name=None):
+    """Mean absolute error ``|input - label|``, reduced.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> paddle.nn.functional.l1_loss(paddle.to_tensor([1.0, -3.0]), paddle.to_tensor([0.0, 0.0])).item()
+        2.0
+    """
+    check_reduction(reduction, "nn.functional.l1_loss")
+    return reduce_loss(torch.abs(input - label), reduction)
+
+
+@defop(amp="black", method=False, paddle_types=("huber_loss", "smooth_l1_loss", "pd_op.huber_loss"))
+def smooth_l1_loss(input, label, reduction="mean", delta=1.0, is_huber=True, name=None):
+    """Smooth L1 loss: quadratic below ``delta``, linear above.
+
+    With ``is_huber`` (the default) it is the Huber loss ``0.5 d ** 2`` / ``delta (|d| - 0.5 delta)``;
+    otherwise ``0.5 d ** 2 / delta`` / ``|d| - 0.5 delta``.
+
+    Args:
+        input (Tensor): predictions.
+        label (Tensor): targets, same shape.
+        reduction (str): ``'mean'``, ``'sum'`` or ``'none'``.
+        delta (float): the threshold.
+        is_huber (bool): Huber form (True) or smooth-L1 form (False).
+        name (str, optional): unused.
+
+    Returns:
+        Tensor: the loss.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> paddle.nn.functional.smooth_l1_loss(paddle.to_tensor([0.5, 3.0]), paddle.zeros([2])).item()
+        1.3125
+    """
+    check_reduction(reduction, "nn.functional.smooth_l1_loss")
+    if is_huber:
+        return F.huber_loss(input, label, reduction=reduction, delta=delta)
+    return F.smooth_l1_loss(input, label, reduction=reduction, beta=delta)
+
+
+@defop(amp="black", method=False, paddle_types=("nll_loss", "pd_op.nll_loss"))
+def nll_loss(input, label, weight=None, ignore_index=-100, reduction="mean", name=None):
+    """Negative log likelihood of log-probabilities ``input`` ``[N, C, *]`` at ``label`` ``[N, *]``.
+
+    Args:
+        input (Tensor): log-probabilities, ``[N, C]`` or ``[N, C, d1, ...]``.
+        label (Tensor): class indices (int64).
+        weight (Tensor, optional): per-class weights, ``[C]``.
+        ignore_index (int): a label value that contributes nothing.
+        reduction (str): ``'mean'``, ``'sum'`` or ``'none'``.
+        name (str, optional): unused.
+
+    Returns:
+        Tensor: the loss.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> logp = paddle.to_tensor([[-0.5, -1.0], [-2.0, -0.1]])
+        >>> round(paddle.nn.functional.nll_loss(logp, paddle.to_tensor([0, 1])).item(), 4)
+        0.3
+    """
+    check_reduction(reduction, "nn.functional.nll_loss")
+    return F.nll_loss(input, label.long(), weight, ignore_index=ignore_index, reduction=reduction)
+
+
+@defop(amp="black", method=False, paddle_types=("kldiv_loss", "pd_op.kldiv_loss"))
+def kl_div(input, label, reduction="mean", log_target=False, name=None):
+    """Kullback-Leibler divergence ``label * (log(label) - input)`` with ``input`` as log-probs.
+
+    Args:
+        input (Tensor): log-probabilities.
+        label (Tensor): probabilities (log-probabilities when ``log_target``).
+        reduction (str): ``'mean'`` (over all elements), ``'batchmean'``, ``'sum'`` or ``'none'``.
+        log_target (bool): whether ``label`` is given in log space.
+        name (str, optional): unused.
+
+    Returns:
+        Tensor: the divergence.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> x = paddle.to_tensor([[-0.6931, -0.6931]])
+        >>> round(paddle.nn.functional.kl_div(x, paddle.to_tensor([[0.5, 0.5]]), 'sum').item(), 4)
+        0.0
+    """
+    if reduction not in ("none", "mean", "sum", "batchmean"):
+        raise ValueError("paddle.nn.functional.kl_div: the value of 'reduction' should be 'sum', "
+                         f"'mean', 'batchmean' or 'none', but received {reduction}")
+    return F.kl_div(input, label.to(input.dtype), reduction=reduction, log_target=log_target)
+
+
+@defop(amp="black", method=False, paddle_types=())
+def square_error_cost(input, label):
+    """Elementwise squared error ``(input - label) ** 2`` (no reduction).
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> paddle.nn.functional.square_error_cost(paddle.to_tensor([3.0]), paddle.to_tensor([1.0])).tolist()
+        [4.0]
+    """
+    return torch.square(input - label)
+
+
+@defop(amp="black", method=False, paddle_types=("log_loss", "pd_op.log_loss"))
+def log_loss(input, label, epsilon=0.0001, name=None):
+    """Negative log likelihood of probabilities:
+    ``-label * log(input + eps) - (1 - label) * log(1 - input + eps)`` (no reduction).
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> out = paddle.nn.functional.log_loss(paddle.to_tensor([[0.5]]), paddle.to_tensor([[1.0]]))
+        >>> round(out.item(), 4)
+        0.6929
+    """
+    return -label * torch.log(input + epsilon) - (1 - label) * torch.log(1 - input + epsilon)
+
+
+@defop(amp="black", method=False, paddle_types=("warpctc", "pd_op.warpctc"))
+def ctc_loss(log_probs, labels, input_lengths, label_lengths, blank=0, reduction="mean",
+             norm_by_times=False, zero_infinity=False):
+    """Connectionist temporal classification loss.
+
+    ``log_probs`` are *unnormalised* scores ``[T, N, C]``: a log-softmax over ``C`` is applied
+    first, as Paddle's warp-ctc does. ``'mean'`` divides each loss by its label length and
+    averages over the batch.
+
+    Args:
+        log_probs (Tensor): scores, ``[max_T, N, C]`` (C includes the blank).
+        labels (Tensor): padded label sequences, ``[N, max_S]`` (int32).
+        input_lengths (Tensor): ``[N]`` (int64).
+        label_lengths (Tensor): ``[N]`` (int64).
+        blank (int): the blank class.
+        reduction (str): ``'mean'``, ``'sum'`` or ``'none'``.
+        norm_by_times (bool): only scales gradients in Paddle; the value is unchanged.
+        zero_infinity (bool): replace infinite losses (and their gradients) by 0.
+
+    Returns:
+        Tensor: ``[N]`` with ``'none'``, else 0-D.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> x = paddle.zeros([3, 1, 2])
+        >>> loss = paddle.nn.functional.ctc_loss(x, paddle.to_tensor([[1]], dtype='int32'),
+        ...     paddle.to_tensor([3]), paddle.to_tensor([1]), reduction='sum')
+        >>> round(loss.item(), 4)
+        0.9808
+    """
+    check_reduction(reduction, "nn.functional.ctc_loss")
+    lp = torch.log_softmax(log_probs, -1)
+    return F.ctc_loss(lp, labels.long(), input_lengths.long(), label_lengths.long(), blank=blank,
+                      reduction=reduction, zero_infinity=zero_infinity)
+
+
+def _rnnt_one(acts: torch.Tensor, label: torch.Tensor, t_len: int, u_len: int, blank: int):
+    """-log P(label | acts) for one sequence; ``acts`` ``[T, U+1, V]`` are log-probabilities."""
+    acts = acts[:t_len, :u_len + 1]
+    blank_lp = acts[:, :, blank]  # T x (U+1)
+    if u_len:
+        emit_lp = acts[:, :u_len].gather(-1, label[:u_len].long().view(1, -1, 1).expand(t_len, -1, 1))
+        emit_lp = emit_lp.squeeze(-1)  # T x U
+    ninf = acts.new_full((), float("-inf"))
+    # alpha over anti-diagonals would be faster; rows are enough for the sizes used here.
+    prev = None
+    for t in range(t_len):
+        row = []
+        for u in range(u_len + 1):
+            if t == 0 and u == 0:
+                row.append(acts.new_zeros(()))
+                continue
+            a = prev[u] + blank_lp[t - 1, u] if t > 0 else ninf
+            b = row[u - 1] + emit_lp[t, u - 1] if u > 0 else ninf
+            row.append(torch.logaddexp(a, b))
+        prev = row
+    return -(prev[u_len] + blank_lp[t_len - 1, u_len])
+
+
+@defop(amp="black", method=False, paddle_types=("warprnnt", "pd_op.warprnnt"))
+def rnnt_loss(input, label, input_lengths, label_lengths, blank=0, fastemit_lambda=0.001,
+              reduction="mean", name=None):
+    """RNN-Transducer loss.
+
+    ``input`` ``[B, T, U+1, V]`` holds log-probabilities (used as given, like Paddle's
+    warp-rnnt). ``fastemit_lambda`` only regularises gradients in Paddle and does not change
+    the value; here the gradient is the plain one. ``'mean'`` averages over the batch.
+
+    Args:
+        input (Tensor): ``[B, max_T, max_U + 1, V]``.
+        label (Tensor): ``[B, max_U]`` (int32).
+        input_lengths (Tensor): ``[B]`` (int32).
+        label_lengths (Tensor): ``[B]`` (int32).
+        blank (int): the blank class.
+        fastemit_lambda (float): FastEmit regularisation weight (gradient only).
+        reduction (str): ``'mean'``, ``'sum'`` or ``'none'``.
+        name (str, optional): unused.
+
+    Returns:
+        Tensor: ``[B]`` with ``'none'``, else 0-D.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> x = paddle.zeros([1, 2, 2, 3])
+        >>> loss = paddle.nn.functional.rnnt_loss(x, paddle.to_tensor([[1]], dtype='int32'),
+        ...     paddle.to_tensor([2], dtype='int32'), paddle.to_tensor([1], dtype='int32'))
+        >>> round(loss.item(), 4)
+        -0.6931
+    """
+    check_reduction(reduction, "nn.functional.rnnt_loss")
+    losses = torch.stack([_rnnt_one(input[b], label[b], int(input_lengths[b]), int(label_lengths[b]),
+                                    blank) for b in range(input.shape[0])])
+    return reduce_loss(losses, reduction)

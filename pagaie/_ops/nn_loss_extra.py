@@ -1,0 +1,462 @@
+"""Loss ops of ``paddle.nn.functional``, part 2: margin, embedding, count, focal, dice,
+metric-learning, hierarchical and adaptive-softmax losses.
+
+Not a top-level family: ``pagaie.nn.functional`` re-exports ``__all__``.
+"""
+from __future__ import annotations
+
+import math
+from typing import Any, Callable
+
+import torch
+import torch.nn.functional as F
+
+from pagaie._core.registry import defop
+from pagaie._ops._nn_helpers import check_reduction, reduce_loss
+
+__all__ = ["margin_ranking_loss", "cosine_embedding_loss", "triplet_margin_loss",
+           "triplet_margin_with_distance_loss", "hinge_embedding_loss", "soft_margin_loss",
+           "multi_label_soft_margin_loss", "multi_label_margin_loss", "multi_margin_loss",
+           "poisson_nll_loss", "gaussian_nll_loss", "sigmoid_focal_loss", "dice_loss",
+           "npair_loss", "margin_cross_entropy", "hsigmoid_loss",
+           "adaptive_log_softmax_with_loss"]
+
+
+@defop(amp="black", method=False, paddle_types=())
+def margin_ranking_loss(input, other, label, margin=0.0, reduction="mean", name=None):
+    """Ranking loss ``max(0, -label * (input - other) + margin)``.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> F = paddle.nn.functional
+        >>> F.margin_ranking_loss(paddle.to_tensor([1.0]), paddle.to_tensor([2.0]), paddle.to_tensor([1.0])).item()
+        1.0
+    """
+    check_reduction(reduction, "nn.functional.margin_ranking_loss")
+    return reduce_loss(torch.relu(-label * (input - other) + margin), reduction)
+
+
+@defop(amp="black", method=False, paddle_types=())
+def cosine_embedding_loss(input1, input2, label, margin=0, reduction="mean", name=None):
+    """``1 - cos(x1, x2)`` for label 1, ``max(0, cos(x1, x2) - margin)`` for label -1.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> F = paddle.nn.functional
+        >>> a = paddle.to_tensor([[1.0, 0.0]])
+        >>> F.cosine_embedding_loss(a, a, paddle.to_tensor([1])).item()
+        0.0
+    """
+    check_reduction(reduction, "nn.functional.cosine_embedding_loss")
+    return F.cosine_embedding_loss(input1, input2, label, margin=float(margin), reduction=reduction)
+
+
+@defop(amp="black", method=False, paddle_types=())
+def triplet_margin_loss(input, positive, negative, margin=1.0, p=2, epsilon=1e-06, swap=False,
+                        reduction="mean", name=None):
+    """Triplet loss ``max(d(a, p) - d(a, n) + margin, 0)`` with ``d(x, y) = ||x - y + eps||_p``.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> F = paddle.nn.functional
+        >>> a = paddle.to_tensor([[0.0, 0.0]])
+        >>> F.triplet_margin_loss(a, a, a + 3.0).item()
+        0.0
+    """
+    check_reduction(reduction, "nn.functional.triplet_margin_loss")
+    return F.triplet_margin_loss(input, positive, negative, margin=margin, p=p, eps=epsilon,
+                                 swap=swap, reduction=reduction)
+
+
+def triplet_margin_with_distance_loss(input: Any, positive: Any, negative: Any,
+                                      distance_function: Callable | None = None,
+                                      margin: float = 1.0, swap: bool = False,
+                                      reduction: str = "mean", name: str | None = None) -> Any:
+    """Triplet loss with a custom distance: ``max(d(a, p) - d(a, n) + margin, 0)``.
+
+    A composite over public ops, so ``distance_function`` receives and returns Tensors.
+
+    Args:
+        input (Tensor): anchors.
+        positive (Tensor): positives.
+        negative (Tensor): negatives.
+        distance_function (callable, optional): ``d(x, y) -> Tensor``; defaults to
+            :func:`pairwise_distance`.
+        margin (float): the margin.
+        swap (bool): use ``min(d(a, n), d(p, n))`` as the negative distance.
+        reduction (str): ``'mean'``, ``'sum'`` or ``'none'``.
+        name (str, optional): unused.
+
+    Returns:
+        Tensor: the loss.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> F = paddle.nn.functional
+        >>> a = paddle.to_tensor([[0.0, 0.0]])
+        >>> F.triplet_margin_with_distance_loss(a, a, a + 3.0).item()
+        0.0
+    """
+    import pagaie
+    check_reduction(reduction, "nn.functional.triplet_margin_with_distance_loss")
+    dist = distance_function or pagaie.nn.functional.pairwise_distance
+    d_pos = dist(input, positive)
+    d_neg = dist(input, negative)
+    if swap:
+        d_neg = pagaie.minimum(d_neg, dist(positive, negative))
+    loss = pagaie.nn.functional.relu(d_pos - d_neg + margin)
+    if reduction == "mean":
+        return loss.mean()
+    if reduction == "sum":
+        return loss.sum()
+    return loss
+
+
+@defop(amp="black", method=False, paddle_types=())
+def hinge_embedding_loss(input, label, margin=1.0, reduction="mean", name=None):
+    """``x`` where label is 1, ``max(0, margin - x)`` where label is -1.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> F = paddle.nn.functional
+        >>> F.hinge_embedding_loss(paddle.to_tensor([0.3, 0.2]), paddle.to_tensor([1.0, -1.0])).item()
+        0.55
+    """
+    check_reduction(reduction, "nn.functional.hinge_embedding_loss")
+    zero = torch.zeros_like(input)
+    loss = torch.where(label == 1.0, input, zero) + \
+        torch.where(label == -1.0, torch.relu(margin - input), zero)
+    return reduce_loss(loss, reduction)
+
+
+@defop(amp="black", method=False, paddle_types=())
+def soft_margin_loss(input, label, reduction="mean", name=None):
+    """Two-class logistic loss ``log(1 + exp(-label * input))``.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> F = paddle.nn.functional
+        >>> round(F.soft_margin_loss(paddle.to_tensor([0.0]), paddle.to_tensor([1.0])).item(), 4)
+        0.6931
+    """
+    check_reduction(reduction, "nn.functional.soft_margin_loss")
+    return reduce_loss(F.softplus(-label.to(input.dtype) * input), reduction)
+
+
+@defop(amp="black", method=False, paddle_types=())
+def multi_label_soft_margin_loss(input, label, weight=None, reduction="mean", name=None):
+    """Multi-label one-versus-all logistic loss, averaged over classes: ``[N]`` per sample.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> F = paddle.nn.functional
+        >>> round(F.multi_label_soft_margin_loss(paddle.zeros([1, 2]), paddle.to_tensor([[1.0, 0.0]])).item(), 4)
+        0.6931
+    """
+    check_reduction(reduction, "nn.functional.multi_label_soft_margin_loss")
+    label = label.to(input.dtype)
+    loss = -(label * F.logsigmoid(input) + (1 - label) * F.logsigmoid(-input))
+    if weight is not None:
+        loss = loss * weight
+    return reduce_loss(loss.mean(-1), reduction)
+
+
+@defop(amp="black", method=False, paddle_types=())
+def multi_label_margin_loss(input, label, reduction="mean", name=None):
+    """Multi-label hinge loss; ``label`` lists target classes, ended by the first -1.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> F = paddle.nn.functional
+        >>> x = paddle.to_tensor([[0.1, 0.2, 0.4, 0.8]])
+        >>> round(F.multi_label_margin_loss(x, paddle.to_tensor([[3, 0, -1, 1]])).item(), 4)
+        0.85
+    """
+    check_reduction(reduction, "nn.functional.multi_label_margin_loss")
+    return F.multilabel_margin_loss(input, label.long(), reduction=reduction)
+
+
+@defop(amp="black", method=False, paddle_types=())
+def multi_margin_loss(input, label, p=1, margin=1.0, weight=None, reduction="mean", name=None):
+    """Multi-class hinge loss ``sum_{i != y} max(0, margin - x[y] + x[i]) ** p / C``.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> F = paddle.nn.functional
+        >>> x = paddle.to_tensor([[0.1, 0.2, 0.4, 0.8]])
+        >>> round(F.multi_margin_loss(x, paddle.to_tensor([3])).item(), 4)
+        0.325
+    """
+    check_reduction(reduction, "nn.functional.multi_margin_loss")
+    if p not in (1, 2):
+        raise ValueError(f"paddle.nn.functional.multi_margin_loss: p should be 1 or 2, but "
+                         f"received {p}")
+    return F.multi_margin_loss(input, label.long(), p=p, margin=margin, weight=weight,
+                               reduction=reduction)
+
+
+@defop(amp="black", method=False, paddle_types=())
+def poisson_nll_loss(input, label, log_input=True, full=False, epsilon=1e-08, reduction="mean",
+                     name=None):
+    """Poisson negative log likelihood: ``exp(x) - y x`` (log input) or ``x - y log(x + eps)``,
+    plus Stirling's term for ``y > 1`` with ``full``.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> F = paddle.nn.functional
+        >>> F.poisson_nll_loss(paddle.to_tensor([0.0]), paddle.to_tensor([1.0])).item()
+        1.0
+    """
+    check_reduction(reduction, "nn.functional.poisson_nll_loss")
+    if epsilon <= 0:
+        raise ValueError(f"paddle.nn.functional.poisson_nll_loss: epsilon should be positive, "
+                         f"but received {epsilon}")
+    return F.poisson_nll_loss(input, label.to(input.dtype), log_input=log_input, full=full,
+                              eps=epsilon, reduction=reduction)
+
+
+@defop(amp="black", method=False, paddle_types=())
+def gaussian_nll_loss(input, label, variance, full=False, epsilon=1e-06, reduction="mean",
+                      name=None):
+    """Gaussian negative log likelihood ``0.5 (log var + (x - y) ** 2 / var)`` (+ const if full).
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> F = paddle.nn.functional
+        >>> F.gaussian_nll_loss(paddle.to_tensor([1.0]), paddle.to_tensor([3.0]), paddle.to_tensor([1.0])).item()
+        2.0
+    """
+    check_reduction(reduction, "nn.functional.gaussian_nll_loss")
+    if bool((variance < 0).any()):
+        raise ValueError("paddle.nn.functional.gaussian_nll_loss: variance has negative entry/entries")
+    return F.gaussian_nll_loss(input, label, variance, full=full, eps=epsilon, reduction=reduction)
+
+
+@defop(amp="black", method=False, paddle_types=("sigmoid_focal_loss",))
+def sigmoid_focal_loss(logit, label, normalizer=None, alpha=0.25, gamma=2.0, reduction="sum",
+                       name=None):
+    """Focal loss on sigmoid probabilities:
+    ``alpha_t * (1 - p_t) ** gamma * BCE(logit, label)``, divided by ``normalizer``.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> F = paddle.nn.functional
+        >>> round(F.sigmoid_focal_loss(paddle.to_tensor([0.0]), paddle.to_tensor([1.0])).item(), 4)
+        0.0433
+    """
+    check_reduction(reduction, "nn.functional.sigmoid_focal_loss")
+    label = label.to(logit.dtype)
+    p = torch.sigmoid(logit)
+    ce = F.binary_cross_entropy_with_logits(logit, label, reduction="none")
+    p_t = p * label + (1 - p) * (1 - label)
+    loss = ce * (1 - p_t) ** gamma
+    if alpha >= 0:
+        loss = (alpha * label + (1 - alpha) * (1 - label)) * loss
+    if normalizer is not None:
+        loss = loss / normalizer
+    return reduce_loss(loss, reduction)
+
+
+@defop(amp="black", method=False, paddle_types=())
+def dice_loss(input, label, epsilon=1e-05, name=None):
+    """Dice loss ``1 - 2 |X ∩ Y| / (|X| + |Y|)`` of probabilities ``[N, ..., C]`` and int
+    labels ``[N, ..., 1]``, averaged over the batch.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> F = paddle.nn.functional
+        >>> x = paddle.to_tensor([[[0.0, 1.0]]])
+        >>> round(F.dice_loss(x, paddle.to_tensor([[[1]]])).item(), 4)
+        0.0
+    """
+    if input.dim() != label.dim() or label.shape[-1] != 1:
+        raise ValueError("paddle.nn.functional.dice_loss: the label must have the input's rank "
+                         f"with last dimension 1, but received label shape {list(label.shape)} "
+                         f"for input shape {list(input.shape)}")
+    onehot = F.one_hot(label.squeeze(-1).long(), input.shape[-1]).to(input.dtype)
+    dims = list(range(1, input.dim()))
+    inse = (input * onehot).sum(dims)
+    denom = input.sum(dims) + onehot.sum(dims)
+    return (1 - inse * 2 / (denom + epsilon)).mean()
+
+
+@defop(amp="black", method=False, paddle_types=())
+def npair_loss(anchor, positive, labels, l2_reg=0.002):
+    """N-pair loss: softmax cross entropy of ``anchor @ positive.T`` against the normalised
+    same-label matrix, plus ``l2_reg / 4 * (mean ||a||^2 + mean ||p||^2)``.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> F = paddle.nn.functional
+        >>> a = paddle.to_tensor([[1.0, 0.0], [0.0, 1.0]])
+        >>> round(F.npair_loss(a, a, paddle.to_tensor([0.0, 1.0]), l2_reg=0.0).item(), 4)
+        0.3133
+    """
+    reg = l2_reg * 0.25 * (anchor.square().sum(1).mean() + positive.square().sum(1).mean())
+    lab = labels.reshape(-1, 1)
+    same = (lab == lab.T).to(anchor.dtype)
+    same = same / same.sum(1, keepdim=True)
+    sim = anchor @ positive.T
+    ce = -(same * torch.log_softmax(sim, 1)).sum(1)
+    return ce.mean() + reg
+
+
+@defop(amp="black", method=False, paddle_types=("margin_cross_entropy",
+                                                "pd_op.margin_cross_entropy"))
+def margin_cross_entropy(logits, label, margin1=1.0, margin2=0.5, margin3=0.0, scale=64.0,
+                         group=None, return_softmax=False, reduction="mean"):
+    """Additive/multiplicative angular margin softmax loss (ArcFace / CosFace / SphereFace).
+
+    The target logit ``cos(theta)`` becomes ``cos(margin1 * theta + margin2) - margin3``; all
+    logits are scaled by ``scale`` before softmax cross entropy. Single-process only.
+
+    Args:
+        logits (Tensor): cosine similarities ``[N, C]`` (in [-1, 1]).
+        label (Tensor): class indices ``[N]`` or ``[N, 1]``.
+        margin1 (float): the multiplicative angular margin.
+        margin2 (float): the additive angular margin.
+        margin3 (float): the additive cosine margin.
+        scale (float): the logit scale.
+        group (optional): must be None (model parallelism is not supported).
+        return_softmax (bool): also return the softmax of the margin logits.
+        reduction (str|None): ``'mean'``, ``'sum'``, or ``None``/``'none'`` for ``[N, 1]``.
+
+    Returns:
+        Tensor, or (Tensor, Tensor) with ``return_softmax``.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> F = paddle.nn.functional
+        >>> x = paddle.to_tensor([[0.9, 0.1]])
+        >>> F.margin_cross_entropy(x, paddle.to_tensor([0])).shape
+        paddle.Size([])
+    """
+    if group not in (None, False):
+        raise NotImplementedError("paddle.nn.functional.margin_cross_entropy: model-parallel "
+                                  "groups are not supported; pass group=None")
+    if reduction is not None and reduction not in ("none", "mean", "sum"):
+        raise ValueError("paddle.nn.functional.margin_cross_entropy: the value of 'reduction' "
+                         f"should be 'sum', 'mean', 'none' or None, but received {reduction}")
+    lab = label.reshape(-1).long()
+    cos_t = logits.gather(1, lab[:, None]).clamp(-1.0, 1.0)
+    theta = torch.acos(cos_t)
+    target = torch.cos(margin1 * theta + margin2) - margin3
+    onehot = F.one_hot(lab, logits.shape[1]).to(torch.bool)
+    z = torch.where(onehot, target.expand_as(logits), logits) * scale
+    logp = torch.log_softmax(z, 1)
+    loss = -logp.gather(1, lab[:, None])
+    if reduction == "mean":
+        loss = loss.mean()
+    elif reduction == "sum":
+        loss = loss.sum()
+    return (loss, logp.exp()) if return_softmax else loss
+
+
+def _default_paths(label: torch.Tensor, num_classes: int):
+    """Paddle's default complete binary tree: node ids and branch bits per label, padded."""
+    code = label.reshape(-1).long() + num_classes
+    length = (num_classes - 1).bit_length()
+    bits = torch.arange(length, device=label.device)
+    node = (code[:, None] >> (bits + 1)) - 1
+    bit = ((code[:, None] >> bits) & 1)
+    valid = node >= 0
+    return torch.where(valid, node, -1), bit, valid
+
+
+@defop(amp="black", method=False, paddle_types=("hierarchical_sigmoid", "pd_op.hsigmoid_loss"))
+def hsigmoid_loss(input, label, num_classes, weight, bias=None, path_table=None, path_code=None,
+                  is_sparse=False, name=None):
+    """Hierarchical sigmoid loss: a binary logistic loss at every node on the label's tree path.
+
+    Without ``path_table`` the tree is Paddle's default complete binary tree over
+    ``num_classes`` leaves; with it, ``path_table`` ``[N, L]`` gives node ids (-1 pads) and
+    ``path_code`` ``[N, L]`` the branch bits. Node logits are clipped to [-40, 40].
+
+    Args:
+        input (Tensor): features ``[N, D]``.
+        label (Tensor): class indices ``[N]`` or ``[N, 1]`` (int64).
+        num_classes (int): the number of classes.
+        weight (Tensor): node weights ``[num_classes - 1, D]``.
+        bias (Tensor, optional): node biases ``[num_classes - 1, 1]``.
+        path_table (Tensor, optional): custom node paths.
+        path_code (Tensor, optional): custom branch codes.
+        is_sparse (bool): unused (dense gradients).
+        name (str, optional): unused.
+
+    Returns:
+        Tensor: ``[N, 1]``.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> F = paddle.nn.functional
+        >>> out = F.hsigmoid_loss(paddle.ones([2, 3]), paddle.to_tensor([0, 2]), 3, paddle.zeros([2, 3]))
+        >>> out.shape
+        paddle.Size([2, 1])
+    """
+    if path_table is None:
+        node, bit, valid = _default_paths(label, num_classes)
+    else:
+        node = path_table.long()
+        bit = path_code.long()
+        valid = node >= 0
+    safe = torch.where(valid, node, torch.zeros_like(node))
+    pre = (weight[safe] * input[:, None, :]).sum(-1)
+    if bias is not None:
+        pre = pre + bias.reshape(-1)[safe]
+    # Like Paddle, a padding position of a shorter path keeps logit 0 and adds log(2).
+    pre = torch.where(valid, pre.clamp(-40.0, 40.0), torch.zeros_like(pre))
+    loss = F.softplus(pre) - bit.to(pre.dtype) * pre
+    return loss.sum(1, keepdim=True)
+
+
+@defop(amp="black", method=False, paddle_types=())
+def adaptive_log_softmax_with_loss(input, label, head_weight, tail_weights, cutoffs,
+                                   head_bias=None, name=None):
+    """Adaptive softmax (Grave et al.): frequent classes in a head, rare ones in clusters.
+
+    Weights use Paddle's ``[in, out]`` layout: ``head_weight`` ``[D, shortlist + n_clusters]``,
+    ``tail_weights[i]`` = ``[projection [D, h_i], output [h_i, size_i]]``.
+
+    Args:
+        input (Tensor): features ``[N, D]``.
+        label (Tensor): targets ``[N]``.
+        head_weight (Tensor): the head projection.
+        tail_weights (list): per-cluster ``[projection, output]`` weight pairs.
+        cutoffs (list): increasing class cutoffs, ending with ``n_classes``.
+        head_bias (Tensor, optional): the head bias.
+        name (str, optional): unused.
+
+    Returns:
+        tuple: (output ``[N]``: the target log-probabilities, loss: their negated mean).
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> F = paddle.nn.functional
+        >>> x = paddle.ones([2, 4])
+        >>> out, loss = F.adaptive_log_softmax_with_loss(x, paddle.to_tensor([0, 3]),
+        ...     paddle.zeros([4, 3]), [[paddle.zeros([4, 2]), paddle.zeros([2, 2])]], [2, 4])
+        >>> round(loss.item(), 4)
+        1.7918
+    """
+    cutoffs = list(cutoffs)
+    shortlist = cutoffs[0]
+    lab = label.reshape(-1).long()
+    head = input @ head_weight
+    if head_bias is not None:
+        head = head + head_bias
+    head_logp = torch.log_softmax(head, 1)
+    out = input.new_zeros(lab.shape[0])
+    gather_idx = lab.clone()
+    for i in range(len(cutoffs) - 1):
+        low, high = cutoffs[i], cutoffs[i + 1]
+        mask = (lab >= low) & (lab < high)
+        if not bool(mask.any()):
+            continue
+        rows = mask.nonzero().squeeze(1)
+        proj, outw = tail_weights[i]
+        clus = torch.log_softmax((input[rows] @ proj) @ outw, 1)
+        local = clus.gather(1, (lab[rows] - low)[:, None]).squeeze(1)
+        out = out.index_put((rows,), local)
+        gather_idx = gather_idx.index_put((rows,), torch.full_like(rows, shortlist + i))
+    out = out + head_logp.gather(1, gather_idx[:, None]).squeeze(1)
+    return out, (-out).mean()

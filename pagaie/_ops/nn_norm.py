@@ -1,0 +1,284 @@
+"""Normalisation ops: batch, layer, group, instance, local-response and RMS norms.
+
+Paddle's ``momentum`` weights the *old* running statistic:
+``running = momentum * running + (1 - momentum) * batch``, and the running
+variance takes the biased (divide-by-N) batch variance. Running statistics are
+updated in place on the tensors passed in.
+
+Not a top-level family: ``pagaie.nn.functional`` re-exports ``__all__``.
+"""
+from __future__ import annotations
+
+
+import torch
+import torch.nn.functional as F
+
+from pagaie._core.registry import defop
+from pagaie._ops._helpers import scalar_of
+
+__all__ = ["batch_norm", "instance_norm", "layer_norm", "rms_norm", "group_norm",
+           "local_response_norm"]
+
+_CHANNEL_LAST = ("NLC", "NHWC", "NDHWC")
+_FORMATS = ("NC", "NCL", "NCHW", "NCDHW", "NLC", "NHWC", "NDHWC")
+
+
+def _check_format(data_format: str, api: str, allowed=_FORMATS) -> bool:
+    if data_format not in allowed:
+        raise ValueError(f"paddle.{api}: data_format must be one of {', '.join(allowed)}, but "
+                         f"received {data_format}")
+    return data_format in _CHANNEL_LAST
+
+
+@defop(amp="black", method=False, paddle_types=("batch_norm", "pd_op.batch_norm",
+                                                "pd_op.batch_norm_"))
+def batch_norm(x, running_mean, running_var, weight=None, bias=None, training=False, momentum=0.9,
+               epsilon=1e-05, data_format="NCHW", use_global_stats=None, name=None):
+    """Batch normalisation over every axis but the channel axis.
+
+    With batch statistics (training, unless ``use_global_stats``), the running
+    statistics are updated in place: ``running = momentum * running + (1 - momentum) * batch``
+    (biased batch variance).
+
+    Args:
+        x (Tensor): the input, 2-D to 5-D.
+        running_mean (Tensor): the running mean, ``[C]``.
+        running_var (Tensor): the running variance, ``[C]``.
+        weight (Tensor, optional): the scale, ``[C]``.
+        bias (Tensor, optional): the shift, ``[C]``.
+        training (bool): use batch statistics (and update the running ones).
+        momentum (float): the weight of the old running statistics.
+        epsilon (float): added to the variance.
+        data_format (str): ``'NC'``, ``'NCL'``, ``'NCHW'``, ``'NCDHW'``, ``'NLC'``, ``'NHWC'``
+            or ``'NDHWC'``.
+        use_global_stats (bool, optional): force running (True) or batch (False) statistics;
+            None follows ``training``.
+        name (str, optional): unused.
+
+    Returns:
+        Tensor: the normalised input.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> x = paddle.to_tensor([[1.0], [3.0]])
+        >>> mean, var = paddle.zeros([1]), paddle.ones([1])
+        >>> paddle.nn.functional.batch_norm(x, mean, var, training=True).round(3).tolist()
+        [[-1.0], [1.0]]
+        >>> mean.tolist()
+        [0.20000000298023224]
+    """
+    api = "nn.functional.batch_norm"
+    last = _check_format(data_format, api)
+    if last:
+        x = x.movedim(-1, 1)
+    if use_global_stats is None:
+        use_global_stats = not training
+    m = scalar_of(momentum)
+    if use_global_stats:
+        out = F.batch_norm(x, running_mean, running_var, weight, bias, False, 0.0, epsilon)
+    else:
+        out = F.batch_norm(x, None, None, weight, bias, True, 0.0, epsilon)
+        if running_mean is not None and running_var is not None:
+            dims = [0] + list(range(2, x.dim()))
+            with torch.no_grad():
+                var, mean = torch.var_mean(x.detach(), dims, correction=0)
+                running_mean.mul_(m).add_(mean.to(running_mean.dtype), alpha=1 - m)
+                running_var.mul_(m).add_(var.to(running_var.dtype), alpha=1 - m)
+    return out.movedim(1, -1) if last else out
+
+
+@defop(amp="black", method=False, paddle_types=("instance_norm", "pd_op.instance_norm"))
+def instance_norm(x, running_mean=None, running_var=None, weight=None, bias=None,
+                  use_input_stats=True, momentum=0.9, eps=1e-05, data_format="NCHW", name=None):
+    """Instance normalisation: each sample and channel normalised over its spatial axes.
+
+    Args:
+        x (Tensor): the input, 3-D to 5-D.
+        running_mean (Tensor, optional): used when ``use_input_stats`` is False.
+        running_var (Tensor, optional): used when ``use_input_stats`` is False.
+        weight (Tensor, optional): the scale, ``[C]``.
+        bias (Tensor, optional): the shift, ``[C]``.
+        use_input_stats (bool): normalise with the statistics of the input itself.
+        momentum (float): unused for the input statistics (kept for compatibility).
+        eps (float): added to the variance.
+        data_format (str): ``'NCL'``, ``'NCHW'``, ``'NCDHW'`` or their channel-last forms;
+            like Paddle, channels are taken from axis 1 whatever the format.
+        name (str, optional): unused.
+
+    Returns:
+        Tensor: the normalised input.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> x = paddle.to_tensor([[[1.0, 3.0]]])
+        >>> paddle.nn.functional.instance_norm(x, data_format='NCL').round(3).tolist()
+        [[[-1.0, 1.0]]]
+    """
+    # Paddle validates data_format but always normalises with channels on axis 1.
+    _check_format(data_format, "nn.functional.instance_norm")
+    if use_input_stats:
+        return F.instance_norm(x, None, None, weight, bias, True, 0.0, eps)
+    return F.instance_norm(x, running_mean, running_var, weight, bias, False, 0.0, eps)
+
+
+def _shape_list(normalized_shape) -> list[int]:
+    if isinstance(normalized_shape, torch.Tensor):
+        return [int(v) for v in normalized_shape.reshape(-1).tolist()]
+    if isinstance(normalized_shape, (list, tuple)):
+        return [int(v) for v in normalized_shape]
+    return [int(normalized_shape)]
+
+
+@defop(amp="black", method=False, paddle_types=("layer_norm", "pd_op.layer_norm"))
+def layer_norm(x, normalized_shape, weight=None, bias=None, epsilon=1e-05, name=None):
+    """Layer normalisation over the trailing ``normalized_shape`` axes.
+
+    Args:
+        x (Tensor): the input.
+        normalized_shape (int|list): the trailing shape to normalise over.
+        weight (Tensor, optional): the scale, 1-D with ``prod(normalized_shape)`` elements.
+        bias (Tensor, optional): the shift, like ``weight``.
+        epsilon (float): added to the variance.
+        name (str, optional): unused.
+
+    Returns:
+        Tensor: the normalised input.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> x = paddle.to_tensor([[1.0, 3.0]])
+        >>> paddle.nn.functional.layer_norm(x, 2).round(3).tolist()
+        [[-1.0, 1.0]]
+    """
+    shape = _shape_list(normalized_shape)
+    if list(x.shape[x.dim() - len(shape):]) != shape:
+        raise ValueError(f"paddle.nn.functional.layer_norm: normalized_shape {shape} does not "
+                         f"match the trailing dimensions of the input of shape {list(x.shape)}")
+    for arg, t in (("weight", weight), ("bias", bias)):
+        if t is not None and t.dim() != 1:
+            raise ValueError(f"paddle.nn.functional.layer_norm: the dimensions of '{arg}' must be "
+                             f"1, but received {t.dim()} (shape {list(t.shape)})")
+    w = None if weight is None else weight.reshape(shape)
+    b = None if bias is None else bias.reshape(shape)
+    return F.layer_norm(x, shape, w, b, epsilon)
+
+
+@defop(amp="black", method=False, paddle_types=("rms_norm", "pd_op.rms_norm"))
+def rms_norm(input, normalized_shape, weight=None, eps=1e-05, name=None):
+    """Root-mean-square normalisation: ``x / sqrt(mean(x ** 2) + eps) * weight`` over the
+    trailing ``normalized_shape`` axes.
+
+    Args:
+        input (Tensor): the input.
+        normalized_shape (int|list): the trailing shape to normalise over.
+        weight (Tensor, optional): the scale, of shape ``normalized_shape``.
+        eps (float): added to the mean square.
+        name (str, optional): unused.
+
+    Returns:
+        Tensor: the normalised input.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> x = paddle.to_tensor([[3.0, 4.0]])
+        >>> paddle.nn.functional.rms_norm(x, [2], eps=0.0).round(3).tolist()
+        [[0.849, 1.131]]
+    """
+    shape = _shape_list(normalized_shape)
+    w = None if weight is None else weight.reshape(shape)
+    return F.rms_norm(input, shape, w, eps)
+
+
+@defop(amp="black", method=False, paddle_types=("group_norm", "pd_op.group_norm"))
+def group_norm(x, num_groups, epsilon=1e-05, weight=None, bias=None, data_format="NCHW",
+               name=None):
+    """Group normalisation: channels split into ``num_groups`` groups, each normalised.
+
+    Args:
+        x (Tensor): the input, ``[N, C, *]`` (or channels last).
+        num_groups (int): the number of groups; must divide ``C``.
+        epsilon (float): added to the variance.
+        weight (Tensor, optional): the scale, ``[C]``.
+        bias (Tensor, optional): the shift, ``[C]``.
+        data_format (str): ``'NCL'``, ``'NCHW'``, ``'NCDHW'`` or their channel-last forms.
+        name (str, optional): unused.
+
+    Returns:
+        Tensor: the normalised input.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> x = paddle.to_tensor([[[1.0], [3.0]]])
+        >>> paddle.nn.functional.group_norm(x, 1, data_format='NCL').round(3).tolist()
+        [[[-1.0], [1.0]]]
+    """
+    api = "nn.functional.group_norm"
+    last = _check_format(data_format, api, ("NC", "NCL", "NCHW", "NCDHW", "NLC", "NHWC", "NDHWC"))
+    if last:
+        x = x.movedim(-1, 1)
+    c = x.shape[1]
+    if num_groups <= 0 or c % num_groups:
+        raise ValueError(f"paddle.{api}: the number of channels ({c}) must be divisible by "
+                         f"num_groups ({num_groups})")
+    out = F.group_norm(x, num_groups, weight, bias, epsilon)
+    return out.movedim(1, -1) if last else out
+
+
+@defop(amp="black", method=False, paddle_types=("lrn", "pd_op.lrn"))
+def local_response_norm(x, size, alpha=0.0001, beta=0.75, k=1.0, data_format="NCHW", name=None):
+    """Local response normalisation across channels:
+    ``x / (k + alpha / size * sum of x ** 2 over size neighbouring channels) ** beta``.
+
+    Args:
+        x (Tensor): the input, 3-D to 5-D.
+        size (int): the number of neighbouring channels summed.
+        alpha (float): the scale.
+        beta (float): the exponent.
+        k (float): the additive constant.
+        data_format (str): ``'NCL'``, ``'NCHW'``, ``'NCDHW'`` or their channel-last forms.
+        name (str, optional): unused.
+
+    Returns:
+        Tensor: the normalised input.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> paddle.nn.functional.local_response_norm(paddle.ones([1, 3, 2, 2]), 3).shape
+        paddle.Size([1, 3, 2, 2])
+    """
+    api = "nn.functional.local_response_norm"
+    if x.dim() < 3:
+        raise ValueError(f"paddle.{api}: the input must be 3-D or more, but received a "
+                         f"{x.dim()}-D tensor")
+    last = _check_format(data_format, api, ("NCL", "NCHW", "NCDHW", "NLC", "NHWC", "NDHWC"))
+    if last:
+        x = x.movedim(-1, 1)
+    out = F.local_response_norm(x, size, alpha, beta, k)
+    return out.movedim(1, -1) if last else out
+
+
+
+
+@defop(amp="black", method=False, paddle_types=("spectral_norm", "pd_op.spectral_norm"))
+def spectral_norm(weight, weight_u, weight_v, dim=0, power_iters=1, eps=1e-12, name=None):
+    """``weight / sigma``: ``sigma`` is the largest singular value of ``weight`` seen as a
+    ``[shape[dim], -1]`` matrix, estimated by ``power_iters`` power-iteration steps from
+    ``weight_u`` / ``weight_v`` (which are left unchanged). Used by ``paddle.nn.SpectralNorm``.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> from pagaie._ops.nn_norm import spectral_norm
+        >>> w = paddle.to_tensor([[2.0, 0.0], [0.0, 1.0]])
+        >>> spectral_norm(w, paddle.ones([2]), paddle.ones([2]), power_iters=20).round(3).tolist()
+        [[1.0, 0.0], [0.0, 0.5]]
+    """
+    mat = weight.movedim(dim, 0).reshape(weight.shape[dim], -1)
+    with torch.no_grad():
+        u, v = weight_u, weight_v
+        for _ in range(power_iters):
+            v = mat.t() @ u
+            v = v / (v.norm() + eps)
+            u = mat @ v
+            u = u / (u.norm() + eps)
+    sigma = u @ mat @ v
+    return weight / sigma

@@ -1,0 +1,775 @@
+"""Pooling: max / avg / lp pools, their adaptive forms and max-unpooling.
+
+Paddle's output size rule differs from torch's in ceil mode (Paddle keeps a last
+window that starts in the right padding), and Paddle accepts asymmetric and
+``'SAME'`` paddings. Pools that torch can run directly take the fast path; the
+others pad explicitly and pool with no padding, which gives Paddle's results:
+max ignores padding, exclusive averages divide by the real elements covered,
+non-exclusive ones by the window clipped to ``before`` padding past either input end
+(Paddle's rule, also for asymmetric and 'SAME' padding).
+
+Not a top-level family: ``pagaie.nn.functional`` re-exports ``__all__``.
+"""
+from __future__ import annotations
+
+import math
+
+import torch
+import torch.nn.functional as F
+
+from pagaie._core.registry import defop
+from pagaie._ops._nn_helpers import (channel_last, conv_padding, ntuple, pad_input, same_pads,
+                                     to_first, to_last)
+
+__all__ = ["max_pool1d", "max_pool2d", "max_pool3d", "avg_pool1d", "avg_pool2d", "avg_pool3d",
+           "lp_pool1d", "lp_pool2d", "adaptive_avg_pool1d", "adaptive_avg_pool2d",
+           "adaptive_avg_pool3d", "adaptive_max_pool1d", "adaptive_max_pool2d",
+           "adaptive_max_pool3d", "max_unpool1d", "max_unpool2d", "max_unpool3d",
+           "fractional_max_pool2d", "fractional_max_pool3d"]
+
+_MAX = {1: F.max_pool1d, 2: F.max_pool2d, 3: F.max_pool3d}
+_AVG = {1: F.avg_pool1d, 2: F.avg_pool2d, 3: F.avg_pool3d}
+_AMAX = {1: F.adaptive_max_pool1d, 2: F.adaptive_max_pool2d, 3: F.adaptive_max_pool3d}
+_AAVG = {1: F.adaptive_avg_pool1d, 2: F.adaptive_avg_pool2d, 3: F.adaptive_avg_pool3d}
+_UNPOOL = {1: F.max_unpool1d, 2: F.max_unpool2d, 3: F.max_unpool3d}
+_DEFAULT_FMT = {1: "NCL", 2: "NCHW", 3: "NCDHW"}
+
+
+class _Geom:
+    """A pooling call's normalised geometry (channels-first input)."""
+
+    __slots__ = ("x", "last", "k", "s", "pairs", "out", "fast", "ceil")
+
+    def __init__(self, api, n, x, kernel_size, stride, padding, ceil_mode, data_format):
+        self.last = channel_last(data_format, n, api)
+        if x.dim() != n + 2:
+            raise ValueError(f"paddle.{api}: the input 'x' must be a {n + 2}-D tensor, but "
+                             f"received a {x.dim()}-D tensor of shape {list(x.shape)}")
+        x = to_first(x) if self.last else x
+        k = ntuple(kernel_size, n, api, "kernel_size")
+        s = k if stride is None else ntuple(stride, n, api, "stride")
+        mode, pad = conv_padding(padding, n, self.last, api)
+        sizes = list(x.shape[2:])
+        if mode == "VALID":
+            if ceil_mode:
+                raise ValueError('When Attr(padding) is "VALID", Attr(ceil_mode) must be False. '
+                                 f"Received ceil_mode: {ceil_mode}.")
+            pairs = [(0, 0)] * n
+        elif mode == "SAME":
+            pairs = same_pads(sizes, k, s)
+            ceil_mode = False
+        elif mode == "sym":
+            pairs = [(p, p) for p in pad]
+        else:
+            pairs = pad
+        out = []
+        for i, kk, ss, (a, b) in zip(sizes, k, s, pairs):
+            span = i + a + b - kk
+            o = (span + ss - 1) // ss + 1 if ceil_mode else span // ss + 1
+            if o <= 0:
+                raise ValueError(f"paddle.{api}: the output size must be positive, but the input "
+                                 f"spatial size {sizes} with kernel {k}, stride {s} and padding "
+                                 f"{pairs} gives {o}")
+            out.append(o)
+        # torch runs it directly when padding is symmetric, at most half the kernel, and
+        # torch's ceil-mode output size agrees with Paddle's.
+        fast = all(a == b and a <= kk // 2 for (a, b), kk in zip(pairs, k))
+        if fast and ceil_mode:
+            for i, kk, ss, (a, _), o in zip(sizes, k, s, pairs, out):
+                if (o - 1) * ss >= i + a:
+                    fast = False
+        self.x, self.k, self.s, self.pairs, self.out = x, k, s, pairs, out
+        self.fast, self.ceil = fast, ceil_mode
+
+    def padded(self, value: float, x: torch.Tensor | None = None,
+               ones_until_mirror: bool = False) -> torch.Tensor:
+        """The input (or ``x``) padded by the pairs, then on the right so floor pooling gives ``out``.
+
+        With ``ones_until_mirror``, ``x`` is a ones mask for Paddle's non-exclusive divisor:
+        padding counts up to ``before`` past each input end, never further.
+        """
+        x = self.x if x is None else x
+        lead, tail, rest = [], [], []
+        for i, kk, ss, (a, b), o in zip(self.x.shape[2:], self.k, self.s, self.pairs, self.out):
+            after = b + max((o - 1) * ss + kk - (i + a + b), 0)
+            lead.append(a)
+            t = min(a, after) if ones_until_mirror else after
+            tail.append(t)
+            rest.append(after - t)
+        x = pad_input(x, list(zip(lead, tail)), value)
+        if any(rest):
+            x = pad_input(x, [(0, r) for r in rest], 0.0)
+        return x
+
+    def finish(self, y: torch.Tensor) -> torch.Tensor:
+        return to_last(y) if self.last else y
+
+
+def _max_pool(api, n, x, kernel_size, stride, padding, return_mask, ceil_mode, data_format):
+    if return_mask and data_format != _DEFAULT_FMT[n]:
+        raise ValueError(f"When setting return_mask to true, data_format must be set to "
+                         f"{_DEFAULT_FMT[n]} in API:{api.split('.')[-1]}")
+    if return_mask and isinstance(padding, str) and padding.upper() == "SAME":
+        padding = 0  # Paddle's indexed max pool has no padding algorithm: SAME acts as 0
+    g = _Geom(api, n, x, kernel_size, stride, padding, ceil_mode, data_format)
+    if return_mask and any(a != b for a, b in g.pairs):
+        raise ValueError(f"paddle.{api}: asymmetric padding {g.pairs} is not supported together "
+                         "with return_mask=True")
+    if g.fast:
+        r = _MAX[n](g.x, g.k, g.s, [a for a, _ in g.pairs], 1, g.ceil, return_mask)
+        if return_mask:
+            return r[0], r[1].to(torch.int32)
+        return g.finish(r)
+    # Paddle fills windows that lie entirely in the padding with float32's lowest value.
+    low = (torch.finfo(torch.float32).min if x.dtype == torch.float64 else torch.finfo(x.dtype).min) \
+        if x.is_floating_point() else torch.iinfo(x.dtype).min
+    xp = g.padded(low)
+    r = _MAX[n](xp, g.k, g.s, 0, 1, False, return_mask)
+    if not return_mask:
+        return g.finish(r)
+    out, idx = r
+    # Indices refer to the padded map: back to the input's flattened spatial positions.
+    psz, sz = list(xp.shape[2:]), list(g.x.shape[2:])
+    flat = torch.zeros_like(idx)
+    valid = torch.ones_like(idx, dtype=torch.bool)
+    rem = idx
+    coords = []
+    for d in reversed(psz):
+        coords.append(rem % d)
+        rem = rem // d
+    coords.reverse()
+    for c, (a, _), d in zip(coords, g.pairs, sz):
+        c = c - a
+        valid &= (c >= 0) & (c < d)
+        flat = flat * d + c
+    # A window entirely in the padding has no maximum: Paddle marks it -1.
+    return out, torch.where(valid, flat, -1).to(torch.int32)
+
+
+def _avg_pool(api, n, x, kernel_size, stride, padding, ceil_mode, exclusive, divisor_override,
+              data_format):
+    g = _Geom(api, n, x, kernel_size, stride, padding, ceil_mode, data_format)
+    if g.fast and divisor_override is None:
+        pad = [a for a, _ in g.pairs]
+        return g.finish(_AVG[n](g.x, g.k, g.s, pad, g.ceil, not exclusive))
+    numel = math.prod(g.k)
+    sums = _AVG[n](g.padded(0.0), g.k, g.s, 0) * numel
+    ones = torch.ones((1, 1) + tuple(g.x.shape[2:]), dtype=g.x.dtype, device=g.x.device)
+    mask = g.padded(0.0, x=ones) if exclusive else g.padded(1.0, x=ones, ones_until_mirror=True)
+    count = _AVG[n](mask, g.k, g.s, 0) * numel
+    out = sums / count
+    if divisor_override is not None:
+        out = out * (numel / divisor_override)
+    return g.finish(out)
+
+
+def _lp_pool(api, n, x, norm_type, kernel_size, stride, padding, ceil_mode, data_format):
+    if norm_type == math.inf:
+        return _max_pool(api, n, x, kernel_size, stride, padding, False, ceil_mode, data_format)
+    g = _Geom(api, n, x, kernel_size, stride, padding, ceil_mode, data_format)
+    p = float(norm_type)
+    sums = _AVG[n](g.padded(0.0, x=g.x.pow(p)), g.k, g.s, 0) * math.prod(g.k)
+    return g.finish(sums.pow(1.0 / p))
+
+
+def _adaptive_size(output_size, x, n, api):
+    sizes = output_size if isinstance(output_size, (list, tuple)) else [output_size] * n
+    if isinstance(sizes, torch.Tensor):
+        sizes = sizes.tolist()
+    if len(sizes) != n:
+        raise ValueError(f"paddle.{api}: 'output_size' must be an int or a list of {n} ints, but "
+                         f"received {output_size}")
+    return [int(x.shape[2 + i]) if v is None else int(v) for i, v in enumerate(sizes)]
+
+
+def _adaptive_avg(api, n, x, output_size, data_format):
+    last = channel_last(data_format, n, api)
+    x = to_first(x) if last else x
+    out = _AAVG[n](x, _adaptive_size(output_size, x, n, api))
+    return to_last(out) if last else out
+
+
+def _adaptive_max(api, n, x, output_size, return_mask):
+    out = _AMAX[n](x, _adaptive_size(output_size, x, n, api), return_mask)
+    if return_mask:
+        return out[0], out[1].to(torch.int32)
+    return out
+
+
+def _unpool(api, n, x, indices, kernel_size, stride, padding, data_format, output_size):
+    if data_format != _DEFAULT_FMT[n]:
+        raise ValueError(f"paddle.{api}: Attr(data_format) should be '{_DEFAULT_FMT[n]}'. "
+                         f"Received Attr(data_format): {data_format}.")
+    k = ntuple(kernel_size, n, api, "kernel_size")
+    s = k if stride is None else ntuple(stride, n, api, "stride")
+    p = ntuple(padding, n, api, "padding")
+    default = [(i - 1) * ss - 2 * pp + kk for i, ss, pp, kk in zip(x.shape[2:], s, p, k)]
+    if output_size is None:
+        size = default
+    else:
+        size = [int(v) for v in (output_size.tolist() if isinstance(output_size, torch.Tensor)
+                                 else output_size)]
+        if len(size) == n + 2:
+            size = size[2:]
+        if len(size) != n:
+            raise ValueError(f"paddle.{api}: output_size should be a sequence of {n} or {n + 2} "
+                             f"ints, but received {output_size}")
+        for d, (w, f, ss) in enumerate(zip(size, default, s)):
+            if not f - ss < w < f + ss:
+                raise ValueError(f"paddle.{api}: invalid output_size {size}: dim {d} must be in "
+                                 f"({f - ss}, {f + ss})")
+    return _UNPOOL[n](x, indices.long(), k, s, p, size)
+
+
+@defop(method=False, paddle_types=("pool2d", "max_pool2d_with_index", "pd_op.pool2d"))
+def max_pool1d(x, kernel_size, stride=None, padding=0, return_mask=False, ceil_mode=False,
+               name=None):
+    """1-D max pooling over a ``[N, C, L]`` input.
+
+    Args:
+        x (Tensor): the input, 3-D.
+        kernel_size (int|list): the window size.
+        stride (int|list, optional): the stride; defaults to ``kernel_size``.
+        padding (int|list|str): an int, ``[pad]``, ``[before, after]`` or ``'SAME'``/``'VALID'``.
+        return_mask (bool): also return the int32 positions of the maxima.
+        ceil_mode (bool): round the output size up.
+        name (str, optional): unused.
+
+    Returns:
+        Tensor, or (Tensor, Tensor) with ``return_mask``.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> x = paddle.to_tensor([[[1.0, 3.0, 2.0, 5.0]]])
+        >>> paddle.nn.functional.max_pool1d(x, 2).tolist()
+        [[[3.0, 5.0]]]
+    """
+    return _max_pool("nn.functional.max_pool1d", 1, x, kernel_size, stride, padding, return_mask,
+                     ceil_mode, "NCL")
+
+
+@defop(method=False, paddle_types=("pool2d", "max_pool2d_with_index", "pd_op.pool2d",
+                                   "pd_op.max_pool2d_with_index"))
+def max_pool2d(x, kernel_size, stride=None, padding=0, return_mask=False, ceil_mode=False,
+               data_format="NCHW", name=None):
+    """2-D max pooling.
+
+    Args:
+        x (Tensor): the input, 4-D.
+        kernel_size (int|list): the window size.
+        stride (int|list, optional): the stride; defaults to ``kernel_size``.
+        padding (int|list|str): an int, 2 ints, 4 ints ``[top, bottom, left, right]``, 4 pairs,
+            or ``'SAME'``/``'VALID'``.
+        return_mask (bool): also return the int32 positions of the maxima (NCHW only).
+        ceil_mode (bool): round the output size up.
+        data_format (str): ``'NCHW'`` or ``'NHWC'``.
+        name (str, optional): unused.
+
+    Returns:
+        Tensor, or (Tensor, Tensor) with ``return_mask``.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> x = paddle.arange(16, dtype='float32').reshape([1, 1, 4, 4])
+        >>> paddle.nn.functional.max_pool2d(x, 2).tolist()
+        [[[[5.0, 7.0], [13.0, 15.0]]]]
+    """
+    return _max_pool("nn.functional.max_pool2d", 2, x, kernel_size, stride, padding, return_mask,
+                     ceil_mode, data_format)
+
+
+@defop(method=False, paddle_types=("pool3d", "max_pool3d_with_index", "pd_op.pool3d",
+                                   "pd_op.max_pool3d_with_index"))
+def max_pool3d(x, kernel_size, stride=None, padding=0, return_mask=False, ceil_mode=False,
+               data_format="NCDHW", name=None):
+    """3-D max pooling.
+
+    Args:
+        x (Tensor): the input, 5-D.
+        kernel_size (int|list): the window size.
+        stride (int|list, optional): the stride; defaults to ``kernel_size``.
+        padding (int|list|str): as in :func:`max_pool2d`, for three spatial dims.
+        return_mask (bool): also return the int32 positions of the maxima (NCDHW only).
+        ceil_mode (bool): round the output size up.
+        data_format (str): ``'NCDHW'`` or ``'NDHWC'``.
+        name (str, optional): unused.
+
+    Returns:
+        Tensor, or (Tensor, Tensor) with ``return_mask``.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> x = paddle.ones([1, 1, 4, 4, 4])
+        >>> paddle.nn.functional.max_pool3d(x, 2).shape
+        paddle.Size([1, 1, 2, 2, 2])
+    """
+    return _max_pool("nn.functional.max_pool3d", 3, x, kernel_size, stride, padding, return_mask,
+                     ceil_mode, data_format)
+
+
+@defop(method=False, paddle_types=("pool2d", "pd_op.pool2d"))
+def avg_pool1d(x, kernel_size, stride=None, padding=0, exclusive=True, ceil_mode=False, name=None):
+    """1-D average pooling over a ``[N, C, L]`` input.
+
+    Args:
+        x (Tensor): the input, 3-D.
+        kernel_size (int|list): the window size.
+        stride (int|list, optional): the stride; defaults to ``kernel_size``.
+        padding (int|list|str): an int, ``[pad]``, ``[before, after]`` or ``'SAME'``/``'VALID'``.
+        exclusive (bool): divide by the number of real (non-padding) elements.
+        ceil_mode (bool): round the output size up.
+        name (str, optional): unused.
+
+    Returns:
+        Tensor: the pooled result.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> x = paddle.to_tensor([[[1.0, 3.0, 2.0, 6.0]]])
+        >>> paddle.nn.functional.avg_pool1d(x, 2).tolist()
+        [[[2.0, 4.0]]]
+    """
+    return _avg_pool("nn.functional.avg_pool1d", 1, x, kernel_size, stride, padding, ceil_mode,
+                     exclusive, None, "NCL")
+
+
+@defop(method=False, paddle_types=("pool2d", "pd_op.pool2d"))
+def avg_pool2d(x, kernel_size, stride=None, padding=0, ceil_mode=False, exclusive=True,
+               divisor_override=None, data_format="NCHW", name=None):
+    """2-D average pooling.
+
+    Args:
+        x (Tensor): the input, 4-D.
+        kernel_size (int|list): the window size.
+        stride (int|list, optional): the stride; defaults to ``kernel_size``.
+        padding (int|list|str): as in :func:`max_pool2d`.
+        ceil_mode (bool): round the output size up.
+        exclusive (bool): divide by the number of real (non-padding) elements.
+        divisor_override (int, optional): scale the average by ``kernel elements / divisor_override``.
+        data_format (str): ``'NCHW'`` or ``'NHWC'``.
+        name (str, optional): unused.
+
+    Returns:
+        Tensor: the pooled result.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> x = paddle.arange(16, dtype='float32').reshape([1, 1, 4, 4])
+        >>> paddle.nn.functional.avg_pool2d(x, 2).tolist()
+        [[[[2.5, 4.5], [10.5, 12.5]]]]
+    """
+    return _avg_pool("nn.functional.avg_pool2d", 2, x, kernel_size, stride, padding, ceil_mode,
+                     exclusive, divisor_override, data_format)
+
+
+@defop(method=False, paddle_types=("pool3d", "pd_op.pool3d"))
+def avg_pool3d(x, kernel_size, stride=None, padding=0, ceil_mode=False, exclusive=True,
+               divisor_override=None, data_format="NCDHW", name=None):
+    """3-D average pooling.
+
+    Args:
+        x (Tensor): the input, 5-D.
+        kernel_size (int|list): the window size.
+        stride (int|list, optional): the stride; defaults to ``kernel_size``.
+        padding (int|list|str): as in :func:`max_pool3d`.
+        ceil_mode (bool): round the output size up.
+        exclusive (bool): divide by the number of real (non-padding) elements.
+        divisor_override (int, optional): scale the average by ``kernel elements / divisor_override``.
+        data_format (str): ``'NCDHW'`` or ``'NDHWC'``.
+        name (str, optional): unused.
+
+    Returns:
+        Tensor: the pooled result.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> paddle.nn.functional.avg_pool3d(paddle.ones([1, 1, 2, 2, 2]), 2).tolist()
+        [[[[[1.0]]]]]
+    """
+    return _avg_pool("nn.functional.avg_pool3d", 3, x, kernel_size, stride, padding, ceil_mode,
+                     exclusive, divisor_override, data_format)
+
+
+@defop(method=False, paddle_types=("lp_pool2d", "pd_op.lp_pool2d"))
+def lp_pool1d(x, norm_type, kernel_size, stride=None, padding=0, ceil_mode=False,
+              data_format="NCL", name=None):
+    """1-D power-average pooling: ``(sum over the window of x ** p) ** (1 / p)``.
+
+    Args:
+        x (Tensor): the input, 3-D.
+        norm_type (int|float): the power ``p``; ``inf`` gives max pooling.
+        kernel_size (int|list): the window size.
+        stride (int|list, optional): the stride; defaults to ``kernel_size``.
+        padding (int|list|str): as in :func:`max_pool1d`.
+        ceil_mode (bool): round the output size up.
+        data_format (str): ``'NCL'`` or ``'NLC'``.
+        name (str, optional): unused.
+
+    Returns:
+        Tensor: the pooled result.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> x = paddle.to_tensor([[[3.0, 4.0]]])
+        >>> paddle.nn.functional.lp_pool1d(x, 2, 2).tolist()
+        [[[5.0]]]
+    """
+    return _lp_pool("nn.functional.lp_pool1d", 1, x, norm_type, kernel_size, stride, padding,
+                    ceil_mode, data_format)
+
+
+@defop(method=False, paddle_types=("lp_pool2d", "pd_op.lp_pool2d"))
+def lp_pool2d(x, norm_type, kernel_size, stride=None, padding=0, ceil_mode=False,
+              data_format="NCHW", name=None):
+    """2-D power-average pooling: ``(sum over the window of x ** p) ** (1 / p)``.
+
+    Args:
+        x (Tensor): the input, 4-D.
+        norm_type (int|float): the power ``p``; ``inf`` gives max pooling.
+        kernel_size (int|list): the window size.
+        stride (int|list, optional): the stride; defaults to ``kernel_size``.
+        padding (int|list|str): as in :func:`max_pool2d`.
+        ceil_mode (bool): round the output size up.
+        data_format (str): ``'NCHW'`` or ``'NHWC'``.
+        name (str, optional): unused.
+
+    Returns:
+        Tensor: the pooled result.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> paddle.nn.functional.lp_pool2d(paddle.ones([1, 1, 2, 2]), 2, 2).tolist()
+        [[[[2.0]]]]
+    """
+    return _lp_pool("nn.functional.lp_pool2d", 2, x, norm_type, kernel_size, stride, padding,
+                    ceil_mode, data_format)
+
+
+@defop(method=False, paddle_types=("pool2d", "pd_op.pool2d"))
+def adaptive_avg_pool1d(x, output_size, name=None):
+    """1-D adaptive average pooling to ``output_size`` bins.
+
+    Args:
+        x (Tensor): the input, ``[N, C, L]``.
+        output_size (int): the number of output bins.
+        name (str, optional): unused.
+
+    Returns:
+        Tensor: ``[N, C, output_size]``.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> x = paddle.to_tensor([[[1.0, 3.0, 2.0, 6.0]]])
+        >>> paddle.nn.functional.adaptive_avg_pool1d(x, 2).tolist()
+        [[[2.0, 4.0]]]
+    """
+    return _adaptive_avg("nn.functional.adaptive_avg_pool1d", 1, x, output_size, "NCL")
+
+
+@defop(method=False, paddle_types=("pool2d", "pd_op.pool2d"))
+def adaptive_avg_pool2d(x, output_size, data_format="NCHW", name=None):
+    """2-D adaptive average pooling; a None entry of ``output_size`` keeps that input size.
+
+    Args:
+        x (Tensor): the input, 4-D.
+        output_size (int|list): the output spatial size.
+        data_format (str): ``'NCHW'`` or ``'NHWC'``.
+        name (str, optional): unused.
+
+    Returns:
+        Tensor: the pooled result.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> paddle.nn.functional.adaptive_avg_pool2d(paddle.ones([1, 3, 8, 8]), [2, None]).shape
+        paddle.Size([1, 3, 2, 8])
+    """
+    return _adaptive_avg("nn.functional.adaptive_avg_pool2d", 2, x, output_size, data_format)
+
+
+@defop(method=False, paddle_types=("pool3d", "pd_op.pool3d"))
+def adaptive_avg_pool3d(x, output_size, data_format="NCDHW", name=None):
+    """3-D adaptive average pooling; a None entry of ``output_size`` keeps that input size.
+
+    Args:
+        x (Tensor): the input, 5-D.
+        output_size (int|list): the output spatial size.
+        data_format (str): ``'NCDHW'`` or ``'NDHWC'``.
+        name (str, optional): unused.
+
+    Returns:
+        Tensor: the pooled result.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> paddle.nn.functional.adaptive_avg_pool3d(paddle.ones([1, 2, 4, 4, 4]), 1).shape
+        paddle.Size([1, 2, 1, 1, 1])
+    """
+    return _adaptive_avg("nn.functional.adaptive_avg_pool3d", 3, x, output_size, data_format)
+
+
+@defop(method=False, paddle_types=("max_pool2d_with_index", "pd_op.max_pool2d_with_index"))
+def adaptive_max_pool1d(x, output_size, return_mask=False, name=None):
+    """1-D adaptive max pooling.
+
+    Args:
+        x (Tensor): the input, ``[N, C, L]``.
+        output_size (int): the number of output bins.
+        return_mask (bool): also return the int32 positions of the maxima.
+        name (str, optional): unused.
+
+    Returns:
+        Tensor, or (Tensor, Tensor) with ``return_mask``.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> x = paddle.to_tensor([[[1.0, 3.0, 2.0, 6.0]]])
+        >>> paddle.nn.functional.adaptive_max_pool1d(x, 2).tolist()
+        [[[3.0, 6.0]]]
+    """
+    return _adaptive_max("nn.functional.adaptive_max_pool1d", 1, x, output_size, return_mask)
+
+
+@defop(method=False, paddle_types=("max_pool2d_with_index", "pd_op.max_pool2d_with_index"))
+def adaptive_max_pool2d(x, output_size, return_mask=False, name=None):
+    """2-D adaptive max pooling (NCHW).
+
+    Args:
+        x (Tensor): the input, 4-D.
+        output_size (int|list): the output spatial size; None entries keep the input size.
+        return_mask (bool): also return the int32 positions of the maxima.
+        name (str, optional): unused.
+
+    Returns:
+        Tensor, or (Tensor, Tensor) with ``return_mask``.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> x = paddle.arange(16, dtype='float32').reshape([1, 1, 4, 4])
+        >>> paddle.nn.functional.adaptive_max_pool2d(x, 2).tolist()
+        [[[[5.0, 7.0], [13.0, 15.0]]]]
+    """
+    return _adaptive_max("nn.functional.adaptive_max_pool2d", 2, x, output_size, return_mask)
+
+
+@defop(method=False, paddle_types=("max_pool3d_with_index", "pd_op.max_pool3d_with_index"))
+def adaptive_max_pool3d(x, output_size, return_mask=False, name=None):
+    """3-D adaptive max pooling (NCDHW).
+
+    Args:
+        x (Tensor): the input, 5-D.
+        output_size (int|list): the output spatial size; None entries keep the input size.
+        return_mask (bool): also return the int32 positions of the maxima.
+        name (str, optional): unused.
+
+    Returns:
+        Tensor, or (Tensor, Tensor) with ``return_mask``.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> paddle.nn.functional.adaptive_max_pool3d(paddle.ones([1, 1, 4, 4, 4]), 2).shape
+        paddle.Size([1, 1, 2, 2, 2])
+    """
+    return _adaptive_max("nn.functional.adaptive_max_pool3d", 3, x, output_size, return_mask)
+
+
+@defop(method=False, paddle_types=("unpool", "pd_op.unpool"))
+def max_unpool1d(x, indices, kernel_size, stride=None, padding=0, data_format="NCL",
+                 output_size=None, name=None):
+    """Partial inverse of :func:`max_pool1d`: scatter values back to the mask positions.
+
+    Args:
+        x (Tensor): the pooled values, ``[N, C, L]``.
+        indices (Tensor): the mask returned by ``max_pool1d(..., return_mask=True)``.
+        kernel_size (int|list): the pooling window size.
+        stride (int|list, optional): the pooling stride; defaults to ``kernel_size``.
+        padding (int|list): the pooling padding.
+        data_format (str): ``'NCL'``.
+        output_size (list, optional): the output length (``[L]`` or ``[N, C, L]``).
+        name (str, optional): unused.
+
+    Returns:
+        Tensor: zeros except at the mask positions.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> import pagaie.nn.functional as F
+        >>> out, mask = F.max_pool1d(paddle.to_tensor([[[1.0, 3.0, 2.0, 5.0]]]), 2, return_mask=True)
+        >>> F.max_unpool1d(out, mask, 2).tolist()
+        [[[0.0, 3.0, 0.0, 5.0]]]
+    """
+    return _unpool("nn.functional.max_unpool1d", 1, x, indices, kernel_size, stride, padding,
+                   data_format, output_size)
+
+
+@defop(method=False, paddle_types=("unpool", "pd_op.unpool"))
+def max_unpool2d(x, indices, kernel_size, stride=None, padding=0, data_format="NCHW",
+                 output_size=None, name=None):
+    """Partial inverse of :func:`max_pool2d`: scatter values back to the mask positions.
+
+    Args:
+        x (Tensor): the pooled values, 4-D.
+        indices (Tensor): the mask returned by ``max_pool2d(..., return_mask=True)``.
+        kernel_size (int|list): the pooling window size.
+        stride (int|list, optional): the pooling stride; defaults to ``kernel_size``.
+        padding (int|list): the pooling padding.
+        data_format (str): ``'NCHW'``.
+        output_size (list, optional): the output spatial size (2 or 4 ints).
+        name (str, optional): unused.
+
+    Returns:
+        Tensor: zeros except at the mask positions.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> import pagaie.nn.functional as F
+        >>> out, mask = F.max_pool2d(paddle.rand([1, 1, 4, 4]), 2, return_mask=True)
+        >>> F.max_unpool2d(out, mask, 2).shape
+        paddle.Size([1, 1, 4, 4])
+    """
+    return _unpool("nn.functional.max_unpool2d", 2, x, indices, kernel_size, stride, padding,
+                   data_format, output_size)
+
+
+@defop(method=False, paddle_types=("unpool3d", "pd_op.unpool3d"))
+def max_unpool3d(x, indices, kernel_size, stride=None, padding=0, data_format="NCDHW",
+                 output_size=None, name=None):
+    """Partial inverse of :func:`max_pool3d`: scatter values back to the mask positions.
+
+    Args:
+        x (Tensor): the pooled values, 5-D.
+        indices (Tensor): the mask returned by ``max_pool3d(..., return_mask=True)``.
+        kernel_size (int|list): the pooling window size.
+        stride (int|list, optional): the pooling stride; defaults to ``kernel_size``.
+        padding (int|list): the pooling padding.
+        data_format (str): ``'NCDHW'``.
+        output_size (list, optional): the output spatial size (3 or 5 ints).
+        name (str, optional): unused.
+
+    Returns:
+        Tensor: zeros except at the mask positions.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> import pagaie.nn.functional as F
+        >>> out, mask = F.max_pool3d(paddle.rand([1, 1, 4, 4, 4]), 2, return_mask=True)
+        >>> F.max_unpool3d(out, mask, 2).shape
+        paddle.Size([1, 1, 4, 4, 4])
+    """
+    return _unpool("nn.functional.max_unpool3d", 3, x, indices, kernel_size, stride, padding,
+                   data_format, output_size)
+
+
+def _fractional_windows(size: int, out: int, k: int | None, u: float) -> list[tuple[int, int]]:
+    """Pseudo-random pooling windows ``[start, end)`` along one axis (Graham's scheme).
+
+    With a kernel size the windows overlap: starts follow
+    ``floor((i + u) * alpha) - floor(u * alpha)`` with ``alpha = (size - k) / (out - 1)`` and
+    the last one ends at ``size``. Without one they tile the axis, with
+    ``alpha = size / out`` and ``u`` scaled into the range that keeps every window non-empty.
+    """
+    if k:
+        if out == 1:
+            return [(size - k, size)]
+        alpha = (size - k) / (out - 1)
+        starts = [int((i + u) * alpha) - int(u * alpha) for i in range(out - 1)] + [size - k]
+        return [(s, s + k) for s in starts]
+    alpha = size / out
+    base = size // out
+    u = u * min((base + 2) / alpha - 1, (size + 1 - base) / alpha - (out - 1))
+    bounds = [max(0, math.ceil(alpha * (i + u) - 1)) for i in range(out)] + [size]
+    return [(bounds[i], max(bounds[i + 1], bounds[i] + 1)) for i in range(out)]
+
+
+def _fractional(api, n, x, output_size, kernel_size, random_u, return_mask):
+    if x.dim() != n + 2:
+        raise ValueError(f"paddle.{api}: the input 'x' must be a {n + 2}-D tensor, but received "
+                         f"a {x.dim()}-D tensor of shape {list(x.shape)}")
+    sizes = list(x.shape[2:])
+    outs = _adaptive_size(output_size, x, n, api)
+    ks = [None] * n if kernel_size is None else ntuple(kernel_size, n, api, "kernel_size")
+    if random_u is None:
+        u = float(torch.rand(()).item())
+    else:
+        u = float(random_u)
+        if not 0 < u < 1:
+            raise ValueError(f"paddle.{api}: random_u must be in (0, 1), but received {random_u}")
+    # Gather each window padded to the longest one (repeating its last element), then reduce.
+    idx = []
+    for size, o, k in zip(sizes, outs, ks):
+        wins = _fractional_windows(size, o, k, u)
+        longest = max(e - s for s, e in wins)
+        rows = [[min(s + t, e - 1) for t in range(longest)] for s, e in wins]
+        idx.append(torch.tensor(rows, dtype=torch.long, device=x.device))
+    if n == 2:
+        ih, iw = idx
+        g = x[:, :, ih[:, :, None, None], iw[None, None, :, :]]  # N C Oh Kh Ow Kw
+        g = g.permute(0, 1, 2, 4, 3, 5).flatten(4)
+        flat_pos = (ih[:, :, None, None] * sizes[1] + iw[None, None, :, :]).permute(0, 2, 1, 3).flatten(2)
+    else:
+        id_, ih, iw = idx
+        g = x[:, :, id_[:, :, None, None, None, None], ih[None, None, :, :, None, None],
+              iw[None, None, None, None, :, :]]  # N C Od Kd Oh Kh Ow Kw
+        g = g.permute(0, 1, 2, 4, 6, 3, 5, 7).flatten(5)
+        flat_pos = ((id_[:, :, None, None, None, None] * sizes[1]
+                     + ih[None, None, :, :, None, None]) * sizes[2]
+                    + iw[None, None, None, None, :, :]).permute(0, 2, 4, 1, 3, 5).flatten(3)
+    out, arg = g.max(dim=-1)
+    if not return_mask:
+        return out
+    mask = flat_pos.expand(*out.shape, flat_pos.shape[-1]).gather(-1, arg.unsqueeze(-1)).squeeze(-1)
+    return out, mask.to(torch.int32)
+
+
+@defop(method=False, paddle_types=("fractional_max_pool2d", "pd_op.fractional_max_pool2d"))
+def fractional_max_pool2d(x, output_size, kernel_size=None, random_u=None, return_mask=False,
+                          name=None):
+    """2-D fractional max pooling: pseudo-random windows that shrink the input to ``output_size``.
+
+    Args:
+        x (Tensor): the input, ``[N, C, H, W]``.
+        output_size (int|list): the output spatial size; None entries keep the input size.
+        kernel_size (int|list, optional): a fixed window size (overlapping windows); None tiles
+            the input with disjoint windows.
+        random_u (float, optional): the pseudo-random offset in (0, 1); drawn when None.
+        return_mask (bool): also return the int32 positions of the maxima.
+        name (str, optional): unused.
+
+    Returns:
+        Tensor, or (Tensor, Tensor) with ``return_mask``.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> x = paddle.rand([1, 2, 9, 9])
+        >>> paddle.nn.functional.fractional_max_pool2d(x, 4, kernel_size=3, random_u=0.3).shape
+        paddle.Size([1, 2, 4, 4])
+    """
+    return _fractional("nn.functional.fractional_max_pool2d", 2, x, output_size, kernel_size,
+                       random_u, return_mask)
+
+
+@defop(method=False, paddle_types=("fractional_max_pool3d", "pd_op.fractional_max_pool3d"))
+def fractional_max_pool3d(x, output_size, kernel_size=None, random_u=None, return_mask=False,
+                          name=None):
+    """3-D fractional max pooling: pseudo-random windows that shrink the input to ``output_size``.
+
+    Args:
+        x (Tensor): the input, ``[N, C, D, H, W]``.
+        output_size (int|list): the output spatial size; None entries keep the input size.
+        kernel_size (int|list, optional): a fixed window size (overlapping windows); None tiles
+            the input with disjoint windows.
+        random_u (float, optional): the pseudo-random offset in (0, 1); drawn when None.
+        return_mask (bool): also return the int32 positions of the maxima.
+        name (str, optional): unused.
+
+    Returns:
+        Tensor, or (Tensor, Tensor) with ``return_mask``.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> x = paddle.rand([1, 1, 6, 6, 6])
+        >>> paddle.nn.functional.fractional_max_pool3d(x, 3, kernel_size=2, random_u=0.5).shape
+        paddle.Size([1, 1, 3, 3, 3])
+    """
+    return _fractional("nn.functional.fractional_max_pool3d", 3, x, output_size, kernel_size,
+                       random_u, return_mask)

@@ -1,0 +1,428 @@
+"""Resampling and rearranging nn ops of ``paddle.nn.functional``: pad, interpolate /
+upsample, pixel (un)shuffle, channel shuffle, unfold and fold.
+
+Not a top-level family: these records are exported by ``pagaie.nn.functional``.
+"""
+from __future__ import annotations
+
+import torch
+import torch.nn.functional as F
+
+from pagaie._core.registry import defop
+from pagaie._ops._helpers import int_list
+
+__all__ = ["pad", "zeropad2d", "interpolate", "upsample", "pixel_shuffle", "pixel_unshuffle",
+           "channel_shuffle", "unfold", "fold"]
+
+_PAD_FORMATS = {3: ("NCL", "NLC"), 4: ("NCHW", "NHWC"), 5: ("NCDHW", "NDHWC")}
+
+
+def _pad_generic(x, pad, value, from_left):
+    """Constant padding of any dims: ``pad`` pairs from the first axis (from_left and
+    len == 2*ndim) or from the last axis backwards (torch order)."""
+    nd = x.dim()
+    if len(pad) % 2 or len(pad) > 2 * nd:
+        raise ValueError(f"paddle.nn.functional.pad: the length of 'pad' must be even and at most "
+                         f"{2 * nd}, but received {len(pad)}")
+    if len(pad) == 2 * nd and from_left:
+        pairs = [pad[2 * i:2 * i + 2] for i in range(nd)]
+        torch_pad = [v for p in reversed(pairs) for v in p]
+    else:
+        torch_pad = list(pad)
+    return F.pad(x, torch_pad, mode="constant", value=value)
+
+
+@defop(paddle_types=("pad", "pad3d", "pd_op.pad", "pd_op.pad3d"), method=False)
+def pad(x, pad, mode="constant", value=0.0, data_format=None, pad_from_left_axis=True, name=None):
+    """Pad a tensor.
+
+    With ``mode='constant'`` and a list ``pad`` whose length is not ``2 * (ndim - 2)``,
+    any dims can be padded: a length of ``2 * ndim`` pads from the first axis
+    (``[before_0, after_0, before_1, ...]``, or from the last with
+    ``pad_from_left_axis=False``), a shorter one pads from the last axis backwards.
+    Otherwise (also for 'reflect', 'replicate', 'circular' and tensor pads) the input
+    is 3-D, 4-D or 5-D and ``pad`` holds ``2 * (ndim - 2)`` values for the spatial
+    dims of ``data_format``, last dim first: ``[left, right, top, bottom, front, back]``.
+
+    Args:
+        x (Tensor): input.
+        pad (list|tuple|Tensor): the paddings.
+        mode (str): 'constant', 'reflect', 'replicate' or 'circular'.
+        value (float): the constant fill value.
+        data_format (str, optional): 'NCL'/'NLC', 'NCHW'/'NHWC', 'NCDHW'/'NDHWC'.
+        pad_from_left_axis (bool): see above.
+        name (str, optional): unused.
+
+    Returns:
+        Tensor: the padded tensor.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> x = paddle.ones([1, 1, 2])
+        >>> paddle.nn.functional.pad(x, [1, 2], value=0.0).tolist()
+        [[[0.0, 1.0, 1.0, 0.0, 0.0]]]
+        >>> paddle.nn.functional.pad(paddle.to_tensor([[[1.0, 2.0]]]), [1, 1], mode='reflect').tolist()
+        [[[2.0, 1.0, 2.0, 1.0]]]
+    """
+    if mode not in ("reflect", "replicate", "constant", "circular"):
+        raise AssertionError("mode should be one of constant, reflect, replicate, circular, but got "
+                             f"{mode}.")
+    nd = x.dim()
+    is_tensor = isinstance(pad, torch.Tensor)
+    if is_tensor and pad.numel() == 0:
+        return x.clone()
+    plist = int_list(pad)
+    value = float(value.reshape(-1)[0]) if isinstance(value, torch.Tensor) else value
+    if mode == "constant" and not is_tensor and len(plist) != (nd - 2) * 2:
+        return _pad_generic(x, plist, value, pad_from_left_axis)
+    if nd not in (3, 4, 5):
+        raise AssertionError(f"input tensor dimension must be in [3, 4, 5] but got {nd}")
+    if data_format is None:
+        data_format = _PAD_FORMATS[nd][0]
+    data_format = data_format.upper()
+    if data_format not in _PAD_FORMATS[nd]:
+        raise AssertionError(f"input tensor dimension is {nd}, it's data format should be in "
+                             f"{list(_PAD_FORMATS[nd])} but got {data_format}")
+    if len(plist) != 2 * (nd - 2):
+        raise ValueError(f"paddle.nn.functional.pad: Size of paddings should be equal to {2 * (nd - 2)}, "
+                         f"but received {len(plist)}.")
+    last = data_format != _PAD_FORMATS[nd][0]
+    if last:
+        x = x.movedim(-1, 1)
+    if mode != "constant":
+        sizes = list(x.shape[2:])[::-1]
+        for i, s in enumerate(sizes):
+            lo, hi = plist[2 * i], plist[2 * i + 1]
+            if mode == "reflect" and (lo >= s or hi >= s):
+                raise ValueError(f"paddle.nn.functional.pad: in reflect mode the paddings ({lo}, {hi}) "
+                                 f"must be smaller than the padded dimension ({s})")
+        out = F.pad(x, plist, mode=mode)
+    else:
+        out = F.pad(x, plist, mode="constant", value=value)
+    return out.movedim(1, -1) if last else out
+
+
+@defop(paddle_types=("zeropad2d",), method=False)
+def zeropad2d(x, padding, data_format="NCHW", name=None):
+    """Zero-pad a 4-D tensor: ``padding`` is ``[left, right, top, bottom]`` (or an int).
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> paddle.nn.functional.zeropad2d(paddle.ones([1, 1, 1, 1]), [1, 0, 0, 1]).tolist()
+        [[[[0.0, 1.0], [0.0, 0.0]]]]
+    """
+    if isinstance(padding, int):
+        padding = [padding] * 4
+    return pad.op_record.kernel(x, padding, "constant", 0.0, data_format)
+
+
+_INTERP_MODES = ("linear", "bilinear", "trilinear", "nearest", "bicubic", "area")
+_MODE_RANK = {"linear": 3, "bilinear": 4, "trilinear": 5, "bicubic": 4}
+_INTERP_FORMATS = {3: ("NCW", "NWC"), 4: ("NCHW", "NHWC"), 5: ("NCDHW", "NDHWC")}
+
+
+def _src_index(out_size, in_size, ratio, align_corners, align_mode, device, linear):
+    """Source coordinates of each output position along one axis (Paddle's rules)."""
+    dst = torch.arange(out_size, device=device, dtype=torch.float64)
+    if linear:
+        if align_corners:
+            src = dst * ratio
+        elif align_mode == 0:
+            src = torch.clamp((dst + 0.5) * ratio - 0.5, min=0)
+        else:
+            src = dst * ratio
+        i0 = torch.clamp(torch.floor(src).long(), max=in_size - 1)
+        i1 = torch.clamp(i0 + 1, max=in_size - 1)
+        lam = (src - i0.to(torch.float64)).clamp(0, 1)
+        return i0, i1, lam
+    idx = torch.floor(dst * ratio + 0.5) if align_corners else torch.floor(dst * ratio)
+    return torch.clamp(idx.long(), max=in_size - 1), None, None
+
+
+def _ratio(in_size, out_size, scale, align_corners):
+    if align_corners:
+        return (in_size - 1) / (out_size - 1) if out_size > 1 else 0.0
+    if scale is not None and scale > 0:
+        return 1.0 / scale
+    return in_size / out_size
+
+
+def _resample(x, sizes, scales, mode, align_corners, align_mode):
+    """Separable linear / nearest resampling over the trailing spatial dims (NC... layout)."""
+    out = x
+    linear = mode != "nearest"
+    nsp = len(sizes)
+    for k in range(nsp):
+        axis = 2 + k
+        in_size = out.shape[axis]
+        ratio = _ratio(in_size, sizes[k], scales[k], align_corners)
+        i0, i1, lam = _src_index(sizes[k], in_size, ratio, align_corners, align_mode, out.device, linear)
+        a = out.index_select(axis, i0)
+        if linear:
+            b = out.index_select(axis, i1)
+            shape = [1] * out.dim()
+            shape[axis] = sizes[k]
+            w = lam.to(out.dtype).reshape(shape)
+            out = a + (b - a) * w
+        else:
+            out = a
+    return out
+
+
+@defop(paddle_types=("bilinear_interp_v2", "nearest_interp_v2", "bicubic_interp_v2",
+                     "linear_interp_v2", "trilinear_interp_v2", "pd_op.bilinear_interp"), method=False)
+def interpolate(x, size=None, scale_factor=None, mode="nearest", align_corners=False, align_mode=0,
+                data_format=None, recompute_scale_factor=None, antialias=False, name=None):
+    """Resize the spatial dims of a 3-D, 4-D or 5-D tensor.
+
+    Args:
+        x (Tensor): input, ``NCW``/``NCHW``/``NCDHW`` (or channel-last per ``data_format``).
+        size (list|Tensor, optional): output spatial sizes.
+        scale_factor (float|list, optional): multipliers of the input sizes (exactly one
+            of ``size`` and ``scale_factor`` is given).
+        mode (str): 'nearest' (4-D/5-D), 'linear' (3-D), 'bilinear' (4-D), 'trilinear'
+            (5-D), 'bicubic' (4-D) or 'area'.
+        align_corners (bool): align the corner pixels (linear modes and bicubic).
+        align_mode (int): for linear modes without align_corners: 0 samples at
+            ``(dst + 0.5) * ratio - 0.5``, 1 at ``dst * ratio``.
+        data_format (str, optional): the layout; channel-first by default.
+        recompute_scale_factor (bool, optional): compute the ratio from the sizes.
+        antialias (bool): accepted (only False is supported).
+        name (str, optional): unused.
+
+    Returns:
+        Tensor: the resized tensor.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> x = paddle.to_tensor([[[[1.0, 2.0], [3.0, 4.0]]]])
+        >>> paddle.nn.functional.interpolate(x, scale_factor=2, mode='nearest').shape
+        paddle.Size([1, 1, 4, 4])
+        >>> paddle.nn.functional.interpolate(x, size=[3, 3], mode='bilinear', align_corners=True).numpy()[0, 0, 1].tolist()
+        [2.0, 2.5, 3.0]
+    """
+    mode = mode.lower() if isinstance(mode, str) else mode
+    if mode not in _INTERP_MODES:
+        raise ValueError("The 'resample' of image_resize can only be 'area', 'linear', 'bilinear', "
+                         "'trilinear',  'bicubic' or 'nearest' currently.")
+    nd = x.dim()
+    if mode in _MODE_RANK and nd != _MODE_RANK[mode]:
+        raise ValueError(f"'{mode}' only support {_MODE_RANK[mode]}-D tensor.")
+    if mode == "nearest" and nd not in (4, 5):
+        raise ValueError("'NEAREST' only support 4-D  or 5-D tensor.")
+    if nd not in (3, 4, 5):
+        raise ValueError(f"paddle.nn.functional.interpolate: the input must be 3-D, 4-D or 5-D, "
+                         f"but received {nd}-D")
+    if size is None and scale_factor is None:
+        raise ValueError("One of size and scale_factor must not be None.")
+    if size is not None and scale_factor is not None:
+        raise ValueError("Only one of size or scale_factor should be defined.")
+    if align_corners and mode not in ("linear", "bilinear", "bicubic", "trilinear"):
+        raise ValueError("align_corners option can only be set with the interpolating modes: "
+                         "linear | bilinear | bicubic | trilinear")
+    if align_mode not in (0, 1):
+        raise ValueError("align_mode can only be 0 or 1")
+    fmts = _INTERP_FORMATS[nd]
+    if data_format is None:
+        data_format = fmts[0]
+    if data_format not in fmts:
+        raise ValueError(f"Got wrong value for param `data_format`: {data_format} received but only "
+                         f"`{fmts[0]}` or `{fmts[1]}` supported for {nd}-D input.")
+    last = data_format == fmts[1]
+    if last:
+        x = x.movedim(-1, 1)
+    nsp = nd - 2
+    in_sizes = list(x.shape[2:])
+    if size is not None:
+        sizes = int_list(size)
+        if len(sizes) != nsp:
+            raise ValueError("The x and size should satisfy rank(x) - 2 == len(size).")
+        scales = [None] * nsp
+    else:
+        sf = scale_factor.reshape(-1).tolist() if isinstance(scale_factor, torch.Tensor) else scale_factor
+        scales = [float(s) for s in sf] if isinstance(sf, (list, tuple)) else [float(sf)] * nsp
+        if len(scales) != nsp:
+            raise ValueError("The x and scale_factor should satisfy rank(x) - 2 == len(scale_factor).")
+        if any(s <= 0 for s in scales):
+            raise ValueError("Attr(scale) should be greater than zero.")
+        sizes = [int(i * s) for i, s in zip(in_sizes, scales)]
+        if recompute_scale_factor:
+            scales = [None] * nsp
+    if mode == "area":
+        pool = {1: F.adaptive_avg_pool1d, 2: F.adaptive_avg_pool2d, 3: F.adaptive_avg_pool3d}[nsp]
+        out = pool(x, sizes)
+    elif mode == "bicubic":
+        if all(s is not None for s in scales) and not align_corners:
+            out = F.interpolate(x, scale_factor=scales, mode="bicubic", align_corners=False)
+            if list(out.shape[2:]) != sizes:
+                out = F.interpolate(x, size=sizes, mode="bicubic", align_corners=False)
+        else:
+            out = F.interpolate(x, size=sizes, mode="bicubic", align_corners=bool(align_corners))
+    else:
+        out = _resample(x, sizes, scales, mode, bool(align_corners), align_mode)
+    return out.movedim(1, -1) if last else out
+
+
+@defop(paddle_types=("upsample",), method=False)
+def upsample(x, size=None, scale_factor=None, mode="nearest", align_corners=False, align_mode=0,
+             data_format=None, name=None):
+    """Same as :func:`interpolate`.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> paddle.nn.functional.upsample(paddle.ones([1, 1, 2]), size=[4], mode='linear').shape
+        paddle.Size([1, 1, 4])
+    """
+    return interpolate.op_record.kernel(x, size, scale_factor, mode, align_corners, align_mode,
+                                        data_format)
+
+
+def _check_fmt(data_format, api):
+    if data_format not in ("NCHW", "NHWC"):
+        raise ValueError(f"paddle.nn.functional.{api}: Attr(data_format) should be 'NCHW' or 'NHWC'. "
+                         f"But received Attr(data_format): {data_format} ")
+    return data_format == "NHWC"
+
+
+@defop(paddle_types=("pixel_shuffle", "pd_op.pixel_shuffle"), method=False)
+def pixel_shuffle(x, upscale_factor, data_format="NCHW", name=None):
+    """Rearrange ``[N, C*r*r, H, W]`` into ``[N, C, H*r, W*r]``.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> paddle.nn.functional.pixel_shuffle(paddle.ones([1, 4, 2, 2]), 2).shape
+        paddle.Size([1, 1, 4, 4])
+    """
+    last = _check_fmt(data_format, "pixel_shuffle")
+    if x.dim() != 4:
+        raise ValueError(f"paddle.nn.functional.pixel_shuffle: the input must be 4-D, but received {x.dim()}-D")
+    if last:
+        x = x.movedim(-1, 1)
+    c = x.shape[1]
+    if c % (upscale_factor * upscale_factor) != 0:
+        raise ValueError(f"paddle.nn.functional.pixel_shuffle: The square of upscale_factor[{upscale_factor}] "
+                         f"should divide the number of channel[{c}]")
+    out = F.pixel_shuffle(x, upscale_factor)
+    return out.movedim(1, -1) if last else out
+
+
+@defop(paddle_types=("pixel_unshuffle", "pd_op.pixel_unshuffle"), method=False)
+def pixel_unshuffle(x, downscale_factor, data_format="NCHW", name=None):
+    """Rearrange ``[N, C, H*r, W*r]`` into ``[N, C*r*r, H, W]``.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> paddle.nn.functional.pixel_unshuffle(paddle.ones([1, 1, 4, 4]), 2).shape
+        paddle.Size([1, 4, 2, 2])
+    """
+    last = _check_fmt(data_format, "pixel_unshuffle")
+    if x.dim() != 4:
+        raise ValueError(f"paddle.nn.functional.pixel_unshuffle: the input must be 4-D, but received {x.dim()}-D")
+    if not isinstance(downscale_factor, int) or downscale_factor <= 0:
+        raise ValueError("paddle.nn.functional.pixel_unshuffle: downscale_factor must be a positive int, "
+                         f"but received {downscale_factor}")
+    if last:
+        x = x.movedim(-1, 1)
+    if x.shape[2] % downscale_factor or x.shape[3] % downscale_factor:
+        raise ValueError("paddle.nn.functional.pixel_unshuffle: the height and width must be divisible "
+                         f"by downscale_factor ({downscale_factor}), but received {list(x.shape[2:])}")
+    out = F.pixel_unshuffle(x, downscale_factor)
+    return out.movedim(1, -1) if last else out
+
+
+@defop(paddle_types=("channel_shuffle", "pd_op.channel_shuffle"), method=False)
+def channel_shuffle(x, groups, data_format="NCHW", name=None):
+    """Split channels into ``groups`` and interleave them (ShuffleNet).
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> x = paddle.to_tensor([[[[0.0]], [[1.0]], [[2.0]], [[3.0]], [[4.0]], [[5.0]]]])
+        >>> paddle.nn.functional.channel_shuffle(x, 3).numpy().ravel().tolist()
+        [0.0, 2.0, 4.0, 1.0, 3.0, 5.0]
+    """
+    last = _check_fmt(data_format, "channel_shuffle")
+    if x.dim() != 4:
+        raise ValueError(f"paddle.nn.functional.channel_shuffle: the input must be 4-D, but received {x.dim()}-D")
+    if last:
+        x = x.movedim(-1, 1)
+    n, c, h, w = x.shape
+    if groups <= 0 or c % groups != 0:
+        raise ValueError(f"paddle.nn.functional.channel_shuffle: The number of groups to divide channels "
+                         f"in [{groups}] should divide the number of channel [{c}]")
+    out = x.reshape(n, groups, c // groups, h, w).transpose(1, 2).reshape(n, c, h, w)
+    return out.movedim(1, -1) if last else out
+
+
+def _pair(v, api, arg):
+    v = int_list(v)
+    if len(v) == 1:
+        v = v * 2
+    if len(v) != 2:
+        raise ValueError(f"paddle.nn.functional.{api}: '{arg}' must be an int or a list of 2 ints, "
+                         f"but received {v}")
+    return v
+
+
+def _paddings4(p, api):
+    p = int_list(p)
+    if len(p) == 1:
+        return p * 4
+    if len(p) == 2:
+        return [p[0], p[1], p[0], p[1]]
+    if len(p) == 4:
+        return p
+    raise ValueError(f"paddle.nn.functional.{api}: paddings must be an int, 2 or 4 ints, but received {p}")
+
+
+@defop(paddle_types=("unfold", "pd_op.unfold"), method=False)
+def unfold(x, kernel_sizes, strides=1, paddings=0, dilations=1, name=None):
+    """Extract sliding blocks (im2col): ``[N, C, H, W]`` to ``[N, C*kh*kw, L]``.
+
+    Args:
+        x (Tensor): 4-D input.
+        kernel_sizes (int|list): block size.
+        strides, dilations (int|list): per spatial dim.
+        paddings (int|list): an int, ``[ph, pw]`` or ``[top, left, bottom, right]``.
+        name (str, optional): unused.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> paddle.nn.functional.unfold(paddle.ones([1, 2, 4, 4]), [2, 2]).shape
+        paddle.Size([1, 8, 9])
+    """
+    if x.dim() != 4:
+        raise ValueError(f"paddle.nn.functional.unfold: The dimension of input x should be 4, but "
+                         f"received {x.dim()}")
+    k = _pair(kernel_sizes, "unfold", "kernel_sizes")
+    s = _pair(strides, "unfold", "strides")
+    d = _pair(dilations, "unfold", "dilations")
+    top, left, bottom, right = _paddings4(paddings, "unfold")
+    if top != bottom or left != right:
+        x = F.pad(x, [left, right, top, bottom])
+        pp = [0, 0]
+    else:
+        pp = [top, left]
+    return F.unfold(x, k, dilation=d, padding=pp, stride=s)
+
+
+@defop(paddle_types=("fold", "pd_op.fold"), method=False)
+def fold(x, output_sizes, kernel_sizes, strides=1, paddings=0, dilations=1, name=None):
+    """Combine sliding blocks into a tensor (col2im): ``[N, C*kh*kw, L]`` to
+    ``[N, C, H, W]``, summing overlaps. ``paddings`` is an int or ``[ph, pw]``
+    (of four values, as in Paddle, only the first two are used, on both sides).
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> paddle.nn.functional.fold(paddle.ones([1, 8, 9]), [4, 4], 2).shape
+        paddle.Size([1, 2, 4, 4])
+    """
+    if x.dim() != 3:
+        raise ValueError(f"paddle.nn.functional.fold: The dimension of input x should be 3, but "
+                         f"received {x.dim()}")
+    o = _pair(output_sizes, "fold", "output_sizes")
+    k = _pair(kernel_sizes, "fold", "kernel_sizes")
+    s = _pair(strides, "fold", "strides")
+    d = _pair(dilations, "fold", "dilations")
+    # Paddle's fold pads symmetrically with the first two of four paddings.
+    top, left = _paddings4(paddings, "fold")[:2]
+    return F.fold(x, o, k, dilation=d, padding=[top, left], stride=s)

@@ -1,0 +1,255 @@
+"""``Tensor.__getitem__`` / ``__setitem__`` and ``Tensor.set_value``.
+
+Indices follow Paddle (which follows numpy/torch for combinations): ints, slices
+with any step (negative too), ``...``, ``None``, bool masks, int lists/tensors
+(advanced indexing) and 0-D int tensors. Both ops are records (``getitem``,
+``setitem``) so the dispatcher sees them like any other op. ``setitem`` writes in
+place into the torch tensor and torch.autograd tracks the write: assigned
+values receive gradients and the overwritten entries of the target get none.
+"""
+from __future__ import annotations
+
+import operator
+from typing import Any
+
+import numpy as np
+import torch
+
+from pagaie._core.registry import defop
+from pagaie._core.tensor import Tensor
+
+_T = torch.Tensor
+_ELLIPSIS = type(Ellipsis)
+
+__all__: list[str] = []
+
+
+def _bad_type(item: Any, pos: int) -> ValueError:
+    return ValueError("paddle.Tensor.__getitem__: indices must be ints, slices, Ellipsis, None, "
+                      "bool, or lists/Tensors of ints or bools, but received "
+                      f"{type(item).__name__} at position {pos}")
+
+
+def _as_index_tensor(item: Any, pos: int, device: torch.device) -> _T:
+    if isinstance(item, _T):
+        t = item
+    else:
+        try:
+            t = torch.as_tensor(np.asarray(item) if not isinstance(item, list) or
+                                not any(isinstance(e, _T) for e in item) else
+                                torch.stack([torch.as_tensor(e) for e in item]))
+        except (TypeError, ValueError, RuntimeError):
+            raise _bad_type(item, pos) from None
+    if t.dtype is torch.bool or t.dtype is torch.int64:
+        pass
+    elif t.dtype in (torch.int32, torch.int16, torch.int8, torch.uint8):
+        t = t.long()
+    elif t.numel() == 0 and t.dtype.is_floating_point:
+        t = t.long()
+    else:
+        raise ValueError(f"paddle.Tensor.__getitem__: an index tensor must hold ints or bools, "
+                         f"but the one at position {pos} holds {str(t.dtype).replace('torch.', '')}")
+    return t if t.device == device else t.to(device)
+
+
+def _as_int(v: Any) -> Any:
+    return v if v is None or type(v) is int else operator.index(v)
+
+
+def _normalize(x: _T, index: Any) -> tuple[tuple, list[int], bool]:
+    """Torch index for ``index`` on ``x``.
+
+    Returns (index tuple, input axes to flip first, whether it is advanced). A
+    slice with a negative step is rewritten as a positive one on ``x`` flipped
+    along that axis.
+    """
+    items = index if type(index) is tuple else (index,)
+    n_used = 0
+    for it in items:
+        if it is None or it is Ellipsis or isinstance(it, (bool, np.bool_)):
+            continue
+        if isinstance(it, _T) and it.dtype is torch.bool:
+            n_used += max(it.dim(), 1) if it.dim() else 0
+        elif isinstance(it, (np.ndarray,)) and it.dtype == np.bool_:
+            n_used += it.ndim
+        elif isinstance(it, list) and it and all(isinstance(e, (bool, np.bool_)) for e in it):
+            n_used += 1
+        else:
+            n_used += 1
+    nd = x.dim()
+    if n_used > nd:
+        raise IndexError(f"too many indices ({n_used}) for a tensor of "
+                         f"rank {nd}")
+    out: list = []
+    flips: list[int] = []
+    advanced = False
+    dim = 0
+    seen_ellipsis = False
+    for pos, it in enumerate(items):
+        if it is None:
+            out.append(None)
+        elif it is Ellipsis:
+            if seen_ellipsis:
+                raise IndexError("an index can only have a single "
+                                 "ellipsis ('...')")
+            seen_ellipsis = True
+            out.append(Ellipsis)
+            dim += nd - n_used
+        elif isinstance(it, slice):
+            size = x.shape[dim]
+            step = 1 if it.step is None else _as_int(it.step)
+            if step == 0:
+                raise ValueError("paddle.Tensor.__getitem__: slice step cannot be zero")
+            start, stop = _as_int(it.start), _as_int(it.stop)
+            if step > 0:
+                out.append(slice(start, stop, step))
+            else:
+                s, e, k = slice(start, stop, step).indices(size)
+                # position p in x is size-1-p in the flipped x
+                out.append(slice(size - 1 - s, size - 1 - e, -k))
+                flips.append(dim)
+            dim += 1
+        elif isinstance(it, (bool, np.bool_)):
+            out.append(bool(it))
+            advanced = True
+        elif isinstance(it, (int, np.integer)) or (isinstance(it, _T) and it.dim() == 0
+                                                   and it.dtype is not torch.bool
+                                                   and not it.is_floating_point()):
+            i = int(it)
+            size = x.shape[dim]
+            if not -size <= i < size:
+                raise IndexError(f"index {i} is out of bounds for axis "
+                                 f"{dim} with size {size} (expected [{-size}, {size}))")
+            out.append(i)
+            dim += 1
+        elif isinstance(it, (_T, list, tuple, np.ndarray)):
+            t = _as_index_tensor(it, pos, x.device)
+            advanced = True
+            if t.dtype is torch.bool:
+                dim += t.dim()
+            else:
+                if t.numel():
+                    size = x.shape[dim]
+                    lo, hi = int(t.min()), int(t.max())
+                    if hi >= size or lo < -size:
+                        raise IndexError(f"index {hi if hi >= size else lo} "
+                                         f"is out of bounds for axis {dim} with size {size}")
+                dim += 1
+            out.append(t)
+        else:
+            raise _bad_type(it, pos)
+    return tuple(out), flips, advanced
+
+
+@defop("getitem", method=False, paddle_types=())
+def getitem(x, index):
+    """``x[index]``: basic and advanced indexing with Paddle's rules.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> x = paddle.arange(12).reshape([3, 4])
+        >>> x[1:, ::-2].tolist()
+        [[7, 5], [11, 9]]
+        >>> x[x > 9].tolist()
+        [10, 11]
+    """
+    if type(index) is int and x.dim():
+        n = x.shape[0]
+        if -n <= index < n:
+            return x[index]
+    idx, flips, _ = _normalize(x, index)
+    if flips:
+        x = x.flip(flips)
+    return x[idx]
+
+
+def _value_for(x: _T, value: Any) -> Any:
+    if isinstance(value, _T):
+        return value if value.dtype is x.dtype else value.to(x.dtype)
+    if isinstance(value, (bool, int, float)):
+        return value
+    try:
+        return torch.as_tensor(np.asarray(value), device=x.device).to(x.dtype)
+    except (TypeError, ValueError):
+        raise ValueError(f"paddle.Tensor.__setitem__: the value must be a Tensor, a number or "
+                         f"array-like, but received {type(value).__name__}") from None
+
+
+@defop("setitem", method=False, paddle_types=("set_value", "set_value_with_tensor"))
+def setitem(x, index, value):
+    """``x[index] = value`` written in place (value broadcast and cast to ``x``'s dtype).
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> x = paddle.zeros([2, 3])
+        >>> x[:, 1] = 5.0
+        >>> x.tolist()
+        [[0.0, 5.0, 0.0], [0.0, 5.0, 0.0]]
+    """
+    if x.requires_grad and x.is_leaf:
+        raise ValueError("paddle.Tensor.__setitem__: Leaf Tensor that doesn't stop gradient can't "
+                         "use inplace strategy (set stop_gradient=True first, or write into a copy)")
+    v = _value_for(x, value)
+    idx, flips, _ = _normalize(x, index)
+    if isinstance(v, _T) and v.device != x.device:
+        v = v.to(x.device)
+    if not flips:
+        x[idx] = v
+        return x
+    # Negative steps: address the elements through their coordinates in x.
+    ids = torch.arange(x.numel(), device=x.device).reshape(x.shape).flip(flips)[idx]
+    coords = torch.unravel_index(ids.reshape(-1), x.shape)
+    if isinstance(v, _T):
+        try:
+            v = v.expand(ids.shape)
+        except RuntimeError:
+            raise ValueError(f"paddle.Tensor.__setitem__: the value of shape {list(v.shape)} cannot "
+                             f"be broadcast to the target shape {list(ids.shape)}") from None
+        v = v.reshape(-1)
+    x[coords] = v
+    return x
+
+
+def _getitem_method(self: Tensor, index: Any) -> Tensor:
+    return getitem(self, index)
+
+
+def _setitem_method(self: Tensor, index: Any, value: Any) -> None:
+    setitem(self, index, value)
+
+
+_getitem_method.__name__ = _getitem_method.__qualname__ = "__getitem__"
+_getitem_method.__doc__ = getitem.__doc__
+_setitem_method.__name__ = _setitem_method.__qualname__ = "__setitem__"
+_setitem_method.__doc__ = setitem.__doc__
+Tensor.__getitem__ = _getitem_method
+Tensor.__setitem__ = _setitem_method
+
+
+def set_value(self: Tensor, value: Any) -> Tensor:
+    """Replace the values of this tensor with ``value`` (same shape), outside autograd.
+
+    Args:
+        value (Tensor|numpy.ndarray|list|scalar): the new values, cast to this dtype.
+
+    Returns:
+        Tensor: this tensor.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> x = paddle.zeros([2])
+        >>> _ = x.set_value([1.0, 2.0])
+        >>> x.tolist()
+        [1.0, 2.0]
+    """
+    t = self._t
+    src = value._t if isinstance(value, Tensor) else torch.as_tensor(np.asarray(value))
+    if list(src.shape) != list(t.shape):
+        raise ValueError(f"paddle.Tensor.set_value: the value's shape {list(src.shape)} must equal "
+                         f"the tensor's shape {list(t.shape)}")
+    with torch.no_grad():
+        t.copy_(src.to(device=t.device, dtype=t.dtype))
+    return self
+
+
+Tensor.set_value = set_value

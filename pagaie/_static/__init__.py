@@ -1,0 +1,1 @@
+"""The static graph: IR (``ir``), recording (``recorder``) and execution (``interpreter``)."""

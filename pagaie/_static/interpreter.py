@@ -1,0 +1,199 @@
+"""The interpreter: runs a Program's kernels directly on torch tensors.
+
+A :class:`Plan` is built once per (program version, feeds, fetches): the ops that
+the fetches (or side effects) need, in program order, each with its kernel, an
+argument template whose values are slot numbers, and the slots to free after it
+(values past their last use are dropped, so peak memory stays at what is live).
+Running a plan touches no wrapper objects: slots hold torch tensors.
+
+Graph-level ops are run here too: ``pagaie.backward`` (gradients of a loss with
+respect to parameters, by torch.autograd over the recorded forward) and
+``pagaie.optimizer_step`` (hands gradients to an eager optimizer and steps it).
+"""
+from __future__ import annotations
+
+from typing import Any, Callable, Sequence
+
+import torch
+
+from pagaie._core.registry import REGISTRY
+from pagaie._static.ir import Operator, Program, Value
+
+__all__ = ["Plan", "GRAPH_OPS", "register_graph_op"]
+
+
+class _Slot:
+    __slots__ = ("i",)
+
+    def __init__(self, i: int) -> None:
+        self.i = i
+
+
+def _template(v: Any, slot_of: Callable[[Value], int]) -> Any:
+    if isinstance(v, Value):
+        return _Slot(slot_of(v))
+    if type(v) in (list, tuple):
+        return type(v)(_template(e, slot_of) for e in v)
+    if type(v) is dict:
+        return {k: _template(e, slot_of) for k, e in v.items()}
+    return v
+
+
+def _fill(t: Any, slots: list) -> Any:
+    if type(t) is _Slot:
+        return slots[t.i]
+    if type(t) in (list, tuple):
+        return type(t)(_fill(e, slots) for e in t)
+    if type(t) is dict:
+        return {k: _fill(e, slots) for k, e in t.items()}
+    return t
+
+
+def _store(outs: Any, result: Any, slots: list) -> None:
+    if type(outs) is _Slot:
+        slots[outs.i] = result
+    elif type(outs) in (list, tuple):
+        for o, r in zip(outs, result):
+            _store(o, r, slots)
+
+
+# Graph-level ops: name -> runner(op, args, kwargs, plan) returning the outputs.
+GRAPH_OPS: dict[str, Callable] = {}
+
+
+def register_graph_op(name: str, side_effect: bool = True) -> Callable:
+    """Register the runner of a graph-level op (``pagaie.*``)."""
+    def deco(fn: Callable) -> Callable:
+        fn.side_effect = side_effect
+        GRAPH_OPS[name] = fn
+        return fn
+    return deco
+
+
+@register_graph_op("pagaie.backward", side_effect=False)
+def _run_backward(op: Operator, args: list, kwargs: dict, plan: "Plan") -> list:
+    targets, inputs, target_grads = args
+    pairs = [(t, None if target_grads is None else g) for t, g in
+             zip(targets, target_grads or [None] * len(targets)) if t.requires_grad]
+    wrt = [(i, x) for i, x in enumerate(inputs) if x.requires_grad]
+    grads: list = [None] * len(inputs)
+    if pairs and wrt:
+        outs = [t for t, _ in pairs]
+        gos = [torch.ones_like(t) if g is None else g for t, g in pairs]
+        res = torch.autograd.grad(outs, [x for _, x in wrt], gos, allow_unused=True)
+        for (i, _), g in zip(wrt, res):
+            grads[i] = g
+    return [torch.zeros_like(x) if g is None else g for x, g in zip(inputs, grads)]
+
+
+@register_graph_op("pagaie.optimizer_step")
+def _run_optimizer_step(op: Operator, args: list, kwargs: dict, plan: "Plan") -> None:
+    params, grads = op.args[0], args[1]
+    optimizer = op.attrs["optimizer"]
+    for pv, g in zip(params, grads):
+        pv.source._t.grad = g.detach()
+    optimizer.step()
+    for pv in params:
+        pv.source._t.grad = None
+    return None
+
+
+def _side_effect(op: Operator) -> bool:
+    runner = GRAPH_OPS.get(op.type)
+    if runner is not None:
+        return runner.side_effect
+    # A call that re-defines a persistable value (in-place update of a parameter).
+    return any(v.persistable and v.op is op for v in op.output_values()) and \
+        any(v.name in op.input_names() for v in op.output_values())
+
+
+class Plan:
+    """An executable schedule of one program for given feeds and fetches."""
+
+    def __init__(self, program: Program, feed_names: Sequence[str], fetch: Sequence[Value]) -> None:
+        block = program.global_block()
+        self.version = program.version
+        self.feed_names = list(feed_names)
+        slot_of_name: dict[str, int] = {}
+
+        def slot_of(v: Value) -> int:
+            i = slot_of_name.get(v.name)
+            if i is None:
+                i = slot_of_name[v.name] = len(slot_of_name)
+            return i
+
+        needed = {v.name for v in fetch}
+        chosen: list[Operator] = []
+        for op in reversed(block.ops):
+            outs = set(op.output_names())
+            if outs & needed or _side_effect(op):
+                chosen.append(op)
+                needed |= set(op.input_names())
+        chosen.reverse()
+        self.has_backward = any(op.type == "pagaie.backward" for op in chosen)
+        # Fed values that gradients are taken with respect to must require grad.
+        self.grad_feeds = {v.name for op in chosen if op.type == "pagaie.backward"
+                           for v in op.args[1] if isinstance(v, Value)}
+
+        missing = [n for n in needed if block.has_var(n) and block.var(n).is_data and n not in feed_names]
+        producers = {n for op in chosen for n in op.output_names()}
+        missing = [n for n in missing if n not in producers]
+        if missing:
+            raise ValueError(f"paddle.static.Executor.run: the program needs feed data for "
+                             f"{sorted(missing)}, but feed has {sorted(feed_names)}")
+
+        # Inputs that come from outside the plan: feeds and captured eager tensors.
+        self.sources: list[tuple[int, Any]] = []
+        self.feeds: list[tuple[int, str]] = []
+        for name in sorted(needed):
+            if not block.has_var(name) or name in producers:
+                continue
+            v = block.var(name)
+            if name in feed_names:
+                self.feeds.append((slot_of(v), name))
+            elif v.source is not None:
+                self.sources.append((slot_of(v), v.source))
+            else:
+                raise ValueError(f"paddle.static.Executor.run: value {name!r} has no producer, is not "
+                                 "fed and holds no data")
+
+        self.steps: list[tuple] = []
+        last_use: dict[int, int] = {}
+        for idx, op in enumerate(chosen):
+            args = _template(op.args, slot_of)
+            kwargs = _template(op.kwargs, slot_of)
+            outs = _template(op.outputs, slot_of)
+            graph = GRAPH_OPS.get(op.type)
+            kernel = None if graph else REGISTRY[op.type].kernel
+            self.steps.append([op, kernel, graph, args, kwargs, outs, ()])
+            for v in op.input_values():
+                last_use[slot_of(v)] = idx
+        self.fetch_slots = [slot_of(v) for v in fetch]
+        keep = set(self.fetch_slots) | {s for s, _ in self.sources}
+        frees: dict[int, list[int]] = {}
+        for s, idx in last_use.items():
+            if s not in keep:
+                frees.setdefault(idx, []).append(s)
+        for idx, step in enumerate(self.steps):
+            step[6] = tuple(frees.get(idx, ()))
+        self.n_slots = len(slot_of_name)
+
+    def run(self, feed: dict[str, torch.Tensor]) -> list[torch.Tensor]:
+        slots: list = [None] * self.n_slots
+        for s, name in self.feeds:
+            t = feed[name]
+            slots[s] = t.detach().requires_grad_() if name in self.grad_feeds else t
+        for s, src in self.sources:
+            slots[s] = src._t
+        with torch.set_grad_enabled(self.has_backward):
+            for op, kernel, graph, args, kwargs, outs, frees in self.steps:
+                a = _fill(args, slots)
+                k = _fill(kwargs, slots)
+                if graph is not None:
+                    result = graph(op, a, k, self)
+                else:
+                    result = kernel(*a, **k)
+                _store(outs, result, slots)
+                for s in frees:
+                    slots[s] = None
+        return [slots[s] for s in self.fetch_slots]

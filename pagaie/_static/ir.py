@@ -1,0 +1,398 @@
+"""The static-graph IR: Program -> Block -> Operator over Values.
+
+A :class:`Value` is a symbolic tensor: it subclasses ``Tensor`` with a ``meta``
+torch tensor behind it, so the whole Tensor API (shape, dtype, methods from op
+records) works on it. Unknown dimensions are ``-1`` in ``Value.shape``; inside
+the meta tensor they take the placeholder size :data:`UNKNOWN` so that shape
+inference can run the op's own kernel on meta tensors.
+
+An :class:`Operator` stores the op record's name and the call exactly as made
+(positional and keyword arguments, with Values standing for tensors), so that
+executing it is calling the same kernel the eager path calls.
+"""
+from __future__ import annotations
+
+import itertools
+import json
+from typing import Any, Iterator
+
+import torch
+
+from pagaie._core import dtype as _dt
+from pagaie._core.registry import REGISTRY
+from pagaie._core.tensor import Size, Tensor
+
+__all__ = ["UNKNOWN", "Value", "Operator", "Block", "Program", "FORMAT_VERSION"]
+
+# The placeholder size of unknown (-1) dimensions inside meta tensors: a prime far
+# from any real size, so dimensions derived from it are recognisable.
+UNKNOWN = 9973
+FORMAT_VERSION = 1
+
+_uid = itertools.count()
+
+
+def _shape_out(shape: torch.Size) -> list[int]:
+    return [-1 if (d == UNKNOWN or (d > UNKNOWN and d % UNKNOWN == 0)) else int(d) for d in shape]
+
+
+def _shape_in(shape: list[int]) -> list[int]:
+    return [UNKNOWN if d is None or d < 0 else int(d) for d in shape]
+
+
+class Value(Tensor):
+    """A symbolic tensor in a :class:`Program` (Paddle's static ``Variable``).
+
+    Attributes:
+        name (str): unique name in its program.
+        shape (list[int]): with -1 for unknown dimensions.
+        dtype: the Paddle dtype.
+        stop_gradient (bool): whether gradients stop here.
+        persistable (bool): parameters and other values that live across runs.
+    """
+
+    def __init__(self, block: "Block", name: str, shape: list[int], dtype: Any,
+                 stop_gradient: bool = True, persistable: bool = False) -> None:
+        self._t = torch.empty(_shape_in(shape), dtype=_dt.to_torch_dtype(dtype), device="meta")
+        self._name = name
+        self.block = block
+        self._stop_gradient = bool(stop_gradient)
+        self.persistable = persistable
+        self.op: Operator | None = None
+        self.source: Tensor | None = None  # the eager tensor a captured value reads at run time
+        self.is_data = False
+
+    # Symbolic overrides of the Tensor protocol -----------------------------------
+    @property
+    def shape(self) -> Size:  # type: ignore[override]
+        return Size(_shape_out(self._t.shape))
+
+    @property
+    def stop_gradient(self) -> bool:  # type: ignore[override]
+        return self._stop_gradient
+
+    @stop_gradient.setter
+    def stop_gradient(self, value: bool) -> None:
+        self._stop_gradient = bool(value)
+
+    @property
+    def size(self) -> int:  # type: ignore[override]
+        n = 1
+        for d in self.shape:
+            n *= d
+        return n if n >= 0 else -1
+
+    def numpy(self):  # type: ignore[override]
+        raise TypeError(f"paddle.static: Value {self.name!r} is symbolic and has no data; fetch it "
+                        "with Executor.run(program, feed=..., fetch_list=[...])")
+
+    def item(self, *args: Any):  # type: ignore[override]
+        self.numpy()
+
+    def tolist(self):  # type: ignore[override]
+        self.numpy()
+
+    def __bool__(self) -> bool:
+        raise TypeError(f"paddle.static: the truth value of symbolic Value {self.name!r} is unknown "
+                        "while the program is being built; use paddle.static.nn.cond for "
+                        "data-dependent branches")
+
+    def backward(self, *args: Any, **kwargs: Any) -> None:  # type: ignore[override]
+        raise TypeError("paddle.static: call paddle.static.append_backward(loss) or "
+                        "optimizer.minimize(loss) to add gradients to a static program")
+
+    def __repr__(self) -> str:
+        tag = "persist " if self.persistable else ""
+        return (f"{tag}var {self.name} : Tensor(shape={list(self.shape)}, dtype={self.dtype.name}, "
+                f"stop_gradient={self.stop_gradient})")
+
+    __str__ = __repr__
+    __hash__ = object.__hash__
+
+    def to_json(self) -> dict:
+        return {"name": self.name, "shape": list(self.shape), "dtype": self.dtype.name,
+                "stop_gradient": self.stop_gradient, "persistable": self.persistable,
+                "is_data": self.is_data}
+
+
+def _encode(v: Any) -> Any:
+    if isinstance(v, Value):
+        return {"$var": v.name}
+    if isinstance(v, _dt.DType):
+        return {"$dtype": v.name}
+    if isinstance(v, torch.dtype):
+        return {"$dtype": _dt.from_torch_dtype(v).name}
+    if isinstance(v, tuple):
+        return {"$tuple": [_encode(e) for e in v]}
+    if isinstance(v, list):
+        return [_encode(e) for e in v]
+    if isinstance(v, dict):
+        return {"$dict": [[k, _encode(e)] for k, e in v.items()]}
+    if isinstance(v, float) and (v != v or v in (float("inf"), float("-inf"))):
+        return {"$float": repr(v)}
+    if v is None or isinstance(v, (bool, int, float, str)):
+        return v
+    if isinstance(v, complex):
+        return {"$complex": [v.real, v.imag]}
+    if isinstance(v, slice):
+        return {"$slice": [_encode(v.start), _encode(v.stop), _encode(v.step)]}
+    if v is Ellipsis:
+        return {"$ellipsis": True}
+    raise TypeError(f"paddle.static: cannot serialise an argument of type {type(v).__name__}")
+
+
+def _decode(v: Any, block: "Block") -> Any:
+    if isinstance(v, list):
+        return [_decode(e, block) for e in v]
+    if isinstance(v, dict):
+        if "$var" in v:
+            return block.var(v["$var"])
+        if "$dtype" in v:
+            return _dt.to_dtype(v["$dtype"])
+        if "$tuple" in v:
+            return tuple(_decode(e, block) for e in v["$tuple"])
+        if "$dict" in v:
+            return {k: _decode(e, block) for k, e in v["$dict"]}
+        if "$float" in v:
+            return float(v["$float"])
+        if "$complex" in v:
+            return complex(*v["$complex"])
+        if "$slice" in v:
+            return slice(*(_decode(e, block) for e in v["$slice"]))
+        if "$ellipsis" in v:
+            return Ellipsis
+    return v
+
+
+def _values_in(v: Any) -> Iterator[Value]:
+    if isinstance(v, Value):
+        yield v
+    elif isinstance(v, (list, tuple)):
+        for e in v:
+            yield from _values_in(e)
+    elif isinstance(v, dict):
+        for e in v.values():
+            yield from _values_in(e)
+
+
+class Operator:
+    """One op call in a block: the record name, the call's arguments, and its outputs.
+
+    Attributes:
+        type (str): the op record's name (``'matmul'``) or a graph-level op
+            (``'pagaie.backward'``...).
+        args (list), kwargs (dict): the call, Values standing for tensors.
+        outputs: the result structure (a Value, or a tuple/list of Values).
+        attrs (dict): extra attributes set by passes (e.g. fused activation).
+    """
+
+    def __init__(self, block: "Block", type: str, args: list, kwargs: dict, outputs: Any,
+                 attrs: dict | None = None) -> None:
+        self.block = block
+        self.type = type
+        self.args = list(args)
+        self.kwargs = dict(kwargs)
+        self.outputs = outputs
+        self.attrs = dict(attrs or {})
+
+    @property
+    def record(self):
+        return REGISTRY.get(self.type)
+
+    def input_values(self) -> list[Value]:
+        seen: dict[int, Value] = {}
+        for v in itertools.chain(_values_in(self.args), _values_in(self.kwargs)):
+            seen.setdefault(id(v), v)
+        return list(seen.values())
+
+    def output_values(self) -> list[Value]:
+        return list(_values_in(self.outputs))
+
+    def input_names(self) -> list[str]:
+        return [v.name for v in self.input_values()]
+
+    def output_names(self) -> list[str]:
+        return [v.name for v in self.output_values()]
+
+    def __repr__(self) -> str:
+        outs = ", ".join(self.output_names())
+        parts = [_short(a) for a in self.args] + [f"{k}={_short(v)}" for k, v in self.kwargs.items()
+                                                   if k != "name"]
+        attrs = f" {self.attrs}" if self.attrs else ""
+        return f"({outs}) = {self.type}({', '.join(parts)}){attrs}"
+
+    def to_json(self) -> dict:
+        return {"type": self.type, "args": _encode(self.args), "kwargs": _encode(self.kwargs),
+                "outputs": _encode(self.outputs), "attrs": _encode(self.attrs)}
+
+
+def _short(v: Any) -> str:
+    if isinstance(v, Value):
+        return v.name
+    if isinstance(v, (list, tuple)):
+        inner = ", ".join(_short(e) for e in v)
+        return f"[{inner}]" if isinstance(v, list) else f"({inner})"
+    return repr(v)
+
+
+class Block:
+    """An ordered list of operators and the values they define.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> prog = paddle.static.Program()
+        >>> prog.global_block().idx
+        0
+    """
+
+    def __init__(self, program: "Program", idx: int, parent_idx: int = -1) -> None:
+        self.program = program
+        self.idx = idx
+        self.parent_idx = parent_idx
+        self.ops: list[Operator] = []
+        self.vars: dict[str, Value] = {}
+
+    def create_var(self, name: str | None = None, shape: list[int] | tuple = (), dtype: Any = "float32",
+                   stop_gradient: bool = True, persistable: bool = False) -> Value:
+        name = name or self.program.unique_name("tmp")
+        if name in self.vars:
+            raise ValueError(f"paddle.static: a variable named {name!r} already exists in block "
+                             f"{self.idx}")
+        v = Value(self, name, list(shape), dtype, stop_gradient, persistable)
+        self.vars[name] = v
+        return v
+
+    def var(self, name: str) -> Value:
+        b: Block | None = self
+        while b is not None:
+            if name in b.vars:
+                return b.vars[name]
+            b = self.program.blocks[b.parent_idx] if b.parent_idx >= 0 else None
+        raise ValueError(f"paddle.static: no variable named {name!r} in block {self.idx} or its parents")
+
+    def has_var(self, name: str) -> bool:
+        try:
+            self.var(name)
+            return True
+        except ValueError:
+            return False
+
+    def append_op(self, type: str, args: list, kwargs: dict, outputs: Any, attrs: dict | None = None) -> Operator:
+        op = Operator(self, type, args, kwargs, outputs, attrs)
+        for v in op.output_values():
+            v.op = op
+        self.ops.append(op)
+        self.program._bump()
+        return op
+
+    def all_parameters(self) -> list[Value]:
+        return [v for v in self.vars.values() if v.persistable and v.source is not None
+                and type(v.source).__name__ == "Parameter"]
+
+    def __repr__(self) -> str:
+        lines = [f"{{ // block_idx:{self.idx}  parent_idx:{self.parent_idx}"]
+        for v in self.vars.values():
+            if v.persistable or v.is_data:
+                lines.append(f"    {v!r}")
+        lines += [f"    {op!r}" for op in self.ops]
+        lines.append("}")
+        return "\n".join(lines)
+
+
+class Program:
+    """A static graph: a list of blocks, block 0 being the global block.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> prog = paddle.static.Program()
+        >>> prog.num_blocks
+        1
+    """
+
+    def __init__(self) -> None:
+        self.blocks: list[Block] = [Block(self, 0)]
+        self._names = itertools.count()
+        self.random_seed = 0
+        self.version = 0  # bumped on every change; executors cache plans per version
+
+    def _bump(self) -> None:
+        self.version += 1
+
+    def unique_name(self, prefix: str) -> str:
+        while True:
+            name = f"{prefix}_{next(self._names)}"
+            if not any(name in b.vars for b in self.blocks):
+                return name
+
+    def global_block(self) -> Block:
+        return self.blocks[0]
+
+    def block(self, index: int) -> Block:
+        return self.blocks[index]
+
+    @property
+    def num_blocks(self) -> int:
+        return len(self.blocks)
+
+    def create_block(self, parent_idx: int = 0) -> Block:
+        b = Block(self, len(self.blocks), parent_idx)
+        self.blocks.append(b)
+        return b
+
+    def list_vars(self) -> Iterator[Value]:
+        for b in self.blocks:
+            yield from b.vars.values()
+
+    def all_parameters(self) -> list[Value]:
+        return self.global_block().all_parameters()
+
+    def __repr__(self) -> str:
+        return "\n".join(repr(b) for b in self.blocks)
+
+    __str__ = __repr__
+
+    def to_string(self, throw_on_error: bool = False, with_details: bool = False) -> str:
+        return repr(self)
+
+    # ---- serialisation ------------------------------------------------------------
+    def to_json(self) -> str:
+        """The program as JSON text (parameters' values are stored separately)."""
+        blocks = []
+        for b in self.blocks:
+            blocks.append({"idx": b.idx, "parent_idx": b.parent_idx,
+                           "vars": [v.to_json() for v in b.vars.values()],
+                           "ops": [op.to_json() for op in b.ops]})
+        return json.dumps({"format": "pagaie.program", "version": FORMAT_VERSION,
+                           "random_seed": self.random_seed, "blocks": blocks})
+
+    @classmethod
+    def from_json(cls, text: str) -> "Program":
+        """Rebuild a program from :meth:`to_json` output; raises ValueError on a bad file."""
+        try:
+            data = json.loads(text)
+        except (ValueError, TypeError) as exc:
+            raise ValueError(f"paddle.static: the program file is not valid JSON ({exc})") from None
+        if not isinstance(data, dict) or data.get("format") != "pagaie.program":
+            raise ValueError("paddle.static: the file is not a pagaie program")
+        ver = data.get("version")
+        if not isinstance(ver, int) or ver > FORMAT_VERSION:
+            raise ValueError(f"paddle.static: the program was written by a newer pagaie (format "
+                             f"version {ver}; this one reads up to {FORMAT_VERSION}); upgrade pagaie")
+        prog = cls()
+        prog.random_seed = data.get("random_seed", 0)
+        try:
+            for bdata in data["blocks"]:
+                b = prog.global_block() if bdata["idx"] == 0 else prog.create_block(bdata["parent_idx"])
+                for vd in bdata["vars"]:
+                    v = b.create_var(vd["name"], vd["shape"], vd["dtype"], vd["stop_gradient"],
+                                     vd["persistable"])
+                    v.is_data = vd.get("is_data", False)
+            for bdata, b in zip(data["blocks"], prog.blocks):
+                for od in bdata["ops"]:
+                    if od["type"] not in REGISTRY and not od["type"].startswith("pagaie."):
+                        raise ValueError(f"paddle.static: unknown op type {od['type']!r} in the program")
+                    b.append_op(od["type"], _decode(od["args"], b), _decode(od["kwargs"], b),
+                                _decode(od["outputs"], b), _decode(od.get("attrs", {}), b))
+        except (KeyError, TypeError, IndexError) as exc:
+            raise ValueError(f"paddle.static: the program file is corrupt ({type(exc).__name__}: {exc})") from None
+        return prog

@@ -1,0 +1,218 @@
+"""``paddle.amp.auto_cast``: autocast implemented once, as a dispatcher handler.
+
+While an ``auto_cast`` region is active, every op call passes through
+:func:`_autocast_handler`, which casts the call's floating tensor arguments by the
+op's policy before handing the call on:
+
+- white ops (matmul, conv...) run in the low-precision dtype;
+- black ops (exp, log, softmax, losses, reductions...) run in float32;
+- other ops follow their inputs: with ``use_promote`` they run in float32 when any
+  floating input is float32 ("promote to the widest"); at O2 without ``use_promote``
+  they run in the low-precision dtype.
+
+Only float32 and the low-precision dtype are touched; float64 and integer inputs
+pass unchanged. Casts of leaf tensors (parameters) are cached for the duration of the
+outermost region, as they are reused by every step's forward.
+"""
+from __future__ import annotations
+
+import functools
+from typing import Any, Callable, Iterable
+
+import torch
+
+from pagaie._core import dtype as _dt
+from pagaie._core.registry import OpRecord, pop_handler, push_handler
+from pagaie._core.tensor import Tensor, wrap
+from pagaie.amp.lists import normalise_custom, policy_of
+from pagaie.amp.state import set_amp_dtype
+
+__all__ = ["auto_cast", "amp_guard", "is_autocast_enabled", "get_autocast_dtype",
+           "get_autocast_cpu_dtype", "get_autocast_gpu_dtype", "current_state"]
+
+_LOW = {"float16": torch.float16, "bfloat16": torch.bfloat16}
+
+
+class _AmpState:
+    __slots__ = ("level", "low", "white", "black", "use_promote", "policies", "cache")
+
+    def __init__(self, level: str, low: torch.dtype, white: frozenset, black: frozenset,
+                 use_promote: bool) -> None:
+        self.level = level
+        self.low = low
+        self.white = white
+        self.black = black
+        self.use_promote = use_promote
+        self.policies: dict[str, str] = {}
+        self.cache: dict = {}
+
+    def policy(self, rec: OpRecord) -> str:
+        p = self.policies.get(rec.name)
+        if p is None:
+            p = self.policies[rec.name] = policy_of(rec, self.level, self.white, self.black)
+        return p
+
+
+_STACK: list[_AmpState | None] = []
+
+
+def current_state() -> _AmpState | None:
+    """The innermost active autocast configuration (None when autocast is off)."""
+    return _STACK[-1] if _STACK else None
+
+
+def _floating_dtypes(values: Iterable[Any], out: set) -> None:
+    for v in values:
+        if isinstance(v, Tensor):
+            d = v._t.dtype
+            if d.is_floating_point:
+                out.add(d)
+        elif type(v) in (list, tuple):
+            _floating_dtypes(v, out)
+
+
+def _cast_value(v: Any, src: torch.dtype, dst: torch.dtype, cache: dict) -> Any:
+    if isinstance(v, Tensor):
+        t = v._t
+        if t.dtype is not src:
+            return v
+        if t.is_leaf and t.requires_grad:
+            key = (id(t), t._version, dst)
+            hit = cache.get(key)
+            if hit is None or hit[0] is not t:
+                hit = cache[key] = (t, t.to(dst))
+            return wrap(hit[1])
+        return wrap(t.to(dst))
+    if type(v) in (list, tuple):
+        return type(v)(_cast_value(e, src, dst, cache) for e in v)
+    return v
+
+
+def _cast_call(args: tuple, kwargs: dict, src: torch.dtype, dst: torch.dtype, cache: dict):
+    args = tuple(_cast_value(a, src, dst, cache) for a in args)
+    kwargs = {k: _cast_value(v, src, dst, cache) for k, v in kwargs.items()}
+    return args, kwargs
+
+
+def _autocast_handler(rec: OpRecord, args: tuple, kwargs: dict, proceed: Callable) -> Any:
+    st = _STACK[-1]
+    if st is None:  # an inner auto_cast(enable=False)
+        return proceed(args, kwargs)
+    pol = st.policy(rec)
+    low = st.low
+    if pol == "white":
+        return proceed(*_cast_call(args, kwargs, torch.float32, low, st.cache))
+    if pol == "black":
+        return proceed(*_cast_call(args, kwargs, low, torch.float32, st.cache))
+    seen: set = set()
+    _floating_dtypes(args, seen)
+    _floating_dtypes(kwargs.values(), seen)
+    if low in seen and torch.float32 in seen:
+        if st.use_promote or st.level != "O2":
+            return proceed(*_cast_call(args, kwargs, low, torch.float32, st.cache))
+        return proceed(*_cast_call(args, kwargs, torch.float32, low, st.cache))
+    if st.level == "O2" and not st.use_promote and torch.float32 in seen:
+        return proceed(*_cast_call(args, kwargs, torch.float32, low, st.cache))
+    return proceed(args, kwargs)
+
+
+class auto_cast:
+    """Run the ops inside in mixed precision (context manager or decorator).
+
+    Args:
+        enable (bool, optional): turn autocast on. Default True.
+        custom_white_list (set[str], optional): op names to run in low precision.
+        custom_black_list (set[str], optional): op names to keep in float32.
+        level (str, optional): ``'O1'`` (lists decide, others follow inputs), ``'O2'``
+            (nearly everything low precision) or ``'OD'`` (only white ops). Default 'O1'.
+        dtype (str, optional): ``'float16'`` or ``'bfloat16'``. Default 'float16'.
+        use_promote (bool, optional): ops with any float32 input run in float32. Default True.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> x = paddle.rand([2, 4]); w = paddle.rand([4, 3])
+        >>> with paddle.amp.auto_cast(dtype='bfloat16'):
+        ...     y = paddle.matmul(x, w)
+        >>> y.dtype
+        paddle.bfloat16
+    """
+
+    def __init__(self, enable: bool = True, custom_white_list: Any = None,
+                 custom_black_list: Any = None, level: str = "O1", dtype: str = "float16",
+                 use_promote: bool = True) -> None:
+        level = str(level).upper()
+        if level not in ("O0", "OD", "O1", "O2"):
+            raise ValueError(f"paddle.amp.auto_cast: level must be one of 'O0', 'OD', 'O1', 'O2', "
+                             f"but received {level!r}")
+        dname = _dt.to_dtype(dtype).name if not isinstance(dtype, str) else dtype
+        if dname not in _LOW:
+            raise ValueError(f"paddle.amp.auto_cast: dtype must be 'float16' or 'bfloat16', "
+                             f"but received {dtype!r}")
+        white = normalise_custom(custom_white_list)
+        black = normalise_custom(custom_black_list)
+        both = white & black
+        if both:
+            raise ValueError(f"paddle.amp.auto_cast: ops {sorted(both)} are in both "
+                             "custom_white_list and custom_black_list")
+        self._args = (enable, custom_white_list, custom_black_list, level, dtype, use_promote)
+        self._enabled = bool(enable) and level != "O0"
+        self._state = _AmpState(level, _LOW[dname], white, black, bool(use_promote)) \
+            if self._enabled else None
+
+    def __enter__(self) -> None:
+        was_on = any(_STACK)
+        _STACK.append(self._state)
+        if self._state is not None:
+            set_amp_dtype("float16" if self._state.low is torch.float16 else "bfloat16")
+        if not was_on and self._state is not None:
+            push_handler(_autocast_handler)
+
+    def __exit__(self, *exc: Any) -> None:
+        was_on = any(_STACK)
+        st = _STACK.pop()
+        if was_on and not any(_STACK):
+            pop_handler(_autocast_handler)
+            st.cache.clear()
+
+    def __call__(self, func: Callable) -> Callable:
+        @functools.wraps(func)
+        def wrapper(*args: Any, **kwargs: Any) -> Any:
+            with auto_cast(*self._args):
+                return func(*args, **kwargs)
+        return wrapper
+
+
+amp_guard = auto_cast
+
+
+def is_autocast_enabled() -> bool:
+    """Whether an autocast region is active now.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> paddle.amp.is_autocast_enabled()
+        False
+    """
+    return current_state() is not None
+
+
+def get_autocast_dtype() -> _dt.DType:
+    """The low-precision dtype of the active autocast region (float16 when none).
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> paddle.amp.get_autocast_dtype()
+        paddle.float16
+    """
+    st = current_state()
+    return _dt.from_torch_dtype(st.low if st is not None else torch.float16)
+
+
+def get_autocast_cpu_dtype() -> _dt.DType:
+    """Same as :func:`get_autocast_dtype` (one autocast state serves every device)."""
+    return get_autocast_dtype()
+
+
+def get_autocast_gpu_dtype() -> _dt.DType:
+    """Same as :func:`get_autocast_dtype` (one autocast state serves every device)."""
+    return get_autocast_dtype()

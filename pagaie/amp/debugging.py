@@ -1,0 +1,347 @@
+"""``paddle.amp.debugging``: NaN/Inf checks and per-op dtype statistics.
+
+Both are dispatcher handlers, installed only while switched on, so they cost nothing
+when off: ``FLAGS_check_nan_inf`` (flag or environment variable) and
+``enable_tensor_checker`` check every op's outputs; ``enable_operator_stats_collection``
+counts op calls by dtype.
+"""
+from __future__ import annotations
+
+import contextlib
+import enum
+import functools
+from collections import defaultdict
+from typing import Any, Callable, Iterator, Sequence
+
+import torch
+
+from pagaie._core import flags as _flags
+from pagaie._core.registry import OpRecord, pop_handler, push_handler
+from pagaie._core.tensor import Tensor, wrap
+
+__all__ = ["DebugMode", "TensorCheckerConfig", "check_numerics", "enable_operator_stats_collection",
+           "disable_operator_stats_collection", "collect_operator_stats", "enable_tensor_checker",
+           "disable_tensor_checker", "compare_accuracy", "check_layer_numerics"]
+
+
+class DebugMode(enum.Enum):
+    """What the tensor checker looks for and whether it stops at the first problem."""
+
+    CHECK_NAN_INF_AND_ABORT = 0
+    CHECK_NAN_INF = 1
+    CHECK_ALL_FOR_OVERFLOW = 2
+    CHECK_ALL = 3
+
+
+_SHORT = {torch.float16: "fp16", torch.bfloat16: "bf16", torch.float32: "fp32", torch.float64: "fp64"}
+
+
+def _op_label(rec: OpRecord) -> str:
+    legacy = [n for n in rec.paddle_types if not n.startswith("pd_op.")]
+    return legacy[0] if legacy else rec.name
+
+
+def _stats(t: torch.Tensor) -> tuple[int, int, int, float, float, float]:
+    f = t.detach().float()
+    nan = int(torch.isnan(f).sum())
+    inf = int(torch.isinf(f).sum())
+    zero = int((f == 0).sum())
+    if f.numel() == 0:
+        return nan, inf, zero, 0.0, 0.0, 0.0
+    return nan, inf, zero, float(f.max()), float(f.min()), float(f.mean())
+
+
+def _report(t: torch.Tensor, op: str, var: str, abort: bool, print_all: bool) -> tuple:
+    nan, inf, zero, mx, mn, mean = _stats(t)
+    where = f"[device={t.device.type}, op={op}, tensor={var}, dtype={_SHORT.get(t.dtype, str(t.dtype))}]"
+    bad = nan or inf
+    if bad or print_all:
+        level = "ERROR" if bad else "INFO"
+        print(f"[PRECISION] [{level}] in {where}, numel={t.numel()}, num_nan={nan}, num_inf={inf}, "
+              f"num_zero={zero}, max={mx:e}, min={mn:e}, mean={mean:e}")
+    if bad and abort:
+        first = (~torch.isfinite(t.detach())).nonzero()[0].tolist() if t.dim() else []
+        raise RuntimeError(f"There are NAN or INF (num_nan={nan}, num_inf={inf}, num_zero={zero}) in "
+                           f"{where}; the first one is at index {first}")
+    return (nan, inf, zero), (mx, mn, mean)
+
+
+def check_numerics(tensor: Tensor, op_type: str, var_name: str,
+                   debug_mode: DebugMode = DebugMode.CHECK_NAN_INF_AND_ABORT) -> tuple[Tensor, Tensor]:
+    """Count NaN, Inf and zeros in ``tensor``; raise on NaN/Inf in the abort mode.
+
+    Args:
+        tensor (Tensor): the values to check.
+        op_type (str): the op name to report.
+        var_name (str): the tensor name to report.
+        debug_mode (DebugMode, optional): CHECK_NAN_INF_AND_ABORT (default) raises.
+
+    Returns:
+        (stats, values): int64 ``[num_nan, num_inf, num_zero]`` and float32 ``[max, min, mean]``.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> from pagaie.amp import debugging
+        >>> stats, values = debugging.check_numerics(paddle.to_tensor([1.0, 0.0]), 'op', 'x',
+        ...                                          debugging.DebugMode.CHECK_ALL)
+        [PRECISION] [INFO] in [device=cpu, op=op, tensor=x, dtype=fp32], numel=2, num_nan=0, num_inf=0, num_zero=1, max=1.000000e+00, min=0.000000e+00, mean=5.000000e-01
+        >>> stats.tolist()
+        [0, 0, 1]
+    """
+    if not isinstance(tensor, Tensor):
+        raise TypeError(f"paddle.amp.debugging.check_numerics: 'tensor' must be a Tensor, but "
+                        f"received {type(tensor).__name__}")
+    abort = debug_mode is DebugMode.CHECK_NAN_INF_AND_ABORT
+    counts, values = _report(tensor._t, op_type, var_name, abort, debug_mode is DebugMode.CHECK_ALL)
+    return (wrap(torch.tensor(counts, dtype=torch.int64)),
+            wrap(torch.tensor(values, dtype=torch.float32)))
+
+
+# ---- the NaN/Inf checker: FLAGS_check_nan_inf and enable_tensor_checker -----------------
+class TensorCheckerConfig:
+    """Configuration of :func:`enable_tensor_checker`.
+
+    Args:
+        enable (bool): whether checking is on.
+        debug_mode (DebugMode, optional): what to check and whether to abort.
+        output_dir (str, optional): not used by pagaie (reports are printed).
+        checked_op_list (list[str], optional): check only these ops.
+        skipped_op_list (list[str], optional): never check these ops.
+        debug_step (list[int], optional): ``[start, end)`` of steps to check.
+        stack_height_limit (int, optional): accepted for compatibility.
+
+    Examples:
+        >>> from pagaie.amp import debugging
+        >>> cfg = debugging.TensorCheckerConfig(enable=True)
+        >>> cfg.enable
+        True
+    """
+
+    def __init__(self, enable: bool, debug_mode: DebugMode = DebugMode.CHECK_NAN_INF_AND_ABORT,
+                 output_dir: str | None = None, checked_op_list: Sequence[str] | None = None,
+                 skipped_op_list: Sequence[str] | None = None, debug_step: Sequence[int] | None = None,
+                 stack_height_limit: int = 1) -> None:
+        if not isinstance(debug_mode, DebugMode):
+            raise ValueError(f"paddle.amp.debugging.TensorCheckerConfig: debug_mode must be a "
+                             f"DebugMode, but received {debug_mode!r}")
+        if debug_step is not None and (len(debug_step) != 2 or debug_step[0] >= debug_step[1]):
+            raise ValueError("paddle.amp.debugging.TensorCheckerConfig: debug_step must be "
+                             f"[start, end) with start < end, but received {debug_step!r}")
+        self.enable = enable
+        self.debug_mode = debug_mode
+        self.output_dir = output_dir
+        self.checked_op_list = set(checked_op_list or ())
+        self.skipped_op_list = set(skipped_op_list or ())
+        self.debug_step = list(debug_step) if debug_step is not None else None
+        self.stack_height_limit = stack_height_limit
+        self.current_step_id = 0
+
+    def _wants(self, rec: OpRecord) -> bool:
+        names = {rec.name, *rec.paddle_types}
+        if self.checked_op_list and not names & self.checked_op_list:
+            return False
+        return not names & self.skipped_op_list
+
+
+class _Checker:
+    """The active NaN/Inf check: from the flag, from a TensorCheckerConfig, or both."""
+
+    def __init__(self) -> None:
+        self.from_flag = False
+        self.config: TensorCheckerConfig | None = None
+        self.installed = False
+
+    def refresh(self) -> None:
+        want = self.from_flag or (self.config is not None and self.config.enable)
+        if want and not self.installed:
+            push_handler(self.handler)
+        elif not want and self.installed:
+            pop_handler(self.handler)
+        self.installed = want
+
+    def handler(self, rec: OpRecord, args: tuple, kwargs: dict, proceed: Callable) -> Any:
+        out = proceed(args, kwargs)
+        cfg = self.config
+        if cfg is not None and not self.from_flag:
+            if not cfg._wants(rec):
+                return out
+            abort = cfg.debug_mode is DebugMode.CHECK_NAN_INF_AND_ABORT
+            print_all = cfg.debug_mode is DebugMode.CHECK_ALL
+        else:
+            abort, print_all = True, False
+        for i, t in enumerate(_tensors(out)):
+            if t.is_floating_point() or t.is_complex():
+                if print_all or not bool(torch.isfinite(t).all()):
+                    try:
+                        _report(t, _op_label(rec), f"out[{i}]", abort, print_all)
+                    except RuntimeError as exc:
+                        shapes = [list(a._t.shape) for a in _tensor_args(args, kwargs)]
+                        raise RuntimeError(f"paddle.{rec.name}: {exc} (input shapes: {shapes})") from None
+        return out
+
+
+def _tensors(out: Any) -> list[torch.Tensor]:
+    if isinstance(out, Tensor):
+        return [out._t]
+    if isinstance(out, (list, tuple)):
+        return [t for o in out for t in _tensors(o)]
+    return []
+
+
+def _tensor_args(args: tuple, kwargs: dict) -> list[Tensor]:
+    vals = list(args) + list(kwargs.values())
+    found = []
+    for v in vals:
+        if isinstance(v, Tensor):
+            found.append(v)
+        elif isinstance(v, (list, tuple)):
+            found.extend(e for e in v if isinstance(e, Tensor))
+    return found
+
+
+_CHECKER = _Checker()
+
+
+def _on_flag(value: Any) -> None:
+    _CHECKER.from_flag = bool(value)
+    _CHECKER.refresh()
+
+
+_flags.on_change("check_nan_inf", _on_flag)
+_on_flag(_flags.flag("check_nan_inf"))
+
+
+def enable_tensor_checker(checker_config: TensorCheckerConfig) -> None:
+    """Check every op's outputs for NaN/Inf as ``checker_config`` says.
+
+    Examples:
+        >>> from pagaie.amp import debugging
+        >>> debugging.enable_tensor_checker(debugging.TensorCheckerConfig(enable=True))
+        >>> debugging.disable_tensor_checker()
+    """
+    if not isinstance(checker_config, TensorCheckerConfig):
+        raise TypeError("paddle.amp.debugging.enable_tensor_checker: 'checker_config' must be a "
+                        f"TensorCheckerConfig, but received {type(checker_config).__name__}")
+    cfg = checker_config
+    if cfg.debug_step is not None:
+        step = cfg.current_step_id
+        cfg.current_step_id += 1
+        if not cfg.debug_step[0] <= step < cfg.debug_step[1]:
+            return
+    _CHECKER.config = cfg
+    _CHECKER.refresh()
+
+
+def disable_tensor_checker() -> None:
+    """Stop the checks started by :func:`enable_tensor_checker`."""
+    _CHECKER.config = None
+    _CHECKER.refresh()
+
+
+# ---- operator statistics ----------------------------------------------------------------
+class _OpStats:
+    def __init__(self) -> None:
+        self.counts: dict = defaultdict(lambda: [0, 0, 0, 0])
+        self.on = False
+
+    def handler(self, rec: OpRecord, args: tuple, kwargs: dict, proceed: Callable) -> Any:
+        out = proceed(args, kwargs)
+        ts = _tensors(out) or [a._t for a in _tensor_args(args, kwargs)]
+        dt = next((t.dtype for t in ts if t.is_floating_point()), None)
+        col = {torch.float16: 0, torch.bfloat16: 1, torch.float32: 2}.get(dt, 3)
+        self.counts[_op_label(rec)][col] += 1
+        return out
+
+    def print_table(self) -> None:
+        line = "<" + "-" * 55 + " op list " + "-" * 56 + ">"
+        print(line)
+        print("<--------------- Op Name ---------------- | -- FP16 Calls --- | -- BF16 Calls --- "
+              "| --- FP32 Calls--- | -- Other Calls -->")
+        for name in sorted(self.counts):
+            c = self.counts[name]
+            print(f"  {name:<40}|  {c[0]:<17}|  {c[1]:<17}|  {c[2]:<17}|  {c[3]:<17}")
+        n = len(self.counts)
+        print("<" + "-" * 53 + f" op count: {n} " + "-" * (54 - len(str(n))) + ">")
+
+
+_STATS = _OpStats()
+
+
+def enable_operator_stats_collection() -> None:
+    """Start counting op calls by dtype (printed by :func:`disable_operator_stats_collection`).
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> from pagaie.amp import debugging
+        >>> debugging.enable_operator_stats_collection()
+        >>> _ = paddle.to_tensor([1.0]) + 1
+        >>> debugging.disable_operator_stats_collection()  # doctest: +ELLIPSIS
+        <...op list...>
+        ...
+    """
+    if not _STATS.on:
+        _STATS.counts.clear()
+        push_handler(_STATS.handler)
+        _STATS.on = True
+
+
+def disable_operator_stats_collection() -> None:
+    """Stop counting and print the table of op calls by dtype."""
+    if _STATS.on:
+        pop_handler(_STATS.handler)
+        _STATS.on = False
+        _STATS.print_table()
+
+
+@contextlib.contextmanager
+def collect_operator_stats() -> Iterator[None]:
+    """Count op calls by dtype inside the ``with`` block and print the table at its end.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> from pagaie.amp import debugging
+        >>> with debugging.collect_operator_stats():  # doctest: +ELLIPSIS
+        ...     _ = paddle.to_tensor([1.0]) * 2
+        <...op list...>
+        ...
+    """
+    enable_operator_stats_collection()
+    try:
+        yield
+    finally:
+        disable_operator_stats_collection()
+
+
+def compare_accuracy(dump_path: str, another_dump_path: str, output_filename: str,
+                     loss_scale: float = 1, dump_all_tensors: bool = False) -> None:
+    """Not supported: it compares Paddle's on-disk tensor dump files, which pagaie does not write."""
+    raise NotImplementedError("paddle.amp.debugging.compare_accuracy reads Paddle's tensor dump "
+                              "directories, which pagaie's checker does not produce; use "
+                              "check_numerics or enable_tensor_checker instead")
+
+
+def check_layer_numerics(func: Callable) -> Callable:
+    """Decorate a Layer's ``forward`` to check its tensor inputs and outputs for NaN/Inf.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> from pagaie.amp import debugging
+        >>> class M(paddle.nn.Layer):
+        ...     @debugging.check_layer_numerics
+        ...     def forward(self, x):
+        ...         return x * 2
+        >>> M()(paddle.to_tensor([1.0])).tolist()
+        [2.0]
+    """
+    @functools.wraps(func)
+    def wrapper(self: Any, *args: Any, **kwargs: Any) -> Any:
+        name = type(self).__name__
+        for i, a in enumerate(_tensor_args(args, kwargs)):
+            if a.is_floating_point():
+                _report(a._t, name, f"input[{i}]", True, False)
+        out = func(self, *args, **kwargs)
+        for i, t in enumerate(_tensors(out)):
+            if t.is_floating_point():
+                _report(t, name, f"output[{i}]", True, False)
+        return out
+    return wrapper

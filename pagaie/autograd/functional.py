@@ -1,0 +1,245 @@
+"""``jacobian`` and ``hessian`` (Paddle 3's lazy ``Jacobian`` / ``Hessian`` objects).
+
+A Jacobian is computed row by row on demand: indexing it (``J[:]``, ``J[0]``,
+``J[:, 2]``) evaluates only the rows the index selects, one vector-Jacobian product
+each, and caches them. Rows are built with ``create_graph=True`` so results can
+be differentiated again (that is how a Hessian is the Jacobian of a gradient).
+"""
+from __future__ import annotations
+
+from typing import Any, Sequence
+
+import torch
+
+from pagaie._core.tensor import Tensor, wrap
+
+__all__ = ["jacobian", "hessian", "Jacobian", "Hessian"]
+
+
+def _check_batch_axis(batch_axis: Any) -> None:
+    if batch_axis is not None and batch_axis != 0:
+        raise ValueError(f"paddle.autograd.jacobian: batch_axis should be None or 0, but got "
+                         f"{batch_axis}.")
+
+
+class Jacobian:
+    """The Jacobian of ``ys`` with respect to ``xs``, evaluated lazily by indexing.
+
+    Without batching, ``ys`` has shape ``[]`` or ``[M]`` and ``xs`` ``[]`` or ``[N]``
+    (more axes are flattened); the matrix is ``[M, N]`` (``[N]`` for a 0-D ``ys``).
+    With ``batch_axis=0`` both lead with a batch axis ``B`` and the result is ``[B, M, N]``.
+
+    Attributes:
+        shape (list[int]): the shape of the full Jacobian.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> x = paddle.to_tensor([1.0, 2.0], stop_gradient=False)
+        >>> J = paddle.autograd.jacobian(x * x, x)
+        >>> J.shape
+        [2, 2]
+        >>> J[:].tolist()
+        [[2.0, 0.0], [0.0, 4.0]]
+    """
+
+    def __init__(self, ys: Tensor, xs: Tensor, is_batched: bool = False) -> None:
+        self._batched = is_batched
+        y, x = ys._t, xs._t
+        nd_ok = (1, 2) if is_batched else (0, 1)
+        if y.dim() not in nd_ok:
+            self._fail("ys", y, is_batched)
+        if x.dim() not in nd_ok and not (not is_batched and x.dim() > 1):
+            self._fail("xs", x, is_batched)
+        self._y = y
+        self._x = x
+        if is_batched:
+            b = y.shape[0]
+            self._m = y.shape[1] if y.dim() == 2 else 0
+            self._n = x.shape[1] if x.dim() == 2 else 0
+            self.shape = [b] + ([self._m] if y.dim() == 2 else []) + ([self._n] if x.dim() == 2 else [])
+            self._rows_axis = 1 if y.dim() == 2 else None
+        else:
+            self._m = y.numel() if y.dim() == 1 else 0
+            self._n = x.numel() if x.dim() >= 1 else 0
+            self.shape = ([self._m] if y.dim() == 1 else []) + ([self._n] if x.dim() >= 1 else [])
+            self._rows_axis = 0 if y.dim() == 1 else None
+        self._rows: dict[int, torch.Tensor] = {}
+
+    @staticmethod
+    def _fail(arg: str, t: torch.Tensor, batched: bool) -> None:
+        allowed = "1 or 2" if batched else "0 or 1"
+        raise ValueError(f"paddle.autograd.jacobian: {arg}.ndim should be {allowed} when "
+                         f"is_batched={batched} but got {t.dim()}")
+
+    def _grad(self, out: torch.Tensor) -> torch.Tensor:
+        """d(out)/d(xs), zeros where xs is unused, keeping the graph for higher orders."""
+        if not out.requires_grad:
+            return torch.zeros_like(self._x)
+        (g,) = torch.autograd.grad(out, self._x, retain_graph=True, create_graph=True,
+                                   allow_unused=True)
+        return torch.zeros_like(self._x) if g is None else g
+
+    def _row(self, i: int | None) -> torch.Tensor:
+        """Row ``i`` of the Jacobian (the whole thing for a 0-D/1-D-batched ``ys``)."""
+        key = -1 if i is None else i
+        r = self._rows.get(key)
+        if r is None:
+            y = self._y
+            if self._batched:
+                out = (y if i is None else y[:, i]).sum()
+                r = self._grad(out)
+                r = r.reshape(r.shape[0], -1) if self._x.dim() == 2 else r
+            else:
+                out = y if i is None else y.reshape(-1)[i]
+                r = self._grad(out).reshape(-1) if self._x.dim() >= 1 else self._grad(out)
+            self._rows[key] = r
+        return r
+
+    def _full_rows(self, rows: Sequence[int]) -> torch.Tensor:
+        return torch.stack([self._row(i) for i in rows], dim=self._rows_axis)
+
+    def __getitem__(self, index: Any) -> Tensor:
+        if self._rows_axis is None:
+            full = self._row(None)
+            if not self._batched and full.dim() == 0:
+                raise IndexError("paddle.autograd.Jacobian: a 0-D Jacobian cannot be indexed")
+            return wrap(full[_torch_index(index)])
+        idx = index if isinstance(index, tuple) else (index,)
+        idx = tuple(_torch_index(i) for i in idx)
+        ax = self._rows_axis
+        if len(idx) > ax and idx[:ax] == (slice(None),) * ax and isinstance(idx[ax], (int, slice)) \
+                and not isinstance(idx[ax], bool):
+            sel = idx[ax]
+            if isinstance(sel, int):
+                if not -self._m <= sel < self._m:
+                    raise IndexError(f"paddle.autograd.Jacobian: index {sel} is out of range for "
+                                     f"the axis of size {self._m}")
+                block = self._row(sel % self._m)
+                return wrap(block[idx[:ax] + idx[ax + 1:]])
+            rows = range(self._m)[sel]
+            if len(rows):
+                return wrap(self._full_rows(rows)[idx[:ax] + (slice(None),) + idx[ax + 1:]])
+        return wrap(self._full_rows(range(self._m))[idx])
+
+    def __repr__(self) -> str:
+        return f"<paddle.autograd.Jacobian shape={self.shape}>"
+
+
+class Hessian(Jacobian):
+    """The Hessian of a scalar ``ys`` (one per batch row with ``batch_axis=0``) with respect
+    to ``xs``: the Jacobian of its gradient, evaluated lazily by indexing.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> x = paddle.to_tensor([1.0, 2.0], stop_gradient=False)
+        >>> H = paddle.autograd.hessian((x * x * x).sum(), x)
+        >>> H[:].tolist()
+        [[6.0, 0.0], [0.0, 12.0]]
+    """
+
+    def __init__(self, ys: Tensor, xs: Tensor, is_batched: bool = False) -> None:
+        y = ys._t
+        if is_batched:
+            if y.dim() == 2 and y.shape[1] != 1 or y.dim() > 2:
+                raise ValueError(f"paddle.autograd.hessian: only support ys.shape == [B] or "
+                                 f"[B, 1] when batch_axis=0, but got {list(y.shape)}")
+        elif y.numel() != 1:
+            raise ValueError(f"Only support ys.numel()({y.numel()})==1 when batch_axis is None "
+                             "(paddle.autograd.hessian needs a scalar ys)")
+        g = Jacobian(ys, xs, is_batched)._row(None)
+        super().__init__(wrap(g), xs, is_batched)
+
+    def __repr__(self) -> str:
+        return f"<paddle.autograd.Hessian shape={self.shape}>"
+
+
+def _torch_index(i: Any) -> Any:
+    if isinstance(i, Tensor):
+        return i._t
+    if isinstance(i, tuple):
+        return tuple(_torch_index(e) for e in i)
+    return i
+
+
+def _as_seq(v: Any, api: str, arg: str) -> tuple[list, bool]:
+    if isinstance(v, Tensor):
+        return [v], False
+    if isinstance(v, (list, tuple)) and all(isinstance(e, Tensor) for e in v):
+        return list(v), True
+    raise TypeError(f"paddle.autograd.{api}: {arg} should be a Tensor or a tuple of Tensors, but "
+                    f"received {type(v).__name__}")
+
+
+def jacobian(ys: Tensor | Sequence[Tensor], xs: Tensor | Sequence[Tensor],
+             batch_axis: int | None = None) -> Any:
+    """Jacobians of ``ys`` with respect to ``xs``, evaluated lazily when indexed.
+
+    Args:
+        ys (Tensor|tuple[Tensor]): outputs, each 0-D or 1-D (1-D or 2-D with a batch axis).
+        xs (Tensor|tuple[Tensor]): inputs with ``stop_gradient=False``.
+        batch_axis (int, optional): None (no batch) or 0 (axis 0 is a batch axis).
+
+    Returns:
+        Jacobian, a tuple of them (when one of ``ys``/``xs`` is a tuple), or a tuple of
+        tuples ``J[i][j]`` for ``ys[i]``, ``xs[j]`` (when both are).
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> x = paddle.to_tensor([1.0, 2.0, 3.0], stop_gradient=False)
+        >>> J = paddle.autograd.jacobian(x * 2, x)
+        >>> J[0].tolist()
+        [2.0, 0.0, 0.0]
+    """
+    _check_batch_axis(batch_axis)
+    batched = batch_axis is not None
+    ys_l, ys_seq = _as_seq(ys, "jacobian", "ys")
+    xs_l, xs_seq = _as_seq(xs, "jacobian", "xs")
+    table = tuple(tuple(Jacobian(y, x, batched) for x in xs_l) for y in ys_l)
+    return _shape_result(table, ys_seq, xs_seq)
+
+
+def hessian(ys: Tensor, xs: Tensor | Sequence[Tensor], batch_axis: int | None = None) -> Any:
+    """Hessians of a scalar ``ys`` with respect to ``xs``, evaluated lazily when indexed.
+
+    Args:
+        ys (Tensor): a scalar output (shape ``[]`` or ``[1]``; ``[B]`` with a batch axis).
+        xs (Tensor|tuple[Tensor]): inputs with ``stop_gradient=False``.
+        batch_axis (int, optional): None or 0.
+
+    Returns:
+        Hessian, or a tuple of tuples ``H[i][j]`` (d2 ys / dxs[i] dxs[j]) when ``xs`` is a tuple.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> x = paddle.to_tensor([1.0, 2.0], stop_gradient=False)
+        >>> H = paddle.autograd.hessian((x * x).sum(), x)
+        >>> H[:].tolist()
+        [[2.0, 0.0], [0.0, 2.0]]
+    """
+    _check_batch_axis(batch_axis)
+    batched = batch_axis is not None
+    if not isinstance(ys, Tensor):
+        raise TypeError(f"paddle.autograd.hessian: ys should be a Tensor, but received "
+                        f"{type(ys).__name__}")
+    xs_l, xs_seq = _as_seq(xs, "hessian", "xs")
+    if not xs_seq:
+        return Hessian(ys, xs_l[0], batched)
+    y = ys._t
+    if not batched and y.numel() != 1:
+        raise ValueError(f"Only support ys.numel()({y.numel()})==1 when batch_axis is None "
+                         "(paddle.autograd.hessian needs a scalar ys)")
+    out = []
+    for xi in xs_l:
+        gi = Jacobian(ys, xi, batched)._row(None)
+        out.append(tuple(Jacobian(wrap(gi), xj, batched) for xj in xs_l))
+    return tuple(out)
+
+
+def _shape_result(table: tuple, ys_seq: bool, xs_seq: bool) -> Any:
+    if ys_seq and xs_seq:
+        return table
+    if ys_seq:
+        return tuple(row[0] for row in table)
+    if xs_seq:
+        return table[0]
+    return table[0][0]

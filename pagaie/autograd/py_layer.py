@@ -1,0 +1,225 @@
+"""``PyLayer``: custom forward/backward pairs, built on ``torch.autograd.Function``.
+
+A PyLayer subclass gets one torch Function subclass (made on first use). Its
+forward calls the user's ``forward(ctx, *args, **kwargs)`` with the caller's own
+Tensor objects; its backward wraps the incoming gradients as Tensors, calls the
+user's ``backward(ctx, *grads)`` and hands one gradient per Tensor input back to
+torch. Because the user's backward runs pagaie ops, it is itself recorded when a
+higher-order gradient is requested (``create_graph=True``).
+"""
+from __future__ import annotations
+
+from typing import Any
+
+import torch
+
+from pagaie._core.tensor import Tensor, as_torch, wrap
+
+__all__ = ["PyLayer", "PyLayerContext", "Function"]
+
+
+class PyLayerContext:
+    """The ``ctx`` handed to ``forward`` and ``backward`` of a :class:`PyLayer`.
+
+    Attributes may be set on it freely to pass values from forward to backward.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> from pagaie.autograd import PyLayer
+        >>> class Square(PyLayer):
+        ...     @staticmethod
+        ...     def forward(ctx, x):
+        ...         ctx.save_for_backward(x)
+        ...         return x * x
+        ...     @staticmethod
+        ...     def backward(ctx, dy):
+        ...         (x,) = ctx.saved_tensor()
+        ...         return 2 * x * dy
+        >>> x = paddle.to_tensor([3.0], stop_gradient=False)
+        >>> Square.apply(x).backward()
+        >>> x.grad.tolist()
+        [6.0]
+    """
+
+    def __init__(self) -> None:
+        self._tctx: Any = None
+        self._saved: tuple | None = None
+        self.materialize_grads = True
+        self.grad_in_dtype_consistent = True
+        self.not_inplace_tensors: tuple = ()
+        self.non_differentiable: tuple = ()
+
+    def save_for_backward(self, *tensors: Any) -> None:
+        """Keep ``tensors`` (Tensors, None or other values) for ``backward``; call it once in forward."""
+        saved, ts = [], []
+        for v in tensors:
+            if isinstance(v, Tensor):
+                saved.append(("t", len(ts)))
+                ts.append(v._t)
+            else:
+                saved.append(("v", v))
+        self._saved = tuple(saved)
+        self._tctx.save_for_backward(*ts)
+
+    def saved_tensor(self) -> tuple:
+        """The values given to :meth:`save_for_backward`, in order."""
+        if self._saved is None:
+            return ()
+        ts = self._tctx.saved_tensors
+        return tuple(wrap(ts[s]) if kind == "t" else s for kind, s in self._saved)
+
+    def mark_not_inplace(self, *args: Tensor) -> None:
+        """Declare that outputs which are also inputs must not be treated as in-place results."""
+        self.not_inplace_tensors = args
+
+    def mark_non_differentiable(self, *args: Tensor) -> None:
+        """Declare outputs that carry no gradient: they get ``stop_gradient=True`` and zero
+        gradients in backward."""
+        self.non_differentiable = args
+        self._tctx.mark_non_differentiable(*[a._t for a in args if isinstance(a, Tensor)])
+
+    def set_materialize_grads(self, value: bool) -> None:
+        """With False, backward receives None (not zeros) for outputs that got no gradient."""
+        self.materialize_grads = bool(value)
+        self._tctx.set_materialize_grads(bool(value))
+
+    def set_grad_in_dtype_consistent(self, flag: bool) -> None:
+        """Whether gradients returned by backward are cast to the inputs' dtypes (default True)."""
+        self.grad_in_dtype_consistent = bool(flag)
+
+
+class _Call:
+    """One ``apply`` call: the user's arguments and where their Tensors sit."""
+
+    __slots__ = ("layer", "args", "kwargs", "inputs", "ctx", "n_out", "single")
+
+    def __init__(self, layer: type, args: tuple, kwargs: dict, inputs: list) -> None:
+        self.layer = layer
+        self.args = args
+        self.kwargs = kwargs
+        self.inputs = inputs
+        self.ctx = layer._ctx_class()
+        self.n_out = 0
+        self.single = False
+
+
+def _unwrap_out(out: Any, api: str) -> Any:
+    if isinstance(out, Tensor):
+        return out._t
+    if isinstance(out, (tuple, list)):
+        return tuple(o._t if isinstance(o, Tensor) else o for o in out)
+    raise TypeError(f"paddle.autograd.PyLayer: {api}.forward must return a Tensor or a tuple of "
+                    f"Tensors, but returned {type(out).__name__}")
+
+
+def _forward(tctx: Any, call: _Call, *ts: torch.Tensor) -> Any:
+    ctx = call.ctx
+    ctx._tctx = tctx
+    tctx.pagaie_call = call
+    out = call.layer.forward(ctx, *call.args, **call.kwargs)
+    call.single = isinstance(out, Tensor)
+    r = _unwrap_out(out, call.layer.__name__)
+    call.n_out = 1 if call.single else len(r)
+    return r
+
+
+def _backward(tctx: Any, *grads: torch.Tensor | None) -> tuple:
+    call: _Call = tctx.pagaie_call
+    ctx = call.ctx
+    name = call.layer.__name__
+    res = call.layer.backward(ctx, *[None if g is None else wrap(g) for g in grads])
+    if not isinstance(res, (tuple, list)):
+        res = (res,)
+    n = len(call.inputs)
+    if len(res) > n:
+        raise ValueError(f"paddle.autograd.PyLayer: {name}.backward returned {len(res)} gradients, "
+                         f"but forward received only {n} Tensor input(s)")
+    out = [None]
+    for i, inp in enumerate(call.inputs):
+        g = res[i] if i < len(res) else None
+        if g is None:
+            if inp._t.requires_grad:
+                raise ValueError(f"paddle.autograd.PyLayer: {name}.backward should not return an "
+                                 f"empty gradient at position {i}: that input needs a gradient "
+                                 "(stop_gradient=False)")
+            out.append(None)
+            continue
+        gt = as_torch(g)
+        if ctx.grad_in_dtype_consistent and gt.dtype != inp._t.dtype and \
+                (inp._t.is_floating_point() or inp._t.is_complex()):
+            gt = gt.to(inp._t.dtype)
+        out.append(gt)
+    return tuple(out)
+
+
+class _PyLayerMeta(type):
+    """Gives every PyLayer subclass its own torch Function and context class."""
+
+    def __init__(cls, name: str, bases: tuple, ns: dict) -> None:
+        super().__init__(name, bases, ns)
+        cls._ctx_class = type(f"{name}_backward", (PyLayerContext,), {})
+        fn = type(f"GradNodePyLayer_{name}", (torch.autograd.Function,),
+                  {"forward": staticmethod(_forward), "backward": staticmethod(_backward)})
+        fn._backward_cls._pagaie_name = f"GradNodePyLayer_{name}"
+        cls._torch_fn = fn
+
+
+class PyLayer(metaclass=_PyLayerMeta):
+    """Base class of custom operations with a user-written backward.
+
+    Subclass it with two static methods: ``forward(ctx, *args, **kwargs)`` computes the
+    outputs from the inputs with pagaie ops; ``backward(ctx, *grads)`` receives one
+    gradient per output and returns one gradient per Tensor input (None, or fewer
+    values, for inputs that stop gradient). Call it with ``MyLayer.apply(...)``.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> from pagaie.autograd import PyLayer
+        >>> class Tanh(PyLayer):
+        ...     @staticmethod
+        ...     def forward(ctx, x):
+        ...         y = paddle.tanh(x)
+        ...         ctx.save_for_backward(y)
+        ...         return y
+        ...     @staticmethod
+        ...     def backward(ctx, dy):
+        ...         (y,) = ctx.saved_tensor()
+        ...         return dy * (1 - y * y)
+        >>> x = paddle.to_tensor([0.0], stop_gradient=False)
+        >>> Tanh.apply(x).backward()
+        >>> x.grad.tolist()
+        [1.0]
+    """
+
+    @staticmethod
+    def forward(ctx: PyLayerContext, *args: Any, **kwargs: Any) -> Any:
+        """Compute the outputs; override in a subclass."""
+        raise NotImplementedError("paddle.autograd.PyLayer: you must implement the forward "
+                                  "function of your PyLayer subclass")
+
+    @staticmethod
+    def backward(ctx: PyLayerContext, *args: Any) -> Any:
+        """Compute the input gradients from the output gradients; override in a subclass."""
+        raise NotImplementedError("paddle.autograd.PyLayer: you must implement the backward "
+                                  "function of your PyLayer subclass")
+
+    @classmethod
+    def apply(cls, *args: Any, **kwargs: Any) -> Any:
+        """Run ``forward`` and record ``backward`` for the gradient computation.
+
+        Returns:
+            What ``forward`` returns (Tensors carry gradients back through ``backward``).
+        """
+        if cls.forward is PyLayer.forward:
+            raise NotImplementedError("paddle.autograd.PyLayer: you must implement the forward "
+                                      "function of your PyLayer subclass")
+        inputs = [a for a in args if isinstance(a, Tensor)] + \
+                 [v for v in kwargs.values() if isinstance(v, Tensor)]
+        call = _Call(cls, args, kwargs, inputs)
+        out = cls._torch_fn.apply(call, *[t._t for t in inputs])
+        if call.single:
+            return wrap(out)
+        return tuple(wrap(o) if isinstance(o, torch.Tensor) else o for o in out)
+
+
+Function = PyLayer

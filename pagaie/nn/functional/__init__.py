@@ -1,0 +1,17 @@
+"""paddle.nn.functional: the functional forms of the nn ops (op records in pagaie._ops.nn_*)."""
+from pagaie._core.tensor import Tensor as _Tensor
+from pagaie._ops import PUBLIC as _PUBLIC
+from pagaie._ops.nn_activation import *  # noqa: F401,F403
+from pagaie._ops.nn_common import *  # noqa: F401,F403
+from pagaie._ops.nn_resample import *  # noqa: F401,F403
+from pagaie._ops.nn_conv import *  # noqa: F401,F403
+from pagaie._ops.nn_pool import *  # noqa: F401,F403
+from pagaie._ops.nn_norm import *  # noqa: F401,F403
+from pagaie._ops.nn_loss import *  # noqa: F401,F403
+from pagaie._ops.nn_loss_extra import *  # noqa: F401,F403
+
+# Math ops Paddle also exposes here: declared once, by whichever family owns them.
+sigmoid = _Tensor.sigmoid
+tanh = _PUBLIC["tanh"]
+tanh_ = _PUBLIC["tanh_"]
+del _Tensor, _PUBLIC

@@ -1,0 +1,333 @@
+"""The Initializer base and the distribution initializers (constant, normal, uniform,
+Xavier, Kaiming). An initializer fills a parameter in place: ``init(param)``."""
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+import torch
+
+__all__ = ["Initializer", "Constant", "Normal", "TruncatedNormal", "Uniform", "XavierNormal",
+           "XavierUniform", "KaimingNormal", "KaimingUniform", "calculate_gain",
+           "set_global_initializer"]
+
+_LOW = (torch.float16, torch.bfloat16)
+
+
+class Initializer:
+    """Base class: ``init(param)`` fills ``param`` in place and returns None.
+
+    Subclasses implement :meth:`_fill`, which receives the parameter's torch tensor
+    and writes into it (under ``no_grad``).
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> w = paddle.create_parameter([2], 'float32')
+        >>> paddle.nn.initializer.Constant(3.0)(w)
+        >>> w.tolist()
+        [3.0, 3.0]
+    """
+
+    def __call__(self, param: Any, block: Any = None) -> None:
+        with torch.no_grad():
+            out = self._fill(param._t)
+        if out is not None:  # an initializer that changes the shape (Assign)
+            requires = param._t.requires_grad
+            param._t = out.detach().requires_grad_(requires)
+        return None
+
+    def forward(self, param: Any, block: Any = None) -> None:
+        return self(param, block)
+
+    def _fill(self, t: torch.Tensor) -> torch.Tensor | None:
+        raise NotImplementedError
+
+    @staticmethod
+    def _compute_fans(shape: Any) -> tuple[int, int]:
+        """Paddle's fan rule: [in, out] for matrices, [out, in, *k] for conv kernels."""
+        shape = list(shape.shape if hasattr(shape, "shape") else shape)
+        if len(shape) == 0:
+            return 1, 1
+        if len(shape) == 1:
+            return shape[0], shape[0]
+        if len(shape) == 2:
+            return shape[0], shape[1]
+        rf = int(np.prod(shape[2:]))
+        return shape[1] * rf, shape[0] * rf
+
+
+def _sample(t: torch.Tensor, make) -> None:
+    """Fill ``t`` with ``make(float tensor)``: low-precision and int tensors sample in float32."""
+    if t.dtype in _LOW or not (t.is_floating_point() or t.is_complex()):
+        tmp = torch.empty(t.shape, dtype=torch.float32, device=t.device)
+        make(tmp)
+        t.copy_(tmp)
+    else:
+        make(t)
+
+
+class Constant(Initializer):
+    """Fill with a constant ``value``.
+
+    Args:
+        value (float): the value. Default 0.0.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> fc = paddle.nn.Linear(2, 1, weight_attr=paddle.nn.initializer.Constant(2.0))
+        >>> fc.weight.tolist()
+        [[2.0], [2.0]]
+    """
+
+    def __init__(self, value: float = 0.0) -> None:
+        self._value = value
+
+    def _fill(self, t: torch.Tensor) -> None:
+        t.fill_(self._value)
+
+
+class Normal(Initializer):
+    """Fill with samples of N(mean, std**2).
+
+    Args:
+        mean (float): the mean. Default 0.0.
+        std (float): the standard deviation. Default 1.0.
+        name (str, optional): unused.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> w = paddle.create_parameter([1000], 'float32', default_initializer=paddle.nn.initializer.Normal(0., 0.1))
+        >>> abs(float(w.numpy().std()) - 0.1) < 0.02
+        True
+    """
+
+    def __init__(self, mean: float = 0.0, std: float = 1.0, name: str | None = None) -> None:
+        self._mean, self._std = mean, std
+
+    def _fill(self, t: torch.Tensor) -> None:
+        _sample(t, lambda x: x.normal_(self._mean, self._std))
+
+
+class TruncatedNormal(Initializer):
+    """Fill with N(mean, std**2) samples truncated to the interval [a, b] (absolute bounds).
+
+    Args:
+        mean (float): the mean. Default 0.0.
+        std (float): the standard deviation. Default 1.0.
+        a (float): lower cutoff. Default -2.0.
+        b (float): upper cutoff. Default 2.0.
+        name (str, optional): unused.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> w = paddle.create_parameter([100], 'float32', default_initializer=paddle.nn.initializer.TruncatedNormal())
+        >>> bool((abs(w.numpy()) <= 2).all())
+        True
+    """
+
+    def __init__(self, mean: float = 0.0, std: float = 1.0, a: float = -2.0, b: float = 2.0,
+                 name: str | None = None) -> None:
+        self._mean, self._std, self._a, self._b = mean, std, a, b
+
+    def _fill(self, t: torch.Tensor) -> None:
+        _sample(t, lambda x: torch.nn.init.trunc_normal_(x, self._mean, self._std, self._a, self._b))
+
+
+class Uniform(Initializer):
+    """Fill with samples of U(low, high).
+
+    Args:
+        low (float): lower bound. Default -1.0.
+        high (float): upper bound. Default 1.0.
+        name (str, optional): unused.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> w = paddle.create_parameter([100], 'float32', default_initializer=paddle.nn.initializer.Uniform(0., 1.))
+        >>> bool((w.numpy() >= 0).all() and (w.numpy() <= 1).all())
+        True
+    """
+
+    def __init__(self, low: float = -1.0, high: float = 1.0, name: str | None = None) -> None:
+        if low > high:
+            raise ValueError(f"paddle.nn.initializer.Uniform: 'low' ({low}) must not exceed 'high' ({high})")
+        self._low, self._high = low, high
+
+    def _fill(self, t: torch.Tensor) -> None:
+        _sample(t, lambda x: x.uniform_(self._low, self._high))
+
+
+class XavierUniform(Initializer):
+    r"""Glorot uniform: U(-l, l) with :math:`l = gain \sqrt{6 / (fan\_in + fan\_out)}`.
+
+    Args:
+        fan_in (float, optional): fan in; computed from the shape when None.
+        fan_out (float, optional): fan out; computed from the shape when None.
+        gain (float): scale. Default 1.0.
+        name (str, optional): unused.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> fc = paddle.nn.Linear(4, 4, weight_attr=paddle.nn.initializer.XavierUniform())
+        >>> bool((abs(fc.weight.numpy()) <= (6 / 8) ** 0.5).all())
+        True
+    """
+
+    _uniform = True
+
+    def __init__(self, fan_in: float | None = None, fan_out: float | None = None, gain: float = 1.0,
+                 name: str | None = None) -> None:
+        self._fan_in, self._fan_out, self._gain = fan_in, fan_out, gain
+
+    def _fill(self, t: torch.Tensor) -> None:
+        fi, fo = self._compute_fans(t.shape)
+        fi = fi if self._fan_in is None else self._fan_in
+        fo = fo if self._fan_out is None else self._fan_out
+        if self._uniform:
+            limit = self._gain * math.sqrt(6.0 / float(fi + fo))
+            _sample(t, lambda x: x.uniform_(-limit, limit))
+        else:
+            std = self._gain * math.sqrt(2.0 / float(fi + fo))
+            _sample(t, lambda x: x.normal_(0.0, std))
+
+
+class XavierNormal(XavierUniform):
+    r"""Glorot normal: N(0, std**2) with :math:`std = gain \sqrt{2 / (fan\_in + fan\_out)}`.
+
+    Args:
+        fan_in (float, optional): fan in; computed from the shape when None.
+        fan_out (float, optional): fan out; computed from the shape when None.
+        gain (float): scale. Default 1.0.
+        name (str, optional): unused.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> w = paddle.create_parameter([200, 200], 'float32', default_initializer=paddle.nn.initializer.XavierNormal())
+        >>> abs(float(w.numpy().std()) - 0.0707) < 0.005
+        True
+    """
+
+    _uniform = False
+
+
+class KaimingNormal(Initializer):
+    r"""He normal: N(0, std**2) with :math:`std = gain / \sqrt{fan}`.
+
+    Args:
+        fan_in (float, optional): the fan; computed from the shape (per ``mode``) when None.
+        negative_slope (float): slope of the leaky_relu following the layer. Default 0.0.
+        nonlinearity (str): the following non-linearity, for the gain. Default 'relu'.
+        mode (str): 'fan_in' or 'fan_out'. Default 'fan_in'.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> w = paddle.create_parameter([400, 100], 'float32', default_initializer=paddle.nn.initializer.KaimingNormal())
+        >>> abs(float(w.numpy().std()) - (2 / 400) ** 0.5) < 0.01
+        True
+    """
+
+    _uniform = False
+
+    def __init__(self, fan_in: float | None = None, negative_slope: float = 0.0,
+                 nonlinearity: str = "relu", mode: str = "fan_in") -> None:
+        if mode not in ("fan_in", "fan_out"):
+            raise ValueError(f"paddle.nn.initializer.{type(self).__name__}: 'mode' must be 'fan_in' "
+                             f"or 'fan_out', but received {mode!r}")
+        self._fan_in, self._slope, self._nonlin, self._mode = fan_in, negative_slope, nonlinearity, mode
+
+    def _fill(self, t: torch.Tensor) -> None:
+        fi, fo = self._compute_fans(t.shape)
+        fan = self._fan_in if self._fan_in is not None else (fi if self._mode == "fan_in" else fo)
+        gain = calculate_gain(self._nonlin, self._slope)
+        if self._uniform:
+            limit = gain * math.sqrt(3.0 / float(fan))
+            _sample(t, lambda x: x.uniform_(-limit, limit))
+        else:
+            std = gain / math.sqrt(float(fan))
+            _sample(t, lambda x: x.normal_(0.0, std))
+
+
+class KaimingUniform(KaimingNormal):
+    r"""He uniform: U(-l, l) with :math:`l = gain \sqrt{3 / fan}`.
+
+    Args:
+        fan_in (float, optional): the fan; computed from the shape (per ``mode``) when None.
+        negative_slope (float): slope of the leaky_relu following the layer. Default 0.0.
+        nonlinearity (str): the following non-linearity, for the gain. Default 'relu'.
+        mode (str): 'fan_in' or 'fan_out'. Default 'fan_in'.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> w = paddle.create_parameter([6, 4], 'float32', default_initializer=paddle.nn.initializer.KaimingUniform())
+        >>> bool((abs(w.numpy()) <= 1.0).all())
+        True
+    """
+
+    _uniform = True
+
+
+_GAINS = {"sigmoid": 1.0, "linear": 1.0, "conv1d": 1.0, "conv2d": 1.0, "conv3d": 1.0,
+          "conv1d_transpose": 1.0, "conv2d_transpose": 1.0, "conv3d_transpose": 1.0,
+          "tanh": 5.0 / 3, "relu": math.sqrt(2.0), "selu": 3.0 / 4}
+
+
+def calculate_gain(nonlinearity: str, param: bool | float | None = None) -> float:
+    """The recommended initialisation gain for a non-linearity.
+
+    Args:
+        nonlinearity (str): 'sigmoid', 'linear', 'conv1d'..'conv3d_transpose', 'tanh',
+            'relu', 'leaky_relu' or 'selu'.
+        param (float, optional): the negative slope for 'leaky_relu' (default 0.01).
+
+    Returns:
+        float: the gain.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> paddle.nn.initializer.calculate_gain('tanh')
+        1.6666666666666667
+    """
+    if param is None:
+        param = 0.01
+    elif not isinstance(param, (bool, int, float)):
+        raise TypeError(f"paddle.nn.initializer.calculate_gain: 'param' must be a number, "
+                        f"but received {type(param).__name__}")
+    if nonlinearity == "leaky_relu":
+        return math.sqrt(2.0 / (1 + float(param) ** 2))
+    if nonlinearity in _GAINS:
+        g = _GAINS[nonlinearity]
+        return int(g) if nonlinearity in ("sigmoid", "linear") or nonlinearity.startswith("conv") else g
+    raise ValueError(f"nonlinearity function {nonlinearity} is not supported now.")
+
+
+_GLOBAL = {"weight": None, "bias": None}
+
+
+def set_global_initializer(weight_init: Initializer | None, bias_init: Initializer | None = None) -> None:
+    """Use these initializers for every parameter created afterwards: they replace the
+    layers' built-in defaults (an initializer given in a ParamAttr still wins);
+    ``None`` restores the defaults.
+
+    Args:
+        weight_init (Initializer|None): for weights.
+        bias_init (Initializer|None): for biases.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> nn = paddle.nn
+        >>> nn.initializer.set_global_initializer(nn.initializer.Constant(1.0), nn.initializer.Constant(2.0))
+        >>> fc = nn.Linear(1, 1)
+        >>> fc.weight.tolist(), fc.bias.tolist()
+        ([[1.0]], [2.0])
+        >>> nn.initializer.set_global_initializer(None)
+    """
+    for v, arg in ((weight_init, "weight_init"), (bias_init, "bias_init")):
+        if v is not None and not isinstance(v, Initializer):
+            raise TypeError(f"paddle.nn.initializer.set_global_initializer: '{arg}' must be an "
+                            f"Initializer or None, but received {type(v).__name__}")
+    _GLOBAL["weight"], _GLOBAL["bias"] = weight_init, bias_init
+
+
+def global_initializer(is_bias: bool) -> Initializer | None:
+    return _GLOBAL["bias" if is_bias else "weight"]

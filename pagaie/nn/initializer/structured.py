@@ -1,0 +1,148 @@
+"""Initializers that write a structure rather than a distribution: Orthogonal, Assign,
+Dirac and Bilinear."""
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import torch
+
+from pagaie.nn.initializer.initializer import Initializer, _sample
+
+__all__ = ["Orthogonal", "Assign", "Dirac", "Bilinear"]
+
+
+class Orthogonal(Initializer):
+    """Fill with a (semi-)orthogonal matrix: the parameter viewed as
+    ``[shape[0], prod(shape[1:])]`` has orthonormal rows or columns, times ``gain``.
+
+    Args:
+        gain (float): scale. Default 1.0.
+        name (str, optional): unused.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> w = paddle.create_parameter([3, 5], 'float32', default_initializer=paddle.nn.initializer.Orthogonal())
+        >>> import numpy as np
+        >>> bool(np.allclose(w.numpy() @ w.numpy().T, np.eye(3), atol=1e-5))
+        True
+    """
+
+    def __init__(self, gain: float = 1.0, name: str | None = None) -> None:
+        self._gain = gain
+
+    def _fill(self, t: torch.Tensor) -> None:
+        if t.dim() < 2:
+            raise ValueError("paddle.nn.initializer.Orthogonal: only tensors with 2 or more "
+                             f"dimensions can be initialized, but received shape {list(t.shape)}")
+        rows, cols = t.shape[0], t.numel() // t.shape[0]
+
+        def make(x: torch.Tensor) -> None:
+            a = torch.randn(max(rows, cols), min(rows, cols), dtype=x.dtype, device=x.device)
+            q, r = torch.linalg.qr(a)
+            q = q * torch.sign(torch.diagonal(r))
+            if rows < cols:
+                q = q.T
+            x.copy_((self._gain * q).reshape(x.shape))
+
+        _sample(t, make)
+
+
+class Assign(Initializer):
+    """Fill with a given value (numpy array, list or Tensor); the parameter takes the
+    value's shape.
+
+    Args:
+        value (numpy.ndarray|list|Tensor): the value.
+        name (str, optional): unused.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> fc = paddle.nn.Linear(2, 1, weight_attr=paddle.nn.initializer.Assign([[1.0], [2.0]]))
+        >>> fc.weight.tolist()
+        [[1.0], [2.0]]
+    """
+
+    def __init__(self, value: Any, name: str | None = None) -> None:
+        from pagaie._core.tensor import Tensor
+        if not isinstance(value, (np.ndarray, list, tuple, Tensor, int, float, bool)):
+            raise TypeError("paddle.nn.initializer.Assign: 'value' must be a numpy.ndarray, list, "
+                            f"tuple or Tensor, but received {type(value).__name__}")
+        self._value = value
+
+    def _fill(self, t: torch.Tensor) -> torch.Tensor | None:
+        from pagaie._core.tensor import Tensor
+        v = self._value
+        src = v._t.detach() if isinstance(v, Tensor) else torch.as_tensor(np.asarray(v))
+        src = src.to(device=t.device, dtype=t.dtype)
+        if list(src.shape) == list(t.shape):
+            t.copy_(src)
+            return None
+        return src.clone()
+
+
+class Dirac(Initializer):
+    """Identity-preserving init for 3-D/4-D/5-D convolution kernels
+    ``[out, in, *k]``: a one at the kernel centre of ``[g*out/groups + i, i]``.
+
+    Args:
+        groups (int): the convolution's groups. Default 1.
+        name (str, optional): unused.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> w = paddle.create_parameter([2, 2, 3], 'float32', default_initializer=paddle.nn.initializer.Dirac())
+        >>> w.numpy()[:, :, 1].tolist()
+        [[1.0, 0.0], [0.0, 1.0]]
+    """
+
+    def __init__(self, groups: int = 1, name: str | None = None) -> None:
+        if not isinstance(groups, int) or groups <= 0:
+            raise AssertionError(" 'groups' must be a positive integer. ")
+        self._groups = groups
+
+    def _fill(self, t: torch.Tensor) -> None:
+        if t.dim() not in (3, 4, 5):
+            raise AssertionError("Only Tensor with 3/4/5 dimensions can be initialized by Dirac")
+        if t.shape[0] % self._groups != 0:
+            raise AssertionError("Tensor 0-dimension must be divisible by groups")
+        per = t.shape[0] // self._groups
+        t.zero_()
+        centre = tuple(k // 2 for k in t.shape[2:])
+        for g in range(self._groups):
+            for i in range(min(per, t.shape[1])):
+                t[(g * per + i, i) + centre] = 1
+
+
+class Bilinear(Initializer):
+    """Bilinear-interpolation kernel for transposed convolutions used as upsamplers;
+    the parameter must be 4-D ``[C_out, C_in, K, K]``.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> w = paddle.create_parameter([1, 1, 2, 2], 'float32', default_initializer=paddle.nn.initializer.Bilinear())
+        >>> w.shape
+        paddle.Size([1, 1, 2, 2])
+    """
+
+    def __init__(self) -> None:
+        pass
+
+    def _fill(self, t: torch.Tensor) -> None:
+        shape = list(t.shape)
+        if len(shape) != 4:
+            raise ValueError("the length of shape must be 4.")
+        if shape[2] != shape[3]:
+            raise ValueError("shape[2] must be equal to shape[3].")
+        n = int(np.prod(shape))
+        if n > 1024 * 1024:
+            raise ValueError("The size of input is too big. ")
+        size = shape[3]
+        f = np.ceil(size / 2.0)
+        c = (2 * f - 1 - f % 2) / (2.0 * f)
+        i = np.arange(n, dtype=np.float64)
+        x = i % size
+        y = (i / size) % size  # Paddle's formula divides without flooring: kept for equal values
+        w = ((1 - np.abs(x / f - c)) * (1 - np.abs(y / f - c))).astype(np.float32).reshape(shape)
+        t.copy_(torch.from_numpy(w))
+

@@ -1,0 +1,1 @@
+"""The Layer classes of paddle.nn."""

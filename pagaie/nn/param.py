@@ -1,0 +1,85 @@
+"""Parameter creation shared by ``Layer.create_parameter`` and ``paddle.create_parameter``."""
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+import torch
+
+from pagaie._core import dtype as _dt
+from pagaie._core.parameter import Parameter
+from pagaie._core.place import default_device, to_torch_device
+from pagaie.utils import unique_name
+
+__all__ = ["create_parameter", "make_parameter"]
+
+_DEFAULT_INIT_DTYPES = (torch.float16, torch.float32, torch.float64, torch.bfloat16, torch.int8)
+
+
+def make_parameter(shape: Any, attr: Any, dtype: Any, is_bias: bool, default_initializer: Any,
+                   prefix: str, device: Any = None) -> Parameter | None:
+    """Create and initialise a parameter named ``<prefix>.w_<n>`` / ``<prefix>.b_<n>``.
+
+    Precedence of initializers: the ParamAttr's, then the global one
+    (``set_global_initializer``), then ``default_initializer``, then Xavier-uniform
+    for weights / zeros for biases. ``attr=False`` creates nothing (returns None).
+    """
+    from pagaie.framework.param_attr import ParamAttr
+    from pagaie.nn.initializer import Constant, XavierUniform
+    from pagaie.nn.initializer.initializer import global_initializer
+    attr = ParamAttr._to_attr(copy.deepcopy(attr))
+    if attr is False:
+        return None
+    shape = [int(s) for s in (shape.tolist() if hasattr(shape, "tolist") else shape)]
+    for i, s in enumerate(shape):
+        if s < 0:
+            raise AssertionError("Expected every dim's size to be larger than or equal to 0, "
+                                 f"but the size of the {i}-th dim is {s}")
+    tdt = _dt.to_torch_dtype(dtype if dtype is not None else "float32", "paddle.create_parameter")
+    init = global_initializer(is_bias) or default_initializer
+    name = attr.name or unique_name.generate(f"{prefix}.{'b' if is_bias else 'w'}")
+    if attr.initializer is None and init is None:
+        if tdt not in _DEFAULT_INIT_DTYPES:
+            raise TypeError("Can not create parameter with default initializer when dtype is not "
+                            "['float16', 'float32', 'float64', 'bfloat16', 'float'] type. Set "
+                            "default_initializer to fit the parameter dtype!")
+        init = Constant(0.0) if is_bias else XavierUniform()
+    init = attr.initializer or init
+    if unique_name._parameter_name_used(name):
+        raise ValueError(f"parameter name [{name}] have be been used. In dygraph mode, the name of "
+                         "parameter can't be same.Please check the parameter attr value passed to "
+                         "self.create_parameter or constructor of dygraph Layers")
+    dev = default_device() if device is None else to_torch_device(device, "paddle.create_parameter")
+    p = Parameter(torch.empty(shape, dtype=tdt, device=dev), trainable=attr.trainable, name=name,
+                  optimize_attr={"learning_rate": attr.learning_rate}, regularizer=attr.regularizer,
+                  need_clip=attr.need_clip, do_model_average=attr.do_model_average)
+    init(p)
+    return p
+
+
+def create_parameter(shape: Any, dtype: Any, name: str | None = None, attr: Any = None,
+                     is_bias: bool = False, default_initializer: Any = None) -> Parameter:
+    """Create a trainable parameter outside any Layer.
+
+    Args:
+        shape (list[int]): its shape.
+        dtype (str|dtype): its dtype.
+        name (str, optional): its name; generated (``create_parameter_<n>.w_0``) when None.
+        attr (ParamAttr, optional): its attributes.
+        is_bias (bool): a bias (zeros by default) rather than a weight (Xavier-uniform).
+        default_initializer (Initializer, optional): used when ``attr`` names none.
+
+    Returns:
+        Parameter: the parameter.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> w = paddle.create_parameter([3, 2], 'float32', is_bias=True)
+        >>> w.tolist(), w.stop_gradient
+        ([[0.0, 0.0], [0.0, 0.0], [0.0, 0.0]], False)
+    """
+    from pagaie.framework.param_attr import ParamAttr
+    if attr is None:
+        attr = ParamAttr(name=name)
+    prefix = name if name is not None else unique_name.generate("create_parameter")
+    return make_parameter(shape, attr, dtype, is_bias, default_initializer, prefix)

@@ -1,0 +1,75 @@
+"""In-place gradient clipping of parameter lists: clip_grad_norm_ and clip_grad_value_."""
+from __future__ import annotations
+
+from typing import Any, Iterable
+
+import torch
+
+from pagaie._core.tensor import Tensor, wrap
+
+__all__ = ["clip_grad_norm_", "clip_grad_value_"]
+
+
+def _params(parameters: Any) -> list:
+    return [parameters] if isinstance(parameters, Tensor) else list(parameters)
+
+
+def clip_grad_norm_(parameters: Iterable[Tensor] | Tensor, max_norm: float, norm_type: float = 2.0,
+                    error_if_nonfinite: bool = False) -> Tensor:
+    """Scale the gradients of ``parameters`` in place so that their joint ``norm_type``-norm
+    is at most ``max_norm``.
+
+    Args:
+        parameters (Tensor|list[Tensor]): parameters whose ``grad`` is clipped.
+        max_norm (float): the largest total norm.
+        norm_type (float): the norm order (``inf`` allowed). Default 2.
+        error_if_nonfinite (bool): raise RuntimeError when the total norm is nan or inf.
+
+    Returns:
+        Tensor: the total norm before clipping (0-D).
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> fc = paddle.nn.Linear(2, 2)
+        >>> fc(paddle.ones([1, 2])).sum().backward()
+        >>> total = paddle.nn.utils.clip_grad_norm_(fc.parameters(), max_norm=0.1)
+        >>> float(total) > 0.1
+        True
+    """
+    grads = [p._t.grad for p in _params(parameters) if p._t.grad is not None]
+    if not grads:
+        return wrap(torch.tensor(0.0))
+    norm_type = float(norm_type)
+    with torch.no_grad():
+        if norm_type == float("inf"):
+            norms = [g.abs().max() for g in grads]
+            total = norms[0] if len(norms) == 1 else torch.max(torch.stack(norms))
+        else:
+            total = torch.linalg.vector_norm(torch.stack([torch.linalg.vector_norm(g, norm_type) for g in grads]),
+                                             norm_type)
+        if error_if_nonfinite and not bool(torch.isfinite(total)):
+            raise RuntimeError(f"The total norm of {norm_type} order of the gradients from `parameters` is "
+                               "non-finite, so it cannot be clipped. In any case, disable this error and "
+                               "scale the gradient by non-finite norm, set `error_if_nonfinite=False`")
+        coef = torch.clamp(max_norm / (total + 1e-6), max=1.0)
+        for g in grads:
+            g.mul_(coef.to(g.dtype))
+    return wrap(total)
+
+
+def clip_grad_value_(parameters: Iterable[Tensor] | Tensor, clip_value: float) -> None:
+    """Clamp every gradient element of ``parameters`` into ``[-clip_value, clip_value]``, in place.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> fc = paddle.nn.Linear(2, 2)
+        >>> (fc(paddle.ones([1, 2])) * 10).sum().backward()
+        >>> paddle.nn.utils.clip_grad_value_(fc.parameters(), 1.0)
+        >>> float(abs(fc.weight.grad.numpy()).max()) <= 1.0
+        True
+    """
+    clip_value = float(clip_value)
+    with torch.no_grad():
+        for p in _params(parameters):
+            if p._t.grad is not None:
+                p._t.grad.clamp_(-clip_value, clip_value)

@@ -1,0 +1,81 @@
+"""Spectral normalisation: ``w = w_orig / sigma(w_orig)``, sigma by power iteration."""
+from __future__ import annotations
+
+from typing import Any
+
+import torch
+
+from pagaie._core.parameter import Parameter
+from pagaie._core.tensor import Tensor, wrap
+
+__all__ = ["spectral_norm"]
+
+
+class SpectralNorm:
+    """The forward pre-hook that rebuilds ``<name>`` from ``<name>_orig`` and the
+    power-iteration vectors ``<name>_u`` / ``<name>_v`` (updated in training mode)."""
+
+    def __init__(self, name: str, n_power_iterations: int, dim: int, eps: float) -> None:
+        if n_power_iterations <= 0:
+            raise ValueError("Expected n_power_iterations to be positive, but got "
+                             f"n_power_iterations={n_power_iterations}")
+        self.name, self.n, self.dim, self.eps = name, n_power_iterations, dim, eps
+
+    def _matrix(self, w: torch.Tensor) -> torch.Tensor:
+        if self.dim != 0:
+            w = w.movedim(self.dim, 0)
+        return w.reshape(w.shape[0], -1)
+
+    def compute_weight(self, layer: Any, do_power_iteration: bool) -> Tensor:
+        w = getattr(layer, self.name + "_orig")._t
+        u = getattr(layer, self.name + "_u")._t
+        v = getattr(layer, self.name + "_v")._t
+        mat = self._matrix(w)
+        if do_power_iteration:
+            with torch.no_grad():
+                for _ in range(self.n):
+                    v.copy_(torch.nn.functional.normalize(mat.t() @ u, dim=0, eps=self.eps))
+                    u.copy_(torch.nn.functional.normalize(mat @ v, dim=0, eps=self.eps))
+        sigma = torch.dot(u, mat @ v)
+        return wrap(w / sigma)
+
+    def __call__(self, layer: Any, inputs: Any) -> None:
+        setattr(layer, self.name, self.compute_weight(layer, layer.training))
+
+
+def spectral_norm(layer: Any, name: str = "weight", n_power_iterations: int = 1, eps: float = 1e-12,
+                  dim: int | None = None) -> Any:
+    """Normalise ``layer.<name>`` by its largest singular value, estimated by power
+    iteration before each forward (the vectors are updated only in training mode).
+
+    ``<name>_orig`` becomes the parameter; ``<name>_u`` and ``<name>_v`` are persistable
+    buffers. ``dim`` (the output-channel dim) defaults to 1 for Linear and transposed
+    convolutions and 0 otherwise.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> fc = paddle.nn.utils.spectral_norm(paddle.nn.Linear(3, 4))
+        >>> list(fc.state_dict())
+        ['bias', 'weight_orig', 'weight_u', 'weight_v']
+    """
+    for hook in layer._forward_pre_hooks.values():
+        if isinstance(hook, SpectralNorm) and hook.name == name:
+            raise RuntimeError(f"Cannot register two spectral_norm hooks on the same parameter {name}")
+    if dim is None:
+        cls = type(layer).__name__
+        dim = 1 if cls == "Linear" or "Transpose" in cls else 0
+    w = getattr(layer, name)
+    fn = SpectralNorm(name, n_power_iterations, dim, eps)
+    t = w._t.detach()
+    mat = fn._matrix(t)
+    h, wd = mat.shape
+    u = torch.nn.functional.normalize(torch.randn(h, dtype=t.dtype, device=t.device), dim=0, eps=eps)
+    v = torch.nn.functional.normalize(torch.randn(wd, dtype=t.dtype, device=t.device), dim=0, eps=eps)
+    del layer._parameters[name]
+    layer.add_parameter(name + "_orig", Parameter(t.clone()))
+    setattr(layer, name, wrap(t.clone()))  # placeholder, recomputed below (keeps Paddle's buffer order)
+    layer.register_buffer(name + "_u", Tensor(u))
+    layer.register_buffer(name + "_v", Tensor(v))
+    setattr(layer, name, fn.compute_weight(layer, True))
+    layer.register_forward_pre_hook(fn)
+    return layer

@@ -1,0 +1,48 @@
+"""Flatten parameters into one vector and back."""
+from __future__ import annotations
+
+from typing import Iterable
+
+import torch
+
+from pagaie._core.tensor import Tensor, wrap
+
+__all__ = ["parameters_to_vector", "vector_to_parameters"]
+
+
+def parameters_to_vector(parameters: Iterable[Tensor], name: str | None = None) -> Tensor:
+    """Concatenate the flattened parameters into one 1-D Tensor.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> paddle.nn.utils.parameters_to_vector(paddle.nn.Linear(3, 2).parameters()).shape
+        paddle.Size([8])
+    """
+    return wrap(torch.cat([p._t.reshape(-1) for p in parameters]))
+
+
+def vector_to_parameters(vec: Tensor, parameters: Iterable[Tensor], name: str | None = None) -> None:
+    """Copy consecutive slices of the 1-D ``vec`` into ``parameters`` (in place).
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> fc = paddle.nn.Linear(2, 1)
+        >>> paddle.nn.utils.vector_to_parameters(paddle.ones([3]), fc.parameters())
+        >>> fc.weight.tolist(), fc.bias.tolist()
+        ([[1.0], [1.0]], [1.0])
+    """
+    v = vec._t
+    if v.dim() != 1:
+        raise ValueError(f"paddle.nn.utils.vector_to_parameters: 'vec' must be 1-D, but received "
+                         f"{v.dim()}-D")
+    params = list(parameters)
+    total = sum(p._t.numel() for p in params)
+    if total != v.numel():
+        raise ValueError(f"paddle.nn.utils.vector_to_parameters: 'vec' has {v.numel()} elements but the "
+                         f"parameters need {total}")
+    off = 0
+    with torch.no_grad():
+        for p in params:
+            n = p._t.numel()
+            p._t.copy_(v[off:off + n].reshape(p._t.shape))
+            off += n

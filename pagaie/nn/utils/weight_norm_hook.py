@@ -1,0 +1,99 @@
+"""Weight normalisation: ``w = g * v / ||v||`` recomputed before each forward."""
+from __future__ import annotations
+
+from typing import Any
+
+import torch
+
+from pagaie._core.parameter import Parameter
+from pagaie._core.tensor import wrap
+
+__all__ = ["weight_norm", "remove_weight_norm"]
+
+
+def _norm_except_dim(v: torch.Tensor, dim: int) -> torch.Tensor:
+    if dim == -1:
+        return torch.linalg.vector_norm(v)
+    dims = [d for d in range(v.dim()) if d != dim]
+    shape = [1] * v.dim()
+    shape[dim] = v.shape[dim]
+    return torch.linalg.vector_norm(v, dim=dims).reshape(shape) if dims else v.abs()
+
+
+class WeightNorm:
+    """The forward pre-hook that rebuilds ``<name>`` from ``<name>_g`` and ``<name>_v``."""
+
+    def __init__(self, name: str, dim: int) -> None:
+        self.name, self.dim = name, dim
+
+    def compute_weight(self, layer: Any) -> Any:
+        g = getattr(layer, self.name + "_g")._t
+        v = getattr(layer, self.name + "_v")._t
+        n = _norm_except_dim(v, self.dim)
+        gs = g if self.dim == -1 else g.reshape(n.shape)
+        return wrap(v * (gs / n))
+
+    def __call__(self, layer: Any, inputs: Any) -> None:
+        setattr(layer, self.name, self.compute_weight(layer))
+
+
+def weight_norm(layer: Any, name: str = "weight", dim: int = 0) -> Any:
+    """Reparameterise ``layer.<name>`` as ``g * v / ||v||`` (norm over all dims but ``dim``;
+    ``dim=None``: over all elements): parameters ``<name>_g`` and ``<name>_v`` replace it.
+
+    Args:
+        layer (Layer): the layer.
+        name (str): the parameter. Default 'weight'.
+        dim (int|None): the dim kept by the norm. Default 0.
+
+    Returns:
+        Layer: the same layer.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> fc = paddle.nn.utils.weight_norm(paddle.nn.Linear(3, 4))
+        >>> [n for n, _ in fc.named_parameters()]
+        ['bias', 'weight_v', 'weight_g']
+    """
+    for hook in layer._forward_pre_hooks.values():
+        if isinstance(hook, WeightNorm) and hook.name == name:
+            raise RuntimeError(f"Cannot register two weight_norm hooks on the same parameter {name}")
+    if dim is None:
+        dim = -1
+    w = getattr(layer, name)
+    nd = w.ndim
+    if not -nd <= dim < nd:
+        raise AssertionError("dim must set between [-R, R), R means the dimension of weight.")
+    if dim != -1:
+        dim = (dim + nd) % nd
+    t = w._t.detach()
+    fn = WeightNorm(name, dim)
+    g = _norm_except_dim(t, dim)
+    g = g.reshape(()) if dim == -1 else g.reshape(-1)
+    del layer._parameters[name]
+    layer.add_parameter(name + "_v", Parameter(t.clone(), name=(w.name + "_v") if w._name else None))
+    layer.add_parameter(name + "_g", Parameter(g.clone(), name=(w.name + "_g") if w._name else None))
+    setattr(layer, name, fn.compute_weight(layer))
+    layer.register_forward_pre_hook(fn)
+    return layer
+
+
+def remove_weight_norm(layer: Any, name: str = "weight") -> Any:
+    """Undo :func:`weight_norm`: ``<name>`` is a plain parameter again.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> fc = paddle.nn.utils.remove_weight_norm(paddle.nn.utils.weight_norm(paddle.nn.Linear(3, 4)))
+        >>> [n for n, _ in fc.named_parameters()]
+        ['bias', 'weight']
+    """
+    for hid, hook in list(layer._forward_pre_hooks.items()):
+        if isinstance(hook, WeightNorm) and hook.name == name:
+            w = hook.compute_weight(layer)
+            delattr(layer, name)
+            del layer._parameters[name + "_g"]
+            del layer._parameters[name + "_v"]
+            layer.add_parameter(name, Parameter(w._t.detach().clone()))
+            del layer._forward_pre_hooks[hid]
+            return layer
+    raise ValueError(f"weight_norm of '{name}' not found in {layer}")

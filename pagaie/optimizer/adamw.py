@@ -1,0 +1,91 @@
+"""AdamW: Adam with decoupled weight decay."""
+from __future__ import annotations
+
+from typing import Any, Callable, Sequence
+
+import torch
+
+from pagaie._core.tensor import Tensor
+from pagaie.optimizer.adam import Adam
+from pagaie.optimizer.optimizer import Optimizer, _f32, _scalar
+
+__all__ = ["AdamW"]
+
+
+class AdamW(Adam):
+    r"""AdamW (Loshchilov & Hutter): the Adam update preceded by a decoupled decay of the
+    parameter, :math:`\theta \leftarrow \theta (1 - lr \cdot coeff)`.
+
+    Args:
+        learning_rate (float|LRScheduler, optional): the learning rate. Default 0.001.
+        beta1 (float|Tensor, optional): decay of the first moment. Default 0.9.
+        beta2 (float|Tensor, optional): decay of the second moment. Default 0.999.
+        epsilon (float, optional): numerical stabilizer. Default 1e-8.
+        parameters (list|tuple|None): the Tensors to update, or parameter groups (dicts).
+        weight_decay (float|Tensor, optional): the decay coefficient. Default 0.01.
+        use_lowprecision_moment (bool, optional): keep the moments in the parameter's
+            low precision. Default False.
+        lr_ratio (callable|None, optional): ``lr_ratio(param)`` scales the learning rate of
+            each parameter (layer-wise decay). Default None.
+        apply_decay_param_fun (callable|None, optional): ``fun(param.name)``; decay only the
+            parameters for which it returns True. Default None (decay all).
+        grad_clip (ClipGradBase|None, optional): gradient clipping. Default None.
+        lazy_mode (bool, optional): see :class:`Adam`. Default False.
+        multi_precision (bool, optional): float32 master weights for low-precision parameters.
+        amsgrad (bool, optional): use AMSGrad. Default False.
+        name (str|None, optional): prefix of the accumulators' names. Default None.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> w = paddle.Parameter(paddle.to_tensor([1.0]), name="doc_adamw_w")
+        >>> opt = paddle.optimizer.AdamW(learning_rate=0.1, parameters=[w], weight_decay=0.5)
+        >>> paddle.multiply(w, paddle.to_tensor([1.0])).backward(paddle.to_tensor([1.0]))
+        >>> opt.step()
+        >>> round(w.item(), 4)
+        0.85
+    """
+
+    def __init__(self, learning_rate: Any = 0.001, beta1: Any = 0.9, beta2: Any = 0.999, epsilon: Any = 1e-8,
+                 parameters: Sequence | None = None, weight_decay: Any = 0.01,
+                 use_lowprecision_moment: bool = False, lr_ratio: Callable | None = None,
+                 apply_decay_param_fun: Callable | None = None, grad_clip: Any = None, lazy_mode: bool = False,
+                 multi_precision: bool = False, amsgrad: bool = False, name: str | None = None) -> None:
+        self._check_hparams("AdamW", learning_rate, beta1, beta2, epsilon)
+        if isinstance(weight_decay, bool) or not isinstance(weight_decay, (int, float, Tensor)):
+            raise TypeError("paddle.optimizer.AdamW: weight_decay should be int, float or Tensor, "
+                            f"but received {type(weight_decay).__name__}")
+        if lr_ratio is not None and not callable(lr_ratio):
+            raise TypeError("paddle.optimizer.AdamW: lr_ratio should be callable")
+        Optimizer.__init__(self, learning_rate, parameters, None, grad_clip, name)
+        self.type = "adamw"
+        self._apply_decay_param_fun = apply_decay_param_fun
+        self._weight_decay = _scalar(weight_decay)
+        self._use_lowprecision_moment = use_lowprecision_moment
+        self._lr_ratio = lr_ratio
+        self._init_hparams(beta1, beta2, epsilon, lazy_mode, multi_precision, amsgrad)
+        self._default_dict["weight_decay"] = self._weight_decay
+        self._default_dict["grad_clip"] = grad_clip
+
+    def _bind_group_options(self, param_group: dict) -> None:
+        # AdamW's groups scale the learning rate only; their weight decay is decoupled.
+        for p in param_group["params"]:
+            self._optimize_attr(p)["learning_rate"] = param_group.get("learning_rate", 1.0)
+
+    def _acc_dtype(self, target: Tensor) -> torch.dtype:
+        if self._use_lowprecision_moment:
+            return target._t.dtype
+        return super()._acc_dtype(target)
+
+    def _decay_factors(self, params, lrs, hp, tensors):
+        coeff = _f32(_scalar(hp["weight_decay"]))
+        if self._lr_ratio is not None:
+            lrs = [lr * _f32(self._lr_ratio(t)) for lr, t in zip(lrs, tensors)]
+        fun = self._apply_decay_param_fun
+        if coeff != 0.0:
+            decays = [1.0 - lr * coeff if fun is None or fun(t.name) else 1.0 for lr, t in zip(lrs, tensors)]
+            if len(set(decays)) == 1:
+                if decays[0] != 1.0:
+                    torch._foreach_mul_(params, decays[0])
+            else:
+                torch._foreach_mul_(params, decays)
+        return lrs

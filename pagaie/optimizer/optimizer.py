@@ -1,0 +1,781 @@
+"""The optimizer shell shared by every algorithm in ``paddle.optimizer``.
+
+``Optimizer`` owns what all algorithms have in common: the parameter list or parameter
+groups, the learning rate (a float or an ``LRScheduler``), weight decay (an ``L1Decay`` /
+``L2Decay`` regularizer; a parameter's own ``regularizer`` wins), gradient clipping, the
+per-parameter accumulators (named as Paddle names them, e.g. ``linear_0.w_0_moment1_0``)
+and the state dict. An algorithm only says which accumulators one parameter needs
+(``_init_state``) and how a group of parameters is updated (``_update`` over torch
+tensors, in place, under ``torch.no_grad``).
+
+Gradient clipping interface: ``grad_clip`` is any ``paddle.nn.ClipGradBy*`` object, called
+as ``grad_clip([(param, grad), ...])`` and returning the list of ``(param, new_grad)``.
+"""
+from __future__ import annotations
+
+from collections import defaultdict
+from typing import Any, Sequence
+
+import numpy as np
+import torch
+
+from pagaie._core.tensor import Tensor, as_torch, wrap
+from pagaie.optimizer.lr import LRScheduler
+from pagaie.regularizer import L1Decay, L2Decay, WeightDecayRegularizer
+
+__all__ = ["Optimizer"]
+
+_LOW_PRECISION = (torch.float16, torch.bfloat16)
+
+
+def _unique_name(key: str) -> str:
+    from pagaie.utils import unique_name
+    return unique_name.generate(key)
+
+
+def _to_torch_value(value: Any) -> torch.Tensor:
+    if isinstance(value, (Tensor, torch.Tensor)):
+        return as_torch(value).detach()
+    return torch.as_tensor(np.asarray(value))
+
+
+def _check_grad_clip(grad_clip: Any) -> None:
+    if grad_clip is None:
+        return
+    base = None
+    try:
+        from pagaie.nn import clip as _clip
+        base = getattr(_clip, "ClipGradBase", None) or getattr(_clip, "GradientClipBase", None)
+    except ImportError:
+        pass
+    ok = isinstance(grad_clip, base) if base is not None else callable(grad_clip)
+    if not ok:
+        raise TypeError("paddle.optimizer: 'grad_clip' should be an instance of GradientClipBase's "
+                        f"derived class, but received {type(grad_clip).__name__}")
+
+
+class Optimizer:
+    r"""Base class of the optimizers: holds parameters, learning rate, weight decay,
+    gradient clipping and the optimizer state. Use a subclass such as
+    :class:`pagaie.optimizer.SGD` or :class:`pagaie.optimizer.Adam`.
+
+    Args:
+        learning_rate (float|LRScheduler): the learning rate, or a scheduler that gives it.
+        parameters (list|tuple|None): the Tensors to update, or a list of dicts (parameter
+            groups) each with ``'params'`` and optional per-group options such as
+            ``'learning_rate'`` (a scale of the base learning rate) and ``'weight_decay'``.
+        weight_decay (float|L1Decay|L2Decay|None, optional): regularization; a float means
+            ``L2Decay(float)``. A parameter's own ``regularizer`` overrides it. Default None.
+        grad_clip (ClipGradBase|None, optional): gradient clipping, e.g.
+            ``paddle.nn.ClipGradByGlobalNorm``. Default None.
+        name (str|None, optional): prefix of the accumulators' names. Default None.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> w = paddle.Parameter(paddle.to_tensor([1.0, 2.0]), name="doc_opt_w")
+        >>> opt = paddle.optimizer.SGD(learning_rate=0.5, parameters=[w])
+        >>> paddle.multiply(w, paddle.to_tensor([1.0, 1.0])).backward(paddle.to_tensor([1.0, -1.0]))
+        >>> opt.step()
+        >>> w.tolist()
+        [0.5, 2.5]
+        >>> opt.clear_grad()
+        >>> w.grad.tolist()
+        [0.0, 0.0]
+    """
+
+    # Names of the accumulators of one parameter, in creation order (subclasses).
+    _acc_names: tuple[str, ...] = ()
+
+    def __init__(self, learning_rate: float | LRScheduler,
+                 parameters: Sequence[Tensor] | Sequence[dict] | None = None,
+                 weight_decay: float | WeightDecayRegularizer | None = None,
+                 grad_clip: Any = None, name: str | None = None) -> None:
+        if parameters is None:
+            raise AttributeError("paddle.optimizer: the 'parameters' argument given to the Optimizer "
+                                 "should not be None in dynamic graph mode")
+        if isinstance(parameters, Tensor):
+            raise TypeError("paddle.optimizer: 'parameters' should be an iterable of Tensors, "
+                            f"but received {type(parameters).__name__}")
+        if isinstance(parameters, dict):
+            raise TypeError("paddle.optimizer: 'parameters' should not be a dict; to use parameter "
+                            "groups, pass a list of dicts")
+        self._parameter_list = list(parameters)
+        self._name = name
+        if not isinstance(learning_rate, (float, LRScheduler)):
+            raise TypeError("paddle.optimizer: learning rate should be float or LRScheduler, "
+                            f"but received {type(learning_rate).__name__}")
+        _check_grad_clip(grad_clip)
+        if isinstance(weight_decay, bool):
+            raise TypeError("paddle.optimizer: 'weight_decay' should be a float or a regularizer")
+        if isinstance(weight_decay, (int, float)):
+            weight_decay = L2Decay(float(weight_decay))
+        self.regularization = weight_decay
+        self._grad_clip = grad_clip
+        self._learning_rate = learning_rate
+        self._dtype = None
+        self._grouped = bool(self._parameter_list) and isinstance(self._parameter_list[0], dict)
+        if self._parameter_list:
+            first = self._parameter_list[0]["params"] if self._grouped else self._parameter_list
+            if self._grouped:
+                for group in self._parameter_list:
+                    if "params" not in group:
+                        raise ValueError("paddle.optimizer: each parameter group needs a 'params' entry")
+                first = list(first) if not isinstance(first, Tensor) else [first]
+            if first:
+                self._dtype = first[0].dtype
+        self._accumulators: dict[str, dict[str, Tensor]] = defaultdict(dict)
+        self._accumulators_holder: dict[str, Any] = {}
+        self._opti_name_list: list[str] = []
+        self._already_create_accumulator: set[str] = set()
+        self._master_weights: dict[str, Tensor] = {}
+        self._multi_precision = False
+        self._state: dict[int, dict[str, torch.Tensor]] = {}
+        self._auxiliary_vars: dict[str, Any] = {}
+        self.clear_gradients = self.clear_grad
+        self._default_dict: dict[str, Any] = {"weight_decay": self.regularization, "grad_clip": grad_clip}
+        self._param_groups: list = []
+        if self._grouped:
+            for group in self._parameter_list:
+                self._add_param_group(dict(group))
+        else:
+            self._param_groups = self._parameter_list
+        self._use_fusion_storage = False
+        self._need_refuse = False
+        self.fusion_storage = None
+        self._fuse_buffer_version = 0
+        self.merged_model_params = None
+
+    # ---- parameter groups -----------------------------------------------------------
+    def _add_param_group(self, param_group: dict) -> None:
+        params = param_group["params"]
+        if isinstance(params, Tensor):
+            param_group["params"] = [params]
+        elif isinstance(params, set):
+            raise TypeError("paddle.optimizer: parameters should be in an ordered collection, "
+                            "but received a set; use a list instead")
+        else:
+            param_group["params"] = list(params)
+        for k, v in self._default_dict.items():
+            param_group.setdefault(k, v)
+        seen: set[int] = {id(p) for g in self._param_groups for p in g["params"]}
+        if any(id(p) in seen for p in param_group["params"]):
+            raise ValueError("paddle.optimizer: some parameters appear in more than one parameter group")
+        self._bind_group_options(param_group)
+        self._param_groups.append(param_group)
+
+    def _bind_group_options(self, param_group: dict) -> None:
+        """Paddle records a group's weight decay and learning-rate scale on its parameters."""
+        decay = param_group["weight_decay"]
+        reg = L2Decay(decay) if isinstance(decay, float) else decay
+        for p in param_group["params"]:
+            p.regularizer = reg
+            self._optimize_attr(p)["learning_rate"] = param_group.get("learning_rate", 1.0)
+
+    @staticmethod
+    def _optimize_attr(p: Tensor) -> dict:
+        attr = getattr(p, "optimize_attr", None)
+        if attr is None:
+            attr = {"learning_rate": 1.0}
+            p.optimize_attr = attr
+        return attr
+
+    def _group_hparams(self, group: dict | None) -> dict:
+        if group is None:
+            return self._default_dict
+        hp = dict(self._default_dict)
+        hp.update((k, v) for k, v in group.items() if k != "params")
+        return hp
+
+    # ---- learning rate --------------------------------------------------------------
+    def get_lr(self) -> float:
+        """The current learning rate (the scheduler's value when one is used).
+
+        Returns:
+            float: the learning rate.
+
+        Examples:
+            >>> import pagaie as paddle
+            >>> w = paddle.Parameter(paddle.to_tensor([1.0]), name="doc_get_lr_w")
+            >>> sched = paddle.optimizer.lr.StepDecay(learning_rate=0.5, step_size=2, gamma=0.1)
+            >>> opt = paddle.optimizer.SGD(sched, parameters=[w])
+            >>> opt.get_lr()
+            0.5
+        """
+        lr = self._learning_rate
+        return lr if isinstance(lr, float) else lr()
+
+    def set_lr(self, value: float) -> None:
+        """Set a float learning rate by hand (not allowed when a scheduler is used).
+
+        Args:
+            value (float): the new learning rate.
+
+        Examples:
+            >>> import pagaie as paddle
+            >>> w = paddle.Parameter(paddle.to_tensor([1.0]), name="doc_set_lr_w")
+            >>> opt = paddle.optimizer.Adam(0.1, parameters=[w])
+            >>> opt.set_lr(0.2)
+            >>> opt.get_lr()
+            0.2
+        """
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            raise TypeError("paddle.optimizer.Optimizer.set_lr: 'value' must be a float, "
+                            f"but received {type(value).__name__}")
+        if isinstance(self._learning_rate, LRScheduler):
+            raise RuntimeError("paddle.optimizer.Optimizer.set_lr: the learning rate is an LRScheduler; "
+                               "setting a float would conflict with it")
+        self._learning_rate = float(value)
+
+    def set_lr_scheduler(self, scheduler: LRScheduler) -> None:
+        """Replace the learning rate by ``scheduler``.
+
+        Args:
+            scheduler (LRScheduler): the new scheduler.
+
+        Examples:
+            >>> import pagaie as paddle
+            >>> w = paddle.Parameter(paddle.to_tensor([1.0]), name="doc_set_sched_w")
+            >>> opt = paddle.optimizer.Adam(0.1, parameters=[w])
+            >>> opt.set_lr_scheduler(paddle.optimizer.lr.StepDecay(learning_rate=0.5, step_size=5))
+            >>> opt.get_lr()
+            0.5
+        """
+        if not isinstance(scheduler, LRScheduler):
+            raise TypeError("paddle.optimizer.Optimizer.set_lr_scheduler: 'scheduler' must be an "
+                            f"LRScheduler, but received {type(scheduler).__name__}")
+        self._learning_rate = scheduler
+
+    # ---- accumulators ---------------------------------------------------------------
+    def _add_accumulator(self, name: str, param: Tensor, dtype: Any = None, fill_value: float = 0.0,
+                         shape: Sequence[int] | None = None, type: Any = None, device: Any = None) -> Tensor:
+        """Create (or return) the accumulator ``name`` of ``param``, named as Paddle names it."""
+        if self._name is not None:
+            name = f"{self._name}_{name}"
+        existing = self._accumulators.get(name, {}).get(param.name)
+        if existing is not None:
+            return existing
+        var_name = _unique_name(f"{param.name}_{name}")
+        self._opti_name_list.append(var_name)
+        pt = param._t
+        if dtype is None:
+            tdtype = pt.dtype
+        elif isinstance(dtype, torch.dtype):
+            tdtype = dtype
+        else:
+            from pagaie._core.dtype import to_torch_dtype
+            tdtype = to_torch_dtype(dtype)
+        dev = pt.device if device is None else torch.device(device)
+        t = torch.full(list(pt.shape) if shape is None else list(shape), fill_value, dtype=tdtype, device=dev)
+        if self._accumulators_holder:
+            key = self._holder_key(var_name, param.name, name)
+            if key is None:
+                raise AssertionError(f"paddle.optimizer: the loaded state dict has no entry {var_name!r} "
+                                     f"(accumulator {name!r} of parameter {param.name!r})")
+            value = _to_torch_value(self._accumulators_holder.pop(key))
+            t = value.to(dtype=tdtype, device=dev).reshape(t.shape).clone()
+        acc = Tensor(t, name=var_name)
+        acc.persistable = True
+        self._accumulators[name][param.name] = acc
+        return acc
+
+    def _holder_key(self, var_name: str, param_name: str, acc_name: str) -> str | None:
+        """The loaded entry for an accumulator: its exact name, else the same parameter and
+        accumulator with another unique-name suffix (e.g. a second optimizer in one process)."""
+        if var_name in self._accumulators_holder:
+            return var_name
+        stem = f"{param_name}_{acc_name}_"
+        for k in self._accumulators_holder:
+            if k.startswith(stem) and k[len(stem):].isdigit():
+                return k
+        return None
+
+    def _get_accumulator(self, name: str, param: Tensor) -> Tensor:
+        if self._name is not None:
+            name = f"{self._name}_{name}"
+        try:
+            return self._accumulators[name][param.name]
+        except KeyError:
+            raise KeyError(f"paddle.optimizer: accumulator {name!r} does not exist for parameter "
+                           f"{param.name!r}") from None
+
+    def _get_accumulator_master(self, name: str, param: Tensor) -> Tensor:
+        target = self._master_weights.get(param.name) if self._use_master(param) else None
+        return self._get_accumulator(name, target if target is not None else param)
+
+    def _use_master(self, param: Tensor) -> bool:
+        return self._multi_precision and param._t.dtype in _LOW_PRECISION
+
+    def _create_master_weight(self, param: Tensor) -> Tensor:
+        mw = self._master_weights.get(param.name)
+        if mw is None:
+            var_name = _unique_name(f"{param.name}_fp32_master")
+            mw = Tensor(param._t.detach().float().clone(), name=var_name)
+            mw.persistable = True
+            self._master_weights[param.name] = mw
+        return mw
+
+    def _init_state(self, target: Tensor, hp: dict) -> None:
+        """Create the accumulators of one parameter (default: zeros shaped like it)."""
+        for acc in self._acc_names:
+            self._add_accumulator(acc, target, dtype=self._acc_dtype(target))
+
+    @staticmethod
+    def _acc_dtype(target: Tensor) -> torch.dtype:
+        dt = target._t.dtype
+        return torch.float32 if dt in _LOW_PRECISION else dt
+
+    def _create_accumulators(self, params: Sequence[Tensor], hp: dict | None = None) -> None:
+        hp = self._default_dict if hp is None else hp
+        for p in params:
+            if p.name in self._already_create_accumulator:
+                continue
+            target = self._create_master_weight(p) if self._use_master(p) else p
+            self._init_state(target, hp)
+            self._already_create_accumulator.add(p.name)
+
+    def _param_state(self, p: Tensor) -> dict[str, torch.Tensor]:
+        """The accumulators of ``p`` as torch tensors, keyed by their short names."""
+        st = self._state.get(id(p))
+        if st is None:
+            target = self._master_weights.get(p.name) if self._use_master(p) else None
+            pname = (target if target is not None else p).name
+            prefix = f"{self._name}_" if self._name is not None else ""
+            st = {}
+            for acc in self._acc_names:
+                holder = self._accumulators.get(prefix + acc)
+                if holder is not None and pname in holder:
+                    st[acc] = holder[pname]._t
+            self._state[id(p)] = st
+        return st
+
+    # ---- the step -------------------------------------------------------------------
+    def step(self) -> None:
+        """Update every parameter that has a gradient, once.
+
+        Examples:
+            >>> import pagaie as paddle
+            >>> w = paddle.Parameter(paddle.to_tensor([1.0, 1.0]), name="doc_step_w")
+            >>> opt = paddle.optimizer.SGD(learning_rate=0.1, parameters=[w])
+            >>> paddle.multiply(w, paddle.to_tensor([2.0, 2.0])).backward(paddle.to_tensor([1.0, 1.0]))
+            >>> opt.step()
+            >>> [round(v, 6) for v in w.tolist()]
+            [0.8, 0.8]
+        """
+        with torch.no_grad():
+            if not self._grouped:
+                pairs = [(p, p._t.grad) for p in self._param_groups
+                         if p._t.requires_grad and p._t.grad is not None]
+                self._apply_optimize(pairs, None)
+            else:
+                for group in self._param_groups:
+                    pairs = [(p, p._t.grad) for p in group["params"]
+                             if p._t.requires_grad and p._t.grad is not None]
+                    self._apply_optimize(pairs, group)
+
+    def _apply_optimize(self, pairs: list, group: dict | None) -> None:
+        """Clip, regularize, create missing accumulators and run the update rule."""
+        clip = self._grad_clip if group is None else group.get("grad_clip")
+        if clip is not None and pairs:
+            clipped = clip([(p, wrap(g)) for p, g in pairs])
+            pairs = [(p, as_torch(g)) for p, g in clipped if g is not None]
+        pairs = self._regularize(pairs)
+        if not pairs:
+            return
+        params = [p for p, _ in pairs]
+        hp = self._group_hparams(group)
+        self._create_accumulators(params, hp)
+        lr = self.get_lr()
+        targets, grads, states, lrs = [], [], [], []
+        masters = []
+        for p, g in pairs:
+            attr = getattr(p, "optimize_attr", None)
+            scale = attr.get("learning_rate", 1.0) if attr else 1.0
+            lrs.append(lr * scale if scale != 1.0 else lr)
+            if self._use_master(p):
+                mw = self._master_weights[p.name]
+                targets.append(mw._t)
+                grads.append(g.float())
+                masters.append((p, mw))
+            else:
+                targets.append(p._t)
+                grads.append(g)
+            states.append(self._param_state(p))
+        self._update(targets, grads, states, lrs, hp, params)
+        for p, mw in masters:
+            p._t.copy_(mw._t)
+
+    def _update(self, params: list[torch.Tensor], grads: list[torch.Tensor],
+                states: list[dict[str, torch.Tensor]], lrs: list[float], hp: dict,
+                tensors: list[Tensor]) -> None:
+        """Apply the rule to a group: ``params`` are updated in place. Default: one by one."""
+        for p, g, st, lr, t in zip(params, grads, states, lrs, tensors):
+            self._update_one(p, g, st, lr, hp, t)
+
+    def _update_one(self, p: torch.Tensor, g: torch.Tensor, state: dict[str, torch.Tensor],
+                    lr: float, hp: dict, param: Tensor) -> None:
+        raise NotImplementedError('paddle.optimizer: class "Optimizer" cannot be used directly as an '
+                                  'optimizer; use a subclass such as "Adam"')
+
+    # ---- regularization -------------------------------------------------------------
+    def _regularizer_of(self, param: Tensor, regularization: Any) -> Any:
+        reg = getattr(param, "regularizer", None)
+        return reg if reg is not None else regularization
+
+    def _regularize(self, pairs: list) -> list:
+        reg_default = self.regularization
+        out = []
+        for p, g in pairs:
+            reg = self._regularizer_of(p, reg_default)
+            if reg is None:
+                out.append((p, g))
+                continue
+            target = p._t
+            if target.dtype != g.dtype:
+                mw = self._master_weights.get(p.name)
+                target = mw._t if mw is not None else target.to(g.dtype)
+            if isinstance(reg, (L1Decay, L2Decay)):
+                term = reg._term(target)
+            else:
+                term = as_torch(reg(wrap(target), wrap(g), None))
+            out.append((p, g + term))
+        return out
+
+    def append_regularization_ops(self, parameters_and_grads: list, regularization: Any = None) -> list:
+        """Add each parameter's weight-decay term to its gradient.
+
+        Args:
+            parameters_and_grads (list[tuple[Tensor, Tensor]]): (parameter, gradient) pairs.
+            regularization (WeightDecayRegularizer|None, optional): used for parameters
+                without their own ``regularizer``.
+
+        Returns:
+            list[tuple[Tensor, Tensor]]: the pairs with regularized gradients.
+
+        Examples:
+            >>> import pagaie as paddle
+            >>> w = paddle.Parameter(paddle.to_tensor([1.0, -2.0]), name="doc_reg_w")
+            >>> opt = paddle.optimizer.SGD(0.1, parameters=[w])
+            >>> pairs = opt.append_regularization_ops([(w, paddle.to_tensor([0.0, 0.0]))],
+            ...                                       paddle.regularizer.L2Decay(0.5))
+            >>> pairs[0][1].tolist()
+            [0.5, -1.0]
+        """
+        saved = self.regularization
+        self.regularization = regularization
+        try:
+            with torch.no_grad():
+                pairs = self._regularize([(p, None if g is None else as_torch(g))
+                                          for p, g in parameters_and_grads if g is not None])
+        finally:
+            self.regularization = saved
+        return [(p, wrap(g)) for p, g in pairs]
+
+    # ---- gradients ------------------------------------------------------------------
+    def _all_params(self) -> list[Tensor]:
+        if self._grouped:
+            return [p for g in self._param_groups for p in g["params"]]
+        return list(self._parameter_list)
+
+    def clear_grad(self, set_to_zero: bool = True) -> None:
+        """Reset the gradients of all trainable parameters: to zeros (default) or to None.
+
+        Args:
+            set_to_zero (bool, optional): zero the gradients instead of deleting them. Default True.
+
+        Examples:
+            >>> import pagaie as paddle
+            >>> w = paddle.Parameter(paddle.to_tensor([1.0]), name="doc_clear_w")
+            >>> opt = paddle.optimizer.SGD(0.1, parameters=[w])
+            >>> paddle.multiply(w, paddle.to_tensor([3.0])).backward(paddle.to_tensor([1.0]))
+            >>> opt.clear_grad(set_to_zero=False)
+            >>> w.grad is None
+            True
+        """
+        for p in self._all_params():
+            if p._t.requires_grad:
+                p.clear_gradient(set_to_zero)
+
+    def zero_grad(self, set_to_none: bool = True) -> None:
+        """Reset the gradients (PyTorch spelling): to None by default, else to zeros.
+
+        Args:
+            set_to_none (bool, optional): delete the gradients instead of zeroing them. Default True.
+
+        Examples:
+            >>> import pagaie as paddle
+            >>> w = paddle.Parameter(paddle.to_tensor([1.0]), name="doc_zero_w")
+            >>> opt = paddle.optimizer.SGD(0.1, parameters=[w])
+            >>> paddle.multiply(w, paddle.to_tensor([3.0])).backward(paddle.to_tensor([1.0]))
+            >>> opt.zero_grad()
+            >>> w.grad is None
+            True
+        """
+        self.clear_grad(set_to_zero=not set_to_none)
+
+    def backward(self, loss: Tensor, startup_program: Any = None, parameters: list | None = None,
+                 no_grad_set: set | None = None, callbacks: list | None = None) -> list:
+        """The (parameter, gradient) pairs of the parameters that have gradients. In dynamic
+        mode the gradients come from an earlier ``loss.backward()``.
+
+        Args:
+            loss (Tensor): the loss (already back-propagated).
+            startup_program (None): unused in dynamic mode.
+            parameters (list|None, optional): the parameters (or names) to collect; all by default.
+            no_grad_set (set|None, optional): parameters (or names) to leave out.
+            callbacks (list|None, optional): unused in dynamic mode.
+
+        Returns:
+            list[tuple[Tensor, Tensor]]: (parameter, gradient) pairs.
+
+        Examples:
+            >>> import pagaie as paddle
+            >>> w = paddle.Parameter(paddle.to_tensor([1.0]), name="doc_backward_w")
+            >>> opt = paddle.optimizer.SGD(0.1, parameters=[w])
+            >>> y = paddle.multiply(w, paddle.to_tensor([3.0]))
+            >>> y.backward(paddle.to_tensor([1.0]))
+            >>> [(p.name, g.tolist()) for p, g in opt.backward(y)]
+            [('doc_backward_w', [3.0])]
+        """
+        params = self._select(parameters)
+        skip = {x if isinstance(x, str) else x.name for x in (no_grad_set or ())}
+        return [(p, wrap(p._t.grad)) for p in params if p._t.grad is not None and p.name not in skip]
+
+    def _select(self, parameters: list | None) -> list[Tensor]:
+        all_params = self._all_params()
+        if not parameters:
+            return all_params
+        by_name = {p.name: p for p in all_params}
+        return [by_name[x] if isinstance(x, str) else x for x in parameters]
+
+    def apply_gradients(self, params_grads: list) -> list:
+        """Clip, regularize and apply the given (parameter, gradient) pairs.
+
+        Args:
+            params_grads (list[tuple[Tensor, Tensor]]): the pairs to apply.
+
+        Returns:
+            list: the operators appended (always empty in dynamic mode).
+
+        Examples:
+            >>> import pagaie as paddle
+            >>> w = paddle.Parameter(paddle.to_tensor([1.0]), name="doc_apply_w")
+            >>> opt = paddle.optimizer.SGD(0.5, parameters=[w])
+            >>> _ = opt.apply_gradients([(w, paddle.to_tensor([1.0]))])
+            >>> w.tolist()
+            [0.5]
+        """
+        pairs = sorted(((p, as_torch(g)) for p, g in params_grads if g is not None), key=lambda x: x[0].name)
+        with torch.no_grad():
+            self._apply_optimize(pairs, None)
+        return []
+
+    def minimize(self, loss: Tensor, startup_program: Any = None, parameters: list | None = None,
+                 no_grad_set: set | None = None) -> tuple[list, list]:
+        """Update the parameters from the gradients of ``loss`` (call ``loss.backward()`` first).
+
+        Args:
+            loss (Tensor): the loss.
+            startup_program (None): unused in dynamic mode.
+            parameters (list|None, optional): the parameters (or names) to update; all by default.
+            no_grad_set (set|None, optional): parameters (or names) not to update.
+
+        Returns:
+            tuple: (the operators appended, always empty in dynamic mode; the (parameter,
+            gradient) pairs used).
+
+        Examples:
+            >>> import pagaie as paddle
+            >>> w = paddle.Parameter(paddle.to_tensor([1.0]), name="doc_minimize_w")
+            >>> opt = paddle.optimizer.SGD(0.5, parameters=[w])
+            >>> loss = paddle.multiply(w, paddle.to_tensor([2.0]))
+            >>> loss.backward()
+            >>> _ = opt.minimize(loss)
+            >>> w.tolist()
+            [0.0]
+        """
+        if not isinstance(loss, Tensor):
+            raise TypeError(f"paddle.optimizer.Optimizer.minimize: the loss should be a Tensor, "
+                            f"but received {type(loss).__name__}")
+        params_grads = self.backward(loss, startup_program, parameters, no_grad_set)
+        with torch.no_grad():
+            self._apply_optimize([(p, as_torch(g)) for p, g in params_grads], None)
+        return [], params_grads
+
+    # ---- state dict -----------------------------------------------------------------
+    def state_dict(self) -> dict[str, Any]:
+        """The optimizer state: every accumulator under its Paddle name, plus
+        ``'master_weights'`` (multi-precision) and ``'LR_Scheduler'`` (when a scheduler is used).
+
+        Returns:
+            dict: the state.
+
+        Examples:
+            >>> import pagaie as paddle
+            >>> w = paddle.Parameter(paddle.to_tensor([1.0]), name="doc_sd_w")
+            >>> opt = paddle.optimizer.Momentum(0.1, parameters=[w])
+            >>> paddle.multiply(w, paddle.to_tensor([1.0])).backward(paddle.to_tensor([1.0]))
+            >>> opt.step()
+            >>> list(opt.state_dict())
+            ['doc_sd_w_velocity_0']
+        """
+        state: dict[str, Any] = {}
+        if not self._accumulators and self._accumulators_holder:
+            state.update(self._accumulators_holder)
+        else:
+            for accs in self._accumulators.values():
+                for t in accs.values():
+                    state[t.name] = t
+        if self._master_weights:
+            state["master_weights"] = self._master_weights
+        if isinstance(self._learning_rate, LRScheduler):
+            state["LR_Scheduler"] = self._learning_rate.state_dict()
+        return state
+
+    def set_state_dict(self, state_dict: dict[str, Any]) -> None:
+        """Load a state from :meth:`state_dict` (also one saved by Paddle). Accumulators not
+        created yet are filled when they are created.
+
+        Args:
+            state_dict (dict): the state.
+
+        Examples:
+            >>> import pagaie as paddle
+            >>> w = paddle.Parameter(paddle.to_tensor([1.0]), name="doc_ssd_w")
+            >>> opt = paddle.optimizer.Adam(0.1, parameters=[w])
+            >>> paddle.multiply(w, paddle.to_tensor([1.0])).backward(paddle.to_tensor([1.0]))
+            >>> opt.step()
+            >>> opt2 = paddle.optimizer.Adam(0.1, parameters=[w])
+            >>> opt2.set_state_dict(opt.state_dict())
+            >>> opt2.step()
+            >>> [round(v.item(), 4) for k, v in opt2.state_dict().items() if "beta1_pow" in k]
+            [0.729]
+        """
+        from pagaie.optimizer.lr import LambdaDecay
+        if isinstance(self._learning_rate, LRScheduler):
+            lr_state = state_dict.get("LR_Scheduler")
+            if lr_state is None and not isinstance(self._learning_rate, LambdaDecay):
+                raise AssertionError("paddle.optimizer: the state dict must contain 'LR_Scheduler' "
+                                     "when the learning rate is an LRScheduler (except LambdaDecay)")
+            if lr_state:
+                self._learning_rate.set_state_dict(lr_state)
+        state = dict(state_dict)
+        state.pop("LR_Scheduler", None)
+        masters = state.pop("master_weights", None)
+        if masters is not None:
+            for pname, value in masters.items():
+                mw = self._master_weights.get(pname)
+                if mw is not None:
+                    mw._t.copy_(_to_torch_value(value).to(mw._t.dtype))
+                else:
+                    t = _to_torch_value(value).float().clone()
+                    self._master_weights[pname] = Tensor(t, name=getattr(value, "name", None) or f"{pname}_fp32_master_0")
+        self._accumulators_holder = state
+        missing = []
+        for accs in self._accumulators.values():
+            for t in accs.values():
+                if t.name not in state:
+                    missing.append(t.name)
+                    continue
+                value = _to_torch_value(state[t.name]).to(dtype=t._t.dtype, device=t._t.device)
+                with torch.no_grad():
+                    t._t.copy_(value.reshape(t._t.shape))
+        if missing:
+            raise AssertionError(f"paddle.optimizer: the state dict has no entries {missing}")
+
+    load_state_dict = set_state_dict
+
+    def get_opti_var_name_list(self) -> list[str]:
+        """Names of the accumulators created so far.
+
+        Examples:
+            >>> import pagaie as paddle
+            >>> w = paddle.Parameter(paddle.to_tensor([1.0]), name="doc_names_w")
+            >>> opt = paddle.optimizer.SGD(0.1, parameters=[w])
+            >>> opt.get_opti_var_name_list()
+            []
+        """
+        return self._opti_name_list
+
+    # ---- fused-storage knobs (Paddle's AdamW buffer fusion; no-ops here) --------------
+    def set_merged_model_params(self, merged_model_params: Any) -> None:
+        """Record merged model parameters (used by Paddle's fused AdamW storage)."""
+        self.merged_model_params = merged_model_params
+        self.need_refuse()
+
+    def use_fusion_storage(self) -> None:
+        """Ask for fused optimizer-state storage (a flag here: state is already contiguous per tensor)."""
+        self._use_fusion_storage = True
+        self.need_refuse()
+
+    def need_refuse(self) -> None:
+        """Mark the fused storage as needing a rebuild (when fusion storage is in use)."""
+        self._need_refuse = self._use_fusion_storage
+
+    def reset_need_refuse(self) -> None:
+        """Clear the rebuild mark of the fused storage."""
+        self._need_refuse = False
+
+    @property
+    def fused_buffer_version(self) -> int:
+        """How many times the fused storage was rebuilt."""
+        return self._fuse_buffer_version
+
+    @property
+    def fused_states_buffer(self) -> Any:
+        """The fused state buffer (None: no fusion storage)."""
+        return None if self.fusion_storage is None else self.fusion_storage.buffer
+
+    @property
+    def fused_states_buffer_ipc_meta(self) -> Any:
+        """IPC metadata of the fused buffer (None: no fusion storage)."""
+        return None if self.fusion_storage is None else self.fusion_storage.buffer_ipc_meta
+
+    @property
+    def fused_states_accumulators_meta(self) -> Any:
+        """Layout of the accumulators in the fused buffer (None: no fusion storage)."""
+        return None if self.fusion_storage is None else self.fusion_storage.accumulators_meta
+
+    @property
+    def fused_states_master_weights_meta(self) -> Any:
+        """Layout of the master weights in the fused buffer (None: no fusion storage)."""
+        return None if self.fusion_storage is None else self.fusion_storage.master_weights_meta
+
+    def _set_auxiliary_var(self, key: str, val: Any) -> None:
+        self._auxiliary_vars[key] = val
+
+    def _get_auxiliary_var(self, key: str) -> Any:
+        return self._auxiliary_vars.get(key)
+
+
+def _scalar(x: Any) -> float:
+    """A Python float from a float or a one-element Tensor (betas may be Tensors)."""
+    if isinstance(x, (Tensor, torch.Tensor)):
+        return float(as_torch(x).reshape(-1)[0].item())
+    return float(x)
+
+
+def _check_range(api: str, name: str, value: Any, low: float, high: float | None = None,
+                 low_open: bool = False, high_open: bool = True) -> None:
+    if isinstance(value, (Tensor, torch.Tensor)):
+        return
+    v = float(value)
+    bad = (v <= low) if low_open else (v < low)
+    if high is not None:
+        bad = bad or ((v >= high) if high_open else (v > high))
+    if bad:
+        lo = "(" if low_open else "["
+        hi = "" if high is None else f", {high}{')' if high_open else ']'}"
+        rng = f"in {lo}{low}{hi}" if high is not None else f"{'>' if low_open else '>='} {low}"
+        raise ValueError(f"paddle.optimizer.{api}: invalid value of {name}, expect {name} {rng}, "
+                         f"but received {value}")
+
+
+
+def _f32(x: float) -> float:
+    """``x`` rounded to float32 (Paddle passes most optimizer attributes as C++ floats)."""
+    return float(np.float32(x))
+
+
+def _in_dtype(x: float, dtype: torch.dtype) -> float:
+    """``x`` as a kernel computing in ``dtype`` holds it (float32 unless float64)."""
+    return float(x) if dtype == torch.float64 else float(np.float32(x))

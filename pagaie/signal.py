@@ -1,0 +1,111 @@
+"""paddle.signal: short-time Fourier transform and its inverse.
+
+    >>> import pagaie as paddle
+    >>> x = paddle.to_tensor([[float(i % 5) for i in range(64)]])
+    >>> spec = paddle.signal.stft(x, n_fft=16)
+    >>> spec.shape
+    paddle.Size([1, 9, 17])
+    >>> paddle.signal.istft(spec, n_fft=16).shape
+    paddle.Size([1, 64])
+"""
+from __future__ import annotations
+
+import torch
+
+from pagaie._core.registry import defop
+
+__all__ = ["stft", "istft"]
+
+
+def _frames(api: str, n_fft: int, hop_length, win_length, window):
+    n_fft = int(n_fft)
+    hop = n_fft // 4 if hop_length is None else int(hop_length)
+    win = n_fft if win_length is None else int(win_length)
+    if hop <= 0:
+        raise AssertionError(f"paddle.signal.{api}: 'hop_length' must be positive, but received {hop}")
+    if not 0 < win <= n_fft:
+        raise AssertionError(f"paddle.signal.{api}: 'win_length' must be in (0, n_fft({n_fft})], but received {win}")
+    if window is not None and (window.dim() != 1 or window.shape[0] != win):
+        raise AssertionError(f"paddle.signal.{api}: 'window' must be 1-D of length win_length({win}), but "
+                             f"received shape {list(window.shape)}")
+    return n_fft, hop, win
+
+
+@defop(amp="black", paddle_types=("pd_op.stft",))
+def stft(x, n_fft, hop_length=None, win_length=None, window=None, center=True, pad_mode="reflect",
+         normalized=False, onesided=None, name=None):
+    """Short-time Fourier transform: the DFT of overlapping, windowed frames of ``x``.
+
+    Args:
+        x (Tensor): real or complex signal, ``[L]`` or ``[B, L]``.
+        n_fft (int): frame length (DFT size).
+        hop_length (int, optional): step between frames (default ``n_fft // 4``).
+        win_length (int, optional): window length, at most ``n_fft`` (default ``n_fft``);
+            a shorter window is zero-padded on both sides.
+        window (Tensor, optional): 1-D window of length ``win_length`` (default all ones).
+        center (bool, optional): pad ``x`` by ``n_fft // 2`` on both sides so frames are
+            centred on their time stamps.
+        pad_mode (str, optional): ``'reflect'`` or ``'constant'`` padding when centring.
+        normalized (bool, optional): scale the result by ``1 / sqrt(n_fft)``.
+        onesided (bool, optional): keep only the ``n_fft // 2 + 1`` non-negative
+            frequencies (default True for real input; not allowed for complex input).
+        name (str, optional): unused.
+
+    Returns:
+        Tensor: complex ``[..., freqs, frames]``.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> paddle.signal.stft(paddle.to_tensor([1.0] * 32), n_fft=8, center=False).shape
+        paddle.Size([5, 13])
+    """
+    if x.dim() not in (1, 2):
+        raise AssertionError(f"paddle.signal.stft: 'x' must be a 1-D or 2-D tensor, but received {x.dim()}-D")
+    if pad_mode not in ("reflect", "constant"):
+        raise AssertionError(f"paddle.signal.stft: 'pad_mode' must be 'reflect' or 'constant', but received "
+                             f"{pad_mode!r}")
+    n_fft, hop, win = _frames("stft", n_fft, hop_length, win_length, window)
+    if onesided and x.is_complex():
+        raise AssertionError("paddle.signal.stft: 'onesided' must be False for complex input")
+    return torch.stft(x, n_fft, hop_length=hop, win_length=win, window=window, center=center,
+                      pad_mode=pad_mode, normalized=normalized, onesided=onesided, return_complex=True)
+
+
+@defop(amp="black", paddle_types=("pd_op.istft",))
+def istft(x, n_fft, hop_length=None, win_length=None, window=None, center=True, normalized=False,
+          onesided=True, length=None, return_complex=False, name=None):
+    """Inverse short-time Fourier transform by weighted overlap-add of the inverse DFTs.
+
+    Args:
+        x (Tensor): complex spectrogram ``[freqs, frames]`` or ``[B, freqs, frames]``.
+        n_fft (int): frame length (DFT size).
+        hop_length (int, optional): step between frames (default ``n_fft // 4``).
+        win_length (int, optional): window length (default ``n_fft``).
+        window (Tensor, optional): 1-D window of length ``win_length`` (default all ones).
+        center (bool, optional): the forward transform centred its frames.
+        normalized (bool, optional): the forward transform was normalised.
+        onesided (bool, optional): ``x`` holds only the non-negative frequencies.
+        length (int, optional): trim or pad the signal to this length.
+        return_complex (bool, optional): return a complex signal (needs ``onesided=False``).
+        name (str, optional): unused.
+
+    Returns:
+        Tensor: the signal, ``[L]`` or ``[B, L]``.
+
+    Examples:
+        >>> import numpy as np
+        >>> import pagaie as paddle
+        >>> x = paddle.to_tensor([float(i % 3) for i in range(32)])
+        >>> y = paddle.signal.istft(paddle.signal.stft(x, n_fft=8), n_fft=8)
+        >>> np.allclose(y.numpy(), x.numpy(), atol=1e-5)
+        True
+    """
+    if x.dim() not in (2, 3):
+        raise AssertionError(f"paddle.signal.istft: 'x' must be a 2-D or 3-D tensor, but received {x.dim()}-D")
+    if return_complex and onesided:
+        raise AssertionError("paddle.signal.istft: 'onesided' must be False when 'return_complex' is True")
+    n_fft, hop, win = _frames("istft", n_fft, hop_length, win_length, window)
+    if window is None:
+        window = torch.ones(win, dtype=x.real.dtype, device=x.device)
+    return torch.istft(x, n_fft, hop_length=hop, win_length=win, window=window, center=center,
+                       normalized=normalized, onesided=onesided, length=length, return_complex=return_complex)

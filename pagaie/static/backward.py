@@ -1,0 +1,130 @@
+"""Gradients in static programs: ``append_backward``, ``gradients`` and ``minimize``.
+
+A ``pagaie.backward`` op holds ``[targets, inputs, target_gradients]``; the
+interpreter runs the recorded forward under torch.autograd and computes the
+gradients when it reaches the op. ``pagaie.optimizer_step`` hands them to an eager
+optimizer, so every optimizer works in static programs with its own update rule.
+"""
+from __future__ import annotations
+
+from typing import Any, Sequence
+
+from pagaie._static.ir import Block, Value
+
+__all__ = ["append_backward", "gradients", "minimize"]
+
+
+def _as_list(v: Any) -> list:
+    if v is None:
+        return []
+    return list(v) if isinstance(v, (list, tuple)) else [v]
+
+
+def _ancestors(block: Block, targets: list[Value]) -> set[str]:
+    need = {t.name for t in targets}
+    for op in reversed(block.ops):
+        if set(op.output_names()) & need:
+            need |= set(op.input_names())
+    return need
+
+
+def _record_backward(block: Block, targets: list[Value], inputs: list[Value],
+                     target_gradients: list | None) -> list[Value]:
+    grads = []
+    for v in inputs:
+        name = v.name + "@GRAD"
+        if block.has_var(name):
+            name = block.program.unique_name(name)
+        grads.append(block.create_var(name, list(v.shape), v.dtype, stop_gradient=True))
+    block.append_op("pagaie.backward", [list(targets), list(inputs), target_gradients], {}, grads)
+    return grads
+
+
+def _check_target(t: Any, api: str) -> Value:
+    if not isinstance(t, Value):
+        raise TypeError(f"paddle.static.{api}: expected a static Value (built in static mode), "
+                        f"but received {type(t).__name__}")
+    return t
+
+
+def append_backward(loss: Value, parameter_list: Sequence | None = None,
+                    no_grad_set: set | None = None, callbacks: Any = None,
+                    checkpoints: Any = None) -> list[tuple[Value, Value]]:
+    """Add the gradient computation of ``loss`` to its program.
+
+    Args:
+        loss (Value): the scalar loss.
+        parameter_list (list, optional): parameters (or their names) to differentiate;
+            all trainable parameters the loss depends on by default.
+        no_grad_set (set, optional): parameters (or names) to leave out.
+        callbacks, checkpoints: accepted for compatibility.
+
+    Returns:
+        list[tuple[Value, Value]]: ``(parameter, gradient)`` pairs.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> paddle.enable_static()
+        >>> main = paddle.static.Program()
+        >>> with paddle.static.program_guard(main):
+        ...     x = paddle.static.data('x', [None, 2], 'float32')
+        ...     loss = paddle.mean(paddle.nn.Linear(2, 1)(x))
+        ...     pairs = paddle.static.append_backward(loss)
+        >>> len(pairs)
+        2
+        >>> paddle.disable_static()
+    """
+    loss = _check_target(loss, "append_backward")
+    block = loss.block.program.global_block()
+    skip = {getattr(n, "name", n) for n in _as_list(no_grad_set)}
+    wanted = {getattr(p, "name", p) for p in _as_list(parameter_list)}
+    reach = _ancestors(block, [loss])
+    params = [v for v in block.all_parameters()
+              if v.name in reach and not v.stop_gradient and v.name not in skip
+              and (not wanted or v.name in wanted or v.source.name in wanted)]
+    grads = _record_backward(block, [loss], params, None)
+    return list(zip(params, grads))
+
+
+def gradients(targets: Any, inputs: Any, target_gradients: Any = None,
+              no_grad_set: set | None = None) -> list[Value | None]:
+    """Add the gradients of ``targets`` with respect to ``inputs`` to the program.
+
+    Args:
+        targets (Value|list[Value]): what to differentiate.
+        inputs (Value|list[Value]): with respect to what (data values included).
+        target_gradients (Value|list[Value], optional): initial gradients of the targets.
+        no_grad_set (set, optional): accepted for compatibility.
+
+    Returns:
+        list[Value]: one gradient per input.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> paddle.enable_static()
+        >>> main = paddle.static.Program()
+        >>> with paddle.static.program_guard(main):
+        ...     x = paddle.static.data('x', [3], 'float32')
+        ...     x.stop_gradient = False
+        ...     (g,) = paddle.static.gradients([(x * x).sum()], [x])
+        >>> exe = paddle.static.Executor()
+        >>> exe.run(main, feed={'x': paddle.to_tensor([1.0, 2.0, 3.0]).numpy()}, fetch_list=[g])[0].tolist()
+        [2.0, 4.0, 6.0]
+        >>> paddle.disable_static()
+    """
+    ts = [_check_target(t, "gradients") for t in _as_list(targets)]
+    ins = [_check_target(i, "gradients") for i in _as_list(inputs)]
+    tg = _as_list(target_gradients) or None
+    block = ts[0].block.program.global_block()
+    return _record_backward(block, ts, ins, tg)
+
+
+def minimize(optimizer: Any, loss: Value, parameters: Any = None, no_grad_set: Any = None) -> tuple:
+    """Static-mode ``optimizer.minimize(loss)``: add backward and an optimizer step to the program."""
+    pairs = append_backward(loss, parameters, no_grad_set)
+    block = loss.block.program.global_block()
+    params = [p for p, _ in pairs]
+    grads = [g for _, g in pairs]
+    block.append_op("pagaie.optimizer_step", [params, grads], {}, None, {"optimizer": optimizer})
+    return [], pairs
+

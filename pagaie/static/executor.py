@@ -1,0 +1,148 @@
+"""``paddle.static.Executor``: runs programs with the interpreter."""
+from __future__ import annotations
+
+from typing import Any, Sequence
+
+import numpy as np
+import torch
+
+from pagaie._core import dtype as _dt
+from pagaie._core.place import to_torch_device
+from pagaie._core.registry import suspended
+from pagaie._core.tensor import Tensor, wrap
+from pagaie._static.interpreter import Plan
+from pagaie._static.ir import Program, Value
+from pagaie.static.framework import default_main_program, global_scope
+
+__all__ = ["Executor", "global_plan_cache"]
+
+
+def _as_feed_tensor(value: Any, var: Value, device: torch.device) -> torch.Tensor:
+    if isinstance(value, Tensor):
+        t = value._t.detach()
+    elif isinstance(value, torch.Tensor):
+        t = value.detach()
+    else:
+        t = torch.from_numpy(np.ascontiguousarray(np.asarray(value)))
+    want = var._t.dtype
+    if t.dtype != want:
+        if t.is_floating_point() != (want.is_floating_point) and t.dtype != torch.bool:
+            raise ValueError(f"paddle.static.Executor.run: the data type of feed variable "
+                             f"{var.name!r} must be {_dt.from_torch_dtype(want).name}, but received "
+                             f"{_dt.from_torch_dtype(t.dtype).name}")
+        t = t.to(want)
+    declared = list(var.shape)
+    got = list(t.shape)
+    if len(declared) != len(got) or any(d not in (-1, g) for d, g in zip(declared, got)):
+        raise ValueError(f"paddle.static.Executor.run: the fed value for {var.name!r} has shape {got}, "
+                         f"which does not match the declared shape {declared}")
+    return t.to(device)
+
+
+class _PlanCache:
+    def __init__(self) -> None:
+        self.plans: dict = {}
+
+    def get(self, program: Program, feed_names: tuple, fetch: list[Value]) -> Plan:
+        key = (id(program), program.version, feed_names, tuple(v.name for v in fetch))
+        plan = self.plans.get(key)
+        if plan is None:
+            if len(self.plans) > 64:
+                self.plans.clear()
+            plan = self.plans[key] = Plan(program, list(feed_names), fetch)
+        return plan
+
+
+global_plan_cache = _PlanCache()
+
+
+class Executor:
+    """Runs static programs.
+
+    Args:
+        place (Place|str, optional): where to run; the current device by default.
+
+    Examples:
+        >>> import numpy as np
+        >>> import pagaie as paddle
+        >>> paddle.enable_static()
+        >>> main = paddle.static.Program()
+        >>> with paddle.static.program_guard(main):
+        ...     x = paddle.static.data('x', [None, 2], 'float32')
+        ...     y = x * 3
+        >>> exe = paddle.static.Executor(paddle.CPUPlace())
+        >>> exe.run(main, feed={'x': np.ones([1, 2], 'float32')}, fetch_list=[y])[0].tolist()
+        [[3.0, 3.0]]
+        >>> paddle.disable_static()
+    """
+
+    def __init__(self, place: Any = None) -> None:
+        self.place = place
+        self._device = to_torch_device(place, "paddle.static.Executor")
+
+    def run(self, program: Any = None, feed: dict | None = None, fetch_list: Sequence | None = None,
+            feed_var_name: str = "feed", fetch_var_name: str = "fetch", scope: Any = None,
+            return_numpy: bool = True, use_program_cache: bool = False, use_prune: bool = False) -> list:
+        """Run ``program`` with ``feed`` and return the values of ``fetch_list``.
+
+        Args:
+            program (Program|CompiledProgram, optional): default_main_program() when None.
+            feed (dict, optional): input name -> numpy array or Tensor.
+            fetch_list (list, optional): Values (or their names) to return.
+            scope (Scope, optional): where persistable values are published.
+            return_numpy (bool, optional): numpy arrays (True) or Tensors.
+
+        Returns:
+            list: the fetched values, in ``fetch_list`` order.
+        """
+        program = default_main_program() if program is None else program
+        runner = getattr(program, "_run", None)
+        if runner is not None:  # a CompiledProgram or another runnable
+            prog = program._program
+        elif isinstance(program, Program):
+            prog = program
+        else:
+            raise TypeError(f"paddle.static.Executor.run: program must be a Program or "
+                            f"CompiledProgram, but received {type(program).__name__}")
+        feed = dict(feed or {})
+        block = prog.global_block()
+        fetch = []
+        for f in fetch_list or []:
+            if isinstance(f, str):
+                if not block.has_var(f):
+                    raise ValueError(f"paddle.static.Executor.run: fetch target {f!r} is not a variable "
+                                     "of the program")
+                fetch.append(block.var(f))
+            elif isinstance(f, Value):
+                fetch.append(f)
+            else:
+                raise TypeError(f"paddle.static.Executor.run: fetch_list items must be Values or names, "
+                                f"but received {type(f).__name__}")
+        tensors = {}
+        for name, value in feed.items():
+            if not block.has_var(name):
+                raise ValueError(f"paddle.static.Executor.run: feed name {name!r} is not an input of "
+                                 "the program")
+            tensors[name] = _as_feed_tensor(value, block.var(name), self._device)
+        sc = scope or global_scope()
+        for v in prog.list_vars():
+            if v.persistable and v.source is not None:
+                sc.set(v.name, v.source)
+        with suspended():
+            if runner is not None:
+                outs = runner(tensors, fetch)
+            else:
+                plan = global_plan_cache.get(prog, tuple(sorted(tensors)), fetch)
+                outs = plan.run(tensors)
+        results = []
+        for o in outs:
+            if o is None:
+                results.append(None)
+            elif return_numpy:
+                results.append(wrap(o.detach()).numpy())
+            else:
+                results.append(wrap(o.detach()))
+        return results
+
+    def close(self) -> None:
+        """Release resources (nothing is held between runs)."""

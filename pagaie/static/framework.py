@@ -1,0 +1,256 @@
+"""Static mode, default programs, ``program_guard``, ``data`` and scopes."""
+from __future__ import annotations
+
+from contextlib import contextmanager
+from typing import Any, Iterator
+
+import numpy as np
+import torch
+
+from pagaie._core import dtype as _dt
+from pagaie._core.registry import pop_handler, push_handler
+from pagaie._core.tensor import Tensor, wrap
+from pagaie._static.ir import Program, Value
+from pagaie._static.recorder import Recorder
+
+__all__ = ["enable_static", "disable_static", "in_dynamic_mode", "in_static_mode",
+           "default_main_program", "default_startup_program", "program_guard", "data",
+           "Program", "Variable", "global_scope", "scope_guard", "Scope", "name_scope",
+           "current_recorder"]
+
+Variable = Value
+
+
+class _StaticState:
+    def __init__(self) -> None:
+        self.enabled = False
+        self.main = Program()
+        self.startup = Program()
+        self.recorder: Recorder | None = None
+
+
+_S = _StaticState()
+
+
+def _install(program: Program) -> None:
+    if _S.recorder is not None:
+        pop_handler(_S.recorder.handler)
+    _S.recorder = Recorder(program)
+    push_handler(_S.recorder.handler)
+
+
+def current_recorder() -> Recorder | None:
+    """The recorder of static mode (None in dynamic mode)."""
+    return _S.recorder if _S.enabled else None
+
+
+def enable_static() -> None:
+    """Switch to static mode: op calls build ``default_main_program()`` instead of computing.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> paddle.enable_static(); paddle.in_dynamic_mode()
+        False
+        >>> paddle.disable_static(); paddle.in_dynamic_mode()
+        True
+    """
+    if not _S.enabled:
+        _S.enabled = True
+        _install(_S.main)
+
+
+def disable_static(place: Any = None) -> None:
+    """Switch back to dynamic (eager) mode.
+
+    Args:
+        place (optional): accepted for compatibility; use ``paddle.set_device``.
+    """
+    if _S.enabled:
+        _S.enabled = False
+        pop_handler(_S.recorder.handler)
+        _S.recorder = None
+
+
+def in_dynamic_mode() -> bool:
+    """True in dynamic (eager) mode, False in static mode.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> paddle.in_dynamic_mode()
+        True
+    """
+    return not _S.enabled
+
+
+def in_static_mode() -> bool:
+    return _S.enabled
+
+
+def default_main_program() -> Program:
+    """The program that static-mode op calls are added to.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> isinstance(paddle.static.default_main_program(), paddle.static.Program)
+        True
+    """
+    return _S.recorder.program if _S.recorder is not None else _S.main
+
+
+def default_startup_program() -> Program:
+    """The startup program (parameters are initialised when created, so it holds no ops)."""
+    return _S.startup
+
+
+@contextmanager
+def program_guard(main_program: Program, startup_program: Program | None = None) -> Iterator[None]:
+    """Build ``main_program`` inside the ``with`` block.
+
+    Args:
+        main_program (Program): the program to add ops to.
+        startup_program (Program, optional): the startup program to use.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> paddle.enable_static()
+        >>> main = paddle.static.Program()
+        >>> with paddle.static.program_guard(main):
+        ...     x = paddle.static.data('x', [None, 2], 'float32')
+        ...     y = x * 2
+        >>> len(main.global_block().ops)
+        1
+        >>> paddle.disable_static()
+    """
+    if not isinstance(main_program, Program):
+        raise TypeError(f"paddle.static.program_guard: main_program must be a Program, but received "
+                        f"{type(main_program).__name__}")
+    prev = (_S.main, _S.startup)
+    _S.main = main_program
+    if startup_program is not None:
+        _S.startup = startup_program
+    if _S.enabled:
+        _install(main_program)
+    try:
+        yield
+    finally:
+        _S.main, _S.startup = prev
+        if _S.enabled:
+            _install(_S.main)
+
+
+def data(name: str, shape: Any, dtype: Any = None, lod_level: int = 0) -> Value:
+    """Declare an input of the current program (fed at ``Executor.run``).
+
+    Args:
+        name (str): the feed name.
+        shape (list|tuple): the shape; None or -1 for unknown dimensions.
+        dtype (str, optional): the dtype; the default float dtype when None.
+        lod_level (int, optional): accepted for compatibility.
+
+    Returns:
+        Value: the symbolic input.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> paddle.enable_static()
+        >>> x = paddle.static.data('x_data', [None, 3], 'float32')
+        >>> x.shape
+        paddle.Size([-1, 3])
+        >>> paddle.disable_static()
+    """
+    if not isinstance(name, str):
+        raise TypeError(f"paddle.static.data: name must be a str, but received {type(name).__name__}")
+    shape = [-1 if d is None else int(d) for d in (shape or [])]
+    dt = _dt.default_float() if dtype is None else _dt.to_torch_dtype(dtype, "paddle.static.data")
+    block = default_main_program().global_block()
+    if block.has_var(name):
+        v = block.var(name)
+        if v.is_data:
+            return v
+    v = block.create_var(name, shape, dt, stop_gradient=True)
+    v.is_data = True
+    return v
+
+
+class Scope:
+    """Name -> tensor storage for static programs' persistable values.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> scope = paddle.static.global_scope()
+        >>> scope.find_var('nothing') is None
+        True
+    """
+
+    def __init__(self) -> None:
+        self._vars: dict[str, "_ScopeVar"] = {}
+
+    def var(self, name: str) -> "_ScopeVar":
+        return self._vars.setdefault(name, _ScopeVar(name))
+
+    def find_var(self, name: str) -> "_ScopeVar | None":
+        return self._vars.get(name)
+
+    def set(self, name: str, tensor: Tensor) -> None:
+        self.var(name).tensor = tensor
+
+    def local_var_names(self) -> list[str]:
+        return list(self._vars)
+
+
+class _ScopeVar:
+    def __init__(self, name: str) -> None:
+        self.name = name
+        self.tensor: Tensor | None = None
+
+    def get_tensor(self) -> "_ScopeTensor":
+        return _ScopeTensor(self)
+
+
+class _ScopeTensor:
+    """Paddle's ``scope.find_var(n).get_tensor()`` view: ``np.array(t)`` and ``t.set(array, place)``."""
+
+    def __init__(self, var: _ScopeVar) -> None:
+        self._var = var
+
+    def __array__(self, dtype: Any = None, copy: Any = None) -> np.ndarray:
+        if self._var.tensor is None:
+            raise ValueError(f"paddle.static: variable {self._var.name!r} holds no data")
+        a = self._var.tensor.numpy()
+        return a if dtype is None else a.astype(dtype)
+
+    def set(self, array: Any, place: Any = None) -> None:
+        t = self._var.tensor
+        value = torch.as_tensor(np.asarray(array))
+        if t is None:
+            self._var.tensor = wrap(value)
+        else:
+            with torch.no_grad():
+                t._t.copy_(value.to(t._t.dtype).reshape(t._t.shape))
+
+    def shape(self) -> list[int]:
+        return list(self._var.tensor._t.shape) if self._var.tensor is not None else []
+
+
+_GLOBAL_SCOPE = [Scope()]
+
+
+def global_scope() -> Scope:
+    """The scope executors read and write by default."""
+    return _GLOBAL_SCOPE[-1]
+
+
+@contextmanager
+def scope_guard(scope: Scope) -> Iterator[None]:
+    """Use ``scope`` as the global scope inside the ``with`` block."""
+    _GLOBAL_SCOPE.append(scope)
+    try:
+        yield
+    finally:
+        _GLOBAL_SCOPE.pop()
+
+
+@contextmanager
+def name_scope(prefix: str | None = None) -> Iterator[None]:
+    """Accepted for compatibility: names of recorded values are unique per program anyway."""
+    yield

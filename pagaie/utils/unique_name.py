@@ -1,0 +1,115 @@
+"""paddle.utils.unique_name: the counters behind Paddle's generated names (``linear_0.w_0``)."""
+from __future__ import annotations
+
+from contextlib import contextmanager
+from typing import Iterator
+
+__all__ = ["generate", "generate_with_ignorable_key", "guard", "switch"]
+
+
+class UniqueNameGenerator:
+    """Hands out ``<prefix><key>_<n>`` with one counter per key."""
+
+    def __init__(self, prefix: str | None = None) -> None:
+        self.ids: dict[str, int] = {}
+        self.prefix = prefix or ""
+
+    def __call__(self, key: str) -> str:
+        n = self.ids.get(key, 0)
+        self.ids[key] = n + 1
+        return f"{self.prefix}{key}_{n}"
+
+
+class DygraphParameterNameChecker:
+    """Remembers parameter names so that a name is used once per process (Paddle's rule)."""
+
+    def __init__(self) -> None:
+        self._names: set[str] = set()
+
+    def __call__(self, name: str) -> bool:
+        """True when ``name`` was already used; records it otherwise."""
+        if name in self._names:
+            return True
+        self._names.add(name)
+        return False
+
+
+_generator = UniqueNameGenerator()
+_param_checker = DygraphParameterNameChecker()
+
+
+def generate(key: str) -> str:
+    """A new unique name ``<key>_<n>``: the n-th name generated for this key.
+
+    Args:
+        key (str): the name's stem.
+
+    Returns:
+        str: the unique name.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> from pagaie.utils import unique_name
+        >>> with unique_name.guard():
+        ...     unique_name.generate('fc'), unique_name.generate('fc')
+        ('fc_0', 'fc_1')
+    """
+    return _generator(key)
+
+
+def generate_with_ignorable_key(key: str) -> str:
+    """Same as :func:`generate` (Paddle's variant for names that may be dropped).
+
+    Examples:
+        >>> from pagaie.utils import unique_name
+        >>> with unique_name.guard():
+        ...     unique_name.generate_with_ignorable_key('tmp')
+        'tmp_0'
+    """
+    return _generator(key)
+
+
+def switch(new_generator: UniqueNameGenerator | None = None,
+           new_para_name_checker: DygraphParameterNameChecker | None = None):
+    """Replace the current name generator (and parameter-name checker); returns the old ones.
+
+    Examples:
+        >>> from pagaie.utils import unique_name
+        >>> old = unique_name.switch()
+        >>> unique_name.generate('x')
+        'x_0'
+        >>> _ = unique_name.switch(*old)
+    """
+    global _generator, _param_checker
+    old = (_generator, _param_checker)
+    _generator = new_generator if new_generator is not None else UniqueNameGenerator()
+    _param_checker = new_para_name_checker if new_para_name_checker is not None \
+        else DygraphParameterNameChecker()
+    return old
+
+
+@contextmanager
+def guard(new_generator: str | UniqueNameGenerator | None = None) -> Iterator[None]:
+    """Use a fresh generator inside the block (a str argument becomes the names' prefix).
+
+    Examples:
+        >>> from pagaie.utils import unique_name
+        >>> with unique_name.guard('pre_'):
+        ...     unique_name.generate('fc')
+        'pre_fc_0'
+    """
+    if isinstance(new_generator, (str, bytes)):
+        gen = UniqueNameGenerator(new_generator.decode() if isinstance(new_generator, bytes)
+                                  else new_generator)
+    else:
+        gen = new_generator
+    old = switch(gen)
+    try:
+        yield
+    finally:
+        switch(*old)
+
+
+def _parameter_name_used(name: str) -> bool:
+    """True when a parameter with ``name`` was already created in this process."""
+    return _param_checker(name)

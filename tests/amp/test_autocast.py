@@ -1,0 +1,108 @@
+"""auto_cast: op records' AMP policies agree with Paddle's lists; dtypes under O1/O2."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import pagaie
+from pagaie._core.registry import REGISTRY
+from pagaie.amp.lists import op_names
+from tests.reference import paddle_ref
+
+
+def test_record_policies_agree_with_paddle_lists():
+    paddle = paddle_ref()
+    white = paddle.amp.white_list()["float16"]["O1"]
+    black = paddle.amp.black_list()["float16"]["O1"]
+    wrong = []
+    for rec in REGISTRY.values():
+        if rec.inplace_of is not None:
+            continue
+        names = op_names(rec)
+        if names & white and rec.amp != "white":
+            wrong.append((rec.name, rec.amp, "white"))
+        if names & black and rec.amp != "black":
+            wrong.append((rec.name, rec.amp, "black"))
+    assert not wrong, f"records whose amp policy disagrees with Paddle's lists: {wrong}"
+
+
+def test_lists_contain_paddle_defaults():
+    paddle = paddle_ref()
+    for dt in ("float16", "bfloat16"):
+        for lvl in ("O1", "O2"):
+            assert paddle.amp.white_list()[dt][lvl] <= pagaie.amp.white_list()[dt][lvl]
+            assert paddle.amp.black_list()[dt][lvl] <= pagaie.amp.black_list()[dt][lvl]
+
+
+@pytest.mark.parametrize("dtype", ["bfloat16", "float16"])
+def test_o1_dtypes(dtype):
+    x = pagaie.rand([2, 4])
+    w = pagaie.rand([4, 3])
+    with pagaie.amp.auto_cast(dtype=dtype):
+        a = pagaie.matmul(x, w)          # white: low precision
+        b = a + 1                        # gray, low inputs only: stays low
+        c = pagaie.exp(a)                # black: float32
+        d = x * 2                        # gray with float32 input: float32
+        e = a + pagaie.ones([2, 3])      # promote to the widest: float32
+        s = a.sum()                      # reduce_sum is black
+    assert a.dtype.name == dtype and b.dtype.name == dtype
+    assert c.dtype == d.dtype == e.dtype == s.dtype == pagaie.float32
+    np.testing.assert_allclose(a.astype("float32").numpy(), (x.numpy() @ w.numpy()), rtol=2e-2, atol=2e-2)
+
+
+def test_o2_and_custom_lists():
+    x = pagaie.rand([2, 4])
+    with pagaie.amp.auto_cast(level="O2", dtype="bfloat16", use_promote=False):
+        assert (x * 2).dtype == pagaie.bfloat16            # O2 casts gray ops
+        assert pagaie.exp(x).dtype == pagaie.bfloat16      # exp is only O1-black
+    with pagaie.amp.auto_cast(dtype="bfloat16", custom_black_list={"matmul_v2"}):
+        assert pagaie.matmul(x, x.T).dtype == pagaie.float32
+    with pagaie.amp.auto_cast(dtype="bfloat16", custom_white_list={"elementwise_add"}):
+        assert (x + x).dtype == pagaie.bfloat16
+    with pytest.raises(ValueError):
+        pagaie.amp.auto_cast(custom_white_list={"exp"}, custom_black_list={"exp"})
+    with pytest.raises(ValueError):
+        pagaie.amp.auto_cast(level="O3")
+
+
+def test_nesting_decorator_and_state():
+    x = pagaie.rand([2, 2])
+    assert not pagaie.amp.is_autocast_enabled()
+    with pagaie.amp.auto_cast(dtype="bfloat16"):
+        assert pagaie.amp.is_autocast_enabled()
+        with pagaie.amp.auto_cast(enable=False):
+            assert pagaie.matmul(x, x).dtype == pagaie.float32
+        assert pagaie.matmul(x, x).dtype == pagaie.bfloat16
+    assert pagaie.matmul(x, x).dtype == pagaie.float32
+
+    @pagaie.amp.auto_cast(dtype="bfloat16")
+    def f(a):
+        return pagaie.matmul(a, a)
+
+    assert f(x).dtype == pagaie.bfloat16
+
+
+def test_gradients_flow_to_float32_parameters():
+    lin = pagaie.nn.Linear(4, 3)
+    with pagaie.amp.auto_cast(dtype="bfloat16"):
+        loss = lin(pagaie.rand([5, 4])).mean()
+    loss.backward()
+    assert lin.weight.grad is not None and lin.weight.grad.dtype == pagaie.float32
+
+
+def test_decorate_o2_master_weights():
+    model = pagaie.nn.Sequential(pagaie.nn.Linear(4, 4), pagaie.nn.LayerNorm(4), pagaie.nn.Linear(4, 2))
+    opt = pagaie.optimizer.SGD(0.5, parameters=model.parameters())
+    model, opt = pagaie.amp.decorate(model, opt, level="O2", dtype="bfloat16", save_dtype="float32")
+    assert model[0].weight.dtype == pagaie.bfloat16
+    assert model[1].weight.dtype == pagaie.float32      # norm layers stay float32
+    before = model[0].weight.astype("float32").numpy().copy()
+    with pagaie.amp.auto_cast(level="O2", dtype="bfloat16"):
+        loss = model(pagaie.rand([3, 4])).astype("float32").mean()
+    loss.backward()
+    opt.step()
+    assert model[0].weight.dtype == pagaie.bfloat16
+    assert not np.allclose(before, model[0].weight.astype("float32").numpy())
+    masters = opt._pagaie_master_weights
+    assert masters and all(m.dtype.is_floating_point and str(m.dtype) == "torch.float32" for m in masters.values())
+    assert all(v.dtype == pagaie.float32 for v in model.state_dict().values())
