@@ -32,7 +32,7 @@ class Parameter(Tensor):
                  optimize_attr: dict | None = None, regularizer: Any = None,
                  need_clip: bool = True, do_model_average: bool | None = None,
                  is_distributed: bool = False) -> None:
-        t = data._t if isinstance(data, Tensor) else torch.as_tensor(data)
+        t = data._t if isinstance(data, Tensor) else torch.as_tensor(data).clone()  # never alias the caller's array
         self._t = t.detach().requires_grad_(bool(trainable) and (t.is_floating_point() or t.is_complex()))
         self._name = name
         self.persistable = True

@@ -194,6 +194,14 @@ def translate_error(api: str, exc: BaseException, args: tuple, kwargs: dict) -> 
     return kind(f"paddle.{api}: {text} (received {seen})")
 
 
+_PLAIN = frozenset({type(None), int, float, bool, str})
+
+
+def _unwrap_expr(n: str) -> str:
+    """Source that unwraps parameter ``n``: Tensors and plain values need no call."""
+    return f"({n}._t if type({n}) is _Tensor else {n} if type({n}) in _PLAIN else _u({n}))"
+
+
 def _make_api(rec: OpRecord) -> Callable:
     """Generate the public function: the kernel's exact signature, Tensor arguments unwrapped.
 
@@ -221,15 +229,14 @@ def _make_api(rec: OpRecord) -> Callable:
             if "*" not in "".join(x[:1] for x in params):
                 params.append("*")
             params.append(f"{p.name}{d}")
-            call.append(f"{p.name}=({p.name}._t if type({p.name}) is _Tensor else _u({p.name}))")
+            call.append(f"{p.name}={_unwrap_expr(p.name)}")
             names.append(f"{p.name}={p.name}")
         else:
             if p.kind is kinds.POSITIONAL_ONLY:
                 raise TypeError(f"defop({rec.name!r}): positional-only parameters are not supported")
             params.append(f"{p.name}{d}")
             # ``name`` is Paddle's never-a-tensor label argument: pass it through untouched.
-            call.append(p.name if p.name == "name" else
-                        f"{p.name}._t if type({p.name}) is _Tensor else _u({p.name})")
+            call.append(p.name if p.name == "name" else _unwrap_expr(p.name))
             names.append(p.name)
     pos = [n for n in names if "=" not in n and not n.startswith("*")]
     kw = [n for n in names if "=" in n]
@@ -246,6 +253,7 @@ def _make_api(rec: OpRecord) -> Callable:
            f"    except (RuntimeError, IndexError) as exc:\n"
            f"        raise _translate({rec.name!r}, exc, {args_expr}, {kwargs_expr}) from None\n")
     ns = {"_state": STATE, "_rec": rec, "_kernel": rec.kernel, "_wrap": wrap, "_Tensor": Tensor,
+          "_PLAIN": _PLAIN,
           "_u": unwrap, "_ua": unwrap_args, "_uk": unwrap_kwargs, "_translate": translate_error,
           **defaults}
     exec(compile(src, f"<pagaie op {rec.name}>", "exec"), ns)

@@ -10,21 +10,11 @@ import torch
 from pagaie._core import dtype as _dt
 from pagaie._core.place import to_torch_device
 from pagaie._core.registry import defop
-from pagaie._ops._helpers import int_list, scalar_of, torch_dtype
+from pagaie._ops._helpers import int_list, scalar_of, torch_dtype, write_out
 
 __all__: list[str] = []
 
 _NORMS = ("backward", "ortho", "forward")
-
-
-def _out(out, res):
-    if out is None:
-        return res
-    with torch.no_grad():
-        if out.shape != res.shape:
-            out.resize_(res.shape)
-        out.copy_(res)
-    return out
 
 
 def _prep(api: str, x, norm, real_only: bool = False):
@@ -113,7 +103,7 @@ def _fft1(kind: str, real_only: bool):
     def kernel(x, n=None, axis=-1, norm="backward", name=None, *, out=None):
         x = _prep(kind, x, norm, real_only)
         n = _check_n(kind, n, x, axis)
-        return _out(out, tfn(x, n=n, dim=axis, norm=norm))
+        return write_out(out, tfn(x, n=n, dim=axis, norm=norm))
 
     what, ret = _WHAT[kind]
     kernel.__name__ = kernel.__qualname__ = kind
@@ -134,12 +124,12 @@ def _fftn(kind: str, base: str, real_only: bool, two_d: bool):
         def kernel(x, s=None, axes=(-2, -1), norm="backward", name=None, *, out=None):
             x = _prep(kind, x, norm, real_only)
             s, axes = _check_sa(kind, x, s, axes, True)
-            return _out(out, tfn(x, s=s, dim=axes, norm=norm))
+            return write_out(out, tfn(x, s=s, dim=axes, norm=norm))
     else:
         def kernel(x, s=None, axes=None, norm="backward", name=None, *, out=None):
             x = _prep(kind, x, norm, real_only)
             s, axes = _check_sa(kind, x, s, axes, False)
-            return _out(out, tfn(x, s=s, dim=axes, norm=norm))
+            return write_out(out, tfn(x, s=s, dim=axes, norm=norm))
 
     what, ret = _WHAT[base]
     span = "two axes (the last two by default)" if two_d else "several axes (all, or the last ``len(s)``, by default)"
@@ -186,7 +176,7 @@ def _freq(api, tfn, n, d, dtype, out, device, requires_grad):
     r = tfn(n, d=float(scalar_of(d)), dtype=dt, device=dev)
     if requires_grad:
         r.requires_grad_(True)
-    return _out(out, r)
+    return write_out(out, r)
 
 
 @defop(method=False, differentiable=False)

@@ -26,7 +26,7 @@ _INT_INDEX = (torch.int32, torch.int64, torch.int16, torch.int8, torch.uint8)
 def check_index(index: Any, api: str, arg: str = "index") -> _T:
     """``index`` must be an integer tensor; returned as int64 (what torch's kernels take)."""
     if not isinstance(index, _T):
-        raise TypeError(f"paddle.{api}: '{arg}' must be a Tensor, but received {type(index).__name__}")
+        raise ValueError(f"paddle.{api}: '{arg}' must be a Tensor, but received {type(index).__name__}")
     if index.dtype is torch.int64:
         return index
     if index.dtype not in _INT_INDEX:

@@ -11,20 +11,9 @@ import math
 import torch
 
 from pagaie._core.registry import defop
-from pagaie._ops._helpers import norm_axis, torch_dtype
+from pagaie._ops._helpers import norm_axis, torch_dtype, write_out
 
 __all__ = ["norm", "cholesky", "inverse"]
-
-
-def _out(out, res):
-    """Write ``res`` into a user-given ``out`` tensor (resized if needed) and return it."""
-    if out is None:
-        return res
-    with torch.no_grad():
-        if out.shape != res.shape:
-            out.resize_(res.shape)
-        out.copy_(res)
-    return out
 
 
 def _square(api: str, x, arg: str = "x") -> None:
@@ -93,16 +82,16 @@ def norm(x, p=None, axis=None, keepdim=False, out=None, dtype=None, name=None):
     if dims is None or len(dims) != 2:
         if p == "nuc":
             if dims is None and x.dim() == 2:
-                return _out(out, torch.linalg.matrix_norm(x, ord="nuc", keepdim=keepdim))
+                return write_out(out, torch.linalg.matrix_norm(x, ord="nuc", keepdim=keepdim))
             raise ValueError("paddle.linalg.norm: p='nuc' needs 'axis' to name two dimensions (or a "
                              f"2-D input), but received axis={axis} for a {x.dim()}-D input")
         if isinstance(p, str) and p != "fro":
             raise ValueError(f"paddle.linalg.norm: 'p' must be a number, 'fro' or 'nuc', but received {p!r}")
-        return _out(out, _vector_norm(x, p, dims, keepdim))
+        return write_out(out, _vector_norm(x, p, dims, keepdim))
     if p not in _MATRIX_ORDS:
         raise ValueError("paddle.linalg.norm: for a 2-D 'axis', 'p' must be one of 'fro', 'nuc', 1, -1, "
                          f"2, -2, inf, -inf, but received {p!r}")
-    return _out(out, torch.linalg.matrix_norm(x, ord=p, dim=tuple(dims), keepdim=keepdim))
+    return write_out(out, torch.linalg.matrix_norm(x, ord=p, dim=tuple(dims), keepdim=keepdim))
 
 
 @defop(amp="black", method=False)
@@ -131,7 +120,7 @@ def vector_norm(x, p=2.0, axis=None, keepdim=False, name=None, *, dtype=None, ou
     if isinstance(p, str):
         raise ValueError(f"paddle.linalg.vector_norm: 'p' must be a number, but received {p!r}")
     dims = _axis_list(axis, x.dim(), "linalg.vector_norm")
-    return _out(out, torch.linalg.vector_norm(x, ord=float(p), dim=dims, keepdim=keepdim))
+    return write_out(out, torch.linalg.vector_norm(x, ord=float(p), dim=dims, keepdim=keepdim))
 
 
 @defop(amp="black", method=False)
@@ -394,7 +383,7 @@ def solve(x, y, left=True, name=None, *, out=None):
         [1.0, 0.5]
     """
     _square("solve", x)
-    return _out(out, torch.linalg.solve(x, y, left=left))
+    return write_out(out, torch.linalg.solve(x, y, left=left))
 
 
 @defop(amp="black", method=False, paddle_types=("triangular_solve", "pd_op.triangular_solve"))

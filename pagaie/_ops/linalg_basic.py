@@ -5,22 +5,11 @@ import torch
 
 from pagaie._core.registry import defop
 from pagaie._core.tensor import Tensor
-from pagaie._ops._helpers import int_list, norm_axis
+from pagaie._ops._helpers import int_list, norm_axis, write_out
 
 __all__ = ["matmul", "mm", "bmm", "mv", "dot", "einsum", "addmm", "addmm_", "baddbmm", "baddbmm_",
            "kron", "cross", "outer", "inner", "ger", "tensordot", "trace", "dist", "cdist", "pdist",
            "vecdot"]
-
-
-def _out(out, res):
-    """Write ``res`` into a user-given ``out`` tensor (resized if needed) and return it."""
-    if out is None:
-        return res
-    with torch.no_grad():
-        if out.shape != res.shape:
-            out.resize_(res.shape)
-        out.copy_(res)
-    return out
 
 
 @defop(amp="white", paddle_types=("matmul_v2", "matmul", "pd_op.matmul"))
@@ -56,7 +45,7 @@ def matmul(x, y, transpose_x=False, transpose_y=False, name=None, *, out=None):
         y = y.transpose(-1, -2)
     if out is None:
         return torch.matmul(x, y)
-    return _out(out, torch.matmul(x, y))
+    return write_out(out, torch.matmul(x, y))
 
 
 Tensor.__matmul__ = matmul
@@ -104,7 +93,7 @@ def bmm(x, y, name=None, *, out=None):
     if x.dim() != 3 or y.dim() != 3:
         raise ValueError(f"paddle.bmm: 'x' and 'y' must be 3-D tensors, but received x: {list(x.shape)}, "
                          f"y: {list(y.shape)}")
-    return _out(out, torch.bmm(x, y))
+    return write_out(out, torch.bmm(x, y))
 
 
 @defop(amp="white", paddle_types=("mv", "pd_op.mv"))
@@ -152,7 +141,7 @@ def dot(x, y, name=None, *, out=None):
     else:
         raise ValueError(f"paddle.dot: 'x' and 'y' must be 1-D or 2-D tensors of the same shape, but "
                          f"received x: {list(x.shape)}, y: {list(y.shape)}")
-    return _out(out, r)
+    return write_out(out, r)
 
 
 @defop(amp="white", paddle_types=("einsum", "pd_op.einsum"), method=False)
@@ -319,7 +308,7 @@ def outer(x, y, name=None, *, out=None):
         >>> paddle.outer(paddle.to_tensor([1, 2]), paddle.to_tensor([3, 4])).tolist()
         [[3, 4], [6, 8]]
     """
-    return _out(out, torch.outer(x.reshape(-1), y.reshape(-1)))
+    return write_out(out, torch.outer(x.reshape(-1), y.reshape(-1)))
 
 
 @defop(method=False)
@@ -340,7 +329,7 @@ def ger(x, y, name=None, *, out=None):
         >>> paddle.ger(paddle.to_tensor([1.0, 2.0]), paddle.to_tensor([3.0])).tolist()
         [[3.0], [6.0]]
     """
-    return _out(out, torch.outer(x.reshape(-1), y.reshape(-1)))
+    return write_out(out, torch.outer(x.reshape(-1), y.reshape(-1)))
 
 
 @defop(paddle_types=("pd_op.inner",))

@@ -8,19 +8,16 @@ from __future__ import annotations
 import torch
 
 from pagaie._core.registry import defop
+from pagaie._ops._helpers import write_out
 
 __all__ = ["eigvalsh"]
 
 
 def _out(out, res):
-    if out is None:
-        return res
-    for o, r in zip(out, res):
-        with torch.no_grad():
-            if o.shape != r.shape:
-                o.resize_(r.shape)
-            o.copy_(r)
-    return tuple(out)
+    if out is not None:
+        for o, r in zip(out, res):
+            write_out(o, r)
+    return res
 
 
 def _matrix(api: str, x, square: bool = False) -> None:

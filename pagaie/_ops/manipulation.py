@@ -323,7 +323,7 @@ def moveaxis(x, source, destination, name=None):
     src = norm_axes(source, x.dim(), "moveaxis", "source") or []
     dst = norm_axes(destination, x.dim(), "moveaxis", "destination") or []
     if len(src) != len(dst):
-        raise ValueError(f"paddle.moveaxis: 'source' and 'destination' must have the same number "
+        raise AssertionError(f"paddle.moveaxis: 'source' and 'destination' must have the same number "
                          f"of axes, but received {source} and {destination}")
     return torch.movedim(x, src, dst)
 

@@ -17,16 +17,16 @@ __all__ = ["concat", "cat", "concatenate", "stack", "hstack", "vstack", "dstack"
 
 
 def _same_dtype(xs: Any, api: str) -> list:
-    """Paddle joins tensors of one dtype; mixed floating inputs are promoted."""
+    """Paddle joins tensors of one dtype only (mixed dtypes raise ValueError)."""
     xs = list(seq_of_tensors(xs, api))
     if not xs:
         raise ValueError(f"paddle.{api}: 'x' must not be empty")
     d = xs[0].dtype
-    if any(t.dtype is not d for t in xs):
-        common = xs[0].dtype
-        for t in xs[1:]:
-            common = torch.promote_types(common, t.dtype)
-        xs = [t.to(common) for t in xs]
+    for i, t in enumerate(xs):
+        if t.dtype is not d:
+            raise ValueError(f"paddle.{api}: all tensors in 'x' must have the same dtype, but the "
+                             f"first is {str(d).replace('torch.', '')} and the one at position {i} "
+                             f"is {str(t.dtype).replace('torch.', '')}; cast them first")
     return xs
 
 

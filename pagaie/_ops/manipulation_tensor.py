@@ -9,7 +9,7 @@ from typing import Any, Callable
 
 import torch
 
-from pagaie._core.tensor import Tensor, as_torch, wrap
+from pagaie._core.tensor import Tensor, wrap
 from pagaie._ops import manipulation as _m
 
 __all__: list[str] = []
@@ -68,17 +68,29 @@ def detach_(self: Tensor) -> Tensor:
     return self
 
 
-def copy_(self: Tensor, src: Any, blocking: bool = True) -> Tensor:
-    """Copy the values of ``src`` (broadcast, cast) into this tensor, outside autograd.
+def copy_(self: Tensor, src: Tensor, blocking: bool = True) -> Tensor:
+    """Overwrite this tensor with the values of ``src`` (same dtype), outside autograd.
+
+    A ``src`` of another shape replaces this tensor's shape too.
 
     Examples:
         >>> import pagaie as paddle
         >>> x = paddle.zeros([2, 2])
-        >>> x.copy_(paddle.ones([2])).tolist()
+        >>> x.copy_(paddle.ones([2, 2])).tolist()
         [[1.0, 1.0], [1.0, 1.0]]
     """
+    if not isinstance(src, Tensor):
+        raise ValueError(f"paddle.Tensor.copy_: 'src' must be a Tensor, but received "
+                         f"{type(src).__name__}")
+    t, s = self._t, src._t
+    if s.dtype is not t.dtype:
+        raise RuntimeError(f"paddle.Tensor.copy_: 'src' has dtype {src.dtype.name}, which differs "
+                           f"from this tensor's dtype {self.dtype.name}; cast it first")
     with torch.no_grad():
-        self._t.copy_(as_torch(src), non_blocking=not blocking)
+        if s.shape == t.shape:
+            t.copy_(s, non_blocking=not blocking)
+        else:
+            self._t = s.detach().clone().requires_grad_(t.requires_grad and t.is_leaf)
     return self
 
 
@@ -161,6 +173,19 @@ def _variadic(fn: Callable, arg: str) -> Callable:
 
 
 for _name, _arg in (("reshape", "shape"), ("expand", "shape"), ("view", "shape_or_dtype"),
-                    ("permute", "dims"), ("broadcast_to", "shape"), ("tile", "repeat_times")):
+                    ("permute", "dims")):
     setattr(Tensor, _name, _variadic(getattr(_m, _name), _arg))
 
+
+
+def _aliases() -> None:
+    """Method names Paddle attaches for functions whose first argument is the tensor."""
+    from pagaie._ops import indexing as _ix, indexing_scatter as _sc
+    Tensor.reverse = _m.flip
+    Tensor.swapaxes = Tensor.swapdims = Tensor.transpose
+    Tensor.broadcast_tensors = _m.broadcast_tensors
+    Tensor.scatter_nd = _sc.scatter_nd
+    Tensor.take_along_dim = _ix.take_along_axis
+
+
+_aliases()

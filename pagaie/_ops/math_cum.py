@@ -206,7 +206,7 @@ def cumulative_trapezoid(y, x=None, dx=None, axis=-1, name=None):
     return torch.cumulative_trapezoid(y, dx=1.0 if dx is None else float(dx), dim=axis)
 
 
-@defop(paddle_types=("renorm", "pd_op.renorm"), inplace=True)
+@defop(amp="black", paddle_types=("renorm", "pd_op.renorm"), inplace=True)
 def renorm(x, p, axis, max_norm):
     """Rescale each slice along ``axis`` whose ``p``-norm exceeds ``max_norm`` down to ``max_norm``.
 

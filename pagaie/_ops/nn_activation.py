@@ -306,7 +306,7 @@ def softshrink(x, threshold=0.5, name=None):
                        torch.where(x < -threshold, x + threshold, torch.zeros_like(x)))
 
 
-@defop(paddle_types=("tanh_shrink", "tanhshrink", "pd_op.tanh_shrink"), method=False)
+@defop(amp="black", paddle_types=("tanh_shrink", "tanhshrink", "pd_op.tanh_shrink"), method=False)
 def tanhshrink(x, name=None):
     """``x - tanh(x)``.
 

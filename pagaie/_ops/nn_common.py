@@ -228,7 +228,7 @@ def feature_alpha_dropout(x, p=0.5, training=True, name=None):
     return _alpha_dropout(x, p, training, shape, "feature_alpha_dropout")
 
 
-@defop(paddle_types=("lookup_table_v2", "embedding", "pd_op.embedding"), method=False)
+@defop(amp="black", paddle_types=("lookup_table_v2", "embedding", "pd_op.embedding"), method=False)
 def embedding(x, weight, padding_idx=None, max_norm=None, norm_type=2.0, sparse=False,
               scale_grad_by_freq=False, name=None):
     """Look up rows of ``weight`` by the integer ids in ``x``.

@@ -5,7 +5,6 @@ Not a top-level family: ``pagaie.nn.functional`` re-exports ``__all__``.
 """
 from __future__ import annotations
 
-import math
 from typing import Any, Callable
 
 import torch
@@ -119,7 +118,7 @@ def hinge_embedding_loss(input, label, margin=1.0, reduction="mean", name=None):
     Examples:
         >>> import pagaie as paddle
         >>> F = paddle.nn.functional
-        >>> F.hinge_embedding_loss(paddle.to_tensor([0.3, 0.2]), paddle.to_tensor([1.0, -1.0])).item()
+        >>> round(F.hinge_embedding_loss(paddle.to_tensor([0.3, 0.2]), paddle.to_tensor([1.0, -1.0])).item(), 4)
         0.55
     """
     check_reduction(reduction, "nn.functional.hinge_embedding_loss")
@@ -436,7 +435,7 @@ def adaptive_log_softmax_with_loss(input, label, head_weight, tail_weights, cuto
         >>> out, loss = F.adaptive_log_softmax_with_loss(x, paddle.to_tensor([0, 3]),
         ...     paddle.zeros([4, 3]), [[paddle.zeros([4, 2]), paddle.zeros([2, 2])]], [2, 4])
         >>> round(loss.item(), 4)
-        1.7918
+        1.4452
     """
     cutoffs = list(cutoffs)
     shortlist = cutoffs[0]

@@ -181,8 +181,8 @@ def rms_norm(input, normalized_shape, weight=None, eps=1e-05, name=None):
     Examples:
         >>> import pagaie as paddle
         >>> x = paddle.to_tensor([[3.0, 4.0]])
-        >>> paddle.nn.functional.rms_norm(x, [2], eps=0.0).round(3).tolist()
-        [[0.849, 1.131]]
+        >>> [round(v, 3) for v in paddle.nn.functional.rms_norm(x, [2], eps=0.0).tolist()[0]]
+        [0.849, 1.131]
     """
     shape = _shape_list(normalized_shape)
     w = None if weight is None else weight.reshape(shape)

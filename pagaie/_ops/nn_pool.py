@@ -221,7 +221,7 @@ def _unpool(api, n, x, indices, kernel_size, stride, padding, data_format, outpu
     return _UNPOOL[n](x, indices.long(), k, s, p, size)
 
 
-@defop(method=False, paddle_types=("pool2d", "max_pool2d_with_index", "pd_op.pool2d"))
+@defop(amp="white", method=False, paddle_types=("pool2d", "max_pool2d_with_index", "pd_op.pool2d"))
 def max_pool1d(x, kernel_size, stride=None, padding=0, return_mask=False, ceil_mode=False,
                name=None):
     """1-D max pooling over a ``[N, C, L]`` input.
@@ -248,7 +248,7 @@ def max_pool1d(x, kernel_size, stride=None, padding=0, return_mask=False, ceil_m
                      ceil_mode, "NCL")
 
 
-@defop(method=False, paddle_types=("pool2d", "max_pool2d_with_index", "pd_op.pool2d",
+@defop(amp="white", method=False, paddle_types=("pool2d", "max_pool2d_with_index", "pd_op.pool2d",
                                    "pd_op.max_pool2d_with_index"))
 def max_pool2d(x, kernel_size, stride=None, padding=0, return_mask=False, ceil_mode=False,
                data_format="NCHW", name=None):
@@ -508,7 +508,7 @@ def adaptive_avg_pool3d(x, output_size, data_format="NCDHW", name=None):
     return _adaptive_avg("nn.functional.adaptive_avg_pool3d", 3, x, output_size, data_format)
 
 
-@defop(method=False, paddle_types=("max_pool2d_with_index", "pd_op.max_pool2d_with_index"))
+@defop(amp="white", method=False, paddle_types=("max_pool2d_with_index", "pd_op.max_pool2d_with_index"))
 def adaptive_max_pool1d(x, output_size, return_mask=False, name=None):
     """1-D adaptive max pooling.
 
@@ -530,7 +530,7 @@ def adaptive_max_pool1d(x, output_size, return_mask=False, name=None):
     return _adaptive_max("nn.functional.adaptive_max_pool1d", 1, x, output_size, return_mask)
 
 
-@defop(method=False, paddle_types=("max_pool2d_with_index", "pd_op.max_pool2d_with_index"))
+@defop(amp="white", method=False, paddle_types=("max_pool2d_with_index", "pd_op.max_pool2d_with_index"))
 def adaptive_max_pool2d(x, output_size, return_mask=False, name=None):
     """2-D adaptive max pooling (NCHW).
 

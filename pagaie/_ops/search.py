@@ -4,21 +4,10 @@ from __future__ import annotations
 import torch
 
 from pagaie._core.registry import defop
-from pagaie._ops._helpers import norm_axis, scalar_of, torch_dtype
+from pagaie._ops._helpers import norm_axis, scalar_of, torch_dtype, write_out
 
 __all__ = ["argmax", "argmin", "argsort", "argwhere", "bucketize", "kthvalue", "mode", "msort",
            "nonzero", "searchsorted", "sort", "topk", "unique", "unique_consecutive"]
-
-
-def _out(out, res):
-    """Write ``res`` into a user-given ``out`` tensor (resized if needed) and return it."""
-    if out is None:
-        return res
-    with torch.no_grad():
-        if out.shape != res.shape:
-            out.resize_(res.shape)
-        out.copy_(res)
-    return out
 
 
 def _index_dtype(dtype, api: str) -> torch.dtype:
@@ -115,7 +104,7 @@ def topk(x, k, axis=None, largest=True, sorted=True, name=None, *, out=None):
     dim = -1 if axis is None else norm_axis(axis, x.dim(), "topk")
     v, i = torch.topk(x, k, dim=dim, largest=largest, sorted=sorted)
     if out is not None:
-        return _out(out[0], v), _out(out[1], i)
+        return write_out(out[0], v), write_out(out[1], i)
     return v, i
 
 
@@ -183,7 +172,7 @@ def msort(input, *, out=None):
         >>> paddle.msort(paddle.to_tensor([[3, 1], [1, 2]])).tolist()
         [[1, 1], [3, 2]]
     """
-    return _out(out, torch.msort(input))
+    return write_out(out, torch.msort(input))
 
 
 @defop(paddle_types=("where_index", "pd_op.nonzero"), differentiable=False)
@@ -208,7 +197,7 @@ def nonzero(x, as_tuple=False, *, out=None):
         raise ValueError("paddle.nonzero: 'x' must have at least 1 dimension, but received a 0-D tensor")
     if as_tuple:
         return tuple(torch.nonzero(x, as_tuple=True))
-    return _out(out, torch.nonzero(x))
+    return write_out(out, torch.nonzero(x))
 
 
 @defop(differentiable=False)
@@ -351,7 +340,7 @@ def searchsorted(sorted_sequence, values, out_int32=False, right=False, name=Non
         right = side == "right"
     r = torch.searchsorted(sorted_sequence, values, out_int32=bool(out_int32), right=bool(right),
                            sorter=sorter)
-    return _out(out, r)
+    return write_out(out, r)
 
 
 @defop(paddle_types=("pd_op.bucketize",), differentiable=False)
@@ -377,7 +366,7 @@ def bucketize(x, sorted_sequence, out_int32=False, right=False, name=None, *, ou
     if sorted_sequence.dim() != 1:
         raise ValueError("paddle.bucketize: 'sorted_sequence' must be a 1-D tensor, but received "
                          f"a {sorted_sequence.dim()}-D tensor")
-    return _out(out, torch.bucketize(x, sorted_sequence, out_int32=bool(out_int32), right=bool(right)))
+    return write_out(out, torch.bucketize(x, sorted_sequence, out_int32=bool(out_int32), right=bool(right)))
 
 
 @defop(paddle_types=("kthvalue", "pd_op.kthvalue"))

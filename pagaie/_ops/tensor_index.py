@@ -166,8 +166,11 @@ def getitem(x, index):
 def _value_for(x: _T, value: Any) -> Any:
     if isinstance(value, _T):
         return value if value.dtype is x.dtype else value.to(x.dtype)
-    if isinstance(value, (bool, int, float)):
+    if isinstance(value, (bool, int, float, complex)):
         return value
+    if not isinstance(value, (np.ndarray, np.generic)):
+        raise ValueError("paddle.Tensor.__setitem__: the value must be a Tensor, numpy.ndarray, "
+                         f"int, float, complex or bool, but received {type(value).__name__}")
     try:
         return torch.as_tensor(np.asarray(value), device=x.device).to(x.dtype)
     except (TypeError, ValueError):
@@ -227,10 +230,10 @@ Tensor.__setitem__ = _setitem_method
 
 
 def set_value(self: Tensor, value: Any) -> Tensor:
-    """Replace the values of this tensor with ``value`` (same shape), outside autograd.
+    """Replace the values of this tensor with ``value`` (same shape and dtype), outside autograd.
 
     Args:
-        value (Tensor|numpy.ndarray|list|scalar): the new values, cast to this dtype.
+        value (Tensor|numpy.ndarray): the new values.
 
     Returns:
         Tensor: this tensor.
@@ -238,15 +241,22 @@ def set_value(self: Tensor, value: Any) -> Tensor:
     Examples:
         >>> import pagaie as paddle
         >>> x = paddle.zeros([2])
-        >>> _ = x.set_value([1.0, 2.0])
+        >>> _ = x.set_value(paddle.to_tensor([1.0, 2.0]))
         >>> x.tolist()
         [1.0, 2.0]
     """
     t = self._t
-    src = value._t if isinstance(value, Tensor) else torch.as_tensor(np.asarray(value))
+    if not isinstance(value, (Tensor, np.ndarray)):
+        raise AssertionError("paddle.Tensor.set_value: the value must be a Tensor or a "
+                             f"numpy.ndarray, but received {type(value).__name__}")
+    src = value._t if isinstance(value, Tensor) else torch.from_numpy(np.ascontiguousarray(value))
     if list(src.shape) != list(t.shape):
-        raise ValueError(f"paddle.Tensor.set_value: the value's shape {list(src.shape)} must equal "
-                         f"the tensor's shape {list(t.shape)}")
+        raise AssertionError(f"paddle.Tensor.set_value: the value's shape {list(src.shape)} must "
+                             f"equal the tensor's shape {list(t.shape)}")
+    if src.dtype is not t.dtype:
+        raise AssertionError(f"paddle.Tensor.set_value: the value's dtype "
+                             f"{str(src.dtype).replace('torch.', '')} must equal the tensor's dtype "
+                             f"{str(t.dtype).replace('torch.', '')}")
     with torch.no_grad():
         t.copy_(src.to(device=t.device, dtype=t.dtype))
     return self

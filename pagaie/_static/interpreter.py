@@ -90,6 +90,12 @@ def _run_backward(op: Operator, args: list, kwargs: dict, plan: "Plan") -> list:
 def _run_optimizer_step(op: Operator, args: list, kwargs: dict, plan: "Plan") -> None:
     params, grads = op.args[0], args[1]
     optimizer = op.attrs["optimizer"]
+    if not optimizer._all_params():
+        # Built without a parameter list (static style): update what minimize() found.
+        with torch.no_grad():
+            optimizer._apply_optimize([(pv.source, g.detach()) for pv, g in zip(params, grads)
+                                       if g is not None], None)
+        return None
     for pv, g in zip(params, grads):
         pv.source._t.grad = g.detach()
     optimizer.step()

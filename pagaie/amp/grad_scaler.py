@@ -146,8 +146,9 @@ class AmpScaler:
             self._incr_count = 0
             self._decr_count += 1
             if self._decr_count == self._decr_every_n_nan_or_inf:
-                print(f"Found inf or nan, current scale is: {float(self._scale)}, decrease to: "
-                      f"{float(self._scale)}*{float(self._decr_ratio)}")
+                cur = float(self._scale._t.reshape(-1)[0])
+                print(f"Found inf or nan, current scale is: {cur}, decrease to: "
+                      f"{cur}*{float(self._decr_ratio)}")
                 self._scale = wrap(self._scale._t * self._decr_ratio)
                 self._decr_count = 0
         else:

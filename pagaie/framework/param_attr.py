@@ -6,12 +6,6 @@ from typing import Any
 __all__ = ["ParamAttr", "WeightNormParamAttr"]
 
 
-def _check(value: Any, arg: str, types: tuple, api: str = "ParamAttr") -> None:
-    if not isinstance(value, types):
-        names = " or ".join(t.__name__ for t in types)
-        raise TypeError(f"paddle.{api}: '{arg}' must be {names}, but received {type(value).__name__}")
-
-
 class ParamAttr:
     """Attributes of a parameter that a Layer creates.
 
@@ -36,13 +30,8 @@ class ParamAttr:
     def __init__(self, name: str | None = None, initializer: Any = None, learning_rate: float = 1.0,
                  regularizer: Any = None, trainable: bool = True, do_model_average: bool = True,
                  need_clip: bool = True) -> None:
-        from pagaie.nn.initializer import Initializer
-        _check(name, "name", (str, type(None)))
-        _check(learning_rate, "learning_rate", (float, int))
-        _check(trainable, "trainable", (bool,))
-        _check(do_model_average, "do_model_average", (bool,))
-        _check(need_clip, "need_clip", (bool,))
-        _check(initializer, "initializer", (Initializer, type(None)))
+        # Paddle checks these types only when building static programs; eager code
+        # accepts anything, and so do we.
         if name == "":
             raise ValueError("paddle.ParamAttr: 'name' can not be an empty string")
         self.name = name

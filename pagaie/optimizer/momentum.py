@@ -124,6 +124,8 @@ class Momentum(Optimizer):
         if hp["use_nesterov"]:
             step = torch._foreach_add(grads, vel, alpha=mu)
             torch._foreach_mul_(step, neg_lr)
+            torch._foreach_add_(params, step)
+        elif len(set(neg_lr)) == 1:
+            torch._foreach_add_(params, vel, alpha=neg_lr[0])
         else:
-            step = torch._foreach_mul(vel, neg_lr)
-        torch._foreach_add_(params, step)
+            torch._foreach_add_(params, torch._foreach_mul(vel, neg_lr))

@@ -91,8 +91,11 @@ class Optimizer:
                  weight_decay: float | WeightDecayRegularizer | None = None,
                  grad_clip: Any = None, name: str | None = None) -> None:
         if parameters is None:
-            raise AttributeError("paddle.optimizer: the 'parameters' argument given to the Optimizer "
-                                 "should not be None in dynamic graph mode")
+            from pagaie.static.framework import in_static_mode
+            if not in_static_mode():  # Paddle's own rule: static programs find their parameters
+                raise AttributeError("paddle.optimizer: the 'parameters' argument given to the Optimizer "
+                                     "should not be None in dynamic graph mode")
+            parameters = []
         if isinstance(parameters, Tensor):
             raise TypeError("paddle.optimizer: 'parameters' should be an iterable of Tensors, "
                             f"but received {type(parameters).__name__}")
@@ -593,6 +596,10 @@ class Optimizer:
             >>> w.tolist()
             [0.0]
         """
+        from pagaie._static.ir import Value
+        if isinstance(loss, Value):  # a static program's loss: add backward + update ops to it
+            from pagaie.static.backward import minimize as _static_minimize
+            return _static_minimize(self, loss, parameters, no_grad_set)
         if not isinstance(loss, Tensor):
             raise TypeError(f"paddle.optimizer.Optimizer.minimize: the loss should be a Tensor, "
                             f"but received {type(loss).__name__}")

@@ -1,6 +1,8 @@
 """Every op sample: pagaie vs real Paddle 3.3.1 on the same inputs (values, dtypes, shapes, grads)."""
 from __future__ import annotations
 
+import zlib
+
 import numpy as np
 import pytest
 
@@ -54,7 +56,7 @@ def _float_outputs(out):
 @pytest.mark.parametrize("sample,dtype", CASES, ids=[f"{s.name}-{d}" for s, d in CASES])
 def test_op_matches_paddle(sample: OpSample, dtype: str):
     paddle = paddle_ref()
-    arrays = _arrays(sample, dtype, seed=hash(sample.name) % 2**16)
+    arrays = _arrays(sample, dtype, seed=zlib.crc32(sample.name.encode()))
     want_grad = sample.grad and dtype.startswith("float")
     results = {}
     for fw in (pagaie, paddle):

@@ -322,10 +322,6 @@ def set_global_initializer(weight_init: Initializer | None, bias_init: Initializ
         ([[1.0]], [2.0])
         >>> nn.initializer.set_global_initializer(None)
     """
-    for v, arg in ((weight_init, "weight_init"), (bias_init, "bias_init")):
-        if v is not None and not isinstance(v, Initializer):
-            raise TypeError(f"paddle.nn.initializer.set_global_initializer: '{arg}' must be an "
-                            f"Initializer or None, but received {type(v).__name__}")
     _GLOBAL["weight"], _GLOBAL["bias"] = weight_init, bias_init
 
 

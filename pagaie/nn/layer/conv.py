@@ -90,6 +90,8 @@ class _ConvNd(Layer):
             s += f", padding={self._padding}"
         if self._padding_mode != "zeros":
             s += f", padding_mode={self._padding_mode}"
+        if self._output_padding != 0:
+            s += f", output_padding={self._output_padding}"
         if dilation != [1] * n:
             s += f", dilation={dilation}"
         if self._groups != 1:

@@ -77,7 +77,7 @@ class _BatchNormBase(Layer):
 
     def extra_repr(self) -> str:
         s = f"num_features={self._num_features}, momentum={self._momentum}, epsilon={self._epsilon}"
-        if self._data_format not in ("NCHW", "NCL", "NCDHW", "NC"):
+        if self._data_format != "NCHW":
             s += f", data_format={self._data_format}"
         if self._name is not None:
             s += f", name={self._name}"

@@ -16,7 +16,13 @@ __all__ = ["MaxPool1D", "MaxPool2D", "MaxPool3D", "AvgPool1D", "AvgPool2D", "Avg
 
 
 def _repr(options: dict) -> str:
-    keys = [k for k in ("kernel_size", "stride", "padding") if k in options] or ["output_size"]
+    if "norm_type" in options:
+        stride = options["kernel_size"] if options["stride"] is None else options["stride"]
+        return (f"norm_type={float(options['norm_type'])}, kernel_size={options['kernel_size']}, "
+                f"stride={stride}, padding={options['padding']}")
+    keys = [k for k in ("kernel_size", "stride", "padding") if k in options]
+    if not keys or "random_u" in options:
+        keys = ["output_size"] + (["return_mask"] if "return_mask" in options else [])
     return ", ".join(f"{k}={options[k]}" for k in keys)
 
 

@@ -1,0 +1,69 @@
+"""``paddle.metric.accuracy``: the top-k accuracy of a batch, as an op record."""
+from __future__ import annotations
+
+import torch
+
+from pagaie._core.registry import defop
+
+__all__ = ["accuracy"]
+
+
+def _write_count(out: torch.Tensor | None, value: torch.Tensor) -> None:
+    """Store a count into a user-given ``correct``/``total`` tensor (becomes 0-D int32)."""
+    if out is None:
+        return
+    with torch.no_grad():
+        if out.shape != value.shape:
+            out.resize_(value.shape)
+        out.copy_(value)
+
+
+@defop(paddle_types=("accuracy", "pd_op.accuracy"), method=False, differentiable=False)
+def accuracy(input, label, k=1, correct=None, total=None, name=None):
+    """Fraction of samples whose label is among the ``k`` highest-scored classes.
+
+    Args:
+        input (Tensor): scores of shape ``[N, C]``, float16/bfloat16/float32/float64.
+        label (Tensor): class indices of shape ``[N, 1]``, int32 or int64.
+        k (int, optional): how many top classes count as a hit. Default 1.
+        correct (Tensor, optional): receives the number of hits (int32, 0-D).
+        total (Tensor, optional): receives the number of samples (int32, 0-D).
+        name (str, optional): unused.
+
+    Returns:
+        Tensor: the accuracy, a float32 0-D tensor.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> scores = paddle.to_tensor([[0.1, 0.9, 0.0], [0.8, 0.2, 0.0], [0.3, 0.3, 0.4]])
+        >>> label = paddle.to_tensor([[1], [1], [0]])
+        >>> float(paddle.metric.accuracy(scores, label))
+        0.3333333432674408
+        >>> float(paddle.metric.accuracy(scores, label, k=2))
+        1.0
+    """
+    if input.dim() != 2:
+        raise ValueError(f"paddle.metric.accuracy: 'input' must be 2-D [sample_number, class_dim], "
+                         f"but received a tensor of shape {list(input.shape)}")
+    if not (input.is_floating_point()):
+        raise TypeError(f"paddle.metric.accuracy: 'input' must be a floating tensor, but received "
+                        f"{str(input.dtype).replace('torch.', '')}")
+    if label.dim() != 2:
+        raise ValueError(f"paddle.metric.accuracy: 'label' must be 2-D [sample_number, 1], but "
+                         f"received a tensor of shape {list(label.shape)}")
+    if label.dtype not in (torch.int32, torch.int64):
+        raise ValueError(f"paddle.metric.accuracy: 'label' must be int32 or int64, but received "
+                         f"{str(label.dtype).replace('torch.', '')}")
+    if label.shape[0] != input.shape[0]:
+        raise ValueError(f"paddle.metric.accuracy: 'input' and 'label' must have the same number of "
+                         f"rows, but received {input.shape[0]} and {label.shape[0]}")
+    k = int(k)
+    if not 0 < k <= input.shape[1]:
+        raise ValueError(f"paddle.metric.accuracy: 'k' must be in [1, {input.shape[1]}], but "
+                         f"received {k}")
+    indices = torch.topk(input, k, dim=1).indices
+    hits = (indices == label[:, :1].to(torch.int64)).any(dim=1).sum().to(torch.int32)
+    n = torch.tensor(input.shape[0], dtype=torch.int32, device=input.device)
+    _write_count(correct, hits)
+    _write_count(total, n)
+    return hits.to(torch.float32) / max(input.shape[0], 1)
