@@ -11,9 +11,12 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import subprocess
 import sys
 import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 # The chain: 12 ops on 8x8 float32 tensors, written once against Paddle's API (used by
 # pagaie and Paddle) and once against torch's.
@@ -99,8 +102,8 @@ def _child(framework: str, iters: int, repeat: int) -> None:
 def _run(framework: str, iters: int, repeat: int) -> dict | None:
     proc = subprocess.run([sys.executable, __file__, "--child", framework, "--iters", str(iters),
                            "--repeat", str(repeat)], capture_output=True, text=True,
-                          env={**__import__("os").environ, "OMP_NUM_THREADS": "1",
-                               "GLOG_minloglevel": "3"})
+                          env={**os.environ, "OMP_NUM_THREADS": "1", "GLOG_minloglevel": "3",
+                               "PYTHONPATH": os.pathsep.join(filter(None, [ROOT, os.environ.get("PYTHONPATH")]))})
     for line in reversed(proc.stdout.strip().splitlines()):
         if line.startswith("{"):
             return json.loads(line)

@@ -300,3 +300,24 @@ def test_getitem_int_fast_path_is_view():
     x = pagaie.to_tensor(np.arange(6, dtype="float32").reshape(2, 3))
     assert x[1].tolist() == [3.0, 4.0, 5.0]
     assert paddle_ref() is not None
+
+
+@pytest.mark.parametrize("case", [
+    lambda P: P.where(P.ones([2]) > 0, P.ones([2], "float64"), 2.0),
+    lambda P: P.where(P.ones([2]) > 0, P.ones([2], "float16"), 2.0),
+    lambda P: P.where(P.ones([2]) > 0, 2.0, P.ones([2], "float64")),
+    lambda P: P.where(P.ones([2]) > 0, P.ones([2], "bool"), True),
+    lambda P: P.where(P.ones([2]) > 0, 1, 0),
+])
+def test_where_scalar_dtypes(case):
+    assert_same(*both(case))
+
+
+@pytest.mark.parametrize("case", [
+    lambda P: P.where(P.ones([2]) > 0, P.ones([2], "int32"), 2),
+    lambda P: P.where(P.ones([2]) > 0, P.ones([2]), 2),
+    lambda P: P.where(P.ones([2]) > 0, 1, 2.5),
+    lambda P: P.strided_slice(P.ones([3, 4]), [-1], [0], [2], [1]),
+])
+def test_where_and_slice_errors(case):
+    same_exception(case)

@@ -147,3 +147,9 @@ def test_split_gradients():
         return x.grad
 
     assert_same(*both(run))
+
+
+def test_flip_0d_and_as_strided_offset():
+    same_exception(lambda P: P.flip(P.to_tensor(3.0), 0))
+    assert_same(*both(lambda P: P.flip(P.to_tensor(3.0), [])))
+    assert_same(*both(lambda P: P.as_strided(P.arange(12.0), [3, 2], [4, 1], 4)))

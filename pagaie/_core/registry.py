@@ -249,11 +249,17 @@ def _make_api(rec: OpRecord) -> Callable:
            f"    if _state.intercept is not None:\n"
            f"        return _state.intercept(_rec, {args_expr}, {kwargs_expr})\n"
            f"    try:\n"
-           f"        return _wrap(_kernel({', '.join(call)}))\n"
+           f"        r = _kernel({', '.join(call)})\n"
            f"    except (RuntimeError, IndexError) as exc:\n"
-           f"        raise _translate({rec.name!r}, exc, {args_expr}, {kwargs_expr}) from None\n")
+           f"        raise _translate({rec.name!r}, exc, {args_expr}, {kwargs_expr}) from None\n"
+           # The common single-tensor result is wrapped inline: one call fewer per op.
+           f"    if type(r) is _TT:\n"
+           f"        t = _new(_Tensor)\n"
+           f"        t._t = r\n"
+           f"        return t\n"
+           f"    return _wrap(r)\n")
     ns = {"_state": STATE, "_rec": rec, "_kernel": rec.kernel, "_wrap": wrap, "_Tensor": Tensor,
-          "_PLAIN": _PLAIN,
+          "_PLAIN": _PLAIN, "_TT": torch.Tensor, "_new": object.__new__,
           "_u": unwrap, "_ua": unwrap_args, "_uk": unwrap_kwargs, "_translate": translate_error,
           **defaults}
     exec(compile(src, f"<pagaie op {rec.name}>", "exec"), ns)

@@ -10,6 +10,7 @@ from typing import Any
 
 import torch
 
+from pagaie._core import dtype as _dt
 from pagaie._core.registry import defop
 from pagaie._ops._helpers import check_binary_dtypes, int_list, norm_axis
 
@@ -151,11 +152,19 @@ def masked_select(x, mask, name=None, *, out=None):
     return torch.masked_select(x, mask)
 
 
-def _where_operand(v: Any, like: _T) -> _T:
+def _where_operand(v: Any, device: torch.device) -> _T:
+    """A Python scalar operand becomes a 0-D tensor of Paddle's dtype for it."""
     if isinstance(v, _T):
         return v
-    return torch.tensor(v, dtype=like.dtype if isinstance(like, _T) else None,
-                        device=like.device if isinstance(like, _T) else None)
+    if isinstance(v, bool):
+        dt = torch.bool
+    elif isinstance(v, int):
+        dt = torch.int64
+    elif isinstance(v, complex):
+        dt = torch.complex128 if _dt.default_float() is torch.float64 else torch.complex64
+    else:
+        dt = _dt.default_float()
+    return torch.tensor(v, dtype=dt, device=device)
 
 
 @defop(paddle_types=("where", "pd_op.where"), method=("where",))
@@ -176,18 +185,12 @@ def where(condition, x=None, y=None, name=None, *, out=None):
             (torch.nonzero(condition.reshape(1)).reshape(-1),)
     if x is None or y is None:
         raise ValueError("paddle.where: 'x' and 'y' must both be given, or neither")
-    if not isinstance(x, _T) and not isinstance(y, _T):
-        from pagaie._core import dtype as _dt
-        want = _dt.default_float() if isinstance(x, float) or isinstance(y, float) else torch.int64
-        if isinstance(x, bool) and isinstance(y, bool):
-            want = torch.bool
-        x = torch.tensor(x, dtype=want, device=condition.device)
-        y = torch.tensor(y, dtype=want, device=condition.device)
-    else:
-        x = _where_operand(x, y)
-        y = _where_operand(y, x)
+    x = _where_operand(x, condition.device)
+    y = _where_operand(y, condition.device)
     if x.dtype is not y.dtype:
         check_binary_dtypes("where", x, y)
+        common = torch.promote_types(x.dtype, y.dtype)
+        x, y = x.to(common), y.to(common)
     if condition.dtype is not torch.bool:
         condition = condition.bool()
     if out is not None:
@@ -290,6 +293,8 @@ def strided_slice(x, axes, starts, ends, strides, name=None):
         >>> paddle.strided_slice(x, [0], [5], [0], [-2]).tolist()
         [5, 3, 1]
     """
+    if any(a < 0 for a in _ints(axes)):
+        raise ValueError(f"paddle.strided_slice: every axis must be non-negative, but received {axes}")
     idx, flips = _slice_dims(x, axes, starts, ends, strides, "strided_slice")
     r = x[idx]
     return r.flip(flips) if flips else r

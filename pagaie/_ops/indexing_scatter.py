@@ -92,7 +92,7 @@ def _scatter_torch(input: _T, dim: int, index: _T, src: Any, reduce: Any, api: s
     return _put_along(input, index, src, dim, "assign" if reduce is None else reduce, True, False, api)
 
 
-@defop(paddle_types=("scatter", "pd_op.scatter"))
+@defop(amp="black", paddle_types=("scatter", "pd_op.scatter"))
 def scatter(x, index, updates, overwrite=True, name=None, out=None):
     """Write the rows of ``updates`` into the rows ``index`` of ``x``.
 

@@ -23,8 +23,7 @@ __all__ = ["reshape", "reshape_", "view", "view_as", "flatten", "flatten_", "rav
            "broadcast_to", "broadcast_tensors", "broadcast_shape", "broadcast_shapes", "tile",
            "repeat_interleave", "flip", "reverse", "roll", "rot90", "cast", "cast_", "as_complex",
            "as_real", "view_as_complex", "view_as_real", "as_strided", "numel", "rank", "shape",
-           "tolist", "atleast_1d", "atleast_2d", "atleast_3d", "crop", "narrow", "unfold",
-           "diagonal", "check_shape"]
+           "tolist", "check_shape"]
 
 
 def rebinding_inplace(base: Callable, name: str) -> Callable:
@@ -88,6 +87,11 @@ def reshape(x, shape, name=None):
         >>> paddle.reshape(x.reshape([2, 3]), [0, 3, 1]).shape
         paddle.Size([2, 3, 1])
     """
+    if (type(shape) is list or type(shape) is tuple) and 0 not in shape:
+        try:
+            return x.reshape(shape)
+        except (RuntimeError, TypeError):
+            pass  # the checked path below gives Paddle's error
     s = _shape(shape, "reshape")
     if 0 in s:
         xs = x.shape
@@ -249,6 +253,8 @@ def unsqueeze(x, axis, name=None):
         >>> paddle.unsqueeze(paddle.ones([2, 3]), [0, 3]).shape
         paddle.Size([1, 2, 3, 1])
     """
+    if type(axis) is int and -x.dim() - 1 <= axis <= x.dim():
+        return x.unsqueeze(axis)
     if isinstance(axis, _T):
         axis = axis.tolist()
     axes = axis if isinstance(axis, (list, tuple)) else [axis]
@@ -289,6 +295,8 @@ def transpose(x, perm, name=None):
         >>> paddle.transpose(paddle.ones([2, 3, 4]), [2, 0, 1]).shape
         paddle.Size([4, 2, 3])
     """
+    if type(perm) is list and len(perm) == x.dim() and sorted(perm) == list(range(len(perm))):
+        return x.permute(perm)
     if isinstance(perm, int) and isinstance(name, int):
         return x.transpose(perm, name)
     return x.permute(_perm(perm, x.dim(), "transpose"))
@@ -507,8 +515,11 @@ def flip(x, axis, name=None):
         >>> paddle.flip(paddle.to_tensor([1, 2, 3]), 0).tolist()
         [3, 2, 1]
     """
-    axes = norm_axes(axis, x.dim(), "flip") or []
-    return torch.flip(x, axes) if x.dim() else x.clone()
+    if x.dim() == 0:
+        if axis is None or (isinstance(axis, (list, tuple)) and not axis):
+            return x.clone()
+        raise ValueError(f"paddle.flip: a 0-D tensor has no axis {axis} to flip")
+    return torch.flip(x, norm_axes(axis, x.dim(), "flip") or [])
 
 
 reverse = flip
@@ -618,14 +629,15 @@ def view_as_real(input):
 
 @defop()
 def as_strided(x, shape, stride, offset=0, name=None):
-    """A view of ``x``'s memory with the given shape, strides and offset (in elements).
+    """A view of ``x``'s memory with the given shape, strides (in elements) and offset (in
+    bytes, from the start of the underlying storage).
 
     Examples:
         >>> import pagaie as paddle
         >>> paddle.as_strided(paddle.arange(6.0), [2, 2], [1, 2]).tolist()
         [[0.0, 2.0], [1.0, 3.0]]
     """
-    return torch.as_strided(x, int_list(shape), int_list(stride), int(offset))
+    return torch.as_strided(x, int_list(shape), int_list(stride), int(offset) // x.element_size())
 
 
 # ---- shape queries -------------------------------------------------------------------------
@@ -700,124 +712,3 @@ def check_shape(shape: Any, op_name: str, expected_shape_type: tuple = (list, tu
         if isinstance(e, Tensor) and e.dtype.name not in expected_tensor_dtype:
             raise TypeError(f"paddle.{op_name}: a 'shape' element tensor must have dtype in "
                             f"{expected_tensor_dtype}, but received {e.dtype.name}")
-
-
-# ---- small-rank promotion -------------------------------------------------------------------
-def _atleast(fn: Callable, inputs: tuple) -> Any:
-    if len(inputs) == 1:
-        return fn(inputs[0])
-    return [fn(i) for i in inputs]
-
-
-@defop()
-def atleast_1d(*inputs, name=None):
-    """Each input with at least 1 dimension (a list when several are given).
-
-    Examples:
-        >>> import pagaie as paddle
-        >>> paddle.atleast_1d(paddle.to_tensor(1.0)).shape
-        paddle.Size([1])
-    """
-    return _atleast(torch.atleast_1d, inputs)
-
-
-@defop()
-def atleast_2d(*inputs, name=None):
-    """Each input with at least 2 dimensions (a list when several are given).
-
-    Examples:
-        >>> import pagaie as paddle
-        >>> paddle.atleast_2d(paddle.ones([3])).shape
-        paddle.Size([1, 3])
-    """
-    return _atleast(torch.atleast_2d, inputs)
-
-
-@defop()
-def atleast_3d(*inputs, name=None):
-    """Each input with at least 3 dimensions (a list when several are given).
-
-    Examples:
-        >>> import pagaie as paddle
-        >>> paddle.atleast_3d(paddle.ones([2, 3])).shape
-        paddle.Size([2, 3, 1])
-    """
-    return _atleast(torch.atleast_3d, inputs)
-
-
-# ---- windows and sub-blocks --------------------------------------------------------------
-@defop(method=False, paddle_types=("crop", "crop_tensor", "pd_op.crop"))
-def crop(x, shape=None, offsets=None, name=None):
-    """The block of ``x`` of size ``shape`` (``-1``: to the end) starting at ``offsets``.
-
-    Examples:
-        >>> import pagaie as paddle
-        >>> paddle.crop(paddle.arange(12).reshape([3, 4]), [2, 2], [1, 1]).tolist()
-        [[5, 6], [9, 10]]
-    """
-    nd = x.dim()
-    s = list(x.shape) if shape is None else _shape(shape, "crop")
-    o = [0] * nd if offsets is None else _shape(offsets, "crop")
-    if len(s) != nd or len(o) != nd:
-        raise ValueError(f"paddle.crop: 'shape' and 'offsets' must have {nd} elements, but received "
-                         f"{s} and {o}")
-    idx = []
-    for i in range(nd):
-        size = x.shape[i] - o[i] if s[i] == -1 else s[i]
-        if o[i] < 0 or size < 0 or o[i] + size > x.shape[i]:
-            raise ValueError(f"paddle.crop: offset {o[i]} plus size {s[i]} exceeds dimension {i} "
-                             f"of size {x.shape[i]}")
-        idx.append(slice(o[i], o[i] + size))
-    return x[tuple(idx)]
-
-
-@defop()
-def narrow(input, dim, start, length):
-    """The ``length`` elements of ``input`` along ``dim`` from ``start``.
-
-    Examples:
-        >>> import pagaie as paddle
-        >>> paddle.narrow(paddle.arange(5), 0, 1, 3).tolist()
-        [1, 2, 3]
-    """
-    d = norm_axis(dim, input.dim(), "narrow", "dim")
-    st = int(start)
-    return input.narrow(d, st + input.shape[d] if st < 0 else st, int(length))
-
-
-@defop("tensor_unfold", method="unfold", paddle_types=("tensor_unfold", "pd_op.tensor_unfold"))
-def unfold(x, axis, size, step, name=None):
-    """Sliding windows of ``size`` elements, ``step`` apart, along ``axis`` (new last axis).
-
-    Examples:
-        >>> import pagaie as paddle
-        >>> paddle.unfold(paddle.arange(5), 0, 2, 2).tolist()
-        [[0, 1], [2, 3]]
-    """
-    a = norm_axis(axis, x.dim(), "unfold")
-    if size <= 0 or step <= 0:
-        raise ValueError(f"paddle.unfold: 'size' and 'step' must be positive, but received {size} "
-                         f"and {step}")
-    if size > max(x.shape[a] if x.dim() else 1, 0):
-        raise ValueError(f"paddle.unfold: 'size' ({size}) exceeds the size of axis {axis} "
-                         f"({x.shape[a] if x.dim() else 1})")
-    return x.unfold(a, int(size), int(step))
-
-
-unfold.__name__ = unfold.__qualname__ = "unfold"
-
-
-@defop(paddle_types=("diagonal", "pd_op.diagonal"))
-def diagonal(x, offset=0, axis1=0, axis2=1, name=None):
-    """The diagonal of the planes spanned by ``axis1`` and ``axis2`` (appended as the last axis).
-
-    Examples:
-        >>> import pagaie as paddle
-        >>> paddle.diagonal(paddle.to_tensor([[1, 2], [3, 4]])).tolist()
-        [1, 4]
-    """
-    a1 = norm_axis(axis1, x.dim(), "diagonal", "axis1")
-    a2 = norm_axis(axis2, x.dim(), "diagonal", "axis2")
-    if a1 == a2:
-        raise ValueError(f"paddle.diagonal: 'axis1' and 'axis2' must differ, but both are {axis1}")
-    return torch.diagonal(x, int(offset), a1, a2)

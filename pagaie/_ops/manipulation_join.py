@@ -16,9 +16,10 @@ __all__ = ["concat", "cat", "concatenate", "stack", "hstack", "vstack", "dstack"
            "unstack"]
 
 
-def _same_dtype(xs: Any, api: str) -> list:
+def _same_dtype(xs: Any, api: str) -> Any:
     """Paddle joins tensors of one dtype only (mixed dtypes raise ValueError)."""
-    xs = list(seq_of_tensors(xs, api))
+    if type(xs) is not list and type(xs) is not tuple:
+        xs = seq_of_tensors(xs, api)
     if not xs:
         raise ValueError(f"paddle.{api}: 'x' must not be empty")
     d = xs[0].dtype
@@ -48,7 +49,7 @@ def concat(x, axis=0, name=None, *, out=None):
         paddle.Size([3, 2])
     """
     xs = _same_dtype(x, "concat")
-    a = norm_axis(axis, xs[0].dim(), "concat")
+    a = axis if type(axis) is int and -1 <= axis < xs[0].dim() else norm_axis(axis, xs[0].dim(), "concat")
     if out is not None:
         return torch.cat(xs, a, out=out)
     return torch.cat(xs, a)

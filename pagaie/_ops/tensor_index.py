@@ -122,6 +122,15 @@ def _normalize(x: _T, index: Any) -> tuple[tuple, list[int], bool]:
                                  f"{dim} with size {size} (expected [{-size}, {size}))")
             out.append(i)
             dim += 1
+        elif type(it) is list and it and all(type(e) is int for e in it):
+            size = x.shape[dim]
+            lo, hi = min(it), max(it)
+            if hi >= size or lo < -size:
+                raise IndexError(f"index {hi if hi >= size else lo} is out of bounds for axis {dim} "
+                                 f"with size {size}")
+            out.append(torch.tensor(it, dtype=torch.int64, device=x.device))
+            advanced = True
+            dim += 1
         elif isinstance(it, (_T, list, tuple, np.ndarray)):
             t = _as_index_tensor(it, pos, x.device)
             advanced = True
@@ -141,6 +150,33 @@ def _normalize(x: _T, index: Any) -> tuple[tuple, list[int], bool]:
     return tuple(out), flips, advanced
 
 
+_int, _slice_t, _tuple = int, slice, tuple
+
+
+def _is_basic(x: _T, index: Any) -> bool:
+    """Whether ``index`` is plain ints (in range), positive-step int slices and None:
+    the common case torch handles exactly as Paddle does."""
+    shape = x.shape
+    nd = len(shape)
+    d = 0
+    for it in (index if type(index) is _tuple else (index,)):
+        tp = type(it)
+        if tp is _slice_t:
+            st = it.step
+            if d >= nd or not (st is None or (type(st) is _int and st > 0)) or \
+                    not (it.start is None or type(it.start) is _int) or \
+                    not (it.stop is None or type(it.stop) is _int):
+                return False
+            d += 1
+        elif tp is _int:
+            if d >= nd or not -shape[d] <= it < shape[d]:
+                return False
+            d += 1
+        elif it is not None:
+            return False
+    return True
+
+
 @defop("getitem", method=False, paddle_types=())
 def getitem(x, index):
     """``x[index]``: basic and advanced indexing with Paddle's rules.
@@ -153,10 +189,11 @@ def getitem(x, index):
         >>> x[x > 9].tolist()
         [10, 11]
     """
-    if type(index) is int and x.dim():
-        n = x.shape[0]
-        if -n <= index < n:
+    if type(index) is _int:
+        if x.dim() and -x.shape[0] <= index < x.shape[0]:
             return x[index]
+    elif _is_basic(x, index):
+        return x[index]
     idx, flips, _ = _normalize(x, index)
     if flips:
         x = x.flip(flips)
@@ -164,6 +201,9 @@ def getitem(x, index):
 
 
 def _value_for(x: _T, value: Any) -> Any:
+    tp = type(value)
+    if tp is float or tp is int or tp is bool:
+        return value
     if isinstance(value, _T):
         return value if value.dtype is x.dtype else value.to(x.dtype)
     if isinstance(value, (bool, int, float, complex)):
@@ -193,6 +233,9 @@ def setitem(x, index, value):
         raise ValueError("paddle.Tensor.__setitem__: Leaf Tensor that doesn't stop gradient can't "
                          "use inplace strategy (set stop_gradient=True first, or write into a copy)")
     v = _value_for(x, value)
+    if _is_basic(x, index):
+        x[index] = v
+        return x
     idx, flips, _ = _normalize(x, index)
     if isinstance(v, _T) and v.device != x.device:
         v = v.to(x.device)
@@ -213,19 +256,13 @@ def setitem(x, index, value):
     return x
 
 
-def _getitem_method(self: Tensor, index: Any) -> Tensor:
-    return getitem(self, index)
-
-
 def _setitem_method(self: Tensor, index: Any, value: Any) -> None:
     setitem(self, index, value)
 
 
-_getitem_method.__name__ = _getitem_method.__qualname__ = "__getitem__"
-_getitem_method.__doc__ = getitem.__doc__
 _setitem_method.__name__ = _setitem_method.__qualname__ = "__setitem__"
 _setitem_method.__doc__ = setitem.__doc__
-Tensor.__getitem__ = _getitem_method
+Tensor.__getitem__ = getitem
 Tensor.__setitem__ = _setitem_method
 
 

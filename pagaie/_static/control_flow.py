@@ -156,6 +156,12 @@ def _env_of_names(names: list, tensors: Any) -> dict:
 @register_graph_op("pagaie.pylayer", side_effect=False)
 def _run_pylayer(op: Operator, args: list, kwargs: dict, plan: Any) -> list:
     inputs, captured = args
+    if op.attrs.get("backward_block") is None:  # no gradient rule: no gradient flows
+        env = _env_of_names(op.attrs["captured"], captured)
+        env.update(zip(op.attrs["forward_inputs"], inputs))
+        with torch.no_grad():
+            run_block(op.block.program.blocks[op.attrs["forward_block"]], env, plan)
+        return [env[n] for n in op.attrs["forward_outputs"]]
     outs = _PyLayerFunction.apply(op, plan, len(inputs), *inputs, *captured)
     return list(outs)
 

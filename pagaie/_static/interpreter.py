@@ -116,7 +116,8 @@ def _side_effect(op: Operator) -> bool:
 class Plan:
     """An executable schedule of one program for given feeds and fetches."""
 
-    def __init__(self, program: Program, feed_names: Sequence[str], fetch: Sequence[Value]) -> None:
+    def __init__(self, program: Program, feed_names: Sequence[str], fetch: Sequence[Value],
+                 reuse_buffers: bool = False) -> None:
         block = program.global_block()
         self.version = program.version
         self.feed_names = list(feed_names)
@@ -152,9 +153,11 @@ class Plan:
         self.sources: list[tuple[int, Any]] = []
         self.feeds: list[tuple[int, str]] = []
         for name in sorted(needed):
-            if not block.has_var(name) or name in producers:
+            if not block.has_var(name):
                 continue
             v = block.var(name)
+            if name in producers and v.source is None:
+                continue
             if name in feed_names:
                 self.feeds.append((slot_of(v), name))
             elif v.source is not None:
@@ -183,6 +186,16 @@ class Plan:
         for idx, step in enumerate(self.steps):
             step[6] = tuple(frees.get(idx, ()))
         self.n_slots = len(slot_of_name)
+        # Memory plan (BuildStrategy.enable_inplace): elementwise ops write into dying inputs.
+        self.reused = 0
+        if reuse_buffers and not self.has_backward:
+            from pagaie._static.passes.memory import plan_buffer_reuse
+            self.reused = plan_buffer_reuse(self)
+        # Captured values that ops re-define (in-place updates of buffers, counters...): their
+        # final value is written back into the eager tensor so the next run sees it.
+        srcs = dict(self.sources)
+        self.writeback = [(slot_of_name[n], srcs[slot_of_name[n]]) for n in sorted(producers)
+                          if n in slot_of_name and slot_of_name[n] in srcs]
 
     def run(self, feed: dict[str, torch.Tensor]) -> list[torch.Tensor]:
         slots: list = [None] * self.n_slots
@@ -202,4 +215,9 @@ class Plan:
                 _store(outs, result, slots)
                 for s in frees:
                     slots[s] = None
+        for s, src in self.writeback:
+            t = slots[s]
+            if t is not None and t is not src._t:
+                with torch.no_grad():
+                    src._t.copy_(t)
         return [slots[s] for s in self.fetch_slots]

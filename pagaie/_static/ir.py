@@ -346,6 +346,27 @@ class Program:
     def all_parameters(self) -> list[Value]:
         return self.global_block().all_parameters()
 
+    def clone(self, for_test: bool = False) -> "Program":
+        """A copy; ``for_test=True`` drops backward/optimizer ops and switches dropout,
+        batch_norm... to inference behaviour (see ``pagaie._static.program_tools``)."""
+        from pagaie._static.program_tools import clone_program
+        return clone_program(self, for_test)
+
+    def state_dict(self, mode: str = "all", scope: Any = None) -> dict:
+        """Persistable values by name: ``'param'``, ``'opt'`` (optimizer state) or ``'all'``."""
+        from pagaie._static.program_tools import program_state_dict
+        return program_state_dict(self, mode)
+
+    def set_state_dict(self, state_dict: dict, scope: Any = None) -> None:
+        """Copy the values of ``state_dict`` into the matching persistable values."""
+        import warnings
+
+        from pagaie._static.program_tools import set_program_state_dict
+        unused = set_program_state_dict(self, state_dict)
+        if unused:
+            warnings.warn(f"paddle.static.Program.set_state_dict: no variable in the program for "
+                          f"{unused}")
+
     def __repr__(self) -> str:
         return "\n".join(repr(b) for b in self.blocks)
 

@@ -493,6 +493,105 @@ class EarlyStopping(Callback):
         self.stopped_epoch += 1
 
 
+class ReduceLROnPlateau(Callback):
+    """Multiplies the learning rate by ``factor`` when a monitored evaluation value has not
+    improved for ``patience`` evaluations (the optimizer's learning rate must be a float).
+
+    Args:
+        monitor (str, optional): the evaluation log to watch. Default 'loss'.
+        factor (float, optional): the multiplier, below 1. Default 0.1.
+        patience (int, optional): evaluations without improvement before reducing. Default 10.
+        verbose (int, optional): print a message on each reduction. Default 1.
+        mode (str, optional): 'min', 'max', or 'auto' (max when the name contains 'acc').
+        min_delta (float, optional): the smallest change that counts as an improvement.
+        cooldown (int, optional): evaluations to wait after a reduction. Default 0.
+        min_lr (float, optional): the lower bound of the learning rate. Default 0.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> cb = paddle.callbacks.ReduceLROnPlateau(monitor='loss', factor=0.5, patience=2)
+        >>> cb.factor, cb.patience
+        (0.5, 2)
+    """
+
+    def __init__(self, monitor: str = "loss", factor: float = 0.1, patience: int = 10,
+                 verbose: int = 1, mode: str = "auto", min_delta: float = 1e-4, cooldown: int = 0,
+                 min_lr: float = 0) -> None:
+        super().__init__()
+        self.monitor = monitor
+        if factor >= 1.0:
+            raise ValueError("ReduceLROnPlateau does not support a factor >= 1.0.")
+        self.factor = factor
+        self.min_lr = min_lr
+        self.min_delta = min_delta
+        self.patience = patience
+        self.verbose = verbose
+        self.cooldown = cooldown
+        self.cooldown_counter = 0
+        self.wait = 0
+        self.best = 0
+        self.mode = mode
+        self.monitor_op = None
+        self.epoch = 0
+        self._reset()
+
+    def _reset(self) -> None:
+        if self.mode not in ("auto", "min", "max"):
+            warnings.warn(f"Learning rate reduction mode {self.mode} is unknown, fallback to auto "
+                          "mode.")
+            self.mode = "auto"
+        if self.mode == "min" or (self.mode == "auto" and "acc" not in self.monitor):
+            self.monitor_op = lambda a, b: np.less(a, b - self.min_delta)
+            self.best = np.inf
+        else:
+            self.monitor_op = lambda a, b: np.greater(a, b + self.min_delta)
+            self.best = -np.inf
+        self.cooldown_counter = 0
+        self.wait = 0
+
+    def on_train_begin(self, logs: dict | None = None) -> None:
+        self._reset()
+
+    def in_cooldown(self) -> bool:
+        """Whether the cooldown after the last reduction is still running."""
+        return self.cooldown_counter > 0
+
+    def on_eval_end(self, logs: dict | None = None) -> None:
+        if logs is None or self.monitor not in logs:
+            warnings.warn("Monitor of ReduceLROnPlateau should be loss or metric name.")
+            return
+        try:
+            lr = self.model._optimizer._learning_rate
+        except Exception as e:
+            warnings.warn(f"There are something wrong when get learning_rate from optimizer: {e}.")
+            return
+        if not isinstance(lr, float):
+            warnings.warn(f"Expected learning_rate be float, bug got {type(lr)}.")
+            return
+        current = _scalar_of(logs[self.monitor])
+        if current is None:
+            return
+        if self.in_cooldown():
+            self.cooldown_counter -= 1
+            self.wait = 0
+        if self.monitor_op(current, self.best):
+            self.best = current
+            self.wait = 0
+        elif not self.in_cooldown():
+            self.wait += 1
+            if self.wait >= self.patience:
+                old_lr = self.model._optimizer.get_lr()
+                if old_lr > np.float32(self.min_lr):
+                    new_lr = max(old_lr * self.factor, self.min_lr)
+                    self.model._optimizer._learning_rate = new_lr
+                    if self.verbose > 0 and _local_rank() == 0:
+                        print(f"\nEpoch {self.epoch + 1}: ReduceLROnPlateau reducing learning "
+                              f"rate to {new_lr}.")
+                    self.cooldown_counter = self.cooldown
+                    self.wait = 0
+        self.epoch += 1
+
+
 class VisualDL(Callback):
     """Logs training (per step) and evaluation (per epoch) losses and metrics as TensorBoard
     event files under ``log_dir`` (tags ``train/<name>`` and ``eval/<name>``), readable by

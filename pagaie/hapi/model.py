@@ -104,7 +104,7 @@ class Model:
     Examples:
         >>> import numpy as np
         >>> import pagaie as paddle
-        >>> paddle.seed(0)
+        >>> _ = paddle.seed(0)
         >>> net = paddle.nn.Sequential(paddle.nn.Linear(4, 8), paddle.nn.ReLU(), paddle.nn.Linear(8, 2))
         >>> model = paddle.Model(net)
         >>> model.prepare(paddle.optimizer.Adam(0.01, parameters=model.parameters()),

@@ -12,6 +12,8 @@ from pagaie.nn.layer.conv import *  # noqa: F401,F403
 from pagaie.nn.layer.pooling import *  # noqa: F401,F403
 from pagaie.nn.layer.norm import *  # noqa: F401,F403
 from pagaie.nn.layer.loss import *  # noqa: F401,F403
+from pagaie.nn.layer.rnn import *  # noqa: F401,F403
+from pagaie.nn.layer.transformer import *  # noqa: F401,F403
 from pagaie.nn.clip import ClipGradByGlobalNorm, ClipGradByNorm, ClipGradByValue  # noqa: F401
 from pagaie.nn import utils  # noqa: F401
 

@@ -100,6 +100,7 @@ def gradients(targets: Any, inputs: Any, target_gradients: Any = None,
         list[Value]: one gradient per input.
 
     Examples:
+        >>> import numpy as np
         >>> import pagaie as paddle
         >>> paddle.enable_static()
         >>> main = paddle.static.Program()
@@ -108,7 +109,7 @@ def gradients(targets: Any, inputs: Any, target_gradients: Any = None,
         ...     x.stop_gradient = False
         ...     (g,) = paddle.static.gradients([(x * x).sum()], [x])
         >>> exe = paddle.static.Executor()
-        >>> exe.run(main, feed={'x': paddle.to_tensor([1.0, 2.0, 3.0]).numpy()}, fetch_list=[g])[0].tolist()
+        >>> exe.run(main, feed={'x': np.array([1.0, 2.0, 3.0], 'float32')}, fetch_list=[g])[0].tolist()
         [2.0, 4.0, 6.0]
         >>> paddle.disable_static()
     """

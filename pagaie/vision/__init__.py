@@ -1,5 +1,15 @@
 """paddle.vision."""
 
-__all__: list[str] = []
+from pagaie.vision import transforms  # noqa: F401
+from pagaie.vision.image import get_image_backend, image_load, set_image_backend  # noqa: F401
+from pagaie.vision.transforms import (  # noqa: F401
+    BaseTransform, BrightnessTransform, CenterCrop, ColorJitter, Compose, ContrastTransform, Grayscale,
+    HueTransform, Normalize, Pad, RandomCrop, RandomHorizontalFlip, RandomResizedCrop, RandomRotation,
+    RandomVerticalFlip, Resize, SaturationTransform, ToTensor, Transpose, adjust_brightness,
+    adjust_contrast, adjust_hue, center_crop, crop, hflip, normalize, pad, resize, rotate,
+    to_grayscale, to_tensor, vflip,
+)
+
+__all__: list[str] = ["set_image_backend", "get_image_backend", "image_load"]
 # Names listed here are also exported from the top-level ``paddle`` namespace.
 __paddle_toplevel__: list[str] = []

@@ -9,6 +9,8 @@ from pagaie._ops.nn_pool import *  # noqa: F401,F403
 from pagaie._ops.nn_norm import *  # noqa: F401,F403
 from pagaie._ops.nn_loss import *  # noqa: F401,F403
 from pagaie._ops.nn_loss_extra import *  # noqa: F401,F403
+from pagaie._ops.nn_misc import *  # noqa: F401,F403
+from pagaie._ops.nn_attention import *  # noqa: F401,F403
 
 # Math ops Paddle also exposes here: declared once, by whichever family owns them.
 sigmoid = _Tensor.sigmoid

@@ -1,0 +1,1 @@
+"""Readers and writers of Paddle's own file formats (``.pdiparams``...)."""

@@ -1,0 +1,133 @@
+"""Small-rank promotion and sub-blocks: atleast_*d, crop, narrow, unfold (windows), diagonal."""
+from __future__ import annotations
+
+from typing import Any, Callable
+
+import torch
+
+from pagaie._core.registry import defop
+from pagaie._ops._helpers import norm_axis
+from pagaie._ops.manipulation import _shape
+
+__all__ = ["atleast_1d", "atleast_2d", "atleast_3d", "crop", "narrow", "unfold", "diagonal"]
+
+
+# ---- small-rank promotion -------------------------------------------------------------------
+def _atleast(fn: Callable, inputs: tuple) -> Any:
+    if len(inputs) == 1:
+        return fn(inputs[0])
+    return [fn(i) for i in inputs]
+
+
+@defop()
+def atleast_1d(*inputs, name=None):
+    """Each input with at least 1 dimension (a list when several are given).
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> paddle.atleast_1d(paddle.to_tensor(1.0)).shape
+        paddle.Size([1])
+    """
+    return _atleast(torch.atleast_1d, inputs)
+
+
+@defop()
+def atleast_2d(*inputs, name=None):
+    """Each input with at least 2 dimensions (a list when several are given).
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> paddle.atleast_2d(paddle.ones([3])).shape
+        paddle.Size([1, 3])
+    """
+    return _atleast(torch.atleast_2d, inputs)
+
+
+@defop()
+def atleast_3d(*inputs, name=None):
+    """Each input with at least 3 dimensions (a list when several are given).
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> paddle.atleast_3d(paddle.ones([2, 3])).shape
+        paddle.Size([2, 3, 1])
+    """
+    return _atleast(torch.atleast_3d, inputs)
+
+
+# ---- windows and sub-blocks --------------------------------------------------------------
+@defop(method=False, paddle_types=("crop", "crop_tensor", "pd_op.crop"))
+def crop(x, shape=None, offsets=None, name=None):
+    """The block of ``x`` of size ``shape`` (``-1``: to the end) starting at ``offsets``.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> paddle.crop(paddle.arange(12).reshape([3, 4]), [2, 2], [1, 1]).tolist()
+        [[5, 6], [9, 10]]
+    """
+    nd = x.dim()
+    s = list(x.shape) if shape is None else _shape(shape, "crop")
+    o = [0] * nd if offsets is None else _shape(offsets, "crop")
+    if len(s) != nd or len(o) != nd:
+        raise ValueError(f"paddle.crop: 'shape' and 'offsets' must have {nd} elements, but received "
+                         f"{s} and {o}")
+    idx = []
+    for i in range(nd):
+        size = x.shape[i] - o[i] if s[i] == -1 else s[i]
+        if o[i] < 0 or size < 0 or o[i] + size > x.shape[i]:
+            raise ValueError(f"paddle.crop: offset {o[i]} plus size {s[i]} exceeds dimension {i} "
+                             f"of size {x.shape[i]}")
+        idx.append(slice(o[i], o[i] + size))
+    return x[tuple(idx)]
+
+
+@defop()
+def narrow(input, dim, start, length):
+    """The ``length`` elements of ``input`` along ``dim`` from ``start``.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> paddle.narrow(paddle.arange(5), 0, 1, 3).tolist()
+        [1, 2, 3]
+    """
+    d = norm_axis(dim, input.dim(), "narrow", "dim")
+    st = int(start)
+    return input.narrow(d, st + input.shape[d] if st < 0 else st, int(length))
+
+
+@defop("tensor_unfold", method="unfold", paddle_types=("tensor_unfold", "pd_op.tensor_unfold"))
+def unfold(x, axis, size, step, name=None):
+    """Sliding windows of ``size`` elements, ``step`` apart, along ``axis`` (new last axis).
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> paddle.unfold(paddle.arange(5), 0, 2, 2).tolist()
+        [[0, 1], [2, 3]]
+    """
+    a = norm_axis(axis, x.dim(), "unfold")
+    if size <= 0 or step <= 0:
+        raise ValueError(f"paddle.unfold: 'size' and 'step' must be positive, but received {size} "
+                         f"and {step}")
+    if size > max(x.shape[a] if x.dim() else 1, 0):
+        raise ValueError(f"paddle.unfold: 'size' ({size}) exceeds the size of axis {axis} "
+                         f"({x.shape[a] if x.dim() else 1})")
+    return x.unfold(a, int(size), int(step))
+
+
+unfold.__name__ = unfold.__qualname__ = "unfold"
+
+
+@defop(paddle_types=("diagonal", "pd_op.diagonal"))
+def diagonal(x, offset=0, axis1=0, axis2=1, name=None):
+    """The diagonal of the planes spanned by ``axis1`` and ``axis2`` (appended as the last axis).
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> paddle.diagonal(paddle.to_tensor([[1, 2], [3, 4]])).tolist()
+        [1, 4]
+    """
+    a1 = norm_axis(axis1, x.dim(), "diagonal", "axis1")
+    a2 = norm_axis(axis2, x.dim(), "diagonal", "axis2")
+    if a1 == a2:
+        raise ValueError(f"paddle.diagonal: 'axis1' and 'axis2' must differ, but both are {axis1}")
+    return torch.diagonal(x, int(offset), a1, a2)

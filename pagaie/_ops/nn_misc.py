@@ -1,0 +1,225 @@
+"""Assorted ``paddle.nn.functional`` ops: sequence_mask, gather_tree, temporal_shift,
+affine_grid, grid_sample and class_center_sample (single process).
+
+Not a top-level family: these records are exported by ``pagaie.nn.functional``.
+"""
+from __future__ import annotations
+
+import torch
+import torch.nn.functional as F
+
+from pagaie._core.registry import defop
+from pagaie._ops._helpers import int_list, torch_dtype
+
+__all__ = ["sequence_mask", "gather_tree", "temporal_shift", "affine_grid", "grid_sample",
+           "class_center_sample"]
+
+
+@defop(paddle_types=("sequence_mask", "pd_op.sequence_mask"), method=False, differentiable=False)
+def sequence_mask(x, maxlen=None, dtype="int64", name=None):
+    """Mask of valid positions: ``out[..., j] = j < x[...]``.
+
+    Args:
+        x (Tensor): lengths, any shape.
+        maxlen (int|Tensor, optional): mask length; ``max(x)`` when None.
+        dtype (str): output dtype. Default 'int64'.
+        name (str, optional): unused.
+
+    Returns:
+        Tensor: ``x.shape + [maxlen]``.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> paddle.nn.functional.sequence_mask(paddle.to_tensor([1, 3]), 4).tolist()
+        [[1, 0, 0, 0], [1, 1, 1, 0]]
+    """
+    if maxlen is None:
+        n = int(x.max().item()) if x.numel() else 0
+    else:
+        n = int(maxlen.reshape(-1)[0].item()) if isinstance(maxlen, torch.Tensor) else int(maxlen)
+    pos = torch.arange(n, device=x.device)
+    return (pos < x.unsqueeze(-1)).to(torch_dtype(dtype, "nn.functional.sequence_mask"))
+
+
+@defop(paddle_types=("gather_tree", "pd_op.gather_tree"), method=False, differentiable=False)
+def gather_tree(ids, parents):
+    """Backtrace beam-search ids into full sequences from the last step's parents.
+
+    Args:
+        ids (Tensor): ``[max_time, batch, beam]`` selected ids per step (int32/int64).
+        parents (Tensor): same shape, the beam each id came from.
+
+    Returns:
+        Tensor: ``[max_time, batch, beam]``, the sequence of each final beam.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> ids = paddle.to_tensor([[[2, 2], [6, 1]], [[3, 9], [6, 1]], [[0, 1], [9, 0]]])
+        >>> parents = paddle.to_tensor([[[0, 0], [1, 1]], [[1, 0], [1, 0]], [[0, 0], [0, 1]]])
+        >>> paddle.nn.functional.gather_tree(ids, parents).tolist()
+        [[[2, 2], [1, 6]], [[3, 3], [6, 1]], [[0, 1], [9, 0]]]
+    """
+    if ids.dim() != 3:
+        raise ValueError("paddle.nn.functional.gather_tree: the input ids must be a 3D tensor with shape "
+                         f"[length, batch_size, beam_size], but received {ids.dim()}-D")
+    if ids.dim() != parents.dim():
+        raise ValueError("paddle.nn.functional.gather_tree: the ids's shape must be the same as parents' shape")
+    if parents.dtype not in (torch.int32, torch.int64):
+        raise TypeError("paddle.nn.functional.gather_tree: 'parents' must be int32 or int64")
+    steps = ids.shape[0]
+    out = torch.empty_like(ids)
+    if steps == 0:
+        return out
+    out[-1] = ids[-1]
+    beam = parents[-1].long()
+    for t in range(steps - 2, -1, -1):
+        out[t] = ids[t].gather(1, beam)
+        beam = parents[t].long().gather(1, beam)
+    return out
+
+
+@defop(paddle_types=("temporal_shift", "pd_op.temporal_shift"), method=False)
+def temporal_shift(x, seg_num, shift_ratio=0.25, name=None, data_format="NCHW"):
+    """Temporal Shift Module: shift a fraction of channels one step along time.
+
+    ``x`` is ``[N*seg_num, C, H, W]``; the first ``C*shift_ratio`` channels take the previous
+    segment's values, the next ``C*shift_ratio`` the next segment's (zeros at the ends).
+
+    Args:
+        x (Tensor): 4-D input.
+        seg_num (int): segments (time steps) per sample.
+        shift_ratio (float): fraction of channels shifted each way. Default 0.25.
+        name (str, optional): unused.
+        data_format (str): 'NCHW' or 'NHWC'.
+
+    Returns:
+        Tensor: same shape as ``x``.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> x = paddle.arange(8, dtype='float32').reshape([2, 4, 1, 1])
+        >>> paddle.nn.functional.temporal_shift(x, 2).reshape([2, 4]).tolist()
+        [[0.0, 5.0, 2.0, 3.0], [0.0, 0.0, 6.0, 7.0]]
+    """
+    if data_format not in ("NCHW", "NHWC"):
+        raise ValueError("Attr(data_format) should be 'NCHW' or 'NHWC'. "
+                         f"Received Attr(data_format): {data_format}.")
+    if x.dim() != 4:
+        raise ValueError(f"paddle.nn.functional.temporal_shift: 'x' must be 4-D, but received {x.dim()}-D")
+    nhwc = data_format == "NHWC"
+    if nhwc:
+        x = x.permute(0, 3, 1, 2)
+    nt, c, h, w = x.shape
+    v = x.reshape(nt // seg_num, seg_num, c, h, w)
+    c1 = int(c * shift_ratio)
+    c2 = int(c * 2 * shift_ratio)
+    pad = torch.zeros_like(v[:, :1])
+    back = torch.cat([pad[:, :, :c1], v[:, :-1, :c1]], 1)
+    fwd = torch.cat([v[:, 1:, c1:c2], pad[:, :, c1:c2]], 1)
+    out = torch.cat([back, fwd, v[:, :, c2:]], 2).reshape(nt, c, h, w)
+    return out.permute(0, 2, 3, 1) if nhwc else out
+
+
+@defop(paddle_types=("affine_grid", "pd_op.affine_grid"), method=False)
+def affine_grid(theta, out_shape, align_corners=True, name=None):
+    """Sampling grid of an affine transform, for :func:`grid_sample`.
+
+    Args:
+        theta (Tensor): ``[N, 2, 3]`` (2-D) or ``[N, 3, 4]`` (3-D) affine matrices.
+        out_shape (list|Tensor): ``[N, C, H, W]`` or ``[N, C, D, H, W]``.
+        align_corners (bool): -1 and 1 are the centres (True) or the outer edges (False) of
+            the corner pixels. Default True.
+        name (str, optional): unused.
+
+    Returns:
+        Tensor: ``[N, H, W, 2]`` or ``[N, D, H, W, 3]``.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> theta = paddle.to_tensor([[[1.0, 0.0, 0.0], [0.0, 1.0, 0.0]]])
+        >>> paddle.nn.functional.affine_grid(theta, [1, 1, 2, 2]).tolist()
+        [[[[-1.0, -1.0], [1.0, -1.0]], [[-1.0, 1.0], [1.0, 1.0]]]]
+    """
+    shape = int_list(out_shape)
+    if not shape:
+        raise ValueError("The out_shape cannot be empty.")
+    return F.affine_grid(theta, shape, align_corners=bool(align_corners))
+
+
+@defop(paddle_types=("grid_sampler", "grid_sample", "pd_op.grid_sample"), method=False)
+def grid_sample(x, grid, mode="bilinear", padding_mode="zeros", align_corners=True, name=None):
+    """Sample ``x`` at the normalised locations in ``grid`` (``[-1, 1]`` spans the input).
+
+    Args:
+        x (Tensor): ``[N, C, H, W]`` or ``[N, C, D, H, W]``.
+        grid (Tensor): ``[N, H_out, W_out, 2]`` or ``[N, D_out, H_out, W_out, 3]``, (x, y[, z]).
+        mode (str): 'bilinear' or 'nearest' (and 'bicubic' for 4-D). Default 'bilinear'.
+        padding_mode (str): 'zeros', 'border' or 'reflection'.
+        align_corners (bool): see :func:`affine_grid`. Default True.
+        name (str, optional): unused.
+
+    Returns:
+        Tensor: ``[N, C, H_out, W_out]`` (or 5-D).
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> x = paddle.arange(4, dtype='float32').reshape([1, 1, 2, 2])
+        >>> grid = paddle.to_tensor([[[[0.0, 0.0]]]])
+        >>> paddle.nn.functional.grid_sample(x, grid).tolist()
+        [[[[1.5]]]]
+    """
+    if mode not in ("bilinear", "nearest", "bicubic"):
+        raise ValueError("paddle.nn.functional.grid_sample: 'mode' must be 'bilinear', 'nearest' or "
+                         f"'bicubic', but received {mode!r}")
+    if padding_mode not in ("zeros", "border", "reflection"):
+        raise ValueError("paddle.nn.functional.grid_sample: 'padding_mode' must be 'zeros', 'border' or "
+                         f"'reflection', but received {padding_mode!r}")
+    if not isinstance(align_corners, bool):
+        raise ValueError("paddle.nn.functional.grid_sample: 'align_corners' must be a bool, but received "
+                         f"{align_corners!r}")
+    return F.grid_sample(x, grid.to(x.dtype), mode=mode, padding_mode=padding_mode,
+                         align_corners=align_corners)
+
+
+@defop(paddle_types=("class_center_sample", "pd_op.class_center_sample"), method=False,
+       differentiable=False)
+def class_center_sample(label, num_classes, num_samples, group=None):
+    """Sample class centres for partial-FC training (single process).
+
+    Every class present in ``label`` is kept (ascending); randomly drawn other classes fill
+    up to ``num_samples``. Labels are remapped to indices into the sampled centres.
+
+    Args:
+        label (Tensor): 1-D int labels.
+        num_classes (int): number of classes.
+        num_samples (int): centres to keep (at least the positive ones).
+        group (optional): process group; only single-process sampling is done here.
+
+    Returns:
+        tuple: ``(remapped_label, sampled_class_center)``.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> r, c = paddle.nn.functional.class_center_sample(paddle.to_tensor([3, 1, 3]), 10, 2)
+        >>> r.tolist(), c.tolist()
+        ([1, 0, 1], [1, 3])
+    """
+    if not (group is False or group is None or hasattr(group, "is_member")):
+        raise ValueError("Expected group is False, None or instance of paddle.distributed.collective.Group "
+                         f"(got group: {group})")
+    if num_samples > num_classes:
+        raise ValueError(f"Expected num_samples less than or equal to {num_classes}, got num_samples "
+                         f"{num_samples}")
+    if label.numel() < 1:
+        raise ValueError(f"Expected label_size > 0 (got label_size: {label.numel()})")
+    if label.dim() != 1:
+        raise ValueError(f"Expected label_dims == 1 (got label_dims: {label.dim()})")
+    pos, remapped = torch.unique(label, sorted=True, return_inverse=True)
+    extra = num_samples - pos.numel()
+    if extra > 0:
+        free = torch.ones(num_classes, dtype=torch.bool, device=label.device)
+        free[pos.long()] = False
+        cand = free.nonzero().reshape(-1)
+        pick = cand[torch.randperm(cand.numel(), device=label.device)[:extra]]
+        pos = torch.cat([pos, pick.to(pos.dtype)])
+    return remapped.to(label.dtype), pos

@@ -1,0 +1,154 @@
+"""Recurrent kernels behind ``paddle.nn.SimpleRNN/LSTM/GRU`` and their cells.
+
+Paddle's recurrences are the same as torch's (gate order i, f, g, o for LSTM; r, z, c for GRU
+with the reset gate applied to ``W_hc h + b_hc``, "linear before reset"), so the fused torch
+kernels compute them. ``rnn`` mirrors Paddle's program op ``rnn``: time-major input, the
+initial states stacked ``[num_layers * num_directions, batch, hidden]`` and the weights in
+Paddle's flat order (every ``weight_ih, weight_hh`` pair first, then every bias pair).
+
+Not a top-level family: the layers in :mod:`pagaie.nn.layer.rnn` call these records.
+"""
+from __future__ import annotations
+
+import torch
+import torch.nn.functional as F
+from torch.nn.utils.rnn import PackedSequence, pack_padded_sequence, pad_packed_sequence
+
+from pagaie._core.registry import defop
+
+__all__: list[str] = []
+
+_FUSED = {"LSTM": torch._VF.lstm, "GRU": torch._VF.gru, "RNN_TANH": torch._VF.rnn_tanh,
+          "RNN_RELU": torch._VF.rnn_relu}
+
+
+def _torch_params(weight_list, n):
+    """Paddle's flat order (weights, then biases) -> torch's per-cell (w_ih, w_hh, b_ih, b_hh)."""
+    ws, bs = weight_list[:2 * n], weight_list[2 * n:]
+    params = []
+    for i in range(n):
+        params += [ws[2 * i], ws[2 * i + 1]]
+        if bs:
+            params += [bs[2 * i], bs[2 * i + 1]]
+    return params, bool(bs)
+
+
+@defop(paddle_types=("rnn", "pd_op.rnn"), method=False)
+def rnn(input, pre_state, weight_list, sequence_length=None, dropout_prob=0.0, is_bidirec=False,
+        input_size=10, hidden_size=100, num_layers=1, mode="RNN_TANH", seed=0, is_test=False):
+    """Multi-layer fused recurrence (Paddle's ``rnn`` op), time-major.
+
+    Args:
+        input (Tensor): ``[time_steps, batch, input_size]``.
+        pre_state (list[Tensor]): initial states, each ``[num_layers * D, batch, hidden]``
+            (``[h]``, or ``[h, c]`` for LSTM).
+        weight_list (list[Tensor]): all ``weight_ih, weight_hh`` pairs (layer-major, forward
+            direction first), then all ``bias_ih, bias_hh`` pairs in the same order.
+        sequence_length (Tensor, optional): ``[batch]`` valid lengths; outputs past a sequence's
+            length are zeros and its final state is the one at its last valid step.
+        dropout_prob (float): dropout between layers (training only).
+        is_bidirec (bool): two directions, outputs concatenated on the last axis.
+        input_size, hidden_size (int): sizes (informational).
+        num_layers (int): stacked layers.
+        mode (str): 'LSTM', 'GRU', 'RNN_TANH' or 'RNN_RELU'.
+        seed (int): unused.
+        is_test (bool): inference (no dropout).
+
+    Returns:
+        tuple: ``(output, [final states...])``.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> lstm = paddle.nn.LSTM(4, 3)
+        >>> y, (h, c) = lstm(paddle.ones([2, 5, 4]))
+        >>> y.shape, h.shape
+        (paddle.Size([2, 5, 3]), paddle.Size([1, 2, 3]))
+    """
+    if mode not in _FUSED:
+        raise ValueError(f"paddle.rnn: 'mode' must be one of LSTM, GRU, RNN_TANH, RNN_RELU, "
+                         f"but received {mode!r}")
+    d = 2 if is_bidirec else 1
+    params, has_bias = _torch_params(list(weight_list), num_layers * d)
+    fn = _FUSED[mode]
+    hx = tuple(pre_state) if mode == "LSTM" else pre_state[0]
+    train = not is_test
+    p = float(dropout_prob) if train else 0.0
+    if sequence_length is None:
+        res = fn(input, hx, params, has_bias, num_layers, p, train, is_bidirec, False)
+        return res[0], list(res[1:])
+    lengths = sequence_length.to("cpu", torch.int64)
+    steps = input.shape[0]
+    empty = lengths <= 0
+    if bool(empty.any()):
+        lengths = lengths.clamp(min=1)
+    packed = pack_padded_sequence(input, lengths, enforce_sorted=False)
+    order, back = packed.sorted_indices, packed.unsorted_indices
+    hs = tuple(h.index_select(1, order) for h in pre_state)
+    res = fn(packed.data, packed.batch_sizes, hs if mode == "LSTM" else hs[0], params, has_bias,
+             num_layers, p, train, is_bidirec)
+    out, _ = pad_packed_sequence(PackedSequence(res[0], packed.batch_sizes, order, back),
+                                 total_length=steps)
+    states = [s.index_select(1, back) for s in res[1:]]
+    if bool(empty.any()):  # a zero-length sequence: zero outputs, states left as given
+        keep = (~empty).to(input.device)
+        out = out * keep.view(1, -1, 1).to(out.dtype)
+        states = [torch.where(keep.view(1, -1, 1), s, h0) for s, h0 in zip(states, pre_state)]
+    return out, states
+
+
+@defop(paddle_types=("lstm_cell",), method=False)
+def lstm_cell(input, hidden, cell, weight_ih, weight_hh, bias_ih=None, bias_hh=None):
+    """One LSTM step: gates ``i, f, g, o`` from ``input @ weight_ih.T + hidden @ weight_hh.T``.
+
+    Returns:
+        tuple: ``(new_hidden, new_cell)``.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> cell = paddle.nn.LSTMCell(4, 3)
+        >>> h, (h2, c) = cell(paddle.ones([2, 4]))
+        >>> h.shape, c.shape
+        (paddle.Size([2, 3]), paddle.Size([2, 3]))
+    """
+    if hidden.shape[-1] * 4 != weight_ih.shape[0]:  # projected hidden state: no fused cell
+        gates = F.linear(input, weight_ih, bias_ih) + F.linear(hidden, weight_hh, bias_hh)
+        i, f, g, o = gates.chunk(4, -1)
+        c = torch.sigmoid(f) * cell + torch.sigmoid(i) * torch.tanh(g)
+        return torch.sigmoid(o) * torch.tanh(c), c
+    if input.dim() > 2:
+        lead = input.shape[:-1]
+        h, c = torch._VF.lstm_cell(input.reshape(-1, input.shape[-1]),
+                                   (hidden.reshape(-1, hidden.shape[-1]), cell.reshape(-1, cell.shape[-1])),
+                                   weight_ih, weight_hh, bias_ih, bias_hh)
+        return h.reshape(*lead, -1), c.reshape(*lead, -1)
+    return tuple(torch._VF.lstm_cell(input, (hidden, cell), weight_ih, weight_hh, bias_ih, bias_hh))
+
+
+@defop(paddle_types=("gru_cell",), method=False)
+def gru_cell(input, hidden, weight_ih, weight_hh, bias_ih=None, bias_hh=None):
+    """One GRU step, Paddle's formula: ``c = tanh(x_c + r * (W_hc h + b_hc))``,
+    ``h' = (h - c) * z + c``.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> cell = paddle.nn.GRUCell(4, 3)
+        >>> y, h = cell(paddle.ones([2, 4]))
+        >>> y.shape
+        paddle.Size([2, 3])
+    """
+    return torch._VF.gru_cell(input, hidden, weight_ih, weight_hh, bias_ih, bias_hh)
+
+
+@defop(paddle_types=("simple_rnn_cell",), method=False)
+def simple_rnn_cell(input, hidden, weight_ih, weight_hh, bias_ih=None, bias_hh=None, activation="tanh"):
+    """One Elman step ``act(input @ weight_ih.T + b_ih + hidden @ weight_hh.T + b_hh)``.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> cell = paddle.nn.SimpleRNNCell(4, 3, activation='relu')
+        >>> y, h = cell(paddle.ones([2, 4]))
+        >>> bool((y >= 0).all())
+        True
+    """
+    fn = torch._VF.rnn_tanh_cell if activation == "tanh" else torch._VF.rnn_relu_cell
+    return fn(input, hidden, weight_ih, weight_hh, bias_ih, bias_hh)

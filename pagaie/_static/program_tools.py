@@ -1,0 +1,203 @@
+"""Whole-program transforms: copy (``clone``, test mode) and pruning to a feed -> fetch subgraph.
+
+``clone_program`` copies blocks, values (captured values keep reading the same eager
+tensors) and operators. With ``for_test=True`` it drops the training ops (the
+``pagaie.backward`` / ``pagaie.optimizer_step`` ops and everything computed from
+their outputs) and switches ops that behave differently in training to their
+inference form: an op whose kernel has a ``training`` argument gets ``False``, an
+``is_test`` argument gets ``True``, and the record's ``extra['for_test']`` dict (if
+any) names further argument overrides; ``batch_norm`` is told to use its running
+statistics. Each switched op carries ``attrs['is_test'] = True``.
+"""
+from __future__ import annotations
+
+import inspect
+from typing import Any, Sequence
+
+from pagaie._core.registry import REGISTRY
+from pagaie._static.ir import Operator, Program, Value
+
+__all__ = ["clone_program", "prune_program", "set_call_arg", "TRAINING_OPS", "TEST_OVERRIDES"]
+
+TRAINING_OPS = ("pagaie.backward", "pagaie.optimizer_step")
+
+# Argument overrides applied by clone(for_test=True), beyond the generic training/is_test rule.
+TEST_OVERRIDES: dict[str, dict[str, Any]] = {
+    "batch_norm": {"training": False, "use_global_stats": True},
+}
+
+
+def set_call_arg(op: Operator, name: str, value: Any) -> bool:
+    """Set argument ``name`` of a recorded call (positional or keyword); False if absent."""
+    rec = REGISTRY.get(op.type)
+    if rec is None:
+        return False
+    params = list(rec.signature.parameters.values())
+    for i, p in enumerate(params):
+        if p.kind is inspect.Parameter.VAR_POSITIONAL:
+            break
+        if p.name == name:
+            if i < len(op.args):
+                op.args[i] = value
+            else:
+                op.kwargs[name] = value
+            return True
+    if any(p.name == name for p in params):
+        op.kwargs[name] = value
+        return True
+    return False
+
+
+def _to_test(op: Operator) -> None:
+    rec = REGISTRY.get(op.type)
+    if rec is None:
+        return
+    names = rec.signature.parameters
+    overrides = dict(TEST_OVERRIDES.get(op.type, {}))
+    overrides.update(rec.extra.get("for_test", {}))
+    if "training" in names:
+        overrides.setdefault("training", False)
+    if "is_test" in names:
+        overrides.setdefault("is_test", True)
+    changed = False
+    for k, v in overrides.items():
+        changed |= set_call_arg(op, k, v)
+    if changed:
+        op.attrs["is_test"] = True
+
+
+def clone_program(program: Program, for_test: bool = False) -> Program:
+    """A copy of ``program`` (see the module docstring for ``for_test``)."""
+    new = Program()
+    new.random_seed = program.random_seed
+    for b in program.blocks[1:]:
+        new.create_block(b.parent_idx)
+    captured = new.__dict__.setdefault("_captured", {})
+    for b, nb in zip(program.blocks, new.blocks):
+        for v in b.vars.values():
+            nv = nb.create_var(v.name, list(v.shape), v.dtype, v.stop_gradient, v.persistable)
+            nv.is_data = v.is_data
+            nv.source = v.source
+            if v.source is not None:
+                captured[id(v.source)] = nv
+    dropped: set[str] = set()
+
+    def remap(x: Any, nb: Any) -> Any:
+        if isinstance(x, Value):
+            return new.blocks[x.block.idx].vars[x.name]
+        if type(x) in (list, tuple):
+            return type(x)(remap(e, nb) for e in x)
+        if type(x) is dict:
+            return {k: remap(e, nb) for k, e in x.items()}
+        return x
+
+    for b, nb in zip(program.blocks, new.blocks):
+        for op in b.ops:
+            if for_test and (op.type in TRAINING_OPS or dropped & set(op.input_names())):
+                dropped |= set(op.output_names())
+                continue
+            nop = nb.append_op(op.type, remap(op.args, nb), remap(op.kwargs, nb),
+                               remap(op.outputs, nb), dict(op.attrs))
+            if for_test:
+                _to_test(nop)
+    if for_test:
+        gb = new.global_block()
+        made = {n for op in gb.ops for n in op.output_names()}
+        for n in dropped:
+            v = gb.vars.get(n)
+            if v is not None and not v.persistable and not v.is_data and n not in made:
+                del gb.vars[n]
+    for k in ("_feed_names", "_fetch_names"):
+        if k in program.__dict__:
+            new.__dict__[k] = list(program.__dict__[k])
+    return new
+
+
+def prune_program(program: Program, feed_vars: Sequence[Value], fetch_vars: Sequence[Value]) -> Program:
+    """The test-mode copy of ``program`` holding only what computes ``fetch_vars`` from ``feed_vars``."""
+    feed_names = [v.name for v in feed_vars]
+    fetch_names = [v.name for v in fetch_vars]
+    new = clone_program(program, for_test=True)
+    gb = new.global_block()
+    for n in fetch_names:
+        if not gb.has_var(n):
+            raise ValueError(f"paddle.static: fetch variable {n!r} is not computed by the program "
+                             "(it may depend on gradients, which inference programs drop)")
+    needed = set(fetch_names)
+    kept: list[Operator] = []
+    for op in reversed(gb.ops):
+        if set(op.output_names()) & needed:
+            kept.append(op)
+            needed |= set(op.input_names())
+    kept.reverse()
+    produced = {n for op in kept for n in op.output_names()}
+    lacking = sorted(n for n in needed if n not in produced and gb.has_var(n)
+                     and gb.var(n).is_data and n not in feed_names)
+    if lacking:
+        raise ValueError(f"paddle.static: the fetch targets need the inputs {lacking}, which are "
+                         f"not among the feed variables {feed_names}")
+    gb.ops = kept
+    for n in list(gb.vars):
+        if n not in needed and n not in produced and n not in feed_names:
+            del gb.vars[n]
+    new.__dict__["_feed_names"] = feed_names
+    new.__dict__["_fetch_names"] = fetch_names
+    new._bump()
+    return new
+
+
+def _optimizers(program: Program) -> list:
+    seen: dict[int, Any] = {}
+    for op in program.global_block().ops:
+        if op.type == "pagaie.optimizer_step" and "optimizer" in op.attrs:
+            seen.setdefault(id(op.attrs["optimizer"]), op.attrs["optimizer"])
+    return list(seen.values())
+
+
+def program_state_dict(program: Program, mode: str = "all") -> dict:
+    """Persistable values by name: ``'param'`` (captured parameters and buffers), ``'opt'``
+    (the optimizers' accumulators) or ``'all'``."""
+    if mode not in ("all", "param", "opt"):
+        raise ValueError(f"paddle.static.Program.state_dict: mode must be 'all', 'param' or 'opt', "
+                         f"but received {mode!r}")
+    out: dict = {}
+    if mode in ("all", "param"):
+        for v in program.list_vars():
+            if v.persistable and v.source is not None:
+                out[v.name] = v.source
+    if mode in ("all", "opt"):
+        from pagaie._core.tensor import Tensor
+        for opt in _optimizers(program):
+            for k, t in opt.state_dict().items():
+                if isinstance(t, Tensor):
+                    out[k] = t
+    return out
+
+
+def set_program_state_dict(program: Program, state_dict: dict) -> list[str]:
+    """Copy values into the program's persistables (and optimizer state); returns unused keys."""
+    import numpy as np
+    import torch
+
+    from pagaie._core.tensor import Tensor
+    params = program_state_dict(program, "param")
+    used = set()
+    for name, value in state_dict.items():
+        t = params.get(name)
+        if t is None:
+            continue
+        src = value._t if isinstance(value, Tensor) else torch.as_tensor(np.asarray(value))
+        if list(src.shape) != list(t._t.shape):
+            raise ValueError(f"paddle.static.set_state_dict: {name!r} has shape {list(src.shape)} in "
+                             f"the state dict but {list(t._t.shape)} in the program")
+        with torch.no_grad():
+            t._t.copy_(src.to(dtype=t._t.dtype, device=t._t.device))
+        used.add(name)
+    rest = {k: v for k, v in state_dict.items() if k not in used}
+    for opt in _optimizers(program):
+        if rest:
+            opt.set_state_dict({k: v if isinstance(v, (Tensor, dict)) else Tensor(np.asarray(v))
+                                for k, v in rest.items()})
+            own = set(opt.state_dict())
+            used |= own & set(rest)
+    return [k for k in state_dict if k not in used]

@@ -1,0 +1,398 @@
+"""The rest of ``paddle.static``: Print, variables, metrics, places, EMA, weight norm, IPU names."""
+from __future__ import annotations
+
+import os
+from contextlib import contextmanager
+from typing import Any, Iterator
+
+import torch
+
+from pagaie._core.registry import suspended
+from pagaie._core.tensor import Tensor
+from pagaie._static.interpreter import register_graph_op
+from pagaie._static.ir import Operator, Value
+from pagaie.framework.param_attr import WeightNormParamAttr
+
+__all__ = ["Print", "create_parameter", "create_global_var", "accuracy", "auc", "ctr_metric_bundle",
+           "device_guard", "cpu_places", "cuda_places", "xpu_places", "ipu_shard_guard",
+           "set_ipu_shard", "IpuStrategy", "IpuCompiledProgram", "WeightNormParamAttr",
+           "ExponentialMovingAverage"]
+
+
+def _recorder() -> Any:
+    from pagaie._static.control_flow import current_recorder
+    return current_recorder()
+
+
+def _as_value(t: Tensor) -> Any:
+    """Inside a program being built, the program value standing for eager tensor ``t``."""
+    rec = _recorder()
+    if rec is None:
+        return t
+    from pagaie._static.recorder import capture
+    return capture(rec.block, t)
+
+
+def Print(input: Any, first_n: int = -1, message: str | None = None, summarize: int = 20,
+          print_tensor_name: bool = True, print_tensor_type: bool = True,
+          print_tensor_shape: bool = True, print_tensor_layout: bool = True,
+          print_tensor_lod: bool = True, print_phase: str = "both") -> Any:
+    """Print a tensor's name, shape, dtype and first ``summarize`` values each time the
+    program runs (at once for a concrete tensor); returns the tensor.
+
+    Args:
+        input (Tensor): the tensor.
+        first_n (int): print only the first ``first_n`` runs (-1: always).
+        message (str, optional): printed before the tensor.
+        summarize (int): how many elements (-1: all).
+        print_tensor_name, print_tensor_type, print_tensor_shape, print_tensor_layout,
+            print_tensor_lod (bool): which fields to print.
+        print_phase (str): ``'forward'``, ``'backward'`` or ``'both'`` (forward printing only).
+
+    Returns:
+        Tensor: ``input``'s value.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> _ = paddle.static.Print(paddle.to_tensor([1.0, 2.0]), message='x', print_tensor_lod=False,
+        ...                         print_tensor_layout=False)  # doctest: +NORMALIZE_WHITESPACE
+        Variable: ...
+          - message: x
+          - place: CPUPlace
+          - shape: [2]
+          - dtype: float32
+          - data: [1 2]
+    """
+    if print_phase not in ("forward", "backward", "both"):
+        raise ValueError(f"paddle.static.Print: print_phase must be 'forward', 'backward' or 'both', "
+                         f"but received {print_phase!r}")
+    from pagaie._static.control_flow import format_print
+    attrs = {"first_n": first_n, "message": message, "summarize": summarize,
+             "print_tensor_name": print_tensor_name, "print_tensor_type": print_tensor_type,
+             "print_tensor_shape": print_tensor_shape, "print_tensor_layout": print_tensor_layout,
+             "print_tensor_lod": print_tensor_lod}
+    if not isinstance(input, Value):
+        if not isinstance(input, Tensor):
+            raise TypeError(f"paddle.static.Print: input must be a Tensor, but received "
+                            f"{type(input).__name__}")
+        print(format_print(input._t, attrs, input.name))
+        return input
+    block = _recorder().block
+    out = block.create_var(block.program.unique_name("print"), list(input.shape), input.dtype,
+                           stop_gradient=input.stop_gradient)
+    block.append_op("pagaie.print", [input], {}, out, attrs)
+    return out
+
+
+def create_parameter(shape: Any, dtype: Any, name: str | None = None, attr: Any = None,
+                     is_bias: bool = False, default_initializer: Any = None) -> Any:
+    """A new trainable parameter (see ``paddle.create_parameter``); inside a program being
+    built, the program variable standing for it.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> paddle.static.create_parameter([2, 3], 'float32', is_bias=True).shape
+        paddle.Size([2, 3])
+    """
+    from pagaie.nn.param import create_parameter as _create
+    return _as_value(_create(shape, dtype, name, attr, is_bias, default_initializer))
+
+
+def create_global_var(shape: Any, value: float, dtype: Any, persistable: bool = False,
+                      force_cpu: bool = False, name: str | None = None) -> Any:
+    """A global variable filled with ``value`` (a persistable one keeps in-place updates
+    made by the program across runs).
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> v = paddle.static.create_global_var([2], 1.5, 'float32')
+        >>> v.tolist()
+        [1.5, 1.5]
+    """
+    import pagaie
+    from pagaie.utils import unique_name
+    with suspended():
+        t = pagaie.full(list(shape), value, dtype)
+    t.name = name or unique_name.generate("global_var")
+    t.persistable = persistable
+    return _as_value(t)
+
+
+def accuracy(input: Any, label: Any, k: int = 1, correct: Any = None, total: Any = None) -> Any:
+    """Top-``k`` accuracy of ``input`` (scores ``[N, C]``) against ``label`` (``[N, 1]``).
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> x = paddle.to_tensor([[0.1, 0.9], [0.8, 0.2]])
+        >>> paddle.static.accuracy(x, paddle.to_tensor([[1], [1]])).item()
+        0.5
+    """
+    from pagaie.metric import accuracy as _acc
+    return _acc(input, label, k, correct, total)
+
+
+def _auc_from_stats(pos: Any, neg: Any) -> Any:
+    import pagaie
+    pc = pagaie.cumsum(pagaie.flip(pos, [0]), 0).astype("float64")
+    nc = pagaie.cumsum(pagaie.flip(neg, [0]), 0).astype("float64")
+    zero = pagaie.zeros([1], "float64")
+    pp = pagaie.concat([zero, pc[:-1]])
+    np_ = pagaie.concat([zero, nc[:-1]])
+    area = pagaie.sum((nc - np_) * (pc + pp) / 2.0)
+    tp, tn = pc[-1], nc[-1]
+    denom = tp * tn
+    return pagaie.where(denom > 0, area / pagaie.where(denom > 0, denom, pagaie.ones_like(denom)),
+                        pagaie.zeros_like(denom))
+
+
+def auc(input: Any, label: Any, curve: str = "ROC", num_thresholds: int = 4095, topk: int = 1,
+        slide_steps: int = 1, ins_tag_weight: Any = None) -> tuple:
+    """Area under the ROC curve from bucketed positive / negative counts.
+
+    ``input[:, 1]`` is the positive-class probability. Global counts (persistable
+    ``[num_thresholds + 1]`` int64 values) accumulate over every run; the batch AUC uses
+    the current batch only.
+
+    Returns:
+        tuple: ``(auc, batch_auc, [batch_stat_pos, batch_stat_neg, stat_pos, stat_neg])``.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> p = paddle.to_tensor([[0.9, 0.1], [0.2, 0.8], [0.6, 0.4], [0.3, 0.7]])
+        >>> a, b, _ = paddle.static.auc(p, paddle.to_tensor([[0], [1], [0], [1]]))
+        >>> round(float(a), 4)
+        1.0
+    """
+    if curve != "ROC":
+        raise ValueError(f"paddle.static.auc: only curve='ROC' is supported, but received {curve!r}")
+    import pagaie
+    n = num_thresholds + 1
+    with suspended():
+        stat_pos = pagaie.zeros([n], "int64")
+        stat_neg = pagaie.zeros([n], "int64")
+    stat_pos.persistable = stat_neg.persistable = True
+    from pagaie.utils import unique_name
+    stat_pos.name, stat_neg.name = unique_name.generate("auc_stat_pos"), unique_name.generate("auc_stat_neg")
+    sp, sn = _as_value(stat_pos), _as_value(stat_neg)
+    prob = input[:, 1] if len(input.shape) == 2 and input.shape[1] == 2 else input.reshape([-1])
+    bucket = pagaie.clip((prob * num_thresholds).astype("int64"), 0, num_thresholds)
+    onehot = pagaie.nn.functional.one_hot(bucket, n).astype("int64")
+    lab = label.reshape([-1, 1]).astype("int64")
+    if ins_tag_weight is not None:
+        onehot = onehot * ins_tag_weight.reshape([-1, 1]).astype("int64")
+    bpos = pagaie.sum(onehot * lab, 0)
+    bneg = pagaie.sum(onehot * (1 - lab), 0)
+    sp = sp.add_(bpos)
+    sn = sn.add_(bneg)
+    return _auc_from_stats(sp, sn), _auc_from_stats(bpos, bneg), [bpos, bneg, sp, sn]
+
+
+def ctr_metric_bundle(input: Any, label: Any, ins_tag_weight: Any = None) -> tuple:
+    """CTR metrics accumulated over runs: squared error, absolute error, predicted sum,
+    q sum, positive count and instance count (persistable float64 ``[1]`` values).
+
+    Returns:
+        tuple: ``(local_sqrerr, local_abserr, local_prob, local_q, local_pos_num, local_ins_num)``.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> r = paddle.static.ctr_metric_bundle(paddle.to_tensor([[0.5], [0.2]]), paddle.to_tensor([[1], [0]]))
+        >>> [round(v.item(), 4) for v in r[:2]]
+        [0.29, 0.7]
+    """
+    import pagaie
+    from pagaie.utils import unique_name
+    accs = []
+    with suspended():
+        for k in ("sqrerr", "abserr", "prob", "q", "pos_num", "ins_num"):
+            t = pagaie.zeros([1], "float64")
+            t.name, t.persistable = unique_name.generate(f"local_{k}"), True
+            accs.append(t)
+    vals = [_as_value(t) for t in accs]
+    p = input.reshape([-1]).astype("float64")
+    y = label.reshape([-1]).astype("float64")
+    w = pagaie.ones_like(p) if ins_tag_weight is None else ins_tag_weight.reshape([-1]).astype("float64")
+    q = p / (1.0 - p + 1e-12)
+    terms = [pagaie.sum(w * (p - y) ** 2), pagaie.sum(w * (p - y).abs()), pagaie.sum(w * p),
+             pagaie.sum(w * q), pagaie.sum(w * y), pagaie.sum(w)]
+    return tuple(v.add_(t.reshape([1])) for v, t in zip(vals, terms))
+
+
+_DEVICES = ("cpu", "gpu")
+
+
+@contextmanager
+def device_guard(device: str | None = None) -> Iterator[None]:
+    """Accepted for compatibility: ops run on the executor's device.
+
+    Args:
+        device (str, optional): ``'cpu'``, ``'gpu'`` or ``'gpu:<id>'``.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> with paddle.static.device_guard('cpu'):
+        ...     pass
+    """
+    if device is not None and device.split(":")[0] not in _DEVICES:
+        raise ValueError(f"paddle.static.device_guard: the device must be 'cpu', 'gpu' or "
+                         f"'gpu:x', but received {device!r}")
+    yield
+
+
+def cpu_places(device_count: int | None = None) -> list:
+    """``device_count`` CPU places (the ``CPU_NUM`` environment variable, 1 by default).
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> len(paddle.static.cpu_places(2))
+        2
+    """
+    import pagaie
+    n = device_count if device_count is not None else int(os.environ.get("CPU_NUM", "1"))
+    return [pagaie.CPUPlace() for _ in range(n)]
+
+
+def cuda_places(device_ids: Any = None) -> list:
+    """The CUDA places of ``device_ids`` (all visible GPUs by default)."""
+    import pagaie
+    if device_ids is None:
+        device_ids = list(range(torch.cuda.device_count()))
+    elif not isinstance(device_ids, (list, tuple)):
+        device_ids = [device_ids]
+    return [pagaie.CUDAPlace(int(i)) for i in device_ids]
+
+
+def xpu_places(device_ids: Any = None) -> list:
+    """XPU places (pagaie has no XPU support: raises NotImplementedError)."""
+    raise NotImplementedError("paddle.static.xpu_places: pagaie does not support XPU devices")
+
+
+def _no_ipu(api: str) -> NotImplementedError:
+    return NotImplementedError(f"paddle.static.{api}: pagaie does not support Graphcore IPUs")
+
+
+@contextmanager
+def ipu_shard_guard(index: int = -1, stage: int = -1) -> Iterator[None]:
+    """IPU sharding (not supported: raises NotImplementedError)."""
+    raise _no_ipu("ipu_shard_guard")
+    yield  # pragma: no cover
+
+
+def set_ipu_shard(call_func: Any, index: int = -1, stage: int = -1) -> Any:
+    """IPU sharding (not supported: raises NotImplementedError)."""
+    raise _no_ipu("set_ipu_shard")
+
+
+class IpuStrategy:
+    """IPU configuration (not supported: raises NotImplementedError)."""
+
+    def __init__(self) -> None:
+        raise _no_ipu("IpuStrategy")
+
+
+class IpuCompiledProgram:
+    """IPU compilation (not supported: raises NotImplementedError)."""
+
+    def __init__(self, program: Any = None, scope: Any = None, ipu_strategy: Any = None) -> None:
+        raise _no_ipu("IpuCompiledProgram")
+
+
+@register_graph_op("pagaie.ema_update", side_effect=True)
+def _run_ema_update(op: Operator, args: list, kwargs: dict, plan: Any) -> None:
+    params, shadows, step = args
+    decay = op.attrs["decay"]
+    with torch.no_grad():
+        step.add_(1)
+        if op.attrs.get("thres_steps"):
+            s = float(step.reshape(-1)[0])
+            decay = min(decay, (1.0 + s) / (10.0 + s))
+        for p, sh in zip(params, shadows):
+            sh.mul_(decay).add_(p.detach().to(sh.dtype), alpha=1.0 - decay)
+        op.attrs["_last_decay"] = decay
+    return None
+
+
+class ExponentialMovingAverage:
+    """Exponential moving averages of the program's trainable parameters.
+
+    ``update()`` adds an op keeping ``ema = decay * ema + (1 - decay) * param`` after each
+    run; inside ``apply()`` the parameters hold the bias-corrected averages
+    ``ema / (1 - decay ** t)`` and get their values back afterwards (``restore``).
+
+    Args:
+        decay (float): the decay rate.
+        thres_steps (Tensor, optional): when given, the decay is
+            ``min(decay, (1 + t) / (10 + t))``.
+        name (str, optional): unused.
+
+    Examples:
+        >>> import numpy as np
+        >>> import pagaie as paddle
+        >>> paddle.enable_static()
+        >>> main = paddle.static.Program()
+        >>> with paddle.static.program_guard(main):
+        ...     x = paddle.static.data('ema_x', [None, 2], 'float32')
+        ...     loss = paddle.mean(paddle.static.nn.fc(x, 1))
+        ...     _ = paddle.optimizer.SGD(0.1).minimize(loss)
+        ...     ema = paddle.static.ExponentialMovingAverage(0.9)
+        ...     ema.update()
+        >>> exe = paddle.static.Executor()
+        >>> _ = exe.run(main, feed={'ema_x': np.ones([2, 2], 'float32')}, fetch_list=[loss])
+        >>> with ema.apply(exe):
+        ...     pass
+        >>> paddle.disable_static()
+    """
+
+    def __init__(self, decay: float = 0.999, thres_steps: Any = None, name: str | None = None) -> None:
+        self._decay = float(decay)
+        self._thres_steps = thres_steps
+        self._name = name
+        self._params: list = []
+        self._shadows: list = []
+        self._step = None
+        self._backup: list = []
+
+    def update(self) -> None:
+        """Add the moving-average update to the current program (after the optimizer)."""
+        import pagaie
+        rec = _recorder()
+        if rec is None:
+            raise RuntimeError("paddle.static.ExponentialMovingAverage.update: call it while building "
+                               "a static program")
+        block = rec.program.global_block()
+        params = [v for v in block.all_parameters() if not v.stop_gradient]
+        with suspended():
+            self._params = [v.source for v in params]
+            self._shadows = [pagaie.zeros_like(p).detach() for p in self._params]
+            self._step = pagaie.zeros([1], "int64")
+        for p, s in zip(self._params, self._shadows):
+            s.name, s.persistable = p.name + "_ema_0", True
+        from pagaie._static.recorder import capture
+        block.append_op("pagaie.ema_update", [params, [capture(block, s) for s in self._shadows],
+                                              capture(block, self._step)], {}, None,
+                        {"decay": self._decay, "thres_steps": self._thres_steps is not None})
+
+    def _corrected(self) -> list:
+        t = int(self._step._t.reshape(-1)[0]) if self._step is not None else 0
+        d = self._decay
+        scale = 1.0 - d ** t if t > 0 and self._thres_steps is None else 1.0
+        return [s._t / scale for s in self._shadows]
+
+    @contextmanager
+    def apply(self, executor: Any = None, need_restore: bool = True) -> Iterator[None]:
+        """Swap the averages into the parameters inside the ``with`` block."""
+        self._backup = [p._t.detach().clone() for p in self._params]
+        with torch.no_grad():
+            for p, v in zip(self._params, self._corrected()):
+                p._t.copy_(v)
+        try:
+            yield
+        finally:
+            if need_restore:
+                self.restore(executor)
+
+    def restore(self, executor: Any = None) -> None:
+        """Give the parameters back the values they had before ``apply``."""
+        with torch.no_grad():
+            for p, b in zip(self._params, self._backup):
+                p._t.copy_(b)

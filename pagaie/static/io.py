@@ -1,0 +1,419 @@
+"""Saving and loading static programs and their persistable values.
+
+- ``save`` / ``load``: ``<path>.pdparams`` (parameters) and ``<path>.pdopt`` (optimizer
+  state) written with ``paddle.save`` (pickled dicts of arrays, readable by Paddle), plus
+  ``<path>.json`` (the test-mode program).
+- ``save_inference_model`` / ``load_inference_model``: ``<prefix>.json`` (the program pruned
+  to the feed -> fetch subgraph, with the feed and fetch names) and ``<prefix>.pdiparams``
+  (the persistable values in Paddle's binary layout, ordered by name).
+"""
+from __future__ import annotations
+
+import json
+import os
+from typing import Any, Sequence
+
+import numpy as np
+import torch
+
+from pagaie._core.tensor import Tensor
+from pagaie._formats.pdiparams import deserialize_tensors, serialize_tensor
+from pagaie._static.ir import Program, Value
+from pagaie._static.program_tools import program_state_dict, prune_program, set_program_state_dict
+from pagaie.static.framework import default_main_program, global_scope
+
+__all__ = ["save", "load", "load_program_state", "set_program_state", "save_inference_model",
+           "load_inference_model", "normalize_program", "serialize_program", "deserialize_program",
+           "serialize_persistables", "deserialize_persistables", "save_to_file", "load_from_file"]
+
+
+def _as_list(v: Any) -> list:
+    return list(v) if isinstance(v, (list, tuple)) else [v]
+
+
+def _check_vars(vs: Any, what: str, api: str) -> list[Value]:
+    out = _as_list(vs)
+    for v in out:
+        if not isinstance(v, Value):
+            raise TypeError(f"paddle.static.{api}: {what} must be static Variables, but received "
+                            f"{type(v).__name__}")
+    return out
+
+
+def _numpy(t: Tensor) -> np.ndarray:
+    return t._t.detach().cpu().numpy()
+
+
+# ---- save / load --------------------------------------------------------------------------
+def save(program: Program, model_path: str, protocol: int = 4, **configs: Any) -> None:
+    """Save the parameters and optimizer state of ``program``.
+
+    Writes ``model_path + '.pdparams'`` (persistable parameters and buffers),
+    ``model_path + '.pdopt'`` (optimizer accumulators) and ``model_path + '.json'``
+    (the program in test mode).
+
+    Args:
+        program (Program): the program.
+        model_path (str): the path prefix.
+        protocol (int, optional): the pickle protocol (2 to 4). Default 4.
+
+    Examples:
+        >>> import os, tempfile
+        >>> import pagaie as paddle
+        >>> paddle.enable_static()
+        >>> main = paddle.static.Program()
+        >>> with paddle.static.program_guard(main):
+        ...     x = paddle.static.data('sv_x', [None, 2], 'float32')
+        ...     y = paddle.static.nn.fc(x, 1)
+        >>> path = os.path.join(tempfile.mkdtemp(), 'model')
+        >>> paddle.static.save(main, path)
+        >>> sorted(os.listdir(os.path.dirname(path)))
+        ['model.json', 'model.pdopt', 'model.pdparams']
+        >>> paddle.disable_static()
+    """
+    from pagaie.framework.io import save as _save
+    if not isinstance(program, Program):
+        raise TypeError(f"paddle.static.save: program must be a Program, but received "
+                        f"{type(program).__name__}")
+    if not isinstance(protocol, int) or not 2 <= protocol <= 4:
+        raise ValueError(f"paddle.static.save: protocol must be an int in [2, 4], but received {protocol!r}")
+    base = os.path.basename(model_path)
+    if base == "":
+        raise ValueError("paddle.static.save: model_path must be a path prefix like 'dir/model', "
+                         f"but received {model_path!r}")
+    d = os.path.dirname(model_path)
+    if d:
+        os.makedirs(d, exist_ok=True)
+    params = {k: _numpy(t) for k, t in program_state_dict(program, "param").items()}
+    opt = {k: _numpy(t) for k, t in program_state_dict(program, "opt").items()}
+    _save(params, model_path + ".pdparams", protocol=protocol)
+    _save(opt, model_path + ".pdopt", protocol=protocol)
+    with open(model_path + ".json", "w") as f:
+        f.write(program.clone(for_test=True).to_json())
+
+
+def _strip(model_path: str) -> str:
+    for ext in (".pdparams", ".pdopt", ".pdmodel", ".json"):
+        if model_path.endswith(ext):
+            return model_path[: -len(ext)]
+    return model_path
+
+
+def load_program_state(model_path: str, var_list: Sequence | None = None) -> dict:
+    """The values saved by :func:`save` (parameters and optimizer state) as numpy arrays.
+
+    Args:
+        model_path (str): the path prefix given to ``save``.
+        var_list (list, optional): only these variables (or names).
+
+    Returns:
+        dict: name -> numpy array.
+
+    Examples:
+        >>> import os, tempfile
+        >>> import pagaie as paddle
+        >>> paddle.enable_static()
+        >>> main = paddle.static.Program()
+        >>> with paddle.static.program_guard(main):
+        ...     x = paddle.static.data('lps_x', [None, 2], 'float32')
+        ...     y = paddle.static.nn.fc(x, 1, name='lps_fc')
+        >>> path = os.path.join(tempfile.mkdtemp(), 'm')
+        >>> paddle.static.save(main, path)
+        >>> sorted(paddle.static.load_program_state(path))
+        ['lps_fc.b_0', 'lps_fc.w_0']
+        >>> paddle.disable_static()
+    """
+    from pagaie.framework.io import load as _load
+    base = _strip(model_path)
+    if not os.path.exists(base + ".pdparams"):
+        raise ValueError(f"paddle.static.load_program_state: no parameter file {base + '.pdparams'!r}")
+    state = {}
+    for ext in (".pdparams", ".pdopt"):
+        if os.path.exists(base + ext):
+            for k, v in _load(base + ext, return_numpy=True).items():
+                state[k] = v
+    if var_list is not None:
+        names = {getattr(v, "name", v) for v in var_list}
+        state = {k: v for k, v in state.items() if k in names}
+    return state
+
+
+def set_program_state(program: Program, state_dict: dict) -> None:
+    """Copy ``state_dict`` (from :func:`load_program_state`) into ``program``'s values.
+
+    Examples:
+        >>> import numpy as np
+        >>> import pagaie as paddle
+        >>> paddle.enable_static()
+        >>> main = paddle.static.Program()
+        >>> with paddle.static.program_guard(main):
+        ...     x = paddle.static.data('sps_x', [None, 2], 'float32')
+        ...     y = paddle.static.nn.fc(x, 1, name='sps_fc', bias_attr=False)
+        >>> paddle.static.set_program_state(main, {'sps_fc.w_0': np.ones([2, 1], 'float32')})
+        >>> main.state_dict()['sps_fc.w_0'].tolist()
+        [[1.0], [1.0]]
+        >>> paddle.disable_static()
+    """
+    import warnings
+    unused = set_program_state_dict(program, state_dict)
+    if unused:
+        warnings.warn(f"paddle.static.set_program_state: these values have no variable in the "
+                      f"program: {unused}")
+
+
+def load(program: Program, model_path: str, executor: Any = None, var_list: Sequence | None = None) -> None:
+    """Load what :func:`save` wrote into ``program``'s parameters and optimizer state.
+
+    Args:
+        program (Program): the program (same structure as the saved one).
+        model_path (str): the path prefix given to ``save``.
+        executor (Executor, optional): unused.
+        var_list (list, optional): only these variables.
+
+    Examples:
+        >>> import os, tempfile
+        >>> import pagaie as paddle
+        >>> paddle.enable_static()
+        >>> main = paddle.static.Program()
+        >>> with paddle.static.program_guard(main):
+        ...     x = paddle.static.data('ld_x', [None, 2], 'float32')
+        ...     y = paddle.static.nn.fc(x, 1, name='ld_fc')
+        >>> path = os.path.join(tempfile.mkdtemp(), 'm')
+        >>> paddle.static.save(main, path)
+        >>> paddle.static.load(main, path)
+        >>> paddle.disable_static()
+    """
+    state = load_program_state(model_path, var_list)
+    params = program_state_dict(program, "param")
+    wanted = params if var_list is None else {getattr(v, "name", v): None for v in var_list}
+    missing = sorted(n for n in wanted if n in params and n not in state)
+    if missing:
+        raise RuntimeError(f"paddle.static.load: the saved file {_strip(model_path)!r} has no value "
+                           f"for {missing}")
+    set_program_state_dict(program, state)
+
+
+# ---- inference models -----------------------------------------------------------------------
+def normalize_program(program: Program, feed_vars: Any, fetch_vars: Any, **kwargs: Any) -> Program:
+    """The inference form of ``program``: test mode, pruned to what computes ``fetch_vars``
+    from ``feed_vars``.
+
+    Returns:
+        Program: a new program.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> paddle.enable_static()
+        >>> main = paddle.static.Program()
+        >>> with paddle.static.program_guard(main):
+        ...     x = paddle.static.data('np_x', [None, 2], 'float32')
+        ...     y = x * 2
+        ...     z = y + 1
+        >>> len(paddle.static.normalize_program(main, [x], [y]).global_block().ops)
+        1
+        >>> paddle.disable_static()
+    """
+    if not isinstance(program, Program):
+        raise TypeError(f"paddle.static.normalize_program: program must be a Program, but received "
+                        f"{type(program).__name__}")
+    feeds = _check_vars(feed_vars, "feed_vars", "normalize_program")
+    fetches = _check_vars(fetch_vars, "fetch_vars", "normalize_program")
+    return prune_program(program, feeds, fetches)
+
+
+def _program_bytes(program: Program) -> bytes:
+    data = json.loads(program.to_json())
+    data["feed_names"] = program.__dict__.get("_feed_names", [])
+    data["fetch_names"] = program.__dict__.get("_fetch_names", [])
+    return json.dumps(data).encode()
+
+
+def _persistables(program: Program) -> list[Value]:
+    return sorted((v for v in program.global_block().vars.values() if v.persistable and not v.is_data),
+                  key=lambda v: v.name)
+
+
+def _persistable_bytes(program: Program) -> bytes:
+    out = []
+    for v in _persistables(program):
+        if v.source is None:
+            raise ValueError(f"paddle.static: persistable variable {v.name!r} holds no value")
+        out.append(serialize_tensor(_numpy(v.source)))
+    return b"".join(out)
+
+
+def _program_of(kwargs: dict, api: str) -> Program:
+    program = kwargs.get("program") or default_main_program()
+    if not isinstance(program, Program):
+        program = getattr(program, "_program", None)
+        if not isinstance(program, Program):
+            raise TypeError(f"paddle.static.{api}: program must be a Program")
+    return program
+
+
+def serialize_program(feed_vars: Any, fetch_vars: Any, **kwargs: Any) -> bytes:
+    """The normalised program (see :func:`normalize_program`) as bytes.
+
+    Args:
+        feed_vars, fetch_vars (Variable|list): inputs and outputs.
+        program (Program, optional keyword): default_main_program() when absent.
+
+    Returns:
+        bytes: the serialised program.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> paddle.enable_static()
+        >>> main = paddle.static.Program()
+        >>> with paddle.static.program_guard(main):
+        ...     x = paddle.static.data('sp_x', [None, 2], 'float32')
+        ...     y = x * 2
+        >>> prog = paddle.static.deserialize_program(paddle.static.serialize_program([x], [y], program=main))
+        >>> len(prog.global_block().ops)
+        1
+        >>> paddle.disable_static()
+    """
+    feeds = _check_vars(feed_vars, "feed_vars", "serialize_program")
+    fetches = _check_vars(fetch_vars, "fetch_vars", "serialize_program")
+    return _program_bytes(prune_program(_program_of(kwargs, "serialize_program"), feeds, fetches))
+
+
+def deserialize_program(data: bytes) -> Program:
+    """Rebuild a program from :func:`serialize_program` bytes.
+
+    Returns:
+        Program: the program (its persistable values are empty until
+        :func:`deserialize_persistables`).
+    """
+    if not isinstance(data, (bytes, bytearray)):
+        raise TypeError(f"paddle.static.deserialize_program: data must be bytes, but received "
+                        f"{type(data).__name__}")
+    text = bytes(data).decode("utf-8", errors="replace")
+    prog = Program.from_json(text)
+    meta = json.loads(text)
+    prog.__dict__["_feed_names"] = list(meta.get("feed_names", []))
+    prog.__dict__["_fetch_names"] = list(meta.get("fetch_names", []))
+    return prog
+
+
+def serialize_persistables(feed_vars: Any, fetch_vars: Any, executor: Any, **kwargs: Any) -> bytes:
+    """The persistable values the normalised program needs, in Paddle's ``.pdiparams`` layout.
+
+    Returns:
+        bytes: the serialised values (ordered by name).
+    """
+    feeds = _check_vars(feed_vars, "feed_vars", "serialize_persistables")
+    fetches = _check_vars(fetch_vars, "fetch_vars", "serialize_persistables")
+    return _persistable_bytes(prune_program(_program_of(kwargs, "serialize_persistables"), feeds, fetches))
+
+
+def deserialize_persistables(program: Program, data: bytes, executor: Any) -> None:
+    """Give ``program``'s persistable values the contents of :func:`serialize_persistables` bytes."""
+    from pagaie._core.parameter import Parameter
+    arrays = deserialize_tensors(bytes(data))
+    values = _persistables(program)
+    if len(arrays) != len(values):
+        raise ValueError(f"paddle.static.deserialize_persistables: the data holds {len(arrays)} "
+                         f"tensors but the program has {len(values)} persistable variables")
+    scope = global_scope()
+    for v, a in zip(values, arrays):
+        if list(a.shape) != [d for d in v.shape]:
+            raise ValueError(f"paddle.static.deserialize_persistables: {v.name!r} has shape "
+                             f"{list(v.shape)} but the data holds {list(a.shape)}")
+        t = torch.from_numpy(np.ascontiguousarray(a)).to(v._t.dtype)
+        if v.source is None:
+            v.source = Parameter(t, trainable=not v.stop_gradient, name=v.name)
+            program.__dict__.setdefault("_captured", {})[id(v.source)] = v
+        else:
+            with torch.no_grad():
+                v.source._t.copy_(t)
+        scope.set(v.name, v.source)
+
+
+def save_to_file(path: str, content: bytes) -> None:
+    """Write ``content`` (bytes) to ``path``."""
+    if not isinstance(content, (bytes, bytearray)):
+        raise ValueError(f"paddle.static.save_to_file: content must be bytes, but received "
+                         f"{type(content).__name__}")
+    with open(path, "wb") as f:
+        f.write(content)
+
+
+def load_from_file(path: str) -> bytes:
+    """The bytes of the file at ``path``."""
+    with open(path, "rb") as f:
+        return f.read()
+
+
+def save_inference_model(path_prefix: str, feed_vars: Any, fetch_vars: Any, executor: Any,
+                         **kwargs: Any) -> None:
+    """Save the inference program (``<prefix>.json``) and its parameters (``<prefix>.pdiparams``).
+
+    Args:
+        path_prefix (str): directory and file name prefix.
+        feed_vars (Variable|list): the inputs.
+        fetch_vars (Variable|list): the outputs.
+        executor (Executor): the executor (unused: values are read directly).
+        program (Program, optional keyword): default_main_program() when absent.
+
+    Examples:
+        >>> import os, tempfile
+        >>> import numpy as np
+        >>> import pagaie as paddle
+        >>> paddle.enable_static()
+        >>> main = paddle.static.Program()
+        >>> with paddle.static.program_guard(main):
+        ...     x = paddle.static.data('sim_x', [None, 2], 'float32')
+        ...     y = paddle.static.nn.fc(x, 1)
+        >>> exe = paddle.static.Executor()
+        >>> prefix = os.path.join(tempfile.mkdtemp(), 'inf')
+        >>> paddle.static.save_inference_model(prefix, [x], [y], exe, program=main)
+        >>> prog, feeds, fetches = paddle.static.load_inference_model(prefix, exe)
+        >>> feeds
+        ['sim_x']
+        >>> exe.run(prog, feed={'sim_x': np.ones([3, 2], 'float32')}, fetch_list=fetches)[0].shape
+        (3, 1)
+        >>> paddle.disable_static()
+    """
+    if not isinstance(path_prefix, str) or not os.path.basename(path_prefix):
+        raise ValueError(f"paddle.static.save_inference_model: path_prefix must be like "
+                         f"'dirname/file_prefix', but received {path_prefix!r}")
+    feeds = _check_vars(feed_vars, "feed_vars", "save_inference_model")
+    fetches = _check_vars(fetch_vars, "fetch_vars", "save_inference_model")
+    pruned = prune_program(_program_of(kwargs, "save_inference_model"), feeds, fetches)
+    d = os.path.dirname(path_prefix)
+    if d:
+        os.makedirs(d, exist_ok=True)
+    save_to_file(path_prefix + ".json", _program_bytes(pruned))
+    save_to_file(path_prefix + ".pdiparams", _persistable_bytes(pruned))
+
+
+def load_inference_model(path_prefix: str, executor: Any, **kwargs: Any) -> list:
+    """Load what :func:`save_inference_model` wrote.
+
+    Args:
+        path_prefix (str): the prefix given to ``save_inference_model`` (or a directory with
+            ``model_filename`` / ``params_filename`` keywords).
+        executor (Executor): the executor (its scope receives the parameters).
+
+    Returns:
+        list: ``[program, feed_target_names, fetch_targets]``.
+    """
+    model_file = kwargs.get("model_filename")
+    params_file = kwargs.get("params_filename")
+    if model_file is not None:
+        model_path = os.path.join(path_prefix, model_file)
+        params_path = os.path.join(path_prefix, params_file) if params_file else None
+    else:
+        prefix = _strip(path_prefix)
+        model_path, params_path = prefix + ".json", prefix + ".pdiparams"
+    if not os.path.exists(model_path):
+        raise ValueError(f"paddle.static.load_inference_model: there is no model file {model_path!r}")
+    program = deserialize_program(load_from_file(model_path))
+    if params_path is not None and os.path.exists(params_path):
+        deserialize_persistables(program, load_from_file(params_path), executor)
+    elif _persistables(program):
+        raise ValueError(f"paddle.static.load_inference_model: there is no parameter file {params_path!r}")
+    gb = program.global_block()
+    fetch = [gb.var(n) for n in program.__dict__.get("_fetch_names", [])]
+    return [program, list(program.__dict__.get("_feed_names", [])), fetch]

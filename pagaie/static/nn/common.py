@@ -1,0 +1,619 @@
+"""``paddle.static.nn`` layers: functions that create their parameters and apply an op.
+
+Each function creates its parameters (named ``<prefix>_<n>.w_<k>`` / ``.b_<k>`` like
+Paddle's static layers, ``prefix`` being the layer kind or ``name``) and calls the
+``paddle.nn.functional`` op, so the same code records ops in a static program and
+computes in dynamic mode. Parameters are captured by the program and read when it runs;
+batch_norm's moving statistics are persistable buffers updated in place by the run.
+"""
+from __future__ import annotations
+
+import math
+from typing import Any, Sequence
+
+from pagaie.nn.param import make_parameter
+from pagaie.utils import unique_name
+
+__all__ = ["fc", "conv2d", "conv2d_transpose", "conv3d", "conv3d_transpose", "deform_conv2d",
+           "batch_norm", "layer_norm", "group_norm", "instance_norm", "embedding",
+           "sparse_embedding", "prelu", "spectral_norm", "bilinear_tensor_product", "row_conv",
+           "nce"]
+
+
+def _F():
+    import pagaie.nn.functional as F
+    return F
+
+
+def _act(out: Any, act: str | None, api: str) -> Any:
+    if act is None:
+        return out
+    fn = getattr(_F(), act, None)
+    if not isinstance(act, str) or fn is None:
+        raise ValueError(f"paddle.static.nn.{api}: unknown activation {act!r}")
+    return fn(out)
+
+
+def _prefix(name: str | None, kind: str) -> str:
+    return name if name is not None else unique_name.generate(kind)
+
+
+def _constant(v: float) -> Any:
+    from pagaie.nn.initializer import Constant
+    return Constant(v)
+
+
+def _dtype_of(x: Any) -> str:
+    return x.dtype.name
+
+
+def _weight(shape: list, attr: Any, dtype: str, default_init: Any, prefix: str) -> Any:
+    """A weight parameter; with a ``WeightNormParamAttr``, ``g * v / ||v||`` from two
+    parameters ``<name>_g`` and ``<name>_v`` (norm over every axis but ``attr.dim``)."""
+    from pagaie.framework.param_attr import ParamAttr, WeightNormParamAttr
+    if not isinstance(attr, WeightNormParamAttr):
+        return make_parameter(shape, attr, dtype, False, default_init, prefix)
+    import pagaie as paddle
+    import torch
+    from pagaie._core.registry import suspended
+    from pagaie.nn.initializer import Assign
+    base = attr.name or unique_name.generate(f"{prefix}.w")
+    common = dict(learning_rate=attr.learning_rate, regularizer=attr.regularizer,
+                  trainable=attr.trainable, need_clip=attr.need_clip)
+    v = make_parameter(shape, ParamAttr(name=base + "_v", initializer=attr.initializer, **common),
+                       dtype, False, default_init, prefix)
+    dim = attr.dim
+    axes = [i for i in range(len(shape)) if dim is None or i != (dim % len(shape))]
+    with suspended():
+        norm0 = torch.linalg.vector_norm(v._t.detach(), dim=axes, keepdim=True)
+    g = make_parameter(list(norm0.shape), ParamAttr(name=base + "_g", initializer=Assign(norm0.numpy()),
+                                                    **common), dtype, False, None, prefix)
+    return g * v / paddle.sqrt(paddle.sum(v * v, axis=axes, keepdim=True))
+
+
+def fc(x: Any, size: int, num_flatten_dims: int = 1, weight_attr: Any = None, bias_attr: Any = None,
+       activation: str | None = None, name: str | None = None) -> Any:
+    """Fully connected layer: ``activation(sum_i flatten(x_i) @ W_i + b)``.
+
+    Each input is flattened to 2-D at ``num_flatten_dims`` (the leading dims are kept, the
+    rest multiplied into the feature dim); ``-1`` flattens at the last axis.
+
+    Args:
+        x (Tensor|list[Tensor]): input(s), float32 or float64.
+        size (int): the number of output units.
+        num_flatten_dims (int, optional): how many leading dims to keep. Default 1.
+        weight_attr (ParamAttr, optional): weight attributes (Xavier-uniform by default).
+        bias_attr (ParamAttr|bool, optional): bias attributes; False for no bias.
+        activation (str, optional): an activation name from ``paddle.nn.functional``.
+        name (str, optional): the prefix of the parameter names.
+
+    Returns:
+        Tensor: shape ``x.shape[:num_flatten_dims] + [size]``.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> paddle.enable_static()
+        >>> x = paddle.static.data('fc_doc_x', [None, 2, 3], 'float32')
+        >>> paddle.static.nn.fc(x, 4, num_flatten_dims=1).shape
+        paddle.Size([-1, 4])
+        >>> paddle.disable_static()
+    """
+    inputs = list(x) if isinstance(x, (list, tuple)) else [x]
+    if not inputs:
+        raise ValueError("paddle.static.nn.fc: x must hold at least one tensor")
+    if not isinstance(size, int) or size <= 0:
+        raise ValueError(f"paddle.static.nn.fc: size must be a positive int, but received {size!r}")
+    prefix = _prefix(name, "fc")
+    import pagaie as paddle
+    attrs = weight_attr if isinstance(weight_attr, (list, tuple)) else [weight_attr] * len(inputs)
+    total = None
+    for xi, wa in zip(inputs, attrs):
+        nd = len(xi.shape)
+        k = num_flatten_dims if num_flatten_dims >= 0 else nd - 1
+        if not 0 < k < nd + (1 if nd == 1 else 0):
+            raise ValueError(f"paddle.static.nn.fc: num_flatten_dims must be in [1, {nd - 1}] for a "
+                             f"{nd}-D input, but received {num_flatten_dims}")
+        feat = xi.shape[k:]
+        if any(d < 0 for d in feat):
+            raise ValueError(f"paddle.static.nn.fc: the flattened dims {list(feat)} of the input must "
+                             "be known")
+        in_features = int(math.prod(feat))
+        w = _weight([in_features, size], wa, _dtype_of(xi), None, prefix)
+        flat = xi if k == nd - 1 else paddle.flatten(xi, start_axis=k, stop_axis=-1)
+        y = paddle.matmul(flat, w)
+        total = y if total is None else total + y
+    if bias_attr is not False:
+        b = make_parameter([size], bias_attr, _dtype_of(inputs[0]), True, None, prefix)
+        total = total + b
+    return _act(total, activation, "fc")
+
+
+def _conv_nd(kind: str, nd: int, input: Any, num_filters: int, filter_size: Any, stride: Any,
+             padding: Any, dilation: Any, groups: Any, param_attr: Any, bias_attr: Any, act: Any,
+             name: Any, data_format: str) -> Any:
+    api = kind
+    channel_last = data_format[-1] == "C"
+    c = input.shape[-1 if channel_last else 1]
+    if c < 0:
+        raise ValueError(f"paddle.static.nn.{api}: the channel dim of the input must be known")
+    groups = 1 if groups is None else int(groups)
+    if c % groups:
+        raise ValueError(f"paddle.static.nn.{api}: the channel number {c} must be divisible by "
+                         f"groups {groups}")
+    fs = [filter_size] * nd if isinstance(filter_size, int) else list(filter_size)
+    from pagaie.nn.initializer import Normal
+    fan_in = (c // groups) * math.prod(fs)
+    prefix = _prefix(name, kind)
+    w = _weight([num_filters, c // groups] + fs, param_attr, _dtype_of(input),
+                Normal(0.0, (2.0 / fan_in) ** 0.5), prefix)
+    b = None if bias_attr is False else make_parameter([num_filters], bias_attr, _dtype_of(input),
+                                                        True, None, prefix)
+    fn = getattr(_F(), f"conv{nd}d")
+    out = fn(input, w, b, stride=stride, padding=padding, dilation=dilation, groups=groups,
+             data_format=data_format)
+    return _act(out, act, api)
+
+
+def conv2d(input: Any, num_filters: int, filter_size: Any, stride: Any = 1, padding: Any = 0,
+           dilation: Any = 1, groups: int | None = None, param_attr: Any = None, bias_attr: Any = None,
+           use_cudnn: bool = True, act: str | None = None, name: str | None = None,
+           data_format: str = "NCHW") -> Any:
+    """2-D convolution layer with its own filter ``[num_filters, C/groups, kh, kw]``
+    (normal init, std ``sqrt(2 / fan_in)``) and bias.
+
+    Args:
+        input (Tensor): 4-D input.
+        num_filters (int): output channels.
+        filter_size (int|tuple): kernel size.
+        stride, padding, dilation: as in ``paddle.nn.functional.conv2d``.
+        groups (int, optional): channel groups. Default 1.
+        param_attr, bias_attr (ParamAttr, optional): filter and bias attributes.
+        use_cudnn (bool): unused.
+        act (str, optional): activation name.
+        name (str, optional): parameter name prefix.
+        data_format (str): ``'NCHW'`` or ``'NHWC'``.
+
+    Returns:
+        Tensor: the convolved output.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> paddle.enable_static()
+        >>> x = paddle.static.data('conv_doc_x', [None, 3, 8, 8], 'float32')
+        >>> paddle.static.nn.conv2d(x, 4, 3).shape
+        paddle.Size([-1, 4, 6, 6])
+        >>> paddle.disable_static()
+    """
+    return _conv_nd("conv2d", 2, input, num_filters, filter_size, stride, padding, dilation, groups,
+                    param_attr, bias_attr, act, name, data_format)
+
+
+def conv3d(input: Any, num_filters: int, filter_size: Any, stride: Any = 1, padding: Any = 0,
+           dilation: Any = 1, groups: int | None = None, param_attr: Any = None, bias_attr: Any = None,
+           use_cudnn: bool = True, act: str | None = None, name: str | None = None,
+           data_format: str = "NCDHW") -> Any:
+    """3-D convolution layer (see :func:`conv2d`); filter ``[num_filters, C/groups, kd, kh, kw]``.
+
+    Returns:
+        Tensor: the convolved output.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> paddle.enable_static()
+        >>> x = paddle.static.data('conv3_doc_x', [None, 2, 4, 4, 4], 'float32')
+        >>> paddle.static.nn.conv3d(x, 3, 3).shape
+        paddle.Size([-1, 3, 2, 2, 2])
+        >>> paddle.disable_static()
+    """
+    return _conv_nd("conv3d", 3, input, num_filters, filter_size, stride, padding, dilation, groups,
+                    param_attr, bias_attr, act, name, data_format)
+
+
+def _conv_transpose_nd(kind: str, nd: int, input: Any, num_filters: int, output_size: Any,
+                       filter_size: Any, padding: Any, stride: Any, dilation: Any, groups: Any,
+                       param_attr: Any, bias_attr: Any, act: Any, name: Any, data_format: str) -> Any:
+    channel_last = data_format[-1] == "C"
+    c = input.shape[-1 if channel_last else 1]
+    groups = 1 if groups is None else int(groups)
+    as_list = (lambda v: [v] * nd if isinstance(v, int) else list(v))
+    if filter_size is None:
+        if output_size is None:
+            raise ValueError(f"paddle.static.nn.{kind}: output_size and filter_size cannot both be None")
+        osz, st, pd, dl = as_list(output_size), as_list(stride), as_list(padding), as_list(dilation)
+        spatial = input.shape[1:1 + nd] if channel_last else input.shape[2:2 + nd]
+        if any(d < 0 for d in spatial) or len(pd) != nd:
+            raise ValueError(f"paddle.static.nn.{kind}: filter_size cannot be derived; give it explicitly")
+        fs = [(o - (i - 1) * s + 2 * p - 1) // d + 1 for o, i, s, p, d in zip(osz, spatial, st, pd, dl)]
+    else:
+        fs = as_list(filter_size)
+    prefix = _prefix(name, kind)
+    w = make_parameter([c, num_filters // groups] + fs, param_attr, _dtype_of(input), False, None, prefix)
+    b = None if bias_attr is False else make_parameter([num_filters], bias_attr, _dtype_of(input),
+                                                        True, None, prefix)
+    fn = getattr(_F(), f"conv{nd}d_transpose")
+    out = fn(input, w, b, stride=stride, padding=padding, dilation=dilation, groups=groups,
+             output_size=output_size if filter_size is not None else None, data_format=data_format)
+    return _act(out, act, kind)
+
+
+def conv2d_transpose(input: Any, num_filters: int, output_size: Any = None, filter_size: Any = None,
+                     padding: Any = 0, stride: Any = 1, dilation: Any = 1, groups: int | None = None,
+                     param_attr: Any = None, bias_attr: Any = None, use_cudnn: bool = True,
+                     act: str | None = None, name: str | None = None, data_format: str = "NCHW") -> Any:
+    """2-D transposed convolution layer; filter ``[C, num_filters/groups, kh, kw]``. When
+    ``filter_size`` is None it is derived from ``output_size``.
+
+    Returns:
+        Tensor: the output.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> paddle.enable_static()
+        >>> x = paddle.static.data('convt_doc_x', [None, 3, 4, 4], 'float32')
+        >>> paddle.static.nn.conv2d_transpose(x, 2, filter_size=3).shape
+        paddle.Size([-1, 2, 6, 6])
+        >>> paddle.disable_static()
+    """
+    return _conv_transpose_nd("conv2d_transpose", 2, input, num_filters, output_size, filter_size,
+                              padding, stride, dilation, groups, param_attr, bias_attr, act, name,
+                              data_format)
+
+
+def conv3d_transpose(input: Any, num_filters: int, output_size: Any = None, filter_size: Any = None,
+                     padding: Any = 0, stride: Any = 1, dilation: Any = 1, groups: int | None = None,
+                     param_attr: Any = None, bias_attr: Any = None, use_cudnn: bool = True,
+                     act: str | None = None, name: str | None = None, data_format: str = "NCDHW") -> Any:
+    """3-D transposed convolution layer (see :func:`conv2d_transpose`).
+
+    Returns:
+        Tensor: the output.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> paddle.enable_static()
+        >>> x = paddle.static.data('convt3_doc_x', [None, 2, 2, 2, 2], 'float32')
+        >>> paddle.static.nn.conv3d_transpose(x, 1, filter_size=2).shape
+        paddle.Size([-1, 1, 3, 3, 3])
+        >>> paddle.disable_static()
+    """
+    return _conv_transpose_nd("conv3d_transpose", 3, input, num_filters, output_size, filter_size,
+                              padding, stride, dilation, groups, param_attr, bias_attr, act, name,
+                              data_format)
+
+
+def deform_conv2d(x: Any, offset: Any, mask: Any, num_filters: int, filter_size: Any, stride: Any = 1,
+                  padding: Any = 0, dilation: Any = 1, groups: int = 1, deformable_groups: int = 1,
+                  im2col_step: int = 1, weight_attr: Any = None, bias_attr: Any = None,
+                  name: str | None = None) -> Any:
+    """Deformable convolution (not available in pagaie yet: raises NotImplementedError)."""
+    raise NotImplementedError("paddle.static.nn.deform_conv2d: deformable convolution is not "
+                              "implemented in pagaie")
+
+
+def batch_norm(input: Any, act: str | None = None, is_test: bool = False, momentum: float = 0.9,
+               epsilon: float = 1e-05, param_attr: Any = None, bias_attr: Any = None,
+               data_layout: str = "NCHW", in_place: bool = False, name: str | None = None,
+               moving_mean_name: str | None = None, moving_variance_name: str | None = None,
+               do_model_average_for_mean_and_var: bool = True, use_global_stats: bool = False) -> Any:
+    """Batch normalisation layer with scale (ones), shift (zeros) and moving statistics.
+
+    In training (``is_test=False``) the batch statistics normalise the input and the moving
+    mean / variance (persistable, non-trainable) are updated in place every time the program
+    runs: ``moving = momentum * moving + (1 - momentum) * batch``. ``Program.clone(for_test=True)``
+    switches the op to the moving statistics.
+
+    Args:
+        input (Tensor): 2-D to 5-D input.
+        act (str, optional): activation name.
+        is_test (bool): use the moving statistics.
+        momentum (float): weight of the old moving statistics.
+        epsilon (float): added to the variance.
+        param_attr, bias_attr (ParamAttr, optional): scale and shift attributes.
+        data_layout (str): ``'NCHW'`` (channel axis 1) or ``'NHWC'`` (last).
+        in_place (bool): unused.
+        name (str, optional): parameter name prefix.
+        moving_mean_name, moving_variance_name (str, optional): names of the statistics.
+        do_model_average_for_mean_and_var (bool): unused.
+        use_global_stats (bool): always use the moving statistics.
+
+    Returns:
+        Tensor: the normalised input.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> paddle.enable_static()
+        >>> x = paddle.static.data('bn_doc_x', [None, 3, 4, 4], 'float32')
+        >>> paddle.static.nn.batch_norm(x).shape
+        paddle.Size([-1, 3, 4, 4])
+        >>> paddle.disable_static()
+    """
+    from pagaie.framework.param_attr import ParamAttr
+    if data_layout not in ("NCHW", "NHWC"):
+        raise ValueError(f"paddle.static.nn.batch_norm: data_layout must be 'NCHW' or 'NHWC', but "
+                         f"received {data_layout!r}")
+    nd = len(input.shape)
+    last = data_layout == "NHWC"
+    c = input.shape[-1 if last else 1]
+    dt = _dtype_of(input)
+    stat_dt = "float32" if dt in ("float16", "bfloat16") else dt
+    prefix = _prefix(name, "batch_norm")
+    scale = make_parameter([c], param_attr, stat_dt, False, _constant(1.0), prefix)
+    shift = make_parameter([c], bias_attr, stat_dt, True, None, prefix)
+    mean = make_parameter([c], ParamAttr(name=moving_mean_name, initializer=_constant(0.0),
+                                         trainable=False), stat_dt, False, None, prefix)
+    var = make_parameter([c], ParamAttr(name=moving_variance_name, initializer=_constant(1.0),
+                                        trainable=False), stat_dt, False, None, prefix)
+    fmt = {2: "NC", 3: "NLC" if last else "NCL", 4: data_layout, 5: "NDHWC" if last else "NCDHW"}.get(nd)
+    if fmt is None:
+        raise ValueError(f"paddle.static.nn.batch_norm: the input must be 2-D to 5-D, but it is {nd}-D")
+    out = _F().batch_norm(input, mean, var, scale, shift, training=not is_test, momentum=momentum,
+                          epsilon=epsilon, data_format=fmt,
+                          use_global_stats=True if (use_global_stats or is_test) else None)
+    return _act(out, act, "batch_norm")
+
+
+def layer_norm(input: Any, scale: bool = True, shift: bool = True, begin_norm_axis: int = 1,
+               epsilon: float = 1e-05, param_attr: Any = None, bias_attr: Any = None,
+               act: str | None = None, name: str | None = None) -> Any:
+    """Layer normalisation over the axes from ``begin_norm_axis`` on, with a 1-D scale (ones)
+    and shift (zeros) of ``prod(input.shape[begin_norm_axis:])`` elements.
+
+    Returns:
+        Tensor: the normalised input.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> paddle.enable_static()
+        >>> x = paddle.static.data('ln_doc_x', [None, 3, 4], 'float32')
+        >>> paddle.static.nn.layer_norm(x, begin_norm_axis=1).shape
+        paddle.Size([-1, 3, 4])
+        >>> paddle.disable_static()
+    """
+    shape = list(input.shape[begin_norm_axis:])
+    if any(d < 0 for d in shape):
+        raise ValueError("paddle.static.nn.layer_norm: the normalised dims must be known")
+    n = int(math.prod(shape))
+    prefix = _prefix(name, "layer_norm")
+    dt = _dtype_of(input)
+    w = make_parameter([n], param_attr, dt, False, _constant(1.0), prefix) if scale else None
+    b = make_parameter([n], bias_attr, dt, True, None, prefix) if shift else None
+    out = _F().layer_norm(input, shape, w, b, epsilon)
+    return _act(out, act, "layer_norm")
+
+
+def group_norm(input: Any, groups: int, epsilon: float = 1e-05, param_attr: Any = None,
+               bias_attr: Any = None, act: str | None = None, data_layout: str = "NCHW",
+               name: str | None = None) -> Any:
+    """Group normalisation with per-channel scale (ones) and shift (zeros).
+
+    Returns:
+        Tensor: the normalised input.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> paddle.enable_static()
+        >>> x = paddle.static.data('gn_doc_x', [None, 4, 2, 2], 'float32')
+        >>> paddle.static.nn.group_norm(x, groups=2).shape
+        paddle.Size([-1, 4, 2, 2])
+        >>> paddle.disable_static()
+    """
+    c = input.shape[-1 if data_layout == "NHWC" else 1]
+    prefix = _prefix(name, "group_norm")
+    dt = _dtype_of(input)
+    w = None if param_attr is False else make_parameter([c], param_attr, dt, False, _constant(1.0), prefix)
+    b = None if bias_attr is False else make_parameter([c], bias_attr, dt, True, None, prefix)
+    out = _F().group_norm(input, groups, epsilon, w, b, data_format=data_layout)
+    return _act(out, act, "group_norm")
+
+
+def instance_norm(input: Any, epsilon: float = 1e-05, param_attr: Any = None, bias_attr: Any = None,
+                  name: str | None = None) -> Any:
+    """Instance normalisation with per-channel scale (ones) and shift (zeros).
+
+    Returns:
+        Tensor: the normalised input.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> paddle.enable_static()
+        >>> x = paddle.static.data('in_doc_x', [None, 3, 4, 4], 'float32')
+        >>> paddle.static.nn.instance_norm(x).shape
+        paddle.Size([-1, 3, 4, 4])
+        >>> paddle.disable_static()
+    """
+    c = input.shape[1]
+    prefix = _prefix(name, "instance_norm")
+    dt = _dtype_of(input)
+    w = None if param_attr is False else make_parameter([c], param_attr, dt, False, _constant(1.0), prefix)
+    b = None if bias_attr is False else make_parameter([c], bias_attr, dt, True, None, prefix)
+    return _F().instance_norm(input, weight=w, bias=b, eps=epsilon)
+
+
+def embedding(input: Any, size: Sequence[int], is_sparse: bool = False, is_distributed: bool = False,
+              padding_idx: int | None = None, param_attr: Any = None, dtype: str = "float32") -> Any:
+    """Embedding lookup with its own table ``[size[0], size[1]]`` (Xavier init).
+
+    Args:
+        input (Tensor): int64 / int32 ids.
+        size (tuple[int, int]): vocabulary size and embedding width.
+        is_sparse, is_distributed (bool): unused (gradients are dense).
+        padding_idx (int, optional): an id whose output is zeros and gets no gradient.
+        param_attr (ParamAttr, optional): table attributes.
+        dtype (str): table dtype.
+
+    Returns:
+        Tensor: ``input.shape + [size[1]]``.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> paddle.enable_static()
+        >>> ids = paddle.static.data('emb_doc_ids', [None, 5], 'int64')
+        >>> paddle.static.nn.embedding(ids, size=[10, 3]).ndim
+        3
+        >>> paddle.disable_static()
+    """
+    if len(size) != 2:
+        raise ValueError(f"paddle.static.nn.embedding: size must be [vocab, width], but received {size}")
+    w = make_parameter(list(size), param_attr, dtype, False, None, unique_name.generate("embedding"))
+    if padding_idx is not None and padding_idx < 0:
+        padding_idx += size[0]
+    return _F().embedding(input, w, padding_idx=padding_idx)
+
+
+def sparse_embedding(input: Any, size: Sequence[int], padding_idx: int | None = None,
+                     is_test: bool = False, entry: Any = None, table_class: str = "MemorySparseTable",
+                     param_attr: Any = None, dtype: str = "float32", slot: Any = None) -> Any:
+    """Embedding for parameter-server training; pagaie keeps the table dense and local, so
+    this is :func:`embedding` (same results, dense gradients).
+
+    Returns:
+        Tensor: ``input.shape + [size[1]]``.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> paddle.enable_static()
+        >>> ids = paddle.static.data('semb_doc_ids', [None, 2], 'int64')
+        >>> paddle.static.nn.sparse_embedding(ids, size=[8, 4]).ndim
+        3
+        >>> paddle.disable_static()
+    """
+    return embedding(input, size, padding_idx=padding_idx, param_attr=param_attr, dtype=dtype)
+
+
+def prelu(x: Any, mode: str, param_attr: Any = None, data_format: str = "NCHW",
+          name: str | None = None) -> Any:
+    """PReLU with a learned slope (0.25 initially): one for ``'all'``, one per channel for
+    ``'channel'``, one per element of a sample for ``'element'``.
+
+    Returns:
+        Tensor: ``max(0, x) + alpha * min(0, x)``.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> paddle.enable_static()
+        >>> x = paddle.static.data('prelu_doc_x', [None, 3, 2], 'float32')
+        >>> paddle.static.nn.prelu(x, 'channel').shape
+        paddle.Size([-1, 3, 2])
+        >>> paddle.disable_static()
+    """
+    if mode not in ("all", "channel", "element"):
+        raise ValueError(f"paddle.static.nn.prelu: mode must be 'all', 'channel' or 'element', but "
+                         f"received {mode!r}")
+    prefix = _prefix(name, "prelu")
+    dt = _dtype_of(x)
+    import pagaie as paddle
+    if mode == "all":
+        shape = [1]
+    elif mode == "channel":
+        shape = [x.shape[1 if data_format in ("NCHW", "NCL", "NCDHW", "NC") else -1]]
+    else:
+        shape = list(x.shape[1:])
+    alpha = make_parameter(shape, param_attr, dt, False, _constant(0.25), prefix)
+    if mode != "element":
+        return _F().prelu(x, alpha, data_format=data_format)
+    a = paddle.unsqueeze(alpha, 0)
+    return paddle.where(x > 0, x, a * x)
+
+
+def spectral_norm(weight: Any, dim: int = 0, power_iters: int = 1, eps: float = 1e-12,
+                  name: str | None = None) -> Any:
+    """``weight / sigma``, sigma the largest singular value of ``weight`` viewed as a matrix
+    with ``dim`` as rows, estimated by ``power_iters`` power iterations from the vectors ``u``
+    and ``v`` (non-trainable, normal init; no gradient flows through the iteration).
+
+    Returns:
+        Tensor: the normalised weight (same shape).
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> paddle.enable_static()
+        >>> w = paddle.static.data('sn_doc_w', [4, 3], 'float32')
+        >>> paddle.static.nn.spectral_norm(w, power_iters=2).shape
+        paddle.Size([4, 3])
+        >>> paddle.disable_static()
+    """
+    from pagaie.framework.param_attr import ParamAttr
+    from pagaie.nn.initializer import Normal
+    import pagaie as paddle
+    shape = list(weight.shape)
+    nd = len(shape)
+    dim = dim + nd if dim < 0 else dim
+    h = shape[dim]
+    w_ = int(math.prod(shape)) // h
+    prefix = _prefix(name, "spectral_norm")
+    dt = _dtype_of(weight)
+    u = make_parameter([h], ParamAttr(initializer=Normal(0.0, 1.0), trainable=False), dt, False, None, prefix)
+    v = make_parameter([w_], ParamAttr(initializer=Normal(0.0, 1.0), trainable=False), dt, False, None, prefix)
+    perm = [dim] + [i for i in range(nd) if i != dim]
+    mat = paddle.reshape(paddle.transpose(weight, perm) if dim else weight, [h, w_])
+    m = mat.detach()
+    for _ in range(power_iters):
+        v = paddle.matmul(m, u, transpose_x=True)
+        v = v / (paddle.linalg.norm(v) + eps)
+        u = paddle.matmul(m, v)
+        u = u / (paddle.linalg.norm(u) + eps)
+    sigma = paddle.sum(u * paddle.matmul(mat, v))
+    return weight / sigma
+
+
+def bilinear_tensor_product(x: Any, y: Any, size: int, act: str | None = None, name: str | None = None,
+                            param_attr: Any = None, bias_attr: Any = None) -> Any:
+    """``out[:, i] = x @ W[i] @ y^T + b[i]`` with a learned ``W`` of ``[size, dx, dy]``.
+
+    Returns:
+        Tensor: ``[batch, size]``.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> paddle.enable_static()
+        >>> x = paddle.static.data('btp_doc_x', [None, 3], 'float32')
+        >>> y = paddle.static.data('btp_doc_y', [None, 2], 'float32')
+        >>> paddle.static.nn.bilinear_tensor_product(x, y, 4).shape
+        paddle.Size([-1, 4])
+        >>> paddle.disable_static()
+    """
+    prefix = _prefix(name, "bilinear_tensor_product")
+    dt = _dtype_of(x)
+    w = make_parameter([size, x.shape[1], y.shape[1]], param_attr, dt, False, None, prefix)
+    b = None if bias_attr is False else make_parameter([1, size], bias_attr, dt, True, None, prefix)
+    return _act(_F().bilinear(x, y, w, b), act, "bilinear_tensor_product")
+
+
+def row_conv(input: Any, future_context_size: int, param_attr: Any = None, act: str | None = None) -> Any:
+    """Lookahead (row) convolution over time for padded ``[batch, time, dim]`` input:
+    ``out[t] = sum_{i=0..k} input[t + i] * filter[i]`` (zeros past the end), filter
+    ``[k + 1, dim]``.
+
+    Returns:
+        Tensor: same shape as ``input``.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> paddle.enable_static()
+        >>> x = paddle.static.data('rc_doc_x', [None, 5, 3], 'float32')
+        >>> paddle.static.nn.row_conv(x, 2).shape
+        paddle.Size([-1, 5, 3])
+        >>> paddle.disable_static()
+    """
+    if len(input.shape) != 3:
+        raise ValueError("paddle.static.nn.row_conv: pagaie supports padded [batch, time, dim] input "
+                         "only (there are no LoD tensors)")
+    import pagaie as paddle
+    k = int(future_context_size)
+    d = input.shape[2]
+    f = make_parameter([k + 1, d], param_attr, _dtype_of(input), False, None,
+                       unique_name.generate("row_conv"))
+    xt = paddle.transpose(input, [0, 2, 1])
+    xt = _F().pad(xt, [0, k], data_format="NCL")
+    w = paddle.unsqueeze(paddle.transpose(f, [1, 0]), 1)
+    out = paddle.transpose(_F().conv1d(xt, w, groups=d), [0, 2, 1])
+    return _act(out, act, "row_conv")
+
+
+def nce(input: Any, label: Any, num_total_classes: int, sample_weight: Any = None,
+        param_attr: Any = None, bias_attr: Any = None, num_neg_samples: int | None = None,
+        name: str | None = None, sampler: str = "uniform", custom_dist: Any = None, seed: int = 0,
+        is_sparse: bool = False) -> Any:
+    """Noise-contrastive estimation loss (not available in pagaie yet: raises NotImplementedError)."""
+    raise NotImplementedError("paddle.static.nn.nce: noise-contrastive estimation is not implemented "
+                              "in pagaie")

@@ -1,0 +1,452 @@
+"""Data-dependent control flow: ``cond``, ``while_loop``, ``switch_case``, ``case``, ``static_pylayer``.
+
+With concrete tensors these run Python control flow on the tensors' values. With a
+symbolic condition (a static ``Value``) the branches / loop body are recorded into
+child blocks and one graph op (``pagaie.cond``, ``pagaie.while``, ``pagaie.pylayer``)
+runs them when the program runs (see :mod:`pagaie._static.control_flow`). The choice
+is made on the condition's type, never on a global mode.
+"""
+from __future__ import annotations
+
+from typing import Any, Callable, Sequence
+
+from pagaie._core.registry import suspended
+from pagaie._core.tensor import Tensor
+from pagaie._static import control_flow as _cf
+from pagaie._static.ir import Block, Value
+
+__all__ = ["cond", "while_loop", "switch_case", "case", "static_pylayer"]
+
+
+# ---- nested structures ------------------------------------------------------------------
+def _flatten(obj: Any) -> tuple[list, Any]:
+    """Leaves (in order) and a skeleton where each leaf is replaced by its index."""
+    leaves: list = []
+
+    def go(o: Any) -> Any:
+        if isinstance(o, (list, tuple)):
+            return type(o)(go(e) for e in o)
+        if isinstance(o, dict):
+            return {k: go(v) for k, v in o.items()}
+        leaves.append(o)
+        return _Leaf(len(leaves) - 1)
+
+    return leaves, go(obj)
+
+
+class _Leaf:
+    __slots__ = ("i",)
+
+    def __init__(self, i: int) -> None:
+        self.i = i
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, _Leaf)
+
+    def __repr__(self) -> str:
+        return "*"
+
+
+def _unflatten(skel: Any, leaves: list) -> Any:
+    if isinstance(skel, _Leaf):
+        return leaves[skel.i]
+    if isinstance(skel, (list, tuple)):
+        return type(skel)(_unflatten(e, leaves) for e in skel)
+    if isinstance(skel, dict):
+        return {k: _unflatten(v, leaves) for k, v in skel.items()}
+    return skel
+
+
+def _as_value(v: Any, block: Block) -> Any:
+    """Tensors become program values (eager ones are captured); other leaves stay."""
+    if isinstance(v, Value):
+        return v
+    if isinstance(v, Tensor):
+        from pagaie._static.recorder import capture
+        return capture(block, v)
+    return v
+
+
+def _recorder(api: str) -> Any:
+    rec = _cf.current_recorder()
+    if rec is None:
+        raise RuntimeError(f"paddle.static.nn.{api}: a symbolic condition needs a program being "
+                           "built (static mode or to_static)")
+    return rec
+
+
+def _captured(blocks: list[Block], extra: list) -> list[Value]:
+    seen: dict[str, Value] = {}
+    for b in blocks:
+        for v in _cf.captured_values(b):
+            seen.setdefault(v.name, v)
+    for b, values in extra:
+        for v in values:
+            if isinstance(v, Value) and v.name not in b.vars:
+                seen.setdefault(v.name, v)
+    return list(seen.values())
+
+
+# ---- cond -------------------------------------------------------------------------------
+def cond(pred: Any, true_fn: Callable | None = None, false_fn: Callable | None = None,
+         name: str | None = None, return_names: Any = None) -> Any:
+    """Run ``true_fn()`` if ``pred`` is true, else ``false_fn()``; returns what the branch returns.
+
+    In a static program both branches are recorded and the choice is made when the program
+    runs; both must then return the same structure of tensors (shapes may differ: differing
+    dims become -1). Gradients flow through the branch taken.
+
+    Args:
+        pred (Tensor): a bool tensor with one element.
+        true_fn (callable, optional): run when ``pred`` is true.
+        false_fn (callable, optional): run when ``pred`` is false.
+        name (str, optional): unused.
+        return_names (list, optional): unused.
+
+    Returns:
+        The branch's result (None when the branch is None).
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> x = paddle.to_tensor(3.0)
+        >>> paddle.static.nn.cond(x > 1, lambda: x * 2, lambda: x - 1).item()
+        6.0
+    """
+    for fn, what in ((true_fn, "true_fn"), (false_fn, "false_fn")):
+        if fn is not None and not callable(fn):
+            raise TypeError(f"paddle.static.nn.cond: {what} must be callable, but received "
+                            f"{type(fn).__name__}")
+    if not isinstance(pred, Tensor):
+        raise AssertionError("paddle.static.nn.cond: the pred in cond must be a Tensor, but received "
+                             f"{type(pred).__name__}")
+    if pred.size != 1 and pred.size != -1:
+        raise AssertionError(f"paddle.static.nn.cond: condition input's numel should be 1, but the "
+                             f"shape is {list(pred.shape)}")
+    if not isinstance(pred, Value):
+        fn = true_fn if bool(pred) else false_fn
+        return None if fn is None else fn()
+    if pred.dtype.name != "bool":
+        raise TypeError(f"paddle.static.nn.cond: pred must be a bool tensor, but received "
+                        f"{pred.dtype.name}")
+    rec = _recorder("cond")
+    tb, tout = _cf.record_block(true_fn or (lambda: None), rec)
+    fb, fout = _cf.record_block(false_fn or (lambda: None), rec)
+    tleaves, tskel = _flatten(tout)
+    fleaves, fskel = _flatten(fout)
+    if tskel != fskel:
+        raise ValueError(f"paddle.static.nn.cond: true_fn and false_fn must return the same "
+                         f"structure, but true_fn returned {tskel!r} and false_fn {fskel!r}")
+    block = rec.block
+    tleaves = [_as_value(v, block) for v in tleaves]
+    fleaves = [_as_value(v, block) for v in fleaves]
+    outs, tnames, fnames, results = [], [], [], []
+    for i, (a, b) in enumerate(zip(tleaves, fleaves)):
+        if isinstance(a, Value) != isinstance(b, Value):
+            raise TypeError(f"paddle.static.nn.cond: output {i} is a tensor in one branch and "
+                            f"{type(b if isinstance(a, Value) else a).__name__} in the other")
+        if not isinstance(a, Value):
+            if a != b:
+                raise ValueError(f"paddle.static.nn.cond: non-tensor output {i} differs between the "
+                                 f"branches ({a!r} vs {b!r})")
+            results.append(a)
+            continue
+        if a.dtype != b.dtype:
+            raise TypeError(f"paddle.static.nn.cond: output {i} has dtype {a.dtype.name} in true_fn "
+                            f"but {b.dtype.name} in false_fn")
+        o = block.create_var(block.program.unique_name("cond"), _cf.merge_shape(list(a.shape),
+                             list(b.shape)), a.dtype, stop_gradient=a.stop_gradient and b.stop_gradient)
+        outs.append(o)
+        tnames.append(a.name)
+        fnames.append(b.name)
+        results.append(o)
+    captured = _captured([tb, fb], [(tb, tleaves), (fb, fleaves)])
+    block.append_op("pagaie.cond", [pred, captured], {}, outs,
+                    {"true_block": tb.idx, "false_block": fb.idx, "true_outputs": tnames,
+                     "false_outputs": fnames})
+    return _unflatten(tskel, results)
+
+
+# ---- while_loop -------------------------------------------------------------------------
+def _check_loop_args(cond_fn: Any, body: Any, loop_vars: Any) -> None:
+    if not callable(cond_fn):
+        raise TypeError("paddle.static.nn.while_loop: cond in while_loop should be callable")
+    if not callable(body):
+        raise TypeError("paddle.static.nn.while_loop: body in while_loop should be callable")
+    if not isinstance(loop_vars, (list, tuple)):
+        raise TypeError(f"paddle.static.nn.while_loop: loop_vars in while_loop should be a list or "
+                        f"tuple, but received {type(loop_vars).__name__}")
+    if len(loop_vars) == 0:
+        raise ValueError("paddle.static.nn.while_loop: loop_vars in while_loop should not be empty")
+
+
+def _as_list(out: Any) -> list:
+    return list(out) if isinstance(out, (list, tuple)) else [out]
+
+
+def while_loop(cond: Callable, body: Callable, loop_vars: Sequence, is_test: bool = False,
+               name: str | None = None) -> list:
+    """``while cond(*loop_vars): loop_vars = body(*loop_vars)``; returns the final loop_vars.
+
+    In a static program the body is recorded once into a child block and the loop runs
+    when the program runs; ``body`` must return the same structure as ``loop_vars``.
+
+    Args:
+        cond (callable): returns a one-element bool tensor.
+        body (callable): returns the new loop variables.
+        loop_vars (list|tuple): the initial loop variables.
+        is_test (bool, optional): unused.
+        name (str, optional): unused.
+
+    Returns:
+        list: the loop variables after the last iteration.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> i, s = paddle.to_tensor(0), paddle.to_tensor(0)
+        >>> out = paddle.static.nn.while_loop(lambda i, s: i < 4, lambda i, s: [i + 1, s + i], [i, s])
+        >>> [t.item() for t in out]
+        [4, 6]
+    """
+    _check_loop_args(cond, body, loop_vars)
+    loop_vars = list(loop_vars)
+    pred = cond(*loop_vars)
+    if not isinstance(pred, Value):
+        while bool(pred):
+            out = _as_list(body(*loop_vars))
+            if len(out) != len(loop_vars):
+                raise ValueError(f"paddle.static.nn.while_loop: body returned {len(out)} values, but "
+                                 f"loop_vars has {len(loop_vars)}")
+            loop_vars = out
+            pred = cond(*loop_vars)
+        return loop_vars
+    if pred.dtype.name != "bool" or pred.size not in (1, -1):
+        raise TypeError("paddle.static.nn.while_loop: cond must return a one-element bool tensor")
+    rec = _recorder("while_loop")
+    block = rec.block
+    leaves, skel = _flatten(loop_vars)
+    values = []
+    for v in leaves:
+        if not isinstance(v, Tensor):
+            with suspended():
+                import pagaie
+                v = pagaie.to_tensor(v)
+        values.append(_as_value(v, block))
+    with rec.sub_block() as b:
+        holders = [b.create_var(b.program.unique_name("loop_var"), list(v.shape), v.dtype,
+                                stop_gradient=v.stop_gradient) for v in values]
+        new = _as_list(body(*_unflatten(skel, holders)))
+        nleaves, nskel = _flatten(new)
+        if nskel != _flatten(list(skel))[1] and nskel != skel:
+            raise ValueError(f"paddle.static.nn.while_loop: body must return the structure of "
+                             f"loop_vars {skel!r}, but returned {nskel!r}")
+        nvalues = [_as_value(v, b) for v in nleaves]
+        for i, (o, n) in enumerate(zip(values, nvalues)):
+            if not isinstance(n, Value):
+                raise TypeError(f"paddle.static.nn.while_loop: body output {i} must be a tensor, but "
+                                f"received {type(n).__name__}")
+            if n.dtype != o.dtype:
+                raise TypeError(f"paddle.static.nn.while_loop: loop variable {i} changes dtype from "
+                                f"{o.dtype.name} to {n.dtype.name} in body")
+        npred = cond(*_unflatten(nskel, nvalues))
+        npred = _as_value(npred, b)
+        if not isinstance(npred, Value):
+            raise TypeError("paddle.static.nn.while_loop: cond must return a tensor")
+    outs = [block.create_var(block.program.unique_name("while"), _cf.merge_shape(list(o.shape),
+            list(n.shape)), o.dtype, stop_gradient=o.stop_gradient and n.stop_gradient)
+            for o, n in zip(values, nvalues)]
+    captured = _captured([b], [(b, nvalues + [npred])])
+    block.append_op("pagaie.while", [pred, values, captured], {}, outs,
+                    {"body_block": b.idx, "loop_vars": [h.name for h in holders],
+                     "body_outputs": [n.name for n in nvalues], "cond_output": npred.name})
+    return _as_list(_unflatten(skel, outs))
+
+
+# ---- switch_case / case -----------------------------------------------------------------
+def switch_case(branch_index: Any, branch_fns: Any, default: Callable | None = None,
+                name: str | None = None) -> Any:
+    """Run the branch whose index equals ``branch_index`` (else ``default``).
+
+    Args:
+        branch_index (Tensor): an int tensor with one element.
+        branch_fns (dict|list): ``{index: fn}``, a list of ``(index, fn)`` pairs, or a list of
+            functions (indexed by position).
+        default (callable, optional): run when no index matches; the branch with the largest
+            index when None.
+        name (str, optional): unused.
+
+    Returns:
+        The chosen branch's result.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> paddle.static.nn.switch_case(paddle.to_tensor(1), [lambda: 10, lambda: 20])
+        20
+    """
+    if isinstance(branch_fns, dict):
+        pairs = list(branch_fns.items())
+    elif isinstance(branch_fns, (list, tuple)):
+        pairs = [(i, f) if callable(f) else tuple(f) for i, f in enumerate(branch_fns)]
+    else:
+        raise TypeError(f"paddle.static.nn.switch_case: branch_fns must be a dict, list or tuple, but "
+                        f"received {type(branch_fns).__name__}")
+    seen = set()
+    for idx, fn in pairs:
+        if not isinstance(idx, int):
+            raise TypeError(f"paddle.static.nn.switch_case: branch indices must be int, but received "
+                            f"{type(idx).__name__}")
+        if idx in seen:
+            raise ValueError(f"paddle.static.nn.switch_case: the branch index {idx} appears twice")
+        seen.add(idx)
+        if not callable(fn):
+            raise TypeError(f"paddle.static.nn.switch_case: the function of branch {idx} must be "
+                            f"callable, but received {type(fn).__name__}")
+    if not pairs:
+        raise ValueError("paddle.static.nn.switch_case: branch_fns must not be empty")
+    pairs.sort(key=lambda p: p[0])
+    if default is None:
+        default = pairs[-1][1]
+        pairs = pairs[:-1]
+    elif not callable(default):
+        raise TypeError("paddle.static.nn.switch_case: default must be callable")
+    return case([(_equals(branch_index, i), fn) for i, fn in pairs], default) if pairs else default()
+
+
+def _equals(index: Any, i: int) -> Callable:
+    return lambda: index == i
+
+
+def case(pred_fn_pairs: Sequence, default: Callable | None = None, name: str | None = None) -> Any:
+    """Run the function of the first pair whose predicate is true (else ``default``).
+
+    Args:
+        pred_fn_pairs (list|tuple): ``(pred, fn)`` pairs; ``pred`` is a one-element bool tensor.
+        default (callable, optional): run when no predicate holds; the last pair's function
+            when None.
+        name (str, optional): unused.
+
+    Returns:
+        The chosen function's result.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> x = paddle.to_tensor(2)
+        >>> paddle.static.nn.case([(x > 5, lambda: 'big'), (x > 1, lambda: 'mid')], lambda: 'small')
+        'mid'
+    """
+    if not isinstance(pred_fn_pairs, (list, tuple)):
+        raise TypeError(f"paddle.static.nn.case: pred_fn_pairs must be a list or tuple, but received "
+                        f"{type(pred_fn_pairs).__name__}")
+    pairs = []
+    for p in pred_fn_pairs:
+        if not isinstance(p, tuple) or len(p) != 2:
+            raise TypeError("paddle.static.nn.case: each element of pred_fn_pairs must be a "
+                            "(pred, fn) tuple")
+        if not callable(p[1]):
+            raise TypeError(f"paddle.static.nn.case: fn must be callable, but received "
+                            f"{type(p[1]).__name__}")
+        pairs.append(p)
+    if not pairs:
+        raise ValueError("paddle.static.nn.case: pred_fn_pairs must not be empty")
+    if default is None:
+        default = pairs[-1][1]
+        pairs = pairs[:-1]
+    elif not callable(default):
+        raise TypeError("paddle.static.nn.case: default must be callable")
+
+    def chain(i: int) -> Any:
+        if i == len(pairs):
+            return default()
+        pred, fn = pairs[i]
+        pred = pred() if callable(pred) and not isinstance(pred, Tensor) else pred
+        return cond(pred, fn, lambda: chain(i + 1))
+
+    return chain(0)
+
+
+# ---- static_pylayer ---------------------------------------------------------------------
+def static_pylayer(forward_fn: Callable, inputs: Sequence, backward_fn: Callable | None = None,
+                   name: str | None = None) -> Any:
+    """A layer with a custom backward: ``forward_fn(*inputs)`` forward, ``backward_fn(*grads)``
+    giving the gradients of the inputs (one per input) from those of the outputs.
+
+    Args:
+        forward_fn (callable): the forward computation.
+        inputs (list[Tensor]): its inputs.
+        backward_fn (callable, optional): the gradient rule; without one, no gradient flows.
+        name (str, optional): unused.
+
+    Returns:
+        The forward's result.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> x = paddle.to_tensor([1.0, 2.0], stop_gradient=False)
+        >>> y = paddle.static.nn.static_pylayer(lambda a: a * 3, [x], lambda g: g * 10)
+        >>> y.sum().backward()
+        >>> x.grad.tolist()
+        [10.0, 10.0]
+    """
+    if not callable(forward_fn):
+        raise TypeError("paddle.static.nn.static_pylayer: forward_fn must be callable")
+    if backward_fn is not None and not callable(backward_fn):
+        raise TypeError("paddle.static.nn.static_pylayer: backward_fn must be callable")
+    inputs = list(inputs)
+    if not any(isinstance(x, Value) for x in inputs):
+        return _eager_pylayer(forward_fn, inputs, backward_fn)
+    rec = _recorder("static_pylayer")
+    block = rec.block
+    ins = [_as_value(x, block) for x in inputs]
+    with rec.sub_block() as fb:
+        holders = [fb.create_var(fb.program.unique_name("pylayer_in"), list(v.shape), v.dtype,
+                                 stop_gradient=v.stop_gradient) for v in ins]
+        out = forward_fn(*holders)
+        leaves, skel = _flatten(out)
+        fouts = [_as_value(v, fb) for v in leaves]
+    if not all(isinstance(v, Value) for v in fouts):
+        raise TypeError("paddle.static.nn.static_pylayer: forward_fn must return tensors")
+    bb = None
+    bouts: list = []
+    gholders: list = []
+    if backward_fn is not None:
+        with rec.sub_block() as bb:
+            gholders = [bb.create_var(bb.program.unique_name("pylayer_grad"), list(v.shape), v.dtype)
+                        for v in fouts]
+            g = _as_list(backward_fn(*gholders))
+            if len(g) != len(ins):
+                raise ValueError(f"paddle.static.nn.static_pylayer: backward_fn returned {len(g)} "
+                                 f"gradients for {len(ins)} inputs")
+            bouts = [None if v is None else _as_value(v, bb) for v in g]
+    outs = [block.create_var(block.program.unique_name("pylayer"), list(v.shape), v.dtype,
+                             stop_gradient=bb is None or all(x.stop_gradient for x in ins))
+            for v in fouts]
+    blocks = [fb] + ([bb] if bb is not None else [])
+    captured = _captured(blocks, [(fb, fouts)] + ([(bb, [v for v in bouts if v is not None])]
+                                                 if bb is not None else []))
+    block.append_op("pagaie.pylayer", [ins, captured], {}, outs,
+                    {"forward_block": fb.idx, "forward_inputs": [h.name for h in holders],
+                     "forward_outputs": [v.name for v in fouts],
+                     "backward_block": None if bb is None else bb.idx,
+                     "backward_inputs": [h.name for h in gholders],
+                     "backward_outputs": [None if v is None else v.name for v in bouts],
+                     "captured": [v.name for v in captured]})
+    return _unflatten(skel, outs)
+
+
+def _eager_pylayer(forward_fn: Callable, inputs: list, backward_fn: Callable | None) -> Any:
+    if backward_fn is None:
+        from pagaie.autograd import no_grad
+        with no_grad():
+            return forward_fn(*inputs)
+    from pagaie.autograd import PyLayer
+
+    class _Layer(PyLayer):
+        @staticmethod
+        def forward(ctx, *xs):  # noqa: ANN001
+            return forward_fn(*xs)
+
+        @staticmethod
+        def backward(ctx, *grads):  # noqa: ANN001
+            g = backward_fn(*grads)
+            return tuple(g) if isinstance(g, (list, tuple)) else g
+
+    return _Layer.apply(*inputs)

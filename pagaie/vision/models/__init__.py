@@ -1,0 +1,34 @@
+"""paddle.vision.models: the image classification model zoo, built from pagaie.nn layers.
+
+Layer names and parameter shapes follow Paddle's, so state dicts move between the two.
+"""
+from pagaie.vision.models.alexnet import AlexNet, alexnet
+from pagaie.vision.models.densenet import (DenseNet, densenet121, densenet161, densenet169, densenet201,
+                                           densenet264)
+from pagaie.vision.models.googlenet import GoogLeNet, googlenet
+from pagaie.vision.models.inceptionv3 import InceptionV3, inception_v3
+from pagaie.vision.models.lenet import LeNet
+from pagaie.vision.models.mobilenetv1 import MobileNetV1, mobilenet_v1
+from pagaie.vision.models.mobilenetv2 import MobileNetV2, mobilenet_v2
+from pagaie.vision.models.mobilenetv3 import (MobileNetV3Large, MobileNetV3Small, mobilenet_v3_large,
+                                              mobilenet_v3_small)
+from pagaie.vision.models.resnet import (ResNet, resnet18, resnet34, resnet50, resnet101, resnet152,
+                                         resnext50_32x4d, resnext50_64x4d, resnext101_32x4d, resnext101_64x4d,
+                                         resnext152_32x4d, resnext152_64x4d, wide_resnet50_2, wide_resnet101_2)
+from pagaie.vision.models.shufflenetv2 import (ShuffleNetV2, shufflenet_v2_swish, shufflenet_v2_x0_5,
+                                               shufflenet_v2_x0_25, shufflenet_v2_x0_33, shufflenet_v2_x1_0,
+                                               shufflenet_v2_x1_5, shufflenet_v2_x2_0)
+from pagaie.vision.models.squeezenet import SqueezeNet, squeezenet1_0, squeezenet1_1
+from pagaie.vision.models.vgg import VGG, vgg11, vgg13, vgg16, vgg19
+
+__all__ = [
+    "ResNet", "resnet18", "resnet34", "resnet50", "resnet101", "resnet152", "resnext50_32x4d",
+    "resnext50_64x4d", "resnext101_32x4d", "resnext101_64x4d", "resnext152_32x4d", "resnext152_64x4d",
+    "wide_resnet50_2", "wide_resnet101_2", "VGG", "vgg11", "vgg13", "vgg16", "vgg19", "MobileNetV1",
+    "mobilenet_v1", "MobileNetV2", "mobilenet_v2", "MobileNetV3Small", "MobileNetV3Large",
+    "mobilenet_v3_small", "mobilenet_v3_large", "LeNet", "DenseNet", "densenet121", "densenet161",
+    "densenet169", "densenet201", "densenet264", "AlexNet", "alexnet", "InceptionV3", "inception_v3",
+    "SqueezeNet", "squeezenet1_0", "squeezenet1_1", "GoogLeNet", "googlenet", "ShuffleNetV2",
+    "shufflenet_v2_x0_25", "shufflenet_v2_x0_33", "shufflenet_v2_x0_5", "shufflenet_v2_x1_0",
+    "shufflenet_v2_x1_5", "shufflenet_v2_x2_0", "shufflenet_v2_swish",
+]

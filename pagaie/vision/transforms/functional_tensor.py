@@ -1,0 +1,322 @@
+"""The Tensor backend of ``paddle.vision.transforms.functional``, written over torch tensors.
+
+Images are CHW (or NCHW) tensors. Every function takes and returns ``torch.Tensor``; the
+public dispatcher in ``functional.py`` unwraps and wraps pagaie Tensors, so autograd flows
+through these functions as through any op.
+"""
+from __future__ import annotations
+
+import math
+import numbers
+from typing import Any, Sequence
+
+import torch
+import torch.nn.functional as tF
+
+from pagaie.vision.transforms.functional_cv2 import center_box, check_pad_args, output_size_for, parse_padding
+
+__all__: list[str] = []
+
+
+def check_image(img: torch.Tensor, data_format: str = "CHW") -> None:
+    if img.ndim < 3 or img.ndim > 4 or data_format.lower() not in ("chw", "hwc"):
+        raise RuntimeError(f"not support [type={type(img)}, ndim={img.ndim}, "
+                           f"data_format={data_format}] paddle image")
+
+
+def _channels(img: torch.Tensor) -> int:
+    return img.shape[-3]
+
+
+def normalize(img: torch.Tensor, mean: Any, std: Any, data_format: str = "CHW") -> torch.Tensor:
+    check_image(img, data_format)
+    mean_t = torch.as_tensor(mean, dtype=torch.float32, device=img.device)
+    std_t = torch.as_tensor(std, dtype=torch.float32, device=img.device)
+    if data_format.lower() == "chw":
+        mean_t, std_t = mean_t.reshape(-1, 1, 1), std_t.reshape(-1, 1, 1)
+    return (img - mean_t) / std_t
+
+
+def to_grayscale(img: torch.Tensor, num_output_channels: int = 1, data_format: str = "CHW") -> torch.Tensor:
+    check_image(img, data_format)
+    if num_output_channels not in (1, 3):
+        raise ValueError("num_output_channels should be either 1 or 3")
+    # Paddle casts the luma weights to the image dtype (integer images get zero weights).
+    w = torch.tensor([0.2989, 0.587, 0.114], device=img.device).to(img.dtype)
+    axis = -3 if data_format.lower() == "chw" else -1
+    if axis == -3:
+        w = w.reshape(-1, 1, 1)
+    gray = (img * w).sum(dim=axis, keepdim=True)
+    shape = list(gray.shape)
+    shape[axis] = num_output_channels
+    return gray.expand(shape)
+
+
+def _blend(img: torch.Tensor, target: torch.Tensor, ratio: float) -> torch.Tensor:
+    top = 1.0 if img.is_floating_point() else 255.0
+    out = target + float(ratio) * (img - target)
+    return out.clip(0, top).to(img.dtype)
+
+
+def adjust_brightness(img: torch.Tensor, brightness_factor: float) -> torch.Tensor:
+    check_image(img)
+    assert brightness_factor >= 0, "brightness_factor should be non-negative."
+    assert _channels(img) in (1, 3), "channels of input should be either 1 or 3."
+    return _blend(img, torch.zeros_like(img), brightness_factor)
+
+
+def adjust_contrast(img: torch.Tensor, contrast_factor: float) -> torch.Tensor:
+    check_image(img)
+    assert contrast_factor >= 0, "contrast_factor should be non-negative."
+    c = _channels(img)
+    dtype = img.dtype if img.is_floating_point() else torch.float32
+    if c == 1:
+        src = img
+    elif c == 3:
+        src = to_grayscale(img)
+    else:
+        raise ValueError("channels of input should be either 1 or 3.")
+    target = src.to(dtype).mean(dim=(-3, -2, -1), keepdim=True)
+    return _blend(img, target, contrast_factor)
+
+
+def adjust_saturation(img: torch.Tensor, saturation_factor: float) -> torch.Tensor:
+    check_image(img)
+    assert saturation_factor >= 0, "saturation_factor should be non-negative."
+    c = _channels(img)
+    if c == 1:
+        return img
+    if c != 3:
+        raise ValueError("channels of input should be either 1 or 3.")
+    return _blend(img, to_grayscale(img), saturation_factor)
+
+
+def _rgb_to_hsv(img: torch.Tensor) -> torch.Tensor:
+    maxc = img.amax(dim=-3)
+    minc = img.amin(dim=-3)
+    flat = maxc == minc
+    delta = maxc - minc
+    ones = torch.ones_like(maxc)
+    s = delta / torch.where(flat, ones, maxc)
+    r, g, b = img.unbind(dim=-3)
+    d = torch.where(flat, ones, delta)
+    rc, gc, bc = (maxc - r) / d, (maxc - g) / d, (maxc - b) / d
+    is_r = maxc == r
+    is_g = (maxc == g) & ~is_r
+    is_b = ~is_r & (maxc != g)
+    h = (is_r.to(img.dtype) * (bc - gc) + is_g.to(img.dtype) * (rc - bc + 2.0)
+         + is_b.to(img.dtype) * (gc - rc + 4.0)) / 6.0 + 1.0
+    h = h - h.trunc()
+    return torch.stack([h, s, maxc], dim=-3)
+
+
+def _hsv_to_rgb(img: torch.Tensor) -> torch.Tensor:
+    h, s, v = img.unbind(dim=-3)
+    f = h * 6.0
+    i = torch.floor(f)
+    f = f - i
+    sector = i.to(torch.int32) % 6
+    p = (v * (1.0 - s)).clip(0.0, 1.0)
+    q = (v * (1.0 - s * f)).clip(0.0, 1.0)
+    t = (v * (1.0 - s * (1.0 - f))).clip(0.0, 1.0)
+    # One (r, g, b) choice per hue sector 0..5.
+    table = [torch.stack(c, dim=0) for c in ((v, q, p, p, t, v), (t, v, v, q, p, p), (p, p, t, v, v, q))]
+    idx = sector.long().unsqueeze(0)
+    return torch.stack([tbl.gather(0, idx).squeeze(0) for tbl in table], dim=-3)
+
+
+def adjust_hue(img: torch.Tensor, hue_factor: float) -> torch.Tensor:
+    check_image(img)
+    assert -0.5 <= hue_factor <= 0.5, "hue_factor should be in range [-0.5, 0.5]"
+    c = _channels(img)
+    if c == 1:
+        return img
+    if c != 3:
+        raise ValueError("channels of input should be either 1 or 3.")
+    dtype = img.dtype
+    x = img.to(torch.float32) / 255.0 if dtype == torch.uint8 else img
+    h, s, v = _rgb_to_hsv(x).unbind(dim=-3)
+    h = h + hue_factor
+    h = h - h.floor()
+    out = _hsv_to_rgb(torch.stack([h, s, v], dim=-3))
+    return (out * 255.0).to(dtype) if dtype == torch.uint8 else out
+
+
+def _affine_grid(theta: torch.Tensor, w: int, h: int, ow: int, oh: int) -> torch.Tensor:
+    """Sampling grid (normalised coordinates) for an inverse affine ``theta`` [1, 2, 3]."""
+    xs = torch.linspace(-ow * 0.5 + 0.5, ow * 0.5 - 0.5, ow, dtype=theta.dtype, device=theta.device)
+    ys = torch.linspace(-oh * 0.5 + 0.5, oh * 0.5 - 0.5, oh, dtype=theta.dtype, device=theta.device)
+    base = torch.ones(1, oh, ow, 3, dtype=theta.dtype, device=theta.device)
+    base[..., 0] = xs
+    base[..., 1] = ys.unsqueeze(-1)
+    scale = torch.tensor([0.5 * w, 0.5 * h], dtype=theta.dtype, device=theta.device)
+    grid = base.reshape(1, oh * ow, 3).bmm(theta.transpose(1, 2) / scale)
+    return grid.reshape(1, oh, ow, 2)
+
+
+def _grid_transform(img: torch.Tensor, grid: torch.Tensor, mode: str, fill: Any) -> torch.Tensor:
+    """Sample NCHW ``img`` at ``grid``; outside points get ``fill`` (None: zeros)."""
+    n = img.shape[0]
+    if n > 1:
+        grid = grid.expand(n, *grid.shape[1:])
+    grid = grid.to(img.dtype)
+    if fill is not None:
+        img = torch.cat([img, torch.ones_like(img[:, :1])], dim=1)
+    out = tF.grid_sample(img, grid, mode=mode, padding_mode="zeros", align_corners=False)
+    if fill is None:
+        return out
+    out, mask = out[:, :-1], out[:, -1:].expand(-1, out.shape[1] - 1, -1, -1)
+    k = len(fill) if isinstance(fill, (tuple, list)) else 1
+    fill_img = torch.as_tensor(fill, device=out.device).reshape(1, k, 1, 1).to(out.dtype).expand_as(out)
+    if mode == "nearest":
+        outside = (mask < 0.5).to(out.dtype)
+        return out * (1.0 - outside) + outside * fill_img
+    return out * mask + (1.0 - mask) * fill_img
+
+
+def affine(img: torch.Tensor, matrix: Sequence[float], interpolation: str = "nearest",
+           fill: Any = None, data_format: str = "CHW") -> torch.Tensor:
+    batched = img.ndim == 4
+    x = img if batched else img.unsqueeze(0)
+    if data_format.lower() != "chw":
+        x = x.permute(0, 3, 1, 2)
+    theta = torch.tensor(matrix, dtype=torch.float32, device=img.device).reshape(1, 2, 3)
+    h, w = x.shape[-2], x.shape[-1]
+    grid = _affine_grid(theta, w, h, w, h)
+    if isinstance(fill, int):
+        fill = (fill, fill, fill)
+    out = _grid_transform(x, grid, interpolation, fill)
+    if data_format.lower() != "chw":
+        out = out.permute(0, 2, 3, 1)
+    return out if batched else out.squeeze(0)
+
+
+def rotate(img: torch.Tensor, angle: float, interpolation: str = "nearest", expand: bool = False,
+           center: Any = None, fill: Any = None, data_format: str = "CHW") -> torch.Tensor:
+    x = img.unsqueeze(0)
+    chw = data_format.lower() == "chw"
+    w, h = (x.shape[-1], x.shape[-2]) if chw else (x.shape[-2], x.shape[-3])
+    if not chw:
+        x = x.permute(0, 3, 1, 2)
+    cx, cy = (0.0, 0.0) if center is None else (center[0] - w * 0.5, center[1] - h * 0.5)
+    rad = math.radians(-angle % 360)
+    # float32 arithmetic, as Paddle builds this matrix as a float32 tensor.
+    m = torch.tensor([math.cos(rad), math.sin(rad), 0.0, -math.sin(rad), math.cos(rad), 0.0],
+                     device=img.device)
+    m[2] = m[2] + m[0] * (-cx) + m[1] * (-cy) + cx
+    m[5] = m[5] + m[3] * (-cx) + m[4] * (-cy) + cy
+    m = m.reshape(1, 2, 3)
+    ow, oh = w, h
+    if expand:
+        corners = torch.tensor([[-0.5 * w, -0.5 * h, 1.0], [-0.5 * w, 0.5 * h, 1.0],
+                                [0.5 * w, 0.5 * h, 1.0], [0.5 * w, -0.5 * h, 1.0]], device=img.device)
+        pos = corners.unsqueeze(0).bmm(m.transpose(1, 2)).reshape(-1, 2)
+        size = pos.amax(dim=0).ceil() - pos.amin(dim=0).floor()
+        ow, oh = int(size[0]), int(size[1])
+    grid = _affine_grid(m, w, h, ow, oh)
+    out = _grid_transform(x, grid, interpolation, fill)
+    if not chw:
+        out = out.permute(0, 2, 3, 1)
+    return out.squeeze(0)
+
+
+def perspective(img: torch.Tensor, coeffs: Sequence[float], interpolation: str = "nearest",
+                fill: Any = None, data_format: str = "CHW") -> torch.Tensor:
+    batched = img.ndim == 4
+    x = img if batched else img.unsqueeze(0)
+    if data_format.lower() != "chw":
+        x = x.permute(0, 3, 1, 2)
+    oh, ow = x.shape[-2], x.shape[-1]
+    dtype = img.dtype if img.is_floating_point() else torch.float32
+    c = torch.tensor([float(v) for v in coeffs], dtype=torch.float64, device=img.device).to(dtype)
+    theta1 = c[:6].reshape(1, 2, 3)
+    theta2 = torch.cat([c[6:].reshape(1, 2).repeat(2, 1), torch.ones(2, 1, dtype=dtype, device=img.device)],
+                       dim=1).unsqueeze(0)
+    base = torch.ones(1, oh, ow, 3, dtype=dtype, device=img.device)
+    base[..., 0] = torch.linspace(0.5, ow - 0.5, ow, dtype=dtype, device=img.device)
+    base[..., 1] = torch.linspace(0.5, oh - 0.5, oh, dtype=dtype, device=img.device).unsqueeze(-1)
+    flat = base.reshape(1, oh * ow, 3)
+    scale = torch.tensor([0.5 * ow, 0.5 * oh], dtype=dtype, device=img.device)
+    grid = flat.bmm(theta1.transpose(1, 2) / scale) / flat.bmm(theta2.transpose(1, 2)) - 1.0
+    out = _grid_transform(x, grid.reshape(1, oh, ow, 2), interpolation, fill)
+    if data_format.lower() != "chw":
+        out = out.permute(0, 2, 3, 1)
+    return out if batched else out.squeeze(0)
+
+
+def vflip(img: torch.Tensor, data_format: str = "CHW") -> torch.Tensor:
+    check_image(img, data_format)
+    return img.flip(-2 if data_format.lower() == "chw" else -3)
+
+
+def hflip(img: torch.Tensor, data_format: str = "CHW") -> torch.Tensor:
+    check_image(img, data_format)
+    return img.flip(-1 if data_format.lower() == "chw" else -2)
+
+
+def crop(img: torch.Tensor, top: int, left: int, height: int, width: int,
+         data_format: str = "CHW") -> torch.Tensor:
+    check_image(img, data_format)
+    if data_format.lower() == "chw":
+        return img[:, top:top + height, left:left + width]
+    return img[top:top + height, left:left + width, :]
+
+
+def erase(img: torch.Tensor, i: int, j: int, h: int, w: int, v: Any, inplace: bool = False) -> torch.Tensor:
+    check_image(img)
+    if not inplace:
+        img = img.clone()
+    img[..., i:i + h, j:j + w] = v
+    return img
+
+
+def center_crop(img: torch.Tensor, output_size: Any, data_format: str = "CHW") -> torch.Tensor:
+    check_image(img, data_format)
+    chw = data_format.lower() == "chw"
+    h, w = (img.shape[-2], img.shape[-1]) if chw else (img.shape[-3], img.shape[-2])
+    return crop(img, *center_box(h, w, output_size), data_format=data_format)
+
+
+def pad(img: torch.Tensor, padding: Any, fill: Any = 0, padding_mode: str = "constant",
+        data_format: str = "CHW") -> torch.Tensor:
+    check_image(img, data_format)
+    check_pad_args(padding, fill, padding_mode)
+    left, top, right, bottom = parse_padding(padding)
+    if padding_mode == "symmetric":
+        raise ValueError("Do not support symmetric mode")
+    mode = "replicate" if padding_mode == "edge" else padding_mode
+    chw = data_format.lower() == "chw"
+    x = img.unsqueeze(0) if chw else img.unsqueeze(0).permute(0, 3, 1, 2)
+    value = float(fill)
+    if mode == "constant":
+        out = tF.pad(x, (left, right, top, bottom), mode="constant", value=value)
+    else:
+        out = tF.pad(x, (left, right, top, bottom), mode=mode)
+    out = out if chw else out.permute(0, 2, 3, 1)
+    return out.squeeze(0)
+
+
+_INTERP = {"nearest": "nearest", "bilinear": "bilinear", "bicubic": "bicubic", "area": "area",
+           "linear": "linear", "trilinear": "trilinear"}
+
+
+def resize(img: torch.Tensor, size: Any, interpolation: str = "bilinear", data_format: str = "CHW") -> torch.Tensor:
+    check_image(img, data_format)
+    if not (isinstance(size, int) or (isinstance(size, (tuple, list)) and len(size) == 2)):
+        raise TypeError(f"Got inappropriate size arg: {size}")
+    chw = data_format.lower() == "chw"
+    h, w = (img.shape[-2], img.shape[-1]) if chw else (img.shape[-3], img.shape[-2])
+    if isinstance(size, int) and (w <= 0 or h <= 0):
+        raise NotImplementedError(f"Not support while w<=0 or h<=0, but received w={w}, h={h}")
+    hw = output_size_for(h, w, size)
+    if hw is None:
+        return img
+    x = img.unsqueeze(0) if chw else img.unsqueeze(0).permute(0, 3, 1, 2)
+    mode = _INTERP[interpolation.lower()]
+    kw = {"align_corners": False} if mode in ("bilinear", "bicubic", "linear", "trilinear") else {}
+    if mode == "area":
+        out = tF.adaptive_avg_pool2d(x, tuple(hw))
+    else:
+        out = tF.interpolate(x, size=tuple(hw), mode=mode, **kw)
+    out = out if chw else out.permute(0, 2, 3, 1)
+    return out.squeeze(0)
