@@ -15,6 +15,7 @@ from pagaie._core.dtype import (  # noqa: F401
     complex64, complex128, float8_e4m3fn, float8_e5m2, uint16, uint32, uint64,
     get_default_dtype, set_default_dtype, iinfo, finfo,
 )
+cfloat, cdouble = complex64, complex128
 from pagaie._core.place import CPUPlace, CUDAPlace, CUDAPinnedPlace, Place  # noqa: F401
 from pagaie._core.tensor import Tensor, Size  # noqa: F401
 from pagaie._core.parameter import Parameter  # noqa: F401
@@ -28,7 +29,7 @@ from pagaie.autograd import grad, no_grad, enable_grad, set_grad_enabled, is_gra
 from pagaie.device import get_device, set_device  # noqa: E402,F401
 
 # Subpackages; each may hoist names into this namespace with ``__paddle_toplevel__``.
-_SUBPACKAGES = ("framework", "nn", "optimizer", "regularizer", "io", "metric", "utils", "vision", "hapi", "callbacks", "amp", "static")
+_SUBPACKAGES = ("framework", "nn", "optimizer", "regularizer", "io", "metric", "utils", "vision", "text", "hapi", "callbacks", "amp", "static")
 for _sub in _SUBPACKAGES:
     _mod = _import_module(f"pagaie.{_sub}")
     globals()[_sub] = _mod

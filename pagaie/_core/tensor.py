@@ -262,8 +262,8 @@ class Tensor:
         with torch.no_grad():
             self._t.data = as_torch(value)
 
-    @property
     def is_sparse(self) -> bool:
+        """Whether the tensor uses a sparse layout."""
         return self._t.is_sparse
 
     @property
@@ -354,7 +354,8 @@ class Tensor:
         dev = to_torch_device("gpu" if device_id is None else f"gpu:{device_id}", "paddle.Tensor.cuda")
         return wrap(self._t.to(dev, non_blocking=not blocking))
 
-    def pin_memory(self) -> Tensor:
+    def pin_memory(self, blocking: bool = True) -> Tensor:
+        """A copy in page-locked host memory (the tensor itself when no GPU exists)."""
         return wrap(self._t.pin_memory()) if torch.cuda.is_available() else self
 
     def _to(self, device: Any = None, dtype: Any = None, blocking: bool | None = None) -> Tensor:
@@ -444,8 +445,8 @@ class Tensor:
 
     # ---- casts and functions over the data ------------------------------------------
     def _cast(self, dt: torch.dtype) -> Tensor:
-        t = self._t
-        return wrap(t if t.dtype is dt else t.to(dt))
+        # Through the cast op record, so static recording and autocast see it.
+        return self.astype(_dt.from_torch_dtype(dt))
 
     def byte(self) -> Tensor:
         """Cast to uint8."""
@@ -637,6 +638,23 @@ class GradNode:
 
     def __repr__(self) -> str:
         return f"<GradNode {self.name()}>"
+
+
+def _conversion_method(dt: torch.dtype) -> Callable:
+    def convert(self: Tensor) -> Tensor:
+        return self._cast(dt)
+    convert.__doc__ = f"Cast to {_dt.from_torch_dtype(dt).name}."
+    return convert
+
+
+# Paddle's dtype-named conversion methods: ``x.float32()``, ``x.cfloat()``...
+for _n, _d in (("float16", torch.float16), ("float32", torch.float32), ("float64", torch.float64),
+               ("int8", torch.int8), ("int16", torch.int16), ("int32", torch.int32),
+               ("int64", torch.int64), ("uint8", torch.uint8), ("complex64", torch.complex64),
+               ("complex128", torch.complex128), ("cfloat", torch.complex64),
+               ("cdouble", torch.complex128)):
+    setattr(Tensor, _n, _conversion_method(_d))
+    getattr(Tensor, _n).__name__ = _n
 
 
 def _rebuild(array: np.ndarray, dtype: str, stop_gradient: bool, name: str | None) -> Tensor:

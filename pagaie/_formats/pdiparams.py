@@ -94,7 +94,7 @@ def serialize_tensor(array: Any, bf16: bool = False) -> bytes:
             bits = t.view(torch.uint16 if t.element_size() == 2 else torch.uint8)
             return _record(bits.numpy().astype("<u" + str(t.element_size())).tobytes(), code, tuple(t.shape))
         array = t.numpy()
-    a = np.ascontiguousarray(array)
+    a = np.asarray(array, order="C")  # (ascontiguousarray would turn 0-D into shape [1])
     code = _BF16 if bf16 else _TO_CODE.get(a.dtype)
     if code is None:
         raise TypeError(f"paddle: cannot store dtype {a.dtype} in a .pdiparams file")

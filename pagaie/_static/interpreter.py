@@ -142,9 +142,9 @@ class Plan:
         self.grad_feeds = {v.name for op in chosen if op.type == "pagaie.backward"
                            for v in op.args[1] if isinstance(v, Value)}
 
+        # (a data value re-defined by an in-place op still needs its fed value first)
         missing = [n for n in needed if block.has_var(n) and block.var(n).is_data and n not in feed_names]
         producers = {n for op in chosen for n in op.output_names()}
-        missing = [n for n in missing if n not in producers]
         if missing:
             raise ValueError(f"paddle.static.Executor.run: the program needs feed data for "
                              f"{sorted(missing)}, but feed has {sorted(feed_names)}")
@@ -156,10 +156,10 @@ class Plan:
             if not block.has_var(name):
                 continue
             v = block.var(name)
-            if name in producers and v.source is None:
-                continue
-            if name in feed_names:
+            if name in feed_names and (v.is_data or name not in producers):
                 self.feeds.append((slot_of(v), name))
+            elif name in producers and v.source is None:
+                continue
             elif v.source is not None:
                 self.sources.append((slot_of(v), v.source))
             else:

@@ -64,15 +64,15 @@ def _meta(v: Any) -> Any:
     return v
 
 
-def _zeros(v: Any) -> Any:
+def _zeros(v: Any, fill: int = 0) -> Any:
     if isinstance(v, Tensor):
         t = v._t
         if t.numel() > _MAX_FALLBACK_ELEMENTS:
             raise ValueError("paddle.static: cannot infer the output shape of this op symbolically, "
                              "and the input is too large to probe")
-        return torch.zeros(t.shape, dtype=t.dtype) if t.device.type == "meta" else t.detach()
+        return torch.full(t.shape, fill, dtype=t.dtype) if t.device.type == "meta" else t.detach()
     if type(v) in (list, tuple):
-        return type(v)(_zeros(e) for e in v)
+        return type(v)(_zeros(e, fill) for e in v)
     return v
 
 
@@ -87,7 +87,9 @@ def _make_outputs(block: Block, out: Any, prefix: str, stop: bool, unknown: bool
                              stop_gradient=stop or not (out.is_floating_point() or out.is_complex()))
         return v
     if isinstance(out, (tuple, list)):
-        return type(out)(_make_outputs(block, o, prefix, stop, unknown) for o in out)
+        # plain tuple/list (torch's named result tuples are not structures the IR walks)
+        kind = list if isinstance(out, list) else tuple
+        return kind(_make_outputs(block, o, prefix, stop, unknown) for o in out)
     return out
 
 
@@ -116,7 +118,10 @@ class Recorder:
             try:
                 out = rec.kernel(*_zeros(vargs), **_zeros(vkwargs))
             except Exception as exc:  # noqa: BLE001
-                raise type(exc)(f"paddle.static: recording paddle.{rec.name} failed: {exc}") from None
+                try:  # zeros can be invalid data (integer division, normalising weights...)
+                    out = rec.kernel(*_zeros(vargs, 1), **_zeros(vkwargs, 1))
+                except Exception:  # noqa: BLE001
+                    raise type(exc)(f"paddle.static: recording paddle.{rec.name} failed: {exc}") from None
             unknown = True
         inputs = list(vargs) + list(vkwargs.values())
         flat = [x for a in inputs for x in (a if isinstance(a, (list, tuple)) else [a])]

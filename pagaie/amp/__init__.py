@@ -4,8 +4,8 @@ from __future__ import annotations
 import torch
 
 from pagaie.amp import debugging
-from pagaie.amp.auto_cast import (amp_guard, auto_cast, get_autocast_cpu_dtype, get_autocast_dtype,
-                                  get_autocast_gpu_dtype, is_autocast_enabled)
+from pagaie.amp.auto_cast import (amp_guard, auto_cast, autocast, get_autocast_cpu_dtype,
+                                  get_autocast_dtype, get_autocast_gpu_dtype, is_autocast_enabled)
 from pagaie.amp.decorate import decorate
 from pagaie.amp.grad_scaler import AmpScaler, GradScaler, OptimizerState
 from pagaie.amp.lists import black_list, white_list
@@ -17,7 +17,6 @@ __all__ = ["auto_cast", "autocast", "GradScaler", "AmpScaler", "OptimizerState",
 __paddle_toplevel__ = ["autocast", "is_autocast_enabled", "get_autocast_dtype",
                        "get_autocast_cpu_dtype", "get_autocast_gpu_dtype"]
 
-autocast = auto_cast
 amp_decorate = decorate
 
 

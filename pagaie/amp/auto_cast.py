@@ -27,7 +27,7 @@ from pagaie._core.tensor import Tensor, wrap
 from pagaie.amp.lists import normalise_custom, policy_of
 from pagaie.amp.state import set_amp_dtype
 
-__all__ = ["auto_cast", "amp_guard", "is_autocast_enabled", "get_autocast_dtype",
+__all__ = ["auto_cast", "autocast", "amp_guard", "is_autocast_enabled", "get_autocast_dtype",
            "get_autocast_cpu_dtype", "get_autocast_gpu_dtype", "current_state"]
 
 _LOW = {"float16": torch.float16, "bfloat16": torch.bfloat16}
@@ -185,7 +185,28 @@ class auto_cast:
 amp_guard = auto_cast
 
 
-def is_autocast_enabled() -> bool:
+def autocast(device_type: str | None, dtype: str = "float16", enabled: bool = True,
+             cache_enabled: bool = True) -> auto_cast:
+    """torch-style spelling of :class:`auto_cast` (``paddle.autocast('cuda', dtype=...)``).
+
+    Args:
+        device_type (str): 'cuda', 'gpu' or 'cpu'; one autocast state serves every device.
+        dtype (str, optional): 'float16' or 'bfloat16'. Default 'float16'.
+        enabled (bool, optional): turn autocast on. Default True.
+        cache_enabled (bool, optional): accepted; parameter casts are always cached.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> with paddle.autocast('cpu', dtype='bfloat16'):
+        ...     paddle.matmul(paddle.ones([2, 2]), paddle.ones([2, 2])).dtype
+        paddle.bfloat16
+    """
+    if isinstance(dtype, str) and dtype not in _LOW:
+        raise ValueError(f"paddle.autocast: dtype must be 'float16' or 'bfloat16', but received {dtype!r}")
+    return auto_cast(enable=enabled, dtype=dtype)
+
+
+def is_autocast_enabled(device_type: str | None = None) -> bool:
     """Whether an autocast region is active now.
 
     Examples:
@@ -196,7 +217,7 @@ def is_autocast_enabled() -> bool:
     return current_state() is not None
 
 
-def get_autocast_dtype() -> _dt.DType:
+def get_autocast_dtype(device_type: str | None = None) -> _dt.DType:
     """The low-precision dtype of the active autocast region (float16 when none).
 
     Examples:
@@ -208,11 +229,11 @@ def get_autocast_dtype() -> _dt.DType:
     return _dt.from_torch_dtype(st.low if st is not None else torch.float16)
 
 
-def get_autocast_cpu_dtype() -> _dt.DType:
+def get_autocast_cpu_dtype(device_type: str | None = None) -> _dt.DType:
     """Same as :func:`get_autocast_dtype` (one autocast state serves every device)."""
     return get_autocast_dtype()
 
 
-def get_autocast_gpu_dtype() -> _dt.DType:
+def get_autocast_gpu_dtype(device_type: str | None = None) -> _dt.DType:
     """Same as :func:`get_autocast_dtype` (one autocast state serves every device)."""
     return get_autocast_dtype()

@@ -133,7 +133,8 @@ def _dynamic_flops(model: Any, inputs: Any, custom_ops: dict, print_detail: bool
                 if custom:  # Paddle's protocol: the rule adds to ``m.total_ops``
                     m.total_ops = paddle.zeros([1], dtype="int64")
                     res = fn(m, x, y)
-                    rec["ops"] += int(res) if res is not None else int(m.total_ops)
+                    rec["ops"] += int(res) if res is not None else \
+                        int(m.total_ops.numpy().reshape(-1)[0])
                     del m.total_ops
                 else:
                     rec["ops"] += fn(m, x, y)

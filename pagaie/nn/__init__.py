@@ -14,6 +14,7 @@ from pagaie.nn.layer.norm import *  # noqa: F401,F403
 from pagaie.nn.layer.loss import *  # noqa: F401,F403
 from pagaie.nn.layer.rnn import *  # noqa: F401,F403
 from pagaie.nn.layer.transformer import *  # noqa: F401,F403
+from pagaie.nn.decode import BeamSearchDecoder, dynamic_decode  # noqa: F401
 from pagaie.nn.clip import ClipGradByGlobalNorm, ClipGradByNorm, ClipGradByValue  # noqa: F401
 from pagaie.nn import utils  # noqa: F401
 
@@ -24,3 +25,9 @@ ModuleDict = LayerDict
 __all__: list[str] = []
 # Names listed here are also exported from the top-level ``paddle`` namespace.
 __paddle_toplevel__: list[str] = ["create_parameter"]
+
+# Paddle also exposes a few functional ops at the top level.
+conv1d, conv2d, conv3d = functional.conv1d, functional.conv2d, functional.conv3d
+layer_norm, group_norm = functional.layer_norm, functional.group_norm
+adaptive_avg_pool1d = functional.adaptive_avg_pool1d
+__paddle_toplevel__ += ["conv1d", "conv2d", "conv3d", "layer_norm", "group_norm", "adaptive_avg_pool1d"]

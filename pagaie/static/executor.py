@@ -23,7 +23,8 @@ def _as_feed_tensor(value: Any, var: Value, device: torch.device) -> torch.Tenso
     elif isinstance(value, torch.Tensor):
         t = value.detach()
     else:
-        t = torch.from_numpy(np.ascontiguousarray(np.asarray(value)))
+        a = np.asarray(value)  # (ascontiguousarray would turn a 0-D array into 1-D)
+        t = torch.as_tensor(a if a.flags.c_contiguous else a.copy())
     want = var._t.dtype
     if t.dtype != want:
         if t.is_floating_point() != (want.is_floating_point) and t.dtype != torch.bool:

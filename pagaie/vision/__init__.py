@@ -1,6 +1,11 @@
 """paddle.vision."""
 
-from pagaie.vision import transforms  # noqa: F401
+from pagaie.vision import datasets, transforms  # noqa: F401
+from pagaie.vision import models  # noqa: F401
+from pagaie.vision.models import *  # noqa: F401,F403
+from pagaie.vision.datasets import (  # noqa: F401
+    MNIST, VOC2012, Cifar10, Cifar100, DatasetFolder, FashionMNIST, Flowers, ImageFolder,
+)
 from pagaie.vision.image import get_image_backend, image_load, set_image_backend  # noqa: F401
 from pagaie.vision.transforms import (  # noqa: F401
     BaseTransform, BrightnessTransform, CenterCrop, ColorJitter, Compose, ContrastTransform, Grayscale,

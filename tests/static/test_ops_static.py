@@ -13,7 +13,11 @@ SAMPLES = all_samples()
 CASES = [(s, s.dtypes[0]) for s in SAMPLES]
 
 # Samples whose static form is known not to match eager, with the reason.
-KNOWN = {}
+KNOWN = {
+    "lstsq_gelsd": "data-dependent output rank (residuals are empty for rank-deficient input): "
+                   "the zeros probe used for shape inference records the wrong rank",
+    "lstsq_gelss": "data-dependent output rank (see lstsq_gelsd)",
+}
 
 
 def _arrays(sample: OpSample, dtype: str) -> list:

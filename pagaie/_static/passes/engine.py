@@ -175,10 +175,21 @@ class Analysis:
     def position(self, op: Operator) -> int:
         return self.pos[id(op)]
 
-    def barrier_between(self, block: Block, first: Operator, last: Operator) -> bool:
-        """Whether a barrier op stands strictly between ``first`` and ``last`` in ``block``."""
+    def barrier_between(self, block: Block, first: Operator, last: Operator,
+                        values: Iterable[Value] | None = None) -> bool:
+        """Whether a barrier op stands strictly between ``first`` and ``last`` in ``block``.
+
+        With ``values`` (the inputs of the computation to move), an in-place or mutating
+        op only counts when it touches one of them; graph ops always count.
+        """
         i, j = self.position(first), self.position(last)
-        return any(is_barrier(o) for o in block.ops[i + 1:j])
+        ids = None if values is None else {id(v) for v in values}
+        for o in block.ops[i + 1:j]:
+            if is_graph_op(o):
+                return True
+            if is_barrier(o) and (ids is None or any(id(v) in ids for v in o.input_values())):
+                return True
+        return False
 
 
 # ---- context and rewrite helpers -----------------------------------------------------------
@@ -233,7 +244,7 @@ class PassContext:
             return None
         if a.position(p) >= a.position(consumer) or not a.only_user(v, consumer):
             return None
-        if self.observable(v) or a.barrier_between(consumer.block, p, consumer):
+        if self.observable(v) or a.barrier_between(consumer.block, p, consumer, p.input_values()):
             return None
         if mutates(p):
             # It writes into its arguments (batch norm statistics): it may move only if

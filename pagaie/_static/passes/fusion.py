@@ -61,7 +61,8 @@ def _act_of(op: Operator, v: Value) -> dict | None:
         return None
     if op.type == "silu" and b.get("inplace"):
         return None
-    return {"act": op.type, "act_kwargs": {k: b[k] for k in names[1:] if k != "name"}}
+    kw = {k: b[k] for k in names[1:] if k != "name" and not (k == "out" and b[k] is None)}
+    return {"act": op.type, "act_kwargs": kw or None}
 
 
 def _first_arg(op: Operator) -> Any:

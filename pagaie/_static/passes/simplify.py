@@ -129,7 +129,7 @@ class CommonSubexpression(Rule):
         first = table.get(key)
         if first is None or first is op or a.position(first) > a.position(op):
             return False
-        if a.barrier_between(op.block, first, op):
+        if a.barrier_between(op.block, first, op, op.input_values()):
             return False
         if any(a.n_defs(v) > 1 for v in op.input_values()):
             return False

@@ -109,7 +109,7 @@ class ConvNormActivation(nn.Sequential):
         >>> from pagaie.vision.ops import ConvNormActivation
         >>> block = ConvNormActivation(3, 8)
         >>> block(paddle.ones([1, 3, 8, 8])).shape
-        [1, 8, 8, 8]
+        paddle.Size([1, 8, 8, 8])
     """
 
     def __init__(self, in_channels: int, out_channels: int, kernel_size: Any = 3, stride: Any = 1,
@@ -153,7 +153,7 @@ class IntermediateLayerGetter(nn.LayerDict):
         >>> from pagaie.vision.models._utils import IntermediateLayerGetter
         >>> getter = IntermediateLayerGetter(resnet18(), {"layer1": "feat1"})
         >>> getter(paddle.rand([1, 3, 64, 64]))["feat1"].shape
-        [1, 64, 16, 16]
+        paddle.Size([1, 64, 16, 16])
     """
 
     def __init__(self, model: nn.Layer, return_layers: dict) -> None:

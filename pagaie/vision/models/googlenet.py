@@ -64,7 +64,7 @@ class GoogLeNet(nn.Layer):
         >>> from pagaie.vision.models import GoogLeNet
         >>> model = GoogLeNet(num_classes=0, with_pool=False)
         >>> out, aux1, aux2 = model(paddle.rand([1, 3, 64, 64]))
-        >>> out.shape, aux1.shape
+        >>> list(out.shape), list(aux1.shape)
         ([1, 1024, 2, 2], [1, 512, 4, 4])
     """
 
@@ -134,7 +134,7 @@ def googlenet(pretrained: bool = False, **kwargs: Any) -> GoogLeNet:
         >>> from pagaie.vision.models import googlenet
         >>> model = googlenet(num_classes=10)
         >>> model._fc_out.weight.shape
-        [1024, 10]
+        paddle.Size([1024, 10])
     """
     model = GoogLeNet(**kwargs)
     return load_pretrained(model, "googlenet") if pretrained else model

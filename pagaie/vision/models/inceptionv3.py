@@ -159,7 +159,7 @@ class InceptionV3(nn.Layer):
         >>> from pagaie.vision.models import InceptionV3
         >>> model = InceptionV3(num_classes=10)
         >>> model(paddle.rand([1, 3, 75, 75])).shape
-        [1, 10]
+        paddle.Size([1, 10])
     """
 
     def __init__(self, num_classes: int = 1000, with_pool: bool = True) -> None:
@@ -211,7 +211,7 @@ def inception_v3(pretrained: bool = False, **kwargs: Any) -> InceptionV3:
         >>> from pagaie.vision.models import inception_v3
         >>> model = inception_v3(num_classes=10)
         >>> model.fc.weight.shape
-        [2048, 10]
+        paddle.Size([2048, 10])
     """
     model = InceptionV3(**kwargs)
     return load_pretrained(model, "inception_v3") if pretrained else model

@@ -46,7 +46,7 @@ class MobileNetV1(nn.Layer):
         >>> from pagaie.vision.models import MobileNetV1
         >>> model = MobileNetV1(scale=0.25, num_classes=10)
         >>> model(paddle.rand([1, 3, 64, 64])).shape
-        [1, 10]
+        paddle.Size([1, 10])
     """
 
     def __init__(self, scale: float = 1.0, num_classes: int = 1000, with_pool: bool = True) -> None:
@@ -89,7 +89,7 @@ def mobilenet_v1(pretrained: bool = False, scale: float = 1.0, **kwargs: Any) ->
         >>> from pagaie.vision.models import mobilenet_v1
         >>> model = mobilenet_v1(scale=0.5, num_classes=10)
         >>> model.fc.weight.shape
-        [512, 10]
+        paddle.Size([512, 10])
     """
     model = MobileNetV1(scale=scale, **kwargs)
     return load_pretrained(model, "mobilenetv1_" + str(scale)) if pretrained else model

@@ -52,7 +52,7 @@ class MobileNetV2(nn.Layer):
         >>> from pagaie.vision.models import MobileNetV2
         >>> model = MobileNetV2(scale=0.5, num_classes=10)
         >>> model(paddle.rand([1, 3, 64, 64])).shape
-        [1, 10]
+        paddle.Size([1, 10])
     """
 
     def __init__(self, scale: float = 1.0, num_classes: int = 1000, with_pool: bool = True) -> None:
@@ -103,7 +103,7 @@ def mobilenet_v2(pretrained: bool = False, scale: float = 1.0, **kwargs: Any) ->
         >>> from pagaie.vision.models import mobilenet_v2
         >>> model = mobilenet_v2(num_classes=10)
         >>> model.classifier[1].weight.shape
-        [1280, 10]
+        paddle.Size([1280, 10])
     """
     model = MobileNetV2(scale=scale, **kwargs)
     return load_pretrained(model, "mobilenetv2_" + str(scale)) if pretrained else model

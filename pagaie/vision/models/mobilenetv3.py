@@ -152,7 +152,7 @@ class MobileNetV3Small(MobileNetV3):
         >>> from pagaie.vision.models import MobileNetV3Small
         >>> model = MobileNetV3Small(num_classes=10)
         >>> model(paddle.rand([1, 3, 64, 64])).shape
-        [1, 10]
+        paddle.Size([1, 10])
     """
 
     def __init__(self, scale: float = 1.0, num_classes: int = 1000, with_pool: bool = True) -> None:
@@ -174,7 +174,7 @@ class MobileNetV3Large(MobileNetV3):
         >>> from pagaie.vision.models import MobileNetV3Large
         >>> model = MobileNetV3Large(scale=0.5, num_classes=10)
         >>> model(paddle.rand([1, 3, 64, 64])).shape
-        [1, 10]
+        paddle.Size([1, 10])
     """
 
     def __init__(self, scale: float = 1.0, num_classes: int = 1000, with_pool: bool = True) -> None:
@@ -205,7 +205,7 @@ def mobilenet_v3_small(pretrained: bool = False, scale: float = 1.0, **kwargs: A
         >>> from pagaie.vision.models import mobilenet_v3_small
         >>> model = mobilenet_v3_small(num_classes=10)
         >>> model.classifier[3].weight.shape
-        [1024, 10]
+        paddle.Size([1024, 10])
     """
     return _mobilenet_v3("mobilenet_v3_small", scale=scale, pretrained=pretrained, **kwargs)
 
@@ -226,6 +226,6 @@ def mobilenet_v3_large(pretrained: bool = False, scale: float = 1.0, **kwargs: A
         >>> from pagaie.vision.models import mobilenet_v3_large
         >>> model = mobilenet_v3_large(num_classes=10)
         >>> model.classifier[3].weight.shape
-        [1280, 10]
+        paddle.Size([1280, 10])
     """
     return _mobilenet_v3("mobilenet_v3_large", scale=scale, pretrained=pretrained, **kwargs)

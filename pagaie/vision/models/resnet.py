@@ -88,7 +88,7 @@ class ResNet(nn.Layer):
         >>> from pagaie.vision.models.resnet import BasicBlock
         >>> model = ResNet(BasicBlock, 18, num_classes=10)
         >>> model(paddle.rand([1, 3, 64, 64])).shape
-        [1, 10]
+        paddle.Size([1, 10])
     """
 
     def __init__(self, block: type, depth: int = 50, width: int = 64, num_classes: int = 1000,
@@ -171,7 +171,7 @@ def _factory(arch: str, block: type, depth: int, desc: str, **fixed: Any):
         >>> from pagaie.vision.models import {arch}
         >>> model = {arch}(num_classes=10)
         >>> model.fc.weight.shape
-        [{512 * block.expansion}, 10]
+        paddle.Size([{512 * block.expansion}, 10])
     """
     return build
 

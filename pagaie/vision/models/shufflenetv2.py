@@ -89,7 +89,7 @@ class ShuffleNetV2(nn.Layer):
         >>> from pagaie.vision.models import ShuffleNetV2
         >>> model = ShuffleNetV2(scale=0.25, num_classes=10)
         >>> model(paddle.rand([1, 3, 64, 64])).shape
-        [1, 10]
+        paddle.Size([1, 10])
     """
 
     def __init__(self, scale: float = 1.0, act: str = "relu", num_classes: int = 1000,

@@ -56,7 +56,7 @@ class SqueezeNet(nn.Layer):
         >>> from pagaie.vision.models import SqueezeNet
         >>> model = SqueezeNet("1.1", num_classes=10)
         >>> model(paddle.rand([1, 3, 64, 64])).shape
-        [1, 10]
+        paddle.Size([1, 10])
     """
 
     def __init__(self, version: str, num_classes: int = 1000, with_pool: bool = True) -> None:
@@ -112,7 +112,7 @@ def squeezenet1_0(pretrained: bool = False, **kwargs: Any) -> SqueezeNet:
         >>> from pagaie.vision.models import squeezenet1_0
         >>> model = squeezenet1_0(num_classes=10)
         >>> model._conv9.weight.shape
-        [10, 512, 1, 1]
+        paddle.Size([10, 512, 1, 1])
     """
     model = SqueezeNet("1.0", **kwargs)
     return load_pretrained(model, "squeezenet1_0") if pretrained else model
@@ -132,7 +132,7 @@ def squeezenet1_1(pretrained: bool = False, **kwargs: Any) -> SqueezeNet:
         >>> from pagaie.vision.models import squeezenet1_1
         >>> model = squeezenet1_1(num_classes=10)
         >>> model._conv.weight.shape
-        [64, 3, 3, 3]
+        paddle.Size([64, 3, 3, 3])
     """
     model = SqueezeNet("1.1", **kwargs)
     return load_pretrained(model, "squeezenet1_1") if pretrained else model

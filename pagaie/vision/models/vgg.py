@@ -33,7 +33,7 @@ class VGG(nn.Layer):
         >>> from pagaie.vision.models.vgg import make_layers
         >>> model = VGG(make_layers([8, "M"]), num_classes=0)
         >>> model(paddle.rand([1, 3, 16, 16])).shape
-        [1, 8, 7, 7]
+        paddle.Size([1, 8, 7, 7])
     """
 
     def __init__(self, features: nn.Layer, num_classes: int = 1000, with_pool: bool = True) -> None:
@@ -97,7 +97,7 @@ _DOC = """Build VGG-{d}{extra}.
         >>> from pagaie.vision.models import vgg{d}
         >>> model = vgg{d}(num_classes=0, with_pool=False)
         >>> model(paddle.rand([1, 3, 32, 32])).shape
-        [1, 512, 1, 1]
+        paddle.Size([1, 512, 1, 1])
     """
 
 

@@ -177,8 +177,8 @@ def hflip(img: Any) -> Any:
     Examples:
         >>> import numpy as np
         >>> from pagaie.vision.transforms import functional as F
-        >>> F.hflip(np.arange(3, dtype='uint8').reshape(1, 3, 1))[0, :, 0].tolist()
-        [2, 1, 0]
+        >>> F.hflip(np.arange(9, dtype='uint8').reshape(1, 3, 3))[0, :, 0].tolist()
+        [6, 3, 0]
     """
     return _dispatch(img, F_pil.hflip, F_cv2.hflip, F_t.hflip)
 
@@ -421,7 +421,7 @@ def perspective(img: Any, startpoints: Sequence, endpoints: Sequence, interpolat
         >>> import numpy as np
         >>> from pagaie.vision.transforms import functional as F
         >>> pts = [[0, 0], [3, 0], [3, 3], [0, 3]]
-        >>> F.perspective(np.ones((4, 4, 3), dtype='uint8'), pts, pts).sum()
+        >>> int(F.perspective(np.ones((4, 4, 3), dtype='uint8'), pts, pts).sum())
         48
     """
     _check_kind(img)

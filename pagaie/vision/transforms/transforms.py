@@ -262,8 +262,8 @@ class RandomHorizontalFlip(BaseTransform):
     Examples:
         >>> import numpy as np
         >>> from pagaie.vision.transforms import RandomHorizontalFlip
-        >>> RandomHorizontalFlip(1.0)(np.arange(3).reshape(1, 3, 1))[0, :, 0].tolist()
-        [2, 1, 0]
+        >>> RandomHorizontalFlip(1.0)(np.arange(9, dtype='uint8').reshape(1, 3, 3))[0, :, 0].tolist()
+        [6, 3, 0]
     """
 
     def __init__(self, prob: float = 0.5, keys: Sequence[str] | None = None) -> None:
@@ -285,7 +285,7 @@ class RandomVerticalFlip(BaseTransform):
     Examples:
         >>> import numpy as np
         >>> from pagaie.vision.transforms import RandomVerticalFlip
-        >>> RandomVerticalFlip(1.0)(np.arange(3).reshape(3, 1, 1))[:, 0, 0].tolist()
+        >>> RandomVerticalFlip(1.0)(np.arange(3, dtype='uint8').reshape(3, 1, 1))[:, 0, 0].tolist()
         [2, 1, 0]
     """
 

@@ -1,0 +1,543 @@
+"""Runtime helpers called by code that :mod:`pagaie._static.ast_transform` generated (``_jst``).
+
+Each helper runs plain Python when its condition is a Python value (or a concrete
+tensor) and records graph ops when it is a symbolic :class:`~pagaie._static.ir.Value`:
+``convert_ifelse`` records a ``pagaie.cond`` op whose branches assign the function's
+variables, ``convert_while_loop`` a ``pagaie.while`` loop (via
+``paddle.static.nn.while_loop``), the logical helpers ``logical_and/or/not`` ops.
+When variables cannot be merged between branches (a tensor in one, a string in the
+other...) :class:`Dy2StaticError` is raised and ``to_static`` falls back to eager.
+"""
+from __future__ import annotations
+
+import builtins
+import sys
+import types
+from typing import Any, Callable
+
+from pagaie._core.registry import suspended
+from pagaie._core.tensor import Tensor
+from pagaie._static import control_flow as _cf
+from pagaie._static.ir import Value
+
+__all__ = ["UNDEFINED", "Dy2StaticError", "convert_ifelse", "convert_ifexp", "convert_while_loop",
+           "convert_logical_and", "convert_logical_or", "convert_logical_not", "convert_print",
+           "convert_call", "range_args", "range_cond", "for_prepare", "for_cond", "for_item",
+           "return_value", "IGNORED_MODULES"]
+
+
+class Dy2StaticError(Exception):
+    """Python control flow over symbolic values that cannot be turned into graph ops."""
+
+
+class _Undefined:
+    """The value of a variable that has not been assigned on the path taken."""
+
+    _instance = None
+
+    def __new__(cls) -> "_Undefined":
+        if cls._instance is None:
+            cls._instance = super().__new__(cls)
+        return cls._instance
+
+    def __repr__(self) -> str:
+        return "UNDEFINED"
+
+    def __bool__(self) -> bool:
+        raise Dy2StaticError("a variable assigned only in some branches of a tensor-dependent "
+                             "'if' (or only inside a tensor-dependent loop) is used afterwards")
+
+    def __getattr__(self, name: str) -> Any:
+        self.__bool__()
+
+
+UNDEFINED = _Undefined()
+_RET_VAL = "__jst_rv"
+# Modules whose functions are called as they are, never converted.
+IGNORED_MODULES: list = []
+_SKIP_TOP = {"pagaie", "torch", "numpy", "paddle", "builtins", "typing", "functools", "abc",
+             "collections", "itertools", "math", "operator", "copy", "warnings", "inspect", "re"}
+
+
+def return_value(v: Any) -> Any:
+    return None if v is UNDEFINED else v
+
+
+def _pg():
+    import pagaie
+    return pagaie
+
+
+def _const(value: Any, dtype: Any = None) -> Tensor:
+    """An eager tensor holding a Python scalar (captured into the program when used)."""
+    with suspended():
+        if dtype is None:
+            dtype = "bool" if isinstance(value, bool) else "int64" if isinstance(value, int) else None
+        return _pg().to_tensor(value, dtype=dtype)
+
+
+def _truthy(c: Any) -> bool:
+    return bool(c)
+
+
+def _as_pred(pred: Value) -> Value:
+    if pred.dtype.name != "bool":
+        pred = _pg().cast(pred, "bool")
+    if pred.size not in (1, -1):
+        raise Dy2StaticError(f"the condition of an 'if'/'while' must hold one element, but it has "
+                             f"shape {list(pred.shape)}")
+    return pred
+
+
+def _recorder() -> Any:
+    rec = _cf.current_recorder()
+    if rec is None:
+        raise Dy2StaticError("a symbolic condition outside of a program being built")
+    return rec
+
+
+# ---- if / else -----------------------------------------------------------------------------
+def _flatten(obj: Any) -> tuple[list, Any]:
+    leaves: list = []
+
+    def go(o: Any) -> Any:
+        if type(o) in (list, tuple):
+            return (type(o).__name__, tuple(go(e) for e in o))
+        if type(o) is dict:
+            return ("dict", tuple((k, go(v)) for k, v in o.items()))
+        leaves.append(o)
+        return "*"
+
+    return leaves, go(obj)
+
+
+def _unflatten(skel: Any, leaves: list) -> Any:
+    it = iter(leaves)
+
+    def go(s: Any) -> Any:
+        if s == "*":
+            return next(it)
+        kind, items = s
+        if kind == "dict":
+            return {k: go(v) for k, v in items}
+        seq = [go(e) for e in items]
+        return tuple(seq) if kind == "tuple" else seq
+
+    return go(skel)
+
+
+def _same(a: Any, b: Any) -> bool:
+    if a is b:
+        return True
+    if isinstance(a, Tensor) or isinstance(b, Tensor):
+        return False
+    try:
+        return type(a) is type(b) and bool(a == b)
+    except Exception:  # noqa: BLE001 - incomparable objects are "different"
+        return False
+
+
+_SCALARS = (bool, int, float)
+
+
+def _scalar_dtype(a: Any, b: Any) -> str:
+    if isinstance(a, bool) and isinstance(b, bool):
+        return "bool"
+    if isinstance(a, float) or isinstance(b, float):
+        return _pg().get_default_dtype()
+    return "int64"
+
+
+def _placeholder(v: Any) -> Any:
+    """A stand-in for the return value of a branch that has not returned (never observed)."""
+    if isinstance(v, Tensor):
+        with suspended():
+            return _pg().zeros([d if d >= 0 else 1 for d in v.shape], dtype=v.dtype)
+    return v
+
+
+def convert_ifelse(pred: Any, true_fn: Callable, false_fn: Callable, get: Callable,
+                   set_: Callable, names: tuple) -> None:
+    """``if pred: true_fn() else: false_fn()``; the branches assign ``names`` (via ``set_``)."""
+    if not isinstance(pred, Value):
+        (true_fn if _truthy(pred) else false_fn)()
+        return
+    pred = _as_pred(pred)
+    rec = _recorder()
+    init = get()
+
+    def run(fn: Callable) -> list:
+        set_(init)
+        fn()
+        return list(get())
+
+    tb, tout = _cf.record_block(lambda: run(true_fn), rec)
+    fb, fout = _cf.record_block(lambda: run(false_fn), rec)
+    block = rec.block
+    results: list = []
+    outs, tnames, fnames, extra = [], [], [], []
+    for name, a, b in zip(names, tout, fout):
+        if _same(a, b):
+            results.append(a)
+            continue
+        if a is UNDEFINED or b is UNDEFINED:
+            if name != _RET_VAL:
+                results.append(UNDEFINED)
+                continue
+            a, b = (_map(_placeholder, b), b) if a is UNDEFINED else (a, _map(_placeholder, a))
+        aleaves, askel = _flatten(a)
+        bleaves, bskel = _flatten(b)
+        if askel != bskel:
+            raise Dy2StaticError(f"variable {_pretty(name)!r} has a different structure in the two "
+                                 "branches of a tensor-dependent 'if'")
+        merged = []
+        for x, y in zip(aleaves, bleaves):
+            if _same(x, y):
+                merged.append(x)
+                continue
+            xt, yt = isinstance(x, Tensor), isinstance(y, Tensor)
+            if not xt and not yt:
+                if isinstance(x, _SCALARS) and isinstance(y, _SCALARS):
+                    dt = _scalar_dtype(x, y)
+                    x, y = _const(x, dt), _const(y, dt)
+                else:
+                    raise Dy2StaticError(f"variable {_pretty(name)!r} holds different non-tensor "
+                                         f"values ({x!r}, {y!r}) in the branches of a "
+                                         "tensor-dependent 'if'")
+            elif not xt or not yt:
+                t, s = (x, y) if xt else (y, x)
+                if not isinstance(s, _SCALARS):
+                    raise Dy2StaticError(f"variable {_pretty(name)!r} is a tensor in one branch of a "
+                                         f"tensor-dependent 'if' and {type(s).__name__} in the other")
+                c = _const(s, t.dtype)
+                x, y = (x, c) if xt else (c, y)
+            xv, yv = _value(x, block), _value(y, block)
+            if xv.dtype != yv.dtype:
+                raise Dy2StaticError(f"variable {_pretty(name)!r} has dtype {xv.dtype.name} in one "
+                                     f"branch of a tensor-dependent 'if' and {yv.dtype.name} in the other")
+            shape = _cf.merge_shape(list(xv.shape), list(yv.shape))
+            if name == _RET_VAL:  # a placeholder's shape says nothing
+                shape = list((yv if x is not a else xv).shape) if False else shape
+            o = block.create_var(block.program.unique_name("cond"), shape, xv.dtype,
+                                 stop_gradient=xv.stop_gradient and yv.stop_gradient)
+            outs.append(o)
+            tnames.append(xv.name)
+            fnames.append(yv.name)
+            extra += [(tb, xv), (fb, yv)]
+            merged.append(o)
+        results.append(_unflatten(askel, merged))
+    captured: dict[str, Value] = {}
+    for b in (tb, fb):
+        for v in _cf.captured_values(b):
+            captured.setdefault(v.name, v)
+    for b, v in extra:
+        if v.name not in b.vars:
+            captured.setdefault(v.name, v)
+    block.append_op("pagaie.cond", [pred, list(captured.values())], {}, outs,
+                    {"true_block": tb.idx, "false_block": fb.idx, "true_outputs": tnames,
+                     "false_outputs": fnames})
+    set_(tuple(results))
+
+
+def _pretty(name: str) -> str:
+    return "return value" if name == _RET_VAL else name
+
+
+def _map(fn: Callable, obj: Any) -> Any:
+    leaves, skel = _flatten(obj)
+    return _unflatten(skel, [fn(v) for v in leaves])
+
+
+def _value(t: Tensor, block: Any) -> Value:
+    if isinstance(t, Value):
+        return t
+    from pagaie._static.recorder import capture
+    return capture(block, t)
+
+
+def convert_ifexp(pred: Any, true_fn: Callable, false_fn: Callable) -> Any:
+    """``true_fn() if pred else false_fn()``."""
+    if not isinstance(pred, Value):
+        return true_fn() if _truthy(pred) else false_fn()
+    box: list = [UNDEFINED]
+
+    def get() -> tuple:
+        return (box[0],)
+
+    def set_(v: tuple) -> None:
+        box[0] = v[0]
+
+    def t() -> None:
+        box[0] = true_fn()
+
+    def f() -> None:
+        box[0] = false_fn()
+
+    convert_ifelse(pred, t, f, get, set_, ("value of a conditional expression",))
+    return box[0]
+
+
+# ---- while -----------------------------------------------------------------------------------
+def convert_while_loop(cond_fn: Callable, body_fn: Callable, get: Callable, set_: Callable,
+                       names: tuple) -> None:
+    """``while cond_fn(): body_fn()``; the body assigns ``names``."""
+    while True:
+        c = cond_fn()
+        if isinstance(c, Value):
+            _static_while(cond_fn, body_fn, get, set_, names)
+            return
+        if not _truthy(c):
+            return
+        body_fn()
+
+
+def _static_while(cond_fn: Callable, body_fn: Callable, get: Callable, set_: Callable,
+                  names: tuple) -> None:
+    init = list(get())
+    loop_idx, temps = [], []
+    loop_vars = []
+    for i, v in enumerate(init):
+        if v is UNDEFINED:
+            temps.append(i)
+        elif isinstance(v, Tensor):
+            loop_idx.append(i)
+            loop_vars.append(v)
+        elif isinstance(v, _SCALARS):
+            loop_idx.append(i)
+            loop_vars.append(_const(v))
+    dtypes = [v.dtype for v in loop_vars]
+
+    def put(vs: Any) -> None:
+        full = list(init)
+        for i, v in zip(loop_idx, vs):
+            full[i] = v
+        for i in temps:
+            full[i] = UNDEFINED
+        set_(tuple(full))
+
+    def cond(*vs: Any) -> Any:
+        put(vs)
+        c = cond_fn()
+        if isinstance(c, Value):
+            return _as_pred(c)
+        if isinstance(c, Tensor):
+            return c
+        return _const(bool(c))
+
+    def body(*vs: Any) -> list:
+        put(vs)
+        body_fn()
+        now = list(get())
+        out = []
+        for i, v in enumerate(now):
+            if i in loop_idx:
+                k = loop_idx.index(i)
+                if isinstance(v, _SCALARS):
+                    v = _const(v, dtypes[k])
+                elif not isinstance(v, Tensor):
+                    raise Dy2StaticError(f"loop variable {names[i]!r} of a tensor-dependent loop "
+                                         f"becomes {type(v).__name__}")
+                out.append(v)
+            elif i not in temps and not _same(v, init[i]):
+                raise Dy2StaticError(f"variable {names[i]!r} ({type(init[i]).__name__}) is changed "
+                                     "inside a tensor-dependent loop; only tensors and numbers can be")
+        return out
+
+    from pagaie.static.nn import while_loop
+    outs = while_loop(cond, body, loop_vars) if loop_vars else None
+    if outs is None:
+        raise Dy2StaticError("a tensor-dependent loop changes no tensor")
+    put(outs)
+
+
+# ---- logical operators ---------------------------------------------------------------------
+def _bool_value(v: Any) -> Any:
+    return v if v.dtype.name == "bool" else _pg().cast(v, "bool")
+
+
+def convert_logical_and(fa: Callable, fb: Callable) -> Any:
+    """``a and b`` (a logical_and op when ``a`` or ``b`` is symbolic)."""
+    a = fa()
+    if not isinstance(a, Value):
+        return fb() if _truthy(a) else a
+    b = fb()
+    if isinstance(b, Tensor):
+        return _pg().logical_and(_bool_value(a), _bool_value(_value(b, _recorder().block)
+                                                             if not isinstance(b, Value) else b))
+    return a if _truthy(b) else b
+
+
+def convert_logical_or(fa: Callable, fb: Callable) -> Any:
+    """``a or b`` (a logical_or op when ``a`` or ``b`` is symbolic)."""
+    a = fa()
+    if not isinstance(a, Value):
+        return a if _truthy(a) else fb()
+    b = fb()
+    if isinstance(b, Tensor):
+        return _pg().logical_or(_bool_value(a), _bool_value(b))
+    return b if _truthy(b) else a
+
+
+def convert_logical_not(a: Any) -> Any:
+    """``not a`` (a logical_not op when ``a`` is symbolic)."""
+    if isinstance(a, Value):
+        return _pg().logical_not(_bool_value(a))
+    return not a
+
+
+def convert_print(*args: Any, sep: str = " ", end: str = "\n", file: Any = None, flush: bool = False) -> None:
+    """``print``: symbolic values are printed each time the program runs (``static.Print``)."""
+    if not any(isinstance(a, Value) for a in args):
+        builtins.print(*args, sep=sep, end=end, file=file, flush=flush)
+        return
+    from pagaie.static import Print
+    msg = sep.join(str(a) for a in args if not isinstance(a, Value)) or None
+    for a in args:
+        if isinstance(a, Value):
+            Print(a, message=msg)
+
+
+# ---- loops over ranges and sequences -------------------------------------------------------
+def range_args(*args: Any) -> tuple:
+    """``(start, stop, step)`` of ``range(*args)``."""
+    if len(args) == 1:
+        return 0, args[0], 1
+    if len(args) == 2:
+        return args[0], args[1], 1
+    return args
+
+
+def _loop_test(c: Any, brk: Any) -> Any:
+    if isinstance(c, Value):
+        if isinstance(brk, Value):
+            return _pg().logical_and(_as_pred(c), _pg().logical_not(_bool_value(brk)))
+        return False if brk is True else c
+    # A Python-bounded loop unrolls; a symbolic break flag is handled by the body's guard.
+    if brk is True:
+        return False
+    return _truthy(c)
+
+
+def range_cond(i: Any, stop: Any, step: Any, brk: Any) -> Any:
+    if isinstance(step, Value):
+        raise Dy2StaticError("the step of range() must not be a symbolic tensor")
+    step = int(step)
+    if step == 0:
+        raise ValueError("range() arg 3 must not be zero")
+    return _loop_test(i < stop if step > 0 else i > stop, brk)
+
+
+class _PyIter:
+    __slots__ = ("it", "buf")
+
+    def __init__(self, iterable: Any) -> None:
+        self.it = iter(iterable)
+        self.buf: list = []
+
+    def has_next(self) -> bool:
+        if not self.buf:
+            try:
+                self.buf.append(next(self.it))
+            except StopIteration:
+                return False
+        return True
+
+    def take(self) -> Any:
+        if not self.has_next():
+            raise StopIteration
+        return self.buf.pop()
+
+
+def for_prepare(seq: Any) -> tuple:
+    if isinstance(seq, Value):
+        if not seq.shape:
+            raise TypeError("iteration over a 0-D tensor")
+        n = seq.shape[0]
+        return seq, n if n >= 0 else _pg().shape(seq)[0]
+    if isinstance(seq, Tensor):
+        if not seq.shape:
+            raise TypeError("iteration over a 0-D tensor")
+        return seq, seq.shape[0]
+    return _PyIter(seq), None
+
+
+def for_cond(seq: Any, i: Any, n: Any, brk: Any) -> Any:
+    if isinstance(seq, _PyIter):
+        return False if brk is True else seq.has_next()
+    return _loop_test(i < n, brk)
+
+
+def for_item(seq: Any, i: Any) -> Any:
+    if isinstance(seq, _PyIter):
+        return seq.take()
+    return seq[i]
+
+
+# ---- calls ---------------------------------------------------------------------------------
+def _skip_module(module: str | None) -> bool:
+    if not module:
+        return True
+    top = module.split(".")[0]
+    if top in _SKIP_TOP or top in getattr(sys, "stdlib_module_names", ()):
+        return True
+    for m in IGNORED_MODULES:
+        name = getattr(m, "__name__", m)
+        if module == name or module.startswith(name + "."):
+            return True
+    return False
+
+
+def _should_convert(fn: Any) -> bool:
+    return (isinstance(fn, types.FunctionType) and not getattr(fn, "__jst_not_to_static__", False)
+            and not hasattr(fn, "__jst_original__") and fn.__name__ != "<lambda>"
+            and not _skip_module(fn.__module__))
+
+
+def converted(fn: types.FunctionType) -> Callable:
+    """``fn`` converted (or ``fn`` itself when it cannot be)."""
+    from pagaie._static.ast_transform import ConversionError, convert_function
+    try:
+        return convert_function(fn, sys.modules[__name__])
+    except ConversionError:
+        return fn
+
+
+def convert_call(f: Any) -> Any:
+    """What a call to ``f`` runs while tracing: user functions and Layers, converted."""
+    from pagaie.nn import Layer
+    if isinstance(f, Layer):
+        return _layer_call(f)
+    if getattr(f, "__jst_static_function__", False):
+        return f
+    if isinstance(f, types.MethodType):
+        fn = f.__func__
+        if _should_convert(fn):
+            return types.MethodType(converted(fn), f.__self__)
+        return f
+    if _should_convert(f):
+        return converted(f)
+    return f
+
+
+def forward_function(layer: Any) -> Any:
+    """The plain function behind ``type(layer).forward`` (unwrapping ``@to_static``)."""
+    fwd = getattr(type(layer), "forward")
+    return getattr(fwd, "dygraph_function", fwd)
+
+
+def _layer_call(layer: Any) -> Callable:
+    own = layer.__dict__.get("forward")
+    if own is not None or _skip_module(type(layer).__module__):
+        return layer  # a to_static forward inlines itself; library layers run as written
+    fn = forward_function(layer)
+    if not _should_convert(fn):
+        return layer
+
+    def call(*args: Any, **kwargs: Any) -> Any:
+        layer.__dict__["forward"] = types.MethodType(converted(fn), layer)
+        try:
+            return layer(*args, **kwargs)
+        finally:
+            layer.__dict__.pop("forward", None)
+
+    return call
