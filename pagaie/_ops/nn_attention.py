@@ -12,7 +12,8 @@ import torch.nn.functional as F
 
 from pagaie._core.registry import defop
 
-__all__ = ["scaled_dot_product_attention"]
+__all__ = ["scaled_dot_product_attention", "flash_attn_qkvpacked", "flash_attn_varlen_qkvpacked",
+           "sparse_attention"]
 
 
 def _repeat_kv(k, heads):
@@ -87,3 +88,161 @@ def scaled_dot_product_attention(query, key, value, attn_mask=None, dropout_p=0.
     p = float(dropout_p) if training else 0.0
     out = attention_bhsd(q, k, v, attn_mask, p, bool(is_causal), scale).transpose(1, 2)
     return out if batched else out.squeeze(0)
+
+
+def _weights(q, k, mask, causal, scale):
+    """Explicit ``softmax(q k^T * scale + mask)`` (for ``return_softmax``)."""
+    prod = torch.matmul(q * scale, k.transpose(-1, -2))
+    if causal:
+        lq, lk = prod.shape[-2], prod.shape[-1]
+        prod = prod.masked_fill(torch.ones(lq, lk, dtype=torch.bool, device=q.device).triu(1), float("-inf"))
+    elif mask is not None:
+        prod = prod + mask
+    return torch.softmax(prod, -1)
+
+
+def _unpack_qkv(qkv, heads_axis):
+    """``[..., groups + 2, kv_heads, dim]`` -> q ``[..., heads, dim]``, k, v ``[..., kv_heads, dim]``."""
+    q = qkv.narrow(heads_axis, 0, qkv.shape[heads_axis] - 2)
+    q = q.reshape(*q.shape[:heads_axis], -1, qkv.shape[-1])
+    return q, qkv.select(heads_axis, -2), qkv.select(heads_axis, -1)
+
+
+@defop(amp="white", paddle_types=("flash_attn_qkvpacked", "pd_op.flash_attn_qkvpacked"), method=False)
+def flash_attn_qkvpacked(qkv, dropout=0.0, causal=False, return_softmax=False, *, fixed_seed_offset=None,
+                         rng_name="", training=True, name=None):
+    """Attention over a packed ``qkv`` tensor ``[batch, seq, heads/kv_heads + 2, kv_heads, dim]``
+    (query heads first, then the key and the value).
+
+    Args:
+        qkv (Tensor): the packed query/key/value.
+        dropout (float): dropout on the attention weights (training only).
+        causal (bool): mask out future keys.
+        return_softmax (bool): also return the attention weights ``[batch, heads, seq, seq]``.
+        fixed_seed_offset, rng_name: unused (torch's generator drives dropout).
+        training (bool): apply dropout.
+        name (str, optional): unused.
+
+    Returns:
+        tuple: ``(out [batch, seq, heads, dim], softmax or None)``.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> q = paddle.rand((1, 6, 2, 8))
+        >>> out, _ = paddle.nn.functional.flash_attn_qkvpacked(paddle.stack([q, q, q], axis=2))
+        >>> out.shape
+        paddle.Size([1, 6, 2, 8])
+    """
+    q, k, v = _unpack_qkv(qkv, 2)
+    q, k, v = q.transpose(1, 2), k.transpose(1, 2), v.transpose(1, 2)
+    k, v = _repeat_kv(k, q.shape[1]), _repeat_kv(v, q.shape[1])
+    scale = q.shape[-1] ** -0.5
+    p = float(dropout) if training else 0.0
+    if return_softmax:
+        w = _weights(q, k, None, causal, scale)
+        out = torch.matmul(F.dropout(w, p) if p else w, v).transpose(1, 2)
+        return out, w
+    return attention_bhsd(q, k, v, None, p, bool(causal), scale).transpose(1, 2), None
+
+
+@defop(amp="white", paddle_types=("flash_attn_varlen_qkvpacked", "pd_op.flash_attn_varlen_qkvpacked"),
+       method=False)
+def flash_attn_varlen_qkvpacked(qkv, cu_seqlens_q, cu_seqlens_k, max_seqlen_q, max_seqlen_k, scale,
+                                dropout=0.0, causal=False, return_softmax=False, fixed_seed_offset=None,
+                                rng_name="", varlen_padded=True, training=True, name=None):
+    """Attention over variable-length sequences packed in one ``qkv`` tensor
+    ``[total, heads/kv_heads + 2, kv_heads, dim]``; each sequence attends only to itself.
+
+    Sequence ``i`` has ``cu_seqlens[i+1] - cu_seqlens[i]`` tokens. With ``varlen_padded``
+    (default) sequence ``i`` starts at row ``i * max_seqlen`` and rows past its length are
+    padding (zeros in the output); otherwise sequences are contiguous from ``cu_seqlens[i]``.
+
+    Args:
+        qkv (Tensor): the packed query/key/value.
+        cu_seqlens_q, cu_seqlens_k (Tensor): ``[batch + 1]`` cumulative lengths.
+        max_seqlen_q, max_seqlen_k (int): padded (maximum) lengths.
+        scale (float): multiplier of ``q k^T``.
+        dropout (float): dropout on the attention weights (training only).
+        causal (bool): mask out future keys (aligned at the sequence ends).
+        return_softmax (bool): not supported (raises NotImplementedError).
+        fixed_seed_offset, rng_name: unused.
+        varlen_padded (bool): padded layout (see above).
+        training (bool): apply dropout.
+        name (str, optional): unused.
+
+    Returns:
+        tuple: ``(out [total, heads, dim], None)``.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> qkv = paddle.rand((8, 3, 2, 4))
+        >>> cu = paddle.to_tensor([0, 3, 7], dtype='int32')
+        >>> out, _ = paddle.nn.functional.flash_attn_varlen_qkvpacked(qkv, cu, cu, 4, 4, 0.5)
+        >>> out.shape
+        paddle.Size([8, 2, 4])
+    """
+    if return_softmax:
+        raise NotImplementedError("paddle.nn.functional.flash_attn_varlen_qkvpacked: return_softmax=True "
+                                  "is not supported")
+    q, k, v = _unpack_qkv(qkv, 1)
+    cq, ck = cu_seqlens_q.tolist(), cu_seqlens_k.tolist()
+    out = torch.zeros_like(q)
+    p = float(dropout) if training else 0.0
+    for i in range(len(cq) - 1):
+        lq, lk = cq[i + 1] - cq[i], ck[i + 1] - ck[i]
+        sq = i * max_seqlen_q if varlen_padded else cq[i]
+        sk = i * max_seqlen_k if varlen_padded else ck[i]
+        if lq <= 0:
+            continue
+        qi = q[sq:sq + lq].transpose(0, 1).unsqueeze(0)
+        ki = _repeat_kv(k[sk:sk + lk].transpose(0, 1).unsqueeze(0), qi.shape[1])
+        vi = _repeat_kv(v[sk:sk + lk].transpose(0, 1).unsqueeze(0), qi.shape[1])
+        mask = None
+        if causal:
+            mask = torch.ones(lq, lk, dtype=torch.bool, device=q.device).tril(lk - lq)
+        o = attention_bhsd(qi, ki, vi, mask, p, False, scale)
+        out[sq:sq + lq] = o.squeeze(0).transpose(0, 1)
+    return out, None
+
+
+@defop(paddle_types=("sparse_attention", "pd_op.sparse_attention"), method=False)
+def sparse_attention(query, key, value, sparse_csr_offset, sparse_csr_columns, key_padding_mask=None,
+                     attn_mask=None, name=None):
+    """Attention restricted to a sparse (CSR) layout of allowed query/key pairs.
+
+    Args:
+        query, key, value (Tensor): ``[batch, heads, seq, dim]``.
+        sparse_csr_offset (Tensor): ``[batch, heads, seq + 1]`` row offsets (int32).
+        sparse_csr_columns (Tensor): ``[batch, heads, nnz]`` allowed key columns per row.
+        key_padding_mask (Tensor, optional): ``[batch, seq]``; 0 masks a key.
+        attn_mask (Tensor, optional): ``[seq, seq]``; 0 masks a pair.
+        name (str, optional): unused.
+
+    Returns:
+        Tensor: ``[batch, heads, seq, dim]`` (zeros for a query with no allowed key).
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> q = paddle.rand([1, 1, 4, 2])
+        >>> offset = paddle.to_tensor([[[0, 2, 4, 6, 8]]], dtype='int32')
+        >>> columns = paddle.to_tensor([[[0, 1, 0, 1, 2, 3, 2, 3]]], dtype='int32')
+        >>> paddle.nn.functional.sparse_attention(q, q, q, offset, columns).shape
+        paddle.Size([1, 1, 4, 2])
+    """
+    b, h, s, _ = query.shape
+    sk = key.shape[2]
+    counts = (sparse_csr_offset[..., 1:] - sparse_csr_offset[..., :-1]).long()   # [b, h, s]
+    rows = torch.repeat_interleave(torch.arange(s, device=query.device).expand(b, h, s).reshape(-1),
+                                   counts.reshape(-1))
+    bh = torch.repeat_interleave(torch.arange(b * h, device=query.device), counts.sum(-1).reshape(-1))
+    nnz = counts.sum(-1).reshape(-1)
+    cols = torch.cat([sparse_csr_columns.reshape(b * h, -1)[i, :int(n)] for i, n in enumerate(nnz.tolist())])
+    allowed = torch.zeros(b * h, s, sk, dtype=torch.bool, device=query.device)
+    allowed[bh, rows, cols.long()] = True
+    allowed = allowed.reshape(b, h, s, sk)
+    if key_padding_mask is not None:
+        allowed = allowed & (key_padding_mask != 0).reshape(b, 1, 1, sk)
+    if attn_mask is not None:
+        allowed = allowed & (attn_mask != 0).reshape(1, 1, s, sk)
+    out = attention_bhsd(query, key, value, allowed, 0.0, False, query.shape[-1] ** -0.5)
+    return torch.where(allowed.any(-1, keepdim=True), out, torch.zeros((), dtype=out.dtype, device=out.device))

@@ -116,6 +116,8 @@ def dropout(x, p=0.5, axis=None, training=True, inplace=False, mode="upscale_in_
     if p == 1.0:
         return x * 0.0
     if axis is None:
+        if mode == "upscale_in_train" and x.is_floating_point():
+            return torch.nn.functional.dropout(x, p, True)  # one fused kernel (native_dropout)
         mask_shape = x.shape
     else:
         axes = [axis] if isinstance(axis, int) else list(axis)
@@ -126,7 +128,7 @@ def dropout(x, p=0.5, axis=None, training=True, inplace=False, mode="upscale_in_
             raise ValueError("paddle.nn.functional.dropout: axis value should be greater than or equal to 0 "
                              f"and less than dimensions of x:{x.dim()}, but get axis value:{max(axes)} ")
         mask_shape = [x.shape[i] if i in axes else 1 for i in range(x.dim())]
-    keep = (torch.rand(mask_shape, device=x.device) >= p).to(x.dtype)
+    keep = torch.empty(mask_shape, dtype=x.dtype, device=x.device).bernoulli_(1.0 - p)
     if mode == "upscale_in_train":
         return x * keep / (1.0 - p)
     return x * keep
@@ -195,7 +197,7 @@ def _alpha_dropout(x, p, training, mask_shape, api):
     alpha_p = -_SELU_ALPHA * _SELU_SCALE
     a = ((1 - p) * (1 + p * alpha_p ** 2)) ** -0.5
     b = -a * alpha_p * p
-    keep = (torch.rand(mask_shape, device=x.device) >= p).to(x.dtype)
+    keep = torch.empty(mask_shape, dtype=x.dtype, device=x.device).bernoulli_(1.0 - p)
     return a * (x * keep + alpha_p * (1 - keep)) + b
 
 

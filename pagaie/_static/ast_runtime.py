@@ -48,6 +48,8 @@ class _Undefined:
                              "'if' (or only inside a tensor-dependent loop) is used afterwards")
 
     def __getattr__(self, name: str) -> Any:
+        if name.startswith("__"):
+            raise AttributeError(name)
         self.__bool__()
 
 
@@ -180,11 +182,13 @@ def convert_ifelse(pred: Any, true_fn: Callable, false_fn: Callable, get: Callab
         if _same(a, b):
             results.append(a)
             continue
+        ph = None  # which branch holds a placeholder return value
         if a is UNDEFINED or b is UNDEFINED:
             if name != _RET_VAL:
                 results.append(UNDEFINED)
                 continue
-            a, b = (_map(_placeholder, b), b) if a is UNDEFINED else (a, _map(_placeholder, a))
+            ph = "a" if a is UNDEFINED else "b"
+            a, b = (_map(_placeholder, b), b) if ph == "a" else (a, _map(_placeholder, a))
         aleaves, askel = _flatten(a)
         bleaves, bskel = _flatten(b)
         if askel != bskel:
@@ -216,8 +220,8 @@ def convert_ifelse(pred: Any, true_fn: Callable, false_fn: Callable, get: Callab
                 raise Dy2StaticError(f"variable {_pretty(name)!r} has dtype {xv.dtype.name} in one "
                                      f"branch of a tensor-dependent 'if' and {yv.dtype.name} in the other")
             shape = _cf.merge_shape(list(xv.shape), list(yv.shape))
-            if name == _RET_VAL:  # a placeholder's shape says nothing
-                shape = list((yv if x is not a else xv).shape) if False else shape
+            if ph is not None:  # a placeholder's shape says nothing
+                shape = list((yv if ph == "a" else xv).shape)
             o = block.create_var(block.program.unique_name("cond"), shape, xv.dtype,
                                  stop_gradient=xv.stop_gradient and yv.stop_gradient)
             outs.append(o)

@@ -22,6 +22,13 @@ from pagaie._static.ir import Operator, Program, Value
 __all__ = ["Plan", "GRAPH_OPS", "register_graph_op"]
 
 
+class MissingFeedError(KeyError, ValueError):
+    """A program input was not fed (a KeyError, as in Paddle, and a ValueError)."""
+
+    def __str__(self) -> str:
+        return str(self.args[0]) if self.args else ""
+
+
 class _Slot:
     __slots__ = ("i",)
 
@@ -146,7 +153,7 @@ class Plan:
         missing = [n for n in needed if block.has_var(n) and block.var(n).is_data and n not in feed_names]
         producers = {n for op in chosen for n in op.output_names()}
         if missing:
-            raise ValueError(f"paddle.static.Executor.run: the program needs feed data for "
+            raise MissingFeedError(f"paddle.static.Executor.run: the program needs feed data for "
                              f"{sorted(missing)}, but feed has {sorted(feed_names)}")
 
         # Inputs that come from outside the plan: feeds and captured eager tensors.

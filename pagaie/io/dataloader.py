@@ -355,7 +355,7 @@ class _MultiProcessIter:
                 q.put(None)
             except (OSError, ValueError):
                 pass
-        deadline = time.monotonic() + 2.0
+        deadline = time.monotonic() + 1.0
         for w in self._workers:
             w.join(max(0.0, deadline - time.monotonic()))
         for w in self._workers:

@@ -163,7 +163,7 @@ class ChainDataset(IterableDataset):
         ...         self.n = n
         ...     def __iter__(self):
         ...         yield from range(self.n)
-        >>> list(ChainDataset([Count(2), Count(3)]))
+        >>> [x for x in ChainDataset([Count(2), Count(3)])]
         [0, 1, 0, 1, 2]
     """
 

@@ -18,16 +18,18 @@ __all__ = ["Executor", "global_plan_cache"]
 
 
 def _as_feed_tensor(value: Any, var: Value, device: torch.device) -> torch.Tensor:
+    typed = True  # arrays and tensors must have the declared dtype; Python lists are converted
     if isinstance(value, Tensor):
         t = value._t.detach()
     elif isinstance(value, torch.Tensor):
         t = value.detach()
     else:
+        typed = isinstance(value, np.ndarray)
         a = np.asarray(value)  # (ascontiguousarray would turn a 0-D array into 1-D)
         t = torch.as_tensor(a if a.flags.c_contiguous else a.copy())
     want = var._t.dtype
     if t.dtype != want:
-        if t.is_floating_point() != (want.is_floating_point) and t.dtype != torch.bool:
+        if typed:
             raise ValueError(f"paddle.static.Executor.run: the data type of feed variable "
                              f"{var.name!r} must be {_dt.from_torch_dtype(want).name}, but received "
                              f"{_dt.from_torch_dtype(t.dtype).name}")

@@ -176,7 +176,8 @@ def auc(input: Any, label: Any, curve: str = "ROC", num_thresholds: int = 4095, 
     sp, sn = _as_value(stat_pos), _as_value(stat_neg)
     prob = input[:, 1] if len(input.shape) == 2 and input.shape[1] == 2 else input.reshape([-1])
     bucket = pagaie.clip((prob * num_thresholds).astype("int64"), 0, num_thresholds)
-    onehot = pagaie.nn.functional.one_hot(bucket, n).astype("int64")
+    # (a comparison with arange keeps the bucket axis size known to shape inference)
+    onehot = (pagaie.unsqueeze(bucket, 1) == pagaie.arange(n, dtype="int64")).astype("int64")
     lab = label.reshape([-1, 1]).astype("int64")
     if ins_tag_weight is not None:
         onehot = onehot * ins_tag_weight.reshape([-1, 1]).astype("int64")

@@ -153,3 +153,60 @@ def test_scaled_dot_product_attention(case):
 
 RNG_MASK = np.random.default_rng(3).random((2, 1, 5, 7)) > 0.2
 FMASK = np.random.default_rng(4).standard_normal((1, 4, 5, 7)).astype("float32")
+
+
+@pytest.mark.parametrize("causal", [False, True])
+def test_flash_attn_qkvpacked(causal):
+    qkv = np.random.default_rng(5).standard_normal((2, 6, 3, 2, 8)).astype("float32")
+
+    def run(fw):
+        t = fw.to_tensor(qkv)
+        t.stop_gradient = False
+        out, sm = fw.nn.functional.flash_attn_qkvpacked(t, causal=causal, return_softmax=True)
+        (out * out).sum().backward()
+        return [out, sm, t.grad]
+    ours, theirs = both(run)
+    assert_same(ours, theirs, rtol=1e-5, atol=1e-5)
+    out, sm = pagaie.nn.functional.flash_attn_qkvpacked(pagaie.to_tensor(qkv), causal=causal)
+    assert sm is None
+    np.testing.assert_allclose(out.numpy(), ours[0].numpy(), rtol=1e-5, atol=1e-5)
+
+
+@pytest.mark.parametrize("padded", [True, False])
+def test_flash_attn_varlen_qkvpacked_equals_per_sequence_attention(padded):
+    rng = np.random.default_rng(6)
+    lens, maxlen = [3, 5], 5
+    qkv = rng.standard_normal((10 if padded else 8, 4, 2, 8)).astype("float32")   # 2 query heads per kv head
+    cu = pagaie.to_tensor(np.cumsum([0] + lens).astype("int32"))
+    out, _ = pagaie.nn.functional.flash_attn_varlen_qkvpacked(pagaie.to_tensor(qkv), cu, cu, maxlen, maxlen,
+                                                              0.3, causal=True, varlen_padded=padded)
+    starts = [0, maxlen] if padded else [0, 3]
+    for s, n in zip(starts, lens):
+        seq = pagaie.to_tensor(qkv[s:s + n][None])
+        q = seq[:, :, :2].reshape([1, n, 4, 8])
+        ref = pagaie.nn.functional.scaled_dot_product_attention(q, seq[:, :, 2], seq[:, :, 3], is_causal=True,
+                                                                scale=0.3)
+        np.testing.assert_allclose(out.numpy()[s:s + n], ref.numpy()[0], rtol=1e-5, atol=1e-5)
+    if padded:
+        assert not out.numpy()[3:5].any()
+
+
+def test_sparse_attention_equals_dense_masked_attention():
+    rng = np.random.default_rng(7)
+    q, k, v = (rng.standard_normal((1, 2, 4, 3)).astype("float32") for _ in range(3))
+    offset = np.array([[[0, 2, 4, 6, 8], [0, 1, 2, 3, 4]]], dtype="int32")
+    columns = np.array([[[0, 1, 0, 1, 2, 3, 2, 3], [0, 1, 2, 3, 0, 0, 0, 0]]], dtype="int32")[:, :, :8]
+    columns[0, 1, 4:] = 0
+    kpm = np.array([[1, 1, 1, 0]], dtype="float32")
+    out = pagaie.nn.functional.sparse_attention(*(pagaie.to_tensor(a) for a in (q, k, v, offset, columns, kpm)))
+    dense = np.zeros((1, 2, 4, 4), bool)
+    for h in range(2):
+        for r in range(4):
+            dense[0, h, r, columns[0, h, offset[0, h, r]:offset[0, h, r + 1]]] = True
+    dense &= kpm.astype(bool)[:, None, None, :]
+    s = np.where(dense, q @ k.transpose(0, 1, 3, 2) / np.sqrt(3), -np.inf)
+    with np.errstate(invalid="ignore"):
+        w = np.exp(s - s.max(-1, keepdims=True))
+        w = np.nan_to_num(w / w.sum(-1, keepdims=True))
+    ref = np.where(dense.any(-1, keepdims=True), w @ v, 0)
+    np.testing.assert_allclose(out.numpy(), ref, rtol=1e-5, atol=1e-6)

@@ -16,6 +16,8 @@ from typing import Any, Callable, Iterator
 
 import torch
 
+from pagaie._core.dtype import get_default_dtype
+
 from pagaie._core import dtype as _dt
 from pagaie._core.parameter import Parameter
 from pagaie._core.tensor import Tensor
@@ -272,7 +274,7 @@ class Layer(StateMixin, CastMixin):
         Args:
             shape (list[int]): its shape.
             attr (ParamAttr|str|Initializer|bool, optional): its attributes; False creates nothing.
-            dtype (str, optional): its dtype; the layer's dtype when None.
+            dtype (str, optional): its dtype; the global default dtype when None (as Paddle).
             is_bias (bool): a bias (zero-initialised by default) rather than a weight
                 (Xavier-uniform by default).
             default_initializer (Initializer, optional): used when ``attr`` names none.
@@ -291,7 +293,7 @@ class Layer(StateMixin, CastMixin):
         from pagaie.nn.param import make_parameter
         if isinstance(attr, str) and attr == "":
             attr = None
-        return make_parameter(shape, attr, dtype if dtype else self._dtype, is_bias,
+        return make_parameter(shape, attr, dtype if dtype else get_default_dtype(), is_bias,
                               default_initializer, self._full_name, device)
 
     def create_variable(self, name: str | None = None, persistable: bool | None = None,
@@ -312,7 +314,7 @@ class Layer(StateMixin, CastMixin):
         Args:
             name (str, optional): the name's suffix; generated when None.
             persistable (bool, optional): its ``persistable`` flag.
-            dtype (str, optional): its dtype; the layer's dtype when None.
+            dtype (str, optional): its dtype; the global default dtype when None (as Paddle).
 
         Returns:
             Tensor: the tensor.

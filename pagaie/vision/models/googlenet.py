@@ -65,7 +65,7 @@ class GoogLeNet(nn.Layer):
         >>> model = GoogLeNet(num_classes=0, with_pool=False)
         >>> out, aux1, aux2 = model(paddle.rand([1, 3, 64, 64]))
         >>> list(out.shape), list(aux1.shape)
-        ([1, 1024, 2, 2], [1, 512, 4, 4])
+        ([1, 1024, 1, 1], [1, 512, 3, 3])
     """
 
     def __init__(self, num_classes: int = 1000, with_pool: bool = True) -> None:

@@ -158,8 +158,8 @@ class InceptionV3(nn.Layer):
         >>> import pagaie as paddle
         >>> from pagaie.vision.models import InceptionV3
         >>> model = InceptionV3(num_classes=10)
-        >>> model(paddle.rand([1, 3, 75, 75])).shape
-        paddle.Size([1, 10])
+        >>> model(paddle.rand([2, 3, 75, 75])).shape
+        paddle.Size([2, 10])
     """
 
     def __init__(self, num_classes: int = 1000, with_pool: bool = True) -> None:

@@ -155,7 +155,7 @@ def _factory(arch: str, scale: float, act: str = "relu"):
         >>> from pagaie.vision.models import {arch}
         >>> model = {arch}(num_classes=10)
         >>> model._fc.weight.shape
-        [{_STAGE_CHANNELS[scale][-1]}, 10]
+        paddle.Size([{_STAGE_CHANNELS[scale][-1]}, 10])
     """
     return build
 

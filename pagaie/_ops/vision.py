@@ -1,0 +1,618 @@
+"""Detection ops of ``paddle.vision.ops``: NMS, box coding, prior boxes, YOLO decoding,
+RoI pooling/align, position-sensitive RoI pooling and deformable convolution.
+
+Kernels over torch tensors only (no torchvision). RoI ops loop over boxes in Python
+with vectorised work per box; detection post-processing is data-dependent by nature.
+Not a top-level family: ``pagaie.vision.ops`` re-exports ``__all__``.
+"""
+from __future__ import annotations
+
+import math
+
+import torch
+
+from pagaie._core.registry import defop
+from pagaie._ops._nn_helpers import ntuple
+
+__all__ = ["nms", "box_coder", "prior_box", "yolo_box", "roi_align", "roi_pool", "psroi_pool",
+           "deform_conv2d"]
+
+
+def _round(v: torch.Tensor) -> torch.Tensor:
+    """Round half away from zero (C's ``round``), unlike torch's half-to-even."""
+    return torch.sign(v) * torch.floor(v.abs() + 0.5)
+
+
+def _iou_matrix(a: torch.Tensor, b: torch.Tensor, normalized: bool = True) -> torch.Tensor:
+    off = 0.0 if normalized else 1.0
+    area_a = ((a[:, 2] - a[:, 0] + off) * (a[:, 3] - a[:, 1] + off)).clamp(min=0)
+    area_b = ((b[:, 2] - b[:, 0] + off) * (b[:, 3] - b[:, 1] + off)).clamp(min=0)
+    lt = torch.maximum(a[:, None, :2], b[None, :, :2])
+    rb = torch.minimum(a[:, None, 2:], b[None, :, 2:])
+    wh = (rb - lt + off).clamp(min=0)
+    inter = wh[..., 0] * wh[..., 1]
+    union = area_a[:, None] + area_b[None, :] - inter
+    return torch.where(union > 0, inter / union.clamp(min=1e-30), torch.zeros_like(inter))
+
+
+def greedy_nms(boxes: torch.Tensor, iou_threshold: float, normalized: bool = True,
+               eta: float = 1.0) -> torch.Tensor:
+    """Indices kept by greedy NMS over boxes already in priority order (suppress IoU > threshold)."""
+    n = boxes.shape[0]
+    if n == 0:
+        return torch.zeros(0, dtype=torch.int64, device=boxes.device)
+    iou = _iou_matrix(boxes, boxes, normalized).cpu()
+    suppressed = torch.zeros(n, dtype=torch.bool)
+    keep = []
+    thr = float(iou_threshold)
+    for i in range(n):
+        if suppressed[i]:
+            continue
+        keep.append(i)
+        suppressed |= iou[i] > thr
+        if eta < 1.0 and thr > 0.5:
+            thr *= eta
+    return torch.tensor(keep, dtype=torch.int64, device=boxes.device)
+
+
+@defop(method=False, differentiable=False, paddle_types=("nms", "pd_op.nms"))
+def nms(boxes, iou_threshold=0.3, scores=None, category_idxs=None, categories=None, top_k=None):
+    """Non-maximum suppression: drop boxes that overlap a higher-priority kept box.
+
+    Overlap is the IoU of ``[x1, y1, x2, y2]`` boxes; a box is suppressed when its IoU with
+    a kept box exceeds ``iou_threshold``.
+
+    Args:
+        boxes (Tensor): ``[N, 4]`` boxes.
+        iou_threshold (float, optional): IoU above which boxes are suppressed. Default: 0.3.
+        scores (Tensor, optional): ``[N]`` scores; without them boxes are taken in the given
+            order, with them by decreasing score.
+        category_idxs (Tensor, optional): ``[N]`` category of each box; NMS then runs per
+            category (requires ``categories`` and ``scores``).
+        categories (list, optional): the category ids to process.
+        top_k (int, optional): keep at most this many (only with ``category_idxs``).
+
+    Returns:
+        Tensor: int64 indices of the kept boxes (by decreasing score when scores are given).
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> boxes = paddle.to_tensor([[0., 0., 10., 10.], [1., 1., 10., 10.], [20., 20., 30., 30.]])
+        >>> paddle.vision.ops.nms(boxes, 0.5, scores=paddle.to_tensor([0.2, 0.9, 0.5])).tolist()
+        [1, 2]
+    """
+    if scores is None:
+        return greedy_nms(boxes, iou_threshold)
+    if category_idxs is None:
+        order = torch.argsort(scores, descending=True, stable=True)
+        return order[greedy_nms(boxes[order], iou_threshold)]
+    if top_k is not None and top_k > scores.shape[0]:
+        raise AssertionError("paddle.vision.ops.nms: top_k should be smaller equal than the number of boxes, "
+                             f"but received top_k={top_k} for {scores.shape[0]} boxes")
+    if categories is None:
+        raise AssertionError("paddle.vision.ops.nms: if category_idxs is given, categories which is a list "
+                             "of unique id of all categories is necessary")
+    keep_mask = torch.zeros(scores.shape[0], dtype=torch.bool, device=scores.device)
+    for cat in categories:
+        idx = torch.nonzero(category_idxs == int(cat)).reshape(-1)
+        if idx.numel() == 0:
+            continue
+        order = torch.argsort(scores[idx], descending=True, stable=True)
+        keep_mask[idx[order[greedy_nms(boxes[idx][order], iou_threshold)]]] = True
+    kept = torch.nonzero(keep_mask).reshape(-1)
+    order = torch.argsort(scores[kept], descending=True, stable=True)
+    if top_k is not None:
+        order = order[:min(int(top_k), kept.numel())]
+    return kept[order]
+
+
+@defop(method=False, paddle_types=("box_coder", "pd_op.box_coder"))
+def box_coder(prior_box, prior_box_var, target_box, code_type="encode_center_size", box_normalized=True,
+              axis=0, name=None):
+    """Encode boxes as offsets from prior boxes, or decode such offsets back into boxes.
+
+    With priors of centre ``(px, py)`` and size ``(pw, ph)`` and variances ``v``, encoding
+    gives ``((tx - px) / pw / v0, (ty - py) / ph / v1, log(tw / pw) / v2, log(th / ph) / v3)``;
+    decoding inverts it. Unnormalised boxes (``box_normalized=False``) count pixels
+    inclusively (width ``x2 - x1 + 1``).
+
+    Args:
+        prior_box (Tensor): ``[M, 4]`` prior boxes ``[x1, y1, x2, y2]``.
+        prior_box_var (Tensor|list|tuple|None): ``[M, 4]`` variances, or 4 numbers for all priors.
+        target_box (Tensor): ``[N, 4]`` boxes to encode, or ``[N, M, 4]`` offsets to decode.
+        code_type (str, optional): ``'encode_center_size'`` or ``'decode_center_size'``.
+        box_normalized (bool, optional): whether coordinates are normalised. Default: True.
+        axis (int, optional): when decoding, the axis of ``target_box`` along which the
+            priors are broadcast (0: priors index the second axis). Default: 0.
+        name (str, optional): unused.
+
+    Returns:
+        Tensor: ``[N, M, 4]`` encoded offsets or decoded boxes.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> prior = paddle.to_tensor([[0., 0., 2., 2.]])
+        >>> target = paddle.to_tensor([[1., 1., 3., 3.]])
+        >>> paddle.vision.ops.box_coder(prior, [1., 1., 1., 1.], target).tolist()
+        [[[0.5, 0.5, 0.0, 0.0]]]
+    """
+    if isinstance(prior_box_var, (list, tuple)):
+        if len(prior_box_var) != 4:
+            raise AssertionError("paddle.vision.ops.box_coder: Input prior_box_var must be Variable or "
+                                 f"list|tuple with 4 elements, but received {len(prior_box_var)} elements")
+        var = torch.tensor([float(v) for v in prior_box_var], dtype=prior_box.dtype, device=prior_box.device)
+    elif isinstance(prior_box_var, torch.Tensor) or prior_box_var is None:
+        var = prior_box_var
+    else:
+        raise TypeError("paddle.vision.ops.box_coder: Input prior_box_var must be Variable or list|tuple, "
+                        f"but received {type(prior_box_var).__name__}")
+    off = 0.0 if box_normalized else 1.0
+    pw = prior_box[:, 2] - prior_box[:, 0] + off
+    ph = prior_box[:, 3] - prior_box[:, 1] + off
+    px = prior_box[:, 0] + pw / 2
+    py = prior_box[:, 1] + ph / 2
+    if code_type == "encode_center_size":
+        t = target_box
+        tw = t[:, 2] - t[:, 0] + off
+        th = t[:, 3] - t[:, 1] + off
+        tx = (t[:, 0] + t[:, 2]) / 2
+        ty = (t[:, 1] + t[:, 3]) / 2
+        out = torch.stack([(tx[:, None] - px[None]) / pw[None], (ty[:, None] - py[None]) / ph[None],
+                           torch.log((tw[:, None] / pw[None]).abs()), torch.log((th[:, None] / ph[None]).abs())],
+                          dim=-1)
+        if var is not None:
+            out = out / (var if var.dim() == 1 else var[None])
+        return out
+    if code_type != "decode_center_size":
+        raise ValueError("paddle.vision.ops.box_coder: code_type must be 'encode_center_size' or "
+                         f"'decode_center_size', but received {code_type!r}")
+    t = target_box if target_box.dim() == 3 else target_box[:, None, :] if axis == 0 else target_box[None]
+    shape = (1, -1) if axis == 0 else (-1, 1)
+    pw, ph, px, py = (v.reshape(shape) for v in (pw, ph, px, py))
+    if var is None:
+        v = [1.0] * 4
+    elif var.dim() == 1:
+        v = [var[i] for i in range(4)]
+    else:
+        vv = var.reshape(*shape, 4) if axis == 0 else var.reshape(-1, 1, 4)
+        v = [vv[..., i] for i in range(4)]
+    cx = v[0] * t[..., 0] * pw + px
+    cy = v[1] * t[..., 1] * ph + py
+    w = torch.exp(v[2] * t[..., 2]) * pw
+    h = torch.exp(v[3] * t[..., 3]) * ph
+    return torch.stack([cx - w / 2, cy - h / 2, cx + w / 2 - off, cy + h / 2 - off], dim=-1)
+
+
+def _expand_ratios(aspect_ratios, flip):
+    out = [1.0]
+    for ar in aspect_ratios:
+        if any(abs(ar - o) < 1e-6 for o in out):
+            continue
+        out.append(ar)
+        if flip:
+            out.append(1.0 / ar)
+    return out
+
+
+@defop(method=False, differentiable=False, paddle_types=("prior_box", "pd_op.prior_box"))
+def prior_box(input, image, min_sizes, max_sizes=None, aspect_ratios=[1.0], variance=[0.1, 0.1, 0.2, 0.2],
+              flip=False, clip=False, steps=[0.0, 0.0], offset=0.5, min_max_aspect_ratios_order=False, name=None):
+    """SSD prior (anchor) boxes for every cell of a feature map.
+
+    Args:
+        input (Tensor): ``[N, C, H, W]`` feature map (only its size is used).
+        image (Tensor): ``[N, C, IH, IW]`` image (only its size is used).
+        min_sizes (list|float): minimum box sizes, in pixels.
+        max_sizes (list|float, optional): maximum sizes; each adds a ``sqrt(min * max)`` box.
+        aspect_ratios (list|float, optional): aspect ratios (1.0 is always included). Default: [1.0].
+        variance (list, optional): the 4 variances written to every box. Default: [0.1, 0.1, 0.2, 0.2].
+        flip (bool, optional): also use the reciprocal of each ratio. Default: False.
+        clip (bool, optional): clip boxes to [0, 1]. Default: False.
+        steps (list, optional): cell size ``(step_w, step_h)``; 0 derives it from the sizes.
+        offset (float, optional): centre offset within a cell. Default: 0.5.
+        min_max_aspect_ratios_order (bool, optional): order boxes as min, max, then other
+            ratios (Caffe's order) instead of ratios then max. Default: False.
+        name (str, optional): unused.
+
+    Returns:
+        tuple: ``(boxes, variances)``, each ``[H, W, num_priors, 4]``, boxes normalised to the image.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> box, var = paddle.vision.ops.prior_box(paddle.ones([1, 2, 2, 2]), paddle.ones([1, 3, 8, 8]), [4.])
+        >>> box.shape, box[0, 0, 0].tolist()
+        (paddle.Size([2, 2, 1, 4]), [0.0, 0.0, 0.5, 0.5])
+    """
+    min_sizes = [float(v) for v in (min_sizes if isinstance(min_sizes, (list, tuple)) else [min_sizes])]
+    ratios = [float(v) for v in (aspect_ratios if isinstance(aspect_ratios, (list, tuple)) else [aspect_ratios])]
+    steps = steps if isinstance(steps, (list, tuple)) else [steps]
+    if len(steps) != 2:
+        raise ValueError("steps should be (step_w, step_h)")
+    if max_sizes is not None and not isinstance(max_sizes, (list, tuple)):
+        max_sizes = [max_sizes]
+    max_sizes = [float(v) for v in max_sizes] if max_sizes and max_sizes[0] > 0 else []
+    fh, fw = input.shape[2], input.shape[3]
+    ih, iw = image.shape[2], image.shape[3]
+    step_w = float(steps[0]) or iw / fw
+    step_h = float(steps[1]) or ih / fh
+    ratios = _expand_ratios(ratios, flip)
+    sizes = []  # (half width, half height) of each prior, in order
+    for s, mn in enumerate(min_sizes):
+        if min_max_aspect_ratios_order:
+            sizes.append((mn / 2, mn / 2))
+            if max_sizes:
+                m = math.sqrt(mn * max_sizes[s]) / 2
+                sizes.append((m, m))
+            sizes += [(mn * math.sqrt(ar) / 2, mn / math.sqrt(ar) / 2) for ar in ratios if abs(ar - 1.0) >= 1e-6]
+        else:
+            sizes += [(mn * math.sqrt(ar) / 2, mn / math.sqrt(ar) / 2) for ar in ratios]
+            if max_sizes:
+                m = math.sqrt(mn * max_sizes[s]) / 2
+                sizes.append((m, m))
+    dt = input.dtype if input.is_floating_point() else torch.float32
+    dev = input.device
+    cx = (torch.arange(fw, dtype=torch.float64, device=dev) + offset) * step_w
+    cy = (torch.arange(fh, dtype=torch.float64, device=dev) + offset) * step_h
+    half = torch.tensor(sizes, dtype=torch.float64, device=dev)  # [P, 2]
+    cxg = cx[None, :, None].expand(fh, fw, len(sizes))
+    cyg = cy[:, None, None].expand(fh, fw, len(sizes))
+    boxes = torch.stack([(cxg - half[:, 0]) / iw, (cyg - half[:, 1]) / ih,
+                         (cxg + half[:, 0]) / iw, (cyg + half[:, 1]) / ih], dim=-1).to(dt)
+    if clip:
+        boxes = boxes.clamp(0.0, 1.0)
+    var = torch.tensor([float(v) for v in variance], dtype=dt, device=dev).expand_as(boxes).contiguous()
+    return boxes, var
+
+
+@defop(method=False, differentiable=False, paddle_types=("yolo_box", "pd_op.yolo_box"))
+def yolo_box(x, img_size, anchors, class_num, conf_thresh, downsample_ratio, clip_bbox=True, name=None,
+             scale_x_y=1.0, iou_aware=False, iou_aware_factor=0.5):
+    """Decode a YOLOv3 head into boxes (in image pixels) and per-class scores.
+
+    Args:
+        x (Tensor): ``[N, A * (5 + class_num), H, W]`` head output (``A * (6 + class_num)``
+            with ``iou_aware``, the A IoU channels first).
+        img_size (Tensor): ``[N, 2]`` int32 image sizes ``(height, width)``.
+        anchors (list): anchor sizes ``[w0, h0, w1, h1, ...]`` in pixels.
+        class_num (int): number of classes.
+        conf_thresh (float): boxes whose confidence is below it get zero boxes and scores.
+        downsample_ratio (int): input size / feature map size.
+        clip_bbox (bool, optional): clip boxes to the image. Default: True.
+        name (str, optional): unused.
+        scale_x_y (float, optional): centre scaling of YOLOv4. Default: 1.0.
+        iou_aware (bool, optional): the head has IoU channels. Default: False.
+        iou_aware_factor (float, optional): weight of the IoU in the confidence. Default: 0.5.
+
+    Returns:
+        tuple: ``(boxes [N, A*H*W, 4], scores [N, A*H*W, class_num])``.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> x = paddle.zeros([1, 2 * 7, 4, 4])
+        >>> boxes, scores = paddle.vision.ops.yolo_box(x, paddle.to_tensor([[64, 64]], 'int32'), [10, 13, 16, 30],
+        ...                                            2, 0.01, 16)
+        >>> boxes.shape, scores.shape
+        (paddle.Size([1, 32, 4]), paddle.Size([1, 32, 2]))
+    """
+    n, _, h, w = x.shape
+    an = len(anchors) // 2
+    if iou_aware:
+        ious = torch.sigmoid(x[:, :an])
+        x = x[:, an:]
+    p = x.reshape(n, an, 5 + class_num, h, w)
+    obj = torch.sigmoid(p[:, :, 4])
+    if iou_aware:
+        obj = obj.pow(1 - iou_aware_factor) * ious.pow(iou_aware_factor)
+    img_h = img_size[:, 0].to(x.dtype).reshape(n, 1, 1, 1)
+    img_w = img_size[:, 1].to(x.dtype).reshape(n, 1, 1, 1)
+    bias = -0.5 * (scale_x_y - 1.0)
+    gx = torch.arange(w, dtype=x.dtype, device=x.device).reshape(1, 1, 1, w)
+    gy = torch.arange(h, dtype=x.dtype, device=x.device).reshape(1, 1, h, 1)
+    aw = torch.tensor(anchors[0::2], dtype=x.dtype, device=x.device).reshape(1, an, 1, 1)
+    ah = torch.tensor(anchors[1::2], dtype=x.dtype, device=x.device).reshape(1, an, 1, 1)
+    cx = (gx + torch.sigmoid(p[:, :, 0]) * scale_x_y + bias) * img_w / w
+    cy = (gy + torch.sigmoid(p[:, :, 1]) * scale_x_y + bias) * img_h / h
+    bw = torch.exp(p[:, :, 2]) * aw * img_w / (downsample_ratio * w)
+    bh = torch.exp(p[:, :, 3]) * ah * img_h / (downsample_ratio * h)
+    x1, y1, x2, y2 = cx - bw / 2, cy - bh / 2, cx + bw / 2, cy + bh / 2
+    if clip_bbox:
+        x1 = torch.maximum(x1, torch.zeros_like(x1))
+        y1 = torch.maximum(y1, torch.zeros_like(y1))
+        x2 = torch.minimum(x2, img_w - 1)
+        y2 = torch.minimum(y2, img_h - 1)
+    keep = (obj >= conf_thresh).to(x.dtype)
+    boxes = torch.stack([x1, y1, x2, y2], dim=-1) * keep[..., None]
+    scores = torch.sigmoid(p[:, :, 5:]) * (obj * keep)[:, :, None]
+    return boxes.reshape(n, an * h * w, 4), scores.permute(0, 1, 3, 4, 2).reshape(n, an * h * w, class_num)
+
+
+def _batch_index(boxes_num: torch.Tensor, total: int) -> list:
+    idx = torch.repeat_interleave(torch.arange(boxes_num.numel()), boxes_num.reshape(-1).to(torch.int64).cpu())
+    if idx.numel() != total:
+        raise ValueError(f"the sum of boxes_num ({idx.numel()}) must equal the number of boxes ({total})")
+    return idx.tolist()
+
+
+def _bilinear(img: torch.Tensor, y: torch.Tensor, x: torch.Tensor) -> torch.Tensor:
+    """Sample ``img [C, H, W]`` at points ``y, x`` (same shape S) -> ``[C, *S]``; 0 outside (-1, H)."""
+    _, hgt, wid = img.shape
+    valid = (y >= -1.0) & (y <= hgt) & (x >= -1.0) & (x <= wid)
+    y = y.clamp(min=0)
+    x = x.clamp(min=0)
+    y0 = y.floor().long()
+    x0 = x.floor().long()
+    ytop = y0 >= hgt - 1
+    xtop = x0 >= wid - 1
+    y0 = torch.where(ytop, torch.full_like(y0, hgt - 1), y0)
+    x0 = torch.where(xtop, torch.full_like(x0, wid - 1), x0)
+    y = torch.where(ytop, y0.to(y.dtype), y)
+    x = torch.where(xtop, x0.to(x.dtype), x)
+    y1 = torch.where(ytop, y0, y0 + 1).clamp(max=hgt - 1)
+    x1 = torch.where(xtop, x0, x0 + 1).clamp(max=wid - 1)
+    ly, lx = y - y0, x - x0
+    hy, hx = 1 - ly, 1 - lx
+    flat = img.reshape(img.shape[0], -1)
+
+    def at(yy, xx):
+        return flat[:, (yy * wid + xx).reshape(-1)].reshape(img.shape[0], *yy.shape)
+
+    out = at(y0, x0) * (hy * hx) + at(y0, x1) * (hy * lx) + at(y1, x0) * (ly * hx) + at(y1, x1) * (ly * lx)
+    return out * valid
+
+
+def _pair(output_size):
+    return (output_size, output_size) if isinstance(output_size, int) else tuple(int(v) for v in output_size)
+
+
+@defop(method=False, paddle_types=("roi_align", "pd_op.roi_align"))
+def roi_align(x, boxes, boxes_num, output_size, spatial_scale=1.0, sampling_ratio=-1, aligned=True, name=None):
+    """RoI Align (Mask R-CNN): average of bilinear samples in each output bin of each box.
+
+    Args:
+        x (Tensor): ``[N, C, H, W]`` features.
+        boxes (Tensor): ``[K, 4]`` boxes ``[x1, y1, x2, y2]`` in input-image coordinates.
+        boxes_num (Tensor): ``[N]`` int32 number of boxes of each image (boxes are grouped by image).
+        output_size (int|tuple): ``(pooled_h, pooled_w)``.
+        spatial_scale (float, optional): feature size / image size. Default: 1.0.
+        sampling_ratio (int, optional): samples per bin side; ``<= 0`` uses
+            ``ceil(box size / output size)``. Default: -1.
+        aligned (bool, optional): shift boxes by half a pixel (pixel-centre convention). Default: True.
+        name (str, optional): unused.
+
+    Returns:
+        Tensor: ``[K, C, pooled_h, pooled_w]``.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> x = paddle.arange(16, dtype='float32').reshape([1, 1, 4, 4])
+        >>> out = paddle.vision.ops.roi_align(x, paddle.to_tensor([[0., 0., 4., 4.]]),
+        ...                                   paddle.to_tensor([1], 'int32'), 2)
+        >>> out.tolist()
+        [[[[2.5, 4.5], [10.5, 12.5]]]]
+    """
+    ph, pw = _pair(output_size)
+    k = boxes.shape[0]
+    out = x.new_zeros((k, x.shape[1], ph, pw))
+    if k == 0:
+        return out
+    off = 0.5 if aligned else 0.0
+    rois = boxes.detach().to(torch.float64).cpu() * spatial_scale - off
+    res = []
+    for i, b in enumerate(_batch_index(boxes_num, k)):
+        x1, y1, x2, y2 = rois[i].tolist()
+        rw, rh = x2 - x1, y2 - y1
+        if not aligned:
+            rw, rh = max(rw, 1.0), max(rh, 1.0)
+        bh, bw = rh / ph, rw / pw
+        gh = sampling_ratio if sampling_ratio > 0 else max(int(math.ceil(rh / ph)), 1)
+        gw = sampling_ratio if sampling_ratio > 0 else max(int(math.ceil(rw / pw)), 1)
+        ys = y1 + (torch.arange(ph, dtype=torch.float64)[:, None] * bh
+                   + (torch.arange(gh, dtype=torch.float64)[None, :] + 0.5) * bh / gh).reshape(-1)
+        xs = x1 + (torch.arange(pw, dtype=torch.float64)[:, None] * bw
+                   + (torch.arange(gw, dtype=torch.float64)[None, :] + 0.5) * bw / gw).reshape(-1)
+        yy, xx = torch.meshgrid(ys.to(x.dtype).to(x.device), xs.to(x.dtype).to(x.device), indexing="ij")
+        v = _bilinear(x[b], yy, xx).reshape(x.shape[1], ph, gh, pw, gw)
+        res.append(v.sum(dim=(2, 4)) / max(gh * gw, 1))
+    return torch.stack(res)
+
+
+@defop(method=False, paddle_types=("roi_pool", "pd_op.roi_pool"))
+def roi_pool(x, boxes, boxes_num, output_size, spatial_scale=1.0, name=None):
+    """RoI max pooling (Fast R-CNN): the maximum of each output bin of each box.
+
+    Box corners are scaled by ``spatial_scale`` and rounded to feature cells; empty bins give 0.
+
+    Args:
+        x (Tensor): ``[N, C, H, W]`` features.
+        boxes (Tensor): ``[K, 4]`` boxes ``[x1, y1, x2, y2]``.
+        boxes_num (Tensor): ``[N]`` int32 number of boxes of each image.
+        output_size (int|tuple): ``(pooled_h, pooled_w)``.
+        spatial_scale (float, optional): feature size / image size. Default: 1.0.
+        name (str, optional): unused.
+
+    Returns:
+        Tensor: ``[K, C, pooled_h, pooled_w]``.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> x = paddle.arange(16, dtype='float32').reshape([1, 1, 4, 4])
+        >>> out = paddle.vision.ops.roi_pool(x, paddle.to_tensor([[0., 0., 3., 3.]]),
+        ...                                  paddle.to_tensor([1], 'int32'), 2)
+        >>> out.tolist()
+        [[[[5.0, 7.0], [13.0, 15.0]]]]
+    """
+    ph, pw = _pair(output_size)
+    k = boxes.shape[0]
+    hgt, wid = x.shape[2], x.shape[3]
+    res = []
+    rois = _round(boxes.detach().to(torch.float64).cpu() * spatial_scale).long().tolist()
+    for i, b in enumerate(_batch_index(boxes_num, k)):
+        x1, y1, x2, y2 = rois[i]
+        rh, rw = max(y2 - y1 + 1, 1), max(x2 - x1 + 1, 1)
+        bh, bw = rh / ph, rw / pw
+        rows = []
+        for r in range(ph):
+            hs = min(max(int(math.floor(r * bh)) + y1, 0), hgt)
+            he = min(max(int(math.ceil((r + 1) * bh)) + y1, 0), hgt)
+            cols = []
+            for c in range(pw):
+                ws = min(max(int(math.floor(c * bw)) + x1, 0), wid)
+                we = min(max(int(math.ceil((c + 1) * bw)) + x1, 0), wid)
+                if he <= hs or we <= ws:
+                    cols.append(x.new_zeros(x.shape[1]))
+                else:
+                    cols.append(x[b, :, hs:he, ws:we].amax(dim=(1, 2)))
+            rows.append(torch.stack(cols, dim=-1))
+        res.append(torch.stack(rows, dim=-2))
+    if not res:
+        return x.new_zeros((0, x.shape[1], ph, pw))
+    return torch.stack(res)
+
+
+@defop(method=False, paddle_types=("psroi_pool", "pd_op.psroi_pool"))
+def psroi_pool(x, boxes, boxes_num, output_size, spatial_scale=1.0, name=None):
+    """Position-sensitive RoI average pooling (R-FCN).
+
+    Output channel ``c`` of bin ``(i, j)`` averages input channel ``(c * ph + i) * pw + j``
+    over the bin, so the input needs ``C = out_channels * ph * pw`` channels.
+
+    Args:
+        x (Tensor): ``[N, C, H, W]`` features.
+        boxes (Tensor): ``[K, 4]`` boxes ``[x1, y1, x2, y2]``.
+        boxes_num (Tensor): ``[N]`` int32 number of boxes of each image.
+        output_size (int|tuple): ``(pooled_h, pooled_w)``.
+        spatial_scale (float, optional): feature size / image size. Default: 1.0.
+        name (str, optional): unused.
+
+    Returns:
+        Tensor: ``[K, C / (ph * pw), ph, pw]``.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> x = paddle.ones([1, 8, 4, 4])
+        >>> out = paddle.vision.ops.psroi_pool(x, paddle.to_tensor([[0., 0., 3., 3.]]),
+        ...                                    paddle.to_tensor([1], 'int32'), 2)
+        >>> out.shape
+        paddle.Size([1, 2, 2, 2])
+    """
+    ph, pw = _pair(output_size)
+    if x.dim() != 4:
+        raise AssertionError("paddle.vision.ops.psroi_pool: Input features with shape should be (N, C, H, W), "
+                             f"but received shape {list(x.shape)}")
+    if ph * pw == 0:
+        raise ValueError("paddle.vision.ops.psroi_pool: output_size should not contain 0.")
+    oc = x.shape[1] // (ph * pw)
+    hgt, wid = x.shape[2], x.shape[3]
+    k = boxes.shape[0]
+    r = boxes.detach().to(torch.float64).cpu()
+    res = []
+    for i, b in enumerate(_batch_index(boxes_num, k)):
+        x1 = float(_round(r[i, 0])) * spatial_scale
+        y1 = float(_round(r[i, 1])) * spatial_scale
+        x2 = float(_round(r[i, 2]) + 1.0) * spatial_scale
+        y2 = float(_round(r[i, 3]) + 1.0) * spatial_scale
+        rh, rw = max(y2 - y1, 0.1), max(x2 - x1, 0.1)
+        bh, bw = rh / ph, rw / pw
+        out = x.new_zeros((oc, ph, pw))
+        for a in range(ph):
+            hs = min(max(int(math.floor(bh * a + y1)), 0), hgt)
+            he = min(max(int(math.ceil(bh * (a + 1) + y1)), 0), hgt)
+            for c in range(pw):
+                ws = min(max(int(math.floor(bw * c + x1)), 0), wid)
+                we = min(max(int(math.ceil(bw * (c + 1) + x1)), 0), wid)
+                if he <= hs or we <= ws:
+                    continue
+                chans = torch.arange(oc, device=x.device) * (ph * pw) + a * pw + c
+                out[:, a, c] = x[b, chans, hs:he, ws:we].mean(dim=(1, 2))
+        res.append(out)
+    if not res:
+        return x.new_zeros((0, oc, ph, pw))
+    return torch.stack(res)
+
+
+@defop(method=False, amp="white", paddle_types=("deformable_conv", "pd_op.deformable_conv"))
+def deform_conv2d(x, offset, weight, bias=None, stride=1, padding=0, dilation=1, deformable_groups=1, groups=1,
+                  mask=None, name=None):
+    """Deformable convolution v1 (``mask=None``) or v2 (modulated by ``mask``).
+
+    Each kernel tap samples the input bilinearly at its regular position plus a learned
+    offset (zero outside the input), optionally scaled by a mask, then the samples are
+    combined with ``weight`` as in a normal convolution.
+
+    Args:
+        x (Tensor): ``[N, C, H, W]`` input.
+        offset (Tensor): ``[N, 2 * deformable_groups * kh * kw, Ho, Wo]`` offsets, ``(dy, dx)``
+            pairs per tap.
+        weight (Tensor): ``[Co, C / groups, kh, kw]`` filters.
+        bias (Tensor, optional): ``[Co]`` bias.
+        stride, padding, dilation (int|list|tuple, optional): as in conv2d.
+        deformable_groups (int, optional): channel groups sharing one offset field. Default: 1.
+        groups (int, optional): convolution groups. Default: 1.
+        mask (Tensor, optional): ``[N, deformable_groups * kh * kw, Ho, Wo]`` modulation.
+        name (str, optional): unused.
+
+    Returns:
+        Tensor: ``[N, Co, Ho, Wo]``.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> x = paddle.rand([1, 2, 5, 5])
+        >>> w = paddle.rand([3, 2, 3, 3])
+        >>> out = paddle.vision.ops.deform_conv2d(x, paddle.zeros([1, 18, 3, 3]), w)
+        >>> bool(paddle.allclose(out, paddle.nn.functional.conv2d(x, w), atol=1e-5))
+        True
+    """
+    sh, sw = ntuple(stride, 2, "vision.ops.deform_conv2d", "stride")
+    ph_, pw_ = ntuple(padding, 2, "vision.ops.deform_conv2d", "padding")
+    dh, dw = ntuple(dilation, 2, "vision.ops.deform_conv2d", "dilation")
+    n, c, hgt, wid = x.shape
+    co, _, kh, kw = weight.shape
+    ho = (hgt + 2 * ph_ - (dh * (kh - 1) + 1)) // sh + 1
+    wo = (wid + 2 * pw_ - (dw * (kw - 1) + 1)) // sw + 1
+    dg = deformable_groups
+    taps = kh * kw
+    off = offset.reshape(n, dg, taps, 2, ho, wo)
+    base_y = (torch.arange(ho, device=x.device, dtype=x.dtype) * sh - ph_).reshape(1, 1, 1, ho, 1) + \
+        (torch.arange(kh, device=x.device, dtype=x.dtype) * dh).repeat_interleave(kw).reshape(1, 1, taps, 1, 1)
+    base_x = (torch.arange(wo, device=x.device, dtype=x.dtype) * sw - pw_).reshape(1, 1, 1, 1, wo) + \
+        (torch.arange(kw, device=x.device, dtype=x.dtype) * dw).repeat(kh).reshape(1, 1, taps, 1, 1)
+    py = base_y + off[:, :, :, 0]  # [N, dg, taps, Ho, Wo]
+    px = base_x + off[:, :, :, 1]
+    cg = c // dg
+    cols = []
+    for b in range(n):
+        per_group = []
+        for g in range(dg):
+            v = _deform_sample(x[b, g * cg:(g + 1) * cg], py[b, g], px[b, g])  # [cg, taps, Ho, Wo]
+            if mask is not None:
+                v = v * mask[b].reshape(dg, taps, ho, wo)[g][None]
+            per_group.append(v)
+        cols.append(torch.cat(per_group, dim=0))
+    col = torch.stack(cols)  # [N, C, taps, Ho, Wo]
+    col = col.reshape(n, groups, (c // groups) * taps, ho * wo)
+    w = weight.reshape(groups, co // groups, (c // groups) * taps)
+    out = torch.einsum("gok,ngkl->ngol", w, col).reshape(n, co, ho, wo)
+    if bias is not None:
+        out = out + bias.reshape(1, -1, 1, 1)
+    return out
+
+
+def _deform_sample(img: torch.Tensor, y: torch.Tensor, x: torch.Tensor) -> torch.Tensor:
+    """Bilinear samples of ``img [C, H, W]`` at ``y, x`` with zero padding; out of (-1, H) gives 0."""
+    _, hgt, wid = img.shape
+    inside = (y > -1) & (y < hgt) & (x > -1) & (x < wid)
+    y0 = torch.floor(y)
+    x0 = torch.floor(x)
+    ly, lx = y - y0, x - x0
+    y0 = y0.long()
+    x0 = x0.long()
+    flat = img.reshape(img.shape[0], -1)
+    out = 0
+    for dy, wy in ((0, 1 - ly), (1, ly)):
+        for dx, wx in ((0, 1 - lx), (1, lx)):
+            yy, xx = y0 + dy, x0 + dx
+            ok = (yy >= 0) & (yy < hgt) & (xx >= 0) & (xx < wid) & inside
+            idx = (yy.clamp(0, hgt - 1) * wid + xx.clamp(0, wid - 1)).reshape(-1)
+            vals = flat[:, idx].reshape(img.shape[0], *y.shape)
+            out = out + vals * (wy * wx * ok)
+    return out

@@ -1,0 +1,642 @@
+"""``paddle.jit.to_static``: a function or Layer run as a static Program.
+
+A :class:`StaticFunction` converts its function's Python control flow
+(:mod:`pagaie._static.ast_transform`), then *traces* it: the function runs once per
+input signature with symbolic inputs (:class:`~pagaie._static.ir.Value`) while every
+op call is recorded into a :class:`~pagaie._static.ir.Program`. Later calls with the
+same signature (tensor shapes and dtypes, the other arguments' values, the Layer's
+training flags) run the cached program with the interpreter
+(:class:`~pagaie._static.interpreter.Plan`), or with the compiled executor for
+``backend='inductor'``. Programs run under torch.autograd when gradients are enabled,
+so ``loss.backward()`` reaches the Layer's parameters and the inputs.
+
+When tracing fails (Python control flow over tensor data that cannot be converted,
+``.numpy()`` on a symbolic value...) the call runs eagerly instead, with a warning
+naming the file and line: never a wrong answer.
+"""
+from __future__ import annotations
+
+import functools
+import inspect
+import logging
+import os
+import traceback
+import types
+import warnings
+import weakref
+from typing import Any, Callable
+
+import numpy as np
+import torch
+
+from pagaie._core.tensor import Tensor, wrap
+from pagaie._static import ast_runtime
+from pagaie._static.ir import Program, Value
+from pagaie._static.recorder import active_recorder, recording
+
+__all__ = ["to_static", "not_to_static", "ignore_module", "enable_to_static", "set_code_level",
+           "set_verbosity", "StaticFunction", "ConcreteProgram"]
+
+_log = logging.getLogger("pagaie.jit")
+
+
+class _State:
+    enabled = True
+    code_level = int(os.environ.get("TRANSLATOR_CODE_LEVEL", "0") or 0)
+    code_to_stdout = False
+    verbosity = int(os.environ.get("TRANSLATOR_VERBOSITY", "0") or 0)
+    verbosity_to_stdout = False
+
+
+_STATE = _State()
+_PKG_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+_COMPILE_BACKENDS = ("inductor", "eager", "aot_eager", "cudagraphs")
+
+
+def enable_to_static(enable_to_static_bool: bool) -> None:
+    """Turn ``to_static`` on or off globally; when off, decorated functions run eagerly.
+
+    Args:
+        enable_to_static_bool (bool): True to convert, False to run dynamic code as written.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> @paddle.jit.to_static
+        ... def f(x):
+        ...     return x * 2
+        >>> paddle.jit.enable_to_static(False)
+        >>> f(paddle.ones([2])).tolist()
+        [2.0, 2.0]
+        >>> paddle.jit.enable_to_static(True)
+    """
+    if not isinstance(enable_to_static_bool, bool):
+        raise TypeError(f"paddle.jit.enable_to_static: the argument must be a bool, but received "
+                        f"{type(enable_to_static_bool).__name__}")
+    _STATE.enabled = enable_to_static_bool
+
+
+def not_to_static(func: Callable | None = None) -> Callable:
+    """Mark ``func`` to run as written (never converted) when called from a to_static function.
+
+    Args:
+        func (callable, optional): the function; without it, returns a decorator.
+
+    Returns:
+        callable: ``func`` itself, marked.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> @paddle.jit.not_to_static
+        ... def helper(x):
+        ...     return x + 1
+        >>> helper(paddle.ones([1])).tolist()
+        [2.0]
+    """
+    if func is None:
+        return not_to_static
+    target = getattr(func, "__func__", func)
+    try:
+        target.__jst_not_to_static__ = True
+    except AttributeError:
+        pass
+    return func
+
+
+def ignore_module(modules: list) -> None:
+    """Never convert functions of these modules when a to_static function calls them.
+
+    Args:
+        modules (list): module objects (or names).
+
+    Examples:
+        >>> import json
+        >>> import pagaie as paddle
+        >>> paddle.jit.ignore_module([json])
+    """
+    if not isinstance(modules, (list, tuple)):
+        modules = [modules]
+    for m in modules:
+        if m not in ast_runtime.IGNORED_MODULES:
+            ast_runtime.IGNORED_MODULES.append(m)
+
+
+def set_code_level(level: int = 100, also_to_stdout: bool = False) -> None:
+    """Log the converted source of functions (``level > 0``) when they are traced.
+
+    Args:
+        level (int): 0 turns it off; any positive level logs the converted code.
+        also_to_stdout (bool): also print it.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> paddle.jit.set_code_level(0)
+    """
+    if not isinstance(level, int):
+        raise TypeError(f"paddle.jit.set_code_level: level must be an int, but received "
+                        f"{type(level).__name__}")
+    _STATE.code_level = level
+    _STATE.code_to_stdout = bool(also_to_stdout)
+
+
+def set_verbosity(level: int = 0, also_to_stdout: bool = False) -> None:
+    """Log what to_static does (tracing, fallbacks) at ``level > 0``.
+
+    Args:
+        level (int): 0 is quiet.
+        also_to_stdout (bool): also print the messages.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> paddle.jit.set_verbosity(0)
+    """
+    if not isinstance(level, int):
+        raise TypeError(f"paddle.jit.set_verbosity: level must be an int, but received "
+                        f"{type(level).__name__}")
+    _STATE.verbosity = level
+    _STATE.verbosity_to_stdout = bool(also_to_stdout)
+
+
+def _say(level: int, msg: str) -> None:
+    if _STATE.verbosity >= level:
+        _log.info(msg)
+        if _STATE.verbosity_to_stdout:
+            print(msg)
+
+
+# ---- input signatures -----------------------------------------------------------------------
+def _spec_shape(spec: Any, t: Tensor | None) -> tuple[list[int], Any]:
+    """The traced shape and dtype of a tensor argument given its InputSpec (if any)."""
+    if spec is None:
+        return list(t.shape), t.dtype
+    shape = [-1 if d is None else int(d) for d in spec.shape]
+    if t is not None:
+        ts = list(t.shape)
+        if len(ts) != len(shape) or any(d >= 0 and d != e for d, e in zip(shape, ts)) or \
+                t.dtype != spec.dtype:
+            return ts, t.dtype  # incompatible with the spec: a program of its own
+    return shape, spec.dtype
+
+
+def _is_spec(x: Any) -> bool:
+    from pagaie.static.input_spec import InputSpec
+    return isinstance(x, InputSpec)
+
+
+def _hashable(x: Any) -> Any:
+    if isinstance(x, np.ndarray):
+        return ("ndarray", x.shape, str(x.dtype), x.tobytes())
+    try:
+        hash(x)
+        return x
+    except TypeError:
+        return ("id", id(x))
+
+
+class _Feed:
+    __slots__ = ("i",)
+
+    def __init__(self, i: int) -> None:
+        self.i = i
+
+
+class _Signature:
+    """Walks bound arguments: tensors become feeds (Values when tracing), the rest the key."""
+
+    def __init__(self) -> None:
+        self.key: list = []
+        self.tensors: list[Tensor] = []
+        self.feeds: list[tuple[str, list[int], Any, bool]] = []
+
+    def walk(self, v: Any, spec: Any, name: str) -> Any:
+        """Record ``v``; returns it with each tensor replaced by a ``_Feed`` marker."""
+        if isinstance(v, Tensor) or (v is None and _is_spec(spec)):
+            shape, dtype = _spec_shape(spec if _is_spec(spec) else None, v)
+            self.key.append(("T", tuple(shape), dtype.name))
+            self.tensors.append(v)
+            sg = v.stop_gradient if v is not None else bool(getattr(spec, "stop_gradient", False))
+            self.feeds.append((getattr(spec, "name", None) or name, shape, dtype, sg))
+            return _Feed(len(self.feeds) - 1)
+        if type(v) in (list, tuple):
+            self.key.append((type(v).__name__, len(v)))
+            specs = spec if type(spec) in (list, tuple) and len(spec) == len(v) else [None] * len(v)
+            return type(v)(self.walk(e, s, f"{name}_{i}") for i, (e, s) in enumerate(zip(v, specs)))
+        if type(v) is dict:
+            self.key.append(("dict", tuple(v)))
+            specs = spec if type(spec) is dict else {}
+            return {k: self.walk(e, specs.get(k), f"{name}_{k}") for k, e in v.items()}
+        self.key.append(_hashable(v))
+        return v
+
+
+def _replace(v: Any, values: list) -> Any:
+    """A walked template with its ``_Feed`` markers replaced by ``values``."""
+    if type(v) is _Feed:
+        return values[v.i]
+    if type(v) in (list, tuple):
+        return type(v)(_replace(e, values) for e in v)
+    if type(v) is dict:
+        return {k: _replace(e, values) for k, e in v.items()}
+    return v
+
+
+def _flatten_out(obj: Any) -> tuple[list, Any]:
+    leaves: list = []
+
+    def go(o: Any) -> Any:
+        if type(o) in (list, tuple):
+            return [type(o).__name__, [go(e) for e in o]]
+        if type(o) is dict:
+            return ["dict", [[k, go(e)] for k, e in o.items()]]
+        leaves.append(o)
+        return "*"
+
+    return leaves, go(obj)
+
+
+def _unflatten_out(skel: Any, leaves: list) -> Any:
+    it = iter(leaves)
+
+    def go(s: Any) -> Any:
+        if s == "*":
+            return next(it)
+        kind, items = s
+        if kind == "dict":
+            return {k: go(e) for k, e in items}
+        seq = [go(e) for e in items]
+        return tuple(seq) if kind == "tuple" else seq
+
+    return go(skel)
+
+
+def _training_flags(instance: Any) -> tuple:
+    from pagaie.nn import Layer
+    if isinstance(instance, Layer):
+        return tuple(layer.training for layer in instance.sublayers(include_self=True))
+    return ()
+
+
+def make_runner(program: Program, feed_names: list[str], fetch: list[Value], backend: Any) -> Any:
+    """The executor of a traced/loaded program: the interpreter, or compiled for torch backends."""
+    if backend in _COMPILE_BACKENDS:
+        try:
+            from pagaie._static.compiled import CompiledPlan
+        except ImportError:
+            raise NotImplementedError(f"paddle.jit.to_static: backend={backend!r} needs the compiled "
+                                      "executor (pagaie._static.compiled), which is not available") from None
+        return CompiledPlan(program, feed_names, fetch, backend=backend)
+    from pagaie._static.interpreter import Plan
+    return Plan(program, feed_names, fetch)
+
+
+def run_program(runner: Any, feed_names: list[str], tensors: list) -> list:
+    """Run ``runner`` on pagaie Tensors; outputs are attached to the autograd graph when
+    gradients are enabled (so ``backward()`` reaches parameters and inputs)."""
+    plan = getattr(runner, "plan", runner)
+    # The interpreter enables autograd while running iff ``has_backward``: a traced
+    # forward must record the graph whenever the caller's grad mode is on.
+    plan.has_backward = torch.is_grad_enabled()
+    feed = {}
+    for n, t in zip(feed_names, tensors):
+        if not isinstance(t, Tensor):
+            t = Tensor(np.asarray(t))
+        feed[n] = t._t
+    return [wrap(o) for o in runner.run(feed)]
+
+
+class ConcreteProgram:
+    """One traced program of a :class:`StaticFunction` and how to call it.
+
+    Attributes:
+        main_program (Program): the recorded program.
+        inputs (list[Value]): the fed values, in argument order.
+        outputs (list): the fetched values.
+        parameters (list): the eager parameters the program reads.
+    """
+
+    def __init__(self, program: Program, inputs: list[Value], skeleton: Any, leaves: list,
+                 backend: Any, function: Callable) -> None:
+        self.main_program = program
+        self.inputs = inputs
+        self.skeleton = skeleton
+        self.leaves = leaves  # output leaves: Values (fetched) or constants
+        self.outputs = [v for v in leaves if isinstance(v, Value)]
+        self.feed_names = [v.name for v in inputs]
+        self.parameters = [v.source for v in program.global_block().vars.values()
+                           if v.source is not None and v.persistable]
+        self.function = function
+        self.backend = backend
+        self._runner = None
+
+    def run(self, tensors: list) -> Any:
+        if self._runner is None:
+            self._runner = make_runner(self.main_program, self.feed_names, self.outputs, self.backend)
+        outs = iter(run_program(self._runner, self.feed_names, tensors))
+        leaves = [next(outs) if isinstance(v, Value) else v for v in self.leaves]
+        return _unflatten_out(self.skeleton, leaves)
+
+
+class _Fallback:
+    def __init__(self, reason: str) -> None:
+        self.reason = reason
+
+
+def _user_frame(exc: BaseException) -> tuple[str, int]:
+    """The innermost traceback frame outside pagaie (the user's file and line)."""
+    where = ("<unknown>", 0)
+    for fs in traceback.extract_tb(exc.__traceback__):
+        f = os.path.abspath(fs.filename)
+        if not f.startswith(_PKG_DIR) and not fs.filename.startswith("<"):
+            where = (fs.filename, fs.lineno or 0)
+    return where
+
+
+class StaticFunction:
+    """A function (or Layer method) run as a cached static program; see :func:`to_static`.
+
+    Attributes:
+        dygraph_function: the original Python function.
+        code (str): the converted source.
+        concrete_program (ConcreteProgram): the program of the last call.
+    """
+
+    __jst_static_function__ = True
+
+    def __init__(self, function: Callable, input_spec: Any = None, build_strategy: Any = None,
+                 backend: Any = None, instance: Any = None, **kwargs: Any) -> None:
+        if isinstance(function, types.MethodType):
+            instance, function = function.__self__, function.__func__
+        if isinstance(function, StaticFunction):
+            function = function.dygraph_function
+        if not callable(function):
+            raise TypeError(f"paddle.jit.to_static: expected a function or Layer, but received "
+                            f"{type(function).__name__}")
+        if input_spec is not None and not isinstance(input_spec, (list, tuple)):
+            raise TypeError(f"paddle.jit.to_static: input_spec must be a list or tuple of InputSpec, "
+                            f"but received {type(input_spec).__name__}")
+        if backend not in (None, "CINN") and backend not in _COMPILE_BACKENDS:
+            raise ValueError(f"paddle.jit.to_static: backend must be None, 'CINN' or one of "
+                             f"{list(_COMPILE_BACKENDS)}, but received {backend!r}")
+        self.dygraph_function = function
+        self._instance_ref = weakref.ref(instance) if instance is not None else None
+        self._input_spec = list(input_spec) if input_spec is not None else None
+        self._build_strategy = build_strategy
+        self._backend = backend
+        self._kwargs = kwargs
+        self._cache: dict = {}
+        self._last: ConcreteProgram | None = None
+        self._bound: "weakref.WeakKeyDictionary[Any, StaticFunction]" = weakref.WeakKeyDictionary()
+        self._signature = inspect.signature(function)
+        functools.update_wrapper(self, function)
+
+    # ---- binding to instances --------------------------------------------------------
+    @property
+    def _instance(self) -> Any:
+        return self._instance_ref() if self._instance_ref is not None else None
+
+    def __get__(self, instance: Any, owner: Any = None) -> Any:
+        if instance is None or self._instance_ref is not None:
+            return self
+        bound = self._bound.get(instance)
+        if bound is None:
+            bound = StaticFunction(self.dygraph_function, self._input_spec, self._build_strategy,
+                                   self._backend, instance=instance, **self._kwargs)
+            self._bound[instance] = bound
+        return bound
+
+    @property
+    def input_spec(self) -> list | None:
+        return self._input_spec
+
+    @property
+    def code(self) -> str:
+        from pagaie._static.ast_transform import converted_source
+        fn = ast_runtime.converted(self.dygraph_function)
+        return converted_source(fn) or inspect.getsource(self.dygraph_function)
+
+    @property
+    def concrete_program(self) -> ConcreteProgram | None:
+        return self._last
+
+    @property
+    def main_program(self) -> Program | None:
+        return self._last.main_program if self._last is not None else None
+
+    @property
+    def program_cache(self) -> dict:
+        return self._cache
+
+    def rollback(self) -> Callable:
+        """Undo :func:`to_static`: the Layer's forward (or the function) runs eagerly again."""
+        inst = self._instance
+        if inst is not None:
+            if inst.__dict__.get("forward") is self:
+                del inst.__dict__["forward"]
+            return getattr(inst, "forward")
+        return self.dygraph_function
+
+    def _call_args(self, args: tuple) -> tuple:
+        inst = self._instance
+        return (inst,) + tuple(args) if inst is not None else tuple(args)
+
+    def _eager(self, *args: Any, **kwargs: Any) -> Any:
+        return self.dygraph_function(*self._call_args(args), **kwargs)
+
+    # ---- calling ---------------------------------------------------------------------
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        if not _STATE.enabled:
+            return self._eager(*args, **kwargs)
+        if active_recorder() is not None or _static_mode():
+            # Called while another program is being built: inline the converted code.
+            fn = ast_runtime.converted(self.dygraph_function)
+            return fn(*self._call_args(args), **kwargs)
+        bound, sig = self._bind(args, kwargs, None)
+        key = (tuple(sig.key), _training_flags(self._instance))
+        entry = self._cache.get(key)
+        if entry is None:
+            entry = self._trace(bound, sig)
+            self._cache[key] = entry
+        if isinstance(entry, _Fallback):
+            return self._eager(*args, **kwargs)
+        self._last = entry
+        return entry.run(sig.tensors)
+
+    def _bind(self, args: tuple, kwargs: dict, specs: list | None) -> tuple:
+        try:
+            bound = self._signature.bind(*self._call_args(args), **kwargs)
+        except TypeError as exc:
+            raise TypeError(f"paddle.jit.to_static: {self.dygraph_function.__qualname__}() {exc}") from None
+        bound.apply_defaults()
+        spec = self._input_spec if specs is None else specs
+        sig = _Signature()
+        params = list(bound.arguments.items())
+        if self._instance is not None:
+            params = params[1:]
+        positional = [n for n, p in self._signature.parameters.items()
+                      if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+        if self._instance is not None:
+            positional = positional[1:]
+        for name, value in params:
+            s = None
+            if spec is not None and name in positional and positional.index(name) < len(spec):
+                s = spec[positional.index(name)]
+            if self._signature.parameters[name].kind is inspect.Parameter.VAR_POSITIONAL:
+                s = spec[len(positional):] if spec is not None else None
+            bound.arguments[name] = sig.walk(value, s, name)
+        return bound, sig
+
+    def _trace(self, bound: inspect.BoundArguments, sig: _Signature) -> ConcreteProgram | _Fallback:
+        fn = ast_runtime.converted(self.dygraph_function)
+        if _STATE.code_level > 0 and fn is not self.dygraph_function:
+            from pagaie._static.ast_transform import converted_source
+            msg = f"paddle.jit: converted code of {self.dygraph_function.__qualname__}:\n" \
+                  f"{converted_source(fn)}"
+            _log.info(msg)
+            if _STATE.code_to_stdout:
+                print(msg)
+        program = Program()
+        gb = program.global_block()
+        inputs: list[Value] = []
+        used: set[str] = set()
+        for name, shape, dtype, sg in sig.feeds:
+            n = name
+            k = 0
+            while n in used:
+                k += 1
+                n = f"{name}_{k}"
+            used.add(n)
+            v = gb.create_var(n, shape, dtype, stop_gradient=sg)
+            v.is_data = True
+            inputs.append(v)
+        for name in list(bound.arguments):
+            bound.arguments[name] = _replace(bound.arguments[name], inputs)
+        try:
+            with recording(program):
+                out = fn(*bound.args, **bound.kwargs)
+                leaves, skel = _flatten_out(out)
+                leaves = [ast_runtime.return_value(x) for x in leaves]
+                for x in leaves:
+                    if x is ast_runtime.UNDEFINED:
+                        raise ast_runtime.Dy2StaticError("the function's output is undefined on some path")
+        except Exception as exc:  # noqa: BLE001 - anything the trace cannot do runs eagerly
+            return self._fallback(exc)
+        program.__dict__["_feed_names"] = [v.name for v in inputs]
+        program.__dict__["_fetch_names"] = [v.name for v in leaves if isinstance(v, Value)]
+        _say(1, f"paddle.jit: traced {self.dygraph_function.__qualname__} "
+                f"({len(program.global_block().ops)} ops)")
+        return ConcreteProgram(program, inputs, skel, leaves, self._backend, self.dygraph_function)
+
+    def _fallback(self, exc: BaseException) -> _Fallback:
+        file, line = _user_frame(exc)
+        name = self.dygraph_function.__qualname__
+        reason = f"{type(exc).__name__}: {exc}"
+        warnings.warn(f"paddle.jit.to_static: {name} cannot be converted to a static graph "
+                      f"({reason}) at {file}:{line}; it runs in dynamic (eager) mode instead",
+                      UserWarning, stacklevel=4)
+        return _Fallback(reason)
+
+    def get_concrete_program(self, *args: Any, **kwargs: Any) -> tuple:
+        """Trace (or fetch from the cache) the program for these arguments (or InputSpecs).
+
+        Returns:
+            tuple: ``(ConcreteProgram, runner)``.
+        """
+        specs = list(args) if args and all(_is_spec(a) or isinstance(a, (list, tuple)) for a in args) \
+            and any(_is_spec(a) for a in args) else None
+        entry = self.concrete_program_specify_input_spec(specs) if specs is not None else None
+        if entry is None:
+            bound, sig = self._bind(args, kwargs, None)
+            key = (tuple(sig.key), _training_flags(self._instance))
+            entry = self._cache.get(key) or self._trace(bound, sig)
+            self._cache[key] = entry
+        if isinstance(entry, _Fallback):
+            raise ValueError(f"paddle.jit: {self.dygraph_function.__qualname__} cannot be converted to "
+                             f"a static program ({entry.reason})")
+        return entry, entry.run
+
+    def concrete_program_specify_input_spec(self, input_spec: list | None = None) -> Any:
+        """Trace with ``input_spec`` (default: the decorator's) and no real tensors."""
+        spec = input_spec if input_spec is not None else self._input_spec
+        if spec is None:
+            return self._last
+        spec = [s if not isinstance(s, Tensor) else _spec_of(s) for s in spec]
+        args = [_placeholder_arg(s) for s in spec]
+        bound, sig = self._bind(tuple(args), {}, spec)
+        key = (tuple(sig.key), _training_flags(self._instance))
+        entry = self._cache.get(key)
+        if entry is None:
+            entry = self._trace(bound, sig)
+            self._cache[key] = entry
+        return entry
+
+    def __repr__(self) -> str:
+        return f"<StaticFunction {self.dygraph_function.__qualname__}>"
+
+
+def _spec_of(t: Tensor) -> Any:
+    from pagaie.static.input_spec import InputSpec
+    return InputSpec.from_tensor(t)
+
+
+def _placeholder_arg(s: Any) -> Any:
+    if _is_spec(s):
+        return None
+    if type(s) in (list, tuple):
+        return type(s)(_placeholder_arg(e) for e in s)
+    return s
+
+
+def _static_mode() -> bool:
+    from pagaie.static.framework import current_recorder
+    return current_recorder() is not None
+
+
+def to_static(function: Any = None, input_spec: Any = None, build_strategy: Any = None,
+              backend: Any = "CINN", **kwargs: Any) -> Any:
+    """Run a function or Layer as a static program (traced once per input signature).
+
+    Args:
+        function (callable|Layer, optional): what to convert; without it, returns a decorator.
+        input_spec (list[InputSpec], optional): the inputs' shapes (None / -1 for any size),
+            dtypes and names; one program then serves all matching inputs.
+        build_strategy (BuildStrategy, optional): accepted for compatibility.
+        backend (str, optional): ``'CINN'`` or None runs the interpreter; ``'inductor'``
+            (or another torch.compile backend) the compiled executor.
+        **kwargs: ``full_graph`` and other Paddle options, accepted.
+
+    Returns:
+        StaticFunction, or the Layer with its ``forward`` converted.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> @paddle.jit.to_static
+        ... def f(x):
+        ...     if x.sum() > 0:
+        ...         y = x * 2
+        ...     else:
+        ...         y = -x
+        ...     return y
+        >>> f(paddle.to_tensor([1.0, 2.0])).tolist()
+        [2.0, 4.0]
+        >>> f(paddle.to_tensor([-1.0, -2.0])).tolist()
+        [1.0, 2.0]
+    """
+    def decorate(fn: Any) -> Any:
+        from pagaie.nn import Layer
+        if isinstance(fn, Layer):
+            fwd = fn.__dict__.get("forward")
+            base = fwd.dygraph_function if isinstance(fwd, StaticFunction) else \
+                ast_runtime.forward_function(fn)
+            fn.__dict__["forward"] = StaticFunction(base, input_spec, build_strategy, backend,
+                                                    instance=fn, **kwargs)
+            return fn
+        if isinstance(fn, StaticFunction):
+            if input_spec is None and backend == fn._backend:
+                return fn
+            return StaticFunction(fn.dygraph_function, input_spec or fn._input_spec, build_strategy,
+                                  backend, instance=fn._instance, **kwargs)
+        return StaticFunction(fn, input_spec, build_strategy, backend, **kwargs)
+
+    if function is None:
+        return decorate
+    return decorate(function)
+

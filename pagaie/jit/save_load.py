@@ -1,0 +1,334 @@
+"""``paddle.jit.save`` / ``paddle.jit.load`` and :class:`TranslatedLayer`.
+
+``save(layer, path, input_spec)`` traces the layer's forward in evaluation mode and
+writes:
+
+- ``path.json``: the inference program (pruned to the inputs -> outputs subgraph,
+  test-mode ops) in pagaie's Program JSON, with ``feed_names`` / ``fetch_names``
+  (so ``paddle.static.load_inference_model`` reads it too) and a ``jit`` section: the
+  program traced in training mode (used by a loaded layer after ``.train()``) and the
+  parameters' trainable flags;
+- ``path.pdiparams``: every value the programs read from the layer (parameters,
+  buffers, captured constants), in Paddle's binary layout, sorted by name.
+
+``load(path)`` rebuilds a :class:`TranslatedLayer` from those two files alone: its
+parameters are Parameters (fine-tuning works), and its forward runs the program.
+"""
+from __future__ import annotations
+
+import json
+import os
+from typing import Any
+
+import torch
+
+from pagaie._core.parameter import Parameter
+from pagaie._core.place import default_device
+from pagaie._core.tensor import Tensor
+from pagaie._formats.pdiparams import load_tensors, write_pdiparams
+from pagaie._static.ir import FORMAT_VERSION, Program
+from pagaie._static.program_tools import clone_program, prune_program
+from pagaie.jit.api import ConcreteProgram, StaticFunction, make_runner, run_program
+from pagaie.nn import Layer
+
+__all__ = ["save", "load", "TranslatedLayer"]
+
+JIT_FORMAT_VERSION = 1
+_CONFIGS = {"output_spec", "with_hook", "combine_params", "clip_extra", "skip_forward",
+            "input_names_after_prune", "skip_prune_program", "separate_parameters"}
+
+
+def _check_path(path: Any, api: str) -> str:
+    if not isinstance(path, (str, os.PathLike)):
+        raise TypeError(f"paddle.jit.{api}: path must be a str, but received {type(path).__name__}")
+    path = os.fspath(path)
+    if not os.path.basename(path):
+        raise ValueError(f"paddle.jit.{api}: the path must be of the form 'dirname/file_prefix', "
+                         f"but received {path!r} (no file prefix)")
+    return path
+
+
+def _static_function(layer: Any, api: str) -> StaticFunction:
+    if isinstance(layer, Layer):
+        fwd = layer.__dict__.get("forward")
+        if isinstance(fwd, StaticFunction):
+            return fwd
+        cls_fwd = getattr(type(layer), "forward")
+        if isinstance(cls_fwd, StaticFunction):
+            return cls_fwd.__get__(layer, type(layer))
+        from pagaie._static.ast_runtime import forward_function
+        return StaticFunction(forward_function(layer), instance=layer)
+    if isinstance(layer, StaticFunction):
+        return layer
+    if callable(layer):
+        return StaticFunction(layer)
+    raise TypeError(f"paddle.jit.{api}: the input must be a Layer or a function, but received "
+                    f"{type(layer).__name__}")
+
+
+def _trace_mode(sf: StaticFunction, spec: list, training: bool) -> ConcreteProgram:
+    inst = sf._instance
+    flags = [(layer, layer.training) for layer in inst.sublayers(include_self=True)] \
+        if isinstance(inst, Layer) else []
+    try:
+        for layer, _ in flags:
+            layer.__dict__["training"] = training
+        entry = sf.concrete_program_specify_input_spec(spec)
+    finally:
+        for layer, mode in flags:
+            layer.__dict__["training"] = mode
+    if not isinstance(entry, ConcreteProgram):
+        reason = getattr(entry, "reason", "no program")
+        raise ValueError(f"paddle.jit.save: {sf.dygraph_function.__qualname__} cannot be converted to "
+                         f"a static program ({reason})")
+    return entry
+
+
+def _program_dict(program: Program) -> dict:
+    return json.loads(program.to_json())
+
+
+def save(layer: Any, path: str, input_spec: Any = None, **configs: Any) -> None:
+    """Save a Layer (or function) as an inference program plus its parameters.
+
+    Args:
+        layer (Layer|function): what to save; its ``forward`` is traced.
+        path (str): ``'dirname/file_prefix'``; writes ``path.json`` and ``path.pdiparams``.
+        input_spec (list[InputSpec|Tensor], optional): the inputs; defaults to the
+            ``to_static`` input_spec, else the shapes of the last call.
+        **configs: ``skip_prune_program`` (bool) and Paddle's other options (accepted).
+
+    Examples:
+        >>> import os, tempfile
+        >>> import pagaie as paddle
+        >>> net = paddle.nn.Linear(2, 1)
+        >>> path = os.path.join(tempfile.mkdtemp(), 'net')
+        >>> paddle.jit.save(net, path, [paddle.static.InputSpec([None, 2], 'float32', 'x')])
+        >>> loaded = paddle.jit.load(path)
+        >>> x = paddle.ones([3, 2])
+        >>> bool(paddle.allclose(loaded(x), net(x)))
+        True
+    """
+    for k in configs:
+        if k not in _CONFIGS:
+            raise ValueError(f"paddle.jit.save: the additional config ({k}) of `paddle.jit.save` is "
+                             "not supported")
+    path = _check_path(path, "save")
+    sf = _static_function(layer, "save")
+    spec = list(input_spec) if input_spec is not None else sf.input_spec
+    if spec is None:
+        last = sf.concrete_program
+        if last is None:
+            raise ValueError(f"paddle.jit.save: no program to save for "
+                             f"{sf.dygraph_function.__qualname__}: give input_spec, or call the "
+                             "to_static layer once before saving")
+        from pagaie.static.input_spec import InputSpec
+        spec = [InputSpec(v.shape, v.dtype, v.name) for v in last.inputs]
+    infer = _trace_mode(sf, spec, training=False)
+    try:
+        train: ConcreteProgram | None = _trace_mode(sf, spec, training=True)
+    except ValueError:
+        train = None
+    if configs.get("skip_prune_program"):
+        infer_prog = clone_program(infer.main_program, for_test=True)
+    else:
+        infer_prog = prune_program(infer.main_program, infer.inputs, infer.outputs)
+    infer_prog.__dict__["_feed_names"] = list(infer.feed_names)
+    infer_prog.__dict__["_fetch_names"] = [v.name for v in infer.outputs]
+    sources: dict[str, Tensor] = {}
+    programs = [infer_prog]
+    train_prog = None
+    if train is not None:
+        train_prog = clone_program(train.main_program, for_test=False)
+        programs.append(train_prog)
+    for prog in programs:
+        for v in prog.global_block().vars.values():
+            if v.source is None:
+                continue
+            other = sources.get(v.name)
+            if other is not None and other is not v.source:
+                if prog is train_prog:  # two tensors share a name: keep inference only
+                    train_prog = None
+                    break
+                raise ValueError(f"paddle.jit.save: two different tensors are both named {v.name!r}")
+            sources[v.name] = v.source
+            v.persistable = True
+    names = sorted(n for n in sources if train_prog is not None or infer_prog.global_block().has_var(n)
+                   and infer_prog.global_block().var(n).source is not None)
+    data = _program_dict(infer_prog)
+    data["feed_names"] = list(infer.feed_names)
+    data["fetch_names"] = [v.name for v in infer.outputs]
+    data["jit"] = {
+        "version": JIT_FORMAT_VERSION,
+        "train_program": _program_dict(train_prog) if train_prog is not None else None,
+        "train_fetch_names": [v.name for v in train.outputs] if train_prog is not None else [],
+        "params": [{"name": n, "trainable": isinstance(sources[n], Parameter) and not sources[n].stop_gradient,
+                    "dtype": sources[n].dtype.name, "shape": list(sources[n].shape)} for n in names],
+    }
+    d = os.path.dirname(path)
+    if d:
+        os.makedirs(d, exist_ok=True)
+    with open(path + ".json", "w") as f:
+        json.dump(data, f)
+    write_pdiparams(path + ".pdiparams", [sources[n]._t.detach().cpu() for n in names])
+
+
+# ---- loading -----------------------------------------------------------------------------
+class TranslatedLayer(Layer):
+    """A Layer rebuilt from files written by :func:`save`: no Python class needed.
+
+    Its parameters are real Parameters (trainable ones receive gradients); ``forward``
+    runs the saved program (the training-mode program after ``.train()``, when saved).
+
+    Args:
+        programs (dict): ``{'forward': {'infer': Program, 'train': Program|None,
+            'feed_names': [...], 'fetch_names': [...], 'train_fetch_names': [...]}}``.
+        persistable_vars (dict): ``{name: Parameter}``, the values the programs read.
+    """
+
+    def __init__(self, programs: dict, persistable_vars: dict) -> None:
+        super().__init__()
+        if not isinstance(programs, dict) or "forward" not in programs:
+            raise ValueError("paddle.jit.TranslatedLayer: programs must be a dict with a 'forward' entry")
+        self.__dict__["_programs"] = programs
+        self.__dict__["_runners"] = {}
+        for i, (name, p) in enumerate(sorted(persistable_vars.items())):
+            self.add_parameter(f"param_{i}", p)
+        for holder in programs.values():
+            for key in ("infer", "train"):
+                prog = holder.get(key)
+                if prog is None:
+                    continue
+                for v in prog.global_block().vars.values():
+                    if v.persistable and v.name in persistable_vars:
+                        v.source = persistable_vars[v.name]
+        self.eval()
+
+    def program(self, method_name: str = "forward") -> Program:
+        """The inference program of ``method_name``."""
+        holder = self._programs.get(method_name)
+        if holder is None:
+            raise ValueError(f"paddle.jit.TranslatedLayer.program: no method named {method_name!r}; "
+                             f"saved methods: {sorted(self._programs)}")
+        return holder["infer"]
+
+    def _runner(self, holder: dict, train: bool) -> tuple:
+        key = (id(holder), train)
+        hit = self._runners.get(key)
+        if hit is None:
+            prog = holder["train"] if train else holder["infer"]
+            fetch_names = holder["train_fetch_names"] if train else holder["fetch_names"]
+            gb = prog.global_block()
+            fetch = [gb.var(n) for n in fetch_names]
+            hit = (make_runner(prog, holder["feed_names"], fetch, None), holder["feed_names"])
+            self._runners[key] = hit
+        return hit
+
+    def forward(self, *inputs: Any) -> Any:
+        holder = self._programs["forward"]
+        train = self.training and holder.get("train") is not None
+        runner, feed_names = self._runner(holder, train)
+        if len(inputs) != len(feed_names):
+            raise ValueError(f"paddle.jit.TranslatedLayer: forward takes {len(feed_names)} inputs "
+                             f"({feed_names}), but received {len(inputs)}")
+        outs = run_program(runner, feed_names, list(inputs))
+        return outs[0] if len(outs) == 1 else outs
+
+
+def _corrupt(path: str, what: str) -> ValueError:
+    return ValueError(f"paddle.jit.load: {path!r} is not a valid saved model ({what})")
+
+
+def load(path: str, **configs: Any) -> TranslatedLayer:
+    """Load what :func:`save` wrote as a :class:`TranslatedLayer`.
+
+    Args:
+        path (str): the ``'dirname/file_prefix'`` given to ``save``.
+        **configs: ``model_filename`` / ``params_filename`` to read other file names.
+
+    Returns:
+        TranslatedLayer: evaluation mode; call ``.train()`` to fine-tune.
+
+    Examples:
+        >>> import os, tempfile
+        >>> import pagaie as paddle
+        >>> path = os.path.join(tempfile.mkdtemp(), 'm')
+        >>> paddle.jit.save(paddle.nn.Linear(2, 2), path, [paddle.static.InputSpec([None, 2])])
+        >>> layer = paddle.jit.load(path)
+        >>> layer(paddle.ones([1, 2])).shape
+        paddle.Size([1, 2])
+    """
+    path = _check_path(path, "load")
+    model = configs.get("model_filename")
+    params = configs.get("params_filename")
+    model_path = os.path.join(path, model) if model else path + ".json"
+    params_path = os.path.join(path, params) if params else path + ".pdiparams"
+    if not os.path.exists(model_path):
+        raise ValueError(f"paddle.jit.load: the model file {model_path!r} does not exist")
+    with open(model_path, "rb") as f:
+        raw = f.read()
+    try:
+        data = json.loads(raw.decode("utf-8"))
+    except (UnicodeDecodeError, ValueError) as exc:
+        raise _corrupt(model_path, f"not JSON: {exc}") from None
+    if not isinstance(data, dict):
+        raise _corrupt(model_path, "not a program")
+    if isinstance(data.get("base_code"), dict) and data["base_code"].get("magic") == "pir":
+        raise ValueError(f"paddle.jit.load: {model_path!r} is a program written by PaddlePaddle (PIR); "
+                         "paddle.jit.load reads models saved by pagaie's paddle.jit.save")
+    jit = data.get("jit")
+    if not isinstance(jit, dict) or not isinstance(jit.get("version"), int):
+        raise _corrupt(model_path, "no 'jit' section")
+    if jit["version"] > JIT_FORMAT_VERSION or data.get("version", 0) > FORMAT_VERSION:
+        raise ValueError(f"paddle.jit.load: {model_path!r} was written by a newer pagaie (format "
+                         f"{data.get('version')}/{jit['version']}; this one reads up to "
+                         f"{FORMAT_VERSION}/{JIT_FORMAT_VERSION}); upgrade pagaie")
+    infer = Program.from_json(raw.decode("utf-8"))
+    train = None
+    try:
+        if jit.get("train_program") is not None:
+            train = Program.from_json(json.dumps(jit["train_program"]))
+        feed_names = list(data["feed_names"])
+        fetch_names = list(data["fetch_names"])
+        train_fetch = list(jit.get("train_fetch_names") or [])
+        entries = list(jit["params"])
+        names = [e["name"] for e in entries]
+        trainable = {e["name"]: bool(e["trainable"]) for e in entries}
+    except (KeyError, TypeError) as exc:
+        raise _corrupt(model_path, f"{type(exc).__name__}: {exc}") from None
+    gb = infer.global_block()
+    for n in feed_names + fetch_names:
+        if not gb.has_var(n):
+            raise _corrupt(model_path, f"the program has no variable {n!r}")
+    tensors: list[torch.Tensor] = []
+    if names:
+        if not os.path.exists(params_path):
+            raise ValueError(f"paddle.jit.load: the parameter file {params_path!r} does not exist")
+        tensors = load_tensors(params_path)
+        if len(tensors) != len(names):
+            raise ValueError(f"paddle.jit.load: {params_path!r} holds {len(tensors)} tensors, but the "
+                             f"program needs {len(names)}")
+    persistable: dict[str, Parameter] = {}
+    for e, t in zip(entries, tensors):
+        n = e["name"]
+        if list(t.shape) != list(e["shape"]):
+            raise ValueError(f"paddle.jit.load: parameter {n!r} has shape {list(t.shape)} in "
+                             f"{params_path!r}, but the program expects {e['shape']}")
+        for prog in (infer, train):
+            if prog is not None and prog.global_block().has_var(n):
+                v = prog.global_block().var(n)
+                if v._t.dtype != t.dtype:
+                    raise ValueError(f"paddle.jit.load: parameter {n!r} has dtype {t.dtype} in the "
+                                     f"parameter file, but the program expects {v.dtype.name}")
+        p = Parameter(t.to(default_device()), trainable=trainable[n], name=n)
+        persistable[n] = p
+    for prog in (infer, train):
+        if prog is None:
+            continue
+        for v in prog.global_block().vars.values():
+            if v.persistable and not v.is_data and v.name not in persistable and v.op is None:
+                raise _corrupt(model_path, f"no saved value for persistable {v.name!r}")
+    holder = {"infer": infer, "train": train, "feed_names": feed_names, "fetch_names": fetch_names,
+              "train_fetch_names": train_fetch}
+    return TranslatedLayer({"forward": holder}, persistable)
+
