@@ -9,6 +9,7 @@ from typing import Any, Callable
 
 import torch
 
+from pagaie._core.registry import defop
 from pagaie._core.tensor import Tensor, wrap
 from pagaie._ops import manipulation as _m
 
@@ -43,8 +44,11 @@ def contiguous(self: Tensor) -> Tensor:
     return self if t.is_contiguous() else wrap(t.contiguous())
 
 
-def detach(self: Tensor) -> Tensor:
+@defop(differentiable=False, paddle_types=("detach", "pd_op.detach"))
+def detach(x, name=None):
     """A tensor sharing this one's data, cut from the autograd graph (stop_gradient=True).
+
+    An op record, so that static programs record it rather than reading data.
 
     Examples:
         >>> import pagaie as paddle
@@ -52,7 +56,7 @@ def detach(self: Tensor) -> Tensor:
         >>> x.detach().stop_gradient
         True
     """
-    return wrap(self._t.detach())
+    return x.detach()
 
 
 def detach_(self: Tensor) -> Tensor:
@@ -155,7 +159,7 @@ def is_same_shape(self: Tensor, y: Tensor) -> bool:
     return self._t.shape == y._t.shape
 
 
-for _f in (contiguous, detach, detach_, copy_, resize_, repeat, type_as, is_same_shape):
+for _f in (contiguous, detach_, copy_, resize_, repeat, type_as, is_same_shape):
     setattr(Tensor, _f.__name__, _f)
 
 

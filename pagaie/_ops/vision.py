@@ -24,34 +24,48 @@ def _round(v: torch.Tensor) -> torch.Tensor:
 
 
 def _iou_matrix(a: torch.Tensor, b: torch.Tensor, normalized: bool = True) -> torch.Tensor:
+    """Pairwise IoU; unnormalised boxes count pixels inclusively, disjoint boxes give 0."""
     off = 0.0 if normalized else 1.0
-    area_a = ((a[:, 2] - a[:, 0] + off) * (a[:, 3] - a[:, 1] + off)).clamp(min=0)
-    area_b = ((b[:, 2] - b[:, 0] + off) * (b[:, 3] - b[:, 1] + off)).clamp(min=0)
+    area_a = (a[:, 2] - a[:, 0] + off) * (a[:, 3] - a[:, 1] + off)
+    area_a = torch.where((a[:, 2] < a[:, 0]) | (a[:, 3] < a[:, 1]), torch.zeros_like(area_a), area_a)
+    area_b = (b[:, 2] - b[:, 0] + off) * (b[:, 3] - b[:, 1] + off)
+    area_b = torch.where((b[:, 2] < b[:, 0]) | (b[:, 3] < b[:, 1]), torch.zeros_like(area_b), area_b)
     lt = torch.maximum(a[:, None, :2], b[None, :, :2])
     rb = torch.minimum(a[:, None, 2:], b[None, :, 2:])
-    wh = (rb - lt + off).clamp(min=0)
-    inter = wh[..., 0] * wh[..., 1]
+    disjoint = (b[None, :, 0] > a[:, None, 2]) | (b[None, :, 2] < a[:, None, 0]) | \
+        (b[None, :, 1] > a[:, None, 3]) | (b[None, :, 3] < a[:, None, 1])
+    wh = rb - lt + off
+    inter = torch.where(disjoint, torch.zeros_like(wh[..., 0]), wh[..., 0] * wh[..., 1])
     union = area_a[:, None] + area_b[None, :] - inter
     return torch.where(union > 0, inter / union.clamp(min=1e-30), torch.zeros_like(inter))
 
 
 def greedy_nms(boxes: torch.Tensor, iou_threshold: float, normalized: bool = True,
                eta: float = 1.0) -> torch.Tensor:
-    """Indices kept by greedy NMS over boxes already in priority order (suppress IoU > threshold)."""
+    """Indices kept by greedy NMS over boxes already in priority order.
+
+    A box is kept when its IoU with every kept box is at most the threshold; with
+    ``eta < 1`` the threshold shrinks by ``eta`` after each kept box while above 0.5.
+    """
     n = boxes.shape[0]
     if n == 0:
         return torch.zeros(0, dtype=torch.int64, device=boxes.device)
     iou = _iou_matrix(boxes, boxes, normalized).cpu()
-    suppressed = torch.zeros(n, dtype=torch.bool)
-    keep = []
     thr = float(iou_threshold)
-    for i in range(n):
-        if suppressed[i]:
-            continue
-        keep.append(i)
-        suppressed |= iou[i] > thr
-        if eta < 1.0 and thr > 0.5:
-            thr *= eta
+    if eta >= 1.0:
+        suppressed = torch.zeros(n, dtype=torch.bool)
+        keep = []
+        for i in range(n):
+            if not suppressed[i]:
+                keep.append(i)
+                suppressed |= iou[i] > thr
+    else:
+        keep = []
+        for i in range(n):
+            if not keep or bool((iou[i, keep] <= thr).all()):
+                keep.append(i)
+                if thr > 0.5:
+                    thr *= eta
     return torch.tensor(keep, dtype=torch.int64, device=boxes.device)
 
 

@@ -158,19 +158,46 @@ def _placeholder(v: Any) -> Any:
     return v
 
 
+def _contents(o: Any) -> list:
+    return [x for kv in o.items() for x in kv] if isinstance(o, dict) else list(o)
+
+
+def _snapshot(objs: tuple) -> list:
+    return [(o, _contents(o)) for o in objs if isinstance(o, (list, dict, set))]
+
+
+def _check_unchanged(snap: list, what: str) -> None:
+    for o, before in snap:
+        now = _contents(o)
+        if len(now) != len(before) or any(a is not b for a, b in zip(now, before)):
+            raise Dy2StaticError(f"a {type(o).__name__} is changed inside a {what}; its contents "
+                                 "cannot depend on tensor values")
+
+
 def convert_ifelse(pred: Any, true_fn: Callable, false_fn: Callable, get: Callable,
-                   set_: Callable, names: tuple) -> None:
-    """``if pred: true_fn() else: false_fn()``; the branches assign ``names`` (via ``set_``)."""
+                   set_: Callable, names: tuple, pure: bool = True, mutated: Callable | None = None) -> None:
+    """``if pred: true_fn() else: false_fn()``; the branches assign ``names`` (via ``set_``).
+
+    ``pure`` is False when a branch stores into attributes or items (or updates a tensor
+    in place); ``mutated()`` returns the containers a branch calls mutating methods on.
+    Neither can be expressed by a graph branch, so a symbolic ``pred`` then raises.
+    """
     if not isinstance(pred, Value):
         (true_fn if _truthy(pred) else false_fn)()
         return
+    if not pure:
+        raise Dy2StaticError("a tensor-dependent 'if' assigns attributes or items, or updates a "
+                             "tensor in place, in a branch")
     pred = _as_pred(pred)
     rec = _recorder()
     init = get()
+    objs = mutated() if mutated is not None else ()
 
     def run(fn: Callable) -> list:
         set_(init)
+        snap = _snapshot(objs)
         fn()
+        _check_unchanged(snap, "branch of a tensor-dependent 'if'")
         return list(get())
 
     tb, tout = _cf.record_block(lambda: run(true_fn), rec)
@@ -283,12 +310,16 @@ def convert_ifexp(pred: Any, true_fn: Callable, false_fn: Callable) -> Any:
 
 # ---- while -----------------------------------------------------------------------------------
 def convert_while_loop(cond_fn: Callable, body_fn: Callable, get: Callable, set_: Callable,
-                       names: tuple) -> None:
-    """``while cond_fn(): body_fn()``; the body assigns ``names``."""
+                       names: tuple, pure: bool = True, mutated: Callable | None = None) -> None:
+    """``while cond_fn(): body_fn()``; the body assigns ``names`` (see :func:`convert_ifelse`
+    for ``pure`` and ``mutated``)."""
     while True:
         c = cond_fn()
         if isinstance(c, Value):
-            _static_while(cond_fn, body_fn, get, set_, names)
+            if not pure:
+                raise Dy2StaticError("a tensor-dependent loop assigns attributes or items, or "
+                                     "updates a tensor in place, in its body")
+            _static_while(cond_fn, body_fn, get, set_, names, mutated() if mutated else ())
             return
         if not _truthy(c):
             return
@@ -296,7 +327,7 @@ def convert_while_loop(cond_fn: Callable, body_fn: Callable, get: Callable, set_
 
 
 def _static_while(cond_fn: Callable, body_fn: Callable, get: Callable, set_: Callable,
-                  names: tuple) -> None:
+                  names: tuple, objs: tuple = ()) -> None:
     init = list(get())
     loop_idx, temps = [], []
     loop_vars = []
@@ -330,7 +361,9 @@ def _static_while(cond_fn: Callable, body_fn: Callable, get: Callable, set_: Cal
 
     def body(*vs: Any) -> list:
         put(vs)
+        snap = _snapshot(objs)
         body_fn()
+        _check_unchanged(snap, "tensor-dependent loop")
         now = list(get())
         out = []
         for i, v in enumerate(now):

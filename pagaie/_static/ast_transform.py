@@ -146,6 +146,30 @@ def _contains(nodes: list, kinds: tuple, stop_at_loops: bool) -> bool:
     return False
 
 
+_MUTATORS = frozenset({"append", "extend", "insert", "pop", "remove", "clear", "update", "add",
+                       "setdefault", "popitem", "discard", "sort", "reverse"})
+
+
+def _side_effects(nodes: list) -> tuple[bool, list[str]]:
+    """(stores into attributes/items or in-place tensor calls?, names of containers mutated)."""
+    impure, receivers = False, {}
+    for n in _walk_scope(nodes):
+        if isinstance(n, (ast.Attribute, ast.Subscript)) and isinstance(n.ctx, (ast.Store, ast.Del)):
+            impure = True
+        elif isinstance(n, ast.Call):
+            f = n.func
+            if isinstance(f, ast.Call) and isinstance(f.func, ast.Attribute) and \
+                    f.func.attr == "convert_call" and f.args:
+                f = f.args[0]  # already wrapped by the call conversion
+            if not isinstance(f, ast.Attribute):
+                continue
+            if f.attr.endswith("_") and not f.attr.startswith("_"):
+                impure = True  # x.add_(...), x.zero_(): in-place updates
+            elif f.attr in _MUTATORS and isinstance(f.value, ast.Name):
+                receivers[f.value.id] = None
+    return impure, [r for r in receivers if not r.startswith(_PREFIX)]
+
+
 def _always_returns(stmts: list) -> bool:
     if not stmts:
         return False
@@ -420,8 +444,14 @@ class _FunctionConverter:
         fdef = _funcdef(fnn, self._decls(names) + (s.orelse or [ast.Pass()]))
         state, get_n, set_n = self._state_fns(names)
         call = ast.Expr(value=_call(_jst("convert_ifelse"), s.test, _name(tn), _name(fnn), _name(get_n),
-                                    _name(set_n), ast.Tuple(elts=[_const(n) for n in names], ctx=ast.Load())))
+                                    _name(set_n), ast.Tuple(elts=[_const(n) for n in names], ctx=ast.Load()),
+                                    *self._effects(s.body + s.orelse)))
         return _located([tdef, fdef] + state + [call], s)
+
+    def _effects(self, stmts: list) -> list:
+        impure, receivers = _side_effects(stmts)
+        mut = _lambda(ast.Tuple(elts=[_name(r) for r in receivers], ctx=ast.Load()))
+        return [_const(not impure), mut]
 
     def _while_call(self, s: ast.While) -> list:
         names = assigned_names(s.body + [ast.Expr(value=s.test)])
@@ -430,7 +460,8 @@ class _FunctionConverter:
         bdef = _funcdef(bn, self._decls(names) + s.body)
         state, get_n, set_n = self._state_fns(names)
         call = ast.Expr(value=_call(_jst("convert_while_loop"), _name(cn), _name(bn), _name(get_n),
-                                    _name(set_n), ast.Tuple(elts=[_const(n) for n in names], ctx=ast.Load())))
+                                    _name(set_n), ast.Tuple(elts=[_const(n) for n in names], ctx=ast.Load()),
+                                    *self._effects(s.body)))
         return _located([cdef, bdef] + state + [call], s)
 
 

@@ -148,7 +148,7 @@ class Distribution:
                               "argument will be convert to float32.")
             arrays.append(arr.astype("float32"))
         arrays = np.broadcast_arrays(*arrays)
-        return tuple(P.to_tensor(np.ascontiguousarray(a), dtype="float32") for a in arrays)
+        return tuple(P.to_tensor(np.array(a), dtype="float32") for a in arrays)
 
     def _check_values_dtype_in_probs(self, param: Tensor, value: Tensor) -> Tensor:
         """``value`` cast (with a warning) to a floating parameter's dtype."""

@@ -114,7 +114,8 @@ class DataLoader:
         if isinstance(dataset, IterableDataset):
             self.dataset_kind = _w.ITER
             if shuffle:
-                raise ValueError(f"paddle.io.DataLoader: IterableDataset not support shuffle, but got shuffle={shuffle}")
+                raise ValueError("paddle.io.DataLoader: IterableDataset does not support shuffle, but got "
+                                 f"shuffle={shuffle}")
             if batch_sampler is not None:
                 raise ValueError("paddle.io.DataLoader: IterableDataset expect unspecified batch_sampler")
         else:

@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 import torch
 
-from pagaie.io.dataset import IterableDataset
+from pagaie.io.dataset import IterableDataset, _torch_generator
 
 __all__ = ["Sampler", "SequenceSampler", "RandomSampler", "WeightedRandomSampler", "SubsetRandomSampler",
            "BatchSampler", "DistributedBatchSampler"]
@@ -80,8 +80,9 @@ class RandomSampler(Sampler):
         replacement (bool, optional): draw with replacement. Default: False.
         num_samples (int, optional): how many indices to give; ``len(data_source)`` when None.
             Without replacement it may not exceed ``len(data_source)``.
-        generator (Iterator, optional): an iterator of indices to give instead of random ones
-            (at most ``num_samples`` are taken).
+        generator (Iterator|Generator, optional): an iterator of indices to give instead of
+            random ones (at most ``num_samples`` are taken); or a ``paddle.Generator`` to draw
+            the random indices from instead of numpy's global generator.
 
     Examples:
         >>> import numpy as np
@@ -116,6 +117,14 @@ class RandomSampler(Sampler):
         return len(self.data_source) if self._num_samples is None else self._num_samples
 
     def __iter__(self) -> Iterator[int]:
+        gen = _torch_generator(self.generator)
+        if gen is not None:
+            n = len(self.data_source)
+            if self.replacement:
+                yield from torch.randint(n, (self.num_samples,), generator=gen).tolist()
+            else:
+                yield from torch.randperm(n, generator=gen)[:self.num_samples].tolist()
+            return
         if self.generator:
             for _ in range(self.num_samples):
                 try:

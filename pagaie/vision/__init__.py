@@ -1,7 +1,7 @@
 """paddle.vision."""
 
 from pagaie.vision import datasets, transforms  # noqa: F401
-from pagaie.vision import models  # noqa: F401
+from pagaie.vision import models, ops  # noqa: F401
 from pagaie.vision.models import *  # noqa: F401,F403
 from pagaie.vision.datasets import (  # noqa: F401
     MNIST, VOC2012, Cifar10, Cifar100, DatasetFolder, FashionMNIST, Flowers, ImageFolder,

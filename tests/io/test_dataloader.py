@@ -305,3 +305,35 @@ def test_worker_seeding_and_init_fn():
     c = run(-1)
     np.random.seed(100)
     assert np.allclose(c[0][0].numpy(), np.random.rand(2))
+
+
+_EXIT_SCRIPT = r"""
+import numpy as np, pagaie
+class D(pagaie.io.Dataset):
+    def __len__(self):
+        return 100
+    def __getitem__(self, i):
+        return np.full([1000], i, "float32")
+keep = pagaie.io.DataLoader(D(), batch_size=2, num_workers=2, persistent_workers=True)
+for _ in keep:
+    break
+it = iter(pagaie.io.DataLoader(D(), batch_size=2, num_workers=2))
+next(it)
+print(" ".join(str(w.pid) for w in keep._iterator._workers + it._workers), flush=True)
+"""
+
+
+def test_interpreter_exit_with_live_workers():
+    import subprocess
+    import sys
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    t0 = time.time()
+    out = subprocess.run([sys.executable, "-c", _EXIT_SCRIPT], cwd=root, capture_output=True, text=True,
+                         timeout=60, env={**os.environ, "PYTHONPATH": root})
+    assert out.returncode == 0, out.stderr
+    assert time.time() - t0 < 30
+    pids = [int(p) for p in out.stdout.split()]
+    assert len(pids) == 4
+    for pid in pids:
+        with pytest.raises(ProcessLookupError):
+            os.kill(pid, 0)

@@ -66,6 +66,12 @@ def test_random_sampler_permutation_and_generator():
     assert sorted(s) == list(range(50)) and s != list(range(50))
     assert list(pagaie.io.RandomSampler(list(range(8)), generator=iter([3, 1, 2]))) == [3, 1, 2]
     assert list(pagaie.io.RandomSampler(list(range(8)), num_samples=2, generator=iter([3, 1, 2]))) == [3, 1]
+    g = pagaie.Generator()
+    g.manual_seed(9)
+    a = list(pagaie.io.RandomSampler(list(range(8)), generator=g))
+    g.manual_seed(9)
+    assert list(pagaie.io.RandomSampler(list(range(8)), generator=g)) == a and sorted(a) == list(range(8))
+    assert len(list(pagaie.io.RandomSampler(list(range(3)), True, 10, generator=g))) == 10
 
 
 def test_weighted_random_sampler():

@@ -43,12 +43,13 @@ CASES = {
 }
 
 
-def _static(arrays, fn):
+def _static(arrays, fn, exact=False):
     pagaie.enable_static()
     try:
         main = pagaie.static.Program()
         with pagaie.static.program_guard(main):
-            ins = [pagaie.static.data(f"in{i}", [None] + list(a.shape[1:]), str(a.dtype))
+            ins = [pagaie.static.data(f"in{i}", [a.shape[0] if exact else None] + list(a.shape[1:]),
+                                      str(a.dtype))
                    for i, a in enumerate(arrays)]
             out = fn(*ins)
     finally:
@@ -64,7 +65,7 @@ def test_static_layer_equals_eager(name):
     pagaie.seed(11)
     want = fn(*[pagaie.to_tensor(a) for a in arrays]).numpy()
     pagaie.seed(11)
-    out, got, _ = _static(arrays, fn)
+    out, got, _ = _static(arrays, fn, exact=name.startswith("spectral"))
     np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-5)
     rec = list(out.shape)
     assert len(rec) == got.ndim and all(d in (-1, g) for d, g in zip(rec, got.shape)), (rec, got.shape)
@@ -82,7 +83,7 @@ def test_fc_and_row_conv_formulas():
 
 
 def test_spectral_norm_converges_to_unit_spectral_norm():
-    out, got, _ = _static([X2], lambda w: snn.spectral_norm(w, power_iters=50))
+    out, got, _ = _static([X2], lambda w: snn.spectral_norm(w, power_iters=50), exact=True)
     assert abs(np.linalg.svd(got.reshape(got.shape[0], -1), compute_uv=False)[0] - 1.0) < 1e-3
 
 

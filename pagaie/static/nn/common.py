@@ -519,7 +519,8 @@ def spectral_norm(weight: Any, dim: int = 0, power_iters: int = 1, eps: float = 
                   name: str | None = None) -> Any:
     """``weight / sigma``, sigma the largest singular value of ``weight`` viewed as a matrix
     with ``dim`` as rows, estimated by ``power_iters`` power iterations from the vectors ``u``
-    and ``v`` (non-trainable, normal init; no gradient flows through the iteration).
+    and ``v`` (non-trainable, normal init; unlike Paddle, gradients also flow through the
+    iteration).
 
     Returns:
         Tensor: the normalised weight (same shape).
@@ -546,7 +547,7 @@ def spectral_norm(weight: Any, dim: int = 0, power_iters: int = 1, eps: float = 
     v = make_parameter([w_], ParamAttr(initializer=Normal(0.0, 1.0), trainable=False), dt, False, None, prefix)
     perm = [dim] + [i for i in range(nd) if i != dim]
     mat = paddle.reshape(paddle.transpose(weight, perm) if dim else weight, [h, w_])
-    m = mat.detach()
+    m = mat
     for _ in range(power_iters):
         v = paddle.matmul(m, u, transpose_x=True)
         v = v / (paddle.linalg.norm(v) + eps)

@@ -1,0 +1,254 @@
+"""Static graph vs eager: training steps/s and peak memory, side by side.
+
+Variants, each in its own child process (so peak resident memory, ``ru_maxrss``, is
+that variant's alone):
+
+- ``eager``: the dygraph loop (forward, ``loss.backward()``, ``opt.step()``).
+- ``interpreter``: the same model built as a static program (``program_guard`` +
+  ``minimize``) run by ``Executor.run`` (the interpreter).
+- ``passes``: the program after the graph passes (BuildStrategy with every fusion
+  on; for inference, ``optimize_for_inference``: conv + batch norm folding too).
+- ``compiled``: the passes, then the compiled executor (torch.fx + torch.compile,
+  ``BuildStrategy.build_cinn_pass``); its compile time is reported apart.
+
+Workloads: a small Transformer encoder (2 layers, hidden 128, 4 heads, batch 32,
+sequence 64) training, and ResNet50 inference (batch 4, 224x224). ``--full`` adds a
+BERT-base-sized encoder (12 layers, hidden 768, 12 heads) and ResNet50 training.
+
+    python bench/static_vs_eager.py [--full] [--steps 20] [--variants eager,interpreter,...]
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import resource
+import subprocess
+import sys
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+
+WORKLOADS = {
+    # name: (kind, config)
+    "transformer": ("encoder", dict(layers=2, hidden=128, heads=4, ff=512, batch=32, seq=64)),
+    "resnet50_infer": ("resnet_infer", dict(batch=4, size=224)),
+    "bert_base": ("encoder", dict(layers=12, hidden=768, heads=12, ff=3072, batch=8, seq=128)),
+    "resnet50_train": ("resnet_train", dict(batch=4, size=224)),
+}
+DEFAULT = ("transformer", "resnet50_infer")
+FULL = ("bert_base", "resnet50_train")
+VARIANTS = ("eager", "interpreter", "passes", "compiled")
+
+
+def _rss_mb() -> float:
+    with open("/proc/self/statm") as f:
+        return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE") / 2**20
+
+
+def _maxrss_mb() -> float:
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+# ---- child: build and time one (workload, variant) ------------------------------------------
+
+def _encoder(paddle, c):
+    layer = paddle.nn.TransformerEncoderLayer(c["hidden"], c["heads"], c["ff"])
+    enc = paddle.nn.TransformerEncoder(layer, c["layers"])
+    head = paddle.nn.Linear(c["hidden"], 10)
+
+    def forward(x, label):
+        return paddle.nn.functional.cross_entropy(head(enc(x).mean(axis=1)), label)
+
+    params = enc.parameters() + head.parameters()
+    return forward, params, [enc, head]
+
+
+def _resnet(paddle):
+    from pagaie.vision.models import resnet50
+    return resnet50()
+
+
+def _data(np, kind, c):
+    rng = np.random.default_rng(0)
+    if kind == "encoder":
+        return {"x": rng.standard_normal((c["batch"], c["seq"], c["hidden"]), dtype=np.float32),
+                "label": rng.integers(0, 10, (c["batch"], 1)).astype(np.int64)}
+    x = rng.standard_normal((c["batch"], 3, c["size"], c["size"]), dtype=np.float32)
+    return {"x": x, "label": rng.integers(0, 1000, (c["batch"], 1)).astype(np.int64)}
+
+
+def _static_train(paddle, kind, c, build_model):
+    paddle.enable_static()
+    main = paddle.static.Program()
+    with paddle.static.program_guard(main):
+        if kind == "encoder":
+            x = paddle.static.data("x", [c["batch"], c["seq"], c["hidden"]], "float32")
+        else:
+            x = paddle.static.data("x", [c["batch"], 3, c["size"], c["size"]], "float32")
+        label = paddle.static.data("label", [c["batch"], 1], "int64")
+        forward, _ = build_model()
+        loss = forward(x, label)
+        paddle.optimizer.Adam(1e-4).minimize(loss)
+    paddle.disable_static()
+    return main, loss
+
+
+def _static_infer(paddle, c, model):
+    paddle.enable_static()
+    main = paddle.static.Program()
+    with paddle.static.program_guard(main):
+        x = paddle.static.data("x", [c["batch"], 3, c["size"], c["size"]], "float32")
+        out = model(x)
+    paddle.disable_static()
+    return main, out
+
+
+def _all_fusions(bs_cls, compiled: bool):
+    bs = bs_cls()
+    bs.fuse_elewise_add_act_ops = bs.fuse_bn_act_ops = bs.fuse_gemm_epilogue = True
+    bs.build_cinn_pass = compiled
+    return bs
+
+
+def child(workload: str, variant: str, steps: int, warmup: int) -> dict:
+    import numpy as np
+    import torch
+    import pagaie as paddle
+    from pagaie._static.compiled import StrategyRunner
+    from pagaie.static.build_strategy import BuildStrategy
+
+    torch.set_num_threads(max(1, os.cpu_count() or 1))
+    kind, c = WORKLOADS[workload]
+    paddle.seed(0)
+    feed = _data(np, kind, c)
+    infer = kind == "resnet_infer"
+
+    if kind == "encoder":
+        def build_model():
+            fwd, params, _ = _encoder(paddle, c)
+            return fwd, params
+    else:
+        def build_model():
+            m = _resnet(paddle)
+            return (lambda x, label: paddle.nn.functional.cross_entropy(m(x), label)), m.parameters()
+
+    info: dict = {}
+    if variant == "eager":
+        if infer:
+            model = _resnet(paddle)
+            model.eval()
+            x = paddle.to_tensor(feed["x"])
+
+            def step():
+                with paddle.no_grad():
+                    return model(x)
+        else:
+            fwd, params = build_model()
+            opt = paddle.optimizer.Adam(1e-4, parameters=params)
+            x, label = paddle.to_tensor(feed["x"]), paddle.to_tensor(feed["label"])
+
+            def step():
+                loss = fwd(x, label)
+                loss.backward()
+                opt.step()
+                opt.clear_grad()
+                return loss
+    else:
+        exe = paddle.static.Executor(paddle.CPUPlace())
+        if infer:
+            model = _resnet(paddle)
+            model.eval()
+            main, out = _static_infer(paddle, c, model)
+            fetch = [out]
+            feed = {"x": feed["x"]}
+        else:
+            main, loss = _static_train(paddle, kind, c, build_model)
+            fetch = [loss]
+        t0 = time.perf_counter()
+        if variant == "interpreter":
+            prog = main
+        elif infer and variant in ("passes", "compiled"):
+            from pagaie._static.passes import optimize_for_inference
+            opt_prog = optimize_for_inference(main, keep=[v.name for v in fetch])
+            info["ops_before"] = len(main.global_block().ops)
+            info["ops_after"] = len(opt_prog.global_block().ops)
+            fetch = [opt_prog.global_block().var(v.name) for v in fetch]
+            prog = StrategyRunner(opt_prog, _all_fusions(BuildStrategy, variant == "compiled"))
+        else:
+            prog = StrategyRunner(main, _all_fusions(BuildStrategy, variant == "compiled"))
+        info["prepare_s"] = time.perf_counter() - t0
+
+        def step():
+            return exe.run(prog, feed=feed, fetch_list=fetch)
+
+    t0 = time.perf_counter()
+    for _ in range(warmup):
+        step()
+    info["warmup_s"] = time.perf_counter() - t0
+    rss0 = _rss_mb()
+    t0 = time.perf_counter()
+    for _ in range(steps):
+        step()
+    dt = time.perf_counter() - t0
+    info.update(steps_per_s=steps / dt, peak_rss_mb=_maxrss_mb(), rss_before_mb=rss0)
+    return info
+
+
+# ---- parent: run every variant in a child and print the table ----------------------------------
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--full", action="store_true", help="add BERT-base and ResNet50 training")
+    ap.add_argument("--steps", type=int, default=None, help="timed steps per variant")
+    ap.add_argument("--warmup", type=int, default=2)
+    ap.add_argument("--variants", default=",".join(VARIANTS))
+    ap.add_argument("--workloads", default=None)
+    ap.add_argument("--child", nargs=2, metavar=("WORKLOAD", "VARIANT"), help=argparse.SUPPRESS)
+    args = ap.parse_args()
+
+    if args.child:
+        w, v = args.child
+        print("RESULT " + json.dumps(child(w, v, args.steps or 10, args.warmup)))
+        return
+
+    workloads = args.workloads.split(",") if args.workloads else \
+        list(DEFAULT) + (list(FULL) if args.full else [])
+    variants = [v for v in args.variants.split(",") if v]
+    env = dict(os.environ, PYTHONPATH=ROOT + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    results: dict = {}
+    for w in workloads:
+        steps = args.steps or (20 if w == "transformer" else 5)
+        for v in variants:
+            if w == "resnet50_infer" and v == "compiled" and not args.full:
+                continue  # inductor on all of ResNet50 takes minutes on a small CPU
+            cmd = [sys.executable, os.path.abspath(__file__), "--child", w, v,
+                   "--steps", str(steps), "--warmup", str(args.warmup)]
+            p = subprocess.run(cmd, capture_output=True, text=True, env=env)
+            line = next((ln for ln in p.stdout.splitlines() if ln.startswith("RESULT ")), None)
+            if p.returncode != 0 or line is None:
+                err = (p.stderr.strip().splitlines() or ["?"])[-1]
+                print(f"{w:16s} {v:12s} FAILED: {err}", flush=True)
+                continue
+            r = results[(w, v)] = json.loads(line[7:])
+            extra = ""
+            if "ops_after" in r:
+                extra = f"  ops {r['ops_before']} -> {r['ops_after']}"
+            print(f"{w:16s} {v:12s} {r['steps_per_s']:8.2f} steps/s  peak RSS {r['peak_rss_mb']:7.0f} MB"
+                  f"  (warm-up {r['warmup_s']:.1f}s){extra}", flush=True)
+    print("\nratios against eager (steps/s: higher is better; peak RSS: lower is better)")
+    for w in workloads:
+        base = results.get((w, "eager"))
+        if base is None:
+            continue
+        for v in variants[1:] if variants and variants[0] == "eager" else variants:
+            r = results.get((w, v))
+            if r is None or v == "eager":
+                continue
+            print(f"  {w:16s} {v:12s} speed x{r['steps_per_s'] / base['steps_per_s']:.2f}   "
+                  f"memory x{r['peak_rss_mb'] / base['peak_rss_mb']:.2f}")
+
+
+if __name__ == "__main__":
+    main()

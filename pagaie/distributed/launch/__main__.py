@@ -1,0 +1,4 @@
+"""Entry point of ``python -m pagaie.distributed.launch``."""
+from pagaie.distributed.launch.main import launch
+
+launch()

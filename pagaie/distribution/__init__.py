@@ -1,0 +1,31 @@
+"""``paddle.distribution``: probability distributions, transforms and KL divergences.
+
+Every distribution is plain Python over pagaie's public ops, so densities and
+reparameterised samples carry gradients and record into static programs.
+
+    >>> import pagaie as paddle
+    >>> d = paddle.distribution.Normal(paddle.to_tensor([0.0]), paddle.to_tensor([1.0]))
+    >>> d.sample([2]).shape
+    paddle.Size([2, 1])
+"""
+from pagaie.distribution import transform
+from pagaie.distribution._base import Distribution, ExponentialFamily
+from pagaie.distribution.continuous import Cauchy, ContinuousBernoulli, Laplace, StudentT
+from pagaie.distribution.discrete import (Bernoulli, Binomial, Categorical, Geometric, Multinomial,
+                                          Poisson)
+from pagaie.distribution.gamma import Beta, Chi2, Dirichlet, Exponential, Gamma
+from pagaie.distribution.kl import kl_divergence, register_kl
+from pagaie.distribution.multivariate import LKJCholesky, MultivariateNormal
+from pagaie.distribution.normal import Normal, Uniform
+from pagaie.distribution.transform import (AbsTransform, AffineTransform, ChainTransform,
+                                           ExpTransform, IndependentTransform, PowerTransform,
+                                           ReshapeTransform, SigmoidTransform, SoftmaxTransform,
+                                           StackTransform, StickBreakingTransform, TanhTransform,
+                                           Transform)
+from pagaie.distribution.transformed import Gumbel, Independent, LogNormal, TransformedDistribution
+
+__all__ = ["Bernoulli", "Beta", "Categorical", "Cauchy", "Chi2", "ContinuousBernoulli", "Dirichlet",
+           "Distribution", "Exponential", "ExponentialFamily", "Multinomial", "MultivariateNormal",
+           "Normal", "Uniform", "kl_divergence", "register_kl", "Independent",
+           "TransformedDistribution", "Laplace", "LogNormal", "LKJCholesky", "Gamma", "Gumbel",
+           "Geometric", "Binomial", "Poisson", "StudentT", *transform.__all__]
