@@ -128,15 +128,22 @@ def _unflatten(skel: Any, leaves: list) -> Any:
     return go(skel)
 
 
+_SIMPLE = (bool, int, float, complex, str, bytes, type(None))
+
+
 def _same(a: Any, b: Any) -> bool:
+    """Whether two values are the same for the purpose of merging branches (no tensor ops)."""
     if a is b:
         return True
-    if isinstance(a, Tensor) or isinstance(b, Tensor):
+    if type(a) is not type(b):
         return False
-    try:
-        return type(a) is type(b) and bool(a == b)
-    except Exception:  # noqa: BLE001 - incomparable objects are "different"
-        return False
+    if isinstance(a, _SIMPLE):
+        return a == b
+    if type(a) in (list, tuple):
+        return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b))
+    if type(a) is dict:
+        return a.keys() == b.keys() and all(_same(a[k], b[k]) for k in a)
+    return False
 
 
 _SCALARS = (bool, int, float)

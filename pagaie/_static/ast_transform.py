@@ -386,8 +386,8 @@ class _FunctionConverter:
             head = [_assign(s.target, _name(it)),
                     _assign(it, ast.BinOp(left=_name(it), op=ast.Add(), right=_name(seq)))]
         else:
-            pre.append(ast.Assign(targets=[ast.Tuple(elts=[_name(seq, True), _name(n, True)], ctx=ast.Store())],
-                                  value=_call(_jst("for_prepare"), itr)))
+            pair = ast.Tuple(elts=[_name(seq, True), _name(n, True)], ctx=ast.Store())
+            pre.append(ast.Assign(targets=[pair], value=_call(_jst("for_prepare"), itr)))
             pre.append(_assign(it, _const(0)))
             test = _call(_jst("for_cond"), _name(seq), _name(it), _name(n), flag)
             head = [_assign(s.target, _call(_jst("for_item"), _name(seq), _name(it))),

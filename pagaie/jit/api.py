@@ -568,6 +568,12 @@ class StaticFunction:
             self._cache[key] = entry
         return entry
 
+    def __deepcopy__(self, memo: dict) -> "StaticFunction":
+        inst = self._instance
+        new_inst = memo.get(id(inst), inst) if inst is not None else None
+        return StaticFunction(self.dygraph_function, self._input_spec, self._build_strategy,
+                              self._backend, instance=new_inst, **self._kwargs)
+
     def __repr__(self) -> str:
         return f"<StaticFunction {self.dygraph_function.__qualname__}>"
 

@@ -162,7 +162,8 @@ def save(layer: Any, path: str, input_spec: Any = None, **configs: Any) -> None:
         "version": JIT_FORMAT_VERSION,
         "train_program": _program_dict(train_prog) if train_prog is not None else None,
         "train_fetch_names": [v.name for v in train.outputs] if train_prog is not None else [],
-        "params": [{"name": n, "trainable": isinstance(sources[n], Parameter) and not sources[n].stop_gradient,
+        "params": [{"name": n,
+                    "trainable": isinstance(sources[n], Parameter) and not sources[n].stop_gradient,
                     "dtype": sources[n].dtype.name, "shape": list(sources[n].shape)} for n in names],
     }
     d = os.path.dirname(path)

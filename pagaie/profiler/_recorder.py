@@ -149,8 +149,12 @@ class Recorder:
         self.session += 1
         self.torch_prof = self._start_torch()
         if self.emit_nvtx and torch.cuda.is_available():
-            self._nvtx = torch.autograd.profiler.emit_nvtx(record_shapes=self.record_shapes)
-            self._nvtx.__enter__()
+            try:
+                nvtx = torch.autograd.profiler.emit_nvtx(record_shapes=self.record_shapes)
+                nvtx.__enter__()
+                self._nvtx = nvtx
+            except RuntimeError as exc:
+                warnings.warn(f"paddle.profiler: NVTX ranges are unavailable here ({exc})")
         self._install()
         push_handler(self.handler)
         self.recording = True

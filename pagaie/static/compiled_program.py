@@ -1,82 +1,19 @@
-"""``BuildStrategy`` and ``CompiledProgram``: a program prepared once for repeated runs.
+"""``CompiledProgram``: a program prepared once for repeated runs.
 
-``CompiledProgram`` applies the build strategy's graph passes
-(``pagaie._static.passes.apply_build_strategy``) and runs the result with the compiled
-executor (``pagaie._static.compiled.CompiledPlan``) when those modules are available,
-else with the interpreter. ``Executor.run`` recognises it by its ``_program`` and
+It runs through ``pagaie._static.compiled.StrategyRunner``: the graph passes the
+``BuildStrategy`` switches on, then the interpreter, or the compiled executor when
+``build_cinn_pass`` is set. ``Executor.run`` recognises it by its ``_program`` and
 ``_run(tensors, fetch)`` attributes.
 """
 from __future__ import annotations
 
-from typing import Any
-
 import torch
 
+from pagaie._static.compiled import StrategyRunner
 from pagaie._static.ir import Program, Value
+from pagaie.static.build_strategy import BuildStrategy
 
 __all__ = ["BuildStrategy", "CompiledProgram"]
-
-
-class BuildStrategy:
-    """Options for building a :class:`CompiledProgram` (graph passes to apply).
-
-    Attributes (all settable): ``enable_inplace``, ``memory_optimize``,
-    ``fuse_elewise_add_act_ops``, ``fuse_bn_act_ops``, ``fuse_bn_add_act_ops``,
-    ``fuse_relu_depthwise_conv``, ``fuse_broadcast_ops``, ``fuse_all_optimizer_ops``,
-    ``fuse_gemm_epilogue``, ``fuse_adamw``, ``fuse_dot_product_attention``,
-    ``fuse_resunit``, ``enable_auto_fusion``, ``enable_addto``, ``sequential_run``,
-    ``debug_graphviz_path``, ``reduce_strategy``, ``gradient_scale_strategy``,
-    ``build_cinn_pass``, ``sync_batch_norm``, ``num_trainers``, ``trainer_id``.
-
-    Examples:
-        >>> import pagaie as paddle
-        >>> bs = paddle.static.BuildStrategy()
-        >>> bs.fuse_elewise_add_act_ops = True
-        >>> bs.fuse_elewise_add_act_ops
-        True
-    """
-
-    class ReduceStrategy:
-        AllReduce = 0
-        Reduce = 1
-        _NoReduce = 2
-
-    class GradientScaleStrategy:
-        CoeffNumDevice = 0
-        One = 1
-        Customized = 2
-
-    def __init__(self) -> None:
-        self.enable_inplace = False
-        self.memory_optimize = None
-        self.fuse_elewise_add_act_ops = False
-        self.fuse_bn_act_ops = False
-        self.fuse_bn_add_act_ops = True
-        self.fuse_relu_depthwise_conv = False
-        self.fuse_broadcast_ops = False
-        self.fuse_all_optimizer_ops = False
-        self.fuse_all_reduce_ops = False
-        self.fuse_gemm_epilogue = False
-        self.fuse_adamw = False
-        self.fuse_dot_product_attention = False
-        self.fuse_resunit = False
-        self.enable_auto_fusion = False
-        self.enable_addto = False
-        self.enable_sequential_execution = False
-        self.sequential_run = False
-        self.debug_graphviz_path = ""
-        self.reduce_strategy = BuildStrategy.ReduceStrategy.AllReduce
-        self.gradient_scale_strategy = BuildStrategy.GradientScaleStrategy.CoeffNumDevice
-        self.build_cinn_pass = False
-        self.sync_batch_norm = False
-        self.num_trainers = 1
-        self.trainer_id = 0
-        self.fix_op_run_order = False
-        self.allow_cuda_graph_capture = False
-
-    def __repr__(self) -> str:
-        on = [k for k, v in vars(self).items() if v is True]
-        return f"BuildStrategy({', '.join(on)})"
 
 
 class CompiledProgram:
@@ -110,32 +47,9 @@ class CompiledProgram:
                             f"but received {type(build_strategy).__name__}")
         self._program = program_or_graph
         self._build_strategy = build_strategy or BuildStrategy()
-        self._plans: dict = {}
-        self._built: tuple | None = None
-
-    def _graph(self) -> Program:
-        """The program after the build strategy's passes (rebuilt when the source changes)."""
-        if self._built is None or self._built[0] != self._program.version:
-            try:
-                from pagaie._static.passes import apply_build_strategy
-            except ImportError:
-                prog = self._program
-            else:
-                prog = apply_build_strategy(self._program, self._build_strategy)
-            self._built = (self._program.version, prog)
-            self._plans.clear()
-        return self._built[1]
+        # The passes the strategy asks for, then the interpreter (or, with build_cinn_pass,
+        # the compiled executor); fetch targets are kept out of fusions.
+        self._runner = StrategyRunner(program_or_graph, self._build_strategy)
 
     def _run(self, tensors: dict[str, torch.Tensor], fetch: list[Value]) -> list:
-        prog = self._graph()
-        gb = prog.global_block()
-        fetch = [gb.var(v.name) if gb.has_var(v.name) else v for v in fetch]
-        key = (tuple(sorted(tensors)), tuple(v.name for v in fetch))
-        plan = self._plans.get(key)
-        if plan is None:
-            try:
-                from pagaie._static.compiled import CompiledPlan as _PlanType
-            except ImportError:
-                from pagaie._static.interpreter import Plan as _PlanType
-            plan = self._plans[key] = _PlanType(prog, list(key[0]), fetch)
-        return plan.run(tensors)
+        return self._runner._run(tensors, fetch)

@@ -6,7 +6,6 @@ import os
 import warnings
 
 import pytest
-import torch
 
 import pagaie as paddle
 import pagaie.profiler as profiler
