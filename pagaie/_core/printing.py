@@ -4,6 +4,7 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
+import torch
 
 __all__ = ["set_printoptions", "tensor_repr"]
 
@@ -72,7 +73,8 @@ def _collect(a: np.ndarray, summarise: bool, edge: int) -> list:
     return out
 
 
-def _render(a: np.ndarray, fmt, depth: int, summarise: bool, edge: int, width: int) -> str:
+def _render(a: np.ndarray, fmt, depth: int, summarise: bool, edge: int, width: int,
+            indent: int = _PREFIX) -> str:
     if a.ndim == 0:
         return fmt(a.item())
     n = a.shape[0]
@@ -80,16 +82,18 @@ def _render(a: np.ndarray, fmt, depth: int, summarise: bool, edge: int, width: i
     idx = list(range(edge)) + [None] + list(range(n - edge, n)) if cut else list(range(n))
     if a.ndim == 1:
         items = ["..." if i is None else fmt(a[i].item()) for i in idx]
-        per_line = max(1, (_OPTIONS["linewidth"] - _PREFIX) // (width + 2))
+        per_line = max(1, (_OPTIONS["linewidth"] - indent - depth) // (width + 2))
         lines = [", ".join(items[i:i + per_line]) for i in range(0, len(items), per_line)]
-        return "[" + (",\n" + " " * (_PREFIX + depth + 1)).join(lines) + "]"
-    sep = "," + "\n" * (a.ndim - 1) + " " * (_PREFIX + depth + 1)
-    rows = ["..." if i is None else _render(a[i], fmt, depth + 1, summarise, edge, width) for i in idx]
+        return "[" + (",\n" + " " * (indent + depth + 1)).join(lines) + "]"
+    sep = "," + "\n" * (a.ndim - 1) + " " * (indent + depth + 1)
+    rows = ["..." if i is None else _render(a[i], fmt, depth + 1, summarise, edge, width, indent)
+            for i in idx]
     return "[" + sep.join(rows) + "]"
 
 
-def format_array(a: np.ndarray) -> str:
-    """The body of a tensor's repr (what follows ``stop_gradient=...,``)."""
+def format_array(a: np.ndarray, indent: int = _PREFIX) -> str:
+    """The body of a tensor's repr (what follows ``stop_gradient=...,``), its continuation
+    lines indented by ``indent`` columns."""
     edge = _OPTIONS["edgeitems"]
     summarise = a.size > _OPTIONS["threshold"]
     if a.dtype == np.bool_:
@@ -113,12 +117,14 @@ def format_array(a: np.ndarray) -> str:
         neg = s.startswith("(-") if kind == "c" else (kind in ("i", "f") and v < 0)
         return _pad(s, width, signed, neg)
 
-    return _render(a, fmt, 0, summarise, edge, width)
+    return _render(a, fmt, 0, summarise, edge, width, indent)
 
 
 def tensor_repr(t: Any) -> str:
     """Paddle's repr: ``Tensor(shape=[...], dtype=..., place=..., stop_gradient=...,\\n       data)``."""
     from pagaie._core.tensor import Tensor  # noqa: F401  (type only)
+    if t._t.layout is not torch.strided:
+        return _sparse_repr(t)
     head = (f"Tensor(shape={list(t._t.shape)}, dtype={t.dtype.name}, place={t.place}, "
             f"stop_gradient={t.stop_gradient},\n")
     body = format_array(t.numpy() if t.dtype.name != "bfloat16" else t._t.detach().cpu().float().numpy())
@@ -126,3 +132,23 @@ def tensor_repr(t: Any) -> str:
     if type(t).__name__ in ("Parameter", "EagerParamBase"):
         text = "Parameter containing:\n" + text
     return text
+
+
+def _sparse_repr(t: Any) -> str:
+    """Paddle's repr of a sparse tensor: its parts (indices/values or crows/cols/values)."""
+    x = t._t.detach()
+    if x.layout is torch.sparse_coo:
+        parts = [("indices", x._indices()), ("values", x._values())]
+    else:
+        from pagaie._ops._sparse_core import csr_parts
+        parts = list(zip(("crows", "cols", "values"), csr_parts(x)))
+    body = []
+    for label, p in parts:
+        p = p.cpu()
+        if p.dtype is torch.bfloat16:
+            p = p.float()
+        a = p.resolve_conj().numpy() if p.is_complex() else p.numpy()
+        body.append(f"{label}=" + format_array(a, _PREFIX + len(label) + 1))
+    head = (f"Tensor(shape={list(x.shape)}, dtype={t.dtype}, place={t.place}, "
+            f"stop_gradient={t.stop_gradient}, \n")
+    return head + (", \n").join(" " * _PREFIX + b for b in body) + ")"

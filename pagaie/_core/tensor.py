@@ -263,8 +263,8 @@ class Tensor:
             self._t.data = as_torch(value)
 
     def is_sparse(self) -> bool:
-        """Whether the tensor uses a sparse layout."""
-        return self._t.is_sparse
+        """Whether the tensor uses a sparse layout (COO or CSR)."""
+        return self._t.layout is not torch.strided
 
     @property
     def layout(self) -> str:
@@ -286,7 +286,7 @@ class Tensor:
         return self._t.storage_offset() * self._t.element_size()
 
     def is_dense(self) -> bool:
-        return not self._t.is_sparse
+        return self._t.layout is torch.strided
 
     def is_dist(self) -> bool:
         return False

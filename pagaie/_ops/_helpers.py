@@ -100,3 +100,8 @@ def write_out(out: Any, result: torch.Tensor) -> torch.Tensor:
     if out is not None:
         out.data = result.detach()
     return result
+
+
+class AssertionValueError(ValueError, AssertionError):
+    """A bad argument where Paddle raises ``AssertionError`` (from a Python-level check)
+    rather than its usual ``ValueError``: catching either works."""

@@ -113,10 +113,12 @@ def floor_divide(x, y, name=None, *, out=None):
         [3, -4]
     """
     if type(x) is _T and type(y) is _T and x.dtype is not y.dtype:
-        check_binary_dtypes("floor_divide", x, y)
+        x, y = _promoted("floor_divide", x, y)
     if type(y) is torch.Tensor and not (y.is_floating_point() or y.is_complex()) and bool((y == 0).any()):
         raise ZeroDivisionError("paddle.floor_divide: integer division by zero")
     r = torch.floor_divide(x, y)
+    if r.requires_grad:  # no gradient flows through floor division in Paddle
+        r = r.detach()
     return r if out is None else write_out(out, r)
 
 
@@ -168,10 +170,18 @@ def true_divide(input: Tensor, other: Tensor, *, out: Tensor | None = None) -> T
     return divide(input, other, out=out)
 
 
+def _promoted(api, x, y):
+    """Two tensors of different dtypes cast to their common dtype; unlike torch, a 0-D
+    float64 operand widens a float32 one (Paddle promotes by dtype only, for these ops)."""
+    check_binary_dtypes(api, x, y)
+    d = torch.promote_types(x.dtype, y.dtype)
+    return x.to(d), y.to(d)
+
+
 def _binary_pair(api, x, y):
     if type(x) is _T and type(y) is _T:
         if x.dtype is not y.dtype:
-            check_binary_dtypes(api, x, y)
+            return _promoted(api, x, y)
         return x, y
     if type(x) is _T:
         return x, torch.as_tensor(y, dtype=x.dtype if isinstance(y, int) or x.is_floating_point()

@@ -31,7 +31,7 @@ def check_index(index: Any, api: str, arg: str = "index") -> _T:
     if index.dtype is torch.int64:
         return index
     if index.dtype not in _INT_INDEX:
-        raise TypeError(f"paddle.{api}: '{arg}' must be an int32 or int64 tensor, but received "
+        raise ValueError(f"paddle.{api}: '{arg}' must be an int32 or int64 tensor, but received "
                         f"dtype {str(index.dtype).replace('torch.', '')}")
     return index.long()
 

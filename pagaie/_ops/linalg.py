@@ -11,7 +11,7 @@ import math
 import torch
 
 from pagaie._core.registry import defop
-from pagaie._ops._helpers import norm_axis, torch_dtype, write_out
+from pagaie._ops._helpers import AssertionValueError, norm_axis, torch_dtype, write_out
 
 __all__ = ["norm", "cholesky", "inverse"]
 
@@ -455,7 +455,9 @@ def cholesky(x, upper=False, name=None):
         >>> paddle.linalg.cholesky(paddle.to_tensor([[4.0, 2.0], [2.0, 5.0]])).tolist()
         [[2.0, 0.0], [1.0, 2.0]]
     """
-    _square("cholesky", x)
+    if x.dim() < 2 or x.shape[-1] != x.shape[-2]:
+        raise AssertionValueError(f"paddle.linalg.cholesky: 'x' must be a (batch of) square matrices, "
+                                  f"but received shape {list(x.shape)}")
     return torch.linalg.cholesky(x, upper=upper)
 
 

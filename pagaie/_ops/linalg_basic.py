@@ -134,12 +134,15 @@ def dot(x, y, name=None, *, out=None):
         >>> paddle.dot(paddle.to_tensor([1.0, 2.0]), paddle.to_tensor([3.0, 4.0])).item()
         11.0
     """
+    if x.shape != y.shape:
+        raise RuntimeError(f"paddle.dot: the shapes of 'x' {list(x.shape)} and 'y' {list(y.shape)} "
+                           "must be exactly the same")
     if x.dim() == 1 and y.dim() == 1:
         r = torch.dot(x, y) if x.dtype.is_floating_point else (x * y).sum(dtype=x.dtype)
     elif x.dim() == 2 and x.shape == y.shape:
         r = (x * y).sum(-1, dtype=x.dtype)
     else:
-        raise ValueError(f"paddle.dot: 'x' and 'y' must be 1-D or 2-D tensors of the same shape, but "
+        raise RuntimeError(f"paddle.dot: 'x' and 'y' must be 1-D or 2-D tensors of the same shape, but "
                          f"received x: {list(x.shape)}, y: {list(y.shape)}")
     return write_out(out, r)
 

@@ -109,6 +109,10 @@ def equal_all(x, y, name=None):
         >>> paddle.equal_all(paddle.to_tensor([1, 2]), paddle.to_tensor([1, 2])).item()
         True
     """
+    if type(y) is not _T:
+        raise ValueError(f"paddle.equal_all: 'y' must be a Tensor, but received {type(y).__name__}")
+    if x.shape != y.shape:
+        return torch.tensor(False, device=x.device)
     if x.dtype is not y.dtype:
         raise ValueError(f"paddle.equal_all: 'x' and 'y' must have the same dtype, but received "
                          f"{_dtype_name(x)} and {_dtype_name(y)}")
@@ -117,10 +121,13 @@ def equal_all(x, y, name=None):
 
 def _close_args(api, x, y):
     if type(y) is not _T:
-        raise TypeError(f"paddle.{api}: 'y' must be a Tensor, but received {type(y).__name__}")
+        raise ValueError(f"paddle.{api}: 'y' must be a Tensor, but received {type(y).__name__}")
     if x.dtype is not y.dtype:
         raise ValueError(f"paddle.{api}: 'x' and 'y' must have the same dtype, but received "
                          f"{_dtype_name(x)} and {_dtype_name(y)}")
+    if x.shape != y.shape:  # no broadcasting here, as in Paddle
+        raise RuntimeError(f"paddle.{api}: 'x' and 'y' must have the same shape, but received "
+                           f"{list(x.shape)} and {list(y.shape)}")
 
 
 def _num(v):
@@ -230,15 +237,17 @@ def _bit_pair(api, x, y):
     if type(y) is not _T:
         return torch.as_tensor(y, dtype=x.dtype, device=x.device)
     if y.dtype is not x.dtype:
+        _bit_check(api, y)
         raise ValueError(f"paddle.{api}: 'x' and 'y' must have the same dtype, but received "
                          f"{_dtype_name(x)} and {_dtype_name(y)}")
     return y
 
 
 def _bit_check(api, x):
+    # Paddle has no kernel for these dtypes: its eager mode raises RuntimeError (NotFound).
     if x.is_floating_point() or x.is_complex():
-        raise TypeError(f"paddle.{api}: the input must be a bool or integer tensor, but received "
-                        f"{_dtype_name(x)}")
+        raise RuntimeError(f"paddle.{api}: the input must be a bool or integer tensor, but received "
+                           f"{_dtype_name(x)}")
 
 
 def _declare_bitwise(opname, fn, ex_x, ex_y, ex):

@@ -419,7 +419,13 @@ def hypot(x, y, name=None):
     """
     if type(y) is not _T:
         raise TypeError(f"paddle.hypot: 'y' must be a Tensor, but received {type(y).__name__}")
-    x, y = _float_pair("hypot", x, y)
+    if x.dtype is not y.dtype:  # promotion as torch does it: a 0-D operand does not widen
+        check_binary_dtypes("hypot", x, y)
+        d = torch.result_type(x, y)
+        d = d if d.is_floating_point else torch.get_default_dtype()
+        x, y = x.to(d), y.to(d)
+    elif _is_int(x):
+        x, y = x.to(torch.get_default_dtype()), y.to(torch.get_default_dtype())
     return torch.hypot(x, y)
 
 
@@ -434,6 +440,8 @@ def copysign(x, y, name=None):
     """
     if type(y) is _T and x.dtype is not y.dtype:
         check_binary_dtypes("copysign", x, y)
+    if x.dtype is torch.bool:
+        return x.clone()  # |x| of a bool is itself, and a bool has no sign
     if _is_int(x):
         a = torch.abs(x)
         neg = torch.signbit(y) if type(y) is _T else torch.signbit(torch.tensor(float(y)))
@@ -469,10 +477,25 @@ def _int_pair(api, x, y):
         y = torch.as_tensor(y, dtype=x.dtype, device=x.device)
     if x.dtype is not y.dtype:
         check_binary_dtypes(api, x, y)
-    if not _is_int(x) or x.dtype is torch.bool:
-        raise TypeError(f"paddle.{api}: the inputs must be integer tensors, but received "
-                        f"{_dtype_name(x)}")
+        d = torch.promote_types(x.dtype, y.dtype)
+        x, y = x.to(d), y.to(d)
+    if x.dtype is torch.bool or x.is_complex():
+        raise RuntimeError(f"paddle.{api}: the inputs must be integer or real floating tensors, "
+                           f"but received {_dtype_name(x)}")
     return x, y
+
+
+def _float_gcd(x: torch.Tensor, y: torch.Tensor) -> torch.Tensor:
+    """Euclid's algorithm with ``fmod`` for floating tensors (Paddle accepts them)."""
+    a, b = torch.broadcast_tensors(x.abs(), y.abs())
+    a, b = a.clone(), b.clone()
+    nz = b != 0
+    while bool(nz.any()):
+        r = torch.where(nz, torch.fmod(a, torch.where(nz, b, 1)), 0)
+        a = torch.where(nz, b, a)
+        b = r
+        nz = b != 0
+    return a
 
 
 @defop(paddle_types=("gcd",), inplace=True, differentiable=False)
@@ -485,7 +508,7 @@ def gcd(x, y, name=None):
         [6, 4]
     """
     x, y = _int_pair("gcd", x, y)
-    return torch.gcd(x, y)
+    return torch.gcd(x, y) if _is_int(x) else _float_gcd(x, y)
 
 
 @defop(paddle_types=("lcm",), inplace=True, differentiable=False)
@@ -498,7 +521,10 @@ def lcm(x, y, name=None):
         [12, 0]
     """
     x, y = _int_pair("lcm", x, y)
-    return torch.lcm(x, y)
+    if _is_int(x):
+        return torch.lcm(x, y)
+    g = _float_gcd(x, y)
+    return torch.where(g == 0, 0, (x * y).abs() / torch.where(g == 0, 1, g))
 
 
 @defop(paddle_types=("ldexp",), inplace=True)
@@ -510,11 +536,14 @@ def ldexp(x, y, name=None):
         >>> paddle.ldexp(paddle.to_tensor([1.0, 3.0]), paddle.to_tensor([2, -1])).tolist()
         [4.0, 1.5]
     """
-    if type(y) is not _T or not _is_int(y):
-        raise TypeError("paddle.ldexp: 'y' must be an integer Tensor")
+    if type(y) is not _T:
+        raise TypeError(f"paddle.ldexp: 'y' must be a Tensor, but received {type(y).__name__}")
     if _is_int(x):
         x = x.to(torch.get_default_dtype())
-    return x * torch.pow(2.0, y).to(x.dtype)
+    if _is_int(y):
+        return x * torch.pow(2.0, y).to(x.dtype)
+    d = torch.promote_types(torch.promote_types(x.dtype, y.dtype), torch.float32)
+    return x.to(d) * torch.pow(2.0, y.to(d))
 
 
 @defop(paddle_types=("nextafter",), differentiable=False)
@@ -528,7 +557,8 @@ def nextafter(x, y, name=None):
         True
     """
     x, y = _float_pair("nextafter", x, y)
-    return torch.nextafter(x, y)
+    r = torch.nextafter(x, y)
+    return r.detach() if r.requires_grad else r
 
 
 @defop(amp="black", paddle_types=("logaddexp",))

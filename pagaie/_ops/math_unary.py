@@ -16,6 +16,16 @@ from pagaie._ops._helpers import write_out
 __all__: list[str] = []
 
 _SPECIAL = torch.special
+_D2R = 3.141592653589793 / 180.0
+_R2D = 180.0 / 3.141592653589793
+
+
+def _sign(x: torch.Tensor, fn) -> torch.Tensor:
+    """Sign as Paddle computes it: NaN propagates (torch gives 0), complex is ``x / |x|``."""
+    if x.is_complex():
+        return torch.sgn(x)
+    r = fn(x)
+    return torch.where(x.isnan(), x, r) if x.is_floating_point() else r
 
 # name: (torch function, description, example input, example output, has ``out=``,
 #        in-place variant ('P': paddle.<name>_ and Tensor.<name>_, 'T': Tensor method only),
@@ -69,11 +79,14 @@ _TABLE = {
             "black"),
     "tanh": (torch.tanh, "Elementwise hyperbolic tangent.", "[0.0, 1.0]", "[0.0, 0.7616]", True, "P",
              "promote"),
-    "sign": (torch.sign, "Elementwise sign: -1, 0 or 1 (the gradient is 0).", "[-2.0, 0.0, 3.0]",
-             "[-1.0, 0.0, 1.0]", True, None, "promote"),
-    "deg2rad": (torch.deg2rad, "Convert angles from degrees to radians.", "[180.0, 90.0]",
-                "[3.1416, 1.5708]", False, None, "promote"),
-    "rad2deg": (torch.rad2deg, "Convert angles from radians to degrees.", "[3.141592653589793, 1.0]",
+    "sign": (lambda x: _sign(x, torch.sign), "Elementwise sign: -1, 0 or 1 (NaN stays NaN; "
+             "``x / |x|`` for complex; the gradient is 0).", "[-2.0, 0.0, 3.0]", "[-1.0, 0.0, 1.0]",
+             True, None, "promote"),
+    "deg2rad": (lambda x: x * _D2R if x.is_complex() else torch.deg2rad(x),
+                "Convert angles from degrees to radians.", "[180.0, 90.0]", "[3.1416, 1.5708]", False,
+                None, "promote"),
+    "rad2deg": (lambda x: x * _R2D if x.is_complex() else torch.rad2deg(x),
+                "Convert angles from radians to degrees.", "[3.141592653589793, 1.0]",
                 "[180.0, 57.2958]", False, None, "promote"),
     "erf": (torch.erf, "Elementwise Gauss error function.", "[0.0, 1.0]", "[0.0, 0.8427]", False, "P",
             "promote"),
@@ -171,6 +184,10 @@ def frac(x, name=None, *, out=None):
     return r if out is None else write_out(out, r)
 
 
+def _round(x: torch.Tensor, decimals: int) -> torch.Tensor:
+    return torch.round(x) if decimals == 0 or not x.is_floating_point() else torch.round(x, decimals=decimals)
+
+
 @defop(paddle_types=("round", "pd_op.round"), inplace=True)
 def round(x, decimals=0, name=None, *, out=None):
     """Round to ``decimals`` decimal places; halves go to the nearest even value.
@@ -188,7 +205,10 @@ def round(x, decimals=0, name=None, *, out=None):
         >>> paddle.round(paddle.to_tensor([1.2345], 'float64'), decimals=2).tolist()
         [1.23]
     """
-    r = torch.round(x) if decimals == 0 or not x.is_floating_point() else torch.round(x, decimals=decimals)
+    if x.is_complex():  # real and imaginary parts separately
+        r = torch.complex(_round(x.real, decimals), _round(x.imag, decimals))
+    else:
+        r = _round(x, decimals)
     return r if out is None else write_out(out, r)
 
 
@@ -235,7 +255,7 @@ def sgn(x, name=None):
     if not (x.is_floating_point() or x.is_complex()):
         raise TypeError(f"paddle.sgn: the input dtype must be float16, float32, float64, complex64 or "
                         f"complex128, but received {str(x.dtype).replace('torch.', '')}")
-    return torch.sgn(x) if x.is_complex() else torch.sign(x)
+    return _sign(x, torch.sign)
 
 
 @defop(paddle_types=("signbit",), differentiable=False)

@@ -20,6 +20,29 @@ def _safe_div(a: torch.Tensor, b: torch.Tensor) -> torch.Tensor:
     return a / torch.where(b == 0, torch.ones_like(b), b)
 
 
+class _SoftXent(torch.autograd.Function):
+    """``-sum(label * log_softmax(x))`` over ``ax`` with Paddle's fused gradient
+    ``softmax(x) - label`` (exact for labels summing to 1; the label gets no gradient)."""
+
+    @staticmethod
+    def forward(ctx, x, label, ax):
+        logp = torch.log_softmax(x, ax)
+        ctx.save_for_backward(logp, label)
+        ctx.ax = ax
+        return -(label * logp).sum(ax, keepdim=True)
+
+    @staticmethod
+    def backward(ctx, g):
+        logp, label = ctx.saved_tensors
+        return g * (logp.exp() - label), None, None
+
+
+def _soft_xent(x: torch.Tensor, label: torch.Tensor, ax: int) -> torch.Tensor:
+    if torch.is_grad_enabled() and x.requires_grad:
+        return _SoftXent.apply(x, label.to(x.dtype), ax)
+    return -(label * torch.log_softmax(x, ax)).sum(ax, keepdim=True)
+
+
 @defop(amp="black", method=False, paddle_types=("cross_entropy_with_softmax",
                                                 "pd_op.cross_entropy_with_softmax"))
 def cross_entropy(input, label, weight=None, ignore_index=-100, reduction="mean", soft_label=False,
@@ -56,12 +79,17 @@ def cross_entropy(input, label, weight=None, ignore_index=-100, reduction="mean"
     """
     api = "nn.functional.cross_entropy"
     check_reduction(reduction, api)
+    if ignore_index > 0 and soft_label:
+        raise ValueError(f"paddle.{api}: 'ignore_index' must be -100 when soft_label is True, but "
+                         f"received {ignore_index}")
+    if not 0.0 <= label_smoothing <= 1.0:
+        raise ValueError(f"paddle.{api}: 'label_smoothing' must be in [0, 1], but received "
+                         f"{label_smoothing}")
     nd = input.dim()
     ax = axis + nd if axis < 0 else axis
     if not 0 <= ax < nd:
         raise ValueError(f"paddle.{api}: axis should be in [{-nd}, {nd}), but received {axis}")
     c = input.shape[ax]
-    logp = torch.log_softmax(input, ax) if use_softmax else torch.log(input)
     eps = float(label_smoothing)
     if not soft_label and eps > 0:
         hard = label.squeeze(ax) if label.dim() == nd else label
@@ -74,7 +102,10 @@ def cross_entropy(input, label, weight=None, ignore_index=-100, reduction="mean"
     if soft_label:
         if eps > 0:
             label = label * (1 - eps) + eps / c
-        loss = -(label * logp).sum(ax, keepdim=True)
+        if use_softmax:
+            loss = _soft_xent(input, label, ax)
+        else:
+            loss = -(label.detach() * torch.log(input)).sum(ax, keepdim=True)
         wsum = None
         if weight is not None:
             shape = [1] * nd
@@ -104,6 +135,7 @@ def cross_entropy(input, label, weight=None, ignore_index=-100, reduction="mean"
     if bool(((safe < 0) | (safe >= c)).any()):
         raise ValueError(f"paddle.{api}: label values must be in [0, {c}) or equal ignore_index "
                          f"({ignore_index})")
+    logp = torch.log_softmax(input, ax) if use_softmax else torch.log(input)
     loss = -logp.gather(ax, safe.unsqueeze(ax)).squeeze(ax)
     m = mask.to(loss.dtype)
     if weight is not None:
@@ -146,7 +178,7 @@ def softmax_with_cross_entropy(logits, label, soft_label=False, ignore_index=-10
     ax = axis + nd if axis < 0 else axis
     logp = torch.log_softmax(logits, ax)
     if soft_label:
-        loss = -(label * logp).sum(ax, keepdim=True)
+        loss = _soft_xent(logits, label, ax)
     else:
         if label.dim() != nd or label.shape[ax] != 1:
             raise ValueError(f"paddle.{api}: the hard label must have the logits' rank with size 1 "
@@ -183,7 +215,11 @@ def binary_cross_entropy(input, label, weight=None, reduction="mean", name=None)
         0.6931
     """
     check_reduction(reduction, "nn.functional.binary_cross_entropy")
-    return F.binary_cross_entropy(input, label.to(input.dtype), weight, reduction=reduction)
+    label = label.detach().to(input.dtype)
+    if weight is not None and weight.requires_grad:
+        # Paddle differentiates the weight (applied after the elementwise loss), not the label
+        return reduce_loss(F.binary_cross_entropy(input, label, reduction="none") * weight, reduction)
+    return F.binary_cross_entropy(input, label, weight, reduction=reduction)
 
 
 @defop(amp="black", method=False, paddle_types=("sigmoid_cross_entropy_with_logits",
@@ -210,8 +246,15 @@ def binary_cross_entropy_with_logits(logit, label, weight=None, reduction="mean"
         0.6931
     """
     check_reduction(reduction, "nn.functional.binary_cross_entropy_with_logits")
-    return F.binary_cross_entropy_with_logits(logit, label.to(logit.dtype), weight,
-                                              reduction=reduction, pos_weight=pos_weight)
+    label = label.detach().to(logit.dtype)
+    if pos_weight is not None:
+        pos_weight = pos_weight.detach()
+    if weight is not None and weight.requires_grad:
+        # Paddle differentiates the weight (applied after the elementwise loss), not the label
+        loss = F.binary_cross_entropy_with_logits(logit, label, reduction="none", pos_weight=pos_weight)
+        return reduce_loss(loss * weight, reduction)
+    return F.binary_cross_entropy_with_logits(logit, label, weight, reduction=reduction,
+                                              pos_weight=pos_weight)
 
 
 @defop(amp="black", method=False, paddle_types=("mse_loss",))
@@ -291,6 +334,11 @@ def nll_loss(input, label, weight=None, ignore_index=-100, reduction="mean", nam
         0.3
     """
     check_reduction(reduction, "nn.functional.nll_loss")
+    if input.dim() < 2:
+        raise ValueError(f"paddle.nn.functional.nll_loss: the input must have 2 or more "
+                         f"dimensions, but received shape {list(input.shape)}")
+    if weight is not None:
+        weight = weight.detach()
     return F.nll_loss(input, label.long(), weight, ignore_index=ignore_index, reduction=reduction)
 
 
@@ -382,13 +430,18 @@ def ctc_loss(log_probs, labels, input_lengths, label_lengths, blank=0, reduction
                       reduction=reduction, zero_infinity=zero_infinity)
 
 
-def _rnnt_one(acts: torch.Tensor, label: torch.Tensor, t_len: int, u_len: int, blank: int):
-    """-log P(label | acts) for one sequence; ``acts`` ``[T, U+1, V]`` are log-probabilities."""
+def _rnnt_one(acts: torch.Tensor, label: torch.Tensor, t_len: int, u_len: int, blank: int,
+              fastemit: float = 0.0):
+    """-log P(label | acts) for one sequence; ``acts`` ``[T, U+1, V]`` are log-probabilities.
+    ``fastemit`` scales the gradient of the emit transitions by ``1 + fastemit`` (FastEmit),
+    leaving the value unchanged."""
     acts = acts[:t_len, :u_len + 1]
     blank_lp = acts[:, :, blank]  # T x (U+1)
     if u_len:
         emit_lp = acts[:, :u_len].gather(-1, label[:u_len].long().view(1, -1, 1).expand(t_len, -1, 1))
         emit_lp = emit_lp.squeeze(-1)  # T x U
+        if fastemit:
+            emit_lp = emit_lp + fastemit * (emit_lp - emit_lp.detach())
     ninf = acts.new_full((), float("-inf"))
     # alpha over anti-diagonals would be faster; rows are enough for the sizes used here.
     prev = None
@@ -411,8 +464,9 @@ def rnnt_loss(input, label, input_lengths, label_lengths, blank=0, fastemit_lamb
     """RNN-Transducer loss.
 
     ``input`` ``[B, T, U+1, V]`` holds log-probabilities (used as given, like Paddle's
-    warp-rnnt). ``fastemit_lambda`` only regularises gradients in Paddle and does not change
-    the value; here the gradient is the plain one. ``'mean'`` averages over the batch.
+    warp-rnnt). ``fastemit_lambda`` (FastEmit) scales the gradient of the label-emission
+    transitions by ``1 + fastemit_lambda`` and does not change the value. ``'mean'`` averages
+    over the batch.
 
     Args:
         input (Tensor): ``[B, max_T, max_U + 1, V]``.
@@ -437,5 +491,5 @@ def rnnt_loss(input, label, input_lengths, label_lengths, blank=0, fastemit_lamb
     """
     check_reduction(reduction, "nn.functional.rnnt_loss")
     losses = torch.stack([_rnnt_one(input[b], label[b], int(input_lengths[b]), int(label_lengths[b]),
-                                    blank) for b in range(input.shape[0])])
+                                    blank, float(fastemit_lambda)) for b in range(input.shape[0])])
     return reduce_loss(losses, reduction)

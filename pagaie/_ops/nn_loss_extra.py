@@ -190,6 +190,14 @@ def multi_margin_loss(input, label, p=1, margin=1.0, weight=None, reduction="mea
     if p not in (1, 2):
         raise ValueError(f"paddle.nn.functional.multi_margin_loss: p should be 1 or 2, but "
                          f"received {p}")
+    if weight is not None and weight.requires_grad:
+        lab = label.long()
+        c = input.shape[1]
+        m = (margin - input.gather(1, lab.unsqueeze(1)) + input).clamp_min(0)
+        if p == 2:
+            m = m * m
+        m = m.masked_fill(F.one_hot(lab, c).bool(), 0)
+        return reduce_loss(m.sum(1) * weight[lab] / c, reduction)
     return F.multi_margin_loss(input, label.long(), p=p, margin=margin, weight=weight,
                                reduction=reduction)
 
@@ -246,11 +254,10 @@ def sigmoid_focal_loss(logit, label, normalizer=None, alpha=0.25, gamma=2.0, red
     check_reduction(reduction, "nn.functional.sigmoid_focal_loss")
     label = label.to(logit.dtype)
     p = torch.sigmoid(logit)
-    ce = F.binary_cross_entropy_with_logits(logit, label, reduction="none")
+    # as in Paddle, the label is differentiated through p_t and alpha_t only
+    ce = F.binary_cross_entropy_with_logits(logit, label.detach(), reduction="none")
     p_t = p * label + (1 - p) * (1 - label)
-    loss = ce * (1 - p_t) ** gamma
-    if alpha >= 0:
-        loss = (alpha * label + (1 - alpha) * (1 - label)) * loss
+    loss = (alpha * label + (1 - alpha) * (1 - label)) * ce * (1 - p_t) ** gamma
     if normalizer is not None:
         loss = loss / normalizer
     return reduce_loss(loss, reduction)

@@ -27,14 +27,14 @@ def _axes(axis, ndim, api):
     """Normalise ``axis`` to None (all axes) or a tuple of non-negative ints."""
     if axis is None:
         return None
+    if isinstance(axis, _T):  # a 0-D tensor is one axis, a 1-D tensor a list of axes
+        axis = axis.tolist()
     if type(axis) is int:
         n = ndim if ndim else 1
         if not -n <= axis < n:
             raise ValueError(f"paddle.{api}: 'axis' must be in the range [{-n}, {n}), but received "
                              f"{axis} (input has {ndim} dimension(s))")
         return (axis % n,) if ndim else None
-    if isinstance(axis, _T):
-        axis = axis.tolist()
     if not isinstance(axis, (list, tuple)):
         raise TypeError(f"paddle.{api}: 'axis' must be None, an int or a list of ints, but received "
                         f"{type(axis).__name__}")

@@ -102,6 +102,9 @@ def topk(x, k, axis=None, largest=True, sorted=True, name=None, *, out=None):
     """
     k = int(scalar_of(k))
     dim = -1 if axis is None else norm_axis(axis, x.dim(), "topk")
+    n = x.shape[dim] if x.dim() else 1
+    if not 0 <= k <= n:
+        raise ValueError(f"paddle.topk: 'k' must be in [0, {n}] (the size of axis {dim}), but received {k}")
     v, i = torch.topk(x, k, dim=dim, largest=largest, sorted=sorted)
     if out is not None:
         return write_out(out[0], v), write_out(out[1], i)

@@ -62,6 +62,8 @@ def _int_var(x, dims, correction, keepdim):
     n = x.numel() // builtins.max(s.numel(), 1)
     m = torch.div(s, n, rounding_mode="trunc")
     d = torch.sum((x64 - m) ** 2, dims, keepdim=keepdim)
+    if n - correction <= 0:  # no degrees of freedom: NaN (or inf), as a float
+        return d.to(torch.float64) / (n - correction)
     return torch.div(d, n - correction, rounding_mode="trunc")
 
 
@@ -97,11 +99,39 @@ def _select_mean(xs, v, ax):
 def _median(x, axis, keepdim, mode, api, ignore_nan):
     if mode not in ("avg", "min"):
         raise ValueError(f"paddle.{api}: 'mode' must be 'avg' or 'min', but received {mode!r}")
+    if ignore_nan and isinstance(axis, _T):
+        axis = axis.tolist()
+    if ignore_nan and isinstance(axis, (list, tuple)):
+        # nanmedian over several axes: move them last, flatten them, take one median
+        # (values only, even for mode='min').
+        dims = _axes(axis, x.dim(), api)
+        if dims is None:
+            return _median(x, None, keepdim, mode, api, ignore_nan)
+        keep = [d for d in range(x.dim()) if d not in dims]
+        xt = x.permute(keep + list(dims)).reshape([x.shape[d] for d in keep] + [-1])
+        r = _median(xt, -1, False, mode, api, ignore_nan)
+        r = r[0] if isinstance(r, tuple) else r
+        return r.reshape([1 if d in dims else x.shape[d] for d in range(x.dim())]) if keepdim else r
     if axis is not None and not isinstance(axis, int):
         raise ValueError(f"paddle.{api}: 'axis' must be None or an int in [-rank(x), rank(x)), "
                          f"but received {axis!r}")
-    if x.numel() == 0:
-        raise ValueError(f"paddle.{api}: the input must not be empty")
+    if x.numel() == 0:  # NaN medians of the requested shape
+        shape = list(x.shape)
+        if axis is None:
+            shape = [1] * x.dim() if keepdim else []
+        else:
+            ax = norm_axis(axis, x.dim(), api)
+            shape = [1 if d == ax else n for d, n in enumerate(shape)] if keepdim else \
+                [n for d, n in enumerate(shape) if d != ax]
+        dt = x.dtype if x.is_floating_point() else torch.get_default_dtype()
+        val = torch.full(shape, float("nan"), dtype=dt, device=x.device)
+        if mode == "min" and axis is not None:
+            return val, torch.zeros(shape, dtype=torch.int64, device=x.device)
+        return val
+    if x.dim() == 0 and axis is not None:  # a 0-D input: the result stays 0-D
+        norm_axis(axis, 0, api)
+        r = _median(x, None, False, mode, api, ignore_nan)
+        return (r, torch.zeros((), dtype=torch.int64, device=x.device)) if mode == "min" else r
     full = axis is None
     if full:
         xs, ax = x.reshape(-1), 0

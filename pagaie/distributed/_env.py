@@ -6,6 +6,7 @@ when CUDA is used). A single process that never initialised a group is a world o
 """
 from __future__ import annotations
 
+import atexit
 import datetime
 import os
 import warnings
@@ -282,10 +283,19 @@ def init_parallel_env(nccl_config: Any = None) -> Group | None:
     if not tdist.is_initialized():
         tdist.init_process_group(backend, init_method=f"tcp://{_master_endpoint(env)}", rank=rank,
                                  world_size=world_size, timeout=timeout)
+        atexit.register(_shutdown_at_exit)
     _backend = backend
     group = Group(rank, 0, list(range(world_size)), tdist.group.WORLD, _DEFAULT_GROUP_NAME)
     _groups[0] = group
     return group
+
+
+def _shutdown_at_exit() -> None:
+    # Tear the communicators down before the interpreter does, so that a process that ends
+    # first does not abort in the process group's destructor.
+    if tdist.is_initialized():
+        tdist.destroy_process_group()
+    _groups.clear()
 
 
 def is_initialized() -> bool:

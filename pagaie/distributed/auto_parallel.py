@@ -330,7 +330,8 @@ def shard_tensor(data: Any, mesh: ProcessMesh, placements: Sequence[Placement], 
         mesh (ProcessMesh): the processes holding it.
         placements (list[Placement]): Shard / Replicate / Partial per mesh dimension.
         dtype, place (optional): conversions, as in ``paddle.to_tensor``.
-        stop_gradient (bool, optional): defaults to ``data``'s (True for non-tensors).
+        stop_gradient (bool, optional): for converted data (default True); a Tensor taken as it is
+            (``dtype`` None) keeps its own, as in Paddle.
 
     Returns:
         Tensor: the tensor, with ``process_mesh`` and ``placements`` recorded.
@@ -350,7 +351,11 @@ def shard_tensor(data: Any, mesh: ProcessMesh, placements: Sequence[Placement], 
         src = to_tensor(data.numpy() if isinstance(data, Tensor) and data._t.device.type == "meta" else data,
                         dtype=dtype, place=place)
     placements = _check_placements(mesh, placements, src.ndim, "shard_tensor")
-    sg = (data.stop_gradient if isinstance(data, Tensor) else True) if stop_gradient is None else stop_gradient
+    # As in Paddle, a Tensor taken as it is keeps its own stop_gradient.
+    if isinstance(data, Tensor) and dtype is None:
+        sg = data.stop_gradient
+    else:
+        sg = True if stop_gradient is None else stop_gradient
     if isinstance(data, Parameter):
         out: Tensor = Parameter(src, trainable=not sg, name=data.name, optimize_attr=data.optimize_attr,
                                 regularizer=data.regularizer, need_clip=data.need_clip)

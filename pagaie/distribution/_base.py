@@ -24,10 +24,6 @@ def dtype_name(t: Tensor) -> str:
     return t.dtype.name
 
 
-def is_tensor(v: Any) -> bool:
-    return isinstance(v, Tensor)
-
-
 def sum_rightmost(value: Tensor, n: int) -> Tensor:
     """Sum over the last ``n`` axes (``value`` itself when ``n <= 0``)."""
     return value.sum(list(range(-n, 0))) if n > 0 else value

@@ -124,18 +124,22 @@ class HybridCommunicateGroup:
         coord = self._topo.get_coord(self.global_rank)
         return coord[self._topo.get_hybrid_group_names().index(name)], self._topo.get_dim(name), self._groups[name]
 
-    def get_parallel_mode(self) -> int:
+    def get_parallel_mode(self) -> int | None:
+        """The main parallelism (pipeline > tensor > segment > sharding > data); None when all degrees are 1."""
         names = self._topo.get_hybrid_group_names()
-        dim = {n: self._topo.get_dim(n) for n in names}
-        if dim.get("pipe", 1) > 1:
+        pp, mp, sep, sharding, dp = (self._topo.get_dim(n) if n in names else 1
+                                     for n in ("pipe", "model", "sep", "sharding", "data"))
+        if pp > 1:
             return ParallelMode.PIPELINE_PARALLEL
-        if dim.get("model", 1) > 1:
+        if mp > 1:
             return ParallelMode.TENSOR_PARALLEL
-        if dim.get("sharding", 1) > 1:
-            return ParallelMode.SHARDING_PARALLEL
-        if dim.get("sep", 1) > 1:
+        if sep > 1:
             return ParallelMode.SEGMENT_PARALLEL
-        return ParallelMode.DATA_PARALLEL
+        if sharding > 1:
+            return ParallelMode.SHARDING_PARALLEL
+        if dp > 1:
+            return ParallelMode.DATA_PARALLEL
+        return None
 
     # data
     def get_data_parallel_rank(self) -> int:

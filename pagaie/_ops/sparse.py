@@ -1,0 +1,365 @@
+"""Sparse tensors: creation (``paddle.sparse.sparse_coo_tensor`` / ``sparse_csr_tensor``) and the
+``Tensor`` methods that read or convert sparse layouts (``indices``, ``values``, ``to_dense``...).
+
+The layouts and their gradient rules are described in :mod:`pagaie._ops._sparse_core`.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+import torch
+
+from pagaie._core.registry import defop
+from pagaie._core.tensor import Tensor
+from pagaie._ops import _sparse_core as sc
+from pagaie._ops._helpers import torch_dtype
+from pagaie._ops.creation import _from_data, _place
+
+_T = torch.Tensor
+_COO, _CSR = torch.sparse_coo, torch.sparse_csr
+
+__all__ = ["sparse_coo_tensor", "sparse_csr_tensor", "sparse_values", "sparse_indices",
+           "sparse_crows", "sparse_cols", "sparse_to_dense", "sparse_to_sparse_coo",
+           "sparse_to_sparse_csr", "sparse_coalesce"]
+
+
+def _as_values(values: Any, dtype: Any, place: Any, stop_gradient: bool, api: str) -> torch.Tensor:
+    if isinstance(values, _T):
+        v = values if dtype is None else values.to(torch_dtype(dtype, api))
+        v = _place(v, place, api)
+    else:
+        v = _place(_from_data(values, dtype, api), place, api)
+    if stop_gradient:
+        return v.detach()
+    if not v.requires_grad and (v.is_floating_point() or v.is_complex()):
+        v = v.detach().requires_grad_(True)
+    return v
+
+
+def _as_index(data: Any, name: str, api: str, place: Any) -> torch.Tensor:
+    t = data.detach() if isinstance(data, _T) else _from_data(data, None, api)
+    if t.is_floating_point() or t.is_complex() or t.dtype is torch.bool:
+        raise TypeError(f"paddle.{api}: the dtype of {name} must be 'int8', 'int16', 'int32' or "
+                        f"'int64', but received {str(t.dtype).replace('torch.', '')}")
+    return _place(t, place, api)
+
+
+@defop(method=False, paddle_types=("sparse_coo_tensor", "sparse_sparse_coo_tensor"))
+def sparse_coo_tensor(indices, values, shape=None, dtype=None, place=None, stop_gradient=True):
+    """Build a sparse COO tensor from the positions of its entries and their values.
+
+    Args:
+        indices (list|tuple|numpy.ndarray|Tensor): ``[sparse_dim, nnz]`` integer positions.
+        values (list|tuple|numpy.ndarray|Tensor): ``[nnz, *dense_shape]`` values.
+        shape (list|tuple, optional): the dense shape; inferred from the largest index when None.
+        dtype (str|paddle.dtype, optional): the value type; inferred from ``values`` when None.
+        place (str|Place, optional): the device.
+        stop_gradient (bool, optional): whether gradients stop here. Default True.
+
+    Returns:
+        Tensor: a sparse COO tensor (entries kept in the given order, not coalesced).
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> x = paddle.sparse.sparse_coo_tensor([[0, 1], [1, 0]], [2.0, 3.0], [2, 2])
+        >>> x.to_dense().tolist()
+        [[0.0, 2.0], [3.0, 0.0]]
+    """
+    api = "sparse.sparse_coo_tensor"
+    idx = _as_index(indices, "indices", api, place)
+    if idx.dim() != 2:
+        raise ValueError(f"paddle.{api}: 'indices' must be 2-D, but received shape {list(idx.shape)}")
+    v = _as_values(values, dtype, place, stop_gradient, api)
+    if v.dim() == 0 or idx.shape[1] != v.shape[0]:
+        raise ValueError(f"paddle.{api}: the indices and values must have the same number of "
+                         f"non-zero entries, but received {idx.shape[1]} and "
+                         f"{v.shape[0] if v.dim() else 0}")
+    idx = idx.long()
+    sdim = idx.shape[0]
+    low = (idx.amax(1) + 1).tolist() if idx.shape[1] else [0] * sdim
+    if shape is None:
+        dims = low + list(v.shape[1:])
+    else:
+        dims = sc.shape_list(shape)
+        if len(dims) != sdim + v.dim() - 1:
+            raise ValueError(f"paddle.{api}: the number of dimensions (len(shape)) must be "
+                             f"sparse_dim ({sdim}) + dense_dim ({v.dim() - 1}), but received "
+                             f"{len(dims)}")
+        if any(a < b for a, b in zip(dims, low)):
+            raise ValueError(f"paddle.{api}: the minimum shape required is {low}, but received "
+                             f"{dims}")
+    return sc.coo(idx, v, dims)
+
+
+@defop(method=False, paddle_types=("sparse_csr_tensor", "sparse_sparse_csr_tensor"))
+def sparse_csr_tensor(crows, cols, values, shape=None, dtype=None, place=None, stop_gradient=True):
+    """Build a sparse CSR tensor (2-D, or 3-D with the batch's row offsets concatenated).
+
+    Args:
+        crows (list|tuple|numpy.ndarray|Tensor): row offsets, ``rows + 1`` per batch.
+        cols (list|tuple|numpy.ndarray|Tensor): the column of each entry.
+        values (list|tuple|numpy.ndarray|Tensor): the value of each entry.
+        shape (list|tuple, optional): ``[rows, cols]`` or ``[batch, rows, cols]``.
+        dtype (str|paddle.dtype, optional): the value type; inferred when None.
+        place (str|Place, optional): the device.
+        stop_gradient (bool, optional): whether gradients stop here. Default True.
+
+    Returns:
+        Tensor: a sparse CSR tensor.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> x = paddle.sparse.sparse_csr_tensor([0, 1, 2], [1, 0], [2.0, 3.0], [2, 2])
+        >>> x.to_dense().tolist()
+        [[0.0, 2.0], [3.0, 0.0]]
+    """
+    api = "sparse.sparse_csr_tensor"
+    cr = _as_index(crows, "crows", api, place).reshape(-1)
+    co = _as_index(cols, "cols", api, place).reshape(-1)
+    v = _as_values(values, dtype, place, stop_gradient, api).reshape(-1)
+    if co.numel() != v.numel():
+        raise ValueError(f"paddle.{api}: the length of cols must equal the length of values, "
+                         f"but received {co.numel()} and {v.numel()}")
+    if shape is None:
+        rows = cr.numel() - 1
+        ncols = int(co.max()) + 1 if co.numel() else 0
+        dims = [rows, ncols]
+    else:
+        dims = sc.shape_list(shape)
+    if len(dims) not in (2, 3):
+        raise ValueError(f"paddle.{api}: a sparse CSR tensor must be 2-D or 3-D, but received "
+                         f"shape {dims}")
+    want = dims[-2] + 1 if len(dims) == 2 else dims[0] * (dims[-2] + 1)
+    if cr.numel() != want:
+        raise ValueError(f"paddle.{api}: the length ({cr.numel()}) of crows must equal rows + 1 "
+                         f"({dims[-2] + 1}) per batch ({want} in all)")
+    if cr.dtype is not co.dtype or cr.dtype not in (torch.int32, torch.int64):
+        cr, co = cr.long(), co.long()
+    return sc.csr(cr, co, v, dims, api)
+
+
+# ---- Tensor methods -----------------------------------------------------------------
+
+def _need(api: str, x: Any, layout: Any, what: str) -> None:
+    if not isinstance(x, _T) or x.layout is not layout:
+        raise SystemError(f"paddle.Tensor.{api}: this method is only for {what}, but received "
+                          f"{sc.layout_name(x)}")
+
+
+@defop(method="values", paddle_types=("sparse_values",))
+def sparse_values(x):
+    """The stored values of a sparse tensor (``[nnz, *dense_shape]``).
+
+    Returns:
+        Tensor: a dense tensor.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> x = paddle.sparse.sparse_coo_tensor([[0, 1], [1, 0]], [2.0, 3.0], [2, 2])
+        >>> x.values().tolist()
+        [2.0, 3.0]
+    """
+    if x.layout is _COO:
+        return sc.coo_values(x)
+    if x.layout is _CSR:
+        return sc.csr_parts(x)[2]
+    raise NotImplementedError("paddle.Tensor.values: only sparse COO and CSR tensors store "
+                              "values, but received a dense tensor")
+
+
+@defop(method="indices", paddle_types=("sparse_indices",), differentiable=False)
+def sparse_indices(x):
+    """The ``[sparse_dim, nnz]`` positions of a sparse COO tensor's entries.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> x = paddle.sparse.sparse_coo_tensor([[0, 1], [1, 0]], [2.0, 3.0], [2, 2])
+        >>> x.indices().tolist()
+        [[0, 1], [1, 0]]
+    """
+    _need("indices", x, _COO, "sparse COO tensors")
+    return x._indices()
+
+
+@defop(method="crows", paddle_types=("sparse_crows",), differentiable=False)
+def sparse_crows(x):
+    """The row offsets of a sparse CSR tensor (3-D: concatenated over the batch).
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> x = paddle.sparse.sparse_csr_tensor([0, 1, 2], [1, 0], [2.0, 3.0], [2, 2])
+        >>> x.crows().tolist()
+        [0, 1, 2]
+    """
+    _need("crows", x, _CSR, "sparse CSR tensors")
+    return sc.csr_parts(x)[0]
+
+
+@defop(method="cols", paddle_types=("sparse_cols",), differentiable=False)
+def sparse_cols(x):
+    """The column of each entry of a sparse CSR tensor.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> x = paddle.sparse.sparse_csr_tensor([0, 1, 2], [1, 0], [2.0, 3.0], [2, 2])
+        >>> x.cols().tolist()
+        [1, 0]
+    """
+    _need("cols", x, _CSR, "sparse CSR tensors")
+    return sc.csr_parts(x)[1]
+
+
+@defop(method="to_dense", paddle_types=("sparse_to_dense",))
+def sparse_to_dense(x):
+    """The dense tensor a sparse one stands for (duplicate entries summed).
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> x = paddle.sparse.sparse_coo_tensor([[0, 0], [1, 1]], [2.0, 3.0], [2, 2])
+        >>> x.to_dense().tolist()
+        [[0.0, 5.0], [0.0, 0.0]]
+    """
+    if x.layout is _COO:
+        return sc.coo_to_dense(x)
+    if x.layout is _CSR:
+        return x.to_dense()
+    raise NotImplementedError("paddle.Tensor.to_dense: the tensor is already dense; to_dense "
+                              "takes a sparse COO or CSR tensor")
+
+
+@defop(method="to_sparse_coo", paddle_types=("sparse_to_sparse_coo", "dense_to_coo"))
+def sparse_to_sparse_coo(x, sparse_dim):
+    """Convert to a sparse COO tensor whose first ``sparse_dim`` axes are sparse.
+
+    Args:
+        sparse_dim (int): how many leading axes are indexed; the rest stay dense in ``values``.
+
+    Returns:
+        Tensor: a coalesced sparse COO tensor.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> x = paddle.to_tensor([[0.0, 1.0], [2.0, 0.0]]).to_sparse_coo(2)
+        >>> x.indices().tolist(), x.values().tolist()
+        ([[0, 1], [1, 0]], [1.0, 2.0])
+    """
+    if x.layout is _COO:
+        return x
+    if x.layout is _CSR:
+        return sc.csr_to_coo(x)
+    if not isinstance(sparse_dim, int) or not 0 < sparse_dim <= x.dim():
+        raise ValueError(f"paddle.Tensor.to_sparse_coo: sparse_dim must be in [1, {x.dim()}] "
+                         f"(the number of dimensions), but received {sparse_dim}")
+    return sc.dense_to_coo(x, sparse_dim)
+
+
+@defop(method="to_sparse_csr", paddle_types=("sparse_to_sparse_csr", "dense_to_csr"))
+def sparse_to_sparse_csr(x):
+    """Convert a 2-D or 3-D tensor to a sparse CSR tensor.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> x = paddle.to_tensor([[0.0, 1.0], [2.0, 0.0]]).to_sparse_csr()
+        >>> x.crows().tolist(), x.cols().tolist(), x.values().tolist()
+        ([0, 1, 2], [1, 0], [1.0, 2.0])
+    """
+    if x.layout is _CSR:
+        return x
+    if x.layout is not _COO:
+        if x.dim() not in (2, 3):
+            raise ValueError("paddle.Tensor.to_sparse_csr: only 2-D or 3-D tensors can be "
+                             f"converted, but received shape {list(x.shape)}")
+        x = sc.dense_to_coo(x, x.dim())
+    return sc.coo_to_csr(x)
+
+
+@defop(method="coalesce", paddle_types=("sparse_coalesce",))
+def sparse_coalesce(x, name=None):
+    """Merge duplicate entries of a sparse COO tensor (summing them) and sort its indices.
+
+    Args:
+        x (Tensor): a sparse COO tensor.
+        name (str, optional): unused.
+
+    Returns:
+        Tensor: the coalesced sparse COO tensor.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> x = paddle.sparse.sparse_coo_tensor([[1, 0, 1], [0, 1, 0]], [1.0, 2.0, 3.0])
+        >>> y = paddle.sparse.coalesce(x)
+        >>> y.indices().tolist(), y.values().tolist()
+        ([[0, 1], [1, 0]], [2.0, 4.0])
+    """
+    if not isinstance(x, _T) or x.layout is not _COO:
+        raise NotImplementedError(f"paddle.sparse.coalesce: 'x' must be a sparse COO tensor, but "
+                                  f"received {sc.layout_name(x)}")
+    return sc.coalesce(x)
+
+
+# ---- plain Tensor methods returning Python values ---------------------------------------
+
+def _nnz(self: Tensor) -> int:
+    """Number of stored entries of a sparse tensor.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> paddle.to_tensor([[0.0, 1.0], [2.0, 0.0]]).to_sparse_csr().nnz()
+        2
+    """
+    t = self._t
+    if t.layout is _COO:
+        return t._nnz()
+    if t.layout is _CSR:
+        return t.col_indices().numel()
+    raise SystemError("paddle.Tensor.nnz: this method is only for sparse COO or CSR tensors, "
+                      "but received a dense tensor")
+
+
+def _is_coalesced(self: Tensor) -> bool:
+    """Whether a sparse COO tensor is known to be sorted and free of duplicates.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> x = paddle.sparse.sparse_coo_tensor([[0, 1]], [1.0, 2.0])
+        >>> x.is_coalesced(), x.coalesce().is_coalesced()
+        (False, True)
+    """
+    t = self._t
+    if t.layout is not _COO:
+        raise TypeError("paddle.Tensor.is_coalesced: only sparse COO tensors are supported, but "
+                        f"received {sc.layout_name(t)}")
+    return t.is_coalesced()
+
+
+def _is_sparse_coo(self: Tensor) -> bool:
+    """Whether the tensor is a sparse COO tensor."""
+    return self._t.layout is _COO
+
+
+def _is_sparse_csr(self: Tensor) -> bool:
+    """Whether the tensor is a sparse CSR tensor."""
+    return self._t.layout is _CSR
+
+
+def _sparse_dim(self: Tensor) -> int:
+    """How many leading axes are indexed (0 for a dense tensor, 2 for CSR)."""
+    t = self._t
+    if t.layout is _COO:
+        return t.sparse_dim()
+    return 2 if t.layout is _CSR else 0
+
+
+def _dense_dim(self: Tensor) -> int:
+    """How many trailing axes are stored densely in ``values`` (all of a dense tensor's)."""
+    t = self._t
+    if t.layout is _COO:
+        return t.dense_dim()
+    return 0 if t.layout is _CSR else t.dim()
+
+
+for _n, _f in (("nnz", _nnz), ("is_coalesced", _is_coalesced), ("is_sparse_coo", _is_sparse_coo),
+               ("is_sparse_csr", _is_sparse_csr), ("sparse_dim", _sparse_dim),
+               ("dense_dim", _dense_dim)):
+    _f.__name__ = _f.__qualname__ = _n
+    setattr(Tensor, _n, _f)

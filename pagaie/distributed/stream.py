@@ -1,0 +1,100 @@
+"""``paddle.distributed.stream``: the collectives with a ``use_calc_stream`` switch.
+
+torch runs communication on its own streams and orders it with the computing stream, so the
+switch changes nothing here; the calls are those of ``paddle.distributed``.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from pagaie.distributed import communication as _c
+
+__all__ = ["all_reduce", "all_gather", "alltoall", "alltoall_single", "broadcast", "reduce", "reduce_scatter",
+           "scatter", "gather", "send", "recv"]
+
+
+def all_reduce(tensor: Any, op: int = _c.ReduceOp.SUM, group: Any = None, sync_op: bool = True,
+               use_calc_stream: bool = False) -> Any:
+    """See :func:`paddle.distributed.all_reduce`.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> import pagaie.distributed as dist
+        >>> task = dist.stream.all_reduce(paddle.ones([1]), use_calc_stream=True)
+    """
+    return _c.all_reduce(tensor, op, group, sync_op)
+
+
+def all_gather(tensor_or_tensor_list: Any, tensor: Any, group: Any = None, sync_op: bool = True,
+               use_calc_stream: bool = False) -> Any:
+    """See :func:`paddle.distributed.all_gather`; a Tensor output receives the concatenation along axis 0."""
+    if isinstance(tensor_or_tensor_list, list):
+        return _c.all_gather(tensor_or_tensor_list, tensor, group, sync_op)
+    parts: list = []
+    task = _c.all_gather(parts, tensor, group, True)
+    import torch
+    tensor_or_tensor_list._t.detach().copy_(torch.cat([p._t for p in parts]).reshape(tensor_or_tensor_list._t.shape))
+    return task
+
+
+def alltoall(out_tensor_or_tensor_list: Any, in_tensor_or_tensor_list: Any, group: Any = None,
+             sync_op: bool = True, use_calc_stream: bool = False) -> Any:
+    """See :func:`paddle.distributed.alltoall` (tensors are split evenly along axis 0)."""
+    if isinstance(in_tensor_or_tensor_list, list):
+        return _c.alltoall(out_tensor_or_tensor_list, in_tensor_or_tensor_list, group, sync_op)
+    return _c.alltoall_single(out_tensor_or_tensor_list, in_tensor_or_tensor_list, None, None, group, sync_op)
+
+
+def alltoall_single(out_tensor: Any, in_tensor: Any, out_split_sizes: Any = None, in_split_sizes: Any = None,
+                    group: Any = None, sync_op: bool = True, use_calc_stream: bool = False) -> Any:
+    """See :func:`paddle.distributed.alltoall_single`."""
+    return _c.alltoall_single(out_tensor, in_tensor, in_split_sizes, out_split_sizes, group, sync_op)
+
+
+def broadcast(tensor: Any, src: int, group: Any = None, sync_op: bool = True, use_calc_stream: bool = False) -> Any:
+    """See :func:`paddle.distributed.broadcast`."""
+    return _c.broadcast(tensor, src, group, sync_op)
+
+
+def reduce(tensor: Any, dst: int = 0, op: int = _c.ReduceOp.SUM, group: Any = None, sync_op: bool = True,
+           use_calc_stream: bool = False) -> Any:
+    """See :func:`paddle.distributed.reduce`."""
+    return _c.reduce(tensor, dst, op, group, sync_op)
+
+
+def reduce_scatter(tensor: Any, tensor_or_tensor_list: Any, op: int = _c.ReduceOp.SUM, group: Any = None,
+                   sync_op: bool = True, use_calc_stream: bool = False) -> Any:
+    """See :func:`paddle.distributed.reduce_scatter`; a Tensor input is split evenly along axis 0."""
+    items = tensor_or_tensor_list
+    if not isinstance(items, list):
+        from pagaie._core.tensor import Tensor
+        g = _c._group(group)
+        items = [Tensor(c) for c in items._t.detach().chunk(g.nranks)]
+    return _c.reduce_scatter(tensor, items, op, group, sync_op)
+
+
+def scatter(tensor: Any, tensor_or_tensor_list: Any = None, src: int = 0, group: Any = None, sync_op: bool = True,
+            use_calc_stream: bool = False) -> Any:
+    """See :func:`paddle.distributed.scatter`; a Tensor input is split evenly along axis 0."""
+    items = tensor_or_tensor_list
+    if items is not None and not isinstance(items, list):
+        from pagaie._core.tensor import Tensor
+        g = _c._group(group)
+        items = [Tensor(c) for c in items._t.detach().chunk(g.nranks)]
+    return _c.scatter(tensor, items, src, group, sync_op)
+
+
+def gather(tensor: Any, gather_list: Any = None, dst: int = 0, group: Any = None, sync_op: bool = True,
+           use_calc_stream: bool = False) -> Any:
+    """See :func:`paddle.distributed.gather`."""
+    return _c.gather(tensor, gather_list, dst, group, sync_op)
+
+
+def send(tensor: Any, dst: int = 0, group: Any = None, sync_op: bool = True, use_calc_stream: bool = False) -> Any:
+    """See :func:`paddle.distributed.send`."""
+    return _c.send(tensor, dst, group, sync_op)
+
+
+def recv(tensor: Any, src: int = 0, group: Any = None, sync_op: bool = True, use_calc_stream: bool = False) -> Any:
+    """See :func:`paddle.distributed.recv`."""
+    return _c.recv(tensor, src, group, sync_op)
