@@ -20,6 +20,11 @@ __all__ = ["Tensor", "Size", "wrap", "unwrap", "unwrap_args", "unwrap_kwargs", "
 
 _name_counter = itertools.count()
 
+# Element types that make a list/tuple argument need unwrapping: Tensor and every
+# subclass (registered by Tensor.__init_subclass__) and nested sequences. Checked with
+# set.isdisjoint over map(type, ...), which runs in C: shape lists cost almost nothing.
+_NEEDS_UNWRAP: set = {list, tuple}
+
 
 class Size(list):
     """A tensor shape: a list of ints that prints as ``paddle.Size([2, 3])``.
@@ -64,6 +69,10 @@ class Tensor:
     # Only the torch tensor is a slot; the rarely-set attributes live in the instance
     # dict with class-level defaults, so wrapping a kernel result sets one field.
     __slots__ = ("_t", "__weakref__", "__dict__")
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        _NEEDS_UNWRAP.add(cls)
     __array_priority__ = 100
     _name: str | None = None
     persistable: bool = False
@@ -315,11 +324,15 @@ class Tensor:
         """Copy to a numpy array. bfloat16 values come back as their uint16 bit patterns,
         as in Paddle (numpy has no bfloat16)."""
         t = self._t.detach()
-        if t.device.type != "cpu":
-            t = t.cpu()
+        on_cpu = t.device.type == "cpu"
+        if not on_cpu:
+            t = t.cpu()  # already a copy
         if t.dtype is torch.bfloat16:
-            return t.view(torch.int16).numpy().view(np.uint16)
-        return t.resolve_conj().numpy() if t.is_complex() else t.numpy()
+            a = t.view(torch.int16).numpy().view(np.uint16)
+        else:
+            a = t.resolve_conj().numpy() if t.is_complex() else t.numpy()
+        # Paddle returns a copy: later in-place updates of the tensor must not show through.
+        return a.copy() if on_cpu else a
 
     def __array__(self, dtype: Any = None, copy: Any = None) -> np.ndarray:
         a = self.numpy()
@@ -671,6 +684,9 @@ def _is_device_str(s: str) -> bool:
 _new = object.__new__
 
 
+_NEEDS_UNWRAP.add(Tensor)
+
+
 def wrap(out: Any) -> Any:
     """Wrap kernel results (torch tensors, possibly in tuples/lists) as pagaie Tensors."""
     if type(out) is torch.Tensor:
@@ -690,10 +706,8 @@ def unwrap(a: Any) -> Any:
     """The torch value behind an argument: Tensors (also inside lists/tuples) are unwrapped."""
     if isinstance(a, Tensor):
         return a._t
-    if type(a) is list or type(a) is tuple:
-        for e in a:
-            if isinstance(e, Tensor) or type(e) is list or type(e) is tuple:
-                return type(a)([unwrap(e) for e in a])
+    if (type(a) is list or type(a) is tuple) and not _NEEDS_UNWRAP.isdisjoint(map(type, a)):
+        return type(a)([unwrap(e) for e in a])
     return a
 
 

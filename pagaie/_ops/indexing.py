@@ -63,7 +63,10 @@ def gather(x, index, axis=None, name=None, out=None):
     """
     a = 0 if axis is None else norm_axis(axis, x.dim(), "gather")
     index = check_index(index, "gather")
-    idx = bound_index(index.reshape(-1), x.shape[a] if x.dim() else 1, "gather", negative=False)
+    if index.dim() == 2 and index.shape[1] > 1:
+        raise ValueError(f"paddle.gather: a 2-D 'index' must have a last dimension of size 0 or 1, "
+                         f"but received shape {list(index.shape)}")
+    idx = bound_index(index.reshape(-1), x.shape[a] if x.dim() else 1, "gather")
     r = torch.index_select(x, a, idx)
     if index.dim() == 0:
         r = r.squeeze(a)
@@ -192,7 +195,8 @@ def where(condition, x=None, y=None, name=None, *, out=None):
         common = torch.promote_types(x.dtype, y.dtype)
         x, y = x.to(common), y.to(common)
     if condition.dtype is not torch.bool:
-        condition = condition.bool()
+        raise ValueError(f"paddle.where: 'condition' must be a bool Tensor, but received "
+                         f"{str(condition.dtype).replace('torch.', '')}")
     if out is not None:
         return torch.where(condition, x, y, out=out)
     return torch.where(condition, x, y)

@@ -93,12 +93,18 @@ def reshape(x, shape, name=None):
         except (RuntimeError, TypeError):
             pass  # the checked path below gives Paddle's error
     s = _shape(shape, "reshape")
+    given = s
     if 0 in s:
         xs = x.shape
         s = [xs[i] if d == 0 and i < len(xs) else d for i, d in enumerate(s)]
     try:
         return x.reshape(s)
     except RuntimeError:
+        if x.numel() == 0 and -1 not in given:  # an empty input: a 0 may mean a literal 0
+            try:
+                return x.reshape(given)
+            except RuntimeError:
+                pass
         raise ValueError(f"paddle.reshape: the input of shape {list(x.shape)} ({x.numel()} elements) "
                          f"cannot be reshaped to {s}") from None
 
@@ -295,8 +301,11 @@ def transpose(x, perm, name=None):
         >>> paddle.transpose(paddle.ones([2, 3, 4]), [2, 0, 1]).shape
         paddle.Size([4, 2, 3])
     """
-    if type(perm) is list and len(perm) == x.dim() and sorted(perm) == list(range(len(perm))):
-        return x.permute(perm)
+    if type(perm) is list and len(perm) == x.dim():
+        try:
+            return x.permute(perm)
+        except (RuntimeError, IndexError, TypeError):
+            pass  # the checked path below gives Paddle's error
     if isinstance(perm, int) and isinstance(name, int):
         return x.transpose(perm, name)
     return x.permute(_perm(perm, x.dim(), "transpose"))

@@ -15,22 +15,28 @@ __all__ = ["cumsum", "cumsum_", "cumprod", "cumprod_", "cummax", "cummin", "logc
 _SMALL_INTS = (torch.int32, torch.int16, torch.int8, torch.uint8)
 
 
-def _cum_axis(x, axis, api):
-    """Flatten for ``axis=None`` (0-D inputs become 1-D); otherwise check the axis."""
+def _cum_axis(x, axis, api, error=IndexError):
+    """Flatten for ``axis=None`` (0-D inputs become 1-D); otherwise check the axis
+    (a 0-D input accepts -1 and 0 and stays 0-D)."""
     if axis is None:
         return x.reshape(-1), 0
+    if type(axis) is not int:
+        axis = int(axis.item()) if isinstance(axis, _T) else axis
     if x.dim() == 0:
-        return x.reshape(1), 0
+        if axis not in (-1, 0):
+            raise ValueError(f"paddle.{api}: 'axis' must be -1 or 0 for a 0-D input, but got {axis}")
+        return x, 0
     if not -x.dim() <= axis < x.dim():
-        raise IndexError(f"paddle.{api}: 'axis' is out of range (expected to be in range of "
-                         f"[{-x.dim()}, {x.dim()}), but got {axis})")
+        raise error(f"paddle.{api}: 'axis' is out of range (expected to be in range of "
+                    f"[{-x.dim()}, {x.dim()}), but got {axis})")
     return x, axis
 
 
 def _check_not_bool(x, api):
+    # Paddle has no bool kernel here: its eager mode raises RuntimeError (NotFound).
     if x.dtype is torch.bool:
-        raise TypeError(f"paddle.{api}: bool tensors are not supported; cast to an integer or float "
-                        "dtype first")
+        raise RuntimeError(f"paddle.{api}: bool tensors are not supported; cast to an integer or "
+                           "float dtype first")
 
 
 @defop(amp="black", paddle_types=("cumsum", "pd_op.cumsum"), inplace=True)
@@ -72,7 +78,7 @@ def cumprod(x, dim=None, *, dtype=None, out=None, name=None):
     if dtype is not None:
         x = x.to(torch_dtype(dtype, "cumprod"))
     _check_not_bool(x, "cumprod")
-    x, dim = _cum_axis(x, dim, "cumprod")
+    x, dim = _cum_axis(x, dim, "cumprod", ValueError)
     r = torch.cumprod(x, dim, dtype=x.dtype)
     return r if out is None else write_out(out, r)
 
@@ -133,9 +139,10 @@ def logcumsumexp(x, axis=None, dtype=None, name=None):
     """
     if dtype is not None:
         x = x.to(torch_dtype(dtype, "logcumsumexp"))
-    if not x.is_floating_point():
-        raise TypeError("paddle.logcumsumexp: the input must be a float tensor, but received "
-                        f"{str(x.dtype).replace('torch.', '')}")
+    if x.dtype is torch.bool:
+        raise RuntimeError("paddle.logcumsumexp: bool tensors are not supported")
+    if not x.is_floating_point():  # integers are computed in the default float dtype
+        x = x.to(torch.get_default_dtype())
     x, axis = _cum_axis(x, axis, "logcumsumexp")
     return torch.logcumsumexp(x, axis)
 

@@ -127,7 +127,15 @@ def _elu(x, alpha):
     return torch.where(x > 0, x, alpha * torch.expm1(torch.clamp(x, max=0)))
 
 
-@defop(paddle_types=("elu", "pd_op.elu"), method=False, inplace=True)
+def _elu_(x, alpha=1.0, name=None):
+    if alpha < 0:
+        raise AssertionError("paddle.nn.functional.elu_: only alpha >= 0 is supported, but received "
+                             f"alpha={alpha}; use elu instead")
+    _float(x, "elu_")
+    return F.elu_(x, alpha)
+
+
+@defop(paddle_types=("elu", "pd_op.elu"), method=False, inplace=_elu_)
 def elu(x, alpha=1.0, name=None):
     """``x`` if ``x > 0`` else ``alpha * (exp(x) - 1)``.
 

@@ -257,7 +257,7 @@ def embedding(x, weight, padding_idx=None, max_norm=None, norm_type=2.0, sparse=
         [[4.0, 5.0], [0.0, 0.0]]
     """
     if x.dtype not in (torch.int32, torch.int64):
-        raise TypeError("paddle.nn.functional.embedding: input only support int32 and int64, but get "
+        raise NotImplementedError("paddle.nn.functional.embedding: input only support int32 and int64, but get "
                         f"{str(x.dtype).replace('torch.', '')}")
     n = weight.shape[0]
     if padding_idx is not None:
@@ -298,7 +298,7 @@ def one_hot(x, num_classes=-1, name=None):
     if isinstance(num_classes, torch.Tensor):
         num_classes = int(num_classes.reshape(-1)[0])
     if x.is_floating_point() or x.is_complex() or x.dtype is torch.bool:
-        raise TypeError("paddle.nn.functional.one_hot: the input must be int32 or int64, but received "
+        raise RuntimeError("paddle.nn.functional.one_hot: the input must be int32 or int64, but received "
                         f"{str(x.dtype).replace('torch.', '')}")
     if num_classes != -1 and x.numel():
         hi, lo = int(x.max()), int(x.min())
@@ -320,10 +320,17 @@ def cosine_similarity(x1, x2, axis=1, eps=1e-8):
         >>> paddle.nn.functional.cosine_similarity(a, paddle.to_tensor([[1.0, 0.0], [0.0, 1.0]])).numpy().astype('float64').round(4).tolist()
         [1.0, 0.7071]
     """
+    s1, s2 = x1.shape[axis], x2.shape[axis]
     w12 = torch.sum(x1 * x2, dim=axis)
-    n1 = torch.sqrt(torch.clamp(torch.sum(x1 * x1, dim=axis), min=eps * eps))
-    n2 = torch.sqrt(torch.clamp(torch.sum(x2 * x2, dim=axis), min=eps * eps))
-    return w12 / (n1 * n2)
+    if s1 == 0 or s2 == 0:
+        return w12
+    w1 = torch.sum(x1 * x1, dim=axis)
+    w2 = torch.sum(x2 * x2, dim=axis)
+    # a size-1 axis broadcast against the other counts once per broadcast copy
+    if s1 != s2:
+        w1 = w1 * (max(s1, s2) / s1) if s1 == 1 else w1
+        w2 = w2 * (max(s1, s2) / s2) if s2 == 1 else w2
+    return w12 / torch.sqrt(torch.clamp(w1 * w2, min=eps * eps))
 
 
 @defop(amp="black", paddle_types=("pairwise_distance", "dist"), method=False)

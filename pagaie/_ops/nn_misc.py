@@ -106,6 +106,9 @@ def temporal_shift(x, seg_num, shift_ratio=0.25, name=None, data_format="NCHW"):
                          f"Received Attr(data_format): {data_format}.")
     if x.dim() != 4:
         raise ValueError(f"paddle.nn.functional.temporal_shift: 'x' must be 4-D, but received {x.dim()}-D")
+    if not shift_ratio < 0.5:
+        raise ValueError("paddle.nn.functional.temporal_shift: 'shift_ratio' should be less than 0.5, "
+                         f"but received {shift_ratio}")
     nhwc = data_format == "NHWC"
     if nhwc:
         x = x.permute(0, 3, 1, 2)
@@ -153,7 +156,7 @@ def grid_sample(x, grid, mode="bilinear", padding_mode="zeros", align_corners=Tr
     Args:
         x (Tensor): ``[N, C, H, W]`` or ``[N, C, D, H, W]``.
         grid (Tensor): ``[N, H_out, W_out, 2]`` or ``[N, D_out, H_out, W_out, 3]``, (x, y[, z]).
-        mode (str): 'bilinear' or 'nearest' (and 'bicubic' for 4-D). Default 'bilinear'.
+        mode (str): 'bilinear' or 'nearest'. Default 'bilinear'.
         padding_mode (str): 'zeros', 'border' or 'reflection'.
         align_corners (bool): see :func:`affine_grid`. Default True.
         name (str, optional): unused.
@@ -168,9 +171,9 @@ def grid_sample(x, grid, mode="bilinear", padding_mode="zeros", align_corners=Tr
         >>> paddle.nn.functional.grid_sample(x, grid).tolist()
         [[[[1.5]]]]
     """
-    if mode not in ("bilinear", "nearest", "bicubic"):
-        raise ValueError("paddle.nn.functional.grid_sample: 'mode' must be 'bilinear', 'nearest' or "
-                         f"'bicubic', but received {mode!r}")
+    if mode not in ("bilinear", "nearest"):
+        raise ValueError("paddle.nn.functional.grid_sample: 'mode' must be 'bilinear' or 'nearest', "
+                         f"but received {mode!r}")
     if padding_mode not in ("zeros", "border", "reflection"):
         raise ValueError("paddle.nn.functional.grid_sample: 'padding_mode' must be 'zeros', 'border' or "
                          f"'reflection', but received {padding_mode!r}")

@@ -75,7 +75,8 @@ def batch_norm(x, running_mean, running_var, weight=None, bias=None, training=Fa
         use_global_stats = not training
     m = scalar_of(momentum)
     if use_global_stats:
-        out = F.batch_norm(x, running_mean, running_var, weight, bias, False, 0.0, epsilon)
+        out = F.batch_norm(x, running_mean.detach(), running_var.detach(), weight, bias, False, 0.0,
+                           epsilon)
     else:
         out = F.batch_norm(x, None, None, weight, bias, True, 0.0, epsilon)
         if running_mean is not None and running_var is not None:

@@ -48,6 +48,9 @@ class _Geom:
         x = to_first(x) if self.last else x
         k = ntuple(kernel_size, n, api, "kernel_size")
         s = k if stride is None else ntuple(stride, n, api, "stride")
+        if min(k) <= 0 or min(s) <= 0:
+            raise ValueError(f"paddle.{api}: 'kernel_size' and 'stride' must be positive, but "
+                             f"received kernel_size={kernel_size}, stride={stride}")
         mode, pad = conv_padding(padding, n, self.last, api)
         sizes = list(x.shape[2:])
         if mode == "VALID":

@@ -391,7 +391,7 @@ def unfold(x, kernel_sizes, strides=1, paddings=0, dilations=1, name=None):
         paddle.Size([1, 8, 9])
     """
     if x.dim() != 4:
-        raise ValueError(f"paddle.nn.functional.unfold: The dimension of input x should be 4, but "
+        raise AssertionError(f"paddle.nn.functional.unfold: The dimension of input x should be 4, but "
                          f"received {x.dim()}")
     k = _pair(kernel_sizes, "unfold", "kernel_sizes")
     s = _pair(strides, "unfold", "strides")

@@ -262,7 +262,7 @@ def logsumexp(x, axis=None, keepdim=False, name=None, *, out=None):
         0.6931
     """
     if x.dtype is torch.bool:
-        raise TypeError("paddle.logsumexp: bool tensors are not supported")
+        raise RuntimeError("paddle.logsumexp: bool tensors are not supported")
     if not (x.is_floating_point() or x.is_complex()):
         x = x.to(torch.float32)
     dims = _axes(axis, x.dim(), "logsumexp")
@@ -280,7 +280,7 @@ def nansum(x, axis=None, dtype=None, keepdim=False, name=None):
         3.0
     """
     if x.dtype is torch.bool:
-        raise TypeError("paddle.nansum: bool tensors are not supported")
+        raise RuntimeError("paddle.nansum: bool tensors are not supported")
     dt = _SUM_DTYPE.get(x.dtype) if dtype is None else torch_dtype(dtype, "nansum")
     if not (x.is_floating_point() or x.is_complex()):
         return sum.op_record.kernel(x, axis, dt, keepdim)
@@ -297,7 +297,7 @@ def nanmean(x, axis=None, keepdim=False, name=None):
         1.5
     """
     if x.dtype is torch.bool:
-        raise TypeError("paddle.nanmean: bool tensors are not supported")
+        raise RuntimeError("paddle.nanmean: bool tensors are not supported")
     if not (x.is_floating_point() or x.is_complex()):
         x = x.to(torch.float32)
     return torch.nanmean(x, _axes(axis, x.dim(), "nanmean"), keepdim)

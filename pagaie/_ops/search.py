@@ -28,6 +28,8 @@ def _arg_reduce(fn, api, x, axis, keepdim, dtype):
         if type(axis) is not int or not -n <= axis < n:
             axis = norm_axis(axis, x.dim(), api)
         r = fn(x, dim=axis, keepdim=keepdim)
+        if keepdim and x.dim() == 0:  # Paddle keeps a size-1 axis even for a 0-D input
+            r = r.reshape(1)
     return r if d is torch.int64 else r.to(d)
 
 
@@ -393,7 +395,12 @@ def kthvalue(x, k, axis=None, keepdim=False, name=None):
         (3.0, 2)
     """
     dim = -1 if axis is None else norm_axis(axis, x.dim(), "kthvalue")
-    v, i = torch.kthvalue(x, int(scalar_of(k)), dim=dim, keepdim=keepdim)
+    k = int(scalar_of(k))
+    n = x.shape[dim] if x.dim() else 1
+    if not 1 <= k <= n:
+        raise ValueError(f"paddle.kthvalue: 'k' must be in [1, {n}] (the size of axis {dim}), "
+                         f"but received {k}")
+    v, i = torch.kthvalue(x, k, dim=dim, keepdim=keepdim)
     return v, i
 
 

@@ -234,9 +234,10 @@ def _quantile(x, q, axis, keepdim, interpolation, api, fn):
     if interpolation not in ("linear", "lower", "higher", "midpoint", "nearest"):
         raise ValueError(f"paddle.{api}: 'interpolation' must be one of linear, lower, higher, "
                          f"midpoint or nearest, but received {interpolation!r}")
-    if not x.is_floating_point():
-        raise TypeError(f"paddle.{api}: the input must be a float32 or float64 tensor, but received "
-                        f"{_dtype_name(x)}")
+    if x.dtype is not torch.float32 and x.dtype is not torch.float64:
+        # Paddle has no kernel for other dtypes: its eager mode raises RuntimeError (NotFound).
+        raise RuntimeError(f"paddle.{api}: the input must be a float32 or float64 tensor, but "
+                           f"received {_dtype_name(x)}")
     if type(q) is _T:
         qt = q.to(x.dtype)
         scalar_q = q.dim() == 0
@@ -255,13 +256,21 @@ def _quantile(x, q, axis, keepdim, interpolation, api, fn):
         raise ValueError(f"paddle.{api}: 'q' must be in the range [0, 1]")
     dims = _axes(axis, x.dim(), api)
     if dims is None:
-        r = fn(x.reshape(-1), qt, dim=0, interpolation=interpolation)
+        # An empty input gives 0 quantiles, as in Paddle.
+        r = fn(x.reshape(-1) if x.numel() else x.new_zeros(1), qt, dim=0, interpolation=interpolation)
         if keepdim:
             r = r.reshape(list(r.shape[:1] if not scalar_q else []) + [1] * x.dim())
     else:
         keep = [d for d in range(x.dim()) if d not in dims]
-        xt = x.permute(keep + list(dims)).reshape([x.shape[d] for d in keep] + [-1])
-        r = fn(xt, qt, dim=-1, interpolation=interpolation)
+        red = 1
+        for d in dims:
+            red *= x.shape[d]
+        kept = [x.shape[d] for d in keep]
+        xt = x.permute(keep + list(dims)).reshape(kept + [red]) if red else x.new_zeros(kept + [1])
+        if xt.numel():
+            r = fn(xt, qt, dim=-1, interpolation=interpolation)
+        else:  # nothing is kept: an empty result
+            r = x.new_zeros(([] if scalar_q else [qt.numel()]) + kept)
         if keepdim:
             shape = [1 if d in dims else x.shape[d] for d in range(x.dim())]
             r = r.reshape(list(r.shape[:1] if not scalar_q else []) + shape)

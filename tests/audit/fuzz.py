@@ -93,6 +93,8 @@ def build(v: Any, P: Any) -> Any:
         return tuple(build(e, P) for e in v)
     if isinstance(v, dict):
         return {k: build(e, P) for k, e in v.items()}
+    if isinstance(v, slice):
+        return slice(build(v.start, P), build(v.stop, P), build(v.step, P))
     return v
 
 
@@ -163,8 +165,8 @@ def call(case: Case, P: Any) -> Any:
     if callable(api):
         return api(P, *args, **kwargs)
     if api.startswith("Tensor."):
-        meth = api[len("Tensor."):]
-        return getattr(args[0], meth)(*args[1:], **kwargs)
+        attr = getattr(args[0], api[len("Tensor."):])
+        return attr(*args[1:], **kwargs) if callable(attr) else attr  # a method or a property
     obj = P
     for part in api.split("."):
         obj = getattr(obj, part)

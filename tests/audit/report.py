@@ -11,6 +11,7 @@ from tests.audit.skips import SKIPS
 
 def main(argv: list[str]) -> int:
     show_skipped = "--skipped" in argv
+    show_raises = "--raises" in argv
     filt = [a for a in argv if not a.startswith("--")]
     cases = all_cases()
     if filt:
@@ -20,6 +21,12 @@ def main(argv: list[str]) -> int:
     for c in cases:
         why = skip_reason(c.id, SKIPS)
         if why and not show_skipped:
+            continue
+        if show_raises:
+            from tests.audit.fuzz import PADDLE, outcome
+            k, e = outcome(c, PADDLE)
+            if k == "raise":
+                print(f"RAISES {c.id}: {type(e).__name__}: {str(e).strip().splitlines()[0][:150] if str(e).strip() else ''}")
             continue
         d = diff(c)
         if d:

@@ -45,7 +45,6 @@ def _acts():
         F("thresholded_relu_v", f("thresholded_relu", threshold=0.5, value=2.0), [(4, 3)]),
         F("hardsigmoid_sl", f("hardsigmoid", slope=0.2, offset=0.4), [(4, 3)]),
         F("selu_sc", f("selu", scale=1.2, alpha=1.5), [(4, 3)]),
-        F("relu_int", f("relu"), [ints((3, 4), 5, -5, "int32")], grad=False, dtypes=("float32",)),
         F("softmax", f("softmax"), [(3, 5)]),
         F("softmax_ax0", f("softmax", axis=0), [(3, 5)]),
         F("softmax_dtype", f("softmax", dtype="float64"), [(3, 5)], dtypes=("float32",)),
@@ -80,7 +79,8 @@ def _errors_act():
         E("softshrink_neg", lambda fw: fw.nn.functional.softshrink(fw.ones([2]), threshold=-1.0)),
         E("prelu_bad_format", lambda fw: fw.nn.functional.prelu(fw.ones([2, 3, 4]), fw.ones([3]),
                                                                   data_format="NWC")),
-        E("leaky_relu_int", lambda fw: fw.nn.functional.gelu(fw.ones([2], dtype="int32"))),
+        E("relu_int", lambda fw: fw.nn.functional.relu(fw.to_tensor([1, -2]))),
+        E("gelu_int", lambda fw: fw.nn.functional.gelu(fw.ones([2], dtype="int32"))),
     ]
 
 
@@ -118,7 +118,7 @@ def _conv():
             F(f"{tfn}_same", lambda fw, a, b, n=tfn: getattr(fw.nn.functional, n)(a, b, padding="SAME", stride=2),
               [x, wt]),
             F(f"{tfn}_outsize", lambda fw, a, b, n=tfn, s=sp: getattr(fw.nn.functional, n)(
-                a, b, stride=2, output_size=[2 * v for v in s]), [x, wt]),
+                a, b, stride=2, output_size=[2 * v + 2 for v in s]), [x, wt], rtol=1e-4, atol=1e-5),
             F(f"{tfn}_dil", lambda fw, a, b, n=tfn: getattr(fw.nn.functional, n)(a, b, dilation=2, padding=1),
               [x, wt]),
         ]
@@ -141,6 +141,9 @@ def _conv():
         F("conv2d_transpose_outsize_int", lambda fw, a, b: fw.nn.functional.conv2d_transpose(a, b, stride=2, output_size=8),
           [(1, 4, 3, 3), (4, 2, 3, 3)]),
     ]
+    for case in c:  # float32 accumulation order differs between the backends' 3-D kernels
+        if "3d" in case.id:
+            case.rtol, case.atol = 1e-4, 1e-5
     return c
 
 
@@ -275,7 +278,7 @@ def _norm():
           [(4, 3, 2, 2), (3,), pos((3,))]),
         F("layer_norm", lambda fw, x, w, b: fw.nn.functional.layer_norm(x, [4], w, b), [(3, 2, 4), (4,), (4,)]),
         F("layer_norm_2d", lambda fw, x, w, b: fw.nn.functional.layer_norm(x, [2, 4], w, b, epsilon=1e-3),
-          [(3, 2, 4), (2, 4), (2, 4)]),
+          [(3, 2, 4), (8,), (8,)]),
         F("layer_norm_int", lambda fw, x: fw.nn.functional.layer_norm(x, 4), [(3, 4)]),
         F("layer_norm_noaff", lambda fw, x: fw.nn.functional.layer_norm(x, [3, 4]), [(2, 3, 4)]),
         F("rms_norm", lambda fw, x, w: fw.nn.functional.rms_norm(x, [4], w), [(3, 2, 4), (4,)]),
@@ -286,8 +289,12 @@ def _norm():
         F("instance_norm_nhwc", lambda fw, x: fw.nn.functional.instance_norm(x, data_format="NHWC"), [(2, 4, 4, 3)]),
         F("group_norm", lambda fw, x, w, b: fw.nn.functional.group_norm(x, 2, weight=w, bias=b),
           [(2, 4, 3, 3), (4,), (4,)]),
-        F("group_norm_nhwc", lambda fw, x: fw.nn.functional.group_norm(x, 2, data_format="NHWC"), [(2, 3, 3, 4)]),
-        F("group_norm_3d", lambda fw, x: fw.nn.functional.group_norm(x, 3, epsilon=1e-3), [(2, 6, 5)]),
+        F("group_norm_nhwc", lambda fw, x, w: fw.nn.functional.group_norm(x, 2, weight=w, data_format="NHWC"),
+          [(2, 3, 3, 4), (4,)]),
+        F("group_norm_3d", lambda fw, x, w, b: fw.nn.functional.group_norm(x, 3, epsilon=1e-3, weight=w, bias=b),
+          [(2, 6, 5), (6,), (6,)]),
+        F("group_norm_noweight_fwd", lambda fw, x: fw.nn.functional.group_norm(x, 3), [(2, 6, 5)], grad=False),
+        F("group_norm_noweight_grad", lambda fw, x: fw.nn.functional.group_norm(x, 3), [(2, 6, 5)]),
         F("local_response_norm", f("local_response_norm", size=3), [(2, 5, 4, 4)]),
         F("local_response_norm_3d", f("local_response_norm", size=2, alpha=0.01, beta=0.5, k=2.0), [(2, 5, 4)]),
         F("local_response_norm_nhwc", f("local_response_norm", size=3, data_format="NHWC"), [(2, 4, 4, 5)]),
@@ -303,6 +310,8 @@ def _errors_norm():
     return [
         E("batch_norm_bad_fmt", lambda fw: fw.nn.functional.batch_norm(fw.ones([2, 3]), fw.zeros([3]), fw.ones([3]),
                                                                         data_format="NWC")),
+        E("layer_norm_2d_weight", lambda fw: fw.nn.functional.layer_norm(fw.ones([2, 3, 4]), [3, 4],
+                                                                            fw.ones([3, 4]))),
         E("layer_norm_bad_shape", lambda fw: fw.nn.functional.layer_norm(fw.ones([2, 3]), [4])),
         E("group_norm_bad", lambda fw: fw.nn.functional.group_norm(fw.ones([2, 3, 4]), 2)),
         E("normalize_bad_axis", lambda fw: fw.nn.functional.normalize(fw.ones([2, 3]), axis=3)),
@@ -399,8 +408,10 @@ def _loss():
           [(4, 3), (4, 3)]),
         F("kl_div_batchmean", lambda fw, x, y: fw.nn.functional.kl_div(x, y, reduction="batchmean"),
           [(4, 3), probs((4, 3))]),
-        F("log_loss", lambda fw, x, y: fw.nn.functional.log_loss(x, y), [probs((4, 1)), probs((4, 1), 7)]),
-        F("log_loss_eps", lambda fw, x, y: fw.nn.functional.log_loss(x, y, epsilon=0.01), [probs((4, 1)), probs((4, 1), 7)]),
+        F("log_loss", lambda fw, x, y: fw.nn.functional.log_loss(x, y), [probs((4, 1)), probs((4, 1), 7)],
+          dtypes=("float32",)),
+        F("log_loss_eps", lambda fw, x, y: fw.nn.functional.log_loss(x, y, epsilon=0.01),
+          [probs((4, 1)), probs((4, 1), 7)], dtypes=("float32",)),
         F("square_error_cost", lambda fw, x, y: fw.nn.functional.square_error_cost(x, y), [(4, 3), (4, 3)]),
         F("dice_loss", lambda fw, x, y: fw.nn.functional.dice_loss(x, y), [probs((2, 3, 4)), ints((2, 3, 1), 4)]),
         F("npair_loss", lambda fw, a, p, y: fw.nn.functional.npair_loss(a, p, y),
@@ -513,7 +524,8 @@ def _common():
         F("pad_tensor_pad", lambda fw, x: fw.nn.functional.pad(x, fw.to_tensor([1, 2], "int32")), [(2, 3, 4)]),
         F("pad_1d_full", lambda fw, x: fw.nn.functional.pad(x, [1, 2]), [(4,)]),
         F("zeropad2d", lambda fw, x: fw.nn.functional.zeropad2d(x, [1, 0, 2, 1]), [(2, 3, 4, 4)]),
-        F("zeropad2d_nhwc", lambda fw, x: fw.nn.functional.zeropad2d(x, 1, data_format="NHWC"), [(2, 4, 4, 3)]),
+        F("zeropad2d_nhwc", lambda fw, x: fw.nn.functional.zeropad2d(x, [1, 1, 0, 2], data_format="NHWC"),
+          [(2, 4, 4, 3)]),
         F("dropout_p0", lambda fw, x: fw.nn.functional.dropout(x, 0.0), [(3, 4)]),
         F("dropout_p1", lambda fw, x: fw.nn.functional.dropout(x, 1.0), [(3, 4)]),
         F("dropout_eval", lambda fw, x: fw.nn.functional.dropout(x, 0.5, training=False), [(3, 4)]),
@@ -596,12 +608,14 @@ def _common():
           [(1, 2, 4, 5), lambda rng, dt: np.random.default_rng(3).uniform(-1.5, 1.5, (1, 3, 3, 2)).astype(dt)]),
         F("grid_sample_3d", lambda fw, x, g: fw.nn.functional.grid_sample(x, g), [(1, 2, 3, 4, 5), probs((1, 2, 3, 3, 3))]),
         F("temporal_shift", lambda fw, x: fw.nn.functional.temporal_shift(x, 2), [(4, 4, 3, 3)]),
-        F("temporal_shift_r", lambda fw, x: fw.nn.functional.temporal_shift(x, 2, shift_ratio=0.5), [(4, 4, 3, 3)]),
+        F("temporal_shift_r", lambda fw, x: fw.nn.functional.temporal_shift(x, 2, shift_ratio=0.4), [(4, 4, 3, 3)]),
         F("temporal_shift_nhwc", lambda fw, x: fw.nn.functional.temporal_shift(x, 2, data_format="NHWC"), [(4, 3, 3, 4)]),
         F("sequence_mask", lambda fw, x: fw.nn.functional.sequence_mask(x), [np.array([1, 3, 2], "int64")],
           grad=False, dtypes=("float32",)),
         F("sequence_mask_max", lambda fw, x: fw.nn.functional.sequence_mask(x, 5, dtype="float32"),
           [np.array([[1, 3], [2, 0]], "int32")], grad=False, dtypes=("float32",)),
+        F("sequence_mask_float", lambda fw, x: fw.nn.functional.sequence_mask(x, 3),
+          [np.array([1.5, 2.0], "float32")], grad=False, dtypes=("float32",)),
         F("gather_tree", lambda fw, i, p: fw.nn.functional.gather_tree(i, p),
           [ints((3, 2, 2), 4), ints((3, 2, 2), 2, seed=5)], grad=False, dtypes=("float32",)),
         F("sdpa", lambda fw, q, k, v: fw.nn.functional.scaled_dot_product_attention(q, k, v),
@@ -647,13 +661,25 @@ def _errors_common():
         E("linear_mismatch", lambda fw: fw.nn.functional.linear(fw.ones([2, 3]), fw.ones([4, 5]))),
         E("grid_sample_bad_mode", lambda fw: fw.nn.functional.grid_sample(fw.ones([1, 1, 3, 3]), fw.zeros([1, 2, 2, 2]),
                                                                            mode="bicubic")),
+        E("temporal_shift_ratio", lambda fw: fw.nn.functional.temporal_shift(fw.ones([4, 4, 2, 2]), 2,
+                                                                              shift_ratio=0.5)),
         E("temporal_shift_bad", lambda fw: fw.nn.functional.temporal_shift(fw.ones([3, 4, 2, 2]), 2)),
         E("cosine_sim_mismatch", lambda fw: fw.nn.functional.cosine_similarity(fw.ones([2, 3]), fw.ones([2, 4]))),
-        E("sequence_mask_float", lambda fw: fw.nn.functional.sequence_mask(fw.ones([2]), 3)),
         E("fold_bad", lambda fw: fw.nn.functional.fold(fw.ones([1, 12, 13]), [4, 5], 2)),
         E("affine_grid_bad", lambda fw: fw.nn.functional.affine_grid(fw.ones([1, 3, 3]), [1, 2, 3, 4])),
     ]
 
+
+# Deliberate differences from Paddle 3.3.1: {case id: reason}. These cases are skipped.
+SKIP = {
+    "rms_norm": "Paddle 3.3.1 has no CPU kernel for rms_norm",
+    "rms_norm_noweight": "Paddle 3.3.1 has no CPU kernel for rms_norm",
+    "group_norm_noweight_grad": "Paddle bug: group_norm's input gradient is wrong when weight is None",
+    "gelu_int": "Paddle raises RuntimeError (no int kernel); pagaie raises TypeError for non-float input",
+    "kl_bad_reduction": "Paddle bug: kl_div silently treats an unknown reduction as 'none'",
+    "cosine_emb_bad": "Paddle bug: cosine_embedding_loss returns None for an unknown reduction",
+    "affine_grid_bad": "Paddle does not validate theta's shape and returns garbage; pagaie raises",
+}
 
 FUNCTIONAL = _acts() + _conv() + _pool() + _norm() + _loss() + _common()
 ERRORS = _errors_act() + _errors_conv() + _errors_pool() + _errors_norm() + _errors_loss() + _errors_common()
