@@ -48,7 +48,10 @@ def _stats(t: torch.Tensor) -> tuple[int, int, int, float, float, float]:
     zero = int((f == 0).sum())
     if f.numel() == 0:
         return nan, inf, zero, 0.0, 0.0, 0.0
-    return nan, inf, zero, float(f.max()), float(f.min()), float(f.mean())
+    finite_or_inf = f[~torch.isnan(f)]  # Paddle's max/min skip NaN; the mean does not
+    if finite_or_inf.numel() == 0:
+        return nan, inf, zero, float("nan"), float("nan"), float(f.mean())
+    return nan, inf, zero, float(finite_or_inf.max()), float(finite_or_inf.min()), float(f.mean())
 
 
 def _report(t: torch.Tensor, op: str, var: str, abort: bool, print_all: bool) -> tuple:

@@ -106,3 +106,44 @@ def test_decorate_o2_master_weights():
     masters = opt._pagaie_master_weights
     assert masters and all(m.dtype.is_floating_point and str(m.dtype) == "torch.float32" for m in masters.values())
     assert all(v.dtype == pagaie.float32 for v in model.state_dict().values())
+
+
+def _op_dtypes(fn, capsys) -> dict:
+    from pagaie.amp import debugging
+    with debugging.collect_operator_stats():
+        fn()
+    out = capsys.readouterr().out
+    cols = ("float16", "bfloat16", "float32", "other")
+    table = {}
+    for line in out.splitlines():
+        if line.startswith("  ") and "|" in line:
+            name, *counts = [c.strip() for c in line.split("|")]
+            table[name] = {c for c, n in zip(cols, counts) if int(n)}
+    return table
+
+
+@pytest.mark.parametrize("level", ["O1", "O2"])
+def test_dtypes_per_op_in_a_cnn_and_a_transformer_layer(level, capsys):
+    pagaie.seed(0)
+    cnn = pagaie.nn.Sequential(pagaie.nn.Conv2D(3, 4, 3), pagaie.nn.BatchNorm2D(4), pagaie.nn.ReLU(),
+                               pagaie.nn.Flatten(), pagaie.nn.Linear(4 * 6 * 6, 5))
+    enc = pagaie.nn.TransformerEncoderLayer(16, 2, 32, dropout=0.0)
+    if level == "O2":
+        cnn = pagaie.amp.decorate(cnn, level="O2", dtype="bfloat16")
+        enc = pagaie.amp.decorate(enc, level="O2", dtype="bfloat16")
+    x = pagaie.rand([2, 3, 8, 8])
+    s = pagaie.rand([2, 5, 16])
+
+    def run():
+        with pagaie.amp.auto_cast(level=level, dtype="bfloat16"):
+            loss = pagaie.nn.functional.cross_entropy(cnn(x), pagaie.to_tensor([1, 2]))
+            y = enc(s)
+        return loss, y
+
+    table = _op_dtypes(run, capsys)
+    assert table["conv2d"] == {"bfloat16"}
+    assert table["linear"] == {"bfloat16"}                 # white: matmul-like
+    # black at O1; Paddle's short O2 black list leaves it to follow its (low) input
+    assert table["cross_entropy_with_softmax"] == ({"float32"} if level == "O1" else {"bfloat16"})
+    assert table["layer_norm"] == {"float32"}              # black at O1; float32 params at O2
+    assert table["batch_norm"] == {"float32"}              # float32 statistics: promoted

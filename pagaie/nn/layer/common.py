@@ -120,12 +120,13 @@ class Embedding(Layer):
             raise ValueError("num_embeddings must be gather than 0")
         if embedding_dim <= 0:
             raise ValueError("embedding_dim must be gather than 0")
+        # Paddle keeps the index as given (shown by repr); the functional op normalises it
+        self._padding_idx, self._max_norm, self._norm_type = padding_idx, max_norm, norm_type
         if padding_idx is not None:
             padding_idx = padding_idx if padding_idx >= 0 else num_embeddings + padding_idx
             if not 0 <= padding_idx < num_embeddings:
                 raise ValueError(f"padding_idx must be within [-{num_embeddings}, {num_embeddings})")
         self._num_embeddings, self._embedding_dim = num_embeddings, embedding_dim
-        self._padding_idx, self._max_norm, self._norm_type = padding_idx, max_norm, norm_type
         self._sparse, self._scale_grad_by_freq, self._name = sparse, scale_grad_by_freq, name
         self._dtype = dtype if dtype is not None else _dt.get_default_dtype()
         self._weight_attr = weight_attr
@@ -140,8 +141,17 @@ class Embedding(Layer):
             import torch
             with torch.no_grad():
                 self.weight._t[padding_idx] = 0
-        if _freeze:
+        if _freeze and (self._weight_attr is None or _weight is not None):
             self.weight.stop_gradient = True
+
+    @property
+    def padding_idx(self) -> Any:
+        """The padding index as given to the constructor."""
+        return self._padding_idx
+
+    @padding_idx.setter
+    def padding_idx(self, value: Any) -> None:
+        self._padding_idx = value
 
     def forward(self, x: Any) -> Any:
         return _c.embedding(x, self.weight, self._padding_idx, self._max_norm, self._norm_type,

@@ -49,14 +49,10 @@ class _BatchNormBase(Layer):
         self._name = name
         dtype = _dt.get_default_dtype()
         self._dtype = dtype
-        if weight_attr is False and bias_attr is False:
-            self.weight = None
-            self.bias = None
-        else:
-            self.weight = self.create_parameter([num_features], attr=weight_attr, dtype=dtype,
-                                                default_initializer=_constant(1.0))
-            self.bias = self.create_parameter([num_features], attr=bias_attr, dtype=dtype,
-                                              is_bias=True)
+        self.weight = None if weight_attr is False else self.create_parameter(
+            [num_features], attr=weight_attr, dtype=dtype, default_initializer=_constant(1.0))
+        self.bias = None if bias_attr is False else self.create_parameter(
+            [num_features], attr=bias_attr, dtype=dtype, is_bias=True)
         self._mean = _stat(self, [num_features], 0.0, dtype)
         self._variance = _stat(self, [num_features], 1.0, dtype)
 
@@ -176,6 +172,14 @@ class SyncBatchNorm(_BatchNormBase):
                  name: str | None = None) -> None:
         super().__init__(num_features, momentum, epsilon, weight_attr, bias_attr, data_format,
                          None, name)
+        # without affine attributes Paddle still keeps fixed (non-trainable) ones and zeros
+        if weight_attr is False:
+            self.weight = self.create_parameter([num_features], dtype=self._dtype,
+                                                default_initializer=_constant(1.0))
+            self.weight.stop_gradient = True
+        if bias_attr is False:
+            self.bias = self.create_parameter([num_features], dtype=self._dtype, is_bias=True)
+            self.bias.stop_gradient = True
 
     def forward(self, x: Any) -> Any:
         self._check_input(x)
@@ -263,7 +267,8 @@ class BatchNorm(Layer):
         last = self._data_layout == "NHWC"
         fmt = {2: "NC", 3: "NLC" if last else "NCL", 4: "NHWC" if last else "NCHW",
                5: "NDHWC" if last else "NCDHW"}[input.ndim]
-        batch_stats = (self.training and not self._is_test) or self._trainable_statistics
+        # as in Paddle's dygraph, only the training flag matters (``is_test`` is not read)
+        batch_stats = self.training or self._trainable_statistics
         out = _f.batch_norm(input, self._mean, self._variance, self.weight, self.bias,
                             training=batch_stats, momentum=self._momentum, epsilon=self._epsilon,
                             data_format=fmt,

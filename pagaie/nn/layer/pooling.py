@@ -17,7 +17,10 @@ __all__ = ["MaxPool1D", "MaxPool2D", "MaxPool3D", "AvgPool1D", "AvgPool2D", "Avg
 
 def _repr(options: dict) -> str:
     if "norm_type" in options:
-        stride = options["kernel_size"] if options["stride"] is None else options["stride"]
+        # Paddle's LPPool2D shows the effective stride, LPPool1D the one given
+        stride = options["stride"]
+        if stride is None and options.get("data_format") in ("NCHW", "NHWC"):
+            stride = options["kernel_size"]
         return (f"norm_type={float(options['norm_type'])}, kernel_size={options['kernel_size']}, "
                 f"stride={stride}, padding={options['padding']}")
     keys = [k for k in ("kernel_size", "stride", "padding") if k in options]
