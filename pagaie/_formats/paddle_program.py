@@ -271,46 +271,33 @@ def _scale(op: PaddleOp):
     return (op.x(), s, float(op.a("bias", 0.0)), bool(op.a("bias_after_scale", True))), {}
 
 
-def _interp(mode: str) -> Mapper:
-    def mapper(op: PaddleOp):
-        if op.a("interp_method", mode) != mode:
-            return None
-        x = op.x(0, "X")
-        scale = list(op.a("scale") or []) or None
-        sizes = [s for s in (op.a("out_d", -1), op.a("out_h", -1), op.a("out_w", -1)) if s and s > 0]
-        if op.has(1, "OutSize") or op.has(2, "SizeTensor") or op.has(3, "Scale"):
-            raise NotImplementedError(f"paddle.inference: {op.type} with tensor sizes or scales is "
-                                      "not supported yet")
-        nd = x.ndim - 2
-        fmt = op.a("data_format", op.a("data_layout", "NCHW"))
-        return (x,), {"size": sizes[-nd:] if sizes else None, "scale_factor": None if sizes else scale,
-                      "mode": mode, "align_corners": op.a("align_corners", False),
-                      "align_mode": op.a("align_mode", 0), "data_format": fmt}
-    return mapper
-
-
 def _interpolate(op: PaddleOp):
-    method = op.a("interp_method", "nearest")
-    return _interp(method)(op)
+    x = op.x(0, "X")
+    if op.has(1, "OutSize") or op.has(2, "SizeTensor") or op.has(3, "Scale"):
+        raise NotImplementedError(f"paddle.inference: {op.type} with tensor sizes or scales is not "
+                                  "supported yet")
+    scale = list(op.a("scale") or []) or None
+    sizes = [s for s in (op.a("out_d", -1), op.a("out_h", -1), op.a("out_w", -1)) if s and s > 0]
+    nd = x.ndim - 2
+    fmt = op.a("data_format", op.a("data_layout", "NCHW"))
+    return (x,), {"size": sizes[-nd:] if sizes else None, "scale_factor": None if sizes else scale,
+                  "mode": op.a("interp_method", "nearest"), "align_corners": op.a("align_corners", False),
+                  "align_mode": op.a("align_mode", 0), "data_format": fmt}
 
 
 def _dropout(op: PaddleOp):
-    p = op.c(2, "", "dropout_prob", 0.5)
-    if not op.legacy and op.has(2):
-        p = op.c(2)
+    p = op.a("dropout_prob", 0.5) if op.legacy else op.c(2)
     mode = op.a("mode", op.a("dropout_implementation", "upscale_in_train"))
     return (op.x(),), {"p": float(p), "training": not op.a("is_test", True), "mode": mode}
 
 
 def _split(op: PaddleOp):
-    axis = op.c(2, "AxisTensor", "axis", 0) if op.type.endswith("split") or op.legacy else None
-    if op.type.endswith("split_with_num"):
-        axis = op.c(1, "AxisTensor", "axis", 0)
-        return (op.x(), int(op.a("num"))), {"axis": axis}
     if op.legacy:
         num = op.a("num", 0)
-        return (op.x(), num if num else list(op.a("sections"))), {"axis": op.a("axis", 0)}
-    return (op.x(), op.c(1)), {"axis": axis}
+        return (op.x(), num or list(op.a("sections"))), {"axis": op.c(0, "AxisTensor", "axis", 0)}
+    if op.type.endswith("split_with_num"):
+        return (op.x(), int(op.a("num"))), {"axis": op.c(1)}
+    return (op.x(), op.c(1)), {"axis": op.c(2)}
 
 
 def _cast(op: PaddleOp):
@@ -318,10 +305,6 @@ def _cast(op: PaddleOp):
     if op.legacy:
         dt = _VARTYPE_DTYPES[op.a("out_dtype")]
     return (op.x(), dt), {}
-
-
-def _full(op: PaddleOp):  # a `full` whose result is used as a tensor (materialised by the reader)
-    return None
 
 
 def _matmul(op: PaddleOp):
@@ -346,7 +329,8 @@ ARGS: dict[str, Mapper] = {
     "log_softmax": lambda op: ((op.x(),), {"axis": op.a("axis", -1)}),
     "leaky_relu": lambda op: ((op.x(), op.a("negative_slope", op.a("alpha", 0.01))), {}),
     "hardsigmoid": lambda op: ((op.x(), op.a("slope", 0.1666667), op.a("offset", 0.5)), {}),
-    "pow": lambda op: ((op.x(), float(op.a("y", op.a("factor", 1.0)))), {}),
+    "pow": lambda op: _binary(op) if op.type == "elementwise_pow" else
+    ((op.x(), float(op.a("y", op.a("factor", 1.0)))), {}),
     "clip": lambda op: ((op.x(), op.c(1, "Min", "min"), op.c(2, "Max", "max")), {}),
     "scale": _scale,
     "cast": _cast,

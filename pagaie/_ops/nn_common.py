@@ -117,7 +117,11 @@ def dropout(x, p=0.5, axis=None, training=True, inplace=False, mode="upscale_in_
         return x * 0.0
     if axis is None:
         if mode == "upscale_in_train" and x.is_floating_point():
-            return torch.nn.functional.dropout(x, p, True)  # one fused kernel (native_dropout)
+            if x.is_cuda:
+                return torch.nn.functional.dropout(x, p, True)  # one fused kernel
+            # On CPU a uniform draw and a scaled mask beat native_dropout's bernoulli
+            # sampler by about 1.5x (forward and backward).
+            return x * (torch.rand_like(x) >= p).to(x.dtype).mul_(1.0 / (1.0 - p))
         mask_shape = x.shape
     else:
         axes = [axis] if isinstance(axis, int) else list(axis)

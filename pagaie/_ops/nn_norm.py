@@ -77,14 +77,16 @@ def batch_norm(x, running_mean, running_var, weight=None, bias=None, training=Fa
     if use_global_stats:
         out = F.batch_norm(x, running_mean.detach(), running_var.detach(), weight, bias, False, 0.0,
                            epsilon)
+    elif running_mean is not None and running_var is not None:
+        # One pass: the kernel also returns the batch mean and 1/sqrt(biased var + eps),
+        # from which Paddle's running statistics (biased variance) follow.
+        out, mean, invstd = torch.native_batch_norm(x, weight, bias, None, None, True, 0.0, epsilon)
+        with torch.no_grad():
+            var = invstd.double().pow(-2).sub_(epsilon)
+            running_mean.mul_(m).add_(mean.to(running_mean.dtype), alpha=1 - m)
+            running_var.mul_(m).add_(var.to(running_var.dtype), alpha=1 - m)
     else:
         out = F.batch_norm(x, None, None, weight, bias, True, 0.0, epsilon)
-        if running_mean is not None and running_var is not None:
-            dims = [0] + list(range(2, x.dim()))
-            with torch.no_grad():
-                var, mean = torch.var_mean(x.detach(), dims, correction=0)
-                running_mean.mul_(m).add_(mean.to(running_mean.dtype), alpha=1 - m)
-                running_var.mul_(m).add_(var.to(running_var.dtype), alpha=1 - m)
     return out.movedim(1, -1) if last else out
 
 

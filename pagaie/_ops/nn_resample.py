@@ -170,7 +170,9 @@ def _resample(x, sizes, scales, mode, align_corners, align_mode):
 
 
 @defop(amp="black", paddle_types=("bilinear_interp_v2", "nearest_interp_v2", "bicubic_interp_v2",
-                     "linear_interp_v2", "trilinear_interp_v2", "pd_op.bilinear_interp"), method=False)
+                     "linear_interp_v2", "trilinear_interp_v2", "pd_op.bilinear_interp",
+                     "pd_op.nearest_interp", "pd_op.bicubic_interp", "pd_op.linear_interp",
+                     "pd_op.trilinear_interp"), method=False)
 def interpolate(x, size=None, scale_factor=None, mode="nearest", align_corners=False, align_mode=0,
                 data_format=None, recompute_scale_factor=None, antialias=False, name=None):
     """Resize the spatial dims of a 3-D, 4-D or 5-D tensor.

@@ -40,7 +40,7 @@ class Adagrad(Optimizer):
                  weight_decay: Any = None, grad_clip: Any = None, name: str | None = None,
                  initial_accumulator_value: float = 0.0) -> None:
         if learning_rate is None or epsilon is None:
-            raise ValueError("paddle.optimizer.Adagrad: learning_rate and epsilon must be set")
+            raise AssertionError("paddle.optimizer.Adagrad: learning_rate and epsilon must be set")
         super().__init__(learning_rate, parameters, weight_decay, grad_clip, name)
         self.type = "adagrad"
         self._multi_precision = False

@@ -27,8 +27,8 @@ class Momentum(Optimizer):
         \theta \leftarrow \theta - lr \cdot v \quad
         (\text{Nesterov: } \theta \leftarrow \theta - lr (g + \mu v))
 
-    with ``g`` first multiplied by ``rescale_grad``. L2 weight decay is folded into the
-    update (``g + coeff * theta``), as in Paddle's fused kernel.
+    L2 weight decay is folded into the update (``g + coeff * theta``), as in Paddle's fused
+    kernel. ``rescale_grad`` is accepted but, as in Paddle 3.3.1's CPU kernel, not applied.
 
     Args:
         learning_rate (float|LRScheduler, optional): the learning rate. Default 0.001.
@@ -38,7 +38,8 @@ class Momentum(Optimizer):
         weight_decay (float|L1Decay|L2Decay|None, optional): regularization. Default None.
         grad_clip (ClipGradBase|None, optional): gradient clipping. Default None.
         multi_precision (bool, optional): float32 master weights for low-precision parameters.
-        rescale_grad (float, optional): gradient scale, e.g. ``1 / batch_size``. Default 1.0.
+        rescale_grad (float, optional): gradient scale; stored, not applied (see above).
+            Default 1.0.
         use_multi_tensor (bool, optional): accepted for compatibility; updates are always
             batched over a group's tensors. Default False.
         name (str|None, optional): prefix of the accumulators' names. Default None.
@@ -108,9 +109,6 @@ class Momentum(Optimizer):
 
     def _update(self, params, grads, states, lrs, hp, tensors) -> None:
         mu = _f32(hp["momentum"])
-        rescale = float(hp["rescale_grad"])
-        if rescale != 1.0:
-            grads = torch._foreach_mul(grads, rescale)
         coeffs = [_f32(self._l2_coeff(t, hp)) for t in tensors]
         if any(coeffs):
             if len(set(coeffs)) == 1:

@@ -355,8 +355,8 @@ def _rnn_layers():
               [(2, 5, 3)], **tol),
             L(f"{cell}_tm", lambda nn, c=cell: getattr(nn, c)(3, 4, time_major=True, direction="bidirectional"),
               [(5, 2, 3)], **tol),
-            L(f"{cell}_nobias", lambda nn, c=cell: getattr(nn, c)(3, 4, bias_ih_attr=False, bias_hh_attr=False),
-              [(2, 5, 3)], **tol),
+            L(f"{cell}Cell_nobias", lambda nn, c=cell: getattr(nn, f"{c}Cell")(3, 4, bias_ih_attr=False,
+                                                                              bias_hh_attr=False), [(2, 3)], **tol),
             L(f"{cell}Cell", lambda nn, c=cell: getattr(nn, f"{c}Cell")(3, 4), [(2, 3)], **tol),
         ]
     R += [
@@ -443,4 +443,5 @@ LAYER_ERRORS = [
 # Deliberate differences from Paddle 3.3.1: {case id: reason}. These cases are skipped.
 LAYER_SKIP: dict = {
     "Embedding_sparse": "Paddle's sparse gradient is a SelectedRows of the looked-up rows; pagaie's is dense",
+    "LSTMCell_proj": "Paddle bug: LSTMCell(proj_size>0) builds default states of the wrong size and raises",
 }

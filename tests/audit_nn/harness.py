@@ -37,7 +37,8 @@ class F:
 
 @dataclasses.dataclass
 class E:
-    """A call that must raise the same exception type in both frameworks."""
+    """A call that must raise the same exception type in both frameworks (or, where Paddle
+    accepts it, must not raise in pagaie either)."""
 
     id: str
     fn: Callable
@@ -167,7 +168,9 @@ def check_error(case: E) -> None:
         case.fn(pagaie)
     except Exception as exc:  # noqa: BLE001
         ours = exc
-    assert theirs is not None, f"{case.id}: real Paddle did not raise"
+    if theirs is None:
+        assert ours is None, f"{case.id}: pagaie raised {type(ours).__name__}: {ours}, Paddle accepts the call"
+        return
     assert ours is not None, f"{case.id}: pagaie did not raise (Paddle: {type(theirs).__name__}: {theirs})"
     assert isinstance(ours, type(theirs)), (
         f"{case.id}: pagaie raised {type(ours).__name__}: {ours}\n Paddle raised {type(theirs).__name__}: {theirs}")
@@ -209,7 +212,7 @@ def check_layer(case: L, dtype: str) -> None:
         assert ours.training == theirs.training
         for lay in (ours, theirs):
             lay.clear_gradients()
-        grad = case.grad
+        grad = case.grad and (mode == "train" or case.eval_grad)
         keep = []  # Paddle's fused RNN backward crashes if an unused output was freed
 
         def call(layer):

@@ -65,7 +65,7 @@ class _ConvNd(Layer):
         else:
             shape = [out_channels, in_channels // groups] + self._kernel_size
             from pagaie.nn.initializer import Normal
-            init = Normal(0.0, math.sqrt(2.0 / (in_channels * math.prod(self._kernel_size))))
+            init = Normal(0.0, math.sqrt(2.0 / max(in_channels * math.prod(self._kernel_size), 1)))
         self.weight = self.create_parameter(shape, attr=weight_attr, dtype=self._dtype,
                                             default_initializer=init)
         self.bias = self.create_parameter([out_channels], attr=False if bias is False else bias_attr,

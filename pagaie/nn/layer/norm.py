@@ -354,9 +354,7 @@ class GroupNorm(Layer):
                  weight_attr: Any = None, bias_attr: Any = None, data_format: str = "NCHW",
                  name: str | None = None) -> None:
         super().__init__()
-        if num_groups <= 0 or num_channels % num_groups:
-            raise ValueError(f"paddle.nn.GroupNorm: num_channels ({num_channels}) must be "
-                             f"divisible by num_groups ({num_groups})")
+        # as in Paddle, a group count that does not divide the channels fails at forward
         self._num_groups, self._num_channels = num_groups, num_channels
         self._epsilon, self._data_format, self._name = epsilon, data_format, name
         self._dtype = dtype if dtype is not None else _dt.get_default_dtype()

@@ -1,0 +1,217 @@
+"""``paddle.onnx.export``: trace a Layer into a Program and lower each op to ONNX nodes.
+
+The Layer's forward is traced in evaluation mode with pagaie's ``to_static`` machinery
+(the same path as ``paddle.jit.save``), pruned to the inputs -> outputs subgraph, and
+each operator is lowered by the ONNX lowering stored on its op record
+(``OpRecord.onnx``, set by :mod:`pagaie.onnx.lowerings`). Values read from the Layer
+(parameters, buffers, constants) become initializers; ops whose inputs are all such
+constants are evaluated once and stored as initializers too. An op without a
+lowering raises ``NotImplementedError`` naming it. Writing needs the ``onnx`` package.
+"""
+from __future__ import annotations
+
+import os
+from typing import Any, Sequence
+
+import numpy as np
+import torch
+
+from pagaie._core import dtype as _dt
+from pagaie._core.registry import REGISTRY, suspended
+from pagaie._static.ir import Operator, Value, _values_in
+
+__all__ = ["export", "LoweringContext"]
+
+_ONNX_DTYPES = {torch.float32: 1, torch.uint8: 2, torch.int8: 3, torch.int16: 5, torch.int32: 6,
+                torch.int64: 7, torch.bool: 9, torch.float16: 10, torch.float64: 11,
+                torch.bfloat16: 16}
+
+
+def onnx_dtype(dtype: Any) -> int:
+    """ONNX's TensorProto code of a torch / Paddle dtype."""
+    t = dtype if isinstance(dtype, torch.dtype) else _dt.to_torch_dtype(dtype)
+    if t not in _ONNX_DTYPES:
+        raise NotImplementedError(f"paddle.onnx.export: dtype {t} has no ONNX equivalent here")
+    return _ONNX_DTYPES[t]
+
+
+class LoweringContext:
+    """What a lowering sees: names of values, node and constant builders, the opset.
+
+    A lowering is ``fn(ctx, args, outs)``: ``args`` holds the op's arguments by name
+    (Paddle's signature, defaults applied; Values standing for tensors) and ``outs`` the
+    ONNX names its outputs must get (one per output Value, in order).
+    """
+
+    def __init__(self, opset: int) -> None:
+        from onnx import helper, numpy_helper
+        self.helper, self.numpy_helper = helper, numpy_helper
+        self.opset = opset
+        self.nodes: list = []
+        self.initializers: list = []
+        self.names: dict[str, str] = {}
+        self.consts: dict[str, torch.Tensor] = {}  # values known at export time
+        self._n = 0
+
+    def fresh(self, hint: str = "t") -> str:
+        self._n += 1
+        return f"{hint}_{self._n}"
+
+    def name(self, v: Any) -> str:
+        """The ONNX name of a Value (an initializer for constants) or of a Python number/array."""
+        if isinstance(v, Value):
+            if v.name in self.names:
+                return self.names[v.name]
+            if v.name in self.consts:
+                self.names[v.name] = self.constant(self.consts[v.name], "c")
+                return self.names[v.name]
+            raise NotImplementedError(f"paddle.onnx.export: value {v.name!r} has no producer")
+        return self.constant(np.asarray(v))
+
+    def constant(self, value: Any, hint: str = "const") -> str:
+        arr = value.detach().cpu().numpy() if isinstance(value, torch.Tensor) else np.asarray(value)
+        name = self.fresh(hint)
+        self.initializers.append(self.numpy_helper.from_array(np.ascontiguousarray(arr), name))
+        return name
+
+    def like(self, value: Any, ref: Value) -> str:
+        """A constant with ``ref``'s dtype (for Python scalars in binary ops)."""
+        if isinstance(value, Value):
+            return self.name(value)
+        return self.constant(np.asarray(value, dtype=torch.empty(0, dtype=ref._t.dtype).numpy().dtype))
+
+    def ints(self, values: Sequence[int]) -> str:
+        return self.constant(np.asarray(list(values), dtype=np.int64))
+
+    def node(self, op_type: str, inputs: Sequence[str], outputs: Sequence[str] | int = 1,
+             **attrs: Any) -> list[str]:
+        """Append a node; ``outputs`` is a list of names or how many fresh names to make."""
+        if isinstance(outputs, int):
+            outputs = [self.fresh(op_type.lower()) for _ in range(outputs)]
+        attrs = {k: v for k, v in attrs.items() if v is not None}
+        self.nodes.append(self.helper.make_node(op_type, list(inputs), list(outputs),
+                                                name=self.fresh(op_type), **attrs))
+        return list(outputs)
+
+    def one(self, op_type: str, inputs: Sequence[str], out: str | None = None, **attrs: Any) -> str:
+        return self.node(op_type, inputs, [out] if out else 1, **attrs)[0]
+
+
+def _trace(layer: Any, input_spec: Any) -> tuple:
+    from pagaie.jit.save_load import _static_function, _trace_mode
+    from pagaie._static.program_tools import prune_program
+    sf = _static_function(layer, "save")
+    spec = list(input_spec) if input_spec is not None else sf.input_spec
+    if spec is None:
+        raise ValueError("paddle.onnx.export: input_spec is required (a list of InputSpec or Tensor)")
+    from pagaie._core.tensor import Tensor
+    from pagaie.static.input_spec import InputSpec
+    spec = [InputSpec.from_tensor(s) if isinstance(s, Tensor) and not isinstance(s, Value) else s
+            for s in spec]
+    entry = _trace_mode(sf, spec, training=False)
+    program = prune_program(entry.main_program, entry.inputs, entry.outputs)
+    return program, list(entry.feed_names), [v.name for v in entry.outputs]
+
+
+def _fold(op: Operator, ctx: LoweringContext) -> bool:
+    """Evaluate an op whose inputs are all export-time constants; True if done."""
+    ins = op.input_values()
+    if any(v.name not in ctx.consts for v in ins) or op.type.startswith("pagaie."):
+        return False
+    rec = REGISTRY[op.type]
+    slots = {v.name: ctx.consts[v.name] for v in ins}
+
+    def sub(x: Any) -> Any:
+        if isinstance(x, Value):
+            return slots[x.name]
+        if type(x) in (list, tuple):
+            return type(x)(sub(e) for e in x)
+        if type(x) is dict:
+            return {k: sub(e) for k, e in x.items()}
+        return x
+    with suspended(), torch.no_grad():
+        result = rec.kernel(*sub(op.args), **sub(op.kwargs))
+    outs = op.output_values()
+    results = [result] if isinstance(result, torch.Tensor) else list(result)
+    for v, r in zip(outs, results):
+        ctx.consts[v.name] = r
+    return True
+
+
+def export(layer: Any, path: str, input_spec: Sequence[Any] | None = None, opset_version: int = 9,
+           **configs: Any) -> None:
+    """Export a Layer (or function) to ``path + '.onnx'``.
+
+    Args:
+        layer (Layer|function): what to export; its forward is traced in eval mode.
+        path (str): ``'dirname/file_prefix'``; the file written is ``path + '.onnx'``.
+        input_spec (list[InputSpec|Tensor], optional): the inputs (required unless the
+            Layer's forward is a ``to_static`` function with an input_spec).
+        opset_version (int): the ONNX opset (9 to 21). Default 9, as Paddle.
+        **configs: ``output_spec`` (list of output Tensors to keep) and Paddle's other
+            ``jit.save`` options (accepted).
+
+    Examples:
+        >>> import os, tempfile
+        >>> import pagaie as paddle
+        >>> path = os.path.join(tempfile.mkdtemp(), 'linear')
+        >>> paddle.onnx.export(paddle.nn.Linear(4, 2), path,
+        ...                    [paddle.static.InputSpec([None, 4], 'float32', 'x')])
+        >>> os.path.exists(path + '.onnx')
+        True
+    """
+    if not isinstance(path, (str, os.PathLike)) or not os.path.basename(os.fspath(path)):
+        raise ValueError("paddle.onnx.export: the path must be of the form 'dirname/file_prefix', "
+                         f"but received {path!r}")
+    if not isinstance(opset_version, int) or not 7 <= opset_version <= 21:
+        raise ValueError(f"paddle.onnx.export: opset_version must be an int in [7, 21], but received "
+                         f"{opset_version!r}")
+    try:
+        import onnx
+    except ImportError:  # pragma: no cover - optional dependency
+        raise ImportError("paddle.onnx.export needs the onnx package: pip install onnx") from None
+    from pagaie.onnx import lowerings  # noqa: F401  (attaches the lowerings to the records)
+
+    program, feed_names, fetch_names = _trace(layer, input_spec)
+    gb = program.global_block()
+    ctx = LoweringContext(opset_version)
+    inputs = []
+    for n in feed_names:
+        v = gb.var(n)
+        ctx.names[n] = n
+        dims = [d if d >= 0 else f"{n}_d{i}" for i, d in enumerate(v.shape)]
+        inputs.append(onnx.helper.make_tensor_value_info(n, onnx_dtype(v._t.dtype), dims))
+    for v in gb.vars.values():
+        if v.source is not None and not v.is_data:
+            ctx.consts[v.name] = v.source._t.detach()
+    for op in gb.ops:
+        if _fold(op, ctx):
+            continue
+        rec = REGISTRY.get(op.type)
+        lower = rec.onnx if rec is not None else None
+        if lower is None:
+            raise NotImplementedError(f"paddle.onnx.export: the op {op.type!r} has no ONNX lowering "
+                                      f"(in {op!r})")
+        args = rec.bind(tuple(op.args), dict(op.kwargs)).arguments
+        outs = []
+        for v in _values_in(op.outputs):
+            outs.append(v.name)
+            ctx.names[v.name] = v.name
+        lower(ctx, args, outs)
+    outputs = []
+    for n in fetch_names:
+        v = gb.var(n)
+        name = ctx.name(v)
+        if name in feed_names or name != n:
+            name = ctx.one("Identity", [name], n + "_out")
+        dims = [d if d >= 0 else f"{n}_d{i}" for i, d in enumerate(v.shape)]
+        outputs.append(onnx.helper.make_tensor_value_info(name, onnx_dtype(v._t.dtype), dims))
+    graph = onnx.helper.make_graph(ctx.nodes, "pagaie_model", inputs, outputs, ctx.initializers)
+    model = onnx.helper.make_model(graph, producer_name="pagaie",
+                                   opset_imports=[onnx.helper.make_opsetid("", opset_version)])
+    model.ir_version = min(model.ir_version, 8 if opset_version <= 17 else model.ir_version)
+    onnx.checker.check_model(model)
+    d = os.path.dirname(os.fspath(path))
+    if d:
+        os.makedirs(d, exist_ok=True)
+    onnx.save(model, os.fspath(path) + ".onnx")
