@@ -28,7 +28,7 @@ import torch
 from pagaie._core.tensor import Tensor, unwrap, unwrap_args, unwrap_kwargs, wrap
 
 __all__ = ["OpRecord", "REGISTRY", "defop", "push_handler", "pop_handler", "handler",
-           "suspended", "eager_call", "translate_error"]
+           "suspended", "eager_call", "translate_error", "binary_operator"]
 
 
 class OpRecord:
@@ -211,6 +211,7 @@ def _make_api(rec: OpRecord) -> Callable:
     """
     sig = inspect.signature(rec.kernel)
     params, call, names, defaults = [], [], [], {}
+    short_call, kw_defaulted = [], []  # the call without keyword-only arguments left at default
     kinds = inspect.Parameter
     for p in sig.parameters.values():
         d = ""
@@ -220,10 +221,12 @@ def _make_api(rec: OpRecord) -> Callable:
         if p.kind is kinds.VAR_POSITIONAL:
             params.append(f"*{p.name}")
             call.append(f"*_ua({p.name})")
+            short_call.append(call[-1])
             names.append(f"*{p.name}")
         elif p.kind is kinds.VAR_KEYWORD:
             params.append(f"**{p.name}")
             call.append(f"**_uk({p.name})")
+            short_call.append(call[-1])
             names.append(f"**{p.name}")
         elif p.kind is kinds.KEYWORD_ONLY:
             if "*" not in "".join(x[:1] for x in params):
@@ -231,12 +234,17 @@ def _make_api(rec: OpRecord) -> Callable:
             params.append(f"{p.name}{d}")
             call.append(f"{p.name}={_unwrap_expr(p.name)}")
             names.append(f"{p.name}={p.name}")
+            if d:
+                kw_defaulted.append(p.name)
+            else:
+                short_call.append(call[-1])
         else:
             if p.kind is kinds.POSITIONAL_ONLY:
                 raise TypeError(f"defop({rec.name!r}): positional-only parameters are not supported")
             params.append(f"{p.name}{d}")
             # ``name`` is Paddle's never-a-tensor label argument: pass it through untouched.
             call.append(p.name if p.name == "name" else _unwrap_expr(p.name))
+            short_call.append(call[-1])
             names.append(p.name)
     pos = [n for n in names if "=" not in n and not n.startswith("*")]
     kw = [n for n in names if "=" in n]
@@ -245,11 +253,21 @@ def _make_api(rec: OpRecord) -> Callable:
     args_expr = "(" + "".join(f"{n}, " for n in pos) + ")" + (f" + tuple({star[0]})" if star else "")
     kwargs_expr = "{" + ", ".join(f"{n.split('=')[0]!r}: {n.split('=')[0]}" for n in kw) + "}" + \
         (f" | {dstar[0]}" if dstar else "")
+    if kw_defaulted:
+        # Keyword-only options (``out=``, ``alpha=``...) left at their defaults are not passed:
+        # keyword passing is the dearest part of a Python call.
+        cond = " and ".join(f"{n} is _d_{n}" for n in kw_defaulted)
+        kernel_call = (f"        if {cond}:\n"
+                       f"            r = _kernel({', '.join(short_call)})\n"
+                       f"        else:\n"
+                       f"            r = _kernel({', '.join(call)})\n")
+    else:
+        kernel_call = f"        r = _kernel({', '.join(call)})\n"
     src = (f"def {rec.name}({', '.join(params)}):\n"
            f"    if _state.intercept is not None:\n"
            f"        return _state.intercept(_rec, {args_expr}, {kwargs_expr})\n"
            f"    try:\n"
-           f"        r = _kernel({', '.join(call)})\n"
+           f"{kernel_call}"
            f"    except (RuntimeError, IndexError) as exc:\n"
            f"        raise _translate({rec.name!r}, exc, {args_expr}, {kwargs_expr}) from None\n"
            # The common single-tensor result is wrapped inline: one call fewer per op.
@@ -269,6 +287,38 @@ def _make_api(rec: OpRecord) -> Callable:
     api.__qualname__ = rec.name
     api.op_record = rec
     return api
+
+
+def binary_operator(api: Callable, reflected: bool = False) -> Callable:
+    """A ``Tensor.__op__`` method for a binary op: ``self`` is always a Tensor and every
+    other parameter keeps its default, so the kernel is called with two positional
+    arguments. Static recording, autocast and the other handlers go through ``api``.
+    """
+    rec = api.op_record
+    name = "__r%s__" if reflected else "__%s__"
+    order = "o, self._t" if reflected else "self._t, o"
+    pair = "(other, self)" if reflected else "(self, other)"
+    src = (f"def op(self, other):\n"
+           f"    if _state.intercept is not None:\n"
+           f"        return _api{pair}\n"
+           f"    o = {_unwrap_expr('other')}\n"
+           f"    try:\n"
+           f"        r = _kernel({order})\n"
+           f"    except (RuntimeError, IndexError) as exc:\n"
+           f"        raise _translate({rec.name!r}, exc, {pair}, {{}}) from None\n"
+           f"    if type(r) is _TT:\n"
+           f"        t = _new(_Tensor)\n"
+           f"        t._t = r\n"
+           f"        return t\n"
+           f"    return _wrap(r)\n")
+    ns = {"_state": STATE, "_api": api, "_kernel": rec.kernel, "_wrap": wrap, "_Tensor": Tensor,
+          "_PLAIN": _PLAIN, "_TT": torch.Tensor, "_new": object.__new__, "_u": unwrap,
+          "_translate": translate_error}
+    exec(compile(src, f"<pagaie operator {rec.name}>", "exec"), ns)
+    op = ns["op"]
+    op.__name__ = op.__qualname__ = name % rec.name
+    op.__doc__ = f"``{'other ⊕ self' if reflected else 'self ⊕ other'}`` through :func:`{rec.name}`."
+    return op
 
 
 def _make_inplace(rec: OpRecord, base: OpRecord) -> Callable:

@@ -20,7 +20,6 @@ from __future__ import annotations
 import json
 from typing import Any, Callable
 
-import numpy as np
 import torch
 
 from pagaie._core import dtype as _dt
@@ -571,7 +570,8 @@ def _pir_name(name: str) -> str:
 
 
 # ---- legacy protobuf ------------------------------------------------------------------------
-def read_legacy_program(raw: bytes, params: list[torch.Tensor], source: str = "the program") -> ImportedProgram:
+def read_legacy_program(raw: bytes, params: list[torch.Tensor],
+                        source: str = "the program") -> ImportedProgram:
     """Translate a legacy Paddle ``.pdmodel`` (a serialized ProgramDesc) into a pagaie program."""
     try:
         from google.protobuf.message import DecodeError
@@ -665,7 +665,3 @@ def load_program_file(model_bytes: bytes, params: list[torch.Tensor], source: st
             raise ValueError(f"paddle.inference: {source} is not valid JSON ({exc})") from None
         return read_pir_program(data, params, source)
     return read_legacy_program(model_bytes, params, source)
-
-
-def _np(t: torch.Tensor) -> np.ndarray:  # pragma: no cover - debugging helper
-    return t.detach().cpu().numpy()

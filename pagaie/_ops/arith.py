@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import torch
 
-from pagaie._core.registry import defop
+from pagaie._core.registry import binary_operator, defop
 from pagaie._core.tensor import Tensor
 from pagaie._ops._helpers import check_binary_dtypes, write_out
 
@@ -341,8 +341,8 @@ def _pow_operator(self, other):
 
 for _name, _fn in (("add", add), ("sub", subtract), ("mul", multiply), ("truediv", divide),
                    ("div", divide), ("floordiv", floor_divide), ("mod", remainder)):
-    setattr(Tensor, f"__{_name}__", _fn)
-    setattr(Tensor, f"__r{_name}__", _reflected(_fn))
+    setattr(Tensor, f"__{_name}__", binary_operator(_fn))
+    setattr(Tensor, f"__r{_name}__", binary_operator(_fn, reflected=True))
 Tensor.__pow__ = _pow_operator
 Tensor.true_divide = true_divide
 Tensor.__rpow__ = _reflected(pow)

@@ -133,7 +133,7 @@ def cross_entropy(input, label, weight=None, ignore_index=-100, reduction="mean"
     mask = lab != ignore_index
     safe = torch.where(mask, lab, torch.zeros_like(lab))
     if bool(((safe < 0) | (safe >= c)).any()):
-        raise ValueError(f"paddle.{api}: label values must be in [0, {c}) or equal ignore_index "
+        raise IndexError(f"paddle.{api}: label values must be in [0, {c}) or equal ignore_index "
                          f"({ignore_index})")
     logp = torch.log_softmax(input, ax) if use_softmax else torch.log(input)
     loss = -logp.gather(ax, safe.unsqueeze(ax)).squeeze(ax)
@@ -145,6 +145,8 @@ def cross_entropy(input, label, weight=None, ignore_index=-100, reduction="mean"
         return loss.unsqueeze(ax) if keep else loss
     if reduction == "sum":
         return loss.sum()
+    if not loss.numel():
+        return loss.sum() * float("nan")  # Paddle's mean over an empty batch
     return _safe_div(loss.sum(), m.sum())
 
 
@@ -339,7 +341,11 @@ def nll_loss(input, label, weight=None, ignore_index=-100, reduction="mean", nam
                          f"dimensions, but received shape {list(input.shape)}")
     if weight is not None:
         weight = weight.detach()
-    return F.nll_loss(input, label.long(), weight, ignore_index=ignore_index, reduction=reduction)
+    try:
+        return F.nll_loss(input, label.long(), weight, ignore_index=ignore_index, reduction=reduction)
+    except IndexError:
+        raise ValueError(f"paddle.nn.functional.nll_loss: label values must be in [0, "
+                         f"{input.shape[1]}) or equal ignore_index ({ignore_index})") from None
 
 
 @defop(amp="black", method=False, paddle_types=("kldiv_loss", "pd_op.kldiv_loss"))
@@ -365,7 +371,16 @@ def kl_div(input, label, reduction="mean", log_target=False, name=None):
     if reduction not in ("none", "mean", "sum", "batchmean"):
         raise ValueError("paddle.nn.functional.kl_div: the value of 'reduction' should be 'sum', "
                          f"'mean', 'batchmean' or 'none', but received {reduction}")
-    return F.kl_div(input, label.to(input.dtype), reduction=reduction, log_target=log_target)
+    label = label.to(input.dtype)
+    if not log_target:
+        # Paddle's elementwise loss is 0 where the label is not positive (no NaN from log)
+        pos = label > 0
+        safe = torch.where(pos, label, torch.ones_like(label))
+        loss = torch.where(pos, label * (torch.log(safe) - input), torch.zeros_like(input))
+        if reduction == "batchmean":
+            return loss.sum() / input.shape[0] if input.dim() else loss.sum()
+        return reduce_loss(loss, reduction)
+    return F.kl_div(input, label, reduction=reduction, log_target=log_target)
 
 
 @defop(amp="black", method=False, paddle_types=())
@@ -391,6 +406,9 @@ def log_loss(input, label, epsilon=0.0001, name=None):
         >>> round(out.item(), 4)
         0.6929
     """
+    if input.dim() != 2 or input.shape[1] != 1:
+        raise ValueError("paddle.nn.functional.log_loss: the input must be [N, 1] (one probability "
+                         f"per row), but received shape {list(input.shape)}")
     return -label * torch.log(input + epsilon) - (1 - label) * torch.log(1 - input + epsilon)
 
 

@@ -77,6 +77,13 @@ def batch_norm(x, running_mean, running_var, weight=None, bias=None, training=Fa
     if use_global_stats:
         out = F.batch_norm(x, running_mean.detach(), running_var.detach(), weight, bias, False, 0.0,
                            epsilon)
+    elif x.numel() == x.shape[1] and x.numel():
+        # one value per channel: Paddle passes the input through unchanged (the scale and shift
+        # get zero gradients) and leaves the running statistics alone
+        out = x.clone()
+        for t in (weight, bias):
+            if t is not None and t.requires_grad:
+                out = out + 0 * t.reshape([1, -1] + [1] * (x.dim() - 2))
     elif running_mean is not None and running_var is not None:
         # One pass: the kernel also returns the batch mean and 1/sqrt(biased var + eps),
         # from which Paddle's running statistics (biased variance) follow.
@@ -120,6 +127,13 @@ def instance_norm(x, running_mean=None, running_var=None, weight=None, bias=None
     # Paddle validates data_format but always normalises with channels on axis 1.
     _check_format(data_format, "nn.functional.instance_norm")
     if use_input_stats:
+        if x.dim() > 2 and x[0, 0].numel() == 1:
+            # one spatial element: the centred input is 0, so only the shift remains
+            shape = [1, -1] + [1] * (x.dim() - 2)
+            out = (x - x.detach()) * 0 if x.requires_grad else torch.zeros_like(x)
+            if weight is not None:
+                out = out * weight.reshape(shape)
+            return out if bias is None else out + bias.reshape(shape)
         return F.instance_norm(x, None, None, weight, bias, True, 0.0, eps)
     return F.instance_norm(x, running_mean, running_var, weight, bias, False, 0.0, eps)
 

@@ -471,7 +471,8 @@ class PredictorPool:
         >>> import pagaie as paddle
         >>> path = os.path.join(tempfile.mkdtemp(), 'net')
         >>> paddle.jit.save(paddle.nn.Linear(2, 2), path, [paddle.static.InputSpec([None, 2])])
-        >>> pool = paddle.inference.PredictorPool(paddle.inference.Config(path + '.json', path + '.pdiparams'), 2)
+        >>> config = paddle.inference.Config(path + '.json', path + '.pdiparams')
+        >>> pool = paddle.inference.PredictorPool(config, 2)
         >>> type(pool.retrieve(1)).__name__
         'Predictor'
     """

@@ -82,7 +82,8 @@ def _gelu(ctx, a, outs):
     c = lambda v: ctx.like(v, a["x"])  # noqa: E731
     if a["approximate"]:  # 0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3)))
         x3 = ctx.one("Mul", [ctx.one("Mul", [x, x]), x])
-        inner = ctx.one("Mul", [ctx.one("Add", [x, ctx.one("Mul", [x3, c(0.044715)])]), c(math.sqrt(2 / math.pi))])
+        inner = ctx.one("Add", [x, ctx.one("Mul", [x3, c(0.044715)])])
+        inner = ctx.one("Mul", [inner, c(math.sqrt(2 / math.pi))])
         t = ctx.one("Tanh", [inner])
     else:  # 0.5 x (1 + erf(x / sqrt 2))
         t = ctx.one("Erf", [ctx.one("Div", [x, c(math.sqrt(2.0))])])
@@ -121,7 +122,8 @@ def _hardswish(ctx, a, outs):
 
 def _clip_to(ctx: LoweringContext, x: Value, lo: Any, hi: Any, out: str) -> None:
     if ctx.opset >= 11:
-        ins = [ctx.name(x), ctx.like(lo, x) if lo is not None else "", ctx.like(hi, x) if hi is not None else ""]
+        ins = [ctx.name(x), ctx.like(lo, x) if lo is not None else "",
+               ctx.like(hi, x) if hi is not None else ""]
         while ins and ins[-1] == "":
             ins.pop()
         ctx.one("Clip", ins, out)
@@ -253,8 +255,8 @@ def _batch_norm(ctx, a, outs):
     c = x.shape[1]
     w = ctx.name(a["weight"]) if a["weight"] is not None else ctx.like([1.0] * c, x)
     b = ctx.name(a["bias"]) if a["bias"] is not None else ctx.like([0.0] * c, x)
-    ctx.one("BatchNormalization", [ctx.name(x), w, b, ctx.name(a["running_mean"]), ctx.name(a["running_var"])],
-            outs[0], epsilon=float(a["epsilon"]))
+    stats = [ctx.name(a["running_mean"]), ctx.name(a["running_var"])]
+    ctx.one("BatchNormalization", [ctx.name(x), w, b] + stats, outs[0], epsilon=float(a["epsilon"]))
 
 
 @register("layer_norm")
@@ -400,7 +402,10 @@ def _squeeze(ctx, a, outs):
     else:
         axes = [axis] if isinstance(axis, int) else list(axis)
         axes = [_axis(int(i), _ndim(x)) for i in axes if x.shape[_axis(int(i), _ndim(x))] == 1]
-    _axes_op(ctx, "Squeeze", ctx.name(x), axes, outs[0]) if axes else ctx.one("Identity", [ctx.name(x)], outs[0])
+    if axes:
+        _axes_op(ctx, "Squeeze", ctx.name(x), axes, outs[0])
+    else:
+        ctx.one("Identity", [ctx.name(x)], outs[0])
 
 
 @register("stack")

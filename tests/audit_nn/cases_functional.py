@@ -670,6 +670,106 @@ def _errors_common():
     ]
 
 
+def _edge():
+    """Edge cases: batch size 1 / one element per channel, empty batches, broadcasting,
+    mixed dtypes, tensor-valued arguments, label range errors."""
+    def G(id_, fn, grad=False):
+        return F(id_, lambda fw, *a: fn(fw), [], dtypes=("float32",), grad=grad)
+    x13 = np.random.default_rng(0).standard_normal((1, 3)).astype("float32")
+    return [
+        F("bn_one_per_channel", lambda fw, x, w, b: fw.nn.functional.batch_norm(
+            x, fw.zeros([3]), fw.ones([3]), w, b, training=True), [(1, 3), (3,), (3,)]),
+        F("bn_one_per_channel_4d", lambda fw, x: fw.nn.functional.batch_norm(
+            x, fw.zeros([3]), fw.ones([3]) * 2, training=True), [(1, 3, 1, 1)]),
+        F("bn_stats_after_one", _bn_stats, [(1, 3)], grad=False),
+        F("bn_stats_after_batch", _bn_stats, [(4, 3)], grad=False, dtypes=("float32",)),
+        F("bn_stats_after_batch_f64", _bn_stats, [(4, 3)], grad=False, dtypes=("float64",)),
+        F("instance_norm_one_spatial", lambda fw, x, w, b: fw.nn.functional.instance_norm(x, weight=w, bias=b),
+          [(2, 3, 1), (3,), (3,)]),
+        G("bn1d_layer_b1_train", lambda fw: fw.nn.BatchNorm1D(3)(fw.to_tensor(x13))),
+        G("ce_empty_mean", lambda fw: fw.nn.functional.cross_entropy(fw.ones([0, 3]), fw.zeros([0], "int64"))),
+        G("mse_empty_mean", lambda fw: fw.nn.functional.mse_loss(fw.ones([0, 3]), fw.ones([0, 3]))),
+        G("ce_all_ignored", lambda fw: fw.nn.functional.cross_entropy(fw.ones([2, 3]), fw.to_tensor([-100, -100]))),
+        G("kl_neg_label", lambda fw: fw.nn.functional.kl_div(fw.ones([2]), fw.to_tensor([0.0, -1.0]),
+                                                            reduction="none")),
+        G("mse_mixed", lambda fw: fw.nn.functional.mse_loss(fw.ones([2, 3]), fw.ones([2, 3], "float64"))),
+        G("l1_mixed", lambda fw: fw.nn.functional.l1_loss(fw.ones([2, 3]), fw.ones([2, 3], "float64"))),
+        G("softmax_int_dtype", lambda fw: fw.nn.functional.softmax(fw.to_tensor([1, 2, 3]), dtype="float32")),
+        G("pad_int", lambda fw: fw.nn.functional.pad(fw.to_tensor([[[1, 2]]]), [1, 1])),
+        G("pad_reflect_int", lambda fw: fw.nn.functional.pad(fw.to_tensor([[[1, 2, 3]]]), [1, 1], mode="reflect")),
+        G("interp_int", lambda fw: fw.nn.functional.interpolate(fw.to_tensor(np.ones((1, 1, 2, 2), "int64")),
+                                                                 scale_factor=2)),
+        G("interp_scale_list", lambda fw: fw.nn.functional.interpolate(fw.ones([1, 1, 2, 3]), scale_factor=[2, 3])),
+        G("interp_size_tlist", lambda fw: fw.nn.functional.interpolate(fw.ones([1, 1, 2, 3]),
+                                                                        size=[fw.to_tensor(4), 5])),
+        G("interp_scale_tensor", lambda fw: fw.nn.functional.interpolate(fw.ones([1, 1, 2, 3]),
+                                                                          scale_factor=fw.to_tensor([2.0, 2.0]))),
+        G("one_hot_nc_tensor", lambda fw: fw.nn.functional.one_hot(fw.to_tensor([0, 2]), fw.to_tensor(3))),
+        G("dropout_p0_int", lambda fw: fw.nn.functional.dropout(fw.to_tensor([1, 2, 3]), 0.0)),
+        G("dropout_axis_neg", lambda fw: fw.nn.functional.dropout(fw.ones([2, 3]), 0.0, axis=-1)),
+        G("normalize_zero", lambda fw: fw.nn.functional.normalize(fw.zeros([2, 3]))),
+        G("cos_sim_zero", lambda fw: fw.nn.functional.cosine_similarity(fw.zeros([2, 3]), fw.ones([2, 3]))),
+        G("bce_saturated", lambda fw: fw.nn.functional.binary_cross_entropy(fw.to_tensor([0.0, 1.0]),
+                                                                            fw.to_tensor([1.0, 0.0]))),
+        G("square_error_cost_bcast", lambda fw: fw.nn.functional.square_error_cost(fw.ones([2, 3]), fw.ones([3]))),
+        G("mse_bcast", lambda fw: fw.nn.functional.mse_loss(fw.ones([2, 3]), fw.ones([3]))),
+        G("l1_bcast", lambda fw: fw.nn.functional.l1_loss(fw.ones([2, 3]), fw.ones([1, 3]))),
+        G("sdpa_gqa", lambda fw: fw.nn.functional.scaled_dot_product_attention(
+            fw.ones([1, 2, 4, 4]), fw.ones([1, 2, 2, 4]), fw.ones([1, 2, 2, 4]))),
+        G("sdpa_dropout_eval", lambda fw: fw.nn.functional.scaled_dot_product_attention(
+            fw.ones([1, 2, 1, 4]), fw.ones([1, 2, 1, 4]), fw.ones([1, 2, 1, 4]), dropout_p=0.5, training=False)),
+        G("softmax_ce_axis", lambda fw: fw.nn.functional.softmax_with_cross_entropy(
+            fw.ones([2, 3, 4]), fw.zeros([2, 1, 4], "int64"), axis=1)),
+        G("ce_weight_hard_3d", lambda fw: fw.nn.functional.cross_entropy(
+            fw.ones([2, 3, 4]), fw.zeros([2, 4], "int64"), weight=fw.ones([3]), axis=1)),
+        G("ce_w_ignore_mean", lambda fw: fw.nn.functional.cross_entropy(
+            fw.to_tensor([[1., 2., 3.], [1., 0., 0.]]), fw.to_tensor([0, -100]), weight=fw.to_tensor([1., 2., 3.]))),
+        G("ce_ls_ignore", lambda fw: fw.nn.functional.cross_entropy(
+            fw.to_tensor([[1., 2., 3.], [1., 0., 0.]]), fw.to_tensor([0, 1]), ignore_index=1, label_smoothing=0.1)),
+        G("ce_ls_soft", lambda fw: fw.nn.functional.cross_entropy(
+            fw.to_tensor([[1., 2., 3.], [1., 0., 0.]]), fw.to_tensor([[0.2, 0.3, 0.5], [1., 0, 0]]), soft_label=True,
+            label_smoothing=0.1)),
+        G("ce_nosoftmax_w", lambda fw: fw.nn.functional.cross_entropy(
+            fw.to_tensor([[.1, .2, .7], [.3, .3, .4]]), fw.to_tensor([2, 1]), use_softmax=False,
+            weight=fw.to_tensor([1., 2., 3.]))),
+        G("ce_w_none_2d", lambda fw: fw.nn.functional.cross_entropy(
+            fw.to_tensor([[.1, .2, .7], [.3, .3, .4]]), fw.to_tensor([[2], [1]]), weight=fw.to_tensor([1., 2., 3.]),
+            reduction="none")),
+        G("ce_1d_input", lambda fw: fw.nn.functional.cross_entropy(fw.to_tensor([1.0, 2.0]), fw.to_tensor(1))),
+        G("ce_1d_input_lab1", lambda fw: fw.nn.functional.cross_entropy(fw.to_tensor([1.0, 2.0]), fw.to_tensor([1]))),
+    ]
+
+
+def _bn_stats(fw, x):
+    """The running statistics after one training batch."""
+    m, v = fw.zeros([3]), fw.ones([3])
+    fw.nn.functional.batch_norm(x, m, v, training=True, momentum=0.7)
+    return m, v
+
+
+def _errors_edge():
+    return [
+        E("linear_mixed", lambda fw: fw.nn.functional.linear(fw.ones([2, 2]), fw.ones([2, 2], "float64"))),
+        E("ce_label_oob", lambda fw: fw.nn.functional.cross_entropy(fw.ones([2, 3]), fw.to_tensor([0, 3]))),
+        E("nll_label_oob", lambda fw: fw.nn.functional.nll_loss(fw.ones([2, 3]), fw.to_tensor([0, 3]))),
+        E("log_loss_2cols", lambda fw: fw.nn.functional.log_loss(fw.full([2, 2], 0.5), fw.ones([2, 2]))),
+        E("log_loss_1d", lambda fw: fw.nn.functional.log_loss(fw.full([2], 0.5), fw.ones([2]))),
+        E("one_hot_oob", lambda fw: fw.nn.functional.one_hot(fw.to_tensor([0, 3]), 3)),
+        E("embedding_oob", lambda fw: fw.nn.functional.embedding(fw.to_tensor([0, 5]), fw.ones([4, 2]))),
+        E("dropout_axis_bad", lambda fw: fw.nn.functional.dropout(fw.ones([2, 3]), 0.5, axis=3)),
+        E("ce_0d_input", lambda fw: fw.nn.functional.cross_entropy(fw.to_tensor(1.0), fw.to_tensor(0))),
+        E("pad_bool", lambda fw: fw.nn.functional.pad(fw.to_tensor([[[True, False]]]), [1, 1])),
+        E("maxpool_int", lambda fw: fw.nn.functional.max_pool2d(fw.to_tensor(np.arange(16).reshape(1, 1, 4, 4)), 2)),
+        E("avgpool_int", lambda fw: fw.nn.functional.avg_pool2d(fw.to_tensor(np.arange(16).reshape(1, 1, 4, 4)), 2)),
+        E("adapt_avg_int", lambda fw: fw.nn.functional.adaptive_avg_pool2d(
+            fw.to_tensor(np.arange(16).reshape(1, 1, 4, 4)), 2)),
+        E("dropout_eval_int", lambda fw: fw.nn.functional.dropout(fw.to_tensor([1, 2, 3]), 0.5, training=False)),
+        E("label_smooth_int", lambda fw: fw.nn.functional.label_smooth(fw.to_tensor([[0, 1]]))),
+        E("gelu_f16", lambda fw: fw.nn.functional.gelu(fw.ones([2], "float16"))),
+        E("smooth_l1_int", lambda fw: fw.nn.functional.smooth_l1_loss(fw.to_tensor([1, 2]), fw.to_tensor([0, 0]))),
+    ]
+
+
 # Deliberate differences from Paddle 3.3.1: {case id: reason}. These cases are skipped.
 SKIP = {
     "rms_norm": "Paddle 3.3.1 has no CPU kernel for rms_norm",
@@ -679,7 +779,18 @@ SKIP = {
     "kl_bad_reduction": "Paddle bug: kl_div silently treats an unknown reduction as 'none'",
     "cosine_emb_bad": "Paddle bug: cosine_embedding_loss returns None for an unknown reduction",
     "affine_grid_bad": "Paddle does not validate theta's shape and returns garbage; pagaie raises",
+    "bn_stats_after_batch_f64": "Paddle bug: a float64 batch leaves float32 running statistics unchanged",
+    # pagaie runs these dtypes where Paddle 3.3.1 has no CPU kernel (RuntimeError (NotFound))
+    "pad_bool": "pagaie pads bool tensors; Paddle has no bool pad kernel",
+    "maxpool_int": "pagaie max-pools integer tensors; Paddle has no int pool kernel",
+    "avgpool_int": "pagaie average-pools integer tensors (torch semantics); Paddle has no int pool kernel",
+    "adapt_avg_int": "Paddle raises RuntimeError (no int kernel); pagaie raises TypeError",
+    "dropout_eval_int": "pagaie passes integer tensors through eval dropout; Paddle has no int kernel",
+    "label_smooth_int": "pagaie smooths integer labels to float; Paddle has no int kernel",
+    "gelu_f16": "pagaie computes float16 gelu on CPU; Paddle has no CPU float16 gelu kernel",
+    "smooth_l1_int": "Paddle raises RuntimeError (no int kernel); pagaie raises TypeError",
 }
 
-FUNCTIONAL = _acts() + _conv() + _pool() + _norm() + _loss() + _common()
-ERRORS = _errors_act() + _errors_conv() + _errors_pool() + _errors_norm() + _errors_loss() + _errors_common()
+FUNCTIONAL = _acts() + _conv() + _pool() + _norm() + _loss() + _common() + _edge()
+ERRORS = (_errors_act() + _errors_conv() + _errors_pool() + _errors_norm() + _errors_loss() + _errors_common()
+          + _errors_edge())

@@ -45,7 +45,8 @@ def _predict(prog, params, inputs, **opts):
 
 def _check(d, name, ext, ir_optim):
     ref = np.load(os.path.join(d, name + ".npz"))
-    inputs = [ref[k] for k in sorted((k for k in ref.files if k.startswith("in") and k[2:].isdigit()), key=lambda k: int(k[2:]))]
+    keys = [k for k in ref.files if k.startswith("in") and k[2:].isdigit()]
+    inputs = [ref[k] for k in sorted(keys, key=lambda k: int(k[2:]))]
     pred, outs = _predict(os.path.join(d, name + ext), os.path.join(d, name + ".pdiparams"), inputs,
                           switch_ir_optim=ir_optim)
     assert pred.get_input_names() == list(ref["input_names"])
@@ -137,7 +138,11 @@ def test_static_save_inference_model(tmp_path):
 
 
 def _mlp_pred(pir_dir):
-    return pi.create_predictor(pi.Config(os.path.join(pir_dir, "mlp.json"), os.path.join(pir_dir, "mlp.pdiparams")))
+    return pi.create_predictor(_mlp_config(pir_dir))
+
+
+def _mlp_config(pir_dir):
+    return pi.Config(os.path.join(pir_dir, "mlp.json"), os.path.join(pir_dir, "mlp.pdiparams"))
 
 
 def test_handles_behave_like_paddle(pir_dir):
@@ -192,7 +197,7 @@ def test_hooks_and_pool(pir_dir):
     pred.register_output_hook(lambda op_type, name, t: seen.append((op_type, list(t.shape))))
     pred.run([paddle.ones([2, 4])])
     assert ("softmax", [2, 3]) in seen
-    pool = pi.PredictorPool(pi.Config(os.path.join(pir_dir, "mlp.json"), os.path.join(pir_dir, "mlp.pdiparams")), 2)
+    pool = pi.PredictorPool(_mlp_config(pir_dir), 2)
     a, b = pool.retrieve(0), pool.retrieve(1)
     assert a is not b
     with pytest.raises(ValueError):
@@ -220,9 +225,10 @@ def test_config_api():
     assert w and not c.tensorrt_engine_enabled()
     assert "| model_file" in c.summary() and "ir_optim" in c.summary()
     assert pi.PrecisionType.Half is pi.Config.Precision.Half is pi.Config.Half
-    assert str(pi.DataType.FLOAT32) == "PaddleDType.FLOAT32" and repr(pi.PlaceType.CPU) == "<PaddlePlace.CPU: 0>"
-    assert [pi.get_num_bytes_of_data_type(t) for t in (pi.DataType.FLOAT32, pi.DataType.INT64, pi.DataType.INT8)] \
-        == [4, 8, -1]
+    assert str(pi.DataType.FLOAT32) == "PaddleDType.FLOAT32"
+    assert repr(pi.PlaceType.CPU) == "<PaddlePlace.CPU: 0>"
+    types = (pi.DataType.FLOAT32, pi.DataType.INT64, pi.DataType.INT8)
+    assert [pi.get_num_bytes_of_data_type(t) for t in types] == [4, 8, -1]
     assert pi.get_version().startswith("version: ")
     assert pi.get_trt_compile_version() == (0, 0, 0)
     assert pi.XpuConfig().device_id == 0
@@ -248,7 +254,8 @@ def test_bad_files(pir_dir, tmp_path):
     with pytest.raises(RuntimeError, match="JSON"):
         pi.create_predictor(pi.Config(str(bad), params))
     with pytest.raises(RuntimeError, match="holds 12 tensors"):
-        pi.create_predictor(pi.Config(os.path.join(pir_dir, "mlp.json"), os.path.join(pir_dir, "cnn.pdiparams")))
+        pi.create_predictor(pi.Config(os.path.join(pir_dir, "mlp.json"),
+                                      os.path.join(pir_dir, "cnn.pdiparams")))
     trunc = tmp_path / "t.pdiparams"
     trunc.write_bytes(open(params, "rb").read()[:-7])
     with pytest.raises(RuntimeError, match="truncated"):

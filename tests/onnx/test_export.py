@@ -1,6 +1,4 @@
 """paddle.onnx.export: round trips through onnxruntime, across opsets."""
-import os
-
 import numpy as np
 import pytest
 
