@@ -174,11 +174,17 @@ def translate_error(api: str, exc: BaseException, args: tuple, kwargs: dict) -> 
     """Turn a kernel's torch error into the exception type Paddle raises, naming the API.
 
     Shape and argument mismatches are ``ValueError`` (Paddle's InvalidArgument),
-    out-of-range indices ``IndexError``; anything else keeps its own type.
+    out-of-range indices ``IndexError``, a missing kernel for a dtype ``RuntimeError``
+    (Paddle's NotFound); anything else keeps its own type.
     """
     if str(exc).startswith("paddle."):
         return exc  # raised deliberately by a kernel, already in Paddle's terms
     seen = ", ".join([_describe(a) for a in args] + [f"{k}={_describe(v)}" for k, v in kwargs.items()])
+    if not api.startswith("sparse_") and any(isinstance(a, Tensor) and a._t.layout is not torch.strided
+                                             for a in (*args, *kwargs.values())):
+        return NotImplementedError(f"paddle.{api}: sparse (COO/CSR) tensors are not supported "
+                                   "here; use the paddle.sparse API or convert with "
+                                   f"Tensor.to_dense() first (received {seen})")
     text = _clean(str(exc))
     kind: type[Exception]
     if "Dimension out of range" in text or "dimension out of range" in text:
@@ -186,7 +192,7 @@ def translate_error(api: str, exc: BaseException, args: tuple, kwargs: dict) -> 
     elif isinstance(exc, IndexError) or "out of bounds" in text or "out of range" in text:
         kind = IndexError
     elif isinstance(exc, NotImplementedError) or "not implemented for" in text:
-        kind = TypeError
+        kind = RuntimeError  # no kernel for this dtype/device: Paddle's NotFound
     elif isinstance(exc, RuntimeError):
         kind = ValueError
     else:

@@ -350,6 +350,9 @@ class Tensor:
         return t.item()
 
     def tolist(self) -> Any:
+        if self._t.layout is not torch.strided:
+            raise TypeError("paddle.Tensor.tolist: a sparse tensor has no dense data; convert "
+                            "it with to_dense() first")
         return self._t.tolist()
 
     def __dlpack__(self, *args: Any, **kwargs: Any) -> Any:

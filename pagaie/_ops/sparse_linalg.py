@@ -337,6 +337,9 @@ def sparse_sum(x, axis=None, dtype=None, keepdim=False, name=None):
     sc.check_sparse(api, x)
     if isinstance(axis, (list, tuple)):
         axis = axis[0] if axis else None
+    if x.layout is _CSR and axis not in (None, -1):
+        raise NotImplementedError(f"paddle.{api}: a sparse CSR tensor can only be summed over "
+                                  f"all axes (None) or axis=-1, but received axis={axis}")
     n = x.dim()
     if axis is not None:
         if not -n <= axis < n:
@@ -379,9 +382,6 @@ def _csr_sum(x: torch.Tensor, axis: int | None, dtype: Any, api: str) -> torch.T
     if axis is None:
         one = torch.tensor([0, 1], dtype=crows.dtype, device=crows.device)
         return torch.sparse_csr_tensor(one, one[:1], v.sum().reshape(1), [1, 1])
-    if axis != x.dim() - 1:
-        raise NotImplementedError(f"paddle.{api}: a sparse CSR tensor can only be summed over "
-                                  f"its last axis (-1) or all axes, but received axis={axis}")
     coo = sc.csr_to_coo(x)
     rows = coo._indices()[:-1]
     dims = list(x.shape[:-1])

@@ -114,7 +114,7 @@ def sparse_softmax(x, axis=-1, name=None):
                                       f"but received axis={axis}")
         coo = sc.csr_to_coo(x)
         rows = sc.linear_keys(coo._indices()[:-1], list(x.shape[:-1]))
-        return map_values(x, lambda v: _segment_softmax(v, rows), api)
+        return map_values(x, lambda v: _segment_softmax(v.reshape(-1), rows).reshape(v.shape), api)
     sdim = x.sparse_dim()
     if axis >= sdim:
         return map_values(x, lambda v: torch.softmax(v, axis - sdim + 1), api)
@@ -205,11 +205,19 @@ def _conv(x, weight, bias, stride, padding, dilation, groups, data_format, subm,
     w = weight.permute(nd + 1, nd, *range(nd))                     # [Cout, Cin, *k]
     dense = _channels_first(sc.coo_to_dense(x), nd)
     idx = x._indices()
+    if subm and any(d != 1 for d in dilation):
+        raise NotImplementedError(f"paddle.{api}: a submanifold convolution with dilation "
+                                  f"{dilation} is not supported (Paddle's own result drops input "
+                                  "sites there); use dilation=1")
     if subm:
-        pads = [((k - 1) * d // 2, (k - 1) * d - (k - 1) * d // 2) for k, d in zip(ksize, dilation)]
+        # Paddle's rule: out[q] = sum_o w[o] * x[q - k // 2 + o * dilation] at the input sites,
+        # and the reported size of each spatial axis is n + 2 * (k // 2) - dilation * (k - 1)
+        pads = [(k // 2, (k - 1) * d - k // 2) for k, d in zip(ksize, dilation)]
         out = conv(_padded(dense, pads), w, None, 1, 0, dilation)
         vals = out.permute(0, *range(2, nd + 2), 1)[tuple(idx)]
-        shape = list(x.shape[:-1]) + [weight.shape[-1]]
+        spatial = [n + 2 * (k // 2) - d * (k - 1)
+                   for n, k, d in zip(x.shape[1:-1], ksize, dilation)]
+        shape = [x.shape[0]] + spatial + [weight.shape[-1]]
         res_idx, coalesced = idx, False
     else:
         pads = _pads(padding, nd, ksize, stride, dilation, list(x.shape[1:-1]), api)
@@ -223,16 +231,16 @@ def _conv(x, weight, bias, stride, padding, dilation, groups, data_format, subm,
         vals = last[tuple(res_idx)]
         shape = list(last.shape)
         coalesced = True
-    if bias is not None:
-        vals = vals + bias
+    if bias is not None:  # Paddle adds the bias as a separate op, whose result is uncoalesced
+        vals, coalesced = vals + bias, False
     return sc.coo(res_idx, vals, shape, coalesced=coalesced)
 
 
 def _conv_doc(fn, nd: int, subm: bool, igemm: bool = False):
     kind = "submanifold " if subm else ""
     fmt = "NHWC" if nd == 2 else "NDHWC"
-    rule = ("The output keeps exactly the input's sites (a centred kernel; stride and padding "
-            "do not move them)." if subm else
+    rule = ("The output keeps exactly the input's sites (the kernel is centred with k // 2 "
+            "padding; stride and padding do not move them)." if subm else
             "The output holds every site that some stored input site reaches through the kernel.")
     extra = " (the implicit-GEMM backend of Paddle: same result)" if igemm else ""
     fn.__doc__ = f"""Sparse {kind}{nd}-D convolution{extra} of a sparse COO tensor ``[N, {', '.join(fmt[1:-1])}, C]``.
@@ -338,11 +346,14 @@ def sparse_max_pool3d(x, kernel_size, stride=None, padding=0, ceil_mode=False,
 
 @defop("sparse_batch_norm", method=False, amp="black", paddle_types=("sparse_batch_norm",))
 def sparse_batch_norm(x, running_mean, running_var, weight, bias, training=False, momentum=0.9,
-                      epsilon=1e-05, data_format="NDHWC", use_global_stats=None, name=None):
+                      epsilon=1e-05, data_format="NDHWC", use_global_stats=None, name=None,
+                      constant_stats=False):
     """Batch normalisation of a sparse COO tensor's values ``[nnz, C]`` over the stored entries.
 
     Running statistics are updated in place in training (Paddle's momentum convention:
-    ``running = momentum * running + (1 - momentum) * batch``).
+    ``running = momentum * running + (1 - momentum) * batch``). ``constant_stats`` (Paddle's test
+    mode with batch statistics) normalises with the batch statistics but differentiates as if
+    the updated running statistics had been used.
 
     Examples:
         >>> import pagaie as paddle
@@ -356,8 +367,19 @@ def sparse_batch_norm(x, running_mean, running_var, weight, bias, training=False
     api = "sparse.nn.functional.batch_norm"
     sc.check_sparse(api, x, coo_only=True)
     v = sc.coo_values(x)
-    out = _dense_batch_norm(v.reshape(v.shape[0], -1), running_mean, running_var, weight, bias,
-                            training, momentum, epsilon, "NC", use_global_stats)
+    v2 = v.reshape(v.shape[0], -1)
+    if constant_stats:
+        with torch.no_grad():
+            mean, var = v2.mean(0), v2.var(0, unbiased=False)
+            running_mean.mul_(momentum).add_(mean, alpha=1 - momentum)
+            running_var.mul_(momentum).add_(var, alpha=1 - momentum)
+        # forward with the batch statistics, gradients as with the (updated) running ones
+        glob = TF.batch_norm(v2, running_mean.clone(), running_var.clone(), weight, bias, False,
+                             0.0, epsilon)
+        out = glob + (TF.batch_norm(v2, mean, var, weight, bias, False, 0.0, epsilon) - glob).detach()
+    else:
+        out = _dense_batch_norm(v2, running_mean, running_var, weight, bias, training, momentum,
+                                epsilon, "NC", use_global_stats)
     return sc.coo(x._indices(), out.reshape(v.shape), x.shape)
 
 

@@ -290,7 +290,10 @@ class _FunctionConverter:
         return out
 
     # -- loops (bottom-up): for -> while, break/continue -> flags --------------------------
-    def _loops(self, stmts: list) -> list:
+    def _bottom_up(self, stmts: list, rules: tuple) -> list:
+        """Rewrite the nested blocks of each statement first, then the statement itself with
+        the first ``(type, method)`` rule it matches (the method returns the replacement
+        statements); nested function and class scopes are left alone."""
         out: list = []
         for s in stmts:
             if isinstance(s, _SCOPES):
@@ -298,17 +301,16 @@ class _FunctionConverter:
                 continue
             for field in ("body", "orelse", "finalbody"):
                 if isinstance(getattr(s, field, None), list):
-                    setattr(s, field, self._loops(getattr(s, field)))
+                    setattr(s, field, self._bottom_up(getattr(s, field), rules))
             if isinstance(s, ast.Try):
                 for h in s.handlers:
-                    h.body = self._loops(h.body)
-            if isinstance(s, ast.While):
-                out += self._while(s)
-            elif isinstance(s, ast.For):
-                out += self._for(s)
-            else:
-                out.append(s)
+                    h.body = self._bottom_up(h.body, rules)
+            rule = next((fn for kind, fn in rules if isinstance(s, kind)), None)
+            out += rule(s) if rule is not None else [s]
         return out
+
+    def _loops(self, stmts: list) -> list:
+        return self._bottom_up(stmts, ((ast.While, self._while), (ast.For, self._for)))
 
     def _flags(self, body: list) -> tuple[str | None, str | None, list]:
         brk = self.fresh("brk") if _contains(body, (ast.Break,), True) else None
@@ -418,24 +420,7 @@ class _FunctionConverter:
         return out
 
     def _control(self, stmts: list) -> list:
-        out: list = []
-        for s in stmts:
-            if isinstance(s, _SCOPES):
-                out.append(s)
-                continue
-            for field in ("body", "orelse", "finalbody"):
-                if isinstance(getattr(s, field, None), list):
-                    setattr(s, field, self._control(getattr(s, field)))
-            if isinstance(s, ast.Try):
-                for h in s.handlers:
-                    h.body = self._control(h.body)
-            if isinstance(s, ast.If):
-                out += self._if(s)
-            elif isinstance(s, ast.While):
-                out += self._while_call(s)
-            else:
-                out.append(s)
-        return out
+        return self._bottom_up(stmts, ((ast.If, self._if), (ast.While, self._while_call)))
 
     def _if(self, s: ast.If) -> list:
         names = assigned_names(s.body + s.orelse)

@@ -26,7 +26,7 @@ import torch
 import torch.fx
 
 from pagaie._core.registry import suspended
-from pagaie._static.interpreter import Plan, _fill, _Slot, _store
+from pagaie._static.interpreter import Plan, _fill, _initial_slots, _Slot, _store, _write_back
 from pagaie._static.ir import Program, Value
 
 __all__ = ["CompiledPlan", "StrategyRunner"]
@@ -188,12 +188,7 @@ class CompiledPlan:
         if not isinstance(feed, dict):
             feed = dict(zip(self.feed_names, feed))
         plan = self.plan
-        slots: list = [None] * plan.n_slots
-        for s, name in plan.feeds:
-            t = feed[name]
-            slots[s] = t.detach().requires_grad_() if name in plan.grad_feeds else t
-        for s, src in plan.sources:
-            slots[s] = src._t
+        slots = _initial_slots(plan, feed)
         with suspended(), torch.set_grad_enabled(plan.has_backward):
             for kind, item in self.schedule:
                 if kind == "segment":
@@ -206,11 +201,7 @@ class CompiledPlan:
                     _store(outs_t, graph(op, _fill(args, slots), _fill(kwargs, slots), plan), slots)
                 for s in frees:
                     slots[s] = None
-        for s, src in getattr(plan, "writeback", ()):
-            t = slots[s]
-            if t is not None and t is not src._t:
-                with torch.no_grad():
-                    src._t.copy_(t)
+        _write_back(getattr(plan, "writeback", ()), slots)
         return [slots[s] for s in plan.fetch_slots]
 
 

@@ -56,6 +56,27 @@ def _fill(t: Any, slots: list) -> Any:
     return t
 
 
+def _initial_slots(plan: Any, feed: dict[str, torch.Tensor]) -> list:
+    """The slot list of one run of ``plan``: fed tensors (grad-recording where asked) and
+    captured eager tensors in place, ``None`` elsewhere."""
+    slots: list = [None] * plan.n_slots
+    for s, name in plan.feeds:
+        t = feed[name]
+        slots[s] = t.detach().requires_grad_() if name in plan.grad_feeds else t
+    for s, src in plan.sources:
+        slots[s] = src._t
+    return slots
+
+
+def _write_back(writeback: Any, slots: list) -> None:
+    """Copy the final values of re-defined captured tensors back into those eager tensors."""
+    for s, src in writeback:
+        t = slots[s]
+        if t is not None and t is not src._t:
+            with torch.no_grad():
+                src._t.copy_(t)
+
+
 def _store(outs: Any, result: Any, slots: list) -> None:
     if type(outs) is _Slot:
         slots[outs.i] = result
@@ -205,12 +226,7 @@ class Plan:
                           if n in slot_of_name and slot_of_name[n] in srcs]
 
     def run(self, feed: dict[str, torch.Tensor]) -> list[torch.Tensor]:
-        slots: list = [None] * self.n_slots
-        for s, name in self.feeds:
-            t = feed[name]
-            slots[s] = t.detach().requires_grad_() if name in self.grad_feeds else t
-        for s, src in self.sources:
-            slots[s] = src._t
+        slots = _initial_slots(self, feed)
         with torch.set_grad_enabled(self.has_backward):
             for op, kernel, graph, args, kwargs, outs, frees in self.steps:
                 a = _fill(args, slots)
@@ -222,9 +238,5 @@ class Plan:
                 _store(outs, result, slots)
                 for s in frees:
                     slots[s] = None
-        for s, src in self.writeback:
-            t = slots[s]
-            if t is not None and t is not src._t:
-                with torch.no_grad():
-                    src._t.copy_(t)
+        _write_back(self.writeback, slots)
         return [slots[s] for s in self.fetch_slots]

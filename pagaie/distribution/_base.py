@@ -46,6 +46,27 @@ def check_sequence(shape: Any, api: str) -> None:
                         f"object, but received {type(shape).__name__}")
 
 
+def sample_via_rsample(self: Any, shape: Sequence[int] = ()) -> Tensor:
+    """Draw samples (no gradient)."""
+    with P.no_grad():
+        return self.rsample(shape)
+
+
+def open_uniform(shape: Sequence[int], like: Tensor) -> Tensor:
+    """Uniform draws on (0, 1] (the smallest float32 above zero as the low end), in ``like``'s dtype."""
+    return P.uniform(shape, min=float(np.finfo("float32").tiny), max=1.0, dtype=dtype_name(like))
+
+
+def grad_leaves(params: Sequence[Tensor]) -> list:
+    """Detached copies of ``params`` that record gradients (to differentiate through them)."""
+    leaves = []
+    for p in params:
+        p = p.detach()
+        p.stop_gradient = False
+        leaves.append(p)
+    return leaves
+
+
 class Distribution:
     """The abstract base of probability distributions.
 
@@ -204,11 +225,7 @@ class ExponentialFamily(Distribution):
     def entropy(self) -> Tensor:
         """The entropy ``A(θ) - <θ, ∇A(θ)> - E[log h(x)]``."""
         result = -self._mean_carrier_measure
-        thetas = []
-        for p in self._natural_parameters:
-            p = p.detach()
-            p.stop_gradient = False
-            thetas.append(p)
+        thetas = grad_leaves(self._natural_parameters)
         log_norm = self._log_normalizer(*thetas)
         grads = P.grad(log_norm.sum(), thetas, create_graph=True)
         result = result + log_norm

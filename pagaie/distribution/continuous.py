@@ -9,7 +9,7 @@ import numpy as np
 
 import pagaie as P
 from pagaie._core.tensor import Tensor
-from pagaie.distribution._base import Distribution, check_sequence, dtype_name
+from pagaie.distribution._base import Distribution, check_sequence, dtype_name, sample_via_rsample
 
 __all__ = ["Cauchy", "Laplace", "StudentT", "ContinuousBernoulli"]
 
@@ -188,10 +188,7 @@ class Laplace(Distribution):
         t = value - 0.5
         return loc - scale * t.sign() * P.log1p(-2 * t.abs())
 
-    def sample(self, shape: Sequence[int] = ()) -> Tensor:
-        """Draw samples (no gradient)."""
-        with P.no_grad():
-            return self.rsample(shape)
+    sample = sample_via_rsample
 
     def rsample(self, shape: Sequence[int] = ()) -> Tensor:
         """Reparameterised samples by the inverse CDF of uniform noise on (-1, 1)."""
@@ -351,10 +348,7 @@ class ContinuousBernoulli(Distribution):
         taylor = 1.0 / 12.0 - (1.0 / 15.0 - 128.0 / 945.0 * x) * x
         return P.where(self._outside(), exact, taylor)
 
-    def sample(self, shape: Sequence[int] = ()) -> Tensor:
-        """Draw samples (no gradient)."""
-        with P.no_grad():
-            return self.rsample(shape)
+    sample = sample_via_rsample
 
     def rsample(self, shape: Sequence[int] = ()) -> Tensor:
         """Reparameterised samples by the inverse CDF of uniform noise."""

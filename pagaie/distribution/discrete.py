@@ -10,7 +10,7 @@ import numpy as np
 import pagaie as P
 from pagaie._core.tensor import Tensor
 from pagaie.distribution._base import (Distribution, ExponentialFamily, check_sequence, dtype_name,
-                                       shape_tuple)
+                                       open_uniform, sample_via_rsample, shape_tuple)
 
 __all__ = ["Bernoulli", "Categorical", "Geometric", "Binomial", "Poisson", "Multinomial"]
 
@@ -260,16 +260,12 @@ class Geometric(Distribution):
         """Same as :meth:`pmf`."""
         return self.pmf(value)
 
-    def sample(self, shape: Sequence[int] = ()) -> Tensor:
-        """Draw samples (no gradient)."""
-        with P.no_grad():
-            return self.rsample(shape)
+    sample = sample_via_rsample
 
     def rsample(self, shape: Sequence[int] = ()) -> Tensor:
         """Samples ``floor(log(u) / log(1 - p))`` with ``u`` uniform on (0, 1)."""
         full = list(self._extend_shape(shape))
-        u = P.uniform(full, min=float(np.finfo("float32").tiny), max=1.0,
-                      dtype=dtype_name(self.probs))
+        u = open_uniform(full, self.probs)
         return P.floor(P.log(u) / P.log1p(-self.probs))
 
     def entropy(self) -> Tensor:

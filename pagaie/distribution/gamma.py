@@ -8,7 +8,7 @@ import numpy as np
 
 import pagaie as P
 from pagaie._core.tensor import Tensor
-from pagaie.distribution._base import ExponentialFamily, dtype_name
+from pagaie.distribution._base import ExponentialFamily, dtype_name, open_uniform, sample_via_rsample
 
 __all__ = ["Gamma", "Chi2", "Exponential", "Beta", "Dirichlet"]
 
@@ -60,10 +60,7 @@ class Gamma(ExponentialFamily):
         c = self.concentration
         return c - P.log(self.rate) + P.lgamma(c) + (1.0 - c) * P.digamma(c)
 
-    def sample(self, shape: Sequence[int] = ()) -> Tensor:
-        """Draw samples (no gradient)."""
-        with P.no_grad():
-            return self.rsample(shape)
+    sample = sample_via_rsample
 
     def rsample(self, shape: Sequence[int] = ()) -> Tensor:
         """Samples ``standard_gamma(concentration) / rate`` (gradients reach ``rate``, as in Paddle)."""
@@ -145,16 +142,12 @@ class Exponential(ExponentialFamily):
         """Tensor: ``1 / rate²``."""
         return self.rate.pow(-2)
 
-    def sample(self, shape: Sequence[int] = ()) -> Tensor:
-        """Draw samples (no gradient)."""
-        with P.no_grad():
-            return self.rsample(shape)
+    sample = sample_via_rsample
 
     def rsample(self, shape: Sequence[int] = ()) -> Tensor:
         """Reparameterised samples ``-log(u) / rate``."""
         full = list(self._extend_shape(shape))
-        u = P.uniform(full, min=float(np.finfo("float32").tiny), max=1.0,
-                      dtype=dtype_name(self.rate))
+        u = open_uniform(full, self.rate)
         return -P.log(u) / self.rate
 
     def prob(self, value: Any) -> Tensor:

@@ -6,7 +6,7 @@ from typing import Callable
 
 import pagaie as P
 from pagaie._core.tensor import Tensor
-from pagaie.distribution._base import Distribution, ExponentialFamily, sum_rightmost
+from pagaie.distribution._base import Distribution, ExponentialFamily, grad_leaves, sum_rightmost
 from pagaie.distribution.continuous import Cauchy, ContinuousBernoulli, Laplace
 from pagaie.distribution.discrete import Bernoulli, Binomial, Categorical, Geometric, Poisson
 from pagaie.distribution.gamma import Beta, Dirichlet, Exponential, Gamma
@@ -146,11 +146,7 @@ def _kl_expfamily_expfamily(p: ExponentialFamily, q: ExponentialFamily) -> Tenso
     if type(p) is not type(q):
         raise NotImplementedError(f"paddle.distribution.kl_divergence: no KL divergence is "
                                   f"registered for ({type(p).__name__}, {type(q).__name__})")
-    thetas = []
-    for t in p._natural_parameters:
-        t = t.detach()
-        t.stop_gradient = False
-        thetas.append(t)
+    thetas = grad_leaves(p._natural_parameters)
     p_norm = p._log_normalizer(*thetas)
     try:
         grads = P.grad(p_norm, thetas, create_graph=True)

@@ -8,7 +8,7 @@ import numpy as np
 
 import pagaie as P
 from pagaie._core.tensor import Tensor
-from pagaie.distribution._base import Distribution, check_sequence, dtype_name
+from pagaie.distribution._base import Distribution, check_sequence, dtype_name, sample_via_rsample
 from pagaie.distribution.gamma import Beta
 
 __all__ = ["MultivariateNormal", "LKJCholesky"]
@@ -106,10 +106,7 @@ class MultivariateNormal(Distribution):
         return P.square(self._unbroadcasted_scale_tril).sum(-1).expand(
             list(self._batch_shape + self._event_shape))
 
-    def sample(self, shape: Sequence[int] = ()) -> Tensor:
-        """Draw samples (no gradient)."""
-        with P.no_grad():
-            return self.rsample(shape)
+    sample = sample_via_rsample
 
     def rsample(self, shape: Sequence[int] = ()) -> Tensor:
         """Reparameterised samples ``loc + L eps``."""

@@ -13,6 +13,7 @@ from typing import Any, Sequence
 
 import pagaie as P
 from pagaie._core.tensor import Tensor
+from pagaie.distribution._base import sum_rightmost
 from pagaie.distribution._variable import (_Independent, _in_range, _on_simplex, _positive, _real,
                                            _Stack, _Variable)
 
@@ -23,10 +24,6 @@ __all__ = ["Transform", "AbsTransform", "AffineTransform", "ChainTransform", "Ex
 
 def _F():
     return P.nn.functional
-
-
-def _sum_rightmost(value: Tensor, n: int) -> Tensor:
-    return value.sum(list(range(-n, 0))) if n > 0 else value
 
 
 class Type(enum.Enum):
@@ -85,31 +82,35 @@ class Transform:
     def _api(self, method: str) -> str:
         return f"{type(self).__name__}.{method}"
 
+    def _check_value(self, v: Any, method: str) -> None:
+        """Raise unless ``v`` (``x`` for forward methods, ``y`` for inverse ones) is a Tensor
+        with at least the event rank of the transform's domain (codomain)."""
+        forward = method.startswith("forward")
+        arg = "x" if forward else "y"
+        _need_tensor(v, arg, self._api(method))
+        rank = (self._domain if forward else self._codomain).event_rank
+        if v.dim() < rank:
+            raise ValueError(f"paddle.distribution.{self._api(method)}: the dimensions of "
+                             f"{arg} ({v.dim()}) should be greater than or equal to {rank}")
+
+    def _no_log_det_jacobian(self) -> NotImplementedError:
+        return NotImplementedError("paddle.distribution.Transform: neither "
+                                   "_forward_log_det_jacobian nor _inverse_log_det_jacobian is "
+                                   "implemented; one of them is required")
+
     def forward(self, x: Tensor) -> Tensor:
         """``y = f(x)``."""
-        _need_tensor(x, "x", self._api("forward"))
-        if x.dim() < self._domain.event_rank:
-            raise ValueError(f"paddle.distribution.{self._api('forward')}: the dimensions of "
-                             f"x ({x.dim()}) should be greater than or equal to "
-                             f"{self._domain.event_rank}")
+        self._check_value(x, "forward")
         return self._forward(x)
 
     def inverse(self, y: Tensor) -> Tensor:
         """``x = f^{-1}(y)``."""
-        _need_tensor(y, "y", self._api("inverse"))
-        if y.dim() < self._codomain.event_rank:
-            raise ValueError(f"paddle.distribution.{self._api('inverse')}: the dimensions of "
-                             f"y ({y.dim()}) should be greater than or equal to "
-                             f"{self._codomain.event_rank}")
+        self._check_value(y, "inverse")
         return self._inverse(y)
 
     def forward_log_det_jacobian(self, x: Tensor) -> Tensor:
         """``log|det J_f(x)|``, summed over the domain's event axes."""
-        _need_tensor(x, "x", self._api("forward_log_det_jacobian"))
-        if x.dim() < self._domain.event_rank:
-            raise ValueError(f"paddle.distribution.{self._api('forward_log_det_jacobian')}: the "
-                             f"dimensions of x ({x.dim()}) should be greater than or equal to "
-                             f"{self._domain.event_rank}")
+        self._check_value(x, "forward_log_det_jacobian")
         if not self._is_injective():
             raise NotImplementedError(f"paddle.distribution.{self._api('forward_log_det_jacobian')}"
                                       ": forward_log_det_jacobian can't be implemented for "
@@ -118,37 +119,30 @@ class Transform:
             return self._forward_log_det_jacobian(x)
         if hasattr(self, "_inverse_log_det_jacobian"):
             return -self._inverse_log_det_jacobian(self.forward(x))
-        raise NotImplementedError("paddle.distribution.Transform: neither "
-                                  "_forward_log_det_jacobian nor _inverse_log_det_jacobian is "
-                                  "implemented; one of them is required")
+        raise self._no_log_det_jacobian()
 
     def inverse_log_det_jacobian(self, y: Tensor) -> Tensor:
         """``log|det J_{f^{-1}}(y)|``."""
-        _need_tensor(y, "y", self._api("inverse_log_det_jacobian"))
-        if y.dim() < self._codomain.event_rank:
-            raise ValueError(f"paddle.distribution.{self._api('inverse_log_det_jacobian')}: the "
-                             f"dimensions of y ({y.dim()}) should be greater than or equal to "
-                             f"{self._codomain.event_rank}")
+        self._check_value(y, "inverse_log_det_jacobian")
         if hasattr(self, "_inverse_log_det_jacobian"):
             return self._inverse_log_det_jacobian(y)
         if hasattr(self, "_forward_log_det_jacobian"):
             return -self._forward_log_det_jacobian(self._inverse(y))
-        raise NotImplementedError("paddle.distribution.Transform: neither "
-                                  "_forward_log_det_jacobian nor _inverse_log_det_jacobian is "
-                                  "implemented; one of them is required")
+        raise self._no_log_det_jacobian()
+
+    def _check_shape(self, shape: Any, method: str) -> None:
+        if not isinstance(shape, typing.Sequence):
+            raise TypeError(f"paddle.distribution.{self._api(method)}: 'shape' must be "
+                            f"a Sequence[int], but received {type(shape).__name__}")
 
     def forward_shape(self, shape: Sequence[int]) -> Sequence[int]:
         """The shape of ``forward(x)`` for an ``x`` of shape ``shape``."""
-        if not isinstance(shape, typing.Sequence):
-            raise TypeError(f"paddle.distribution.{self._api('forward_shape')}: 'shape' must be "
-                            f"a Sequence[int], but received {type(shape).__name__}")
+        self._check_shape(shape, "forward_shape")
         return self._forward_shape(shape)
 
     def inverse_shape(self, shape: Sequence[int]) -> Sequence[int]:
         """The shape of ``inverse(y)`` for a ``y`` of shape ``shape``."""
-        if not isinstance(shape, typing.Sequence):
-            raise TypeError(f"paddle.distribution.{self._api('inverse_shape')}: 'shape' must be "
-                            f"a Sequence[int], but received {type(shape).__name__}")
+        self._check_shape(shape, "inverse_shape")
         return self._inverse_shape(shape)
 
     @property
@@ -292,7 +286,7 @@ class ChainTransform(Transform):
         value = 0.0
         rank = self._domain.event_rank
         for t in self.transforms:
-            value += _sum_rightmost(t.forward_log_det_jacobian(x), rank - t._domain.event_rank)
+            value += sum_rightmost(t.forward_log_det_jacobian(x), rank - t._domain.event_rank)
             x = t.forward(x)
             rank += t._codomain.event_rank - t._domain.event_rank
         return value

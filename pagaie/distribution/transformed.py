@@ -10,7 +10,7 @@ import numpy as np
 
 import pagaie as P
 from pagaie._core.tensor import Tensor
-from pagaie.distribution._base import Distribution, sum_rightmost
+from pagaie.distribution._base import Distribution, sample_via_rsample, sum_rightmost
 from pagaie.distribution.normal import Normal, Uniform
 from pagaie.distribution.transform import AffineTransform, ChainTransform, ExpTransform, Transform
 
@@ -262,10 +262,7 @@ class Gumbel(TransformedDistribution):
         """The entropy ``log β + 1 + γ``."""
         return P.log(self.scale) + 1 + np.euler_gamma
 
-    def sample(self, shape: Sequence[int] = ()) -> Tensor:
-        """Draw samples (no gradient)."""
-        with P.no_grad():
-            return self.rsample(shape)
+    sample = sample_via_rsample
 
     def rsample(self, shape: Sequence[int] = ()) -> Tensor:
         """Reparameterised samples ``loc - scale * log(-log(u))``."""

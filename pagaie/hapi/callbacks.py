@@ -270,66 +270,55 @@ class ProgBarLogger(Callback):
     def on_train_batch_begin(self, step: int, logs: dict | None = None) -> None:
         self._batch_begin(self._train_timer)
 
-    def on_train_batch_end(self, step: int, logs: dict | None = None) -> None:
+    def _step_end(self, mode: str, total: int | None, logs: dict, counter: str | None = None) -> None:
+        """Count one batch of ``mode`` (and its samples in ``counter``) and log it when due."""
+        step = getattr(self, f"{mode}_step") + 1
+        setattr(self, f"{mode}_step", step)
+        if counter is not None:
+            setattr(self, counter, getattr(self, counter) + logs.get("batch_size", 1))
+        timer = getattr(self, f"_{mode}_timer")
+        self._batch_end(timer, logs)
+        if self._is_print() and step % self.log_freq == 0 and (total is None or step < total):
+            self._updates(logs, mode)
+        timer["batch_start_time"] = time.time()
+
+    def _loop_begin(self, mode: str, counter: str, banner: str, logs: dict | None) -> None:
+        """Reset the step, sample count, timer and progress bar of the eval/test loop."""
         logs = logs or {}
-        self.train_step += 1
-        self._batch_end(self._train_timer, logs)
-        if self._is_print() and self.train_step % self.log_freq == 0:
-            if self.steps is None or self.train_step < self.steps:
-                self._updates(logs, "train")
-        self._train_timer["batch_start_time"] = time.time()
+        steps = logs.get("steps", None)
+        setattr(self, f"{mode}_steps", steps)
+        setattr(self, f"{mode}_metrics", logs.get("metrics", []))
+        setattr(self, f"{mode}_step", 0)
+        setattr(self, counter, 0)
+        setattr(self, f"_{mode}_timer", _Timer())
+        setattr(self, f"{mode}_progbar", ProgressBar(num=steps, verbose=self.verbose))
+        if self._is_print():
+            print(banner)
+
+    def on_train_batch_end(self, step: int, logs: dict | None = None) -> None:
+        self._step_end("train", self.steps, logs or {})
 
     def on_epoch_end(self, epoch: int, logs: dict | None = None) -> None:
         if self._is_print() and self.steps is not None:
             self._updates(logs or {}, "train")
 
     def on_eval_begin(self, logs: dict | None = None) -> None:
-        logs = logs or {}
-        self.eval_steps = logs.get("steps", None)
-        self.eval_metrics = logs.get("metrics", [])
-        self.eval_step = 0
-        self.evaled_samples = 0
-        self._eval_timer = _Timer()
-        self.eval_progbar = ProgressBar(num=self.eval_steps, verbose=self.verbose)
-        if self._is_print():
-            print("Eval begin...")
+        self._loop_begin("eval", "evaled_samples", "Eval begin...", logs)
 
     def on_eval_batch_begin(self, step: int, logs: dict | None = None) -> None:
         self._batch_begin(self._eval_timer)
 
     def on_eval_batch_end(self, step: int, logs: dict | None = None) -> None:
-        logs = logs or {}
-        self.eval_step += 1
-        self.evaled_samples += logs.get("batch_size", 1)
-        self._batch_end(self._eval_timer, logs)
-        if self._is_print() and self.eval_step % self.log_freq == 0:
-            if self.eval_steps is None or self.eval_step < self.eval_steps:
-                self._updates(logs, "eval")
-        self._eval_timer["batch_start_time"] = time.time()
+        self._step_end("eval", self.eval_steps, logs or {}, "evaled_samples")
 
     def on_predict_begin(self, logs: dict | None = None) -> None:
-        logs = logs or {}
-        self.test_steps = logs.get("steps", None)
-        self.test_metrics = logs.get("metrics", [])
-        self.test_step = 0
-        self.tested_samples = 0
-        self._test_timer = _Timer()
-        self.test_progbar = ProgressBar(num=self.test_steps, verbose=self.verbose)
-        if self._is_print():
-            print("Predict begin...")
+        self._loop_begin("test", "tested_samples", "Predict begin...", logs)
 
     def on_predict_batch_begin(self, step: int, logs: dict | None = None) -> None:
         self._batch_begin(self._test_timer)
 
     def on_predict_batch_end(self, step: int, logs: dict | None = None) -> None:
-        logs = logs or {}
-        self.test_step += 1
-        self.tested_samples += logs.get("batch_size", 1)
-        self._batch_end(self._test_timer, logs)
-        if self.test_step % self.log_freq == 0 and self._is_print():
-            if self.test_steps is None or self.test_step < self.test_steps:
-                self._updates(logs, "test")
-        self._test_timer["batch_start_time"] = time.time()
+        self._step_end("test", self.test_steps, logs or {}, "tested_samples")
 
     def on_eval_end(self, logs: dict | None = None) -> None:
         if self._is_print() and self.eval_steps is not None:

@@ -239,35 +239,6 @@ def _replace(v: Any, values: list) -> Any:
     return v
 
 
-def _flatten_out(obj: Any) -> tuple[list, Any]:
-    leaves: list = []
-
-    def go(o: Any) -> Any:
-        if type(o) in (list, tuple):
-            return [type(o).__name__, [go(e) for e in o]]
-        if type(o) is dict:
-            return ["dict", [[k, go(e)] for k, e in o.items()]]
-        leaves.append(o)
-        return "*"
-
-    return leaves, go(obj)
-
-
-def _unflatten_out(skel: Any, leaves: list) -> Any:
-    it = iter(leaves)
-
-    def go(s: Any) -> Any:
-        if s == "*":
-            return next(it)
-        kind, items = s
-        if kind == "dict":
-            return {k: go(e) for k, e in items}
-        seq = [go(e) for e in items]
-        return tuple(seq) if kind == "tuple" else seq
-
-    return go(skel)
-
-
 def _training_flags(instance: Any) -> tuple:
     from pagaie.nn import Layer
     if isinstance(instance, Layer):
@@ -332,7 +303,7 @@ class ConcreteProgram:
             self._runner = make_runner(self.main_program, self.feed_names, self.outputs, self.backend)
         outs = iter(run_program(self._runner, self.feed_names, tensors))
         leaves = [next(outs) if isinstance(v, Value) else v for v in self.leaves]
-        return _unflatten_out(self.skeleton, leaves)
+        return ast_runtime._unflatten(self.skeleton, leaves)
 
 
 class _Fallback:
@@ -512,7 +483,7 @@ class StaticFunction:
         try:
             with recording(program):
                 out = fn(*bound.args, **bound.kwargs)
-                leaves, skel = _flatten_out(out)
+                leaves, skel = ast_runtime._flatten(out)
                 leaves = [ast_runtime.return_value(x) for x in leaves]
                 for x in leaves:
                     if x is ast_runtime.UNDEFINED:

@@ -84,7 +84,7 @@ def test_linear_weight_layout_and_default_init():
 
 def test_embedding_padding_row_and_grad():
     emb = pagaie.nn.Embedding(5, 3, padding_idx=-2)
-    assert emb._padding_idx == 3 and not emb.weight.numpy()[3].any()
+    assert emb._padding_idx == -2 and not emb.weight.numpy()[3].any()  # kept as given, as in Paddle
     out = emb(pagaie.to_tensor([[3, 1]]))
     out.sum().backward()
     g = emb.weight.grad.numpy()

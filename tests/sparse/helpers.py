@@ -26,6 +26,16 @@ def coo_args(shape=(3, 4), nnz=5, dense_tail=(), dtype="float32", coalesced=True
     return idx, vals.astype(dtype), list(shape)
 
 
+def batched_args(b=2, m=3, n=4, per=3, seed=0):
+    """(indices, values, shape) of a 3-D COO tensor with ``per`` entries in every batch (what a
+    3-D CSR tensor needs)."""
+    rng = np.random.default_rng(seed)
+    keys = np.concatenate([np.sort(rng.choice(m * n, per, replace=False)) + i * m * n
+                           for i in range(b)])
+    idx = np.stack(np.unravel_index(keys, (b, m, n))).astype("int64")
+    return idx, rng.standard_normal(len(keys)).astype("float32"), [b, m, n]
+
+
 def both_coo(args, stop_gradient=True):
     """The same COO tensor in pagaie and Paddle (with their leaf value tensors)."""
     ref = paddle_ref()

@@ -70,6 +70,21 @@ def _first_arg(op: Operator) -> Any:
     return next(iter(b.values())) if b else None
 
 
+def _absorb_act(op: Operator, ctx: PassContext, form_of: Any) -> Any:
+    """Match activation ``op`` on the single output of a fusable producer whose ``form_of``
+    form has no activation yet: ``(producer, form with the activation)``, or False."""
+    x = _first_arg(op)
+    act = _act_of(op, x) if isinstance(x, Value) else None
+    p = ctx.fusable_producer(x, op) if act else None
+    if p is None or p.outputs is not x:
+        return False
+    form = form_of(p)
+    if form is None or form.get("act") is not None:
+        return False
+    form.update(act)
+    return p, form
+
+
 def _same_shape(a: Value, b: Value) -> bool:
     return list(a.shape) == list(b.shape) and a.dtype == b.dtype
 
@@ -216,18 +231,7 @@ class FuseConvBNAct(Rule):
                 return p, form
             return False
         if op.type in ACTIVATIONS:
-            x = _first_arg(op)
-            if not isinstance(x, Value):
-                return False
-            act = _act_of(op, x)
-            p = ctx.fusable_producer(x, op) if act else None
-            if p is None or p.outputs is not x:
-                return False
-            form = _conv_form(p)
-            if form is None or form.get("act") is not None:
-                return False
-            form.update(act)
-            return p, form
+            return _absorb_act(op, ctx, _conv_form)
         return False
 
     def rewrite(self, op: Operator, m: Any, ctx: PassContext) -> None:
@@ -283,16 +287,7 @@ class FuseLinearAct(Rule):
                 return p, form
             return False
         if op.type in ACTIVATIONS:
-            x = _first_arg(op)
-            act = _act_of(op, x) if isinstance(x, Value) else None
-            p = ctx.fusable_producer(x, op) if act else None
-            if p is None or p.outputs is not x:
-                return False
-            form = _linear_form(p)
-            if form is None or form.get("act") is not None:
-                return False
-            form.update(act)
-            return p, form
+            return _absorb_act(op, ctx, _linear_form)
         return False
 
     def rewrite(self, op: Operator, m: Any, ctx: PassContext) -> None:

@@ -138,9 +138,11 @@ class BatchNorm(_DenseBatchNorm1D):
         else:
             trainable = not self._use_global_stats
         use_global = self._use_global_stats or (not self.training and not trainable)
+        # test mode with batch statistics: Paddle treats them as constants in the backward
         return _f.sparse_batch_norm(input, self._mean, self._variance, self.weight, self.bias,
                                     training=not use_global, momentum=self._momentum,
-                                    epsilon=self._epsilon, use_global_stats=use_global)
+                                    epsilon=self._epsilon, use_global_stats=use_global,
+                                    constant_stats=not use_global and not self.training)
 
 
 class SyncBatchNorm(_DenseSyncBatchNorm):
