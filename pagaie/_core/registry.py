@@ -180,8 +180,9 @@ def translate_error(api: str, exc: BaseException, args: tuple, kwargs: dict) -> 
     if str(exc).startswith("paddle."):
         return exc  # raised deliberately by a kernel, already in Paddle's terms
     seen = ", ".join([_describe(a) for a in args] + [f"{k}={_describe(v)}" for k, v in kwargs.items()])
-    if not api.startswith("sparse_") and any(isinstance(a, Tensor) and a._t.layout is not torch.strided
-                                             for a in (*args, *kwargs.values())):
+    if not api.startswith("sparse_") and any(
+            isinstance(a, Tensor) and a._t.layout is not torch.strided
+            for a in (*args, *kwargs.values())):
         return NotImplementedError(f"paddle.{api}: sparse (COO/CSR) tensors are not supported "
                                    "here; use the paddle.sparse API or convert with "
                                    f"Tensor.to_dense() first (received {seen})")

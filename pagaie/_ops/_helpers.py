@@ -51,14 +51,19 @@ _FLOATISH = (torch.float16, torch.bfloat16, torch.float32, torch.float64,
              torch.complex64, torch.complex128)
 
 
-def check_binary_dtypes(api: str, x: Any, y: Any) -> None:
+def check_binary_dtypes(api: str, x: Any, y: Any, scalar_0d: bool = False) -> None:
     """Paddle promotes between two tensors only when both are floating (or complex/real).
 
     Mixed integer/float or two different integer dtypes raise TypeError, as in Paddle 3.
-    Kernels call this only when both operands are tensors of different dtypes
-    (see :func:`mixed`), which keeps the common path free of it.
+    With ``scalar_0d`` (arithmetic and comparisons), a 0-D operand counts as a scalar and
+    any mix is allowed; the result dtype then follows torch's rules, which are Paddle's
+    (``int32 + 0-D int64 -> int32``, ``int64 * 0-D float32 -> float32``).
+    Kernels call this only when both operands are tensors of different dtypes, which
+    keeps the common path free of it.
     """
     if type(x) is torch.Tensor and type(y) is torch.Tensor:
+        if scalar_0d and (x.dim() == 0 or y.dim() == 0):
+            return
         a, b = x.dtype, y.dtype
         if a is not b and not (a in _FLOATISH and b in _FLOATISH) \
                 and not (a.is_complex or b.is_complex):

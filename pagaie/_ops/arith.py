@@ -36,7 +36,7 @@ def add(x, y, name=None, *, alpha=1, out=None):
         [4.0, 6.0]
     """
     if type(x) is _T and type(y) is _T and x.dtype is not y.dtype:
-        check_binary_dtypes("add", x, y)
+        check_binary_dtypes("add", x, y, True)
     r = torch.add(x, y) if alpha == 1 else torch.add(x, y, alpha=alpha)
     return r if out is None else write_out(out, r)
 
@@ -52,7 +52,7 @@ def subtract(x, y, name=None, *, alpha=1, out=None):
         [2.0]
     """
     if type(x) is _T and type(y) is _T and x.dtype is not y.dtype:
-        check_binary_dtypes("subtract", x, y)
+        check_binary_dtypes("subtract", x, y, True)
     r = torch.sub(x, y) if alpha == 1 else torch.sub(x, y, alpha=alpha)
     return r if out is None else write_out(out, r)
 
@@ -68,7 +68,7 @@ def multiply(x, y, name=None, *, out=None):
         [6.0]
     """
     if type(x) is _T and type(y) is _T and x.dtype is not y.dtype:
-        check_binary_dtypes("multiply", x, y)
+        check_binary_dtypes("multiply", x, y, True)
     r = torch.mul(x, y)
     return r if out is None else write_out(out, r)
 
@@ -91,7 +91,7 @@ def divide(x, y, name=None, *, rounding_mode=None, out=None):
         [1.5]
     """
     if type(x) is _T and type(y) is _T and x.dtype is not y.dtype:
-        check_binary_dtypes("divide", x, y)
+        check_binary_dtypes("divide", x, y, True)
     if rounding_mode is None:
         r = torch.div(x, y)
     elif rounding_mode in ("trunc", "floor"):
@@ -113,7 +113,7 @@ def floor_divide(x, y, name=None, *, out=None):
         [3, -4]
     """
     if type(x) is _T and type(y) is _T and x.dtype is not y.dtype:
-        x, y = _promoted("floor_divide", x, y)
+        x, y = _promoted("floor_divide", x, y, True)
     if type(y) is torch.Tensor and not (y.is_floating_point() or y.is_complex()) and bool((y == 0).any()):
         raise ZeroDivisionError("paddle.floor_divide: integer division by zero")
     r = torch.floor_divide(x, y)
@@ -133,7 +133,7 @@ def remainder(x, y, name=None, *, out=None):
         [2, 1]
     """
     if type(x) is _T and type(y) is _T and x.dtype is not y.dtype:
-        check_binary_dtypes("remainder", x, y)
+        check_binary_dtypes("remainder", x, y, True)
     r = torch.remainder(x, y)
     return r if out is None else write_out(out, r)
 
@@ -152,7 +152,7 @@ def pow(x, y, name=None, *, out=None):
     """
     if type(y) is _T:
         if type(x) is _T and x.dtype is not y.dtype:
-            check_binary_dtypes("pow", x, y)
+            check_binary_dtypes("pow", x, y, True)
     elif type(y) is float and type(x) is _T and not (x.is_floating_point() or x.is_complex()):
         y = int(y)
     r = torch.pow(x, y)
@@ -170,10 +170,10 @@ def true_divide(input: Tensor, other: Tensor, *, out: Tensor | None = None) -> T
     return divide(input, other, out=out)
 
 
-def _promoted(api, x, y):
+def _promoted(api, x, y, scalar_0d=False):
     """Two tensors of different dtypes cast to their common dtype; unlike torch, a 0-D
     float64 operand widens a float32 one (Paddle promotes by dtype only, for these ops)."""
-    check_binary_dtypes(api, x, y)
+    check_binary_dtypes(api, x, y, scalar_0d)
     d = torch.promote_types(x.dtype, y.dtype)
     return x.to(d), y.to(d)
 

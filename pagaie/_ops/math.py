@@ -420,7 +420,7 @@ def hypot(x, y, name=None):
     if type(y) is not _T:
         raise TypeError(f"paddle.hypot: 'y' must be a Tensor, but received {type(y).__name__}")
     if x.dtype is not y.dtype:  # promotion as torch does it: a 0-D operand does not widen
-        check_binary_dtypes("hypot", x, y)
+        check_binary_dtypes("hypot", x, y, True)
         d = torch.result_type(x, y)
         d = d if d.is_floating_point else torch.get_default_dtype()
         x, y = x.to(d), y.to(d)
@@ -439,7 +439,7 @@ def copysign(x, y, name=None):
         [-1.0, 2.0]
     """
     if type(y) is _T and x.dtype is not y.dtype:
-        check_binary_dtypes("copysign", x, y)
+        check_binary_dtypes("copysign", x, y, True)
     if x.dtype is torch.bool:
         return x.clone()  # |x| of a bool is itself, and a bool has no sign
     if _is_int(x):

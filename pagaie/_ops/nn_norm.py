@@ -30,8 +30,8 @@ def _check_format(data_format: str, api: str, allowed=_FORMATS) -> bool:
     return data_format in _CHANNEL_LAST
 
 
-@defop(amp="black", method=False, paddle_types=("batch_norm", "pd_op.batch_norm",
-                                                "pd_op.batch_norm_"))
+@defop(method=False, paddle_types=("batch_norm", "pd_op.batch_norm", "pd_op.batch_norm_"),
+       amp_inputs=("x",))
 def batch_norm(x, running_mean, running_var, weight=None, bias=None, training=False, momentum=0.9,
                epsilon=1e-05, data_format="NCHW", use_global_stats=None, name=None):
     """Batch normalisation over every axis but the channel axis.

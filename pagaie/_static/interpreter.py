@@ -17,7 +17,7 @@ from typing import Any, Callable, Sequence
 import torch
 
 from pagaie._core.registry import REGISTRY
-from pagaie._static.ir import Operator, Program, Value
+from pagaie._static.ir import Operator, Program, Value, map_values
 
 __all__ = ["Plan", "GRAPH_OPS", "register_graph_op"]
 
@@ -37,13 +37,7 @@ class _Slot:
 
 
 def _template(v: Any, slot_of: Callable[[Value], int]) -> Any:
-    if isinstance(v, Value):
-        return _Slot(slot_of(v))
-    if type(v) in (list, tuple):
-        return type(v)(_template(e, slot_of) for e in v)
-    if type(v) is dict:
-        return {k: _template(e, slot_of) for k, e in v.items()}
-    return v
+    return map_values(v, lambda x: _Slot(slot_of(x)))
 
 
 def _fill(t: Any, slots: list) -> Any:

@@ -175,6 +175,19 @@ def _values_in(v: Any) -> Iterator[Value]:
             yield from _values_in(e)
 
 
+
+def map_values(v: Any, fn: Any) -> Any:
+    """``v`` with each Value inside it (through lists, tuples and dicts) replaced by ``fn(value)``;
+    other items stay as they are."""
+    if isinstance(v, Value):
+        return fn(v)
+    if type(v) in (list, tuple):
+        return type(v)(map_values(e, fn) for e in v)
+    if type(v) is dict:
+        return {k: map_values(e, fn) for k, e in v.items()}
+    return v
+
+
 class Operator:
     """One op call in a block: the record name, the call's arguments, and its outputs.
 

@@ -94,10 +94,39 @@ def _cast_call(args: tuple, kwargs: dict, src: torch.dtype, dst: torch.dtype, ca
     return args, kwargs
 
 
+def _split_amp_inputs(rec: OpRecord, args: tuple, kwargs: dict):
+    """For records with ``extra['amp_inputs']`` (e.g. batch_norm: only ``x``), the call split
+    into the arguments autocast looks at and a function putting the call back together."""
+    names = rec.extra["amp_inputs"]
+    params = list(rec.signature.parameters)
+    pos = [i for i, _ in enumerate(args) if i < len(params) and params[i] in names]
+    kws = [k for k in kwargs if k in names]
+    chosen = tuple(args[i] for i in pos)
+    chosen_kw = {k: kwargs[k] for k in kws}
+
+    def rebuild(new_args: tuple, new_kwargs: dict):
+        a = list(args)
+        for i, v in zip(pos, new_args):
+            a[i] = v
+        return tuple(a), {**kwargs, **new_kwargs}
+    return chosen, chosen_kw, rebuild
+
+
 def _autocast_handler(rec: OpRecord, args: tuple, kwargs: dict, proceed: Callable) -> Any:
     st = _STACK[-1]
     if st is None:  # an inner auto_cast(enable=False)
         return proceed(args, kwargs)
+    if "amp_inputs" in rec.extra:
+        # Only some inputs take part (a norm's float32 statistics and affine parameters
+        # stay as they are, as in Paddle): decide and cast on those alone.
+        sub_args, sub_kwargs, rebuild = _split_amp_inputs(rec, args, kwargs)
+        return _autocast_handler_core(st, rec, sub_args, sub_kwargs,
+                                      lambda a, k: proceed(*rebuild(a, k)))
+    return _autocast_handler_core(st, rec, args, kwargs, proceed)
+
+
+def _autocast_handler_core(st: "_AmpState", rec: OpRecord, args: tuple, kwargs: dict,
+                           proceed: Callable) -> Any:
     pol = st.policy(rec)
     low = st.low
     if pol == "white":

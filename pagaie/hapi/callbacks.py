@@ -581,7 +581,50 @@ class ReduceLROnPlateau(Callback):
         self.epoch += 1
 
 
-class VisualDL(Callback):
+class _ScalarLogger(Callback):
+    """What the callbacks sending scalars to a logging service share: the train/eval step
+    bookkeeping, writing on the first local rank only, and picking the numeric logs."""
+
+    def _is_write(self) -> bool:
+        return _local_rank() == 0
+
+    def on_train_begin(self, logs: dict | None = None) -> None:
+        self.epochs = self.params["epochs"]
+        assert self.epochs
+        self.train_metrics = self.params["metrics"]
+        assert self.train_metrics
+        self._is_fit = True
+        self.train_step = 0
+
+    def on_epoch_begin(self, epoch: int | None = None, logs: dict | None = None) -> None:
+        self.steps = self.params["steps"]
+        self.epoch = epoch
+
+    def _scalars(self, logs: dict, mode: str) -> Iterator[tuple[str, Any]]:
+        """``(tag, number)`` for each of ``mode``'s metrics found in ``logs`` as a number."""
+        for k in getattr(self, f"{mode}_metrics"):
+            if k in logs:
+                value = _scalar_of(logs[k])
+                if value is not None:
+                    yield f"{mode}/{k}", value
+
+    def _updates(self, logs: dict, mode: str) -> None:
+        raise NotImplementedError
+
+    def on_train_batch_end(self, step: int, logs: dict | None = None) -> None:
+        self.train_step += 1
+        if self._is_write():
+            self._updates(logs or {}, "train")
+
+    def on_eval_begin(self, logs: dict | None = None) -> None:
+        logs = logs or {}
+        self.eval_steps = logs.get("steps", None)
+        self.eval_metrics = logs.get("metrics", [])
+        self.eval_step = 0
+        self.evaled_samples = 0
+
+
+class VisualDL(_ScalarLogger):
     """Logs training (per step) and evaluation (per epoch) losses and metrics as TensorBoard
     event files under ``log_dir`` (tags ``train/<name>`` and ``eval/<name>``), readable by
     TensorBoard and VisualDL.
@@ -602,21 +645,6 @@ class VisualDL(Callback):
         self.steps = None
         self.epoch = 0
 
-    def _is_write(self) -> bool:
-        return _local_rank() == 0
-
-    def on_train_begin(self, logs: dict | None = None) -> None:
-        self.epochs = self.params["epochs"]
-        assert self.epochs
-        self.train_metrics = self.params["metrics"]
-        assert self.train_metrics
-        self._is_fit = True
-        self.train_step = 0
-
-    def on_epoch_begin(self, epoch: int | None = None, logs: dict | None = None) -> None:
-        self.steps = self.params["steps"]
-        self.epoch = epoch
-
     def _updates(self, logs: dict, mode: str) -> None:
         if not self._is_write():
             return
@@ -625,23 +653,8 @@ class VisualDL(Callback):
 
             self.writer = SummaryWriter(self.log_dir)
         step = self.train_step if mode == "train" else self.epoch
-        for k in getattr(self, f"{mode}_metrics"):
-            if k in logs:
-                value = _scalar_of(logs[k])
-                if value is not None:
-                    self.writer.add_scalar(f"{mode}/{k}", float(value), step)
-
-    def on_train_batch_end(self, step: int, logs: dict | None = None) -> None:
-        self.train_step += 1
-        if self._is_write():
-            self._updates(logs or {}, "train")
-
-    def on_eval_begin(self, logs: dict | None = None) -> None:
-        logs = logs or {}
-        self.eval_steps = logs.get("steps", None)
-        self.eval_metrics = logs.get("metrics", [])
-        self.eval_step = 0
-        self.evaled_samples = 0
+        for tag, value in self._scalars(logs, mode):
+            self.writer.add_scalar(tag, float(value), step)
 
     def _close(self) -> None:
         if hasattr(self, "writer"):
@@ -658,7 +671,7 @@ class VisualDL(Callback):
                 self._close()
 
 
-class WandbCallback(Callback):
+class WandbCallback(_ScalarLogger):
     """Logs losses and metrics to Weights & Biases (needs the ``wandb`` package).
 
     Args:
@@ -688,9 +701,6 @@ class WandbCallback(Callback):
         self._run = None
         _ = self.run
 
-    def _is_write(self) -> bool:
-        return _local_rank() == 0
-
     @property
     def run(self) -> Any:
         """The wandb run (an existing one is reused)."""
@@ -706,12 +716,7 @@ class WandbCallback(Callback):
         return self._run
 
     def on_train_begin(self, logs: dict | None = None) -> None:
-        self.epochs = self.params["epochs"]
-        assert self.epochs
-        self.train_metrics = self.params["metrics"]
-        assert self.train_metrics
-        self._is_fit = True
-        self.train_step = 0
+        super().on_train_begin(logs)
         if self._is_write():
             self.run.define_metric("train/step")
             self.run.define_metric("train/*", step_metric="train/step")
@@ -729,24 +734,8 @@ class WandbCallback(Callback):
             record: dict = {"train/step": self.train_step}
         else:
             record = {"epoch": self.epoch}
-        for k in getattr(self, f"{mode}_metrics"):
-            if k in logs:
-                value = _scalar_of(logs[k])
-                if value is not None:
-                    record[f"{mode}/{k}"] = value
+        record.update(self._scalars(logs, mode))
         self.run.log(record)
-
-    def on_train_batch_end(self, step: int, logs: dict | None = None) -> None:
-        self.train_step += 1
-        if self._is_write():
-            self._updates(logs or {}, "train")
-
-    def on_eval_begin(self, logs: dict | None = None) -> None:
-        logs = logs or {}
-        self.eval_steps = logs.get("steps", None)
-        self.eval_metrics = logs.get("metrics", [])
-        self.eval_step = 0
-        self.evaled_samples = 0
 
     def on_train_end(self, logs: dict | None = None) -> None:
         if self._is_write():

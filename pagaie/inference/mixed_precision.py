@@ -19,23 +19,13 @@ import torch
 from pagaie._core.parameter import Parameter
 from pagaie._core.registry import REGISTRY
 from pagaie._formats.pdiparams import write_pdiparams
-from pagaie._static.ir import Program, Value, _values_in
+from pagaie._static.ir import Program, Value, _values_in, map_values
 from pagaie._static.recorder import Recorder
 from pagaie.inference.config import Config, PrecisionType
 
 __all__ = ["convert_to_mixed_precision"]
 
 _LOW = {PrecisionType.Half: torch.float16, PrecisionType.Bfloat16: torch.bfloat16}
-
-
-def _map(v: Any, fn: Any) -> Any:
-    if isinstance(v, Value):
-        return fn(v)
-    if type(v) in (list, tuple):
-        return type(v)(_map(e, fn) for e in v)
-    if type(v) is dict:
-        return {k: _map(e, fn) for k, e in v.items()}
-    return v
 
 
 def convert_to_mixed_precision(model_file: str, params_file: str, mixed_model_file: str,
@@ -114,14 +104,14 @@ def convert_to_mixed_precision(model_file: str, params_file: str, mixed_model_fi
     for op in old_gb.ops:
         record = REGISTRY[op.type]
         keep32 = op.type in black or any(t in black for t in record.paddle_types)
-        args = _map(op.args, value_of)
-        kwargs = _map(op.kwargs, value_of)
+        args = map_values(op.args, value_of)
+        kwargs = map_values(op.kwargs, value_of)
         if keep32:
-            args = _map(args, lambda v: to(v, torch.float32))
-            kwargs = _map(kwargs, lambda v: to(v, torch.float32))
+            args = map_values(args, lambda v: to(v, torch.float32))
+            kwargs = map_values(kwargs, lambda v: to(v, torch.float32))
         out = rec.record(record, tuple(args), kwargs)
         if keep32:
-            out = _map(out, lambda v: to(v, low))
+            out = map_values(out, lambda v: to(v, low))
         for o, n in zip(_values_in(op.outputs), _values_in(out)):
             mapping[o.name] = n
     fetch = [mapping[v.name] for v in model.fetch_values]

@@ -175,7 +175,16 @@ class DeformConv2D(nn.Layer):
                              self._deformable_groups, self._groups, mask)
 
 
-class RoIPool(nn.Layer):
+class _RoILayer(nn.Layer):
+    """Holds the ``output_size`` and ``spatial_scale`` of a RoI pooling layer."""
+
+    def __init__(self, output_size: Any, spatial_scale: float = 1.0) -> None:
+        super().__init__()
+        self._output_size = output_size
+        self._spatial_scale = spatial_scale
+
+
+class RoIPool(_RoILayer):
     """Layer form of :func:`roi_pool`.
 
     Args:
@@ -190,11 +199,6 @@ class RoIPool(nn.Layer):
         paddle.Size([1, 3, 2, 2])
     """
 
-    def __init__(self, output_size: Any, spatial_scale: float = 1.0) -> None:
-        super().__init__()
-        self._output_size = output_size
-        self._spatial_scale = spatial_scale
-
     def forward(self, x: Any, boxes: Any, boxes_num: Any) -> Any:
         return roi_pool(x, boxes, boxes_num, self._output_size, self._spatial_scale)
 
@@ -202,7 +206,7 @@ class RoIPool(nn.Layer):
         return f"output_size={self._output_size}, spatial_scale={self._spatial_scale}"
 
 
-class RoIAlign(nn.Layer):
+class RoIAlign(_RoILayer):
     """Layer form of :func:`roi_align` (sampling ratio chosen adaptively).
 
     Args:
@@ -216,11 +220,6 @@ class RoIAlign(nn.Layer):
         ...       paddle.to_tensor([1], 'int32')).shape
         paddle.Size([1, 3, 2, 2])
     """
-
-    def __init__(self, output_size: Any, spatial_scale: float = 1.0) -> None:
-        super().__init__()
-        self._output_size = output_size
-        self._spatial_scale = spatial_scale
 
     def forward(self, x: Any, boxes: Any, boxes_num: Any, aligned: bool = True) -> Any:
         return roi_align(x, boxes, boxes_num, self._output_size, self._spatial_scale, aligned=aligned)

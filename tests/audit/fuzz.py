@@ -12,7 +12,7 @@ list / tuple / Python scalar), dtype, shape, values (nan-aware) and the outputs'
 from __future__ import annotations
 
 import dataclasses
-import fnmatch
+import functools
 import re
 import warnings
 from typing import Any, Callable
@@ -327,11 +327,17 @@ def lenient_reason(exc: BaseException) -> str | None:
 
 
 def skip_reason(case_id: str, skips: dict[str, str]) -> str | None:
-    """The reason of the first skip pattern (fnmatch) matching ``case_id``."""
+    """The reason of the first skip pattern (``*`` wildcards) matching ``case_id``."""
     for pat, why in skips.items():
-        if fnmatch.fnmatchcase(case_id, pat):
+        if _glob(pat).fullmatch(case_id):
             return why
     return None
+
+
+@functools.lru_cache(None)
+def _glob(pat: str) -> re.Pattern:
+    """``*`` matches anything; every other character (brackets included) is literal."""
+    return re.compile(".*".join(re.escape(p) for p in pat.split("*")))
 
 
 def diff(case: Case) -> list[str]:

@@ -12,6 +12,7 @@ from tests.audit.skips import SKIPS
 def main(argv: list[str]) -> int:
     show_skipped = "--skipped" in argv
     show_raises = "--raises" in argv
+    trace = "--trace" in argv
     filt = [a for a in argv if not a.startswith("--")]
     cases = all_cases()
     if filt:
@@ -22,6 +23,8 @@ def main(argv: list[str]) -> int:
         why = skip_reason(c.id, SKIPS)
         if why and not show_skipped:
             continue
+        if trace:
+            print("RUN", c.id, file=sys.stderr, flush=True)
         if show_raises:
             from tests.audit.fuzz import PADDLE, outcome
             k, e = outcome(c, PADDLE)

@@ -6,6 +6,11 @@ and pagaie returns a result, the case passes (pagaie is deliberately more permis
 """
 SKIPS: dict[str, str] = {
     "pow[int_neg_exp]": "Paddle never returns (integer tensor to a negative integer power)",
+    "op_pow[i64_i64]": "Paddle never returns (integer tensor to a negative integer power)",
+    "op_pow[i32_i32]": "Paddle never returns (integer tensor to a negative integer power)",
+    "op_pow[int_i64]": "Paddle never returns (integer to a negative integer power)",
+    "op_pow[float_i32]": "Paddle may never return (integer power kernel, negative exponents)",
+    "op_pow[i32_bigint]": "Paddle's integer power loops 2**31 times",
 }
 
 LENIENT: dict[str, str] = {

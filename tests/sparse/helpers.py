@@ -9,8 +9,6 @@ import numpy as np
 import pagaie
 from tests.reference import assert_same, paddle_ref
 
-RNG = np.random.default_rng(0)
-
 
 def coo_args(shape=(3, 4), nnz=5, dense_tail=(), dtype="float32", coalesced=True, seed=0):
     """(indices, values, shape) of a random COO tensor (unique sorted sites when coalesced)."""

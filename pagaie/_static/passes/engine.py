@@ -24,7 +24,7 @@ import torch
 from pagaie._core.parameter import Parameter
 from pagaie._core.registry import REGISTRY
 from pagaie._core.tensor import Tensor
-from pagaie._static.ir import Block, Operator, Program, Value, _values_in
+from pagaie._static.ir import Block, Operator, Program, Value, _values_in, map_values
 
 __all__ = ["Rule", "Pass", "PassContext", "Analysis", "PASSES", "register_pass", "run_passes",
            "clone_program", "is_graph_op", "GRAPH_SIDE_EFFECTS", "is_barrier", "is_pure", "is_impure", "mutates", "redefines",
@@ -300,13 +300,7 @@ class PassContext:
     def replace_uses(self, old: Value, new: Value) -> None:
         """Make every op (all blocks) read ``new`` where it read ``old``."""
         def sub(x: Any) -> Any:
-            if x is old:
-                return new
-            if type(x) in (list, tuple):
-                return type(x)(sub(e) for e in x)
-            if type(x) is dict:
-                return {k: sub(e) for k, e in x.items()}
-            return x
+            return map_values(x, lambda v: new if v is old else v)
         for op in list(self.analysis.users(old)):
             op.args = sub(op.args)
             op.kwargs = sub(op.kwargs)
@@ -452,13 +446,7 @@ def clone_program(program: Program) -> Program:
             vmap[id(v)] = nv
 
     def sub(x: Any) -> Any:
-        if isinstance(x, Value):
-            return vmap.get(id(x), x)
-        if type(x) in (list, tuple):
-            return type(x)(sub(e) for e in x)
-        if type(x) is dict:
-            return {k: sub(e) for k, e in x.items()}
-        return x
+        return map_values(x, lambda v: vmap.get(id(v), v))
 
     for b, nb in zip(program.blocks, new.blocks):
         for op in b.ops:

@@ -142,6 +142,18 @@ def adjust_hue(img: torch.Tensor, hue_factor: float) -> torch.Tensor:
     return (out * 255.0).to(dtype) if dtype == torch.uint8 else out
 
 
+def _to_batch(img: torch.Tensor, chw: bool, batched: bool = False) -> torch.Tensor:
+    """``img`` as an NCHW batch; a single image (``batched`` False) gets a leading axis."""
+    x = img if batched else img.unsqueeze(0)
+    return x if chw else x.permute(0, 3, 1, 2)
+
+
+def _from_batch(out: torch.Tensor, chw: bool, batched: bool = False) -> torch.Tensor:
+    """The inverse of :func:`_to_batch`: back to the input's layout and rank."""
+    out = out if chw else out.permute(0, 2, 3, 1)
+    return out if batched else out.squeeze(0)
+
+
 def _affine_grid(theta: torch.Tensor, w: int, h: int, ow: int, oh: int) -> torch.Tensor:
     """Sampling grid (normalised coordinates) for an inverse affine ``theta`` [1, 2, 3]."""
     xs = torch.linspace(-ow * 0.5 + 0.5, ow * 0.5 - 0.5, ow, dtype=theta.dtype, device=theta.device)
@@ -176,28 +188,21 @@ def _grid_transform(img: torch.Tensor, grid: torch.Tensor, mode: str, fill: Any)
 
 def affine(img: torch.Tensor, matrix: Sequence[float], interpolation: str = "nearest",
            fill: Any = None, data_format: str = "CHW") -> torch.Tensor:
-    batched = img.ndim == 4
-    x = img if batched else img.unsqueeze(0)
-    if data_format.lower() != "chw":
-        x = x.permute(0, 3, 1, 2)
+    batched, chw = img.ndim == 4, data_format.lower() == "chw"
+    x = _to_batch(img, chw, batched)
     theta = torch.tensor(matrix, dtype=torch.float32, device=img.device).reshape(1, 2, 3)
     h, w = x.shape[-2], x.shape[-1]
     grid = _affine_grid(theta, w, h, w, h)
     if isinstance(fill, int):
         fill = (fill, fill, fill)
-    out = _grid_transform(x, grid, interpolation, fill)
-    if data_format.lower() != "chw":
-        out = out.permute(0, 2, 3, 1)
-    return out if batched else out.squeeze(0)
+    return _from_batch(_grid_transform(x, grid, interpolation, fill), chw, batched)
 
 
 def rotate(img: torch.Tensor, angle: float, interpolation: str = "nearest", expand: bool = False,
            center: Any = None, fill: Any = None, data_format: str = "CHW") -> torch.Tensor:
-    x = img.unsqueeze(0)
     chw = data_format.lower() == "chw"
-    w, h = (x.shape[-1], x.shape[-2]) if chw else (x.shape[-2], x.shape[-3])
-    if not chw:
-        x = x.permute(0, 3, 1, 2)
+    w, h = (img.shape[-1], img.shape[-2]) if chw else (img.shape[-2], img.shape[-3])
+    x = _to_batch(img, chw)
     cx, cy = (0.0, 0.0) if center is None else (center[0] - w * 0.5, center[1] - h * 0.5)
     rad = math.radians(-angle % 360)
     # float32 arithmetic, as Paddle builds this matrix as a float32 tensor.
@@ -214,18 +219,13 @@ def rotate(img: torch.Tensor, angle: float, interpolation: str = "nearest", expa
         size = pos.amax(dim=0).ceil() - pos.amin(dim=0).floor()
         ow, oh = int(size[0]), int(size[1])
     grid = _affine_grid(m, w, h, ow, oh)
-    out = _grid_transform(x, grid, interpolation, fill)
-    if not chw:
-        out = out.permute(0, 2, 3, 1)
-    return out.squeeze(0)
+    return _from_batch(_grid_transform(x, grid, interpolation, fill), chw)
 
 
 def perspective(img: torch.Tensor, coeffs: Sequence[float], interpolation: str = "nearest",
                 fill: Any = None, data_format: str = "CHW") -> torch.Tensor:
-    batched = img.ndim == 4
-    x = img if batched else img.unsqueeze(0)
-    if data_format.lower() != "chw":
-        x = x.permute(0, 3, 1, 2)
+    batched, chw = img.ndim == 4, data_format.lower() == "chw"
+    x = _to_batch(img, chw, batched)
     oh, ow = x.shape[-2], x.shape[-1]
     dtype = img.dtype if img.is_floating_point() else torch.float32
     c = torch.tensor([float(v) for v in coeffs], dtype=torch.float64, device=img.device).to(dtype)
@@ -238,10 +238,7 @@ def perspective(img: torch.Tensor, coeffs: Sequence[float], interpolation: str =
     flat = base.reshape(1, oh * ow, 3)
     scale = torch.tensor([0.5 * ow, 0.5 * oh], dtype=dtype, device=img.device)
     grid = flat.bmm(theta1.transpose(1, 2) / scale) / flat.bmm(theta2.transpose(1, 2)) - 1.0
-    out = _grid_transform(x, grid.reshape(1, oh, ow, 2), interpolation, fill)
-    if data_format.lower() != "chw":
-        out = out.permute(0, 2, 3, 1)
-    return out if batched else out.squeeze(0)
+    return _from_batch(_grid_transform(x, grid.reshape(1, oh, ow, 2), interpolation, fill), chw, batched)
 
 
 def vflip(img: torch.Tensor, data_format: str = "CHW") -> torch.Tensor:
@@ -286,14 +283,13 @@ def pad(img: torch.Tensor, padding: Any, fill: Any = 0, padding_mode: str = "con
         raise ValueError("Do not support symmetric mode")
     mode = "replicate" if padding_mode == "edge" else padding_mode
     chw = data_format.lower() == "chw"
-    x = img.unsqueeze(0) if chw else img.unsqueeze(0).permute(0, 3, 1, 2)
+    x = _to_batch(img, chw)
     value = float(fill)
     if mode == "constant":
         out = tF.pad(x, (left, right, top, bottom), mode="constant", value=value)
     else:
         out = tF.pad(x, (left, right, top, bottom), mode=mode)
-    out = out if chw else out.permute(0, 2, 3, 1)
-    return out.squeeze(0)
+    return _from_batch(out, chw)
 
 
 _INTERP = {"nearest": "nearest", "bilinear": "bilinear", "bicubic": "bicubic", "area": "area",
@@ -311,12 +307,11 @@ def resize(img: torch.Tensor, size: Any, interpolation: str = "bilinear", data_f
     hw = output_size_for(h, w, size)
     if hw is None:
         return img
-    x = img.unsqueeze(0) if chw else img.unsqueeze(0).permute(0, 3, 1, 2)
+    x = _to_batch(img, chw)
     mode = _INTERP[interpolation.lower()]
     kw = {"align_corners": False} if mode in ("bilinear", "bicubic", "linear", "trilinear") else {}
     if mode == "area":
         out = tF.adaptive_avg_pool2d(x, tuple(hw))
     else:
         out = tF.interpolate(x, size=tuple(hw), mode=mode, **kw)
-    out = out if chw else out.permute(0, 2, 3, 1)
-    return out.squeeze(0)
+    return _from_batch(out, chw)
