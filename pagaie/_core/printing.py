@@ -43,6 +43,8 @@ def _fmt(v: Any, kind: str) -> str:
             return f"{v:.0f}."
         return f"{v:.{p}f}"
     if kind == "c":
+        if _OPTIONS["sci_mode"]:
+            return f"({v.real:.{p}e}{v.imag:+.{p}e}j)"
         return f"({v.real:.{p}f}{v.imag:+.{p}f}j)"
     return str(v)
 
@@ -104,7 +106,9 @@ def format_array(a: np.ndarray, indent: int = _PREFIX) -> str:
         kind = "f"
     else:
         kind = "i"
-    values = _collect(a, summarise, edge)
+    # Column width and sign padding come from the edge items only, even when nothing is
+    # summarised (as Paddle does).
+    values = _collect(a, True, edge)
     strings = [_fmt(v, kind) for v in values]
     width = max((len(s) for s in strings), default=0)
     if kind == "c":  # complex values align on the sign of their real part

@@ -7,6 +7,7 @@ records in ``pagaie._ops``.
 """
 from __future__ import annotations
 
+import enum
 import itertools
 from typing import Any, Callable
 
@@ -52,6 +53,19 @@ class Size(list):
     def __getitem__(self, i):  # type: ignore[override]
         r = list.__getitem__(self, i)
         return Size(r) if isinstance(i, slice) else r
+
+
+class VarType(enum.IntEnum):
+    """Paddle's variable kinds (the values of Paddle's ``VarDesc.VarType`` enum)."""
+
+    DENSE_TENSOR = 7
+    SELECTED_ROWS = 8
+
+    def __str__(self) -> str:
+        return f"VarType.{self.name}"
+
+    def __repr__(self) -> str:
+        return f"<VarType.{self.name}: {int(self)}>"
 
 
 class Tensor:
@@ -280,8 +294,9 @@ class Tensor:
         return "NCHW"
 
     @property
-    def type(self) -> str:
-        return "DENSE_TENSOR"
+    def type(self) -> "VarType":
+        """The variable kind, ``VarType.DENSE_TENSOR`` (Paddle's enum of the same name)."""
+        return VarType.DENSE_TENSOR
 
     @property
     def strides(self) -> list:

@@ -53,8 +53,32 @@ def subtract(x, y, name=None, *, alpha=1, out=None):
     """
     if type(x) is _T and type(y) is _T and x.dtype is not y.dtype:
         check_binary_dtypes("subtract", x, y, True)
-    r = torch.sub(x, y) if alpha == 1 else torch.sub(x, y, alpha=alpha)
+    try:
+        r = torch.sub(x, y) if alpha == 1 else torch.sub(x, y, alpha=alpha)
+    except RuntimeError:
+        if not (getattr(x, "dtype", None) is torch.bool or getattr(y, "dtype", None) is torch.bool
+                or type(x) is bool or type(y) is bool):
+            raise
+        x, y = _bool_sub_operands(x, y)
+        r = torch.sub(x, y) if alpha == 1 else torch.sub(x, y, alpha=alpha)
     return r if out is None else write_out(out, r)
+
+
+def _bool_sub_operands(x, y):
+    """torch refuses ``-`` on bools; Paddle computes a bool tensor minus a number in int64
+    (or the default float), and an int tensor minus True as minus 1."""
+    if type(x) is _T and type(y) is _T:
+        d = torch.result_type(x, y)
+        if d is torch.bool:
+            raise RuntimeError("paddle.subtract: subtraction of two bool tensors is not supported; "
+                               "use paddle.logical_xor")
+        return x.to(d), y.to(d)
+    t, v = (x, y) if type(x) is _T else (y, x)
+    if type(v) is bool:
+        v = int(v)
+    if t.dtype is torch.bool:
+        t = t.to(torch.int64 if isinstance(v, int) else torch.get_default_dtype())
+    return (t, v) if type(x) is _T else (v, t)
 
 
 @defop(paddle_types=("elementwise_mul", "multiply", "pd_op.multiply"), method=("multiply", "mul"),

@@ -125,7 +125,9 @@ def _close_args(api, x, y):
     if x.dtype is not y.dtype:
         raise ValueError(f"paddle.{api}: 'x' and 'y' must have the same dtype, but received "
                          f"{_dtype_name(x)} and {_dtype_name(y)}")
-    if x.shape != y.shape:  # no broadcasting here, as in Paddle
+    if x.shape != y.shape and not (api == "allclose" and x.dim() == y.dim()
+                                   and (x.numel() == 0 or y.numel() == 0)):
+        # No broadcasting, as in Paddle (whose allclose lets an empty tensor broadcast).
         raise RuntimeError(f"paddle.{api}: 'x' and 'y' must have the same shape, but received "
                            f"{list(x.shape)} and {list(y.shape)}")
 

@@ -440,8 +440,13 @@ def copysign(x, y, name=None):
     """
     if type(y) is _T and x.dtype is not y.dtype:
         check_binary_dtypes("copysign", x, y, True)
-    if x.dtype is torch.bool:
-        return x.clone()  # |x| of a bool is itself, and a bool has no sign
+        d = torch.result_type(x, y)  # a 0-D operand promotes like a scalar
+        if d.is_floating_point:
+            return torch.copysign(x.to(d), y.to(d))
+        x = x.to(d)
+    if x.dtype is torch.bool:  # |x| of a bool is itself, and a bool has no sign
+        shape = torch.broadcast_shapes(x.shape, y.shape) if type(y) is _T else x.shape
+        return x.expand(shape).clone()
     if _is_int(x):
         a = torch.abs(x)
         neg = torch.signbit(y) if type(y) is _T else torch.signbit(torch.tensor(float(y)))
@@ -524,7 +529,8 @@ def lcm(x, y, name=None):
     if _is_int(x):
         return torch.lcm(x, y)
     g = _float_gcd(x, y)
-    return torch.where(g == 0, 0, (x * y).abs() / torch.where(g == 0, 1, g))
+    r = torch.where(g == 0, 0, (x * y).abs() / torch.where(g == 0, 1, g))
+    return r.detach()  # Paddle's lcm output never carries a gradient
 
 
 @defop(paddle_types=("ldexp",), inplace=True)

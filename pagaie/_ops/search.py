@@ -19,6 +19,9 @@ def _index_dtype(dtype, api: str) -> torch.dtype:
 
 def _arg_reduce(fn, api, x, axis, keepdim, dtype):
     d = torch.int64 if dtype == "int64" else _index_dtype(dtype, api)
+    if x.dtype is torch.bool:  # Paddle has no bool kernel: its eager mode raises RuntimeError
+        raise RuntimeError(f"paddle.{api}: bool tensors are not supported; cast to an integer or "
+                           "float dtype first")
     if axis is None:
         r = fn(x)
         if keepdim:

@@ -266,19 +266,19 @@ Tensor.__getitem__ = getitem
 Tensor.__setitem__ = _setitem_method
 
 
-def set_value(self: Tensor, value: Any) -> Tensor:
+def set_value(self: Tensor, value: Any) -> None:
     """Replace the values of this tensor with ``value`` (same shape and dtype), outside autograd.
 
     Args:
         value (Tensor|numpy.ndarray): the new values.
 
     Returns:
-        Tensor: this tensor.
+        None, as in Paddle.
 
     Examples:
         >>> import pagaie as paddle
         >>> x = paddle.zeros([2])
-        >>> _ = x.set_value(paddle.to_tensor([1.0, 2.0]))
+        >>> x.set_value(paddle.to_tensor([1.0, 2.0]))
         >>> x.tolist()
         [1.0, 2.0]
     """
@@ -296,7 +296,6 @@ def set_value(self: Tensor, value: Any) -> Tensor:
                              f"{str(t.dtype).replace('torch.', '')}")
     with torch.no_grad():
         t.copy_(src.to(device=t.device, dtype=t.dtype))
-    return self
 
 
 Tensor.set_value = set_value

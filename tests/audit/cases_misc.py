@@ -187,4 +187,45 @@ def math_extra_cases() -> list[Case]:
 
 
 def all_cases() -> list[Case]:
-    return search_cases() + linalg_cases() + fft_cases() + math_extra_cases()
+    return search_cases() + linalg_cases() + fft_cases() + math_extra_cases() + random_and_info_cases()
+
+
+def random_and_info_cases() -> list[Case]:
+    """Random ops compare dtype, shape and stop_gradient only; dtype info objects by fields."""
+    F = _x([3, 4])
+    cs = [
+        Case("rand", ([2, 3],)), Case("rand", ([2, 3], "float64"), label="f64"), Case("rand", ([],), label="0d"),
+        Case("rand", ([2, _i(3)],), label="tensor_in_list"), Case("rand", ([2, 3], "int32"), label="int"),
+        Case("randn", ([2, 3],)), Case("randn", ((0, 3),), label="empty"), Case("standard_normal", ([2, 3],)),
+        Case("randint", (0, 5, [2, 3])), Case("randint", (5,), {"shape": [4]}, label="high_none"),
+        Case("randint", (0, 5, [2], "int32"), label="int32"), Case("randint", (5, 2, [2]), label="bad"),
+        Case("randint_like", (F, 0, 5)), Case("rand_like", (F,)), Case("randn_like", (_x([2], "float64"),)),
+        Case("randperm", (5,)), Case("randperm", (5, "int32"), label="int32"), Case("randperm", (0,), label="zero"),
+        Case("uniform", ([2, 3],)), Case("uniform", ([2, 3], "float64", -2.0, 2.0), label="args"),
+        Case("normal", (0.0, 1.0, [2, 3])), Case("normal", (F, 1.0), label="tensor_mean"),
+        Case("normal", (0.0, _x([3], kind="pos")), label="tensor_std"),
+        Case("multinomial", (X(np.array([0.2, 0.3, 0.5], "float32")), 2)),
+        Case("multinomial", (X(np.array([[0.2, 0.8], [0.5, 0.5]], "float32")), 3, True), label="replacement"),
+        Case("poisson", (_x([3], kind="pos"),)), Case("bernoulli", (X(np.array([0.2, 0.9], "float32")),)),
+        Case("binomial", (X(np.array([5, 10])), X(np.array([0.3, 0.5], "float32")))),
+        Case("standard_gamma", (_x([3], kind="pos"),)), Case("log_normal", (0.0, 1.0, [2])),
+        Case("finfo", ("float32",), post=lambda f: [f.eps, f.max, f.min, f.tiny, f.bits, f.resolution, str(f.dtype)]),
+        Case("finfo", ("bfloat16",), label="bf16", post=lambda f: [f.eps, f.max, f.bits, str(f.dtype)]),
+        Case("iinfo", ("int32",), post=lambda f: [f.min, f.max, f.bits, str(f.dtype)]),
+        Case("iinfo", ("uint8",), label="u8", post=lambda f: [f.min, f.max, f.bits]),
+        Case("get_default_dtype", ()),
+        Case("ger", (_x([2]), _x([3]))), Case("softmax", (F,)), Case("softmax", (F, 0, "float64"), label="dtype"),
+        Case("Tensor.cholesky", (X(np.eye(3) * 2 + 0.1),)), Case("Tensor.inverse", (X(arr([3, 3], "float64") + 3 * np.eye(3)),)),
+        Case("Tensor.matrix_power", (_x([3, 3]), 2)), Case("Tensor.pinv", (F,), rtol=1e-4, atol=1e-5),
+        Case("Tensor.slogdet", (_x([3, 3]),)), Case("Tensor.solve", (X(arr([3, 3], "float64") + 3 * np.eye(3)), _x([3, 1], "float64"))),
+        Case("Tensor.eigvalsh", (X(np.eye(3) * 2 + 0.1),)), Case("Tensor.cov", (F,)), Case("Tensor.corrcoef", (F,)),
+        Case("Tensor.is_same_shape", (F, _x([3, 4]))),
+        Case("Tensor.type_as", (F, _x([2], "int64"))), Case("Tensor.to", (F, "float64"), label="dtype"),
+        Case("Tensor.to", (F, "cpu"), label="device"), Case("Tensor.to", (F, "cpu", "int32"), label="both"),
+        Case("Tensor.stride", (F, 0)), Case("Tensor.stride", (F,), label="all"),
+        Case("Tensor.cond", (X(np.diag([1.0, 2, 3])),)), Case("Tensor.qr", (F,), post=lambda r: r[1].abs()),
+    ]
+    for c in cs:
+        if c.api not in ("finfo", "iinfo", "get_default_dtype", "ger", "softmax") and not c.api.startswith("Tensor."):
+            c.values = False
+    return cs

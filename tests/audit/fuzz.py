@@ -15,6 +15,7 @@ import dataclasses
 import functools
 import re
 import warnings
+import zlib
 from typing import Any, Callable
 
 import numpy as np
@@ -98,12 +99,11 @@ def build(v: Any, P: Any) -> Any:
     return v
 
 
-_RNG = np.random.default_rng(1234)
-
-
 def arr(shape: Any, dtype: str = "float32", kind: str = "float", seed: int | None = None) -> np.ndarray:
     """Deterministic sample data of a numpy dtype (float16/bf16 are made as float32)."""
-    rng = np.random.default_rng(seed if seed is not None else hash((tuple(np.atleast_1d(shape)), dtype, kind)) % 2**32)
+    if seed is None:  # a stable seed from the arguments (str hashes vary between processes)
+        seed = zlib.crc32(repr((tuple(np.atleast_1d(shape).tolist()), dtype, kind)).encode())
+    rng = np.random.default_rng(seed)
     shape = tuple(shape) if isinstance(shape, (list, tuple)) else (shape,) if shape != () else ()
     if dtype == "bool":
         return rng.random(shape) > 0.5
@@ -209,6 +209,8 @@ def _np(v: Any) -> np.ndarray:
 def _kind(v: Any) -> str:
     if _is_tensor(v):
         return "Tensor"
+    if type(v).__name__ == "VarType":  # Paddle's pybind enum, pagaie's IntEnum
+        return "VarType"
     if isinstance(v, bool):
         return "bool"
     if isinstance(v, (int, np.integer)) and not isinstance(v, np.bool_):
@@ -295,6 +297,8 @@ def _cmp(case: Case, a: Any, b: Any, where: str, out: list[str]) -> None:
         if not (a == b or (a != a and b != b) or abs(a - b) <= case.atol + case.rtol * abs(b)):
             out.append(f"{where}: {a!r} vs Paddle {b!r}")
         return
+    if ka == "VarType" and str(a) != str(b):
+        out.append(f"{where}: {a} vs Paddle {b}")
     if case.values and ka != "other:" and a != b and ka in ("int", "bool", "str", "None"):
         out.append(f"{where}: {a!r} vs Paddle {b!r}")
 

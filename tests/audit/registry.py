@@ -5,11 +5,13 @@ import functools
 import json
 import pathlib
 
-from tests.audit import cases_creation, cases_elementwise, cases_manip, cases_misc, cases_reduce, cases_tensor
+from tests.audit import (cases_creation, cases_elementwise, cases_manip, cases_misc, cases_print,
+                         cases_reduce, cases_tensor)
 from tests.audit.fuzz import Case
 
 INVENTORY = pathlib.Path(__file__).resolve().parents[3] / "shared" / "paddle_api" / "paddle-3.3.1-public-api.json"
-MODULES = [cases_elementwise, cases_reduce, cases_manip, cases_creation, cases_misc, cases_tensor]
+MODULES = [cases_elementwise, cases_reduce, cases_manip, cases_creation, cases_misc, cases_tensor,
+           cases_print]
 
 
 @functools.lru_cache(None)
