@@ -743,25 +743,13 @@ def unwrap(a: Any) -> Any:
 
 
 def unwrap_args(args: tuple) -> list:
-    out = []
-    for a in args:
-        if isinstance(a, Tensor):
-            out.append(a._t)
-        elif type(a) is list or type(a) is tuple:
-            out.append(unwrap(a))
-        else:
-            out.append(a)
-    return out
+    """:func:`unwrap` applied to each positional argument."""
+    return [unwrap(a) for a in args]
 
 
 def unwrap_kwargs(kwargs: dict) -> dict:
-    if not kwargs:
-        return kwargs
-    return {k: (v._t if isinstance(v, Tensor) else (unwrap(v) if type(v) in _SEQ else v))
-            for k, v in kwargs.items()}
-
-
-_SEQ = (list, tuple)
+    """:func:`unwrap` applied to each keyword argument."""
+    return {k: unwrap(v) for k, v in kwargs.items()} if kwargs else kwargs
 
 
 def as_torch(x: Any, dtype: torch.dtype | None = None) -> torch.Tensor:

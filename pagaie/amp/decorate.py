@@ -6,6 +6,7 @@ from typing import Any
 import torch
 
 from pagaie._core import dtype as _dt
+from pagaie.amp.grad_scaler import _params_of
 from pagaie.amp.state import set_amp_dtype
 
 __all__ = ["decorate"]
@@ -51,7 +52,7 @@ def _add_master_weights(optimizer: Any) -> None:
     inner_step = optimizer.step
 
     def step() -> None:
-        params = _params(optimizer)
+        params = _params_of(optimizer)
         swapped = []
         for p in params:
             t = p._t
@@ -71,13 +72,6 @@ def _add_master_weights(optimizer: Any) -> None:
                 p._t = low
 
     optimizer.step = step
-
-
-def _params(optimizer: Any) -> list:
-    groups = getattr(optimizer, "_param_groups", None)
-    if groups and isinstance(groups[0], dict):
-        return [p for g in groups for p in g["params"]]
-    return list(getattr(optimizer, "_parameter_list", None) or [])
 
 
 def _cast_state_dict_on_save(model: Any, save_dtype: torch.dtype) -> None:
