@@ -16,6 +16,9 @@ from pagaie._core.dtype import (  # noqa: F401
     get_default_dtype, set_default_dtype, iinfo, finfo,
 )
 cfloat, cdouble = complex64, complex128
+from pagaie._core import flags as _flags, host_allocator as _host_allocator
+if not _flags.flag("use_system_allocator"):
+    _host_allocator.configure()
 from pagaie._core.place import CPUPlace, CUDAPlace, CUDAPinnedPlace, Place  # noqa: F401
 from pagaie._core.tensor import Tensor, Size  # noqa: F401
 from pagaie._core.parameter import Parameter  # noqa: F401
@@ -29,7 +32,7 @@ from pagaie.autograd import grad, no_grad, enable_grad, set_grad_enabled, is_gra
 from pagaie.device import get_device, set_device  # noqa: E402,F401
 
 # Subpackages; each may hoist names into this namespace with ``__paddle_toplevel__``.
-_SUBPACKAGES = ("framework", "nn", "optimizer", "regularizer", "io", "metric", "utils", "vision", "text", "hapi", "callbacks", "amp", "static", "jit", "distribution", "profiler", "distributed", "inference", "onnx", "sparse")
+_SUBPACKAGES = ("framework", "nn", "optimizer", "regularizer", "io", "metric", "utils", "vision", "text", "hapi", "callbacks", "amp", "static", "jit", "distribution", "profiler", "distributed", "inference", "onnx", "sparse", "quantization", "incubate")
 for _sub in _SUBPACKAGES:
     _mod = _import_module(f"pagaie.{_sub}")
     globals()[_sub] = _mod

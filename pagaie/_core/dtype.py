@@ -15,7 +15,7 @@ import torch
 __all__ = [
     "DType", "bool", "uint8", "int8", "int16", "int32", "int64", "float16", "bfloat16",
     "float32", "float64", "complex64", "complex128", "float8_e4m3fn", "float8_e5m2",
-    "uint16", "uint32", "uint64",
+    "uint16", "uint32", "uint64", "pstring", "raw",
     "to_torch_dtype", "from_torch_dtype", "get_default_dtype", "set_default_dtype",
     "iinfo", "finfo", "is_floating_dtype",
 ]
@@ -82,6 +82,52 @@ for _name, _tdt, _val in _TABLE:
     _BY_TORCH[_tdt] = _d
     globals()[_name] = _d
 del _name, _tdt, _val, _d
+
+
+
+class _OpaqueDType(DType):
+    """A Paddle data type with no tensor storage here: ``paddle.pstring`` (string tensors)
+    and ``paddle.raw`` (Paddle's ``UNDEFINED``, the type of vocabulary holders).
+
+    They exist so code can name and compare them; every API that needs a storage type
+    rejects them with TypeError, as Paddle's creation and cast APIs do.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> str(paddle.pstring), paddle.pstring == paddle.raw
+        ('DataType.PSTRING', False)
+    """
+
+    __slots__ = ("_label",)
+
+    def __init__(self, name: str, label: str, value: int) -> None:
+        super().__init__(name, None, value)  # type: ignore[arg-type]
+        self._label = label
+
+    def __repr__(self) -> str:
+        return f"<DataType.{self._label}: {self.value}>"
+
+    def __str__(self) -> str:
+        return f"DataType.{self._label}"
+
+    def __reduce__(self):
+        return (_opaque_by_name, (self.name,))
+
+    @property
+    def is_floating_point(self) -> builtins_bool:
+        return False
+
+    @property
+    def itemsize(self) -> int:
+        raise TypeError(f"paddle.{self.name} has no fixed element size")
+
+
+def _opaque_by_name(name: str) -> DType:
+    return globals()[name]
+
+
+pstring = _OpaqueDType("pstring", "PSTRING", 14)
+raw = _OpaqueDType("raw", "UNDEFINED", 0)
 
 _ALIASES = {"float": "float32", "double": "float64", "half": "float16", "int": "int64",
             "long": "int64", "bool_": "bool", "fp16": "float16", "fp32": "float32",

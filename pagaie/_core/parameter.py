@@ -5,6 +5,7 @@ from typing import Any
 
 import torch
 
+from pagaie._core.dtype import default_float, to_torch_dtype
 from pagaie._core.tensor import Tensor
 
 __all__ = ["Parameter"]
@@ -28,10 +29,14 @@ class Parameter(Tensor):
         (False, True)
     """
 
-    def __init__(self, data: Any, trainable: bool = True, name: str | None = None,
-                 optimize_attr: dict | None = None, regularizer: Any = None,
-                 need_clip: bool = True, do_model_average: bool | None = None,
-                 is_distributed: bool = False) -> None:
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        """``Parameter(data, trainable=True, name=None, optimize_attr=None, regularizer=None,
+        need_clip=True, do_model_average=None, is_distributed=False)`` from a value, or
+        Paddle's ``Parameter(shape, dtype, **attrs)`` (zero-filled, to be initialised), or
+        ``Parameter()`` (an empty float32 parameter).
+        """
+        data, trainable, name, optimize_attr, regularizer, need_clip, do_model_average, \
+            is_distributed = _parameter_args(args, kwargs)
         t = data._t if isinstance(data, Tensor) else torch.as_tensor(data).clone()  # never alias the caller's array
         self._t = t.detach().requires_grad_(bool(trainable) and (t.is_floating_point() or t.is_complex()))
         self._name = name
@@ -49,3 +54,41 @@ class Parameter(Tensor):
     @trainable.setter
     def trainable(self, value: bool) -> None:
         self.stop_gradient = not value
+
+
+_VALUE_ORDER = ("data", "trainable", "name", "optimize_attr", "regularizer", "need_clip",
+                "do_model_average", "is_distributed")
+
+
+def _parameter_args(args: tuple, kwargs: dict) -> tuple:
+    """Normalise the constructor forms of :class:`Parameter` to the value form's fields."""
+    first = args[0] if args else kwargs.get("data", kwargs.get("shape"))
+    if isinstance(first, (list, tuple)) and "data" not in kwargs:
+        if len(args) > 2:
+            raise TypeError(f"paddle.nn.Parameter: takes shape and dtype by position and the "
+                            f"attributes by keyword, but received {len(args)} positional arguments")
+        shape = list(first)
+        dtype = args[1] if len(args) > 1 else kwargs.get("dtype")
+        if dtype is None:
+            raise TypeError("paddle.nn.Parameter: missing 1 required positional argument: 'dtype'")
+        if any(int(d) <= 0 for d in shape):
+            raise ValueError("Each dimension of shape for Parameter must be greater than 0, but "
+                             f"received {shape}")
+        data = torch.zeros([int(d) for d in shape], dtype=to_torch_dtype(dtype, "paddle.nn.Parameter"))
+        fields = {k: v for k, v in kwargs.items() if k in _VALUE_ORDER[1:]}
+    else:
+        if len(args) > len(_VALUE_ORDER):
+            raise TypeError(f"paddle.nn.Parameter: too many positional arguments ({len(args)})")
+        fields = dict(zip(_VALUE_ORDER, args))
+        for k, v in kwargs.items():
+            if k not in _VALUE_ORDER:
+                raise TypeError(f"paddle.nn.Parameter: unexpected keyword argument {k!r}")
+            if k in fields:
+                raise TypeError(f"paddle.nn.Parameter: got multiple values for argument {k!r}")
+            fields[k] = v
+        data = fields.pop("data", None)
+        if data is None:
+            data = torch.empty(0, dtype=default_float())
+    return (data, fields.get("trainable", True), fields.get("name"), fields.get("optimize_attr"),
+            fields.get("regularizer"), fields.get("need_clip", True),
+            fields.get("do_model_average"), fields.get("is_distributed", False))

@@ -5,7 +5,7 @@ from typing import Any
 
 import torch
 
-__all__ = ["Place", "CPUPlace", "CUDAPlace", "CUDAPinnedPlace", "set_device", "get_device",
+__all__ = ["Place", "CPUPlace", "CUDAPlace", "CUDAPinnedPlace", "XPUPinnedPlace", "set_device", "get_device",
            "to_torch_device", "place_of", "default_device"]
 
 
@@ -105,6 +105,30 @@ class CUDAPinnedPlace(Place):
 
     def __repr__(self) -> str:
         return "Place(gpu_pinned)"
+
+
+class XPUPinnedPlace(Place):
+    """Page-locked host memory for Kunlun XPU transfers.
+
+    pagaie runs on CPU and CUDA only, so constructing one raises RuntimeError, as a
+    Paddle build without XPU support does.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> try:
+        ...     paddle.XPUPinnedPlace()
+        ... except RuntimeError:
+        ...     print('no XPU')
+        no XPU
+    """
+
+    def __init__(self) -> None:
+        raise RuntimeError("paddle.XPUPinnedPlace: cannot use XPUPinnedPlace in this build: "
+                           "pagaie supports only CPU and CUDA devices (use paddle.CPUPlace() "
+                           "or paddle.CUDAPinnedPlace())")
+
+    def is_xpu_pinned_place(self) -> bool:
+        return True
 
 
 def _check_gpu(index: int, api: str) -> None:

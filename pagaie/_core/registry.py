@@ -360,6 +360,12 @@ def _make_inplace(rec: OpRecord, base: OpRecord) -> Callable:
         return x
 
     functools.update_wrapper(api, base.kernel)
+    # The call binds to the in-place kernel's signature (Paddle's in-place APIs drop
+    # ``out`` and may order arguments differently): show that one, not the base's.
+    del api.__wrapped__
+    sig = rec.signature
+    api.__signature__ = sig.replace(parameters=[p for p in sig.parameters.values()
+                                                if not p.name.startswith("_")])
     api.__name__ = api.__qualname__ = rec.name
     api.__doc__ = f"In-place version of :func:`{base.name}`: writes the result into ``{first}`` and returns it."
     api.op_record = rec

@@ -92,23 +92,19 @@ class Tensor:
     persistable: bool = False
 
     # ---- construction -------------------------------------------------------------
-    def __init__(self, data: Any = None, dtype: Any = None, place: Any = None,
-                 stop_gradient: bool = True, name: str | None = None) -> None:
-        if isinstance(data, Tensor):
-            t = data._t
-        elif isinstance(data, torch.Tensor):
-            t = data
-        elif data is None:
-            t = torch.empty(0)
-        else:
-            t = torch.as_tensor(np.asarray(data))
-        if dtype is not None:
-            t = t.to(_dt.to_torch_dtype(dtype, "paddle.Tensor"))
-        if place is not None:
-            t = t.to(to_torch_device(place, "paddle.Tensor"))
-        self._t = t.detach().requires_grad_(not stop_gradient) if not stop_gradient else t
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        """Paddle's constructor forms: ``Tensor()`` (empty), ``Tensor(value, place,
+        persistable, zero_copy, name, stop_gradient, dims, dtype, type)`` with ``value`` a
+        numpy array, a Tensor or a list (lists become the default float dtype),
+        ``Tensor(d0, d1, ...)`` (an uninitialised tensor of that shape) and the legacy
+        ``Tensor(dtype, dims, name, type, persistable)``. ``data=`` is accepted for ``value``.
+        """
+        t, name, stop_gradient, persistable, extra = _constructor_args(args, kwargs)
+        self._t = t.detach().requires_grad_(True) if not stop_gradient else t
         self._name = name
-        self.persistable = False
+        self.persistable = persistable
+        if extra:
+            self.__dict__.update(extra)
 
     # ---- core attributes ----------------------------------------------------------
     @property
@@ -716,6 +712,59 @@ _run_backward = torch.autograd.Variable._execution_engine.run_backward
 
 
 _NEEDS_UNWRAP.add(Tensor)
+
+
+_CTOR_ORDER = ("value", "place", "persistable", "zero_copy", "name", "stop_gradient", "dims",
+               "dtype", "type", "process_mesh", "placements")
+_LEGACY_ORDER = ("dtype", "dims", "name", "type", "persistable")
+
+
+def _constructor_args(args: tuple, kwargs: dict) -> tuple:
+    """Parse ``Tensor(...)``'s forms into (torch tensor, name, stop_gradient, persistable, extra)."""
+    if "data" in kwargs:
+        kwargs["value"] = kwargs.pop("data")
+    unknown = set(kwargs) - set(_CTOR_ORDER)
+    if unknown:
+        raise RuntimeError(f"paddle.Tensor: could not parse the arguments; unexpected keyword(s) "
+                           f"{sorted(unknown)}; the accepted ones are {list(_CTOR_ORDER)}")
+    if args and all(type(a) is int for a in args) and not kwargs:
+        return torch.empty(args, dtype=_dt.default_float()), None, True, False, None
+    legacy = (args and isinstance(args[0], _dt.DType)) or ("dims" in kwargs and "value" not in kwargs)
+    order = _LEGACY_ORDER if legacy else _CTOR_ORDER
+    if len(args) > len(order):
+        raise RuntimeError(f"paddle.Tensor: too many positional arguments ({len(args)})")
+    for k, a in zip(order, args):
+        if k in kwargs:
+            raise RuntimeError(f"paddle.Tensor: argument {k!r} given by position and by keyword")
+        kwargs[k] = a
+    dtype = kwargs.get("dtype")
+    if legacy:
+        dims = [int(d) for d in (kwargs.get("dims") or [])]
+        t = torch.zeros(dims, dtype=_dt.to_torch_dtype(dtype, "paddle.Tensor"))
+        return t, kwargs.get("name"), True, bool(kwargs.get("persistable")), None
+    value = kwargs.get("value")
+    if isinstance(value, Tensor):
+        t = value._t
+    elif isinstance(value, torch.Tensor):
+        t = value
+    elif value is None:
+        t = torch.empty(0, dtype=_dt.default_float())
+    elif isinstance(value, (list, tuple)):
+        t = torch.as_tensor(np.asarray(value, dtype=np.float64)).to(_dt.default_float())
+    elif isinstance(value, (np.ndarray, np.generic)):
+        t = torch.as_tensor(np.asarray(value))
+    else:
+        raise ValueError("paddle.Tensor: the first argument should be a numpy array, a Tensor or a "
+                         f"list, but received {type(value).__name__}")
+    if dtype is not None:
+        t = t.to(_dt.to_torch_dtype(dtype, "paddle.Tensor"))
+    place = kwargs.get("place")
+    if place is not None:
+        t = t.to(to_torch_device(place, "paddle.Tensor"))
+    extra = {k: kwargs[k] for k in ("process_mesh", "placements") if kwargs.get(k) is not None}
+    sg = kwargs.get("stop_gradient")
+    return (t, kwargs.get("name"), True if sg is None else bool(sg),
+            bool(kwargs.get("persistable")), extra)
 
 
 def wrap(out: Any) -> Any:

@@ -11,6 +11,7 @@ import torch
 import torch.nn.functional as F
 
 from pagaie._core.registry import defop
+from pagaie._ops._random_mask import scaled_keep_mask
 
 __all__ = ["scaled_dot_product_attention", "flash_attn_qkvpacked", "flash_attn_varlen_qkvpacked",
            "sparse_attention"]
@@ -34,8 +35,42 @@ def attention_bhsd(q, k, v, mask=None, dropout_p=0.0, causal=False, scale=None):
             mask = mask.to(q.dtype)
     if causal:
         mask = None
+    if dropout_p > 0.0 and q.device.type == "cpu":
+        return _attention_with_dropout_cpu(q, k, v, mask, dropout_p, causal, scale)
     return F.scaled_dot_product_attention(q, k, v, attn_mask=mask, dropout_p=dropout_p,
                                           is_causal=causal, scale=scale)
+
+
+def _attention_with_dropout_cpu(q, k, v, mask, dropout_p, causal, scale):
+    """The attention core with dropout on the weights, spelled out.
+
+    torch's CPU flash kernel takes no dropout, and its fallback draws the mask with the
+    Bernoulli sampler; the integer-bit mask of :func:`scaled_keep_mask` is about three times
+    cheaper. Rows with no allowed key give zeros, as the fused kernels do.
+    """
+    if scale is None:
+        scale = q.shape[-1] ** -0.5 if q.shape[-1] else 1.0
+    scores = torch.matmul(q, k.transpose(-1, -2)).mul_(scale)
+    if causal:
+        lq, lk = scores.shape[-2], scores.shape[-1]
+        mask = torch.ones(lq, lk, dtype=torch.bool, device=q.device).tril(lk - lq)
+        mask = torch.zeros(lq, lk, dtype=q.dtype, device=q.device).masked_fill_(~mask, float("-inf"))
+    if mask is not None:
+        scores = scores + mask
+        weights = _safe_softmax(scores)
+    else:
+        weights = torch.softmax(scores, -1)
+    weights = weights * scaled_keep_mask(weights.shape, dropout_p, weights.dtype, weights.device)
+    return torch.matmul(weights, v)
+
+
+def _safe_softmax(scores):
+    """Softmax over the last axis that gives 0 (not NaN) on rows that are all ``-inf``."""
+    safe = getattr(torch.ops.aten, "_safe_softmax", None)
+    if safe is not None:
+        return safe(scores, -1)
+    w = torch.softmax(scores, -1)
+    return torch.where(torch.isneginf(scores).all(-1, keepdim=True), 0.0, w)
 
 
 @defop(amp="white", paddle_types=("flash_attn", "memory_efficient_attention",

@@ -9,6 +9,7 @@ import torch
 import torch.nn.functional as F
 
 from pagaie._core.registry import defop
+from pagaie._ops._random_mask import keep_mask, scaled_keep_mask
 
 __all__ = ["linear", "bilinear", "dropout", "dropout1d", "dropout2d", "dropout3d", "alpha_dropout",
            "feature_alpha_dropout", "embedding", "one_hot", "cosine_similarity", "pairwise_distance",
@@ -119,9 +120,7 @@ def dropout(x, p=0.5, axis=None, training=True, inplace=False, mode="upscale_in_
         if mode == "upscale_in_train" and x.is_floating_point():
             if x.is_cuda:
                 return torch.nn.functional.dropout(x, p, True)  # one fused kernel
-            # On CPU a uniform draw and a scaled mask beat native_dropout's bernoulli
-            # sampler by about 1.5x (forward and backward).
-            return x * (torch.rand_like(x) >= p).to(x.dtype).mul_(1.0 / (1.0 - p))
+            return x * scaled_keep_mask(x.shape, p, x.dtype, x.device)
         mask_shape = x.shape
     else:
         axes = [axis] if isinstance(axis, int) else list(axis)
@@ -132,7 +131,7 @@ def dropout(x, p=0.5, axis=None, training=True, inplace=False, mode="upscale_in_
             raise ValueError("paddle.nn.functional.dropout: axis value should be greater than or equal to 0 "
                              f"and less than dimensions of x:{x.dim()}, but get axis value:{max(axes)} ")
         mask_shape = [x.shape[i] if i in axes else 1 for i in range(x.dim())]
-    keep = torch.empty(mask_shape, dtype=x.dtype, device=x.device).bernoulli_(1.0 - p)
+    keep = keep_mask(mask_shape, p, x.device).to(x.dtype)
     if mode == "upscale_in_train":
         return x * keep / (1.0 - p)
     return x * keep
@@ -201,7 +200,7 @@ def _alpha_dropout(x, p, training, mask_shape, api):
     alpha_p = -_SELU_ALPHA * _SELU_SCALE
     a = ((1 - p) * (1 + p * alpha_p ** 2)) ** -0.5
     b = -a * alpha_p * p
-    keep = torch.empty(mask_shape, dtype=x.dtype, device=x.device).bernoulli_(1.0 - p)
+    keep = keep_mask(mask_shape, p, x.device).to(x.dtype)
     return a * (x * keep + alpha_p * (1 - keep)) + b
 
 

@@ -32,6 +32,41 @@ from pagaie._static.ir import Program, Value
 __all__ = ["CompiledPlan", "StrategyRunner"]
 
 
+# Inductor's generated CPU sampler draws one Philox block per element and runs several
+# times slower than ATen's; keeping ATen's samplers also keeps paddle.seed's streams.
+_INDUCTOR_OPTIONS: dict = {"fallback_random": True}
+
+
+def _recompute_bool_masks_pass() -> Any:
+    """A joint-graph pass marking boolean elementwise results (relu's ``x <= 0`` mask and the
+    like) as recomputed in the backward rather than saved: inductor's vectorised stores of
+    boolean tensors are several times slower on CPUs than recomputing the comparison inside
+    the backward kernel from the float tensor that is saved anyway."""
+    try:
+        from torch._inductor.custom_graph_pass import CustomGraphPass
+        from torch.utils.checkpoint import CheckpointPolicy
+    except ImportError:
+        return None
+
+    class _RecomputeBoolMasks(CustomGraphPass):
+        def __call__(self, graph: torch.fx.Graph) -> None:
+            for node in graph.nodes:
+                val = node.meta.get("val")
+                if node.op == "call_function" and isinstance(val, torch.Tensor) and \
+                        val.dtype == torch.bool and torch.Tag.pointwise in getattr(node.target, "tags", ()):
+                    node.meta["recompute"] = CheckpointPolicy.PREFER_RECOMPUTE
+
+        def uuid(self) -> str:
+            return "pagaie-recompute-bool-masks-1"
+
+    return _RecomputeBoolMasks()
+
+
+_pass = _recompute_bool_masks_pass()
+if _pass is not None:
+    _INDUCTOR_OPTIONS["joint_custom_pre_pass"] = _pass
+
+
 def _slots_in(t: Any, out: list) -> None:
     if type(t) is _Slot:
         if t.i not in out:
@@ -96,7 +131,8 @@ class _Segment:
             self.fn = self.gm
             return self.gm(*tensors)
         try:
-            compiled = torch.compile(self.gm, backend=self.backend, dynamic=None)
+            compiled = torch.compile(self.gm, backend=self.backend, dynamic=None,
+                                     options=_INDUCTOR_OPTIONS if self.backend == "inductor" else None)
             out = compiled(*tensors)
         except Exception as exc:  # noqa: BLE001 - any compiler failure: run the fx module
             out = self.gm(*tensors)  # a genuine error in the program raises here

@@ -130,9 +130,11 @@ def _side_effect(op: Operator) -> bool:
     runner = GRAPH_OPS.get(op.type)
     if runner is not None:
         return runner.side_effect
-    # A call that re-defines a persistable value (in-place update of a parameter).
-    return any(v.persistable and v.op is op for v in op.output_values()) and \
-        any(v.name in op.input_names() for v in op.output_values())
+    # A call that re-defines a persistable value (in-place update of a parameter), or one
+    # that writes into its arguments (batch norm statistics, a fake quantizer's scale).
+    from pagaie._static.passes.engine import mutates
+    return (any(v.persistable and v.op is op for v in op.output_values()) and
+            any(v.name in op.input_names() for v in op.output_values())) or mutates(op)
 
 
 class Plan:

@@ -20,7 +20,7 @@ import torch
 
 from pagaie._core import dtype as _dt
 from pagaie._core.registry import REGISTRY
-from pagaie._core.tensor import Size, Tensor
+from pagaie._core.tensor import Size, Tensor, VarType
 
 __all__ = ["UNKNOWN", "Value", "Operator", "Block", "Program", "FORMAT_VERSION"]
 
@@ -51,16 +51,27 @@ class Value(Tensor):
         persistable (bool): parameters and other values that live across runs.
     """
 
-    def __init__(self, block: "Block", name: str, shape: list[int], dtype: Any,
-                 stop_gradient: bool = True, persistable: bool = False) -> None:
-        self._t = torch.empty(_shape_in(shape), dtype=_dt.to_torch_dtype(dtype), device="meta")
+    def __init__(self, block: "Block", type: Any = VarType.DENSE_TENSOR, name: str | None = None,
+                 shape: list[int] | None = None, dtype: Any = None, lod_level: int | None = None,
+                 capacity: int | None = None, persistable: bool | None = None,
+                 error_clip: Any = None, stop_gradient: bool = False, is_data: bool = False,
+                 need_check_feed: bool = False, belong_to_optimizer: bool = False,
+                 **kwargs: Any) -> None:
+        # Paddle's Variable signature; ``type``, ``lod_level``, ``capacity``, ``error_clip``,
+        # ``need_check_feed`` and ``belong_to_optimizer`` are kept for compatibility only.
+        if name is None:
+            name = block.program.unique_name("_generated_var")
+        self._t = torch.empty(_shape_in(list(shape or [])), device="meta",
+                              dtype=_dt.to_torch_dtype("float32" if dtype is None else dtype))
         self._name = name
         self.block = block
         self._stop_gradient = bool(stop_gradient)
-        self.persistable = persistable
+        self.persistable = bool(persistable)
         self.op: Operator | None = None
         self.source: Tensor | None = None  # the eager tensor a captured value reads at run time
-        self.is_data = False
+        self.is_data = bool(is_data)
+        self.belong_to_optimizer = belong_to_optimizer
+        block.vars.setdefault(name, self)
 
     # Symbolic overrides of the Tensor protocol -----------------------------------
     @property
@@ -271,8 +282,8 @@ class Block:
         if name in self.vars:
             raise ValueError(f"paddle.static: a variable named {name!r} already exists in block "
                              f"{self.idx}")
-        v = Value(self, name, list(shape), dtype, stop_gradient, persistable)
-        self.vars[name] = v
+        v = Value(self, name=name, shape=list(shape), dtype=dtype, stop_gradient=stop_gradient,
+                  persistable=persistable)
         return v
 
     def var(self, name: str) -> Value:

@@ -104,7 +104,7 @@ def backward(tensors: Sequence[Tensor], grad_tensors: Sequence[Tensor | None] | 
 
 
 def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=False,
-         only_inputs=True, allow_unused=False, no_grad_vars=None):
+         only_inputs=True, allow_unused=False, no_grad_vars=None, *, dump_backward_graph_path=None):
     """Gradients of ``outputs`` with respect to ``inputs``, returned rather than accumulated.
 
     Args:
@@ -117,6 +117,8 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
         allow_unused (bool, optional): return None for inputs that outputs do not use,
             instead of raising.
         no_grad_vars (Tensor|list[Tensor], optional): tensors treated as constants.
+        dump_backward_graph_path (str, optional): a directory in which to write the backward
+            graph as a Graphviz ``.dot`` file before running it.
 
     Returns:
         list[Tensor|None]: one gradient per input.
@@ -151,6 +153,8 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
             return [None] * len(ins)
         raise ValueError("paddle.grad: none of the outputs depends on the inputs "
                          "(all outputs stop gradient); pass allow_unused=True to get None")
+    if dump_backward_graph_path is not None:
+        _dump_graph(ts, dump_backward_graph_path)
     try:
         res = torch.autograd.grad(ts, [i._t for i in ins], gs, retain_graph=retain_graph,
                                   create_graph=create_graph, allow_unused=True)

@@ -27,6 +27,11 @@ __paddle_toplevel__: list[str] = [n for n in __all__ if n != "lazy_init_active"]
 from pagaie.framework.param_attr import ParamAttr, WeightNormParamAttr  # noqa: E402,F401
 from pagaie.framework.io import load, save  # noqa: E402,F401
 __paddle_toplevel__ += ["ParamAttr", "save", "load"]
+from pagaie.framework.storage import MmapStorage  # noqa: E402,F401
+from pagaie._core.dtype import pstring, raw  # noqa: E402,F401
+from pagaie._core.place import XPUPinnedPlace  # noqa: E402,F401
+__paddle_toplevel__ += ["MmapStorage", "pstring", "raw", "XPUPinnedPlace"]
+from pagaie.framework import tensor_methods as _tensor_methods  # noqa: E402,F401  (attaches Tensor methods)
 
 # Paddle's short dtype aliases (``paddle.float is paddle.float32``); assigned through
 # globals() so the builtins ``float`` keeps its meaning in this module.

@@ -49,7 +49,7 @@ def _check_target(t: Any, api: str) -> Value:
 
 def append_backward(loss: Value, parameter_list: Sequence | None = None,
                     no_grad_set: set | None = None, callbacks: Any = None,
-                    checkpoints: Any = None) -> list[tuple[Value, Value]]:
+                    checkpoints: Any = None, distop_context: Any = None) -> list[tuple[Value, Value]]:
     """Add the gradient computation of ``loss`` to its program.
 
     Args:
@@ -58,6 +58,8 @@ def append_backward(loss: Value, parameter_list: Sequence | None = None,
             all trainable parameters the loss depends on by default.
         no_grad_set (set, optional): parameters (or names) to leave out.
         callbacks, checkpoints: accepted for compatibility.
+        distop_context (optional): Paddle's auto-parallel bookkeeping; accepted and unused
+            (a single-process program needs none).
 
     Returns:
         list[tuple[Value, Value]]: ``(parameter, gradient)`` pairs.

@@ -86,9 +86,15 @@ def redefines(op: Operator) -> bool:
 
 
 def mutates(op: Operator) -> bool:
-    """The op writes into one of its tensor arguments (``out=``, batch norm statistics)."""
+    """The op writes into one of its tensor arguments (``out=``, batch norm statistics, the
+    arguments a record lists in ``writes_args``, such as a fake quantizer's moving scale)."""
     if op.kwargs.get("out") is not None or op.kwargs.get("output") is not None:
         return True
+    rec = REGISTRY.get(op.type)
+    written = rec.extra.get("writes_args") if rec is not None else None
+    if written:
+        b = bound(op)
+        return any(isinstance(b.get(name), Value) for name in written)
     if op.type in ("batch_norm", "instance_norm", "fused_conv2d_bn_act"):
         b = bound(op)
         if op.type == "instance_norm":

@@ -11,6 +11,8 @@ from pagaie._ops.nn_loss import *  # noqa: F401,F403
 from pagaie._ops.nn_loss_extra import *  # noqa: F401,F403
 from pagaie._ops.nn_misc import *  # noqa: F401,F403
 from pagaie._ops.nn_attention import *  # noqa: F401,F403
+from pagaie._ops.nn_attention_mask import *  # noqa: F401,F403
+from pagaie._ops.nn_moe import *  # noqa: F401,F403
 
 # Math ops Paddle also exposes here: declared once, by whichever family owns them.
 sigmoid = _Tensor.sigmoid

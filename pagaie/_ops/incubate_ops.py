@@ -1,0 +1,349 @@
+"""``paddle.incubate`` ops: segment reductions, graph message passing (``graph_send_recv``),
+``identity_loss`` and the fused masked softmaxes.
+
+Not a top-level family: these records are exported by ``pagaie.incubate``. Record names carry
+an ``incubate_`` prefix so that they never clash with ``paddle.geometric`` ops of the same name.
+AMP policies are "promote": none of these ops is on Paddle's white or black lists, so under
+autocast they compute in their inputs' dtype, as in Paddle.
+"""
+from __future__ import annotations
+
+import torch
+
+from pagaie._core import dtype as _dt
+from pagaie._core.registry import defop
+
+__all__ = ["incubate_segment_sum", "incubate_segment_mean", "incubate_segment_max",
+           "incubate_segment_min", "incubate_graph_send_recv", "incubate_identity_loss",
+           "incubate_softmax_mask_fuse", "incubate_softmax_mask_fuse_upper_triangle"]
+
+_VALUE_DTYPES = (torch.float32, torch.float64, torch.int32, torch.int64, torch.float16, torch.bfloat16)
+_FLOAT_DTYPES = (torch.float32, torch.float64, torch.float16, torch.bfloat16)
+_INDEX_DTYPES = (torch.int32, torch.int64)
+
+
+def _dname(t: torch.Tensor) -> str:
+    return _dt.from_torch_dtype(t.dtype).name
+
+
+def _check_dtype(api: str, arg: str, t: torch.Tensor, allowed: tuple) -> None:
+    if t.dtype not in allowed:
+        names = ", ".join(_dt.from_torch_dtype(d).name for d in allowed)
+        raise RuntimeError(f"paddle.incubate.{api}: '{arg}' must have one of the dtypes {names}, "
+                           f"but received {_dname(t)}")
+
+
+def _index_vector(api: str, arg: str, ids: torch.Tensor) -> torch.Tensor:
+    """A 1-D int64 view of an index tensor of shape ``[n]`` or ``[n, 1, ...]``."""
+    if ids.dtype not in _INDEX_DTYPES:
+        raise ValueError(f"paddle.incubate.{api}: '{arg}' must be int32 or int64, but received "
+                         f"{_dname(ids)}")
+    if ids.dim() != 1:
+        if ids.dim() == 0 or any(s != 1 for s in ids.shape[1:]):
+            raise ValueError(f"paddle.incubate.{api}: '{arg}' must be a 1-D tensor (or have size 1 "
+                             f"in every other dimension), but received shape {list(ids.shape)}")
+        ids = ids.reshape(-1)
+    return ids.long()
+
+
+class _ExtremeReduce(torch.autograd.Function):
+    """Row-wise max/min of ``data`` grouped by ``ids`` into ``rows`` rows (empty rows are 0).
+
+    Paddle's gradient gives the full output gradient to every input equal to its group's
+    extreme (ties each get all of it), unlike torch's even split, hence this Function.
+    """
+
+    @staticmethod
+    def forward(ctx, data, ids, rows, reduce):
+        idx = ids.view(-1, *([1] * (data.dim() - 1))).expand_as(data)
+        out = data.new_zeros((rows,) + tuple(data.shape[1:]))
+        out = out.scatter_reduce(0, idx, data, reduce, include_self=False)
+        ctx.save_for_backward(data, ids, out)
+        return out
+
+    @staticmethod
+    def backward(ctx, g):
+        data, ids, out = ctx.saved_tensors
+        hit = data == out.index_select(0, ids)
+        return g.index_select(0, ids) * hit, None, None, None
+
+
+def _sum_rows(data: torch.Tensor, ids: torch.Tensor, rows: int) -> torch.Tensor:
+    return data.new_zeros((rows,) + tuple(data.shape[1:])).index_add(0, ids, data)
+
+
+def _mean_rows(data: torch.Tensor, ids: torch.Tensor, rows: int) -> torch.Tensor:
+    total = _sum_rows(data, ids, rows)
+    count = torch.bincount(ids, minlength=rows).clamp_(min=1)
+    count = count.view(-1, *([1] * (data.dim() - 1)))
+    if data.dtype.is_floating_point:
+        return total / count.to(data.dtype)
+    return torch.div(total, count.to(data.dtype), rounding_mode="trunc")
+
+
+def _reduce_rows(kind: str, data: torch.Tensor, ids: torch.Tensor, rows: int) -> torch.Tensor:
+    if kind == "sum":
+        return _sum_rows(data, ids, rows)
+    if kind == "mean":
+        return _mean_rows(data, ids, rows)
+    return _ExtremeReduce.apply(data, ids, rows, "amax" if kind == "max" else "amin")
+
+
+def _segment(api: str, kind: str, data: torch.Tensor, segment_ids: torch.Tensor) -> torch.Tensor:
+    _check_dtype(api, "data", data, _VALUE_DTYPES)
+    ids = _index_vector(api, "segment_ids", segment_ids)
+    if data.dim() == 0 or ids.numel() != data.shape[0]:
+        got = "a 0-D tensor" if data.dim() == 0 else f"dimension 0 of size {data.shape[0]}"
+        raise ValueError(f"paddle.incubate.{api}: 'segment_ids' must have as many elements as "
+                         f"dimension 0 of 'data', but received {ids.numel()} ids and {got}")
+    if ids.numel() == 0:
+        return data.new_zeros((0,) + tuple(data.shape[1:]))
+    unsorted, first, last = torch.stack([(ids[1:] < ids[:-1]).any().long(), ids[0], ids[-1]]).tolist()
+    if unsorted:
+        raise ValueError(f"paddle.incubate.{api}: 'segment_ids' must be sorted in ascending order, "
+                         f"but received {ids.tolist()[:20]}")
+    if first < 0:
+        raise IndexError(f"paddle.incubate.{api}: 'segment_ids' must be non-negative, but received "
+                         f"{first}")
+    return _reduce_rows(kind, data, ids, last + 1)
+
+
+_SEGMENT_DOC = """Segment {what}: row ``i`` of the result is the {what} of the rows of ``data`` whose
+    id in ``segment_ids`` is ``i``.
+
+    ``segment_ids`` must be sorted (ascending, non-negative); the result has
+    ``segment_ids[-1] + 1`` rows, and a segment id that never occurs gives a row of zeros.
+
+    Args:
+        data (Tensor): the values, float16/bfloat16/float32/float64/int32/int64, at least 1-D.
+        segment_ids (Tensor): int32 or int64 ids, one per row of ``data``.
+        name (str, optional): unused, for Paddle compatibility.
+
+    Returns:
+        Tensor: same dtype as ``data``, shape ``[segment_ids[-1] + 1] + data.shape[1:]``.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> data = paddle.to_tensor([[1.0, 2.0, 3.0], [3.0, 2.0, 1.0], [4.0, 5.0, 6.0]])
+        >>> ids = paddle.to_tensor([0, 0, 1], dtype='int32')
+        >>> paddle.incubate.segment_{op}(data, ids).tolist()
+        {example}
+    """
+
+
+@defop(paddle_types=("segment_pool", "pd_op.segment_pool"), method=False)
+def incubate_segment_sum(data, segment_ids, name=None):
+    return _segment("segment_sum", "sum", data, segment_ids)
+
+
+@defop(paddle_types=("segment_pool", "pd_op.segment_pool"), method=False)
+def incubate_segment_mean(data, segment_ids, name=None):
+    return _segment("segment_mean", "mean", data, segment_ids)
+
+
+@defop(paddle_types=("segment_pool", "pd_op.segment_pool"), method=False)
+def incubate_segment_max(data, segment_ids, name=None):
+    return _segment("segment_max", "max", data, segment_ids)
+
+
+@defop(paddle_types=("segment_pool", "pd_op.segment_pool"), method=False)
+def incubate_segment_min(data, segment_ids, name=None):
+    return _segment("segment_min", "min", data, segment_ids)
+
+
+for _fn, _what, _op, _ex in (
+        (incubate_segment_sum, "sum", "sum", "[[4.0, 4.0, 4.0], [4.0, 5.0, 6.0]]"),
+        (incubate_segment_mean, "mean", "mean", "[[2.0, 2.0, 2.0], [4.0, 5.0, 6.0]]"),
+        (incubate_segment_max, "maximum", "max", "[[3.0, 2.0, 3.0], [4.0, 5.0, 6.0]]"),
+        (incubate_segment_min, "minimum", "min", "[[1.0, 2.0, 1.0], [4.0, 5.0, 6.0]]")):
+    _fn.__doc__ = _SEGMENT_DOC.format(what=_what, op=_op, example=_ex)
+del _fn, _what, _op, _ex
+
+
+def _out_rows(out_size, default: int) -> int:
+    if out_size is None:
+        return default
+    if isinstance(out_size, torch.Tensor):
+        if out_size.dtype not in _INDEX_DTYPES:
+            raise TypeError("paddle.incubate.graph_send_recv: 'out_size' must be an int32/int64 "
+                            f"tensor, but received {_dname(out_size)}")
+        out_size = out_size.reshape(-1)[0].item()
+    elif isinstance(out_size, bool) or not isinstance(out_size, int):
+        try:
+            out_size = int(out_size)  # numpy integers
+        except TypeError:
+            raise TypeError("paddle.incubate.graph_send_recv: 'out_size' must be an int or a "
+                            f"Tensor, but received {type(out_size).__name__}") from None
+    return default if out_size <= 0 else int(out_size)
+
+
+@defop(amp="promote", paddle_types=("graph_send_recv", "send_u_recv", "pd_op.send_u_recv"),
+       method=False)
+def incubate_graph_send_recv(x, src_index, dst_index, pool_type="sum", out_size=None, name=None):
+    """Message passing on a graph: gather the rows ``x[src_index]`` and reduce them into the
+    rows ``dst_index`` of the output with ``pool_type`` (sum, mean, max or min).
+
+    Rows of the output that receive no message are zeros.
+
+    Args:
+        x (Tensor): node features, float16/bfloat16/float32/float64/int32/int64, at least 1-D.
+        src_index (Tensor): int32/int64 source node of each edge.
+        dst_index (Tensor): destination node of each edge, same dtype and length as ``src_index``.
+        pool_type (str, optional): ``'sum'``, ``'mean'``, ``'max'`` or ``'min'``. Default ``'sum'``.
+        out_size (int|Tensor, optional): rows of the output; None or a value <= 0 means
+            ``x.shape[0]``. Default None.
+        name (str, optional): unused, for Paddle compatibility.
+
+    Returns:
+        Tensor: same dtype as ``x``, shape ``[out_size] + x.shape[1:]``.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> x = paddle.to_tensor([[0.0, 2.0], [1.0, 4.0], [2.0, 6.0]])
+        >>> src = paddle.to_tensor([0, 1, 2, 0], dtype='int32')
+        >>> dst = paddle.to_tensor([1, 2, 1, 0], dtype='int32')
+        >>> paddle.incubate.graph_send_recv(x, src, dst, pool_type='sum').tolist()
+        [[0.0, 2.0], [2.0, 8.0], [1.0, 4.0]]
+        >>> paddle.incubate.graph_send_recv(x, src, dst, pool_type='max', out_size=4).tolist()
+        [[0.0, 2.0], [2.0, 6.0], [1.0, 4.0], [0.0, 0.0]]
+    """
+    api = "graph_send_recv"
+    if pool_type not in ("sum", "mean", "max", "min"):
+        raise ValueError(f"paddle.incubate.{api}: 'pool_type' should be 'sum', 'mean', 'max' or "
+                         f"'min', but received {pool_type!r}")
+    _check_dtype(api, "x", x, _VALUE_DTYPES)
+    src = _index_vector(api, "src_index", src_index)
+    dst = _index_vector(api, "dst_index", dst_index)
+    if src_index.dtype != dst_index.dtype:
+        raise ValueError(f"paddle.incubate.{api}: 'src_index' and 'dst_index' must have the same "
+                         f"dtype, but received {_dname(src_index)} and {_dname(dst_index)}")
+    if src.numel() != dst.numel():
+        raise ValueError(f"paddle.incubate.{api}: 'src_index' and 'dst_index' must have the same "
+                         f"length, but received {src.numel()} and {dst.numel()}")
+    if x.dim() == 0:
+        raise ValueError(f"paddle.incubate.{api}: 'x' must be at least 1-D, but received a 0-D tensor")
+    rows = _out_rows(out_size, x.shape[0])
+    if src.numel():
+        lo_s, hi_s, lo_d, hi_d = torch.stack([src.min(), src.max(), dst.min(), dst.max()]).tolist()
+        if lo_s < 0 or hi_s >= x.shape[0]:
+            raise IndexError(f"paddle.incubate.{api}: 'src_index' must lie in [0, {x.shape[0]}), "
+                             f"but received values in [{lo_s}, {hi_s}]")
+        if lo_d < 0 or hi_d >= rows:
+            raise IndexError(f"paddle.incubate.{api}: 'dst_index' must lie in [0, {rows}) (the "
+                             f"output rows), but received values in [{lo_d}, {hi_d}]")
+    return _reduce_rows(pool_type, x.index_select(0, src), dst, rows)
+
+
+_REDUCTIONS = {"sum": 0, "mean": 1, "none": 2}
+
+
+@defop(amp="promote", paddle_types=("identity_loss", "pd_op.identity_loss"), method=False)
+def incubate_identity_loss(x, reduction="none"):
+    """Mark ``x`` as the loss, optionally reduced: used by IPU training graphs; elsewhere it is
+    the identity (``'none'``), a sum or a mean.
+
+    Args:
+        x (Tensor): float32 or float64 (float16/bfloat16 also accepted) values.
+        reduction (str|int, optional): ``'sum'`` (0), ``'mean'`` (1) or ``'none'`` (2).
+            Default ``'none'``.
+
+    Returns:
+        Tensor: ``x`` itself for ``'none'``, else a 0-D tensor.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> x = paddle.to_tensor([[1.0, 2.0], [3.0, 4.0]])
+        >>> paddle.incubate.identity_loss(x, reduction='mean').item()
+        2.5
+        >>> paddle.incubate.identity_loss(x, reduction=0).item()
+        10.0
+    """
+    api = "identity_loss"
+    if isinstance(reduction, str):
+        mode = _REDUCTIONS.get(reduction.lower())
+        if mode is None:
+            raise TypeError(f"paddle.incubate.{api}: unsupported reduction type {reduction!r}; "
+                            "expected 'sum', 'mean' or 'none'")
+    elif isinstance(reduction, int) and not isinstance(reduction, bool):
+        mode = reduction
+        if mode not in (0, 1, 2):
+            raise ValueError(f"paddle.incubate.{api}: 'reduction' should be 0, 1 or 2, but "
+                             f"received {reduction}")
+    else:
+        raise TypeError(f"paddle.incubate.{api}: 'reduction' must be a str or an int, but "
+                        f"received {type(reduction).__name__}")
+    _check_dtype(api, "x", x, _FLOAT_DTYPES)
+    if mode == 0:
+        return x.sum()
+    if mode == 1:
+        return x.mean()
+    return x.clone()
+
+
+def _check_4d(api: str, arg: str, t: torch.Tensor) -> None:
+    if t.dim() != 4:
+        raise ValueError(f"paddle.incubate.{api}: '{arg}' must be a 4-D tensor, but received "
+                         f"shape {list(t.shape)}")
+
+
+@defop(amp="promote", paddle_types=("fused_softmax_mask", "pd_op.fused_softmax_mask"), method=False)
+def incubate_softmax_mask_fuse(x, mask, name=None):
+    """``softmax(x + mask, axis=-1)`` in one op (the attention-score softmax with an additive mask).
+
+    Args:
+        x (Tensor): scores of shape ``[batch, heads, seq_q, seq_k]``, float16/float32/float64.
+        mask (Tensor): additive mask of shape ``[batch, 1, seq_q, seq_k]``, same dtype as ``x``.
+        name (str, optional): unused, for Paddle compatibility.
+
+    Returns:
+        Tensor: same shape and dtype as ``x``; gradients flow to ``x`` only.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> x = paddle.zeros([1, 1, 2, 2])
+        >>> mask = paddle.to_tensor([[[[0.0, -1e4], [0.0, 0.0]]]])
+        >>> paddle.incubate.softmax_mask_fuse(x, mask).tolist()
+        [[[[1.0, 0.0], [0.5, 0.5]]]]
+    """
+    api = "softmax_mask_fuse"
+    if mask.numel() == 0:
+        return x + mask
+    _check_dtype(api, "x", x, _FLOAT_DTYPES)
+    _check_4d(api, "x", x)
+    if mask.dtype != x.dtype:
+        raise ValueError(f"paddle.incubate.{api}: 'mask' must have the dtype of 'x' "
+                         f"({_dname(x)}), but received {_dname(mask)}")
+    _check_4d(api, "mask", mask)
+    if mask.shape[1] != 1 or mask.shape[0] != x.shape[0] or mask.shape[2:] != x.shape[2:]:
+        raise ValueError(f"paddle.incubate.{api}: 'mask' must have shape [{x.shape[0]}, 1, "
+                         f"{x.shape[2]}, {x.shape[3]}] for 'x' of shape {list(x.shape)}, but "
+                         f"received {list(mask.shape)}")
+    return torch.softmax(x + mask.detach(), dim=-1)  # as in Paddle, the mask gets no gradient
+
+
+@defop(amp="promote", paddle_types=("fused_softmax_mask_upper_triangle",
+                                  "pd_op.fused_softmax_mask_upper_triangle"), method=False)
+def incubate_softmax_mask_fuse_upper_triangle(x):
+    """Causal softmax: ``softmax`` over the last axis of ``x`` with the strict upper triangle of
+    the last two axes masked out (position ``j`` of query ``i`` is dropped when ``j > i``).
+
+    Paddle runs this only on GPU; pagaie computes the same result on every device.
+
+    Args:
+        x (Tensor): scores of shape ``[batch, heads, seq_q, seq_k]``, float16/float32/float64.
+
+    Returns:
+        Tensor: same shape and dtype as ``x``.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> out = paddle.incubate.softmax_mask_fuse_upper_triangle(paddle.zeros([1, 1, 3, 3]))
+        >>> [[round(v, 4) for v in row] for row in out[0, 0].tolist()]
+        [[1.0, 0.0, 0.0], [0.5, 0.5, 0.0], [0.3333, 0.3333, 0.3333]]
+    """
+    api = "softmax_mask_fuse_upper_triangle"
+    _check_dtype(api, "x", x, _FLOAT_DTYPES)
+    _check_4d(api, "x", x)
+    q, k = x.shape[-2], x.shape[-1]
+    upper = torch.ones(q, k, dtype=torch.bool, device=x.device).triu_(1)
+    return torch.softmax(x.masked_fill(upper, float("-inf")), dim=-1)

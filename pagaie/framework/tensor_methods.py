@@ -1,0 +1,411 @@
+"""Less common ``Tensor`` methods: storage re-pointing (``set_``, ``set_tensor``,
+``reconstruct_from_``), the string-list / vocabulary holders Paddle's tokenizer ops use,
+the selected-rows and distributed queries as they answer for a plain dense tensor, and
+the creation helpers Paddle also hangs on the class.
+
+Attached to :class:`pagaie.Tensor` when this module is imported (by ``pagaie.framework``).
+"""
+from __future__ import annotations
+
+from typing import Any, Sequence
+
+import torch
+
+from pagaie._core import dtype as _dt
+from pagaie._core.tensor import Tensor
+
+__all__ = ["set_", "set_tensor", "reconstruct_from_", "set_string_list", "set_vocab",
+           "get_map_tensor", "is_selected_rows", "get_selected_rows", "rows", "create_tensor",
+           "create_parameter"]
+
+_TENSOR_T = Tensor._t  # the slot descriptor: reads and writes the torch tensor directly
+
+
+def _need_tensor(v: Any, api: str, arg: str) -> None:
+    if not isinstance(v, Tensor) or isinstance(v, _HolderTensor):
+        raise ValueError(f"paddle.Tensor.{api}: {arg} must be a Tensor, but received {type(v).__name__}")
+
+
+def _check_inplace_leaf(x: Tensor, api: str) -> None:
+    t = x._t
+    if t.requires_grad and t.is_leaf:
+        raise ValueError(f"paddle.Tensor.{api}: Leaf Tensor {x.name!r} that doesn't stop gradient "
+                         "can't use inplace strategy (set stop_gradient=True first)")
+
+
+def set_(x: Tensor, source: Tensor | None = None, shape: Sequence[int] | None = None,
+         stride: Sequence[int] | None = None, offset: int = 0, name: str | None = None) -> Tensor:
+    """Make ``x`` a view of ``source``'s memory with the given shape, stride and offset.
+
+    ``x`` keeps its dtype (the bytes are reinterpreted when ``source``'s dtype differs) and
+    shares memory with ``source`` afterwards.
+
+    Args:
+        x (Tensor): the tensor to re-point.
+        source (Tensor, optional): whose storage to use; an empty tensor when None.
+        shape (list|tuple, optional): the new shape; ``source``'s shape when None.
+        stride (list|tuple, optional): strides in elements; ``source``'s strides when
+            ``shape`` is None too, else the contiguous strides of ``shape``.
+        offset (int): *byte* offset from the start of ``source``'s storage (not from
+            ``source``'s own offset). Default 0.
+        name (str, optional): unused.
+
+    Returns:
+        Tensor: ``x``.
+
+    Raises:
+        ValueError: ``source`` is not a Tensor, a negative shape, an offset that is not a
+            multiple of the element size, or a view that runs past the storage.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> src = paddle.to_tensor([11., 22., 33., 44., 55., 66.])
+        >>> x = paddle.to_tensor([1., 2.])
+        >>> x.set_(src, shape=[3], stride=[2]).tolist()
+        [11.0, 33.0, 55.0]
+        >>> x.set_(src, shape=[2, 2], offset=4).tolist()
+        [[22.0, 33.0], [44.0, 55.0]]
+    """
+    if source is not None:
+        _need_tensor(source, "set_", "source")
+    _check_inplace_leaf(x, "set_")
+    t = x._t
+    src = torch.empty(0, dtype=t.dtype, device=t.device) if source is None else source._t
+    if shape is None:
+        shape = list(src.shape)
+        if stride is None and source is not None:
+            stride = list(src.stride())
+    shape = [int(s) for s in shape]
+    for i, s in enumerate(shape):
+        if s < 0:
+            raise ValueError(f"paddle.Tensor.set_: every value of shape must be >= 0, but received "
+                             f"shape[{i}] = {s} in {shape}")
+    if stride is None:
+        stride, acc = [], 1
+        for s in reversed(shape):
+            stride.insert(0, acc)
+            acc *= max(s, 1)
+        if 0 in shape:
+            stride = [0] * len(shape)  # Paddle's strides of an empty tensor
+    stride = [int(s) for s in stride]
+    size = t.element_size()
+    if int(offset) % size:
+        raise ValueError(f"paddle.Tensor.set_: offset is in bytes and must be a multiple of the "
+                         f"element size {size} of {x.dtype.name}, but received {offset}")
+    storage = src.untyped_storage()
+    first = int(offset) // size
+    lo = first + sum(min(0, (n - 1) * st) for n, st in zip(shape, stride))
+    hi = first + sum(max(0, (n - 1) * st) for n, st in zip(shape, stride))
+    if len(stride) != len(shape) or (0 not in shape and (lo < 0 or (hi + 1) * size > storage.nbytes())):
+        raise ValueError(f"paddle.Tensor.set_: the view (shape={shape}, stride={stride}, "
+                         f"offset={offset}) does not fit in the source storage of "
+                         f"{storage.nbytes()} bytes")
+    new = torch.empty(0, dtype=t.dtype, device=src.device)
+    try:
+        new.set_(storage, first, shape, stride)
+    except RuntimeError as exc:
+        raise ValueError(f"paddle.Tensor.set_: cannot make the view (shape={shape}, "
+                         f"stride={stride}, offset={offset}): {str(exc).splitlines()[0]}") from None
+    if t.requires_grad:
+        new.requires_grad_(True)
+    _TENSOR_T.__set__(x, new)
+    return x
+
+
+def set_tensor(x: Tensor, value: Tensor) -> None:
+    """Replace ``x``'s value by a copy of ``value`` (its shape and dtype too); ``x`` keeps
+    its ``stop_gradient``. Returns None.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> x = paddle.to_tensor([1., 2.])
+        >>> x.set_tensor(paddle.to_tensor([[7, 8, 9]]))
+        >>> x.shape, x.dtype
+        (paddle.Size([1, 3]), paddle.int64)
+    """
+    if not isinstance(value, Tensor) or isinstance(value, _HolderTensor):
+        raise ValueError(f"paddle.Tensor.set_tensor: argument 'value' (position 0) must be Tensor, "
+                         f"but got {type(value).__name__}")
+    keep = x.stop_gradient if type(x) is not _HolderTensor else True
+    new = value._t.detach().clone()
+    if type(x) is _HolderTensor:
+        x.__class__ = Tensor
+        x.__dict__.pop("_holder", None)
+    _TENSOR_T.__set__(x, new)
+    if not keep:
+        x.stop_gradient = False
+
+
+def reconstruct_from_(x: Tensor, other: Tensor) -> None:
+    """Make ``x`` the same tensor as ``other``: its data (shared), shape, dtype and
+    ``stop_gradient``. Returns None.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> a = paddle.to_tensor([1.0], stop_gradient=False)
+        >>> a.reconstruct_from_(paddle.to_tensor([2.0, 3.0]))
+        >>> a.tolist(), a.stop_gradient
+        ([2.0, 3.0], True)
+    """
+    if not isinstance(other, Tensor) or isinstance(other, _HolderTensor):
+        raise ValueError(f"paddle.Tensor.reconstruct_from_: argument (position 1) must be Tensor, "
+                         f"but got {type(other).__name__}")
+    new = other._t.detach()
+    if other._t.requires_grad:
+        new = new.view_as(new).requires_grad_(True) if not new.is_leaf else new.requires_grad_(True)
+    if type(x) is _HolderTensor:
+        x.__class__ = Tensor
+        x.__dict__.pop("_holder", None)
+    x.__dict__.pop("_int_grad", None)
+    _TENSOR_T.__set__(x, new)
+
+
+# ---- string-list and vocabulary holders --------------------------------------------------
+
+class _HolderTensor(Tensor):
+    """A Tensor turned into a holder of Python strings (``set_string_list``, dtype
+    ``pstring``) or of a string->int vocabulary (``set_vocab``, dtype ``raw``).
+
+    Such tensors carry no numbers: arithmetic, ``numpy()`` and ``place`` raise RuntimeError,
+    as in Paddle; ``set_tensor`` / ``reconstruct_from_`` turn them back into number tensors.
+    """
+
+    __slots__ = ()
+
+    @property
+    def _t(self) -> torch.Tensor:  # type: ignore[override]
+        kind = "string list" if isinstance(self._holder, list) else "vocabulary"
+        raise RuntimeError(f"paddle.Tensor: this tensor holds a {kind}, not numbers; it supports "
+                           "only get_map_tensor, shape, dtype and len")
+
+    @property
+    def dtype(self) -> _dt.DType:  # type: ignore[override]
+        return _dt.pstring if isinstance(self._holder, list) else _dt.raw
+
+    @property
+    def shape(self):  # type: ignore[override]
+        from pagaie._core.tensor import Size
+        return Size([len(self._holder)])
+
+    @property
+    def stop_gradient(self) -> bool:  # type: ignore[override]
+        return True
+
+    @stop_gradient.setter
+    def stop_gradient(self, value: bool) -> None:
+        pass
+
+    @property
+    def place(self):  # type: ignore[override]
+        self._t  # noqa: B018 - raises
+
+    def numpy(self):  # type: ignore[override]
+        self._t  # noqa: B018 - raises
+
+    tolist = numpy
+
+    def __len__(self) -> int:
+        return len(self._holder)
+
+    def is_dense(self) -> bool:
+        return False
+
+    def __repr__(self) -> str:
+        kind = "strings" if isinstance(self._holder, list) else "vocabulary"
+        return f"Tensor(shape={list(self.shape)}, dtype={self.dtype}, {kind}={self._holder!r})"
+
+    __str__ = __repr__
+
+
+def _become_holder(x: Tensor, holder: Any) -> None:
+    if type(x) is not _HolderTensor:
+        if type(x) is not Tensor:
+            raise TypeError(f"paddle.Tensor: a {type(x).__name__} cannot hold strings")
+        x.__class__ = _HolderTensor
+    x.__dict__["_holder"] = holder
+
+
+def set_string_list(x: Tensor, value: list) -> None:
+    """Turn ``x`` into a holder of the strings in ``value`` (dtype ``paddle.pstring``,
+    shape ``[len(value)]``), as Paddle's tokenizer ops consume. Returns None.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> x = paddle.to_tensor([0.0])
+        >>> x.set_string_list(['hello', 'world'])
+        >>> x.dtype, x.shape
+        (<DataType.PSTRING: 14>, paddle.Size([2]))
+    """
+    if not isinstance(value, list):
+        raise TypeError(f"paddle.Tensor.set_string_list: argument (position 1) must be list, but "
+                        f"got {type(value).__name__}")
+    if not all(isinstance(s, str) for s in value):
+        raise TypeError("paddle.Tensor.set_string_list: every element must be a str, but received "
+                        f"{[type(s).__name__ for s in value]}")
+    _become_holder(x, list(value))
+
+
+def set_vocab(x: Tensor, value: dict) -> None:
+    """Turn ``x`` into a holder of the vocabulary ``value`` (a ``{str: int}`` dict; dtype
+    ``paddle.raw``, shape ``[len(value)]``). Read it back with :func:`get_map_tensor`.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> x = paddle.to_tensor([0.0])
+        >>> x.set_vocab({'a': 1, 'b': 2})
+        >>> x.get_map_tensor() == {'a': 1, 'b': 2}
+        True
+    """
+    if not isinstance(value, dict):
+        raise TypeError(f"paddle.Tensor.set_vocab: argument (position 1) must be dict, but got "
+                        f"{type(value).__name__}")
+    for k, v in value.items():
+        if not isinstance(k, str) or not isinstance(v, int) or isinstance(v, bool):
+            raise TypeError("paddle.Tensor.set_vocab: the vocabulary must map str to int, but "
+                            f"received {k!r}: {v!r}")
+    _become_holder(x, dict(value))
+
+
+def get_map_tensor(x: Tensor) -> dict:
+    """The vocabulary stored by :func:`set_vocab`.
+
+    Raises:
+        SystemError: ``x`` is a number tensor (Paddle's answer for a dense tensor).
+        ValueError: ``x`` holds a string list, not a vocabulary.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> x = paddle.to_tensor([0.0])
+        >>> x.set_vocab({'tok': 3})
+        >>> x.get_map_tensor()
+        {'tok': 3}
+    """
+    if type(x) is not _HolderTensor:
+        raise SystemError("paddle.Tensor.get_map_tensor: this method is only effective for a tensor "
+                          "holding a vocabulary (see Tensor.set_vocab); received a number tensor")
+    if not isinstance(x._holder, dict):
+        raise ValueError("paddle.Tensor.get_map_tensor: the tensor holds a string list, not a "
+                         "vocabulary")
+    return dict(x._holder)
+
+
+# ---- selected rows: pagaie tensors are always dense --------------------------------------
+
+def is_selected_rows(x: Tensor) -> bool:
+    """Whether ``x`` is a SelectedRows (row-sparse gradient) tensor: never in pagaie, whose
+    sparse gradients are ordinary dense tensors.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> paddle.ones([2]).is_selected_rows()
+        False
+    """
+    return False
+
+
+def get_selected_rows(x: Tensor) -> None:
+    """The SelectedRows value of ``x``: None for a dense tensor (always, in pagaie).
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> paddle.ones([2]).get_selected_rows() is None
+        True
+    """
+    return None
+
+
+def rows(x: Tensor) -> list:
+    """Row indices of a SelectedRows tensor. pagaie tensors are dense, so this raises
+    SystemError as Paddle does for a dense tensor.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> try:
+        ...     paddle.ones([2]).rows()
+        ... except SystemError:
+        ...     print('dense')
+        dense
+    """
+    raise SystemError("paddle.Tensor.rows: this method is only effective for SelectedRows "
+                      "tensors; received a dense tensor")
+
+
+# ---- creation helpers Paddle also exposes as Tensor attributes ---------------------------
+
+def create_tensor(dtype: Any, name: str | None = None, persistable: bool = False) -> Tensor:
+    """An empty 0-D tensor of ``dtype``, to be filled later (e.g. with ``paddle.assign``).
+
+    Args:
+        dtype (str|paddle.dtype): bool, float16, float32, float64, int8, int16, int32 or int64...
+        name (str, optional): its name.
+        persistable (bool): its ``persistable`` flag.
+
+    Returns:
+        Tensor: the placeholder tensor.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> t = paddle.Tensor.create_tensor('int64', name='buf', persistable=True)
+        >>> t.dtype, t.name, t.persistable
+        (paddle.int64, 'buf', True)
+    """
+    from pagaie._core.place import default_device
+    t = Tensor(torch.zeros((), dtype=_dt.to_torch_dtype(dtype, "paddle.create_tensor"),
+                           device=default_device()), name=name)
+    t.persistable = bool(persistable)
+    return t
+
+
+def create_parameter(shape: Any, dtype: Any, name: str | None = None, attr: Any = None,
+                     is_bias: bool = False, default_initializer: Any = None) -> Tensor:
+    """``paddle.create_parameter``, also reachable as ``paddle.Tensor.create_parameter``.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> w = paddle.Tensor.create_parameter([2, 3], 'float32')
+        >>> w.shape, w.stop_gradient
+        (paddle.Size([2, 3]), False)
+    """
+    from pagaie.nn.param import create_parameter as _create
+    return _create(shape, dtype, name, attr, is_bias, default_initializer)
+
+
+def _num_shard(x: Tensor) -> int | None:
+    """Number of shards of a distributed tensor (the product of the mesh dimensions it is
+    sharded along); None for a tensor that is not distributed."""
+    mesh, placements = x.__dict__.get("process_mesh"), x.__dict__.get("placements")
+    if mesh is None or placements is None:
+        return None
+    n = 1
+    for dim, p in enumerate(placements):
+        if type(p).__name__ == "Shard":
+            n *= list(mesh.shape)[dim]
+    return n
+
+
+def _block(x: Tensor) -> Any:
+    """The block a tensor belongs to: for an eager tensor, the default main program's
+    global block (as in Paddle)."""
+    b = x.__dict__.get("block")
+    if b is not None:
+        return b  # a static Value records its own block
+    from pagaie.static import default_main_program
+    return default_main_program().global_block()
+
+
+def _set_block(x: Tensor, value: Any) -> None:
+    x.__dict__["block"] = value
+
+
+for _n in ("set_", "set_tensor", "reconstruct_from_", "set_string_list", "set_vocab",
+           "get_map_tensor", "is_selected_rows", "get_selected_rows", "rows"):
+    setattr(Tensor, _n, globals()[_n])
+# Plain functions, as in Paddle: ``x.create_tensor(...)`` passes ``x`` as the dtype.
+Tensor.create_tensor = create_tensor
+Tensor.create_parameter = create_parameter
+# Distributed attributes: None on a plain tensor; shard_tensor records them per instance.
+Tensor.placements = None
+Tensor.process_mesh = None
+Tensor.num_shard = property(_num_shard, doc=_num_shard.__doc__)
+Tensor.block = property(_block, _set_block, doc=_block.__doc__)
+del _n

@@ -1,0 +1,207 @@
+"""Built-in observers for post-training quantization.
+
+Observers pass their input through unchanged and record statistics; after
+calibration, ``scales()`` gives the quantization scale(s).
+
+- ``AbsmaxObserver``: the largest absolute value seen over all calibration batches
+  (one scale per tensor, a 0-D tensor).
+- ``GroupWiseWeightObserver``: for a 2-D weight ``[in, out]``, the largest absolute
+  value of each group of ``group_size`` input rows in each column (shape
+  ``[in / group_size, out]``, zeros replaced by 1e-8).
+"""
+from __future__ import annotations
+
+from typing import Any
+
+import pagaie
+from pagaie.quantization.base import BaseObserver
+from pagaie.quantization.factory import ObserverFactory
+
+__all__ = ["AbsmaxObserver", "GroupWiseWeightObserver"]
+
+
+class AbsmaxObserver(ObserverFactory):
+    """Factory of observers that record the largest absolute value of their input.
+
+    Args:
+        quant_bits (int, optional): bits of a quantized value. Default 8.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> from pagaie.quantization import QuantConfig
+        >>> from pagaie.quantization.observers import AbsmaxObserver
+        >>> observer = AbsmaxObserver()
+        >>> observer
+        AbsmaxObserver(quant_bits=8)
+        >>> layer = observer._instance(None)
+        >>> _ = layer(paddle.to_tensor([1.0, -3.0]))
+        >>> _ = layer(paddle.to_tensor([2.0]))
+        >>> layer.scales().item()
+        3.0
+    """
+
+    def __init__(self, quant_bits: int = 8) -> None:
+        super().__init__(quant_bits=quant_bits)
+
+    def _get_class(self) -> type:
+        return AbsmaxObserverLayer
+
+
+class AbsmaxObserverLayer(BaseObserver):
+    """Per-tensor abs-max observer (built by :class:`AbsmaxObserver`).
+
+    Args:
+        layer (Layer): the observed layer (unused).
+        quant_bits (int): bits of a quantized value.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> from pagaie.quantization.observers import AbsmaxObserverLayer
+        >>> ob = AbsmaxObserverLayer(None)
+        >>> ob(paddle.to_tensor([0.5, -4.0])).tolist()   # passes the input through
+        [0.5, -4.0]
+        >>> ob.scales().item(), ob.zero_points().item()
+        (4.0, 0.0)
+    """
+
+    INIT_ABS_MAX = 1e-7
+
+    def __init__(self, layer: Any, quant_bits: int = 8) -> None:
+        super().__init__()
+        self._quant_bits = quant_bits
+        self.abs_max_val = pagaie.to_tensor(AbsmaxObserverLayer.INIT_ABS_MAX)
+        self._max = None
+        self._scale = None
+        self._zero_point = None
+
+    def forward(self, input: Any) -> Any:
+        """Record ``max(|input|)`` (the running maximum) and return ``input``."""
+        self._min, self._max = self.cal_min_max(input)
+        return input
+
+    def cal_min_max(self, inputs: Any) -> tuple:
+        """``(0, running max of |inputs|)``."""
+        abs_max = pagaie.max(pagaie.abs(inputs.detach()))
+        if self._max is not None:
+            abs_max = pagaie.maximum(abs_max, self._max.cast(inputs.dtype))
+        return 0, abs_max
+
+    def bit_length(self) -> int:
+        """Bits of a quantized value."""
+        return self._quant_bits
+
+    def quant_axis(self) -> int:
+        """-1: one scale for the whole tensor."""
+        return -1
+
+    def cal_thresholds(self) -> None:
+        """Fix the scale to the maximum seen so far (once) and set a zero zero point."""
+        if self._scale is None:
+            self._scale = self._max
+        self._zero_point = pagaie.zeros_like(self._scale)
+
+    def scales(self) -> Any:
+        """The scale (fixed on first call, so observe the calibration data first)."""
+        if self._scale is None:
+            self.cal_thresholds()
+        return self._scale
+
+    def zero_points(self) -> Any:
+        """The zero point (zeros), set by :meth:`cal_thresholds`."""
+        return self._zero_point
+
+
+class GroupWiseWeightObserver(ObserverFactory):
+    """Factory of observers computing group-wise abs-max scales of 2-D weights.
+
+    As in Paddle 3.3.1, only ``quant_bits`` is handed to the observer layer, which
+    always uses groups of 128 rows.
+
+    Args:
+        quant_bits (int, optional): bits of a quantized value. Default 8.
+        group_size (int, optional): accepted for compatibility (see above).
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> from pagaie.quantization.observers import GroupWiseWeightObserver
+        >>> ob = GroupWiseWeightObserver()._instance(None)
+        >>> w = paddle.arange(256 * 2, dtype="float32").reshape([256, 2])
+        >>> _ = ob(w)
+        >>> ob.scales().tolist()
+        [[254.0, 255.0], [510.0, 511.0]]
+    """
+
+    def __init__(self, quant_bits: int = 8, group_size: int = 128) -> None:
+        super().__init__(quant_bits=quant_bits)
+
+    def _get_class(self) -> type:
+        return GroupWiseWeightObserverLayer
+
+
+class GroupWiseWeightObserverLayer(BaseObserver):
+    """Group-wise abs-max observer of 2-D weights (built by :class:`GroupWiseWeightObserver`).
+
+    Args:
+        layer (Layer): the observed layer.
+        quant_bits (int): bits of a quantized value.
+        group_size (int): rows per group, 64 or 128.
+    """
+
+    def __init__(self, layer: Any, quant_bits: int = 8, group_size: int = 128) -> None:
+        super().__init__()
+        self._quant_bits = quant_bits
+        self.group_size = group_size
+        self._layer = layer
+        self._max = None
+        self._scale = None
+        self._zero_point = None
+
+    def forward(self, inputs: Any) -> Any:
+        """Record the group-wise abs-max of ``inputs`` and return them unchanged."""
+        self._max = self._cal_abs_max(inputs)
+        return inputs
+
+    def _cal_abs_max(self, inputs: Any) -> Any:
+        rows, cols = (list(inputs.shape) + [0, 0])[:2]
+        assert self.group_size in (64, 128), "group_size only support 64 or 128"
+        assert rows % self.group_size == 0, "group_size must be a factor of input channels"
+        assert len(inputs.shape) == 2, "Currently only support 2D tensor"
+        grouped = inputs.detach().transpose([1, 0]).reshape(
+            [cols, rows // self.group_size, self.group_size])
+        m = pagaie.max(pagaie.abs(grouped), axis=2).cast("float32")
+        m = pagaie.where(m == 0, pagaie.full_like(m, 1e-8), m)
+        return m.transpose([1, 0])
+
+    def min_value(self) -> float:
+        """0.0 (symmetric quantization)."""
+        return 0.0
+
+    def max_value(self) -> Any:
+        """The recorded group-wise maxima."""
+        return self._max
+
+    def bit_length(self) -> int:
+        """Bits of a quantized value."""
+        return self._quant_bits
+
+    def quant_axis(self) -> int:
+        """-1 (the scale's own 2-D layout says how it applies)."""
+        return -1
+
+    def cal_thresholds(self) -> None:
+        """Fix the scales to the recorded maxima (once) and set zero zero points."""
+        if self._scale is None:
+            self._scale = self._max
+        self._zero_point = pagaie.zeros_like(self._scale)
+
+    def scales(self) -> Any:
+        """The group-wise scales, ``[rows / group_size, cols]``."""
+        if self._scale is None:
+            self.cal_thresholds()
+        return self._scale
+
+    def zero_points(self) -> Any:
+        """Zeros shaped like the scales."""
+        if self._zero_point is None:
+            self.cal_thresholds()
+        return self._zero_point
