@@ -138,7 +138,8 @@ class Generator:
             self.set_state(st)
 
     def __repr__(self) -> str:
-        return f"<pagaie.Generator device={self._gen.device}>"
+        # Paddle's default generators are objects of its C++ extension type.
+        return f"<paddle.base.libpaddle.Generator object at {id(self):#x}>"
 
 
 def default_generator(device: torch.device | None = None) -> Generator:

@@ -17,9 +17,23 @@ import torch
 from pagaie._core import dtype as _dt
 from pagaie._core.place import Place, place_of, to_torch_device
 
-__all__ = ["Tensor", "Size", "wrap", "unwrap", "unwrap_args", "unwrap_kwargs", "as_torch"]
+__all__ = ["Tensor", "Size", "wrap", "unwrap", "unwrap_args", "unwrap_kwargs", "as_torch",
+           "require_grad", "GRAD_FLAG"]
 
 _name_counter = itertools.count()
+
+# Attribute set on a torch tensor that Paddle reports as stop_gradient=False although torch
+# autograd cannot track it (integer tensors, gradients). Absent means "not set".
+GRAD_FLAG = "_pagaie_stop_gradient_false"
+
+
+def require_grad(t: torch.Tensor) -> torch.Tensor:
+    """Make ``t`` (a torch tensor, in place) say ``stop_gradient=False``: a gradient leaf when
+    its dtype can carry gradients, else only flagged as Paddle's integer tensors are."""
+    if t.is_floating_point() or t.is_complex():
+        return t.requires_grad_(True)
+    setattr(t, GRAD_FLAG, True)
+    return t
 
 # Element types that make a list/tuple argument need unwrapping: Tensor and every
 # subclass (registered by Tensor.__init_subclass__) and nested sequences. Checked with
@@ -100,7 +114,7 @@ class Tensor:
         ``Tensor(dtype, dims, name, type, persistable)``. ``data=`` is accepted for ``value``.
         """
         t, name, stop_gradient, persistable, extra = _constructor_args(args, kwargs)
-        self._t = t.detach().requires_grad_(True) if not stop_gradient else t
+        self._t = t if stop_gradient else require_grad(t.detach())
         self._name = name
         self.persistable = persistable
         if extra:
@@ -148,25 +162,25 @@ class Tensor:
     def name(self, value: str) -> None:
         self._name = value
 
-    # Paddle lets integer tensors say stop_gradient=False although no gradient ever
-    # reaches them; torch cannot mark them, so the flag is kept here.
-    _int_grad: bool = False
-
+    # Paddle lets integer tensors (and gradients, see ``grad``) say stop_gradient=False although
+    # torch autograd does not track them; the flag is then kept on the torch tensor itself, so
+    # every wrapper of the same data agrees (as Paddle's ``x.grad`` wrappers do).
     @property
     def stop_gradient(self) -> bool:
-        return not (self._t.requires_grad or self._int_grad)
+        t = self._t
+        return not (t.requires_grad or getattr(t, GRAD_FLAG, False))
 
     @stop_gradient.setter
     def stop_gradient(self, value: bool) -> None:
         t = self._t
         if value:
-            if self._int_grad:
-                del self._int_grad
+            if getattr(t, GRAD_FLAG, False):
+                setattr(t, GRAD_FLAG, False)
             if t.requires_grad:
                 self._t = t.detach() if not t.is_leaf else t.requires_grad_(False)
-        elif not t.requires_grad:
-            if not (t.is_floating_point() or t.is_complex()):
-                self._int_grad = True
+        elif not (t.requires_grad or getattr(t, GRAD_FLAG, False)):
+            if hasattr(t, GRAD_FLAG) or not (t.is_floating_point() or t.is_complex()):
+                setattr(t, GRAD_FLAG, True)  # a gradient or an integer tensor: flag only
                 return
             self._t = t.requires_grad_(True) if t.is_leaf else t.detach().requires_grad_(True)
 
@@ -194,7 +208,13 @@ class Tensor:
     @property
     def grad(self) -> Tensor | None:
         g = self._t.grad
-        return None if g is None else wrap(g)
+        if g is None:
+            return None
+        if not hasattr(g, GRAD_FLAG):
+            # Paddle's gradients say stop_gradient=False (torch's never track gradients);
+            # a stop_gradient=True set by the user on them is kept.
+            setattr(g, GRAD_FLAG, True)
+        return wrap(g)
 
     @grad.setter
     def grad(self, value: Tensor | None) -> None:
@@ -458,7 +478,7 @@ class Tensor:
             r = hook(wrap(g))
             return None if r is None else as_torch(r)
 
-        return self._t.register_hook(torch_hook)
+        return TensorHookRemoveHelper(self, self._t.register_hook(torch_hook))
 
     def retain_grads(self) -> None:
         """Keep the gradient of this non-leaf tensor after backward."""
@@ -615,6 +635,8 @@ class Tensor:
         new._t = self._t.detach().clone().requires_grad_(self._t.requires_grad) \
             if self._t.is_leaf else self._t.clone()
         new.__dict__.update(self.__dict__)
+        if getattr(self._t, GRAD_FLAG, False):
+            setattr(new._t, GRAD_FLAG, True)
         memo[id(self)] = new
         return new
 
@@ -628,15 +650,53 @@ class Tensor:
     __str__ = __repr__
 
     def __format__(self, spec: str) -> str:
-        if self._t.dim() == 0 and spec:
+        # As Paddle: a 0-D tensor formats as its Python value ("{}" included); others
+        # take only the empty spec, which prints the repr.
+        if self._t.dim() == 0:
             return format(self._t.item(), spec)
-        return str(self)
+        return object.__format__(self, spec)
 
     def value(self) -> Tensor:
         return self
 
     def get_tensor(self) -> Tensor:
         return self
+
+
+class TensorHookRemoveHelper:
+    """The handle returned by :meth:`Tensor.register_hook`; ``remove()`` unregisters the hook.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> x = paddle.to_tensor([1.0], stop_gradient=False)
+        >>> h = x.register_hook(lambda g: g * 2)
+        >>> h.remove()
+        True
+    """
+
+    __slots__ = ("_tensor", "_handle", "_hook_id")
+
+    def __init__(self, tensor: Tensor, handle: Any) -> None:
+        self._tensor = tensor
+        self._handle = handle
+        self._hook_id = handle.id
+
+    def __repr__(self) -> str:
+        return ("<paddle.base.dygraph.tensor_patch_methods.TensorHookRemoveHelper object at "
+                f"{id(self):#x}>")
+
+    def remove(self) -> bool:
+        """Unregister the hook: True when it was registered, else False with a RuntimeWarning."""
+        h = self._handle
+        hooks = h.hooks_dict_ref()
+        if hooks is not None and self._hook_id in hooks:
+            h.remove()
+            return True
+        import warnings
+        warnings.warn(f"The backward hook (ID: {self._hook_id}) of Tensor `{self._tensor.name}` "
+                      "you want to remove does not exist or has been removed.", RuntimeWarning,
+                      stacklevel=2)
+        return False
 
 
 class _ProtocolError(AssertionError, TypeError, ValueError):

@@ -11,7 +11,7 @@ import torch
 
 from pagaie._core import dtype as _dt
 from pagaie._core.place import to_torch_device
-from pagaie._core.tensor import Tensor
+from pagaie._core.tensor import Tensor, require_grad
 from pagaie._ops._helpers import device as default_device
 
 __all__ = ["shape_of", "device_of", "finish", "write_out", "float_only", "returns_self"]
@@ -64,12 +64,12 @@ def finish(t: torch.Tensor, out: Any = None, requires_grad: bool = False,
     """
     if pin_memory and t.device.type == "cpu" and torch.cuda.is_available():
         t = t.pin_memory()
-    if requires_grad and (t.is_floating_point() or t.is_complex()):
-        t = t.detach().requires_grad_(True)
+    if requires_grad:
+        t = require_grad(t.detach())  # integer results are flagged stop_gradient=False
     if out is not None:
         write_out(out, t)
-        if requires_grad and out.is_leaf and (out.is_floating_point() or out.is_complex()):
-            out.requires_grad_(True)
+        if requires_grad and out.is_leaf:
+            require_grad(out)
         return out
     return t
 

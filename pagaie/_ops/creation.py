@@ -11,7 +11,7 @@ import torch.utils.dlpack
 from pagaie._core import dtype as _dt
 from pagaie._core.place import to_torch_device
 from pagaie._core.registry import defop
-from pagaie._core.tensor import Tensor
+from pagaie._core.tensor import Tensor, require_grad
 from pagaie._ops._factory import device_of, finish, returns_self, shape_of, write_out
 from pagaie._ops._helpers import device, float_dtype, torch_dtype
 
@@ -116,9 +116,8 @@ def to_tensor(data, dtype=None, place=None, stop_gradient=True):
         False
     """
     t = _place(_from_data(data, dtype, "to_tensor"), place, "to_tensor")
-    if not stop_gradient and (t.is_floating_point() or t.is_complex()):
-        t.requires_grad_(True)
-    return t
+    # Integer tensors too say stop_gradient=False when asked (no gradient reaches them).
+    return t if stop_gradient else require_grad(t)
 
 
 @defop(method=False)

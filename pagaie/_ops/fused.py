@@ -108,9 +108,19 @@ def fused_conv2d_bn_act(x, weight=None, bias=None, running_mean=None, running_va
         y = REGISTRY["batch_norm"].kernel(y, running_mean, running_var, bn_weight, bn_bias,
                                           training, momentum, epsilon, data_format,
                                           use_global_stats)
+    # The stages' results are fresh tensors: without autograd the residual and a plain
+    # activation can update them in place (no allocation, one pass fewer).
+    in_place = y is not x and not (torch.is_grad_enabled() and y.requires_grad)
     if residual is not None:
-        y = y + residual
+        fits = in_place and residual.dtype == y.dtype and \
+            y.shape == torch.broadcast_shapes(y.shape, residual.shape)
+        y = y.add_(residual) if fits else y + residual
+    if in_place and act in _INPLACE_ACTS and not act_args and not act_kwargs:
+        return _INPLACE_ACTS[act](y)
     return _act(y, act, act_args, act_kwargs)
+
+
+_INPLACE_ACTS = {"relu": torch.relu_, "sigmoid": torch.sigmoid_, "tanh": torch.tanh_}
 
 
 # A chain is data: ``steps`` is a list of ``[op_name, args, kwargs]`` whose tensor

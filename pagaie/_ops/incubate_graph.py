@@ -8,23 +8,17 @@ from __future__ import annotations
 
 import torch
 
-from pagaie._core import dtype as _dt
 from pagaie._core.registry import defop
+from pagaie._ops.incubate_ops import _check_index_dtype, _dname
 
 __all__ = ["incubate_graph_reindex", "incubate_graph_sample_neighbors",
            "incubate_graph_khop_sampler"]
 
-_INDEX_DTYPES = (torch.int32, torch.int64)
-
-
 def _ids(api: str, arg: str, t: torch.Tensor, like: torch.Tensor | None = None) -> torch.Tensor:
-    if t.dtype not in _INDEX_DTYPES:
-        raise ValueError(f"paddle.incubate.{api}: '{arg}' must be int32 or int64, but received "
-                         f"{_dt.from_torch_dtype(t.dtype).name}")
+    _check_index_dtype(api, arg, t)
     if like is not None and t.dtype != like.dtype:
         raise ValueError(f"paddle.incubate.{api}: '{arg}' must have the dtype of the other index "
-                         f"tensors ({_dt.from_torch_dtype(like.dtype).name}), but received "
-                         f"{_dt.from_torch_dtype(t.dtype).name}")
+                         f"tensors ({_dname(like)}), but received {_dname(t)}")
     return t.reshape(-1)
 
 
@@ -88,7 +82,7 @@ def incubate_graph_reindex(x, neighbors, count, value_buffer=None, index_buffer=
     cnt = _ids(api, "count", count)
     if count.dtype != torch.int32:
         raise ValueError(f"paddle.incubate.{api}: 'count' must be int32, but received "
-                         f"{_dt.from_torch_dtype(count.dtype).name}")
+                         f"{_dname(count)}")
     if cnt.numel() != xs.numel():
         raise ValueError(f"paddle.incubate.{api}: 'count' must have one entry per node of 'x' "
                          f"({xs.numel()}), but received {cnt.numel()}")

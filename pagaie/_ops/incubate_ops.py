@@ -33,11 +33,16 @@ def _check_dtype(api: str, arg: str, t: torch.Tensor, allowed: tuple) -> None:
                            f"but received {_dname(t)}")
 
 
-def _index_vector(api: str, arg: str, ids: torch.Tensor) -> torch.Tensor:
-    """A 1-D int64 view of an index tensor of shape ``[n]`` or ``[n, 1, ...]``."""
+def _check_index_dtype(api: str, arg: str, ids: torch.Tensor) -> None:
+    """ValueError unless ``ids`` is int32 or int64."""
     if ids.dtype not in _INDEX_DTYPES:
         raise ValueError(f"paddle.incubate.{api}: '{arg}' must be int32 or int64, but received "
                          f"{_dname(ids)}")
+
+
+def _index_vector(api: str, arg: str, ids: torch.Tensor) -> torch.Tensor:
+    """A 1-D int64 view of an index tensor of shape ``[n]`` or ``[n, 1, ...]``."""
+    _check_index_dtype(api, arg, ids)
     if ids.dim() != 1:
         if ids.dim() == 0 or any(s != 1 for s in ids.shape[1:]):
             raise ValueError(f"paddle.incubate.{api}: '{arg}' must be a 1-D tensor (or have size 1 "

@@ -502,7 +502,7 @@ def lstsq(x, y, rcond=None, driver=None, name=None):
     Returns:
         tuple: ``(solution, residuals, rank, singular_values)``; ``residuals`` is empty
         unless ``m > n`` and ``x`` has full rank (drivers other than ``gelsy``),
-        ``rank`` is int32 (empty for ``gels``), ``singular_values`` is filled by
+        ``rank`` is int32 (an empty int64 tensor for ``gels``), ``singular_values`` is filled by
         ``gelsd`` and ``gelss`` only.
 
     Examples:
@@ -519,7 +519,8 @@ def lstsq(x, y, rcond=None, driver=None, name=None):
     sol, res, rank, sv = torch.linalg.lstsq(x, y, rcond=rcond, driver=driver)
     if driver == "gelsy":
         res = res.new_empty((0,))
-    return sol, res, rank.to(torch.int32), sv
+    # Paddle reports no rank for 'gels': an empty int64 tensor; int32 for the others
+    return sol, res, rank.to(torch.int64 if driver == "gels" else torch.int32), sv
 
 
 @defop(amp="white", method=False)

@@ -491,6 +491,9 @@ def tile(x, repeat_times, name=None):
         >>> paddle.tile(paddle.to_tensor([1, 2]), [2, 2]).tolist()
         [[1, 2, 1, 2], [1, 2, 1, 2]]
     """
+    if isinstance(repeat_times, torch.Tensor) and repeat_times.dim() != 1:
+        raise AssertionError("paddle.tile: 'repeat_times' given as a Tensor must be 1-D, but received "
+                             f"shape {list(repeat_times.shape)}")
     r = _shape(repeat_times, "tile")
     if any(v < 0 for v in r):
         raise ValueError(f"paddle.tile: every element of 'repeat_times' must be non-negative, "

@@ -123,17 +123,18 @@ def resize_(self: Tensor, shape: Any, fill_zero: bool = False, name: str | None 
 
 
 def repeat(self: Tensor, repeats: Any, *more: int) -> Tensor:
-    """Tile this tensor ``repeats[i]`` times along each axis (torch's ``Tensor.repeat``).
+    """Tile this tensor ``repeats[i]`` times along each axis (like ``paddle.tile``).
+
+    When fewer repeats than dimensions are given, the leading axes are repeated once.
 
     Examples:
         >>> import pagaie as paddle
         >>> paddle.to_tensor([1, 2]).repeat(2, 2).tolist()
         [[1, 2, 1, 2], [1, 2, 1, 2]]
+        >>> paddle.to_tensor([[1, 2], [3, 4]]).repeat(2).tolist()
+        [[1, 2, 1, 2], [3, 4, 3, 4]]
     """
     reps = [repeats, *more] if more or not isinstance(repeats, (list, tuple, Tensor)) else repeats
-    if len(reps) < self._t.dim():
-        raise ValueError(f"paddle.Tensor.repeat: the number of repeats ({len(reps)}) must not be "
-                         f"smaller than the number of dimensions ({self._t.dim()})")
     return _m.tile(self, reps)
 
 

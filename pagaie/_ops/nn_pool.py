@@ -108,6 +108,12 @@ class _Geom:
         return to_last(y) if self.last else y
 
 
+def _prefers_channels_last(x: torch.Tensor) -> bool:
+    """A large, contiguous 4-D CPU float map with several channels."""
+    return (x.device.type == "cpu" and x.dim() == 4 and x.is_floating_point()
+            and x.shape[1] >= 8 and x.numel() >= 1 << 16 and x.is_contiguous())
+
+
 def _max_pool(api, n, x, kernel_size, stride, padding, return_mask, ceil_mode, data_format):
     if return_mask and data_format != _DEFAULT_FMT[n]:
         raise ValueError(f"When setting return_mask to true, data_format must be set to "
@@ -119,7 +125,14 @@ def _max_pool(api, n, x, kernel_size, stride, padding, return_mask, ceil_mode, d
         raise ValueError(f"paddle.{api}: asymmetric padding {g.pairs} is not supported together "
                          "with return_mask=True")
     if g.fast:
-        r = _MAX[n](g.x, g.k, g.s, [a for a, _ in g.pairs], 1, g.ceil, return_mask)
+        xin = g.x
+        if n == 2 and not return_mask and _prefers_channels_last(xin):
+            # torch's CPU kernel for NCHW max pooling walks each plane with scalar code;
+            # its channels-last one is vectorised over channels: 3-4x faster with the copies.
+            r = _MAX[2](xin.contiguous(memory_format=torch.channels_last), g.k, g.s,
+                        [a for a, _ in g.pairs], 1, g.ceil).contiguous()
+            return g.finish(r)
+        r = _MAX[n](xin, g.k, g.s, [a for a, _ in g.pairs], 1, g.ceil, return_mask)
         if return_mask:
             return r[0], r[1].to(torch.int32)
         return g.finish(r)

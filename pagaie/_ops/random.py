@@ -355,8 +355,8 @@ def randint_like(x, low=0, high=None, dtype=None, name=None):
         x (Tensor): gives the shape (and the dtype when ``dtype`` is None).
         low (int, optional): lower bound, or the upper bound when ``high`` is None.
         high (int, optional): upper bound, exclusive.
-        dtype (str|paddle.dtype, optional): output dtype; ``x``'s when None (floating
-            dtypes hold integral values).
+        dtype (str|paddle.dtype, optional): output dtype; ``x``'s when None. The int64
+            samples are cast to it (floating dtypes hold integral values, bool is nonzero).
         name (str, optional): unused.
 
     Returns:
@@ -369,10 +369,9 @@ def randint_like(x, low=0, high=None, dtype=None, name=None):
     """
     lo, hi = _bounds(low, high, "randint_like")
     dt = x.dtype if dtype is None else _dt.to_torch_dtype(dtype, "paddle.randint_like")
-    if dt is torch.bool or dt.is_complex:
-        raise TypeError(f"paddle.randint_like: 'dtype' must be an integer or floating dtype, but "
-                        f"received {_dtype_name(dt)}")
-    return torch.randint(lo, hi, x.shape, dtype=dt, device=x.device)
+    out = torch.randint(lo, hi, x.shape, dtype=torch.int64, device=x.device)
+    # like Paddle, int64 samples are cast to any dtype (bool: nonzero; uint8: wraps around)
+    return out if dt is torch.int64 else out.to(dt)
 
 
 @defop(method=False, differentiable=False)
@@ -491,7 +490,10 @@ def bernoulli(x, p=None, name=None):
     """
     _need_float(x, "bernoulli")
     if p is not None:
-        return torch.empty_like(x).bernoulli_(float(p))
+        p = float(p)
+        if not 0.0 <= p <= 1.0:
+            raise IndexError(f"paddle.bernoulli: 'p' must be in [0, 1], but received {p}")
+        return torch.empty_like(x).bernoulli_(p)
     _check_probs(x, "bernoulli")
     return torch.bernoulli(x.detach())
 
@@ -508,17 +510,33 @@ def _bernoulli_(x, p=0.5, name=None):
     Returns:
         Tensor: ``x``.
 
+    Like Paddle, ``p`` is not validated: ``x`` is filled with uniform samples ``u``
+    and becomes 1 where ``u < p`` and 0 where ``u > p`` (so ``p <= 0`` gives zeros,
+    ``p >= 1`` ones, and a NaN ``p`` leaves the uniform samples).
+
     Examples:
         >>> import pagaie as paddle
         >>> paddle.zeros([3]).bernoulli_(1.0).tolist()
         [1.0, 1.0, 1.0]
+        >>> paddle.zeros([2, 2]).bernoulli_(paddle.to_tensor([[2.0], [-1.0]])).tolist()
+        [[1.0, 1.0], [0.0, 0.0]]
     """
+    if not x.is_floating_point():
+        # Paddle has no uniform kernel for these dtypes: its eager mode raises RuntimeError (NotFound)
+        raise RuntimeError(f"paddle.bernoulli_: 'x' must be a floating tensor, but received "
+                           f"{_dtype_name(x.dtype)}")
     if isinstance(p, _T):
-        _check_probs(p, "bernoulli_")
-        return x.bernoulli_(p.to(x.device, torch.float64 if x.dtype is torch.float64 else torch.float32))
-    if not 0 <= float(p) <= 1:
-        raise ValueError(f"paddle.bernoulli_: 'p' must be in [0, 1], but received {p}")
-    return x.bernoulli_(float(p))
+        if not (p.is_floating_point() or p.is_complex()):
+            raise TypeError(f"paddle.bernoulli_: 'p' must be a floating tensor like 'x' "
+                            f"({_dtype_name(x.dtype)}), but received {_dtype_name(p.dtype)}")
+        p = p.to(x.device)
+        x.uniform_(0.0, 1.0)
+        ones, zeros = x < p, x > p
+        return x.masked_fill_(ones, 1.0).masked_fill_(zeros, 0.0)
+    p = float(p)
+    if 0.0 <= p <= 1.0:
+        return x.bernoulli_(p)
+    return x.uniform_(0.0, 1.0) if p != p else x.fill_(1.0 if p > 1.0 else 0.0)
 
 
 bernoulli_ = returns_self(defop("bernoulli_", method=False)(_bernoulli_), "bernoulli_")

@@ -17,6 +17,7 @@ outermost region, as they are reused by every step's forward.
 from __future__ import annotations
 
 import functools
+import warnings
 from typing import Any, Callable, Iterable
 
 import torch
@@ -25,7 +26,7 @@ from pagaie._core import dtype as _dt
 from pagaie._core.registry import OpRecord, pop_handler, push_handler
 from pagaie._core.tensor import Tensor, wrap
 from pagaie.amp.lists import normalise_custom, policy_of
-from pagaie.amp.state import set_amp_dtype
+from pagaie.amp.state import place_supported, set_amp_dtype
 
 __all__ = ["auto_cast", "autocast", "amp_guard", "is_autocast_enabled", "get_autocast_dtype",
            "get_autocast_cpu_dtype", "get_autocast_gpu_dtype", "current_state"]
@@ -157,13 +158,19 @@ class auto_cast:
         dtype (str, optional): ``'float16'`` or ``'bfloat16'``. Default 'float16'.
         use_promote (bool, optional): ops with any float32 input run in float32. Default True.
 
+    As in Paddle, autocast only takes effect when the current place is a GPU: on the CPU
+    the region runs in float32 and a warning says so (``PAGAIE_AMP_ON_CPU=1`` or
+    ``pagaie.amp.state.allow_cpu()`` turns CPU autocast on, a pagaie extension).
+
     Examples:
         >>> import pagaie as paddle
+        >>> prev = paddle.amp.state.allow_cpu(True)   # pagaie extension: autocast on the CPU
         >>> x = paddle.rand([2, 4]); w = paddle.rand([4, 3])
         >>> with paddle.amp.auto_cast(dtype='bfloat16'):
         ...     y = paddle.matmul(x, w)
         >>> y.dtype
         paddle.bfloat16
+        >>> _ = paddle.amp.state.allow_cpu(prev)
     """
 
     def __init__(self, enable: bool = True, custom_white_list: Any = None,
@@ -190,10 +197,17 @@ class auto_cast:
 
     def __enter__(self) -> None:
         was_on = any(_STACK)
-        _STACK.append(self._state)
-        if self._state is not None:
-            set_amp_dtype("float16" if self._state.low is torch.float16 else "bfloat16")
-        if not was_on and self._state is not None:
+        state = self._state
+        if self._args[0]:
+            where = place_supported()
+            if where is not None:
+                warnings.warn(f"amp_guard can only be enabled on CUDAPlace, XPUPlace, and CustomPlace, "
+                              f"current place is {where}, so it makes no effect.")
+                state = None
+        _STACK.append(state)
+        if state is not None:
+            set_amp_dtype("float16" if state.low is torch.float16 else "bfloat16")
+        if not was_on and state is not None:
             push_handler(_autocast_handler)
 
     def __exit__(self, *exc: Any) -> None:
@@ -226,9 +240,11 @@ def autocast(device_type: str | None, dtype: str = "float16", enabled: bool = Tr
 
     Examples:
         >>> import pagaie as paddle
+        >>> prev = paddle.amp.state.allow_cpu(True)   # pagaie extension: autocast on the CPU
         >>> with paddle.autocast('cpu', dtype='bfloat16'):
         ...     paddle.matmul(paddle.ones([2, 2]), paddle.ones([2, 2])).dtype
         paddle.bfloat16
+        >>> _ = paddle.amp.state.allow_cpu(prev)
     """
     if isinstance(dtype, str) and dtype not in _LOW:
         raise ValueError(f"paddle.autocast: dtype must be 'float16' or 'bfloat16', but received {dtype!r}")

@@ -273,7 +273,7 @@ class Auc(Metric):
         >>> preds = np.array([[0.9, 0.1], [0.2, 0.8], [0.6, 0.4], [0.3, 0.7]])
         >>> m.update(preds, np.array([[0], [1], [1], [0]]))
         >>> m.accumulate()
-        0.75
+        np.float64(0.75)
     """
 
     def __init__(self, curve: str = "ROC", num_thresholds: int = 4095, name: str = "auc",
@@ -304,13 +304,16 @@ class Auc(Metric):
         return abs(x1 - x2) * (y1 + y2) / 2.0
 
     def accumulate(self) -> float:
-        """The ROC area over all batches since ``reset`` (0.0 when a class is absent)."""
+        """The ROC area over all batches since ``reset``: a numpy float64 (a Python 0.0
+        when a class is absent)."""
         pos = np.cumsum(self._stat_pos[::-1])
         neg = np.cumsum(self._stat_neg[::-1])
         pos_prev = np.concatenate([[0.0], pos[:-1]])
         neg_prev = np.concatenate([[0.0], neg[:-1]])
-        auc = float(np.sum(np.abs(neg - neg_prev) * (pos + pos_prev) / 2.0))
-        tot_pos, tot_neg = float(pos[-1]), float(neg[-1])
+        # A running (sequential) sum, as Paddle's loop adds the trapezoids one by one; the
+        # result stays a numpy float64, as in Paddle.
+        auc = np.cumsum(np.abs(neg - neg_prev) * (pos + pos_prev) / 2.0)[-1]
+        tot_pos, tot_neg = pos[-1], neg[-1]
         return auc / tot_pos / tot_neg if tot_pos > 0.0 and tot_neg > 0.0 else 0.0
 
     def reset(self) -> None:

@@ -24,12 +24,17 @@ __all__ = ["LinearQuanter", "LinearDequanter", "LinearQuanterDequanter",
 _FP8 = {"e4m3": (448.0, "float8_e4m3fn"), "e5m2": (57344.0, "float8_e5m2")}
 
 
-def _fp8_scale(input: Any, scale: Any, axis: int) -> Any:
+def _fp8_setup(input: Any, scale: Any, axis: int, type: str) -> tuple:
+    """``(range, float8 dtype name, scale)`` for ``type``; a per-channel scale is reshaped
+    to broadcast along ``axis``."""
+    if type not in _FP8:
+        raise NotImplementedError("only support e4m3 or e5m2 now")
+    limit, fp8 = _FP8[type]
     if axis >= 0:
         shape = [1] * len(input.shape)
         shape[axis] = int(scale.numel())
         scale = scale.reshape(shape)
-    return scale
+    return limit, fp8, scale
 
 
 def fake_fp8_quant(input: Any, scale: Any, axis: int = -1, type: str = "e4m3") -> Any:
@@ -50,10 +55,7 @@ def fake_fp8_quant(input: Any, scale: Any, axis: int = -1, type: str = "e4m3") -
         >>> fake_fp8_quant(paddle.to_tensor([0.5, 2.0]), paddle.to_tensor(1.0)).tolist()
         [224.0, 448.0]
     """
-    if type not in _FP8:
-        raise NotImplementedError("only support e4m3 or e5m2 now")
-    limit, fp8 = _FP8[type]
-    scale = _fp8_scale(input, scale, axis)
+    limit, fp8, scale = _fp8_setup(input, scale, axis, type)
     v = (input.astype("float32") * limit / scale).clip(-limit, limit)
     return pagaie.cast(v, fp8).astype(input.dtype)
 
@@ -76,10 +78,7 @@ def fake_fp8_dequant(input: Any, scale: Any, axis: int = -1, type: str = "e4m3")
         >>> fake_fp8_dequant(paddle.to_tensor([224.0]), paddle.to_tensor(1.0)).tolist()
         [0.5]
     """
-    if type not in _FP8:
-        raise NotImplementedError("only support e4m3 or e5m2 now")
-    limit, _ = _FP8[type]
-    scale = _fp8_scale(input, scale, axis)
+    limit, _, scale = _fp8_setup(input, scale, axis, type)
     return (input.astype("float32") / limit * scale).astype(input.dtype)
 
 
@@ -133,6 +132,31 @@ class _LinearQuantBase(Layer):
         zp = pagaie.repeat_interleave(self._zero_point, self._group_size, 0)
         return s, zp
 
+    # The subclass's kernels: float8, per-tensor/per-channel, and group-wise (2-D scales).
+    _fp8_kernel: Any = None
+    _linear_kernel: Any = None
+
+    def _grouped_forward(self, x: Any) -> Any:
+        """The step for 2-D (group-wise) scales, in float32."""
+        raise NotImplementedError
+
+    def forward(self, input: Any) -> Any:
+        """Apply the step to ``input``; the result has ``input``'s dtype."""
+        fp8 = self._fp8_type()
+        if fp8 is not None:
+            return self._fp8_kernel(input, self._scales, self._quant_axis, type=fp8)
+        x = input.cast("float32")
+        if len(self._scales.shape) > 1:
+            return self._grouped_forward(x).cast(input.dtype)
+        return self._linear_kernel(x, self._scales, self._zero_point, self._quant_axis,
+                                   self._bit_length, self._qmin, self._qmax).cast(input.dtype)
+
+    @classmethod
+    def from_quanter(cls, quanter: Any) -> Any:
+        """A step with ``quanter``'s scales, zero points, axis and bit length."""
+        return cls(quanter.scales(), zero_point=quanter.zero_points(),
+                   quant_axis=quanter.quant_axis(), bit_length=quanter.bit_length())
+
 
 class LinearQuanter(_LinearQuantBase):
     """Quantize values to integer levels (kept in the input's float dtype).
@@ -151,27 +175,16 @@ class LinearQuanter(_LinearQuantBase):
         [64.0, -128.0]
     """
 
-    def forward(self, input: Any) -> Any:
-        """The integer levels of ``input``."""
-        fp8 = self._fp8_type()
-        if fp8 is not None:
-            return fake_fp8_quant(input, self._scales, self._quant_axis, type=fp8)
-        x = input.cast("float32")
-        if len(self._scales.shape) > 1:
-            if float(self._zero_point.sum()) != 0:
-                q = pagaie.round(x / self._scales) + self._zero_point
-            else:
-                s, zp = self._grouped()
-                q = pagaie.round(x / s * self._qmax) + zp
-            return pagaie.clip(q, self._qmin, self._qmax).cast(input.dtype)
-        return quantize_linear(x, self._scales, self._zero_point, self._quant_axis,
-                               self._bit_length, self._qmin, self._qmax).cast(input.dtype)
+    _fp8_kernel = staticmethod(fake_fp8_quant)
+    _linear_kernel = staticmethod(quantize_linear)
 
-    @staticmethod
-    def from_quanter(quanter: Any) -> "LinearQuanter":
-        """A LinearQuanter with ``quanter``'s scales, zero points, axis and bit length."""
-        return LinearQuanter(quanter.scales(), zero_point=quanter.zero_points(),
-                             quant_axis=quanter.quant_axis(), bit_length=quanter.bit_length())
+    def _grouped_forward(self, x: Any) -> Any:
+        if float(self._zero_point.sum()) != 0:
+            q = pagaie.round(x / self._scales) + self._zero_point
+        else:
+            s, zp = self._grouped()
+            q = pagaie.round(x / s * self._qmax) + zp
+        return pagaie.clip(q, self._qmin, self._qmax)
 
 
 class LinearDequanter(_LinearQuantBase):
@@ -184,27 +197,14 @@ class LinearDequanter(_LinearQuantBase):
         [2.0]
     """
 
-    def forward(self, input: Any) -> Any:
-        """The values of the levels ``input``."""
-        fp8 = self._fp8_type()
-        if fp8 is not None:
-            return fake_fp8_dequant(input, self._scales, self._quant_axis, type=fp8)
-        x = input.cast("float32")
-        if len(self._scales.shape) > 1:
-            if float(self._zero_point.sum()) != 0:
-                out = (x - self._zero_point) * self._scales
-            else:
-                s, zp = self._grouped()
-                out = (x - zp) / self._qmax * s
-            return out.cast(input.dtype)
-        return dequantize_linear(x, self._scales, self._zero_point, self._quant_axis,
-                                 self._bit_length, self._qmin, self._qmax).cast(input.dtype)
+    _fp8_kernel = staticmethod(fake_fp8_dequant)
+    _linear_kernel = staticmethod(dequantize_linear)
 
-    @staticmethod
-    def from_quanter(quanter: Any) -> "LinearDequanter":
-        """A LinearDequanter with ``quanter``'s scales, zero points, axis and bit length."""
-        return LinearDequanter(quanter.scales(), zero_point=quanter.zero_points(),
-                               quant_axis=quanter.quant_axis(), bit_length=quanter.bit_length())
+    def _grouped_forward(self, x: Any) -> Any:
+        if float(self._zero_point.sum()) != 0:
+            return (x - self._zero_point) * self._scales
+        s, zp = self._grouped()
+        return (x - zp) / self._qmax * s
 
 
 class LinearQuanterDequanter(Layer):

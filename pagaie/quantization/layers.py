@@ -86,13 +86,34 @@ class ConvertibleQuantedLayer(Layer, metaclass=abc.ABCMeta):
         self.converted = True
 
 
-def _quanters(layer: Layer, q_config: Any) -> tuple:
-    w = q_config.weight._instance(layer) if q_config.weight is not None else None
-    a = q_config.activation._instance(layer) if q_config.activation is not None else None
-    return w, a
+class _WeightInputQuantedLayer(ConvertibleQuantedLayer):
+    """A quantized layer sharing ``layer``'s weight and bias, with one weight quanter and
+    one input (activation) quanter built from ``q_config`` (None where it has none)."""
+
+    def __init__(self, layer: Layer, q_config: Any) -> None:
+        super().__init__()
+        self.weight = layer.weight
+        self.bias = layer.bias
+        w, a = q_config.weight, q_config.activation
+        self.weight_quanter = w._instance(layer) if w is not None else None
+        self.activation_quanter = a._instance(layer) if a is not None else None
+
+    def _quantized_operands(self, input: Any) -> tuple:
+        """``(quant(input), quant(weight))``, each unchanged where there is no quanter."""
+        x = input if self.activation_quanter is None else self.activation_quanter(input)
+        w = self.weight if self.weight_quanter is None else self.weight_quanter(self.weight)
+        return x, w
+
+    def weights_to_quanters(self) -> list[tuple[str, str]]:
+        """``[('weight', 'weight_quanter')]``."""
+        return [("weight", "weight_quanter")]
+
+    def activation_quanters(self) -> list[str]:
+        """``['activation_quanter']``."""
+        return ["activation_quanter"]
 
 
-class QuantedLinear(ConvertibleQuantedLayer):
+class QuantedLinear(_WeightInputQuantedLayer):
     """``Linear`` computed on a quantized input and a quantized weight.
 
     Args:
@@ -114,28 +135,16 @@ class QuantedLinear(ConvertibleQuantedLayer):
     """
 
     def __init__(self, layer: Layer, q_config: Any) -> None:
-        super().__init__()
-        self.weight = layer.weight
-        self.bias = layer.bias
+        super().__init__(layer, q_config)
         self.name = getattr(layer, "name", None)
-        self.weight_quanter, self.activation_quanter = _quanters(layer, q_config)
 
     def forward(self, input: Any) -> Any:
         """``linear(quant(input), quant(weight), bias)``."""
-        x = input if self.activation_quanter is None else self.activation_quanter(input)
-        w = self.weight if self.weight_quanter is None else self.weight_quanter(self.weight)
+        x, w = self._quantized_operands(input)
         return F.linear(x, w, self.bias, name=self.name)
 
-    def weights_to_quanters(self) -> list[tuple[str, str]]:
-        """``[('weight', 'weight_quanter')]``."""
-        return [("weight", "weight_quanter")]
 
-    def activation_quanters(self) -> list[str]:
-        """``['activation_quanter']``."""
-        return ["activation_quanter"]
-
-
-class QuantedConv2D(ConvertibleQuantedLayer):
+class QuantedConv2D(_WeightInputQuantedLayer):
     """``Conv2D`` computed on a quantized input and a quantized weight.
 
     Args:
@@ -155,22 +164,17 @@ class QuantedConv2D(ConvertibleQuantedLayer):
     """
 
     def __init__(self, layer: Layer, q_config: Any) -> None:
-        super().__init__()
+        super().__init__(layer, q_config)
         self._groups = layer._groups
         self._stride = layer._stride
         self._padding = layer._padding
         self._padding_mode = layer._padding_mode
         self._dilation = layer._dilation
         self._data_format = layer._data_format
-        self.weight = layer.weight
-        self.bias = layer.bias
-        self.weight_quanter, self.activation_quanter = _quanters(layer, q_config)
 
     def forward(self, input: Any) -> Any:
         """``conv2d(quant(input), quant(weight), bias)`` with the original settings."""
-        x = input if self.activation_quanter is None else self.activation_quanter(input)
-        w = self.weight if self.weight_quanter is None else self.weight_quanter(self.weight)
-        return self._conv_forward(x, w)
+        return self._conv_forward(*self._quantized_operands(input))
 
     def _conv_forward(self, inputs: Any, weights: Any) -> Any:
         padding = self._padding
@@ -181,14 +185,6 @@ class QuantedConv2D(ConvertibleQuantedLayer):
         return F.conv2d(inputs, weights, bias=self.bias, padding=padding, stride=self._stride,
                         dilation=self._dilation, groups=self._groups,
                         data_format=self._data_format)
-
-    def weights_to_quanters(self) -> list[tuple[str, str]]:
-        """``[('weight', 'weight_quanter')]``."""
-        return [("weight", "weight_quanter")]
-
-    def activation_quanters(self) -> list[str]:
-        """``['activation_quanter']``."""
-        return ["activation_quanter"]
 
 
 class Stub(Layer):

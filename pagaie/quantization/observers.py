@@ -20,6 +20,41 @@ from pagaie.quantization.factory import ObserverFactory
 __all__ = ["AbsmaxObserver", "GroupWiseWeightObserver"]
 
 
+class _MaxScaleObserverLayer(BaseObserver):
+    """Shared state of the abs-max observers: the scale is the recorded maximum.
+
+    Subclasses record ``self._max`` in ``forward``; :meth:`cal_thresholds` fixes the
+    scale to it (once) with zero zero points.
+    """
+
+    def __init__(self, quant_bits: int) -> None:
+        super().__init__()
+        self._quant_bits = quant_bits
+        self._max = None
+        self._scale = None
+        self._zero_point = None
+
+    def bit_length(self) -> int:
+        """Bits of a quantized value."""
+        return self._quant_bits
+
+    def quant_axis(self) -> int:
+        """-1: one scale for the whole tensor (or the scale's own layout says how it applies)."""
+        return -1
+
+    def cal_thresholds(self) -> None:
+        """Fix the scale to the maximum seen so far (once) and set a zero zero point."""
+        if self._scale is None:
+            self._scale = self._max
+        self._zero_point = pagaie.zeros_like(self._scale)
+
+    def scales(self) -> Any:
+        """The scale(s) (fixed on first call, so observe the calibration data first)."""
+        if self._scale is None:
+            self.cal_thresholds()
+        return self._scale
+
+
 class AbsmaxObserver(ObserverFactory):
     """Factory of observers that record the largest absolute value of their input.
 
@@ -47,7 +82,7 @@ class AbsmaxObserver(ObserverFactory):
         return AbsmaxObserverLayer
 
 
-class AbsmaxObserverLayer(BaseObserver):
+class AbsmaxObserverLayer(_MaxScaleObserverLayer):
     """Per-tensor abs-max observer (built by :class:`AbsmaxObserver`).
 
     Args:
@@ -67,12 +102,8 @@ class AbsmaxObserverLayer(BaseObserver):
     INIT_ABS_MAX = 1e-7
 
     def __init__(self, layer: Any, quant_bits: int = 8) -> None:
-        super().__init__()
-        self._quant_bits = quant_bits
+        super().__init__(quant_bits)
         self.abs_max_val = pagaie.to_tensor(AbsmaxObserverLayer.INIT_ABS_MAX)
-        self._max = None
-        self._scale = None
-        self._zero_point = None
 
     def forward(self, input: Any) -> Any:
         """Record ``max(|input|)`` (the running maximum) and return ``input``."""
@@ -85,26 +116,6 @@ class AbsmaxObserverLayer(BaseObserver):
         if self._max is not None:
             abs_max = pagaie.maximum(abs_max, self._max.cast(inputs.dtype))
         return 0, abs_max
-
-    def bit_length(self) -> int:
-        """Bits of a quantized value."""
-        return self._quant_bits
-
-    def quant_axis(self) -> int:
-        """-1: one scale for the whole tensor."""
-        return -1
-
-    def cal_thresholds(self) -> None:
-        """Fix the scale to the maximum seen so far (once) and set a zero zero point."""
-        if self._scale is None:
-            self._scale = self._max
-        self._zero_point = pagaie.zeros_like(self._scale)
-
-    def scales(self) -> Any:
-        """The scale (fixed on first call, so observe the calibration data first)."""
-        if self._scale is None:
-            self.cal_thresholds()
-        return self._scale
 
     def zero_points(self) -> Any:
         """The zero point (zeros), set by :meth:`cal_thresholds`."""
@@ -138,7 +149,7 @@ class GroupWiseWeightObserver(ObserverFactory):
         return GroupWiseWeightObserverLayer
 
 
-class GroupWiseWeightObserverLayer(BaseObserver):
+class GroupWiseWeightObserverLayer(_MaxScaleObserverLayer):
     """Group-wise abs-max observer of 2-D weights (built by :class:`GroupWiseWeightObserver`).
 
     Args:
@@ -148,13 +159,9 @@ class GroupWiseWeightObserverLayer(BaseObserver):
     """
 
     def __init__(self, layer: Any, quant_bits: int = 8, group_size: int = 128) -> None:
-        super().__init__()
-        self._quant_bits = quant_bits
+        super().__init__(quant_bits)
         self.group_size = group_size
         self._layer = layer
-        self._max = None
-        self._scale = None
-        self._zero_point = None
 
     def forward(self, inputs: Any) -> Any:
         """Record the group-wise abs-max of ``inputs`` and return them unchanged."""
@@ -179,26 +186,6 @@ class GroupWiseWeightObserverLayer(BaseObserver):
     def max_value(self) -> Any:
         """The recorded group-wise maxima."""
         return self._max
-
-    def bit_length(self) -> int:
-        """Bits of a quantized value."""
-        return self._quant_bits
-
-    def quant_axis(self) -> int:
-        """-1 (the scale's own 2-D layout says how it applies)."""
-        return -1
-
-    def cal_thresholds(self) -> None:
-        """Fix the scales to the recorded maxima (once) and set zero zero points."""
-        if self._scale is None:
-            self._scale = self._max
-        self._zero_point = pagaie.zeros_like(self._scale)
-
-    def scales(self) -> Any:
-        """The group-wise scales, ``[rows / group_size, cols]``."""
-        if self._scale is None:
-            self.cal_thresholds()
-        return self._scale
 
     def zero_points(self) -> Any:
         """Zeros shaped like the scales."""

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import abc
 import copy
-from typing import Any
+from typing import Any, Callable
 
 from pagaie.nn import Layer
 from pagaie.quantization.base import BaseQuanter
@@ -26,6 +26,20 @@ from pagaie.quantization.format import LinearQuanterDequanter
 from pagaie.quantization.layers import ConvertibleQuantedLayer
 
 __all__ = ["Quantization", "QAT", "PTQ"]
+
+
+def _rewrite_children(model: Layer, rewrite: Callable[[Layer], Any]) -> None:
+    """Replace each direct child of ``model`` by ``rewrite(child)`` where that is not None.
+
+    The swaps are made after the walk, so the children do not change under it.
+    """
+    replaced = {}
+    for name, child in model.named_children():
+        new = rewrite(child)
+        if new is not None:
+            replaced[name] = new
+    for name, layer in replaced.items():
+        model._sub_layers[name] = layer
 
 
 class Quantization(metaclass=abc.ABCMeta):
@@ -85,44 +99,45 @@ class Quantization(metaclass=abc.ABCMeta):
             [2, 3]
         """
         model = model if inplace else copy.deepcopy(model)
-        replaced = {}
-        for name, child in model.named_children():
+
+        def rewrite(child: Layer) -> Any:
             if isinstance(child, ConvertibleQuantedLayer):
                 if child.converted:
-                    continue
+                    return None
                 wq = getattr(child, "weight_quanter", False)
                 if wq is not False and (wq is None or wq.scales() is None):
-                    continue
+                    return None
                 child._convert(remain_weight=remain_weight)
             elif isinstance(child, BaseQuanter):
-                replaced[name] = LinearQuanterDequanter.from_quanter(child)
+                return LinearQuanterDequanter.from_quanter(child)
             else:
                 self.convert(child, inplace=True, remain_weight=remain_weight)
-        for name, layer in replaced.items():
-            model._sub_layers[name] = layer
+            return None
+
+        _rewrite_children(model, rewrite)
         return model
 
     def _convert_to_quant_layers(self, model: Layer, config: QuantConfig) -> None:
-        replaced = {}
-        for name, child in model.named_children():
+        def rewrite(child: Layer) -> Any:
             if config._is_quantifiable(child) and type(child) in config.qat_layer_mappings:
-                replaced[name] = config._get_qat_layer(child)
-            else:
-                self._convert_to_quant_layers(child, config)
-        for name, layer in replaced.items():
-            model._sub_layers[name] = layer
+                return config._get_qat_layer(child)
+            self._convert_to_quant_layers(child, config)
+            return None
+
+        _rewrite_children(model, rewrite)
 
     def _insert_activation_observers(self, model: Layer, config: QuantConfig) -> None:
         quanted_types = set(config._qat_layer_mapping.values()) | set(
             config._customized_qat_layer_mapping.values())
-        replaced = {}
-        for name, child in model.named_children():
+
+        def rewrite(child: Layer) -> Any:
             if config._need_observe(child):
-                replaced[name] = config._get_observe_wrapper(child)
-            elif type(child) not in quanted_types:
+                return config._get_observe_wrapper(child)
+            if type(child) not in quanted_types:
                 self._insert_activation_observers(child, config)
-        for name, layer in replaced.items():
-            model._sub_layers[name] = layer
+            return None
+
+        _rewrite_children(model, rewrite)
 
     def _prepare(self, model: Layer) -> Layer:
         self._config._specify(model)

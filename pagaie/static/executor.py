@@ -52,7 +52,8 @@ class _PlanCache:
         if plan is None:
             if len(self.plans) > 64:
                 self.plans.clear()
-            plan = self.plans[key] = Plan(program, list(feed_names), fetch)
+            # Paddle's executor reuses dead buffers by default (BuildStrategy.enable_inplace).
+            plan = self.plans[key] = Plan(program, list(feed_names), fetch, reuse_buffers=True)
         return plan
 
 

@@ -16,14 +16,21 @@ def _encoder():
     return paddle.nn.TransformerEncoder(layer, 2)
 
 
+def _bert_base():
+    # BERT-base-sized: 12 layers, hidden 768, 12 heads, feed-forward 3072, GELU, dropout 0.1
+    layer = paddle.nn.TransformerEncoderLayer(768, 12, 3072, dropout=0.1, activation="gelu")
+    return paddle.nn.TransformerEncoder(layer, 12)
+
+
 CASES = [
     ("resnet18", lambda: paddle.vision.models.resnet18(num_classes=10), [2, 3, 32, 32]),
     ("mobilenet_v2", lambda: paddle.vision.models.mobilenet_v2(num_classes=10), [2, 3, 32, 32]),
     ("encoder", _encoder, [2, 8, 32]),
+    pytest.param("bert_base", _bert_base, [2, 16, 768], marks=pytest.mark.slow),
 ]
 
 
-@pytest.mark.parametrize("name,build,shape", CASES, ids=[c[0] for c in CASES])
+@pytest.mark.parametrize("name,build,shape", CASES, ids=["resnet18", "mobilenet_v2", "encoder", "bert_base"])
 def test_eager_to_static_and_saved_model_agree(tmp_path, name, build, shape):
     paddle.seed(0)
     eager = build()

@@ -618,6 +618,20 @@ class AdaptiveLogSoftmaxWithLoss(Layer):
         return pagaie.concat(parts, axis=1)
 
     def predict(self, input: Any) -> Any:
-        """The most likely class of each row, ``[N]``."""
+        """The most likely class of each row, ``[N]``.
+
+        As in Paddle, the result is float32, except when no row's best head entry is a
+        shortlist class (then it is int64).
+        """
         import pagaie
-        return pagaie.argmax(self.log_prob(input), axis=1)
+        head = pagaie.matmul(input, self.head_weight)
+        if self.head_bias is not None:
+            head = head + self.head_bias
+        out = pagaie.argmax(head, axis=1)
+        tail = out >= self.shortlist_size
+        if not bool(tail.any()):
+            return out.astype("float32")
+        full = pagaie.argmax(self.log_prob(input), axis=1)
+        if bool(tail.all()):
+            return full
+        return pagaie.where(tail, full, out).astype("float32")
