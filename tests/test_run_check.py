@@ -11,8 +11,32 @@ from pagaie.utils.install_check import check_installation
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
-def test_run_check_prints_versions_and_success(capsys):
+def test_run_check_prints_paddles_report(capsys):
     assert pagaie.utils.run_check() is None
+    out = capsys.readouterr().out
+    kind = "GPU" if torch.cuda.is_available() else "CPU"
+    assert out.startswith("Running verify PaddlePaddle program ... \n")
+    assert f"PaddlePaddle works well on 1 {kind}.\n" in out
+    assert out.endswith("PaddlePaddle is installed successfully! Let's start deep learning with "
+                        "PaddlePaddle now.\n")
+
+
+def test_run_check_raises_on_failure(monkeypatch, capsys):
+    from pagaie.utils import install_check
+
+    def broken(paddle, device):
+        raise RuntimeError("simulated failure")
+    monkeypatch.setattr(install_check, "_forward_backward", broken)
+    try:
+        pagaie.utils.run_check()
+    except RuntimeError as exc:
+        assert "simulated failure" in str(exc)
+    else:
+        raise AssertionError("run_check did not raise")
+
+
+def test_check_installation_prints_versions_and_success(capsys):
+    assert check_installation(verbose=True) is True
     out = capsys.readouterr().out
     assert f"pagaie {pagaie.__version__}" in out
     assert f"torch {torch.__version__}" in out

@@ -1,6 +1,7 @@
 """``Parameter``: a trainable Tensor owned by a Layer (Paddle's EagerParamBase)."""
 from __future__ import annotations
 
+import sys
 from typing import Any
 
 import torch
@@ -46,6 +47,33 @@ class Parameter(Tensor):
         self.need_clip = need_clip
         self.do_model_average = do_model_average
         self.is_distributed = is_distributed
+        framework = sys.modules.get("pagaie.framework")
+        self._lazy_init_pending = bool(framework is not None and framework.lazy_init_active())
+
+    def initialize(self) -> None:
+        """Finish the initialisation of a parameter created inside ``paddle.LazyGuard``.
+
+        pagaie fills a lazily created parameter from its initializer when it is created, so
+        this only marks it as initialised; as in Paddle, it may be called once, and only on a
+        parameter created under the guard.
+
+        Raises:
+            AssertionError: the parameter was not created under ``paddle.LazyGuard``, or
+                ``initialize`` was already called.
+
+        Examples:
+            >>> import pagaie as paddle
+            >>> with paddle.LazyGuard():
+            ...     net = paddle.nn.Linear(2, 3)
+            >>> for p in net.parameters():
+            ...     p.initialize()
+            >>> net.bias.tolist()
+            [0.0, 0.0, 0.0]
+        """
+        if not getattr(self, "_lazy_init_pending", False):
+            raise AssertionError("paddle.Tensor.initialize: the parameter was not created under "
+                                 "paddle.LazyGuard, or it is already initialized")
+        self._lazy_init_pending = False
 
     @property
     def trainable(self) -> bool:

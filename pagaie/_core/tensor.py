@@ -18,9 +18,15 @@ from pagaie._core import dtype as _dt
 from pagaie._core.place import Place, place_of, to_torch_device
 
 __all__ = ["Tensor", "Size", "wrap", "unwrap", "unwrap_args", "unwrap_kwargs", "as_torch",
-           "require_grad", "GRAD_FLAG"]
+           "require_grad", "GRAD_FLAG", "reset_generated_names"]
 
 _name_counter = itertools.count()
+
+
+def reset_generated_names() -> None:
+    """Restart the ``generated_tensor_N`` numbering (Paddle does when leaving static mode)."""
+    global _name_counter
+    _name_counter = itertools.count()
 
 # Attribute set on a torch tensor that Paddle reports as stop_gradient=False although torch
 # autograd cannot track it (integer tensors, gradients). Absent means "not set".
@@ -475,9 +481,12 @@ class Tensor:
                                "that stops gradient (stop_gradient=True)")
 
         def torch_hook(g: torch.Tensor) -> torch.Tensor | None:
+            if not g.requires_grad:
+                setattr(g, GRAD_FLAG, True)  # gradients say stop_gradient=False in Paddle
             r = hook(wrap(g))
             return None if r is None else as_torch(r)
 
+        from pagaie._core.hook_handle import TensorHookRemoveHelper
         return TensorHookRemoveHelper(self, self._t.register_hook(torch_hook))
 
     def retain_grads(self) -> None:
@@ -661,42 +670,6 @@ class Tensor:
 
     def get_tensor(self) -> Tensor:
         return self
-
-
-class TensorHookRemoveHelper:
-    """The handle returned by :meth:`Tensor.register_hook`; ``remove()`` unregisters the hook.
-
-    Examples:
-        >>> import pagaie as paddle
-        >>> x = paddle.to_tensor([1.0], stop_gradient=False)
-        >>> h = x.register_hook(lambda g: g * 2)
-        >>> h.remove()
-        True
-    """
-
-    __slots__ = ("_tensor", "_handle", "_hook_id")
-
-    def __init__(self, tensor: Tensor, handle: Any) -> None:
-        self._tensor = tensor
-        self._handle = handle
-        self._hook_id = handle.id
-
-    def __repr__(self) -> str:
-        return ("<paddle.base.dygraph.tensor_patch_methods.TensorHookRemoveHelper object at "
-                f"{id(self):#x}>")
-
-    def remove(self) -> bool:
-        """Unregister the hook: True when it was registered, else False with a RuntimeWarning."""
-        h = self._handle
-        hooks = h.hooks_dict_ref()
-        if hooks is not None and self._hook_id in hooks:
-            h.remove()
-            return True
-        import warnings
-        warnings.warn(f"The backward hook (ID: {self._hook_id}) of Tensor `{self._tensor.name}` "
-                      "you want to remove does not exist or has been removed.", RuntimeWarning,
-                      stacklevel=2)
-        return False
 
 
 class _ProtocolError(AssertionError, TypeError, ValueError):

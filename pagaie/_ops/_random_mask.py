@@ -15,6 +15,7 @@ generates poorly on CPUs.
 """
 from __future__ import annotations
 
+import os
 from concurrent.futures import ThreadPoolExecutor
 from typing import Sequence
 
@@ -28,6 +29,16 @@ _LOW, _HIGH = -2 ** 63, 2 ** 63 - 1
 _PARALLEL_WORDS = 1 << 16
 _pool: ThreadPoolExecutor | None = None
 _generators: list[torch.Generator] = []
+
+
+def _forget_pool() -> None:
+    # A forked child inherits the pool object but not its threads: start a new one there.
+    global _pool
+    _pool = None
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_forget_pool)
 
 
 def _random_words(count: int) -> torch.Tensor:

@@ -314,23 +314,47 @@ def _increment_inplace(x, value=1.0, name=None):
     return x.add_(value if x.is_floating_point() else int(value))
 
 
-@defop(paddle_types=("increment", "pd_op.increment"), inplace=_increment_inplace)
-def increment(x, value=1.0, name=None):
-    """Add ``value`` to a one-element tensor (integer tensors add ``int(value)``).
-
-    Args:
-        x (Tensor): a tensor with exactly one element.
-        value (float, optional): the amount to add. Default 1.0.
-
-    Examples:
-        >>> import pagaie as paddle
-        >>> paddle.increment(paddle.to_tensor([1.0])).tolist()
-        [2.0]
-    """
+@defop("increment", paddle_types=("increment", "pd_op.increment"), inplace=_increment_inplace)
+def _increment(x, value=1.0, name=None):
+    # The op record (and its in-place twin ``increment_``, the one programs record);
+    # the public ``increment`` below updates its input in place, as Paddle's does.
     if x.numel() != 1:
         raise ValueError(f"paddle.increment: the input must have exactly one element, "
                          f"but it has {x.numel()}")
     return x + (value if x.is_floating_point() else int(value))
+
+
+def increment(x: Tensor, value: float = 1.0, name: str | None = None) -> Tensor:
+    """Add ``value`` in place to a one-element tensor and return that tensor.
+
+    Integer tensors add ``int(value)``. As in Paddle, a leaf tensor that needs
+    gradients may be incremented too (its gradient is unchanged by the update).
+
+    Args:
+        x (Tensor): a tensor with exactly one element.
+        value (float, optional): the amount to add. Default 1.0.
+        name (str, optional): unused, for Paddle compatibility.
+
+    Returns:
+        Tensor: ``x`` itself, updated.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> counter = paddle.zeros([1])
+        >>> out = paddle.increment(counter)
+        >>> counter.tolist(), out is counter
+        ([1.0], True)
+    """
+    t = getattr(x, "_t", None)
+    if t is not None and t.requires_grad and t.is_leaf:
+        with torch.no_grad():
+            _increment_inplace(t, value)
+        return x
+    return _increment.inplace(x, value, name)
+
+
+increment.op_record = _increment.op_record  # type: ignore[attr-defined]
+Tensor.increment = increment  # type: ignore[attr-defined]
 
 
 # Plain aliases (same record, other public names).

@@ -48,13 +48,14 @@ def incubate_graph_reindex(x, neighbors, count, value_buffer=None, index_buffer=
     ``neighbors`` in order of first appearance.
 
     ``neighbors`` holds the sampled neighbours of each node of ``x`` back to back, ``count[i]``
-    of them for ``x[i]``. The hash-table buffers only speed up Paddle's GPU kernel; pagaie
+    of them for ``x[i]``. For a graph with several edge types, ``neighbors`` and ``count`` are
+    the concatenations over the types (``count`` then has ``len(x)`` entries per type). The hash-table buffers only speed up Paddle's GPU kernel; pagaie
     accepts and ignores them.
 
     Args:
         x (Tensor): the input (center) nodes, int32/int64, unique.
         neighbors (Tensor): the neighbours, same dtype as ``x``.
-        count (Tensor): int32 number of neighbours of each node of ``x``.
+        count (Tensor): int32 number of neighbours of each node of ``x`` (per edge type).
         value_buffer (Tensor, optional): hash-table buffer (GPU speed-up). Default None.
         index_buffer (Tensor, optional): hash-table buffer (GPU speed-up). Default None.
         flag_buffer_hashtable (bool, optional): whether the buffers are given. Default False.
@@ -83,16 +84,20 @@ def incubate_graph_reindex(x, neighbors, count, value_buffer=None, index_buffer=
     if count.dtype != torch.int32:
         raise ValueError(f"paddle.incubate.{api}: 'count' must be int32, but received "
                          f"{_dname(count)}")
-    if cnt.numel() != xs.numel():
+    n = xs.numel()
+    if (cnt.numel() == 0 or cnt.numel() % n) if n else cnt.numel():
         raise ValueError(f"paddle.incubate.{api}: 'count' must have one entry per node of 'x' "
-                         f"({xs.numel()}), but received {cnt.numel()}")
+                         f"({n}) for each edge type (a multiple of {n} entries), but received "
+                         f"{cnt.numel()}")
     total = int(cnt.sum().item()) if cnt.numel() else 0
     if total != nb.numel():
         raise ValueError(f"paddle.incubate.{api}: the entries of 'count' must add up to the "
                          f"number of neighbors ({nb.numel()}), but they add up to {total}")
     src, nodes = _reindex(xs, nb)
-    dst = torch.repeat_interleave(torch.arange(xs.numel(), dtype=x.dtype, device=x.device),
-                                  cnt.long())
+    centers = torch.arange(n, dtype=x.dtype, device=x.device)
+    if cnt.numel() != n:  # several edge types, one block of counts each (Paddle's layout)
+        centers = centers.repeat(cnt.numel() // n)
+    dst = torch.repeat_interleave(centers, cnt.long(), output_size=total)
     return src, dst, nodes
 
 

@@ -11,6 +11,7 @@ import torch
 import torch.nn.functional as F
 
 from pagaie._core.registry import defop
+from pagaie._ops._factory import returns_self
 
 __all__ = ["relu", "relu_", "relu6", "leaky_relu", "leaky_relu_", "prelu", "rrelu", "elu", "elu_",
            "selu", "celu", "gelu", "silu", "swish", "mish", "hardswish", "hardsigmoid", "hardtanh",
@@ -199,17 +200,39 @@ def gelu(x, approximate=False, name=None):
     return F.gelu(x, approximate="tanh" if approximate else "none")
 
 
-@defop(paddle_types=("silu", "pd_op.silu"), method=False)
-def silu(x, inplace=False, name=None):
-    """``x * sigmoid(x)``.
+@defop("silu", paddle_types=("silu", "pd_op.silu"), method=False)
+def _silu(x, inplace=False, name=None):
+    """``x * sigmoid(x)``; with ``inplace=True`` the result is written into ``x``.
+
+    Args:
+        x (Tensor): a floating-point tensor.
+        inplace (bool, optional): overwrite ``x`` with the result and return ``x``. As in
+            Paddle, a leaf tensor that needs gradients cannot be overwritten. Default False.
+        name (str, optional): unused, for Paddle compatibility.
+
+    Returns:
+        Tensor: the activation (``x`` itself when ``inplace``).
 
     Examples:
         >>> import pagaie as paddle
         >>> paddle.nn.functional.silu(paddle.to_tensor([1.0], 'float64')).round(4).tolist()
         [0.7311]
+        >>> x = paddle.to_tensor([1.0], 'float64')
+        >>> out = paddle.nn.functional.silu(x, inplace=True)
+        >>> out is x, x.round(4).tolist()
+        (True, [0.7311])
     """
     _float(x, "silu")
+    if inplace:
+        if x.requires_grad and x.is_leaf:
+            raise ValueError("paddle.nn.functional.silu: a leaf tensor that doesn't stop gradient "
+                             "can't use the inplace strategy (set stop_gradient=True or pass "
+                             "inplace=False)")
+        return F.silu(x, inplace=True)
     return F.silu(x)
+
+
+silu = returns_self(_silu)  # ``silu(x, inplace=True) is x``, as in Paddle
 
 
 @defop(paddle_types=("swish", "pd_op.swish"), method=False)

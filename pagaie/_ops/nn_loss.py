@@ -91,17 +91,26 @@ def cross_entropy(input, label, weight=None, ignore_index=-100, reduction="mean"
         raise ValueError(f"paddle.{api}: axis should be in [{-nd}, {nd}), but received {axis}")
     c = input.shape[ax]
     eps = float(label_smoothing)
-    if not soft_label and eps > 0:
-        hard = label.squeeze(ax) if label.dim() == nd else label
-        label = F.one_hot(hard.long().clamp_min(0), c).to(input.dtype).movedim(-1, ax)
-        soft_label = True
-    elif soft_label and eps > 0:
-        pass
-    else:
-        eps = 0.0
-    if soft_label:
-        if eps > 0:
+    if eps > 0:
+        # like Paddle: smoothing makes the label soft; a label without the class axis is
+        # one-hot encoded first, a label shaped like the input is smoothed as it is
+        if label.dim() == nd - 1:
+            label = F.one_hot(label.long().clamp_min(0), c).to(input.dtype).movedim(-1, ax)
             label = label * (1 - eps) + eps / c
+        else:
+            if not (label.is_floating_point() or label.is_complex()):
+                # Paddle has no integer label_smooth kernel: its eager mode raises RuntimeError
+                raise RuntimeError(f"paddle.{api}: with label_smoothing, a label shaped like the "
+                                   f"input must be a floating tensor, but received {label.dtype}"
+                                   .replace("torch.", ""))
+            # Paddle's label_smooth spreads eps over the label's last axis
+            label = (label * (1 - eps) + eps / label.shape[-1]).to(input.dtype)
+        soft_label = True
+    elif soft_label and label.dtype != input.dtype and label.is_floating_point():
+        raise ValueError(f"paddle.{api}: a soft label must have the input's dtype "
+                         f"({str(input.dtype).replace('torch.', '')}), but received "
+                         f"{str(label.dtype).replace('torch.', '')}")
+    if soft_label:
         if use_softmax:
             loss = _soft_xent(input, label, ax)
         else:
@@ -340,6 +349,20 @@ def nll_loss(input, label, weight=None, ignore_index=-100, reduction="mean", nam
     if input.dim() < 2:
         raise ValueError(f"paddle.nn.functional.nll_loss: the input must have 2 or more "
                          f"dimensions, but received shape {list(input.shape)}")
+    nd, ld = input.dim(), label.dim()
+    if ld != nd - 1 and ld != nd:
+        raise ValueError(f"paddle.nn.functional.nll_loss: 'label' must have {nd - 1} or {nd} dimensions "
+                         f"for an input of shape {list(input.shape)}, but received shape {list(label.shape)}")
+    if nd == 2:
+        if ld == 2:  # Paddle accepts a [N, 1] label
+            if label.shape[1] != 1:
+                raise ValueError(f"paddle.nn.functional.nll_loss: a 2-D 'label' must have shape "
+                                 f"[N, 1], but received {list(label.shape)}")
+            label = label.reshape(-1)
+    elif nd != 4:
+        # Paddle flattens the spatial axes of both: any label with N * d1 * ... elements fits
+        if label.numel() == input.numel() // max(input.shape[1], 1) and label.shape[:1] == input.shape[:1]:
+            label = label.reshape(input.shape[:1] + input.shape[2:])
     if weight is not None:
         weight = weight.detach()
     try:

@@ -406,6 +406,12 @@ def hsigmoid_loss(input, label, num_classes, weight, bias=None, path_table=None,
         bit = path_code.long()
         valid = node >= 0
     safe = torch.where(valid, node, torch.zeros_like(node))
+    # Paddle reads past the weight rows here (undefined results): refuse instead
+    if safe.numel() and not torch.compiler.is_compiling() and int(safe.max()) >= weight.shape[0]:
+        what = ("'path_table' node ids must be below" if path_table is not None else
+                f"'label' values must be in [0, {num_classes}) so that the tree nodes fit")
+        raise ValueError(f"paddle.nn.functional.hsigmoid_loss: {what} the {weight.shape[0]} rows of "
+                         f"'weight', but a path reaches node {int(safe.max())}")
     pre = (weight[safe] * input[:, None, :]).sum(-1)
     if bias is not None:
         pre = pre + bias.reshape(-1)[safe]

@@ -354,9 +354,9 @@ def sparse_sum(x, axis=None, dtype=None, keepdim=False, name=None):
     idx = x._indices()
     sdim = x.sparse_dim()
     if axis is None:
-        dims = [1] * n if keepdim else [1]
-        total = v.sum().reshape(1)
-        return sc.coo(idx.new_zeros((len(dims), 1)), total, dims)
+        if keepdim:  # like Paddle, the sparse/dense split of the axes is kept
+            return sc.coo(idx.new_zeros((sdim, 1)), v.sum().reshape([1] * (1 + n - sdim)), [1] * n)
+        return sc.coo(idx.new_zeros((1, 1)), v.sum().reshape(1), [1])
     shape = list(x.shape)
     out_shape = shape[:axis] + ([1] if keepdim else []) + shape[axis + 1:]
     if axis >= sdim:

@@ -40,6 +40,20 @@ def _shape_in(shape: list[int]) -> list[int]:
     return [UNKNOWN if d is None or d < 0 else int(d) for d in shape]
 
 
+_TYPE_SHORT = {"float16": "f16", "bfloat16": "bf16", "float32": "f32", "float64": "f64",
+               "int8": "i8", "uint8": "u8", "int16": "i16", "int32": "i32", "int64": "i64",
+               "bool": "b", "complex64": "c64", "complex128": "c128"}
+
+
+def _paddle_op_name(op: "Operator") -> str:
+    """The op's name in a Paddle 3 (PIR) program: ``pd_op.<name>`` from its record."""
+    rec = op.record
+    if rec is None:
+        return op.type
+    name = next((t for t in rec.paddle_types if t.startswith("pd_op.")), None)
+    return name if name is not None else f"pd_op.{op.type}"
+
+
 class Value(Tensor):
     """A symbolic tensor in a :class:`Program` (Paddle's static ``Variable``).
 
@@ -113,12 +127,53 @@ class Value(Tensor):
                         "optimizer.minimize(loss) to add gradients to a static program")
 
     def __repr__(self) -> str:
-        tag = "persist " if self.persistable else ""
-        return (f"{tag}var {self.name} : Tensor(shape={list(self.shape)}, dtype={self.dtype.name}, "
-                f"stop_gradient={self.stop_gradient})")
+        # Paddle 3's PIR form: the defining op, the output index and the MLIR-style type.
+        op_name, index = self._defining_op()
+        return (f"Value(define_op_name={op_name}, index={index}, dtype={self._type_str()}, "
+                f"stop_gradient={'True' if self.stop_gradient else 'False'})")
 
     __str__ = __repr__
     __hash__ = object.__hash__
+
+    def _defining_op(self) -> tuple[str, int]:
+        """Paddle's name of the op defining this value (``pd_op.add``), and the output index."""
+        op = self.op
+        if op is None:
+            if self.is_data:
+                return "pd_op.data", 0
+            if self.source is not None:
+                if type(self.source).__name__ == "Parameter":
+                    return "builtin.parameter", 0
+                return "pd_op.assign_value_", 0
+            return "builtin.parameter" if self.persistable else "pd_op.data", 0
+        outs = op.output_values()
+        index = next((i for i, v in enumerate(outs) if v is self), 0)
+        if op.type == "pagaie.backward":
+            return self._grad_op(op, index)
+        return _paddle_op_name(op), index
+
+    def _grad_op(self, backward: "Operator", index: int) -> tuple[str, int]:
+        """As Paddle names a gradient value: by the grad op of the forward op that used the
+        input (``pd_op.matmul_grad``, the input's position), or ``pd_op.add_n`` when several
+        ops used it and their gradients are summed."""
+        inputs = backward.args[1] if len(backward.args) > 1 else []
+        if index >= len(inputs) or not isinstance(inputs[index], Value):
+            return backward.type, index
+        x = inputs[index]
+        users = [o for o in backward.block.ops if o is not backward and o.record is not None
+                 and any(v is x for v in o.input_values())]
+        if len(users) > 1:
+            return "pd_op.add_n", 0
+        if not users:
+            return backward.type, index
+        pos = next(i for i, v in enumerate(users[0].input_values()) if v is x)
+        return _paddle_op_name(users[0]) + "_grad", pos
+
+    def _type_str(self) -> str:
+        """``tensor<2x-1xf32>``, Paddle's printed type of a dense tensor value."""
+        short = _TYPE_SHORT.get(self.dtype.name, self.dtype.name)
+        dims = "x".join(str(d) for d in self.shape)
+        return f"tensor<{dims}x{short}>" if dims else f"tensor<{short}>"
 
     def to_json(self) -> dict:
         return {"name": self.name, "shape": list(self.shape), "dtype": self.dtype.name,
@@ -317,7 +372,9 @@ class Block:
         lines = [f"{{ // block_idx:{self.idx}  parent_idx:{self.parent_idx}"]
         for v in self.vars.values():
             if v.persistable or v.is_data:
-                lines.append(f"    {v!r}")
+                tag = "persist " if v.persistable else ""
+                lines.append(f"    {tag}var {v.name} : Tensor(shape={list(v.shape)}, "
+                             f"dtype={v.dtype.name}, stop_gradient={v.stop_gradient})")
         lines += [f"    {op!r}" for op in self.ops]
         lines.append("}")
         return "\n".join(lines)

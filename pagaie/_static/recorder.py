@@ -42,7 +42,25 @@ def capture(block: Block, t: Tensor) -> Value:
                       persistable=is_param or bool(t.persistable))
     v.source = t
     cache[id(t)] = v
+    if is_param:
+        _declare_in_startup(prog, t, v)
     return v
+
+
+def _declare_in_startup(prog: Program, t: Tensor, v: Value) -> None:
+    """A parameter captured into the static-mode main program is also declared in the startup
+    program (as Paddle's startup program creates it), so that running the startup program
+    publishes it to the scope (``global_scope().find_var(name)``)."""
+    from pagaie.static import framework as _fw
+    st = _fw._S
+    if not st.enabled or prog is not st.main or st.startup is prog:
+        return
+    sb = st.startup.global_block()
+    if v.name in sb.vars:
+        return
+    sv = sb.create_var(v.name, list(t._t.shape), t.dtype, stop_gradient=t.stop_gradient,
+                       persistable=True)
+    sv.source = t
 
 
 def _to_values(block: Block, v: Any) -> Any:

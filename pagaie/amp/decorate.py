@@ -7,7 +7,7 @@ import torch
 
 from pagaie._core import dtype as _dt
 from pagaie.amp.grad_scaler import _params_of
-from pagaie.amp.state import set_amp_dtype
+from pagaie.amp.state import place_supported as _place_supported, set_amp_dtype
 
 __all__ = ["decorate"]
 
@@ -109,13 +109,18 @@ def decorate(models: Any, optimizers: Any = None, level: str = "O1", dtype: str 
     Returns:
         The models, or ``(models, optimizers)`` when optimizers were given.
 
+    As in Paddle, nothing changes when the current place is the CPU, unless CPU AMP was
+    turned on with ``pagaie.amp.state.allow_cpu()`` (a pagaie extension).
+
     Examples:
         >>> import pagaie as paddle
+        >>> prev = paddle.amp.state.allow_cpu(True)   # pagaie extension: AMP on the CPU
         >>> model = paddle.nn.Linear(2, 2)
         >>> opt = paddle.optimizer.SGD(parameters=model.parameters())
         >>> model, opt = paddle.amp.decorate(model, opt, level='O2', dtype='bfloat16')
         >>> model.weight.dtype
         paddle.bfloat16
+        >>> _ = paddle.amp.state.allow_cpu(prev)
     """
     level = str(level).upper()
     if level not in ("O1", "O2"):
@@ -125,6 +130,8 @@ def decorate(models: Any, optimizers: Any = None, level: str = "O1", dtype: str 
     if save_dtype is not None and save_dtype not in ("float16", "bfloat16", "float32", "float64"):
         raise ValueError("paddle.amp.decorate: save_dtype must be one of float16, bfloat16, float32, "
                          f"float64, but received {save_dtype!r}")
+    if _place_supported() is not None:   # Paddle leaves everything as is on the CPU
+        return models if optimizers is None else (models, optimizers)
     set_amp_dtype(dtype)
     model_list = models if isinstance(models, (list, tuple)) else [models]
     opt_list = [] if optimizers is None else (

@@ -55,16 +55,28 @@ class AmpScaler:
         decr_every_n_nan_or_inf (int, optional): shrink after this many bad steps. Default 1.
         use_dynamic_loss_scaling (bool, optional): adapt the scale. Default True.
 
+    As in Paddle, the scaler only works when the current place is a GPU: created on the
+    CPU it is disabled (a warning says so; ``scale`` returns the loss unchanged), unless
+    CPU AMP was turned on with ``pagaie.amp.state.allow_cpu()`` (a pagaie extension).
+
     Examples:
         >>> import pagaie as paddle
+        >>> prev = paddle.amp.state.allow_cpu(True)   # pagaie extension: AMP on the CPU
         >>> scaler = paddle.amp.AmpScaler(init_loss_scaling=1024)
         >>> scaler.get_init_loss_scaling()
         1024
+        >>> _ = paddle.amp.state.allow_cpu(prev)
     """
 
     def __init__(self, enable: bool = True, init_loss_scaling: float = 2.0 ** 15,
                  incr_ratio: float = 2.0, decr_ratio: float = 0.5, incr_every_n_steps: int = 1000,
                  decr_every_n_nan_or_inf: int = 1, use_dynamic_loss_scaling: bool = True) -> None:
+        if enable:
+            where = _amp_state.place_supported()
+            if where is not None:
+                warnings.warn(f"AmpScaler can only be enabled on CUDAPlace, XPUPlace and CustomPlace, "
+                              f"current place is {where}, so it makes no effect.")
+                enable = False
         self._enable = bool(enable)
         self._use_dynamic_loss_scaling = False
         self._init_loss_scaling = 1.0
@@ -251,12 +263,17 @@ class GradScaler(AmpScaler):
         use_dynamic_loss_scaling (bool, optional): adapt the scale. Default True.
 
     Examples:
+        >>> import warnings
         >>> import pagaie as paddle
         >>> model = paddle.nn.Linear(4, 2)
         >>> opt = paddle.optimizer.SGD(learning_rate=0.01, parameters=model.parameters())
-        >>> scaler = paddle.amp.GradScaler(init_loss_scaling=1024)
-        >>> with paddle.amp.auto_cast(dtype='float16'):
-        ...     loss = model(paddle.rand([3, 4])).mean()
+        >>> with warnings.catch_warnings():
+        ...     warnings.simplefilter("ignore")      # on the CPU, AMP makes no effect
+        ...     scaler = paddle.amp.GradScaler(init_loss_scaling=1024)
+        ...     with paddle.amp.auto_cast(dtype='float16'):
+        ...         loss = model(paddle.rand([3, 4])).mean()
+        >>> loss.dtype, scaler.is_enable()
+        (paddle.float32, False)
         >>> scaler.scale(loss).backward()
         >>> scaler.step(opt); scaler.update(); opt.clear_grad()
     """

@@ -7,7 +7,7 @@ from typing import Sequence
 
 import torch
 
-from pagaie._core.tensor import GradNode, Tensor, as_torch, wrap
+from pagaie._core.tensor import GradNode, Tensor, as_torch, require_grad, wrap
 
 __all__ = ["backward", "grad"]
 
@@ -165,4 +165,8 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
         if unused:
             raise ValueError(f"paddle.grad: the inputs {unused} are not used to compute the outputs; "
                              "pass allow_unused=True to get None for them")
+    if create_graph:
+        # Paddle's gradients built with create_graph=True never stop gradient, also where
+        # they are constant (the output is linear in the input).
+        res = [r if r is None or r.requires_grad else require_grad(r.detach()) for r in res]
     return [None if r is None else wrap(r) for r in res]

@@ -11,7 +11,7 @@ from typing import Any, Sequence
 
 import torch
 
-from pagaie._core.tensor import Tensor, wrap
+from pagaie._core.tensor import Tensor, require_grad, wrap
 
 __all__ = ["jacobian", "hessian", "Jacobian", "Hessian"]
 
@@ -92,6 +92,9 @@ class Jacobian:
             else:
                 out = y if i is None else y.reshape(-1)[i]
                 r = self._grad(out).reshape(-1) if self._x.dim() >= 1 else self._grad(out)
+            if not r.requires_grad:
+                # Paddle's Jacobian entries never stop gradient, constant ones included.
+                r = require_grad(r.detach())
             self._rows[key] = r
         return r
 
@@ -121,8 +124,38 @@ class Jacobian:
                 return wrap(self._full_rows(rows)[idx[:ax] + (slice(None),) + idx[ax + 1:]])
         return wrap(self._full_rows(range(self._m))[idx])
 
+    def _evaluate_all(self) -> Tensor:
+        """The whole matrix as a Tensor (every row evaluated)."""
+        if self._rows_axis is None:
+            return wrap(self._row(None))
+        return wrap(self._full_rows(range(self._m)))
+
+    def __getattr__(self, name: str) -> Any:
+        # As in Paddle, other attributes (dtype, numpy, stop_gradient, sum...) are those of
+        # the fully evaluated matrix.
+        if name.startswith("_"):
+            raise AttributeError(name)
+        return getattr(self._evaluate_all(), name)
+
     def __repr__(self) -> str:
         return f"<paddle.autograd.Jacobian shape={self.shape}>"
+
+
+def _operator(op: str) -> Any:
+    def method(self: Jacobian, other: Any) -> Any:
+        rhs = other._evaluate_all() if isinstance(other, Jacobian) else other
+        return getattr(self._evaluate_all(), op)(rhs)
+    method.__name__ = op
+    method.__doc__ = f"``{op}`` of the fully evaluated matrix."
+    return method
+
+
+# Arithmetic and comparisons work on the evaluated matrix, as Paddle's Jacobian does.
+for _op in ("__add__", "__sub__", "__mul__", "__truediv__", "__pow__", "__mod__", "__floordiv__",
+            "__matmul__", "__eq__", "__ne__", "__lt__", "__le__", "__gt__", "__ge__"):
+    setattr(Jacobian, _op, _operator(_op))
+Jacobian.__div__ = Jacobian.__truediv__  # type: ignore[attr-defined]
+Jacobian.__hash__ = None  # type: ignore[assignment]
 
 
 class Hessian(Jacobian):

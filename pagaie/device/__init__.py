@@ -173,25 +173,27 @@ def get_cudnn_version() -> int | None:
 
 
 def get_all_device_type() -> list[str]:
-    """All device types this installation can use: ``['cpu']`` or ``['cpu', 'gpu']``.
+    """The accelerator device types this installation can use: ``['gpu']`` with CUDA, ``[]``
+    without (as Paddle's CPU build; the CPU is never listed).
 
     Examples:
         >>> import pagaie as paddle
         >>> 'cpu' in paddle.device.get_all_device_type()
-        True
+        False
     """
-    return ["cpu", "gpu"] if torch.cuda.is_available() else ["cpu"]
+    return ["gpu"] if torch.cuda.is_available() else []
 
 
 def get_available_device() -> list[str]:
-    """All devices usable now: ``['cpu', 'gpu:0', 'gpu:1', ...]``.
+    """The accelerator devices usable now: ``['gpu:0', 'gpu:1', ...]``, ``[]`` without CUDA
+    (as Paddle's CPU build; the CPU is never listed).
 
     Examples:
         >>> import pagaie as paddle
-        >>> paddle.device.get_available_device()[0]
-        'cpu'
+        >>> all(d.startswith('gpu:') for d in paddle.device.get_available_device())
+        True
     """
-    return ["cpu"] + [f"gpu:{i}" for i in range(device_count())]
+    return [f"gpu:{i}" for i in range(device_count())]
 
 
 def get_all_custom_device_type() -> list[str]:

@@ -281,6 +281,21 @@ class DistAttr:
         self.sharding_specs = list(sharding_specs)
 
     @property
+    def dims_mapping(self) -> list[int]:
+        """Per tensor dimension, the index of the mesh dimension it is split over (-1: none)."""
+        names = list(self.process_mesh.dim_names)
+        return [-1 if s is None else names.index(s) for s in self.sharding_specs]
+
+    def __str__(self) -> str:
+        mesh = self.process_mesh
+        join = lambda xs: ",".join(str(x) for x in xs)  # noqa: E731
+        dims = "".join(f"[{m}] " if m >= 0 else "[] " for m in self.dims_mapping)
+        return (f"{{process_mesh: {{shape: [{join(mesh.shape)}], process_ids: [{join(mesh.process_ids)}], "
+                f"dim_names: [{join(mesh.dim_names)}]}}, dim_mappings: [{dims}], batch_dim: 0, "
+                f"chunk_id: 0, skip_check_mesh: 0, dynamic_dims: [{join([0] * len(self.sharding_specs))}], "
+                f"annotated: [dims_mapping: 1,process_mesh: 1], partial: [], split_factor: .}}")
+
+    @property
     def placements(self) -> list[Placement]:
         out: list[Placement] = [Replicate() for _ in range(self.process_mesh.ndim)]
         for tensor_dim, name in enumerate(self.sharding_specs):

@@ -129,9 +129,13 @@ def save_state_dict(state_dict: dict, path: str, process_group: Any = None, coor
 
 def _assemble(path: str, unique_id: int | None) -> dict:
     uid = 0 if unique_id is None else unique_id
+    if not os.path.isdir(path):
+        raise FileNotFoundError(f"paddle.distributed.load_state_dict: the checkpoint directory {path!r} "
+                                "does not exist")
     files = sorted(glob.glob(os.path.join(path, f"*_{uid}.distcp")))
-    if not files:
-        raise FileNotFoundError(f"paddle.distributed.load_state_dict: no checkpoint files (*_{uid}.distcp) in {path!r}")
+    if not files:   # an AssertionError, as in Paddle (its metadata-file check)
+        raise AssertionError(f"paddle.distributed.load_state_dict: no checkpoint files (*_{uid}.distcp, "
+                             f"{uid}.metadata) in the checkpoint directory {path!r}")
     merged: dict = {}
     for fn in files:
         with open(fn, "rb") as f:

@@ -49,6 +49,11 @@ def _from_array(a: np.ndarray, bf16_bits: bool = False) -> Tensor:
     return wrap(torch.from_numpy(a))
 
 
+def _scope_tensor_type() -> type:
+    from pagaie.static.framework import _ScopeTensor
+    return _ScopeTensor
+
+
 def _is_state_dict(obj: Any) -> bool:
     if not isinstance(obj, dict) or not obj:
         return False
@@ -63,6 +68,8 @@ def _is_state_dict(obj: Any) -> bool:
 def _pack_nested(obj: Any) -> Any:
     if isinstance(obj, Tensor):
         return (obj.name, _to_array(obj))
+    if isinstance(obj, _scope_tensor_type()):   # a static scope's tensor: stored as its array
+        return np.array(obj)
     if isinstance(obj, dict):
         return type(obj)((k, _pack_nested(v)) for k, v in obj.items())
     if isinstance(obj, list):
@@ -93,8 +100,9 @@ def save(obj: Any, path: str | os.PathLike | BinaryIO, protocol: int = 4, **conf
     """Save a tensor, a state dict or a nested container of them in Paddle's format.
 
     Args:
-        obj: what to save (Tensor, ``state_dict()`` of a Layer or Optimizer, or
-            lists/tuples/dicts holding tensors, numbers and strings).
+        obj: what to save (Tensor, ``state_dict()`` of a Layer or Optimizer, a static
+            ``Program`` (its structure, as JSON), or lists/tuples/dicts holding tensors,
+            numbers and strings).
         path (str|file): the file path (``.pdparams`` for layers, ``.pdopt`` for
             optimizers by convention) or a writable binary file object.
         protocol (int, optional): pickle protocol, 2 to 5. Default 4.
@@ -113,9 +121,19 @@ def save(obj: Any, path: str | os.PathLike | BinaryIO, protocol: int = 4, **conf
     if configs.get("use_binary_format"):
         raise NotImplementedError("paddle.save: use_binary_format=True (Paddle's LoDTensor binary "
                                   "stream) is not supported; save without it")
-    payload = _pack(obj)
+    from pagaie._static.ir import Program
+    if isinstance(obj, Program):   # the program's JSON (parameter values are saved separately)
+        text = obj.to_json().encode("utf-8")
+
+        def dump(f: Any) -> None:
+            f.write(text)
+    else:
+        payload = _pack(obj)
+
+        def dump(f: Any) -> None:
+            pickle.dump(payload, f, protocol=protocol)
     if hasattr(path, "write"):
-        pickle.dump(payload, path, protocol=protocol)
+        dump(path)
         return
     path = os.fspath(path)
     if path.endswith(os.sep) or os.path.isdir(path):
@@ -126,7 +144,7 @@ def save(obj: Any, path: str | os.PathLike | BinaryIO, protocol: int = 4, **conf
     fd, tmp = tempfile.mkstemp(prefix=".tmp-" + os.path.basename(path) + "-", dir=folder)
     try:
         with os.fdopen(fd, "wb") as f:
-            pickle.dump(payload, f, protocol=protocol)
+            dump(f)
             f.flush()
             os.fsync(f.fileno())
         os.replace(tmp, path)
@@ -247,6 +265,9 @@ def load(path: str | os.PathLike | BinaryIO, **configs: Any) -> Any:
                              "written by paddle.save (for inference models use paddle.jit.load)")
         with open(where, "rb") as f:
             data = f.read()
+    if data[:1] == b"{" and b'"pagaie.program"' in data[:200]:   # paddle.save(program, path)
+        from pagaie._static.ir import Program
+        return Program.from_json(data.decode("utf-8"))
     try:
         buf = io.BytesIO(data)
         obj = pickle.load(buf) if allow else _RestrictedUnpickler(buf).load()

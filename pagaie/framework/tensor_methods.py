@@ -397,6 +397,27 @@ def _set_block(x: Tensor, value: Any) -> None:
     x.__dict__["block"] = value
 
 
+def _is_shared_buffer_with(x: Tensor, other: Tensor) -> bool:
+    """Whether ``x`` and ``other`` use the same memory block (one is a view of the other, or
+    both view the same data).
+
+    Args:
+        x (Tensor): a tensor.
+        other (Tensor): another tensor.
+
+    Returns:
+        bool: True when they share storage.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> a = paddle.to_tensor([1.0, 2.0, 3.0, 4.0])
+        >>> a._is_shared_buffer_with(a.reshape([2, 2])), a._is_shared_buffer_with(a.clone())
+        (True, False)
+    """
+    _need_tensor(other, "_is_shared_buffer_with", "other")
+    return x._t.untyped_storage()._cdata == other._t.untyped_storage()._cdata
+
+
 for _n in ("set_", "set_tensor", "reconstruct_from_", "set_string_list", "set_vocab",
            "get_map_tensor", "is_selected_rows", "get_selected_rows", "rows"):
     setattr(Tensor, _n, globals()[_n])
@@ -408,4 +429,5 @@ Tensor.placements = None
 Tensor.process_mesh = None
 Tensor.num_shard = property(_num_shard, doc=_num_shard.__doc__)
 Tensor.block = property(_block, _set_block, doc=_block.__doc__)
+Tensor._is_shared_buffer_with = _is_shared_buffer_with
 del _n

@@ -44,9 +44,11 @@ class DataLoader:
 
     Args:
         dataset (Dataset|IterableDataset): the data.
-        feed_list (list, optional): static-graph input variables; unused in dynamic mode.
+        feed_list (list, optional): static-graph input variables (required in static mode
+            when ``return_list`` is False); unused in dynamic mode.
         places (Place|str|list, optional): where batches are placed; the current device when None.
-        return_list (bool, optional): give each batch as a list (dynamic mode always does). Default: True.
+        return_list (bool, optional): give each batch as a list (dynamic mode always does); in
+            static mode, False gives ``[{name: tensor}]`` feed dicts for ``Executor.run``. Default: True.
         batch_sampler (BatchSampler, optional): gives each batch's indices; then ``batch_size``,
             ``shuffle`` and ``drop_last`` keep their defaults.
         batch_size (int|None, optional): samples per batch; None disables batching (each
@@ -94,6 +96,8 @@ class DataLoader:
                  prefetch_factor: int = 2, use_shared_memory: bool = True, timeout: float = 0,
                  worker_init_fn: Callable[[int], None] | None = None, persistent_workers: bool = False) -> None:
         self.dataset = dataset
+        if not return_list and not _in_dynamic_mode():
+            assert feed_list is not None, "feed_list should be set when return_list=False"
         self.feed_list = feed_list
         self.return_list = return_list
         self.collate_fn = collate_fn
@@ -174,6 +178,29 @@ class DataLoader:
         return self.__iter__()
 
 
+def _in_dynamic_mode() -> bool:
+    from pagaie.static.framework import in_dynamic_mode
+    return in_dynamic_mode()
+
+
+def _feed_names(loader: DataLoader) -> list[str] | None:
+    """In static mode with ``return_list=False``, the names of ``feed_list``: each batch is
+    then given as Paddle gives it, a list with one ``{name: tensor}`` feed dict per place."""
+    if loader.return_list or loader.feed_list is None or _in_dynamic_mode():
+        return None
+    return [v if isinstance(v, str) else v.name for v in loader.feed_list]
+
+
+def _as_feed(batch: Any, names: list[str] | None) -> Any:
+    if names is None:
+        return batch
+    fields = batch if isinstance(batch, (list, tuple)) else [batch]
+    if len(fields) != len(names):
+        raise ValueError(f"paddle.io.DataLoader: each sample gives {len(fields)} fields, but "
+                         f"feed_list has {len(names)} variables")
+    return [dict(zip(names, fields))]
+
+
 class _SingleProcessIter:
     """Reads and collates each batch in the calling process."""
 
@@ -182,6 +209,7 @@ class _SingleProcessIter:
                                         loader._collate(), loader.drop_last)
         self._indices = iter(loader._index_sampler())
         self._device = loader._device
+        self._feed_names = _feed_names(loader)
         self._len = loader.__len__ if loader.dataset_kind == _w.MAP else None
 
     def __iter__(self) -> _SingleProcessIter:
@@ -196,7 +224,7 @@ class _SingleProcessIter:
         indices = next(self._indices)
         with torch.no_grad():
             batch = self._fetcher.fetch(indices)
-        return to_output(batch, self._device)
+        return _as_feed(to_output(batch, self._device), self._feed_names)
 
 
 _LIVE: weakref.WeakSet = weakref.WeakSet()
@@ -218,6 +246,7 @@ class _MultiProcessIter:
     def __init__(self, loader: DataLoader) -> None:
         self._loader = loader
         self._device = loader._device
+        self._feed_names = _feed_names(loader)
         self._num_workers = n = loader.num_workers
         self._timeout = loader.timeout
         self._persistent = loader._persistent_workers
@@ -340,7 +369,7 @@ class _MultiProcessIter:
                 self._shutdown()
                 reply.reraise()
             self._put_task()
-            return to_output(reply, self._device)
+            return _as_feed(to_output(reply, self._device), self._feed_names)
 
     # ---- shutdown -------------------------------------------------------------------
     def _shutdown(self) -> None:

@@ -205,6 +205,14 @@ class TranslatedLayer(Layer):
                         v.source = persistable_vars[v.name]
         self.eval()
 
+    def train(self, mode: bool = True) -> None:  # type: ignore[override]
+        """Switch to training mode (the training program, when saved); returns None, as in Paddle."""
+        Layer.train(self, mode)
+
+    def eval(self) -> None:  # type: ignore[override]
+        """Switch to evaluation mode (the inference program); returns None, as in Paddle."""
+        Layer.train(self, False)
+
     def program(self, method_name: str = "forward") -> Program:
         """The inference program of ``method_name``."""
         holder = self._programs.get(method_name)
@@ -240,8 +248,21 @@ def _corrupt(path: str, what: str) -> ValueError:
     return ValueError(f"paddle.jit.load: {path!r} is not a valid saved model ({what})")
 
 
+def _jit_section_of_inference_model(text: str) -> dict:
+    """The ``jit`` section for a model written by ``paddle.static.save_inference_model``
+    (inference program only): its persistable values, in the parameter file's (name) order,
+    trainable unless they stop gradients."""
+    prog = Program.from_json(text)
+    values = sorted((v for v in prog.global_block().vars.values() if v.persistable and not v.is_data),
+                    key=lambda v: v.name)
+    return {"version": JIT_FORMAT_VERSION, "train_program": None, "train_fetch_names": [],
+            "params": [{"name": v.name, "trainable": not v.stop_gradient, "dtype": v.dtype.name,
+                        "shape": list(v.shape)} for v in values]}
+
+
 def load(path: str, **configs: Any) -> TranslatedLayer:
-    """Load what :func:`save` wrote as a :class:`TranslatedLayer`.
+    """Load what :func:`save` (or ``paddle.static.save_inference_model``) wrote as a
+    :class:`TranslatedLayer`.
 
     Args:
         path (str): the ``'dirname/file_prefix'`` given to ``save``.
@@ -278,6 +299,8 @@ def load(path: str, **configs: Any) -> TranslatedLayer:
         raise ValueError(f"paddle.jit.load: {model_path!r} is a program written by PaddlePaddle (PIR); "
                          "paddle.jit.load reads models saved by pagaie's paddle.jit.save")
     jit = data.get("jit")
+    if jit is None and isinstance(data.get("feed_names"), list) and isinstance(data.get("fetch_names"), list):
+        jit = _jit_section_of_inference_model(raw.decode("utf-8"))
     if not isinstance(jit, dict) or not isinstance(jit.get("version"), int):
         raise _corrupt(model_path, "no 'jit' section")
     if jit["version"] > JIT_FORMAT_VERSION or data.get("version", 0) > FORMAT_VERSION:

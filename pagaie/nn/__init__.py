@@ -17,6 +17,7 @@ from pagaie.nn.layer.transformer import *  # noqa: F401,F403
 from pagaie.nn.decode import BeamSearchDecoder, dynamic_decode  # noqa: F401
 from pagaie.nn.clip import ClipGradByGlobalNorm, ClipGradByNorm, ClipGradByValue  # noqa: F401
 from pagaie.nn import utils  # noqa: F401
+from pagaie.nn.layer import loss  # noqa: F401,E402  (Paddle: paddle.nn.loss is paddle.nn.layer.loss)
 
 Module = Layer
 ModuleList = LayerList

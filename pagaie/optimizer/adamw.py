@@ -65,6 +65,10 @@ class AdamW(Adam):
         self._init_hparams(beta1, beta2, epsilon, lazy_mode, multi_precision, amsgrad)
         self._default_dict["weight_decay"] = self._weight_decay
         self._default_dict["grad_clip"] = grad_clip
+        # the groups were completed before AdamW's own default decay was known
+        for group in self._param_groups if self._grouped else ():
+            if group.get("weight_decay") is None:
+                group["weight_decay"] = self._weight_decay
 
     def _bind_group_options(self, param_group: dict) -> None:
         # AdamW's groups scale the learning rate only; their weight decay is decoupled.

@@ -172,7 +172,7 @@ def make_scheduler(*, closed: int, ready: int, record: int, repeat: int = 0,
                       "it is enabled, so the first recorded data may include its start-up overhead")
     period = closed + ready + record
 
-    def scheduler(step: int) -> ProfilerState:
+    def getScheduleState(step: int) -> ProfilerState:  # noqa: N802 - Paddle's name
         if step < 0:
             raise AssertionError(f"paddle.profiler scheduler: step must be >= 0, but received {step}")
         if step < skip_first:
@@ -187,7 +187,7 @@ def make_scheduler(*, closed: int, ready: int, record: int, repeat: int = 0,
             return ProfilerState.READY
         return ProfilerState.RECORD if pos < period - 1 else ProfilerState.RECORD_AND_RETURN
 
-    return scheduler
+    return getScheduleState
 
 
 def _default_scheduler(step: int) -> ProfilerState:

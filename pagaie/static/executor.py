@@ -91,7 +91,8 @@ class Executor:
 
         Args:
             program (Program|CompiledProgram, optional): default_main_program() when None.
-            feed (dict, optional): input name -> numpy array or Tensor.
+            feed (dict|list[dict], optional): input name -> numpy array or Tensor (a list holds
+                one such dict, as a DataLoader with ``return_list=False`` gives it).
             fetch_list (list, optional): Values (or their names) to return.
             scope (Scope, optional): where persistable values are published.
             return_numpy (bool, optional): numpy arrays (True) or Tensors.
@@ -108,6 +109,11 @@ class Executor:
         else:
             raise TypeError(f"paddle.static.Executor.run: program must be a Program or "
                             f"CompiledProgram, but received {type(program).__name__}")
+        if isinstance(feed, (list, tuple)):   # one feed dict per place (DataLoader, return_list=False)
+            assert len(feed) == 1, "Not compiled with data parallel"
+            feed = feed[0]
+        if feed is not None and not isinstance(feed, dict):
+            raise TypeError(f"feed requires dict as its Parameter. But you passed in {type(feed)}")
         feed = dict(feed or {})
         block = prog.global_block()
         fetch = []

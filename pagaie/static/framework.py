@@ -9,7 +9,7 @@ import torch
 
 from pagaie._core import dtype as _dt
 from pagaie._core.registry import pop_handler, push_handler
-from pagaie._core.tensor import Tensor, wrap
+from pagaie._core.tensor import Tensor, reset_generated_names, wrap
 from pagaie._static.ir import Program, Value
 from pagaie._static.recorder import Recorder
 
@@ -69,6 +69,7 @@ def disable_static(place: Any = None) -> None:
         _S.enabled = False
         pop_handler(_S.recorder.handler)
         _S.recorder = None
+        reset_generated_names()  # a new eager session numbers its tensors from 0, as Paddle
 
 
 def in_dynamic_mode() -> bool:

@@ -96,13 +96,37 @@ def check_installation(verbose: bool = True) -> bool:
 
 
 def run_check() -> None:
-    """Check the installation: print versions and devices, and run a small forward and
-    backward computation on the CPU and on every GPU found, saying plainly what failed.
+    """Check the installation as Paddle's ``run_check`` does: run a small forward and backward
+    computation on one device (the first GPU when CUDA is available, else the CPU), then on
+    every other GPU, and print Paddle's report lines. A failure raises its exception; use
+    :func:`check_installation` for a detailed report of versions and devices.
 
     Examples:
         >>> import pagaie as paddle
         >>> paddle.utils.run_check()  # doctest: +ELLIPSIS
-        pagaie ...
-        pagaie is installed successfully!
+        Running verify PaddlePaddle program ...
+        PaddlePaddle works well on 1 ...
+        PaddlePaddle is installed successfully! Let's start deep learning with PaddlePaddle now.
     """
-    check_installation(verbose=True)
+    import logging
+
+    import pagaie
+
+    print("Running verify PaddlePaddle program ... ")
+    gpus = [f"gpu:{i}" for i in range(torch.cuda.device_count())] if torch.cuda.is_available() \
+        else []
+    kind, devices = ("GPU", gpus) if gpus else ("CPU", ["cpu"])
+    _forward_backward(pagaie, devices[0])
+    print(f"PaddlePaddle works well on 1 {kind}.")
+    try:
+        if len(devices) > 1:
+            for dev in devices[1:]:
+                _forward_backward(pagaie, dev)
+            print(f"PaddlePaddle works well on {len(devices)} {kind}s.")
+        print("PaddlePaddle is installed successfully! Let's start deep learning with "
+              "PaddlePaddle now.")
+    except Exception as exc:
+        logging.warning(f"PaddlePaddle meets some problem with {len(devices)} {kind}s: {exc}")
+        print(f"PaddlePaddle is installed successfully ONLY for single {kind}! Let's start deep "
+              "learning with PaddlePaddle now.")
+        raise

@@ -108,7 +108,7 @@ class Silu(Layer):
         self._inplace, self._name = inplace, name
 
     def forward(self, x: Any) -> Any:
-        return _a.silu(x)
+        return _a.silu(x, self._inplace)
 
     def extra_repr(self) -> str:
         return f"inplace={self._inplace}" + _nm(self._name)

@@ -301,8 +301,13 @@ class ParameterList(Layer):
         if not isinstance(param, Tensor):
             raise TypeError(f"param should be 'Parameter' or 'Tensor', but received {type(param)}")
         target = getattr(self, str(idx))
-        with torch.no_grad():
-            target._t.copy_(param._t)
+        # like paddle.assign(param, target): the parameter keeps its identity but takes
+        # the new value, shape and dtype
+        new = param._t.detach().clone()
+        t = target._t
+        if t.grad is not None and (t.grad.shape != new.shape or t.grad.dtype != new.dtype):
+            t.grad = None  # a stale gradient of the old shape could not accumulate
+        t.data = new
 
     def __len__(self) -> int:
         return len(self._parameters)

@@ -525,6 +525,7 @@ class HSigmoidLoss(Layer):
     Examples:
         >>> import pagaie as paddle
         >>> layer = paddle.nn.HSigmoidLoss(3, 5)
+        With sparse mode, if your models has only small parameter prefetch may cause speed down
         >>> layer(paddle.rand([2, 3]), paddle.to_tensor([0, 4])).shape
         paddle.Size([2, 1])
     """
@@ -535,6 +536,11 @@ class HSigmoidLoss(Layer):
         super().__init__()
         if num_classes < 2 and not is_custom:
             raise ValueError("num_classes must not be less than 2 with default tree")
+        # Paddle prints these two notices (the second one always)
+        if is_sparse and not is_custom:
+            print("Sparse mode should not be used without custom tree")
+            is_sparse = False
+        print("With sparse mode, if your models has only small parameter prefetch may cause speed down")
         self._feature_size, self._num_classes = feature_size, num_classes
         self._is_custom, self._is_sparse = is_custom, is_sparse
         rows = num_classes if is_custom else num_classes - 1

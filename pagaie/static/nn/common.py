@@ -11,13 +11,41 @@ from __future__ import annotations
 import math
 from typing import Any, Sequence
 
-from pagaie.nn.param import make_parameter
+from pagaie.nn.param import make_parameter as _make_parameter
 from pagaie.utils import unique_name
 
 __all__ = ["fc", "conv2d", "conv2d_transpose", "conv3d", "conv3d_transpose", "deform_conv2d",
            "batch_norm", "layer_norm", "group_norm", "instance_norm", "embedding",
            "sparse_embedding", "prelu", "spectral_norm", "bilinear_tensor_product", "row_conv",
            "nce"]
+
+
+def _attr_name(attr: Any) -> str | None:
+    if isinstance(attr, str):
+        return attr
+    return getattr(attr, "name", None) if attr is not None and attr is not False else None
+
+
+def make_parameter(shape: Any, attr: Any, dtype: Any, is_bias: bool, default_initializer: Any,
+                   prefix: str, device: Any = None) -> Any:
+    """``pagaie.nn.param.make_parameter``, except that in static mode a parameter named by
+    its attribute that a static layer of the current main program already created is
+    shared, as Paddle's static layers share a name (``param_attr='embed'`` used twice)."""
+    from pagaie.static import framework as _fw
+    name = _attr_name(attr)
+    if name is None or not _fw._S.enabled:
+        return _make_parameter(shape, attr, dtype, is_bias, default_initializer, prefix, device)
+    table = _fw._S.main.__dict__.setdefault("_static_nn_params", {})
+    p = table.get(name)
+    if p is not None:
+        want = [int(s) for s in shape]
+        if list(p.shape) != want:
+            raise ValueError(f"paddle.static.nn: parameter {name!r} already exists with shape "
+                             f"{list(p.shape)}, but a layer asks for shape {want}")
+        return p
+    p = _make_parameter(shape, attr, dtype, is_bias, default_initializer, prefix, device)
+    table[name] = p
+    return p
 
 
 def _F():

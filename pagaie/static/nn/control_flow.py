@@ -151,8 +151,8 @@ def cond(pred: Any, true_fn: Callable | None = None, false_fn: Callable | None =
             results.append(a)
             continue
         if a.dtype != b.dtype:
-            raise TypeError(f"paddle.static.nn.cond: output {i} has dtype {a.dtype.name} in true_fn "
-                            f"but {b.dtype.name} in false_fn")
+            raise RuntimeError(f"paddle.static.nn.cond: output {i} has dtype {a.dtype.name} in true_fn "
+                               f"but {b.dtype.name} in false_fn; the dtypes must be equal")
         o = block.create_var(block.program.unique_name("cond"), _cf.merge_shape(list(a.shape),
                              list(b.shape)), a.dtype, stop_gradient=a.stop_gradient and b.stop_gradient)
         outs.append(o)

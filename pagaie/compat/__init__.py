@@ -172,3 +172,11 @@ def disable_compat() -> None:
         1
     """
     warnings.warn("torch compat is not installed.", stacklevel=2)
+
+
+def __getattr__(name: str) -> Any:
+    # ``paddle.compat.nn`` (the torch-style layers and functions) needs ``paddle.nn``, which
+    # itself imports this module: load it on first use.
+    if name == "nn":
+        return importlib.import_module("pagaie.compat.nn")
+    raise AttributeError(f"module 'paddle.compat' has no attribute '{name}'")

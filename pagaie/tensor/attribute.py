@@ -1,0 +1,8 @@
+"""``paddle.tensor.attribute``: queries on a tensor: rank, shape, real/imag parts, dtype kind.
+
+Every name here is the same object as the op of that name in pagaie (e.g. the top-level
+``paddle.<name>``); the module only reproduces Paddle's grouping.
+"""
+from pagaie.tensor._names import export
+
+__all__ = export(globals(), "attribute")
