@@ -18,45 +18,12 @@ from pagaie._ops._nn_helpers import ntuple
 from pagaie._ops.vision import (box_coder, deform_conv2d, nms, prior_box, psroi_pool, roi_align, roi_pool,
                                 yolo_box)
 from pagaie._ops.vision_detect import distribute_fpn_proposals, generate_proposals, matrix_nms
+from pagaie._ops.vision_yolo import yolo_loss
 from pagaie.vision.models._utils import ConvNormActivation  # noqa: F401  (Paddle keeps it here too)
 
 __all__ = ["yolo_loss", "yolo_box", "prior_box", "box_coder", "deform_conv2d", "DeformConv2D",
            "distribute_fpn_proposals", "generate_proposals", "read_file", "decode_jpeg", "roi_pool", "RoIPool",
            "psroi_pool", "PSRoIPool", "roi_align", "RoIAlign", "nms", "matrix_nms"]
-
-
-def yolo_loss(x: Any, gt_box: Any, gt_label: Any, anchors: Any, anchor_mask: Any, class_num: int,
-              ignore_thresh: float, downsample_ratio: int, gt_score: Any = None, use_label_smooth: bool = True,
-              name: str | None = None, scale_x_y: float = 1.0) -> Any:
-    """YOLOv3 training loss (not available in pagaie yet).
-
-    Args:
-        x (Tensor): ``[N, len(anchor_mask) * (5 + class_num), H, W]`` head output.
-        gt_box (Tensor): ``[N, B, 4]`` ground-truth boxes ``(cx, cy, w, h)``, normalised.
-        gt_label (Tensor): ``[N, B]`` int32 labels.
-        anchors (list): all anchor sizes ``[w0, h0, ...]``.
-        anchor_mask (list): indices of the anchors used by this head.
-        class_num (int): number of classes.
-        ignore_thresh (float): IoU above which unmatched predictions are not penalised.
-        downsample_ratio (int): input size / feature map size.
-        gt_score (Tensor, optional): ``[N, B]`` box weights (mixup).
-        use_label_smooth (bool, optional): label smoothing. Default: True.
-        name (str, optional): unused.
-        scale_x_y (float, optional): centre scaling. Default: 1.0.
-
-    Raises:
-        NotImplementedError: always, for now.
-
-    Examples:
-        >>> import pagaie as paddle
-        >>> try:
-        ...     paddle.vision.ops.yolo_loss(None, None, None, [], [], 1, 0.7, 32)
-        ... except NotImplementedError:
-        ...     print("not implemented")
-        not implemented
-    """
-    raise NotImplementedError("paddle.vision.ops.yolo_loss is not implemented in pagaie yet; compute the "
-                              "YOLOv3 loss from yolo_box-style decoding with pagaie ops instead")
 
 
 @defop(method=False, differentiable=False, paddle_types=("read_file", "pd_op.read_file"))
