@@ -13,7 +13,7 @@ from pagaie._core.registry import defop
 from pagaie._core.tensor import Tensor, wrap
 from pagaie._ops import manipulation as _m
 
-__all__: list[str] = []
+__all__: list[str] = ["permute"]  # the variadic function form (see the end of the module)
 
 
 def _T_prop(self: Tensor) -> Tensor:
@@ -180,6 +180,10 @@ def _variadic(fn: Callable, arg: str) -> Callable:
 for _name, _arg in (("reshape", "shape"), ("expand", "shape"), ("view", "shape_or_dtype"),
                     ("permute", "dims")):
     setattr(Tensor, _name, _variadic(getattr(_m, _name), _arg))
+
+# ``paddle.permute(x, 2, 0, 1)``: the function form takes separate ints too (this module comes
+# after ``manipulation`` in the family list, so this wrapper is the public ``paddle.permute``).
+permute = _variadic(_m.permute, "dims")
 
 
 

@@ -521,7 +521,7 @@ class ReduceOnPlateau(LRScheduler):
         """
         self.last_epoch = self.last_epoch + 1 if epoch is None else epoch
         if hasattr(metrics, "shape") and hasattr(metrics, "size") and not isinstance(metrics, (float, int)):
-            size = metrics.size() if callable(metrics.size) else metrics.size
+            size = int(metrics.size) if isinstance(metrics.size, int) else metrics.size()
             if size != 1:
                 raise AssertionError("paddle.optimizer.lr.ReduceOnPlateau.step: the size of metrics must "
                                      f"be 1, but received {size}; reduce it with paddle.mean first")
