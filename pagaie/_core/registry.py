@@ -209,6 +209,40 @@ def _unwrap_expr(n: str) -> str:
     return f"({n}._t if type({n}) is _Tensor else {n} if type({n}) in _PLAIN else _u({n}))"
 
 
+class _Missing:
+    def __repr__(self) -> str:
+        return "<required>"
+
+
+_MISSING = _Missing()
+
+
+def _aliases_of(rec: OpRecord, sig: inspect.Signature) -> dict[str, str]:
+    """The PyTorch-style keyword aliases Paddle 3 accepts for this op (see param_aliases)."""
+    from pagaie._core.param_aliases import ALIASES_BY_NAME
+    aliases = ALIASES_BY_NAME.get(rec.name)
+    if not aliases or any(p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD) for p in sig.parameters.values()):
+        return {}
+    return {a: p for a, p in aliases.items() if p in sig.parameters and a not in sig.parameters}
+
+
+def _alias_call(api: Callable, aliases: dict[str, str], named: dict, extra: dict) -> Any:
+    """Call ``api`` again with alias keywords renamed to the parameters they stand for."""
+    for key, value in extra.items():
+        param = aliases.get(key)
+        if param is None:
+            raise TypeError(f"paddle.{api.__name__}() got an unexpected keyword argument '{key}'")
+        if named.get(param) is not _MISSING and named.get(param) is not \
+                api.__signature__.parameters[param].default:
+            raise TypeError(f"paddle.{api.__name__}() got values for both '{param}' and its alias "
+                            f"'{key}'")
+        named[param] = value
+    missing = [k for k, v in named.items() if v is _MISSING]
+    if missing:
+        raise TypeError(f"paddle.{api.__name__}() missing required argument '{missing[0]}'")
+    return api(**named)
+
+
 def _make_api(rec: OpRecord) -> Callable:
     """Generate the public function: the kernel's exact signature, Tensor arguments unwrapped.
 
@@ -220,11 +254,20 @@ def _make_api(rec: OpRecord) -> Callable:
     params, call, names, defaults = [], [], [], {}
     short_call, kw_defaulted = [], []  # the call without keyword-only arguments left at default
     kinds = inspect.Parameter
+    aliases = _aliases_of(rec, sig)
+    # Required parameters that may come under an alias get a sentinel default, and so do
+    # the required ones after them (Python wants defaults to run to the end).
+    required = [p.name for p in sig.parameters.values()
+                if p.default is p.empty and p.kind is p.POSITIONAL_OR_KEYWORD]
+    first = next((i for i, n in enumerate(required) if n in aliases.values()), None)
+    required_aliased = required[first:] if aliases and first is not None else []
     for p in sig.parameters.values():
         d = ""
         if p.default is not p.empty:
             defaults[f"_d_{p.name}"] = p.default
             d = f"=_d_{p.name}"
+        elif p.name in required_aliased:
+            d = "=_MISSING"  # may arrive under its alias: checked in _alias_call
         if p.kind is kinds.VAR_POSITIONAL:
             params.append(f"*{p.name}")
             call.append(f"*_ua({p.name})")
@@ -270,7 +313,15 @@ def _make_api(rec: OpRecord) -> Callable:
                        f"            r = _kernel({', '.join(call)})\n")
     else:
         kernel_call = f"        r = _kernel({', '.join(call)})\n"
+    alias_check = ""
+    if aliases:
+        params.append("**_al")
+        named = "{" + ", ".join(f"{p.name!r}: {p.name}" for p in sig.parameters.values()) + "}"
+        cond = " or ".join(["_al"] + [f"{n} is _MISSING" for n in required_aliased])
+        alias_check = (f"    if {cond}:\n"
+                       f"        return _alias_call(_self[0], _aliases, {named}, _al)\n")
     src = (f"def {rec.name}({', '.join(params)}):\n"
+           f"{alias_check}"
            f"    if _state.intercept is not None:\n"
            f"        return _state.intercept(_rec, {args_expr}, {kwargs_expr})\n"
            f"    try:\n"
@@ -286,11 +337,16 @@ def _make_api(rec: OpRecord) -> Callable:
     ns = {"_state": STATE, "_rec": rec, "_kernel": rec.kernel, "_wrap": wrap, "_Tensor": Tensor,
           "_PLAIN": _PLAIN, "_TT": torch.Tensor, "_new": object.__new__,
           "_u": unwrap, "_ua": unwrap_args, "_uk": unwrap_kwargs, "_translate": translate_error,
+          "_MISSING": _MISSING, "_alias_call": _alias_call, "_aliases": aliases, "_self": [None],
           **defaults}
     exec(compile(src, f"<pagaie op {rec.name}>", "exec"), ns)
     api = ns[rec.name]
+    ns["_self"][0] = api
     functools.update_wrapper(api, rec.kernel, updated=())
     del api.__wrapped__  # the generated signature is already the real one
+    if aliases:
+        api.__signature__ = sig  # Paddle's signature; the aliases are extra keyword spellings
+        api.accepts_aliases = aliases
     api.__qualname__ = rec.name
     api.op_record = rec
     return api
