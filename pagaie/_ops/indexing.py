@@ -61,6 +61,14 @@ def gather(x, index, axis=None, name=None, out=None):
         >>> paddle.gather(x, paddle.to_tensor([2, 0])).tolist()
         [[5, 6], [1, 2]]
     """
+    if _torch_order(index, axis):
+        # Paddle 3 also takes PyTorch's ``gather(input, dim, index)``: elementwise along dim.
+        d = norm_axis(index, x.dim(), "gather")
+        r = torch.gather(x, d, bound_index(check_index(axis, "gather"), x.shape[d], "gather"))
+        if out is not None:
+            out.copy_(r)
+            return out
+        return r
     a = 0 if axis is None else norm_axis(axis, x.dim(), "gather")
     index = check_index(index, "gather")
     if index.dim() == 2 and index.shape[1] > 1:
@@ -74,6 +82,12 @@ def gather(x, index, axis=None, name=None, out=None):
         out.copy_(r)
         return out
     return r
+
+
+def _torch_order(index, axis) -> bool:
+    """``f(x, <int>, <tensor>)``: the dimension came second and the indices third."""
+    return isinstance(index, int) and not isinstance(index, bool) and isinstance(axis, torch.Tensor) \
+        and axis.dim() > 0
 
 
 @defop(paddle_types=("gather_nd", "pd_op.gather_nd"))
@@ -111,6 +125,8 @@ def index_select(x, index, axis=0, name=None, *, out=None):
         >>> paddle.index_select(x, paddle.to_tensor([2, 0]), axis=1).tolist()
         [[3, 1], [6, 4]]
     """
+    if _torch_order(index, axis):
+        index, axis = axis, index  # PyTorch's index_select(input, dim, index), as Paddle 3 allows
     a = norm_axis(axis, x.dim(), "index_select")
     idx = bound_index(check_index(index, "index_select"), x.shape[a] if x.dim() else 1,
                       "index_select", ValueError)

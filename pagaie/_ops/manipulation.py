@@ -129,6 +129,8 @@ def view(x, shape_or_dtype, name=None):
         >>> paddle.view(paddle.arange(6), [3, 2]).shape
         paddle.Size([3, 2])
     """
+    if isinstance(shape_or_dtype, int) and not isinstance(shape_or_dtype, bool):
+        shape_or_dtype = [shape_or_dtype]  # x.view(-1), as in Paddle 3
     if isinstance(shape_or_dtype, (list, tuple, _T)) and not isinstance(shape_or_dtype, str):
         s = int_list(shape_or_dtype)
         if 0 in s:

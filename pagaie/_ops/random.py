@@ -11,6 +11,7 @@ from pagaie._core import dtype as _dt
 from pagaie._core.random import (Generator, get_cuda_rng_state, get_rng_state, manual_seed, seed,
                                  set_cuda_rng_state, set_rng_state)
 from pagaie._core.registry import defop
+from pagaie._ops.creation import _size_args
 from pagaie._ops._factory import device_of, finish, float_only, returns_self, shape_of
 from pagaie._ops._helpers import float_dtype
 
@@ -101,6 +102,7 @@ def rand(shape, dtype=None, name=None, *, out=None, device=None, requires_grad=F
         >>> paddle.rand([2, 3]).shape
         paddle.Size([2, 3])
     """
+    shape, dtype = _size_args(shape, dtype, name)
     dt = float_only(float_dtype(dtype, "rand"), "rand")
     t = torch.rand(shape_of(shape, "rand"), dtype=dt, device=device_of(device, "rand"))
     return finish(t, out, requires_grad, pin_memory)
@@ -130,6 +132,7 @@ def randn(shape, dtype=None, name=None, *, out=None, device=None, requires_grad=
         >>> paddle.randn([2, 3]).dtype
         paddle.float32
     """
+    shape, dtype = _size_args(shape, dtype, name)
     dt = float_only(float_dtype(dtype, "randn"), "randn")
     t = torch.randn(shape_of(shape, "randn"), dtype=dt, device=device_of(device, "randn"))
     return finish(t, out, requires_grad, pin_memory)
