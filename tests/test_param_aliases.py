@@ -17,6 +17,8 @@ CASES = [
     "m.nn.functional.softmax(x, dim=1)", "m.logsumexp(x, dim=1)", "m.topk(x, 2, dim=1)[0]",
     "x.sum(dim=0)", "x.mean(dim=0, keepdim=True)", "x.argmax(dim=1)", "m.pow(input=x, y=2)",
     "m.where(x > 0, input=x, other=-x)", "m.var(x, dim=1)", "m.nn.functional.normalize(x, dim=1)",
+    "m.zeros(size=[2, 3])", "m.full(size=[2], fill_value=1.5)", "m.diagonal(x, dim1=0, dim2=1)",
+    "m.nn.functional.cross_entropy(x, target=m.to_tensor([0, 1]))", "m.expand(x[:1], size=[2, 3])",
     # PyTorch argument orders Paddle 3 also takes
     "m.gather(x, 1, m.to_tensor([[0], [1]]))", "m.gather(x, -1, m.to_tensor([[2, 0], [1, 1]]))",
     "m.index_select(x, 1, m.to_tensor([0, 2]))", "x.view(-1)", "m.rand(2, 3).shape and m.zeros([1])",

@@ -2,7 +2,7 @@
 
 Paddle 3.3 accepts, on many APIs, the PyTorch spelling of an argument as a keyword
 (``paddle.sum(x, dim=0)``, ``paddle.abs(input=x)``, ``paddle.add(x, other=y)``,
-``paddle.flatten(x, start_dim=1)``), and so do the Tensor methods of the same name. The
+``paddle.flatten(x, start_dim=1)``, ``paddle.zeros(size=[2])``), and so do the Tensor methods of the same name. The
 table lists, per API, the aliases real Paddle 3.3.1 accepts: it was found by calling every
 op sample of the test tables with each candidate spelling against the real library.
 
@@ -21,18 +21,28 @@ __all__ = ["ALIASES", "install"]
 
 # (alias -> parameter, [APIs relative to ``paddle``])
 _TABLE = [
+    ({'dim': 'axes', 'input': 'x'},
+     ['fft.fft2', 'fft.fftn', 'fft.fftshift', 'fft.hfft2', 'fft.hfftn', 'fft.ifft2', 'fft.ifftn', 'fft.ifftshift', 'fft.ihfft2', 'fft.ihfftn', 'fft.irfft2', 'fft.irfftn', 'fft.rfft2', 'fft.rfftn']),
     ({'dim': 'axis'},
      ['concat', 'cross', 'linalg.vector_norm', 'nn.functional.cosine_similarity', 'stack', 'take_along_axis', 'take_along_dim', 'unbind']),
     ({'dim': 'axis', 'input': 'x'},
      ['all', 'amax', 'amin', 'any', 'argmax', 'argmin', 'argsort', 'chunk', 'cumsum', 'diff', 'fft.fft', 'fft.hfft', 'fft.ifft', 'fft.ihfft', 'fft.irfft', 'fft.rfft', 'index_add', 'index_select', 'linalg.norm', 'logsumexp', 'mean', 'median', 'nn.functional.glu', 'nn.functional.normalize', 'nn.functional.softmax', 'norm', 'prod', 'quantile', 'repeat_interleave', 'squeeze', 'sum', 'tensor_split', 'topk', 'unflatten', 'unsqueeze', 'var']),
+    ({'dim1': 'axis1', 'dim2': 'axis2', 'input': 'x'},
+     ['diagonal']),
     ({'dims': 'axis', 'input': 'x'},
      ['roll']),
     ({'end_dim': 'stop_axis', 'input': 'x', 'start_dim': 'start_axis'},
      ['flatten']),
     ({'input': 'x'},
-     ['abs', 'acos', 'acosh', 'asin', 'atanh', 'bmm', 'broadcast_to', 'bucketize', 'ceil', 'clip', 'cos', 'cosh', 'cumprod', 'diagonal', 'dot', 'exp', 'expand', 'expm1', 'fft.fft2', 'fft.fftn', 'fft.fftshift', 'fft.hfft2', 'fft.hfftn', 'fft.ifft2', 'fft.ifftn', 'fft.ifftshift', 'fft.ihfft2', 'fft.ihfftn', 'fft.irfft2', 'fft.irfftn', 'fft.rfft2', 'fft.rfftn', 'floor', 'frac', 'full_like', 'ger', 'index_put', 'isfinite', 'isinf', 'isnan', 'log', 'log10', 'log1p', 'log2', 'logical_not', 'masked_select', 'nn.functional.adaptive_avg_pool1d', 'nn.functional.adaptive_avg_pool2d', 'nn.functional.adaptive_avg_pool3d', 'nn.functional.adaptive_max_pool1d', 'nn.functional.adaptive_max_pool2d', 'nn.functional.adaptive_max_pool3d', 'nn.functional.conv1d', 'nn.functional.conv2d', 'nn.functional.conv3d', 'nn.functional.dropout', 'nn.functional.embedding', 'nn.functional.fold', 'nn.functional.gelu', 'nn.functional.grid_sample', 'nn.functional.group_norm', 'nn.functional.hardshrink', 'nn.functional.interpolate', 'nn.functional.layer_norm', 'nn.functional.log_sigmoid', 'nn.functional.logsigmoid', 'nn.functional.lp_pool1d', 'nn.functional.lp_pool2d', 'nn.functional.one_hot', 'nn.functional.pad', 'nn.functional.sigmoid', 'nn.functional.silu', 'nn.functional.softplus', 'nn.functional.softshrink', 'nn.functional.tanh', 'nonzero', 'ones_like', 'outer', 'pow', 'reshape', 'round', 'rsqrt', 'sign', 'sin', 'sinh', 'sqrt', 'swapaxes', 'tanh', 'tile', 'trace', 'transpose', 'tril', 'triu', 'unique_consecutive', 'zeros_like']),
+     ['abs', 'acos', 'acosh', 'asin', 'atanh', 'bmm', 'bucketize', 'ceil', 'clip', 'cos', 'cosh', 'cumprod', 'dot', 'exp', 'expm1', 'floor', 'frac', 'full_like', 'ger', 'index_put', 'isfinite', 'isinf', 'isnan', 'log', 'log10', 'log1p', 'log2', 'logical_not', 'masked_select', 'nn.functional.adaptive_avg_pool1d', 'nn.functional.adaptive_avg_pool2d', 'nn.functional.adaptive_avg_pool3d', 'nn.functional.adaptive_max_pool1d', 'nn.functional.adaptive_max_pool2d', 'nn.functional.adaptive_max_pool3d', 'nn.functional.conv1d', 'nn.functional.conv2d', 'nn.functional.conv3d', 'nn.functional.dropout', 'nn.functional.embedding', 'nn.functional.fold', 'nn.functional.gelu', 'nn.functional.grid_sample', 'nn.functional.group_norm', 'nn.functional.hardshrink', 'nn.functional.interpolate', 'nn.functional.layer_norm', 'nn.functional.log_sigmoid', 'nn.functional.logsigmoid', 'nn.functional.lp_pool1d', 'nn.functional.lp_pool2d', 'nn.functional.one_hot', 'nn.functional.pad', 'nn.functional.sigmoid', 'nn.functional.silu', 'nn.functional.softplus', 'nn.functional.softshrink', 'nn.functional.tanh', 'nonzero', 'ones_like', 'outer', 'pow', 'reshape', 'round', 'rsqrt', 'sign', 'sin', 'sinh', 'sqrt', 'swapaxes', 'tanh', 'tile', 'trace', 'transpose', 'tril', 'triu', 'unique_consecutive', 'zeros_like']),
     ({'input': 'x', 'other': 'y'},
      ['add', 'bitwise_or', 'div', 'divide', 'eq', 'equal', 'expand_as', 'floor_divide', 'gcd', 'ge', 'greater', 'greater_equal', 'greater_than', 'gt', 'isclose', 'lcm', 'le', 'less', 'less_equal', 'less_than', 'logical_and', 'logical_or', 'logical_xor', 'lt', 'matmul', 'maximum', 'minimum', 'mul', 'multiply', 'ne', 'not_equal', 'remainder', 'sub', 'subtract', 'where']),
+    ({'input': 'x', 'size': 'shape'},
+     ['broadcast_to', 'expand']),
+    ({'size': 'shape'},
+     ['full', 'ones', 'zeros']),
+    ({'target': 'label'},
+     ['nn.functional.cross_entropy']),
 ]
 
 ALIASES: dict[str, dict[str, str]] = {api: dict(m) for m, apis in _TABLE for api in apis}
