@@ -145,7 +145,7 @@ class Tensor:
     def size(self) -> "TensorSize":
         """Number of elements: an int that can also be called, ``x.size()`` giving the
         shape and ``x.size(d)`` one dimension's length, as in Paddle 3."""
-        return TensorSize(self)
+        return _TensorSize(self)
 
     @property
     def dtype(self) -> _dt.DType:
@@ -846,28 +846,4 @@ def as_torch(x: Any, dtype: torch.dtype | None = None) -> torch.Tensor:
     return t if dtype is None or t.dtype == dtype else t.to(dtype)
 
 
-class TensorSize(int):
-    """The value of ``Tensor.size``: the element count, callable for the shape.
-
-    Examples:
-        >>> import pagaie as paddle
-        >>> x = paddle.ones([2, 3])
-        >>> x.size, x.size(), x.size(-1)
-        (6, paddle.Size([2, 3]), 3)
-    """
-
-    def __new__(cls, tensor: Tensor) -> "TensorSize":
-        obj = super().__new__(cls, tensor._t.numel())
-        obj._tensor = tensor
-        return obj
-
-    def __call__(self, dim: int | None = None) -> Any:
-        if dim is None:
-            return self._tensor.shape
-        return self._tensor.shape[dim]
-
-    def __repr__(self) -> str:
-        return int.__repr__(self)
-
-    def __reduce__(self) -> tuple:
-        return (int, (int(self),))  # pickles and copies as the plain count
+from pagaie._core.tensor_size import TensorSize as _TensorSize  # noqa: E402 (uses Tensor)
