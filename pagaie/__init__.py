@@ -39,8 +39,3 @@ for _sub in _SUBPACKAGES:
     for _name in getattr(_mod, "__paddle_toplevel__", ()):
         globals()[_name] = getattr(_mod, _name)
 del _sub, _mod, _import_module
-
-# PyTorch-style keyword aliases Paddle 3 accepts (``dim=``, ``input=``...), once every
-# module that re-exports an op is loaded.
-from pagaie._core import param_aliases as _param_aliases  # noqa: E402
-_param_aliases.install(__import__(__name__))

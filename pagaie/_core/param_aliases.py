@@ -2,22 +2,24 @@
 
 Paddle 3.3 accepts, on many APIs, the PyTorch spelling of an argument as a keyword
 (``paddle.sum(x, dim=0)``, ``paddle.abs(input=x)``, ``paddle.add(x, other=y)``,
-``paddle.flatten(x, start_dim=1)``, ``paddle.zeros(size=[2])``), and so do the Tensor methods of the same name. The
-table lists, per API, the aliases real Paddle 3.3.1 accepts: it was found by calling every
-op sample of the test tables with each candidate spelling against the real library.
+``paddle.flatten(x, start_dim=1)``, ``paddle.zeros(size=[2])``), and so do the Tensor
+methods of the same name. The table lists, per API, the aliases real Paddle 3.3.1 accepts:
+it was found by calling every op sample of the test tables with each candidate spelling
+against the real library.
 
-:func:`install` wraps those public functions (every module attribute and Tensor method that
-is the same object) so that an alias keyword is renamed before the call; the wrapper keeps
-the function's signature and name. Calls without keywords pay one Python call more.
+The registry reads :data:`ALIASES_BY_NAME` when it generates an op's public function: the
+aliases become extra keywords of that function (its ``__signature__`` stays Paddle's), so
+calls without them cost nothing more.
+
+Examples:
+    >>> import pagaie as paddle
+    >>> x = paddle.to_tensor([[1.0, 2.0], [3.0, 4.0]])
+    >>> paddle.sum(x, dim=0).tolist(), x.sum(dim=1).tolist(), paddle.abs(input=-x).shape
+    ([4.0, 6.0], [3.0, 7.0], paddle.Size([2, 2]))
 """
 from __future__ import annotations
 
-import functools
-import inspect
-import sys
-from typing import Any, Callable
-
-__all__ = ["ALIASES", "install"]
+__all__ = ["ALIASES", "ALIASES_BY_NAME"]
 
 # (alias -> parameter, [APIs relative to ``paddle``])
 _TABLE = [
@@ -47,70 +49,8 @@ _TABLE = [
 
 ALIASES: dict[str, dict[str, str]] = {api: dict(m) for m, apis in _TABLE for api in apis}
 # By op record name (the API's last component): the registry builds these into the generated
-# functions themselves, at no cost to calls without aliases; install() wraps the rest.
+# functions themselves.
 ALIASES_BY_NAME: dict[str, dict[str, str]] = {}
 for _api, _m in ALIASES.items():
     ALIASES_BY_NAME.setdefault(_api.rsplit(".", 1)[-1], {}).update(_m)
 
-
-def _renamed(fn: Callable, aliases: dict[str, str], args: tuple, kwargs: dict) -> Any:
-    for alias, param in aliases.items():
-        if alias in kwargs:
-            if param in kwargs:
-                raise TypeError(f"paddle.{getattr(fn, '__name__', 'api')}() got values for both "
-                                f"'{param}' and its alias '{alias}'")
-            kwargs[param] = kwargs.pop(alias)
-    return fn(*args, **kwargs)
-
-
-def _with_aliases(fn: Callable, aliases: dict[str, str]) -> Callable:
-    @functools.wraps(fn)
-    def call(*args: Any, **kwargs: Any) -> Any:
-        if kwargs:
-            return _renamed(fn, aliases, args, kwargs)
-        return fn(*args)
-
-    try:
-        call.__signature__ = inspect.signature(fn)
-    except (TypeError, ValueError):
-        pass
-    return call
-
-
-def install(root: Any) -> int:
-    """Wrap the aliased APIs of the package ``root``; returns how many functions were wrapped.
-
-    Examples:
-        >>> import pagaie as paddle
-        >>> x = paddle.to_tensor([[1.0, 2.0], [3.0, 4.0]])
-        >>> paddle.sum(x, dim=0).tolist(), x.sum(dim=1).tolist(), paddle.abs(input=-x).shape
-        ([4.0, 6.0], [3.0, 7.0], paddle.Size([2, 2]))
-    """
-    from pagaie._core.tensor import Tensor
-    replaced: dict[int, Callable] = {}
-    for api, aliases in ALIASES.items():
-        obj = root
-        try:
-            for part in api.split("."):
-                obj = getattr(obj, part)
-        except AttributeError:
-            continue
-        if not callable(obj) or isinstance(obj, type) or id(obj) in replaced or \
-                set(aliases) <= set(getattr(obj, "accepts_aliases", ())):
-            continue
-        replaced[id(obj)] = _with_aliases(obj, aliases)
-    if not replaced:
-        return 0
-    prefix = root.__name__
-    for name, mod in list(sys.modules.items()):
-        if mod is None or not (name == prefix or name.startswith(prefix + ".")):
-            continue
-        for attr, val in list(vars(mod).items()):
-            new = replaced.get(id(val))
-            if new is not None and new is not val:
-                setattr(mod, attr, new)
-    for attr, val in list(vars(Tensor).items()):
-        new = replaced.get(id(val))
-        if new is not None:
-            setattr(Tensor, attr, new)
-    return len(replaced)

@@ -15,6 +15,7 @@ generates poorly on CPUs.
 """
 from __future__ import annotations
 
+import math
 import os
 from concurrent.futures import ThreadPoolExecutor
 from typing import Sequence
@@ -28,6 +29,7 @@ _LOW, _HIGH = -2 ** 63, 2 ** 63 - 1
 # Below this many 64-bit words one sampler call beats handing chunks to threads.
 _PARALLEL_WORDS = 1 << 16
 _pool: ThreadPoolExecutor | None = None
+_pool_threads = 0
 _generators: list[torch.Generator] = []
 
 
@@ -53,8 +55,9 @@ def _random_words(count: int) -> torch.Tensor:
         # (randint rather than random_: torch.compile traces out-of-place samplers only)
         return torch.randint(_LOW, _HIGH, (count,), dtype=torch.int64)
     global _pool
-    if _pool is None or _pool._max_workers != threads:
-        _pool = ThreadPoolExecutor(threads, thread_name_prefix="pagaie-rng")
+    global _pool_threads
+    if _pool is None or _pool_threads != threads:
+        _pool, _pool_threads = ThreadPoolExecutor(threads, thread_name_prefix="pagaie-rng"), threads
     while len(_generators) < threads:
         _generators.append(torch.Generator())
     seeds = torch.randint(0, 2 ** 62, (threads,), dtype=torch.int64).tolist()
@@ -88,9 +91,7 @@ def keep_mask(shape: Sequence[int], p: float, device: torch.device) -> torch.Ten
         return torch.empty(shape, device=device).bernoulli_(1.0 - p).bool()
     if p <= 0.0 or p >= 1.0:
         return torch.full(shape, p <= 0.0, dtype=torch.bool)
-    n = 1
-    for s in shape:
-        n *= s
+    n = math.prod(shape)
     words = _random_words((n + 1) // 2)
     bits = words.view(torch.int32)[:n].view(shape)
     # Signed 32-bit draws are uniform on [-2**31, 2**31): drop the lowest p-quantile.
