@@ -4,7 +4,7 @@ Usage::
 
     python tests/audit_docs/harvest.py [--out tests/audit_docs/out/examples.json]
 
-Each public name of the API inventory (/work/shared/paddle_api/paddle-3.3.1-public-api.json)
+Each public name of the API inventory (tests/data/paddle-3.3.1-public-api.json)
 is resolved on the installed ``paddle`` package; its docstring is split into code blocks
 (consecutive ``>>>`` statements, with their expected output).  Identical blocks shared by
 several names (``paddle.abs`` and ``Tensor.abs``) are kept once, under the first name.
@@ -29,8 +29,9 @@ import sys
 import warnings
 from typing import Any
 
-API_JSON = "/work/shared/paddle_api/paddle-3.3.1-public-api.json"
 HERE = os.path.dirname(os.path.abspath(__file__))
+# (a copy of the shared Paddle 3.3.1 API inventory, kept with the tests)
+API_JSON = os.path.join(os.path.dirname(HERE), "data", "paddle-3.3.1-public-api.json")
 DEFAULT_OUT = os.path.join(HERE, "out", "examples.json")
 
 _DIRECTIVE = re.compile(r"#\s*doctest:\s*(.*)$")
