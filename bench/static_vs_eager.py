@@ -111,6 +111,7 @@ def _static_infer(paddle, c, model):
 def _all_fusions(bs_cls, compiled: bool):
     bs = bs_cls()
     bs.fuse_elewise_add_act_ops = bs.fuse_bn_act_ops = bs.fuse_gemm_epilogue = True
+    bs.fused_feedforward = True
     bs.build_cinn_pass = compiled
     return bs
 

@@ -19,6 +19,7 @@ import torch
 import torch.nn.functional as F
 
 from pagaie._core.registry import REGISTRY, defop
+from pagaie._ops.onednn_conv import prepacked_conv2d
 
 __all__: list[str] = []  # internal ops: nothing goes to the top-level namespace
 
@@ -100,6 +101,12 @@ def fused_conv2d_bn_act(x, weight=None, bias=None, running_mean=None, running_va
         >>> fused_conv2d_bn_act(x, w, use_bn=False, act='relu').sum().item()
         0.0
     """
+    if weight is not None and not use_bn and not act_args and not act_kwargs:
+        # inference on the CPU: oneDNN with a prepacked weight and fused epilogues
+        y = prepacked_conv2d(x, weight, bias, residual, stride, padding, dilation, groups,
+                             data_format, act)
+        if y is not None:
+            return y
     y = x
     if weight is not None:
         y = REGISTRY["conv2d"].kernel(y, weight, bias, stride, padding, dilation, groups,

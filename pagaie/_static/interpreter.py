@@ -102,7 +102,12 @@ def _run_backward(op: Operator, args: list, kwargs: dict, plan: "Plan") -> list:
     if pairs and wrt:
         outs = [t for t, _ in pairs]
         gos = [torch.ones_like(t) if g is None else g for t, g in pairs]
-        res = torch.autograd.grad(outs, [x for _, x in wrt], gos, allow_unused=True)
+        # an earlier backward of a program that differentiates again keeps its graph; one
+        # whose gradients are differentiated records them (second-order gradients)
+        cg = bool(op.attrs.get("create_graph"))
+        res = torch.autograd.grad(outs, [x for _, x in wrt], gos, allow_unused=True,
+                                  retain_graph=cg or bool(op.attrs.get("retain_graph")),
+                                  create_graph=cg)
         for (i, _), g in zip(wrt, res):
             grads[i] = g
     return [torch.zeros_like(x) if g is None else g for x, g in zip(inputs, grads)]

@@ -17,7 +17,7 @@ from pagaie._static.ir import Operator, Value
 from pagaie._static.passes.engine import Pass, PassContext, Rule, bound, register_pass
 
 __all__ = ["ACTIVATIONS", "ELEMENTWISE", "FoldConvBN", "FuseConvBNAct", "FuseLinearAct",
-           "FuseElementwise"]
+           "FuseFeedForward", "FuseElementwise"]
 
 # Activations a conv or linear op may absorb (unary in tensors; literal extra arguments).
 ACTIVATIONS = frozenset({
@@ -296,6 +296,89 @@ class FuseLinearAct(Rule):
         ctx.replace_op(op, _FUSED_LINEAR, [x, w], form, remove=[p])
 
 
+# ---- feed-forward: linear -> activation -> dropout -> linear ------------------------------
+
+_FUSED_FFN = "fused_feedforward_dropout"
+
+
+def _training_dropout_p(op: Operator) -> float | None:
+    """``p`` of a training-mode, element-wise, upscaling dropout with a literal ``0 < p < 1``."""
+    if op.type != "dropout":
+        return None
+    b = bound(op)
+    p = b.get("p")
+    if type(p) not in (float, int) or not 0 < p < 1 or b.get("axis") is not None:
+        return None
+    if b.get("training") is not True or b.get("mode") != "upscale_in_train":
+        return None
+    return float(p)
+
+
+def _first_linear(v: Value, consumer: Operator, ctx: PassContext) -> tuple[list, dict] | None:
+    """``(ops, form)`` when ``v`` is ``act(x @ w1 + b1)`` made by ops only ``consumer``'s
+    chain reads: a ``linear`` or ``fused_linear_act``, or an activation of a ``linear``."""
+    p = ctx.fusable_producer(v, consumer)
+    if p is None or p.outputs is not v:
+        return None
+    ops = [p]
+    act = None
+    if p.type in ACTIVATIONS:
+        act = _act_of(p, _first_arg(p))
+        x = _first_arg(p)
+        q = ctx.fusable_producer(x, p) if act and isinstance(x, Value) else None
+        if q is None or q.outputs is not x or q.type != "linear":
+            return None
+        ops.append(q)
+        p = q
+    form = _linear_form(p)
+    if form is None or p.type not in ("linear", _FUSED_LINEAR) or form.get("act_args"):
+        return None
+    if act is not None:
+        form.update(act)
+    return ops, form
+
+
+class FuseFeedForward(Rule):
+    """``linear(dropout(act(linear(x))))`` in training into one ``fused_feedforward_dropout``.
+
+    The activation is optional (any of :data:`ACTIVATIONS`); the dropout is Paddle's
+    default training dropout. The wide intermediate is then updated in place and saved
+    once for the backward (see :mod:`pagaie._ops.fused_ffn`).
+    """
+
+    name = "fuse_feedforward"
+
+    def match(self, op: Operator, ctx: PassContext) -> Any:
+        second = _linear_form(op) if op.type in ("linear", _FUSED_LINEAR) else None
+        if second is None or second.get("act") is not None or not isinstance(second["x"], Value):
+            return False
+        w2 = second["weight"]
+        if not isinstance(w2, Value) or len(w2.shape) != 2:
+            return False
+        drop = ctx.fusable_producer(second["x"], op)
+        p = _training_dropout_p(drop) if drop is not None and drop.outputs is second["x"] else None
+        d_in = _first_arg(drop) if p is not None else None
+        if not isinstance(d_in, Value) or not d_in.dtype.is_floating_point:
+            return False
+        first = _first_linear(d_in, drop, ctx)
+        if first is None:
+            return False
+        ops, form = first
+        w1 = form["weight"]
+        if not isinstance(w1, Value) or len(w1.shape) != 2 or not isinstance(form["x"], Value):
+            return False
+        if len(form["x"].shape) < 2 or w1.shape[1] != w2.shape[0]:
+            return False
+        return [drop] + ops, dict(x=form["x"], weight1=w1, bias1=form.get("bias"), weight2=w2,
+                                  bias2=second.get("bias"), p=p, act=form.get("act"),
+                                  act_kwargs=form.get("act_kwargs"))
+
+    def rewrite(self, op: Operator, m: Any, ctx: PassContext) -> None:
+        ops, form = m
+        x = form.pop("x")
+        ctx.replace_op(op, _FUSED_FFN, [x], form, remove=ops)
+
+
 # ---- elementwise chains ----------------------------------------------------------------
 
 _FUSED_EW = "fused_elementwise"
@@ -406,5 +489,8 @@ register_pass(Pass("fuse_conv_bn_add_act", [FuseConvBNAct(residual=True)],
                    doc="conv2d + batch_norm + residual add + activation into fused_conv2d_bn_act."))
 register_pass(Pass("fuse_linear_act", [FuseLinearAct()],
                    doc="matmul/linear + bias + activation into fused_linear_act."))
+register_pass(Pass("fuse_feedforward", [FuseFeedForward()],
+                   doc="linear + activation + dropout + linear (training) into "
+                       "fused_feedforward_dropout."))
 register_pass(Pass("fuse_elementwise", [FuseElementwise()],
                    doc="Chains of elementwise ops into fused_elementwise."))

@@ -20,7 +20,8 @@ def strategy_passes(build_strategy: Any = None) -> list[str]:
 
     ``fuse_bn_act_ops`` / ``fuse_bn_add_act_ops``: conv + batch norm (+ residual) +
     activation; ``fuse_gemm_epilogue``: matmul + bias (+ activation);
-    ``fuse_elewise_add_act_ops``: elementwise chains; ``enable_auto_fusion`` or
+    ``fuse_elewise_add_act_ops``: elementwise chains; ``fused_feedforward``: a training
+    feed-forward block (linear, activation, dropout, linear); ``enable_auto_fusion`` or
     ``build_cinn_pass``: constant folding and every fusion. Common subexpressions and
     dead code are always removed. ``enable_inplace`` / ``memory_optimize`` act at run
     time (the interpreter's buffer reuse); ``fuse_all_optimizer_ops``, ``enable_addto``
@@ -38,6 +39,8 @@ def strategy_passes(build_strategy: Any = None) -> list[str]:
         names.append("fuse_conv_bn_act")
     if get("fuse_gemm_epilogue") or auto:
         names.append("fuse_linear_act")
+    if get("fused_feedforward") or auto:
+        names.append("fuse_feedforward")
     if get("fuse_elewise_add_act_ops") or auto:
         names.append("fuse_elementwise")
     names.append("dead_code_elimination")

@@ -1,0 +1,150 @@
+"""The fused feed-forward op: ``linear2(dropout(act(linear1(x))))`` in one call.
+
+A Transformer's feed-forward block widens each token to ``ffn_dim`` features, applies
+an activation and dropout, and narrows it again. Op by op, the wide intermediate
+(``tokens x ffn_dim``) is written and read again by every stage: the activation, the
+float mask, the mask multiply, and in the backward the mask multiply and the
+activation's gradient, and autograd keeps three copies of it (the activation's input,
+the mask and the dropout's output). This op does the elementwise work in place.
+
+For ``relu`` the dropout's ``1 / (1 - p)`` rides on the first GEMM (relu commutes
+with a positive scale) and the one saved activation gives the backward its mask too:
+an element passed both relu and dropout exactly when it is positive, so the backward
+is a single ``threshold_backward``. Other activations keep their input and the
+boolean keep-mask, and the backward differentiates the activation.
+
+The keep-mask is drawn in one call for the whole ``tokens x ffn_dim`` shape, as the
+unfused ``dropout`` draws it, so a seeded program gives the same mask fused or not.
+The op is created by the ``fuse_feedforward`` pass; it is not part of Paddle's namespace.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+import torch
+
+from pagaie._core.registry import defop
+from pagaie._ops._random_mask import keep_mask, scaled_keep_mask
+from pagaie._ops.fused import _act
+
+__all__: list[str] = []
+
+def _linear(x: torch.Tensor, w: torch.Tensor, b: torch.Tensor | None,
+            scale: float = 1.0) -> torch.Tensor:
+    """``scale * (x @ w + b)``, the scale and the bias folded into the GEMM."""
+    if b is not None:
+        return torch.addmm(b, x, w, beta=scale, alpha=scale)
+    out = torch.mm(x, w)
+    return out if scale == 1.0 else out.mul_(scale)
+
+
+class _FeedForward(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx: Any, x2: torch.Tensor, w1: torch.Tensor, b1: torch.Tensor | None,
+                w2: torch.Tensor, b2: torch.Tensor | None, p: float, act: str | None,
+                act_kwargs: dict | None) -> torch.Tensor:
+        s = 1.0 / (1.0 - p)
+        keep = keep_mask((x2.shape[0], w1.shape[1]), p, x2.device)
+        relu = act == "relu" and not act_kwargs
+        zero = torch.zeros((), dtype=x2.dtype, device=x2.device)
+        if relu:
+            a = _linear(x2, w1, b1, s).relu_()
+            h = None
+        else:
+            h = _linear(x2, w1, b1)
+            a = _act(h, act, None, act_kwargs).mul_(s)
+        torch.where(keep, a, zero, out=a)
+        ctx.act, ctx.act_kwargs, ctx.scale, ctx.relu = act, act_kwargs, s, relu
+        ctx.save_for_backward(x2, w1, w2, a, *(() if relu else (h, keep)))
+        return _linear(a, w2, b2)
+
+    @staticmethod
+    def backward(ctx: Any, gy: torch.Tensor) -> tuple:
+        x2, w1, w2, a, *rest = ctx.saved_tensors
+        need_x, need_w1, need_b1, need_w2, need_b2 = ctx.needs_input_grad[:5]
+        gw2 = torch.mm(a.t(), gy) if need_w2 else None
+        gb2 = gy.sum(0) if need_b2 else None
+        ga = torch.mm(gy, w2.t())
+        if ctx.relu:
+            # a > 0 exactly where relu and dropout both let the element through; the
+            # dropout scale rode on the first GEMM, so its gradients carry it too
+            gh = torch.ops.aten.threshold_backward.grad_input(ga, a, 0, grad_input=ga)
+            s1 = ctx.scale
+        else:
+            h, keep = rest
+            ga = torch.where(keep, ga, 0.0).mul_(ctx.scale)
+            gh = _act_backward(ga, h, ctx.act, ctx.act_kwargs)
+            s1 = 1.0
+        gx = _scaled(torch.mm(gh, w1.t()), s1) if need_x else None
+        gw1 = _scaled(torch.mm(x2.t(), gh), s1) if need_w1 else None
+        gb1 = _scaled(gh.sum(0), s1) if need_b1 else None
+        return gx, gw1, gb1, gw2, gb2, None, None, None
+
+
+def _act_backward(grad: torch.Tensor, h: torch.Tensor, act: str | None,
+                  act_kwargs: dict | None) -> torch.Tensor:
+    """The gradient with respect to ``h`` of ``act(h)`` given the output gradient."""
+    if act is None:
+        return grad
+    if act == "gelu":
+        approximate = (act_kwargs or {}).get("approximate", False)
+        mode = "tanh" if approximate in (True, "tanh") else "none"
+        return torch.ops.aten.gelu_backward(grad, h, approximate=mode)
+    with torch.enable_grad():
+        hd = h.detach().requires_grad_()
+        out = _act(hd, act, None, act_kwargs)
+    return torch.autograd.grad(out, hd, grad)[0]
+
+
+def _scaled(t: torch.Tensor, s: float) -> torch.Tensor:
+    return t if s == 1.0 else t.mul_(s)
+
+
+@defop(amp="white", method=False, impure=True)
+def fused_feedforward_dropout(x, weight1, bias1=None, weight2=None, bias2=None, p=0.0, act=None,
+                              act_kwargs=None, name=None):
+    """``linear(dropout(act(linear(x, weight1, bias1)), p), weight2, bias2)`` in one call.
+
+    Dropout is in training mode with Paddle's default ``upscale_in_train`` rule: each
+    element of the activation is kept with probability ``1 - p`` and scaled by
+    ``1 / (1 - p)``.
+
+    Args:
+        x (Tensor): the input, ``[..., in_features]``.
+        weight1 (Tensor): ``[in_features, ffn_features]`` (Paddle's layout).
+        bias1 (Tensor, optional): ``[ffn_features]``.
+        weight2 (Tensor): ``[ffn_features, out_features]``.
+        bias2 (Tensor, optional): ``[out_features]``.
+        p (float): the dropout probability, in ``[0, 1)``.
+        act (str, optional): the name of an activation op (``'relu'``, ``'gelu'``...);
+            None for none.
+        act_kwargs (dict, optional): the activation's keyword arguments.
+        name (str, optional): unused.
+
+    Returns:
+        Tensor: ``[..., out_features]``.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> from pagaie._ops.fused_ffn import fused_feedforward_dropout
+        >>> x = paddle.to_tensor([[1.0, -2.0]])
+        >>> w1 = paddle.to_tensor([[1.0, 0.0], [0.0, 1.0]])
+        >>> w2 = paddle.to_tensor([[1.0], [1.0]])
+        >>> fused_feedforward_dropout(x, w1, None, w2, None, 0.0, 'relu').tolist()
+        [[1.0]]
+    """
+    if weight2 is None:
+        raise ValueError("paddle.fused_feedforward_dropout: 'weight2' is required")
+    p = float(p)
+    if not 0.0 <= p < 1.0:
+        raise ValueError(f"paddle.fused_feedforward_dropout: 'p' should be in [0, 1), but "
+                         f"received {p}")
+    lead = x.shape[:-1]
+    x2 = x.reshape(-1, x.shape[-1]).contiguous()
+    if torch.compiler.is_compiling():
+        # The compiler fuses the plain composition itself (same mask draw).
+        h = _act(_linear(x2, weight1, bias1), act, None, act_kwargs)
+        y = _linear(h * scaled_keep_mask(h.shape, p, h.dtype, h.device), weight2, bias2)
+    else:
+        y = _FeedForward.apply(x2, weight1, bias1, weight2, bias2, p, act, act_kwargs)
+    return y.reshape(*lead, y.shape[-1]) if len(lead) != 1 else y
