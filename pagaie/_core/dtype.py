@@ -42,9 +42,11 @@ class DType:
         self.value = value
 
     def __repr__(self) -> str:
-        return f"paddle.{self.name}"
+        # Paddle 3's dtypes are its DataType enum: repr names the enum member, str the API
+        return f"<DataType.{self.name.upper()}: {self.value}>"
 
-    __str__ = __repr__
+    def __str__(self) -> str:
+        return f"paddle.{self.name}"
 
     def __reduce__(self):
         return (_by_name, (self.name,))
@@ -129,7 +131,7 @@ def _opaque_by_name(name: str) -> DType:
 pstring = _OpaqueDType("pstring", "PSTRING", 14)
 raw = _OpaqueDType("raw", "UNDEFINED", 0)
 
-_ALIASES = {"float": "float32", "double": "float64", "half": "float16", "int": "int64",
+_ALIASES = {"float": "float64", "double": "float64", "half": "float16", "int": "int64",
             "long": "int64", "bool_": "bool", "fp16": "float16", "fp32": "float32",
             "fp64": "float64", "bf16": "bfloat16", "uint16": "uint16"}
 
@@ -151,14 +153,14 @@ def to_torch_dtype(dtype: Any, api: str = "paddle") -> torch.dtype:
             return d.torch_dtype
         if dtype.startswith("paddle."):
             return to_torch_dtype(dtype[7:], api)
-    elif dtype is float:
-        return _default_float
+    elif dtype is float:  # Python's float and complex are double precision, as in Paddle
+        return torch.float64
     elif dtype is int:
         return torch.int64
     elif dtype is builtins_bool:
         return torch.bool
     elif dtype is complex:
-        return torch.complex64 if _default_float is not torch.float64 else torch.complex128
+        return torch.complex128
     else:
         try:
             npd = np.dtype(dtype)

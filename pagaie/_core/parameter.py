@@ -1,6 +1,7 @@
 """``Parameter``: a trainable Tensor owned by a Layer (Paddle's EagerParamBase)."""
 from __future__ import annotations
 
+import itertools
 import sys
 from typing import Any
 
@@ -10,6 +11,8 @@ from pagaie._core.dtype import default_float, to_torch_dtype
 from pagaie._core.tensor import Tensor
 
 __all__ = ["Parameter"]
+
+_CREATED = itertools.count()  # creation order: static programs list parameters newest first
 
 
 class Parameter(Tensor):
@@ -49,6 +52,7 @@ class Parameter(Tensor):
         self.is_distributed = is_distributed
         framework = sys.modules.get("pagaie.framework")
         self._lazy_init_pending = bool(framework is not None and framework.lazy_init_active())
+        self._created = next(_CREATED)
 
     def initialize(self) -> None:
         """Finish the initialisation of a parameter created inside ``paddle.LazyGuard``.
@@ -74,6 +78,13 @@ class Parameter(Tensor):
             raise AssertionError("paddle.Tensor.initialize: the parameter was not created under "
                                  "paddle.LazyGuard, or it is already initialized")
         self._lazy_init_pending = False
+
+    def __deepcopy__(self, memo: dict) -> "Parameter":
+        # As Paddle: the copy is a new parameter named ``<name>_deepcopy_<n>``.
+        new = super().__deepcopy__(memo)
+        from pagaie.utils import unique_name
+        new._name = self.name + unique_name.generate("_deepcopy")
+        return new
 
     @property
     def trainable(self) -> bool:

@@ -23,6 +23,7 @@ import re
 from contextlib import contextmanager
 from typing import Any, Callable, Iterator
 
+import numpy as np
 import torch
 
 from pagaie._core.tensor import Tensor, unwrap, unwrap_args, unwrap_kwargs, wrap
@@ -101,6 +102,8 @@ def eager_call(rec: OpRecord, args: tuple, kwargs: dict) -> Any:
         return wrap(rec.kernel(*unwrap_args(args), **unwrap_kwargs(kwargs)))
     except (RuntimeError, IndexError) as exc:
         raise translate_error(rec.name, exc, args, kwargs) from None
+    except (TypeError, AttributeError) as exc:
+        raise bad_argument(rec, exc, args) from None
 
 
 def _run_chain(rec: OpRecord, args: tuple, kwargs: dict) -> Any:
@@ -192,13 +195,49 @@ def translate_error(api: str, exc: BaseException, args: tuple, kwargs: dict) -> 
         kind = ValueError  # a bad axis: Paddle's InvalidArgument
     elif isinstance(exc, IndexError) or "out of bounds" in text or "out of range" in text:
         kind = IndexError
-    elif isinstance(exc, NotImplementedError) or "not implemented for" in text:
+    elif isinstance(exc, NotImplementedError) or "not implemented for" in text \
+            or "be cast to the desired output type" in text \
+            or "Expected a floating point or complex tensor" in text \
+            or "does not support complex" in text or "only supported for complex" in text:
         kind = RuntimeError  # no kernel for this dtype/device: Paddle's NotFound
     elif isinstance(exc, RuntimeError):
         kind = ValueError
     else:
         kind = type(exc)
     return kind(f"paddle.{api}: {text} (received {seen})")
+
+
+# Parameters that must hold a Tensor: Paddle's argument parser rejects anything else with
+# ValueError "(InvalidArgument) op(): argument 'x' (position 0) must be Tensor, but got list".
+_TENSOR_PARAMS = frozenset({"x", "y", "input", "other", "label", "index", "condition", "mask",
+                            "updates", "indices", "arr"})
+
+
+def bad_argument(rec: OpRecord, exc: BaseException, args: tuple) -> BaseException:
+    """A kernel's TypeError/AttributeError, as Paddle reports it when a required tensor
+    argument (``x``, ``y``...) is not a Tensor: the op's exception type (``bad_input``),
+    naming the argument; any other such error is returned unchanged."""
+    if str(exc).startswith("paddle."):
+        return exc
+    for i, (p, v) in enumerate(zip(rec.signature.parameters.values(), args)):
+        if p.default is p.empty and p.name in _TENSOR_PARAMS and not isinstance(v, Tensor) \
+                and not (isinstance(v, (list, tuple)) and any(isinstance(e, Tensor) for e in v)):
+            from pagaie._core.bad_input import exception_type
+            kind = type(v)
+            tname = kind.__name__ if kind.__module__ == "builtins" else \
+                f"{kind.__module__}.{kind.__name__}"
+            return exception_type(rec.name, p.name)(
+                f"paddle.{rec.name}: argument '{p.name}' (position {i}) must be Tensor, "
+                f"but got {tname}")
+    return exc
+
+
+def _operand(v: Any) -> Any:
+    """The other operand of a Tensor operator: numpy arrays become tensors of their dtype,
+    as in Paddle (``x * np.ones(3)``)."""
+    if isinstance(v, np.ndarray):
+        return torch.from_numpy(v.copy()) if v.dtype.kind in "biufc" else v
+    return unwrap(v)
 
 
 _PLAIN = frozenset({type(None), int, float, bool, str})
@@ -328,6 +367,8 @@ def _make_api(rec: OpRecord) -> Callable:
            f"{kernel_call}"
            f"    except (RuntimeError, IndexError) as exc:\n"
            f"        raise _translate({rec.name!r}, exc, {args_expr}, {kwargs_expr}) from None\n"
+           f"    except (TypeError, AttributeError) as exc:\n"
+           f"        raise _bad(_rec, exc, {args_expr}) from None\n"
            # The common single-tensor result is wrapped inline: one call fewer per op.
            f"    if type(r) is _TT:\n"
            f"        t = _new(_Tensor)\n"
@@ -337,7 +378,8 @@ def _make_api(rec: OpRecord) -> Callable:
     ns = {"_state": STATE, "_rec": rec, "_kernel": rec.kernel, "_wrap": wrap, "_Tensor": Tensor,
           "_PLAIN": _PLAIN, "_TT": torch.Tensor, "_new": object.__new__,
           "_u": unwrap, "_ua": unwrap_args, "_uk": unwrap_kwargs, "_translate": translate_error,
-          "_MISSING": _MISSING, "_alias_call": _alias_call, "_aliases": aliases, "_self": [None],
+          "_bad": bad_argument, "_MISSING": _MISSING, "_alias_call": _alias_call, "_aliases": aliases,
+          "_self": [None],
           **defaults}
     exec(compile(src, f"<pagaie op {rec.name}>", "exec"), ns)
     api = ns[rec.name]
@@ -375,7 +417,7 @@ def binary_operator(api: Callable, reflected: bool = False) -> Callable:
            f"        return t\n"
            f"    return _wrap(r)\n")
     ns = {"_state": STATE, "_api": api, "_kernel": rec.kernel, "_wrap": wrap, "_Tensor": Tensor,
-          "_PLAIN": _PLAIN, "_TT": torch.Tensor, "_new": object.__new__, "_u": unwrap,
+          "_PLAIN": _PLAIN, "_TT": torch.Tensor, "_new": object.__new__, "_u": _operand,
           "_translate": translate_error}
     exec(compile(src, f"<pagaie operator {rec.name}>", "exec"), ns)
     op = ns["op"]
@@ -411,6 +453,8 @@ def _make_inplace(rec: OpRecord, base: OpRecord) -> Callable:
         if t.requires_grad or r.requires_grad:
             # Rebinding keeps the graph intact where copy_ would overwrite a saved input.
             x._t = r.to(t.dtype)
+        elif r.dtype is not t.dtype:
+            t.data = r  # Paddle's in-place result takes the op's result dtype (int.divide_ -> float)
         else:
             t.copy_(r)
         return x

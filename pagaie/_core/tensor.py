@@ -97,7 +97,7 @@ class Tensor:
         >>> import pagaie as paddle
         >>> x = paddle.to_tensor([[1.0, 2.0], [3.0, 4.0]])
         >>> x.shape, x.dtype
-        (paddle.Size([2, 2]), paddle.float32)
+        (paddle.Size([2, 2]), <DataType.FLOAT32: 10>)
     """
 
     # Only the torch tensor is a slot; the rarely-set attributes live in the instance
@@ -179,6 +179,11 @@ class Tensor:
 
     @stop_gradient.setter
     def stop_gradient(self, value: bool) -> None:
+        if value is None:
+            value = False   # as Paddle reads it
+        elif type(value) is not bool:
+            raise TypeError(f"paddle.Tensor.stop_gradient: must be a bool, but received "
+                            f"{type(value).__name__}")
         t = self._t
         if value:
             if getattr(t, GRAD_FLAG, False):
@@ -380,8 +385,11 @@ class Tensor:
         """The value of a one-element tensor (or of element ``args``) as a Python number."""
         t = self._t
         if args:
-            idx = args[0] if len(args) == 1 else args
-            return t.reshape(-1)[idx].item() if len(args) == 1 else t[idx].item()
+            dims = [t.numel()] if len(args) == 1 else list(t.shape)
+            if len(args) != len(dims) or any(not -d <= i < d for i, d in zip(args, dims)):
+                raise ValueError(f"paddle.Tensor.item: index {list(args)} is out of bounds for "
+                                 f"a tensor of shape {list(t.shape)}")
+            return t.reshape(-1)[args[0]].item() if len(args) == 1 else t[args].item()
         if t.numel() != 1:
             raise ValueError(f"paddle.Tensor.item: only a tensor with exactly one element can be "
                              f"converted to a Python scalar, but this one has shape {list(t.shape)}")
@@ -551,7 +559,7 @@ class Tensor:
         Examples:
             >>> import pagaie as paddle
             >>> paddle.to_tensor([1, 2]).float().dtype
-            paddle.float32
+            <DataType.FLOAT32: 10>
         """
         return self._cast(torch.float32)
 
@@ -601,9 +609,8 @@ class Tensor:
         return self._t.shape[0]
 
     def __iter__(self):
-        if self._t.dim() == 0:
-            raise TypeError("iteration over a 0-D tensor")
-        for i in range(self._t.shape[0]):
+        # a 0-D tensor iterates over nothing, as in Paddle
+        for i in range(self._t.shape[0] if self._t.dim() else 0):
             yield self[i]
 
     def __bool__(self) -> bool:

@@ -78,6 +78,15 @@ def torch_dtype(dtype: Any, api: str) -> torch.dtype | None:
     return None if dtype is None else _dt.to_torch_dtype(dtype, f"paddle.{api}")
 
 
+def parsed_dtype(dtype: Any, api: str) -> torch.dtype | None:
+    """``torch_dtype`` for the ops whose ``dtype`` goes through Paddle's C++ argument parser
+    (sum, nansum, argmax, argmin): an unknown dtype is a ValueError there, not a TypeError."""
+    try:
+        return torch_dtype(dtype, api)
+    except TypeError as exc:
+        raise ValueError(str(exc)) from None
+
+
 def float_dtype(dtype: Any, api: str) -> torch.dtype:
     """The dtype argument, or the default float dtype when None."""
     return _dt.default_float() if dtype is None else _dt.to_torch_dtype(dtype, f"paddle.{api}")
@@ -94,7 +103,7 @@ def scalar_of(v: Any) -> Any:
 
 def seq_of_tensors(v: Any, api: str, arg: str = "x") -> Sequence[torch.Tensor]:
     if isinstance(v, torch.Tensor) or not isinstance(v, (list, tuple)):
-        raise TypeError(f"paddle.{api}: '{arg}' must be a list or tuple of Tensors, "
+        raise ValueError(f"paddle.{api}: '{arg}' must be a list or tuple of Tensors, "
                         f"but received {type(v).__name__}")
     return v
 

@@ -1,10 +1,13 @@
 """Binary arithmetic ops and the Python arithmetic operators of ``Tensor`` built on them."""
 from __future__ import annotations
 
+import numbers
+
+import numpy as np
 import torch
 
 from pagaie._core.registry import binary_operator, defop
-from pagaie._core.tensor import Tensor
+from pagaie._core.tensor import Tensor, wrap
 from pagaie._ops._helpers import check_binary_dtypes, write_out
 
 _T = torch.Tensor
@@ -15,8 +18,16 @@ __all__ = ["add", "subtract", "multiply", "divide", "floor_divide", "remainder",
            "floor_mod_", "pow_", "maximum", "minimum", "fmax", "fmin", "add_n", "increment"]
 
 
+def _same_kind(x, y, api):
+    """``x`` itself, after the check Paddle's in-place arithmetic makes on two tensors of
+    different dtypes (integer/float or two integer types: TypeError)."""
+    if type(y) is _T and y.dtype is not x.dtype:
+        check_binary_dtypes(api, x, y, True)
+    return x
+
+
 @defop(amp="promote", paddle_types=("elementwise_add", "add", "pd_op.add"),
-       inplace=lambda x, y, name=None, *, alpha=1: x.add_(y, alpha=alpha))
+       inplace=lambda x, y, name=None, *, alpha=1: _same_kind(x, y, "add_").add_(y, alpha=alpha))
 def add(x, y, name=None, *, alpha=1, out=None):
     """Elementwise ``x + alpha * y`` with broadcasting.
 
@@ -42,7 +53,7 @@ def add(x, y, name=None, *, alpha=1, out=None):
 
 
 @defop(paddle_types=("elementwise_sub", "subtract", "pd_op.subtract"),
-       inplace=lambda x, y, name=None, *, alpha=1: x.sub_(y, alpha=alpha))
+       inplace=lambda x, y, name=None, *, alpha=1: _same_kind(x, y, "subtract_").sub_(y, alpha=alpha))
 def subtract(x, y, name=None, *, alpha=1, out=None):
     """Elementwise ``x - alpha * y`` with broadcasting.
 
@@ -82,7 +93,7 @@ def _bool_sub_operands(x, y):
 
 
 @defop(paddle_types=("elementwise_mul", "multiply", "pd_op.multiply"), method=("multiply", "mul"),
-       inplace=lambda x, y, name=None: x.mul_(y))
+       inplace=lambda x, y, name=None: _same_kind(x, y, "multiply_").mul_(y))
 def multiply(x, y, name=None, *, out=None):
     """Elementwise ``x * y`` with broadcasting.
 
@@ -373,18 +384,25 @@ for _alias, _fn in (("sub", subtract), ("sub_", subtract_), ("mul_", multiply_),
     setattr(Tensor, _alias, _fn)
 
 
-def _reflected(fn):
-    def op(self, other):
-        return fn(other, self)
-    op.__name__ = f"r{fn.__name__}"
-    return op
+def _pow_operand(other, op):
+    """The other operand of ``**``: a number, a Tensor or a numpy array (made a tensor)."""
+    if isinstance(other, (Tensor, numbers.Number)):
+        return other
+    if isinstance(other, np.ndarray) and other.dtype.kind in "biufc":
+        return wrap(torch.from_numpy(other.copy()))
+    raise TypeError(f"paddle.pow: {op}(): argument (position 1) must be int, float, bool or "
+                    f"Tensor, but got {type(other).__name__}")
+
+
+def _rpow_operator(self, other):
+    return pow(_pow_operand(other, "__rpow__"), self)
 
 
 def _pow_operator(self, other):
     # ``int_tensor ** 2.5`` promotes to float (unlike paddle.pow, which truncates the exponent).
     if type(other) is float and not (self._t.is_floating_point() or self._t.is_complex()):
         return pow(multiply(self, 1.0), other)
-    return pow(self, other)
+    return pow(self, _pow_operand(other, "__pow__"))
 
 
 for _name, _fn in (("add", add), ("sub", subtract), ("mul", multiply), ("truediv", divide),
@@ -393,4 +411,4 @@ for _name, _fn in (("add", add), ("sub", subtract), ("mul", multiply), ("truediv
     setattr(Tensor, f"__r{_name}__", binary_operator(_fn, reflected=True))
 Tensor.__pow__ = _pow_operator
 Tensor.true_divide = true_divide
-Tensor.__rpow__ = _reflected(pow)
+Tensor.__rpow__ = _rpow_operator

@@ -63,12 +63,16 @@ def _from_data(data: Any, dtype: Any, api: str) -> torch.Tensor:
                              f"nested lists usually have different lengths ({exc})") from None
         keep = has_tensor  # with tensors inside, numpy's promoted dtype is kept
     else:
-        raise TypeError(f"paddle.{api}: can't construct a Tensor from data of type "
-                        f"{type(data).__name__}; data must be a scalar, list, tuple, "
-                        "numpy.ndarray or Tensor")
+        # Paddle's tensor.set() rejects a bytes buffer with ValueError, other objects with TypeError
+        kind = ValueError if isinstance(data, (bytes, bytearray)) else TypeError
+        raise kind(f"paddle.{api}: can't construct a Tensor from data of type "
+                   f"{type(data).__name__}; data must be a scalar, list, tuple, "
+                   "numpy.ndarray or Tensor")
     if arr.dtype.kind not in "biufc":
         raise ValueError(f"paddle.{api}: unsupported data element type {arr.dtype}; expected bool, "
                          "integer, floating or complex values")
+    if arr.dtype == np.uint16 and want is None:  # Paddle's convention: bfloat16 bit patterns
+        return torch.from_numpy(arr.view(np.int16)).view(torch.bfloat16)
     if arr.dtype.kind == "u" and arr.dtype != np.uint8 and want is None:
         raise ValueError(f"paddle.{api}: numpy dtype {arr.dtype} is not supported; use uint8, an "
                          "int type or pass dtype=")
@@ -111,7 +115,7 @@ def to_tensor(data, dtype=None, place=None, stop_gradient=True):
     Examples:
         >>> import pagaie as paddle
         >>> paddle.to_tensor([1, 2, 3]).dtype
-        paddle.int64
+        <DataType.INT64: 9>
         >>> paddle.to_tensor([1.0, 2.0], stop_gradient=False).stop_gradient
         False
     """
@@ -137,7 +141,7 @@ def as_tensor(data, dtype=None, device=None, requires_grad=False, pin_memory=Fal
     Examples:
         >>> import pagaie as paddle
         >>> paddle.as_tensor([1.0, 2.0]).dtype
-        paddle.float32
+        <DataType.FLOAT32: 10>
     """
     t = _place(_from_data(data, dtype, "as_tensor"), device, "as_tensor")
     return finish(t, None, requires_grad, pin_memory)
@@ -160,7 +164,7 @@ def asarray(obj, *, dtype=None, device=None, copy=None, requires_grad=False):
     Examples:
         >>> import pagaie as paddle
         >>> paddle.asarray([1, 2]).dtype
-        paddle.int64
+        <DataType.INT64: 9>
     """
     t = _place(_from_data(obj, dtype, "asarray"), device, "asarray")
     return finish(t, None, requires_grad)
@@ -180,7 +184,7 @@ def from_numpy(ndarray):
         >>> import numpy as np
         >>> import pagaie as paddle
         >>> paddle.from_numpy(np.arange(3, dtype=np.int32)).dtype
-        paddle.int32
+        <DataType.INT32: 7>
     """
     if not isinstance(ndarray, np.ndarray):
         raise TypeError("paddle.from_numpy: the input must be a numpy.ndarray, but received "
@@ -304,7 +308,8 @@ def zeros(shape, dtype=None, name=None, *, out=None, device=None, requires_grad=
         [0.0, 0.0]
     """
     shape, dtype = _size_args(shape, dtype, name)
-    t = torch.zeros(shape_of(shape, "zeros"), dtype=float_dtype(dtype, "zeros"),
+    dims = shape_of(shape, "zeros") if shape is not None else []  # None: a 0-D tensor, as in Paddle
+    t = torch.zeros(dims, dtype=float_dtype(dtype, "zeros"),
                     device=device_of(device, "zeros"))
     return finish(t, out, requires_grad, pin_memory)
 
@@ -332,7 +337,8 @@ def ones(shape, dtype=None, name=None, *, out=None, device=None, requires_grad=F
         [1.0, 1.0]
     """
     shape, dtype = _size_args(shape, dtype, name)
-    t = torch.ones(shape_of(shape, "ones"), dtype=float_dtype(dtype, "ones"),
+    dims = shape_of(shape, "ones") if shape is not None else []  # None: a 0-D tensor, as in Paddle
+    t = torch.ones(dims, dtype=float_dtype(dtype, "ones"),
                    device=device_of(device, "ones"))
     return finish(t, out, requires_grad, pin_memory)
 
@@ -723,7 +729,7 @@ def _dtype_tensor_class(cls_name: str, dtype: str) -> type:
            f"``paddle.Tensor`` with ``dtype='{dtype}'``. The result is a plain Tensor.\n\n"
            "Examples:\n"
            "    >>> import pagaie as paddle\n"
-           f"    >>> paddle.{cls_name}([1, 0]).dtype\n"
+           f"    >>> print(paddle.{cls_name}([1, 0]).dtype)\n"
            f"    paddle.{dtype}\n")
     return type(cls_name, (), {"__new__": __new__, "__doc__": doc, "__module__": __name__})
 

@@ -52,8 +52,8 @@ def diag(x, offset=0, padding_value=0, name=None):
     """
     k = _int_arg(offset, "offset", "diag")
     if x.dtype is torch.bool:
-        raise TypeError("paddle.diag: bool tensors are not supported; cast to an integer or float "
-                        "dtype first")
+        raise RuntimeError("paddle.diag: bool tensors are not supported (no bool kernel); cast to "
+                           "an integer or float dtype first")
     if x.dim() == 0:
         x = x.reshape(1)
     if x.dim() == 1:
@@ -204,7 +204,7 @@ def vander(x, n=None, increasing=False, name=None):
     if x.dim() != 1:
         raise ValueError(f"paddle.vander: 'x' must be a 1-D tensor, but received a {x.dim()}-D tensor")
     if x.dtype is torch.bool:
-        raise TypeError("paddle.vander: bool tensors are not supported")
+        raise RuntimeError("paddle.vander: bool tensors are not supported (no bool kernel)")
     if n is None:
         n = x.shape[0]
     if n < 0:
@@ -271,8 +271,8 @@ def complex(real, imag, name=None, *, out=None):
         if not isinstance(v, _T):
             raise ValueError(f"paddle.complex: '{arg}' must be a Tensor, but received {type(v).__name__}")
         if v.dtype not in (torch.float32, torch.float64):
-            raise TypeError(f"paddle.complex: '{arg}' must be float32 or float64, but received "
-                            f"{_name(v.dtype)}")
+            raise RuntimeError(f"paddle.complex: '{arg}' must be float32 or float64, but received "
+                               f"{_name(v.dtype)} (no kernel for it)")
     if real.dtype is not imag.dtype:
         raise ValueError(f"paddle.complex: 'real' and 'imag' must have the same dtype, but received "
                          f"{_name(real.dtype)} and {_name(imag.dtype)}")

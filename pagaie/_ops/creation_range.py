@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
+import numpy as np
 import torch
 
 from pagaie._core import dtype as _dt
@@ -25,7 +26,7 @@ def _num(v: Any) -> Any:
 def _is_floatish(v: Any) -> bool:
     if isinstance(v, _T):
         return v.is_floating_point() or v.is_complex()
-    return isinstance(v, float)
+    return isinstance(v, (float, np.floating))
 
 
 def _range_dtype(dtype: Any, values: tuple, api: str, allow_bool: bool = False) -> torch.dtype:
@@ -33,8 +34,8 @@ def _range_dtype(dtype: Any, values: tuple, api: str, allow_bool: bool = False) 
         return _dt.default_float() if any(_is_floatish(v) for v in values) else torch.int64
     dt = _dt.to_torch_dtype(dtype, f"paddle.{api}")
     if dt is torch.bool and not allow_bool:
-        raise TypeError(f"paddle.{api}: 'dtype' bool is not supported; use an integer or "
-                        "floating dtype")
+        raise RuntimeError(f"paddle.{api}: 'dtype' bool is not supported (no bool kernel); use "
+                           "an integer or floating dtype")
     return dt
 
 
@@ -288,8 +289,8 @@ def meshgrid(*args, **kwargs):
 def _index_dtype(dtype: Any, api: str) -> torch.dtype:
     dt = _dt.to_torch_dtype(dtype, f"paddle.{api}")
     if dt not in (torch.int32, torch.int64):
-        raise TypeError(f"paddle.{api}: 'dtype' must be int32 or int64, but received "
-                        f"{_dt.from_torch_dtype(dt).name}")
+        raise RuntimeError(f"paddle.{api}: 'dtype' must be int32 or int64, but received "
+                           f"{_dt.from_torch_dtype(dt).name} (no kernel for it)")
     return dt
 
 

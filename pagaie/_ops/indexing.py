@@ -200,6 +200,9 @@ def where(condition, x=None, y=None, name=None, *, out=None):
         [0.0, 5.0, 3.0]
     """
     if x is None and y is None:
+        if type(condition) is not torch.Tensor:  # Paddle's nonzero parser rejects it
+            raise ValueError(f"paddle.where: argument 'condition' (position 0) must be Tensor, "
+                             f"but got {type(condition).__name__}")
         return tuple(torch.nonzero(condition, as_tuple=True)) if condition.dim() else \
             (torch.nonzero(condition.reshape(1)).reshape(-1),)
     if x is None or y is None:

@@ -9,10 +9,11 @@ from __future__ import annotations
 
 import numbers
 
+import numpy as np
 import torch
 
 from pagaie._core.registry import defop
-from pagaie._core.tensor import Tensor
+from pagaie._core.tensor import Tensor, wrap
 from pagaie._ops._helpers import check_binary_dtypes, write_out
 
 _T = torch.Tensor
@@ -478,10 +479,14 @@ def isin(x, test_x, assume_unique=False, invert=False, name=None):
 _SCALARS = (Tensor, numbers.Number)
 
 
-def _cmp_operator(fn):
+def _cmp_operator(fn, arrays=False):
+    """``self <op> other`` for Tensors and numbers (and, for comparisons, numpy arrays, which
+    become tensors of their own dtype as in Paddle)."""
     def op(self, other):
         if isinstance(other, _SCALARS):
             return fn(self, other)
+        if arrays and isinstance(other, np.ndarray) and other.dtype.kind in "biufc":
+            return fn(self, wrap(torch.from_numpy(other.copy())))
         return NotImplemented
     op.__name__ = f"__{fn.__name__}__"
     return op
@@ -496,12 +501,12 @@ def _rbit(fn):
     return op
 
 
-Tensor.__eq__ = _cmp_operator(equal)
-Tensor.__ne__ = _cmp_operator(not_equal)
-Tensor.__lt__ = _cmp_operator(less_than)
-Tensor.__le__ = _cmp_operator(less_equal)
-Tensor.__gt__ = _cmp_operator(greater_than)
-Tensor.__ge__ = _cmp_operator(greater_equal)
+Tensor.__eq__ = _cmp_operator(equal, arrays=True)
+Tensor.__ne__ = _cmp_operator(not_equal, arrays=True)
+Tensor.__lt__ = _cmp_operator(less_than, arrays=True)
+Tensor.__le__ = _cmp_operator(less_equal, arrays=True)
+Tensor.__gt__ = _cmp_operator(greater_than, arrays=True)
+Tensor.__ge__ = _cmp_operator(greater_equal, arrays=True)
 Tensor.__hash__ = object.__hash__  # setting __eq__ must not make tensors unhashable
 for _op, _fn in (("and", bitwise_and), ("or", bitwise_or), ("xor", bitwise_xor),
                  ("lshift", bitwise_left_shift), ("rshift", bitwise_right_shift)):

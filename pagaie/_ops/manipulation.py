@@ -92,6 +92,14 @@ def reshape(x, shape, name=None):
             return x.reshape(shape)
         except (RuntimeError, TypeError):
             pass  # the checked path below gives Paddle's error
+    if not isinstance(shape, (list, tuple, _T, int)):
+        raise ValueError(f"paddle.reshape: 'shape' must be a list, tuple or Tensor, but received "
+                         f"{type(shape).__name__}")
+    if isinstance(shape, (list, tuple)):
+        for i, d in enumerate(shape):
+            if isinstance(d, float) and d != int(d):
+                raise TypeError(f"paddle.reshape: 'shape' must be a list of int, but received "
+                                f"{d!r} at position {i}")
     s = _shape(shape, "reshape")
     given = s
     if 0 in s:
@@ -624,7 +632,7 @@ def view_as_complex(input):
     Examples:
         >>> import pagaie as paddle
         >>> paddle.view_as_complex(paddle.ones([3, 2])).dtype
-        paddle.complex64
+        <DataType.COMPLEX64: 12>
     """
     return torch.view_as_complex(input if input.is_contiguous() else input.contiguous())
 
@@ -636,7 +644,7 @@ def view_as_real(input):
     Examples:
         >>> import pagaie as paddle
         >>> paddle.view_as_real(paddle.as_complex(paddle.ones([3, 2]))).dtype
-        paddle.float32
+        <DataType.FLOAT32: 10>
     """
     return torch.view_as_real(input)
 

@@ -22,6 +22,10 @@ def _same_dtype(xs: Any, api: str) -> Any:
         xs = seq_of_tensors(xs, api)
     if not xs:
         raise ValueError(f"paddle.{api}: 'x' must not be empty")
+    for i, t in enumerate(xs):
+        if type(t) is not _T:
+            raise ValueError(f"paddle.{api}: argument 'x' (position 0) must be list of Tensors, "
+                             f"but element {i} is {type(t).__name__}")
     d = xs[0].dtype
     for i, t in enumerate(xs):
         if t.dtype is not d:

@@ -144,7 +144,7 @@ def type_as(self: Tensor, other: Tensor) -> Tensor:
     Examples:
         >>> import pagaie as paddle
         >>> paddle.ones([2]).type_as(paddle.to_tensor([1])).dtype
-        paddle.int64
+        <DataType.INT64: 9>
     """
     return _m.cast(self, other.dtype)
 

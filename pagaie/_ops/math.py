@@ -107,7 +107,15 @@ def _bound(v, x, api, arg):
 
 
 
-@defop(paddle_types=("clip", "pd_op.clip"), method=("clip", "clamp"), inplace=True)
+def _clip_inplace(x, min=None, max=None, name=None):
+    """``clip_``: an integer tensor keeps its dtype, its float bounds truncated (as in Paddle)."""
+    if not (x.is_floating_point() or x.is_complex()):
+        min = int(min) if isinstance(min, float) else min
+        max = int(max) if isinstance(max, float) else max
+    return clip.op_record.kernel(x, min, max)
+
+
+@defop(paddle_types=("clip", "pd_op.clip"), method=("clip", "clamp"), inplace=_clip_inplace)
 def clip(x, min=None, max=None, name=None, *, out=None):
     """Clamp every element into ``[min, max]``.
 

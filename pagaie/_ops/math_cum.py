@@ -39,11 +39,22 @@ def _check_not_bool(x, api):
                            "float dtype first")
 
 
-@defop(amp="black", paddle_types=("cumsum", "pd_op.cumsum"), inplace=True)
+def _flat_store(x, r):
+    """In-place result over the flattened input (``axis=None``): ``x`` takes its shape, as in Paddle."""
+    if r.shape != x.shape and not x.requires_grad:
+        x.data = r
+        return x
+    return r
+
+
+@defop(amp="black", paddle_types=("cumsum", "pd_op.cumsum"),
+       inplace=lambda x, axis=None, dtype=None, name=None: _flat_store(
+           x, cumsum.op_record.kernel(x, axis, dtype)))
 def cumsum(x, axis=None, dtype=None, name=None, *, out=None):
     """Cumulative sum along ``axis`` (over the flattened tensor when ``axis`` is None).
 
-    int32, int16, int8 and uint8 inputs accumulate (and return) in int64, as in Paddle.
+    int32, int16, int8 and uint8 inputs accumulate (and return) in int64, as in Paddle,
+    unless ``dtype`` names the type.
 
     Args:
         x (Tensor): the input tensor.
@@ -61,12 +72,14 @@ def cumsum(x, axis=None, dtype=None, name=None, *, out=None):
         x = x.to(torch_dtype(dtype, "cumsum"))
     _check_not_bool(x, "cumsum")
     x, axis = _cum_axis(x, axis, "cumsum")
-    r = torch.cumsum(x, axis, dtype=torch.int64 if x.dtype in _SMALL_INTS else None)
+    small = dtype is None and x.dtype in _SMALL_INTS  # an explicit dtype is kept, as in Paddle
+    r = torch.cumsum(x, axis, dtype=torch.int64 if small else x.dtype)
     return r if out is None else write_out(out, r)
 
 
 @defop(amp="black", paddle_types=("cumprod", "pd_op.cumprod"),
-       inplace=lambda x, dim=None, dtype=None, name=None: cumprod.op_record.kernel(x, dim, dtype=dtype))
+       inplace=lambda x, dim=None, dtype=None, name=None: _flat_store(
+           x, cumprod.op_record.kernel(x, dim, dtype=dtype)))
 def cumprod(x, dim=None, *, dtype=None, out=None, name=None):
     """Cumulative product along ``dim`` (over the flattened tensor when ``dim`` is None).
 

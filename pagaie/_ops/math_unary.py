@@ -127,6 +127,21 @@ _DOC = '''{desc}
 _OUT_DOC = "\n        out (Tensor, optional): also store the result in this tensor."
 
 
+_INT_INPLACE = frozenset({"exp", "log", "log2", "log10", "log1p"})
+
+
+def _inplace_kernel(opname, fn, inplace_fn):
+    """The in-place kernel of a unary op: torch's ``<op>_``; for the ops Paddle also runs in
+    place on an integer tensor (which then becomes float), the out-of-place result there."""
+    if opname in _INT_INPLACE:
+        def ikernel(x, name=None):
+            return inplace_fn(x) if x.is_floating_point() or x.is_complex() else fn(x)
+    else:
+        def ikernel(x, name=None):
+            return inplace_fn(x)
+    return ikernel
+
+
 def _declare(opname, fn, desc, ex_in, ex_out, has_out, inplace, amp):
     if has_out:
         def kernel(x, name=None, *, out=None):
@@ -139,7 +154,7 @@ def _declare(opname, fn, desc, ex_in, ex_out, has_out, inplace, amp):
     kernel.__doc__ = _DOC.format(desc=desc, name=opname, ex_in=ex_in, ex_out=ex_out,
                                  out_doc=_OUT_DOC if has_out else "")
     inplace_fn = getattr(torch.Tensor, opname + "_", None) if inplace else None
-    ikernel = (lambda x, name=None, _f=inplace_fn: _f(x)) if inplace_fn is not None else bool(inplace)
+    ikernel = _inplace_kernel(opname, fn, inplace_fn) if inplace_fn is not None else bool(inplace)
     api = defop(opname, amp=amp, paddle_types=(opname, f"pd_op.{opname}"), inplace=ikernel)(kernel)
     globals()[opname] = api
     __all__.append(opname)

@@ -7,11 +7,13 @@ composite over it.
 """
 from __future__ import annotations
 
+import inspect
+
 import torch
 import torch.nn.functional as F
 
 from pagaie._core.registry import defop
-from pagaie._ops._factory import returns_self
+from pagaie._core.tensor import Tensor
 
 __all__ = ["relu", "relu_", "relu6", "leaky_relu", "leaky_relu_", "prelu", "rrelu", "elu", "elu_",
            "selu", "celu", "gelu", "silu", "swish", "mish", "hardswish", "hardsigmoid", "hardtanh",
@@ -232,7 +234,16 @@ def _silu(x, inplace=False, name=None):
     return F.silu(x)
 
 
-silu = returns_self(_silu)  # ``silu(x, inplace=True) is x``, as in Paddle
+def silu(*args, **kwargs):
+    # ``silu(x, inplace=True) is x``, as in Paddle; ``x`` may also come as ``x=`` / ``input=``
+    out = _silu(*args, **kwargs)
+    x = args[0] if args else kwargs.get("x", kwargs.get("input"))
+    return x if isinstance(x, Tensor) and getattr(out, "_t", None) is x._t else out
+
+
+silu.__signature__ = inspect.signature(_silu)
+silu.__doc__, silu.__name__, silu.op_record = _silu.__doc__, "silu", getattr(_silu, "op_record", None)
+silu.accepts_aliases = getattr(_silu, "accepts_aliases", ())
 
 
 @defop(paddle_types=("swish", "pd_op.swish"), method=False)

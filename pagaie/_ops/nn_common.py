@@ -13,7 +13,7 @@ from pagaie._ops._random_mask import keep_mask, scaled_keep_mask
 
 __all__ = ["linear", "bilinear", "dropout", "dropout1d", "dropout2d", "dropout3d", "alpha_dropout",
            "feature_alpha_dropout", "embedding", "one_hot", "cosine_similarity", "pairwise_distance",
-           "normalize", "label_smooth"]
+           "normalize", "label_smooth", "embedding_renorm_"]
 
 
 @defop(amp="white", paddle_types=("linear", "fc", "pd_op.linear"), method=False)
@@ -279,6 +279,40 @@ def embedding(x, weight, padding_idx=None, max_norm=None, norm_type=2.0, sparse=
     if padding_idx is not None:
         out = out * (x != padding_idx).unsqueeze(-1).to(out.dtype)
     return out
+
+
+@defop(paddle_types=("embedding_renorm",), method=False, differentiable=False)
+def _embedding_renorm(x, weight, max_norm, norm_type=2.0):
+    if x.dtype not in (torch.int32, torch.int64):
+        raise TypeError("paddle.nn.functional.embedding_renorm_: 'x' must be int32 or int64, but "
+                        f"received {str(x.dtype).replace('torch.', '')}")
+    with torch.no_grad():
+        torch.embedding_renorm_(weight.detach(), x.reshape(-1).long(), float(max_norm), float(norm_type))
+    return weight
+
+
+def embedding_renorm_(x, weight, max_norm, norm_type=2.0):
+    """Rescale, in place, the rows of ``weight`` looked up by the ids in ``x`` whose
+    ``norm_type``-norm exceeds ``max_norm`` to norm ``max_norm``; returns ``weight``.
+
+    Args:
+        x (Tensor): int32/int64 ids in ``[0, weight.shape[0])``.
+        weight (Tensor): ``[num_embeddings, embedding_dim]``, updated in place.
+        max_norm (float): the largest norm a looked-up row may keep.
+        norm_type (float): the p of the p-norm. Default 2.0.
+
+    Returns:
+        Tensor: ``weight`` itself.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> w = paddle.to_tensor([[3.0, 4.0], [0.3, 0.4]])
+        >>> out = paddle.nn.functional.embedding_renorm_(paddle.to_tensor([0, 1]), w, 1.0)
+        >>> out is w, [[round(v, 3) for v in row] for row in w.tolist()]
+        (True, [[0.6, 0.8], [0.3, 0.4]])
+    """
+    out = _embedding_renorm(x, weight, max_norm, norm_type)
+    return weight if getattr(out, "_t", None) is getattr(weight, "_t", False) else out
 
 
 @defop(paddle_types=("one_hot_v2", "one_hot", "pd_op.one_hot"), method=False, differentiable=False)

@@ -139,6 +139,9 @@ def cross_entropy(input, label, weight=None, ignore_index=-100, reduction="mean"
     if lab.dim() != nd - 1 or list(lab.shape) != [s for i, s in enumerate(input.shape) if i != ax]:
         raise ValueError(f"paddle.{api}: the label shape {list(label.shape)} does not match the "
                          f"input shape {list(input.shape)} with class axis {axis}")
+    if weight is not None and (weight.dim() != 1 or weight.shape[0] != c):
+        raise ValueError(f"paddle.{api}: input's class dimension ({c}) must equal the weight's "
+                         f"({list(weight.shape)}) when weight is provided")
     mask = lab != ignore_index
     safe = torch.where(mask, lab, torch.zeros_like(lab))
     # (a data-dependent check: under torch.compile the compiled gather bounds-checks instead)
@@ -157,6 +160,10 @@ def cross_entropy(input, label, weight=None, ignore_index=-100, reduction="mean"
         return loss.sum()
     if not loss.numel():
         return loss.sum() * float("nan")  # Paddle's mean over an empty batch
+    if weight is None and ignore_index < 0:
+        # Paddle divides by the count of non-ignored samples only for ignore_index >= 0; with a
+        # negative one (the default -100) ignored samples count as zeros in the mean
+        return loss.mean()
     return _safe_div(loss.sum(), m.sum())
 
 
@@ -279,7 +286,10 @@ def mse_loss(input, label, reduction="mean", name=None):
         5.0
     """
     check_reduction(reduction, "nn.functional.mse_loss")
-    return reduce_loss(torch.square(input - label), reduction)
+    sq = torch.square(input - label)
+    if reduction == "mean" and not (sq.is_floating_point() or sq.is_complex()):
+        return torch.div(sq.sum(), max(sq.numel(), 1), rounding_mode="trunc")  # Paddle's integer mean
+    return reduce_loss(sq, reduction)
 
 
 @defop(amp="black", method=False, paddle_types=("l1_loss",))
@@ -365,8 +375,16 @@ def nll_loss(input, label, weight=None, ignore_index=-100, reduction="mean", nam
             label = label.reshape(input.shape[:1] + input.shape[2:])
     if weight is not None:
         weight = weight.detach()
+    lab = label.long()
     try:
-        return F.nll_loss(input, label.long(), weight, ignore_index=ignore_index, reduction=reduction)
+        if reduction != "mean":
+            return F.nll_loss(input, lab, weight, ignore_index=ignore_index, reduction=reduction)
+        # Paddle's mean: the weighted sum over the total weight of the non-ignored samples,
+        # 0 (not nan) when every sample is ignored
+        total = F.nll_loss(input, lab, weight, ignore_index=ignore_index, reduction="sum")
+        keep = lab != ignore_index
+        denom = (weight[torch.where(keep, lab, 0)] * keep).sum() if weight is not None else keep.sum()
+        return _safe_div(total, denom.to(total.dtype))
     except IndexError:
         raise ValueError(f"paddle.nn.functional.nll_loss: label values must be in [0, "
                          f"{input.shape[1]}) or equal ignore_index ({ignore_index})") from None
@@ -395,6 +413,9 @@ def kl_div(input, label, reduction="mean", log_target=False, name=None):
     if reduction not in ("none", "mean", "sum", "batchmean"):
         raise ValueError("paddle.nn.functional.kl_div: the value of 'reduction' should be 'sum', "
                          f"'mean', 'batchmean' or 'none', but received {reduction}")
+    if list(label.shape) != list(input.shape):
+        raise ValueError(f"paddle.nn.functional.kl_div: 'input' and 'label' must have the same shape, "
+                         f"but received {list(input.shape)} and {list(label.shape)}")
     label = label.to(input.dtype)
     if not log_target:
         # Paddle's elementwise loss is 0 where the label is not positive (no NaN from log)
@@ -452,8 +473,10 @@ def ctc_loss(log_probs, labels, input_lengths, label_lengths, blank=0, reduction
         label_lengths (Tensor): ``[N]`` (int64).
         blank (int): the blank class.
         reduction (str): ``'mean'``, ``'sum'`` or ``'none'``.
-        norm_by_times (bool): only scales gradients in Paddle; the value is unchanged.
-        zero_infinity (bool): replace infinite losses (and their gradients) by 0.
+        norm_by_times (bool): divide each sequence's gradient by its input length; the value
+            is unchanged.
+        zero_infinity (bool): replace infinite losses (and their gradients) by 0. Like Paddle's
+            warp-ctc, an impossible alignment already gives 0.
 
     Returns:
         Tensor: ``[N]`` with ``'none'``, else 0-D.
@@ -468,8 +491,18 @@ def ctc_loss(log_probs, labels, input_lengths, label_lengths, blank=0, reduction
     """
     check_reduction(reduction, "nn.functional.ctc_loss")
     lp = torch.log_softmax(log_probs, -1)
-    return F.ctc_loss(lp, labels.long(), input_lengths.long(), label_lengths.long(), blank=blank,
-                      reduction=reduction, zero_infinity=zero_infinity)
+    # warp-ctc gives an impossible alignment (too short an input) a zero loss and gradient
+    loss = F.ctc_loss(lp, labels.long(), input_lengths.long(), label_lengths.long(), blank=blank,
+                      reduction="none", zero_infinity=True)
+    if norm_by_times and loss.requires_grad:
+        # value unchanged; each sequence's gradient divided by its number of time steps
+        w = 1.0 / input_lengths.to(loss.dtype).clamp(min=1)
+        loss = loss * w + (loss * (1 - w)).detach()
+    if reduction == "sum":
+        return loss.sum()
+    if reduction == "mean":
+        return (loss / label_lengths.to(loss.dtype).clamp(min=1)).mean()
+    return loss
 
 
 def _rnnt_one(acts: torch.Tensor, label: torch.Tensor, t_len: int, u_len: int, blank: int,

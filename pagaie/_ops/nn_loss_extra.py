@@ -275,10 +275,10 @@ def dice_loss(input, label, epsilon=1e-05, name=None):
         >>> round(F.dice_loss(x, paddle.to_tensor([[[1]]])).item(), 4)
         0.0
     """
-    if input.dim() != label.dim() or label.shape[-1] != 1:
-        raise ValueError("paddle.nn.functional.dice_loss: the label must have the input's rank "
-                         f"with last dimension 1, but received label shape {list(label.shape)} "
-                         f"for input shape {list(input.shape)}")
+    if input.dim() != label.dim() or label.shape[-1] != 1:  # Paddle asserts here
+        raise AssertionError("paddle.nn.functional.dice_loss: the label must have the input's rank "
+                             f"with last dimension 1, but received label shape {list(label.shape)} "
+                             f"for input shape {list(input.shape)}")
     onehot = F.one_hot(label.squeeze(-1).long(), input.shape[-1]).to(input.dtype)
     dims = list(range(1, input.dim()))
     inse = (input * onehot).sum(dims)

@@ -10,6 +10,8 @@ Not a top-level family: ``pagaie.nn.functional`` re-exports ``__all__``.
 from __future__ import annotations
 
 
+import math
+
 import torch
 import torch.nn.functional as F
 
@@ -74,10 +76,16 @@ def batch_norm(x, running_mean, running_var, weight=None, bias=None, training=Fa
     if use_global_stats is None:
         use_global_stats = not training
     m = scalar_of(momentum)
-    if use_global_stats:
+    if x.numel() == 0:
+        # an empty batch: an empty result, running statistics left alone (as in Paddle)
+        out = x.clone()
+        for t in (weight, bias):
+            if t is not None and t.requires_grad:
+                out = out + 0 * t.reshape([1, -1] + [1] * (x.dim() - 2))
+    elif use_global_stats:
         out = F.batch_norm(x, running_mean.detach(), running_var.detach(), weight, bias, False, 0.0,
                            epsilon)
-    elif x.numel() == x.shape[1] and x.numel():
+    elif x.numel() == x.shape[1]:
         # one value per channel: Paddle passes the input through unchanged (the scale and shift
         # get zero gradients) and leaves the running statistics alone
         out = x.clone()
@@ -104,12 +112,13 @@ def instance_norm(x, running_mean=None, running_var=None, weight=None, bias=None
 
     Args:
         x (Tensor): the input, 3-D to 5-D.
-        running_mean (Tensor, optional): used when ``use_input_stats`` is False.
-        running_var (Tensor, optional): used when ``use_input_stats`` is False.
+        running_mean (Tensor, optional): obsolete and ignored, as in Paddle.
+        running_var (Tensor, optional): obsolete and ignored, as in Paddle.
         weight (Tensor, optional): the scale, ``[C]``.
         bias (Tensor, optional): the shift, ``[C]``.
-        use_input_stats (bool): normalise with the statistics of the input itself.
-        momentum (float): unused for the input statistics (kept for compatibility).
+        use_input_stats (bool): obsolete and ignored: like Paddle, the statistics of the
+            input itself are always used.
+        momentum (float): unused (kept for compatibility).
         eps (float): added to the variance.
         data_format (str): ``'NCL'``, ``'NCHW'``, ``'NCDHW'`` or their channel-last forms;
             like Paddle, channels are taken from axis 1 whatever the format.
@@ -125,17 +134,16 @@ def instance_norm(x, running_mean=None, running_var=None, weight=None, bias=None
         [[[-1.0, 1.0]]]
     """
     # Paddle validates data_format but always normalises with channels on axis 1.
+    # Paddle 3 ignores running_mean / running_var / use_input_stats (documented obsolete).
     _check_format(data_format, "nn.functional.instance_norm")
-    if use_input_stats:
-        if x.dim() > 2 and x[0, 0].numel() == 1:
-            # one spatial element: the centred input is 0, so only the shift remains
-            shape = [1, -1] + [1] * (x.dim() - 2)
-            out = (x - x.detach()) * 0 if x.requires_grad else torch.zeros_like(x)
-            if weight is not None:
-                out = out * weight.reshape(shape)
-            return out if bias is None else out + bias.reshape(shape)
-        return F.instance_norm(x, None, None, weight, bias, True, 0.0, eps)
-    return F.instance_norm(x, running_mean, running_var, weight, bias, False, 0.0, eps)
+    if x.dim() > 2 and math.prod(x.shape[2:]) == 1 or x.numel() == 0:
+        # one spatial element: the centred input is 0, so only the shift remains
+        shape = [1, -1] + [1] * (x.dim() - 2)
+        out = (x - x.detach()) * 0 if x.requires_grad else torch.zeros_like(x)
+        if weight is not None:
+            out = out * weight.reshape(shape)
+        return out if bias is None else out + bias.reshape(shape)
+    return F.instance_norm(x, None, None, weight, bias, True, 0.0, eps)
 
 
 def _shape_list(normalized_shape) -> list[int]:

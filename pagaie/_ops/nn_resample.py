@@ -96,7 +96,14 @@ def pad(x, pad, mode="constant", value=0.0, data_format=None, pad_from_left_axis
             if mode == "reflect" and (lo >= s or hi >= s):
                 raise ValueError(f"paddle.nn.functional.pad: in reflect mode the paddings ({lo}, {hi}) "
                                  f"must be smaller than the padded dimension ({s})")
-        out = F.pad(x, plist, mode=mode)
+        if mode == "circular" and any(p > s for p, s in zip(plist, [s for s in sizes for _ in (0, 1)])):
+            # paddings longer than the dimension wrap around it several times, as in Paddle
+            out = x
+            for i, s in enumerate(sizes):
+                idx = torch.arange(-plist[2 * i], s + plist[2 * i + 1], device=x.device) % s
+                out = out.index_select(x.dim() - 1 - i, idx)
+        else:
+            out = F.pad(x, plist, mode=mode)
     else:
         out = F.pad(x, plist, mode="constant", value=value)
     return out.movedim(1, -1) if last else out
@@ -219,6 +226,9 @@ def interpolate(x, size=None, scale_factor=None, mode="nearest", align_corners=F
         raise ValueError("One of size and scale_factor must not be None.")
     if size is not None and scale_factor is not None:
         raise ValueError("Only one of size or scale_factor should be defined.")
+    if mode == "area" and size is None:
+        raise ValueError("paddle.nn.functional.interpolate: 'size' must be given in 'area' mode "
+                         "(scale_factor is not supported there)")
     if align_corners and mode not in ("linear", "bilinear", "bicubic", "trilinear"):
         raise ValueError("align_corners option can only be set with the interpolating modes: "
                          "linear | bilinear | bicubic | trilinear")

@@ -130,7 +130,7 @@ def randn(shape, dtype=None, name=None, *, out=None, device=None, requires_grad=
     Examples:
         >>> import pagaie as paddle
         >>> paddle.randn([2, 3]).dtype
-        paddle.float32
+        <DataType.FLOAT32: 10>
     """
     shape, dtype = _size_args(shape, dtype, name)
     dt = float_only(float_dtype(dtype, "randn"), "randn")
@@ -343,7 +343,7 @@ def randint(low=0, high=None, shape=[1], dtype=None, name=None):  # noqa: B006 (
         >>> import pagaie as paddle
         >>> x = paddle.randint(2, 5, [3])
         >>> x.dtype, bool(((x >= 2) & (x < 5)).all())
-        (paddle.int64, True)
+        (<DataType.INT64: 9>, True)
     """
     lo, hi = _bounds(low, high, "randint")
     dt = _int_dtype(dtype, "randint")
@@ -368,7 +368,7 @@ def randint_like(x, low=0, high=None, dtype=None, name=None):
     Examples:
         >>> import pagaie as paddle
         >>> paddle.randint_like(paddle.zeros([2, 2]), 10).dtype
-        paddle.float32
+        <DataType.FLOAT32: 10>
     """
     lo, hi = _bounds(low, high, "randint_like")
     dt = x.dtype if dtype is None else _dt.to_torch_dtype(dtype, "paddle.randint_like")
@@ -394,7 +394,7 @@ def rand_like(input, name=None, *, dtype=None, device=None, requires_grad=False)
     Examples:
         >>> import pagaie as paddle
         >>> paddle.rand_like(paddle.zeros([2], dtype='float64')).dtype
-        paddle.float64
+        <DataType.FLOAT64: 11>
     """
     dt = input.dtype if dtype is None else _dt.to_torch_dtype(dtype, "paddle.rand_like")
     float_only(dt, "rand_like")
@@ -561,7 +561,7 @@ def binomial(count, prob, name=None):
         >>> import pagaie as paddle
         >>> out = paddle.binomial(paddle.to_tensor([10, 20]), paddle.to_tensor([0.0, 1.0]))
         >>> out.tolist(), out.dtype
-        ([0, 20], paddle.int64)
+        ([0, 20], <DataType.INT64: 9>)
     """
     _need_float(prob, "binomial", "prob")
     calc = torch.float64 if prob.dtype is torch.float64 else torch.float32

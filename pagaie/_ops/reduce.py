@@ -11,7 +11,7 @@ import builtins
 import torch
 
 from pagaie._core.registry import defop
-from pagaie._ops._helpers import torch_dtype, write_out
+from pagaie._ops._helpers import parsed_dtype, torch_dtype, write_out
 
 _T = torch.Tensor
 
@@ -84,9 +84,9 @@ def sum(x, axis=None, dtype=None, keepdim=False, name=None, *, out=None):
         >>> paddle.sum(x).item(), paddle.sum(x, axis=0).tolist()
         (10.0, [4.0, 6.0])
         >>> paddle.sum(paddle.to_tensor([True, True, False])).dtype
-        paddle.int64
+        <DataType.INT64: 9>
     """
-    dt = _SUM_DTYPE.get(x.dtype) if dtype is None else torch_dtype(dtype, "sum")
+    dt = _SUM_DTYPE.get(x.dtype) if dtype is None else parsed_dtype(dtype, "sum")
     if axis is None:
         if keepdim:
             r = torch.sum(x, None, True, dtype=dt)
@@ -281,9 +281,12 @@ def nansum(x, axis=None, dtype=None, keepdim=False, name=None):
     """
     if x.dtype is torch.bool:
         raise RuntimeError("paddle.nansum: bool tensors are not supported")
-    dt = _SUM_DTYPE.get(x.dtype) if dtype is None else torch_dtype(dtype, "nansum")
+    dt = _SUM_DTYPE.get(x.dtype) if dtype is None else parsed_dtype(dtype, "nansum")
     if not (x.is_floating_point() or x.is_complex()):
         return sum.op_record.kernel(x, axis, dt, keepdim)
+    if x.is_complex():  # torch's nansum has no complex kernel; NaN in either part counts as 0
+        axes = _axes(axis, x.dim(), "nansum")
+        return torch.where(torch.isnan(x), 0, x).sum(axes, keepdim, dtype=dt)
     return torch.nansum(x, _axes(axis, x.dim(), "nansum"), keepdim, dtype=dt)
 
 
@@ -300,7 +303,11 @@ def nanmean(x, axis=None, keepdim=False, name=None):
         raise RuntimeError("paddle.nanmean: bool tensors are not supported")
     if not (x.is_floating_point() or x.is_complex()):
         x = x.to(torch.float32)
-    return torch.nanmean(x, _axes(axis, x.dim(), "nanmean"), keepdim)
+    axes = _axes(axis, x.dim(), "nanmean")
+    if x.is_complex():  # no complex kernel in torch: the sum of the non-NaN values over their count
+        keep = ~torch.isnan(x)
+        return torch.where(keep, x, 0).sum(axes, keepdim) / keep.sum(axes, keepdim)
+    return torch.nanmean(x, axes, keepdim)
 
 
 @defop(paddle_types=("count_nonzero",), differentiable=False)

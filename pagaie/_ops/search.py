@@ -4,14 +4,14 @@ from __future__ import annotations
 import torch
 
 from pagaie._core.registry import defop
-from pagaie._ops._helpers import norm_axis, scalar_of, torch_dtype, write_out
+from pagaie._ops._helpers import norm_axis, parsed_dtype, scalar_of, write_out
 
 __all__ = ["argmax", "argmin", "argsort", "argwhere", "bucketize", "kthvalue", "mode", "msort",
            "nonzero", "searchsorted", "sort", "topk", "unique", "unique_consecutive"]
 
 
 def _index_dtype(dtype, api: str) -> torch.dtype:
-    d = torch_dtype(dtype, api)
+    d = parsed_dtype(dtype, api)
     if d not in (torch.int32, torch.int64):
         raise ValueError(f"paddle.{api}: 'dtype' must be int32 or int64, but received {dtype}")
     return d

@@ -142,7 +142,7 @@ def sparse_cast(x, index_dtype=None, value_dtype=None, name=None):
         >>> import pagaie as paddle
         >>> x = paddle.sparse.sparse_coo_tensor([[0, 2]], [2, 3], [3])
         >>> paddle.sparse.cast(x, value_dtype='float64').dtype
-        paddle.float64
+        <DataType.FLOAT64: 11>
     """
     api = "sparse.cast"
     sc.check_sparse(api, x)

@@ -95,10 +95,12 @@ def nms(boxes, iou_threshold=0.3, scores=None, category_idxs=None, categories=No
         >>> paddle.vision.ops.nms(boxes, 0.5, scores=paddle.to_tensor([0.2, 0.9, 0.5])).tolist()
         [1, 2]
     """
+    _check_boxes("nms", boxes)
     if scores is None:
         return greedy_nms(boxes, iou_threshold)
+    # Ties keep the order of Paddle's (unstable) argsort, as paddle.argsort does here.
     if category_idxs is None:
-        order = torch.argsort(scores, descending=True, stable=True)
+        order = torch.argsort(scores, descending=True)
         return order[greedy_nms(boxes[order], iou_threshold)]
     if top_k is not None and top_k > scores.shape[0]:
         raise AssertionError("paddle.vision.ops.nms: top_k should be smaller equal than the number of boxes, "
@@ -111,13 +113,12 @@ def nms(boxes, iou_threshold=0.3, scores=None, category_idxs=None, categories=No
         idx = torch.nonzero(category_idxs == int(cat)).reshape(-1)
         if idx.numel() == 0:
             continue
-        order = torch.argsort(scores[idx], descending=True, stable=True)
+        order = torch.argsort(scores[idx], descending=True)
         keep_mask[idx[order[greedy_nms(boxes[idx][order], iou_threshold)]]] = True
     kept = torch.nonzero(keep_mask).reshape(-1)
-    order = torch.argsort(scores[kept], descending=True, stable=True)
-    if top_k is not None:
-        order = order[:min(int(top_k), kept.numel())]
-    return kept[order]
+    if top_k is not None:  # Paddle takes a top-k here, whose ties order differently from a sort
+        return kept[torch.topk(scores[kept], min(int(top_k), kept.numel()))[1]]
+    return kept[torch.argsort(scores[kept], descending=True)]
 
 
 @defop(method=False, paddle_types=("box_coder", "pd_op.box_coder"))
@@ -150,6 +151,7 @@ def box_coder(prior_box, prior_box_var, target_box, code_type="encode_center_siz
         >>> paddle.vision.ops.box_coder(prior, [1., 1., 1., 1.], target).tolist()
         [[[0.5, 0.5, 0.0, 0.0]]]
     """
+    _check_boxes("box_coder", prior_box, "prior_box")
     if isinstance(prior_box_var, (list, tuple)):
         if len(prior_box_var) != 4:
             raise AssertionError("paddle.vision.ops.box_coder: Input prior_box_var must be Variable or "
@@ -340,6 +342,18 @@ def yolo_box(x, img_size, anchors, class_num, conf_thresh, downsample_ratio, cli
     return boxes.reshape(n, an * h * w, 4), scores.permute(0, 1, 3, 4, 2).reshape(n, an * h * w, class_num)
 
 
+def _check_boxes(api: str, boxes: torch.Tensor, arg: str = "boxes") -> None:
+    if boxes.dim() != 2 or boxes.shape[-1] != 4:
+        raise ValueError(f"paddle.vision.ops.{api}: '{arg}' must have shape [N, 4], but received "
+                         f"{list(boxes.shape)}")
+
+
+def _check_rois(api: str, boxes: torch.Tensor, boxes_num: torch.Tensor | None) -> None:
+    if boxes_num is None:
+        raise AssertionError(f"paddle.vision.ops.{api}: boxes_num should not be None in dygraph mode.")
+    _check_boxes(api, boxes)
+
+
 def _batch_index(boxes_num: torch.Tensor, total: int) -> list:
     idx = torch.repeat_interleave(torch.arange(boxes_num.numel()), boxes_num.reshape(-1).to(torch.int64).cpu())
     if idx.numel() != total:
@@ -404,6 +418,7 @@ def roi_align(x, boxes, boxes_num, output_size, spatial_scale=1.0, sampling_rati
         >>> out.tolist()
         [[[[2.5, 4.5], [10.5, 12.5]]]]
     """
+    _check_rois("roi_align", boxes, boxes_num)
     ph, pw = _pair(output_size)
     k = boxes.shape[0]
     out = x.new_zeros((k, x.shape[1], ph, pw))
@@ -455,6 +470,7 @@ def roi_pool(x, boxes, boxes_num, output_size, spatial_scale=1.0, name=None):
         >>> out.tolist()
         [[[[5.0, 7.0], [13.0, 15.0]]]]
     """
+    _check_rois("roi_pool", boxes, boxes_num)
     ph, pw = _pair(output_size)
     k = boxes.shape[0]
     hgt, wid = x.shape[2], x.shape[3]
@@ -515,7 +531,11 @@ def psroi_pool(x, boxes, boxes_num, output_size, spatial_scale=1.0, name=None):
                              f"but received shape {list(x.shape)}")
     if ph * pw == 0:
         raise ValueError("paddle.vision.ops.psroi_pool: output_size should not contain 0.")
+    _check_rois("psroi_pool", boxes, boxes_num)
     oc = x.shape[1] // (ph * pw)
+    if not x.is_meta and (oc == 0 or oc * ph * pw != x.shape[1]):  # meta: channels may be unknown
+        raise ValueError(f"paddle.vision.ops.psroi_pool: the channels of x ({x.shape[1]}) must be a positive "
+                         f"multiple of output_size[0] * output_size[1] ({ph} * {pw})")
     hgt, wid = x.shape[2], x.shape[3]
     k = boxes.shape[0]
     r = boxes.detach().to(torch.float64).cpu()

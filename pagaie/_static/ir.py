@@ -30,10 +30,21 @@ UNKNOWN = 9973
 FORMAT_VERSION = 1
 
 _uid = itertools.count()
+# How many times a Value's shape with unknown (-1) dimensions was read: ``to_static``
+# compares it before and after a trace.
+UNKNOWN_SHAPE_READS = [0]
+
+
+def _derived(d: int) -> bool:
+    """Whether size ``d`` was computed from an unknown one: the placeholder, a multiple of it,
+    or about a small fraction of it (a stride-2 slice or pooling, a valid convolution...)."""
+    if d >= UNKNOWN - 4:
+        return d <= UNKNOWN + 4 or d % UNKNOWN == 0
+    return d > 1200 and any(abs(d * k - UNKNOWN) <= 2 * k for k in range(2, 9))
 
 
 def _shape_out(shape: torch.Size) -> list[int]:
-    return [-1 if (d == UNKNOWN or (d > UNKNOWN and d % UNKNOWN == 0)) else int(d) for d in shape]
+    return [-1 if _derived(d) else int(d) for d in shape]
 
 
 def _shape_in(shape: list[int]) -> list[int]:
@@ -43,6 +54,71 @@ def _shape_in(shape: list[int]) -> list[int]:
 _TYPE_SHORT = {"float16": "f16", "bfloat16": "bf16", "float32": "f32", "float64": "f64",
                "int8": "i8", "uint8": "u8", "int16": "i16", "int32": "i32", "int64": "i64",
                "bool": "b", "complex64": "c64", "complex128": "c128"}
+
+
+# Graph-level ops and composites under the name Paddle 3 prints for the value they define.
+_PIR_NAMES = {"pagaie.cond": "pd_op.if", "pagaie.while": "pd_op.while", "neg": "pd_op.scale",
+              "ones_like": "pd_op.full_like", "zeros_like": "pd_op.full_like",
+              "broadcast_to": "pd_op.expand", "split": "builtin.split", "chunk": "builtin.split",
+              "unbind": "builtin.split", "sort": "pd_op.argsort"}
+_SCALE_OPS = ("add", "subtract", "multiply", "divide", "scale")
+_NUMBER = (int, float)
+
+
+def _pir_name(op: "Operator") -> str:
+    """The name Paddle 3 gives the op defining a value (``Value.__repr__``): arithmetic with a
+    Python number is ``pd_op.scale``, basic indexing ``pd_op.slice``..."""
+    t = op.type
+    if t in _PIR_NAMES:
+        return _PIR_NAMES[t]
+    args = op.args
+    if t in _SCALE_OPS and len(args) >= 2:
+        a, b = args[0], args[1]
+        if isinstance(a, Value) and type(b) in _NUMBER:
+            return "pd_op.scale"
+        if type(a) in _NUMBER and isinstance(b, Value) and t != "divide":
+            return "pd_op.scale"
+    if t == "getitem" and len(args) == 2:
+        return _getitem_name(args[1])
+    if t == "assign" and args and not isinstance(args[0], Tensor):
+        return "pd_op.assign_value_"
+    if t in _COMPOSITE_LAST:
+        return _composite_name(op)
+    return _paddle_op_name(op)
+
+
+# Composites Paddle builds from other ops: the op that defines their result.
+_COMPOSITE_LAST = {"linear": None, "normalize": "pd_op.divide", "var": "pd_op.divide",
+                   "std": "pd_op.sqrt", "mse_loss": "mean", "l1_loss": "mean_all",
+                   "binary_cross_entropy": "mean_all", "binary_cross_entropy_with_logits": "mean_all",
+                   "cross_entropy": "mean", "smooth_l1_loss": "mean", "nll_loss": "mean"}
+
+
+def _composite_name(op: "Operator") -> str:
+    try:
+        bound = op.record.bind(op.args, op.kwargs)
+        bound.apply_defaults()
+        arguments = bound.arguments
+    except (TypeError, AttributeError):
+        return _paddle_op_name(op)
+    if op.type == "linear":
+        return "pd_op.matmul" if arguments.get("bias") is None else "pd_op.add"
+    last = _COMPOSITE_LAST[op.type]
+    if last.startswith("pd_op."):
+        return last
+    reduction = arguments.get("reduction", "mean")
+    return {"mean": "pd_op." + last, "sum": "pd_op.sum"}.get(reduction, _paddle_op_name(op))
+
+
+def _getitem_name(index: Any) -> str:
+    items = index if isinstance(index, tuple) else (index,)
+    if any(isinstance(i, Value) and i.dtype.name == "bool" for i in items):
+        return "pd_op.masked_select"
+    if any(isinstance(i, (list, Value)) for i in items):
+        return "pd_op.gather_nd"
+    if any(isinstance(i, slice) and i.step not in (None, 1) for i in items):
+        return "pd_op.strided_slice"
+    return "pd_op.slice"
 
 
 def _paddle_op_name(op: "Operator") -> str:
@@ -90,7 +166,46 @@ class Value(Tensor):
     # Symbolic overrides of the Tensor protocol -----------------------------------
     @property
     def shape(self) -> Size:  # type: ignore[override]
-        return Size(_shape_out(self._t.shape))
+        dims = _shape_out(self._t.shape)
+        if -1 in dims:
+            UNKNOWN_SHAPE_READS[0] += 1  # to_static specialises a trace that read one
+        return Size(dims)
+
+    @property
+    def trainable(self) -> bool:
+        """Whether an optimizer updates it (a parameter that does not stop gradient)."""
+        return type(self.source).__name__ == "Parameter" and bool(self.source.trainable)
+
+    def is_dense_tensor_type(self) -> bool:
+        return True
+
+    def get_defining_op(self) -> "Operator | None":
+        """The operator that defines this value (None for inputs and parameters)."""
+        return self.op
+
+    def __len__(self) -> int:
+        if self._t.dim() == 0 or _shape_out(self._t.shape[:1]) == [-1]:
+            raise TypeError(f"paddle.static: len() of Value {self.name!r} is unknown while the "
+                            f"program is being built (its shape is {list(self.shape)}); use "
+                            "paddle.shape(x)[0]")
+        return self._t.shape[0]
+
+    def __iter__(self):
+        len(self)  # the number of items must be known
+        return super().__iter__()
+
+    # Symbolic values live on no device: moves are no-ops, dtype changes record a cast.
+    def _to(self, device: Any = None, dtype: Any = None, blocking: Any = None) -> "Value":
+        return self if dtype is None else self.astype(dtype)
+
+    def cpu(self) -> "Value":  # type: ignore[override]
+        return self
+
+    def cuda(self, device_id: Any = None, blocking: bool = True) -> "Value":  # type: ignore[override]
+        return self
+
+    def pin_memory(self, blocking: bool = True) -> "Value":  # type: ignore[override]
+        return self
 
     @property
     def stop_gradient(self) -> bool:  # type: ignore[override]
@@ -108,11 +223,14 @@ class Value(Tensor):
         return n if n >= 0 else -1
 
     def numpy(self):  # type: ignore[override]
-        raise TypeError(f"paddle.static: Value {self.name!r} is symbolic and has no data; fetch it "
-                        "with Executor.run(program, feed=..., fetch_list=[...])")
+        # AssertionError, as Paddle raises for numpy()/tolist() in static mode
+        raise AssertionError(f"paddle.static: Value {self.name!r} is symbolic and has no data; "
+                             "fetch it with Executor.run(program, feed=..., fetch_list=[...]), or "
+                             "call numpy() in dynamic mode")
 
     def item(self, *args: Any):  # type: ignore[override]
-        self.numpy()
+        raise TypeError(f"paddle.static: Value {self.name!r} is symbolic and has no data; fetch it "
+                        "with Executor.run(program, feed=..., fetch_list=[...])")
 
     def tolist(self):  # type: ignore[override]
         self.numpy()
@@ -150,7 +268,7 @@ class Value(Tensor):
         index = next((i for i, v in enumerate(outs) if v is self), 0)
         if op.type == "pagaie.backward":
             return self._grad_op(op, index)
-        return _paddle_op_name(op), index
+        return _pir_name(op), index
 
     def _grad_op(self, backward: "Operator", index: int) -> tuple[str, int]:
         """As Paddle names a gradient value: by the grad op of the forward op that used the
@@ -162,12 +280,16 @@ class Value(Tensor):
         x = inputs[index]
         users = [o for o in backward.block.ops if o is not backward and o.record is not None
                  and any(v is x for v in o.input_values())]
-        if len(users) > 1:
+        if len(users) > 1 or sum(1 for v in _values_in((users[0].args, users[0].kwargs)
+                                                         if users else ()) if v is x) > 1:
             return "pd_op.add_n", 0
         if not users:
             return backward.type, index
-        pos = next(i for i, v in enumerate(users[0].input_values()) if v is x)
-        return _paddle_op_name(users[0]) + "_grad", pos
+        user = users[0]
+        pos = next(i for i, v in enumerate(user.input_values()) if v is x)
+        if user.type == "linear":  # x @ w (+ b): the bias's gradient comes from add_grad
+            return ("pd_op.add_grad", 1) if pos == 2 else ("pd_op.matmul_grad", pos)
+        return _pir_name(user) + "_grad", pos
 
     def _type_str(self) -> str:
         """``tensor<2x-1xf32>``, Paddle's printed type of a dense tensor value."""
@@ -287,6 +409,10 @@ class Operator:
     def output_values(self) -> list[Value]:
         return list(_values_in(self.outputs))
 
+    def name(self) -> str:
+        """Paddle's name of the op (``'pd_op.matmul'``), as ``Operation.name()`` in Paddle 3."""
+        return _pir_name(self)
+
     def input_names(self) -> list[str]:
         return [v.name for v in self.input_values()]
 
@@ -365,8 +491,11 @@ class Block:
         return op
 
     def all_parameters(self) -> list[Value]:
-        return [v for v in self.vars.values() if v.persistable and v.source is not None
-                and type(v.source).__name__ == "Parameter"]
+        """The parameters the block reads, newest first (Paddle 3 declares each parameter at
+        the top of the program when it is created, so the last created comes first)."""
+        params = [v for v in self.vars.values() if v.persistable and v.source is not None
+                  and type(v.source).__name__ == "Parameter"]
+        return sorted(params, key=lambda v: -getattr(v.source, "_created", -1))
 
     def __repr__(self) -> str:
         lines = [f"{{ // block_idx:{self.idx}  parent_idx:{self.parent_idx}"]

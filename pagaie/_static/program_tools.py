@@ -12,12 +12,14 @@ statistics. Each switched op carries ``attrs['is_test'] = True``.
 from __future__ import annotations
 
 import inspect
-from typing import Any, Sequence
+from contextlib import contextmanager
+from typing import Any, Iterator, Sequence
 
 from pagaie._core.registry import REGISTRY
 from pagaie._static.ir import Operator, Program, Value
 
-__all__ = ["clone_program", "prune_program", "set_call_arg", "TRAINING_OPS", "TEST_OVERRIDES"]
+__all__ = ["clone_program", "prune_program", "set_call_arg", "program_errors", "TRAINING_OPS",
+           "TEST_OVERRIDES"]
 
 TRAINING_OPS = ("pagaie.backward", "pagaie.optimizer_step")
 
@@ -25,6 +27,19 @@ TRAINING_OPS = ("pagaie.backward", "pagaie.optimizer_step")
 TEST_OVERRIDES: dict[str, dict[str, Any]] = {
     "batch_norm": {"training": False, "use_global_stats": True},
 }
+
+
+@contextmanager
+def program_errors(api: str) -> Iterator[None]:
+    """A kernel's error while a program runs, as Paddle's executors report it: a torch
+    RuntimeError (a shape mismatch...) becomes ValueError (Paddle's InvalidArgument)."""
+    try:
+        yield
+    except RuntimeError as exc:
+        if type(exc) is not RuntimeError or str(exc).startswith("paddle."):
+            raise
+        from pagaie._core.registry import _clean
+        raise ValueError(f"{api}: an operator of the program failed: {_clean(str(exc))}") from None
 
 
 def set_call_arg(op: Operator, name: str, value: Any) -> bool:

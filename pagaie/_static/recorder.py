@@ -18,9 +18,10 @@ from typing import Any, Iterator
 import torch
 
 from pagaie._core.parameter import Parameter
-from pagaie._core.registry import OpRecord, pop_handler, push_handler
+from pagaie._core.registry import REGISTRY as _REGISTRY
+from pagaie._core.registry import OpRecord, pop_handler, push_handler, translate_error
 from pagaie._core.tensor import Tensor
-from pagaie._static.ir import Block, Program, Value, _shape_out
+from pagaie._static.ir import UNKNOWN, Block, Program, Value, _shape_out
 
 __all__ = ["Recorder", "capture", "recording"]
 
@@ -82,33 +83,101 @@ def _meta(v: Any) -> Any:
     return v
 
 
-def _zeros(v: Any, fill: int = 0) -> Any:
+def _zeros(v: Any, fill: Any = 0) -> Any:
+    """``v`` with symbolic tensors replaced by data: ``fill`` everywhere, ``"ramp"`` (distinct
+    values 1, 2, 3...; alternating for bool) or ``"alt"`` (1, 0, 1, 0...). Eager tensors keep
+    their data."""
     if isinstance(v, Tensor):
         t = v._t
         if t.numel() > _MAX_FALLBACK_ELEMENTS:
             raise ValueError("paddle.static: cannot infer the output shape of this op symbolically, "
                              "and the input is too large to probe")
-        return torch.full(t.shape, fill, dtype=t.dtype) if t.device.type == "meta" else t.detach()
+        if t.device.type != "meta":
+            return t.detach()
+        if fill in ("ramp", "alt"):
+            r = torch.arange(1, t.numel() + 1).reshape(t.shape)
+            if fill == "alt" or t.dtype == torch.bool:
+                r = r % 2
+            return r.to(t.dtype)
+        return torch.full(t.shape, fill, dtype=t.dtype)
     if type(v) in (list, tuple):
         return type(v)(_zeros(e, fill) for e in v)
     return v
+
+
+def _known_dims(a: Any, b: Any) -> Any:
+    """Per output tensor of two runs on different data: the dims both runs agree on (others
+    depend on the data and are unknown, -1)."""
+    if isinstance(a, torch.Tensor):
+        if not isinstance(b, torch.Tensor) or a.dim() != b.dim():
+            return [-1] * a.dim()
+        return [d if d == e else -1 for d, e in zip(_shape_out(a.shape), _shape_out(b.shape))]
+    if isinstance(a, (tuple, list)) and isinstance(b, (tuple, list)) and len(a) == len(b):
+        return [_known_dims(x, y) for x, y in zip(a, b)]
+    return None
 
 
 def _any_requires_grad(values: list) -> bool:
     return any(not v.stop_gradient for v in values if isinstance(v, Value))
 
 
-def _make_outputs(block: Block, out: Any, prefix: str, stop: bool, unknown: bool) -> Any:
+def _mutates_first_input(rec: OpRecord) -> bool:
+    """Records whose kernel writes into its first argument without being an ``inplace_of``
+    variant: ``setitem`` and the in-place fills and samplers (``fill_``, ``uniform_``...)."""
+    return rec.name == "setitem" or (rec.name.endswith("_") and rec.name != "assign_")
+
+
+def _make_outputs(block: Block, out: Any, prefix: str, stop: bool, unknown: Any) -> Any:
+    """Values for a kernel's outputs; ``unknown``: False (shapes exact), True (all dims
+    unknown) or the per-output dims of :func:`_known_dims`."""
     if isinstance(out, torch.Tensor):
-        shape = [-1] * out.dim() if unknown else _shape_out(out.shape)
+        if unknown is False:
+            shape = _shape_out(out.shape)
+        elif isinstance(unknown, list) and len(unknown) == out.dim():
+            shape = unknown
+        else:
+            shape = [-1] * out.dim()
         v = block.create_var(block.program.unique_name(prefix), shape, out.dtype,
                              stop_gradient=stop or not (out.is_floating_point() or out.is_complex()))
         return v
     if isinstance(out, (tuple, list)):
         # plain tuple/list (torch's named result tuples are not structures the IR walks)
         kind = list if isinstance(out, list) else tuple
-        return kind(_make_outputs(block, o, prefix, stop, unknown) for o in out)
+        parts = unknown if isinstance(unknown, list) and len(unknown) == len(out) else \
+            [unknown if isinstance(unknown, bool) else True] * len(out)
+        return kind(_make_outputs(block, o, prefix, stop, u) for o, u in zip(out, parts))
     return out
+
+
+def _recording_error(rec: OpRecord, exc: BaseException, vargs: list, vkwargs: dict) -> BaseException:
+    """The error of an op that cannot be recorded, as the eager call would raise it (Paddle's
+    exception type, ``paddle.<api>: ...``), unknown sizes shown as -1."""
+    err = translate_error(rec.name, exc, tuple(vargs), vkwargs)
+    try:
+        return type(err)(str(err).replace(str(UNKNOWN), "-1"))
+    except Exception:  # noqa: BLE001 - an exception type with another constructor
+        return err
+
+
+def _run_on_data(rec: OpRecord, vargs: list, vkwargs: dict) -> tuple[Any, Any]:
+    """Run a kernel that needs data on made-up inputs: the outputs and, from a second run on
+    other data, which of their dims do not depend on the data."""
+    try:
+        out = rec.kernel(*_zeros(vargs), **_zeros(vkwargs))
+    except Exception as exc:  # noqa: BLE001
+        try:  # zeros can be invalid data (integer division, normalising weights...)
+            out = rec.kernel(*_zeros(vargs, 1), **_zeros(vkwargs, 1))
+        except Exception:  # noqa: BLE001
+            raise _recording_error(rec, exc, vargs, vkwargs) from None
+    try:
+        other = rec.kernel(*_zeros(vargs, "ramp"), **_zeros(vkwargs, "ramp"))
+    except Exception:  # noqa: BLE001 - large values can be invalid (indices): try 1, 0, 1, 0...
+        try:
+            other = rec.kernel(*_zeros(vargs, "alt"), **_zeros(vkwargs, "alt"))
+        except Exception:  # noqa: BLE001 - then no dim is trusted
+            return out, True
+    known = _known_dims(out, other)
+    return out, True if known is None else known
 
 
 class Recorder:
@@ -129,18 +198,11 @@ class Recorder:
         block = self.block
         vargs = [_to_values(block, a) for a in args]
         vkwargs = {k: _to_values(block, v) for k, v in kwargs.items()}
-        unknown = False
+        unknown: Any = False
         try:
             out = rec.kernel(*_meta(vargs), **_meta(vkwargs))
         except Exception:  # noqa: BLE001 - the meta run failing only means "needs data"
-            try:
-                out = rec.kernel(*_zeros(vargs), **_zeros(vkwargs))
-            except Exception as exc:  # noqa: BLE001
-                try:  # zeros can be invalid data (integer division, normalising weights...)
-                    out = rec.kernel(*_zeros(vargs, 1), **_zeros(vkwargs, 1))
-                except Exception:  # noqa: BLE001
-                    raise type(exc)(f"paddle.static: recording paddle.{rec.name} failed: {exc}") from None
-            unknown = True
+            out, unknown = _run_on_data(rec, vargs, vkwargs)
         inputs = list(vargs) + list(vkwargs.values())
         flat = [x for a in inputs for x in (a if isinstance(a, (list, tuple)) else [a])]
         stop = not rec.differentiable or not _any_requires_grad(flat)
@@ -149,6 +211,14 @@ class Recorder:
             # In-place calls re-define their first input (the program stays in call order).
             target = vargs[0] if vargs else next(iter(vkwargs.values()))
             block.append_op(base, vargs, vkwargs, target)
+            return target
+        if _mutates_first_input(rec) and vargs and isinstance(vargs[0], Value):
+            # A kernel that writes into its first argument (``x[i] = v``, ``x.fill_(v)``): it
+            # runs on a copy, and the copy re-defines the argument, so the Python object seen
+            # by later ops holds the new contents (aliases of the old one keep theirs).
+            target = vargs[0]
+            copy = self.record(_REGISTRY["assign"], (target,), {})
+            block.append_op(base, [copy] + vargs[1:], vkwargs, target)
             return target
         outputs = _make_outputs(block, out, base, stop, unknown)
         block.append_op(base, vargs, vkwargs, outputs)

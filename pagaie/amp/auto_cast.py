@@ -169,7 +169,7 @@ class auto_cast:
         >>> with paddle.amp.auto_cast(dtype='bfloat16'):
         ...     y = paddle.matmul(x, w)
         >>> y.dtype
-        paddle.bfloat16
+        <DataType.BFLOAT16: 16>
         >>> _ = paddle.amp.state.allow_cpu(prev)
     """
 
@@ -243,7 +243,7 @@ def autocast(device_type: str | None, dtype: str = "float16", enabled: bool = Tr
         >>> prev = paddle.amp.state.allow_cpu(True)   # pagaie extension: autocast on the CPU
         >>> with paddle.autocast('cpu', dtype='bfloat16'):
         ...     paddle.matmul(paddle.ones([2, 2]), paddle.ones([2, 2])).dtype
-        paddle.bfloat16
+        <DataType.BFLOAT16: 16>
         >>> _ = paddle.amp.state.allow_cpu(prev)
     """
     if isinstance(dtype, str) and dtype not in _LOW:
@@ -268,7 +268,7 @@ def get_autocast_dtype(device_type: str | None = None) -> _dt.DType:
     Examples:
         >>> import pagaie as paddle
         >>> paddle.amp.get_autocast_dtype()
-        paddle.float16
+        <DataType.FLOAT16: 15>
     """
     st = current_state()
     return _dt.from_torch_dtype(st.low if st is not None else torch.float16)

@@ -119,7 +119,7 @@ def decorate(models: Any, optimizers: Any = None, level: str = "O1", dtype: str 
         >>> opt = paddle.optimizer.SGD(parameters=model.parameters())
         >>> model, opt = paddle.amp.decorate(model, opt, level='O2', dtype='bfloat16')
         >>> model.weight.dtype
-        paddle.bfloat16
+        <DataType.BFLOAT16: 16>
         >>> _ = paddle.amp.state.allow_cpu(prev)
     """
     level = str(level).upper()

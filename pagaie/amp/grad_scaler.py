@@ -273,7 +273,7 @@ class GradScaler(AmpScaler):
         ...     with paddle.amp.auto_cast(dtype='float16'):
         ...         loss = model(paddle.rand([3, 4])).mean()
         >>> loss.dtype, scaler.is_enable()
-        (paddle.float32, False)
+        (<DataType.FLOAT32: 10>, False)
         >>> scaler.scale(loss).backward()
         >>> scaler.step(opt); scaler.update(); opt.clear_grad()
     """

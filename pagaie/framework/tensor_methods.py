@@ -121,7 +121,7 @@ def set_tensor(x: Tensor, value: Tensor) -> None:
         >>> x = paddle.to_tensor([1., 2.])
         >>> x.set_tensor(paddle.to_tensor([[7, 8, 9]]))
         >>> x.shape, x.dtype
-        (paddle.Size([1, 3]), paddle.int64)
+        (paddle.Size([1, 3]), <DataType.INT64: 9>)
     """
     if not isinstance(value, Tensor) or isinstance(value, _HolderTensor):
         raise ValueError(f"paddle.Tensor.set_tensor: argument 'value' (position 0) must be Tensor, "
@@ -347,7 +347,7 @@ def create_tensor(dtype: Any, name: str | None = None, persistable: bool = False
         >>> import pagaie as paddle
         >>> t = paddle.Tensor.create_tensor('int64', name='buf', persistable=True)
         >>> t.dtype, t.name, t.persistable
-        (paddle.int64, 'buf', True)
+        (<DataType.INT64: 9>, 'buf', True)
     """
     from pagaie._core.place import default_device
     t = Tensor(torch.zeros((), dtype=_dt.to_torch_dtype(dtype, "paddle.create_tensor"),

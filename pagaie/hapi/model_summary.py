@@ -193,9 +193,10 @@ def _summary_string(model: Any, input_size: Any, dtypes: Any, input: Any) -> tup
         table[key] = rec
 
     def register(layer: Any) -> None:
-        if isinstance(layer, (paddle.nn.Sequential, paddle.nn.LayerList)):
-            return
-        if layer is model and depth >= 1:
+        if isinstance(layer, (paddle.nn.Sequential, paddle.nn.LayerList)) or (layer is model and depth >= 1):
+            # The fused RNN layers (LSTM, GRU, SimpleRNN) are LayerLists but are listed.
+            if getattr(layer, "could_use_cudnn", False):
+                handles.append(layer.register_forward_post_hook(hook))
             return
         handles.append(layer.register_forward_post_hook(hook))
 

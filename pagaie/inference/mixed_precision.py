@@ -54,7 +54,7 @@ def convert_to_mixed_precision(model_file: str, params_file: str, mixed_model_fi
         ...     pi.PrecisionType.Bfloat16, pi.PlaceType.CPU)
         >>> p = pi.create_predictor(pi.Config(os.path.join(d, 'h.json'), os.path.join(d, 'h.pdiparams')))
         >>> p.run([paddle.ones([1, 4])])[0].dtype
-        paddle.float32
+        <DataType.FLOAT32: 10>
     """
     from pagaie.inference.predictor import load_model
     try:

@@ -99,6 +99,8 @@ def _leaf_to_torch(x: Any) -> torch.Tensor:
         return x.detach()
     if not (x.flags.c_contiguous and x.flags.writeable):
         x = np.array(x, order="C", copy=True)
+    if x.dtype == np.uint16:  # Paddle's convention: uint16 arrays hold bfloat16 bit patterns
+        return torch.from_numpy(x.view(np.int16)).view(torch.bfloat16)
     return torch.from_numpy(x)
 
 

@@ -86,7 +86,7 @@ class DataLoader:
         3
         >>> x, y = next(iter(loader))
         >>> x.shape, x.dtype, y.shape, y.dtype
-        (paddle.Size([4, 3]), paddle.float32, paddle.Size([4, 1]), paddle.int64)
+        (paddle.Size([4, 3]), <DataType.FLOAT32: 10>, paddle.Size([4, 1]), <DataType.INT64: 9>)
     """
 
     def __init__(self, dataset: Dataset, feed_list: Sequence[Any] | None = None, places: Any = None,

@@ -365,6 +365,9 @@ class DistributedBatchSampler(BatchSampler):
         share = tail // r
         rest = indices[len(indices) - tail:]
         mine.extend(rest[self.local_rank * share:(self.local_rank + 1) * share])
+        _check(len(mine) == self.num_samples,
+               f"paddle.io.DistributedBatchSampler: rank {self.local_rank} gets {len(mine)} samples instead of "
+               f"{self.num_samples}; rank must be less than num_replicas ({self.nranks})")
         return mine
 
     def __iter__(self) -> Iterator[list[int]]:

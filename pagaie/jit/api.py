@@ -31,7 +31,8 @@ import torch
 
 from pagaie._core.tensor import Tensor, wrap
 from pagaie._static import ast_runtime
-from pagaie._static.ir import Program, Value
+from pagaie._static.ir import UNKNOWN_SHAPE_READS, Program, Value
+from pagaie._static.program_tools import program_errors
 from pagaie._static.recorder import active_recorder, recording
 
 __all__ = ["to_static", "not_to_static", "ignore_module", "enable_to_static", "set_code_level",
@@ -206,9 +207,13 @@ class _Signature:
         self.key: list = []
         self.tensors: list[Tensor] = []
         self.feeds: list[tuple[str, list[int], Any, bool]] = []
+        self.numpy_as_tensor = True
 
     def walk(self, v: Any, spec: Any, name: str) -> Any:
         """Record ``v``; returns it with each tensor replaced by a ``_Feed`` marker."""
+        if isinstance(v, np.ndarray) and self.numpy_as_tensor:
+            # numpy arguments are fed as tensors, as in Paddle (default values stay constants)
+            v = wrap(torch.from_numpy(np.ascontiguousarray(v)))
         if isinstance(v, Tensor) or (v is None and _is_spec(spec)):
             shape, dtype = _spec_shape(spec if _is_spec(spec) else None, v)
             self.key.append(("T", tuple(shape), dtype.name))
@@ -271,7 +276,9 @@ def run_program(runner: Any, feed_names: list[str], tensors: list) -> list:
         if not isinstance(t, Tensor):
             t = Tensor(np.asarray(t))
         feed[n] = t._t
-    return [wrap(o) for o in runner.run(feed)]
+    with program_errors("paddle.jit"):
+        outs = runner.run(feed)
+    return [wrap(o) for o in outs]
 
 
 class ConcreteProgram:
@@ -297,6 +304,7 @@ class ConcreteProgram:
         self.function = function
         self.backend = backend
         self._runner = None
+        self.reads_unknown_dims = False  # set by the trace: a -1 size was read in Python
 
     def run(self, tensors: list) -> Any:
         if self._runner is None:
@@ -385,12 +393,25 @@ class StaticFunction:
         return converted_source(fn) or inspect.getsource(self.dygraph_function)
 
     @property
-    def concrete_program(self) -> ConcreteProgram | None:
-        return self._last
+    def concrete_program(self) -> ConcreteProgram:
+        """The program of the last call; traced from ``input_spec`` when not called yet.
+
+        Raises:
+            ValueError: never called and no ``input_spec``, or the function cannot be converted.
+        """
+        if self._last is not None:
+            return self._last
+        entry = self.concrete_program_specify_input_spec() if self._input_spec is not None else None
+        if entry is None or isinstance(entry, _Fallback):
+            why = f" ({entry.reason})" if isinstance(entry, _Fallback) else ""
+            raise ValueError(f"paddle.jit.to_static: no program for "
+                             f"{self.dygraph_function.__qualname__} yet{why}: give input_spec, or "
+                             "call the function with input tensors first")
+        return entry
 
     @property
-    def main_program(self) -> Program | None:
-        return self._last.main_program if self._last is not None else None
+    def main_program(self) -> Program:
+        return self.concrete_program.main_program
 
     @property
     def program_cache(self) -> dict:
@@ -420,22 +441,50 @@ class StaticFunction:
             # Called while another program is being built: inline the converted code.
             fn = ast_runtime.converted(self.dygraph_function)
             return fn(*self._call_args(args), **kwargs)
+        self._check_spec_count(args, kwargs)
         bound, sig = self._bind(args, kwargs, None)
-        key = (tuple(sig.key), _training_flags(self._instance))
+        flags = _training_flags(self._instance)
+        key = (tuple(sig.key), flags)
         entry = self._cache.get(key)
+        dynamic = any(-1 in shape for _, shape, _, _ in sig.feeds)
         if entry is None:
-            entry = self._trace(bound, sig)
+            entry = self._trace(bound, sig, warn=not dynamic)
             self._cache[key] = entry
+        if dynamic and (isinstance(entry, _Fallback) or entry.reads_unknown_dims):
+            # The function read a size that input_spec leaves unknown (``x.shape[0]``) as a
+            # Python number, or cannot be traced with unknown sizes: a program for these very
+            # shapes gives it the real values.
+            bound, sig = self._bind(args, kwargs, [])
+            key = (tuple(sig.key), flags)
+            entry = self._cache.get(key)
+            if entry is None:
+                entry = self._trace(bound, sig)
+                self._cache[key] = entry
         if isinstance(entry, _Fallback):
             return self._eager(*args, **kwargs)
         self._last = entry
         return entry.run(sig.tensors)
+
+    def _check_spec_count(self, args: tuple, kwargs: dict) -> None:
+        spec = self._input_spec
+        if not spec:
+            return
+        names = [n for n, p in self._signature.parameters.items()
+                 if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+        if self._instance is not None:
+            names = names[1:]
+        given = len(args) + sum(1 for n in names[len(args):] if n in kwargs)
+        if len(spec) > given:
+            raise ValueError(f"paddle.jit.to_static: {self.dygraph_function.__qualname__} was "
+                             f"called with {given} arguments, fewer than the {len(spec)} "
+                             "InputSpecs of input_spec")
 
     def _bind(self, args: tuple, kwargs: dict, specs: list | None) -> tuple:
         try:
             bound = self._signature.bind(*self._call_args(args), **kwargs)
         except TypeError as exc:
             raise TypeError(f"paddle.jit.to_static: {self.dygraph_function.__qualname__}() {exc}") from None
+        given = set(bound.arguments)
         bound.apply_defaults()
         spec = self._input_spec if specs is None else specs
         sig = _Signature()
@@ -452,10 +501,12 @@ class StaticFunction:
                 s = spec[positional.index(name)]
             if self._signature.parameters[name].kind is inspect.Parameter.VAR_POSITIONAL:
                 s = spec[len(positional):] if spec is not None else None
+            sig.numpy_as_tensor = name in given
             bound.arguments[name] = sig.walk(value, s, name)
         return bound, sig
 
-    def _trace(self, bound: inspect.BoundArguments, sig: _Signature) -> ConcreteProgram | _Fallback:
+    def _trace(self, bound: inspect.BoundArguments, sig: _Signature,
+               warn: bool = True) -> ConcreteProgram | _Fallback:
         fn = ast_runtime.converted(self.dygraph_function)
         if _STATE.code_level > 0 and fn is not self.dygraph_function:
             from pagaie._static.ast_transform import converted_source
@@ -480,26 +531,32 @@ class StaticFunction:
             inputs.append(v)
         for name in list(bound.arguments):
             bound.arguments[name] = _replace(bound.arguments[name], inputs)
+        reads = UNKNOWN_SHAPE_READS[0]
         try:
             with recording(program):
                 out = fn(*bound.args, **bound.kwargs)
+                reads = UNKNOWN_SHAPE_READS[0] - reads
                 leaves, skel = ast_runtime._flatten(out)
                 leaves = [ast_runtime.return_value(x) for x in leaves]
                 for x in leaves:
                     if x is ast_runtime.UNDEFINED:
                         raise ast_runtime.Dy2StaticError("the function's output is undefined on some path")
         except Exception as exc:  # noqa: BLE001 - anything the trace cannot do runs eagerly
-            return self._fallback(exc)
+            return self._fallback(exc, warn)
         program.__dict__["_feed_names"] = [v.name for v in inputs]
         program.__dict__["_fetch_names"] = [v.name for v in leaves if isinstance(v, Value)]
         _say(1, f"paddle.jit: traced {self.dygraph_function.__qualname__} "
                 f"({len(program.global_block().ops)} ops)")
-        return ConcreteProgram(program, inputs, skel, leaves, self._backend, self.dygraph_function)
+        cp = ConcreteProgram(program, inputs, skel, leaves, self._backend, self.dygraph_function)
+        cp.reads_unknown_dims = reads > 0 and any(-1 in shape for _, shape, _, _ in sig.feeds)
+        return cp
 
-    def _fallback(self, exc: BaseException) -> _Fallback:
+    def _fallback(self, exc: BaseException, warn: bool = True) -> _Fallback:
         file, line = _user_frame(exc)
         name = self.dygraph_function.__qualname__
         reason = f"{type(exc).__name__}: {exc}"
+        if not warn:
+            return _Fallback(reason)
         warnings.warn(f"paddle.jit.to_static: {name} cannot be converted to a static graph "
                       f"({reason}) at {file}:{line}; it runs in dynamic (eager) mode instead",
                       UserWarning, stacklevel=4)

@@ -117,7 +117,7 @@ def save(layer: Any, path: str, input_spec: Any = None, **configs: Any) -> None:
     sf = _static_function(layer, "save")
     spec = list(input_spec) if input_spec is not None else sf.input_spec
     if spec is None:
-        last = sf.concrete_program
+        last = sf._last  # the program of the last call
         if last is None:
             raise ValueError(f"paddle.jit.save: no program to save for "
                              f"{sf.dygraph_function.__qualname__}: give input_spec, or call the "
@@ -171,7 +171,8 @@ def save(layer: Any, path: str, input_spec: Any = None, **configs: Any) -> None:
         os.makedirs(d, exist_ok=True)
     with open(path + ".json", "w") as f:
         json.dump(data, f)
-    write_pdiparams(path + ".pdiparams", [sources[n]._t.detach().cpu() for n in names])
+    if names:  # (as Paddle, a program without parameters is saved without a .pdiparams file)
+        write_pdiparams(path + ".pdiparams", [sources[n]._t.detach().cpu() for n in names])
 
 
 # ---- loading -----------------------------------------------------------------------------
@@ -220,6 +221,20 @@ class TranslatedLayer(Layer):
             raise ValueError(f"paddle.jit.TranslatedLayer.program: no method named {method_name!r}; "
                              f"saved methods: {sorted(self._programs)}")
         return holder["infer"]
+
+    def _input_spec(self, method_name: str = "forward") -> list:
+        """InputSpecs of the saved inputs of ``method_name`` (names, shapes, dtypes)."""
+        from pagaie.static.input_spec import InputSpec
+        gb = self.program(method_name).global_block()
+        return [InputSpec(list(v.shape), v.dtype, v.name)
+                for v in (gb.var(n) for n in self._programs[method_name]["feed_names"])]
+
+    def _output_spec(self, method_name: str = "forward") -> list:
+        """InputSpecs describing the outputs of ``method_name`` (named ``output_<i>``)."""
+        from pagaie.static.input_spec import InputSpec
+        gb = self.program(method_name).global_block()
+        return [InputSpec(list(gb.var(n).shape), gb.var(n).dtype, f"output_{i}")
+                for i, n in enumerate(self._programs[method_name]["fetch_names"])]
 
     def _runner(self, holder: dict, train: bool) -> tuple:
         key = (id(holder), train)

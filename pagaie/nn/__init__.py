@@ -19,9 +19,18 @@ from pagaie.nn.clip import ClipGradByGlobalNorm, ClipGradByNorm, ClipGradByValue
 from pagaie.nn import utils  # noqa: F401
 from pagaie.nn.layer import loss  # noqa: F401,E402  (Paddle: paddle.nn.loss is paddle.nn.layer.loss)
 
+from pagaie.nn import init, parameter  # noqa: F401,E402
+from pagaie.nn.utils import spectral_norm  # noqa: F401,E402
+
 Module = Layer
 ModuleList = LayerList
 ModuleDict = LayerDict
+# PyTorch spellings Paddle also accepts (outside its __all__).
+AdaptiveAvgPool1d, AdaptiveAvgPool2d, AdaptiveAvgPool3d = AdaptiveAvgPool1D, AdaptiveAvgPool2D, AdaptiveAvgPool3D  # noqa: F405
+MaxUnpool1d, MaxUnpool2d, MaxUnpool3d = MaxUnPool1D, MaxUnPool2D, MaxUnPool3D  # noqa: F405
+UpsamplingBilinear2d, UpsamplingNearest2d = UpsamplingBilinear2D, UpsamplingNearest2D  # noqa: F405
+ZeroPad1d, ZeroPad2d, ZeroPad3d = ZeroPad1D, ZeroPad2D, ZeroPad3D  # noqa: F405
+HuberLoss = SmoothL1Loss  # noqa: F405
 
 __all__: list[str] = []
 # Names listed here are also exported from the top-level ``paddle`` namespace.

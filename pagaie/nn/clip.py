@@ -157,5 +157,10 @@ class ClipGradByGlobalNorm(ClipGradBase):
                 out.append((p, g))
                 continue
             t = _t(g)
-            out.append((p, wrap(t * scale.to(t.dtype))))
+            if isinstance(g, Tensor) and t.dim() != 0:
+                # As Paddle: a non-0-D gradient is scaled in place and returned itself
+                t.mul_(scale.to(t.dtype))
+                out.append((p, g))
+            else:
+                out.append((p, wrap(t * scale.to(t.dtype))))
         return out

@@ -4,6 +4,7 @@ from __future__ import annotations
 import copy
 from typing import Any
 
+import numpy as np
 import torch
 
 from pagaie._core import dtype as _dt
@@ -30,7 +31,11 @@ def make_parameter(shape: Any, attr: Any, dtype: Any, is_bias: bool, default_ini
     attr = ParamAttr._to_attr(copy.deepcopy(attr))
     if attr is False:
         return None
-    shape = [int(s) for s in (shape.tolist() if hasattr(shape, "tolist") else shape)]
+    dims = shape.tolist() if hasattr(shape, "tolist") else shape
+    if not isinstance(dims, (list, tuple)) or not all(isinstance(d, (int, np.integer)) for d in dims):
+        raise TypeError(f"paddle.create_parameter: 'shape' must be a list or tuple of int, but "
+                        f"received {shape!r}")
+    shape = [int(d) for d in dims]
     for i, s in enumerate(shape):
         if s < 0:
             raise AssertionError("Expected every dim's size to be larger than or equal to 0, "

@@ -28,6 +28,25 @@ def _ancestors(block: Block, targets: list[Value]) -> set[str]:
     return need
 
 
+def _reaches(block: Block, source: Value, targets: list[Value]) -> bool:
+    """Whether a differentiable path leads from ``source`` to one of ``targets``."""
+    want = {id(t) for t in targets}
+    if id(source) in want:
+        return True
+    tainted = {id(source)}
+    nested = block.program.num_blocks > 1  # control flow reads outer values from sub-blocks
+    for op in block.ops:
+        rec = op.record
+        if rec is not None and not rec.differentiable:
+            continue
+        if any(id(v) in tainted for v in op.input_values()) or (nested and op.record is None):
+            for v in op.output_values():
+                tainted.add(id(v))
+                if id(v) in want:
+                    return True
+    return False
+
+
 def _record_backward(block: Block, targets: list[Value], inputs: list[Value],
                      target_gradients: list | None) -> list[Value]:
     grads = []
@@ -35,7 +54,15 @@ def _record_backward(block: Block, targets: list[Value], inputs: list[Value],
         name = v.name + "@GRAD"
         if block.has_var(name):
             name = block.program.unique_name(name)
-        grads.append(block.create_var(name, list(v.shape), v.dtype, stop_gradient=True))
+        grads.append(block.create_var(name, list(v.shape), v.dtype, stop_gradient=False))
+    # An earlier backward over the same forward keeps its graph for this one; one whose
+    # gradients this one differentiates builds a differentiable graph (second order).
+    reach = _ancestors(block, targets)
+    for op in block.ops:
+        if op.type == "pagaie.backward":
+            op.attrs["retain_graph"] = True
+            if set(op.output_names()) & reach:
+                op.attrs["create_graph"] = True
     block.append_op("pagaie.backward", [list(targets), list(inputs), target_gradients], {}, grads)
     return grads
 
@@ -96,10 +123,11 @@ def gradients(targets: Any, inputs: Any, target_gradients: Any = None,
         targets (Value|list[Value]): what to differentiate.
         inputs (Value|list[Value]): with respect to what (data values included).
         target_gradients (Value|list[Value], optional): initial gradients of the targets.
-        no_grad_set (set, optional): accepted for compatibility.
+        no_grad_set (set, optional): values (or names) to treat as constants.
 
     Returns:
-        list[Value]: one gradient per input.
+        list[Value|None]: one gradient per input; None for an input that stops gradient
+        or that the targets do not depend on.
 
     Examples:
         >>> import numpy as np
@@ -119,7 +147,11 @@ def gradients(targets: Any, inputs: Any, target_gradients: Any = None,
     ins = [_check_target(i, "gradients") for i in _as_list(inputs)]
     tg = _as_list(target_gradients) or None
     block = ts[0].block.program.global_block()
-    return _record_backward(block, ts, ins, tg)
+    skip = {getattr(n, "name", n) for n in _as_list(no_grad_set)}
+    # As Paddle: None for an input that stops gradient or that no target depends on.
+    live = [i for i in ins if not i.stop_gradient and i.name not in skip and _reaches(block, i, ts)]
+    grads = iter(_record_backward(block, ts, live, tg) if live else [])
+    return [next(grads) if any(i is x for x in live) else None for i in ins]
 
 
 def minimize(optimizer: Any, loss: Value, parameters: Any = None, no_grad_set: Any = None) -> tuple:
@@ -128,6 +160,8 @@ def minimize(optimizer: Any, loss: Value, parameters: Any = None, no_grad_set: A
     block = loss.block.program.global_block()
     params = [p for p, _ in pairs]
     grads = [g for _, g in pairs]
+    for g in grads:  # the optimizer consumes them: Paddle marks them stop_gradient then
+        g.stop_gradient = True
     block.append_op("pagaie.optimizer_step", [params, grads], {}, None, {"optimizer": optimizer})
     return [], pairs
 

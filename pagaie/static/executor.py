@@ -12,6 +12,8 @@ from pagaie._core.registry import suspended
 from pagaie._core.tensor import Tensor, wrap
 from pagaie._static.interpreter import Plan
 from pagaie._static.ir import Program, Value
+from pagaie._static.program_tools import program_errors
+from pagaie._static.recorder import capture
 from pagaie.static.framework import default_main_program, global_scope
 
 __all__ = ["Executor", "global_plan_cache"]
@@ -34,11 +36,8 @@ def _as_feed_tensor(value: Any, var: Value, device: torch.device) -> torch.Tenso
                              f"{var.name!r} must be {_dt.from_torch_dtype(want).name}, but received "
                              f"{_dt.from_torch_dtype(t.dtype).name}")
         t = t.to(want)
-    declared = list(var.shape)
-    got = list(t.shape)
-    if len(declared) != len(got) or any(d not in (-1, g) for d, g in zip(declared, got)):
-        raise ValueError(f"paddle.static.Executor.run: the fed value for {var.name!r} has shape {got}, "
-                         f"which does not match the declared shape {declared}")
+    # As Paddle's executor, the fed shape is not checked against the declared one: the
+    # kernels see the real shapes (and raise if they cannot work with them).
     return t.to(device)
 
 
@@ -116,8 +115,12 @@ class Executor:
             raise TypeError(f"feed requires dict as its Parameter. But you passed in {type(feed)}")
         feed = dict(feed or {})
         block = prog.global_block()
+        if fetch_list is None:
+            fetch_list = []
+        elif isinstance(fetch_list, (str, Tensor)):  # one fetch target, not in a list
+            fetch_list = [fetch_list]
         fetch = []
-        for f in fetch_list or []:
+        for i, f in enumerate(fetch_list):
             if isinstance(f, str):
                 if not block.has_var(f):
                     raise ValueError(f"paddle.static.Executor.run: fetch target {f!r} is not a variable "
@@ -125,20 +128,23 @@ class Executor:
                 fetch.append(block.var(f))
             elif isinstance(f, Value):
                 fetch.append(f)
+            elif isinstance(f, Tensor):  # a parameter (or other eager tensor) the program reads
+                fetch.append(capture(block, f))
             else:
-                raise TypeError(f"paddle.static.Executor.run: fetch_list items must be Values or names, "
-                                f"but received {type(f).__name__}")
+                raise TypeError(f"paddle.static.Executor.run: fetch_list[{i}] must be a Value or a "
+                                f"str, but received {type(f).__name__}")
         tensors = {}
         for name, value in feed.items():
-            if not block.has_var(name):
-                raise ValueError(f"paddle.static.Executor.run: feed name {name!r} is not an input of "
-                                 "the program")
-            tensors[name] = _as_feed_tensor(value, block.var(name), self._device)
+            # Names that are not inputs of the program are ignored, as in Paddle (a test
+            # program pruned of its label input still accepts the training feed).
+            var = block.vars.get(name)
+            if var is not None:
+                tensors[name] = _as_feed_tensor(value, var, self._device)
         sc = scope or global_scope()
         for v in prog.list_vars():
             if v.persistable and v.source is not None:
                 sc.set(v.name, v.source)
-        with suspended():
+        with suspended(), program_errors("paddle.static.Executor.run"):
             if runner is not None:
                 outs = runner(tensors, fetch)
             else:

@@ -5,6 +5,7 @@ import os
 from contextlib import contextmanager
 from typing import Any, Iterator
 
+import numpy as np
 import torch
 
 from pagaie._core.registry import suspended
@@ -95,6 +96,10 @@ def create_parameter(shape: Any, dtype: Any, name: str | None = None, attr: Any 
         paddle.Size([2, 3])
     """
     from pagaie.nn.param import create_parameter as _create
+    for i, d in enumerate(shape if isinstance(shape, (list, tuple)) else []):
+        if isinstance(d, bool) or not isinstance(d, (int, np.integer)):
+            raise TypeError(f"paddle.static.create_parameter: shape[{i}] must be an int, but "
+                            f"received {type(d).__name__} {d!r}")
     return _as_value(_create(shape, dtype, name, attr, is_bias, default_initializer))
 
 

@@ -12,6 +12,7 @@ from pagaie._core.registry import pop_handler, push_handler
 from pagaie._core.tensor import Tensor, reset_generated_names, wrap
 from pagaie._static.ir import Program, Value
 from pagaie._static.recorder import Recorder
+from pagaie.utils import unique_name as _unique_name
 
 __all__ = ["enable_static", "disable_static", "in_dynamic_mode", "in_static_mode",
            "default_main_program", "default_startup_program", "program_guard", "data",
@@ -27,6 +28,9 @@ class _StaticState:
         self.main = Program()
         self.startup = Program()
         self.recorder: Recorder | None = None
+        # Static mode keeps its own unique-name counters across sessions (``fc_0``, ``fc_1``...);
+        # each switch to dynamic mode starts fresh ones, as Paddle's dygraph guard does.
+        self.static_names: tuple | None = None
 
 
 _S = _StaticState()
@@ -57,6 +61,7 @@ def enable_static() -> None:
     if not _S.enabled:
         _S.enabled = True
         _install(_S.main)
+        _unique_name.switch(*(_S.static_names or ()))
 
 
 def disable_static(place: Any = None) -> None:
@@ -70,6 +75,7 @@ def disable_static(place: Any = None) -> None:
         pop_handler(_S.recorder.handler)
         _S.recorder = None
         reset_generated_names()  # a new eager session numbers its tensors from 0, as Paddle
+        _S.static_names = _unique_name.switch()  # ... and its parameters (linear_0...)
 
 
 def in_dynamic_mode() -> bool:
@@ -125,6 +131,9 @@ def program_guard(main_program: Program, startup_program: Program | None = None)
     if not isinstance(main_program, Program):
         raise TypeError(f"paddle.static.program_guard: main_program must be a Program, but received "
                         f"{type(main_program).__name__}")
+    if startup_program is not None and not isinstance(startup_program, Program):
+        raise TypeError(f"paddle.static.program_guard: startup_program must be a Program, but "
+                        f"received {type(startup_program).__name__}")
     prev = (_S.main, _S.startup)
     _S.main = main_program
     if startup_program is not None:
@@ -161,13 +170,15 @@ def data(name: str, shape: Any, dtype: Any = None, lod_level: int = 0) -> Value:
     """
     if not isinstance(name, str):
         raise TypeError(f"paddle.static.data: name must be a str, but received {type(name).__name__}")
-    shape = [-1 if d is None else int(d) for d in (shape or [])]
+    if not isinstance(shape, (list, tuple)):
+        raise TypeError(f"paddle.static.data: shape must be a list or tuple, but received "
+                        f"{type(shape).__name__}")
+    shape = [-1 if d is None else int(d) for d in shape]
     dt = _dt.default_float() if dtype is None else _dt.to_torch_dtype(dtype, "paddle.static.data")
     block = default_main_program().global_block()
-    if block.has_var(name):
-        v = block.var(name)
-        if v.is_data:
-            return v
+    # Declaring a name again makes a new input (as Paddle); ops built on the old value keep
+    # it, and a feed under that name reaches both.
+    block.vars.pop(name, None)
     v = block.create_var(name, shape, dt, stop_gradient=True)
     v.is_data = True
     return v

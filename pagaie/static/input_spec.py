@@ -11,6 +11,16 @@ from pagaie._core.tensor import Tensor
 __all__ = ["InputSpec"]
 
 
+def _dim(d: Any, i: int) -> int:
+    """One dimension of a spec: None and negative sizes are unknown (-1)."""
+    if d is None:
+        return -1
+    if isinstance(d, (bool, float)) or not isinstance(d, (int, np.integer)):
+        raise ValueError(f"paddle.static.InputSpec: shape[{i}] must be an int or None, but received "
+                         f"{type(d).__name__} {d!r}")
+    return -1 if d < 0 else int(d)
+
+
 class InputSpec:
     """Describes an input: shape (None or -1 for unknown dims), dtype and name.
 
@@ -33,7 +43,7 @@ class InputSpec:
         if not isinstance(shape, (list, tuple)):
             raise TypeError(f"paddle.static.InputSpec: shape must be a list or tuple, but received "
                             f"{type(shape).__name__}")
-        self.shape = tuple(-1 if d is None else int(d) for d in shape)
+        self.shape = tuple(_dim(d, i) for i, d in enumerate(shape))
         self.dtype = _dt.to_dtype(dtype)
         self.name = name
         self.stop_gradient = stop_gradient
@@ -41,9 +51,9 @@ class InputSpec:
     @classmethod
     def from_tensor(cls, tensor: Tensor, name: str | None = None) -> "InputSpec":
         """The spec of an existing tensor."""
-        if not isinstance(tensor, Tensor):
-            raise TypeError(f"paddle.static.InputSpec.from_tensor: expected a Tensor, but received "
-                            f"{type(tensor).__name__}")
+        if not isinstance(tensor, Tensor):  # ValueError, as Paddle
+            raise ValueError(f"paddle.static.InputSpec.from_tensor: tensor must be a Tensor, but "
+                             f"received {type(tensor).__name__}")
         return cls(list(tensor.shape), tensor.dtype, name or tensor.name)
 
     @classmethod
@@ -55,8 +65,12 @@ class InputSpec:
         """Prepend a batch dimension."""
         if isinstance(batch_size, (list, tuple)):
             if len(batch_size) != 1:
-                raise ValueError("paddle.static.InputSpec.batch: batch_size must hold one element")
+                raise ValueError(f"paddle.static.InputSpec.batch: batch_size must hold one element, "
+                                 f"but received {list(batch_size)}")
             batch_size = batch_size[0]
+        if isinstance(batch_size, bool) or not isinstance(batch_size, (int, np.integer)):
+            raise TypeError(f"paddle.static.InputSpec.batch: batch_size must be an int, but received "
+                            f"{type(batch_size).__name__}")
         self.shape = (int(batch_size),) + self.shape
         return self
 
@@ -72,8 +86,9 @@ class InputSpec:
                 f"stop_gradient={self.stop_gradient})")
 
     def __eq__(self, other: object) -> bool:
-        return isinstance(other, InputSpec) and (self.shape, self.dtype, self.name) == \
-            (other.shape, other.dtype, other.name)
+        return isinstance(other, InputSpec) and (self.shape, self.dtype, self.name,
+                                                 self.stop_gradient) == \
+            (other.shape, other.dtype, other.name, other.stop_gradient)
 
     def __hash__(self) -> int:
         return hash((self.shape, self.dtype.name, self.name))

@@ -34,9 +34,9 @@ def _as_list(v: Any) -> list:
 def _check_vars(vs: Any, what: str, api: str) -> list[Value]:
     out = _as_list(vs)
     for v in out:
-        if not isinstance(v, Value):
-            raise TypeError(f"paddle.static.{api}: {what} must be static Variables, but received "
-                            f"{type(v).__name__}")
+        if not isinstance(v, Value):  # ValueError, as Paddle
+            raise ValueError(f"paddle.static.{api}: {what} must be a Variable or a list of "
+                             f"Variables, but received {type(v).__name__}")
     return out
 
 
@@ -385,7 +385,8 @@ def save_inference_model(path_prefix: str, feed_vars: Any, fetch_vars: Any, exec
     if d:
         os.makedirs(d, exist_ok=True)
     save_to_file(path_prefix + ".json", _program_bytes(pruned))
-    save_to_file(path_prefix + ".pdiparams", _persistable_bytes(pruned))
+    if _persistables(pruned):  # (as Paddle: no parameter file for a program without any)
+        save_to_file(path_prefix + ".pdiparams", _persistable_bytes(pruned))
 
 
 def load_inference_model(path_prefix: str, executor: Any, **kwargs: Any) -> list:

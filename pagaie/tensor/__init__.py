@@ -17,7 +17,7 @@ Examples:
     [[2, 4], [6, 8]]
     >>> t = paddle.tensor(1.5, requires_grad=True)
     >>> t.stop_gradient, t.dtype
-    (False, paddle.float32)
+    (False, <DataType.FLOAT32: 10>)
 """
 from __future__ import annotations
 

@@ -35,7 +35,18 @@ def viterbi_decode(potentials, transition_params, lengths, include_bos_eos_tag=T
         >>> scores.tolist(), path.tolist()
         ([3.0], [[0, 1, 0]])
     """
+    if potentials.dim() != 3:
+        raise ValueError("paddle.text.viterbi_decode: 'potentials' must be 3-D [batch_size, seq_len, num_tags], "
+                         f"but received shape {list(potentials.shape)}")
     batch, _, n = potentials.shape
+    if transition_params.dim() != 2 or list(transition_params.shape) != [n, n]:
+        raise ValueError(f"paddle.text.viterbi_decode: 'transition_params' must have shape [{n}, {n}] "
+                         f"(num_tags of 'potentials'), but received {list(transition_params.shape)}")
+    if lengths.dim() != 1 or lengths.shape[0] != batch:
+        raise ValueError(f"paddle.text.viterbi_decode: 'lengths' must have shape [{batch}], "
+                         f"but received {list(lengths.shape)}")
+    # The decoded path has no gradient; Paddle's scores never carry one either.
+    potentials, transition_params = potentials.detach(), transition_params.detach()
     dtype = potentials.dtype
     trans = transition_params
     left = lengths.reshape(-1).to(torch.int64).clone()

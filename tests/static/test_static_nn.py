@@ -73,7 +73,8 @@ def test_static_layer_equals_eager(name):
 
 def test_fc_and_row_conv_formulas():
     out, got, main = _static([X3], lambda x: snn.fc(x, 5, num_flatten_dims=2))
-    (w, b) = [v.source.numpy() for v in main.all_parameters()]
+    params = {v.name.split(".")[-1]: v.source.numpy() for v in main.all_parameters()}
+    w, b = params["w_0"], params["b_0"]
     np.testing.assert_allclose(got, X3 @ w + b, rtol=1e-5, atol=1e-6)
     out, got, main = _static([X3], lambda x: snn.row_conv(x, 2))
     (f,) = [v.source.numpy() for v in main.all_parameters()]

@@ -43,7 +43,7 @@ def softmax(input: Any, dim: int | None = None, dtype: Any = None, *, out: Any =
         >>> x = paddle.to_tensor([[2.0, 3.0], [1.0, 1.0]])
         >>> out = paddle.compat.nn.functional.softmax(x, dim=0, dtype='float64')
         >>> out.dtype, [round(v, 4) for v in out[:, 0].tolist()]
-        (paddle.float64, [0.7311, 0.2689])
+        (<DataType.FLOAT64: 11>, [0.7311, 0.2689])
     """
     for key in kwargs:
         if key in _PADDLE_STYLE_KEYS:

@@ -18,4 +18,7 @@ from pagaie._ops.nn_moe import *  # noqa: F401,F403
 sigmoid = _Tensor.sigmoid
 tanh = _PUBLIC["tanh"]
 tanh_ = _PUBLIC["tanh_"]
+# Outside Paddle's __all__ but reachable as paddle.nn.functional.<name>.
+pdist = _PUBLIC["pdist"]
+diag_embed = _PUBLIC["diag_embed"]
 del _Tensor, _PUBLIC

@@ -33,8 +33,8 @@ class Orthogonal(Initializer):
 
     def _fill(self, t: torch.Tensor) -> None:
         if t.dim() < 2:
-            raise ValueError("paddle.nn.initializer.Orthogonal: only tensors with 2 or more "
-                             f"dimensions can be initialized, but received shape {list(t.shape)}")
+            raise AssertionError("paddle.nn.initializer.Orthogonal: only tensors with 2 or more "
+                                 f"dimensions can be initialized, but received shape {list(t.shape)}")
         rows, cols = t.shape[0], t.numel() // t.shape[0]
 
         def make(x: torch.Tensor) -> None:
@@ -65,9 +65,9 @@ class Assign(Initializer):
 
     def __init__(self, value: Any, name: str | None = None) -> None:
         from pagaie._core.tensor import Tensor
-        if not isinstance(value, (np.ndarray, list, tuple, Tensor, int, float, bool)):
-            raise TypeError("paddle.nn.initializer.Assign: 'value' must be a numpy.ndarray, list, "
-                            f"tuple or Tensor, but received {type(value).__name__}")
+        if not isinstance(value, (np.ndarray, list, tuple, Tensor)):  # Paddle asserts here
+            raise AssertionError("paddle.nn.initializer.Assign: 'value' must be a numpy.ndarray, list, "
+                                 f"tuple or Tensor, but received {type(value).__name__}")
         self._value = value
 
     def _fill(self, t: torch.Tensor) -> torch.Tensor | None:

@@ -159,9 +159,10 @@ class PReLU(Layer):
         super().__init__()
         self._num_parameters, self._init, self._weight_attr = num_parameters, init, weight_attr
         self._data_format, self._name = data_format, name
-        self._dtype = _dt.get_default_dtype()
-        self._weight = self.create_parameter([num_parameters], attr=weight_attr, dtype=self._dtype,
-                                             is_bias=False, default_initializer=Constant(init))
+        # the parameter takes the default dtype; ``_dtype`` (shown by repr) stays the Layer's own
+        self._weight = self.create_parameter([num_parameters], attr=weight_attr,
+                                             dtype=_dt.get_default_dtype(), is_bias=False,
+                                             default_initializer=Constant(init))
 
     def forward(self, x: Any) -> Any:
         return _a.prelu(x, self._weight, data_format=self._data_format)
@@ -183,7 +184,6 @@ class RReLU(Layer):
     def __init__(self, lower: float = 1.0 / 8.0, upper: float = 1.0 / 3.0, name: str | None = None) -> None:
         super().__init__()
         self._lower, self._upper, self._name = lower, upper, name
-        self._dtype = _dt.get_default_dtype()
 
     def forward(self, x: Any) -> Any:
         return _a.rrelu(x, self._lower, self._upper, training=self.training)

@@ -38,11 +38,11 @@ class _ConvNd(Layer):
             raise ValueError(f"paddle.{api}: data_format must be one of {_FORMATS[n]}, but "
                              f"received {data_format}")
         if padding_mode not in _PAD_MODES:
-            raise ValueError(f"padding_mode must be one of {list(_PAD_MODES)}, but got "
+            raise ValueError(f"paddle.{api}: padding_mode must be one of {list(_PAD_MODES)}, but got "
                              f"padding_mode='{padding_mode}'")
         if padding_mode != "zeros" and not isinstance(padding, int):
-            raise ValueError("when padding_mode in ['reflect', 'replicate', 'circular'], type of "
-                             "padding must be int")
+            raise TypeError(f"paddle.{api}: when padding_mode is one of ['reflect', 'replicate', "
+                            f"'circular'], padding must be an int, but received {padding!r}")
         if groups <= 0 or in_channels % groups:
             raise ValueError(f"paddle.{api}: in_channels ({in_channels}) must be divisible by "
                              f"groups ({groups})")

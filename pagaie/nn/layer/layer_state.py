@@ -251,7 +251,7 @@ class CastMixin:
             >>> import pagaie as paddle
             >>> fc = paddle.nn.Linear(2, 2)
             >>> fc.to(dtype='float64').weight.dtype
-            paddle.float64
+            <DataType.FLOAT64: 11>
         """
         if device is None and dtype is None and blocking is None and non_blocking is None:
             return self
@@ -282,7 +282,7 @@ class CastMixin:
             >>> import pagaie as paddle
             >>> fc = paddle.nn.Linear(2, 2).astype('float64')
             >>> fc.weight.dtype, fc
-            (paddle.float64, Linear(in_features=2, out_features=2, dtype=paddle.float64))
+            (<DataType.FLOAT64: 11>, Linear(in_features=2, out_features=2, dtype=paddle.float64))
         """
         d = self._cast_all(dtype, "astype")
         for layer in self.sublayers(include_self=True):
@@ -296,7 +296,7 @@ class CastMixin:
         Examples:
             >>> import pagaie as paddle
             >>> paddle.nn.Linear(1, 1).type('float64').weight.dtype
-            paddle.float64
+            <DataType.FLOAT64: 11>
         """
         d = self._cast_all(dst_type, "type")
 
@@ -311,7 +311,7 @@ class CastMixin:
         Examples:
             >>> import pagaie as paddle
             >>> paddle.nn.Linear(1, 1).double().weight.dtype
-            paddle.float64
+            <DataType.FLOAT64: 11>
         """
         return self.type(_dt.float64)
 
@@ -321,7 +321,7 @@ class CastMixin:
         Examples:
             >>> import pagaie as paddle
             >>> paddle.nn.Linear(1, 1).half().weight.dtype
-            paddle.float16
+            <DataType.FLOAT16: 15>
         """
         return self.type(_dt.float16)
 
@@ -349,19 +349,28 @@ class CastMixin:
         Examples:
             >>> import pagaie as paddle
             >>> paddle.nn.Linear(1, 1).double().float().weight.dtype
-            paddle.float32
+            <DataType.FLOAT32: 10>
         """
         return self._float_cast(_dt.float32, excluded_layers, [])
 
     def float16(self, excluded_layers: Any = None) -> "Layer":
         """Cast floating-point parameters and buffers to float16 (BatchNorm layers are
-        excluded by default); returns self.
+        excluded by default); returns self. Like Paddle, where the current device does not
+        support float16 (``paddle.amp.is_float16_supported()`` is False, e.g. the CPU) the
+        layer keeps its dtype and a warning is issued.
 
         Examples:
             >>> import pagaie as paddle
-            >>> paddle.nn.Linear(1, 1).float16().weight.dtype
-            paddle.float16
+            >>> layer = paddle.nn.Linear(1, 1).float16()
+            >>> fp16 = paddle.amp.is_float16_supported()
+            >>> layer.weight.dtype == (paddle.float16 if fp16 else paddle.float32)
+            True
         """
+        from pagaie.amp import is_float16_supported
+        if not is_float16_supported():
+            warnings.warn("paddle.nn.Layer.float16: the current device does not support float16, "
+                          "so the original data type is kept.")
+            return self
         return self._float_cast(_dt.float16, excluded_layers, _batchnorm_types())
 
     def bfloat16(self, excluded_layers: Any = None) -> "Layer":
@@ -371,7 +380,7 @@ class CastMixin:
         Examples:
             >>> import pagaie as paddle
             >>> paddle.nn.Linear(1, 1).bfloat16().weight.dtype
-            paddle.bfloat16
+            <DataType.BFLOAT16: 16>
         """
         return self._float_cast(_dt.bfloat16, excluded_layers, _batchnorm_types())
 

@@ -303,7 +303,7 @@ class Layer(StateMixin, CastMixin):
         Examples:
             >>> import pagaie as paddle
             >>> paddle.nn.Linear(1, 1).create_variable(dtype='float64').dtype
-            paddle.float64
+            <DataType.FLOAT64: 11>
         """
         return self.create_tensor(name, persistable, dtype)
 

@@ -203,11 +203,8 @@ class SyncBatchNorm(_BatchNormBase):
         """
         out = layer
         if isinstance(layer, _BatchNormBase) and not isinstance(layer, SyncBatchNorm):
-            fmt = layer._data_format
-            fmt = {"NC": "NCHW", "NCL": "NCHW", "NCDHW": "NCHW", "NLC": "NHWC",
-                   "NDHWC": "NHWC"}.get(fmt, fmt)
             out = cls(layer._num_features, layer._momentum, layer._epsilon, layer._weight_attr,
-                      layer._bias_attr, fmt, layer._name)
+                      layer._bias_attr, layer._data_format, layer._name)
             for attr in ("weight", "bias", "_mean", "_variance"):
                 if getattr(layer, attr, None) is not None:
                     setattr(out, attr, getattr(layer, attr))

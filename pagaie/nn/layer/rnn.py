@@ -344,7 +344,8 @@ def rnn_loop(cell: Layer, inputs: Any, initial_states: Any = None, sequence_leng
     the outputs at padded steps are whatever the cell returns there (as in Paddle).
     """
     if (not kwargs and sequence_length is None and type(cell) in _MODES and not _is_seq(inputs)
-            and getattr(cell, "proj_size", 0) == 0 and len(inputs.shape) == 3):
+            and getattr(cell, "proj_size", 0) == 0 and len(inputs.shape) == 3
+            and not cell._forward_pre_hooks and not cell._forward_post_hooks):  # hooks see each step
         return _fused_single(cell, inputs, initial_states, time_major, is_reverse)
     t_axis = 0 if time_major else 1
     steps = int(_flatten(inputs)[0].shape[t_axis])

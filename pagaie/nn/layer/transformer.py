@@ -135,7 +135,7 @@ class MultiHeadAttention(Layer):
             cache = self.Cache(k, v)
         return (q, k, v) if cache is None else (q, k, v, cache)
 
-    def gen_cache(self, key: Any, value: Any = None, type: Any = None) -> Any:
+    def gen_cache(self, key: Any, value: Any = None, type: Any = Cache) -> Any:
         """Make a cache: ``StaticCache`` holds projected keys/values of ``key``/``value`` (for
         cross attention); ``Cache`` (default) starts empty, or wraps ``key``/``value`` as given,
         and grows at each incremental step.

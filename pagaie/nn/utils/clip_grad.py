@@ -10,6 +10,9 @@ from pagaie._core.tensor import Tensor, wrap
 __all__ = ["clip_grad_norm_", "clip_grad_value_"]
 
 
+_NORM_TYPES = (float("inf"), 0, 1, 2)
+
+
 def _params(parameters: Any) -> list:
     return [parameters] if isinstance(parameters, Tensor) else list(parameters)
 
@@ -22,7 +25,7 @@ def clip_grad_norm_(parameters: Iterable[Tensor] | Tensor, max_norm: float, norm
     Args:
         parameters (Tensor|list[Tensor]): parameters whose ``grad`` is clipped.
         max_norm (float): the largest total norm.
-        norm_type (float): the norm order (``inf`` allowed). Default 2.
+        norm_type (float): the norm order: ``inf``, 0, 1 or 2 (as in Paddle). Default 2.
         error_if_nonfinite (bool): raise RuntimeError when the total norm is nan or inf.
 
     Returns:
@@ -36,6 +39,9 @@ def clip_grad_norm_(parameters: Iterable[Tensor] | Tensor, max_norm: float, norm
         >>> float(total) > 0.1
         True
     """
+    if norm_type not in _NORM_TYPES:
+        raise ValueError(f"paddle.nn.utils.clip_grad_norm_: 'norm_type' only supports [inf, 0, 1, 2], "
+                         f"but received {norm_type!r}")
     grads = [p._t.grad for p in _params(parameters) if p._t.grad is not None]
     if not grads:
         return wrap(torch.tensor(0.0))
@@ -69,6 +75,9 @@ def clip_grad_value_(parameters: Iterable[Tensor] | Tensor, clip_value: float) -
         True
     """
     clip_value = float(clip_value)
+    if clip_value < 0:
+        raise ValueError(f"paddle.nn.utils.clip_grad_value_: 'clip_value' must be >= 0 (the clip range is "
+                         f"[-clip_value, clip_value]), but received {clip_value}")
     with torch.no_grad():
         for p in _params(parameters):
             if p._t.grad is not None:

@@ -64,7 +64,9 @@ def spectral_norm(layer: Any, name: str = "weight", n_power_iterations: int = 1,
     if dim is None:
         cls = type(layer).__name__
         dim = 1 if cls == "Linear" or "Transpose" in cls else 0
-    w = getattr(layer, name)
+    if name not in layer._parameters:
+        raise KeyError(f"paddle.nn.utils.spectral_norm: {type(layer).__name__} has no parameter named {name!r}")
+    w = layer._parameters[name]
     fn = SpectralNorm(name, n_power_iterations, dim, eps)
     t = w._t.detach()
     mat = fn._matrix(t)

@@ -5,6 +5,7 @@ from typing import Iterable
 
 import torch
 
+from pagaie._core.dtype import from_torch_dtype
 from pagaie._core.tensor import Tensor, wrap
 
 __all__ = ["parameters_to_vector", "vector_to_parameters"]
@@ -18,7 +19,16 @@ def parameters_to_vector(parameters: Iterable[Tensor], name: str | None = None) 
         >>> paddle.nn.utils.parameters_to_vector(paddle.nn.Linear(3, 2).parameters()).shape
         paddle.Size([8])
     """
-    return wrap(torch.cat([p._t.reshape(-1) for p in parameters]))
+    ts = [p._t for p in parameters]
+    for i, t in enumerate(ts[1:], 1):
+        if t.dtype != ts[0].dtype:
+            raise ValueError(f"paddle.nn.utils.parameters_to_vector: all parameters must have one dtype, "
+                             f"but parameter 0 is {from_torch_dtype(ts[0].dtype)} and parameter {i} is "
+                             f"{from_torch_dtype(t.dtype)}")
+    # As Paddle: a new leaf (gradients do not flow back to the parameters), stop_gradient=False
+    with torch.no_grad():
+        vec = torch.cat([t.reshape(-1) for t in ts])
+    return wrap(vec.requires_grad_(vec.is_floating_point() or vec.is_complex()))
 
 
 def vector_to_parameters(vec: Tensor, parameters: Iterable[Tensor], name: str | None = None) -> None:
@@ -32,14 +42,14 @@ def vector_to_parameters(vec: Tensor, parameters: Iterable[Tensor], name: str | 
         ([[1.0], [1.0]], [1.0])
     """
     v = vec._t
-    if v.dim() != 1:
-        raise ValueError(f"paddle.nn.utils.vector_to_parameters: 'vec' must be 1-D, but received "
-                         f"{v.dim()}-D")
+    if v.dim() != 1:  # Paddle asserts here
+        raise AssertionError(f"paddle.nn.utils.vector_to_parameters: 'vec' must be 1-D, but received "
+                             f"{v.dim()}-D")
     params = list(parameters)
     total = sum(p._t.numel() for p in params)
-    if total != v.numel():
+    if total > v.numel():  # a longer vec is accepted: its tail is left unused
         raise ValueError(f"paddle.nn.utils.vector_to_parameters: 'vec' has {v.numel()} elements but the "
-                         f"parameters need {total}")
+                         f"parameters need at least {total}")
     off = 0
     with torch.no_grad():
         for p in params:

@@ -60,7 +60,9 @@ def weight_norm(layer: Any, name: str = "weight", dim: int = 0) -> Any:
             raise RuntimeError(f"Cannot register two weight_norm hooks on the same parameter {name}")
     if dim is None:
         dim = -1
-    w = getattr(layer, name)
+    if name not in layer._parameters:
+        raise KeyError(f"paddle.nn.utils.weight_norm: {type(layer).__name__} has no parameter named {name!r}")
+    w = layer._parameters[name]
     nd = w.ndim
     if not -nd <= dim < nd:
         raise AssertionError("dim must set between [-R, R), R means the dimension of weight.")

@@ -117,8 +117,10 @@ def cond(pred: Any, true_fn: Callable | None = None, false_fn: Callable | None =
             raise TypeError(f"paddle.static.nn.cond: {what} must be callable, but received "
                             f"{type(fn).__name__}")
     if not isinstance(pred, Tensor):
-        raise AssertionError("paddle.static.nn.cond: the pred in cond must be a Tensor, but received "
-                             f"{type(pred).__name__}")
+        # (Paddle raises TypeError while a program is built, AssertionError in dynamic mode)
+        err = TypeError if _cf.current_recorder() is not None else AssertionError
+        raise err("paddle.static.nn.cond: the pred in cond must be a Tensor, but received "
+                  f"{type(pred).__name__}")
     if pred.size != 1 and pred.size != -1:
         raise AssertionError(f"paddle.static.nn.cond: condition input's numel should be 1, but the "
                              f"shape is {list(pred.shape)}")
@@ -141,6 +143,9 @@ def cond(pred: Any, true_fn: Callable | None = None, false_fn: Callable | None =
     fleaves = [_as_value(v, block) for v in fleaves]
     outs, tnames, fnames, results = [], [], [], []
     for i, (a, b) in enumerate(zip(tleaves, fleaves)):
+        if (a is None) != (b is None):
+            raise ValueError(f"paddle.static.nn.cond: incompatible return values of true_fn and "
+                             f"false_fn: output {i} is None in one branch only")
         if isinstance(a, Value) != isinstance(b, Value):
             raise TypeError(f"paddle.static.nn.cond: output {i} is a tensor in one branch and "
                             f"{type(b if isinstance(a, Value) else a).__name__} in the other")
@@ -282,6 +287,9 @@ def switch_case(branch_index: Any, branch_fns: Any, default: Callable | None = N
         >>> paddle.static.nn.switch_case(paddle.to_tensor(1), [lambda: 10, lambda: 20])
         20
     """
+    if isinstance(branch_index, Value) and branch_index.dtype.name not in ("uint8", "int32", "int64"):
+        raise TypeError(f"paddle.static.nn.switch_case: the dtype of branch_index must be uint8, "
+                        f"int32 or int64, but received {branch_index.dtype.name}")
     if isinstance(branch_fns, dict):
         pairs = list(branch_fns.items())
     elif isinstance(branch_fns, (list, tuple)):

@@ -13,6 +13,7 @@ from typing import Any, Callable, Sequence
 import numpy as np
 from PIL import Image
 
+from pagaie._core.registry import translate_error
 from pagaie._core.tensor import Tensor, wrap
 from pagaie.vision.transforms import functional_cv2 as F_cv2
 from pagaie.vision.transforms import functional_pil as F_pil
@@ -43,12 +44,20 @@ def _check_kind(img: Any, argname: str = "img") -> None:
                         f"Got {type(img)}")
 
 
+def _on_tensor(fn: Callable, img: Tensor, *args: Any, **kwargs: Any) -> Any:
+    """``fn`` over ``img``'s torch tensor; its torch errors become Paddle's exception types."""
+    try:
+        return fn(img._t, *args, **kwargs)
+    except (RuntimeError, IndexError, NotImplementedError) as exc:
+        raise translate_error(f"vision.transforms.{fn.__name__}", exc, (img, *args), {}) from None
+
+
 def _dispatch(img: Any, pil: Callable, cv2: Callable, tensor: Callable, *args: Any) -> Any:
     _check_kind(img)
     if _is_pil_image(img):
         return pil(img, *args)
     if _is_tensor_image(img):
-        return wrap(tensor(img._t, *args))
+        return wrap(_on_tensor(tensor, img, *args))
     return cv2(img, *args)
 
 
@@ -70,7 +79,7 @@ def to_tensor(pic: Any, data_format: str = "CHW") -> Tensor:
         >>> img = np.full((2, 3, 3), 255, dtype='uint8')
         >>> t = F.to_tensor(img)
         >>> t.shape, t.dtype, float(t.max())
-        (paddle.Size([3, 2, 3]), paddle.float32, 1.0)
+        (paddle.Size([3, 2, 3]), <DataType.FLOAT32: 10>, 1.0)
     """
     _check_kind(pic, "pic")
     if _is_pil_image(pic):
@@ -360,7 +369,7 @@ def affine(img: Any, angle: float, translate: Sequence[float], scale: float, she
         # Paddle offsets the centre by (rows / 2, cols / 2) for tensors; kept for parity.
         c = [float(center[0]) - img.shape[-2] * 0.5, float(center[1]) - img.shape[-1] * 0.5]
     m = _get_affine_matrix(c, angle, [float(t) for t in translate], scale, shear)
-    return wrap(F_t.affine(img._t, m, interpolation, fill))
+    return wrap(_on_tensor(F_t.affine, img, m, interpolation, fill))
 
 
 def rotate(img: Any, angle: float, interpolation: str = "nearest", expand: bool = False,
@@ -470,7 +479,7 @@ def normalize(img: Any, mean: Any, std: Any, data_format: str = "CHW", to_rgb: b
         [0.5, 0.5, 0.5]
     """
     if _is_tensor_image(img):
-        return wrap(F_t.normalize(img._t, mean, std, data_format))
+        return wrap(_on_tensor(F_t.normalize, img, mean, std, data_format))
     if _is_pil_image(img):
         img = np.array(img).astype(np.float32)
     return F_cv2.normalize(img, mean, std, data_format, to_rgb)

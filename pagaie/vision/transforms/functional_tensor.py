@@ -20,7 +20,7 @@ __all__: list[str] = []
 
 def check_image(img: torch.Tensor, data_format: str = "CHW") -> None:
     if img.ndim < 3 or img.ndim > 4 or data_format.lower() not in ("chw", "hwc"):
-        raise RuntimeError(f"not support [type={type(img)}, ndim={img.ndim}, "
+        raise RuntimeError(f"paddle.vision.transforms: not support [type={type(img)}, ndim={img.ndim}, "
                            f"data_format={data_format}] paddle image")
 
 
@@ -46,10 +46,15 @@ def to_grayscale(img: torch.Tensor, num_output_channels: int = 1, data_format: s
     axis = -3 if data_format.lower() == "chw" else -1
     if axis == -3:
         w = w.reshape(-1, 1, 1)
-    gray = (img * w).sum(dim=axis, keepdim=True)
+    prod = img * w
+    # Paddle's sum keeps small integer dtypes and widens int32 / bool to int64.
+    gray = prod.sum(dim=axis, keepdim=True, dtype=_SUM_DTYPE.get(prod.dtype))
     shape = list(gray.shape)
     shape[axis] = num_output_channels
     return gray.expand(shape)
+
+
+_SUM_DTYPE = {torch.uint8: torch.uint8, torch.int8: torch.int8, torch.int16: torch.int16}
 
 
 def _blend(img: torch.Tensor, target: torch.Tensor, ratio: float) -> torch.Tensor:
@@ -307,11 +312,19 @@ def resize(img: torch.Tensor, size: Any, interpolation: str = "bilinear", data_f
     hw = output_size_for(h, w, size)
     if hw is None:
         return img
+    mode = _INTERP.get(interpolation.lower()) if isinstance(interpolation, str) else None
+    if mode is None:
+        raise ValueError("paddle.vision.transforms.resize: 'interpolation' of a Tensor image can only be "
+                         f"{sorted(_INTERP)}, but received {interpolation!r}")
     x = _to_batch(img, chw)
-    mode = _INTERP[interpolation.lower()]
     kw = {"align_corners": False} if mode in ("bilinear", "bicubic", "linear", "trilinear") else {}
     if mode == "area":
         out = tF.adaptive_avg_pool2d(x, tuple(hw))
+    elif mode != "nearest" and not x.is_floating_point():
+        # Integer images are interpolated in float32 and truncated back, as Paddle's kernels do.
+        info = torch.iinfo(x.dtype)
+        out = tF.interpolate(x.to(torch.float32), size=tuple(hw), mode=mode, **kw)
+        out = out.clamp(info.min, info.max).to(x.dtype)
     else:
         out = tF.interpolate(x, size=tuple(hw), mode=mode, **kw)
     return _from_batch(out, chw)

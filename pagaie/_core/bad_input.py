@@ -1,0 +1,71 @@
+"""Which exception Paddle raises when a tensor argument of an op is not a Tensor.
+
+Paddle's C++ argument parser rejects ``paddle.abs([1.0, 2.0])`` with ``ValueError``
+("argument 'x' (position 0) must be Tensor, but got list"); ops written in Python in Paddle
+fail earlier, on an attribute (``AttributeError``: ``'list' object has no attribute 'dtype'``)
+or on an explicit type check (``TypeError``). The tables name the ops of the second and third
+kind; they were found by calling every op of the fuzz tables (``tests/audit``) with a Python
+list and with None in place of its first tensor argument against real Paddle 3.3.1 (where
+aliases sharing a record disagree, as ``neg``/``negative``, the primary name wins).
+:func:`pagaie._core.registry.bad_argument` reads them, only when a call has already failed.
+
+Examples:
+    >>> import pagaie as paddle
+    >>> try:
+    ...     paddle.abs([1.0, -2.0])
+    ... except ValueError as e:
+    ...     print(e)
+    paddle.abs: argument 'x' (position 0) must be Tensor, but got list
+    >>> try:
+    ...     paddle.reshape([1.0, 2.0], [2, 1])
+    ... except AttributeError as e:
+    ...     print(type(e).__name__)
+    AttributeError
+"""
+from __future__ import annotations
+
+ATTRIBUTE_ERROR_OPS = frozenset({
+    'addmm', 'atan2', 'baddbmm', 'bincount', 'cdist', 'cholesky', 'chunk', 'clip', 'clone',
+    'combinations', 'cond', 'copysign', 'corrcoef', 'cov', 'crop', 'cummax', 'cummin',
+    'cumprod', 'cumsum', 'cumulative_trapezoid', 'deg2rad', 'diagflat', 'diagonal_scatter',
+    'diff', 'dsplit', 'eigvals', 'eigvalsh', 'empty', 'empty_like', 'fft2', 'frac', 'frexp',
+    'full_like', 'gammainc', 'gammaincc', 'gcd', 'ger', 'hfft2', 'histogram_bin_edges',
+    'histogramdd', 'hsplit', 'ifft2', 'ihfft2', 'index_fill', 'inner', 'irfft2', 'lcm', 'lerp',
+    'lstsq', 'masked_fill', 'masked_scatter', 'matrix_rank', 'matrix_transpose', 'moveaxis',
+    'multigammaln', 'nan_to_num', 'nanmean', 'nansum', 'narrow', 'normal', 'ones_like',
+    'outer', 'pdist', 'polar', 'positive', 'put_along_axis', 'rad2deg', 'rand_like',
+    'randint_like', 'randn_like', 'rank', 'renorm', 'repeat_interleave', 'reshape', 'rfft2',
+    'scatter_nd', 'scatter_nd_add', 'scatter_reduce', 'select_scatter', 'sgn', 'slice', 'split',
+    't', 'take', 'take_along_axis', 'tensor_split', 'tensordot', 'trapezoid',
+    'unbind', 'unflatten', 'unique', 'unique_consecutive', 'unstack', 'vander', 'vecdot',
+    'vsplit', 'where', 'zeros_like'
+})
+
+TYPE_ERROR_OPS = frozenset({
+    'arange', 'atleast_1d', 'atleast_2d', 'atleast_3d', 'eye', 'fft', 'fftn', 'hfft', 'hypot',
+    'ifft', 'ifftn', 'ihfft', 'irfft', 'irfftn', 'isin', 'isneginf', 'isposinf', 'isreal',
+    'ldexp', 'linspace', 'logaddexp', 'matrix_exp', 'median', 'nanmedian', 'nanquantile',
+    'norm', 'quantile', 'rfft', 'rfftn', 'rot90', 'signbit', 'sinc', 'slice_scatter',
+    'to_tensor', 'vector_norm'
+})
+
+
+# Where another argument than the first fails otherwise: (op, parameter) -> exception type.
+BY_PARAMETER: dict[tuple[str, str], type[Exception]] = {
+    ("pow", "y"): TypeError, ("equal", "y"): TypeError, ("take", "index"): TypeError,
+    ("lerp", "y"): ValueError, ("index_fill", "index"): ValueError,
+    ("gather_nd", "index"): AttributeError, ("view_as", "other"): AttributeError,
+}
+
+
+def exception_type(op: str, param: str = "x") -> type[Exception]:
+    """The exception type Paddle raises when ``op`` gets a non-Tensor where a Tensor belongs
+    (in its argument ``param``)."""
+    by_param = BY_PARAMETER.get((op, param))
+    if by_param is not None:
+        return by_param
+    if op in ATTRIBUTE_ERROR_OPS:
+        return AttributeError
+    if op in TYPE_ERROR_OPS:
+        return TypeError
+    return ValueError
