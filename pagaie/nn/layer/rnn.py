@@ -41,6 +41,23 @@ def _map(fn: Callable, *xs: Any) -> Any:
 
 
 # ---- cells ------------------------------------------------------------------------------------
+
+def _full_batch_like(ref: Any, batch_dim_idx: int, shape: list, batch_pos: int, value: float,
+                     dtype: Any) -> Any:
+    """``full(shape, value)`` whose ``batch_pos`` dim is ``ref``'s ``batch_dim_idx`` dim: built
+    from ``ref`` itself when that size is unknown (-1) in a static program, as Paddle's
+    batch-size-like fill does."""
+    batch = int(ref.shape[batch_dim_idx])
+    if batch >= 0:
+        shape = list(shape)
+        shape[batch_pos] = batch
+        return _pg.full(shape, value, dtype)
+    perm = [batch_dim_idx] + [i for i in range(ref.ndim) if i != batch_dim_idx]
+    col = _pg.reshape(_pg.transpose(ref, perm), [0, -1])[:, :1]          # [batch, 1]
+    col = _pg.full_like(col, value, dtype)
+    col = _pg.reshape(col, [1] * batch_pos + [-1] + [1] * (len(shape) - batch_pos - 1))
+    return _pg.tile(col, [1 if i == batch_pos else int(d) for i, d in enumerate(shape)])
+
 class RNNCellBase(Layer):
     """Base class of RNN cells: maps ``(inputs, states)`` to ``(outputs, new_states)``.
 
@@ -77,7 +94,6 @@ class RNNCellBase(Layer):
             (paddle.Size([2, 3]), paddle.Size([2, 3]))
         """
         ref = _flatten(batch_ref)[0]
-        batch = int(ref.shape[batch_dim_idx])
         shapes = self.state_shape if shape is None else shape
 
         def is_shape(s: Any) -> bool:
@@ -86,7 +102,7 @@ class RNNCellBase(Layer):
         def fill_shapes(s: Any) -> Any:
             if is_shape(s):
                 s = list(s)
-                return [batch] + s[1:] if s and s[0] == -1 else [batch] + s
+                return [-1] + s[1:] if s and s[0] == -1 else [-1] + s
             return type(s)(fill_shapes(e) for e in s)
 
         shapes = fill_shapes(shapes)
@@ -101,7 +117,7 @@ class RNNCellBase(Layer):
             if is_shape(s):
                 dt = dts[0] if len(dts) == 1 else dts[k[0]]
                 k[0] += 1
-                return _pg.full(s, init_value, dt)
+                return _full_batch_like(ref, batch_dim_idx, s, 0, init_value, dt)
             return type(s)(make(e, k) for e in s)
 
         return make(shapes, [0])
@@ -543,11 +559,12 @@ class RNNBase(LayerList):
         return out, (tuple(states) if len(states) > 1 else states[0])
 
     def forward(self, inputs: Any, initial_states: Any = None, sequence_length: Any = None) -> tuple:
-        batch = int(inputs.shape[1 if self.time_major else 0])
         if initial_states is None:
             dims = (self.proj_size or self.hidden_size, self.hidden_size)
             initial_states = tuple(
-                _pg.full([self.num_layers * self.num_directions, batch, dims[i]], 0, inputs.dtype)
+                _full_batch_like(inputs, 1 if self.time_major else 0,
+                                 [self.num_layers * self.num_directions, -1, dims[i]], 1, 0,
+                                 inputs.dtype)
                 for i in range(self.state_components))
         elif not _is_seq(initial_states):
             initial_states = [initial_states]
