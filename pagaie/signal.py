@@ -65,6 +65,9 @@ def stft(x, n_fft, hop_length=None, win_length=None, window=None, center=True, p
         raise AssertionError(f"paddle.signal.stft: 'pad_mode' must be 'reflect' or 'constant', but received "
                              f"{pad_mode!r}")
     n_fft, hop, win = _frames("stft", n_fft, hop_length, win_length, window)
+    if not 0 < n_fft <= x.shape[-1]:  # Paddle checks the unpadded length, even with center=True
+        raise AssertionError(f"paddle.signal.stft: 'n_fft' must be in (0, seq_length({x.shape[-1]})], "
+                             f"but received {n_fft}")
     if onesided and x.is_complex():
         raise AssertionError("paddle.signal.stft: 'onesided' must be False for complex input")
     return torch.stft(x, n_fft, hop_length=hop, win_length=win, window=window, center=center,
@@ -105,6 +108,12 @@ def istft(x, n_fft, hop_length=None, win_length=None, window=None, center=True, 
     if return_complex and onesided:
         raise AssertionError("paddle.signal.istft: 'onesided' must be False when 'return_complex' is True")
     n_fft, hop, win = _frames("istft", n_fft, hop_length, win_length, window)
+    freqs = n_fft // 2 + 1 if onesided else n_fft
+    if x.shape[-2] != freqs:
+        raise AssertionError(f"paddle.signal.istft: 'x' must have {freqs} frequency rows for n_fft={n_fft} "
+                             f"and onesided={onesided}, but received shape {list(x.shape)}")
+    if not x.is_complex():  # Paddle reads a real spectrogram as one with zero imaginary part
+        x = torch.complex(x, torch.zeros_like(x))
     if window is None:
         window = torch.ones(win, dtype=x.real.dtype, device=x.device)
     return torch.istft(x, n_fft, hop_length=hop, win_length=win, window=window, center=center,

@@ -28,7 +28,7 @@ ATTRIBUTE_ERROR_OPS = frozenset({
     'addmm', 'atan2', 'baddbmm', 'bincount', 'cdist', 'cholesky', 'chunk', 'clip', 'clone',
     'combinations', 'cond', 'copysign', 'corrcoef', 'cov', 'crop', 'cummax', 'cummin',
     'cumprod', 'cumsum', 'cumulative_trapezoid', 'deg2rad', 'diagflat', 'diagonal_scatter',
-    'diff', 'dsplit', 'eigvals', 'eigvalsh', 'empty', 'empty_like', 'fft2', 'frac', 'frexp',
+    'diff', 'dsplit', 'eigh', 'eigvals', 'eigvalsh', 'empty', 'empty_like', 'fft2', 'frac', 'frexp',
     'full_like', 'gammainc', 'gammaincc', 'gcd', 'ger', 'hfft2', 'histogram_bin_edges',
     'histogramdd', 'hsplit', 'ifft2', 'ihfft2', 'index_fill', 'inner', 'irfft2', 'lcm', 'lerp',
     'lstsq', 'masked_fill', 'masked_scatter', 'matrix_rank', 'matrix_transpose', 'moveaxis',

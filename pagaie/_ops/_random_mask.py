@@ -92,6 +92,8 @@ def _cpu_mask(n: int, p: float, dtype: torch.dtype = torch.bool) -> torch.Tensor
             _fill_chunks(*args, 0, 1)
             return out
         if _pool is None or _pool_threads < threads:
+            if _pool is not None:
+                _pool.shutdown(wait=False)
             _pool = ThreadPoolExecutor(threads - 1, thread_name_prefix="pagaie-rng")
             _pool_threads = threads
         with torch.autograd.profiler.record_function("pagaie::keep_mask"):
@@ -130,7 +132,7 @@ def keep_mask(shape: Sequence[int], p: float, device: torch.device) -> torch.Ten
 # writes its argument, as it would two calls of a pure op with equal arguments.
 @torch.library.custom_op("pagaie::fill_scaled_keep_mask_", mutates_args=("out",))
 def _fill_scaled_op(out: torch.Tensor, p: float) -> None:
-    out.copy_(keep_mask(out.shape, p, out.device)).mul_(1.0 / (1.0 - p))
+    out.copy_(scaled_keep_mask(out.shape, p, out.dtype, out.device))
 
 
 def scaled_keep_mask(shape: Sequence[int], p: float, dtype: torch.dtype,

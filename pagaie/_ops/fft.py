@@ -22,12 +22,15 @@ def _prep(api: str, x, norm, real_only: bool = False):
     if norm not in _NORMS:
         raise ValueError(f"paddle.fft.{api}: 'norm' must be 'forward', 'backward' or 'ortho', but received {norm!r}")
     if x.is_complex():
-        if real_only:
-            raise TypeError(f"paddle.fft.{api}: 'x' must be a real tensor, but received {x.dtype}".replace(
+        if real_only:  # Paddle has no complex kernel for the real-input transforms: NotFound
+            raise RuntimeError(f"paddle.fft.{api}: 'x' must be a real tensor, but received {x.dtype}".replace(
                 "torch.", "paddle."))
         return x
     if not x.is_floating_point():
         return x.to(_dt.default_float())
+    if x.dtype in (torch.float16, torch.bfloat16) and x.device.type == "cpu":  # no CPU half kernel in Paddle
+        raise RuntimeError(f"paddle.fft.{api}: 'x' must be float32, float64 or complex, but received "
+                           f"{x.dtype}".replace("torch.", "paddle."))
     return x
 
 
@@ -168,12 +171,15 @@ ihfftn = _fftn("ihfftn", "ihfft", True, False)
 
 
 def _freq(api, tfn, n, d, dtype, out, device, requires_grad):
-    n = int(scalar_of(n))
-    if n <= 0:
-        raise ValueError(f"paddle.fft.{api}: 'n' must be positive, but received {n}")
+    n, d = int(scalar_of(n)), float(scalar_of(d))
+    if n == 0 or d == 0:
+        raise ValueError(f"paddle.fft.{api}: 'n' and 'd' must not be 0, but received n={n}, d={d}")
     dt = _dt.default_float() if dtype is None else torch_dtype(dtype, f"fft.{api}")
+    if not (dt.is_floating_point or dt.is_complex):  # Paddle computes integer requests in float
+        dt = _dt.default_float()
     dev = None if device is None else to_torch_device(device, f"paddle.fft.{api}")
-    r = tfn(n, d=float(scalar_of(d)), dtype=dt, device=dev)
+    # a negative n gives no frequencies, as in Paddle
+    r = tfn(n, d=d, dtype=dt, device=dev) if n > 0 else torch.empty(0, dtype=dt, device=dev)
     if requires_grad:
         r.requires_grad_(True)
     return write_out(out, r)

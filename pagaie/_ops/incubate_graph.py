@@ -17,7 +17,7 @@ __all__ = ["incubate_graph_reindex", "incubate_graph_sample_neighbors",
 def _ids(api: str, arg: str, t: torch.Tensor, like: torch.Tensor | None = None) -> torch.Tensor:
     _check_index_dtype(api, arg, t)
     if like is not None and t.dtype != like.dtype:
-        raise ValueError(f"paddle.incubate.{api}: '{arg}' must have the dtype of the other index "
+        raise ValueError(f"paddle.{api}: '{arg}' must have the dtype of the other index "
                          f"tensors ({_dname(like)}), but received {_dname(t)}")
     return t.reshape(-1)
 
@@ -74,24 +74,24 @@ def incubate_graph_reindex(x, neighbors, count, value_buffer=None, index_buffer=
         >>> src.tolist(), dst.tolist(), nodes.tolist()
         ([3, 4, 0, 5, 6, 7, 6], [0, 0, 1, 1, 1, 2, 2], [0, 1, 2, 8, 9, 4, 7, 6])
     """
-    api = "graph_reindex"
+    api = "incubate.graph_reindex"
     if flag_buffer_hashtable and (value_buffer is None or index_buffer is None):
-        raise ValueError(f"paddle.incubate.{api}: 'value_buffer' and 'index_buffer' should not be "
+        raise ValueError(f"paddle.{api}: 'value_buffer' and 'index_buffer' should not be "
                          "None if 'flag_buffer_hashtable' is True")
     xs = _ids(api, "x", x)
     nb = _ids(api, "neighbors", neighbors, like=x)
     cnt = _ids(api, "count", count)
     if count.dtype != torch.int32:
-        raise ValueError(f"paddle.incubate.{api}: 'count' must be int32, but received "
+        raise ValueError(f"paddle.{api}: 'count' must be int32, but received "
                          f"{_dname(count)}")
     n = xs.numel()
     if (cnt.numel() == 0 or cnt.numel() % n) if n else cnt.numel():
-        raise ValueError(f"paddle.incubate.{api}: 'count' must have one entry per node of 'x' "
+        raise ValueError(f"paddle.{api}: 'count' must have one entry per node of 'x' "
                          f"({n}) for each edge type (a multiple of {n} entries), but received "
                          f"{cnt.numel()}")
     total = int(cnt.sum().item()) if cnt.numel() else 0
     if total != nb.numel():
-        raise ValueError(f"paddle.incubate.{api}: the entries of 'count' must add up to the "
+        raise ValueError(f"paddle.{api}: the entries of 'count' must add up to the "
                          f"number of neighbors ({nb.numel()}), but they add up to {total}")
     src, nodes = _reindex(xs, nb)
     centers = torch.arange(n, dtype=x.dtype, device=x.device)
@@ -132,7 +132,7 @@ def _check_csc(api: str, row, colptr, nodes) -> None:
     if nodes.numel():
         lo, hi = torch.stack([nodes.min(), nodes.max()]).tolist()
         if lo < 0 or hi >= colptr.numel() - 1:
-            raise IndexError(f"paddle.incubate.{api}: 'input_nodes' must lie in [0, "
+            raise IndexError(f"paddle.{api}: 'input_nodes' must lie in [0, "
                              f"{colptr.numel() - 1}) (the nodes described by 'colptr'), but "
                              f"received values in [{lo}, {hi}]")
 
@@ -176,11 +176,11 @@ def incubate_graph_sample_neighbors(row, colptr, input_nodes, eids=None, perm_bu
         >>> cnt.tolist()
         [1, 1, 1, 1]
     """
-    api = "graph_sample_neighbors"
+    api = "incubate.graph_sample_neighbors"
     if return_eids and eids is None:
-        raise ValueError(f"paddle.incubate.{api}: 'eids' should not be None if 'return_eids' is True")
+        raise ValueError(f"paddle.{api}: 'eids' should not be None if 'return_eids' is True")
     if flag_perm_buffer and perm_buffer is None:
-        raise ValueError(f"paddle.incubate.{api}: 'perm_buffer' should not be None if "
+        raise ValueError(f"paddle.{api}: 'perm_buffer' should not be None if "
                          "'flag_perm_buffer' is True")
     _check_csc(api, row, colptr, input_nodes)
     edges, counts = _sample(row, colptr.reshape(-1), input_nodes.reshape(-1), int(sample_size))
@@ -235,16 +235,16 @@ def incubate_graph_khop_sampler(row, colptr, input_nodes, sample_sizes, sorted_e
         >>> index.tolist(), reindex.tolist()
         ([0, 8, 1, 2, 3, 7, 9], [0, 1, 2, 3])
     """
-    api = "graph_khop_sampler"
+    api = "incubate.graph_khop_sampler"
     if return_eids and sorted_eids is None:
-        raise ValueError(f"paddle.incubate.{api}: 'sorted_eids' should not be None if "
+        raise ValueError(f"paddle.{api}: 'sorted_eids' should not be None if "
                          "'return_eids' is True")
     if not isinstance(sample_sizes, (list, tuple)) or not sample_sizes:
-        raise ValueError(f"paddle.incubate.{api}: 'sample_sizes' must be a non-empty list of ints, "
+        raise ValueError(f"paddle.{api}: 'sample_sizes' must be a non-empty list of ints, "
                          f"but received {sample_sizes!r}")
     _check_csc(api, row, colptr, input_nodes)
     if row.numel() == 0 or input_nodes.numel() == 0:
-        raise ValueError(f"paddle.incubate.{api}: 'row' and 'input_nodes' should not be empty")
+        raise ValueError(f"paddle.{api}: 'row' and 'input_nodes' should not be empty")
     row_v, cp, x = row.reshape(-1), colptr.reshape(-1), input_nodes.reshape(-1)
     eid_v = _ids(api, "sorted_eids", sorted_eids) if return_eids else None
     frontier = _unique_in_order(x)
@@ -254,7 +254,7 @@ def incubate_graph_khop_sampler(row, colptr, input_nodes, sample_sizes, sorted_e
             break
         edges, cnt = _sample(row_v, cp, frontier, int(k))
         if i == 0 and edges.numel() == 0:
-            raise ValueError(f"paddle.incubate.{api}: the input nodes should have at least one "
+            raise ValueError(f"paddle.{api}: the input nodes should have at least one "
                              "neighbor, but none of them has any")
         out = row_v[edges]
         fronts.append(frontier)

@@ -29,14 +29,14 @@ def _dname(t: torch.Tensor) -> str:
 def _check_dtype(api: str, arg: str, t: torch.Tensor, allowed: tuple) -> None:
     if t.dtype not in allowed:
         names = ", ".join(_dt.from_torch_dtype(d).name for d in allowed)
-        raise RuntimeError(f"paddle.incubate.{api}: '{arg}' must have one of the dtypes {names}, "
+        raise RuntimeError(f"paddle.{api}: '{arg}' must have one of the dtypes {names}, "
                            f"but received {_dname(t)}")
 
 
 def _check_index_dtype(api: str, arg: str, ids: torch.Tensor) -> None:
     """ValueError unless ``ids`` is int32 or int64."""
     if ids.dtype not in _INDEX_DTYPES:
-        raise ValueError(f"paddle.incubate.{api}: '{arg}' must be int32 or int64, but received "
+        raise ValueError(f"paddle.{api}: '{arg}' must be int32 or int64, but received "
                          f"{_dname(ids)}")
 
 
@@ -45,7 +45,7 @@ def _index_vector(api: str, arg: str, ids: torch.Tensor) -> torch.Tensor:
     _check_index_dtype(api, arg, ids)
     if ids.dim() != 1:
         if ids.dim() == 0 or any(s != 1 for s in ids.shape[1:]):
-            raise ValueError(f"paddle.incubate.{api}: '{arg}' must be a 1-D tensor (or have size 1 "
+            raise ValueError(f"paddle.{api}: '{arg}' must be a 1-D tensor (or have size 1 "
                              f"in every other dimension), but received shape {list(ids.shape)}")
         ids = ids.reshape(-1)
     return ids.long()
@@ -99,16 +99,16 @@ def _segment(api: str, kind: str, data: torch.Tensor, segment_ids: torch.Tensor)
     ids = _index_vector(api, "segment_ids", segment_ids)
     if data.dim() == 0 or ids.numel() != data.shape[0]:
         got = "a 0-D tensor" if data.dim() == 0 else f"dimension 0 of size {data.shape[0]}"
-        raise ValueError(f"paddle.incubate.{api}: 'segment_ids' must have as many elements as "
+        raise ValueError(f"paddle.{api}: 'segment_ids' must have as many elements as "
                          f"dimension 0 of 'data', but received {ids.numel()} ids and {got}")
     if ids.numel() == 0:
         return data.new_zeros((0,) + tuple(data.shape[1:]))
     unsorted, first, last = torch.stack([(ids[1:] < ids[:-1]).any().long(), ids[0], ids[-1]]).tolist()
     if unsorted:
-        raise ValueError(f"paddle.incubate.{api}: 'segment_ids' must be sorted in ascending order, "
+        raise ValueError(f"paddle.{api}: 'segment_ids' must be sorted in ascending order, "
                          f"but received {ids.tolist()[:20]}")
     if first < 0:
-        raise IndexError(f"paddle.incubate.{api}: 'segment_ids' must be non-negative, but received "
+        raise IndexError(f"paddle.{api}: 'segment_ids' must be non-negative, but received "
                          f"{first}")
     return _reduce_rows(kind, data, ids, last + 1)
 
@@ -138,22 +138,22 @@ _SEGMENT_DOC = """Segment {what}: row ``i`` of the result is the {what} of the r
 
 @defop(paddle_types=("segment_pool", "pd_op.segment_pool"), method=False)
 def incubate_segment_sum(data, segment_ids, name=None):
-    return _segment("segment_sum", "sum", data, segment_ids)
+    return _segment("incubate.segment_sum", "sum", data, segment_ids)
 
 
 @defop(paddle_types=("segment_pool", "pd_op.segment_pool"), method=False)
 def incubate_segment_mean(data, segment_ids, name=None):
-    return _segment("segment_mean", "mean", data, segment_ids)
+    return _segment("incubate.segment_mean", "mean", data, segment_ids)
 
 
 @defop(paddle_types=("segment_pool", "pd_op.segment_pool"), method=False)
 def incubate_segment_max(data, segment_ids, name=None):
-    return _segment("segment_max", "max", data, segment_ids)
+    return _segment("incubate.segment_max", "max", data, segment_ids)
 
 
 @defop(paddle_types=("segment_pool", "pd_op.segment_pool"), method=False)
 def incubate_segment_min(data, segment_ids, name=None):
-    return _segment("segment_min", "min", data, segment_ids)
+    return _segment("incubate.segment_min", "min", data, segment_ids)
 
 
 for _fn, _what, _op, _ex in (
@@ -165,19 +165,19 @@ for _fn, _what, _op, _ex in (
 del _fn, _what, _op, _ex
 
 
-def _out_rows(out_size, default: int) -> int:
+def _out_rows(out_size, default: int, api: str = "incubate.graph_send_recv") -> int:
     if out_size is None:
         return default
     if isinstance(out_size, torch.Tensor):
         if out_size.dtype not in _INDEX_DTYPES:
-            raise TypeError("paddle.incubate.graph_send_recv: 'out_size' must be an int32/int64 "
+            raise TypeError(f"paddle.{api}: 'out_size' must be an int32/int64 "
                             f"tensor, but received {_dname(out_size)}")
         out_size = out_size.reshape(-1)[0].item()
     elif isinstance(out_size, bool) or not isinstance(out_size, int):
         try:
             out_size = int(out_size)  # numpy integers
         except TypeError:
-            raise TypeError("paddle.incubate.graph_send_recv: 'out_size' must be an int or a "
+            raise TypeError(f"paddle.{api}: 'out_size' must be an int or a "
                             f"Tensor, but received {type(out_size).__name__}") from None
     return default if out_size <= 0 else int(out_size)
 
@@ -212,29 +212,29 @@ def incubate_graph_send_recv(x, src_index, dst_index, pool_type="sum", out_size=
         >>> paddle.incubate.graph_send_recv(x, src, dst, pool_type='max', out_size=4).tolist()
         [[0.0, 2.0], [2.0, 6.0], [1.0, 4.0], [0.0, 0.0]]
     """
-    api = "graph_send_recv"
+    api = "incubate.graph_send_recv"
     if pool_type not in ("sum", "mean", "max", "min"):
-        raise ValueError(f"paddle.incubate.{api}: 'pool_type' should be 'sum', 'mean', 'max' or "
+        raise ValueError(f"paddle.{api}: 'pool_type' should be 'sum', 'mean', 'max' or "
                          f"'min', but received {pool_type!r}")
     _check_dtype(api, "x", x, _VALUE_DTYPES)
     src = _index_vector(api, "src_index", src_index)
     dst = _index_vector(api, "dst_index", dst_index)
     if src_index.dtype != dst_index.dtype:
-        raise ValueError(f"paddle.incubate.{api}: 'src_index' and 'dst_index' must have the same "
+        raise ValueError(f"paddle.{api}: 'src_index' and 'dst_index' must have the same "
                          f"dtype, but received {_dname(src_index)} and {_dname(dst_index)}")
     if src.numel() != dst.numel():
-        raise ValueError(f"paddle.incubate.{api}: 'src_index' and 'dst_index' must have the same "
+        raise ValueError(f"paddle.{api}: 'src_index' and 'dst_index' must have the same "
                          f"length, but received {src.numel()} and {dst.numel()}")
     if x.dim() == 0:
-        raise ValueError(f"paddle.incubate.{api}: 'x' must be at least 1-D, but received a 0-D tensor")
+        raise ValueError(f"paddle.{api}: 'x' must be at least 1-D, but received a 0-D tensor")
     rows = _out_rows(out_size, x.shape[0])
     if src.numel():
         lo_s, hi_s, lo_d, hi_d = torch.stack([src.min(), src.max(), dst.min(), dst.max()]).tolist()
         if lo_s < 0 or hi_s >= x.shape[0]:
-            raise IndexError(f"paddle.incubate.{api}: 'src_index' must lie in [0, {x.shape[0]}), "
+            raise IndexError(f"paddle.{api}: 'src_index' must lie in [0, {x.shape[0]}), "
                              f"but received values in [{lo_s}, {hi_s}]")
         if lo_d < 0 or hi_d >= rows:
-            raise IndexError(f"paddle.incubate.{api}: 'dst_index' must lie in [0, {rows}) (the "
+            raise IndexError(f"paddle.{api}: 'dst_index' must lie in [0, {rows}) (the "
                              f"output rows), but received values in [{lo_d}, {hi_d}]")
     return _reduce_rows(pool_type, x.index_select(0, src), dst, rows)
 
@@ -263,19 +263,19 @@ def incubate_identity_loss(x, reduction="none"):
         >>> paddle.incubate.identity_loss(x, reduction=0).item()
         10.0
     """
-    api = "identity_loss"
+    api = "incubate.identity_loss"
     if isinstance(reduction, str):
         mode = _REDUCTIONS.get(reduction.lower())
         if mode is None:
-            raise TypeError(f"paddle.incubate.{api}: unsupported reduction type {reduction!r}; "
+            raise TypeError(f"paddle.{api}: unsupported reduction type {reduction!r}; "
                             "expected 'sum', 'mean' or 'none'")
     elif isinstance(reduction, int) and not isinstance(reduction, bool):
         mode = reduction
         if mode not in (0, 1, 2):
-            raise ValueError(f"paddle.incubate.{api}: 'reduction' should be 0, 1 or 2, but "
+            raise ValueError(f"paddle.{api}: 'reduction' should be 0, 1 or 2, but "
                              f"received {reduction}")
     else:
-        raise TypeError(f"paddle.incubate.{api}: 'reduction' must be a str or an int, but "
+        raise TypeError(f"paddle.{api}: 'reduction' must be a str or an int, but "
                         f"received {type(reduction).__name__}")
     _check_dtype(api, "x", x, _FLOAT_DTYPES)
     if mode == 0:
@@ -287,7 +287,7 @@ def incubate_identity_loss(x, reduction="none"):
 
 def _check_4d(api: str, arg: str, t: torch.Tensor) -> None:
     if t.dim() != 4:
-        raise ValueError(f"paddle.incubate.{api}: '{arg}' must be a 4-D tensor, but received "
+        raise ValueError(f"paddle.{api}: '{arg}' must be a 4-D tensor, but received "
                          f"shape {list(t.shape)}")
 
 
@@ -310,17 +310,17 @@ def incubate_softmax_mask_fuse(x, mask, name=None):
         >>> paddle.incubate.softmax_mask_fuse(x, mask).tolist()
         [[[[1.0, 0.0], [0.5, 0.5]]]]
     """
-    api = "softmax_mask_fuse"
+    api = "incubate.softmax_mask_fuse"
     if mask.numel() == 0:
         return x + mask
     _check_dtype(api, "x", x, _FLOAT_DTYPES)
     _check_4d(api, "x", x)
     if mask.dtype != x.dtype:
-        raise ValueError(f"paddle.incubate.{api}: 'mask' must have the dtype of 'x' "
+        raise ValueError(f"paddle.{api}: 'mask' must have the dtype of 'x' "
                          f"({_dname(x)}), but received {_dname(mask)}")
     _check_4d(api, "mask", mask)
     if mask.shape[1] != 1 or mask.shape[0] != x.shape[0] or mask.shape[2:] != x.shape[2:]:
-        raise ValueError(f"paddle.incubate.{api}: 'mask' must have shape [{x.shape[0]}, 1, "
+        raise ValueError(f"paddle.{api}: 'mask' must have shape [{x.shape[0]}, 1, "
                          f"{x.shape[2]}, {x.shape[3]}] for 'x' of shape {list(x.shape)}, but "
                          f"received {list(mask.shape)}")
     return torch.softmax(x + mask.detach(), dim=-1)  # as in Paddle, the mask gets no gradient
@@ -346,7 +346,7 @@ def incubate_softmax_mask_fuse_upper_triangle(x):
         >>> [[round(v, 4) for v in row] for row in out[0, 0].tolist()]
         [[1.0, 0.0, 0.0], [0.5, 0.5, 0.0], [0.3333, 0.3333, 0.3333]]
     """
-    api = "softmax_mask_fuse_upper_triangle"
+    api = "incubate.softmax_mask_fuse_upper_triangle"
     _check_dtype(api, "x", x, _FLOAT_DTYPES)
     _check_4d(api, "x", x)
     q, k = x.shape[-2], x.shape[-1]

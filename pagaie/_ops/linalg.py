@@ -22,6 +22,13 @@ def _square(api: str, x, arg: str = "x") -> None:
                          f"received shape {list(x.shape)}")
 
 
+def _floating(api: str, x) -> None:
+    """Paddle has no integer/bool/half kernel for the LAPACK-backed ops: its NotFound (RuntimeError)."""
+    if not (x.is_floating_point() or x.is_complex()) or x.dtype in (torch.float16, torch.bfloat16):
+        raise RuntimeError(f"paddle.linalg.{api}: 'x' must be a floating or complex tensor, but "
+                           f"received dtype {str(x.dtype).replace('torch.', '')}")
+
+
 def _axis_list(axis, ndim, api):
     if axis is None:
         return None
@@ -52,7 +59,7 @@ def norm(x, p=None, axis=None, keepdim=False, out=None, dtype=None, name=None):
     Args:
         x (Tensor): the input (floating).
         p (float|str, optional): the order: a number, ``inf``, ``-inf``, ``'fro'`` or
-            ``'nuc'``; None means ``'fro'`` for matrices and 2 for vectors.
+            ``'nuc'``; None means 2 (the spectral norm when ``axis`` names two axes).
         axis (int|list|tuple, optional): the axes to reduce.
         keepdim (bool, optional): keep the reduced axes with size 1.
         out (Tensor, optional): receives the result.
@@ -77,14 +84,15 @@ def norm(x, p=None, axis=None, keepdim=False, out=None, dtype=None, name=None):
     if dtype is not None:
         x = x.to(torch_dtype(dtype, "linalg.norm"))
     dims = _axis_list(axis, x.dim(), "linalg.norm")
-    if p is None:
-        p = "fro" if dims is None or len(dims) == 2 else 2.0
+    if p is None:  # Paddle: the spectral norm for a pair of axes, else the vector 2-norm
+        p = 2.0
     if dims is None or len(dims) != 2:
         if p == "nuc":
             if dims is None and x.dim() == 2:
                 return write_out(out, torch.linalg.matrix_norm(x, ord="nuc", keepdim=keepdim))
-            raise ValueError("paddle.linalg.norm: p='nuc' needs 'axis' to name two dimensions (or a "
-                             f"2-D input), but received axis={axis} for a {x.dim()}-D input")
+            raise (ValueError if dims is None else TypeError)(
+                "paddle.linalg.norm: p='nuc' needs 'axis' to name two dimensions (or a 2-D input), "
+                f"but received axis={axis} for a {x.dim()}-D input")
         if isinstance(p, str) and p != "fro":
             raise ValueError(f"paddle.linalg.norm: 'p' must be a number, 'fro' or 'nuc', but received {p!r}")
         return write_out(out, _vector_norm(x, p, dims, keepdim))
@@ -202,8 +210,13 @@ def matrix_rank(x, tol=None, hermitian=False, atol=None, rtol=None, name=None):
         >>> paddle.linalg.matrix_rank(paddle.to_tensor([[1.0, 2.0], [2.0, 4.0]])).item()
         1
     """
+    _floating("matrix_rank", x)
     if tol is not None:
-        return torch.linalg.matrix_rank(x, atol=tol, rtol=0.0, hermitian=hermitian)
+        atol, rtol = tol, 0.0
+    if isinstance(atol, torch.Tensor) or isinstance(rtol, torch.Tensor):
+        # the kernel takes both tolerances as numbers or both as tensors
+        atol, rtol = (t if isinstance(t, torch.Tensor) or t is None else torch.tensor(t, dtype=x.real.dtype)
+                      for t in (atol, rtol))
     return torch.linalg.matrix_rank(x, atol=atol, rtol=rtol, hermitian=hermitian)
 
 
@@ -244,6 +257,7 @@ def slogdet(x, name=None):
         [-1.0, 0.693...]
     """
     _square("slogdet", x)
+    _floating("slogdet", x)
     sign, logabs = torch.linalg.slogdet(x)
     return torch.stack([sign, logabs.to(sign.dtype)])
 
@@ -265,6 +279,7 @@ def inv(x, name=None):
         [[0.5, 0.0], [0.0, 0.25]]
     """
     _square("inv", x)
+    _floating("inv", x)
     return torch.linalg.inv(x)
 
 
@@ -289,6 +304,7 @@ def pinv(x, rcond=1e-15, hermitian=False, name=None):
         >>> paddle.linalg.pinv(paddle.to_tensor([[2.0, 0.0], [0.0, 0.0]])).tolist()
         [[0.5, 0.0], [0.0, 0.0]]
     """
+    _floating("pinv", x)
     if hermitian:
         # Through the eigendecomposition, so gradients match Paddle's (symmetric) ones.
         w, v = torch.linalg.eigh(x)
@@ -336,6 +352,9 @@ def matrix_exp(x, name=None):
         [[1.0, 0.0], [0.0, 1.0]]
     """
     _square("matrix_exp", x)
+    if x.dtype not in (torch.float32, torch.float64):
+        raise ValueError("paddle.linalg.matrix_exp: 'x' must be float32 or float64, but received "
+                         f"dtype {str(x.dtype).replace('torch.', '')}")
     return torch.linalg.matrix_exp(x)
 
 
@@ -458,6 +477,9 @@ def cholesky(x, upper=False, name=None):
     if x.dim() < 2 or x.shape[-1] != x.shape[-2]:
         raise AssertionValueError(f"paddle.linalg.cholesky: 'x' must be a (batch of) square matrices, "
                                   f"but received shape {list(x.shape)}")
+    if x.is_complex():
+        raise RuntimeError("paddle.linalg.cholesky: 'x' must be float32 or float64, but received "
+                           f"dtype {str(x.dtype).replace('torch.', '')}")
     return torch.linalg.cholesky(x, upper=upper)
 
 
@@ -487,7 +509,7 @@ def cholesky_inverse(x, upper=False, name=None):
 _LSTSQ_DRIVERS = ("gels", "gelsy", "gelsd", "gelss")
 
 
-@defop(amp="black", paddle_types=("lstsq", "pd_op.lstsq"))
+@defop(amp="black", differentiable=False, paddle_types=("lstsq", "pd_op.lstsq"))
 def lstsq(x, y, rcond=None, driver=None, name=None):
     """Least-squares solution of ``x @ out = y``.
 
@@ -520,7 +542,8 @@ def lstsq(x, y, rcond=None, driver=None, name=None):
     if driver == "gelsy":
         res = res.new_empty((0,))
     # Paddle reports no rank for 'gels': an empty int64 tensor; int32 for the others
-    return sol, res, rank.to(torch.int64 if driver == "gels" else torch.int32), sv
+    # Paddle has no lstsq gradient: every output is stop_gradient
+    return sol.detach(), res.detach(), rank.to(torch.int64 if driver == "gels" else torch.int32), sv.detach()
 
 
 @defop(amp="white", method=False)

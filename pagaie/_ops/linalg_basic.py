@@ -12,6 +12,12 @@ __all__ = ["matmul", "mm", "bmm", "mv", "dot", "einsum", "addmm", "addmm_", "bad
            "vecdot"]
 
 
+
+def _floating(api: str, x) -> None:
+    if not (x.is_floating_point() or x.is_complex()):  # no integer kernel in Paddle: NotFound
+        raise RuntimeError(f"paddle.{api}: 'x' must be a floating tensor, but received dtype "
+                           f"{str(x.dtype).replace('torch.', '')}")
+
 @defop(amp="white", paddle_types=("matmul_v2", "matmul", "pd_op.matmul"))
 def matmul(x, y, transpose_x=False, transpose_y=False, name=None, *, out=None):
     """Matrix product with broadcasting over batch dimensions.
@@ -390,6 +396,9 @@ def tensordot(x, y, axes=2, name=None):
         n = int(axes)
         if n < 0:
             raise ValueError(f"paddle.tensordot: an int 'axes' must be non-negative, but received {n}")
+        if n and list(x.shape[x.dim() - n:]) != list(y.shape[:n]):
+            raise AssertionError(f"paddle.tensordot: the last {n} dimensions of 'x' {list(x.shape)} must "
+                                 f"match the first {n} of 'y' {list(y.shape)}")
         return torch.tensordot(x, y, dims=n)
     axes = list(axes)
     if not axes:
@@ -430,7 +439,7 @@ def trace(x, offset=0, axis1=0, axis2=1, name=None):
         5
     """
     if x.dim() < 2:
-        raise ValueError(f"paddle.trace: 'x' must be at least 2-D, but received {x.dim()}-D")
+        raise IndexError(f"paddle.trace: 'x' must be at least 2-D, but received {x.dim()}-D")
     a1, a2 = norm_axis(axis1, x.dim(), "trace", "axis1"), norm_axis(axis2, x.dim(), "trace", "axis2")
     if a1 == a2:
         raise ValueError(f"paddle.trace: 'axis1' and 'axis2' must differ, but both are {axis1}")
@@ -456,6 +465,7 @@ def dist(x, y, p=2, name=None):
         >>> paddle.dist(paddle.to_tensor([3.0, 0.0]), paddle.to_tensor([0.0, 4.0])).item()
         5.0
     """
+    _floating("dist", x)
     return torch.dist(x, y, p=float(p))
 
 
@@ -482,6 +492,10 @@ def cdist(x, y, p=2.0, compute_mode="use_mm_for_euclid_dist_if_necessary", name=
     modes = ("use_mm_for_euclid_dist_if_necessary", "use_mm_for_euclid_dist", "donot_use_mm_for_euclid_dist")
     if compute_mode not in modes:
         raise ValueError(f"paddle.cdist: 'compute_mode' must be one of {modes}, but received {compute_mode!r}")
+    _floating("cdist", x)
+    if x.shape[-1] != y.shape[-1]:
+        raise AssertionError(f"paddle.cdist: 'x' and 'y' must have the same last dimension, but received "
+                             f"{x.shape[-1]} and {y.shape[-1]}")
     return torch.cdist(x, y, p=float(p), compute_mode=compute_mode)
 
 
@@ -504,6 +518,7 @@ def pdist(x, p=2.0, name=None):
     """
     if x.dim() != 2:
         raise ValueError(f"paddle.pdist: 'x' must be 2-D, but received {x.dim()}-D")
+    _floating("pdist", x)
     return torch.pdist(x, p=float(p))
 
 

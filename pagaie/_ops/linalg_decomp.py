@@ -8,7 +8,8 @@ from __future__ import annotations
 import torch
 
 from pagaie._core.registry import defop
-from pagaie._ops._helpers import write_out
+from pagaie._ops._helpers import AssertionValueError, write_out
+from pagaie._ops.linalg import _floating
 
 __all__ = ["eigvalsh"]
 
@@ -118,10 +119,11 @@ def eig(x, name=None):
         [2.0, 3.0]
     """
     _matrix("eig", x, square=True)
+    _floating("eig", x)
     return torch.linalg.eig(x)
 
 
-@defop(amp="black", paddle_types=("eigvals", "pd_op.eigvals"))
+@defop(amp="black", differentiable=False, paddle_types=("eigvals", "pd_op.eigvals"))
 def eigvals(x, name=None):
     """Eigenvalues of (a batch of) general square matrices.
 
@@ -138,7 +140,8 @@ def eigvals(x, name=None):
         [2.0, 3.0]
     """
     _matrix("eigvals", x, square=True)
-    return torch.linalg.eigvals(x)
+    _floating("eigvals", x)
+    return torch.linalg.eigvals(x).detach()  # Paddle has no eigvals gradient
 
 
 def _uplo(api: str, UPLO: str) -> str:
@@ -295,6 +298,15 @@ def householder_product(x, tau, name=None):
         paddle.Size([3, 2])
     """
     _matrix("householder_product", x)
+    if tau.dim() != x.dim() - 1:
+        raise AssertionValueError("paddle.linalg.householder_product: 'tau' must have one dimension fewer "
+                                  f"than 'x', but received x: {list(x.shape)}, tau: {list(tau.shape)}")
+    if tau.shape[-1] > x.shape[-1]:
+        raise AssertionValueError(f"paddle.linalg.householder_product: the last dimension of 'tau' "
+                                  f"({tau.shape[-1]}) must not exceed that of 'x' ({x.shape[-1]})")
+    if tau.shape[:-1] != x.shape[:-2]:
+        raise AssertionValueError("paddle.linalg.householder_product: 'x' and 'tau' must have the same batch "
+                                  f"dimensions, but received x: {list(x.shape)}, tau: {list(tau.shape)}")
     return torch.linalg.householder_product(x, tau)
 
 

@@ -133,6 +133,15 @@ def sparse_csr_tensor(crows, cols, values, shape=None, dtype=None, place=None, s
     if cr.numel() != want:
         raise ValueError(f"paddle.{api}: the length ({cr.numel()}) of crows must equal rows + 1 "
                          f"({dims[-2] + 1}) per batch ({want} in all)")
+    if cr.numel():
+        if int(cr[0]) != 0:
+            raise ValueError(f"paddle.{api}: the 0th value of crows must be 0, but received "
+                             f"{int(cr[0])}")
+        ends = cr.reshape(-1, dims[-2] + 1)[:, -1]
+        if int(ends.sum()) != v.numel():
+            raise ValueError(f"paddle.{api}: the last value of crows (per batch, summed) must "
+                             f"equal the number of non-zero values ({v.numel()}), but received "
+                             f"{ends.tolist()}")
     if cr.dtype is not co.dtype or cr.dtype not in (torch.int32, torch.int64):
         cr, co = cr.long(), co.long()
     return sc.csr(cr, co, v, dims, api)

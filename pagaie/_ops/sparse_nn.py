@@ -327,6 +327,9 @@ def sparse_max_pool3d(x, kernel_size, stride=None, padding=0, ceil_mode=False,
         [[-1.0]]
     """
     api = "sparse.nn.functional.max_pool3d"
+    if data_format != "NDHWC":  # Paddle asserts here (ValueError only for the convolutions)
+        raise AssertionError(f"paddle.{api}: data_format must be 'NDHWC', but received "
+                             f"{data_format!r}")
     _conv_input(x, 3, data_format, "NDHWC", api)
     ksize = _tuple(kernel_size, 3, "kernel_size", api)
     stride = ksize if stride is None else _tuple(stride, 3, "stride", api)

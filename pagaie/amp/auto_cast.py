@@ -262,23 +262,24 @@ def is_autocast_enabled(device_type: str | None = None) -> bool:
     return current_state() is not None
 
 
-def get_autocast_dtype(device_type: str | None = None) -> _dt.DType:
-    """The low-precision dtype of the active autocast region (float16 when none).
+def get_autocast_dtype(device_type: str | None = None) -> str:
+    """The name of the low-precision dtype of the active autocast region ('float16' when
+    none), a string as in Paddle.
 
     Examples:
         >>> import pagaie as paddle
         >>> paddle.amp.get_autocast_dtype()
-        <DataType.FLOAT16: 15>
+        'float16'
     """
     st = current_state()
-    return _dt.from_torch_dtype(st.low if st is not None else torch.float16)
+    return str(_dt.from_torch_dtype(st.low if st is not None else torch.float16)).replace("paddle.", "")
 
 
-def get_autocast_cpu_dtype(device_type: str | None = None) -> _dt.DType:
+def get_autocast_cpu_dtype(device_type: str | None = None) -> str:
     """Same as :func:`get_autocast_dtype` (one autocast state serves every device)."""
     return get_autocast_dtype()
 
 
-def get_autocast_gpu_dtype(device_type: str | None = None) -> _dt.DType:
+def get_autocast_gpu_dtype(device_type: str | None = None) -> str:
     """Same as :func:`get_autocast_dtype` (one autocast state serves every device)."""
     return get_autocast_dtype()

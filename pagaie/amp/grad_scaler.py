@@ -195,8 +195,8 @@ class AmpScaler:
     def set_incr_ratio(self, new_incr_ratio: float) -> None:
         """Set the growth factor (must be > 1)."""
         if not new_incr_ratio > 1.0:
-            raise ValueError(f"paddle.amp.GradScaler.set_incr_ratio: incr_ratio must be > 1.0, "
-                             f"but received {new_incr_ratio}")
+            raise AssertionError(f"paddle.amp.GradScaler.set_incr_ratio: incr_ratio must be > 1.0, "
+                                 f"but received {new_incr_ratio}")
         self._incr_ratio = new_incr_ratio
 
     def get_decr_ratio(self) -> float:
@@ -206,8 +206,8 @@ class AmpScaler:
     def set_decr_ratio(self, new_decr_ratio: float) -> None:
         """Set the shrink factor (must be < 1)."""
         if not new_decr_ratio < 1.0:
-            raise ValueError(f"paddle.amp.GradScaler.set_decr_ratio: decr_ratio must be < 1.0, "
-                             f"but received {new_decr_ratio}")
+            raise AssertionError(f"paddle.amp.GradScaler.set_decr_ratio: decr_ratio must be < 1.0, "
+                                 f"but received {new_decr_ratio}")
         self._decr_ratio = new_decr_ratio
 
     def get_incr_every_n_steps(self) -> int:

@@ -7,20 +7,49 @@ from typing import Sequence
 
 import torch
 
+from torch.autograd.graph import get_gradient_edge
+
 from pagaie._core.tensor import GradNode, Tensor, as_torch, require_grad, wrap
 
 __all__ = ["backward", "grad"]
 
 
 def _as_list(v, api: str, arg: str) -> list:
+    """``v`` as a list of tensors; Paddle asserts on anything else."""
     if v is None:
         return []
     if isinstance(v, Tensor):
         return [v]
     if isinstance(v, (list, tuple)):
         return list(v)
-    raise TypeError(f"paddle.{api}: '{arg}' must be a Tensor or a list of Tensors, "
-                    f"but received {type(v).__name__}")
+    raise AssertionError(f"paddle.{api}: '{arg}' must be a Tensor or a list of Tensors, "
+                         f"but received {type(v).__name__}")
+
+
+def _check_grad_tensor(g, out: Tensor, api: str, arg: str) -> None:
+    if not isinstance(g, Tensor):
+        raise AssertionError(f"paddle.{api}: each of '{arg}' must be None or a Tensor, "
+                             f"but received {type(g).__name__}")
+    if list(g.shape) != list(out.shape):
+        raise AssertionError(f"paddle.{api}: '{arg}' has shape {list(g.shape)}, which does not match "
+                             f"the shape {list(out.shape)} of the tensor it is the gradient of")
+
+
+def _reached_edges(outs: list, cut: set) -> set:
+    """Gradient edges ``(node, output_nr)`` reachable from ``outs`` without crossing ``cut``."""
+    todo = [(e.node, e.output_nr) for e in map(get_gradient_edge, outs)]
+    seen: set = set()
+    nodes: set = set()
+    while todo:
+        edge = todo.pop()
+        if edge in seen or edge in cut:
+            continue
+        seen.add(edge)
+        if edge[0] in nodes:
+            continue
+        nodes.add(edge[0])
+        todo.extend(e for e in edge[0].next_functions if e[0] is not None)
+    return seen
 
 
 def _autograd_error(api: str, exc: RuntimeError) -> RuntimeError:
@@ -29,8 +58,12 @@ def _autograd_error(api: str, exc: RuntimeError) -> RuntimeError:
         return RuntimeError(f"paddle.{api}: a tensor needed to compute gradients was modified by an "
                             "in-place operation after it was used; use the out-of-place API instead")
     if "backward through the graph a second time" in msg or "freed" in msg:
-        return RuntimeError(f"paddle.{api}: the graph has already been released by a previous "
+        # Paddle reports this as a fatal error (SystemError).
+        return SystemError(f"paddle.{api}: the graph has already been released by a previous "
                             "backward; pass retain_graph=True to the first backward to run it again")
+    if "has changed the size of value" in msg or "has changed the type of value" in msg:
+        return RuntimeError(f"paddle.{api}: a hook registered with register_hook returned a "
+                            "gradient whose shape or dtype differs from the gradient it received")
     if "does not require grad" in msg:
         return RuntimeError(f"paddle.{api}: the output does not depend on any tensor with "
                             "stop_gradient=False, so there is no gradient to compute")
@@ -84,10 +117,17 @@ def backward(tensors: Sequence[Tensor], grad_tensors: Sequence[Tensor | None] | 
     outs = _as_list(tensors, "autograd.backward", "tensors")
     grads = _as_list(grad_tensors, "autograd.backward", "grad_tensors") or [None] * len(outs)
     if len(grads) != len(outs):
-        raise ValueError(f"paddle.autograd.backward: got {len(outs)} tensors but {len(grads)} "
-                         "grad_tensors; the lengths must match")
+        raise AssertionError(f"paddle.autograd.backward: got {len(outs)} tensors but {len(grads)} "
+                             "grad_tensors; the lengths must match")
+    if len({id(o) for o in outs}) != len(outs):
+        raise AssertionError("paddle.autograd.backward: 'tensors' contains the same Tensor more than once")
     ts, gs = [], []
     for o, g in zip(outs, grads):
+        if not isinstance(o, Tensor):
+            raise AssertionError("paddle.autograd.backward: each of 'tensors' must be a Tensor, "
+                                 f"but received {type(o).__name__}")
+        if g is not None:
+            _check_grad_tensor(g, o, "autograd.backward", "grad_tensors")
         t = o._t
         if not t.requires_grad:
             continue  # Paddle silently does nothing for outputs that stop gradient
@@ -134,32 +174,67 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
     ins = _as_list(inputs, "grad", "inputs")
     gos = _as_list(grad_outputs, "grad", "grad_outputs") or [None] * len(outs)
     if len(gos) != len(outs):
-        raise ValueError(f"paddle.grad: got {len(outs)} outputs but {len(gos)} grad_outputs")
+        raise AssertionError(f"paddle.grad: got {len(outs)} outputs but {len(gos)} grad_outputs; "
+                             "the lengths must match")
     if not only_inputs:
-        raise ValueError("paddle.grad: only_inputs=False is not supported (as in Paddle)")
+        raise AssertionError("paddle.grad: only_inputs=False is not supported")
+    for arg, ts in (("outputs", outs), ("inputs", ins)):
+        if len({id(t) for t in ts}) != len(ts):
+            raise RuntimeError(f"paddle.grad: '{arg}' contains the same Tensor more than once")
+    if isinstance(no_grad_vars, set):
+        no_grad_vars = list(no_grad_vars)
+    cut = [v for v in _as_list(no_grad_vars, "grad", "no_grad_vars") if v._t.requires_grad]
+    for o, g in zip(outs, gos):
+        if g is not None:
+            _check_grad_tensor(g, o, "grad", "grad_outputs")
     for i in ins:
-        if not i._t.requires_grad:
+        if not i._t.requires_grad and not allow_unused:
             raise ValueError(f"paddle.grad: input tensor {i.name!r} has stop_gradient=True, so "
                              "no gradient can be computed for it")
-    if retain_graph is None:
-        retain_graph = create_graph
+    # Paddle's paddle.grad never releases the graph: a later backward over it still works,
+    # whatever ``retain_graph`` says.
+    del retain_graph
     ts, gs = [], []
     for o, g in zip(outs, gos):
         if o._t.requires_grad:
             ts.append(o._t)
             gs.append(torch.ones_like(o._t) if g is None else as_torch(g, o._t.dtype))
-    if not ts:
+    live = [i for i in ins if i._t.requires_grad]
+    if not ts or not live:
         if allow_unused:
             return [None] * len(ins)
         raise ValueError("paddle.grad: none of the outputs depends on the inputs "
                          "(all outputs stop gradient); pass allow_unused=True to get None")
     if dump_backward_graph_path is not None:
         _dump_graph(ts, dump_backward_graph_path)
+    hooks = []
+    if cut:
+        # no_grad_vars are constants: no gradient flows through them, and an input reached
+        # only through them is unused.
+        edges = {(e.node, e.output_nr) for e in map(get_gradient_edge, (v._t for v in cut))}
+        reached = _reached_edges(ts, edges)
+        live = [i for i in live if (lambda e: (e.node, e.output_nr))(get_gradient_edge(i._t)) in reached]
+        hooks = [v._t.register_hook(torch.zeros_like) for v in cut if v._t.grad_fn is not None]
+    # Paddle runs a leaf's hooks when its gradient is accumulated, which paddle.grad never
+    # does: hide the hooks of leaf inputs for this call.
+    hidden = [(h, dict(h)) for h in (i._t._backward_hooks for i in live if i._t.is_leaf) if h]
+    for h, _ in hidden:
+        h.clear()
     try:
-        res = torch.autograd.grad(ts, [i._t for i in ins], gs, retain_graph=retain_graph,
-                                  create_graph=create_graph, allow_unused=True)
+        if live:
+            got = torch.autograd.grad(ts, [i._t for i in live], gs, retain_graph=True,
+                                      create_graph=create_graph, allow_unused=True)
+        else:
+            got = []
     except RuntimeError as exc:
         raise _autograd_error("grad", exc) from None
+    finally:
+        for h in hooks:
+            h.remove()
+        for h, saved in hidden:
+            h.update(saved)
+    by_id = {id(i): r for i, r in zip(live, got)}
+    res = [by_id.get(id(i)) for i in ins]
     if not allow_unused:
         unused = [i.name for i, r in zip(ins, res) if r is None]
         if unused:

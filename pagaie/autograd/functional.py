@@ -48,7 +48,7 @@ class Jacobian:
         nd_ok = (1, 2) if is_batched else (0, 1)
         if y.dim() not in nd_ok:
             self._fail("ys", y, is_batched)
-        if x.dim() not in nd_ok and not (not is_batched and x.dim() > 1):
+        if x.dim() not in nd_ok:
             self._fail("xs", x, is_batched)
         self._y = y
         self._x = x

@@ -2,6 +2,8 @@
 from __future__ import annotations
 
 import functools
+import inspect
+import numbers
 from typing import Any, Callable
 
 import torch
@@ -22,9 +24,24 @@ class _GradMode:
         torch.set_grad_enabled(self._prev)
 
     def __call__(self, func: Callable) -> Callable:
+        mode = type(self)
+        if inspect.isgeneratorfunction(func):
+            @functools.wraps(func)
+            def gen_wrapper(*args: Any, **kwargs: Any) -> Any:
+                gen = func(*args, **kwargs)
+                sent = None
+                while True:  # the mode holds while the generator body runs, not between yields
+                    with mode():
+                        try:
+                            value = gen.send(sent)
+                        except StopIteration as stop:
+                            return stop.value
+                    sent = yield value
+            return gen_wrapper
+
         @functools.wraps(func)
         def wrapper(*args: Any, **kwargs: Any) -> Any:
-            with type(self)():
+            with mode():
                 return func(*args, **kwargs)
         return wrapper
 
@@ -72,6 +89,9 @@ class set_grad_enabled:
     """
 
     def __init__(self, mode: bool) -> None:
+        if not (mode is None or isinstance(mode, numbers.Number) or type(mode).__name__ == "bool_"):
+            raise TypeError(f"paddle.set_grad_enabled: 'mode' must be a bool, but received "
+                            f"{type(mode).__name__}")
         self._prev = torch.is_grad_enabled()
         self._mode = bool(mode)
         torch.set_grad_enabled(self._mode)

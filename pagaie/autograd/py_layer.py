@@ -9,13 +9,14 @@ higher-order gradient is requested (``create_graph=True``).
 """
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 import torch
 
-from pagaie._core.tensor import Tensor, as_torch, wrap
+from pagaie._core.tensor import GRAD_FLAG, Tensor, as_torch, wrap
 
-__all__ = ["PyLayer", "PyLayerContext", "Function"]
+__all__ = ["PyLayer", "PyLayerContext", "Function", "once_differentiable"]
 
 
 class PyLayerContext:
@@ -88,10 +89,59 @@ class PyLayerContext:
         self.grad_in_dtype_consistent = bool(flag)
 
 
+def once_differentiable(backward: Any) -> Any:
+    """Decorate a PyLayer ``backward`` that is not itself differentiable: it runs without
+    recording gradients, so its results are constants for any higher-order gradient.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> from pagaie.autograd.py_layer import PyLayer, once_differentiable
+        >>> class Square(PyLayer):
+        ...     @staticmethod
+        ...     def forward(ctx, x):
+        ...         ctx.save_for_backward(x)
+        ...         return x * x
+        ...     @staticmethod
+        ...     @once_differentiable
+        ...     def backward(ctx, dy):
+        ...         (x,) = ctx.saved_tensor()
+        ...         return 2 * x * dy
+        >>> x = paddle.to_tensor([3.0], stop_gradient=False)
+        >>> Square.apply(x).backward()
+        >>> x.grad.tolist()
+        [6.0]
+    """
+    @functools.wraps(backward)
+    def wrapper(ctx: Any, *grads: Any) -> Any:
+        with torch.no_grad():
+            return backward(ctx, *grads)
+    return wrapper
+
+
+def _mark_when_accumulated(leaf: torch.Tensor, given: torch.Tensor) -> None:
+    """Once ``leaf.grad`` is first filled, flag it stop_gradient=True when it is exactly the
+    gradient a PyLayer's backward returned (no other contribution was added to it). One
+    pending hook per leaf: paddle.grad never accumulates, so a later call only updates it."""
+    pending = getattr(leaf, "_pagaie_pylayer_grad", None)
+    if pending is not None:
+        pending[0] = given
+        return
+    pending = [given]
+    leaf._pagaie_pylayer_grad = pending
+
+    def hook(t: torch.Tensor) -> None:
+        handle.remove()
+        del t._pagaie_pylayer_grad
+        g, want = t.grad, pending[0]
+        if g is not None and not hasattr(g, GRAD_FLAG) and g.shape == want.shape and torch.equal(g, want):
+            setattr(g, GRAD_FLAG, False)
+    handle = leaf.register_post_accumulate_grad_hook(hook)
+
+
 class _Call:
     """One ``apply`` call: the user's arguments and where their Tensors sit."""
 
-    __slots__ = ("layer", "args", "kwargs", "inputs", "ctx", "n_out", "single")
+    __slots__ = ("layer", "args", "kwargs", "inputs", "ctx", "n_out", "single", "tensor_pos", "groups")
 
     def __init__(self, layer: type, args: tuple, kwargs: dict, inputs: list) -> None:
         self.layer = layer
@@ -101,15 +151,56 @@ class _Call:
         self.ctx = layer._ctx_class()
         self.n_out = 0
         self.single = False
+        self.tensor_pos: list | None = None
+        self.groups: list | None = None  # set when a list argument holds Tensors
+
+
+def _tensor_inputs(values: Any, out: list, groups: list) -> None:
+    """Collect the Tensor arguments into ``out``, also those inside list/tuple arguments (as
+    Paddle counts them); ``groups`` gets None per lone Tensor and the count per list."""
+    for v in values:
+        if isinstance(v, Tensor):
+            out.append(v)
+            groups.append(None)
+        elif isinstance(v, (list, tuple)):
+            ts = [e for e in v if isinstance(e, Tensor)]
+            if ts:
+                out.extend(ts)
+                groups.append(len(ts))
+
+
+def _flatten_grads(res: tuple, groups: list, name: str) -> tuple[list, int]:
+    """Backward's results, one per argument group (a list of gradients for a list argument),
+    flattened to one per Tensor input; also how many of them backward actually gave."""
+    if len(res) > len(groups):
+        raise ValueError(f"paddle.autograd.PyLayer: {name}.backward returned {len(res)} gradients, "
+                         f"but forward received only {len(groups)} Tensor argument(s)")
+    flat: list = []
+    given = 0
+    for j, size in enumerate(groups):
+        g = res[j] if j < len(res) else None
+        if size is None:
+            flat.append(g)
+        elif g is None:
+            flat.extend([None] * size)
+        elif not isinstance(g, (list, tuple)):
+            raise ValueError(f"paddle.autograd.PyLayer: {name}.backward must return a list or tuple "
+                             f"of gradients at position {j}, for the list argument there, but "
+                             f"returned {type(g).__name__}")
+        else:
+            flat.extend(list(g)[:size] + [None] * (size - len(g)))
+        if j < len(res):
+            given = len(flat)
+    return flat, given
 
 
 def _unwrap_out(out: Any, api: str) -> Any:
     if isinstance(out, Tensor):
         return out._t
-    if isinstance(out, (tuple, list)):
+    if isinstance(out, (tuple, list)) and any(isinstance(o, Tensor) for o in out):
         return tuple(o._t if isinstance(o, Tensor) else o for o in out)
-    raise TypeError(f"paddle.autograd.PyLayer: {api}.forward must return a Tensor or a tuple of "
-                    f"Tensors, but returned {type(out).__name__}")
+    raise ValueError(f"paddle.autograd.PyLayer: {api}.forward must return at least one Tensor, "
+                     f"but returned {type(out).__name__}")
 
 
 def _forward(tctx: Any, call: _Call, *ts: torch.Tensor) -> Any:
@@ -120,6 +211,8 @@ def _forward(tctx: Any, call: _Call, *ts: torch.Tensor) -> Any:
     call.single = isinstance(out, Tensor)
     r = _unwrap_out(out, call.layer.__name__)
     call.n_out = 1 if call.single else len(r)
+    if not call.single and not all(isinstance(o, torch.Tensor) for o in r):
+        call.tensor_pos = [i for i, o in enumerate(r) if isinstance(o, torch.Tensor)]
     return r
 
 
@@ -127,18 +220,24 @@ def _backward(tctx: Any, *grads: torch.Tensor | None) -> tuple:
     call: _Call = tctx.pagaie_call
     ctx = call.ctx
     name = call.layer.__name__
+    if call.tensor_pos is not None:  # backward receives gradients of the Tensor outputs only
+        grads = tuple(grads[i] for i in call.tensor_pos)
     res = call.layer.backward(ctx, *[None if g is None else wrap(g) for g in grads])
     if not isinstance(res, (tuple, list)):
         res = (res,)
-    n = len(call.inputs)
-    if len(res) > n:
-        raise ValueError(f"paddle.autograd.PyLayer: {name}.backward returned {len(res)} gradients, "
-                         f"but forward received only {n} Tensor input(s)")
+    if call.groups is not None:
+        res, given = _flatten_grads(res, call.groups, name)
+    else:
+        given = len(res)
+        n = len(call.inputs)
+        if given > n:
+            raise ValueError(f"paddle.autograd.PyLayer: {name}.backward returned {given} gradients, "
+                             f"but forward received only {n} Tensor input(s)")
     out = [None]
     for i, inp in enumerate(call.inputs):
         g = res[i] if i < len(res) else None
         if g is None:
-            if inp._t.requires_grad:
+            if i >= given and inp._t.requires_grad:
                 raise ValueError(f"paddle.autograd.PyLayer: {name}.backward should not return an "
                                  f"empty gradient at position {i}: that input needs a gradient "
                                  "(stop_gradient=False)")
@@ -148,6 +247,15 @@ def _backward(tctx: Any, *grads: torch.Tensor | None) -> tuple:
         if ctx.grad_in_dtype_consistent and gt.dtype != inp._t.dtype and \
                 (inp._t.is_floating_point() or inp._t.is_complex()):
             gt = gt.to(inp._t.dtype)
+        if not gt.requires_grad and not any(gt is x for x in grads):
+            # A gradient that comes straight from a PyLayer's backward says stop_gradient=True
+            # in Paddle (it then lands unchanged in the leaf's ``grad``).
+            if gt is as_torch(g):
+                gt = gt.detach()
+            setattr(gt, GRAD_FLAG, False)
+            leaf = inp._t
+            if leaf.is_leaf and leaf.grad is None:
+                _mark_when_accumulated(leaf, gt)
         out.append(gt)
     return tuple(out)
 
@@ -213,9 +321,14 @@ class PyLayer(metaclass=_PyLayerMeta):
         if cls.forward is PyLayer.forward:
             raise NotImplementedError("paddle.autograd.PyLayer: you must implement the forward "
                                       "function of your PyLayer subclass")
-        inputs = [a for a in args if isinstance(a, Tensor)] + \
-                 [v for v in kwargs.values() if isinstance(v, Tensor)]
+        inputs: list = []
+        groups: list = []
+        _tensor_inputs(args, inputs, groups)
+        if kwargs:
+            _tensor_inputs(kwargs.values(), inputs, groups)
         call = _Call(cls, args, kwargs, inputs)
+        if any(g is not None for g in groups):
+            call.groups = groups
         out = cls._torch_fn.apply(call, *[t._t for t in inputs])
         if call.single:
             return wrap(out)

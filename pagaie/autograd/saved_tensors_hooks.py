@@ -9,6 +9,8 @@ from pagaie._core.tensor import Tensor, as_torch, wrap
 
 __all__ = ["saved_tensors_hooks"]
 
+_active = False  # Paddle allows one pair of hooks at a time
+
 
 class saved_tensors_hooks:
     """Inside this context, every tensor saved for backward goes through ``pack_hook`` when
@@ -52,8 +54,15 @@ class saved_tensors_hooks:
         self._ctx = torch.autograd.graph.saved_tensors_hooks(pack, unpack)
 
     def __enter__(self) -> saved_tensors_hooks:
+        global _active
+        if _active:
+            raise ValueError("paddle.autograd.saved_tensors_hooks: only one pair of hooks is "
+                             "allowed at a time; leave the enclosing saved_tensors_hooks first")
         self._ctx.__enter__()
+        _active = True
         return self
 
     def __exit__(self, *exc: Any) -> None:
+        global _active
+        _active = False
         self._ctx.__exit__(*exc)

@@ -18,6 +18,7 @@ and containers; ``allow_pickle=True`` opts into unrestricted unpickling for trus
 """
 from __future__ import annotations
 
+import _compat_pickle
 import io
 import os
 import pickle
@@ -116,8 +117,21 @@ def save(obj: Any, path: str | os.PathLike | BinaryIO, protocol: int = 4, **conf
         >>> paddle.load(path)['w'].tolist()
         [1.0, 1.0]
     """
+    if "pickle_protocol" in configs:  # Paddle's deprecated spelling of ``protocol``
+        protocol = configs["pickle_protocol"]
     if not isinstance(protocol, int) or not 2 <= protocol <= 5:
         raise ValueError(f"paddle.save: 'protocol' must be an int in [2, 5], but received {protocol!r}")
+    unknown = set(configs) - {"use_binary_format", "pickle_protocol"}
+    if unknown:
+        raise ValueError(f"paddle.save: the configs {sorted(unknown)} are not supported; supported "
+                         "are use_binary_format, pickle_protocol")
+    if not (hasattr(path, "write") or isinstance(path, (str, os.PathLike))):
+        raise ValueError("paddle.save: 'path' must be a file path or a writable binary file object "
+                         f"such as io.BytesIO, but received {type(path).__name__}")
+    from pagaie.nn.layer.layers import Layer
+    if isinstance(obj, Layer):
+        raise ValueError("paddle.save: saving a paddle.nn.Layer object is not supported; "
+                         "save its state_dict() instead")
     if configs.get("use_binary_format"):
         raise NotImplementedError("paddle.save: use_binary_format=True (Paddle's LoDTensor binary "
                                   "stream) is not supported; save without it")
@@ -162,12 +176,16 @@ _SAFE_GLOBALS = {
     ("builtins", "tuple"), ("builtins", "list"), ("builtins", "dict"), ("builtins", "set"),
     ("builtins", "frozenset"), ("builtins", "complex"), ("builtins", "slice"),
     ("builtins", "bytearray"), ("collections", "OrderedDict"),
+    ("_codecs", "encode"),  # how pickle protocol 2 stores bytes (a numpy array's buffer)
 }
 _NUMPY_DTYPE_CLASS = ("numpy.dtypes",)
 
 
 class _RestrictedUnpickler(pickle.Unpickler):
     def find_class(self, module: str, name: str) -> Any:
+        # protocol 2 spells some modules the Python 2 way (``__builtin__``)
+        module, name = _compat_pickle.NAME_MAPPING.get((module, name), (module, name))
+        module = _compat_pickle.IMPORT_MAPPING.get(module, module)
         if (module, name) in _SAFE_GLOBALS or module in _NUMPY_DTYPE_CLASS:
             return super().find_class(module, name)
         raise pickle.UnpicklingError(
@@ -180,7 +198,19 @@ def _is_packed_tensor(v: Any) -> bool:
     return isinstance(v, tuple) and len(v) == 2 and isinstance(v[0], str) and isinstance(v[1], np.ndarray)
 
 
-def _unpack_nested(obj: Any, return_numpy: bool) -> Any:
+def _has_packed_tensor(obj: Any) -> bool:
+    if _is_packed_tensor(obj):
+        return True
+    if isinstance(obj, dict):
+        return any(_has_packed_tensor(v) for v in obj.values())
+    if isinstance(obj, (list, tuple)):
+        return any(_has_packed_tensor(v) for v in obj)
+    return False
+
+
+def _unpack_nested(obj: Any, return_numpy: bool, arrays_too: bool) -> Any:
+    """Tensors back from ``(name, array)`` pairs; bare arrays become tensors too only when
+    the object holds no such pair (as in Paddle, which then takes them for tensors)."""
     if _is_packed_tensor(obj):
         if return_numpy:
             return obj[1]
@@ -188,13 +218,13 @@ def _unpack_nested(obj: Any, return_numpy: bool) -> Any:
         t.name = obj[0]
         return t
     if isinstance(obj, np.ndarray):
-        return obj if return_numpy else _from_array(obj)
+        return obj if return_numpy or not arrays_too else _from_array(obj)
     if isinstance(obj, dict):
-        return type(obj)((k, _unpack_nested(v, return_numpy)) for k, v in obj.items())
+        return type(obj)((k, _unpack_nested(v, return_numpy, arrays_too)) for k, v in obj.items())
     if isinstance(obj, list):
-        return [_unpack_nested(v, return_numpy) for v in obj]
+        return [_unpack_nested(v, return_numpy, arrays_too) for v in obj]
     if isinstance(obj, tuple):
-        return tuple(_unpack_nested(v, return_numpy) for v in obj)
+        return tuple(_unpack_nested(v, return_numpy, arrays_too) for v in obj)
     return obj
 
 
@@ -223,7 +253,12 @@ def _unpack(obj: Any, return_numpy: bool, keep_name_table: bool) -> Any:
             else:
                 out[k] = v
         return out
-    return _unpack_nested(obj, return_numpy)
+    return _unpack_nested(obj, return_numpy, not _has_packed_tensor(obj))
+
+
+class _TruncatedFileError(ValueError, EOFError):
+    """An empty or truncated file: an EOFError as in Paddle, and a ValueError like every
+    other unreadable file."""
 
 
 def load(path: str | os.PathLike | BinaryIO, **configs: Any) -> Any:
@@ -276,7 +311,10 @@ def load(path: str | os.PathLike | BinaryIO, **configs: Any) -> Any:
             raise
         raise ValueError(f"paddle.load: {where} is not a file written by paddle.save "
                          f"(corrupt or truncated): {exc}") from None
-    except (EOFError, ValueError, TypeError, AttributeError, IndexError) as exc:
+    except EOFError as exc:  # Paddle lets EOFError through for an empty or cut-short file
+        raise _TruncatedFileError(f"paddle.load: {where} is not a file written by paddle.save "
+                                  f"(empty or truncated): {exc}") from None
+    except (ValueError, TypeError, AttributeError, IndexError) as exc:
         raise ValueError(f"paddle.load: {where} is not a file written by paddle.save "
                          f"(corrupt or truncated): {exc}") from None
     return _unpack(obj, return_numpy, bool(configs.get("keep_name_table", False)))

@@ -1,4 +1,5 @@
-"""``paddle.incubate``: experimental APIs: the LookAhead and ModelAverage optimizers, segment
+"""``paddle.incubate``: experimental APIs: the LookAhead and ModelAverage optimizers, fused
+layers and ops (``incubate.nn``), functional autograd (``incubate.autograd``), segment
 and graph ops, ``identity_loss``, fused masked softmaxes, ``inference`` and ``cc``.
 
 The op records live in :mod:`pagaie._ops.incubate_ops` and :mod:`pagaie._ops.incubate_graph`.
@@ -6,7 +7,7 @@ As in Paddle, the segment ops, ``graph_send_recv``, ``graph_reindex`` and
 ``graph_sample_neighbors`` are deprecated aliases that warn on each call.
 """
 from pagaie._ops import incubate_graph as _graph, incubate_ops as _ops
-from pagaie.incubate import cc, jit, optimizer  # noqa: F401
+from pagaie.incubate import autograd, cc, jit, nn, optimizer  # noqa: F401
 from pagaie.incubate.jit import inference
 from pagaie.incubate.optimizer import LookAhead, ModelAverage
 from pagaie.utils import deprecated as _deprecated

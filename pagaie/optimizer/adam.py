@@ -65,7 +65,7 @@ class Adam(Optimizer):
     def _check_hparams(api: str, learning_rate: Any, beta1: Any, beta2: Any, epsilon: Any) -> None:
         for n, v in (("learning_rate", learning_rate), ("beta1", beta1), ("beta2", beta2), ("epsilon", epsilon)):
             if v is None:
-                raise ValueError(f"paddle.optimizer.{api}: {n} is not set")
+                raise AssertionError(f"paddle.optimizer.{api}: {n} is not set")
         _check_range(api, "beta1", beta1, 0.0, 1.0)
         _check_range(api, "beta2", beta2, 0.0, 1.0)
         _check_range(api, "epsilon", epsilon, 0.0)

@@ -46,7 +46,7 @@ class Adamax(Optimizer):
                  grad_clip: Any = None, name: str | None = None) -> None:
         for n, v in (("learning_rate", learning_rate), ("beta1", beta1), ("beta2", beta2), ("epsilon", epsilon)):
             if v is None:
-                raise ValueError(f"paddle.optimizer.Adamax: {n} is not set")
+                raise AssertionError(f"paddle.optimizer.Adamax: {n} is not set")
         _check_range("Adamax", "beta1", beta1, 0.0, 1.0)
         _check_range("Adamax", "beta2", beta2, 0.0, 1.0)
         _check_range("Adamax", "epsilon", epsilon, 0.0)

@@ -53,7 +53,7 @@ class Lamb(Optimizer):
                  multi_precision: bool = False, always_adapt: bool = False, name: str | None = None) -> None:
         for n, v in (("learning_rate", learning_rate), ("beta1", beta1), ("beta2", beta2), ("epsilon", epsilon)):
             if v is None:
-                raise ValueError(f"paddle.optimizer.Lamb: {n} is not set")
+                raise AssertionError(f"paddle.optimizer.Lamb: {n} is not set")
         super().__init__(learning_rate, parameters, None, grad_clip, name)
         self.type = "lamb"
         self._beta1, self._beta2, self._epsilon = beta1, beta2, epsilon

@@ -44,8 +44,10 @@ class NAdam(Optimizer):
                  momentum_decay: float = 0.004, parameters: Sequence | None = None, weight_decay: Any = None,
                  grad_clip: Any = None, name: str | None = None) -> None:
         if learning_rate is None:
-            raise ValueError("paddle.optimizer.NAdam: learning_rate is not set")
-        _check_range("NAdam", "learning_rate", learning_rate, 0.0) if isinstance(learning_rate, float) else None
+            raise TypeError("paddle.optimizer.NAdam: learning_rate should be a float or an LRScheduler, "
+                            "but received None")
+        if isinstance(learning_rate, (int, float)):
+            _check_range("NAdam", "learning_rate", learning_rate, 0.0)
         _check_range("NAdam", "epsilon", epsilon, 0.0)
         _check_range("NAdam", "beta1", beta1, 0.0, 1.0)
         _check_range("NAdam", "beta2", beta2, 0.0, 1.0)

@@ -104,6 +104,7 @@ class Optimizer:
                             "groups, pass a list of dicts")
         self._parameter_list = list(parameters)
         self._name = name
+        self.helper = None  # Paddle's static-graph layer helper; None in dynamic mode
         if not isinstance(learning_rate, (float, LRScheduler)):
             raise TypeError("paddle.optimizer: learning rate should be float or LRScheduler, "
                             f"but received {type(learning_rate).__name__}")
@@ -118,11 +119,13 @@ class Optimizer:
         self._dtype = None
         self._grouped = bool(self._parameter_list) and isinstance(self._parameter_list[0], dict)
         if self._parameter_list:
-            first = self._parameter_list[0]["params"] if self._grouped else self._parameter_list
             if self._grouped:
                 for group in self._parameter_list:
                     if "params" not in group:
-                        raise ValueError("paddle.optimizer: each parameter group needs a 'params' entry")
+                        raise AssertionError("paddle.optimizer: each parameter group needs a 'params' "
+                                             f"entry, but received a group with keys {sorted(group)}")
+            first = self._parameter_list[0]["params"] if self._grouped else self._parameter_list
+            if self._grouped:
                 first = list(first) if not isinstance(first, Tensor) else [first]
             if first:
                 self._dtype = first[0].dtype
@@ -150,6 +153,9 @@ class Optimizer:
 
     # ---- parameter groups -----------------------------------------------------------
     def _add_param_group(self, param_group: dict) -> None:
+        if "params" not in param_group:
+            raise AssertionError("paddle.optimizer: each parameter group needs a 'params' entry, "
+                                 f"but received a group with keys {sorted(param_group)}")
         params = param_group["params"]
         if isinstance(params, Tensor):
             param_group["params"] = [params]
@@ -524,7 +530,8 @@ class Optimizer:
             loss (Tensor): the loss (already back-propagated).
             startup_program (None): unused in dynamic mode.
             parameters (list|None, optional): the parameters (or names) to collect; all by default.
-            no_grad_set (set|None, optional): parameters (or names) to leave out.
+            no_grad_set (set|None, optional): ignored in dynamic mode, as in Paddle (every
+                parameter with a gradient is returned).
             callbacks (list|None, optional): unused in dynamic mode.
 
         Returns:
@@ -540,8 +547,7 @@ class Optimizer:
             [('doc_backward_w', [3.0])]
         """
         params = self._select(parameters)
-        skip = {x if isinstance(x, str) else x.name for x in (no_grad_set or ())}
-        return [(p, wrap(p._t.grad)) for p in params if p._t.grad is not None and p.name not in skip]
+        return [(p, p.grad) for p in params if p._t.grad is not None]
 
     def _select(self, parameters: list | None) -> list[Tensor]:
         all_params = self._all_params()
@@ -580,7 +586,8 @@ class Optimizer:
             loss (Tensor): the loss.
             startup_program (None): unused in dynamic mode.
             parameters (list|None, optional): the parameters (or names) to update; all by default.
-            no_grad_set (set|None, optional): parameters (or names) not to update.
+            no_grad_set (set|None, optional): used by static programs; ignored in dynamic
+                mode, as in Paddle.
 
         Returns:
             tuple: (the operators appended, always empty in dynamic mode; the (parameter,
@@ -601,8 +608,8 @@ class Optimizer:
             from pagaie.static.backward import minimize as _static_minimize
             return _static_minimize(self, loss, parameters, no_grad_set)
         if not isinstance(loss, Tensor):
-            raise TypeError(f"paddle.optimizer.Optimizer.minimize: the loss should be a Tensor, "
-                            f"but received {type(loss).__name__}")
+            raise AssertionError(f"paddle.optimizer.Optimizer.minimize: the loss should be a Tensor, "
+                                 f"but received {type(loss).__name__}")
         params_grads = self.backward(loss, startup_program, parameters, no_grad_set)
         with torch.no_grad():
             self._apply_optimize([(p, as_torch(g)) for p, g in params_grads], None)
@@ -765,7 +772,11 @@ def _check_range(api: str, name: str, value: Any, low: float, high: float | None
                  low_open: bool = False, high_open: bool = True) -> None:
     if isinstance(value, (Tensor, torch.Tensor)):
         return
-    v = float(value)
+    try:
+        v = float(value)
+    except (TypeError, ValueError):
+        raise TypeError(f"paddle.optimizer.{api}: {name} should be a number, but received "
+                        f"{type(value).__name__}") from None
     bad = (v <= low) if low_open else (v < low)
     if high is not None:
         bad = bad or ((v >= high) if high_open else (v > high))

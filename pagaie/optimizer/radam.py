@@ -41,7 +41,10 @@ class RAdam(Optimizer):
                  parameters: Sequence | None = None, weight_decay: Any = None, grad_clip: Any = None,
                  name: str | None = None) -> None:
         if learning_rate is None:
-            raise ValueError("paddle.optimizer.RAdam: learning_rate is not set")
+            raise TypeError("paddle.optimizer.RAdam: learning_rate should be a float or an LRScheduler, "
+                            "but received None")
+        if isinstance(learning_rate, (int, float)):
+            _check_range("RAdam", "learning_rate", learning_rate, 0.0)
         _check_range("RAdam", "epsilon", epsilon, 0.0)
         _check_range("RAdam", "beta1", beta1, 0.0, 1.0)
         _check_range("RAdam", "beta2", beta2, 0.0, 1.0)

@@ -14,6 +14,9 @@ from tests.reference import assert_same, paddle_ref
 @pytest.mark.parametrize("build", [pytest.param(b, id=i) for i, b in INIT_LAYERS])
 def test_default_init(build):
     paddle = paddle_ref()
+    # seeded: the statistical comparison is then the same on every run (no flaky tail)
+    paddle.seed(2024)
+    pagaie.seed(2024)
     theirs, ours = build(paddle.nn), build(pagaie.nn)
     assert param_flags(ours) == param_flags(theirs)
     tp, op = layer_params(theirs), layer_params(ours)

@@ -111,6 +111,7 @@ def test_nn_init_dirac_and_errors():
 ])
 def test_nn_init_random_statistics(name, kw, shape):
     def run(fw):
+        fw.seed(7)  # the same draws every run: the statistical bounds cannot flake
         t = fw.zeros(shape)
         r = getattr(fw.nn.init, name)(t, **kw)
         a = t.numpy().astype("float64")

@@ -1,0 +1,301 @@
+"""``paddle.geometric`` ops: segment reductions and message passing over graphs (gather the
+rows of the source nodes, combine them with edge or destination features, reduce them into the
+destination nodes).
+
+Not a top-level family: these records are exported by :mod:`pagaie.geometric`. They share
+their kernels with the deprecated ``paddle.incubate`` aliases (:mod:`pagaie._ops.incubate_ops`).
+"""
+from __future__ import annotations
+
+import torch
+
+from pagaie._core.registry import defop
+from pagaie._ops.incubate_ops import (_VALUE_DTYPES, _check_dtype, _dname, _index_vector,
+                                      _out_rows, _reduce_rows, _segment)
+
+__all__ = ["geometric_segment_sum", "geometric_segment_mean", "geometric_segment_max",
+           "geometric_segment_min", "geometric_send_u_recv", "geometric_send_ue_recv",
+           "geometric_send_uv", "geometric_weighted_sample_neighbors"]
+
+_REDUCE_OPS = ("sum", "mean", "max", "min")
+_MESSAGE_OPS = {"add": torch.add, "sub": torch.sub, "mul": torch.mul, "div": torch.div}
+
+
+@defop(paddle_types=("segment_pool", "pd_op.segment_pool"), method=False)
+def geometric_segment_sum(data, segment_ids, name=None):
+    return _segment("geometric.segment_sum", "sum", data, segment_ids)
+
+
+@defop(paddle_types=("segment_pool", "pd_op.segment_pool"), method=False)
+def geometric_segment_mean(data, segment_ids, name=None):
+    return _segment("geometric.segment_mean", "mean", data, segment_ids)
+
+
+@defop(paddle_types=("segment_pool", "pd_op.segment_pool"), method=False)
+def geometric_segment_max(data, segment_ids, name=None):
+    return _segment("geometric.segment_max", "max", data, segment_ids)
+
+
+@defop(paddle_types=("segment_pool", "pd_op.segment_pool"), method=False)
+def geometric_segment_min(data, segment_ids, name=None):
+    return _segment("geometric.segment_min", "min", data, segment_ids)
+
+
+_SEGMENT_DOC = """Segment {what}: row ``i`` of the result is the {what} of the rows of ``data`` whose
+    id in ``segment_ids`` is ``i`` (a row of zeros for an id that never occurs).
+
+    Args:
+        data (Tensor): the values, float32/float64/int32/int64 (float16/bfloat16 too), at least 1-D.
+        segment_ids (Tensor): int32 or int64 ids, sorted ascending, one per row of ``data``.
+        name (str, optional): unused, for Paddle compatibility.
+
+    Returns:
+        Tensor: same dtype as ``data``, shape ``[segment_ids[-1] + 1] + data.shape[1:]``.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> data = paddle.to_tensor([[1.0, 2.0, 3.0], [3.0, 2.0, 1.0], [4.0, 5.0, 6.0]])
+        >>> ids = paddle.to_tensor([0, 0, 1], dtype='int32')
+        >>> paddle.geometric.segment_{op}(data, ids).tolist()
+        {example}
+    """
+
+for _fn, _what, _op, _ex in (
+        (geometric_segment_sum, "sum", "sum", "[[4.0, 4.0, 4.0], [4.0, 5.0, 6.0]]"),
+        (geometric_segment_mean, "mean", "mean", "[[2.0, 2.0, 2.0], [4.0, 5.0, 6.0]]"),
+        (geometric_segment_max, "maximum", "max", "[[3.0, 2.0, 3.0], [4.0, 5.0, 6.0]]"),
+        (geometric_segment_min, "minimum", "min", "[[1.0, 2.0, 1.0], [4.0, 5.0, 6.0]]")):
+    _fn.__doc__ = _SEGMENT_DOC.format(what=_what, op=_op, example=_ex)
+del _fn, _what, _op, _ex
+
+
+def _edges(api: str, x: torch.Tensor, src_index, dst_index) -> tuple[torch.Tensor, torch.Tensor]:
+    """Checked 1-D int64 source and destination indices of the edges."""
+    _check_dtype(api, "x", x, _VALUE_DTYPES)
+    src = _index_vector(api, "src_index", src_index)
+    dst = _index_vector(api, "dst_index", dst_index)
+    if src_index.dtype != dst_index.dtype:
+        raise ValueError(f"paddle.{api}: 'src_index' and 'dst_index' must have the same dtype, "
+                         f"but received {_dname(src_index)} and {_dname(dst_index)}")
+    if src.numel() != dst.numel():
+        raise ValueError(f"paddle.{api}: 'src_index' and 'dst_index' must have the same length, "
+                         f"but received {src.numel()} and {dst.numel()}")
+    if x.dim() == 0:
+        raise ValueError(f"paddle.{api}: 'x' must be at least 1-D, but received a 0-D tensor")
+    if src.numel():
+        lo, hi = torch.stack([src.min(), src.max()]).tolist()
+        if lo < 0 or hi >= x.shape[0]:
+            raise IndexError(f"paddle.{api}: 'src_index' must lie in [0, {x.shape[0]}), but "
+                             f"received values in [{lo}, {hi}]")
+    return src, dst
+
+
+def _recv(api: str, msg: torch.Tensor, dst: torch.Tensor, reduce_op: str, rows: int) -> torch.Tensor:
+    if dst.numel():
+        lo, hi = torch.stack([dst.min(), dst.max()]).tolist()
+        if lo < 0 or hi >= rows:
+            raise IndexError(f"paddle.{api}: 'dst_index' must lie in [0, {rows}) (the output "
+                             f"rows), but received values in [{lo}, {hi}]")
+    return _reduce_rows(reduce_op, msg, dst, rows)
+
+
+def _check_op(api: str, arg: str, value, allowed) -> None:
+    if value not in allowed:
+        names = ", ".join(f"'{a}'" for a in allowed)
+        raise ValueError(f"paddle.{api}: '{arg}' should be one of {names}, but received {value!r}")
+
+
+def _message(api: str, op: str, a: torch.Tensor, b: torch.Tensor) -> torch.Tensor:
+    """``a <op> b`` row by row (both ``[E, ...]``): 1-D operands count as ``[E, 1]`` and the
+    feature dimensions broadcast as in numpy, as in Paddle's graph kernels."""
+    a = a.unsqueeze(1) if a.dim() == 1 else a
+    b = b.unsqueeze(1) if b.dim() == 1 else b
+    fa, fb = tuple(a.shape[1:]), tuple(b.shape[1:])
+    n = max(len(fa), len(fb))
+    fa, fb = (1,) * (n - len(fa)) + fa, (1,) * (n - len(fb)) + fb
+    if any(p != q and 1 not in (p, q) for p, q in zip(fa, fb)):
+        raise ValueError(f"paddle.{api}: the feature shapes of x {list(a.shape[1:])} and y "
+                         f"{list(b.shape[1:])} cannot be broadcast together")
+    a, b = a.reshape((a.shape[0],) + fa), b.reshape((b.shape[0],) + fb)
+    if op == "div" and not (a.is_floating_point() or b.is_floating_point()):
+        return torch.div(a, b, rounding_mode="trunc")  # integer messages keep their dtype
+    return _MESSAGE_OPS[op](a, b)
+
+
+@defop(amp="promote", paddle_types=("send_u_recv", "pd_op.send_u_recv"), method=False)
+def geometric_send_u_recv(x, src_index, dst_index, reduce_op="sum", out_size=None, name=None):
+    """Message passing: gather the rows ``x[src_index]`` and reduce them into the rows
+    ``dst_index`` of the output with ``reduce_op``; rows that receive nothing are zeros.
+
+    Args:
+        x (Tensor): node features, float32/float64/int32/int64, at least 1-D.
+        src_index (Tensor): int32/int64 source node of each edge.
+        dst_index (Tensor): destination node of each edge, same dtype and length as ``src_index``.
+        reduce_op (str, optional): ``'sum'``, ``'mean'``, ``'max'`` or ``'min'``. Default ``'sum'``.
+        out_size (int|Tensor, optional): rows of the output; None or a value <= 0 means
+            ``x.shape[0]``. Default None.
+        name (str, optional): unused, for Paddle compatibility.
+
+    Returns:
+        Tensor: same dtype as ``x``, shape ``[out_size] + x.shape[1:]``.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> x = paddle.to_tensor([[0.0, 2.0], [1.0, 4.0], [2.0, 6.0]])
+        >>> src = paddle.to_tensor([0, 1, 2, 0], dtype='int32')
+        >>> dst = paddle.to_tensor([1, 2, 1, 0], dtype='int32')
+        >>> paddle.geometric.send_u_recv(x, src, dst, reduce_op='sum').tolist()
+        [[0.0, 2.0], [2.0, 8.0], [1.0, 4.0]]
+    """
+    api = "geometric.send_u_recv"
+    _check_op(api, "reduce_op", reduce_op, _REDUCE_OPS)
+    src, dst = _edges(api, x, src_index, dst_index)
+    rows = _out_rows(out_size, x.shape[0], api)
+    return _recv(api, x.index_select(0, src), dst, reduce_op, rows)
+
+
+@defop(amp="promote", paddle_types=("send_ue_recv", "pd_op.send_ue_recv"), method=False)
+def geometric_send_ue_recv(x, y, src_index, dst_index, message_op="add", reduce_op="sum",
+                           out_size=None, name=None):
+    """Message passing with edge features: the message of edge ``e`` is
+    ``x[src_index[e]] <message_op> y[e]``; messages are reduced into the rows ``dst_index``.
+
+    Args:
+        x (Tensor): node features, float32/float64/int32/int64, at least 1-D.
+        y (Tensor): edge features, one row per edge, broadcastable against the rows of ``x``.
+        src_index (Tensor): int32/int64 source node of each edge.
+        dst_index (Tensor): destination node of each edge, same dtype and length as ``src_index``.
+        message_op (str, optional): ``'add'``, ``'sub'``, ``'mul'`` or ``'div'``. Default ``'add'``.
+        reduce_op (str, optional): ``'sum'``, ``'mean'``, ``'max'`` or ``'min'``. Default ``'sum'``.
+        out_size (int|Tensor, optional): rows of the output; None or a value <= 0 means
+            ``x.shape[0]``. Default None.
+        name (str, optional): unused, for Paddle compatibility.
+
+    Returns:
+        Tensor: shape ``[out_size] + broadcast(x.shape[1:], y.shape[1:])``.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> x = paddle.to_tensor([[0.0, 2.0], [1.0, 4.0], [2.0, 6.0]])
+        >>> y = paddle.to_tensor([1.0, 1.0, 1.0, 1.0])
+        >>> src = paddle.to_tensor([0, 1, 2, 0], dtype='int32')
+        >>> dst = paddle.to_tensor([1, 2, 1, 0], dtype='int32')
+        >>> paddle.geometric.send_ue_recv(x, y, src, dst, 'add', 'sum').tolist()
+        [[1.0, 3.0], [4.0, 10.0], [2.0, 5.0]]
+    """
+    api = "geometric.send_ue_recv"
+    _check_op(api, "message_op", message_op, tuple(_MESSAGE_OPS))
+    _check_op(api, "reduce_op", reduce_op, _REDUCE_OPS)
+    src, dst = _edges(api, x, src_index, dst_index)
+    if y.dim() == 0 or y.shape[0] != src.numel():
+        got = "a 0-D tensor" if y.dim() == 0 else f"{y.shape[0]} rows"
+        raise ValueError(f"paddle.{api}: 'y' must have one row per edge ({src.numel()}), but "
+                         f"received {got}")
+    rows = _out_rows(out_size, x.shape[0], api)
+    msg = _message(api, message_op, x.index_select(0, src), y)
+    return _recv(api, msg, dst, reduce_op, rows)
+
+
+@defop(amp="promote", paddle_types=("send_uv", "pd_op.send_uv"), method=False)
+def geometric_send_uv(x, y, src_index, dst_index, message_op="add", name=None):
+    """Edge messages from both ends: row ``e`` of the result is
+    ``x[src_index[e]] <message_op> y[dst_index[e]]``.
+
+    Args:
+        x (Tensor): source node features, float32/float64/int32/int64, at least 1-D.
+        y (Tensor): destination node features, rows broadcastable against those of ``x``.
+        src_index (Tensor): int32/int64 source node of each edge.
+        dst_index (Tensor): destination node of each edge, same dtype and length as ``src_index``.
+        message_op (str, optional): ``'add'``, ``'sub'``, ``'mul'`` or ``'div'``. Default ``'add'``.
+        name (str, optional): unused, for Paddle compatibility.
+
+    Returns:
+        Tensor: one row per edge.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> x = paddle.to_tensor([[0.0, 2.0], [1.0, 4.0], [2.0, 6.0]])
+        >>> src = paddle.to_tensor([0, 1, 2], dtype='int32')
+        >>> dst = paddle.to_tensor([1, 2, 0], dtype='int32')
+        >>> paddle.geometric.send_uv(x, x, src, dst, message_op='add').tolist()
+        [[1.0, 6.0], [3.0, 10.0], [2.0, 8.0]]
+    """
+    api = "geometric.send_uv"
+    _check_op(api, "message_op", message_op, tuple(_MESSAGE_OPS))
+    src, dst = _edges(api, x, src_index, dst_index)
+    if y.dim() == 0:
+        raise ValueError(f"paddle.{api}: 'y' must be at least 1-D, but received a 0-D tensor")
+    if dst.numel():
+        lo, hi = torch.stack([dst.min(), dst.max()]).tolist()
+        if lo < 0 or hi >= y.shape[0]:
+            raise IndexError(f"paddle.{api}: 'dst_index' must lie in [0, {y.shape[0]}), but "
+                             f"received values in [{lo}, {hi}]")
+    return _message(api, message_op, x.index_select(0, src), y.index_select(0, dst))
+
+
+@defop(paddle_types=("weighted_sample_neighbors", "pd_op.weighted_sample_neighbors"),
+       method=False, differentiable=False)
+def geometric_weighted_sample_neighbors(row, colptr, edge_weight, input_nodes, sample_size=-1,
+                                        eids=None, return_eids=False, name=None):
+    """Sample up to ``sample_size`` distinct neighbours of each input node of a CSC graph, an
+    edge being drawn with probability proportional to its weight (without replacement).
+
+    A node with at most ``sample_size`` neighbours (or any node when ``sample_size`` is -1)
+    keeps all of them, in order.
+
+    Args:
+        row (Tensor): source node of each edge, int32/int64, sorted by destination.
+        colptr (Tensor): CSC column pointers, same dtype as ``row``.
+        edge_weight (Tensor): float32 positive weight of each edge.
+        input_nodes (Tensor): the nodes to sample for, same dtype as ``row``.
+        sample_size (int, optional): neighbours per node, -1 for all. Default -1.
+        eids (Tensor, optional): id of each edge; needed when ``return_eids``. Default None.
+        return_eids (bool, optional): also return the ids of the sampled edges. Default False.
+        name (str, optional): unused, for Paddle compatibility.
+
+    Returns:
+        tuple: ``(out_neighbors, out_count)`` (+ ``out_eids``).
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> row = paddle.to_tensor([3, 7, 0, 9, 1, 4, 2, 9, 3, 9, 1, 9, 7])
+        >>> colptr = paddle.to_tensor([0, 2, 4, 5, 6, 7, 9, 11, 11, 13, 13])
+        >>> weight = paddle.ones([13])
+        >>> nodes = paddle.to_tensor([0, 8, 1, 2])
+        >>> nb, cnt = paddle.geometric.weighted_sample_neighbors(row, colptr, weight, nodes, 5)
+        >>> nb.tolist(), cnt.tolist()
+        ([3, 7, 9, 7, 0, 9, 1], [2, 2, 2, 1])
+    """
+    from pagaie._ops.incubate_graph import _check_csc, _ids
+    api = "geometric.weighted_sample_neighbors"
+    if return_eids and eids is None:
+        raise ValueError(f"paddle.{api}: 'eids' should not be None if 'return_eids' is True")
+    _check_csc(api, row, colptr, input_nodes)
+    row_v, cp = row.reshape(-1), colptr.reshape(-1)
+    nodes = input_nodes.reshape(-1).long()
+    w = edge_weight.reshape(-1)
+    if w.numel() != row_v.numel():
+        raise ValueError(f"paddle.{api}: 'edge_weight' must have one entry per edge "
+                         f"({row_v.numel()}), but received {w.numel()}")
+    start = cp[nodes].long()
+    deg = cp[nodes + 1].long() - start
+    offsets = torch.cumsum(deg, 0) - deg
+    total = int(deg.sum().item()) if deg.numel() else 0
+    seg = torch.repeat_interleave(torch.arange(nodes.numel(), device=row.device), deg,
+                                  output_size=total)
+    edges = start[seg] + (torch.arange(total, device=row.device) - offsets[seg])
+    k = int(sample_size)
+    counts = deg
+    if k >= 0 and total:
+        # Efraimidis-Spirakis: the k smallest keys -log(u) / w of each node, kept in edge order.
+        keys = -torch.log(torch.rand(total, device=row.device)) / w[edges].double()
+        order = torch.argsort(keys)
+        order = order[torch.argsort(seg[order], stable=True)]
+        rank = torch.empty_like(order)
+        rank[order] = torch.arange(total, device=row.device)
+        edges = edges[(rank - offsets[seg]) < k]
+        counts = deg.clamp(max=k)
+    out = (row_v[edges], counts.to(torch.int32))
+    if return_eids:
+        out = out + (_ids(api, "eids", eids)[edges],)
+    return out

@@ -1,0 +1,174 @@
+"""Transformer blocks among ``paddle.incubate.nn.functional``'s fused ops: the feed-forward
+block, multi-head attention and rotary position embedding, as composites of public ops."""
+from __future__ import annotations
+
+import pagaie as _p
+from pagaie.nn import functional as _F
+
+_API = "paddle.incubate.nn.functional"
+
+
+def _ln(x, scale, bias, eps):
+    return _F.layer_norm(x, x.shape[-1:], scale, bias, eps)
+
+
+def fused_feedforward(x, linear1_weight, linear2_weight, linear1_bias=None, linear2_bias=None,
+                      ln1_scale=None, ln1_bias=None, ln2_scale=None, ln2_bias=None,
+                      dropout1_rate=0.5, dropout2_rate=0.5, activation="relu", ln1_epsilon=1e-05,
+                      ln2_epsilon=1e-05, pre_layer_norm=False, training=True,
+                      mode="upscale_in_train", ring_id=-1, add_residual=True, name=None):
+    """Transformer feed-forward block: ``linear2(dropout1(act(linear1(ln1(x)))))``, then
+    dropout2, the residual ``x`` and (post-norm) ``ln2``.
+
+    With ``pre_layer_norm`` the input goes through ``ln1`` first; otherwise the sum goes
+    through ``ln2`` last.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> x = paddle.ones([1, 2, 4])
+        >>> out = paddle.incubate.nn.functional.fused_feedforward(
+        ...     x, paddle.ones([4, 8]), paddle.ones([8, 4]), dropout1_rate=0.0, dropout2_rate=0.0)
+        >>> list(out.shape)
+        [1, 2, 4]
+    """
+    if activation not in ("relu", "gelu"):
+        raise ValueError(f"{_API}.fused_feedforward: 'activation' should be 'relu' or 'gelu', "
+                         f"but received {activation!r}")
+    residual = x
+    h = _ln(x, ln1_scale, ln1_bias, ln1_epsilon) if pre_layer_norm else x
+    h = _F.linear(h, linear1_weight, linear1_bias)
+    h = _F.relu(h) if activation == "relu" else _F.gelu(h)
+    h = _F.dropout(h, dropout1_rate, training=training, mode=mode)
+    h = _F.dropout(_F.linear(h, linear2_weight, linear2_bias), dropout2_rate, training=training,
+                   mode=mode)
+    if add_residual:
+        h = residual + h
+    return h if pre_layer_norm else _ln(h, ln2_scale, ln2_bias, ln2_epsilon)
+
+
+def fused_multi_head_attention(x, qkv_weight, linear_weight, pre_layer_norm=False,
+                               pre_ln_scale=None, pre_ln_bias=None, ln_scale=None, ln_bias=None,
+                               pre_ln_epsilon=1e-05, qkv_bias=None, linear_bias=None,
+                               cache_kv=None, attn_mask=None, dropout_rate=0.5,
+                               attn_dropout_rate=0.5, ln_epsilon=1e-05, training=True,
+                               mode="upscale_in_train", ring_id=-1, add_residual=True,
+                               num_heads=-1, transpose_qkv_wb=False, name=None):
+    """Multi-head self-attention block with an output projection, dropout, the residual and
+    layer norm (before the attention with ``pre_layer_norm``, else after the sum).
+
+    ``qkv_weight`` is ``[3, num_heads, head_dim, embed_dim]`` (``[embed_dim, 3 * embed_dim]``
+    with ``transpose_qkv_wb``, which then needs ``num_heads``); ``cache_kv`` is
+    ``[2, batch, num_heads, cache_len, head_dim]`` and, when given, the updated cache is
+    returned as a second output.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> x = paddle.rand([2, 3, 8])
+        >>> out = paddle.incubate.nn.functional.fused_multi_head_attention(
+        ...     x, paddle.rand([3, 2, 4, 8]), paddle.rand([8, 8]), dropout_rate=0.0,
+        ...     attn_dropout_rate=0.0)
+        >>> list(out.shape)
+        [2, 3, 8]
+    """
+    b, s, d = x.shape
+    residual = x
+    h = _ln(x, pre_ln_scale, pre_ln_bias, pre_ln_epsilon) if pre_layer_norm else x
+    if transpose_qkv_wb:
+        if num_heads <= 0:
+            raise ValueError(f"{_API}.fused_multi_head_attention: 'num_heads' must be positive "
+                             f"when 'transpose_qkv_wb' is True, but received {num_heads}")
+        heads, w = num_heads, qkv_weight
+    else:
+        if qkv_weight.ndim != 4 or qkv_weight.shape[0] != 3:
+            raise ValueError(f"{_API}.fused_multi_head_attention: 'qkv_weight' must have shape "
+                             f"[3, num_heads, head_dim, embed_dim], but received "
+                             f"{qkv_weight.shape}")
+        heads = qkv_weight.shape[1]
+        w = qkv_weight.reshape([-1, d]).t()
+    qkv = _p.matmul(h, w)
+    if qkv_bias is not None:
+        qkv = qkv + qkv_bias.reshape([-1])
+    qkv = qkv.reshape([b, s, 3, heads, -1]).transpose([2, 0, 3, 1, 4])
+    q, k, v = qkv[0], qkv[1], qkv[2]
+    cache_out = None
+    if cache_kv is not None:
+        k = _p.concat([cache_kv[0], k], axis=2)
+        v = _p.concat([cache_kv[1], v], axis=2)
+        cache_out = _p.stack([k, v])
+    scores = _p.matmul(q * (q.shape[-1] ** -0.5), k, transpose_y=True)
+    if attn_mask is not None:
+        scores = scores + attn_mask
+    probs = _F.dropout(_F.softmax(scores, axis=-1), attn_dropout_rate, training=training,
+                       mode=mode)
+    out = _p.matmul(probs, v).transpose([0, 2, 1, 3]).reshape([b, s, -1])
+    out = _F.dropout(_F.linear(out, linear_weight, linear_bias), dropout_rate,
+                     training=training, mode=mode)
+    if add_residual:
+        out = residual + out
+    if not pre_layer_norm:
+        out = _ln(out, ln_scale, ln_bias, ln_epsilon)
+    return out if cache_out is None else (out, cache_out)
+
+
+def _rope_tables(seq: int, dim: int, base: float, interleaved: bool, dtype):
+    inv = 1.0 / (base ** (_p.arange(0, dim, 2, dtype="float32") / dim))
+    ang = _p.arange(seq, dtype="float32").unsqueeze(1) * inv.unsqueeze(0)  # [seq, dim/2]
+    sin, cos = _p.sin(ang), _p.cos(ang)
+    if interleaved:
+        sin = _p.stack([sin, sin], axis=-1).reshape([seq, dim])
+        cos = _p.stack([cos, cos], axis=-1).reshape([seq, dim])
+    else:
+        sin, cos = _p.concat([sin, sin], axis=-1), _p.concat([cos, cos], axis=-1)
+    return sin.astype(dtype), cos.astype(dtype)
+
+
+def _rotate(t, interleaved: bool):
+    if interleaved:
+        pairs = t.reshape(t.shape[:-1] + [-1, 2])
+        return _p.stack([-pairs[..., 1], pairs[..., 0]], axis=-1).reshape(t.shape)
+    a, b = _p.chunk(t, 2, axis=-1)
+    return _p.concat([-b, a], axis=-1)
+
+
+def fused_rotary_position_embedding(q, k=None, v=None, sin=None, cos=None, position_ids=None,
+                                    use_neox_rotary_style=True, time_major=False,
+                                    rotary_emb_base=10000.0):
+    """Rotary position embedding of ``q`` (and ``k``, ``v``), each
+    ``[batch, seq_len, num_heads, head_dim]`` (``[seq_len, batch, ...]`` with ``time_major``).
+
+    With ``use_neox_rotary_style`` every two adjacent numbers are rotated together; otherwise
+    the first half of ``head_dim`` is paired with the second half. ``sin`` / ``cos`` default to
+    the standard tables with base ``rotary_emb_base``; ``position_ids`` (``[batch, seq_len]``)
+    picks their rows.
+
+    Returns:
+        tuple: ``(out_q, out_k, out_v)``, None for an input that is None.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> q = paddle.ones([1, 2, 1, 4])
+        >>> out_q, out_k, out_v = paddle.incubate.nn.functional.fused_rotary_position_embedding(q)
+        >>> list(out_q.shape), out_k is None
+        ([1, 2, 1, 4], True)
+    """
+    if time_major:
+        q, k, v = (None if t is None else t.transpose([1, 0, 2, 3]) for t in (q, k, v))
+    seq, dim = q.shape[1], q.shape[-1]
+    if dim % 2:
+        raise ValueError(f"{_API}.fused_rotary_position_embedding: the last dimension of 'q' "
+                         f"must be even, but received {dim}")
+    if sin is None or cos is None:
+        n = seq if position_ids is None else max(seq, int(position_ids.max()) + 1)
+        sin, cos = _rope_tables(n, dim, rotary_emb_base, use_neox_rotary_style, q.dtype)
+    else:
+        sin, cos = sin.reshape([-1, dim]), cos.reshape([-1, dim])
+    if position_ids is None:
+        sin, cos = sin[:seq].reshape([1, seq, 1, dim]), cos[:seq].reshape([1, seq, 1, dim])
+    else:
+        sin = _p.gather(sin, position_ids.reshape([-1])).reshape(position_ids.shape + [1, dim])
+        cos = _p.gather(cos, position_ids.reshape([-1])).reshape(position_ids.shape + [1, dim])
+    outs = tuple(None if t is None else t * cos + _rotate(t, use_neox_rotary_style) * sin
+                 for t in (q, k, v))
+    if time_major:
+        outs = tuple(None if t is None else t.transpose([1, 0, 2, 3]) for t in outs)
+    return outs

@@ -1,0 +1,295 @@
+"""``paddle.incubate.nn.functional``: Paddle's fused kernels written as composites of public
+ops (so they run, and differentiate, in every mode on every device).
+
+Only the arithmetic of each fused op is reproduced; quantisation arguments follow Paddle's
+round-and-clip rule, and arguments that only tune GPU kernels are accepted and ignored.
+"""
+from __future__ import annotations
+
+import math
+
+import pagaie as _p
+from pagaie.nn import functional as _F
+from pagaie.utils import deprecated as _deprecated
+
+__all__ = ["swiglu", "fused_rms_norm", "fused_layer_norm", "fused_linear", "fused_matmul_bias",
+           "fused_linear_activation", "fused_dropout_add", "fused_bias_dropout_residual_layer_norm",
+           "fused_bias_act", "fused_rotary_position_embedding", "fused_feedforward",
+           "fused_multi_head_attention"]
+
+_MODES = ("upscale_in_train", "downscale_in_infer")
+
+
+@_deprecated(since="3.3.0", update_to="paddle.nn.functional.swiglu", level=1,
+             reason="paddle.incubate.nn.functional.swiglu will be removed in future. Please use "
+                    "paddle.nn.functional.swiglu instead.")
+def swiglu(x, y=None, name=None):
+    """``silu(x) * y``; with ``y`` None, ``x`` is split in two halves along its last axis.
+
+    Deprecated alias of :func:`paddle.nn.functional.swiglu`.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> x = paddle.to_tensor([[1.0, 2.0]])
+        >>> round(paddle.incubate.nn.functional.swiglu(x).item(), 4)
+        1.4621
+    """
+    if y is None and (x.ndim == 0 or x.shape[-1] % 2):
+        raise ValueError("paddle.incubate.nn.functional.swiglu: the last dimension of 'x' must be "
+                         f"divisible by 2 when 'y' is None, but received shape {list(x.shape)}")
+    return _F.swiglu(x, y)
+
+
+def _norm_axis(api: str, x, begin_norm_axis: int) -> int:
+    axis = begin_norm_axis + x.ndim if begin_norm_axis < 0 else begin_norm_axis
+    if not 0 <= axis < max(x.ndim, 1):
+        raise ValueError(f"paddle.incubate.nn.functional.{api}: 'begin_norm_axis' must lie in "
+                         f"[-{x.ndim}, {x.ndim}), but received {begin_norm_axis}")
+    return axis
+
+
+def _pre_add(x, bias, residual, alpha=1.0):
+    h = x
+    if bias is not None:
+        h = h + bias
+    if residual is not None:
+        h = h + (residual * alpha if alpha != 1.0 else residual)
+    return h
+
+
+def _quant(out, scale, round_type, max_bound, min_bound):
+    if scale <= 0:
+        return out
+    q = out * (max_bound * scale)
+    q = _p.round(q) if round_type == 1 else _p.sign(q) * _p.floor(_p.abs(q) + 0.5)
+    return _p.clip(q, min_bound, max_bound).astype("int8")
+
+
+def _check_weight(api: str, x, weight, axis: int, arg: str = "norm_weight") -> None:
+    size = math.prod(x.shape[axis:])
+    if weight is not None and weight.size != size:
+        raise ValueError(f"paddle.incubate.nn.functional.{api}: the size of '{arg}' must equal the "
+                         f"normalized size of 'x' ({size}), but received {weight.size}")
+
+
+def fused_rms_norm(x, norm_weight, norm_bias, epsilon, begin_norm_axis=1, bias=None,
+                   residual=None, quant_scale=-1, quant_round_type=0, quant_max_bound=0,
+                   quant_min_bound=0):
+    """RMS normalisation over the axes from ``begin_norm_axis`` on, of ``x + bias + residual``.
+
+    Args:
+        x (Tensor): the input.
+        norm_weight (Tensor): scale, one value per normalized element.
+        norm_bias (Tensor|None): shift added after scaling.
+        epsilon (float): added to the mean square.
+        begin_norm_axis (int, optional): first normalized axis. Default 1.
+        bias (Tensor, optional): added to ``x`` first. Default None.
+        residual (Tensor, optional): added to ``x`` first. Default None.
+        quant_scale (float, optional): > 0 quantises the output to int8. Default -1.
+        quant_round_type (int, optional): 0 rounds half away from zero, 1 half to even.
+        quant_max_bound (float, optional): upper clip bound of the quantised value.
+        quant_min_bound (float, optional): lower clip bound of the quantised value.
+
+    Returns:
+        tuple: ``(out, residual_out)``; ``residual_out`` is ``x + bias + residual`` when
+        ``residual`` is given, else an empty tensor.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> x = paddle.to_tensor([[3.0, 4.0]])
+        >>> out, _ = paddle.incubate.nn.functional.fused_rms_norm(x, paddle.ones([2]), None, 0.0, 1)
+        >>> [round(v, 4) for v in out[0].tolist()]
+        [0.8485, 1.1314]
+    """
+    api = "fused_rms_norm"
+    if norm_weight is None:
+        raise ValueError(f"paddle.incubate.nn.functional.{api}: 'norm_weight' must be a Tensor, "
+                         "but received None")
+    axis = _norm_axis(api, x, begin_norm_axis)
+    _check_weight(api, x, norm_weight, axis)
+    h = _pre_add(x, bias, residual)
+    dims = list(range(axis, x.ndim))
+    tail = x.shape[axis:]
+    out = h * _p.rsqrt((h * h).mean(axis=dims, keepdim=True) + epsilon)
+    out = out * norm_weight.reshape(tail)
+    if norm_bias is not None:
+        out = out + norm_bias.reshape(tail)
+    out = _quant(out, quant_scale, quant_round_type, quant_max_bound, quant_min_bound)
+    res = h if residual is not None else _p.empty([0], dtype=x.dtype)
+    return out, res
+
+
+def fused_layer_norm(x, norm_weight, norm_bias, epsilon, residual_alpha=1.0, begin_norm_axis=1,
+                     bias=None, residual=None, quant_scale=-1, quant_round_type=0,
+                     quant_max_bound=0, quant_min_bound=0):
+    """Layer normalisation over the axes from ``begin_norm_axis`` on, of
+    ``x + bias + residual_alpha * residual``.
+
+    Args:
+        x (Tensor): the input.
+        norm_weight (Tensor|None): scale, one value per normalized element.
+        norm_bias (Tensor|None): shift.
+        epsilon (float): added to the variance.
+        residual_alpha (float, optional): scale of ``residual``. Default 1.0.
+        begin_norm_axis (int, optional): first normalized axis. Default 1.
+        bias (Tensor, optional): added to ``x`` first. Default None.
+        residual (Tensor, optional): added to ``x`` first. Default None.
+        quant_scale (float, optional): > 0 quantises the output to int8. Default -1.
+        quant_round_type (int, optional): 0 rounds half away from zero, 1 half to even.
+        quant_max_bound (float, optional): upper clip bound of the quantised value.
+        quant_min_bound (float, optional): lower clip bound of the quantised value.
+
+    Returns:
+        tuple: ``(out, residual_out, mean, inv_std)``; the statistics have one value per
+        normalized row, ``inv_std`` is ``1 / sqrt(var + epsilon)``.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> x = paddle.to_tensor([[1.0, 3.0]])
+        >>> out = paddle.incubate.nn.functional.fused_layer_norm(
+        ...     x, paddle.ones([2]), paddle.zeros([2]), 0.0)
+        >>> out[0].tolist(), out[2].tolist()
+        ([[-1.0, 1.0]], [2.0])
+    """
+    api = "fused_layer_norm"
+    axis = _norm_axis(api, x, begin_norm_axis)
+    _check_weight(api, x, norm_weight, axis)
+    h = _pre_add(x, bias, residual, residual_alpha)
+    rows = math.prod(x.shape[:axis])
+    flat = h.reshape([rows, -1])
+    mean = flat.mean(axis=1)
+    centered = flat - mean.unsqueeze(1)
+    inv_std = _p.rsqrt((centered * centered).mean(axis=1) + epsilon)
+    out = (centered * inv_std.unsqueeze(1)).reshape(x.shape)
+    tail = x.shape[axis:]
+    if norm_weight is not None:
+        out = out * norm_weight.reshape(tail)
+    if norm_bias is not None:
+        out = out + norm_bias.reshape(tail)
+    out = _quant(out, quant_scale, quant_round_type, quant_max_bound, quant_min_bound)
+    return out, h, mean, inv_std
+
+
+def fused_linear(x, weight, bias=None, transpose_weight=False, name=None):
+    """``x @ weight + bias`` (``weight`` transposed first when ``transpose_weight``).
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> x = paddle.ones([2, 3])
+        >>> list(paddle.incubate.nn.functional.fused_linear(x, paddle.ones([3, 4])).shape)
+        [2, 4]
+    """
+    return fused_matmul_bias(x, weight, bias, False, transpose_weight)
+
+
+def fused_matmul_bias(x, y, bias=None, transpose_x=False, transpose_y=False, name=None):
+    """``matmul(x, y, transpose_x, transpose_y) + bias``.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> out = paddle.incubate.nn.functional.fused_matmul_bias(
+        ...     paddle.ones([2, 3]), paddle.ones([3, 4]), paddle.ones([4]))
+        >>> out.tolist()[0]
+        [4.0, 4.0, 4.0, 4.0]
+    """
+    out = _p.matmul(x, y, transpose_x, transpose_y)
+    return out if bias is None else out + bias
+
+
+def fused_linear_activation(x, y, bias, trans_x=False, trans_y=False, activation=None):
+    """``act(matmul(x, y) + bias)`` with ``activation`` ``'gelu'``, ``'relu'`` or None.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> out = paddle.incubate.nn.functional.fused_linear_activation(
+        ...     paddle.ones([1, 2]), -paddle.ones([2, 2]), paddle.zeros([2]), activation='relu')
+        >>> out.tolist()
+        [[0.0, 0.0]]
+    """
+    if activation not in (None, "none", "gelu", "relu"):
+        raise ValueError("paddle.incubate.nn.functional.fused_linear_activation: 'activation' "
+                         f"should be 'gelu', 'relu' or None, but received {activation!r}")
+    out = fused_matmul_bias(x, y, bias, trans_x, trans_y)
+    if activation == "gelu":
+        return _F.gelu(out)
+    return _F.relu(out) if activation == "relu" else out
+
+
+def _check_dropout(api: str, p, mode) -> None:
+    if isinstance(p, (int, float)) and not 0 <= p <= 1:
+        raise ValueError(f"paddle.incubate.nn.functional.{api}: 'p' should be between 0 and 1, "
+                         f"but received {p}")
+    if mode not in _MODES:
+        raise ValueError(f"paddle.incubate.nn.functional.{api}: 'mode' should be "
+                         f"'downscale_in_infer' or 'upscale_in_train', but received {mode!r}")
+
+
+def fused_dropout_add(x, y, p=0.5, training=True, mode="upscale_in_train", name=None):
+    """``dropout(x, p, training, mode) + y``.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> x = paddle.ones([2])
+        >>> paddle.incubate.nn.functional.fused_dropout_add(x, x, p=0.5, training=False).tolist()
+        [2.0, 2.0]
+    """
+    _check_dropout("fused_dropout_add", p, mode)
+    return _F.dropout(x, p=p, training=training, mode=mode) + y
+
+
+def fused_bias_dropout_residual_layer_norm(x, residual, bias=None, ln_scale=None, ln_bias=None,
+                                           dropout_rate=0.5, ln_epsilon=1e-05, training=True,
+                                           mode="upscale_in_train", name=None):
+    """``layer_norm(residual + dropout(x + bias))`` over the last axis.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> x = paddle.to_tensor([[1.0, 3.0]])
+        >>> out = paddle.incubate.nn.functional.fused_bias_dropout_residual_layer_norm(
+        ...     x, paddle.zeros([1, 2]), dropout_rate=0.0, ln_epsilon=0.0)
+        >>> out.tolist()
+        [[-1.0, 1.0]]
+    """
+    _check_dropout("fused_bias_dropout_residual_layer_norm", dropout_rate, mode)
+    h = x if bias is None else x + bias
+    h = residual + _F.dropout(h, p=dropout_rate, training=training, mode=mode)
+    return _F.layer_norm(h, h.shape[-1:], ln_scale, ln_bias, ln_epsilon)
+
+
+_BIAS_ACTS = {"gelu": _F.gelu, "relu": _F.relu, "silu": _F.silu, "swish": _F.silu,
+              "sigmoid": _F.sigmoid}
+
+
+def fused_bias_act(x, bias=None, dequant_scales=None, shift=None, smooth=None, act_method="gelu",
+                   compute_dtype="default", quant_scale=-1, quant_round_type=0, quant_max_bound=0,
+                   quant_min_bound=0):
+    """``act(x + bias)``; ``'swiglu'`` / ``'geglu'`` gate the first half of the last axis with
+    the second half. ``shift`` and ``smooth`` (smooth-quant) apply as ``(y + shift) * smooth``.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> x = paddle.to_tensor([[-1.0, 2.0]])
+        >>> paddle.incubate.nn.functional.fused_bias_act(x, act_method='relu').tolist()
+        [[0.0, 2.0]]
+    """
+    h = x if dequant_scales is None else x.astype("float32") * dequant_scales
+    if bias is not None:
+        h = h + bias
+    if act_method in ("swiglu", "geglu"):
+        a, b = _p.chunk(h, 2, axis=-1)
+        h = (_F.silu(a) if act_method == "swiglu" else _F.gelu(a)) * b
+    elif act_method in _BIAS_ACTS:
+        h = _BIAS_ACTS[act_method](h)
+    else:
+        raise ValueError("paddle.incubate.nn.functional.fused_bias_act: 'act_method' should be "
+                         f"one of {sorted(_BIAS_ACTS) + ['geglu', 'swiglu']}, but received "
+                         f"{act_method!r}")
+    if shift is not None:
+        h = h + shift
+    if smooth is not None:
+        h = h * smooth
+    return _quant(h, quant_scale, quant_round_type, quant_max_bound, quant_min_bound)
+
+
+from pagaie.incubate.nn._fused_attention import (  # noqa: E402
+    fused_feedforward, fused_multi_head_attention, fused_rotary_position_embedding)
