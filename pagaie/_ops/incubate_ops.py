@@ -182,7 +182,7 @@ def _out_rows(out_size, default: int, api: str = "incubate.graph_send_recv") -> 
     return default if out_size <= 0 else int(out_size)
 
 
-@defop(amp="promote", paddle_types=("graph_send_recv", "send_u_recv", "pd_op.send_u_recv"),
+@defop(amp="promote", paddle_types=("graph_send_recv",),
        method=False)
 def incubate_graph_send_recv(x, src_index, dst_index, pool_type="sum", out_size=None, name=None):
     """Message passing on a graph: gather the rows ``x[src_index]`` and reduce them into the
