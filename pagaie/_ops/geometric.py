@@ -10,14 +10,13 @@ from __future__ import annotations
 import torch
 
 from pagaie._core.registry import defop
-from pagaie._ops.incubate_ops import (_VALUE_DTYPES, _check_dtype, _dname, _index_vector,
-                                      _out_rows, _reduce_rows, _segment)
+from pagaie._ops.incubate_ops import (REDUCE_OPS, _out_rows, _segment, check_choice,
+                                      check_edges, document_segments, receive)
 
 __all__ = ["geometric_segment_sum", "geometric_segment_mean", "geometric_segment_max",
            "geometric_segment_min", "geometric_send_u_recv", "geometric_send_ue_recv",
            "geometric_send_uv", "geometric_weighted_sample_neighbors"]
 
-_REDUCE_OPS = ("sum", "mean", "max", "min")
 _MESSAGE_OPS = {"add": torch.add, "sub": torch.sub, "mul": torch.mul, "div": torch.div}
 
 
@@ -41,68 +40,8 @@ def geometric_segment_min(data, segment_ids, name=None):
     return _segment("geometric.segment_min", "min", data, segment_ids)
 
 
-_SEGMENT_DOC = """Segment {what}: row ``i`` of the result is the {what} of the rows of ``data`` whose
-    id in ``segment_ids`` is ``i`` (a row of zeros for an id that never occurs).
-
-    Args:
-        data (Tensor): the values, float32/float64/int32/int64 (float16/bfloat16 too), at least 1-D.
-        segment_ids (Tensor): int32 or int64 ids, sorted ascending, one per row of ``data``.
-        name (str, optional): unused, for Paddle compatibility.
-
-    Returns:
-        Tensor: same dtype as ``data``, shape ``[segment_ids[-1] + 1] + data.shape[1:]``.
-
-    Examples:
-        >>> import pagaie as paddle
-        >>> data = paddle.to_tensor([[1.0, 2.0, 3.0], [3.0, 2.0, 1.0], [4.0, 5.0, 6.0]])
-        >>> ids = paddle.to_tensor([0, 0, 1], dtype='int32')
-        >>> paddle.geometric.segment_{op}(data, ids).tolist()
-        {example}
-    """
-
-for _fn, _what, _op, _ex in (
-        (geometric_segment_sum, "sum", "sum", "[[4.0, 4.0, 4.0], [4.0, 5.0, 6.0]]"),
-        (geometric_segment_mean, "mean", "mean", "[[2.0, 2.0, 2.0], [4.0, 5.0, 6.0]]"),
-        (geometric_segment_max, "maximum", "max", "[[3.0, 2.0, 3.0], [4.0, 5.0, 6.0]]"),
-        (geometric_segment_min, "minimum", "min", "[[1.0, 2.0, 1.0], [4.0, 5.0, 6.0]]")):
-    _fn.__doc__ = _SEGMENT_DOC.format(what=_what, op=_op, example=_ex)
-del _fn, _what, _op, _ex
-
-
-def _edges(api: str, x: torch.Tensor, src_index, dst_index) -> tuple[torch.Tensor, torch.Tensor]:
-    """Checked 1-D int64 source and destination indices of the edges."""
-    _check_dtype(api, "x", x, _VALUE_DTYPES)
-    src = _index_vector(api, "src_index", src_index)
-    dst = _index_vector(api, "dst_index", dst_index)
-    if src_index.dtype != dst_index.dtype:
-        raise ValueError(f"paddle.{api}: 'src_index' and 'dst_index' must have the same dtype, "
-                         f"but received {_dname(src_index)} and {_dname(dst_index)}")
-    if src.numel() != dst.numel():
-        raise ValueError(f"paddle.{api}: 'src_index' and 'dst_index' must have the same length, "
-                         f"but received {src.numel()} and {dst.numel()}")
-    if x.dim() == 0:
-        raise ValueError(f"paddle.{api}: 'x' must be at least 1-D, but received a 0-D tensor")
-    if src.numel():
-        lo, hi = torch.stack([src.min(), src.max()]).tolist()
-        if lo < 0 or hi >= x.shape[0]:
-            raise IndexError(f"paddle.{api}: 'src_index' must lie in [0, {x.shape[0]}), but "
-                             f"received values in [{lo}, {hi}]")
-    return src, dst
-
-
-def _recv(api: str, msg: torch.Tensor, dst: torch.Tensor, reduce_op: str, rows: int) -> torch.Tensor:
-    if dst.numel():
-        lo, hi = torch.stack([dst.min(), dst.max()]).tolist()
-        if lo < 0 or hi >= rows:
-            raise IndexError(f"paddle.{api}: 'dst_index' must lie in [0, {rows}) (the output "
-                             f"rows), but received values in [{lo}, {hi}]")
-    return _reduce_rows(reduce_op, msg, dst, rows)
-
-
-def _check_op(api: str, arg: str, value, allowed) -> None:
-    if value not in allowed:
-        names = ", ".join(f"'{a}'" for a in allowed)
-        raise ValueError(f"paddle.{api}: '{arg}' should be one of {names}, but received {value!r}")
+document_segments("geometric", geometric_segment_sum, geometric_segment_mean,
+                  geometric_segment_max, geometric_segment_min)
 
 
 def _message(api: str, op: str, a: torch.Tensor, b: torch.Tensor) -> torch.Tensor:
@@ -148,10 +87,10 @@ def geometric_send_u_recv(x, src_index, dst_index, reduce_op="sum", out_size=Non
         [[0.0, 2.0], [2.0, 8.0], [1.0, 4.0]]
     """
     api = "geometric.send_u_recv"
-    _check_op(api, "reduce_op", reduce_op, _REDUCE_OPS)
-    src, dst = _edges(api, x, src_index, dst_index)
+    check_choice(api, "reduce_op", reduce_op, REDUCE_OPS)
+    src, dst = check_edges(api, x, src_index, dst_index)
     rows = _out_rows(out_size, x.shape[0], api)
-    return _recv(api, x.index_select(0, src), dst, reduce_op, rows)
+    return receive(api, x.index_select(0, src), dst, reduce_op, rows)
 
 
 @defop(amp="promote", paddle_types=("send_ue_recv", "pd_op.send_ue_recv"), method=False)
@@ -184,16 +123,16 @@ def geometric_send_ue_recv(x, y, src_index, dst_index, message_op="add", reduce_
         [[1.0, 3.0], [4.0, 10.0], [2.0, 5.0]]
     """
     api = "geometric.send_ue_recv"
-    _check_op(api, "message_op", message_op, tuple(_MESSAGE_OPS))
-    _check_op(api, "reduce_op", reduce_op, _REDUCE_OPS)
-    src, dst = _edges(api, x, src_index, dst_index)
+    check_choice(api, "message_op", message_op, tuple(_MESSAGE_OPS))
+    check_choice(api, "reduce_op", reduce_op, REDUCE_OPS)
+    src, dst = check_edges(api, x, src_index, dst_index)
     if y.dim() == 0 or y.shape[0] != src.numel():
         got = "a 0-D tensor" if y.dim() == 0 else f"{y.shape[0]} rows"
         raise ValueError(f"paddle.{api}: 'y' must have one row per edge ({src.numel()}), but "
                          f"received {got}")
     rows = _out_rows(out_size, x.shape[0], api)
     msg = _message(api, message_op, x.index_select(0, src), y)
-    return _recv(api, msg, dst, reduce_op, rows)
+    return receive(api, msg, dst, reduce_op, rows)
 
 
 @defop(amp="promote", paddle_types=("send_uv", "pd_op.send_uv"), method=False)
@@ -221,8 +160,8 @@ def geometric_send_uv(x, y, src_index, dst_index, message_op="add", name=None):
         [[1.0, 6.0], [3.0, 10.0], [2.0, 8.0]]
     """
     api = "geometric.send_uv"
-    _check_op(api, "message_op", message_op, tuple(_MESSAGE_OPS))
-    src, dst = _edges(api, x, src_index, dst_index)
+    check_choice(api, "message_op", message_op, tuple(_MESSAGE_OPS))
+    src, dst = check_edges(api, x, src_index, dst_index)
     if y.dim() == 0:
         raise ValueError(f"paddle.{api}: 'y' must be at least 1-D, but received a 0-D tensor")
     if dst.numel():

@@ -131,7 +131,7 @@ _SEGMENT_DOC = """Segment {what}: row ``i`` of the result is the {what} of the r
         >>> import pagaie as paddle
         >>> data = paddle.to_tensor([[1.0, 2.0, 3.0], [3.0, 2.0, 1.0], [4.0, 5.0, 6.0]])
         >>> ids = paddle.to_tensor([0, 0, 1], dtype='int32')
-        >>> paddle.incubate.segment_{op}(data, ids).tolist()
+        >>> paddle.{ns}.segment_{op}(data, ids).tolist()
         {example}
     """
 
@@ -156,13 +156,18 @@ def incubate_segment_min(data, segment_ids, name=None):
     return _segment("incubate.segment_min", "min", data, segment_ids)
 
 
-for _fn, _what, _op, _ex in (
-        (incubate_segment_sum, "sum", "sum", "[[4.0, 4.0, 4.0], [4.0, 5.0, 6.0]]"),
-        (incubate_segment_mean, "mean", "mean", "[[2.0, 2.0, 2.0], [4.0, 5.0, 6.0]]"),
-        (incubate_segment_max, "maximum", "max", "[[3.0, 2.0, 3.0], [4.0, 5.0, 6.0]]"),
-        (incubate_segment_min, "minimum", "min", "[[1.0, 2.0, 1.0], [4.0, 5.0, 6.0]]")):
-    _fn.__doc__ = _SEGMENT_DOC.format(what=_what, op=_op, example=_ex)
-del _fn, _what, _op, _ex
+def document_segments(ns: str, sum_, mean, max_, min_) -> None:
+    """Give the four segment reductions of namespace ``ns`` their docstrings."""
+    for fn, what, op, ex in (
+            (sum_, "sum", "sum", "[[4.0, 4.0, 4.0], [4.0, 5.0, 6.0]]"),
+            (mean, "mean", "mean", "[[2.0, 2.0, 2.0], [4.0, 5.0, 6.0]]"),
+            (max_, "maximum", "max", "[[3.0, 2.0, 3.0], [4.0, 5.0, 6.0]]"),
+            (min_, "minimum", "min", "[[1.0, 2.0, 1.0], [4.0, 5.0, 6.0]]")):
+        fn.__doc__ = _SEGMENT_DOC.format(what=what, op=op, example=ex, ns=ns)
+
+
+document_segments("incubate", incubate_segment_sum, incubate_segment_mean, incubate_segment_max,
+                  incubate_segment_min)
 
 
 def _out_rows(out_size, default: int, api: str = "incubate.graph_send_recv") -> int:
@@ -213,30 +218,51 @@ def incubate_graph_send_recv(x, src_index, dst_index, pool_type="sum", out_size=
         [[0.0, 2.0], [2.0, 6.0], [1.0, 4.0], [0.0, 0.0]]
     """
     api = "incubate.graph_send_recv"
-    if pool_type not in ("sum", "mean", "max", "min"):
-        raise ValueError(f"paddle.{api}: 'pool_type' should be 'sum', 'mean', 'max' or "
-                         f"'min', but received {pool_type!r}")
+    check_choice(api, "pool_type", pool_type, REDUCE_OPS)
+    src, dst = check_edges(api, x, src_index, dst_index)
+    rows = _out_rows(out_size, x.shape[0])
+    return receive(api, x.index_select(0, src), dst, pool_type, rows)
+
+
+REDUCE_OPS = ("sum", "mean", "max", "min")
+
+
+def check_choice(api: str, arg: str, value, allowed) -> None:
+    """``value`` must be one of ``allowed`` (ValueError naming them)."""
+    if value not in allowed:
+        names = ", ".join(f"'{a}'" for a in allowed)
+        raise ValueError(f"paddle.{api}: '{arg}' should be one of {names}, but received {value!r}")
+
+
+def check_edges(api: str, x: torch.Tensor, src_index, dst_index) -> tuple[torch.Tensor, torch.Tensor]:
+    """Checked 1-D int64 source and destination indices of a graph's edges over nodes ``x``."""
     _check_dtype(api, "x", x, _VALUE_DTYPES)
     src = _index_vector(api, "src_index", src_index)
     dst = _index_vector(api, "dst_index", dst_index)
     if src_index.dtype != dst_index.dtype:
-        raise ValueError(f"paddle.{api}: 'src_index' and 'dst_index' must have the same "
-                         f"dtype, but received {_dname(src_index)} and {_dname(dst_index)}")
+        raise ValueError(f"paddle.{api}: 'src_index' and 'dst_index' must have the same dtype, "
+                         f"but received {_dname(src_index)} and {_dname(dst_index)}")
     if src.numel() != dst.numel():
-        raise ValueError(f"paddle.{api}: 'src_index' and 'dst_index' must have the same "
-                         f"length, but received {src.numel()} and {dst.numel()}")
+        raise ValueError(f"paddle.{api}: 'src_index' and 'dst_index' must have the same length, "
+                         f"but received {src.numel()} and {dst.numel()}")
     if x.dim() == 0:
         raise ValueError(f"paddle.{api}: 'x' must be at least 1-D, but received a 0-D tensor")
-    rows = _out_rows(out_size, x.shape[0])
     if src.numel():
-        lo_s, hi_s, lo_d, hi_d = torch.stack([src.min(), src.max(), dst.min(), dst.max()]).tolist()
-        if lo_s < 0 or hi_s >= x.shape[0]:
-            raise IndexError(f"paddle.{api}: 'src_index' must lie in [0, {x.shape[0]}), "
-                             f"but received values in [{lo_s}, {hi_s}]")
-        if lo_d < 0 or hi_d >= rows:
-            raise IndexError(f"paddle.{api}: 'dst_index' must lie in [0, {rows}) (the "
-                             f"output rows), but received values in [{lo_d}, {hi_d}]")
-    return _reduce_rows(pool_type, x.index_select(0, src), dst, rows)
+        lo, hi = torch.stack([src.min(), src.max()]).tolist()
+        if lo < 0 or hi >= x.shape[0]:
+            raise IndexError(f"paddle.{api}: 'src_index' must lie in [0, {x.shape[0]}), but "
+                             f"received values in [{lo}, {hi}]")
+    return src, dst
+
+
+def receive(api: str, msg: torch.Tensor, dst: torch.Tensor, reduce_op: str, rows: int) -> torch.Tensor:
+    """Reduce the edge messages ``msg`` into ``rows`` output rows at ``dst`` (checked)."""
+    if dst.numel():
+        lo, hi = torch.stack([dst.min(), dst.max()]).tolist()
+        if lo < 0 or hi >= rows:
+            raise IndexError(f"paddle.{api}: 'dst_index' must lie in [0, {rows}) (the output "
+                             f"rows), but received values in [{lo}, {hi}]")
+    return _reduce_rows(reduce_op, msg, dst, rows)
 
 
 _REDUCTIONS = {"sum": 0, "mean": 1, "none": 2}
