@@ -10,15 +10,21 @@ that variant's alone):
   on; for inference, ``optimize_for_inference``: conv + batch norm folding too).
 - ``compiled``: the passes, then the compiled executor (torch.fx + torch.compile,
   ``BuildStrategy.build_cinn_pass``); its compile time is reported apart.
+- ``compiled_cudagraph`` (``--device gpu`` only): ``compiled`` with
+  ``BuildStrategy.allow_cuda_graph_capture``: the compiled kernels replay as CUDA graphs.
 
 Workloads: a small Transformer encoder (2 layers, hidden 128, 4 heads, batch 32,
 sequence 64) training, and ResNet50 inference (batch 4, 224x224). ``--full`` adds a
 BERT-base-sized encoder (12 layers, hidden 768, 12 heads) and ResNet50 training.
+``--workloads transformer_tiny`` runs the small Transformer's graph at hidden 16, batch 2,
+sequence 4: a step that is nothing but per-op overhead.
 
 Each variant runs ``--rounds`` times, interleaved with the others; the best speed and
-the lowest peak memory are kept.
+the lowest peak memory are kept. ``--device gpu`` runs every variant on the GPU; peak
+memory is then the GPU's (``max_memory_allocated``).
 
     python bench/static_vs_eager.py [--full] [--steps 20] [--rounds 3] [--variants eager,...]
+                                    [--device cpu|gpu]
 """
 from __future__ import annotations
 
@@ -39,10 +45,13 @@ WORKLOADS = {
     "resnet50_infer": ("resnet_infer", dict(batch=4, size=224)),
     "bert_base": ("encoder", dict(layers=12, hidden=768, heads=12, ff=3072, batch=8, seq=128)),
     "resnet50_train": ("resnet_train", dict(batch=4, size=224)),
+    # the small Transformer's graph at a size where the step is all per-op overhead
+    "transformer_tiny": ("encoder", dict(layers=2, hidden=16, heads=4, ff=64, batch=2, seq=4)),
 }
 DEFAULT = ("transformer", "resnet50_infer")
 FULL = ("bert_base", "resnet50_train")
 VARIANTS = ("eager", "interpreter", "passes", "compiled")
+GPU_VARIANTS = VARIANTS + ("compiled_cudagraph",)
 
 
 def _rss_mb() -> float:
@@ -108,15 +117,16 @@ def _static_infer(paddle, c, model):
     return main, out
 
 
-def _all_fusions(bs_cls, compiled: bool):
+def _all_fusions(bs_cls, compiled: bool, cuda_graphs: bool = False):
     bs = bs_cls()
     bs.fuse_elewise_add_act_ops = bs.fuse_bn_act_ops = bs.fuse_gemm_epilogue = True
     bs.fused_feedforward = True
     bs.build_cinn_pass = compiled
+    bs.allow_cuda_graph_capture = cuda_graphs
     return bs
 
 
-def child(workload: str, variant: str, steps: int, warmup: int) -> dict:
+def child(workload: str, variant: str, steps: int, warmup: int, device: str = "cpu") -> dict:
     import numpy as np
     import torch
     import pagaie as paddle
@@ -124,6 +134,8 @@ def child(workload: str, variant: str, steps: int, warmup: int) -> dict:
     from pagaie.static.build_strategy import BuildStrategy
 
     torch.set_num_threads(max(1, os.cpu_count() or 1))
+    paddle.set_device(device)
+    gpu = device.startswith("gpu")
     kind, c = WORKLOADS[workload]
     paddle.seed(0)
     feed = _data(np, kind, c)
@@ -160,7 +172,7 @@ def child(workload: str, variant: str, steps: int, warmup: int) -> dict:
                 opt.clear_grad()
                 return loss
     else:
-        exe = paddle.static.Executor(paddle.CPUPlace())
+        exe = paddle.static.Executor(paddle.CUDAPlace(0) if gpu else paddle.CPUPlace())
         if infer:
             model = _resnet(paddle)
             model.eval()
@@ -173,38 +185,44 @@ def child(workload: str, variant: str, steps: int, warmup: int) -> dict:
         t0 = time.perf_counter()
         if variant == "interpreter":
             prog = main
-        elif infer and variant in ("passes", "compiled"):
+        elif infer:
             from pagaie._static.passes import optimize_for_inference
             opt_prog = optimize_for_inference(main, keep=[v.name for v in fetch])
             info["ops_before"] = len(main.global_block().ops)
             info["ops_after"] = len(opt_prog.global_block().ops)
             fetch = [opt_prog.global_block().var(v.name) for v in fetch]
-            prog = StrategyRunner(opt_prog, _all_fusions(BuildStrategy, variant == "compiled"))
+            prog = StrategyRunner(opt_prog, _all_fusions(BuildStrategy, variant.startswith("compiled"),
+                                                         variant == "compiled_cudagraph"))
         else:
-            prog = StrategyRunner(main, _all_fusions(BuildStrategy, variant == "compiled"))
+            prog = StrategyRunner(main, _all_fusions(BuildStrategy, variant.startswith("compiled"),
+                                                     variant == "compiled_cudagraph"))
         info["prepare_s"] = time.perf_counter() - t0
 
         def step():
             return exe.run(prog, feed=feed, fetch_list=fetch)
 
+    sync = torch.cuda.synchronize if gpu else (lambda: None)
     t0 = time.perf_counter()
     for _ in range(warmup):
         step()
+    sync()
     info["warmup_s"] = time.perf_counter() - t0
     rss0 = _rss_mb()
     t0 = time.perf_counter()
     for _ in range(steps):
         step()
+    sync()
     dt = time.perf_counter() - t0
-    info.update(steps_per_s=steps / dt, peak_rss_mb=_maxrss_mb(), rss_before_mb=rss0)
+    peak = torch.cuda.max_memory_allocated() / 2**20 if gpu else _maxrss_mb()
+    info.update(steps_per_s=steps / dt, peak_rss_mb=peak, rss_before_mb=rss0)
     return info
 
 
 # ---- parent: run every variant in a child and print the table ----------------------------------
 
-def _run_child(w: str, v: str, steps: int, warmup: int, env: dict) -> dict | None:
+def _run_child(w: str, v: str, steps: int, warmup: int, env: dict, device: str) -> dict | None:
     cmd = [sys.executable, os.path.abspath(__file__), "--child", w, v,
-           "--steps", str(steps), "--warmup", str(warmup)]
+           "--steps", str(steps), "--warmup", str(warmup), "--device", device]
     p = subprocess.run(cmd, capture_output=True, text=True, env=env)
     line = next((ln for ln in p.stdout.splitlines() if ln.startswith("RESULT ")), None)
     if p.returncode != 0 or line is None:
@@ -220,30 +238,33 @@ def main() -> None:
     ap.add_argument("--steps", type=int, default=None, help="timed steps per variant")
     ap.add_argument("--warmup", type=int, default=2)
     ap.add_argument("--rounds", type=int, default=3, help="interleaved rounds; the best is kept")
-    ap.add_argument("--variants", default=",".join(VARIANTS))
+    ap.add_argument("--variants", default=None, help="default: all (the CUDA-graph one on GPU only)")
     ap.add_argument("--workloads", default=None)
+    ap.add_argument("--device", default="cpu", help="cpu or gpu")
     ap.add_argument("--child", nargs=2, metavar=("WORKLOAD", "VARIANT"), help=argparse.SUPPRESS)
     args = ap.parse_args()
 
     if args.child:
         w, v = args.child
-        print("RESULT " + json.dumps(child(w, v, args.steps or 10, args.warmup)))
+        print("RESULT " + json.dumps(child(w, v, args.steps or 10, args.warmup, args.device)))
         return
 
     workloads = args.workloads.split(",") if args.workloads else \
         list(DEFAULT) + (list(FULL) if args.full else [])
-    variants = [v for v in args.variants.split(",") if v]
+    variants = [v for v in (args.variants or ",".join(
+        GPU_VARIANTS if args.device.startswith("gpu") else VARIANTS)).split(",") if v]
     env = dict(os.environ, PYTHONPATH=ROOT + os.pathsep + os.environ.get("PYTHONPATH", ""))
     results: dict = {}
+    mem = "peak GPU" if args.device.startswith("gpu") else "peak RSS"
     for w in workloads:
         steps = args.steps or (20 if w == "transformer" else 5)
         runs: dict = {}
         # Interleaved rounds, best of each: a shared machine's load drifts over minutes.
         for _ in range(args.rounds):
             for v in variants:
-                if w == "resnet50_infer" and v == "compiled" and not args.full:
+                if w == "resnet50_infer" and v.startswith("compiled") and not args.full and args.device == "cpu":
                     continue  # inductor on all of ResNet50 takes minutes on a small CPU
-                r = _run_child(w, v, steps, args.warmup, env)
+                r = _run_child(w, v, steps, args.warmup, env, args.device)
                 if r is not None:
                     runs.setdefault(v, []).append(r)
         for v in variants:
@@ -252,9 +273,9 @@ def main() -> None:
             r = results[(w, v)] = max(runs[v], key=lambda x: x["steps_per_s"])
             r["peak_rss_mb"] = min(x["peak_rss_mb"] for x in runs[v])
             extra = f"  ops {r['ops_before']} -> {r['ops_after']}" if "ops_after" in r else ""
-            print(f"{w:16s} {v:12s} {r['steps_per_s']:8.2f} steps/s  peak RSS {r['peak_rss_mb']:7.0f} MB"
+            print(f"{w:16s} {v:12s} {r['steps_per_s']:8.2f} steps/s  {mem} {r['peak_rss_mb']:7.0f} MB"
                   f"  (warm-up {r['warmup_s']:.1f}s){extra}", flush=True)
-    print("\nratios against eager (steps/s: higher is better; peak RSS: lower is better)")
+    print(f"\nratios against eager (steps/s: higher is better; {mem}: lower is better)")
     for w in workloads:
         base = results.get((w, "eager"))
         if base is None:

@@ -79,3 +79,17 @@ def test_concurrent_callers_get_valid_masks():
         t.join()
     assert not errors and len(results) == 15
     assert all(abs(r - 0.5) < 0.01 for r in results)
+
+
+def test_small_masks_are_seeded_and_keep_the_rate():
+    import pagaie as paddle
+    from pagaie._ops._random_mask import _SMALL, keep_mask, scaled_keep_mask
+    shape = (32, 64)   # under _SMALL elements: torch's integer draws
+    assert 32 * 64 <= _SMALL
+    paddle.seed(5)
+    a = keep_mask(shape, 0.3, torch.device("cpu"))
+    paddle.seed(5)
+    b = keep_mask(shape, 0.3, torch.device("cpu"))
+    assert torch.equal(a, b) and 0.62 < a.float().mean().item() < 0.78
+    s = scaled_keep_mask(shape, 0.5, torch.float32, torch.device("cpu"))
+    assert set(s.unique().tolist()) <= {0.0, 2.0}

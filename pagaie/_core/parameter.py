@@ -10,7 +10,7 @@ import torch
 from pagaie._core.dtype import default_float, to_torch_dtype
 from pagaie._core.tensor import Tensor
 
-__all__ = ["Parameter"]
+__all__ = ["Parameter", "replace_data"]
 
 _CREATED = itertools.count()  # creation order: static programs list parameters newest first
 
@@ -131,3 +131,12 @@ def _parameter_args(args: tuple, kwargs: dict) -> tuple:
     return (data, fields.get("trainable", True), fields.get("name"), fields.get("optimize_attr"),
             fields.get("regularizer"), fields.get("need_clip", True),
             fields.get("do_model_average"), fields.get("is_distributed", False))
+
+
+def replace_data(t: Tensor, new: torch.Tensor) -> None:
+    """Give ``t`` new storage in place, keeping it the same object (a leaf for parameters)."""
+    if isinstance(t, Parameter):
+        requires = t._t.requires_grad and (new.is_floating_point() or new.is_complex())
+        t._t = new.detach().requires_grad_(requires)
+    else:
+        t._t = new.detach().requires_grad_(t._t.requires_grad) if t._t.is_leaf else new

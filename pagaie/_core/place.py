@@ -142,7 +142,12 @@ def _check_gpu(index: int, api: str) -> None:
                          f"(valid ids 0..{count - 1})")
 
 
-_default = torch.device("cpu")
+def _initial_device() -> torch.device:
+    # Paddle's CUDA builds start on gpu:0 whenever a GPU is visible; its CPU build on the CPU.
+    return torch.device("cuda", 0) if torch.cuda.is_available() else torch.device("cpu")
+
+
+_default = _initial_device()
 
 
 def default_device() -> torch.device:
@@ -202,6 +207,9 @@ def set_device(device: str) -> Place:
 
 def get_device() -> str:
     """The current default device as Paddle spells it: ``'cpu'`` or ``'gpu:0'``.
+
+    It starts as ``'gpu:0'`` when a CUDA device is visible and ``'cpu'`` otherwise, as in
+    Paddle's CUDA and CPU builds.
 
     Examples:
         >>> import pagaie as paddle

@@ -2,7 +2,8 @@
 
 On the CPU the bits come from numpy's SFC64 generator (a small chaotic generator that
 passes the standard statistical test batteries), about twice as fast per 64-bit word
-as torch's Mersenne Twister and three times as fast as its Bernoulli sampler. A mask is
+as torch's Mersenne Twister and three times as fast as its Bernoulli sampler (small
+masks take torch's own integer draws, with the same threshold). A mask is
 cut into fixed chunks; each chunk's generator state is drawn from torch's default
 generator, so ``paddle.seed`` fixes every mask, independently of the thread count. The
 chunks are drawn and thresholded on the intra-op threads at once (numpy releases the
@@ -31,6 +32,8 @@ __all__ = ["keep_mask", "scaled_keep_mask"]
 _SPAN = 2 ** 32
 # Elements per chunk: its draws and its slice of the mask stay in a core's cache.
 _CHUNK = 1 << 18
+# Below this many elements, seeding a generator per chunk costs more than the draws.
+_SMALL = 1 << 14
 _pool: ThreadPoolExecutor | None = None
 _pool_threads = 0
 _generators: list[np.random.SFC64] = []
@@ -75,11 +78,21 @@ def _fill_chunks(flat: np.ndarray, threshold: int, scale: float | None, seeds: l
             np.multiply(keep[: hi - lo], flat.dtype.type(scale), out=flat[lo:hi])
 
 
+def _torch_bits_mask(n: int, p: float) -> torch.Tensor:
+    """``n`` keep-mask bools from torch's default generator, with the same threshold on
+    signed 32-bit draws (traceable; and cheaper than seeding SFC64 for small masks)."""
+    words = torch.randint(-2 ** 63, 2 ** 63 - 1, ((n + 1) // 2,), dtype=torch.int64)
+    return words.view(torch.int32)[:n] >= _threshold(p)
+
+
 def _cpu_mask(n: int, p: float, dtype: torch.dtype = torch.bool) -> torch.Tensor:
     """``n`` keep-mask elements: bools, or ``1 / (1 - p)``/0 of a float ``dtype``."""
     global _pool, _pool_threads
-    out = torch.empty(n, dtype=dtype)
     scale = None if dtype == torch.bool else 1.0 / (1.0 - p)
+    if n <= _SMALL:
+        keep = _torch_bits_mask(n, p)
+        return keep if scale is None else keep.to(dtype).mul_(scale)
+    out = torch.empty(n, dtype=dtype)
     chunks = -(-n // _CHUNK)
     seeds = torch.randint(-2 ** 63, 2 ** 63 - 1, (chunks, 3), dtype=torch.int64)
     seeds = seeds.numpy().view(np.uint64).tolist()
@@ -123,8 +136,7 @@ def keep_mask(shape: Sequence[int], p: float, device: torch.device) -> torch.Ten
         return torch.full(shape, p <= 0.0, dtype=torch.bool)
     n = math.prod(shape)
     if torch.compiler.is_compiling():
-        words = torch.randint(-2 ** 63, 2 ** 63 - 1, ((n + 1) // 2,), dtype=torch.int64)
-        return words.view(torch.int32)[:n].view(shape) >= _threshold(p)
+        return _torch_bits_mask(n, p).view(shape)
     return _cpu_mask(n, p).view(shape)
 
 

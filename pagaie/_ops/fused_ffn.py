@@ -38,13 +38,20 @@ def _linear(x: torch.Tensor, w: torch.Tensor, b: torch.Tensor | None,
     return out if scale == 1.0 else out.mul_(scale)
 
 
+def _dropout_keep_mask(shape: tuple, p: float, like: torch.Tensor) -> torch.Tensor:
+    """The keep-mask the unfused ``dropout`` would draw for an activation of ``shape``."""
+    if like.is_cuda:  # that dropout is torch's fused CUDA kernel: take its mask
+        return torch.native_dropout(torch.ones(shape, dtype=like.dtype, device=like.device), p, True)[1]
+    return keep_mask(shape, p, like.device)
+
+
 class _FeedForward(torch.autograd.Function):
     @staticmethod
     def forward(ctx: Any, x2: torch.Tensor, w1: torch.Tensor, b1: torch.Tensor | None,
                 w2: torch.Tensor, b2: torch.Tensor | None, p: float, act: str | None,
                 act_kwargs: dict | None) -> torch.Tensor:
         s = 1.0 / (1.0 - p)
-        keep = keep_mask((x2.shape[0], w1.shape[1]), p, x2.device)
+        keep = _dropout_keep_mask((x2.shape[0], w1.shape[1]), p, x2)
         relu = act == "relu" and not act_kwargs
         zero = torch.zeros((), dtype=x2.dtype, device=x2.device)
         if relu:

@@ -466,7 +466,7 @@ def top_p_sampling(x, ps, threshold=None, topp_seed=None, seed=-1, k=0, mode="tr
     if mode not in ("truncated", "non-truncated"):
         raise ValueError(f"paddle.top_p_sampling: 'mode' must be 'truncated' or 'non-truncated', "
                          f"but received {mode!r}")
-    probs, ids = torch.sort(x, dim=-1, descending=True)
+    probs, ids = torch.sort(x, dim=-1, descending=True, stable=True)  # ties: lower id first, any device
     weights = probs.float()
     if mode == "truncated":
         before = torch.cumsum(weights, dim=-1) - weights

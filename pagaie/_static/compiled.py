@@ -98,10 +98,11 @@ class _Segment:
     """A run of kernel steps as one fx module (compiled lazily on first call)."""
 
     def __init__(self, steps: list, inputs: list[int], outputs: list[int], frees: tuple,
-                 backend: str | None, first: int) -> None:
+                 backend: str | None, first: int, cuda_graphs: bool = False) -> None:
         self.inputs, self.outputs, self.frees = inputs, outputs, frees
         self.ops = [s[0] for s in steps]
         self.backend = backend
+        self.cuda_graphs = cuda_graphs
         g = torch.fx.Graph()
         env: dict[int, torch.fx.Node] = {s: g.placeholder(f"s{s}") for s in inputs}
         for k, (op, kernel, _graph, args, kwargs, outs, _frees) in enumerate(steps):
@@ -131,8 +132,13 @@ class _Segment:
             self.fn = self.gm
             return self.gm(*tensors)
         try:
-            compiled = torch.compile(self.gm, backend=self.backend, dynamic=None,
-                                     options=_INDUCTOR_OPTIONS if self.backend == "inductor" else None)
+            options = None
+            if self.backend == "inductor":
+                options = dict(_INDUCTOR_OPTIONS)
+                if self.cuda_graphs and any(isinstance(t, torch.Tensor) and t.is_cuda for t in tensors):
+                    # replay the segment's kernels as one CUDA graph (torch's cudagraph trees)
+                    options["triton.cudagraphs"] = True
+            compiled = torch.compile(self.gm, backend=self.backend, dynamic=None, options=options)
             out = compiled(*tensors)
         except Exception as exc:  # noqa: BLE001 - any compiler failure: run the fx module
             out = self.gm(*tensors)  # a genuine error in the program raises here
@@ -156,6 +162,10 @@ class CompiledPlan:
         fetch_values (list[Value]): the values to return.
         backend (str|None): the ``torch.compile`` backend (``'inductor'``, ``'eager'``,
             ``'aot_eager'``...); None runs the fx modules uncompiled.
+        cuda_graphs (bool): on CUDA with inductor, replay each compiled segment as a CUDA
+            graph (``BuildStrategy.allow_cuda_graph_capture``): one launch instead of one
+            per kernel. Fetched values are copied out, since the next run overwrites the
+            graphs' output buffers.
 
     Examples:
         >>> import numpy as np
@@ -173,11 +183,12 @@ class CompiledPlan:
     """
 
     def __init__(self, program: Program, feed_names: Sequence[str], fetch_values: Sequence[Value],
-                 backend: str | None = "inductor") -> None:
+                 backend: str | None = "inductor", cuda_graphs: bool = False) -> None:
         self.plan = plan = Plan(program, list(feed_names), list(fetch_values))
         self.version = plan.version
         self.feed_names = list(feed_names)
         self.backend = backend
+        self.cuda_graphs = cuda_graphs and backend == "inductor"
         steps = plan.steps
         # Slots read by each step (for liveness across segments).
         reads_of = []
@@ -212,7 +223,8 @@ class CompiledPlan:
                 later.update(reads_of[k])
             outputs = sorted(s for s in written if s in later)
             frees = tuple(sorted({s for st in seg for s in st[6]}))
-            self.schedule.append(("segment", _Segment(seg, inputs, outputs, frees, backend, i)))
+            self.schedule.append(("segment", _Segment(seg, inputs, outputs, frees, backend, i,
+                                                      self.cuda_graphs)))
             i = j
 
     @property
@@ -225,6 +237,8 @@ class CompiledPlan:
             feed = dict(zip(self.feed_names, feed))
         plan = self.plan
         slots = _initial_slots(plan, feed)
+        if self.cuda_graphs:
+            torch.compiler.cudagraph_mark_step_begin()  # one run is one step of the graph trees
         with suspended(), torch.set_grad_enabled(plan.has_backward):
             for kind, item in self.schedule:
                 if kind == "segment":
@@ -238,7 +252,10 @@ class CompiledPlan:
                 for s in frees:
                     slots[s] = None
         _write_back(getattr(plan, "writeback", ()), slots)
-        return [slots[s] for s in plan.fetch_slots]
+        fetched = [slots[s] for s in plan.fetch_slots]
+        if self.cuda_graphs:
+            fetched = [t.clone() if isinstance(t, torch.Tensor) and t.is_cuda else t for t in fetched]
+        return fetched
 
 
 class StrategyRunner:
@@ -275,7 +292,8 @@ class StrategyRunner:
             gb = opt.global_block()
             fetch2 = [gb.var(v.name) for v in fetch]
             if bs is not None and getattr(bs, "build_cinn_pass", False):
-                plan = CompiledPlan(opt, list(feed_names), fetch2, backend=self.backend)
+                plan = CompiledPlan(opt, list(feed_names), fetch2, backend=self.backend,
+                                    cuda_graphs=bool(getattr(bs, "allow_cuda_graph_capture", False)))
             else:
                 reuse = bs is None or bool(getattr(bs, "enable_inplace", True)) or \
                     bool(getattr(bs, "memory_optimize", False))

@@ -50,6 +50,39 @@ def _fill(t: Any, slots: list) -> Any:
     return t
 
 
+def _filler(t: Any) -> Callable[[list], Any]:
+    """A function ``slots -> _fill(t, slots)`` with the constant parts of ``t`` built once.
+
+    Lists and dicts are new objects on every call (a kernel may change its arguments);
+    tuples without slots and other constants are shared, as ``_fill`` returns them too.
+    """
+    ty = type(t)
+    if ty is _Slot:
+        i = t.i
+        return lambda slots: slots[i]
+    if ty not in (list, tuple, dict):
+        return lambda slots: t
+    keyed = list(t.items()) if ty is dict else list(enumerate(t))
+    at_slot = [(k, e.i) for k, e in keyed if type(e) is _Slot]
+    at_sub = [(k, _filler(e)) for k, e in keyed if type(e) in (list, tuple, dict)]
+    if ty is tuple and not at_slot and not at_sub:
+        return lambda slots: t
+    base = dict(t) if ty is dict else list(t)
+    if ty is tuple and not at_sub and len(at_slot) == len(base):
+        idx = [i for _, i in at_slot]
+        return lambda slots: tuple([slots[i] for i in idx])
+
+    def build(slots: list) -> Any:
+        out = base.copy()
+        for k, i in at_slot:
+            out[k] = slots[i]
+        for k, f in at_sub:
+            out[k] = f(slots)
+        return tuple(out) if ty is tuple else out
+
+    return build
+
+
 def _initial_slots(plan: Any, feed: dict[str, torch.Tensor]) -> list:
     """The slot list of one run of ``plan``: fed tensors (grad-recording where asked) and
     captured eager tensors in place, ``None`` elsewhere."""
@@ -225,18 +258,24 @@ class Plan:
         srcs = dict(self.sources)
         self.writeback = [(slot_of_name[n], srcs[slot_of_name[n]]) for n in sorted(producers)
                           if n in slot_of_name and slot_of_name[n] in srcs]
+        # What run() walks: the steps with their argument builders prebuilt and a single
+        # output as its slot number.
+        self._run_steps = [(op, kernel, graph, _filler(args), _filler(kwargs),
+                            outs.i if type(outs) is _Slot else outs, frees)
+                           for op, kernel, graph, args, kwargs, outs, frees in self.steps]
 
     def run(self, feed: dict[str, torch.Tensor]) -> list[torch.Tensor]:
         slots = _initial_slots(self, feed)
         with torch.set_grad_enabled(self.has_backward):
-            for op, kernel, graph, args, kwargs, outs, frees in self.steps:
-                a = _fill(args, slots)
-                k = _fill(kwargs, slots)
+            for op, kernel, graph, fill_args, fill_kwargs, outs, frees in self._run_steps:
                 if graph is not None:
-                    result = graph(op, a, k, self)
+                    result = graph(op, fill_args(slots), fill_kwargs(slots), self)
                 else:
-                    result = kernel(*a, **k)
-                _store(outs, result, slots)
+                    result = kernel(*fill_args(slots), **fill_kwargs(slots))
+                if type(outs) is int:
+                    slots[outs] = result
+                else:
+                    _store(outs, result, slots)
                 for s in frees:
                     slots[s] = None
         _write_back(self.writeback, slots)

@@ -20,6 +20,7 @@ from typing import Any
 import numpy as np
 import torch
 
+from pagaie._core.place import default_device
 from pagaie._core.tensor import Tensor, wrap
 from pagaie.amp import state as _amp_state
 
@@ -94,7 +95,7 @@ class AmpScaler:
             self._incr_count = 0
             self._decr_count = 0
             self._use_dynamic_loss_scaling = use_dynamic_loss_scaling
-            self._scale = wrap(torch.tensor([float(init_loss_scaling)], dtype=torch.float32))
+            self._scale = _scale_tensor(init_loss_scaling)
             self._found_inf = False
             self._cache_found_inf: bool | None = None
             self._optimizer_states: defaultdict = defaultdict(_fresh_state)
@@ -113,7 +114,7 @@ class AmpScaler:
                           f"{_amp_state.amp_dtype()}, so GradScaler is disabled")
         if not self._enable:
             return var
-        return wrap(var._t * self._scale._t.to(var._t.dtype))
+        return wrap(var._t * self._scale._t.to(var._t.device, var._t.dtype))
 
     def _unscale(self, optimizer: Any) -> None:
         if not self._enable:
@@ -186,7 +187,7 @@ class AmpScaler:
     def set_init_loss_scaling(self, new_init_loss_scaling: float) -> None:
         """Reset the scale to a new initial value."""
         self._init_loss_scaling = new_init_loss_scaling
-        self._scale = wrap(torch.tensor([float(new_init_loss_scaling)], dtype=torch.float32))
+        self._scale = _scale_tensor(new_init_loss_scaling)
 
     def get_incr_ratio(self) -> float:
         """The growth factor."""
@@ -244,7 +245,7 @@ class AmpScaler:
             raise RuntimeError("paddle.amp.GradScaler.load_state_dict: the state dict is empty, "
                                "possibly because it was saved from a disabled GradScaler")
         self._init_loss_scaling = float(np.asarray(state_dict["scale"]).reshape(-1)[0])
-        self._scale = wrap(torch.tensor([self._init_loss_scaling], dtype=torch.float32))
+        self._scale = _scale_tensor(self._init_loss_scaling)
         for key in ("incr_ratio", "decr_ratio", "incr_every_n_steps", "decr_every_n_nan_or_inf",
                     "incr_count", "decr_count", "use_dynamic_loss_scaling"):
             setattr(self, "_" + key, state_dict[key])
@@ -314,6 +315,11 @@ class GradScaler(AmpScaler):
     def unscale_(self, optimizer: Any) -> None:
         """Divide the optimizer's gradients by the scale now (e.g. before clipping)."""
         return self._unscale(optimizer)
+
+
+def _scale_tensor(value: float) -> Tensor:
+    # on the current device, as Paddle's scale variable
+    return wrap(torch.tensor([float(value)], dtype=torch.float32, device=default_device()))
 
 
 def _unscale_and_check(grads: list, scale: torch.Tensor) -> bool:

@@ -275,10 +275,12 @@ def init_parallel_env(nccl_config: Any = None) -> Group | None:
         raise ValueError(f"paddle.distributed.init_parallel_env: PADDLE_TRAINER_ID must be in [0, {world_size}), "
                          f"but received {rank}")
     backend = _choose_backend()
+    from pagaie import device as _device
     if backend == "nccl":
         torch.cuda.set_device(env.device_id)
-        from pagaie import device as _device
         _device.set_device(f"gpu:{env.device_id}")
+    else:  # gloo is Paddle's CPU backend: the trainer's tensors live on the CPU
+        _device.set_device("cpu")
     timeout = datetime.timedelta(milliseconds=env.pg_timeout)
     if not tdist.is_initialized():
         tdist.init_process_group(backend, init_method=f"tcp://{_master_endpoint(env)}", rank=rank,

@@ -92,6 +92,27 @@ def _run(work: Any, finish: Any, sync_op: bool) -> Task:
     return task
 
 
+def _all_to_all(outs: list, ins: list, g: Group) -> Any:
+    """torch's all_to_all, or the same exchange as paired sends and receives where the
+    backend has none (gloo before torch 2.12); the fallback completes before returning."""
+    try:
+        return tdist.all_to_all(outs, ins, group=g.process_group, async_op=True)
+    except RuntimeError as exc:
+        if "alltoall" not in str(exc).replace("_", "").lower():
+            raise
+    me = g.rank
+    ops = []
+    for peer, global_rank in enumerate(g.ranks):
+        if peer == me:
+            outs[me].copy_(ins[me])
+        else:
+            ops.append(tdist.P2POp(tdist.isend, ins[peer], global_rank, g.process_group))
+            ops.append(tdist.P2POp(tdist.irecv, outs[peer], global_rank, g.process_group))
+    for req in tdist.batch_isend_irecv(ops) if ops else ():
+        req.wait()
+    return None
+
+
 def _group(group: Group | None) -> Group:
     return _global_group() if group is None else group
 
@@ -382,7 +403,7 @@ def alltoall(out_tensor_list: list, in_tensor_list: list, group: Group | None = 
         outs[0].copy_(ins[0])
         return _done(sync_op)
     ins = [x.contiguous() for x in ins]
-    return _run(tdist.all_to_all(outs, ins, group=g.process_group, async_op=True), None, sync_op)
+    return _run(_all_to_all(outs, ins, g), None, sync_op)
 
 
 def alltoall_single(out_tensor: Tensor, in_tensor: Tensor, in_split_sizes: list[int] | None = None,
@@ -405,8 +426,19 @@ def alltoall_single(out_tensor: Tensor, in_tensor: Tensor, in_split_sizes: list[
     if g.process_group is None:
         o.copy_(i)
         return _done(sync_op)
-    work = tdist.all_to_all_single(o, i.contiguous(), out_split_sizes or None, in_split_sizes or None,
-                                   group=g.process_group, async_op=True)
+    try:
+        work = tdist.all_to_all_single(o, i.contiguous(), out_split_sizes or None, in_split_sizes or None,
+                                       group=g.process_group, async_op=True)
+    except RuntimeError as exc:
+        if "alltoall" not in str(exc).replace("_", "").lower():
+            raise
+        ins = list(torch.split(i.contiguous(), in_split_sizes or i.shape[0] // g.nranks))
+        outs = list(torch.split(o, out_split_sizes or o.shape[0] // g.nranks))
+        pieces = [x.contiguous() for x in outs]
+        work = _all_to_all(pieces, ins, g)
+        for dst, src in zip(outs, pieces):
+            if dst.data_ptr() != src.data_ptr():
+                dst.copy_(src)
     return _run(work, None, sync_op)
 
 

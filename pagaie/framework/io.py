@@ -28,6 +28,7 @@ from typing import Any, BinaryIO
 import numpy as np
 import torch
 
+from pagaie._core.place import default_device
 from pagaie._core.tensor import Tensor, wrap
 
 __all__ = ["save", "load"]
@@ -44,10 +45,12 @@ def _to_array(t: Tensor) -> np.ndarray:
 
 
 def _from_array(a: np.ndarray, bf16_bits: bool = False) -> Tensor:
-    a = np.array(a, copy=True)
+    # Loaded tensors land on the current device, as Paddle's load gives them (to_tensor).
+    dev = default_device()
     if bf16_bits and a.dtype == np.uint16:
-        return wrap(torch.from_numpy(a.view(np.int16)).view(torch.bfloat16))
-    return wrap(torch.from_numpy(a))
+        return wrap(torch.from_numpy(np.array(a.view(np.int16))).view(torch.bfloat16).to(dev))
+    t = torch.from_numpy(np.array(a, copy=True))
+    return wrap(t if dev.type == "cpu" else t.to(dev))
 
 
 def _scope_tensor_type() -> type:

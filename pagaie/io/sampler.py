@@ -121,9 +121,9 @@ class RandomSampler(Sampler):
         if gen is not None:
             n = len(self.data_source)
             if self.replacement:
-                yield from torch.randint(n, (self.num_samples,), generator=gen).tolist()
+                yield from torch.randint(n, (self.num_samples,), generator=gen, device=gen.device).tolist()
             else:
-                yield from torch.randperm(n, generator=gen)[:self.num_samples].tolist()
+                yield from torch.randperm(n, generator=gen, device=gen.device)[:self.num_samples].tolist()
             return
         if self.generator:
             for _ in range(self.num_samples):

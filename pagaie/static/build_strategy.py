@@ -104,8 +104,9 @@ class BuildStrategy:
     ``fuse_gemm_epilogue`` fuses matmul + bias (+ activation), ``fuse_elewise_add_act_ops``
     fuses chains of elementwise ops, ``enable_inplace`` / ``memory_optimize`` let
     elementwise ops write into inputs that die there, and ``build_cinn_pass`` runs the
-    program through the compiled executor (torch.compile). Distributed and device
-    switches are accepted and have no effect on a single device.
+    program through the compiled executor (torch.compile); with it,
+    ``allow_cuda_graph_capture`` replays the compiled kernels of a CUDA program as CUDA
+    graphs. Distributed switches are accepted and have no effect on a single device.
 
     Examples:
         >>> from pagaie.static.build_strategy import BuildStrategy

@@ -7,6 +7,7 @@ import numpy as np
 import torch
 
 from pagaie._core import dtype as _dt
+from pagaie._core.parameter import replace_data
 from pagaie._core.place import to_torch_device
 from pagaie._core.registry import suspended
 from pagaie._core.tensor import Tensor, wrap
@@ -143,6 +144,10 @@ class Executor:
         sc = scope or global_scope()
         for v in prog.list_vars():
             if v.persistable and v.source is not None:
+                # The program's state lives on the executor's place, as Paddle's scope
+                # variables do: parameters built on another device move there once.
+                if v.source._t.device != self._device:
+                    replace_data(v.source, v.source._t.to(self._device))
                 sc.set(v.name, v.source)
         with suspended(), program_errors("paddle.static.Executor.run"):
             if runner is not None:

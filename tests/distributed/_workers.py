@@ -68,6 +68,7 @@ def collectives(outdir: str) -> None:
     o = paddle.zeros([2])
     dist.alltoall_single(o, paddle.to_tensor([10.0 * r, 10.0 * r + 1]))
     res["alltoall_single"] = o.numpy()
+    res.update(_alltoall_without_backend_support(paddle, dist, r))
     o = paddle.zeros([2])
     dist.reduce_scatter(o, [paddle.to_tensor([1.0, 2.0]) * (r + 1), paddle.to_tensor([3.0, 4.0]) * (r + 1)])
     res["reduce_scatter"] = o.numpy()
@@ -136,3 +137,24 @@ def failing(outdir: str) -> None:
     import pagaie.distributed as dist
     if dist.ParallelEnv().rank == 1:
         raise ValueError("boom from rank 1")
+
+
+def _alltoall_without_backend_support(paddle, dist, r: int) -> dict:
+    """alltoall/alltoall_single where the backend lacks all_to_all (gloo before torch 2.12)."""
+    import torch.distributed as tdist
+
+    def unsupported(*args, **kwargs):
+        raise RuntimeError("Backend gloo does not support alltoall")
+
+    saved = tdist.all_to_all, tdist.all_to_all_single
+    tdist.all_to_all = tdist.all_to_all_single = unsupported
+    try:
+        out = []
+        dist.alltoall(out, [paddle.to_tensor([10.0 * r]), paddle.to_tensor([10.0 * r + 1])])
+        o = paddle.zeros([3])
+        dist.alltoall_single(o, paddle.to_tensor([10.0 * r, 10.0 * r + 1, 10.0 * r + 2]),
+                             in_split_sizes=[1, 2] if r == 0 else [2, 1],
+                             out_split_sizes=[1, 2] if r == 0 else [2, 1])
+        return {"alltoall_p2p": [x.numpy() for x in out], "alltoall_single_p2p": o.numpy()}
+    finally:
+        tdist.all_to_all, tdist.all_to_all_single = saved

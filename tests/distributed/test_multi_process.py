@@ -67,6 +67,11 @@ def test_gather_family(coll):
         assert res["broadcast_object_list"] == ["from1", 1]
         np.testing.assert_allclose(res["alltoall"], [[10 * 0 + res["rank"]], [10 * 1 + res["rank"]]])
         np.testing.assert_allclose(res["alltoall_single"], [res["rank"], 10 + res["rank"]])
+        # the same exchanges by sends and receives, for backends without all_to_all
+        np.testing.assert_allclose(res["alltoall_p2p"], res["alltoall"])
+    # rank 0 sends [0] to itself and [1, 2] to rank 1; rank 1 sends [10, 11] to 0, [12] to 1
+    np.testing.assert_allclose(coll[0]["alltoall_single_p2p"], [0, 10, 11])
+    np.testing.assert_allclose(coll[1]["alltoall_single_p2p"], [1, 2, 12])
     np.testing.assert_allclose(r0["reduce"], [3, 6])
     np.testing.assert_allclose(r0["scatter"], [1, 2])
     np.testing.assert_allclose(r1["scatter"], [3, 4])

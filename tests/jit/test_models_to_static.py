@@ -61,4 +61,7 @@ def test_eager_to_static_and_saved_model_agree(tmp_path, name, build, shape):
         if p.grad is None:
             assert q.grad is None, n
             continue
-        np.testing.assert_allclose(q.grad.numpy(), p.grad.numpy(), rtol=1e-4, atol=1e-5, err_msg=n)
+        want_g = p.grad.numpy()
+        # float32 sums of large gradients differ in their last bits between kernels (cuDNN)
+        np.testing.assert_allclose(q.grad.numpy(), want_g, rtol=1e-4,
+                                   atol=1e-5 * max(1.0, float(np.abs(want_g).max())), err_msg=n)

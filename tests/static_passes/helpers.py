@@ -29,7 +29,9 @@ def run(program: Program, feed: dict, fetch: Sequence[Value | str], **kw: Any) -
     """Run ``program`` with the interpreter; fetches given as Values or names."""
     gb = program.global_block()
     fetch_v = [gb.var(f if isinstance(f, str) else f.name) for f in fetch]
+    from pagaie._core.place import default_device
     from pagaie._core.registry import suspended
+    feed = {k: v.to(default_device()) for k, v in feed.items()}  # (PAGAIE_TEST_DEVICE=gpu)
     with suspended():
         return [t.detach().clone() for t in Plan(program, sorted(feed), fetch_v, **kw).run(feed)]
 
@@ -39,7 +41,7 @@ def assert_same_outputs(before: Program, after: Program, feed: dict, fetch: Sequ
     a = run(before, feed, fetch)
     b = run(after, feed, fetch)
     for x, y in zip(a, b):
-        np.testing.assert_allclose(y.numpy(), x.numpy(), rtol=rtol, atol=atol)
+        np.testing.assert_allclose(y.cpu().numpy(), x.cpu().numpy(), rtol=rtol, atol=atol)
 
 
 def op_types(program: Program, block: int = 0) -> list[str]:

@@ -35,7 +35,8 @@ def _batches(n: int = 5):
 def _train(plan_factory, seed: int = 0):
     main, loss, _, bn = _classifier(seed)
     plan = plan_factory(main, loss)
-    losses = [float(plan.run(b)[0].detach()) for b in _batches()]
+    dev = paddle.device.get_device().replace("gpu", "cuda")
+    losses = [float(plan.run({k: v.to(dev) for k, v in b.items()})[0].detach()) for b in _batches()]
     return losses, [p.source._t.detach().clone() for p in main.all_parameters()], bn._mean._t.clone()
 
 

@@ -15,7 +15,7 @@ import numpy as np
 import torch
 
 from pagaie._core import dtype as _dt
-from pagaie._core.parameter import Parameter
+from pagaie._core.parameter import Parameter, replace_data
 from pagaie._core.place import Place, to_torch_device
 from pagaie._core.tensor import Tensor, wrap
 
@@ -35,15 +35,6 @@ class _IncompatibleKeys(namedtuple("IncompatibleKeys", ["missing_keys", "unexpec
 
 _VALID_DTYPES = ("bfloat16", "float16", "float32", "float64", "int8", "int16", "int32", "int64",
                  "uint8", "complex64", "complex128", "bool")
-
-
-def _replace_data(t: Tensor, new: torch.Tensor) -> None:
-    """Give ``t`` new storage in place, keeping it the same object (a leaf for parameters)."""
-    if isinstance(t, Parameter):
-        requires = t._t.requires_grad and (new.is_floating_point() or new.is_complex())
-        t._t = new.detach().requires_grad_(requires)
-    else:
-        t._t = new.detach().requires_grad_(t._t.requires_grad) if t._t.is_leaf else new
 
 
 class StateMixin:
@@ -233,7 +224,7 @@ class CastMixin:
                     new = t._t.to(device=tdev, dtype=tdt)
                     g = t._t.grad if isinstance(t, Parameter) else None
                     if new is not t._t:
-                        _replace_data(t, new)
+                        replace_data(t, new)
                         if g is not None:
                             t._t.grad = g.to(device=tdev, dtype=tdt)
 

@@ -94,7 +94,7 @@ def _weight(shape: list, attr: Any, dtype: str, default_init: Any, prefix: str) 
     axes = [i for i in range(len(shape)) if dim is None or i != (dim % len(shape))]
     with suspended():
         norm0 = torch.linalg.vector_norm(v._t.detach(), dim=axes, keepdim=True)
-    g = make_parameter(list(norm0.shape), ParamAttr(name=base + "_g", initializer=Assign(norm0.numpy()),
+    g = make_parameter(list(norm0.shape), ParamAttr(name=base + "_g", initializer=Assign(norm0.cpu().numpy()),
                                                     **common), dtype, False, None, prefix)
     return g * v / paddle.sqrt(paddle.sum(v * v, axis=axes, keepdim=True))
 

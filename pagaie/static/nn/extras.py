@@ -6,6 +6,7 @@ from typing import Any, Callable
 import numpy as np
 import torch
 
+from pagaie._core.place import default_device
 from pagaie._core.registry import suspended
 from pagaie._core.tensor import Tensor, wrap
 from pagaie._static.interpreter import register_graph_op
@@ -44,7 +45,8 @@ class _PyFunc(torch.autograd.Function):
         ins = tensors[:n_in]
         outs = _call(_FUNCS[op.attrs["func"]], list(ins))
         ctx.op, ctx.ins = op, ins
-        res = tuple(_to_torch(o, None, "py_func").to(_dtype(v)) for o, v in zip(outs, op.outputs))
+        dev = _device_of(ins)
+        res = tuple(_to_torch(o, None, "py_func").to(dev, _dtype(v)) for o, v in zip(outs, op.outputs))
         ctx.outs = res
         return res
 
@@ -55,7 +57,7 @@ class _PyFunc(torch.autograd.Function):
         xs = [t for t, v in zip(ctx.ins, op.args[0]) if v.name not in skip]
         os_ = [t for t, v in zip(ctx.outs, op.outputs) if v.name not in skip]
         res = _call(_FUNCS[op.attrs["backward_func"]], xs + os_ + list(grads))
-        gs = [None if g is None else _to_torch(g, None, "py_func").to(t.dtype).reshape(t.shape)
+        gs = [None if g is None else _to_torch(g, None, "py_func").to(t.device, t.dtype).reshape(t.shape)
               for g, t in zip(res, ctx.ins)]
         gs += [None] * (len(ctx.ins) - len(gs))
         return (None, None) + tuple(gs)
@@ -63,6 +65,11 @@ class _PyFunc(torch.autograd.Function):
 
 def _dtype(v: Value) -> torch.dtype:
     return v._t.dtype
+
+
+def _device_of(tensors: Any) -> torch.device:
+    # where the program runs: its inputs' device (arrays a Python function returns are on the CPU)
+    return tensors[0].device if len(tensors) else default_device()
 
 
 @register_graph_op("pagaie.py_func", side_effect=True)
@@ -74,7 +81,8 @@ def _run_py_func(op: Operator, args: list, kwargs: dict, plan: Any) -> list:
     if op.attrs.get("backward_func") is not None:
         return list(_PyFunc.apply(op, len(ins), *ins))
     outs = _call(_FUNCS[op.attrs["func"]], list(ins))
-    return [_to_torch(o, None, "py_func").to(_dtype(v)) for o, v in zip(outs, op.outputs)]
+    dev = _device_of(ins)
+    return [_to_torch(o, None, "py_func").to(dev, _dtype(v)) for o, v in zip(outs, op.outputs)]
 
 
 def py_func(func: Callable, x: Any, out: Any, backward_func: Callable | None = None,
