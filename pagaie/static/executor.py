@@ -83,6 +83,7 @@ class Executor:
     def __init__(self, place: Any = None) -> None:
         self.place = place
         self._device = to_torch_device(place, "paddle.static.Executor")
+        self._states: dict = {}
 
     def run(self, program: Any = None, feed: dict | None = None, fetch_list: Sequence | None = None,
             feed_var_name: str = "feed", fetch_var_name: str = "fetch", scope: Any = None,
@@ -142,13 +143,12 @@ class Executor:
             if var is not None:
                 tensors[name] = _as_feed_tensor(value, var, self._device)
         sc = scope or global_scope()
-        for v in prog.list_vars():
-            if v.persistable and v.source is not None:
-                # The program's state lives on the executor's place, as Paddle's scope
-                # variables do: parameters built on another device move there once.
-                if v.source._t.device != self._device:
-                    replace_data(v.source, v.source._t.to(self._device))
-                sc.set(v.name, v.source)
+        for name, src in self._state_of(prog):
+            # The program's state lives on the executor's place, as Paddle's scope
+            # variables do: parameters built on another device move there once.
+            if src._t.device != self._device:
+                replace_data(src, src._t.to(self._device))
+            sc.set(name, src)
         with suspended(), program_errors("paddle.static.Executor.run"):
             if runner is not None:
                 outs = runner(tensors, fetch)
@@ -164,6 +164,17 @@ class Executor:
             else:
                 results.append(wrap(o.detach()))
         return results
+
+    def _state_of(self, prog: Program) -> list:
+        """(name, eager tensor) of the program's persistable values, listed once per version."""
+        key = (id(prog), prog.version, sum(len(b.vars) for b in prog.blocks))  # (vars come without ops)
+        state = self._states.get(key)
+        if state is None:
+            if len(self._states) > 64:
+                self._states.clear()
+            state = self._states[key] = [(v.name, v.source) for v in prog.list_vars()
+                                         if v.persistable and v.source is not None]
+        return state
 
     def close(self) -> None:
         """Release resources (nothing is held between runs)."""
