@@ -8,6 +8,7 @@ from typing import Any
 import torch
 
 from pagaie._core.dtype import default_float, to_torch_dtype
+from pagaie._core.place import default_device
 from pagaie._core.tensor import Tensor
 
 __all__ = ["Parameter", "replace_data"]
@@ -41,7 +42,8 @@ class Parameter(Tensor):
         """
         data, trainable, name, optimize_attr, regularizer, need_clip, do_model_average, \
             is_distributed = _parameter_args(args, kwargs)
-        t = data._t if isinstance(data, Tensor) else torch.as_tensor(data).clone()  # never alias the caller's array
+        # never alias the caller's array; new data goes to the current device, as in Paddle
+        t = data._t if isinstance(data, Tensor) else torch.as_tensor(data).clone().to(default_device())
         self._t = t.detach().requires_grad_(bool(trainable) and (t.is_floating_point() or t.is_complex()))
         self._name = name
         self.persistable = True

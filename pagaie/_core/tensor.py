@@ -15,7 +15,7 @@ import numpy as np
 import torch
 
 from pagaie._core import dtype as _dt
-from pagaie._core.place import Place, place_of, to_torch_device
+from pagaie._core.place import Place, default_device, place_of, to_torch_device
 
 __all__ = ["Tensor", "Size", "wrap", "unwrap", "unwrap_args", "unwrap_kwargs", "as_torch",
            "require_grad", "GRAD_FLAG", "reset_generated_names"]
@@ -769,7 +769,7 @@ def _constructor_args(args: tuple, kwargs: dict) -> tuple:
         raise RuntimeError(f"paddle.Tensor: could not parse the arguments; unexpected keyword(s) "
                            f"{sorted(unknown)}; the accepted ones are {list(_CTOR_ORDER)}")
     if args and all(type(a) is int for a in args) and not kwargs:
-        return torch.empty(args, dtype=_dt.default_float()), None, True, False, None
+        return torch.empty(args, dtype=_dt.default_float(), device=default_device()), None, True, False, None
     legacy = (args and isinstance(args[0], _dt.DType)) or ("dims" in kwargs and "value" not in kwargs)
     order = _LEGACY_ORDER if legacy else _CTOR_ORDER
     if len(args) > len(order):
@@ -781,7 +781,7 @@ def _constructor_args(args: tuple, kwargs: dict) -> tuple:
     dtype = kwargs.get("dtype")
     if legacy:
         dims = [int(d) for d in (kwargs.get("dims") or [])]
-        t = torch.zeros(dims, dtype=_dt.to_torch_dtype(dtype, "paddle.Tensor"))
+        t = torch.zeros(dims, dtype=_dt.to_torch_dtype(dtype, "paddle.Tensor"), device=default_device())
         return t, kwargs.get("name"), True, bool(kwargs.get("persistable")), None
     value = kwargs.get("value")
     if isinstance(value, Tensor):
@@ -802,6 +802,8 @@ def _constructor_args(args: tuple, kwargs: dict) -> tuple:
     place = kwargs.get("place")
     if place is not None:
         t = t.to(to_torch_device(place, "paddle.Tensor"))
+    elif not isinstance(value, (Tensor, torch.Tensor)):  # new data: the current device, as Paddle
+        t = t.to(default_device())
     extra = {k: kwargs[k] for k in ("process_mesh", "placements") if kwargs.get(k) is not None}
     sg = kwargs.get("stop_gradient")
     return (t, kwargs.get("name"), True if sg is None else bool(sg),

@@ -14,7 +14,7 @@ from pagaie._core import place as _place
 from pagaie._core.device_name import Device
 from pagaie._core.place import set_device
 from pagaie._core.tensor import Tensor
-from pagaie.device import cuda
+from pagaie.device import cpu, cuda
 from pagaie.device.cuda import (Event, Stream, current_stream, device_count, empty_cache,
                                 max_memory_allocated, max_memory_reserved, memory_allocated,
                                 memory_reserved, reset_max_memory_allocated,
@@ -34,10 +34,12 @@ __all__ = [
     "manual_seed", "max_memory_allocated", "max_memory_reserved", "memory_allocated",
     "memory_reserved", "reset_max_memory_allocated", "reset_max_memory_reserved",
     "reset_peak_memory_stats", "set_device", "set_rng_state", "set_stream", "stream_guard",
-    "synchronize", "cuda", "Device",
+    "synchronize", "cuda", "Device", "cpu", "current_device", "device_to_place",
+    "get_default_device", "get_device_module", "manual_seed_all", "set_default_device", "stream",
 ]
 
 StreamContext = stream_guard
+stream = stream_guard
 
 _TYPED_TENSORS = ("BFloat16Tensor", "BoolTensor", "ByteTensor", "CharTensor", "DoubleTensor",
                   "FloatTensor", "HalfTensor", "IntTensor", "LongTensor", "ShortTensor")
@@ -317,6 +319,103 @@ class device_guard(device):
 
     def __init__(self, device: Any) -> None:
         super().__init__(device)
+
+
+def current_device() -> int:
+    """The index of the current device (0 on the CPU).
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> paddle.device.current_device()
+        0
+    """
+    d = _place.default_device()
+    return d.index or 0
+
+
+def device_to_place(device: Any = None) -> Any:
+    """The Place of ``device``: a Place, a GPU index, ``'cpu'``, ``'gpu'``/``'gpu:N'`` or
+    ``'cuda:N'``; None gives the current device's Place.
+
+    Args:
+        device (Place|int|str, optional): the device.
+
+    Returns:
+        Place: the place.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> paddle.device.device_to_place('cpu')
+        Place(cpu)
+    """
+    if device is None:
+        return _place.place_of(_place.default_device())
+    if isinstance(device, _place.Place):
+        return device
+    if isinstance(device, int) and not isinstance(device, bool) and not torch.cuda.is_available():
+        if device != 0:
+            raise ValueError(f"paddle.device.device_to_place: CPU device only supports index 0, got {device}")
+        return _place.CPUPlace()
+    return _place.place_of(_place.to_torch_device(device, "paddle.device.device_to_place"))
+
+
+def get_default_device() -> Device:
+    """The default device as a :class:`Device`: ``'cpu'`` or ``'cuda:N'``.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> paddle.device.get_default_device()
+        'cpu'
+    """
+    return Device(_place.default_device())
+
+
+def set_default_device(device: Any) -> None:
+    """Make ``device`` the default device (as :func:`set_device`, returning nothing).
+
+    Args:
+        device (str|int|Place): ``'cpu'``, ``'gpu:0'``, ``'cuda:0'``, a GPU index or a Place.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> paddle.device.set_default_device('cpu')
+        >>> paddle.device.get_device()
+        'cpu'
+    """
+    set_device(_normalise(device, "paddle.device.set_default_device"))
+
+
+def get_device_module(device: Any = None) -> Any:
+    """The module of a device type: ``paddle.device.cpu`` or ``paddle.cuda`` (the current
+    device's by default).
+
+    Args:
+        device (str|Place, optional): the device.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> paddle.device.get_device_module('cpu').__name__
+        'pagaie.device.cpu'
+    """
+    d = _place.default_device() if device is None else \
+        _place.to_torch_device(device, "paddle.device.get_device_module")
+    if d.type == "cpu":
+        return cpu
+    import pagaie.cuda
+    return pagaie.cuda
+
+
+def manual_seed_all(seed: int) -> None:
+    """Seed the random generators of every device (as :func:`manual_seed`).
+
+    Args:
+        seed (int): the seed.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> paddle.device.manual_seed_all(7)
+    """
+    manual_seed(seed)
 
 
 def _normalise(dev: Any, api: str) -> str:
