@@ -11,7 +11,8 @@ from pagaie.nn.layer.layers import Layer
 from pagaie.nn.initializer import Constant
 
 __all__ = ["FusedLinear", "FusedDropoutAdd", "FusedDropout", "FusedBiasDropoutResidualLayerNorm",
-           "FusedFeedForward", "FusedMultiHeadAttention", "FusedTransformerEncoderLayer"]
+           "FusedFeedForward", "FusedMultiHeadAttention", "FusedTransformerEncoderLayer",
+           "FusedMultiTransformer"]
 
 
 class FusedLinear(Layer):
@@ -295,3 +296,6 @@ class FusedTransformerEncoderLayer(Layer):
             return self.ffn(self.fused_attn(src, attn_mask=src_mask))
         out, new_cache = self.fused_attn(src, attn_mask=src_mask, cache=cache)
         return self.ffn(out), new_cache
+
+
+from pagaie.incubate.nn._multi_transformer_layer import FusedMultiTransformer  # noqa: E402

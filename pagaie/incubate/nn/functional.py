@@ -293,3 +293,29 @@ def fused_bias_act(x, bias=None, dequant_scales=None, shift=None, smooth=None, a
 
 from pagaie.incubate.nn._fused_attention import (  # noqa: E402
     fused_feedforward, fused_multi_head_attention, fused_rotary_position_embedding)
+from pagaie._ops.incubate_llm_ops import (  # noqa: E402
+    blha_get_max_len, build_src_rank_and_local_expert_id, cal_aux_loss, embedding_grad_add_to_,
+    expand_modality_expert_id, fast_ln, fast_rms_norm, fused_rms_norm_ext, int_bincount,
+    moe_combine, moe_gate_dispatch, moe_gate_dispatch_permute)
+from pagaie.incubate.nn._llm_attention import (  # noqa: E402
+    block_multihead_attention, masked_multihead_attention,
+    variable_length_memory_efficient_attention)
+from pagaie.incubate.nn._multi_transformer import fused_multi_transformer  # noqa: E402
+from pagaie.incubate.nn._llm_unsupported import (  # noqa: E402
+    cross_entropy_with_softmax_bwd_w_downcast, fp8_gemm_blockwise, fp8_quant_blockwise,
+    fused_act_dequant, fused_stack_transpose_quant, fused_swiglu_weighted_bwd,
+    fused_transpose_split_quant, fused_transpose_wlch_split_quant,
+    fused_weighted_swiglu_act_quant, moe_gate_dispatch_and_quant,
+    moe_gate_dispatch_partial_nosoftmaxtopk)
+
+__all__ += [
+    "fused_multi_transformer", "masked_multihead_attention",
+    "variable_length_memory_efficient_attention", "block_multihead_attention",
+    "blha_get_max_len", "fast_ln", "fast_rms_norm", "fused_rms_norm_ext", "int_bincount",
+    "cal_aux_loss", "moe_combine", "moe_gate_dispatch", "moe_gate_dispatch_permute",
+    "moe_gate_dispatch_partial_nosoftmaxtopk", "moe_gate_dispatch_and_quant",
+    "expand_modality_expert_id", "build_src_rank_and_local_expert_id", "fused_act_dequant",
+    "fp8_quant_blockwise", "fp8_gemm_blockwise", "fused_stack_transpose_quant",
+    "fused_transpose_split_quant", "fused_transpose_wlch_split_quant",
+    "fused_swiglu_weighted_bwd", "fused_weighted_swiglu_act_quant",
+    "cross_entropy_with_softmax_bwd_w_downcast", "embedding_grad_add_to_"]
