@@ -17,7 +17,6 @@ from pagaie._ops._helpers import device, float_dtype, torch_dtype
 
 __all__ = ["to_tensor", "as_tensor", "asarray", "from_numpy", "assign", "clone",
            "zeros", "ones", "full", "empty", "zeros_like", "ones_like", "full_like", "empty_like",
-           "from_dlpack", "to_dlpack",
            "FloatTensor", "DoubleTensor", "HalfTensor", "BFloat16Tensor", "ByteTensor",
            "CharTensor", "ShortTensor", "IntTensor", "LongTensor", "BoolTensor"]
 
@@ -660,54 +659,6 @@ def _zero_(x):
 
 
 returns_self(defop("zero_", method=False)(_zero_), "zero_")
-
-
-# ---- DLPack ------------------------------------------------------------------------------
-
-@defop(method=False, differentiable=False)
-def to_dlpack(x):
-    """Export ``x`` as a DLPack capsule sharing its memory.
-
-    Args:
-        x (Tensor): the tensor.
-
-    Returns:
-        PyCapsule: the DLPack capsule (consumable once).
-
-    Examples:
-        >>> import pagaie as paddle
-        >>> cap = paddle.to_dlpack(paddle.to_tensor([1.0, 2.0]))
-        >>> paddle.from_dlpack(cap).tolist()
-        [1.0, 2.0]
-    """
-    return torch.utils.dlpack.to_dlpack(x.detach())
-
-
-@defop(method=False, differentiable=False)
-def from_dlpack(dlpack, *, device=None, copy=None):
-    """Import a DLPack capsule, or any object with ``__dlpack__`` (numpy arrays, tensors
-    of other frameworks), sharing its memory.
-
-    Args:
-        dlpack (PyCapsule|object): the capsule or the exporting object.
-        device (str|Place, optional): move the result to this device (a copy).
-        copy (bool, optional): True forces a copy.
-
-    Returns:
-        Tensor: the tensor.
-
-    Examples:
-        >>> import numpy as np
-        >>> import pagaie as paddle
-        >>> paddle.from_dlpack(np.arange(3.0)).tolist()
-        [0.0, 1.0, 2.0]
-    """
-    t = dlpack if isinstance(dlpack, _T) else torch.utils.dlpack.from_dlpack(dlpack)
-    if device is not None:
-        t = t.to(device_of(device, "from_dlpack"))
-    if copy:
-        t = t.clone()
-    return t
 
 
 # ---- FloatTensor and friends ---------------------------------------------------------------

@@ -1,8 +1,11 @@
 """``paddle.tensor``: the op functions, grouped as in Paddle's ``paddle.tensor`` package.
 
 The submodules (``math``, ``manipulation``, ``creation``, ``linalg``, ``logic``, ``search``,
-``stat``, ``random``, ``attribute``, ``einsum``, ``ops``, ``array``, ``to_string``) hold
-the same objects as the top-level namespace, so ``paddle.tensor.math.add is paddle.add``.
+``stat``, ``random``, ``attribute``, ``einsum``, ``ops``, ``array``, ``to_string``,
+``compat_softmax``) hold the same objects as the top-level namespace, so
+``paddle.tensor.math.add is paddle.add``. A few legacy functions exist only here:
+``create_array``, ``array_write``, ``array_read``, ``array_length`` (tensor arrays as Python
+lists) and ``fill_constant`` (see :mod:`pagaie.tensor._extras`).
 
 As in Paddle, ``paddle.tensor`` is also callable: ``paddle.tensor(data, dtype=None,
 device=None, requires_grad=False, pin_memory=False)`` builds a Tensor like
@@ -40,11 +43,12 @@ class _CallableModule(types.ModuleType):
 
 sys.modules[__name__].__class__ = _CallableModule
 
-from pagaie.tensor import (array, attribute, creation, einsum, linalg, logic,  # noqa: E402
-                           manipulation, math, ops, random, search, stat, to_string)
+from pagaie.tensor import (array, attribute, compat_softmax, creation, einsum,  # noqa: E402
+                           linalg, logic, manipulation, math, ops, random, search, stat,
+                           to_string)
 
-_submodules = (array, attribute, creation, einsum, linalg, logic, manipulation, math, ops, random,
-               search, stat, to_string)
+_submodules = (array, attribute, compat_softmax, creation, einsum, linalg, logic, manipulation,
+               math, ops, random, search, stat, to_string)
 __all__: list[str] = []
 for _mod in _submodules:
     for _name in _mod.__all__:

@@ -18,6 +18,8 @@ GROUPS: dict[str, tuple[str, ...]] = {
         'shape',
     ),
     'creation': (
+        'BFloat16Tensor', 'BoolTensor', 'ByteTensor', 'CharTensor', 'DoubleTensor',
+        'FloatTensor', 'HalfTensor', 'IntTensor', 'LongTensor', 'ShortTensor',
         'arange', 'asarray', 'assign', 'cauchy_', 'clone', 'complex', 'create_parameter',
         'create_tensor', 'diag', 'diag_embed', 'diagflat', 'empty', 'empty_like', 'eye',
         'from_numpy', 'full', 'full_like', 'geometric_', 'in_dynamic_mode', 'linspace',

@@ -1,4 +1,6 @@
-"""``paddle.utils``: installation check, version requirements, optional imports, deprecation."""
+"""``paddle.utils``: installation check, version requirements, optional imports, deprecation,
+nested-structure helpers (:mod:`~pagaie.utils.layers_utils`), DLPack (:mod:`~pagaie.utils.dlpack`)
+and downloads (:mod:`~pagaie.utils.download`)."""
 from __future__ import annotations
 
 import functools
@@ -9,15 +11,46 @@ import warnings
 from types import ModuleType
 from typing import Any, Callable
 
-from pagaie.utils import unique_name  # noqa: F401
+from pagaie.utils import dlpack, download, layers_utils, unique_name  # noqa: F401
+from pagaie.utils.dlpack import from_dlpack, to_dlpack  # noqa: F401  (hoisted: paddle.from_dlpack)
+from pagaie.utils.layers_utils import (  # noqa: F401
+    assert_same_structure, check_shape, convert_shape_to_list, convert_to_list, copy_mutable_vars,
+    flatten, hold_mutable_vars, is_same_shape, is_sequence, map_structure, pack_sequence_as,
+    padding_to_same_structure, to_sequence)
 from pagaie.utils.install_check import run_check
+from pagaie.version import paddle_api_version
 
 __all__ = ["deprecated", "require_version", "run_check", "try_import"]
 # Names listed here are also exported from the top-level ``paddle`` namespace.
-__paddle_toplevel__: list[str] = []
+__paddle_toplevel__: list[str] = ["from_dlpack", "to_dlpack"]  # paddle.from_dlpack is this one
 
 # The Paddle release whose API pagaie reproduces; version requirements are checked against it.
-PADDLE_API_VERSION = "3.3.1"
+PADDLE_API_VERSION = paddle_api_version
+
+
+def strtobool(val: str) -> bool:
+    """Read a yes/no word (as in environment variables) as a bool.
+
+    Args:
+        val (str): ``y/yes/t/true/on/1`` or ``n/no/f/false/off/0``, any case.
+
+    Returns:
+        bool
+
+    Raises:
+        ValueError: any other text.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> paddle.utils.strtobool('ON'), paddle.utils.strtobool('0')
+        (True, False)
+    """
+    low = val.lower()
+    if low in ("y", "yes", "t", "true", "on", "1"):
+        return True
+    if low in ("n", "no", "f", "false", "off", "0"):
+        return False
+    raise ValueError(f"Invalid truth value {val!r}")
 
 
 class VisibleDeprecationWarning(UserWarning):
