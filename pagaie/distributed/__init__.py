@@ -16,6 +16,8 @@ from pagaie.distributed.communication import (  # noqa: F401
     send_object_list, recv_object_list, barrier, wait,
 )
 from pagaie.distributed import stream  # noqa: F401
+from pagaie.distributed.p2p import P2POp, batch_isend_irecv  # noqa: F401
+from pagaie.distributed import rpc, sharding  # noqa: F401
 from pagaie.distributed.parallel import DataParallel  # noqa: F401
 from pagaie.distributed.spawn import spawn  # noqa: F401
 from pagaie.distributed.auto_parallel import (  # noqa: F401

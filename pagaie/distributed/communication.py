@@ -559,3 +559,13 @@ def wait(tensor: Tensor, group: Group | None = None, use_calc_stream: bool = Tru
     t = _t(tensor, "wait")
     if t.is_cuda:
         torch.cuda.current_stream(t.device).synchronize()
+
+
+# ---- Paddle's names under ``paddle.distributed.communication`` -------------------------
+# (submodules ``group``, ``all_to_all`` and ``stream``; batched point-to-point; group queries).
+# Imported last: these modules import this one.
+from pagaie.distributed._env import destroy_process_group, get_backend, get_group, is_initialized  # noqa: E402,F401
+from pagaie.distributed import _comm_all_to_all as all_to_all  # noqa: E402,F401
+from pagaie.distributed import _comm_group as group  # noqa: E402,F401
+from pagaie.distributed import stream  # noqa: E402,F401
+from pagaie.distributed.p2p import P2POp, batch_isend_irecv  # noqa: E402,F401

@@ -8,6 +8,7 @@ from pagaie.distributed.fleet.fleet import Fleet, UtilBase
 from pagaie.distributed.fleet.role_maker import PaddleCloudRoleMaker, Role, UserDefinedRoleMaker
 from pagaie.distributed.fleet.strategy import DistributedStrategy
 from pagaie.distributed.fleet.topology import CommunicateTopology, HybridCommunicateGroup
+from pagaie.distributed.fleet import utils  # noqa: F401,E402
 
 __all__ = ["CommunicateTopology", "DistributedStrategy", "Fleet", "HybridCommunicateGroup",
            "MultiSlotDataGenerator", "MultiSlotStringDataGenerator", "PaddleCloudRoleMaker", "Role",
