@@ -32,7 +32,7 @@ from pagaie.autograd import grad, no_grad, enable_grad, set_grad_enabled, is_gra
 from pagaie.device import get_device, set_device  # noqa: E402,F401
 
 # Subpackages; each may hoist names into this namespace with ``__paddle_toplevel__``.
-_SUBPACKAGES = ("framework", "nn", "optimizer", "regularizer", "io", "metric", "utils", "vision", "text", "hapi", "callbacks", "amp", "static", "jit", "distribution", "profiler", "distributed", "inference", "onnx", "sparse", "quantization", "incubate", "geometric", "tensor", "base", "cuda", "special", "sysconfig", "version")
+_SUBPACKAGES = ("framework", "nn", "optimizer", "regularizer", "io", "metric", "utils", "vision", "text", "hapi", "callbacks", "amp", "static", "jit", "distribution", "profiler", "distributed", "inference", "onnx", "sparse", "quantization", "incubate", "geometric", "tensor", "base", "cuda", "special", "sysconfig", "version", "audio")
 for _sub in _SUBPACKAGES:
     _mod = _import_module(f"pagaie.{_sub}")
     globals()[_sub] = _mod
