@@ -198,7 +198,8 @@ def translate_error(api: str, exc: BaseException, args: tuple, kwargs: dict) -> 
     elif isinstance(exc, NotImplementedError) or "not implemented for" in text \
             or "be cast to the desired output type" in text \
             or "Expected a floating point or complex tensor" in text \
-            or "does not support complex" in text or "only supported for complex" in text:
+            or "does not support complex" in text or "only supported for complex" in text \
+            or "No available kernel" in text or "No viable backend" in text:
         kind = RuntimeError  # no kernel for this dtype/device: Paddle's NotFound
     elif isinstance(exc, RuntimeError):
         kind = ValueError

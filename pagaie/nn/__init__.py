@@ -41,3 +41,5 @@ conv1d, conv2d, conv3d = functional.conv1d, functional.conv2d, functional.conv3d
 layer_norm, group_norm = functional.layer_norm, functional.group_norm
 adaptive_avg_pool1d = functional.adaptive_avg_pool1d
 __paddle_toplevel__ += ["conv1d", "conv2d", "conv3d", "layer_norm", "group_norm", "adaptive_avg_pool1d"]
+from pagaie.nn import quant  # noqa: F401,E402
+from pagaie.nn import attention  # noqa: F401,E402

@@ -29,3 +29,4 @@ __all__ = ["append_backward", "gradients", "Executor", "global_scope", "scope_gu
            "create_global_var", "accuracy", "auc", "device_guard", "create_parameter",
            "set_ipu_shard", "ctr_metric_bundle", "Scope"]
 __paddle_toplevel__ = ["enable_static", "disable_static", "in_dynamic_mode"]
+from pagaie.static import amp  # noqa: F401,E402
