@@ -118,9 +118,11 @@ class Generator:
 
     # Paddle keeps several named states per generator (used by model-parallel RNG trackers).
     def register_state_index(self, state: GeneratorState) -> int:
-        """Store ``state`` as an extra state slot; returns its index."""
+        """Store ``state`` as an extra state slot and switch to it (as Paddle); returns its index."""
         self._states.append(GeneratorState(state._state.clone(), state._seed))
-        return len(self._states) - 1
+        index = len(self._states) - 1
+        self.set_state_index(index)
+        return index
 
     def get_state_index(self) -> int:
         """The index of the state slot in use (0 unless :meth:`set_state_index` switched it)."""

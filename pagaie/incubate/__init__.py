@@ -1,6 +1,9 @@
 """``paddle.incubate``: experimental APIs: the LookAhead and ModelAverage optimizers, fused
 layers and ops (``incubate.nn``), functional autograd (``incubate.autograd``), segment
-and graph ops, ``identity_loss``, fused masked softmaxes, ``inference`` and ``cc``.
+and graph ops, ``identity_loss``, fused masked softmaxes, ``inference`` and ``cc``; also
+structured sparsity (``asp``), ``autotune``, quasi-Newton minimizers
+(``optimizer.functional``), ``tensor``, ``multiprocessing`` and the generator-state
+functions ``get_rng_state`` / ``set_rng_state`` / ``register_rng_state_as_index``.
 
 The op records live in :mod:`pagaie._ops.incubate_ops` and :mod:`pagaie._ops.incubate_graph`.
 As in Paddle, the segment ops, ``graph_send_recv``, ``graph_reindex`` and
@@ -9,7 +12,8 @@ As in Paddle, the segment ops, ``graph_send_recv``, ``graph_reindex`` and
 from pagaie._ops import incubate_graph as _graph, incubate_ops as _ops
 from pagaie.incubate import autograd, cc, jit, nn, optimizer  # noqa: F401
 from pagaie.incubate.jit import inference
-from pagaie.incubate.optimizer import LookAhead, ModelAverage
+from pagaie.incubate.optimizer import DistributedFusedLamb, LookAhead, ModelAverage
+from pagaie.incubate._rng import get_rng_state, register_rng_state_as_index, set_rng_state
 from pagaie.utils import deprecated as _deprecated
 
 __all__ = ["LookAhead", "ModelAverage", "softmax_mask_fuse_upper_triangle", "softmax_mask_fuse",
@@ -44,3 +48,4 @@ softmax_mask_fuse = _public(_ops.incubate_softmax_mask_fuse, "softmax_mask_fuse"
 softmax_mask_fuse_upper_triangle = _public(_ops.incubate_softmax_mask_fuse_upper_triangle,
                                            "softmax_mask_fuse_upper_triangle")
 del _public, _deprecated, _ops, _graph
+from pagaie.incubate import asp, autotune, multiprocessing, tensor  # noqa: E402,F401 (use the ops above)
