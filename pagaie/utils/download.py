@@ -24,9 +24,9 @@ import hashlib
 import logging
 import os
 import os.path as osp
-import shutil
 import sys
 import tarfile
+import tempfile
 import time
 import urllib.error
 import urllib.request
@@ -169,30 +169,74 @@ class _Progress:
         sys.stderr.write("\n")
 
 
-def _get_download(url: str, fullname: str) -> str | bool:
-    """One download attempt into ``fullname`` (via a ``_tmp`` file); False on failure."""
-    tmp = fullname + "_tmp"
+def md5file(path: str) -> str:
+    """The hex md5 digest of the file at ``path``.
+
+    Examples:
+        >>> import tempfile
+        >>> from pagaie.utils.download import md5file
+        >>> with tempfile.NamedTemporaryFile() as f:
+        ...     md5file(f.name)
+        'd41d8cd98f00b204e9800998ecf8427e'
+    """
+    h = hashlib.md5()
+    with open(path, "rb") as f:
+        for chunk in iter(lambda: f.read(1 << 20), b""):
+            h.update(chunk)
+    return h.hexdigest()
+
+
+def fetch(url: str, path: str, md5: str | None = None, timeout: float | None = None,
+          progress: bool = False) -> str:
+    """Download ``url`` to the file ``path`` atomically: into a temporary file in the same
+    folder, checked against ``md5``, then renamed; nothing is left behind on failure.
+
+    Raises:
+        OSError / urllib.error.URLError: the transfer failed or the md5 sum differs.
+
+    Examples:
+        >>> import os, tempfile
+        >>> from pathlib import Path
+        >>> from pagaie.utils.download import fetch
+        >>> d = tempfile.mkdtemp()
+        >>> _ = Path(d, 'a.txt').write_text('hi')
+        >>> open(fetch(Path(d, 'a.txt').as_uri(), os.path.join(d, 'b.txt'))).read()
+        'hi'
+    """
+    folder = osp.dirname(osp.abspath(path))
+    os.makedirs(folder, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=folder, suffix=".part")
     try:
-        with urllib.request.urlopen(url) as resp:  # noqa: S310 (the caller checked http(s))
-            status = getattr(resp, "status", 200)
+        with os.fdopen(fd, "wb") as out, urllib.request.urlopen(url, timeout=timeout) as resp:  # noqa: S310
+            status = getattr(resp, "status", None) or 200
             if status != 200:
-                raise RuntimeError(f"Downloading from {url} failed with code {status}!")
-            size = resp.headers.get("content-length")
-            bar = _Progress(int(size) if size else None)
-            with open(tmp, "wb") as f:
-                while True:
-                    chunk = resp.read(_CHUNK)
-                    if not chunk:
-                        break
-                    f.write(chunk)
+                raise OSError(f"Downloading from {url} failed with code {status}!")
+            size = resp.headers.get("content-length") if progress else None
+            bar = _Progress(int(size) if size else None) if progress else None
+            while True:
+                chunk = resp.read(_CHUNK)
+                if not chunk:
+                    break
+                out.write(chunk)
+                if bar is not None:
                     bar.update(len(chunk))
-            bar.close()
-        shutil.move(tmp, fullname)
-        return fullname
-    except (OSError, RuntimeError, urllib.error.URLError, ValueError) as e:
-        logger.info("Downloading %s from %s failed with exception %s", osp.basename(fullname), url, e)
+            if bar is not None:
+                bar.close()
+        if md5 and md5file(tmp) != md5:
+            raise OSError(f"md5 mismatch for {url} (expected {md5})")
+        os.replace(tmp, path)
+    finally:
         if osp.exists(tmp):
             os.remove(tmp)
+    return path
+
+
+def _get_download(url: str, fullname: str) -> str | bool:
+    """One download attempt into ``fullname``; False on failure."""
+    try:
+        return fetch(url, fullname, progress=True)
+    except (OSError, RuntimeError, urllib.error.URLError, ValueError) as e:
+        logger.info("Downloading %s from %s failed with exception %s", osp.basename(fullname), url, e)
         return False
 
 
@@ -218,11 +262,7 @@ def _download(url: str, path: str, md5sum: str | None = None, method: str = "get
 def _md5check(fullname: str, md5sum: str | None = None) -> bool:
     if md5sum is None:
         return True
-    md5 = hashlib.md5()
-    with open(fullname, "rb") as f:
-        for chunk in iter(lambda: f.read(_CHUNK), b""):
-            md5.update(chunk)
-    calc = md5.hexdigest()
+    calc = md5file(fullname)
     if calc != md5sum:
         logger.info("File %s md5 check failed, %s(calc) != %s(base)", fullname, calc, md5sum)
         return False

@@ -129,7 +129,7 @@ def test_local_archive_and_directory(tmp_path, monkeypatch):
                 z.write(full, os.path.relpath(full, src))
     with pytest.raises(RuntimeError, match="md5"):
         pagaie.audio.datasets.ESC50(archive={"url": zpath, "md5": "0" * 32})
-    archive = {"url": "file://" + zpath, "md5": _archive._md5(zpath)}
+    archive = {"url": "file://" + zpath, "md5": _archive.md5file(zpath)}
     ds = pagaie.audio.datasets.ESC50("train", 1, feat_type="mfcc", archive=archive, n_fft=256, n_mfcc=13)
     assert len(ds) == 3 and ds.files[0].startswith(home)
     feat, label = ds[0]

@@ -210,7 +210,7 @@ def test_missing_files_raise_clearly(tmp_path, monkeypatch):
     def offline(*a, **k):
         raise urllib.error.URLError("no network")
     monkeypatch.setattr(_common, "DATA_HOME", str(tmp_path))
-    monkeypatch.setattr(_common.urllib.request, "urlopen", offline)
+    monkeypatch.setattr(urllib.request, "urlopen", offline)
     with pytest.raises(RuntimeError) as e:
         pagaie.vision.datasets.MNIST(mode="test")
     msg = str(e.value)

@@ -14,28 +14,19 @@ that folder:
 """
 from __future__ import annotations
 
-import hashlib
 import os
-import shutil
 import tarfile
-import tempfile
 import urllib.parse
 import urllib.request
 import zipfile
 from typing import Callable
 
+from pagaie.utils.download import fetch, md5file
+
 __all__: list[str] = []
 
 DATA_HOME = os.path.join(os.path.expanduser("~"), ".cache", "paddle", "dataset")
 DOWNLOAD_TIMEOUT_S = 10.0
-
-
-def _md5(path: str) -> str:
-    h = hashlib.md5()
-    with open(path, "rb") as f:
-        for chunk in iter(lambda: f.read(1 << 20), b""):
-            h.update(chunk)
-    return h.hexdigest()
 
 
 def _local_path(url: str) -> str | None:
@@ -78,20 +69,10 @@ def _extract(archive: str, dest: str, api: str) -> None:
 def _download(url: str, md5: str | None, api: str, hint: str) -> str:
     """Fetch ``url`` into ``DATA_HOME`` (kept when already there with the right md5)."""
     path = os.path.join(DATA_HOME, os.path.basename(urllib.parse.urlparse(url).path))
-    if os.path.isfile(path) and (not md5 or _md5(path) == md5):
+    if os.path.isfile(path) and (not md5 or md5file(path) == md5):
         return path
     try:
-        os.makedirs(DATA_HOME, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=DATA_HOME, suffix=".part")
-        try:
-            with os.fdopen(fd, "wb") as out, urllib.request.urlopen(url, timeout=DOWNLOAD_TIMEOUT_S) as r:
-                shutil.copyfileobj(r, out, 1 << 20)
-            if md5 and _md5(tmp) != md5:
-                raise OSError(f"md5 mismatch (expected {md5})")
-            os.replace(tmp, path)
-        finally:
-            if os.path.exists(tmp):
-                os.remove(tmp)
+        fetch(url, path, md5, timeout=DOWNLOAD_TIMEOUT_S)
     except Exception as e:  # noqa: BLE001 - any network or disk failure ends the same way
         raise RuntimeError(
             f"{api}: the dataset is not in '{DATA_HOME}' and downloading {url} failed "
@@ -124,7 +105,7 @@ def dataset_root(archive: dict, present: Callable[[str], bool], api: str) -> str
         if not os.path.isfile(local):
             raise RuntimeError(f"{api}: the dataset is not in '{DATA_HOME}' and the archive '{local}' "
                                f"does not exist. {hint}")
-        if md5 and _md5(local) != md5:
+        if md5 and md5file(local) != md5:
             raise RuntimeError(f"{api}: the archive '{local}' does not have the md5 {md5}")
         path = local
     else:

@@ -7,13 +7,11 @@ and failure raises a RuntimeError naming the file, where it was expected and its
 """
 from __future__ import annotations
 
-import hashlib
 import os
-import tempfile
-import urllib.request
 from typing import Any
 
 import pagaie.io as _io
+from pagaie.utils.download import fetch
 
 __all__: list[str] = []
 
@@ -37,14 +35,6 @@ except ImportError:  # pragma: no cover - only while pagaie.io has no Dataset ye
                 raise NotImplementedError(f"'__len__' not implement in class {type(self).__name__}")
 
 
-def md5file(path: str) -> str:
-    h = hashlib.md5()
-    with open(path, "rb") as f:
-        for chunk in iter(lambda: f.read(1 << 20), b""):
-            h.update(chunk)
-    return h.hexdigest()
-
-
 def cached_file(url: str, md5: str, module_name: str, api: str, argname: str) -> str:
     """Path of ``url``'s file in Paddle's dataset cache, downloading it once if absent.
 
@@ -56,21 +46,7 @@ def cached_file(url: str, md5: str, module_name: str, api: str, argname: str) ->
     if os.path.exists(path):
         return path
     try:
-        os.makedirs(os.path.dirname(path), exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=os.path.dirname(path), suffix=".part")
-        try:
-            with os.fdopen(fd, "wb") as out, urllib.request.urlopen(url, timeout=DOWNLOAD_TIMEOUT_S) as r:
-                while True:
-                    chunk = r.read(1 << 20)
-                    if not chunk:
-                        break
-                    out.write(chunk)
-            if md5 and md5file(tmp) != md5:
-                raise OSError(f"md5 mismatch (expected {md5})")
-            os.replace(tmp, path)
-        finally:
-            if os.path.exists(tmp):
-                os.remove(tmp)
+        fetch(url, path, md5, timeout=DOWNLOAD_TIMEOUT_S)
     except Exception as e:  # noqa: BLE001 - any network or disk failure ends the same way
         raise RuntimeError(
             f"{api}: the data file '{os.path.basename(path)}' is not in the local cache "
