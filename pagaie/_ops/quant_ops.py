@@ -123,6 +123,10 @@ def fake_quantize_dequantize_moving_average_abs_max(x, in_scale, in_accum=None, 
     """
     api = "quantization.fake_quantize_dequantize_moving_average_abs_max"
     _check_bits(bit_length, api)
+    if not x.is_floating_point():
+        # Paddle has no kernel for other dtypes and says so with a RuntimeError
+        raise RuntimeError(f"paddle.{api}: 'x' must be a floating tensor, but received "
+                           f"{str(x.dtype).replace('torch.', '')}")
     if is_test:
         out = _StraightThrough.apply(x, in_scale.detach().reshape(()), bit_length, round_type)
         return out, in_scale, in_state, in_accum
@@ -177,8 +181,8 @@ def quantize_linear(x, scale, zero_point=None, quant_axis=-1, bit_length=8, qmin
     """
     _check_bits(bit_length, "quantization.quantize_linear")
     b = _levels(bit_length, qmax)
-    s = _per_axis(scale.to(x.dtype), x.ndim, quant_axis)
-    return _quant(x, s, b, round_type)
+    s = _per_axis(scale.detach().to(x.dtype), x.ndim, quant_axis)
+    return _quant(x.detach(), s, b, round_type)  # no gradient, as in Paddle
 
 
 @defop(method=False, differentiable=False,
@@ -208,4 +212,5 @@ def dequantize_linear(x, scale, zero_point=None, quant_axis=-1, bit_length=8, qm
     """
     _check_bits(bit_length, "quantization.dequantize_linear")
     b = _levels(bit_length, qmax)
-    return x * _per_axis(scale.to(x.dtype), x.ndim, quant_axis) / b
+    # no gradient, as in Paddle
+    return x.detach() * _per_axis(scale.detach().to(x.dtype), x.ndim, quant_axis) / b

@@ -9,13 +9,12 @@ __all__ = ["accuracy"]
 
 
 def _write_count(out: torch.Tensor | None, value: torch.Tensor) -> None:
-    """Store a count into a user-given ``correct``/``total`` tensor (becomes 0-D int32)."""
+    """Store a count into a user-given ``correct``/``total`` tensor: as in Paddle, it
+    becomes a 0-D int32 tensor whatever its shape and dtype were."""
     if out is None:
         return
     with torch.no_grad():
-        if out.shape != value.shape:
-            out.resize_(value.shape)
-        out.copy_(value)
+        out.data = value.detach().clone()
 
 
 @defop(paddle_types=("accuracy", "pd_op.accuracy"), method=False, differentiable=False)
@@ -45,18 +44,25 @@ def accuracy(input, label, k=1, correct=None, total=None, name=None):
     if input.dim() != 2:
         raise ValueError(f"paddle.metric.accuracy: 'input' must be 2-D [sample_number, class_dim], "
                          f"but received a tensor of shape {list(input.shape)}")
-    if not (input.is_floating_point()):
-        raise TypeError(f"paddle.metric.accuracy: 'input' must be a floating tensor, but received "
-                        f"{str(input.dtype).replace('torch.', '')}")
     if label.dim() != 2:
         raise ValueError(f"paddle.metric.accuracy: 'label' must be 2-D [sample_number, 1], but "
                          f"received a tensor of shape {list(label.shape)}")
-    if label.dtype not in (torch.int32, torch.int64):
-        raise ValueError(f"paddle.metric.accuracy: 'label' must be int32 or int64, but received "
-                         f"{str(label.dtype).replace('torch.', '')}")
+    if label.shape[1] != 1:
+        raise ValueError(f"paddle.metric.accuracy: the second dimension of 'label' must be 1, but "
+                         f"received a tensor of shape {list(label.shape)}")
     if label.shape[0] != input.shape[0]:
         raise ValueError(f"paddle.metric.accuracy: 'input' and 'label' must have the same number of "
                          f"rows, but received {input.shape[0]} and {label.shape[0]}")
+    if label.dtype not in (torch.int32, torch.int64):
+        raise ValueError(f"paddle.metric.accuracy: 'label' must be int32 or int64, but received "
+                         f"{str(label.dtype).replace('torch.', '')}")
+    if not input.is_floating_point():
+        # Paddle has no accuracy kernel for other dtypes and says so with a RuntimeError
+        raise RuntimeError(f"paddle.metric.accuracy: 'input' must be a floating tensor, but received "
+                           f"{str(input.dtype).replace('torch.', '')}")
+    if label.numel() and label.device.type != "meta" and bool((label < 0).any()):
+        raise ValueError(f"paddle.metric.accuracy: 'label' must be >= 0, but received "
+                         f"{int(label.min())}")
     k = int(k)
     if not 0 < k <= input.shape[1]:
         raise ValueError(f"paddle.metric.accuracy: 'k' must be in [1, {input.shape[1]}], but "

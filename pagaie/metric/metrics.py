@@ -25,6 +25,23 @@ def _as_numpy(value: Any, what: str, api: str) -> np.ndarray:
     raise ValueError(f"The '{what}' must be a numpy ndarray or Tensor.")
 
 
+def _one_value_error(api: str, what: str, size: int) -> ValueError:
+    return ValueError(f"paddle.metric.{api}.update: each sample of '{what}' must hold one value, "
+                      f"but received {size}")
+
+
+def _per_sample(hard: np.ndarray, labels: np.ndarray, api: str) -> tuple[np.ndarray, np.ndarray]:
+    """The first ``len(labels)`` rounded predictions and the labels as ``[N, values]``
+    arrays (Paddle walks the labels, sample by sample)."""
+    n = labels.shape[0]
+    if hard.shape[0] < n:
+        raise IndexError(f"paddle.metric.{api}.update: 'preds' has {hard.shape[0]} samples but "
+                         f"'labels' has {n}")
+    hard = hard[:n].reshape(n, -1) if n else np.zeros((0, 1), hard.dtype)
+    truth = labels.reshape(n, -1) if n else np.zeros((0, 1), labels.dtype)
+    return hard, truth
+
+
 class Metric(metaclass=abc.ABCMeta):
     """Base class of metrics: subclasses implement ``reset``, ``update``, ``accumulate`` and
     ``name``; ``compute`` may preprocess the network outputs and labels with tensor ops.
@@ -183,12 +200,14 @@ class Precision(Metric):
         """Count one batch: ``preds`` ``[N]`` or ``[N, 1]`` probabilities, ``labels`` 0/1."""
         preds = _as_numpy(preds, "preds", "Precision")
         labels = _as_numpy(labels, "labels", "Precision")
-        n = labels.shape[0]
-        hard = np.floor(preds + 0.5).astype("int32").reshape(n, -1)[:, 0]
-        truth = labels.reshape(n, -1)[:, 0]
-        positive = hard == 1
-        self.tp += int(np.sum(positive & (hard == truth)))
-        self.fp += int(np.sum(positive & (hard != truth)))
+        hard, truth = _per_sample(np.floor(preds + 0.5).astype("int32"), labels, "Precision")
+        if len(hard) and hard.shape[1] != 1:
+            raise _one_value_error("Precision", "preds", hard.shape[1])
+        positive = hard[:, 0] == 1
+        if positive.any() and truth.shape[1] != 1:
+            raise _one_value_error("Precision", "labels", truth.shape[1])
+        self.tp += int(np.sum(positive & (hard[:, 0] == truth[:, 0])))
+        self.fp += int(np.sum(positive & (hard[:, 0] != truth[:, 0])))
 
     def reset(self) -> None:
         """Clear the counts."""
@@ -232,12 +251,14 @@ class Recall(Metric):
         """Count one batch: ``preds`` ``[N]`` or ``[N, 1]`` probabilities, ``labels`` 0/1."""
         preds = _as_numpy(preds, "preds", "Recall")
         labels = _as_numpy(labels, "labels", "Recall")
-        n = labels.shape[0]
-        hard = np.rint(preds).astype("int32").reshape(n, -1)[:, 0]
-        truth = labels.reshape(n, -1)[:, 0]
-        actual = truth == 1
-        self.tp += int(np.sum(actual & (hard == truth)))
-        self.fn += int(np.sum(actual & (hard != truth)))
+        hard, truth = _per_sample(np.rint(preds).astype("int32"), labels, "Recall")
+        if len(truth) and truth.shape[1] != 1:
+            raise _one_value_error("Recall", "labels", truth.shape[1])
+        actual = truth[:, 0] == 1
+        if actual.any() and hard.shape[1] != 1:
+            raise _one_value_error("Recall", "preds", hard.shape[1])
+        self.tp += int(np.sum(actual & (hard[:, 0] == truth[:, 0])))
+        self.fn += int(np.sum(actual & (hard[:, 0] != truth[:, 0])))
 
     def accumulate(self) -> float:
         """tp / (tp + fn), or 0.0 when there was no positive label."""
@@ -290,10 +311,24 @@ class Auc(Metric):
         labels = _as_numpy(labels, "labels", "Auc")
         preds = _as_numpy(preds, "preds", "Auc")
         n = len(labels)
-        bins = (preds[:n, 1] * self._num_thresholds).astype(np.int64)
-        if bins.size and bins.max() > self._num_thresholds:
-            raise AssertionError("paddle.metric.Auc: 'preds' must lie in [0, 1]")
-        pos = labels.reshape(n, -1)[:, 0].astype(bool)
+        if preds.shape[0] < n:
+            raise IndexError(f"paddle.metric.Auc.update: 'preds' has {preds.shape[0]} samples but "
+                             f"'labels' has {n}")
+        truth = labels.reshape(n, -1) if n else np.zeros((0, 1), labels.dtype)
+        if n and truth.shape[1] != 1:
+            raise _one_value_error("Auc", "labels", truth.shape[1])
+        scores = preds[:n, 1]
+        if np.isnan(scores).any():
+            raise ValueError("paddle.metric.Auc.update: 'preds' holds NaN, which has no bucket")
+        if np.isinf(scores).any():
+            raise OverflowError("paddle.metric.Auc.update: 'preds' holds an infinite score")
+        bins = (scores * self._num_thresholds).astype(np.int64)
+        # Paddle indexes its histogram with the bucket, so a negative score would wrap
+        # around to the top buckets; pagaie rejects it like a score above 1.
+        if bins.size and (bins.max() > self._num_thresholds or bins.min() < 0):
+            raise AssertionError("paddle.metric.Auc.update: 'preds' must be probabilities in [0, 1], "
+                                 f"but received values in [{scores.min()}, {scores.max()}]")
+        pos = truth[:, 0].astype(bool)
         size = self._num_thresholds + 1
         self._stat_pos += np.bincount(bins[pos], minlength=size)[:size]
         self._stat_neg += np.bincount(bins[~pos], minlength=size)[:size]

@@ -36,7 +36,7 @@ class OneCycleLR(LRScheduler):
                  three_phase: bool = False, last_epoch: int = -1, verbose: bool = False) -> None:
         name = "paddle.optimizer.lr.OneCycleLR"
         for arg, val in (("max_learning_rate", max_learning_rate), ("end_learning_rate", end_learning_rate)):
-            if isinstance(val, bool) or not isinstance(val, (float, int)):
+            if not isinstance(val, (float, int)):
                 raise TypeError(f"{name}: '{arg}' must be a float or int, but received {type(val).__name__}")
             if val < 0:
                 raise ValueError(f"{name}: '{arg}' must be non-negative, but received {val}")
@@ -48,7 +48,7 @@ class OneCycleLR(LRScheduler):
             raise TypeError(f"{name}: 'phase_pct' must be a float, but received {type(phase_pct).__name__}")
         if phase_pct < 0 or phase_pct > 1:
             raise ValueError(f"{name}: 'phase_pct' must be between 0 and 1, but received {phase_pct}")
-        if isinstance(divide_factor, bool) or not isinstance(divide_factor, (float, int)):
+        if not isinstance(divide_factor, (float, int)):
             raise TypeError(f"{name}: 'divide_factor' must be a float or int, "
                             f"but received {type(divide_factor).__name__}")
         self.total_steps = total_steps
@@ -123,7 +123,7 @@ class CyclicLR(LRScheduler):
                  scale_fn: Callable[[float], float] | None = None, scale_mode: str = "cycle",
                  last_epoch: int = -1, verbose: bool = False) -> None:
         name = "paddle.optimizer.lr.CyclicLR"
-        if isinstance(max_learning_rate, bool) or not isinstance(max_learning_rate, (float, int)):
+        if not isinstance(max_learning_rate, (float, int)):
             raise TypeError(f"{name}: 'max_learning_rate' must be a float or int, "
                             f"but received {type(max_learning_rate).__name__}")
         if max_learning_rate < 0:
@@ -199,9 +199,10 @@ class CosineAnnealingWarmRestarts(LRScheduler):
 
     def __init__(self, learning_rate: float, T_0: int, T_mult: int = 1, eta_min: float = 0,
                  last_epoch: int = -1, verbose: bool = False) -> None:
-        if not isinstance(T_0, int) or T_0 <= 0:
+        # the comparison comes first, as in Paddle: a str or None raises TypeError
+        if T_0 <= 0 or not isinstance(T_0, int):
             raise ValueError(f"paddle.optimizer.lr.CosineAnnealingWarmRestarts: expected positive integer T_0, but got {T_0}")
-        if not isinstance(T_mult, int) or T_mult < 1:
+        if T_mult < 1 or not isinstance(T_mult, int):
             raise ValueError(f"paddle.optimizer.lr.CosineAnnealingWarmRestarts: expected integer T_mult >= 1, but got {T_mult}")
         self.T_0 = T_0
         self.T_i = T_0

@@ -12,6 +12,8 @@ from typing import Any, Callable, Sequence
 
 import numpy as np
 
+from pagaie._core.tensor import Tensor
+
 __all__ = [
     "LRScheduler", "NoamDecay", "PiecewiseDecay", "NaturalExpDecay", "InverseTimeDecay",
     "PolynomialDecay", "LinearWarmup", "ExponentialDecay", "MultiStepDecay", "StepDecay",
@@ -45,7 +47,7 @@ class LRScheduler:
     """
 
     def __init__(self, learning_rate: float = 0.1, last_epoch: int = -1, verbose: bool = False) -> None:
-        if isinstance(learning_rate, bool) or not isinstance(learning_rate, (float, int)):
+        if not isinstance(learning_rate, (float, int)):
             raise TypeError("paddle.optimizer.lr.LRScheduler: the learning rate must be a float, "
                             f"but received {type(learning_rate).__name__}")
         if learning_rate < 0:
@@ -91,7 +93,7 @@ class LRScheduler:
             if key not in self.__dict__:
                 continue
             value = self.__dict__[key]
-            if hasattr(value, "numpy") and hasattr(value, "shape"):
+            if isinstance(value, Tensor):
                 value = float(np.asarray(value.numpy()).reshape(-1)[0])
             out[key] = value
         return out
@@ -243,7 +245,7 @@ class PolynomialDecay(LRScheduler):
 
     def __init__(self, learning_rate: float, decay_steps: int, end_lr: float = 0.0001, power: float = 1.0,
                  cycle: bool = False, last_epoch: int = -1, verbose: bool = False) -> None:
-        _require(isinstance(decay_steps, int) and decay_steps > 0, AssertionError,
+        _require(decay_steps > 0 and isinstance(decay_steps, int), AssertionError,
                  "PolynomialDecay: 'decay_steps' must be a positive integer")
         _require(power > 0.0, AssertionError, "PolynomialDecay: 'power' must be greater than 0.0")
         self.decay_steps = decay_steps
@@ -281,10 +283,10 @@ class LinearWarmup(LRScheduler):
 
     def __init__(self, learning_rate: float | LRScheduler, warmup_steps: int, start_lr: float, end_lr: float,
                  last_epoch: int = -1, verbose: bool = False) -> None:
-        if isinstance(learning_rate, bool) or not isinstance(learning_rate, (float, int, LRScheduler)):
+        if not isinstance(learning_rate, (float, int, LRScheduler)):
             raise TypeError("paddle.optimizer.lr.LinearWarmup: the type of learning_rate should be int, "
                             f"float or LRScheduler, but received {type(learning_rate).__name__}")
-        _require(isinstance(warmup_steps, int) and warmup_steps > 0, AssertionError,
+        _require(warmup_steps > 0 and isinstance(warmup_steps, int), AssertionError,
                  "LinearWarmup: 'warmup_steps' must be a positive integer")
         _require(end_lr > start_lr, AssertionError,
                  f"LinearWarmup: end_lr {end_lr} must be greater than start_lr {start_lr}")
@@ -489,7 +491,7 @@ class ReduceOnPlateau(LRScheduler):
         threshold_mode = threshold_mode.lower()
         _require(threshold_mode in ("rel", "abs"), ValueError,
                  f"ReduceOnPlateau: threshold mode: {threshold_mode} is unknown!")
-        if isinstance(learning_rate, bool) or not isinstance(learning_rate, (float, int)):
+        if not isinstance(learning_rate, (float, int)):
             raise TypeError("paddle.optimizer.lr.ReduceOnPlateau: 'learning_rate' must be a float, "
                             f"but received {type(learning_rate).__name__}")
         self.mode = mode
@@ -520,16 +522,16 @@ class ReduceOnPlateau(LRScheduler):
             epoch (int|None, optional): the epoch number; the next one when None.
         """
         self.last_epoch = self.last_epoch + 1 if epoch is None else epoch
-        if hasattr(metrics, "shape") and hasattr(metrics, "size") and not isinstance(metrics, (float, int)):
-            size = int(metrics.size) if isinstance(metrics.size, int) else metrics.size()
+        if isinstance(metrics, (np.ndarray, Tensor)):
+            size = int(np.prod(metrics.shape))
             if size != 1:
                 raise AssertionError("paddle.optimizer.lr.ReduceOnPlateau.step: the size of metrics must "
                                      f"be 1, but received {size}; reduce it with paddle.mean first")
-        elif isinstance(metrics, bool) or not isinstance(metrics, (int, float, np.float32, np.float64)):
+        elif not isinstance(metrics, (int, float, np.float32, np.float64)):
             raise TypeError("paddle.optimizer.lr.ReduceOnPlateau.step: metrics must be int, float, "
                             f"numpy.ndarray or Tensor, but received {type(metrics).__name__}")
-        if hasattr(metrics, "item") and not isinstance(metrics, np.ndarray):
-            metrics = float(metrics.item())  # a Tensor (its state-dict form is a float too)
+        # The metric is kept as given (a Tensor stays a Tensor in ``best``), as Paddle does;
+        # the state dict turns a one-element Tensor into a float.
         if self.cooldown_counter > 0:
             self.cooldown_counter -= 1
             return

@@ -26,10 +26,12 @@ Examples:
     >>> list(converted(x).shape)
     [3, 2]
 """
-from pagaie.quantization import observers, quanters  # noqa: F401
-from pagaie.quantization.base import BaseObserver, BaseQuanter
+from pagaie.quantization import observers, quanters, wrapper  # noqa: F401
+from pagaie.quantization.base_observer import BaseObserver
+from pagaie.quantization.base_quanter import BaseQuanter
 from pagaie.quantization.config import QuantConfig
 from pagaie.quantization.factory import quanter
-from pagaie.quantization.quantize import PTQ, QAT
+from pagaie.quantization.ptq import PTQ
+from pagaie.quantization.qat import QAT
 
 __all__ = ["QuantConfig", "BaseQuanter", "BaseObserver", "quanter", "QAT", "PTQ"]

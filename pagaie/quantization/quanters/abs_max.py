@@ -20,7 +20,7 @@ from pagaie._ops.quant_ops import fake_quantize_dequantize_moving_average_abs_ma
 from pagaie.quantization.base import BaseQuanter
 from pagaie.quantization.factory import QuanterFactory
 
-__all__ = ["FakeQuanterWithAbsMaxObserver"]
+__all__ = ["FakeQuanterWithAbsMaxObserver", "FakeQuanterWithAbsMaxObserverLayer"]
 
 
 class FakeQuanterWithAbsMaxObserver(QuanterFactory):
