@@ -264,3 +264,17 @@ def test_static_variable_and_append_backward_signatures():
             assert main.global_block().var("v") is v and not v.stop_gradient
     finally:
         pagaie.disable_static()
+
+
+def test_deepcopy_names_follow_paddle():
+    import copy
+    from tests.reference import both
+
+    def names(p):
+        p.utils.unique_name.switch()  # fresh counters in both frameworks
+        t = p.to_tensor([1.0])
+        layer = p.nn.Linear(2, 2)
+        return [copy.deepcopy(t).name, copy.deepcopy(t).name, copy.deepcopy(layer).weight.name]
+
+    ours, theirs = both(names)
+    assert ours == theirs

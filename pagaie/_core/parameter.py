@@ -81,13 +81,6 @@ class Parameter(Tensor):
                                  "paddle.LazyGuard, or it is already initialized")
         self._lazy_init_pending = False
 
-    def __deepcopy__(self, memo: dict) -> "Parameter":
-        # As Paddle: the copy is a new parameter named ``<name>_deepcopy_<n>``.
-        new = super().__deepcopy__(memo)
-        from pagaie.utils import unique_name
-        new._name = self.name + unique_name.generate("_deepcopy")
-        return new
-
     @property
     def trainable(self) -> bool:
         return self._t.requires_grad

@@ -654,6 +654,9 @@ class Tensor:
         new.__dict__.update(self.__dict__)
         if getattr(self._t, GRAD_FLAG, False):
             setattr(new._t, GRAD_FLAG, True)
+        # As Paddle: the copy is named ``<name>_deepcopy_<n>`` (one counter for all tensors)
+        from pagaie.utils import unique_name
+        new._name = self.name + unique_name.generate("_deepcopy")
         memo[id(self)] = new
         return new
 
