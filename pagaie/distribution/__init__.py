@@ -8,7 +8,7 @@ reparameterised samples carry gradients and record into static programs.
     >>> d.sample([2]).shape
     paddle.Size([2, 1])
 """
-from pagaie.distribution import transform
+from pagaie.distribution import constraint, transform, variable
 from pagaie.distribution._base import Distribution, ExponentialFamily
 from pagaie.distribution.continuous import Cauchy, ContinuousBernoulli, Laplace, StudentT
 from pagaie.distribution.discrete import (Bernoulli, Binomial, Categorical, Geometric, Multinomial,
@@ -29,3 +29,11 @@ __all__ = ["Bernoulli", "Beta", "Categorical", "Cauchy", "Chi2", "ContinuousBern
            "Normal", "Uniform", "kl_divergence", "register_kl", "Independent",
            "TransformedDistribution", "Laplace", "LogNormal", "LKJCholesky", "Gamma", "Gumbel",
            "Geometric", "Binomial", "Poisson", "StudentT", *transform.__all__]
+
+# Paddle's per-class module paths (``paddle.distribution.bernoulli.Bernoulli``...), loaded
+# with the package as in Paddle; imported last because each re-exports the names above.
+from pagaie.distribution import (bernoulli, beta, binomial, categorical, cauchy, chi2,  # noqa: E402
+                                 continuous_bernoulli, dirichlet, distribution, exponential,
+                                 exponential_family, geometric, gumbel, independent, kl, laplace,
+                                 lkj_cholesky, lognormal, multinomial, multivariate_normal, normal,
+                                 poisson, student_t, transformed_distribution, uniform)

@@ -39,6 +39,20 @@ def shape_tuple(shape: Any, api: str) -> tuple:
                     f"but received {type(shape).__name__}")
 
 
+def broadcast(tensors: Sequence[Any], api: str) -> list:
+    """``broadcast_tensors`` with Paddle's argument rules: Tensors only, all of one dtype
+    (ValueError otherwise, as Paddle's kernel raises)."""
+    for i, t in enumerate(tensors):
+        if not isinstance(t, Tensor):
+            raise ValueError(f"paddle.distribution.{api}: broadcast_tensors() needs a list of "
+                             f"Tensors, but element {i} is a {type(t).__name__}")
+    names = [dtype_name(t) for t in tensors]
+    if len(set(names)) > 1:
+        raise ValueError(f"paddle.distribution.{api}: the tensors to broadcast must share one "
+                         f"data type, but received {', '.join(names)}")
+    return P.broadcast_tensors(list(tensors))
+
+
 def check_sequence(shape: Any, api: str) -> None:
     """Paddle's ``sample(shape)`` argument check: a Sequence (list or tuple)."""
     if not isinstance(shape, (list, tuple)):
@@ -193,7 +207,7 @@ class Distribution:
                                 f"{type(a).__name__}")
         dtype = next((a.dtype for a in args if isinstance(a, Tensor)), P.get_default_dtype())
         ts = [a if isinstance(a, Tensor) else P.to_tensor(a, dtype=dtype) for a in args]
-        return P.broadcast_tensors(ts)
+        return broadcast(ts, type(self).__name__)
 
 
 class ExponentialFamily(Distribution):

@@ -9,7 +9,8 @@ import numpy as np
 
 import pagaie as P
 from pagaie._core.tensor import Tensor
-from pagaie.distribution._base import Distribution, check_sequence, dtype_name, sample_via_rsample
+from pagaie.distribution._base import (Distribution, broadcast, check_sequence, dtype_name,
+                                       sample_via_rsample)
 
 __all__ = ["Cauchy", "Laplace", "StudentT", "ContinuousBernoulli"]
 
@@ -53,7 +54,7 @@ class Cauchy(Distribution):
         loc = _real_or_tensor(loc, "Cauchy", "loc")
         scale = _real_or_tensor(scale, "Cauchy", "scale")
         if list(loc.shape) != list(scale.shape):
-            loc, scale = P.broadcast_tensors([loc, scale])
+            loc, scale = broadcast([loc, scale], "Cauchy")
         self.loc, self.scale = loc, scale
         self.dtype = self.loc.dtype
         super().__init__(batch_shape=self.loc.shape, event_shape=())
@@ -96,7 +97,7 @@ class Cauchy(Distribution):
         """``-log(π γ) - log(1 + ((x - x_0)/γ)²)``."""
         _need_tensor(value, "Cauchy.log_prob")
         value = self._check_values_dtype_in_probs(self.loc, value)
-        loc, scale, value = P.broadcast_tensors([self.loc, self.scale, value])
+        loc, scale, value = broadcast([self.loc, self.scale, value], "Cauchy.log_prob")
         z = P.square((value - loc) / scale)
         return -z.log1p() - (P.full(loc.shape, np.log(np.pi), dtype=self.dtype) + scale.log())
 
@@ -104,7 +105,7 @@ class Cauchy(Distribution):
         """``atan((x - x_0)/γ) / π + 1/2``."""
         _need_tensor(value, "Cauchy.cdf")
         value = self._check_values_dtype_in_probs(self.loc, value)
-        loc, scale, value = P.broadcast_tensors([self.loc, self.scale, value])
+        loc, scale, value = broadcast([self.loc, self.scale, value], "Cauchy.cdf")
         return P.atan((value - loc) / scale) / np.pi + 0.5
 
     def entropy(self) -> Tensor:
@@ -139,7 +140,7 @@ class Laplace(Distribution):
         loc = _real_or_tensor(loc, "Laplace", "loc")
         scale = _real_or_tensor(scale, "Laplace", "scale")
         if (scale.ndim > 0 or loc.ndim > 0) and loc.dtype == scale.dtype:
-            loc, scale = P.broadcast_tensors([loc, scale])
+            loc, scale = broadcast([loc, scale], "Laplace")
         self.loc, self.scale = loc, scale
         super().__init__(self.loc.shape)
 
@@ -164,7 +165,7 @@ class Laplace(Distribution):
         if value.dtype != self.scale.dtype:
             value = P.cast(value, self.scale.dtype)
         if self.scale.ndim > 0 or self.loc.ndim > 0 or value.ndim > 0:
-            return tuple(P.broadcast_tensors([self.loc, self.scale, value]))
+            return tuple(broadcast([self.loc, self.scale, value], "Laplace"))
         return self.loc, self.scale, value
 
     def log_prob(self, value: Any) -> Tensor:
@@ -300,6 +301,12 @@ class ContinuousBernoulli(Distribution):
         self.dtype = P.get_default_dtype()
         if isinstance(probs, (float, int)):
             probs = P.to_tensor([probs], dtype=self.dtype)
+        elif not isinstance(probs, Tensor):
+            # Paddle reads ``probs.dtype`` and then clips: AttributeError without a dtype,
+            # ValueError (from clip's argument check) for a numpy array.
+            error = ValueError if hasattr(probs, "dtype") else AttributeError
+            raise error("paddle.distribution.ContinuousBernoulli: 'probs' must be a float or a "
+                        f"Tensor, but received {type(probs).__name__}")
         else:
             self.dtype = dtype_name(probs)
         self.lims = P.to_tensor(lims, dtype=self.dtype)

@@ -9,8 +9,8 @@ import numpy as np
 
 import pagaie as P
 from pagaie._core.tensor import Tensor
-from pagaie.distribution._base import (Distribution, ExponentialFamily, check_sequence, dtype_name,
-                                       open_uniform, sample_via_rsample, shape_tuple)
+from pagaie.distribution._base import (Distribution, ExponentialFamily, broadcast, check_sequence,
+                                       dtype_name, open_uniform, sample_via_rsample, shape_tuple)
 
 __all__ = ["Bernoulli", "Categorical", "Geometric", "Binomial", "Poisson", "Multinomial"]
 
@@ -84,14 +84,14 @@ class Bernoulli(ExponentialFamily):
     def cdf(self, value: Tensor) -> Tensor:
         """The CDF: 0 below 0, ``1 - probs`` on [0, 1), 1 from 1 on."""
         value = self._check_values_dtype_in_probs(self.probs, value)
-        probs, value = P.broadcast_tensors([self.probs, value])
+        probs, value = broadcast([self.probs, value], "Bernoulli.cdf")
         return P.where(value < 0, P.zeros_like(probs),
                        P.where(value < 1, 1 - probs, P.ones_like(probs)))
 
     def log_prob(self, value: Tensor) -> Tensor:
         """``value * log(p) + (1 - value) * log(1 - p)``."""
         value = self._check_values_dtype_in_probs(self.probs, value)
-        logits, value = P.broadcast_tensors([self.logits, value])
+        logits, value = broadcast([self.logits, value], "Bernoulli.log_prob")
         return -_F().binary_cross_entropy_with_logits(logits, value, reduction="none")
 
     def prob(self, value: Tensor) -> Tensor:
@@ -312,7 +312,7 @@ class Binomial(Distribution):
             total_count = P.to_tensor(total_count, dtype=self.dtype)
         else:
             total_count = P.cast(total_count, self.dtype)
-        self.total_count, self.probs = P.broadcast_tensors([total_count, probs])
+        self.total_count, self.probs = broadcast([total_count, probs], "Binomial")
         super().__init__(self.total_count.shape)
 
     @property
@@ -487,13 +487,13 @@ class Multinomial(Distribution):
         """``log(n! / prod(k_i!)) + sum(k_i log p_i)``."""
         if P.is_integer(value):
             value = P.cast(value, self.probs.dtype)
-        logits, value = P.broadcast_tensors([P.log(self.probs), value])
+        logits, value = broadcast([P.log(self.probs), value], "Multinomial.log_prob")
         logits = P.where((value == 0) & P.isinf(logits), P.zeros_like(logits), logits)
         return P.lgamma(value.sum(-1) + 1) - P.lgamma(value + 1).sum(-1) + (value * logits).sum(-1)
 
     def sample(self, shape: Iterable = ()) -> Tensor:
         """Draw count vectors of shape ``[*shape, *batch_shape, K]``."""
-        if not isinstance(shape, Iterable):
+        if not isinstance(shape, Iterable) or isinstance(shape, Tensor):
             raise TypeError("paddle.distribution.Multinomial.sample: sample shape must be "
                             f"Iterable object, but received {type(shape).__name__}")
         idx = self._categorical.sample([self.total_count, *list(shape)])

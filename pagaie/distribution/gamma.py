@@ -8,7 +8,8 @@ import numpy as np
 
 import pagaie as P
 from pagaie._core.tensor import Tensor
-from pagaie.distribution._base import ExponentialFamily, dtype_name, open_uniform, sample_via_rsample
+from pagaie.distribution._base import (ExponentialFamily, broadcast, dtype_name, open_uniform,
+                                       sample_via_rsample)
 
 __all__ = ["Gamma", "Chi2", "Exponential", "Beta", "Dirichlet"]
 
@@ -272,7 +273,7 @@ class Beta(ExponentialFamily):
             alpha = P.full([], alpha)
         if isinstance(beta, numbers.Real):
             beta = P.full([], beta)
-        self.alpha, self.beta = P.broadcast_tensors([alpha, beta])
+        self.alpha, self.beta = broadcast([alpha, beta], "Beta")
         self._dirichlet = Dirichlet(P.stack([self.alpha, self.beta], -1))
         super().__init__(self._dirichlet._batch_shape)
 

@@ -241,6 +241,9 @@ class LKJCholesky(Distribution):
     def log_prob(self, value: Tensor) -> Tensor:
         """The log density at the Cholesky factors ``value``."""
         d, c = self.dim, self.concentration
+        if isinstance(value, Tensor) and value.ndim < 2:
+            raise IndexError("paddle.distribution.LKJCholesky.log_prob: 'value' must have at least "
+                             f"2 dimensions, but received shape {list(value.shape)}")
         diag = P.diagonal(value, offset=0, axis1=-1, axis2=-2)[..., 1:]
         order = 2 * (c - 1).unsqueeze(-1) + d - P.arange(2, d + 1, dtype=c.dtype)
         unnormalised = P.sum(order * P.log(diag), axis=-1)

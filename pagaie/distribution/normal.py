@@ -133,7 +133,7 @@ class Normal(Distribution):
         Returns:
             Tensor: the samples, of the distribution's dtype.
         """
-        if not isinstance(shape, Iterable):
+        if not isinstance(shape, Iterable) or isinstance(shape, Tensor):
             raise TypeError("paddle.distribution.Normal.sample: sample shape must be Iterable "
                             f"object, but received {type(shape).__name__}")
         shape = list(shape)
@@ -144,7 +144,7 @@ class Normal(Distribution):
 
     def rsample(self, shape: Sequence[int] = ()) -> Tensor:
         """Reparameterised samples ``loc + eps * scale`` (gradients reach the parameters)."""
-        if not isinstance(shape, Iterable):
+        if not isinstance(shape, Iterable) or isinstance(shape, Tensor):
             raise TypeError("paddle.distribution.Normal.rsample: sample shape must be Iterable "
                             f"object, but received {type(shape).__name__}")
         full = list(self._extend_shape(tuple(shape)))

@@ -14,8 +14,12 @@ from typing import Any, Sequence
 import pagaie as P
 from pagaie._core.tensor import Tensor
 from pagaie.distribution._base import sum_rightmost
-from pagaie.distribution._variable import (_Independent, _in_range, _on_simplex, _positive, _real,
-                                           _Stack, _Variable)
+from pagaie.distribution import constraint as _constraint
+from pagaie.distribution.variable import Independent as _Independent
+from pagaie.distribution.variable import Stack as _Stack
+from pagaie.distribution.variable import Variable as _Variable
+from pagaie.distribution.variable import positive as _positive
+from pagaie.distribution.variable import real as _real
 
 __all__ = ["Transform", "AbsTransform", "AffineTransform", "ChainTransform", "ExpTransform",
            "IndependentTransform", "PowerTransform", "ReshapeTransform", "SigmoidTransform",
@@ -534,7 +538,7 @@ class SigmoidTransform(Transform):
 
     @property
     def _codomain(self) -> _Variable:
-        return _Variable(False, 0, _in_range(0.0, 1.0))
+        return _Variable(False, 0, _constraint.Range(0.0, 1.0))
 
     def _forward(self, x: Tensor) -> Tensor:
         return _F().sigmoid(x)
@@ -565,7 +569,7 @@ class SoftmaxTransform(Transform):
 
     @property
     def _codomain(self) -> _Variable:
-        return _Variable(False, 1, _on_simplex)
+        return _Variable(False, 1, _constraint.simplex)
 
     def _forward(self, x: Tensor) -> Tensor:
         e = (x - x.max(-1, keepdim=True)[0]).exp()
@@ -705,7 +709,7 @@ class StickBreakingTransform(Transform):
 
     @property
     def _codomain(self) -> _Variable:
-        return _Variable(False, 1, _on_simplex)
+        return _Variable(False, 1, _constraint.simplex)
 
 
 class TanhTransform(Transform):
@@ -722,7 +726,7 @@ class TanhTransform(Transform):
 
     @property
     def _codomain(self) -> _Variable:
-        return _Variable(False, 0, _in_range(-1.0, 1.0))
+        return _Variable(False, 0, _constraint.Range(-1.0, 1.0))
 
     def _forward(self, x: Tensor) -> Tensor:
         return x.tanh()

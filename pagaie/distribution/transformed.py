@@ -10,7 +10,7 @@ import numpy as np
 
 import pagaie as P
 from pagaie._core.tensor import Tensor
-from pagaie.distribution._base import Distribution, sample_via_rsample, sum_rightmost
+from pagaie.distribution._base import Distribution, broadcast, sample_via_rsample, sum_rightmost
 from pagaie.distribution.normal import Normal, Uniform
 from pagaie.distribution.transform import AffineTransform, ChainTransform, ExpTransform, Transform
 
@@ -223,7 +223,7 @@ class Gumbel(TransformedDistribution):
         loc = _real_or_tensor(loc, "loc")
         scale = _real_or_tensor(scale, "scale")
         if list(loc.shape) != list(scale.shape):
-            loc, scale = P.broadcast_tensors([loc, scale])
+            loc, scale = broadcast([loc, scale], "Gumbel")
         self.loc, self.scale = loc, scale
         f32 = np.finfo("float32")
         self.base_dist = Uniform(P.full_like(loc, float(f32.tiny)), P.full_like(loc, float(1 - f32.eps)))
