@@ -58,13 +58,24 @@ BY_PARAMETER: dict[tuple[str, str], type[Exception]] = {
 }
 
 
-def exception_type(op: str, param: str = "x") -> type[Exception]:
-    """The exception type Paddle raises when ``op`` gets a non-Tensor where a Tensor belongs
-    (in its argument ``param``)."""
+# Ops of ATTRIBUTE_ERROR_OPS whose Python part finds what it reads on a numpy array (it has a
+# dtype and a shape), so Paddle's C++ parser rejects the array with ValueError (probed).
+NUMPY_VALUE_ERROR_OPS = frozenset({
+    'clip', 'cond', 'crop', 'cumsum', 'deg2rad', 'diagflat', 'diff', 'histogram_bin_edges',
+    'histogramdd', 'matrix_rank', 'nanmean', 'rad2deg', 't', 'unbind', 'unique',
+    'unique_consecutive', 'unstack', 'where'
+})
+
+
+def exception_type(op: str, param: str = "x", value: object = None) -> type[Exception]:
+    """The exception type Paddle raises when ``op`` gets ``value``, a non-Tensor, where a
+    Tensor belongs (in its argument ``param``)."""
     by_param = BY_PARAMETER.get((op, param))
     if by_param is not None:
         return by_param
     if op in ATTRIBUTE_ERROR_OPS:
+        if op in NUMPY_VALUE_ERROR_OPS and type(value).__name__ == "ndarray":
+            return ValueError
         return AttributeError
     if op in TYPE_ERROR_OPS:
         return TypeError

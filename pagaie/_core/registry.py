@@ -227,7 +227,7 @@ def bad_argument(rec: OpRecord, exc: BaseException, args: tuple) -> BaseExceptio
             kind = type(v)
             tname = kind.__name__ if kind.__module__ == "builtins" else \
                 f"{kind.__module__}.{kind.__name__}"
-            return exception_type(rec.name, p.name)(
+            return exception_type(rec.name, p.name, v)(
                 f"paddle.{rec.name}: argument '{p.name}' (position {i}) must be Tensor, "
                 f"but got {tname}")
     return exc

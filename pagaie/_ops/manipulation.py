@@ -455,6 +455,14 @@ def broadcast_tensors(input, name=None):
         >>> a.shape, b.shape
         (paddle.Size([2, 3]), paddle.Size([2, 3]))
     """
+    for i, t in enumerate(input):
+        if not isinstance(t, torch.Tensor):
+            raise ValueError(f"paddle.broadcast_tensors: argument 'input' must be a list of Tensors, "
+                             f"but element {i} is {type(t).__name__}")
+        if t.dtype != input[0].dtype:
+            raise ValueError(f"paddle.broadcast_tensors: the tensors in 'input' must have one data "
+                             f"type, but the first is {_dt.from_torch_dtype(input[0].dtype).name} "
+                             f"and element {i} is {_dt.from_torch_dtype(t.dtype).name}")
     try:
         return list(torch.broadcast_tensors(*input))
     except RuntimeError:

@@ -126,6 +126,9 @@ def diagonal(x, offset=0, axis1=0, axis2=1, name=None):
         >>> paddle.diagonal(paddle.to_tensor([[1, 2], [3, 4]])).tolist()
         [1, 4]
     """
+    if x.dim() < 2:  # Paddle's OutOfRange
+        raise IndexError(f"paddle.diagonal: the input must have at least 2 dimensions, but it has "
+                         f"{x.dim()}")
     a1 = norm_axis(axis1, x.dim(), "diagonal", "axis1")
     a2 = norm_axis(axis2, x.dim(), "diagonal", "axis2")
     if a1 == a2:
