@@ -57,11 +57,10 @@ def convert_to_mixed_precision(model_file: str, params_file: str, mixed_model_fi
         <DataType.FLOAT32: 10>
     """
     from pagaie.inference.predictor import load_model
-    try:
-        precision = PrecisionType(mixed_precision)
-    except ValueError:
-        raise ValueError(f"paddle.inference.convert_to_mixed_precision: unknown precision "
-                         f"{mixed_precision!r}") from None
+    if not isinstance(mixed_precision, PrecisionType):
+        raise TypeError(f"paddle.inference.convert_to_mixed_precision: mixed_precision must be a "
+                        f"PrecisionType, but received {mixed_precision!r}")
+    precision = mixed_precision
     if precision == PrecisionType.Int8:
         raise NotImplementedError("paddle.inference.convert_to_mixed_precision: int8 needs "
                                   "quantisation, which pagaie does not do")

@@ -11,6 +11,7 @@ after. ``clone()`` shares the program and weights and has its own inputs and out
 from __future__ import annotations
 
 import json
+import numbers
 import os
 import time
 from typing import Any, Callable, Sequence
@@ -38,6 +39,10 @@ _TO_DATATYPE = {torch.float32: DataType.FLOAT32, torch.int64: DataType.INT64,
                 torch.float64: DataType.FLOAT64, torch.bfloat16: DataType.BFLOAT16}
 # What Paddle 3.3.1 answers (it knows the sizes of four types only and says -1 for the rest).
 _NUM_BYTES = {DataType.FLOAT32: 4, DataType.INT64: 8, DataType.INT32: 4, DataType.UINT8: 1}
+# numpy dtypes copy_from_cpu takes as they are, and those Paddle's binding widens.
+_NUMPY_OK = {np.dtype(n) for n in ("float32", "float64", "float16", "int64", "int32", "int8", "uint8", "bool")}
+_WIDEN = {np.dtype("int16"): np.int32, np.dtype("uint16"): np.int32, np.dtype("uint32"): np.int64,
+          np.dtype("uint64"): np.float64}
 
 
 # ---- loading -------------------------------------------------------------------------
@@ -138,7 +143,8 @@ class Tensor:
         self._input = is_input
 
     def _store(self) -> dict:
-        return self._pred._inputs if self._input else self._pred._outputs
+        # A name is an input or an output whichever getter made the handle, as in Paddle.
+        return self._pred._inputs if self._name in self._pred._model.feed_names else self._pred._outputs
 
     def _data(self) -> torch.Tensor | None:
         return self._store().get(self._name)
@@ -148,6 +154,12 @@ class Tensor:
         if not isinstance(data, np.ndarray):
             raise TypeError("paddle.inference.Tensor.copy_from_cpu: only numpy.ndarray data is "
                             f"supported, but received {type(data).__name__}")
+        kind = data.dtype
+        if kind in _WIDEN:  # what Paddle's binding converts these to
+            data = data.astype(_WIDEN[kind])
+        elif kind not in _NUMPY_OK:
+            raise TypeError(f"paddle.inference.Tensor.copy_from_cpu: numpy dtype {kind} is not supported; "
+                            "use float32/float64/float16, int64/int32/int8/uint8 or bool")
         t = torch.from_numpy(np.array(data, copy=True, order="C"))
         self._store()[self._name] = t.to(self._pred._device)
         self._pred._shapes.pop(self._name, None)
@@ -179,6 +191,12 @@ class Tensor:
 
     def reshape(self, shape: Sequence[int]) -> None:
         """Set the shape (before ``copy_from_cpu``, or to view held data differently)."""
+        if isinstance(shape, numbers.Integral):
+            raise ValueError(f"paddle.inference.Tensor.reshape: shape must be a list of ints, but received "
+                             f"{shape!r}")
+        if isinstance(shape, (str, bytes)) or not all(isinstance(d, numbers.Integral) for d in shape):
+            raise TypeError(f"paddle.inference.Tensor.reshape: shape must be a list of ints, but received "
+                            f"{shape!r}")
         shape = [int(d) for d in shape]
         t = self._data()
         if t is not None and t.numel() == int(np.prod(shape)):
@@ -230,17 +248,17 @@ class _Model:
         for v in gb.vars.values():
             if v.source is not None and v.source._t.device != device:
                 v.source._t = v.source._t.to(device)
-        if config.ir_optim():
-            from pagaie._static.passes import optimize_for_inference
+        passes = config.passes_to_run()
+        if passes:
+            from pagaie._static.passes import clone_program, optimize_for_inference, run_passes
             from pagaie._static.passes.strategy import INFERENCE_PASSES
             keep = [v.name for v in fetch]
-            if config._deleted_passes:
-                from pagaie._static.passes import clone_program, run_passes
-                program = clone_program(program)
-                run_passes(program, [p for p in INFERENCE_PASSES if p not in config._deleted_passes],
-                           keep=keep, debug=config._ir_debug or None)
+            debug = config._ir_debug or config.pass_builder()._debug or None
+            if passes == list(INFERENCE_PASSES):
+                program = optimize_for_inference(program, keep=keep, debug=debug)
             else:
-                program = optimize_for_inference(program, keep=keep, debug=config._ir_debug or None)
+                program = clone_program(program)
+                program.pass_stats = run_passes(program, passes, keep=keep, debug=debug)
             gb = program.global_block()
             fetch = [gb.var(n) for n in keep]
         self.program = program
@@ -249,7 +267,7 @@ class _Model:
         self.fetch_values = fetch
         self.device = device
         self.reuse = config._memory_optim
-        self.threads = config.cpu_math_library_num_threads() if config._threads != 1 else None
+        self.threads = config._threads if config._threads > 1 else None
         self.profile = config._profile
         self.shape_log = config.shape_range_info_path()
         self.plan: Plan | None = None
@@ -313,17 +331,21 @@ class Predictor:
     def get_output_names(self) -> list[str]:
         return list(self._model.fetch_names)
 
+    def _handle(self, api: str, name: str) -> Tensor:
+        if not isinstance(name, str):
+            raise TypeError(f"paddle.inference.Predictor.{api}: name must be a str, but received {name!r}")
+        if name not in self._model.feed_names and name not in self._model.fetch_names:
+            raise RuntimeError(f"paddle.inference.Predictor.{api}: the model has no tensor named {name!r}; "
+                               f"inputs: {self._model.feed_names}, outputs: {self._model.fetch_names}")
+        return Tensor(self, name, name in self._model.feed_names)
+
     def get_input_handle(self, name: str) -> Tensor:
-        if name not in self._model.feed_names:
-            raise RuntimeError(f"paddle.inference.Predictor.get_input_handle: the model has no input "
-                               f"named {name!r}; inputs: {self._model.feed_names}")
-        return Tensor(self, name, True)
+        """The handle of input ``name`` (an output's name also works, as in Paddle)."""
+        return self._handle("get_input_handle", name)
 
     def get_output_handle(self, name: str) -> Tensor:
-        if name not in self._model.fetch_names:
-            raise RuntimeError(f"paddle.inference.Predictor.get_output_handle: the model has no output "
-                               f"named {name!r}; outputs: {self._model.fetch_names}")
-        return Tensor(self, name, False)
+        """The handle of output ``name`` (an input's name also works, as in Paddle)."""
+        return self._handle("get_output_handle", name)
 
     def _declared_dtype(self, name: str, is_input: bool) -> torch.dtype:
         if is_input:
@@ -429,8 +451,8 @@ class Predictor:
         return Predictor(None, self._model)  # type: ignore[arg-type]
 
     def clear_intermediate_tensor(self) -> None:
-        """Drop held outputs (intermediates are already freed after their last use)."""
-        self._outputs.clear()
+        """Free intermediate results; inputs and outputs stay readable (pagaie already frees
+        each intermediate after its last use, so there is nothing left to drop)."""
 
     def try_shrink_memory(self) -> int:
         """Release cached device memory; returns 0 (bytes still reserved by pagaie's pool)."""
@@ -477,12 +499,20 @@ class PredictorPool:
         'Predictor'
     """
 
-    def __init__(self, config: Config, size: int = 1) -> None:
+    def __init__(self, config: Config, size: int) -> None:
+        if not isinstance(size, numbers.Integral) or size < 0:
+            raise TypeError(f"paddle.inference.PredictorPool: size must be a non-negative int, but "
+                            f"received {size!r}")
+        if size < 1:
+            raise ValueError(f"paddle.inference.PredictorPool: size must be at least 1, but received {size}")
         first = Predictor(config)
         self._preds = [first] + [first.clone() for _ in range(int(size) - 1)]
 
     def retrieve(self, idx: int) -> Predictor:
-        if not 0 <= idx < len(self._preds):
+        if not isinstance(idx, numbers.Integral) or idx < 0:
+            raise TypeError(f"paddle.inference.PredictorPool.retrieve: idx must be a non-negative int, "
+                            f"but received {idx!r}")
+        if idx >= len(self._preds):
             raise ValueError(f"paddle.inference.PredictorPool.retrieve: the pool holds "
                              f"{len(self._preds)} predictors, but the index is {idx}")
         return self._preds[idx]

@@ -15,6 +15,9 @@ from typing import Any
 class TracerEventType(enum.IntEnum):
     """The kinds of events the profiler records (same numbering as Paddle's)."""
 
+    def __str__(self) -> str:  # Paddle prints 'TracerEventType.Operator', not the number
+        return f"{type(self).__name__}.{self.name}"
+
     Operator = 0
     Dataloader = 1
     ProfileStep = 2
@@ -36,6 +39,9 @@ class TracerEventType(enum.IntEnum):
 
 class TracerMemEventType(enum.IntEnum):
     """Kinds of memory events."""
+
+    def __str__(self) -> str:
+        return f"{type(self).__name__}.{self.name}"
 
     Allocate = 0
     Free = 1

@@ -457,6 +457,10 @@ class Profiler:
             >>> prof.stop()
             ready
         """
+        if (self not in _RUNNING and not self.timer_only
+                and self.current_state in (ProfilerState.RECORD, ProfilerState.RECORD_AND_RETURN)):
+            raise RuntimeError("paddle.profiler.Profiler.stop: the profiler is not recording (stop() "
+                               "without a start() before it); call start() first")
         benchmark().end()
         if self in _RUNNING:
             _RUNNING.remove(self)

@@ -130,16 +130,26 @@ class ProfilerResult:
                                             "current_reserved": m.current_reserved,
                                             "peak_allocated": m.peak_allocated,
                                             "peak_reserved": m.peak_reserved}})
-        for pid in sorted(pids):
-            events.append({"name": "process_name", "pid": pid, "tid": "", "ph": "M",
+        # Metadata as Paddle writes it: a process name and a thread name per lane (the Python
+        # lane of a thread before its C++ lane), then the sort indices, then an empty event.
+        lanes = sorted(threads, key=lambda x: (x[0], x[2], not x[1].endswith("(Python)")))
+        for pid, lane, _ in lanes:
+            events.append({"name": "process_name", "pid": pid, "tid": lane, "ph": "M",
                            "args": {"name": f"Process {pid} (CPU)"}})
-        for pid, lane, tid in sorted(threads, key=str):
+        for pid, lane, tid in lanes:
             tname = self._extra.get(str(tid), "")
             events.append({"name": "thread_name", "pid": pid, "tid": lane, "ph": "M",
                            "args": {"name": f"thread {tid}:{tname}{lane[len(str(tid)):]}"}})
         for dev in sorted({d for d, _ in devices}):
             events.append({"name": "process_name", "pid": dev, "tid": "", "ph": "M",
                            "args": {"name": f"Deivce {dev} (GPU)"}})
+        for pid in sorted(pids):
+            events.append({"name": "process_sort_index", "pid": pid, "tid": pid, "ph": "M",
+                           "args": {"sort_index": pid}})
+        for pid, lane, tid in lanes:
+            events.append({"name": "thread_sort_index", "pid": pid, "tid": lane, "ph": "M",
+                           "args": {"sort_index": 2 * tid + (0 if lane.endswith("(Python)") else 1)}})
+        events.append({})
         return {"displayTimeUnit": "ms", "schemaVersion": _SCHEMA, "span_index": str(self._span),
                 "traceEvents": events, "ExtraInfo": dict(self._extra)}
 

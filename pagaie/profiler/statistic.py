@@ -259,13 +259,18 @@ def _overview(d: _Data, unit: str) -> list[str]:
               "Events with different types may overlap or inclusion, e.g. Operator includes OperatorInner, "
               "so the sum of ratios is not 100%.",
               "The time of events in the same type with overlap will not calculate twice, and all time is "
-              "summed after merged.", "-" * t.width, "", ""]
+              "summed after merged.", "Example:", "Thread 1:", "  Operator: |___________|     |__________|",
+              "Thread 2:", "  Operator:   |____________|     |___|", "After merged:",
+              "  Result:   |______________|  |__________|", "", "-" * t.width, "", ""]
     return lines
 
 
 def _model_view(d: _Data, unit: str) -> list[str]:
     steps = [n for n in d.hosts if n.type == TracerEventType.ProfileStep]
-    if not steps:
+    phases = {TracerEventType.Dataloader, TracerEventType.Forward, TracerEventType.Backward,
+              TracerEventType.Optimization}
+    # Like Paddle, the table only appears when some step phase (not just the steps) was recorded.
+    if not steps or not any(n.type in phases for n in d.hosts):
         return []
     t = _Table([15, 6, 40, 40])
     step_stat = _Stat()
@@ -375,7 +380,7 @@ def _udf_view(d: _Data, sorted_by: object, thread_sep: bool, unit: str) -> list[
         blocks.append((label, stats))
     if not any(s for _, s in blocks):
         return []
-    t = _Table([max(8, *(len(n) for _, s in blocks for n in s)), 6, 40, 40])
+    t = _Table([max(len(n) for _, s in blocks for n in s), 6, 40, 40])  # Paddle's width: the longest name
     lines = [t.title("UserDefined Summary"), f"Time unit: {unit}", t.sep,
              t.row("Name", "Calls", "CPU Total / Avg / Max / Min / Ratio(%)",
                    "GPU Total / Avg / Max / Min / Ratio(%)"), t.sep]
