@@ -9,6 +9,7 @@ model runs on pagaie's own kernels, as a CPU-only Paddle build would.
 """
 from __future__ import annotations
 
+
 import enum
 import numbers
 import warnings
@@ -241,6 +242,9 @@ class Config:
             self._model_dir = args[0]
         elif len(args) == 2:
             self._prog, self._params = args
+            if not os.path.isfile(self._prog):  # Paddle checks the program file here (NotFound)
+                raise RuntimeError(f"paddle.inference.Config: cannot open the program file "
+                                   f"{self._prog!r}: no such file")
         self._gpu = False
         self._gpu_id = 0
         self._gpu_pool_mb = 100
@@ -576,7 +580,11 @@ class Config:
                                min_subgraph_size: int = 3,
                                precision_mode: PrecisionType = PrecisionType.Float32,
                                use_static: bool = False, use_calib_mode: bool = True, **kwargs: Any) -> None:
-        """TensorRT is not used by pagaie: a warning, and the model runs as without it."""
+        """TensorRT is not used by pagaie. Without CUDA this raises RuntimeError, as Paddle's
+        CPU build does; with CUDA, a warning, and the model runs on pagaie's kernels."""
+        import torch
+        if not torch.cuda.is_available():
+            _not_compiled("enable_tensorrt_engine", "TensorRT")
         _unavailable("TensorRT")
 
     def tensorrt_engine_enabled(self) -> bool:

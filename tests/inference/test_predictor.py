@@ -5,6 +5,7 @@ import sys
 import warnings
 
 import numpy as np
+import torch
 import pytest
 
 import pagaie as paddle
@@ -204,14 +205,18 @@ def test_hooks_and_pool(pir_dir):
         pool.retrieve(2)
 
 
-def test_config_api():
+def test_config_api(tmp_path):
     c = pi.Config()
     assert (c.model_dir(), c.prog_file(), c.params_file()) == ("", "", "")
     c = pi.Config("a/b")
     assert (c.model_dir(), c.prog_file()) == ("a/b", "")
-    c = pi.Config("m.json", "m.pdiparams")
+    with pytest.raises(RuntimeError):  # as Paddle: the program file must exist
+        pi.Config(str(tmp_path / "missing.json"), str(tmp_path / "m.pdiparams"))
+    prog = tmp_path / "m.json"
+    prog.write_text("{}")
+    c = pi.Config(str(prog), "m.pdiparams")
     assert (c.prog_file(), c.params_file(), c.use_gpu(), c.gpu_device_id(), c.ir_optim()) == \
-        ("m.json", "m.pdiparams", False, 0, True)
+        (str(prog), "m.pdiparams", False, 0, True)
     assert c.cpu_math_library_num_threads() == 1 and c.mkldnn_enabled()
     c.set_cpu_math_library_num_threads(3)
     c.switch_ir_optim(False)
@@ -219,10 +224,15 @@ def test_config_api():
     c.disable_glog_info()
     assert (c.cpu_math_library_num_threads(), c.ir_optim(), c.mkldnn_enabled(), c.glog_info_disabled()) == \
         (3, False, False, True)
-    with warnings.catch_warnings(record=True) as w:
-        warnings.simplefilter("always")
-        c.enable_tensorrt_engine()
-    assert w and not c.tensorrt_engine_enabled()
+    if torch.cuda.is_available():
+        with warnings.catch_warnings(record=True) as w:
+            warnings.simplefilter("always")
+            c.enable_tensorrt_engine()
+        assert w
+    else:
+        with pytest.raises(RuntimeError):  # as Paddle's CPU build
+            c.enable_tensorrt_engine()
+    assert not c.tensorrt_engine_enabled()
     assert "| model_file" in c.summary() and "ir_optim" in c.summary()
     assert pi.PrecisionType.Half is pi.Config.Precision.Half is pi.Config.Half
     assert str(pi.DataType.FLOAT32) == "PaddleDType.FLOAT32"
