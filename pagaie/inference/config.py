@@ -9,9 +9,9 @@ model runs on pagaie's own kernels, as a CPU-only Paddle build would.
 """
 from __future__ import annotations
 
-
 import enum
 import numbers
+import os
 import warnings
 from typing import Any, Iterable
 
