@@ -3,9 +3,10 @@
 A :class:`Config` names the model files and records how a predictor should run:
 device (CPU, or a CUDA GPU when torch has one), graph optimisation
 (``switch_ir_optim``: pagaie's inference passes), buffer reuse (``enable_memory_optim``)
-and CPU threads. Engines pagaie does not have (TensorRT, XPU, IPU, OpenVINO,
-ONNX Runtime, custom devices) are accepted with a warning and stay disabled: the
-model runs on pagaie's own kernels, as a CPU-only Paddle build would.
+and CPU threads. Engines pagaie does not have raise RuntimeError where a CPU-only Paddle
+build does (XPU, IPU, CINN, TensorRT without CUDA); the others (OpenVINO, ONNX Runtime,
+TensorRT on a CUDA machine) are accepted with a warning and the model runs on pagaie's own
+kernels.
 """
 from __future__ import annotations
 

@@ -6,11 +6,9 @@ from collections.abc import Iterable, Mapping
 from itertools import chain
 from typing import Any, Iterator
 
-import torch
-
-from pagaie._core.parameter import Parameter
+from pagaie._core.parameter import Parameter, replace_data
 from pagaie._core.tensor import Tensor
-from pagaie.nn.layer.layers import Layer
+from pagaie.nn.layer.layers import Layer, kw_alias
 
 __all__ = ["Sequential", "LayerList", "LayerDict", "ParameterList", "ParameterDict"]
 
@@ -37,6 +35,10 @@ class Sequential(Layer):
                 self.add_sublayer(name, layer)
         elif len(layers) > 0 and isinstance(layers[0], (list, tuple)):
             for name, layer in layers:
+                if not isinstance(name, str):
+                    # Paddle accepts it and then fails when the layer is printed
+                    raise TypeError("paddle.nn.Sequential: the name of a (name, layer) pair must be a "
+                                    f"str, but received {type(name).__name__}")
                 self.add_sublayer(name, layer)
         else:
             for i, layer in enumerate(layers):
@@ -116,6 +118,7 @@ class LayerList(Layer):
         'ReLU'
     """
 
+    @kw_alias("sublayers", "modules")
     def __init__(self, sublayers: Iterable | None = None) -> None:
         super().__init__()
         if sublayers is not None:
@@ -168,11 +171,13 @@ class LayerList(Layer):
     def __dir__(self) -> list[str]:
         return [k for k in super().__dir__() if not k.isdigit()]
 
+    @kw_alias("sublayer", "module")
     def append(self, sublayer: Layer) -> "LayerList":
         """Add a layer at the end; returns self."""
         self.add_sublayer(str(len(self)), sublayer)
         return self
 
+    @kw_alias("sublayer", "module")
     def insert(self, index: int, sublayer: Layer) -> None:
         """Insert a layer before position ``index``."""
         n = len(self._sub_layers)
@@ -184,6 +189,7 @@ class LayerList(Layer):
             self._sub_layers[str(i)] = self._sub_layers[str(i - 1)]
         self._sub_layers[str(index)] = sublayer
 
+    @kw_alias("sublayers", "modules")
     def extend(self, sublayers: Iterable) -> "LayerList":
         """Append every layer of ``sublayers``; returns self."""
         offset = len(self)
@@ -211,6 +217,7 @@ class LayerDict(Layer):
         (['fc', 'act'], 2)
     """
 
+    @kw_alias("sublayers", "modules")
     def __init__(self, sublayers: Any = None) -> None:
         super().__init__()
         if sublayers is not None:
@@ -256,6 +263,7 @@ class LayerDict(Layer):
         """The layers."""
         return self._sub_layers.values()
 
+    @kw_alias("sublayers", "modules")
     def update(self, sublayers: Any) -> None:
         """Add or overwrite entries from a mapping or a list of (key, layer) pairs."""
         if not isinstance(sublayers, Iterable):
@@ -303,8 +311,15 @@ class ParameterList(Layer):
         target = getattr(self, str(idx))
         # like paddle.assign(param, target): the parameter keeps its identity but takes
         # the new value, shape and dtype
-        new = param._t.detach().clone()
+        new = param._t.detach().clone().to(target._t.device)
         t = target._t
+        if not (new.is_floating_point() or new.is_complex()):
+            # an integer value: torch cannot keep a trainable leaf of it, so the
+            # parameter gets new storage and keeps its stop_gradient flag (as Paddle)
+            stop = target.stop_gradient
+            replace_data(target, new)
+            target.stop_gradient = stop
+            return
         if t.grad is not None and (t.grad.shape != new.shape or t.grad.dtype != new.dtype):
             t.grad = None  # a stale gradient of the old shape could not accumulate
         t.data = new

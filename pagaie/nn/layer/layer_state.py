@@ -218,15 +218,26 @@ class CastMixin:
             for t in list(layer._parameters.values()) + list(layer._buffers.values()):
                 if t is None:
                     continue
-                if floating_only and not (t._t.is_floating_point() or t._t.is_complex()):
-                    continue
-                with torch.no_grad():
+                if floating_only and not t._t.is_floating_point():
+                    continue  # as paddle.is_floating_point: complex tensors are kept
+                with torch.no_grad(), warnings.catch_warnings():
+                    # a complex -> real cast drops the imaginary part, as Paddle's cast does
+                    warnings.simplefilter("ignore", UserWarning)
                     new = t._t.to(device=tdev, dtype=tdt)
+                    if new is t._t:
+                        continue
                     g = t._t.grad if isinstance(t, Parameter) else None
-                    if new is not t._t:
-                        replace_data(t, new)
-                        if g is not None:
-                            t._t.grad = g.to(device=tdev, dtype=tdt)
+                    # the flag survives a cast to an integer dtype and back (as in Paddle),
+                    # although torch keeps no trainable integer leaf
+                    stop = t.stop_gradient
+                    differentiable = new.is_floating_point() or new.is_complex()
+                    if not differentiable and t._t.requires_grad:
+                        t._t = t._t.detach()
+                    replace_data(t, new)
+                    if t.stop_gradient != stop:
+                        t.stop_gradient = stop
+                    if g is not None and differentiable:
+                        t._t.grad = g.to(device=tdev, dtype=tdt)
 
     def to(self, device: Any = None, dtype: Any = None, blocking: bool | None = None,
            non_blocking: bool | None = None) -> "Layer":
@@ -256,7 +267,10 @@ class CastMixin:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", UserWarning)
             self._apply_transform(device, dtype, True, False)
-        self.__dict__["_dtype"] = dtype
+        # as Paddle: every layer records the dtype argument, None included (a device move),
+        # which is what the reprs of Linear and friends show afterwards
+        for layer in self.sublayers(include_self=True):
+            layer.__dict__["_dtype"] = dtype
         return self
 
     def _cast_all(self, dtype: Any, api: str) -> "Layer":
@@ -410,16 +424,17 @@ def _batchnorm_types() -> list:
 
 
 def _set_value(target: Tensor, state: Any) -> None:
-    """Copy ``state`` (Tensor, numpy array, list) into ``target`` in place; dtypes must agree."""
+    """Copy ``state`` (Tensor or numpy array) into ``target`` in place; dtypes must agree."""
     if isinstance(state, Tensor):
         src = state._t.detach()
     else:
-        if isinstance(state, (list, tuple)) and not isinstance(state, np.ndarray):
-            state = np.asarray(state)
-        if not isinstance(state, np.ndarray) and not np.isscalar(state):
+        if not isinstance(state, np.ndarray):
+            # as Paddle's Tensor.set_value: no lists, tuples or Python scalars
             raise AssertionError("Variable set_value function, arguments type only support Variable, "
                                  "numpy, Tensor, dict, string.")
-        src = torch.from_numpy(np.ascontiguousarray(state))
+        # (np.ascontiguousarray makes a 0-D array 1-D: keep the shape, so that 0-D
+        # parameters load; Paddle 3.3.1 refuses them with a shape mismatch)
+        src = torch.from_numpy(np.ascontiguousarray(state).reshape(state.shape))
     if src.dtype != target._t.dtype:
         raise AssertionError(f"Variable dtype not match, Variable [ {target.name} ] need tensor with "
                              f"dtype {_dt.from_torch_dtype(target._t.dtype)}  but load tensor with dtype "

@@ -9,6 +9,8 @@ call the functional ops, so that recording a static graph later sees every op.
 """
 from __future__ import annotations
 
+import functools
+import inspect
 import re
 import warnings
 from collections import OrderedDict
@@ -26,12 +28,36 @@ from pagaie.utils import unique_name
 
 __all__ = ["Layer", "HookRemoveHelper"]
 
+# Paddle names the parameters of its tensor-parallel layers as those of the plain layers.
+_DIST_SCOPES = {"row_parallel_linear": "linear", "column_parallel_linear": "linear",
+                "vocab_parallel_embedding": "embedding"}
+
 _FIRST_CAP = re.compile("(.)([A-Z][a-z]+)")
 _ALL_CAP = re.compile("([a-z])([A-Z])")
 
 
 def _camel_to_snake(name: str) -> str:
     return _ALL_CAP.sub(r"\1_\2", _FIRST_CAP.sub(r"\1_\2", name)).lower()
+
+
+def kw_alias(name: str, alias: str) -> Callable[[Callable], Callable]:
+    """Accept ``alias=`` (Paddle 3's PyTorch spelling) for keyword ``name`` of a method;
+    the method's signature stays Paddle's.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> len(paddle.nn.Sequential(paddle.nn.Linear(1, 1)).parameters(recurse=False))
+        0
+    """
+    def wrap(fn: Callable) -> Callable:
+        @functools.wraps(fn)
+        def method(*args: Any, **kwargs: Any) -> Any:
+            if alias in kwargs and name not in kwargs:
+                kwargs[name] = kwargs.pop(alias)
+            return fn(*args, **kwargs)
+        method.__signature__ = inspect.signature(fn)  # type: ignore[attr-defined]
+        return method
+    return wrap
 
 
 def _addindent(text: str, n: int) -> str:
@@ -101,6 +127,10 @@ class Layer(StateMixin, CastMixin):
         d["training"] = True
         if name_scope is None:
             name_scope = _camel_to_snake(type(self).__name__)
+            name_scope = _DIST_SCOPES.get(name_scope, name_scope)
+        elif not isinstance(name_scope, str):
+            raise TypeError("paddle.nn.Layer: 'name_scope' must be a str or None, but received "
+                            f"{type(name_scope).__name__} ({name_scope!r})")
         d["_full_name"] = unique_name.generate(name_scope)
         d["_built"] = False
         d["_dtype"] = dtype
@@ -314,7 +344,8 @@ class Layer(StateMixin, CastMixin):
         Args:
             name (str, optional): the name's suffix; generated when None.
             persistable (bool, optional): its ``persistable`` flag.
-            dtype (str, optional): its dtype; the global default dtype when None (as Paddle).
+            dtype (str, optional): its dtype; 'float32' when None (as Paddle, whatever the
+                layer's dtype or the global default dtype).
 
         Returns:
             Tensor: the tensor.
@@ -327,12 +358,13 @@ class Layer(StateMixin, CastMixin):
         """
         full = f"{self._full_name}.{name}" if name is not None else \
             unique_name.generate(f"{self._full_name}._generated_var")
-        dt = _dt.to_torch_dtype(dtype if dtype else self._dtype, "paddle.nn.Layer.create_tensor")
+        dt = _dt.to_torch_dtype(dtype if dtype else "float32", "paddle.nn.Layer.create_tensor")
         t = Tensor(torch.zeros((), dtype=dt, device=_default_device()), name=full)
         t.persistable = bool(persistable)
         return t
 
     # ---- traversal ----------------------------------------------------------------
+    @kw_alias("include_sublayers", "recurse")
     def parameters(self, include_sublayers: bool = True) -> list[Parameter]:
         """All parameters of this layer (and of its sublayers), without duplicates.
 
@@ -343,6 +375,7 @@ class Layer(StateMixin, CastMixin):
         """
         return [p for _, p in self.named_parameters(include_sublayers=include_sublayers)]
 
+    @kw_alias("include_sublayers", "recurse")
     def named_parameters(self, prefix: str = "", include_sublayers: bool = True,
                          remove_duplicate: bool = True) -> Iterator[tuple[str, Parameter]]:
         """Yield ``(dotted name, parameter)``: each layer's own parameters, then its sublayers'.
@@ -454,6 +487,7 @@ class Layer(StateMixin, CastMixin):
         return self.named_sublayers(prefix=prefix, include_self=True, layers_set=memo,
                                     remove_duplicate=remove_duplicate)
 
+    @kw_alias("persistable", "persistent")
     def register_buffer(self, name: str, tensor: Tensor | None, persistable: bool = True) -> None:
         """Register a non-trainable Tensor (e.g. running statistics); persistable buffers
         are saved in :meth:`state_dict`.
@@ -490,6 +524,7 @@ class Layer(StateMixin, CastMixin):
         else:
             self._non_persistable_buffer_names_set.add(name)
 
+    @kw_alias("include_sublayers", "recurse")
     def buffers(self, include_sublayers: bool = True) -> list[Tensor]:
         """All buffers (persistable or not) of this layer and its sublayers.
 
@@ -500,6 +535,7 @@ class Layer(StateMixin, CastMixin):
         """
         return [b for _, b in self.named_buffers(include_sublayers=include_sublayers)]
 
+    @kw_alias("include_sublayers", "recurse")
     def named_buffers(self, prefix: str = "", include_sublayers: bool = True,
                       remove_duplicate: bool = True) -> Iterator[tuple[str, Tensor]]:
         """Yield ``(dotted name, buffer)``, each layer's own first.
@@ -545,6 +581,7 @@ class Layer(StateMixin, CastMixin):
 
     get_submodule = get_sublayer
 
+    @kw_alias("layer", "module")
     def set_sublayer(self, target: str, layer: "Layer", strict: bool = False) -> None:
         """Replace (or, unless ``strict``, add) the sublayer at dotted path ``target``.
 

@@ -19,28 +19,54 @@ __all__ = ["ConvNormActivation", "IntermediateLayerGetter", "weights_home", "loa
 _BASE_HAPI = "https://paddle-hapi.bj.bcebos.com/models/"
 _BASE_DYGRAPH = "https://paddle-imagenet-models-name.bj.bcebos.com/dygraph/"
 
-# arch -> URL of Paddle's published weights (the cache file name is the URL's last part).
-PRETRAINED_URLS: dict[str, str] = {
-    "alexnet": _BASE_DYGRAPH + "AlexNet_pretrained.pdparams",
-    "vgg16": _BASE_HAPI + "vgg16.pdparams",
-    "vgg19": _BASE_HAPI + "vgg19.pdparams",
-    **{a: _BASE_HAPI + a + ".pdparams" for a in (
-        "resnet18", "resnet34", "resnet50", "resnet101", "resnet152",
-        "resnext50_32x4d", "resnext50_64x4d", "resnext101_32x4d", "resnext101_64x4d",
-        "resnext152_32x4d", "resnext152_64x4d", "wide_resnet50_2", "wide_resnet101_2",
-        "shufflenet_v2_x0_25", "shufflenet_v2_x0_33", "shufflenet_v2_x0_5", "shufflenet_v2_x1_0",
-        "shufflenet_v2_x1_5", "shufflenet_v2_x2_0", "shufflenet_v2_swish")},
-    "mobilenetv1_1.0": _BASE_HAPI + "mobilenetv1_1.0.pdparams",
-    "mobilenetv2_1.0": _BASE_HAPI + "mobilenet_v2_x1.0.pdparams",
-    "mobilenet_v3_small_x1.0": _BASE_HAPI + "mobilenet_v3_small_x1.0.pdparams",
-    "mobilenet_v3_large_x1.0": _BASE_HAPI + "mobilenet_v3_large_x1.0.pdparams",
-    "squeezenet1_0": _BASE_DYGRAPH + "SqueezeNet1_0_pretrained.pdparams",
-    "squeezenet1_1": _BASE_DYGRAPH + "SqueezeNet1_1_pretrained.pdparams",
-    **{f"densenet{d}": _BASE_DYGRAPH + f"DenseNet{d}_pretrained.pdparams"
-       for d in (121, 161, 169, 201, 264)},
-    "googlenet": _BASE_DYGRAPH + "GoogLeNet_pretrained.pdparams",
-    "inception_v3": _BASE_HAPI + "inception_v3.pdparams",
+# arch -> (URL of Paddle's published weights, their md5 sum); the cache file name is the
+# URL's last part. Each model module exposes its own entries as ``model_urls``, as Paddle does.
+_PRETRAINED: dict[str, tuple[str, str]] = {
+    "alexnet": (_BASE_DYGRAPH + "AlexNet_pretrained.pdparams", "7f0f9f737132e02732d75a1459d98a43"),
+    "densenet121": (_BASE_DYGRAPH + "DenseNet121_pretrained.pdparams", "db1b239ed80a905290fd8b01d3af08e4"),
+    "densenet161": (_BASE_DYGRAPH + "DenseNet161_pretrained.pdparams", "62158869cb315098bd25ddbfd308a853"),
+    "densenet169": (_BASE_DYGRAPH + "DenseNet169_pretrained.pdparams", "82cc7c635c3f19098c748850efb2d796"),
+    "densenet201": (_BASE_DYGRAPH + "DenseNet201_pretrained.pdparams", "16ca29565a7712329cf9e36e02caaf58"),
+    "densenet264": (_BASE_DYGRAPH + "DenseNet264_pretrained.pdparams", "3270ce516b85370bba88cfdd9f60bff4"),
+    "googlenet": (_BASE_DYGRAPH + "GoogLeNet_pretrained.pdparams", "80c06f038e905c53ab32c40eca6e26ae"),
+    "inception_v3": (_BASE_HAPI + "inception_v3.pdparams", "649a4547c3243e8b59c656f41fe330b8"),
+    "mobilenetv1_1.0": (_BASE_HAPI + "mobilenetv1_1.0.pdparams", "3033ab1975b1670bef51545feb65fc45"),
+    "mobilenetv2_1.0": (_BASE_HAPI + "mobilenet_v2_x1.0.pdparams", "0340af0a901346c8d46f4529882fb63d"),
+    "mobilenet_v3_small_x1.0": (_BASE_HAPI + "mobilenet_v3_small_x1.0.pdparams",
+                                "34fe0e7c1f8b00b2b056ad6788d0590c"),
+    "mobilenet_v3_large_x1.0": (_BASE_HAPI + "mobilenet_v3_large_x1.0.pdparams",
+                                "118db5792b4e183b925d8e8e334db3df"),
+    "resnet18": (_BASE_HAPI + "resnet18.pdparams", "cf548f46534aa3560945be4b95cd11c4"),
+    "resnet34": (_BASE_HAPI + "resnet34.pdparams", "8d2275cf8706028345f78ac0e1d31969"),
+    "resnet50": (_BASE_HAPI + "resnet50.pdparams", "ca6f485ee1ab0492d38f323885b0ad80"),
+    "resnet101": (_BASE_HAPI + "resnet101.pdparams", "02f35f034ca3858e1e54d4036443c92d"),
+    "resnet152": (_BASE_HAPI + "resnet152.pdparams", "7ad16a2f1e7333859ff986138630fd7a"),
+    "resnext50_32x4d": (_BASE_HAPI + "resnext50_32x4d.pdparams", "dc47483169be7d6f018fcbb7baf8775d"),
+    "resnext50_64x4d": (_BASE_HAPI + "resnext50_64x4d.pdparams", "063d4b483e12b06388529450ad7576db"),
+    "resnext101_32x4d": (_BASE_HAPI + "resnext101_32x4d.pdparams", "967b090039f9de2c8d06fe994fb9095f"),
+    "resnext101_64x4d": (_BASE_HAPI + "resnext101_64x4d.pdparams", "98e04e7ca616a066699230d769d03008"),
+    "resnext152_32x4d": (_BASE_HAPI + "resnext152_32x4d.pdparams", "18ff0beee21f2efc99c4b31786107121"),
+    "resnext152_64x4d": (_BASE_HAPI + "resnext152_64x4d.pdparams", "77c4af00ca42c405fa7f841841959379"),
+    "wide_resnet50_2": (_BASE_HAPI + "wide_resnet50_2.pdparams", "0282f804d73debdab289bd9fea3fa6dc"),
+    "wide_resnet101_2": (_BASE_HAPI + "wide_resnet101_2.pdparams", "d4360a2d23657f059216f5d5a1a9ac93"),
+    "shufflenet_v2_x0_25": (_BASE_HAPI + "shufflenet_v2_x0_25.pdparams", "1e509b4c140eeb096bb16e214796d03b"),
+    "shufflenet_v2_x0_33": (_BASE_HAPI + "shufflenet_v2_x0_33.pdparams", "3d7b3ab0eaa5c0927ff1026d31b729bd"),
+    "shufflenet_v2_x0_5": (_BASE_HAPI + "shufflenet_v2_x0_5.pdparams", "5e5cee182a7793c4e4c73949b1a71bd4"),
+    "shufflenet_v2_x1_0": (_BASE_HAPI + "shufflenet_v2_x1_0.pdparams", "122d42478b9e81eb49f8a9ede327b1a4"),
+    "shufflenet_v2_x1_5": (_BASE_HAPI + "shufflenet_v2_x1_5.pdparams", "faced5827380d73531d0ee027c67826d"),
+    "shufflenet_v2_x2_0": (_BASE_HAPI + "shufflenet_v2_x2_0.pdparams", "cd3dddcd8305e7bcd8ad14d1c69a5784"),
+    "shufflenet_v2_swish": (_BASE_HAPI + "shufflenet_v2_swish.pdparams", "adde0aa3b023e5b0c94a68be1c394b84"),
+    "squeezenet1_0": (_BASE_DYGRAPH + "SqueezeNet1_0_pretrained.pdparams", "30b95af60a2178f03cf9b66cd77e1db1"),
+    "squeezenet1_1": (_BASE_DYGRAPH + "SqueezeNet1_1_pretrained.pdparams", "a11250d3a1f91d7131fd095ebbf09eee"),
+    "vgg16": (_BASE_HAPI + "vgg16.pdparams", "89bbffc0f87d260be9b8cdc169c991c4"),
+    "vgg19": (_BASE_HAPI + "vgg19.pdparams", "23b18bb13d8894f60f54e642be79a0dd"),
 }
+
+
+def model_urls_of(*prefixes: str) -> dict[str, tuple[str, str]]:
+    """A model module's ``model_urls``: the ``{arch: (url, md5)}`` entries whose arch starts
+    with one of ``prefixes`` (a fresh dict, so a module's edits stay its own)."""
+    return {k: v for k, v in _PRETRAINED.items() if k.startswith(prefixes)}
 
 
 def weights_home() -> str:
@@ -58,12 +84,13 @@ def weights_home() -> str:
     return os.path.abspath(os.path.expanduser(home or "~/.cache/paddle/hapi/weights"))
 
 
-def load_pretrained(model: nn.Layer, arch: str) -> nn.Layer:
+def load_pretrained(model: nn.Layer, arch: str, model_urls: dict) -> nn.Layer:
     """Load the pretrained weights of ``arch`` from the local cache into ``model``.
 
     Args:
         model: the freshly built model.
         arch: the architecture key (``'resnet50'``, ``'mobilenetv2_1.0'``...).
+        model_urls: the calling module's ``{arch: (url, md5)}`` table.
 
     Returns:
         The same model, with the weights loaded.
@@ -72,10 +99,10 @@ def load_pretrained(model: nn.Layer, arch: str) -> nn.Layer:
         AssertionError: Paddle publishes no weights for ``arch`` (as real Paddle).
         FileNotFoundError: the weights file is not in the cache; pagaie never downloads.
     """
-    url = PRETRAINED_URLS.get(arch)
-    if url is None:
+    if arch not in model_urls:
         raise AssertionError(f"paddle.vision.models: {arch} model do not have a pretrained model now, "
                              "you should set pretrained=False")
+    url = model_urls[arch][0]
     path = os.path.join(weights_home(), url.rsplit("/", 1)[-1])
     if not os.path.isfile(path):
         raise FileNotFoundError(

@@ -7,9 +7,12 @@ from typing import Any
 import pagaie
 from pagaie import nn
 from pagaie.nn import functional as F
-from pagaie.vision.models._utils import load_pretrained
+from pagaie.vision.models._utils import load_pretrained, model_urls_of
 
 __all__ = ["AlexNet", "alexnet"]
+
+# {arch: (url, md5)} of Paddle's published weights, read from the local cache only.
+model_urls = model_urls_of("alexnet")
 
 
 class ConvPoolLayer(nn.Layer):
@@ -102,4 +105,4 @@ def alexnet(pretrained: bool = False, **kwargs: Any) -> AlexNet:
         paddle.Size([4096, 10])
     """
     model = AlexNet(**kwargs)
-    return load_pretrained(model, "alexnet") if pretrained else model
+    return load_pretrained(model, "alexnet", model_urls) if pretrained else model

@@ -6,9 +6,12 @@ from typing import Any
 
 import pagaie
 from pagaie import nn
-from pagaie.vision.models._utils import load_pretrained
+from pagaie.vision.models._utils import load_pretrained, model_urls_of
 
 __all__ = ["DenseNet", "densenet121", "densenet161", "densenet169", "densenet201", "densenet264"]
+
+# {arch: (url, md5)} of Paddle's published weights, read from the local cache only.
+model_urls = model_urls_of("densenet")
 
 
 class BNACConvLayer(nn.Layer):
@@ -162,7 +165,7 @@ def _factory(depth: int):
 
     def build(pretrained: bool = False, **kwargs: Any) -> DenseNet:
         model = DenseNet(layers=depth, **kwargs)
-        return load_pretrained(model, arch) if pretrained else model
+        return load_pretrained(model, arch, model_urls) if pretrained else model
 
     build.__name__ = build.__qualname__ = arch
     build.__module__ = __name__

@@ -6,9 +6,12 @@ from typing import Any
 import pagaie
 from pagaie import nn
 from pagaie.nn import functional as F
-from pagaie.vision.models._utils import load_pretrained
+from pagaie.vision.models._utils import load_pretrained, model_urls_of
 
 __all__ = ["GoogLeNet", "googlenet"]
+
+# {arch: (url, md5)} of Paddle's published weights, read from the local cache only.
+model_urls = model_urls_of("googlenet")
 
 
 def xavier(channels: int, filter_size: int) -> pagaie.ParamAttr:
@@ -137,4 +140,4 @@ def googlenet(pretrained: bool = False, **kwargs: Any) -> GoogLeNet:
         paddle.Size([1024, 10])
     """
     model = GoogLeNet(**kwargs)
-    return load_pretrained(model, "googlenet") if pretrained else model
+    return load_pretrained(model, "googlenet", model_urls) if pretrained else model

@@ -6,9 +6,12 @@ from typing import Any
 
 import pagaie
 from pagaie import nn
-from pagaie.vision.models._utils import ConvNormActivation, load_pretrained
+from pagaie.vision.models._utils import ConvNormActivation, load_pretrained, model_urls_of
 
 __all__ = ["InceptionV3", "inception_v3"]
+
+# {arch: (url, md5)} of Paddle's published weights, read from the local cache only.
+model_urls = model_urls_of("inception_v3")
 
 
 def _cbr(cin: int, cout: int, kernel: Any, stride: int = 1, padding: Any = 0) -> ConvNormActivation:
@@ -214,4 +217,4 @@ def inception_v3(pretrained: bool = False, **kwargs: Any) -> InceptionV3:
         paddle.Size([2048, 10])
     """
     model = InceptionV3(**kwargs)
-    return load_pretrained(model, "inception_v3") if pretrained else model
+    return load_pretrained(model, "inception_v3", model_urls) if pretrained else model

@@ -5,9 +5,12 @@ from typing import Any
 
 import pagaie
 from pagaie import nn
-from pagaie.vision.models._utils import ConvNormActivation, load_pretrained
+from pagaie.vision.models._utils import ConvNormActivation, load_pretrained, model_urls_of
 
 __all__ = ["MobileNetV1", "mobilenet_v1"]
+
+# {arch: (url, md5)} of Paddle's published weights, read from the local cache only.
+model_urls = model_urls_of("mobilenetv1_")
 
 
 class DepthwiseSeparable(nn.Layer):
@@ -92,4 +95,4 @@ def mobilenet_v1(pretrained: bool = False, scale: float = 1.0, **kwargs: Any) ->
         paddle.Size([512, 10])
     """
     model = MobileNetV1(scale=scale, **kwargs)
-    return load_pretrained(model, "mobilenetv1_" + str(scale)) if pretrained else model
+    return load_pretrained(model, "mobilenetv1_" + str(scale), model_urls) if pretrained else model

@@ -5,9 +5,12 @@ from typing import Any
 
 import pagaie
 from pagaie import nn
-from pagaie.vision.models._utils import ConvNormActivation, _make_divisible, load_pretrained
+from pagaie.vision.models._utils import ConvNormActivation, _make_divisible, load_pretrained, model_urls_of
 
 __all__ = ["MobileNetV2", "mobilenet_v2"]
+
+# {arch: (url, md5)} of Paddle's published weights, read from the local cache only.
+model_urls = model_urls_of("mobilenetv2_")
 
 
 class InvertedResidual(nn.Layer):
@@ -106,4 +109,4 @@ def mobilenet_v2(pretrained: bool = False, scale: float = 1.0, **kwargs: Any) ->
         paddle.Size([1280, 10])
     """
     model = MobileNetV2(scale=scale, **kwargs)
-    return load_pretrained(model, "mobilenetv2_" + str(scale)) if pretrained else model
+    return load_pretrained(model, "mobilenetv2_" + str(scale), model_urls) if pretrained else model

@@ -6,9 +6,12 @@ from typing import Any
 
 import pagaie
 from pagaie import nn
-from pagaie.vision.models._utils import ConvNormActivation, _make_divisible, load_pretrained
+from pagaie.vision.models._utils import ConvNormActivation, _make_divisible, load_pretrained, model_urls_of
 
 __all__ = ["MobileNetV3Small", "MobileNetV3Large", "mobilenet_v3_small", "mobilenet_v3_large"]
+
+# {arch: (url, md5)} of Paddle's published weights, read from the local cache only.
+model_urls = model_urls_of("mobilenet_v3_")
 
 
 class SqueezeExcitation(nn.Layer):
@@ -186,7 +189,7 @@ class MobileNetV3Large(MobileNetV3):
 def _mobilenet_v3(arch: str, pretrained: bool = False, scale: float = 1.0, **kwargs: Any) -> MobileNetV3:
     cls = MobileNetV3Large if arch == "mobilenet_v3_large" else MobileNetV3Small
     model = cls(scale=scale, **kwargs)
-    return load_pretrained(model, f"{arch}_x{scale}") if pretrained else model
+    return load_pretrained(model, f"{arch}_x{scale}", model_urls) if pretrained else model
 
 
 def mobilenet_v3_small(pretrained: bool = False, scale: float = 1.0, **kwargs: Any) -> MobileNetV3Small:

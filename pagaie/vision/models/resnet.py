@@ -5,11 +5,14 @@ from typing import Any
 
 import pagaie
 from pagaie import nn
-from pagaie.vision.models._utils import load_pretrained
+from pagaie.vision.models._utils import load_pretrained, model_urls_of
 
 __all__ = ["ResNet", "resnet18", "resnet34", "resnet50", "resnet101", "resnet152",
            "resnext50_32x4d", "resnext50_64x4d", "resnext101_32x4d", "resnext101_64x4d",
            "resnext152_32x4d", "resnext152_64x4d", "wide_resnet50_2", "wide_resnet101_2"]
+
+# {arch: (url, md5)} of Paddle's published weights, read from the local cache only.
+model_urls = model_urls_of("resnet", "resnext", "wide_resnet")
 
 
 class BasicBlock(nn.Layer):
@@ -147,7 +150,7 @@ class ResNet(nn.Layer):
 
 def _resnet(arch: str, block: type, depth: int, pretrained: bool, **kwargs: Any) -> ResNet:
     model = ResNet(block, depth, **kwargs)
-    return load_pretrained(model, arch) if pretrained else model
+    return load_pretrained(model, arch, model_urls) if pretrained else model
 
 
 def _factory(arch: str, block: type, depth: int, desc: str, **fixed: Any):

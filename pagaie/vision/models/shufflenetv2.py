@@ -5,10 +5,13 @@ from typing import Any
 
 import pagaie
 from pagaie import nn
-from pagaie.vision.models._utils import ConvNormActivation, load_pretrained
+from pagaie.vision.models._utils import ConvNormActivation, load_pretrained, model_urls_of
 
 __all__ = ["ShuffleNetV2", "shufflenet_v2_x0_25", "shufflenet_v2_x0_33", "shufflenet_v2_x0_5",
            "shufflenet_v2_x1_0", "shufflenet_v2_x1_5", "shufflenet_v2_x2_0", "shufflenet_v2_swish"]
+
+# {arch: (url, md5)} of Paddle's published weights, read from the local cache only.
+model_urls = model_urls_of("shufflenet_v2_")
 
 
 def create_activation_layer(act: str | None) -> Any:
@@ -137,7 +140,7 @@ def _factory(arch: str, scale: float, act: str = "relu"):
     def build(pretrained: bool = False, **kwargs: Any) -> ShuffleNetV2:
         extra = {"act": act} if act != "relu" else {}
         model = ShuffleNetV2(scale=scale, **extra, **kwargs)
-        return load_pretrained(model, arch) if pretrained else model
+        return load_pretrained(model, arch, model_urls) if pretrained else model
 
     build.__name__ = build.__qualname__ = arch
     build.__module__ = __name__

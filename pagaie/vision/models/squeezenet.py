@@ -6,9 +6,12 @@ from typing import Any
 import pagaie
 from pagaie import nn
 from pagaie.nn import functional as F
-from pagaie.vision.models._utils import load_pretrained
+from pagaie.vision.models._utils import load_pretrained, model_urls_of
 
 __all__ = ["SqueezeNet", "squeezenet1_0", "squeezenet1_1"]
+
+# {arch: (url, md5)} of Paddle's published weights, read from the local cache only.
+model_urls = model_urls_of("squeezenet")
 
 
 class MakeFireConv(nn.Layer):
@@ -115,7 +118,7 @@ def squeezenet1_0(pretrained: bool = False, **kwargs: Any) -> SqueezeNet:
         paddle.Size([10, 512, 1, 1])
     """
     model = SqueezeNet("1.0", **kwargs)
-    return load_pretrained(model, "squeezenet1_0") if pretrained else model
+    return load_pretrained(model, "squeezenet1_0", model_urls) if pretrained else model
 
 
 def squeezenet1_1(pretrained: bool = False, **kwargs: Any) -> SqueezeNet:
@@ -135,4 +138,4 @@ def squeezenet1_1(pretrained: bool = False, **kwargs: Any) -> SqueezeNet:
         paddle.Size([64, 3, 3, 3])
     """
     model = SqueezeNet("1.1", **kwargs)
-    return load_pretrained(model, "squeezenet1_1") if pretrained else model
+    return load_pretrained(model, "squeezenet1_1", model_urls) if pretrained else model

@@ -5,9 +5,12 @@ from typing import Any, Sequence
 
 import pagaie
 from pagaie import nn
-from pagaie.vision.models._utils import load_pretrained
+from pagaie.vision.models._utils import load_pretrained, model_urls_of
 
 __all__ = ["VGG", "vgg11", "vgg13", "vgg16", "vgg19"]
+
+# {arch: (url, md5)} of Paddle's published weights, read from the local cache only.
+model_urls = model_urls_of("vgg")
 
 # Channels per 3x3 conv; "M" is a 2x2 max pool.
 cfgs: dict[str, list] = {
@@ -77,7 +80,7 @@ def make_layers(cfg: Sequence, batch_norm: bool = False) -> nn.Sequential:
 def _vgg(arch: str, cfg: str, batch_norm: bool, pretrained: bool, **kwargs: Any) -> VGG:
     model = VGG(make_layers(cfgs[cfg], batch_norm=batch_norm), **kwargs)
     if pretrained:
-        load_pretrained(model, arch + ("_bn" if batch_norm else ""))
+        load_pretrained(model, arch + ("_bn" if batch_norm else ""), model_urls)
     return model
 
 
