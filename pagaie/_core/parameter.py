@@ -83,7 +83,7 @@ class Parameter(Tensor):
 
     @property
     def trainable(self) -> bool:
-        return self._t.requires_grad
+        return not self.stop_gradient  # (an integer parameter may be trainable: torch cannot say)
 
     @trainable.setter
     def trainable(self, value: bool) -> None:
