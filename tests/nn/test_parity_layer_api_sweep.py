@@ -386,3 +386,15 @@ def test_parameter_list_setitem_float_keeps_identity():
         ps[0] = fw.ones([3], "float64")
         return [ps[0] is w, _dt(w), list(w.shape), w.stop_gradient, w.name == ps._parameters["0"].name]
     _same(get)
+
+
+def test_rnn_layers_hold_paddles_dropout_state_buffer():
+    from tests.reference import both
+
+    def buffers(p):
+        p.utils.unique_name.switch()
+        return [([(n, list(b.shape), str(b.dtype), b.name) for n, b in cls(4, 8).named_buffers()])
+                for cls in (p.nn.LSTM, p.nn.GRU, p.nn.SimpleRNN)]
+
+    ours, theirs = both(buffers)
+    assert ours == theirs
