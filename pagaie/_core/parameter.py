@@ -42,8 +42,14 @@ class Parameter(Tensor):
         """
         data, trainable, name, optimize_attr, regularizer, need_clip, do_model_average, \
             is_distributed = _parameter_args(args, kwargs)
-        # never alias the caller's array; new data goes to the current device, as in Paddle
-        t = data._t if isinstance(data, Tensor) else torch.as_tensor(data).clone().to(default_device())
+        # never alias the caller's array (torch tensors come from pagaie itself and are handed
+        # over); new data goes to the current device, as in Paddle
+        if isinstance(data, Tensor):
+            t = data._t
+        elif isinstance(data, torch.Tensor):
+            t = data.to(default_device())
+        else:
+            t = torch.as_tensor(data).clone().to(default_device())
         self._t = t.detach().requires_grad_(bool(trainable) and (t.is_floating_point() or t.is_complex()))
         self._name = name
         self.persistable = True
