@@ -3,6 +3,7 @@ import gzip
 import io
 import tarfile
 import urllib.error
+import urllib.request
 import zipfile
 
 import numpy as np
@@ -167,7 +168,7 @@ def test_missing_files_raise_clearly(tmp_path, monkeypatch):
     def offline(*a, **k):
         raise urllib.error.URLError("no network")
     monkeypatch.setattr(_common, "DATA_HOME", str(tmp_path))
-    monkeypatch.setattr(_common.urllib.request, "urlopen", offline)
+    monkeypatch.setattr(urllib.request, "urlopen", offline)
     cases = [(pagaie.text.Imdb, "imdb%2FaclImdb_v1.tar.gz"), (pagaie.text.UCIHousing, "housing.data"),
              (pagaie.text.Imikolov, "simple-examples.tgz"), (pagaie.text.Movielens, "ml-1m.zip"),
              (pagaie.text.Conll05st, "conll05st-tests.tar.gz")]
