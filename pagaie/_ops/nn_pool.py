@@ -35,10 +35,14 @@ _UNPOOL = {1: F.max_unpool1d, 2: F.max_unpool2d, 3: F.max_unpool3d}
 _DEFAULT_FMT = {1: "NCL", 2: "NCHW", 3: "NCDHW"}
 
 
+def _trunc_div(a: int, b: int) -> int:
+    return -((-a) // b) if a < 0 else a // b
+
+
 class _Geom:
     """A pooling call's normalised geometry (channels-first input)."""
 
-    __slots__ = ("x", "last", "k", "s", "pairs", "out", "fast", "ceil")
+    __slots__ = ("x", "last", "k", "s", "pairs", "out", "fast", "ceil", "empty")
 
     def __init__(self, api, n, x, kernel_size, stride, padding, ceil_mode, data_format):
         self.last = channel_last(data_format, n, api)
@@ -68,15 +72,15 @@ class _Geom:
         out = []
         for i, kk, ss, (a, b) in zip(sizes, k, s, pairs):
             span = i + a + b - kk
-            o = (span + ss - 1) // ss + 1 if ceil_mode else span // ss + 1
-            if o <= 0:
-                raise ValueError(f"paddle.{api}: the output size must be positive, but the input "
-                                 f"spatial size {sizes} with kernel {k}, stride {s} and padding "
-                                 f"{pairs} gives {o}")
-            out.append(o)
-        # torch runs it directly when padding is symmetric, at most half the kernel, and
-        # torch's ceil-mode output size agrees with Paddle's.
-        fast = all(a == b and a <= kk // 2 for (a, b), kk in zip(pairs, k))
+            # Paddle divides as C does (toward zero): a window up to one stride larger than
+            # the input still gives one output, over the part that exists; less gives none.
+            o = _trunc_div(span + ss - 1 if ceil_mode else span, ss) + 1
+            out.append(max(o, 0))
+        self.empty = min(out) == 0
+        # torch runs it directly when padding is symmetric, at most half the kernel, the
+        # windows fit in the input, and torch's ceil-mode output size agrees with Paddle's.
+        fast = all(a == b and a <= kk // 2 and i + a + b >= kk
+                   for (a, b), kk, i in zip(pairs, k, sizes))
         if fast and ceil_mode:
             for i, kk, ss, (a, _), o in zip(sizes, k, s, pairs, out):
                 if (o - 1) * ss >= i + a:
@@ -107,6 +111,10 @@ class _Geom:
     def finish(self, y: torch.Tensor) -> torch.Tensor:
         return to_last(y) if self.last else y
 
+    def nothing(self) -> torch.Tensor:
+        """The empty result of windows that do not fit at all (as Paddle gives)."""
+        return self.finish(self.x.new_empty(tuple(self.x.shape[:2]) + tuple(self.out)))
+
 
 def _prefers_channels_last(x: torch.Tensor) -> bool:
     """A large, contiguous 4-D CPU float map with several channels."""
@@ -121,6 +129,9 @@ def _max_pool(api, n, x, kernel_size, stride, padding, return_mask, ceil_mode, d
     if return_mask and isinstance(padding, str) and padding.upper() == "SAME":
         padding = 0  # Paddle's indexed max pool has no padding algorithm: SAME acts as 0
     g = _Geom(api, n, x, kernel_size, stride, padding, ceil_mode, data_format)
+    if g.empty:
+        out = g.nothing()
+        return (out, torch.empty(out.shape, dtype=torch.int32, device=out.device)) if return_mask else out
     if return_mask and any(a != b for a, b in g.pairs):
         raise ValueError(f"paddle.{api}: asymmetric padding {g.pairs} is not supported together "
                          "with return_mask=True")
@@ -165,6 +176,8 @@ def _max_pool(api, n, x, kernel_size, stride, padding, return_mask, ceil_mode, d
 def _avg_pool(api, n, x, kernel_size, stride, padding, ceil_mode, exclusive, divisor_override,
               data_format):
     g = _Geom(api, n, x, kernel_size, stride, padding, ceil_mode, data_format)
+    if g.empty:
+        return g.nothing()
     if g.fast and divisor_override is None:
         pad = [a for a, _ in g.pairs]
         return g.finish(_AVG[n](g.x, g.k, g.s, pad, g.ceil, not exclusive))
@@ -183,6 +196,8 @@ def _lp_pool(api, n, x, norm_type, kernel_size, stride, padding, ceil_mode, data
     if norm_type == math.inf:
         return _max_pool(api, n, x, kernel_size, stride, padding, False, ceil_mode, data_format)
     g = _Geom(api, n, x, kernel_size, stride, padding, ceil_mode, data_format)
+    if g.empty:
+        return g.nothing()
     p = float(norm_type)
     sums = _AVG[n](g.padded(0.0, x=g.x.pow(p)), g.k, g.s, 0) * math.prod(g.k)
     return g.finish(sums.pow(1.0 / p))
