@@ -62,9 +62,11 @@ def _recompute_bool_masks_pass() -> Any:
     return _RecomputeBoolMasks()
 
 
-_pass = _recompute_bool_masks_pass()
-if _pass is not None:
-    _INDUCTOR_OPTIONS["joint_custom_pre_pass"] = _pass
+def _inductor_options() -> dict:
+    """The inductor options (built on first use: importing inductor takes about a second)."""
+    if "joint_custom_pre_pass" not in _INDUCTOR_OPTIONS:
+        _INDUCTOR_OPTIONS["joint_custom_pre_pass"] = _recompute_bool_masks_pass()
+    return {k: v for k, v in _INDUCTOR_OPTIONS.items() if v is not None}
 
 
 def _slots_in(t: Any, out: list) -> None:
@@ -134,7 +136,7 @@ class _Segment:
         try:
             options = None
             if self.backend == "inductor":
-                options = dict(_INDUCTOR_OPTIONS)
+                options = _inductor_options()
                 if self.cuda_graphs and any(isinstance(t, torch.Tensor) and t.is_cuda for t in tensors):
                     # replay the segment's kernels as one CUDA graph (torch's cudagraph trees)
                     options["triton.cudagraphs"] = True
