@@ -17,6 +17,7 @@ import pytest
 import pagaie
 import pagaie.vision.models as ours_models
 from tests.reference import assert_same, paddle_ref, same_exception
+from tests.vision.test_models import _randomised_state
 
 _FACTORIES = [n for n in ours_models.__all__ if n[0].islower()] + ["LeNet"]
 # Their keys and shapes are already pinned by test_models.py in every run; the full
@@ -44,20 +45,6 @@ def _build(mod, name: str, kwargs: dict):
     if name == "ResNet":
         kwargs = dict(kwargs, block=getattr(mod.resnet, kwargs["block"]))
     return getattr(mod, name)(**kwargs)
-
-
-def _randomised_state(model, seed: int = 0) -> dict:
-    """The model's parameters with non-trivial batch-norm statistics, as numpy arrays."""
-    rng = np.random.default_rng(seed)
-    out = {}
-    for k, v in model.state_dict().items():
-        a = v.numpy()
-        if k.endswith("_mean"):
-            a = rng.normal(0, 0.1, a.shape).astype(a.dtype)
-        elif k.endswith("_variance"):
-            a = rng.uniform(0.5, 1.5, a.shape).astype(a.dtype)
-        out[k] = a
-    return out
 
 
 def _pair(name: str, kwargs: dict, seed: int = 0):
