@@ -11,11 +11,12 @@ import contextlib
 import os
 import shutil
 import sys
-import urllib.request
 import warnings
 import zipfile
 from typing import Any, Callable, Iterator
 from urllib.parse import urlparse
+
+from pagaie.utils.download import fetch
 
 __all__ = ["list", "help", "load", "load_state_dict_from_url"]
 
@@ -39,13 +40,6 @@ def _check_source(source: str) -> None:
         raise ValueError(f'Unknown source: "{source}". Allowed values: "github" | "gitee" | "local".')
 
 
-def _download(url: str, path: str) -> None:
-    tmp = path + ".part"
-    with urllib.request.urlopen(url) as resp, open(tmp, "wb") as f:  # noqa: S310 (user-given URL)
-        shutil.copyfileobj(resp, f)
-    os.replace(tmp, path)
-
-
 def _repo_dir(repo: str, source: str, force_reload: bool) -> str:
     """The local folder of ``repo`` ("owner/name[:branch]"), downloaded unless cached."""
     if source == "local":
@@ -63,7 +57,7 @@ def _repo_dir(repo: str, source: str, force_reload: bool) -> str:
     host = "github.com" if source == "github" else "gitee.com"
     url = f"https://{host}/{owner}/{name}/archive/{branch}.zip"
     archive = os.path.join(hub_dir, branch.replace("/", "_") + ".zip")
-    _download(url, archive)
+    fetch(url, archive)
     with zipfile.ZipFile(archive) as zf:
         top = os.path.join(hub_dir, zf.infolist()[0].filename)
         shutil.rmtree(top, ignore_errors=True)
@@ -242,7 +236,7 @@ def load_state_dict_from_url(url: str, model_dir: str | None = None, check_hash:
     cached = os.path.join(model_dir, filename)
     if not os.path.exists(cached):
         sys.stderr.write(f'Downloading: "{url}" to {cached}\n')
-        _download(url, cached)
+        fetch(url, cached)
     if map_location:
         assert map_location in ["cpu", "gpu", "xpu", "npu", "numpy", "np"]
     if zipfile.is_zipfile(cached):
