@@ -93,3 +93,15 @@ def test_small_masks_are_seeded_and_keep_the_rate():
     assert torch.equal(a, b) and 0.62 < a.float().mean().item() < 0.78
     s = scaled_keep_mask(shape, 0.5, torch.float32, torch.device("cpu"))
     assert set(s.unique().tolist()) <= {0.0, 2.0}
+
+
+@pytest.mark.parametrize("n", [100, rm._CHUNK + 5])
+@pytest.mark.parametrize("dtype", [torch.float32, torch.float64, torch.bfloat16])
+def test_the_compilers_fill_op_writes_the_eager_mask(n, dtype):
+    # the opaque op the compiled executor calls fills its buffer with the mask eager draws
+    paddle.seed(5)
+    ref = rm.scaled_keep_mask([n], 0.2, dtype, CPU)
+    out = torch.full((n,), -1.0, dtype=dtype)
+    paddle.seed(5)
+    torch.ops.pagaie.fill_scaled_keep_mask_(out, 0.2)
+    assert torch.equal(out, ref)

@@ -85,14 +85,17 @@ def _torch_bits_mask(n: int, p: float) -> torch.Tensor:
     return words.view(torch.int32)[:n] >= _threshold(p)
 
 
-def _cpu_mask(n: int, p: float, dtype: torch.dtype = torch.bool) -> torch.Tensor:
-    """``n`` keep-mask elements: bools, or ``1 / (1 - p)``/0 of a float ``dtype``."""
+def _cpu_mask(n: int, p: float, dtype: torch.dtype = torch.bool,
+              out: torch.Tensor | None = None) -> torch.Tensor:
+    """``n`` keep-mask elements: bools, or ``1 / (1 - p)``/0 of a float ``dtype``; written
+    into ``out`` (contiguous, ``n`` elements of ``dtype``) when given."""
     global _pool, _pool_threads
     scale = None if dtype == torch.bool else 1.0 / (1.0 - p)
     if n <= _SMALL:
         keep = _torch_bits_mask(n, p)
-        return keep if scale is None else keep.to(dtype).mul_(scale)
-    out = torch.empty(n, dtype=dtype)
+        mask = keep if scale is None else keep.to(dtype).mul_(scale)
+        return mask if out is None else out.view(-1).copy_(mask)
+    out = torch.empty(n, dtype=dtype) if out is None else out.view(-1)
     chunks = -(-n // _CHUNK)
     seeds = torch.randint(-2 ** 63, 2 ** 63 - 1, (chunks, 3), dtype=torch.int64)
     seeds = seeds.numpy().view(np.uint64).tolist()
@@ -144,7 +147,15 @@ def keep_mask(shape: Sequence[int], p: float, device: torch.device) -> torch.Ten
 # writes its argument, as it would two calls of a pure op with equal arguments.
 @torch.library.custom_op("pagaie::fill_scaled_keep_mask_", mutates_args=("out",))
 def _fill_scaled_op(out: torch.Tensor, p: float) -> None:
-    out.copy_(scaled_keep_mask(out.shape, p, out.dtype, out.device))
+    if _cpu_fillable(out.dtype, out.device, p) and out.is_contiguous():
+        _cpu_mask(out.numel(), p, out.dtype, out)
+    else:
+        out.copy_(scaled_keep_mask(out.shape, p, out.dtype, out.device))
+
+
+def _cpu_fillable(dtype: torch.dtype, device: torch.device, p: float) -> bool:
+    # the float masks the SFC64 chunks write directly (other dtypes convert a bool mask)
+    return dtype in (torch.float32, torch.float64) and torch.device(device).type == "cpu" and 0 < p < 1
 
 
 def scaled_keep_mask(shape: Sequence[int], p: float, dtype: torch.dtype,
@@ -161,6 +172,6 @@ def scaled_keep_mask(shape: Sequence[int], p: float, dtype: torch.dtype,
         out = torch.empty(tuple(shape), dtype=dtype, device=device)
         _fill_scaled_op(out, float(p))
         return out
-    if dtype in (torch.float32, torch.float64) and torch.device(device).type == "cpu" and 0 < p < 1:
+    if _cpu_fillable(dtype, device, p):
         return _cpu_mask(math.prod(int(s) for s in shape), p, dtype).view(tuple(shape))
     return keep_mask(shape, p, device).to(dtype).mul_(1.0 / (1.0 - p))
