@@ -420,33 +420,81 @@ class Tensor:
         """A copy in page-locked host memory (the tensor itself when no GPU exists)."""
         return wrap(self._t.pin_memory()) if torch.cuda.is_available() else self
 
-    def _to(self, device: Any = None, dtype: Any = None, blocking: bool | None = None) -> Tensor:
+    def _to(self, device: Any = None, dtype: Any = None, blocking: bool | None = None,
+            copy_tensor: bool | None = None) -> Tensor:
+        """Move to ``device`` and/or cast to ``dtype`` (the worker of :meth:`to`)."""
+        if device is not None:
+            if not isinstance(device, (str, Place, torch.device)):
+                raise ValueError("paddle.Tensor.to: device must be a str, paddle.CPUPlace() or "
+                                 f"paddle.CUDAPlace(), but received {type(device).__name__} {device!r}")
+            dev = to_torch_device(device, "paddle.Tensor.to")
+        if blocking is not None and not isinstance(blocking, bool):
+            raise AssertionError("paddle.Tensor.to: blocking must be True, False or None, but "
+                                 f"received {blocking!r}")
         t = self._t
         if device is not None:
-            t = t.to(to_torch_device(device, "paddle.Tensor.to"))
+            t = t.to(dev, non_blocking=blocking is False and dev.type == "cuda")
         if dtype is not None:
-            t = t.to(_dt.to_torch_dtype(dtype, "paddle.Tensor.to"))
-        return self if t is self._t else wrap(t)
+            t = t.to(_dt.to_torch_dtype(dtype.lower() if isinstance(dtype, str) else dtype,
+                                        "paddle.Tensor.to"))
+        if t is self._t:
+            return wrap(t.clone()) if copy_tensor else self
+        if getattr(self._t, GRAD_FLAG, False) or (self._t.requires_grad and not t.requires_grad):
+            setattr(t, GRAD_FLAG, True)  # an integer result still says stop_gradient=False
+        return wrap(t)
+
+    _TO_DTYPES = frozenset(("bfloat16", "float16", "float32", "float64", "int8", "int16", "int32",
+                            "int64", "uint8", "complex64", "complex128", "bool"))
 
     def to(self, *args: Any, **kwargs: Any) -> Tensor:
-        """Move and/or cast: ``x.to('cpu')``, ``x.to('float64')``, ``x.to('gpu', 'float16')``."""
-        device = kwargs.pop("device", None)
-        dtype = kwargs.pop("dtype", None)
-        blocking = kwargs.pop("blocking", None)
-        if kwargs:
-            raise TypeError(f"paddle.Tensor.to: unexpected arguments {sorted(kwargs)}")
-        for a in args:
+        """Move and/or cast, as Paddle reads the arguments: ``x.to(dtype, blocking)``,
+        ``x.to(device, dtype, blocking)`` or ``x.to(other, blocking)`` (``other``'s place and
+        dtype); also the keywords ``device``, ``dtype``, ``blocking``, ``other``,
+        ``non_blocking`` and ``copy``.
+
+        Examples:
+            >>> import pagaie as paddle
+            >>> x = paddle.to_tensor([1, 2])
+            >>> x.to("float64").dtype
+            <DataType.FLOAT64: 11>
+            >>> x.to("cpu", "float16").dtype
+            <DataType.FLOAT16: 15>
+        """
+        non_blocking = kwargs.pop("non_blocking", False)
+        copy_tensor = kwargs.pop("copy", False)
+        n = len(args) + len(kwargs)
+        if n == 0 or n > 3:
+            raise TypeError("paddle.Tensor.to: expected (device, dtype, blocking), (dtype, blocking) "
+                            f"or (other, blocking), but received {n} arguments")
+        unknown = set(kwargs) - {"device", "dtype", "blocking", "other"}
+        if unknown:
+            raise TypeError(f"paddle.Tensor.to: got an unexpected keyword argument {sorted(unknown)[0]!r}")
+        device = dtype = None
+        blocking = kwargs.get("blocking")
+        if args:
+            a = args[0]
+            rest = args[1:]
             if isinstance(a, Tensor):
                 device, dtype = a.place, a.dtype
-            elif isinstance(a, (Place, torch.device)) or (isinstance(a, str) and _is_device_str(a)):
-                device = a
-            elif isinstance(a, bool):
-                blocking = a
-            elif isinstance(a, int):
-                raise ValueError("paddle.Tensor.to: device must be a str, paddle.CPUPlace() or "
-                                 f"paddle.CUDAPlace(), but received int {a}")
-            else:
+                blocking = rest[0] if rest else blocking
+            elif isinstance(a, (_dt.DType, np.dtype)) or (isinstance(a, str) and a.lower() in self._TO_DTYPES):
                 dtype = a
+                blocking = rest[0] if rest else blocking
+            else:
+                device = a
+                if rest:
+                    dtype = rest[0]
+                    blocking = rest[1] if len(rest) > 1 else blocking
+                else:
+                    dtype = kwargs.get("dtype")
+        else:
+            device, dtype = kwargs.get("device"), kwargs.get("dtype")
+            other = kwargs.get("other")
+            if device is None and dtype is None and other is not None:
+                device, dtype = other.place, other.dtype
+        blocking = bool(blocking) and not non_blocking
+        if copy_tensor:
+            return self._to(device, dtype, blocking, True)
         return self._to(device, dtype, blocking)
 
     # ---- autograd -----------------------------------------------------------------
@@ -609,9 +657,10 @@ class Tensor:
         return self._t.shape[0]
 
     def __iter__(self):
-        # a 0-D tensor iterates over nothing, as in Paddle
-        for i in range(self._t.shape[0] if self._t.dim() else 0):
-            yield self[i]
+        if self._t.dim() == 0:
+            raise _ProtocolError("paddle.Tensor: iteration over a 0-D tensor is not supported "
+                                 "(len() of a 0-D tensor is wrong)")
+        return (self[i] for i in range(self._t.shape[0]))
 
     def __bool__(self) -> bool:
         if self._t.numel() != 1:
@@ -645,7 +694,8 @@ class Tensor:
                             f"index, but this one has shape {list(t.shape)}")
         return int(t.item())
 
-    __hash__ = object.__hash__
+    def __hash__(self) -> int:
+        return id(self)  # as Paddle: a tensor hashes by identity, to its id()
 
     def __deepcopy__(self, memo: dict) -> Tensor:
         new = type(self).__new__(type(self))
@@ -744,11 +794,6 @@ def _rebuild(array: np.ndarray, dtype: str, stop_gradient: bool, name: str | Non
     t = Tensor(torch.from_numpy(np.array(array)).to(_dt.to_torch_dtype(dtype)),
                stop_gradient=stop_gradient, name=name)
     return t
-
-
-def _is_device_str(s: str) -> bool:
-    s = s.lower()
-    return s == "cpu" or s.startswith(("gpu", "cuda"))
 
 
 _new = object.__new__

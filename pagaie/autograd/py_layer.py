@@ -82,7 +82,6 @@ class PyLayerContext:
     def set_materialize_grads(self, value: bool) -> None:
         """With False, backward receives None (not zeros) for outputs that got no gradient."""
         self.materialize_grads = bool(value)
-        self._tctx.set_materialize_grads(bool(value))
 
     def set_grad_in_dtype_consistent(self, flag: bool) -> None:
         """Whether gradients returned by backward are cast to the inputs' dtypes (default True)."""
@@ -141,7 +140,8 @@ def _mark_when_accumulated(leaf: torch.Tensor, given: torch.Tensor) -> None:
 class _Call:
     """One ``apply`` call: the user's arguments and where their Tensors sit."""
 
-    __slots__ = ("layer", "args", "kwargs", "inputs", "ctx", "n_out", "single", "tensor_pos", "groups")
+    __slots__ = ("layer", "args", "kwargs", "inputs", "ctx", "n_out", "single", "tensor_pos", "groups",
+                 "as_list", "in_place", "out_meta", "non_diff")
 
     def __init__(self, layer: type, args: tuple, kwargs: dict, inputs: list) -> None:
         self.layer = layer
@@ -153,6 +153,10 @@ class _Call:
         self.single = False
         self.tensor_pos: list | None = None
         self.groups: list | None = None  # set when a list argument holds Tensors
+        self.as_list = False  # forward returned a list (apply returns one too)
+        self.in_place: list = []  # (output position, input Tensor) for inputs returned as outputs
+        self.out_meta: list = []  # (shape, dtype, device) per output, to materialise gradients
+        self.non_diff: list = []  # output positions marked non-differentiable
 
 
 def _tensor_inputs(values: Any, out: list, groups: list) -> None:
@@ -203,17 +207,61 @@ def _unwrap_out(out: Any, api: str) -> Any:
                      f"but returned {type(out).__name__}")
 
 
+def _returned_inputs(call: _Call, outs: list) -> None:
+    """Note the inputs that forward returned as outputs. As in Paddle, such an output is the
+    input Tensor itself (its gradient node becomes this layer's) unless ``mark_not_inplace``
+    named it; a leaf that needs a gradient cannot be taken over that way (ValueError)."""
+    ctx = call.ctx
+    for pos, o in enumerate(outs):
+        if not any(o is i for i in call.inputs) or any(o is m for m in ctx.not_inplace_tensors):
+            continue
+        if o._t.is_leaf and o._t.requires_grad:
+            raise ValueError(f"paddle.autograd.PyLayer: {call.layer.__name__}.forward returned its "
+                             f"input {o.name!r} as an output, but that input is a leaf tensor that "
+                             "does not stop gradient, so it cannot be updated in place; call "
+                             "ctx.mark_not_inplace on it or return a new tensor")
+        call.in_place.append((pos, o))
+
+
 def _forward(tctx: Any, call: _Call, *ts: torch.Tensor) -> Any:
     ctx = call.ctx
     ctx._tctx = tctx
     tctx.pagaie_call = call
+    # pagaie materialises missing gradients itself (as zeros that say stop_gradient=True)
+    tctx.set_materialize_grads(False)
     out = call.layer.forward(ctx, *call.args, **call.kwargs)
     call.single = isinstance(out, Tensor)
+    call.as_list = isinstance(out, list)
     r = _unwrap_out(out, call.layer.__name__)
+    outs = [out] if call.single else list(out)
+    _returned_inputs(call, outs)
+    if ctx.non_differentiable:
+        call.non_diff = [i for i, o in enumerate(outs) if any(o is m for m in ctx.non_differentiable)]
     call.n_out = 1 if call.single else len(r)
     if not call.single and not all(isinstance(o, torch.Tensor) for o in r):
         call.tensor_pos = [i for i, o in enumerate(r) if isinstance(o, torch.Tensor)]
+    call.out_meta = [(o.shape, o.dtype, o.device) for o in ((r,) if call.single else r)
+                     if isinstance(o, torch.Tensor)]
     return r
+
+
+def _incoming_grads(call: _Call, grads: tuple) -> list:
+    """The output gradients as Tensors for the user's backward. Paddle's gradients say
+    stop_gradient=False; the zeros made for outputs that got none say True (None instead
+    when the layer turned materialisation off)."""
+    out: list = []
+    for i, g in enumerate(grads):
+        if g is None:
+            if call.ctx.materialize_grads:
+                shape, dtype, device = call.out_meta[i]
+                out.append(wrap(torch.zeros(shape, dtype=dtype, device=device)))
+            else:
+                out.append(None)
+            continue
+        if not g.requires_grad and not hasattr(g, GRAD_FLAG):
+            setattr(g, GRAD_FLAG, True)
+        out.append(wrap(g))
+    return out
 
 
 def _backward(tctx: Any, *grads: torch.Tensor | None) -> tuple:
@@ -222,7 +270,7 @@ def _backward(tctx: Any, *grads: torch.Tensor | None) -> tuple:
     name = call.layer.__name__
     if call.tensor_pos is not None:  # backward receives gradients of the Tensor outputs only
         grads = tuple(grads[i] for i in call.tensor_pos)
-    res = call.layer.backward(ctx, *[None if g is None else wrap(g) for g in grads])
+    res = call.layer.backward(ctx, *_incoming_grads(call, grads))
     if not isinstance(res, (tuple, list)):
         res = (res,)
     if call.groups is not None:
@@ -330,9 +378,20 @@ class PyLayer(metaclass=_PyLayerMeta):
         if any(g is not None for g in groups):
             call.groups = groups
         out = cls._torch_fn.apply(call, *[t._t for t in inputs])
+        outs = [wrap(o) if isinstance(o, torch.Tensor) else o for o in ((out,) if call.single else out)]
+        for pos, inp in call.in_place:  # an input returned as is: it is the output, as in Paddle
+            inp._t = outs[pos]._t
+            outs[pos] = inp
+        if torch.is_grad_enabled() and any(t._t.requires_grad for t in inputs):
+            # Integer outputs cannot carry torch gradients but say stop_gradient=False in Paddle
+            # (unless marked non-differentiable).
+            for i, o in enumerate(outs):
+                if isinstance(o, Tensor) and not o._t.requires_grad and \
+                        not (o._t.is_floating_point() or o._t.is_complex()) and i not in call.non_diff:
+                    setattr(o._t, GRAD_FLAG, True)
         if call.single:
-            return wrap(out)
-        return tuple(wrap(o) if isinstance(o, torch.Tensor) else o for o in out)
+            return outs[0]
+        return outs if call.as_list else tuple(outs)
 
 
 Function = PyLayer
