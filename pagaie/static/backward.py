@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any, Sequence
 
 from pagaie._static.ir import Block, Value
+from pagaie.utils import unique_name
 
 __all__ = ["append_backward", "gradients", "minimize"]
 
@@ -162,6 +163,12 @@ def minimize(optimizer: Any, loss: Value, parameters: Any = None, no_grad_set: A
     grads = [g for _, g in pairs]
     for g in grads:  # the optimizer consumes them: Paddle marks them stop_gradient then
         g.stop_gradient = True
-    block.append_op("pagaie.optimizer_step", [params, grads], {}, None, {"optimizer": optimizer})
+    # Paddle keeps the learning rate in a persistable variable ``learning_rate_<n>`` (named
+    # when the optimizer joins the program); ``static.save`` writes it to the .pdopt file.
+    lr_name = next((op.attrs["lr_name"] for op in block.ops if op.type == "pagaie.optimizer_step"
+                    and op.attrs.get("optimizer") is optimizer and "lr_name" in op.attrs), None)
+    block.append_op("pagaie.optimizer_step", [params, grads], {}, None,
+                    {"optimizer": optimizer,
+                     "lr_name": lr_name or unique_name.generate("learning_rate")})
     return [], pairs
 

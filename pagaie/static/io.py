@@ -20,6 +20,7 @@ from pagaie._core.tensor import Tensor
 from pagaie._formats.pdiparams import deserialize_tensors, serialize_tensor
 from pagaie._static.ir import Program, Value
 from pagaie._static.program_tools import program_state_dict, prune_program, set_program_state_dict
+from pagaie.optimizer.lr import LRScheduler
 from pagaie.static.framework import default_main_program, global_scope
 
 __all__ = ["save", "load", "load_program_state", "set_program_state", "save_inference_model",
@@ -42,6 +43,72 @@ def _check_vars(vs: Any, what: str, api: str) -> list[Value]:
 
 def _numpy(t: Tensor) -> np.ndarray:
     return t._t.detach().cpu().numpy()
+
+
+_STEP_OPS = ("pagaie.optimizer_step", "pagaie.static_amp_step")
+
+
+def _optimizer_steps(program: Program) -> list[tuple[Any, str | None]]:
+    """(optimizer, name of its learning-rate variable) for each optimizer of ``program``."""
+    seen: dict[int, tuple] = {}
+    for op in program.global_block().ops:
+        if op.type in _STEP_OPS and "optimizer" in op.attrs:
+            seen.setdefault(id(op.attrs["optimizer"]), (op.attrs["optimizer"], op.attrs.get("lr_name")))
+    return list(seen.values())
+
+
+def _optimizer_state(program: Program) -> dict[str, np.ndarray]:
+    """What Paddle writes to ``.pdopt``: the accumulators and each ``learning_rate_<n>``."""
+    out: dict[str, np.ndarray] = {}
+    for opt, lr_name in _optimizer_steps(program):
+        for k, t in opt.state_dict().items():
+            if isinstance(t, Tensor):
+                out[k] = _numpy(t)
+        if lr_name:
+            out[lr_name] = np.asarray(opt.get_lr(), dtype=np.float32)
+    return out
+
+
+def _set_state(program: Program, state: dict, api: str, check_dtype: bool) -> list[str]:
+    """Copy ``state`` into the program's parameters and optimizers; returns the unused keys.
+
+    Only the keys given change (optimizer accumulators not in ``state`` keep their values);
+    a ``learning_rate_<n>`` value sets a float learning rate, as loading Paddle's variable does.
+    """
+    params = program_state_dict(program, "param")
+    for name, value in state.items():
+        t = params.get(name)
+        if t is None:
+            continue
+        shape = list(value.shape) if isinstance(value, Tensor) else list(np.shape(value))
+        if shape != list(t.shape):  # AssertionError, as Paddle
+            raise AssertionError(f"paddle.static.{api}: the program requires {name!r} with shape "
+                                 f"{list(t.shape)}, but the loaded value has shape {shape}")
+        if check_dtype and not isinstance(value, Tensor):
+            try:
+                want = torch.empty(0, dtype=t._t.dtype).numpy().dtype
+            except TypeError:  # (bfloat16 has no numpy dtype: values are cast)
+                want = np.asarray(value).dtype
+            if np.asarray(value).dtype != want:
+                raise AssertionError(f"paddle.static.{api}: the program requires {name!r} with dtype "
+                                     f"{want}, but the loaded value has dtype {np.asarray(value).dtype}")
+    used = {k for k in state if k in params}
+    set_program_state_dict(program, {k: state[k] for k in used})
+    rest = {k: v for k, v in state.items() if k not in used}
+    prefixes = tuple(f"{n}_" for n in params)
+    for opt, lr_name in _optimizer_steps(program):
+        if lr_name in rest:
+            used.add(lr_name)
+            if not isinstance(opt._learning_rate, LRScheduler):
+                opt.set_lr(float(np.asarray(rest.pop(lr_name)).reshape(-1)[0]))
+        mine = {k: v for k, v in rest.items() if k.startswith(prefixes)}
+        if mine:  # keep what is not given: the optimizer wants a complete state
+            merged = dict(opt.state_dict())
+            merged.update({k: v if isinstance(v, (Tensor, dict)) else Tensor(np.asarray(v))
+                           for k, v in mine.items()})
+            opt.set_state_dict(merged)
+            used |= set(mine)
+    return [k for k in state if k not in used]
 
 
 # ---- save / load --------------------------------------------------------------------------
@@ -85,7 +152,7 @@ def save(program: Program, model_path: str, protocol: int = 4, **configs: Any) -
     if d:
         os.makedirs(d, exist_ok=True)
     params = {k: _numpy(t) for k, t in program_state_dict(program, "param").items()}
-    opt = {k: _numpy(t) for k, t in program_state_dict(program, "opt").items()}
+    opt = _optimizer_state(program)
     _save(params, model_path + ".pdparams", protocol=protocol)
     _save(opt, model_path + ".pdopt", protocol=protocol)
     with open(model_path + ".json", "w") as f:
@@ -155,7 +222,7 @@ def set_program_state(program: Program, state_dict: dict) -> None:
         >>> paddle.disable_static()
     """
     import warnings
-    unused = set_program_state_dict(program, state_dict)
+    unused = _set_state(program, state_dict, "set_program_state", check_dtype=True)
     if unused:
         warnings.warn(f"paddle.static.set_program_state: these values have no variable in the "
                       f"program: {unused}")
@@ -183,14 +250,22 @@ def load(program: Program, model_path: str, executor: Any = None, var_list: Sequ
         >>> paddle.static.load(main, path)
         >>> paddle.disable_static()
     """
+    base = _strip(model_path)
+    for ext in (".pdparams", ".pdopt"):
+        # Paddle opens the files: a missing one is a FileNotFoundError (.pdopt only matters
+        # for a program with an optimizer, and is then checked with an assertion).
+        if not os.path.exists(base + ext) and (ext == ".pdparams" or _optimizer_steps(program)):
+            if ext == ".pdparams":
+                raise FileNotFoundError(f"paddle.static.load: no parameter file {base + ext!r}")
+            raise AssertionError(f"paddle.static.load: the program has an optimizer but there is no "
+                                 f"optimizer file {base + ext!r}")
     state = load_program_state(model_path, var_list)
     params = program_state_dict(program, "param")
     wanted = params if var_list is None else {getattr(v, "name", v): None for v in var_list}
     missing = sorted(n for n in wanted if n in params and n not in state)
-    if missing:
-        raise RuntimeError(f"paddle.static.load: the saved file {_strip(model_path)!r} has no value "
-                           f"for {missing}")
-    set_program_state_dict(program, state)
+    if missing:  # AssertionError, as Paddle
+        raise AssertionError(f"paddle.static.load: the saved file {base!r} has no value for {missing}")
+    _set_state(program, state, "load", check_dtype=False)
 
 
 # ---- inference models -----------------------------------------------------------------------
@@ -408,9 +483,14 @@ def load_inference_model(path_prefix: str, executor: Any, **kwargs: Any) -> list
     else:
         prefix = _strip(path_prefix)
         model_path, params_path = prefix + ".json", prefix + ".pdiparams"
+        if not os.path.exists(model_path) and os.path.exists(prefix + ".pdmodel"):
+            model_path = prefix + ".pdmodel"  # a legacy (protobuf) Paddle program
     if not os.path.exists(model_path):
         raise ValueError(f"paddle.static.load_inference_model: there is no model file {model_path!r}")
-    program = deserialize_program(load_from_file(model_path))
+    model = load_from_file(model_path)
+    if not _is_pagaie_program(model):  # a model exported by real Paddle (PIR JSON or .pdmodel)
+        return _load_paddle_inference_model(model, params_path, model_path)
+    program = deserialize_program(model)
     if params_path is not None and os.path.exists(params_path):
         deserialize_persistables(program, load_from_file(params_path), executor)
     elif _persistables(program):
@@ -418,3 +498,19 @@ def load_inference_model(path_prefix: str, executor: Any, **kwargs: Any) -> list
     gb = program.global_block()
     fetch = [gb.var(n) for n in program.__dict__.get("_fetch_names", [])]
     return [program, list(program.__dict__.get("_feed_names", [])), fetch]
+
+
+def _is_pagaie_program(model: bytes) -> bool:
+    head = model.lstrip()[:200]
+    return head.startswith(b"{") and b'"pagaie.program"' in head
+
+
+def _load_paddle_inference_model(model: bytes, params_path: str | None, model_path: str) -> list:
+    """``[program, feed names, fetch targets]`` of a program saved by real Paddle."""
+    from pagaie._formats.paddle_program import load_program_file
+    from pagaie._formats.pdiparams import tensors_from_bytes
+    params = []
+    if params_path is not None and os.path.exists(params_path):
+        params = tensors_from_bytes(load_from_file(params_path))
+    imported = load_program_file(model, params, repr(model_path))
+    return [imported.program, list(imported.feed_names), list(imported.fetch_values)]

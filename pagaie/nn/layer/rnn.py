@@ -13,6 +13,7 @@ from typing import Any, Callable, Sequence
 
 import pagaie as _pg
 from pagaie._core import dtype as _dt
+from pagaie._core.registry import suspended
 from pagaie._ops import nn_rnn as _r
 from pagaie._ops.nn_misc import sequence_mask as _sequence_mask
 from pagaie.nn.layer.container import LayerList
@@ -526,7 +527,8 @@ class RNNBase(LayerList):
                              f"received direction = {direction}")
         self.could_use_cudnn = len(self.parameters()) == num_layers * 4 * self.num_directions
         # Paddle's cuDNN dropout state: a 0-D uint8 buffer, never saved
-        state = _pg.zeros([], dtype="uint8")
+        with suspended():   # a buffer with a value, also while a static program is built
+            state = _pg.zeros([], dtype="uint8")
         state.name = f"{self.full_name()}.dropout_state__non_persistable"
         self.register_buffer("_dropout_state", state, persistable=False)
         names: list[str] = []

@@ -28,6 +28,7 @@ from pagaie._static.interpreter import _run_optimizer_step, register_graph_op
 from pagaie.static.amp.fp16_lists import AutoMixedPrecisionLists, check_amp_dtype
 from pagaie.static.amp.fp16_utils import rewrite_program
 from pagaie.static.backward import append_backward
+from pagaie.utils import unique_name
 
 __all__ = ["decorate", "OptimizerWithMixedPrecision"]
 
@@ -147,7 +148,8 @@ class OptimizerWithMixedPrecision:
         block = params[0].block.program.global_block() if params else None
         if block is not None:
             block.append_op("pagaie.static_amp_step", [params, grads], {}, None,
-                            {"optimizer": self._optimizer, "amp": self})
+                            {"optimizer": self._optimizer, "amp": self,
+                             "lr_name": unique_name.generate("learning_rate")})
         return []
 
     def apply_optimize(self, loss: Any, startup_program: Any, params_grads: list) -> list:
