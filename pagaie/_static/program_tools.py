@@ -18,8 +18,8 @@ from typing import Any, Iterator, Sequence
 from pagaie._core.registry import REGISTRY
 from pagaie._static.ir import Operator, Program, Value
 
-__all__ = ["clone_program", "prune_program", "set_call_arg", "program_errors", "TRAINING_OPS",
-           "TEST_OVERRIDES"]
+__all__ = ["clone_program", "prune_program", "set_call_arg", "program_errors", "optimizer_steps",
+           "program_state_dict", "set_program_state_dict", "TRAINING_OPS", "TEST_OVERRIDES"]
 
 TRAINING_OPS = ("pagaie.backward", "pagaie.optimizer_step")
 
@@ -161,11 +161,17 @@ def prune_program(program: Program, feed_vars: Sequence[Value], fetch_vars: Sequ
     return new
 
 
-def _optimizers(program: Program) -> list:
-    seen: dict[int, Any] = {}
+# The ops that step an optimizer (a plain one, or a static-AMP one that may skip a step).
+STEP_OPS = ("pagaie.optimizer_step", "pagaie.static_amp_step")
+
+
+def optimizer_steps(program: Program) -> list[tuple[Any, str | None]]:
+    """(optimizer, name of its ``learning_rate_<n>`` variable) for each optimizer that
+    ``program`` steps, in program order."""
+    seen: dict[int, tuple] = {}
     for op in program.global_block().ops:
-        if op.type == "pagaie.optimizer_step" and "optimizer" in op.attrs:
-            seen.setdefault(id(op.attrs["optimizer"]), op.attrs["optimizer"])
+        if op.type in STEP_OPS and "optimizer" in op.attrs:
+            seen.setdefault(id(op.attrs["optimizer"]), (op.attrs["optimizer"], op.attrs.get("lr_name")))
     return list(seen.values())
 
 
@@ -182,7 +188,7 @@ def program_state_dict(program: Program, mode: str = "all") -> dict:
                 out[v.name] = v.source
     if mode in ("all", "opt"):
         from pagaie._core.tensor import Tensor
-        for opt in _optimizers(program):
+        for opt, _ in optimizer_steps(program):
             for k, t in opt.state_dict().items():
                 if isinstance(t, Tensor):
                     out[k] = t
@@ -190,11 +196,16 @@ def program_state_dict(program: Program, mode: str = "all") -> dict:
 
 
 def set_program_state_dict(program: Program, state_dict: dict) -> list[str]:
-    """Copy values into the program's persistables (and optimizer state); returns unused keys."""
+    """Copy values into the program's persistables and optimizer state; returns unused keys.
+
+    Only the keys given change (accumulators not in ``state_dict`` keep their values); a
+    ``learning_rate_<n>`` value sets a float learning rate, as loading Paddle's variable does.
+    """
     import numpy as np
     import torch
 
     from pagaie._core.tensor import Tensor
+    from pagaie.optimizer.lr import LRScheduler
     params = program_state_dict(program, "param")
     used = set()
     for name, value in state_dict.items():
@@ -209,10 +220,17 @@ def set_program_state_dict(program: Program, state_dict: dict) -> list[str]:
             t._t.copy_(src.to(dtype=t._t.dtype, device=t._t.device))
         used.add(name)
     rest = {k: v for k, v in state_dict.items() if k not in used}
-    for opt in _optimizers(program):
-        if rest:
-            opt.set_state_dict({k: v if isinstance(v, (Tensor, dict)) else Tensor(np.asarray(v))
-                                for k, v in rest.items()})
-            own = set(opt.state_dict())
-            used |= own & set(rest)
+    prefixes = tuple(f"{n}_" for n in params)
+    for opt, lr_name in optimizer_steps(program):
+        if lr_name in rest:
+            used.add(lr_name)
+            if not isinstance(opt._learning_rate, LRScheduler):
+                opt.set_lr(float(np.asarray(rest.pop(lr_name)).reshape(-1)[0]))
+        mine = {k: v for k, v in rest.items() if k in opt.state_dict() or k.startswith(prefixes)}
+        if mine:  # the optimizer wants a complete state: keep what is not given
+            merged = dict(opt.state_dict())
+            merged.update({k: v if isinstance(v, (Tensor, dict)) else Tensor(np.asarray(v))
+                           for k, v in mine.items()})
+            opt.set_state_dict(merged)
+            used |= set(mine)
     return [k for k in state_dict if k not in used]

@@ -19,8 +19,8 @@ import torch
 from pagaie._core.tensor import Tensor
 from pagaie._formats.pdiparams import deserialize_tensors, serialize_tensor
 from pagaie._static.ir import Program, Value
-from pagaie._static.program_tools import program_state_dict, prune_program, set_program_state_dict
-from pagaie.optimizer.lr import LRScheduler
+from pagaie._static.program_tools import (optimizer_steps, program_state_dict, prune_program,
+                                          set_program_state_dict)
 from pagaie.static.framework import default_main_program, global_scope
 
 __all__ = ["save", "load", "load_program_state", "set_program_state", "save_inference_model",
@@ -45,22 +45,10 @@ def _numpy(t: Tensor) -> np.ndarray:
     return t._t.detach().cpu().numpy()
 
 
-_STEP_OPS = ("pagaie.optimizer_step", "pagaie.static_amp_step")
-
-
-def _optimizer_steps(program: Program) -> list[tuple[Any, str | None]]:
-    """(optimizer, name of its learning-rate variable) for each optimizer of ``program``."""
-    seen: dict[int, tuple] = {}
-    for op in program.global_block().ops:
-        if op.type in _STEP_OPS and "optimizer" in op.attrs:
-            seen.setdefault(id(op.attrs["optimizer"]), (op.attrs["optimizer"], op.attrs.get("lr_name")))
-    return list(seen.values())
-
-
 def _optimizer_state(program: Program) -> dict[str, np.ndarray]:
     """What Paddle writes to ``.pdopt``: the accumulators and each ``learning_rate_<n>``."""
     out: dict[str, np.ndarray] = {}
-    for opt, lr_name in _optimizer_steps(program):
+    for opt, lr_name in optimizer_steps(program):
         for k, t in opt.state_dict().items():
             if isinstance(t, Tensor):
                 out[k] = _numpy(t)
@@ -70,11 +58,8 @@ def _optimizer_state(program: Program) -> dict[str, np.ndarray]:
 
 
 def _set_state(program: Program, state: dict, api: str, check_dtype: bool) -> list[str]:
-    """Copy ``state`` into the program's parameters and optimizers; returns the unused keys.
-
-    Only the keys given change (optimizer accumulators not in ``state`` keep their values);
-    a ``learning_rate_<n>`` value sets a float learning rate, as loading Paddle's variable does.
-    """
+    """Check shapes (and dtypes) as Paddle does, then copy ``state`` into the program's
+    parameters and optimizers (see ``set_program_state_dict``); returns the unused keys."""
     params = program_state_dict(program, "param")
     for name, value in state.items():
         t = params.get(name)
@@ -92,23 +77,7 @@ def _set_state(program: Program, state: dict, api: str, check_dtype: bool) -> li
             if np.asarray(value).dtype != want:
                 raise AssertionError(f"paddle.static.{api}: the program requires {name!r} with dtype "
                                      f"{want}, but the loaded value has dtype {np.asarray(value).dtype}")
-    used = {k for k in state if k in params}
-    set_program_state_dict(program, {k: state[k] for k in used})
-    rest = {k: v for k, v in state.items() if k not in used}
-    prefixes = tuple(f"{n}_" for n in params)
-    for opt, lr_name in _optimizer_steps(program):
-        if lr_name in rest:
-            used.add(lr_name)
-            if not isinstance(opt._learning_rate, LRScheduler):
-                opt.set_lr(float(np.asarray(rest.pop(lr_name)).reshape(-1)[0]))
-        mine = {k: v for k, v in rest.items() if k.startswith(prefixes)}
-        if mine:  # keep what is not given: the optimizer wants a complete state
-            merged = dict(opt.state_dict())
-            merged.update({k: v if isinstance(v, (Tensor, dict)) else Tensor(np.asarray(v))
-                           for k, v in mine.items()})
-            opt.set_state_dict(merged)
-            used |= set(mine)
-    return [k for k in state if k not in used]
+    return set_program_state_dict(program, state)
 
 
 # ---- save / load --------------------------------------------------------------------------
@@ -254,7 +223,7 @@ def load(program: Program, model_path: str, executor: Any = None, var_list: Sequ
     for ext in (".pdparams", ".pdopt"):
         # Paddle opens the files: a missing one is a FileNotFoundError (.pdopt only matters
         # for a program with an optimizer, and is then checked with an assertion).
-        if not os.path.exists(base + ext) and (ext == ".pdparams" or _optimizer_steps(program)):
+        if not os.path.exists(base + ext) and (ext == ".pdparams" or optimizer_steps(program)):
             if ext == ".pdparams":
                 raise FileNotFoundError(f"paddle.static.load: no parameter file {base + ext!r}")
             raise AssertionError(f"paddle.static.load: the program has an optimizer but there is no "

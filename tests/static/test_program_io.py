@@ -3,6 +3,7 @@ the .pdiparams format (against files written by real Paddle) and Executor.run se
 from __future__ import annotations
 
 import os
+import warnings
 
 import numpy as np
 import pytest
@@ -244,3 +245,35 @@ def test_global_var_and_auc_accumulate_over_runs():
         cv, a, b = exe.run(main, feed={"p": probs, "l": np.array([[0], [1]])}, fetch_list=[c, auc, batch_auc])
     assert cv.tolist() == [3.0] and float(a) == 1.0 and float(b) == 1.0
     assert int(exe.run(main, feed={"p": probs, "l": np.array([[0], [1]])}, fetch_list=[stats[2]])[0].sum()) == 4  # one positive per run
+
+
+def test_program_set_state_dict_takes_a_partial_optimizer_state():
+    main, x, y, out, loss = _build()
+    exe = pagaie.static.Executor()
+    for i in range(2):
+        exe.run(main, feed=_feed(seed=i), fetch_list=[loss])
+    opt_state = main.state_dict("opt")
+    name = sorted(k for k in opt_state if k.endswith("_moment1_0"))[0]
+    other = sorted(k for k in opt_state if k.endswith("_moment2_0"))[0]
+    kept = opt_state[other].numpy().copy()
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")   # every key is used
+        main.set_state_dict({name: np.full(opt_state[name].shape, 0.5, "float32")})
+    now = main.state_dict("opt")
+    assert np.all(now[name].numpy() == 0.5)
+    np.testing.assert_array_equal(now[other].numpy(), kept)
+
+
+def test_amp_program_state_dict_lists_its_optimizer_state():
+    pagaie.enable_static()
+    try:
+        main = pagaie.static.Program()
+        with pagaie.static.program_guard(main):
+            x = pagaie.static.data("x", [None, 4], "float32")
+            loss = pagaie.mean(pagaie.static.nn.fc(x, 2))
+            opt = pagaie.static.amp.decorate(pagaie.optimizer.Adam(0.01), dtype="bfloat16")
+            opt.minimize(loss)
+    finally:
+        pagaie.disable_static()
+    pagaie.static.Executor().run(main, feed={"x": np.ones([2, 4], "float32")}, fetch_list=[loss])
+    assert any(k.endswith("_moment1_0") for k in main.state_dict("opt"))
