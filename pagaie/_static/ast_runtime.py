@@ -11,18 +11,20 @@ other...) :class:`Dy2StaticError` is raised and ``to_static`` falls back to eage
 from __future__ import annotations
 
 import builtins
+import contextlib
+import operator
 import sys
 import types
-from typing import Any, Callable
+from typing import Any, Callable, Iterator
 
 from pagaie._core.registry import suspended
 from pagaie._core.tensor import Tensor
 from pagaie._static import control_flow as _cf
-from pagaie._static.ir import Value
+from pagaie._static.ir import UNKNOWN_SHAPE_READS, Value
 
 __all__ = ["UNDEFINED", "Dy2StaticError", "convert_ifelse", "convert_ifexp", "convert_while_loop",
            "convert_logical_and", "convert_logical_or", "convert_logical_not", "convert_print",
-           "convert_call", "range_args", "range_cond", "for_prepare", "for_cond", "for_item",
+           "convert_call", "convert_assert", "convert_shape", "convert_compare_chain", "tracing", "range_args", "range_cond", "for_prepare", "for_cond", "for_item",
            "return_value", "IGNORED_MODULES"]
 
 
@@ -61,6 +63,44 @@ _SKIP_TOP = {"pagaie", "torch", "numpy", "paddle", "builtins", "typing", "functo
              "collections", "itertools", "math", "operator", "copy", "warnings", "inspect", "re"}
 
 
+class _TraceState:
+    full_graph = False  # the StaticFunction being traced asked for full_graph=True
+
+
+_TRACE = _TraceState()
+
+
+@contextlib.contextmanager
+def tracing(full_graph: bool = False) -> Iterator[None]:
+    """While a ``to_static`` function is traced: ``full_graph`` picks how ``print`` and
+    ``assert`` of symbolic values behave at run time (as Paddle's two modes do)."""
+    before = _TRACE.full_graph
+    _TRACE.full_graph = full_graph
+    try:
+        yield
+    finally:
+        _TRACE.full_graph = before
+
+
+class _UserReads:
+    """Counts only the user code's reads of unknown (-1) sizes: the helpers read shapes to
+    merge branches and loop variables, which must not make ``to_static`` specialise a trace."""
+
+    def __init__(self) -> None:
+        self.start = UNKNOWN_SHAPE_READS[0]
+        self.user = 0
+
+    def call(self, fn: Callable, *args: Any) -> Any:
+        before = UNKNOWN_SHAPE_READS[0]
+        try:
+            return fn(*args)
+        finally:
+            self.user += UNKNOWN_SHAPE_READS[0] - before
+
+    def done(self) -> None:
+        UNKNOWN_SHAPE_READS[0] = self.start + self.user
+
+
 def return_value(v: Any) -> Any:
     return None if v is UNDEFINED else v
 
@@ -85,7 +125,10 @@ def _truthy(c: Any) -> bool:
 def _as_pred(pred: Value) -> Value:
     if pred.dtype.name != "bool":
         pred = _pg().cast(pred, "bool")
-    if pred.size not in (1, -1):
+    reads = _UserReads()
+    size = pred.size
+    reads.done()
+    if size not in (1, -1):
         raise Dy2StaticError(f"the condition of an 'if'/'while' must hold one element, but it has "
                              f"shape {list(pred.shape)}")
     return pred
@@ -199,14 +242,24 @@ def convert_ifelse(pred: Any, true_fn: Callable, false_fn: Callable, get: Callab
     rec = _recorder()
     init = get()
     objs = mutated() if mutated is not None else ()
+    reads = _UserReads()
 
     def run(fn: Callable) -> list:
         set_(init)
         snap = _snapshot(objs)
-        fn()
+        reads.call(fn)
         _check_unchanged(snap, "branch of a tensor-dependent 'if'")
         return list(get())
 
+    try:
+        _record_ifelse(pred, rec, run, true_fn, false_fn, names, set_)
+    finally:
+        reads.done()
+
+
+def _record_ifelse(pred: Value, rec: Any, run: Callable, true_fn: Callable, false_fn: Callable,
+                   names: tuple, set_: Callable) -> None:
+    """Record both branches into child blocks and a ``pagaie.cond`` op merging ``names``."""
     tb, tout = _cf.record_block(lambda: run(true_fn), rec)
     fb, fout = _cf.record_block(lambda: run(false_fn), rec)
     block = rec.block
@@ -357,9 +410,11 @@ def _static_while(cond_fn: Callable, body_fn: Callable, get: Callable, set_: Cal
             full[i] = UNDEFINED
         set_(tuple(full))
 
+    reads = _UserReads()
+
     def cond(*vs: Any) -> Any:
         put(vs)
-        c = cond_fn()
+        c = reads.call(cond_fn)
         if isinstance(c, Value):
             return _as_pred(c)
         if isinstance(c, Tensor):
@@ -369,7 +424,7 @@ def _static_while(cond_fn: Callable, body_fn: Callable, get: Callable, set_: Cal
     def body(*vs: Any) -> list:
         put(vs)
         snap = _snapshot(objs)
-        body_fn()
+        reads.call(body_fn)
         _check_unchanged(snap, "tensor-dependent loop")
         now = list(get())
         out = []
@@ -388,7 +443,10 @@ def _static_while(cond_fn: Callable, body_fn: Callable, get: Callable, set_: Cal
         return out
 
     from pagaie.static.nn import while_loop
-    outs = while_loop(cond, body, loop_vars) if loop_vars else None
+    try:
+        outs = while_loop(cond, body, loop_vars) if loop_vars else None
+    finally:
+        reads.done()
     if outs is None:
         raise Dy2StaticError("a tensor-dependent loop changes no tensor")
     put(outs)
@@ -429,10 +487,22 @@ def convert_logical_not(a: Any) -> Any:
     return not a
 
 
-def convert_print(*args: Any, sep: str = " ", end: str = "\n", file: Any = None, flush: bool = False) -> None:
-    """``print``: symbolic values are printed each time the program runs (``static.Print``)."""
+def convert_print(*args: Any, sep: str | None = " ", end: str | None = "\n", file: Any = None,
+                  flush: bool = False) -> None:
+    """``print``: symbolic values are printed each time the program runs: like eager tensors
+    (Paddle's default mode), or in ``static.Print``'s layout with ``full_graph=True``."""
     if not any(isinstance(a, Value) for a in args):
         builtins.print(*args, sep=sep, end=end, file=file, flush=flush)
+        return
+    if not _TRACE.full_graph:
+        if file is not None:
+            raise Dy2StaticError("print(..., file=...) of a symbolic tensor is not converted")
+        block = _recorder().block
+        values = [a for a in args if isinstance(a, Value)]
+        parts = [None if isinstance(a, Value) else str(a) for a in args]
+        block.append_op("pagaie.print_args", [values], {}, [],
+                        {"parts": parts, "sep": " " if sep is None else sep,
+                         "end": "\n" if end is None else end})
         return
     from pagaie.static import Print
     msg = sep.join(str(a) for a in args if not isinstance(a, Value)) or None
@@ -441,9 +511,70 @@ def convert_print(*args: Any, sep: str = " ", end: str = "\n", file: Any = None,
             Print(a, message=msg)
 
 
+def convert_assert(cond: Any, msg: Callable | None = None) -> None:
+    """``assert cond, msg``: checked when the program runs if ``cond`` is symbolic."""
+    if not isinstance(cond, Value):
+        if not _truthy(cond):
+            raise AssertionError(msg()) if msg is not None else AssertionError()
+        return
+    reads = _UserReads()
+    size = cond.size
+    reads.done()
+    if size not in (1, -1):
+        raise Dy2StaticError(f"the condition of an 'assert' must hold one element, but it has "
+                             f"shape {list(cond.shape)}")
+    m = msg() if msg is not None else None
+    block = _recorder().block
+    block.append_op("pagaie.assert", [_bool_value(cond)], {}, [],
+                    {"message": None if m is None or isinstance(m, Tensor) else str(m),
+                     "error": "ValueError" if _TRACE.full_graph else "AssertionError"})
+
+
+_COMPARE = {"Eq": operator.eq, "NotEq": operator.ne, "Lt": operator.lt, "LtE": operator.le,
+            "Gt": operator.gt, "GtE": operator.ge, "Is": operator.is_, "IsNot": operator.is_not,
+            "In": lambda a, b: a in b, "NotIn": lambda a, b: a not in b}
+
+
+def convert_compare_chain(left: Callable, ops: tuple, operands: tuple) -> Any:
+    """``a < b < c`` (each operand evaluated once, lazily): the comparisons joined by
+    :func:`convert_logical_and`, so a symbolic comparison gives a logical_and op."""
+    def rest(i: int, a: Any) -> Any:
+        b = operands[i]()
+        r = _COMPARE[ops[i]](a, b)
+        if i + 1 == len(ops):
+            return r
+        return convert_logical_and(lambda: r, lambda: rest(i + 1, b))
+
+    return rest(0, left())
+
+
+# ---- shapes --------------------------------------------------------------------------------
+class UnknownDim(int):
+    """A size an InputSpec leaves unknown, read as a Python number: -1, as the Value's shape
+    says, but it remembers its tensor, so ``range(x.shape[0])`` bounds a symbolic loop."""
+
+    def __new__(cls, value: Value, axis: int) -> "UnknownDim":
+        d = super().__new__(cls, -1)
+        d.value, d.axis = value, axis
+        return d
+
+    def symbolic(self) -> Value:
+        """The size as a 0-D int64 Value (a shape op recorded in the current block)."""
+        return _pg().shape(self.value)[self.axis]
+
+
+def convert_shape(x: Any) -> Any:
+    """``x.shape``: for a Value with unknown sizes, those sizes are :class:`UnknownDim`."""
+    dims = x.shape
+    if not isinstance(x, Value) or not isinstance(dims, list) or -1 not in dims:
+        return dims
+    return type(dims)([UnknownDim(x, i) if d == -1 else d for i, d in enumerate(dims)])
+
+
 # ---- loops over ranges and sequences -------------------------------------------------------
 def range_args(*args: Any) -> tuple:
-    """``(start, stop, step)`` of ``range(*args)``."""
+    """``(start, stop, step)`` of ``range(*args)``; an unknown size becomes a symbolic bound."""
+    args = tuple(a.symbolic() if type(a) is UnknownDim else a for a in args)
     if len(args) == 1:
         return 0, args[0], 1
     if len(args) == 2:
@@ -494,10 +625,12 @@ class _PyIter:
 
 def for_prepare(seq: Any) -> tuple:
     if isinstance(seq, Value):
-        if not seq.shape:
+        reads = _UserReads()  # an unknown length becomes a shape op, not a Python number
+        dims = list(seq.shape)
+        reads.done()
+        if not dims:
             raise TypeError("iteration over a 0-D tensor")
-        n = seq.shape[0]
-        return seq, n if n >= 0 else _pg().shape(seq)[0]
+        return seq, dims[0] if dims[0] >= 0 else _pg().shape(seq)[0]
     if isinstance(seq, Tensor):
         if not seq.shape:
             raise TypeError("iteration over a 0-D tensor")

@@ -16,8 +16,9 @@ record ``pagaie.cond`` / ``pagaie.while`` graph ops when it is symbolic:
   where the branch functions assign the enclosing function's variables through
   ``nonlocal``, and ``get``/``set`` read and write the variables a branch may assign;
 - ``while`` becomes ``_jst.convert_while_loop(cond_fn, body_fn, get, set, names)``;
-- ``and``/``or``/``not`` and ``a if c else b`` go through helpers (logical ops on
-  symbolic values), every call through ``_jst.convert_call`` (so called user
+- ``and``/``or``/``not``, ``a if c else b``, chained comparisons (``a < b < c``) and
+  ``assert`` go through helpers (logical ops and run-time checks on symbolic values),
+  ``x.shape`` through ``_jst.convert_shape`` (an unknown size bounds loops symbolically), every call through ``_jst.convert_call`` (so called user
   functions and Layers are converted too) and ``print`` through ``_jst.convert_print``.
 
 Anything this module cannot rewrite raises :class:`ConversionError`; the caller
@@ -478,6 +479,26 @@ class _Expressions(ast.NodeTransformer):
         if isinstance(node.op, ast.Not):
             return ast.copy_location(_call(_jst("convert_logical_not"), node.operand), node)
         return node
+
+    def visit_Attribute(self, node: ast.Attribute) -> ast.AST:
+        self.generic_visit(node)
+        if node.attr == "shape" and isinstance(node.ctx, ast.Load):
+            return ast.copy_location(_call(_jst("convert_shape"), node.value), node)
+        return node
+
+    def visit_Compare(self, node: ast.Compare) -> ast.AST:
+        self.generic_visit(node)
+        if len(node.ops) == 1:
+            return node
+        ops = ast.Tuple(elts=[_const(type(o).__name__) for o in node.ops], ctx=ast.Load())
+        operands = ast.Tuple(elts=[_lambda(c) for c in node.comparators], ctx=ast.Load())
+        return ast.copy_location(_call(_jst("convert_compare_chain"), _lambda(node.left), ops,
+                                       operands), node)
+
+    def visit_Assert(self, node: ast.Assert) -> ast.AST:
+        self.generic_visit(node)
+        msg = _lambda(node.msg) if node.msg is not None else _const(None)
+        return ast.copy_location(ast.Expr(value=_call(_jst("convert_assert"), node.test, msg)), node)
 
     def visit_IfExp(self, node: ast.IfExp) -> ast.AST:
         self.generic_visit(node)

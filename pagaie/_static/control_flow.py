@@ -177,6 +177,36 @@ def _run_print(op: Operator, args: list, kwargs: dict, plan: Any) -> torch.Tenso
     return x
 
 
+@register_graph_op("pagaie.print_args", side_effect=True)
+def _run_print_args(op: Operator, args: list, kwargs: dict, plan: Any) -> list:
+    """``print(...)`` of ``to_static``'s default mode: tensors printed as eager tensors."""
+    from pagaie._core.tensor import wrap
+    values = iter(args[0])
+    shown = []
+    for part in op.attrs["parts"]:
+        if part is not None:
+            shown.append(part)
+            continue
+        t = next(values)
+        w = wrap(t.detach())
+        w.stop_gradient = not t.requires_grad
+        shown.append(repr(w))
+    print(*shown, sep=op.attrs.get("sep", " "), end=op.attrs.get("end", "\n"))
+    return []
+
+
+@register_graph_op("pagaie.assert", side_effect=True)
+def _run_assert(op: Operator, args: list, kwargs: dict, plan: Any) -> list:
+    """``assert`` on a symbolic condition (``to_static``): raises when the program runs."""
+    if not _truth(args[0], "Assert"):
+        msg = op.attrs.get("message")
+        if op.attrs.get("error") == "ValueError":
+            raise ValueError("paddle.jit.to_static: an 'assert' of the converted function failed"
+                             + (f": {msg}" if msg is not None else ""))
+        raise AssertionError(msg) if msg is not None else AssertionError()
+    return []
+
+
 def format_print(t: torch.Tensor, attrs: dict, name: str) -> str:
     """Paddle's ``Print`` layout: the name, message, shape, dtype and the first elements."""
     from pagaie._core import dtype as _dt

@@ -420,11 +420,16 @@ class StaticFunction:
     def rollback(self) -> Callable:
         """Undo :func:`to_static`: the Layer's forward (or the function) runs eagerly again."""
         inst = self._instance
-        if inst is not None:
-            if inst.__dict__.get("forward") is self:
-                del inst.__dict__["forward"]
-            return getattr(inst, "forward")
-        return self.dygraph_function
+        if inst is None:
+            return self.dygraph_function
+        name = self.dygraph_function.__name__
+        if inst.__dict__.get(name) is self:
+            del inst.__dict__[name]
+        if getattr(type(inst), name, None) is not None and \
+                isinstance(inspect.getattr_static(type(inst), name), StaticFunction):
+            # decorated in the class body: the instance's own attribute shadows it, as in Paddle
+            inst.__dict__[name] = types.MethodType(self.dygraph_function, inst)
+        return getattr(inst, name)
 
     def _call_args(self, args: tuple) -> tuple:
         inst = self._instance
@@ -483,7 +488,10 @@ class StaticFunction:
         try:
             bound = self._signature.bind(*self._call_args(args), **kwargs)
         except TypeError as exc:
-            raise TypeError(f"paddle.jit.to_static: {self.dygraph_function.__qualname__}() {exc}") from None
+            # Paddle reports missing or surplus arguments as ValueError, an unknown keyword
+            # as TypeError (Python's own message)
+            kind = ValueError if "missing" in str(exc) or "too many" in str(exc) else TypeError
+            raise kind(f"paddle.jit.to_static: {self.dygraph_function.__qualname__}() {exc}") from None
         given = set(bound.arguments)
         bound.apply_defaults()
         spec = self._input_spec if specs is None else specs
@@ -533,14 +541,17 @@ class StaticFunction:
             bound.arguments[name] = _replace(bound.arguments[name], inputs)
         reads = UNKNOWN_SHAPE_READS[0]
         try:
-            with recording(program):
+            with recording(program), ast_runtime.tracing(full_graph=bool(self._kwargs.get("full_graph"))):
                 out = fn(*bound.args, **bound.kwargs)
                 reads = UNKNOWN_SHAPE_READS[0] - reads
                 leaves, skel = ast_runtime._flatten(out)
-                leaves = [ast_runtime.return_value(x) for x in leaves]
                 for x in leaves:
                     if x is ast_runtime.UNDEFINED:
-                        raise ast_runtime.Dy2StaticError("the function's output is undefined on some path")
+                        # ``return z`` where ``z`` is assigned only under a tensor condition:
+                        # eager execution gives the value or Python's UnboundLocalError.
+                        raise ast_runtime.Dy2StaticError("the function returns a variable that is "
+                                                         "assigned only in some branches of a "
+                                                         "tensor-dependent 'if' or loop")
         except Exception as exc:  # noqa: BLE001 - anything the trace cannot do runs eagerly
             return self._fallback(exc, warn)
         program.__dict__["_feed_names"] = [v.name for v in inputs]
@@ -553,6 +564,9 @@ class StaticFunction:
 
     def _fallback(self, exc: BaseException, warn: bool = True) -> _Fallback:
         file, line = _user_frame(exc)
+        code = getattr(self.dygraph_function, "__code__", None)
+        if file == "<unknown>" and code is not None:  # found after the call: name the function
+            file, line = code.co_filename, code.co_firstlineno
         name = self.dygraph_function.__qualname__
         reason = f"{type(exc).__name__}: {exc}"
         if not warn:
