@@ -217,7 +217,7 @@ def format_print(t: torch.Tensor, attrs: dict, name: str) -> str:
         lines.append(f"  - message: {attrs['message']}")
     if attrs.get("print_tensor_lod", True):
         lines.append("  - lod: {}")
-    lines.append(f"  - place: {'CPUPlace' if t.device.type == 'cpu' else 'GPUPlace(0)'}")
+    lines.append(f"  - place: Place({'cpu' if t.device.type == 'cpu' else f'gpu:{t.device.index or 0}'})")
     if attrs.get("print_tensor_shape", True):
         lines.append(f"  - shape: {list(t.shape)}")
     if attrs.get("print_tensor_layout", True):
@@ -227,8 +227,8 @@ def format_print(t: torch.Tensor, attrs: dict, name: str) -> str:
     flat = t.detach().reshape(-1)
     n = attrs.get("summarize", 20)
     shown = flat if n is None or n < 0 else flat[:n]
-    lines.append("  - data: [" + " ".join(f"{v:g}" if isinstance(v, float) else str(v)
-                                          for v in shown.tolist()) + "]")
+    # every element as a float with six decimals, whatever the dtype (as Paddle prints)
+    lines.append("  - data: [" + " ".join(f"{float(v):.6f}" for v in shown.tolist()) + "]")
     return "\n".join(lines)
 
 

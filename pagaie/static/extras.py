@@ -59,10 +59,10 @@ def Print(input: Any, first_n: int = -1, message: str | None = None, summarize: 
         ...                         print_tensor_layout=False)  # doctest: +NORMALIZE_WHITESPACE
         Variable: ...
           - message: x
-          - place: CPUPlace
+          - place: Place(cpu)
           - shape: [2]
           - dtype: float32
-          - data: [1 2]
+          - data: [1.000000 2.000000]
     """
     if print_phase not in ("forward", "backward", "both"):
         raise ValueError(f"paddle.static.Print: print_phase must be 'forward', 'backward' or 'both', "

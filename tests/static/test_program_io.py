@@ -277,3 +277,30 @@ def test_amp_program_state_dict_lists_its_optimizer_state():
         pagaie.disable_static()
     pagaie.static.Executor().run(main, feed={"x": np.ones([2, 4], "float32")}, fetch_list=[loss])
     assert any(k.endswith("_moment1_0") for k in main.state_dict("opt"))
+
+
+def _printed(fw, capfd):
+    import numpy as np
+    fw.enable_static()
+    try:
+        main = fw.static.Program()
+        with fw.static.program_guard(main):
+            x = fw.static.data("x", [2, 3], "float32")
+            i = fw.static.data("i", [3], "int64")
+            outs = [fw.static.Print(x, message="hello"), fw.static.Print(i, summarize=2, print_tensor_lod=False)]
+        exe = fw.static.Executor(fw.CPUPlace())
+        capfd.readouterr()
+        exe.run(main, feed={"x": np.array([[1.5, -1, 0], [1e-7, 123456.789, 2]], "float32"),
+                            "i": np.array([1, 2, 3])}, fetch_list=outs)
+        text = capfd.readouterr().out
+    finally:
+        fw.disable_static()
+    # Paddle names every value "var" there (pagaie prints the value's own name), and its
+    # executor may print the two in either order
+    blocks = [b.split("\n", 1)[1] for b in text.split("Variable: ")[1:]]
+    return sorted(ln for b in blocks for ln in [b.strip()])
+
+
+def test_static_print_layout_matches_paddle(capfd):
+    theirs = _printed(paddle_ref(), capfd)
+    assert _printed(pagaie, capfd) == theirs
