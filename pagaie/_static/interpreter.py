@@ -266,17 +266,23 @@ class Plan:
 
     def run(self, feed: dict[str, torch.Tensor]) -> list[torch.Tensor]:
         slots = _initial_slots(self, feed)
-        with torch.set_grad_enabled(self.has_backward):
-            for op, kernel, graph, fill_args, fill_kwargs, outs, frees in self._run_steps:
-                if graph is not None:
-                    result = graph(op, fill_args(slots), fill_kwargs(slots), self)
-                else:
-                    result = kernel(*fill_args(slots), **fill_kwargs(slots))
-                if type(outs) is int:
-                    slots[outs] = result
-                else:
-                    _store(outs, result, slots)
-                for s in frees:
-                    slots[s] = None
+        op = None
+        try:
+            with torch.set_grad_enabled(self.has_backward):
+                for op, kernel, graph, fill_args, fill_kwargs, outs, frees in self._run_steps:
+                    if graph is not None:
+                        result = graph(op, fill_args(slots), fill_kwargs(slots), self)
+                    else:
+                        result = kernel(*fill_args(slots), **fill_kwargs(slots))
+                    if type(outs) is int:
+                        slots[outs] = result
+                    else:
+                        _store(outs, result, slots)
+                    for s in frees:
+                        slots[s] = None
+        except RuntimeError as exc:
+            if op is not None and not hasattr(exc, "failed_op"):
+                exc.failed_op = op   # for the executor's message (program_errors)
+            raise
         _write_back(self.writeback, slots)
         return [slots[s] for s in self.fetch_slots]

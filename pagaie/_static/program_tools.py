@@ -39,7 +39,10 @@ def program_errors(api: str) -> Iterator[None]:
         if type(exc) is not RuntimeError or str(exc).startswith("paddle."):
             raise
         from pagaie._core.registry import _clean
-        raise ValueError(f"{api}: an operator of the program failed: {_clean(str(exc))}") from None
+        op = getattr(exc, "failed_op", None)
+        which = "an operator of the program" if op is None else \
+            f"operator {op.type!r} (output {', '.join(op.output_names()) or 'none'})"
+        raise ValueError(f"{api}: {which} failed: {_clean(str(exc))}") from None
 
 
 def set_call_arg(op: Operator, name: str, value: Any) -> bool:

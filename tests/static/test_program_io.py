@@ -304,3 +304,16 @@ def _printed(fw, capfd):
 def test_static_print_layout_matches_paddle(capfd):
     theirs = _printed(paddle_ref(), capfd)
     assert _printed(pagaie, capfd) == theirs
+
+
+def test_a_failing_operator_is_named():
+    pagaie.enable_static()
+    try:
+        main = pagaie.static.Program()
+        with pagaie.static.program_guard(main):
+            x = pagaie.static.data("x", [None, 3], "float32")
+            out = pagaie.matmul(x, pagaie.ones([3, 2]))
+    finally:
+        pagaie.disable_static()
+    with pytest.raises(ValueError, match=r"operator 'matmul' \(output .*\) failed: .*2x5 and 3x2"):
+        pagaie.static.Executor().run(main, feed={"x": np.ones([2, 5], "float32")}, fetch_list=[out])
