@@ -23,6 +23,7 @@ from pagaie._core.place import CPUPlace, CUDAPlace, CUDAPinnedPlace, Place  # no
 from pagaie._core.tensor import Tensor, Size  # noqa: F401
 from pagaie._core.parameter import Parameter  # noqa: F401
 from pagaie._core.printing import set_printoptions  # noqa: F401
+import sys as _sys  # noqa: E402
 from pagaie import _ops as _ops_pkg
 
 globals().update(_ops_pkg.PUBLIC)
@@ -32,10 +33,12 @@ from pagaie.autograd import grad, no_grad, enable_grad, set_grad_enabled, is_gra
 from pagaie.device import get_device, set_device  # noqa: E402,F401
 
 # Subpackages; each may hoist names into this namespace with ``__paddle_toplevel__``.
-_SUBPACKAGES = ("framework", "nn", "optimizer", "regularizer", "io", "metric", "utils", "vision", "text", "hapi", "callbacks", "amp", "static", "jit", "distribution", "profiler", "distributed", "inference", "onnx", "sparse", "quantization", "incubate", "geometric", "tensor", "base", "cuda", "special", "sysconfig", "version", "audio")
+_SUBPACKAGES = ("framework", "nn", "optimizer", "regularizer", "io", "metric", "utils", "vision", "text", "hapi", "callbacks", "amp", "static", "jit", "distribution", "profiler", "distributed", "inference", "onnx", "sparse", "quantization", "incubate", "geometric", "tensor", "base", "cuda", "special", "sysconfig", "version", "audio", "compat", "functional", "random", "library")
 for _sub in _SUBPACKAGES:
     _mod = _import_module(f"pagaie.{_sub}")
     globals()[_sub] = _mod
     for _name in getattr(_mod, "__paddle_toplevel__", ()):
         globals()[_name] = getattr(_mod, _name)
 del _sub, _mod, _import_module
+ops = library.ops   # custom operators registered with paddle.library.custom_op
+_sys.modules.setdefault("pagaie.ops", ops)

@@ -6,10 +6,11 @@ of ``paddle`` or ``paddle.<sub>`` with the already-imported ``pagaie`` /
 modules imported before (a real Paddle installation) are set aside and put back by
 :func:`uninstall`.
 
-This module also holds Paddle's own ``enable_compat`` / ``disable_compat``, which in
-Paddle make ``import torch`` resolve to Paddle. pagaie runs *on* torch, so a torch
-proxy would hide its own backend; ``enable_compat`` therefore raises
-``NotImplementedError`` with an explanation.
+It is also Paddle's ``paddle.compat``: PyTorch-style functions (``split``, ``sort``,
+``min``/``max``, ``median``, ``unique``... in :mod:`.tensor_ops` and :mod:`.reduce`), their
+named-tuple results (:mod:`.results`), the torch-proxy switches (:mod:`.proxy`; Paddle's
+``enable_compat`` is ``enable_torch_proxy``, which raises ``NotImplementedError`` since
+pagaie runs on torch) and, loaded on first use, ``paddle.compat.nn``.
 """
 from __future__ import annotations
 
@@ -17,11 +18,22 @@ import importlib
 import importlib.abc
 import importlib.machinery
 import sys
-import warnings
 from types import ModuleType
-from typing import Any, Iterable, Sequence
+from typing import Any, Sequence
 
-__all__ = ["install", "uninstall", "is_installed", "enable_compat", "disable_compat"]
+from pagaie.compat import proxy
+from pagaie.compat.proxy import (disable_torch_proxy, enable_torch_proxy,
+                                 extend_torch_proxy_blocked_modules, use_torch_proxy_guard)
+from pagaie.compat.reduce import max, median, min, nanmedian
+from pagaie.compat.results import MedianRetType, MinMaxRetType, SlogdetResult, SortRetType
+from pagaie.compat.tensor_ops import equal, seed, slogdet, sort, split, unique
+
+__all__ = ["equal", "slogdet", "sort", "split", "min", "max", "unique", "median", "nanmedian",
+           "seed"]
+
+# Paddle's ``paddle.enable_compat`` / ``disable_compat`` are these very functions.
+enable_compat = enable_torch_proxy
+disable_compat = disable_torch_proxy
 
 _ALIAS = "paddle"
 _TARGET = "pagaie"
@@ -121,57 +133,6 @@ def uninstall() -> None:
 def _is_ours(mod: Any) -> bool:
     name = getattr(mod, "__name__", "") or ""
     return name == _TARGET or name.startswith(_TARGET + ".")
-
-
-def enable_compat(*, scope: str | Iterable[str] | None = None,
-                  blocked_modules: str | Iterable[str] | None = None, backend: str = "torch",
-                  silent: bool = False) -> None:
-    """Paddle's switch that makes ``import torch`` load Paddle. Not available in pagaie.
-
-    pagaie *is* built on torch: answering ``import torch`` with pagaie would hide the
-    backend that pagaie's own kernels call. Import torch directly instead; to run
-    Paddle code unchanged, use :func:`pagaie.compat.install` or ``pagaie run script.py``.
-
-    Args:
-        scope (str|Iterable[str], optional): modules in which the proxy would apply.
-        blocked_modules (str|Iterable[str], optional): modules excluded from the proxy.
-        backend (str, optional): only ``'torch'`` exists.
-        silent (bool, optional): silence scope warnings.
-
-    Raises:
-        NotImplementedError: always.
-
-    Examples:
-        >>> import pagaie as paddle
-        >>> try:
-        ...     paddle.enable_compat()
-        ... except NotImplementedError:
-        ...     print('not available')
-        not available
-    """
-    if backend != "torch":
-        raise ValueError(f"paddle.enable_compat: unsupported backend {backend!r}; only 'torch' exists")
-    raise NotImplementedError(
-        "paddle.enable_compat: making 'import torch' load this library is not available in "
-        "pagaie, because pagaie runs on PyTorch itself and needs the real 'torch' module. "
-        "Use PyTorch directly, or run Paddle code unchanged with pagaie.compat.install() / "
-        "'pagaie run script.py'.")
-
-
-def disable_compat() -> None:
-    """Paddle's switch that undoes :func:`enable_compat`. Since that switch can never be on
-    in pagaie, this only warns, as Paddle does when the proxy is not installed.
-
-    Examples:
-        >>> import warnings
-        >>> import pagaie as paddle
-        >>> with warnings.catch_warnings(record=True) as w:
-        ...     warnings.simplefilter('always')
-        ...     paddle.disable_compat()
-        >>> len(w)
-        1
-    """
-    warnings.warn("torch compat is not installed.", stacklevel=2)
 
 
 def __getattr__(name: str) -> Any:

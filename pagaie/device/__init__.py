@@ -14,7 +14,7 @@ from pagaie._core import place as _place
 from pagaie._core.device_name import Device
 from pagaie._core.place import set_device
 from pagaie._core.tensor import Tensor
-from pagaie.device import cpu, cuda
+from pagaie.device import cpu, cuda, xpu
 from pagaie.device.cuda import (Event, Stream, current_stream, device_count, empty_cache,
                                 max_memory_allocated, max_memory_reserved, memory_allocated,
                                 memory_reserved, reset_max_memory_allocated,
@@ -34,7 +34,7 @@ __all__ = [
     "manual_seed", "max_memory_allocated", "max_memory_reserved", "memory_allocated",
     "memory_reserved", "reset_max_memory_allocated", "reset_max_memory_reserved",
     "reset_peak_memory_stats", "set_device", "set_rng_state", "set_stream", "stream_guard",
-    "synchronize", "cuda", "Device", "cpu", "current_device", "device_to_place",
+    "synchronize", "cuda", "Device", "cpu", "xpu", "current_device", "device_to_place",
     "get_default_device", "get_device_module", "manual_seed_all", "set_default_device", "stream",
 ]
 

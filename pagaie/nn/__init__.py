@@ -43,3 +43,4 @@ adaptive_avg_pool1d = functional.adaptive_avg_pool1d
 __paddle_toplevel__ += ["conv1d", "conv2d", "conv3d", "layer_norm", "group_norm", "adaptive_avg_pool1d"]
 from pagaie.nn import quant  # noqa: F401,E402
 from pagaie.nn import attention  # noqa: F401,E402
+from pagaie.nn import modules  # noqa: F401,E402
