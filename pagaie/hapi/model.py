@@ -375,6 +375,10 @@ class Model:
             self._amp_level = amp_configs
             self._check_pure_fp16()
             return
+        if not isinstance(amp_configs, dict):
+            raise TypeError("paddle.Model.prepare: 'amp_configs' must be a str ('O0', 'O1', 'O2') "
+                            f"or a dict, but received {type(amp_configs).__name__}: "
+                            f"{amp_configs!r}")
         level = amp_configs.get("level", "O1")
         if level not in ("O0", "O1", "O2"):
             raise ValueError("amp_configs['level'] should be 'O0', 'O1' or 'O2'.")

@@ -16,12 +16,23 @@ import numpy as np
 __all__: list[str] = []
 
 
-def _format_value(v: Any) -> str:
-    if isinstance(v, np.ndarray) and v.size == 1 and v.dtype in (np.float32, np.float64):
+def _format_value(v: Any, unwrap: bool = True) -> str:
+    """One logged number as Paddle prints it (4 decimals, or scientific below 1e-3).
+
+    ``unwrap`` turns a one-element float array into its number: Paddle does so in the
+    one-line-per-step display (verbose 2, 3) and prints the array itself in the bar (verbose 1).
+    """
+    if unwrap and isinstance(v, np.ndarray) and v.size == 1 and v.dtype in (np.float32, np.float64):
         v = v.item()
     if isinstance(v, (float, np.float32, np.float64)):
         return f" {v:.4f}" if abs(v) > 1e-3 else f" {v:.4e}"
     return f" {v}"
+
+
+def _bfloat16_to_float(values: Any) -> list:
+    """bfloat16 numbers held as ``numpy.uint16`` (the raw bits) as float32 numbers."""
+    bits = np.asarray(values, dtype=np.uint32) << 16
+    return list(bits.view(np.float32).reshape(np.shape(values)))
 
 
 def _format_eta(eta: int) -> str:
@@ -91,9 +102,13 @@ class ProgressBar:
         """Show step ``current_num`` with ``values``, a list of (name, value) pairs."""
         now = time.time()
         per_unit, speed = self._speed(current_num, now)
-        info = "".join(f" - {k}:" + "".join(_format_value(v) for v in (val if isinstance(val, list)
-                                                                          else [val]))
-                       for k, val in values)
+        unwrap = self._verbose != 1
+        info = ""
+        for k, val in values:
+            val = val if isinstance(val, list) else [val]
+            if k == "loss" and val and isinstance(val[0], np.uint16):
+                val = _bfloat16_to_float(val)
+            info += f" - {k}:" + "".join(_format_value(v, unwrap) for v in val)
         out = sys.stdout
         if self._verbose == 1:
             prev_width = self._total_width
