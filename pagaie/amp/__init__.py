@@ -1,7 +1,7 @@
 """``paddle.amp``: automatic mixed precision (autocast, loss scaling, decorate, debugging)."""
 from __future__ import annotations
 
-import torch
+import torch as _torch
 
 from pagaie.amp import debugging
 from pagaie.amp.auto_cast import (amp_guard, auto_cast, autocast, get_autocast_cpu_dtype,
@@ -20,7 +20,7 @@ __paddle_toplevel__ = ["autocast", "is_autocast_enabled", "get_autocast_dtype",
 amp_decorate = decorate
 
 
-def _device_of(device: str | None) -> torch.device:
+def _device_of(device: str | None) -> _torch.device:
     from pagaie._core.place import default_device, to_torch_device
     return default_device() if device is None else to_torch_device(device, "paddle.amp")
 
@@ -38,7 +38,7 @@ def is_float16_supported(device: str | None = None) -> bool:
     dev = _device_of(device)
     if dev.type != "cuda":
         return False
-    return torch.cuda.get_device_capability(dev) >= (5, 3)
+    return _torch.cuda.get_device_capability(dev) >= (5, 3)
 
 
 def is_bfloat16_supported(device: str | None = None) -> bool:
@@ -52,4 +52,4 @@ def is_bfloat16_supported(device: str | None = None) -> bool:
     dev = _device_of(device)
     if dev.type != "cuda":
         return True
-    return torch.cuda.get_device_capability(dev) >= (8, 0)
+    return _torch.cuda.get_device_capability(dev) >= (8, 0)

@@ -176,28 +176,39 @@ class auto_cast:
     def __init__(self, enable: bool = True, custom_white_list: Any = None,
                  custom_black_list: Any = None, level: str = "O1", dtype: str = "float16",
                  use_promote: bool = True) -> None:
+        # As in Paddle, the arguments are checked when the region is entered.
+        self._args = (enable, custom_white_list, custom_black_list, level, dtype, use_promote)
+
+    def _configure(self) -> _AmpState | None:
+        """Check the arguments; the region's state (None when it casts nothing)."""
+        enable, custom_white, custom_black, level, dtype, use_promote = self._args
         level = str(level).upper()
         if level not in ("O0", "OD", "O1", "O2"):
-            raise ValueError(f"paddle.amp.auto_cast: level must be one of 'O0', 'OD', 'O1', 'O2', "
-                             f"but received {level!r}")
-        dname = _dt.to_dtype(dtype).name if not isinstance(dtype, str) else dtype
-        if dname not in _LOW:
-            raise ValueError(f"paddle.amp.auto_cast: dtype must be 'float16' or 'bfloat16', "
+            raise ValueError(f"paddle.amp.auto_cast: level should be O0, OD, O1 or O2, but received {level!r}")
+        if isinstance(dtype, _dt.DType):
+            dname = dtype.name.lower()
+        elif isinstance(dtype, str):
+            dname = dtype.lower()
+        else:
+            raise TypeError(f"paddle.amp.auto_cast: dtype should be 'float16' or 'bfloat16', but received "
+                            f"{type(dtype).__name__} {dtype!r}")
+        if enable and dname not in _LOW:
+            raise ValueError(f"paddle.amp.auto_cast: if enable amp, dtype should be 'float16' or 'bfloat16', "
                              f"but received {dtype!r}")
-        white = normalise_custom(custom_white_list)
-        black = normalise_custom(custom_black_list)
-        both = white & black
-        if both:
-            raise ValueError(f"paddle.amp.auto_cast: ops {sorted(both)} are in both "
-                             "custom_white_list and custom_black_list")
-        self._args = (enable, custom_white_list, custom_black_list, level, dtype, use_promote)
-        self._enabled = bool(enable) and level != "O0"
-        self._state = _AmpState(level, _LOW[dname], white, black, bool(use_promote)) \
-            if self._enabled else None
+        white = normalise_custom(custom_white)
+        black = normalise_custom(custom_black)
+        if level != "O0" and white & black:
+            raise ValueError(f"paddle.amp.auto_cast: custom white list overlap custom black list: "
+                             f"{sorted(white & black)}")
+        if dname in _LOW:
+            set_amp_dtype(dname)   # read by GradScaler, even when the region casts nothing
+        if not enable or level == "O0":
+            return None
+        return _AmpState(level, _LOW[dname], white, black, bool(use_promote))
 
     def __enter__(self) -> None:
         was_on = any(_STACK)
-        state = self._state
+        state = self._configure()
         if self._args[0]:
             where = place_supported()
             if where is not None:
@@ -205,8 +216,6 @@ class auto_cast:
                               f"current place is {where}, so it makes no effect.")
                 state = None
         _STACK.append(state)
-        if state is not None:
-            set_amp_dtype("float16" if state.low is torch.float16 else "bfloat16")
         if not was_on and state is not None:
             push_handler(_autocast_handler)
 
@@ -246,8 +255,6 @@ def autocast(device_type: str | None, dtype: str = "float16", enabled: bool = Tr
         <DataType.BFLOAT16: 16>
         >>> _ = paddle.amp.state.allow_cpu(prev)
     """
-    if isinstance(dtype, str) and dtype not in _LOW:
-        raise ValueError(f"paddle.autocast: dtype must be 'float16' or 'bfloat16', but received {dtype!r}")
     return auto_cast(enable=enabled, dtype=dtype)
 
 

@@ -58,10 +58,13 @@ def _report(t: torch.Tensor, op: str, var: str, abort: bool, print_all: bool) ->
     nan, inf, zero, mx, mn, mean = _stats(t)
     where = f"[device={t.device.type}, op={op}, tensor={var}, dtype={_SHORT.get(t.dtype, str(t.dtype))}]"
     bad = nan or inf
-    if bad or print_all:
-        level = "ERROR" if bad else "INFO"
-        print(f"[PRECISION] [{level}] in {where}, numel={t.numel()}, num_nan={nan}, num_inf={inf}, "
+    if bad:
+        print(f"[PRECISION] [ERROR] in {where}, numel={t.numel()}, num_nan={nan}, num_inf={inf}, "
               f"num_zero={zero}, max={mx:e}, min={mn:e}, mean={mean:e}")
+    elif print_all and t.numel():
+        # Paddle's line for a clean tensor names no level and no NaN/Inf counts
+        print(f"[PRECISION] in {where}, numel={t.numel()}, num_zero={zero}, max={mx:e}, min={mn:e}, "
+              f"mean={mean:e}")
     if bad and abort:
         first = (~torch.isfinite(t.detach())).nonzero()[0].tolist() if t.dim() else []
         raise RuntimeError(f"There are NAN or INF (num_nan={nan}, num_inf={inf}, num_zero={zero}) in "
@@ -87,7 +90,7 @@ def check_numerics(tensor: Tensor, op_type: str, var_name: str,
         >>> from pagaie.amp import debugging
         >>> stats, values = debugging.check_numerics(paddle.to_tensor([1.0, 0.0]), 'op', 'x',
         ...                                          debugging.DebugMode.CHECK_ALL)
-        [PRECISION] [INFO] in [device=cpu, op=op, tensor=x, dtype=fp32], numel=2, num_nan=0, num_inf=0, num_zero=1, max=1.000000e+00, min=0.000000e+00, mean=5.000000e-01
+        [PRECISION] in [device=cpu, op=op, tensor=x, dtype=fp32], numel=2, num_zero=1, max=1.000000e+00, min=0.000000e+00, mean=5.000000e-01
         >>> stats.tolist()
         [0, 0, 1]
     """
@@ -105,7 +108,9 @@ class TensorCheckerConfig:
     """Configuration of :func:`enable_tensor_checker`.
 
     Args:
-        enable (bool): whether checking is on.
+        enable (bool): whether checking is on. As in Paddle, an enabled config reseeds
+            ``paddle`` and numpy with the default generator's initial seed (123 when that
+            seed does not fit in 32 bits), so checked runs are reproducible.
         debug_mode (DebugMode, optional): what to check and whether to abort.
         output_dir (str, optional): not used by pagaie (reports are printed).
         checked_op_list (list[str], optional): check only these ops.
@@ -115,35 +120,59 @@ class TensorCheckerConfig:
 
     Examples:
         >>> from pagaie.amp import debugging
-        >>> cfg = debugging.TensorCheckerConfig(enable=True)
-        >>> cfg.enable
-        True
+        >>> cfg = debugging.TensorCheckerConfig(enable=False)
+        >>> cfg.enable, cfg.checked_op_list
+        (False, None)
     """
 
     def __init__(self, enable: bool, debug_mode: DebugMode = DebugMode.CHECK_NAN_INF_AND_ABORT,
                  output_dir: str | None = None, checked_op_list: Sequence[str] | None = None,
                  skipped_op_list: Sequence[str] | None = None, debug_step: Sequence[int] | None = None,
                  stack_height_limit: int = 1) -> None:
-        if not isinstance(debug_mode, DebugMode):
-            raise ValueError(f"paddle.amp.debugging.TensorCheckerConfig: debug_mode must be a "
-                             f"DebugMode, but received {debug_mode!r}")
-        if debug_step is not None and (len(debug_step) != 2 or debug_step[0] >= debug_step[1]):
-            raise ValueError("paddle.amp.debugging.TensorCheckerConfig: debug_step must be "
-                             f"[start, end) with start < end, but received {debug_step!r}")
         self.enable = enable
         self.debug_mode = debug_mode
         self.output_dir = output_dir
-        self.checked_op_list = set(checked_op_list or ())
-        self.skipped_op_list = set(skipped_op_list or ())
-        self.debug_step = list(debug_step) if debug_step is not None else None
+        self.checked_op_list = checked_op_list
+        self.skipped_op_list = skipped_op_list
+        self.debug_step = debug_step
         self.stack_height_limit = stack_height_limit
+        self.start_step: int | None = None
+        self.end_step: int | None = None
+        self.seed = 123
+        self.initial_seed = 123
+        if debug_step is not None:
+            if not isinstance(debug_step, (tuple, list)):
+                raise ValueError("paddle.amp.debugging.TensorCheckerConfig: debug_step must be list or "
+                                 f"tuple, but received {type(debug_step).__name__}")
+            if not (len(debug_step) == 2 and debug_step[1] > debug_step[0]):
+                raise AssertionError("paddle.amp.debugging.TensorCheckerConfig: debug_step must be "
+                                     f"[start, end) with start < end, but received {debug_step!r}")
+            self.start_step, self.end_step = max(debug_step[0], 0), debug_step[1]
+        if not isinstance(debug_mode, DebugMode):
+            raise ValueError(f"paddle.amp.debugging.TensorCheckerConfig: debug_mode must be a "
+                             f"DebugMode, but received {debug_mode!r}")
+        from pagaie.random import initial_seed
+        self.initial_seed = initial_seed()
         self.current_step_id = 0
+        if self.enable:
+            self._set_seed()
+
+    def _set_seed(self) -> None:
+        import numpy as np
+        import pagaie
+        self.seed = self.initial_seed
+        if not 0 <= self.seed <= np.iinfo(np.uint32).max:
+            print("[Warning: Seed must be between 0 and 2**32 - 1")
+            self.seed = 123
+        pagaie.seed(self.seed)
+        np.random.seed(self.seed)
+        print("AMP Debugging TensorCheckerConfig: seed ", self.seed)
 
     def _wants(self, rec: OpRecord) -> bool:
         names = {rec.name, *rec.paddle_types}
-        if self.checked_op_list and not names & self.checked_op_list:
+        if self.checked_op_list and not names & set(self.checked_op_list):
             return False
-        return not names & self.skipped_op_list
+        return not names & set(self.skipped_op_list or ())
 
 
 class _Checker:
@@ -218,8 +247,12 @@ def enable_tensor_checker(checker_config: TensorCheckerConfig) -> None:
     """Check every op's outputs for NaN/Inf as ``checker_config`` says.
 
     Examples:
+        >>> import pagaie as paddle
         >>> from pagaie.amp import debugging
-        >>> debugging.enable_tensor_checker(debugging.TensorCheckerConfig(enable=True))
+        >>> _ = paddle.seed(2024)
+        >>> cfg = debugging.TensorCheckerConfig(enable=True)   # reseeds with 2024, as Paddle
+        AMP Debugging TensorCheckerConfig: seed  2024
+        >>> debugging.enable_tensor_checker(cfg)
         >>> debugging.disable_tensor_checker()
     """
     if not isinstance(checker_config, TensorCheckerConfig):
@@ -229,7 +262,7 @@ def enable_tensor_checker(checker_config: TensorCheckerConfig) -> None:
     if cfg.debug_step is not None:
         step = cfg.current_step_id
         cfg.current_step_id += 1
-        if not cfg.debug_step[0] <= step < cfg.debug_step[1]:
+        if not cfg.start_step <= step < cfg.end_step:
             return
     _CHECKER.config = cfg
     _CHECKER.refresh()
@@ -249,8 +282,10 @@ class _OpStats:
 
     def handler(self, rec: OpRecord, args: tuple, kwargs: dict, proceed: Callable) -> Any:
         out = proceed(args, kwargs)
-        ts = _tensors(out) or [a._t for a in _tensor_args(args, kwargs)]
-        dt = next((t.dtype for t in ts if t.is_floating_point()), None)
+        # the dtype of the kernel that ran, as Paddle counts it: the first input's
+        # (a cast from float32 is a float32 call), else the first output's (creation ops)
+        ts = [a._t for a in _tensor_args(args, kwargs)] or _tensors(out)
+        dt = ts[0].dtype if ts else None
         col = {torch.float16: 0, torch.bfloat16: 1, torch.float32: 2}.get(dt, 3)
         self.counts[_op_label(rec)][col] += 1
         return out

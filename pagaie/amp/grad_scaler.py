@@ -17,7 +17,6 @@ import warnings
 from collections import defaultdict
 from typing import Any
 
-import numpy as np
 import torch
 
 from pagaie._core.place import default_device
@@ -84,9 +83,11 @@ class AmpScaler:
         self._scale: Tensor | None = None
         if self._enable:
             if not incr_ratio > 1.0:
-                raise ValueError(f"paddle.amp.GradScaler: incr_ratio must be > 1.0, but received {incr_ratio}")
+                raise AssertionError(f"paddle.amp.GradScaler: the incr_ratio must be > 1.0, but received "
+                                     f"{incr_ratio}")
             if not decr_ratio < 1.0:
-                raise ValueError(f"paddle.amp.GradScaler: decr_ratio must be < 1.0, but received {decr_ratio}")
+                raise AssertionError(f"paddle.amp.GradScaler: the decr_ratio must be < 1.0, but received "
+                                     f"{decr_ratio}")
             self._init_loss_scaling = init_loss_scaling
             self._incr_ratio = incr_ratio
             self._decr_ratio = decr_ratio
@@ -102,10 +103,8 @@ class AmpScaler:
 
     # ---- the training-step protocol ------------------------------------------------
     def scale(self, var: Tensor) -> Tensor:
-        """Multiply ``var`` (the loss) by the current scale; unchanged when disabled."""
-        if not isinstance(var, Tensor):
-            raise TypeError(f"paddle.amp.GradScaler.scale: 'var' must be a Tensor, but received "
-                            f"{type(var).__name__}")
+        """Multiply ``var`` (the loss) by the current float32 scale (a float16 or bfloat16
+        loss gives a float32 result, as in Paddle); ``var`` itself when disabled."""
         if self._enable and _amp_state.amp_dtype() != "float16" and self._use_dynamic_loss_scaling:
             self._enable = False
             self._use_dynamic_loss_scaling = False
@@ -114,7 +113,10 @@ class AmpScaler:
                           f"{_amp_state.amp_dtype()}, so GradScaler is disabled")
         if not self._enable:
             return var
-        return wrap(var._t * self._scale._t.to(var._t.device, var._t.dtype))
+        if not isinstance(var, Tensor):
+            raise TypeError(f"paddle.amp.GradScaler.scale: 'var' must be a Tensor, but received "
+                            f"{type(var).__name__}")
+        return var * self._scale   # Paddle's promotion: a low-precision loss gives float32
 
     def _unscale(self, optimizer: Any) -> None:
         if not self._enable:
@@ -143,7 +145,11 @@ class AmpScaler:
             self._unscale(optimizer)
         result: Any = (None, None)
         if self._found_inf:
+            # Paddle's optimizer skips the update itself but still reports its
+            # (parameter, gradient) pairs
             self._cache_found_inf = True
+            if hasattr(optimizer, "backward"):
+                result = ([], optimizer.backward(*args, **kwargs))
         else:
             result = optimizer.minimize(*args, **kwargs)
             self._cache_found_inf = False
@@ -244,8 +250,8 @@ class AmpScaler:
         if len(state_dict) == 0:
             raise RuntimeError("paddle.amp.GradScaler.load_state_dict: the state dict is empty, "
                                "possibly because it was saved from a disabled GradScaler")
-        self._init_loss_scaling = float(np.asarray(state_dict["scale"]).reshape(-1)[0])
-        self._scale = _scale_tensor(self._init_loss_scaling)
+        self._init_loss_scaling = state_dict["scale"][0]   # a numpy float32, as in Paddle
+        self._scale = _scale_tensor(float(self._init_loss_scaling))
         for key in ("incr_ratio", "decr_ratio", "incr_every_n_steps", "decr_every_n_nan_or_inf",
                     "incr_count", "decr_count", "use_dynamic_loss_scaling"):
             setattr(self, "_" + key, state_dict[key])
