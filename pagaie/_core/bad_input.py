@@ -67,9 +67,56 @@ NUMPY_VALUE_ERROR_OPS = frozenset({
 })
 
 
+# nn.functional ops Paddle writes in Python: a list, None or str where a Tensor belongs fails
+# on an attribute (``x.shape``, ``x.dtype``) with AttributeError; a numpy array has those, so
+# the C++ parser rejects it with ValueError, except where NUMPY_BY_OP says otherwise (probed
+# with the nn audit tables, /tmp probe over ``tests/audit_nn/cases_functional.py``).
+FUNCTIONAL_ATTRIBUTE_ERROR_OPS = frozenset({
+    'adaptive_avg_pool1d', 'adaptive_avg_pool2d', 'adaptive_avg_pool3d',
+    'adaptive_log_softmax_with_loss', 'adaptive_max_pool1d', 'adaptive_max_pool2d',
+    'adaptive_max_pool3d', 'avg_pool1d', 'batch_norm', 'channel_shuffle', 'conv1d',
+    'conv1d_transpose', 'conv2d', 'conv2d_transpose', 'conv3d', 'conv3d_transpose',
+    'cross_entropy', 'dice_loss', 'dropout', 'dropout1d', 'dropout2d', 'dropout3d', 'embedding',
+    'fold', 'fractional_max_pool2d', 'fractional_max_pool3d', 'gaussian_nll_loss', 'glu',
+    'hinge_embedding_loss', 'interpolate', 'kl_div', 'layer_norm', 'local_response_norm',
+    'log_softmax', 'lp_pool1d', 'lp_pool2d', 'max_pool1d', 'multi_label_margin_loss',
+    'multi_label_soft_margin_loss', 'multi_margin_loss', 'nll_loss', 'normalize', 'pad',
+    'pairwise_distance', 'pixel_unshuffle', 'poisson_nll_loss', 'prelu', 'rnnt_loss',
+    'soft_margin_loss', 'triplet_margin_loss', 'unfold', 'upsample', 'zeropad2d',
+})
+
+# What a numpy array in place of a Tensor raises, where it is not the op's list/None type
+# (key: op, or (op, parameter)); probed against Paddle 3.3.1.
+NUMPY_BY_OP: dict = {
+    **{op: ValueError for op in (
+        'addmm', 'atan2', 'baddbmm', 'cholesky', 'chunk', 'combinations', 'copysign',
+        'diagonal_scatter', 'dsplit', 'eigvals', 'gcd', 'ger', 'hsplit', 'index_fill', 'inner',
+        'lcm', 'lstsq', 'masked_fill', 'moveaxis', 'outer', 'put_along_axis', 'randint_like',
+        'renorm', 'repeat_interleave', 'rot90', 'scatter_reduce', 'slice', 'slice_scatter',
+        'split', 'take_along_axis', 'tensor_split', 'vsplit', 'logaddexp')},
+    **{op: TypeError for op in (
+        'bincount', 'cummax', 'cummin', 'cumulative_trapezoid', 'fft2', 'hfft2',
+        'ifft2', 'ihfft2', 'irfft2', 'rfft2', 'frac', 'narrow', 'pdist', 'scatter_nd',
+        'scatter_nd_add', 'sgn', 'tensordot', 'trapezoid')},
+    ('select_scatter', 'x'): ValueError, ('select_scatter', 'index'): TypeError,
+    **{op: AttributeError for op in ('adaptive_avg_pool2d', 'adaptive_avg_pool3d',
+                                     'adaptive_log_softmax_with_loss',
+                                     'multi_label_margin_loss')},
+    'dice_loss': AssertionError, 'masked_scatter': AssertionError,
+}
+
+
 def exception_type(op: str, param: str = "x", value: object = None) -> type[Exception]:
     """The exception type Paddle raises when ``op`` gets ``value``, a non-Tensor, where a
     Tensor belongs (in its argument ``param``)."""
+    if type(value).__name__ == "ndarray":
+        kind = NUMPY_BY_OP.get((op, param)) or NUMPY_BY_OP.get(op)
+        if kind is not None:
+            return kind
+        if op in FUNCTIONAL_ATTRIBUTE_ERROR_OPS:
+            return ValueError
+    elif op in FUNCTIONAL_ATTRIBUTE_ERROR_OPS:
+        return AttributeError
     by_param = BY_PARAMETER.get((op, param))
     if by_param is not None:
         return by_param

@@ -100,7 +100,7 @@ def eager_call(rec: OpRecord, args: tuple, kwargs: dict) -> Any:
     """Run ``rec`` eagerly: the last link of every handler chain."""
     try:
         return wrap(rec.kernel(*unwrap_args(args), **unwrap_kwargs(kwargs)))
-    except (RuntimeError, IndexError) as exc:
+    except (RuntimeError, IndexError, ValueError) as exc:
         raise translate_error(rec.name, exc, args, kwargs) from None
     except (TypeError, AttributeError) as exc:
         raise bad_argument(rec, exc, args) from None
@@ -169,6 +169,7 @@ def _describe(v: Any) -> str:
 
 def _clean(msg: str) -> str:
     msg = msg.strip().splitlines()[0] if msg.strip() else msg
+    msg = re.sub(r"torch\.Size\((\[[^\]]*\])\)", r"\1", msg)  # torch.Size([2, 3]) -> [2, 3]
     msg = _TORCH_WORDS.sub("", msg)
     return msg.replace("Tensor", "tensor").replace("tensor(", "Tensor(")
 
@@ -178,7 +179,8 @@ def translate_error(api: str, exc: BaseException, args: tuple, kwargs: dict) -> 
 
     Shape and argument mismatches are ``ValueError`` (Paddle's InvalidArgument),
     out-of-range indices ``IndexError``, a missing kernel for a dtype ``RuntimeError``
-    (Paddle's NotFound); anything else keeps its own type.
+    (Paddle's NotFound); anything else (a torch ``ValueError``) keeps its own type, with
+    torch's words taken out of the message.
     """
     if str(exc).startswith("paddle."):
         return exc  # raised deliberately by a kernel, already in Paddle's terms
@@ -199,7 +201,9 @@ def translate_error(api: str, exc: BaseException, args: tuple, kwargs: dict) -> 
             or "be cast to the desired output type" in text \
             or "Expected a floating point or complex tensor" in text \
             or "does not support complex" in text or "only supported for complex" in text \
-            or "No available kernel" in text or "No viable backend" in text:
+            or "No available kernel" in text or "No viable backend" in text \
+            or "could not infer output dtype" in text \
+            or "only supported for half, float and double" in text:
         kind = RuntimeError  # no kernel for this dtype/device: Paddle's NotFound
     elif isinstance(exc, RuntimeError):
         kind = ValueError
@@ -366,7 +370,7 @@ def _make_api(rec: OpRecord) -> Callable:
            f"        return _state.intercept(_rec, {args_expr}, {kwargs_expr})\n"
            f"    try:\n"
            f"{kernel_call}"
-           f"    except (RuntimeError, IndexError) as exc:\n"
+           f"    except (RuntimeError, IndexError, ValueError) as exc:\n"
            f"        raise _translate({rec.name!r}, exc, {args_expr}, {kwargs_expr}) from None\n"
            f"    except (TypeError, AttributeError) as exc:\n"
            f"        raise _bad(_rec, exc, {args_expr}) from None\n"
@@ -410,7 +414,7 @@ def binary_operator(api: Callable, reflected: bool = False) -> Callable:
            f"    o = {_unwrap_expr('other')}\n"
            f"    try:\n"
            f"        r = _kernel({order})\n"
-           f"    except (RuntimeError, IndexError) as exc:\n"
+           f"    except (RuntimeError, IndexError, ValueError) as exc:\n"
            f"        raise _translate({rec.name!r}, exc, {pair}, {{}}) from None\n"
            f"    if type(r) is _TT:\n"
            f"        t = _new(_Tensor)\n"

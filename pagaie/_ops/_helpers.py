@@ -12,15 +12,17 @@ __all__ = ["norm_axis", "norm_axes", "int_list", "check_binary_dtypes", "torch_d
            "float_dtype", "device", "scalar_of", "write_out"]
 
 
-def norm_axis(axis: Any, ndim: int, api: str, arg: str = "axis") -> int:
-    """A single axis in ``[-ndim, ndim)`` made non-negative; IndexError-free ValueError otherwise."""
+def norm_axis(axis: Any, ndim: int, api: str, arg: str = "axis", error: type = ValueError) -> int:
+    """A single axis in ``[-ndim, ndim)`` made non-negative; ``error`` otherwise: ValueError
+    (Paddle's InvalidArgument) by default, IndexError for the ops whose Paddle kernels report
+    a bad axis as OutOfRange (gather, index_select, cross...)."""
     if isinstance(axis, torch.Tensor):
         axis = int(axis.item())
     n = max(ndim, 1)
     if not isinstance(axis, int) or isinstance(axis, bool):
         raise TypeError(f"paddle.{api}: '{arg}' must be an int, but received {type(axis).__name__}")
     if not -n <= axis < n:
-        raise ValueError(f"paddle.{api}: '{arg}' must be in the range [{-n}, {n}), but received {axis} "
+        raise error(f"paddle.{api}: '{arg}' must be in the range [{-n}, {n}), but received {axis} "
                          f"(input has {ndim} dimension(s))")
     return axis % n
 

@@ -63,13 +63,13 @@ def gather(x, index, axis=None, name=None, out=None):
     """
     if _torch_order(index, axis):
         # Paddle 3 also takes PyTorch's ``gather(input, dim, index)``: elementwise along dim.
-        d = norm_axis(index, x.dim(), "gather")
+        d = norm_axis(index, x.dim(), "gather", error=IndexError)
         r = torch.gather(x, d, bound_index(check_index(axis, "gather"), x.shape[d], "gather"))
         if out is not None:
             out.copy_(r)
             return out
         return r
-    a = 0 if axis is None else norm_axis(axis, x.dim(), "gather")
+    a = 0 if axis is None else norm_axis(axis, x.dim(), "gather", error=IndexError)
     index = check_index(index, "gather")
     if index.dim() == 2 and index.shape[1] > 1:
         raise ValueError(f"paddle.gather: a 2-D 'index' must have a last dimension of size 0 or 1, "
@@ -127,7 +127,7 @@ def index_select(x, index, axis=0, name=None, *, out=None):
     """
     if _torch_order(index, axis):
         index, axis = axis, index  # PyTorch's index_select(input, dim, index), as Paddle 3 allows
-    a = norm_axis(axis, x.dim(), "index_select")
+    a = norm_axis(axis, x.dim(), "index_select", error=IndexError)
     idx = bound_index(check_index(index, "index_select"), x.shape[a] if x.dim() else 1,
                       "index_select", ValueError)
     if out is not None:

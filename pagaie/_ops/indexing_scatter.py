@@ -241,7 +241,7 @@ def index_add(x, index, axis, value, alpha=1, name=None, *, out=None):
     """
     if isinstance(index, int) and not isinstance(index, bool):  # torch order: (x, dim, index, source)
         index, axis = axis, index
-    a = norm_axis(axis, x.dim(), "index_add")
+    a = norm_axis(axis, x.dim(), "index_add", error=IndexError)
     idx = bound_index(check_index(index, "index_add").reshape(-1), x.shape[a], "index_add",
                       ValueError)
     r = torch.index_add(x, a, idx, value.to(x.dtype), alpha=alpha)

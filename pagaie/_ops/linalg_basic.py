@@ -292,7 +292,7 @@ def cross(x, y, axis=9, name=None):
                              f"{list(x.shape)}")
         ax = dims[0]
     else:
-        ax = norm_axis(axis, x.dim(), "cross")
+        ax = norm_axis(axis, x.dim(), "cross", error=IndexError)
         if x.shape[ax] != 3:
             raise ValueError(f"paddle.cross: the size of 'axis' {axis} must be 3, but received "
                              f"{x.shape[ax]} (shape {list(x.shape)})")

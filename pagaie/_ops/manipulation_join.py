@@ -193,7 +193,9 @@ def chunk(x, chunks, axis=0, name=None):
         >>> len(paddle.chunk(paddle.ones([6]), 3))
         3
     """
-    a = norm_axis(axis, x.dim(), "chunk")
+    # Paddle's Python check: IndexError past the last axis, AssertionError below the first.
+    past_end = isinstance(axis, int) and axis >= 0
+    a = norm_axis(axis, x.dim(), "chunk", error=IndexError if past_end else AssertionError)
     return list(torch.split(x, _sections(x.shape[a], chunks, "chunk", "chunks"), a))
 
 

@@ -177,7 +177,9 @@ def diff(x, n=1, axis=-1, prepend=None, append=None, name=None, *, out=None):
         >>> paddle.diff(paddle.to_tensor([1, 4, 9, 16])).tolist()
         [3, 5, 7]
     """
-    axis = norm_axis(axis, x.dim(), "diff")
+    # Paddle reports an axis past the last one as IndexError.
+    past_end = isinstance(axis, int) and axis >= x.dim()
+    axis = norm_axis(axis, x.dim(), "diff", error=IndexError if past_end else ValueError)
     r = torch.diff(x, n, axis, prepend, append)
     return r if out is None else write_out(out, r)
 
@@ -221,6 +223,7 @@ def cumulative_trapezoid(y, x=None, dx=None, axis=-1, name=None):
         [1.5, 4.5]
     """
     _trapz_check(y, x, dx, "cumulative_trapezoid")
+    axis = norm_axis(axis, y.dim(), "cumulative_trapezoid", error=IndexError)
     if x is not None:
         return torch.cumulative_trapezoid(y, x.to(y.dtype), dim=axis)
     return torch.cumulative_trapezoid(y, dx=1.0 if dx is None else float(dx), dim=axis)

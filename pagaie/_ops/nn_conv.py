@@ -24,8 +24,8 @@ _CONV_T = {1: F.conv_transpose1d, 2: F.conv_transpose2d, 3: F.conv_transpose3d}
 
 
 def _check_float(x: torch.Tensor, api: str) -> None:
-    if not x.is_floating_point():
-        raise TypeError(f"paddle.{api}: the input dtype must be float16, bfloat16, float32 or "
+    if not x.is_floating_point():  # Paddle has no conv kernel for it: NotFound, a RuntimeError
+        raise RuntimeError(f"paddle.{api}: the input dtype must be float16, bfloat16, float32 or "
                            f"float64, but received {str(x.dtype).replace('torch.', '')}")
 
 
