@@ -10,6 +10,7 @@ from pagaie.nn.layer.layers import Layer
 from pagaie.nn.layer.norm import BatchNorm1D as _DenseBatchNorm1D
 from pagaie.nn.layer.norm import SyncBatchNorm as _DenseSyncBatchNorm
 from pagaie.nn.layer.norm import _BatchNormBase
+from pagaie.utils.layers_utils import convert_to_list
 
 __all__ = ["ReLU", "ReLU6", "LeakyReLU", "Softmax", "BatchNorm", "SyncBatchNorm", "Conv2D",
            "Conv3D", "SubmConv2D", "SubmConv3D", "MaxPool3D"]
@@ -96,6 +97,16 @@ class Softmax(_Activation):
         return _f.sparse_softmax(x, self._axis)
 
 
+def _check_channel_axis(api: str, x: Any) -> None:
+    """A sparse batch norm normalises values ``[nnz, C]``: a COO tensor without a dense
+    channel axis (values ``[nnz]``) is rejected, as in Paddle."""
+    is_coo = getattr(x, "is_sparse_coo", None)
+    if callable(is_coo) and is_coo() and x.dense_dim() < 1:
+        raise ValueError(f"paddle.sparse.nn.{api}: x must keep its channels as a dense last "
+                         f"axis (values [nnz, C]), but received x of shape {list(x.shape)} with "
+                         f"values of shape {list(x.values().shape)}")
+
+
 class BatchNorm(_DenseBatchNorm1D):
     """Batch normalisation of a sparse COO tensor's values ``[nnz, C]`` (channels last).
 
@@ -130,6 +141,7 @@ class BatchNorm(_DenseBatchNorm1D):
     def forward(self, input: Any) -> Any:
         if self._data_format not in ("NDHWC", "NHWC"):
             raise ValueError('sparse BatchNorm only supports the layouts "NDHWC" and "NHWC"')
+        _check_channel_axis("BatchNorm", input)
         if self.training:
             warnings.warn("When training, we now always track global mean and variance.")
         if self._use_global_stats is None:
@@ -163,6 +175,7 @@ class SyncBatchNorm(_DenseSyncBatchNorm):
                          name)
 
     def forward(self, x: Any) -> Any:
+        _check_channel_axis("SyncBatchNorm", x)
         return _f.sparse_batch_norm(x, self._mean, self._variance, self.weight, self.bias,
                                     training=self.training, momentum=self._momentum,
                                     epsilon=self._epsilon)
@@ -191,8 +204,42 @@ class SyncBatchNorm(_DenseSyncBatchNorm):
         return out
 
 
-def _as_list(v: Any, n: int) -> list:
-    return [v] * n if isinstance(v, int) else list(v)
+def _pad_pairs_ok(pairs: list) -> bool:
+    return all(isinstance(p, (list, tuple)) and len(p) == 2 for p in pairs)
+
+
+def _explicit_padding(padding: Any, nd: int) -> tuple[list, str]:
+    """Paddle's normal form of a conv layer's ``padding``: ``(padding, algorithm)``.
+
+    A string gives ``[0] * nd`` with ``'SAME'``/``'VALID'``; ``nd`` numbers stay; ``2 * nd``
+    numbers (before, after per axis) or ``nd + 2`` pairs (channels last, batch and channel
+    pairs zero) collapse to ``nd`` numbers when every axis is symmetric.
+    """
+    if isinstance(padding, str):
+        algo = padding.upper()
+        if algo not in ("SAME", "VALID"):
+            raise ValueError(f"Unknown padding: '{algo}'. It can only be 'SAME' or 'VALID'.")
+        return [0] * nd, algo
+    if isinstance(padding, (list, tuple)):
+        if len(padding) == nd + 2 and isinstance(padding[0], (list, tuple)):
+            if not _pad_pairs_ok(padding) or any(padding[0]) or any(padding[-1]):
+                raise ValueError(f"Non-zero padding({padding}) in the batch or channel "
+                                 "dimensions is not supported.")
+            pads = [int(v) for pair in padding[1:-1] for v in pair]
+        elif len(padding) == 2 * nd and isinstance(padding[0], int):
+            pads = convert_to_list(padding, 2 * nd, "padding")
+        elif len(padding) == nd and isinstance(padding[0], int):
+            pads = convert_to_list(padding, nd, "padding")
+        else:
+            raise ValueError(f"In valid padding: {padding}")
+        if len(pads) == 2 * nd and pads[0::2] == pads[1::2]:
+            pads = pads[0::2]
+    else:
+        pads = convert_to_list(padding, nd, "padding")
+    if any(p < 0 for p in pads):
+        raise ValueError("Invalid padding, all value should be larger than or equal to 0, but "
+                         f"received: {pads}")
+    return pads, "EXPLICIT"
 
 
 class _Conv(Layer):
@@ -220,13 +267,18 @@ class _Conv(Layer):
             raise ValueError(f"data_format must be one of {{'{fmt}'}}, but got "
                              f"data_format='{data_format}'")
         self._in_channels, self._out_channels = in_channels, out_channels
-        self._kernel_size = _as_list(kernel_size, nd)
-        self._stride = _as_list(stride, nd)
-        self._dilation = _as_list(dilation, nd)
+        self._param_attr, self._bias_attr = weight_attr, bias_attr
+        self._stride = convert_to_list(stride, nd, "stride")
+        self._dilation = convert_to_list(dilation, nd, "dilation")
+        self._kernel_size = convert_to_list(kernel_size, nd, "kernel_size")
         self._padding, self._padding_mode, self._groups = padding, padding_mode, groups
+        # Paddle's normal form, kept for code that reads it; forward passes ``padding`` itself
+        # so that 'SAME' and per-side paddings keep their meaning
+        self._updated_padding, self._padding_algorithm = _explicit_padding(padding, nd)
         self._data_format, self._key, self._backend = data_format, key, backend
         from pagaie.nn.initializer import Normal
-        std = math.sqrt(2.0 / (math.prod(self._kernel_size) * in_channels))
+        fan_in = math.prod(self._kernel_size) * in_channels
+        std = math.sqrt(2.0 / fan_in) if fan_in else math.inf  # an empty kernel: no values
         self.weight = self.create_parameter(self._kernel_size + [in_channels, out_channels],
                                             attr=weight_attr, default_initializer=Normal(0.0, std))
         self.bias = self.create_parameter([out_channels], attr=bias_attr, is_bias=True)
