@@ -150,8 +150,9 @@ class Uniform(Initializer):
     """
 
     def __init__(self, low: float = -1.0, high: float = 1.0, name: str | None = None) -> None:
-        if low > high:
-            raise ValueError(f"paddle.nn.initializer.Uniform: 'low' ({low}) must not exceed 'high' ({high})")
+        if low > high:   # Paddle checks this with ``assert``: the same AssertionError here
+            raise AssertionError(f"paddle.nn.initializer.Uniform: 'low' ({low}) must not exceed "
+                                 f"'high' ({high})")
         self._low, self._high = low, high
 
     def _fill(self, t: torch.Tensor) -> None:

@@ -334,8 +334,9 @@ class _PadnD(Layer):
         n = 2 * self._nd
         if isinstance(padding, int):
             padding = [padding] * n
-        elif not hasattr(padding, "_t"):
-            padding = list(padding)
+        elif not hasattr(padding, "__iter__"):   # a list/tuple/Tensor is kept as given
+            raise TypeError(f"paddle.nn.{type(self).__name__}: padding must be an int, a "
+                            f"list/tuple of ints or a Tensor, but received {padding!r}")
         self.padding = padding
         self._mode = mode
         self.value = value
@@ -474,11 +475,15 @@ class UpsamplingBilinear2D(UpsamplingNearest2D):
 
 class _Shuffle(Layer):
     _arg = "upscale_factor"
+    _positive = False   # Paddle checks > 0 at construction for PixelUnshuffle / ChannelShuffle
 
     def __init__(self, factor: int, data_format: str = "NCHW", name: str | None = None) -> None:
         super().__init__()
         if not isinstance(factor, int):
             raise TypeError(f"{self._arg} must be int type")
+        if self._positive and factor <= 0:
+            raise ValueError(f"paddle.nn.{type(self).__name__}: {self._arg} must be positive, "
+                             f"but received {factor}")
         if data_format not in ("NCHW", "NHWC"):
             raise ValueError("Data format should be 'NCHW' or 'NHWC'.But receive data format: "
                              f"{data_format}")
@@ -520,6 +525,7 @@ class PixelUnshuffle(_Shuffle):
     """
 
     _arg = "downscale_factor"
+    _positive = True
 
     def __init__(self, downscale_factor: int, data_format: str = "NCHW", name: str | None = None) -> None:
         super().__init__(downscale_factor, data_format, name)
@@ -538,6 +544,7 @@ class ChannelShuffle(_Shuffle):
     """
 
     _arg = "groups"
+    _positive = True
 
     def __init__(self, groups: int, data_format: str = "NCHW", name: str | None = None) -> None:
         super().__init__(groups, data_format, name)

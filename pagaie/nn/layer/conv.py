@@ -22,6 +22,45 @@ _FORMATS = {1: ("NCL", "NLC"), 2: ("NCHW", "NHWC"), 3: ("NCDHW", "NDHWC")}
 _PAD_MODES = ("zeros", "reflect", "replicate", "circular")
 
 
+def _int_list(value: Any, n: int, api: str, name: str) -> list:
+    """``value`` (an int or ``n`` ints) as a list of ``n`` ints; ValueError otherwise, as Paddle."""
+    if isinstance(value, int):
+        return [value] * n
+    try:
+        values = list(value)
+    except TypeError:
+        raise ValueError(f"paddle.{api}: {name} must be an int or a list/tuple of {n} ints, "
+                         f"but received {value!r}") from None
+    if len(values) != n:
+        raise ValueError(f"paddle.{api}: {name} must have {n} values, but received {value!r}")
+    try:
+        return [int(v) for v in values]
+    except (TypeError, ValueError):
+        raise ValueError(f"paddle.{api}: {name} must hold ints, but received {value!r}") from None
+
+
+def _check_padding(padding: Any, n: int, api: str) -> None:
+    """Paddle's construction-time checks of an N-D (N > 1) convolution's padding."""
+    if isinstance(padding, str):
+        if padding.upper() not in ("SAME", "VALID"):
+            raise ValueError(f"paddle.{api}: padding must be 'SAME' or 'VALID' when it is a "
+                             f"string, but received {padding!r}")
+        return
+    if isinstance(padding, (list, tuple)):
+        if padding and isinstance(padding[0], (list, tuple)):
+            return    # [[before, after], ...] pairs: checked by the op
+        if len(padding) not in (n, 2 * n) or not all(isinstance(p, int) for p in padding):
+            raise ValueError(f"paddle.{api}: padding must hold {n} or {2 * n} ints, but "
+                             f"received {padding!r}")
+        values = list(padding)
+    elif isinstance(padding, int):
+        values = [padding]
+    else:
+        return
+    if any(p < 0 for p in values):
+        raise ValueError(f"paddle.{api}: padding must not be negative, but received {padding!r}")
+
+
 class _ConvNd(Layer):
     _n = 2
     _transposed = False
@@ -43,6 +82,12 @@ class _ConvNd(Layer):
         if padding_mode != "zeros" and not isinstance(padding, int):
             raise TypeError(f"paddle.{api}: when padding_mode is one of ['reflect', 'replicate', "
                             f"'circular'], padding must be an int, but received {padding!r}")
+        if weight_attr is False:   # Paddle asserts this
+            raise AssertionError(f"paddle.{api}: weight_attr should not be False in Conv")
+        _int_list(stride, n, api, "stride")
+        _int_list(dilation, n, api, "dilation")
+        if n != 1:
+            _check_padding(padding, n, api)
         if groups <= 0 or in_channels % groups:
             raise ValueError(f"paddle.{api}: in_channels ({in_channels}) must be divisible by "
                              f"groups ({groups})")
@@ -50,13 +95,13 @@ class _ConvNd(Layer):
             raise ValueError(f"paddle.{api}: out_channels ({out_channels}) must be divisible by "
                              f"groups ({groups})")
         self._in_channels, self._out_channels = in_channels, out_channels
-        self._kernel_size = ntuple(kernel_size, n, api, "kernel_size")
+        self._kernel_size = _int_list(kernel_size, n, api, "kernel_size")
         self._stride = stride
         self._padding = padding
         self._dilation = dilation
         self._groups = groups
         self._padding_mode = padding_mode
-        self._output_padding = output_padding
+        self.output_padding = output_padding
         self._data_format = data_format
         self._dtype = dtype if dtype is not None else _dt.get_default_dtype()
         if self._transposed:
@@ -90,8 +135,8 @@ class _ConvNd(Layer):
             s += f", padding={self._padding}"
         if self._padding_mode != "zeros":
             s += f", padding_mode={self._padding_mode}"
-        if self._output_padding != 0:
-            s += f", output_padding={self._output_padding}"
+        if self.output_padding != 0:
+            s += f", output_padding={self.output_padding}"
         if dilation != [1] * n:
             s += f", dilation={dilation}"
         if self._groups != 1:
@@ -201,8 +246,10 @@ class _ConvT(_ConvNd):
     _transposed = True
 
     def forward(self, x: Any, output_size: Any = None) -> Any:
+        # Paddle's 2-D/3-D layers drop output_padding when output_size is given
+        output_padding = self.output_padding if output_size is None or self._n == 1 else 0
         return _CONV_T_FN[self._n](x, self.weight, self.bias, stride=self._stride,
-                                   padding=self._padding, output_padding=self._output_padding,
+                                   padding=self._padding, output_padding=output_padding,
                                    groups=self._groups, dilation=self._dilation,
                                    output_size=output_size, data_format=self._data_format)
 

@@ -24,10 +24,10 @@ def _constant(value: float) -> Any:
     return Constant(value)
 
 
-def _stat(layer: Layer, shape: list, value: float, dtype: Any) -> Any:
+def _stat(layer: Layer, shape: list, value: float, dtype: Any, name: str | None = None) -> Any:
     from pagaie.framework.param_attr import ParamAttr
-    p = layer.create_parameter(shape, attr=ParamAttr(initializer=_constant(value), trainable=False),
-                               dtype=dtype)
+    attr = ParamAttr(name=name, initializer=_constant(value), trainable=False, do_model_average=True)
+    p = layer.create_parameter(shape, attr=attr, dtype=dtype)
     p.stop_gradient = True
     return p
 
@@ -53,8 +53,9 @@ class _BatchNormBase(Layer):
             [num_features], attr=weight_attr, dtype=dtype, default_initializer=_constant(1.0))
         self.bias = None if bias_attr is False else self.create_parameter(
             [num_features], attr=bias_attr, dtype=dtype, is_bias=True)
-        self._mean = _stat(self, [num_features], 0.0, dtype)
-        self._variance = _stat(self, [num_features], 1.0, dtype)
+        # a named layer names its running statistics "<name>_mean" / "<name>_variance"
+        self._mean = _stat(self, [num_features], 0.0, dtype, name and name + "_mean")
+        self._variance = _stat(self, [num_features], 1.0, dtype, name and name + "_variance")
 
     def _check_input(self, x: Any) -> None:
         if x.ndim not in self._ranks:
@@ -257,8 +258,8 @@ class BatchNorm(Layer):
         self.weight = self.create_parameter([num_channels], attr=param_attr, dtype=dtype,
                                             default_initializer=_constant(1.0))
         self.bias = self.create_parameter([num_channels], attr=bias_attr, dtype=dtype, is_bias=True)
-        self._mean = _stat(self, [num_channels], 0.0, dtype)
-        self._variance = _stat(self, [num_channels], 1.0, dtype)
+        self._mean = _stat(self, [num_channels], 0.0, dtype, moving_mean_name)
+        self._variance = _stat(self, [num_channels], 1.0, dtype, moving_variance_name)
 
     def forward(self, input: Any) -> Any:
         last = self._data_layout == "NHWC"
@@ -484,7 +485,10 @@ class LocalResponseNorm(Layer):
                                       self.data_format)
 
     def extra_repr(self) -> str:
-        return f"size={self.size}, alpha={self.alpha}, beta={self.beta}, k={self.k}"
+        s = f"size={self.size}, alpha={self.alpha}, beta={self.beta}, k={self.k}"
+        if self.data_format != "NCHW":
+            s += f", data_format={self.data_format}"
+        return s + (f", name={self.name}" if self.name is not None else "")
 
 
 class SpectralNorm(Layer):
@@ -512,6 +516,13 @@ class SpectralNorm(Layer):
         from pagaie.framework.param_attr import ParamAttr
         from pagaie.nn.initializer import Normal
         self._weight_shape = list(weight_shape)
+        # Paddle checks these with ``assert``: the same AssertionError here
+        if math.prod(self._weight_shape) <= 0:
+            raise AssertionError(f"paddle.nn.SpectralNorm: any dimension of weight_shape cannot "
+                                 f"be 0, but received weight_shape={self._weight_shape}")
+        if dim >= len(self._weight_shape):
+            raise AssertionError(f"paddle.nn.SpectralNorm: dim should be less than the length of "
+                                 f"weight_shape, but received dim={dim}")
         self._dim, self._power_iters, self._eps, self._dtype = dim, power_iters, eps, dtype
         h = self._weight_shape[dim]
         w = math.prod(self._weight_shape) // h

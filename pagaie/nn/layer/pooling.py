@@ -17,33 +17,46 @@ __all__ = ["MaxPool1D", "MaxPool2D", "MaxPool3D", "AvgPool1D", "AvgPool2D", "Avg
 
 def _repr(options: dict) -> str:
     if "norm_type" in options:
-        # Paddle's LPPool2D shows the effective stride, LPPool1D the one given
-        stride = options["stride"]
-        if stride is None and options.get("data_format") in ("NCHW", "NHWC"):
-            stride = options["kernel_size"]
         return (f"norm_type={float(options['norm_type'])}, kernel_size={options['kernel_size']}, "
-                f"stride={stride}, padding={options['padding']}")
+                f"stride={options['stride']}, padding={options['padding']}")
     keys = [k for k in ("kernel_size", "stride", "padding") if k in options]
     if not keys or "random_u" in options:
         keys = ["output_size"] + (["return_mask"] if "return_mask" in options else [])
     return ", ".join(f"{k}={options[k]}" for k in keys)
 
 
+# Paddle's attribute names for the options (``layer.ksize``, ``layer.divisor``...): the
+# N-D pools keep them public, the 2-D/3-D adaptive and fractional pools private.
+_PUBLIC_ND = {"kernel_size": "ksize", "divisor_override": "divisor"}
+_PUBLIC_1D = {"kernel_size": "kernel_size"}
+_PRIVATE = {}
+
+
 class _Pool(Layer):
-    """Stores the op's keyword options; ``forward`` applies the op to the input."""
+    """Keeps each option as an attribute under Paddle's name; ``forward`` applies the op
+    with the current attribute values."""
 
     _fn: Any = None
+    _attr_names: dict | None = _PUBLIC_ND  # option -> attribute; None: "_" + option
 
     def __init__(self, **options: Any) -> None:
         super().__init__()
-        self._name = options.pop("name", None)
-        self._options = options
+        names = type(self)._attr_names
+        self._option_attrs = {}
+        for key, value in options.items():
+            attr = "_" + key if names is None else names.get(key, key)
+            object.__setattr__(self, attr, value)
+            if key != "name":
+                self._option_attrs[key] = attr
+
+    def _options_now(self) -> dict:
+        return {key: getattr(self, attr) for key, attr in self._option_attrs.items()}
 
     def forward(self, x: Any) -> Any:
-        return type(self)._fn(x, **self._options)
+        return type(self)._fn(x, **self._options_now())
 
     def extra_repr(self) -> str:
-        return _repr(self._options)
+        return _repr(self._options_now())
 
 
 
@@ -60,6 +73,7 @@ class MaxPool1D(_Pool):
     """
 
     _fn = _f.max_pool1d
+    _attr_names = _PUBLIC_1D
 
     def __init__(self, kernel_size: Any, stride: Any = None, padding: Any = 0, return_mask: Any = False, ceil_mode: Any = False, name: str | None = None) -> None:
         super().__init__(kernel_size=kernel_size, stride=stride, padding=padding, return_mask=return_mask, ceil_mode=ceil_mode, name=name)
@@ -114,6 +128,7 @@ class AvgPool1D(_Pool):
     """
 
     _fn = _f.avg_pool1d
+    _attr_names = _PUBLIC_1D
 
     def __init__(self, kernel_size: Any, stride: Any = None, padding: Any = 0, exclusive: Any = True, ceil_mode: Any = False, name: str | None = None) -> None:
         super().__init__(kernel_size=kernel_size, stride=stride, padding=padding, exclusive=exclusive, ceil_mode=ceil_mode, name=name)
@@ -168,9 +183,10 @@ class LPPool1D(_Pool):
     """
 
     _fn = _f.lp_pool1d
+    _attr_names = _PUBLIC_1D
 
     def __init__(self, norm_type: Any, kernel_size: Any, stride: Any = None, padding: Any = 0, ceil_mode: Any = False, data_format: Any = "NCL", name: str | None = None) -> None:
-        super().__init__(norm_type=norm_type, kernel_size=kernel_size, stride=stride, padding=padding, ceil_mode=ceil_mode, data_format=data_format, name=name)
+        super().__init__(norm_type=float(norm_type), kernel_size=kernel_size, stride=stride, padding=padding, ceil_mode=ceil_mode, data_format=data_format, name=name)
 
 
 class LPPool2D(_Pool):
@@ -188,7 +204,9 @@ class LPPool2D(_Pool):
     _fn = _f.lp_pool2d
 
     def __init__(self, norm_type: Any, kernel_size: Any, stride: Any = None, padding: Any = 0, ceil_mode: Any = False, data_format: Any = "NCHW", name: str | None = None) -> None:
-        super().__init__(norm_type=norm_type, kernel_size=kernel_size, stride=stride, padding=padding, ceil_mode=ceil_mode, data_format=data_format, name=name)
+        # Paddle's LPPool2D stores (and shows) the effective stride; LPPool1D keeps None
+        stride = kernel_size if stride is None else stride
+        super().__init__(norm_type=float(norm_type), kernel_size=kernel_size, stride=stride, padding=padding, ceil_mode=ceil_mode, data_format=data_format, name=name)
 
 
 class AdaptiveAvgPool1D(_Pool):
@@ -204,6 +222,7 @@ class AdaptiveAvgPool1D(_Pool):
     """
 
     _fn = _f.adaptive_avg_pool1d
+    _attr_names = _PUBLIC_1D
 
     def __init__(self, output_size: Any, name: str | None = None) -> None:
         super().__init__(output_size=output_size, name=name)
@@ -222,6 +241,7 @@ class AdaptiveAvgPool2D(_Pool):
     """
 
     _fn = _f.adaptive_avg_pool2d
+    _attr_names = None
 
     def __init__(self, output_size: Any, data_format: Any = "NCHW", name: str | None = None) -> None:
         super().__init__(output_size=output_size, data_format=data_format, name=name)
@@ -240,6 +260,7 @@ class AdaptiveAvgPool3D(_Pool):
     """
 
     _fn = _f.adaptive_avg_pool3d
+    _attr_names = None
 
     def __init__(self, output_size: Any, data_format: Any = "NCDHW", name: str | None = None) -> None:
         super().__init__(output_size=output_size, data_format=data_format, name=name)
@@ -258,6 +279,7 @@ class AdaptiveMaxPool1D(_Pool):
     """
 
     _fn = _f.adaptive_max_pool1d
+    _attr_names = _PUBLIC_1D
 
     def __init__(self, output_size: Any, return_mask: Any = False, name: str | None = None) -> None:
         super().__init__(output_size=output_size, return_mask=return_mask, name=name)
@@ -276,6 +298,7 @@ class AdaptiveMaxPool2D(_Pool):
     """
 
     _fn = _f.adaptive_max_pool2d
+    _attr_names = None
 
     def __init__(self, output_size: Any, return_mask: Any = False, name: str | None = None) -> None:
         super().__init__(output_size=output_size, return_mask=return_mask, name=name)
@@ -294,6 +317,7 @@ class AdaptiveMaxPool3D(_Pool):
     """
 
     _fn = _f.adaptive_max_pool3d
+    _attr_names = None
 
     def __init__(self, output_size: Any, return_mask: Any = False, name: str | None = None) -> None:
         super().__init__(output_size=output_size, return_mask=return_mask, name=name)
@@ -312,6 +336,7 @@ class FractionalMaxPool2D(_Pool):
     """
 
     _fn = _f.fractional_max_pool2d
+    _attr_names = None
 
     def __init__(self, output_size: Any, kernel_size: Any = None, random_u: Any = None, return_mask: Any = False, name: str | None = None) -> None:
         super().__init__(output_size=output_size, kernel_size=kernel_size, random_u=random_u, return_mask=return_mask, name=name)
@@ -330,26 +355,25 @@ class FractionalMaxPool3D(_Pool):
     """
 
     _fn = _f.fractional_max_pool3d
+    _attr_names = None
 
     def __init__(self, output_size: Any, kernel_size: Any = None, random_u: Any = None, return_mask: Any = False, name: str | None = None) -> None:
         super().__init__(output_size=output_size, kernel_size=kernel_size, random_u=random_u, return_mask=return_mask, name=name)
 
 
-class _Unpool(Layer):
-    _fn: Any = None
+class _Unpool(_Pool):
+    """``forward(x, indices)``: the mask of a max pool comes with the input."""
 
     def __init__(self, kernel_size: Any, stride: Any = None, padding: Any = 0,
                  data_format: str = "NCHW", output_size: Any = None, name: str | None = None) -> None:
-        super().__init__()
-        self._options = dict(kernel_size=kernel_size, stride=stride, padding=padding,
-                             data_format=data_format, output_size=output_size)
-        self._name = name
+        super().__init__(kernel_size=kernel_size, stride=stride, padding=padding,
+                         data_format=data_format, output_size=output_size, name=name)
 
     def forward(self, x: Any, indices: Any) -> Any:
-        return type(self)._fn(x, indices, **self._options)
+        return type(self)._fn(x, indices, **self._options_now())
 
     def extra_repr(self) -> str:
-        return f"output_size={self._options['output_size']}"
+        return f"output_size={self.output_size}"
 
 
 class MaxUnPool1D(_Unpool):

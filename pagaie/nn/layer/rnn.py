@@ -526,11 +526,13 @@ class RNNBase(LayerList):
             raise ValueError("direction should be forward or bidirect (or bidirectional), "
                              f"received direction = {direction}")
         self.could_use_cudnn = len(self.parameters()) == num_layers * 4 * self.num_directions
-        # Paddle's cuDNN dropout state: a 0-D uint8 buffer, never saved
-        with suspended():   # a buffer with a value, also while a static program is built
-            state = _pg.zeros([], dtype="uint8")
-        state.name = f"{self.full_name()}.dropout_state__non_persistable"
-        self.register_buffer("_dropout_state", state, persistable=False)
+        if self.could_use_cudnn:
+            # Paddle's cuDNN dropout state: a 0-D uint8 buffer, never saved (absent where its
+            # cuDNN path cannot apply, e.g. with an LSTM projection)
+            with suspended():   # a buffer with a value, also while a static program is built
+                state = _pg.zeros([], dtype="uint8")
+            state.name = f"{self.full_name()}.dropout_state__non_persistable"
+            self.register_buffer("_dropout_state", state, persistable=False)
         names: list[str] = []
         for layer in range(num_layers):
             for d in range(self.num_directions):
