@@ -31,6 +31,8 @@ globals().update(_ops_pkg.PUBLIC)
 from pagaie import autograd, device, linalg, fft, signal  # noqa: E402,F401
 from pagaie.autograd import grad, no_grad, enable_grad, set_grad_enabled, is_grad_enabled  # noqa: E402,F401
 from pagaie.device import get_device, set_device  # noqa: E402,F401
+from pagaie.device import (Event, Stream, device_guard, get_cudnn_version, get_default_device,  # noqa: E402,F401
+                           get_device_module, set_default_device, XPUPlace, IPUPlace)
 
 # Subpackages; each may hoist names into this namespace with ``__paddle_toplevel__``.
 _SUBPACKAGES = ("framework", "nn", "optimizer", "regularizer", "io", "metric", "utils", "vision", "text", "hapi", "callbacks", "amp", "static", "jit", "distribution", "profiler", "distributed", "inference", "onnx", "sparse", "quantization", "incubate", "geometric", "tensor", "base", "cuda", "special", "sysconfig", "version", "audio", "compat", "functional", "random", "library")
@@ -42,3 +44,5 @@ for _sub in _SUBPACKAGES:
 del _sub, _mod, _import_module
 ops = library.ops   # custom operators registered with paddle.library.custom_op
 _sys.modules.setdefault("pagaie.ops", ops)
+# Paddle's integer dtype aliases; set last, as they shadow the builtins in this module
+globals().update({"int": int32, "long": int64, "short": int16})  # noqa: F821

@@ -36,19 +36,19 @@ _TABLE = {
     "acos": (torch.acos, "Elementwise arc cosine, in radians.",
              "[0.0, 0.5, 1.0]", "[1.5708, 1.0472, 0.0]", True, "P", "black"),
     "acosh": (torch.acosh, "Elementwise inverse hyperbolic cosine.",
-              "[1.0, 2.0]", "[0.0, 1.317]", True, "T", "promote"),
+              "[1.0, 2.0]", "[0.0, 1.317]", True, "P", "promote"),
     "asin": (torch.asin, "Elementwise arc sine, in radians.",
-             "[0.0, 0.5, 1.0]", "[0.0, 0.5236, 1.5708]", False, "T", "black"),
+             "[0.0, 0.5, 1.0]", "[0.0, 0.5236, 1.5708]", False, "P", "black"),
     "asinh": (torch.asinh, "Elementwise inverse hyperbolic sine.",
-              "[0.0, 1.0]", "[0.0, 0.8814]", False, "T", "promote"),
+              "[0.0, 1.0]", "[0.0, 0.8814]", False, "P", "promote"),
     "atan": (torch.atan, "Elementwise arc tangent, in radians.",
              "[0.0, 1.0]", "[0.0, 0.7854]", False, "P", "promote"),
     "atanh": (torch.atanh, "Elementwise inverse hyperbolic tangent.",
-              "[0.0, 0.5]", "[0.0, 0.5493]", True, "T", "black"),
+              "[0.0, 0.5]", "[0.0, 0.5493]", True, "P", "black"),
     "ceil": (torch.ceil, "Elementwise ceiling: the smallest integer not below ``x``.",
              "[-1.5, 0.2, 2.0]", "[-1.0, 1.0, 2.0]", True, "T", "promote"),
     "cos": (torch.cos, "Elementwise cosine.", "[0.0, 3.1416]", "[1.0, -1.0]", True, "P", "promote"),
-    "cosh": (torch.cosh, "Elementwise hyperbolic cosine.", "[0.0, 1.0]", "[1.0, 1.5431]", True, "T",
+    "cosh": (torch.cosh, "Elementwise hyperbolic cosine.", "[0.0, 1.0]", "[1.0, 1.5431]", True, "P",
              "black"),
     "exp": (torch.exp, "Elementwise natural exponential ``e ** x``.", "[0.0, 1.0]", "[1.0, 2.7183]",
             True, "T", "black"),
@@ -61,7 +61,7 @@ _TABLE = {
     "log10": (torch.log10, "Elementwise base-10 logarithm.", "[1.0, 100.0]", "[0.0, 2.0]", True, "P",
               "black"),
     "log1p": (torch.log1p, "Elementwise ``log(1 + x)``, accurate for small ``x``.", "[0.0, 1.0]",
-              "[0.0, 0.6931]", True, "T", "promote"),
+              "[0.0, 0.6931]", True, "P", "promote"),
     "log2": (torch.log2, "Elementwise base-2 logarithm.", "[1.0, 8.0]", "[0.0, 3.0]", True, "P",
              "black"),
     "reciprocal": (torch.reciprocal, "Elementwise reciprocal ``1 / x``.", "[2.0, 4.0]",
@@ -299,7 +299,7 @@ def sigmoid(x, name=None, *, out=None):
 
 
 __all__ += ["trunc", "trunc_", "frac", "frac_", "round", "neg", "neg_", "negative", "positive", "sgn",
-            "signbit"]
+            "signbit", "sigmoid"]
 trunc_ = trunc.inplace
 frac_ = frac.inplace
 

@@ -38,6 +38,8 @@ from pagaie.framework import tensor_methods as _tensor_methods  # noqa: E402,F40
 globals().update({"half": _dt.float16, "double": _dt.float64})
 globals()["float"] = _dt.float32
 __paddle_toplevel__ += ["half", "float", "double"]
+from pagaie.framework.async_save import async_save, clear_async_save_task_queue  # noqa: E402,F401
+__paddle_toplevel__ += ["async_save", "clear_async_save_task_queue"]
 
 e: float = math.e
 pi: float = math.pi

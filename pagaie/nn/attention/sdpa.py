@@ -14,7 +14,7 @@ from typing import Any, Iterator
 import torch
 from torch.nn import attention as _torch_attention
 
-__all__ = ["SDPBackend", "sdpa_kernel"]
+__all__ = ["SDPBackend", "sdpa_kernel", "sdp_kernel"]
 
 
 class SDPBackend(IntEnum):
@@ -121,3 +121,32 @@ def sdpa_kernel(backends: list | SDPBackend, set_priority: bool = False) -> Iter
             yield {}
     finally:
         _apply(previous, set_priority)
+
+
+@contextlib.contextmanager
+def sdp_kernel(enable_math: bool = False, enable_flash: bool = True,
+               enable_mem_efficient: bool = True) -> Iterator[dict]:
+    """``paddle.nn.functional.sdp_kernel``: :func:`sdpa_kernel` with the backends given as
+    switches (flash first, then memory-efficient, then math).
+
+    Args:
+        enable_math (bool): allow the reference implementation. Default False.
+        enable_flash (bool): allow the flash-attention kernel. Default True.
+        enable_mem_efficient (bool): allow the memory-efficient kernel. Default True.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> q = paddle.rand([1, 4, 2, 8])
+        >>> with paddle.nn.functional.sdp_kernel(enable_math=True, enable_flash=False,
+        ...                                      enable_mem_efficient=False):
+        ...     out = paddle.nn.functional.scaled_dot_product_attention(q, q, q)
+        >>> out.shape
+        paddle.Size([1, 4, 2, 8])
+    """
+    backends = [b for b, on in ((SDPBackend.FLASH_ATTENTION, enable_flash),
+                                (SDPBackend.EFFICIENT_ATTENTION, enable_mem_efficient),
+                                (SDPBackend.MATH, enable_math)) if on]
+    if not backends:
+        raise ValueError("paddle.nn.functional.sdp_kernel: at least one backend must be enabled")
+    with sdpa_kernel(backends) as ctx:
+        yield ctx

@@ -21,4 +21,5 @@ tanh_ = _PUBLIC["tanh_"]
 # Outside Paddle's __all__ but reachable as paddle.nn.functional.<name>.
 pdist = _PUBLIC["pdist"]
 diag_embed = _PUBLIC["diag_embed"]
+from pagaie.nn.attention.sdpa import sdp_kernel  # noqa: E402,F401
 del _Tensor, _PUBLIC
