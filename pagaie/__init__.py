@@ -43,6 +43,8 @@ for _sub in _SUBPACKAGES:
         globals()[_name] = getattr(_mod, _name)
 del _sub, _mod, _import_module
 ops = library.ops   # custom operators registered with paddle.library.custom_op
+# modules Paddle has at the top level that live elsewhere here (``import paddle.hub``)
 _sys.modules.setdefault("pagaie.ops", ops)
+_sys.modules.setdefault("pagaie.hub", hub)  # noqa: F821
 # Paddle's integer dtype aliases; set last, as they shadow the builtins in this module
 globals().update({"int": int32, "long": int64, "short": int16})  # noqa: F821

@@ -65,3 +65,9 @@ def test_device_names_at_top_level():
     for name in ("Event", "Stream", "device_guard", "get_cudnn_version", "get_default_device",
                  "set_default_device", "get_device_module", "XPUPlace", "IPUPlace"):
         assert getattr(pagaie, name) is getattr(pagaie.device, name)
+
+
+def test_top_level_modules_import_by_name():
+    import importlib
+    for name in ("hub", "ops", "functional", "random", "library", "compat"):
+        assert importlib.import_module(f"pagaie.{name}") is getattr(pagaie, name)
