@@ -18,360 +18,47 @@ which holds them sorted by name.
 from __future__ import annotations
 
 import json
-from typing import Any, Callable
+from typing import Any
 
 import torch
 
 from pagaie._core import dtype as _dt
 from pagaie._core.parameter import Parameter
 from pagaie._core.registry import REGISTRY
-from pagaie._core.tensor import Tensor
-from pagaie._static.ir import Program, Value
-from pagaie._static.recorder import Recorder
+from pagaie._formats.paddle_args import VARTYPE_DTYPES as _VARTYPE_DTYPES
+from pagaie._formats.paddle_args import ARGS, PaddleOp, _Const, _Unsupported
+from pagaie._static.ir import Program, Value, _shape_in
+from pagaie._static.recorder import Recorder, _to_values
 
 __all__ = ["ImportedProgram", "ARGS", "read_pir_program", "read_legacy_program", "is_pir_json"]
 
 _PIR_DTYPES = {"t_f32": "float32", "t_f64": "float64", "t_f16": "float16", "t_bf16": "bfloat16",
                "t_i8": "int8", "t_ui8": "uint8", "t_i16": "int16", "t_i32": "int32",
                "t_i64": "int64", "t_bool": "bool", "t_c64": "complex64", "t_c128": "complex128"}
-_VARTYPE_DTYPES = {0: "bool", 1: "int16", 2: "int32", 3: "int64", 4: "float16", 5: "float32",
-                   6: "float64", 20: "uint8", 21: "int8", 22: "bfloat16", 23: "complex64",
-                   24: "complex128"}
 _PIR_MAX_VERSION = 10  # the highest PIR serialisation version this reader has been checked on
 
 
 class ImportedProgram:
-    """A translated Paddle program: the pagaie program, its feeds and its fetch targets."""
+    """A translated Paddle program: the pagaie program, its feeds and its fetch targets.
+
+    ``parameters`` maps the names of the values read from the parameter file to their
+    :class:`Parameter` (trainable as Paddle saved them).
+    """
 
     def __init__(self, program: Program, feed_names: list[str], fetch_names: list[str],
-                 fetch_values: list[Value]) -> None:
+                 fetch_values: list[Value], parameters: dict | None = None) -> None:
         self.program = program
         self.feed_names = feed_names
         self.fetch_names = fetch_names
         self.fetch_values = fetch_values
+        self.parameters = dict(parameters or {})
 
-
-class _Const:
-    """A value known when the program is read (``full``, ``full_int_array``, combined constants)."""
-
-    __slots__ = ("value", "shape", "dtype")
-
-    def __init__(self, value: Any, shape: list[int] | None, dtype: str) -> None:
-        self.value, self.shape, self.dtype = value, shape, dtype
-
-    def tensor(self) -> Tensor:
-        if self.shape is None:  # an int array
-            data = torch.tensor(self.value, dtype=_dt.to_torch_dtype(self.dtype))
-        else:
-            data = torch.full(self.shape, self.value, dtype=_dt.to_torch_dtype(self.dtype))
-        return Tensor(data)
-
-    def python(self) -> Any:
-        if self.shape is None:
-            return list(self.value)
-        v = self.value
-        if self.dtype.startswith(("int", "uint")) or self.dtype == "bool":
-            v = int(v) if self.dtype != "bool" else bool(v)
-        return v
-
-
-class _Unsupported:
-    """A value no pagaie op produces (a secondary output such as batch_norm's saved mean)."""
-
-    __slots__ = ("what",)
-
-    def __init__(self, what: str) -> None:
-        self.what = what
-
-
-class PaddleOp:
-    """One Paddle op as seen by an argument mapper.
-
-    Attributes:
-        type (str): the Paddle op name (``'pd_op.conv2d'`` or legacy ``'conv2d'``).
-        legacy (bool): from a protobuf ``.pdmodel`` (named input slots) rather than PIR.
-        attrs (dict): the op's attributes, as Python values.
-    """
-
-    def __init__(self, type: str, legacy: bool, operands: Any, attrs: dict, translator: "_Translator"):
-        self.type = type
-        self.legacy = legacy
-        self._operands = operands  # PIR: list; legacy: {slot: [operands]}
-        self.attrs = attrs
-        self._tr = translator
-
-    def _raw(self, i: int, slot: str) -> Any:
-        if self.legacy:
-            args = self._operands.get(slot) or []
-            if len(args) > 1:
-                return list(args)
-            return args[0] if args else None
-        return self._operands[i] if i < len(self._operands) else None
-
-    def has(self, i: int, slot: str = "") -> bool:
-        return self._raw(i, slot) is not None
-
-    def x(self, i: int = 0, slot: str = "X") -> Any:
-        """Operand ``i`` (PIR) / slot ``slot`` (legacy) as a tensor (constants become tensors)."""
-        v = self._raw(i, slot)
-        return self._tr.as_tensor(v, self)
-
-    def xs(self, i: int = 0, slot: str = "X") -> list:
-        """A list operand (PIR ``builtin.combine``, legacy multi-argument slot) as tensors."""
-        v = self._raw(i, slot)
-        if isinstance(v, _Const) and v.shape is None:
-            return [self._tr.as_tensor(_Const(e, [], v.dtype), self) for e in v.value]
-        v = v if isinstance(v, list) else [v]
-        return [self._tr.as_tensor(e, self) for e in v]
-
-    def c(self, i: int, slot: str = "", attr: str = "", default: Any = None) -> Any:
-        """A value Paddle passes as an operand (PIR) or an attribute (legacy): a Python
-        value when known, else the tensor (pagaie's ops accept tensors there too)."""
-        if self.legacy:
-            if slot and self._operands.get(slot):
-                return self.x(i, slot)
-            return self.attrs.get(attr, default)
-        v = self._raw(i, slot)
-        if v is None:
-            return default
-        if isinstance(v, _Const):
-            return v.python()
-        if isinstance(v, list):
-            return [e.python() if isinstance(e, _Const) else self._tr.as_tensor(e, self) for e in v]
-        return self._tr.as_tensor(v, self)
-
-    def a(self, name: str, default: Any = None) -> Any:
-        return self.attrs.get(name, default)
-
-    def call(self, record: str, *args: Any, **kwargs: Any) -> Any:
-        """Record an extra op call (e.g. a reshape that legacy broadcasting needs)."""
-        return self._tr.emit(record, args, kwargs)
-
-
-Mapper = Callable[[PaddleOp], Any]
-
-
-def _unary(op: PaddleOp):
-    return (op.x(),), {}
-
-
-def _binary(op: PaddleOp):
-    x, y = op.x(0, "X"), op.x(1, "Y")
-    axis = op.a("axis", -1) if op.legacy else -1
-    if axis not in (-1, None) and isinstance(y, Tensor) and isinstance(x, Tensor) \
-            and axis != x.ndim - y.ndim and y.ndim < x.ndim:
-        # Legacy broadcasting aligns y at `axis`: append trailing unit dimensions.
-        y = op.call("reshape", y, list(y.shape) + [1] * (x.ndim - axis - y.ndim))
-    return (x, y), {}
-
-
-def _pool(kind: str, adaptive: bool, nd: int = 2) -> Mapper:
-    def mapper(op: PaddleOp):
-        if op.a("pooling_type") != kind or bool(op.a("adaptive", False)) != adaptive:
-            return None
-        x = op.x(0, "X")
-        if x.ndim != nd + 2:
-            return None
-        size = op.c(1, "", "ksize")
-        fmt = op.a("data_format", op.a("data_layout", "NCHW"))
-        if op.a("global_pooling", False):
-            if adaptive:
-                size = [1] * nd
-            else:
-                size = list(x.shape[2:] if fmt.startswith("NC") else x.shape[1:-1])
-        if adaptive:
-            return ((x, size), {"data_format": fmt} if kind == "avg" else {})
-        pads = list(op.a("paddings", [0] * nd))
-        algo = op.a("padding_algorithm", "EXPLICIT")
-        padding = algo if algo in ("SAME", "VALID") else pads
-        kw = {"stride": list(op.a("strides")), "padding": padding, "ceil_mode": op.a("ceil_mode", False),
-              "data_format": fmt}
-        if kind == "avg":
-            kw["exclusive"] = op.a("exclusive", True)
-        return (x, size), kw
-    return mapper
-
-
-def _conv(op: PaddleOp):
-    algo = op.a("padding_algorithm", "EXPLICIT")
-    padding = algo if algo in ("SAME", "VALID") else list(op.a("paddings"))
-    fmt = op.a("data_format", "NCHW")
-    return (op.x(0, "Input"), op.x(1, "Filter")), {
-        "stride": list(op.a("strides")), "padding": padding, "dilation": list(op.a("dilations")),
-        "groups": op.a("groups", 1), "data_format": "NCHW" if fmt == "AnyLayout" else fmt}
-
-
-def _conv_transpose(op: PaddleOp):
-    (x, w), kw = _conv(op)
-    out_pad = list(op.a("output_padding") or []) or 0
-    size = op.c(2, "", "output_size")
-    return (x, w), {**kw, "output_padding": out_pad, "output_size": size or None}
-
-
-def _batch_norm(op: PaddleOp):
-    if op.legacy:
-        x, mean, var, w, b = (op.x(0, s) for s in ("X", "Mean", "Variance", "Scale", "Bias"))
-    else:
-        x, mean, var, w, b = (op.x(i) if op.has(i) else None for i in range(5))
-    fmt = op.a("data_format", op.a("data_layout", "NCHW"))
-    return (x, mean, var, w, b), {"training": not op.a("is_test", True), "momentum": op.a("momentum", 0.9),
-                                  "epsilon": op.a("epsilon", 1e-5), "data_format": fmt,
-                                  "use_global_stats": op.a("use_global_stats")}
-
-
-def _layer_norm(op: PaddleOp):
-    x = op.x(0, "X")
-    w = op.x(1, "Scale") if op.has(1, "Scale") else None
-    b = op.x(2, "Bias") if op.has(2, "Bias") else None
-    axis = op.a("begin_norm_axis", 1)
-    shape = list(x.shape[axis:])
-    if w is not None and any(d < 0 for d in shape):
-        shape = [w.shape[0]] if len(shape) == 1 else shape
-    if w is not None and len(shape) > 1:  # Paddle stores flattened weights for multi-axis norms
-        w = op.call("reshape", w, shape)
-        b = op.call("reshape", b, shape) if b is not None else None
-    return (x, shape, w, b, op.a("epsilon", 1e-5)), {}
-
-
-def _reduce(op: PaddleOp):
-    axis = op.c(1, "", "dim", None)
-    if op.legacy and op.a("reduce_all", False):
-        axis = None
-    keep = op.a("keepdim", op.a("keep_dim", False))
-    axis = None if axis == [] else axis
-    return (op.x(),), {"axis": axis, "keepdim": keep}
-
-
-def _sum(op: PaddleOp):
-    if op.type == "add_n" or (op.legacy and op.type == "sum"):
-        return None
-    (x,), kw = _reduce(op)
-    dt = op.a("dtype")
-    if isinstance(dt, str) and not dt.startswith("Undefined"):
-        kw["dtype"] = dt
-    out_dt = op.a("out_dtype", -1)
-    if op.legacy and out_dt not in (-1, None):
-        kw["dtype"] = _VARTYPE_DTYPES[out_dt]
-    return (x,), kw
-
-
-def _slice(op: PaddleOp):
-    axes = list(op.a("axes"))
-    starts, ends = op.c(1, "StartsTensor", "starts"), op.c(2, "EndsTensor", "ends")
-    out = op.call("slice", op.x(0, "Input"), axes, starts, ends)
-    dec = list(op.a("decrease_axis") or [])
-    if dec:
-        out = op.call("squeeze", out, dec)
-    return ("identity", out)
-
-
-def _scale(op: PaddleOp):
-    s = op.c(1, "ScaleTensor", "scale", 1.0)
-    return (op.x(), s, float(op.a("bias", 0.0)), bool(op.a("bias_after_scale", True))), {}
-
-
-def _interpolate(op: PaddleOp):
-    x = op.x(0, "X")
-    if op.has(1, "OutSize") or op.has(2, "SizeTensor") or op.has(3, "Scale"):
-        raise NotImplementedError(f"paddle.inference: {op.type} with tensor sizes or scales is not "
-                                  "supported yet")
-    scale = list(op.a("scale") or []) or None
-    sizes = [s for s in (op.a("out_d", -1), op.a("out_h", -1), op.a("out_w", -1)) if s and s > 0]
-    nd = x.ndim - 2
-    fmt = op.a("data_format", op.a("data_layout", "NCHW"))
-    return (x,), {"size": sizes[-nd:] if sizes else None, "scale_factor": None if sizes else scale,
-                  "mode": op.a("interp_method", "nearest"), "align_corners": op.a("align_corners", False),
-                  "align_mode": op.a("align_mode", 0), "data_format": fmt}
-
-
-def _dropout(op: PaddleOp):
-    p = op.a("dropout_prob", 0.5) if op.legacy else op.c(2)
-    mode = op.a("mode", op.a("dropout_implementation", "upscale_in_train"))
-    return (op.x(),), {"p": float(p), "training": not op.a("is_test", True), "mode": mode}
-
-
-def _split(op: PaddleOp):
-    if op.legacy:
-        num = op.a("num", 0)
-        return (op.x(), num or list(op.a("sections"))), {"axis": op.c(0, "AxisTensor", "axis", 0)}
-    if op.type.endswith("split_with_num"):
-        return (op.x(), int(op.a("num"))), {"axis": op.c(1)}
-    return (op.x(), op.c(1)), {"axis": op.c(2)}
-
-
-def _cast(op: PaddleOp):
-    dt = op.a("dtype")
-    if op.legacy:
-        dt = _VARTYPE_DTYPES[op.a("out_dtype")]
-    return (op.x(), dt), {}
-
-
-def _matmul(op: PaddleOp):
-    tx = op.a("transpose_x", op.a("trans_x", False))
-    ty = op.a("transpose_y", op.a("trans_y", False))
-    return (op.x(0, "X"), op.x(1, "Y"), bool(tx), bool(ty)), {}
-
-
-# Argument mapping, one entry per op record (the Paddle op names are in the records).
-ARGS: dict[str, Mapper] = {
-    **{n: _unary for n in ("relu", "sigmoid", "tanh", "exp", "sqrt", "rsqrt", "abs", "erf",
-                           "silu", "swish", "relu6", "hardswish", "log", "floor", "ceil", "sign",
-                           "square", "sin", "cos", "reciprocal", "softsign", "mish", "assign",
-                           "logical_not", "isnan", "shape")},
-    **{n: _binary for n in ("add", "subtract", "multiply", "divide", "maximum", "minimum",
-                            "floor_divide", "remainder", "equal", "not_equal", "less_than",
-                            "less_equal", "greater_than", "greater_equal", "logical_and",
-                            "logical_or")},
-    "matmul": _matmul,
-    "gelu": lambda op: ((op.x(),), {"approximate": bool(op.a("approximate", False))}),
-    "softmax": lambda op: ((op.x(),), {"axis": op.a("axis", -1)}),
-    "log_softmax": lambda op: ((op.x(),), {"axis": op.a("axis", -1)}),
-    "leaky_relu": lambda op: ((op.x(), op.a("negative_slope", op.a("alpha", 0.01))), {}),
-    "hardsigmoid": lambda op: ((op.x(), op.a("slope", 0.1666667), op.a("offset", 0.5)), {}),
-    "pow": lambda op: _binary(op) if op.type == "elementwise_pow" else
-    ((op.x(), float(op.a("y", op.a("factor", 1.0)))), {}),
-    "clip": lambda op: ((op.x(), op.c(1, "Min", "min"), op.c(2, "Max", "max")), {}),
-    "scale": _scale,
-    "cast": _cast,
-    "conv2d": lambda op: None if op.x(0, "Input").ndim != 4 else _conv(op),
-    "conv2d_transpose": lambda op: None if op.x(0, "Input").ndim != 4 else _conv_transpose(op),
-    "batch_norm": _batch_norm,
-    "layer_norm": _layer_norm,
-    "max_pool2d": _pool("max", False),
-    "avg_pool2d": _pool("avg", False),
-    "adaptive_avg_pool2d": _pool("avg", True),
-    "adaptive_max_pool2d": _pool("max", True),
-    "reshape": lambda op: ((op.x(), op.c(1, "ShapeTensor", "shape")), {}),
-    "transpose": lambda op: ((op.x(), list(op.a("perm", op.a("axis")))), {}),
-    "flatten": lambda op: ((op.x(), op.a("start_axis", 0), op.a("stop_axis", -1)), {}),
-    "concat": lambda op: ((op.xs(0, "X"), op.c(1, "AxisTensor", "axis", 0)), {}),
-    "stack": lambda op: ((op.xs(0, "X"), op.a("axis", 0)), {}),
-    "squeeze": lambda op: ((op.x(), op.c(1, "AxesTensor", "axes") or None), {}),
-    "unsqueeze": lambda op: ((op.x(), op.c(1, "AxesTensor", "axes")), {}),
-    "tile": lambda op: ((op.x(), op.c(1, "RepeatTimes", "repeat_times")), {}),
-    "expand": lambda op: ((op.x(), op.c(1, "Shape", "shape")), {}),
-    "slice": _slice,
-    "split": _split,
-    "mean": _reduce,
-    "sum": _sum,
-    "max": _reduce,
-    "min": _reduce,
-    "prod": _reduce,
-    "dropout": _dropout,
-    "embedding": lambda op: ((op.x(0, "Ids"), op.x(1, "W")),
-                             {"padding_idx": None if op.a("padding_idx", -1) == -1
-                              else op.a("padding_idx")}),
-    "interpolate": _interpolate,
-    "argmax": lambda op: ((op.x(), op.c(1, "", "axis")),
-                          {"keepdim": op.a("keepdims", False),
-                           "dtype": op.a("dtype") if not op.legacy else
-                           _VARTYPE_DTYPES.get(op.a("dtype", 3), "int64")}),
-    "where": lambda op: ((op.x(0, "Condition"), op.x(1, "X"), op.x(2, "Y")), {}),
-    "gather": lambda op: ((op.x(0, "X"), op.x(1, "Index"), op.c(2, "Axis", "axis", 0)), {}),
-}
 
 # The main output of an op in legacy programs (PIR: output 0).
-_LEGACY_MAIN_OUT = ("Out", "Y", "Output")
+_LEGACY_MAIN_OUT = ("Out", "Y", "Output", "Result")
+# Output slots of multi-output legacy ops, in PIR's output order (others: main slot first).
+_LEGACY_OUTS = {"rnn": ("Out", "DropoutState", "State", "Reserve"),
+                "softmax_with_cross_entropy": ("Softmax", "Loss"), "huber_loss": ("Out", "Residual")}
 
 
 def _type_index() -> dict[str, list[str]]:
@@ -389,6 +76,7 @@ class _Translator:
         self.recorder = Recorder(self.program)
         self.index = _type_index()
         self.source = source
+        self.params: dict[str, Parameter] = {}
 
     def as_tensor(self, v: Any, op: PaddleOp) -> Any:
         if isinstance(v, _Const):
@@ -419,25 +107,56 @@ class _Translator:
                 continue
             if call[0] == "identity":
                 return call[1]
+            if call[0] == "outputs":
+                return _Outputs(call[1])
             args, kwargs = call
-            return self.emit(name, args, kwargs)
+            try:
+                return self.emit(name, args, kwargs)
+            except (ValueError, RuntimeError, TypeError) as exc:
+                declared = getattr(op, "declared", None)
+                if declared is None or len(declared) != 1 or declared[0] is None:
+                    raise
+                # the kernel needs data to infer its output (value checks): use Paddle's type
+                return self.emit_declared(name, args, kwargs, *declared[0], exc)
         raise NotImplementedError(f"paddle.inference: the Paddle op {op.type!r} in {self.source} "
                                   f"(attributes {_brief(op.attrs)}) has no argument mapping in pagaie "
                                   f"(records: {candidates})")
 
+    def emit_declared(self, record: str, args: tuple, kwargs: dict, shape: list[int], dtype: str,
+                      exc: BaseException) -> Value:
+        """Append a call whose output is the one Paddle declares (the kernel cannot run on
+        symbolic inputs)."""
+        rec = REGISTRY[record]
+        vargs = [_to_values(self.block, a) for a in args]
+        vkwargs = {k: _to_values(self.block, v) for k, v in kwargs.items()}
+        flat = [x for a in list(vargs) + list(vkwargs.values())
+                for x in (a if isinstance(a, (list, tuple)) else [a])]
+        if not any(isinstance(x, Value) and -1 in list(x.shape) for x in flat):
+            raise exc  # known sizes: the kernel's error is real
+        stop = not rec.differentiable or not any(isinstance(x, Value) and not x.stop_gradient for x in flat)
+        out = self.block.create_var(self.program.unique_name(record), shape, dtype, stop_gradient=stop)
+        self.block.append_op(record, vargs, vkwargs, out)
+        return out
+
     def parameter(self, name: str, shape: list[int], dtype: str, data: torch.Tensor,
-                  trainable: bool = False) -> Value:
+                  trainable: bool = False, saved: bool = True) -> Value:
         if list(data.shape) != list(shape):
             raise ValueError(f"paddle.inference: parameter {name!r} has shape {list(data.shape)} in "
                              f"the parameter file, but the program declares {shape}")
         v = self.block.create_var(name, shape, dtype, stop_gradient=not trainable, persistable=True)
         v.source = Parameter(data.to(_dt.to_torch_dtype(dtype)), trainable=trainable, name=name)
+        if saved:
+            self.params[name] = v.source
         return v
 
     def data(self, name: str, shape: list[int], dtype: str) -> Value:
         v = self.block.create_var(name, shape, dtype)
         v.is_data = True
         return v
+
+
+class _Outputs(list):
+    """The values of an op's outputs, in Paddle's output order (``None``: not computed)."""
 
 
 def _brief(attrs: dict) -> str:
@@ -500,7 +219,9 @@ def read_pir_program(data: dict, params: list[torch.Tensor], source: str = "the 
     except (KeyError, IndexError, TypeError):
         raise ValueError(f"paddle.inference: {source} is corrupt (no program block)") from None
     tr = _Translator(source)
-    names = [op["A"][3] for op in ops if op.get("#") == "p"]
+    # only persistable parameters are in the file (a non-persistable one, e.g. an RNN's
+    # dropout state, starts as zeros)
+    names = [op["A"][3] for op in ops if op.get("#") == "p" and _pir_persistable(op)]
     bound = _bind_params(names, params, source)
     vals: dict[int, Any] = {0: None}
     feeds: list[str] = []
@@ -512,7 +233,13 @@ def read_pir_program(data: dict, params: list[torch.Tensor], source: str = "the 
         raise ValueError(f"paddle.inference: {source} is corrupt ({type(exc).__name__}: {exc})") from None
     fetch.sort(key=lambda f: f[0])
     values = [tr.as_tensor(v, PaddleOp("pd_op.fetch", False, [], {}, tr)) for _, _, v in fetch]
-    return ImportedProgram(tr.program, feeds, [n for _, n, _ in fetch], values)
+    return ImportedProgram(tr.program, feeds, [n for _, n, _ in fetch], values, tr.params)
+
+
+def _pir_persistable(raw: dict) -> bool:
+    # a parameter's output attributes are [persistable, stop_gradient, trainable]
+    oa = raw.get("OA", [])
+    return not oa or bool(oa[0])
 
 
 def _pir_op(raw: dict, tr: _Translator, vals: dict, bound: dict, feeds: list, fetch: list) -> None:
@@ -522,7 +249,9 @@ def _pir_op(raw: dict, tr: _Translator, vals: dict, bound: dict, feeds: list, fe
         shape, dt = _pir_type(out["TT"])
         pname = raw["A"][3]
         trainable = bool(raw.get("OA", [1, 1, 0])[2]) if len(raw.get("OA", [])) > 2 else False
-        vals[out["%"]] = tr.parameter(pname, shape, dt, bound[pname], trainable)
+        saved = _pir_persistable(raw)
+        data = bound[pname] if saved else torch.zeros(shape, dtype=_dt.to_torch_dtype(dt))
+        vals[out["%"]] = tr.parameter(pname, shape, dt, data, trainable, saved)
         return
     if raw.get("regions"):
         raise NotImplementedError(f"paddle.inference: control flow op {_pir_name(name)!r} in "
@@ -555,10 +284,31 @@ def _pir_op(raw: dict, tr: _Translator, vals: dict, bound: dict, feeds: list, fe
                 vals[i] = v
     else:
         op = PaddleOp(ptype, False, ins, attrs, tr)
+        op.declared = [_pir_type(o.get("TT")) if isinstance(o.get("TT"), dict) and
+                       o["TT"].get("#", "").endswith("t_dtensor") else None for o in outs]
         result = tr.translate(op)
-        vals[ids[0]] = result
-        for k, i in enumerate(ids[1:], 1):
-            vals[i] = _Unsupported(f"output {k} of {ptype}")
+        if not isinstance(result, _Outputs):
+            result = [result]
+        for k, i in enumerate(ids):
+            r = result[k] if k < len(result) else None
+            vals[i] = _Unsupported(f"output {k} of {ptype}") if r is None else r
+            if isinstance(r, Value):
+                _refine(r, outs[k].get("TT"))
+
+
+def _refine(v: Value, tt: Any) -> None:
+    """Give a recorded value the sizes Paddle's program declares where the recorder could not
+    infer them (``full_with_tensor`` from a shape computed at run time, ...)."""
+    declared = _pir_type(tt) if isinstance(tt, dict) and tt.get("#", "").endswith("t_dtensor") else None
+    if declared is None or v.op is None:
+        return
+    have = list(v.shape)
+    shape = declared[0]
+    if len(have) != len(shape) or -1 not in have:
+        return
+    new = [d if d >= 0 and h < 0 else h for h, d in zip(have, shape)]
+    if new != have:
+        v._t = torch.empty(_shape_in(new), device="meta", dtype=v._t.dtype)
 
 
 def _pir_name(name: str) -> str:
@@ -593,15 +343,17 @@ def read_legacy_program(raw: bytes, params: list[torch.Tensor],
     block = desc.blocks[0]
     tr = _Translator(source)
     infos = {}
+    grads: dict[str, bool] = {}  # parameters saved without stop_gradient are trainable
     for v in block.vars:
         td = v.type.dense_tensor.tensor
         infos[v.name] = (v.type.type, list(td.dims), _VARTYPE_DTYPES.get(td.data_type), v.persistable)
+        grads[v.name] = not (v.HasField("stop_gradient") and v.stop_gradient)
     pnames = [n for n, (kind, _, _, pers) in infos.items() if pers and kind == 7]
     bound = _bind_params(pnames, params, source)
     vals: dict[str, Any] = {}
     for n in pnames:
         _, shape, dt, _ = infos[n]
-        vals[n] = tr.parameter(n, shape, dt, bound[n])
+        vals[n] = tr.parameter(n, shape, dt, bound[n], grads[n])
 
     def attr_value(a: Any) -> Any:
         field = ATTR_FIELDS.get(a.kind)
@@ -630,6 +382,12 @@ def read_legacy_program(raw: bytes, params: list[torch.Tensor],
             arg = op.inputs[0].arguments[0]
             fetch.append((attrs.get("col", len(fetch)), arg, vals.get(arg)))
             continue
+        if op.type == "fill_constant" and not any(ins.get(s) for s in ("ShapeTensor", "ShapeTensorList",
+                                                                       "ValueTensor")):
+            value = attrs.get("str_value") or attrs.get("value", 0.0)
+            dt = _VARTYPE_DTYPES.get(attrs.get("dtype"), "float32")
+            vals[outs["Out"][0]] = _Const(float(value), list(attrs.get("shape") or []), dt)
+            continue
         for slot, args in ins.items():
             for a in args:
                 if isinstance(a, str):
@@ -641,7 +399,16 @@ def read_legacy_program(raw: bytes, params: list[torch.Tensor],
         for s, names in outs.items():
             for n in names:
                 vals.setdefault(n, _Unsupported(f"output {s} of {op.type}"))
-        if slot is not None:
+        if isinstance(result, _Outputs):  # several outputs, in Paddle's output order
+            order = _LEGACY_OUTS.get(op.type) or \
+                sorted(outs, key=lambda s: s not in _LEGACY_MAIN_OUT)
+            for s, r in zip(order, result):
+                names = outs.get(s, [])
+                if r is None:
+                    continue
+                for n, e in zip(names, r if isinstance(r, list) and len(names) > 1 else [r]):
+                    vals[n] = e
+        elif slot is not None:
             names = outs[slot]
             if isinstance(result, (list, tuple)) and len(names) > 1:
                 for n, r in zip(names, result):
@@ -652,7 +419,7 @@ def read_legacy_program(raw: bytes, params: list[torch.Tensor],
     fetch.sort(key=lambda f: f[0])
     dummy = PaddleOp("fetch", True, {}, {}, tr)
     return ImportedProgram(tr.program, [n for _, n in feeds], [n for _, n, _ in fetch],
-                           [tr.as_tensor(v, dummy) for _, _, v in fetch])
+                           [tr.as_tensor(v, dummy) for _, _, v in fetch], tr.params)
 
 
 def load_program_file(model_bytes: bytes, params: list[torch.Tensor], source: str) -> ImportedProgram:

@@ -232,9 +232,10 @@ class TranslatedLayer(Layer):
     def _output_spec(self, method_name: str = "forward") -> list:
         """InputSpecs describing the outputs of ``method_name`` (named ``output_<i>``)."""
         from pagaie.static.input_spec import InputSpec
+        holder = self._programs.get(method_name) or {}
         gb = self.program(method_name).global_block()
-        return [InputSpec(list(gb.var(n).shape), gb.var(n).dtype, f"output_{i}")
-                for i, n in enumerate(self._programs[method_name]["fetch_names"])]
+        values = holder.get("fetch_values") or [gb.var(n) for n in holder["fetch_names"]]
+        return [InputSpec(list(v.shape), v.dtype, f"output_{i}") for i, v in enumerate(values)]
 
     def _runner(self, holder: dict, train: bool) -> tuple:
         key = (id(holder), train)
@@ -243,7 +244,7 @@ class TranslatedLayer(Layer):
             prog = holder["train"] if train else holder["infer"]
             fetch_names = holder["train_fetch_names"] if train else holder["fetch_names"]
             gb = prog.global_block()
-            fetch = [gb.var(n) for n in fetch_names]
+            fetch = holder.get("fetch_values") or [gb.var(n) for n in fetch_names]
             hit = (make_runner(prog, holder["feed_names"], fetch, None), holder["feed_names"])
             self._runners[key] = hit
         return hit
@@ -275,9 +276,28 @@ def _jit_section_of_inference_model(text: str) -> dict:
                         "shape": list(v.shape)} for v in values]}
 
 
+def _load_paddle_program(raw: bytes, model_path: str, params_path: str) -> TranslatedLayer:
+    """A TranslatedLayer over a program written by PaddlePaddle itself (PIR ``.json`` or legacy
+    ``.pdmodel``): its ops translated to pagaie's, one program for both modes (Paddle's
+    exported program is its inference form: dropout off and batch norm on its running
+    statistics also after ``.train()``), gradients flowing to the trainable parameters."""
+    from pagaie._formats.paddle_program import load_program_file
+
+    tensors = load_tensors(params_path) if os.path.exists(params_path) else []
+    imported = load_program_file(raw, tensors, repr(model_path))
+    persistable: dict[str, Parameter] = {}
+    for n, p in imported.parameters.items():
+        persistable[n] = Parameter(p._t.detach().to(default_device()), trainable=bool(p.trainable), name=n)
+    holder = {"infer": imported.program, "train": None, "feed_names": list(imported.feed_names),
+              "fetch_names": list(imported.fetch_names), "train_fetch_names": [],
+              "fetch_values": list(imported.fetch_values)}
+    return TranslatedLayer({"forward": holder}, persistable)
+
+
 def load(path: str, **configs: Any) -> TranslatedLayer:
     """Load what :func:`save` (or ``paddle.static.save_inference_model``) wrote as a
-    :class:`TranslatedLayer`.
+    :class:`TranslatedLayer`; models saved by PaddlePaddle itself (PIR ``path.json`` or
+    legacy ``path.pdmodel``, with ``path.pdiparams``) load too.
 
     Args:
         path (str): the ``'dirname/file_prefix'`` given to ``save``.
@@ -300,10 +320,14 @@ def load(path: str, **configs: Any) -> TranslatedLayer:
     params = configs.get("params_filename")
     model_path = os.path.join(path, model) if model else path + ".json"
     params_path = os.path.join(path, params) if params else path + ".pdiparams"
+    if not model and not os.path.exists(model_path) and os.path.exists(path + ".pdmodel"):
+        model_path = path + ".pdmodel"  # a legacy program written by PaddlePaddle
     if not os.path.exists(model_path):
         raise ValueError(f"paddle.jit.load: the model file {model_path!r} does not exist")
     with open(model_path, "rb") as f:
         raw = f.read()
+    if raw.lstrip()[:1] != b"{":
+        return _load_paddle_program(raw, model_path, params_path)
     try:
         data = json.loads(raw.decode("utf-8"))
     except (UnicodeDecodeError, ValueError) as exc:
@@ -311,8 +335,7 @@ def load(path: str, **configs: Any) -> TranslatedLayer:
     if not isinstance(data, dict):
         raise _corrupt(model_path, "not a program")
     if isinstance(data.get("base_code"), dict) and data["base_code"].get("magic") == "pir":
-        raise ValueError(f"paddle.jit.load: {model_path!r} is a program written by PaddlePaddle (PIR); "
-                         "paddle.jit.load reads models saved by pagaie's paddle.jit.save")
+        return _load_paddle_program(raw, model_path, params_path)
     jit = data.get("jit")
     if jit is None and isinstance(data.get("feed_names"), list) and isinstance(data.get("fetch_names"), list):
         jit = _jit_section_of_inference_model(raw.decode("utf-8"))

@@ -1,0 +1,596 @@
+"""Argument mapping of real Paddle ops onto pagaie op records (used by :mod:`.paddle_program`).
+
+:class:`PaddleOp` is one Paddle op as a mapper sees it (operands by position in PIR, by
+slot in legacy programs; attributes as Python values). :data:`ARGS` holds one mapper per
+op record name: it returns the record's Paddle-signature call ``(args, kwargs)``, ``None``
+when the op is not this record's, ``("identity", value)`` when the op reduces to values
+already built (with :meth:`PaddleOp.call`), or ``("outputs", [v0, v1, ...])`` for ops
+with several outputs (``None`` for an output pagaie does not compute).
+"""
+from __future__ import annotations
+
+from typing import Any, Callable
+
+import numpy as np
+import torch
+
+from pagaie._core import dtype as _dt
+from pagaie._core.tensor import Tensor
+
+__all__ = ["ARGS", "PaddleOp", "VARTYPE_DTYPES"]
+
+VARTYPE_DTYPES = {0: "bool", 1: "int16", 2: "int32", 3: "int64", 4: "float16", 5: "float32",
+                  6: "float64", 20: "uint8", 21: "int8", 22: "bfloat16", 23: "complex64",
+                  24: "complex128"}
+_VARTYPE_DTYPES = VARTYPE_DTYPES
+
+
+class _Const:
+    """A value known when the program is read (``full``, ``full_int_array``, combined constants)."""
+
+    __slots__ = ("value", "shape", "dtype")
+
+    def __init__(self, value: Any, shape: list[int] | None, dtype: str) -> None:
+        self.value, self.shape, self.dtype = value, shape, dtype
+
+    def tensor(self) -> Tensor:
+        if self.shape is None:  # an int array
+            data = torch.tensor(self.value, dtype=_dt.to_torch_dtype(self.dtype))
+        else:
+            data = torch.full(self.shape, self.value, dtype=_dt.to_torch_dtype(self.dtype))
+        return Tensor(data)
+
+    def python(self) -> Any:
+        if self.shape is None:
+            return list(self.value)
+        v = self.value
+        if self.dtype.startswith(("int", "uint")) or self.dtype == "bool":
+            v = int(v) if self.dtype != "bool" else bool(v)
+        return v
+
+
+class _Unsupported:
+    """A value no pagaie op produces (a secondary output such as batch_norm's saved mean)."""
+
+    __slots__ = ("what",)
+
+    def __init__(self, what: str) -> None:
+        self.what = what
+
+
+class PaddleOp:
+    """One Paddle op as seen by an argument mapper.
+
+    Attributes:
+        type (str): the Paddle op name (``'pd_op.conv2d'`` or legacy ``'conv2d'``).
+        legacy (bool): from a protobuf ``.pdmodel`` (named input slots) rather than PIR.
+        attrs (dict): the op's attributes, as Python values.
+    """
+
+    def __init__(self, type: str, legacy: bool, operands: Any, attrs: dict, translator: Any):
+        self.type = type
+        self.legacy = legacy
+        self._operands = operands  # PIR: list; legacy: {slot: [operands]}
+        self.attrs = attrs
+        self._tr = translator
+        self.declared: list | None = None  # PIR: (shape, dtype) Paddle declares per output
+
+    def _raw(self, i: int, slot: str) -> Any:
+        if self.legacy:
+            args = self._operands.get(slot) or []
+            if not args and i == 0 and slot == "X" and len(self._operands) == 1:
+                args = next(iter(self._operands.values()))  # a unary op's one slot (Input...)
+            if len(args) > 1:
+                return list(args)
+            return args[0] if args else None
+        return self._operands[i] if i < len(self._operands) else None
+
+    def has(self, i: int, slot: str = "") -> bool:
+        return self._raw(i, slot) is not None
+
+    def x(self, i: int = 0, slot: str = "X") -> Any:
+        """Operand ``i`` (PIR) / slot ``slot`` (legacy) as a tensor (constants become tensors)."""
+        v = self._raw(i, slot)
+        return self._tr.as_tensor(v, self)
+
+    def xs(self, i: int = 0, slot: str = "X") -> list:
+        """A list operand (PIR ``builtin.combine``, legacy multi-argument slot) as tensors."""
+        v = self._raw(i, slot)
+        if isinstance(v, _Const) and v.shape is None:
+            return [self._tr.as_tensor(_Const(e, [], v.dtype), self) for e in v.value]
+        v = v if isinstance(v, list) else [v]
+        return [self._tr.as_tensor(e, self) for e in v]
+
+    def c(self, i: int, slot: str = "", attr: str = "", default: Any = None) -> Any:
+        """A value Paddle passes as an operand (PIR) or an attribute (legacy): a Python
+        value when known, else the tensor (pagaie's ops accept tensors there too)."""
+        if self.legacy:
+            if slot and self._operands.get(slot):
+                return self.x(i, slot)
+            return self.attrs.get(attr, default)
+        v = self._raw(i, slot)
+        if v is None:
+            return default
+        if isinstance(v, _Const):
+            return v.python()
+        if isinstance(v, list):
+            return [e.python() if isinstance(e, _Const) else self._tr.as_tensor(e, self) for e in v]
+        return self._tr.as_tensor(v, self)
+
+    def a(self, name: str, default: Any = None) -> Any:
+        return self.attrs.get(name, default)
+
+    def call(self, record: str, *args: Any, **kwargs: Any) -> Any:
+        """Record an extra op call (e.g. a reshape that legacy broadcasting needs)."""
+        return self._tr.emit(record, args, kwargs)
+
+
+Mapper = Callable[[PaddleOp], Any]
+
+
+def _unary(op: PaddleOp):
+    return (op.x(),), {}
+
+
+def _binary(op: PaddleOp):
+    x, y = op.x(0, "X"), op.x(1, "Y")
+    axis = op.a("axis", -1) if op.legacy else -1
+    if axis not in (-1, None) and isinstance(y, Tensor) and isinstance(x, Tensor) \
+            and axis != x.ndim - y.ndim and y.ndim < x.ndim:
+        # Legacy broadcasting aligns y at `axis`: append trailing unit dimensions.
+        y = op.call("reshape", y, list(y.shape) + [1] * (x.ndim - axis - y.ndim))
+    return (x, y), {}
+
+
+def _pool(kind: str, adaptive: bool, nd: int = 2) -> Mapper:
+    def mapper(op: PaddleOp):
+        if op.a("pooling_type") != kind or bool(op.a("adaptive", False)) != adaptive:
+            return None
+        x = op.x(0, "X")
+        if x.ndim != nd + 2:
+            return None
+        size = op.c(1, "", "ksize")
+        if size is None:
+            size = op.a("kernel_size")
+        fmt = op.a("data_format", op.a("data_layout", "NCHW"))
+        if op.a("global_pooling", False):
+            if adaptive:
+                size = [1] * nd
+            else:
+                size = list(x.shape[2:] if fmt.startswith("NC") else x.shape[1:-1])
+        if adaptive:
+            return ((x, size), {"data_format": fmt} if kind == "avg" else {})
+        pads = list(op.a("paddings", [0] * nd))
+        algo = op.a("padding_algorithm", "EXPLICIT")
+        padding = algo if algo in ("SAME", "VALID") else pads
+        kw = {"stride": list(op.a("strides")), "padding": padding, "ceil_mode": op.a("ceil_mode", False),
+              "data_format": fmt}
+        if kind == "avg":
+            kw["exclusive"] = op.a("exclusive", True)
+        return (x, size), kw
+    return mapper
+
+
+def _conv(op: PaddleOp):
+    algo = op.a("padding_algorithm", "EXPLICIT")
+    padding = algo if algo in ("SAME", "VALID") else list(op.a("paddings"))
+    fmt = op.a("data_format", "NCHW")
+    return (op.x(0, "Input"), op.x(1, "Filter")), {
+        "stride": list(op.a("strides")), "padding": padding, "dilation": list(op.a("dilations")),
+        "groups": op.a("groups", 1), "data_format": "NCHW" if fmt == "AnyLayout" else fmt}
+
+
+def _conv_transpose(op: PaddleOp):
+    (x, w), kw = _conv(op)
+    out_pad = list(op.a("output_padding") or []) or 0
+    size = op.c(2, "", "output_size")
+    return (x, w), {**kw, "output_padding": out_pad, "output_size": size or None}
+
+
+def _batch_norm(op: PaddleOp):
+    if op.legacy:
+        x, mean, var, w, b = (op.x(0, s) for s in ("X", "Mean", "Variance", "Scale", "Bias"))
+    else:
+        x, mean, var, w, b = (op.x(i) if op.has(i) else None for i in range(5))
+    fmt = op.a("data_format", op.a("data_layout", "NCHW"))
+    return (x, mean, var, w, b), {"training": not op.a("is_test", True), "momentum": op.a("momentum", 0.9),
+                                  "epsilon": op.a("epsilon", 1e-5), "data_format": fmt,
+                                  "use_global_stats": op.a("use_global_stats")}
+
+
+def _layer_norm(op: PaddleOp):
+    x = op.x(0, "X")
+    w = op.x(1, "Scale") if op.has(1, "Scale") else None
+    b = op.x(2, "Bias") if op.has(2, "Bias") else None
+    axis = op.a("begin_norm_axis", 1)
+    shape = list(x.shape[axis:])
+    if w is not None and any(d < 0 for d in shape):
+        shape = [w.shape[0]] if len(shape) == 1 else shape
+    return (x, shape, w, b, op.a("epsilon", 1e-5)), {}
+
+
+def _reduce(op: PaddleOp):
+    axis = op.c(1, "", "dim", None)
+    if axis is None and not op.legacy:
+        axis = op.a("axis")
+    if op.legacy and op.a("reduce_all", False):
+        axis = None
+    keep = op.a("keepdim", op.a("keep_dim", False))
+    axis = None if axis == [] else axis
+    return (op.x(),), {"axis": axis, "keepdim": keep}
+
+
+def _sum(op: PaddleOp):
+    if op.type == "add_n" or (op.legacy and op.type == "sum"):
+        return None
+    (x,), kw = _reduce(op)
+    dt = op.a("dtype")
+    if isinstance(dt, str) and not dt.startswith("Undefined"):
+        kw["dtype"] = dt
+    out_dt = op.a("out_dtype", -1)
+    if op.legacy and out_dt not in (-1, None):
+        kw["dtype"] = _VARTYPE_DTYPES[out_dt]
+    return (x,), kw
+
+
+def _slice(op: PaddleOp):
+    axes = list(op.a("axes"))
+    starts, ends = op.c(1, "StartsTensor", "starts"), op.c(2, "EndsTensor", "ends")
+    out = op.call("slice", op.x(0, "Input"), axes, starts, ends)
+    dec = list(op.a("decrease_axis") or [])
+    if dec:
+        out = op.call("squeeze", out, dec)
+    return ("identity", out)
+
+
+def _scale(op: PaddleOp):
+    s = op.c(1, "ScaleTensor", "scale", 1.0)
+    return (op.x(), s, float(op.a("bias", 0.0)), bool(op.a("bias_after_scale", True))), {}
+
+
+def _interpolate(op: PaddleOp):
+    x = op.x(0, "X")
+    if op.has(1, "OutSize") or op.has(2, "SizeTensor") or op.has(3, "Scale"):
+        raise NotImplementedError(f"paddle.inference: {op.type} with tensor sizes or scales is not "
+                                  "supported yet")
+    scale = list(op.a("scale") or []) or None
+    sizes = [s for s in (op.a("out_d", -1), op.a("out_h", -1), op.a("out_w", -1)) if s and s > 0]
+    nd = x.ndim - 2
+    fmt = op.a("data_format", op.a("data_layout", "NCHW"))
+    return (x,), {"size": sizes[-nd:] if sizes else None, "scale_factor": None if sizes else scale,
+                  "mode": op.a("interp_method", "nearest"), "align_corners": op.a("align_corners", False),
+                  "align_mode": op.a("align_mode", 0), "data_format": fmt}
+
+
+def _dropout(op: PaddleOp):
+    p = op.a("dropout_prob", 0.5) if op.legacy else op.c(2)
+    mode = op.a("mode", op.a("dropout_implementation", "upscale_in_train"))
+    mode = "downscale_in_infer" if mode == "downgrade_in_infer" else mode
+    return (op.x(),), {"p": float(p), "training": not op.a("is_test", True), "mode": mode}
+
+
+def _split(op: PaddleOp):
+    if op.legacy:
+        num = op.a("num", 0)
+        return (op.x(), num or list(op.a("sections"))), {"axis": op.c(0, "AxisTensor", "axis", 0)}
+    if op.type.endswith("split_with_num"):
+        return (op.x(), int(op.a("num"))), {"axis": op.c(1)}
+    return (op.x(), op.c(1)), {"axis": op.c(2)}
+
+
+def _cast(op: PaddleOp):
+    dt = op.a("dtype")
+    if op.legacy:
+        dt = _VARTYPE_DTYPES[op.a("out_dtype")]
+    return (op.x(), dt), {}
+
+
+def _matmul(op: PaddleOp):
+    tx = op.a("transpose_x", op.a("trans_x", False))
+    ty = op.a("transpose_y", op.a("trans_y", False))
+    return (op.x(0, "X"), op.x(1, "Y"), bool(tx), bool(ty)), {}
+
+
+def _attr_unary(*names: str) -> Mapper:
+    """``record(x, <attributes named ``names``>)``: Paddle's attribute order is the record's."""
+    def mapper(op: PaddleOp):
+        return (op.x(),) + tuple(op.a(n) for n in names), {}
+    return mapper
+
+
+def _cum(op: PaddleOp):
+    x = op.x()
+    if op.type.endswith("cumprod"):
+        axis = op.a("dim", -1)
+    else:
+        axis = None if op.a("flatten", False) else op.c(1, "", "axis", -1)
+    if axis is None:
+        x, axis = op.call("flatten", x), 0
+    name = "cumprod" if op.type.endswith("cumprod") else "cumsum"
+    rev = bool(op.a("reverse", False))
+    if rev:
+        x = op.call("flip", x, [axis])
+    out = op.call(name, x, axis)
+    if op.a("exclusive", False):  # shift by one: the op over the elements before each one
+        out = op.call("divide", out, x) if name == "cumprod" else op.call("subtract", out, x)
+    if rev:
+        out = op.call("flip", out, [axis])
+    return ("identity", out)
+
+
+def _p_norm(op: PaddleOp):
+    axis = None if op.a("asvector", False) else op.a("axis", -1)
+    return (op.x(), float(op.a("porder", 2.0)), axis, bool(op.a("keepdim", False))), {}
+
+
+def _pad3d(op: PaddleOp):
+    pads = op.c(1, "Paddings", "paddings")
+    return (op.x(), pads), {"mode": op.a("mode", "constant"), "value": float(op.a("pad_value", 0.0)),
+                            "data_format": op.a("data_format", "NCDHW")}
+
+
+def _strided_slice(op: PaddleOp):
+    return (op.x(0, "Input"), list(op.a("axes")), op.c(1, "StartsTensorList", "starts"),
+            op.c(2, "EndsTensorList", "ends"), op.c(3, "StridesTensorList", "strides")), {}
+
+
+def _topk(op: PaddleOp):
+    vals, idx = op.call("topk", op.x(), op.c(1, "K", "k"), op.a("axis", -1), op.a("largest", True),
+                        op.a("sorted", True))
+    return ("outputs", [vals, idx])
+
+
+def _argsort(op: PaddleOp):
+    x, axis = op.x(), op.a("axis", -1)
+    idx = op.call("argsort", x, axis, bool(op.a("descending", False)), bool(op.a("stable", False)))
+    return ("outputs", [op.call("take_along_axis", x, idx, axis), idx])
+
+
+def _group_norm(op: PaddleOp):
+    x = op.x(0, "X")
+    w = op.x(1, "Scale") if op.has(1, "Scale") else None
+    b = op.x(2, "Bias") if op.has(2, "Bias") else None
+    return (x, op.a("groups"), op.a("epsilon", 1e-5), w, b, op.a("data_format", "NCHW")), {}
+
+
+def _instance_norm(op: PaddleOp):
+    x = op.x(0, "X")
+    w = op.x(1, "Scale") if op.has(1, "Scale") else None
+    b = op.x(2, "Bias") if op.has(2, "Bias") else None
+    return (x,), {"weight": w, "bias": b, "eps": op.a("epsilon", 1e-5)}
+
+
+def _arange(op: PaddleOp):
+    return (op.c(0, "Start"), op.c(1, "End"), op.c(2, "Step")), {"dtype": op.a("dtype")}
+
+
+def _linspace(op: PaddleOp):
+    return (op.c(0, "Start"), op.c(1, "Stop"), op.c(2, "Num")), {"dtype": op.a("dtype")}
+
+
+def _full_like(op: PaddleOp):
+    dt = op.a("dtype")
+    if op.legacy:
+        dt = _VARTYPE_DTYPES.get(dt)
+    return (op.x(), op.c(1, "ValueTensor", "value")), {"dtype": None if dt in (None, "Undefined") else dt}
+
+
+def _full_with_tensor(op: PaddleOp):
+    if op.type != "pd_op.full_with_tensor":
+        return None
+    value = op.c(0)
+    if isinstance(value, list):
+        value = value[0]
+    return (op.c(1), value, op.a("dtype")), {}
+
+
+def _assign_value(op: PaddleOp):
+    dt = op.a("dtype")
+    if op.legacy:
+        dt = _VARTYPE_DTYPES.get(dt, dt)
+    vals = op.a("values")
+    if vals is None:  # legacy: one list per dtype
+        vals = next((op.a(k) for k in ("fp32_values", "int32_values", "int64_values", "bool_values",
+                                       "fp64_values") if op.a(k)), [])
+    data = np.asarray(vals, dtype=np.float64).reshape(list(op.a("shape")))
+    return ("identity", Tensor(torch.from_numpy(data).to(_dt.to_torch_dtype(dt))))
+
+
+def _expand_as(op: PaddleOp):
+    if op.has(1, "Y"):
+        return (op.x(), op.x(1, "Y")), {}
+    return ("identity", op.call("expand", op.x(), list(op.a("target_shape"))))
+
+
+def _einsum(op: PaddleOp):
+    return (op.a("equation"), *op.xs(0, "Operands")), {}
+
+
+def _repeat_interleave(op: PaddleOp):
+    reps = op.x(1, "RepeatsTensor") if op.type.endswith("with_tensor_index") else op.a("repeats")
+    return (op.x(), reps, op.a("axis")), {}
+
+
+def _rnn(op: PaddleOp):
+    seq = op.x(3, "SequenceLength") if op.has(3, "SequenceLength") else None
+    out, states = op.call("rnn", op.x(0, "Input"), op.xs(1, "PreState"), op.xs(2, "WeightList"), seq,
+                          float(op.a("dropout_prob", 0.0)), bool(op.a("is_bidirec", False)),
+                          op.a("input_size"), op.a("hidden_size"), op.a("num_layers", 1),
+                          op.a("mode", "LSTM"), op.a("seed", 0), bool(op.a("is_test", True)))
+    return ("outputs", [out, None, list(states), None])
+
+
+def _softmax_ce(op: PaddleOp):
+    if not op.a("use_softmax", True):
+        return None
+    loss, sm = op.call("softmax_with_cross_entropy", op.x(0, "Logits"), op.x(1, "Label"),
+                       bool(op.a("soft_label", False)), op.a("ignore_index", -100),
+                       bool(op.a("numeric_stable_mode", True)), True, op.a("axis", -1))
+    return ("outputs", [sm, loss])
+
+
+def _huber(op: PaddleOp):
+    x, y = op.x(0, "X"), op.x(1, "Y")
+    loss = op.call("smooth_l1_loss", x, y, "none", float(op.a("delta", 1.0)))
+    return ("outputs", [loss, op.call("subtract", y, x)])
+
+
+def _prelu(op: PaddleOp):
+    return (op.x(0, "X"), op.x(1, "Alpha")), {"data_format": op.a("data_format", "NCHW")}
+
+
+def _unfold(op: PaddleOp):
+    return (op.x(), list(op.a("kernel_sizes")), list(op.a("strides")), list(op.a("paddings")),
+            list(op.a("dilations"))), {}
+
+
+def _embedding(op: PaddleOp):
+    pad = None if op.a("padding_idx", -1) == -1 else op.a("padding_idx")
+    return (op.x(0, "Ids"), op.x(1, "W")), {"padding_idx": pad}
+
+
+def _max_pool_with_index(op: PaddleOp):
+    if not op.type.endswith("_with_index"):
+        return None
+    x = op.x()
+    nd = x.ndim - 2
+    size = list(op.a("kernel_size", op.a("ksize")))
+    if op.a("adaptive", False):
+        name = f"adaptive_max_pool{nd}d"
+        out = op.call(name, x, size, True)
+    else:
+        if op.a("global_pooling", False):
+            size = list(x.shape[2:])
+        out = op.call(f"max_pool{nd}d", x, size, list(op.a("strides")), list(op.a("paddings")), True,
+                      bool(op.a("ceil_mode", False)))
+    return ("outputs", list(out))
+
+
+# Argument mapping, one entry per op record (the Paddle op names are in the records).
+ARGS: dict[str, Mapper] = {
+    **{n: _unary for n in ("relu", "sigmoid", "tanh", "exp", "sqrt", "rsqrt", "abs", "erf",
+                           "silu", "swish", "relu6", "hardswish", "log", "floor", "ceil", "sign",
+                           "square", "sin", "cos", "reciprocal", "softsign", "mish", "assign",
+                           "logical_not", "isnan", "shape", "asin", "acos", "atan", "sinh", "cosh",
+                           "tan", "asinh", "acosh", "atanh", "expm1", "log1p", "log2", "log10", "trunc",
+                           "isfinite", "isinf", "log_sigmoid", "tanhshrink", "nonzero", "numel",
+                           "bitwise_not")},
+    **{n: _binary for n in ("add", "subtract", "multiply", "divide", "maximum", "minimum",
+                            "floor_divide", "remainder", "equal", "not_equal", "less_than",
+                            "less_equal", "greater_than", "greater_equal", "logical_and",
+                            "logical_or", "logical_xor", "bitwise_and", "bitwise_or", "bitwise_xor",
+                            "atan2", "fmax", "fmin", "heaviside")},
+    "matmul": _matmul,
+    "gelu": lambda op: ((op.x(),), {"approximate": bool(op.a("approximate", False))}),
+    "softmax": lambda op: ((op.x(),), {"axis": op.a("axis", -1)}),
+    "log_softmax": lambda op: ((op.x(),), {"axis": op.a("axis", -1)}),
+    "leaky_relu": lambda op: ((op.x(), op.a("negative_slope", op.a("alpha", 0.01))), {}),
+    "hardsigmoid": lambda op: ((op.x(), op.a("slope", 0.1666667), op.a("offset", 0.5)), {}),
+    "pow": lambda op: _binary(op) if op.type.endswith("elementwise_pow") else
+    ((op.x(), float(op.a("y", op.a("factor", 1.0)))), {}),
+    "clip": lambda op: ((op.x(), op.c(1, "Min", "min"), op.c(2, "Max", "max")), {}),
+    "scale": _scale,
+    "cast": _cast,
+    "conv2d": lambda op: None if op.x(0, "Input").ndim != 4 else _conv(op),
+    "conv2d_transpose": lambda op: None if op.x(0, "Input").ndim != 4 else _conv_transpose(op),
+    "batch_norm": _batch_norm,
+    "layer_norm": _layer_norm,
+    "max_pool2d": lambda op: _max_pool_with_index(op) or _pool("max", False)(op),
+    "avg_pool2d": _pool("avg", False),
+    "adaptive_avg_pool2d": _pool("avg", True),
+    "adaptive_max_pool2d": lambda op: _max_pool_with_index(op) or _pool("max", True)(op),
+    "reshape": lambda op: ((op.x(), op.c(1, "ShapeTensor", "shape")), {}),
+    "transpose": lambda op: ((op.x(), list(op.a("perm", op.a("axis")))), {}),
+    "flatten": lambda op: ((op.x(), op.a("start_axis", 0), op.a("stop_axis", -1)), {}),
+    "concat": lambda op: ((op.xs(0, "X"), op.c(1, "AxisTensor", "axis", 0)), {}),
+    "stack": lambda op: ((op.xs(0, "X"), op.a("axis", 0)), {}),
+    "squeeze": lambda op: ((op.x(), op.c(1, "AxesTensor", "axes") or None), {}),
+    "unsqueeze": lambda op: ((op.x(), op.c(1, "AxesTensor", "axes")), {}),
+    "tile": lambda op: ((op.x(), op.c(1, "RepeatTimes", "repeat_times")), {}),
+    "expand": lambda op: ((op.x(), op.c(1, "Shape", "shape")), {}),
+    "slice": _slice,
+    "split": _split,
+    "mean": _reduce,
+    "sum": _sum,
+    "max": _reduce,
+    "min": _reduce,
+    "prod": _reduce,
+    "dropout": _dropout,
+    "embedding": _embedding,
+    "interpolate": _interpolate,
+    "argmax": lambda op: ((op.x(), op.c(1, "", "axis")),
+                          {"keepdim": op.a("keepdims", False),
+                           "dtype": op.a("dtype") if not op.legacy else
+                           _VARTYPE_DTYPES.get(op.a("dtype", 3), "int64")}),
+    "where": lambda op: ((op.x(0, "Condition"), op.x(1, "X"), op.x(2, "Y")), {}),
+    "gather": lambda op: ((op.x(0, "X"), op.x(1, "Index"), op.c(2, "Axis", "axis", 0)), {}),
+    "bmm": lambda op: ((op.x(0, "X"), op.x(1, "Y")), {}),
+    "gather_nd": lambda op: ((op.x(0, "X"), op.x(1, "Index")), {}),
+    "masked_select": lambda op: ((op.x(0, "X"), op.x(1, "Mask")), {}),
+    "lerp": lambda op: ((op.x(0, "X"), op.x(1, "Y"), op.x(2, "Weight")), {}),
+    "elu": _attr_unary("alpha"),
+    "celu": _attr_unary("alpha"),
+    "selu": _attr_unary("scale", "alpha"),
+    "hardshrink": _attr_unary("threshold"),
+    "softshrink": lambda op: ((op.x(), op.a("threshold", op.a("lambda", 0.5))), {}),
+    "hardtanh": _attr_unary("t_min", "t_max"),
+    "softplus": _attr_unary("beta", "threshold"),
+    "thresholded_relu": _attr_unary("threshold", "value"),
+    "round": _attr_unary("decimals"),
+    "tril": _attr_unary("diagonal"),
+    "triu": _attr_unary("diagonal"),
+    "flip": lambda op: ((op.x(), list(op.a("axis"))), {}),
+    "diagonal": _attr_unary("offset", "axis1", "axis2"),
+    "unbind": _attr_unary("axis"),
+    "pixel_shuffle": _attr_unary("upscale_factor", "data_format"),
+    "pixel_unshuffle": _attr_unary("downscale_factor", "data_format"),
+    "channel_shuffle": _attr_unary("groups", "data_format"),
+    "logsumexp": lambda op: ((op.x(), None if op.a("reduce_all") else list(op.a("axis") or []) or None,
+                              op.a("keepdim", False)), {}),
+    "all": _reduce,
+    "any": _reduce,
+    "amax": _reduce,
+    "amin": _reduce,
+    "argmin": lambda op: ((op.x(), op.c(1, "", "axis")),
+                          {"keepdim": op.a("keepdims", False),
+                           "dtype": op.a("dtype") if not op.legacy else
+                           _VARTYPE_DTYPES.get(op.a("dtype", 3), "int64")}),
+    "cumsum": _cum,
+    "cumprod": _cum,
+    "norm": _p_norm,
+    "pad": _pad3d,
+    "strided_slice": _strided_slice,
+    "topk": _topk,
+    "argsort": _argsort,
+    "group_norm": _group_norm,
+    "instance_norm": _instance_norm,
+    "arange": _arange,
+    "linspace": _linspace,
+    "full_like": _full_like,
+    "full": _full_with_tensor,
+    "to_tensor": _assign_value,
+    "expand_as": _expand_as,
+    "einsum": _einsum,
+    "repeat_interleave": _repeat_interleave,
+    "rnn": _rnn,
+    "cross_entropy": _softmax_ce,
+    "smooth_l1_loss": _huber,
+    "binary_cross_entropy": lambda op: ((op.x(0, "X"), op.x(1, "Label"), None, "none"), {}),
+    "prelu": _prelu,
+    "unfold": _unfold,
+    "index_select": lambda op: ((op.x(0, "X"), op.x(1, "Index"), op.a("axis", op.a("dim", 0))), {}),
+    "take_along_axis": lambda op: ((op.x(0, "Input"), op.x(1, "Index"), op.a("axis", op.a("Axis"))), {}),
+    "scatter": lambda op: ((op.x(0, "X"), op.x(1, "Ids"), op.x(2, "Updates"), bool(op.a("overwrite", True))),
+                           {}),
+    "masked_fill": lambda op: ((op.x(0, "X"), op.x(1, "Mask"), op.x(2, "Value")), {}),
+    "label_smooth": lambda op: ((op.x(0, "X"), op.x(1, "PriorDist") if op.has(1, "PriorDist") else None,
+                                 float(op.a("epsilon", 0.1))), {}),
+    "one_hot": lambda op: ((op.x(0, "X"), op.c(1, "depth_tensor", "depth")), {}),
+    "roll": lambda op: ((op.x(), op.c(1, "ShiftsTensor", "shifts"), list(op.a("axis") or []) or None), {}),
+    "conv3d": lambda op: None if op.x(0, "Input").ndim != 5 else _conv(op),
+    "max_pool3d": lambda op: _max_pool_with_index(op) or _pool("max", False, 3)(op),
+    "adaptive_max_pool3d": _max_pool_with_index,
+    "avg_pool3d": _pool("avg", False, 3),
+    "adaptive_avg_pool3d": _pool("avg", True, 3),
+}
+
