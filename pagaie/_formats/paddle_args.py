@@ -193,9 +193,13 @@ def _batch_norm(op: PaddleOp):
     else:
         x, mean, var, w, b = (op.x(i) if op.has(i) else None for i in range(5))
     fmt = op.a("data_format", op.a("data_layout", "NCHW"))
-    return (x, mean, var, w, b), {"training": not op.a("is_test", True), "momentum": op.a("momentum", 0.9),
+    is_test = op.a("is_test", True)
+    # the op normalises with the running statistics when is_test *or* use_global_stats
+    # (functional batch_norm's use_global_stats=False would mean batch statistics)
+    use_global = True if is_test or op.a("use_global_stats") else None
+    return (x, mean, var, w, b), {"training": not is_test, "momentum": op.a("momentum", 0.9),
                                   "epsilon": op.a("epsilon", 1e-5), "data_format": fmt,
-                                  "use_global_stats": op.a("use_global_stats")}
+                                  "use_global_stats": use_global}
 
 
 def _layer_norm(op: PaddleOp):

@@ -124,6 +124,20 @@ def _flat(v):
     return [v]
 
 
+def _perturb(paddle, layer, rng):
+    """Move every parameter and statistic off its initial value (zero means, unit variances
+    and biases at 0 would hide a swapped or ignored operand)."""
+    for p in layer.parameters() + layer.buffers():
+        if not paddle.is_floating_point(p) or p.size == 0:
+            continue
+        v = p.numpy()
+        if p.stop_gradient:   # running statistics: positive, away from 0 and 1
+            v = rng.uniform(0.5, 1.5, v.shape)
+        else:
+            v = v * rng.uniform(0.8, 1.2, v.shape) + rng.uniform(-0.05, 0.05, v.shape)
+        p.set_value(v.astype(p.numpy().dtype))
+
+
 @pytest.fixture(scope="module")
 def exported(tmp_path_factory):
     """Export every case with real Paddle; returns {name: (prefix, inputs, Paddle's outputs)}."""
@@ -135,6 +149,7 @@ def exported(tmp_path_factory):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         for name, (layer, specs) in _cases(paddle).items():
+            _perturb(paddle, layer, rng)
             layer.eval()
             prefix = str(d / name)
             paddle.jit.save(layer, prefix, [s for s, _ in specs])
