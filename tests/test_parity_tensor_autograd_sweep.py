@@ -24,8 +24,6 @@ def test_iterating_a_0d_tensor_raises_like_paddle():
     assert ours == theirs
 
 
-@pytest.mark.xfail(strict=True, reason="pagaie/_ops/logic.py resets Tensor.__hash__ to "
-                   "object.__hash__ after Tensor defines it as id(); drop that line, then this mark")
 def test_hash_is_the_id():
     ours, theirs = both(lambda P: (lambda x: hash(x) == id(x))(P.ones([2])))
     assert ours is theirs is True

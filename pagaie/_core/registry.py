@@ -26,7 +26,8 @@ from typing import Any, Callable, Iterator
 import numpy as np
 import torch
 
-from pagaie._core.tensor import Tensor, unwrap, unwrap_args, unwrap_kwargs, wrap
+from pagaie._core.tensor import (GRAD_FLAG, UNTRACKED_GRADS, Tensor, flag_grad, unwrap, unwrap_args,
+                                 unwrap_kwargs, wrap)
 
 __all__ = ["OpRecord", "REGISTRY", "defop", "push_handler", "pop_handler", "handler",
            "suspended", "eager_call", "translate_error", "binary_operator"]
@@ -99,11 +100,104 @@ STATE = _DispatchState()
 def eager_call(rec: OpRecord, args: tuple, kwargs: dict) -> Any:
     """Run ``rec`` eagerly: the last link of every handler chain."""
     try:
-        return wrap(rec.kernel(*unwrap_args(args), **unwrap_kwargs(kwargs)))
+        r = rec.kernel(*unwrap_args(args), **unwrap_kwargs(kwargs))
     except (RuntimeError, IndexError, ValueError) as exc:
         raise translate_error(rec.name, exc, args, kwargs) from None
     except (TypeError, AttributeError) as exc:
         raise bad_argument(rec, exc, args) from None
+    return _WRAPPERS[_rule_of(rec)](r, args, kwargs)
+
+
+# Paddle's rule for ``stop_gradient`` of results: an op with a backward gives every result
+# ``stop_gradient=False`` when grad mode is on and one of its inputs says False, whatever the
+# result's dtype (``topk`` indices, ``x.astype('int32')``, ``int_tensor + 1``); an op without
+# one (comparisons, ``argmax``, ``unique``...) gives ``True``. torch.autograd tracks only
+# floating results, so a differentiable record's other results carry ``GRAD_FLAG`` instead.
+# Ops that Paddle runs on an integer input by first casting it to float32 untracked (``sin``,
+# ``sqrt``, ``sigmoid``...: records with ``int_autocast=True``) give ``True`` there: torch's own
+# tracking is already right for them. Records whose single result may be an integer tensor
+# computed from a floating one (``cast``, ``argsort``) say ``int_results=True``; those with
+# several results are checked whenever torch tracks some of them and not others. A kernel may
+# decide for a result itself by setting ``GRAD_FLAG`` on it (``_helpers.stopped``:
+# ``where(condition)`` gives ``nonzero``'s indices); records whose kernels take a
+# ``stop_gradient`` argument say ``own_stop_gradient=True`` and keep what torch tracks.
+_UNTRACKED = frozenset({torch.bool, torch.uint8, torch.int8, torch.int16, torch.int32, torch.int64,
+                        torch.uint16, torch.uint32, torch.uint64})
+
+
+def _needs_grad(values: Any) -> bool:
+    """Whether one of ``values`` (Tensors, possibly inside lists) says stop_gradient=False."""
+    for v in values:
+        if isinstance(v, Tensor):
+            t = v._t
+            if t.requires_grad or getattr(t, GRAD_FLAG, False):
+                return True
+        elif type(v) is list or type(v) is tuple:
+            if _needs_grad(v):
+                return True
+    return False
+
+
+def _inputs(values: Any, out: set) -> set:
+    for v in values:
+        if isinstance(v, Tensor):
+            out.add(id(v._t))
+        elif type(v) is list or type(v) is tuple:
+            _inputs(v, out)
+    return out
+
+
+def carry_grad(r: Any, args: tuple, kwargs: dict) -> None:
+    """Flag the untracked results ``r`` (torch tensors, maybe in tuples) of a differentiable op
+    as ``stop_gradient=False`` when one of its inputs says so (see ``_UNTRACKED``)."""
+    if not torch.is_grad_enabled() or not (_needs_grad(args) or _needs_grad(kwargs.values())):
+        return
+    seen = _inputs(args, _inputs(kwargs.values(), set()))
+    for o in (r if isinstance(r, (tuple, list)) else (r,)):
+        if isinstance(o, torch.Tensor) and not o.requires_grad and id(o) not in seen \
+                and not hasattr(o, GRAD_FLAG):
+            flag_grad(o)
+
+
+def wrap_grad(r: Any, args: tuple, kwargs: dict) -> Any:
+    """:func:`wrap` for a differentiable op's results, applying Paddle's stop_gradient rule."""
+    if type(r) is torch.Tensor:
+        if not r.requires_grad and (UNTRACKED_GRADS[0] or r.dtype in _UNTRACKED):
+            carry_grad(r, args, kwargs)
+    elif isinstance(r, (tuple, list)):
+        grads = [o.requires_grad for o in r if isinstance(o, torch.Tensor)]
+        # A result torch leaves untracked beside a tracked one (``topk``'s indices, the
+        # exponent of ``frexp``), or an untracked result of an untracked dtype.
+        if not all(grads) and (any(grads) or UNTRACKED_GRADS[0] or any(
+                isinstance(o, torch.Tensor) and o.dtype in _UNTRACKED for o in r)):
+            carry_grad(r, args, kwargs)
+    return wrap(r)
+
+
+def wrap_stopped(r: Any, args: tuple, kwargs: dict) -> Any:
+    """:func:`wrap` for an op without a backward: results computed from its inputs say
+    stop_gradient=True (leaves a creation op made on request, and its inputs, are kept)."""
+    if type(r) is torch.Tensor:
+        if r.grad_fn is not None and id(r) not in _inputs(args, _inputs(kwargs.values(), set())):
+            r = r.detach()
+    elif isinstance(r, (tuple, list)) and any(
+            isinstance(o, torch.Tensor) and o.grad_fn is not None for o in r):
+        seen = _inputs(args, _inputs(kwargs.values(), set()))
+        out = [o.detach() if isinstance(o, torch.Tensor) and o.grad_fn is not None
+               and id(o) not in seen else o for o in r]
+        r = tuple(out) if isinstance(r, tuple) else out
+    return wrap(r)
+
+
+_WRAPPERS = {"grad": wrap_grad, "stopped": wrap_stopped, "torch": lambda r, args, kwargs: wrap(r)}
+
+
+def _rule_of(rec: OpRecord) -> str:
+    """Which stop_gradient rule applies to the record's results (see ``_UNTRACKED``)."""
+    if not rec.differentiable:
+        return "stopped"
+    own = rec.extra.get("int_autocast") or rec.extra.get("own_stop_gradient")
+    return "torch" if own else "grad"
 
 
 def _run_chain(rec: OpRecord, args: tuple, kwargs: dict) -> Any:
@@ -287,6 +381,24 @@ def _alias_call(api: Callable, aliases: dict[str, str], named: dict, extra: dict
     return api(**named)
 
 
+def _grad_rule(rec: OpRecord, args_expr: str, kwargs_expr: str) -> str:
+    """Generated lines applying Paddle's stop_gradient rule to a single torch result ``r``
+    (see ``_UNTRACKED``): one list read when nothing needs doing."""
+    rule = _rule_of(rec)
+    if rule == "grad" and rec.extra.get("int_results"):
+        return (f"        if not r.requires_grad and (_ug[0] or r.dtype in _UNTR):\n"
+                f"            _carry(r, {args_expr}, {kwargs_expr})\n")
+    if rule == "grad":
+        # Other ops give an untracked result only from an untracked input (an integer
+        # tensor that says stop_gradient=False): nothing to check until one exists.
+        return (f"        if _ug[0] and not r.requires_grad:\n"
+                f"            _carry(r, {args_expr}, {kwargs_expr})\n")
+    if rule == "stopped":
+        return (f"        if r.requires_grad:\n"
+                f"            return _wrap_stopped(r, {args_expr}, {kwargs_expr})\n")
+    return ""
+
+
 def _make_api(rec: OpRecord) -> Callable:
     """Generate the public function: the kernel's exact signature, Tensor arguments unwrapped.
 
@@ -376,12 +488,14 @@ def _make_api(rec: OpRecord) -> Callable:
            f"        raise _bad(_rec, exc, {args_expr}) from None\n"
            # The common single-tensor result is wrapped inline: one call fewer per op.
            f"    if type(r) is _TT:\n"
+           f"{_grad_rule(rec, args_expr, kwargs_expr)}"
            f"        t = _new(_Tensor)\n"
            f"        t._t = r\n"
            f"        return t\n"
-           f"    return _wrap(r)\n")
-    ns = {"_state": STATE, "_rec": rec, "_kernel": rec.kernel, "_wrap": wrap, "_Tensor": Tensor,
-          "_PLAIN": _PLAIN, "_TT": torch.Tensor, "_new": object.__new__,
+           f"    return _wrapr(r, {args_expr}, {kwargs_expr})\n")
+    ns = {"_state": STATE, "_rec": rec, "_kernel": rec.kernel, "_Tensor": Tensor,
+          "_wrapr": _WRAPPERS[_rule_of(rec)], "_wrap_stopped": wrap_stopped, "_carry": carry_grad,
+          "_ug": UNTRACKED_GRADS, "_UNTR": _UNTRACKED, "_PLAIN": _PLAIN, "_TT": torch.Tensor, "_new": object.__new__,
           "_u": unwrap, "_ua": unwrap_args, "_uk": unwrap_kwargs, "_translate": translate_error,
           "_bad": bad_argument, "_MISSING": _MISSING, "_alias_call": _alias_call, "_aliases": aliases,
           "_self": [None],
@@ -417,12 +531,14 @@ def binary_operator(api: Callable, reflected: bool = False) -> Callable:
            f"    except (RuntimeError, IndexError, ValueError) as exc:\n"
            f"        raise _translate({rec.name!r}, exc, {pair}, {{}}) from None\n"
            f"    if type(r) is _TT:\n"
+           f"{_grad_rule(rec, pair, '{}')}"
            f"        t = _new(_Tensor)\n"
            f"        t._t = r\n"
            f"        return t\n"
-           f"    return _wrap(r)\n")
-    ns = {"_state": STATE, "_api": api, "_kernel": rec.kernel, "_wrap": wrap, "_Tensor": Tensor,
-          "_PLAIN": _PLAIN, "_TT": torch.Tensor, "_new": object.__new__, "_u": _operand,
+           f"    return _wrapr(r, {pair}, {{}})\n")
+    ns = {"_state": STATE, "_api": api, "_kernel": rec.kernel, "_Tensor": Tensor,
+          "_wrapr": _WRAPPERS[_rule_of(rec)], "_wrap_stopped": wrap_stopped, "_carry": carry_grad,
+          "_ug": UNTRACKED_GRADS, "_UNTR": _UNTRACKED, "_PLAIN": _PLAIN, "_TT": torch.Tensor, "_new": object.__new__, "_u": _operand,
           "_translate": translate_error}
     exec(compile(src, f"<pagaie operator {rec.name}>", "exec"), ns)
     op = ns["op"]

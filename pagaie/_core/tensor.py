@@ -18,7 +18,7 @@ from pagaie._core import dtype as _dt
 from pagaie._core.place import Place, default_device, place_of, to_torch_device
 
 __all__ = ["Tensor", "Size", "wrap", "unwrap", "unwrap_args", "unwrap_kwargs", "as_torch",
-           "require_grad", "GRAD_FLAG", "reset_generated_names"]
+           "require_grad", "flag_grad", "GRAD_FLAG", "UNTRACKED_GRADS", "reset_generated_names"]
 
 _name_counter = itertools.count()
 
@@ -31,6 +31,15 @@ def reset_generated_names() -> None:
 # Attribute set on a torch tensor that Paddle reports as stop_gradient=False although torch
 # autograd cannot track it (integer tensors, gradients). Absent means "not set".
 GRAD_FLAG = "_pagaie_stop_gradient_false"
+# Switched on (for good) once a tensor torch cannot track says stop_gradient=False: from then
+# on the dispatcher also checks the untracked results of differentiable ops (registry.py).
+UNTRACKED_GRADS = [False]
+
+
+def flag_grad(t: torch.Tensor) -> None:
+    """Mark ``t`` (a torch tensor torch cannot track) as saying ``stop_gradient=False``."""
+    setattr(t, GRAD_FLAG, True)
+    UNTRACKED_GRADS[0] = True
 
 
 def require_grad(t: torch.Tensor) -> torch.Tensor:
@@ -38,7 +47,7 @@ def require_grad(t: torch.Tensor) -> torch.Tensor:
     its dtype can carry gradients, else only flagged as Paddle's integer tensors are."""
     if t.is_floating_point() or t.is_complex():
         return t.requires_grad_(True)
-    setattr(t, GRAD_FLAG, True)
+    flag_grad(t)
     return t
 
 # Element types that make a list/tuple argument need unwrapping: Tensor and every
@@ -192,7 +201,7 @@ class Tensor:
                 self._t = t.detach() if not t.is_leaf else t.requires_grad_(False)
         elif not (t.requires_grad or getattr(t, GRAD_FLAG, False)):
             if hasattr(t, GRAD_FLAG) or not (t.is_floating_point() or t.is_complex()):
-                setattr(t, GRAD_FLAG, True)  # a gradient or an integer tensor: flag only
+                flag_grad(t)  # a gradient or an integer tensor: flag only
                 return
             self._t = t.requires_grad_(True) if t.is_leaf else t.detach().requires_grad_(True)
 
@@ -440,7 +449,7 @@ class Tensor:
         if t is self._t:
             return wrap(t.clone()) if copy_tensor else self
         if getattr(self._t, GRAD_FLAG, False) or (self._t.requires_grad and not t.requires_grad):
-            setattr(t, GRAD_FLAG, True)  # an integer result still says stop_gradient=False
+            flag_grad(t)  # an integer result still says stop_gradient=False
         return wrap(t)
 
     _TO_DTYPES = frozenset(("bfloat16", "float16", "float32", "float64", "int8", "int16", "int32",

@@ -90,8 +90,8 @@ def float_only(dtype: torch.dtype, api: str, complex_ok: bool = True) -> torch.d
     allowed = _FLOATS_COMPLEX if complex_ok else _FLOATS
     if dtype not in allowed:
         names = ", ".join(_dt.from_torch_dtype(d).name for d in allowed)
-        raise TypeError(f"paddle.{api}: 'dtype' must be one of {names}, but received "
-                        f"{_dt.from_torch_dtype(dtype).name}")
+        raise RuntimeError(f"paddle.{api}: 'dtype' must be one of {names}, but received "
+                           f"{_dt.from_torch_dtype(dtype).name} (no kernel for it)")
     return dtype
 
 

@@ -9,7 +9,7 @@ from pagaie._core import dtype as _dt
 from pagaie._core.place import default_device
 
 __all__ = ["norm_axis", "norm_axes", "int_list", "check_binary_dtypes", "torch_dtype",
-           "float_dtype", "device", "scalar_of", "write_out"]
+           "float_dtype", "device", "scalar_of", "write_out", "stopped"]
 
 
 def norm_axis(axis: Any, ndim: int, api: str, arg: str = "axis", error: type = ValueError) -> int:
@@ -116,6 +116,15 @@ def write_out(out: Any, result: torch.Tensor) -> torch.Tensor:
     if out is not None:
         out.data = result.detach()
     return result
+
+
+def stopped(t: torch.Tensor) -> torch.Tensor:
+    """``t`` as a fresh result that says stop_gradient=True whatever the op's inputs say
+    (Paddle builds it without its op: ``combinations(x, 0)``, ``where(condition)``)."""
+    from pagaie._core.tensor import GRAD_FLAG
+    t = t.detach()
+    setattr(t, GRAD_FLAG, False)
+    return t
 
 
 class AssertionValueError(ValueError, AssertionError):

@@ -18,6 +18,7 @@ results of other ops are marked uncoalesced, which is always safe.
 """
 from __future__ import annotations
 
+import warnings
 from typing import Any, Sequence
 
 import torch
@@ -25,6 +26,16 @@ import torch
 _COO = torch.sparse_coo
 _CSR = torch.sparse_csr
 _DENSE = torch.strided
+
+# torch warns, the first time a sparse tensor is built, that its invariant checks are off
+# unless someone chose (choose: off, torch's default), and that CSR support is in beta: no
+# torch warning should reach users.
+if not torch.sparse.check_sparse_tensor_invariants.is_enabled():
+    torch.sparse.check_sparse_tensor_invariants.disable()
+with warnings.catch_warnings():  # torch says "CSR is in beta" once a process: say it here
+    warnings.simplefilter("ignore")
+    torch.sparse_csr_tensor(torch.tensor([0, 0]), torch.tensor([], dtype=torch.int64),
+                            torch.tensor([]), (1, 1))
 
 __all__ = ["is_coo", "is_csr", "coo", "coo_values", "coo_to_dense", "csr", "csr_parts",
            "coalesce", "coo_to_csr", "csr_to_coo", "dense_to_coo", "to_coo", "from_coo_like",
@@ -47,9 +58,9 @@ def layout_name(t: Any) -> str:
 
 def check_sparse(api: str, x: Any, arg: str = "x", coo_only: bool = False) -> None:
     """Raise Paddle's error unless ``x`` is sparse (COO only when ``coo_only``)."""
-    if not isinstance(x, torch.Tensor):
-        raise TypeError(f"paddle.{api}: '{arg}' must be a sparse Tensor, but received "
-                        f"{type(x).__name__}")
+    if not isinstance(x, torch.Tensor):  # Paddle's argument parser: ValueError
+        raise ValueError(f"paddle.{api}: '{arg}' must be a sparse Tensor, but received "
+                         f"{type(x).__name__}")
     if x.layout is _COO or (x.layout is _CSR and not coo_only):
         return
     want = "a sparse COO tensor" if coo_only else "a sparse COO or CSR tensor"

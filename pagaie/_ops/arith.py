@@ -173,7 +173,7 @@ def remainder(x, y, name=None, *, out=None):
     return r if out is None else write_out(out, r)
 
 
-@defop(amp="black", paddle_types=("elementwise_pow", "pow", "pd_op.pow"), inplace=True)
+@defop(amp="black", paddle_types=("elementwise_pow", "pow", "pd_op.pow", "pd_op.elementwise_pow"), inplace=True)
 def pow(x, y, name=None, *, out=None):
     """Elementwise power ``x ** y``; ``y`` is a scalar or a Tensor.
 

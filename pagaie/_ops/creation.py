@@ -93,7 +93,7 @@ def _place(t: torch.Tensor, place: Any, api: str) -> torch.Tensor:
     return t if t.device == dev else t.to(dev)
 
 
-@defop(method=False, paddle_types=("assign_value", "pd_op.assign_value_"))
+@defop(method=False, paddle_types=("assign_value", "pd_op.assign_value_"), differentiable=False)
 def to_tensor(data, dtype=None, place=None, stop_gradient=True):
     """Create a Tensor from Python data, a numpy array or another Tensor (always a copy).
 
@@ -119,11 +119,13 @@ def to_tensor(data, dtype=None, place=None, stop_gradient=True):
         False
     """
     t = _place(_from_data(data, dtype, "to_tensor"), place, "to_tensor")
+    if stop_gradient:
+        return t
     # Integer tensors too say stop_gradient=False when asked (no gradient reaches them).
-    return t if stop_gradient else require_grad(t)
+    return require_grad(t)
 
 
-@defop(method=False)
+@defop(method=False, differentiable=False)
 def as_tensor(data, dtype=None, device=None, requires_grad=False, pin_memory=False):
     """Create a Tensor from data (like :func:`to_tensor`, with torch-style keywords).
 
@@ -146,7 +148,7 @@ def as_tensor(data, dtype=None, device=None, requires_grad=False, pin_memory=Fal
     return finish(t, None, requires_grad, pin_memory)
 
 
-@defop(method=False)
+@defop(method=False, differentiable=False)
 def asarray(obj, *, dtype=None, device=None, copy=None, requires_grad=False):
     """Convert ``obj`` (data, a numpy array or a Tensor) to a Tensor.
 
@@ -342,7 +344,7 @@ def ones(shape, dtype=None, name=None, *, out=None, device=None, requires_grad=F
     return finish(t, out, requires_grad, pin_memory)
 
 
-@defop(method=False, differentiable=False, paddle_types=("fill_constant", "pd_op.full"))
+@defop(method=False, differentiable=False, paddle_types=("fill_constant", "pd_op.full", "pd_op.full_with_tensor"))
 def full(shape, fill_value, dtype=None, name=None, *, out=None, device=None, requires_grad=False,
          pin_memory=False):
     """A tensor filled with ``fill_value``.
@@ -456,7 +458,7 @@ def ones_like(x, dtype=None, name=None, *, device=None, requires_grad=False, pin
     return finish(torch.ones(x.shape, dtype=dt, device=dev), None, requires_grad, pin_memory)
 
 
-@defop(method=False, differentiable=False)
+@defop(method=False, differentiable=False, paddle_types=("fill_any_like", "pd_op.full_like"))
 def full_like(x, fill_value, dtype=None, name=None, *, device=None, requires_grad=False,
               pin_memory=False):
     """``fill_value`` everywhere, with ``x``'s shape (and dtype and device unless given).

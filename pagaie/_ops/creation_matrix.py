@@ -9,6 +9,7 @@ import torch
 from pagaie._core import dtype as _dt
 from pagaie._core.registry import defop
 from pagaie._ops._factory import finish, returns_self
+from pagaie._ops._helpers import stopped
 
 __all__ = ["diag", "diagflat", "diag_embed", "tril", "triu", "tril_", "triu_", "vander",
            "block_diag", "complex", "polar"]
@@ -210,7 +211,7 @@ def vander(x, n=None, increasing=False, name=None):
     if n < 0:
         raise ValueError(f"paddle.vander: 'n' must be non-negative, but received {n}")
     if n == 0:
-        return x.new_empty([x.shape[0], 0])
+        return stopped(x.new_empty([x.shape[0], 0]))
     # Column j is x**j: a running product keeps x's dtype and a clean gradient.
     cols = torch.cat([torch.ones_like(x).unsqueeze(1), x.unsqueeze(1).expand(-1, n - 1)], dim=1)
     out = torch.cumprod(cols, dim=1, dtype=x.dtype)

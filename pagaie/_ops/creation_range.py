@@ -11,6 +11,7 @@ import torch
 from pagaie._core import dtype as _dt
 from pagaie._core.registry import defop
 from pagaie._ops._factory import device_of, finish
+from pagaie._ops._helpers import stopped
 
 __all__ = ["arange", "range", "linspace", "logspace", "eye", "meshgrid", "tril_indices",
            "triu_indices", "cartesian_prod", "combinations"]
@@ -395,7 +396,7 @@ def combinations(x, r=2, with_replacement=False, name=None):
     if isinstance(r, bool) or not isinstance(r, int) or r < 0:
         raise ValueError(f"paddle.combinations: 'r' must be a non-negative int, but received {r!r}")
     if r == 0:
-        return x[:0]
+        return stopped(x[:0])
     n = x.shape[0]
     if not with_replacement and r > n:
         return x[:0].unsqueeze(1).expand(0, r)

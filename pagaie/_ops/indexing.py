@@ -12,7 +12,7 @@ import torch
 
 from pagaie._core import dtype as _dt
 from pagaie._core.registry import defop
-from pagaie._ops._helpers import check_binary_dtypes, int_list, norm_axis
+from pagaie._ops._helpers import check_binary_dtypes, int_list, norm_axis, stopped
 
 _T = torch.Tensor
 _slice = builtins.slice
@@ -203,8 +203,9 @@ def where(condition, x=None, y=None, name=None, *, out=None):
         if type(condition) is not torch.Tensor:  # Paddle's nonzero parser rejects it
             raise ValueError(f"paddle.where: argument 'condition' (position 0) must be Tensor, "
                              f"but got {type(condition).__name__}")
-        return tuple(torch.nonzero(condition, as_tuple=True)) if condition.dim() else \
-            (torch.nonzero(condition.reshape(1)).reshape(-1),)
+        # nonzero's indices: stop_gradient=True whatever the condition says
+        return tuple(stopped(i) for i in torch.nonzero(condition, as_tuple=True)) \
+            if condition.dim() else (stopped(torch.nonzero(condition.reshape(1)).reshape(-1)),)
     if x is None or y is None:
         raise ValueError("paddle.where: 'x' and 'y' must both be given, or neither")
     x = _where_operand(x, condition.device)

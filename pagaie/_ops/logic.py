@@ -507,7 +507,6 @@ Tensor.__lt__ = _cmp_operator(less_than, arrays=True)
 Tensor.__le__ = _cmp_operator(less_equal, arrays=True)
 Tensor.__gt__ = _cmp_operator(greater_than, arrays=True)
 Tensor.__ge__ = _cmp_operator(greater_equal, arrays=True)
-Tensor.__hash__ = object.__hash__  # setting __eq__ must not make tensors unhashable
 for _op, _fn in (("and", bitwise_and), ("or", bitwise_or), ("xor", bitwise_xor),
                  ("lshift", bitwise_left_shift), ("rshift", bitwise_right_shift)):
     setattr(Tensor, f"__{_op}__", _cmp_operator(_fn))

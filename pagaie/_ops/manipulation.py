@@ -120,7 +120,7 @@ def reshape(x, shape, name=None):
 reshape_ = rebinding_inplace(reshape, "reshape_")
 
 
-@defop(paddle_types=("view_shape", "view_dtype"))
+@defop(paddle_types=("view_shape", "view_dtype"), int_results=True)
 def view(x, shape_or_dtype, name=None):
     """A view of ``x`` with another shape, or with another dtype of the same bits.
 
@@ -519,7 +519,7 @@ def tile(x, repeat_times, name=None):
     return torch.tile(x, r)
 
 
-@defop()
+@defop(paddle_types=("repeat_interleave", "pd_op.repeat_interleave", "pd_op.repeat_interleave_with_tensor_index"))
 def repeat_interleave(x, repeats, axis=None, name=None, *, output_size=None):
     """Repeat each element ``repeats`` times (an int, or a tensor with one count per element).
 
@@ -592,7 +592,7 @@ def rot90(x, k=1, axes=[0, 1], name=None):  # noqa: B006 (Paddle's default)
 
 
 # ---- dtype ---------------------------------------------------------------------------------
-@defop(paddle_types=("cast", "pd_op.cast"), method=("cast", "astype"))
+@defop(paddle_types=("cast", "pd_op.cast"), method="cast", int_results=True)
 def cast(x, dtype):
     """Convert ``x`` to ``dtype`` (any spelling: ``'float32'``, ``paddle.int64``, ``np.int16``...).
 
@@ -671,7 +671,7 @@ def as_strided(x, shape, stride, offset=0, name=None):
 
 
 # ---- shape queries -------------------------------------------------------------------------
-@defop(differentiable=False)
+@defop(differentiable=False, paddle_types=("size", "pd_op.numel"))
 def numel(x, name=None):
     """The number of elements, as an int64 0-D tensor.
 

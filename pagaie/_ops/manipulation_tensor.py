@@ -1,5 +1,5 @@
 """``Tensor``-only layout helpers: ``T``, ``mT``, ``detach``, ``contiguous``, ``copy_``,
-``resize_``, ``repeat``, ``type_as`` and the torch-style variadic forms
+``resize_``, ``repeat``, ``type_as``, ``astype`` and the torch-style variadic forms
 ``x.reshape(2, 3)``, ``x.expand(2, 3)``, ``x.view(2, 3)``, ``x.permute(1, 0)``.
 """
 from __future__ import annotations
@@ -9,6 +9,7 @@ from typing import Any, Callable
 
 import torch
 
+from pagaie._core import dtype as _dt
 from pagaie._core.registry import defop
 from pagaie._core.tensor import Tensor, wrap
 from pagaie._ops import manipulation as _m
@@ -149,6 +150,23 @@ def type_as(self: Tensor, other: Tensor) -> Tensor:
     return _m.cast(self, other.dtype)
 
 
+def astype(self: Tensor, dtype: Any) -> Tensor:
+    """This tensor converted to ``dtype`` (see :func:`paddle.cast`); the tensor itself when it
+    already has that dtype, as in Paddle (``paddle.cast`` always copies).
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> x = paddle.to_tensor([1.5, 2.5])
+        >>> x.astype('int32').tolist(), x.astype('float32') is x
+        ([1, 2], True)
+    """
+    try:
+        same = _dt.to_torch_dtype(dtype, "paddle.Tensor.astype") is self._t.dtype
+    except (TypeError, ValueError):
+        same = False  # paddle.cast reports the bad dtype
+    return self if same else _m.cast(self, dtype)
+
+
 def is_same_shape(self: Tensor, y: Tensor) -> bool:
     """Whether this tensor and ``y`` have the same shape.
 
@@ -160,7 +178,7 @@ def is_same_shape(self: Tensor, y: Tensor) -> bool:
     return self._t.shape == y._t.shape
 
 
-for _f in (contiguous, detach_, copy_, resize_, repeat, type_as, is_same_shape):
+for _f in (contiguous, detach_, copy_, resize_, repeat, type_as, astype, is_same_shape):
     setattr(Tensor, _f.__name__, _f)
 
 

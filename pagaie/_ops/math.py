@@ -199,7 +199,7 @@ def nan_to_num(x, nan=0.0, posinf=None, neginf=None, name=None):
     return torch.nan_to_num(x, nan, posinf, neginf)
 
 
-@defop(paddle_types=("logit", "pd_op.logit"), inplace=True)
+@defop(paddle_types=("logit", "pd_op.logit"), inplace=True, int_autocast=True)
 def logit(x, eps=None, name=None):
     """Elementwise log-odds ``log(x / (1 - x))``; with ``eps``, ``x`` is first clamped to
     ``[eps, 1 - eps]`` (and the gradient is 0 outside).
@@ -212,7 +212,7 @@ def logit(x, eps=None, name=None):
     return torch.logit(x, eps)
 
 
-@defop(paddle_types=("stanh", "pd_op.stanh"))
+@defop(paddle_types=("stanh", "pd_op.stanh"), int_autocast=True)
 def stanh(x, scale_a=0.67, scale_b=1.7159, name=None):
     """Scaled tanh: ``scale_b * tanh(scale_a * x)``.
 
@@ -365,7 +365,7 @@ def gammaincc(x, y, name=None):
     return torch.special.gammaincc(x.detach(), y)
 
 
-@defop(paddle_types=("frexp",), differentiable=False)
+@defop(paddle_types=("frexp",))
 def frexp(x, name=None):
     """Split into mantissa in ``[0.5, 1)`` and exponent: ``x = mantissa * 2 ** exponent``.
 
@@ -511,7 +511,7 @@ def _float_gcd(x: torch.Tensor, y: torch.Tensor) -> torch.Tensor:
     return a
 
 
-@defop(paddle_types=("gcd",), inplace=True, differentiable=False)
+@defop(paddle_types=("gcd",), inplace=True)  # Paddle: a loop of differentiable ops
 def gcd(x, y, name=None):
     """Elementwise greatest common divisor (non-negative; ``gcd(0, 0) = 0``).
 

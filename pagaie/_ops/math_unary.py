@@ -128,6 +128,11 @@ _OUT_DOC = "\n        out (Tensor, optional): also store the result in this tens
 
 
 _INT_INPLACE = frozenset({"exp", "log", "log2", "log10", "log1p"})
+# Ops Paddle runs on an integer input by casting it to float32 untracked first: their result
+# then says stop_gradient=True (exp, log... have integer kernels and pass it on).
+_INT_AUTOCAST = frozenset({"acos", "acosh", "asin", "asinh", "atan", "atanh", "cos", "cosh",
+                           "digamma", "erf", "erfinv", "i0", "i0e", "i1", "i1e", "lgamma",
+                           "reciprocal", "rsqrt", "sin", "sinh", "sqrt", "tan", "tanh"})
 
 
 def _inplace_kernel(opname, fn, inplace_fn):
@@ -155,7 +160,8 @@ def _declare(opname, fn, desc, ex_in, ex_out, has_out, inplace, amp):
                                  out_doc=_OUT_DOC if has_out else "")
     inplace_fn = getattr(torch.Tensor, opname + "_", None) if inplace else None
     ikernel = _inplace_kernel(opname, fn, inplace_fn) if inplace_fn is not None else bool(inplace)
-    api = defop(opname, amp=amp, paddle_types=(opname, f"pd_op.{opname}"), inplace=ikernel)(kernel)
+    api = defop(opname, amp=amp, paddle_types=(opname, f"pd_op.{opname}"), inplace=ikernel,
+                int_autocast=opname in _INT_AUTOCAST)(kernel)
     globals()[opname] = api
     __all__.append(opname)
     if inplace == "P":
@@ -285,7 +291,8 @@ def signbit(x, name=None):
     return torch.signbit(x)
 
 
-@defop(paddle_types=("sigmoid", "pd_op.sigmoid"), inplace=lambda x, name=None: x.sigmoid_())
+@defop(paddle_types=("sigmoid", "pd_op.sigmoid"), inplace=lambda x, name=None: x.sigmoid_(),
+       int_autocast=True)
 def sigmoid(x, name=None, *, out=None):
     """Elementwise logistic sigmoid ``1 / (1 + exp(-x))``.
 

@@ -29,10 +29,12 @@ def _dtype_name(t: torch.dtype) -> str:
     return _dt.from_torch_dtype(t).name
 
 
-def _need_float(x: torch.Tensor, api: str, arg: str = "x") -> None:
+def _need_float(x: torch.Tensor, api: str, arg: str = "x", error: type = RuntimeError) -> None:
+    """A sampler's input must be floating: Paddle has no kernel for other dtypes (RuntimeError,
+    its NotFound; ``geometric_`` checks in Python and raises ValueError)."""
     if not x.is_floating_point():
-        raise TypeError(f"paddle.{api}: '{arg}' must be a float16, bfloat16, float32 or float64 "
-                        f"tensor, but received {_dtype_name(x.dtype)}")
+        raise error(f"paddle.{api}: '{arg}' must be a float16, bfloat16, float32 or float64 "
+                    f"tensor, but received {_dtype_name(x.dtype)}")
 
 
 # ---- sampling into a new tensor -----------------------------------------------------
@@ -200,8 +202,8 @@ def normal(mean=0.0, std=1.0, shape=None, name=None, *, out=None):
     mt, st = isinstance(mean, _T), isinstance(std, _T)
     if mt:
         if not (mean.is_floating_point() or mean.is_complex()):
-            raise TypeError("paddle.normal: a Tensor 'mean' must be float32, float64, complex64 or "
-                            f"complex128, but received {_dtype_name(mean.dtype)}")
+            raise RuntimeError("paddle.normal: a Tensor 'mean' must be float32, float64, complex64 "
+                               f"or complex128, but received {_dtype_name(mean.dtype)}")
         if st:
             if std.numel() != mean.numel():
                 raise ValueError(f"paddle.normal: 'std' of shape {list(std.shape)} cannot be "
@@ -212,8 +214,8 @@ def normal(mean=0.0, std=1.0, shape=None, name=None, *, out=None):
         r = torch.randn(mean.shape, dtype=mean.dtype, device=mean.device) * std + mean
     elif st:
         if not std.is_floating_point():
-            raise TypeError("paddle.normal: a Tensor 'std' must be float32 or float64, but "
-                            f"received {_dtype_name(std.dtype)}")
+            raise RuntimeError("paddle.normal: a Tensor 'std' must be float32 or float64, but "
+                               f"received {_dtype_name(std.dtype)}")
         if isinstance(mean, complex):
             m = _complex_mean(mean, "normal")
             r = torch.randn(std.shape, dtype=torch.complex64, device=std.device) * std + complex(m, m)
@@ -309,7 +311,8 @@ log_normal_ = returns_self(defop("log_normal_", method=False)(_log_normal_), "lo
 def _int_dtype(dtype, api: str) -> torch.dtype:
     dt = torch.int64 if dtype is None else _dt.to_torch_dtype(dtype, f"paddle.{api}")
     if dt not in (torch.int32, torch.int64):
-        raise TypeError(f"paddle.{api}: 'dtype' must be int32 or int64, but received {_dtype_name(dt)}")
+        raise RuntimeError(f"paddle.{api}: 'dtype' must be int32 or int64, but received "
+                           f"{_dtype_name(dt)} (no kernel for it)")
     return dt
 
 
@@ -454,8 +457,8 @@ def randperm(n, dtype="int64", name=None, *, out=None, device=None, requires_gra
         raise ValueError(f"paddle.randperm: 'n' must be non-negative, but received {n}")
     dt = _dt.to_torch_dtype(dtype, "paddle.randperm")
     if dt not in (torch.int32, torch.int64, torch.float32, torch.float64):
-        raise TypeError("paddle.randperm: 'dtype' must be int32, int64, float32 or float64, but "
-                        f"received {_dtype_name(dt)}")
+        raise RuntimeError("paddle.randperm: 'dtype' must be int32, int64, float32 or float64, but "
+                           f"received {_dtype_name(dt)} (no kernel for it)")
     t = torch.randperm(n, dtype=dt, device=device_of(device, "randperm"))
     return finish(t, out, requires_grad, pin_memory)
 
@@ -699,7 +702,7 @@ def _geometric_(x, probs, name=None):
         >>> bool((paddle.zeros([5]).geometric_(0.3) >= 0).all())
         True
     """
-    _need_float(x, "geometric_")
+    _need_float(x, "geometric_", error=ValueError)
     tiny = torch.finfo(x.dtype).tiny
     p = probs.to(x.dtype) if isinstance(probs, _T) else torch.tensor(float(probs), dtype=x.dtype)
     x.uniform_(tiny, 1.0)

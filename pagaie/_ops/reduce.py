@@ -97,7 +97,7 @@ def sum(x, axis=None, dtype=None, keepdim=False, name=None, *, out=None):
     return r if out is None else write_out(out, r)
 
 
-@defop(amp="black", paddle_types=("reduce_mean", "mean", "pd_op.mean"))
+@defop(amp="black", paddle_types=("reduce_mean", "mean", "pd_op.mean", "pd_op.mean_all"))
 def mean(x, axis=None, keepdim=False, name=None, *, dtype=None, out=None):
     """Arithmetic mean over ``axis``.
 
@@ -252,7 +252,7 @@ def any(x, axis=None, keepdim=False, name=None, *, out=None):
     return r if out is None else write_out(out, r)
 
 
-@defop(amp="black", paddle_types=("logsumexp", "pd_op.logsumexp"))
+@defop(amp="black", paddle_types=("logsumexp", "pd_op.logsumexp"), int_autocast=True)
 def logsumexp(x, axis=None, keepdim=False, name=None, *, out=None):
     """``log(sum(exp(x)))`` over ``axis``, computed stably; integer inputs give float32.
 
@@ -310,7 +310,7 @@ def nanmean(x, axis=None, keepdim=False, name=None):
     return torch.nanmean(x, axes, keepdim)
 
 
-@defop(paddle_types=("count_nonzero",), differentiable=False)
+@defop(paddle_types=("count_nonzero",), int_results=True)
 def count_nonzero(x, axis=None, keepdim=False, name=None):
     """Number of non-zero elements over ``axis`` (int64).
 

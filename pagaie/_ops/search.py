@@ -140,7 +140,7 @@ def sort(x, axis=-1, descending=False, stable=False, name=None):
     return torch.sort(x, dim=norm_axis(axis, x.dim(), "sort"), descending=descending, stable=stable)[0]
 
 
-@defop(paddle_types=("argsort", "pd_op.argsort"), differentiable=False)
+@defop(paddle_types=("argsort", "pd_op.argsort"), int_results=True)
 def argsort(x, axis=-1, descending=False, stable=False, name=None):
     """Indices that sort ``x`` along an axis.
 
@@ -164,7 +164,7 @@ def argsort(x, axis=-1, descending=False, stable=False, name=None):
     return torch.sort(x, dim=norm_axis(axis, x.dim(), "argsort"), descending=descending, stable=stable)[1]
 
 
-@defop(differentiable=False)
+@defop()
 def msort(input, *, out=None):
     """Sorted copy of ``input`` along its first axis.
 

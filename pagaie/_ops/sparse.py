@@ -44,7 +44,8 @@ def _as_index(data: Any, name: str, api: str, place: Any) -> torch.Tensor:
     return _place(t, place, api)
 
 
-@defop(method=False, paddle_types=("sparse_coo_tensor", "sparse_sparse_coo_tensor"))
+@defop(method=False, paddle_types=("sparse_coo_tensor", "sparse_sparse_coo_tensor"),
+       own_stop_gradient=True)
 def sparse_coo_tensor(indices, values, shape=None, dtype=None, place=None, stop_gradient=True):
     """Build a sparse COO tensor from the positions of its entries and their values.
 
@@ -91,7 +92,8 @@ def sparse_coo_tensor(indices, values, shape=None, dtype=None, place=None, stop_
     return sc.coo(idx, v, dims)
 
 
-@defop(method=False, paddle_types=("sparse_csr_tensor", "sparse_sparse_csr_tensor"))
+@defop(method=False, paddle_types=("sparse_csr_tensor", "sparse_sparse_csr_tensor"),
+       own_stop_gradient=True)
 def sparse_csr_tensor(crows, cols, values, shape=None, dtype=None, place=None, stop_gradient=True):
     """Build a sparse CSR tensor (2-D, or 3-D with the batch's row offsets concatenated).
 

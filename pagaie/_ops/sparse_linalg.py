@@ -197,6 +197,9 @@ def sparse_mv(x, vec, name=None):
     """
     api = "sparse.mv"
     sc.check_sparse(api, x)
+    if not isinstance(vec, torch.Tensor):
+        raise ValueError(f"paddle.{api}: argument 'vec' (position 1) must be Tensor, but got "
+                         f"{type(vec).__name__}")
     if x.dim() != 2 or vec.dim() != 1 or vec.shape[0] != x.shape[1]:
         raise ValueError(f"paddle.{api}: x must be 2-D [M, N] and vec 1-D [N], but received "
                          f"shapes {list(x.shape)} and {list(vec.shape)}")
@@ -346,7 +349,7 @@ def sparse_sum(x, axis=None, dtype=None, keepdim=False, name=None):
             raise ValueError(f"paddle.{api}: axis must be in [{-n}, {n}), but received {axis}")
         axis %= n
     if x.layout is _CSR:
-        return _csr_sum(x, axis, dtype, api)
+        return _csr_sum(x, axis, dtype, keepdim, api)
     v = sc.coo_values(x)
     want = _sum_dtype(v, dtype, api)
     if want is not None:
@@ -374,11 +377,15 @@ def sparse_sum(x, axis=None, dtype=None, keepdim=False, name=None):
     return sc.coo(new_idx, vals, out_shape)
 
 
-def _csr_sum(x: torch.Tensor, axis: int | None, dtype: Any, api: str) -> torch.Tensor:
+def _csr_sum(x: torch.Tensor, axis: int | None, dtype: Any, keepdim: bool,
+             api: str) -> torch.Tensor:
     crows, cols, v = sc.csr_parts(x)
     want = _sum_dtype(v, dtype, api)
     if want is not None:
         v = v.to(want)
+    if axis is None and keepdim and x.dim() == 3:  # [1, 1, 1]; else [1, 1] as in Paddle
+        one = sc.coo(crows.new_zeros((3, 1)), v.sum().reshape(1), [1, 1, 1], coalesced=True)
+        return sc.coo_to_csr(one, api, crows.dtype)
     if axis is None:
         one = torch.tensor([0, 1], dtype=crows.dtype, device=crows.device)
         return torch.sparse_csr_tensor(one, one[:1], v.sum().reshape(1), [1, 1])
@@ -426,6 +433,10 @@ def sparse_slice(x, axes, starts, ends, name=None):
     keep = torch.ones(idx.shape[1], dtype=torch.bool, device=idx.device)
     shift = [0] * sdim
     for a, s, e in zip(axes, starts, ends):
+        if not -len(shape) <= a < len(shape):
+            raise ValueError(f"paddle.{api}: each axis must be less than the rank of x "
+                             f"({len(shape)}), but received axes={axes}")
+        a %= len(shape)
         n = shape[a]
         s = max(0, min(n, s + n if s < 0 else s))
         e = max(0, min(n, e + n if e < 0 else e))
@@ -462,6 +473,9 @@ def sparse_mask_as(x, mask, name=None):
     """
     api = "sparse.mask_as"
     sc.check_sparse(api, mask, "mask")
+    if isinstance(x, torch.Tensor) and x.layout is not torch.strided:
+        raise NotImplementedError(f"paddle.{api}: 'x' must be a dense tensor, but received "
+                                  f"{sc.layout_name(x)}")
     if list(x.shape) != list(mask.shape):
         raise ValueError(f"paddle.{api}: x's shape {list(x.shape)} must equal mask's shape "
                          f"{list(mask.shape)}")
@@ -493,6 +507,10 @@ def is_same_shape(x: Any, y: Any) -> bool:
         >>> paddle.sparse.is_same_shape(x, paddle.ones([3]))
         True
     """
+    from pagaie._core.tensor import Tensor
+    if isinstance(x, Tensor) and not isinstance(y, Tensor):  # as Paddle's x.is_same_shape(y)
+        raise ValueError(f"paddle.sparse.is_same_shape: argument 'y' (position 1) must be Tensor, "
+                         f"but got {type(y).__name__}")
     return list(x.shape) == list(y.shape)
 
 

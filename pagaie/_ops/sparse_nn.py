@@ -170,10 +170,13 @@ def _pads(padding: Any, nd: int, ksize: list, stride: list, dilation: list, spat
 def _conv_input(x: torch.Tensor, nd: int, fmt: str, want: str, api: str) -> None:
     if fmt != want:
         raise ValueError(f"paddle.{api}: data_format must be '{want}', but received {fmt!r}")
+    if isinstance(x, _T) and x.dim() != nd + 2:  # checked first in Paddle (a CSR is 2-D/3-D)
+        raise ValueError(f"paddle.{api}: x must be a {nd + 2}-D tensor, but received shape "
+                         f"{list(x.shape)}")
     if not isinstance(x, _T) or x.layout is not _COO:
         raise NotImplementedError(f"paddle.{api}: x must be a sparse COO tensor, but received "
                                   f"{sc.layout_name(x)}")
-    if x.dim() != nd + 2 or x.sparse_dim() != nd + 1:
+    if x.sparse_dim() != nd + 1:
         raise ValueError(f"paddle.{api}: x must be a {nd + 2}-D sparse tensor with {nd + 1} "
                          f"sparse dimensions ({want}, values [nnz, C]), but received shape "
                          f"{list(x.shape)} with {x.sparse_dim()} sparse dimensions")
@@ -330,6 +333,9 @@ def sparse_max_pool3d(x, kernel_size, stride=None, padding=0, ceil_mode=False,
     if data_format != "NDHWC":  # Paddle asserts here (ValueError only for the convolutions)
         raise AssertionError(f"paddle.{api}: data_format must be 'NDHWC', but received "
                              f"{data_format!r}")
+    if not isinstance(x, _T) or x.layout is not _COO:  # Paddle asserts this too
+        raise AssertionError(f"paddle.{api}: x must be a sparse COO tensor, but received "
+                             f"{sc.layout_name(x)}")
     _conv_input(x, 3, data_format, "NDHWC", api)
     ksize = _tuple(kernel_size, 3, "kernel_size", api)
     stride = ksize if stride is None else _tuple(stride, 3, "stride", api)

@@ -7,7 +7,7 @@ import builtins
 import torch
 
 from pagaie._core.registry import defop
-from pagaie._ops._helpers import norm_axis, write_out
+from pagaie._ops._helpers import norm_axis, stopped, write_out
 from pagaie._ops.reduce import _axes
 
 _T = torch.Tensor
@@ -67,7 +67,7 @@ def _int_var(x, dims, correction, keepdim):
     return torch.div(d, n - correction, rounding_mode="trunc")
 
 
-@defop(amp="black", paddle_types=("std",))
+@defop(amp="black", paddle_types=("std",), int_autocast=True)  # Paddle: sqrt(var(x))
 def std(x, axis=None, unbiased=True, keepdim=False, name=None):
     """Standard deviation over ``axis`` (with Bessel's correction when ``unbiased``).
 
@@ -215,7 +215,9 @@ def median(x, axis=None, keepdim=False, mode='avg', name=None, *, out=None):
         ([2.0, 6.0], [2, 1])
     """
     r = _median(x, axis, keepdim, mode, "median", False)
-    return r if out is None or isinstance(r, tuple) else write_out(out, r)
+    if isinstance(r, tuple):
+        return r[0], stopped(r[1])  # Paddle's indices say stop_gradient=True
+    return r if out is None else write_out(out, r)
 
 
 @defop(paddle_types=("nanmedian",))
@@ -227,7 +229,8 @@ def nanmedian(x, axis=None, keepdim=False, mode='avg', name=None):
         >>> paddle.nanmedian(paddle.to_tensor([1.0, float('nan'), 2.0, 4.0])).item()
         2.0
     """
-    return _median(x, axis, keepdim, mode, "nanmedian", True)
+    r = _median(x, axis, keepdim, mode, "nanmedian", True)
+    return (r[0], stopped(r[1])) if isinstance(r, tuple) else r  # indices: stop_gradient=True
 
 
 def _quantile(x, q, axis, keepdim, interpolation, api, fn):
