@@ -16,6 +16,23 @@ from pagaie.io.sampler import (  # noqa: F401
 from pagaie.io.worker import get_worker_info  # noqa: F401
 from pagaie.io.dataloader import DataLoader  # noqa: F401
 
+# Paddle's module paths, for code that imports from them (``from paddle.io.dataloader.collate
+# import default_collate_fn``): ``paddle.io.dataloader`` is a package there, ``paddle.io.reader``
+# holds the DataLoader.
+import sys as _sys  # noqa: E402
+
+from pagaie.io import collate as _collate, dataloader as _dataloader, dataset as _dataset  # noqa: E402
+from pagaie.io import sampler as _sampler, worker as _worker  # noqa: E402
+
+for _name, _mod in (("collate", _collate), ("dataset", _dataset), ("sampler", _sampler),
+                    ("batch_sampler", _sampler), ("worker", _worker)):
+    setattr(_dataloader, _name, _mod)
+    _sys.modules.setdefault(f"{__name__}.dataloader.{_name}", _mod)
+_dataloader.__path__ = []  # type: ignore[attr-defined]  # importable as a package, as in Paddle
+reader = _dataloader
+_sys.modules.setdefault(f"{__name__}.reader", _dataloader)
+del _name, _mod
+
 __all__: list[str] = [
     "Dataset", "IterableDataset", "TensorDataset", "ComposeDataset", "ChainDataset", "ConcatDataset", "Subset",
     "random_split", "Sampler", "SequenceSampler", "RandomSampler", "WeightedRandomSampler", "SubsetRandomSampler",

@@ -24,7 +24,18 @@ _stack_out: Callable[[tuple, np.dtype], np.ndarray | None] | None = None
 
 
 def _stack_tensors(batch: Sequence[Any]) -> Tensor:
-    ts = [b._t if isinstance(b, Tensor) else b for b in batch]
+    # Paddle stacks with paddle.stack, which wants Tensors of one dtype (ValueError otherwise).
+    # torch.stack is called directly so that collating never records ops in static mode.
+    ts = []
+    for i, b in enumerate(batch):
+        t = b._t if isinstance(b, Tensor) else b
+        if not isinstance(t, torch.Tensor):
+            raise ValueError("paddle.io.DataLoader: default_collate_fn stacks the Tensor field of every sample, "
+                             f"but sample {i} gives {type(b).__name__} there")
+        if ts and t.dtype != ts[0].dtype:
+            raise ValueError("paddle.io.DataLoader: default_collate_fn stacks Tensors of one dtype, but sample 0 "
+                             f"gives {wrap(ts[0]).dtype} and sample {i} gives {wrap(t).dtype}")
+        ts.append(t)
     return wrap(torch.stack(ts, 0))
 
 
@@ -63,7 +74,7 @@ def default_collate_fn(batch: Sequence[Any]) -> Any:
         if any(len(s) != n for s in batch):
             raise RuntimeError("paddle.io.DataLoader: fields number not same among samples in a batch, got "
                                f"{[len(s) for s in batch]}")
-        return [default_collate_fn(list(fields)) for fields in zip(*batch)]
+        return [default_collate_fn(fields) for fields in zip(*batch)]
     raise TypeError("paddle.io.DataLoader: batch data can only contain Tensor, numpy.ndarray, dict, list, "
                     f"number or str, but got {type(sample)}")
 

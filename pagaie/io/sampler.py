@@ -15,6 +15,7 @@ from typing import Any
 import numpy as np
 import torch
 
+from pagaie._core.tensor import Tensor
 from pagaie.io.dataset import IterableDataset, _torch_generator
 
 __all__ = ["Sampler", "SequenceSampler", "RandomSampler", "WeightedRandomSampler", "SubsetRandomSampler",
@@ -140,8 +141,10 @@ class RandomSampler(Sampler):
 
 
 def _weights_array(weights: Any) -> np.ndarray:
-    if hasattr(weights, "numpy") and callable(weights.numpy):
-        return np.asarray(weights.numpy())
+    if isinstance(weights, (Tensor, torch.Tensor)):
+        return np.asarray(weights.numpy() if isinstance(weights, Tensor) else weights.detach().cpu().numpy())
+    _check(isinstance(weights, (np.ndarray, list, tuple)), "paddle.io.WeightedRandomSampler: weights should be "
+           f"paddle.Tensor, numpy.ndarray, list or tuple, but got {type(weights).__name__}")
     return np.asarray(weights)
 
 

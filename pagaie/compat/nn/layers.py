@@ -126,6 +126,17 @@ class _AvgPool(Layer):
         return f"kernel_size={self.kernel_size}, stride={self.stride}, padding={self.padding}"
 
 
+class _AvgPoolND(_AvgPool):
+    """The 2-D and 3-D layers: Paddle's functional pooling with PyTorch's argument meanings."""
+    _functional = ""
+
+    def forward(self, input: Any) -> Any:
+        from pagaie.nn import functional as F
+        return getattr(F, self._functional)(input, self.kernel_size, self.stride, self.padding,
+                                            self.ceil_mode, not self.count_include_pad,
+                                            self.divisor_override)
+
+
 class AvgPool1D(_AvgPool):
     """1-D average pooling of ``[N, C, L]`` inputs with PyTorch's arguments.
 
@@ -156,7 +167,7 @@ class AvgPool1D(_AvgPool):
                           not self.count_include_pad, self.ceil_mode)
 
 
-class AvgPool2D(_AvgPool):
+class AvgPool2D(_AvgPoolND):
     """2-D average pooling of ``[N, C, H, W]`` inputs with PyTorch's arguments.
 
     Args:
@@ -173,6 +184,8 @@ class AvgPool2D(_AvgPool):
         paddle.Size([1, 1, 2, 2])
     """
 
+    _functional = "avg_pool2d"
+
     @forbid_keywords({"exclusive", "data_format", "name"}, "paddle.compat.nn.AvgPool2D",
                      "paddle.nn.AvgPool2D")
     def __init__(self, kernel_size: Any, stride: Any = None, padding: Any = 0,
@@ -181,13 +194,9 @@ class AvgPool2D(_AvgPool):
         super().__init__(kernel_size, stride, padding, ceil_mode, count_include_pad,
                          divisor_override)
 
-    def forward(self, input: Any) -> Any:
-        from pagaie.nn.functional import avg_pool2d
-        return avg_pool2d(input, self.kernel_size, self.stride, self.padding, self.ceil_mode,
-                          not self.count_include_pad, self.divisor_override)
 
 
-class AvgPool3D(_AvgPool):
+class AvgPool3D(_AvgPoolND):
     """3-D average pooling of ``[N, C, D, H, W]`` inputs with PyTorch's arguments.
 
     Args:
@@ -204,6 +213,8 @@ class AvgPool3D(_AvgPool):
         paddle.Size([1, 1, 1, 2, 2])
     """
 
+    _functional = "avg_pool3d"
+
     @forbid_keywords({"exclusive", "data_format", "name"}, "paddle.compat.nn.AvgPool3D",
                      "paddle.nn.AvgPool3D")
     def __init__(self, kernel_size: Any, stride: Any = None, padding: Any = 0,
@@ -212,10 +223,6 @@ class AvgPool3D(_AvgPool):
         super().__init__(kernel_size, stride, padding, ceil_mode, count_include_pad,
                          divisor_override)
 
-    def forward(self, input: Any) -> Any:
-        from pagaie.nn.functional import avg_pool3d
-        return avg_pool3d(input, self.kernel_size, self.stride, self.padding, self.ceil_mode,
-                          not self.count_include_pad, self.divisor_override)
 
 
 AvgPool1d = AvgPool1D
