@@ -12,22 +12,8 @@ import numpy as np
 import pytest
 
 import pagaie
+from tests.nn.test_parity_layer_api_sweep import _guarded, _same
 from tests.reference import assert_same, both, paddle_ref, same_exception
-
-
-def _guarded(fn):
-    def run(fw):
-        with fw.utils.unique_name.guard():
-            with warnings.catch_warnings():
-                warnings.simplefilter("ignore")
-                return fn(fw)
-    return run
-
-
-def _same(fn):
-    ours, theirs = both(_guarded(fn))
-    assert ours == theirs, f"\nours:   {ours}\npaddle: {theirs}"
-    return ours
 
 
 def _summary(layer) -> tuple:
