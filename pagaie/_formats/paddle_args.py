@@ -187,6 +187,12 @@ def _conv_transpose(op: PaddleOp):
     return (x, w), {**kw, "output_padding": out_pad, "output_size": size or None}
 
 
+def _arg_reduce(op: PaddleOp):
+    # argmax / argmin: the axis is an operand (a constant) in PIR, an attribute in legacy files
+    dtype = op.a("dtype") if not op.legacy else _VARTYPE_DTYPES.get(op.a("dtype", 3), "int64")
+    return (op.x(), op.c(1, "", "axis")), {"keepdim": op.a("keepdims", False), "dtype": dtype}
+
+
 def _batch_norm(op: PaddleOp):
     if op.legacy:
         x, mean, var, w, b = (op.x(0, s) for s in ("X", "Mean", "Variance", "Scale", "Bias"))
@@ -522,10 +528,7 @@ ARGS: dict[str, Mapper] = {
     "dropout": _dropout,
     "embedding": _embedding,
     "interpolate": _interpolate,
-    "argmax": lambda op: ((op.x(), op.c(1, "", "axis")),
-                          {"keepdim": op.a("keepdims", False),
-                           "dtype": op.a("dtype") if not op.legacy else
-                           _VARTYPE_DTYPES.get(op.a("dtype", 3), "int64")}),
+    "argmax": _arg_reduce,
     "where": lambda op: ((op.x(0, "Condition"), op.x(1, "X"), op.x(2, "Y")), {}),
     "gather": lambda op: ((op.x(0, "X"), op.x(1, "Index"), op.c(2, "Axis", "axis", 0)), {}),
     "bmm": lambda op: ((op.x(0, "X"), op.x(1, "Y")), {}),
@@ -555,10 +558,7 @@ ARGS: dict[str, Mapper] = {
     "any": _reduce,
     "amax": _reduce,
     "amin": _reduce,
-    "argmin": lambda op: ((op.x(), op.c(1, "", "axis")),
-                          {"keepdim": op.a("keepdims", False),
-                           "dtype": op.a("dtype") if not op.legacy else
-                           _VARTYPE_DTYPES.get(op.a("dtype", 3), "int64")}),
+    "argmin": _arg_reduce,
     "cumsum": _cum,
     "cumprod": _cum,
     "norm": _p_norm,

@@ -12,6 +12,7 @@ import numpy as np
 import pytest
 
 import pagaie
+from tests.amp.test_parity_amp_sweep import _GpuLike
 from tests.reference import paddle_ref
 
 PATTERN = [0, 0, 0, 1, 0, 1, 1, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0]
@@ -20,16 +21,6 @@ PATTERN = [0, 0, 0, 1, 0, 1, 1, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 
 def _enable_reference_scaler(paddle, monkeypatch):
     import paddle.amp.grad_scaler as gsm
     from paddle.amp.auto_cast import amp_global_state
-
-    class _GpuLike:
-        def is_gpu_place(self):
-            return True
-
-        def is_xpu_place(self):
-            return False
-
-        def is_custom_place(self):
-            return False
 
     monkeypatch.setattr(gsm, "_dygraph_tracer", lambda: types.SimpleNamespace(_expected_place=_GpuLike()))
     monkeypatch.setattr(amp_global_state(), "amp_dtype", "float16")
