@@ -54,8 +54,9 @@ class AdamW(Adam):
         if isinstance(weight_decay, bool) or not isinstance(weight_decay, (int, float, Tensor)):
             raise TypeError("paddle.optimizer.AdamW: weight_decay should be int, float or Tensor, "
                             f"but received {type(weight_decay).__name__}")
-        if lr_ratio is not None and not callable(lr_ratio):
-            raise TypeError("paddle.optimizer.AdamW: lr_ratio should be callable")
+        if lr_ratio is not None and not callable(lr_ratio):  # Paddle asserts here
+            raise AssertionError("paddle.optimizer.AdamW: lr_ratio should be a callable taking a "
+                                 f"parameter, but received {type(lr_ratio).__name__}")
         Optimizer.__init__(self, learning_rate, parameters, None, grad_clip, name)
         self.type = "adamw"
         self._apply_decay_param_fun = apply_decay_param_fun
@@ -63,12 +64,14 @@ class AdamW(Adam):
         self._use_lowprecision_moment = use_lowprecision_moment
         self._lr_ratio = lr_ratio
         self._init_hparams(beta1, beta2, epsilon, lazy_mode, multi_precision, amsgrad)
-        self._default_dict["weight_decay"] = self._weight_decay
-        self._default_dict["grad_clip"] = grad_clip
-        # the groups were completed before AdamW's own default decay was known
+        self._default_dict = {"weight_decay": self._weight_decay, **self._default_dict, "grad_clip": grad_clip}
+        # the groups were completed before AdamW's own defaults were known; as in Paddle,
+        # each group carries all of them (beta1, beta2, epsilon, lazy_mode too)
         for group in self._param_groups if self._grouped else ():
             if group.get("weight_decay") is None:
                 group["weight_decay"] = self._weight_decay
+            for k, v in self._default_dict.items():
+                group.setdefault(k, v)
 
     def _bind_group_options(self, param_group: dict) -> None:
         # AdamW's groups scale the learning rate only; their weight decay is decoupled.

@@ -639,3 +639,8 @@ class LinearLR(LRScheduler):
 
 # The cyclic schedulers live in their own module (file size); same public namespace.
 from pagaie.optimizer._lr_cyclic import CosineAnnealingWarmRestarts, CyclicLR, OneCycleLR  # noqa: E402
+
+# They live in their own file, but Paddle (and pickles, reprs) know them as members of this module.
+for _cls in (CosineAnnealingWarmRestarts, CyclicLR, OneCycleLR):
+    _cls.__module__ = __name__
+del _cls

@@ -39,6 +39,18 @@ def _to_torch_value(value: Any) -> torch.Tensor:
     return torch.as_tensor(np.asarray(value))
 
 
+def _loaded_value(value: Any, var_name: str, shape: torch.Size) -> torch.Tensor:
+    """A loaded accumulator value as a torch tensor of ``shape`` (Paddle's ``set_value``
+    accepts the same number of elements only when the shapes agree)."""
+    t = _to_torch_value(value)
+    if tuple(t.shape) != tuple(shape):
+        if t.numel() == 1 and len(shape) <= 1 and (not shape or shape[0] == 1):
+            return t.reshape(shape)  # a 0-D and a [1] scalar state are interchangeable
+        raise AssertionError(f"paddle.optimizer.Optimizer.set_state_dict: the shape of {var_name!r} "
+                             f"should be {list(shape)}, but the state dict holds shape {list(t.shape)}")
+    return t
+
+
 def _check_grad_clip(grad_clip: Any) -> None:
     if grad_clip is None:
         return
@@ -280,8 +292,8 @@ class Optimizer:
             if key is None:
                 raise AssertionError(f"paddle.optimizer: the loaded state dict has no entry {var_name!r} "
                                      f"(accumulator {name!r} of parameter {param.name!r})")
-            value = _to_torch_value(self._accumulators_holder.pop(key))
-            t = value.to(dtype=tdtype, device=dev).reshape(t.shape).clone()
+            value = _loaded_value(self._accumulators_holder.pop(key), var_name, t.shape)
+            t = value.to(dtype=tdtype, device=dev).clone()
         acc = Tensor(t, name=var_name)
         acc.persistable = True
         self._accumulators[name][param.name] = acc
@@ -399,7 +411,10 @@ class Optimizer:
         for p, g in pairs:
             attr = getattr(p, "optimize_attr", None)
             scale = attr.get("learning_rate", 1.0) if attr else 1.0
-            lrs.append(lr * scale if scale != 1.0 else lr)
+            if isinstance(scale, Tensor):  # as in Paddle, a Tensor is the learning rate itself
+                lrs.append(_scalar(scale))
+            else:
+                lrs.append(lr * scale if scale != 1.0 else lr)
             if self._use_master(p):
                 mw = self._master_weights[p.name]
                 targets.append(mw._t)
@@ -679,7 +694,7 @@ class Optimizer:
             for pname, value in masters.items():
                 mw = self._master_weights.get(pname)
                 if mw is not None:
-                    mw._t.copy_(_to_torch_value(value).to(mw._t.dtype))
+                    mw._t.copy_(_loaded_value(value, mw.name, mw._t.shape).to(mw._t.dtype))
                 else:
                     t = _to_torch_value(value).float().clone()
                     self._master_weights[pname] = Tensor(t, name=getattr(value, "name", None) or f"{pname}_fp32_master_0")
@@ -690,9 +705,9 @@ class Optimizer:
                 if t.name not in state:
                     missing.append(t.name)
                     continue
-                value = _to_torch_value(state[t.name]).to(dtype=t._t.dtype, device=t._t.device)
+                value = _loaded_value(state[t.name], t.name, t._t.shape)
                 with torch.no_grad():
-                    t._t.copy_(value.reshape(t._t.shape))
+                    t._t.copy_(value.to(dtype=t._t.dtype, device=t._t.device))
         if missing:
             raise AssertionError(f"paddle.optimizer: the state dict has no entries {missing}")
 
