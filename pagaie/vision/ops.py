@@ -45,9 +45,16 @@ def read_file(filename, name=None):
         >>> paddle.vision.ops.read_file(path).tolist()
         [1, 2, 255]
     """
-    with open(filename, "rb") as f:
-        data = f.read()
+    try:
+        with open(filename, "rb") as f:
+            data = f.read()
+    except FileNotFoundError as exc:
+        raise _MissingFile(f"paddle.vision.ops.read_file: no such file {filename!r}") from None
     return torch.frombuffer(bytearray(data), dtype=torch.uint8)
+
+
+class _MissingFile(FileNotFoundError, RuntimeError):
+    """A missing file: Paddle raises RuntimeError (from its C++ kernel) there; this is both."""
 
 
 @defop(method=False, differentiable=False, paddle_types=("decode_jpeg", "pd_op.decode_jpeg"))

@@ -10,9 +10,12 @@ import math
 import numbers
 from typing import Any, Sequence
 
+import numpy as np
 import torch
 import torch.nn.functional as tF
 
+from pagaie._core.dtype import default_float
+from pagaie._ops._helpers import check_binary_dtypes
 from pagaie.vision.transforms.functional_cv2 import center_box, check_pad_args, output_size_for, parse_padding
 
 __all__: list[str] = []
@@ -30,11 +33,24 @@ def _channels(img: torch.Tensor) -> int:
 
 def normalize(img: torch.Tensor, mean: Any, std: Any, data_format: str = "CHW") -> torch.Tensor:
     check_image(img, data_format)
-    mean_t = torch.as_tensor(mean, dtype=torch.float32, device=img.device)
-    std_t = torch.as_tensor(std, dtype=torch.float32, device=img.device)
+    mean_t, std_t = _as_stat(mean, img.device), _as_stat(std, img.device)
     if data_format.lower() == "chw":
         mean_t, std_t = mean_t.reshape(-1, 1, 1), std_t.reshape(-1, 1, 1)
+    # Paddle subtracts tensors: an integer mean (or a uint8 image) meets its promotion rule.
+    check_binary_dtypes("vision.transforms.normalize", img, mean_t, scalar_0d=True)
+    check_binary_dtypes("vision.transforms.normalize", img, std_t, scalar_0d=True)
     return (img - mean_t) / std_t
+
+
+def _as_stat(v: Any, device: torch.device) -> torch.Tensor:
+    """``mean``/``std`` as ``paddle.to_tensor`` makes them: numpy arrays keep their dtype,
+    Python floats take the default float dtype, Python ints become int64."""
+    v = getattr(v, "_t", v)  # a pagaie Tensor
+    if isinstance(v, torch.Tensor):
+        return v.to(device)
+    a = np.asarray(v)
+    dtype = default_float() if not isinstance(v, np.ndarray) and a.dtype.kind == "f" else None
+    return torch.as_tensor(a, dtype=dtype, device=device)
 
 
 def to_grayscale(img: torch.Tensor, num_output_channels: int = 1, data_format: str = "CHW") -> torch.Tensor:
@@ -177,6 +193,8 @@ def _grid_transform(img: torch.Tensor, grid: torch.Tensor, mode: str, fill: Any)
     if n > 1:
         grid = grid.expand(n, *grid.shape[1:])
     grid = grid.to(img.dtype)
+    if img.shape[-2] * img.shape[-1] == 0:  # an empty image: nothing to sample (Paddle returns it empty)
+        return img.new_zeros(n, img.shape[1], grid.shape[1], grid.shape[2])
     if fill is not None:
         img = torch.cat([img, torch.ones_like(img[:, :1])], dim=1)
     out = tF.grid_sample(img, grid, mode=mode, padding_mode="zeros", align_corners=False)
@@ -191,8 +209,20 @@ def _grid_transform(img: torch.Tensor, grid: torch.Tensor, mode: str, fill: Any)
     return out * mask + (1.0 - mask) * fill_img
 
 
+def _check_warp(img: torch.Tensor, interpolation: str, api: str) -> None:
+    """Paddle's checks before a grid-sampled warp: an image of rank 3 or 4 (IndexError, as
+    Paddle's layout lookup fails on a 2-D one) and grid_sample's two modes (ValueError)."""
+    if img.ndim < 3:
+        raise IndexError(f"paddle.vision.transforms.{api}: img should be a CHW or NCHW Tensor, "
+                         f"got shape {list(img.shape)}")
+    if interpolation not in ("nearest", "bilinear"):
+        raise ValueError(f"paddle.vision.transforms.{api}: interpolation of a Tensor image should be "
+                         f"'nearest' or 'bilinear', got {interpolation!r}")
+
+
 def affine(img: torch.Tensor, matrix: Sequence[float], interpolation: str = "nearest",
            fill: Any = None, data_format: str = "CHW") -> torch.Tensor:
+    _check_warp(img, interpolation, "affine")
     batched, chw = img.ndim == 4, data_format.lower() == "chw"
     x = _to_batch(img, chw, batched)
     theta = torch.tensor(matrix, dtype=torch.float32, device=img.device).reshape(1, 2, 3)
@@ -205,6 +235,7 @@ def affine(img: torch.Tensor, matrix: Sequence[float], interpolation: str = "nea
 
 def rotate(img: torch.Tensor, angle: float, interpolation: str = "nearest", expand: bool = False,
            center: Any = None, fill: Any = None, data_format: str = "CHW") -> torch.Tensor:
+    _check_warp(img, interpolation, "rotate")
     chw = data_format.lower() == "chw"
     w, h = (img.shape[-1], img.shape[-2]) if chw else (img.shape[-2], img.shape[-3])
     x = _to_batch(img, chw)
@@ -229,6 +260,7 @@ def rotate(img: torch.Tensor, angle: float, interpolation: str = "nearest", expa
 
 def perspective(img: torch.Tensor, coeffs: Sequence[float], interpolation: str = "nearest",
                 fill: Any = None, data_format: str = "CHW") -> torch.Tensor:
+    _check_warp(img, interpolation, "perspective")
     batched, chw = img.ndim == 4, data_format.lower() == "chw"
     x = _to_batch(img, chw, batched)
     oh, ow = x.shape[-2], x.shape[-1]
@@ -259,6 +291,10 @@ def hflip(img: torch.Tensor, data_format: str = "CHW") -> torch.Tensor:
 def crop(img: torch.Tensor, top: int, left: int, height: int, width: int,
          data_format: str = "CHW") -> torch.Tensor:
     check_image(img, data_format)
+    for arg, v in (("top", top), ("left", left), ("height", height), ("width", width)):
+        if isinstance(v, (float, np.floating)):
+            raise ValueError(f"paddle.vision.transforms.crop: {arg} should be an integer (slice indices of a "
+                             f"Tensor image), got {v!r}")
     if data_format.lower() == "chw":
         return img[:, top:top + height, left:left + width]
     return img[top:top + height, left:left + width, :]
@@ -266,10 +302,23 @@ def crop(img: torch.Tensor, top: int, left: int, height: int, width: int,
 
 def erase(img: torch.Tensor, i: int, j: int, h: int, w: int, v: Any, inplace: bool = False) -> torch.Tensor:
     check_image(img)
+    if isinstance(v, (list, tuple)):
+        raise ValueError(f"paddle.vision.transforms.erase: v should be a Tensor, numpy.ndarray or number "
+                         f"for a Tensor image, got {type(v).__name__} {v!r}")
+    if isinstance(v, np.ndarray):
+        if img.dtype not in _NDARRAY_ASSIGNABLE:
+            raise ValueError(f"paddle.vision.transforms.erase: a numpy.ndarray v can be written only into a "
+                             f"bool, float32, float64, complex, int32 or int64 image, got {img.dtype}"
+                             .replace("torch.", ""))
+        v = torch.as_tensor(v, dtype=img.dtype, device=img.device)
     if not inplace:
         img = img.clone()
     img[..., i:i + h, j:j + w] = v
     return img
+
+
+_NDARRAY_ASSIGNABLE = (torch.bool, torch.float32, torch.float64, torch.complex64, torch.complex128,
+                       torch.int32, torch.int64)
 
 
 def center_crop(img: torch.Tensor, output_size: Any, data_format: str = "CHW") -> torch.Tensor:
@@ -308,10 +357,15 @@ def resize(img: torch.Tensor, size: Any, interpolation: str = "bilinear", data_f
     chw = data_format.lower() == "chw"
     h, w = (img.shape[-2], img.shape[-1]) if chw else (img.shape[-3], img.shape[-2])
     if isinstance(size, int) and (w <= 0 or h <= 0):
-        raise NotImplementedError(f"Not support while w<=0 or h<=0, but received w={w}, h={h}")
+        raise NotImplementedError(f"paddle.vision.transforms.resize: Not support while w<=0 or h<=0, "
+                                  f"but received w={w}, h={h}")
     hw = output_size_for(h, w, size)
     if hw is None:
         return img
+    if min(hw) <= 0:
+        # Paddle's interpolate asserts on the output shape.
+        raise AssertionError(f"paddle.vision.transforms.resize: each output size should be greater than 0, "
+                             f"got {list(hw)}")
     mode = _INTERP.get(interpolation.lower()) if isinstance(interpolation, str) else None
     if mode is None:
         raise ValueError("paddle.vision.transforms.resize: 'interpolation' of a Tensor image can only be "

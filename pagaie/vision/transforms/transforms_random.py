@@ -437,12 +437,15 @@ class RandomErasing(BaseTransform):
     def _dynamic_get_param(self, img: Any, scale: Sequence[float], ratio: Sequence[float],
                            value: Any) -> tuple:
         import pagaie
-        if F._is_pil_image(img):
-            h, w, c = np.asarray(img).astype(np.uint8).shape[-3:]
-        elif F._is_numpy_image(img):
-            h, w, c = img.shape[-3:]
+        shape = np.asarray(img).shape if F._is_pil_image(img) else tuple(img.shape)
+        if len(shape) < 3:
+            # Paddle fails the same way (IndexError) on a 2-D (single-channel HW) image.
+            raise IndexError(f"paddle.vision.transforms.RandomErasing: the image should have 3 dimensions "
+                             f"(HWC for PIL/numpy, CHW for Tensor), got shape {list(shape)}")
+        if F._is_tensor_image(img):
+            c, h, w = shape[-3:]
         else:
-            c, h, w = img.shape[-3:]
+            h, w, c = shape[-3:]
         area = h * w
         log_ratio = np.log(ratio)
         for _ in range(10):
