@@ -45,7 +45,7 @@ class ParallelEnv:
     def __init__(self) -> None:
         self._rank = _env_int("PADDLE_TRAINER_ID", 0)
         self._world_size = _env_int("PADDLE_TRAINERS_NUM", 1)
-        self._device_type = "gpu" if torch.cuda.is_available() else "cpu"
+        self._device_type = ""  # Paddle's custom-device type; pagaie has none
         selected = os.environ.get("FLAGS_selected_gpus", "")
         self._device_id = int(selected.split(",")[0]) if selected else _env_int("PADDLE_LOCAL_RANK", 0)
         self._trainer_endpoints = os.environ.get("PADDLE_TRAINER_ENDPOINTS", "").split(",")
@@ -70,6 +70,7 @@ class ParallelEnv:
 
     @property
     def device_type(self) -> str:
+        """The custom-device type of the job ('' without custom devices, as always here)."""
         return self._device_type
 
     @property

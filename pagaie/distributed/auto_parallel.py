@@ -123,6 +123,10 @@ class Partial(Placement):
         return f"Partial(reduce_type={self._reduce_type.name[4:].upper()})"
 
 
+class _MeshError(AssertionError, ValueError):
+    """A bad ProcessMesh argument: Paddle fails an assertion; also a ValueError."""
+
+
 class ProcessMesh:
     """A (multi-dimensional) array of process ids, with a name per dimension.
 
@@ -144,19 +148,19 @@ class ProcessMesh:
                  process_ids: Any = None) -> None:
         if mesh is None:
             if shape is None or process_ids is None:
-                raise ValueError("paddle.distributed.ProcessMesh: give mesh, or both shape and process_ids")
+                raise _MeshError("paddle.distributed.ProcessMesh: give mesh, or both shape and process_ids")
             arr = np.asarray(list(process_ids)).reshape(list(shape))
         else:
             arr = np.asarray(mesh.mesh if isinstance(mesh, ProcessMesh) else mesh)
         if arr.dtype.kind not in "iu":
-            raise ValueError(f"paddle.distributed.ProcessMesh: mesh must hold integer process ids, "
+            raise _MeshError(f"paddle.distributed.ProcessMesh: mesh must hold integer process ids, "
                              f"but received dtype {arr.dtype}")
         if len(set(arr.flatten().tolist())) != arr.size:
-            raise ValueError("paddle.distributed.ProcessMesh: the process ids in mesh must be unique")
+            raise _MeshError("paddle.distributed.ProcessMesh: the process ids in mesh must be unique")
         self._mesh = arr.astype(np.int64)
         names = list(dim_names) if dim_names is not None else [f"d{i}" for i in range(arr.ndim)]
         if len(names) != arr.ndim:
-            raise ValueError(f"paddle.distributed.ProcessMesh: dim_names must have {arr.ndim} names, "
+            raise _MeshError(f"paddle.distributed.ProcessMesh: dim_names must have {arr.ndim} names, "
                              f"but received {len(names)}")
         self._dim_names = names
 
@@ -185,7 +189,12 @@ class ProcessMesh:
         return int(self._mesh.size)
 
     def _dim(self, dim: int | str) -> int:
-        return self._dim_names.index(dim) if isinstance(dim, str) else int(dim)
+        if isinstance(dim, str):
+            if dim not in self._dim_names:
+                raise _MeshError(f"paddle.distributed.ProcessMesh: dim must be one of {self._dim_names}, "
+                                 f"but received {dim!r}")
+            return self._dim_names.index(dim)
+        return int(dim)
 
     def get_dim_size(self, dim: int | str) -> int:
         """The number of processes along dimension ``dim`` (a name or an index)."""
@@ -332,8 +341,17 @@ def _mark(t: Tensor, mesh: ProcessMesh, placements: list[Placement]) -> Tensor:
     d["process_mesh"] = mesh
     d["placements"] = placements
     d["is_dist"] = lambda: True
-    d["_local_value"] = lambda: t
+    # The local part of a tensor on one process is its whole value, as a dense tensor.
+    d["_local_value"] = lambda: Tensor(t._t.view_as(t._t))
     return t
+
+
+def _check_dist(t: Any, api: str) -> None:
+    if not isinstance(t, Tensor):
+        raise TypeError(f"paddle.distributed.{api}: dist_tensor must be a Tensor, but received {type(t).__name__}")
+    if not t.is_dist():
+        raise ValueError(f"paddle.distributed.{api}: the input should be a distributed tensor (made by "
+                         "paddle.distributed.shard_tensor), but received a dense Tensor")
 
 
 def shard_tensor(data: Any, mesh: ProcessMesh, placements: Sequence[Placement], dtype: Any = None,
@@ -404,9 +422,7 @@ def reshard(dist_tensor: Tensor, mesh: ProcessMesh, placements: Sequence[Placeme
         >>> dist.reshard(t, mesh, [dist.Replicate()]).placements
         [Replicate()]
     """
-    if not isinstance(dist_tensor, Tensor):
-        raise TypeError(f"paddle.distributed.reshard: dist_tensor must be a Tensor, "
-                        f"but received {type(dist_tensor).__name__}")
+    _check_dist(dist_tensor, "reshard")
     placements = _check_placements(mesh, placements, dist_tensor.ndim, "reshard")
     return _mark(Tensor(dist_tensor._t.view_as(dist_tensor._t)), mesh, placements)
 
@@ -421,6 +437,7 @@ def unshard_dtensor(dist_tensor: Tensor) -> Tensor:
         >>> dist.unshard_dtensor(dist.shard_tensor(paddle.ones([2]), mesh, [dist.Shard(0)])).is_dist()
         False
     """
+    _check_dist(dist_tensor, "unshard_dtensor")
     if isinstance(dist_tensor, Parameter):
         return Parameter(dist_tensor, trainable=dist_tensor.trainable, name=dist_tensor.name)
     return Tensor(dist_tensor._t.view_as(dist_tensor._t))

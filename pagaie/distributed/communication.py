@@ -7,6 +7,7 @@ already completed.
 """
 from __future__ import annotations
 
+import warnings
 from typing import Any
 
 import torch
@@ -117,10 +118,23 @@ def _group(group: Group | None) -> Group:
     return _global_group() if group is None else group
 
 
+def _member(g: Group) -> bool:
+    """Whether this process is in ``g``; Paddle warns and skips the call when it is not."""
+    if g.is_member():
+        return True
+    from pagaie.distributed._env import get_rank
+    warnings.warn(f"Current global rank {get_rank()} is not in group {g.name}")
+    return False
+
+
+class _NotATensorError(ValueError, TypeError):
+    """A non-Tensor where a collective needs a Tensor: Paddle's binding raises ValueError."""
+
+
 def _t(x: Any, api: str, arg: str = "tensor") -> torch.Tensor:
     if isinstance(x, Tensor):
         return x._t.detach()  # same storage, outside autograd (parameters are leaves)
-    raise TypeError(f"paddle.distributed.{api}: {arg} must be a Tensor, but received {type(x).__name__}")
+    raise _NotATensorError(f"paddle.distributed.{api}: {arg} must be a Tensor, but received {type(x).__name__}")
 
 
 def _op(op: int, api: str) -> Any:
@@ -170,7 +184,7 @@ def all_reduce(tensor: Tensor, op: int = ReduceOp.SUM, group: Group | None = Non
     """
     t, top = _t(tensor, "all_reduce"), _op(op, "all_reduce")
     g = _group(group)
-    if not g.is_member():
+    if not _member(g):
         return None
     if g.process_group is None:
         return _done(sync_op)
@@ -201,7 +215,7 @@ def all_gather(tensor_list: list, tensor: Tensor, group: Group | None = None, sy
     """
     t = _t(tensor, "all_gather")
     g = _group(group)
-    if not g.is_member():
+    if not _member(g):
         return None
     outs = _fill_list(tensor_list, t, g.nranks)
     if g.process_group is None:
@@ -211,7 +225,7 @@ def all_gather(tensor_list: list, tensor: Tensor, group: Group | None = None, sy
 
 
 def all_gather_object(object_list: list, obj: Any, group: Group | None = None) -> None:
-    """Gather a picklable object from every rank into ``object_list`` (replacing its contents).
+    """Append the picklable ``obj`` of every rank, in rank order, to ``object_list``.
 
     Examples:
         >>> import pagaie.distributed as dist
@@ -221,15 +235,14 @@ def all_gather_object(object_list: list, obj: Any, group: Group | None = None) -
         [{'a': 1}]
     """
     g = _group(group)
-    if not g.is_member():
+    if not _member(g):
         return
     out: list = [None] * g.nranks
     if g.process_group is None:
         out[0] = obj
     else:
         tdist.all_gather_object(out, obj, group=g.process_group)
-    object_list.clear()
-    object_list.extend(out)
+    object_list.extend(out)  # appended to what the list held, as in Paddle
 
 
 def broadcast(tensor: Tensor, src: int, group: Group | None = None, sync_op: bool = True) -> Task | None:
@@ -245,7 +258,7 @@ def broadcast(tensor: Tensor, src: int, group: Group | None = None, sync_op: boo
     """
     t = _t(tensor, "broadcast")
     g = _group(group)
-    if not g.is_member():
+    if not _member(g):
         return None
     _check_rank(g, src, "broadcast", "src")
     if g.process_group is None:
@@ -264,7 +277,7 @@ def broadcast_object_list(object_list: list, src: int, group: Group | None = Non
         [1, 'a']
     """
     g = _group(group)
-    if not g.is_member():
+    if not _member(g):
         return
     _check_rank(g, src, "broadcast_object_list", "src")
     if g.process_group is not None:
@@ -285,7 +298,7 @@ def reduce(tensor: Tensor, dst: int, op: int = ReduceOp.SUM, group: Group | None
     """
     t, top = _t(tensor, "reduce"), _op(op, "reduce")
     g = _group(group)
-    if not g.is_member():
+    if not _member(g):
         return None
     _check_rank(g, dst, "reduce", "dst")
     if g.process_group is None:
@@ -309,10 +322,12 @@ def scatter(tensor: Tensor, tensor_list: list | None = None, src: int = 0, group
     """
     t = _t(tensor, "scatter")
     g = _group(group)
-    if not g.is_member():
+    if not _member(g):
         return None
     _check_rank(g, src, "scatter", "src")
     is_src = g.get_global_rank(g.rank) == src
+    if not is_src and tensor_list is not None:
+        warnings.warn("Specific `tensor_or_tensor_list` is meaningless for rank which is not src.")
     ins = [_t(x, "scatter", "tensor_list") for x in tensor_list] if is_src and tensor_list is not None else None
     if is_src and (ins is None or len(ins) != g.nranks):
         raise ValueError(f"paddle.distributed.scatter: tensor_list must hold {g.nranks} tensors on the "
@@ -336,7 +351,7 @@ def scatter_object_list(out_object_list: list, in_object_list: list | None = Non
         [{'k': 1}]
     """
     g = _group(group)
-    if not g.is_member():
+    if not _member(g):
         return
     _check_rank(g, src, "scatter_object_list", "src")
     got: list = [None]
@@ -363,10 +378,12 @@ def gather(tensor: Tensor, gather_list: list | None = None, dst: int = 0, group:
     """
     t = _t(tensor, "gather")
     g = _group(group)
-    if not g.is_member():
+    if not _member(g):
         return None
     _check_rank(g, dst, "gather", "dst")
     is_dst = g.get_global_rank(g.rank) == dst
+    if not is_dst and gather_list is not None:
+        warnings.warn("Specific `gather_list` is meaningless for rank which is not dst.")
     if is_dst and gather_list is None:
         raise ValueError("paddle.distributed.gather: gather_list must be a list on the destination rank, "
                          "but received None")
@@ -390,7 +407,7 @@ def alltoall(out_tensor_list: list, in_tensor_list: list, group: Group | None = 
         [[5]]
     """
     g = _group(group)
-    if not g.is_member():
+    if not _member(g):
         return None
     ins = [_t(x, "alltoall", "in_tensor_list") for x in in_tensor_list]
     if len(ins) != g.nranks:
@@ -421,7 +438,7 @@ def alltoall_single(out_tensor: Tensor, in_tensor: Tensor, in_split_sizes: list[
     """
     o, i = _t(out_tensor, "alltoall_single", "out_tensor"), _t(in_tensor, "alltoall_single", "in_tensor")
     g = _group(group)
-    if not g.is_member():
+    if not _member(g):
         return None
     if g.process_group is None:
         o.copy_(i)
@@ -456,7 +473,7 @@ def reduce_scatter(tensor: Tensor, tensor_list: list, op: int = ReduceOp.SUM, gr
     """
     t, top = _t(tensor, "reduce_scatter"), _op(op, "reduce_scatter")
     g = _group(group)
-    if not g.is_member():
+    if not _member(g):
         return None
     ins = [_t(x, "reduce_scatter", "tensor_list") for x in tensor_list]
     if len(ins) != g.nranks:

@@ -10,6 +10,7 @@ backward, as in Paddle.
 from __future__ import annotations
 
 import contextlib
+import warnings
 from collections import OrderedDict
 from typing import Any, Iterator
 
@@ -80,6 +81,10 @@ class DataParallel(Layer):
         d["_nranks"] = g.nranks if g is not None and g.process_group is not None else 1
         if self._nranks > 1:
             self._sync_params_buffers(g)
+        else:
+            warnings.warn("The program will return to single-card operation. Please check 1, whether you use "
+                          "spawn or fleetrun to start the program. 2, Whether it is a multi-card program. "
+                          "3, Is the current environment multi-card.")
 
     def _comm_group(self) -> Group | None:
         g = self.group if self.group is not None else _global_group()
@@ -184,9 +189,9 @@ class DataParallel(Layer):
         return self._layers.state_dict(destination=destination, include_sublayers=include_sublayers,
                                        structured_name_prefix=structured_name_prefix)
 
-    def set_state_dict(self, state_dict: dict, use_structured_name: bool = True) -> Any:
-        """Load a state dict of the wrapped layer (keys without the ``_layers.`` prefix)."""
-        return self._layers.set_state_dict(state_dict, use_structured_name=use_structured_name)
+    def set_state_dict(self, state_dict: dict, use_structured_name: bool = True) -> None:
+        """Load a state dict of the wrapped layer (keys without the ``_layers.`` prefix); returns None."""
+        self._layers.set_state_dict(state_dict, use_structured_name=use_structured_name)
 
     set_dict = set_state_dict
     load_dict = set_state_dict

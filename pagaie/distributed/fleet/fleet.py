@@ -155,7 +155,9 @@ class Fleet:
         return self._rm()._node_num()
 
     def local_rank(self) -> str | None:
-        return os.environ.get("PADDLE_RANK_IN_NODE", str(self.worker_index()))
+        """This process's rank on its node (``PADDLE_RANK_IN_NODE``, set by the launcher; else None)."""
+        self._rm()
+        return os.environ.get("PADDLE_RANK_IN_NODE")
 
     rank_in_node = local_rank
 

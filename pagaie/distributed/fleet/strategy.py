@@ -1,12 +1,18 @@
 """``fleet.DistributedStrategy``: the training switches and their configs, kept as plain data.
 
 Each ``<feature>`` switch is a bool and each ``<feature>_configs`` a dict of defaults that an
-assignment updates (unknown keys raise, as Paddle's protobuf does). pagaie reads only the
-switches it implements (data parallelism); the others are stored for the user's code.
+assignment updates. Paddle keeps these in a protobuf message, and the observable rules follow it:
+an unknown config key fails an assertion, config values are converted to the field's type (single
+precision for its ``float`` fields), a switch given a non-bool is ignored with a warning, and an
+unknown attribute cannot be set. pagaie reads only the switches it implements (data parallelism);
+the others are stored for the user's code.
 """
 from __future__ import annotations
 
 import copy
+import operator
+import struct
+import warnings
 from typing import Any
 
 __all__ = ["DistributedStrategy"]
@@ -16,20 +22,30 @@ _SWITCHES = ("amp", "recompute", "sharding", "pipeline", "tensor_parallel", "gra
              "heter_ccl_mode", "without_graph_optimization", "fuse_all_reduce_ops", "find_unused_parameters",
              "sync_batch_norm", "qat", "asp", "fuse_grad_merge", "calc_comm_same_stream", "sync_nccl_allreduce",
              "use_hierarchical_allreduce", "cudnn_exhaustive_search", "cudnn_batchnorm_spatial_persistent",
-             "elastic")
+             "elastic", "split_data", "is_fl_ps_mode")
+_TRUE_BY_DEFAULT = ("fuse_all_reduce_ops", "a_sync", "without_graph_optimization", "sync_nccl_allreduce",
+                    "split_data")
+
+
+def _f32(v: float) -> float:
+    """``v`` rounded to single precision, as Paddle's protobuf ``float`` fields store it."""
+    return struct.unpack("f", struct.pack("f", float(v)))[0]
+
 
 _CONFIGS: dict[str, dict[str, Any]] = {
     "amp_configs": {"init_loss_scaling": 32768.0, "incr_every_n_steps": 1000, "decr_every_n_nan_or_inf": 2,
-                    "incr_ratio": 2.0, "decr_ratio": 0.8, "use_dynamic_loss_scaling": True,
+                    "incr_ratio": 2.0, "decr_ratio": _f32(0.8), "use_dynamic_loss_scaling": True,
                     "custom_white_list": [], "custom_black_list": [], "custom_black_varnames": [],
                     "use_pure_fp16": False, "use_fp16_guard": True, "use_optimizer_fp16": False,
                     "use_pure_bf16": False},
-    "recompute_configs": {"checkpoints": [], "enable_offload": False, "checkpoint_shape": []},
+    "recompute_configs": {"checkpoints": [], "enable_offload": False, "checkpoint_shape": [],
+                          "enable_tuning": False, "refined_ops_patterns": []},
     "sharding_configs": {"sharding_segment_strategy": "segment_broadcast_MB", "segment_broadcast_MB": 32.0,
                          "segment_anchors": [], "sharding_degree": 8, "mp_degree": 1, "dp_degree": 1,
                          "hybrid_dp": False, "gradient_merge_acc_step": 1, "optimize_offload": False,
                          "pp_allreduce_in_optimize": False, "pp_degree": 1, "optimize_cast": False,
-                         "_dp_as_optimizer_sharding": False, "stage": 1, "enable_tuning": False},
+                         "_dp_as_optimizer_sharding": False, "stage": 1, "enable_tuning": False,
+                         "use_calc_stream": False},
     "pipeline_configs": {"micro_batch_size": 1, "accumulate_steps": 1, "schedule_mode": "1F1B",
                          "p2p_cache_shape": True, "enable_partial_send_recv": True},
     "tensor_parallel_configs": {"tensor_parallel_degree": 1, "tensor_init_seed": -1},
@@ -41,10 +57,10 @@ _CONFIGS: dict[str, dict[str, Any]] = {
                        "default_comm_group_configs": {}, "cp_degree": 1, "cp_sharding_degree": 1,
                        "cp_configs": {}, "cp_sharding_configs": {}, "dp_cp_configs": {}, "cp_mp_configs": {}},
     "gradient_merge_configs": {"k_steps": 1, "avg": True},
-    "lars_configs": {"lars_coeff": 0.001, "lars_weight_decay": 0.0005, "epsilon": 0.0,
+    "lars_configs": {"lars_coeff": _f32(0.001), "lars_weight_decay": _f32(0.0005), "epsilon": 0.0,
                      "exclude_from_weight_decay": []},
-    "lamb_configs": {"lamb_weight_decay": 0.01, "exclude_from_weight_decay": []},
-    "dgc_configs": {"rampup_begin_step": 0, "rampup_step": 1, "sparsity": [0.999]},
+    "lamb_configs": {"lamb_weight_decay": _f32(0.01), "exclude_from_weight_decay": []},
+    "dgc_configs": {"rampup_begin_step": 0, "rampup_step": 1, "sparsity": []},
     "localsgd_configs": {"k_steps": 1, "begin_step": 1},
     "adaptive_localsgd_configs": {"init_k_steps": 1, "begin_step": 1},
     "a_sync_configs": {"k_steps": -1, "max_merge_var_num": 1, "send_queue_size": 16,
@@ -54,11 +70,47 @@ _CONFIGS: dict[str, dict[str, Any]] = {
                        "use_ps_gpu": 0, "use_gpu_graph": 0},
     "qat_configs": {"channel_wise_abs_max": True, "weight_bits": 8, "activation_bits": 8,
                     "not_quant_pattern": [], "algo": ""},
+    "gradient_scale_configs": {"scale_strategy": "avg", "scale_gradient": False},
 }
+# The single-precision fields of the configs (Paddle's protobuf ``float``); the others are double.
+_FLOAT32_KEYS = {("amp_configs", "init_loss_scaling"), ("amp_configs", "incr_ratio"), ("amp_configs", "decr_ratio"),
+                 ("dgc_configs", "sparsity"), ("lars_configs", "lars_coeff"), ("lars_configs", "lars_weight_decay"),
+                 ("lars_configs", "epsilon"), ("lamb_configs", "lamb_weight_decay"),
+                 ("sharding_configs", "segment_broadcast_MB")}
+# Integer settings: a value of another type is ignored with a warning, as in Paddle.
+_INTS = {"nccl_comm_num": 1, "fuse_grad_size_in_MB": 32, "fuse_grad_size_in_num": 8,
+         "conv_workspace_size_limit": 512, "hierarchical_allreduce_inter_nranks": 1}
+_VALUES = {"last_comm_group_size_MB": 1.0}
 
-_VALUES = {"nccl_comm_num": 1, "fuse_grad_size_in_MB": 32, "last_comm_group_size_MB": 1.0,
-           "fuse_grad_size_in_num": 8, "gradient_scale_configs": {"scale_strategy": "avg"},
-           "conv_workspace_size_limit": 512, "execution_strategy": None, "build_strategy": None}
+
+class _ConfigKeyError(AssertionError, ValueError):
+    """An unknown key in a ``*_configs`` dict: Paddle fails an assertion; also a ValueError."""
+
+
+def _convert(config: str, key: str, default: Any, value: Any) -> Any:
+    """``value`` converted to the type of the config field ``key`` (whose default is ``default``)."""
+    where = f"paddle.distributed.fleet.DistributedStrategy.{config}[{key!r}]"
+    if isinstance(default, bool):
+        return bool(value)
+    if isinstance(default, float) or (config, key) in _FLOAT32_KEYS and isinstance(default, list):
+        items = value if isinstance(default, list) else [value]
+        for v in items:
+            if isinstance(v, (str, bytes)) or not isinstance(v, (int, float)):
+                raise TypeError(f"{where} must be a real number, but received {type(v).__name__}")
+        conv = _f32 if (config, key) in _FLOAT32_KEYS else float
+        return [conv(v) for v in items] if isinstance(default, list) else conv(value)
+    if isinstance(default, int):
+        try:
+            return operator.index(value)
+        except TypeError:
+            raise TypeError(f"{where} must be an integer, but received {type(value).__name__}") from None
+    if isinstance(default, str):
+        if not isinstance(value, str):
+            raise TypeError(f"{where} must be a str, but received {type(value).__name__}")
+        return value
+    if isinstance(default, list):
+        return list(value)
+    return value
 
 
 class DistributedStrategy:
@@ -77,10 +129,12 @@ class DistributedStrategy:
     def __init__(self) -> None:
         d = self.__dict__
         for name in _SWITCHES:
-            d[name] = False
-        d["fuse_all_reduce_ops"] = True
+            d[name] = name in _TRUE_BY_DEFAULT
         d["_configs"] = copy.deepcopy(_CONFIGS)
-        d.update(copy.deepcopy(_VALUES))
+        d.update(_INTS)
+        d.update(_VALUES)
+        from pagaie.static import BuildStrategy
+        d["build_strategy"] = BuildStrategy()
 
     def __getattr__(self, name: str) -> Any:
         configs = self.__dict__.get("_configs", {})
@@ -89,24 +143,50 @@ class DistributedStrategy:
         raise AttributeError(f"'DistributedStrategy' object has no attribute '{name}'")
 
     def __setattr__(self, name: str, value: Any) -> None:
-        configs = self.__dict__["_configs"]
+        d = self.__dict__
+        configs = d["_configs"]
         if name in configs:
-            if not isinstance(value, dict):
-                raise TypeError(f"paddle.distributed.fleet.DistributedStrategy: {name} must be a dict, "
-                                f"but received {type(value).__name__}")
-            unknown = sorted(set(value) - set(configs[name]))
-            if unknown:
-                raise ValueError(f"paddle.distributed.fleet.DistributedStrategy: unknown keys {unknown} in {name}; "
-                                 f"expected some of {sorted(configs[name])}")
-            for k, v in value.items():
-                default = configs[name][k]
-                configs[name][k] = type(default)(v) if isinstance(default, float) and isinstance(v, int) else v
-            return
-        if name in _SWITCHES:
-            if not isinstance(value, bool):
-                raise TypeError(f"paddle.distributed.fleet.DistributedStrategy: {name} must be a bool, "
-                                f"but received {type(value).__name__}")
-        self.__dict__[name] = value
+            self._set_configs(name, value)
+        elif name in _SWITCHES:
+            if isinstance(value, bool):
+                d[name] = value
+            elif name == "fp16_allreduce":
+                raise TypeError(f"paddle.distributed.fleet.DistributedStrategy: fp16_allreduce must be value of "
+                                f"bool type, but received {type(value).__name__}")
+            elif name == "a_sync":
+                raise ValueError(f"paddle.distributed.fleet.DistributedStrategy: the type of a_sync is invalid, "
+                                 f"expected type is bool, but received {type(value).__name__}")
+            else:
+                warnings.warn(f"{name} should have value of bool type", stacklevel=2)
+        elif name in _INTS:
+            if isinstance(value, int):
+                d[name] = value
+            else:
+                warnings.warn(f"{name} should have value of int type", stacklevel=2)
+        elif name == "last_comm_group_size_MB":
+            if isinstance(value, (str, bytes)) or not isinstance(value, (int, float)):
+                raise TypeError(f"paddle.distributed.fleet.DistributedStrategy: last_comm_group_size_MB must be "
+                                f"a number, but received {type(value).__name__}")
+            if value <= 0:
+                raise ValueError(f"paddle.distributed.fleet.DistributedStrategy: last_comm_group_size_MB should "
+                                 f"be greater than 0, but received {value}")
+            d[name] = _f32(value)
+        elif name in d or name.startswith("_"):
+            d[name] = value
+        else:
+            raise TypeError(f"{name} is not a attribute of DistributedStrategy")
+
+    def _set_configs(self, name: str, value: Any) -> None:
+        config = self.__dict__["_configs"][name]
+        if isinstance(value, (str, bytes)) or not hasattr(value, "__iter__"):
+            raise TypeError(f"paddle.distributed.fleet.DistributedStrategy: {name} must be a dict, "
+                            f"but received {type(value).__name__}")
+        unknown = [k for k in value if k not in config]
+        if unknown:
+            raise _ConfigKeyError(f"paddle.distributed.fleet.DistributedStrategy: key:{unknown[0]} not in {name}; "
+                                  f"expected some of {sorted(config)}")
+        converted = {k: _convert(name, k, config[k], v) for k, v in value.items()}
+        config.update(converted)
 
     def __repr__(self) -> str:
         lines = ["DistributedStrategy("]
@@ -123,7 +203,8 @@ class DistributedStrategy:
     def save_to_prototxt(self, output: str) -> None:
         """Write the strategy (switches and configs) to ``output`` as text."""
         import json
-        state = {k: v for k, v in self.__dict__.items() if k != "_configs" and not callable(v)}
+        state = {k: v for k, v in self.__dict__.items()
+                 if k != "_configs" and isinstance(v, (bool, int, float, str, list, dict))}
         state.update(self.__dict__["_configs"])
         with open(output, "w") as f:
             json.dump(state, f, indent=1, default=str)
