@@ -16,6 +16,7 @@ import torch
 
 from pagaie._core import dtype as _dt
 from pagaie._core.tensor import Tensor
+from pagaie._static.ir import Value
 
 __all__ = ["ARGS", "PaddleOp", "VARTYPE_DTYPES"]
 
@@ -101,11 +102,19 @@ class PaddleOp:
         v = v if isinstance(v, list) else [v]
         return [self._tr.as_tensor(e, self) for e in v]
 
-    def c(self, i: int, slot: str = "", attr: str = "", default: Any = None) -> Any:
+    def c(self, i: int, slot: str = "", attr: str = "", default: Any = None, list_slot: str = "") -> Any:
         """A value Paddle passes as an operand (PIR) or an attribute (legacy): a Python
-        value when known, else the tensor (pagaie's ops accept tensors there too)."""
+        value when known, else the tensor (pagaie's ops accept tensors there too).
+        ``list_slot``: the legacy slot holding the value as a list of one-element tensors
+        (``StartsTensorList``, ``expand_shapes_tensor``...)."""
         if self.legacy:
+            if list_slot and self._operands.get(list_slot):
+                return [e.python() if isinstance(e, _Const) and list(e.shape or []) in ([], [1]) else
+                        self._tr.as_tensor(e, self) for e in self._operands[list_slot]]
             if slot and self._operands.get(slot):
+                v = self._raw(i, slot)
+                if isinstance(v, _Const) and (v.shape is None or list(v.shape) in ([], [1])):
+                    return v.python()  # a constant scalar (fill_constant): known now
                 return self.x(i, slot)
             return self.attrs.get(attr, default)
         v = self._raw(i, slot)
@@ -123,6 +132,10 @@ class PaddleOp:
     def call(self, record: str, *args: Any, **kwargs: Any) -> Any:
         """Record an extra op call (e.g. a reshape that legacy broadcasting needs)."""
         return self._tr.emit(record, args, kwargs)
+
+    def call_typed(self, record: str, args: tuple, outs: list) -> Any:
+        """Record a call whose outputs' ``(shape, dtype)`` are given (the kernel needs data)."""
+        return self._tr.emit_typed(record, args, {}, outs)
 
 
 Mapper = Callable[[PaddleOp], Any]
@@ -245,12 +258,28 @@ def _sum(op: PaddleOp):
 
 def _slice(op: PaddleOp):
     axes = list(op.a("axes"))
-    starts, ends = op.c(1, "StartsTensor", "starts"), op.c(2, "EndsTensor", "ends")
-    out = op.call("slice", op.x(0, "Input"), axes, starts, ends)
+    starts = op.c(1, "StartsTensor", "starts", list_slot="StartsTensorList")
+    ends = op.c(2, "EndsTensor", "ends", list_slot="EndsTensorList")
+    x = op.x(0, "Input")
     dec = list(op.a("decrease_axis") or [])
+    if any(isinstance(v, Value) for v in _leaves([starts, ends])):
+        # bounds known only at run time: the sliced sizes are unknown (1 where Paddle drops the axis)
+        shape = list(x.shape)
+        for a in axes:
+            a = a + x.ndim if a < 0 else a
+            shape[a] = 1 if a in dec or a - x.ndim in dec else -1
+        out = op.call_typed("slice", (x, axes, starts, ends), [(shape, x.dtype.name)])
+    else:
+        out = op.call("slice", x, axes, starts, ends)
     if dec:
         out = op.call("squeeze", out, dec)
     return ("identity", out)
+
+
+def _leaves(v: Any) -> list:
+    if isinstance(v, (list, tuple)):
+        return [e for x in v for e in _leaves(x)]
+    return [v]
 
 
 def _scale(op: PaddleOp):
@@ -335,7 +364,8 @@ def _p_norm(op: PaddleOp):
 
 def _pad3d(op: PaddleOp):
     pads = op.c(1, "Paddings", "paddings")
-    return (op.x(), pads), {"mode": op.a("mode", "constant"), "value": float(op.a("pad_value", 0.0)),
+    value = op.a("pad_value", op.a("value", 0.0))  # (legacy: ``value``)
+    return (op.x(), pads), {"mode": op.a("mode", "constant"), "value": float(value),
                             "data_format": op.a("data_format", "NCDHW")}
 
 
@@ -375,7 +405,10 @@ def _arange(op: PaddleOp):
 
 
 def _linspace(op: PaddleOp):
-    return (op.c(0, "Start"), op.c(1, "Stop"), op.c(2, "Num")), {"dtype": op.a("dtype")}
+    dt = op.a("dtype")
+    if op.legacy:
+        dt = _VARTYPE_DTYPES.get(dt, dt)
+    return (op.c(0, "Start"), op.c(1, "Stop"), op.c(2, "Num")), {"dtype": dt}
 
 
 def _full_like(op: PaddleOp):
@@ -386,12 +419,29 @@ def _full_like(op: PaddleOp):
 
 
 def _full_with_tensor(op: PaddleOp):
+    if op.type == "fill_constant":  # legacy, with a shape or value known only at run time
+        return _fill_constant(op)
     if op.type != "pd_op.full_with_tensor":
         return None
     value = op.c(0)
     if isinstance(value, list):
         value = value[0]
     return (op.c(1), value, op.a("dtype")), {}
+
+
+def _fill_constant(op: PaddleOp):
+    if op.has(0, "ShapeTensor"):
+        shape = op.x(0, "ShapeTensor")
+    elif op.has(0, "ShapeTensorList"):
+        shape = op.xs(0, "ShapeTensorList")
+    else:
+        shape = list(op.a("shape") or [])
+    if op.has(0, "ValueTensor"):
+        value = op.x(0, "ValueTensor")
+    else:
+        text = op.a("str_value") or ""
+        value = float(text) if text else op.a("value", 0.0)
+    return (shape, value, _VARTYPE_DTYPES.get(op.a("dtype"), "float32")), {}
 
 
 def _assign_value(op: PaddleOp):
@@ -417,6 +467,9 @@ def _einsum(op: PaddleOp):
 
 
 def _repeat_interleave(op: PaddleOp):
+    if op.legacy:  # one op: a tensor of repeats in RepeatsTensor, else the Repeats attribute
+        reps = op.x(1, "RepeatsTensor") if op.has(1, "RepeatsTensor") else op.a("Repeats")
+        return (op.x(), reps, op.a("dim")), {}
     reps = op.x(1, "RepeatsTensor") if op.type.endswith("with_tensor_index") else op.a("repeats")
     return (op.x(), reps, op.a("axis")), {}
 
@@ -489,7 +542,8 @@ ARGS: dict[str, Mapper] = {
                             "floor_divide", "remainder", "equal", "not_equal", "less_than",
                             "less_equal", "greater_than", "greater_equal", "logical_and",
                             "logical_or", "logical_xor", "bitwise_and", "bitwise_or", "bitwise_xor",
-                            "atan2", "fmax", "fmin", "heaviside")},
+                            "fmax", "fmin", "heaviside")},
+    "atan2": lambda op: ((op.x(0, "X1"), op.x(1, "X2")), {}),
     "matmul": _matmul,
     "gelu": lambda op: ((op.x(),), {"approximate": bool(op.a("approximate", False))}),
     "softmax": lambda op: ((op.x(),), {"axis": op.a("axis", -1)}),
@@ -500,6 +554,9 @@ ARGS: dict[str, Mapper] = {
     ((op.x(), float(op.a("y", op.a("factor", 1.0)))), {}),
     "clip": lambda op: ((op.x(), op.c(1, "Min", "min"), op.c(2, "Max", "max")), {}),
     "scale": _scale,
+    "increment": lambda op: ((op.x(), float(op.a("value", 1.0))), {}),
+    "sequence_mask": lambda op: ((op.x(0, "X"), op.c(1, "MaxLenTensor", "maxlen")),
+                                 {"dtype": _VARTYPE_DTYPES.get(op.a("out_dtype"), op.a("out_dtype"))}),
     "cast": _cast,
     "conv2d": lambda op: None if op.x(0, "Input").ndim != 4 else _conv(op),
     "conv2d_transpose": lambda op: None if op.x(0, "Input").ndim != 4 else _conv_transpose(op),
@@ -509,15 +566,16 @@ ARGS: dict[str, Mapper] = {
     "avg_pool2d": _pool("avg", False),
     "adaptive_avg_pool2d": _pool("avg", True),
     "adaptive_max_pool2d": lambda op: _max_pool_with_index(op) or _pool("max", True)(op),
-    "reshape": lambda op: ((op.x(), op.c(1, "ShapeTensor", "shape")), {}),
+    "reshape": lambda op: ((op.x(), op.c(1, "Shape", "shape", list_slot="ShapeTensor")), {}),
     "transpose": lambda op: ((op.x(), list(op.a("perm", op.a("axis")))), {}),
     "flatten": lambda op: ((op.x(), op.a("start_axis", 0), op.a("stop_axis", -1)), {}),
     "concat": lambda op: ((op.xs(0, "X"), op.c(1, "AxisTensor", "axis", 0)), {}),
     "stack": lambda op: ((op.xs(0, "X"), op.a("axis", 0)), {}),
-    "squeeze": lambda op: ((op.x(), op.c(1, "AxesTensor", "axes") or None), {}),
-    "unsqueeze": lambda op: ((op.x(), op.c(1, "AxesTensor", "axes")), {}),
-    "tile": lambda op: ((op.x(), op.c(1, "RepeatTimes", "repeat_times")), {}),
-    "expand": lambda op: ((op.x(), op.c(1, "Shape", "shape")), {}),
+    "squeeze": lambda op: ((op.x(), op.c(1, "AxesTensor", "axes", list_slot="AxesTensorList") or None), {}),
+    "unsqueeze": lambda op: ((op.x(), op.c(1, "AxesTensor", "axes", list_slot="AxesTensorList")), {}),
+    "tile": lambda op: ((op.x(), op.c(1, "RepeatTimes", "repeat_times",
+                                      list_slot="repeat_times_tensor")), {}),
+    "expand": lambda op: ((op.x(), op.c(1, "Shape", "shape", list_slot="expand_shapes_tensor")), {}),
     "slice": _slice,
     "split": _split,
     "mean": _reduce,
@@ -586,7 +644,7 @@ ARGS: dict[str, Mapper] = {
     "take_along_axis": lambda op: ((op.x(0, "Input"), op.x(1, "Index"), op.a("axis", op.a("Axis"))), {}),
     "scatter": lambda op: ((op.x(0, "X"), op.x(1, "Ids"), op.x(2, "Updates"), bool(op.a("overwrite", True))),
                            {}),
-    "masked_fill": lambda op: ((op.x(0, "X"), op.x(1, "Mask"), op.x(2, "Value")), {}),
+    "masked_fill": lambda op: ((op.x(0, "x"), op.x(1, "mask"), op.x(2, "value")), {}),
     "label_smooth": lambda op: ((op.x(0, "X"), op.x(1, "PriorDist") if op.has(1, "PriorDist") else None,
                                  float(op.a("epsilon", 0.1))), {}),
     "one_hot": lambda op: ((op.x(0, "X"), op.c(1, "depth_tensor", "depth")), {}),

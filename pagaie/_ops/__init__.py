@@ -7,7 +7,7 @@ re-exported by their public modules.
 from importlib import import_module
 
 FAMILIES = ("arith", "creation", "creation_range", "creation_matrix", "math", "math_unary", "math_cum", "reduce", "manipulation", "manipulation_join", "manipulation_window", "manipulation_tensor", "indexing", "indexing_scatter", "tensor_index", "logic", "search",
-            "random", "linalg_basic", "linalg", "linalg_decomp", "fft", "stat", "fused", "fused_ffn")
+            "random", "linalg_basic", "linalg", "linalg_decomp", "fft", "stat", "fused", "fused_ffn", "tensor_array")
 
 PUBLIC: dict = {}
 for _family in FAMILIES:

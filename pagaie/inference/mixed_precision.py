@@ -66,6 +66,10 @@ def convert_to_mixed_precision(model_file: str, params_file: str, mixed_model_fi
                                   "quantisation, which pagaie does not do")
     low = _LOW.get(precision, torch.float32)
     model = load_model(Config(model_file, params_file))
+    flow = sorted({op.type for op in model.program.global_block().ops if op.type not in REGISTRY})
+    if flow:
+        raise NotImplementedError(f"paddle.inference.convert_to_mixed_precision: {model_file} holds "
+                                  f"control flow ({', '.join(flow)}), which pagaie cannot convert yet")
     black = set(black_list or ())
     old_gb = model.program.global_block()
     new = Program()
