@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import torch
 
+from pagaie._core import dtype as _dt
 from pagaie._core.registry import defop
 
 __all__ = ["stft", "istft"]
@@ -70,8 +71,17 @@ def stft(x, n_fft, hop_length=None, win_length=None, window=None, center=True, p
                              f"but received {n_fft}")
     if onesided and x.is_complex():
         raise AssertionError("paddle.signal.stft: 'onesided' must be False for complex input")
-    return torch.stft(x, n_fft, hop_length=hop, win_length=win, window=window, center=center,
-                      pad_mode=pad_mode, normalized=normalized, onesided=onesided, return_complex=True)
+    if x.dtype in (torch.float16, torch.bfloat16, torch.bool):  # no CPU kernel in Paddle: NotFound
+        raise RuntimeError(f"paddle.signal.stft: 'x' must be float32, float64, complex or integer, but "
+                           f"received {str(x.dtype).replace('torch.', '')}")
+    if not (x.is_floating_point() or x.is_complex()):  # Paddle transforms integers in the default float
+        x = x.to(_dt.default_float())
+    empty = x.numel() == 0  # an empty batch: the per-row shape of a one-row batch
+    if empty:
+        x = x.new_zeros(1, x.shape[-1])
+    out = torch.stft(x, n_fft, hop_length=hop, win_length=win, window=window, center=center,
+                     pad_mode=pad_mode, normalized=normalized, onesided=onesided, return_complex=True)
+    return out[:0] if empty else out
 
 
 @defop(amp="black", paddle_types=("pd_op.istft",))
@@ -108,6 +118,11 @@ def istft(x, n_fft, hop_length=None, win_length=None, window=None, center=True, 
     if return_complex and onesided:
         raise AssertionError("paddle.signal.istft: 'onesided' must be False when 'return_complex' is True")
     n_fft, hop, win = _frames("istft", n_fft, hop_length, win_length, window)
+    if hop > win:
+        raise AssertionError(f"paddle.signal.istft: 'hop_length' must be in (0, win_length({win})], but "
+                             f"received {hop}")
+    if x.numel() == 0:
+        raise AssertionError(f"paddle.signal.istft: 'x' must not be empty, but received shape {list(x.shape)}")
     freqs = n_fft // 2 + 1 if onesided else n_fft
     if x.shape[-2] != freqs:
         raise AssertionError(f"paddle.signal.istft: 'x' must have {freqs} frequency rows for n_fft={n_fft} "
@@ -116,5 +131,17 @@ def istft(x, n_fft, hop_length=None, win_length=None, window=None, center=True, 
         x = torch.complex(x, torch.zeros_like(x))
     if window is None:
         window = torch.ones(win, dtype=x.real.dtype, device=x.device)
-    return torch.istft(x, n_fft, hop_length=hop, win_length=win, window=window, center=center,
-                       normalized=normalized, onesided=onesided, length=length, return_complex=return_complex)
+    if not onesided and not return_complex:  # Paddle inverts only the non-negative frequencies
+        x, onesided = x[..., : n_fft // 2 + 1, :], True
+    if length is not None:  # Paddle trims to `length` but never pads
+        start = n_fft // 2 if center else 0
+        length = min(int(length), n_fft + hop * (x.shape[-1] - 1) - start)
+    try:
+        return torch.istft(x, n_fft, hop_length=hop, win_length=win, window=window, center=center,
+                           normalized=normalized, onesided=onesided, length=length,
+                           return_complex=return_complex)
+    except RuntimeError as exc:
+        if "overlap add" not in str(exc):
+            raise
+        raise ValueError("paddle.signal.istft: the window fails the nonzero overlap-add (NOLA) condition for "
+                         f"hop_length={hop}, win_length={win}, center={center}") from None

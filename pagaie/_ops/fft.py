@@ -26,12 +26,45 @@ def _prep(api: str, x, norm, real_only: bool = False):
             raise RuntimeError(f"paddle.fft.{api}: 'x' must be a real tensor, but received {x.dtype}".replace(
                 "torch.", "paddle."))
         return x
+    if x.dtype == torch.bool:  # Paddle casts only integers; no FFT kernel takes bool: NotFound
+        raise RuntimeError(f"paddle.fft.{api}: 'x' must be a numeric tensor, but received bool")
     if not x.is_floating_point():
         return x.to(_dt.default_float())
     if x.dtype in (torch.float16, torch.bfloat16) and x.device.type == "cpu":  # no CPU half kernel in Paddle
         raise RuntimeError(f"paddle.fft.{api}: 'x' must be float32, float64 or complex, but received "
                            f"{x.dtype}".replace("torch.", "paddle."))
     return x
+
+
+_COMPLEX_OF = {torch.float32: torch.complex64, torch.float64: torch.complex128}
+
+
+def _empty(api: str, base: str, x, s, axes):
+    """The (empty) result of a transform of a 0-size input, shaped as Paddle shapes it.
+
+    ``base`` is the 1-D transform ``api`` extends; ``s`` and ``axes`` are as given (None or lists).
+    """
+    if axes is None:
+        axes = list(range(x.dim() - len(s), x.dim())) if s is not None else list(range(x.dim()))
+    axes = [a % x.dim() for a in axes]
+    shape = list(x.shape)
+    for i, a in enumerate(axes):
+        shape[a] = s[i] if s is not None else shape[a]
+    real = x.real.dtype if x.is_complex() else x.dtype
+    dtype = _COMPLEX_OF.get(real, real)
+    if base in ("rfft", "ihfft"):
+        shape[axes[-1]] = shape[axes[-1]] // 2 + 1
+    elif base in ("irfft", "hfft"):
+        dtype = real
+        if s is None:
+            shape[axes[-1]] = 2 * (shape[axes[-1]] - 1)
+        if shape[axes[-1]] <= 0:
+            raise ValueError(f"paddle.fft.{api}: the output length along axis {axes[-1]} must be positive, "
+                             f"but it is {shape[axes[-1]]} for input shape {list(x.shape)}")
+    r = torch.zeros(shape, dtype=dtype, device=x.device)
+    if x.requires_grad:  # keep the (empty) graph connection, as Paddle does
+        r = r + (x.real if x.is_complex() else x).sum() * 0
+    return r
 
 
 def _check_n(api: str, n, x, axis: int) -> int | None:
@@ -46,6 +79,10 @@ def _check_n(api: str, n, x, axis: int) -> int | None:
 
 
 def _check_sa(api: str, x, s, axes, two_d: bool):
+    if not two_d:  # the N-D transforms take only sequences (Paddle: ValueError for a bare int)
+        for arg, v in (("s", s), ("axes", axes)):
+            if v is not None and not isinstance(v, (list, tuple, torch.Tensor)):
+                raise ValueError(f"paddle.fft.{api}: '{arg}' must be a sequence of integers, but received {v!r}")
     if s is not None:
         s = int_list(s)
         if any(v <= 0 for v in s):
@@ -106,6 +143,8 @@ def _fft1(kind: str, real_only: bool):
     def kernel(x, n=None, axis=-1, norm="backward", name=None, *, out=None):
         x = _prep(kind, x, norm, real_only)
         n = _check_n(kind, n, x, axis)
+        if x.numel() == 0:
+            return write_out(out, _empty(kind, kind, x, None if n is None else [n], [axis]))
         return write_out(out, tfn(x, n=n, dim=axis, norm=norm))
 
     what, ret = _WHAT[kind]
@@ -127,11 +166,15 @@ def _fftn(kind: str, base: str, real_only: bool, two_d: bool):
         def kernel(x, s=None, axes=(-2, -1), norm="backward", name=None, *, out=None):
             x = _prep(kind, x, norm, real_only)
             s, axes = _check_sa(kind, x, s, axes, True)
+            if x.numel() == 0:
+                return write_out(out, _empty(kind, base, x, s, axes))
             return write_out(out, tfn(x, s=s, dim=axes, norm=norm))
     else:
         def kernel(x, s=None, axes=None, norm="backward", name=None, *, out=None):
             x = _prep(kind, x, norm, real_only)
             s, axes = _check_sa(kind, x, s, axes, False)
+            if x.numel() == 0:
+                return write_out(out, _empty(kind, base, x, s, axes))
             return write_out(out, tfn(x, s=s, dim=axes, norm=norm))
 
     what, ret = _WHAT[base]

@@ -29,6 +29,13 @@ def _floating(api: str, x) -> None:
                            f"received dtype {str(x.dtype).replace('torch.', '')}")
 
 
+def _real(api: str, x) -> None:
+    """Paddle registers some CPU kernels for float32/float64 only: complex input is its NotFound."""
+    if x.is_complex():
+        raise RuntimeError(f"paddle.linalg.{api}: 'x' must be float32 or float64, but received "
+                           f"{str(x.dtype).replace('torch.', '')}")
+
+
 def _axis_list(axis, ndim, api):
     if axis is None:
         return None
@@ -87,6 +94,8 @@ def norm(x, p=None, axis=None, keepdim=False, out=None, dtype=None, name=None):
     if p is None:  # Paddle: the spectral norm for a pair of axes, else the vector 2-norm
         p = 2.0
     if dims is None or len(dims) != 2:
+        if p == "nuc" and dims is not None and len(dims) > 2:
+            raise ValueError(f"paddle.linalg.norm: p='nuc' needs 'axis' to name two dimensions, but received {axis}")
         if p == "nuc":
             if dims is None and x.dim() == 2:
                 return write_out(out, torch.linalg.matrix_norm(x, ord="nuc", keepdim=keepdim))
@@ -181,6 +190,8 @@ def cond(x, p=None, name=None):
     if p is not None and p not in _MATRIX_ORDS:
         raise ValueError("paddle.linalg.cond: 'p' must be None, 'fro', 'nuc', 1, -1, 2, -2, inf or -inf, "
                          f"but received {p!r}")
+    if x.dim() >= 2 and x.shape[-1] * x.shape[-2] == 0:  # empty matrices: Paddle gives 0 per matrix
+        return x.new_zeros(x.shape[:-2])
     if p is None or p == 2 or p == -2:
         s = torch.linalg.svdvals(x)
         return s[..., 0] / s[..., -1] if p != -2 else s[..., -1] / s[..., 0]
@@ -379,6 +390,7 @@ def multi_dot(x, name=None):
     """
     if not isinstance(x, (list, tuple)) or len(x) < 2:
         raise ValueError("paddle.linalg.multi_dot: 'x' must be a list of at least two Tensors")
+    _real("multi_dot", x[0])
     return torch.linalg.multi_dot(list(x))
 
 
@@ -401,6 +413,7 @@ def solve(x, y, left=True, name=None, *, out=None):
         >>> paddle.linalg.solve(paddle.to_tensor([[2.0, 0.0], [0.0, 4.0]]), paddle.to_tensor([2.0, 2.0])).tolist()
         [1.0, 0.5]
     """
+    _real("solve", x)
     _square("solve", x)
     return write_out(out, torch.linalg.solve(x, y, left=left))
 
@@ -534,6 +547,9 @@ def lstsq(x, y, rcond=None, driver=None, name=None):
         >>> sol.tolist(), rank.item()
         ([[1.0], [2.0]], 2)
     """
+    if x.is_complex() or y.is_complex() or x.dtype != y.dtype:
+        raise ValueError("paddle.linalg.lstsq: 'x' and 'y' must have the same dtype, float32 or float64, "
+                         f"but received {str(x.dtype).replace('torch.', '')} and {str(y.dtype).replace('torch.', '')}")
     if driver is None:
         driver = "gelsy" if x.device.type == "cpu" else "gels"
     if driver not in _LSTSQ_DRIVERS:

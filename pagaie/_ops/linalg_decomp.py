@@ -68,6 +68,9 @@ def svdvals(x, name=None):
         >>> paddle.linalg.svdvals(paddle.to_tensor([[3.0, 0.0], [0.0, -2.0]])).tolist()
         [3.0, 2.0]
     """
+    if x.is_complex():  # Paddle registers svdvals for float32/float64 only: its NotFound
+        raise RuntimeError("paddle.linalg.svdvals: 'x' must be float32 or float64, but received "
+                           f"{str(x.dtype).replace('torch.', '')}")
     _matrix("svdvals", x)
     return torch.linalg.svdvals(x)
 
@@ -244,7 +247,13 @@ def lu_unpack(x, y, unpack_ludata=True, unpack_pivots=True, name=None):
         >>> (p @ l @ u).tolist()
         [[1.0, 2.0], [3.0, 4.0]]
     """
-    return torch.lu_unpack(x, y.to(torch.int32), unpack_data=unpack_ludata, unpack_pivots=unpack_pivots)
+    p, l, u = torch.lu_unpack(x, y.to(torch.int32), unpack_data=unpack_ludata, unpack_pivots=unpack_pivots)
+    # Paddle's placeholders for the outputs not asked for are empty float32 tensors
+    if not unpack_pivots:
+        p = p.new_empty((0,), dtype=torch.float32)
+    if not unpack_ludata:
+        l, u = l.new_empty((0,), dtype=torch.float32), u.new_empty((0,), dtype=torch.float32)
+    return p, l, u
 
 
 @defop(amp="black", method=False, paddle_types=("lu_solve", "pd_op.lu_solve"))
@@ -301,6 +310,9 @@ def householder_product(x, tau, name=None):
     if tau.dim() != x.dim() - 1:
         raise AssertionValueError("paddle.linalg.householder_product: 'tau' must have one dimension fewer "
                                   f"than 'x', but received x: {list(x.shape)}, tau: {list(tau.shape)}")
+    if x.shape[-2] < x.shape[-1]:
+        raise AssertionValueError(f"paddle.linalg.householder_product: 'x' must have at least as many rows as "
+                                  f"columns, but received shape {list(x.shape)}")
     if tau.shape[-1] > x.shape[-1]:
         raise AssertionValueError(f"paddle.linalg.householder_product: the last dimension of 'tau' "
                                   f"({tau.shape[-1]}) must not exceed that of 'x' ({x.shape[-1]})")
