@@ -28,7 +28,7 @@ ATTRIBUTE_ERROR_OPS = frozenset({
     'addmm', 'atan2', 'baddbmm', 'bincount', 'cdist', 'cholesky', 'chunk', 'clip', 'clone',
     'combinations', 'cond', 'copysign', 'corrcoef', 'cov', 'crop', 'cummax', 'cummin',
     'cumprod', 'cumsum', 'cumulative_trapezoid', 'deg2rad', 'diagflat', 'diagonal_scatter',
-    'diff', 'dsplit', 'eigh', 'eigvals', 'eigvalsh', 'empty', 'empty_like', 'fft2', 'frac', 'frexp',
+    'diff', 'dsplit', 'eigh', 'einsum', 'eigvals', 'eigvalsh', 'empty', 'empty_like', 'fft2', 'frac', 'frexp',
     'full_like', 'gammainc', 'gammaincc', 'gcd', 'ger', 'hfft2', 'histogram_bin_edges',
     'histogramdd', 'hsplit', 'ifft2', 'ihfft2', 'index_fill', 'inner', 'irfft2', 'lcm', 'lerp',
     'lstsq', 'masked_fill', 'masked_scatter', 'matrix_rank', 'matrix_transpose', 'moveaxis',
@@ -62,7 +62,7 @@ BY_PARAMETER: dict[tuple[str, str], type[Exception]] = {
 # dtype and a shape), so Paddle's C++ parser rejects the array with ValueError (probed).
 NUMPY_VALUE_ERROR_OPS = frozenset({
     'clip', 'cond', 'crop', 'cumsum', 'deg2rad', 'diagflat', 'diff', 'histogram_bin_edges',
-    'histogramdd', 'matrix_rank', 'nanmean', 'rad2deg', 't', 'unbind', 'unique',
+    'einsum', 'histogramdd', 'matrix_rank', 'nanmean', 'rad2deg', 't', 'unbind', 'unique',
     'unique_consecutive', 'unstack', 'where'
 })
 
@@ -75,6 +75,7 @@ FUNCTIONAL_ATTRIBUTE_ERROR_OPS = frozenset({
     'adaptive_avg_pool1d', 'adaptive_avg_pool2d', 'adaptive_avg_pool3d',
     'adaptive_log_softmax_with_loss', 'adaptive_max_pool1d', 'adaptive_max_pool2d',
     'adaptive_max_pool3d', 'avg_pool1d', 'batch_norm', 'channel_shuffle', 'conv1d',
+    'cosine_embedding_loss',
     'conv1d_transpose', 'conv2d', 'conv2d_transpose', 'conv3d', 'conv3d_transpose',
     'cross_entropy', 'dice_loss', 'dropout', 'dropout1d', 'dropout2d', 'dropout3d', 'embedding',
     'fold', 'fractional_max_pool2d', 'fractional_max_pool3d', 'gaussian_nll_loss', 'glu',
@@ -99,6 +100,7 @@ NUMPY_BY_OP: dict = {
         'ifft2', 'ihfft2', 'irfft2', 'rfft2', 'frac', 'narrow', 'pdist', 'scatter_nd',
         'scatter_nd_add', 'sgn', 'tensordot', 'trapezoid')},
     ('select_scatter', 'x'): ValueError, ('select_scatter', 'index'): TypeError,
+    ('slice_scatter', 'value'): TypeError,
     **{op: AttributeError for op in ('adaptive_avg_pool2d', 'adaptive_avg_pool3d',
                                      'adaptive_log_softmax_with_loss',
                                      'multi_label_margin_loss')},
@@ -106,9 +108,35 @@ NUMPY_BY_OP: dict = {
 }
 
 
+# Where one parameter of an op fails otherwise than the op's first tensor, whatever the
+# non-Tensor value: (op, parameter) -> exception type (probed against Paddle 3.3.1).
+PARAM_EXCEPTION: dict[tuple[str, str], type[Exception]] = {
+    ("affine_grid", "theta"): TypeError,
+    ("batch_norm", "running_mean"): ValueError, ("batch_norm", "running_var"): ValueError,
+    ("layer_norm", "weight"): ValueError, ("layer_norm", "bias"): ValueError,
+    ("lerp", "weight"): ValueError, ("bucketize", "sorted_sequence"): AttributeError,
+}
+
+# (op, parameter) pairs that Paddle's Python part reads first (a list, None or a string
+# raises AttributeError; a numpy array reaches the C++ parser: ValueError), where the op's
+# other tensors go straight to the parser.
+ATTRIBUTE_ERROR_PARAMS = frozenset({
+    ("softmax_with_cross_entropy", "logits"), ("softmax_with_cross_entropy", "label"),
+    ("cosine_similarity", "x1"), ("cosine_similarity", "x2"), ("npair_loss", "anchor"),
+    ("npair_loss", "positive"), ("slice_scatter", "value"),
+})
+
+
 def exception_type(op: str, param: str = "x", value: object = None) -> type[Exception]:
     """The exception type Paddle raises when ``op`` gets ``value``, a non-Tensor, where a
     Tensor belongs (in its argument ``param``)."""
+    kind = PARAM_EXCEPTION.get((op, param))
+    if kind is not None:
+        return kind
+    if (op, param) in ATTRIBUTE_ERROR_PARAMS:
+        if type(value).__name__ == "ndarray":
+            return NUMPY_BY_OP.get((op, param), ValueError)
+        return AttributeError
     if type(value).__name__ == "ndarray":
         kind = NUMPY_BY_OP.get((op, param)) or NUMPY_BY_OP.get(op)
         if kind is not None:

@@ -26,8 +26,8 @@ from typing import Any, Callable, Iterator
 import numpy as np
 import torch
 
-from pagaie._core.tensor import (GRAD_FLAG, UNTRACKED_GRADS, Tensor, flag_grad, unwrap, unwrap_args,
-                                 unwrap_kwargs, wrap)
+from pagaie._core.tensor import (GRAD_FLAG, UNTRACKED_GRADS, Tensor, check_inplace, flag_grad,
+                                 unwrap, unwrap_args, unwrap_kwargs, wrap)
 
 __all__ = ["OpRecord", "REGISTRY", "defop", "push_handler", "pop_handler", "handler",
            "suspended", "eager_call", "translate_error", "binary_operator"]
@@ -156,7 +156,7 @@ def carry_grad(r: Any, args: tuple, kwargs: dict) -> None:
     for o in (r if isinstance(r, (tuple, list)) else (r,)):
         if isinstance(o, torch.Tensor) and not o.requires_grad and id(o) not in seen \
                 and not hasattr(o, GRAD_FLAG):
-            flag_grad(o)
+            flag_grad(o, carried=True)
 
 
 def wrap_grad(r: Any, args: tuple, kwargs: dict) -> Any:
@@ -310,17 +310,43 @@ def translate_error(api: str, exc: BaseException, args: tuple, kwargs: dict) -> 
 # ValueError "(InvalidArgument) op(): argument 'x' (position 0) must be Tensor, but got list".
 _TENSOR_PARAMS = frozenset({"x", "y", "input", "other", "label", "index", "condition", "mask",
                             "updates", "indices", "arr"})
+# Tensor parameters that some ops also let take a number or a list (lerp's ``weight``, a
+# scalar ``value``), optional ones included: blamed only for what none of them accepts there
+# (a string, a numpy array, a list without Tensors; None where the argument is required).
+_TENSOR_LIKE_PARAMS = frozenset({"weight", "bias", "positive", "negative", "theta", "value",
+                                 "values", "vec", "grid", "labels", "running_mean", "running_var",
+                                 "input1", "input2", "x1", "x2", "logits", "sorted_sequence",
+                                 "alpha", "anchor", "mat2", "vec1", "vec2", "tensor1", "tensor2"})
+
+
+def _has_tensor(v: Any) -> bool:
+    return isinstance(v, (list, tuple)) and any(isinstance(e, Tensor) for e in v)
+
+
+def _not_a_tensor(p: inspect.Parameter, v: Any) -> bool:
+    """Whether ``v``, passed for parameter ``p``, is a value where a Tensor belongs."""
+    if isinstance(v, Tensor) or _has_tensor(v):
+        return False
+    if p.name in _TENSOR_PARAMS:
+        return p.default is p.empty
+    if p.name in _TENSOR_LIKE_PARAMS:
+        return isinstance(v, (str, list, tuple, np.ndarray)) or (v is None and p.default is p.empty)
+    return p.kind is p.VAR_POSITIONAL  # einsum's operands, meshgrid's tensors
 
 
 def bad_argument(rec: OpRecord, exc: BaseException, args: tuple) -> BaseException:
-    """A kernel's TypeError/AttributeError, as Paddle reports it when a required tensor
-    argument (``x``, ``y``...) is not a Tensor: the op's exception type (``bad_input``),
-    naming the argument; any other such error is returned unchanged."""
+    """A kernel's TypeError/AttributeError, as Paddle reports it when a tensor argument
+    (``x``, ``weight``...) is not a Tensor: the op's exception type (``bad_input``), naming
+    the argument; any other such error is returned unchanged."""
     if str(exc).startswith("paddle."):
         return exc
-    for i, (p, v) in enumerate(zip(rec.signature.parameters.values(), args)):
-        if p.default is p.empty and p.name in _TENSOR_PARAMS and not isinstance(v, Tensor) \
-                and not (isinstance(v, (list, tuple)) and any(isinstance(e, Tensor) for e in v)):
+    params = list(rec.signature.parameters.values())
+    star = next((k for k, p in enumerate(params) if p.kind is p.VAR_POSITIONAL), len(params))
+    for i, v in enumerate(args):
+        if i >= star and star == len(params):
+            break
+        p = params[min(i, star)]
+        if _not_a_tensor(p, v):
             from pagaie._core.bad_input import exception_type
             kind = type(v)
             tname = kind.__name__ if kind.__module__ == "builtins" else \
@@ -557,13 +583,16 @@ def _make_inplace(rec: OpRecord, base: OpRecord) -> Callable:
     out_of_place = _make_api(rec)
     first = next(iter(base.signature.parameters))
 
+    differentiable = base.differentiable
+
     def api(*args, **kwargs):
         x = args[0] if args else kwargs[first]
         t = x._t
-        if t.requires_grad and t.is_leaf:
-            raise ValueError(f"paddle.{rec.name}: Leaf Tensor {x.name!r} that doesn't stop gradient "
-                             "can't use inplace strategy (set stop_gradient=True or use the "
-                             f"out-of-place paddle.{base.name})")
+        if differentiable:  # Paddle checks only the in-place ops that have a backward
+            check_inplace(x, rec.name, base.name)
+        elif t.requires_grad and t.is_leaf:
+            with torch.no_grad():
+                return _write_into_leaf(x, out_of_place(*args, **kwargs)._t, rec.name, base.name)
         out = out_of_place(*args, **kwargs)
         r = out._t
         if r is t:
@@ -573,9 +602,10 @@ def _make_inplace(rec: OpRecord, base: OpRecord) -> Callable:
                              f"which differs from the input's shape {list(t.shape)}")
         if t.requires_grad or r.requires_grad:
             # Rebinding keeps the graph intact where copy_ would overwrite a saved input.
-            x._t = r.to(t.dtype)
+            x._rebind(r.to(t.dtype))
         elif r.dtype is not t.dtype:
             t.data = r  # Paddle's in-place result takes the op's result dtype (int.divide_ -> float)
+            x._version_bias += 1
         else:
             t.copy_(r)
         return x
@@ -591,6 +621,18 @@ def _make_inplace(rec: OpRecord, base: OpRecord) -> Callable:
     api.__doc__ = f"In-place version of :func:`{base.name}`: writes the result into ``{first}`` and returns it."
     api.op_record = rec
     return api
+
+
+def _write_into_leaf(x: Tensor, r: torch.Tensor, api: str, base: str) -> Tensor:
+    """A non-differentiable in-place op (``floor_divide_``, ``bitwise_and_``) on a leaf that
+    needs gradient: Paddle writes the values and keeps the leaf; a result of another dtype
+    or shape cannot be written into it. Runs under ``torch.no_grad``."""
+    t = x._t
+    if r is not t:
+        if r.dtype is not t.dtype or r.shape != t.shape:
+            check_inplace(x, api, base)
+        t.copy_(r)
+    return x
 
 
 def defop(name: str | None = None, *, amp: str = "promote", paddle_types: tuple = (),

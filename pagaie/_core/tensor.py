@@ -18,7 +18,8 @@ from pagaie._core import dtype as _dt
 from pagaie._core.place import Place, default_device, place_of, to_torch_device
 
 __all__ = ["Tensor", "Size", "wrap", "unwrap", "unwrap_args", "unwrap_kwargs", "as_torch",
-           "require_grad", "flag_grad", "GRAD_FLAG", "UNTRACKED_GRADS", "reset_generated_names"]
+           "require_grad", "flag_grad", "check_inplace", "GRAD_FLAG", "CARRIED", "UNTRACKED_GRADS",
+           "reset_generated_names"]
 
 _name_counter = itertools.count()
 
@@ -36,10 +37,27 @@ GRAD_FLAG = "_pagaie_stop_gradient_false"
 UNTRACKED_GRADS = [False]
 
 
-def flag_grad(t: torch.Tensor) -> None:
-    """Mark ``t`` (a torch tensor torch cannot track) as saying ``stop_gradient=False``."""
-    setattr(t, GRAD_FLAG, True)
+# The GRAD_FLAG value of an op's untracked result: like Paddle's integer results, it says
+# stop_gradient=False without being a leaf (a user's flagged tensor or a gradient is one).
+CARRIED = "carried"
+
+
+def flag_grad(t: torch.Tensor, carried: bool = False) -> None:
+    """Mark ``t`` (a torch tensor torch cannot track) as saying ``stop_gradient=False``;
+    ``carried`` for an op's result (not a leaf)."""
+    setattr(t, GRAD_FLAG, CARRIED if carried else True)
     UNTRACKED_GRADS[0] = True
+
+
+def check_inplace(x: "Tensor", api: str, out_of_place: str | None = None) -> None:
+    """Paddle's rule for every in-place op with a backward: a leaf tensor that doesn't stop
+    gradient, whatever its dtype, can't be written in place (ValueError)."""
+    t = x._t
+    if t.is_leaf and (t.requires_grad or getattr(t, GRAD_FLAG, False) is True):
+        hint = f"use the out-of-place paddle.{out_of_place}" if out_of_place else \
+            "set stop_gradient=True first"
+        raise ValueError(f"paddle.{api}: Leaf Tensor {x.name!r} that doesn't stop gradient "
+                         f"can't use inplace strategy ({hint})")
 
 
 def require_grad(t: torch.Tensor) -> torch.Tensor:
@@ -119,6 +137,9 @@ class Tensor:
     __array_priority__ = 100
     _name: str | None = None
     persistable: bool = False
+    # Paddle's ``inplace_version`` minus torch's version counter of ``_t`` (see
+    # ``inplace_version``); set only by the few in-place APIs whose counting differs.
+    _version_bias: int = 0
 
     # ---- construction -------------------------------------------------------------
     def __init__(self, *args: Any, **kwargs: Any) -> None:
@@ -166,7 +187,10 @@ class Tensor:
 
     @property
     def is_leaf(self) -> bool:
-        return self._t.is_leaf
+        """Whether no op made this tensor within autograd (an op's integer result that
+        says stop_gradient=False is not a leaf, as in Paddle)."""
+        t = self._t
+        return t.is_leaf and getattr(t, GRAD_FLAG, None) is not CARRIED
 
     @property
     def name(self) -> str:
@@ -277,8 +301,32 @@ class Tensor:
 
     @property
     def inplace_version(self) -> int:
-        """How many times this tensor's data has been modified in place."""
-        return self._t._version
+        """How many times this tensor has been modified in place, counted as Paddle does.
+
+        Every in-place op counts one, the shape and dtype changing ones (``reshape_``,
+        ``unsqueeze_``, ``cast_``...) included; ``set_value`` and ``copy_`` do not count.
+        In-place writes through a view count for its base too (torch's shared counter).
+
+        Examples:
+            >>> import pagaie as paddle
+            >>> x = paddle.ones([2, 3])
+            >>> _ = x.reshape_([3, 2]).scale_(2.0)
+            >>> x.set_value(paddle.zeros([3, 2]))
+            >>> x.inplace_version
+            2
+        """
+        return self._t._version + self._version_bias
+
+    def _bump_inplace_version(self) -> None:
+        """Count one more in-place modification (Paddle's private hook for custom ops)."""
+        self._version_bias += 1
+
+    def _rebind(self, t: torch.Tensor, bump: int = 1) -> None:
+        """Make this tensor hold ``t`` (the result of a shape/dtype changing in-place op),
+        keeping its ``inplace_version`` and adding ``bump``."""
+        version = self._t._version + self._version_bias + bump
+        self._t = t
+        self._version_bias = version - t._version
 
     @property
     def device(self) -> Any:
@@ -419,6 +467,23 @@ class Tensor:
     def cpu(self) -> Tensor:
         """A copy on the CPU (the tensor itself when already there)."""
         return self if self._t.device.type == "cpu" else wrap(self._t.cpu())
+
+    def _copy_to(self, place: Place, blocking: bool) -> Tensor:
+        """A copy of this tensor on ``place`` (a Place), outside autograd: the copy stops
+        gradient and is a leaf, as in Paddle.
+
+        Examples:
+            >>> import pagaie as paddle
+            >>> x = paddle.to_tensor([1.0, 2.0], stop_gradient=False)
+            >>> y = x._copy_to(paddle.CPUPlace(), True)
+            >>> y.tolist(), y.stop_gradient
+            ([1.0, 2.0], True)
+        """
+        if not isinstance(place, Place):
+            raise TypeError("paddle.Tensor._copy_to: 'place' must be a Place (CPUPlace, "
+                            f"CUDAPlace...), but received {type(place).__name__}")
+        dev = to_torch_device(place, "paddle.Tensor._copy_to")
+        return wrap(self._t.detach().to(dev, copy=True, non_blocking=not blocking))
 
     def cuda(self, device_id: int | None = None, blocking: bool = True) -> Tensor:
         """A copy on GPU ``device_id`` (the current one by default)."""
@@ -636,7 +701,7 @@ class Tensor:
             >>> paddle.to_tensor([1.0, 2.0]).apply(lambda t: t * 2).tolist()
             [2.0, 4.0]
         """
-        if self._t.requires_grad:
+        if not self.stop_gradient:
             raise RuntimeError("paddle.Tensor.apply: cannot apply a function on a tensor that "
                                "requires gradient (stop_gradient=False)")
         return func(self)
@@ -651,7 +716,7 @@ class Tensor:
             >>> x.tolist()
             [3.0, 6.0]
         """
-        if self._t.requires_grad:
+        if not self.stop_gradient:
             raise RuntimeError("paddle.Tensor.apply_: cannot apply a function on a tensor that "
                                "requires gradient (stop_gradient=False)")
         r = func(self)
@@ -711,6 +776,7 @@ class Tensor:
         new._t = self._t.detach().clone().requires_grad_(self._t.requires_grad) \
             if self._t.is_leaf else self._t.clone()
         new.__dict__.update(self.__dict__)
+        new.__dict__.pop("_version_bias", None)  # a new tensor: no in-place history
         if getattr(self._t, GRAD_FLAG, False):
             setattr(new._t, GRAD_FLAG, True)
         # As Paddle: the copy is named ``<name>_deepcopy_<n>`` (one counter for all tensors)

@@ -11,7 +11,7 @@ import torch
 
 from pagaie._core import dtype as _dt
 from pagaie._core.place import to_torch_device
-from pagaie._core.tensor import Tensor, require_grad
+from pagaie._core.tensor import Tensor, check_inplace, require_grad
 from pagaie._ops._helpers import device as default_device
 
 __all__ = ["shape_of", "device_of", "finish", "write_out", "float_only", "returns_self"]
@@ -103,9 +103,12 @@ def returns_self(fn: Callable, method: str | None = None) -> Callable:
     Attaches the result as ``Tensor.<method>`` when ``method`` is given.
     """
     sig = inspect.signature(fn)
+    api_name = method or fn.__name__
 
     @functools.wraps(fn)
     def api(x, *args, **kwargs):
+        if isinstance(x, Tensor):
+            check_inplace(x, api_name)  # Paddle's rule, for integer leaves too
         out = fn(x, *args, **kwargs)
         if isinstance(x, Tensor) and isinstance(out, Tensor) and out._t is x._t:
             return x

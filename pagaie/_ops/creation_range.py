@@ -279,7 +279,7 @@ def meshgrid(*args, **kwargs):
         raise ValueError("paddle.meshgrid: expected at least one input tensor, but received none")
     for i, t in enumerate(ts):
         if not isinstance(t, _T):
-            raise TypeError(f"paddle.meshgrid: input {i} must be a Tensor, but received {type(t).__name__}")
+            raise ValueError(f"paddle.meshgrid: input {i} must be a Tensor, but received {type(t).__name__}")
         if t.dim() > 1:
             raise ValueError(f"paddle.meshgrid: expected 0-D or 1-D tensors, but input {i} has shape "
                              f"{list(t.shape)}")

@@ -12,6 +12,7 @@ import torch
 
 from pagaie._core import dtype as _dt
 from pagaie._core.registry import defop
+from pagaie._core.tensor import check_inplace
 from pagaie._ops._helpers import check_binary_dtypes, int_list, norm_axis, stopped
 
 _T = torch.Tensor
@@ -244,11 +245,9 @@ def _attach_where_inplace() -> Any:
             [0.0, 5.0]
         """
         r = where(condition, x, y)
-        if x._t.requires_grad and x._t.is_leaf:
-            raise ValueError(f"paddle.where_: Leaf Tensor {x.name!r} that doesn't stop gradient "
-                             "can't use inplace strategy (use the out-of-place paddle.where)")
+        check_inplace(x, "where_", "where")
         if x._t.requires_grad or r._t.requires_grad:
-            x._t = r._t
+            x._rebind(r._t)
         else:
             x._t.copy_(r._t)
         return x
@@ -356,7 +355,7 @@ def _along_axis_inputs(arr: _T, indices: _T, axis: Any, broadcast: bool, api: st
     if arr.dim() != indices.dim():
         raise ValueError(f"paddle.{api}: 'indices' and 'arr' must have the same number of "
                          f"dimensions, but received {indices.dim()} and {arr.dim()}")
-    a = norm_axis(axis, arr.dim(), api)
+    a = norm_axis(axis, arr.dim(), api, error=AssertionError)  # Paddle asserts the range
     idx = check_index(indices, api, "indices")
     if broadcast:
         shp = [0 if (i == 0 or s == 0) else max(s, i) for s, i in zip(arr.shape, idx.shape)]

@@ -6,7 +6,7 @@ from typing import Any
 import torch
 
 from pagaie._core.registry import REGISTRY, OpRecord, defop
-from pagaie._core.tensor import Tensor
+from pagaie._core.tensor import Tensor, check_inplace
 from pagaie._ops._helpers import norm_axis
 from pagaie._ops.indexing import _slice_dims, bound_index, check_index
 
@@ -26,10 +26,10 @@ def _put_along(arr: _T, indices: _T, values: Any, axis: Any, reduce: str, includ
     if reduce not in _REDUCE:
         raise ValueError(f"paddle.{api}: 'reduce' must be one of {sorted(_REDUCE)}, but received "
                          f"{reduce!r}")
-    a = norm_axis(axis, arr.dim(), api)
     if arr.dim() != indices.dim():
         raise ValueError(f"paddle.{api}: 'indices' and 'arr' must have the same number of "
                          f"dimensions, but received {indices.dim()} and {arr.dim()}")
+    a = norm_axis(axis, arr.dim(), api, error=AssertionError)  # Paddle asserts the range
     idx = check_index(indices, api, "indices")
     v = values if isinstance(values, _T) else torch.tensor(values, dtype=arr.dtype, device=arr.device)
     v = v.to(arr.dtype)
@@ -133,11 +133,9 @@ def scatter_(*args: Any, **kwargs: Any) -> Tensor:
 
 def _write_back(api: str, x: Tensor, r: Tensor) -> Tensor:
     t = x._t
-    if t.requires_grad and t.is_leaf:
-        raise ValueError(f"paddle.{api}: Leaf Tensor {x.name!r} that doesn't stop gradient can't use "
-                         "inplace strategy")
+    check_inplace(x, api, api[:-1])
     if t.requires_grad or r._t.requires_grad:
-        x._t = r._t
+        x._rebind(r._t)
     else:
         t.copy_(r._t)
     return x
@@ -277,9 +275,13 @@ def index_put(x, indices, value, accumulate=False, name=None):
         >>> paddle.index_put(x, (paddle.to_tensor([0, 2]),), paddle.to_tensor(1.0)).tolist()
         [1.0, 0.0, 1.0]
     """
-    if not isinstance(indices, (list, tuple)):
-        raise TypeError(f"paddle.index_put: 'indices' must be a tuple or list of Tensors, but "
-                        f"received {type(indices).__name__}")
+    # Paddle's argument parser takes only Tensors here (ValueError, as for a non-Tensor x).
+    if not isinstance(indices, (list, tuple)) or not all(isinstance(t, _T) for t in indices):
+        raise ValueError(f"paddle.index_put: argument 'indices' (position 1) must be a tuple or "
+                         f"list of Tensors, but got {type(indices).__name__}")
+    if not isinstance(value, _T):
+        raise ValueError(f"paddle.index_put: argument 'value' (position 2) must be Tensor, but got "
+                         f"{type(value).__name__}")
     idx = []
     dim = 0
     for t in indices:
@@ -289,8 +291,7 @@ def index_put(x, indices, value, accumulate=False, name=None):
         else:
             idx.append(bound_index(check_index(t, "index_put", "indices"), x.shape[dim], "index_put"))
             dim += 1
-    v = value if isinstance(value, _T) else torch.tensor(value, dtype=x.dtype, device=x.device)
-    return x.index_put(tuple(idx), v.to(x.dtype), accumulate=bool(accumulate))
+    return x.index_put(tuple(idx), value.to(x.dtype), accumulate=bool(accumulate))
 
 
 # ---- masked_* ----------------------------------------------------------------------------

@@ -465,7 +465,12 @@ def dist(x, y, p=2, name=None):
         >>> paddle.dist(paddle.to_tensor([3.0, 0.0]), paddle.to_tensor([0.0, 4.0])).item()
         5.0
     """
+    if x.dtype != y.dtype and (y.is_floating_point() or y.is_complex()):
+        # Paddle's kernel reads both as y's dtype: a mismatch is its InvalidArgument
+        raise ValueError(f"paddle.dist: 'x' and 'y' must have the same dtype, but received "
+                         f"{str(x.dtype)[6:]} and {str(y.dtype)[6:]}")
     _floating("dist", x)
+    _floating("dist", y)
     return torch.dist(x, y, p=float(p))
 
 
@@ -492,7 +497,17 @@ def cdist(x, y, p=2.0, compute_mode="use_mm_for_euclid_dist_if_necessary", name=
     modes = ("use_mm_for_euclid_dist_if_necessary", "use_mm_for_euclid_dist", "donot_use_mm_for_euclid_dist")
     if compute_mode not in modes:
         raise ValueError(f"paddle.cdist: 'compute_mode' must be one of {modes}, but received {compute_mode!r}")
+    floats = [t.is_floating_point() for t in (x, y)]
+    if floats[0] != floats[1]:
+        raise TypeError(f"paddle.cdist: type promotion only supports floating-point inputs here, "
+                        f"but received {str(x.dtype)[6:]} and {str(y.dtype)[6:]}")
     _floating("cdist", x)
+    for name, t in (("x", x), ("y", y)):
+        if t.dim() < 2:
+            raise AssertionError(f"paddle.cdist: '{name}' must be at least 2-dimensional, but "
+                                 f"received a {t.dim()}-D tensor")
+    if x.dtype != y.dtype:
+        x, y = (x, y.to(x.dtype)) if torch.promote_types(x.dtype, y.dtype) == x.dtype else (x.to(y.dtype), y)
     if x.shape[-1] != y.shape[-1]:
         raise AssertionError(f"paddle.cdist: 'x' and 'y' must have the same last dimension, but received "
                              f"{x.shape[-1]} and {y.shape[-1]}")

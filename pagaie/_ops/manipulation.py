@@ -12,7 +12,7 @@ import torch
 
 from pagaie._core import dtype as _dt
 from pagaie._core.registry import REGISTRY, OpRecord, defop
-from pagaie._core.tensor import Tensor
+from pagaie._core.tensor import Tensor, check_inplace
 from pagaie._ops._helpers import int_list, norm_axis, norm_axes
 
 _T = torch.Tensor
@@ -40,11 +40,8 @@ def rebinding_inplace(base: Callable, name: str) -> Callable:
     @functools.wraps(base)
     def api(*args, **kwargs):
         x = args[0] if args else kwargs[first]
-        t = x._t
-        if t.requires_grad and t.is_leaf:
-            raise ValueError(f"paddle.{name}: Leaf Tensor {x.name!r} that doesn't stop gradient "
-                             f"can't use inplace strategy (use the out-of-place paddle.{brec.name})")
-        x._t = base(*args, **kwargs)._t
+        check_inplace(x, name, brec.name)
+        x._rebind(base(*args, **kwargs)._t)  # Paddle counts these in inplace_version too
         return x
 
     api.__name__ = api.__qualname__ = name

@@ -11,7 +11,7 @@ import torch
 
 from pagaie._core import dtype as _dt
 from pagaie._core.registry import defop
-from pagaie._core.tensor import Tensor, wrap
+from pagaie._core.tensor import Tensor, check_inplace, wrap
 from pagaie._ops import manipulation as _m
 
 __all__: list[str] = ["permute"]  # the variadic function form (see the end of the module)
@@ -94,8 +94,9 @@ def copy_(self: Tensor, src: Tensor, blocking: bool = True) -> Tensor:
     with torch.no_grad():
         if s.shape == t.shape:
             t.copy_(s, non_blocking=not blocking)
+            self._version_bias -= 1  # Paddle's copy_ does not count in inplace_version
         else:
-            self._t = s.detach().clone().requires_grad_(t.requires_grad and t.is_leaf)
+            self._rebind(s.detach().clone().requires_grad_(t.requires_grad and t.is_leaf), 0)
     return self
 
 
@@ -110,6 +111,7 @@ def resize_(self: Tensor, shape: Any, fill_zero: bool = False, name: str | None 
         >>> x.resize_([3, 2], fill_zero=True).tolist()
         [[0, 1], [2, 3], [0, 0]]
     """
+    check_inplace(self, "Tensor.resize_")
     new = [int(d) for d in (shape.tolist() if isinstance(shape, Tensor) else shape)]
     t = self._t.detach().reshape(-1)
     n = 1
@@ -119,7 +121,7 @@ def resize_(self: Tensor, shape: Any, fill_zero: bool = False, name: str | None 
         torch.empty(n, dtype=t.dtype, device=t.device)
     k = min(n, t.numel())
     out[:k] = t[:k]
-    self._t = out.reshape(new)
+    self._rebind(out.reshape(new))
     return self
 
 

@@ -38,9 +38,15 @@ def linear(x, weight, bias=None, name=None):
         >>> paddle.nn.functional.linear(x, w, paddle.to_tensor([1.0, 0.0])).tolist()
         [[2.5, 1.5], [2.5, 1.5]]
     """
-    if x.dim() >= 2 and weight.dim() == 2:
-        return F.linear(x, weight.t(), bias)
-    out = torch.matmul(x, weight)
+    try:
+        if x.dim() >= 2 and weight.dim() == 2:
+            return F.linear(x, weight.t(), bias)
+        out = torch.matmul(x, weight)
+    except RuntimeError:
+        if x.dtype != weight.dtype:  # named here, in Paddle's words (the kernel's are torch's)
+            raise ValueError(f"paddle.nn.functional.linear: 'x' ({str(x.dtype)[6:]}) and 'weight' "
+                             f"({str(weight.dtype)[6:]}) must have the same dtype") from None
+        raise
     return out if bias is None else out + bias
 
 
@@ -115,7 +121,7 @@ def dropout(x, p=0.5, axis=None, training=True, inplace=False, mode="upscale_in_
     if not training:
         return x * (1.0 - p) if mode == "downscale_in_infer" else x
     if p == 1.0:
-        return x * 0.0
+        return x * 0 if x.dtype is not torch.bool else x & False
     if axis is None:
         if mode == "upscale_in_train" and x.is_floating_point():
             if x.is_cuda:
@@ -132,9 +138,8 @@ def dropout(x, p=0.5, axis=None, training=True, inplace=False, mode="upscale_in_
                              f"and less than dimensions of x:{x.dim()}, but get axis value:{max(axes)} ")
         mask_shape = [x.shape[i] if i in axes else 1 for i in range(x.dim())]
     keep = keep_mask(mask_shape, p, x.device).to(x.dtype)
-    if mode == "upscale_in_train":
-        return x * keep / (1.0 - p)
-    return x * keep
+    out = x * keep / (1.0 - p) if mode == "upscale_in_train" else x * keep
+    return out if out.dtype is x.dtype else out.to(x.dtype)  # integer inputs stay integer
 
 
 def _channel_dropout(x, p, training, data_format, nd, api):
@@ -197,11 +202,14 @@ def _alpha_dropout(x, p, training, mask_shape, api):
     p = _check_p(p, api)
     if not training or p == 0:
         return x
+    if p == 1:  # every value dropped (the affine correction is undefined there)
+        return x * 0 if x.dtype is not torch.bool else x & False
     alpha_p = -_SELU_ALPHA * _SELU_SCALE
     a = ((1 - p) * (1 + p * alpha_p ** 2)) ** -0.5
     b = -a * alpha_p * p
     keep = keep_mask(mask_shape, p, x.device).to(x.dtype)
-    return a * (x * keep + alpha_p * (1 - keep)) + b
+    out = a * (x * keep + alpha_p * (1 - keep)) + b
+    return out if out.dtype is x.dtype else out.to(x.dtype)  # integer inputs stay integer
 
 
 @defop(paddle_types=("alpha_dropout",), method=False)
@@ -267,11 +275,12 @@ def embedding(x, weight, padding_idx=None, max_norm=None, norm_type=2.0, sparse=
         if not -n <= padding_idx < n:
             raise ValueError(f"padding_idx must be within [-{n}, {n})")
         padding_idx = padding_idx % n
-    if x.numel() and (int(x.min()) < 0 or int(x.max()) >= n):
+    # Symbolic ids (meta tensors while a static program is recorded) have no values to check.
+    if x.numel() and not x.is_meta and (int(x.min()) < 0 or int(x.max()) >= n):
         bad = int(x.max()) if int(x.max()) >= n else int(x.min())
         raise ValueError(f"paddle.nn.functional.embedding: ids of input expected >= 0 and < {n}, "
                          f"but got {bad}. Please check input value.")
-    if max_norm is not None:
+    if max_norm is not None and not weight.is_meta:
         with torch.no_grad():
             torch.embedding_renorm_(weight.detach(), x.reshape(-1).long(), max_norm, norm_type)
     out = F.embedding(x.long(), weight, padding_idx=padding_idx,

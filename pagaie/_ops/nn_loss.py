@@ -234,6 +234,9 @@ def binary_cross_entropy(input, label, weight=None, reduction="mean", name=None)
         0.6931
     """
     check_reduction(reduction, "nn.functional.binary_cross_entropy")
+    if input.is_floating_point() and not label.is_floating_point():
+        raise ValueError(f"paddle.nn.functional.binary_cross_entropy: 'label' must have the dtype "
+                         f"of 'input' ({str(input.dtype)[6:]}), but received {str(label.dtype)[6:]}")
     label = label.detach().to(input.dtype)
     if weight is not None and weight.requires_grad:
         # Paddle differentiates the weight (applied after the elementwise loss), not the label
@@ -264,7 +267,17 @@ def binary_cross_entropy_with_logits(logit, label, weight=None, reduction="mean"
         >>> round(paddle.nn.functional.binary_cross_entropy_with_logits(z, paddle.to_tensor([1.0, 0.0])).item(), 4)
         0.6931
     """
-    check_reduction(reduction, "nn.functional.binary_cross_entropy_with_logits")
+    api = "nn.functional.binary_cross_entropy_with_logits"
+    check_reduction(reduction, api)
+    if logit.is_complex():
+        raise RuntimeError(f"paddle.{api}: 'logit' must be a real floating tensor, but received "
+                           f"{str(logit.dtype)[6:]}")
+    if not logit.is_floating_point():
+        raise ValueError(f"paddle.{api}: 'logit' must be a floating tensor of the dtype of 'label', "
+                         f"but received {str(logit.dtype)[6:]}")
+    if not label.is_floating_point():  # Paddle has no kernel for an integer label: NotFound
+        raise RuntimeError(f"paddle.{api}: 'label' must be a floating tensor, but received "
+                           f"{str(label.dtype)[6:]}")
     label = label.detach().to(logit.dtype)
     if pos_weight is not None:
         pos_weight = pos_weight.detach()

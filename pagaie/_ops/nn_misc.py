@@ -180,6 +180,9 @@ def grid_sample(x, grid, mode="bilinear", padding_mode="zeros", align_corners=Tr
     if not isinstance(align_corners, bool):
         raise ValueError("paddle.nn.functional.grid_sample: 'align_corners' must be a bool, but received "
                          f"{align_corners!r}")
+    if x.dim() not in (4, 5):
+        raise ValueError("paddle.nn.functional.grid_sample: 'x' must be a 4-D or 5-D tensor, but "
+                         f"received a {x.dim()}-D tensor")
     return F.grid_sample(x, grid.to(x.dtype), mode=mode, padding_mode=padding_mode,
                          align_corners=align_corners)
 

@@ -70,6 +70,9 @@ def batch_norm(x, running_mean, running_var, weight=None, bias=None, training=Fa
         [0.20000000298023224]
     """
     api = "nn.functional.batch_norm"
+    if x.dim() < 2:
+        raise AssertionError(f"paddle.{api}: the input must have more than 1 dimension, but "
+                             f"received a {x.dim()}-D tensor")
     last = _check_format(data_format, api)
     if last:
         x = x.movedim(-1, 1)
@@ -238,6 +241,9 @@ def group_norm(x, num_groups, epsilon=1e-05, weight=None, bias=None, data_format
         [[[-1.0], [1.0]]]
     """
     api = "nn.functional.group_norm"
+    if x.dim() < 2:
+        raise ValueError(f"paddle.{api}: the input must have more than 1 dimension, but received "
+                         f"a {x.dim()}-D tensor")
     last = _check_format(data_format, api, ("NC", "NCL", "NCHW", "NCDHW", "NLC", "NHWC", "NDHWC"))
     if last:
         x = x.movedim(-1, 1)

@@ -210,6 +210,9 @@ def _adaptive_size(output_size, x, n, api):
     if len(sizes) != n:
         raise ValueError(f"paddle.{api}: 'output_size' must be an int or a list of {n} ints, but "
                          f"received {output_size}")
+    if x.dim() < n + 2 and any(v is None for v in sizes):  # None reads an input size
+        raise ValueError(f"paddle.{api}: the input must be a {n + 2}-D tensor when 'output_size' "
+                         f"has None entries, but received a {x.dim()}-D tensor")
     return [int(x.shape[2 + i]) if v is None else int(v) for i, v in enumerate(sizes)]
 
 

@@ -16,7 +16,7 @@ import numpy as np
 import torch
 
 from pagaie._core.registry import defop
-from pagaie._core.tensor import Tensor
+from pagaie._core.tensor import GRAD_FLAG, Tensor
 
 _T = torch.Tensor
 _ELLIPSIS = type(Ellipsis)
@@ -229,7 +229,7 @@ def setitem(x, index, value):
         >>> x.tolist()
         [[0.0, 5.0, 0.0], [0.0, 5.0, 0.0]]
     """
-    if x.requires_grad and x.is_leaf:
+    if x.is_leaf and (x.requires_grad or getattr(x, GRAD_FLAG, False) is True):
         raise ValueError("paddle.Tensor.__setitem__: Leaf Tensor that doesn't stop gradient can't "
                          "use inplace strategy (set stop_gradient=True first, or write into a copy)")
     v = _value_for(x, value)
@@ -237,21 +237,33 @@ def setitem(x, index, value):
         x[index] = v
         return x
     idx, flips, _ = _normalize(x, index)
+    tracked = isinstance(v, _T) and v.requires_grad and not v.is_meta
     if isinstance(v, _T) and v.device != x.device:
         v = v.to(x.device)
-    if not flips:
+    if not (flips or tracked):
         x[idx] = v
         return x
-    # Negative steps: address the elements through their coordinates in x.
-    ids = torch.arange(x.numel(), device=x.device).reshape(x.shape).flip(flips)[idx]
-    coords = torch.unravel_index(ids.reshape(-1), x.shape)
+    # Negative steps, or a value that needs gradient: address the elements through their
+    # coordinates in x. Where the index repeats a cell, the last value written wins (as in
+    # Paddle) and only that value receives the cell's gradient: each cell counts once.
+    ids = torch.arange(x.numel(), device=x.device).reshape(x.shape)
+    ids = (ids.flip(flips) if flips else ids)[idx]
+    flat = ids.reshape(-1)
+    keep = None
+    if tracked:
+        cells, which = torch.unique(flat, return_inverse=True)
+        if cells.numel() < flat.numel():
+            pos = torch.arange(flat.numel(), device=flat.device)
+            keep = torch.full_like(cells, -1).scatter_reduce_(0, which, pos, "amax")
+            flat = flat[keep]
+    coords = torch.unravel_index(flat, x.shape)
     if isinstance(v, _T):
         try:
             v = v.expand(ids.shape)
         except RuntimeError:
             raise ValueError(f"paddle.Tensor.__setitem__: the value of shape {list(v.shape)} cannot "
                              f"be broadcast to the target shape {list(ids.shape)}") from None
-        v = v.reshape(-1)
+        v = v.reshape(-1) if keep is None else v.reshape(-1)[keep]
     x[coords] = v
     return x
 
@@ -296,6 +308,7 @@ def set_value(self: Tensor, value: Any) -> None:
                              f"{str(t.dtype).replace('torch.', '')}")
     with torch.no_grad():
         t.copy_(src.to(device=t.device, dtype=t.dtype))
+    self._version_bias -= 1  # Paddle's set_value does not count in inplace_version
 
 
 Tensor.set_value = set_value
