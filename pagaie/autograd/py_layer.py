@@ -14,7 +14,7 @@ from typing import Any
 
 import torch
 
-from pagaie._core.tensor import GRAD_FLAG, Tensor, as_torch, wrap
+from pagaie._core.tensor import GRAD_FLAG, Tensor, as_torch, flag_grad, wrap
 
 __all__ = ["PyLayer", "PyLayerContext", "Function", "once_differentiable"]
 
@@ -388,7 +388,7 @@ class PyLayer(metaclass=_PyLayerMeta):
             for i, o in enumerate(outs):
                 if isinstance(o, Tensor) and not o._t.requires_grad and \
                         not (o._t.is_floating_point() or o._t.is_complex()) and i not in call.non_diff:
-                    setattr(o._t, GRAD_FLAG, True)
+                    flag_grad(o._t, carried=True)   # an op result, not a leaf
         if call.single:
             return outs[0]
         return outs if call.as_list else tuple(outs)

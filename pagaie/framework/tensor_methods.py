@@ -12,7 +12,7 @@ from typing import Any, Sequence
 import torch
 
 from pagaie._core import dtype as _dt
-from pagaie._core.tensor import Tensor
+from pagaie._core.tensor import Tensor, check_inplace
 
 __all__ = ["set_", "set_tensor", "reconstruct_from_", "set_string_list", "set_vocab",
            "get_map_tensor", "is_selected_rows", "get_selected_rows", "rows", "create_tensor",
@@ -24,13 +24,6 @@ _TENSOR_T = Tensor._t  # the slot descriptor: reads and writes the torch tensor 
 def _need_tensor(v: Any, api: str, arg: str) -> None:
     if not isinstance(v, Tensor) or isinstance(v, _HolderTensor):
         raise ValueError(f"paddle.Tensor.{api}: {arg} must be a Tensor, but received {type(v).__name__}")
-
-
-def _check_inplace_leaf(x: Tensor, api: str) -> None:
-    t = x._t
-    if t.requires_grad and t.is_leaf:
-        raise ValueError(f"paddle.Tensor.{api}: Leaf Tensor {x.name!r} that doesn't stop gradient "
-                         "can't use inplace strategy (set stop_gradient=True first)")
 
 
 def set_(x: Tensor, source: Tensor | None = None, shape: Sequence[int] | None = None,
@@ -68,7 +61,7 @@ def set_(x: Tensor, source: Tensor | None = None, shape: Sequence[int] | None = 
     """
     if source is not None:
         _need_tensor(source, "set_", "source")
-    _check_inplace_leaf(x, "set_")
+    check_inplace(x, "Tensor.set_")
     t = x._t
     src = torch.empty(0, dtype=t.dtype, device=t.device) if source is None else source._t
     if shape is None:
