@@ -51,6 +51,7 @@ class LoweringContext:
         self.initializers: list = []
         self.names: dict[str, str] = {}
         self.consts: dict[str, torch.Tensor] = {}  # values known at export time
+        self.out_values: list = []  # the Values the op being lowered produces
         self._n = 0
 
     def fresh(self, hint: str = "t") -> str:
@@ -194,7 +195,8 @@ def export(layer: Any, path: str, input_spec: Sequence[Any] | None = None, opset
                                       f"(in {op!r})")
         args = rec.bind(tuple(op.args), dict(op.kwargs)).arguments
         outs = []
-        for v in _values_in(op.outputs):
+        ctx.out_values = list(_values_in(op.outputs))
+        for v in ctx.out_values:
             outs.append(v.name)
             ctx.names[v.name] = v.name
         lower(ctx, args, outs)
@@ -214,4 +216,11 @@ def export(layer: Any, path: str, input_spec: Sequence[Any] | None = None, opset
     d = os.path.dirname(os.fspath(path))
     if d:
         os.makedirs(d, exist_ok=True)
-    onnx.save(model, os.fspath(path) + ".onnx")
+    target = os.fspath(path) + ".onnx"
+    tmp = f"{target}.tmp{os.getpid()}"
+    try:  # written beside the target, then renamed: readers never see a partial file
+        onnx.save(model, tmp)
+        os.replace(tmp, target)
+    finally:
+        if os.path.exists(tmp):
+            os.remove(tmp)

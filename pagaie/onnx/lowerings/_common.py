@@ -1,0 +1,158 @@
+"""Helpers shared by the ONNX lowerings: registration, axes, opset checks, constants."""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+import numpy as np
+
+from pagaie._core.registry import REGISTRY
+from pagaie._static.ir import Value
+from pagaie.onnx.export import LoweringContext, onnx_dtype
+
+__all__ = ["register"]
+
+
+def register(*names: str) -> Callable:
+    """Attach the decorated lowering to the records ``names``."""
+    def deco(fn: Callable) -> Callable:
+        for n in names:
+            REGISTRY[n].onnx = fn
+        return fn
+    return deco
+
+
+def _ndim(v: Any) -> int:
+    return v.ndim if isinstance(v, Value) else 0
+
+
+def _axis(axis: int, ndim: int) -> int:
+    return axis + ndim if axis < 0 else axis
+
+
+def _pair(v: Any, n: int = 2) -> list[int]:
+    return [int(v)] * n if isinstance(v, int) else [int(e) for e in v]
+
+
+def _nchw(a: dict, what: str) -> None:
+    if a.get("data_format") not in (None, "NCHW", "NCL", "NCDHW"):
+        raise NotImplementedError(f"paddle.onnx.export: {what} with data_format={a['data_format']!r} "
+                                  "is not supported (use NCHW)")
+
+def _axes_op(ctx: LoweringContext, op: str, x: str, axes: list[int], out: str) -> None:
+    if ctx.opset >= 13:
+        ctx.one(op, [x, ctx.ints(axes)], out)
+    else:
+        ctx.one(op, [x], out, axes=axes)
+
+
+# ---- helpers shared by the lowerings below ------------------------------------------
+_INT64_MAX, _INT64_MIN = 2 ** 63 - 1, -2 ** 63
+
+
+def _need(ctx: LoweringContext, opset: int, what: str) -> None:
+    if ctx.opset < opset:
+        raise NotImplementedError(f"paddle.onnx.export: {what} needs opset_version >= {opset}, "
+                                  f"but received {ctx.opset}")
+
+
+def _np_dtype(v: Value) -> Any:
+    import torch
+    return torch.empty(0, dtype=v._t.dtype).numpy().dtype
+
+
+def _out_dtype(ctx: LoweringContext, i: int = 0) -> Any:
+    return ctx.out_values[i]._t.dtype
+
+
+def _cast_to(ctx: LoweringContext, name: str, src: Any, dst: Any, out: str | None = None) -> str:
+    """``name`` (of torch dtype ``src``) cast to ``dst``; an Identity/no-op when equal."""
+    if src == dst:
+        return ctx.one("Identity", [name], out) if out else name
+    return ctx.one("Cast", [name], out, to=onnx_dtype(dst))
+
+
+def _finish(ctx: LoweringContext, name: str, src: Any, out: str, i: int = 0) -> None:
+    """Route ``name`` to ``out``, cast to the output Value's dtype where they differ."""
+    _cast_to(ctx, name, src, _out_dtype(ctx, i), out)
+
+
+def _slice(ctx: LoweringContext, x: str, starts: list, ends: list, axes: list[int],
+           steps: list[int] | None = None, out: str | None = None) -> str:
+    if ctx.opset >= 10:
+        ins = [x, _ints_or(ctx, starts), _ints_or(ctx, ends), ctx.ints(axes)]
+        if steps is not None and any(s != 1 for s in steps):
+            ins.append(ctx.ints(steps))
+        return ctx.one("Slice", ins, out)
+    if (steps and any(s != 1 for s in steps)) or any(isinstance(e, Value) for e in list(starts) + list(ends)):
+        raise NotImplementedError("paddle.onnx.export: slicing with steps or tensor bounds needs "
+                                  f"opset_version >= 10, but received {ctx.opset}")
+    return ctx.one("Slice", [x], out, starts=[int(s) for s in starts], ends=[int(e) for e in ends],
+                   axes=list(axes))
+
+
+def _unsq(ctx: LoweringContext, x: str, axes: list[int], out: str | None = None) -> str:
+    out = out or ctx.fresh("unsq")
+    _axes_op(ctx, "Unsqueeze", x, axes, out)
+    return out
+
+
+def _sq(ctx: LoweringContext, x: str, axes: list[int], out: str | None = None) -> str:
+    out = out or ctx.fresh("sq")
+    _axes_op(ctx, "Squeeze", x, axes, out)
+    return out
+
+
+def _as_1d_int64(ctx: LoweringContext, v: Any) -> str:
+    """A 1-D int64 tensor from an int, a Value (0-D or [1], any int dtype)."""
+    if not isinstance(v, Value):
+        return ctx.ints([int(v)])
+    import torch
+    n = _cast_to(ctx, ctx.name(v), v._t.dtype, torch.int64)
+    return ctx.one("Reshape", [n, ctx.ints([1])])
+
+
+def _ints_or(ctx: LoweringContext, vals: Any) -> str:
+    """A 1-D int64 tensor from a list of ints and/or Values, or from a 1-D Value."""
+    if isinstance(vals, Value):
+        import torch
+        return ctx.one("Reshape", [_cast_to(ctx, ctx.name(vals), vals._t.dtype, torch.int64), ctx.ints([-1])])
+    vals = list(vals)
+    if not any(isinstance(e, Value) for e in vals):
+        return ctx.ints([int(e) for e in vals])
+    return ctx.one("Concat", [_as_1d_int64(ctx, e) for e in vals], axis=0)
+
+
+def _shape_of(ctx: LoweringContext, x: str) -> str:
+    return ctx.one("Shape", [x])
+
+
+def _dim(ctx: LoweringContext, x: str, axis: int) -> str:
+    """``x.shape[axis]`` as a 1-D int64 tensor of one element."""
+    return ctx.one("Gather", [_shape_of(ctx, x), ctx.ints([axis])], axis=0)
+
+
+def _reduce_to(ctx: LoweringContext, op_type: str, x: str, axes: list[int] | None, keep: bool,
+               out: str | None = None) -> str:
+    keep_i = 1 if keep else 0
+    if axes is None:
+        return ctx.one(op_type, [x], out, keepdims=keep_i)
+    if op_type == "ReduceSum" and ctx.opset >= 13 or ctx.opset >= 18:
+        return ctx.one(op_type, [x, ctx.ints(axes)], out, keepdims=keep_i)
+    return ctx.one(op_type, [x], out, axes=axes, keepdims=keep_i)
+
+
+def _axes_of(axis: Any, nd: int) -> list[int]:
+    if axis is None or (isinstance(axis, (list, tuple)) and len(axis) == 0):
+        return list(range(nd))
+    if isinstance(axis, Value):
+        raise NotImplementedError("paddle.onnx.export: a tensor axis is not supported")
+    return sorted({_axis(int(i), nd) for i in ([axis] if isinstance(axis, int) else axis)})
+
+
+def _scalar(ctx: LoweringContext, value: Any, ref: Value) -> str:
+    """A 0-D constant of ``ref``'s dtype (or a Value's name)."""
+    if isinstance(value, Value):
+        n = ctx.name(value)
+        return _cast_to(ctx, n, value._t.dtype, ref._t.dtype)
+    return ctx.constant(np.asarray(value, dtype=_np_dtype(ref)))
