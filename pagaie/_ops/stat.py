@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import builtins
 
+import math
+
 import torch
 
 from pagaie._core.registry import defop
@@ -45,6 +47,7 @@ def var(x, axis=None, unbiased=None, keepdim=False, name=None, *, correction=1, 
         >>> round(paddle.var(x).item(), 4), paddle.var(x, unbiased=False).item()
         (1.6667, 1.25)
     """
+    _check_real("var", x)
     if unbiased is not None:
         correction = 1 if unbiased else 0
     dims = _axes(axis, x.dim(), "var")
@@ -53,6 +56,21 @@ def var(x, axis=None, unbiased=None, keepdim=False, name=None, *, correction=1, 
     else:
         r = torch.var(x, dims, correction=correction, keepdim=keepdim)
     return r if out is None else write_out(out, r)
+
+
+def _check_real(api, x):
+    """Paddle has no kernel for bool or complex inputs here (NotFound: RuntimeError)."""
+    if x.dtype is torch.bool or x.is_complex():
+        raise RuntimeError(f"paddle.{api}: 'x' must be a real number tensor, but received "
+                           f"{_dtype_name(x)} (no kernel for this dtype)")
+
+
+def _check_cov_input(api, x):
+    if x.dim() == 0:
+        raise ValueError(f"paddle.{api}: 'x' must be a 1-D or 2-D tensor, but received a 0-D tensor")
+    if x.is_complex():
+        raise RuntimeError(f"paddle.{api}: complex inputs are not supported, but received {_dtype_name(x)} "
+                           "(no kernel for this dtype)")
 
 
 def _int_var(x, dims, correction, keepdim):
@@ -79,6 +97,7 @@ def std(x, axis=None, unbiased=True, keepdim=False, name=None):
         >>> round(paddle.std(x).item(), 4)
         1.291
     """
+    _check_real("std", x)
     dims = _axes(axis, x.dim(), "std")
     if _is_int(x):
         return torch.sqrt(_int_var(x, dims, 1 if unbiased else 0, keepdim).to(torch.float32))
@@ -229,7 +248,14 @@ def nanmedian(x, axis=None, keepdim=False, mode='avg', name=None):
         >>> paddle.nanmedian(paddle.to_tensor([1.0, float('nan'), 2.0, 4.0])).item()
         2.0
     """
+    _check_real("nanmedian", x)
+    if isinstance(axis, (list, tuple)) and len(axis) == 0:
+        raise ValueError("paddle.nanmedian: 'axis' must not be an empty list")
     r = _median(x, axis, keepdim, mode, "nanmedian", True)
+    if isinstance(r, tuple) and x.is_floating_point() and x.numel():  # all-NaN lines: index -1, as Paddle
+        ax = norm_axis(axis, x.dim(), "nanmedian") if x.dim() else 0
+        all_nan = torch.isnan(x).all(dim=ax, keepdim=keepdim) if x.dim() else torch.isnan(x)
+        r = (r[0], torch.where(all_nan, torch.full_like(r[1], -1), r[1]))
     return (r[0], stopped(r[1])) if isinstance(r, tuple) else r  # indices: stop_gradient=True
 
 
@@ -319,7 +345,12 @@ def nanquantile(x, q, axis=None, keepdim=False, interpolation='linear'):
 def _hist_range(x, min, max, api):
     lo, hi = float(min), float(max)
     if lo == 0 and hi == 0 and x.numel():
-        lo, hi = float(x.min()), float(x.max())
+        vals = x[~torch.isnan(x)] if x.is_floating_point() else x  # NaN values are skipped, as in Paddle
+        if vals.numel():
+            lo, hi = float(vals.min()), float(vals.max())
+    if math.isinf(hi - lo):
+        raise ValueError(f"paddle.{api}: the range of the histogram must be finite, but received "
+                         f"[{lo}, {hi}]")
     if lo > hi:
         raise ValueError(f"paddle.{api}: 'max' must be larger or equal to 'min', but received "
                          f"min = {min}, max = {max}")
@@ -351,10 +382,14 @@ def histogram(input, bins=100, min=0.0, max=0.0, weight=None, density=False, nam
     """
     if not isinstance(bins, int) or bins < 1:
         raise ValueError(f"paddle.histogram: 'bins' must be a positive int, but received {bins!r}")
+    if weight is not None and weight.dtype is not input.dtype:
+        raise ValueError(f"paddle.histogram: 'weight' must have the dtype of 'input' ({_dtype_name(input)}), "
+                         f"but received {_dtype_name(weight)}")
     lo, hi = _hist_range(input, min, max, "histogram")
     xf = input.reshape(-1).to(torch.float64)
     inside = (xf >= lo) & (xf <= hi)
-    idx = ((xf - lo) * (bins / (hi - lo))).floor().clamp(0, bins - 1).to(torch.int64)
+    pos = torch.where(inside, (xf - lo) * (bins / (hi - lo)), torch.zeros_like(xf))
+    idx = pos.floor().clamp(0, bins - 1).to(torch.int64)
     if weight is None:
         w = inside.to(torch.int64)
         out_dtype = torch.int64
@@ -402,6 +437,17 @@ def histogramdd(x, bins=10, ranges=None, density=False, weights=None, name=None)
         >>> h.tolist(), edges[0].tolist()
         ([[0.0, 1.0], [1.0, 1.0]], [0.0, 1.0, 2.0])
     """
+    if x.dim() < 2:
+        raise AssertionError(f"paddle.histogramdd: 'x' must have at least 2 dimensions, but received shape "
+                             f"{list(x.shape)}")
+    d = x.shape[-1]
+    if isinstance(bins, (list, tuple)):
+        if len(bins) != d:
+            raise AssertionError(f"paddle.histogramdd: 'bins' must have {d} entries (the last dimension of x), "
+                                 f"but received {len(bins)}")
+    if ranges is not None and len(ranges) != 2 * d:
+        raise AssertionError(f"paddle.histogramdd: 'ranges' must have {2 * d} values (a min and a max per "
+                             f"dimension), but received {len(ranges)}")
     dev = x.device
     pts = x.detach().cpu()
     if isinstance(bins, (list, tuple)) and bins and type(bins[0]) is _T:
@@ -426,8 +472,10 @@ def bincount(x, weights=None, minlength=0, name=None):
         >>> paddle.bincount(paddle.to_tensor([1, 1, 3])).tolist()
         [0, 2, 0, 1]
     """
-    if x.dim() != 1 or _is_int(x) is False or x.dtype is torch.bool:
-        raise TypeError("paddle.bincount: 'x' must be a 1-D integer tensor")
+    if _is_int(x) is False or x.dtype is torch.bool:
+        raise TypeError(f"paddle.bincount: the elements of 'x' must be integers, but received {_dtype_name(x)}")
+    if x.dim() != 1:
+        raise ValueError(f"paddle.bincount: 'x' must be a 1-D tensor, but received shape {list(x.shape)}")
     if x.numel() and int(x.min()) < 0:
         raise ValueError("paddle.bincount: the elements of 'x' must be non-negative")
     if minlength < 0:
@@ -454,6 +502,11 @@ def cov(x, rowvar=True, ddof=True, fweights=None, aweights=None, name=None):
         >>> paddle.linalg.cov(paddle.to_tensor([[1.0, 2.0, 3.0], [2.0, 4.0, 6.0]])).tolist()
         [[1.0, 2.0], [2.0, 4.0]]
     """
+    _check_cov_input("linalg.cov", x)
+    if fweights is not None and fweights.is_floating_point():  # Paddle takes integral float weights too
+        if not bool(torch.all(fweights == torch.round(fweights))):
+            raise ValueError("paddle.linalg.cov: 'fweights' must hold integers, but received non-integral values")
+        fweights = fweights.to(torch.int64)
     if _is_int(x):
         raise TypeError(f"paddle.linalg.cov: the input must be a float tensor, but received "
                         f"{_dtype_name(x)}")
@@ -475,6 +528,7 @@ def corrcoef(x, rowvar=True, name=None):
         >>> paddle.linalg.corrcoef(paddle.to_tensor([[1.0, 2.0, 3.0], [3.0, 2.0, 1.0]])).tolist()
         [[1.0, -1.0], [-1.0, 1.0]]
     """
+    _check_cov_input("linalg.corrcoef", x)
     if _is_int(x):
         raise TypeError(f"paddle.linalg.corrcoef: the input must be a float tensor, but received "
                         f"{_dtype_name(x)}")

@@ -96,6 +96,10 @@ def nms(boxes, iou_threshold=0.3, scores=None, category_idxs=None, categories=No
         [1, 2]
     """
     _check_boxes("nms", boxes)
+    _check_float("nms", boxes, "boxes")
+    if scores is not None and scores.shape[0] != boxes.shape[0]:
+        raise _fail(ValueError, "nms", f"'scores' must hold one score per box ({boxes.shape[0]}), but received "
+                                       f"shape {list(scores.shape)}")
     if scores is None:
         return greedy_nms(boxes, iou_threshold)
     # Ties keep the order of Paddle's (unstable) argsort, as paddle.argsort does here.
@@ -152,12 +156,26 @@ def box_coder(prior_box, prior_box_var, target_box, code_type="encode_center_siz
         [[[0.5, 0.5, 0.0, 0.0]]]
     """
     _check_boxes("box_coder", prior_box, "prior_box")
+    _check_float("box_coder", prior_box, "prior_box")
+    _check_same_dtype("box_coder", prior_box, target_box, "prior_box", "target_box")
+    if code_type == "encode_center_size":
+        _check_boxes("box_coder", target_box, "target_box")
+    elif code_type == "decode_center_size" and (target_box.dim() != 3 or target_box.shape[-1] != 4):
+        raise _fail(ValueError, "box_coder", "'target_box' must have shape [N, M, 4] when decoding, but "
+                                             f"received {list(target_box.shape)}")
+    if code_type == "decode_center_size" and target_box.shape[1 - int(axis == 1)] != prior_box.shape[0]:
+        raise _fail(ValueError, "box_coder", f"target_box.shape[{1 - int(axis == 1)}] must equal the number of "
+                                             f"priors ({prior_box.shape[0]}) when decoding with axis={axis}, "
+                                             f"but received {list(target_box.shape)}")
     if isinstance(prior_box_var, (list, tuple)):
         if len(prior_box_var) != 4:
             raise AssertionError("paddle.vision.ops.box_coder: Input prior_box_var must be Variable or "
                                  f"list|tuple with 4 elements, but received {len(prior_box_var)} elements")
         var = torch.tensor([float(v) for v in prior_box_var], dtype=prior_box.dtype, device=prior_box.device)
     elif isinstance(prior_box_var, torch.Tensor) or prior_box_var is None:
+        if prior_box_var is not None and prior_box_var.dim() == 2 and prior_box_var.shape != prior_box.shape:
+            raise _fail(ValueError, "box_coder", f"'prior_box_var' must have the shape of 'prior_box' "
+                                                 f"{list(prior_box.shape)}, but received {list(prior_box_var.shape)}")
         var = prior_box_var
     else:
         raise TypeError("paddle.vision.ops.box_coder: Input prior_box_var must be Variable or list|tuple, "
@@ -197,6 +215,12 @@ def box_coder(prior_box, prior_box_var, target_box, code_type="encode_center_siz
     w = torch.exp(v[2] * t[..., 2]) * pw
     h = torch.exp(v[3] * t[..., 3]) * ph
     return torch.stack([cx - w / 2, cy - h / 2, cx + w / 2 - off, cy + h / 2 - off], dim=-1)
+
+
+def _ratio_box(size: float, ratio: float) -> tuple:
+    """Half width and height of a prior of this size and aspect ratio (inf/nan for ratio <= 0, as Paddle)."""
+    root = math.sqrt(ratio) if ratio >= 0 else math.nan
+    return size * root / 2, (size / root if root else math.inf) / 2
 
 
 def _expand_ratios(aspect_ratios, flip):
@@ -239,14 +263,26 @@ def prior_box(input, image, min_sizes, max_sizes=None, aspect_ratios=[1.0], vari
         >>> box.shape, box[0, 0, 0].tolist()
         (paddle.Size([2, 2, 1, 4]), [0.0, 0.0, 0.5, 0.5])
     """
+    _check_rank("prior_box", input, "input", 4, " [N, C, H, W]")
+    _check_rank("prior_box", image, "image", 4, " [N, C, H, W]")
+    _check_float("prior_box", input, "input")
     min_sizes = [float(v) for v in (min_sizes if isinstance(min_sizes, (list, tuple)) else [min_sizes])]
     ratios = [float(v) for v in (aspect_ratios if isinstance(aspect_ratios, (list, tuple)) else [aspect_ratios])]
     steps = steps if isinstance(steps, (list, tuple)) else [steps]
     if len(steps) != 2:
-        raise ValueError("steps should be (step_w, step_h)")
+        raise _fail(ValueError, "prior_box", f"steps should be (step_w, step_h), but received {list(steps)}")
     if max_sizes is not None and not isinstance(max_sizes, (list, tuple)):
         max_sizes = [max_sizes]
     max_sizes = [float(v) for v in max_sizes] if max_sizes and max_sizes[0] > 0 else []
+    if max_sizes and len(max_sizes) != len(min_sizes):
+        raise _fail(ValueError, "prior_box", f"'max_sizes' must have as many values as 'min_sizes' "
+                                             f"({len(min_sizes)}), but received {max_sizes}")
+    for mn, mx in zip(min_sizes, max_sizes):
+        if not mx > mn:
+            raise _fail(ValueError, "prior_box", f"each of 'max_sizes' must exceed its 'min_sizes' value, "
+                                                 f"but received max_sizes={max_sizes}, min_sizes={min_sizes}")
+    if len(variance) != 4:
+        raise _fail(ValueError, "prior_box", f"'variance' must have 4 values, but received {list(variance)}")
     fh, fw = input.shape[2], input.shape[3]
     ih, iw = image.shape[2], image.shape[3]
     step_w = float(steps[0]) or iw / fw
@@ -259,9 +295,9 @@ def prior_box(input, image, min_sizes, max_sizes=None, aspect_ratios=[1.0], vari
             if max_sizes:
                 m = math.sqrt(mn * max_sizes[s]) / 2
                 sizes.append((m, m))
-            sizes += [(mn * math.sqrt(ar) / 2, mn / math.sqrt(ar) / 2) for ar in ratios if abs(ar - 1.0) >= 1e-6]
+            sizes += [_ratio_box(mn, ar) for ar in ratios if abs(ar - 1.0) >= 1e-6]
         else:
-            sizes += [(mn * math.sqrt(ar) / 2, mn / math.sqrt(ar) / 2) for ar in ratios]
+            sizes += [_ratio_box(mn, ar) for ar in ratios]
             if max_sizes:
                 m = math.sqrt(mn * max_sizes[s]) / 2
                 sizes.append((m, m))
@@ -310,6 +346,23 @@ def yolo_box(x, img_size, anchors, class_num, conf_thresh, downsample_ratio, cli
         >>> boxes.shape, scores.shape
         (paddle.Size([1, 32, 4]), paddle.Size([1, 32, 2]))
     """
+    _check_rank("yolo_box", x, "x", 4, " [N, C, H, W]")
+    _check_rank("yolo_box", img_size, "img_size", 2, " [N, 2]")
+    if img_size.shape[0] != x.shape[0] or img_size.shape[1] != 2:
+        raise _fail(ValueError, "yolo_box", f"'img_size' must have shape [N, 2] with N = {x.shape[0]} (the batch "
+                                            f"of x), but received {list(img_size.shape)}")
+    if not anchors:
+        raise _fail(ValueError, "yolo_box", "'anchors' must not be empty")
+    if class_num <= 0:
+        raise _fail(ValueError, "yolo_box", f"'class_num' must be positive, but received {class_num}")
+    per = (6 if iou_aware else 5) + class_num
+    if x.shape[1] != len(anchors) // 2 * per:
+        raise _fail(ValueError, "yolo_box", f"the channels of x ({x.shape[1]}) must equal the anchor count "
+                                            f"({len(anchors) // 2}) * ({'6' if iou_aware else '5'} + class_num) "
+                                            f"= {len(anchors) // 2 * per}")
+    _check_float("yolo_box", x, "x")
+    if img_size.dtype is not torch.int32:
+        raise _fail(ValueError, "yolo_box", f"'img_size' must be int32, but received {_dtype_name(img_size)}")
     n, _, h, w = x.shape
     an = len(anchors) // 2
     if iou_aware:
@@ -340,6 +393,41 @@ def yolo_box(x, img_size, anchors, class_num, conf_thresh, downsample_ratio, cli
     boxes = torch.stack([x1, y1, x2, y2], dim=-1) * keep[..., None]
     scores = torch.sigmoid(p[:, :, 5:]) * (obj * keep)[:, :, None]
     return boxes.reshape(n, an * h * w, 4), scores.permute(0, 1, 3, 4, 2).reshape(n, an * h * w, class_num)
+
+
+def _fail(kind: type, api: str, text: str) -> Exception:
+    return kind(f"paddle.vision.ops.{api}: {text}")
+
+
+def _check_rank(api: str, t: torch.Tensor, arg: str, rank: int, layout: str = "") -> None:
+    """Paddle's InvalidArgument (ValueError) for an input of the wrong rank."""
+    if t.dim() != rank:
+        raise _fail(ValueError, api, f"'{arg}' must be a {rank}-D tensor{layout}, but received shape "
+                                     f"{list(t.shape)}")
+
+
+def _check_float(api: str, t: torch.Tensor, arg: str, half: bool = False) -> None:
+    """Paddle registers these kernels for float32/float64 only (NotFound: RuntimeError)."""
+    ok = (torch.float32, torch.float64) + ((torch.float16, torch.bfloat16) if half else ())
+    if t.dtype not in ok:
+        names = "float32 or float64" if not half else "a floating point dtype"
+        raise _fail(RuntimeError, api, f"'{arg}' must be {names}, but received {_dtype_name(t)} "
+                                       "(no kernel for this dtype)")
+
+
+def _check_same_dtype(api: str, a: torch.Tensor, b: torch.Tensor, arg_a: str, arg_b: str) -> None:
+    if a.dtype is not b.dtype:
+        raise _fail(ValueError, api, f"'{arg_b}' must have the dtype of '{arg_a}' ({_dtype_name(a)}), "
+                                     f"but received {_dtype_name(b)}")
+
+
+def _dtype_name(t: torch.Tensor) -> str:
+    return str(t.dtype).replace("torch.", "")
+
+
+def _check_positive(api: str, arg: str, values, kind: type = ValueError) -> None:
+    if any(int(v) <= 0 for v in values):
+        raise _fail(kind, api, f"'{arg}' must be positive, but received {values}")
 
 
 def _check_boxes(api: str, boxes: torch.Tensor, arg: str = "boxes") -> None:
@@ -418,8 +506,11 @@ def roi_align(x, boxes, boxes_num, output_size, spatial_scale=1.0, sampling_rati
         >>> out.tolist()
         [[[[2.5, 4.5], [10.5, 12.5]]]]
     """
+    _check_rank("roi_align", x, "x", 4, " [N, C, H, W]")
     _check_rois("roi_align", boxes, boxes_num)
+    _check_same_dtype("roi_align", x, boxes, "x", "boxes")
     ph, pw = _pair(output_size)
+    _check_positive("roi_align", "output_size", (ph, pw))
     k = boxes.shape[0]
     out = x.new_zeros((k, x.shape[1], ph, pw))
     if k == 0:
@@ -470,8 +561,11 @@ def roi_pool(x, boxes, boxes_num, output_size, spatial_scale=1.0, name=None):
         >>> out.tolist()
         [[[[5.0, 7.0], [13.0, 15.0]]]]
     """
+    _check_rank("roi_pool", x, "x", 4, " [N, C, H, W]")
     _check_rois("roi_pool", boxes, boxes_num)
+    _check_same_dtype("roi_pool", x, boxes, "x", "boxes")
     ph, pw = _pair(output_size)
+    _check_positive("roi_pool", "output_size", (ph, pw), IndexError)  # Paddle: OutOfRange here
     k = boxes.shape[0]
     hgt, wid = x.shape[2], x.shape[3]
     res = []
@@ -532,6 +626,8 @@ def psroi_pool(x, boxes, boxes_num, output_size, spatial_scale=1.0, name=None):
     if ph * pw == 0:
         raise ValueError("paddle.vision.ops.psroi_pool: output_size should not contain 0.")
     _check_rois("psroi_pool", boxes, boxes_num)
+    _check_float("psroi_pool", x, "x")
+    _check_same_dtype("psroi_pool", x, boxes, "x", "boxes")
     oc = x.shape[1] // (ph * pw)
     if not x.is_meta and (oc == 0 or oc * ph * pw != x.shape[1]):  # meta: channels may be unknown
         raise ValueError(f"paddle.vision.ops.psroi_pool: the channels of x ({x.shape[1]}) must be a positive "
@@ -599,6 +695,7 @@ def deform_conv2d(x, offset, weight, bias=None, stride=1, padding=0, dilation=1,
     sh, sw = ntuple(stride, 2, "vision.ops.deform_conv2d", "stride")
     ph_, pw_ = ntuple(padding, 2, "vision.ops.deform_conv2d", "padding")
     dh, dw = ntuple(dilation, 2, "vision.ops.deform_conv2d", "dilation")
+    _check_deform(x, offset, weight, bias, mask, (sh, sw), (dh, dw), (ph_, pw_), deformable_groups, groups)
     n, c, hgt, wid = x.shape
     co, _, kh, kw = weight.shape
     ho = (hgt + 2 * ph_ - (dh * (kh - 1) + 1)) // sh + 1
@@ -629,6 +726,47 @@ def deform_conv2d(x, offset, weight, bias=None, stride=1, padding=0, dilation=1,
     if bias is not None:
         out = out + bias.reshape(1, -1, 1, 1)
     return out
+
+
+def _check_deform(x, offset, weight, bias, mask, stride, dilation, padding, dg, groups) -> None:
+    api = "deform_conv2d"
+    _check_rank(api, x, "x", 4, " [N, C, H, W]")
+    _check_rank(api, weight, "weight", 4, " [Co, C / groups, kh, kw]")
+    _check_rank(api, offset, "offset", 4, " [N, 2 * deformable_groups * kh * kw, Ho, Wo]")
+    _check_positive(api, "stride", stride)
+    _check_positive(api, "dilation", dilation)
+    if any(int(v) < 0 for v in padding):
+        raise _fail(ValueError, api, f"'padding' must not be negative, but received {list(padding)}")
+    if groups <= 0 or dg <= 0:
+        raise _fail(ValueError, api, f"'groups' and 'deformable_groups' must be positive, but received "
+                                     f"groups={groups}, deformable_groups={dg}")
+    co, ci, kh, kw = weight.shape
+    if x.shape[1] != ci * groups:
+        raise _fail(ValueError, api, f"the channels of x ({x.shape[1]}) must equal weight.shape[1] * groups "
+                                     f"({ci} * {groups})")
+    if co % groups:
+        raise _fail(ValueError, api, f"weight.shape[0] ({co}) must be divisible by groups ({groups})")
+    if x.shape[1] % dg:
+        raise _fail(ValueError, api, f"the channels of x ({x.shape[1]}) must be divisible by "
+                                     f"deformable_groups ({dg})")
+    ho = (x.shape[2] + 2 * padding[0] - (dilation[0] * (kh - 1) + 1)) // stride[0] + 1
+    wo = (x.shape[3] + 2 * padding[1] - (dilation[1] * (kw - 1) + 1)) // stride[1] + 1
+    if offset.shape[1] != 2 * dg * kh * kw:
+        raise _fail(ValueError, api, f"the channels of offset ({offset.shape[1]}) must equal 2 * "
+                                     f"deformable_groups * kh * kw ({2 * dg * kh * kw})")
+    if offset.shape[0] != x.shape[0] or list(offset.shape[2:]) != [ho, wo]:
+        raise _fail(ValueError, api, f"'offset' must have shape [{x.shape[0]}, {offset.shape[1]}, {ho}, {wo}] "
+                                     f"(batch of x, output size), but received {list(offset.shape)}")
+    if mask is not None and list(mask.shape) != [x.shape[0], dg * kh * kw, ho, wo]:
+        raise _fail(ValueError, api, f"'mask' must have shape {[x.shape[0], dg * kh * kw, ho, wo]}, but "
+                                     f"received {list(mask.shape)}")
+    if bias is not None and bias.numel() != co:
+        raise _fail(ValueError, api, f"'bias' must have {co} values (one per output channel), but received "
+                                     f"shape {list(bias.shape)}")
+    _check_float(api, x, "x", half=True)
+    for arg, t in (("offset", offset), ("weight", weight), ("mask", mask), ("bias", bias)):
+        if t is not None:
+            _check_same_dtype(api, x, t, "x", arg)
 
 
 def _deform_sample(img: torch.Tensor, y: torch.Tensor, x: torch.Tensor) -> torch.Tensor:

@@ -166,6 +166,27 @@ def generate_proposals(scores, bbox_deltas, img_size, anchors, variances, pre_nm
             torch.tensor(nums, dtype=torch.int32, device=scores.device))
 
 
+def _check_matrix_nms(bboxes: torch.Tensor, scores: torch.Tensor) -> None:
+    api = "paddle.vision.ops.matrix_nms"
+    if scores.dim() != 3:
+        raise ValueError(f"{api}: 'scores' must be a 3-D tensor [N, C, M], but received shape {list(scores.shape)}")
+    if bboxes.dim() != 3:
+        raise ValueError(f"{api}: 'bboxes' must be a 3-D tensor [N, M, 4], but received shape {list(bboxes.shape)}")
+    if bboxes.shape[2] != 4:
+        raise ValueError(f"{api}: the last dimension of 'bboxes' must be 4, but received shape "
+                         f"{list(bboxes.shape)}")
+    if bboxes.shape[1] != scores.shape[2]:
+        raise ValueError(f"{api}: 'bboxes' and 'scores' must hold the same number of boxes M, but received "
+                         f"bboxes {list(bboxes.shape)} and scores {list(scores.shape)}")
+    if scores.dtype not in (torch.float32, torch.float64):
+        raise RuntimeError(f"{api}: 'scores' must be float32 or float64, but received "
+                           f"{str(scores.dtype).replace('torch.', '')} (no kernel for this dtype)")
+    if bboxes.dtype is not scores.dtype:
+        raise ValueError(f"{api}: 'bboxes' must have the dtype of 'scores' "
+                         f"({str(scores.dtype).replace('torch.', '')}), but received "
+                         f"{str(bboxes.dtype).replace('torch.', '')}")
+
+
 @defop(method=False, differentiable=False, paddle_types=("matrix_nms", "pd_op.matrix_nms"))
 def matrix_nms(bboxes, scores, score_threshold, post_threshold, nms_top_k, keep_top_k, use_gaussian=False,
                gaussian_sigma=2.0, background_label=0, normalized=True, return_index=False, return_rois_num=True,
@@ -199,6 +220,7 @@ def matrix_nms(bboxes, scores, score_threshold, post_threshold, nms_top_k, keep_
         >>> out.shape, num.tolist()
         (paddle.Size([1, 6]), [1])
     """
+    _check_matrix_nms(bboxes, scores)
     n, c, m = scores.shape
     outs, idxs, nums = [], [], []
     for i in range(n):
