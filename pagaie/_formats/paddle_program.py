@@ -637,6 +637,7 @@ def _refine_shape(v: Value, shape: list[int]) -> None:
     new = [d if d >= 0 and h < 0 else h for h, d in zip(have, shape)]
     if new != have:
         v._t = torch.empty(_shape_in(new), device="meta", dtype=v._t.dtype)
+        v._dims = new
 
 
 def _pir_name(name: str) -> str:

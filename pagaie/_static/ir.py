@@ -22,11 +22,14 @@ from pagaie._core import dtype as _dt
 from pagaie._core.registry import REGISTRY
 from pagaie._core.tensor import Size, Tensor, VarType
 
-__all__ = ["UNKNOWN", "Value", "Operator", "Block", "Program", "FORMAT_VERSION"]
+__all__ = ["UNKNOWN", "UNKNOWN_ALT", "Value", "Operator", "Block", "Program", "FORMAT_VERSION"]
 
 # The placeholder size of unknown (-1) dimensions inside meta tensors: a prime far
-# from any real size, so dimensions derived from it are recognisable.
+# from any real size, so dimensions derived from it are recognisable. The recorder runs an
+# op whose inputs have unknown sizes a second time with ``UNKNOWN_ALT`` in their place: the
+# output sizes that agree are known.
 UNKNOWN = 9973
+UNKNOWN_ALT = 10007
 FORMAT_VERSION = 1
 
 _uid = itertools.count()
@@ -153,6 +156,9 @@ class Value(Tensor):
             name = block.program.unique_name("_generated_var")
         self._t = torch.empty(_shape_in(list(shape or [])), device="meta",
                               dtype=_dt.to_torch_dtype("float32" if dtype is None else dtype))
+        # the dims as given (-1 unknown): exact, where reading them back from the meta
+        # tensor's placeholder sizes would have to guess
+        self._dims = [-1 if d is None or d < 0 else int(d) for d in (shape or [])]
         self._name = name
         self.block = block
         self._stop_gradient = bool(stop_gradient)
@@ -164,9 +170,15 @@ class Value(Tensor):
         block.vars.setdefault(name, self)
 
     # Symbolic overrides of the Tensor protocol -----------------------------------
+    def _known_dims(self) -> list[int]:
+        dims, t = self._dims, self._t.shape
+        if len(dims) == len(t) and all(d == -1 or d == e for d, e in zip(dims, t)):
+            return list(dims)
+        return _shape_out(t)   # the meta tensor was replaced: read its sizes
+
     @property
     def shape(self) -> Size:  # type: ignore[override]
-        dims = _shape_out(self._t.shape)
+        dims = self._known_dims()
         if -1 in dims:
             UNKNOWN_SHAPE_READS[0] += 1  # to_static specialises a trace that read one
         return Size(dims)
@@ -184,7 +196,7 @@ class Value(Tensor):
         return self.op
 
     def __len__(self) -> int:
-        if self._t.dim() == 0 or _shape_out(self._t.shape[:1]) == [-1]:
+        if self._t.dim() == 0 or self._known_dims()[0] == -1:
             raise TypeError(f"paddle.static: len() of Value {self.name!r} is unknown while the "
                             f"program is being built (its shape is {list(self.shape)}); use "
                             "paddle.shape(x)[0]")

@@ -21,7 +21,7 @@ from pagaie._core.parameter import Parameter
 from pagaie._core.registry import REGISTRY as _REGISTRY
 from pagaie._core.registry import OpRecord, pop_handler, push_handler, translate_error
 from pagaie._core.tensor import Tensor
-from pagaie._static.ir import UNKNOWN, Block, Program, Value, _shape_out
+from pagaie._static.ir import UNKNOWN, UNKNOWN_ALT, Block, Program, Value, _shape_out
 
 __all__ = ["Recorder", "capture", "recording"]
 
@@ -81,6 +81,63 @@ def _meta(v: Any) -> Any:
     if type(v) in (list, tuple):
         return type(v)(_meta(e) for e in v)
     return v
+
+
+def _has_unknown(values: Any) -> bool:
+    for v in values:
+        if isinstance(v, Value):
+            if -1 in v._known_dims():
+                return True
+        elif type(v) in (list, tuple) and _has_unknown(v):
+            return True
+    return False
+
+
+def _meta_alt(v: Any) -> Any:
+    """:func:`_meta` with ``UNKNOWN_ALT`` for the unknown sizes of symbolic values."""
+    if isinstance(v, Value):
+        return torch.empty([UNKNOWN_ALT if d == -1 else d for d in v._known_dims()],
+                           dtype=v._t.dtype, device="meta")
+    if type(v) in (list, tuple):
+        return type(v)(_meta_alt(e) for e in v)
+    return _meta(v)
+
+
+def _exact_dims(out: Any) -> Any:
+    """Per output tensor, its sizes as they are (inputs with no unknown size)."""
+    if isinstance(out, torch.Tensor):
+        return [int(d) for d in out.shape]
+    if isinstance(out, (tuple, list)):
+        return [_exact_dims(o) for o in out]
+    return None
+
+
+def _agreeing_dims(a: Any, b: Any) -> Any:
+    """Per output tensor of the runs with two placeholder sizes: the sizes both agree on
+    (the others follow an unknown input size: -1); None where the structures differ."""
+    if isinstance(a, torch.Tensor):
+        if not isinstance(b, torch.Tensor) or a.dim() != b.dim():
+            return None
+        return [int(d) if d == e else -1 for d, e in zip(a.shape, b.shape)]
+    if isinstance(a, (tuple, list)) and isinstance(b, (tuple, list)) and len(a) == len(b):
+        parts = [_agreeing_dims(x, y) for x, y in zip(a, b)]
+        return None if any(p is None and isinstance(x, torch.Tensor) for p, x in zip(parts, a)) \
+            else parts
+    return None
+
+
+def _meta_dims(rec: OpRecord, out: Any, vargs: list, vkwargs: dict) -> Any:
+    """The output sizes of a call that ran on meta tensors: exact when no input size is
+    unknown, else those a second run with other placeholder sizes agrees on (False: read
+    them from the placeholders, when that run fails)."""
+    if not (_has_unknown(vargs) or _has_unknown(vkwargs.values())):
+        return _exact_dims(out)
+    try:
+        alt = rec.kernel(*_meta_alt(vargs), **_meta_alt(vkwargs))
+    except Exception:  # noqa: BLE001 - fall back to recognising the placeholder
+        return False
+    dims = _agreeing_dims(out, alt)
+    return False if dims is None else dims
 
 
 def _zeros(v: Any, fill: Any = 0) -> Any:
@@ -198,11 +255,12 @@ class Recorder:
         block = self.block
         vargs = [_to_values(block, a) for a in args]
         vkwargs = {k: _to_values(block, v) for k, v in kwargs.items()}
-        unknown: Any = False
         try:
             out = rec.kernel(*_meta(vargs), **_meta(vkwargs))
         except Exception:  # noqa: BLE001 - the meta run failing only means "needs data"
             out, unknown = _run_on_data(rec, vargs, vkwargs)
+        else:
+            unknown = _meta_dims(rec, out, vargs, vkwargs)
         inputs = list(vargs) + list(vkwargs.values())
         flat = [x for a in inputs for x in (a if isinstance(a, (list, tuple)) else [a])]
         stop = not rec.differentiable or not _any_requires_grad(flat)

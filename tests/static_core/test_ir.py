@@ -103,3 +103,27 @@ def test_inplace_call_redefines_its_input():
     plan = Plan(prog, ["x"], [z])
     (out,) = plan.run({"x": torch.ones(3)})
     assert out.tolist() == [9.0, 9.0, 9.0]
+
+
+def test_real_sizes_near_a_fraction_of_the_placeholder_stay_known():
+    # 1248 * 8 is within a few of the unknown-size placeholder (9973): sizes were once
+    # guessed from the placeholder and DenseNet-161's 1248 channels became -1
+    import pagaie as paddle
+    paddle.enable_static()
+    try:
+        main = paddle.static.Program()
+        with paddle.static.program_guard(main):
+            a = paddle.static.data("a", [None, 1200, 2, 2], "float32")
+            b = paddle.static.data("b", [None, 48, 2, 2], "float32")
+            known = paddle.static.data("k", [4, 1248], "float32")
+            cat = paddle.concat([a, b], axis=1)
+            img = paddle.static.data("img", [None, 3, None, None], "float32")
+            conv = paddle.nn.Conv2D(3, 8, 3, stride=2, padding=1)(img)
+            half = paddle.nn.functional.max_pool2d(conv, 2)
+            flat = paddle.reshape(cat, [-1, 1248 * 4])
+    finally:
+        paddle.disable_static()
+    assert list(cat.shape) == [-1, 1248, 2, 2]
+    assert list(known.shape) == [4, 1248]
+    assert list(conv.shape) == [-1, 8, -1, -1] and list(half.shape) == [-1, 8, -1, -1]
+    assert list(flat.shape) == [-1, 4992]

@@ -446,7 +446,7 @@ def clone_program(program: Program) -> Program:
     for b, nb in zip(program.blocks, new.blocks):
         for v in b.vars.values():
             nv = nb.create_var(v.name, list(v.shape), v.dtype, v.stop_gradient, v.persistable)
-            nv._t = v._t  # same meta tensor: placeholder sizes included
+            nv._t, nv._dims = v._t, list(v.shape)  # same meta tensor: placeholder sizes included
             nv.source = v.source
             nv.is_data = v.is_data
             vmap[id(v)] = nv
