@@ -14,6 +14,7 @@ import numpy as np
 import pytest
 
 import pagaie
+from tests.inference.test_parity_import_sweep import _flat, _perturb
 from tests.reference import paddle_ref
 
 
@@ -227,17 +228,6 @@ CASES = ["if_else", "if_tuple", "while_n", "while_break", "list_append", "rnn_ls
          "birnn_gru", "greedy", "beam_like", "nested_if", "if_inplace", "while_grow", "list_ends",
          "for_range", "rnn_seq_len"]
 
-
-def _flat(v):
-    if isinstance(v, (list, tuple)):
-        return [e for x in v for e in _flat(x)]
-    return [v]
-
-
-def _perturb(paddle, layer, rng):
-    for p in layer.parameters():
-        v = p.numpy()
-        p.set_value((v * rng.uniform(0.8, 1.2, v.shape) + rng.uniform(-0.05, 0.05, v.shape)).astype(v.dtype))
 
 
 def _inputs(paddle, specs, rng):

@@ -358,18 +358,24 @@ def _gather_nd(ctx, a, outs):
     ctx.one("GatherND", [ctx.name(a["x"]), _int64(ctx, a["index"])], outs[0])
 
 
+def _along_indices(ctx: LoweringContext, a: dict, arr: Value, idx: Value, axis: int) -> str:
+    """int64 indices of take/put_along_axis, broadcast against ``arr`` on every axis but
+    ``axis`` (unless ``broadcast=False``)."""
+    ind = _int64(ctx, idx)
+    if a.get("broadcast", True) and list(idx.shape) != list(arr.shape):
+        shp = _shape_of(ctx, ctx.name(arr))
+        parts = [ctx.one("Gather", [shp, ctx.ints([i])], axis=0) if i != axis else _dim(ctx, ind, axis)
+                 for i in range(_ndim(arr))]
+        ind = ctx.one("Expand", [ind, ctx.one("Concat", parts, axis=0)])
+    return ind
+
+
 @register("take_along_axis")
 def _take_along_axis(ctx, a, outs):
     _need(ctx, 11, "take_along_axis")
     arr, idx = a["arr"], a["indices"]
     axis = _axis(int(a["axis"]), _ndim(arr))
-    ind = _int64(ctx, idx)
-    if a.get("broadcast", True) and list(idx.shape) != list(arr.shape):
-        # indices broadcast against arr on every axis but ``axis``
-        shp = _shape_of(ctx, ctx.name(arr))
-        parts = [ctx.one("Gather", [shp, ctx.ints([i])], axis=0) if i != axis else _dim(ctx, ind, axis)
-                 for i in range(_ndim(arr))]
-        ind = ctx.one("Expand", [ind, ctx.one("Concat", parts, axis=0)])
+    ind = _along_indices(ctx, a, arr, idx, axis)
     ctx.one("GatherElements", [ctx.name(arr), ind], outs[0], axis=axis)
 
 
@@ -378,12 +384,7 @@ def _put_along_axis(ctx, a, outs):
     _need(ctx, 11, "put_along_axis")
     arr, idx, vals = a["arr"], a["indices"], a["values"]
     axis = _axis(int(a["axis"]), _ndim(arr))
-    ind = _int64(ctx, idx)
-    if a.get("broadcast", True) and list(idx.shape) != list(arr.shape):
-        shp = _shape_of(ctx, ctx.name(arr))
-        parts = [ctx.one("Gather", [shp, ctx.ints([i])], axis=0) if i != axis else _dim(ctx, ind, axis)
-                 for i in range(_ndim(arr))]
-        ind = ctx.one("Expand", [ind, ctx.one("Concat", parts, axis=0)])
+    ind = _along_indices(ctx, a, arr, idx, axis)
     v = _scalar(ctx, vals, arr) if not isinstance(vals, Value) else \
         _cast_to(ctx, ctx.name(vals), vals._t.dtype, arr._t.dtype)
     v = ctx.one("Expand", [v, _shape_of(ctx, ind)])
