@@ -93,14 +93,34 @@ def _has_unknown(values: Any) -> bool:
     return False
 
 
-def _meta_alt(v: Any) -> Any:
-    """:func:`_meta` with ``UNKNOWN_ALT`` for the unknown sizes of symbolic values."""
+def _meta_alt(v: Any, size: int = UNKNOWN_ALT) -> Any:
+    """:func:`_meta` with ``size`` for the unknown sizes of symbolic values."""
     if isinstance(v, Value):
-        return torch.empty([UNKNOWN_ALT if d == -1 else d for d in v._known_dims()],
+        return torch.empty([size if d == -1 else d for d in v._known_dims()],
                            dtype=v._t.dtype, device="meta")
     if type(v) in (list, tuple):
-        return type(v)(_meta_alt(e) for e in v)
+        return type(v)(_meta_alt(e, size) for e in v)
     return _meta(v)
+
+
+# Placeholder sizes with many divisors, for ops that reject the prime ones (an unknown
+# size split into equal parts, reshaped by a factor...).
+_COMPOSITE = (9240, 7560)
+
+
+def _meta_on_composites(rec: OpRecord, vargs: list, vkwargs: dict) -> tuple[Any, Any] | None:
+    """The outputs and known sizes of a call whose meta run failed on the prime placeholder,
+    from two runs with divisible ones; None when the inputs have no unknown size or a run
+    fails too."""
+    if not (_has_unknown(vargs) or _has_unknown(vkwargs.values())):
+        return None
+    try:
+        out = rec.kernel(*_meta_alt(vargs, _COMPOSITE[0]), **_meta_alt(vkwargs, _COMPOSITE[0]))
+        alt = rec.kernel(*_meta_alt(vargs, _COMPOSITE[1]), **_meta_alt(vkwargs, _COMPOSITE[1]))
+    except Exception:  # noqa: BLE001 - it needs data
+        return None
+    dims = _agreeing_dims(out, alt)
+    return None if dims is None else (out, dims)
 
 
 def _exact_dims(out: Any) -> Any:
@@ -258,7 +278,8 @@ class Recorder:
         try:
             out = rec.kernel(*_meta(vargs), **_meta(vkwargs))
         except Exception:  # noqa: BLE001 - the meta run failing only means "needs data"
-            out, unknown = _run_on_data(rec, vargs, vkwargs)
+            out, unknown = _meta_on_composites(rec, vargs, vkwargs) or \
+                _run_on_data(rec, vargs, vkwargs)
         else:
             unknown = _meta_dims(rec, out, vargs, vkwargs)
         inputs = list(vargs) + list(vkwargs.values())

@@ -127,3 +127,26 @@ def test_real_sizes_near_a_fraction_of_the_placeholder_stay_known():
     assert list(known.shape) == [4, 1248]
     assert list(conv.shape) == [-1, 8, -1, -1] and list(half.shape) == [-1, 8, -1, -1]
     assert list(flat.shape) == [-1, 4992]
+
+
+def test_ops_that_need_a_divisible_size_record_on_unknown_sizes():
+    # the prime placeholder of an unknown size cannot be split in two: such ops are
+    # recorded from runs on divisible placeholders
+    import numpy as np
+    import pagaie as paddle
+    paddle.enable_static()
+    try:
+        main = paddle.static.Program()
+        with paddle.static.program_guard(main):
+            x = paddle.static.data("x", [None, 4], "float32")
+            a, b = paddle.split(x, 2, axis=0)
+            parts = paddle.chunk(x, 3, axis=0)
+            r = paddle.reshape(x, [2, -1, 4])
+    finally:
+        paddle.disable_static()
+    assert [list(a.shape), list(b.shape), list(parts[2].shape)] == [[-1, 4]] * 3
+    assert list(r.shape) == [2, -1, 4]
+    got = paddle.static.Executor().run(main, feed={"x": np.arange(24, dtype="float32").reshape(6, 4)},
+                                       fetch_list=[a, b, parts[2], r])
+    assert [g.shape for g in got] == [(3, 4), (3, 4), (2, 4), (2, 3, 4)]
+    np.testing.assert_array_equal(got[1], np.arange(12, 24, dtype="float32").reshape(3, 4))
