@@ -123,15 +123,6 @@ def _meta_on_composites(rec: OpRecord, vargs: list, vkwargs: dict) -> tuple[Any,
     return None if dims is None else (out, dims)
 
 
-def _exact_dims(out: Any) -> Any:
-    """Per output tensor, its sizes as they are (inputs with no unknown size)."""
-    if isinstance(out, torch.Tensor):
-        return [int(d) for d in out.shape]
-    if isinstance(out, (tuple, list)):
-        return [_exact_dims(o) for o in out]
-    return None
-
-
 def _agreeing_dims(a: Any, b: Any) -> Any:
     """Per output tensor of the runs with two placeholder sizes: the sizes both agree on
     (the others follow an unknown input size: -1); None where the structures differ."""
@@ -151,7 +142,7 @@ def _meta_dims(rec: OpRecord, out: Any, vargs: list, vkwargs: dict) -> Any:
     unknown, else those a second run with other placeholder sizes agrees on (False: read
     them from the placeholders, when that run fails)."""
     if not (_has_unknown(vargs) or _has_unknown(vkwargs.values())):
-        return _exact_dims(out)
+        return _agreeing_dims(out, out)   # every size as it is
     try:
         alt = rec.kernel(*_meta_alt(vargs), **_meta_alt(vkwargs))
     except Exception:  # noqa: BLE001 - fall back to recognising the placeholder
