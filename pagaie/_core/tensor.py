@@ -18,8 +18,8 @@ from pagaie._core import dtype as _dt
 from pagaie._core.place import Place, default_device, place_of, to_torch_device
 
 __all__ = ["Tensor", "Size", "wrap", "unwrap", "unwrap_args", "unwrap_kwargs", "as_torch",
-           "require_grad", "flag_grad", "check_inplace", "GRAD_FLAG", "CARRIED", "UNTRACKED_GRADS",
-           "reset_generated_names"]
+           "require_grad", "flag_grad", "is_grad_leaf", "check_inplace", "GRAD_FLAG", "CARRIED",
+           "UNTRACKED_GRADS", "reset_generated_names"]
 
 _name_counter = itertools.count()
 
@@ -49,11 +49,16 @@ def flag_grad(t: torch.Tensor, carried: bool = False) -> None:
     UNTRACKED_GRADS[0] = True
 
 
+def is_grad_leaf(t: torch.Tensor) -> bool:
+    """Whether torch tensor ``t`` is a leaf that says ``stop_gradient=False`` (a flagged
+    integer leaf too, not an op's flagged result)."""
+    return t.is_leaf and (t.requires_grad or getattr(t, GRAD_FLAG, False) is True)
+
+
 def check_inplace(x: "Tensor", api: str, out_of_place: str | None = None) -> None:
     """Paddle's rule for every in-place op with a backward: a leaf tensor that doesn't stop
     gradient, whatever its dtype, can't be written in place (ValueError)."""
-    t = x._t
-    if t.is_leaf and (t.requires_grad or getattr(t, GRAD_FLAG, False) is True):
+    if is_grad_leaf(x._t):
         hint = f"use the out-of-place paddle.{out_of_place}" if out_of_place else \
             "set stop_gradient=True first"
         raise ValueError(f"paddle.{api}: Leaf Tensor {x.name!r} that doesn't stop gradient "

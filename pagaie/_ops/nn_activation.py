@@ -13,7 +13,7 @@ import torch
 import torch.nn.functional as F
 
 from pagaie._core.registry import defop
-from pagaie._core.tensor import Tensor
+from pagaie._core.tensor import Tensor, is_grad_leaf
 
 __all__ = ["relu", "relu_", "relu6", "leaky_relu", "leaky_relu_", "prelu", "rrelu", "elu", "elu_",
            "selu", "celu", "gelu", "silu", "swish", "mish", "hardswish", "hardsigmoid", "hardtanh",
@@ -226,7 +226,7 @@ def _silu(x, inplace=False, name=None):
     """
     _float(x, "silu")
     if inplace:
-        if x.requires_grad and x.is_leaf:
+        if is_grad_leaf(x):
             raise ValueError("paddle.nn.functional.silu: a leaf tensor that doesn't stop gradient "
                              "can't use the inplace strategy (set stop_gradient=True or pass "
                              "inplace=False)")

@@ -16,7 +16,7 @@ import numpy as np
 import torch
 
 from pagaie._core.registry import defop
-from pagaie._core.tensor import GRAD_FLAG, Tensor
+from pagaie._core.tensor import Tensor, is_grad_leaf
 
 _T = torch.Tensor
 _ELLIPSIS = type(Ellipsis)
@@ -229,7 +229,7 @@ def setitem(x, index, value):
         >>> x.tolist()
         [[0.0, 5.0, 0.0], [0.0, 5.0, 0.0]]
     """
-    if x.is_leaf and (x.requires_grad or getattr(x, GRAD_FLAG, False) is True):
+    if is_grad_leaf(x):
         raise ValueError("paddle.Tensor.__setitem__: Leaf Tensor that doesn't stop gradient can't "
                          "use inplace strategy (set stop_gradient=True first, or write into a copy)")
     v = _value_for(x, value)
