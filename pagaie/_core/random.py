@@ -1,10 +1,12 @@
-"""Global random state: Paddle's generators over torch's default generators.
+"""Global random state: Paddle's generators.
 
-pagaie keeps no random state of its own: the default generator of each device *is*
-torch's (``torch.default_generator`` for the CPU, ``torch.cuda.default_generators[i]``
-for GPU ``i``). Random ops call torch's samplers without a ``generator=`` argument, so
-they draw from these, and so does every torch function that other layers use
-(dropout, initialisers). :func:`seed` therefore makes a whole run reproducible.
+The CPU default generator owns Paddle's CPU engine (:class:`pagaie._core.mt64.Engine`, a
+``std::mt19937_64`` seeded as Paddle seeds it): the CPU samplers that follow Paddle's
+kernels draw from it (:func:`cpu_engine`), so a seed gives the numbers Paddle gives.
+Each device's generator also seeds torch's default generator of that device
+(``torch.default_generator``, ``torch.cuda.default_generators[i]``), which GPU samplers,
+compiled code and the few CPU paths without a Paddle counterpart draw from.
+:func:`seed` seeds them all, making a whole run reproducible.
 
 A :class:`Generator` is Paddle's handle on one device's default generator; a
 :class:`GeneratorState` is a snapshot that :meth:`Generator.set_state` restores.
@@ -15,10 +17,14 @@ from typing import Any, Sequence
 
 import torch
 
+from pagaie._core.mt64 import Engine
 from pagaie._core.place import default_device, to_torch_device
 
 __all__ = ["Generator", "GeneratorState", "seed", "manual_seed", "get_rng_state", "set_rng_state",
-           "get_cuda_rng_state", "set_cuda_rng_state", "default_generator"]
+           "get_cuda_rng_state", "set_cuda_rng_state", "default_generator", "cpu_engine"]
+
+# Paddle seeds its generators with 53 random bits when the program does not.
+_SEED_BITS = (1 << 53) - 1
 
 
 class GeneratorState:
@@ -31,11 +37,15 @@ class GeneratorState:
         True
     """
 
-    __slots__ = ("_state", "_seed")
+    __slots__ = ("_state", "_seed", "_engine")
 
-    def __init__(self, state: torch.Tensor, seed: int) -> None:
+    def __init__(self, state: torch.Tensor, seed: int, engine: tuple | None = None) -> None:
         self._state = state
         self._seed = seed
+        self._engine = engine
+
+    def _copy(self) -> GeneratorState:
+        return GeneratorState(self._state.clone(), self._seed, self._engine)
 
     def current_seed(self) -> int:
         """The seed the generator was last seeded with when this snapshot was taken."""
@@ -68,7 +78,7 @@ class Generator:
         True
     """
 
-    __slots__ = ("_gen", "_states", "_index")
+    __slots__ = ("_gen", "_states", "_index", "_engine", "_seed")
 
     def __new__(cls, device: Any = None) -> Generator:
         dev = default_device() if device is None else to_torch_device(device, "paddle.Generator")
@@ -80,6 +90,8 @@ class Generator:
         self._gen = gen
         self._states: list[GeneratorState | None] = [None]
         self._index = 0
+        self._seed = int(gen.initial_seed()) & _SEED_BITS
+        self._engine = Engine.from_seed(self._seed) if gen.device.type == "cpu" else None
         return self
 
     @property
@@ -88,26 +100,36 @@ class Generator:
 
     def manual_seed(self, seed: int) -> Generator:
         """Seed the generator; returns the generator itself."""
-        self._gen.manual_seed(int(seed))
+        self._reseed(int(seed))
         return self
+
+    def _reseed(self, seed: int) -> None:
+        self._seed = seed & ((1 << 64) - 1)
+        self._gen.manual_seed(self._seed)
+        if self._engine is not None:
+            self._engine.reseed(self._seed)
 
     def seed(self) -> int:
         """Seed from a non-deterministic source; returns the seed chosen."""
-        return int(self._gen.seed())
+        self._reseed(int(torch.Generator().seed()) & _SEED_BITS)
+        return self._seed
 
     def initial_seed(self) -> int:
         """The seed last set with :meth:`manual_seed` or :meth:`seed`."""
-        return int(self._gen.initial_seed())
+        return self._seed
 
     def random(self) -> int:
         """Draw a random 64-bit unsigned integer (advances the state)."""
+        if self._engine is not None:
+            return int(self._engine.take(1)[0])
         hi, lo = torch.randint(0, 2 ** 32, (2,), dtype=torch.int64, generator=self._gen,
                                device=self._gen.device).tolist()
         return (hi << 32) | lo
 
     def get_state(self) -> GeneratorState:
         """A snapshot of the current state."""
-        return GeneratorState(self._gen.get_state(), int(self._gen.initial_seed()))
+        return GeneratorState(self._gen.get_state(), self._seed,
+                              None if self._engine is None else self._engine.get_state())
 
     def set_state(self, state: GeneratorState) -> None:
         """Restore a snapshot taken with :meth:`get_state`."""
@@ -115,11 +137,14 @@ class Generator:
             raise TypeError("paddle.Generator.set_state: 'state' must be a GeneratorState from "
                             f"get_state(), but received {type(state).__name__}")
         self._gen.set_state(state._state)
+        self._seed = state._seed
+        if self._engine is not None and state._engine is not None:
+            self._engine.set_state(state._engine)
 
     # Paddle keeps several named states per generator (used by model-parallel RNG trackers).
     def register_state_index(self, state: GeneratorState) -> int:
         """Store ``state`` as an extra state slot and switch to it (as Paddle); returns its index."""
-        self._states.append(GeneratorState(state._state.clone(), state._seed))
+        self._states.append(state._copy())
         index = len(self._states) - 1
         self.set_state_index(index)
         return index
@@ -159,6 +184,20 @@ def default_generator(device: torch.device | None = None) -> Generator:
     return g
 
 
+def cpu_engine(seed: int = 0) -> Engine:
+    """The engine a Paddle CPU sampler draws from: the default one, or for an op given a
+    non-zero ``seed``, a fresh engine seeded with it (so such an op repeats its values).
+
+    Examples:
+        >>> from pagaie._core.random import cpu_engine
+        >>> bool((cpu_engine(5).take(2) == cpu_engine(5).take(2)).all())
+        True
+    """
+    if seed:
+        return Engine.from_op_seed(int(seed))
+    return default_generator(torch.device("cpu"))._engine
+
+
 def _cuda_count() -> int:
     return torch.cuda.device_count() if torch.cuda.is_available() else 0
 
@@ -182,7 +221,9 @@ def seed(seed: int) -> Generator:
     """
     s = int(seed)
     torch.manual_seed(s)  # the CPU generator and every CUDA one
-    return default_generator(torch.device("cpu"))
+    cpu = default_generator(torch.device("cpu"))
+    cpu._reseed(s)
+    return cpu
 
 
 manual_seed = seed

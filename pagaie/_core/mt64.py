@@ -1,0 +1,161 @@
+"""Paddle's CPU random engine: the 64-bit Mersenne Twister, seeded as Paddle seeds it.
+
+Paddle's CPU kernels draw from one ``std::mt19937_64`` per process, which ``paddle.seed``
+re-seeds through ``std::seed_seq``; an op given its own non-zero ``seed`` draws from a
+fresh engine seeded with that integer directly. :class:`Engine` reproduces both, so the
+same seed gives pagaie's CPU samplers the same 64-bit words, in the same order, as
+Paddle's. The words come from ``randomgen``'s MT64 (the same recurrence, in C).
+
+Samplers often need to look at words before knowing how many they use (rejection
+sampling): :meth:`Engine.peek` shows the next words without using them and
+:meth:`Engine.skip` then uses as many as were needed.
+"""
+from __future__ import annotations
+
+import functools
+
+import numpy as np
+from randomgen import MT64
+
+__all__ = ["Engine"]
+
+_N = 312                       # state words of mt19937_64
+_M32 = 0xFFFFFFFF
+_M64 = (1 << 64) - 1
+
+
+def _seed_seq_words(seed32: int, n: int) -> list[int]:
+    """``std::seed_seq({seed32}).generate`` of ``n`` 32-bit words (the C++ standard's
+    algorithm, [rand.util.seedseq])."""
+    b = [0x8B8B8B8B] * n
+    t = 11 if n >= 623 else 7 if n >= 68 else 5 if n >= 39 else 3 if n >= 7 else (n - 1) // 2
+    p = (n - t) // 2
+    q = p + t
+    m = max(2, n)              # one seed value: s = 1
+    for k in range(m):
+        x = b[k % n] ^ b[(k + p) % n] ^ b[(k - 1) % n]
+        r1 = (1664525 * (x ^ (x >> 27))) & _M32
+        r2 = (r1 + (1 if k == 0 else k % n + seed32 if k == 1 else k % n)) & _M32
+        b[(k + p) % n] = (b[(k + p) % n] + r1) & _M32
+        b[(k + q) % n] = (b[(k + q) % n] + r2) & _M32
+        b[k % n] = r2
+    for k in range(m, m + n):
+        x = (b[k % n] + b[(k + p) % n] + b[(k - 1) % n]) & _M32
+        r3 = (1566083941 * (x ^ (x >> 27))) & _M32
+        r4 = (r3 - k % n) & _M32
+        b[(k + p) % n] ^= r3
+        b[(k + q) % n] ^= r4
+        b[k % n] = r4
+    return b
+
+
+@functools.lru_cache(maxsize=64)
+def _seed_seq_key(seed: int) -> bytes:
+    # seed_seq keeps 32-bit values: Paddle's 64-bit seed is truncated on the way in
+    w = _seed_seq_words(seed & _M32, 2 * _N)
+    key = [w[2 * i] | (w[2 * i + 1] << 32) for i in range(_N)]
+    if key[0] >> 31 == 0 and not any(key[1:]):
+        key[0] = 1 << 63
+    return np.array(key, dtype=np.uint64).tobytes()
+
+
+@functools.lru_cache(maxsize=64)
+def _int_seed_key(seed: int) -> bytes:
+    # mt19937_64::seed(value): the reference initialisation of the state from one word
+    key = [seed & _M64]
+    for i in range(1, _N):
+        prev = key[-1]
+        key.append((6364136223846793005 * (prev ^ (prev >> 62)) + i) & _M64)
+    return np.array(key, dtype=np.uint64).tobytes()
+
+
+class Engine:
+    """A ``std::mt19937_64`` that yields its 64-bit words as numpy arrays.
+
+    Examples:
+        >>> from pagaie._core.mt64 import Engine
+        >>> e = Engine.from_seed(0)
+        >>> w = e.peek(3)
+        >>> bool((e.take(3) == w).all()), e.take(1)[0] != w[0]
+        (True, True)
+    """
+
+    __slots__ = ("_bits", "_buf", "_pos", "_start")
+
+    def __init__(self, key: bytes, pos: int = _N) -> None:
+        self._bits = MT64(0)
+        self._load(key, pos)
+
+    @classmethod
+    def from_seed(cls, seed: int) -> Engine:
+        """The engine ``paddle.seed(seed)`` makes (seeded through ``std::seed_seq``)."""
+        return cls(_seed_seq_key(int(seed) & _M64))
+
+    @classmethod
+    def from_op_seed(cls, seed: int) -> Engine:
+        """The private engine of an op called with a non-zero ``seed`` argument."""
+        return cls(_int_seed_key(int(seed) & _M64))
+
+    def _load(self, key: bytes, pos: int) -> None:
+        st = self._bits.state
+        st["state"] = {"key": np.frombuffer(key, dtype=np.uint64).copy(), "pos": int(pos)}
+        st["has_uint32"] = st["uinteger"] = 0
+        self._bits.state = st
+        self._buf = np.empty(0, dtype=np.uint64)
+        self._pos = 0
+        self._start = (key, pos)
+
+    def reseed(self, seed: int) -> None:
+        """Re-seed in place as ``paddle.seed`` does."""
+        self._load(_seed_seq_key(int(seed) & _M64), _N)
+
+    def peek(self, n: int) -> np.ndarray:
+        """The next ``n`` words, without using them."""
+        have = self._buf.size - self._pos
+        if have < n:
+            if have == 0:
+                self._start = self._raw_state()
+                self._buf, self._pos = self._bits.random_raw(max(n, 1024)), 0
+            else:
+                more = self._bits.random_raw(max(n - have, 1024))
+                self._buf = np.concatenate([self._buf[self._pos:], more])
+                self._start = self._state_at(self._pos)
+                self._pos = 0
+        return self._buf[self._pos:self._pos + n]
+
+    def skip(self, n: int) -> None:
+        """Use the next ``n`` words (after :meth:`peek` showed them)."""
+        self.peek(n)
+        self._pos += n
+
+    def take(self, n: int) -> np.ndarray:
+        """Use and return the next ``n`` words."""
+        out = self.peek(n).copy()
+        self._pos += n
+        return out
+
+    def _raw_state(self) -> tuple[bytes, int]:
+        st = self._bits.state["state"]
+        return st["key"].tobytes(), int(st["pos"])
+
+    def _state_at(self, used: int) -> tuple[bytes, int]:
+        # the state after ``used`` words of the buffer: replay them from its start
+        if used == 0:
+            return self._start
+        probe = Engine(*self._start)
+        probe._bits.random_raw(used, output=False)
+        return probe._raw_state()
+
+    def get_state(self) -> tuple[bytes, int]:
+        """The state (key words and position), as of the words used so far."""
+        if self._pos == self._buf.size:
+            return self._raw_state()
+        return self._state_at(self._pos)
+
+    def set_state(self, state: tuple[bytes, int]) -> None:
+        """Restore a state from :meth:`get_state`."""
+        self._load(*state)
+
+    def clone(self) -> Engine:
+        """An independent engine in the same state."""
+        return Engine(*self.get_state())

@@ -1,0 +1,135 @@
+"""The C++ standard library's distributions (libstdc++), as Paddle's CPU kernels draw them.
+
+Paddle's CPU samplers loop over the output, calling a ``std::`` distribution on the
+engine of :mod:`pagaie._core.mt64` once per element. These functions compute the same
+values from the same words, vectorised over numpy arrays, and use exactly as many words
+as the C++ loop would, so the engine is left where Paddle's would be.
+
+- ``generate_canonical``: one 64-bit word per value, converted to the float type
+  (rounded to nearest) and divided by 2**64; a result that rounds up to 1 becomes the
+  largest float below 1.
+- ``uniform_real_distribution``: ``u * (b - a) + a`` in the result type.
+- ``normal_distribution``: Marsaglia's polar method; each accepted pair of uniforms gives
+  two values, the second kept for the next call (one distribution object per kernel call,
+  so an odd count leaves the last one unused).
+- ``uniform_int_distribution``: Lemire's multiply-and-reject on 128-bit products.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from pagaie._core.mt64 import Engine
+
+__all__ = ["canonical", "uniform_real", "normal", "uniform_int", "keep_words"]
+
+_TWO64 = 2.0 ** 64
+_M32 = np.uint64(0xFFFFFFFF)
+_S32 = np.uint64(32)
+
+
+def _to_unit(words: np.ndarray, dtype: np.dtype) -> np.ndarray:
+    u = words.astype(dtype)
+    u *= dtype.type(1.0 / _TWO64)          # a power of two: exact
+    np.minimum(u, np.nextafter(dtype.type(1), dtype.type(0)), out=u)
+    return u
+
+
+def canonical(engine: Engine, n: int, dtype=np.float32) -> np.ndarray:
+    """``n`` uniforms in [0, 1) of ``dtype`` (float32 or float64), one word each."""
+    return _to_unit(engine.take(n), np.dtype(dtype))
+
+
+def uniform_real(engine: Engine, n: int, low: float, high: float, dtype=np.float32) -> np.ndarray:
+    """``std::uniform_real_distribution<dtype>(low, high)``, ``n`` draws."""
+    dt = np.dtype(dtype)
+    lo, hi = dt.type(low), dt.type(high)
+    u = canonical(engine, n, dt)
+    u *= hi - lo
+    u += lo
+    return u
+
+
+def normal(engine: Engine, n: int, mean: float, std: float, dtype=np.float32) -> np.ndarray:
+    """``std::normal_distribution<dtype>(mean, std)``, ``n`` draws from one object."""
+    dt = np.dtype(dtype)
+    pairs = n - n // 2
+    out = np.empty(2 * pairs, dtype=dt)
+    done = 0
+    while done < pairs:
+        need = pairs - done
+        words = engine.peek(2 * (need + need // 3 + 16))
+        u = _to_unit(words, dt)
+        # x = T(2) * u - 1.0: the subtraction is in double, then stored as T
+        v = ((dt.type(2) * u).astype(np.float64) - 1.0).astype(dt)
+        x, y = v[0::2], v[1::2]
+        r2 = x * x + y * y
+        ok = np.flatnonzero((r2 <= 1.0) & (r2 != 0.0))[:need]
+        x, y, r2 = x[ok], y[ok], r2[ok]
+        mult = np.sqrt((dt.type(-2) * np.log(r2.astype(np.float64)).astype(dt)) / r2)
+        out[2 * done:2 * (done + ok.size):2] = y * mult
+        out[2 * done + 1:2 * (done + ok.size):2] = x * mult
+        engine.skip(2 * (int(ok[-1]) + 1) if ok.size == need else words.size)
+        done += ok.size
+    res = out[:n]
+    res *= dt.type(std)
+    res += dt.type(mean)
+    return res
+
+
+def _mul_128(w: np.ndarray, r: int) -> tuple[np.ndarray, np.ndarray]:
+    """High and low 64-bit halves of ``w * r`` (``r`` < 2**64), element-wise."""
+    r_lo, r_hi = np.uint64(r & 0xFFFFFFFF), np.uint64(r >> 32)
+    w_lo, w_hi = w & _M32, w >> _S32
+    ll, lh, hl, hh = w_lo * r_lo, w_lo * r_hi, w_hi * r_lo, w_hi * r_hi
+    mid = (ll >> _S32) + (lh & _M32) + (hl & _M32)
+    hi = hh + (lh >> _S32) + (hl >> _S32) + (mid >> _S32)
+    lo = (mid << _S32) | (ll & _M32)
+    return hi, lo
+
+
+def uniform_int(engine: Engine, n: int, low: int, high: int) -> np.ndarray:
+    """``std::uniform_int_distribution(low, high)`` (both inclusive), ``n`` draws, int64."""
+    span = (int(high) - int(low)) & ((1 << 64) - 1)
+    if span == (1 << 64) - 1:
+        return engine.take(n).view(np.int64) + np.int64(low)
+    rng = span + 1
+    threshold = np.uint64(((1 << 64) - rng) % rng)
+    out = np.empty(n, dtype=np.uint64)
+    done = 0
+    while done < n:
+        words = engine.peek(n - done)
+        hi, lo = _mul_128(words, rng)
+        bad = np.flatnonzero(lo < threshold)
+        good = words.size if bad.size == 0 else int(bad[0])
+        out[done:done + good] = hi[:good]
+        engine.skip(good)
+        done += good
+        if good < words.size:          # redraw this element until it is accepted
+            while True:
+                h, lo1 = _mul_128(engine.take(1), rng)
+                if lo1[0] >= threshold:
+                    out[done] = h[0]
+                    done += 1
+                    break
+    return (out + np.uint64(int(low) & ((1 << 64) - 1))).view(np.int64)
+
+
+def keep_words(engine: Engine, n: int, p: float) -> np.ndarray:
+    """Paddle's dropout keep-mask: ``uniform_real_distribution<float>(0, 1) >= p`` per
+    element, as booleans; compares the words with the one threshold where the float
+    conversion reaches ``p`` (the conversion is monotonic), so no floats are made."""
+    return engine.take(n) >= _word_threshold(float(np.float32(p)))
+
+
+def _word_threshold(p: float) -> np.uint64:
+    """The least 64-bit word whose float32 uniform is >= ``p``."""
+    lo, hi = 0, (1 << 64) - 1
+    if float(_to_unit(np.array([hi], dtype=np.uint64), np.dtype(np.float32))[0]) < p:
+        return np.uint64(hi)          # never kept (p is 1 or more): handled by callers
+    while lo < hi:
+        mid = (lo + hi) // 2
+        if float(_to_unit(np.array([mid], dtype=np.uint64), np.dtype(np.float32))[0]) >= p:
+            hi = mid
+        else:
+            lo = mid + 1
+    return np.uint64(lo)
