@@ -76,7 +76,7 @@ class Engine:
         >>> from pagaie._core.mt64 import Engine
         >>> e = Engine.from_seed(0)
         >>> w = e.peek(3)
-        >>> bool((e.take(3) == w).all()), e.take(1)[0] != w[0]
+        >>> bool((e.take(3) == w).all()), bool(e.take(1)[0] != w[0])
         (True, True)
     """
 
