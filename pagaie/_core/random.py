@@ -13,7 +13,8 @@ A :class:`Generator` is Paddle's handle on one device's default generator; a
 """
 from __future__ import annotations
 
-from typing import Any, Sequence
+from contextlib import contextmanager
+from typing import Any, Iterator, Sequence
 
 import torch
 
@@ -21,7 +22,8 @@ from pagaie._core.mt64 import Engine
 from pagaie._core.place import default_device, to_torch_device
 
 __all__ = ["Generator", "GeneratorState", "seed", "manual_seed", "get_rng_state", "set_rng_state",
-           "get_cuda_rng_state", "set_cuda_rng_state", "default_generator", "cpu_engine"]
+           "get_cuda_rng_state", "set_cuda_rng_state", "default_generator", "cpu_engine",
+           "draws_discarded"]
 
 # Paddle seeds its generators with 53 random bits when the program does not.
 _SEED_BITS = (1 << 53) - 1
@@ -195,7 +197,37 @@ def cpu_engine(seed: int = 0) -> Engine:
     """
     if seed:
         return Engine.from_op_seed(int(seed))
+    if _scratch:
+        return _scratch[0]
     return default_generator(torch.device("cpu"))._engine
+
+
+# a non-empty list while draws are discarded: [the one scratch engine, and a marker per level]
+_scratch: list[Any] = []
+
+
+@contextmanager
+def draws_discarded() -> Iterator[None]:
+    """Inside, CPU samplers draw from a scratch engine: building a static program runs
+    kernels on placeholders to learn output shapes, and that must not move the stream
+    the program's runs (and the code after the build) will draw from.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> from pagaie._core.random import draws_discarded
+        >>> _ = paddle.seed(1)
+        >>> with draws_discarded():
+        ...     _ = paddle.rand([3])
+        >>> a = paddle.rand([2])
+        >>> _ = paddle.seed(1)
+        >>> bool((paddle.rand([2]) == a).all())
+        True
+    """
+    _scratch.append(_scratch[0] if _scratch else Engine.from_seed(0))
+    try:
+        yield
+    finally:
+        _scratch.pop()
 
 
 def _cuda_count() -> int:

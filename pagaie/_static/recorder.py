@@ -18,6 +18,7 @@ from typing import Any, Iterator
 import torch
 
 from pagaie._core.parameter import Parameter
+from pagaie._core.random import draws_discarded
 from pagaie._core.registry import REGISTRY as _REGISTRY
 from pagaie._core.registry import OpRecord, pop_handler, push_handler, translate_error
 from pagaie._core.tensor import Tensor
@@ -266,13 +267,14 @@ class Recorder:
         block = self.block
         vargs = [_to_values(block, a) for a in args]
         vkwargs = {k: _to_values(block, v) for k, v in kwargs.items()}
-        try:
-            out = rec.kernel(*_meta(vargs), **_meta(vkwargs))
-        except Exception:  # noqa: BLE001 - the meta run failing only means "needs data"
-            out, unknown = _meta_on_composites(rec, vargs, vkwargs) or \
-                _run_on_data(rec, vargs, vkwargs)
-        else:
-            unknown = _meta_dims(rec, out, vargs, vkwargs)
+        with draws_discarded():
+            try:
+                out = rec.kernel(*_meta(vargs), **_meta(vkwargs))
+            except Exception:  # noqa: BLE001 - the meta run failing only means "needs data"
+                out, unknown = _meta_on_composites(rec, vargs, vkwargs) or \
+                    _run_on_data(rec, vargs, vkwargs)
+            else:
+                unknown = _meta_dims(rec, out, vargs, vkwargs)
         inputs = list(vargs) + list(vkwargs.values())
         flat = [x for a in inputs for x in (a if isinstance(a, (list, tuple)) else [a])]
         stop = not rec.differentiable or not _any_requires_grad(flat)
