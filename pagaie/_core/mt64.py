@@ -22,6 +22,25 @@ __all__ = ["Engine"]
 _N = 312                       # state words of mt19937_64
 _M32 = 0xFFFFFFFF
 _M64 = (1 << 64) - 1
+_EMPTY = np.empty(0, dtype=np.uint64)
+# A look-ahead buffer keeps its used words (the state is recovered from them) up to this many.
+_COMPACT = 1 << 20
+
+
+def _undo_xorshift(y: np.ndarray, shift: int, left: bool, mask: int = _M64) -> np.ndarray:
+    """Invert ``y ^= (y << shift) & mask`` (or ``>>``) by fixed-point iteration."""
+    m, k, x = np.uint64(mask), np.uint64(shift), y.copy()
+    for _ in range(64 // shift + 1):
+        x = y ^ (((x << k) if left else (x >> k)) & m)
+    return x
+
+
+def _untemper(words: np.ndarray) -> np.ndarray:
+    """The state words whose tempered outputs are ``words`` (mt19937_64's tempering inverted)."""
+    x = _undo_xorshift(words, 43, False)
+    x = _undo_xorshift(x, 37, True, 0xFFF7EEE000000000)
+    x = _undo_xorshift(x, 17, True, 0x71D67FFFEDA60000)
+    return _undo_xorshift(x, 29, False, 0x5555555555555555)
 
 
 def _seed_seq_words(seed32: int, n: int) -> list[int]:
@@ -101,7 +120,7 @@ class Engine:
         st["state"] = {"key": np.frombuffer(key, dtype=np.uint64).copy(), "pos": int(pos)}
         st["has_uint32"] = st["uinteger"] = 0
         self._bits.state = st
-        self._buf = np.empty(0, dtype=np.uint64)
+        self._buf = _EMPTY
         self._pos = 0
         self._start = (key, pos)
 
@@ -115,40 +134,63 @@ class Engine:
         if have < n:
             if have == 0:
                 self._start = self._raw_state()
-                self._buf, self._pos = self._bits.random_raw(max(n, 1024)), 0
+                self._buf, self._pos = self._bits.random_raw(max(n, 256)), 0
             else:
-                more = self._bits.random_raw(max(n - have, 1024))
-                self._buf = np.concatenate([self._buf[self._pos:], more])
-                self._start = self._state_at(self._pos)
-                self._pos = 0
+                if self._pos > _COMPACT:      # drop the used words, keeping the state exact
+                    self._start = self._state_at(self._pos)
+                    self._buf, self._pos = self._buf[self._pos:], 0
+                more = self._bits.random_raw(max(n - have, 256))
+                self._buf = np.concatenate([self._buf, more])
         return self._buf[self._pos:self._pos + n]
 
     def skip(self, n: int) -> None:
         """Use the next ``n`` words (after :meth:`peek` showed them)."""
         self.peek(n)
-        self._pos += n
+        self._used(n)
 
     def take(self, n: int) -> np.ndarray:
         """Use and return the next ``n`` words."""
-        out = self.peek(n).copy()
-        self._pos += n
+        have = self._buf.size - self._pos
+        if have == 0:
+            return self._bits.random_raw(n)
+        if have >= n:
+            out = self._buf[self._pos:self._pos + n].copy()
+            self._used(n)
+            return out
+        out = np.concatenate([self._buf[self._pos:], self._bits.random_raw(n - have)])
+        self._buf, self._pos = _EMPTY, 0
         return out
+
+    def _used(self, n: int) -> None:
+        self._pos += n
+        if self._pos >= self._buf.size:
+            self._buf, self._pos = _EMPTY, 0
 
     def _raw_state(self) -> tuple[bytes, int]:
         st = self._bits.state["state"]
         return st["key"].tobytes(), int(st["pos"])
 
     def _state_at(self, used: int) -> tuple[bytes, int]:
-        # the state after ``used`` words of the buffer: replay them from its start
+        """The state after ``used`` words of the buffer. A word's block of 312 outputs is the
+        tempered state the engine had after its last twist, so the state is recovered by
+        untempering that block (or, for the block still being drawn from, read off the
+        generator) instead of replaying the words."""
+        key0, pos0 = self._start
         if used == 0:
             return self._start
-        probe = Engine(*self._start)
-        probe._bits.random_raw(used, output=False)
-        return probe._raw_state()
+        last = pos0 + used - 1                 # the absolute index of the last used word
+        block = last // _N
+        pos = last % _N + 1
+        if block == 0:
+            return key0, pos
+        lo = block * _N - pos0
+        if lo + _N <= self._buf.size:
+            return _untemper(self._buf[lo:lo + _N]).tobytes(), pos
+        return self._raw_state()[0], pos
 
     def get_state(self) -> tuple[bytes, int]:
         """The state (key words and position), as of the words used so far."""
-        if self._pos == self._buf.size:
+        if self._pos == 0 and self._buf.size == 0:
             return self._raw_state()
         return self._state_at(self._pos)
 
