@@ -1,16 +1,24 @@
 """Random ops: samplers drawing from the default generators of ``pagaie._core.random``.
 
-Every sampler calls torch without a ``generator=`` argument, so it draws from the
-output device's default generator, which :func:`pagaie.seed` seeds.
+On the CPU (outside ``torch.compile``) the samplers follow Paddle's CPU kernels: they draw
+from Paddle's engine (:func:`pagaie._core.random.cpu_engine`) with the same libstdc++
+distributions, in the same order and number of draws (:mod:`pagaie._ops._std_dists`,
+:mod:`pagaie._ops._std_dists_samplers`), so a ``paddle.seed`` gives Paddle's numbers and
+leaves the stream where Paddle leaves it. Float16 and bfloat16 samples are drawn in
+float32 and rounded, as Paddle's kernels do. Other devices, and compiled code, draw
+from torch's samplers on the device's default generator, which :func:`pagaie.seed` seeds.
 """
 from __future__ import annotations
+
+import math
 
 import torch
 
 from pagaie._core import dtype as _dt
-from pagaie._core.random import (Generator, get_cuda_rng_state, get_rng_state, manual_seed, seed,
-                                 set_cuda_rng_state, set_rng_state)
+from pagaie._core.random import (Generator, cpu_engine, get_cuda_rng_state, get_rng_state,
+                                 manual_seed, seed, set_cuda_rng_state, set_rng_state)
 from pagaie._core.registry import defop
+from pagaie._ops import _std_dists_samplers as _ss
 from pagaie._ops.creation import _size_args
 from pagaie._ops._factory import device_of, finish, float_only, returns_self, shape_of
 from pagaie._ops._helpers import float_dtype
@@ -69,7 +77,10 @@ def uniform(shape, dtype=None, min=0, max=1.0, seed=0, name=None, *, out=None, d
     dt = float_only(float_dtype(dtype, "uniform"), "uniform")
     dev = device_of(device, "uniform")
     lo, hi = float(min), float(max)
-    t = torch.empty(shape_of(shape, "uniform"), dtype=dt, device=dev)
+    dims = shape_of(shape, "uniform")
+    if _ss.on_paddle_cpu(dev):
+        return finish(_ss.uniform_cpu(dims, dt, lo, hi, int(seed)), out, requires_grad)
+    t = torch.empty(dims, dtype=dt, device=dev)
     gen = torch.Generator(dev).manual_seed(int(seed)) if seed else None
     if dt.is_complex:
         real = torch.rand(t.shape, dtype=t.real.dtype, device=dev, generator=gen)
@@ -106,8 +117,25 @@ def rand(shape, dtype=None, name=None, *, out=None, device=None, requires_grad=F
     """
     shape, dtype = _size_args(shape, dtype, name)
     dt = float_only(float_dtype(dtype, "rand"), "rand")
-    t = torch.rand(shape_of(shape, "rand"), dtype=dt, device=device_of(device, "rand"))
+    t = _uniform01(shape_of(shape, "rand"), dt, device_of(device, "rand"))
     return finish(t, out, requires_grad, pin_memory)
+
+
+def _uniform01(dims: list[int], dt: torch.dtype, dev: torch.device) -> torch.Tensor:
+    if _ss.on_paddle_cpu(dev):
+        return _ss.uniform_cpu(dims, dt, 0.0, 1.0)
+    return torch.rand(dims, dtype=dt, device=dev)
+
+
+def _gaussian(dims: list[int], dt: torch.dtype, dev: torch.device, mean: float = 0.0,
+              std: float = 1.0) -> torch.Tensor:
+    """Paddle's ``gaussian``: N(mean, std²) samples (complex: std²/2 for each part)."""
+    if _ss.on_paddle_cpu(dev):
+        return _ss.normal_cpu(dims, dt, mean, std)
+    t = torch.randn(dims, dtype=dt, device=dev)
+    if (mean, std) == (0.0, 1.0):
+        return t
+    return t * std + (complex(mean, mean) if dt.is_complex else mean)
 
 
 @defop(method=False, differentiable=False, paddle_types=("gaussian_random", "pd_op.gaussian"))
@@ -136,7 +164,7 @@ def randn(shape, dtype=None, name=None, *, out=None, device=None, requires_grad=
     """
     shape, dtype = _size_args(shape, dtype, name)
     dt = float_only(float_dtype(dtype, "randn"), "randn")
-    t = torch.randn(shape_of(shape, "randn"), dtype=dt, device=device_of(device, "randn"))
+    t = _gaussian(shape_of(shape, "randn"), dt, device_of(device, "randn"))
     return finish(t, out, requires_grad, pin_memory)
 
 
@@ -161,8 +189,7 @@ def standard_normal(shape, dtype=None, name=None, *, out=None, device=None, requ
         paddle.Size([4])
     """
     dt = float_only(float_dtype(dtype, "standard_normal"), "standard_normal")
-    t = torch.randn(shape_of(shape, "standard_normal"), dtype=dt,
-                    device=device_of(device, "standard_normal"))
+    t = _gaussian(shape_of(shape, "standard_normal"), dt, device_of(device, "standard_normal"))
     return finish(t, out, requires_grad)
 
 
@@ -211,16 +238,16 @@ def normal(mean=0.0, std=1.0, shape=None, name=None, *, out=None):
             std = std.to(mean.dtype.to_real() if mean.is_complex() else mean.dtype).reshape(mean.shape)
         else:
             std = float(std)
-        r = torch.randn(mean.shape, dtype=mean.dtype, device=mean.device) * std + mean
+        r = _gaussian(list(mean.shape), mean.dtype, mean.device) * std + mean
     elif st:
         if not std.is_floating_point():
             raise RuntimeError("paddle.normal: a Tensor 'std' must be float32 or float64, but "
                                f"received {_dtype_name(std.dtype)}")
         if isinstance(mean, complex):
             m = _complex_mean(mean, "normal")
-            r = torch.randn(std.shape, dtype=torch.complex64, device=std.device) * std + complex(m, m)
+            r = _gaussian(list(std.shape), torch.complex64, std.device) * std + complex(m, m)
         else:
-            r = torch.randn(std.shape, dtype=std.dtype, device=std.device) * std + float(mean)
+            r = _gaussian(list(std.shape), std.dtype, std.device) * std + float(mean)
     else:
         if shape is None:
             raise ValueError("paddle.normal: 'shape' is required when 'mean' and 'std' are both "
@@ -228,11 +255,10 @@ def normal(mean=0.0, std=1.0, shape=None, name=None, *, out=None):
         dims = shape_of(shape, "normal")
         if isinstance(mean, complex):
             m = _complex_mean(mean, "normal")
-            r = torch.randn(dims, dtype=torch.complex64, device=device_of(None, "normal"))
-            r = r * float(std) + complex(m, m)
+            r = _gaussian(dims, torch.complex64, device_of(None, "normal"), m, float(std))
         else:
-            r = torch.randn(dims, dtype=float_dtype(None, "normal"), device=device_of(None, "normal"))
-            r = r * float(std) + float(mean)
+            r = _gaussian(dims, float_dtype(None, "normal"), device_of(None, "normal"), float(mean),
+                          float(std))
     return finish(r, out)
 
 
@@ -256,6 +282,9 @@ def _normal_(x, mean=0.0, std=1.0, name=None):
     """
     if not (x.is_floating_point() or x.is_complex()):
         _need_float(x, "normal_")
+    if _ss.on_paddle_cpu(x.device):
+        with torch.no_grad():
+            return x.copy_(_ss.normal_cpu(list(x.shape), x.dtype, float(mean), float(std)))
     return x.normal_(float(mean), float(std))
 
 
@@ -302,6 +331,9 @@ def _log_normal_(x, mean=1.0, std=2.0, name=None):
         True
     """
     _need_float(x, "log_normal_")
+    if _ss.on_paddle_cpu(x.device):       # Paddle: normal_, then exp_
+        with torch.no_grad():
+            return x.copy_(_ss.normal_cpu(list(x.shape), x.dtype, float(mean), float(std))).exp_()
     return x.log_normal_(float(mean), float(std))
 
 
@@ -350,7 +382,13 @@ def randint(low=0, high=None, shape=[1], dtype=None, name=None):  # noqa: B006 (
     """
     lo, hi = _bounds(low, high, "randint")
     dt = _int_dtype(dtype, "randint")
-    return torch.randint(lo, hi, shape_of(shape, "randint"), dtype=dt, device=device_of(None, "randint"))
+    return _randint(lo, hi, shape_of(shape, "randint"), dt, device_of(None, "randint"))
+
+
+def _randint(lo: int, hi: int, dims: list[int], dt: torch.dtype, dev: torch.device) -> torch.Tensor:
+    if _ss.on_paddle_cpu(dev):
+        return _ss.randint_cpu(dims, dt, lo, hi)
+    return torch.randint(lo, hi, dims, dtype=dt, device=dev)
 
 
 @defop(method=False, differentiable=False)
@@ -375,7 +413,7 @@ def randint_like(x, low=0, high=None, dtype=None, name=None):
     """
     lo, hi = _bounds(low, high, "randint_like")
     dt = x.dtype if dtype is None else _dt.to_torch_dtype(dtype, "paddle.randint_like")
-    out = torch.randint(lo, hi, x.shape, dtype=torch.int64, device=x.device)
+    out = _randint(lo, hi, list(x.shape), torch.int64, x.device)
     # like Paddle, int64 samples are cast to any dtype (bool: nonzero; uint8: wraps around)
     return out if dt is torch.int64 else out.to(dt)
 
@@ -402,7 +440,7 @@ def rand_like(input, name=None, *, dtype=None, device=None, requires_grad=False)
     dt = input.dtype if dtype is None else _dt.to_torch_dtype(dtype, "paddle.rand_like")
     float_only(dt, "rand_like")
     dev = input.device if device is None else device_of(device, "rand_like")
-    return finish(torch.rand(input.shape, dtype=dt, device=dev), None, requires_grad)
+    return finish(_uniform01(list(input.shape), dt, dev), None, requires_grad)
 
 
 @defop(method=False, differentiable=False)
@@ -427,7 +465,7 @@ def randn_like(x, dtype=None, name=None, *, device=None, requires_grad=False):
     dt = x.dtype if dtype is None else _dt.to_torch_dtype(dtype, "paddle.randn_like")
     float_only(dt, "randn_like")
     dev = x.device if device is None else device_of(device, "randn_like")
-    return finish(torch.randn(x.shape, dtype=dt, device=dev), None, requires_grad)
+    return finish(_gaussian(list(x.shape), dt, dev), None, requires_grad)
 
 
 @defop(method=False, differentiable=False, paddle_types=("randperm", "pd_op.randperm"))
@@ -459,7 +497,11 @@ def randperm(n, dtype="int64", name=None, *, out=None, device=None, requires_gra
     if dt not in (torch.int32, torch.int64, torch.float32, torch.float64):
         raise RuntimeError("paddle.randperm: 'dtype' must be int32, int64, float32 or float64, but "
                            f"received {_dtype_name(dt)} (no kernel for it)")
-    t = torch.randperm(n, dtype=dt, device=device_of(device, "randperm"))
+    dev = device_of(device, "randperm")
+    if _ss.on_paddle_cpu(dev):
+        t = torch.from_numpy(_ss.shuffle(cpu_engine(), n)).to(dt)
+    else:
+        t = torch.randperm(n, dtype=dt, device=dev)
     return finish(t, out, requires_grad, pin_memory)
 
 
@@ -499,8 +541,11 @@ def bernoulli(x, p=None, name=None):
         p = float(p)
         if not 0.0 <= p <= 1.0:
             raise IndexError(f"paddle.bernoulli: 'p' must be in [0, 1], but received {p}")
-        return torch.empty_like(x).bernoulli_(p)
-    _check_probs(x, "bernoulli")
+        x = torch.full_like(x, p)          # as Paddle: bernoulli(full_like(x, p))
+    else:
+        _check_probs(x, "bernoulli")
+    if _ss.on_paddle_cpu(x.device):
+        return _ss.bernoulli_cpu(x)
     return torch.bernoulli(x.detach())
 
 
@@ -536,13 +581,12 @@ def _bernoulli_(x, p=0.5, name=None):
             raise TypeError(f"paddle.bernoulli_: 'p' must be a floating tensor like 'x' "
                             f"({_dtype_name(x.dtype)}), but received {_dtype_name(p.dtype)}")
         p = p.to(x.device)
-        x.uniform_(0.0, 1.0)
+    else:
+        p = float(p)
+    with torch.no_grad():
+        _uniform_(x, 0.0, 1.0)
         ones, zeros = x < p, x > p
         return x.masked_fill_(ones, 1.0).masked_fill_(zeros, 0.0)
-    p = float(p)
-    if 0.0 <= p <= 1.0:
-        return x.bernoulli_(p)
-    return x.uniform_(0.0, 1.0) if p != p else x.fill_(1.0 if p > 1.0 else 0.0)
 
 
 bernoulli_ = returns_self(defop("bernoulli_", method=False)(_bernoulli_), "bernoulli_")
@@ -653,6 +697,8 @@ def multinomial(x, num_samples=1, replacement=False, name=None, *, out=None):
         if nonzero < num_samples:
             raise ValueError(f"paddle.multinomial: without replacement, 'num_samples' ({num_samples}) "
                              f"must not exceed the number of non-zero categories ({nonzero})")
+    if _ss.on_paddle_cpu(x.device):
+        return finish(_ss.multinomial_cpu(x, int(num_samples), bool(replacement)), out)
     r = torch.multinomial(x.detach().float() if x.dtype in (torch.float16, torch.bfloat16) else x.detach(),
                           int(num_samples), bool(replacement))
     return finish(r, out)
@@ -678,6 +724,11 @@ def _cauchy_(x, loc=0, scale=1, name=None):
         paddle.Size([4])
     """
     _need_float(x, "cauchy_")
+    if _ss.on_paddle_cpu(x.device):
+        # Paddle's composite: normal_(), then tan((x - 0.5) * pi) * scale + loc
+        with torch.no_grad():
+            _normal_(x)
+            return x.sub_(0.5).mul_(math.pi).tan_().mul_(float(scale)).add_(float(loc))
     return x.cauchy_(float(loc), float(scale))
 
 
@@ -705,8 +756,9 @@ def _geometric_(x, probs, name=None):
     _need_float(x, "geometric_", error=ValueError)
     tiny = torch.finfo(x.dtype).tiny
     p = probs.to(x.dtype) if isinstance(probs, _T) else torch.tensor(float(probs), dtype=x.dtype)
-    x.uniform_(tiny, 1.0)
-    return x.log_().div_(torch.log1p(-p.to(x.device)))
+    with torch.no_grad():
+        _uniform_(x, tiny, 1.0)
+        return x.log_().div_(torch.log1p(-p.to(x.device)))
 
 
 geometric_ = returns_self(defop("geometric_", method=False)(_geometric_), "geometric_")
@@ -729,6 +781,9 @@ def _exponential_(x, lam=1.0, name=None):
         True
     """
     _need_float(x, "exponential_")
+    if _ss.on_paddle_cpu(x.device):
+        with torch.no_grad():
+            return x.copy_(_ss.exponential_cpu(list(x.shape), x.dtype, float(lam)))
     return x.exponential_(float(lam))
 
 
@@ -756,8 +811,11 @@ def _uniform_(x, min=0, max=1.0, seed=0, name=None):
     """
     if not (x.is_floating_point() or x.is_complex()):
         _need_float(x, "uniform_")
-    gen = torch.Generator(x.device).manual_seed(int(seed)) if seed else None
     lo, hi = float(min), float(max)
+    if _ss.on_paddle_cpu(x.device):
+        with torch.no_grad():
+            return x.copy_(_ss.uniform_cpu(list(x.shape), x.dtype, lo, hi, int(seed)))
+    gen = torch.Generator(x.device).manual_seed(int(seed)) if seed else None
     if lo <= hi:
         return x.uniform_(lo, hi, generator=gen)
     # Paddle allows min > max: the samples then lie in (max, min].
@@ -805,7 +863,15 @@ def _random_(x, from_=0, to=None, *, generator=None):
         raise ValueError(f"paddle.Tensor.random_: 'from_' must be less than 'to', but received "
                          f"from_={from_} >= to={to}")
     gen = generator._gen if isinstance(generator, Generator) else generator
+    if gen is None and _ss.on_paddle_cpu(x.device) and x.dtype in _RANDOM_DTYPES:
+        with torch.no_grad():
+            return x.copy_(_ss.random_cpu(list(x.shape), x.dtype, int(from_), int(to)))
     return x.random_(int(from_), int(to), generator=gen)
+
+
+# the dtypes of Paddle's CPU random_ kernel
+_RANDOM_DTYPES = (torch.float16, torch.bfloat16, torch.float32, torch.float64, torch.int32,
+                  torch.int64)
 
 
 returns_self(defop("random_", method=False)(_random_), "random_")
