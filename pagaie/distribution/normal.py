@@ -6,9 +6,13 @@ from collections.abc import Iterable
 from typing import Any, Sequence
 
 import numpy as np
+import torch
 
 import pagaie as P
+from pagaie._core.place import default_device
+from pagaie._core.random import cpu_engine
 from pagaie._core.tensor import Tensor
+from pagaie._ops import _std_dists
 from pagaie.distribution._base import Distribution, dtype_name
 
 __all__ = ["Normal", "Uniform"]
@@ -31,12 +35,19 @@ def _float_pair(obj: Distribution, a: Any, b: Any) -> tuple:
 
 
 def _std_normal(shape: list, dtype: str, seed: int, complex_: bool) -> Tensor:
-    """Standard normal samples; a non-zero ``seed`` makes them a fixed function of it
-    (Box-Muller over seeded uniforms)."""
+    """Standard normal samples; a non-zero ``seed`` makes them a fixed function of it: on the
+    CPU, Paddle's values (its Gaussian kernel on a fresh engine seeded with ``seed``);
+    elsewhere Box-Muller over seeded uniforms."""
     if not seed:
         if complex_:
             return P.normal(mean=0j, shape=shape).astype(dtype)
         return P.standard_normal(shape, dtype=dtype)
+    if not complex_ and default_device().type == "cpu" and not torch.compiler.is_compiling():
+        # Paddle's kernel samples float16/bfloat16 in float32, then casts
+        np_dt = np.float64 if dtype == "float64" else np.float32
+        n = int(np.prod(shape)) if shape else 1
+        z = _std_dists.normal(cpu_engine(seed), n, 0.0, 1.0, np_dt).reshape(shape)
+        return P.to_tensor(z).astype(dtype)
     real = "float64" if dtype in ("float64", "complex128") else "float32"
     u = P.uniform([4 if complex_ else 2, *shape], dtype=real, seed=seed)
     z = P.sqrt(-2.0 * P.log(1.0 - u[0::2])) * P.cos(2.0 * math.pi * u[1::2])

@@ -18,6 +18,7 @@ from multiprocessing.connection import wait as _wait
 from multiprocessing.reduction import ForkingPickler
 from typing import Any, Callable, Sequence
 
+import numpy as np
 import torch
 
 from pagaie._core.place import default_device, to_torch_device
@@ -256,7 +257,8 @@ class _MultiProcessIter:
         ctx = _mp_context()
         self._done_event = ctx.Event()
         self._workers, self._index_queues, self._conns = [], [], []
-        self._base_seed = int(torch.empty((), dtype=torch.int64).random_().item())
+        # As Paddle: drawn from numpy's global generator, before the sampler's first draw.
+        self._base_seed = int(np.random.randint(low=0, high=sys.maxsize))
         try:
             for wid in range(n):
                 iq = ctx.Queue()

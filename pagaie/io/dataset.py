@@ -9,8 +9,6 @@ from typing import Any
 
 import torch
 
-from pagaie._core.random import Generator as _PaddleGenerator
-
 __all__ = ["Dataset", "IterableDataset", "TensorDataset", "ComposeDataset", "ChainDataset",
            "ConcatDataset", "Subset", "random_split"]
 
@@ -206,12 +204,13 @@ class Subset(Dataset):
         return len(self.indices)
 
 
-def _torch_generator(generator: Any) -> torch.Generator | None:
-    if isinstance(generator, _PaddleGenerator):
-        return generator._gen
+def _randperm(n: int, generator: Any = None) -> list[int]:
+    """A permutation of ``0 .. n-1``: ``paddle.randperm(n)`` as Paddle draws it (so
+    ``paddle.seed`` gives Paddle's order); a ``torch.Generator`` draws from itself instead."""
     if isinstance(generator, torch.Generator):
-        return generator
-    return None
+        return torch.randperm(n, generator=generator, device=generator.device).tolist()
+    import pagaie
+    return pagaie.randperm(n).tolist()
 
 
 def random_split(dataset: Dataset, lengths: Sequence[int | float], generator: Any | None = None) -> list[Subset]:
@@ -222,8 +221,9 @@ def random_split(dataset: Dataset, lengths: Sequence[int | float], generator: An
         lengths (list): the length of each split, as ints summing to ``len(dataset)``, or as
             fractions summing to 1 (the remainder of the flooring is dealt out one by one
             from the first split).
-        generator (Generator, optional): a ``paddle.Generator`` to draw the permutation from;
-            the default generator (seeded by ``paddle.seed``) when None.
+        generator (Generator, optional): unused, as in Paddle: the permutation is
+            ``paddle.randperm``'s, from the default generator (seeded by ``paddle.seed``); a
+            ``torch.Generator`` is drawn from instead.
 
     Returns:
         list[Subset]: one Subset per length.
@@ -255,7 +255,7 @@ def random_split(dataset: Dataset, lengths: Sequence[int | float], generator: An
     if sum(lengths) != n:
         raise ValueError("paddle.io.random_split: sum of input lengths does not equal the length of the "
                          f"input dataset: sum({list(lengths)}) != {n}")
-    perm = torch.randperm(n, generator=_torch_generator(generator)).tolist()
+    perm = _randperm(n, generator)
     out, offset = [], 0
     for size in lengths:
         out.append(Subset(dataset, perm[offset:offset + size]))

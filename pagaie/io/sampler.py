@@ -1,9 +1,10 @@
 """Samplers: which sample indices a DataLoader reads, and how they are grouped into batches.
 
-As in Paddle, :class:`RandomSampler`, :class:`WeightedRandomSampler` and the shuffling of
-:class:`DistributedBatchSampler` draw from numpy's global generator (``np.random.seed`` makes
-them reproducible, and gives the very indices real Paddle gives);
-:class:`SubsetRandomSampler` draws from the framework generator (``paddle.seed``).
+Each draws as Paddle does, so the same seeds give Paddle's very indices:
+:class:`RandomSampler` (hence ``DataLoader(shuffle=True)``) and :class:`WeightedRandomSampler`
+from numpy's global generator (``np.random.seed``); :class:`DistributedBatchSampler` from
+``np.random.RandomState(epoch)``; :class:`SubsetRandomSampler` (and ``random_split``) with
+``paddle.randperm``, from the framework generator (``paddle.seed``).
 """
 from __future__ import annotations
 
@@ -16,7 +17,8 @@ import numpy as np
 import torch
 
 from pagaie._core.tensor import Tensor
-from pagaie.io.dataset import IterableDataset, _torch_generator
+from pagaie._core.random import Generator as _PaddleGenerator
+from pagaie.io.dataset import IterableDataset
 
 __all__ = ["Sampler", "SequenceSampler", "RandomSampler", "WeightedRandomSampler", "SubsetRandomSampler",
            "BatchSampler", "DistributedBatchSampler"]
@@ -82,8 +84,9 @@ class RandomSampler(Sampler):
         num_samples (int, optional): how many indices to give; ``len(data_source)`` when None.
             Without replacement it may not exceed ``len(data_source)``.
         generator (Iterator|Generator, optional): an iterator of indices to give instead of
-            random ones (at most ``num_samples`` are taken); or a ``paddle.Generator`` to draw
-            the random indices from instead of numpy's global generator.
+            random ones (at most ``num_samples`` are taken); or a ``paddle.Generator`` (then
+            ``paddle.randperm``/``paddle.randint`` draw the indices) or a ``torch.Generator``
+            instead of numpy's global generator (Paddle accepts only iterators).
 
     Examples:
         >>> import numpy as np
@@ -118,26 +121,37 @@ class RandomSampler(Sampler):
         return len(self.data_source) if self._num_samples is None else self._num_samples
 
     def __iter__(self) -> Iterator[int]:
-        gen = _torch_generator(self.generator)
-        if gen is not None:
-            n = len(self.data_source)
-            if self.replacement:
-                yield from torch.randint(n, (self.num_samples,), generator=gen, device=gen.device).tolist()
-            else:
-                yield from torch.randperm(n, generator=gen, device=gen.device)[:self.num_samples].tolist()
+        gen = self.generator
+        n = len(self.data_source)
+        if isinstance(gen, (torch.Generator, _PaddleGenerator)):
+            yield from _generator_indices(gen, n, self.num_samples, self.replacement)
             return
-        if self.generator:
+        if gen:
             for _ in range(self.num_samples):
                 try:
-                    yield next(self.generator)
+                    yield next(gen)
                 except StopIteration:
                     return
             return
-        n = len(self.data_source)
+        # Paddle's draw: numpy's global generator, one choice() call per pass.
         yield from np.random.choice(np.arange(n), self.num_samples, replace=self.replacement).tolist()
 
     def __len__(self) -> int:
         return self.num_samples
+
+
+def _generator_indices(gen: Any, n: int, k: int, replacement: bool) -> list[int]:
+    """``k`` indices below ``n`` drawn from a generator (Paddle's RandomSampler accepts only
+    iterators; a ``paddle.Generator`` draws with ``paddle.randint``/``paddle.randperm``, a
+    ``torch.Generator`` with torch's samplers)."""
+    if isinstance(gen, torch.Generator):
+        if replacement:
+            return torch.randint(n, (k,), generator=gen, device=gen.device).tolist()
+        return torch.randperm(n, generator=gen, device=gen.device)[:k].tolist()
+    import pagaie
+    if replacement:
+        return pagaie.randint(0, n, [k]).tolist()
+    return pagaie.randperm(n).tolist()[:k]
 
 
 def _weights_array(weights: Any) -> np.ndarray:
@@ -178,7 +192,9 @@ class WeightedRandomSampler(Sampler):
         self.replacement = replacement
 
     def __iter__(self) -> Iterator[int]:
-        w = _weights_array(self.weights).astype(np.float64)
+        w = _weights_array(self.weights)
+        if w.dtype.kind not in "fiub":
+            w = w.astype(np.float64)
         _check(w.ndim in (1, 2), "paddle.io.WeightedRandomSampler: weights should be a 1-D or 2-D array, "
                f"but got {w.ndim}-D")
         w = w.reshape(-1, w.shape[-1])
@@ -191,7 +207,7 @@ class WeightedRandomSampler(Sampler):
             _check(bool(np.all(positive >= self.num_samples)),
                    "paddle.io.WeightedRandomSampler: the number of positive weights should not be less "
                    f"than num_samples ({self.num_samples}) when replacement=False")
-        w = w / w.sum(axis=1, keepdims=True)
+        w = w / w.sum(axis=1, keepdims=True)  # in the weights' own dtype, as Paddle
         rows = [np.random.choice(w.shape[1], self.num_samples, self.replacement, row) for row in w]
         return iter(np.concatenate(rows).tolist())
 
@@ -218,7 +234,8 @@ class SubsetRandomSampler(Sampler):
         self.indices = indices
 
     def __iter__(self) -> Iterator[int]:
-        for i in torch.randperm(len(self.indices)).tolist():
+        import pagaie
+        for i in pagaie.randperm(len(self.indices)).tolist():  # Paddle's draw
             yield self.indices[i]
 
     def __len__(self) -> int:

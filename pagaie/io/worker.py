@@ -22,6 +22,7 @@ import numpy as np
 import torch
 import torch.multiprocessing  # noqa: F401  (registers torch's shared-memory pickling)
 
+from pagaie._core import random as _random
 from pagaie._core.tensor import Tensor
 from pagaie.io import collate as _collate
 
@@ -227,7 +228,7 @@ def worker_loop(dataset: Any, kind: int, index_queue: Any, conn: Any, done_event
         _place._default = torch.device("cpu")  # tensors made by the dataset stay on the CPU
         seed = base_seed + worker_id
         random.seed(seed)
-        torch.manual_seed(seed)
+        _random.seed(seed)  # paddle.seed: torch's generators and Paddle's CPU engine
         np.random.seed(_numpy_seed(base_seed, worker_id))
         stacker = _ShmStacker() if use_shm else None
         _collate._stack_out = stacker

@@ -286,7 +286,9 @@ class Rand(pagaie.io.Dataset):
 
 def test_worker_seeding_and_init_fn():
     def run(seed):
+        # as in Paddle, the workers' base seed comes from numpy's global generator
         pagaie.seed(seed)
+        np.random.seed(abs(seed))
         return [b for b in pagaie.io.DataLoader(Rand(), batch_size=2, num_workers=2,
                                                  worker_init_fn=lambda wid: np.random.seed(100 + wid)
                                                  if seed < 0 else None)]
