@@ -187,6 +187,19 @@ def grid_sample(x, grid, mode="bilinear", padding_mode="zeros", align_corners=Tr
                          align_corners=align_corners)
 
 
+def _class_center_engine():
+    """The engine ``class_center_sample``'s CPU kernel draws from: a fresh one seeded with
+    the default main program's ``random_seed`` when that is set; otherwise Paddle seeds it
+    from ``std::random_device`` (a different sample every run), and pagaie from torch's
+    generator, so ``paddle.seed`` makes it reproducible. Paddle's engine is left alone."""
+    from pagaie._core.random import cpu_engine
+    from pagaie.static import default_main_program
+    seed = int(getattr(default_main_program(), "random_seed", 0) or 0)
+    if not seed:
+        seed = int(torch.randint(1, 1 << 31, ()).item())
+    return cpu_engine(seed)
+
+
 @defop(paddle_types=("class_center_sample", "pd_op.class_center_sample"), method=False,
        differentiable=False)
 def class_center_sample(label, num_classes, num_samples, group=None):
@@ -222,7 +235,11 @@ def class_center_sample(label, num_classes, num_samples, group=None):
         raise ValueError(f"Expected label_dims == 1 (got label_dims: {label.dim()})")
     pos, remapped = torch.unique(label, sorted=True, return_inverse=True)
     extra = num_samples - pos.numel()
-    if extra > 0:
+    if extra > 0 and label.device.type == "cpu" and not torch.compiler.is_compiling():
+        from pagaie._ops._std_dists_misc import distinct_ints
+        pick = distinct_ints(_class_center_engine(), extra, 0, num_classes - 1, pos.numpy())
+        pos = torch.cat([pos, torch.from_numpy(pick).to(pos.dtype)])
+    elif extra > 0:
         free = torch.ones(num_classes, dtype=torch.bool, device=label.device)
         free[pos.long()] = False
         cand = free.nonzero().reshape(-1)

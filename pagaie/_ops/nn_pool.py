@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
 import torch
 import torch.nn.functional as F
 
@@ -695,24 +696,38 @@ def max_unpool3d(x, indices, kernel_size, stride=None, padding=0, data_format="N
 
 
 def _fractional_windows(size: int, out: int, k: int | None, u: float) -> list[tuple[int, int]]:
-    """Pseudo-random pooling windows ``[start, end)`` along one axis (Graham's scheme).
+    """Pseudo-random pooling windows ``[start, end)`` along one axis (Graham's scheme), in
+    Paddle's float32 arithmetic.
 
-    With a kernel size the windows overlap: starts follow
-    ``floor((i + u) * alpha) - floor(u * alpha)`` with ``alpha = (size - k) / (out - 1)`` and
-    the last one ends at ``size``. Without one they tile the axis, with
-    ``alpha = size / out`` and ``u`` scaled into the range that keeps every window non-empty.
+    ``alpha = (size - k) / (out - 1)`` with a kernel size ``k`` (windows of ``k`` that overlap),
+    else ``size / out`` with ``u`` first scaled into the range that keeps every window
+    non-empty; window ``i`` starts at ``int((i + u) * alpha) - int(u * alpha)`` and, without a
+    kernel size, ends where window ``i + 1`` would start; both are clipped to the axis.
     """
-    if k:
-        if out == 1:
-            return [(size - k, size)]
-        alpha = (size - k) / (out - 1)
-        starts = [int((i + u) * alpha) - int(u * alpha) for i in range(out - 1)] + [size - k]
-        return [(s, s + k) for s in starts]
-    alpha = size / out
-    base = size // out
-    u = u * min((base + 2) / alpha - 1, (size + 1 - base) / alpha - (out - 1))
-    bounds = [max(0, math.ceil(alpha * (i + u) - 1)) for i in range(out)] + [size]
-    return [(bounds[i], max(bounds[i + 1], bounds[i] + 1)) for i in range(out)]
+    f = np.float32
+    kk = int(k or 0)
+    alpha = f(f(size - kk) / f(out - (1 if kk else 0))) if out - (1 if kk else 0) else f(0)
+    u = f(u)
+    if not kk:
+        base = size // out
+        u = u * min(f(base + 2) / alpha - f(1), f(size + 1 - base) / alpha - f(out - 1))
+    shift = int(u * alpha)
+    wins = []
+    for i in range(out):
+        start = int((f(i) + u) * alpha) - shift
+        end = start + kk if kk else int((f(i + 1) + u) * alpha) - shift
+        wins.append((max(start, 0), min(end, size)))
+    return wins
+
+
+def _fractional_u(x: torch.Tensor) -> float:
+    """The pooling offset drawn when ``random_u`` is not given: on the CPU, Paddle's
+    kernel's one ``uniform_real_distribution<float>(0, 1)`` draw from its engine."""
+    if x.device.type == "cpu" and not torch.compiler.is_compiling():
+        from pagaie._core.random import cpu_engine
+        from pagaie._ops._std_dists import uniform_real
+        return float(uniform_real(cpu_engine(), 1, 0.0, 1.0)[0])
+    return float(torch.rand((), device=x.device).item())
 
 
 def _fractional(api, n, x, output_size, kernel_size, random_u, return_mask):
@@ -723,11 +738,17 @@ def _fractional(api, n, x, output_size, kernel_size, random_u, return_mask):
     outs = _adaptive_size(output_size, x, n, api)
     ks = [None] * n if kernel_size is None else ntuple(kernel_size, n, api, "kernel_size")
     if random_u is None:
-        u = float(torch.rand(()).item())
+        u = _fractional_u(x)
     else:
         u = float(random_u)
         if not 0 < u < 1:
             raise ValueError(f"paddle.{api}: random_u must be in (0, 1), but received {random_u}")
+    names = ("depth", "height", "width")[3 - n:]
+    for axis, size, o, k in zip(names, sizes, outs, ks):
+        if k and size < o - 1 + k:
+            raise ValueError(f"paddle.{api}: the input {axis} {size} is less than output_size - 1 + "
+                             f"kernel_size = {o - 1 + k} along that axis (output_size {o}, "
+                             f"kernel_size {k})")
     # Gather each window padded to the longest one (repeating its last element), then reduce.
     idx = []
     for size, o, k in zip(sizes, outs, ks):

@@ -43,6 +43,17 @@ class SpectralNorm:
         setattr(layer, self.name, self.compute_weight(layer, layer.training))
 
 
+def _random_unit(layer: Any, n: int, eps: float) -> torch.Tensor:
+    """A random unit vector of ``n`` entries, drawn as Paddle draws the starting vectors:
+    a parameter made with the layer's default (Xavier-uniform) initializer, overwritten by
+    ``paddle.normal(0, 1)`` samples, then normalised; so the random stream moves as Paddle's."""
+    from pagaie._ops.random import normal
+    with torch.no_grad():
+        p = layer.create_parameter([n])
+        vec = normal(0.0, 1.0, shape=[n])._t.to(p._t.dtype)
+        return torch.nn.functional.normalize(vec, dim=0, eps=eps)
+
+
 def spectral_norm(layer: Any, name: str = "weight", n_power_iterations: int = 1, eps: float = 1e-12,
                   dim: int | None = None) -> Any:
     """Normalise ``layer.<name>`` by its largest singular value, estimated by power
@@ -50,7 +61,8 @@ def spectral_norm(layer: Any, name: str = "weight", n_power_iterations: int = 1,
 
     ``<name>_orig`` becomes the parameter; ``<name>_u`` and ``<name>_v`` are persistable
     buffers. ``dim`` (the output-channel dim) defaults to 1 for Linear and transposed
-    convolutions and 0 otherwise.
+    convolutions and 0 otherwise. The starting vectors are drawn as Paddle draws them, and
+    until the first forward ``layer.<name>`` is a plain copy of the weight, as in Paddle.
 
     Examples:
         >>> import pagaie as paddle
@@ -71,13 +83,13 @@ def spectral_norm(layer: Any, name: str = "weight", n_power_iterations: int = 1,
     t = w._t.detach()
     mat = fn._matrix(t)
     h, wd = mat.shape
-    u = torch.nn.functional.normalize(torch.randn(h, dtype=t.dtype, device=t.device), dim=0, eps=eps)
-    v = torch.nn.functional.normalize(torch.randn(wd, dtype=t.dtype, device=t.device), dim=0, eps=eps)
+    u = _random_unit(layer, h, eps).to(t.dtype).to(t.device)
+    v = _random_unit(layer, wd, eps).to(t.dtype).to(t.device)
     del layer._parameters[name]
     layer.add_parameter(name + "_orig", Parameter(t.clone()))
-    setattr(layer, name, wrap(t.clone()))  # placeholder, recomputed below (keeps Paddle's buffer order)
+    # as Paddle: a plain copy of the weight until the first forward recomputes it
+    setattr(layer, name, wrap(t.clone()))
     layer.register_buffer(name + "_u", Tensor(u))
     layer.register_buffer(name + "_v", Tensor(v))
-    setattr(layer, name, fn.compute_weight(layer, True))
     layer.register_forward_pre_hook(fn)
     return layer
