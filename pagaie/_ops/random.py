@@ -12,12 +12,14 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
 import torch
 
 from pagaie._core import dtype as _dt
 from pagaie._core.random import (Generator, cpu_engine, get_cuda_rng_state, get_rng_state,
                                  manual_seed, seed, set_cuda_rng_state, set_rng_state)
 from pagaie._core.registry import defop
+from pagaie._ops import _std_dists_gamma as _sg
 from pagaie._ops import _std_dists_samplers as _ss
 from pagaie._ops.creation import _size_args
 from pagaie._ops._factory import device_of, finish, float_only, returns_self, shape_of
@@ -613,6 +615,11 @@ def binomial(count, prob, name=None):
     _need_float(prob, "binomial", "prob")
     calc = torch.float64 if prob.dtype is torch.float64 else torch.float32
     c, p = torch.broadcast_tensors(count.to(calc), prob.to(calc))
+    if _ss.on_paddle_cpu(p.device):
+        npdt = np.float64 if calc is torch.float64 else np.float32
+        v = _sg.binomial(cpu_engine(), c.detach().reshape(-1).numpy().astype(npdt),
+                         p.detach().reshape(-1).numpy().astype(npdt))
+        return torch.from_numpy(v).reshape(p.shape)
     return torch.binomial(c, p).to(torch.int64)
 
 
@@ -633,7 +640,12 @@ def poisson(x, name=None):
         [0.0, 0.0]
     """
     _need_float(x, "poisson")
-    return _ZeroGradSample.apply(x, torch.poisson(x.detach()))
+    if _ss.on_paddle_cpu(x.device) and x.dtype in (torch.float32, torch.float64):
+        rate = x.detach().reshape(-1).numpy()
+        sample = torch.from_numpy(_sg.poisson(cpu_engine(), rate)).reshape(x.shape)
+    else:
+        sample = torch.poisson(x.detach())
+    return _ZeroGradSample.apply(x, sample)
 
 
 class _ZeroGradSample(torch.autograd.Function):
@@ -665,6 +677,9 @@ def standard_gamma(x, name=None):
         paddle.Size([2])
     """
     _need_float(x, "standard_gamma")
+    if _ss.on_paddle_cpu(x.device) and x.dtype in (torch.float32, torch.float64):
+        alpha = x.detach().reshape(-1).numpy()
+        return torch.from_numpy(_sg.standard_gamma(cpu_engine(), alpha)).reshape(x.shape)
     return torch._standard_gamma(x.detach())
 
 
