@@ -20,7 +20,7 @@ import numpy as np
 
 from pagaie._core.mt64 import Engine
 
-__all__ = ["canonical", "uniform_real", "normal", "uniform_int", "keep_words"]
+__all__ = ["canonical", "uniform_real", "normal", "uniform_int", "uniform_ints", "keep_words"]
 
 _TWO64 = 2.0 ** 64
 _M32 = np.uint64(0xFFFFFFFF)
@@ -76,10 +76,12 @@ def normal(engine: Engine, n: int, mean: float, std: float, dtype=np.float32) ->
     return res
 
 
-def _mul_128(w: np.ndarray, r: int) -> tuple[np.ndarray, np.ndarray]:
-    """High and low 64-bit halves of ``w * r`` (``r`` < 2**64), element-wise."""
-    r_lo, r_hi = np.uint64(r & 0xFFFFFFFF), np.uint64(r >> 32)
+def _mul_128(w: np.ndarray, r) -> tuple[np.ndarray, np.ndarray]:
+    """High and low 64-bit halves of ``w * r`` element-wise (``r``: a uint64 array, or one
+    int below 2**64)."""
+    r = np.asarray(r, dtype=np.uint64)
     w_lo, w_hi = w & _M32, w >> _S32
+    r_lo, r_hi = r & _M32, r >> _S32
     ll, lh, hl, hh = w_lo * r_lo, w_lo * r_hi, w_hi * r_lo, w_hi * r_hi
     mid = (ll >> _S32) + (lh & _M32) + (hl & _M32)
     hi = hh + (lh >> _S32) + (hl >> _S32) + (mid >> _S32)
@@ -87,30 +89,51 @@ def _mul_128(w: np.ndarray, r: int) -> tuple[np.ndarray, np.ndarray]:
     return hi, lo
 
 
+def uniform_ints(engine: Engine, ranges: np.ndarray, n: int | None = None) -> np.ndarray:
+    """One ``uniform_int_distribution`` draw in ``[0, ranges[k])`` for each ``k``, in order
+    (Lemire's multiply-and-reject, as libstdc++ with a 64-bit engine); uint64.
+    Every range must be in ``[1, 2**64)``; with ``n``, ``ranges`` is one range for ``n`` draws.
+
+    Examples:
+        >>> from pagaie._core.mt64 import Engine
+        >>> import numpy as np
+        >>> v = uniform_ints(Engine.from_seed(1), np.array([1, 2, 3, 1000], dtype=np.uint64))
+        >>> bool((v < [1, 2, 3, 1000]).all())
+        True
+    """
+    ranges = np.asarray(ranges, dtype=np.uint64)
+    thresholds = (np.uint64(0) - ranges) % ranges        # (2**64 - r) % r
+    if n is not None:                                    # one range for n draws
+        ranges, thresholds = np.broadcast_to(ranges, (n,)), np.broadcast_to(thresholds, (n,))
+    n = ranges.size
+    out = np.empty(n, dtype=np.uint64)
+    done = 0
+    while done < n:
+        r, thr = ranges[done:], thresholds[done:]
+        words = engine.peek(r.size)
+        hi, lo = _mul_128(words, r)
+        bad = np.flatnonzero(lo < thr)
+        good = r.size if bad.size == 0 else int(bad[0])
+        out[done:done + good] = hi[:good]
+        engine.skip(good)
+        done += good
+        if good < r.size:              # redraw this one element until it is accepted
+            one, t = r[good:good + 1], thr[good]
+            while True:
+                h, l1 = _mul_128(engine.take(1), one)
+                if l1[0] >= t:
+                    out[done] = h[0]
+                    done += 1
+                    break
+    return out
+
+
 def uniform_int(engine: Engine, n: int, low: int, high: int) -> np.ndarray:
     """``std::uniform_int_distribution(low, high)`` (both inclusive), ``n`` draws, int64."""
     span = (int(high) - int(low)) & ((1 << 64) - 1)
     if span == (1 << 64) - 1:
         return engine.take(n).view(np.int64) + np.int64(low)
-    rng = span + 1
-    threshold = np.uint64(((1 << 64) - rng) % rng)
-    out = np.empty(n, dtype=np.uint64)
-    done = 0
-    while done < n:
-        words = engine.peek(n - done)
-        hi, lo = _mul_128(words, rng)
-        bad = np.flatnonzero(lo < threshold)
-        good = words.size if bad.size == 0 else int(bad[0])
-        out[done:done + good] = hi[:good]
-        engine.skip(good)
-        done += good
-        if good < words.size:          # redraw this element until it is accepted
-            while True:
-                h, lo1 = _mul_128(engine.take(1), rng)
-                if lo1[0] >= threshold:
-                    out[done] = h[0]
-                    done += 1
-                    break
+    out = uniform_ints(engine, np.uint64(span + 1), n)
     return (out + np.uint64(int(low) & ((1 << 64) - 1))).view(np.int64)
 
 

@@ -6,7 +6,7 @@ Paddle's kernels draw them (see :mod:`pagaie._ops._std_dists` for the basic dist
   ``n * n`` fits in 64 bits it draws the positions of two successive elements from one
   ``uniform_int_distribution`` call over ``[0, (i + 1)(i + 2))`` (quotient and remainder
   by ``i + 2``), after one lone draw in ``[0, 1]`` when ``n`` is even.
-- :func:`uniform_ints`: ``uniform_int_distribution`` draws with a different range each.
+- (:func:`uniform_ints`, from :mod:`._std_dists`: a different range per draw.)
 - :func:`multinomial`: Paddle's CPU multinomial: cumulative sums per row, one uniform per
   sample and a lower-bound search; without replacement the drawn category's mass is
   removed and the row renormalised before the next sample.
@@ -26,62 +26,11 @@ import torch
 from pagaie._core.mt64 import Engine
 from pagaie._core.random import cpu_engine
 from pagaie._ops import _std_dists as _sd
+from pagaie._ops._std_dists import uniform_ints
 
-__all__ = ["uniform_ints", "shuffle", "multinomial", "swaps_to_permutation", "on_paddle_cpu",
+__all__ = ["shuffle", "multinomial", "swaps_to_permutation", "on_paddle_cpu",
            "uniform_cpu", "normal_cpu", "randint_cpu", "random_cpu", "bernoulli_cpu",
            "exponential_cpu", "multinomial_cpu"]
-
-_M32 = np.uint64(0xFFFFFFFF)
-_S32 = np.uint64(32)
-
-
-def _mul_128(w: np.ndarray, r: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """High and low 64-bit halves of ``w * r`` element-wise (both uint64 arrays)."""
-    w_lo, w_hi = w & _M32, w >> _S32
-    r_lo, r_hi = r & _M32, r >> _S32
-    ll, lh, hl, hh = w_lo * r_lo, w_lo * r_hi, w_hi * r_lo, w_hi * r_hi
-    mid = (ll >> _S32) + (lh & _M32) + (hl & _M32)
-    hi = hh + (lh >> _S32) + (hl >> _S32) + (mid >> _S32)
-    lo = (mid << _S32) | (ll & _M32)
-    return hi, lo
-
-
-def uniform_ints(engine: Engine, ranges: np.ndarray) -> np.ndarray:
-    """One ``uniform_int_distribution`` draw in ``[0, ranges[k])`` for each ``k``, in order
-    (Lemire's multiply-and-reject, as libstdc++ with a 64-bit engine); uint64.
-    Every range must be in ``[1, 2**64)``.
-
-    Examples:
-        >>> from pagaie._core.mt64 import Engine
-        >>> import numpy as np
-        >>> v = uniform_ints(Engine.from_seed(1), np.array([1, 2, 3, 1000], dtype=np.uint64))
-        >>> bool((v < [1, 2, 3, 1000]).all())
-        True
-    """
-    ranges = np.asarray(ranges, dtype=np.uint64)
-    n = ranges.size
-    out = np.empty(n, dtype=np.uint64)
-    thresholds = (np.uint64(0) - ranges) % ranges        # (2**64 - r) % r
-    done = 0
-    while done < n:
-        r, thr = ranges[done:], thresholds[done:]
-        words = engine.peek(r.size)
-        hi, lo = _mul_128(words, r)
-        bad = np.flatnonzero(lo < thr)
-        good = r.size if bad.size == 0 else int(bad[0])
-        out[done:done + good] = hi[:good]
-        engine.skip(good)
-        done += good
-        if good < r.size:              # redraw this one element until it is accepted
-            one, t = r[good:good + 1], thr[good]
-            while True:
-                h, l1 = _mul_128(engine.take(1), one)
-                if l1[0] >= t:
-                    out[done] = h[0]
-                    done += 1
-                    break
-    return out
-
 
 def swaps_to_permutation(j: np.ndarray) -> np.ndarray:
     """The array that ``a = arange(n); for t in 1..n-1: swap(a[t], a[j[t]])`` leaves,
