@@ -1,107 +1,96 @@
-"""Dropout keep-masks: reproducible from paddle.seed, right keep rate, thread-count independent."""
+"""Dropout keep-masks: Paddle's draw (one engine word per element, kept when its float32
+uniform is >= p), seeded by paddle.seed, and the compiler's opaque op draws the same."""
 from __future__ import annotations
 
-import threading
-
+import numpy as np
 import pytest
 import torch
 
 import pagaie as paddle
+from pagaie._core.mt64 import Engine
+from pagaie._core.random import cpu_engine
 from pagaie._ops import _random_mask as rm
+from pagaie._ops._std_dists import canonical
 
 CPU = torch.device("cpu")
 
 
-@pytest.fixture
-def threads():
-    before = torch.get_num_threads()
-    yield
-    torch.set_num_threads(before)
+@pytest.mark.parametrize("p", [1e-9, 0.05, 0.3, 0.5, 0.9, 0.999999])
+def test_mask_is_the_float_uniform_compared_with_p(p):
+    paddle.seed(7)
+    m = rm.keep_mask([50, 100], p, CPU)
+    u = canonical(Engine.from_seed(7), 5000)           # the same words as float32 uniforms
+    assert np.array_equal(m.numpy().ravel(), u >= np.float32(p))
+    assert int(cpu_engine().take(1)[0]) == int(Engine.from_seed(7).take(5001)[-1])
 
 
-@pytest.mark.parametrize("n", [1, 7, rm._CHUNK - 1, rm._CHUNK + 3, 3 * rm._CHUNK + 1])
-def test_seeded_masks_repeat_and_do_not_depend_on_thread_count(n, threads):
-    masks = []
-    for t in (1, 2, 3):
-        torch.set_num_threads(t)
-        paddle.seed(7)
-        masks.append(rm.keep_mask([n], 0.3, CPU))
-    assert all(torch.equal(masks[0], m) for m in masks[1:])
-    paddle.seed(8)
-    other = rm.keep_mask([n], 0.3, CPU)
-    assert n < 64 or not torch.equal(other, masks[0])
-
-
-@pytest.mark.parametrize("p", [0.05, 0.5, 0.9])
-def test_keep_rate_and_chunk_independence(p):
-    n = 4 * rm._CHUNK
-    m = rm.keep_mask([n], p, CPU).double()
-    tol = 6 * (p * (1 - p) / n) ** 0.5
-    assert abs(m.mean().item() - (1 - p)) < tol
-    # chunks are drawn from separate generator states: no chunk repeats another
-    parts = m.view(4, -1)
-    assert all(not torch.equal(parts[i], parts[j]) for i in range(4) for j in range(i))
-    # neighbouring elements (the two halves of one 64-bit draw) are uncorrelated
-    c = ((m[0::2] - (1 - p)) * (m[1::2] - (1 - p))).mean().item() / (p * (1 - p))
-    assert abs(c) < 6 / (n / 2) ** 0.5
-
-
-@pytest.mark.parametrize("dtype", [torch.float32, torch.float64, torch.bfloat16])
-def test_scaled_mask_is_the_keep_mask_scaled(dtype):
+def test_seeded_masks_repeat_and_keep_the_rate():
     paddle.seed(3)
-    scaled = rm.scaled_keep_mask([300, 1001], 0.2, dtype, CPU)
+    a = rm.keep_mask([300, 1001], 0.2, CPU)
     paddle.seed(3)
-    keep = rm.keep_mask([300, 1001], 0.2, CPU)
-    assert scaled.dtype == dtype and scaled.shape == keep.shape
-    assert torch.equal(scaled, keep.to(dtype) * torch.tensor(1.25, dtype=dtype))
+    b = rm.keep_mask([300, 1001], 0.2, CPU)
+    assert torch.equal(a, b)
+    n = a.numel()
+    assert abs(a.double().mean().item() - 0.8) < 6 * (0.16 / n) ** 0.5
+    assert not torch.equal(rm.keep_mask([300, 1001], 0.2, CPU), a)
 
 
-def test_edge_probabilities():
+def test_op_seed_uses_a_fresh_engine():
+    a = rm.keep_mask([64], 0.5, CPU, seed=42)
+    b = rm.keep_mask([64], 0.5, CPU, seed=42)
+    assert torch.equal(a, b)
+    ref = canonical(Engine.from_op_seed(42), 64) >= np.float32(0.5)
+    assert np.array_equal(a.numpy(), ref)
+
+
+def test_edge_probabilities_still_draw():
+    paddle.seed(1)
     assert rm.keep_mask([5], 0.0, CPU).all()
     assert not rm.keep_mask([5], 1.0, CPU).any()
-    assert torch.equal(rm.scaled_keep_mask([4], 0.0, torch.float32, CPU), torch.ones(4))
+    assert int(cpu_engine().take(1)[0]) == int(Engine.from_seed(1).take(11)[-1])
+    assert rm.keep_mask([0, 3], 0.5, CPU).shape == (0, 3)
 
 
-def test_concurrent_callers_get_valid_masks():
-    results, errors = [], []
-
-    def work():
-        try:
-            for _ in range(5):
-                results.append(rm.keep_mask([2 * rm._CHUNK + 5], 0.5, CPU).double().mean().item())
-        except Exception as e:  # pragma: no cover - reported below
-            errors.append(e)
-
-    ts = [threading.Thread(target=work) for _ in range(3)]
-    for t in ts:
-        t.start()
-    for t in ts:
-        t.join()
-    assert not errors and len(results) == 15
-    assert all(abs(r - 0.5) < 0.01 for r in results)
+def test_divisor_and_scalars_are_rounded_as_paddle_rounds_them():
+    assert rm.dropout_divisor(0.3, torch.float64) == float(np.float32(1) - np.float32(0.3))
+    d32 = torch.tensor(float(np.float32(1) - np.float32(0.3)))
+    assert rm.dropout_divisor(0.3, torch.bfloat16) == float(d32.to(torch.bfloat16))
+    assert rm.as_scalar(1.9, torch.int64) == 1
+    for dt in (torch.float16, torch.bfloat16, torch.float32):
+        for v in (1 / 3, -2098.99995, 1.428571, 1e-5):
+            assert rm.as_scalar(v, dt) == float(torch.tensor(v, dtype=torch.float64).to(dt))
 
 
-def test_small_masks_are_seeded_and_keep_the_rate():
-    import pagaie as paddle
-    from pagaie._ops._random_mask import _SMALL, keep_mask, scaled_keep_mask
-    shape = (32, 64)   # under _SMALL elements: torch's integer draws
-    assert 32 * 64 <= _SMALL
-    paddle.seed(5)
-    a = keep_mask(shape, 0.3, torch.device("cpu"))
-    paddle.seed(5)
-    b = keep_mask(shape, 0.3, torch.device("cpu"))
-    assert torch.equal(a, b) and 0.62 < a.float().mean().item() < 0.78
-    s = scaled_keep_mask(shape, 0.5, torch.float32, torch.device("cpu"))
-    assert set(s.unique().tolist()) <= {0.0, 2.0}
+def test_upscale_kept_divides_and_zeroes():
+    x = torch.tensor([1.0, float("nan"), -3.0, float("inf")])
+    keep = torch.tensor([True, False, True, False])
+    out = rm.upscale_kept(x, keep, 0.3)
+    d = np.float32(1) - np.float32(0.3)
+    assert out.tolist() == [float(np.float32(1) / d), 0.0, float(np.float32(-3) / d), 0.0]
+    assert rm.upscale_kept(torch.tensor([3, 4]), torch.tensor([True, False]), 0.5).tolist() == [6, 0]
 
 
-@pytest.mark.parametrize("n", [100, rm._CHUNK + 5])
-@pytest.mark.parametrize("dtype", [torch.float32, torch.float64, torch.bfloat16])
-def test_the_compilers_fill_op_writes_the_eager_mask(n, dtype):
+@pytest.mark.parametrize("n", [1, 100, 70001])
+def test_the_compilers_fill_op_writes_the_eager_mask(n):
     # the opaque op the compiled executor calls fills its buffer with the mask eager draws
     paddle.seed(5)
-    ref = rm.scaled_keep_mask([n], 0.2, dtype, CPU)
-    out = torch.full((n,), -1.0, dtype=dtype)
+    ref = rm.keep_mask([n], 0.2, CPU)
+    after = cpu_engine().peek(1)[0]
+    out = torch.ones(n, dtype=torch.bool)
     paddle.seed(5)
-    torch.ops.pagaie.fill_scaled_keep_mask_(out, 0.2)
-    assert torch.equal(out, ref)
+    torch.ops.pagaie.fill_keep_mask_(out, 0.2, 0)
+    assert torch.equal(out, ref) and cpu_engine().peek(1)[0] == after
+
+
+def test_keep_mask_under_torch_compile_draws_from_the_engine():
+    def f(x):
+        return rm.upscale_kept(x, rm.keep_mask(x.shape, 0.4, x.device), 0.4)
+
+    x = torch.randn(33, 7)
+    paddle.seed(2)
+    ref = f(x)
+    compiled = torch.compile(f, backend="eager", fullgraph=True)
+    paddle.seed(2)
+    a = compiled(x)
+    b = compiled(x)  # a second call draws new words, not the same mask
+    assert torch.equal(a, ref) and not torch.equal(a, b)

@@ -11,14 +11,19 @@ as the C++ loop would, so the engine is left where Paddle's would be.
 - ``uniform_real_distribution``: ``u * (b - a) + a`` in the result type.
 - ``normal_distribution``: Marsaglia's polar method; each accepted pair of uniforms gives
   two values, the second kept for the next call (one distribution object per kernel call,
-  so an odd count leaves the last one unused).
+  so an odd count leaves the last one unused). Float32's logarithm is glibc's ``logf``
+  (:mod:`pagaie._ops._libm`), so float32 values are Paddle's bit for bit; float64 ones can
+  differ in the last bit now and then (numpy's double log is not glibc's).
 - ``uniform_int_distribution``: Lemire's multiply-and-reject on 128-bit products.
 """
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 
 from pagaie._core.mt64 import Engine
+from pagaie._ops._libm import logf
 
 __all__ = ["canonical", "uniform_real", "normal", "uniform_int", "uniform_ints", "keep_words"]
 
@@ -58,14 +63,18 @@ def normal(engine: Engine, n: int, mean: float, std: float, dtype=np.float32) ->
     while done < pairs:
         need = pairs - done
         words = engine.peek(2 * (need + need // 3 + 16))
-        u = _to_unit(words, dt)
-        # x = T(2) * u - 1.0: the subtraction is in double, then stored as T
-        v = ((dt.type(2) * u).astype(np.float64) - 1.0).astype(dt)
+        v = _to_unit(words, dt)
+        # x = T(2) * u - 1.0 is computed in double and stored as T; 2u is exact, and so is
+        # 2u - 1 where 2u >= 0.5 (Sterbenz), else it is one rounding of the exact value:
+        # computing it in T gives the same numbers
+        v *= dt.type(2)
+        v -= dt.type(1)
         x, y = v[0::2], v[1::2]
         r2 = x * x + y * y
         ok = np.flatnonzero((r2 <= 1.0) & (r2 != 0.0))[:need]
         x, y, r2 = x[ok], y[ok], r2[ok]
-        mult = np.sqrt((dt.type(-2) * np.log(r2.astype(np.float64)).astype(dt)) / r2)
+        log_r2 = logf(r2) if dt == np.float32 else np.log(r2)
+        mult = np.sqrt((dt.type(-2) * log_r2) / r2)
         out[2 * done:2 * (done + ok.size):2] = y * mult
         out[2 * done + 1:2 * (done + ok.size):2] = x * mult
         engine.skip(2 * (int(ok[-1]) + 1) if ok.size == need else words.size)
@@ -144,6 +153,7 @@ def keep_words(engine: Engine, n: int, p: float) -> np.ndarray:
     return engine.take(n) >= _word_threshold(float(np.float32(p)))
 
 
+@functools.lru_cache(maxsize=256)
 def _word_threshold(p: float) -> np.uint64:
     """The least 64-bit word whose float32 uniform is >= ``p``."""
     lo, hi = 0, (1 << 64) - 1

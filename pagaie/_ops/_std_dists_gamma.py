@@ -19,8 +19,6 @@ C library's own (``logf``, ``powf``, ``lgamma``...), as the kernels call them.
 """
 from __future__ import annotations
 
-import ctypes
-import ctypes.util
 import math
 import struct
 
@@ -31,36 +29,8 @@ from pagaie._ops._std_dists import _to_unit
 
 __all__ = ["standard_gamma", "poisson", "binomial"]
 
-def _load_libm():
-    # Paddle's kernels call the C library's float and double functions; where no C math
-    # library can be loaded (not glibc-like), Python's own (double) ones stand in, rounded
-    # to float for the float variants, which can differ from Paddle by an ulp.
-    try:
-        return ctypes.CDLL(ctypes.util.find_library("m") or "libm.so.6")
-    except OSError:
-        return None
-
-
-_libm = _load_libm()
-
-
-def _fn(name: str, ctype, nargs: int, fallback):
-    f = getattr(_libm, name, None) if _libm is not None else None
-    if f is None:
-        if ctype is ctypes.c_float:
-            return lambda *a: struct.unpack("f", struct.pack("f", fallback(*a)))[0]
-        return fallback
-    f.restype = ctype
-    f.argtypes = [ctype] * nargs
-    return f
-
-
-_logf, _powf, _log1pf = _fn("logf", ctypes.c_float, 1, math.log), \
-    _fn("powf", ctypes.c_float, 2, math.pow), _fn("log1pf", ctypes.c_float, 1, math.log1p)
-_log, _pow, _log1p, _exp = _fn("log", ctypes.c_double, 1, math.log), \
-    _fn("pow", ctypes.c_double, 2, math.pow), _fn("log1p", ctypes.c_double, 1, math.log1p), \
-    _fn("exp", ctypes.c_double, 1, math.exp)
-_lgamma = _fn("lgamma", ctypes.c_double, 1, math.lgamma)
+from pagaie._ops._libm import exp as _exp, lgamma as _lgamma, log as _log, log1p as _log1p, \
+    log1pf as _log1pf, logf_scalar as _logf, pow as _pow, powf as _powf
 
 _F = struct.Struct("f")
 _FLT_MAX = float(np.finfo(np.float32).max)

@@ -7,14 +7,16 @@ float mask, the mask multiply, and in the backward the mask multiply and the
 activation's gradient, and autograd keeps three copies of it (the activation's input,
 the mask and the dropout's output). This op does the elementwise work in place.
 
-For ``relu`` the dropout's ``1 / (1 - p)`` rides on the first GEMM (relu commutes
-with a positive scale) and the one saved activation gives the backward its mask too:
-an element passed both relu and dropout exactly when it is positive, so the backward
-is a single ``threshold_backward``. Other activations keep their input and the
-boolean keep-mask, and the backward differentiates the activation.
+Dropout is Paddle's: kept values are divided by ``1 - p`` (in place), dropped ones are 0,
+and the gradient is ``where(keep, grad, 0) / (1 - p)``. For ``relu`` the one saved
+activation gives the backward its mask too: an element passed both relu and dropout
+exactly when it is positive, so the backward is a single ``threshold_backward`` and a
+division. Other activations keep their input and the boolean keep-mask, and the backward
+differentiates the activation.
 
 The keep-mask is drawn in one call for the whole ``tokens x ffn_dim`` shape, as the
-unfused ``dropout`` draws it, so a seeded program gives the same mask fused or not.
+unfused ``dropout`` draws it, so a seeded program gives the same mask (and, on the CPU,
+the same values as Paddle's unfused ops) fused or not.
 The op is created by the ``fuse_feedforward`` pass; it is not part of Paddle's namespace.
 """
 from __future__ import annotations
@@ -24,18 +26,14 @@ from typing import Any
 import torch
 
 from pagaie._core.registry import defop
-from pagaie._ops._random_mask import keep_mask, scaled_keep_mask
+from pagaie._ops._random_mask import dropout_divisor, keep_mask, upscale_kept
 from pagaie._ops.fused import _act
 
 __all__: list[str] = []
 
-def _linear(x: torch.Tensor, w: torch.Tensor, b: torch.Tensor | None,
-            scale: float = 1.0) -> torch.Tensor:
-    """``scale * (x @ w + b)``, the scale and the bias folded into the GEMM."""
-    if b is not None:
-        return torch.addmm(b, x, w, beta=scale, alpha=scale)
-    out = torch.mm(x, w)
-    return out if scale == 1.0 else out.mul_(scale)
+def _linear(x: torch.Tensor, w: torch.Tensor, b: torch.Tensor | None) -> torch.Tensor:
+    """``x @ w + b``, the bias folded into the GEMM."""
+    return torch.mm(x, w) if b is None else torch.addmm(b, x, w)
 
 
 def _dropout_keep_mask(shape: tuple, p: float, like: torch.Tensor) -> torch.Tensor:
@@ -50,18 +48,20 @@ class _FeedForward(torch.autograd.Function):
     def forward(ctx: Any, x2: torch.Tensor, w1: torch.Tensor, b1: torch.Tensor | None,
                 w2: torch.Tensor, b2: torch.Tensor | None, p: float, act: str | None,
                 act_kwargs: dict | None) -> torch.Tensor:
-        s = 1.0 / (1.0 - p)
-        keep = _dropout_keep_mask((x2.shape[0], w1.shape[1]), p, x2)
+        d = dropout_divisor(p, x2.dtype)
+        # p = 0: no dropout and no draw (Paddle's dropout returns its input)
+        keep = _dropout_keep_mask((x2.shape[0], w1.shape[1]), p, x2) if p else None
         relu = act == "relu" and not act_kwargs
         zero = torch.zeros((), dtype=x2.dtype, device=x2.device)
         if relu:
-            a = _linear(x2, w1, b1, s).relu_()
+            a = _linear(x2, w1, b1).relu_()
             h = None
         else:
             h = _linear(x2, w1, b1)
-            a = _act(h, act, None, act_kwargs).mul_(s)
-        torch.where(keep, a, zero, out=a)
-        ctx.act, ctx.act_kwargs, ctx.scale, ctx.relu = act, act_kwargs, s, relu
+            a = _act(h, act, None, act_kwargs)
+        if keep is not None:
+            torch.where(keep, a.div_(d), zero, out=a)
+        ctx.act, ctx.act_kwargs, ctx.divisor, ctx.relu = act, act_kwargs, d, relu
         ctx.save_for_backward(x2, w1, w2, a, *(() if relu else (h, keep)))
         return _linear(a, w2, b2)
 
@@ -73,18 +73,18 @@ class _FeedForward(torch.autograd.Function):
         gb2 = gy.sum(0) if need_b2 else None
         ga = torch.mm(gy, w2.t())
         if ctx.relu:
-            # a > 0 exactly where relu and dropout both let the element through; the
-            # dropout scale rode on the first GEMM, so its gradients carry it too
+            # a > 0 exactly where relu and dropout both let the element through
             gh = torch.ops.aten.threshold_backward.grad_input(ga, a, 0, grad_input=ga)
-            s1 = ctx.scale
+            if ctx.divisor != 1.0:
+                gh.div_(ctx.divisor)
         else:
             h, keep = rest
-            ga = torch.where(keep, ga, 0.0).mul_(ctx.scale)
+            if keep is not None:
+                ga = torch.where(keep, ga, 0.0).div_(ctx.divisor)
             gh = _act_backward(ga, h, ctx.act, ctx.act_kwargs)
-            s1 = 1.0
-        gx = _scaled(torch.mm(gh, w1.t()), s1) if need_x else None
-        gw1 = _scaled(torch.mm(x2.t(), gh), s1) if need_w1 else None
-        gb1 = _scaled(gh.sum(0), s1) if need_b1 else None
+        gx = torch.mm(gh, w1.t()) if need_x else None
+        gw1 = torch.mm(x2.t(), gh) if need_w1 else None
+        gb1 = gh.sum(0) if need_b1 else None
         return gx, gw1, gb1, gw2, gb2, None, None, None
 
 
@@ -101,10 +101,6 @@ def _act_backward(grad: torch.Tensor, h: torch.Tensor, act: str | None,
         hd = h.detach().requires_grad_()
         out = _act(hd, act, None, act_kwargs)
     return torch.autograd.grad(out, hd, grad)[0]
-
-
-def _scaled(t: torch.Tensor, s: float) -> torch.Tensor:
-    return t if s == 1.0 else t.mul_(s)
 
 
 @defop(amp="white", method=False, impure=True)
@@ -151,7 +147,9 @@ def fused_feedforward_dropout(x, weight1, bias1=None, weight2=None, bias2=None, 
     if torch.compiler.is_compiling():
         # The compiler fuses the plain composition itself (same mask draw).
         h = _act(_linear(x2, weight1, bias1), act, None, act_kwargs)
-        y = _linear(h * scaled_keep_mask(h.shape, p, h.dtype, h.device), weight2, bias2)
+        if p:
+            h = upscale_kept(h, keep_mask(h.shape, p, h.device), p)
+        y = _linear(h, weight2, bias2)
     else:
         y = _FeedForward.apply(x2, weight1, bias1, weight2, bias2, p, act, act_kwargs)
     return y.reshape(*lead, y.shape[-1]) if len(lead) != 1 else y

@@ -120,10 +120,23 @@ def rrelu(x, lower=1.0 / 8.0, upper=1.0 / 3.0, training=True, name=None):
     if upper < lower:
         raise ValueError(f"paddle.nn.functional.rrelu: lower should not be greater than upper, but "
                          f"received lower {lower}, upper {upper}")
-    if not training:
-        return torch.where(x >= 0, x, x * ((lower + upper) / 2.0))
-    slope = torch.empty_like(x).uniform_(lower, upper)
-    return torch.where(x >= 0, x, x * slope)
+    import numpy as np
+    from pagaie._core.random import cpu_engine
+    from pagaie._ops._random_mask import as_scalar
+    from pagaie._ops._std_dists import uniform_real
+    if not training:  # Paddle's middle slope, (lower + upper) / 2 in float32
+        mid = (np.float32(lower) + np.float32(upper)) / np.float32(2)
+        return torch.where(x >= 0, x, x * as_scalar(float(mid), x.dtype))
+    neg = x < 0
+    if x.device.type != "cpu" or torch.compiler.is_compiling():
+        slope = torch.empty_like(x).uniform_(lower, upper)
+        return torch.where(neg, x * slope, x)
+    # Paddle's kernel draws a float32 slope for each negative element (not for NaN), in
+    # element order
+    slopes = uniform_real(cpu_engine(), int(neg.sum()), lower, upper, np.float32)
+    slope = torch.ones_like(x)
+    slope[neg] = torch.from_numpy(slopes).to(x.dtype)
+    return torch.where(neg, x * slope, x)
 
 
 def _elu(x, alpha):
@@ -516,10 +529,28 @@ def swiglu(x, y=None, name=None):
     return F.silu(x) * y
 
 
+def _gumbel_noise(x: torch.Tensor) -> torch.Tensor:
+    """Gumbel noise shaped like ``x``. On the CPU it is what Paddle's kernel draws: one
+    ``uniform_real_distribution(1e-5, 1)`` value per element from Paddle's engine, in
+    float32 (float64 for float64 input), then ``-log(-log(u))``."""
+    import numpy as np
+    from pagaie._core.random import cpu_engine
+    from pagaie._ops import _std_dists_misc as _sdm
+    if x.device.type == "cpu" and x.is_floating_point() and not torch.compiler.is_compiling():
+        work = np.float64 if x.dtype == torch.float64 else np.float32
+        g = _sdm.gumbel(cpu_engine(), x.numel(), work)
+        return torch.from_numpy(g).reshape(x.shape).to(x.dtype)
+    return -torch.log(torch.empty_like(x).exponential_())
+
+
 @defop(paddle_types=("gumbel_softmax", "pd_op.gumbel_softmax"), method=False)
 def gumbel_softmax(x, temperature=1.0, hard=False, axis=-1, name=None):
-    """Sample from the Gumbel-softmax distribution over ``axis``; ``hard`` returns
-    one-hot samples whose gradient is the soft sample's (straight-through).
+    """Sample from the Gumbel-softmax distribution over ``axis``: ``softmax((x + g) /
+    temperature)`` with Gumbel noise ``g``; ``hard`` returns the one-hot of its argmax.
+
+    The gradient is Paddle's kernel's: the softmax's gradient with respect to its input,
+    taken through the output, so it omits the ``1 / temperature`` factor, and it is zero
+    for ``hard`` samples (the softmax gradient through a one-hot vanishes).
 
     Examples:
         >>> import pagaie as paddle
@@ -530,11 +561,13 @@ def gumbel_softmax(x, temperature=1.0, hard=False, axis=-1, name=None):
     if temperature <= 0:
         raise ValueError(f"paddle.nn.functional.gumbel_softmax: temperature must be positive, but "
                          f"received {temperature}")
-    g = -torch.log(torch.empty_like(x).exponential_())
-    y = torch.softmax((x + g) / temperature, dim=axis)
+    if x.numel() == 0:
+        return x.clone()
+    y = torch.softmax((x + _gumbel_noise(x)) / temperature, dim=axis)
+    delta = y - y.detach()      # zero, carrying the softmax's gradient
     if not hard:
-        return y
+        return y.detach() + delta * temperature
     idx = y.argmax(dim=axis, keepdim=True)
     onehot = torch.zeros_like(y).scatter_(axis, idx, 1.0)
-    return onehot - y.detach() + y
+    return onehot + delta * 0.0
 

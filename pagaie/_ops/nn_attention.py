@@ -11,7 +11,7 @@ import torch
 import torch.nn.functional as F
 
 from pagaie._core.registry import defop
-from pagaie._ops._random_mask import scaled_keep_mask
+from pagaie._ops._random_mask import keep_mask, upscale_kept
 
 __all__ = ["scaled_dot_product_attention", "flash_attn_qkvpacked", "flash_attn_varlen_qkvpacked",
            "sparse_attention"]
@@ -42,15 +42,14 @@ def attention_bhsd(q, k, v, mask=None, dropout_p=0.0, causal=False, scale=None):
 
 
 def _attention_with_dropout_cpu(q, k, v, mask, dropout_p, causal, scale):
-    """The attention core with dropout on the weights, spelled out.
+    """The attention core with dropout on the weights, spelled out as Paddle's CPU attention
+    is (``softmax((q * scale) k^T + mask)``, then ``dropout``), drawing Paddle's mask.
 
-    torch's CPU flash kernel takes no dropout, and its fallback draws the mask with the
-    Bernoulli sampler; the integer-bit mask of :func:`scaled_keep_mask` is about three times
-    cheaper. Rows with no allowed key give zeros, as the fused kernels do.
+    Rows with no allowed key give zeros, as the fused kernels do.
     """
     if scale is None:
         scale = q.shape[-1] ** -0.5 if q.shape[-1] else 1.0
-    scores = torch.matmul(q, k.transpose(-1, -2)).mul_(scale)
+    scores = torch.matmul(q * scale, k.transpose(-1, -2))
     if causal:
         lq, lk = scores.shape[-2], scores.shape[-1]
         mask = torch.ones(lq, lk, dtype=torch.bool, device=q.device).tril(lk - lq)
@@ -60,8 +59,14 @@ def _attention_with_dropout_cpu(q, k, v, mask, dropout_p, causal, scale):
         weights = _safe_softmax(scores)
     else:
         weights = torch.softmax(scores, -1)
-    weights = weights * scaled_keep_mask(weights.shape, dropout_p, weights.dtype, weights.device)
-    return torch.matmul(weights, v)
+    return torch.matmul(_drop_weights(weights, dropout_p), v)
+
+
+def _drop_weights(w, p):
+    """``dropout(w, p)`` in training mode: Paddle's mask and division on the CPU."""
+    if w.is_cuda:
+        return F.dropout(w, p, True)
+    return upscale_kept(w, keep_mask(w.shape, p, w.device), p)
 
 
 def _safe_softmax(scores):
@@ -175,8 +180,9 @@ def flash_attn_qkvpacked(qkv, dropout=0.0, causal=False, return_softmax=False, *
     p = float(dropout) if training else 0.0
     if return_softmax:
         w = _weights(q, k, None, causal, scale)
-        out = torch.matmul(F.dropout(w, p) if p else w, v).transpose(1, 2)
-        return out, w
+        wd = _drop_weights(w, p) if p else w
+        # Paddle's CPU attention returns the weights after dropout, its GPU kernel before
+        return torch.matmul(wd, v).transpose(1, 2), (w if w.is_cuda else wd)
     return attention_bhsd(q, k, v, None, p, bool(causal), scale).transpose(1, 2), None
 
 

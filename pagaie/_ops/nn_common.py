@@ -5,11 +5,12 @@ Not a top-level family: these records are exported by ``pagaie.nn.functional``.
 """
 from __future__ import annotations
 
+import numpy as np
 import torch
 import torch.nn.functional as F
 
 from pagaie._core.registry import defop
-from pagaie._ops._random_mask import keep_mask, scaled_keep_mask
+from pagaie._ops._random_mask import as_scalar, dropout_divisor, keep_mask, upscale_kept
 
 __all__ = ["linear", "bilinear", "dropout", "dropout1d", "dropout2d", "dropout3d", "alpha_dropout",
            "feature_alpha_dropout", "embedding", "one_hot", "cosine_similarity", "pairwise_distance",
@@ -89,13 +90,16 @@ def _check_p(p, api):
 def dropout(x, p=0.5, axis=None, training=True, inplace=False, mode="upscale_in_train", name=None):
     """Randomly zero elements with probability ``p``.
 
+    On the CPU the mask is Paddle's: one draw per element (per mask element with ``axis``)
+    from the generator :func:`paddle.seed` seeds, so a seeded run drops what Paddle drops.
+
     Args:
         x (Tensor): input.
         p (float): drop probability in [0, 1]. Default 0.5.
         axis (int|list, optional): drop whole slices: the mask varies only along these axes.
         training (bool): apply dropout (True) or the inference rule (False).
         inplace (bool): accepted; the result is a new tensor.
-        mode (str): 'upscale_in_train' (scale kept values by 1/(1-p) while training) or
+        mode (str): 'upscale_in_train' (divide kept values by 1-p while training) or
             'downscale_in_infer' (scale by 1-p at inference).
         name (str, optional): unused.
 
@@ -109,6 +113,9 @@ def dropout(x, p=0.5, axis=None, training=True, inplace=False, mode="upscale_in_
         [[1.0, 1.0, 1.0], [1.0, 1.0, 1.0]]
         >>> paddle.nn.functional.dropout(x, 0.5, training=False, mode='downscale_in_infer').tolist()
         [[0.5, 0.5, 0.5], [0.5, 0.5, 0.5]]
+        >>> _ = paddle.seed(1)
+        >>> sorted(set(paddle.nn.functional.dropout(x, 0.5).numpy().ravel().tolist()))
+        [0.0, 2.0]
     """
     p = _check_p(p, "dropout")
     if p == 0:
@@ -118,28 +125,50 @@ def dropout(x, p=0.5, axis=None, training=True, inplace=False, mode="upscale_in_
                          f"'upscale_in_train', but received {mode!r}")
     if axis is not None and not isinstance(axis, (int, list, tuple)):
         raise TypeError("paddle.nn.functional.dropout: datatype of axis argument should be int or list")
-    if not training:
-        return x * (1.0 - p) if mode == "downscale_in_infer" else x
-    if p == 1.0:
-        return x * 0 if x.dtype is not torch.bool else x & False
+    upscale = mode == "upscale_in_train"
     if axis is None:
-        if mode == "upscale_in_train" and x.is_floating_point():
-            if x.is_cuda:
-                return torch.nn.functional.dropout(x, p, True)  # one fused kernel
-            return x * scaled_keep_mask(x.shape, p, x.dtype, x.device)
-        mask_shape = x.shape
-    else:
-        axes = [axis] if isinstance(axis, int) else list(axis)
-        if len(axes) > x.dim():
-            raise ValueError(f"paddle.nn.functional.dropout: length of axis should not be greater than "
-                             f"dimensions of x:{x.dim()}, but get length of axis: {len(axes)}")
-        if min(axes) < 0 or max(axes) > x.dim() - 1:
-            raise ValueError("paddle.nn.functional.dropout: axis value should be greater than or equal to 0 "
-                             f"and less than dimensions of x:{x.dim()}, but get axis value:{max(axes)} ")
-        mask_shape = [x.shape[i] if i in axes else 1 for i in range(x.dim())]
-    keep = keep_mask(mask_shape, p, x.device).to(x.dtype)
-    out = x * keep / (1.0 - p) if mode == "upscale_in_train" else x * keep
-    return out if out.dtype is x.dtype else out.to(x.dtype)  # integer inputs stay integer
+        return _dropout_elements(x, p, training, upscale)
+    axes = [axis] if isinstance(axis, int) else list(axis)
+    if len(axes) > x.dim():
+        raise ValueError(f"paddle.nn.functional.dropout: length of axis should not be greater than "
+                         f"dimensions of x:{x.dim()}, but get length of axis: {len(axes)}")
+    if min(axes) < 0 or max(axes) > x.dim() - 1:
+        raise ValueError("paddle.nn.functional.dropout: axis value should be greater than or equal to 0 "
+                         f"and less than dimensions of x:{x.dim()}, but get axis value:{max(axes)} ")
+    return _dropout_slices(x, p, axes, training, upscale)
+
+
+def _dropout_elements(x, p, training, upscale):
+    """Paddle's dropout kernel: a mask element per element of ``x``."""
+    if not training:
+        return x if upscale else x * dropout_divisor(p, x.dtype)
+    if np.float32(p) == 1:  # the kernel zeroes the output without drawing
+        if x.dtype is torch.bool:
+            return x & False
+        return torch.where(torch.zeros((), dtype=torch.bool, device=x.device), x, 0)
+    if x.is_cuda and upscale and x.is_floating_point():
+        return F.dropout(x, p, True)  # one fused kernel
+    keep = keep_mask(x.shape, p, x.device)
+    if upscale:
+        return upscale_kept(x, keep, p)
+    out = torch.where(keep, x, 0)
+    return out if out.dtype is x.dtype else out.to(x.dtype)
+
+
+def _dropout_slices(x, p, axes, training, upscale):
+    """Paddle's dropout with ``axis`` (a composite there): a uniform draw per element of the
+    mask shape, ``x`` scaled by ``1/(1-p)`` and multiplied by the broadcast mask."""
+    if not training:
+        return x if upscale else x * as_scalar(1.0 - p, x.dtype) + 0   # paddle.scale
+    if x.dtype is torch.bool:
+        return x & keep_mask([x.shape[i] if i in axes else 1 for i in range(x.dim())], p, x.device) \
+            if p < 1 else x & False
+    if p == 1.0:
+        return x * 0 + 0
+    keep = keep_mask([x.shape[i] if i in axes else 1 for i in range(x.dim())], p, x.device)
+    scaled = x * as_scalar(1.0 / (1.0 - p), x.dtype) + 0 if upscale else x
+    out = scaled * keep.to(x.dtype)
+    return out if out.dtype is x.dtype else out.to(x.dtype)
 
 
 def _channel_dropout(x, p, training, data_format, nd, api):
@@ -152,14 +181,19 @@ def _channel_dropout(x, p, training, data_format, nd, api):
         raise ValueError(f"paddle.nn.functional.{api}: Attr(data_format) should be '{fmts[0]}' or "
                          f"'{fmts[1]}'. Received Attr(data_format): {data_format}.")
     batched = x.dim() == nd + 2
-    axes = ([0, 1] if data_format == fmts[0] else [0, nd + 1]) if batched else \
-        ([0] if data_format == fmts[0] else [nd])
+    if nd == 1:  # Paddle's dropout1d masks channels only, shared over the batch
+        axes = [1] if batched else [0]
+    else:
+        axes = ([0, 1] if data_format == fmts[0] else [0, nd + 1]) if batched else \
+            ([0] if data_format == fmts[0] else [nd])
     return dropout.op_record.kernel(x, p, axes, training, False, "upscale_in_train")
 
 
 @defop(paddle_types=("dropout1d",), method=False)
 def dropout1d(input, p=0.5, training=True, inplace=False):
     """Zero whole channels of ``[N, C, L]`` (or ``[C, L]``) inputs with probability ``p``.
+
+    As in Paddle, a batched input draws one decision per channel, shared by every sample.
 
     Examples:
         >>> import pagaie as paddle
@@ -199,17 +233,23 @@ _SELU_SCALE = 1.0507009873554804934193349852946
 
 
 def _alpha_dropout(x, p, training, mask_shape, api):
+    # Paddle's composite: a uniform draw per mask element (also when p is 0), dropped
+    # values set to SELU's saturation -alpha*scale, then the affine correction a*y + b
     p = _check_p(p, api)
-    if not training or p == 0:
+    if not training:
         return x
+    if x.dtype is torch.bool:
+        return x & keep_mask(mask_shape, p, x.device) if p < 1 else x & False
     if p == 1:  # every value dropped (the affine correction is undefined there)
-        return x * 0 if x.dtype is not torch.bool else x & False
+        return x * 0 + 0
     alpha_p = -_SELU_ALPHA * _SELU_SCALE
     a = ((1 - p) * (1 + p * alpha_p ** 2)) ** -0.5
     b = -a * alpha_p * p
-    keep = keep_mask(mask_shape, p, x.device).to(x.dtype)
-    out = a * (x * keep + alpha_p * (1 - keep)) + b
-    return out if out.dtype is x.dtype else out.to(x.dtype)  # integer inputs stay integer
+    dt = x.dtype
+    keep = keep_mask(mask_shape, p, x.device).to(dt)
+    y = x * keep + (1 - keep) * as_scalar(alpha_p, dt)
+    out = y * as_scalar(a, dt) + as_scalar(b, dt)
+    return out if out.dtype is dt else out.to(dt)  # integer inputs stay integer
 
 
 @defop(paddle_types=("alpha_dropout",), method=False)

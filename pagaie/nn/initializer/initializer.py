@@ -1,12 +1,22 @@
 """The Initializer base and the distribution initializers (constant, normal, uniform,
-Xavier, Kaiming). An initializer fills a parameter in place: ``init(param)``."""
+Xavier, Kaiming). An initializer fills a parameter in place: ``init(param)``.
+
+On the CPU the random initializers draw what Paddle's CPU kernels draw (``uniform``,
+``gaussian``, ``truncated_gaussian_random``) from Paddle's engine
+(:func:`pagaie._core.random.cpu_engine`), so after ``paddle.seed(s)`` a model built layer
+by layer gets Paddle's very parameters, and the random calls after it continue Paddle's
+stream. Elsewhere (GPU, compiled code) they use torch's samplers.
+"""
 from __future__ import annotations
 
 import math
-from typing import Any
+from typing import Any, Callable
 
 import numpy as np
 import torch
+
+from pagaie._core.random import cpu_engine
+from pagaie._ops import _std_dists_init as _dists
 
 __all__ = ["Initializer", "Constant", "Normal", "TruncatedNormal", "Uniform", "XavierNormal",
            "XavierUniform", "KaimingNormal", "KaimingUniform", "calculate_gain",
@@ -67,6 +77,28 @@ def _sample(t: torch.Tensor, make) -> None:
         make(t)
 
 
+def _on_paddle_engine(t: torch.Tensor) -> bool:
+    """Whether ``t`` is filled from Paddle's CPU engine (else from torch's samplers)."""
+    return t.device.type == "cpu" and not t.is_complex() and not torch.compiler.is_compiling()
+
+
+def _draw(t: torch.Tensor, seed: int, paddle_cpu: Callable, torch_fill: Callable) -> None:
+    """Fill ``t`` with random values.
+
+    On the CPU: ``paddle_cpu(engine, n, dtype)`` gives the ``n`` values Paddle's kernel
+    computes, in float64 for a float64 ``t`` and in float32 otherwise (the kernels of
+    float16/bfloat16 sample in float32 and cast, and Paddle has no integer ones); the
+    engine is Paddle's default one, or a fresh one for a non-zero ``seed``. Elsewhere
+    ``torch_fill(float tensor)`` fills it in place.
+    """
+    if _on_paddle_engine(t):
+        work = np.float64 if t.dtype == torch.float64 else np.float32
+        vals = paddle_cpu(cpu_engine(seed), t.numel(), np.dtype(work))
+        t.copy_(torch.from_numpy(vals).reshape(t.shape))
+    else:
+        _sample(t, torch_fill)
+
+
 class Constant(Initializer):
     """Fill with a constant ``value``.
 
@@ -102,11 +134,15 @@ class Normal(Initializer):
         True
     """
 
+    _seed = 0
+
     def __init__(self, mean: float = 0.0, std: float = 1.0, name: str | None = None) -> None:
         self._mean, self._std = mean, std
 
     def _fill(self, t: torch.Tensor) -> None:
-        _sample(t, lambda x: x.normal_(self._mean, self._std))
+        m, s = self._mean, self._std
+        _draw(t, self._seed, lambda e, n, dt: _dists.gaussian(e, n, m, s, dt),
+              lambda x: x.normal_(m, s))
 
 
 class TruncatedNormal(Initializer):
@@ -126,12 +162,16 @@ class TruncatedNormal(Initializer):
         True
     """
 
+    _seed = 0
+
     def __init__(self, mean: float = 0.0, std: float = 1.0, a: float = -2.0, b: float = 2.0,
                  name: str | None = None) -> None:
         self._mean, self._std, self._a, self._b = mean, std, a, b
 
     def _fill(self, t: torch.Tensor) -> None:
-        _sample(t, lambda x: torch.nn.init.trunc_normal_(x, self._mean, self._std, self._a, self._b))
+        m, s, a, b = self._mean, self._std, self._a, self._b
+        _draw(t, self._seed, lambda e, n, dt: _dists.truncated_normal(e, n, m, s, a, b, dt),
+              lambda x: torch.nn.init.trunc_normal_(x, m, s, a, b))
 
 
 class Uniform(Initializer):
@@ -155,8 +195,20 @@ class Uniform(Initializer):
                                  f"'high' ({high})")
         self._low, self._high = low, high
 
+    _seed = 0
+
     def _fill(self, t: torch.Tensor) -> None:
-        _sample(t, lambda x: x.uniform_(self._low, self._high))
+        _uniform(t, self._seed, self._low, self._high)
+
+
+def _uniform(t: torch.Tensor, seed: int, low: float, high: float) -> None:
+    _draw(t, seed, lambda e, n, dt: _dists.uniform(e, n, low, high, dt),
+          lambda x: x.uniform_(low, high))
+
+
+def _gaussian(t: torch.Tensor, seed: int, mean: float, std: float) -> None:
+    _draw(t, seed, lambda e, n, dt: _dists.gaussian(e, n, mean, std, dt),
+          lambda x: x.normal_(mean, std))
 
 
 class XavierUniform(Initializer):
@@ -176,6 +228,7 @@ class XavierUniform(Initializer):
     """
 
     _uniform = True
+    _seed = 0
 
     def __init__(self, fan_in: float | None = None, fan_out: float | None = None, gain: float = 1.0,
                  name: str | None = None) -> None:
@@ -185,12 +238,13 @@ class XavierUniform(Initializer):
         fi, fo = self._compute_fans(t.shape)
         fi = fi if self._fan_in is None else self._fan_in
         fo = fo if self._fan_out is None else self._fan_out
+        zero = 0 in (fi, fo)            # Paddle then draws zeros (still using the words)
         if self._uniform:
-            limit = self._gain * math.sqrt(6.0 / float(fi + fo))
-            _sample(t, lambda x: x.uniform_(-limit, limit))
+            limit = 0.0 if zero else self._gain * math.sqrt(6.0 / float(fi + fo))
+            _uniform(t, self._seed, -limit, limit)
         else:
-            std = self._gain * math.sqrt(2.0 / float(fi + fo))
-            _sample(t, lambda x: x.normal_(0.0, std))
+            std = 0.0 if zero else self._gain * math.sqrt(2.0 / float(fi + fo))
+            _gaussian(t, self._seed, 0.0, std)
 
 
 class XavierNormal(XavierUniform):
@@ -229,12 +283,16 @@ class KaimingNormal(Initializer):
     """
 
     _uniform = False
+    _seed = 0
 
     def __init__(self, fan_in: float | None = None, negative_slope: float = 0.0,
                  nonlinearity: str = "relu", mode: str = "fan_in") -> None:
         if mode not in ("fan_in", "fan_out"):
             raise ValueError(f"paddle.nn.initializer.{type(self).__name__}: 'mode' must be 'fan_in' "
                              f"or 'fan_out', but received {mode!r}")
+        if mode == "fan_out" and fan_in is not None:
+            raise ValueError(f"paddle.nn.initializer.{type(self).__name__}: 'mode' is 'fan_out', "
+                             "but 'fan_in' is set. Please set fan_in to None.")
         self._fan_in, self._slope, self._nonlin, self._mode = fan_in, negative_slope, nonlinearity, mode
 
     def _fill(self, t: torch.Tensor) -> None:
@@ -243,10 +301,9 @@ class KaimingNormal(Initializer):
         gain = calculate_gain(self._nonlin, self._slope)
         if self._uniform:
             limit = gain * math.sqrt(3.0 / float(fan))
-            _sample(t, lambda x: x.uniform_(-limit, limit))
+            _uniform(t, self._seed, -limit, limit)
         else:
-            std = gain / math.sqrt(float(fan))
-            _sample(t, lambda x: x.normal_(0.0, std))
+            _gaussian(t, self._seed, 0.0, gain / math.sqrt(float(fan)))
 
 
 class KaimingUniform(KaimingNormal):

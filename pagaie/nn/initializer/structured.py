@@ -7,7 +7,9 @@ from typing import Any
 import numpy as np
 import torch
 
-from pagaie.nn.initializer.initializer import Initializer, _sample
+from pagaie._core.random import cpu_engine
+from pagaie._ops import _std_dists_init as _dists
+from pagaie.nn.initializer.initializer import Initializer, _on_paddle_engine, _sample
 
 __all__ = ["Orthogonal", "Assign", "Dirac", "Bilinear"]
 
@@ -28,6 +30,8 @@ class Orthogonal(Initializer):
         True
     """
 
+    _seed = 0
+
     def __init__(self, gain: float = 1.0, name: str | None = None) -> None:
         self._gain = gain
 
@@ -36,9 +40,15 @@ class Orthogonal(Initializer):
             raise AssertionError("paddle.nn.initializer.Orthogonal: only tensors with 2 or more "
                                  f"dimensions can be initialized, but received shape {list(t.shape)}")
         rows, cols = t.shape[0], t.numel() // t.shape[0]
+        big, small = max(rows, cols), min(rows, cols)
 
         def make(x: torch.Tensor) -> None:
-            a = torch.randn(max(rows, cols), min(rows, cols), dtype=x.dtype, device=x.device)
+            if _on_paddle_engine(x):   # Paddle's gaussian draw, in the parameter's dtype
+                dt = np.float64 if x.dtype == torch.float64 else np.float32
+                a = torch.from_numpy(_dists.gaussian(cpu_engine(self._seed), big * small, 0.0, 1.0,
+                                                     np.dtype(dt)).reshape(big, small))
+            else:
+                a = torch.randn(big, small, dtype=x.dtype, device=x.device)
             q, r = torch.linalg.qr(a)
             q = q * torch.sign(torch.diagonal(r))
             if rows < cols:

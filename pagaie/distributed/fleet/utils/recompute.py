@@ -13,6 +13,7 @@ from typing import Any, Callable
 import torch
 from torch.utils.checkpoint import checkpoint
 
+from pagaie._core.random import default_generator
 from pagaie._core.tensor import Tensor, unwrap, wrap
 from pagaie.nn.layer.layers import Layer
 
@@ -55,6 +56,26 @@ def _as_torch(values: Any) -> Any:
     return unwrap(values) if isinstance(values, Tensor) else values
 
 
+def _replaying_cpu_draws(function: Any) -> Any:
+    """``function``, whose second and later calls (the recomputations) draw the CPU engine's
+    numbers the first call drew: torch's checkpoint restores only torch's generators, and
+    Paddle's CPU samplers draw from the engine of ``pagaie._core.random``."""
+    gen = default_generator(torch.device("cpu"))
+    first: list = []
+
+    def call(*args: Any, **kwargs: Any) -> Any:
+        if not first:
+            first.append(gen.get_state())
+            return function(*args, **kwargs)
+        now = gen.get_state()
+        gen.set_state(first[0])
+        try:
+            return function(*args, **kwargs)
+        finally:
+            gen.set_state(now)
+    return call
+
+
 def recompute(function: Layer | Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
     """Run ``function(*args, **kwargs)`` without keeping its intermediate activations; they are
     recomputed during backward. Outputs and gradients equal those of a plain call.
@@ -90,17 +111,19 @@ def recompute(function: Layer | Callable[..., Any], *args: Any, **kwargs: Any) -
     if use_reentrant:
         kwargs.pop("offload_indices", None)
         flat = _positional(function, args, kwargs)
+        replay = _replaying_cpu_draws(function) if preserve else function
 
         def run(*targs: Any) -> Any:
-            return unwrap(function(*[wrap(a) if isinstance(a, torch.Tensor) else a for a in targs]))
+            return unwrap(replay(*[wrap(a) if isinstance(a, torch.Tensor) else a for a in targs]))
 
         return wrap(checkpoint(run, *[_as_torch(a) for a in flat], use_reentrant=True,
                                preserve_rng_state=preserve))
     tkwargs = {k: _as_torch(v) for k, v in kwargs.items()}
+    replay_kw = _replaying_cpu_draws(function) if preserve else function
 
     def run_kw(*targs: Any, **tkw: Any) -> Any:
         rewrap = {k: wrap(v) if isinstance(v, torch.Tensor) else v for k, v in tkw.items()}
-        return unwrap(function(*[wrap(a) if isinstance(a, torch.Tensor) else a for a in targs], **rewrap))
+        return unwrap(replay_kw(*[wrap(a) if isinstance(a, torch.Tensor) else a for a in targs], **rewrap))
 
     return wrap(checkpoint(run_kw, *[_as_torch(a) for a in args], use_reentrant=False,
                            preserve_rng_state=preserve, **tkwargs))
