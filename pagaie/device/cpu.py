@@ -5,6 +5,8 @@ from typing import Any
 
 import torch
 
+from pagaie._core.random import default_generator
+
 __all__ = ["device_count", "get_rng_state", "manual_seed", "max_memory_allocated",
            "max_memory_reserved", "reset_max_memory_allocated", "reset_max_memory_reserved",
            "set_rng_state"]
@@ -92,7 +94,7 @@ def manual_seed(seed: int) -> None:
         >>> import pagaie as paddle
         >>> paddle.device.cpu.manual_seed(3)
     """
-    torch.manual_seed(int(seed))
+    default_generator(torch.device("cpu")).manual_seed(int(seed))
 
 
 def get_rng_state(device: Any = None) -> torch.Tensor:
