@@ -95,3 +95,27 @@ def test_paddle_seed_generator_random_and_rng_state_follow_paddle():
     paddle.set_rng_state(pst)
     np.testing.assert_array_equal(pagaie.rand([4]).numpy(), a)
     assert g.initial_seed() == pg.initial_seed() == 42
+
+
+def test_seeded_training_loop_with_dropout_follows_paddle():
+    """Initial parameters, the batches drawn, dropout masks and the stream after: a seeded
+    script gives Paddle's losses."""
+    paddle = paddle_ref()
+
+    def run(p):
+        p.seed(7)
+        net = p.nn.Sequential(p.nn.Linear(8, 16), p.nn.ReLU(), p.nn.Dropout(0.3), p.nn.Linear(16, 3))
+        opt = p.optimizer.Adam(1e-2, parameters=net.parameters())
+        losses = []
+        for _ in range(4):
+            x, y = p.randn([4, 8]), p.randint(0, 3, [4])
+            loss = p.nn.functional.cross_entropy(net(x), y)
+            loss.backward()
+            opt.step()
+            opt.clear_grad()
+            losses.append(float(loss))
+        return losses, p.rand([2]).numpy()
+
+    ours, theirs = run(pagaie), run(paddle)
+    np.testing.assert_allclose(ours[0], theirs[0], rtol=1e-5)
+    np.testing.assert_array_equal(ours[1], theirs[1])
