@@ -197,7 +197,3 @@ class Engine:
     def set_state(self, state: tuple[bytes, int]) -> None:
         """Restore a state from :meth:`get_state`."""
         self._load(*state)
-
-    def clone(self) -> Engine:
-        """An independent engine in the same state."""
-        return Engine(*self.get_state())

@@ -23,7 +23,7 @@ from pagaie._core.place import default_device, to_torch_device
 
 __all__ = ["Generator", "GeneratorState", "seed", "manual_seed", "get_rng_state", "set_rng_state",
            "get_cuda_rng_state", "set_cuda_rng_state", "default_generator", "cpu_engine",
-           "draws_discarded"]
+           "draws_discarded", "on_paddle_cpu"]
 
 # Paddle seeds its generators with 53 random bits when the program does not.
 _SEED_BITS = (1 << 53) - 1
@@ -204,6 +204,18 @@ def cpu_engine(seed: int = 0) -> Engine:
 
 # a non-empty list while draws are discarded: [the one scratch engine, and a marker per level]
 _scratch: list[Any] = []
+
+
+def on_paddle_cpu(device: Any) -> bool:
+    """Whether a sampler for ``device`` draws Paddle's CPU stream from :func:`cpu_engine`
+    (eager CPU code; compiled code and other devices keep torch's samplers).
+
+    Examples:
+        >>> from pagaie._core.random import on_paddle_cpu
+        >>> on_paddle_cpu('cpu')
+        True
+    """
+    return torch.device(device).type == "cpu" and not torch.compiler.is_compiling()
 
 
 @contextmanager

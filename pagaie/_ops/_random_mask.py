@@ -19,39 +19,21 @@ merges two draws nor traces into numpy, and at run time the op draws from the sa
 """
 from __future__ import annotations
 
-import functools
 from typing import Sequence
 
 import numpy as np
 import torch
 
 from pagaie._core.random import cpu_engine
-from pagaie._ops._std_dists import _word_threshold
+from pagaie._ops._std_dists import keep_words
 
 __all__ = ["keep_mask", "upscale_kept", "dropout_divisor", "as_scalar"]
 
 
-@functools.lru_cache(maxsize=256)
-def _threshold(p32: float) -> np.uint64 | None:
-    """The least word kept at drop probability ``p32`` (a float32 value); None when none is."""
-    if p32 >= 1.0:
-        return None
-    return _word_threshold(p32)
-
-
 def _draw_into(flat: np.ndarray, p: float, seed: int = 0) -> None:
     """Fill the boolean array ``flat`` with Paddle's keep decisions, ``flat.size`` draws."""
-    n = flat.size
-    if n == 0:
-        return
-    engine = cpu_engine(seed)
-    thr = _threshold(float(np.float32(p)))
-    if thr is None:
-        engine.skip(n)
-        flat[...] = False
-        return
-    np.greater_equal(engine.peek(n), thr, out=flat)
-    engine.skip(n)
+    if flat.size:
+        keep_words(cpu_engine(seed), flat.size, p, out=flat)
 
 
 def keep_mask(shape: Sequence[int], p: float, device: torch.device, seed: int = 0) -> torch.Tensor:

@@ -146,19 +146,28 @@ def uniform_int(engine: Engine, n: int, low: int, high: int) -> np.ndarray:
     return (out + np.uint64(int(low) & ((1 << 64) - 1))).view(np.int64)
 
 
-def keep_words(engine: Engine, n: int, p: float) -> np.ndarray:
+def keep_words(engine: Engine, n: int, p: float, out: np.ndarray | None = None) -> np.ndarray:
     """Paddle's dropout keep-mask: ``uniform_real_distribution<float>(0, 1) >= p`` per
-    element, as booleans; compares the words with the one threshold where the float
-    conversion reaches ``p`` (the conversion is monotonic), so no floats are made."""
-    return engine.take(n) >= _word_threshold(float(np.float32(p)))
+    element, as booleans (written into ``out`` when given); compares the words with the one
+    threshold where the float conversion reaches ``p`` (the conversion is monotonic), so no
+    floats are made. Uses ``n`` words whatever ``p``."""
+    out = np.empty(n, dtype=np.bool_) if out is None else out
+    thr = _word_threshold(float(np.float32(p)))
+    if thr is None:
+        out[...] = False
+    else:
+        np.greater_equal(engine.peek(n), thr, out=out)
+    engine.skip(n)
+    return out
 
 
 @functools.lru_cache(maxsize=256)
-def _word_threshold(p: float) -> np.uint64:
-    """The least 64-bit word whose float32 uniform is >= ``p``."""
+def _word_threshold(p: float) -> np.uint64 | None:
+    """The least 64-bit word whose float32 uniform is >= ``p``; None when none is (``p`` is
+    1 or more)."""
     lo, hi = 0, (1 << 64) - 1
     if float(_to_unit(np.array([hi], dtype=np.uint64), np.dtype(np.float32))[0]) < p:
-        return np.uint64(hi)          # never kept (p is 1 or more): handled by callers
+        return None
     while lo < hi:
         mid = (lo + hi) // 2
         if float(_to_unit(np.array([mid], dtype=np.uint64), np.dtype(np.float32))[0]) >= p:

@@ -1,14 +1,8 @@
-"""Paddle's CPU initialisation samplers, on the engine of :mod:`pagaie._core.mt64`.
+"""Paddle's CPU ``truncated_gaussian_random`` kernel, on the engine of :mod:`pagaie._core.mt64`
+(the initializers' other kernels, ``uniform`` and ``gaussian``, are the samplers of
+:mod:`pagaie._ops._std_dists_samplers`), vectorised over numpy arrays:
 
-The initializers of ``paddle.nn.initializer`` run three CPU kernels; these functions give
-the values those kernels give, from the same words, vectorised over numpy arrays:
-
-- ``uniform``: ``std::uniform_real_distribution`` with bounds rounded to float32 first
-  (the kernel takes them as ``float``); float16/bfloat16 sample in float32.
-- ``gaussian``: ``std::normal_distribution`` (:func:`pagaie._ops._std_dists.normal`) with
-  mean and std rounded to float32 first.
-- ``truncated_normal``: the ``truncated_gaussian_random`` kernel: one uniform in
-  ``[FLT_MIN, 1)`` per element, mapped through the normal quantile (an ``erfinv``
+- ``truncated_normal``: one uniform in ``[FLT_MIN, 1)`` per element, mapped through the normal quantile (an ``erfinv``
   rational approximation, computed as the C++ code does, float by float) between the
   normal CDF at ``a`` and at ``b``, then clamped to ``[a, b]``.
 """
@@ -19,9 +13,9 @@ import math
 import numpy as np
 
 from pagaie._core.mt64 import Engine
-from pagaie._ops._std_dists import _to_unit, normal, uniform_real
+from pagaie._ops._std_dists import uniform_real
 
-__all__ = ["uniform", "gaussian", "truncated_normal"]
+__all__ = ["truncated_normal"]
 
 _FLT_MIN = float(np.finfo(np.float32).tiny)
 
@@ -29,16 +23,6 @@ _FLT_MIN = float(np.finfo(np.float32).tiny)
 def _work_dtype(dtype: np.dtype) -> np.dtype:
     """The type a kernel computes in: float64 stays, everything else uses float32."""
     return np.dtype(np.float64) if np.dtype(dtype) == np.float64 else np.dtype(np.float32)
-
-
-def uniform(engine: Engine, n: int, low: float, high: float, dtype=np.float32) -> np.ndarray:
-    """Paddle's CPU ``uniform`` kernel: ``n`` values in ``[low, high)`` (bounds as float32)."""
-    return uniform_real(engine, n, float(np.float32(low)), float(np.float32(high)), _work_dtype(dtype))
-
-
-def gaussian(engine: Engine, n: int, mean: float, std: float, dtype=np.float32) -> np.ndarray:
-    """Paddle's CPU ``gaussian`` kernel: ``n`` normal values (mean and std as float32)."""
-    return normal(engine, n, float(np.float32(mean)), float(np.float32(std)), _work_dtype(dtype))
 
 
 # The coefficients of the erfinv approximation the kernel uses (Wichura's AS241 rational

@@ -28,7 +28,7 @@ from pagaie._core.random import cpu_engine
 from pagaie._ops import _std_dists as _sd
 from pagaie._ops._std_dists import uniform_ints
 
-__all__ = ["shuffle", "multinomial", "swaps_to_permutation", "on_paddle_cpu",
+__all__ = ["shuffle", "multinomial", "swaps_to_permutation",
            "uniform_cpu", "normal_cpu", "randint_cpu", "random_cpu", "bernoulli_cpu",
            "exponential_cpu", "multinomial_cpu"]
 
@@ -146,12 +146,6 @@ _F32 = np.dtype(np.float32)
 _NP_FLOAT = {torch.float32: _F32, torch.float64: np.dtype(np.float64),
              torch.float16: _F32, torch.bfloat16: _F32,       # drawn in float, then rounded
              torch.complex64: _F32, torch.complex128: np.dtype(np.float64)}
-
-
-def on_paddle_cpu(device: torch.device) -> bool:
-    """Whether a sampler for ``device`` follows Paddle's CPU stream (eager CPU code; compiled
-    code and other devices keep torch's samplers)."""
-    return torch.device(device).type == "cpu" and not torch.compiler.is_compiling()
 
 
 def _tensor(values: np.ndarray, shape, dtype: torch.dtype) -> torch.Tensor:

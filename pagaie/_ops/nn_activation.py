@@ -121,14 +121,14 @@ def rrelu(x, lower=1.0 / 8.0, upper=1.0 / 3.0, training=True, name=None):
         raise ValueError(f"paddle.nn.functional.rrelu: lower should not be greater than upper, but "
                          f"received lower {lower}, upper {upper}")
     import numpy as np
-    from pagaie._core.random import cpu_engine
+    from pagaie._core.random import cpu_engine, on_paddle_cpu
     from pagaie._ops._random_mask import as_scalar
     from pagaie._ops._std_dists import uniform_real
     if not training:  # Paddle's middle slope, (lower + upper) / 2 in float32
         mid = (np.float32(lower) + np.float32(upper)) / np.float32(2)
         return torch.where(x >= 0, x, x * as_scalar(float(mid), x.dtype))
     neg = x < 0
-    if x.device.type != "cpu" or torch.compiler.is_compiling():
+    if not on_paddle_cpu(x.device):
         slope = torch.empty_like(x).uniform_(lower, upper)
         return torch.where(neg, x * slope, x)
     # Paddle's kernel draws a float32 slope for each negative element (not for NaN), in
@@ -534,9 +534,9 @@ def _gumbel_noise(x: torch.Tensor) -> torch.Tensor:
     ``uniform_real_distribution(1e-5, 1)`` value per element from Paddle's engine, in
     float32 (float64 for float64 input), then ``-log(-log(u))``."""
     import numpy as np
-    from pagaie._core.random import cpu_engine
+    from pagaie._core.random import cpu_engine, on_paddle_cpu
     from pagaie._ops import _std_dists_misc as _sdm
-    if x.device.type == "cpu" and x.is_floating_point() and not torch.compiler.is_compiling():
+    if on_paddle_cpu(x.device) and x.is_floating_point():
         work = np.float64 if x.dtype == torch.float64 else np.float32
         g = _sdm.gumbel(cpu_engine(), x.numel(), work)
         return torch.from_numpy(g).reshape(x.shape).to(x.dtype)

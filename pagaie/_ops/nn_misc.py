@@ -235,7 +235,8 @@ def class_center_sample(label, num_classes, num_samples, group=None):
         raise ValueError(f"Expected label_dims == 1 (got label_dims: {label.dim()})")
     pos, remapped = torch.unique(label, sorted=True, return_inverse=True)
     extra = num_samples - pos.numel()
-    if extra > 0 and label.device.type == "cpu" and not torch.compiler.is_compiling():
+    from pagaie._core.random import on_paddle_cpu
+    if extra > 0 and on_paddle_cpu(label.device):
         from pagaie._ops._std_dists_misc import distinct_ints
         pick = distinct_ints(_class_center_engine(), extra, 0, num_classes - 1, pos.numpy())
         pos = torch.cat([pos, torch.from_numpy(pick).to(pos.dtype)])

@@ -723,8 +723,8 @@ def _fractional_windows(size: int, out: int, k: int | None, u: float) -> list[tu
 def _fractional_u(x: torch.Tensor) -> float:
     """The pooling offset drawn when ``random_u`` is not given: on the CPU, Paddle's
     kernel's one ``uniform_real_distribution<float>(0, 1)`` draw from its engine."""
-    if x.device.type == "cpu" and not torch.compiler.is_compiling():
-        from pagaie._core.random import cpu_engine
+    from pagaie._core.random import cpu_engine, on_paddle_cpu
+    if on_paddle_cpu(x.device):
         from pagaie._ops._std_dists import uniform_real
         return float(uniform_real(cpu_engine(), 1, 0.0, 1.0)[0])
     return float(torch.rand((), device=x.device).item())

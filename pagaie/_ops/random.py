@@ -17,7 +17,8 @@ import torch
 
 from pagaie._core import dtype as _dt
 from pagaie._core.random import (Generator, cpu_engine, get_cuda_rng_state, get_rng_state,
-                                 manual_seed, seed, set_cuda_rng_state, set_rng_state)
+                                 manual_seed, on_paddle_cpu, seed, set_cuda_rng_state,
+                                 set_rng_state)
 from pagaie._core.registry import defop
 from pagaie._ops import _std_dists_gamma as _sg
 from pagaie._ops import _std_dists_samplers as _ss
@@ -80,7 +81,7 @@ def uniform(shape, dtype=None, min=0, max=1.0, seed=0, name=None, *, out=None, d
     dev = device_of(device, "uniform")
     lo, hi = float(min), float(max)
     dims = shape_of(shape, "uniform")
-    if _ss.on_paddle_cpu(dev):
+    if on_paddle_cpu(dev):
         return finish(_ss.uniform_cpu(dims, dt, lo, hi, int(seed)), out, requires_grad)
     t = torch.empty(dims, dtype=dt, device=dev)
     gen = torch.Generator(dev).manual_seed(int(seed)) if seed else None
@@ -124,7 +125,7 @@ def rand(shape, dtype=None, name=None, *, out=None, device=None, requires_grad=F
 
 
 def _uniform01(dims: list[int], dt: torch.dtype, dev: torch.device) -> torch.Tensor:
-    if _ss.on_paddle_cpu(dev):
+    if on_paddle_cpu(dev):
         return _ss.uniform_cpu(dims, dt, 0.0, 1.0)
     return torch.rand(dims, dtype=dt, device=dev)
 
@@ -132,7 +133,7 @@ def _uniform01(dims: list[int], dt: torch.dtype, dev: torch.device) -> torch.Ten
 def _gaussian(dims: list[int], dt: torch.dtype, dev: torch.device, mean: float = 0.0,
               std: float = 1.0) -> torch.Tensor:
     """Paddle's ``gaussian``: N(mean, std²) samples (complex: std²/2 for each part)."""
-    if _ss.on_paddle_cpu(dev):
+    if on_paddle_cpu(dev):
         return _ss.normal_cpu(dims, dt, mean, std)
     t = torch.randn(dims, dtype=dt, device=dev)
     if (mean, std) == (0.0, 1.0):
@@ -284,7 +285,7 @@ def _normal_(x, mean=0.0, std=1.0, name=None):
     """
     if not (x.is_floating_point() or x.is_complex()):
         _need_float(x, "normal_")
-    if _ss.on_paddle_cpu(x.device):
+    if on_paddle_cpu(x.device):
         with torch.no_grad():
             return x.copy_(_ss.normal_cpu(list(x.shape), x.dtype, float(mean), float(std)))
     return x.normal_(float(mean), float(std))
@@ -333,7 +334,7 @@ def _log_normal_(x, mean=1.0, std=2.0, name=None):
         True
     """
     _need_float(x, "log_normal_")
-    if _ss.on_paddle_cpu(x.device):       # Paddle: normal_, then exp_
+    if on_paddle_cpu(x.device):       # Paddle: normal_, then exp_
         with torch.no_grad():
             return x.copy_(_ss.normal_cpu(list(x.shape), x.dtype, float(mean), float(std))).exp_()
     return x.log_normal_(float(mean), float(std))
@@ -388,7 +389,7 @@ def randint(low=0, high=None, shape=[1], dtype=None, name=None):  # noqa: B006 (
 
 
 def _randint(lo: int, hi: int, dims: list[int], dt: torch.dtype, dev: torch.device) -> torch.Tensor:
-    if _ss.on_paddle_cpu(dev):
+    if on_paddle_cpu(dev):
         return _ss.randint_cpu(dims, dt, lo, hi)
     return torch.randint(lo, hi, dims, dtype=dt, device=dev)
 
@@ -500,7 +501,7 @@ def randperm(n, dtype="int64", name=None, *, out=None, device=None, requires_gra
         raise RuntimeError("paddle.randperm: 'dtype' must be int32, int64, float32 or float64, but "
                            f"received {_dtype_name(dt)} (no kernel for it)")
     dev = device_of(device, "randperm")
-    if _ss.on_paddle_cpu(dev):
+    if on_paddle_cpu(dev):
         t = torch.from_numpy(_ss.shuffle(cpu_engine(), n)).to(dt)
     else:
         t = torch.randperm(n, dtype=dt, device=dev)
@@ -546,7 +547,7 @@ def bernoulli(x, p=None, name=None):
         x = torch.full_like(x, p)          # as Paddle: bernoulli(full_like(x, p))
     else:
         _check_probs(x, "bernoulli")
-    if _ss.on_paddle_cpu(x.device):
+    if on_paddle_cpu(x.device):
         return _ss.bernoulli_cpu(x)
     return torch.bernoulli(x.detach())
 
@@ -615,7 +616,7 @@ def binomial(count, prob, name=None):
     _need_float(prob, "binomial", "prob")
     calc = torch.float64 if prob.dtype is torch.float64 else torch.float32
     c, p = torch.broadcast_tensors(count.to(calc), prob.to(calc))
-    if _ss.on_paddle_cpu(p.device):
+    if on_paddle_cpu(p.device):
         npdt = np.float64 if calc is torch.float64 else np.float32
         v = _sg.binomial(cpu_engine(), c.detach().reshape(-1).numpy().astype(npdt),
                          p.detach().reshape(-1).numpy().astype(npdt))
@@ -640,7 +641,7 @@ def poisson(x, name=None):
         [0.0, 0.0]
     """
     _need_float(x, "poisson")
-    if _ss.on_paddle_cpu(x.device) and x.dtype in (torch.float32, torch.float64):
+    if on_paddle_cpu(x.device) and x.dtype in (torch.float32, torch.float64):
         rate = x.detach().reshape(-1).numpy()
         sample = torch.from_numpy(_sg.poisson(cpu_engine(), rate)).reshape(x.shape)
     else:
@@ -677,7 +678,7 @@ def standard_gamma(x, name=None):
         paddle.Size([2])
     """
     _need_float(x, "standard_gamma")
-    if _ss.on_paddle_cpu(x.device) and x.dtype in (torch.float32, torch.float64):
+    if on_paddle_cpu(x.device) and x.dtype in (torch.float32, torch.float64):
         alpha = x.detach().reshape(-1).numpy()
         return torch.from_numpy(_sg.standard_gamma(cpu_engine(), alpha)).reshape(x.shape)
     return torch._standard_gamma(x.detach())
@@ -712,7 +713,7 @@ def multinomial(x, num_samples=1, replacement=False, name=None, *, out=None):
         if nonzero < num_samples:
             raise ValueError(f"paddle.multinomial: without replacement, 'num_samples' ({num_samples}) "
                              f"must not exceed the number of non-zero categories ({nonzero})")
-    if _ss.on_paddle_cpu(x.device):
+    if on_paddle_cpu(x.device):
         return finish(_ss.multinomial_cpu(x, int(num_samples), bool(replacement)), out)
     r = torch.multinomial(x.detach().float() if x.dtype in (torch.float16, torch.bfloat16) else x.detach(),
                           int(num_samples), bool(replacement))
@@ -739,7 +740,7 @@ def _cauchy_(x, loc=0, scale=1, name=None):
         paddle.Size([4])
     """
     _need_float(x, "cauchy_")
-    if _ss.on_paddle_cpu(x.device):
+    if on_paddle_cpu(x.device):
         # Paddle's composite: normal_(), then tan((x - 0.5) * pi) * scale + loc
         with torch.no_grad():
             _normal_(x)
@@ -796,7 +797,7 @@ def _exponential_(x, lam=1.0, name=None):
         True
     """
     _need_float(x, "exponential_")
-    if _ss.on_paddle_cpu(x.device):
+    if on_paddle_cpu(x.device):
         with torch.no_grad():
             return x.copy_(_ss.exponential_cpu(list(x.shape), x.dtype, float(lam)))
     return x.exponential_(float(lam))
@@ -827,7 +828,7 @@ def _uniform_(x, min=0, max=1.0, seed=0, name=None):
     if not (x.is_floating_point() or x.is_complex()):
         _need_float(x, "uniform_")
     lo, hi = float(min), float(max)
-    if _ss.on_paddle_cpu(x.device):
+    if on_paddle_cpu(x.device):
         with torch.no_grad():
             return x.copy_(_ss.uniform_cpu(list(x.shape), x.dtype, lo, hi, int(seed)))
     gen = torch.Generator(x.device).manual_seed(int(seed)) if seed else None
@@ -878,7 +879,7 @@ def _random_(x, from_=0, to=None, *, generator=None):
         raise ValueError(f"paddle.Tensor.random_: 'from_' must be less than 'to', but received "
                          f"from_={from_} >= to={to}")
     gen = generator._gen if isinstance(generator, Generator) else generator
-    if gen is None and _ss.on_paddle_cpu(x.device) and x.dtype in _RANDOM_DTYPES:
+    if gen is None and on_paddle_cpu(x.device) and x.dtype in _RANDOM_DTYPES:
         with torch.no_grad():
             return x.copy_(_ss.random_cpu(list(x.shape), x.dtype, int(from_), int(to)))
     return x.random_(int(from_), int(to), generator=gen)

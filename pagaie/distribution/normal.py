@@ -6,11 +6,10 @@ from collections.abc import Iterable
 from typing import Any, Sequence
 
 import numpy as np
-import torch
 
 import pagaie as P
 from pagaie._core.place import default_device
-from pagaie._core.random import cpu_engine
+from pagaie._core.random import cpu_engine, on_paddle_cpu
 from pagaie._core.tensor import Tensor
 from pagaie._ops import _std_dists
 from pagaie.distribution._base import Distribution, dtype_name
@@ -42,7 +41,7 @@ def _std_normal(shape: list, dtype: str, seed: int, complex_: bool) -> Tensor:
         if complex_:
             return P.normal(mean=0j, shape=shape).astype(dtype)
         return P.standard_normal(shape, dtype=dtype)
-    if not complex_ and default_device().type == "cpu" and not torch.compiler.is_compiling():
+    if not complex_ and on_paddle_cpu(default_device()):
         # Paddle's kernel samples float16/bfloat16 in float32, then casts
         np_dt = np.float64 if dtype == "float64" else np.float32
         n = int(np.prod(shape)) if shape else 1

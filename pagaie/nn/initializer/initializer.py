@@ -15,8 +15,9 @@ from typing import Any, Callable
 import numpy as np
 import torch
 
-from pagaie._core.random import cpu_engine
+from pagaie._core.random import cpu_engine, on_paddle_cpu
 from pagaie._ops import _std_dists_init as _dists
+from pagaie._ops._std_dists_samplers import normal_cpu, uniform_cpu
 
 __all__ = ["Initializer", "Constant", "Normal", "TruncatedNormal", "Uniform", "XavierNormal",
            "XavierUniform", "KaimingNormal", "KaimingUniform", "calculate_gain",
@@ -79,22 +80,20 @@ def _sample(t: torch.Tensor, make) -> None:
 
 def _on_paddle_engine(t: torch.Tensor) -> bool:
     """Whether ``t`` is filled from Paddle's CPU engine (else from torch's samplers)."""
-    return t.device.type == "cpu" and not t.is_complex() and not torch.compiler.is_compiling()
+    return on_paddle_cpu(t.device) and not t.is_complex()
 
 
-def _draw(t: torch.Tensor, seed: int, paddle_cpu: Callable, torch_fill: Callable) -> None:
-    """Fill ``t`` with random values.
+def _work_dtype(t: torch.Tensor) -> torch.dtype:
+    """The type Paddle's kernels sample ``t`` in: float64 for float64, else float32 (the
+    float16/bfloat16 kernels sample in float and cast; Paddle has no integer ones)."""
+    return torch.float64 if t.dtype == torch.float64 else torch.float32
 
-    On the CPU: ``paddle_cpu(engine, n, dtype)`` gives the ``n`` values Paddle's kernel
-    computes, in float64 for a float64 ``t`` and in float32 otherwise (the kernels of
-    float16/bfloat16 sample in float32 and cast, and Paddle has no integer ones); the
-    engine is Paddle's default one, or a fresh one for a non-zero ``seed``. Elsewhere
-    ``torch_fill(float tensor)`` fills it in place.
-    """
+
+def _draw(t: torch.Tensor, paddle_values: Callable[[], torch.Tensor], torch_fill: Callable) -> None:
+    """Fill ``t`` with random values: on the CPU the tensor ``paddle_values()`` (what Paddle's
+    kernel computes, drawn from its engine), elsewhere ``torch_fill(float tensor)`` in place."""
     if _on_paddle_engine(t):
-        work = np.float64 if t.dtype == torch.float64 else np.float32
-        vals = paddle_cpu(cpu_engine(seed), t.numel(), np.dtype(work))
-        t.copy_(torch.from_numpy(vals).reshape(t.shape))
+        t.copy_(paddle_values().reshape(t.shape))
     else:
         _sample(t, torch_fill)
 
@@ -140,9 +139,7 @@ class Normal(Initializer):
         self._mean, self._std = mean, std
 
     def _fill(self, t: torch.Tensor) -> None:
-        m, s = self._mean, self._std
-        _draw(t, self._seed, lambda e, n, dt: _dists.gaussian(e, n, m, s, dt),
-              lambda x: x.normal_(m, s))
+        _gaussian(t, self._seed, self._mean, self._std)
 
 
 class TruncatedNormal(Initializer):
@@ -170,7 +167,9 @@ class TruncatedNormal(Initializer):
 
     def _fill(self, t: torch.Tensor) -> None:
         m, s, a, b = self._mean, self._std, self._a, self._b
-        _draw(t, self._seed, lambda e, n, dt: _dists.truncated_normal(e, n, m, s, a, b, dt),
+        work = np.float64 if _work_dtype(t) == torch.float64 else np.float32
+        _draw(t, lambda: torch.from_numpy(_dists.truncated_normal(cpu_engine(self._seed), t.numel(),
+                                                                  m, s, a, b, work)),
               lambda x: torch.nn.init.trunc_normal_(x, m, s, a, b))
 
 
@@ -202,12 +201,12 @@ class Uniform(Initializer):
 
 
 def _uniform(t: torch.Tensor, seed: int, low: float, high: float) -> None:
-    _draw(t, seed, lambda e, n, dt: _dists.uniform(e, n, low, high, dt),
+    _draw(t, lambda: uniform_cpu(t.shape, _work_dtype(t), low, high, seed),
           lambda x: x.uniform_(low, high))
 
 
 def _gaussian(t: torch.Tensor, seed: int, mean: float, std: float) -> None:
-    _draw(t, seed, lambda e, n, dt: _dists.gaussian(e, n, mean, std, dt),
+    _draw(t, lambda: normal_cpu(t.shape, _work_dtype(t), mean, std, seed),
           lambda x: x.normal_(mean, std))
 
 

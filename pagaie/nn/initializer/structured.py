@@ -7,9 +7,8 @@ from typing import Any
 import numpy as np
 import torch
 
-from pagaie._core.random import cpu_engine
-from pagaie._ops import _std_dists_init as _dists
-from pagaie.nn.initializer.initializer import Initializer, _on_paddle_engine, _sample
+from pagaie._ops._std_dists_samplers import normal_cpu
+from pagaie.nn.initializer.initializer import Initializer, _on_paddle_engine, _sample, _work_dtype
 
 __all__ = ["Orthogonal", "Assign", "Dirac", "Bilinear"]
 
@@ -44,9 +43,7 @@ class Orthogonal(Initializer):
 
         def make(x: torch.Tensor) -> None:
             if _on_paddle_engine(x):   # Paddle's gaussian draw, in the parameter's dtype
-                dt = np.float64 if x.dtype == torch.float64 else np.float32
-                a = torch.from_numpy(_dists.gaussian(cpu_engine(self._seed), big * small, 0.0, 1.0,
-                                                     np.dtype(dt)).reshape(big, small))
+                a = normal_cpu((big, small), _work_dtype(x), 0.0, 1.0, self._seed)
             else:
                 a = torch.randn(big, small, dtype=x.dtype, device=x.device)
             q, r = torch.linalg.qr(a)
