@@ -470,15 +470,20 @@ class _PirReader:
         the block, the yielded values and the values of ``carried`` ids at its end."""
         block = region["blocks"][0]
         with self.tr.recorder.sub_block() as b:
-            yielded: list = []
-            for raw in block["ops"]:
-                if _pir_name(raw["#"]) == "cf.yield":
-                    yielded = [scope.get(i["%"]) if i.get("%") else None for i in raw.get("I", [])]
-                    continue
-                self.op(raw, scope)
-            yielded = [self.tr.value(v, "cf.yield") for v in yielded]
+            yielded = self.ops_until_yield(block["ops"], scope)
             final = [self.tr.value(scope.get(c), "cf.yield") for c in carried]
         return b, yielded, final
+
+    def ops_until_yield(self, ops: list, scope: _Scope) -> list:
+        """Translate a region's ops into the current block; returns the values its
+        ``cf.yield`` yields (None for an absent one)."""
+        yielded: list = []
+        for raw in ops:
+            if _pir_name(raw["#"]) == "cf.yield":
+                yielded = [scope.get(i["%"]) if i.get("%") else None for i in raw.get("I", [])]
+                continue
+            self.op(raw, scope)
+        return [self.tr.value(v, "cf.yield") for v in yielded]
 
     def if_op(self, raw: dict, ins: list, outs: list, scope: _Scope) -> None:
         tr = self.tr
@@ -527,13 +532,7 @@ class _PirReader:
                                     stop_gradient=v.stop_gradient) for s, v in zip(shapes, init)]
             for i, h in zip(args + carried, holders):
                 inner.set(i, h)
-            yielded: list = []
-            for r in body["ops"]:
-                if _pir_name(r["#"]) == "cf.yield":
-                    yielded = [inner.get(i["%"]) if i.get("%") else None for i in r.get("I", [])]
-                    continue
-                self.op(r, inner)
-            yielded = [tr.value(v, "cf.yield") for v in yielded]
+            yielded = self.ops_until_yield(body["ops"], inner)
             new = yielded[1:] + [tr.value(inner.get(c), "cf.yield") for c in carried]
             npred = yielded[0]
         if len(new) != len(init):
