@@ -133,6 +133,10 @@ class Optimizer:
         if self._parameter_list:
             if self._grouped:
                 for group in self._parameter_list:
+                    if not isinstance(group, dict):
+                        raise TypeError("paddle.optimizer: 'parameters' mixes parameter groups (dicts) "
+                                        f"with other values; received a {type(group).__name__} "
+                                        "after a dict")
                     if "params" not in group:
                         raise AssertionError("paddle.optimizer: each parameter group needs a 'params' "
                                              f"entry, but received a group with keys {sorted(group)}")
@@ -484,15 +488,26 @@ class Optimizer:
             >>> pairs[0][1].tolist()
             [0.5, -1.0]
         """
-        saved = self.regularization
-        self.regularization = regularization
-        try:
-            with torch.no_grad():
-                pairs = self._regularize([(p, None if g is None else as_torch(g))
-                                          for p, g in parameters_and_grads if g is not None])
-        finally:
-            self.regularization = saved
-        return [(p, wrap(g)) for p, g in pairs]
+        api = "paddle.optimizer.Optimizer.append_regularization_ops"
+        out = []
+        for p, g in parameters_and_grads:
+            reg = self._regularizer_of(p, regularization)
+            if g is None or reg is None:
+                out.append((p, g))  # unchanged: the same gradient object, as Paddle
+                continue
+            _check_grad(api, p, g)
+            saved = self.regularization
+            self.regularization = regularization
+            try:
+                with torch.no_grad():
+                    (_, new_g), = self._regularize([(p, as_torch(g))])
+            finally:
+                self.regularization = saved
+            new_g = wrap(new_g)
+            # Paddle's sum of the gradient and a term of the parameter is tracked
+            new_g.stop_gradient = bool(p.stop_gradient and g.stop_gradient)
+            out.append((p, new_g))
+        return out
 
     # ---- gradients ------------------------------------------------------------------
     def _all_params(self) -> list[Tensor]:
@@ -588,6 +603,10 @@ class Optimizer:
             >>> w.tolist()
             [0.5]
         """
+        api = "paddle.optimizer.Optimizer.apply_gradients"
+        for p, g in params_grads:
+            if g is not None:
+                _check_grad(api, p, g)
         pairs = sorted(((p, as_torch(g)) for p, g in params_grads if g is not None), key=lambda x: x[0].name)
         with torch.no_grad():
             self._apply_optimize(pairs, None)
@@ -774,6 +793,16 @@ class Optimizer:
 
     def _get_auxiliary_var(self, key: str) -> Any:
         return self._auxiliary_vars.get(key)
+
+
+def _check_grad(api: str, param: Tensor, grad: Any) -> None:
+    """A gradient given by hand must be a Tensor of its parameter's shape."""
+    if not isinstance(grad, Tensor):
+        raise ValueError(f"{api}: the gradient of parameter '{param.name}' must be a Tensor, but "
+                         f"received {type(grad).__name__}")
+    if list(grad.shape) != list(param.shape):
+        raise ValueError(f"{api}: the gradient of parameter '{param.name}' has shape "
+                         f"{list(grad.shape)}, but the parameter's shape is {list(param.shape)}")
 
 
 def _scalar(x: Any) -> float:

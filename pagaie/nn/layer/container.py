@@ -35,6 +35,9 @@ class Sequential(Layer):
                 self.add_sublayer(name, layer)
         elif len(layers) > 0 and isinstance(layers[0], (list, tuple)):
             for name, layer in layers:
+                if not isinstance(layer, Layer):
+                    raise AssertionError("paddle.nn.Sequential: the layer of a (name, layer) pair must "
+                                         f"be a Layer, but received {type(layer).__name__}")
                 if not isinstance(name, str):
                     # Paddle accepts it and then fails when the layer is printed
                     raise TypeError("paddle.nn.Sequential: the name of a (name, layer) pair must be a "

@@ -191,9 +191,28 @@ class StateMixin:
         return _IncompatibleKeys(missing, unexpected)
 
     def sharded_state_dict(self, structured_name_prefix: str = "") -> dict:
-        """Distributed checkpoint state (not available: pagaie has no sharded checkpoints)."""
-        raise NotImplementedError("paddle.nn.Layer.sharded_state_dict: sharded (distributed) "
-                                  "checkpoints are not supported by pagaie")
+        """The state dict as ``ShardedWeight`` descriptions (for distributed checkpoints):
+        on one process each entry is the whole tensor (offset 0, local shape = global shape).
+
+        Args:
+            structured_name_prefix (str, optional): prepended to every key. Default ''.
+
+        Returns:
+            dict: structured name -> ``paddle.distributed.ShardedWeight``.
+
+        Examples:
+            >>> import pagaie as paddle
+            >>> sd = paddle.nn.Sequential(paddle.nn.Linear(2, 3)).sharded_state_dict()
+            >>> list(sd), sd['0.weight'].global_shape
+            (['0.weight', '0.bias'], (2, 3))
+        """
+        from pagaie.distributed.checkpoint import build_sharded_state_dict
+        out = build_sharded_state_dict(self.state_dict(include_sublayers=False), None,
+                                       structured_name_prefix)
+        for lname, layer in self._sub_layers.items():
+            if layer is not None:
+                out.update(layer.sharded_state_dict(f"{structured_name_prefix}{lname}."))
+        return out
 
     def full(self, aoa_config: Any = None, **kwargs: Any) -> Any:
         """Gather full parameters from sharded state (not available in pagaie)."""

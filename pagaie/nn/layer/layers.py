@@ -941,6 +941,14 @@ class Layer(StateMixin, CastMixin):
     def _get_name(self) -> str:
         return type(self).__name__
 
+# Python names a method by its defining class in errors ("half() got an unexpected
+# keyword"): the mixins' methods are Layer's.
+for _mixin in (StateMixin, CastMixin):
+    for _name, _fn in vars(_mixin).items():
+        if inspect.isfunction(_fn):
+            _fn.__qualname__ = f"Layer.{_name}"
+
+
 def _default_device() -> torch.device:
     from pagaie._core.place import default_device
     return default_device()
