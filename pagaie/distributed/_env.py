@@ -479,16 +479,17 @@ def gloo_init_parallel_env(rank_id: int, rank_num: int, server_endpoint: str) ->
     Examples:
         >>> import pagaie.distributed as dist
         >>> dist.gloo_init_parallel_env(0, 1, "127.0.0.1:0")
-        >>> dist.gloo_barrier()
-        >>> dist.gloo_release()
+        Traceback (most recent call last):
+        ...
+        AssertionError: paddle.distributed.gloo_init_parallel_env: rank_num must be >= 2, but received 1
     """
     global _gloo_group
+    if rank_num < 2:  # as Paddle
+        raise AssertionError(f"paddle.distributed.gloo_init_parallel_env: rank_num must be >= 2, "
+                             f"but received {rank_num}")
     if not 0 <= rank_id < rank_num:
         raise ValueError(f"paddle.distributed.gloo_init_parallel_env: rank_id must be in [0, {rank_num}), "
                          f"but received {rank_id}")
-    if rank_num == 1:
-        _gloo_group = "local"
-        return
     host, port = server_endpoint.split(":")
     store = tdist.TCPStore(host, int(port), rank_num, rank_id == 0)
     if not tdist.is_initialized():
@@ -500,10 +501,10 @@ def gloo_init_parallel_env(rank_id: int, rank_num: int, server_endpoint: str) ->
 
 def gloo_barrier() -> None:
     """Wait until every process of the gloo context reaches this call."""
-    if _gloo_group is None:
-        raise RuntimeError("paddle.distributed.gloo_barrier: call gloo_init_parallel_env first")
-    if _gloo_group != "local":
-        tdist.barrier(group=_gloo_group)
+    if _gloo_group is None:  # an AssertionError, as in Paddle
+        raise AssertionError("paddle.distributed.gloo_barrier: the gloo context is not initialized; call "
+                             "gloo_init_parallel_env first")
+    tdist.barrier(group=_gloo_group)
 
 
 def gloo_release() -> None:

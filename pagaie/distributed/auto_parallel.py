@@ -40,6 +40,9 @@ class ReduceType(enum.IntEnum):
     kRedAny = 5
     kRedAll = 6
 
+    def __str__(self) -> str:
+        return f"ReduceType.{self.name}"
+
 
 class Placement:
     """How a tensor lies along one dimension of a process mesh."""
@@ -59,6 +62,9 @@ class Placement:
     def __hash__(self) -> int:
         return hash((type(self).__name__, tuple(sorted(self.__dict__.items()))))
 
+    def __repr__(self) -> str:
+        return ""  # as Paddle's bare Placement
+
     def __str__(self) -> str:
         return repr(self)
 
@@ -66,23 +72,42 @@ class Placement:
 class Shard(Placement):
     """The tensor is split along its dimension ``dim`` over this mesh dimension.
 
+    Args:
+        dim (int): the tensor dimension that is split.
+        split_factor (int, keyword-only): how many pieces each process's part is further cut
+            into (1 by default).
+
     Examples:
         >>> import pagaie.distributed as dist
         >>> dist.Shard(0), dist.Shard(0).get_dim(), dist.Shard(0).is_shard()
         (Shard(dim=0), 0, True)
+        >>> dist.Shard(1, split_factor=2)
+        Shard(dim=1, split_factor=2)
     """
 
-    def __init__(self, dim: int) -> None:
+    def __init__(self, dim: int, *, split_factor: int = 1) -> None:
+        for arg, v in (("dim", dim), ("split_factor", split_factor)):
+            if not isinstance(v, (int, np.integer)):
+                raise TypeError(f"paddle.distributed.Shard: {arg} must be an int, but received "
+                                f"{type(v).__name__} {v!r}")
         self._dim = int(dim)
+        self._split_factor = int(split_factor)
 
     def get_dim(self) -> int:
         return self._dim
+
+    def get_split_factor(self) -> int:
+        return self._split_factor
+
+    def set_split_factor(self, split_factor: int) -> None:
+        self._split_factor = int(split_factor)
 
     def is_shard(self, dim: int | None = None) -> bool:
         return dim is None or dim == self._dim
 
     def __repr__(self) -> str:
-        return f"Shard(dim={self._dim})"
+        extra = f", split_factor={self._split_factor}" if self._split_factor != 1 else ""
+        return f"Shard(dim={self._dim}{extra})"
 
 
 class Replicate(Placement):
@@ -111,7 +136,10 @@ class Partial(Placement):
     """
 
     def __init__(self, reduce_type: ReduceType = ReduceType.kRedSum) -> None:
-        self._reduce_type = ReduceType(reduce_type)
+        if not isinstance(reduce_type, ReduceType):
+            raise TypeError(f"paddle.distributed.Partial: reduce_type must be a paddle.distributed.ReduceType, "
+                            f"but received {type(reduce_type).__name__} {reduce_type!r}")
+        self._reduce_type = reduce_type
 
     def reduce_type(self) -> ReduceType:
         return self._reduce_type
@@ -120,11 +148,15 @@ class Partial(Placement):
         return True
 
     def __repr__(self) -> str:
-        return f"Partial(reduce_type={self._reduce_type.name[4:].upper()})"
+        name = self._reduce_type.name[4:].upper()
+        return f"Partial(reduce_type={'PRODUCT' if name == 'PROD' else name})"
 
 
 class _MeshError(AssertionError, ValueError):
     """A bad ProcessMesh argument: Paddle fails an assertion; also a ValueError."""
+
+
+_MESH_IDS: dict = {}  # (shape, process ids) -> unique id, as Paddle numbers its meshes
 
 
 class ProcessMesh:
@@ -149,12 +181,23 @@ class ProcessMesh:
         if mesh is None:
             if shape is None or process_ids is None:
                 raise _MeshError("paddle.distributed.ProcessMesh: give mesh, or both shape and process_ids")
-            arr = np.asarray(list(process_ids)).reshape(list(shape))
-        else:
-            arr = np.asarray(mesh.mesh if isinstance(mesh, ProcessMesh) else mesh)
+            mesh = np.asarray(list(process_ids)).reshape(list(shape))
+        if not isinstance(mesh, (list, np.ndarray)):  # as Paddle: not a tuple, not a ProcessMesh
+            raise ValueError(f"paddle.distributed.ProcessMesh: mesh must be a list or a numpy.ndarray, "
+                             f"but received {type(mesh).__name__}")
+        if dim_names is not None and not isinstance(dim_names, list):
+            raise ValueError(f"paddle.distributed.ProcessMesh: dim_names must be a list, "
+                             f"but received {type(dim_names).__name__}")
+        arr = np.asarray(mesh)
+        if arr.size == 0:
+            raise ValueError("paddle.distributed.ProcessMesh: mesh must hold at least one process id, "
+                             f"but received {mesh!r}")
         if arr.dtype.kind not in "iu":
             raise _MeshError(f"paddle.distributed.ProcessMesh: mesh must hold integer process ids, "
                              f"but received dtype {arr.dtype}")
+        if arr.min() < 0:
+            raise _MeshError(f"paddle.distributed.ProcessMesh: process ids must be >= 0, "
+                             f"but received {arr.flatten().tolist()}")
         if len(set(arr.flatten().tolist())) != arr.size:
             raise _MeshError("paddle.distributed.ProcessMesh: the process ids in mesh must be unique")
         self._mesh = arr.astype(np.int64)
@@ -162,7 +205,16 @@ class ProcessMesh:
         if len(names) != arr.ndim:
             raise _MeshError(f"paddle.distributed.ProcessMesh: dim_names must have {arr.ndim} names, "
                              f"but received {len(names)}")
+        if len(set(names)) != len(names):
+            raise _MeshError(f"paddle.distributed.ProcessMesh: dim_names must be unique, but received {names}")
         self._dim_names = names
+        key = (tuple(self.shape), tuple(self.process_ids))
+        self._unique_id = _MESH_IDS.setdefault(key, len(_MESH_IDS) + 1)
+
+    @property
+    def unique_id(self) -> int:
+        """An id shared by all meshes of the same shape and process ids (from 1)."""
+        return self._unique_id
 
     @property
     def mesh(self) -> np.ndarray:
@@ -194,10 +246,15 @@ class ProcessMesh:
                 raise _MeshError(f"paddle.distributed.ProcessMesh: dim must be one of {self._dim_names}, "
                                  f"but received {dim!r}")
             return self._dim_names.index(dim)
+        if not isinstance(dim, (int, np.integer)):
+            raise ValueError(f"paddle.distributed.ProcessMesh: dim must be a str or an int, "
+                             f"but received {type(dim).__name__}")
         return int(dim)
 
-    def get_dim_size(self, dim: int | str) -> int:
-        """The number of processes along dimension ``dim`` (a name or an index)."""
+    def get_dim_size(self, dim: int | str | None) -> int:
+        """The number of processes along dimension ``dim`` (a name or an index; None: 1)."""
+        if dim is None:
+            return 1
         return self.shape[self._dim(dim)]
 
     def get_mesh_with_dim(self, dim_name: str, index: int | None = None) -> "ProcessMesh":
@@ -208,21 +265,44 @@ class ProcessMesh:
         names = [self._dim_names[i] for i in order]
         if index is None:
             return ProcessMesh(arr, names)
-        return ProcessMesh(arr[index], names[1:])
+        if self.ndim > 1:
+            return ProcessMesh(arr[index], names[1:])
+        return ProcessMesh(np.atleast_1d(arr[index]), names)
 
     def get_submesh_with_dim(self, dim_name: str) -> "ProcessMesh":
         """The one-dimensional mesh along ``dim_name`` that holds this process."""
         from pagaie.distributed._env import get_rank
         axis = self._dim(dim_name)
         coord = list(zip(*np.nonzero(self._mesh == get_rank())))
-        if not coord:
-            raise ValueError(f"paddle.distributed.ProcessMesh.get_submesh_with_dim: rank {get_rank()} is not in "
-                             f"the mesh {self.process_ids}")
+        if not coord:  # as Paddle: a warning and None
+            import warnings
+            warnings.warn(f"paddle.distributed.ProcessMesh.get_submesh_with_dim: rank {get_rank()} is not in the "
+                          f"process mesh {self.process_ids}; returning None")
+            return None
         idx = list(coord[0])
         idx[axis] = slice(None)
         return ProcessMesh(self._mesh[tuple(idx)], [dim_name])
 
+    def get_group(self, dim_name: str | None = None) -> Any:
+        """The communication group of this process along ``dim_name`` (needs ``init_parallel_env``)."""
+        from pagaie.distributed import _env
+        if not _env.is_initialized():
+            raise AssertionError("paddle.distributed.ProcessMesh.get_group: call "
+                                 "paddle.distributed.init_parallel_env first to initialize the distributed "
+                                 "environment")
+        if self.ndim > 1 and dim_name is None:
+            raise ValueError(f"paddle.distributed.ProcessMesh.get_group: give dim_name for a mesh of "
+                             f"{self.ndim} dimensions {self._dim_names}")
+        if dim_name is not None and dim_name not in self._dim_names:
+            raise ValueError(f"paddle.distributed.ProcessMesh.get_group: dim_name {dim_name!r} is not in the "
+                             f"dimension names {self._dim_names}")
+        if self.ndim > 1:
+            return self.get_submesh_with_dim(dim_name).get_group(dim_name)
+        return _env.new_group(self.process_ids)
+
     def __getitem__(self, index: Any) -> "ProcessMesh":
+        if isinstance(index, str):
+            return self.get_submesh_with_dim(index)
         arr = self._mesh[index]
         if isinstance(index, tuple):
             kept = [n for n, i in zip(self._dim_names, index) if isinstance(i, slice)]
@@ -235,11 +315,17 @@ class ProcessMesh:
         return rank in self.process_ids
 
     def __eq__(self, other: Any) -> bool:
-        return (isinstance(other, ProcessMesh) and self.shape == other.shape
-                and self.process_ids == other.process_ids and self.dim_names == other.dim_names)
+        # As Paddle: the dimension names do not count.
+        return isinstance(other, ProcessMesh) and self.shape == other.shape and self.process_ids == other.process_ids
+
+    def __ne__(self, other: Any) -> bool:
+        return not self.__eq__(other)
 
     def __hash__(self) -> int:
-        return hash((tuple(self.shape), tuple(self.process_ids), tuple(self.dim_names)))
+        return hash((tuple(self.shape), tuple(self.process_ids)))
+
+    def __deepcopy__(self, memo: dict) -> "ProcessMesh":
+        return ProcessMesh(self._mesh.copy(), list(self._dim_names))
 
     def __str__(self) -> str:
         return f"shape {self.shape}, process_ids {self.process_ids}, dim_names {self.dim_names}"
@@ -314,20 +400,30 @@ class DistAttr:
 
 
 # ---- distributed tensors ----------------------------------------------------------------
+class _PlacementDimError(IndexError, ValueError):
+    """A Shard dimension outside the tensor: Paddle fails an index look-up; also a ValueError."""
+
+
+class _NotTensorError(TypeError, ValueError):
+    """A dist API given a non-Tensor: Paddle raises ValueError there; also a TypeError."""
+
+
 def _check_placements(mesh: Any, placements: Sequence[Placement], ndim: int, api: str) -> list[Placement]:
     if not isinstance(mesh, ProcessMesh):
         raise TypeError(f"paddle.distributed.{api}: mesh must be a ProcessMesh, but received {type(mesh).__name__}")
     placements = list(placements)
-    if len(placements) != mesh.ndim:
-        raise ValueError(f"paddle.distributed.{api}: placements must have one entry per mesh dimension "
+    if len(placements) > mesh.ndim:
+        raise ValueError(f"paddle.distributed.{api}: placements must have at most one entry per mesh dimension "
                          f"({mesh.ndim}), but received {len(placements)}")
+    # As Paddle, the mesh dimensions without a placement are replicated.
+    placements += [Replicate() for _ in range(mesh.ndim - len(placements))]
     for i, p in enumerate(placements):
         if not isinstance(p, Placement):
             raise TypeError(f"paddle.distributed.{api}: placements must be Shard, Replicate or Partial, "
                             f"but received {type(p).__name__}")
-        if isinstance(p, Shard) and not -ndim <= p.get_dim() < max(ndim, 1):
-            raise ValueError(f"paddle.distributed.{api}: Shard(dim={p.get_dim()}) is out of range for a "
-                             f"{ndim}-D tensor")
+        if isinstance(p, Shard) and not -ndim <= p.get_dim() < ndim:
+            raise _PlacementDimError(f"paddle.distributed.{api}: {p!r} is out of range for a {ndim}-D tensor "
+                                     f"(dims 0..{ndim - 1})")
         if not p.is_replicated() and mesh.shape[i] > 1:
             raise NotImplementedError(f"paddle.distributed.{api}: {p!r} over mesh dimension "
                                       f"{mesh.dim_names[i]!r} of size {mesh.shape[i]} needs a tensor split over "
@@ -348,7 +444,8 @@ def _mark(t: Tensor, mesh: ProcessMesh, placements: list[Placement]) -> Tensor:
 
 def _check_dist(t: Any, api: str) -> None:
     if not isinstance(t, Tensor):
-        raise TypeError(f"paddle.distributed.{api}: dist_tensor must be a Tensor, but received {type(t).__name__}")
+        raise _NotTensorError(f"paddle.distributed.{api}: dist_tensor must be a Tensor, "
+                              f"but received {type(t).__name__}")
     if not t.is_dist():
         raise ValueError(f"paddle.distributed.{api}: the input should be a distributed tensor (made by "
                          "paddle.distributed.shard_tensor), but received a dense Tensor")
@@ -440,7 +537,8 @@ def unshard_dtensor(dist_tensor: Tensor) -> Tensor:
     _check_dist(dist_tensor, "unshard_dtensor")
     if isinstance(dist_tensor, Parameter):
         return Parameter(dist_tensor, trainable=dist_tensor.trainable, name=dist_tensor.name)
-    return Tensor(dist_tensor._t.view_as(dist_tensor._t))
+    # As Paddle: a new dense tensor (stop_gradient=True) holding the global value.
+    return Tensor(dist_tensor._t.detach())
 
 
 def shard_layer(layer: Any, process_mesh: ProcessMesh, shard_fn: Callable | None = None,
@@ -511,28 +609,119 @@ class ShardingStage3(_ShardingStage):
     """Shard optimizer states, gradients and parameters (ZeRO-3); a no-op when the dimension has size 1."""
 
 
-def shard_optimizer(optimizer: Any, shard_fn: Callable | None = None, gradient_accumulation_steps: int = 1) -> Any:
+def _optimizer_base() -> type:
+    from pagaie.optimizer.optimizer import Optimizer
+    return Optimizer
+
+
+class _ShardOptimizer(_optimizer_base()):
+    """An optimizer whose states follow its distributed parameters (what ``shard_optimizer`` returns).
+
+    Everything but the sharding settings is the wrapped optimizer's own: attributes and methods
+    are read from and written to it.
+    """
+
+    _OWN = frozenset({"_inner_opt", "_shard_fn", "_sharding_axis", "_sharding_degree",
+                      "gradient_accumulation_steps", "state_dict", "_mark_states", "_check_sharding"})
+
+    def __init__(self, optimizer: Any, shard_fn: Any = None, gradient_accumulation_steps: int = 1) -> None:
+        from pagaie.optimizer import SGD, AdamW
+        if optimizer is None:
+            raise AssertionError("paddle.distributed.shard_optimizer: the argument optimizer cannot be None")
+        if not isinstance(optimizer, (AdamW, SGD)):
+            raise AssertionError(f"paddle.distributed.shard_optimizer: only AdamW and SGD optimizers are "
+                                 f"supported, but received {type(optimizer).__name__}")
+        if shard_fn is not None and not isinstance(shard_fn, _ShardingStage):
+            raise AssertionError(f"paddle.distributed.shard_optimizer: shard_fn must be None or a ShardingStage1/"
+                                 f"2/3, but received {type(shard_fn).__name__}")
+        own = object.__setattr__
+        own(self, "_inner_opt", optimizer)
+        own(self, "_shard_fn", shard_fn)
+        own(self, "_sharding_axis", None)
+        own(self, "_sharding_degree", None)
+        own(self, "gradient_accumulation_steps", gradient_accumulation_steps)
+        if shard_fn is not None:
+            self._check_sharding(shard_fn, optimizer)
+
+    def _check_sharding(self, stage: "_ShardingStage", optimizer: Any) -> None:
+        mesh = get_mesh() or stage._mesh
+        if mesh is None:
+            raise ValueError(f"paddle.distributed.{type(stage).__name__}: set the global mesh "
+                             "(paddle.distributed.set_mesh) or give the stage a mesh")
+        degree = mesh.get_dim_size(stage._sharding_mesh_dim)
+        if degree > 1:
+            raise NotImplementedError(f"paddle.distributed.{type(stage).__name__}: sharding optimizer state over "
+                                      f"{degree} processes is not supported by pagaie")
+        # As Paddle: the sharding axis is mesh dimension 0, else the parameter's last replicated one;
+        # parameters must be replicated along it.
+        axis = 0
+        for param in optimizer._parameter_list:
+            if not param.is_dist():
+                continue
+            pls = param.placements
+            if not pls[axis].is_replicated():
+                for d, pl in enumerate(pls):
+                    if pl.is_replicated():
+                        axis = d
+            if not pls[axis].is_replicated():
+                raise AssertionError(f"paddle.distributed.{type(stage).__name__}: parameter {param.name!r} "
+                                     f"has placements {pls}; the placement on the sharding axis ({axis}) "
+                                     f"should be Replicate")
+        object.__setattr__(self, "_sharding_axis", axis)
+        object.__setattr__(self, "_sharding_degree", degree)
+
+    def __getattribute__(self, name: str) -> Any:
+        if name in _ShardOptimizer._OWN or (name.startswith("__") and name.endswith("__")):
+            return object.__getattribute__(self, name)
+        return getattr(object.__getattribute__(self, "_inner_opt"), name)
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        if name in _ShardOptimizer._OWN:
+            object.__setattr__(self, name, value)
+        else:
+            setattr(self._inner_opt, name, value)
+
+    def _mark_states(self, state: dict) -> None:
+        # The states of a distributed parameter are distributed like it (same-shaped ones such as
+        # moments) or replicated on its mesh (scalars such as beta powers).
+        for param in self._inner_opt._parameter_list:
+            if not param.is_dist():
+                continue
+            for key, value in state.items():
+                if isinstance(value, Tensor) and not value.is_dist() and key.startswith(f"{param.name}_"):
+                    same = list(value.shape) == list(param.shape)
+                    _mark(value, param.process_mesh, list(param.placements) if same
+                          else [Replicate() for _ in range(param.process_mesh.ndim)])
+
+    def state_dict(self) -> dict:
+        state = self._inner_opt.state_dict()
+        self._mark_states(state)
+        return state
+
+
+def shard_optimizer(optimizer: Any, shard_fn: Callable | None = None,
+                    gradient_accumulation_steps: int = 1) -> _ShardOptimizer:
     """Make ``optimizer`` keep its states like its (distributed) parameters.
 
-    On one process the states already match the parameters, so the optimizer is returned; a
-    ``ShardingStage`` over a mesh dimension of more than one process raises NotImplementedError.
+    Args:
+        optimizer (Optimizer): an ``AdamW`` or ``SGD`` optimizer (as in Paddle, others raise
+            AssertionError).
+        shard_fn (ShardingStage1|ShardingStage2|ShardingStage3, optional): shard the states over a
+            mesh dimension; on one process (that dimension of size 1) the states stay whole.
+        gradient_accumulation_steps (int): micro-steps per optimizer step (recorded).
+
+    Returns:
+        _ShardOptimizer: a wrapper that reads and writes everything else on ``optimizer``.
 
     Examples:
         >>> import pagaie as paddle
         >>> import pagaie.distributed as dist
         >>> layer = paddle.nn.Linear(2, 2)
-        >>> opt = paddle.optimizer.SGD(parameters=layer.parameters())
-        >>> dist.shard_optimizer(opt) is opt
-        True
+        >>> opt = dist.shard_optimizer(paddle.optimizer.SGD(parameters=layer.parameters()))
+        >>> type(opt).__name__, opt.get_lr()
+        ('_ShardOptimizer', 0.001)
     """
-    if isinstance(shard_fn, _ShardingStage) and shard_fn._degree() > 1:
-        shard_fn("", None, None)
-    if gradient_accumulation_steps < 1:
-        raise ValueError(f"paddle.distributed.shard_optimizer: gradient_accumulation_steps must be >= 1, "
-                         f"but received {gradient_accumulation_steps}")
-    optimizer._shard_fn = shard_fn
-    optimizer._gradient_accumulation_steps = gradient_accumulation_steps
-    return optimizer
+    return _ShardOptimizer(optimizer, shard_fn, gradient_accumulation_steps)
 
 
 def shard_scaler(scaler: Any) -> Any:
@@ -603,7 +792,12 @@ def shard_dataloader(dataloader: Any, meshes: Any, input_keys: Any = None, shard
         >>> batch[0].placements
         [Shard(dim=0)]
     """
-    meshes = [meshes] if isinstance(meshes, ProcessMesh) else list(meshes)
+    if is_dataset_splitted and shard_dims is None:
+        raise ValueError("paddle.distributed.shard_dataloader: shard_dims must be set when is_dataset_splitted "
+                         "is True")
+    meshes = [meshes] if isinstance(meshes, ProcessMesh) else list(meshes or [])
+    if not meshes:
+        raise ValueError(f"paddle.distributed.shard_dataloader: meshes must be set, but received {meshes!r}")
     for m in meshes:
         dims = shard_dims if isinstance(shard_dims, (list, tuple)) else [shard_dims]
         for d in dims:

@@ -100,6 +100,15 @@ def _pieces(state_dict: dict) -> dict:
     return out
 
 
+def _check_values(state_dict: dict, prefix: str) -> None:
+    for k, v in state_dict.items():
+        if isinstance(v, dict):
+            _check_values(v, f"{prefix}{k}.")
+        elif not isinstance(v, (Tensor, ShardedWeight)):
+            raise ValueError(f"paddle.distributed.save_state_dict: the value of {prefix}{k!r} must be a dict or "
+                             f"a paddle.Tensor, but received {type(v).__name__} {v!r}")
+
+
 def save_state_dict(state_dict: dict, path: str, process_group: Any = None, coordinator_rank: int = 0,
                     unique_id: int | None = None, async_save: bool = False, safetensors: bool = False,
                     save_replicas: bool = False) -> None:
@@ -117,6 +126,10 @@ def save_state_dict(state_dict: dict, path: str, process_group: Any = None, coor
         >>> bool((other.weight == layer.weight).all())
         True
     """
+    if not isinstance(state_dict, dict):
+        raise AssertionError(f"paddle.distributed.save_state_dict: state_dict must be a dict, "
+                             f"but received {type(state_dict).__name__}")
+    _check_values(state_dict, "")
     os.makedirs(path, exist_ok=True)
     rank = _env.get_rank()
     uid = 0 if unique_id is None else unique_id
@@ -162,22 +175,20 @@ def load_state_dict(state_dict: dict, path: str, process_group: Any = None, coor
 def _fill(state_dict: dict, merged: dict, prefix: str) -> None:
     for k, v in state_dict.items():
         key = prefix + k
-        if isinstance(v, dict):
-            _fill(v, merged, key + ".")
-            continue
+        if not isinstance(v, (Tensor, ShardedWeight)):  # nested dicts too, as in Paddle
+            raise ValueError(f"paddle.distributed.load_state_dict: the value of {key!r} must be a paddle.Tensor "
+                             f"or a ShardedWeight, but received {type(v).__name__}")
         if key not in merged:
             raise KeyError(f"paddle.distributed.load_state_dict: key {key!r} is not in the checkpoint")
         full = merged[key]
         if isinstance(v, ShardedWeight):
             region = full[tuple(slice(o, o + s) for o, s in zip(v.global_offset, v.local_shape))]
             v.local_tensor._t.detach().copy_(torch.as_tensor(np.ascontiguousarray(region)))
-        elif isinstance(v, Tensor):
+        else:
             if tuple(full.shape) != tuple(v.shape):
                 raise ValueError(f"paddle.distributed.load_state_dict: {key!r} has shape {list(v.shape)} but the "
                                  f"checkpoint holds {list(full.shape)}")
             v._t.detach().copy_(torch.as_tensor(np.ascontiguousarray(full)))
-        else:
-            state_dict[k] = full
 
 
 def load_merged_state_dict(path: str, prefix: str | None = None, unique_id: int | None = None,

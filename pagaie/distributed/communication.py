@@ -534,6 +534,9 @@ def irecv(tensor: Tensor, src: int | None = None, group: Group | None = None) ->
 def send_object_list(object_list: list, dst: int | None = None, group: Group | None = None,
                      dst_in_group: int | None = None) -> None:
     """Send the picklable objects of ``object_list`` to global rank ``dst`` (or the group's ``dst_in_group``)."""
+    if not isinstance(object_list, (list, tuple)):
+        raise TypeError(f"paddle.distributed.send_object_list: object_list must be a list, "
+                        f"but received {type(object_list).__name__}")
     g = _group(group)
     if dst is None and dst_in_group is not None:
         dst = g.get_global_rank(dst_in_group)
@@ -546,6 +549,9 @@ def send_object_list(object_list: list, dst: int | None = None, group: Group | N
 def recv_object_list(object_list: list, src: int | None = None, group: Group | None = None,
                      src_in_group: int | None = None) -> None:
     """Receive objects sent with :func:`send_object_list` into ``object_list`` (same length)."""
+    if not isinstance(object_list, list):
+        raise TypeError(f"paddle.distributed.recv_object_list: object_list must be a list, "
+                        f"but received {type(object_list).__name__}")
     g = _group(group)
     if src is None and src_in_group is not None:
         src = g.get_global_rank(src_in_group)

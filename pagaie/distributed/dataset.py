@@ -29,8 +29,6 @@ class _Entry:
     def _to_attr(self) -> str:
         raise NotImplementedError
 
-    def __repr__(self) -> str:
-        return self._to_attr()
 
 
 class CountFilterEntry(_Entry):
@@ -63,8 +61,8 @@ class ProbabilityEntry(_Entry):
     """
 
     def __init__(self, probability: float) -> None:
-        if not isinstance(probability, float) or not 0 < probability <= 1:
-            raise ValueError(f"paddle.distributed.ProbabilityEntry: probability must be a float in (0, 1], "
+        if not isinstance(probability, float) or not 0 < probability < 1:
+            raise ValueError(f"paddle.distributed.ProbabilityEntry: probability must be a float in (0, 1), "
                              f"but received {probability!r}")
         self._name = "probability_entry"
         self._probability = probability
@@ -83,6 +81,11 @@ class ShowClickEntry(_Entry):
     """
 
     def __init__(self, show_name: Any, click_name: Any) -> None:
+        show_name = getattr(show_name, "name", show_name)
+        click_name = getattr(click_name, "name", click_name)
+        if not isinstance(show_name, str) or not isinstance(click_name, str):
+            raise ValueError(f"paddle.distributed.ShowClickEntry: show_name and click_name must be str (or "
+                             f"variables with a name), but received {show_name!r} and {click_name!r}")
         self._name = "show_click_entry"
         self._show_name = getattr(show_name, "name", show_name)
         self._click_name = getattr(click_name, "name", click_name)

@@ -11,6 +11,7 @@ import enum
 from typing import Any, Callable
 
 from pagaie.distributed import _env
+from pagaie.distributed._auto_strategy import Strategy
 from pagaie.distributed.auto_parallel import ProcessMesh, get_mesh
 
 __all__ = ["ColWiseParallel", "RowWiseParallel", "ConvParallel", "PrepareLayerInput", "PrepareLayerOutput",
@@ -22,14 +23,14 @@ __all__ = ["ColWiseParallel", "RowWiseParallel", "ConvParallel", "PrepareLayerIn
 class _Plan:
     """A parallel plan for the sublayers matched by a key of ``parallelize_plan``."""
 
+    def __init__(self) -> None:
+        self.share_param_list: dict = {}
+
     def _apply(self, layer: Any, mesh: ProcessMesh, degree: int) -> None:
         if degree > 1:
             raise NotImplementedError(f"paddle.distributed.{type(self).__name__}: model parallelism of degree "
                                       f"{degree} needs weights split over processes, which pagaie does not support")
 
-    def __repr__(self) -> str:
-        args = ", ".join(f"{k}={v!r}" for k, v in self.__dict__.items())
-        return f"{type(self).__name__}({args})"
 
 
 class ColWiseParallel(_Plan):
@@ -37,11 +38,12 @@ class ColWiseParallel(_Plan):
 
     Examples:
         >>> import pagaie.distributed as dist
-        >>> dist.ColWiseParallel(gather_output=True)
-        ColWiseParallel(gather_output=True)
+        >>> dist.ColWiseParallel(gather_output=True).gather_output
+        True
     """
 
     def __init__(self, gather_output: bool = False) -> None:
+        super().__init__()
         self.gather_output = gather_output
 
 
@@ -49,6 +51,7 @@ class RowWiseParallel(_Plan):
     """Split a Linear/Embedding's weight by rows over the model-parallel dimension."""
 
     def __init__(self, is_input_parallel: bool = True) -> None:
+        super().__init__()
         self.is_input_parallel = is_input_parallel
 
 
@@ -58,6 +61,10 @@ class ConvParallel(_Plan):
 
 class _HookPlan(_Plan):
     def __init__(self, fn: Callable | None = None) -> None:
+        super().__init__()
+        if not callable(fn):  # an AssertionError, as in Paddle
+            raise AssertionError(f"paddle.distributed.{type(self).__name__}: fn must be a callable taking "
+                                 f"process_mesh and returning a hook, but received {fn!r}")
         self.fn = fn
 
 
@@ -65,20 +72,19 @@ class PrepareLayerInput(_HookPlan):
     """Run ``fn(process_mesh)`` -> a forward pre-hook on the layer's inputs."""
 
     def _apply(self, layer: Any, mesh: ProcessMesh, degree: int) -> None:
-        if self.fn is not None:
-            layer.register_forward_pre_hook(self.fn(process_mesh=mesh))
+        layer.register_forward_pre_hook(self.fn(process_mesh=mesh))
 
 
 class PrepareLayerOutput(_HookPlan):
     """Run ``fn(process_mesh)`` -> a forward post-hook on the layer's outputs."""
 
     def _apply(self, layer: Any, mesh: ProcessMesh, degree: int) -> None:
-        if self.fn is not None:
-            layer.register_forward_post_hook(self.fn(process_mesh=mesh))
+        layer.register_forward_post_hook(self.fn(process_mesh=mesh))
 
 
 class _SeqPlan(_Plan):
     def __init__(self, need_transpose: bool = True) -> None:
+        super().__init__()
         self.need_transpose = need_transpose
 
 
@@ -102,6 +108,7 @@ class ContextParallel(_Plan):
     """Split attention over the sequence dimension ('p2p' ring or 'all2all')."""
 
     def __init__(self, backend: str = "p2p") -> None:
+        super().__init__()
         self.backend = backend
 
 
@@ -224,50 +231,18 @@ def split(x: Any, size: Any, operation: str, axis: int = 0, num_partitions: int 
     return layer(x)
 
 
-class _Section:
-    def __init__(self, **defaults: Any) -> None:
-        self.__dict__.update(defaults)
-
-    def __repr__(self) -> str:
-        return "{" + ",".join(f'"{k}":"{v}"' for k, v in self.__dict__.items()) + ",}"
-
-
-class Strategy:
-    """Auto-parallel configuration: sections ``sharding``, ``pipeline``, ``amp``, ``recompute``,
-    ``gradient_merge``, ``fused_passes`` with attribute defaults, updated from ``config``.
-
-    Examples:
-        >>> import pagaie.distributed as dist
-        >>> s = dist.Strategy({"sharding": {"enable": True, "stage": 2}})
-        >>> s.sharding.enable, s.sharding.stage, s.pipeline.schedule_mode
-        (True, 2, '1F1B')
-    """
-
-    def __init__(self, config: dict | None = None) -> None:
-        self.sharding = _Section(enable=False, stage=1, degree=8, enable_overlap=False, comm_buffer_size_MB=256,
-                                 enable_tensor_fusion=False, release_gradients=False)
-        self.pipeline = _Section(enable=False, schedule_mode="1F1B", pp_degree=1, vpp_degree=1,
-                                 micro_batch_size=1, accumulate_steps=1)
-        self.amp = _Section(enable=False, dtype="float16", level="O1", init_loss_scaling=32768.0,
-                            use_master_grad=False, custom_white_list=[], custom_black_list=[])
-        self.recompute = _Section(enable=False, checkpoints=None, refined_ops_patterns=[])
-        self.gradient_merge = _Section(enable=False, k_steps=1, avg=True)
-        self.fused_passes = _Section(enable=False, fused_passes_list=[])
-        self.mp_optimization = _Section(allreduce_matmul_grad_overlapping=False)
-        self.dp_optimization = _Section(enable_allreduce_avg_in_gradinent_scale=False)
-        self.sp_optimization = _Section(enable=False)
-        for section, values in (config or {}).items():
-            target = getattr(self, section, None)
-            if not isinstance(target, _Section):
-                raise ValueError(f"paddle.distributed.Strategy: unknown config section {section!r}")
-            target.__dict__.update(values)
+class _NotLayerError(AttributeError, TypeError):
+    """``to_static`` given something that is not a Layer: Paddle fails an attribute look-up."""
 
 
 class DistModel:
     """A Layer with its loss and optimizer, run step by step in 'train', 'eval' or 'predict' mode.
 
-    ``model(*inputs, label)`` in train mode runs forward, loss, backward and an optimizer step and
-    returns the loss; in eval mode it returns the loss; in predict mode the outputs.
+    As in Paddle, no mode is set at first: call :meth:`train`, :meth:`eval` or :meth:`predict`.
+    Then ``model(*inputs, label)`` runs forward, loss, backward and an optimizer step and returns
+    the loss (train), returns the loss (eval), or returns the outputs (predict). Lists and tuples
+    among the arguments are flattened; the last ``len(input_spec[1])`` values (one by default)
+    are the labels.
 
     Examples:
         >>> import pagaie as paddle
@@ -275,6 +250,7 @@ class DistModel:
         >>> layer = paddle.nn.Linear(2, 1)
         >>> opt = paddle.optimizer.SGD(0.1, parameters=layer.parameters())
         >>> m = dist.to_static(layer, None, paddle.nn.MSELoss(), opt)
+        >>> m.train()
         >>> loss = m(paddle.ones([4, 2]), paddle.zeros([4, 1]))
         >>> m.predict(); m(paddle.ones([4, 2])).shape
         paddle.Size([4, 1])
@@ -282,6 +258,9 @@ class DistModel:
 
     def __init__(self, layer: Any, loader: Any, loss: Any = None, optimizer: Any = None, strategy: Any = None,
                  metrics: Any = None, input_spec: Any = None) -> None:
+        if not hasattr(layer, "state_dict"):
+            raise _NotLayerError(f"paddle.distributed.to_static: layer must be a paddle.nn.Layer, "
+                                 f"but received {type(layer).__name__}")
         self._layer = layer
         self._loader = loader
         self._loss = loss
@@ -289,41 +268,71 @@ class DistModel:
         self._strategy = strategy
         self._metrics = metrics
         self._input_spec = input_spec
-        self._mode = "train" if loss is not None and optimizer is not None else (
-            "eval" if loss is not None else "predict")
+        self._mode: str | None = None
 
     def train(self) -> None:
-        if self._loss is None or self._optimizer is None:
-            raise ValueError("paddle.distributed.DistModel.train: needs both loss and optimizer")
+        """Set 'train' mode: a call runs a training step and returns the loss."""
         self._mode = "train"
         self._layer.train()
 
     def eval(self) -> None:
-        if self._loss is None:
-            raise ValueError("paddle.distributed.DistModel.eval: needs a loss")
+        """Set 'eval' mode: a call returns the loss."""
         self._mode = "eval"
         self._layer.eval()
 
     def predict(self) -> None:
+        """Set 'predict' mode: a call returns the outputs."""
         self._mode = "predict"
         self._layer.eval()
 
+    def _validate_mode(self, mode: str | None, api: str) -> str:
+        if mode is None and self._mode is None:
+            raise ValueError(f"paddle.distributed.DistModel.{api}: set the mode or call train()/eval()/predict() "
+                             "first")
+        mode = self._mode if mode is None else mode
+        if mode not in ("train", "eval", "predict"):
+            raise ValueError(f"paddle.distributed.DistModel.{api}: mode must be 'train', 'eval' or 'predict', "
+                             f"but received {mode!r}")
+        return mode
+
     def __call__(self, *args: Any) -> Any:
+        from pagaie._core.tensor import Tensor
         from pagaie.autograd import no_grad
+        if self._mode is None:
+            raise ValueError("paddle.distributed.DistModel: call train()/eval()/predict() first")
+        if self._mode == "train" and (self._optimizer is None or self._loss is None):
+            raise ValueError("paddle.distributed.DistModel: set the optimizer and the loss before training")
+        if self._mode == "eval" and self._loss is None:
+            raise ValueError("paddle.distributed.DistModel: set the loss before evaluation")
+        feeds: list = []
+        for a in args:
+            if isinstance(a, (list, tuple)):
+                feeds += list(a)
+            elif isinstance(a, Tensor):
+                feeds.append(a)
+            else:
+                raise TypeError(f"paddle.distributed.DistModel: the inputs must be Tensors or lists of Tensors, "
+                                f"but received {type(a).__name__}")
         if self._mode == "predict":
             with no_grad():
-                return self._layer(*args)
-        *inputs, label = args
+                return self._layer(*feeds)
+        n_labels = len(self._input_spec[1]) if self._input_spec is not None and len(self._input_spec) > 1 else 1
+        inputs, labels = feeds[:len(feeds) - n_labels], feeds[len(feeds) - n_labels:]
         if self._mode == "eval":
             with no_grad():
-                return self._loss(self._layer(*inputs), label)
-        loss = self._loss(self._layer(*inputs), label)
+                return self._loss(self._layer(*inputs), *labels)
+        loss = self._loss(self._layer(*inputs), *labels)
         loss.backward()
         self._optimizer.step()
         self._optimizer.clear_grad()
         return loss
 
-    def state_dict(self, mode: str = "all") -> dict:
+    def state_dict(self, mode: str = "all", split_fusion: bool = True) -> dict:
+        """The parameters ('param'), optimizer states ('opt') or both ('all')."""
+        self._validate_mode(None, "state_dict")
+        if mode not in ("all", "param", "opt"):
+            raise ValueError(f"paddle.distributed.DistModel.state_dict: mode must be 'all', 'param' or 'opt', "
+                             f"but received {mode!r}")
         state = dict(self._layer.state_dict()) if mode in ("all", "param") else {}
         if mode in ("all", "opt") and self._optimizer is not None:
             state.update(self._optimizer.state_dict())
@@ -332,13 +341,22 @@ class DistModel:
     def set_state_dict(self, state_dict: dict) -> None:
         self._layer.set_state_dict(state_dict)
 
-    def dist_main_program(self, mode: str | None = None) -> Any:
-        raise NotImplementedError("paddle.distributed.DistModel.dist_main_program: pagaie runs DistModel eagerly "
-                                  "and builds no distributed program")
+    def _no_program(self, mode: str | None, api: str) -> Any:
+        self._validate_mode(mode, api)
+        raise NotImplementedError(f"paddle.distributed.DistModel.{api}: pagaie runs DistModel eagerly and builds "
+                                  "no distributed program")
 
-    dist_startup_program = dist_main_program
-    serial_main_program = dist_main_program
-    serial_startup_program = dist_main_program
+    def dist_main_program(self, mode: str | None = None) -> Any:
+        return self._no_program(mode, "dist_main_program")
+
+    def dist_startup_program(self, mode: str | None = None) -> Any:
+        return self._no_program(mode, "dist_startup_program")
+
+    def serial_main_program(self, mode: str | None = None) -> Any:
+        return self._no_program(mode, "serial_main_program")
+
+    def serial_startup_program(self, mode: str | None = None) -> Any:
+        return self._no_program(mode, "serial_startup_program")
 
 
 def to_static(layer: Any, loader: Any = None, loss: Any = None, optimizer: Any = None, strategy: Any = None,

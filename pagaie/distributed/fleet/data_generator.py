@@ -18,7 +18,8 @@ class _DataGenerator:
     def generate_sample(self, line: str) -> Any:
         """Override: return a function yielding samples ``[(slot_name, [values...]), ...]`` for ``line``."""
         raise NotImplementedError("paddle.distributed.fleet.DataGenerator.generate_sample: override this method "
-                                  "to yield samples for one input line")
+                                  "to return a function yielding samples [(name, [feasign, ...]), ...] for one "
+                                  "input line")
 
     def generate_batch(self, samples: list) -> Any:
         """Override to post-process a batch of samples; by default yields them unchanged."""
@@ -55,35 +56,74 @@ class _DataGenerator:
         raise NotImplementedError
 
 
+def _as_sample(line: Any, api: str) -> list:
+    if isinstance(line, zip):
+        line = list(line)
+    if not isinstance(line, (list, tuple)):
+        raise ValueError(f"paddle.distributed.fleet.{api}: a sample must be a list or tuple of (name, values) "
+                         f"pairs such as [('words', [1926, 8, 17]), ('label', [1])], but received "
+                         f"{type(line).__name__}")
+    return list(line)
+
+
+def _check_slot(name: Any, elements: Any, api: str) -> None:
+    if not isinstance(name, str):
+        raise ValueError(f"paddle.distributed.fleet.{api}: slot names must be str, but received "
+                         f"{type(name).__name__} {name!r}")
+    if not isinstance(elements, list):
+        raise ValueError(f"paddle.distributed.fleet.{api}: the values of slot {name!r} must be a list, "
+                         f"but received {type(elements).__name__}")
+    if not elements:
+        raise ValueError(f"paddle.distributed.fleet.{api}: slot {name!r} has no values; pad it in "
+                         "generate_sample")
+
+
 class MultiSlotDataGenerator(_DataGenerator):
     """Writes each sample ``[(name, [numbers...]), ...]`` as ``"<len> v1 v2 ... <len> ..."``.
 
+    The first sample fixes the slots (``_proto_info``: ``[(name, 'uint64'|'float'), ...]``); a
+    slot becomes 'float' once a float value appears in it, and later samples must have the same
+    slot names in the same order.
+
     Examples:
         >>> from pagaie.distributed import fleet
-        >>> fleet.MultiSlotDataGenerator()._gen_str([("words", [1, 2]), ("label", [0])])
-        '2 1 2 1 0\\n'
+        >>> g = fleet.MultiSlotDataGenerator()
+        >>> g._gen_str([("words", [1, 2]), ("label", [0.5])])
+        '2 1 2 1 0.5\\n'
+        >>> g._proto_info
+        [('words', 'uint64'), ('label', 'float')]
     """
 
     def _gen_str(self, line: Any) -> str:
-        if not isinstance(line, (list, tuple)):
-            raise ValueError("paddle.distributed.fleet.MultiSlotDataGenerator: a sample must be a list of "
-                             f"(name, values) pairs, but received {type(line).__name__}")
+        api = "MultiSlotDataGenerator"
+        line = _as_sample(line, api)
+        first = self._proto_info is None
+        if first:
+            self._proto_info = []
+        elif len(line) != len(self._proto_info):
+            raise ValueError(f"paddle.distributed.fleet.{api}: a sample has {len(line)} slots but the first one "
+                             f"had {len(self._proto_info)} ({[n for n, _ in self._proto_info]})")
         out = []
-        for item in line:
-            name, elements = item
-            if not elements:
-                raise ValueError(f"paddle.distributed.fleet.MultiSlotDataGenerator: slot {name!r} has no values")
+        for index, (name, elements) in enumerate(line):
+            _check_slot(name, elements, api)
+            if first:
+                self._proto_info.append((name, "uint64"))
+            elif name != self._proto_info[index][0]:
+                raise ValueError(f"paddle.distributed.fleet.{api}: slot {index} is named {name!r} but the first "
+                                 f"sample named it {self._proto_info[index][0]!r}")
             for e in elements:
-                if not isinstance(e, (int, float)):
-                    raise ValueError(f"paddle.distributed.fleet.MultiSlotDataGenerator: slot {name!r} values must "
-                                     f"be int or float, but received {type(e).__name__}")
+                if isinstance(e, float):
+                    self._proto_info[index] = (name, "float")
+                elif not isinstance(e, int):
+                    raise ValueError(f"paddle.distributed.fleet.{api}: slot {name!r} values must be int or float, "
+                                     f"but received {type(e).__name__}")
             out.append(str(len(elements)))
             out.extend(str(e) for e in elements)
         return " ".join(out) + "\n"
 
 
 class MultiSlotStringDataGenerator(_DataGenerator):
-    """Like :class:`MultiSlotDataGenerator` but the values are strings written as they are.
+    """Like :class:`MultiSlotDataGenerator` but the values are strings, written as they are.
 
     Examples:
         >>> from pagaie.distributed import fleet
@@ -93,7 +133,11 @@ class MultiSlotStringDataGenerator(_DataGenerator):
 
     def _gen_str(self, line: Any) -> str:
         out = []
-        for name, elements in line:
+        for name, elements in _as_sample(line, "MultiSlotStringDataGenerator"):
+            bad = [e for e in elements if not isinstance(e, str)]
+            if bad:  # a TypeError, as Paddle's str.join
+                raise TypeError(f"paddle.distributed.fleet.MultiSlotStringDataGenerator: slot {name!r} values "
+                                f"must be str, but received {type(bad[0]).__name__}")
             out.append(str(len(elements)))
-            out.extend(str(e) for e in elements)
+            out.extend(elements)
         return " ".join(out) + "\n"

@@ -17,12 +17,17 @@ _PS_MESSAGE = ("parameter-server training is not supported by pagaie; use collec
                "(fleet.init(is_collective=True))")
 
 
+class _NoRoleMakerError(AttributeError, RuntimeError):
+    """A UtilBase used before fleet.init gave it a role maker."""
+
+
 class UtilBase:
     """Small collective helpers over the workers of a fleet job (numpy in, numpy out).
 
     Examples:
         >>> from pagaie.distributed import fleet
-        >>> fleet.UtilBase().get_file_shard(["a", "b", "c"])
+        >>> _ = fleet.init(is_collective=True)
+        >>> fleet.util.get_file_shard(["a", "b", "c"])
         ['a', 'b', 'c']
     """
 
@@ -32,30 +37,44 @@ class UtilBase:
     def _set_role_maker(self, role_maker: _RoleMakerBase) -> None:
         self.role_maker = role_maker
 
-    def _rm(self) -> _RoleMakerBase:
-        return self.role_maker or PaddleCloudRoleMaker(is_collective=True)
+    def _rm(self, api: str = "UtilBase") -> _RoleMakerBase:
+        if self.role_maker is None:  # Paddle fails on the missing role maker with an AttributeError
+            raise _NoRoleMakerError(f"paddle.distributed.fleet.UtilBase.{api}: this UtilBase has no role maker; "
+                                    "call fleet.init() and use fleet.util")
+        return self.role_maker
 
     def all_reduce(self, input: Any, mode: str = "sum", comm_world: str = "worker") -> Any:
-        """Reduce a numpy array over the workers ('sum', 'min' or 'max')."""
+        """Reduce a numpy array over the workers ('sum', 'min' or 'max').
+
+        Outside a distributed job (a single process) the input comes back unchanged, as in Paddle.
+        """
+        rm = self._rm("all_reduce")
+        if rm._is_non_distributed():
+            return input
         if mode not in ("sum", "min", "max"):
             raise ValueError(f"paddle.distributed.fleet.UtilBase.all_reduce: mode must be 'sum', 'min' or 'max', "
                              f"but received {mode!r}")
-        return self._rm()._all_reduce(input, mode, comm_world)
+        return rm._all_reduce(input, mode, comm_world)
 
-    def all_gather(self, input: Any, comm_world: str = "worker") -> list:
-        """Gather one value from every worker into a list."""
-        return self._rm()._all_gather(input, comm_world)
+    def all_gather(self, input: Any, comm_world: str = "worker") -> Any:
+        """Gather one value from every worker into a list (a single process: the value itself)."""
+        rm = self._rm("all_gather")
+        if rm._is_non_distributed():
+            return input
+        return rm._all_gather(input, comm_world)
 
     def barrier(self, comm_world: str = "worker") -> None:
         """Wait for every worker."""
-        self._rm()._barrier(comm_world)
+        rm = self._rm("barrier")
+        if not rm._is_non_distributed():
+            rm._barrier(comm_world)
 
     def get_file_shard(self, files: list[str]) -> list[str]:
         """This worker's share of ``files`` (contiguous blocks, the first ones one longer)."""
         if not isinstance(files, list):
             raise TypeError(f"paddle.distributed.fleet.UtilBase.get_file_shard: files must be a list, "
                             f"but received {type(files).__name__}")
-        rm = self._rm()
+        rm = self._rm("get_file_shard")
         n, i = rm._worker_num(), rm._worker_index()
         base, extra = divmod(len(files), n)
         start = i * base + min(i, extra)
@@ -66,7 +85,7 @@ class UtilBase:
 
     def print_on_rank(self, message: str, rank_id: int) -> None:
         """Print ``message`` on worker ``rank_id`` only."""
-        if self._rm()._worker_index() == rank_id:
+        if self._rm("print_on_rank")._worker_index() == rank_id:
             print(message)
 
 

@@ -31,7 +31,8 @@ class _RoleMakerBase:
         self._role = Role.WORKER
         self._current_id = 0
         self._worker_endpoints: list[str] = []
-        self._server_endpoints: list[str] = []
+        self._server_endpoints: list[str] | str = []
+        self._non_distributed = False
 
     def _is_worker(self) -> bool:
         return self._role == Role.WORKER
@@ -46,10 +47,20 @@ class _RoleMakerBase:
         return self._is_worker() and self._current_id == 0
 
     def _worker_index(self) -> int:
-        return self._current_id if self._is_worker() else 0
+        return self._current_id
 
     def _server_index(self) -> int:
-        return self._current_id if self._is_server() else 0
+        return self._current_id
+
+    def _role_id(self) -> int:
+        return self._current_id
+
+    def _is_non_distributed(self) -> bool:
+        """True when started without a launcher (no Paddle job environment variables)."""
+        return self._non_distributed
+
+    def _is_heter_worker(self) -> bool:
+        return False
 
     def _worker_num(self) -> int:
         return max(len(self._worker_endpoints), 1)
@@ -99,15 +110,46 @@ class PaddleCloudRoleMaker(_RoleMakerBase):
 
     def __init__(self, is_collective: bool = False, **kwargs: Any) -> None:
         super().__init__(is_collective)
-        env = ParallelEnv()
         self._kwargs = kwargs
-        role = os.environ.get("TRAINING_ROLE", "TRAINER").upper()
-        self._role = Role.SERVER if role == "PSERVER" else Role.WORKER
+        if is_collective:
+            self._collective_env()
+        else:
+            self._ps_env()
+
+    def _collective_env(self) -> None:
+        env = ParallelEnv()
         self._current_id = env.rank
         eps = [e for e in env.trainer_endpoints if e]
+        # As Paddle: without PADDLE_TRAINER_ENDPOINTS the job is not distributed (one local trainer).
+        self._non_distributed = not os.environ.get("PADDLE_TRAINER_ENDPOINTS")
         self._worker_endpoints = eps or [env.current_endpoint or "127.0.0.1:6170"] * env.world_size
-        servers = os.environ.get("PADDLE_PSERVERS_IP_PORT_LIST", "")
+
+    def _ps_env(self) -> None:
+        servers = os.environ.get("PADDLE_PSERVERS_IP_PORT_LIST")
+        if servers is None:
+            # As Paddle: no parameter servers listed -> a single, non-distributed worker with
+            # no known endpoints.
+            self._server_endpoints = ""
+            self._worker_endpoints = []
+            self._non_distributed = True
+            return
         self._server_endpoints = [e for e in servers.split(",") if e]
+        workers = os.environ.get("PADDLE_TRAINER_ENDPOINTS", "")
+        self._worker_endpoints = [e for e in workers.split(",") if e]
+        role = os.environ.get("TRAINING_ROLE", "TRAINER").upper()
+        if role not in ("TRAINER", "PSERVER"):
+            raise ValueError(f"paddle.distributed.fleet.PaddleCloudRoleMaker: TRAINING_ROLE must be TRAINER or "
+                             f"PSERVER, but received {role!r}")
+        if role == "PSERVER":
+            self._role = Role.SERVER
+            me = f"{os.environ.get('POD_IP', '')}:{os.environ.get('PADDLE_PORT', '')}"
+            self._current_id = self._server_endpoints.index(me) if me in self._server_endpoints else 0
+        else:
+            self._role = Role.WORKER
+            self._current_id = int(os.environ.get("PADDLE_TRAINER_ID", "0"))
+        n = int(os.environ.get("PADDLE_TRAINERS_NUM", "0") or 0)
+        if not self._worker_endpoints and n:
+            self._worker_endpoints = ["127.0.0.1:6170"] * n
 
 
 class UserDefinedRoleMaker(_RoleMakerBase):
