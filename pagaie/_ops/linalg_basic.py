@@ -45,6 +45,7 @@ def matmul(x, y, transpose_x=False, transpose_y=False, name=None, *, out=None):
         >>> (a @ paddle.to_tensor([1.0, 1.0])).tolist()
         [3.0, 7.0]
     """
+    x, y = _promote(x, y, "matmul")
     if transpose_x and x.dim() > 1:
         x = x.transpose(-1, -2)
     if transpose_y and y.dim() > 1:
@@ -56,6 +57,31 @@ def matmul(x, y, transpose_x=False, transpose_y=False, name=None, *, out=None):
 
 Tensor.__matmul__ = matmul
 Tensor.__rmatmul__ = lambda self, other: matmul(other, self)
+
+
+def _promote(x, y, api):
+    """Paddle's matmul family promotes an integer operand to the other's floating dtype and a
+    real one to the other's complex dtype; two different floating dtypes are an error."""
+    if x.dtype == y.dtype:
+        return x, y
+    if x.is_floating_point() and y.is_floating_point():
+        raise ValueError(f"paddle.{api}: the operands must have the same floating-point dtype, but "
+                         f"received {str(x.dtype)[6:]} and {str(y.dtype)[6:]}")
+    dt = torch.promote_types(x.dtype, y.dtype)
+    return x.to(dt), y.to(dt)
+
+
+def _promote_float(x, y, api):
+    """Paddle's automatic type promotion for ops like cross: between floating-point dtypes, and
+    between complex and real ones; any other mix is a TypeError."""
+    if x.dtype == y.dtype:
+        return x, y
+    fx, fy = (t.is_floating_point() or t.is_complex() for t in (x, y))
+    if not (fx and fy):
+        raise TypeError(f"paddle.{api}: type promotion only supports floating-point and complex "
+                        f"dtypes, but received {str(x.dtype)[6:]} and {str(y.dtype)[6:]}")
+    dt = torch.promote_types(x.dtype, y.dtype)
+    return x.to(dt), y.to(dt)
 
 
 @defop(amp="white", paddle_types=("pd_op.mm",))
@@ -285,6 +311,10 @@ def cross(x, y, axis=9, name=None):
         >>> paddle.cross(paddle.to_tensor([1.0, 0.0, 0.0]), paddle.to_tensor([0.0, 1.0, 0.0])).tolist()
         [0.0, 0.0, 1.0]
     """
+    x, y = _promote_float(x, y, "cross")
+    if list(x.shape) != list(y.shape):
+        raise ValueError(f"paddle.cross: 'x' and 'y' must have the same shape, but received "
+                         f"{list(x.shape)} and {list(y.shape)}")
     if axis is None or axis == 9:
         dims = [d for d in range(x.dim()) if x.shape[d] == 3]
         if not dims:
@@ -358,7 +388,7 @@ def inner(x, y, name=None):
         >>> paddle.inner(paddle.to_tensor([[1.0, 2.0]]), paddle.to_tensor([[3.0, 4.0]])).tolist()
         [[11.0]]
     """
-    return torch.inner(x, y)
+    return torch.inner(*_promote(x, y, "inner"))
 
 
 def _axes_list(v):
@@ -399,7 +429,7 @@ def tensordot(x, y, axes=2, name=None):
         if n and list(x.shape[x.dim() - n:]) != list(y.shape[:n]):
             raise AssertionError(f"paddle.tensordot: the last {n} dimensions of 'x' {list(x.shape)} must "
                                  f"match the first {n} of 'y' {list(y.shape)}")
-        return torch.tensordot(x, y, dims=n)
+        return torch.tensordot(*_promote(x, y, "tensordot"), dims=n)
     axes = list(axes)
     if not axes:
         ax_x, ax_y = [], []
@@ -416,7 +446,7 @@ def tensordot(x, y, axes=2, name=None):
         if x.shape[a] != y.shape[b]:
             raise AssertionError(f"paddle.tensordot: 'x' has size {x.shape[a]} in axis {a} but 'y' has size "
                              f"{y.shape[b]} in axis {b}; contracted axes must match")
-    return torch.tensordot(x, y, dims=(ax_x, ax_y))
+    return torch.tensordot(*_promote(x, y, "tensordot"), dims=(ax_x, ax_y))
 
 
 @defop(paddle_types=("trace", "pd_op.trace"))

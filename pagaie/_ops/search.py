@@ -105,15 +105,40 @@ def topk(x, k, axis=None, largest=True, sorted=True, name=None, *, out=None):
         >>> v.tolist(), i.tolist()
         ([4.0, 3.0], [1, 2])
     """
+    lo = 0 if isinstance(k, torch.Tensor) else 1  # Paddle takes k >= 1, or a Tensor
     k = int(scalar_of(k))
     dim = -1 if axis is None else norm_axis(axis, x.dim(), "topk")
     n = x.shape[dim] if x.dim() else 1
-    if not 0 <= k <= n:
-        raise ValueError(f"paddle.topk: 'k' must be in [0, {n}] (the size of axis {dim}), but received {k}")
+    if not lo <= k <= n:
+        raise ValueError(f"paddle.topk: 'k' must be in [{lo}, {n}] (the size of axis {dim}), but received {k}")
     v, i = torch.topk(x, k, dim=dim, largest=largest, sorted=sorted)
     if out is not None:
         return write_out(out[0], v), write_out(out[1], i)
     return v, i
+
+
+def _check_0d_axis(axis, api):
+    """A 0-D input sorts along axis 0 or -1 only (Paddle's InvalidArgument otherwise)."""
+    if isinstance(axis, torch.Tensor):
+        axis = axis.item()
+    if axis not in (0, -1):
+        raise ValueError(f"paddle.{api}: 'axis' must be 0 or -1 for a 0-D input, but received {axis}")
+
+
+_SEARCH_DTYPES = (torch.float32, torch.float64, torch.int32, torch.int64)
+
+
+def _check_search_inputs(seq, values, api, seq_arg):
+    """Paddle's searchsorted kernel takes float32/float64/int32/int64 only and needs a 1-D
+    sequence or one whose leading dimensions match the values' (InvalidArgument/Unavailable)."""
+    for arg, t in ((seq_arg, seq), ("values" if api == "searchsorted" else "x", values)):
+        if t.dtype not in _SEARCH_DTYPES:
+            raise ValueError(f"paddle.{api}: '{arg}' must be a float32, float64, int32 or int64 "
+                             f"tensor, but received {str(t.dtype).replace('torch.', '')}")
+    if seq.dim() > 1 and (values.dim() != seq.dim() or list(seq.shape[:-1]) != list(values.shape[:-1])):
+        raise RuntimeError(f"paddle.{api}: the leading dimensions of '{seq_arg}' {list(seq.shape)} "
+                           f"and of the values {list(values.shape)} must match when '{seq_arg}' "
+                           "is not 1-D")
 
 
 @defop(paddle_types=("pd_op.sort",))
@@ -136,6 +161,7 @@ def sort(x, axis=-1, descending=False, stable=False, name=None):
         [3.0, 2.0, 1.0]
     """
     if x.dim() == 0:
+        _check_0d_axis(axis, "sort")
         return x.clone()
     return torch.sort(x, dim=norm_axis(axis, x.dim(), "sort"), descending=descending, stable=stable)[0]
 
@@ -160,6 +186,7 @@ def argsort(x, axis=-1, descending=False, stable=False, name=None):
         [1, 2, 0]
     """
     if x.dim() == 0:
+        _check_0d_axis(axis, "argsort")
         return torch.zeros((), dtype=torch.int64, device=x.device)
     return torch.sort(x, dim=norm_axis(axis, x.dim(), "argsort"), descending=descending, stable=stable)[1]
 
@@ -346,6 +373,7 @@ def searchsorted(sorted_sequence, values, out_int32=False, right=False, name=Non
         if side not in ("left", "right"):
             raise ValueError(f"paddle.searchsorted: 'side' must be 'left' or 'right', but received {side!r}")
         right = side == "right"
+    _check_search_inputs(sorted_sequence, values, "searchsorted", "sorted_sequence")
     r = torch.searchsorted(sorted_sequence, values, out_int32=bool(out_int32), right=bool(right),
                            sorter=sorter)
     return write_out(out, r)
@@ -374,6 +402,7 @@ def bucketize(x, sorted_sequence, out_int32=False, right=False, name=None, *, ou
     if sorted_sequence.dim() != 1:
         raise ValueError("paddle.bucketize: 'sorted_sequence' must be a 1-D tensor, but received "
                          f"a {sorted_sequence.dim()}-D tensor")
+    _check_search_inputs(sorted_sequence, x, "bucketize", "sorted_sequence")
     return write_out(out, torch.bucketize(x, sorted_sequence, out_int32=bool(out_int32), right=bool(right)))
 
 
@@ -398,6 +427,8 @@ def kthvalue(x, k, axis=None, keepdim=False, name=None):
         (3.0, 2)
     """
     dim = -1 if axis is None else norm_axis(axis, x.dim(), "kthvalue")
+    if isinstance(k, float):
+        raise TypeError(f"paddle.kthvalue: 'k' must be an int, but received float {k}")
     k = int(scalar_of(k))
     n = x.shape[dim] if x.dim() else 1
     if not 1 <= k <= n:

@@ -78,6 +78,9 @@ def _int_var(x, dims, correction, keepdim):
     x64 = x.to(torch.int64)
     s = torch.sum(x64, dims, keepdim=True)
     n = x.numel() // builtins.max(s.numel(), 1)
+    if n == 0:  # an empty reduction: NaN, as a float (Paddle's own result is undefined here)
+        return torch.full(torch.sum(x64, dims, keepdim=keepdim).shape, float("nan"),
+                          dtype=torch.float64, device=x.device)
     m = torch.div(s, n, rounding_mode="trunc")
     d = torch.sum((x64 - m) ** 2, dims, keepdim=keepdim)
     if n - correction <= 0:  # no degrees of freedom: NaN (or inf), as a float
@@ -132,6 +135,9 @@ def _median(x, axis, keepdim, mode, api, ignore_nan):
         r = r[0] if isinstance(r, tuple) else r
         return r.reshape([1 if d in dims else x.shape[d] for d in range(x.dim())]) if keepdim else r
     if axis is not None and not isinstance(axis, int):
+        if ignore_nan:  # nanmedian's argument parser: TypeError
+            raise TypeError(f"paddle.{api}: 'axis' must be an int, a list, a tuple or a Tensor, "
+                            f"but received {type(axis).__name__}")
         raise ValueError(f"paddle.{api}: 'axis' must be None or an int in [-rank(x), rank(x)), "
                          f"but received {axis!r}")
     if x.numel() == 0:  # NaN medians of the requested shape
@@ -148,6 +154,9 @@ def _median(x, axis, keepdim, mode, api, ignore_nan):
             return val, torch.zeros(shape, dtype=torch.int64, device=x.device)
         return val
     if x.dim() == 0 and axis is not None:  # a 0-D input: the result stays 0-D
+        if not ignore_nan and axis not in (0, -1):  # Paddle's median asserts this
+            raise AssertionError(f"paddle.{api}: 'axis' must be 0, -1 or None for a 0-D input, "
+                                 f"but received {axis}")
         norm_axis(axis, 0, api)
         r = _median(x, None, False, mode, api, ignore_nan)
         return (r, torch.zeros((), dtype=torch.int64, device=x.device)) if mode == "min" else r
@@ -283,6 +292,12 @@ def _quantile(x, q, axis, keepdim, interpolation, api, fn):
                         f"but received {type(q).__name__}")
     if bool(((qt < 0) | (qt > 1)).any()):
         raise ValueError(f"paddle.{api}: 'q' must be in the range [0, 1]")
+    scalar_q = scalar_q or qt.numel() == 1  # Paddle drops the q axis for a single quantile
+    qt = qt.reshape(()) if scalar_q else qt
+    for a in (axis if isinstance(axis, list) else [] if axis is None else [axis]):
+        if type(a) is not int or not -x.dim() <= a < x.dim():
+            raise ValueError(f"paddle.{api}: 'axis' must be None, an int or a list of ints in "
+                             f"[-rank(x), rank(x)) = [{-x.dim()}, {x.dim()}), but received {axis!r}")
     dims = _axes(axis, x.dim(), api)
     if dims is None:
         # An empty input gives 0 quantiles, as in Paddle.
@@ -342,7 +357,7 @@ def nanquantile(x, q, axis=None, keepdim=False, interpolation='linear'):
     return _quantile(x, q, axis, keepdim, interpolation, "nanquantile", torch.nanquantile)
 
 
-def _hist_range(x, min, max, api):
+def _hist_range(x, min, max, api, pad=1.0):
     lo, hi = float(min), float(max)
     if lo == 0 and hi == 0 and x.numel():
         vals = x[~torch.isnan(x)] if x.is_floating_point() else x  # NaN values are skipped, as in Paddle
@@ -354,8 +369,8 @@ def _hist_range(x, min, max, api):
     if lo > hi:
         raise ValueError(f"paddle.{api}: 'max' must be larger or equal to 'min', but received "
                          f"min = {min}, max = {max}")
-    if lo == hi:
-        lo, hi = lo - 1, hi + 1
+    if lo == hi:  # histogram widens a single value by 1 each side, histogram_bin_edges by 0.5
+        lo, hi = lo - pad, hi + pad
     return lo, hi
 
 
@@ -413,7 +428,10 @@ def histogram_bin_edges(input, bins=100, min=0.0, max=0.0, name=None):
         >>> paddle.histogram_bin_edges(paddle.to_tensor([1.0, 4.0]), bins=3).tolist()
         [1.0, 2.0, 3.0, 4.0]
     """
-    lo, hi = _hist_range(input, min, max, "histogram_bin_edges")
+    if input.numel() == 0 and float(min) == 0 and float(max) == 0:
+        raise ValueError("paddle.histogram_bin_edges: cannot take the range of an empty input; "
+                         "pass 'min' and 'max'")
+    lo, hi = _hist_range(input, min, max, "histogram_bin_edges", pad=0.5)
     return torch.linspace(lo, hi, bins + 1, dtype=torch.float32, device=input.device)
 
 
@@ -454,8 +472,18 @@ def histogramdd(x, bins=10, ranges=None, density=False, weights=None, name=None)
         bins = [b.detach().cpu().to(pts.dtype) for b in bins]
     w = None if weights is None else weights.detach().cpu().to(pts.dtype)
     rng = None if ranges is None else [float(v) for v in ranges]
+    out_dt = pts.dtype
+    if not pts.is_floating_point():  # integer points: counted in float64, results in x's dtype
+        pts = pts.to(torch.float64)
+        w = None if w is None else w.to(torch.float64)
+        if isinstance(bins, (list, tuple)) and bins and type(bins[0]) is _T:
+            bins = [b.to(torch.float64) for b in bins]
+        else:  # Paddle computes the edges in x's integer dtype (truncated), then counts with them
+            _, fedges = torch.histogramdd(pts, bins, range=rng)
+            bins = [e.to(out_dt).to(torch.float64) for e in fedges]
+            rng = None
     h, edges = torch.histogramdd(pts, bins, range=rng, weight=w, density=density)
-    return h.to(dev), [e.to(dev) for e in edges]
+    return h.to(dev, out_dt), [e.to(dev, out_dt) for e in edges]
 
 
 @defop(paddle_types=("bincount",), differentiable=False)
