@@ -268,6 +268,13 @@ def _clean(msg: str) -> str:
     return msg.replace("Tensor", "tensor").replace("tensor(", "Tensor(")
 
 
+_NO_KERNEL = re.compile(r"\"(\w+)\" not implemented for '(\w+)'")
+_CANT_CAST = re.compile(r"result type (\w+) can't be cast to the desired output type (\w+)")
+_SCALAR_TYPES = {"Bool": "bool", "Byte": "uint8", "Char": "int8", "Short": "int16", "Int": "int32",
+                 "Long": "int64", "Half": "float16", "BFloat16": "bfloat16", "Float": "float32",
+                 "Double": "float64", "ComplexFloat": "complex64", "ComplexDouble": "complex128"}
+
+
 def translate_error(api: str, exc: BaseException, args: tuple, kwargs: dict) -> Exception:
     """Turn a kernel's torch error into the exception type Paddle raises, naming the API.
 
@@ -286,8 +293,19 @@ def translate_error(api: str, exc: BaseException, args: tuple, kwargs: dict) -> 
                                    "here; use the paddle.sparse API or convert with "
                                    f"Tensor.to_dense() first (received {seen})")
     text = _clean(str(exc))
+    missing = _NO_KERNEL.search(text)
+    if missing:  # '"atan2_cpu" not implemented for 'ComplexFloat'': name no torch kernel
+        text = f"not implemented for dtype {_SCALAR_TYPES.get(missing[2], missing[2])}"
+    cast = _CANT_CAST.search(text)
+    if cast:  # an in-place op whose result dtype cannot be written into its input
+        text = (f"the result has dtype {_SCALAR_TYPES.get(cast[1], cast[1])}, which cannot be "
+                f"written in place into an input of dtype {_SCALAR_TYPES.get(cast[2], cast[2])}")
     kind: type[Exception]
-    if "Dimension out of range" in text or "dimension out of range" in text:
+    if cast or missing:
+        kind = RuntimeError  # Paddle has no kernel for that dtype: its NotFound
+    elif text.startswith("ZeroDivisionError"):  # integer division (remainder) by zero
+        kind, text = ZeroDivisionError, "integer division by zero"
+    elif "Dimension out of range" in text or "dimension out of range" in text:
         kind = ValueError  # a bad axis: Paddle's InvalidArgument
     elif isinstance(exc, IndexError) or "out of bounds" in text or "out of range" in text:
         kind = IndexError
@@ -573,36 +591,84 @@ def binary_operator(api: Callable, reflected: bool = False) -> Callable:
     return op
 
 
+_FLOATISH = frozenset({torch.float16, torch.bfloat16, torch.float32, torch.float64,
+                       torch.complex64, torch.complex128})
+_PY_NUMBERS = (bool, int, float, complex)
+
+
+def check_promotable(api: str, a: torch.dtype, b: torch.dtype) -> None:
+    """Paddle's type promotion between two tensors of dtypes ``a`` and ``b``: allowed only
+    between floating-point dtypes and between a complex dtype and any other; a mix of
+    integer/bool/float or of two integer dtypes is a TypeError."""
+    if a is not b and not (a in _FLOATISH and b in _FLOATISH) and not (a.is_complex or b.is_complex):
+        from pagaie._core import dtype as _dt
+        raise TypeError(
+            f"paddle.{api}: type promotion only supports calculations between floating-point "
+            f"numbers and between complex and real numbers, but got x: "
+            f"{_dt.from_torch_dtype(a).name}, y: {_dt.from_torch_dtype(b).name}; cast one "
+            "of them with astype first")
+
+
+def _inplace_dtype(api: str, t: torch.Tensor, y: Any) -> torch.dtype | None:
+    """The dtype a promoting binary in-place op gives ``x`` (held by ``t``) for the operand
+    ``y``, or None when ``y`` does not change it. Paddle's in-place ops promote like the
+    out-of-place ones, except that a 0-D tensor counts as a tensor, not a scalar
+    (``int32_x.add_(0-D float32)`` is a TypeError, ``float32_x.add_(0-D float64)`` makes
+    ``x`` float64); ``x`` then takes the promoted dtype."""
+    if isinstance(y, Tensor):
+        d = y._t.dtype
+        if d is t.dtype:
+            return None
+        check_promotable(api, t.dtype, d)
+        return torch.promote_types(t.dtype, d)
+    if isinstance(y, _PY_NUMBERS):
+        # Paddle's in-place ops take only Tensors; a number widens x as it does out of place.
+        d = torch.result_type(t, y)
+        return None if d is t.dtype else d
+    return None
+
+
 def _make_inplace(rec: OpRecord, base: OpRecord) -> Callable:
     """In-place variant: mutates its first argument and returns it.
 
     With an explicit in-place kernel (one that mutates its first torch argument),
     torch's version counters catch writes over values autograd still needs. Without
-    one, the out-of-place result is written back into the first argument.
+    one, the out-of-place result is written back into the first argument. As in Paddle,
+    the first argument takes the result's dtype (``int_x.divide_(y)`` makes ``x``
+    float32); records that say ``promotes=True`` (binary arithmetic) follow
+    :func:`_inplace_dtype`.
     """
     out_of_place = _make_api(rec)
-    first = next(iter(base.signature.parameters))
-
+    params = list(base.signature.parameters)
+    first = params[0]
+    promotes = bool(base.extra.get("promotes"))
+    second = params[1] if promotes else None
+    # torch's own in-place kernels cannot change x's dtype: a widening call runs out of place.
+    widened = _make_api(base) if promotes and rec.kernel is not base.kernel else out_of_place
     differentiable = base.differentiable
 
     def api(*args, **kwargs):
         x = args[0] if args else kwargs[first]
         t = x._t
+        run, want = out_of_place, None
+        if promotes:
+            want = _inplace_dtype(rec.name, t, args[1] if len(args) > 1 else kwargs.get(second))
+            if want is not None and want is not t.dtype:
+                run = widened
         if differentiable:  # Paddle checks only the in-place ops that have a backward
             check_inplace(x, rec.name, base.name)
         elif t.requires_grad and t.is_leaf:
             with torch.no_grad():
-                return _write_into_leaf(x, out_of_place(*args, **kwargs)._t, rec.name, base.name)
-        out = out_of_place(*args, **kwargs)
-        r = out._t
+                r = _inplace_result(run(*args, **kwargs)._t, want)
+                return _write_into_leaf(x, r, rec.name, base.name)
+        r = _inplace_result(run(*args, **kwargs)._t, want)
         if r is t:
             return x
         if r.shape != t.shape:
             raise ValueError(f"paddle.{rec.name}: the in-place result has shape {list(r.shape)}, "
                              f"which differs from the input's shape {list(t.shape)}")
         if t.requires_grad or r.requires_grad:
-            # Rebinding keeps the graph intact where copy_ would overwrite a saved input.
-            x._rebind(r.to(t.dtype))
+            x._rebind(r)  # rebinding keeps the graph intact where copy_ would overwrite a saved input
         elif r.dtype is not t.dtype:
             t.data = r  # Paddle's in-place result takes the op's result dtype (int.divide_ -> float)
             x._version_bias += 1
@@ -623,15 +689,30 @@ def _make_inplace(rec: OpRecord, base: OpRecord) -> Callable:
     return api
 
 
+def _inplace_result(r: torch.Tensor, want: torch.dtype | None) -> torch.Tensor:
+    """The value an in-place op writes into its input: its result ``r``, widened to the
+    promoted dtype ``want`` (see :func:`_inplace_dtype`) where that is wider."""
+    if want is not None and r.dtype is not want:
+        d = torch.promote_types(r.dtype, want)
+        if d is not r.dtype:
+            return r.to(d)
+    return r
+
+
 def _write_into_leaf(x: Tensor, r: torch.Tensor, api: str, base: str) -> Tensor:
     """A non-differentiable in-place op (``floor_divide_``, ``bitwise_and_``) on a leaf that
-    needs gradient: Paddle writes the values and keeps the leaf; a result of another dtype
-    or shape cannot be written into it. Runs under ``torch.no_grad``."""
+    needs gradient: Paddle writes the values and keeps the leaf (a result of another dtype
+    becomes the leaf's new dtype: ``float32_leaf.floor_divide_(float64_y)``); a result of
+    another shape cannot be written into it. Runs under ``torch.no_grad``."""
     t = x._t
     if r is not t:
-        if r.dtype is not t.dtype or r.shape != t.shape:
+        if r.shape != t.shape:
             check_inplace(x, api, base)
-        t.copy_(r)
+        if r.dtype is not t.dtype:
+            t.data = r
+            x._version_bias += 1
+        else:
+            t.copy_(r)
     return x
 
 

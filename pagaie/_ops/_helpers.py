@@ -7,8 +7,9 @@ import torch
 
 from pagaie._core import dtype as _dt
 from pagaie._core.place import default_device
+from pagaie._core.registry import check_promotable
 
-__all__ = ["norm_axis", "norm_axes", "int_list", "check_binary_dtypes", "torch_dtype",
+__all__ = ["norm_axis", "norm_axes", "int_list", "check_binary_dtypes", "promote_pair", "check_same_dtype", "reject_bool", "float_inplace", "torch_dtype",
            "float_dtype", "device", "scalar_of", "write_out", "stopped"]
 
 
@@ -49,10 +50,6 @@ def int_list(v: Any) -> list[int]:
     return [int(v)]
 
 
-_FLOATISH = (torch.float16, torch.bfloat16, torch.float32, torch.float64,
-             torch.complex64, torch.complex128)
-
-
 def check_binary_dtypes(api: str, x: Any, y: Any, scalar_0d: bool = False) -> None:
     """Paddle promotes between two tensors only when both are floating (or complex/real).
 
@@ -66,14 +63,45 @@ def check_binary_dtypes(api: str, x: Any, y: Any, scalar_0d: bool = False) -> No
     if type(x) is torch.Tensor and type(y) is torch.Tensor:
         if scalar_0d and (x.dim() == 0 or y.dim() == 0):
             return
-        a, b = x.dtype, y.dtype
-        if a is not b and not (a in _FLOATISH and b in _FLOATISH) \
-                and not (a.is_complex or b.is_complex):
-            raise TypeError(
-                f"paddle.{api}: type promotion only supports calculations between floating-point "
-                f"numbers and between complex and real numbers, but got x: "
-                f"{_dt.from_torch_dtype(a).name}, y: {_dt.from_torch_dtype(b).name}; cast one "
-                "of them with astype first")
+        check_promotable(api, x.dtype, y.dtype)
+
+
+def promote_pair(api: str, x: Any, y: Any) -> tuple[Any, Any]:
+    """:func:`check_binary_dtypes` with 0-D operands counted as scalars (arithmetic), and
+    the operands as the kernel should see them: torch's promotion is Paddle's there, except
+    that a complex/real mix always takes the wider precision (``complex64`` with a 0-D
+    ``float64`` gives ``complex128``, where torch keeps ``complex64``)."""
+    check_binary_dtypes(api, x, y, True)
+    if type(x) is torch.Tensor and type(y) is torch.Tensor and x.is_complex() != y.is_complex() \
+            and (x.dim() == 0 or y.dim() == 0):
+        d = torch.promote_types(x.dtype, y.dtype)
+        return x.to(d), y.to(d)
+    return x, y
+
+
+def check_same_dtype(api: str, x: Any, y: Any) -> None:
+    """For the ops whose Paddle kernels never promote (``heaviside``, ``gammainc``): two
+    tensors of different dtypes are a ValueError (Paddle's InvalidArgument)."""
+    if type(x) is torch.Tensor and type(y) is torch.Tensor and x.dtype is not y.dtype:
+        raise ValueError(f"paddle.{api}: 'x' and 'y' must have the same dtype, but received "
+                         f"x: {_dt.from_torch_dtype(x.dtype).name}, "
+                         f"y: {_dt.from_torch_dtype(y.dtype).name}")
+
+
+def reject_bool(api: str, x: torch.Tensor) -> None:
+    """Paddle's float math kernels have no bool version: its NotFound, a RuntimeError."""
+    if x.dtype is torch.bool:
+        raise RuntimeError(f"paddle.{api}: bool tensors are not supported; cast 'x' to a "
+                           "numeric dtype first (received bool)")
+
+
+def float_inplace(api: str, x: torch.Tensor) -> None:
+    """An in-place op whose result is floating cannot write into a bool/integer ``x`` (Paddle
+    has no such kernel: RuntimeError)."""
+    if not (x.is_floating_point() or x.is_complex()):
+        raise RuntimeError(f"paddle.{api}: the result is floating and cannot be written in place "
+                           f"into 'x' of dtype {_dt.from_torch_dtype(x.dtype).name}; use "
+                           f"paddle.{api.rstrip('_')} or cast 'x' first")
 
 
 def torch_dtype(dtype: Any, api: str) -> torch.dtype | None:

@@ -8,7 +8,7 @@ import torch
 
 from pagaie._core.registry import binary_operator, defop
 from pagaie._core.tensor import Tensor, wrap
-from pagaie._ops._helpers import check_binary_dtypes, write_out
+from pagaie._ops._helpers import check_binary_dtypes, promote_pair, write_out
 
 _T = torch.Tensor
 
@@ -18,16 +18,17 @@ __all__ = ["add", "subtract", "multiply", "divide", "floor_divide", "remainder",
            "floor_mod_", "pow_", "maximum", "minimum", "fmax", "fmin", "add_n", "increment"]
 
 
-def _same_kind(x, y, api):
-    """``x`` itself, after the check Paddle's in-place arithmetic makes on two tensors of
-    different dtypes (integer/float or two integer types: TypeError)."""
-    if type(y) is _T and y.dtype is not x.dtype:
-        check_binary_dtypes(api, x, y, True)
-    return x
+def _pow_inplace(x, y, name=None):
+    if type(y) not in (int, float, bool):
+        raise TypeError(f"paddle.pow_: 'y' must be a Python int or float, but received "
+                        f"{'Tensor' if type(y) is _T else type(y).__name__}")
+    if type(y) is float and not (x.is_floating_point() or x.is_complex()):
+        y = int(y)  # the exponent is truncated for an integer x, as in paddle.pow
+    return x.pow_(y)
 
 
 @defop(amp="promote", paddle_types=("elementwise_add", "add", "pd_op.add"),
-       inplace=lambda x, y, name=None, *, alpha=1: _same_kind(x, y, "add_").add_(y, alpha=alpha))
+       promotes=True, inplace=lambda x, y, name=None, *, alpha=1: x.add_(y, alpha=alpha))
 def add(x, y, name=None, *, alpha=1, out=None):
     """Elementwise ``x + alpha * y`` with broadcasting.
 
@@ -47,13 +48,13 @@ def add(x, y, name=None, *, alpha=1, out=None):
         [4.0, 6.0]
     """
     if type(x) is _T and type(y) is _T and x.dtype is not y.dtype:
-        check_binary_dtypes("add", x, y, True)
+        x, y = promote_pair("add", x, y)
     r = torch.add(x, y) if alpha == 1 else torch.add(x, y, alpha=alpha)
     return r if out is None else write_out(out, r)
 
 
 @defop(paddle_types=("elementwise_sub", "subtract", "pd_op.subtract"),
-       inplace=lambda x, y, name=None, *, alpha=1: _same_kind(x, y, "subtract_").sub_(y, alpha=alpha))
+       promotes=True, inplace=lambda x, y, name=None, *, alpha=1: x.sub_(y, alpha=alpha))
 def subtract(x, y, name=None, *, alpha=1, out=None):
     """Elementwise ``x - alpha * y`` with broadcasting.
 
@@ -63,7 +64,7 @@ def subtract(x, y, name=None, *, alpha=1, out=None):
         [2.0]
     """
     if type(x) is _T and type(y) is _T and x.dtype is not y.dtype:
-        check_binary_dtypes("subtract", x, y, True)
+        x, y = promote_pair("subtract", x, y)
     try:
         r = torch.sub(x, y) if alpha == 1 else torch.sub(x, y, alpha=alpha)
     except RuntimeError:
@@ -93,7 +94,7 @@ def _bool_sub_operands(x, y):
 
 
 @defop(paddle_types=("elementwise_mul", "multiply", "pd_op.multiply"), method=("multiply", "mul"),
-       inplace=lambda x, y, name=None: _same_kind(x, y, "multiply_").mul_(y))
+       promotes=True, inplace=lambda x, y, name=None: x.mul_(y))
 def multiply(x, y, name=None, *, out=None):
     """Elementwise ``x * y`` with broadcasting.
 
@@ -103,13 +104,13 @@ def multiply(x, y, name=None, *, out=None):
         [6.0]
     """
     if type(x) is _T and type(y) is _T and x.dtype is not y.dtype:
-        check_binary_dtypes("multiply", x, y, True)
+        x, y = promote_pair("multiply", x, y)
     r = torch.mul(x, y)
     return r if out is None else write_out(out, r)
 
 
 @defop(paddle_types=("elementwise_div", "divide", "pd_op.divide"), method=("divide", "div"),
-       inplace=True)
+       inplace=True, promotes=True)
 def divide(x, y, name=None, *, rounding_mode=None, out=None):
     """Elementwise true division ``x / y``; integer inputs give a float result.
 
@@ -126,7 +127,7 @@ def divide(x, y, name=None, *, rounding_mode=None, out=None):
         [1.5]
     """
     if type(x) is _T and type(y) is _T and x.dtype is not y.dtype:
-        check_binary_dtypes("divide", x, y, True)
+        x, y = promote_pair("divide", x, y)
     if rounding_mode is None:
         r = torch.div(x, y)
     elif rounding_mode in ("trunc", "floor"):
@@ -138,7 +139,7 @@ def divide(x, y, name=None, *, rounding_mode=None, out=None):
 
 
 @defop(paddle_types=("elementwise_floordiv", "floor_divide", "pd_op.floor_divide"),
-       inplace=True, differentiable=False)
+       inplace=True, differentiable=False, promotes=True)
 def floor_divide(x, y, name=None, *, out=None):
     """Elementwise floor division ``x // y``.
 
@@ -158,7 +159,7 @@ def floor_divide(x, y, name=None, *, out=None):
 
 
 @defop(paddle_types=("elementwise_mod", "remainder", "pd_op.remainder"),
-       method=("remainder", "mod", "floor_mod"), inplace=True)
+       method=("remainder", "mod", "floor_mod"), inplace=True, promotes=True)
 def remainder(x, y, name=None, *, out=None):
     """Elementwise remainder with the sign of the divisor (Python's ``%``).
 
@@ -168,12 +169,31 @@ def remainder(x, y, name=None, *, out=None):
         [2, 1]
     """
     if type(x) is _T and type(y) is _T and x.dtype is not y.dtype:
-        check_binary_dtypes("remainder", x, y, True)
-    r = torch.remainder(x, y)
+        x, y = promote_pair("remainder", x, y)
+    try:
+        r = torch.remainder(x, y)
+    except RuntimeError:
+        if not any(type(v) is complex or (type(v) is _T and v.is_complex()) for v in (x, y)):
+            raise
+        r = _complex_remainder(x, y)
     return r if out is None else write_out(out, r)
 
 
-@defop(amp="black", paddle_types=("elementwise_pow", "pow", "pd_op.pow", "pd_op.elementwise_pow"), inplace=True)
+def _complex_remainder(x, y):
+    """Paddle's complex remainder: ``x - y * q``, with ``q`` the quotient ``x / y`` rounded
+    half away from zero in its real and imaginary parts."""
+    q = torch.div(x, y)
+    if not q.is_complex():
+        q = q.to(torch.complex64)
+    rnd = lambda v: torch.sign(v) * torch.floor(v.abs() + 0.5)  # noqa: E731
+    k = torch.complex(rnd(q.real), rnd(q.imag))
+    if type(x) is _T and x.dtype is torch.bool:
+        x = x.to(q.dtype)
+    return x - y * k
+
+
+@defop(amp="black", paddle_types=("elementwise_pow", "pow", "pd_op.pow", "pd_op.elementwise_pow"),
+       inplace=_pow_inplace)
 def pow(x, y, name=None, *, out=None):
     """Elementwise power ``x ** y``; ``y`` is a scalar or a Tensor.
 
@@ -187,7 +207,7 @@ def pow(x, y, name=None, *, out=None):
     """
     if type(y) is _T:
         if type(x) is _T and x.dtype is not y.dtype:
-            check_binary_dtypes("pow", x, y, True)
+            x, y = promote_pair("pow", x, y)
     elif type(y) is float and type(x) is _T and not (x.is_floating_point() or x.is_complex()):
         y = int(y)
     r = torch.pow(x, y)

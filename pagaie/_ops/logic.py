@@ -93,10 +93,29 @@ def _declare_compare(opname, fn, sym, ex, aliases):
 
 _declare_compare("equal", torch.eq, "x == y", "[False, True, False]", ("eq",))
 _declare_compare("not_equal", torch.ne, "x != y", "[True, False, True]", ("ne",))
-_declare_compare("less_than", torch.lt, "x < y", "[True, False, False]", ("lt", "less"))
-_declare_compare("less_equal", torch.le, "x <= y", "[True, True, False]", ("le",))
-_declare_compare("greater_than", torch.gt, "x > y", "[False, False, True]", ("gt", "greater"))
-_declare_compare("greater_equal", torch.ge, "x >= y", "[False, True, True]", ("ge",))
+def _ordered(fn, strict):
+    """An ordering comparison; complex operands compare lexicographically (real part first,
+    then imaginary part), as Paddle's kernels do."""
+    def compare(x, y):
+        try:
+            return fn(x, y)
+        except RuntimeError:
+            if not (x.is_complex() or (type(y) is _T and y.is_complex()) or type(y) is complex):
+                raise
+        y = torch.as_tensor(y, device=x.device)
+        xr, xi = (x.real, x.imag) if x.is_complex() else (x, torch.zeros_like(x))
+        yr, yi = (y.real, y.imag) if y.is_complex() else (y, torch.zeros_like(y))
+        return strict(xr, yr) | ((xr == yr) & fn(xi, yi))
+    return compare
+
+
+_declare_compare("less_than", _ordered(torch.lt, torch.lt), "x < y", "[True, False, False]",
+                 ("lt", "less"))
+_declare_compare("less_equal", _ordered(torch.le, torch.lt), "x <= y", "[True, True, False]", ("le",))
+_declare_compare("greater_than", _ordered(torch.gt, torch.gt), "x > y", "[False, False, True]",
+                 ("gt", "greater"))
+_declare_compare("greater_equal", _ordered(torch.ge, torch.gt), "x >= y", "[False, True, True]",
+                 ("ge",))
 less_ = less_than_  # noqa: F821  (declared just above)
 Tensor.less_ = less_
 
@@ -236,13 +255,19 @@ def logical_not(x, name=None, *, out=None):
 
 
 # ---- bitwise ------------------------------------------------------------------------------
-def _bit_pair(api, x, y):
+def _bit_pair(api, x, y, check=None):
+    """``y`` as a tensor of ``x``'s dtype. Paddle picks the kernel by ``y``'s dtype: a float
+    ``y`` finds none (RuntimeError), an integer ``y`` of another dtype than ``x`` does not
+    match ``x``'s data (ValueError); ``x`` is checked after."""
     if type(y) is not _T:
-        return torch.as_tensor(y, dtype=x.dtype, device=x.device)
-    if y.dtype is not x.dtype:
-        _bit_check(api, y)
+        y = torch.as_tensor(y, dtype=x.dtype, device=x.device)
+    elif y.dtype is not x.dtype:
+        (check or _bit_check)(api, y)
+        if x.is_complex():  # promoted to complex: no kernel either
+            (check or _bit_check)(api, x)
         raise ValueError(f"paddle.{api}: 'x' and 'y' must have the same dtype, but received "
                          f"{_dtype_name(x)} and {_dtype_name(y)}")
+    (check or _bit_check)(api, x)
     return y
 
 
@@ -255,12 +280,10 @@ def _bit_check(api, x):
 
 def _declare_bitwise(opname, fn, ex_x, ex_y, ex):
     def kernel(x, y, out=None, name=None):
-        _bit_check(opname, x)
         r = fn(x, _bit_pair(opname, x, y))
         return r if out is None else write_out(out, r)
 
     def ikernel(x, y, name=None):
-        _bit_check(opname + "_", x)
         return _store(x, fn(x, _bit_pair(opname + "_", x, y)))
 
     kernel.__name__ = kernel.__qualname__ = opname
@@ -313,14 +336,19 @@ bitwise_not_ = bitwise_invert_ = bitwise_not.inplace
 Tensor.bitwise_invert_ = bitwise_not_
 
 
+def _shift_check(api, x):
+    # Paddle's shift kernels take integer tensors only (no bool): RuntimeError (NotFound).
+    if x.dtype is torch.bool or x.is_floating_point() or x.is_complex():
+        raise RuntimeError(f"paddle.{api}: the input must be an integer tensor, but received "
+                           f"{_dtype_name(x)}")
+
+
 def _shift_left(x, y, is_arithmetic, api):
-    _bit_check(api, x)
-    return torch.bitwise_left_shift(x, _bit_pair(api, x, y))
+    return torch.bitwise_left_shift(x, _bit_pair(api, x, y, _shift_check))
 
 
 def _shift_right(x, y, is_arithmetic, api):
-    _bit_check(api, x)
-    y = _bit_pair(api, x, y)
+    y = _bit_pair(api, x, y, _shift_check)
     r = torch.bitwise_right_shift(x, y)
     if is_arithmetic or x.dtype is torch.uint8 or x.dtype is torch.bool:
         return r

@@ -8,7 +8,8 @@ import torch
 
 from pagaie._core.registry import defop
 from pagaie._core.tensor import Tensor
-from pagaie._ops._helpers import check_binary_dtypes, write_out
+from pagaie._ops._helpers import (AssertionValueError, check_binary_dtypes, check_same_dtype,
+                                  float_inplace, reject_bool, write_out)
 
 _T = torch.Tensor
 
@@ -179,6 +180,11 @@ def lerp(x, y, weight, name=None):
     return torch.lerp(x, y, weight)
 
 
+def _logit_inplace(x, eps=None, name=None):
+    float_inplace("logit_", x)
+    return torch.logit(x, eps)
+
+
 @defop(paddle_types=("nan_to_num",), inplace=True)
 def nan_to_num(x, nan=0.0, posinf=None, neginf=None, name=None):
     """Replace NaN, +inf and -inf with finite numbers.
@@ -196,10 +202,13 @@ def nan_to_num(x, nan=0.0, posinf=None, neginf=None, name=None):
         >>> paddle.nan_to_num(x, posinf=9.0).tolist()
         [0.0, 1.0, 9.0]
     """
+    if not x.is_floating_point():  # Paddle asserts a float32/float64 input
+        raise AssertionValueError(f"paddle.nan_to_num: the input dtype must be floating, but "
+                                  f"received {_dtype_name(x)}")
     return torch.nan_to_num(x, nan, posinf, neginf)
 
 
-@defop(paddle_types=("logit", "pd_op.logit"), inplace=True, int_autocast=True)
+@defop(paddle_types=("logit", "pd_op.logit"), inplace=_logit_inplace, int_autocast=True)
 def logit(x, eps=None, name=None):
     """Elementwise log-odds ``log(x / (1 - x))``; with ``eps``, ``x`` is first clamped to
     ``[eps, 1 - eps]`` (and the gradient is 0 outside).
@@ -209,6 +218,8 @@ def logit(x, eps=None, name=None):
         >>> paddle.logit(paddle.to_tensor([0.5, 0.75], 'float64')).numpy().round(4).tolist()
         [0.0, 1.0986]
     """
+    if x.dtype is torch.bool:
+        reject_bool("logit", x)
     return torch.logit(x, eps)
 
 
@@ -221,6 +232,8 @@ def stanh(x, scale_a=0.67, scale_b=1.7159, name=None):
         >>> paddle.stanh(paddle.to_tensor([0.0, 1.0], 'float64')).numpy().round(4).tolist()
         [0.0, 1.0038]
     """
+    if x.dtype is torch.bool:
+        reject_bool("stanh", x)
     return torch.tanh(x * scale_a) * scale_b
 
 
@@ -345,8 +358,7 @@ def gammainc(x, y, name=None):
         >>> paddle.gammainc(x, x).numpy().round(4).tolist()
         [0.6321, 0.594]
     """
-    if x.dtype is not y.dtype:
-        check_binary_dtypes("gammainc", x, y)
+    check_same_dtype("gammainc", x, y)
     return torch.special.gammainc(x.detach(), y)
 
 
@@ -360,8 +372,7 @@ def gammaincc(x, y, name=None):
         >>> paddle.gammaincc(x, x).numpy().round(4).tolist()
         [0.3679, 0.406]
     """
-    if x.dtype is not y.dtype:
-        check_binary_dtypes("gammaincc", x, y)
+    check_same_dtype("gammaincc", x, y)
     return torch.special.gammaincc(x.detach(), y)
 
 
@@ -416,7 +427,7 @@ def atan2(x, y, name=None):
     return torch.atan2(x, y)
 
 
-@defop(paddle_types=("hypot",), inplace=True)
+@defop(paddle_types=("hypot",), inplace=True, promotes=True)
 def hypot(x, y, name=None):
     """Elementwise ``sqrt(x ** 2 + y ** 2)``.
 
@@ -437,7 +448,7 @@ def hypot(x, y, name=None):
     return torch.hypot(x, y)
 
 
-@defop(paddle_types=("copysign",), inplace=True)
+@defop(paddle_types=("copysign",), inplace=True, promotes=True)
 def copysign(x, y, name=None):
     """Elementwise ``|x|`` with the sign of ``y`` (integer tensors keep their dtype).
 
@@ -475,10 +486,7 @@ def heaviside(x, y, name=None):
     """
     if type(y) is not _T:
         raise ValueError(f"paddle.heaviside: 'y' must be a Tensor, but received {type(y).__name__}")
-    if x.dtype is not y.dtype:
-        check_binary_dtypes("heaviside", x, y)
-        d = torch.promote_types(x.dtype, y.dtype)
-        x, y = x.to(d), y.to(d)
+    check_same_dtype("heaviside", x, y)  # Paddle's kernel does not promote
     r = torch.where(x == 0, y, (x > 0).to(x.dtype))
     if x.requires_grad:
         r = _ZeroGrad.apply(r, x)
@@ -511,7 +519,7 @@ def _float_gcd(x: torch.Tensor, y: torch.Tensor) -> torch.Tensor:
     return a
 
 
-@defop(paddle_types=("gcd",), inplace=True)  # Paddle: a loop of differentiable ops
+@defop(paddle_types=("gcd",), inplace=True, promotes=True)  # Paddle: a loop of differentiable ops
 def gcd(x, y, name=None):
     """Elementwise greatest common divisor (non-negative; ``gcd(0, 0) = 0``).
 
@@ -524,7 +532,7 @@ def gcd(x, y, name=None):
     return torch.gcd(x, y) if _is_int(x) else _float_gcd(x, y)
 
 
-@defop(paddle_types=("lcm",), inplace=True, differentiable=False)
+@defop(paddle_types=("lcm",), inplace=True, differentiable=False, promotes=True)
 def lcm(x, y, name=None):
     """Elementwise least common multiple (non-negative; 0 if either is 0).
 

@@ -47,9 +47,14 @@ def _flat_store(x, r):
     return r
 
 
+def _same_dtype(r, x, dtype):
+    """``cumsum_`` without ``dtype`` keeps the input's dtype (no int64 accumulation for int32)."""
+    return r.to(x.dtype) if dtype is None and r.dtype is not x.dtype else r
+
+
 @defop(amp="black", paddle_types=("cumsum", "pd_op.cumsum"),
        inplace=lambda x, axis=None, dtype=None, name=None: _flat_store(
-           x, cumsum.op_record.kernel(x, axis, dtype)))
+           x, _same_dtype(cumsum.op_record.kernel(x, axis, dtype), x, dtype)))
 def cumsum(x, axis=None, dtype=None, name=None, *, out=None):
     """Cumulative sum along ``axis`` (over the flattened tensor when ``axis`` is None).
 

@@ -11,7 +11,7 @@ import torch
 
 from pagaie._core.registry import defop
 from pagaie._core.tensor import Tensor
-from pagaie._ops._helpers import write_out
+from pagaie._ops._helpers import float_inplace, reject_bool, write_out
 
 __all__: list[str] = []
 
@@ -135,19 +135,45 @@ _INT_AUTOCAST = frozenset({"acos", "acosh", "asin", "asinh", "atan", "atanh", "c
                            "reciprocal", "rsqrt", "sin", "sinh", "sqrt", "tan", "tanh"})
 
 
+# Ops that Paddle also runs on bool tensors (giving bool); every other op of the table has no
+# bool kernel there (RuntimeError).
+_BOOL_OK = frozenset({"deg2rad", "rad2deg"})
+
+
 def _inplace_kernel(opname, fn, inplace_fn):
     """The in-place kernel of a unary op: torch's ``<op>_``; for the ops Paddle also runs in
-    place on an integer tensor (which then becomes float), the out-of-place result there."""
-    if opname in _INT_INPLACE:
+    place on an integer tensor (which then becomes float), the out-of-place result there.
+    Without a torch ``<op>_``, the out-of-place result, for floating inputs only."""
+    iname = opname + "_"
+    if inplace_fn is None:
         def ikernel(x, name=None):
-            return inplace_fn(x) if x.is_floating_point() or x.is_complex() else fn(x)
+            float_inplace(iname, x)
+            return fn(x)
+    elif opname in _INT_INPLACE:
+        def ikernel(x, name=None):
+            if x.is_floating_point() or x.is_complex():
+                return inplace_fn(x)
+            reject_bool(iname, x)
+            return fn(x)
+    elif opname == "abs":  # a complex x becomes real, as in Paddle
+        def ikernel(x, name=None):
+            reject_bool(iname, x)
+            return fn(x) if x.is_complex() else inplace_fn(x)
     else:
         def ikernel(x, name=None):
+            reject_bool(iname, x)
             return inplace_fn(x)
     return ikernel
 
 
 def _declare(opname, fn, desc, ex_in, ex_out, has_out, inplace, amp):
+    if opname not in _BOOL_OK:
+        raw = fn
+
+        def fn(x, _raw=raw, _api=opname):
+            if x.dtype is torch.bool:
+                reject_bool(_api, x)
+            return _raw(x)
     if has_out:
         def kernel(x, name=None, *, out=None):
             r = fn(x)
@@ -158,8 +184,8 @@ def _declare(opname, fn, desc, ex_in, ex_out, has_out, inplace, amp):
     kernel.__name__ = kernel.__qualname__ = opname
     kernel.__doc__ = _DOC.format(desc=desc, name=opname, ex_in=ex_in, ex_out=ex_out,
                                  out_doc=_OUT_DOC if has_out else "")
-    inplace_fn = getattr(torch.Tensor, opname + "_", None) if inplace else None
-    ikernel = _inplace_kernel(opname, fn, inplace_fn) if inplace_fn is not None else bool(inplace)
+    ikernel = _inplace_kernel(opname, fn, getattr(torch.Tensor, opname + "_", None)) if inplace \
+        else False
     api = defop(opname, amp=amp, paddle_types=(opname, f"pd_op.{opname}"), inplace=ikernel,
                 int_autocast=opname in _INT_AUTOCAST)(kernel)
     globals()[opname] = api
@@ -192,6 +218,10 @@ def trunc(input, name=None):
     return torch.trunc(input)
 
 
+_FRAC_DTYPES = frozenset({torch.int32, torch.int64, torch.float16, torch.bfloat16, torch.float32,
+                          torch.float64})
+
+
 @defop(paddle_types=("frac", "pd_op.frac"), inplace=True)
 def frac(x, name=None, *, out=None):
     """Elementwise fractional part ``x - trunc(x)`` (zero for integer tensors).
@@ -201,6 +231,9 @@ def frac(x, name=None, *, out=None):
         >>> paddle.frac(paddle.to_tensor([-1.5, 0.75, 2.0])).tolist()
         [-0.5, 0.75, 0.0]
     """
+    if x.dtype not in _FRAC_DTYPES:
+        raise TypeError(f"paddle.frac: the input dtype must be int32, int64, float16, bfloat16, "
+                        f"float32 or float64, but received {str(x.dtype).replace('torch.', '')}")
     r = torch.frac(x) if x.is_floating_point() else torch.zeros_like(x)
     return r if out is None else write_out(out, r)
 
@@ -301,6 +334,8 @@ def sigmoid(x, name=None, *, out=None):
         >>> paddle.to_tensor([0.0, 2.0], 'float64').sigmoid().numpy().round(4).tolist()
         [0.5, 0.8808]
     """
+    if x.dtype is torch.bool:
+        reject_bool("sigmoid", x)
     r = torch.sigmoid(x)
     return r if out is None else write_out(out, r)
 
