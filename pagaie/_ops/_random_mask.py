@@ -13,13 +13,21 @@ tensor's dtype, the divisor rounded from float32 as Paddle's kernel rounds it), 
 :func:`upscale_kept` does; its gradient, ``where(keep, grad, 0) / (1 - p)``, has the values of
 Paddle's ``grad * mask / (1 - p)`` (a zero may differ in sign).
 
+``Program.random_seed``: Paddle's element-wise dropout (and ``class_center_sample``) reads the
+default main program's ``random_seed`` when it is called and, when that is non-zero, draws
+from a fresh engine seeded with it (the same mask on every run). The static executor pins the
+seed an op was recorded with around its kernel (:func:`pinned_seed`); a ``keep_mask`` called
+with ``seed=0`` inside draws from that seed, and :func:`program_seed` is the seed such an op
+uses (the pinned one inside a program run, else the default main program's).
+
 GPUs keep torch's Bernoulli sampler. Under ``torch.compile`` a CPU mask is one opaque op
 that writes a fresh boolean buffer (``pagaie::fill_keep_mask_``): the compiler neither
 merges two draws nor traces into numpy, and at run time the op draws from the same engine.
 """
 from __future__ import annotations
 
-from typing import Sequence
+from contextlib import contextmanager
+from typing import Iterator, Sequence
 
 import numpy as np
 import torch
@@ -27,7 +35,45 @@ import torch
 from pagaie._core.random import cpu_engine
 from pagaie._ops._std_dists import keep_words
 
-__all__ = ["keep_mask", "upscale_kept", "dropout_divisor", "as_scalar"]
+__all__ = ["keep_mask", "upscale_kept", "dropout_divisor", "as_scalar", "pinned_seed", "program_seed"]
+
+# Seeds pinned by the static executor around the op it runs (0: the op was recorded unseeded).
+_PINNED: list[int] = []
+
+
+@contextmanager
+def pinned_seed(seed: int) -> Iterator[None]:
+    """Inside the block, ``keep_mask(..., seed=0)`` and :func:`program_seed` use ``seed``.
+
+    Examples:
+        >>> import torch
+        >>> from pagaie._ops._random_mask import keep_mask, pinned_seed
+        >>> with pinned_seed(7):
+        ...     a = keep_mask([50], 0.5, torch.device('cpu'))
+        >>> bool((a == keep_mask([50], 0.5, torch.device('cpu'), seed=7)).all())
+        True
+    """
+    _PINNED.append(int(seed))
+    try:
+        yield
+    finally:
+        _PINNED.pop()
+
+
+def program_seed() -> int:
+    """The seed of an op that reads ``Program.random_seed`` (Paddle's dropout): the one the
+    static executor pinned for the running op, else the default main program's ``random_seed``
+    (0: none, draw from the default engine).
+
+    Examples:
+        >>> from pagaie._ops._random_mask import program_seed
+        >>> program_seed()
+        0
+    """
+    if _PINNED:
+        return _PINNED[-1]
+    from pagaie.static.framework import default_main_program
+    return int(getattr(default_main_program(), "random_seed", 0) or 0)
 
 
 def _draw_into(flat: np.ndarray, p: float, seed: int = 0) -> None:
@@ -40,7 +86,7 @@ def keep_mask(shape: Sequence[int], p: float, device: torch.device, seed: int = 
     """A boolean tensor of ``shape``, each element True with probability ``1 - p``.
 
     On the CPU, one draw per element from Paddle's engine (a fresh one seeded with ``seed``
-    when it is non-zero), kept when its float32 uniform is ``>= p``: Paddle's dropout mask.
+    when it is non-zero, else the one :func:`pinned_seed` pins), kept when its float32 uniform is ``>= p``: Paddle's dropout mask.
 
     Examples:
         >>> import torch
@@ -50,10 +96,16 @@ def keep_mask(shape: Sequence[int], p: float, device: torch.device, seed: int = 
         (torch.bool, True)
     """
     shape = tuple(int(s) for s in shape)
+    if not seed and _PINNED:
+        seed = _PINNED[-1]
     if torch.device(device).type != "cpu":
         if p <= 0.0 or p >= 1.0:
             return torch.full(shape, p <= 0.0, dtype=torch.bool, device=device)
-        return torch.empty(shape, device=device).bernoulli_(1.0 - p).bool()
+        gen = None
+        if seed:  # a fixed seed repeats its mask (torch's sampler, not Paddle's)
+            gen = torch.Generator(device=device)
+            gen.manual_seed(int(seed) & ((1 << 63) - 1))
+        return torch.empty(shape, device=device).bernoulli_(1.0 - p, generator=gen).bool()
     out = torch.empty(shape, dtype=torch.bool)
     if torch.compiler.is_compiling():
         _fill_keep_op(out, float(p), int(seed))

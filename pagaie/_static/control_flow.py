@@ -17,8 +17,7 @@ from typing import Any, Callable, Iterator
 
 import torch
 
-from pagaie._core.registry import REGISTRY
-from pagaie._static.interpreter import GRAPH_OPS, register_graph_op
+from pagaie._static.interpreter import GRAPH_OPS, op_kernel, register_graph_op
 from pagaie._static.ir import Block, Operator, Value
 
 __all__ = ["captured_values", "run_block", "current_recorder", "merge_shape"]
@@ -68,7 +67,7 @@ def run_block(block: Block, env: dict, plan: Any = None) -> dict:
         a = _fill(op.args, env)
         k = _fill(op.kwargs, env)
         graph = GRAPH_OPS.get(op.type)
-        result = graph(op, a, k, plan) if graph is not None else REGISTRY[op.type].kernel(*a, **k)
+        result = graph(op, a, k, plan) if graph is not None else op_kernel(op)(*a, **k)
         _store(op.outputs, result, env)
     return env
 

@@ -19,7 +19,35 @@ import torch
 from pagaie._core.registry import REGISTRY
 from pagaie._static.ir import Operator, Program, Value, map_values
 
-__all__ = ["Plan", "GRAPH_OPS", "register_graph_op"]
+__all__ = ["Plan", "GRAPH_OPS", "register_graph_op", "op_kernel"]
+
+
+# Ops whose Paddle API reads Program.random_seed (see recorder._program_seed_attrs).
+_PROGRAM_SEEDED = frozenset({"dropout"})
+
+
+def op_kernel(op: Operator) -> Callable:
+    """The kernel that runs ``op``: its record's, for a dropout with the seed Paddle would give
+    it pinned (see :mod:`pagaie._ops._random_mask`): ``attrs['seed']``, the program's
+    ``random_seed`` when the op was recorded (a fresh engine seeded with it on every run); with
+    ``attrs['seed_from_main']`` (``to_static``), the default main program's ``random_seed``
+    when the op runs; otherwise 0, whatever the program says now."""
+    kernel = REGISTRY[op.type].kernel
+    if op.type not in _PROGRAM_SEEDED:
+        return kernel
+    from pagaie._ops._random_mask import pinned_seed
+    seed = int(op.attrs.get("seed") or 0)
+    from_main = bool(op.attrs.get("seed_from_main"))
+
+    def seeded(*args: Any, **kwargs: Any) -> Any:
+        with pinned_seed(_main_seed() if from_main else seed):
+            return kernel(*args, **kwargs)
+    return seeded
+
+
+def _main_seed() -> int:
+    from pagaie.static.framework import default_main_program
+    return int(getattr(default_main_program(), "random_seed", 0) or 0)
 
 
 class MissingFeedError(KeyError, ValueError):
@@ -235,7 +263,7 @@ class Plan:
             kwargs = _template(op.kwargs, slot_of)
             outs = _template(op.outputs, slot_of)
             graph = GRAPH_OPS.get(op.type)
-            kernel = None if graph else REGISTRY[op.type].kernel
+            kernel = None if graph else op_kernel(op)
             self.steps.append([op, kernel, graph, args, kwargs, outs, ()])
             for v in op.input_values():
                 last_use[slot_of(v)] = idx

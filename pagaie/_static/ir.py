@@ -521,6 +521,20 @@ class Block:
         return "\n".join(lines)
 
 
+def _int64_seed(seed: Any, api: str) -> int:
+    """``seed`` as a Python int of int64 range, or TypeError (as Paddle's PIR setter)."""
+    import operator
+    try:
+        value = operator.index(seed)
+    except TypeError:
+        raise TypeError(f"paddle.static.Program.{api}: the seed must be an integer, but received "
+                        f"{seed!r} of type {type(seed).__name__}") from None
+    if not -(1 << 63) <= value < (1 << 63):
+        raise TypeError(f"paddle.static.Program.{api}: the seed must fit in int64, but received "
+                        f"{value}")
+    return int(value)
+
+
 class Program:
     """A static graph: a list of blocks, block 0 being the global block.
 
@@ -534,8 +548,48 @@ class Program:
     def __init__(self) -> None:
         self.blocks: list[Block] = [Block(self, 0)]
         self._names = itertools.count()
-        self.random_seed = 0
+        self._random_seed = Program._global_seed
         self.version = 0  # bumped on every change; executors cache plans per version
+
+    @property
+    def random_seed(self) -> int:
+        """The seed that random ops recorded from now on fix their draws with (0: none).
+
+        Paddle's element-wise dropout (and ``class_center_sample``) reads the default main
+        program's ``random_seed`` when it is called: a non-zero seed gives that op a fresh
+        engine seeded with it on every run, so its mask repeats. Setting it does not change
+        ops already recorded.
+
+        Examples:
+            >>> import pagaie as paddle
+            >>> prog = paddle.static.Program()
+            >>> prog.random_seed = 7
+            >>> prog.random_seed
+            7
+        """
+        return self._random_seed
+
+    @random_seed.setter
+    def random_seed(self, seed: Any) -> None:
+        self._random_seed = _int64_seed(seed, "random_seed")
+
+    # the random_seed of new programs (Program.global_seed)
+    _global_seed = 0
+
+    def global_seed(self, seed: int) -> None:
+        """Set this program's ``random_seed`` and that of every program created afterwards.
+
+        Examples:
+            >>> import pagaie as paddle
+            >>> prog = paddle.static.Program()
+            >>> prog.global_seed(102)
+            >>> prog.random_seed, paddle.static.Program().random_seed
+            (102, 102)
+            >>> prog.global_seed(0)
+        """
+        value = _int64_seed(seed, "global_seed")
+        Program._global_seed = value
+        self._random_seed = value
 
     def _bump(self) -> None:
         self.version += 1

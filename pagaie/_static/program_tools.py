@@ -86,8 +86,7 @@ def _to_test(op: Operator) -> None:
 
 def clone_program(program: Program, for_test: bool = False) -> Program:
     """A copy of ``program`` (see the module docstring for ``for_test``)."""
-    new = Program()
-    new.random_seed = program.random_seed
+    new = Program()   # Paddle's clone starts with random_seed 0 (recorded ops keep their seeds)
     for b in program.blocks[1:]:
         new.create_block(b.parent_idx)
     captured = new.__dict__.setdefault("_captured", {})
@@ -131,8 +130,15 @@ def clone_program(program: Program, for_test: bool = False) -> Program:
     return new
 
 
-def prune_program(program: Program, feed_vars: Sequence[Value], fetch_vars: Sequence[Value]) -> Program:
-    """The test-mode copy of ``program`` holding only what computes ``fetch_vars`` from ``feed_vars``."""
+def prune_program(program: Program, feed_vars: Sequence[Value], fetch_vars: Sequence[Value],
+                  inference: bool = False, api: str = "") -> Program:
+    """The test-mode copy of ``program`` holding only what computes ``fetch_vars`` from ``feed_vars``.
+
+    ``inference=True`` follows Paddle's inference export (``save_inference_model``,
+    ``normalize_program``): a feed variable the fetches do not use raises ``ValueError``, data
+    inputs the fetches need but ``feed_vars`` lacks become feeds too, and the feeds are listed
+    in program order. Otherwise a lacking input raises ``ValueError``.
+    """
     feed_names = [v.name for v in feed_vars]
     fetch_names = [v.name for v in fetch_vars]
     new = clone_program(program, for_test=True)
@@ -151,8 +157,16 @@ def prune_program(program: Program, feed_vars: Sequence[Value], fetch_vars: Sequ
     produced = {n for op in kept for n in op.output_names()}
     lacking = sorted(n for n in needed if n not in produced and gb.has_var(n)
                      and gb.var(n).is_data and n not in feed_names)
-    if lacking:
-        raise ValueError(f"paddle.static: the fetch targets need the inputs {lacking}, which are "
+    where = f"paddle.static.{api}" if api else "paddle.static"
+    if inference:
+        unused = [n for n in feed_names if n not in needed]
+        if unused:
+            raise ValueError(f"{where}: the feed variable {unused[0]!r} is not involved in computing "
+                             f"the fetch variables {fetch_names}; remove it from feed_vars")
+        order = {n: i for i, n in enumerate(gb.vars)}
+        feed_names = sorted(dict.fromkeys(feed_names + lacking), key=lambda n: order.get(n, len(order)))
+    elif lacking:
+        raise ValueError(f"{where}: the fetch targets need the inputs {lacking}, which are "
                          f"not among the feed variables {feed_names}")
     gb.ops = kept
     for n in list(gb.vars):

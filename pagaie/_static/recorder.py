@@ -22,6 +22,7 @@ from pagaie._core.random import draws_discarded
 from pagaie._core.registry import REGISTRY as _REGISTRY
 from pagaie._core.registry import OpRecord, pop_handler, push_handler, translate_error
 from pagaie._core.tensor import Tensor
+from pagaie._static.interpreter import _PROGRAM_SEEDED
 from pagaie._static.ir import UNKNOWN, UNKNOWN_ALT, Block, Program, Value, _shape_out
 
 __all__ = ["Recorder", "capture", "recording"]
@@ -249,6 +250,31 @@ def _run_on_data(rec: OpRecord, vargs: list, vkwargs: dict) -> tuple[Any, Any]:
     return out, True if known is None else known
 
 
+def _program_seed_attrs(rec: OpRecord, vargs: list, vkwargs: dict, recorder: "Recorder") -> dict | None:
+    """The seed attributes of an op whose Paddle API reads the default main program's
+    ``random_seed`` when called (element-wise dropout): ``{'seed': N}`` in a static program
+    recorded under a non-zero seed (the executor pins it on every run), and
+    ``{'seed_from_main': True}`` in a ``to_static`` trace (Paddle follows the seed set when
+    each call runs); None otherwise."""
+    name = rec.inplace_of or rec.name
+    if name not in _PROGRAM_SEEDED:
+        return None
+    try:
+        bound = rec.bind(vargs, vkwargs).arguments
+    except TypeError:
+        return None
+    if bound.get("axis") is not None:    # the composite form draws through uniform()
+        return None
+    from pagaie.static import framework as _fw
+    if _fw._S.recorder is not recorder:
+        return {"seed_from_main": True}
+    seed = int(getattr(_fw.default_main_program(), "random_seed", 0) or 0)
+    if not -(1 << 31) <= seed < (1 << 31):   # Paddle's dropout seed attribute is an int32
+        raise IndexError(f"paddle.nn.functional.dropout: the seed {seed} (Program.random_seed) "
+                         f"exceeds the int32 range [-2147483648, 2147483647]")
+    return {"seed": seed} if seed else None
+
+
 class Recorder:
     """Appends op calls to ``program``'s current block while it is installed."""
 
@@ -279,10 +305,11 @@ class Recorder:
         flat = [x for a in inputs for x in (a if isinstance(a, (list, tuple)) else [a])]
         stop = not rec.differentiable or not _any_requires_grad(flat)
         base = rec.inplace_of or rec.name
+        attrs = _program_seed_attrs(rec, vargs, vkwargs, self)
         if rec.inplace_of is not None:
             # In-place calls re-define their first input (the program stays in call order).
             target = vargs[0] if vargs else next(iter(vkwargs.values()))
-            block.append_op(base, vargs, vkwargs, target)
+            block.append_op(base, vargs, vkwargs, target, attrs)
             return target
         if _mutates_first_input(rec) and vargs and isinstance(vargs[0], Value):
             # A kernel that writes into its first argument (``x[i] = v``, ``x.fill_(v)``): it
@@ -290,10 +317,10 @@ class Recorder:
             # by later ops holds the new contents (aliases of the old one keep theirs).
             target = vargs[0]
             copy = self.record(_REGISTRY["assign"], (target,), {})
-            block.append_op(base, [copy] + vargs[1:], vkwargs, target)
+            block.append_op(base, [copy] + vargs[1:], vkwargs, target, attrs)
             return target
         outputs = _make_outputs(block, out, base, stop, unknown)
-        block.append_op(base, vargs, vkwargs, outputs)
+        block.append_op(base, vargs, vkwargs, outputs, attrs)
         return outputs
 
     @contextmanager

@@ -116,9 +116,19 @@ def create_global_var(shape: Any, value: float, dtype: Any, persistable: bool = 
     """
     import pagaie
     from pagaie.utils import unique_name
+    if not isinstance(shape, (list, tuple, np.ndarray)):
+        raise TypeError(f"paddle.static.create_global_var: shape must be a list, tuple or numpy "
+                        f"array, but received {type(shape).__name__}")
+    for d in shape:
+        if isinstance(d, (bool, np.bool_)) or not isinstance(d, (int, np.integer)):
+            raise TypeError(f"paddle.static.create_global_var: every item of shape must be an int, "
+                            f"but received {d!r} in {list(shape)}")
+    if isinstance(value, str):   # Paddle converts it with float(): ValueError
+        raise ValueError(f"paddle.static.create_global_var: value must be a number, but received "
+                         f"the string {value!r}")
     with suspended():
-        t = pagaie.full(list(shape), value, dtype)
-    t.name = name or unique_name.generate("global_var")
+        t = pagaie.full([int(d) for d in shape], value, dtype)
+    t.name = name or unique_name.generate("_generated_var")
     t.persistable = persistable
     return _as_value(t)
 
@@ -194,34 +204,46 @@ def auc(input: Any, label: Any, curve: str = "ROC", num_thresholds: int = 4095, 
 
 
 def ctr_metric_bundle(input: Any, label: Any, ins_tag_weight: Any = None) -> tuple:
-    """CTR metrics accumulated over runs: squared error, absolute error, predicted sum,
-    q sum, positive count and instance count (persistable float64 ``[1]`` values).
+    """CTR metrics accumulated over runs (persistable float32 values), as Paddle's legacy
+    static graph computes them: the sums of squared and absolute errors ``input - label``, of
+    the predictions, of ``sigmoid(input)`` (the q value) and of the labels, and the instance
+    count. The q sum and the instance count are scaled by the first row of ``ins_tag_weight``
+    (1 for real data, 0 for fake; 1 when absent), so they have its shape (``[1, 1]`` by default).
 
     Returns:
         tuple: ``(local_sqrerr, local_abserr, local_prob, local_q, local_pos_num, local_ins_num)``.
 
     Examples:
         >>> import pagaie as paddle
-        >>> r = paddle.static.ctr_metric_bundle(paddle.to_tensor([[0.5], [0.2]]), paddle.to_tensor([[1], [0]]))
-        >>> [round(v.item(), 4) for v in r[:2]]
-        [0.29, 0.7]
+        >>> r = paddle.static.ctr_metric_bundle(paddle.to_tensor([[0.5], [0.2]]), paddle.to_tensor([[1.0], [0.0]]))
+        >>> [round(v.item(), 4) for v in r]
+        [0.29, 0.7, 0.7, 1.1723, 1.0, 2.0]
     """
     import pagaie
     from pagaie.utils import unique_name
+    if list(input.shape) != list(label.shape):
+        raise AssertionError(f"paddle.static.ctr_metric_bundle: input and label must have the same "
+                             f"shape, but received {list(input.shape)} and {list(label.shape)}")
+    if ins_tag_weight is None:
+        w = pagaie.full([1, 1], 1.0, "float32")
+    else:
+        w = ins_tag_weight[0:1].astype("float32")     # the first row (Paddle's slice op)
+    wshape = [1] if len(w.shape) <= 1 else [1] * len(w.shape)
     accs = []
     with suspended():
-        for k in ("sqrerr", "abserr", "prob", "q", "pos_num", "ins_num"):
-            t = pagaie.zeros([1], "float64")
+        for k, shape in (("sqrerr", [1]), ("abserr", [1]), ("prob", [1]), ("q", wshape),
+                         ("pos_num", [1]), ("ins_num", wshape)):
+            t = pagaie.zeros(shape, "float32")
             t.name, t.persistable = unique_name.generate(f"local_{k}"), True
             accs.append(t)
     vals = [_as_value(t) for t in accs]
-    p = input.reshape([-1]).astype("float64")
-    y = label.reshape([-1]).astype("float64")
-    w = pagaie.ones_like(p) if ins_tag_weight is None else ins_tag_weight.reshape([-1]).astype("float64")
-    q = p / (1.0 - p + 1e-12)
-    terms = [pagaie.sum(w * (p - y) ** 2), pagaie.sum(w * (p - y).abs()), pagaie.sum(w * p),
-             pagaie.sum(w * q), pagaie.sum(w * y), pagaie.sum(w)]
-    return tuple(v.add_(t.reshape([1])) for v, t in zip(vals, terms))
+    p = input.astype("float32")
+    diff = p - label.astype("float32")
+    count = pagaie.sum(pagaie.ones_like(p[:, :1] if len(p.shape) > 1 else p))
+    terms = [pagaie.sum(diff * diff), pagaie.sum(diff.abs()), pagaie.sum(p),
+             pagaie.sum(pagaie.nn.functional.sigmoid(p)) * w.reshape(wshape),
+             pagaie.sum(label.astype("float32")), count * w.reshape(wshape)]
+    return tuple(v.add_(t.reshape(v.shape)) for v, t in zip(vals, terms))
 
 
 _DEVICES = ("cpu", "gpu")
@@ -259,8 +281,18 @@ def cpu_places(device_count: int | None = None) -> list:
 
 
 def cuda_places(device_ids: Any = None) -> list:
-    """The CUDA places of ``device_ids`` (all visible GPUs by default)."""
+    """The CUDA places of ``device_ids`` (all visible GPUs by default).
+
+    As in a CPU build of Paddle, raises ``AssertionError`` when no CUDA device is usable.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> places = paddle.static.cuda_places() if paddle.is_compiled_with_cuda() else []
+    """
     import pagaie
+    if not pagaie.is_compiled_with_cuda():
+        raise AssertionError("paddle.static.cuda_places: not compiled with CUDA (no CUDA device is "
+                             "usable), so there are no CUDA places")
     if device_ids is None:
         device_ids = list(range(torch.cuda.device_count()))
     elif not isinstance(device_ids, (list, tuple)):
@@ -268,36 +300,81 @@ def cuda_places(device_ids: Any = None) -> list:
     return [pagaie.CUDAPlace(int(i)) for i in device_ids]
 
 
+class _NoXPUError(NotImplementedError, AssertionError):
+    """pagaie has no XPU support (an ``AssertionError``, as a Paddle build without XPU raises)."""
+
+
+class _NoIPUError(NotImplementedError, ValueError):
+    """pagaie has no IPU support (a ``ValueError``, as a Paddle build without IPU raises)."""
+
+
 def xpu_places(device_ids: Any = None) -> list:
-    """XPU places (pagaie has no XPU support: raises NotImplementedError)."""
-    raise NotImplementedError("paddle.static.xpu_places: pagaie does not support XPU devices")
+    """XPU places: pagaie has no XPU support, so this raises (an ``AssertionError``, as a
+    Paddle build without XPU does, and a ``NotImplementedError``)."""
+    raise _NoXPUError("paddle.static.xpu_places: not compiled with XPU (pagaie does not support "
+                      "XPU devices)")
 
 
-def _no_ipu(api: str) -> NotImplementedError:
-    return NotImplementedError(f"paddle.static.{api}: pagaie does not support Graphcore IPUs")
+def _no_ipu(api: str) -> _NoIPUError:
+    return _NoIPUError(f"paddle.static.{api}: can not be used since pagaie is not compiled with IPU "
+                       "(Graphcore IPUs are not supported)")
 
 
 @contextmanager
 def ipu_shard_guard(index: int = -1, stage: int = -1) -> Iterator[None]:
-    """IPU sharding (not supported: raises NotImplementedError)."""
+    """IPU sharding: entering it raises ``ValueError`` (as in a Paddle build without IPU; also a
+    ``NotImplementedError``)."""
     raise _no_ipu("ipu_shard_guard")
     yield  # pragma: no cover
 
 
 def set_ipu_shard(call_func: Any, index: int = -1, stage: int = -1) -> Any:
-    """IPU sharding (not supported: raises NotImplementedError)."""
-    raise _no_ipu("set_ipu_shard")
+    """Run ``call_func`` (a function or a Layer, changed in place) under
+    :func:`ipu_shard_guard`: as in a Paddle build without IPU, calling the result raises
+    ``ValueError``; a ``call_func`` that is neither raises ``TypeError``.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> f = paddle.static.set_ipu_shard(lambda x: x)
+        >>> callable(f)
+        True
+    """
+    import functools
+
+    from pagaie.nn import Layer
+
+    if not isinstance(call_func, Layer):
+        if not callable(call_func):
+            raise TypeError(f"paddle.static.set_ipu_shard: 'call_func' must be a paddle.nn.Layer or "
+                            f"a function, but received {type(call_func).__name__}")
+
+        @functools.wraps(call_func)
+        def wrapper(*args: Any, **kwargs: Any) -> Any:
+            with ipu_shard_guard(index=index, stage=stage):
+                return call_func(*args, **kwargs)
+        return wrapper
+
+    base = type(call_func)
+
+    def __call__(self: Any, *args: Any, **kwargs: Any) -> Any:
+        with ipu_shard_guard(index=index, stage=stage):
+            return base.__call__(self, *args, **kwargs)
+    call_func.__class__ = type(base.__name__, (base,), {"__call__": __call__,
+                                                        "__module__": base.__module__})
+    return call_func
 
 
 class IpuStrategy:
-    """IPU configuration (not supported: raises NotImplementedError)."""
+    """IPU configuration: raises ``NotImplementedError`` (a ``RuntimeError``, as in a Paddle
+    build without IPU)."""
 
     def __init__(self) -> None:
-        raise _no_ipu("IpuStrategy")
+        raise NotImplementedError("paddle.static.IpuStrategy: can not be used in an environment without "
+                           "IPU support (pagaie does not support Graphcore IPUs)")
 
 
 class IpuCompiledProgram:
-    """IPU compilation (not supported: raises NotImplementedError)."""
+    """IPU compilation: raises ``ValueError``, as in a Paddle build without IPU."""
 
     def __init__(self, program: Any = None, scope: Any = None, ipu_strategy: Any = None) -> None:
         raise _no_ipu("IpuCompiledProgram")

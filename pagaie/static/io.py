@@ -32,12 +32,15 @@ def _as_list(v: Any) -> list:
     return list(v) if isinstance(v, (list, tuple)) else [v]
 
 
-def _check_vars(vs: Any, what: str, api: str) -> list[Value]:
-    out = _as_list(vs)
+def _check_vars(vs: Any, what: str, api: str, error: type = ValueError) -> list[Value]:
+    # As Paddle: a Variable or a *list* of Variables (a tuple is one bad item); ValueError
+    # (normalize_program raises TypeError)
+    out = vs if isinstance(vs, list) else [vs]
     for v in out:
-        if not isinstance(v, Value):  # ValueError, as Paddle
-            raise ValueError(f"paddle.static.{api}: {what} must be a Variable or a list of "
-                             f"Variables, but received {type(v).__name__}")
+        if not isinstance(v, Value):
+            raise error(f"paddle.static.{api}: {what} must be a Variable or a list of "
+                        f"Variables, but received {type(vs).__name__}"
+                        + (f" holding a {type(v).__name__}" if vs is not v else ""))
     return out
 
 
@@ -260,9 +263,12 @@ def normalize_program(program: Program, feed_vars: Any, fetch_vars: Any, **kwarg
     if not isinstance(program, Program):
         raise TypeError(f"paddle.static.normalize_program: program must be a Program, but received "
                         f"{type(program).__name__}")
-    feeds = _check_vars(feed_vars, "feed_vars", "normalize_program")
-    fetches = _check_vars(fetch_vars, "fetch_vars", "normalize_program")
-    return prune_program(program, feeds, fetches)
+    feeds = _check_vars(feed_vars, "feed_vars", "normalize_program", TypeError)
+    fetches = _check_vars(fetch_vars, "fetch_vars", "normalize_program", TypeError)
+    if not program.global_block().ops:
+        raise ValueError("paddle.static.normalize_program: the program must not be empty (at least "
+                         "one operator is required)")
+    return prune_program(program, feeds, fetches, inference=True, api="normalize_program")
 
 
 def _program_bytes(program: Program) -> bytes:
@@ -424,7 +430,8 @@ def save_inference_model(path_prefix: str, feed_vars: Any, fetch_vars: Any, exec
                          f"'dirname/file_prefix', but received {path_prefix!r}")
     feeds = _check_vars(feed_vars, "feed_vars", "save_inference_model")
     fetches = _check_vars(fetch_vars, "fetch_vars", "save_inference_model")
-    pruned = prune_program(_program_of(kwargs, "save_inference_model"), feeds, fetches)
+    pruned = prune_program(_program_of(kwargs, "save_inference_model"), feeds, fetches,
+                           inference=True, api="save_inference_model")
     d = os.path.dirname(path_prefix)
     if d:
         os.makedirs(d, exist_ok=True)

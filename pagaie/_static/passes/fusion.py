@@ -303,7 +303,7 @@ _FUSED_FFN = "fused_feedforward_dropout"
 
 def _training_dropout_p(op: Operator) -> float | None:
     """``p`` of a training-mode, element-wise, upscaling dropout with a literal ``0 < p < 1``."""
-    if op.type != "dropout":
+    if op.type != "dropout" or op.attrs.get("seed"):   # a seeded mask stays Paddle's
         return None
     b = bound(op)
     p = b.get("p")

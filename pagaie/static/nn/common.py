@@ -643,6 +643,11 @@ def nce(input: Any, label: Any, num_total_classes: int, sample_weight: Any = Non
         param_attr: Any = None, bias_attr: Any = None, num_neg_samples: int | None = None,
         name: str | None = None, sampler: str = "uniform", custom_dist: Any = None, seed: int = 0,
         is_sparse: bool = False) -> Any:
-    """Noise-contrastive estimation loss (not available in pagaie yet: raises NotImplementedError)."""
-    raise NotImplementedError("paddle.static.nn.nce: noise-contrastive estimation is not implemented "
-                              "in pagaie")
+    """Noise-contrastive estimation loss: not available (Paddle's PIR mode rejects it with a
+    ``TypeError``; pagaie raises an error that is both that and a ``NotImplementedError``)."""
+    raise _NoNCEError("paddle.static.nn.nce: noise-contrastive estimation is not implemented in "
+                      "pagaie (nor in Paddle's PIR mode)")
+
+
+class _NoNCEError(NotImplementedError, TypeError):
+    """``nce`` is unavailable (a ``TypeError`` as in Paddle's PIR mode)."""

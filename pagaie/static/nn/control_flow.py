@@ -394,12 +394,26 @@ def static_pylayer(forward_fn: Callable, inputs: Sequence, backward_fn: Callable
         >>> x.grad.tolist()
         [10.0, 10.0]
     """
-    if not callable(forward_fn):
-        raise TypeError("paddle.static.nn.static_pylayer: forward_fn must be callable")
-    if backward_fn is not None and not callable(backward_fn):
-        raise TypeError("paddle.static.nn.static_pylayer: backward_fn must be callable")
+    # Paddle's checks, in its order: a list of inputs (AssertionError); without backward_fn,
+    # no input may need a gradient; then callables (ValueError)
+    if not isinstance(inputs, list):
+        raise AssertionError(f"paddle.static.nn.static_pylayer: inputs must be a list, but received "
+                             f"{type(inputs).__name__}")
     inputs = list(inputs)
-    if not any(isinstance(x, Value) for x in inputs):
+    static = any(isinstance(x, Value) for x in inputs)
+    if static and backward_fn is None:
+        for x in inputs:
+            if getattr(x, "stop_gradient", True) is False:
+                raise ValueError(f"paddle.static.nn.static_pylayer: the stop_gradient of every input "
+                                 f"must be True when backward_fn is None, but {x.name}.stop_gradient "
+                                 f"is False")
+    if not callable(forward_fn):
+        raise ValueError(f"paddle.static.nn.static_pylayer: forward_fn must be callable, but received "
+                         f"{type(forward_fn).__name__}")
+    if backward_fn is not None and not callable(backward_fn):
+        raise ValueError(f"paddle.static.nn.static_pylayer: backward_fn must be callable, but "
+                         f"received {type(backward_fn).__name__}")
+    if not static:
         return _eager_pylayer(forward_fn, inputs, backward_fn)
     rec = _recorder("static_pylayer")
     block = rec.block
@@ -408,6 +422,8 @@ def static_pylayer(forward_fn: Callable, inputs: Sequence, backward_fn: Callable
         holders = [fb.create_var(fb.program.unique_name("pylayer_in"), list(v.shape), v.dtype,
                                  stop_gradient=v.stop_gradient) for v in ins]
         out = forward_fn(*holders)
+        if out is None:          # as Paddle: a forward without outputs gives None
+            return None
         leaves, skel = _flatten(out)
         fouts = [_as_value(v, fb) for v in leaves]
     if not all(isinstance(v, Value) for v in fouts):

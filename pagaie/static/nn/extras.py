@@ -153,38 +153,44 @@ def py_func(func: Callable, x: Any, out: Any, backward_func: Callable | None = N
     return outs[0] if single else out
 
 
-def _no_lod(api: str) -> NotImplementedError:
-    return NotImplementedError(f"paddle.static.nn.{api}: pagaie has no LoD (variable-length "
-                               "sequence) tensors; pad the sequences and use the dense layers")
+class _NoLoDError(NotImplementedError, AssertionError):
+    """The LoD sequence layers: an ``AssertionError``, as Paddle 3 raises for them in PIR and
+    dynamic mode, and a ``NotImplementedError``."""
+
+
+def _no_lod(api: str) -> _NoLoDError:
+    return _NoLoDError(f"paddle.static.nn.{api}: sequence layers need LoD (variable-length "
+                       "sequence) tensors, which pagaie does not have (nor Paddle's PIR mode); pad the "
+                       "sequences and use the dense layers")
 
 
 def sequence_conv(input: Any, num_filters: int, filter_size: int = 3, filter_stride: int = 1,
                   padding: bool = True, padding_start: Any = None, bias_attr: Any = None,
                   param_attr: Any = None, act: Any = None, name: Any = None) -> Any:
-    """LoD sequence convolution (not supported: raises NotImplementedError)."""
+    """LoD sequence convolution (not supported: raises, as Paddle's PIR mode does)."""
     raise _no_lod("sequence_conv")
 
 
 def sequence_softmax(input: Any, use_cudnn: bool = False, name: Any = None) -> Any:
-    """LoD sequence softmax (not supported: raises NotImplementedError)."""
+    """LoD sequence softmax (not supported: raises, as Paddle's PIR mode does)."""
     raise _no_lod("sequence_softmax")
 
 
 def sequence_pool(input: Any, pool_type: str, is_test: bool = False, pad_value: float = 0.0) -> Any:
-    """LoD sequence pooling (not supported: raises NotImplementedError)."""
+    """LoD sequence pooling (not supported: raises, as Paddle's PIR mode does)."""
     raise _no_lod("sequence_pool")
 
 
 def sequence_first_step(input: Any) -> Any:
-    """First step of each LoD sequence (not supported: raises NotImplementedError)."""
+    """First step of each LoD sequence (not supported: raises, as Paddle's PIR mode does)."""
     raise _no_lod("sequence_first_step")
 
 
 def sequence_last_step(input: Any) -> Any:
-    """Last step of each LoD sequence (not supported: raises NotImplementedError)."""
+    """Last step of each LoD sequence (not supported: raises, as Paddle's PIR mode does)."""
     raise _no_lod("sequence_last_step")
 
 
 def sequence_expand(x: Any, y: Any, ref_level: int = -1, name: Any = None) -> Any:
-    """LoD sequence expansion (not supported: raises NotImplementedError)."""
+    """LoD sequence expansion (not supported: raises, as Paddle's PIR mode does)."""
     raise _no_lod("sequence_expand")
