@@ -57,8 +57,15 @@ def relu6(x, name=None):
     return F.relu6(x)
 
 
-@defop(paddle_types=("leaky_relu", "pd_op.leaky_relu"), method=False,
-       inplace=lambda x, negative_slope=0.01, name=None: F.leaky_relu_(x, negative_slope))
+def _leaky_relu_(x, negative_slope=0.01, name=None):
+    if negative_slope < 0 and x.requires_grad:
+        # torch's in-place kernel has no backward for a negative slope: the out-of-place
+        # result is written back instead
+        return F.leaky_relu(x, negative_slope)
+    return F.leaky_relu_(x, negative_slope)
+
+
+@defop(paddle_types=("leaky_relu", "pd_op.leaky_relu"), method=False, inplace=_leaky_relu_)
 def leaky_relu(x, negative_slope=0.01, name=None):
     """``x`` if ``x >= 0`` else ``negative_slope * x``.
 
@@ -85,21 +92,29 @@ def prelu(x, weight, data_format="NCHW", name=None):
         >>> paddle.nn.functional.prelu(x, paddle.to_tensor([0.25, 0.5])).tolist()
         [[-0.25, -0.5], [1.0, 1.0]]
     """
-    if data_format not in ("NC", "NCL", "NCHW", "NCDHW", "NLC", "NHWC", "NDHWC"):
-        raise ValueError("paddle.nn.functional.prelu: data_format must be one of NC, NCL, NCHW, NCDHW, "
-                         f"NLC, NHWC, NDHWC, but received {data_format}")
-    if x.dim() < 1:
-        raise ValueError("paddle.nn.functional.prelu: the input must have at least 1 dimension")
+    # Paddle asserts on the shapes (AssertionError) and checks data_format only for a
+    # per-channel weight
+    if weight.dim() > 1:
+        raise AssertionError("paddle.nn.functional.prelu: the weight must be 0-D or 1-D, but "
+                             f"received a weight of shape {list(weight.shape)}")
     w = weight.reshape(-1)
     if w.numel() != 1:
-        caxis = x.dim() - 1 if data_format[-1] == "C" and data_format != "NC" else 1
-        if x.dim() < 2 or w.numel() != x.shape[caxis]:
-            raise ValueError("paddle.nn.functional.prelu: the weight size must be 1 or the number of "
-                             f"channels ({x.shape[caxis] if x.dim() > caxis else '?'}), but received "
-                             f"{w.numel()}")
+        if data_format not in ("NC", "NCL", "NCHW", "NCDHW", "NLC", "NHWC", "NDHWC"):
+            raise ValueError("paddle.nn.functional.prelu: data_format must be one of NC, NCL, NCHW, "
+                             f"NCDHW, NLC, NHWC, NDHWC, but received {data_format}")
+        if x.dim() < 2:
+            raise AssertionError("paddle.nn.functional.prelu: the input must have at least 2 "
+                                 "dimensions when the weight has several values, but received "
+                                 f"shape {list(x.shape)}")
+        caxis = 1 if data_format[1] == "C" else x.dim() - 1
+        if w.numel() != x.shape[caxis]:
+            raise AssertionError("paddle.nn.functional.prelu: the weight size must be 1 or the "
+                                 f"number of channels ({x.shape[caxis]}), but received {w.numel()}")
         shape = [1] * x.dim()
         shape[caxis] = w.numel()
         w = w.reshape(shape)
+    else:
+        w = w.reshape([])   # a single slope keeps the input's shape, also a 0-D one
     return torch.where(x >= 0, x, w * x)
 
 
@@ -473,7 +488,31 @@ def softmax(x, axis=-1, dtype=None, name=None, *, out=None):
     return r
 
 
-softmax_ = softmax.inplace
+_softmax_inplace = softmax.inplace
+
+
+def softmax_(x, axis=-1, dtype=None, name=None):
+    """In-place version of :func:`softmax`: writes the result into ``x`` and returns it.
+
+    With ``dtype``, Paddle casts first (always a copy) and works in place on that copy:
+    ``x`` is left as it was and the new tensor is returned.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> x = paddle.to_tensor([0.0, 0.0])
+        >>> paddle.nn.functional.softmax_(x) is x, x.tolist()
+        (True, [0.5, 0.5])
+        >>> y = paddle.to_tensor([0.0, 0.0])
+        >>> out = paddle.nn.functional.softmax_(y, dtype='float64')
+        >>> out is y, str(out.dtype), y.tolist()
+        (False, 'paddle.float64', [0.0, 0.0])
+    """
+    if dtype is not None:
+        return softmax(x, axis, dtype)
+    return _softmax_inplace(x, axis)
+
+
+softmax_.op_record = _softmax_inplace.op_record
 
 
 @defop(paddle_types=("maxout", "pd_op.maxout"), method=False)

@@ -174,9 +174,12 @@ def _dropout_slices(x, p, axes, training, upscale):
 def _channel_dropout(x, p, training, data_format, nd, api):
     p = _check_p(p, api)
     fmts = {1: ("NCL", "NLC"), 2: ("NCHW", "NHWC"), 3: ("NCDHW", "NDHWC")}[nd]
-    if x.dim() not in (nd + 1, nd + 2):
-        raise ValueError(f"paddle.nn.functional.{api}: dimensions of x should be {nd + 2} or {nd + 1}, "
-                         f"but received {x.dim()}")
+    if nd == 1 and x.dim() not in (2, 3):   # dropout1d also takes an unbatched [C, L]
+        raise RuntimeError(f"paddle.nn.functional.{api}: expects a 2-D or 3-D input, but received "
+                           f"a {x.dim()}-D one")
+    if nd > 1 and x.dim() != nd + 2:
+        raise ValueError(f"paddle.nn.functional.{api}: dimensions of x should be {nd + 2}, but "
+                         f"received {x.dim()}")
     if data_format not in fmts:
         raise ValueError(f"paddle.nn.functional.{api}: Attr(data_format) should be '{fmts[0]}' or "
                          f"'{fmts[1]}'. Received Attr(data_format): {data_format}.")

@@ -56,6 +56,12 @@ def _conv(api: str, n: int, x, weight, bias, stride, padding, dilation, groups, 
     if mode == "asym":
         x = pad_input(x, pad)
         pad = [0] * n
+    padded = [i + 2 * p for i, p in zip(x.shape[2:], pad)]
+    reach = [d * (k - 1) + 1 for d, k in zip(dilation, weight.shape[2:])]
+    if any(r > i for r, i in zip(reach, padded)):
+        raise ValueError(f"paddle.{api}: the (dilated) kernel size {reach} must not exceed the "
+                         f"padded input size {padded}; the input's shape is {list(x.shape)} and "
+                         f"the filter's shape is {list(weight.shape)}")
     out = _CONV[n](x, weight, bias, stride, pad, dilation, groups)
     return to_last(out) if last else out
 

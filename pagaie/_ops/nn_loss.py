@@ -125,10 +125,13 @@ def cross_entropy(input, label, weight=None, ignore_index=-100, reduction="mean"
             return loss
         if reduction == "sum":
             return loss.sum()
+        # Paddle's mean with ignore_index >= 0 compares the (soft) label elementwise with
+        # ignore_index, so its divisor counts every class entry: copied as it is
+        if ignore_index >= 0:
+            kept = (label != ignore_index).to(loss.dtype)
+            return _safe_div(loss.sum(), (kept if wsum is None else kept * wsum).sum())
         if wsum is not None:
             return _safe_div(loss.sum(), wsum.sum())
-        if ignore_index != -100:
-            return _safe_div(loss.sum(), (label != ignore_index).sum().to(loss.dtype))
         return loss.mean()
     keep = label.dim() == nd
     if keep and label.shape[ax] != 1:
@@ -502,7 +505,9 @@ def ctc_loss(log_probs, labels, input_lengths, label_lengths, blank=0, reduction
         >>> round(loss.item(), 4)
         0.2877
     """
-    check_reduction(reduction, "nn.functional.ctc_loss")
+    if reduction not in ("mean", "sum", "none"):   # Paddle asserts
+        raise AssertionError(f"paddle.nn.functional.ctc_loss: the value of 'reduction' should be "
+                             f"'sum', 'mean' or 'none', but received {reduction}")
     lp = torch.log_softmax(log_probs, -1)
     # warp-ctc gives an impossible alignment (too short an input) a zero loss and gradient
     loss = F.ctc_loss(lp, labels.long(), input_lengths.long(), label_lengths.long(), blank=blank,
@@ -577,7 +582,9 @@ def rnnt_loss(input, label, input_lengths, label_lengths, blank=0, fastemit_lamb
         >>> round(loss.item(), 4)
         -0.6931
     """
-    check_reduction(reduction, "nn.functional.rnnt_loss")
+    if reduction not in ("mean", "sum", "none"):   # Paddle asserts
+        raise AssertionError(f"paddle.nn.functional.rnnt_loss: the value of 'reduction' should be "
+                             f"'sum', 'mean' or 'none', but received {reduction}")
     losses = torch.stack([_rnnt_one(input[b], label[b], int(input_lengths[b]), int(label_lengths[b]),
                                     blank, float(fastemit_lambda)) for b in range(input.shape[0])])
     return reduce_loss(losses, reduction)

@@ -340,10 +340,25 @@ def margin_cross_entropy(logits, label, margin1=1.0, margin2=0.5, margin3=0.0, s
     if group not in (None, False):
         raise NotImplementedError("paddle.nn.functional.margin_cross_entropy: model-parallel "
                                   "groups are not supported; pass group=None")
-    if reduction is not None and reduction not in ("none", "mean", "sum"):
-        raise ValueError("paddle.nn.functional.margin_cross_entropy: the value of 'reduction' "
-                         f"should be 'sum', 'mean', 'none' or None, but received {reduction}")
+    api = "paddle.nn.functional.margin_cross_entropy"
+    if reduction is not None and reduction not in ("none", "mean", "sum"):   # Paddle asserts
+        raise AssertionError(f"{api}: the value of 'reduction' should be 'sum', 'mean', 'none' "
+                             f"or None, but received {reduction}")
+    if logits.dim() != 2:
+        raise ValueError(f"{api}: 'logits' must be 2-D [N, C], but received shape "
+                         f"{list(logits.shape)}")
+    if label.is_floating_point() or label.is_complex() or label.dtype == torch.bool:
+        raise TypeError(f"{api}: 'label' must be an int32 or int64 tensor, but received "
+                        f"{str(label.dtype).replace('torch.', '')}")
     lab = label.reshape(-1).long()
+    if lab.shape[0] != logits.shape[0]:
+        raise ValueError(f"{api}: 'label' must hold one class per row of 'logits' ([N] or "
+                         f"[N, 1]), but received shapes {list(label.shape)} and "
+                         f"{list(logits.shape)}")
+    if lab.numel() and not torch.compiler.is_compiling() and (
+            int(lab.min()) < 0 or int(lab.max()) >= logits.shape[1]):
+        raise ValueError(f"{api}: 'label' values must be in [0, {logits.shape[1]}), but received "
+                         f"values in [{int(lab.min())}, {int(lab.max())}]")
     cos_t = logits.gather(1, lab[:, None]).clamp(-1.0, 1.0)
     theta = torch.acos(cos_t)
     target = torch.cos(margin1 * theta + margin2) - margin3
@@ -450,9 +465,31 @@ def adaptive_log_softmax_with_loss(input, label, head_weight, tail_weights, cuto
         >>> round(loss.item(), 4)
         1.4452
     """
-    cutoffs = list(cutoffs)
+    api = "paddle.nn.functional.adaptive_log_softmax_with_loss"
+    if label.dim() == 1:
+        if input.shape[0] != label.shape[0] and label.shape[0] != 0:
+            raise ValueError(f"{api}: input and label should have the same size in the batch "
+                             f"dimension, but received {list(input.shape)} and {list(label.shape)}")
+        if input.dim() != 2:
+            raise ValueError(f"{api}: a 1-D label expects a 2-D input, but received an input of "
+                             f"shape {list(input.shape)}")
+    elif label.dim() == 0:
+        if input.dim() != 1:
+            raise ValueError(f"{api}: a 0-D label expects a 1-D input, but received an input of "
+                             f"shape {list(input.shape)}")
+        out, loss = adaptive_log_softmax_with_loss.op_record.kernel(
+            input[None], label[None], head_weight, tail_weights, cutoffs, head_bias)
+        return out[0], loss
+    else:
+        raise ValueError(f"{api}: a 0-D or 1-D label is expected (multi-label is not supported), "
+                         f"but received a label of shape {list(label.shape)}")
+    cutoffs = [int(c) for c in cutoffs]
     shortlist = cutoffs[0]
-    lab = label.reshape(-1).long()
+    lab = label.long()
+    if lab.numel() and not torch.compiler.is_compiling() and (
+            int(lab.min()) < 0 or int(lab.max()) >= cutoffs[-1]):
+        raise ValueError(f"{api}: label values should be in [0, {cutoffs[-1] - 1}], but values in "
+                         f"range [{int(lab.min())}, {int(lab.max())}] were found")
     head = input @ head_weight
     if head_bias is not None:
         head = head + head_bias

@@ -146,6 +146,13 @@ def affine_grid(theta, out_shape, align_corners=True, name=None):
     shape = int_list(out_shape)
     if not shape:
         raise ValueError("The out_shape cannot be empty.")
+    if len(shape) not in (4, 5):
+        raise ValueError("paddle.nn.functional.affine_grid: out_shape must hold 4 ([N, C, H, W]) or "
+                         f"5 ([N, C, D, H, W]) values, but received {shape}")
+    want = [shape[0], 2, 3] if len(shape) == 4 else [shape[0], 3, 4]
+    if list(theta.shape) != want:
+        raise ValueError(f"paddle.nn.functional.affine_grid: theta must have shape {want} for "
+                         f"out_shape {shape}, but received {list(theta.shape)}")
     return F.affine_grid(theta, shape, align_corners=bool(align_corners))
 
 
@@ -178,8 +185,8 @@ def grid_sample(x, grid, mode="bilinear", padding_mode="zeros", align_corners=Tr
         raise ValueError("paddle.nn.functional.grid_sample: 'padding_mode' must be 'zeros', 'border' or "
                          f"'reflection', but received {padding_mode!r}")
     if not isinstance(align_corners, bool):
-        raise ValueError("paddle.nn.functional.grid_sample: 'align_corners' must be a bool, but received "
-                         f"{align_corners!r}")
+        raise TypeError("paddle.nn.functional.grid_sample: 'align_corners' must be a bool, but received "
+                        f"{align_corners!r}")
     if x.dim() not in (4, 5):
         raise ValueError("paddle.nn.functional.grid_sample: 'x' must be a 4-D or 5-D tensor, but "
                          f"received a {x.dim()}-D tensor")

@@ -179,7 +179,9 @@ def _avg_pool(api, n, x, kernel_size, stride, padding, ceil_mode, exclusive, div
     g = _Geom(api, n, x, kernel_size, stride, padding, ceil_mode, data_format)
     if g.empty:
         return g.nothing()
-    if g.fast and divisor_override is None:
+    # torch's 3-D average pool also refuses an input smaller than the kernel, padding or not
+    if g.fast and divisor_override is None and (n != 3 or all(
+            i >= kk for i, kk in zip(g.x.shape[2:], g.k))):
         pad = [a for a, _ in g.pairs]
         return g.finish(_AVG[n](g.x, g.k, g.s, pad, g.ceil, not exclusive))
     numel = math.prod(g.k)
@@ -189,11 +191,15 @@ def _avg_pool(api, n, x, kernel_size, stride, padding, ceil_mode, exclusive, div
     count = _AVG[n](mask, g.k, g.s, 0) * numel
     out = sums / count
     if divisor_override is not None:
-        out = out * (numel / divisor_override)
+        # Paddle rescales the average by kernel size / divisor (tensor division: a zero
+        # divisor gives inf / nan, as in Paddle)
+        out = out * numel / float(divisor_override)
     return g.finish(out)
 
 
 def _lp_pool(api, n, x, norm_type, kernel_size, stride, padding, ceil_mode, data_format):
+    if norm_type == 0:
+        raise ValueError(f"paddle.{api}: 'norm_type' cannot be 0, but received {norm_type}")
     if norm_type == math.inf:
         return _max_pool(api, n, x, kernel_size, stride, padding, False, ceil_mode, data_format)
     g = _Geom(api, n, x, kernel_size, stride, padding, ceil_mode, data_format)
@@ -205,16 +211,21 @@ def _lp_pool(api, n, x, norm_type, kernel_size, stride, padding, ceil_mode, data
 
 
 def _adaptive_size(output_size, x, n, api):
+    if isinstance(output_size, torch.Tensor):
+        output_size = output_size.tolist()
     sizes = output_size if isinstance(output_size, (list, tuple)) else [output_size] * n
-    if isinstance(sizes, torch.Tensor):
-        sizes = sizes.tolist()
+    sizes = [v.item() if isinstance(v, torch.Tensor) else v for v in sizes]
     if len(sizes) != n:
         raise ValueError(f"paddle.{api}: 'output_size' must be an int or a list of {n} ints, but "
                          f"received {output_size}")
     if x.dim() < n + 2 and any(v is None for v in sizes):  # None reads an input size
         raise ValueError(f"paddle.{api}: the input must be a {n + 2}-D tensor when 'output_size' "
                          f"has None entries, but received a {x.dim()}-D tensor")
-    return [int(x.shape[2 + i]) if v is None else int(v) for i, v in enumerate(sizes)]
+    sizes = [int(x.shape[2 + i]) if v is None else int(v) for i, v in enumerate(sizes)]
+    if any(v < 0 for v in sizes):
+        raise ValueError(f"paddle.{api}: 'output_size' must not be negative, but received "
+                         f"{output_size}")
+    return sizes
 
 
 def _adaptive_avg(api, n, x, output_size, data_format):
@@ -225,6 +236,9 @@ def _adaptive_avg(api, n, x, output_size, data_format):
 
 
 def _adaptive_max(api, n, x, output_size, return_mask):
+    if x.dim() != n + 2:
+        raise ValueError(f"paddle.{api}: the input 'x' must be a {n + 2}-D tensor, but received "
+                         f"a {x.dim()}-D tensor of shape {list(x.shape)}")
     out = _AMAX[n](x, _adaptive_size(output_size, x, n, api), return_mask)
     if return_mask:
         return out[0], out[1].to(torch.int32)
@@ -235,6 +249,9 @@ def _unpool(api, n, x, indices, kernel_size, stride, padding, data_format, outpu
     if data_format != _DEFAULT_FMT[n]:
         raise ValueError(f"paddle.{api}: Attr(data_format) should be '{_DEFAULT_FMT[n]}'. "
                          f"Received Attr(data_format): {data_format}.")
+    if indices.is_floating_point() or indices.is_complex() or indices.dtype == torch.bool:
+        raise ValueError(f"paddle.{api}: 'indices' must be an int32 or int64 tensor, but "
+                         f"received {str(indices.dtype).replace('torch.', '')}")
     k = ntuple(kernel_size, n, api, "kernel_size")
     s = k if stride is None else ntuple(stride, n, api, "stride")
     p = ntuple(padding, n, api, "padding")

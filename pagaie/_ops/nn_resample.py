@@ -21,9 +21,11 @@ def _pad_generic(x, pad, value, from_left):
     """Constant padding of any dims: ``pad`` pairs from the first axis (from_left and
     len == 2*ndim) or from the last axis backwards (torch order)."""
     nd = x.dim()
-    if len(pad) % 2 or len(pad) > 2 * nd:
-        raise ValueError(f"paddle.nn.functional.pad: the length of 'pad' must be even and at most "
+    if len(pad) > 2 * nd:
+        raise ValueError(f"paddle.nn.functional.pad: the length of 'pad' must be at most "
                          f"{2 * nd}, but received {len(pad)}")
+    if len(pad) % 2:   # Paddle fills a missing last 'after' with 0
+        pad = list(pad) + [0]
     if len(pad) == 2 * nd and from_left:
         pairs = [pad[2 * i:2 * i + 2] for i in range(nd)]
         torch_pad = [v for p in reversed(pairs) for v in p]
@@ -96,8 +98,11 @@ def pad(x, pad, mode="constant", value=0.0, data_format=None, pad_from_left_axis
             if mode == "reflect" and (lo >= s or hi >= s):
                 raise ValueError(f"paddle.nn.functional.pad: in reflect mode the paddings ({lo}, {hi}) "
                                  f"must be smaller than the padded dimension ({s})")
-        if mode == "circular" and any(p > s for p, s in zip(plist, [s for s in sizes for _ in (0, 1)])):
-            # paddings longer than the dimension wrap around it several times, as in Paddle
+        if mode == "circular" and any(p > s or p < 0 for p, s in
+                                      zip(plist, [s for s in sizes for _ in (0, 1)])):
+            # paddings longer than the dimension wrap around it several times, and negative
+            # ones crop after wrapping (the other side still wraps to the original ends), as
+            # in Paddle
             out = x
             for i, s in enumerate(sizes):
                 idx = torch.arange(-plist[2 * i], s + plist[2 * i + 1], device=x.device) % s
@@ -196,7 +201,7 @@ def interpolate(x, size=None, scale_factor=None, mode="nearest", align_corners=F
             ``(dst + 0.5) * ratio - 0.5``, 1 at ``dst * ratio``.
         data_format (str, optional): the layout; channel-first by default.
         recompute_scale_factor (bool, optional): compute the ratio from the sizes.
-        antialias (bool): accepted (only False is supported).
+        antialias (bool): low-pass filter when downsampling ('bilinear' and 'bicubic' only).
         name (str, optional): unused.
 
     Returns:
@@ -210,6 +215,12 @@ def interpolate(x, size=None, scale_factor=None, mode="nearest", align_corners=F
         >>> paddle.nn.functional.interpolate(x, size=[3, 3], mode='bilinear', align_corners=True).numpy()[0, 0, 1].tolist()
         [2.0, 2.5, 3.0]
     """
+    if isinstance(align_mode, bool) or align_mode is None:
+        # torch's positional form interpolate(input, size, scale_factor, mode, align_corners,
+        # recompute_scale_factor, antialias), which Paddle also accepts
+        recompute_scale_factor, align_mode = align_mode, 0
+        if isinstance(data_format, bool):
+            antialias, data_format = data_format, None
     mode = mode.lower() if isinstance(mode, str) else mode
     if mode not in _INTERP_MODES:
         raise ValueError("The 'resample' of image_resize can only be 'area', 'linear', 'bilinear', "
@@ -226,17 +237,30 @@ def interpolate(x, size=None, scale_factor=None, mode="nearest", align_corners=F
         raise ValueError("One of size and scale_factor must not be None.")
     if size is not None and scale_factor is not None:
         raise ValueError("Only one of size or scale_factor should be defined.")
+    if isinstance(size, torch.Tensor) and size.dim() != 1:
+        raise ValueError(f"paddle.nn.functional.interpolate: if size is a tensor, its rank must be "
+                         f"1, but received {size.dim()}")
+    if not isinstance(align_corners, bool):
+        raise TypeError("paddle.nn.functional.interpolate: Attr align_corners should be a bool "
+                        f"value, but received {align_corners!r}")
+    if not isinstance(antialias, bool):
+        raise TypeError("paddle.nn.functional.interpolate: Attr antialias should be a bool value, "
+                        f"but received {antialias!r}")
+    if align_mode not in (0, 1):
+        raise ValueError("align_mode can only be 0 or 1")
+    if align_corners and mode == "nearest":
+        raise ValueError("align_corners option can only be set with the interpolating modes: "
+                         "linear | bilinear | bicubic | trilinear")
+    if antialias and mode not in ("bilinear", "bicubic"):
+        raise ValueError("paddle.nn.functional.interpolate: Anti-alias option is only supported "
+                         f"for bilinear and bicubic modes, but received mode='{mode}'")
     if mode == "area" and size is None:
         raise ValueError("paddle.nn.functional.interpolate: 'size' must be given in 'area' mode "
                          "(scale_factor is not supported there)")
-    if align_corners and mode not in ("linear", "bilinear", "bicubic", "trilinear"):
-        raise ValueError("align_corners option can only be set with the interpolating modes: "
-                         "linear | bilinear | bicubic | trilinear")
-    if align_mode not in (0, 1):
-        raise ValueError("align_mode can only be 0 or 1")
     fmts = _INTERP_FORMATS[nd]
     if data_format is None:
         data_format = fmts[0]
+    data_format = data_format.upper() if isinstance(data_format, str) else data_format
     if data_format not in fmts:
         raise ValueError(f"Got wrong value for param `data_format`: {data_format} received but only "
                          f"`{fmts[0]}` or `{fmts[1]}` supported for {nd}-D input.")
@@ -249,6 +273,9 @@ def interpolate(x, size=None, scale_factor=None, mode="nearest", align_corners=F
         sizes = int_list(size)
         if len(sizes) != nsp:
             raise ValueError("The x and size should satisfy rank(x) - 2 == len(size).")
+        if mode != "area" and not isinstance(size, torch.Tensor) and min(sizes) <= 0:
+            raise AssertionError("paddle.nn.functional.interpolate: each dimension size given in "
+                                 f"'size' must be greater than 0, but received {sizes}")
         scales = [None] * nsp
     else:
         sf = scale_factor.reshape(-1).tolist() if isinstance(scale_factor, torch.Tensor) else scale_factor
@@ -260,7 +287,14 @@ def interpolate(x, size=None, scale_factor=None, mode="nearest", align_corners=F
         sizes = [int(i * s) for i, s in zip(in_sizes, scales)]
         if recompute_scale_factor:
             scales = [None] * nsp
-    if mode == "area":
+    if min(sizes, default=1) <= 0 and mode != "area":
+        raise ValueError(f"paddle.nn.functional.interpolate: the output sizes {sizes} must be "
+                         f"greater than 0 (input spatial sizes {in_sizes})")
+    if antialias:
+        given = all(s is not None for s in scales)
+        out = F.interpolate(x, size=None if given else sizes, scale_factor=scales if given else None,
+                            mode=mode, align_corners=align_corners, antialias=True)
+    elif mode == "area":
         pool = {1: F.adaptive_avg_pool1d, 2: F.adaptive_avg_pool2d, 3: F.adaptive_avg_pool3d}[nsp]
         out = pool(x, sizes)
     elif mode == "bicubic":
@@ -305,6 +339,12 @@ def pixel_shuffle(x, upscale_factor, data_format="NCHW", name=None):
         >>> paddle.nn.functional.pixel_shuffle(paddle.ones([1, 4, 2, 2]), 2).shape
         paddle.Size([1, 1, 4, 4])
     """
+    if not isinstance(upscale_factor, int):
+        raise TypeError("paddle.nn.functional.pixel_shuffle: upscale_factor must be an int, but "
+                        f"received {upscale_factor!r}")
+    if upscale_factor <= 0:
+        raise ValueError("paddle.nn.functional.pixel_shuffle: upscale_factor must be positive, but "
+                         f"received {upscale_factor}")
     last = _check_fmt(data_format, "pixel_shuffle")
     if x.dim() != 4:
         raise ValueError(f"paddle.nn.functional.pixel_shuffle: the input must be 4-D, but received {x.dim()}-D")
@@ -330,8 +370,11 @@ def pixel_unshuffle(x, downscale_factor, data_format="NCHW", name=None):
     last = _check_fmt(data_format, "pixel_unshuffle")
     if x.dim() != 4:
         raise ValueError(f"paddle.nn.functional.pixel_unshuffle: the input must be 4-D, but received {x.dim()}-D")
-    if not isinstance(downscale_factor, int) or downscale_factor <= 0:
-        raise ValueError("paddle.nn.functional.pixel_unshuffle: downscale_factor must be a positive int, "
+    if not isinstance(downscale_factor, int):
+        raise TypeError("paddle.nn.functional.pixel_unshuffle: downscale_factor must be an int, "
+                        f"but received {downscale_factor!r}")
+    if downscale_factor <= 0:
+        raise ValueError("paddle.nn.functional.pixel_unshuffle: downscale_factor must be positive, "
                          f"but received {downscale_factor}")
     if last:
         x = x.movedim(-1, 1)
@@ -352,9 +395,12 @@ def channel_shuffle(x, groups, data_format="NCHW", name=None):
         >>> paddle.nn.functional.channel_shuffle(x, 3).numpy().ravel().tolist()
         [0.0, 2.0, 4.0, 1.0, 3.0, 5.0]
     """
-    last = _check_fmt(data_format, "channel_shuffle")
     if x.dim() != 4:
         raise ValueError(f"paddle.nn.functional.channel_shuffle: the input must be 4-D, but received {x.dim()}-D")
+    if not isinstance(groups, int):
+        raise TypeError(f"paddle.nn.functional.channel_shuffle: groups must be an int, but received "
+                        f"{groups!r}")
+    last = _check_fmt(data_format, "channel_shuffle")
     if last:
         x = x.movedim(-1, 1)
     n, c, h, w = x.shape
@@ -365,13 +411,14 @@ def channel_shuffle(x, groups, data_format="NCHW", name=None):
     return out.movedim(1, -1) if last else out
 
 
-def _pair(v, api, arg):
+def _pair(v, api, arg, error=ValueError):
+    """An int or two ints as a list of two; ``error`` (Paddle's type for this API) otherwise."""
+    if isinstance(v, int):
+        return [v, v]
     v = int_list(v)
-    if len(v) == 1:
-        v = v * 2
     if len(v) != 2:
-        raise ValueError(f"paddle.nn.functional.{api}: '{arg}' must be an int or a list of 2 ints, "
-                         f"but received {v}")
+        raise error(f"paddle.nn.functional.{api}: '{arg}' must be an int or a list of 2 ints, "
+                    f"but received {v}")
     return v
 
 
@@ -405,9 +452,9 @@ def unfold(x, kernel_sizes, strides=1, paddings=0, dilations=1, name=None):
     if x.dim() != 4:
         raise AssertionError(f"paddle.nn.functional.unfold: The dimension of input x should be 4, but "
                          f"received {x.dim()}")
-    k = _pair(kernel_sizes, "unfold", "kernel_sizes")
-    s = _pair(strides, "unfold", "strides")
-    d = _pair(dilations, "unfold", "dilations")
+    k = _pair(kernel_sizes, "unfold", "kernel_sizes", TypeError)
+    s = _pair(strides, "unfold", "strides", TypeError)
+    d = _pair(dilations, "unfold", "dilations", TypeError)
     top, left, bottom, right = _paddings4(paddings, "unfold")
     if top != bottom or left != right:
         x = F.pad(x, [left, right, top, bottom])
@@ -428,13 +475,13 @@ def fold(x, output_sizes, kernel_sizes, strides=1, paddings=0, dilations=1, name
         >>> paddle.nn.functional.fold(paddle.ones([1, 8, 9]), [4, 4], 2).shape
         paddle.Size([1, 2, 4, 4])
     """
-    if x.dim() != 3:
-        raise ValueError(f"paddle.nn.functional.fold: The dimension of input x should be 3, but "
-                         f"received {x.dim()}")
-    o = _pair(output_sizes, "fold", "output_sizes")
-    k = _pair(kernel_sizes, "fold", "kernel_sizes")
-    s = _pair(strides, "fold", "strides")
-    d = _pair(dilations, "fold", "dilations")
+    if x.dim() != 3:   # Paddle asserts the shapes and sizes here
+        raise AssertionError(f"paddle.nn.functional.fold: The dimension of input x should be 3 "
+                             f"([N, C, L]), but received {x.dim()}")
+    o = _pair(output_sizes, "fold", "output_sizes", AssertionError)
+    k = _pair(kernel_sizes, "fold", "kernel_sizes", AssertionError)
+    s = _pair(strides, "fold", "strides", AssertionError)
+    d = _pair(dilations, "fold", "dilations", AssertionError)
     # Paddle's fold pads symmetrically with the first two of four paddings.
     top, left = _paddings4(paddings, "fold")[:2]
     return F.fold(x, o, k, dilation=d, padding=[top, left], stride=s)

@@ -5,7 +5,7 @@ from typing import Any
 
 from pagaie._core import dtype as _dt
 from pagaie._ops import nn_activation as _a
-from pagaie.nn.layer.layers import Layer
+from pagaie.nn.layer.layers import Layer, kw_alias
 
 __all__ = ["ReLU", "ReLU6", "LeakyReLU", "PReLU", "RReLU", "ELU", "SELU", "CELU", "GELU", "Silu", "SiLU",
            "Swish", "Mish", "Hardswish", "Hardsigmoid", "Hardtanh", "Hardshrink", "Softshrink",
@@ -273,10 +273,12 @@ class GELU(Layer):
 class _Threshold(Layer):
     _fn_name = "hardshrink"
 
+    @kw_alias("threshold", "lambd")
     def __init__(self, threshold: float = 0.5, name: str | None = None) -> None:
         super().__init__()
         self._threshold, self._name = threshold, name
 
+    @kw_alias("x", "input")
     def forward(self, x: Any) -> Any:
         return _functional(self._fn_name)(x, self._threshold)
 
@@ -451,10 +453,12 @@ class GLU(Layer):
         paddle.Size([2, 2])
     """
 
+    @kw_alias("axis", "dim")
     def __init__(self, axis: int = -1, name: str | None = None) -> None:
         super().__init__()
         self._axis, self._name = axis, name
 
+    @kw_alias("x", "input")
     def forward(self, x: Any) -> Any:
         return _a.glu(x, self._axis)
 

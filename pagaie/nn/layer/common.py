@@ -9,7 +9,7 @@ import pagaie as _pg
 from pagaie._core import dtype as _dt
 from pagaie._ops import nn_common as _c
 from pagaie._ops import nn_resample as _r
-from pagaie.nn.layer.layers import Layer
+from pagaie.nn.layer.layers import Layer, kw_alias
 
 __all__ = ["Linear", "Bilinear", "Embedding", "Dropout", "Dropout2D", "Dropout3D", "AlphaDropout",
            "FeatureAlphaDropout", "Flatten", "Unflatten", "Identity", "Pad1D", "Pad2D", "Pad3D",
@@ -153,6 +153,7 @@ class Embedding(Layer):
     def padding_idx(self, value: Any) -> None:
         self._padding_idx = value
 
+    @kw_alias("x", "input")
     def forward(self, x: Any) -> Any:
         return _c.embedding(x, self.weight, self._padding_idx, self._max_norm, self._norm_type,
                             self._sparse, self._scale_grad_by_freq)
@@ -343,6 +344,7 @@ class _PadnD(Layer):
         self._data_format = data_format or self._fmt
         self._name = name
 
+    @kw_alias("x", "input")
     def forward(self, x: Any) -> Any:
         return _r.pad(x, pad=self.padding, mode=self._mode, value=self.value, data_format=self._data_format)
 
@@ -452,6 +454,7 @@ class UpsamplingNearest2D(Layer):
         super().__init__()
         self.size, self.scale_factor, self.data_format, self.name = size, scale_factor, data_format, name
 
+    @kw_alias("x", "input")
     def forward(self, x: Any) -> Any:
         return _r.interpolate(x, size=self.size, scale_factor=self.scale_factor, mode=self._mode,
                               align_corners=self._align, align_mode=0, data_format=self.data_format)
@@ -585,6 +588,11 @@ class Fold(Layer):
         paddle.Size([1, 2, 3, 3])
     """
 
+    @kw_alias("output_sizes", "output_size")
+    @kw_alias("kernel_sizes", "kernel_size")
+    @kw_alias("dilations", "dilation")
+    @kw_alias("paddings", "padding")
+    @kw_alias("strides", "stride")
     def __init__(self, output_sizes: Any, kernel_sizes: Any, dilations: Any = 1, paddings: Any = 0,
                  strides: Any = 1, name: str | None = None) -> None:
         super().__init__()
@@ -609,6 +617,7 @@ class CosineSimilarity(Layer):
         1.0
     """
 
+    @kw_alias("axis", "dim")
     def __init__(self, axis: int = 1, eps: float = 1e-8) -> None:
         super().__init__()
         self._axis, self._eps = axis, eps
@@ -629,11 +638,14 @@ class PairwiseDistance(Layer):
         [5.0]
     """
 
+    @kw_alias("epsilon", "eps")
     def __init__(self, p: float = 2.0, epsilon: float = 1e-6, keepdim: bool = False,
                  name: str | None = None) -> None:
         super().__init__()
         self.p, self.epsilon, self.keepdim, self.name = p, epsilon, keepdim, name
 
+    @kw_alias("x", "x1")
+    @kw_alias("y", "x2")
     def forward(self, x: Any, y: Any) -> Any:
         return _c.pairwise_distance(x, y, self.p, self.epsilon, self.keepdim)
 

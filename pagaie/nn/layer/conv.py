@@ -156,7 +156,8 @@ class _Conv(_ConvNd):
         super().__init__(in_channels, out_channels, kernel_size, stride, padding, dilation, groups,
                          padding_mode, weight_attr, bias_attr, data_format, bias=bias, dtype=dtype)
 
-    def forward(self, x: Any) -> Any:
+    def forward(self, x: Any = None, *, input: Any = None) -> Any:  # noqa: A002 (torch's name)
+        x = input if x is None else x
         x, padding = self._padded_input(x)
         return _CONV_FN[self._n](x, self.weight, self.bias, self._stride, padding, self._dilation,
                                  self._groups, self._data_format)
@@ -191,7 +192,7 @@ class Conv1D(_Conv):
     _n = 1
 
     def __init__(self, in_channels: int, out_channels: int, kernel_size: Any, stride: Any = 1,
-                 padding: Any = 0, dilation: Any = 1, groups: int = 1, bias: bool = True,
+                 padding: Any = 0, dilation: Any = 1, groups: int = 1, *, bias: bool = True,
                  padding_mode: str = "zeros", device: Any = None, dtype: Any = None,
                  weight_attr: Any = None, bias_attr: Any = None, data_format: str = "NCL") -> None:
         super().__init__(in_channels, out_channels, kernel_size, stride, padding, dilation, groups,
@@ -213,7 +214,7 @@ class Conv2D(_Conv):
     _n = 2
 
     def __init__(self, in_channels: int, out_channels: int, kernel_size: Any, stride: Any = 1,
-                 padding: Any = 0, dilation: Any = 1, groups: int = 1, bias: bool = True,
+                 padding: Any = 0, dilation: Any = 1, groups: int = 1, *, bias: bool = True,
                  padding_mode: str = "zeros", device: Any = None, dtype: Any = None,
                  weight_attr: Any = None, bias_attr: Any = None, data_format: str = "NCHW") -> None:
         super().__init__(in_channels, out_channels, kernel_size, stride, padding, dilation, groups,
@@ -235,7 +236,7 @@ class Conv3D(_Conv):
     _n = 3
 
     def __init__(self, in_channels: int, out_channels: int, kernel_size: Any, stride: Any = 1,
-                 padding: Any = 0, dilation: Any = 1, groups: int = 1, bias: bool = True,
+                 padding: Any = 0, dilation: Any = 1, groups: int = 1, *, bias: bool = True,
                  padding_mode: str = "zeros", device: Any = None, dtype: Any = None,
                  weight_attr: Any = None, bias_attr: Any = None, data_format: str = "NCDHW") -> None:
         super().__init__(in_channels, out_channels, kernel_size, stride, padding, dilation, groups,

@@ -5,7 +5,7 @@ from typing import Any
 
 from pagaie._ops import nn_loss as _l
 from pagaie._ops import nn_loss_extra as _x
-from pagaie.nn.layer.layers import Layer
+from pagaie.nn.layer.layers import Layer, kw_alias
 
 __all__ = ["BCELoss", "BCEWithLogitsLoss", "CrossEntropyLoss", "MSELoss", "L1Loss", "SmoothL1Loss",
            "NLLLoss", "KLDivLoss", "MarginRankingLoss", "CosineEmbeddingLoss", "TripletMarginLoss",
@@ -91,6 +91,7 @@ class CrossEntropyLoss(Layer):
         self.label_smoothing = label_smoothing
         self.name = name
 
+    @kw_alias("label", "target")
     def forward(self, input: Any, label: Any) -> Any:
         return _l.cross_entropy(input, label, weight=self.weight, ignore_index=self.ignore_index,
                                 reduction=self.reduction, soft_label=self.soft_label,
@@ -156,6 +157,7 @@ class SmoothL1Loss(Layer):
         self.is_huber = is_huber
         self.name = name
 
+    @kw_alias("label", "target")
     def forward(self, input: Any, label: Any) -> Any:
         return _l.smooth_l1_loss(input, label, reduction=self.reduction, delta=self.delta,
                                  is_huber=self.is_huber)

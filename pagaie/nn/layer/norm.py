@@ -12,7 +12,7 @@ from typing import Any
 
 from pagaie._core import dtype as _dt
 from pagaie._ops import nn_norm as _f
-from pagaie.nn.layer.layers import Layer
+from pagaie.nn.layer.layers import Layer, kw_alias
 
 __all__ = ["BatchNorm", "BatchNorm1D", "BatchNorm2D", "BatchNorm3D", "SyncBatchNorm", "LayerNorm",
            "GroupNorm", "InstanceNorm1D", "InstanceNorm2D", "InstanceNorm3D", "LocalResponseNorm",
@@ -62,6 +62,7 @@ class _BatchNormBase(Layer):
             raise ValueError(f"expected {' or '.join(f'{r}D' for r in self._ranks)} input "
                              f"(got {x.ndim}D input)")
 
+    @kw_alias("x", "input")
     def forward(self, x: Any) -> Any:
         self._check_input(x)
         fmt = self._data_format
@@ -299,7 +300,8 @@ class LayerNorm(Layer):
         (paddle.Size([6]), paddle.Size([4, 2, 3]))
     """
 
-    def __init__(self, normalized_shape: Any, epsilon: float = 1e-05,
+    @kw_alias("epsilon", "eps")
+    def __init__(self, normalized_shape: Any, epsilon: float = 1e-05, *,
                  elementwise_affine: bool = True, bias: bool = True, device: Any = None,
                  dtype: Any = None, weight_attr: Any = None, bias_attr: Any = None,
                  name: str | None = None) -> None:
@@ -347,7 +349,8 @@ class GroupNorm(Layer):
         paddle.Size([2, 4, 3, 3])
     """
 
-    def __init__(self, num_groups: int, num_channels: int, epsilon: float = 1e-05,
+    @kw_alias("epsilon", "eps")
+    def __init__(self, num_groups: int, num_channels: int, epsilon: float = 1e-05, *,
                  affine: bool = True, device: Any = None, dtype: Any = None,
                  weight_attr: Any = None, bias_attr: Any = None, data_format: str = "NCHW",
                  name: str | None = None) -> None:

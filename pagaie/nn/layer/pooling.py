@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from pagaie._ops import nn_pool as _f
-from pagaie.nn.layer.layers import Layer
+from pagaie.nn.layer.layers import Layer, kw_alias
 
 __all__ = ["MaxPool1D", "MaxPool2D", "MaxPool3D", "AvgPool1D", "AvgPool2D", "AvgPool3D", "LPPool1D", "LPPool2D", "AdaptiveAvgPool1D", "AdaptiveAvgPool2D", "AdaptiveAvgPool3D", "AdaptiveMaxPool1D", "AdaptiveMaxPool2D", "AdaptiveMaxPool3D", "FractionalMaxPool2D", "FractionalMaxPool3D",
            "MaxUnPool1D", "MaxUnPool2D", "MaxUnPool3D", "AdaptiveMaxPool1d", "AdaptiveMaxPool2d",
@@ -52,6 +52,7 @@ class _Pool(Layer):
     def _options_now(self) -> dict:
         return {key: getattr(self, attr) for key, attr in self._option_attrs.items()}
 
+    @kw_alias("x", "input")
     def forward(self, x: Any) -> Any:
         return type(self)._fn(x, **self._options_now())
 
@@ -281,6 +282,7 @@ class AdaptiveMaxPool1D(_Pool):
     _fn = _f.adaptive_max_pool1d
     _attr_names = _PUBLIC_1D
 
+    @kw_alias("return_mask", "return_indices")
     def __init__(self, output_size: Any, return_mask: Any = False, name: str | None = None) -> None:
         super().__init__(output_size=output_size, return_mask=return_mask, name=name)
 
@@ -300,6 +302,7 @@ class AdaptiveMaxPool2D(_Pool):
     _fn = _f.adaptive_max_pool2d
     _attr_names = None
 
+    @kw_alias("return_mask", "return_indices")
     def __init__(self, output_size: Any, return_mask: Any = False, name: str | None = None) -> None:
         super().__init__(output_size=output_size, return_mask=return_mask, name=name)
 
@@ -319,6 +322,7 @@ class AdaptiveMaxPool3D(_Pool):
     _fn = _f.adaptive_max_pool3d
     _attr_names = None
 
+    @kw_alias("return_mask", "return_indices")
     def __init__(self, output_size: Any, return_mask: Any = False, name: str | None = None) -> None:
         super().__init__(output_size=output_size, return_mask=return_mask, name=name)
 
@@ -369,6 +373,7 @@ class _Unpool(_Pool):
         super().__init__(kernel_size=kernel_size, stride=stride, padding=padding,
                          data_format=data_format, output_size=output_size, name=name)
 
+    @kw_alias("x", "input")
     def forward(self, x: Any, indices: Any) -> Any:
         return type(self)._fn(x, indices, **self._options_now())
 
