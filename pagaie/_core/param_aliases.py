@@ -23,6 +23,15 @@ __all__ = ["ALIASES", "ALIASES_BY_NAME"]
 
 # (alias -> parameter, [APIs relative to ``paddle``])
 _TABLE = [
+    ({'lambd': 'threshold'},
+     ['nn.functional.hardshrink', 'nn.functional.softshrink']),
+    ({'return_indices': 'return_mask'},
+     ['nn.functional.adaptive_max_pool1d', 'nn.functional.adaptive_max_pool2d', 'nn.functional.adaptive_max_pool3d']),
+    ({'eps': 'epsilon'},
+     ['nn.functional.group_norm', 'nn.functional.pairwise_distance']),
+    ({'dilation': 'dilations', 'kernel_size': 'kernel_sizes', 'output_size': 'output_sizes', 'padding': 'paddings',
+      'stride': 'strides'},
+     ['nn.functional.fold']),
     ({'dim': 'axes', 'input': 'x'},
      ['fft.fft2', 'fft.fftn', 'fft.fftshift', 'fft.hfft2', 'fft.hfftn', 'fft.ifft2', 'fft.ifftn', 'fft.ifftshift', 'fft.ihfft2', 'fft.ihfftn', 'fft.irfft2', 'fft.irfftn', 'fft.rfft2', 'fft.rfftn']),
     ({'dim': 'axis'},
@@ -47,7 +56,11 @@ _TABLE = [
      ['nn.functional.cross_entropy']),
 ]
 
-ALIASES: dict[str, dict[str, str]] = {api: dict(m) for m, apis in _TABLE for api in apis}
+# An API may appear in several rows (``input=`` in one, its own names in another): merge them.
+ALIASES: dict[str, dict[str, str]] = {}
+for _m, _apis in _TABLE:
+    for _api in _apis:
+        ALIASES.setdefault(_api, {}).update(_m)
 # By op record name (the API's last component): the registry builds these into the generated
 # functions themselves.
 ALIASES_BY_NAME: dict[str, dict[str, str]] = {}

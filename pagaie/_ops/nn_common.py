@@ -427,7 +427,7 @@ def pairwise_distance(x, y, p=2.0, epsilon=1e-6, keepdim=False, name=None):
     """The ``p``-norm of ``x - y + epsilon`` along the last axis.
 
     Args:
-        x (Tensor): ``[N, D]`` or ``[D]``.
+        x (Tensor): ``[..., D]``: the distance is taken over the last axis.
         y (Tensor): same shape as ``x`` (broadcastable).
         p (float): the norm order (0, inf and -inf included). Default 2.
         epsilon (float): added to the difference. Default 1e-6.
@@ -435,7 +435,7 @@ def pairwise_distance(x, y, p=2.0, epsilon=1e-6, keepdim=False, name=None):
         name (str, optional): unused.
 
     Returns:
-        Tensor: ``[N]`` (``[N, 1]`` with keepdim), 0-D for 1-D inputs.
+        Tensor: the broadcast shape without its last axis (kept as 1 with keepdim).
 
     Examples:
         >>> import pagaie as paddle
@@ -443,9 +443,6 @@ def pairwise_distance(x, y, p=2.0, epsilon=1e-6, keepdim=False, name=None):
         >>> d.tolist()
         [5.0]
     """
-    if x.dim() not in (1, 2) or y.dim() not in (1, 2):
-        raise ValueError("paddle.nn.functional.pairwise_distance: the input must be 1-D or 2-D, but "
-                         f"received x: {x.dim()}-D, y: {y.dim()}-D")
     d = x - y + epsilon
     p = float(p)
     if p == 0:

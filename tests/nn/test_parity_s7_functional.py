@@ -547,3 +547,25 @@ def test_adaptive_pool_tensor_output_size():
     _same(lambda fw: [fw.nn.functional.adaptive_avg_pool2d(_t(fw, X2), fw.to_tensor([3, 4], dtype="int32")),
                       fw.nn.functional.adaptive_max_pool2d(_t(fw, X2), fw.to_tensor([3, 4], dtype="int32")),
                       fw.nn.functional.adaptive_avg_pool2d(_t(fw, X2), [fw.to_tensor(3), 4])])
+
+
+def test_keyword_aliases_and_nd_pairwise_distance():
+    """Paddle 3.3.1 takes torch's names on these functionals, and pairwise_distance on N-D input."""
+    P = paddle_ref()
+    rng = np.random.default_rng(3)
+    a = rng.random((2, 4, 4, 4)).astype("float32")
+    b = rng.random((2, 4, 4, 4)).astype("float32")
+    cols = rng.random((1, 12, 9)).astype("float32")
+    for fw in (P, pagaie):
+        F = fw.nn.functional
+        x, y = fw.to_tensor(a), fw.to_tensor(b)
+        out = [F.hardshrink(x, lambd=0.5), F.softshrink(x, lambd=0.5),
+               *F.adaptive_max_pool2d(x, 2, return_indices=True),
+               F.adaptive_max_pool1d(x[0], 2, return_indices=True)[1],
+               F.adaptive_max_pool3d(x[None], 2, return_indices=True)[0],
+               F.group_norm(x, 2, eps=1e-3), F.pairwise_distance(x, y, eps=1e-3),
+               F.pairwise_distance(x, y[0, 0], keepdim=True),
+               F.fold(fw.to_tensor(cols), output_size=[4, 4], kernel_size=[2, 2])]
+        if fw is P:
+            theirs = out
+    assert_same(out, theirs)
