@@ -200,6 +200,9 @@ def cudart() -> Any:
         >>> if paddle.cuda.is_available():
         ...     rt = paddle.cuda.cudart()
     """
+    if not torch.cuda.is_available():
+        raise RuntimeError("paddle.cuda.cudart: the CUDA runtime is not available, because this "
+                           "installation sees no CUDA device")
     return torch.cuda.cudart()
 
 
@@ -207,8 +210,11 @@ class CudaError(RuntimeError):
     """A failed CUDA runtime call; the message names the error and its code."""
 
     def __init__(self, code: int) -> None:
-        rt = cudart()
-        super().__init__(f"{rt.cudaGetErrorString(rt.cudaError(code))} ({code})")
+        if torch.cuda.is_available():
+            rt = cudart()
+            super().__init__(f"{rt.cudaGetErrorString(rt.cudaError(code))} ({code})")
+        else:
+            super().__init__(f"CUDA error ({code})")
 
 
 def check_error(res: int) -> None:

@@ -46,14 +46,14 @@ class Jacobian:
         self._batched = is_batched
         y, x = ys._t, xs._t
         nd_ok = (1, 2) if is_batched else (0, 1)
-        if y.dim() not in nd_ok:
-            self._fail("ys", y, is_batched)
-        if x.dim() not in nd_ok:
-            self._fail("xs", x, is_batched)
+        # Paddle checks xs first without a batch axis, ys first with one.
+        for arg, t in ((("ys", y), ("xs", x)) if is_batched else (("xs", x), ("ys", y))):
+            if t.dim() not in nd_ok:
+                self._fail(arg, t, is_batched)
         self._y = y
         self._x = x
         if is_batched:
-            b = y.shape[0]
+            b = x.shape[0]  # as Paddle: the batch size is that of xs
             self._m = y.shape[1] if y.dim() == 2 else 0
             self._n = x.shape[1] if x.dim() == 2 else 0
             self.shape = [b] + ([self._m] if y.dim() == 2 else []) + ([self._n] if x.dim() == 2 else [])
@@ -92,8 +92,9 @@ class Jacobian:
             else:
                 out = y if i is None else y.reshape(-1)[i]
                 r = self._grad(out).reshape(-1) if self._x.dim() >= 1 else self._grad(out)
-            if not r.requires_grad:
-                # Paddle's Jacobian entries never stop gradient, constant ones included.
+            if not r.requires_grad and self._x.requires_grad:
+                # Paddle's Jacobian entries do not stop gradient, constant ones included, unless
+                # xs itself stops gradient.
                 r = require_grad(r.detach())
             self._rows[key] = r
         return r
@@ -182,6 +183,13 @@ class Hessian(Jacobian):
         g = Jacobian(ys, xs, is_batched)._row(None)
         super().__init__(wrap(g), xs, is_batched)
 
+    @classmethod
+    def _of_gradient(cls, grad: Tensor, xs: Tensor, is_batched: bool) -> Hessian:
+        """The Hessian block d(grad)/d(xs), ``grad`` being a gradient already computed."""
+        h = cls.__new__(cls)
+        Jacobian.__init__(h, grad, xs, is_batched)
+        return h
+
     def __repr__(self) -> str:
         return f"<paddle.autograd.Hessian shape={self.shape}>"
 
@@ -264,7 +272,7 @@ def hessian(ys: Tensor, xs: Tensor | Sequence[Tensor], batch_axis: int | None = 
     out = []
     for xi in xs_l:
         gi = Jacobian(ys, xi, batched)._row(None)
-        out.append(tuple(Jacobian(wrap(gi), xj, batched) for xj in xs_l))
+        out.append(tuple(Hessian._of_gradient(wrap(gi), xj, batched) for xj in xs_l))
     return tuple(out)
 
 

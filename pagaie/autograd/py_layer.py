@@ -14,7 +14,7 @@ from typing import Any
 
 import torch
 
-from pagaie._core.tensor import GRAD_FLAG, Tensor, as_torch, flag_grad, wrap
+from pagaie._core.tensor import GRAD_FLAG, Tensor, flag_grad, wrap
 
 __all__ = ["PyLayer", "PyLayerContext", "Function", "once_differentiable"]
 
@@ -62,10 +62,11 @@ class PyLayerContext:
         self._saved = tuple(saved)
         self._tctx.save_for_backward(*ts)
 
-    def saved_tensor(self) -> tuple:
-        """The values given to :meth:`save_for_backward`, in order."""
+    def saved_tensor(self) -> tuple | None:
+        """The values given to :meth:`save_for_backward`, in order (None when nothing was saved,
+        as in Paddle)."""
         if self._saved is None:
-            return ()
+            return None
         ts = self._tctx.saved_tensors
         return tuple(wrap(ts[s]) if kind == "t" else s for kind, s in self._saved)
 
@@ -141,7 +142,7 @@ class _Call:
     """One ``apply`` call: the user's arguments and where their Tensors sit."""
 
     __slots__ = ("layer", "args", "kwargs", "inputs", "ctx", "n_out", "single", "tensor_pos", "groups",
-                 "as_list", "in_place", "out_meta", "non_diff")
+                 "as_list", "in_place", "out_meta", "non_diff", "needs_grad")
 
     def __init__(self, layer: type, args: tuple, kwargs: dict, inputs: list) -> None:
         self.layer = layer
@@ -157,6 +158,7 @@ class _Call:
         self.in_place: list = []  # (output position, input Tensor) for inputs returned as outputs
         self.out_meta: list = []  # (shape, dtype, device) per output, to materialise gradients
         self.non_diff: list = []  # output positions marked non-differentiable
+        self.needs_grad = [not t.stop_gradient for t in inputs]  # per input, at the call
 
 
 def _tensor_inputs(values: Any, out: list, groups: list) -> None:
@@ -271,7 +273,9 @@ def _backward(tctx: Any, *grads: torch.Tensor | None) -> tuple:
     if call.tensor_pos is not None:  # backward receives gradients of the Tensor outputs only
         grads = tuple(grads[i] for i in call.tensor_pos)
     res = call.layer.backward(ctx, *_incoming_grads(call, grads))
-    if not isinstance(res, (tuple, list)):
+    # As in Paddle, only a tuple lists one gradient per argument; anything else (a Tensor,
+    # None, or a list for a list argument) is the gradient of the first argument.
+    if not isinstance(res, tuple):
         res = (res,)
     if call.groups is not None:
         res, given = _flatten_grads(res, call.groups, name)
@@ -285,27 +289,48 @@ def _backward(tctx: Any, *grads: torch.Tensor | None) -> tuple:
     for i, inp in enumerate(call.inputs):
         g = res[i] if i < len(res) else None
         if g is None:
-            if i >= given and inp._t.requires_grad:
+            if i >= given and call.needs_grad[i]:
                 raise ValueError(f"paddle.autograd.PyLayer: {name}.backward should not return an "
                                  f"empty gradient at position {i}: that input needs a gradient "
                                  "(stop_gradient=False)")
             out.append(None)
             continue
-        gt = as_torch(g)
+        if not isinstance(g, Tensor):
+            raise ValueError(f"paddle.autograd.PyLayer: {name}.backward can only return a Tensor or "
+                             f"None as the gradient at position {i}, but returned "
+                             f"{type(g).__name__}")
+        if not call.needs_grad[i]:
+            raise ValueError(f"paddle.autograd.PyLayer: {name}.backward should return None at "
+                             f"position {i}, because that forward input has stop_gradient=True, "
+                             f"but returned a Tensor")
+        gt = g._t
+        if not _reducible(gt.shape, inp._t.shape):
+            raise ValueError(f"paddle.autograd.PyLayer: {name}.backward returned a gradient of shape "
+                             f"{list(gt.shape)} at position {i}, which does not match the shape "
+                             f"{list(inp._t.shape)} of that forward input")
         if ctx.grad_in_dtype_consistent and gt.dtype != inp._t.dtype and \
                 (inp._t.is_floating_point() or inp._t.is_complex()):
             gt = gt.to(inp._t.dtype)
         if not gt.requires_grad and not any(gt is x for x in grads):
             # A gradient that comes straight from a PyLayer's backward says stop_gradient=True
             # in Paddle (it then lands unchanged in the leaf's ``grad``).
-            if gt is as_torch(g):
+            if gt is g._t:
                 gt = gt.detach()
             setattr(gt, GRAD_FLAG, False)
             leaf = inp._t
-            if leaf.is_leaf and leaf.grad is None:
+            if leaf.is_leaf and leaf.requires_grad and leaf.grad is None:
                 _mark_when_accumulated(leaf, gt)
         out.append(gt)
     return tuple(out)
+
+
+def _reducible(grad: torch.Size, want: torch.Size) -> bool:
+    """Whether a gradient of shape ``grad`` sums down to ``want`` (``want`` broadcasts to it)."""
+    if grad == want:
+        return True
+    if len(want) > len(grad):
+        return False
+    return all(w == g or w == 1 for w, g in zip(reversed(want), reversed(grad)))
 
 
 class _PyLayerMeta(type):

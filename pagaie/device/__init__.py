@@ -6,6 +6,7 @@ does: ``is_compiled_with_xpu()`` is False, ``XPUPlace`` raises ``ValueError``.
 """
 from __future__ import annotations
 
+import sys
 from typing import Any
 
 import torch
@@ -15,10 +16,10 @@ from pagaie._core.device_name import Device
 from pagaie._core.place import set_device
 from pagaie._core.tensor import Tensor
 from pagaie.device import cpu, cuda, xpu
-from pagaie.device.cuda import (Event, Stream, current_stream, device_count, empty_cache,
-                                max_memory_allocated, max_memory_reserved, memory_allocated,
-                                memory_reserved, reset_max_memory_allocated,
-                                reset_max_memory_reserved, stream_guard, synchronize)
+from pagaie.device.cuda import (Event, Stream, device_count, empty_cache, max_memory_allocated,
+                                max_memory_reserved, memory_allocated, memory_reserved,
+                                reset_max_memory_allocated, reset_max_memory_reserved,
+                                stream_guard)
 
 __all__ = [
     "BFloat16Tensor", "BoolTensor", "ByteTensor", "CharTensor", "DoubleTensor", "FloatTensor",
@@ -121,6 +122,9 @@ def is_compiled_with_custom_device(device_type: str) -> bool:
         >>> paddle.device.is_compiled_with_custom_device('npu')
         False
     """
+    if not isinstance(device_type, str):
+        raise TypeError("paddle.device.is_compiled_with_custom_device: device_type should be a "
+                        f"str, but received {type(device_type).__name__}")
     return False
 
 
@@ -318,6 +322,9 @@ class device_guard(device):
     """
 
     def __init__(self, device: Any) -> None:
+        if not isinstance(device, (str, _place.Place)):
+            raise ValueError("paddle.device.device_guard: 'device' must be a string or a Place, "
+                             f"but received {type(device).__name__}")
         super().__init__(device)
 
 
@@ -382,27 +389,58 @@ def set_default_device(device: Any) -> None:
         >>> paddle.device.get_device()
         'cpu'
     """
+    if isinstance(device, int) and not isinstance(device, bool):
+        device = _indexed(device, "paddle.device.set_default_device")
     set_device(_normalise(device, "paddle.device.set_default_device"))
 
 
 def get_device_module(device: Any = None) -> Any:
-    """The module of a device type: ``paddle.device.cpu`` or ``paddle.cuda`` (the current
-    device's by default).
+    """The module of a device type, chosen by name as Paddle does: ``paddle.cuda`` for
+    ``'gpu'``/``'cuda'`` (and a CUDAPlace), ``paddle.device.xpu`` for ``'xpu'``,
+    ``paddle.device.cpu`` for ``'cpu'``, ``paddle.device`` for a CPUPlace; the current
+    device's by default. An int is an index on the current device type.
 
     Args:
-        device (str|Place, optional): the device.
+        device (str|int|Place, optional): the device.
+
+    Raises:
+        RuntimeError: for a device type without a module.
 
     Examples:
         >>> import pagaie as paddle
         >>> paddle.device.get_device_module('cpu').__name__
         'pagaie.device.cpu'
+        >>> paddle.device.get_device_module('gpu:0').__name__
+        'pagaie.cuda'
     """
-    d = _place.default_device() if device is None else \
-        _place.to_torch_device(device, "paddle.device.get_device_module")
-    if d.type == "cpu":
-        return cpu
     import pagaie.cuda
-    return pagaie.cuda
+    if isinstance(device, int) and not isinstance(device, bool):
+        device = _indexed(device, "paddle.device.get_device_module")
+    elif device is None:
+        device = _place.get_device()
+    if isinstance(device, str):
+        kind = device.strip().lower().split(":")[0]
+        modules = {"gpu": pagaie.cuda, "cuda": pagaie.cuda, "xpu": xpu, "cpu": cpu}
+        if kind not in modules:
+            raise RuntimeError(f"paddle.device.get_device_module: unsupported device type {kind!r}")
+        return modules[kind]
+    if isinstance(device, _place.CUDAPlace):
+        return pagaie.cuda
+    if isinstance(device, _place.CPUPlace):
+        return sys.modules[__name__]
+    raise RuntimeError(f"paddle.device.get_device_module: unsupported device {device!r}")
+
+
+def _indexed(index: int, api: str) -> str:
+    """A device index on the current device type (``'cpu'`` allows only 0), as Paddle reads it."""
+    if index < 0:
+        raise ValueError(f"{api}: device index must be non-negative, got {index}")
+    current = _place.get_device()
+    if current == "cpu":
+        if index != 0:
+            raise ValueError(f"{api}: CPU device only supports index 0, got {index}")
+        return "cpu"
+    return f"{current.split(':')[0]}:{index}"
 
 
 def manual_seed_all(seed: int) -> None:
@@ -424,6 +462,56 @@ def _normalise(dev: Any, api: str) -> str:
 
 
 # ---- streams ------------------------------------------------------------------------------
+def _accelerator(device: Any, api: str) -> Any:
+    """``device`` for a stream API; as in Paddle, a CPU device (the current one included) is a
+    TypeError, since the CPU has no streams."""
+    if device is None:
+        on_cpu = _place.default_device().type == "cpu"
+    elif isinstance(device, _place.Place):
+        on_cpu = device.torch_device.type == "cpu"
+    elif isinstance(device, str):
+        on_cpu = _place.to_torch_device(device, api).type == "cpu"
+    else:
+        on_cpu = not torch.cuda.is_available()
+    if on_cpu:
+        raise TypeError(f"{api}: device should be gpu, xpu or a custom device, but received "
+                        f"{'the current device (cpu)' if device is None else repr(device)}")
+    return device
+
+
+def current_stream(device: Any = None) -> Stream:
+    """The stream in use on a GPU (the current device by default).
+
+    Args:
+        device (str|int|CUDAPlace, optional): ``'gpu'``, ``'gpu:x'``, a GPU index or a place;
+            the current device when None. A CPU device raises TypeError, as in Paddle.
+
+    Returns:
+        Stream: the current stream.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> if paddle.device.cuda.device_count() > 0:
+        ...     s = paddle.device.current_stream('gpu:0')
+    """
+    return cuda.current_stream(_accelerator(device, "paddle.device.current_stream"))
+
+
+def synchronize(device: Any = None) -> None:
+    """Wait for all work queued on a GPU (the current device by default) to finish.
+
+    Args:
+        device (str|int|CUDAPlace, optional): ``'gpu'``, ``'gpu:x'``, a GPU index or a place;
+            the current device when None. A CPU device raises TypeError, as in Paddle.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> if paddle.device.cuda.device_count() > 0:
+        ...     paddle.device.synchronize()
+    """
+    cuda.synchronize(_accelerator(device, "paddle.device.synchronize"))
+
+
 def set_stream(stream: Stream) -> Stream:
     """Make ``stream`` the current stream of its GPU; returns the previous one.
 
@@ -532,22 +620,24 @@ def get_rng_state(device: Any = None) -> Any:
         device (str|Place, optional): the device.
 
     Returns:
-        the state, to pass to :func:`set_rng_state`.
+        GeneratorState: the state of the device's default generator, for :func:`set_rng_state`.
 
     Examples:
         >>> import pagaie as paddle
         >>> s = paddle.device.get_rng_state()
+        >>> a = paddle.rand([2])
         >>> paddle.device.set_rng_state(s)
+        >>> bool((paddle.rand([2]) == a).all())
+        True
     """
-    d = _place.to_torch_device(device, "paddle.device.get_rng_state")
-    return torch.cuda.get_rng_state(d) if d.type == "cuda" else torch.get_rng_state()
+    return _generator(device, "paddle.device.get_rng_state").get_state()
 
 
 def set_rng_state(new_state: Any, device: Any = None) -> None:
     """Restore a random state from :func:`get_rng_state`.
 
     Args:
-        new_state: the state.
+        new_state (GeneratorState): a state from :func:`get_rng_state`.
         device (str|Place, optional): the device.
 
     Examples:
@@ -555,8 +645,10 @@ def set_rng_state(new_state: Any, device: Any = None) -> None:
         >>> s = paddle.device.get_rng_state()
         >>> paddle.device.set_rng_state(s)
     """
-    d = _place.to_torch_device(device, "paddle.device.set_rng_state")
-    if d.type == "cuda":
-        torch.cuda.set_rng_state(new_state, d)
-    else:
-        torch.set_rng_state(new_state)
+    _generator(device, "paddle.device.set_rng_state").set_state(new_state)
+
+
+def _generator(device: Any, api: str) -> Any:
+    """The default generator of ``device`` (the current device when None)."""
+    from pagaie._core.random import default_generator
+    return default_generator(None if device is None else _place.to_torch_device(device, api))

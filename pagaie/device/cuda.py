@@ -417,3 +417,63 @@ class stream_guard:
         if self._ctx is not None:
             self._ctx.__exit__(*exc)
             self._ctx = None
+
+
+# ---- random state (not in Paddle's ``__all__`` here, but reachable as in Paddle) --------------
+def get_rng_state(device: Any = None) -> Any:
+    """The state of the default random generator of ``device`` (the current device by default).
+
+    Args:
+        device (int|str|Place, optional): the device.
+
+    Returns:
+        GeneratorState: the state, for :func:`set_rng_state`.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> s = paddle.device.cuda.get_rng_state()
+        >>> paddle.device.cuda.set_rng_state(s)
+    """
+    return _generator(device, "get_rng_state").get_state()
+
+
+def set_rng_state(new_state: Any, device: Any = None) -> None:
+    """Restore the state of the default random generator of ``device``.
+
+    Args:
+        new_state (GeneratorState): a state from :func:`get_rng_state`.
+        device (int|str|Place, optional): the device; the current device by default.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> s = paddle.device.cuda.get_rng_state()
+        >>> a = paddle.rand([2])
+        >>> paddle.device.cuda.set_rng_state(s)
+        >>> bool((paddle.rand([2]) == a).all())
+        True
+    """
+    _generator(device, "set_rng_state").set_state(new_state)
+
+
+def manual_seed(seed: int) -> None:
+    """Seed the default random generator of the current device.
+
+    Args:
+        seed (int): the seed.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> paddle.device.cuda.manual_seed(102)
+    """
+    _generator(None, "manual_seed").manual_seed(int(seed))
+
+
+def _generator(device: Any, api: str) -> Any:
+    from pagaie._core.place import default_device, to_torch_device
+    from pagaie._core.random import default_generator
+    if isinstance(device, int) and not isinstance(device, bool) and not torch.cuda.is_available():
+        if device != 0:  # as Paddle's device_to_place on a machine without GPUs
+            raise ValueError(f"paddle.device.cuda.{api}: CPU device only supports index 0, got {device}")
+        device = "cpu"
+    dev = default_device() if device is None else to_torch_device(device, f"paddle.device.cuda.{api}")
+    return default_generator(dev)

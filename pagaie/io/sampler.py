@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 import os
 from collections.abc import Iterable, Iterator, Sequence, Sized
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 import numpy as np
 import torch
@@ -29,8 +29,12 @@ def _check(cond: bool, msg: str, exc: type = AssertionError) -> None:
         raise exc(msg)
 
 
-class Sampler:
+_T = TypeVar("_T")
+
+
+class Sampler(Generic[_T]):
     """Base of all samplers: an iterable of sample indices (or of index lists, for batch samplers).
+    Generic in the type of what it yields (``Sampler[int]``), as in Paddle.
 
     Args:
         data_source (Dataset, optional): the dataset sampled, kept as ``self.data_source``.
@@ -49,7 +53,7 @@ class Sampler:
     def __init__(self, data_source: Sized | None = None) -> None:
         self.data_source = data_source
 
-    def __iter__(self) -> Iterator[Any]:
+    def __iter__(self) -> Iterator[_T]:
         raise NotImplementedError(f"'__iter__' not implement in class {type(self).__name__}")
 
 

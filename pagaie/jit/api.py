@@ -95,6 +95,9 @@ def not_to_static(func: Callable | None = None) -> Callable:
     """
     if func is None:
         return not_to_static
+    if not callable(func):
+        raise TypeError(f"paddle.jit.not_to_static: func must be a function or a Layer class, but "
+                        f"received {type(func).__name__}")
     target = getattr(func, "__func__", func)
     try:
         target.__jst_not_to_static__ = True
@@ -114,8 +117,11 @@ def ignore_module(modules: list) -> None:
         >>> import pagaie as paddle
         >>> paddle.jit.ignore_module([json])
     """
-    if not isinstance(modules, (list, tuple)):
+    if isinstance(modules, str):
         modules = [modules]
+    elif not hasattr(modules, "__iter__"):
+        raise TypeError(f"paddle.jit.ignore_module: modules must be a list of modules, but received "
+                        f"{type(modules).__name__}")
     for m in modules:
         if m not in ast_runtime.IGNORED_MODULES:
             ast_runtime.IGNORED_MODULES.append(m)

@@ -195,9 +195,12 @@ def _default_scheduler(step: int) -> ProfilerState:
 
 
 def _make_dir(dir_name: str) -> None:
+    if not isinstance(dir_name, (str, bytes, os.PathLike, int)) or isinstance(dir_name, bool):
+        raise TypeError(f"paddle.profiler: dir_name should be a path (str), but received "
+                        f"{type(dir_name).__name__}")
     try:
         os.makedirs(dir_name, exist_ok=True)
-    except OSError:
+    except (OSError, TypeError):
         raise RuntimeError(f"paddle.profiler: cannot create directory {dir_name!r} for saving "
                            "profiling results") from None
 
