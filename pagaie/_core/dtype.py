@@ -46,7 +46,8 @@ class DType:
         return f"<DataType.{self.name.upper()}: {self.value}>"
 
     def __str__(self) -> str:
-        return f"paddle.{self.name}"
+        # Paddle's str() keeps its legacy name for uint16 (once bfloat16's storage type)
+        return "paddle.bfloat16" if self.name == "uint16" else f"paddle.{self.name}"
 
     def __reduce__(self):
         return (_by_name, (self.name,))

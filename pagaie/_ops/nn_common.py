@@ -10,7 +10,7 @@ import torch
 import torch.nn.functional as F
 
 from pagaie._core.registry import defop
-from pagaie._ops._random_mask import as_scalar, dropout_divisor, keep_mask, upscale_kept
+from pagaie._ops._random_mask import as_scalar, dropout_divisor, keep_mask, program_seed, upscale_kept
 
 __all__ = ["linear", "bilinear", "dropout", "dropout1d", "dropout2d", "dropout3d", "alpha_dropout",
            "feature_alpha_dropout", "embedding", "one_hot", "cosine_similarity", "pairwise_distance",
@@ -146,9 +146,12 @@ def _dropout_elements(x, p, training, upscale):
         if x.dtype is torch.bool:
             return x & False
         return torch.where(torch.zeros((), dtype=torch.bool, device=x.device), x, 0)
-    if x.is_cuda and upscale and x.is_floating_point():
+    # Paddle's dropout reads the default main program's random_seed in eager mode too: a
+    # non-zero one repeats the mask on every call.
+    seed = 0 if torch.compiler.is_compiling() else program_seed()
+    if x.is_cuda and upscale and x.is_floating_point() and not seed:
         return F.dropout(x, p, True)  # one fused kernel
-    keep = keep_mask(x.shape, p, x.device)
+    keep = keep_mask(x.shape, p, x.device, seed)
     if upscale:
         return upscale_kept(x, keep, p)
     out = torch.where(keep, x, 0)

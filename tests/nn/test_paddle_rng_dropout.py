@@ -266,3 +266,20 @@ def test_fused_feedforward_matches_paddles_unfused_ops(act):
     for a, b in zip(res[0][:3], res[1][:3]):
         np.testing.assert_allclose(a, b, rtol=1e-5, atol=1e-5)
     assert res[0][3] == res[1][3]
+
+
+def test_eager_dropout_reads_the_main_program_seed():
+    """Paddle's eager dropout takes default_main_program().random_seed: the same mask on
+    every call, Paddle's mask."""
+    P = paddle_ref()
+    outs = []
+    for fw in (P, pagaie):
+        prog = fw.static.default_main_program()
+        prog.random_seed = 5
+        try:
+            x = fw.ones([4, 8])
+            outs.append([fw.nn.functional.dropout(x, 0.5).numpy(), fw.nn.Dropout(0.3)(x).numpy()])
+        finally:
+            prog.random_seed = 0
+    np.testing.assert_array_equal(outs[1][0], outs[0][0])
+    np.testing.assert_array_equal(outs[1][1], outs[0][1])
