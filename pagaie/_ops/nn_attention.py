@@ -7,6 +7,7 @@ kernels transpose views in and out. Not a top-level family: exported by
 """
 from __future__ import annotations
 
+import numpy as np
 import torch
 import torch.nn.functional as F
 
@@ -64,6 +65,8 @@ def _attention_with_dropout_cpu(q, k, v, mask, dropout_p, causal, scale):
 
 def _drop_weights(w, p):
     """``dropout(w, p)`` in training mode: Paddle's mask and division on the CPU."""
+    if float(np.float32(p)) == 1.0:   # Paddle's dropout zeroes without drawing
+        return torch.where(torch.zeros((), dtype=torch.bool, device=w.device), w, 0)
     if w.is_cuda:
         return F.dropout(w, p, True)
     return upscale_kept(w, keep_mask(w.shape, p, w.device), p)
@@ -107,6 +110,7 @@ def scaled_dot_product_attention(query, key, value, attn_mask=None, dropout_p=0.
         >>> paddle.nn.functional.scaled_dot_product_attention(q, q, q, is_causal=True).shape
         paddle.Size([2, 5, 4, 8])
     """
+    query, key, value, attn_mask = _check_sdpa_args(query, key, value, attn_mask)
     batched = query.dim() == 4
     if not batched:
         query, key, value = query.unsqueeze(0), key.unsqueeze(0), value.unsqueeze(0)
@@ -128,6 +132,36 @@ def scaled_dot_product_attention(query, key, value, attn_mask=None, dropout_p=0.
     p = float(dropout_p) if training else 0.0
     out = attention_bhsd(q, k, v, attn_mask, p, bool(is_causal), scale).transpose(1, 2)
     return out if batched else out.squeeze(0)
+
+
+def _check_sdpa_args(query, key, value, attn_mask):
+    """Paddle's checks (and promotions) of scaled_dot_product_attention's tensors."""
+    api = "paddle.nn.functional.scaled_dot_product_attention"
+    for name, t in (("query", query), ("key", key), ("value", value)):
+        if t.dim() not in (3, 4):
+            raise ValueError(f"{api}: '{name}' must be 3-D [seq_len, num_heads, head_dim] or 4-D "
+                             f"[batch_size, seq_len, num_heads, head_dim], but received shape "
+                             f"{list(t.shape)}")
+    if not (query.dim() == key.dim() == value.dim()):
+        raise ValueError(f"{api}: query, key and value must have the same rank, but received "
+                         f"shapes {list(query.shape)}, {list(key.shape)} and {list(value.shape)}")
+    if key.shape[-3] != value.shape[-3]:
+        raise ValueError(f"{api}: key and value must have the same sequence length, but received "
+                         f"key of shape {list(key.shape)} and value of shape {list(value.shape)}")
+    # integer inputs compute in float32, as Paddle's ``query * scale`` promotes them
+    query, key, value = (t if t.is_floating_point() or t.is_complex() else t.to(torch.float32)
+                         for t in (query, key, value))
+    if not (query.dtype == key.dtype == value.dtype):
+        raise ValueError(f"{api}: query, key and value must have the same dtype, but received "
+                         f"{_name(query.dtype)}, {_name(key.dtype)} and {_name(value.dtype)}")
+    if attn_mask is not None and attn_mask.dtype != torch.bool and not attn_mask.is_floating_point():
+        raise TypeError(f"{api}: 'attn_mask' must be bool (True: attend) or an additive float "
+                        f"mask, but received {_name(attn_mask.dtype)}")
+    return query, key, value, attn_mask
+
+
+def _name(dtype):
+    return str(dtype).replace("torch.", "")
 
 
 def _weights(q, k, mask, causal, scale):
@@ -173,6 +207,10 @@ def flash_attn_qkvpacked(qkv, dropout=0.0, causal=False, return_softmax=False, *
         >>> out.shape
         paddle.Size([1, 6, 2, 8])
     """
+    if qkv.dim() != 5 or qkv.shape[2] < 3:
+        raise ValueError("paddle.nn.functional.flash_attn_qkvpacked: 'qkv' must be 5-D [batch_size, "
+                         "seq_len, num_heads/num_heads_k + 2, num_heads_k, head_dim], but received "
+                         f"shape {list(qkv.shape)}")
     q, k, v = _unpack_qkv(qkv, 2)
     q, k, v = q.transpose(1, 2), k.transpose(1, 2), v.transpose(1, 2)
     k, v = _repeat_kv(k, q.shape[1]), _repeat_kv(v, q.shape[1])

@@ -15,6 +15,7 @@ import torch.nn.functional as F
 from torch.nn.utils.rnn import PackedSequence, pack_padded_sequence, pad_packed_sequence
 
 from pagaie._core.registry import defop
+from pagaie._ops._random_mask import keep_mask, upscale_kept
 
 __all__: list[str] = []
 
@@ -46,7 +47,8 @@ def rnn(input, pre_state, weight_list, sequence_length=None, dropout_prob=0.0, i
             direction first), then all ``bias_ih, bias_hh`` pairs in the same order.
         sequence_length (Tensor, optional): ``[batch]`` valid lengths; outputs past a sequence's
             length are zeros and its final state is the one at its last valid step.
-        dropout_prob (float): dropout between layers (training only).
+        dropout_prob (float): dropout between layers (training only): one keep-mask, drawn
+            as Paddle's CPU kernel draws it before the second layer, serves every later layer.
         is_bidirec (bool): two directions, outputs concatenated on the last axis.
         input_size, hidden_size (int): sizes (informational).
         num_layers (int): stacked layers.
@@ -71,13 +73,59 @@ def rnn(input, pre_state, weight_list, sequence_length=None, dropout_prob=0.0, i
         raise ValueError(f"paddle.rnn: the last dimension of 'input' must be input_size "
                          f"{weight_list[0].shape[-1]}, but received input of shape {list(input.shape)}")
     d = 2 if is_bidirec else 1
+    _check_args(input, list(pre_state), list(weight_list), num_layers * d, mode)
     params, has_bias = _torch_params(list(weight_list), num_layers * d)
-    fn = _FUSED[mode]
-    hx = tuple(pre_state) if mode == "LSTM" else pre_state[0]
+    per_cell = 4 if has_bias else 2
     train = not is_test
     p = float(dropout_prob) if train else 0.0
+    if p == 0.0 or num_layers == 1:
+        out, states = _run(mode, input, list(pre_state), params, has_bias, num_layers, train,
+                           is_bidirec, sequence_length)
+        return out, states
+    # Paddle's CPU kernel draws one keep-mask (shape of a layer's output) before the second
+    # layer and applies that same mask to the input of every later layer
+    finals: list = []
+    x, keep = input, None
+    for layer in range(num_layers):
+        if layer > 0:
+            if p >= 1.0:  # no draws; zeros with zero gradients
+                x = x * 0
+            else:
+                if keep is None:
+                    keep = keep_mask(x.shape, p, x.device)
+                x = upscale_kept(x, keep, p)
+        rows = slice(layer * d, (layer + 1) * d)
+        x, states = _run(mode, x, [h[rows] for h in pre_state],
+                         params[layer * d * per_cell:(layer + 1) * d * per_cell], has_bias, 1, train,
+                         is_bidirec, sequence_length)
+        finals.append(states)
+    return x, [torch.cat([f[k] for f in finals]) for k in range(len(pre_state))]
+
+
+def _check_args(input, pre_state, weight_list, rows, mode):
+    """Paddle's checks of the ``rnn`` op: a float input and states
+    ``[num_layers * num_directions, batch, size]``."""
+    api = "paddle.nn." + ("SimpleRNN" if mode.startswith("RNN") else mode)
+    if not input.dtype.is_floating_point:
+        raise RuntimeError(f"{api}: the dtype of 'inputs' must be float16, bfloat16, float32 or "
+                           f"float64, but received {str(input.dtype).replace('torch.', '')}")
+    if not weight_list:
+        return
+    sizes = [weight_list[1].shape[-1], weight_list[0].shape[0] // 4]   # h, then LSTM's c
+    for k, h in enumerate(pre_state):
+        want = [rows, input.shape[1], sizes[k]]
+        if list(h.shape) != want:
+            raise ValueError(f"{api}: initial_states[{k}] must have shape [num_layers * "
+                             f"num_directions, batch_size, hidden_size] = {want}, but received "
+                             f"{list(h.shape)}")
+
+
+def _run(mode, input, pre_state, params, has_bias, num_layers, train, is_bidirec, sequence_length):
+    """torch's fused recurrence (no dropout) over time-major ``input``, padded steps masked."""
+    fn = _FUSED[mode]
+    hx = tuple(pre_state) if mode == "LSTM" else pre_state[0]
     if sequence_length is None:
-        res = fn(input, hx, params, has_bias, num_layers, p, train, is_bidirec, False)
+        res = fn(input, hx, params, has_bias, num_layers, 0.0, train, is_bidirec, False)
         return res[0], list(res[1:])
     lengths = sequence_length.to("cpu", torch.int64)
     steps = input.shape[0]
@@ -88,7 +136,7 @@ def rnn(input, pre_state, weight_list, sequence_length=None, dropout_prob=0.0, i
     order, back = packed.sorted_indices, packed.unsorted_indices
     hs = tuple(h.index_select(1, order) for h in pre_state)
     res = fn(packed.data, packed.batch_sizes, hs if mode == "LSTM" else hs[0], params, has_bias,
-             num_layers, p, train, is_bidirec)
+             num_layers, 0.0, train, is_bidirec)
     out, _ = pad_packed_sequence(PackedSequence(res[0], packed.batch_sizes, order, back),
                                  total_length=steps)
     states = [s.index_select(1, back) for s in res[1:]]
