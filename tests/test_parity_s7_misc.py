@@ -364,3 +364,24 @@ def test_sampler_base_class():
     assert ours == theirs
     same_exception(lambda pd: iter(pd.io.Sampler([1])))
     same_exception(lambda pd: len(pd.io.Sampler([1])))
+
+
+@pytest.mark.parametrize("device", [0, 1, -1, 1.5])
+def test_set_device_int_and_float_forms(device):
+    """An int is an index on the current device type (the CPU has only 0); a float is invalid."""
+    P = paddle_ref()
+    P.set_device("cpu")
+    pagaie.set_device("cpu")
+    try:
+        if device in (0,):
+            ours, theirs = both(lambda fw: fw.set_device(device))
+            assert repr(ours) == repr(theirs)
+        else:
+            same_exception(lambda fw: fw.set_device(device))
+    finally:
+        P.set_device("cpu")
+        pagaie.set_device("cpu")
+
+
+def test_pinned_place_str():
+    assert str(pagaie.CUDAPinnedPlace()) == repr(pagaie.CUDAPinnedPlace()) == "Place(gpu_pinned)"

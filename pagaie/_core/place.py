@@ -106,6 +106,8 @@ class CUDAPinnedPlace(Place):
     def __repr__(self) -> str:
         return "Place(gpu_pinned)"
 
+    __str__ = __repr__
+
 
 class XPUPinnedPlace(Place):
     """Page-locked host memory for Kunlun XPU transfers.
@@ -175,6 +177,8 @@ def to_torch_device(place: Any, api: str = "paddle") -> torch.device:
                 _check_gpu(idx, api)
                 return torch.device("cuda", idx)
         raise ValueError(f"{api}: the device should be 'cpu', 'gpu' or 'gpu:x', but received {place!r}")
+    if isinstance(place, float):  # Paddle's place conversion rejects it as an invalid argument
+        raise ValueError(f"{api}: expected a Place, a device string or an int, but received {place!r}")
     raise TypeError(f"{api}: expected a Place or a device string, but received {type(place).__name__}")
 
 
@@ -199,7 +203,16 @@ def set_device(device: str) -> Place:
         Place(cpu)
     """
     global _default
-    _default = to_torch_device(device, "paddle.device.set_device")
+    api = "paddle.device.set_device"
+    if isinstance(device, int) and not isinstance(device, bool):
+        # an int is an index on the current device type, as in Paddle
+        if device < 0:
+            raise ValueError(f"{api}: Device index must be non-negative, got {device}")
+        if _default.type == "cpu":
+            if device != 0:
+                raise ValueError(f"{api}: CPU device only supports index 0, got {device}")
+            device = "cpu"
+    _default = to_torch_device(device, api)
     if _default.type == "cuda":
         torch.cuda.set_device(_default)
     return place_of(_default)
