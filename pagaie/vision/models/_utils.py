@@ -14,7 +14,8 @@ from typing import Any, Callable
 import pagaie
 from pagaie import nn
 
-__all__ = ["ConvNormActivation", "IntermediateLayerGetter", "weights_home", "load_pretrained"]
+__all__ = ["ConvNormActivation", "IntermediateLayerGetter", "WeightsNotFoundError", "weights_home",
+           "load_pretrained"]
 
 _BASE_HAPI = "https://paddle-hapi.bj.bcebos.com/models/"
 _BASE_DYGRAPH = "https://paddle-imagenet-models-name.bj.bcebos.com/dygraph/"
@@ -69,6 +70,15 @@ def model_urls_of(*prefixes: str) -> dict[str, tuple[str, str]]:
     return {k: v for k, v in _PRETRAINED.items() if k.startswith(prefixes)}
 
 
+class WeightsNotFoundError(FileNotFoundError, RuntimeError):
+    """The pretrained weights file is not in the local cache.
+
+    A ``RuntimeError``, as real Paddle raises when it cannot download the file (offline, its
+    download gives up with ``RuntimeError: Download from ... failed``), and a
+    ``FileNotFoundError``, which is what happened here: pagaie never downloads.
+    """
+
+
 def weights_home() -> str:
     """The folder searched for pretrained weights: ``$PAGAIE_WEIGHTS_HOME`` or Paddle's cache.
 
@@ -97,7 +107,8 @@ def load_pretrained(model: nn.Layer, arch: str, model_urls: dict) -> nn.Layer:
 
     Raises:
         AssertionError: Paddle publishes no weights for ``arch`` (as real Paddle).
-        FileNotFoundError: the weights file is not in the cache; pagaie never downloads.
+        WeightsNotFoundError: the weights file is not in the cache (pagaie never downloads); a
+            ``RuntimeError`` like Paddle's failed download, and a ``FileNotFoundError``.
     """
     if arch not in model_urls:
         raise AssertionError(f"paddle.vision.models: {arch} model do not have a pretrained model now, "
@@ -105,7 +116,7 @@ def load_pretrained(model: nn.Layer, arch: str, model_urls: dict) -> nn.Layer:
     url = model_urls[arch][0]
     path = os.path.join(weights_home(), url.rsplit("/", 1)[-1])
     if not os.path.isfile(path):
-        raise FileNotFoundError(
+        raise WeightsNotFoundError(
             f"paddle.vision.models: pretrained weights for '{arch}' were expected at '{path}', "
             f"which does not exist. pagaie does no network download: fetch {url} yourself and put it "
             "there (or point the PAGAIE_WEIGHTS_HOME environment variable at the folder holding it)")
