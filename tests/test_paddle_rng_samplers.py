@@ -154,3 +154,17 @@ def test_shuffle_uses_the_same_words_as_the_reference_loop():
         a[i + 1], a[x % (r + 1)] = a[x % (r + 1)], a[i + 1]
     np.testing.assert_array_equal(got, a)
     np.testing.assert_array_equal(e.take(2), ref.take(2))
+
+
+def test_draws_larger_than_one_block_match():
+    """Big draws are made block by block: values and the stream after still match Paddle."""
+    P = paddle_ref()
+    n = (1 << 15) * 2 + 5
+    x = np.ones(n, dtype="float32")
+    outs = []
+    for fw in (P, pagaie):
+        fw.seed(7)
+        outs.append([fw.randn([n]).numpy(), fw.rand([n]).numpy(),
+                     fw.nn.functional.dropout(fw.to_tensor(x), 0.3).numpy(), fw.rand([3]).numpy()])
+    for theirs, ours in zip(*outs):
+        np.testing.assert_array_equal(ours, theirs)

@@ -28,6 +28,10 @@ from pagaie._ops._libm import logf
 __all__ = ["canonical", "uniform_real", "normal", "uniform_int", "uniform_ints", "keep_words"]
 
 _TWO64 = 2.0 ** 64
+# Large draws are made in blocks of this many values: the temporaries then stay in the
+# cache and the allocator reuses them, where whole-size temporaries cost a page fault per
+# page (most of the time of a big draw).
+_BLOCK = 1 << 15
 _M32 = np.uint64(0xFFFFFFFF)
 _S32 = np.uint64(32)
 
@@ -41,7 +45,13 @@ def _to_unit(words: np.ndarray, dtype: np.dtype) -> np.ndarray:
 
 def canonical(engine: Engine, n: int, dtype=np.float32) -> np.ndarray:
     """``n`` uniforms in [0, 1) of ``dtype`` (float32 or float64), one word each."""
-    return _to_unit(engine.take(n), np.dtype(dtype))
+    dt = np.dtype(dtype)
+    if n <= _BLOCK:
+        return _to_unit(engine.take(n), dt)
+    out = np.empty(n, dtype=dt)
+    for s in range(0, n, _BLOCK):
+        out[s:s + _BLOCK] = _to_unit(engine.take(min(_BLOCK, n - s)), dt)
+    return out
 
 
 def uniform_real(engine: Engine, n: int, low: float, high: float, dtype=np.float32) -> np.ndarray:
@@ -61,7 +71,7 @@ def normal(engine: Engine, n: int, mean: float, std: float, dtype=np.float32) ->
     out = np.empty(2 * pairs, dtype=dt)
     done = 0
     while done < pairs:
-        need = pairs - done
+        need = min(pairs - done, _BLOCK)
         words = engine.peek(2 * (need + need // 3 + 16))
         v = _to_unit(words, dt)
         # x = T(2) * u - 1.0 is computed in double and stored as T; 2u is exact, and so is
@@ -155,9 +165,10 @@ def keep_words(engine: Engine, n: int, p: float, out: np.ndarray | None = None) 
     thr = _word_threshold(float(np.float32(p)))
     if thr is None:
         out[...] = False
+        engine.skip(n)
     else:
-        np.greater_equal(engine.peek(n), thr, out=out)
-    engine.skip(n)
+        for s in range(0, n, _BLOCK):
+            np.greater_equal(engine.take(min(_BLOCK, n - s)), thr, out=out[s:s + _BLOCK])
     return out
 
 
