@@ -71,16 +71,18 @@ NUMPY_VALUE_ERROR_OPS = frozenset({
 # on an attribute (``x.shape``, ``x.dtype``) with AttributeError; a numpy array has those, so
 # the C++ parser rejects it with ValueError, except where NUMPY_BY_OP says otherwise (probed
 # with the nn audit tables, /tmp probe over ``tests/audit_nn/cases_functional.py``).
+# ``dropout``, ``log_softmax`` and ``embedding`` are not here: called plainly (no ``axis`` for
+# dropout, no ``dtype`` for log_softmax) they reach Paddle's C++ parser first (ValueError).
 FUNCTIONAL_ATTRIBUTE_ERROR_OPS = frozenset({
     'adaptive_avg_pool1d', 'adaptive_avg_pool2d', 'adaptive_avg_pool3d',
     'adaptive_log_softmax_with_loss', 'adaptive_max_pool1d', 'adaptive_max_pool2d',
-    'adaptive_max_pool3d', 'avg_pool1d', 'batch_norm', 'channel_shuffle', 'conv1d',
-    'cosine_embedding_loss',
+    'adaptive_max_pool3d', 'alpha_dropout', 'avg_pool1d', 'batch_norm', 'channel_shuffle',
+    'conv1d', 'cosine_embedding_loss',
     'conv1d_transpose', 'conv2d', 'conv2d_transpose', 'conv3d', 'conv3d_transpose',
-    'cross_entropy', 'dice_loss', 'dropout', 'dropout1d', 'dropout2d', 'dropout3d', 'embedding',
+    'cross_entropy', 'dice_loss', 'dropout1d', 'dropout2d', 'dropout3d',
     'fold', 'fractional_max_pool2d', 'fractional_max_pool3d', 'gaussian_nll_loss', 'glu',
     'hinge_embedding_loss', 'interpolate', 'kl_div', 'layer_norm', 'local_response_norm',
-    'log_softmax', 'lp_pool1d', 'lp_pool2d', 'max_pool1d', 'multi_label_margin_loss',
+    'lp_pool1d', 'lp_pool2d', 'max_pool1d', 'multi_label_margin_loss',
     'multi_label_soft_margin_loss', 'multi_margin_loss', 'nll_loss', 'normalize', 'pad',
     'pairwise_distance', 'pixel_unshuffle', 'poisson_nll_loss', 'prelu', 'rnnt_loss',
     'soft_margin_loss', 'triplet_margin_loss', 'unfold', 'upsample', 'zeropad2d',

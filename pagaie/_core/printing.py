@@ -6,7 +6,7 @@ from typing import Any
 import numpy as np
 import torch
 
-__all__ = ["set_printoptions", "tensor_repr"]
+__all__ = ["set_printoptions", "tensor_repr", "mesh_text"]
 
 _OPTIONS = {"precision": 8, "threshold": 1000, "edgeitems": 3, "linewidth": 80, "sci_mode": False}
 _PREFIX = 7  # len("Tensor(")
@@ -130,12 +130,39 @@ def tensor_repr(t: Any) -> str:
     if t._t.layout is not torch.strided:
         return _sparse_repr(t)
     head = (f"Tensor(shape={list(t._t.shape)}, dtype={t.dtype.name}, place={t.place}, "
-            f"stop_gradient={t.stop_gradient},\n")
+            f"stop_gradient={t.stop_gradient},{_dist_fields(t)}\n")
     body = format_array(t.numpy() if t.dtype.name != "bfloat16" else t._t.detach().cpu().float().numpy())
     text = head + " " * _PREFIX + body + ")"
     if type(t).__name__ in ("Parameter", "EagerParamBase"):
         text = "Parameter containing:\n" + text
     return text
+
+
+def mesh_text(mesh: Any) -> str:
+    """A process mesh as Paddle's C++ mesh prints it (a distributed tensor's ``process_mesh``):
+    ``{shape: [2,2], process_ids: [0,1,2,3], dim_names: [x,y]}``.
+
+    Examples:
+        >>> import pagaie.distributed as dist
+        >>> from pagaie._core.printing import mesh_text
+        >>> mesh_text(dist.ProcessMesh([[0, 1]], dim_names=["x", "y"]))
+        '{shape: [1,2], process_ids: [0,1], dim_names: [x,y]}'
+    """
+    def join(xs: Any) -> str:
+        return ",".join(str(x) for x in xs)
+    return (f"{{shape: [{join(mesh.shape)}], process_ids: [{join(mesh.process_ids)}], "
+            f"dim_names: [{join(mesh.dim_names)}]}}")
+
+
+def _dist_fields(t: Any) -> str:
+    """What a distributed tensor's repr adds to the header (its mesh and placements), as in
+    Paddle; nothing for a dense tensor."""
+    d = t.__dict__
+    mesh = d.get("process_mesh")
+    if mesh is None or d.get("placements") is None:
+        return ""
+    placements = "[" + ", ".join(repr(p) for p in d["placements"]) + "]"
+    return f" process_mesh={mesh_text(mesh)}, placements={placements}, GlobalDenseTensor="
 
 
 def _sparse_repr(t: Any) -> str:

@@ -139,7 +139,9 @@ class Tensor:
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
         _NEEDS_UNWRAP.add(cls)
-    __array_priority__ = 100
+    # As Paddle: numpy ufuncs refuse Tensors (``np.sin(t)`` is a TypeError) and numpy's
+    # operators defer to the Tensor's reflected ones (``arr + t`` is ``t.__radd__(arr)``).
+    __array_ufunc__ = None
     _name: str | None = None
     persistable: bool = False
     # Paddle's ``inplace_version`` minus torch's version counter of ``_t`` (see
@@ -264,7 +266,13 @@ class Tensor:
             # Paddle's gradients say stop_gradient=False (torch's never track gradients);
             # a stop_gradient=True set by the user on them is kept.
             setattr(g, GRAD_FLAG, True)
-        return wrap(g)
+        out = wrap(g)
+        d = self.__dict__
+        if "process_mesh" in d and d.get("placements") is not None:
+            # As Paddle: the gradient of a distributed tensor is distributed like it.
+            from pagaie.distributed.auto_parallel import _mark
+            _mark(out, d["process_mesh"], list(d["placements"]))
+        return out
 
     @grad.setter
     def grad(self, value: Tensor | None) -> None:
@@ -464,6 +472,10 @@ class Tensor:
         return self._t.tolist()
 
     def __dlpack__(self, *args: Any, **kwargs: Any) -> Any:
+        if not self.stop_gradient:
+            # As Paddle (and the DLPack protocol's rule for autograd tensors).
+            raise BufferError("paddle.Tensor.__dlpack__: can't export a Tensor that requires "
+                              "gradients (stop_gradient=False); export tensor.detach() instead")
         return self._t.detach().__dlpack__(*args, **kwargs)
 
     def __dlpack_device__(self) -> Any:
@@ -757,17 +769,28 @@ class Tensor:
                             f"Python {kind}, but this one has shape {list(t.shape)}; use .item()")
         return t.item()
 
+    def __nonzero__(self) -> bool:
+        """Python 2's name of ``__bool__`` (Paddle keeps it)."""
+        return self.__bool__()
+
     def __float__(self) -> float:
         return float(self._scalar("float"))
 
     def __int__(self) -> int:
         return int(self._scalar("int"))
 
+    def __long__(self) -> int:
+        """Python 2's name of ``__int__`` (Paddle keeps it)."""
+        return int(self._scalar("long"))
+
     def __complex__(self) -> complex:
         return complex(self._scalar("complex"))
 
     def __index__(self) -> int:
         t = self._t
+        if t.numel() != 1:
+            raise _ProtocolError(f"paddle.Tensor: only a tensor with one element can be converted "
+                                 f"to a Python index, but this one has shape {list(t.shape)}")
         if t.dim() != 0 or t.is_complex():
             raise TypeError("paddle.Tensor: only a real 0-dimensional tensor can be used as an "
                             f"index, but this one has shape {list(t.shape)}")
@@ -778,8 +801,8 @@ class Tensor:
 
     def __deepcopy__(self, memo: dict) -> Tensor:
         new = type(self).__new__(type(self))
-        new._t = self._t.detach().clone().requires_grad_(self._t.requires_grad) \
-            if self._t.is_leaf else self._t.clone()
+        # As Paddle: the copy is a new leaf (outside the graph) that keeps stop_gradient.
+        new._t = self._t.detach().clone().requires_grad_(self._t.requires_grad)
         new.__dict__.update(self.__dict__)
         new.__dict__.pop("_version_bias", None)  # a new tensor: no in-place history
         if getattr(self._t, GRAD_FLAG, False):
@@ -791,7 +814,9 @@ class Tensor:
         return new
 
     def __reduce_ex__(self, proto: int):
-        return (_rebuild, (self.numpy(), self.dtype.name, self.stop_gradient, self._name))
+        # As Paddle: the data, dtype, place and requires_grad travel; the name does not.
+        place = str(self.place)[6:-1]  # Place(gpu:0) -> gpu:0
+        return (_rebuild_tensor, (self.numpy(), self.dtype.name, place, not self.stop_gradient))
 
     def __repr__(self) -> str:
         from pagaie._core.printing import tensor_repr
@@ -870,10 +895,26 @@ for _n, _d in (("float16", torch.float16), ("float32", torch.float32), ("float64
     getattr(Tensor, _n).__name__ = _n
 
 
+def _from_numpy(array: np.ndarray, dtype: str) -> torch.Tensor:
+    a = np.array(array)
+    if dtype == "bfloat16" and a.dtype == np.uint16:  # numpy() gives bfloat16 as its bit patterns
+        return torch.from_numpy(a.view(np.int16)).view(torch.bfloat16)
+    return torch.from_numpy(a).to(_dt.to_torch_dtype(dtype))
+
+
 def _rebuild(array: np.ndarray, dtype: str, stop_gradient: bool, name: str | None) -> Tensor:
-    t = Tensor(torch.from_numpy(np.array(array)).to(_dt.to_torch_dtype(dtype)),
-               stop_gradient=stop_gradient, name=name)
-    return t
+    """Unpickle a Tensor pickled by an older pagaie (kept for those pickles)."""
+    return Tensor(_from_numpy(array, dtype), stop_gradient=stop_gradient, name=name)
+
+
+def _rebuild_tensor(array: np.ndarray, dtype: str, place: str, requires_grad: bool) -> Tensor:
+    """Unpickle a Tensor: on its place when this machine has it (else the default device)."""
+    t = _from_numpy(array, dtype)
+    try:
+        t = t.to(to_torch_device(place, "paddle.Tensor"))
+    except Exception:  # noqa: BLE001  (a GPU pickle loaded without that GPU)
+        t = t.to(default_device())
+    return Tensor(t, stop_gradient=not requires_grad)
 
 
 _new = object.__new__

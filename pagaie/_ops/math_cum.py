@@ -2,6 +2,9 @@
 (diff, trapezoid), renorm and reduce_as."""
 from __future__ import annotations
 
+import math
+import numbers
+
 import torch
 
 from pagaie._core.registry import defop
@@ -15,13 +18,22 @@ __all__ = ["cumsum", "cumsum_", "cumprod", "cumprod_", "cummax", "cummin", "logc
 _SMALL_INTS = (torch.int32, torch.int16, torch.int8, torch.uint8)
 
 
-def _cum_axis(x, axis, api, error=IndexError):
+def _cum_axis(x, axis, api, error=IndexError, lenient=False):
     """Flatten for ``axis=None`` (0-D inputs become 1-D); otherwise check the axis
-    (a 0-D input accepts -1 and 0 and stays 0-D)."""
+    (a 0-D input accepts -1 and 0 and stays 0-D). ``lenient`` (cumsum) takes any real number
+    and truncates it, as Paddle's cumsum does (``axis=1.0``); the others take integers only."""
     if axis is None:
         return x.reshape(-1), 0
     if type(axis) is not int:
-        axis = int(axis.item()) if isinstance(axis, _T) else axis
+        if isinstance(axis, _T):
+            axis = int(axis.item())
+        elif isinstance(axis, numbers.Integral) and (lenient or not isinstance(axis, bool)):
+            axis = int(axis)
+        elif lenient and isinstance(axis, numbers.Real) and math.isfinite(axis):
+            axis = int(axis)
+        elif not (lenient and isinstance(axis, numbers.Real)):  # (a NaN axis is out of range)
+            raise TypeError(f"paddle.{api}: 'axis' must be an int, but received "
+                            f"{type(axis).__name__} {axis!r}")
     if x.dim() == 0:
         if axis not in (-1, 0):
             raise ValueError(f"paddle.{api}: 'axis' must be -1 or 0 for a 0-D input, but got {axis}")
@@ -76,7 +88,7 @@ def cumsum(x, axis=None, dtype=None, name=None, *, out=None):
     if dtype is not None:
         x = x.to(torch_dtype(dtype, "cumsum"))
     _check_not_bool(x, "cumsum")
-    x, axis = _cum_axis(x, axis, "cumsum")
+    x, axis = _cum_axis(x, axis, "cumsum", lenient=True)
     small = dtype is None and x.dtype in _SMALL_INTS  # an explicit dtype is kept, as in Paddle
     r = torch.cumsum(x, axis, dtype=torch.int64 if small else x.dtype)
     return r if out is None else write_out(out, r)
@@ -157,8 +169,11 @@ def logcumsumexp(x, axis=None, dtype=None, name=None):
     """
     if dtype is not None:
         x = x.to(torch_dtype(dtype, "logcumsumexp"))
-    if x.dtype is torch.bool:
-        raise RuntimeError("paddle.logcumsumexp: bool tensors are not supported")
+    if x.dtype is torch.bool or x.is_complex():
+        # Paddle has no kernel for these (RuntimeError); a real result would drop the
+        # imaginary part.
+        raise RuntimeError(f"paddle.logcumsumexp: {str(x.dtype)[6:]} tensors are not supported; "
+                           "'x' must be a float or integer tensor")
     if not x.is_floating_point():  # integers are computed in the default float dtype
         x = x.to(torch.get_default_dtype())
     x, axis = _cum_axis(x, axis, "logcumsumexp")
