@@ -48,3 +48,4 @@ _sys.modules.setdefault("pagaie.ops", ops)
 _sys.modules.setdefault("pagaie.hub", hub)  # noqa: F821
 # Paddle's integer dtype aliases; set last, as they shadow the builtins in this module
 globals().update({"int": int32, "long": int64, "short": int16})  # noqa: F821
+from pagaie import _module_paths  # noqa: E402,F401  (Paddle module paths: import paddle.nn.functional.activation)

@@ -1,6 +1,8 @@
 """Masked flash-attention variants of ``paddle.nn.functional``: ``flashmask_attention``
 (a column-wise sparse mask given by start/end row indices) and ``flash_attention_v3_varlen``
-(variable-length sequences packed without padding).
+(variable-length sequences packed without padding); and the ops that Paddle keeps in
+``paddle.nn.functional.flash_attention`` only (``flash_attention``, ``flash_attn_unpadded``,
+``calc_reduced_attention_scores``: not in ``__all__``, exported by that module).
 
 Paddle runs these only on recent NVIDIA GPUs; here they are the same math spelled out with
 an explicit boolean mask, so they work on every device (and give the reference values the
@@ -12,7 +14,7 @@ import torch
 
 from pagaie._core.registry import defop
 from pagaie._ops._random_mask import keep_mask
-from pagaie._ops.nn_attention import _repeat_kv
+from pagaie._ops.nn_attention import _drop_weights, _repeat_kv, _weights, attention_bhsd
 
 __all__ = ["flashmask_attention", "flash_attention_v3_varlen"]
 
@@ -262,3 +264,163 @@ def flash_attention_v3_varlen(query, key, value, cu_seqlens_q, cu_seqlens_k, max
         out[cq[i]:cq[i] + lq] = o.squeeze(0).transpose(0, 1)
         lse[:, cq[i]:cq[i] + lq] = l.squeeze(0)
     return out, lse
+
+
+def _check_qkv(api, query, key, value, rank):
+    """Paddle's checks of an attention op's tensors; integer tensors compute in float32 (as
+    Paddle's ``query * scale`` promotes them)."""
+    api = f"paddle.nn.functional.flash_attention.{api}"
+    ts = []
+    for what, t in (("query", query), ("key", key), ("value", value)):
+        if t.dim() != rank:
+            raise ValueError(f"{api}: '{what}' must be {rank}-D, but received shape {list(t.shape)}")
+        if t.dtype == torch.bool or t.is_complex():
+            raise TypeError(f"{api}: '{what}' must be a floating point (or integer) tensor, but "
+                            f"received {str(t.dtype).replace('torch.', '')}")
+        ts.append(t if t.is_floating_point() else t.to(torch.float32))
+    query, key, value = ts
+    if not (query.dtype == key.dtype == value.dtype):
+        names = ", ".join(str(t.dtype).replace("torch.", "") for t in ts)
+        raise ValueError(f"{api}: query, key and value must have the same dtype, but received {names}")
+    if query.shape[-1] != key.shape[-1] or key.shape[-3] != value.shape[-3]:
+        raise ValueError(f"{api}: query and key must have the same head_dim and key and value the same "
+                         f"sequence length, but received shapes {list(query.shape)}, {list(key.shape)} "
+                         f"and {list(value.shape)}")
+    hq, hk = query.shape[-2], key.shape[-2]
+    if hk != value.shape[-2] or (hk and hq % hk):
+        raise ValueError(f"{api}: the number of heads of query ({hq}) must be a multiple of those of "
+                         f"key ({hk}), equal to those of value ({value.shape[-2]})")
+    return query, key, value
+
+
+@defop(amp="white", method=False)
+def flash_attention(query, key, value, dropout=0.0, causal=False, return_softmax=False, *,
+                    fixed_seed_offset=None, rng_name="", training=True, name=None, softmax_scale=None):
+    """Attention ``softmax(Q K^T * scale) V`` per head, in Paddle's ``[batch, seq, heads, dim]``.
+
+    Args:
+        query (Tensor): ``[batch, seq_q, heads, dim]``.
+        key (Tensor): ``[batch, seq_k, kv_heads, dim]`` (``heads`` a multiple of ``kv_heads``).
+        value (Tensor): ``[batch, seq_k, kv_heads, dim]``.
+        dropout (float): dropout on the attention weights (training only).
+        causal (bool): hide the keys after each query (top-left aligned).
+        return_softmax (bool): also return the attention weights ``[batch, heads, seq_q, seq_k]``
+            (after dropout on the CPU, as Paddle's CPU path).
+        fixed_seed_offset, rng_name: unused (the global generator drives dropout).
+        training (bool): apply dropout.
+        name (str, optional): unused.
+        softmax_scale (float, optional): ``1/sqrt(dim)`` when None.
+
+    Returns:
+        tuple: ``(out [batch, seq_q, heads, dim], softmax or None)``.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> from pagaie.nn.functional.flash_attention import flash_attention
+        >>> q = paddle.rand([1, 6, 2, 8])
+        >>> out, _ = flash_attention(q, q, q, causal=True)
+        >>> out.shape
+        paddle.Size([1, 6, 2, 8])
+    """
+    query, key, value = _check_qkv("flash_attention", query, key, value, 4)
+    q, k, v = query.transpose(1, 2), key.transpose(1, 2), value.transpose(1, 2)
+    k, v = _repeat_kv(k, q.shape[1]), _repeat_kv(v, q.shape[1])
+    d = q.shape[-1]
+    scale = softmax_scale if softmax_scale else (d ** -0.5 if d else 1.0)
+    p = float(dropout) if training else 0.0
+    if return_softmax:
+        w = _weights(q, k, None, causal, scale)
+        wd = _drop_weights(w, p) if p else w
+        # Paddle's CPU attention returns the weights after dropout, its GPU kernel before
+        return torch.matmul(wd, v).transpose(1, 2), (w if w.is_cuda else wd)
+    return attention_bhsd(q, k, v, None, p, bool(causal), scale).transpose(1, 2), None
+
+
+@defop(amp="white", method=False)
+def flash_attn_unpadded(query, key, value, cu_seqlens_q, cu_seqlens_k, max_seqlen_q, max_seqlen_k, scale,
+                        dropout=0.0, causal=False, return_softmax=False, fixed_seed_offset=None,
+                        rng_name="", training=True, name=None):
+    """Attention over variable-length sequences packed back to back: sequence ``i`` holds
+    query rows ``cu_seqlens_q[i]:cu_seqlens_q[i+1]`` and key rows
+    ``cu_seqlens_k[i]:cu_seqlens_k[i+1]``, and attends only to itself.
+
+    Args:
+        query (Tensor): ``[total_q, heads, dim]``.
+        key, value (Tensor): ``[total_k, kv_heads, dim]``.
+        cu_seqlens_q, cu_seqlens_k (Tensor): int32 ``[batch + 1]`` cumulative lengths.
+        max_seqlen_q, max_seqlen_k (int): the longest sequences (sizing hints).
+        scale (float): multiplier of ``q k^T``.
+        dropout (float): dropout on the attention weights (training only).
+        causal (bool): causal mask, aligned at the sequence ends.
+        return_softmax (bool): not supported (raises NotImplementedError).
+        fixed_seed_offset, rng_name: unused.
+        training (bool): apply dropout.
+        name (str, optional): unused.
+
+    Returns:
+        tuple: ``(out [total_q, heads, dim], None)``; rows outside every sequence are zeros.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> from pagaie.nn.functional.flash_attention import flash_attn_unpadded
+        >>> q = paddle.rand([7, 2, 8])
+        >>> cu = paddle.to_tensor([0, 3, 7], dtype='int32')
+        >>> out, _ = flash_attn_unpadded(q, q, q, cu, cu, 4, 4, 0.35, causal=True)
+        >>> out.shape
+        paddle.Size([7, 2, 8])
+    """
+    if return_softmax:
+        raise NotImplementedError("paddle.nn.functional.flash_attention.flash_attn_unpadded: "
+                                  "return_softmax=True is not supported")
+    query, key, value = _check_qkv("flash_attn_unpadded", query, key, value, 3)
+    cq, ck = cu_seqlens_q.tolist(), cu_seqlens_k.tolist()
+    if len(cq) != len(ck):
+        raise ValueError("paddle.nn.functional.flash_attention.flash_attn_unpadded: cu_seqlens_q and "
+                         f"cu_seqlens_k must have the same length, but received {len(cq)} and {len(ck)}")
+    hq = query.shape[1]
+    out = torch.zeros(query.shape[:2] + value.shape[2:], dtype=query.dtype, device=query.device)
+    p = float(dropout) if training else 0.0
+    for i in range(len(cq) - 1):
+        lq, lk = cq[i + 1] - cq[i], ck[i + 1] - ck[i]
+        if lq <= 0:
+            continue
+        qi = query[cq[i]:cq[i + 1]].transpose(0, 1).unsqueeze(0)
+        ki = _repeat_kv(key[ck[i]:ck[i + 1]].transpose(0, 1).unsqueeze(0), hq)
+        vi = _repeat_kv(value[ck[i]:ck[i + 1]].transpose(0, 1).unsqueeze(0), hq)
+        mask = torch.ones(lq, lk, dtype=torch.bool, device=query.device).tril(lk - lq) if causal else None
+        out[cq[i]:cq[i + 1]] = attention_bhsd(qi, ki, vi, mask, p, False, scale).squeeze(0).transpose(0, 1)
+    return out, None
+
+
+@defop(method=False, differentiable=False)
+def calc_reduced_attention_scores(query, key, softmax_lse):
+    """The attention weights ``softmax(Q K^T / sqrt(d))`` summed over the query rows, from the
+    row log-sum-exps ``softmax_lse`` of a previous attention call (inference only).
+
+    Args:
+        query (Tensor): ``[batch, seq_q, heads, dim]``.
+        key (Tensor): ``[batch, seq_k, heads, dim]``.
+        softmax_lse (Tensor): float32 ``[batch, heads, >= seq_q]`` (extra columns are ignored).
+
+    Returns:
+        Tensor: float32 ``[batch, heads, 1, seq_k]``.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> from pagaie.nn.functional.flash_attention import (calc_reduced_attention_scores,
+        ...                                                   flashmask_attention)
+        >>> q = paddle.rand([1, 4, 2, 8])
+        >>> out, lse = flashmask_attention(q, q, q, return_softmax_lse=True)
+        >>> s = calc_reduced_attention_scores(q, q, lse)
+        >>> s.shape, round(float(s.sum()), 3)   # each of the 2 x 4 query rows sums to 1
+        (paddle.Size([1, 2, 1, 4]), 8.0)
+    """
+    assert not (query.requires_grad or key.requires_grad), \
+        "calc_reduced_attention_scores() is for inference only."
+    query, key, _ = _check_qkv("calc_reduced_attention_scores", query, key, key, 4)
+    q, k = query.transpose(1, 2).float(), key.transpose(1, 2).float()
+    k = _repeat_kv(k, q.shape[1])
+    d = q.shape[-1]
+    scores = torch.matmul(q, k.transpose(-1, -2)) * (d ** -0.5 if d else 1.0)
+    lse = softmax_lse.float()[..., :q.shape[2]].unsqueeze(-1)
+    return torch.exp(scores - lse).sum(-2, keepdim=True)
