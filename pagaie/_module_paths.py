@@ -31,19 +31,6 @@ from typing import Any, Sequence
 __all__ = ["ModulePathFinder", "install", "uninstall"]
 
 _ROOT = "pagaie"
-# The table's packages (parents of other table modules). Where pagaie's module of one of these
-# names is a plain module, it gets an empty ``__path__`` so that its table children import.
-_PACKAGES = frozenset("""
-    amp autograd base base.dygraph compat compat.nn device distributed distributed.auto_parallel
-    distributed.auto_parallel.intermediate distributed.communication distributed.fleet
-    distributed.fleet.base distributed.fleet.data_generator distributed.fleet.dataset
-    distributed.fleet.meta_optimizers distributed.fleet.meta_optimizers.dygraph_optimizer
-    distributed.fleet.meta_parallel distributed.fleet.meta_parallel.sharding
-    distributed.flex_checkpoint distributed.flex_checkpoint.dcp distribution framework hapi
-    incubate incubate.jit incubate.nn incubate.optimizer incubate.tensor inference io
-    io.dataloader jit jit.dy2static metric nn nn.functional nn.initializer nn.layer nn.utils
-    optimizer profiler quantization sparse static static.nn tensor text text.datasets utils
-    vision vision.datasets vision.models vision.transforms""".split())
 _tables: tuple[dict[str, dict[str, str]], set[str]] | None = None
 
 
@@ -159,10 +146,6 @@ def install() -> None:
     """
     if _finder not in sys.meta_path:
         sys.meta_path.append(_finder)
-    for sub in _PACKAGES:
-        module = sys.modules.get(f"{_ROOT}.{sub}")
-        if module is not None and not hasattr(module, "__path__"):
-            module.__path__ = []
 
 
 def uninstall() -> None:

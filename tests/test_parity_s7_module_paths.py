@@ -65,8 +65,15 @@ def _resolve(path):
     return obj
 
 
-def test_packages_constant_matches_table():
-    assert _module_paths._load_tables()[1] == _module_paths._PACKAGES
+def test_real_modules_with_table_children_are_packages():
+    """Python imports a child only under a package: every real pagaie module that has table
+    submodules must be one."""
+    import importlib.util
+    for pkg in _module_paths._load_tables()[1]:
+        spec = importlib.util.find_spec(f"pagaie.{pkg}")
+        if spec is not None and spec.loader is not None and \
+                type(spec.loader).__name__ != "_TableLoader":
+            assert spec.submodule_search_locations is not None, pkg
 
 
 def test_every_table_module_imports_and_resolves():
