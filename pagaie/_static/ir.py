@@ -22,7 +22,8 @@ from pagaie._core import dtype as _dt
 from pagaie._core.registry import REGISTRY
 from pagaie._core.tensor import Size, Tensor, VarType
 
-__all__ = ["UNKNOWN", "UNKNOWN_ALT", "Value", "Operator", "Block", "Program", "FORMAT_VERSION"]
+__all__ = ["UNKNOWN", "UNKNOWN_ALT", "Value", "Operator", "Block", "Program", "FORMAT_VERSION",
+           "ATTR_CODECS"]
 
 # The placeholder size of unknown (-1) dimensions inside meta tensors: a prime far
 # from any real size, so dimensions derived from it are recognisable. The recorder runs an
@@ -315,9 +316,17 @@ class Value(Tensor):
                 "is_data": self.is_data}
 
 
+# Attribute objects that a subsystem serialises itself (the startup program's initializers):
+# tag -> (class, to_json(obj) -> JSON-able, from_json(data) -> obj).
+ATTR_CODECS: dict[str, tuple[type, Any, Any]] = {}
+
+
 def _encode(v: Any) -> Any:
     if isinstance(v, Value):
         return {"$var": v.name}
+    for tag, (cls, enc, _) in ATTR_CODECS.items():
+        if isinstance(v, cls):
+            return {"$obj": [tag, enc(v)]}
     if isinstance(v, _dt.DType):
         return {"$dtype": v.name}
     if isinstance(v, torch.dtype):
@@ -361,6 +370,11 @@ def _decode(v: Any, block: "Block") -> Any:
             return slice(*(_decode(e, block) for e in v["$slice"]))
         if "$ellipsis" in v:
             return Ellipsis
+        if "$obj" in v:
+            tag, data = v["$obj"]
+            if tag not in ATTR_CODECS:
+                raise ValueError(f"paddle.static: the program holds an attribute of unknown kind {tag!r}")
+            return ATTR_CODECS[tag][2](data)
     return v
 
 

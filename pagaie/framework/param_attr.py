@@ -55,6 +55,8 @@ class ParamAttr:
             return ParamAttr()
         if isinstance(arg, (list, tuple)):
             return [ParamAttr._to_attr(a) for a in arg]
+        if isinstance(arg, WeightNormParamAttr):
+            _check_weight_norm_mode()
         if isinstance(arg, ParamAttr):
             return arg
         if isinstance(arg, str):
@@ -80,9 +82,24 @@ class ParamAttr:
                 f"learning_rate={self.learning_rate}, trainable={self.trainable})")
 
 
+def _check_weight_norm_mode() -> None:
+    """Paddle 3's static programs (PIR) cannot create a weight-normalised parameter: every
+    layer given a ``WeightNormParamAttr`` while a program is being built raises TypeError."""
+    from pagaie.static.framework import in_static_mode
+    if in_static_mode():
+        raise TypeError("paddle.static.WeightNormParamAttr: a weight-normalised parameter can not "
+                        "be created in a static (PIR) program, whose initializers take a Value, "
+                        "not the Parameter this attribute asks for; use paddle.nn.utils.weight_norm "
+                        "on a layer in dynamic mode")
+
+
 class WeightNormParamAttr(ParamAttr):
-    """A ParamAttr asking for weight normalisation over ``dim`` (use
-    :func:`paddle.nn.utils.weight_norm` in dynamic graphs).
+    """A ParamAttr asking for weight normalisation over ``dim``.
+
+    As in Paddle 3.3, using it while a static program is being built raises TypeError; in
+    dynamic mode pagaie creates a plain parameter with its other attributes (Paddle's own
+    dynamic path fails there), so use :func:`paddle.nn.utils.weight_norm` for the
+    normalisation itself.
 
     Args:
         dim (int, optional): the dimension kept when computing the norm; None normalises

@@ -30,3 +30,4 @@ __all__ = ["append_backward", "gradients", "Executor", "global_scope", "scope_gu
            "set_ipu_shard", "ctr_metric_bundle", "Scope"]
 __paddle_toplevel__ = ["enable_static", "disable_static", "in_dynamic_mode"]
 from pagaie.static import amp  # noqa: F401,E402
+from pagaie.static import startup as _startup  # noqa: F401,E402  (the startup-program hook)

@@ -105,7 +105,20 @@ def default_main_program() -> Program:
 
 
 def default_startup_program() -> Program:
-    """The startup program (parameters are initialised when created, so it holds no ops)."""
+    """The startup program: a parameter created while a static program is built is filled
+    when this program runs (one ``pagaie.init_param`` op each, see :mod:`pagaie.static.startup`).
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> paddle.enable_static()
+        >>> main, startup = paddle.static.Program(), paddle.static.Program()
+        >>> startup.random_seed = 33
+        >>> with paddle.static.program_guard(main, startup):
+        ...     fc = paddle.nn.Linear(2, 2)
+        >>> [op.type for op in startup.global_block().ops]
+        ['pagaie.init_param', 'pagaie.init_param']
+        >>> paddle.disable_static()
+    """
     return _S.startup
 
 

@@ -39,7 +39,6 @@ CASES = {
     "spectral_norm": ([X2], lambda w: snn.spectral_norm(w, dim=1, power_iters=3)),
     "bilinear_tensor_product": ([X2, X2[:, :3]], lambda a, b: snn.bilinear_tensor_product(a, b, 3)),
     "row_conv": ([X3], lambda x: snn.row_conv(x, 2)),
-    "fc_weight_norm": ([X2], lambda x: snn.fc(x, 3, weight_attr=pagaie.static.WeightNormParamAttr(dim=1))),
 }
 
 

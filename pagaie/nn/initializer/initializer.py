@@ -25,6 +25,10 @@ __all__ = ["Initializer", "Constant", "Normal", "TruncatedNormal", "Uniform", "X
 
 _LOW = (torch.float16, torch.bfloat16)
 
+# Set by pagaie.static.startup: ``[hook]``, ``hook(initializer, param, block)`` returning True
+# when it recorded the fill into the startup program of a static program being built.
+_DEFER: list[Callable[[Any, Any, Any], bool]] = []
+
 
 class Initializer:
     """Base class: ``init(param)`` fills ``param`` in place and returns None.
@@ -41,12 +45,26 @@ class Initializer:
     """
 
     def __call__(self, param: Any, block: Any = None) -> None:
+        # While a static program is being built, a new parameter is filled when the startup
+        # program runs, as in Paddle (see pagaie.static.startup).
+        if _DEFER and _DEFER[0](self, param, block):
+            return None
+        self._fill_param(param)
+        return None
+
+    def _fill_param(self, param: Any) -> None:
+        """Fill ``param`` (a Tensor) now."""
         with torch.no_grad():
             out = self._fill(param._t)
         if out is not None:  # an initializer that changes the shape (Assign)
             requires = param._t.requires_grad
             param._t = out.detach().requires_grad_(requires)
-        return None
+
+    def _take_program_seed(self, seed: int) -> None:
+        """Paddle's random initializers adopt the program's ``random_seed`` when their own
+        seed is 0, and keep it (the instance is changed: a shared one stays seeded)."""
+        if getattr(self, "_seed", None) == 0:
+            self._seed = int(seed)
 
     def forward(self, param: Any, block: Any = None) -> None:
         return self(param, block)

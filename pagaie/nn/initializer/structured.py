@@ -34,6 +34,9 @@ class Orthogonal(Initializer):
     def __init__(self, gain: float = 1.0, name: str | None = None) -> None:
         self._gain = gain
 
+    def _take_program_seed(self, seed: int) -> None:
+        self._seed = int(seed)   # Paddle's Orthogonal always takes the program's seed
+
     def _fill(self, t: torch.Tensor) -> None:
         if t.dim() < 2:
             raise AssertionError("paddle.nn.initializer.Orthogonal: only tensors with 2 or more "

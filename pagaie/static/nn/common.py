@@ -76,27 +76,9 @@ def _dtype_of(x: Any) -> str:
 
 
 def _weight(shape: list, attr: Any, dtype: str, default_init: Any, prefix: str) -> Any:
-    """A weight parameter; with a ``WeightNormParamAttr``, ``g * v / ||v||`` from two
-    parameters ``<name>_g`` and ``<name>_v`` (norm over every axis but ``attr.dim``)."""
-    from pagaie.framework.param_attr import ParamAttr, WeightNormParamAttr
-    if not isinstance(attr, WeightNormParamAttr):
-        return make_parameter(shape, attr, dtype, False, default_init, prefix)
-    import pagaie as paddle
-    import torch
-    from pagaie._core.registry import suspended
-    from pagaie.nn.initializer import Assign
-    base = attr.name or unique_name.generate(f"{prefix}.w")
-    common = dict(learning_rate=attr.learning_rate, regularizer=attr.regularizer,
-                  trainable=attr.trainable, need_clip=attr.need_clip)
-    v = make_parameter(shape, ParamAttr(name=base + "_v", initializer=attr.initializer, **common),
-                       dtype, False, default_init, prefix)
-    dim = attr.dim
-    axes = [i for i in range(len(shape)) if dim is None or i != (dim % len(shape))]
-    with suspended():
-        norm0 = torch.linalg.vector_norm(v._t.detach(), dim=axes, keepdim=True)
-    g = make_parameter(list(norm0.shape), ParamAttr(name=base + "_g", initializer=Assign(norm0.cpu().numpy()),
-                                                    **common), dtype, False, None, prefix)
-    return g * v / paddle.sqrt(paddle.sum(v * v, axis=axes, keepdim=True))
+    """A weight parameter. A ``WeightNormParamAttr`` is refused while a program is being built
+    (see :meth:`pagaie.framework.param_attr.ParamAttr._to_attr`), as in Paddle 3."""
+    return make_parameter(shape, attr, dtype, False, default_init, prefix)
 
 
 def fc(x: Any, size: int, num_flatten_dims: int = 1, weight_attr: Any = None, bias_attr: Any = None,
