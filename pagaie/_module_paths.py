@@ -11,8 +11,10 @@ the same modules answer ``import paddle.<path>``.
 
 Real modules always win: the finder runs after the normal path finders, and it never
 replaces a non-module attribute of the parent package (``paddle.onnx.export`` stays the
-function). The table is read only when such an import happens, so importing pagaie costs
-nothing here.
+function). pagaie's own modules at a table path (``pagaie.framework``,
+``pagaie.io.dataloader``) get the table's names they lack through a module ``__getattr__``
+(``from paddle.framework import seed``), so the table is read when pagaie is imported
+(a few milliseconds).
 
     >>> import pagaie
     >>> from pagaie.nn.initializer.xavier import XavierUniform
@@ -146,6 +148,29 @@ def install() -> None:
     """
     if _finder not in sys.meta_path:
         sys.meta_path.append(_finder)
+    _complete_real_modules()
+
+
+def _complete_real_modules() -> None:
+    """pagaie's own modules at a table path (``pagaie.framework``, ``pagaie.io.dataloader``...)
+    get the table's names they lack through a module ``__getattr__``, consulted after theirs."""
+    for sub, names in _load_tables()[0].items():
+        module = sys.modules.get(f"{_ROOT}.{sub}")
+        if module is None or isinstance(getattr(module.__spec__, "loader", None), _TableLoader) \
+                or getattr(module, "__getattr__", None) is not None and \
+                getattr(module.__getattr__, "_table", False):
+            continue
+        fallback = _module_getattr(module, names, sub)
+        own = module.__dict__.get("__getattr__")
+        if own is not None:
+            def chained(name: str, own=own, fallback=fallback) -> Any:
+                try:
+                    return own(name)
+                except AttributeError:
+                    return fallback(name)
+            fallback = chained
+        fallback._table = True
+        module.__getattr__ = fallback
 
 
 def uninstall() -> None:
