@@ -39,6 +39,7 @@ globals().update({"half": _dt.float16, "double": _dt.float64})
 globals()["float"] = _dt.float32
 __paddle_toplevel__ += ["half", "float", "double"]
 from pagaie.framework.async_save import async_save, clear_async_save_task_queue  # noqa: E402,F401
+from pagaie.framework import random  # noqa: E402,F401  (paddle.framework.random)
 __paddle_toplevel__ += ["async_save", "clear_async_save_task_queue"]
 
 e: float = math.e

@@ -300,3 +300,19 @@ def test_startup_program_json_round_trip_keeps_initializers():
     assert [type(i).__name__ for i in inits] == ["XavierUniform", "Constant", "Assign"]
     assert inits[0]._seed == 7
     np.testing.assert_array_equal(inits[2]._value, np.eye(2, dtype="float32"))
+
+
+def test_manual_program_seed_as_paddle():
+    """paddle.framework.random._manual_program_seed, used by Paddle's own unit tests."""
+    P = paddle_ref()
+    seen = []
+    for fw in (P, pagaie):
+        from importlib import import_module
+        mod = import_module(f"{fw.__name__}.framework.random")
+        mod._manual_program_seed(11)
+        try:
+            seen.append((fw.static.default_main_program().random_seed,
+                         fw.static.default_startup_program().random_seed, fw.static.Program().random_seed))
+        finally:
+            mod._manual_program_seed(0)
+    assert seen[0] == seen[1] == (11, 11, 11)
