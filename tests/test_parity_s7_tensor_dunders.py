@@ -339,3 +339,20 @@ def test_logcumsumexp_complex_raises_like_paddle(dtype):
     exc = same_exception(lambda fw: fw.logcumsumexp(_t(fw, [1 + 1j, 2 - 1j], dtype)))
     assert "paddle.logcumsumexp" in str(exc)
     same_exception(lambda fw: fw.logcumsumexp(_t(fw, [1.0, 2.0]), dtype=dtype))
+
+
+@pytest.mark.parametrize("other", [np.ones((2, 2)), np.ones((2, 2), dtype="int64"), 2.0,
+                                   [[1.0, 1.0], [1.0, 1.0]]], ids=["f64", "i64", "float", "list"])
+@pytest.mark.parametrize("reflected", [False, True])
+def test_matmul_operator_operands(other, reflected):
+    """``@`` takes a numpy array or a number as a tensor of the other side's dtype; lists raise."""
+    def call(fw):
+        t = fw.ones([2, 2])
+        return (other @ t) if reflected else (t @ other)
+    if isinstance(other, list) or (isinstance(other, float) and not reflected):
+        same_exception(call)
+        return
+    if isinstance(other, float):
+        pytest.skip("number @ tensor: Paddle calls the number's own operator")
+    ours, theirs = both(call)
+    assert_same(ours, theirs)

@@ -327,7 +327,7 @@ def translate_error(api: str, exc: BaseException, args: tuple, kwargs: dict) -> 
 # Parameters that must hold a Tensor: Paddle's argument parser rejects anything else with
 # ValueError "(InvalidArgument) op(): argument 'x' (position 0) must be Tensor, but got list".
 _TENSOR_PARAMS = frozenset({"x", "y", "input", "other", "label", "index", "condition", "mask",
-                            "updates", "indices", "arr"})
+                            "updates", "indices", "arr", "logit"})
 # Tensor parameters that some ops also let take a number or a list (lerp's ``weight``, a
 # scalar ``value``), optional ones included: blamed only for what none of them accepts there
 # (a string, a numpy array, a list without Tensors; None where the argument is required).

@@ -1,10 +1,11 @@
 """Products and contractions: matmul and its relatives, einsum, distances, trace."""
 from __future__ import annotations
 
+import numpy as np
 import torch
 
 from pagaie._core.registry import defop
-from pagaie._core.tensor import Tensor
+from pagaie._core.tensor import Tensor, wrap
 from pagaie._ops._helpers import int_list, norm_axis, write_out
 
 __all__ = ["matmul", "mm", "bmm", "mv", "dot", "einsum", "addmm", "addmm_", "baddbmm", "baddbmm_",
@@ -55,8 +56,20 @@ def matmul(x, y, transpose_x=False, transpose_y=False, name=None, *, out=None):
     return write_out(out, torch.matmul(x, y))
 
 
-Tensor.__matmul__ = matmul
-Tensor.__rmatmul__ = lambda self, other: matmul(other, self)
+def _matmul_operand(self: Tensor, other, op: str):
+    """The other operand of ``@`` as Paddle takes it: a numpy array or a Python number becomes
+    a tensor of ``self``'s dtype (a number as shape [1]); other non-tensors raise TypeError."""
+    if isinstance(other, Tensor):
+        return other
+    if isinstance(other, np.ndarray) or type(other) in (int, float, bool):
+        t = torch.as_tensor(np.array(other))
+        return wrap((t if isinstance(other, np.ndarray) else t.reshape(1)).to(self._t.dtype))
+    raise TypeError(f"paddle.Tensor.{op}: argument (position 1) must be int, float, bool or Tensor, "
+                    f"but got {type(other).__name__}")
+
+
+Tensor.__matmul__ = lambda self, other: matmul(self, _matmul_operand(self, other, "__matmul__"))
+Tensor.__rmatmul__ = lambda self, other: matmul(_matmul_operand(self, other, "__rmatmul__"), self)
 
 
 def _promote(x, y, api):
