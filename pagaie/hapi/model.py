@@ -3,13 +3,21 @@
 The loop runs eagerly: each batch goes through ``train_batch`` / ``eval_batch`` /
 ``predict_batch``; callbacks (``pagaie.hapi.callbacks``) do the printing, checkpointing and
 learning-rate stepping. Checkpoints are Paddle's own ``.pdparams`` / ``.pdopt`` files.
+
+A Model created in static mode (Paddle's static-graph adapter) runs the same eager loop: a
+pagaie Layer built in static mode holds real parameters, so each public method switches
+static recording off while it runs (:func:`_eager`) and gives Paddle's numbers; only the
+files differ where Paddle's static adapter writes another layout (``.pdopt`` always, with
+numpy values and the ``learning_rate_0`` variable).
 """
 from __future__ import annotations
 
+import functools
 import inspect
 import os
 import warnings
-from typing import Any, Sequence
+from contextlib import contextmanager
+from typing import Any, Callable, Iterator, Sequence
 
 import numpy as np
 
@@ -25,6 +33,38 @@ _AMP_SCALER_KEYS = frozenset({"init_loss_scaling", "incr_ratio", "decr_ratio", "
                               "decr_every_n_nan_or_inf", "use_dynamic_loss_scaling",
                               "use_fp16_guard"})
 _AMP_LIST_KEYS = ("custom_white_list", "custom_black_list", "custom_black_varnames")
+
+
+@contextmanager
+def _eager() -> Iterator[None]:
+    """Switch static recording off for the block (a no-op in dynamic mode). Unlike
+    ``paddle.base.dygraph.guard`` it keeps the unique-name counters, so the optimizer's
+    accumulators get the names Paddle's static adapter gives them."""
+    from pagaie._core.registry import pop_handler, push_handler
+    from pagaie.static import framework as fw
+    state = fw._S
+    if not state.enabled:
+        yield
+        return
+    state.enabled = False
+    recorder = state.recorder
+    if recorder is not None:
+        pop_handler(recorder.handler)
+    try:
+        yield
+    finally:
+        state.enabled = True
+        if recorder is not None:
+            push_handler(recorder.handler)
+
+
+def _eagerly(method: Callable) -> Callable:
+    """Run a Model method under :func:`_eager`."""
+    @functools.wraps(method)
+    def wrapper(self: Any, *args: Any, **kwargs: Any) -> Any:
+        with _eager():
+            return method(self, *args, **kwargs)
+    return wrapper
 
 
 def _to_list(value: Any) -> list | None:
@@ -116,9 +156,9 @@ class Model:
     """
 
     def __init__(self, network: Any, inputs: Any = None, labels: Any = None) -> None:
-        if not paddle.in_dynamic_mode():
-            raise NotImplementedError("paddle.Model: only dynamic-graph (eager) mode is supported; "
-                                      "call paddle.disable_static() before creating the Model")
+        self._static_graph = not paddle.in_dynamic_mode()
+        if self._static_graph and not isinstance(inputs, (list, tuple, dict, Input)):
+            raise TypeError("'inputs' must be list or tuple or dict, and couldn't be None.")
         self.mode = "train"
         self.network = network
         self._inputs = None
@@ -152,6 +192,7 @@ class Model:
         if self._input_info is None:
             self._update_inputs()
 
+    @_eagerly
     def train_batch(self, inputs: Any, labels: Any = None, update: bool = True) -> Any:
         """Run one optimisation step on a batch.
 
@@ -198,6 +239,7 @@ class Model:
         loss_values = [_to_numpy(loss) for loss in losses]
         return (loss_values, metrics) if metrics else loss_values
 
+    @_eagerly
     def eval_batch(self, inputs: Any, labels: Any = None) -> Any:
         """Evaluate one batch (no gradients).
 
@@ -225,6 +267,7 @@ class Model:
             return [_to_numpy(loss) for loss in losses]
         return metrics
 
+    @_eagerly
     def predict_batch(self, inputs: Any) -> list[np.ndarray]:
         """Run the network on one batch (no gradients).
 
@@ -244,6 +287,7 @@ class Model:
         return [_to_numpy(o) for o in _to_list(outputs)]
 
     # ---- save / load ----------------------------------------------------------------
+    @_eagerly
     def save(self, path: str, training: bool = True) -> None:
         """Save the model.
 
@@ -258,6 +302,9 @@ class Model:
         if not training:
             self._save_inference_model(path)
             return
+        if self._static_graph:
+            self._static_save(path)
+            return
         paddle.save(self.network.state_dict(), path + ".pdparams")
         if self._optimizer is not None:
             state = self._optimizer.state_dict()
@@ -267,6 +314,28 @@ class Model:
             state = self._scaler.state_dict()
             if state:
                 paddle.save(state, path + ".pdscaler")
+
+    def _static_save(self, path: str) -> None:
+        """Save as Paddle's static-graph adapter does: pickled dicts of numpy arrays, the
+        parameters under their structured names, and the optimizer's persistable variables
+        (its accumulators, newest first, and a fixed learning rate as ``learning_rate_0``)."""
+        params = {k: _to_numpy(v) for k, v in self.network.state_dict().items()}
+        if params:
+            paddle.save(params, path + ".pdparams")
+        if self._optimizer is None:
+            return
+        accumulators = [(k, v) for k, v in self._optimizer.state_dict().items() if isinstance(v, Tensor)]
+        owner = {p.name: i for i, p in enumerate(self.network.parameters())}
+        rank = {k: i for i, (k, _) in enumerate(accumulators)}
+
+        def order(item: tuple) -> tuple:
+            name = item[0]
+            param = max((p for p in owner if name.startswith(p + "_")), key=len, default="")
+            return (-owner.get(param, -1), -rank[name])
+        state = {k: _to_numpy(v) for k, v in sorted(accumulators, key=order)}
+        if not isinstance(self._optimizer._learning_rate, paddle.optimizer.lr.LRScheduler):
+            state["learning_rate_0"] = np.array(self._optimizer.get_lr(), dtype="float32")
+        paddle.save(state, path + ".pdopt")
 
     def _save_inference_model(self, path: str) -> None:
         try:
@@ -288,6 +357,7 @@ class Model:
                           "initialization.")
         jit_save(self.network, path, input_spec=self._inputs)
 
+    @_eagerly
     def load(self, path: str, skip_mismatch: bool = False, reset_optimizer: bool = False) -> None:
         """Load parameters (and optimizer state) saved by :meth:`save`, pagaie's or Paddle's.
 
@@ -400,9 +470,9 @@ class Model:
             raise ValueError("Except for 'level', the keys of 'amp_configs' must be accepted by "
                              "mixed precision APIs, but " + str(tuple(unknown)) +
                              " could not be recognized.")
-        if "use_fp16_guard" in keys:
+        if "use_fp16_guard" in keys and not self._static_graph:
             raise ValueError("'use_fp16_guard' is supported in static graph mode only.")
-        self._amp_configs = {k: amp_configs[k] for k in keys}
+        self._amp_configs = {k: amp_configs[k] for k in keys - {"use_fp16_guard"}}
 
     def _check_pure_fp16(self) -> None:
         clip = getattr(self._optimizer, "_grad_clip", None)
@@ -411,6 +481,7 @@ class Model:
                 "Only ClipGradByNorm and ClipGradByGlobalNorm are supported in amp training with " \
                 "level=O2 currently."
 
+    @_eagerly
     def prepare(self, optimizer: Any = None, loss: Any = None, metrics: Any = None,
                 amp_configs: Any = None) -> None:
         """Set the optimizer, loss, metrics and mixed-precision mode.
@@ -444,6 +515,7 @@ class Model:
             self._scaler = None
 
     # ---- loops ----------------------------------------------------------------------
+    @_eagerly
     def fit(self, train_data: Any = None, eval_data: Any = None, batch_size: int | list = 1,
             epochs: int = 1, eval_freq: int = 1, log_freq: int = 10, save_dir: str | None = None,
             save_freq: int = 1, verbose: int = 2, drop_last: bool = False, shuffle: bool = True,
@@ -511,6 +583,7 @@ class Model:
         cbks.on_end("train", logs)
         self._test_dataloader = None
 
+    @_eagerly
     def evaluate(self, eval_data: Any, batch_size: int = 1, log_freq: int = 10, verbose: int = 2,
                  num_workers: int = 0, callbacks: Any = None,
                  num_iters: int | None = None) -> dict[str, Any]:
@@ -544,6 +617,7 @@ class Model:
         self._test_dataloader = None
         return {k: logs[k] for k in self._metrics_name()}
 
+    @_eagerly
     def predict(self, test_data: Any, batch_size: int = 1, num_workers: int = 0,
                 stack_outputs: bool = False, verbose: int = 1, callbacks: Any = None) -> list:
         """Run the network over a dataset.
@@ -615,6 +689,7 @@ class Model:
         return (logs, outputs) if mode == "predict" else logs
 
     # ---- introspection --------------------------------------------------------------
+    @_eagerly
     def summary(self, input_size: Any = None, dtype: Any = None) -> dict[str, int]:
         """Print the network's layer table (see ``paddle.summary``).
 
