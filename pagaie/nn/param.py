@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import copy
+import weakref
 from typing import Any
 
 import numpy as np
@@ -50,6 +51,21 @@ def make_parameter(shape: Any, attr: Any, dtype: Any, is_bias: bool, default_ini
                             "default_initializer to fit the parameter dtype!")
         init = Constant(0.0) if is_bias else XavierUniform()
     init = attr.initializer or init
+    shared, startup = _static_parameter(attr.name, shape, tdt)
+    if shared is not None:
+        # Paddle's static programs share a parameter by name (one scope variable). Its
+        # initializer runs again at startup: another startup program re-initialises it; a
+        # second one in the same startup program makes its draws and drops them.
+        if _STATIC_PARAMETERS[name][1] == id(startup):
+            init(Parameter(torch.empty(shape, dtype=tdt, device=shared._t.device),
+                           name=unique_name.generate(f"{name}@shared")))
+        else:
+            kept = shared._t.detach().clone()   # its values stay until that startup runs
+            init(shared)
+            with torch.no_grad():
+                shared._t.copy_(kept)
+            _STATIC_PARAMETERS[name] = (_STATIC_PARAMETERS[name][0], id(startup))
+        return shared
     if unique_name._parameter_name_used(name):
         raise ValueError(f"parameter name [{name}] have be been used. In dygraph mode, the name of "
                          "parameter can't be same.Please check the parameter attr value passed to "
@@ -59,7 +75,30 @@ def make_parameter(shape: Any, attr: Any, dtype: Any, is_bias: bool, default_ini
                   optimize_attr={"learning_rate": attr.learning_rate}, regularizer=attr.regularizer,
                   need_clip=attr.need_clip, do_model_average=attr.do_model_average)
     init(p)
+    from pagaie.static import framework as _fw
+    if _fw._S.enabled and attr.name:
+        _STATIC_PARAMETERS[name] = (weakref.ref(p), id(_fw.default_startup_program()))
     return p
+
+
+# Parameters named by their ParamAttr while static programs are built (Paddle's scope
+# variables, shared by name), with the startup program that last initialised each. Generated
+# names are left out: they meet again only across unique_name.guard blocks.
+_STATIC_PARAMETERS: dict[str, tuple[weakref.ref, int]] = {}
+
+
+def _static_parameter(name: str, shape: list, dtype: torch.dtype) -> tuple[Parameter | None, Any]:
+    """While a static program is being built: the live parameter of that name and shape
+    created by an earlier one (None if none; another shape makes a new variable), and the
+    current startup program."""
+    from pagaie.static import framework as _fw
+    if not name or not _fw._S.enabled:
+        return None, None
+    entry = _STATIC_PARAMETERS.get(name)
+    p = entry[0]() if entry is not None else None
+    if p is None or list(p._t.shape) != shape or p._t.dtype is not dtype:
+        return None, None
+    return p, _fw.default_startup_program()
 
 
 def create_parameter(shape: Any, dtype: Any, name: str | None = None, attr: Any = None,

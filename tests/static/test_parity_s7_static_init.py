@@ -316,3 +316,43 @@ def test_manual_program_seed_as_paddle():
         finally:
             mod._manual_program_seed(0)
     assert seen[0] == seen[1] == (11, 11, 11)
+
+
+SHARED_SCRIPT = """
+import numpy as np
+def run(paddle):
+    out = []
+    for shared in (True, False):
+        paddle.seed(3)
+        paddle.enable_static()
+        main, st = paddle.static.Program(), paddle.static.Program()
+        with paddle.static.program_guard(main, st):
+            x = paddle.static.data('x', [2, 3])
+            l1 = paddle.nn.Linear(3, 3, weight_attr=paddle.ParamAttr(name='sw' if shared else 'sw1'))
+            l2 = paddle.nn.Linear(3, 3, weight_attr=paddle.ParamAttr(name='sw' if shared else 'sw2'))
+            y = l2(l1(x))
+        exe = paddle.static.Executor()
+        exe.run(st)
+        out.append(exe.run(main, feed={'x': np.ones((2, 3), 'float32')}, fetch_list=[y])[0])
+        if shared:   # another program reuses the trained-by-name parameter
+            main2 = paddle.static.Program()
+            with paddle.static.program_guard(main2, paddle.static.Program()):
+                x = paddle.static.data('x', [2, 3])
+                z = paddle.nn.Linear(3, 3, weight_attr=paddle.ParamAttr(name='sw'), bias_attr=False)(x)
+            out.append(exe.run(main2, feed={'x': np.ones((2, 3), 'float32')}, fetch_list=[z])[0])
+        paddle.disable_static()
+        out.append(paddle.rand([2]).numpy())
+    return out
+"""
+
+
+def test_parameters_shared_by_name_across_layers_and_programs():
+    """A ParamAttr name used twice in static programs is one parameter (Paddle's scope variable);
+    its second initializer still draws at startup."""
+    P = paddle_ref()
+    ns = {}
+    exec(SHARED_SCRIPT, ns)
+    theirs = ns["run"](P)
+    ours = ns["run"](pagaie)
+    for a, b in zip(ours, theirs):
+        np.testing.assert_allclose(a, b, rtol=1e-6, atol=1e-7)
