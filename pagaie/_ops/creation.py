@@ -277,7 +277,33 @@ def _fill_dtype(value: Any, dtype: Any, api: str) -> torch.dtype:
     return _dt.default_float()
 
 
-def _full(dims: list, value: Any, dt: torch.dtype, dev: torch.device) -> torch.Tensor:
+def _limits(dt: torch.dtype) -> tuple:
+    """The smallest and largest finite values of a real dtype."""
+    if dt is torch.bool:
+        return 0, 1
+    info = torch.finfo(dt) if dt.is_floating_point else torch.iinfo(dt)
+    return info.min, info.max
+
+
+def _full(dims: list, value: Any, dt: torch.dtype, dev: torch.device, api: str = "full",
+          strict: bool = False) -> torch.Tensor:
+    """``torch.full`` with Paddle's handling of a value the dtype cannot hold: ``strict``
+    (full_like) rejects a finite one out of range (ValueError); otherwise (full) integers
+    wrap around and floats overflow to infinity."""
+    if isinstance(value, (int, float)) and not dt.is_complex:
+        lo, hi = _limits(dt)
+        if value == value and value not in (float("inf"), float("-inf")) and not lo <= value <= hi:
+            if strict:
+                raise ValueError(f"paddle.{api}: 'fill_value' {value!r} is out of the range "
+                                 f"[{lo}, {hi}] of dtype {_dt.from_torch_dtype(dt).name}")
+            if dt.is_floating_point:
+                value = float("inf") if value > 0 else float("-inf")
+            elif dt is not torch.bool:
+                if torch.iinfo(dt).bits == 64:
+                    raise ValueError(f"paddle.{api}: 'fill_value' {value!r} does not fit in dtype "
+                                     f"{_dt.from_torch_dtype(dt).name}")
+                span = hi - lo + 1
+                value = (int(value) - lo) % span + lo
     if not (dt.is_floating_point or dt.is_complex) and isinstance(value, float):
         if value != value or value in (float("inf"), float("-inf")):
             value = torch.iinfo(dt).min if dt is not torch.bool else True
@@ -481,7 +507,7 @@ def full_like(x, fill_value, dtype=None, name=None, *, device=None, requires_gra
         [2, 2]
     """
     dt, dev = _like(x, dtype, device, "full_like")
-    t = _full(list(x.shape), _fill_value(fill_value), dt, dev)
+    t = _full(list(x.shape), _fill_value(fill_value), dt, dev, "full_like", strict=True)
     return finish(t, None, requires_grad, pin_memory)
 
 

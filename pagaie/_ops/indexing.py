@@ -112,7 +112,8 @@ def gather_nd(x, index, name=None):
     lead = list(index.shape[:-1])
     if k == 0:
         return x.expand(lead + list(x.shape)) if lead else x
-    cols = [bound_index(index[..., i], x.shape[i], "gather_nd") for i in range(k)]
+    # Paddle checks the index values in its infer step: InvalidArgument (ValueError)
+    cols = [bound_index(index[..., i], x.shape[i], "gather_nd", ValueError) for i in range(k)]
     return x[tuple(cols)]
 
 
@@ -164,9 +165,14 @@ def masked_select(x, mask, name=None, *, out=None):
         >>> paddle.masked_select(x, x > 2).tolist()
         [3, 4]
     """
-    if mask.dtype is not torch.bool:
-        raise TypeError(f"paddle.masked_select: 'mask' must be a bool tensor, but received "
-                        f"{str(mask.dtype).replace('torch.', '')}")
+    if mask.dtype is not torch.bool:  # Paddle's kernel reads it as bool: InvalidArgument
+        raise ValueError(f"paddle.masked_select: 'mask' must be a bool tensor, but received "
+                         f"{str(mask.dtype).replace('torch.', '')}")
+    try:
+        torch.broadcast_shapes(x.shape, mask.shape)
+    except RuntimeError:  # Paddle's PreconditionNotMet
+        raise RuntimeError(f"paddle.masked_select: the shapes of 'x' {list(x.shape)} and 'mask' "
+                           f"{list(mask.shape)} cannot be broadcast together") from None
     if out is not None:
         return torch.masked_select(x, mask, out=out)
     return torch.masked_select(x, mask)
@@ -340,6 +346,9 @@ def take(x, index, mode="raise", name=None):
     """
     if mode not in ("raise", "wrap", "clip"):
         raise ValueError(f"paddle.take: 'mode' must be 'raise', 'wrap' or 'clip', but received {mode!r}")
+    if isinstance(index, _T) and index.dtype not in (torch.int32, torch.int64):
+        raise TypeError(f"paddle.take: 'index' must be an int32 or int64 tensor, but received "
+                        f"dtype {str(index.dtype).replace('torch.', '')}")
     idx = check_index(index, "take")
     n = x.numel()
     if mode == "raise":
@@ -400,8 +409,9 @@ def multiplex(inputs, index, name=None):
     """
     if not isinstance(inputs, (list, tuple)) or len(inputs) < 1:
         raise ValueError("paddle.multiplex: 'inputs' must be a non-empty list of tensors")
+    # Paddle's kernel checks the rows it picks: PreconditionNotMet (RuntimeError)
     idx = bound_index(check_index(index, "multiplex").reshape(-1), len(inputs), "multiplex",
-                      ValueError, negative=False)
+                      RuntimeError, negative=False)
     stacked = torch.stack(list(inputs), 0)
     rows = torch.arange(stacked.shape[1], device=stacked.device)
     return stacked[idx, rows]

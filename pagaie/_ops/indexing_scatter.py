@@ -8,6 +8,7 @@ import torch
 from pagaie._core.registry import REGISTRY, OpRecord, defop
 from pagaie._core.tensor import Tensor, check_inplace
 from pagaie._ops._helpers import norm_axis
+from pagaie._ops.manipulation import axis_arg
 from pagaie._ops.indexing import _slice_dims, bound_index, check_index
 
 _T = torch.Tensor
@@ -257,7 +258,7 @@ def index_fill(x, index, axis, value, name=None):
         >>> paddle.index_fill(paddle.zeros([2, 2]), paddle.to_tensor([0]), 1, 5.0).tolist()
         [[5.0, 0.0], [5.0, 0.0]]
     """
-    a = norm_axis(axis, x.dim(), "index_fill")
+    a = axis_arg(axis, x.dim(), "index_fill", bad=ValueError)  # Paddle: ValueError for both
     idx = bound_index(check_index(index, "index_fill").reshape(-1), x.shape[a], "index_fill",
                       ValueError)
     if isinstance(value, _T):
@@ -296,9 +297,17 @@ def index_put(x, indices, value, accumulate=False, name=None):
 
 # ---- masked_* ----------------------------------------------------------------------------
 def _check_mask(mask: _T, api: str) -> None:
-    if mask.dtype is not torch.bool:
-        raise TypeError(f"paddle.{api}: 'mask' must be a bool tensor, but received "
-                        f"{str(mask.dtype).replace('torch.', '')}")
+    if mask.dtype is not torch.bool:  # Paddle asserts it
+        raise AssertionError(f"paddle.{api}: 'mask' must be a bool tensor, but received "
+                             f"{str(mask.dtype).replace('torch.', '')}")
+
+
+def _broadcast_shape(x: _T, mask: _T, api: str) -> Any:
+    try:
+        return torch.broadcast_shapes(x.shape, mask.shape)
+    except RuntimeError:  # Paddle's InvalidArgument
+        raise ValueError(f"paddle.{api}: the shapes of 'x' {list(x.shape)} and 'mask' "
+                         f"{list(mask.shape)} cannot be broadcast together") from None
 
 
 @defop(paddle_types=("masked_fill", "pd_op.masked_fill"), inplace=True)
@@ -311,7 +320,8 @@ def masked_fill(x, mask, value, name=None):
         >>> paddle.masked_fill(x, x > 1.5, 0.0).tolist()
         [1.0, 0.0, 0.0]
     """
-    _check_mask(mask, "masked_fill")
+    if mask.dtype is not torch.bool:  # Paddle reads a numeric mask as "non-zero"
+        mask = mask != 0
     if isinstance(value, _T):
         value = value.to(x.dtype)
         if value.dim():
@@ -332,10 +342,10 @@ def masked_scatter(x, mask, value, name=None):
         [1.0, 2.0, 3.0, 4.0]
     """
     _check_mask(mask, "masked_scatter")
-    n = int(mask.expand(torch.broadcast_shapes(x.shape, mask.shape)).sum())
+    n = int(mask.expand(_broadcast_shape(x, mask, "masked_scatter")).sum())
     if value.numel() < n:
-        raise ValueError(f"paddle.masked_scatter: 'value' has {value.numel()} elements, fewer than "
-                         f"the {n} True entries of the mask")
+        raise AssertionError(f"paddle.masked_scatter: 'value' has {value.numel()} elements, fewer "
+                             f"than the {n} True entries of the mask")
     return x.masked_scatter(mask, value.to(x.dtype))
 
 
@@ -368,11 +378,15 @@ def select_scatter(x, values, axis, index, name=None):
         >>> paddle.select_scatter(paddle.zeros([2, 2]), paddle.ones([2]), 0, 1).tolist()
         [[0.0, 0.0], [1.0, 1.0]]
     """
-    a = norm_axis(axis, x.dim(), "select_scatter")
+    a = axis_arg(axis, x.dim(), "select_scatter", low=IndexError, high=IndexError)
     n = x.shape[a]
     if not -n <= index < n:
         raise IndexError(f"paddle.select_scatter: 'index' {index} is out of range for axis {axis} "
                          f"of size {n}")
+    want = list(x.shape[:a]) + list(x.shape[a + 1:])
+    if list(values.shape) != want:  # Paddle's check: RuntimeError
+        raise RuntimeError(f"paddle.select_scatter: 'values' must have the shape of the selected "
+                           f"slice {want}, but received {list(values.shape)}")
     return torch.select_scatter(x, values.to(x.dtype), a, int(index))
 
 
@@ -387,6 +401,10 @@ def diagonal_scatter(x, y, offset=0, axis1=0, axis2=1, name=None):
     """
     a1 = norm_axis(axis1, x.dim(), "diagonal_scatter", "axis1")
     a2 = norm_axis(axis2, x.dim(), "diagonal_scatter", "axis2")
+    want = list(torch.diagonal(x, int(offset), a1, a2).shape)
+    if list(y.shape) != want:  # Paddle asserts the shape
+        raise AssertionError(f"paddle.diagonal_scatter: 'y' must have the shape of the diagonal "
+                             f"{want}, but received {list(y.shape)}")
     return torch.diagonal_scatter(x, y.to(x.dtype), int(offset), a1, a2)
 
 

@@ -6,6 +6,7 @@ Joining and splitting (concat, stack, split...) live in ``manipulation_join``;
 from __future__ import annotations
 
 import functools
+import numbers
 from typing import Any, Callable
 
 import torch
@@ -51,13 +52,48 @@ def rebinding_inplace(base: Callable, name: str) -> Callable:
     return api
 
 
-def _shape(shape: Any, api: str) -> list[int]:
+def axis_arg(axis: Any, ndim: int, api: str, arg: str = "axis", *, low: type = ValueError,
+             high: type = ValueError, bad: type = TypeError, bad_float: type | None = None,
+             rank0: int = 1) -> int:
+    """One axis argument made non-negative, with the exception types Paddle's ``api`` raises.
+
+    ``low`` for an axis below ``-rank``, ``high`` for one at or past ``rank``, ``bad`` for a
+    non-int (``bad_float`` for a float, when it differs). A 0-D input counts as rank
+    ``rank0``: 1 for the ops that take axis 0 or -1 there, 0 for those that take no axis.
+    A one-element int tensor counts as its value.
+    """
+    if isinstance(axis, _T) and axis.numel() == 1 and not (axis.is_floating_point() or axis.is_complex()):
+        axis = int(axis.item())
+    if not isinstance(axis, numbers.Integral) or isinstance(axis, bool):
+        kind = bad_float if bad_float is not None and isinstance(axis, float) else bad
+        raise kind(f"paddle.{api}: '{arg}' must be an int, but received {axis!r}")
+    axis = int(axis)
+    n = max(ndim, rank0)
+    if axis < -n or axis >= n:
+        raise (low if axis < 0 else high)(
+            f"paddle.{api}: '{arg}' must be in the range [{-n}, {n}), but received {axis} "
+            f"(input has {ndim} dimension(s))")
+    return axis % n if n else axis
+
+
+def int_entries(v: Any, api: str, arg: str, allow_bool: bool = False) -> list[int]:
+    """A list/tuple of ints (or int tensors), or a 1-D int tensor, as ints: a float or other
+    entry (a bool too, unless ``allow_bool``) is Paddle's TypeError ("must be list of int")."""
+    if isinstance(v, (list, tuple)):
+        for i, e in enumerate(v):
+            if not isinstance(e, (numbers.Integral, _T)) or (isinstance(e, bool) and not allow_bool):
+                raise TypeError(f"paddle.{api}: '{arg}' must be a list of int, but received "
+                                f"{e!r} at position {i}")
+    return int_list(v)
+
+
+def _shape(shape: Any, api: str, arg: str = "shape", allow_bool: bool = False) -> list[int]:
     if isinstance(shape, (int, _T)) and not (isinstance(shape, _T) and shape.dim() > 0):
         return [int(shape)]
     if not isinstance(shape, (list, tuple, _T)):
-        raise TypeError(f"paddle.{api}: 'shape' must be a list, tuple or Tensor, "
+        raise TypeError(f"paddle.{api}: '{arg}' must be a list, tuple or Tensor, "
                         f"but received {type(shape).__name__}")
-    return int_list(shape)
+    return int_entries(shape, api, arg, allow_bool)
 
 
 # ---- reshape family -------------------------------------------------------------------
@@ -92,12 +128,7 @@ def reshape(x, shape, name=None):
     if not isinstance(shape, (list, tuple, _T, int)):
         raise ValueError(f"paddle.reshape: 'shape' must be a list, tuple or Tensor, but received "
                          f"{type(shape).__name__}")
-    if isinstance(shape, (list, tuple)):
-        for i, d in enumerate(shape):
-            if isinstance(d, float) and d != int(d):
-                raise TypeError(f"paddle.reshape: 'shape' must be a list of int, but received "
-                                f"{d!r} at position {i}")
-    s = _shape(shape, "reshape")
+    s = _shape(shape, "reshape", allow_bool=True)
     given = s
     if 0 in s:
         xs = x.shape
@@ -178,10 +209,14 @@ def flatten(x, start_axis=0, stop_axis=-1, name=None):
         paddle.Size([2, 12])
     """
     nd = x.dim()
+    # Paddle: a non-int or out-of-range axis is a ValueError (a bool a TypeError)
+    for v, arg in ((start_axis, "start_axis"), (stop_axis, "stop_axis")):
+        if isinstance(v, bool):
+            raise TypeError(f"paddle.flatten: '{arg}' must be an int, but received {v!r}")
+    s = axis_arg(start_axis, nd, "flatten", "start_axis", bad=ValueError)
+    e = axis_arg(stop_axis, nd, "flatten", "stop_axis", bad=ValueError)
     if nd == 0:
         return x.reshape([1])
-    s = norm_axis(start_axis, nd, "flatten", "start_axis")
-    e = norm_axis(stop_axis, nd, "flatten", "stop_axis")
     if s > e:
         raise ValueError(f"paddle.flatten: 'stop_axis' ({stop_axis}) must not be before "
                          f"'start_axis' ({start_axis})")
@@ -212,22 +247,34 @@ def unflatten(x, axis, shape, name=None):
         >>> paddle.unflatten(paddle.ones([2, 6]), 1, [2, -1]).shape
         paddle.Size([2, 2, 3])
     """
-    a = norm_axis(axis, x.dim(), "unflatten")
+    a = axis_arg(axis, x.dim(), "unflatten", low=AssertionError, high=AssertionError, rank0=0)
     s = _shape(shape, "unflatten")
     if not s:
         raise ValueError("paddle.unflatten: 'shape' must not be empty")
     return x.unflatten(a, s)
 
 
+def _axis_entries(axis: Any, api: str) -> list[int]:
+    """squeeze/unsqueeze's ``axis``: an int, a list/tuple of ints or int tensors, or an int
+    tensor; anything else (a float, a str, a bool) is Paddle's TypeError."""
+    if isinstance(axis, _T):
+        if axis.is_floating_point() or axis.is_complex() or axis.dtype is torch.bool:
+            raise TypeError(f"paddle.{api}: an 'axis' tensor must hold ints, but received dtype "
+                            f"{_dt.from_torch_dtype(axis.dtype).name}")
+        return [int(a) for a in axis.reshape(-1).tolist()]
+    if isinstance(axis, numbers.Integral) and not isinstance(axis, bool):
+        return [int(axis)]
+    if not isinstance(axis, (list, tuple)):
+        raise TypeError(f"paddle.{api}: 'axis' must be an int, a list, a tuple or a Tensor, but "
+                        f"received {axis!r}")
+    return int_entries(axis, api, "axis")
+
+
 def _squeeze_axes(axis: Any, nd: int, api: str) -> list[int] | None:
     if axis is None:
         return None
-    if isinstance(axis, _T):
-        axis = axis.tolist()
-    axes = axis if isinstance(axis, (list, tuple)) else [axis]
     out = []
-    for a in axes:
-        a = int(a)
+    for a in _axis_entries(axis, api):
         if not -max(nd, 1) <= a < max(nd, 1):
             raise ValueError(f"paddle.{api}: each axis must be in [{-max(nd, 1)}, {max(nd, 1) - 1}], "
                              f"but received {a} for an input of rank {nd}")
@@ -268,12 +315,10 @@ def unsqueeze(x, axis, name=None):
     """
     if type(axis) is int and -x.dim() - 1 <= axis <= x.dim():
         return x.unsqueeze(axis)
-    if isinstance(axis, _T):
-        axis = axis.tolist()
-    axes = axis if isinstance(axis, (list, tuple)) else [axis]
+    if axis is None:  # Paddle inserts nothing
+        return x.view(x.shape)
     out = x
-    for a in axes:
-        a = int(a)
+    for a in _axis_entries(axis, "unsqueeze"):
         cur = out.dim()
         if not -(cur + 1) <= a <= cur:
             raise ValueError(f"paddle.unsqueeze: axis {a} is out of range for inserting into a "
@@ -313,9 +358,15 @@ def transpose(x, perm, name=None):
             return x.permute(perm)
         except (RuntimeError, IndexError, TypeError):
             pass  # the checked path below gives Paddle's error
-    if isinstance(perm, int) and isinstance(name, int):
-        return x.transpose(perm, name)
-    return x.permute(_perm(perm, x.dim(), "transpose"))
+    if isinstance(perm, numbers.Integral) and isinstance(name, numbers.Integral):
+        # transpose(x, dim0, dim1) / swapaxes: Paddle indexes a list of the axes (IndexError)
+        d = [axis_arg(a, x.dim(), "transpose", arg, low=IndexError, high=IndexError)
+             for a, arg in ((perm, "dim0"), (name, "dim1"))]
+        return x.transpose(d[0], d[1])
+    if not isinstance(perm, (list, tuple)):
+        raise TypeError(f"paddle.transpose: 'perm' must be a list or tuple of ints, but received "
+                        f"{type(perm).__name__}")
+    return x.permute(_perm(int_entries(perm, "transpose", "perm"), x.dim(), "transpose"))
 
 
 transpose_ = rebinding_inplace(transpose, "transpose_")
@@ -344,11 +395,27 @@ def moveaxis(x, source, destination, name=None):
         >>> paddle.moveaxis(paddle.ones([2, 3, 4]), 0, -1).shape
         paddle.Size([3, 4, 2])
     """
-    src = norm_axes(source, x.dim(), "moveaxis", "source") or []
-    dst = norm_axes(destination, x.dim(), "moveaxis", "destination") or []
+    def axes(v: Any, arg: str) -> list:
+        if isinstance(v, (list, tuple, str)):
+            return list(v)
+        if isinstance(v, (numbers.Integral, _T)):
+            return [v]
+        raise TypeError(f"paddle.moveaxis: '{arg}' must be an int or a list of ints, but "
+                        f"received {v!r}")
+
+    src, dst = axes(source, "source"), axes(destination, "destination")
     if len(src) != len(dst):
         raise AssertionError(f"paddle.moveaxis: 'source' and 'destination' must have the same number "
-                         f"of axes, but received {source} and {destination}")
+                             f"of axes, but received {source} and {destination}")
+    for v, arg in ((src, "source"), (dst, "destination")):
+        if len(v) != len(set(v)):
+            raise ValueError(f"paddle.moveaxis: each element of '{arg}' must be unique, but "
+                             f"received {v}")
+    # Paddle asserts both the type and the range of each axis
+    src = [axis_arg(a, x.dim(), "moveaxis", "source", low=AssertionError, high=AssertionError,
+                    bad=AssertionError, rank0=0) for a in src]
+    dst = [axis_arg(a, x.dim(), "moveaxis", "destination", low=AssertionError,
+                    high=AssertionError, bad=AssertionError, rank0=0) for a in dst]
     return torch.movedim(x, src, dst)
 
 
@@ -509,7 +576,7 @@ def tile(x, repeat_times, name=None):
     if isinstance(repeat_times, torch.Tensor) and repeat_times.dim() != 1:
         raise AssertionError("paddle.tile: 'repeat_times' given as a Tensor must be 1-D, but received "
                              f"shape {list(repeat_times.shape)}")
-    r = _shape(repeat_times, "tile")
+    r = _shape(repeat_times, "tile", "repeat_times")
     if any(v < 0 for v in r):
         raise ValueError(f"paddle.tile: every element of 'repeat_times' must be non-negative, "
                          f"but received {r}")
@@ -527,8 +594,29 @@ def repeat_interleave(x, repeats, axis=None, name=None, *, output_size=None):
         >>> paddle.repeat_interleave(paddle.to_tensor([1, 2]), 2).tolist()
         [1, 1, 2, 2]
     """
-    if axis is not None:
-        axis = norm_axis(axis, x.dim(), "repeat_interleave")
+    if axis is None:
+        x, axis = x.reshape(-1), 0
+    axis = axis_arg(axis, x.dim(), "repeat_interleave", low=IndexError, high=IndexError, rank0=0)
+    if isinstance(repeats, _T):
+        if repeats.is_floating_point() or repeats.is_complex() or repeats.dtype is torch.bool:
+            raise ValueError(f"paddle.repeat_interleave: a 'repeats' tensor must be int32 or int64, "
+                             f"but received {_dt.from_torch_dtype(repeats.dtype).name}")
+        if repeats.dim() > 1:
+            raise ValueError(f"paddle.repeat_interleave: a 'repeats' tensor must be 1-D, but "
+                             f"received shape {list(repeats.shape)}")
+        repeats = repeats.reshape(-1)
+        if repeats.numel() != x.shape[axis]:  # Paddle does not broadcast one count
+            raise ValueError(f"paddle.repeat_interleave: a 'repeats' tensor must have one count per "
+                             f"element of axis {axis} ({x.shape[axis]}), but received "
+                             f"{repeats.numel()}")
+    elif not isinstance(repeats, numbers.Integral) or isinstance(repeats, bool):
+        raise TypeError(f"paddle.repeat_interleave: 'repeats' must be an int or a Tensor, but "
+                        f"received {repeats!r}")
+    elif repeats <= 0:
+        raise ValueError(f"paddle.repeat_interleave: 'repeats' must be positive, but received "
+                         f"{repeats}")
+    else:
+        repeats = int(repeats)
     return torch.repeat_interleave(x, repeats, dim=axis, output_size=output_size)
 
 
@@ -542,8 +630,10 @@ def flip(x, axis, name=None):
         >>> paddle.flip(paddle.to_tensor([1, 2, 3]), 0).tolist()
         [3, 2, 1]
     """
+    if axis is None:
+        raise TypeError("paddle.flip: 'axis' must be an int, a list or a tuple, but received None")
     if x.dim() == 0:
-        if axis is None or (isinstance(axis, (list, tuple)) and not axis):
+        if isinstance(axis, (list, tuple)) and not axis:
             return x.clone()
         raise ValueError(f"paddle.flip: a 0-D tensor has no axis {axis} to flip")
     return torch.flip(x, norm_axes(axis, x.dim(), "flip") or [])

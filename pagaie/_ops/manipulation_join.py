@@ -8,6 +8,7 @@ import torch
 from pagaie._core.registry import defop
 from pagaie._core.tensor import Tensor
 from pagaie._ops._helpers import int_list, norm_axis, seq_of_tensors
+from pagaie._ops.manipulation import axis_arg, int_entries
 
 _T = torch.Tensor
 
@@ -73,7 +74,7 @@ def stack(x, axis=0, name=None, *, out=None):
         paddle.Size([2, 2])
     """
     xs = _same_dtype(x, "stack")
-    a = norm_axis(axis, xs[0].dim() + 1, "stack")
+    a = norm_axis(0 if axis is None else axis, xs[0].dim() + 1, "stack")  # Paddle: None is 0
     if out is not None:
         return torch.stack(xs, a, out=out)
     return torch.stack(xs, a)
@@ -132,17 +133,16 @@ def column_stack(x, name=None):
 
 # ---- splitting --------------------------------------------------------------------------
 def _sections(n: int, num_or_sections: Any, api: str, arg: str) -> list[int]:
-    if isinstance(num_or_sections, (int, _T)) and not (
-            isinstance(num_or_sections, _T) and num_or_sections.dim() > 0):
-        num = int(num_or_sections)
+    if isinstance(num_or_sections, int) and not isinstance(num_or_sections, bool):
+        num = num_or_sections
         if num <= 0 or n % num:
             raise ValueError(f"paddle.{api}: the size of the split axis ({n}) must be divisible by "
                              f"'{arg}' ({num})")
         return [n // num] * num
-    if not isinstance(num_or_sections, (list, tuple, _T)):
+    if not isinstance(num_or_sections, (list, tuple)):
         raise TypeError(f"paddle.{api}: '{arg}' must be an int, list or tuple, but received "
                         f"{type(num_or_sections).__name__}")
-    s = int_list(num_or_sections)
+    s = int_entries(num_or_sections, api, arg)
     unknown = [i for i, v in enumerate(s) if v == -1]
     if len(unknown) > 1:
         raise ValueError(f"paddle.{api}: at most one entry of '{arg}' may be -1, but received {s}")
@@ -165,7 +165,8 @@ def split(x, num_or_sections, axis=0, name=None):
         >>> [t.shape[1] for t in paddle.split(paddle.ones([2, 6]), [1, -1, 2], axis=1)]
         [1, 3, 2]
     """
-    a = norm_axis(axis, x.dim(), "split")
+    # Paddle asserts rank + axis >= 0; its kernel rejects the rest (a float too) as invalid
+    a = axis_arg(axis, x.dim(), "split", low=AssertionError, bad_float=ValueError, rank0=0)
     return list(torch.split(x, _sections(x.shape[a], num_or_sections, "split", "num_or_sections"), a))
 
 
@@ -193,16 +194,23 @@ def chunk(x, chunks, axis=0, name=None):
         >>> len(paddle.chunk(paddle.ones([6]), 3))
         3
     """
-    # Paddle's Python check: IndexError past the last axis, AssertionError below the first.
-    past_end = isinstance(axis, int) and axis >= 0
-    a = norm_axis(axis, x.dim(), "chunk", error=IndexError if past_end else AssertionError)
+    if not isinstance(chunks, int) or isinstance(chunks, bool):
+        raise TypeError(f"paddle.chunk: 'chunks' must be an int, but received "
+                        f"{type(chunks).__name__}")
+    # Paddle's Python check reads x.shape[axis] for an int axis (IndexError past the last
+    # axis); a Tensor axis goes to split's kernel (ValueError); below -rank it asserts.
+    a = axis_arg(axis, x.dim(), "chunk", low=AssertionError,
+                 high=ValueError if isinstance(axis, _T) else IndexError, bad_float=ValueError,
+                 rank0=0)
     return list(torch.split(x, _sections(x.shape[a], chunks, "chunk", "chunks"), a))
 
 
 def _tensor_split(x: _T, num_or_indices: Any, axis: int, api: str) -> list:
-    if isinstance(num_or_indices, (list, tuple)) or (
-            isinstance(num_or_indices, _T) and num_or_indices.dim() > 0):
-        return list(torch.tensor_split(x, int_list(num_or_indices), axis))
+    if isinstance(num_or_indices, (list, tuple)):
+        return list(torch.tensor_split(x, int_entries(num_or_indices, api, "num_or_indices"), axis))
+    if not isinstance(num_or_indices, int):  # Paddle: a Tensor, a float or a numpy int
+        raise ValueError(f"paddle.{api}: 'num_or_indices' must be an int, a list or a tuple of "
+                         f"ints, but received {type(num_or_indices).__name__}")
     n = int(num_or_indices)
     if n <= 0:
         raise ValueError(f"paddle.{api}: the number of sections must be positive, but received {n}")
@@ -218,7 +226,10 @@ def tensor_split(x, num_or_indices, axis=0, name=None):
         >>> [t.shape[0] for t in paddle.tensor_split(paddle.ones([7]), 3)]
         [3, 2, 2]
     """
-    return _tensor_split(x, num_or_indices, norm_axis(axis, x.dim(), "tensor_split"), "tensor_split")
+    # Paddle: a 0-D input or an axis past the last is a ValueError, below -rank an IndexError
+    _check_rank(x, 1, "tensor_split")
+    a = axis_arg(axis, x.dim(), "tensor_split", low=IndexError)
+    return _tensor_split(x, num_or_indices, a, "tensor_split")
 
 
 def _check_rank(x: _T, need: int, api: str) -> None:
@@ -275,7 +286,7 @@ def unbind(input, axis=0):
         >>> [t.shape for t in paddle.unbind(paddle.ones([2, 3]), axis=1)]
         [paddle.Size([2]), paddle.Size([2]), paddle.Size([2])]
     """
-    return list(torch.unbind(input, norm_axis(axis, input.dim(), "unbind")))
+    return list(torch.unbind(input, axis_arg(axis, input.dim(), "unbind", rank0=0)))
 
 
 @defop(paddle_types=("unstack", "pd_op.unstack"))
@@ -287,7 +298,7 @@ def unstack(x, axis=0, num=None):
         >>> len(paddle.unstack(paddle.ones([2, 3]), axis=1))
         3
     """
-    a = norm_axis(axis, x.dim(), "unstack")
+    a = axis_arg(axis, x.dim(), "unstack", rank0=0)
     if num is not None and num != x.shape[a]:
         raise ValueError(f"paddle.unstack: 'num' ({num}) must equal the size of axis {axis} "
                          f"({x.shape[a]})")

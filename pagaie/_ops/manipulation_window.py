@@ -7,6 +7,7 @@ import torch
 
 from pagaie._core.registry import defop
 from pagaie._ops._helpers import norm_axis
+from pagaie._ops.manipulation import axis_arg
 from pagaie._ops.manipulation import _shape
 
 __all__ = ["atleast_1d", "atleast_2d", "atleast_3d", "crop", "narrow", "unfold", "diagonal"]
@@ -90,9 +91,28 @@ def narrow(input, dim, start, length):
         >>> paddle.narrow(paddle.arange(5), 0, 1, 3).tolist()
         [1, 2, 3]
     """
-    d = norm_axis(dim, input.dim(), "narrow", "dim")
-    st = int(start)
-    return input.narrow(d, st + input.shape[d] if st < 0 else st, int(length))
+    # Paddle asserts its arguments (AssertionError); a bad dim is an IndexError
+    if isinstance(start, torch.Tensor):
+        if start.dim() != 0 or start.dtype not in (torch.int32, torch.int64):
+            raise AssertionError("paddle.narrow: a 'start' tensor must be a 0-D int32/int64 "
+                                 f"tensor, but received shape {list(start.shape)} and dtype "
+                                 f"{str(start.dtype).replace('torch.', '')}")
+        start = int(start.item())
+    if input.dim() == 0:
+        raise AssertionError("paddle.narrow: 'input' must have at least 1 dimension, but "
+                             "received a 0-D tensor")
+    if length < 0:
+        raise AssertionError(f"paddle.narrow: 'length' must be non-negative, but received {length}")
+    d = axis_arg(dim, input.dim(), "narrow", "dim", low=IndexError, high=IndexError)
+    n = input.shape[d]
+    if not -n <= start <= n:
+        raise AssertionError(f"paddle.narrow: 'start' must be in [{-n}, {n}] for dim {dim} of "
+                             f"size {n}, but received {start}")
+    st = start + n if start < 0 else start
+    if st + length > n:
+        raise AssertionError(f"paddle.narrow: 'start' ({st}) + 'length' ({length}) exceeds the "
+                             f"size of dim {dim} ({n})")
+    return input.narrow(d, st, int(length))
 
 
 @defop("tensor_unfold", method="unfold", paddle_types=("tensor_unfold", "pd_op.tensor_unfold"))
@@ -129,8 +149,8 @@ def diagonal(x, offset=0, axis1=0, axis2=1, name=None):
     if x.dim() < 2:  # Paddle's OutOfRange
         raise IndexError(f"paddle.diagonal: the input must have at least 2 dimensions, but it has "
                          f"{x.dim()}")
-    a1 = norm_axis(axis1, x.dim(), "diagonal", "axis1")
-    a2 = norm_axis(axis2, x.dim(), "diagonal", "axis2")
+    a1 = axis_arg(axis1, x.dim(), "diagonal", "axis1", low=IndexError, high=IndexError)
+    a2 = axis_arg(axis2, x.dim(), "diagonal", "axis2", low=IndexError, high=IndexError)
     if a1 == a2:
         raise ValueError(f"paddle.diagonal: 'axis1' and 'axis2' must differ, but both are {axis1}")
     return torch.diagonal(x, int(offset), a1, a2)

@@ -23,11 +23,18 @@ _SUM_DTYPE = {torch.int32: torch.int64, torch.bool: torch.int64, torch.int8: tor
               torch.int16: torch.int16, torch.uint8: torch.uint8}
 
 
+# Paddle's argument parser takes a multi-axis ``axis`` for these only as a list or tuple
+_LIST_AXIS_ONLY = frozenset({"amax", "amin", "all", "any", "logsumexp"})
+
+
 def _axes(axis, ndim, api):
     """Normalise ``axis`` to None (all axes) or a tuple of non-negative ints."""
     if axis is None:
         return None
     if isinstance(axis, _T):  # a 0-D tensor is one axis, a 1-D tensor a list of axes
+        if axis.numel() > 1 and api in _LIST_AXIS_ONLY:
+            raise TypeError(f"paddle.{api}: 'axis' must be an int or a list or tuple of ints, but "
+                            f"received a Tensor of shape {list(axis.shape)}")
         axis = axis.tolist()
     if type(axis) is int:
         n = ndim if ndim else 1
