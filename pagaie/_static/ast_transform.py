@@ -557,6 +557,9 @@ def convert_function(fn: types.FunctionType, runtime: Any) -> Callable:
     Raises:
         ConversionError: when the function cannot be converted.
     """
+    # the source read is the innermost function's (inspect follows __wrapped__), so its
+    # globals and closure are the ones to compile against (a keyword-alias wrapper's are not)
+    fn = inspect.unwrap(fn)
     key = (fn.__code__, id(fn.__globals__))
     code = _CACHE.get(key)
     if code is None:

@@ -259,3 +259,18 @@ def test_return_inside_python_loop_and_kwargs():
         a, b = f(x, paddle.ones([1]), scale=3.0), g(x, paddle.ones([1]), scale=3.0)
         np.testing.assert_allclose(a["y"].numpy(), b["y"].numpy())
         assert a["n"] == b["n"] == 1
+
+
+def test_layer_whose_forward_is_wrapped_converts_without_fallback():
+    """A forward behind a keyword-alias wrapper (BatchNorm's input=) converts against the
+    module it is defined in, with no eager fallback."""
+    import warnings
+    import numpy as np
+    import pagaie as paddle
+    bn = paddle.nn.BatchNorm2D(2)
+    bn.eval()
+    x = paddle.rand([2, 2, 3, 3])
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        out = paddle.jit.to_static(bn)(x)
+    np.testing.assert_allclose(out.numpy(), bn(x).numpy(), rtol=1e-6)
