@@ -120,7 +120,7 @@ def _fit_text(fw, capsys, verbose: int) -> str:
     model.predict(Loader(fw, X[:6]), verbose=verbose)
     out = capsys.readouterr().out
     out = re.sub(r"\d+(us|ms|s)/step", "T/step", re.sub("\b+", "", out))
-    out = re.sub(r" +\n", "\n", out)
+    out = re.sub(r" +(\r|\n|$)", r"\1", out)   # the bar pads to the width of its timing text
     return out + str(sorted(result))
 
 
