@@ -30,6 +30,8 @@ import sys
 from types import ModuleType
 from typing import Any, Sequence
 
+from pagaie.compat import _AliasLoader   # hands back a module that exists already
+
 __all__ = ["ModulePathFinder", "install", "uninstall"]
 
 _ROOT = "pagaie"
@@ -99,19 +101,6 @@ class _TableLoader(importlib.abc.Loader):
         module.__dir__ = lambda: sorted(set(module.__dict__) | set(names))
 
 
-class _ExistingLoader(importlib.abc.Loader):
-    """Hands back a module pagaie already has as an attribute of the parent package."""
-
-    def __init__(self, module: ModuleType) -> None:
-        self._module = module
-
-    def create_module(self, spec: importlib.machinery.ModuleSpec) -> ModuleType:
-        return self._module
-
-    def exec_module(self, module: ModuleType) -> None:
-        pass
-
-
 class ModulePathFinder(importlib.abc.MetaPathFinder):
     """Answers ``pagaie.<path>`` for Paddle's module paths that pagaie has no module for."""
 
@@ -127,7 +116,7 @@ class ModulePathFinder(importlib.abc.MetaPathFinder):
         parent = sys.modules.get(parent_name)
         existing = parent.__dict__.get(leaf) if parent is not None else None
         if isinstance(existing, ModuleType):
-            return importlib.machinery.ModuleSpec(fullname, _ExistingLoader(existing),
+            return importlib.machinery.ModuleSpec(fullname, _AliasLoader(existing),
                                                   is_package=hasattr(existing, "__path__"))
         if existing is not None:
             return None   # pagaie's own object of that name stays reachable

@@ -212,9 +212,14 @@ def flash_attn_qkvpacked(qkv, dropout=0.0, causal=False, return_softmax=False, *
                          "seq_len, num_heads/num_heads_k + 2, num_heads_k, head_dim], but received "
                          f"shape {list(qkv.shape)}")
     q, k, v = _unpack_qkv(qkv, 2)
-    q, k, v = q.transpose(1, 2), k.transpose(1, 2), v.transpose(1, 2)
+    return flash_bshd(q, k, v, q.shape[-1] ** -0.5, dropout, causal, return_softmax, training)
+
+
+def flash_bshd(query, key, value, scale, dropout, causal, return_softmax, training):
+    """Paddle's flash-attention ops on ``[batch, seq, heads, dim]`` inputs (key/value heads
+    repeated for grouped queries): ``(out, softmax or None)``."""
+    q, k, v = query.transpose(1, 2), key.transpose(1, 2), value.transpose(1, 2)
     k, v = _repeat_kv(k, q.shape[1]), _repeat_kv(v, q.shape[1])
-    scale = q.shape[-1] ** -0.5
     p = float(dropout) if training else 0.0
     if return_softmax:
         w = _weights(q, k, None, causal, scale)

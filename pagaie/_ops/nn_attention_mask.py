@@ -14,7 +14,7 @@ import torch
 
 from pagaie._core.registry import defop
 from pagaie._ops._random_mask import keep_mask
-from pagaie._ops.nn_attention import _drop_weights, _repeat_kv, _weights, attention_bhsd
+from pagaie._ops.nn_attention import _drop_weights, _repeat_kv, _weights, attention_bhsd, flash_bshd
 
 __all__ = ["flashmask_attention", "flash_attention_v3_varlen"]
 
@@ -323,17 +323,9 @@ def flash_attention(query, key, value, dropout=0.0, causal=False, return_softmax
         paddle.Size([1, 6, 2, 8])
     """
     query, key, value = _check_qkv("flash_attention", query, key, value, 4)
-    q, k, v = query.transpose(1, 2), key.transpose(1, 2), value.transpose(1, 2)
-    k, v = _repeat_kv(k, q.shape[1]), _repeat_kv(v, q.shape[1])
-    d = q.shape[-1]
+    d = query.shape[-1]
     scale = softmax_scale if softmax_scale else (d ** -0.5 if d else 1.0)
-    p = float(dropout) if training else 0.0
-    if return_softmax:
-        w = _weights(q, k, None, causal, scale)
-        wd = _drop_weights(w, p) if p else w
-        # Paddle's CPU attention returns the weights after dropout, its GPU kernel before
-        return torch.matmul(wd, v).transpose(1, 2), (w if w.is_cuda else wd)
-    return attention_bhsd(q, k, v, None, p, bool(causal), scale).transpose(1, 2), None
+    return flash_bshd(query, key, value, scale, dropout, causal, return_softmax, training)
 
 
 @defop(amp="white", method=False)
