@@ -9,6 +9,10 @@ from pagaie.nn import Layer
 __all__ = ["viterbi_decode", "ViterbiDecoder"]
 
 
+def _name(dtype: torch.dtype) -> str:
+    return "paddle." + str(dtype).replace("torch.", "")
+
+
 @defop(paddle_types=("viterbi_decode", "pd_op.viterbi_decode"), method=False, differentiable=False)
 def viterbi_decode(potentials, transition_params, lengths, include_bos_eos_tag=True, name=None):
     """Decode the highest-scoring tag sequence of each batch entry (Viterbi algorithm).
@@ -45,6 +49,12 @@ def viterbi_decode(potentials, transition_params, lengths, include_bos_eos_tag=T
     if lengths.dim() != 1 or lengths.shape[0] != batch:
         raise ValueError(f"paddle.text.viterbi_decode: 'lengths' must have shape [{batch}], "
                          f"but received {list(lengths.shape)}")
+    if transition_params.dtype != potentials.dtype:
+        raise ValueError(f"paddle.text.viterbi_decode: 'transition_params' must have the dtype of 'potentials' "
+                         f"({_name(potentials.dtype)}), but received {_name(transition_params.dtype)}")
+    if lengths.dtype.is_floating_point or lengths.dtype.is_complex or lengths.dtype == torch.bool:
+        raise ValueError(f"paddle.text.viterbi_decode: 'lengths' must be an int64 tensor, "
+                         f"but received {_name(lengths.dtype)}")
     # The decoded path has no gradient; Paddle's scores never carry one either.
     potentials, transition_params = potentials.detach(), transition_params.detach()
     dtype = potentials.dtype

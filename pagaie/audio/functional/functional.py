@@ -214,6 +214,8 @@ def power_to_db(spect: Tensor, ref_value: float = 1.0, amin: float = 1e-10,
     if ref_value <= 0:
         raise ValueError(f"ref_value must be strictly positive (paddle.audio.functional.power_to_db: "
                          f"received ref_value={ref_value})")
+    if isinstance(spect, Tensor):
+        _float_tensor(spect, "power_to_db", "spect")
     log_spec = 10.0 * pagaie.log10(pagaie.maximum(spect, pagaie.full_like(spect, amin)))
     log_spec = log_spec - 10.0 * math.log10(max(ref_value, amin))
     if top_db is not None:

@@ -13,6 +13,7 @@ last sample).
 """
 from __future__ import annotations
 
+import inspect
 import math
 import numbers
 from typing import Any, Callable
@@ -30,7 +31,9 @@ _API = "paddle.audio.functional.get_window"
 
 def _check_length(M: Any) -> int:
     """The window length as an int (Paddle's ``ValueError`` for negative / fractional lengths)."""
-    if isinstance(M, bool) or not isinstance(M, numbers.Real) or int(M) != M or M < 0:
+    if isinstance(M, bool) or not isinstance(M, (numbers.Real, str)):
+        raise TypeError(f"{_API}: 'win_length' must be an int, but received {type(M).__name__} {M!r}")
+    if isinstance(M, str) or int(M) != M or M < 0:
         raise ValueError(f"Window length M must be a non-negative integer ({_API}: 'win_length' "
                          f"received {M!r})")
     if not isinstance(M, numbers.Integral):
@@ -41,7 +44,14 @@ def _check_length(M: Any) -> int:
 def _periodic(fn: Callable[..., np.ndarray]) -> Callable[..., np.ndarray]:
     """Wrap a symmetric-window formula ``fn(M, *params)``: lengths 0 and 1 give ones, and a
     periodic window is the symmetric one of length ``M + 1`` less its last sample."""
+    signature = inspect.signature(fn)
+
     def window(M: int, *params: Any, sym: bool = True) -> np.ndarray:
+        try:  # a missing / extra parameter is a TypeError even for lengths 0 and 1
+            signature.bind(M, *params)
+        except TypeError as exc:
+            raise TypeError(f"{_API}: window {fn.__name__.lstrip('_')!r} got the parameters "
+                            f"{params!r}: {exc}") from None
         if M <= 1:
             return np.ones(M)
         return fn(M, *params) if sym else fn(M + 1, *params)[:-1]
