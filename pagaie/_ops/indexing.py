@@ -6,6 +6,7 @@ Writing by index (scatter, index_put, masked_fill, put_along_axis...) lives in
 from __future__ import annotations
 
 import builtins
+import numbers
 from typing import Any
 
 import torch
@@ -215,15 +216,15 @@ def where(condition, x=None, y=None, name=None, *, out=None):
             if condition.dim() else (stopped(torch.nonzero(condition.reshape(1)).reshape(-1)),)
     if x is None or y is None:
         raise ValueError("paddle.where: 'x' and 'y' must both be given, or neither")
+    if condition.dtype is not torch.bool:  # Paddle checks it before the operands' dtypes
+        raise ValueError(f"paddle.where: 'condition' must be a bool Tensor, but received "
+                         f"{str(condition.dtype).replace('torch.', '')}")
     x = _where_operand(x, condition.device)
     y = _where_operand(y, condition.device)
     if x.dtype is not y.dtype:
         check_binary_dtypes("where", x, y)
         common = torch.promote_types(x.dtype, y.dtype)
         x, y = x.to(common), y.to(common)
-    if condition.dtype is not torch.bool:
-        raise ValueError(f"paddle.where: 'condition' must be a bool Tensor, but received "
-                         f"{str(condition.dtype).replace('torch.', '')}")
     if out is not None:
         return torch.where(condition, x, y, out=out)
     return torch.where(condition, x, y)
@@ -250,6 +251,10 @@ def _attach_where_inplace() -> Any:
             >>> x.tolist()
             [0.0, 5.0]
         """
+        for arg, v in (("x", x), ("y", y)):
+            if isinstance(v, (numbers.Number, str, bytes)):  # Paddle's where_ takes Tensors only
+                raise ValueError(f"paddle.where_: '{arg}' must be a Tensor (both 'x' and 'y' are "
+                                 f"needed), but received {type(v).__name__} {v!r}")
         r = where(condition, x, y)
         check_inplace(x, "where_", "where")
         if x._t.requires_grad or r._t.requires_grad:

@@ -1,6 +1,7 @@
 """Writing by index: scatter, scatter_nd, index_add/fill/put, masked_fill/scatter, put_along_axis."""
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 import torch
@@ -18,6 +19,14 @@ __all__ = ["scatter", "scatter_", "scatter_nd", "scatter_nd_add", "scatter_add",
            "index_put_", "masked_fill", "masked_fill_", "masked_scatter", "masked_scatter_",
            "put_along_axis", "slice_scatter", "select_scatter", "diagonal_scatter"]
 
+def _same_dtype(x: _T, v: Any, api: str, arg: str, error: type = ValueError) -> None:
+    """Paddle writes a tensor ``arg`` into ``x`` only when their dtypes agree (no casting)."""
+    if isinstance(v, _T) and v.dtype is not x.dtype:
+        raise error(f"paddle.{api}: '{arg}' must have the dtype of 'x' "
+                    f"({str(x.dtype).replace('torch.', '')}), but received "
+                    f"{str(v.dtype).replace('torch.', '')}")
+
+
 _REDUCE = {"assign": None, "add": "sum", "sum": "sum", "mul": "prod", "multiply": "prod",
            "prod": "prod", "mean": "mean", "amax": "amax", "amin": "amin"}
 
@@ -32,6 +41,7 @@ def _put_along(arr: _T, indices: _T, values: Any, axis: Any, reduce: str, includ
                          f"dimensions, but received {indices.dim()} and {arr.dim()}")
     a = norm_axis(axis, arr.dim(), api, error=AssertionError)  # Paddle asserts the range
     idx = check_index(indices, api, "indices")
+    _same_dtype(arr, values, api, "values")
     v = values if isinstance(values, _T) else torch.tensor(values, dtype=arr.dtype, device=arr.device)
     v = v.to(arr.dtype)
     if broadcast:
@@ -82,8 +92,7 @@ def _scatter_paddle(x: _T, index: _T, updates: _T, overwrite: bool, api: str) ->
                          f"shape {list(index.shape)}")
     idx = bound_index(index.reshape(-1), x.shape[0], api, negative=False)
     u = updates.unsqueeze(0) if index.dim() == 0 and updates.dim() == x.dim() - 1 else updates
-    if u.dtype is not x.dtype:
-        u = u.to(x.dtype)
+    _same_dtype(x, u, api, "updates")
     if overwrite:
         return x.index_copy(0, idx, u)
     return x.index_fill(0, idx, 0).index_add(0, idx, u)
@@ -173,7 +182,7 @@ def scatter_nd(index, updates, shape, name=None):
 
 def _scatter_nd_add(x: _T, index: _T, updates: _T, api: str) -> _T:
     cols, k = _nd_columns(list(x.shape), index, api)
-    u = updates.to(x.dtype) if updates.dtype is not x.dtype else updates
+    u = updates
     if k == 0:
         lead = index.dim() - 1 if index.dim() else 0
         return x + u.reshape([-1] + list(x.shape)).sum(0) if lead else x + u
@@ -190,6 +199,7 @@ def scatter_nd_add(x, index, updates, name=None):
         >>> paddle.scatter_nd_add(x, paddle.to_tensor([[1], [1]]), paddle.to_tensor([1.0, 2.0])).tolist()
         [0.0, 3.0, 0.0]
     """
+    _same_dtype(x, updates, "scatter_nd_add", "updates", TypeError)
     return _scatter_nd_add(x, index, updates, "scatter_nd_add")
 
 
@@ -205,6 +215,7 @@ def scatter_add(input, dim, index, src):
     """
     d = norm_axis(dim, input.dim(), "scatter_add", "dim")
     idx = bound_index(check_index(index, "scatter_add"), input.shape[d], "scatter_add")
+    _same_dtype(input, src, "scatter_add", "src")
     return torch.scatter_add(input, d, idx, src.to(input.dtype))
 
 
@@ -243,6 +254,7 @@ def index_add(x, index, axis, value, alpha=1, name=None, *, out=None):
     a = norm_axis(axis, x.dim(), "index_add", error=IndexError)
     idx = bound_index(check_index(index, "index_add").reshape(-1), x.shape[a], "index_add",
                       ValueError)
+    _same_dtype(x, value, "index_add", "value")
     r = torch.index_add(x, a, idx, value.to(x.dtype), alpha=alpha)
     if out is not None:
         out.copy_(r)
@@ -262,7 +274,8 @@ def index_fill(x, index, axis, value, name=None):
     idx = bound_index(check_index(index, "index_fill").reshape(-1), x.shape[a], "index_fill",
                       ValueError)
     if isinstance(value, _T):
-        value = value.to(x.dtype).reshape([])
+        _same_dtype(x, value, "index_fill", "value")
+        value = value.reshape([])
     return torch.index_fill(x, a, idx, value)
 
 
@@ -283,6 +296,7 @@ def index_put(x, indices, value, accumulate=False, name=None):
     if not isinstance(value, _T):
         raise ValueError(f"paddle.index_put: argument 'value' (position 2) must be Tensor, but got "
                          f"{type(value).__name__}")
+    _same_dtype(x, value, "index_put", "value")
     idx = []
     dim = 0
     for t in indices:
@@ -323,7 +337,7 @@ def masked_fill(x, mask, value, name=None):
     if mask.dtype is not torch.bool:  # Paddle reads a numeric mask as "non-zero"
         mask = mask != 0
     if isinstance(value, _T):
-        value = value.to(x.dtype)
+        _same_dtype(x, value, "masked_fill", "value")
         if value.dim():
             return torch.where(mask, value, x)
     if mask.dim() > x.dim() or any(m != s and s == 1 for m, s in zip(mask.shape[::-1], x.shape[::-1])):
@@ -342,6 +356,7 @@ def masked_scatter(x, mask, value, name=None):
         [1.0, 2.0, 3.0, 4.0]
     """
     _check_mask(mask, "masked_scatter")
+    _same_dtype(x, value, "masked_scatter", "value", AssertionError)  # Paddle asserts it
     n = int(mask.expand(_broadcast_shape(x, mask, "masked_scatter")).sum())
     if value.numel() < n:
         raise AssertionError(f"paddle.masked_scatter: 'value' has {value.numel()} elements, fewer "
@@ -410,7 +425,32 @@ def diagonal_scatter(x, y, offset=0, axis1=0, axis2=1, name=None):
 
 scatter_add_ = scatter_add.inplace
 index_add_ = index_add.inplace
-index_fill_ = index_fill.inplace
+_index_fill_write = index_fill.inplace
+
+
+@functools.wraps(_index_fill_write)
+def index_fill_(x, index, axis, value, name=None):
+    """In-place :func:`index_fill`: writes into ``x`` and returns it.
+
+    As Paddle, an empty ``index`` leaves ``x`` untouched, and a write counts three
+    in ``inplace_version`` (Paddle runs it as transpose_, index_put_, transpose_).
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> x = paddle.zeros([2, 2])
+        >>> _ = x.index_fill_(paddle.to_tensor([1]), 0, 5.0)
+        >>> x.tolist(), x.inplace_version
+        ([[0.0, 0.0], [5.0, 5.0]], 3)
+    """
+    if isinstance(index, Tensor) and index.size == 0:
+        return x
+    _index_fill_write(x, index, axis, value, name)
+    x._version_bias += 2
+    return x
+
+
+index_fill.inplace = index_fill_
+Tensor.index_fill_ = index_fill_
 index_put_ = index_put.inplace
 masked_fill_ = masked_fill.inplace
 masked_scatter_ = masked_scatter.inplace

@@ -145,7 +145,21 @@ def reshape(x, shape, name=None):
                          f"cannot be reshaped to {s}") from None
 
 
-reshape_ = rebinding_inplace(reshape, "reshape_")
+_reshape_rebind = rebinding_inplace(reshape, "reshape_")
+
+
+@functools.wraps(_reshape_rebind)
+def reshape_(x, shape, name=None):
+    # As Paddle: a list/tuple equal to x's shape leaves x as it is (no inplace_version bump)
+    if isinstance(shape, (list, tuple)) and isinstance(x, Tensor):
+        given = [int(v.item()) if isinstance(v, Tensor) else v for v in shape]
+        if given == list(x.shape):
+            return x
+    return _reshape_rebind(x, shape, name)
+
+
+reshape.inplace = reshape_
+Tensor.reshape_ = reshape_
 
 
 @defop(paddle_types=("view_shape", "view_dtype"), int_results=True)
@@ -370,6 +384,21 @@ def transpose(x, perm, name=None):
 
 
 transpose_ = rebinding_inplace(transpose, "transpose_")
+_transpose_op = transpose
+
+
+@functools.wraps(_transpose_op)
+def transpose(*args: Any, **kwargs: Any) -> Tensor:
+    # Paddle 3's torch-style keywords: transpose(x, dim0=i, dim1=j) (or axis0/axis1) swaps two axes
+    d0 = kwargs.pop("dim0", kwargs.pop("axis0", None))
+    d1 = kwargs.pop("dim1", kwargs.pop("axis1", None))
+    if d0 is not None and d1 is not None:
+        x = args[0] if args else kwargs.pop("x", kwargs.pop("input", None))
+        return _transpose_op(x, d0, d1)
+    return _transpose_op(*args, **kwargs)
+
+
+Tensor.transpose = transpose
 swapaxes = transpose
 swapdims = transpose
 
@@ -482,7 +511,7 @@ def expand(x, shape, name=None):
         >>> paddle.expand(paddle.ones([1, 3]), [2, -1]).shape
         paddle.Size([2, 3])
     """
-    return x.expand(_expand_shape(x, shape, "expand"))
+    return x.expand(_expand_shape(x, shape, "expand")).clone()  # a new tensor, as Paddle (not a view of x)
 
 
 @defop(paddle_types=("expand_as_v2", "pd_op.expand_as"))
@@ -494,7 +523,7 @@ def expand_as(x, y, name=None):
         >>> paddle.expand_as(paddle.ones([3]), paddle.zeros([2, 3])).shape
         paddle.Size([2, 3])
     """
-    return x.expand(_expand_shape(x, list(y.shape), "expand_as"))
+    return x.expand(_expand_shape(x, list(y.shape), "expand_as")).clone()  # a new tensor, as Paddle (not a view of x)
 
 
 @defop()
@@ -506,7 +535,7 @@ def broadcast_to(x, shape, name=None):
         >>> paddle.broadcast_to(paddle.ones([3]), [2, 3]).shape
         paddle.Size([2, 3])
     """
-    return x.expand(_expand_shape(x, shape, "broadcast_to"))
+    return x.expand(_expand_shape(x, shape, "broadcast_to")).clone()  # a new tensor, as Paddle (not a view of x)
 
 
 @defop(method=False)
@@ -528,7 +557,7 @@ def broadcast_tensors(input, name=None):
                              f"type, but the first is {_dt.from_torch_dtype(input[0].dtype).name} "
                              f"and element {i} is {_dt.from_torch_dtype(t.dtype).name}")
     try:
-        return list(torch.broadcast_tensors(*input))
+        return [t.clone() for t in torch.broadcast_tensors(*input)]  # new tensors, as Paddle
     except RuntimeError:
         raise ValueError("paddle.broadcast_tensors: the shapes "
                          f"{[list(t.shape) for t in input]} cannot be broadcast together") from None
