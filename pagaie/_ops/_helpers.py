@@ -1,6 +1,7 @@
 """Argument normalisation shared by op kernels (all over torch tensors)."""
 from __future__ import annotations
 
+import numbers
 from typing import Any, Sequence
 
 import torch
@@ -8,6 +9,8 @@ import torch
 from pagaie._core import dtype as _dt
 from pagaie._core.place import default_device
 from pagaie._core.registry import check_promotable
+
+_T = torch.Tensor
 
 __all__ = ["norm_axis", "norm_axes", "int_list", "check_binary_dtypes", "promote_pair", "check_same_dtype", "reject_bool", "float_inplace", "torch_dtype",
            "float_dtype", "device", "scalar_of", "write_out", "stopped"]
@@ -158,3 +161,49 @@ def stopped(t: torch.Tensor) -> torch.Tensor:
 class AssertionValueError(ValueError, AssertionError):
     """A bad argument where Paddle raises ``AssertionError`` (from a Python-level check)
     rather than its usual ``ValueError``: catching either works."""
+
+
+def axis_arg(axis: Any, ndim: int, api: str, arg: str = "axis", *, low: type = ValueError,
+             high: type = ValueError, bad: type = TypeError, bad_float: type | None = None,
+             rank0: int = 1) -> int:
+    """One axis argument made non-negative, with the exception types Paddle's ``api`` raises.
+
+    ``low`` for an axis below ``-rank``, ``high`` for one at or past ``rank``, ``bad`` for a
+    non-int (``bad_float`` for a float, when it differs). A 0-D input counts as rank
+    ``rank0``: 1 for the ops that take axis 0 or -1 there, 0 for those that take no axis.
+    A one-element int tensor counts as its value.
+    """
+    if isinstance(axis, _T) and axis.numel() == 1 and not (axis.is_floating_point() or axis.is_complex()):
+        axis = int(axis.item())
+    if not isinstance(axis, numbers.Integral) or isinstance(axis, bool):
+        kind = bad_float if bad_float is not None and isinstance(axis, float) else bad
+        raise kind(f"paddle.{api}: '{arg}' must be an int, but received {axis!r}")
+    axis = int(axis)
+    n = max(ndim, rank0)
+    if axis < -n or axis >= n:
+        raise (low if axis < 0 else high)(
+            f"paddle.{api}: '{arg}' must be in the range [{-n}, {n}), but received {axis} "
+            f"(input has {ndim} dimension(s))")
+    return axis % n if n else axis
+
+
+def int_entries(v: Any, api: str, arg: str, allow_bool: bool = False) -> list[int]:
+    """A list/tuple of ints (or int tensors), or a 1-D int tensor, as ints: a float or other
+    entry (a bool too, unless ``allow_bool``) is Paddle's TypeError ("must be list of int")."""
+    if isinstance(v, (list, tuple)):
+        for i, e in enumerate(v):
+            if not isinstance(e, (numbers.Integral, _T)) or (isinstance(e, bool) and not allow_bool):
+                raise TypeError(f"paddle.{api}: '{arg}' must be a list of int, but received "
+                                f"{e!r} at position {i}")
+    return int_list(v)
+
+
+def shape_arg(shape: Any, api: str, arg: str = "shape", allow_bool: bool = False) -> list[int]:
+    """A shape argument (an int, a list/tuple of ints or int tensors, or a 1-D int tensor) as
+    ints, with Paddle's TypeError for anything else."""
+    if isinstance(shape, (int, _T)) and not (isinstance(shape, _T) and shape.dim() > 0):
+        return [int(shape)]
+    if not isinstance(shape, (list, tuple, _T)):
+        raise TypeError(f"paddle.{api}: '{arg}' must be a list, tuple or Tensor, "
+                        f"but received {type(shape).__name__}")
+    return int_entries(shape, api, arg, allow_bool)

@@ -9,7 +9,7 @@ import torch
 from pagaie._core.registry import REGISTRY, OpRecord, defop
 from pagaie._core.tensor import Tensor, check_inplace
 from pagaie._ops._helpers import norm_axis
-from pagaie._ops.manipulation import axis_arg
+from pagaie._ops._helpers import axis_arg
 from pagaie._ops.indexing import _slice_dims, bound_index, check_index
 
 _T = torch.Tensor

@@ -8,7 +8,7 @@ import torch
 from pagaie._core.registry import defop
 from pagaie._core.tensor import Tensor
 from pagaie._ops._helpers import int_list, norm_axis, seq_of_tensors
-from pagaie._ops.manipulation import axis_arg, int_entries
+from pagaie._ops._helpers import axis_arg, int_entries
 
 _T = torch.Tensor
 

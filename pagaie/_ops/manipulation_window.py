@@ -7,8 +7,8 @@ import torch
 
 from pagaie._core.registry import defop
 from pagaie._ops._helpers import norm_axis
-from pagaie._ops.manipulation import axis_arg
-from pagaie._ops.manipulation import _shape
+from pagaie._ops._helpers import axis_arg
+from pagaie._ops._helpers import shape_arg as _shape
 
 __all__ = ["atleast_1d", "atleast_2d", "atleast_3d", "crop", "narrow", "unfold", "diagonal"]
 
