@@ -178,3 +178,7 @@ def test_where_inplace_tensors():
         return [r is x, x, x.inplace_version]
     ours, theirs = both(f)
     assert_same(ours, theirs)
+
+
+def test_fill_with_a_tensor_value_raises_type_error():
+    same_exception(lambda fw: fw.ones([2]).fill_(fw.to_tensor(2.0)))

@@ -650,7 +650,7 @@ def _fill_(x, value):
 
     Args:
         x (Tensor): the tensor, overwritten.
-        value (scalar|Tensor): the value, cast to ``x``'s dtype.
+        value (int|float|bool): the value, cast to ``x``'s dtype.
 
     Returns:
         Tensor: ``x``.
@@ -660,6 +660,9 @@ def _fill_(x, value):
         >>> paddle.zeros([2]).fill_(3.0).tolist()
         [3.0, 3.0]
     """
+    if isinstance(value, _T):
+        raise TypeError("paddle.Tensor.fill_: the type of 'value' must be int or float, but received "
+                        "a Tensor")
     v = _fill_value(value)
     if not (x.is_floating_point() or x.is_complex()) and isinstance(v, float) and x.dtype is not torch.bool:
         v = int(v)
