@@ -23,6 +23,9 @@ __all__ = ["ALIASES", "ALIASES_BY_NAME"]
 
 # (alias -> parameter, [APIs relative to ``paddle``])
 _TABLE = [
+    # transpose(x, dim0=i, dim1=j) swaps two axes: the kernel's two-int form (perm, name)
+    ({'axis0': 'perm', 'axis1': 'name', 'dim0': 'perm', 'dim1': 'name'},
+     ['transpose']),
     ({'lambd': 'threshold'},
      ['nn.functional.hardshrink', 'nn.functional.softshrink']),
     ({'return_indices': 'return_mask'},

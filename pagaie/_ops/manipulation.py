@@ -340,21 +340,6 @@ def transpose(x, perm, name=None):
 
 
 transpose_ = rebinding_inplace(transpose, "transpose_")
-_transpose_op = transpose
-
-
-@functools.wraps(_transpose_op)
-def transpose(*args: Any, **kwargs: Any) -> Tensor:
-    # Paddle 3's torch-style keywords: transpose(x, dim0=i, dim1=j) (or axis0/axis1) swaps two axes
-    d0 = kwargs.pop("dim0", kwargs.pop("axis0", None))
-    d1 = kwargs.pop("dim1", kwargs.pop("axis1", None))
-    if d0 is not None and d1 is not None:
-        x = args[0] if args else kwargs.pop("x", kwargs.pop("input", None))
-        return _transpose_op(x, d0, d1)
-    return _transpose_op(*args, **kwargs)
-
-
-Tensor.transpose = transpose
 swapaxes = transpose
 swapdims = transpose
 

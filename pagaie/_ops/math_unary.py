@@ -167,19 +167,18 @@ def _inplace_kernel(opname, fn, inplace_fn):
 
 
 def _declare(opname, fn, desc, ex_in, ex_out, has_out, inplace, amp):
-    if opname not in _BOOL_OK:
-        raw = fn
-
-        def fn(x, _raw=raw, _api=opname):
-            if x.dtype is torch.bool:
-                reject_bool(_api, x)
-            return _raw(x)
+    # the bool check sits in the kernel itself: these are hot, one more call shows
+    bool_ok = opname in _BOOL_OK
     if has_out:
         def kernel(x, name=None, *, out=None):
+            if x.dtype is torch.bool and not bool_ok:
+                reject_bool(opname, x)
             r = fn(x)
             return r if out is None else write_out(out, r)
     else:
         def kernel(x, name=None):
+            if x.dtype is torch.bool and not bool_ok:
+                reject_bool(opname, x)
             return fn(x)
     kernel.__name__ = kernel.__qualname__ = opname
     kernel.__doc__ = _DOC.format(desc=desc, name=opname, ex_in=ex_in, ex_out=ex_out,
