@@ -46,14 +46,17 @@ def matmul(x, y, transpose_x=False, transpose_y=False, name=None, *, out=None):
         >>> (a @ paddle.to_tensor([1.0, 1.0])).tolist()
         [3.0, 7.0]
     """
-    x, y = _promote(x, y, "matmul")
     if transpose_x and x.dim() > 1:
         x = x.transpose(-1, -2)
     if transpose_y and y.dim() > 1:
         y = y.transpose(-1, -2)
-    if out is None:
-        return torch.matmul(x, y)
-    return write_out(out, torch.matmul(x, y))
+    try:
+        r = torch.matmul(x, y)
+    except RuntimeError:
+        if x.dtype == y.dtype:
+            raise
+        r = torch.matmul(*_promote(x, y, "matmul"))   # promotion off the hot path
+    return r if out is None else write_out(out, r)
 
 
 def _matmul_operand(self: Tensor, other, op: str):
