@@ -116,3 +116,15 @@ def test_cross_promotion_and_checks():
     assert_same(ours, theirs)
     same_exception(lambda P: P.cross(_t(P, "float32", (3, 3)), _t(P, "int32", (3, 3))))
     same_exception(lambda P: P.cross(_t(P, "float32", (3, 2)), _t(P, "float32", (3, 1))))
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_linspace_values_are_paddles_bit_for_bit(dtype):
+    """Paddle counts the first half up from start and the rest down from stop, in the dtype."""
+    rng = np.random.default_rng(0)
+    cases = [(-3.3, 17.9, 101), (1e-3, 5.5, 1000), (2.5, -9.1, 333), (5, 5, 3), (0, 1, 1), (1, 0, 0)]
+    cases += [(float(rng.uniform(-100, 100)), float(rng.uniform(-100, 100)), int(rng.integers(1, 500)))
+              for _ in range(20)]
+    for a, b, n in cases:
+        ours, theirs = both(lambda fw: fw.linspace(a, b, n, dtype=dtype))
+        np.testing.assert_array_equal(ours.numpy(), theirs.numpy(), err_msg=str((a, b, n)))

@@ -170,9 +170,27 @@ def linspace(start, stop, num, dtype=None, name=None, *, out=None, device=None,
     dt = _dt.default_float() if dtype is None else _range_dtype(dtype, (), "linspace")
     n = _num_arg(num, "linspace")
     s, e = _cast_bounds(dt, _num(start), _num(stop))
-    calc = torch.float64 if not (dt.is_floating_point or dt.is_complex) else dt
-    t = torch.linspace(s, e, n, dtype=calc, device=device_of(device, "linspace"))
+    dev = device_of(device, "linspace")
+    if dt in (torch.float32, torch.float64):
+        t = _paddle_linspace(s, e, n, dt, dev)
+    else:
+        calc = torch.float64 if not (dt.is_floating_point or dt.is_complex) else dt
+        t = torch.linspace(s, e, n, dtype=calc, device=dev)
     return finish(t if t.dtype is dt else t.to(dt), out, requires_grad)
+
+
+def _paddle_linspace(start, stop, n: int, dt: torch.dtype, device) -> torch.Tensor:
+    """Paddle's kernel, in ``dt`` throughout: ``step = (stop - start) / (n - 1)``; the first
+    half counts up from ``start`` (``start + step * i``), the rest down from ``stop``
+    (``stop - step * (n - 1 - i)``), so both ends are exact."""
+    s = torch.tensor(start, dtype=dt, device=device)
+    e = torch.tensor(stop, dtype=dt, device=device)
+    if n == 1:
+        return s.reshape(1)
+    step = (e - s) / (n - 1)
+    i = torch.arange(n, dtype=dt, device=device)
+    half = n // 2
+    return torch.cat([s + step * i[:half], e - step * (n - 1 - i[half:])])
 
 
 @defop(method=False, differentiable=False, paddle_types=("logspace", "pd_op.logspace"))
