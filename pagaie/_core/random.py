@@ -219,10 +219,14 @@ def on_paddle_cpu(device: Any) -> bool:
 
 
 @contextmanager
-def draws_discarded() -> Iterator[None]:
+def draws_discarded(engine: Engine | None = None) -> Iterator[None]:
     """Inside, CPU samplers draw from a scratch engine: building a static program runs
     kernels on placeholders to learn output shapes, and that must not move the stream
     the program's runs (and the code after the build) will draw from.
+
+    Args:
+        engine: the scratch engine (a fresh one when None); inside an outer block the outer
+            scratch engine is kept.
 
     Examples:
         >>> import pagaie as paddle
@@ -235,7 +239,7 @@ def draws_discarded() -> Iterator[None]:
         >>> bool((paddle.rand([2]) == a).all())
         True
     """
-    _scratch.append(_scratch[0] if _scratch else Engine.from_seed(0))
+    _scratch.append(_scratch[0] if _scratch else engine or Engine.from_seed(0))
     try:
         yield
     finally:

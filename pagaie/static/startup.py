@@ -20,11 +20,10 @@ working as before.
 from __future__ import annotations
 
 import copy
-from contextlib import contextmanager
-from typing import Any, Iterator
+from typing import Any
 
 from pagaie._core.parameter import Parameter
-from pagaie._core.random import default_generator
+from pagaie._core.random import default_generator, draws_discarded
 from pagaie._core.mt64 import Engine
 from pagaie._static.interpreter import register_graph_op
 from pagaie._static.ir import ATTR_CODECS, Operator, Value
@@ -49,21 +48,6 @@ def _shadow_engine() -> Engine:
     return _SHADOW["engine"]
 
 
-@contextmanager
-def _drawing_from(engine: Engine) -> Iterator[None]:
-    """CPU samplers without a seed draw from ``engine`` inside the block (unless draws are
-    already being discarded)."""
-    from pagaie._core import random as _random
-    if _random._scratch:
-        yield
-        return
-    _random._scratch.append(engine)
-    try:
-        yield
-    finally:
-        _random._scratch.pop()
-
-
 def _defer(init: Any, param: Any, block: Any) -> bool:
     """Record ``init(param)`` into the startup program when a static program is being built
     and ``param`` is a parameter being created; returns whether it did."""
@@ -77,7 +61,7 @@ def _defer(init: Any, param: Any, block: Any) -> bool:
         return False   # an existing parameter: an explicit re-initialisation fills it now
     init._take_program_seed(startup.random_seed)
     frozen = copy.copy(init)      # the op keeps the seed it was recorded with
-    with _drawing_from(_shadow_engine()):
+    with draws_discarded(_shadow_engine()):
         frozen._fill_param(param)
     v = sb.create_var(name, list(param._t.shape), param.dtype, stop_gradient=param.stop_gradient,
                       persistable=True)
