@@ -188,6 +188,13 @@ class Engine:
             return _untemper(self._buf[lo:lo + _N]).tobytes(), pos
         return self._raw_state()[0], pos
 
+    @property
+    def load_token(self) -> tuple[bytes, int]:
+        """An object that is replaced whenever the engine is seeded, a state is loaded (even
+        the state it already had) or its look-ahead buffer is refilled: a caller holding a
+        copy of the engine compares it with ``is`` to notice a re-seed to the same state."""
+        return self._start
+
     def get_state(self) -> tuple[bytes, int]:
         """The state (key words and position), as of the words used so far."""
         if self._pos == 0 and self._buf.size == 0:

@@ -815,7 +815,8 @@ class Tensor:
 
     def __reduce_ex__(self, proto: int):
         # As Paddle: the data, dtype, place and requires_grad travel; the name does not.
-        place = str(self.place)[6:-1]  # Place(gpu:0) -> gpu:0
+        dev = self._t.device
+        place = "cpu" if dev.type == "cpu" else f"gpu:{dev.index or 0}"
         return (_rebuild_tensor, (self.numpy(), self.dtype.name, place, not self.stop_gradient))
 
     def __repr__(self) -> str:

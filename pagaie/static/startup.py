@@ -43,8 +43,8 @@ def _shadow_engine() -> Engine:
     import torch
     glob = default_generator(torch.device("cpu"))._engine
     state = glob.get_state()
-    if _SHADOW["start"] is not glob._start or _SHADOW["state"] != state:
-        _SHADOW.update(state=state, start=glob._start, engine=Engine(*state))
+    if _SHADOW["start"] is not glob.load_token or _SHADOW["state"] != state:
+        _SHADOW.update(state=state, start=glob.load_token, engine=Engine(*state))
     return _SHADOW["engine"]
 
 
