@@ -132,9 +132,11 @@ def _opaque_by_name(name: str) -> DType:
 pstring = _OpaqueDType("pstring", "PSTRING", 14)
 raw = _OpaqueDType("raw", "UNDEFINED", 0)
 
+# numpy's spellings Paddle accepts through ``np.dtype`` (astype, cast, zeros, ...). The name
+# 'uint16' (and numpy's uint16) means bfloat16 there, its storage type; only the object
+# ``paddle.uint16`` is the unsigned integer type.
 _ALIASES = {"float": "float64", "double": "float64", "half": "float16", "int": "int64",
-            "long": "int64", "bool_": "bool", "fp16": "float16", "fp32": "float32",
-            "fp64": "float64", "bf16": "bfloat16", "uint16": "uint16"}
+            "long": "int64", "bool_": "bool", "uint16": "bfloat16"}
 
 _default_float = torch.float32
 
@@ -168,9 +170,47 @@ def to_torch_dtype(dtype: Any, api: str = "paddle") -> torch.dtype:
         except TypeError:
             npd = None
         if npd is not None and npd.name in _BY_NAME:
-            return _BY_NAME[npd.name].torch_dtype
+            return _BY_NAME[_ALIASES.get(npd.name, npd.name)].torch_dtype
     raise TypeError(f"{api}: unsupported dtype {dtype!r}; expected one of "
                     f"{sorted(_BY_NAME)} or a pagaie dtype such as paddle.float32")
+
+
+# What Paddle's strict dtype check (``convert_dtype``, used by to_tensor, as_tensor, asarray,
+# empty and empty_like) lets through: canonical names only, no numpy aliases such as 'float'.
+_STRICT_NAMES = frozenset({"bool", "float16", "uint16", "uint32", "uint64", "float32", "float64",
+                           "int8", "int16", "int32", "int64", "uint8", "complex64", "complex128",
+                           "float8_e4m3fn", "float8_e5m2", "bfloat16"})
+_STRICT_TYPES = (builtins_bool, np.float16, np.uint16, np.uint32, np.uint64, np.float32,
+                 np.float64, np.int8, np.int16, np.int32, np.int64, np.uint8, np.complex64,
+                 np.complex128)
+
+
+def checked_dtype(dtype: Any, api: str) -> torch.dtype:
+    """:func:`to_torch_dtype` for the APIs whose dtype Paddle checks strictly (to_tensor, empty,
+    ...): a pagaie/torch dtype, a numpy dtype or scalar type, or a canonical name; numpy's
+    aliases ('float', 'int', 'double', Python's ``float``) are a TypeError there.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> try:
+        ...     paddle.to_tensor([1.0], dtype='float')
+        ... except TypeError as e:
+        ...     print(str(e)[:44])
+        paddle.to_tensor: dtype must be any of [bool
+    """
+    if isinstance(dtype, (DType, torch.dtype)):
+        ok = True
+    elif isinstance(dtype, type):
+        ok = dtype in _STRICT_TYPES
+    elif isinstance(dtype, (str, np.dtype)):
+        ok = str(dtype) in _STRICT_NAMES
+    else:
+        ok = False
+    if not ok:
+        raise TypeError(f"{api}: dtype must be any of [bool, float16, uint16, float32, float64, "
+                        "int8, int16, int32, int64, uint8, complex64, complex128, bfloat16], but "
+                        f"received {dtype!r}")
+    return to_torch_dtype(dtype, api)
 
 
 def from_torch_dtype(dtype: torch.dtype) -> DType:
@@ -209,13 +249,21 @@ def set_default_dtype(d: Any) -> None:
         >>> paddle.set_default_dtype('float64'); paddle.set_default_dtype('float32')
     """
     global _default_float
-    tdt = to_torch_dtype(d, "paddle.set_default_dtype")
-    if tdt not in (torch.float16, torch.bfloat16, torch.float32, torch.float64):
+    # As Paddle: the numpy types float16/32/64, a pagaie dtype, or one of four names; not
+    # numpy's aliases ('float', 'uint16'), nor None.
+    if isinstance(d, type):
+        ok = d in (np.float16, np.float32, np.float64)
+    elif isinstance(d, DType):
+        ok = d.name in ("float16", "float32", "float64", "bfloat16")
+    else:
+        ok = isinstance(d, (str, np.dtype)) and str(d) in ("float16", "float32", "float64", "bfloat16")
+    if not ok:
+        seen = getattr(d, "name", None) if isinstance(d, DType) else getattr(d, "__name__", d)
         raise TypeError("paddle.set_default_dtype: set_default_dtype only supports "
-                        f"[float16, bfloat16, float32, float64], but received {_BY_TORCH[tdt].name}")
-    _default_float = tdt
-    # Keep torch's own default in step so Python-scalar promotion inside kernels agrees.
-    torch.set_default_dtype(tdt if tdt in (torch.float32, torch.float64) else torch.float32)
+                        f"[float16, bfloat16, float32, float64], but received {seen}")
+    # torch's own default stays float32: Paddle's kernels promote integers to float32 whatever
+    # the default dtype (``int_tensor * 1.5`` is float32), only creation APIs follow it.
+    _default_float = to_torch_dtype(d, "paddle.set_default_dtype")
 
 
 def default_float() -> torch.dtype:
@@ -232,9 +280,14 @@ class iinfo:
     """
 
     def __init__(self, dtype: Any) -> None:
-        info = torch.iinfo(to_torch_dtype(dtype, "paddle.iinfo"))
+        tdt = to_torch_dtype(dtype, "paddle.iinfo")
+        if tdt not in (torch.int8, torch.int16, torch.int32, torch.int64, torch.uint8):
+            raise ValueError("paddle.iinfo: the argument can only be paddle.int8, paddle.int16, "
+                             "paddle.int32, paddle.int64 or paddle.uint8, but received "
+                             f"{_BY_TORCH[tdt].name}")
+        info = torch.iinfo(tdt)
         self.bits, self.min, self.max = info.bits, int(info.min), int(info.max)
-        self.dtype = to_dtype(dtype).name
+        self.dtype = _BY_TORCH[tdt].name
 
     def __repr__(self) -> str:
         return f"paddle.iinfo(min={self.min}, max={self.max}, bits={self.bits}, dtype={self.dtype})"
@@ -250,13 +303,21 @@ class finfo:
     """
 
     def __init__(self, dtype: Any) -> None:
-        info = torch.finfo(to_torch_dtype(dtype, "paddle.finfo"))
+        tdt = to_torch_dtype(dtype, "paddle.finfo")
+        if not (tdt.is_floating_point or tdt.is_complex):
+            raise ValueError("paddle.finfo: the argument can only be paddle.float32, "
+                             "paddle.float64, paddle.float16, paddle.bfloat16, "
+                             "paddle.float8_e4m3fn, paddle.float8_e5m2, paddle.complex64 or "
+                             f"paddle.complex128, but received {_BY_TORCH[tdt].name}")
+        tdt = tdt.to_real()  # a complex type's limits (and dtype field) are its parts'
+        info = torch.finfo(tdt)
         self.bits, self.eps, self.min, self.max = info.bits, info.eps, info.min, info.max
         self.tiny = self.smallest_normal = info.smallest_normal
         self.resolution = info.resolution
-        self.dtype = to_dtype(dtype).name
+        self.dtype = _BY_TORCH[tdt].name
 
     def __repr__(self) -> str:
-        return (f"paddle.finfo(min={self.min}, max={self.max}, eps={self.eps}, "
-                f"resolution={self.resolution}, smallest_normal={self.smallest_normal}, "
-                f"tiny={self.tiny}, bits={self.bits}, dtype={self.dtype})")
+        # Paddle prints the limits with C++'s default stream format (6 significant digits)
+        return (f"paddle.finfo(min={self.min:g}, max={self.max:g}, eps={self.eps:g}, "
+                f"resolution={self.resolution:g}, smallest_normal={self.smallest_normal:g}, "
+                f"tiny={self.tiny:g}, bits={self.bits}, dtype={self.dtype})")

@@ -28,10 +28,21 @@ def set_printoptions(precision: int | None = None, threshold: int | None = None,
         >>> import pagaie as paddle
         >>> paddle.set_printoptions(precision=4); paddle.set_printoptions(precision=8)
     """
-    for key, val in (("precision", precision), ("threshold", threshold), ("edgeitems", edgeitems),
-                     ("sci_mode", sci_mode), ("linewidth", linewidth)):
-        if val is not None:
-            _OPTIONS[key] = val
+    given = {key: val for key, val in (("precision", precision), ("threshold", threshold),
+                                       ("edgeitems", edgeitems), ("sci_mode", sci_mode),
+                                       ("linewidth", linewidth)) if val is not None}
+    for key, val in given.items():
+        ok = (int, float, np.number, np.bool_) if key == "sci_mode" else (int, np.integer, np.bool_)
+        if not isinstance(val, ok):
+            want = "a bool" if key == "sci_mode" else "an int"
+            raise _PrintOptionError(f"paddle.set_printoptions: '{key}' must be {want}, but got "
+                                    f"{type(val).__name__} ({val!r})")
+    for key, val in given.items():
+        _OPTIONS[key] = bool(val) if key == "sci_mode" else int(val)
+
+
+class _PrintOptionError(TypeError, RuntimeError):
+    """A print option of the wrong type (Paddle raises RuntimeError from its C++ binding)."""
 
 
 def _fmt(v: Any, kind: str) -> str:
@@ -47,6 +58,15 @@ def _fmt(v: Any, kind: str) -> str:
             return f"({v.real:.{p}e}{v.imag:+.{p}e}j)"
         return f"({v.real:.{p}f}{v.imag:+.{p}f}j)"
     return str(v)
+
+
+def _negative(v: Any, kind: str) -> bool:
+    """Whether ``v`` counts as negative for sign padding. Complex values order as numpy orders
+    them, lexicographically (real part, then imaginary part): ``-0j`` is not negative but ``-1j``
+    is, as in Paddle."""
+    if kind == "c":
+        return v.real < 0 or (v.real == 0 and v.imag < 0)
+    return kind in ("i", "f") and v < 0
 
 
 def _pad(s: str, width: int, signed: bool, negative: bool) -> str:
@@ -111,15 +131,10 @@ def format_array(a: np.ndarray, indent: int = _PREFIX) -> str:
     values = _collect(a, True, edge)
     strings = [_fmt(v, kind) for v in values]
     width = max((len(s) for s in strings), default=0)
-    if kind == "c":  # complex values align on the sign of their real part
-        signed = any(s.startswith("(-") for s in strings)
-    else:
-        signed = kind in ("i", "f") and any(v < 0 for v in values)
+    signed = kind != "b" and any(_negative(v, kind) for v in values)
 
     def fmt(v: Any) -> str:
-        s = _fmt(v, kind)
-        neg = s.startswith("(-") if kind == "c" else (kind in ("i", "f") and v < 0)
-        return _pad(s, width, signed, neg)
+        return _pad(_fmt(v, kind), width, signed, _negative(v, kind))
 
     return _render(a, fmt, 0, summarise, edge, width, indent)
 
@@ -131,7 +146,11 @@ def tensor_repr(t: Any) -> str:
         return _sparse_repr(t)
     head = (f"Tensor(shape={list(t._t.shape)}, dtype={t.dtype.name}, place={t.place}, "
             f"stop_gradient={t.stop_gradient},{_dist_fields(t)}\n")
-    body = format_array(t.numpy() if t.dtype.name != "bfloat16" else t._t.detach().cpu().float().numpy())
+    x = t._t.detach()
+    if x.dtype in (torch.bfloat16, torch.float8_e4m3fn, torch.float8_e5m2):
+        body = format_array(x.cpu().float().numpy())  # printed as float32, as Paddle does
+    else:
+        body = format_array(t.numpy())
     text = head + " " * _PREFIX + body + ")"
     if type(t).__name__ in ("Parameter", "EagerParamBase"):
         text = "Parameter containing:\n" + text

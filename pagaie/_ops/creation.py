@@ -13,7 +13,7 @@ from pagaie._core.place import to_torch_device
 from pagaie._core.registry import defop
 from pagaie._core.tensor import Tensor, require_grad
 from pagaie._ops._factory import device_of, finish, returns_self, shape_of, write_out
-from pagaie._ops._helpers import device, float_dtype, torch_dtype
+from pagaie._ops._helpers import device, float_dtype
 
 __all__ = ["to_tensor", "as_tensor", "asarray", "from_numpy", "assign", "clone",
            "zeros", "ones", "full", "empty", "zeros_like", "ones_like", "full_like", "empty_like",
@@ -40,7 +40,7 @@ def _numpy_of(v: Any) -> Any:
 
 def _from_data(data: Any, dtype: Any, api: str) -> torch.Tensor:
     """Paddle's conversion of data to a tensor, dtype inference included (a new copy)."""
-    want = torch_dtype(dtype, api)
+    want = None if dtype is None else _dt.checked_dtype(dtype, f"paddle.{api}")
     if isinstance(data, _T):
         t = data.detach().clone()
         return t if want is None or t.dtype is want else t.to(want)
@@ -70,7 +70,8 @@ def _from_data(data: Any, dtype: Any, api: str) -> torch.Tensor:
     if arr.dtype.kind not in "biufc":
         raise ValueError(f"paddle.{api}: unsupported data element type {arr.dtype}; expected bool, "
                          "integer, floating or complex values")
-    if arr.dtype == np.uint16 and want is None:  # Paddle's convention: bfloat16 bit patterns
+    if arr.dtype == np.uint16 and want in (None, torch.bfloat16):  # Paddle's convention:
+        # numpy's uint16 holds bfloat16 bit patterns
         return torch.from_numpy(arr.view(np.int16)).view(torch.bfloat16)
     if arr.dtype.kind == "u" and arr.dtype != np.uint8 and want is None:
         raise ValueError(f"paddle.{api}: numpy dtype {arr.dtype} is not supported; use uint8, an "
@@ -426,7 +427,8 @@ def empty(shape, dtype=None, name=None, *, out=None, device=None, requires_grad=
         paddle.Size([2, 3])
     """
     shape, dtype = _size_args(shape, dtype, name)
-    t = torch.empty(shape_of(shape, "empty"), dtype=float_dtype(dtype, "empty"),
+    dt = _dt.default_float() if dtype is None else _dt.checked_dtype(dtype, "paddle.empty")
+    t = torch.empty(shape_of(shape, "empty"), dtype=dt,
                     device=device_of(device, "empty"))
     return finish(t, out, requires_grad, pin_memory)
 
@@ -531,6 +533,8 @@ def empty_like(x, dtype=None, name=None, *, device=None, requires_grad=False, pi
         >>> paddle.empty_like(paddle.to_tensor([1, 2])).shape
         paddle.Size([2])
     """
+    if dtype is not None:
+        _dt.checked_dtype(dtype, "paddle.empty_like")
     dt, dev = _like(x, dtype, device, "empty_like")
     return finish(torch.empty(x.shape, dtype=dt, device=dev), None, requires_grad, pin_memory)
 

@@ -1,0 +1,167 @@
+"""Session-8 parity sweep of the tensor object: printing, to_tensor, dtypes and places,
+compared with real Paddle 3.3.1."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import pagaie
+from tests.reference import assert_same, both, paddle_ref, same_exception
+
+_DEFAULT_PRINT = dict(precision=8, threshold=1000, edgeitems=3, sci_mode=False, linewidth=80)
+
+
+@pytest.fixture(autouse=True)
+def _restore_global_state():
+    yield
+    pagaie.set_printoptions(**_DEFAULT_PRINT)
+    pagaie.set_default_dtype("float32")
+    ref = paddle_ref()
+    ref.set_printoptions(**_DEFAULT_PRINT)
+    ref.set_default_dtype("float32")
+
+
+# ---- printing -----------------------------------------------------------------------------
+
+@pytest.mark.parametrize("data", [
+    # a negative zero real part is not negative: no sign column (a negative zero imaginary part
+    # prints as '+-0.' in Paddle, a slip not copied)
+    [0j, complex(-0.0, 0.0)], [complex(-0.0, 0.0), 0j],
+    [-1j, 1 + 1j],                      # numpy orders complex values lexicographically:
+    [-1j, -1 + 1j, 2.5 + 0j],           # a zero real part with a negative imaginary one is negative
+    [complex("nan-1j"), 1 + 0j],
+])
+def test_complex_sign_padding(data):
+    for dt in ("complex64", "complex128"):
+        ours, theirs = both(lambda P: str(P.to_tensor(np.array(data), dtype=dt)))
+        assert ours == theirs
+
+
+@pytest.mark.parametrize("dt", ["float8_e4m3fn", "float8_e5m2"])
+def test_float8_prints_as_float32(dt):
+    ours, theirs = both(lambda P: str(P.cast(P.to_tensor([1.5, -2.0, 300.0]), dt)))
+    assert ours == theirs
+
+
+@pytest.mark.parametrize("opts", [dict(precision=2.0), dict(threshold="a"), dict(linewidth=2.5),
+                                  dict(edgeitems=[3]), dict(sci_mode="yes")])
+def test_set_printoptions_bad_type(opts):
+    err = same_exception(lambda P: P.set_printoptions(**opts))
+    assert "set_printoptions" in str(err) and next(iter(opts)) in str(err)
+    assert isinstance(err, TypeError)  # also a TypeError, which it is
+
+
+def test_set_printoptions_good_types():
+    x = [1.123456789, -2.5, 3e-7, 12345.0]
+    for opts in (dict(precision=np.int64(3)), dict(sci_mode=np.bool_(True)), dict(threshold=2, edgeitems=1)):
+        ours, theirs = both(lambda P: (P.set_printoptions(**opts), str(P.to_tensor(x)))[1])
+        assert ours == theirs
+
+
+# ---- to_tensor and friends: dtype checking ----------------------------------------------------
+
+@pytest.mark.parametrize("dt", ["float", "int", "double", "half", "long", float, int, complex, "xx", 5])
+@pytest.mark.parametrize("api", ["to_tensor", "tensor"])
+def test_to_tensor_rejects_numpy_aliases(api, dt):
+    err = same_exception(lambda P: getattr(P, api)([1.5, 2.0], dtype=dt))
+    assert "dtype" in str(err)
+
+
+@pytest.mark.parametrize("dt", ["float", "int"])
+def test_strict_dtype_in_empty_as_tensor_asarray(dt):
+    same_exception(lambda P: P.empty([2], dtype=dt))
+    same_exception(lambda P: P.empty_like(P.to_tensor([1.0]), dtype=dt))
+    same_exception(lambda P: P.as_tensor([1.0], dtype=dt))
+    same_exception(lambda P: P.asarray([1.0], dtype=dt))
+
+
+@pytest.mark.parametrize("dt", ["float", "int", "double"])
+def test_numpy_aliases_still_work_elsewhere(dt):
+    for fn in (lambda P: P.zeros([2], dtype=dt), lambda P: P.to_tensor([1.5]).astype(dt),
+               lambda P: P.full_like(P.to_tensor([1.5]), 2, dtype=dt)):
+        assert_same(*both(fn))
+
+
+@pytest.mark.parametrize("dt", ["float32", np.float64, np.dtype("int32"), "bfloat16", bool, "uint8",
+                                np.dtype("bool")])
+def test_to_tensor_accepted_dtypes(dt):
+    ours, theirs = both(lambda P: P.to_tensor([1.5, 0.0], dtype=dt))
+    assert str(ours.dtype) == str(theirs.dtype)
+
+
+def test_uint16_name_means_bfloat16():
+    # the name 'uint16' (and numpy's uint16) is bfloat16 in Paddle; paddle.uint16 itself is not
+    for fn in (lambda P: P.to_tensor([1.5, 2.0], dtype="uint16"),
+               lambda P: P.to_tensor([1.5, 2.0]).astype("uint16"),
+               lambda P: P.to_tensor([1.5, 2.0]).astype(np.uint16),
+               lambda P: P.zeros([2], dtype="uint16"),
+               lambda P: P.cast(P.to_tensor([1.5, 2.0]), P.uint16)):
+        ours, theirs = both(fn)
+        assert repr(ours.dtype) == repr(theirs.dtype)
+        np.testing.assert_array_equal(ours.numpy(), theirs.numpy())
+
+
+def test_numpy_uint16_bits_kept_with_bfloat16_dtype():
+    bits = np.array([16320, 49216], dtype=np.uint16)  # 1.5, -3.0
+    for dt in ("bfloat16", "uint16"):
+        ours, theirs = both(lambda P: P.to_tensor(bits, dtype=dt))
+        assert repr(ours.dtype) == repr(theirs.dtype)
+        np.testing.assert_array_equal(ours.numpy(), theirs.numpy())
+
+
+# ---- set_default_dtype ------------------------------------------------------------------------
+
+@pytest.mark.parametrize("d", ["float", "uint16", None, "int32", np.int32, "xx", 5])
+def test_set_default_dtype_rejects(d):
+    same_exception(lambda P: P.set_default_dtype(d))
+    assert pagaie.get_default_dtype() == "float32"
+
+
+@pytest.mark.parametrize("d", ["float64", np.float64, np.dtype("float16"), "bfloat16"])
+def test_set_default_dtype_accepts(d):
+    ours, theirs = both(lambda P: (P.set_default_dtype(d), P.get_default_dtype())[1])
+    assert ours == theirs
+
+
+def test_default_float64_leaves_kernel_promotion_float32():
+    def fn(P):
+        P.set_default_dtype("float64")
+        a = P.to_tensor([1, 2, 3])
+        return [a * 1.5, a / 2, a / a, P.hypot(a, a), P.logaddexp(a, a), P.to_tensor([True]) - 1.5,
+                P.to_tensor(1.5), P.zeros([2]), P.arange(0, 1, 0.5), P.linspace(0, 1, 3)]
+    assert_same(*both(fn))
+
+
+# ---- iinfo / finfo ----------------------------------------------------------------------------
+
+@pytest.mark.parametrize("d", ["float16", "bfloat16", "float32", "float64", "complex64", "complex128",
+                               "uint16", "float8_e4m3fn"])
+def test_finfo(d):
+    ours, theirs = both(lambda P: P.finfo(d))
+    assert repr(ours) == repr(theirs)
+    for k in ("min", "max", "eps", "tiny", "smallest_normal", "resolution", "bits", "dtype"):
+        assert getattr(ours, k) == getattr(theirs, k), k
+
+
+@pytest.mark.parametrize("d", ["int32", "bool", "uint16-object"])
+def test_finfo_rejects(d):
+    same_exception(lambda P: P.finfo(P.uint16 if d == "uint16-object" else d))
+
+
+@pytest.mark.parametrize("d", ["bool", "float32", "uint16", "complex64"])
+def test_iinfo_rejects(d):
+    err = same_exception(lambda P: P.iinfo(d))
+    assert "paddle.iinfo" in str(err)
+
+
+@pytest.mark.parametrize("d", ["int8", "uint8", "int64"])
+def test_iinfo(d):
+    ours, theirs = both(lambda P: P.iinfo(d))
+    assert repr(ours) == repr(theirs)
+
+
+@pytest.mark.parametrize("dt", ["fp16", "bf16", "fp32"])
+def test_short_dtype_names_rejected(dt):
+    for fn in (lambda P: P.zeros([2], dtype=dt), lambda P: P.to_tensor([1.5]).astype(dt),
+               lambda P: P.cast(P.to_tensor([1.5]), dt)):
+        same_exception(fn)
