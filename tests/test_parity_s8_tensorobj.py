@@ -165,3 +165,44 @@ def test_short_dtype_names_rejected(dt):
     for fn in (lambda P: P.zeros([2], dtype=dt), lambda P: P.to_tensor([1.5]).astype(dt),
                lambda P: P.cast(P.to_tensor([1.5]), dt)):
         same_exception(fn)
+
+
+# ---- paddle.Tensor(...) and the bit-pattern conversions (pagaie/_core/tensor.py) ------------
+
+@pytest.mark.parametrize("make", [
+    lambda P: P.Tensor(-1), lambda P: P.Tensor(2, -3), lambda P: P.Tensor(True),
+    lambda P: P.Tensor(np.float32(2.0)), lambda P: P.Tensor(np.int32(3)), lambda P: P.Tensor(None),
+    lambda P: P.Tensor([None]), lambda P: P.Tensor(["a"]), lambda P: P.Tensor("abc"),
+], ids=["neg", "neg2", "bool", "np_float", "np_int", "none", "list_none", "list_str", "str"])
+def test_tensor_constructor_bad_data_errors(make):
+    same_exception(make)
+
+
+@pytest.mark.parametrize("make", [
+    lambda P: P.Tensor(), lambda P: P.Tensor(0, 3), lambda P: P.Tensor([True, False]),
+    lambda P: P.Tensor([[1, 2], [3, 4]]), lambda P: P.Tensor(np.arange(3, dtype="int32")),
+], ids=["empty", "zero_dim", "bools", "nested", "ndarray"])
+def test_tensor_constructor_good_data(make):
+    ours, theirs = both(make)
+    assert_same(ours, theirs)
+
+
+def test_tensor_constructor_complex_list_raises():
+    # Paddle drops the imaginary parts silently; pagaie refuses them, naming the API
+    with pytest.raises(TypeError, match="paddle.Tensor"):
+        pagaie.Tensor([1, 2 + 1j])
+
+
+@pytest.mark.parametrize("dtype", ["float8_e4m3fn", "float8_e5m2"])
+def test_float8_numpy_and_tolist_give_bit_patterns(dtype):
+    ours, theirs = both(lambda P: P.cast(P.to_tensor([1.5, -2.0, 300.0]), dtype))
+    a, b = ours.numpy(), theirs.numpy()
+    assert a.dtype == b.dtype == np.int8 and a.tolist() == b.tolist()
+    assert ours.tolist() == theirs.tolist()
+
+
+def test_bfloat16_tolist_gives_bit_patterns():
+    ours, theirs = both(lambda P: P.to_tensor([[1.5, -2.0]], dtype="bfloat16"))
+    assert ours.tolist() == theirs.tolist() == [[16320, 49152]]
+    o0, t0 = both(lambda P: P.to_tensor(1.5, dtype="bfloat16"))
+    assert o0.tolist() == t0.tolist() and o0.item() == t0.item() == 1.5

@@ -442,6 +442,8 @@ class Tensor:
             t = t.cpu()  # already a copy
         if t.dtype is torch.bfloat16:
             a = t.view(torch.int16).numpy().view(np.uint16)
+        elif t.dtype in _FLOAT8:   # numpy has no float8 either: the bit patterns, as int8
+            a = t.view(torch.int8).numpy()
         else:
             a = t.resolve_conj().numpy() if t.is_complex() else t.numpy()
         # Paddle returns a copy: later in-place updates of the tensor must not show through.
@@ -469,6 +471,8 @@ class Tensor:
         if self._t.layout is not torch.strided:
             raise TypeError("paddle.Tensor.tolist: a sparse tensor has no dense data; convert "
                             "it with to_dense() first")
+        if self._t.dtype is torch.bfloat16 or self._t.dtype in _FLOAT8:
+            return self.numpy().tolist()   # as Paddle: the bit patterns numpy() gives
         return self._t.tolist()
 
     def __dlpack__(self, *args: Any, **kwargs: Any) -> Any:
@@ -918,6 +922,7 @@ def _rebuild_tensor(array: np.ndarray, dtype: str, place: str, requires_grad: bo
     return Tensor(t, stop_gradient=not requires_grad)
 
 
+_FLOAT8 = (torch.float8_e4m3fn, torch.float8_e5m2)
 _new = object.__new__
 _run_backward = torch.autograd.Variable._execution_engine.run_backward
 
@@ -930,6 +935,20 @@ _CTOR_ORDER = ("value", "place", "persistable", "zero_copy", "name", "stop_gradi
 _LEGACY_ORDER = ("dtype", "dims", "name", "type", "persistable")
 
 
+def _list_data(value: list | tuple) -> np.ndarray:
+    """The float64 array ``paddle.Tensor(list)`` holds, refusing what is not numbers."""
+    arr = np.asarray(value)
+    if arr.dtype == object:
+        raise ValueError(f"paddle.Tensor: the list must hold numbers of a regular shape, but "
+                         f"received {value!r:.80}")
+    if arr.dtype.kind in "USV":
+        raise TypeError(f"paddle.Tensor: the list must hold numbers, but received {value!r:.80}")
+    if arr.dtype.kind == "c":
+        raise TypeError(f"paddle.Tensor: a list builds a real (float) tensor, but received "
+                        f"complex numbers in {value!r:.80}; use paddle.to_tensor for complex data")
+    return arr.astype(np.float64)
+
+
 def _constructor_args(args: tuple, kwargs: dict) -> tuple:
     """Parse ``Tensor(...)``'s forms into (torch tensor, name, stop_gradient, persistable, extra)."""
     if "data" in kwargs:
@@ -939,7 +958,13 @@ def _constructor_args(args: tuple, kwargs: dict) -> tuple:
         raise RuntimeError(f"paddle.Tensor: could not parse the arguments; unexpected keyword(s) "
                            f"{sorted(unknown)}; the accepted ones are {list(_CTOR_ORDER)}")
     if args and all(type(a) is int for a in args) and not kwargs:
+        if any(a < 0 for a in args):
+            raise ValueError(f"paddle.Tensor: each dimension of the shape must be at least 0, "
+                             f"but received {list(args)}")
         return torch.empty(args, dtype=_dt.default_float(), device=default_device()), None, True, False, None
+    if args and type(args[0]) is bool:
+        raise TypeError(f"paddle.Tensor: the first argument must be a shape (ints), a numpy "
+                        f"array, a Tensor or a list, but received the bool {args[0]}")
     legacy = (args and isinstance(args[0], _dt.DType)) or ("dims" in kwargs and "value" not in kwargs)
     order = _LEGACY_ORDER if legacy else _CTOR_ORDER
     if len(args) > len(order):
@@ -958,12 +983,12 @@ def _constructor_args(args: tuple, kwargs: dict) -> tuple:
         t = value._t
     elif isinstance(value, torch.Tensor):
         t = value
-    elif value is None:
+    elif value is None and "value" not in kwargs:   # paddle.Tensor(): an empty tensor
         t = torch.empty(0, dtype=_dt.default_float())
     elif isinstance(value, (list, tuple)):
-        t = torch.as_tensor(np.asarray(value, dtype=np.float64)).to(_dt.default_float())
-    elif isinstance(value, (np.ndarray, np.generic)):
-        t = torch.as_tensor(np.asarray(value))
+        t = torch.as_tensor(_list_data(value)).to(_dt.default_float())
+    elif isinstance(value, np.ndarray):
+        t = torch.as_tensor(value)
     else:
         raise ValueError("paddle.Tensor: the first argument should be a numpy array, a Tensor or a "
                          f"list, but received {type(value).__name__}")
