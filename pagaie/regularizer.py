@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
 import torch
 
 from pagaie._core.tensor import Tensor, as_torch, wrap
@@ -31,9 +32,11 @@ class WeightDecayRegularizer:
 
 
 def _check_coeff(api: str, coeff: Any) -> float:
+    if coeff is None:  # Paddle asserts the coefficient is given
+        raise AssertionError(f"paddle.regularizer.{api}: coeff should not be None")
     if isinstance(coeff, Tensor):
         return float(coeff.item())
-    if isinstance(coeff, bool) or not isinstance(coeff, (int, float)):
+    if isinstance(coeff, (bool, np.bool_)) or not isinstance(coeff, (int, float, np.integer, np.floating)):
         raise TypeError(f"paddle.regularizer.{api}: coeff must be a float, but received {type(coeff).__name__}")
     return float(coeff)
 

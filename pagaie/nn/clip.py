@@ -63,6 +63,9 @@ class ClipGradByValue(ClipGradBase):
             if getattr(p, "need_clip", True) is False:
                 out.append((p, g))
                 continue
+            if self.min > self.max:  # as Paddle's clip kernel: checked when a gradient is clipped
+                raise ValueError(f"paddle.nn.ClipGradByValue: max should be greater than or equal to min, "
+                                 f"but received min = {self.min:f}, max = {self.max:f}")
             out.append((p, wrap(torch.clamp(_t(g), self.min, self.max))))
         return out
 
@@ -95,9 +98,13 @@ class ClipGradByNorm(ClipGradBase):
             if getattr(p, "need_clip", True) is False:
                 out.append((p, g))
                 continue
+            if not self.clip_norm > 0:  # as Paddle's clip_by_norm kernel: checked on use
+                raise ValueError("paddle.nn.ClipGradByNorm: clip_norm should be greater than 0, "
+                                 f"but received clip_norm = {self.clip_norm:f}")
             t = _t(g)
             norm = torch.linalg.vector_norm(t.float() if t.dtype in (torch.float16, torch.bfloat16) else t)
-            scale = torch.where(norm > self.clip_norm, self.clip_norm / norm, torch.ones_like(norm))
+            # clip_norm / max(norm, clip_norm): 1 below the bound; a NaN norm makes the gradient NaN
+            scale = self.clip_norm / torch.maximum(norm, torch.full_like(norm, self.clip_norm))
             out.append((p, wrap((t * scale.to(t.dtype)))))
         return out
 
@@ -162,5 +169,6 @@ class ClipGradByGlobalNorm(ClipGradBase):
                 t.mul_(scale.to(t.dtype))
                 out.append((p, g))
             else:
-                out.append((p, wrap(t * scale.to(t.dtype))))
+                # a 0-D gradient times Paddle's [1]-shaped scale comes back with shape [1]
+                out.append((p, wrap((t * scale.to(t.dtype)).reshape(1) if t.dim() == 0 else t * scale.to(t.dtype))))
         return out

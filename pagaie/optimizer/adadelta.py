@@ -37,6 +37,7 @@ class Adadelta(Optimizer):
     """
 
     _acc_names = ("_avg_squared_grad", "_avg_squared_update")
+    _acc_in_param_dtype = True  # float16/bfloat16 parameters keep float16/bfloat16 state
 
     def __init__(self, learning_rate: Any = 0.001, epsilon: float = 1e-6, rho: float = 0.95,
                  parameters: Sequence | None = None, weight_decay: Any = None, grad_clip: Any = None,

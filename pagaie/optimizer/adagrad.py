@@ -49,8 +49,8 @@ class Adagrad(Optimizer):
         self._default_dict = {"epsilon": epsilon, "initial_accumulator_value": initial_accumulator_value}
 
     def _init_state(self, target: Tensor, hp: dict) -> None:
-        self._add_accumulator("moment", target, dtype=self._acc_dtype(target),
-                              fill_value=hp["initial_accumulator_value"])
+        # as Paddle: in the parameter's dtype (float16/bfloat16 too)
+        self._add_accumulator("moment", target, dtype=target._t.dtype, fill_value=hp["initial_accumulator_value"])
 
     def _update(self, params, grads, states, lrs, hp, tensors) -> None:
         eps = _f32(hp["epsilon"])

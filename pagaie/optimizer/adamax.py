@@ -60,7 +60,9 @@ class Adamax(Optimizer):
         dt = self._acc_dtype(target)
         self._add_accumulator("moment", target, dtype=dt)
         self._add_accumulator("inf_norm", target, dtype=dt)
-        self._add_accumulator("beta1_pow_acc", target, dtype=dt, fill_value=_scalar(hp["beta1"]), shape=[1])
+        # as Paddle: the beta1 power stays in the parameter's dtype (float16 too)
+        self._add_accumulator("beta1_pow_acc", target, dtype=target._t.dtype, fill_value=_scalar(hp["beta1"]),
+                              shape=[1])
 
     def _update_one(self, p, g, state, lr, hp, param) -> None:
         b1, b2, eps = (_f32(_scalar(hp[k])) for k in ("beta1", "beta2", "epsilon"))

@@ -56,7 +56,8 @@ class ASGD(Optimizer):
         self._default_dict = {}
 
     def _init_state(self, target: Tensor, hp: dict) -> None:
-        dt = target._t.dtype
+        # Paddle keeps these in the parameter's dtype, even next to float32 master weights
+        dt = self._creating_param_dtype or target._t.dtype
         self._add_accumulator("d", target, dtype=dt)
         self._add_accumulator("y", target, dtype=dt, shape=[self._n, *target._t.shape])
         self._add_accumulator("m", target, dtype=torch.int64, shape=[1])

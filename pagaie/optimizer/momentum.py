@@ -57,6 +57,7 @@ class Momentum(Optimizer):
     """
 
     _acc_names = ("velocity",)
+    _acc_in_param_dtype = True  # float16/bfloat16 parameters keep float16/bfloat16 state
 
     def __init__(self, learning_rate: Any = 0.001, momentum: float = 0.9, parameters: Sequence | None = None,
                  use_nesterov: bool = False, weight_decay: Any = None, grad_clip: Any = None,

@@ -152,6 +152,7 @@ class Optimizer:
         self._master_weights: dict[str, Tensor] = {}
         self._multi_precision = False
         self._state: dict[int, dict[str, torch.Tensor]] = {}
+        self._creating_param_dtype: torch.dtype | None = None
         self._auxiliary_vars: dict[str, Any] = {}
         self.clear_gradients = self.clear_grad
         self._default_dict: dict[str, Any] = {"weight_decay": self.regularization, "grad_clip": grad_clip}
@@ -339,10 +340,16 @@ class Optimizer:
             self._master_weights[param.name] = mw
         return mw
 
+    # Paddle keeps some algorithms' accumulators in the parameter's own dtype (float16 /
+    # bfloat16 too: Momentum without master weights, Adagrad, Adadelta, RMSProp); the others
+    # accumulate in float32 for low-precision parameters.
+    _acc_in_param_dtype = False
+
     def _init_state(self, target: Tensor, hp: dict) -> None:
         """Create the accumulators of one parameter (default: zeros shaped like it)."""
+        dt = target._t.dtype if self._acc_in_param_dtype else self._acc_dtype(target)
         for acc in self._acc_names:
-            self._add_accumulator(acc, target, dtype=self._acc_dtype(target))
+            self._add_accumulator(acc, target, dtype=dt)
 
     @staticmethod
     def _acc_dtype(target: Tensor) -> torch.dtype:
@@ -355,6 +362,7 @@ class Optimizer:
             if p.name in self._already_create_accumulator:
                 continue
             target = self._create_master_weight(p) if self._use_master(p) else p
+            self._creating_param_dtype = p._t.dtype  # the parameter's own dtype (not its master's)
             self._init_state(target, hp)
             self._already_create_accumulator.add(p.name)
 
@@ -402,7 +410,7 @@ class Optimizer:
         clip = self._grad_clip if group is None else group.get("grad_clip")
         if clip is not None and pairs:
             clipped = clip([(p, wrap(g)) for p, g in pairs])
-            pairs = [(p, as_torch(g)) for p, g in clipped if g is not None]
+            pairs = [(p, _param_shaped(p, as_torch(g))) for p, g in clipped if g is not None]
         pairs = self._regularize(pairs)
         if not pairs:
             return
@@ -428,7 +436,21 @@ class Optimizer:
                 targets.append(p._t)
                 grads.append(g)
             states.append(self._param_state(p))
+        # low-precision state only exists for float16/bfloat16 parameters
+        low = any(p._t.dtype in _LOW_PRECISION for p in params) and any(
+            v.dtype in _LOW_PRECISION for st in states for v in st.values())
+        if low:
+            # float16/bfloat16 accumulators: the rule computes in float32 (as Paddle's kernels
+            # compute in their float32 "MPType") and the results are rounded back into them
+            stored = states
+            states = [{k: (v.float() if v.dtype in _LOW_PRECISION else v) for k, v in st.items()}
+                      for st in stored]
         self._update(targets, grads, states, lrs, hp, params)
+        if low:
+            for st, work in zip(stored, states):
+                for k, v in st.items():
+                    if work[k] is not v:
+                        v.copy_(work[k])
         for p, mw in masters:
             p._t.copy_(mw._t)
 
@@ -803,6 +825,13 @@ def _check_grad(api: str, param: Tensor, grad: Any) -> None:
     if list(grad.shape) != list(param.shape):
         raise ValueError(f"{api}: the gradient of parameter '{param.name}' has shape "
                          f"{list(grad.shape)}, but the parameter's shape is {list(param.shape)}")
+
+
+def _param_shaped(param: Tensor, g: torch.Tensor) -> torch.Tensor:
+    """A clipped gradient in its parameter's shape (global-norm clipping turns a 0-D
+    gradient into shape [1], as Paddle's does)."""
+    shape = param._t.shape
+    return g if g.shape == shape else g.reshape(shape)
 
 
 def _scalar(x: Any) -> float:

@@ -40,6 +40,7 @@ class RMSProp(Optimizer):
     """
 
     _acc_names = ("momentum", "mean_square", "mean_grad")
+    _acc_in_param_dtype = True  # float16/bfloat16 parameters keep float16/bfloat16 state
 
     def __init__(self, learning_rate: Any, rho: float = 0.95, epsilon: float = 1e-6, momentum: float = 0.0,
                  centered: bool = False, parameters: Sequence | None = None, weight_decay: Any = None,

@@ -59,7 +59,8 @@ class Rprop(Optimizer):
         self._default_dict = {}
 
     def _init_state(self, target: Tensor, hp: dict) -> None:
-        dt = target._t.dtype
+        # Paddle keeps these in the parameter's dtype, even next to float32 master weights
+        dt = self._creating_param_dtype or target._t.dtype
         self._add_accumulator("prevs", target, dtype=dt)
         self._add_accumulator("learning_rates", target, dtype=dt, fill_value=self._initial_learning_rate)
 
