@@ -259,7 +259,7 @@ class Tensor:
 
     @property
     def grad(self) -> Tensor | None:
-        g = self._t.grad
+        g = _stored_grad(self._t)
         if g is None:
             return None
         if not hasattr(g, GRAD_FLAG):
@@ -297,7 +297,7 @@ class Tensor:
             >>> x.gradient()
             array([2., 4.], dtype=float32)
         """
-        g = self._t.grad
+        g = _stored_grad(self._t)
         return None if g is None else wrap(g).numpy()
 
     @property
@@ -610,6 +610,9 @@ class Tensor:
             [2.0, 4.0]
         """
         t = self._t
+        if type(retain_graph) is not bool:
+            raise TypeError(f"paddle.Tensor.backward: retain_graph must be a bool, but "
+                            f"received {type(retain_graph).__name__} {retain_graph!r}")
         if grad_tensor is None and dump_backward_graph_path is None:
             # The common case goes straight to the autograd engine: the per-op overhead
             # benchmark counts this call.
@@ -933,6 +936,17 @@ _NEEDS_UNWRAP.add(Tensor)
 _CTOR_ORDER = ("value", "place", "persistable", "zero_copy", "name", "stop_gradient", "dims",
                "dtype", "type", "process_mesh", "placements")
 _LEGACY_ORDER = ("dtype", "dims", "name", "type", "persistable")
+
+
+def _stored_grad(t: torch.Tensor) -> torch.Tensor | None:
+    """The gradient autograd stored on ``t``: None for a non-leaf that does not retain one
+    (without torch's warning), and real zeros in place of torch's data-less zero tensor."""
+    if t.grad_fn is not None and not t.retains_grad:
+        return None
+    g = t.grad
+    if g is not None and g._is_zerotensor():
+        g = t.grad = torch.zeros_like(g)
+    return g
 
 
 def _list_data(value: list | tuple) -> np.ndarray:

@@ -12,6 +12,7 @@ import torch
 
 from pagaie._core.registry import defop
 from pagaie._ops._helpers import AssertionValueError, norm_axis, torch_dtype, write_out
+from pagaie._ops.math_unary import _abs
 
 __all__ = ["norm", "cholesky", "inverse"]
 
@@ -49,10 +50,60 @@ def _axis_list(axis, ndim, api):
 _MATRIX_ORDS = ("fro", "nuc", 1, -1, 2, -2, math.inf, -math.inf)
 
 
+class _EdgeNorm(torch.autograd.Function):
+    """Vector norms of order 0, inf and -inf with Paddle's gradients: zeros for the count of
+    non-zeros (a gradient all the same, where torch has none), and for +-inf the whole
+    incoming gradient times ``sign(x)`` at every element reaching the extreme (ties are
+    not split, unlike torch). Paddle has no second derivative of these norms."""
+
+    @staticmethod
+    def forward(ctx, x, p, dims, keepdim):
+        r = torch.linalg.vector_norm(x, ord=p, dim=dims, keepdim=True)
+        ctx.p, ctx.r = p, r.detach()  # detached: no cycle through the output's grad_fn
+        ctx.save_for_backward(x)
+        if keepdim:
+            return r
+        return r.reshape(()) if dims is None else r.squeeze(tuple(dims))
+
+    @staticmethod
+    def backward(ctx, g):
+        (x,) = ctx.saved_tensors
+        x = x.detach()
+        if ctx.p == 0:
+            return torch.zeros_like(x), None, None, None
+        hit = torch.sign(x) * (x.abs() == ctx.r)
+        return g.reshape(ctx.r.shape) * hit, None, None, None
+
+
+def _pnorm(x, p, dims, keepdim):
+    """``torch.linalg.vector_norm`` with Paddle's gradients at the orders 0 and +-inf (over
+    several axes Paddle's +-inf norm is a max of ``|x|``, which splits ties as torch does)."""
+    if x.requires_grad and torch.is_grad_enabled() and x.is_floating_point():
+        if p == 0 or (math.isinf(p) and (dims is None or len(dims) == 1)):
+            return _EdgeNorm.apply(x, p, dims, keepdim)
+        if p == 1:  # through _abs: torch's would give a data-less second derivative
+            return torch.sum(_abs(x), dim=dims, keepdim=keepdim)
+    return torch.linalg.vector_norm(x, ord=p, dim=dims, keepdim=keepdim)
+
+
+def _matrix_norm(x, p, dims, keepdim):
+    """``torch.linalg.matrix_norm``; the orders 1 and inf (max of the column / row sums of
+    ``|x|``) go through ``_abs`` when a gradient is recorded, so that a second derivative is
+    real zeros rather than torch's data-less zero tensor."""
+    if p in (1, -1, math.inf, -math.inf) and x.requires_grad and torch.is_grad_enabled() \
+            and x.is_floating_point():
+        rows, cols = (d % x.dim() for d in dims)
+        summed, kept = (rows, cols) if abs(p) == 1 else (cols, rows)
+        r = torch.sum(_abs(x), dim=summed, keepdim=True)
+        r = r.amax(dim=kept, keepdim=True) if p > 0 else r.amin(dim=kept, keepdim=True)
+        return r if keepdim else r.squeeze((rows, cols))
+    return torch.linalg.matrix_norm(x, ord=p, dim=tuple(dims), keepdim=keepdim)
+
+
 def _vector_norm(x, p, dims, keepdim):
     if p == "fro":
         p = 2.0
-    return torch.linalg.vector_norm(x, ord=float(p), dim=dims, keepdim=keepdim)
+    return _pnorm(x, float(p), dims, keepdim)
 
 
 @defop(amp="black", paddle_types=("p_norm", "frobenius_norm", "pd_op.p_norm"))
@@ -108,7 +159,7 @@ def norm(x, p=None, axis=None, keepdim=False, out=None, dtype=None, name=None):
     if p not in _MATRIX_ORDS:
         raise ValueError("paddle.linalg.norm: for a 2-D 'axis', 'p' must be one of 'fro', 'nuc', 1, -1, "
                          f"2, -2, inf, -inf, but received {p!r}")
-    return write_out(out, torch.linalg.matrix_norm(x, ord=p, dim=tuple(dims), keepdim=keepdim))
+    return write_out(out, _matrix_norm(x, p, dims, keepdim))
 
 
 @defop(amp="black", method=False)
@@ -137,7 +188,7 @@ def vector_norm(x, p=2.0, axis=None, keepdim=False, name=None, *, dtype=None, ou
     if isinstance(p, str):
         raise ValueError(f"paddle.linalg.vector_norm: 'p' must be a number, but received {p!r}")
     dims = _axis_list(axis, x.dim(), "linalg.vector_norm")
-    return write_out(out, torch.linalg.vector_norm(x, ord=float(p), dim=dims, keepdim=keepdim))
+    return write_out(out, _pnorm(x, float(p), dims, keepdim))
 
 
 @defop(amp="black", method=False)
@@ -166,7 +217,7 @@ def matrix_norm(x, p="fro", axis=[-2, -1], keepdim=False, name=None):  # noqa: B
     if p not in _MATRIX_ORDS:
         raise ValueError("paddle.linalg.matrix_norm: 'p' must be one of 'fro', 'nuc', 1, -1, 2, -2, inf, "
                          f"-inf, but received {p!r}")
-    return torch.linalg.matrix_norm(x, ord=p, dim=tuple(dims), keepdim=keepdim)
+    return _matrix_norm(x, p, dims, keepdim)
 
 
 @defop(amp="black")

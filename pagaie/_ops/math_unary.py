@@ -27,11 +27,21 @@ def _sign(x: torch.Tensor, fn) -> torch.Tensor:
     r = fn(x)
     return torch.where(x.isnan(), x, r) if x.is_floating_point() else r
 
+def _abs(x: torch.Tensor) -> torch.Tensor:
+    """``|x|``. With a gradient to record, ``x * sign(x)`` with the sign held constant: Paddle's
+    abs gradient ``sign(x)`` has no gradient of its own (a second derivative does not reach
+    ``x``), where torch's would be an immutable zero tensor that breaks a later accumulation.
+    Adding 0 turns ``-0.0`` into ``0.0``, as ``|x|`` gives."""
+    if x.requires_grad and x.is_floating_point() and torch.is_grad_enabled():
+        return x * torch.sign(x).detach() + 0.0
+    return torch.abs(x)
+
+
 # name: (torch function, description, example input, example output, has ``out=``,
 #        in-place variant ('P': paddle.<name>_ and Tensor.<name>_, 'T': Tensor method only),
 #        amp policy: "black" exactly for the ops on Paddle's O1 black list)
 _TABLE = {
-    "abs": (torch.abs, "Elementwise absolute value ``|x|`` (the gradient at 0 is 0).",
+    "abs": (_abs, "Elementwise absolute value ``|x|`` (the gradient at 0 is 0).",
             "[-1.5, 0.0, 2.0]", "[1.5, 0.0, 2.0]", True, "P", "promote"),
     "acos": (torch.acos, "Elementwise arc cosine, in radians.",
              "[0.0, 0.5, 1.0]", "[1.5708, 1.0472, 0.0]", True, "P", "black"),

@@ -10,6 +10,7 @@ import torch.nn.functional as F
 
 from pagaie._core.registry import defop
 from pagaie._ops._nn_helpers import check_reduction, reduce_loss
+from pagaie._ops.math_unary import _abs
 
 __all__ = ["cross_entropy", "softmax_with_cross_entropy", "binary_cross_entropy",
            "binary_cross_entropy_with_logits", "mse_loss", "l1_loss", "smooth_l1_loss", "nll_loss",
@@ -22,19 +23,22 @@ def _safe_div(a: torch.Tensor, b: torch.Tensor) -> torch.Tensor:
 
 class _SoftXent(torch.autograd.Function):
     """``-sum(label * log_softmax(x))`` over ``ax`` with Paddle's fused gradient
-    ``softmax(x) - label`` (exact for labels summing to 1; the label gets no gradient)."""
+    ``softmax(x) - label`` (exact for labels summing to 1; the label gets no gradient).
+    Under ``create_graph`` the backward recomputes the softmax from ``x`` so that the
+    gradient is itself differentiable (in ``x`` and in the label)."""
 
     @staticmethod
     def forward(ctx, x, label, ax):
         logp = torch.log_softmax(x, ax)
-        ctx.save_for_backward(logp, label)
+        ctx.save_for_backward(x, logp, label)
         ctx.ax = ax
         return -(label * logp).sum(ax, keepdim=True)
 
     @staticmethod
     def backward(ctx, g):
-        logp, label = ctx.saved_tensors
-        return g * (logp.exp() - label), None, None
+        x, logp, label = ctx.saved_tensors
+        p = torch.softmax(x, ctx.ax) if torch.is_grad_enabled() else logp.exp()
+        return g * (p - label), None, None
 
 
 def _soft_xent(x: torch.Tensor, label: torch.Tensor, ax: int) -> torch.Tensor:
@@ -318,7 +322,7 @@ def l1_loss(input, label, reduction="mean", name=None):
         2.0
     """
     check_reduction(reduction, "nn.functional.l1_loss")
-    return reduce_loss(torch.abs(input - label), reduction)
+    return reduce_loss(_abs(input - label), reduction)
 
 
 @defop(amp="black", method=False, paddle_types=("huber_loss", "smooth_l1_loss", "pd_op.huber_loss"))
@@ -432,7 +436,7 @@ def kl_div(input, label, reduction="mean", log_target=False, name=None):
     if list(label.shape) != list(input.shape):
         raise ValueError(f"paddle.nn.functional.kl_div: 'input' and 'label' must have the same shape, "
                          f"but received {list(input.shape)} and {list(label.shape)}")
-    label = label.to(input.dtype)
+    label = label.detach().to(input.dtype)  # Paddle's kl_div gives the label no gradient
     if not log_target:
         # Paddle's elementwise loss is 0 where the label is not positive (no NaN from log)
         pos = label > 0

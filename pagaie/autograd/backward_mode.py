@@ -26,6 +26,31 @@ def _as_list(v, api: str, arg: str) -> list:
                          f"but received {type(v).__name__}")
 
 
+def _tensors_arg(v, api: str, arg: str) -> list:
+    """``outputs`` / ``inputs`` / ``tensors``: a Tensor or a non-empty list of Tensors; Paddle
+    asserts on anything else (None, an empty list, a non-Tensor element)."""
+    if v is None:
+        raise AssertionError(f"paddle.{api}: '{arg}' should not be None")
+    if isinstance(v, (list, tuple)):
+        if not v:
+            raise AssertionError(f"paddle.{api}: '{arg}' cannot be empty")
+        for e in v:
+            if not isinstance(e, Tensor):
+                raise AssertionError(f"paddle.{api}: elements of '{arg}' must be Tensor, "
+                                     f"but received {type(e).__name__}")
+        return list(v)
+    if not isinstance(v, Tensor):
+        raise AssertionError(f"paddle.{api}: '{arg}' must be a Tensor or a list of Tensors, "
+                             f"but received {type(v).__name__}")
+    return [v]
+
+
+def _check_bool(v, api: str, arg: str, none_ok: bool = False) -> None:
+    if not (isinstance(v, bool) or (none_ok and v is None)):
+        raise AssertionError(f"paddle.{api}: '{arg}' must be {'None, ' if none_ok else ''}True or "
+                             f"False, but received {v!r}")
+
+
 def _check_grad_tensor(g, out: Tensor, api: str, arg: str) -> None:
     if not isinstance(g, Tensor):
         raise AssertionError(f"paddle.{api}: each of '{arg}' must be None or a Tensor, "
@@ -64,6 +89,10 @@ def _autograd_error(api: str, exc: RuntimeError) -> RuntimeError:
     if "has changed the size of value" in msg or "has changed the type of value" in msg:
         return RuntimeError(f"paddle.{api}: a hook registered with register_hook returned a "
                             "gradient whose shape or dtype differs from the gradient it received")
+    if "derivative for" in msg and "not implemented" in msg:
+        # as Paddle's "The Op ... doesn't have any grad op" (also a RuntimeError)
+        return RuntimeError(f"paddle.{api}: an operation in the graph has no higher-order gradient; "
+                            "if you do not need higher-order derivatives, set create_graph=False")
     if "does not require grad" in msg:
         return RuntimeError(f"paddle.{api}: the output does not depend on any tensor with "
                             "stop_gradient=False, so there is no gradient to compute")
@@ -114,13 +143,14 @@ def backward(tensors: Sequence[Tensor], grad_tensors: Sequence[Tensor | None] | 
         >>> x.grad.tolist()
         [6.0]
     """
-    outs = _as_list(tensors, "autograd.backward", "tensors")
+    outs = _tensors_arg(tensors, "autograd.backward", "tensors")
     grads = _as_list(grad_tensors, "autograd.backward", "grad_tensors") or [None] * len(outs)
     if len(grads) != len(outs):
         raise AssertionError(f"paddle.autograd.backward: got {len(outs)} tensors but {len(grads)} "
                              "grad_tensors; the lengths must match")
     if len({id(o) for o in outs}) != len(outs):
         raise AssertionError("paddle.autograd.backward: 'tensors' contains the same Tensor more than once")
+    _check_bool(retain_graph, "autograd.backward", "retain_graph")
     ts, gs = [], []
     for o, g in zip(outs, grads):
         if not isinstance(o, Tensor):
@@ -170,12 +200,20 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
         >>> g.tolist()
         [12.0]
     """
-    outs = _as_list(outputs, "grad", "outputs")
-    ins = _as_list(inputs, "grad", "inputs")
+    outs = _tensors_arg(outputs, "grad", "outputs")
+    ins = _tensors_arg(inputs, "grad", "inputs")
     gos = _as_list(grad_outputs, "grad", "grad_outputs") or [None] * len(outs)
+    for g in gos:
+        if g is not None and not isinstance(g, Tensor):
+            raise AssertionError("paddle.grad: 'grad_outputs' must be None, a Tensor or a list of "
+                                 f"None or Tensors, but an element is {type(g).__name__}")
     if len(gos) != len(outs):
         raise AssertionError(f"paddle.grad: got {len(outs)} outputs but {len(gos)} grad_outputs; "
                              "the lengths must match")
+    _check_bool(create_graph, "grad", "create_graph")
+    _check_bool(retain_graph, "grad", "retain_graph", none_ok=True)
+    _check_bool(allow_unused, "grad", "allow_unused")
+    _check_bool(only_inputs, "grad", "only_inputs")
     if not only_inputs:
         raise AssertionError("paddle.grad: only_inputs=False is not supported")
     for arg, ts in (("outputs", outs), ("inputs", ins)):
@@ -183,7 +221,12 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
             raise RuntimeError(f"paddle.grad: '{arg}' contains the same Tensor more than once")
     if isinstance(no_grad_vars, set):
         no_grad_vars = list(no_grad_vars)
-    cut = [v for v in _as_list(no_grad_vars, "grad", "no_grad_vars") if v._t.requires_grad]
+    ngv = _as_list(no_grad_vars, "grad", "no_grad_vars")
+    for v in ngv:
+        if not isinstance(v, Tensor):
+            raise AssertionError("paddle.grad: 'no_grad_vars' can only contain Tensors, but an "
+                                 f"element is {type(v).__name__}")
+    cut = [v for v in ngv if v._t.requires_grad]
     for o, g in zip(outs, gos):
         if g is not None:
             _check_grad_tensor(g, o, "grad", "grad_outputs")
@@ -233,6 +276,9 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
             h.remove()
         for h, saved in hidden:
             h.update(saved)
+    # torch answers some second derivatives (of sgn, through norms) with an immutable
+    # "zero tensor" that has no data; hand back real zeros.
+    got = [torch.zeros_like(r) if r is not None and r._is_zerotensor() else r for r in got]
     by_id = {id(i): r for i, r in zip(live, got)}
     res = [by_id.get(id(i)) for i in ins]
     if not allow_unused:
