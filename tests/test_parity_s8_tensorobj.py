@@ -206,3 +206,12 @@ def test_bfloat16_tolist_gives_bit_patterns():
     assert ours.tolist() == theirs.tolist() == [[16320, 49152]]
     o0, t0 = both(lambda P: P.to_tensor(1.5, dtype="bfloat16"))
     assert o0.tolist() == t0.tolist() and o0.item() == t0.item() == 1.5
+
+
+@pytest.mark.parametrize("default", ["float32", "float64"])
+def test_ldexp_of_ints_follows_the_default_float(default):
+    def run(P):
+        P.set_default_dtype(default)
+        return P.ldexp(P.to_tensor([1, 2]), P.to_tensor([1, 2]))
+    ours, theirs = both(run)
+    assert_same(ours, theirs)

@@ -560,8 +560,9 @@ def ldexp(x, y, name=None):
     """
     if type(y) is not _T:
         raise TypeError(f"paddle.ldexp: 'y' must be a Tensor, but received {type(y).__name__}")
-    if _is_int(x):
-        x = x.to(torch.get_default_dtype())
+    if _is_int(x):   # Paddle's ldexp follows the default float type (others give float32)
+        from pagaie._core.dtype import default_float
+        x = x.to(default_float())
     if _is_int(y):
         return x * torch.pow(2.0, y).to(x.dtype)
     d = torch.promote_types(torch.promote_types(x.dtype, y.dtype), torch.float32)
