@@ -9,7 +9,7 @@ import torch
 
 from pagaie._core.dtype import default_float, to_torch_dtype
 from pagaie._core.place import default_device
-from pagaie._core.tensor import Tensor
+from pagaie._core.tensor import Tensor, flag_grad
 
 __all__ = ["Parameter", "replace_data"]
 
@@ -51,6 +51,8 @@ class Parameter(Tensor):
         else:
             t = torch.as_tensor(data).clone().to(default_device())
         self._t = t.detach().requires_grad_(bool(trainable) and (t.is_floating_point() or t.is_complex()))
+        if trainable and not self._t.requires_grad:
+            flag_grad(self._t)   # as Paddle: a trainable integer parameter has stop_gradient False
         self._name = name
         self.persistable = True
         self.optimize_attr = dict(optimize_attr or {"learning_rate": 1.0})
@@ -137,7 +139,10 @@ def _parameter_args(args: tuple, kwargs: dict) -> tuple:
 def replace_data(t: Tensor, new: torch.Tensor) -> None:
     """Give ``t`` new storage in place, keeping it the same object (a leaf for parameters)."""
     if isinstance(t, Parameter):
-        requires = t._t.requires_grad and (new.is_floating_point() or new.is_complex())
+        trainable = not t.stop_gradient
+        requires = trainable and (new.is_floating_point() or new.is_complex())
         t._t = new.detach().requires_grad_(requires)
+        if trainable and not requires:
+            flag_grad(t._t)
     else:
         t._t = new.detach().requires_grad_(t._t.requires_grad) if t._t.is_leaf else new

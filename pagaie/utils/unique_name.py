@@ -15,9 +15,29 @@ class UniqueNameGenerator:
         self.prefix = prefix or ""
 
     def __call__(self, key: str) -> str:
+        return self.generate(key)
+
+    def generate(self, key: str) -> str:
+        """The next name for ``key``: ``<prefix><key>_<n>``."""
+        if not isinstance(key, str):
+            raise TypeError(f"paddle.utils.unique_name.generate: 'key' must be a str, but received "
+                            f"{type(key).__name__} ({key!r})")
         n = self.ids.get(key, 0)
         self.ids[key] = n + 1
         return f"{self.prefix}{key}_{n}"
+
+    def generate_with_ignorable_key(self, key: str) -> str:
+        """In dynamic mode a process-wide ``dygraph_tmp_<n>`` (``key`` ignored, as Paddle);
+        otherwise :meth:`generate`."""
+        if _in_dynamic_mode():
+            return _dygraph_tmp_name()
+        return self.generate(key)
+
+    def clone(self) -> "UniqueNameGenerator":
+        """A copy with the same prefix and counters."""
+        ret = UniqueNameGenerator(self.prefix)
+        ret.ids = dict(self.ids)
+        return ret
 
 
 class DygraphParameterNameChecker:
@@ -32,6 +52,17 @@ class DygraphParameterNameChecker:
             return True
         self._names.add(name)
         return False
+
+
+def _in_dynamic_mode() -> bool:
+    from pagaie.static.framework import in_dynamic_mode
+    return in_dynamic_mode()
+
+
+def _dygraph_tmp_name() -> str:
+    # Paddle's eager tracer numbers these with the same counter as ``generated_tensor_<n>``.
+    from pagaie._core import tensor as _tensor_mod
+    return f"dygraph_tmp_{next(_tensor_mod._name_counter)}"
 
 
 _generator = UniqueNameGenerator()
@@ -58,14 +89,16 @@ def generate(key: str) -> str:
 
 
 def generate_with_ignorable_key(key: str) -> str:
-    """Same as :func:`generate` (Paddle's variant for names that may be dropped).
+    """A name that may be dropped: in dynamic mode Paddle's tracer hands out ``dygraph_tmp_<n>``
+    (``key`` is ignored, the counter is process-wide); in static mode the same as :func:`generate`.
 
     Examples:
         >>> from pagaie.utils import unique_name
-        >>> with unique_name.guard():
-        ...     unique_name.generate_with_ignorable_key('tmp')
-        'tmp_0'
+        >>> unique_name.generate_with_ignorable_key('tmp').startswith('dygraph_tmp_')
+        True
     """
+    if _in_dynamic_mode():
+        return _dygraph_tmp_name()
     return _generator(key)
 
 

@@ -21,7 +21,8 @@ from pagaie._ops._std_dists_samplers import normal_cpu, uniform_cpu
 
 __all__ = ["Initializer", "Constant", "Normal", "TruncatedNormal", "Uniform", "XavierNormal",
            "XavierUniform", "KaimingNormal", "KaimingUniform", "calculate_gain",
-           "set_global_initializer"]
+           "set_global_initializer", "ConstantInitializer", "NormalInitializer",
+           "TruncatedNormalInitializer", "UniformInitializer", "XavierInitializer", "MSRAInitializer"]
 
 _LOW = (torch.float16, torch.bfloat16)
 
@@ -57,8 +58,10 @@ class Initializer:
         with torch.no_grad():
             out = self._fill(param._t)
         if out is not None:  # an initializer that changes the shape (Assign)
-            requires = param._t.requires_grad
-            param._t = out.detach().requires_grad_(requires)
+            keep = not param.stop_gradient
+            param._t = out.detach().requires_grad_(param._t.requires_grad)
+            if keep and param.stop_gradient:
+                param.stop_gradient = False   # an integer one keeps stop_gradient False
 
     def _take_program_seed(self, seed: int) -> None:
         """Paddle's random initializers adopt the program's ``random_seed`` when their own
@@ -116,7 +119,32 @@ def _draw(t: torch.Tensor, paddle_values: Callable[[], torch.Tensor], torch_fill
         _sample(t, torch_fill)
 
 
-class Constant(Initializer):
+class ConstantInitializer(Initializer):
+    """Paddle's legacy constant initializer (the base of :class:`Constant`): fill with ``value``.
+
+    Args:
+        value (float): the value. Default 0.0.
+        force_cpu (bool): kept for compatibility; the fill happens where the parameter lives.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> init = paddle.nn.initializer.ConstantInitializer(1.5)
+        >>> w = paddle.create_parameter([2], 'float32', default_initializer=init)
+        >>> w.tolist()
+        [1.5, 1.5]
+    """
+
+    def __init__(self, value: float = 0.0, force_cpu: bool = False) -> None:
+        if value is None:
+            raise AssertionError("paddle.nn.initializer.ConstantInitializer: 'value' must not be None")
+        self._value = value
+        self._force_cpu = force_cpu
+
+    def _fill(self, t: torch.Tensor) -> None:
+        t.fill_(self._value)
+
+
+class Constant(ConstantInitializer):
     """Fill with a constant ``value``.
 
     Args:
@@ -130,13 +158,48 @@ class Constant(Initializer):
     """
 
     def __init__(self, value: float = 0.0) -> None:
-        self._value = value
+        super().__init__(value=value, force_cpu=False)
+
+
+def _not_none(api: str, **args: Any) -> None:
+    """Paddle asserts that these arguments are not None."""
+    for k, v in args.items():
+        if v is None:
+            raise AssertionError(f"paddle.nn.initializer.{api}: '{k}' must not be None")
+
+
+class NormalInitializer(Initializer):
+    """Paddle's legacy normal initializer (the base of :class:`Normal`): N(loc, scale**2).
+
+    Args:
+        loc (float): the mean. Default 0.0.
+        scale (float): the standard deviation. Default 1.0.
+        seed (int): 0 draws from the global generator; otherwise from a generator of its own
+            seeded with ``seed`` (the same values every time).
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> init = paddle.nn.initializer.NormalInitializer(0.0, 1.0, seed=3)
+        >>> a = paddle.create_parameter([3], 'float32', default_initializer=init)
+        >>> b = paddle.create_parameter([3], 'float32', default_initializer=init)
+        >>> a.tolist() == b.tolist()
+        True
+    """
+
+    def __init__(self, loc: float = 0.0, scale: float = 1.0, seed: int = 0) -> None:
+        _not_none(type(self).__name__, loc=loc, scale=scale, seed=seed)
+        if isinstance(loc, complex):
+            if loc.real != loc.imag:
+                raise ValueError("if mean is a complex number, its real part should equal imag part, "
+                                 f"but got real part: {loc.real} != imag part: {loc.imag}")
+            loc = loc.real
+        self._mean, self._std, self._seed = loc, scale, seed
 
     def _fill(self, t: torch.Tensor) -> None:
-        t.fill_(self._value)
+        _gaussian(t, self._seed, self._mean, self._std)
 
 
-class Normal(Initializer):
+class Normal(NormalInitializer):
     """Fill with samples of N(mean, std**2).
 
     Args:
@@ -151,16 +214,42 @@ class Normal(Initializer):
         True
     """
 
-    _seed = 0
-
     def __init__(self, mean: float = 0.0, std: float = 1.0, name: str | None = None) -> None:
-        self._mean, self._std = mean, std
+        super().__init__(loc=mean, scale=std, seed=0)
+
+
+class TruncatedNormalInitializer(Initializer):
+    """Paddle's legacy truncated-normal initializer (the base of :class:`TruncatedNormal`).
+
+    Args:
+        loc (float): the mean. Default 0.0.
+        scale (float): the standard deviation. Default 1.0.
+        seed (int): 0 draws from the global generator, else from one seeded with ``seed``.
+        a (float): lower cutoff. Default -2.0.
+        b (float): upper cutoff. Default 2.0.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> init = paddle.nn.initializer.TruncatedNormalInitializer(0.0, 1.0)
+        >>> w = paddle.create_parameter([100], 'float32', default_initializer=init)
+        >>> bool((abs(w.numpy()) <= 2).all())
+        True
+    """
+
+    def __init__(self, loc: float = 0.0, scale: float = 1.0, seed: int = 0, a: float = -2.0,
+                 b: float = 2.0) -> None:
+        _not_none(type(self).__name__, loc=loc, scale=scale, seed=seed, a=a, b=b)
+        self._mean, self._std, self._seed, self._a, self._b = loc, scale, seed, a, b
 
     def _fill(self, t: torch.Tensor) -> None:
-        _gaussian(t, self._seed, self._mean, self._std)
+        m, s, a, b = self._mean, self._std, self._a, self._b
+        work = np.float64 if _work_dtype(t) == torch.float64 else np.float32
+        _draw(t, lambda: torch.from_numpy(_dists.truncated_normal(cpu_engine(self._seed), t.numel(),
+                                                                  m, s, a, b, work)),
+              lambda x: torch.nn.init.trunc_normal_(x, m, s, a, b))
 
 
-class TruncatedNormal(Initializer):
+class TruncatedNormal(TruncatedNormalInitializer):
     """Fill with N(mean, std**2) samples truncated to the interval [a, b] (absolute bounds).
 
     Args:
@@ -177,21 +266,51 @@ class TruncatedNormal(Initializer):
         True
     """
 
-    _seed = 0
-
     def __init__(self, mean: float = 0.0, std: float = 1.0, a: float = -2.0, b: float = 2.0,
                  name: str | None = None) -> None:
-        self._mean, self._std, self._a, self._b = mean, std, a, b
+        super().__init__(loc=mean, scale=std, seed=0, a=a, b=b)
+
+
+class UniformInitializer(Initializer):
+    """Paddle's legacy uniform initializer (the base of :class:`Uniform`): U(low, high).
+
+    Args:
+        low (float): lower bound. Default -1.0.
+        high (float): upper bound. Default 1.0.
+        seed (int): 0 draws from the global generator, else from one seeded with ``seed``.
+        diag_num (int): checked and kept; ignored, as by Paddle 3's eager and PIR kernels.
+        diag_step (int): checked and kept; ignored likewise.
+        diag_val (float): kept; ignored likewise.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> init = paddle.nn.initializer.UniformInitializer(0.0, 0.5)
+        >>> w = paddle.create_parameter([2, 2], 'float32', default_initializer=init)
+        >>> bool((w.numpy() >= 0).all() and (w.numpy() <= 0.5).all())
+        True
+    """
+
+    def __init__(self, low: float = -1.0, high: float = 1.0, seed: int = 0, diag_num: int = 0,
+                 diag_step: int = 0, diag_val: float = 1.0) -> None:
+        api = type(self).__name__
+        _not_none(api, low=low, high=high)
+        if low > high:   # Paddle checks this with ``assert``: the same AssertionError here
+            raise AssertionError(f"paddle.nn.initializer.{api}: 'low' ({low}) must not exceed "
+                                 f"'high' ({high})")
+        _not_none(api, seed=seed, diag_num=diag_num, diag_step=diag_step, diag_val=diag_val)
+        if (diag_num > 0 or diag_step > 0) and not (diag_num > 0 and diag_step > 0):
+            raise AssertionError(f"paddle.nn.initializer.{api}: 'diag_num' ({diag_num}) and "
+                                 f"'diag_step' ({diag_step}) must both be positive when one is")
+        self._low, self._high, self._seed = low, high, seed
+        self._diag_num, self._diag_step, self._diag_val = diag_num, diag_step, diag_val
 
     def _fill(self, t: torch.Tensor) -> None:
-        m, s, a, b = self._mean, self._std, self._a, self._b
-        work = np.float64 if _work_dtype(t) == torch.float64 else np.float32
-        _draw(t, lambda: torch.from_numpy(_dists.truncated_normal(cpu_engine(self._seed), t.numel(),
-                                                                  m, s, a, b, work)),
-              lambda x: torch.nn.init.trunc_normal_(x, m, s, a, b))
+        # Paddle 3 passes the diag_* settings only to the legacy static kernel: eager and PIR
+        # programs ignore them, and so does pagaie.
+        _uniform(t, self._seed, self._low, self._high)
 
 
-class Uniform(Initializer):
+class Uniform(UniformInitializer):
     """Fill with samples of U(low, high).
 
     Args:
@@ -207,15 +326,7 @@ class Uniform(Initializer):
     """
 
     def __init__(self, low: float = -1.0, high: float = 1.0, name: str | None = None) -> None:
-        if low > high:   # Paddle checks this with ``assert``: the same AssertionError here
-            raise AssertionError(f"paddle.nn.initializer.Uniform: 'low' ({low}) must not exceed "
-                                 f"'high' ({high})")
-        self._low, self._high = low, high
-
-    _seed = 0
-
-    def _fill(self, t: torch.Tensor) -> None:
-        _uniform(t, self._seed, self._low, self._high)
+        super().__init__(low=low, high=high, seed=0, diag_num=0, diag_step=0, diag_val=1.0)
 
 
 def _uniform(t: torch.Tensor, seed: int, low: float, high: float) -> None:
@@ -228,7 +339,46 @@ def _gaussian(t: torch.Tensor, seed: int, mean: float, std: float) -> None:
           lambda x: x.normal_(mean, std))
 
 
-class XavierUniform(Initializer):
+class XavierInitializer(Initializer):
+    r"""Paddle's legacy Glorot initializer (the base of :class:`XavierUniform` and
+    :class:`XavierNormal`).
+
+    Args:
+        uniform (bool): U(-l, l) with :math:`l = gain \sqrt{6 / (fan\_in + fan\_out)}` when
+            True, else N(0, std**2) with :math:`std = gain \sqrt{2 / (fan\_in + fan\_out)}`.
+        fan_in (float, optional): fan in; computed from the shape when None.
+        fan_out (float, optional): fan out; computed from the shape when None.
+        seed (int): 0 draws from the global generator, else from one seeded with ``seed``.
+        gain (float): scale. Default 1.0.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> init = paddle.nn.initializer.XavierInitializer(uniform=True)
+        >>> w = paddle.create_parameter([4, 4], 'float32', default_initializer=init)
+        >>> bool((abs(w.numpy()) <= (6 / 8) ** 0.5).all())
+        True
+    """
+
+    def __init__(self, uniform: bool = True, fan_in: float | None = None,
+                 fan_out: float | None = None, seed: int = 0, gain: float = 1.0) -> None:
+        _not_none(type(self).__name__, uniform=uniform, seed=seed)
+        self._uniform, self._fan_in, self._fan_out = uniform, fan_in, fan_out
+        self._seed, self._gain = seed, gain
+
+    def _fill(self, t: torch.Tensor) -> None:
+        fi, fo = self._compute_fans(t.shape)
+        fi = fi if self._fan_in is None else self._fan_in
+        fo = fo if self._fan_out is None else self._fan_out
+        zero = 0 in (fi, fo)            # Paddle then draws zeros (still using the words)
+        if self._uniform:
+            limit = 0.0 if zero else self._gain * math.sqrt(6.0 / float(fi + fo))
+            _uniform(t, self._seed, -limit, limit)
+        else:
+            std = 0.0 if zero else self._gain * math.sqrt(2.0 / float(fi + fo))
+            _gaussian(t, self._seed, 0.0, std)
+
+
+class XavierUniform(XavierInitializer):
     r"""Glorot uniform: U(-l, l) with :math:`l = gain \sqrt{6 / (fan\_in + fan\_out)}`.
 
     Args:
@@ -244,27 +394,12 @@ class XavierUniform(Initializer):
         True
     """
 
-    _uniform = True
-    _seed = 0
-
     def __init__(self, fan_in: float | None = None, fan_out: float | None = None, gain: float = 1.0,
                  name: str | None = None) -> None:
-        self._fan_in, self._fan_out, self._gain = fan_in, fan_out, gain
-
-    def _fill(self, t: torch.Tensor) -> None:
-        fi, fo = self._compute_fans(t.shape)
-        fi = fi if self._fan_in is None else self._fan_in
-        fo = fo if self._fan_out is None else self._fan_out
-        zero = 0 in (fi, fo)            # Paddle then draws zeros (still using the words)
-        if self._uniform:
-            limit = 0.0 if zero else self._gain * math.sqrt(6.0 / float(fi + fo))
-            _uniform(t, self._seed, -limit, limit)
-        else:
-            std = 0.0 if zero else self._gain * math.sqrt(2.0 / float(fi + fo))
-            _gaussian(t, self._seed, 0.0, std)
+        super().__init__(uniform=True, fan_in=fan_in, fan_out=fan_out, seed=0, gain=gain)
 
 
-class XavierNormal(XavierUniform):
+class XavierNormal(XavierInitializer):
     r"""Glorot normal: N(0, std**2) with :math:`std = gain \sqrt{2 / (fan\_in + fan\_out)}`.
 
     Args:
@@ -280,10 +415,57 @@ class XavierNormal(XavierUniform):
         True
     """
 
-    _uniform = False
+    def __init__(self, fan_in: float | None = None, fan_out: float | None = None, gain: float = 1.0,
+                 name: str | None = None) -> None:
+        super().__init__(uniform=False, fan_in=fan_in, fan_out=fan_out, seed=0, gain=gain)
 
 
-class KaimingNormal(Initializer):
+class MSRAInitializer(Initializer):
+    r"""Paddle's legacy He initializer (the base of :class:`KaimingNormal` and
+    :class:`KaimingUniform`).
+
+    Args:
+        uniform (bool): U(-l, l) with :math:`l = gain \sqrt{3 / fan}` when True, else
+            N(0, std**2) with :math:`std = gain / \sqrt{fan}`. Default True.
+        fan_in (float, optional): the fan; computed from the shape (per ``mode``) when None.
+        seed (int): 0 draws from the global generator, else from one seeded with ``seed``.
+        negative_slope (float): slope of the leaky_relu following the layer. Default 0.0.
+        nonlinearity (str): the following non-linearity, for the gain. Default 'relu'.
+        mode (str): 'fan_in' or 'fan_out'. Default 'fan_in'.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> init = paddle.nn.initializer.MSRAInitializer(uniform=True)
+        >>> w = paddle.create_parameter([6, 4], 'float32', default_initializer=init)
+        >>> bool((abs(w.numpy()) <= 1.0).all())
+        True
+    """
+
+    def __init__(self, uniform: bool = True, fan_in: float | None = None, seed: int = 0,
+                 negative_slope: float = 0, nonlinearity: str = "relu", mode: str = "fan_in") -> None:
+        api = type(self).__name__
+        _not_none(api, uniform=uniform, seed=seed)
+        if mode not in ("fan_in", "fan_out"):
+            raise ValueError(f"paddle.nn.initializer.{api}: 'mode' must be 'fan_in' "
+                             f"or 'fan_out', but received {mode!r}")
+        if mode == "fan_out" and fan_in is not None:
+            raise ValueError(f"paddle.nn.initializer.{api}: 'mode' is 'fan_out', "
+                             "but 'fan_in' is set. Please set fan_in to None.")
+        self._uniform, self._fan_in, self._seed = uniform, fan_in, seed
+        self._slope, self._nonlin, self._mode = negative_slope, nonlinearity, mode
+
+    def _fill(self, t: torch.Tensor) -> None:
+        fi, fo = self._compute_fans(t.shape)
+        fan = self._fan_in if self._fan_in is not None else (fi if self._mode == "fan_in" else fo)
+        gain = calculate_gain(self._nonlin, self._slope)
+        if self._uniform:
+            limit = gain * math.sqrt(3.0 / float(fan))
+            _uniform(t, self._seed, -limit, limit)
+        else:
+            _gaussian(t, self._seed, 0.0, gain / math.sqrt(float(fan)))
+
+
+class KaimingNormal(MSRAInitializer):
     r"""He normal: N(0, std**2) with :math:`std = gain / \sqrt{fan}`.
 
     Args:
@@ -299,31 +481,13 @@ class KaimingNormal(Initializer):
         True
     """
 
-    _uniform = False
-    _seed = 0
-
     def __init__(self, fan_in: float | None = None, negative_slope: float = 0.0,
                  nonlinearity: str = "relu", mode: str = "fan_in") -> None:
-        if mode not in ("fan_in", "fan_out"):
-            raise ValueError(f"paddle.nn.initializer.{type(self).__name__}: 'mode' must be 'fan_in' "
-                             f"or 'fan_out', but received {mode!r}")
-        if mode == "fan_out" and fan_in is not None:
-            raise ValueError(f"paddle.nn.initializer.{type(self).__name__}: 'mode' is 'fan_out', "
-                             "but 'fan_in' is set. Please set fan_in to None.")
-        self._fan_in, self._slope, self._nonlin, self._mode = fan_in, negative_slope, nonlinearity, mode
-
-    def _fill(self, t: torch.Tensor) -> None:
-        fi, fo = self._compute_fans(t.shape)
-        fan = self._fan_in if self._fan_in is not None else (fi if self._mode == "fan_in" else fo)
-        gain = calculate_gain(self._nonlin, self._slope)
-        if self._uniform:
-            limit = gain * math.sqrt(3.0 / float(fan))
-            _uniform(t, self._seed, -limit, limit)
-        else:
-            _gaussian(t, self._seed, 0.0, gain / math.sqrt(float(fan)))
+        super().__init__(uniform=False, fan_in=fan_in, seed=0, negative_slope=negative_slope,
+                         nonlinearity=nonlinearity, mode=mode)
 
 
-class KaimingUniform(KaimingNormal):
+class KaimingUniform(MSRAInitializer):
     r"""He uniform: U(-l, l) with :math:`l = gain \sqrt{3 / fan}`.
 
     Args:
@@ -339,7 +503,10 @@ class KaimingUniform(KaimingNormal):
         True
     """
 
-    _uniform = True
+    def __init__(self, fan_in: float | None = None, negative_slope: float = 0.0,
+                 nonlinearity: str = "relu", mode: str = "fan_in") -> None:
+        super().__init__(uniform=True, fan_in=fan_in, seed=0, negative_slope=negative_slope,
+                         nonlinearity=nonlinearity, mode=mode)
 
 
 _GAINS = {"sigmoid": 1.0, "linear": 1.0, "conv1d": 1.0, "conv2d": 1.0, "conv3d": 1.0,

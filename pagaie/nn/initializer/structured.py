@@ -10,7 +10,7 @@ import torch
 from pagaie._ops._std_dists_samplers import normal_cpu
 from pagaie.nn.initializer.initializer import Initializer, _on_paddle_engine, _sample, _work_dtype
 
-__all__ = ["Orthogonal", "Assign", "Dirac", "Bilinear"]
+__all__ = ["Orthogonal", "Assign", "Dirac", "Bilinear", "NumpyArrayInitializer"]
 
 
 class Orthogonal(Initializer):
@@ -58,7 +58,39 @@ class Orthogonal(Initializer):
         _sample(t, make)
 
 
-class Assign(Initializer):
+class NumpyArrayInitializer(Initializer):
+    """Paddle's legacy array initializer (the base of :class:`Assign`): fill with a numpy
+    array; the parameter takes the array's shape.
+
+    Args:
+        value (numpy.ndarray): the value.
+
+    Examples:
+        >>> import numpy as np
+        >>> import pagaie as paddle
+        >>> init = paddle.nn.initializer.NumpyArrayInitializer(np.array([1.0, 2.0], 'float32'))
+        >>> paddle.create_parameter([2], 'float32', default_initializer=init).tolist()
+        [1.0, 2.0]
+    """
+
+    def __init__(self, value: Any) -> None:
+        if not isinstance(value, np.ndarray):  # Paddle asserts here
+            raise AssertionError("paddle.nn.initializer.NumpyArrayInitializer: 'value' must be a "
+                                 f"numpy.ndarray, but received {type(value).__name__}")
+        self._value = value
+
+    def _fill(self, t: torch.Tensor) -> torch.Tensor | None:
+        from pagaie._core.tensor import Tensor
+        v = self._value
+        src = v._t.detach() if isinstance(v, Tensor) else torch.as_tensor(np.asarray(v))
+        src = src.to(device=t.device, dtype=t.dtype)
+        if list(src.shape) == list(t.shape):
+            t.copy_(src)
+            return None
+        return src.clone()
+
+
+class Assign(NumpyArrayInitializer):
     """Fill with a given value (numpy array, list or Tensor); the parameter takes the
     value's shape.
 
@@ -79,16 +111,6 @@ class Assign(Initializer):
             raise AssertionError("paddle.nn.initializer.Assign: 'value' must be a numpy.ndarray, list, "
                                  f"tuple or Tensor, but received {type(value).__name__}")
         self._value = value
-
-    def _fill(self, t: torch.Tensor) -> torch.Tensor | None:
-        from pagaie._core.tensor import Tensor
-        v = self._value
-        src = v._t.detach() if isinstance(v, Tensor) else torch.as_tensor(np.asarray(v))
-        src = src.to(device=t.device, dtype=t.dtype)
-        if list(src.shape) == list(t.shape):
-            t.copy_(src)
-            return None
-        return src.clone()
 
 
 class Dirac(Initializer):

@@ -48,6 +48,8 @@ class _BatchNormBase(Layer):
         self._use_global_stats = use_global_stats
         self._name = name
         dtype = _dt.get_default_dtype()
+        if dtype == "float16":   # as Paddle: float16 models keep float32 statistics and affine
+            dtype = "float32"
         self._dtype = dtype
         self.weight = None if weight_attr is False else self.create_parameter(
             [num_features], attr=weight_attr, dtype=dtype, default_initializer=_constant(1.0))
@@ -255,6 +257,8 @@ class BatchNorm(Layer):
         self._data_layout = data_layout
         self._use_global_stats = use_global_stats
         self._trainable_statistics = trainable_statistics
+        if isinstance(dtype, str) and dtype == "float16":   # Paddle's rule (the string only)
+            dtype = "float32"
         self._dtype = dtype
         self.weight = self.create_parameter([num_channels], attr=param_attr, dtype=dtype,
                                             default_initializer=_constant(1.0))

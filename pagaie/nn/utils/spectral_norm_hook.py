@@ -5,7 +5,6 @@ from typing import Any
 
 import torch
 
-from pagaie._core.parameter import Parameter
 from pagaie._core.tensor import Tensor, wrap
 
 __all__ = ["spectral_norm"]
@@ -86,9 +85,10 @@ def spectral_norm(layer: Any, name: str = "weight", n_power_iterations: int = 1,
     u = _random_unit(layer, h, eps).to(t.dtype).to(t.device)
     v = _random_unit(layer, wd, eps).to(t.dtype).to(t.device)
     del layer._parameters[name]
-    layer.add_parameter(name + "_orig", Parameter(t.clone()))
-    # as Paddle: a plain copy of the weight until the first forward recomputes it
-    setattr(layer, name, wrap(t.clone()))
+    layer.add_parameter(name + "_orig", w)   # the very parameter, renamed (as Paddle)
+    # as Paddle: ``weight * 1.0`` (a plain tensor in the graph of the parameter) until the
+    # first forward recomputes it
+    setattr(layer, name, w * 1.0)
     layer.register_buffer(name + "_u", Tensor(u))
     layer.register_buffer(name + "_v", Tensor(v))
     layer.register_forward_pre_hook(fn)

@@ -19,7 +19,13 @@ def parameters_to_vector(parameters: Iterable[Tensor], name: str | None = None) 
         >>> paddle.nn.utils.parameters_to_vector(paddle.nn.Linear(3, 2).parameters()).shape
         paddle.Size([8])
     """
+    if isinstance(parameters, Tensor):   # Paddle's concat rejects a lone Tensor: ValueError
+        raise ValueError("paddle.nn.utils.parameters_to_vector: 'parameters' must be a list of "
+                         f"Tensors, but received a Tensor of shape {list(parameters.shape)}")
     ts = [p._t for p in parameters]
+    if not ts:   # Paddle reads parameters[0]: IndexError
+        raise IndexError("paddle.nn.utils.parameters_to_vector: 'parameters' is empty; "
+                         "it needs at least one Tensor")
     for i, t in enumerate(ts[1:], 1):
         if t.dtype != ts[0].dtype:
             raise ValueError(f"paddle.nn.utils.parameters_to_vector: all parameters must have one dtype, "

@@ -37,6 +37,15 @@ class WeightNorm:
         setattr(layer, self.name, self.compute_weight(layer))
 
 
+def _new_param(layer: Any, value: torch.Tensor) -> Parameter:
+    """``layer.create_parameter`` of ``value``'s shape and dtype, then filled with ``value``."""
+    from pagaie._core.dtype import from_torch_dtype
+    p = layer.create_parameter(list(value.shape), dtype=from_torch_dtype(value.dtype))
+    with torch.no_grad():
+        p._t.copy_(value.to(p._t.device))
+    return p
+
+
 def weight_norm(layer: Any, name: str = "weight", dim: int = 0) -> Any:
     """Reparameterise ``layer.<name>`` as ``g * v / ||v||`` (norm over all dims but ``dim``;
     ``dim=None``: over all elements): parameters ``<name>_g`` and ``<name>_v`` replace it.
@@ -73,8 +82,10 @@ def weight_norm(layer: Any, name: str = "weight", dim: int = 0) -> Any:
     g = _norm_except_dim(t, dim)
     g = g.reshape(()) if dim == -1 else g.reshape(-1)
     del layer._parameters[name]
-    layer.add_parameter(name + "_v", Parameter(t.clone(), name=(w.name + "_v") if w._name else None))
-    layer.add_parameter(name + "_g", Parameter(g.clone(), name=(w.name + "_g") if w._name else None))
+    # As Paddle: two new parameters of the layer (named, and drawn from the random stream,
+    # by the layer's default initializer), then overwritten with v and g.
+    layer.add_parameter(name + "_v", _new_param(layer, t))
+    layer.add_parameter(name + "_g", _new_param(layer, g))
     setattr(layer, name, fn.compute_weight(layer))
     layer.register_forward_pre_hook(fn)
     return layer
@@ -95,7 +106,7 @@ def remove_weight_norm(layer: Any, name: str = "weight") -> Any:
             delattr(layer, name)
             del layer._parameters[name + "_g"]
             del layer._parameters[name + "_v"]
-            layer.add_parameter(name, Parameter(w._t.detach().clone()))
+            layer.add_parameter(name, _new_param(layer, w._t.detach()))
             del layer._forward_pre_hooks[hid]
             return layer
     raise ValueError(f"weight_norm of '{name}' not found in {layer}")
