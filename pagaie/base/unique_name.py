@@ -6,6 +6,10 @@ Examples:
     ...     paddle.base.unique_name.generate('fc')
     'fc_0'
 """
-from pagaie.utils.unique_name import generate, generate_with_ignorable_key, guard, switch  # noqa: F401
+from pagaie.utils.unique_name import (  # noqa: F401
+    DygraphParameterNameChecker, UniqueNameGenerator, generate, generate_with_ignorable_key, guard,
+    switch,
+)
 
-__all__ = ["generate", "generate_with_ignorable_key", "guard", "switch"]
+__all__ = ["generate", "generate_with_ignorable_key", "guard", "switch", "UniqueNameGenerator",
+           "DygraphParameterNameChecker"]
