@@ -109,8 +109,8 @@ def flops(net: Any, input_size: list[int], custom_ops: dict | None = None,
         >>> import pagaie as paddle
         >>> net = paddle.nn.Sequential(paddle.nn.Linear(4, 3), paddle.nn.ReLU())
         >>> paddle.flops(net, [2, 4])  # doctest: +ELLIPSIS
-        <class '...Linear'>'s flops has been counted
-        <class '...ReLU'>'s flops has been counted
+        <class 'paddle.nn.layer.common.Linear'>'s flops has been counted
+        <class 'paddle.nn.layer.activation.ReLU'>'s flops has been counted
         Total Flops: 24     Total Params: 15
         24
     """
@@ -118,6 +118,15 @@ def flops(net: Any, input_size: list[int], custom_ops: dict | None = None,
         warnings.warn("Your model must be an instance of paddle.nn.Layer or paddle.static.Program.")
         return -1
     return _dynamic_flops(net, paddle.randn(input_size), custom_ops or {}, print_detail)
+
+
+def _shown(t: type) -> str:
+    """A layer class as Paddle's log lines show it: pagaie's classes under Paddle's module
+    paths (``<class 'paddle.nn.layer.conv.Conv2D'>``), a user's class as Python shows it."""
+    mod = t.__module__
+    if mod == "pagaie" or mod.startswith("pagaie."):
+        mod = "paddle" + mod[len("pagaie"):]
+    return f"<class '{mod}.{t.__qualname__}'>"
 
 
 def _dynamic_flops(model: Any, inputs: Any, custom_ops: dict, print_detail: bool) -> int:
@@ -151,15 +160,15 @@ def _dynamic_flops(model: Any, inputs: Any, custom_ops: dict, print_detail: bool
         if t in custom_ops:
             fn = custom_ops[t]
             if t not in seen_types:
-                print(f"Customize Function has been applied to {t}")
+                print(f"Customize Function has been applied to {_shown(t)}")
         elif t in rules:
             fn = rules[t]
             if t not in seen_types:
-                print(f"{t}'s flops has been counted")
+                print(f"{_shown(t)}'s flops has been counted")
         else:
             fn = None
             if t not in seen_types:
-                print(f"Cannot find suitable count function for {t}. Treat it as zero FLOPs.")
+                print(f"Cannot find suitable count function for {_shown(t)}. Treat it as zero FLOPs.")
         handles.append(m.register_forward_post_hook(make_hook(fn, t in custom_ops)))
         seen_types.add(t)
 

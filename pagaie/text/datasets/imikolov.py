@@ -65,7 +65,10 @@ class Imikolov(Dataset):
             freq = self.word_count(tar.extractfile("./simple-examples/data/ptb.train.txt"))
             freq = self.word_count(tar.extractfile("./simple-examples/data/ptb.valid.txt"), freq)
         freq.pop("<unk>", None)
-        kept = sorted((kv for kv in freq.items() if kv[1] > self.min_word_freq), key=lambda kv: (-kv[1], kv[0]))
+        # the words are bytes and the marks str, as in Paddle; a tie between the two kinds (which
+        # makes Paddle's sort raise TypeError) is ordered as if the marks were bytes too
+        kept = sorted((kv for kv in freq.items() if kv[1] > self.min_word_freq),
+                      key=lambda kv: (-kv[1], kv[0].encode() if isinstance(kv[0], str) else kv[0]))
         word_idx = {w: i for i, (w, _) in enumerate(kept)}
         word_idx["<unk>"] = len(kept)
         return word_idx
