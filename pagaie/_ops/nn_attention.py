@@ -157,6 +157,10 @@ def _check_sdpa_args(query, key, value, attn_mask):
     if attn_mask is not None and attn_mask.dtype != torch.bool and not attn_mask.is_floating_point():
         raise TypeError(f"{api}: 'attn_mask' must be bool (True: attend) or an additive float "
                         f"mask, but received {_name(attn_mask.dtype)}")
+    if attn_mask is not None and attn_mask.is_floating_point() and attn_mask.dtype != query.dtype:
+        # Paddle's kernel reads an additive mask as the query's type: a ValueError otherwise
+        raise ValueError(f"{api}: a float 'attn_mask' must have the dtype of query "
+                         f"({_name(query.dtype)}), but received {_name(attn_mask.dtype)}")
     return query, key, value, attn_mask
 
 

@@ -153,6 +153,11 @@ def affine_grid(theta, out_shape, align_corners=True, name=None):
     if list(theta.shape) != want:
         raise ValueError(f"paddle.nn.functional.affine_grid: theta must have shape {want} for "
                          f"out_shape {shape}, but received {list(theta.shape)}")
+    if not theta.is_floating_point():  # Paddle's kernel is float32/float64 only: NotFound
+        raise RuntimeError("paddle.nn.functional.affine_grid: 'theta' must be float32 or float64, "
+                           f"but received {str(theta.dtype).replace('torch.', '')}")
+    if shape[0] == 0:  # an empty batch gives an empty grid, as in Paddle
+        return theta.new_empty(shape[:1] + shape[2:] + [len(shape) - 2]) + theta.sum() * 0
     return F.affine_grid(theta, shape, align_corners=bool(align_corners))
 
 
@@ -190,7 +195,18 @@ def grid_sample(x, grid, mode="bilinear", padding_mode="zeros", align_corners=Tr
     if x.dim() not in (4, 5):
         raise ValueError("paddle.nn.functional.grid_sample: 'x' must be a 4-D or 5-D tensor, but "
                          f"received a {x.dim()}-D tensor")
-    return F.grid_sample(x, grid.to(x.dtype), mode=mode, padding_mode=padding_mode,
+    if grid.dim() != x.dim() or grid.shape[-1] != x.dim() - 2 or grid.shape[0] != x.shape[0]:
+        want = [x.shape[0]] + ["*"] * (x.dim() - 2) + [x.dim() - 2]
+        raise ValueError(f"paddle.nn.functional.grid_sample: 'grid' must have shape {want} for "
+                         f"'x' of shape {list(x.shape)}, but received {list(grid.shape)}")
+    if not x.is_floating_point():  # Paddle's kernel is float32/float64 only: NotFound
+        raise RuntimeError("paddle.nn.functional.grid_sample: 'x' must be float32 or float64, but "
+                           f"received {str(x.dtype).replace('torch.', '')}")
+    if grid.dtype != x.dtype:  # Paddle's kernel reads both as one type: a ValueError
+        raise ValueError(f"paddle.nn.functional.grid_sample: 'x' and 'grid' must have the same "
+                         f"dtype, but received {str(x.dtype).replace('torch.', '')} and "
+                         f"{str(grid.dtype).replace('torch.', '')}")
+    return F.grid_sample(x, grid, mode=mode, padding_mode=padding_mode,
                          align_corners=align_corners)
 
 

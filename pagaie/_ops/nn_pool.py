@@ -36,6 +36,13 @@ _UNPOOL = {1: F.max_unpool1d, 2: F.max_unpool2d, 3: F.max_unpool3d}
 _DEFAULT_FMT = {1: "NCL", 2: "NCHW", 3: "NCDHW"}
 
 
+def _check_float(x: torch.Tensor, api: str) -> None:
+    """Paddle's CPU pools have float kernels only: another dtype is NotFound, a RuntimeError."""
+    if not x.is_floating_point():
+        raise RuntimeError(f"paddle.{api}: the input dtype must be float16, bfloat16, float32 or "
+                           f"float64, but received {str(x.dtype).replace('torch.', '')}")
+
+
 def _trunc_div(a: int, b: int) -> int:
     return -((-a) // b) if a < 0 else a // b
 
@@ -50,6 +57,7 @@ class _Geom:
         if x.dim() != n + 2:
             raise ValueError(f"paddle.{api}: the input 'x' must be a {n + 2}-D tensor, but "
                              f"received a {x.dim()}-D tensor of shape {list(x.shape)}")
+        _check_float(x, api)
         x = to_first(x) if self.last else x
         k = ntuple(kernel_size, n, api, "kernel_size")
         s = k if stride is None else ntuple(stride, n, api, "stride")
@@ -229,6 +237,10 @@ def _adaptive_size(output_size, x, n, api):
 
 
 def _adaptive_avg(api, n, x, output_size, data_format):
+    if x.dim() != n + 2:
+        raise ValueError(f"paddle.{api}: the input 'x' must be a {n + 2}-D tensor, but received "
+                         f"a {x.dim()}-D tensor of shape {list(x.shape)}")
+    _check_float(x, api)
     last = channel_last(data_format, n, api)
     x = to_first(x) if last else x
     out = _AAVG[n](x, _adaptive_size(output_size, x, n, api))
@@ -239,6 +251,7 @@ def _adaptive_max(api, n, x, output_size, return_mask):
     if x.dim() != n + 2:
         raise ValueError(f"paddle.{api}: the input 'x' must be a {n + 2}-D tensor, but received "
                          f"a {x.dim()}-D tensor of shape {list(x.shape)}")
+    _check_float(x, api)
     out = _AMAX[n](x, _adaptive_size(output_size, x, n, api), return_mask)
     if return_mask:
         return out[0], out[1].to(torch.int32)
@@ -246,12 +259,19 @@ def _adaptive_max(api, n, x, output_size, return_mask):
 
 
 def _unpool(api, n, x, indices, kernel_size, stride, padding, data_format, output_size):
+    if x.dim() != n + 2:
+        layout = {1: "[N, C, L]", 2: "[N, C, H, W]", 3: "[N, C, D, H, W]"}[n]
+        raise ValueError(f"paddle.{api}: the input 'x' should have {layout} format, but received "
+                         f"shape {list(x.shape)}")
     if data_format != _DEFAULT_FMT[n]:
         raise ValueError(f"paddle.{api}: Attr(data_format) should be '{_DEFAULT_FMT[n]}'. "
                          f"Received Attr(data_format): {data_format}.")
     if indices.is_floating_point() or indices.is_complex() or indices.dtype == torch.bool:
         raise ValueError(f"paddle.{api}: 'indices' must be an int32 or int64 tensor, but "
                          f"received {str(indices.dtype).replace('torch.', '')}")
+    if not x.is_floating_point() and x.dtype != torch.int64:
+        raise RuntimeError(f"paddle.{api}: the input dtype must be float32, float64 or int64, but "
+                           f"received {str(x.dtype).replace('torch.', '')}")
     k = ntuple(kernel_size, n, api, "kernel_size")
     s = k if stride is None else ntuple(stride, n, api, "stride")
     p = ntuple(padding, n, api, "padding")
@@ -270,6 +290,11 @@ def _unpool(api, n, x, indices, kernel_size, stride, padding, data_format, outpu
             if not f - ss < w < f + ss:
                 raise ValueError(f"paddle.{api}: invalid output_size {size}: dim {d} must be in "
                                  f"({f - ss}, {f + ss})")
+    if x.dtype == torch.int64:
+        # torch's CPU unpooling has no int64 kernel; Paddle's has (and none for other ints)
+        out = x.new_zeros(list(x.shape[:2]) + [math.prod(size)])
+        out.scatter_(2, indices.long().flatten(2), x.flatten(2))
+        return out.reshape(list(x.shape[:2]) + size)
     return _UNPOOL[n](x, indices.long(), k, s, p, size)
 
 
@@ -751,6 +776,7 @@ def _fractional(api, n, x, output_size, kernel_size, random_u, return_mask):
     if x.dim() != n + 2:
         raise ValueError(f"paddle.{api}: the input 'x' must be a {n + 2}-D tensor, but received "
                          f"a {x.dim()}-D tensor of shape {list(x.shape)}")
+    _check_float(x, api)
     sizes = list(x.shape[2:])
     outs = _adaptive_size(output_size, x, n, api)
     ks = [None] * n if kernel_size is None else ntuple(kernel_size, n, api, "kernel_size")

@@ -270,6 +270,9 @@ def interpolate(x, size=None, scale_factor=None, mode="nearest", align_corners=F
     nsp = nd - 2
     in_sizes = list(x.shape[2:])
     if size is not None:
+        if not isinstance(size, (list, tuple, torch.Tensor)):
+            raise TypeError(f"paddle.nn.functional.interpolate: 'size' must be a list, tuple or "
+                            f"Tensor, but received {type(size).__name__} {size!r}")
         sizes = int_list(size)
         if len(sizes) != nsp:
             raise ValueError("The x and size should satisfy rank(x) - 2 == len(size).")
@@ -278,7 +281,12 @@ def interpolate(x, size=None, scale_factor=None, mode="nearest", align_corners=F
                                  f"'size' must be greater than 0, but received {sizes}")
         scales = [None] * nsp
     else:
-        sf = scale_factor.reshape(-1).tolist() if isinstance(scale_factor, torch.Tensor) else scale_factor
+        sf = scale_factor
+        if isinstance(sf, torch.Tensor):  # a 0-D tensor is one factor for every axis
+            sf = sf.item() if sf.dim() == 0 else sf.reshape(-1).tolist()
+        if not isinstance(sf, (int, float, list, tuple)) or isinstance(sf, bool):
+            raise TypeError(f"paddle.nn.functional.interpolate: 'scale_factor' must be a float, int, "
+                            f"list, tuple or Tensor, but received {type(sf).__name__} {sf!r}")
         scales = [float(s) for s in sf] if isinstance(sf, (list, tuple)) else [float(sf)] * nsp
         if len(scales) != nsp:
             raise ValueError("The x and scale_factor should satisfy rank(x) - 2 == len(scale_factor).")
@@ -290,6 +298,16 @@ def interpolate(x, size=None, scale_factor=None, mode="nearest", align_corners=F
     if min(sizes, default=1) <= 0 and mode != "area":
         raise ValueError(f"paddle.nn.functional.interpolate: the output sizes {sizes} must be "
                          f"greater than 0 (input spatial sizes {in_sizes})")
+    if not x.is_floating_point():
+        # Paddle's CPU kernels: nearest takes integers, the linear modes uint8 (computed in
+        # float, truncated back), bicubic and area floats only; the rest is NotFound
+        if mode in ("linear", "bilinear", "trilinear") and x.dtype == torch.uint8:
+            out = _resample(x.float(), sizes, scales, mode, bool(align_corners), align_mode)
+            out = out.to(torch.uint8)
+            return out.movedim(1, -1) if last else out
+        if mode != "nearest" or x.dtype not in (torch.uint8, torch.int32, torch.int64):
+            raise RuntimeError(f"paddle.nn.functional.interpolate: mode '{mode}' has no kernel for "
+                               f"dtype {str(x.dtype).replace('torch.', '')}")
     if antialias:
         given = all(s is not None for s in scales)
         out = F.interpolate(x, size=None if given else sizes, scale_factor=scales if given else None,
@@ -323,6 +341,13 @@ def upsample(x, size=None, scale_factor=None, mode="nearest", align_corners=Fals
                                         data_format)
 
 
+def _check_real_float(x, api):
+    """Paddle's CPU kernels of the shuffles are float16/bfloat16/float32/float64 only."""
+    if not x.is_floating_point():
+        raise RuntimeError(f"paddle.nn.functional.{api}: the input dtype must be a floating type, "
+                           f"but received {str(x.dtype).replace('torch.', '')}")
+
+
 def _check_fmt(data_format, api):
     if data_format not in ("NCHW", "NHWC"):
         raise ValueError(f"paddle.nn.functional.{api}: Attr(data_format) should be 'NCHW' or 'NHWC'. "
@@ -348,6 +373,7 @@ def pixel_shuffle(x, upscale_factor, data_format="NCHW", name=None):
     last = _check_fmt(data_format, "pixel_shuffle")
     if x.dim() != 4:
         raise ValueError(f"paddle.nn.functional.pixel_shuffle: the input must be 4-D, but received {x.dim()}-D")
+    _check_real_float(x, "pixel_shuffle")
     if last:
         x = x.movedim(-1, 1)
     c = x.shape[1]
@@ -370,6 +396,7 @@ def pixel_unshuffle(x, downscale_factor, data_format="NCHW", name=None):
     last = _check_fmt(data_format, "pixel_unshuffle")
     if x.dim() != 4:
         raise ValueError(f"paddle.nn.functional.pixel_unshuffle: the input must be 4-D, but received {x.dim()}-D")
+    _check_real_float(x, "pixel_unshuffle")
     if not isinstance(downscale_factor, int):
         raise TypeError("paddle.nn.functional.pixel_unshuffle: downscale_factor must be an int, "
                         f"but received {downscale_factor!r}")
@@ -397,6 +424,7 @@ def channel_shuffle(x, groups, data_format="NCHW", name=None):
     """
     if x.dim() != 4:
         raise ValueError(f"paddle.nn.functional.channel_shuffle: the input must be 4-D, but received {x.dim()}-D")
+    _check_real_float(x, "channel_shuffle")
     if not isinstance(groups, int):
         raise TypeError(f"paddle.nn.functional.channel_shuffle: groups must be an int, but received "
                         f"{groups!r}")
