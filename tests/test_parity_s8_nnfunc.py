@@ -337,3 +337,26 @@ def test_rnn_bidirectional_sequence_length(cls, time_major):
         loss = (out * out).sum() + sum((s * s).sum() for s in flat)
         return [out, flat, list(fw.grad(loss, [xt] + list(m.parameters())))]
     _same(run, 1e-4, 1e-5)
+
+
+# ---- linear / embedding_renorm_ argument errors (pagaie/_ops/nn_common.py) -------------------
+
+@pytest.mark.parametrize("make", [
+    lambda P: P.nn.functional.linear(P.ones([1, 256]), P.ones([9216, 4])),
+    lambda P: P.nn.functional.linear(P.ones([256]), P.ones([9216, 4])),
+    lambda P: P.nn.functional.linear(P.ones([2, 256]), P.ones([256, 4]), P.ones([3])),
+    lambda P: P.nn.functional.embedding_renorm_(P.to_tensor([1.0]), P.randn([5, 3]), 0.5),
+    lambda P: P.nn.functional.embedding_renorm_(P.to_tensor([1, 9]), P.randn([5, 3]), 0.5),
+    lambda P: P.nn.functional.embedding_renorm_(P.to_tensor([-6]), P.randn([5, 3]), 0.5),
+], ids=["linear_k", "linear_1d", "linear_bias", "renorm_float_ids", "renorm_high", "renorm_low"])
+def test_linear_and_embedding_renorm_errors(make):
+    same_exception(make)
+
+
+def test_embedding_renorm_negative_ids_wrap():
+    def run(P):
+        w = P.to_tensor([[3.0, 4.0], [0.3, 0.4], [6.0, 8.0]])
+        P.nn.functional.embedding_renorm_(P.to_tensor([-1]), w, 1.0)
+        return w
+    ours, theirs = both(run)
+    assert_same(ours, theirs)

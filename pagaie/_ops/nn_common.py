@@ -44,11 +44,29 @@ def linear(x, weight, bias=None, name=None):
             return F.linear(x, weight.t(), bias)
         out = torch.matmul(x, weight)
     except RuntimeError:
-        if x.dtype != weight.dtype:  # named here, in Paddle's words (the kernel's are torch's)
-            raise ValueError(f"paddle.nn.functional.linear: 'x' ({str(x.dtype)[6:]}) and 'weight' "
+        # named here, in Paddle's words (the kernel's are torch's)
+        api = "paddle.nn.functional.linear"
+        if x.dtype != weight.dtype:
+            raise ValueError(f"{api}: 'x' ({str(x.dtype)[6:]}) and 'weight' "
                              f"({str(weight.dtype)[6:]}) must have the same dtype") from None
+        if x.dim() and weight.dim() and x.shape[-1] != weight.shape[0]:
+            raise ValueError(f"{api}: the last dimension of 'x' ({x.shape[-1]}, shape "
+                             f"{list(x.shape)}) must equal the first dimension of 'weight' "
+                             f"({weight.shape[0]}, shape {list(weight.shape)})") from None
+        if bias is not None and not _broadcasts(bias.shape, (*x.shape[:-1], weight.shape[-1])):
+            raise ValueError(f"{api}: 'bias' of shape {list(bias.shape)} does not broadcast to the "
+                             f"output [..., {weight.shape[-1]}] (x {list(x.shape)}, weight "
+                             f"{list(weight.shape)})") from None
         raise
     return out if bias is None else out + bias
+
+
+def _broadcasts(shape: torch.Size, to: tuple) -> bool:
+    try:
+        torch.broadcast_shapes(shape, to)
+    except RuntimeError:
+        return False
+    return True
 
 
 @defop(amp="white", paddle_types=("bilinear", "bilinear_tensor_product", "pd_op.bilinear"), method=False)
@@ -338,11 +356,22 @@ def embedding(x, weight, padding_idx=None, max_norm=None, norm_type=2.0, sparse=
 
 @defop(paddle_types=("embedding_renorm",), method=False, differentiable=False)
 def _embedding_renorm(x, weight, max_norm, norm_type=2.0):
+    api = "paddle.nn.functional.embedding_renorm_"
     if x.dtype not in (torch.int32, torch.int64):
-        raise TypeError("paddle.nn.functional.embedding_renorm_: 'x' must be int32 or int64, but "
-                        f"received {str(x.dtype).replace('torch.', '')}")
+        raise ValueError(f"{api}: 'x' must be int32 or int64, but received "
+                         f"{str(x.dtype).replace('torch.', '')}")
+    if weight.dim() < 1:
+        raise ValueError(f"{api}: 'weight' must have at least 1 dimension, but its shape is "
+                         f"{list(weight.shape)}")
+    n = weight.shape[0]
+    ids = x.reshape(-1).long()
+    if ids.numel() and not ids.is_meta:
+        lo, hi = int(ids.min()), int(ids.max())
+        if lo < -n or hi >= n:   # Paddle looks rows up as index_select does: [-n, n)
+            raise ValueError(f"{api}: the ids in 'x' must be in [-{n}, {n}), but received "
+                             f"{hi if hi >= n else lo}")
     with torch.no_grad():
-        torch.embedding_renorm_(weight.detach(), x.reshape(-1).long(), float(max_norm), float(norm_type))
+        torch.embedding_renorm_(weight.detach(), ids % n if n else ids, float(max_norm), float(norm_type))
     return weight
 
 
