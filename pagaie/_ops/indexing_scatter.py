@@ -31,6 +31,23 @@ _REDUCE = {"assign": None, "add": "sum", "sum": "sum", "mul": "prod", "multiply"
            "prod": "prod", "mean": "mean", "amax": "amax", "amin": "amin"}
 
 
+def _last_writer_only(v: _T, idx: _T, axis: int, shape: list[int]) -> _T:
+    """``v`` whose gradient reaches only the value written last into each cell, as in
+    Paddle (an overwritten duplicate has no effect on the result, so no gradient)."""
+    coords = list(torch.meshgrid(*[torch.arange(n, device=idx.device) for n in idx.shape],
+                                 indexing="ij"))
+    coords[axis] = idx
+    cell = torch.zeros_like(idx)
+    for c, n in zip(coords, shape):
+        cell = cell * n + c
+    cell = cell.reshape(-1)
+    pos = torch.arange(cell.numel(), device=idx.device)
+    last = torch.full((int(cell.max()) + 1,), -1, dtype=pos.dtype, device=idx.device)
+    last = last.scatter_reduce(0, cell, pos, "amax")
+    keep = (last[cell] == pos).reshape(idx.shape)
+    return torch.where(keep, v, v.detach())
+
+
 def _put_along(arr: _T, indices: _T, values: Any, axis: Any, reduce: str, include_self: bool,
                broadcast: bool, api: str) -> _T:
     if reduce not in _REDUCE:
@@ -55,6 +72,8 @@ def _put_along(arr: _T, indices: _T, values: Any, axis: Any, reduce: str, includ
     idx = bound_index(idx, arr.shape[a], api)
     red = _REDUCE[reduce]
     if red is None:
+        if v.requires_grad and idx.numel():
+            v = _last_writer_only(v, idx, a, list(arr.shape))
         return torch.scatter(arr, a, idx, v)
     return torch.scatter_reduce(arr, a, idx, v, red, include_self=include_self)
 
@@ -255,6 +274,15 @@ def index_add(x, index, axis, value, alpha=1, name=None, *, out=None):
     idx = bound_index(check_index(index, "index_add").reshape(-1), x.shape[a], "index_add",
                       ValueError)
     _same_dtype(x, value, "index_add", "value")
+    want = list(x.shape)
+    want[a] = idx.numel()
+    if value.dim() != x.dim() or list(value.shape) != want:
+        # As Paddle: too few entries along ``axis`` is its RuntimeError (PreconditionNotMet),
+        # other mismatches its ValueError (Paddle ignores extra entries; pagaie refuses them)
+        short = value.dim() == x.dim() and value.shape[a] < want[a] and all(
+            value.shape[d] == want[d] for d in range(x.dim()) if d != a)
+        raise (RuntimeError if short else ValueError)(f"paddle.index_add: 'value' must have shape {want} (x's shape with "
+                         f"axis {a} the length of 'index'), but received {list(value.shape)}")
     r = torch.index_add(x, a, idx, value.to(x.dtype), alpha=alpha)
     if out is not None:
         out.copy_(r)

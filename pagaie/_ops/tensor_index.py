@@ -42,13 +42,12 @@ def _as_index_tensor(item: Any, pos: int, device: torch.device) -> _T:
             raise _bad_type(item, pos) from None
     if t.dtype is torch.bool or t.dtype is torch.int64:
         pass
-    elif t.dtype in (torch.int32, torch.int16, torch.int8, torch.uint8):
+    elif t.dtype is torch.int32 or (t.numel() == 0 and t.dtype.is_floating_point):
         t = t.long()
-    elif t.numel() == 0 and t.dtype.is_floating_point:
-        t = t.long()
-    else:
-        raise ValueError(f"paddle.Tensor.__getitem__: an index tensor must hold ints or bools, "
-                         f"but the one at position {pos} holds {str(t.dtype).replace('torch.', '')}")
+    else:  # as Paddle: int8/int16/uint8 index tensors are refused too
+        raise ValueError(f"paddle.Tensor.__getitem__: an index tensor must hold int32, int64 or "
+                         f"bool values, but the one at position {pos} holds "
+                         f"{str(t.dtype).replace('torch.', '')}")
     return t if t.device == device else t.to(device)
 
 
@@ -56,12 +55,56 @@ def _as_int(v: Any) -> Any:
     return v if v is None or type(v) is int else operator.index(v)
 
 
-def _normalize(x: _T, index: Any) -> tuple[tuple, list[int], bool]:
+def _too_many(x: _T, items: tuple, n_used: int, api: str) -> None:
+    """Raise Paddle's error for an index with more entries than ``x`` has axes.
+
+    As Paddle, which checks each int and bool mask where it stands before counting:
+    an int (or 0-D int tensor) past the last axis or out of range, or a bool mask that
+    does not fit, is an IndexError; otherwise (extra slices or int arrays) a ValueError.
+    """
+    shape, nd, dim = list(x.shape), x.dim(), 0
+    for it in items:
+        if it is None or isinstance(it, (bool, np.bool_)) or (
+                isinstance(it, _T) and it.dtype is torch.bool and it.dim() == 0):
+            continue
+        if it is Ellipsis:
+            dim += max(nd - n_used, 0)
+            continue
+        mask = _mask_shape(it)
+        if mask is not None:
+            if shape[dim:dim + len(mask)] != mask:
+                raise IndexError(f"paddle.Tensor.{api}: the bool index of shape {mask} does not "
+                                 f"match the indexed tensor of shape {shape} at axis {dim}")
+            dim += len(mask)
+            continue
+        if isinstance(it, (int, np.integer)) or (isinstance(it, _T) and it.dim() == 0):
+            i = int(it)
+            size = shape[dim] if dim < nd else 0
+            if not -size <= i < size:
+                raise IndexError(f"paddle.Tensor.{api}: index {i} is out of bounds for axis "
+                                 f"{dim} of a tensor of shape {shape}")
+        dim += 1
+    raise ValueError(f"paddle.Tensor.{api}: too many indices ({n_used}) for a tensor of rank "
+                     f"{nd} (shape {shape})")
+
+
+def _mask_shape(it: Any) -> list[int] | None:
+    """The shape of a bool-mask index item, or None when ``it`` is not one."""
+    if isinstance(it, _T) and it.dtype is torch.bool and it.dim():
+        return list(it.shape)
+    if isinstance(it, np.ndarray) and it.dtype == np.bool_ and it.ndim:
+        return list(it.shape)
+    if isinstance(it, list) and it and all(isinstance(e, (bool, np.bool_)) for e in it):
+        return [len(it)]
+    return None
+
+
+def _normalize(x: _T, index: Any, api: str = "__getitem__") -> tuple[tuple, list[int], bool]:
     """Torch index for ``index`` on ``x``.
 
     Returns (index tuple, input axes to flip first, whether it is advanced). A
     slice with a negative step is rewritten as a positive one on ``x`` flipped
-    along that axis.
+    along that axis. ``api`` (``__getitem__`` or ``__setitem__``) names the caller in errors.
     """
     items = index if type(index) is tuple else (index,)
     n_used = 0
@@ -78,8 +121,7 @@ def _normalize(x: _T, index: Any) -> tuple[tuple, list[int], bool]:
             n_used += 1
     nd = x.dim()
     if n_used > nd:
-        raise IndexError(f"too many indices ({n_used}) for a tensor of "
-                         f"rank {nd}")
+        _too_many(x, items, n_used, api)
     out: list = []
     flips: list[int] = []
     advanced = False
@@ -90,7 +132,7 @@ def _normalize(x: _T, index: Any) -> tuple[tuple, list[int], bool]:
             out.append(None)
         elif it is Ellipsis:
             if seen_ellipsis:
-                raise IndexError("an index can only have a single "
+                raise ValueError(f"paddle.Tensor.{api}: an index can only have a single "
                                  "ellipsis ('...')")
             seen_ellipsis = True
             out.append(Ellipsis)
@@ -197,7 +239,21 @@ def getitem(x, index):
     idx, flips, _ = _normalize(x, index)
     if flips:
         x = x.flip(flips)
-    return x[idx]
+    try:
+        return x[idx]
+    except IndexError as exc:
+        raise _mismatch("__getitem__", exc) from None
+
+
+def _mismatch(api: str, exc: IndexError) -> Exception:
+    """Advanced indices whose shapes do not broadcast: Paddle's ValueError."""
+    text = str(exc)
+    if "shape mismatch" not in text:
+        return exc
+    shapes = text.split("shapes", 1)[-1].strip()
+    return ValueError(f"paddle.Tensor.{api}: the advanced indices cannot be broadcast together "
+                      f"(their shapes are {shapes})")
+
 
 
 def _value_for(x: _T, value: Any) -> Any:
@@ -236,18 +292,28 @@ def setitem(x, index, value):
     if _is_basic(x, index):
         x[index] = v
         return x
-    idx, flips, _ = _normalize(x, index)
+    idx, flips, advanced = _normalize(x, index, "__setitem__")
+    if index is False or (advanced and isinstance(v, _T) and v.numel() == 0):
+        # As Paddle: ``x[False] = v``, or an empty value through advanced indices, writes
+        # nothing and leaves the tensor's inplace_version where it was.
+        return x
     tracked = isinstance(v, _T) and v.requires_grad and not v.is_meta
     if isinstance(v, _T) and v.device != x.device:
         v = v.to(x.device)
     if not (flips or tracked):
-        x[idx] = v
+        try:
+            x[idx] = v
+        except IndexError as exc:
+            raise _mismatch("__setitem__", exc) from None
         return x
     # Negative steps, or a value that needs gradient: address the elements through their
     # coordinates in x. Where the index repeats a cell, the last value written wins (as in
     # Paddle) and only that value receives the cell's gradient: each cell counts once.
     ids = torch.arange(x.numel(), device=x.device).reshape(x.shape)
-    ids = (ids.flip(flips) if flips else ids)[idx]
+    try:
+        ids = (ids.flip(flips) if flips else ids)[idx]
+    except IndexError as exc:
+        raise _mismatch("__setitem__", exc) from None
     flat = ids.reshape(-1)
     keep = None
     if tracked:
