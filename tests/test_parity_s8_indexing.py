@@ -327,3 +327,12 @@ def test_functional_forms_values_and_grads(call):
         return y, x.grad
     ours, theirs = both(run)
     assert_same(ours, theirs)
+
+
+def test_set_value_takes_a_0d_numpy_array():
+    def run(P):
+        t = P.zeros([])
+        t.set_value(np.array(2.0, "float32"))
+        return t
+    ours, theirs = both(run)
+    assert_same(ours, theirs)

@@ -364,7 +364,7 @@ def set_value(self: Tensor, value: Any) -> None:
     if not isinstance(value, (Tensor, np.ndarray)):
         raise AssertionError("paddle.Tensor.set_value: the value must be a Tensor or a "
                              f"numpy.ndarray, but received {type(value).__name__}")
-    src = value._t if isinstance(value, Tensor) else torch.from_numpy(np.ascontiguousarray(value))
+    src = value._t if isinstance(value, Tensor) else torch.from_numpy(np.require(value, requirements="C"))
     if list(src.shape) != list(t.shape):
         raise AssertionError(f"paddle.Tensor.set_value: the value's shape {list(src.shape)} must "
                              f"equal the tensor's shape {list(t.shape)}")
