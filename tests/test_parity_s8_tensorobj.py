@@ -215,3 +215,8 @@ def test_ldexp_of_ints_follows_the_default_float(default):
         return P.ldexp(P.to_tensor([1, 2]), P.to_tensor([1, 2]))
     ours, theirs = both(run)
     assert_same(ours, theirs)
+
+
+def test_type_of_tensor_and_parameter_print_as_paddle():
+    ours, theirs = both(lambda P: (P.to_tensor([1.0]), P.nn.Linear(2, 2).weight))
+    assert [repr(type(v)) for v in ours] == [repr(type(v)) for v in theirs]

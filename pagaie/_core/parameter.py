@@ -34,6 +34,8 @@ class Parameter(Tensor):
         (False, True)
     """
 
+    _paddle_class = "paddle.base.framework.EagerParamBase"
+
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         """``Parameter(data, trainable=True, name=None, optimize_attr=None, regularizer=None,
         need_clip=True, do_model_average=None, is_distributed=False)`` from a value, or

@@ -120,7 +120,17 @@ class VarType(enum.IntEnum):
         return f"<VarType.{self.name}: {int(self)}>"
 
 
-class Tensor:
+class _TensorType(type):
+    """The type of Tensor classes: ``print(type(x))`` shows the class where Paddle's lives
+    (``<class 'paddle.Tensor'>``), as scripts and tutorials print it. A subclass may name its
+    Paddle counterpart in ``_paddle_class``; otherwise Python's own repr is used."""
+
+    def __repr__(cls) -> str:
+        shown = cls.__dict__.get("_paddle_class")
+        return f"<class '{shown}'>" if shown else super().__repr__()
+
+
+class Tensor(metaclass=_TensorType):
     """A multi-dimensional array with Paddle's semantics, stored as one ``torch.Tensor``.
 
     Create tensors with :func:`pagaie.to_tensor` and the other creation APIs.
@@ -135,6 +145,7 @@ class Tensor:
     # Only the torch tensor is a slot; the rarely-set attributes live in the instance
     # dict with class-level defaults, so wrapping a kernel result sets one field.
     __slots__ = ("_t", "__weakref__", "__dict__")
+    _paddle_class = "paddle.Tensor"
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)

@@ -145,6 +145,8 @@ class Value(Tensor):
         persistable (bool): parameters and other values that live across runs.
     """
 
+    _paddle_class = "paddle.base.libpaddle.pir.Value"
+
     def __init__(self, block: "Block", type: Any = VarType.DENSE_TENSOR, name: str | None = None,
                  shape: list[int] | None = None, dtype: Any = None, lod_level: int | None = None,
                  capacity: int | None = None, persistable: bool | None = None,
