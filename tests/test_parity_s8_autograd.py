@@ -311,3 +311,32 @@ def test_backward_retain_graph_must_be_bool(with_grad_tensor):
         else:
             y.sum().backward(retain_graph=1)
     same_exception(run)
+
+
+@pytest.mark.parametrize("order", ["retain_first", "hook_first"])
+def test_retain_grads_keeps_the_gradient_at_its_place_among_hooks(order):
+    def run(P):
+        x = P.to_tensor([1.0, 2.0], stop_gradient=False)
+        z = x * 2
+        if order == "retain_first":
+            z.retain_grads()
+            z.register_hook(lambda g: g * 5)
+        else:
+            z.register_hook(lambda g: g * 5)
+            z.retain_grads()
+        (z * z).sum().backward()
+        return z.grad, x.grad
+    ours, theirs = both(run)
+    assert_same(ours, theirs)
+
+
+def test_retained_non_leaf_grad_is_replaced_not_accumulated():
+    def run(P):
+        x = P.to_tensor([1.0, 2.0], stop_gradient=False)
+        z = x * 2
+        z.retain_grads()
+        (z * z).sum().backward(retain_graph=True)
+        (z * 3).sum().backward()
+        return z.grad
+    ours, theirs = both(run)
+    assert_same(ours, theirs)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import enum
 import itertools
+import weakref
 from typing import Any, Callable
 
 import numpy as np
@@ -287,7 +288,11 @@ class Tensor(metaclass=_TensorType):
 
     @grad.setter
     def grad(self, value: Tensor | None) -> None:
-        self._t.grad = None if value is None else as_torch(value)
+        g = None if value is None else as_torch(value)
+        if self._t.grad_fn is not None:   # a non-leaf keeps its gradient in our own slot
+            setattr(self._t, _KEPT_GRAD, g)
+        else:
+            self._t.grad = g
 
     @property
     def grad_(self) -> Tensor | None:
@@ -656,19 +661,41 @@ class Tensor(metaclass=_TensorType):
         return TensorHookRemoveHelper(self, self._t.register_hook(torch_hook))
 
     def retain_grads(self) -> None:
-        """Keep the gradient of this non-leaf tensor after backward."""
-        if self._t.requires_grad and not self._t.is_leaf:
-            self._t.retain_grad()
+        """Keep the gradient of this non-leaf tensor after backward, as Paddle does: the
+        gradient as it arrives at this call's place among the tensor's hooks (hooks registered
+        later do not change it), replaced (not accumulated) by each backward.
+
+        Examples:
+            >>> import pagaie as paddle
+            >>> x = paddle.to_tensor([1.0, 2.0], stop_gradient=False)
+            >>> z = x * 2
+            >>> z.retain_grads()
+            >>> (z * z).sum().backward()
+            >>> z.grad.tolist()
+            [4.0, 8.0]
+        """
+        t = self._t
+        if not t.requires_grad or t.grad_fn is None or hasattr(t, _KEPT_GRAD):
+            return
+        setattr(t, _KEPT_GRAD, None)
+        owner = weakref.ref(t)
+
+        def keep(g: torch.Tensor) -> None:
+            o = owner()
+            if o is not None:
+                setattr(o, _KEPT_GRAD, g.detach())
+
+        t.register_hook(keep)
 
     def clear_gradient(self, set_to_zero: bool = True) -> None:
         """Reset the gradient: to zeros (default, as Paddle) or to None."""
-        g = self._t.grad
+        g = _stored_grad(self._t)
         if g is None:
             return
         if set_to_zero:
             g.detach_().zero_()
         else:
-            self._t.grad = None
+            self.grad = None
 
     def clear_grad(self) -> None:
         """Reset the gradient to zeros."""
@@ -949,11 +976,16 @@ _CTOR_ORDER = ("value", "place", "persistable", "zero_copy", "name", "stop_gradi
 _LEGACY_ORDER = ("dtype", "dims", "name", "type", "persistable")
 
 
+# The attribute of a non-leaf torch tensor holding the gradient ``retain_grads`` kept.
+_KEPT_GRAD = "_pagaie_kept_grad"
+
+
 def _stored_grad(t: torch.Tensor) -> torch.Tensor | None:
-    """The gradient autograd stored on ``t``: None for a non-leaf that does not retain one
-    (without torch's warning), and real zeros in place of torch's data-less zero tensor."""
-    if t.grad_fn is not None and not t.retains_grad:
-        return None
+    """The gradient stored for ``t``: for a non-leaf, the one ``retain_grads`` kept (None
+    otherwise, without torch's warning); for a leaf, autograd's, with real zeros in place of
+    torch's data-less zero tensor."""
+    if t.grad_fn is not None:   # a non-leaf: what retain_grads kept, if anything
+        return getattr(t, _KEPT_GRAD, None)
     g = t.grad
     if g is not None and g._is_zerotensor():
         g = t.grad = torch.zeros_like(g)
