@@ -95,19 +95,20 @@ def float_only(dtype: torch.dtype, api: str, complex_ok: bool = True) -> torch.d
     return dtype
 
 
-def returns_self(fn: Callable, method: str | None = None) -> Callable:
+def returns_self(fn: Callable, method: str | None = None, leaf_check: bool = True) -> Callable:
     """Make an in-place op's public function return its first argument itself, as Paddle does.
 
     The op record's function returns a new wrapper around the mutated torch tensor;
     this one hands back the very ``Tensor`` the caller passed (``x.uniform_() is x``).
-    Attaches the result as ``Tensor.<method>`` when ``method`` is given.
+    Attaches the result as ``Tensor.<method>`` when ``method`` is given. ``leaf_check``
+    False: Paddle lets the op overwrite a leaf that doesn't stop gradient (``exponential_``).
     """
     sig = inspect.signature(fn)
     api_name = method or fn.__name__
 
     @functools.wraps(fn)
     def api(x, *args, **kwargs):
-        if isinstance(x, Tensor):
+        if leaf_check and isinstance(x, Tensor):
             check_inplace(x, api_name)  # Paddle's rule, for integer leaves too
         out = fn(x, *args, **kwargs)
         if isinstance(x, Tensor) and isinstance(out, Tensor) and out._t is x._t:

@@ -9,7 +9,7 @@ import torch
 from pagaie._core import dtype as _dt
 from pagaie._core.registry import defop
 from pagaie._ops._factory import finish, returns_self
-from pagaie._ops._helpers import stopped
+from pagaie._ops._helpers import AssertionValueError, stopped
 
 __all__ = ["diag", "diagflat", "diag_embed", "tril", "triu", "tril_", "triu_", "vander",
            "block_diag", "complex", "polar"]
@@ -237,6 +237,8 @@ def block_diag(inputs, name=None):
         >>> paddle.block_diag([a, b]).tolist()
         [[1, 2, 0], [0, 0, 3], [0, 0, 4]]
     """
+    if isinstance(inputs, _T) and inputs.dim() == 0:  # Paddle: an empty list of blocks
+        raise ValueError("paddle.block_diag: 'inputs' must be a list of Tensors, but received a 0-D Tensor")
     ts = list(inputs.unbind(0)) if isinstance(inputs, _T) else list(inputs)
     if not ts:
         raise ValueError("paddle.block_diag: 'inputs' must hold at least one tensor")
@@ -361,6 +363,10 @@ returns_self(defop("fill_diagonal_", method=False)(_fill_diagonal_), "fill_diago
 
 def _diag_target(x: torch.Tensor, y: torch.Tensor, offset: int, dim1: int, dim2: int,
                  api: str) -> torch.Tensor:
+    for arg, d in (("dim1", dim1), ("dim2", dim2)):  # Paddle asserts the range first
+        if not -x.dim() <= d < x.dim():
+            raise AssertionValueError(f"paddle.Tensor.{api}: '{arg}' must be in [-{x.dim()}, {x.dim()}), "
+                                      f"but received {d}")
     view = torch.diagonal(x, offset, dim1, dim2)
     if list(y.shape) != list(view.shape):
         raise AssertionError(f"paddle.Tensor.{api}: the y shape should be {list(view.shape)}, but "

@@ -11,7 +11,7 @@ import torch
 from pagaie._core import dtype as _dt
 from pagaie._core.registry import defop
 from pagaie._ops._factory import device_of, finish
-from pagaie._ops._helpers import stopped
+from pagaie._ops._helpers import AssertionValueError, stopped
 
 __all__ = ["arange", "range", "linspace", "logspace", "eye", "meshgrid", "tril_indices",
            "triu_indices", "cartesian_prod", "combinations"]
@@ -379,6 +379,9 @@ def cartesian_prod(x, name=None):
         >>> paddle.cartesian_prod([paddle.to_tensor([1, 2]), paddle.to_tensor([3, 4])]).tolist()
         [[1, 3], [1, 4], [2, 3], [2, 4]]
     """
+    if isinstance(x, _T) and x.dim() == 0:  # Paddle asserts on len() of a 0-D tensor
+        raise AssertionValueError("paddle.cartesian_prod: 'x' must be a list of 1-D tensors, but received "
+                                  "a 0-D Tensor")
     ts = list(x.unbind(0)) if isinstance(x, _T) else list(x)  # a Tensor is iterated, as in Paddle
     for t in ts:
         if t.dim() != 1:

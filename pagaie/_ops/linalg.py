@@ -7,6 +7,7 @@ also exposes at top level are in ``__all__``; the rest reach users through
 from __future__ import annotations
 
 import math
+import numbers
 
 import torch
 
@@ -211,6 +212,8 @@ def matrix_norm(x, p="fro", axis=[-2, -1], keepdim=False, name=None):  # noqa: B
         >>> paddle.linalg.matrix_norm(paddle.to_tensor([[1.0, -2.0], [3.0, 4.0]]), p=1).item()
         6.0
     """
+    if axis is None or isinstance(axis, numbers.Integral):  # Paddle takes len() of the axis
+        raise TypeError(f"paddle.linalg.matrix_norm: 'axis' must be a list of two ints, but received {axis!r}")
     dims = _axis_list(axis, x.dim(), "linalg.matrix_norm")
     if dims is None or len(dims) != 2:
         raise ValueError(f"paddle.linalg.matrix_norm: 'axis' must name two dimensions, but received {axis}")
@@ -413,6 +416,8 @@ def matrix_exp(x, name=None):
         >>> paddle.linalg.matrix_exp(paddle.zeros([2, 2])).tolist()
         [[1.0, 0.0], [0.0, 1.0]]
     """
+    if x.dim() == 0 and x.dtype in (torch.float32, torch.float64):  # Paddle: exp of a 0-D tensor
+        return torch.exp(x)
     _square("matrix_exp", x)
     if x.dtype not in (torch.float32, torch.float64):
         raise ValueError("paddle.linalg.matrix_exp: 'x' must be float32 or float64, but received "

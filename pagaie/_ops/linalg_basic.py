@@ -6,7 +6,7 @@ import torch
 
 from pagaie._core.registry import defop
 from pagaie._core.tensor import Tensor, wrap
-from pagaie._ops._helpers import int_list, norm_axis, write_out
+from pagaie._ops._helpers import AssertionValueError, int_list, norm_axis, write_out
 
 __all__ = ["matmul", "mm", "bmm", "mv", "dot", "einsum", "addmm", "addmm_", "baddbmm", "baddbmm_",
            "kron", "cross", "outer", "inner", "ger", "tensordot", "trace", "dist", "cdist", "pdist",
@@ -161,6 +161,9 @@ def mv(x, vec, name=None):
         >>> paddle.mv(paddle.to_tensor([[1.0, 2.0], [3.0, 4.0]]), paddle.to_tensor([1.0, 1.0])).tolist()
         [3.0, 7.0]
     """
+    if x.dim() != 2 or vec.dim() != 1:
+        raise ValueError(f"paddle.mv: 'x' must be 2-D and 'vec' 1-D, but received x: {list(x.shape)}, "
+                         f"vec: {list(vec.shape)}")
     return torch.mv(x, vec)
 
 
@@ -256,6 +259,9 @@ addmm_ = addmm.inplace
 
 
 def _baddbmm_inplace(input, x, y, beta=1.0, alpha=1.0, name=None):
+    if x.dim() != 3 or y.dim() != 3:
+        raise ValueError(f"paddle.baddbmm_: 'x' and 'y' must be 3-D tensors, but received x: "
+                         f"{list(x.shape)}, y: {list(y.shape)}")
     return input.baddbmm_(x, y, beta=beta, alpha=alpha)
 
 
@@ -582,7 +588,7 @@ def pdist(x, p=2.0, name=None):
         [5.0]
     """
     if x.dim() != 2:
-        raise ValueError(f"paddle.pdist: 'x' must be 2-D, but received {x.dim()}-D")
+        raise AssertionValueError(f"paddle.pdist: 'x' must be 2-D, but received {x.dim()}-D")  # Paddle asserts
     _floating("pdist", x)
     return torch.pdist(x, p=float(p))
 

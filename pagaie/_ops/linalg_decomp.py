@@ -367,6 +367,13 @@ def ormqr(x, tau, y, left=True, transpose=False, name=None):
     return torch.matmul(q, y) if left else torch.matmul(y, q)
 
 
+def _lowrank_float(api, x):
+    """Paddle has only float kernels for the low-rank decompositions (RuntimeError otherwise)."""
+    if not x.is_floating_point():
+        raise RuntimeError(f"paddle.linalg.{api}: 'x' must be a floating tensor, but received dtype "
+                           f"{str(x.dtype).replace('torch.', '')}")
+
+
 @defop(amp="black")
 def svd_lowrank(x, q=None, niter=2, M=None, name=None):
     """Approximate truncated SVD by randomized subspace iteration.
@@ -390,6 +397,7 @@ def svd_lowrank(x, q=None, niter=2, M=None, name=None):
     """
     _matrix("svd_lowrank", x)
     q = min(6, x.shape[-2], x.shape[-1]) if q is None else int(q)
+    _lowrank_float("svd_lowrank", x)
     return tuple(torch.svd_lowrank(x, q=q, niter=niter, M=M))
 
 
@@ -416,4 +424,5 @@ def pca_lowrank(x, q=None, center=True, niter=2, name=None):
     """
     _matrix("pca_lowrank", x)
     q = min(6, x.shape[-2], x.shape[-1]) if q is None else int(q)
+    _lowrank_float("pca_lowrank", x)
     return tuple(torch.pca_lowrank(x, q=q, center=center, niter=niter))

@@ -34,7 +34,24 @@ def _dtype_name(t: torch.Tensor) -> str:
 
 
 def _store(x, r):
-    """In-place result of an op whose output dtype may differ (bool): rebind ``x``'s data."""
+    """In-place result of an op whose output dtype may differ (bool): rebind ``x``'s data.
+
+    A tensor that requires grad becomes a bool tensor too (Paddle allows it); torch cannot
+    keep gradients on bool data, so ``x`` then stops gradient.
+    """
+    if x.requires_grad and not (r.is_floating_point() or r.is_complex()):
+        from pagaie._core.tensor import flag_grad
+        if x.is_leaf:
+            x.requires_grad_(False)
+            x.data = r
+            flag_grad(x)  # still says stop_gradient=False, as in Paddle
+            return x
+        else:
+            try:
+                x.detach_()
+            except RuntimeError:  # a view: leave it as torch's autograd has it
+                raise ValueError("paddle: an in-place comparison cannot rebind a view that requires "
+                                 "gradients to a bool tensor; use the out-of-place op") from None
     x.data = r
     return x
 
@@ -91,8 +108,26 @@ def _declare_compare(opname, fn, sym, ex, aliases):
     return api
 
 
-_declare_compare("equal", torch.eq, "x == y", "[False, True, False]", ("eq",))
-_declare_compare("not_equal", torch.ne, "x != y", "[True, False, True]", ("ne",))
+def _float_eq(x, y):
+    """Paddle's float equality: equal, or closer than 1e-15 (``|x - y| < 1e-15`` in the
+    promoted float type; infinities compare exactly, NaN never equal)."""
+    r = torch.eq(x, y)
+    d = torch.result_type(x, y)
+    if not d.is_floating_point:
+        return r
+    with torch.no_grad():
+        xd = x if x.dtype is d else x.to(d)
+        yd = y.to(d) if type(y) is _T and y.dtype is not d else y
+        return r.logical_or_(torch.sub(xd, yd).abs_() < 1e-15)
+
+
+def _float_ne(x, y):
+    return ~_float_eq(x, y)
+
+
+_declare_compare("equal", _float_eq, "x == y", "[False, True, False]", ("eq",))
+_declare_compare("not_equal", _float_ne, "x != y", "[True, False, True]", ("ne",))
+
 def _ordered(fn, strict):
     """An ordering comparison; complex operands compare lexicographically (real part first,
     then imaginary part), as Paddle's kernels do."""
@@ -136,6 +171,8 @@ def equal_all(x, y, name=None):
     if x.dtype is not y.dtype:
         raise ValueError(f"paddle.equal_all: 'x' and 'y' must have the same dtype, but received "
                          f"{_dtype_name(x)} and {_dtype_name(y)}")
+    if x.is_floating_point():  # Paddle's float == (|x - y| < 1e-15)
+        return _float_eq(x, y).all()
     return torch.tensor(torch.equal(x, y), device=x.device)
 
 

@@ -85,6 +85,11 @@ def scale(x, scale=1.0, bias=0.0, bias_after_scale=True, act=None, name=None):
             raise ValueError(f"paddle.scale: 'scale' must be a number or a one-element Tensor, "
                              f"but received a Tensor of shape {list(scale.shape)}")
         scale = scale.reshape(()).to(x.dtype)
+    if x.dtype is torch.bool:  # Paddle's bool kernel: scale and bias act as bools (and / or)
+        s = bool(scale.item()) if type(scale) is _T else bool(scale)
+        b = bool(bias.item()) if type(bias) is _T else bool(bias)
+        r = (x & s) | b if bias_after_scale else (x | b) & s
+        return _activation(act, r.clone())
     if _is_int(x):
         if type(scale) is not _T:
             scale = int(scale)
@@ -348,7 +353,31 @@ def multigammaln(x, p, name=None):
     return torch.lgamma(x.unsqueeze(-1) + offs).sum(-1) + p * (p - 1) / 4 * _math.log(_math.pi)
 
 
-@defop(paddle_types=("gammainc",), inplace=True)
+def _gamma_args_nonneg(api, x, y):
+    """Paddle checks eagerly that both arguments of gammainc/gammaincc are >= 0."""
+    for arg, t in (("x", x), ("y", y)):
+        if type(t) is _T and t.device.type != "meta" and t.numel() and bool((t < 0).any()):
+            raise ValueError(f"paddle.{api}: every element of '{arg}' must be >= 0, but received "
+                             f"{float(t.min())}")
+
+
+def _igamma(x, y, upper):
+    """Paddle's kernel: Q(x, y) is 1 (P is 0) where ``x <= 0`` or ``y < 0``."""
+    r = (torch.special.gammaincc if upper else torch.special.gammainc)(x.detach(), y)
+    if type(y) is _T:
+        outside = (x.detach() <= 0) | (y.detach() < 0)
+        r = torch.where(outside, torch.ones_like(r) if upper else torch.zeros_like(r), r)
+    return r
+
+
+def _igamma_inplace(upper):
+    def ikernel(x, y, name=None):  # Paddle's in-place form skips the >= 0 checks
+        check_same_dtype("gammaincc_" if upper else "gammainc_", x, y)
+        return x.copy_(_igamma(x, y, upper))
+    return ikernel
+
+
+@defop(paddle_types=("gammainc",), inplace=_igamma_inplace(False))
 def gammainc(x, y, name=None):
     """Regularized lower incomplete gamma function ``P(x, y)`` (gradient only w.r.t. ``y``).
 
@@ -359,10 +388,11 @@ def gammainc(x, y, name=None):
         [0.6321, 0.594]
     """
     check_same_dtype("gammainc", x, y)
-    return torch.special.gammainc(x.detach(), y)
+    _gamma_args_nonneg("gammainc", x, y)
+    return _igamma(x, y, upper=False)
 
 
-@defop(paddle_types=("gammaincc",), inplace=True)
+@defop(paddle_types=("gammaincc",), inplace=_igamma_inplace(True))
 def gammaincc(x, y, name=None):
     """Regularized upper incomplete gamma function ``Q(x, y) = 1 - P(x, y)``.
 
@@ -373,7 +403,8 @@ def gammaincc(x, y, name=None):
         [0.3679, 0.406]
     """
     check_same_dtype("gammaincc", x, y)
-    return torch.special.gammaincc(x.detach(), y)
+    _gamma_args_nonneg("gammaincc", x, y)
+    return _igamma(x, y, upper=True)
 
 
 @defop(paddle_types=("frexp",))
@@ -510,12 +541,12 @@ def _float_gcd(x: torch.Tensor, y: torch.Tensor) -> torch.Tensor:
     """Euclid's algorithm with ``fmod`` for floating tensors (Paddle accepts them)."""
     a, b = torch.broadcast_tensors(x.abs(), y.abs())
     a, b = a.clone(), b.clone()
-    nz = b != 0
+    nz = b.double() >= 1e-15  # Paddle's float != treats |b| < 1e-15 as zero
     while bool(nz.any()):
         r = torch.where(nz, torch.fmod(a, torch.where(nz, b, 1)), 0)
         a = torch.where(nz, b, a)
-        b = r
-        nz = b != 0
+        a, b = torch.maximum(a, r), torch.minimum(a, r)  # Paddle keeps the larger one first
+        nz = b.double() >= 1e-15
     return a
 
 
@@ -545,7 +576,8 @@ def lcm(x, y, name=None):
     if _is_int(x):
         return torch.lcm(x, y)
     g = _float_gcd(x, y)
-    r = torch.where(g == 0, 0, (x * y).abs() / torch.where(g == 0, 1, g))
+    z = g.double() < 1e-15  # Paddle's float == 0
+    r = torch.where(z, 0, torch.floor((x * y).abs() / torch.where(z, 1, g)))  # Paddle: //
     return r.detach()  # Paddle's lcm output never carries a gradient
 
 

@@ -137,7 +137,7 @@ _DOC = '''{desc}
 _OUT_DOC = "\n        out (Tensor, optional): also store the result in this tensor."
 
 
-_INT_INPLACE = frozenset({"exp", "log", "log2", "log10", "log1p"})
+_INT_INPLACE = frozenset({"exp", "expm1", "log", "log2", "log10", "log1p"})
 # Ops Paddle runs on an integer input by casting it to float32 untracked first: their result
 # then says stop_gradient=True (exp, log... have integer kernels and pass it on).
 _INT_AUTOCAST = frozenset({"acos", "acosh", "asin", "asinh", "atan", "atanh", "cos", "cosh",
@@ -276,7 +276,7 @@ def round(x, decimals=0, name=None, *, out=None):
 
 
 @defop(paddle_types=("neg", "pd_op.neg"), method=("neg", "negative"),
-       inplace=lambda x, name=None: x.neg_())
+       inplace=lambda x, name=None: x if x.dtype is torch.bool else x.neg_())
 def neg(x, name=None):
     """Elementwise negation ``-x``.
 

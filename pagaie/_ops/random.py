@@ -705,6 +705,8 @@ def multinomial(x, num_samples=1, replacement=False, name=None, *, out=None):
         [1, 1]
     """
     _need_float(x, "multinomial")
+    if x.dim() == 0:
+        raise ValueError("paddle.multinomial: 'x' must have at least 1 dimension, but received a 0-D Tensor")
     if _concrete(x) and bool((x < 0).any()):
         raise ValueError("paddle.multinomial: every weight in 'x' must be >= 0, but received "
                          f"{float(x.min())}")
@@ -797,13 +799,13 @@ def _exponential_(x, lam=1.0, name=None):
         True
     """
     _need_float(x, "exponential_")
-    if on_paddle_cpu(x.device):
-        with torch.no_grad():
+    with torch.no_grad():  # Paddle also fills a leaf that doesn't stop gradient
+        if on_paddle_cpu(x.device):
             return x.copy_(_ss.exponential_cpu(list(x.shape), x.dtype, float(lam)))
-    return x.exponential_(float(lam))
+        return x.exponential_(float(lam))
 
 
-returns_self(defop("exponential_", method=False)(_exponential_), "exponential_")
+returns_self(defop("exponential_", method=False)(_exponential_), "exponential_", leaf_check=False)
 
 
 def _uniform_(x, min=0, max=1.0, seed=0, name=None):
@@ -869,8 +871,9 @@ def _random_(x, from_=0, to=None, *, generator=None):
         if from_ == 0:
             if x.is_floating_point():
                 to = 2 ** _MANTISSA.get(x.dtype, 8)
-            elif x.dtype is torch.bool:
-                to = 2
+            elif x.dtype is torch.bool:  # Paddle asks iinfo(bool) for the bound
+                raise ValueError("paddle.Tensor.random_: a bool tensor needs an explicit 'to' (iinfo only "
+                                 "covers int8, int16, int32, int64 and uint8), but received to=None")
             else:
                 to = torch.iinfo(x.dtype).max
         else:

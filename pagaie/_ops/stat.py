@@ -374,6 +374,28 @@ def _hist_range(x, min, max, api, pad=1.0):
     return lo, hi
 
 
+def _hist_kernel_range(x, min, max):
+    """The flat values, ``lo`` and ``hi`` as Paddle's histogram kernel computes them: in the
+    input's dtype (float32 for 16-bit floats), ``min``/``max`` held as float32 attributes and
+    cast to that dtype; equal bounds (after the cast) mean the data's range, then +-1."""
+    t = x.dtype
+    if t in (torch.float16, torch.bfloat16):
+        t = torch.float32
+    elif t is torch.bool or t.is_complex:  # no Paddle kernel: count them as integers / reals
+        t = torch.int64 if t is torch.bool else torch.float64
+    xf = x.reshape(-1).to(t)
+    lo, hi = (torch.tensor(float(v), dtype=torch.float32).item() for v in (min, max))
+    if not t.is_floating_point:
+        lo, hi = int(lo), int(hi)
+    if lo == hi and xf.numel():
+        vals = xf[~torch.isnan(xf)] if t.is_floating_point else xf
+        if vals.numel():
+            lo, hi = vals.min().item(), vals.max().item()
+    if lo == hi:
+        lo, hi = lo - 1, hi + 1
+    return xf, lo, hi
+
+
 @defop(paddle_types=("histogram",), differentiable=False)
 def histogram(input, bins=100, min=0.0, max=0.0, weight=None, density=False, name=None):
     """Histogram of ``input`` with ``bins`` equal-width bins over ``[min, max]``.
@@ -400,11 +422,15 @@ def histogram(input, bins=100, min=0.0, max=0.0, weight=None, density=False, nam
     if weight is not None and weight.dtype is not input.dtype:
         raise ValueError(f"paddle.histogram: 'weight' must have the dtype of 'input' ({_dtype_name(input)}), "
                          f"but received {_dtype_name(weight)}")
-    lo, hi = _hist_range(input, min, max, "histogram")
-    xf = input.reshape(-1).to(torch.float64)
+    _hist_range(input, min, max, "histogram")  # the argument checks
+    xf, lo, hi = _hist_kernel_range(input, min, max)
     inside = (xf >= lo) & (xf <= hi)
-    pos = torch.where(inside, (xf - lo) * (bins / (hi - lo)), torch.zeros_like(xf))
-    idx = pos.floor().clamp(0, bins - 1).to(torch.int64)
+    if xf.is_floating_point():
+        pos = torch.where(inside, (xf - lo) * bins / (hi - lo), torch.zeros_like(xf)).floor()
+    else:  # integer arithmetic, as Paddle's kernel does for integer inputs
+        pos = torch.where(inside, torch.div((xf - lo) * bins, hi - lo, rounding_mode="floor"),
+                          torch.zeros_like(xf))
+    idx = pos.clamp(0, bins - 1).to(torch.int64)
     if weight is None:
         w = inside.to(torch.int64)
         out_dtype = torch.int64

@@ -1,0 +1,174 @@
+"""Session-8 catalog sweep: ordinary calls of paddle.* / Tensor.* / paddle.linalg.* against Paddle 3.3.1."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from tests.reference import assert_same, both, same_exception
+
+A = np.array([[-1.5, 0.3, 2.2], [-0.7, 1.1, 3.4]], "float32")
+B = np.array([[True, False, True], [False, True, True]])
+
+
+def _t(P, a, grad=False):
+    t = P.to_tensor(a)
+    if grad:
+        t.stop_gradient = False
+    return t
+
+
+# -- logic: Paddle's float == is |a - b| < 1e-15 (nan never, inf exactly) -----------------
+
+@pytest.mark.parametrize("op", ["equal", "not_equal"])
+@pytest.mark.parametrize("dt", ["float32", "float64"])
+def test_float_equality_tolerance(op, dt):
+    a = np.array([1.0, 0.0, 5e-9, 1.0, np.inf, np.nan, -np.inf, 1e-16], dt)
+    b = np.array([1.0 + 1e-9, 5e-17, 0.0, 1.0 + 1e-7, np.inf, np.nan, np.inf, 0.0], dt)
+    ours, theirs = both(lambda P: getattr(P, op)(P.to_tensor(a), P.to_tensor(b)))
+    assert_same(ours, theirs)
+    ours, theirs = both(lambda P: P.to_tensor(a) == 5e-17 if op == "equal" else P.to_tensor(a) != 5e-17)
+    assert_same(ours, theirs)
+
+
+@pytest.mark.parametrize("b", [[5e-17, 1.0], [1e-9, 1.0], [np.nan, 1.0]])
+def test_equal_all_float_tolerance(b):
+    a = np.array([0.0, 1.0]) if not np.isnan(b[0]) else np.array([np.nan, 1.0])
+    assert_same(*both(lambda P: P.equal_all(P.to_tensor(a), P.to_tensor(np.array(b)))))
+
+
+@pytest.mark.parametrize("op", ["equal_", "less_than_", "logical_not_", "logical_and_"])
+def test_inplace_compare_on_tensor_requiring_grad(op):
+    def f(P):
+        x = _t(P, A, grad=True)
+        args = () if op == "logical_not_" else (_t(P, A * 0 + 0.3),)
+        r = getattr(x, op)(*args)
+        assert r is x
+        return r, r.stop_gradient
+    ours, theirs = both(f)
+    assert_same(ours, theirs)
+
+
+# -- math: bool scale / neg_, float gcd / lcm, gammainc domain ------------------------
+
+@pytest.mark.parametrize("args", [(1.0, 0.0), (2.0, 1.0), (-1.0, 0.0), (0.5, 0.0), (1.0, -1.0), (0.0, 0.0)])
+@pytest.mark.parametrize("after", [True, False])
+def test_scale_bool(args, after):
+    ours, theirs = both(lambda P: P.scale(_t(P, B), *args, bias_after_scale=after))
+    assert_same(ours, theirs)
+
+
+def test_neg_inplace_bool():
+    def f(P):
+        x = _t(P, B)
+        r = x.neg_()
+        assert r is x
+        return r
+    assert_same(*both(f))
+
+
+@pytest.mark.parametrize("dt", ["float32", "float64"])
+@pytest.mark.parametrize("op", ["gcd", "lcm"])
+def test_float_gcd_lcm(op, dt):
+    x = np.array([0.3, 0.45, 6.0, 0.0, -4.0], dt)
+    y = np.array([0.2, 0.8, 4.0, 0.0, 6.0], dt)
+    assert_same(*both(lambda P: getattr(P, op)(P.to_tensor(x), P.to_tensor(y))))
+
+
+@pytest.mark.parametrize("op", ["gammainc", "gammaincc"])
+@pytest.mark.parametrize("neg", ["x", "y"])
+def test_gammainc_negative_raises(op, neg):
+    pos = np.ones([2, 3], "float32")
+    same_exception(lambda P: getattr(P, op)(P.to_tensor(A if neg == "x" else pos),
+                                            P.to_tensor(pos if neg == "x" else A)))
+
+
+# -- linalg ------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("dt", ["float32", "float64"])
+def test_matrix_exp_0d(dt):
+    assert_same(*both(lambda P: P.linalg.matrix_exp(P.to_tensor(np.array(0.5, dt)))))
+
+
+@pytest.mark.parametrize("axis", [-1, None])
+def test_matrix_norm_int_axis_type_error(axis):
+    same_exception(lambda P: P.linalg.matrix_norm(P.to_tensor(A), axis=axis))
+
+
+@pytest.mark.parametrize("call", [
+    lambda P: P.mv(P.to_tensor(np.float32(1)), P.to_tensor(np.float32(1))),
+    lambda P: P.mv(P.to_tensor(A[0]), P.to_tensor(A[0])),
+    lambda P: P.baddbmm_(P.to_tensor(np.float32(1)), P.to_tensor(np.float32(1)), P.to_tensor(np.float32(1))),
+    lambda P: P.to_tensor(np.float32(1)).baddbmm_(P.to_tensor(np.float32(1)), P.to_tensor(np.float32(1))),
+    lambda P: P.pdist(P.to_tensor(np.float32(1))),
+    lambda P: P.pdist(P.to_tensor(A[0])),
+    lambda P: P.cartesian_prod(P.to_tensor(np.float32(1))),
+    lambda P: P.multinomial(P.to_tensor(np.float32(1))),
+    lambda P: P.to_tensor(B).random_(),
+    lambda P: P.block_diag(P.to_tensor(np.float32(1))),
+    lambda P: P.to_tensor(np.float32(1)).fill_diagonal_tensor(P.to_tensor(np.float32(1))),
+    lambda P: P.to_tensor(np.ones([2, 2])).fill_diagonal_tensor_(P.to_tensor(np.ones(2)), dim2=-3),
+], ids=["mv0d", "mv1d", "baddbmm_0d", "Tensor.baddbmm_0d", "pdist0d", "pdist1d", "cartesian_prod0d",
+        "multinomial0d", "random_bool", "block_diag0d", "fill_diagonal_tensor0d", "fill_diagonal_tensor_dim2"])
+def test_bad_rank_exception_types(call):
+    same_exception(call)
+
+
+@pytest.mark.parametrize("op", ["gammainc", "gammaincc", "gammainc_", "gammaincc_"])
+def test_gammainc_kernel_edges(op):
+    """Paddle's kernel: Q = 1 and P = 0 where x <= 0 or y < 0; the in-place forms do not check."""
+    x = np.array([0.0, 0.0, 1.0, 2.0, -1.0])
+    y = np.array([1.0, 0.0, 0.0, 1.0, 1.0])
+    n = 5 if op.endswith("_") else 4
+
+    def f(P):
+        a, b = P.to_tensor(x[:n]), P.to_tensor(y[:n])
+        return getattr(a, op)(b) if op.endswith("_") else getattr(P, op)(a, b)
+    assert_same(*both(f))
+
+
+# -- histogram: Paddle's kernel bins in the input dtype, min/max held as float32 ----------
+
+@pytest.mark.parametrize("dt", ["float32", "float64", "int64"])
+def test_histogram_bins_like_paddle_kernel(dt):
+    rng = np.random.default_rng(1)
+    for trial in range(40):
+        x = np.round(rng.uniform(-3, 3, int(rng.integers(2, 30))), int(rng.integers(1, 4)))
+        x = np.round(x * 3).astype(dt) if dt == "int64" else x.astype(dt)
+        bins = int(rng.integers(1, 120))
+        lim = {} if trial % 2 else dict(min=float(np.round(rng.uniform(-3, 0), 2)),
+                                        max=float(np.round(rng.uniform(0.1, 3), 2)))
+        assert_same(*both(lambda P: P.histogram(P.to_tensor(x), bins=bins, **lim)), what=f"{x} {bins} {lim}")
+
+
+def test_histogram_equal_bounds_use_data_range():
+    x = np.array([0.5, 1.0, 2.0, 3.0])
+    assert_same(*both(lambda P: P.histogram(P.to_tensor(x), bins=4, min=1.0, max=1.0)))
+    assert_same(*both(lambda P: P.histogram(P.to_tensor(np.array([0.1, 0.3, 0.45, 0.6, 0.75, 0.9])))))
+
+
+# -- in-place forms ------------------------------------------------------------------------
+
+def test_expm1_inplace_int_becomes_float():
+    def f(P):
+        x = P.to_tensor(np.array([[1, 2], [3, 4]]))
+        r = P.expm1_(x)
+        assert r is x
+        return r
+    assert_same(*both(f))
+
+
+def test_exponential_inplace_on_leaf_requiring_grad():
+    def f(P):
+        x = P.to_tensor(np.array([0.5, 0.3], "float32"))
+        x.stop_gradient = False
+        P.seed(7)
+        r = x.exponential_()
+        assert r is x
+        return r, r.stop_gradient
+    assert_same(*both(f))
+
+
+@pytest.mark.parametrize("api", ["svd_lowrank", "pca_lowrank"])
+def test_lowrank_int_input_clean_error(api):
+    exc = same_exception(lambda P: getattr(P.linalg, api)(P.to_tensor(np.array([[1, 2, 3], [4, 5, 6]]))))
+    assert api in str(exc)
