@@ -158,7 +158,8 @@ def flashmask_attention(query, key, value, startend_row_indices=None, *, dropout
             allowed = torch.ones(sq, sk, dtype=torch.bool, device=q.device).tril(sk - sq)
     else:
         idx = startend_row_indices
-        assert idx.dtype == torch.int32, f"startend_row_indices.dtype must be paddle.int32, but got {idx.dtype}"
+        assert idx.dtype == torch.int32, (f"startend_row_indices.dtype must be paddle.int32, but got "
+                                        f"{str(idx.dtype).replace('torch.', 'paddle.')}")
         assert idx.dim() == 4, f"startend_row_indices rank must be 4, but got {list(idx.shape)}"
         assert idx.shape[0] == b, (f"startend_row_indices.shape[0] must be equal to batch_size, but "
                                    f"got {idx.shape[0]} and {b}")

@@ -5,6 +5,8 @@ Not a top-level family: these records are exported by ``pagaie.nn.functional``.
 """
 from __future__ import annotations
 
+import numbers
+
 import numpy as np
 import torch
 import torch.nn.functional as F
@@ -40,7 +42,7 @@ def linear(x, weight, bias=None, name=None):
         [[2.5, 1.5], [2.5, 1.5]]
     """
     try:
-        if x.dim() >= 2 and weight.dim() == 2:
+        if x.dim() >= 2 and weight.dim() == 2 and (bias is None or bias.dtype == x.dtype):
             return F.linear(x, weight.t(), bias)
         out = torch.matmul(x, weight)
     except RuntimeError:
@@ -89,6 +91,28 @@ def bilinear(x1, x2, weight, bias=None, name=None):
         >>> out.shape, float(out.numpy()[0, 0])
         (paddle.Size([2, 5]), 12.0)
     """
+    api = "paddle.nn.functional.bilinear"
+    for arg, t in (("x1", x1), ("x2", x2)):
+        if t.dim() != 2:
+            raise ValueError(f"{api}: '{arg}' must be a 2-D tensor, but received shape {list(t.shape)}")
+    if weight.dim() != 3:
+        raise ValueError(f"{api}: 'weight' must be a 3-D tensor [out, in1, in2], but received shape "
+                         f"{list(weight.shape)}")
+    if x1.shape[0] != x2.shape[0]:
+        raise ValueError(f"{api}: 'x1' and 'x2' must have the same batch size, but received shapes "
+                         f"{list(x1.shape)} and {list(x2.shape)}")
+    if x1.shape[1] != weight.shape[1] or x2.shape[1] != weight.shape[2]:
+        raise ValueError(f"{api}: 'weight' of shape {list(weight.shape)} does not fit 'x1' "
+                         f"{list(x1.shape)} and 'x2' {list(x2.shape)} (expected [out, "
+                         f"{x1.shape[1]}, {x2.shape[1]}])")
+    if bias is not None and (bias.dim() != 2 or bias.shape[0] != 1 or bias.shape[1] != weight.shape[0]):
+        raise ValueError(f"{api}: 'bias' must have shape [1, {weight.shape[0]}], but received "
+                         f"{list(bias.shape)}")
+    dts = {x1.dtype, x2.dtype, weight.dtype} | ({bias.dtype} if bias is not None else set())
+    if len(dts) > 1:
+        raise ValueError(f"{api}: 'x1', 'x2', 'weight' and 'bias' must have one dtype, but received "
+                         f"{', '.join(str(t.dtype).replace('torch.', '') for t in (x1, x2, weight))}"
+                         + (f", {str(bias.dtype).replace('torch.', '')}" if bias is not None else ""))
     b = None if bias is None else bias.reshape(-1)
     return F.bilinear(x1, x2, weight, b)
 
@@ -96,7 +120,7 @@ def bilinear(x1, x2, weight, bias=None, name=None):
 def _check_p(p, api):
     if isinstance(p, torch.Tensor):
         p = float(p.reshape(-1)[0])
-    if not isinstance(p, (float, int)) or isinstance(p, bool):
+    if not isinstance(p, (float, int)):   # a bool is an int to Paddle's check
         raise TypeError(f"paddle.nn.functional.{api}: 'p' should be a number or Variable, "
                         f"but received {type(p).__name__}")
     if p < 0 or p > 1:
@@ -180,7 +204,11 @@ def _dropout_slices(x, p, axes, training, upscale):
     """Paddle's dropout with ``axis`` (a composite there): a uniform draw per element of the
     mask shape, ``x`` scaled by ``1/(1-p)`` and multiplied by the broadcast mask."""
     if not training:
-        return x if upscale else x * as_scalar(1.0 - p, x.dtype) + 0   # paddle.scale
+        if upscale:
+            return x
+        if x.dtype is torch.bool:   # paddle.scale keeps bool: a value stays True unless scaled by 0
+            return x & (p < 1)
+        return x * as_scalar(1.0 - p, x.dtype) + 0   # paddle.scale
     if x.dtype is torch.bool:
         return x & keep_mask([x.shape[i] if i in axes else 1 for i in range(x.dim())], p, x.device) \
             if p < 1 else x & False
@@ -334,23 +362,36 @@ def embedding(x, weight, padding_idx=None, max_norm=None, norm_type=2.0, sparse=
     if x.dtype not in (torch.int32, torch.int64):
         raise NotImplementedError("paddle.nn.functional.embedding: input only support int32 and int64, but get "
                         f"{str(x.dtype).replace('torch.', '')}")
+    if weight.dim() != 2:
+        raise ValueError("paddle.nn.functional.embedding: 'weight' (the lookup table) must be 2-D, but "
+                         f"received shape {list(weight.shape)}")
     n = weight.shape[0]
-    if padding_idx is not None:
-        if not -n <= padding_idx < n:
-            raise ValueError(f"padding_idx must be within [-{n}, {n})")
-        padding_idx = padding_idx % n
+    # Paddle's rule: a negative padding_idx counts from the end once, None is -1, and the
+    # kernel outputs zeros for every id equal to it, so with padding_idx=None (or -n-1)
+    # an id of -1 reads as padding and gives a zero row.
+    pad = -1 if padding_idx is None else (padding_idx if padding_idx >= 0 else n + padding_idx)
+    if n and not -n <= pad < n:
+        raise ValueError(f"paddle.nn.functional.embedding: padding_idx must be within [-{n}, {n}), "
+                         f"but received {padding_idx}")
+    ids = x
     # Symbolic ids (meta tensors while a static program is recorded) have no values to check.
-    if x.numel() and not x.is_meta and (int(x.min()) < 0 or int(x.max()) >= n):
-        bad = int(x.max()) if int(x.max()) >= n else int(x.min())
-        raise ValueError(f"paddle.nn.functional.embedding: ids of input expected >= 0 and < {n}, "
-                         f"but got {bad}. Please check input value.")
+    if x.numel() and not x.is_meta:
+        bad_ids = ((x < 0) | (x >= n)) & (x != pad)
+        if bool(bad_ids.any()):
+            bad = int(x[bad_ids].reshape(-1)[0])
+            raise ValueError(f"paddle.nn.functional.embedding: ids of input expected >= 0 and < {n}, "
+                             f"but got {bad}. Please check input value.")
+        if pad < 0 and bool((x == pad).any()):
+            ids = torch.where(x == pad, 0, x)
     if max_norm is not None and not weight.is_meta:
         with torch.no_grad():
-            torch.embedding_renorm_(weight.detach(), x.reshape(-1).long(), max_norm, norm_type)
-    out = F.embedding(x.long(), weight, padding_idx=padding_idx,
+            # Paddle renormalises through embedding_renorm_, which wraps a negative id
+            torch.embedding_renorm_(weight.detach(), x.reshape(-1).long() % max(n, 1), max_norm,
+                                    norm_type)
+    out = F.embedding(ids.long(), weight, padding_idx=pad if pad >= 0 else None,
                       scale_grad_by_freq=scale_grad_by_freq)
-    if padding_idx is not None:
-        out = out * (x != padding_idx).unsqueeze(-1).to(out.dtype)
+    if padding_idx is not None or ids is not x:
+        out = out * (x != pad).unsqueeze(-1).to(out.dtype)
     return out
 
 
@@ -418,6 +459,10 @@ def one_hot(x, num_classes=-1, name=None):
     """
     if isinstance(num_classes, torch.Tensor):
         num_classes = int(num_classes.reshape(-1)[0])
+    num_classes = int(num_classes)   # Paddle truncates a float depth
+    if num_classes < -1:   # Paddle's kernel cannot allocate a negative depth: a RuntimeError
+        raise RuntimeError(f"paddle.nn.functional.one_hot: 'num_classes' must be -1 (inferred) or "
+                           f"non-negative, but received {num_classes}")
     if x.is_floating_point() or x.is_complex() or x.dtype is torch.bool:
         raise RuntimeError("paddle.nn.functional.one_hot: the input must be int32 or int64, but received "
                         f"{str(x.dtype).replace('torch.', '')}")
@@ -431,6 +476,12 @@ def one_hot(x, num_classes=-1, name=None):
     return F.one_hot(x.long(), num_classes).to(torch.float32)
 
 
+def _check_broadcast(api, an, a, bn, b):
+    if not _broadcasts(a.shape, tuple(b.shape)):
+        raise ValueError(f"{api}: '{an}' of shape {list(a.shape)} and '{bn}' of shape "
+                         f"{list(b.shape)} cannot be broadcast together")
+
+
 @defop(amp="black", paddle_types=("cosine_similarity",), method=False)
 def cosine_similarity(x1, x2, axis=1, eps=1e-8):
     """Cosine similarity along ``axis`` (norms clamped below by ``eps``).
@@ -441,6 +492,12 @@ def cosine_similarity(x1, x2, axis=1, eps=1e-8):
         >>> paddle.nn.functional.cosine_similarity(a, paddle.to_tensor([[1.0, 0.0], [0.0, 1.0]])).numpy().astype('float64').round(4).tolist()
         [1.0, 0.7071]
     """
+    api = "paddle.nn.functional.cosine_similarity"
+    if not (x1.is_floating_point() or x1.is_complex()) or not (x2.is_floating_point() or x2.is_complex()):
+        # Paddle's composite divides an integer sum by a float norm: its type promotion refuses
+        raise TypeError(f"{api}: 'x1' and 'x2' must be floating point, but received "
+                        f"{str(x1.dtype).replace('torch.', '')} and {str(x2.dtype).replace('torch.', '')}")
+    _check_broadcast(api, "x1", x1, "x2", x2)
     s1, s2 = x1.shape[axis], x2.shape[axis]
     w12 = torch.sum(x1 * x2, dim=axis)
     if s1 == 0 or s2 == 0:
@@ -475,10 +532,16 @@ def pairwise_distance(x, y, p=2.0, epsilon=1e-6, keepdim=False, name=None):
         >>> d.tolist()
         [5.0]
     """
+    api = "paddle.nn.functional.pairwise_distance"
+    if isinstance(p, torch.Tensor) and p.numel() == 1:
+        p = p.item()
+    if isinstance(p, bool) or not isinstance(p, numbers.Real):
+        raise TypeError(f"{api}: 'p' must be a number, but received {type(p).__name__}")
+    _check_broadcast(api, "x", x, "y", y)
     d = x - y + epsilon
     p = float(p)
-    if p == 0:
-        return (d != 0).to(d.dtype).sum(dim=-1, keepdim=keepdim)
+    if p == 0:   # counts non-zeros; Paddle's p_norm still gives a (zero) gradient
+        return (d != 0).to(d.dtype).sum(dim=-1, keepdim=keepdim) + (d * 0).sum(dim=-1, keepdim=keepdim)
     return torch.linalg.vector_norm(d, ord=p, dim=-1, keepdim=keepdim)
 
 
@@ -494,6 +557,9 @@ def normalize(x, p=2, axis=1, epsilon=1e-12, out=None, name=None):
     if x.dim() == 1 and axis in (1, -2):
         raise ValueError("paddle.nn.functional.normalize: axis must be in [-1, 0] for a 1-D input, "
                          f"but received {axis}")
+    if not -max(x.dim(), 1) <= axis < max(x.dim(), 1):
+        raise ValueError(f"paddle.nn.functional.normalize: 'axis' must be in [{-max(x.dim(), 1)}, "
+                         f"{max(x.dim(), 1) - 1}] for a {x.dim()}-D input, but received {axis}")
     r = F.normalize(x, p=float(p), dim=axis, eps=epsilon)
     if out is not None:
         with torch.no_grad():
@@ -513,6 +579,17 @@ def label_smooth(label, prior_dist=None, epsilon=0.1, name=None):
     if not 0.0 <= float(epsilon) <= 1.0:
         raise ValueError("paddle.nn.functional.label_smooth: The value of epsilon must be between 0 and "
                          f"1, but received {epsilon}")
+    api = "paddle.nn.functional.label_smooth"
     if prior_dist is not None:
-        return (1 - epsilon) * label + epsilon * prior_dist.reshape(-1)
+        if prior_dist.dtype != label.dtype:
+            raise ValueError(f"{api}: 'prior_dist' ({str(prior_dist.dtype).replace('torch.', '')}) must "
+                             f"have the dtype of 'label' ({str(label.dtype).replace('torch.', '')})")
+        classes = label.shape[-1] if label.dim() else 1
+        if prior_dist.numel() != classes:
+            raise ValueError(f"{api}: 'prior_dist' must hold one value per class ({classes}), but "
+                             f"received shape {list(prior_dist.shape)}")
+        # Paddle's kernel has no gradient for the prior
+        return (1 - epsilon) * label + epsilon * prior_dist.detach().reshape(label.shape[-1:])
+    if label.dim() == 0:   # Paddle's kernel adds no uniform part to a 0-D label
+        return (1 - epsilon) * label
     return (1 - epsilon) * label + epsilon / label.shape[-1]

@@ -5,6 +5,8 @@ Not a top-level family: these records are exported by ``pagaie.nn.functional``.
 """
 from __future__ import annotations
 
+import numbers
+
 import torch
 import torch.nn.functional as F
 
@@ -33,10 +35,11 @@ def sequence_mask(x, maxlen=None, dtype="int64", name=None):
         >>> paddle.nn.functional.sequence_mask(paddle.to_tensor([1, 3]), 4).tolist()
         [[1, 0, 0, 0], [1, 1, 1, 0]]
     """
-    if maxlen is None:
-        n = int(x.max().item()) if x.numel() else 0
-    else:
+    n = None
+    if maxlen is not None:
         n = int(maxlen.reshape(-1)[0].item()) if isinstance(maxlen, torch.Tensor) else int(maxlen)
+    if n is None or n < 0:   # Paddle reads a negative maxlen as "the longest length"
+        n = int(x.max().item()) if x.numel() else 0
     pos = torch.arange(n, device=x.device)
     return (pos < x.unsqueeze(-1)).to(torch_dtype(dtype, "nn.functional.sequence_mask"))
 
@@ -59,17 +62,32 @@ def gather_tree(ids, parents):
         >>> paddle.nn.functional.gather_tree(ids, parents).tolist()
         [[[2, 2], [1, 6]], [[3, 3], [6, 1]], [[0, 1], [9, 0]]]
     """
+    api = "paddle.nn.functional.gather_tree"
+    for arg, t in (("ids", ids), ("parents", parents)):
+        if not isinstance(t, torch.Tensor):
+            raise ValueError(f"{api}: '{arg}' must be a Tensor, but received {type(t).__name__}")
     if ids.dim() != 3:
-        raise ValueError("paddle.nn.functional.gather_tree: the input ids must be a 3D tensor with shape "
+        raise ValueError(f"{api}: the input ids must be a 3D tensor with shape "
                          f"[length, batch_size, beam_size], but received {ids.dim()}-D")
-    if ids.dim() != parents.dim():
-        raise ValueError("paddle.nn.functional.gather_tree: the ids's shape must be the same as parents' shape")
+    if ids.shape != parents.shape:
+        raise ValueError(f"{api}: the shape of 'parents' ({list(parents.shape)}) must be the same as "
+                         f"the shape of 'ids' ({list(ids.shape)})")
+    if parents.dtype != ids.dtype and ids.dtype in (torch.int32, torch.int64):
+        # Paddle's kernel reads both as the type of ids: a ValueError
+        raise ValueError(f"{api}: 'parents' ({str(parents.dtype).replace('torch.', '')}) must have the "
+                         f"dtype of 'ids' ({str(ids.dtype).replace('torch.', '')})")
     if parents.dtype not in (torch.int32, torch.int64):
-        raise TypeError("paddle.nn.functional.gather_tree: 'parents' must be int32 or int64")
-    steps = ids.shape[0]
+        raise ValueError(f"{api}: 'parents' must be int32 or int64, but received "
+                         f"{str(parents.dtype).replace('torch.', '')}")
+    steps, beam = ids.shape[0], ids.shape[2]
     out = torch.empty_like(ids)
     if steps == 0:
         return out
+    if parents.numel() and not parents.is_meta:
+        lo, hi = int(parents.min()), int(parents.max())
+        if lo < 0 or hi >= beam:
+            raise ValueError(f"{api}: the parents must be in [0, {beam}) (the beam size), but received "
+                             f"{hi if hi >= beam else lo}")
     out[-1] = ids[-1]
     beam = parents[-1].long()
     for t in range(steps - 2, -1, -1):
@@ -106,9 +124,18 @@ def temporal_shift(x, seg_num, shift_ratio=0.25, name=None, data_format="NCHW"):
                          f"Received Attr(data_format): {data_format}.")
     if x.dim() != 4:
         raise ValueError(f"paddle.nn.functional.temporal_shift: 'x' must be 4-D, but received {x.dim()}-D")
-    if not shift_ratio < 0.5:
-        raise ValueError("paddle.nn.functional.temporal_shift: 'shift_ratio' should be less than 0.5, "
-                         f"but received {shift_ratio}")
+    api = "paddle.nn.functional.temporal_shift"
+    if not 0 < shift_ratio < 0.5:
+        raise ValueError(f"{api}: 'shift_ratio' should be greater than 0 and less than 0.5, but "
+                         f"received {shift_ratio}")
+    if isinstance(seg_num, bool) or not isinstance(seg_num, numbers.Integral):
+        raise TypeError(f"{api}: 'seg_num' must be an int, but received {type(seg_num).__name__}")
+    if not seg_num > 0:
+        raise ValueError(f"{api}: 'seg_num' should be greater than 0, but received {seg_num}")
+    seg_num = int(seg_num)
+    if x.shape[0] % seg_num:
+        raise ValueError(f"{api}: the first dimension of 'x' ({x.shape[0]}, shape {list(x.shape)}) "
+                         f"must be divisible by 'seg_num' ({seg_num})")
     nhwc = data_format == "NHWC"
     if nhwc:
         x = x.permute(0, 3, 1, 2)
