@@ -88,7 +88,12 @@ def test_label_smooth_prior_gets_no_gradient():
 
 
 def test_label_smooth_0d_label():
-    _same(lambda fw: _F(fw).label_smooth(fw.to_tensor(0.5), epsilon=0.5))
+    # Paddle's 0-D result adds epsilon over a class count read from memory it never set (its
+    # values vary between runs, about 0.25 here): compare the shape and dtype, and pagaie's
+    # value with (1 - epsilon) * label
+    ours, theirs = both(lambda fw: _F(fw).label_smooth(fw.to_tensor(0.5), epsilon=0.5))
+    assert ours.shape == theirs.shape == [] and str(ours.dtype) == str(theirs.dtype)
+    assert float(ours) == 0.25
     _same(lambda fw: _F(fw).label_smooth(fw.to_tensor(0.0), fw.to_tensor([0.3])))
 
 
