@@ -42,6 +42,9 @@ def _conv(api: str, n: int, x, weight, bias, stride, padding, dilation, groups, 
                          f"the filter's channels ({weight.shape[1]}) * groups ({groups}); the "
                          f"filter's shape is {list(weight.shape)}, data_format is {data_format}")
     stride = ntuple(stride, n, api, "stride")
+    if min(stride) <= 0:
+        raise ValueError(f"paddle.{api}: the stride should be larger than 0, but received "
+                         f"stride {list(stride)}")
     dilation = ntuple(dilation, n, api, "dilation")
     mode, pad = conv_padding(padding, n, last, api)
     if mode == "SAME":
