@@ -9,6 +9,7 @@ import torch
 import torch.nn.functional as F
 
 from pagaie._core.registry import defop
+from pagaie._ops._helpers import check_binary_dtypes
 from pagaie._ops._nn_helpers import check_reduction, reduce_loss
 from pagaie._ops.math_unary import _abs
 
@@ -19,6 +20,28 @@ __all__ = ["cross_entropy", "softmax_with_cross_entropy", "binary_cross_entropy"
 
 def _safe_div(a: torch.Tensor, b: torch.Tensor) -> torch.Tensor:
     return a / torch.where(b == 0, torch.ones_like(b), b)
+
+
+def _dname(t: torch.Tensor) -> str:
+    return str(t.dtype).replace("torch.", "")
+
+
+def _same_float_dtype(api: str, input: torch.Tensor, label: torch.Tensor,
+                      names: tuple = ("input", "label")) -> None:
+    """Paddle's fused BCE-like kernels never promote: two floating tensors of different
+    dtypes are its InvalidArgument (ValueError)."""
+    if input.is_floating_point() and label.is_floating_point() and input.dtype != label.dtype:
+        raise ValueError(f"paddle.{api}: '{names[1]}' must have the dtype of '{names[0]}' "
+                         f"({_dname(input)}), but received {_dname(label)}")
+
+
+def _check_index_dtype(api: str, t: torch.Tensor, arg: str, allowed: tuple) -> None:
+    """Paddle's kernels read index tensors (labels, lengths) in one integer dtype only and
+    report any other as InvalidArgument (ValueError)."""
+    if t.dtype not in allowed:
+        want = " or ".join(_dname(torch.empty(0, dtype=d)) for d in allowed)
+        raise ValueError(f"paddle.{api}: '{arg}' must be a {want} tensor, but received "
+                         f"{_dname(t)}")
 
 
 class _SoftXent(torch.autograd.Function):
@@ -244,8 +267,11 @@ def binary_cross_entropy(input, label, weight=None, reduction="mean", name=None)
     if input.is_floating_point() and not label.is_floating_point():
         raise ValueError(f"paddle.nn.functional.binary_cross_entropy: 'label' must have the dtype "
                          f"of 'input' ({str(input.dtype)[6:]}), but received {str(label.dtype)[6:]}")
+    _same_float_dtype("nn.functional.binary_cross_entropy", input, label)
     label = label.detach().to(input.dtype)
-    if weight is not None and weight.requires_grad:
+    if weight is not None and (weight.requires_grad or weight.dtype != input.dtype):
+        # Paddle multiplies by the weight after the elementwise loss: it is differentiated
+        # and promotes the result (a float64 weight gives a float64 loss)
         # Paddle differentiates the weight (applied after the elementwise loss), not the label
         return reduce_loss(F.binary_cross_entropy(input, label, reduction="none") * weight, reduction)
     return F.binary_cross_entropy(input, label, weight, reduction=reduction)
@@ -285,11 +311,14 @@ def binary_cross_entropy_with_logits(logit, label, weight=None, reduction="mean"
     if not label.is_floating_point():  # Paddle has no kernel for an integer label: NotFound
         raise RuntimeError(f"paddle.{api}: 'label' must be a floating tensor, but received "
                            f"{str(label.dtype)[6:]}")
+    _same_float_dtype(api, logit, label, ("logit", "label"))
     label = label.detach().to(logit.dtype)
     if pos_weight is not None:
+        _same_float_dtype(api, logit, pos_weight, ("logit", "pos_weight"))
         pos_weight = pos_weight.detach()
-    if weight is not None and weight.requires_grad:
-        # Paddle differentiates the weight (applied after the elementwise loss), not the label
+    if weight is not None and (weight.requires_grad or weight.dtype != logit.dtype):
+        # Paddle differentiates the weight (applied after the elementwise loss), not the label,
+        # and a weight of another float dtype promotes the result
         loss = F.binary_cross_entropy_with_logits(logit, label, reduction="none", pos_weight=pos_weight)
         return reduce_loss(loss * weight, reduction)
     return F.binary_cross_entropy_with_logits(logit, label, weight, reduction=reduction,
@@ -306,6 +335,8 @@ def mse_loss(input, label, reduction="mean", name=None):
         5.0
     """
     check_reduction(reduction, "nn.functional.mse_loss")
+    if input.dtype != label.dtype:
+        check_binary_dtypes("nn.functional.mse_loss", input, label)
     sq = torch.square(input - label)
     if reduction == "mean" and not (sq.is_floating_point() or sq.is_complex()):
         return torch.div(sq.sum(), max(sq.numel(), 1), rounding_mode="trunc")  # Paddle's integer mean
@@ -322,6 +353,8 @@ def l1_loss(input, label, reduction="mean", name=None):
         2.0
     """
     check_reduction(reduction, "nn.functional.l1_loss")
+    if input.dtype != label.dtype:
+        check_binary_dtypes("nn.functional.l1_loss", input, label)
     return reduce_loss(_abs(input - label), reduction)
 
 
@@ -348,7 +381,15 @@ def smooth_l1_loss(input, label, reduction="mean", delta=1.0, is_huber=True, nam
         >>> paddle.nn.functional.smooth_l1_loss(paddle.to_tensor([0.5, 3.0]), paddle.zeros([2])).item()
         1.3125
     """
-    check_reduction(reduction, "nn.functional.smooth_l1_loss")
+    api = "nn.functional.smooth_l1_loss"
+    check_reduction(reduction, api)
+    if list(input.shape) != list(label.shape):  # Paddle's huber_loss does not broadcast
+        raise ValueError(f"paddle.{api}: 'input' and 'label' must have the same shape, but "
+                         f"received {list(input.shape)} and {list(label.shape)}")
+    if input.dtype != label.dtype:
+        check_binary_dtypes(api, input, label)
+        d = torch.promote_types(input.dtype, label.dtype)
+        input, label = input.to(d), label.to(d)
     if is_huber:
         return F.huber_loss(input, label, reduction=reduction, delta=delta)
     return F.smooth_l1_loss(input, label, reduction=reduction, beta=delta)
@@ -393,9 +434,12 @@ def nll_loss(input, label, weight=None, ignore_index=-100, reduction="mean", nam
         # Paddle flattens the spatial axes of both: any label with N * d1 * ... elements fits
         if label.numel() == input.numel() // max(input.shape[1], 1) and label.shape[:1] == input.shape[:1]:
             label = label.reshape(input.shape[:1] + input.shape[2:])
+    _check_index_dtype("nn.functional.nll_loss", label, "label", (torch.int64,))
     if weight is not None:
         weight = weight.detach()
-    lab = label.long()
+    lab = label
+    # torch's nll_loss2d backward rejects a non-contiguous input
+    input = input.contiguous()
     try:
         if reduction != "mean":
             return F.nll_loss(input, lab, weight, ignore_index=ignore_index, reduction=reduction)
@@ -436,7 +480,12 @@ def kl_div(input, label, reduction="mean", log_target=False, name=None):
     if list(label.shape) != list(input.shape):
         raise ValueError(f"paddle.nn.functional.kl_div: 'input' and 'label' must have the same shape, "
                          f"but received {list(input.shape)} and {list(label.shape)}")
-    label = label.detach().to(input.dtype)  # Paddle's kl_div gives the label no gradient
+    if not label.is_floating_point() and input.is_floating_point():  # Paddle: InvalidArgument
+        raise ValueError(f"paddle.nn.functional.kl_div: 'label' must be a floating tensor, but "
+                         f"received {_dname(label)}")
+    # Paddle's kl_div gives the label no gradient; a wider label promotes the result
+    d = torch.promote_types(input.dtype, label.dtype)
+    input, label = input.to(d), label.detach().to(d)
     if not log_target:
         # Paddle's elementwise loss is 0 where the label is not positive (no NaN from log)
         pos = label > 0
@@ -457,6 +506,8 @@ def square_error_cost(input, label):
         >>> paddle.nn.functional.square_error_cost(paddle.to_tensor([3.0]), paddle.to_tensor([1.0])).tolist()
         [4.0]
     """
+    if input.dtype != label.dtype:
+        check_binary_dtypes("nn.functional.square_error_cost", input, label)
     return torch.square(input - label)
 
 
@@ -474,6 +525,7 @@ def log_loss(input, label, epsilon=0.0001, name=None):
     if input.dim() != 2 or input.shape[1] != 1:
         raise ValueError("paddle.nn.functional.log_loss: the input must be [N, 1] (one probability "
                          f"per row), but received shape {list(input.shape)}")
+    label = label.detach()  # Paddle's log_loss has no gradient for the label
     return -label * torch.log(input + epsilon) - (1 - label) * torch.log(1 - input + epsilon)
 
 
@@ -512,6 +564,10 @@ def ctc_loss(log_probs, labels, input_lengths, label_lengths, blank=0, reduction
     if reduction not in ("mean", "sum", "none"):   # Paddle asserts
         raise AssertionError(f"paddle.nn.functional.ctc_loss: the value of 'reduction' should be "
                              f"'sum', 'mean' or 'none', but received {reduction}")
+    api = "nn.functional.ctc_loss"
+    _check_index_dtype(api, labels, "labels", (torch.int32,))
+    _check_index_dtype(api, input_lengths, "input_lengths", (torch.int64,))
+    _check_index_dtype(api, label_lengths, "label_lengths", (torch.int64,))
     lp = torch.log_softmax(log_probs, -1)
     # warp-ctc gives an impossible alignment (too short an input) a zero loss and gradient
     loss = F.ctc_loss(lp, labels.long(), input_lengths.long(), label_lengths.long(), blank=blank,
@@ -589,6 +645,9 @@ def rnnt_loss(input, label, input_lengths, label_lengths, blank=0, fastemit_lamb
     if reduction not in ("mean", "sum", "none"):   # Paddle asserts
         raise AssertionError(f"paddle.nn.functional.rnnt_loss: the value of 'reduction' should be "
                              f"'sum', 'mean' or 'none', but received {reduction}")
+    api = "nn.functional.rnnt_loss"
+    for t, arg in ((label, "label"), (input_lengths, "input_lengths"), (label_lengths, "label_lengths")):
+        _check_index_dtype(api, t, arg, (torch.int32,))
     losses = torch.stack([_rnnt_one(input[b], label[b], int(input_lengths[b]), int(label_lengths[b]),
                                     blank, float(fastemit_lambda)) for b in range(input.shape[0])])
     return reduce_loss(losses, reduction)

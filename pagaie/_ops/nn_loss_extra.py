@@ -11,7 +11,22 @@ import torch
 import torch.nn.functional as F
 
 from pagaie._core.registry import defop
+from pagaie._ops._helpers import check_binary_dtypes
 from pagaie._ops._nn_helpers import check_reduction, reduce_loss
+
+
+def _dname(t: torch.Tensor) -> str:
+    return str(t.dtype).replace("torch.", "")
+
+
+def _promote(api: str, a: torch.Tensor, b: torch.Tensor) -> tuple:
+    """Paddle's promotion of a loss's two operands: TypeError for an integer/float mix,
+    otherwise both cast to the wider dtype."""
+    if a.dtype == b.dtype:
+        return a, b
+    check_binary_dtypes(api, a, b)
+    d = torch.promote_types(a.dtype, b.dtype)
+    return a.to(d), b.to(d)
 
 __all__ = ["margin_ranking_loss", "cosine_embedding_loss", "triplet_margin_loss",
            "triplet_margin_with_distance_loss", "hinge_embedding_loss", "soft_margin_loss",
@@ -31,7 +46,10 @@ def margin_ranking_loss(input, other, label, margin=0.0, reduction="mean", name=
         >>> F.margin_ranking_loss(paddle.to_tensor([1.0]), paddle.to_tensor([2.0]), paddle.to_tensor([1.0])).item()
         1.0
     """
-    check_reduction(reduction, "nn.functional.margin_ranking_loss")
+    api = "nn.functional.margin_ranking_loss"
+    check_reduction(reduction, api)
+    input, other = _promote(api, input, other)
+    label = _promote(api, input - other, label)[1]
     return reduce_loss(torch.relu(-label * (input - other) + margin), reduction)
 
 
@@ -46,8 +64,35 @@ def cosine_embedding_loss(input1, input2, label, margin=0, reduction="mean", nam
         >>> F.cosine_embedding_loss(a, a, paddle.to_tensor([1])).item()
         0.0
     """
-    check_reduction(reduction, "nn.functional.cosine_embedding_loss")
-    return F.cosine_embedding_loss(input1, input2, label, margin=float(margin), reduction=reduction)
+    api = "paddle.nn.functional.cosine_embedding_loss"
+    check_reduction(reduction, api[7:])
+    if label.dim() != 1:
+        raise ValueError(f"{api}: a 1-D 'label' is expected (multi-target is not supported), but "
+                         f"received shape {list(label.shape)}")
+    if list(input1.shape) != list(input2.shape):
+        raise ValueError(f"{api}: 'input1' and 'input2' must have the same shape, but received "
+                         f"{list(input1.shape)} and {list(input2.shape)}")
+    if input1.dim() > 2:
+        raise ValueError(f"{api}: a 1-D 'label' expects 1-D or 2-D inputs, but received shape "
+                         f"{list(input1.shape)}")
+    if input1.dtype not in (torch.float32, torch.float64):
+        raise ValueError(f"{api}: 'input1' must be a float32 or float64 tensor, but received "
+                         f"{_dname(input1)}")
+    if label.dtype not in (torch.int32, torch.int64, torch.float32, torch.float64):
+        raise ValueError(f"{api}: 'label' must be an int32, int64, float32 or float64 tensor, "
+                         f"but received {_dname(label)}")
+    if input1.dim() == 2 and label.shape[0] != input1.shape[0]:
+        raise ValueError(f"{api}: 'label' must hold one value per row of the inputs, but "
+                         f"received shapes {list(label.shape)} and {list(input1.shape)}")
+    input1, input2 = _promote(api[7:], input1, input2)
+    # Paddle's formula: squared norms get 1e-11 added, labels other than 1 / -1 give 0
+    prod = (input1 * input2).sum(-1)
+    mag = ((input1.square().sum(-1) + 1e-11) * (input2.square().sum(-1) + 1e-11)).sqrt()
+    cos = prod / mag
+    zero = torch.zeros_like(cos)
+    loss = torch.where(label == 1, 1 - cos, zero) + \
+        torch.where(label == -1, (cos - margin).clamp_min(0), zero)
+    return reduce_loss(loss, reduction)
 
 
 @defop(amp="black", method=False, paddle_types=())
@@ -98,6 +143,9 @@ def triplet_margin_with_distance_loss(input: Any, positive: Any, negative: Any,
     """
     import pagaie
     check_reduction(reduction, "nn.functional.triplet_margin_with_distance_loss")
+    if margin < 0:
+        raise ValueError("paddle.nn.functional.triplet_margin_with_distance_loss: 'margin' must "
+                         f"not be negative, but received {margin}")
     dist = distance_function or pagaie.nn.functional.pairwise_distance
     d_pos = dist(input, positive)
     d_neg = dist(input, negative)
@@ -152,8 +200,12 @@ def multi_label_soft_margin_loss(input, label, weight=None, reduction="mean", na
         >>> round(F.multi_label_soft_margin_loss(paddle.zeros([1, 2]), paddle.to_tensor([[1.0, 0.0]])).item(), 4)
         0.6931
     """
-    check_reduction(reduction, "nn.functional.multi_label_soft_margin_loss")
-    label = label.to(input.dtype)
+    api = "nn.functional.multi_label_soft_margin_loss"
+    check_reduction(reduction, api)
+    if list(input.shape) != list(label.shape):
+        raise ValueError(f"paddle.{api}: 'input' and 'label' must have the same shape, but "
+                         f"received {list(input.shape)} and {list(label.shape)}")
+    input, label = _promote(api, input, label)
     loss = -(label * F.logsigmoid(input) + (1 - label) * F.logsigmoid(-input))
     if weight is not None:
         loss = loss * weight
@@ -171,8 +223,56 @@ def multi_label_margin_loss(input, label, reduction="mean", name=None):
         >>> round(F.multi_label_margin_loss(x, paddle.to_tensor([[3, 0, -1, 1]])).item(), 4)
         0.85
     """
-    check_reduction(reduction, "nn.functional.multi_label_margin_loss")
-    return F.multilabel_margin_loss(input, label.long(), reduction=reduction)
+    api = "paddle.nn.functional.multi_label_margin_loss"
+    check_reduction(reduction, api[7:])
+    if input.dim() != 2:
+        raise ValueError(f"{api}: a 2-D 'input' is expected, but received {input.dim()}-D")
+    if label.dim() != 2:
+        raise ValueError(f"{api}: a 2-D 'label' is expected, but received {label.dim()}-D")
+    if label.dtype not in (torch.int32, torch.int64):
+        raise ValueError(f"{api}: 'label' must be an int32 or int64 tensor, but received "
+                         f"{_dname(label)}")
+    n, c = input.shape
+    if label.numel() and not torch.compiler.is_compiling():
+        if int(label.min()) < -1:
+            raise ValueError(f"{api}: label values should be >= -1, but received {int(label.min())}")
+        if int(label.max()) >= c:
+            raise ValueError(f"{api}: label values should be < {c}, but received {int(label.max())}")
+    # a row's targets are its labels up to the first -1 (any number of columns, as in Paddle)
+    valid = (label != -1).long().cumprod(1).bool()
+    lab = label.long().clamp_min(0)
+    is_target = (F.one_hot(lab, c).bool() & valid[..., None]).any(1)  # [N, C]
+    x_t = input.gather(1, lab)
+    m = (1 - x_t[:, :, None] + input[:, None, :]).clamp_min(0)  # [N, K, C]
+    m = m * ((~is_target)[:, None, :] & valid[:, :, None]).to(m.dtype)
+    return reduce_loss(m.sum((1, 2)) / c, reduction)
+
+
+class _IndexSample(torch.autograd.Function):
+    """``x.gather(1, idx)`` whose gradient, like Paddle's ``index_sample_grad``, has no
+    derivative: a second-order ``grad`` through it raises RuntimeError."""
+
+    @staticmethod
+    def forward(ctx, x, idx):
+        ctx.save_for_backward(x, idx)
+        return x.gather(1, idx)
+
+    @staticmethod
+    def backward(ctx, g):
+        x, idx = ctx.saved_tensors
+        return _IndexSampleGrad.apply(g, idx, x), None
+
+
+class _IndexSampleGrad(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, g, idx, x):
+        return g.new_zeros(x.shape).scatter_add_(1, idx, g)
+
+    @staticmethod
+    def backward(ctx, gg):
+        raise RuntimeError("paddle.grad: multi_margin_loss has no second-order gradient (as in "
+                           "Paddle, whose index_sample_grad has no grad op); call grad with "
+                           "create_graph=False")
 
 
 @defop(amp="black", method=False, paddle_types=())
@@ -186,20 +286,35 @@ def multi_margin_loss(input, label, p=1, margin=1.0, weight=None, reduction="mea
         >>> round(F.multi_margin_loss(x, paddle.to_tensor([3])).item(), 4)
         0.325
     """
-    check_reduction(reduction, "nn.functional.multi_margin_loss")
-    if p not in (1, 2):
-        raise ValueError(f"paddle.nn.functional.multi_margin_loss: p should be 1 or 2, but "
-                         f"received {p}")
-    if weight is not None and weight.requires_grad:
-        lab = label.long()
-        c = input.shape[1]
-        m = (margin - input.gather(1, lab.unsqueeze(1)) + input).clamp_min(0)
-        if p == 2:
-            m = m * m
-        m = m.masked_fill(F.one_hot(lab, c).bool(), 0)
-        return reduce_loss(m.sum(1) * weight[lab] / c, reduction)
-    return F.multi_margin_loss(input, label.long(), p=p, margin=margin, weight=weight,
-                               reduction=reduction)
+    api = "paddle.nn.functional.multi_margin_loss"
+    check_reduction(reduction, api[7:])
+    if input.dim() != 2 or label.dim() == 0 or label.shape[0] != input.shape[0]:
+        raise ValueError(f"{api}: 'input' must be [N, C] and label's shape[0] equal to N, but "
+                         f"received input shape {list(input.shape)} and label shape "
+                         f"{list(label.shape)}")
+    if label.dtype not in (torch.int32, torch.int64):
+        raise ValueError(f"{api}: 'label' must be an int32 or int64 tensor, but received "
+                         f"{_dname(label)}")
+    c = input.shape[1]
+    lab = label.reshape(-1).long()
+    if lab.numel() != input.shape[0]:
+        raise ValueError(f"{api}: 'label' must hold one class per row of 'input', but received "
+                         f"label shape {list(label.shape)} for input shape {list(input.shape)}")
+    if lab.numel() and not torch.compiler.is_compiling() and (int(lab.min()) < 0 or int(lab.max()) >= c):
+        raise ValueError(f"{api}: 'label' values must be in [0, {c}), but received values in "
+                         f"[{int(lab.min())}, {int(lab.max())}]")
+    if weight is not None and (weight.dim() != 1 or weight.shape[0] != c):
+        raise ValueError(f"{api}: 'weight' must have shape [{c}] (input's shape[1]), but "
+                         f"received {list(weight.shape)}")
+    # Paddle's formula: the mean over all C classes (the target's own term included) less
+    # that term's nominal value margin ** p / C
+    t = (margin - _IndexSample.apply(input, lab[:, None]) + input).clamp_min(0) ** p
+    if weight is None:
+        loss = t.mean(1) - margin ** p / c
+    else:
+        w = weight[lab][:, None]
+        loss = (w * t).mean(1) - (w * (margin ** p / c)).reshape(-1)
+    return reduce_loss(loss, reduction)
 
 
 @defop(amp="black", method=False, paddle_types=())
@@ -218,7 +333,12 @@ def poisson_nll_loss(input, label, log_input=True, full=False, epsilon=1e-08, re
     if epsilon <= 0:
         raise ValueError(f"paddle.nn.functional.poisson_nll_loss: epsilon should be positive, "
                          f"but received {epsilon}")
-    return F.poisson_nll_loss(input, label.to(input.dtype), log_input=log_input, full=full,
+    api = "nn.functional.poisson_nll_loss"
+    if list(input.shape) != list(label.shape):
+        raise ValueError(f"paddle.{api}: 'input' and 'label' must have the same shape, but "
+                         f"received {list(input.shape)} and {list(label.shape)}")
+    input, label = _promote(api, input, label)
+    return F.poisson_nll_loss(input, label, log_input=log_input, full=full,
                               eps=epsilon, reduction=reduction)
 
 
@@ -233,7 +353,12 @@ def gaussian_nll_loss(input, label, variance, full=False, epsilon=1e-06, reducti
         >>> F.gaussian_nll_loss(paddle.to_tensor([1.0]), paddle.to_tensor([3.0]), paddle.to_tensor([1.0])).item()
         2.0
     """
-    check_reduction(reduction, "nn.functional.gaussian_nll_loss")
+    api = "nn.functional.gaussian_nll_loss"
+    check_reduction(reduction, api)
+    for t, arg in ((input, "input"), (label, "label"), (variance, "variance")):
+        if t.dtype not in (torch.float32, torch.float64):
+            raise ValueError(f"paddle.{api}: '{arg}' must be a float32 or float64 tensor, but "
+                             f"received {_dname(t)}")
     if bool((variance < 0).any()):
         raise ValueError("paddle.nn.functional.gaussian_nll_loss: variance has negative entry/entries")
     return F.gaussian_nll_loss(input, label, variance, full=full, eps=epsilon, reduction=reduction)
@@ -251,8 +376,19 @@ def sigmoid_focal_loss(logit, label, normalizer=None, alpha=0.25, gamma=2.0, red
         >>> round(F.sigmoid_focal_loss(paddle.to_tensor([0.0]), paddle.to_tensor([1.0])).item(), 4)
         0.0433
     """
-    check_reduction(reduction, "nn.functional.sigmoid_focal_loss")
-    label = label.to(logit.dtype)
+    api = "paddle.nn.functional.sigmoid_focal_loss"
+    check_reduction(reduction, api[7:])
+    if normalizer is not None:
+        if normalizer.dim() > 1:
+            raise ValueError(f"{api}: 'normalizer' must be 0-D or 1-D, but received shape "
+                             f"{list(normalizer.shape)}")
+        check_binary_dtypes(api[7:], logit, normalizer)
+    if not label.is_floating_point():  # Paddle has no kernel for an integer label: NotFound
+        raise RuntimeError(f"{api}: 'label' must be a floating tensor, but received "
+                           f"{_dname(label)}")
+    if logit.is_floating_point() and logit.dtype != label.dtype:  # Paddle: InvalidArgument
+        raise ValueError(f"{api}: 'label' must have the dtype of 'logit' ({_dname(logit)}), "
+                         f"but received {_dname(label)}")
     p = torch.sigmoid(logit)
     # as in Paddle, the label is differentiated through p_t and alpha_t only
     ce = F.binary_cross_entropy_with_logits(logit, label.detach(), reduction="none")
@@ -275,10 +411,20 @@ def dice_loss(input, label, epsilon=1e-05, name=None):
         >>> round(F.dice_loss(x, paddle.to_tensor([[[1]]])).item(), 4)
         0.0
     """
-    if input.dim() != label.dim() or label.shape[-1] != 1:  # Paddle asserts here
-        raise AssertionError("paddle.nn.functional.dice_loss: the label must have the input's rank "
-                             f"with last dimension 1, but received label shape {list(label.shape)} "
-                             f"for input shape {list(input.shape)}")
+    api = "paddle.nn.functional.dice_loss"
+    # Paddle asserts all of these
+    if input.dtype not in (torch.float32, torch.float64):
+        raise AssertionError(f"{api}: 'input' must be float32 or float64, but received "
+                             f"{_dname(input)}")
+    if label.dtype not in (torch.int32, torch.int64):
+        raise AssertionError(f"{api}: 'label' must be int32 or int64, but received {_dname(label)}")
+    if input.dim() < 2:
+        raise AssertionError(f"{api}: the rank of 'input' must be at least 2, but received "
+                             f"shape {list(input.shape)}")
+    if input.dim() != label.dim() or label.shape[-1] != 1 or label.shape[:-1] != input.shape[:-1]:
+        raise AssertionError(f"{api}: the label must have the input's shape with last dimension "
+                             f"1, but received label shape {list(label.shape)} for input shape "
+                             f"{list(input.shape)}")
     onehot = F.one_hot(label.squeeze(-1).long(), input.shape[-1]).to(input.dtype)
     dims = list(range(1, input.dim()))
     inse = (input * onehot).sum(dims)
@@ -414,6 +560,9 @@ def hsigmoid_loss(input, label, num_classes, weight, bias=None, path_table=None,
         >>> out.shape
         paddle.Size([2, 1])
     """
+    if label.dtype != torch.int64:  # Paddle's kernel reads int64 labels only: InvalidArgument
+        raise ValueError(f"paddle.nn.functional.hsigmoid_loss: 'label' must be an int64 tensor, "
+                         f"but received {_dname(label)}")
     if path_table is None:
         node, bit, valid = _default_paths(label, num_classes)
     else:

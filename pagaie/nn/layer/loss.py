@@ -427,6 +427,9 @@ class PoissonNLLLoss(Layer):
                  reduction: str = "mean", name: str | None = None) -> None:
         super().__init__()
         _check_reduction("PoissonNLLLoss", reduction)
+        if epsilon <= 0:
+            raise ValueError(f"The value of `epsilon` in PoissonNLLLoss should be positive, but "
+                             f"received {epsilon}, which is not allowed")
         self.log_input = log_input
         self.full = full
         self.epsilon = epsilon
