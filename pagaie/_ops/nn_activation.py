@@ -28,7 +28,19 @@ def _float(x, api):
                            f"float32 and float64 inputs, but received {str(x.dtype).replace('torch.', '')}")
 
 
-@defop(paddle_types=("relu", "pd_op.relu"), method=False, inplace=lambda x, name=None: x.relu_())
+def _f32(v):
+    """A kernel attribute as Paddle stores it: a C++ ``float``, so float64 inputs see the
+    float32-rounded value (e.g. ``alpha=0.3`` acts as 0.30000001192...)."""
+    import numpy as np
+    return float(np.float32(v))
+
+
+def _relu_(x, name=None):
+    _float(x, "relu_")
+    return x.relu_()
+
+
+@defop(paddle_types=("relu", "pd_op.relu"), method=False, inplace=_relu_)
 def relu(x, name=None):
     """Rectified linear unit ``max(x, 0)``.
 
@@ -94,6 +106,11 @@ def prelu(x, weight, data_format="NCHW", name=None):
     """
     # Paddle asserts on the shapes (AssertionError) and checks data_format only for a
     # per-channel weight
+    _float(x, "prelu")
+    if weight.dtype != x.dtype:
+        raise ValueError(f"paddle.nn.functional.prelu: the weight must have the dtype of x "
+                         f"({str(x.dtype).replace('torch.', '')}), but received "
+                         f"{str(weight.dtype).replace('torch.', '')}")
     if weight.dim() > 1:
         raise AssertionError("paddle.nn.functional.prelu: the weight must be 0-D or 1-D, but "
                              f"received a weight of shape {list(weight.shape)}")
@@ -115,7 +132,8 @@ def prelu(x, weight, data_format="NCHW", name=None):
         w = w.reshape(shape)
     else:
         w = w.reshape([])   # a single slope keeps the input's shape, also a 0-D one
-    return torch.where(x >= 0, x, w * x)
+    # x > 0, as Paddle's kernels: at 0 the gradient is the slope
+    return torch.where(x > 0, x, w * x)
 
 
 @defop(paddle_types=("rrelu", "pd_op.rrelu"), method=False)
@@ -135,6 +153,7 @@ def rrelu(x, lower=1.0 / 8.0, upper=1.0 / 3.0, training=True, name=None):
     if upper < lower:
         raise ValueError(f"paddle.nn.functional.rrelu: lower should not be greater than upper, but "
                          f"received lower {lower}, upper {upper}")
+    _float(x, "rrelu")
     import numpy as np
     from pagaie._core.random import cpu_engine, on_paddle_cpu
     from pagaie._ops._random_mask import as_scalar
@@ -155,6 +174,7 @@ def rrelu(x, lower=1.0 / 8.0, upper=1.0 / 3.0, training=True, name=None):
 
 
 def _elu(x, alpha):
+    alpha = _f32(alpha)
     return torch.where(x > 0, x, alpha * torch.expm1(torch.clamp(x, max=0)))
 
 
@@ -163,7 +183,7 @@ def _elu_(x, alpha=1.0, name=None):
         raise AssertionError("paddle.nn.functional.elu_: only alpha >= 0 is supported, but received "
                              f"alpha={alpha}; use elu instead")
     _float(x, "elu_")
-    return F.elu_(x, alpha)
+    return F.elu_(x, _f32(alpha))
 
 
 @defop(paddle_types=("elu", "pd_op.elu"), method=False, inplace=_elu_)
@@ -195,7 +215,8 @@ def selu(x, scale=1.0507009873554804934193349852946, alpha=1.6732632423543772848
         raise ValueError(f"paddle.nn.functional.selu: The scale must be greater than 1.0. Received: {scale}.")
     if alpha < 0:
         raise ValueError(f"paddle.nn.functional.selu: The alpha must be no less than zero. Received: {alpha}.")
-    return scale * _elu(x, alpha)
+    _float(x, "selu")
+    return _f32(scale) * _elu(x, alpha)
 
 
 @defop(paddle_types=("celu", "pd_op.celu"), method=False)
@@ -209,7 +230,7 @@ def celu(x, alpha=1.0, name=None):
     """
     if alpha == 0:
         raise ZeroDivisionError("alpha cannot be 0 for celu")
-    return F.celu(x, alpha)
+    return F.celu(x, _f32(alpha))
 
 
 @defop(paddle_types=("gelu", "pd_op.gelu"), method=False)
@@ -323,11 +344,14 @@ def hardsigmoid(x, slope=0.1666667, offset=0.5, name=None):
         [0.0, 0.5, 1.0]
     """
     _float(x, "hardsigmoid")
-    return torch.clamp(x * slope + offset, 0.0, 1.0)
+    # hardtanh's gradient vanishes where the output reaches 0 or 1, as Paddle's does
+    return F.hardtanh(x * _f32(slope) + _f32(offset), 0.0, 1.0)
 
 
 def _hardtanh_(x, min=-1.0, max=1.0, name=None):
-    return x.clamp_(min, max)
+    _float(x, "hardtanh_")
+    lo, hi = _f32(min), _f32(max)
+    return F.hardtanh_(x, lo, hi) if lo <= hi else x.clamp_(lo, hi)
 
 
 @defop(paddle_types=("hardtanh", "brelu", "pd_op.hardtanh"), method=False, inplace=_hardtanh_)
@@ -340,7 +364,10 @@ def hardtanh(x, min=-1.0, max=1.0, name=None):
         [-1.0, 0.5, 1.0]
     """
     _float(x, "hardtanh")
-    return torch.clamp(x, min, max)
+    # no gradient at the bounds themselves, as in Paddle (clamp would pass it there);
+    # with min > max every value becomes max, as in Paddle
+    lo, hi = _f32(min), _f32(max)
+    return F.hardtanh(x, lo, hi) if lo <= hi else torch.clamp(x, lo, hi)
 
 
 hardtanh_ = hardtanh.inplace
@@ -356,7 +383,7 @@ def hardshrink(x, threshold=0.5, name=None):
         [-1.0, 0.0, 1.0]
     """
     _float(x, "hardshrink")
-    return torch.where(torch.abs(x) > threshold, x, torch.zeros_like(x))
+    return F.hardshrink(x, _f32(threshold))    # NaN stays NaN, as in Paddle
 
 
 @defop(paddle_types=("softshrink", "pd_op.softshrink"), method=False)
@@ -372,8 +399,9 @@ def softshrink(x, threshold=0.5, name=None):
         raise ValueError("paddle.nn.functional.softshrink: The threshold must be no less than zero. "
                          f"Received: {threshold}.")
     _float(x, "softshrink")
-    return torch.where(x > threshold, x - threshold,
-                       torch.where(x < -threshold, x + threshold, torch.zeros_like(x)))
+    t = _f32(threshold)
+    # NaN stays NaN, as in Paddle (abs(NaN) <= t is False)
+    return torch.where(x.abs() <= t, 0.0, x - t * torch.sign(x))
 
 
 @defop(amp="black", paddle_types=("tanh_shrink", "tanhshrink", "pd_op.tanh_shrink"), method=False)
@@ -390,7 +418,8 @@ def tanhshrink(x, name=None):
 
 
 def _thresholded_relu_(x, threshold=1.0, value=0.0, name=None):
-    return x.masked_fill_(x <= threshold, value)
+    _float(x, "thresholded_relu_")
+    return x.masked_fill_(x <= _f32(threshold), _f32(value))
 
 
 @defop(paddle_types=("thresholded_relu", "pd_op.thresholded_relu"), method=False,
@@ -404,7 +433,7 @@ def thresholded_relu(x, threshold=1.0, value=0.0, name=None):
         [0.0, 2.0]
     """
     _float(x, "thresholded_relu")
-    return torch.where(x > threshold, x, torch.full_like(x, value))
+    return torch.where(x > _f32(threshold), x, _f32(value))
 
 
 thresholded_relu_ = thresholded_relu.inplace
@@ -528,6 +557,7 @@ def maxout(x, groups, axis=1, name=None):
     if axis not in (1, -1, 3):
         raise ValueError("paddle.nn.functional.maxout: Attr(axis) should be 1 when data format is NCHW, "
                          f"-1 or 3 when data format is NHWC. Received Attr(axis): {axis}.")
+    _float(x, "maxout")
     if x.dim() != 4:
         raise ValueError(f"paddle.nn.functional.maxout: the input must be 4-D, but received {x.dim()}-D")
     ax = axis % 4
@@ -548,6 +578,12 @@ def glu(x, axis=-1, name=None):
         >>> paddle.nn.functional.glu(paddle.to_tensor([[2.0, 0.0]])).tolist()
         [[1.0]]
     """
+    if not -x.dim() <= axis < x.dim():
+        raise ValueError(f"paddle.nn.functional.glu: axis must be in [{-x.dim()}, {x.dim()}), but "
+                         f"received {axis}")
+    if not (x.is_floating_point() or x.is_complex()):
+        raise TypeError("paddle.nn.functional.glu: x must be a floating-point tensor, but received "
+                        f"{str(x.dtype).replace('torch.', '')}")
     if x.shape[axis] % 2 != 0:
         raise ValueError(f"paddle.nn.functional.glu: the size of axis {axis} ({x.shape[axis]}) must be even")
     a, b = torch.chunk(x, 2, dim=axis)
@@ -600,6 +636,7 @@ def gumbel_softmax(x, temperature=1.0, hard=False, axis=-1, name=None):
     if temperature <= 0:
         raise ValueError(f"paddle.nn.functional.gumbel_softmax: temperature must be positive, but "
                          f"received {temperature}")
+    _float(x, "gumbel_softmax")
     if x.numel() == 0:
         return x.clone()
     y = torch.softmax((x + _gumbel_noise(x)) / temperature, dim=axis)

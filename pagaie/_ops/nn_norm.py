@@ -10,6 +10,7 @@ Not a top-level family: ``pagaie.nn.functional`` re-exports ``__all__``.
 from __future__ import annotations
 
 
+import inspect
 import math
 
 import torch
@@ -73,9 +74,19 @@ def batch_norm(x, running_mean, running_var, weight=None, bias=None, training=Fa
     if x.dim() < 2:
         raise AssertionError(f"paddle.{api}: the input must have more than 1 dimension, but "
                              f"received a {x.dim()}-D tensor")
+    if x.dim() > 5:
+        raise ValueError(f"paddle.{api}: the input must have at most 5 dimensions, but received "
+                         f"a {x.dim()}-D tensor of shape {list(x.shape)}")
     last = _check_format(data_format, api)
     if last:
         x = x.movedim(-1, 1)
+    c = x.shape[1]
+    for arg, t in (("running_mean", running_mean), ("running_var", running_var),
+                   ("weight", weight), ("bias", bias)):
+        if t is not None and t.numel() != c:
+            raise ValueError(f"paddle.{api}: {arg} must have one value per channel ({c} "
+                             f"channels, data_format={data_format}), but received shape "
+                             f"{list(t.shape)}")
     if use_global_stats is None:
         use_global_stats = not training
     m = scalar_of(momentum)
@@ -139,7 +150,7 @@ def instance_norm(x, running_mean=None, running_var=None, weight=None, bias=None
     # Paddle validates data_format but always normalises with channels on axis 1.
     # Paddle 3 ignores running_mean / running_var / use_input_stats (documented obsolete).
     _check_format(data_format, "nn.functional.instance_norm")
-    if x.dim() > 2 and math.prod(x.shape[2:]) == 1 or x.numel() == 0:
+    if x.dim() <= 2 or math.prod(x.shape[2:]) == 1 or x.numel() == 0:
         # one spatial element: the centred input is 0, so only the shift remains
         shape = [1, -1] + [1] * (x.dim() - 2)
         out = (x - x.detach()) * 0 if x.requires_grad else torch.zeros_like(x)
@@ -217,9 +228,9 @@ def rms_norm(input, normalized_shape, weight=None, eps=1e-05, name=None):
     return F.rms_norm(input, shape, w, eps)
 
 
-@defop(amp="black", method=False, paddle_types=("group_norm", "pd_op.group_norm"))
-def group_norm(x, num_groups, epsilon=1e-05, weight=None, bias=None, data_format="NCHW",
-               name=None):
+@defop("group_norm", amp="black", method=False, paddle_types=("group_norm", "pd_op.group_norm"))
+def _group_norm(x, num_groups, epsilon=1e-05, weight=None, bias=None, data_format="NCHW",
+                name=None):
     """Group normalisation: channels split into ``num_groups`` groups, each normalised.
 
     Args:
@@ -241,10 +252,11 @@ def group_norm(x, num_groups, epsilon=1e-05, weight=None, bias=None, data_format
         [[[-1.0], [1.0]]]
     """
     api = "nn.functional.group_norm"
+    # like Paddle, the format is checked first, and 'NC' is not one
+    last = _check_format(data_format, api, ("NCL", "NCHW", "NCDHW", "NLC", "NHWC", "NDHWC"))
     if x.dim() < 2:
         raise ValueError(f"paddle.{api}: the input must have more than 1 dimension, but received "
                          f"a {x.dim()}-D tensor")
-    last = _check_format(data_format, api, ("NC", "NCL", "NCHW", "NCDHW", "NLC", "NHWC", "NDHWC"))
     if last:
         x = x.movedim(-1, 1)
     c = x.shape[1]
@@ -253,6 +265,32 @@ def group_norm(x, num_groups, epsilon=1e-05, weight=None, bias=None, data_format
                          f"num_groups ({num_groups})")
     out = F.group_norm(x, num_groups, weight, bias, epsilon)
     return out.movedim(1, -1) if last else out
+
+
+def group_norm(*args, **kwargs):
+    # Paddle also takes torch's order, group_norm(x, num_groups, weight, bias, eps): a third
+    # positional argument that is not a float starts weight, bias, epsilon; 'input' and
+    # 'eps' name x and epsilon
+    def put(key, value):
+        if key in kwargs:
+            raise TypeError(f"paddle.nn.functional.group_norm: got multiple values for argument "
+                            f"'{key}'")
+        kwargs[key] = value
+    if "input" in kwargs:
+        put("x", kwargs.pop("input"))
+    if "eps" in kwargs:
+        put("epsilon", kwargs.pop("eps"))
+    if len(args) >= 3 and not isinstance(args[2], float):
+        for key, value in zip(("weight", "bias", "epsilon"), args[2:5]):
+            put(key, value)
+        args = args[:2] + args[5:]
+    return _group_norm(*args, **kwargs)
+
+
+group_norm.__signature__ = inspect.signature(_group_norm)
+group_norm.__doc__, group_norm.__name__ = _group_norm.__doc__, "group_norm"
+group_norm.op_record = getattr(_group_norm, "op_record", None)
+group_norm.accepts_aliases = getattr(_group_norm, "accepts_aliases", ())
 
 
 @defop(amp="black", method=False, paddle_types=("lrn", "pd_op.lrn"))

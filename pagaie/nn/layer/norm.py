@@ -60,6 +60,10 @@ class _BatchNormBase(Layer):
         self._variance = _stat(self, [num_features], 1.0, dtype, name and name + "_variance")
 
     def _check_input(self, x: Any) -> None:
+        # as Paddle's forward: the data format first, then the rank
+        if self._data_format not in self._formats:
+            raise ValueError(f"paddle.nn.{type(self).__name__}: data_format must be one of "
+                             f"{', '.join(self._formats)}, but received {self._data_format!r}")
         if x.ndim not in self._ranks:
             raise ValueError(f"expected {' or '.join(f'{r}D' for r in self._ranks)} input "
                              f"(got {x.ndim}D input)")
@@ -67,9 +71,8 @@ class _BatchNormBase(Layer):
     @kw_alias("x", "input")
     def forward(self, x: Any) -> Any:
         self._check_input(x)
-        fmt = self._data_format
-        if fmt in ("NCL", "NC"):
-            fmt = "NCL" if x.ndim == 3 else "NC"
+        # like Paddle, only where the channel axis is matters (second or last)
+        fmt = "NHWC" if self._data_format in ("NLC", "NHWC", "NDHWC") else "NCHW"
         return _f.batch_norm(x, self._mean, self._variance, self.weight, self.bias,
                              training=self.training, momentum=self._momentum,
                              epsilon=self._epsilon, data_format=fmt,
@@ -108,7 +111,7 @@ class BatchNorm1D(_BatchNormBase):
         (paddle.Size([4, 3]), ['weight', 'bias', '_mean', '_variance'])
     """
 
-    _formats = ("NC", "NCL", "NLC")
+    _formats = ("NC", "NCL", "NCHW", "NLC", "NHWC")
     _ranks = (2, 3)
 
     def __init__(self, num_features: int, momentum: float = 0.9, epsilon: float = 1e-05,
@@ -148,6 +151,7 @@ class BatchNorm3D(_BatchNormBase):
         paddle.Size([2, 2, 2, 2, 2])
     """
 
+    _formats = ("NCHW", "NCDHW", "NHWC", "NDHWC")
     _ranks = (5,)
 
     def __init__(self, num_features: int, momentum: float = 0.9, epsilon: float = 1e-05,
@@ -169,6 +173,7 @@ class SyncBatchNorm(_BatchNormBase):
         paddle.Size([2, 3, 4])
     """
 
+    _formats = ("NCHW", "NCDHW", "NC", "NCL", "NHWC", "NDHWC", "NLC")
     _ranks = (2, 3, 4, 5)
 
     def __init__(self, num_features: int, momentum: float = 0.9, epsilon: float = 1e-05,
@@ -187,9 +192,7 @@ class SyncBatchNorm(_BatchNormBase):
 
     def forward(self, x: Any) -> Any:
         self._check_input(x)
-        last = self._data_format in ("NHWC", "NLC", "NDHWC")
-        fmt = {2: "NC", 3: "NLC" if last else "NCL", 4: "NHWC" if last else "NCHW",
-               5: "NDHWC" if last else "NCDHW"}[x.ndim]
+        fmt = "NHWC" if self._data_format in ("NHWC", "NLC", "NDHWC") else "NCHW"
         return _f.batch_norm(x, self._mean, self._variance, self.weight, self.bias,
                              training=self.training, momentum=self._momentum,
                              epsilon=self._epsilon, data_format=fmt)
@@ -359,6 +362,9 @@ class GroupNorm(Layer):
                  weight_attr: Any = None, bias_attr: Any = None, data_format: str = "NCHW",
                  name: str | None = None) -> None:
         super().__init__()
+        if data_format not in ("NCL", "NCHW", "NCDHW", "NLC", "NHWC", "NDHWC"):
+            raise ValueError(f"paddle.nn.GroupNorm: unsupported data layout: {data_format} "
+                             "(expected NCL, NCHW, NCDHW, NLC, NHWC or NDHWC)")
         # as in Paddle, a group count that does not divide the channels fails at forward
         self._num_groups, self._num_channels = num_groups, num_channels
         self._epsilon, self._data_format, self._name = epsilon, data_format, name
@@ -384,6 +390,7 @@ class GroupNorm(Layer):
 
 class _InstanceNormBase(Layer):
     _default_format = "NCHW"
+    _ranks: tuple = (4,)
 
     def __init__(self, num_features: int, epsilon: float = 1e-05, momentum: float = 0.9,
                  weight_attr: Any = None, bias_attr: Any = None, data_format: str = "NCHW",
@@ -405,6 +412,9 @@ class _InstanceNormBase(Layer):
                                               is_bias=True)
 
     def forward(self, input: Any) -> Any:
+        if input.ndim not in self._ranks:
+            raise ValueError(f"expected {' or '.join(f'{r}D' for r in self._ranks)} input "
+                             f"(got {input.ndim}D input)")
         return _f.instance_norm(input, weight=self.scale, bias=self.bias, eps=self._epsilon,
                                 momentum=self._momentum, data_format=self._data_format)
 
@@ -430,6 +440,8 @@ class InstanceNorm1D(_InstanceNormBase):
         >>> paddle.nn.InstanceNorm1D(3)(paddle.rand([2, 3, 5])).shape
         paddle.Size([2, 3, 5])
     """
+
+    _ranks = (2, 3)
 
     def __init__(self, num_features: int, epsilon: float = 1e-05, momentum: float = 0.9,
                  weight_attr: Any = None, bias_attr: Any = None, data_format: str = "NCL",
@@ -464,6 +476,8 @@ class InstanceNorm3D(_InstanceNormBase):
         >>> paddle.nn.InstanceNorm3D(2)(paddle.rand([1, 2, 2, 3, 3])).shape
         paddle.Size([1, 2, 2, 3, 3])
     """
+
+    _ranks = (5,)
 
     def __init__(self, num_features: int, epsilon: float = 1e-05, momentum: float = 0.9,
                  weight_attr: Any = None, bias_attr: Any = None, data_format: str = "NCDHW",
