@@ -172,7 +172,8 @@ def _run_print(op: Operator, args: list, kwargs: dict, plan: Any) -> torch.Tenso
     first_n = op.attrs.get("first_n", -1)
     if first_n < 0 or counter[0] < first_n:
         counter[0] += 1
-        print(format_print(x, op.attrs, op.args[0].name))
+        # Paddle's PIR executor names every printed value ``var``
+        print(format_print(x, op.attrs, "var"))
     return x
 
 

@@ -197,6 +197,20 @@ def _mutates_first_input(rec: OpRecord) -> bool:
     return rec.name == "setitem" or (rec.name.endswith("_") and rec.name != "assign_")
 
 
+# Paddle's static (PIR) programs mark an op's results ``stop_gradient=False`` as soon as one
+# input needs gradients, whatever their dtype and even for ops without a backward (argmax,
+# cast to int, accuracy...), except for these, whose results always stop gradients.
+_ALWAYS_STOP = frozenset({
+    "equal", "not_equal", "less_than", "less_equal", "greater_than", "greater_equal",
+    "equal_all", "logical_and", "logical_or", "logical_xor", "logical_not", "shape", "rank",
+    "detach", "rand_like", "randn_like", "randint_like"})
+
+
+def base_name(rec: OpRecord) -> str:
+    """The op a record is, in-place variants included (``equal_`` is ``equal``)."""
+    return rec.inplace_of or rec.name
+
+
 def _make_outputs(block: Block, out: Any, prefix: str, stop: bool, unknown: Any) -> Any:
     """Values for a kernel's outputs; ``unknown``: False (shapes exact), True (all dims
     unknown) or the per-output dims of :func:`_known_dims`."""
@@ -207,8 +221,7 @@ def _make_outputs(block: Block, out: Any, prefix: str, stop: bool, unknown: Any)
             shape = unknown
         else:
             shape = [-1] * out.dim()
-        v = block.create_var(block.program.unique_name(prefix), shape, out.dtype,
-                             stop_gradient=stop or not (out.is_floating_point() or out.is_complex()))
+        v = block.create_var(block.program.unique_name(prefix), shape, out.dtype, stop_gradient=stop)
         return v
     if isinstance(out, (tuple, list)):
         # plain tuple/list (torch's named result tuples are not structures the IR walks)
@@ -303,7 +316,7 @@ class Recorder:
                 unknown = _meta_dims(rec, out, vargs, vkwargs)
         inputs = list(vargs) + list(vkwargs.values())
         flat = [x for a in inputs for x in (a if isinstance(a, (list, tuple)) else [a])]
-        stop = not rec.differentiable or not _any_requires_grad(flat)
+        stop = base_name(rec) in _ALWAYS_STOP or not _any_requires_grad(flat)
         base = rec.inplace_of or rec.name
         attrs = _program_seed_attrs(rec, vargs, vkwargs, self)
         if rec.inplace_of is not None:

@@ -60,6 +60,14 @@ class _PlanCache:
 global_plan_cache = _PlanCache()
 
 
+def _fetched_array(a: np.ndarray) -> np.ndarray:
+    """A fetched array as Paddle's executor hands it out: its int64 arrays come with numpy's
+    ``longlong`` type (the same values; numpy then shows ``dtype=int64`` in their repr)."""
+    if a.dtype == np.int64 and a.dtype.char != "q":
+        return a.view(np.longlong)
+    return a
+
+
 class Executor:
     """Runs static programs.
 
@@ -160,7 +168,7 @@ class Executor:
             if o is None:
                 results.append(None)
             elif return_numpy:
-                results.append(wrap(o.detach()).numpy())
+                results.append(_fetched_array(wrap(o.detach()).numpy()))
             else:
                 results.append(wrap(o.detach()))
         return results

@@ -7,9 +7,11 @@ Usage::
 
 Inputs are the three files written by run_side.py (``results_paddle.pkl``,
 ``results_paddle2.pkl`` with shifted seeds, ``results_pagaie.pkl``).  A statement output or
-namespace value that differs between the two Paddle runs is *random*: only its shape / dtype
-(and, for printed output, its text with numbers masked) are compared.  Otherwise values are
-compared with a tolerance.  Each example gets one status:
+namespace value that differs between the two Paddle runs is *random*.  A random example that
+seeds Paddle's generator itself (``paddle.seed(...)``: *seeded*) is still compared by value,
+since pagaie's CPU random streams are Paddle's (both runs also start every example from the same
+seeds, see run_side.py); for the other random ones only shape / dtype (and, for printed output,
+the text with numbers masked) are compared.  Otherwise values are compared with a tolerance.  Each example gets one status:
 
 * ``agree``        - same stdout, same values, same exceptions (if any);
 * ``pagaie-error`` - pagaie raised where Paddle did not (or a pagaie worker crashed);
@@ -37,6 +39,12 @@ _NUM = re.compile(r"[-+]?(?:\d+\.\d*|\.\d+|\d+)(?:[eE][-+]?\d+)?j?|\b(?:nan|inf)
 RTOL, ATOL = 1e-4, 1e-5
 NEVER_PIN = {"paddle.nn.dynamic_decode#0"}  # random weights whose output shape rarely changes
 UNSTABLE = {"paddle.empty", "paddle.empty_like", "paddle.Tensor.empty_like"}  # uninitialised memory
+_SEEDS = re.compile(r"\bpaddle\.(?:framework\.)?seed\(|\bmanual_seed\(")
+
+
+def seeds(ex: dict[str, Any]) -> bool:
+    """The example seeds Paddle's generator itself: its random results are compared by value."""
+    return any(_SEEDS.search(st["src"]) for st in ex["stmts"])
 
 
 def load(path: str) -> dict[str, dict[str, Any]]:
@@ -66,7 +74,9 @@ _TIMING = re.compile(r"\d+(?:\.\d+)?\s*(?:us|ms|s)/(?:step|sample)")
 
 
 def _norm(s: str) -> str:
-    return _TIMING.sub("T", _ADDR.sub(" at 0x?", s.replace("pagaie", "paddle")))
+    # Paddle writes a complex number whose imaginary part is -0.0 as ``(1.+-0.j)``: the sign
+    # of a zero is left to the number comparison (FFT libraries differ on signed zeros).
+    return _TIMING.sub("T", _ADDR.sub(" at 0x?", s.replace("pagaie", "paddle"))).replace("+-", "-")
 
 
 def _masked(s: str) -> str:
@@ -111,9 +121,10 @@ def _short(v: Any, n: int = 160) -> str:
     return s if len(s) <= n else s[:n] + "..."
 
 
-def compare_var(name: str, q: dict, p: dict, p2: dict | None, unstable: bool = False
-                ) -> list[dict[str, Any]]:
-    """Differences between pagaie's record q and Paddle's p of one namespace value."""
+def compare_var(name: str, q: dict, p: dict, p2: dict | None, unstable: bool = False,
+                by_value: bool = False) -> list[dict[str, Any]]:
+    """Differences between pagaie's record q and Paddle's p of one namespace value
+    (``by_value``: compare values even where the two Paddle runs differ - a seeded example)."""
     if p.get("items") is not None:
         if q.get("items") is None or len(q["items"]) != len(p["items"]):
             return [{"what": "structure", "var": name, "ours": q.get("kind"), "theirs":
@@ -121,14 +132,14 @@ def compare_var(name: str, q: dict, p: dict, p2: dict | None, unstable: bool = F
         out = []
         p2i = p2.get("items") if p2 and p2.get("items") and len(p2["items"]) == len(p["items"]) else None
         for i, (qi, pi) in enumerate(zip(q["items"], p["items"])):
-            out += compare_var(f"{name}[{i}]", qi, pi, p2i[i] if p2i else None, unstable)
+            out += compare_var(f"{name}[{i}]", qi, pi, p2i[i] if p2i else None, unstable, by_value)
         return out
     diffs = []
     kp, kq = p["kind"], q["kind"]
     if kp != kq:
         return [{"what": "kind", "var": name, "ours": kq, "theirs": kp}]
     for key in ("dtype", "shape", "sg"):
-        if key == "shape" and p2 is not None and p2.get("shape") != p.get("shape"):
+        if key == "shape" and p2 is not None and p2.get("shape") != p.get("shape") and not by_value:
             continue                       # random shape (e.g. nms of random boxes)
         if key in p and p.get(key) != q.get(key):
             what = "stop_gradient" if key == "sg" else key
@@ -137,7 +148,8 @@ def compare_var(name: str, q: dict, p: dict, p2: dict | None, unstable: bool = F
         return diffs
     if p.get("value") is None:
         return diffs
-    random = unstable or (p2 is not None and not _same_value(p.get("value"), p2.get("value")))
+    random = unstable or (not by_value and p2 is not None
+                          and not _same_value(p.get("value"), p2.get("value")))
     if not random and not _same_value(q.get("value"), p.get("value")):
         diffs.append({"what": "value", "var": name, "ours": _short(q.get("value")),
                       "theirs": _short(p.get("value"))})
@@ -160,14 +172,24 @@ def _differs(a: dict, b: dict) -> bool:
     return a.get("shape") != b.get("shape") or not _same_value(a.get("value"), b.get("value"))
 
 
+def _same_exc_type(ours: tuple, theirs: tuple) -> bool:
+    """pagaie's exception is of Paddle's type: the same class name, or one of its bases
+    (``except AssertionError`` catches both)."""
+    return ours[0] == theirs[0] or (len(ours) > 2 and theirs[0] in ours[2])
+
+
 def _crashed(rec: dict) -> bool:
     e = _first_exc(rec)
     return e is not None and e[1][0] == "WorkerCrash"
 
 
-def compare_example(ex: dict, q: dict | None, p: dict, p2: dict | None) -> dict[str, Any]:
-    """{'status', 'random', 'diffs': [...]} for one example."""
-    res: dict[str, Any] = {"id": ex["id"], "module": ex["module"], "random": False, "diffs": []}
+def compare_example(ex: dict, q: dict | None, p: dict, p2: dict | None,
+                    force_by_value: bool = False) -> dict[str, Any]:
+    """{'status', 'random', 'seeded', 'diffs': [...]} for one example (``force_by_value``:
+    compare random results by value even when the example does not seed)."""
+    by_value = (force_by_value or seeds(ex)) and ex["api"] not in UNSTABLE
+    res: dict[str, Any] = {"id": ex["id"], "module": ex["module"], "random": False,
+                           "seeded": by_value, "diffs": []}
     if q is None:
         res.update(status="pagaie-error", diffs=[{"what": "missing", "line": "", "ours": "no record",
                                                  "theirs": ""}])
@@ -185,9 +207,9 @@ def compare_example(ex: dict, q: dict | None, p: dict, p2: dict | None) -> dict[
         op2 = p2["stmts"][i]["out"] if p2 is not None and i < len(p2["stmts"]) else None
         rnd = (op2 is not None and _ADDR.sub("", op2) != _ADDR.sub("", op)) or ex["api"] in UNSTABLE
         res["random"] |= rnd
-        if not same_text(oq, op, rnd, op2):
+        if not same_text(oq, op, rnd and not by_value, op2):
             res["diffs"].append({"what": "stdout", "line": srcs[i], "ours": oq.rstrip(),
-                                 "theirs": op.rstrip(), "random": rnd})
+                                 "theirs": op.rstrip(), "random": rnd and not by_value})
     if eq and (not ep or ep[0] > eq[0]):
         res["status"] = "pagaie-error"
         res["diffs"].insert(0, {"what": "exception", "line": srcs[eq[0]],
@@ -196,7 +218,7 @@ def compare_example(ex: dict, q: dict | None, p: dict, p2: dict | None) -> dict[
     if ep and (not eq or eq[0] > ep[0]):
         res["diffs"].insert(0, {"what": "no-exception", "line": srcs[ep[0]], "ours": "(no exception)",
                                 "theirs": f"{ep[1][0]}: {ep[1][1]}"})
-    elif ep and eq and eq[1][0] != ep[1][0] and eq[1][0] != "WorkerCrash":
+    elif ep and eq and not _same_exc_type(eq[1], ep[1]) and eq[1][0] != "WorkerCrash":
         res["diffs"].insert(0, {"what": "exception-type", "line": srcs[ep[0]],
                                 "ours": f"{eq[1][0]}: {eq[1][1]}", "theirs": f"{ep[1][0]}: {ep[1][1]}"})
     for name, pv in p["vars"].items():
@@ -208,7 +230,7 @@ def compare_example(ex: dict, q: dict | None, p: dict, p2: dict | None) -> dict[
         p2v = p2["vars"].get(name) if p2 else None
         if p2v is not None and _differs(pv, p2v):
             res["random"] = True
-        for d in compare_var(name, qv, pv, p2v, ex["api"] in UNSTABLE):
+        for d in compare_var(name, qv, pv, p2v, ex["api"] in UNSTABLE, by_value):
             d.setdefault("line", name)
             res["diffs"].append(d)
     if not res["diffs"]:
@@ -299,11 +321,20 @@ def main(argv: list[str] | None = None) -> int:
     q = load(os.path.join(a.out_dir, "results_pagaie.pkl"))
     results = [compare_example(ex, q.get(ex["id"]), p[ex["id"]], p2.get(ex["id"]))
                for ex in data["examples"] if ex["id"] in p]
+    # Random examples that do not seed still start from the same seeds on both sides: how
+    # many agree by value all the same (information only; their status stays shape-based).
+    by_id = {ex["id"]: ex for ex in data["examples"]}
+    for r in results:
+        if r["random"] and not r["seeded"] and r["status"] == "agree":
+            i = r["id"]
+            r["start_seed_status"] = compare_example(by_id[i], q.get(i), p[i], p2.get(i),
+                                                     force_by_value=True)["status"]
     with open(os.path.join(a.out_dir, "compare.json"), "w") as f:
         json.dump(results, f, indent=0, default=str)
     write_report(a.report, data, results, p, q, a.limit)
     if a.pin:
-        pin = [r["id"] for r in results if r["status"] == "agree" and not r["random"]
+        pin = [r["id"] for r in results if r["status"] == "agree"
+               and (not r["random"] or r.get("seeded"))
                and r["id"] not in NEVER_PIN
                and p[r["id"]]["time"] < 2.0 and q[r["id"]]["time"] < 2.0]
         pin.sort(key=lambda i: q[i]["time"] + p[i]["time"])
@@ -326,6 +357,7 @@ def write_report(path: str, data: dict, results: list[dict], p: dict, q: dict, l
         c["run"] += 1
         c[r["status"]] += 1
         c["random"] += r["random"]
+        c["seeded"] += r["random"] and r.get("seeded", False)
         c["paddle-error"] += _first_exc(p[r["id"]]) is not None
     tot = collections.Counter()
     for c in by_mod.values():
@@ -336,10 +368,12 @@ def write_report(path: str, data: dict, results: list[dict], p: dict, q: dict, l
          "Columns: *agree* = same printed output, values, dtypes, shapes, stop_gradient and "
          "exception types; *only paddle raises* = Paddle's own example fails on this CPU build "
          "(or with this numpy) while pagaie runs it; *random* = seed-dependent (compared by "
-         "shape/dtype/layout only); *paddle raises* = Paddle raised in any statement.", "",
+         "shape/dtype/layout only, unless seeded); *seeded* = random examples that call "
+         "``paddle.seed`` and are compared by value all the same (pagaie's CPU random streams are "
+         "Paddle's); *paddle raises* = Paddle raised in any statement.", "",
          "| module | run | agree | differ | error only in pagaie | only paddle raises | paddle crash "
-         "| random | paddle raises |",
-         "|---|---:|---:|---:|---:|---:|---:|---:|---:|"]
+         "| random | seeded | paddle raises |",
+         "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
     for mod, c in sorted(by_mod.items(), key=lambda kv: -kv[1]["run"]):
         L.append(_row(mod, c))
     L.append(_row("**total**", tot))
@@ -353,6 +387,11 @@ def write_report(path: str, data: dict, results: list[dict], p: dict, q: dict, l
             if k not in seen:
                 seen.add(k)
                 cats[k].append(r["id"])
+    unseeded = [r for r in results if "start_seed_status" in r]
+    off = [r["id"] for r in unseeded if r["start_seed_status"] != "agree"]
+    L += ["", f"Random examples that do not call ``paddle.seed`` but agree by shape: "
+          f"{len(unseeded) - len(off)} of {len(unseeded)} also agree by value (both sides start each "
+          "example from the same seeds); the others: " + (", ".join(off) or "none") + "."]
     L += ["", "## Disagreement categories (examples per cause)", "",
           "| count | cause | examples |", "|---:|---|---|"]
     for k, ids in sorted(cats.items(), key=lambda kv: -len(kv[1])):
@@ -381,7 +420,7 @@ def write_report(path: str, data: dict, results: list[dict], p: dict, q: dict, l
 
 def _row(mod: str, c: collections.Counter) -> str:
     keys = ("run", "agree", "differ", "pagaie-error", "only-paddle-raises", "paddle-crash", "random",
-            "paddle-error")
+            "seeded", "paddle-error")
     return f"| {mod} | " + " | ".join(str(c[k]) for k in keys) + " |"
 
 

@@ -295,9 +295,66 @@ def deform_conv2d(x: Any, offset: Any, mask: Any, num_filters: int, filter_size:
                   padding: Any = 0, dilation: Any = 1, groups: int = 1, deformable_groups: int = 1,
                   im2col_step: int = 1, weight_attr: Any = None, bias_attr: Any = None,
                   name: str | None = None) -> Any:
-    """Deformable convolution (not available in pagaie yet: raises NotImplementedError)."""
-    raise NotImplementedError("paddle.static.nn.deform_conv2d: deformable convolution is not "
-                              "implemented in pagaie")
+    """Deformable convolution layer (v2 modulated by ``mask``, v1 when ``mask`` is None) with
+    its own filter ``[num_filters, C/groups, kh, kw]`` (normal, std ``sqrt(2 / (kh*kw*C))``)
+    and bias (zeros; none when ``bias_attr`` is False). In a static program the inputs'
+    shapes must be fully known (NotImplementedError otherwise).
+
+    Args:
+        x (Tensor): ``[N, C, H, W]`` input.
+        offset (Tensor): ``[N, 2 * deformable_groups * kh * kw, Ho, Wo]`` sampling offsets.
+        mask (Tensor|None): ``[N, deformable_groups * kh * kw, Ho, Wo]`` modulation, or None.
+        num_filters (int): output channels.
+        filter_size (int|list|tuple): kernel size.
+        stride, padding, dilation (int|list|tuple, optional): as in conv2d.
+        groups (int): convolution groups. deformable_groups (int): offset groups.
+        im2col_step (int): unused (a CUDA batching knob).
+        weight_attr, bias_attr (ParamAttr, optional): filter and bias attributes.
+        name (str, optional): parameter name prefix.
+
+    Returns:
+        Tensor: ``[N, num_filters, Ho, Wo]``.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> paddle.enable_static()
+        >>> x = paddle.static.data('dcn_doc_x', [1, 3, 8, 8], 'float32')
+        >>> off = paddle.static.data('dcn_doc_off', [1, 18, 8, 8], 'float32')
+        >>> paddle.static.nn.deform_conv2d(x, off, None, 2, 3, padding=1).shape
+        paddle.Size([1, 2, 8, 8])
+        >>> paddle.disable_static()
+    """
+    api = "deform_conv2d"
+    from pagaie.static import framework as _fw
+    if _fw._S.enabled and any(int(d) < 0 for v in (x, offset, mask) if v is not None
+                              for d in v.shape):
+        # the kernel needs data to infer its result, and running it on a made-up batch of
+        # unknown size would take minutes
+        raise NotImplementedError(f"paddle.static.nn.{api}: inputs with unknown dims (x: "
+                                  f"{list(x.shape)}, offset: {list(offset.shape)}) are not "
+                                  "supported in a static program; give their full shapes")
+    if len(x.shape) != 4:
+        raise ValueError(f"paddle.static.nn.{api}: the input should be of [N, C, H, W] format, "
+                         f"but received shape {list(x.shape)}")
+    if weight_attr is False:
+        raise AssertionError("param_attr should not be False here.")
+    c = x.shape[1]
+    groups = 1 if groups is None else int(groups)
+    if groups == 0:
+        raise ValueError(f"paddle.static.nn.{api}: groups should not be 0")
+    if c < 0 or c % groups:
+        raise ValueError(f"paddle.static.nn.{api}: num_channels ({c}) must be known and divisible "
+                         f"by groups ({groups})")
+    fs = [filter_size] * 2 if isinstance(filter_size, int) else [int(f) for f in filter_size]
+    from pagaie.nn.initializer import Normal
+    prefix = _prefix(name, "deformable_conv")
+    w = _weight([num_filters, c // groups] + fs, weight_attr, _dtype_of(x),
+                Normal(0.0, (2.0 / (fs[0] * fs[1] * c)) ** 0.5), prefix)
+    b = None if bias_attr is False else make_parameter([num_filters], bias_attr, _dtype_of(x),
+                                                        True, None, prefix)
+    from pagaie.vision.ops import deform_conv2d as _deform
+    return _deform(x, offset, w, b, stride=stride, padding=padding, dilation=dilation,
+                   deformable_groups=deformable_groups, groups=groups, mask=mask)
 
 
 def batch_norm(input: Any, act: str | None = None, is_test: bool = False, momentum: float = 0.9,
