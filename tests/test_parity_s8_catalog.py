@@ -172,3 +172,53 @@ def test_exponential_inplace_on_leaf_requiring_grad():
 def test_lowrank_int_input_clean_error(api):
     exc = same_exception(lambda P: getattr(P.linalg, api)(P.to_tensor(np.array([[1, 2, 3], [4, 5, 6]]))))
     assert api in str(exc)
+
+
+# ---- follow-ups in files the sweep did not own ---------------------------------------------
+
+@pytest.mark.parametrize("api", ["vstack", "hstack", "dstack", "row_stack", "column_stack"])
+def test_stack_joins_take_one_tensor_as_its_rows(api):
+    ours, theirs = both(lambda P: getattr(P, api)(P.to_tensor(np.arange(6, dtype="float32").reshape(2, 3))))
+    assert_same(ours, theirs)
+    same_exception(lambda P: getattr(P, api)(P.to_tensor(1.0)))
+
+
+@pytest.mark.parametrize("make", [
+    lambda P: P.broadcast_tensors(P.ones([2, 3])),
+    lambda P: P.flatten_(P.to_tensor(1.0)),
+    lambda P: P.crop(P.to_tensor(1.0)),
+    lambda P: P.to_tensor([True, False]).where_(),
+], ids=["broadcast_tensors_one", "flatten__0d", "crop_0d", "where__no_xy"])
+def test_manipulation_errors(make):
+    same_exception(make)
+
+
+def test_stride_takes_dim_by_keyword():
+    ours, theirs = both(lambda P: P.to_tensor(np.zeros([2, 3])).stride(dim=0))
+    assert ours == theirs == 3
+
+
+@pytest.mark.parametrize("vals", [[-1.5, 0.3], [-1.5, -2.0, 0.3, 2.0], [-0.7, 1.2]])
+def test_standard_gamma_below_minus_two_thirds_gives_tiny_and_keeps_the_stream(vals):
+    def run(P):
+        P.seed(1)
+        return P.standard_gamma(P.to_tensor(vals)), P.rand([2])
+    ours, theirs = both(run)
+    assert_same(ours, theirs)
+
+
+def test_inplace_leaf_rules_of_lcm_and_multigammaln():
+    def lcm(P):
+        x = P.to_tensor([4, 6])
+        x.stop_gradient = False
+        x.lcm_(P.to_tensor([1, 2]))
+    same_exception(lcm)
+
+    def mgl(P):
+        x = P.to_tensor([2.5, 3.0])
+        x.stop_gradient = False
+        r = x.multigammaln_(2)
+        assert r is x
+        return x
+    ours, theirs = both(mgl)
+    assert_same(ours, theirs)

@@ -645,7 +645,10 @@ def _make_inplace(rec: OpRecord, base: OpRecord) -> Callable:
     second = params[1] if promotes else None
     # torch's own in-place kernels cannot change x's dtype: a widening call runs out of place.
     widened = _make_api(base) if promotes and rec.kernel is not base.kernel else out_of_place
-    differentiable = base.differentiable
+    # Paddle refuses in-place writes into a leaf that needs gradients for the ops that have a
+    # backward; a record may say otherwise (``leaf_check``): composites without their own
+    # backward allow it, some non-differentiable kernels still refuse.
+    leaf_check = bool(base.extra.get("leaf_check", base.differentiable))
 
     def api(*args, **kwargs):
         x = args[0] if args else kwargs[first]
@@ -655,7 +658,7 @@ def _make_inplace(rec: OpRecord, base: OpRecord) -> Callable:
             want = _inplace_dtype(rec.name, t, args[1] if len(args) > 1 else kwargs.get(second))
             if want is not None and want is not t.dtype:
                 run = widened
-        if differentiable:  # Paddle checks only the in-place ops that have a backward
+        if leaf_check:
             check_inplace(x, rec.name, base.name)
         elif t.requires_grad and t.is_leaf:
             with torch.no_grad():

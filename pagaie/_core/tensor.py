@@ -377,7 +377,7 @@ class Tensor(metaclass=_TensorType):
         """Bytes per element."""
         return self._t.element_size()
 
-    def stride(self, dim: int | None = None, /) -> list | int:
+    def stride(self, dim: int | None = None) -> list | int:
         """Element strides of every axis, or of axis ``dim``."""
         if dim is None:
             return list(self._t.stride())

@@ -114,6 +114,12 @@ def _gamma_one(alpha: float, s: _Stream, o: _Ops) -> float:
         scale = r(scale * o.pow(r(1.0 - u), r(1.0 / alpha)))
         alpha = r(alpha + 1.0)
     d = r(alpha - _THIRD)
+    if not d > 0:
+        # A negative alpha below -2/3: Paddle's sqrt gives NaN and its first trial returns
+        # it (the caller clamps it to the float's tiny), after the same draws as a trial.
+        _polar_pair(s, o)
+        s.unit()
+        return math.nan
     c = r(1.0 / o.sqrt(r(9.0 * d)))
     while True:
         while True:

@@ -251,6 +251,9 @@ def _attach_where_inplace() -> Any:
             >>> x.tolist()
             [0.0, 5.0]
         """
+        if x is None or y is None:
+            raise ValueError("paddle.where_: either both or neither of 'x' and 'y' should be "
+                             "given, and the in-place form needs both")
         for arg, v in (("x", x), ("y", y)):
             if isinstance(v, (numbers.Number, str, bytes)):  # Paddle's where_ takes Tensors only
                 raise ValueError(f"paddle.where_: '{arg}' must be a Tensor (both 'x' and 'y' are "

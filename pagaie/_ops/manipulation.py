@@ -27,11 +27,12 @@ __all__ = ["reshape", "reshape_", "view", "view_as", "flatten", "flatten_", "rav
            "tolist", "check_shape"]
 
 
-def rebinding_inplace(base: Callable, name: str) -> Callable:
+def rebinding_inplace(base: Callable, name: str, check: Callable | None = None) -> Callable:
     """In-place variant of an op that changes shape or dtype.
 
     The tensor object keeps its identity and takes the out-of-place result (the
-    registry's generic in-place path requires the shape to stay the same).
+    registry's generic in-place path requires the shape to stay the same). ``check(x)``, when
+    given, refuses inputs the in-place form does not take although the function does.
     """
     brec = base.op_record
     rec = OpRecord(name, brec.kernel, brec.amp, (), None, brec.differentiable, inplace_of=brec.name)
@@ -41,6 +42,8 @@ def rebinding_inplace(base: Callable, name: str) -> Callable:
     @functools.wraps(base)
     def api(*args, **kwargs):
         x = args[0] if args else kwargs[first]
+        if check is not None:
+            check(x)
         check_inplace(x, name, brec.name)
         x._rebind(base(*args, **kwargs)._t)  # Paddle counts these in inplace_version too
         return x
@@ -193,7 +196,14 @@ def flatten(x, start_axis=0, stop_axis=-1, name=None):
     return torch.flatten(x, s, e)
 
 
-flatten_ = rebinding_inplace(flatten, "flatten_")
+def _not_0d(x: Any) -> None:
+    # Paddle's flatten_ has no 0-D case (flatten makes it shape [1]): no axis is in range
+    if x.ndim == 0:
+        raise ValueError("paddle.flatten_: 'start_axis' must be in range [-rank(x), rank(x)), "
+                         "but x is 0-D; use paddle.flatten, which gives shape [1]")
+
+
+flatten_ = rebinding_inplace(flatten, "flatten_", _not_0d)
 
 
 @defop()
@@ -489,6 +499,9 @@ def broadcast_tensors(input, name=None):
         >>> a.shape, b.shape
         (paddle.Size([2, 3]), paddle.Size([2, 3]))
     """
+    if isinstance(input, torch.Tensor) or not isinstance(input, (list, tuple)):
+        raise ValueError(f"paddle.broadcast_tensors: argument 'input' must be a list of Tensors, "
+                         f"but received {type(input).__name__}")
     for i, t in enumerate(input):
         if not isinstance(t, torch.Tensor):
             raise ValueError(f"paddle.broadcast_tensors: argument 'input' must be a list of Tensors, "

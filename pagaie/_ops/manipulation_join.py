@@ -17,6 +17,20 @@ __all__ = ["concat", "cat", "concatenate", "stack", "hstack", "vstack", "dstack"
            "unstack"]
 
 
+def _rows(x: Any, api: str) -> Any:
+    """The ``*stack`` joins take one Tensor as the sequence of its rows (axis 0), as Paddle's
+    (which iterate over it); a list or tuple passes through. A 0-D Tensor has no rows:
+    ``column_stack`` then joins nothing (ValueError), the others assert."""
+    if type(x) is _T:
+        if x.dim() == 0:
+            if api == "column_stack":
+                return []
+            raise AssertionError(f"paddle.{api}: a 0-D Tensor has no rows to join; pass a list "
+                                 f"of Tensors")
+        return list(x.unbind(0))
+    return x
+
+
 def _same_dtype(xs: Any, api: str) -> Any:
     """Paddle joins tensors of one dtype only (mixed dtypes raise ValueError)."""
     if type(xs) is not list and type(xs) is not tuple:
@@ -89,7 +103,7 @@ def hstack(x, name=None):
         >>> paddle.hstack([paddle.ones([2]), paddle.zeros([3])]).shape
         paddle.Size([5])
     """
-    return torch.hstack(_same_dtype(x, "hstack"))
+    return torch.hstack(_same_dtype(_rows(x, "hstack"), "hstack"))
 
 
 @defop(method=False)
@@ -101,7 +115,7 @@ def vstack(x, name=None):
         >>> paddle.vstack([paddle.ones([2]), paddle.zeros([2])]).shape
         paddle.Size([2, 2])
     """
-    return torch.vstack(_same_dtype(x, "vstack"))
+    return torch.vstack(_same_dtype(_rows(x, "vstack"), "vstack"))
 
 
 row_stack = vstack
@@ -116,7 +130,7 @@ def dstack(x, name=None):
         >>> paddle.dstack([paddle.ones([2]), paddle.zeros([2])]).shape
         paddle.Size([1, 2, 2])
     """
-    return torch.dstack(_same_dtype(x, "dstack"))
+    return torch.dstack(_same_dtype(_rows(x, "dstack"), "dstack"))
 
 
 @defop(method=False)
@@ -128,7 +142,7 @@ def column_stack(x, name=None):
         >>> paddle.column_stack([paddle.ones([3]), paddle.zeros([3])]).shape
         paddle.Size([3, 2])
     """
-    return torch.column_stack(_same_dtype(x, "column_stack"))
+    return torch.column_stack(_same_dtype(_rows(x, "column_stack"), "column_stack"))
 
 
 # ---- splitting --------------------------------------------------------------------------

@@ -67,6 +67,8 @@ def crop(x, shape=None, offsets=None, name=None):
         [[5, 6], [9, 10]]
     """
     nd = x.dim()
+    if nd == 0:
+        raise ValueError("paddle.crop: the input 'x' must have at least 1 dimension, but it is 0-D")
     s = list(x.shape) if shape is None else _shape(shape, "crop")
     o = [0] * nd if offsets is None else _shape(offsets, "crop")
     if len(s) != nd or len(o) != nd:

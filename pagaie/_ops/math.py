@@ -337,7 +337,7 @@ def polygamma(x, n, name=None):
     return torch.polygamma(n, x)
 
 
-@defop(paddle_types=("multigammaln",), inplace=True)
+@defop(paddle_types=("multigammaln",), inplace=True, leaf_check=False)  # a composite in Paddle
 def multigammaln(x, p, name=None):
     """Multivariate log-gamma of dimension ``p``:
     ``p (p - 1) / 4 * log(pi) + sum_{i<p} lgamma(x - i / 2)``.
@@ -563,7 +563,7 @@ def gcd(x, y, name=None):
     return torch.gcd(x, y) if _is_int(x) else _float_gcd(x, y)
 
 
-@defop(paddle_types=("lcm",), inplace=True, differentiable=False, promotes=True)
+@defop(paddle_types=("lcm",), inplace=True, differentiable=False, promotes=True, leaf_check=True)
 def lcm(x, y, name=None):
     """Elementwise least common multiple (non-negative; 0 if either is 0).
 
