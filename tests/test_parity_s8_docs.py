@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 import pagaie
-from tests.reference import paddle_ref
+from tests.reference import both, paddle_ref, same_exception
 
 AUDIT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "audit_docs")
 sys.path.insert(0, AUDIT)
@@ -254,3 +254,35 @@ def test_static_deform_conv2d_builds_and_matches_paddle_kernel():
         _static(pagaie, lambda fw, _: fw.static.nn.deform_conv2d(
             fw.static.data("ux", [None, 3, 6, 6], "float32"),
             fw.static.data("uoff", [None, 18, 6, 6], "float32"), None, 4, 3, padding=1))
+
+
+def test_static_named_parameter_with_another_shape():
+    # another program makes a new variable of that name; the same program raises ValueError
+    def run(P):
+        P.enable_static()
+        try:
+            shapes = []
+            for shape in ([2, 3], [4]):
+                main, start = P.static.Program(), P.static.Program()
+                with P.static.program_guard(main, start):
+                    w = P.create_parameter(shape, "float32", attr=P.ParamAttr(name="s8_w"))
+                    out = w * 2
+                exe = P.static.Executor()
+                exe.run(start)
+                shapes.append(exe.run(main, fetch_list=[out])[0].shape)
+            return shapes
+        finally:
+            P.disable_static()
+    ours, theirs = both(run)
+    assert ours == theirs == [(2, 3), (4,)]
+
+    def dup(P):
+        P.enable_static()
+        try:
+            main, start = P.static.Program(), P.static.Program()
+            with P.static.program_guard(main, start):
+                P.create_parameter([3], "float32", attr=P.ParamAttr(name="s8_v"))
+                P.create_parameter([5], "float32", attr=P.ParamAttr(name="s8_v"))
+        finally:
+            P.disable_static()
+    same_exception(dup)

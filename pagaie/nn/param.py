@@ -64,9 +64,18 @@ def make_parameter(shape: Any, attr: Any, dtype: Any, is_bias: bool, default_ini
             init(shared)
             with torch.no_grad():
                 shared._t.copy_(kept)
-            _STATIC_PARAMETERS[name] = (_STATIC_PARAMETERS[name][0], id(startup))
+            _STATIC_PARAMETERS[name] = (_STATIC_PARAMETERS[name][0], id(startup),
+                                        _STATIC_PARAMETERS[name][2])
         return shared
-    if unique_name._parameter_name_used(name):
+    clash = _static_clash(attr.name)
+    if clash is not None:
+        # Paddle's static programs: another shape or dtype under a name the program already
+        # holds is an error; one held by another program makes a new variable of that name.
+        if clash == "same program":
+            raise ValueError(f"paddle.create_parameter: duplicate parameter {name} with a "
+                             f"different shape or dtype in one program (now {shape}, "
+                             f"{str(tdt).replace('torch.', '')})")
+    elif unique_name._parameter_name_used(name):
         raise ValueError(f"parameter name [{name}] have be been used. In dygraph mode, the name of "
                          "parameter can't be same.Please check the parameter attr value passed to "
                          "self.create_parameter or constructor of dygraph Layers")
@@ -77,14 +86,26 @@ def make_parameter(shape: Any, attr: Any, dtype: Any, is_bias: bool, default_ini
     init(p)
     from pagaie.static import framework as _fw
     if _fw._S.enabled and attr.name:
-        _STATIC_PARAMETERS[name] = (weakref.ref(p), id(_fw.default_startup_program()))
+        _STATIC_PARAMETERS[name] = (weakref.ref(p), id(_fw.default_startup_program()),
+                                    id(_fw.default_main_program()))
     return p
 
 
 # Parameters named by their ParamAttr while static programs are built (Paddle's scope
 # variables, shared by name), with the startup program that last initialised each. Generated
 # names are left out: they meet again only across unique_name.guard blocks.
-_STATIC_PARAMETERS: dict[str, tuple[weakref.ref, int]] = {}
+_STATIC_PARAMETERS: dict[str, tuple[weakref.ref, int, int]] = {}
+
+
+def _static_clash(name: str | None) -> str | None:
+    """While a static program is being built, for a name given by a ParamAttr that a live
+    parameter of another shape or dtype already has: ``'same program'`` when the current main
+    program created it, ``'other program'`` otherwise; None when there is no such parameter."""
+    from pagaie.static import framework as _fw
+    entry = _STATIC_PARAMETERS.get(name) if name and _fw._S.enabled else None
+    if entry is None or entry[0]() is None:
+        return None
+    return "same program" if entry[2] == id(_fw.default_main_program()) else "other program"
 
 
 def _static_parameter(name: str, shape: list, dtype: torch.dtype) -> tuple[Parameter | None, Any]:
