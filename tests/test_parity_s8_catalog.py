@@ -222,3 +222,19 @@ def test_inplace_leaf_rules_of_lcm_and_multigammaln():
         return x
     ours, theirs = both(mgl)
     assert_same(ours, theirs)
+
+
+@pytest.mark.parametrize("shape,q,center", [((5, 5), None, True), ((6, 4), 2, True), ((8, 3), 3, True)])
+def test_lowrank_svd_draws_paddles_random_start(shape, q, center):
+    # the random start comes from Paddle's stream: a seeded call gives Paddle's factors (the
+    # singular values always; the vectors where the small SVD's signs agree, as in these cases)
+    x = np.random.default_rng(0).standard_normal(shape)
+
+    def run(P):
+        t = P.to_tensor(x)
+        P.seed(2024)
+        svd = P.linalg.svd_lowrank(t, q=q)
+        P.seed(2024)
+        return svd + P.linalg.pca_lowrank(t, q=q, center=center)
+    ours, theirs = both(run)
+    assert_same(ours, theirs, rtol=1e-5, atol=1e-6)

@@ -398,7 +398,51 @@ def svd_lowrank(x, q=None, niter=2, M=None, name=None):
     _matrix("svd_lowrank", x)
     q = min(6, x.shape[-2], x.shape[-1]) if q is None else int(q)
     _lowrank_float("svd_lowrank", x)
-    return tuple(torch.svd_lowrank(x, q=q, niter=niter, M=M))
+    return _svd_lowrank(x, q, niter, M)
+
+
+def _tj(a: torch.Tensor) -> torch.Tensor:
+    """The conjugate transpose of the last two axes."""
+    a = a.transpose(-2, -1)
+    return a.conj() if a.is_complex() else a
+
+
+def _range_basis(a: torch.Tensor, q: int, niter: int, m: torch.Tensor | None) -> torch.Tensor:
+    """An orthonormal basis ``[..., rows, q]`` of the range of ``a - m`` by randomized subspace
+    iteration. The random start is ``paddle.randn([cols, q])`` from Paddle's stream, so a
+    seeded call gives Paddle's basis."""
+    from pagaie._ops.random import _gaussian
+    r = _gaussian([a.shape[-1], q], a.dtype, a.device)
+
+    def apply(b: torch.Tensor, mat: torch.Tensor, sub: torch.Tensor | None) -> torch.Tensor:
+        return mat @ b if sub is None else mat @ b - sub @ b
+
+    a_h, m_h = _tj(a), (None if m is None else _tj(m))
+    basis = torch.linalg.qr(apply(r, a, m))[0]
+    for _ in range(2 if niter is None else niter):
+        basis = torch.linalg.qr(apply(basis, a_h, m_h))[0]
+        basis = torch.linalg.qr(apply(basis, a, m))[0]
+    return basis
+
+
+def _svd_lowrank(x: torch.Tensor, q: int, niter: int, m: torch.Tensor | None) -> tuple:
+    """Halko-Martinsson-Tropp randomized SVD of ``x - m``, the branch taken as Paddle's
+    (project the rows when ``x`` is wide or ``q`` is below its column count)."""
+    rows, cols = x.shape[-2:]
+    if m is not None:
+        m = m.broadcast_to(x.shape)
+    if rows < cols or cols > q:
+        basis = _range_basis(_tj(x), q, niter, None if m is None else _tj(m))
+        bc = basis.conj() if basis.is_complex() else basis
+        b_t = x @ bc if m is None else x @ bc - m @ bc
+        u, s, vh = torch.linalg.svd(b_t, full_matrices=False)
+        return u, s, basis @ _tj(vh)
+    basis = _range_basis(x, q, niter, m)
+    bc = basis.conj() if basis.is_complex() else basis
+    x_t = x.transpose(-2, -1)
+    b = x_t @ bc if m is None else x_t @ bc - m.transpose(-2, -1) @ bc
+    u, s, vh = torch.linalg.svd(b.transpose(-2, -1), full_matrices=False)
+    return basis @ u, s, _tj(vh)
 
 
 @defop(amp="black")
@@ -425,4 +469,4 @@ def pca_lowrank(x, q=None, center=True, niter=2, name=None):
     _matrix("pca_lowrank", x)
     q = min(6, x.shape[-2], x.shape[-1]) if q is None else int(q)
     _lowrank_float("pca_lowrank", x)
-    return tuple(torch.pca_lowrank(x, q=q, center=center, niter=niter))
+    return _svd_lowrank(x - x.mean(-2, keepdim=True) if center else x, q, niter, None)
