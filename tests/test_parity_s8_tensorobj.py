@@ -24,9 +24,10 @@ def _restore_global_state():
 # ---- printing -----------------------------------------------------------------------------
 
 @pytest.mark.parametrize("data", [
-    # a negative zero real part is not negative: no sign column (a negative zero imaginary part
-    # prints as '+-0.' in Paddle, a slip not copied)
+    # a negative zero real part is not negative: no sign column; a negative zero imaginary part
+    # prints as '+-0.', a NaN one with no sign
     [0j, complex(-0.0, 0.0)], [complex(-0.0, 0.0), 0j],
+    [complex(1, -0.0), complex(-0.0, -0.0), 2 - 1j], [complex(1, float("nan")), 1 - 1j],
     [-1j, 1 + 1j],                      # numpy orders complex values lexicographically:
     [-1j, -1 + 1j, 2.5 + 0j],           # a zero real part with a negative imaginary one is negative
     [complex("nan-1j"), 1 + 0j],

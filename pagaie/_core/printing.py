@@ -54,9 +54,12 @@ def _fmt(v: Any, kind: str) -> str:
             return f"{v:.0f}."
         return f"{v:.{p}f}"
     if kind == "c":
-        if _OPTIONS["sci_mode"]:
-            return f"({v.real:.{p}e}{v.imag:+.{p}e}j)"
-        return f"({v.real:.{p}f}{v.imag:+.{p}f}j)"
+        # Paddle writes '+' before an imaginary part that is >= 0, then the part as formatted:
+        # a negative zero shows as '+-0.', a NaN with no sign
+        im = v.imag
+        sign = "+" if im >= 0 else ""
+        c = "e" if _OPTIONS["sci_mode"] else "f"
+        return f"({v.real:.{p}{c}}{sign}{im:.{p}{c}}j)"
     return str(v)
 
 
