@@ -221,3 +221,38 @@ def test_ldexp_of_ints_follows_the_default_float(default):
 def test_type_of_tensor_and_parameter_print_as_paddle():
     ours, theirs = both(lambda P: (P.to_tensor([1.0]), P.nn.Linear(2, 2).weight))
     assert [repr(type(v)) for v in ours] == [repr(type(v)) for v in theirs]
+
+
+_NAMES_SCRIPT = r'''
+import sys, importlib, numpy as np
+paddle = importlib.import_module(sys.argv[1])
+def nxt(tag): print(tag, paddle.to_tensor(0.).name)
+nxt('start')
+a = paddle.Tensor(); print('empty', a.name); nxt('after')
+a = paddle.Tensor(2, 3); print('dims', a.name); nxt('after')
+a = paddle.Tensor(np.ones(2, 'float32')); print('np', a.name); nxt('after')
+a = paddle.Tensor([1.0, 2.0]); print('list', a.name); nxt('after')
+t = paddle.ones([2]); a = paddle.Tensor(t); print('tensor', a.name); nxt('after')
+a = paddle.as_tensor(t); print('as_tensor', a.name); nxt('after')
+a = paddle.asarray([1.0]); print('asarray', a.name); nxt('after')
+a = t.detach(); print('detach', a.name); nxt('after')
+a = paddle.to_tensor([1.0], stop_gradient=False); print('sg', a.name); nxt('after')
+b = a * 2; c = a + 1; print(c.name, b.name, paddle.to_tensor(b).name)
+paddle.enable_static(); paddle.disable_static()
+print(paddle.ones([1]).name, paddle.to_tensor(1.0).name)
+'''
+
+
+def test_tensor_names_follow_paddles_counters():
+    # made from data: generated_tensor_N at creation (detach: eager_in_tmp_N, same counter);
+    # op results: eager_tmp_N when first asked, from their own counter (fresh processes)
+    import subprocess
+    import sys
+    paddle_ref()
+    out = {}
+    for fw in ("paddle", "pagaie"):
+        r = subprocess.run([sys.executable, "-c", _NAMES_SCRIPT, fw], capture_output=True, text=True,
+                           timeout=120)
+        assert r.returncode == 0, r.stderr[-2000:]
+        out[fw] = r.stdout
+    assert out["pagaie"] == out["paddle"]

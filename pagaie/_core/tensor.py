@@ -22,13 +22,31 @@ __all__ = ["Tensor", "Size", "wrap", "unwrap", "unwrap_args", "unwrap_kwargs", "
            "require_grad", "flag_grad", "is_grad_leaf", "check_inplace", "GRAD_FLAG", "CARRIED",
            "UNTRACKED_GRADS", "reset_generated_names"]
 
+# Paddle's eager names: tensors made from data are named at creation ``generated_tensor_N``;
+# op results are named ``eager_tmp_N`` when first asked, from a counter of their own.
 _name_counter = itertools.count()
+_tmp_counter = itertools.count()
 
 
 def reset_generated_names() -> None:
     """Restart the ``generated_tensor_N`` numbering (Paddle does when leaving static mode)."""
     global _name_counter
     _name_counter = itertools.count()
+
+
+def next_data_number() -> int:
+    """The next number of the counter Paddle shares among tensors made from data
+    (``generated_tensor_N``), detached ones (``eager_in_tmp_N``) and ``dygraph_tmp_N`` names."""
+    return next(_name_counter)
+
+
+def name_as_data(t: Tensor, source: Any = None) -> Tensor:
+    """Name ``t``, just made from data, as Paddle names such tensors at creation:
+    ``generated_tensor_N``, or the name of ``source`` when that is a Tensor."""
+    if type(t) is Tensor:
+        t._name = source.name if isinstance(source, Tensor) else \
+            f"generated_tensor_{next_data_number()}"
+    return t
 
 # Attribute set on a torch tensor that Paddle reports as stop_gradient=False although torch
 # autograd cannot track it (integer tensors, gradients). Absent means "not set".
@@ -171,6 +189,10 @@ class Tensor(metaclass=_TensorType):
         t, name, stop_gradient, persistable, extra = _constructor_args(args, kwargs)
         self._t = t if stop_gradient else require_grad(t.detach())
         self._name = name
+        if name is None:
+            if isinstance(kwargs.get("value", args[0] if args else None), (list, tuple)):
+                next_data_number()   # Paddle's list form names a temporary first
+            name_as_data(self)
         self.persistable = persistable
         if extra:
             self.__dict__.update(extra)
@@ -214,7 +236,7 @@ class Tensor(metaclass=_TensorType):
     @property
     def name(self) -> str:
         if self._name is None:
-            self._name = f"generated_tensor_{next(_name_counter)}"
+            self._name = f"eager_tmp_{next(_tmp_counter)}"
         return self._name
 
     @name.setter

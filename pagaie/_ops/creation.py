@@ -2,6 +2,7 @@
 in-place fills, DLPack, and the legacy ``FloatTensor``-style constructors."""
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 import numpy as np
@@ -11,7 +12,7 @@ import torch.utils.dlpack
 from pagaie._core import dtype as _dt
 from pagaie._core.place import to_torch_device
 from pagaie._core.registry import defop
-from pagaie._core.tensor import Tensor, require_grad
+from pagaie._core.tensor import Tensor, name_as_data, require_grad
 from pagaie._ops._factory import device_of, finish, returns_self, shape_of, write_out
 from pagaie._ops._helpers import device, float_dtype
 
@@ -126,6 +127,18 @@ def to_tensor(data, dtype=None, place=None, stop_gradient=True):
     return require_grad(t)
 
 
+def _named_as_data(op: Any) -> Any:
+    """``op`` (a creation API whose first argument is the data), naming its result as Paddle
+    names a tensor made from data, when it is made (see :func:`name_as_data`)."""
+    @functools.wraps(op)
+    def api(data, *args, **kwargs):
+        return name_as_data(op(data, *args, **kwargs), data)
+    return api
+
+
+to_tensor = _named_as_data(to_tensor)
+
+
 @defop(method=False, differentiable=False)
 def as_tensor(data, dtype=None, device=None, requires_grad=False, pin_memory=False):
     """Create a Tensor from data (like :func:`to_tensor`, with torch-style keywords).
@@ -149,6 +162,9 @@ def as_tensor(data, dtype=None, device=None, requires_grad=False, pin_memory=Fal
     return finish(t, None, requires_grad, pin_memory)
 
 
+
+as_tensor = _named_as_data(as_tensor)
+
 @defop(method=False, differentiable=False)
 def asarray(obj, *, dtype=None, device=None, copy=None, requires_grad=False):
     """Convert ``obj`` (data, a numpy array or a Tensor) to a Tensor.
@@ -171,6 +187,9 @@ def asarray(obj, *, dtype=None, device=None, copy=None, requires_grad=False):
     t = _place(_from_data(obj, dtype, "asarray"), device, "asarray")
     return finish(t, None, requires_grad)
 
+
+
+asarray = _named_as_data(asarray)
 
 @defop(method=False, differentiable=False)
 def from_numpy(ndarray):

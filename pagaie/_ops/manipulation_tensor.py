@@ -11,7 +11,7 @@ import torch
 
 from pagaie._core import dtype as _dt
 from pagaie._core.registry import defop
-from pagaie._core.tensor import Tensor, check_inplace, wrap
+from pagaie._core.tensor import Tensor, check_inplace, next_data_number, wrap
 from pagaie._ops import manipulation as _m
 
 __all__: list[str] = ["permute"]  # the variadic function form (see the end of the module)
@@ -58,6 +58,22 @@ def detach(x, name=None):
         True
     """
     return x.detach()
+
+
+_detach_op = detach
+
+
+@functools.wraps(_detach_op)
+def detach(x, name=None):  # noqa: F811
+    # Paddle names a detached tensor when it is made: eager_in_tmp_N, numbered with the
+    # tensors made from data
+    r = _detach_op(x, name)
+    if type(r) is Tensor:
+        r._name = f"eager_in_tmp_{next_data_number()}"
+    return r
+
+
+Tensor.detach = detach
 
 
 def detach_(self: Tensor) -> Tensor:

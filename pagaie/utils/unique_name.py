@@ -61,8 +61,8 @@ def _in_dynamic_mode() -> bool:
 
 def _dygraph_tmp_name() -> str:
     # Paddle's eager tracer numbers these with the same counter as ``generated_tensor_<n>``.
-    from pagaie._core import tensor as _tensor_mod
-    return f"dygraph_tmp_{next(_tensor_mod._name_counter)}"
+    from pagaie._core.tensor import next_data_number
+    return f"dygraph_tmp_{next_data_number()}"
 
 
 _generator = UniqueNameGenerator()
