@@ -88,11 +88,13 @@ class _ConvNd(Layer):
         _int_list(dilation, n, api, "dilation")
         if n != 1:
             _check_padding(padding, n, api)
-        if groups <= 0 or in_channels % groups:
+        # As Paddle: a convolution checks in_channels % groups here, a transposed one
+        # nothing; other channel/groups mismatches surface in forward (ValueError), and
+        # a negative groups makes a negative weight dimension (AssertionError).
+        if groups == 0:
+            raise ValueError(f"paddle.{api}: groups must not be 0, but received {groups}")
+        if not self._transposed and in_channels % groups:
             raise ValueError(f"paddle.{api}: in_channels ({in_channels}) must be divisible by "
-                             f"groups ({groups})")
-        if not self._transposed and out_channels % groups:
-            raise ValueError(f"paddle.{api}: out_channels ({out_channels}) must be divisible by "
                              f"groups ({groups})")
         self._in_channels, self._out_channels = in_channels, out_channels
         self._kernel_size = _int_list(kernel_size, n, api, "kernel_size")
