@@ -186,3 +186,7 @@ def test_multihead_attention_incremental_cache():
             outs.append(o)
         return outs + [cache.k, cache.v]
     _same(run, rtol=1e-4, atol=1e-5)
+
+
+def test_linear_with_a_list_of_tensors_for_x():
+    same_exception(lambda P: P.nn.functional.linear([P.ones([1, 2])], P.ones([2, 2])))

@@ -45,6 +45,12 @@ def linear(x, weight, bias=None, name=None):
         if x.dim() >= 2 and weight.dim() == 2 and (bias is None or bias.dtype == x.dtype):
             return F.linear(x, weight.t(), bias)
         out = torch.matmul(x, weight)
+    except AttributeError:   # a list of Tensors passes the registry's own check
+        for i, (arg, v) in enumerate((("x", x), ("weight", weight))):
+            if not isinstance(v, torch.Tensor):
+                raise ValueError(f"paddle.nn.functional.linear: argument '{arg}' (position {i}) "
+                                 f"must be Tensor, but got {type(v).__name__}") from None
+        raise
     except RuntimeError:
         # named here, in Paddle's words (the kernel's are torch's)
         api = "paddle.nn.functional.linear"
@@ -71,7 +77,7 @@ def _broadcasts(shape: torch.Size, to: tuple) -> bool:
     return True
 
 
-@defop(amp="white", paddle_types=("bilinear", "bilinear_tensor_product", "pd_op.bilinear"), method=False)
+@defop(amp="promote", paddle_types=("bilinear", "bilinear_tensor_product", "pd_op.bilinear"), method=False)
 def bilinear(x1, x2, weight, bias=None, name=None):
     """Bilinear transform ``out[:, k] = x1 @ weight[k] @ x2.T + bias[k]``.
 
@@ -545,7 +551,7 @@ def pairwise_distance(x, y, p=2.0, epsilon=1e-6, keepdim=False, name=None):
     return torch.linalg.vector_norm(d, ord=p, dim=-1, keepdim=keepdim)
 
 
-@defop(amp="black", paddle_types=("p_norm", "normalize"), method=False)
+@defop(amp="promote", paddle_types=("p_norm", "normalize"), method=False)
 def normalize(x, p=2, axis=1, epsilon=1e-12, out=None, name=None):
     """Divide by the ``p``-norm along ``axis`` (clamped below by ``epsilon``).
 
