@@ -95,8 +95,13 @@ def nms(boxes, iou_threshold=0.3, scores=None, category_idxs=None, categories=No
         >>> paddle.vision.ops.nms(boxes, 0.5, scores=paddle.to_tensor([0.2, 0.9, 0.5])).tolist()
         [1, 2]
     """
+    if not isinstance(boxes, torch.Tensor):
+        raise _fail(ValueError, "nms", f"argument 'boxes' must be a Tensor, but received {type(boxes).__name__}")
     _check_boxes("nms", boxes)
     _check_float("nms", boxes, "boxes")
+    if scores is not None and scores.dim() != 1:
+        raise _fail(ValueError, "nms", f"'scores' must be a 1-D tensor of one score per box, but received shape "
+                                       f"{list(scores.shape)}")
     if scores is not None and scores.shape[0] != boxes.shape[0]:
         raise _fail(ValueError, "nms", f"'scores' must hold one score per box ({boxes.shape[0]}), but received "
                                        f"shape {list(scores.shape)}")
@@ -121,7 +126,11 @@ def nms(boxes, iou_threshold=0.3, scores=None, category_idxs=None, categories=No
         keep_mask[idx[order[greedy_nms(boxes[idx][order], iou_threshold)]]] = True
     kept = torch.nonzero(keep_mask).reshape(-1)
     if top_k is not None:  # Paddle takes a top-k here, whose ties order differently from a sort
-        return kept[torch.topk(scores[kept], min(int(top_k), kept.numel()))[1]]
+        k = min(int(top_k), kept.numel())
+        if k < 1:  # Paddle's topk refuses k < 1, also when no box is kept
+            raise _fail(ValueError, "nms", f"the number of boxes kept, min(top_k, kept), must be >= 1, but "
+                                           f"received top_k={top_k} with {kept.numel()} boxes kept")
+        return kept[torch.topk(scores[kept], k)[1]]
     return kept[torch.argsort(scores[kept], descending=True)]
 
 
@@ -430,6 +439,12 @@ def _check_positive(api: str, arg: str, values, kind: type = ValueError) -> None
         raise _fail(kind, api, f"'{arg}' must be positive, but received {values}")
 
 
+def _check_scale(api: str, spatial_scale: float, kind: type) -> None:
+    """Paddle's RoI kernels refuse a spatial_scale <= 0 (roi_pool with OutOfRange: IndexError)."""
+    if not float(spatial_scale) > 0:
+        raise _fail(kind, api, f"'spatial_scale' must be greater than 0, but received {spatial_scale}")
+
+
 def _check_boxes(api: str, boxes: torch.Tensor, arg: str = "boxes") -> None:
     if boxes.dim() != 2 or boxes.shape[-1] != 4:
         raise ValueError(f"paddle.vision.ops.{api}: '{arg}' must have shape [N, 4], but received "
@@ -511,6 +526,7 @@ def roi_align(x, boxes, boxes_num, output_size, spatial_scale=1.0, sampling_rati
     _check_same_dtype("roi_align", x, boxes, "x", "boxes")
     ph, pw = _pair(output_size)
     _check_positive("roi_align", "output_size", (ph, pw))
+    _check_scale("roi_align", spatial_scale, ValueError)
     k = boxes.shape[0]
     out = x.new_zeros((k, x.shape[1], ph, pw))
     if k == 0:
@@ -566,6 +582,7 @@ def roi_pool(x, boxes, boxes_num, output_size, spatial_scale=1.0, name=None):
     _check_same_dtype("roi_pool", x, boxes, "x", "boxes")
     ph, pw = _pair(output_size)
     _check_positive("roi_pool", "output_size", (ph, pw), IndexError)  # Paddle: OutOfRange here
+    _check_scale("roi_pool", spatial_scale, IndexError)
     k = boxes.shape[0]
     hgt, wid = x.shape[2], x.shape[3]
     res = []
@@ -632,6 +649,7 @@ def psroi_pool(x, boxes, boxes_num, output_size, spatial_scale=1.0, name=None):
     if not x.is_meta and (oc == 0 or oc * ph * pw != x.shape[1]):  # meta: channels may be unknown
         raise ValueError(f"paddle.vision.ops.psroi_pool: the channels of x ({x.shape[1]}) must be a positive "
                          f"multiple of output_size[0] * output_size[1] ({ph} * {pw})")
+    _check_scale("psroi_pool", spatial_scale, ValueError)
     hgt, wid = x.shape[2], x.shape[3]
     k = boxes.shape[0]
     r = boxes.detach().to(torch.float64).cpu()
@@ -660,7 +678,7 @@ def psroi_pool(x, boxes, boxes_num, output_size, spatial_scale=1.0, name=None):
     return torch.stack(res)
 
 
-@defop(method=False, amp="white", paddle_types=("deformable_conv", "pd_op.deformable_conv"))
+@defop(method=False, amp="promote", paddle_types=("deformable_conv", "pd_op.deformable_conv"))
 def deform_conv2d(x, offset, weight, bias=None, stride=1, padding=0, dilation=1, deformable_groups=1, groups=1,
                   mask=None, name=None):
     """Deformable convolution v1 (``mask=None``) or v2 (modulated by ``mask``).

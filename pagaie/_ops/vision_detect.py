@@ -56,6 +56,12 @@ def distribute_fpn_proposals(fpn_rois, min_level, max_level, refer_level, refer_
         raise AssertionError("Only support max to 100 levels, (max_level - min_level + 1 < 100)")
     if rois_num is None:
         raise AssertionError("rois_num should not be None in dygraph mode.")
+    counts = rois_num.reshape(-1).to(torch.int64)
+    total = int(counts.sum())
+    if total > fpn_rois.shape[0]:  # Paddle's OutOfRange
+        raise IndexError(f"paddle.vision.ops.distribute_fpn_proposals: rois_num adds up to {total} RoIs, "
+                         f"more than the {fpn_rois.shape[0]} rows of fpn_rois")
+    fpn_rois = fpn_rois[:total]  # Paddle reads only the RoIs that rois_num counts
     off = 1.0 if pixel_offset else 0.0
     w = fpn_rois[:, 2] - fpn_rois[:, 0] + off
     h = fpn_rois[:, 3] - fpn_rois[:, 1] + off
@@ -63,7 +69,6 @@ def distribute_fpn_proposals(fpn_rois, min_level, max_level, refer_level, refer_
     scale = torch.sqrt(area.to(torch.float64))
     lvl = torch.floor(torch.log2(scale / refer_scale + 1e-8) + refer_level)
     lvl = lvl.clamp(min_level, max_level).to(torch.int64)
-    counts = rois_num.reshape(-1).to(torch.int64)
     img = torch.repeat_interleave(torch.arange(counts.numel(), device=fpn_rois.device), counts)
     multi, nums, order = [], [], []
     for level in range(min_level, max_level + 1):

@@ -45,11 +45,16 @@ def read_file(filename, name=None):
         >>> paddle.vision.ops.read_file(path).tolist()
         [1, 2, 255]
     """
+    if not isinstance(filename, str):
+        raise TypeError(f"paddle.vision.ops.read_file: argument 'filename' must be str, but received "
+                        f"{type(filename).__name__} {filename!r}")
     try:
         with open(filename, "rb") as f:
             data = f.read()
-    except FileNotFoundError as exc:
+    except FileNotFoundError:
         raise _MissingFile(f"paddle.vision.ops.read_file: no such file {filename!r}") from None
+    if not data:  # frombuffer refuses an empty buffer; Paddle gives a [0] tensor
+        return torch.zeros(0, dtype=torch.uint8)
     return torch.frombuffer(bytearray(data), dtype=torch.uint8)
 
 

@@ -23,7 +23,7 @@ __all__: list[str] = []
 
 def check_image(img: torch.Tensor, data_format: str = "CHW") -> None:
     if img.ndim < 3 or img.ndim > 4 or data_format.lower() not in ("chw", "hwc"):
-        raise RuntimeError(f"paddle.vision.transforms: not support [type={type(img)}, ndim={img.ndim}, "
+        raise RuntimeError(f"paddle.vision.transforms: not support [type=<class 'paddle.Tensor'>, ndim={img.ndim}, "
                            f"data_format={data_format}] paddle image")
 
 
@@ -313,8 +313,18 @@ def erase(img: torch.Tensor, i: int, j: int, h: int, w: int, v: Any, inplace: bo
         v = torch.as_tensor(v, dtype=img.dtype, device=img.device)
     if not inplace:
         img = img.clone()
+    region = img[..., i:i + h, j:j + w]
+    if isinstance(v, torch.Tensor) and not _broadcasts_to(tuple(v.shape), tuple(region.shape)):
+        raise ValueError(f"paddle.vision.transforms.erase: the value's shape {list(v.shape)} cannot be "
+                         f"broadcast to the erased region's shape {list(region.shape)}")
     img[..., i:i + h, j:j + w] = v
     return img
+
+
+def _broadcasts_to(src: tuple, dst: tuple) -> bool:
+    if len(src) > len(dst):
+        return False
+    return all(s in (1, d) for s, d in zip(reversed(src), reversed(dst)))
 
 
 _NDARRAY_ASSIGNABLE = (torch.bool, torch.float32, torch.float64, torch.complex64, torch.complex128,
@@ -337,13 +347,17 @@ def pad(img: torch.Tensor, padding: Any, fill: Any = 0, padding_mode: str = "con
         raise ValueError("Do not support symmetric mode")
     mode = "replicate" if padding_mode == "edge" else padding_mode
     chw = data_format.lower() == "chw"
-    x = _to_batch(img, chw)
+    batched = img.ndim == 4
+    if batched and mode != "constant":  # Paddle pads a 5-D batch there, which only 'constant' accepts
+        raise AssertionError(f"paddle.vision.transforms.pad: padding_mode {padding_mode!r} needs a 3-D image, "
+                             f"but received a {img.ndim}-D Tensor of shape {list(img.shape)}")
+    x = _to_batch(img, chw, batched)
     value = float(fill)
     if mode == "constant":
         out = tF.pad(x, (left, right, top, bottom), mode="constant", value=value)
     else:
         out = tF.pad(x, (left, right, top, bottom), mode=mode)
-    return _from_batch(out, chw)
+    return _from_batch(out, chw, batched)
 
 
 _INTERP = {"nearest": "nearest", "bilinear": "bilinear", "bicubic": "bicubic", "area": "area",
