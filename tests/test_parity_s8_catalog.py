@@ -238,3 +238,10 @@ def test_lowrank_svd_draws_paddles_random_start(shape, q, center):
         return svd + P.linalg.pca_lowrank(t, q=q, center=center)
     ours, theirs = both(run)
     assert_same(ours, theirs, rtol=1e-5, atol=1e-6)
+
+
+@pytest.mark.parametrize("perm", [[1, 0], (0, 1), [-2, -3]])
+def test_transpose_permutes_leading_axes(perm):
+    ours, theirs = both(lambda P: (P.transpose(P.rand([3, 4, 5]), list(perm)).shape,
+                                   P.permute(P.rand([3, 4, 5]), list(perm)).shape))
+    assert [list(s) for s in ours] == [list(s) for s in theirs]

@@ -313,9 +313,14 @@ unsqueeze_ = rebinding_inplace(unsqueeze, "unsqueeze_")
 # ---- axis order ---------------------------------------------------------------------------
 def _perm(perm: Any, nd: int, api: str) -> list[int]:
     p = int_list(perm)
+    if len(p) < nd:
+        # Paddle permutes only the leading axes when 'perm' is a permutation of them
+        q = [norm_axis(a, nd, api, "perm") for a in p]
+        if sorted(q) == list(range(len(q))):
+            return q + list(range(len(q), nd))
     if len(p) != nd:
         raise ValueError(f"paddle.{api}: 'perm' must have as many entries as the input has "
-                         f"dimensions ({nd}), but received {p}")
+                         f"dimensions ({nd}), or permute its leading axes, but received {p}")
     q = [norm_axis(a, nd, api, "perm") for a in p]
     if len(set(q)) != nd:
         raise ValueError(f"paddle.{api}: 'perm' must be a permutation of the axes, but received {p}")
