@@ -425,7 +425,7 @@ def matrix_exp(x, name=None):
     return torch.linalg.matrix_exp(x)
 
 
-@defop(amp="white", paddle_types=("multi_dot", "pd_op.multi_dot"))
+@defop(amp="promote", paddle_types=("multi_dot", "pd_op.multi_dot"))
 def multi_dot(x, name=None):
     """Product of a chain of matrices, multiplied in the cheapest order.
 

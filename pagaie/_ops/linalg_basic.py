@@ -120,7 +120,7 @@ def mm(input, mat2, name=None):
     return torch.matmul(input, mat2)
 
 
-@defop(amp="white", paddle_types=("bmm", "pd_op.bmm"))
+@defop(amp="promote", paddle_types=("bmm", "pd_op.bmm"))
 def bmm(x, y, name=None, *, out=None):
     """Batched matrix product of two 3-D tensors ``[b, m, k] @ [b, k, n]``.
 
@@ -144,7 +144,7 @@ def bmm(x, y, name=None, *, out=None):
     return write_out(out, torch.bmm(x, y))
 
 
-@defop(amp="white", paddle_types=("mv", "pd_op.mv"))
+@defop(amp="promote", paddle_types=("mv", "pd_op.mv"))
 def mv(x, vec, name=None):
     """Matrix-vector product of a 2-D ``x`` and a 1-D ``vec``.
 
@@ -231,7 +231,7 @@ def _addmm_inplace(input, x, y, beta=1.0, alpha=1.0, name=None):
     return input.addmm_(x, y, beta=beta, alpha=alpha)
 
 
-@defop(amp="white", paddle_types=("addmm", "pd_op.addmm"), inplace=_addmm_inplace)
+@defop(amp="promote", paddle_types=("addmm", "pd_op.addmm"), inplace=_addmm_inplace)
 def addmm(input, x, y, beta=1.0, alpha=1.0, name=None):
     """``beta * input + alpha * (x @ y)`` for 2-D ``x`` and ``y``; ``input`` broadcasts.
 
@@ -265,7 +265,7 @@ def _baddbmm_inplace(input, x, y, beta=1.0, alpha=1.0, name=None):
     return input.baddbmm_(x, y, beta=beta, alpha=alpha)
 
 
-@defop(amp="white", paddle_types=("baddbmm", "pd_op.baddbmm"), inplace=_baddbmm_inplace)
+@defop(amp="promote", paddle_types=("baddbmm", "pd_op.baddbmm"), inplace=_baddbmm_inplace)
 def baddbmm(input, x, y, beta=1.0, alpha=1.0, name=None):
     """``beta * input + alpha * bmm(x, y)`` for 3-D ``x`` and ``y``; ``input`` broadcasts.
 

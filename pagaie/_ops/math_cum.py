@@ -158,7 +158,7 @@ def cummin(x, axis=None, dtype='int64', name=None):
     return _cum_extreme(x, axis, dtype, "cummin", torch.cummin)
 
 
-@defop(amp="black", paddle_types=("logcumsumexp", "pd_op.logcumsumexp"), int_autocast=True)
+@defop(amp="promote", paddle_types=("logcumsumexp", "pd_op.logcumsumexp"), int_autocast=True)
 def logcumsumexp(x, axis=None, dtype=None, name=None):
     """Cumulative ``log(sum(exp(x)))`` along ``axis``, computed stably.
 

@@ -439,7 +439,7 @@ def thresholded_relu(x, threshold=1.0, value=0.0, name=None):
 thresholded_relu_ = thresholded_relu.inplace
 
 
-@defop(amp="black", paddle_types=("logsigmoid", "pd_op.logsigmoid"), method=False)
+@defop(amp="promote", paddle_types=("logsigmoid", "pd_op.logsigmoid"), method=False)
 def log_sigmoid(x, name=None):
     """``log(sigmoid(x))``, computed stably.
 

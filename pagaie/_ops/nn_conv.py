@@ -207,7 +207,7 @@ def conv2d(x, weight, bias=None, stride=1, padding=0, dilation=1, groups=1, data
                  data_format)
 
 
-@defop(amp="white", method=False, paddle_types=("conv3d", "pd_op.conv3d"))
+@defop(amp="promote", method=False, paddle_types=("conv3d", "pd_op.conv3d"))
 def conv3d(x, weight, bias=None, stride=1, padding=0, dilation=1, groups=1, data_format="NCDHW",
            name=None):
     """3-D convolution over a ``[N, C, D, H, W]`` (or ``[N, D, H, W, C]``) input.
@@ -237,7 +237,7 @@ def conv3d(x, weight, bias=None, stride=1, padding=0, dilation=1, groups=1, data
                  data_format)
 
 
-@defop(amp="white", method=False, paddle_types=("conv2d_transpose", "pd_op.conv2d_transpose"))
+@defop(amp="promote", method=False, paddle_types=("conv2d_transpose", "pd_op.conv2d_transpose"))
 def conv1d_transpose(x, weight, bias=None, stride=1, padding=0, output_padding=0, groups=1,
                      dilation=1, output_size=None, data_format="NCL", name=None):
     """1-D transposed convolution (the gradient of :func:`conv1d` w.r.t. its input).
@@ -269,7 +269,7 @@ def conv1d_transpose(x, weight, bias=None, stride=1, padding=0, output_padding=0
                    output_padding, dilation, groups, output_size, data_format)
 
 
-@defop(amp="white", method=False, paddle_types=("conv2d_transpose", "depthwise_conv2d_transpose",
+@defop(amp="promote", method=False, paddle_types=("conv2d_transpose", "depthwise_conv2d_transpose",
                                                 "pd_op.conv2d_transpose"))
 def conv2d_transpose(x, weight, bias=None, stride=1, padding=0, output_padding=0, dilation=1,
                      groups=1, output_size=None, data_format="NCHW", name=None):
@@ -302,7 +302,7 @@ def conv2d_transpose(x, weight, bias=None, stride=1, padding=0, output_padding=0
                    output_padding, dilation, groups, output_size, data_format)
 
 
-@defop(amp="white", method=False, paddle_types=("conv3d_transpose", "pd_op.conv3d_transpose"))
+@defop(amp="promote", method=False, paddle_types=("conv3d_transpose", "pd_op.conv3d_transpose"))
 def conv3d_transpose(x, weight, bias=None, stride=1, padding=0, output_padding=0, groups=1,
                      dilation=1, output_size=None, data_format="NCDHW", name=None):
     """3-D transposed convolution.

@@ -243,7 +243,7 @@ def softmax_with_cross_entropy(logits, label, soft_label=False, ignore_index=-10
     return loss
 
 
-@defop(amp="black", method=False, paddle_types=("bce_loss", "pd_op.bce_loss"))
+@defop(amp="promote", method=False, paddle_types=("bce_loss", "pd_op.bce_loss"))
 def binary_cross_entropy(input, label, weight=None, reduction="mean", name=None):
     """Binary cross entropy between probabilities ``input`` and targets ``label``.
 
@@ -454,7 +454,7 @@ def nll_loss(input, label, weight=None, ignore_index=-100, reduction="mean", nam
                          f"{input.shape[1]}) or equal ignore_index ({ignore_index})") from None
 
 
-@defop(amp="black", method=False, paddle_types=("kldiv_loss", "pd_op.kldiv_loss"))
+@defop(amp="promote", method=False, paddle_types=("kldiv_loss", "pd_op.kldiv_loss"))
 def kl_div(input, label, reduction="mean", log_target=False, name=None):
     """Kullback-Leibler divergence ``label * (log(label) - input)`` with ``input`` as log-probs.
 

@@ -259,7 +259,7 @@ def any(x, axis=None, keepdim=False, name=None, *, out=None):
     return r if out is None else write_out(out, r)
 
 
-@defop(amp="black", paddle_types=("logsumexp", "pd_op.logsumexp"), int_autocast=True)
+@defop(amp="promote", paddle_types=("logsumexp", "pd_op.logsumexp"), int_autocast=True)
 def logsumexp(x, axis=None, keepdim=False, name=None, *, out=None):
     """``log(sum(exp(x)))`` over ``axis``, computed stably; integer inputs give float32.
 

@@ -26,7 +26,7 @@ def _dtype_name(t):
     return str(t.dtype).replace("torch.", "")
 
 
-@defop(amp="black", paddle_types=("variance", "var"))
+@defop(amp="promote", paddle_types=("variance", "var"))
 def var(x, axis=None, unbiased=None, keepdim=False, name=None, *, correction=1, out=None):
     """Variance over ``axis``: ``sum((x - mean)^2) / (N - correction)``.
 
@@ -88,7 +88,7 @@ def _int_var(x, dims, correction, keepdim):
     return torch.div(d, n - correction, rounding_mode="trunc")
 
 
-@defop(amp="black", paddle_types=("std",), int_autocast=True)  # Paddle: sqrt(var(x))
+@defop(amp="promote", paddle_types=("std",), int_autocast=True)  # Paddle: sqrt(var(x))
 def std(x, axis=None, unbiased=True, keepdim=False, name=None):
     """Standard deviation over ``axis`` (with Bessel's correction when ``unbiased``).
 

@@ -25,7 +25,7 @@ import torch
 from pagaie._core import dtype as _dt
 from pagaie._core.registry import OpRecord, pop_handler, push_handler
 from pagaie._core.tensor import Tensor, wrap
-from pagaie.amp.lists import normalise_custom, policy_of
+from pagaie.amp.lists import CALL_RULES, call_policy, normalise_custom, policy_of
 from pagaie.amp.state import place_supported, set_amp_dtype
 
 __all__ = ["auto_cast", "autocast", "amp_guard", "is_autocast_enabled", "get_autocast_dtype",
@@ -47,9 +47,11 @@ class _AmpState:
         self.policies: dict[str, str] = {}
         self.cache: dict = {}
 
-    def policy(self, rec: OpRecord) -> str:
+    def policy(self, rec: OpRecord, args: tuple = (), kwargs: dict | None = None) -> str:
         p = self.policies.get(rec.name)
         if p is None:
+            if rec.name in CALL_RULES:
+                return call_policy(rec, args, kwargs or {}, self.level, self.white, self.black)
             p = self.policies[rec.name] = policy_of(rec, self.level, self.white, self.black)
         return p
 
@@ -72,10 +74,16 @@ def _floating_dtypes(values: Iterable[Any], out: set) -> None:
             _floating_dtypes(v, out)
 
 
-def _cast_value(v: Any, src: torch.dtype, dst: torch.dtype, cache: dict) -> Any:
+_AMP_FLOATS = (torch.float32, torch.float16, torch.bfloat16)
+
+
+def _cast_value(v: Any, dst: torch.dtype, cache: dict) -> Any:
+    """``v`` with its float32/float16/bfloat16 tensors cast to ``dst`` (as Paddle's AMP casts
+    every such input to the op's chosen dtype; float64 and integers pass unchanged)."""
     if isinstance(v, Tensor):
         t = v._t
-        if t.dtype is not src:
+        d = t.dtype
+        if d is dst or d not in _AMP_FLOATS:
             return v
         if t.is_leaf and t.requires_grad:
             key = (id(t), t._version, dst)
@@ -85,20 +93,24 @@ def _cast_value(v: Any, src: torch.dtype, dst: torch.dtype, cache: dict) -> Any:
             return wrap(hit[1])
         return wrap(t.to(dst))
     if type(v) in (list, tuple):
-        return type(v)(_cast_value(e, src, dst, cache) for e in v)
+        return type(v)(_cast_value(e, dst, cache) for e in v)
     return v
 
 
-def _cast_call(args: tuple, kwargs: dict, src: torch.dtype, dst: torch.dtype, cache: dict):
-    args = tuple(_cast_value(a, src, dst, cache) for a in args)
-    kwargs = {k: _cast_value(v, src, dst, cache) for k, v in kwargs.items()}
+def _cast_call(args: tuple, kwargs: dict, dst: torch.dtype, cache: dict):
+    args = tuple(_cast_value(a, dst, cache) for a in args)
+    kwargs = {k: _cast_value(v, dst, cache) for k, v in kwargs.items()}
     return args, kwargs
 
 
-def _split_amp_inputs(rec: OpRecord, args: tuple, kwargs: dict):
+# Ops whose dtype Paddle decides (and casts) by ``x`` alone, like records carrying
+# ``extra['amp_inputs']``: a norm's float32 scale and bias stay as they are.
+_X_ONLY = {"layer_norm": ("x",), "batch_norm": ("x",)}
+
+
+def _split_amp_inputs(rec: OpRecord, args: tuple, kwargs: dict, names: tuple):
     """For records with ``extra['amp_inputs']`` (e.g. batch_norm: only ``x``), the call split
     into the arguments autocast looks at and a function putting the call back together."""
-    names = rec.extra["amp_inputs"]
     params = list(rec.signature.parameters)
     pos = [i for i, _ in enumerate(args) if i < len(params) and params[i] in names]
     kws = [k for k in kwargs if k in names]
@@ -117,33 +129,44 @@ def _autocast_handler(rec: OpRecord, args: tuple, kwargs: dict, proceed: Callabl
     st = _STACK[-1]
     if st is None:  # an inner auto_cast(enable=False)
         return proceed(args, kwargs)
-    if "amp_inputs" in rec.extra:
+    names = rec.extra.get("amp_inputs") or _X_ONLY.get(rec.name)
+    if names:
         # Only some inputs take part (a norm's float32 statistics and affine parameters
         # stay as they are, as in Paddle): decide and cast on those alone.
-        sub_args, sub_kwargs, rebuild = _split_amp_inputs(rec, args, kwargs)
-        return _autocast_handler_core(st, rec, sub_args, sub_kwargs,
-                                      lambda a, k: proceed(*rebuild(a, k)))
-    return _autocast_handler_core(st, rec, args, kwargs, proceed)
+        sub_args, sub_kwargs, rebuild = _split_amp_inputs(rec, args, kwargs, names)
+        dst = _destination(st, rec, sub_args, sub_kwargs)
+        if dst is None:
+            return proceed(args, kwargs)
+        if dst is torch.float32 and rec.name in _X_ONLY:
+            # a float32 x: low-precision scale and bias go up too, the norm runs in float32
+            return proceed(*_cast_call(args, kwargs, dst, st.cache))
+        return proceed(*rebuild(*_cast_call(sub_args, sub_kwargs, dst, st.cache)))
+    dst = _destination(st, rec, args, kwargs)
+    if dst is None:
+        return proceed(args, kwargs)
+    return proceed(*_cast_call(args, kwargs, dst, st.cache))
 
 
-def _autocast_handler_core(st: "_AmpState", rec: OpRecord, args: tuple, kwargs: dict,
-                           proceed: Callable) -> Any:
-    pol = st.policy(rec)
-    low = st.low
+def _destination(st: "_AmpState", rec: OpRecord, args: tuple, kwargs: dict) -> torch.dtype | None:
+    """The dtype one call runs in (None: nothing to cast), as Paddle chooses it: white ops
+    run in the AMP dtype, black ones in float32; at OD every other op runs in float32; at O2
+    without use_promote in the AMP dtype; otherwise in float32 when any input is float32,
+    else in the AMP dtype."""
+    pol = st.policy(rec, args, kwargs)
     if pol == "white":
-        return proceed(*_cast_call(args, kwargs, torch.float32, low, st.cache))
-    if pol == "black":
-        return proceed(*_cast_call(args, kwargs, low, torch.float32, st.cache))
+        return st.low
+    if pol == "black" or st.level == "OD":
+        return torch.float32
+    if st.level == "O2" and not st.use_promote:
+        return st.low
     seen: set = set()
     _floating_dtypes(args, seen)
     _floating_dtypes(kwargs.values(), seen)
-    if low in seen and torch.float32 in seen:
-        if st.use_promote or st.level != "O2":
-            return proceed(*_cast_call(args, kwargs, low, torch.float32, st.cache))
-        return proceed(*_cast_call(args, kwargs, torch.float32, low, st.cache))
-    if st.level == "O2" and not st.use_promote and torch.float32 in seen:
-        return proceed(*_cast_call(args, kwargs, torch.float32, low, st.cache))
-    return proceed(args, kwargs)
+    if torch.float32 in seen:
+        return torch.float32
+    if torch.float16 in seen or torch.bfloat16 in seen:
+        return st.low
+    return None
 
 
 class auto_cast:

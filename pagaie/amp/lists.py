@@ -6,7 +6,7 @@ or any of the Paddle program op names in ``OpRecord.paddle_types``).
 """
 from __future__ import annotations
 
-from typing import Iterable
+from typing import Any, Iterable
 
 from pagaie._core.registry import REGISTRY, OpRecord
 
@@ -47,17 +47,97 @@ def op_names(rec: OpRecord) -> set[str]:
     return names
 
 
-def policy_of(rec: OpRecord, level: str, custom_white: frozenset, custom_black: frozenset) -> str:
-    """``'white'``, ``'black'`` or ``'promote'`` for one op under one autocast configuration."""
-    names = op_names(rec)
+# Ops with no low-precision kernel (linear algebra decompositions, FFTs): Paddle's AMP
+# falls back to float32 for an op without a kernel of the AMP dtype, at every level. Every
+# other black op is black as Paddle's O1 black list is: at O2 it follows its inputs.
+NO_LOW_KERNEL = frozenset({
+    "cond", "det", "slogdet", "inv", "pinv", "matrix_power", "matrix_exp", "solve", "triangular_solve",
+    "cholesky_solve", "cholesky", "cholesky_inverse", "lstsq", "svd", "svdvals", "qr", "eig", "eigvals",
+    "eigh", "eigvalsh", "lu", "lu_unpack", "lu_solve", "householder_product", "ormqr", "svd_lowrank",
+    "pca_lowrank", "sparse_pca_lowrank", "stft", "istft", "fft", "ifft", "rfft", "irfft", "hfft", "ihfft",
+    "fft2", "ifft2", "rfft2", "irfft2", "hfft2", "ihfft2", "fftn", "ifftn", "rfftn", "irfftn", "hfftn",
+    "ihfftn",
+})
+
+
+def _arg(rec: OpRecord, args: tuple, kwargs: dict, name: str, default: Any = None) -> Any:
+    if name in kwargs:
+        return kwargs[name]
+    params = list(rec.signature.parameters)
+    i = params.index(name)
+    return args[i] if i < len(args) else default
+
+
+def _depthwise(rec: OpRecord, args: tuple, kwargs: dict, channel_last: tuple) -> bool:
+    x, w = _arg(rec, args, kwargs, "x"), _arg(rec, args, kwargs, "weight")
+    groups = _arg(rec, args, kwargs, "groups", 1)
+    fmt = _arg(rec, args, kwargs, "data_format", "")
+    try:
+        c = x.shape[-1] if fmt in channel_last else x.shape[1]
+        return c == groups and c != 1 and w.shape[0] % c == 0
+    except (AttributeError, IndexError, TypeError):
+        return False
+
+
+def _pool_rule(rec: OpRecord, args: tuple, kwargs: dict) -> tuple:
+    # max pooling runs Paddle's max_pool2d_with_index (white) only when it returns the mask
+    if _arg(rec, args, kwargs, "return_mask", False):
+        return frozenset({"max_pool2d_with_index"}), "white"
+    return frozenset({"pool2d"}), "promote"
+
+
+def _conv_rule(rec: OpRecord, args: tuple, kwargs: dict) -> tuple:
+    # a depthwise convolution runs Paddle's depthwise_conv2d, which is on no list
+    if _depthwise(rec, args, kwargs, ("NHWC", "NLC")):
+        return frozenset({"depthwise_conv2d"}), "promote"
+    return frozenset({"conv2d"}), "white"
+
+
+def _pow_rule(rec: OpRecord, args: tuple, kwargs: dict) -> tuple:
+    # a Tensor exponent runs Paddle's elementwise_pow, which is on no list
+    if type(_arg(rec, args, kwargs, "y")).__name__ == "Tensor":
+        return frozenset({"elementwise_pow"}), "promote"
+    return frozenset({"pow"}), "black"
+
+
+def _norm_rule(rec: OpRecord, args: tuple, kwargs: dict) -> tuple:
+    # paddle.linalg.norm runs frobenius_norm (black) only for p='fro' over two axes, p_norm
+    # (on no list) otherwise
+    p, axis = _arg(rec, args, kwargs, "p"), _arg(rec, args, kwargs, "axis")
+    if p in (None, "fro") and isinstance(axis, (list, tuple)) and len(axis) == 2:
+        return frozenset({"frobenius_norm"}), "black"
+    return frozenset({"p_norm"}), "promote"
+
+
+# Ops whose Paddle op (and so autocast policy) depends on the call's arguments:
+# record name -> rule(rec, args, kwargs) -> (Paddle op names, policy).
+CALL_RULES: dict = {"max_pool1d": _pool_rule, "max_pool2d": _pool_rule, "conv1d": _conv_rule,
+                    "conv2d": _conv_rule, "pow": _pow_rule, "norm": _norm_rule}
+
+
+def decide(names: set | frozenset, amp: str, rec_name: str, level: str, custom_white: frozenset,
+           custom_black: frozenset) -> str:
+    """The policy of an op known by ``names`` whose default policy is ``amp``."""
     if names & custom_black:
         return "black"
     if names & custom_white:
         return "white"
-    if level == "O2" and rec.amp == "black" and not names & PADDLE_BLACK_O2 and names & PADDLE_BLACK_O1:
-        # Paddle's O2 keeps only its short O2 black list in float32.
+    if level == "O2" and amp == "black" and not names & PADDLE_BLACK_O2 and rec_name not in NO_LOW_KERNEL:
+        # Paddle's O2 keeps only its short O2 black list (and ops without a low kernel) in float32.
         return "promote"
-    return rec.amp
+    return amp
+
+
+def policy_of(rec: OpRecord, level: str, custom_white: frozenset, custom_black: frozenset) -> str:
+    """``'white'``, ``'black'`` or ``'promote'`` for one op under one autocast configuration."""
+    return decide(op_names(rec), rec.amp, rec.name, level, custom_white, custom_black)
+
+
+def call_policy(rec: OpRecord, args: tuple, kwargs: dict, level: str, custom_white: frozenset,
+                custom_black: frozenset) -> str:
+    """The policy of one call of an op in :data:`CALL_RULES`."""
+    names, amp = CALL_RULES[rec.name](rec, args, kwargs)
+    return decide(names | {rec.name}, amp, rec.name, level, custom_white, custom_black)
 
 
 def _names_with(policy: str) -> set[str]:
