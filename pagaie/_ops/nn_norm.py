@@ -168,7 +168,7 @@ def _shape_list(normalized_shape) -> list[int]:
     return [int(normalized_shape)]
 
 
-@defop(amp="black", method=False, paddle_types=("layer_norm", "pd_op.layer_norm"))
+@defop(amp="black", method=False, paddle_types=("layer_norm", "pd_op.layer_norm"), amp_inputs=("x",))
 def layer_norm(x, normalized_shape, weight=None, bias=None, epsilon=1e-05, name=None):
     """Layer normalisation over the trailing ``normalized_shape`` axes.
 

@@ -103,11 +103,6 @@ def _cast_call(args: tuple, kwargs: dict, dst: torch.dtype, cache: dict):
     return args, kwargs
 
 
-# Ops whose dtype Paddle decides (and casts) by ``x`` alone, like records carrying
-# ``extra['amp_inputs']``: a norm's float32 scale and bias stay as they are.
-_X_ONLY = {"layer_norm": ("x",), "batch_norm": ("x",)}
-
-
 def _split_amp_inputs(rec: OpRecord, args: tuple, kwargs: dict, names: tuple):
     """For records with ``extra['amp_inputs']`` (e.g. batch_norm: only ``x``), the call split
     into the arguments autocast looks at and a function putting the call back together."""
@@ -129,7 +124,7 @@ def _autocast_handler(rec: OpRecord, args: tuple, kwargs: dict, proceed: Callabl
     st = _STACK[-1]
     if st is None:  # an inner auto_cast(enable=False)
         return proceed(args, kwargs)
-    names = rec.extra.get("amp_inputs") or _X_ONLY.get(rec.name)
+    names = rec.extra.get("amp_inputs")
     if names:
         # Only some inputs take part (a norm's float32 statistics and affine parameters
         # stay as they are, as in Paddle): decide and cast on those alone.
@@ -137,8 +132,9 @@ def _autocast_handler(rec: OpRecord, args: tuple, kwargs: dict, proceed: Callabl
         dst = _destination(st, rec, sub_args, sub_kwargs)
         if dst is None:
             return proceed(args, kwargs)
-        if dst is torch.float32 and rec.name in _X_ONLY:
-            # a float32 x: low-precision scale and bias go up too, the norm runs in float32
+        if dst is torch.float32:
+            # a float32 x (these are norms): low-precision scale and bias go up too, the norm
+            # runs in float32
             return proceed(*_cast_call(args, kwargs, dst, st.cache))
         return proceed(*rebuild(*_cast_call(sub_args, sub_kwargs, dst, st.cache)))
     dst = _destination(st, rec, args, kwargs)
