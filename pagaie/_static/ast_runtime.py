@@ -24,7 +24,7 @@ from pagaie._static.ir import UNKNOWN_SHAPE_READS, Value
 
 __all__ = ["UNDEFINED", "Dy2StaticError", "convert_ifelse", "convert_ifexp", "convert_while_loop",
            "convert_logical_and", "convert_logical_or", "convert_logical_not", "convert_print",
-           "convert_call", "convert_assert", "convert_shape", "convert_compare_chain", "tracing", "range_args", "range_cond", "for_prepare", "for_cond", "for_item",
+           "convert_call", "convert_assert", "convert_var_dtype", "convert_numpy", "convert_shape", "convert_compare_chain", "tracing", "range_args", "range_cond", "for_prepare", "for_cond", "for_item",
            "return_value", "IGNORED_MODULES"]
 
 
@@ -490,7 +490,8 @@ def convert_logical_not(a: Any) -> Any:
 def convert_print(*args: Any, sep: str | None = " ", end: str | None = "\n", file: Any = None,
                   flush: bool = False) -> None:
     """``print``: symbolic values are printed each time the program runs: like eager tensors
-    (Paddle's default mode), or in ``static.Print``'s layout with ``full_graph=True``."""
+    (Paddle's default mode), or in ``static.Print``'s layout with ``full_graph=True`` (where
+    the print call itself also runs once, while tracing, as in Paddle)."""
     if not any(isinstance(a, Value) for a in args):
         builtins.print(*args, sep=sep, end=end, file=file, flush=flush)
         return
@@ -504,11 +505,35 @@ def convert_print(*args: Any, sep: str | None = " ", end: str | None = "\n", fil
                         {"parts": parts, "sep": " " if sep is None else sep,
                          "end": "\n" if end is None else end})
         return
+    # Paddle's AST mode: each symbolic value is printed (static.Print) whenever the program
+    # runs, and the print call itself runs once, while tracing (values show as Value(...))
     from pagaie.static import Print
-    msg = sep.join(str(a) for a in args if not isinstance(a, Value)) or None
     for a in args:
         if isinstance(a, Value):
-            Print(a, message=msg)
+            Print(a)
+    builtins.print(*args, sep=sep, end=end, file=file, flush=flush)
+
+
+_CASTS = {"bool": "bool", "int": "int32", "float": "float32"}
+
+
+def convert_var_dtype(x: Any, kind: str) -> Any:
+    """``bool(x)`` / ``int(x)`` / ``float(x)``: Python's conversion, or for a symbolic tensor a
+    cast (``bool``, ``int32``, ``float32``) with ``full_graph=True``, as Paddle's AST mode
+    does; in the default mode the function runs eagerly (Paddle's SOT gives Python numbers)."""
+    if not isinstance(x, Value):
+        return getattr(builtins, kind)(x)
+    if not _TRACE.full_graph:
+        raise Dy2StaticError(f"{kind}() of a symbolic tensor needs its value")
+    return _pg().cast(x, _CASTS[kind])
+
+
+def convert_numpy(x: Any) -> Any:
+    """``x.numpy()``; with ``full_graph=True`` a symbolic tensor stays itself (Paddle's AST mode
+    removes the call), in the default mode the function runs eagerly."""
+    if isinstance(x, Value) and _TRACE.full_graph:
+        return x
+    return convert_call(x.numpy)()
 
 
 def convert_assert(cond: Any, msg: Callable | None = None) -> None:

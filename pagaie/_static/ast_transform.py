@@ -19,7 +19,9 @@ record ``pagaie.cond`` / ``pagaie.while`` graph ops when it is symbolic:
 - ``and``/``or``/``not``, ``a if c else b``, chained comparisons (``a < b < c``) and
   ``assert`` go through helpers (logical ops and run-time checks on symbolic values),
   ``x.shape`` through ``_jst.convert_shape`` (an unknown size bounds loops symbolically), every call through ``_jst.convert_call`` (so called user
-  functions and Layers are converted too) and ``print`` through ``_jst.convert_print``.
+  functions and Layers are converted too), ``print`` through ``_jst.convert_print`` and
+  ``bool``/``int``/``float`` of one argument through ``_jst.convert_var_dtype`` and
+  ``x.numpy()`` through ``_jst.convert_numpy``.
 
 Anything this module cannot rewrite raises :class:`ConversionError`; the caller
 then runs the function unconverted (and the trace falls back to eager execution if
@@ -512,10 +514,19 @@ class _Expressions(ast.NodeTransformer):
             if f.id == "print":
                 node.func = _jst("convert_print")
                 return node
+            if f.id in ("bool", "int", "float") and len(node.args) == 1 and not node.keywords \
+                    and not isinstance(node.args[0], ast.Starred):
+                # ``float(x)`` of a symbolic tensor: a cast, as Paddle's AST mode does
+                return ast.copy_location(_call(_jst("convert_var_dtype"), node.args[0],
+                                               _const(f.id)), node)
             if f.id in self._KEEP or f.id.startswith(_PREFIX) or f.id == "_jst":
                 return node
         if isinstance(f, ast.Attribute) and isinstance(f.value, ast.Name) and f.value.id == "_jst":
             return node
+        if isinstance(f, ast.Attribute) and f.attr == "numpy" and not node.args and not node.keywords:
+            # ``x.numpy()`` of a symbolic tensor is the tensor itself with full_graph=True (Paddle's
+            # AST mode drops the call)
+            return ast.copy_location(_call(_jst("convert_numpy"), f.value), node)
         node.func = ast.copy_location(_call(_jst("convert_call"), f), f)
         return node
 

@@ -52,6 +52,7 @@ class _State:
 _STATE = _State()
 _PKG_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 _COMPILE_BACKENDS = ("inductor", "eager", "aot_eager", "cudagraphs")
+_TORCH_DIR = os.path.dirname(os.path.abspath(torch.__file__))
 
 
 def enable_to_static(enable_to_static_bool: bool) -> None:
@@ -311,11 +312,20 @@ class ConcreteProgram:
         self.backend = backend
         self._runner = None
         self.reads_unknown_dims = False  # set by the trace: a -1 size was read in Python
+        self.updates: list[tuple[Tensor, Value]] = []  # Layer tensors re-assigned in forward
+        self.detach_updates = False
 
     def run(self, tensors: list) -> Any:
         if self._runner is None:
-            self._runner = make_runner(self.main_program, self.feed_names, self.outputs, self.backend)
-        outs = iter(run_program(self._runner, self.feed_names, tensors))
+            fetch = self.outputs + [v for _, v in self.updates]
+            self._runner = make_runner(self.main_program, self.feed_names, fetch, self.backend)
+        outs = run_program(self._runner, self.feed_names, tensors)
+        k = len(self.outputs)
+        for (t, _), new in zip(self.updates, outs[k:]):
+            # ``self.buf = <tensor>`` in forward: the Layer's tensor takes the new value (a
+            # detached one with full_graph=True, as Paddle writes it into its scope)
+            t._rebind(new._t.detach() if self.detach_updates else new._t)
+        outs = iter(outs[:k])
         leaves = [next(outs) if isinstance(v, Value) else v for v in self.leaves]
         return ast_runtime._unflatten(self.skeleton, leaves)
 
@@ -330,9 +340,19 @@ def _user_frame(exc: BaseException) -> tuple[str, int]:
     where = ("<unknown>", 0)
     for fs in traceback.extract_tb(exc.__traceback__):
         f = os.path.abspath(fs.filename)
-        if not f.startswith(_PKG_DIR) and not fs.filename.startswith("<"):
+        if not f.startswith(_PKG_DIR) and not f.startswith(_TORCH_DIR) and \
+                not fs.filename.startswith("<"):
             where = (fs.filename, fs.lineno or 0)
     return where
+
+
+def _reason(exc: BaseException) -> str:
+    """Why a trace failed, in words (torch's messages about data-less tensors are not shown)."""
+    msg = str(exc)
+    if "meta tensor" in msg or "meta device" in msg or "aten::" in msg:
+        return ("the function needs the value of a symbolic tensor (a Python number, bool or "
+                "numpy array of it)")
+    return f"{type(exc).__name__}: {msg}"
 
 
 class StaticFunction:
@@ -400,13 +420,14 @@ class StaticFunction:
 
     @property
     def concrete_program(self) -> ConcreteProgram:
-        """The program of the last call; traced from ``input_spec`` when not called yet.
+        """The program traced from ``input_spec`` when given, else the program of the last call.
 
         Raises:
             ValueError: never called and no ``input_spec``, or the function cannot be converted.
         """
-        if self._last is not None:
+        if self._last is not None and self._input_spec is None:
             return self._last
+        # with input_spec, the program traced from it (as Paddle), whatever was called since
         entry = self.concrete_program_specify_input_spec() if self._input_spec is not None else None
         if entry is None or isinstance(entry, _Fallback):
             why = f" ({entry.reason})" if isinstance(entry, _Fallback) else ""
@@ -546,9 +567,12 @@ class StaticFunction:
         for name in list(bound.arguments):
             bound.arguments[name] = _replace(bound.arguments[name], inputs)
         reads = UNKNOWN_SHAPE_READS[0]
+        snapshot = _layer_tensors(self._instance, bound, self.dygraph_function)
+        updates: list = []
         try:
             with recording(program), ast_runtime.tracing(full_graph=bool(self._kwargs.get("full_graph"))):
                 out = fn(*bound.args, **bound.kwargs)
+                updates = _reassigned_tensors(snapshot)
                 reads = UNKNOWN_SHAPE_READS[0] - reads
                 leaves, skel = ast_runtime._flatten(out)
                 for x in leaves:
@@ -559,6 +583,7 @@ class StaticFunction:
                                                          "assigned only in some branches of a "
                                                          "tensor-dependent 'if' or loop")
         except Exception as exc:  # noqa: BLE001 - anything the trace cannot do runs eagerly
+            _restore_layer_tensors(snapshot)
             return self._fallback(exc, warn)
         program.__dict__["_feed_names"] = [v.name for v in inputs]
         program.__dict__["_fetch_names"] = [v.name for v in leaves if isinstance(v, Value)]
@@ -566,6 +591,8 @@ class StaticFunction:
                 f"({len(program.global_block().ops)} ops)")
         cp = ConcreteProgram(program, inputs, skel, leaves, self._backend, self.dygraph_function)
         cp.reads_unknown_dims = reads > 0 and any(-1 in shape for _, shape, _, _ in sig.feeds)
+        cp.updates = updates
+        cp.detach_updates = bool(self._kwargs.get("full_graph"))
         return cp
 
     def _fallback(self, exc: BaseException, warn: bool = True) -> _Fallback:
@@ -574,7 +601,7 @@ class StaticFunction:
         if file == "<unknown>" and code is not None:  # found after the call: name the function
             file, line = code.co_filename, code.co_firstlineno
         name = self.dygraph_function.__qualname__
-        reason = f"{type(exc).__name__}: {exc}"
+        reason = _reason(exc)
         if not warn:
             return _Fallback(reason)
         warnings.warn(f"paddle.jit.to_static: {name} cannot be converted to a static graph "
@@ -624,6 +651,74 @@ class StaticFunction:
 
     def __repr__(self) -> str:
         return f"<StaticFunction {self.dygraph_function.__qualname__}>"
+
+
+def _layer_tensors(instance: Any, bound: inspect.BoundArguments, function: Any = None) -> list:
+    """``(layer, name, tensor)`` of the tensors held by the Layers a trace may re-assign
+    (``self.count = self.count + 1``): the bound Layer's and its sublayers', and those of
+    Layers passed as arguments or named by the function (globals and closure)."""
+    from pagaie.nn import Layer
+    roots = [instance] if isinstance(instance, Layer) else []
+    roots += [v for v in bound.arguments.values() if isinstance(v, Layer) and v is not instance]
+    code = getattr(function, "__code__", None)
+    if code is not None:
+        g = getattr(function, "__globals__", {})
+        roots += [g[n] for n in code.co_names if isinstance(g.get(n), Layer)]
+        for cell in getattr(function, "__closure__", None) or ():
+            try:
+                v = cell.cell_contents
+            except ValueError:  # an empty cell
+                continue
+            if isinstance(v, Layer):
+                roots.append(v)
+    seen: set[int] = set()
+    out = []
+    for root in roots:
+        for layer in root.sublayers(include_self=True):
+            if id(layer) in seen:
+                continue
+            seen.add(id(layer))
+            for name, t in list(layer._buffers.items()):
+                out.append((layer, name, t))
+    return out
+
+
+def _restore_layer_tensors(snapshot: list) -> None:
+    """Put back the tensors a failed trace replaced by symbolic values."""
+    for layer, name, t in snapshot:
+        if isinstance(layer._buffers.get(name), Value):
+            layer._buffers[name] = t
+    for layer, _, _ in snapshot:
+        for name, v in list(layer._buffers.items()):
+            if isinstance(v, Value):
+                del layer._buffers[name]
+
+
+def _reassigned_tensors(snapshot: list) -> list:
+    """The Layer tensors the traced function re-assigned to symbolic values, as
+    ``(tensor, value)``; the Layers get their tensors back (the program updates them)."""
+    updates = []
+    try:
+        for layer, name, t in snapshot:
+            v = layer._buffers.get(name)
+            if v is t or not isinstance(v, Value):
+                continue
+            layer._buffers[name] = t
+            if not isinstance(t, Tensor) or list(v.shape) != list(t.shape) or v.dtype != t.dtype:
+                raise ast_runtime.Dy2StaticError(
+                    f"{type(layer).__name__}.{name} is re-assigned a tensor of another shape or "
+                    f"dtype ({list(v.shape)}, {v.dtype.name}) than it holds")
+            updates.append((t, v))
+        for layer in {id(lay): lay for lay, _, _ in snapshot}.values():
+            for name, v in list(layer._buffers.items()):
+                if isinstance(v, Value):
+                    raise ast_runtime.Dy2StaticError(
+                        f"{type(layer).__name__}.{name} is a new tensor attribute assigned in the "
+                        "converted function")
+    except BaseException:
+        _restore_layer_tensors(snapshot)
+        raise
+    return updates
 
 
 def _spec_of(t: Tensor) -> Any:
