@@ -71,10 +71,12 @@ def enable_to_static(enable_to_static_bool: bool) -> None:
         [2.0, 2.0]
         >>> paddle.jit.enable_to_static(True)
     """
-    if not isinstance(enable_to_static_bool, bool):
+    from pagaie.static.framework import in_dynamic_mode
+    if not isinstance(enable_to_static_bool, bool) and not in_dynamic_mode():
+        # Paddle type-checks the argument only in static mode; eagerly any value is truthy
         raise TypeError(f"paddle.jit.enable_to_static: the argument must be a bool, but received "
                         f"{type(enable_to_static_bool).__name__}")
-    _STATE.enabled = enable_to_static_bool
+    _STATE.enabled = bool(enable_to_static_bool)
 
 
 def not_to_static(func: Callable | None = None) -> Callable:

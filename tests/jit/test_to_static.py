@@ -169,8 +169,15 @@ def test_enable_to_static_and_not_to_static():
         paddle.jit.enable_to_static(True)
     assert f(x).tolist() == [4.0, 4.0]
     assert calls[-1] == "Value"  # traced (and not converted) once
-    with pytest.raises(TypeError):
-        paddle.jit.enable_to_static(1)
+    # Paddle checks the type only in static mode: eagerly 1 turns conversion on
+    assert paddle.jit.enable_to_static(1) is None
+    paddle.enable_static()
+    try:
+        with pytest.raises(TypeError):
+            paddle.jit.enable_to_static(1)
+    finally:
+        paddle.disable_static()
+    paddle.jit.enable_to_static(True)
 
 
 def test_nested_user_function_and_print(capsys):
