@@ -10,6 +10,7 @@
 """
 from __future__ import annotations
 
+import numpy as np
 import torch
 
 from pagaie._core import dtype as _dt
@@ -18,8 +19,20 @@ from pagaie._core.registry import defop
 __all__ = ["stft", "istft"]
 
 
+def _int_arg(api: str, arg: str, v, exc: type) -> int:
+    """An integer argument; Paddle rejects a float one (even 16.0) with ``exc``."""
+    if isinstance(v, (float, np.floating)) or (
+            isinstance(v, torch.Tensor) and (v.is_floating_point() or v.is_complex())):
+        raise exc(f"paddle.signal.{api}: '{arg}' must be an integer, but received {v!r}")
+    return int(v)
+
+
 def _frames(api: str, n_fft: int, hop_length, win_length, window):
-    n_fft = int(n_fft)
+    n_fft = _int_arg(api, "n_fft", n_fft, TypeError)
+    if hop_length is not None:
+        hop_length = _int_arg(api, "hop_length", hop_length, ValueError)
+    if win_length is not None:
+        win_length = _int_arg(api, "win_length", win_length, TypeError)
     hop = n_fft // 4 if hop_length is None else int(hop_length)
     win = n_fft if win_length is None else int(win_length)
     if hop <= 0:
@@ -62,7 +75,7 @@ def stft(x, n_fft, hop_length=None, win_length=None, window=None, center=True, p
     """
     if x.dim() not in (1, 2):
         raise AssertionError(f"paddle.signal.stft: 'x' must be a 1-D or 2-D tensor, but received {x.dim()}-D")
-    if pad_mode not in ("reflect", "constant"):
+    if center and pad_mode not in ("reflect", "constant"):  # Paddle checks it only when it pads
         raise AssertionError(f"paddle.signal.stft: 'pad_mode' must be 'reflect' or 'constant', but received "
                              f"{pad_mode!r}")
     n_fft, hop, win = _frames("stft", n_fft, hop_length, win_length, window)
@@ -74,8 +87,15 @@ def stft(x, n_fft, hop_length=None, win_length=None, window=None, center=True, p
     if x.dtype in (torch.float16, torch.bfloat16, torch.bool):  # no CPU kernel in Paddle: NotFound
         raise RuntimeError(f"paddle.signal.stft: 'x' must be float32, float64, complex or integer, but "
                            f"received {str(x.dtype).replace('torch.', '')}")
+    if window is not None and window.dtype != x.dtype and not (
+            (x.is_floating_point() or x.is_complex()) and (window.is_floating_point() or window.is_complex())):
+        raise TypeError(f"paddle.signal.stft: 'window' ({str(window.dtype).replace('torch.', '')}) cannot multiply "
+                        f"frames of 'x' ({str(x.dtype).replace('torch.', '')}): only floating and complex dtypes "
+                        "promote")
     if not (x.is_floating_point() or x.is_complex()):  # Paddle transforms integers in the default float
         x = x.to(_dt.default_float())
+        if window is not None:
+            window = window.to(x.dtype)
     empty = x.numel() == 0  # an empty batch: the per-row shape of a one-row batch
     if empty:
         x = x.new_zeros(1, x.shape[-1])
@@ -115,9 +135,9 @@ def istft(x, n_fft, hop_length=None, win_length=None, window=None, center=True, 
     """
     if x.dim() not in (2, 3):
         raise AssertionError(f"paddle.signal.istft: 'x' must be a 2-D or 3-D tensor, but received {x.dim()}-D")
-    if return_complex and onesided:
-        raise AssertionError("paddle.signal.istft: 'onesided' must be False when 'return_complex' is True")
     n_fft, hop, win = _frames("istft", n_fft, hop_length, win_length, window)
+    if length is not None:
+        length = _int_arg("istft", "length", length, ValueError)
     if hop > win:
         raise AssertionError(f"paddle.signal.istft: 'hop_length' must be in (0, win_length({win})], but "
                              f"received {hop}")
@@ -127,7 +147,14 @@ def istft(x, n_fft, hop_length=None, win_length=None, window=None, center=True, 
     if x.shape[-2] != freqs:
         raise AssertionError(f"paddle.signal.istft: 'x' must have {freqs} frequency rows for n_fft={n_fft} "
                              f"and onesided={onesided}, but received shape {list(x.shape)}")
+    if return_complex and onesided:
+        raise AssertionError("paddle.signal.istft: 'onesided' must be False when 'return_complex' is True")
+    if not return_complex and window is not None and window.is_complex():
+        raise AssertionError("paddle.signal.istft: 'window' must be real when 'return_complex' is False, but "
+                             f"received {str(window.dtype).replace('torch.', '')}")
     if not x.is_complex():  # Paddle reads a real spectrogram as one with zero imaginary part
+        if not x.is_floating_point():
+            x = x.to(_dt.default_float())
         x = torch.complex(x, torch.zeros_like(x))
     if window is None:
         window = torch.ones(win, dtype=x.real.dtype, device=x.device)

@@ -5,6 +5,7 @@ Every name here belongs only to the ``paddle.fft`` namespace (re-exported by
 """
 from __future__ import annotations
 
+import numpy as np
 import torch
 
 from pagaie._core import dtype as _dt
@@ -67,15 +68,26 @@ def _empty(api: str, base: str, x, s, axes):
     return r
 
 
+def _no_float(api: str, arg: str, v) -> None:
+    """Paddle takes only integers for n/axis/s/axes: a float (even 4.0) is a ValueError."""
+    items = v if isinstance(v, (list, tuple)) else [v]
+    for e in items:
+        if isinstance(e, (float, np.floating)) or (isinstance(e, torch.Tensor) and e.is_floating_point()):
+            raise ValueError(f"paddle.fft.{api}: '{arg}' must be an integer (or integers), but received {v!r}")
+
+
 def _check_n(api: str, n, x, axis: int) -> int | None:
+    _no_float(api, "axis", axis)
+    axis = int(scalar_of(axis))
     if n is not None:
+        _no_float(api, "n", n)
         n = int(scalar_of(n))
         if n <= 0:
             raise ValueError(f"paddle.fft.{api}: 'n' must be positive, but received {n}")
     if not -x.dim() <= axis < max(x.dim(), 1):
         raise ValueError(f"paddle.fft.{api}: 'axis' must be in the range [{-x.dim()}, {x.dim()}), "
                          f"but received {axis}")
-    return n
+    return n, axis
 
 
 def _check_sa(api: str, x, s, axes, two_d: bool):
@@ -83,6 +95,9 @@ def _check_sa(api: str, x, s, axes, two_d: bool):
         for arg, v in (("s", s), ("axes", axes)):
             if v is not None and not isinstance(v, (list, tuple, torch.Tensor)):
                 raise ValueError(f"paddle.fft.{api}: '{arg}' must be a sequence of integers, but received {v!r}")
+    for arg, v in (("s", s), ("axes", axes)):
+        if v is not None:
+            _no_float(api, arg, v)
     if s is not None:
         s = int_list(s)
         if any(v <= 0 for v in s):
@@ -142,7 +157,7 @@ def _fft1(kind: str, real_only: bool):
 
     def kernel(x, n=None, axis=-1, norm="backward", name=None, *, out=None):
         x = _prep(kind, x, norm, real_only)
-        n = _check_n(kind, n, x, axis)
+        n, axis = _check_n(kind, n, x, axis)
         if x.numel() == 0:
             return write_out(out, _empty(kind, kind, x, None if n is None else [n], [axis]))
         return write_out(out, tfn(x, n=n, dim=axis, norm=norm))
@@ -279,6 +294,9 @@ def rfftfreq(n, d=1.0, dtype=None, name=None, *, out=None, device=None, requires
 def _shift_axes(api, x, axes):
     if axes is None:
         return None
+    items = axes if isinstance(axes, (list, tuple)) else [axes]
+    if any(isinstance(e, (float, np.floating)) for e in items):  # Paddle: TypeError
+        raise TypeError(f"paddle.fft.{api}: 'axes' must be an int or a sequence of ints, but received {axes!r}")
     axes = int_list(axes)
     for a in axes:
         if not -x.dim() <= a < x.dim():

@@ -116,9 +116,12 @@ def sparse_csr_tensor(crows, cols, values, shape=None, dtype=None, place=None, s
         [[0.0, 2.0], [3.0, 0.0]]
     """
     api = "sparse.sparse_csr_tensor"
-    cr = _as_index(crows, "crows", api, place).reshape(-1)
-    co = _as_index(cols, "cols", api, place).reshape(-1)
-    v = _as_values(values, dtype, place, stop_gradient, api).reshape(-1)
+    cr = _as_index(crows, "crows", api, place)
+    co = _as_index(cols, "cols", api, place)
+    v = _as_values(values, dtype, place, stop_gradient, api)
+    if cr.dim() != 1 or co.dim() != 1 or v.dim() != 1:  # Paddle: ValueError, no flattening
+        raise ValueError(f"paddle.{api}: 'crows', 'cols' and 'values' must be 1-D, but received shapes "
+                         f"{list(cr.shape)}, {list(co.shape)} and {list(v.shape)}")
     if co.numel() != v.numel():
         raise ValueError(f"paddle.{api}: the length of cols must equal the length of values, "
                          f"but received {co.numel()} and {v.numel()}")
@@ -258,6 +261,12 @@ def sparse_to_sparse_coo(x, sparse_dim):
         return x
     if x.layout is _CSR:
         return sc.csr_to_coo(x)
+    if isinstance(sparse_dim, (bool, float, complex)) or (  # Paddle's argument parser: TypeError
+            isinstance(sparse_dim, torch.Tensor) and sparse_dim.is_floating_point()):
+        raise TypeError(f"paddle.Tensor.to_sparse_coo: sparse_dim must be an int, but received "
+                        f"{type(sparse_dim).__name__} {sparse_dim!r}")
+    if not isinstance(sparse_dim, int) and hasattr(sparse_dim, "__index__"):  # numpy / 0-D int tensor
+        sparse_dim = int(sparse_dim)
     if not isinstance(sparse_dim, int) or not 0 < sparse_dim <= x.dim():
         raise ValueError(f"paddle.Tensor.to_sparse_coo: sparse_dim must be in [1, {x.dim()}] "
                          f"(the number of dimensions), but received {sparse_dim}")
