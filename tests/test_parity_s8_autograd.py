@@ -340,3 +340,15 @@ def test_retained_non_leaf_grad_is_replaced_not_accumulated():
         return z.grad
     ours, theirs = both(run)
     assert_same(ours, theirs)
+
+
+def test_results_computed_from_a_gradient_say_stop_gradient_false():
+    def run(P):
+        x = P.to_tensor([1.0, 2.0], stop_gradient=False)
+        (x * x).sum().backward()
+        g = x.grad
+        with P.no_grad():
+            inside = (g * 2).stop_gradient
+        return [g.stop_gradient, g.exp().stop_gradient, (g * 2).stop_gradient, inside]
+    ours, theirs = both(run)
+    assert ours == theirs == [False, False, False, True]

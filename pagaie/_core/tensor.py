@@ -297,9 +297,9 @@ class Tensor(metaclass=_TensorType):
         if g is None:
             return None
         if not hasattr(g, GRAD_FLAG):
-            # Paddle's gradients say stop_gradient=False (torch's never track gradients);
-            # a stop_gradient=True set by the user on them is kept.
-            setattr(g, GRAD_FLAG, True)
+            # Paddle's gradients say stop_gradient=False (torch's never track gradients), and
+            # so do results computed from them; a stop_gradient=True set by the user is kept.
+            flag_grad(g)
         out = wrap(g)
         d = self.__dict__
         if "process_mesh" in d and d.get("placements") is not None:
