@@ -10,7 +10,7 @@ from __future__ import annotations
 import torch
 
 from pagaie._core.registry import defop
-from pagaie._ops.incubate_ops import (REDUCE_OPS, _out_rows, _segment, check_choice,
+from pagaie._ops.incubate_ops import (REDUCE_OPS, _dname, _out_rows, _segment, check_choice,
                                       check_edges, document_segments, receive)
 
 __all__ = ["geometric_segment_sum", "geometric_segment_mean", "geometric_segment_max",
@@ -47,6 +47,9 @@ document_segments("geometric", geometric_segment_sum, geometric_segment_mean,
 def _message(api: str, op: str, a: torch.Tensor, b: torch.Tensor) -> torch.Tensor:
     """``a <op> b`` row by row (both ``[E, ...]``): 1-D operands count as ``[E, 1]`` and the
     feature dimensions broadcast as in numpy, as in Paddle's graph kernels."""
+    if a.dtype != b.dtype:  # Paddle's kernels read both operands as x's dtype
+        raise ValueError(f"paddle.{api}: 'x' and 'y' must have the same dtype, but received "
+                         f"{_dname(a)} and {_dname(b)}")
     a = a.unsqueeze(1) if a.dim() == 1 else a
     b = b.unsqueeze(1) if b.dim() == 1 else b
     fa, fb = tuple(a.shape[1:]), tuple(b.shape[1:])

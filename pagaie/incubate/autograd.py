@@ -160,6 +160,11 @@ class Hessian(Jacobian):
     def __init__(self, func: Callable, xs, is_batched: bool = False) -> None:
         def gradient(*inner):
             out = func(*inner)
+            per_row = out.size // max(out.shape[0], 1) if is_batched and out.ndim else out.size
+            if per_row != 1:
+                raise RuntimeError("paddle.incubate.autograd.Hessian: 'func' must return a single "
+                                   "element Tensor (one per batch row when 'is_batched'), but "
+                                   f"returned shape {list(out.shape)}")
             return _grads([out.sum() if is_batched else out], list(inner), None, True)
         super().__init__(gradient, xs, is_batched)
 

@@ -49,8 +49,10 @@ def _norm_axis(api: str, x, begin_norm_axis: int) -> int:
 
 
 def _pre_add(x, bias, residual, alpha=1.0):
+    # As in Paddle's kernels, ``bias`` belongs to the residual add: it is ignored when
+    # ``residual`` is None (except in fused_layer_norm's add-only form, see there).
     h = x
-    if bias is not None:
+    if bias is not None and residual is not None:
         h = h + bias
     if residual is not None:
         h = h + (residual * alpha if alpha != 1.0 else residual)
@@ -83,7 +85,8 @@ def fused_rms_norm(x, norm_weight, norm_bias, epsilon, begin_norm_axis=1, bias=N
         norm_bias (Tensor|None): shift added after scaling.
         epsilon (float): added to the mean square.
         begin_norm_axis (int, optional): first normalized axis. Default 1.
-        bias (Tensor, optional): added to ``x`` first. Default None.
+        bias (Tensor, optional): added to ``x`` first, only together with ``residual`` (as in
+            Paddle, it is ignored when ``residual`` is None). Default None.
         residual (Tensor, optional): added to ``x`` first. Default None.
         quant_scale (float, optional): > 0 quantises the output to int8. Default -1.
         quant_round_type (int, optional): 0 rounds half away from zero, 1 half to even.
@@ -132,7 +135,8 @@ def fused_layer_norm(x, norm_weight, norm_bias, epsilon, residual_alpha=1.0, beg
         epsilon (float): added to the variance.
         residual_alpha (float, optional): scale of ``residual``. Default 1.0.
         begin_norm_axis (int, optional): first normalized axis. Default 1.
-        bias (Tensor, optional): added to ``x`` first. Default None.
+        bias (Tensor, optional): added to ``x`` first, only together with ``residual`` (as in
+            Paddle, it is ignored when ``residual`` is None, except in the add-only form).
         residual (Tensor, optional): added to ``x`` first. Default None.
         quant_scale (float, optional): > 0 quantises the output to int8. Default -1.
         quant_round_type (int, optional): 0 rounds half away from zero, 1 half to even.
@@ -141,7 +145,10 @@ def fused_layer_norm(x, norm_weight, norm_bias, epsilon, residual_alpha=1.0, beg
 
     Returns:
         tuple: ``(out, residual_out, mean, inv_std)``; the statistics have one value per
-        normalized row, ``inv_std`` is ``1 / sqrt(var + epsilon)``.
+        normalized row, ``inv_std`` is ``1 / sqrt(var + epsilon)``; ``residual_out`` is the
+        pre-normalisation sum when ``residual`` is given, else an empty tensor of shape
+        ``x.shape + [0]``. With ``norm_weight`` and ``norm_bias`` both None nothing is
+        normalised (Paddle's add-only form): ``out`` is ``x + bias + residual_alpha * residual``.
 
     Examples:
         >>> import pagaie as paddle
@@ -154,20 +161,28 @@ def fused_layer_norm(x, norm_weight, norm_bias, epsilon, residual_alpha=1.0, beg
     api = "fused_layer_norm"
     axis = _norm_axis(api, x, begin_norm_axis)
     _check_weight(api, x, norm_weight, axis)
-    h = _pre_add(x, bias, residual, residual_alpha)
+    add_only = norm_weight is None and norm_bias is None
+    if add_only and residual is None and bias is not None:
+        h = x + bias
+    else:
+        h = _pre_add(x, bias, residual, residual_alpha)
     rows = math.prod(x.shape[:axis])
     flat = h.reshape([rows, -1])
     mean = flat.mean(axis=1)
     centered = flat - mean.unsqueeze(1)
     inv_std = _p.rsqrt((centered * centered).mean(axis=1) + epsilon)
-    out = (centered * inv_std.unsqueeze(1)).reshape(x.shape)
-    tail = x.shape[axis:]
-    if norm_weight is not None:
-        out = out * norm_weight.reshape(tail)
-    if norm_bias is not None:
-        out = out + norm_bias.reshape(tail)
+    if add_only:
+        out = h
+    else:
+        out = (centered * inv_std.unsqueeze(1)).reshape(x.shape)
+        tail = x.shape[axis:]
+        if norm_weight is not None:
+            out = out * norm_weight.reshape(tail)
+        if norm_bias is not None:
+            out = out + norm_bias.reshape(tail)
     out = _quant(out, quant_scale, quant_round_type, quant_max_bound, quant_min_bound)
-    return out, h, mean, inv_std
+    res = h if residual is not None else _p.empty(list(x.shape) + [0], dtype=x.dtype)
+    return out, res, mean, inv_std
 
 
 def fused_linear(x, weight, bias=None, transpose_weight=False, name=None):
