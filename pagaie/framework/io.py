@@ -2,12 +2,18 @@
 
 Files move both ways between pagaie and real Paddle:
 
-- a *state dict* (a dict whose values are tensors, as ``Layer.state_dict()`` or
-  ``Optimizer.state_dict()`` give) is stored as ``{key: numpy array}`` plus Paddle's
-  ``'StructuredToParameterName@@'`` name table; an optimizer's ``'LR_Scheduler'`` and
-  ``'master_weights'`` entries ride along;
-- anything else (a lone tensor, nested lists and dicts) stores each tensor as the
-  tuple ``(name, numpy array)``, which is what Paddle writes and recognises.
+- a *state dict* (a dict whose values are tensors, or dicts holding no tensor such as an
+  optimizer's ``'LR_Scheduler'``) is stored as ``{key: numpy array}`` plus Paddle's
+  ``'StructuredToParameterName@@'`` name table; loading turns back into tensors only
+  the entries of that table;
+- anything else (a lone tensor, nested lists and dicts, an optimizer state with
+  ``'master_weights'``) stores each tensor as the tuple ``(name, numpy array)``, which
+  is what Paddle writes and recognises; only dict, OrderedDict, list, tuple and set may
+  hold other objects (NotImplementedError otherwise, as in Paddle).
+
+``use_binary_format=True`` stores a lone tensor as Paddle's binary DenseTensor stream and
+``safetensors=True`` a dict of tensors as a safetensors file; :func:`load` reads both.
+Loaded tensors are named as Paddle names them (``generated_tensor_N``, or the saved name).
 
 bfloat16 values are stored as their uint16 bit patterns, as Paddle does.
 
@@ -25,16 +31,18 @@ import pickle
 import tempfile
 from typing import Any, BinaryIO
 
+from collections import OrderedDict
+from collections.abc import Iterable
+
 import numpy as np
 import torch
 
 from pagaie._core.place import default_device
-from pagaie._core.tensor import Tensor, wrap
+from pagaie._core.tensor import Tensor, name_as_data, wrap
 
 __all__ = ["save", "load"]
 
 _NAME_TABLE = "StructuredToParameterName@@"
-_SIDE_ENTRIES = ("LR_Scheduler", "master_weights")
 
 
 def _to_array(t: Tensor) -> np.ndarray:
@@ -44,13 +52,15 @@ def _to_array(t: Tensor) -> np.ndarray:
     return tt.numpy()
 
 
-def _from_array(a: np.ndarray, bf16_bits: bool = False) -> Tensor:
-    # Loaded tensors land on the current device, as Paddle's load gives them (to_tensor).
+def _from_array(a: np.ndarray, bf16_bits: bool = True) -> Tensor:
+    """A loaded array as a tensor on the current device, named as Paddle's ``to_tensor`` names
+    it (``generated_tensor_N``); ``uint16`` arrays are bfloat16 bits, as for ``to_tensor``."""
     dev = default_device()
     if bf16_bits and a.dtype == np.uint16:
-        return wrap(torch.from_numpy(np.array(a.view(np.int16))).view(torch.bfloat16).to(dev))
-    t = torch.from_numpy(np.array(a, copy=True))
-    return wrap(t if dev.type == "cpu" else t.to(dev))
+        t = torch.from_numpy(np.array(a.view(np.int16))).view(torch.bfloat16)
+    else:
+        t = torch.from_numpy(np.array(a, copy=True))
+    return name_as_data(wrap(t if dev.type == "cpu" else t.to(dev)))
 
 
 def _scope_tensor_type() -> type:
@@ -58,15 +68,49 @@ def _scope_tensor_type() -> type:
     return _ScopeTensor
 
 
+def _holds_tensor_or_layer(obj: Any) -> bool:
+    from pagaie.nn.layer.layers import Layer
+    if isinstance(obj, (Tensor, Layer, _scope_tensor_type())):
+        return True
+    if type(obj) in (dict, OrderedDict):
+        return any(_holds_tensor_or_layer(v) for v in obj.values())
+    if type(obj) in (list, tuple):
+        return any(_holds_tensor_or_layer(v) for v in obj)
+    return False
+
+
 def _is_state_dict(obj: Any) -> bool:
-    if not isinstance(obj, dict) or not obj:
+    """Paddle's rule: a dict whose values are all tensors, or dicts holding no tensor (an
+    optimizer's ``LR_Scheduler`` entry); such a dict is saved as ``{key: array}`` plus the
+    structured-name table."""
+    if not isinstance(obj, dict):
         return False
-    for k, v in obj.items():
-        if k in _SIDE_ENTRIES and isinstance(v, dict):
-            continue
-        if not isinstance(v, Tensor):
+    for v in obj.values():
+        if isinstance(v, dict):
+            if any(_holds_tensor_or_layer(x) for x in v.values()):
+                return False
+        elif not isinstance(v, Tensor):
             return False
     return True
+
+
+def _check_savable(obj: Any) -> bool:
+    """Walk ``obj`` as Paddle does before pickling it: only dict, OrderedDict, list, tuple and
+    set may hold other objects (anything else iterable raises NotImplementedError). Returns
+    whether a Layer was met (Paddle refuses to pickle one)."""
+    from pagaie.nn.layer.layers import Layer
+    if isinstance(obj, Layer):
+        return True
+    t = type(obj)
+    if t in (dict, OrderedDict):
+        return any([_check_savable(v) for v in obj.values()])
+    if t in (list, tuple, set):
+        return any([_check_savable(v) for v in obj])
+    if isinstance(obj, Iterable) and not isinstance(obj, (str, np.ndarray, Tensor, _scope_tensor_type())):
+        raise NotImplementedError(
+            "paddle.save: the containers supported are tuple, list, set, dict, OrderedDict and "
+            f"str, but received {type(obj).__name__}: {str(obj)[:80]}")
+    return False
 
 
 def _pack_nested(obj: Any) -> Any:
@@ -80,6 +124,13 @@ def _pack_nested(obj: Any) -> Any:
         return [_pack_nested(v) for v in obj]
     if isinstance(obj, tuple):
         return tuple(_pack_nested(v) for v in obj)
+    if isinstance(obj, set):
+        if any(isinstance(v, Tensor) for v in obj):
+            # a tensor is stored as (name, array), which a set cannot hold (Paddle writes a
+            # file that no loader can read back)
+            raise TypeError("paddle.save: a set cannot hold Tensors (a saved tensor is "
+                            "unhashable); put them in a list or tuple")
+        return {_pack_nested(v) for v in obj}
     return obj
 
 
@@ -91,13 +142,76 @@ def _pack(obj: Any) -> Any:
             if isinstance(v, Tensor):
                 out[k] = _to_array(v)
                 names[k] = v.name
-            elif k == "master_weights":
-                out[k] = {mk: _to_array(mv) if isinstance(mv, Tensor) else mv for mk, mv in v.items()}
             else:
                 out[k] = v
         out[_NAME_TABLE] = names
         return out
+    if _check_savable(obj):
+        raise ValueError("paddle.save: saving a paddle.nn.Layer object (here inside a "
+                         f"{type(obj).__name__}) is not supported; save its state_dict() instead")
     return _pack_nested(obj)
+
+
+class _DirectoryPathError(ValueError, IsADirectoryError):
+    """paddle.save onto a directory: an IsADirectoryError as in Paddle, and a ValueError like
+    the other bad paths."""
+
+
+def _save_binary(obj: Any, path: Any) -> None:
+    """``use_binary_format=True``: the tensor as one DenseTensor record (Paddle's
+    ``save_dense_tensor`` stream), which :func:`load` reads back."""
+    from pagaie._formats.pdiparams import serialize_tensor
+    if isinstance(obj, _scope_tensor_type()):
+        obj = np.array(obj)
+    if isinstance(obj, Tensor):
+        obj = obj._t
+    if not isinstance(obj, (torch.Tensor, np.ndarray)):
+        raise NotImplementedError("paddle.save: with use_binary_format=True, 'obj' must be a "
+                                  f"Tensor, but received {type(obj).__name__}")
+    data = serialize_tensor(obj)
+    if hasattr(path, "write"):
+        path.write(data)
+        return
+    with open(path, "wb") as f:
+        f.write(data)
+
+
+def _save_safetensors(obj: Any, path: Any) -> None:
+    if not isinstance(obj, dict):
+        raise NotImplementedError("paddle.save: with safetensors=True, 'obj' must be a state dict "
+                                  f"(a dict of Tensors), but received {type(obj).__name__}")
+    try:
+        from safetensors.torch import save as st_save
+    except ImportError:
+        raise ImportError("paddle.save: safetensors=True needs the 'safetensors' package "
+                          "(pip install safetensors)") from None
+    tensors = {}
+    for k, v in obj.items():
+        if not isinstance(v, Tensor):
+            raise TypeError(f"paddle.save: with safetensors=True every value must be a Tensor, "
+                            f"but {k!r} is a {type(v).__name__}")
+        tensors[k] = v._t.detach().cpu().contiguous()
+    path.write(st_save(tensors))   # a file object: save() writes through a temporary file
+
+
+def _load_safetensors(data: bytes, return_numpy: bool, where: str) -> dict:
+    try:
+        from safetensors.torch import load as st_load
+    except ImportError:
+        raise ImportError("paddle.load: safetensors=True needs the 'safetensors' package "
+                          "(pip install safetensors)") from None
+    try:
+        loaded = st_load(data)
+    except Exception as exc:  # noqa: BLE001 - the library's own error types
+        raise ValueError(f"paddle.load: {where} is not a safetensors file: {exc}") from None
+    out = {}
+    for k, t in loaded.items():
+        if return_numpy:
+            out[k] = _to_array(wrap(t))
+        else:
+            dev = default_device()   # named eager_tmp_N when asked, as Paddle's are
+            out[k] = wrap(t if dev.type == "cpu" else t.to(dev))
+    return out
 
 
 def save(obj: Any, path: str | os.PathLike | BinaryIO, protocol: int = 4, **configs: Any) -> None:
@@ -109,8 +223,11 @@ def save(obj: Any, path: str | os.PathLike | BinaryIO, protocol: int = 4, **conf
             numbers and strings).
         path (str|file): the file path (``.pdparams`` for layers, ``.pdopt`` for
             optimizers by convention) or a writable binary file object.
-        protocol (int, optional): pickle protocol, 2 to 5. Default 4.
-        **configs: accepted for compatibility (``use_binary_format`` is not supported).
+        protocol (int, optional): pickle protocol, 2 to 4. Default 4.
+        **configs: ``use_binary_format`` (bool: store a lone Tensor as Paddle's binary
+            DenseTensor stream), ``safetensors`` (bool: store a dict of Tensors in the
+            safetensors format; needs the ``safetensors`` package), ``pickle_protocol``
+            (Paddle's deprecated spelling of ``protocol``).
 
     Examples:
         >>> import os, tempfile
@@ -120,31 +237,39 @@ def save(obj: Any, path: str | os.PathLike | BinaryIO, protocol: int = 4, **conf
         >>> paddle.load(path)['w'].tolist()
         [1.0, 1.0]
     """
-    if "pickle_protocol" in configs:  # Paddle's deprecated spelling of ``protocol``
-        protocol = configs["pickle_protocol"]
-    if not isinstance(protocol, int) or not 2 <= protocol <= 5:
-        raise ValueError(f"paddle.save: 'protocol' must be an int in [2, 5], but received {protocol!r}")
-    unknown = set(configs) - {"use_binary_format", "pickle_protocol"}
+    unknown = set(configs) - {"use_binary_format", "pickle_protocol", "safetensors"}
     if unknown:
         raise ValueError(f"paddle.save: the configs {sorted(unknown)} are not supported; supported "
-                         "are use_binary_format, pickle_protocol")
-    if not (hasattr(path, "write") or isinstance(path, (str, os.PathLike))):
+                         "are use_binary_format, pickle_protocol, safetensors")
+    if isinstance(path, io.TextIOBase) or not (hasattr(path, "write") or isinstance(path, (str, os.PathLike))):
         raise ValueError("paddle.save: 'path' must be a file path or a writable binary file object "
                          f"such as io.BytesIO, but received {type(path).__name__}")
+    binary = configs.get("use_binary_format", False)
+    if not isinstance(binary, bool):
+        raise TypeError("paddle.save: config 'use_binary_format' must be a bool, but received "
+                        f"{type(binary).__name__} ({binary!r})")
+    if "pickle_protocol" in configs and configs["pickle_protocol"] is not None:
+        protocol = configs["pickle_protocol"]   # Paddle's deprecated spelling of ``protocol``
     from pagaie.nn.layer.layers import Layer
-    if isinstance(obj, Layer):
-        raise ValueError("paddle.save: saving a paddle.nn.Layer object is not supported; "
-                         "save its state_dict() instead")
-    if configs.get("use_binary_format"):
-        raise NotImplementedError("paddle.save: use_binary_format=True (Paddle's LoDTensor binary "
-                                  "stream) is not supported; save without it")
     from pagaie._static.ir import Program
-    if isinstance(obj, Program):   # the program's JSON (parameter values are saved separately)
+    if binary:
+        def dump(f: Any) -> None:
+            _save_binary(obj, f)
+    elif configs.get("safetensors"):
+        def dump(f: Any) -> None:
+            _save_safetensors(obj, f)
+    elif isinstance(obj, Program):   # the program's JSON (parameter values are saved separately)
         text = obj.to_json().encode("utf-8")
 
         def dump(f: Any) -> None:
             f.write(text)
     else:
+        if isinstance(obj, Layer):
+            raise ValueError("paddle.save: saving a paddle.nn.Layer object is not supported; "
+                             "save its state_dict() instead")
+        if not isinstance(protocol, int) or isinstance(protocol, bool) or not 2 <= protocol <= 4:
+            raise ValueError("paddle.save: 'protocol' must be an int in [2, 4], but received "
+                             f"{protocol!r}")
         payload = _pack(obj)
 
         def dump(f: Any) -> None:
@@ -154,7 +279,7 @@ def save(obj: Any, path: str | os.PathLike | BinaryIO, protocol: int = 4, **conf
         return
     path = os.fspath(path)
     if path.endswith(os.sep) or os.path.isdir(path):
-        raise ValueError(f"paddle.save: the path {path!r} is a directory; give a file name "
+        raise _DirectoryPathError(f"paddle.save: the path {path!r} is a directory; give a file name "
                          "such as 'model.pdparams'")
     folder = os.path.dirname(path) or "."
     os.makedirs(folder, exist_ok=True)
@@ -178,7 +303,7 @@ _SAFE_GLOBALS = {
     ("numpy", "float64"), ("numpy", "float32"), ("numpy", "int64"), ("numpy", "int32"),
     ("builtins", "tuple"), ("builtins", "list"), ("builtins", "dict"), ("builtins", "set"),
     ("builtins", "frozenset"), ("builtins", "complex"), ("builtins", "slice"),
-    ("builtins", "bytearray"), ("collections", "OrderedDict"),
+    ("builtins", "bytearray"), ("builtins", "bytes"), ("collections", "OrderedDict"),
     ("_codecs", "encode"),  # how pickle protocol 2 stores bytes (a numpy array's buffer)
 }
 _NUMPY_DTYPE_CLASS = ("numpy.dtypes",)
@@ -222,41 +347,57 @@ def _unpack_nested(obj: Any, return_numpy: bool, arrays_too: bool) -> Any:
         return t
     if isinstance(obj, np.ndarray):
         return obj if return_numpy or not arrays_too else _from_array(obj)
-    if isinstance(obj, dict):
+    if type(obj) in (dict, OrderedDict):
         return type(obj)((k, _unpack_nested(v, return_numpy, arrays_too)) for k, v in obj.items())
-    if isinstance(obj, list):
+    if type(obj) is list:
         return [_unpack_nested(v, return_numpy, arrays_too) for v in obj]
-    if isinstance(obj, tuple):
+    if type(obj) is tuple:
         return tuple(_unpack_nested(v, return_numpy, arrays_too) for v in obj)
+    if type(obj) is set:
+        return {_unpack_nested(v, return_numpy, arrays_too) for v in obj}
+    if isinstance(obj, Iterable) and not isinstance(obj, str):
+        raise NotImplementedError(
+            "paddle.load: the containers supported are tuple, list, set, dict, OrderedDict and "
+            f"str, but the file holds a {type(obj).__name__}")
     return obj
 
 
 def _unpack(obj: Any, return_numpy: bool, keep_name_table: bool) -> Any:
-    if isinstance(obj, dict) and (_NAME_TABLE in obj or (obj and all(
-            isinstance(v, np.ndarray) or (k in _SIDE_ENTRIES and isinstance(v, dict))
-            for k, v in obj.items()))):
-        names = obj.get(_NAME_TABLE, {})
-        out: dict = {}
-        for k, v in obj.items():
-            if k == _NAME_TABLE:
-                if keep_name_table:
-                    out[k] = v
-                continue
-            if isinstance(v, np.ndarray):
-                if return_numpy:
-                    out[k] = v
-                else:
-                    t = _from_array(v, bf16_bits=True)
-                    if k in names:
-                        t.name = names[k]
-                    out[k] = t
-            elif k == "master_weights" and isinstance(v, dict):
-                out[k] = {mk: (mv if return_numpy else _from_array(mv)) if isinstance(mv, np.ndarray)
-                          else mv for mk, mv in v.items()}
-            else:
-                out[k] = v
+    if isinstance(obj, dict) and _NAME_TABLE in obj:
+        # a state dict: only the entries of the name table are tensors (the others, such as
+        # an optimizer's LR_Scheduler, come back as they were saved)
+        names = obj[_NAME_TABLE]
+        out = type(obj)(obj)
+        for k, name in names.items():
+            v = out.get(k)
+            if isinstance(v, np.ndarray) and not return_numpy:
+                t = _from_array(v)
+                t.name = name
+                out[k] = t
+        if not keep_name_table:
+            del out[_NAME_TABLE]
         return out
     return _unpack_nested(obj, return_numpy, not _has_packed_tensor(obj))
+
+
+def _binary_tensor(data: bytes, return_numpy: bool) -> Any:
+    """The tensor of a ``use_binary_format=True`` file, or None when ``data`` is not one
+    DenseTensor record."""
+    from pagaie._formats import pdiparams
+    try:
+        if return_numpy:
+            arrays = pdiparams.deserialize_tensors(data)
+        else:
+            arrays = pdiparams.tensors_from_bytes(data)
+    except Exception:  # noqa: BLE001 - not a DenseTensor stream: the caller reports the file
+        return None
+    if len(arrays) != 1:
+        return None
+    if return_numpy:
+        return arrays[0]
+    dev = default_device()
+    t = arrays[0]
+    return name_as_data(wrap(t if dev.type == "cpu" else t.to(dev)))
 
 
 class _TruncatedFileError(ValueError, EOFError):
@@ -270,7 +411,8 @@ def load(path: str | os.PathLike | BinaryIO, **configs: Any) -> Any:
     Args:
         path (str|file): the file path or a readable binary file object.
         **configs: ``return_numpy`` (bool, return numpy arrays instead of Tensors),
-            ``keep_name_table`` (keep Paddle's structured-name table), ``allow_pickle``
+            ``keep_name_table`` (keep Paddle's structured-name table), ``safetensors``
+            (bool: read a safetensors file into a dict of Tensors), ``allow_pickle``
             (bool, default False: only arrays, numbers, strings and containers may be
             loaded; True runs the file's pickle unrestricted, for trusted files only).
 
@@ -285,10 +427,10 @@ def load(path: str | os.PathLike | BinaryIO, **configs: Any) -> Any:
         [3, 4]
     """
     unknown = set(configs) - {"return_numpy", "keep_name_table", "allow_pickle", "model_filename",
-                              "params_filename"}
+                              "params_filename", "safetensors"}
     if unknown:
         raise ValueError(f"paddle.load: unsupported configs {sorted(unknown)}; supported are "
-                         "return_numpy, keep_name_table, allow_pickle")
+                         "return_numpy, keep_name_table, allow_pickle, safetensors")
     return_numpy = bool(configs.get("return_numpy", False))
     allow = bool(configs.get("allow_pickle", False))
     if hasattr(path, "read"):
@@ -303,6 +445,8 @@ def load(path: str | os.PathLike | BinaryIO, **configs: Any) -> Any:
                              "written by paddle.save (for inference models use paddle.jit.load)")
         with open(where, "rb") as f:
             data = f.read()
+    if configs.get("safetensors"):
+        return _load_safetensors(data, return_numpy, where)
     if data[:1] == b"{" and b'"pagaie.program"' in data[:200]:   # paddle.save(program, path)
         from pagaie._static.ir import Program
         return Program.from_json(data.decode("utf-8"))
@@ -312,6 +456,9 @@ def load(path: str | os.PathLike | BinaryIO, **configs: Any) -> Any:
     except pickle.UnpicklingError as exc:
         if "allow_pickle" in str(exc):
             raise
+        tensor = _binary_tensor(data, return_numpy)   # paddle.save(..., use_binary_format=True)
+        if tensor is not None:
+            return tensor
         raise ValueError(f"paddle.load: {where} is not a file written by paddle.save "
                          f"(corrupt or truncated): {exc}") from None
     except EOFError as exc:  # Paddle lets EOFError through for an empty or cut-short file
