@@ -32,11 +32,23 @@ def sum_rightmost(value: Tensor, n: int) -> Tensor:
 def shape_tuple(shape: Any, api: str) -> tuple:
     """A sample shape as a tuple of ints (list, tuple, numpy array or 1-D tensor)."""
     if isinstance(shape, Tensor):
-        return tuple(int(v) for v in shape.tolist())
+        shape = shape.tolist()
     if isinstance(shape, (list, tuple, np.ndarray, P.Size)):
-        return tuple(int(v) for v in shape)
+        return int_dims(shape, api)
     raise TypeError(f"paddle.distribution.{api}: 'shape' must be a sequence of ints, "
                     f"but received {type(shape).__name__}")
+
+
+def int_dims(shape: Any, api: str) -> tuple:
+    """The elements of a sample shape as ints; a non-integer element (such as 2.5) is a
+    TypeError, as in Paddle, rather than being truncated."""
+    dims = []
+    for v in shape:
+        if not isinstance(v, (int, np.integer)):
+            raise TypeError(f"paddle.distribution.{api}: each element of 'shape' must be an int, "
+                            f"but received {type(v).__name__} ({v!r}) in {list(shape)!r}")
+        dims.append(int(v))
+    return tuple(dims)
 
 
 def broadcast(tensors: Sequence[Any], api: str) -> list:

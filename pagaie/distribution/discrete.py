@@ -10,7 +10,8 @@ import numpy as np
 import pagaie as P
 from pagaie._core.tensor import Tensor
 from pagaie.distribution._base import (Distribution, ExponentialFamily, broadcast, check_sequence,
-                                       dtype_name, open_uniform, sample_via_rsample, shape_tuple)
+                                       dtype_name, int_dims, open_uniform, sample_via_rsample,
+                                       shape_tuple)
 
 __all__ = ["Bernoulli", "Categorical", "Geometric", "Binomial", "Poisson", "Multinomial"]
 
@@ -49,6 +50,9 @@ class Bernoulli(ExponentialFamily):
         else:
             [probs] = self._to_tensor(probs)
             self.dtype = P.get_default_dtype()
+        if not P.is_floating_point(probs):
+            raise TypeError(f"paddle.distribution.Bernoulli: 'probs' must be a floating-point Tensor, "
+                            f"but received dtype {self.dtype}")
         eps = _eps(self.dtype) if self.dtype in ("float32", "float64") else None
         self.probs = P.clip(probs, min=eps, max=None if eps is None else 1 - eps).astype(self.dtype)
         self.logits = self._probs_to_logits(self.probs, is_binary=True)
@@ -151,6 +155,8 @@ class Categorical(Distribution):
 
     def sample(self, shape: Sequence[int] = ()) -> Tensor:
         """Draw class indices (int64) of shape ``[*shape, *batch_shape]``."""
+        if isinstance(shape, (int, np.integer)) and not isinstance(shape, bool):
+            shape = [shape]     # Paddle takes a bare int for the number of draws
         shape = list(shape_tuple(shape, "Categorical.sample"))
         n = int(np.prod(shape)) if shape else 1
         dims = list(self.logits.shape)
@@ -496,7 +502,8 @@ class Multinomial(Distribution):
         if not isinstance(shape, Iterable) or isinstance(shape, Tensor):
             raise TypeError("paddle.distribution.Multinomial.sample: sample shape must be "
                             f"Iterable object, but received {type(shape).__name__}")
-        idx = self._categorical.sample([self.total_count, *list(shape)])
+        dims = int_dims(shape, "Multinomial.sample")
+        idx = self._categorical.sample([self.total_count, *dims])
         return _F().one_hot(idx, self.probs.shape[-1]).cast(self.probs.dtype).sum(0)
 
     def entropy(self) -> Tensor:
