@@ -255,6 +255,27 @@ class Value(Tensor):
                         "while the program is being built; use paddle.static.nn.cond for "
                         "data-dependent branches")
 
+    def _no_scalar(self, kind: str) -> Any:
+        # TypeError for any shape, as Paddle's symbolic values (never torch's meta-tensor error)
+        raise TypeError(f"paddle.static: {kind}() of symbolic Value {self.name!r} is unknown while "
+                        f"the program is being built (shape {list(self.shape)}); fetch it with "
+                        "Executor.run, or use paddle ops on it")
+
+    def __float__(self) -> float:  # type: ignore[override]
+        return self._no_scalar("float")
+
+    def __int__(self) -> int:  # type: ignore[override]
+        return self._no_scalar("int")
+
+    def __long__(self) -> int:  # type: ignore[override]
+        return self._no_scalar("int")
+
+    def __complex__(self) -> complex:  # type: ignore[override]
+        return self._no_scalar("complex")
+
+    def __index__(self) -> int:  # type: ignore[override]
+        return self._no_scalar("index")
+
     def backward(self, *args: Any, **kwargs: Any) -> None:  # type: ignore[override]
         raise TypeError("paddle.static: call paddle.static.append_backward(loss) or "
                         "optimizer.minimize(loss) to add gradients to a static program")

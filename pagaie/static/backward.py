@@ -18,7 +18,7 @@ __all__ = ["append_backward", "gradients", "minimize"]
 def _as_list(v: Any) -> list:
     if v is None:
         return []
-    return list(v) if isinstance(v, (list, tuple)) else [v]
+    return list(v) if isinstance(v, (list, tuple, set, frozenset)) else [v]
 
 
 def _ancestors(block: Block, targets: list[Value]) -> set[str]:
@@ -29,8 +29,9 @@ def _ancestors(block: Block, targets: list[Value]) -> set[str]:
     return need
 
 
-def _reaches(block: Block, source: Value, targets: list[Value]) -> bool:
-    """Whether a differentiable path leads from ``source`` to one of ``targets``."""
+def _reaches(block: Block, source: Value, targets: list[Value], blocked: set = frozenset()) -> bool:
+    """Whether a differentiable path leads from ``source`` to one of ``targets`` (not passing
+    through the values named in ``blocked``)."""
     want = {id(t) for t in targets}
     if id(source) in want:
         return True
@@ -42,6 +43,8 @@ def _reaches(block: Block, source: Value, targets: list[Value]) -> bool:
             continue
         if any(id(v) in tainted for v in op.input_values()) or (nested and op.record is None):
             for v in op.output_values():
+                if v.name in blocked:
+                    continue
                 tainted.add(id(v))
                 if id(v) in want:
                     return True
@@ -150,7 +153,7 @@ def gradients(targets: Any, inputs: Any, target_gradients: Any = None,
     block = ts[0].block.program.global_block()
     skip = {getattr(n, "name", n) for n in _as_list(no_grad_set)}
     # As Paddle: None for an input that stops gradient or that no target depends on.
-    live = [i for i in ins if not i.stop_gradient and i.name not in skip and _reaches(block, i, ts)]
+    live = [i for i in ins if not i.stop_gradient and i.name not in skip and _reaches(block, i, ts, skip)]
     grads = iter(_record_backward(block, ts, live, tg) if live else [])
     return [next(grads) if any(i is x for x in live) else None for i in ins]
 

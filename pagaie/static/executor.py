@@ -28,7 +28,16 @@ def _as_feed_tensor(value: Any, var: Value, device: torch.device) -> torch.Tenso
         t = value.detach()
     else:
         typed = isinstance(value, np.ndarray)
-        a = np.asarray(value)  # (ascontiguousarray would turn a 0-D array into 1-D)
+        want_np = _numpy_dtype(var._t.dtype)
+        try:  # Python data convert to the declared dtype, as Paddle's (ValueError for 'ab')
+            a = np.asarray(value) if typed or want_np is None else np.asarray(value, dtype=want_np)
+        except (TypeError, ValueError) as exc:
+            raise type(exc)(f"paddle.static.Executor.run: feed data of {var.name!r} cannot be "
+                            f"converted to {_dt.from_torch_dtype(var._t.dtype).name}: {exc}") from None
+        if a.dtype.kind not in "biufc":
+            raise TypeError(f"paddle.static.Executor.run: feed data of {var.name!r} must be numeric, "
+                            f"but received an array of {a.dtype}")
+        # (ascontiguousarray would turn a 0-D array into 1-D)
         t = torch.as_tensor(a if a.flags.c_contiguous else a.copy())
     want = var._t.dtype
     if t.dtype != want:
@@ -40,6 +49,14 @@ def _as_feed_tensor(value: Any, var: Value, device: torch.device) -> torch.Tenso
     # As Paddle's executor, the fed shape is not checked against the declared one: the
     # kernels see the real shapes (and raise if they cannot work with them).
     return t.to(device)
+
+
+def _numpy_dtype(dtype: torch.dtype) -> Any:
+    """numpy's dtype for a torch dtype (None where numpy has none, as bfloat16)."""
+    try:
+        return torch.empty(0, dtype=dtype).numpy().dtype
+    except (TypeError, RuntimeError):
+        return None
 
 
 class _PlanCache:

@@ -142,7 +142,12 @@ def accuracy(input: Any, label: Any, k: int = 1, correct: Any = None, total: Any
         >>> paddle.static.accuracy(x, paddle.to_tensor([[1], [1]])).item()
         0.5
     """
+    from pagaie._static.ir import Value
     from pagaie.metric import accuracy as _acc
+    if isinstance(input, Value) and input.dtype.name not in ("float16", "bfloat16", "float32", "float64"):
+        # (a TypeError while the program is built, as Paddle's op-building dtype check)
+        raise TypeError(f"paddle.static.accuracy: the data type of input must be float32 or "
+                        f"float64, but received {input.dtype.name}")
     return _acc(input, label, k, correct, total)
 
 
@@ -180,6 +185,11 @@ def auc(input: Any, label: Any, curve: str = "ROC", num_thresholds: int = 4095, 
     """
     if curve != "ROC":
         raise ValueError(f"paddle.static.auc: only curve='ROC' is supported, but received {curve!r}")
+    for arg, v, kinds in (("input", input, ("float32", "float64")), ("label", label, ("int32", "int64")),
+                          ("ins_tag_weight", ins_tag_weight, ("float32", "float64"))):
+        if v is not None and getattr(v, "dtype", None) is not None and v.dtype.name not in kinds:
+            raise TypeError(f"paddle.static.auc: the data type of {arg} must be {' or '.join(kinds)}, "
+                            f"but received {v.dtype.name}")
     import pagaie
     n = num_thresholds + 1
     with suspended():

@@ -187,6 +187,10 @@ def data(name: str, shape: Any, dtype: Any = None, lod_level: int = 0) -> Value:
         raise TypeError(f"paddle.static.data: shape must be a list or tuple, but received "
                         f"{type(shape).__name__}")
     shape = [-1 if d is None else int(d) for d in shape]
+    for d in shape:
+        if d < -1:  # (ValueError, as Paddle: only -1 / None mark an unknown dim)
+            raise ValueError(f"paddle.static.data: only -1 (or None) can mark an unknown dimension "
+                             f"of {name!r}, but shape has {d}")
     dt = _dt.default_float() if dtype is None else _dt.to_torch_dtype(dtype, "paddle.static.data")
     block = default_main_program().global_block()
     # Declaring a name again makes a new input (as Paddle); ops built on the old value keep
@@ -249,12 +253,20 @@ class _ScopeTensor:
         value = torch.as_tensor(np.asarray(array))
         if t is None:
             self._var.tensor = wrap(value)
-        else:
+        elif list(value.shape) == list(t._t.shape):
             with torch.no_grad():
-                t._t.copy_(value.to(t._t.dtype).reshape(t._t.shape))
+                t._t.copy_(value.to(t._t.dtype))
+        else:  # as Paddle: the variable takes the new array and its shape
+            from pagaie._core.parameter import replace_data
+            replace_data(t, value.to(dtype=t._t.dtype, device=t._t.device).clone())
 
     def shape(self) -> list[int]:
         return list(self._var.tensor._t.shape) if self._var.tensor is not None else []
+
+    def _dtype(self) -> Any:
+        """The data type (as Paddle's ``DenseTensor._dtype()``)."""
+        t = self._var.tensor
+        return None if t is None else _dt.from_torch_dtype(t._t.dtype)
 
 
 _GLOBAL_SCOPE = [Scope()]

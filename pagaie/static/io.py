@@ -143,7 +143,8 @@ def load_program_state(model_path: str, var_list: Sequence | None = None) -> dic
 
     Args:
         model_path (str): the path prefix given to ``save``.
-        var_list (list, optional): only these variables (or names).
+        var_list (list, optional): ignored for the files ``save`` writes (all values are read),
+            as in Paddle.
 
     Returns:
         dict: name -> numpy array.
@@ -171,9 +172,8 @@ def load_program_state(model_path: str, var_list: Sequence | None = None) -> dic
         if os.path.exists(base + ext):
             for k, v in _load(base + ext, return_numpy=True).items():
                 state[k] = v
-    if var_list is not None:
-        names = {getattr(v, "name", v) for v in var_list}
-        state = {k: v for k, v in state.items() if k in names}
+    # As Paddle: a ``.pdparams`` file is read whole; ``var_list`` only selects variables of
+    # the one-file-per-variable format, which ``save`` does not write.
     return state
 
 
@@ -231,9 +231,11 @@ def load(program: Program, model_path: str, executor: Any = None, var_list: Sequ
                 raise FileNotFoundError(f"paddle.static.load: no parameter file {base + ext!r}")
             raise AssertionError(f"paddle.static.load: the program has an optimizer but there is no "
                                  f"optimizer file {base + ext!r}")
-    state = load_program_state(model_path, var_list)
+    state = load_program_state(model_path)
     params = program_state_dict(program, "param")
     wanted = params if var_list is None else {getattr(v, "name", v): None for v in var_list}
+    if var_list is not None:  # only these variables are set
+        state = {k: v for k, v in state.items() if k in wanted}
     missing = sorted(n for n in wanted if n in params and n not in state)
     if missing:  # AssertionError, as Paddle
         raise AssertionError(f"paddle.static.load: the saved file {base!r} has no value for {missing}")

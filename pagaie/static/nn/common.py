@@ -9,6 +9,8 @@ batch_norm's moving statistics are persistable buffers updated in place by the r
 from __future__ import annotations
 
 import math
+
+import numpy as np
 from typing import Any, Sequence
 
 from pagaie.nn.param import make_parameter as _make_parameter
@@ -108,11 +110,25 @@ def fc(x: Any, size: int, num_flatten_dims: int = 1, weight_attr: Any = None, bi
         paddle.Size([-1, 4])
         >>> paddle.disable_static()
     """
+    from pagaie._core.tensor import Tensor
     inputs = list(x) if isinstance(x, (list, tuple)) else [x]
     if not inputs:
         raise ValueError("paddle.static.nn.fc: x must hold at least one tensor")
-    if not isinstance(size, int) or size <= 0:
-        raise ValueError(f"paddle.static.nn.fc: size must be a positive int, but received {size!r}")
+    for i, xi in enumerate(inputs):  # (TypeErrors, as Paddle's input checks)
+        if not isinstance(xi, Tensor):
+            raise TypeError(f"paddle.static.nn.fc: x[{i}] must be a Tensor, but received "
+                            f"{type(xi).__name__}")
+        if _dtype_of(xi) not in ("float16", "bfloat16", "float32", "float64"):
+            raise TypeError(f"paddle.static.nn.fc: the data type of x must be float16, bfloat16, "
+                            f"float32 or float64, but received {_dtype_of(xi)}")
+    if len({_dtype_of(xi) for xi in inputs}) > 1:
+        raise ValueError(f"paddle.static.nn.fc: all inputs must have one data type, but received "
+                         f"{[_dtype_of(xi) for xi in inputs]}")
+    if isinstance(size, bool) or not isinstance(size, (int, np.integer)):
+        raise TypeError(f"paddle.static.nn.fc: size must be an int, but received {size!r}")
+    if size < 0:  # (AssertionError, as Paddle's parameter-shape check; 0 units is allowed)
+        raise AssertionError(f"paddle.static.nn.fc: size must be >= 0, but received {size}")
+    size = int(size)
     prefix = _prefix(name, "fc")
     import pagaie as paddle
     attrs = weight_attr if isinstance(weight_attr, (list, tuple)) else [weight_attr] * len(inputs)
@@ -521,6 +537,9 @@ def embedding(input: Any, size: Sequence[int], is_sparse: bool = False, is_distr
     """
     if len(size) != 2:
         raise ValueError(f"paddle.static.nn.embedding: size must be [vocab, width], but received {size}")
+    if _dtype_of(input) not in ("int32", "int64"):  # (TypeError, as Paddle's dtype check)
+        raise TypeError(f"paddle.static.nn.embedding: the data type of input must be int32 or int64, "
+                        f"but received {_dtype_of(input)}")
     w = make_parameter(list(size), param_attr, dtype, False, None, unique_name.generate("embedding"))
     if padding_idx is not None and padding_idx < 0:
         padding_idx += size[0]

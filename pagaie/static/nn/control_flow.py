@@ -121,6 +121,9 @@ def cond(pred: Any, true_fn: Callable | None = None, false_fn: Callable | None =
         err = TypeError if _cf.current_recorder() is not None else AssertionError
         raise err("paddle.static.nn.cond: the pred in cond must be a Tensor, but received "
                   f"{type(pred).__name__}")
+    if isinstance(pred, Value) and pred.dtype.name != "bool":  # (Paddle checks the dtype first)
+        raise TypeError(f"paddle.static.nn.cond: pred must be a bool tensor, but received "
+                        f"{pred.dtype.name}")
     if pred.size != 1 and pred.size != -1:
         raise AssertionError(f"paddle.static.nn.cond: condition input's numel should be 1, but the "
                              f"shape is {list(pred.shape)}")
