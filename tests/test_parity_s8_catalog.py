@@ -245,3 +245,14 @@ def test_transpose_permutes_leading_axes(perm):
     ours, theirs = both(lambda P: (P.transpose(P.rand([3, 4, 5]), list(perm)).shape,
                                    P.permute(P.rand([3, 4, 5]), list(perm)).shape))
     assert [list(s) for s in ours] == [list(s) for s in theirs]
+
+
+@pytest.mark.parametrize("make", [
+    lambda P, x: -x, lambda P, x: P.neg(x), lambda P, x: P.scale(x, 0.0),
+    lambda P, x: P.scale(x, -1.0), lambda P, x: x.clone().neg_(),
+], ids=["unary_minus", "neg", "scale0", "scale_neg", "neg_"])
+def test_negation_and_scale_give_positive_zero(make):
+    # Paddle computes these as x * s + 0: a zero result is +0.0 (the printed sign shows it)
+    ours, theirs = both(lambda P: make(P, P.to_tensor([-1.0, 2.0, -0.0, 0.0])))
+    assert np.signbit(ours.numpy()).tolist() == np.signbit(theirs.numpy()).tolist()
+    assert str(ours) == str(theirs)

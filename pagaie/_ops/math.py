@@ -94,8 +94,8 @@ def scale(x, scale=1.0, bias=0.0, bias_after_scale=True, act=None, name=None):
         if type(scale) is not _T:
             scale = int(scale)
         bias = int(bias)
-    if bias_after_scale:
-        r = x * scale if bias == 0 else torch.add(x * scale, bias)
+    if bias_after_scale:   # the bias is added even when 0: a -0.0 product becomes +0.0, as Paddle's
+        r = x * scale if bias == 0 and not x.is_floating_point() else torch.add(x * scale, bias)
     else:
         r = (x + bias) * scale
     return _activation(act, r)

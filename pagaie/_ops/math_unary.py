@@ -275,17 +275,22 @@ def round(x, decimals=0, name=None, *, out=None):
     return r if out is None else write_out(out, r)
 
 
-@defop(paddle_types=("neg", "pd_op.neg"), method=("neg", "negative"),
-       inplace=lambda x, name=None: x if x.dtype is torch.bool else x.neg_())
+def _neg_inplace(x, name=None):
+    if x.dtype is torch.bool:
+        return x
+    return x.neg_().add_(0) if x.is_floating_point() or x.is_complex() else x.neg_()
+
+
+@defop(paddle_types=("neg", "pd_op.neg"), method=("neg", "negative"), inplace=_neg_inplace)
 def neg(x, name=None):
-    """Elementwise negation ``-x``.
+    """Elementwise negation ``-x``. As Paddle's (``x * -1 + 0``), a zero comes out ``+0.0``.
 
     Examples:
         >>> import pagaie as paddle
-        >>> paddle.neg(paddle.to_tensor([1.0, -2.0])).tolist()
-        [-1.0, 2.0]
+        >>> paddle.neg(paddle.to_tensor([1.0, -2.0, 0.0])).tolist()
+        [-1.0, 2.0, 0.0]
     """
-    return torch.neg(x) if x.dtype is not torch.bool else x.clone()
+    return torch.rsub(x, 0) if x.dtype is not torch.bool else x.clone()
 
 
 negative = neg
