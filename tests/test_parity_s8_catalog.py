@@ -256,3 +256,9 @@ def test_negation_and_scale_give_positive_zero(make):
     ours, theirs = both(lambda P: make(P, P.to_tensor([-1.0, 2.0, -0.0, 0.0])))
     assert np.signbit(ours.numpy()).tolist() == np.signbit(theirs.numpy()).tolist()
     assert str(ours) == str(theirs)
+
+
+@pytest.mark.parametrize("a,b", [([2, 3], [2, 2]), ([3], [2]), ([2, 2, 3], [3, 3, 4]), ([4, 3], [2])])
+def test_matmul_shape_errors(a, b):
+    err = same_exception(lambda P: P.matmul(P.ones(a), P.ones(b)))
+    assert "mat1" not in str(err) and "paddle.matmul" in str(err)

@@ -54,9 +54,29 @@ def matmul(x, y, transpose_x=False, transpose_y=False, name=None, *, out=None):
         r = torch.matmul(x, y)
     except RuntimeError:
         if x.dtype == y.dtype:
+            _check_matmul_shapes(x, y)
             raise
         r = torch.matmul(*_promote(x, y, "matmul"))   # promotion off the hot path
     return r if out is None else write_out(out, r)
+
+
+def _check_matmul_shapes(x: torch.Tensor, y: torch.Tensor) -> None:
+    """Name a shape mismatch of ``matmul`` in Paddle's terms (after any transposes)."""
+    if x.dim() == 0 or y.dim() == 0:
+        raise ValueError(f"paddle.matmul: the inputs must have at least 1 dimension, but received "
+                         f"shapes {list(x.shape)} and {list(y.shape)}")
+    kx = x.shape[-1]
+    ky = y.shape[0] if y.dim() == 1 else y.shape[-2]
+    if kx != ky:
+        raise ValueError(f"paddle.matmul: the last dimension of x ({kx}) must equal the "
+                         f"{'first' if y.dim() == 1 else 'second-to-last'} dimension of y "
+                         f"({ky}); the shapes (after transpose_x/transpose_y) are "
+                         f"{list(x.shape)} and {list(y.shape)}")
+    try:
+        torch.broadcast_shapes(x.shape[:-2], y.shape[:-2])
+    except RuntimeError:
+        raise ValueError(f"paddle.matmul: the batch dimensions of x {list(x.shape[:-2])} and y "
+                         f"{list(y.shape[:-2])} do not broadcast") from None
 
 
 def _matmul_operand(self: Tensor, other, op: str):
