@@ -74,6 +74,20 @@ def assert_same(ours: Any, theirs: Any, rtol: float = 1e-5, atol: float = 1e-6, 
         np.testing.assert_array_equal(a, b, err_msg=what)
 
 
+def output_and_grads(fw: Any, arrays: list, fn: Callable) -> list:
+    """``[fn(fw, *leaves), *gradients]``: the leaves are ``arrays`` as tensors that need
+    gradients; the gradients are of the sum of the (first) output squared, None for inputs it
+    does not use."""
+    ts = []
+    for a in arrays:
+        t = fw.to_tensor(a)
+        t.stop_gradient = False
+        ts.append(t)
+    out = fn(fw, *ts)
+    first = out[0] if isinstance(out, (list, tuple)) else out
+    return [out, *fw.grad((first * first).sum(), ts, allow_unused=True)]
+
+
 def both(fn: Callable[[Any], Any]) -> tuple[Any, Any]:
     """Run ``fn(framework)`` with pagaie and with real Paddle; returns (ours, theirs)."""
     ref = paddle_ref()

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 import pagaie
-from tests.reference import assert_same, both, paddle_ref, same_exception
+from tests.reference import assert_same, both, output_and_grads, paddle_ref, same_exception
 
 RNG = np.random.default_rng(8)
 
@@ -24,16 +24,6 @@ def _F(fw):
     return fw.nn.functional
 
 
-def _grads(fw, arrays, fn):
-    """``fn(fw, *tensors)`` and the gradients of the sum of its first output squared."""
-    ts = []
-    for a in arrays:
-        t = fw.to_tensor(a)
-        t.stop_gradient = False
-        ts.append(t)
-    out = fn(fw, *ts)
-    first = out[0] if isinstance(out, (list, tuple)) else out
-    return [out, list(fw.grad((first * first).sum(), ts))]
 
 
 def _same(fn, rtol=1e-5, atol=1e-6):
@@ -61,9 +51,9 @@ def test_conv2d_and_transpose_formats(dtype, data_format, padding):
         x = np.ascontiguousarray(np.moveaxis(x, 1, -1))
     w, wt = W4.astype(dtype), WT4.astype(dtype)
     kw = dict(stride=2, padding=padding, groups=2, data_format=data_format)
-    _same(lambda fw: _grads(fw, [x, w], lambda fw, a, b: _F(fw).conv2d(a, b, dilation=1, **kw)),
+    _same(lambda fw: output_and_grads(fw, [x, w], lambda fw, a, b: _F(fw).conv2d(a, b, dilation=1, **kw)),
           1e-4, 1e-4)
-    _same(lambda fw: _grads(fw, [x, wt], lambda fw, a, b: _F(fw).conv2d_transpose(a, b, **kw)),
+    _same(lambda fw: output_and_grads(fw, [x, wt], lambda fw, a, b: _F(fw).conv2d_transpose(a, b, **kw)),
           1e-4, 1e-4)
 
 
@@ -105,7 +95,7 @@ def test_conv_batch_zero_and_depthwise():
     _same(lambda fw: _F(fw).conv2d(fw.to_tensor(x0), fw.to_tensor(w0)))
     wd = RNG.standard_normal((8, 1, 3, 3)).astype("float32")
     x = X4.astype("float32")
-    _same(lambda fw: _grads(fw, [x, wd], lambda fw, a, b: _F(fw).conv2d(a, b, groups=4)),
+    _same(lambda fw: output_and_grads(fw, [x, wd], lambda fw, a, b: _F(fw).conv2d(a, b, groups=4)),
           1e-4, 1e-4)
 
 
@@ -138,7 +128,7 @@ def test_pools_refuse_integer_inputs(name, rank, call, dtype):
 @pytest.mark.parametrize("name,rank,call", POOLS, ids=[p[0] for p in POOLS])
 def test_pools_float64(name, rank, call):
     x = RNG.standard_normal([2, 3] + [5] * (rank - 2))
-    _same(lambda fw: _grads(fw, [x], lambda fw, t: call(_F(fw), t)))
+    _same(lambda fw: output_and_grads(fw, [x], lambda fw, t: call(_F(fw), t)))
 
 
 @pytest.mark.parametrize("n,rank", [(1, 2), (2, 3), (2, 5), (3, 4), (3, 6)])
@@ -178,7 +168,7 @@ def test_pools_channels_last_with_padding(data_format, ceil_mode):
     if data_format == "NHWC":
         x = np.ascontiguousarray(np.moveaxis(x, 1, -1))
     kw = dict(stride=2, padding=[1, 0, 0, 1], ceil_mode=ceil_mode, data_format=data_format)
-    _same(lambda fw: _grads(fw, [x], lambda fw, t: [
+    _same(lambda fw: output_and_grads(fw, [x], lambda fw, t: [
         _F(fw).avg_pool2d(t, 3, exclusive=False, **kw), _F(fw).max_pool2d(t, 3, **kw)]))
 
 
@@ -192,7 +182,7 @@ def test_interpolate_channels_last_float64(mode, n, align_corners, align_mode):
         pytest.skip("nearest takes no align_corners")
     x = RNG.standard_normal([2] + [4, 5, 3][:n] + [3])
     fmt = {1: "NWC", 2: "NHWC", 3: "NDHWC"}[n]
-    _same(lambda fw: _grads(fw, [x], lambda fw, t: _F(fw).interpolate(
+    _same(lambda fw: output_and_grads(fw, [x], lambda fw, t: _F(fw).interpolate(
         t, scale_factor=[1.5] * n, mode=mode, align_corners=align_corners, align_mode=align_mode,
         data_format=fmt)), 1e-5, 2e-6)  # Paddle's float64 kernels place samples in float32
 
@@ -254,7 +244,7 @@ def test_shuffles_float64_channels_last(data_format):
     x = RNG.standard_normal((2, 8, 4, 6))
     if data_format == "NHWC":
         x = np.ascontiguousarray(np.moveaxis(x, 1, -1))
-    _same(lambda fw: _grads(fw, [x], lambda fw, t: [
+    _same(lambda fw: output_and_grads(fw, [x], lambda fw, t: [
         _F(fw).pixel_shuffle(t, 2, data_format), _F(fw).pixel_unshuffle(t, 2, data_format),
         _F(fw).channel_shuffle(t, 4, data_format)]))
 
@@ -287,7 +277,7 @@ def test_grid_sample_grid_shape_is_checked(grid_shape):
 def test_grid_sample_float64(mode, padding_mode, align_corners):
     x = RNG.standard_normal((2, 3, 5, 6))
     grid = RNG.random((2, 4, 7, 2)) * 2.4 - 1.2
-    _same(lambda fw: _grads(fw, [x, grid], lambda fw, a, g: _F(fw).grid_sample(
+    _same(lambda fw: output_and_grads(fw, [x, grid], lambda fw, a, g: _F(fw).grid_sample(
         a, g, mode, padding_mode, align_corners)), 1e-6, 1e-8)
 
 
@@ -306,7 +296,7 @@ def test_sdpa_mask_kinds_and_broadcasts(mask, dtype):
         RNG.standard_normal(shapes[mask]).astype(dtype)
     m[..., 0] = True if m.dtype == bool else m[..., 0]
     q, k = Q.astype(dtype), K.astype(dtype)
-    _same(lambda fw: _grads(fw, [q, k, k], lambda fw, a, b, c: _F(fw).scaled_dot_product_attention(
+    _same(lambda fw: output_and_grads(fw, [q, k, k], lambda fw, a, b, c: _F(fw).scaled_dot_product_attention(
         a, b, c, fw.to_tensor(m), training=False)), 1e-4, 1e-5)
 
 

@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 import pagaie
-from tests.reference import assert_same, both, paddle_ref, same_exception
+from tests.reference import assert_same, both, output_and_grads, paddle_ref, same_exception
 
 RNG = np.random.default_rng(12)
 
@@ -25,15 +25,6 @@ def _F(fw):
     return fw.nn.functional
 
 
-def _grads(fw, arrays, fn):
-    """``[fn(fw, *tensors), *gradients of sum(first output ** 2)]`` (None for unused inputs)."""
-    ts = []
-    for a in arrays:
-        t = fw.to_tensor(a)
-        t.stop_gradient = False
-        ts.append(t)
-    out = fn(fw, *ts)
-    return [out, *fw.grad((out * out).sum(), ts, allow_unused=True)]
 
 
 def _same(fn, rtol=1e-5, atol=1e-6, seed=None):
@@ -68,7 +59,7 @@ def test_dropout_axis_inference_keeps_bool(p):
 @pytest.mark.parametrize("mode", ["upscale_in_train", "downscale_in_infer"])
 def test_dropout_seeded_values_and_grads(axis, mode):
     x = RNG.standard_normal((3, 4, 5)).astype("float32")
-    _same(lambda fw: _grads(fw, [x], lambda fw, t: _F(fw).dropout(t, 0.4, axis=axis, mode=mode)), seed=5)
+    _same(lambda fw: output_and_grads(fw, [x], lambda fw, t: _F(fw).dropout(t, 0.4, axis=axis, mode=mode)), seed=5)
 
 
 # ---------------------------------------------------------------- one_hot / label_smooth / sequence_mask
@@ -84,7 +75,7 @@ def test_one_hot_negative_depth():
 def test_label_smooth_prior_gets_no_gradient():
     lab = np.eye(4, dtype="float32")[[0, 2, 3]]
     prior = np.array([[0.1, 0.2, 0.3, 0.4]], "float32")
-    _same(lambda fw: _grads(fw, [lab, prior], lambda fw, t, pr: _F(fw).label_smooth(t, pr, epsilon=0.3)))
+    _same(lambda fw: output_and_grads(fw, [lab, prior], lambda fw, t, pr: _F(fw).label_smooth(t, pr, epsilon=0.3)))
 
 
 def test_label_smooth_0d_label():
@@ -125,7 +116,7 @@ def test_cosine_similarity_and_pairwise_distance_shape_errors():
 @pytest.mark.parametrize("keepdim", [False, True])
 def test_pairwise_distance_p0_has_zero_gradients(keepdim):
     a, b = RNG.standard_normal((3, 4)).astype("float32"), RNG.standard_normal((3, 4)).astype("float32")
-    _same(lambda fw: _grads(fw, [a, b], lambda fw, x, y: _F(fw).pairwise_distance(x, y, p=0, keepdim=keepdim)))
+    _same(lambda fw: output_and_grads(fw, [a, b], lambda fw, x, y: _F(fw).pairwise_distance(x, y, p=0, keepdim=keepdim)))
 
 
 def test_pairwise_distance_p_of_a_wrong_type():
@@ -145,7 +136,7 @@ def test_normalize_axis_out_of_range_names_the_api():
 def test_linear_bias_of_another_dtype_promotes(dts):
     x, w = np.ones((2, 2, 3), dts[0]), RNG.standard_normal((3, 4)).astype(dts[0])
     b = RNG.standard_normal(4).astype(dts[1])
-    _same(lambda fw: _grads(fw, [x, w, b], lambda fw, *t: _F(fw).linear(*t)))
+    _same(lambda fw: output_and_grads(fw, [x, w, b], lambda fw, *t: _F(fw).linear(*t)))
 
 
 X1, X2 = RNG.standard_normal((4, 3)).astype("float32"), RNG.standard_normal((4, 2)).astype("float32")
@@ -153,7 +144,7 @@ BW, BB = RNG.standard_normal((5, 3, 2)).astype("float32"), RNG.standard_normal((
 
 
 def test_bilinear_values_and_grads():
-    _same(lambda fw: _grads(fw, [X1, X2, BW, BB], lambda fw, *t: _F(fw).bilinear(*t)))
+    _same(lambda fw: output_and_grads(fw, [X1, X2, BW, BB], lambda fw, *t: _F(fw).bilinear(*t)))
 
 
 @pytest.mark.parametrize("case", ["bias1d", "x3d", "x1d", "w", "batch", "bias", "mixed", "w2d"])
@@ -179,7 +170,7 @@ W6 = np.arange(18, dtype="float32").reshape(6, 3) / 10
 
 @pytest.mark.parametrize("padding_idx", [-7, -12, -1, 2])
 def test_embedding_padding_idx_range_as_paddle(padding_idx):
-    _same(lambda fw: _grads(fw, [W6], lambda fw, w: _F(fw).embedding(fw.to_tensor([[0, 2, 5], [1, 2, 2]]), w,
+    _same(lambda fw: output_and_grads(fw, [W6], lambda fw, w: _F(fw).embedding(fw.to_tensor([[0, 2, 5], [1, 2, 2]]), w,
                                                                       padding_idx=padding_idx)))
 
 
