@@ -24,8 +24,6 @@ def _F(fw):
     return fw.nn.functional
 
 
-
-
 def _same(fn, rtol=1e-5, atol=1e-6):
     ours, theirs = both(fn)
     assert_same(ours, theirs, rtol=rtol, atol=atol)

@@ -25,8 +25,6 @@ def _F(fw):
     return fw.nn.functional
 
 
-
-
 def _same(fn, rtol=1e-5, atol=1e-6, seed=None):
     def run(fw):
         if seed is not None:
