@@ -211,21 +211,29 @@ class _SingleProcessIter:
         self._indices = iter(loader._index_sampler())
         self._device = loader._device
         self._feed_names = _feed_names(loader)
-        self._len = loader.__len__ if loader.dataset_kind == _w.MAP else None
+        self._loader = loader
 
     def __iter__(self) -> _SingleProcessIter:
         return self
 
     def __len__(self) -> int:
-        if self._len is None:
-            raise ValueError("paddle.io.DataLoader: length of IterableDataset not supported")
-        return self._len()
+        return _iter_len(self._loader)
 
     def __next__(self) -> Any:
         indices = next(self._indices)
         with torch.no_grad():
             batch = self._fetcher.fetch(indices)
         return _as_feed(to_output(batch, self._device), self._feed_names)
+
+
+def _iter_len(loader: DataLoader) -> int:
+    """``len(iter(loader))``: as Paddle, the batch sampler's length; a TypeError when there is
+    none with a length (``batch_size=None``, or an IterableDataset)."""
+    sampler = loader.batch_sampler
+    if sampler is None or isinstance(sampler, _InfiniteIterableSampler):
+        what = "an IterableDataset" if loader.dataset_kind == _w.ITER else "batch_size=None"
+        raise TypeError(f"paddle.io.DataLoader: the iterator of a loader over {what} has no len()")
+    return len(sampler)
 
 
 _LIVE: weakref.WeakSet = weakref.WeakSet()
@@ -288,7 +296,9 @@ class _MultiProcessIter:
         self._rcvd_idx = 0
         self._task_worker: dict[int, int] = {}
         self._active = [True] * self._num_workers
-        self._next_worker = 0
+        if first:
+            # As Paddle, the round-robin goes on across epochs of persistent workers.
+            self._next_worker = 0
         self._sampler_done = False
         if self._iterable and not first:
             for q in self._index_queues:
@@ -299,17 +309,19 @@ class _MultiProcessIter:
     def _put_task(self) -> None:
         if self._sampler_done or self._send_idx - self._rcvd_idx >= self._capacity:
             return
+        # As Paddle: the indices are drawn first, so the end of the sampler leaves the
+        # round-robin where it was (the next epoch of persistent workers starts from there).
+        try:
+            indices = next(self._sampler_iter)
+        except StopIteration:
+            self._sampler_done = True
+            return
         for _ in range(self._num_workers):
             wid = self._next_worker
             self._next_worker = (wid + 1) % self._num_workers
             if self._active[wid]:
                 break
         else:
-            return
-        try:
-            indices = next(self._sampler_iter)
-        except StopIteration:
-            self._sampler_done = True
             return
         self._index_queues[wid].put((self._epoch, self._send_idx, indices))
         self._task_worker[self._send_idx] = wid
@@ -347,7 +359,7 @@ class _MultiProcessIter:
         return self
 
     def __len__(self) -> int:
-        return len(self._loader)
+        return _iter_len(self._loader)
 
     def __next__(self) -> Any:
         if self._closed:
