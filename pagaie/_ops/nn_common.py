@@ -66,7 +66,12 @@ def linear(x, weight, bias=None, name=None):
                              f"output [..., {weight.shape[-1]}] (x {list(x.shape)}, weight "
                              f"{list(weight.shape)})") from None
         raise
-    return out if bias is None else out + bias
+    if bias is None:
+        return out
+    if not isinstance(bias, torch.Tensor):
+        raise ValueError(f"paddle.nn.functional.linear: argument 'bias' (position 2) must be "
+                         f"Tensor, but got {type(bias).__name__}")
+    return out + bias
 
 
 def _broadcasts(shape: torch.Size, to: tuple) -> bool:
