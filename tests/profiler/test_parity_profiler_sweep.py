@@ -90,10 +90,11 @@ def test_summary_tables_structure_matches(capsys, kw):
     ours, theirs = _both(f)
     # Paddle-only internal events (its C++ kernel launch lanes) do not exist in pagaie: compare
     # the titles of the tables, the UserDefined table's header (its width follows the names) and
-    # the overview's note.
+    # the overview's note. The header's column widths follow the measured times' digits, which
+    # differ from run to run: compare it with the padding collapsed.
     assert [t for t in ours[0] if not t.startswith("Thread:")] == \
            [t for t in theirs[0] if not t.startswith("Thread:")]
-    assert ours[1] == theirs[1]
+    assert [" ".join(h.split()) for h in ours[1]] == [" ".join(h.split()) for h in theirs[1]]
     assert ours[2] == theirs[2]
 
 
