@@ -91,6 +91,11 @@ def check_same_dtype(api: str, x: Any, y: Any) -> None:
                          f"y: {_dt.from_torch_dtype(y.dtype).name}")
 
 
+def dtype_name(t: torch.Tensor) -> str:
+    """The dtype of ``t`` as messages name it (``'float32'``)."""
+    return str(t.dtype).replace("torch.", "")
+
+
 def reject_bool(api: str, x: torch.Tensor) -> None:
     """Paddle's float math kernels have no bool version: its NotFound, a RuntimeError."""
     if x.dtype is torch.bool:

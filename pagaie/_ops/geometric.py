@@ -10,7 +10,8 @@ from __future__ import annotations
 import torch
 
 from pagaie._core.registry import defop
-from pagaie._ops.incubate_ops import (REDUCE_OPS, _dname, _out_rows, _segment, check_choice,
+from pagaie._ops._helpers import dtype_name
+from pagaie._ops.incubate_ops import (REDUCE_OPS, _out_rows, _segment, check_choice,
                                       check_edges, document_segments, receive)
 
 __all__ = ["geometric_segment_sum", "geometric_segment_mean", "geometric_segment_max",
@@ -49,7 +50,7 @@ def _message(api: str, op: str, a: torch.Tensor, b: torch.Tensor) -> torch.Tenso
     feature dimensions broadcast as in numpy, as in Paddle's graph kernels."""
     if a.dtype != b.dtype:  # Paddle's kernels read both operands as x's dtype
         raise ValueError(f"paddle.{api}: 'x' and 'y' must have the same dtype, but received "
-                         f"{_dname(a)} and {_dname(b)}")
+                         f"{dtype_name(a)} and {dtype_name(b)}")
     a = a.unsqueeze(1) if a.dim() == 1 else a
     b = b.unsqueeze(1) if b.dim() == 1 else b
     fa, fb = tuple(a.shape[1:]), tuple(b.shape[1:])

@@ -9,7 +9,8 @@ from __future__ import annotations
 import torch
 
 from pagaie._core.registry import defop
-from pagaie._ops.incubate_ops import _check_index_dtype, _dname
+from pagaie._ops._helpers import dtype_name
+from pagaie._ops.incubate_ops import _check_index_dtype
 
 __all__ = ["incubate_graph_reindex", "incubate_graph_sample_neighbors",
            "incubate_graph_khop_sampler"]
@@ -18,7 +19,7 @@ def _ids(api: str, arg: str, t: torch.Tensor, like: torch.Tensor | None = None) 
     _check_index_dtype(api, arg, t)
     if like is not None and t.dtype != like.dtype:
         raise ValueError(f"paddle.{api}: '{arg}' must have the dtype of the other index "
-                         f"tensors ({_dname(like)}), but received {_dname(t)}")
+                         f"tensors ({dtype_name(like)}), but received {dtype_name(t)}")
     return t.reshape(-1)
 
 
@@ -83,7 +84,7 @@ def incubate_graph_reindex(x, neighbors, count, value_buffer=None, index_buffer=
     cnt = _ids(api, "count", count)
     if count.dtype != torch.int32:
         raise ValueError(f"paddle.{api}: 'count' must be int32, but received "
-                         f"{_dname(count)}")
+                         f"{dtype_name(count)}")
     n = xs.numel()
     if (cnt.numel() == 0 or cnt.numel() % n) if n else cnt.numel():
         raise ValueError(f"paddle.{api}: 'count' must have one entry per node of 'x' "

@@ -12,6 +12,7 @@ import torch
 
 from pagaie._core import dtype as _dt
 from pagaie._core.registry import defop
+from pagaie._ops._helpers import dtype_name
 
 __all__ = ["incubate_segment_sum", "incubate_segment_mean", "incubate_segment_max",
            "incubate_segment_min", "incubate_graph_send_recv", "incubate_identity_loss",
@@ -22,22 +23,18 @@ _FLOAT_DTYPES = (torch.float32, torch.float64, torch.float16, torch.bfloat16)
 _INDEX_DTYPES = (torch.int32, torch.int64)
 
 
-def _dname(t: torch.Tensor) -> str:
-    return _dt.from_torch_dtype(t.dtype).name
-
-
 def _check_dtype(api: str, arg: str, t: torch.Tensor, allowed: tuple) -> None:
     if t.dtype not in allowed:
         names = ", ".join(_dt.from_torch_dtype(d).name for d in allowed)
         raise RuntimeError(f"paddle.{api}: '{arg}' must have one of the dtypes {names}, "
-                           f"but received {_dname(t)}")
+                           f"but received {dtype_name(t)}")
 
 
 def _check_index_dtype(api: str, arg: str, ids: torch.Tensor) -> None:
     """ValueError unless ``ids`` is int32 or int64."""
     if ids.dtype not in _INDEX_DTYPES:
         raise ValueError(f"paddle.{api}: '{arg}' must be int32 or int64, but received "
-                         f"{_dname(ids)}")
+                         f"{dtype_name(ids)}")
 
 
 def _index_vector(api: str, arg: str, ids: torch.Tensor) -> torch.Tensor:
@@ -176,7 +173,7 @@ def _out_rows(out_size, default: int, api: str = "incubate.graph_send_recv") -> 
     if isinstance(out_size, torch.Tensor):
         if out_size.dtype not in _INDEX_DTYPES:
             raise TypeError(f"paddle.{api}: 'out_size' must be an int32/int64 "
-                            f"tensor, but received {_dname(out_size)}")
+                            f"tensor, but received {dtype_name(out_size)}")
         out_size = out_size.reshape(-1)[0].item()
     elif isinstance(out_size, bool) or not isinstance(out_size, int):
         try:
@@ -241,7 +238,7 @@ def check_edges(api: str, x: torch.Tensor, src_index, dst_index) -> tuple[torch.
     dst = _index_vector(api, "dst_index", dst_index)
     if src_index.dtype != dst_index.dtype:
         raise ValueError(f"paddle.{api}: 'src_index' and 'dst_index' must have the same dtype, "
-                         f"but received {_dname(src_index)} and {_dname(dst_index)}")
+                         f"but received {dtype_name(src_index)} and {dtype_name(dst_index)}")
     if src.numel() != dst.numel():
         raise ValueError(f"paddle.{api}: 'src_index' and 'dst_index' must have the same length, "
                          f"but received {src.numel()} and {dst.numel()}")
@@ -343,7 +340,7 @@ def incubate_softmax_mask_fuse(x, mask, name=None):
     _check_4d(api, "x", x)
     if mask.dtype != x.dtype:
         raise ValueError(f"paddle.{api}: 'mask' must have the dtype of 'x' "
-                         f"({_dname(x)}), but received {_dname(mask)}")
+                         f"({dtype_name(x)}), but received {dtype_name(mask)}")
     _check_4d(api, "mask", mask)
     if mask.shape[1] != 1 or mask.shape[0] != x.shape[0] or mask.shape[2:] != x.shape[2:]:
         raise ValueError(f"paddle.{api}: 'mask' must have shape [{x.shape[0]}, 1, "

@@ -14,7 +14,7 @@ import torch
 
 from pagaie._core.registry import defop
 from pagaie._core.tensor import Tensor, wrap
-from pagaie._ops._helpers import check_binary_dtypes, write_out
+from pagaie._ops._helpers import check_binary_dtypes, dtype_name, write_out
 
 _T = torch.Tensor
 
@@ -27,10 +27,6 @@ __all__ = ["equal", "not_equal", "less_than", "less_equal", "greater_than", "gre
            "bitwise_not_", "bitwise_invert_", "bitwise_left_shift", "bitwise_right_shift",
            "bitwise_left_shift_", "bitwise_right_shift_", "isnan", "isinf", "isfinite", "isneginf",
            "isposinf", "isreal", "isin"]
-
-
-def _dtype_name(t: torch.Tensor) -> str:
-    return str(t.dtype).replace("torch.", "")
 
 
 def _store(x, r):
@@ -170,7 +166,7 @@ def equal_all(x, y, name=None):
         return torch.tensor(False, device=x.device)
     if x.dtype is not y.dtype:
         raise ValueError(f"paddle.equal_all: 'x' and 'y' must have the same dtype, but received "
-                         f"{_dtype_name(x)} and {_dtype_name(y)}")
+                         f"{dtype_name(x)} and {dtype_name(y)}")
     if x.is_floating_point():  # Paddle's float == (|x - y| < 1e-15)
         return _float_eq(x, y).all()
     return torch.tensor(torch.equal(x, y), device=x.device)
@@ -181,7 +177,7 @@ def _close_args(api, x, y):
         raise ValueError(f"paddle.{api}: 'y' must be a Tensor, but received {type(y).__name__}")
     if x.dtype is not y.dtype:
         raise ValueError(f"paddle.{api}: 'x' and 'y' must have the same dtype, but received "
-                         f"{_dtype_name(x)} and {_dtype_name(y)}")
+                         f"{dtype_name(x)} and {dtype_name(y)}")
     if x.shape != y.shape and not (api == "allclose" and x.dim() == y.dim()
                                    and (x.numel() == 0 or y.numel() == 0)):
         # No broadcasting, as in Paddle (whose allclose lets an empty tensor broadcast).
@@ -303,7 +299,7 @@ def _bit_pair(api, x, y, check=None):
         if x.is_complex():  # promoted to complex: no kernel either
             (check or _bit_check)(api, x)
         raise ValueError(f"paddle.{api}: 'x' and 'y' must have the same dtype, but received "
-                         f"{_dtype_name(x)} and {_dtype_name(y)}")
+                         f"{dtype_name(x)} and {dtype_name(y)}")
     (check or _bit_check)(api, x)
     return y
 
@@ -312,7 +308,7 @@ def _bit_check(api, x):
     # Paddle has no kernel for these dtypes: its eager mode raises RuntimeError (NotFound).
     if x.is_floating_point() or x.is_complex():
         raise RuntimeError(f"paddle.{api}: the input must be a bool or integer tensor, but received "
-                           f"{_dtype_name(x)}")
+                           f"{dtype_name(x)}")
 
 
 def _declare_bitwise(opname, fn, ex_x, ex_y, ex):
@@ -377,7 +373,7 @@ def _shift_check(api, x):
     # Paddle's shift kernels take integer tensors only (no bool): RuntimeError (NotFound).
     if x.dtype is torch.bool or x.is_floating_point() or x.is_complex():
         raise RuntimeError(f"paddle.{api}: the input must be an integer tensor, but received "
-                           f"{_dtype_name(x)}")
+                           f"{dtype_name(x)}")
 
 
 def _shift_left(x, y, is_arithmetic, api):

@@ -9,7 +9,7 @@ import torch
 from pagaie._core.registry import defop
 from pagaie._core.tensor import Tensor
 from pagaie._ops._helpers import (AssertionValueError, check_binary_dtypes, check_same_dtype,
-                                  float_inplace, reject_bool, write_out)
+                                  dtype_name, float_inplace, reject_bool, write_out)
 
 _T = torch.Tensor
 
@@ -22,10 +22,6 @@ __all__ = ["scale", "clip", "clamp", "lerp", "nan_to_num", "nan_to_num_", "logit
 
 def _is_int(t: torch.Tensor) -> bool:
     return not (t.is_floating_point() or t.is_complex())
-
-
-def _dtype_name(t: torch.Tensor) -> str:
-    return str(t.dtype).replace("torch.", "")
 
 
 class _ZeroGrad(torch.autograd.Function):
@@ -174,7 +170,7 @@ def lerp(x, y, weight, name=None):
     """
     if x.dtype is not y.dtype:
         raise ValueError(f"paddle.lerp: 'x' and 'y' must have the same dtype, but received "
-                         f"{_dtype_name(x)} and {_dtype_name(y)}")
+                         f"{dtype_name(x)} and {dtype_name(y)}")
     if type(weight) is _T:
         if weight.dtype is not x.dtype:
             weight = weight.to(x.dtype)
@@ -209,7 +205,7 @@ def nan_to_num(x, nan=0.0, posinf=None, neginf=None, name=None):
     """
     if not x.is_floating_point():  # Paddle asserts a float32/float64 input
         raise AssertionValueError(f"paddle.nan_to_num: the input dtype must be floating, but "
-                                  f"received {_dtype_name(x)}")
+                                  f"received {dtype_name(x)}")
     return torch.nan_to_num(x, nan, posinf, neginf)
 
 
@@ -422,7 +418,7 @@ def frexp(x, name=None):
     """
     if x.dtype not in (torch.float32, torch.float64):
         raise TypeError(f"paddle.frexp: the input dtype must be float32 or float64, but received "
-                        f"{_dtype_name(x)}")
+                        f"{dtype_name(x)}")
     m, e = torch.frexp(x)
     return m, e.to(x.dtype)
 
@@ -533,7 +529,7 @@ def _int_pair(api, x, y):
         x, y = x.to(d), y.to(d)
     if x.dtype is torch.bool or x.is_complex():
         raise RuntimeError(f"paddle.{api}: the inputs must be integer or real floating tensors, "
-                           f"but received {_dtype_name(x)}")
+                           f"but received {dtype_name(x)}")
     return x, y
 
 

@@ -9,7 +9,7 @@ import torch
 import torch.nn.functional as F
 
 from pagaie._core.registry import defop
-from pagaie._ops._helpers import check_binary_dtypes
+from pagaie._ops._helpers import check_binary_dtypes, dtype_name
 from pagaie._ops._nn_helpers import check_reduction, reduce_loss
 from pagaie._ops.math_unary import _abs
 
@@ -22,26 +22,22 @@ def _safe_div(a: torch.Tensor, b: torch.Tensor) -> torch.Tensor:
     return a / torch.where(b == 0, torch.ones_like(b), b)
 
 
-def _dname(t: torch.Tensor) -> str:
-    return str(t.dtype).replace("torch.", "")
-
-
 def _same_float_dtype(api: str, input: torch.Tensor, label: torch.Tensor,
                       names: tuple = ("input", "label")) -> None:
     """Paddle's fused BCE-like kernels never promote: two floating tensors of different
     dtypes are its InvalidArgument (ValueError)."""
     if input.is_floating_point() and label.is_floating_point() and input.dtype != label.dtype:
         raise ValueError(f"paddle.{api}: '{names[1]}' must have the dtype of '{names[0]}' "
-                         f"({_dname(input)}), but received {_dname(label)}")
+                         f"({dtype_name(input)}), but received {dtype_name(label)}")
 
 
 def _check_index_dtype(api: str, t: torch.Tensor, arg: str, allowed: tuple) -> None:
     """Paddle's kernels read index tensors (labels, lengths) in one integer dtype only and
     report any other as InvalidArgument (ValueError)."""
     if t.dtype not in allowed:
-        want = " or ".join(_dname(torch.empty(0, dtype=d)) for d in allowed)
+        want = " or ".join(dtype_name(torch.empty(0, dtype=d)) for d in allowed)
         raise ValueError(f"paddle.{api}: '{arg}' must be a {want} tensor, but received "
-                         f"{_dname(t)}")
+                         f"{dtype_name(t)}")
 
 
 class _SoftXent(torch.autograd.Function):
@@ -482,7 +478,7 @@ def kl_div(input, label, reduction="mean", log_target=False, name=None):
                          f"but received {list(input.shape)} and {list(label.shape)}")
     if not label.is_floating_point() and input.is_floating_point():  # Paddle: InvalidArgument
         raise ValueError(f"paddle.nn.functional.kl_div: 'label' must be a floating tensor, but "
-                         f"received {_dname(label)}")
+                         f"received {dtype_name(label)}")
     # Paddle's kl_div gives the label no gradient; a wider label promotes the result
     d = torch.promote_types(input.dtype, label.dtype)
     input, label = input.to(d), label.detach().to(d)

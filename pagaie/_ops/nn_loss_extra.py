@@ -11,12 +11,8 @@ import torch
 import torch.nn.functional as F
 
 from pagaie._core.registry import defop
-from pagaie._ops._helpers import check_binary_dtypes
+from pagaie._ops._helpers import check_binary_dtypes, dtype_name
 from pagaie._ops._nn_helpers import check_reduction, reduce_loss
-
-
-def _dname(t: torch.Tensor) -> str:
-    return str(t.dtype).replace("torch.", "")
 
 
 def _promote(api: str, a: torch.Tensor, b: torch.Tensor) -> tuple:
@@ -77,10 +73,10 @@ def cosine_embedding_loss(input1, input2, label, margin=0, reduction="mean", nam
                          f"{list(input1.shape)}")
     if input1.dtype not in (torch.float32, torch.float64):
         raise ValueError(f"{api}: 'input1' must be a float32 or float64 tensor, but received "
-                         f"{_dname(input1)}")
+                         f"{dtype_name(input1)}")
     if label.dtype not in (torch.int32, torch.int64, torch.float32, torch.float64):
         raise ValueError(f"{api}: 'label' must be an int32, int64, float32 or float64 tensor, "
-                         f"but received {_dname(label)}")
+                         f"but received {dtype_name(label)}")
     if input1.dim() == 2 and label.shape[0] != input1.shape[0]:
         raise ValueError(f"{api}: 'label' must hold one value per row of the inputs, but "
                          f"received shapes {list(label.shape)} and {list(input1.shape)}")
@@ -231,7 +227,7 @@ def multi_label_margin_loss(input, label, reduction="mean", name=None):
         raise ValueError(f"{api}: a 2-D 'label' is expected, but received {label.dim()}-D")
     if label.dtype not in (torch.int32, torch.int64):
         raise ValueError(f"{api}: 'label' must be an int32 or int64 tensor, but received "
-                         f"{_dname(label)}")
+                         f"{dtype_name(label)}")
     n, c = input.shape
     if label.numel() and not torch.compiler.is_compiling():
         if int(label.min()) < -1:
@@ -294,7 +290,7 @@ def multi_margin_loss(input, label, p=1, margin=1.0, weight=None, reduction="mea
                          f"{list(label.shape)}")
     if label.dtype not in (torch.int32, torch.int64):
         raise ValueError(f"{api}: 'label' must be an int32 or int64 tensor, but received "
-                         f"{_dname(label)}")
+                         f"{dtype_name(label)}")
     c = input.shape[1]
     lab = label.reshape(-1).long()
     if lab.numel() != input.shape[0]:
@@ -358,7 +354,7 @@ def gaussian_nll_loss(input, label, variance, full=False, epsilon=1e-06, reducti
     for t, arg in ((input, "input"), (label, "label"), (variance, "variance")):
         if t.dtype not in (torch.float32, torch.float64):
             raise ValueError(f"paddle.{api}: '{arg}' must be a float32 or float64 tensor, but "
-                             f"received {_dname(t)}")
+                             f"received {dtype_name(t)}")
     if bool((variance < 0).any()):
         raise ValueError("paddle.nn.functional.gaussian_nll_loss: variance has negative entry/entries")
     return F.gaussian_nll_loss(input, label, variance, full=full, eps=epsilon, reduction=reduction)
@@ -385,10 +381,10 @@ def sigmoid_focal_loss(logit, label, normalizer=None, alpha=0.25, gamma=2.0, red
         check_binary_dtypes(api[7:], logit, normalizer)
     if not label.is_floating_point():  # Paddle has no kernel for an integer label: NotFound
         raise RuntimeError(f"{api}: 'label' must be a floating tensor, but received "
-                           f"{_dname(label)}")
+                           f"{dtype_name(label)}")
     if logit.is_floating_point() and logit.dtype != label.dtype:  # Paddle: InvalidArgument
-        raise ValueError(f"{api}: 'label' must have the dtype of 'logit' ({_dname(logit)}), "
-                         f"but received {_dname(label)}")
+        raise ValueError(f"{api}: 'label' must have the dtype of 'logit' ({dtype_name(logit)}), "
+                         f"but received {dtype_name(label)}")
     p = torch.sigmoid(logit)
     # as in Paddle, the label is differentiated through p_t and alpha_t only
     ce = F.binary_cross_entropy_with_logits(logit, label.detach(), reduction="none")
@@ -415,9 +411,9 @@ def dice_loss(input, label, epsilon=1e-05, name=None):
     # Paddle asserts all of these
     if input.dtype not in (torch.float32, torch.float64):
         raise AssertionError(f"{api}: 'input' must be float32 or float64, but received "
-                             f"{_dname(input)}")
+                             f"{dtype_name(input)}")
     if label.dtype not in (torch.int32, torch.int64):
-        raise AssertionError(f"{api}: 'label' must be int32 or int64, but received {_dname(label)}")
+        raise AssertionError(f"{api}: 'label' must be int32 or int64, but received {dtype_name(label)}")
     if input.dim() < 2:
         raise AssertionError(f"{api}: the rank of 'input' must be at least 2, but received "
                              f"shape {list(input.shape)}")
@@ -562,7 +558,7 @@ def hsigmoid_loss(input, label, num_classes, weight, bias=None, path_table=None,
     """
     if label.dtype != torch.int64:  # Paddle's kernel reads int64 labels only: InvalidArgument
         raise ValueError(f"paddle.nn.functional.hsigmoid_loss: 'label' must be an int64 tensor, "
-                         f"but received {_dname(label)}")
+                         f"but received {dtype_name(label)}")
     if path_table is None:
         node, bit, valid = _default_paths(label, num_classes)
     else:

@@ -9,7 +9,7 @@ import math
 import torch
 
 from pagaie._core.registry import defop
-from pagaie._ops._helpers import norm_axis, stopped, write_out
+from pagaie._ops._helpers import dtype_name, norm_axis, stopped, write_out
 from pagaie._ops.reduce import _axes
 
 _T = torch.Tensor
@@ -20,10 +20,6 @@ __all__ = ["std", "var", "median", "nanmedian", "quantile", "nanquantile", "hist
 
 def _is_int(t):
     return not (t.is_floating_point() or t.is_complex())
-
-
-def _dtype_name(t):
-    return str(t.dtype).replace("torch.", "")
 
 
 @defop(amp="promote", paddle_types=("variance", "var"))
@@ -62,14 +58,14 @@ def _check_real(api, x):
     """Paddle has no kernel for bool or complex inputs here (NotFound: RuntimeError)."""
     if x.dtype is torch.bool or x.is_complex():
         raise RuntimeError(f"paddle.{api}: 'x' must be a real number tensor, but received "
-                           f"{_dtype_name(x)} (no kernel for this dtype)")
+                           f"{dtype_name(x)} (no kernel for this dtype)")
 
 
 def _check_cov_input(api, x):
     if x.dim() == 0:
         raise ValueError(f"paddle.{api}: 'x' must be a 1-D or 2-D tensor, but received a 0-D tensor")
     if x.is_complex():
-        raise RuntimeError(f"paddle.{api}: complex inputs are not supported, but received {_dtype_name(x)} "
+        raise RuntimeError(f"paddle.{api}: complex inputs are not supported, but received {dtype_name(x)} "
                            "(no kernel for this dtype)")
 
 
@@ -275,7 +271,7 @@ def _quantile(x, q, axis, keepdim, interpolation, api, fn):
     if x.dtype is not torch.float32 and x.dtype is not torch.float64:
         # Paddle has no kernel for other dtypes: its eager mode raises RuntimeError (NotFound).
         raise RuntimeError(f"paddle.{api}: the input must be a float32 or float64 tensor, but "
-                           f"received {_dtype_name(x)}")
+                           f"received {dtype_name(x)}")
     if type(q) is _T:
         qt = q.to(x.dtype)
         scalar_q = q.dim() == 0
@@ -420,8 +416,8 @@ def histogram(input, bins=100, min=0.0, max=0.0, weight=None, density=False, nam
     if not isinstance(bins, int) or bins < 1:
         raise ValueError(f"paddle.histogram: 'bins' must be a positive int, but received {bins!r}")
     if weight is not None and weight.dtype is not input.dtype:
-        raise ValueError(f"paddle.histogram: 'weight' must have the dtype of 'input' ({_dtype_name(input)}), "
-                         f"but received {_dtype_name(weight)}")
+        raise ValueError(f"paddle.histogram: 'weight' must have the dtype of 'input' ({dtype_name(input)}), "
+                         f"but received {dtype_name(weight)}")
     _hist_range(input, min, max, "histogram")  # the argument checks
     xf, lo, hi = _hist_kernel_range(input, min, max)
     inside = (xf >= lo) & (xf <= hi)
@@ -527,7 +523,7 @@ def bincount(x, weights=None, minlength=0, name=None):
         [0, 2, 0, 1]
     """
     if _is_int(x) is False or x.dtype is torch.bool:
-        raise TypeError(f"paddle.bincount: the elements of 'x' must be integers, but received {_dtype_name(x)}")
+        raise TypeError(f"paddle.bincount: the elements of 'x' must be integers, but received {dtype_name(x)}")
     if x.dim() != 1:
         raise ValueError(f"paddle.bincount: 'x' must be a 1-D tensor, but received shape {list(x.shape)}")
     if x.numel() and int(x.min()) < 0:
@@ -563,7 +559,7 @@ def cov(x, rowvar=True, ddof=True, fweights=None, aweights=None, name=None):
         fweights = fweights.to(torch.int64)
     if _is_int(x):
         raise TypeError(f"paddle.linalg.cov: the input must be a float tensor, but received "
-                        f"{_dtype_name(x)}")
+                        f"{dtype_name(x)}")
     if x.dim() > 2:
         raise ValueError(f"paddle.linalg.cov: the input must be 1-D or 2-D, but received {x.dim()}-D")
     if not rowvar and x.dim() == 2:
@@ -585,7 +581,7 @@ def corrcoef(x, rowvar=True, name=None):
     _check_cov_input("linalg.corrcoef", x)
     if _is_int(x):
         raise TypeError(f"paddle.linalg.corrcoef: the input must be a float tensor, but received "
-                        f"{_dtype_name(x)}")
+                        f"{dtype_name(x)}")
     if x.dim() > 2:
         raise ValueError(f"paddle.linalg.corrcoef: the input must be 1-D or 2-D, but received {x.dim()}-D")
     if not rowvar and x.dim() == 2:

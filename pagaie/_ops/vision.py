@@ -12,6 +12,7 @@ import math
 import torch
 
 from pagaie._core.registry import defop
+from pagaie._ops._helpers import dtype_name
 from pagaie._ops._nn_helpers import ntuple
 
 __all__ = ["nms", "box_coder", "prior_box", "yolo_box", "roi_align", "roi_pool", "psroi_pool",
@@ -371,7 +372,7 @@ def yolo_box(x, img_size, anchors, class_num, conf_thresh, downsample_ratio, cli
                                             f"= {len(anchors) // 2 * per}")
     _check_float("yolo_box", x, "x")
     if img_size.dtype is not torch.int32:
-        raise _fail(ValueError, "yolo_box", f"'img_size' must be int32, but received {_dtype_name(img_size)}")
+        raise _fail(ValueError, "yolo_box", f"'img_size' must be int32, but received {dtype_name(img_size)}")
     n, _, h, w = x.shape
     an = len(anchors) // 2
     if iou_aware:
@@ -420,18 +421,14 @@ def _check_float(api: str, t: torch.Tensor, arg: str, half: bool = False) -> Non
     ok = (torch.float32, torch.float64) + ((torch.float16, torch.bfloat16) if half else ())
     if t.dtype not in ok:
         names = "float32 or float64" if not half else "a floating point dtype"
-        raise _fail(RuntimeError, api, f"'{arg}' must be {names}, but received {_dtype_name(t)} "
+        raise _fail(RuntimeError, api, f"'{arg}' must be {names}, but received {dtype_name(t)} "
                                        "(no kernel for this dtype)")
 
 
 def _check_same_dtype(api: str, a: torch.Tensor, b: torch.Tensor, arg_a: str, arg_b: str) -> None:
     if a.dtype is not b.dtype:
-        raise _fail(ValueError, api, f"'{arg_b}' must have the dtype of '{arg_a}' ({_dtype_name(a)}), "
-                                     f"but received {_dtype_name(b)}")
-
-
-def _dtype_name(t: torch.Tensor) -> str:
-    return str(t.dtype).replace("torch.", "")
+        raise _fail(ValueError, api, f"'{arg_b}' must have the dtype of '{arg_a}' ({dtype_name(a)}), "
+                                     f"but received {dtype_name(b)}")
 
 
 def _check_positive(api: str, arg: str, values, kind: type = ValueError) -> None:
