@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any, Iterable
 
 from pagaie._core.registry import REGISTRY, OpRecord
+from pagaie._core.tensor import Tensor
 
 __all__ = ["white_list", "black_list", "op_names", "policy_of"]
 
@@ -95,7 +96,7 @@ def _conv_rule(rec: OpRecord, args: tuple, kwargs: dict) -> tuple:
 
 def _pow_rule(rec: OpRecord, args: tuple, kwargs: dict) -> tuple:
     # a Tensor exponent runs Paddle's elementwise_pow, which is on no list
-    if type(_arg(rec, args, kwargs, "y")).__name__ == "Tensor":
+    if isinstance(_arg(rec, args, kwargs, "y"), Tensor):
         return frozenset({"elementwise_pow"}), "promote"
     return frozenset({"pow"}), "black"
 
