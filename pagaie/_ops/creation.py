@@ -162,8 +162,8 @@ def as_tensor(data, dtype=None, device=None, requires_grad=False, pin_memory=Fal
     return finish(t, None, requires_grad, pin_memory)
 
 
-
 as_tensor = _named_as_data(as_tensor)
+
 
 @defop(method=False, differentiable=False)
 def asarray(obj, *, dtype=None, device=None, copy=None, requires_grad=False):
@@ -188,8 +188,8 @@ def asarray(obj, *, dtype=None, device=None, copy=None, requires_grad=False):
     return finish(t, None, requires_grad)
 
 
-
 asarray = _named_as_data(asarray)
+
 
 @defop(method=False, differentiable=False)
 def from_numpy(ndarray):
