@@ -160,9 +160,14 @@ def istft(x, n_fft, hop_length=None, win_length=None, window=None, center=True, 
         window = torch.ones(win, dtype=x.real.dtype, device=x.device)
     if not onesided and not return_complex:  # Paddle inverts only the non-negative frequencies
         x, onesided = x[..., : n_fft // 2 + 1, :], True
+    start = n_fft // 2 if center else 0
+    full = n_fft + hop * (x.shape[-1] - 1)
     if length is not None:  # Paddle trims to `length` but never pads
-        start = n_fft // 2 if center else 0
-        length = min(int(length), n_fft + hop * (x.shape[-1] - 1) - start)
+        length = min(int(length), full - start)
+    out_len = full - 2 * start if length is None else length
+    if out_len <= 0:  # Paddle's overlap-add check fails on the empty signal: ValueError
+        raise ValueError(f"paddle.signal.istft: the signal would be empty: {x.shape[-1]} frame(s) of n_fft={n_fft}, "
+                         f"hop_length={hop}, center={center} and length={length} leave {out_len} samples")
     try:
         return torch.istft(x, n_fft, hop_length=hop, win_length=win, window=window, center=center,
                            normalized=normalized, onesided=onesided, length=length,

@@ -30,15 +30,28 @@ def _one_value_error(api: str, what: str, size: int) -> ValueError:
                       f"but received {size}")
 
 
-def _per_sample(hard: np.ndarray, labels: np.ndarray, api: str) -> tuple[np.ndarray, np.ndarray]:
-    """The first ``len(labels)`` rounded predictions and the labels as ``[N, values]``
-    arrays (Paddle walks the labels, sample by sample)."""
-    n = labels.shape[0]
-    if hard.shape[0] < n:
-        raise IndexError(f"paddle.metric.{api}.update: 'preds' has {hard.shape[0]} samples but "
-                         f"'labels' has {n}")
-    hard = hard[:n].reshape(n, -1) if n else np.zeros((0, 1), hard.dtype)
-    truth = labels.reshape(n, -1) if n else np.zeros((0, 1), labels.dtype)
+def _per_sample(hard: np.ndarray, labels: np.ndarray, api: str, first: str) -> tuple[np.ndarray, np.ndarray]:
+    """The rounded predictions and the labels as ``[N, values]`` arrays, with Paddle's errors.
+
+    Paddle walks the labels sample by sample, comparing first the ``first`` array's sample
+    (``'preds'`` for Precision, ``'labels'`` for Recall) with 1, then both samples when that
+    holds: a sample of several values fails (ValueError) when it is compared, and a missing
+    prediction (fewer predictions than labels) fails (IndexError) when it is reached. The
+    checks below raise the error Paddle meets first."""
+    n, m = labels.shape[0], hard.shape[0]
+    if n == 0:
+        return np.zeros((0, 1), hard.dtype), np.zeros((0, 1), labels.dtype)
+    if m == 0:
+        raise IndexError(f"paddle.metric.{api}.update: 'preds' has 0 samples but 'labels' has {n}")
+    k = min(m, n)
+    hard, truth = hard[:k].reshape(k, -1), labels[:k].reshape(k, -1)
+    lead, other = (hard, truth) if first == "preds" else (truth, hard)
+    if lead.shape[1] != 1:
+        raise _one_value_error(api, first, lead.shape[1])
+    if (lead[:, 0] == 1).any() and other.shape[1] != 1:
+        raise _one_value_error(api, "labels" if first == "preds" else "preds", other.shape[1])
+    if m < n:
+        raise IndexError(f"paddle.metric.{api}.update: 'preds' has {m} samples but 'labels' has {n}")
     return hard, truth
 
 
@@ -138,6 +151,9 @@ class Accuracy(Metric):
         """
         import pagaie as paddle
 
+        if not isinstance(self.maxk, (int, np.integer)):  # Paddle's slice takes integer ends only
+            raise TypeError(f"paddle.metric.Accuracy.compute: 'topk' must hold integers, but received "
+                            f"{self.topk!r}")
         order = paddle.argsort(pred, axis=-1, descending=True)[..., :self.maxk]
         if label.ndim == 1 or (label.ndim == 2 and label.shape[-1] == 1):
             label = paddle.reshape(label, (-1, 1))
@@ -200,12 +216,8 @@ class Precision(Metric):
         """Count one batch: ``preds`` ``[N]`` or ``[N, 1]`` probabilities, ``labels`` 0/1."""
         preds = _as_numpy(preds, "preds", "Precision")
         labels = _as_numpy(labels, "labels", "Precision")
-        hard, truth = _per_sample(np.floor(preds + 0.5).astype("int32"), labels, "Precision")
-        if len(hard) and hard.shape[1] != 1:
-            raise _one_value_error("Precision", "preds", hard.shape[1])
+        hard, truth = _per_sample(np.floor(preds + 0.5).astype("int32"), labels, "Precision", "preds")
         positive = hard[:, 0] == 1
-        if positive.any() and truth.shape[1] != 1:
-            raise _one_value_error("Precision", "labels", truth.shape[1])
         self.tp += int(np.sum(positive & (hard[:, 0] == truth[:, 0])))
         self.fp += int(np.sum(positive & (hard[:, 0] != truth[:, 0])))
 
@@ -251,12 +263,8 @@ class Recall(Metric):
         """Count one batch: ``preds`` ``[N]`` or ``[N, 1]`` probabilities, ``labels`` 0/1."""
         preds = _as_numpy(preds, "preds", "Recall")
         labels = _as_numpy(labels, "labels", "Recall")
-        hard, truth = _per_sample(np.rint(preds).astype("int32"), labels, "Recall")
-        if len(truth) and truth.shape[1] != 1:
-            raise _one_value_error("Recall", "labels", truth.shape[1])
+        hard, truth = _per_sample(np.rint(preds).astype("int32"), labels, "Recall", "labels")
         actual = truth[:, 0] == 1
-        if actual.any() and hard.shape[1] != 1:
-            raise _one_value_error("Recall", "preds", hard.shape[1])
         self.tp += int(np.sum(actual & (hard[:, 0] == truth[:, 0])))
         self.fn += int(np.sum(actual & (hard[:, 0] != truth[:, 0])))
 

@@ -39,6 +39,10 @@ def viterbi_decode(potentials, transition_params, lengths, include_bos_eos_tag=T
         >>> scores.tolist(), path.tolist()
         ([3.0], [[0, 1, 0]])
     """
+    for arg, value in (("potentials", potentials), ("transition_params", transition_params), ("lengths", lengths)):
+        if not isinstance(value, torch.Tensor):
+            raise ValueError(f"paddle.text.viterbi_decode: '{arg}' must be a Tensor, but received "
+                             f"{type(value).__name__}")
     if potentials.dim() != 3:
         raise ValueError("paddle.text.viterbi_decode: 'potentials' must be 3-D [batch_size, seq_len, num_tags], "
                          f"but received shape {list(potentials.shape)}")
@@ -55,6 +59,14 @@ def viterbi_decode(potentials, transition_params, lengths, include_bos_eos_tag=T
     if lengths.dtype.is_floating_point or lengths.dtype.is_complex or lengths.dtype == torch.bool:
         raise ValueError(f"paddle.text.viterbi_decode: 'lengths' must be an int64 tensor, "
                          f"but received {_name(lengths.dtype)}")
+    if lengths.numel():
+        shortest, longest = int(lengths.min()), int(lengths.max())
+        if shortest < 0:  # Paddle fails allocating a negative-length buffer: RuntimeError
+            raise RuntimeError(f"paddle.text.viterbi_decode: 'lengths' must be non-negative, but received "
+                               f"{lengths.tolist()}")
+        if longest > potentials.shape[1]:
+            raise IndexError(f"paddle.text.viterbi_decode: 'lengths' must not exceed seq_len "
+                             f"({potentials.shape[1]}) of 'potentials', but received {lengths.tolist()}")
     # The decoded path has no gradient; Paddle's scores never carry one either.
     potentials, transition_params = potentials.detach(), transition_params.detach()
     dtype = potentials.dtype

@@ -30,7 +30,10 @@ _API = "paddle.audio.functional.get_window"
 
 
 def _check_length(M: Any) -> int:
-    """The window length as an int (Paddle's ``ValueError`` for negative / fractional lengths)."""
+    """The window length as an int (Paddle's ``ValueError`` for negative / fractional lengths);
+    a 0-D tensor stands for its value, as in Paddle."""
+    if isinstance(M, Tensor) and M.ndim == 0:
+        M = M.item()
     if isinstance(M, bool) or not isinstance(M, (numbers.Real, str)):
         raise TypeError(f"{_API}: 'win_length' must be an int, but received {type(M).__name__} {M!r}")
     if isinstance(M, str) or int(M) != M or M < 0:
@@ -62,7 +65,8 @@ def _periodic(fn: Callable[..., np.ndarray]) -> Callable[..., np.ndarray]:
 @_periodic
 def _general_cosine(M: int, a: Any) -> np.ndarray:
     fac = np.linspace(-math.pi, math.pi, M)
-    return sum(float(ak) * np.cos(k * fac) for k, ak in enumerate(np.asarray(a, dtype=np.float64).ravel()))
+    terms = (float(ak) * np.cos(k * fac) for k, ak in enumerate(np.asarray(a, dtype=np.float64).ravel()))
+    return sum(terms, np.zeros(M))  # no coefficients: a window of zeros, as in Paddle
 
 
 def _general_hamming(M: int, alpha: float, sym: bool = True) -> np.ndarray:
@@ -193,7 +197,10 @@ _NEEDS_PARAMS = ("gaussian", "exponential", "kaiser")
 
 
 def _float_dtype(dtype: Any, api: str) -> Any:
-    d = _dt.to_dtype(dtype) if not isinstance(dtype, str) else dtype
+    try:  # numpy-style aliases ('float', 'double', 'half') name the same dtypes as in Paddle
+        d = _dt.to_dtype(dtype)
+    except (TypeError, ValueError):
+        d = dtype
     if not _dt.is_floating_dtype(d):
         raise TypeError(f"{api}: 'dtype' must be a floating-point type, but received {dtype}")
     return d
