@@ -16,9 +16,14 @@ __all__ = ["Stream", "Event", "current_stream", "synchronize", "device_count", "
            "reset_max_memory_allocated", "reset_max_memory_reserved", "memory_summary", "vmm_compact"]
 
 
+class _NoGpuError(ValueError, RuntimeError):
+    """A GPU-only API called without a GPU: Paddle's CPU build raises ValueError for the memory and
+    property queries and RuntimeError (Unavailable) for synchronize, Stream and Event."""
+
+
 def _need_gpu(api: str) -> None:
     if not torch.cuda.is_available():
-        raise ValueError(f"The API paddle.device.cuda.{api} is not supported without a GPU: this "
+        raise _NoGpuError(f"The API paddle.device.cuda.{api} is not supported without a GPU: this "
                          "pagaie installation sees no CUDA device. Install a CUDA build of the "
                          "backend and run on a machine with a GPU to call this API.")
 

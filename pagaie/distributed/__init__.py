@@ -18,6 +18,7 @@ from pagaie.distributed.communication import (  # noqa: F401
 from pagaie.distributed import stream  # noqa: F401
 from pagaie.distributed.p2p import P2POp, batch_isend_irecv  # noqa: F401
 from pagaie.distributed import rpc, sharding  # noqa: F401
+from pagaie.distributed.sharding import group_sharded_parallel, save_group_sharded_model  # noqa: F401
 from pagaie.distributed.parallel import DataParallel  # noqa: F401
 from pagaie.distributed.spawn import spawn  # noqa: F401
 from pagaie.distributed.auto_parallel import (  # noqa: F401
@@ -61,5 +62,34 @@ __all__ = [
     "shard_weight", "shutdown_process_group", "spawn", "split", "to_distributed", "to_static",
     "unshard_dtensor", "wait",
 ]
+
+
+def in_auto_parallel_align_mode() -> bool:
+    """Whether auto-parallel runs in align mode (``FLAGS_enable_auto_parallel_align_mode``).
+
+    Examples:
+        >>> import pagaie.distributed as dist
+        >>> dist.in_auto_parallel_align_mode()
+        False
+    """
+    from pagaie._core.flags import flag
+    return bool(flag("enable_auto_parallel_align_mode"))
+
+
+_auto_dp = False
+
+
+def enable_auto_dp() -> None:
+    """Switch on automatic data parallelism for auto-parallel programs (inputs split along the
+    batch over the ranks). In a world of one process there is nothing to split.
+
+    Examples:
+        >>> import pagaie.distributed as dist
+        >>> dist.enable_auto_dp()
+    """
+    global _auto_dp
+    _auto_dp = True
+
+
 # Hoisted into the top-level namespace: ``paddle.DataParallel``.
 __paddle_toplevel__ = ["DataParallel"]

@@ -38,6 +38,10 @@ def _walk_tensors(obj: Any) -> Iterator[torch.Tensor]:
             yield from _walk_tensors(o)
 
 
+class _NotALayerError(TypeError, AttributeError):
+    """DataParallel given something that is not a Layer: Paddle fails an attribute look-up on it."""
+
+
 class DataParallel(Layer):
     """Run ``layers`` in data-parallel mode: gradients are averaged over all ranks after backward.
 
@@ -64,7 +68,7 @@ class DataParallel(Layer):
                  last_comm_buffer_size: int = 1, find_unused_parameters: bool = False,
                  group: Group | None = None) -> None:
         if not isinstance(layers, Layer):
-            raise TypeError(f"paddle.DataParallel: layers must be a paddle.nn.Layer, "
+            raise _NotALayerError(f"paddle.DataParallel: layers must be a paddle.nn.Layer, "
                             f"but received {type(layers).__name__}")
         super().__init__(layers.full_name() + "_data_parallel")
         self._layers = layers

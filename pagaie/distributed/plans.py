@@ -205,6 +205,10 @@ def to_distributed(model: Any, optimizer: Any, dataloader: Any, device_num: int,
     return DataParallel(model), optimizer, dataloader
 
 
+class _SplitArgError(ValueError, AssertionError):
+    """A bad ``size`` or ``operation`` for split: Paddle asserts on them."""
+
+
 def split(x: Any, size: Any, operation: str, axis: int = 0, num_partitions: int = 1, gather_out: bool = True,
           weight_attr: Any = None, bias_attr: Any = None, name: str | None = None) -> Any:
     """Apply a new Linear or Embedding of ``size`` to ``x``, its weight split into ``num_partitions``.
@@ -217,9 +221,12 @@ def split(x: Any, size: Any, operation: str, axis: int = 0, num_partitions: int 
         >>> dist.split(paddle.ones([3, 4]), (4, 2), "linear").shape
         paddle.Size([3, 2])
     """
+    if not isinstance(size, (list, tuple)) or len(size) != 2:
+        raise _SplitArgError(f"paddle.distributed.split: size must be a list or tuple of two ints, "
+                             f"but received {size!r}")
     if operation not in ("linear", "embedding"):
-        raise ValueError(f"paddle.distributed.split: operation must be 'linear' or 'embedding', "
-                         f"but received {operation!r}")
+        raise _SplitArgError(f"paddle.distributed.split: operation must be 'linear' or 'embedding', "
+                             f"but received {operation!r}")
     if num_partitions != 1:
         raise NotImplementedError(f"paddle.distributed.split: num_partitions={num_partitions} needs the weight "
                                   "split over processes, which pagaie does not support")

@@ -37,22 +37,14 @@ def all_gather(tensor_or_tensor_list: Any, tensor: Any, group: Any = None, sync_
                use_calc_stream: bool = False) -> Any:
     """See :func:`paddle.distributed.all_gather`; a Tensor output receives the concatenation along axis 0."""
     _check_stream(sync_op, use_calc_stream)
-    if isinstance(tensor_or_tensor_list, list):
-        return _c.all_gather(tensor_or_tensor_list, tensor, group, sync_op)
-    parts: list = []
-    task = _c.all_gather(parts, tensor, group, True)
-    import torch
-    tensor_or_tensor_list._t.detach().copy_(torch.cat([p._t for p in parts]).reshape(tensor_or_tensor_list._t.shape))
-    return task
+    return _c.all_gather(tensor_or_tensor_list, tensor, group, sync_op)
 
 
 def alltoall(out_tensor_or_tensor_list: Any, in_tensor_or_tensor_list: Any, group: Any = None,
              sync_op: bool = True, use_calc_stream: bool = False) -> Any:
     """See :func:`paddle.distributed.alltoall` (tensors are split evenly along axis 0)."""
     _check_stream(sync_op, use_calc_stream)
-    if isinstance(in_tensor_or_tensor_list, list):
-        return _c.alltoall(out_tensor_or_tensor_list, in_tensor_or_tensor_list, group, sync_op)
-    return _c.alltoall_single(out_tensor_or_tensor_list, in_tensor_or_tensor_list, None, None, group, sync_op)
+    return _c.alltoall(out_tensor_or_tensor_list, in_tensor_or_tensor_list, group, sync_op)
 
 
 def alltoall_single(out_tensor: Any, in_tensor: Any, out_split_sizes: Any = None, in_split_sizes: Any = None,
@@ -64,6 +56,7 @@ def alltoall_single(out_tensor: Any, in_tensor: Any, out_split_sizes: Any = None
 
 def broadcast(tensor: Any, src: int, group: Any = None, sync_op: bool = True, use_calc_stream: bool = False) -> Any:
     """See :func:`paddle.distributed.broadcast`."""
+    _check_stream(sync_op, use_calc_stream)
     return _c.broadcast(tensor, src, group, sync_op)
 
 
@@ -78,24 +71,14 @@ def reduce_scatter(tensor: Any, tensor_or_tensor_list: Any, op: int = _c.ReduceO
                    sync_op: bool = True, use_calc_stream: bool = False) -> Any:
     """See :func:`paddle.distributed.reduce_scatter`; a Tensor input is split evenly along axis 0."""
     _check_stream(sync_op, use_calc_stream)
-    items = tensor_or_tensor_list
-    if not isinstance(items, list):
-        from pagaie._core.tensor import Tensor
-        g = _c._group(group)
-        items = [Tensor(c) for c in items._t.detach().chunk(g.nranks)]
-    return _c.reduce_scatter(tensor, items, op, group, sync_op)
+    return _c.reduce_scatter(tensor, tensor_or_tensor_list, op, group, sync_op)
 
 
 def scatter(tensor: Any, tensor_or_tensor_list: Any = None, src: int = 0, group: Any = None, sync_op: bool = True,
             use_calc_stream: bool = False) -> Any:
     """See :func:`paddle.distributed.scatter`; a Tensor input is split evenly along axis 0."""
     _check_stream(sync_op, use_calc_stream)
-    items = tensor_or_tensor_list
-    if items is not None and not isinstance(items, list):
-        from pagaie._core.tensor import Tensor
-        g = _c._group(group)
-        items = [Tensor(c) for c in items._t.detach().chunk(g.nranks)]
-    return _c.scatter(tensor, items, src, group, sync_op)
+    return _c.scatter(tensor, tensor_or_tensor_list, src, group, sync_op)
 
 
 def gather(tensor: Any, gather_list: Any = None, dst: int = 0, group: Any = None, sync_op: bool = True,
@@ -107,9 +90,11 @@ def gather(tensor: Any, gather_list: Any = None, dst: int = 0, group: Any = None
 
 def send(tensor: Any, dst: int = 0, group: Any = None, sync_op: bool = True, use_calc_stream: bool = False) -> Any:
     """See :func:`paddle.distributed.send`."""
+    _check_stream(sync_op, use_calc_stream)
     return _c.send(tensor, dst, group, sync_op)
 
 
 def recv(tensor: Any, src: int = 0, group: Any = None, sync_op: bool = True, use_calc_stream: bool = False) -> Any:
     """See :func:`paddle.distributed.recv`."""
+    _check_stream(sync_op, use_calc_stream)
     return _c.recv(tensor, src, group, sync_op)

@@ -221,3 +221,30 @@ def disable_signal_handler() -> None:
         >>> import pagaie as paddle
         >>> paddle.disable_signal_handler()
     """
+
+
+def use_pir_api() -> bool:
+    """Whether static programs are built with the PIR API (``FLAGS_enable_pir_api``, on by default).
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> paddle.framework.use_pir_api()
+        True
+    """
+    from pagaie._core.flags import flag
+    return bool(flag("enable_pir_api"))
+
+
+# Static-graph names Paddle also exposes here; looked up on first use (pagaie.base imports this module).
+_FROM_BASE = {"in_pir_mode": "pagaie.base.framework", "in_dynamic_or_pir_mode": "pagaie.base.framework",
+              "Program": "pagaie.base.framework", "Parameter": "pagaie.base.framework",
+              "IPUPlace": "pagaie.device", "XPUPlace": "pagaie.device"}
+
+
+def __getattr__(name: str) -> Any:
+    if name in _FROM_BASE:
+        import importlib
+        value = getattr(importlib.import_module(_FROM_BASE[name]), name)
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module 'paddle.framework' has no attribute '{name}'")

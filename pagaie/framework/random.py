@@ -6,7 +6,66 @@ to pagaie's objects through :mod:`pagaie._module_paths`.
 """
 from __future__ import annotations
 
+from typing import Any
+
 __all__: list[str] = []
+
+# Named generators (``set_random_seed_generator``), independent of the devices' default ones.
+_named: dict[str, Any] = {}
+
+
+def set_random_seed_generator(name: str, seed: int) -> None:
+    """Create a CPU random generator called ``name``, seeded with ``seed``, apart from the
+    default generators (static-graph ops pick one by name). A name can be set only once.
+
+    Args:
+        name (str): the generator's name.
+        seed (int): its seed (a non-negative integer).
+
+    Raises:
+        RuntimeError: a generator called ``name`` exists already.
+
+    Examples:
+        >>> from pagaie.framework import random
+        >>> random.set_random_seed_generator('dropout_rng', 7)
+        >>> random.get_random_seed_generator('dropout_rng').initial_seed()
+        7
+    """
+    import torch
+    from pagaie._core.random import Generator
+    if not isinstance(name, str):
+        raise TypeError(f"paddle.framework.random.set_random_seed_generator: name must be a str, "
+                        f"but received {type(name).__name__}")
+    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2 ** 64:
+        raise TypeError(f"paddle.framework.random.set_random_seed_generator: seed must be an integer in "
+                        f"[0, 2**64), but received {seed!r}")
+    if name in _named:
+        raise RuntimeError(f"paddle.framework.random.set_random_seed_generator: a random generator named "
+                           f"{name!r} exists already")
+    gen = Generator._wrap(torch.Generator())
+    gen.manual_seed(seed)
+    _named[name] = gen
+
+
+def get_random_seed_generator(name: str) -> Any:
+    """The generator made by :func:`set_random_seed_generator` under ``name``.
+
+    Raises:
+        RuntimeError: no generator has that name.
+
+    Examples:
+        >>> from pagaie.framework import random
+        >>> random.set_random_seed_generator('init_rng', 3)
+        >>> type(random.get_random_seed_generator('init_rng')).__name__
+        'Generator'
+    """
+    if not isinstance(name, str):
+        raise TypeError(f"paddle.framework.random.get_random_seed_generator: name must be a str, "
+                        f"but received {type(name).__name__}")
+    if name not in _named:
+        raise RuntimeError(f"paddle.framework.random.get_random_seed_generator: no random generator named "
+                           f"{name!r}; create it with set_random_seed_generator first")
+    return _named[name]
 
 
 def _manual_program_seed(seed: int) -> None:

@@ -11,7 +11,7 @@ import warnings
 from types import ModuleType
 from typing import Any, Callable
 
-from pagaie.utils import dlpack, download, layers_utils, unique_name  # noqa: F401
+from pagaie.utils import cpp_extension, dlpack, download, layers_utils, unique_name  # noqa: F401
 from pagaie.utils.dlpack import from_dlpack, to_dlpack  # noqa: F401  (hoisted: paddle.from_dlpack)
 from pagaie.utils.layers_utils import (  # noqa: F401
     assert_same_structure, check_shape, convert_shape_to_list, convert_to_list, copy_mutable_vars,

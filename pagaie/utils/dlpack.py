@@ -19,6 +19,7 @@ Examples:
 """
 from __future__ import annotations
 
+import enum
 from typing import Any
 
 import numpy as np
@@ -28,6 +29,34 @@ import torch.utils.dlpack
 from pagaie._core.tensor import Tensor, wrap
 
 __all__ = ["to_dlpack", "from_dlpack"]
+
+
+class DLDeviceType(enum.IntEnum):
+    """The device codes of the DLPack standard (``Tensor.__dlpack_device__()[0]``).
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> from pagaie.utils.dlpack import DLDeviceType
+        >>> DLDeviceType(paddle.ones([1]).__dlpack_device__()[0])
+        <DLDeviceType.kDLCPU: 1>
+    """
+
+    kDLCPU = 1
+    kDLCUDA = 2
+    kDLCUDAHost = 3
+    kDLOpenCL = 4
+    kDLVulkan = 7
+    kDLMetal = 8
+    kDLVPI = 9
+    kDLROCM = 10
+    kDLROCMHost = 11
+    kDLExtDev = 12
+    kDLCUDAManaged = 13
+    kDLOneAPI = 14
+    kDLWebGPU = 15
+    kDLHexagon = 16
+    kDLMAIA = 17
+    kDLTrn = 18
 
 _INVALID = ("from_dlpack received an invalid capsule. Note that DLTensor capsules can be consumed "
             "only once, so you might have already constructed a tensor from it once.")

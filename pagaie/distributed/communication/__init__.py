@@ -137,11 +137,54 @@ def _t(x: Any, api: str, arg: str = "tensor") -> torch.Tensor:
     raise _NotATensorError(f"paddle.distributed.{api}: {arg} must be a Tensor, but received {type(x).__name__}")
 
 
+class _BadOpError(ValueError, RuntimeError):
+    """An unknown reduce op: Paddle's reduce_scatter raises RuntimeError, the others ValueError."""
+
+
+class _MismatchError(ValueError, RuntimeError):
+    """Buffers whose sizes or dtypes do not fit the collective (Paddle's backend enforces them
+    with a RuntimeError)."""
+
+
+class _AllToAllArgError(ValueError, RuntimeError):
+    """alltoall given None, or a tensor on one side and a list on the other: Paddle raises RuntimeError."""
+
+
+class _GatherCountError(_MismatchError, AssertionError):
+    """A gather_list of the wrong length: Paddle asserts on it."""
+
+
+class _NoGatherListError(ValueError, AssertionError):
+    """gather without a gather_list on the destination rank: Paddle asserts."""
+
+
 def _op(op: int, api: str) -> Any:
     if op not in _TORCH_OPS:
-        raise ValueError(f"paddle.distributed.{api}: op must be one of ReduceOp.SUM/MAX/MIN/PROD/AVG, "
-                         f"but received {op!r}")
+        raise _BadOpError(f"paddle.distributed.{api}: op must be one of ReduceOp.SUM/MAX/MIN/PROD/AVG, "
+                          f"but received {op!r}")
     return _TORCH_OPS[op]
+
+
+def _copy_into(dst: torch.Tensor, src: torch.Tensor, api: str, what: str) -> None:
+    """``dst.copy_(src)`` for a world of one, with the checks a real backend makes."""
+    if dst.shape != src.shape or dst.dtype != src.dtype:
+        raise _MismatchError(
+            f"paddle.distributed.{api}: {what} must match the input's shape {list(src.shape)} and dtype "
+            f"{_dtype_name(src)}, but received shape {list(dst.shape)} and dtype {_dtype_name(dst)}")
+    dst.copy_(src)
+
+
+def _dtype_name(t: torch.Tensor) -> str:
+    return str(t.dtype).replace("torch.", "paddle.")
+
+
+def _split_tensor(x: Any, n: int, api: str, arg: str) -> list:
+    """A Tensor given where a list is expected: its ``n`` equal pieces along axis 0."""
+    t = _t(x, api, arg)
+    if t.dim() == 0 or t.shape[0] % n:
+        raise _MismatchError(f"paddle.distributed.{api}: {arg} as a Tensor must split evenly into {n} "
+                             f"parts along axis 0, but received shape {list(t.shape)}")
+    return [Tensor(c) for c in t.chunk(n)]
 
 
 def _average(t: torch.Tensor, n: int) -> None:
@@ -151,14 +194,22 @@ def _average(t: torch.Tensor, n: int) -> None:
         t.copy_(torch.div(t, n, rounding_mode="trunc"))
 
 
-def _fill_list(tensor_list: list, like: torch.Tensor, n: int) -> list[torch.Tensor]:
+def _fill_list(tensor_list: list, like: torch.Tensor, n: int, api: str = "all_gather",
+               arg: str = "tensor_list") -> list[torch.Tensor]:
     """Torch buffers for an output list: the list's own tensors, or new ones appended to it."""
     if not tensor_list:
         tensor_list.extend(Tensor(torch.empty_like(like)) for _ in range(n))
     if len(tensor_list) != n:
-        raise ValueError(f"paddle.distributed: the output tensor list must hold {n} tensors, "
-                         f"but received {len(tensor_list)}")
-    return [_t(x, "all_gather", "tensor_list") for x in tensor_list]
+        cls = _GatherCountError if api == "gather" else _MismatchError
+        raise cls(f"paddle.distributed.{api}: {arg} must hold {n} tensors, but received {len(tensor_list)}")
+    outs = [_t(x, api, arg) for x in tensor_list]
+    for o in outs:
+        if o.shape != like.shape or o.dtype != like.dtype:
+            raise _MismatchError(
+                f"paddle.distributed.{api}: every tensor of {arg} must have the input's shape "
+                f"{list(like.shape)} and dtype {_dtype_name(like)}, but received shape {list(o.shape)} "
+                f"and dtype {_dtype_name(o)}")
+    return outs
 
 
 # ---- collectives -------------------------------------------------------------------
@@ -217,6 +268,19 @@ def all_gather(tensor_list: list, tensor: Tensor, group: Group | None = None, sy
     g = _group(group)
     if not _member(g):
         return None
+    if isinstance(tensor_list, Tensor):  # one output tensor: the inputs concatenated along axis 0
+        out = _t(tensor_list, "all_gather", "tensor_list")
+        if out.numel() != t.numel() * g.nranks or out.dtype != t.dtype:
+            raise _MismatchError(
+                f"paddle.distributed.all_gather: the output tensor must hold {g.nranks} x {list(t.shape)} "
+                f"elements of dtype {_dtype_name(t)}, but received shape {list(out.shape)} and dtype "
+                f"{_dtype_name(out)}")
+        if g.process_group is None:
+            out.copy_(t.reshape(out.shape))
+            return _done(sync_op)
+        parts = [torch.empty_like(t) for _ in range(g.nranks)]
+        work = tdist.all_gather(parts, t.contiguous(), group=g.process_group, async_op=True)
+        return _run(work, lambda: out.copy_(torch.stack(parts).reshape(out.shape)), sync_op)
     outs = _fill_list(tensor_list, t, g.nranks)
     if g.process_group is None:
         outs[0].copy_(t)
@@ -328,12 +392,14 @@ def scatter(tensor: Tensor, tensor_list: list | None = None, src: int = 0, group
     is_src = g.get_global_rank(g.rank) == src
     if not is_src and tensor_list is not None:
         warnings.warn("Specific `tensor_or_tensor_list` is meaningless for rank which is not src.")
+    if is_src and isinstance(tensor_list, Tensor):  # split evenly along axis 0, as Paddle does
+        tensor_list = _split_tensor(tensor_list, g.nranks, "scatter", "tensor_list")
     ins = [_t(x, "scatter", "tensor_list") for x in tensor_list] if is_src and tensor_list is not None else None
     if is_src and (ins is None or len(ins) != g.nranks):
-        raise ValueError(f"paddle.distributed.scatter: tensor_list must hold {g.nranks} tensors on the "
-                         f"source rank, but received {0 if ins is None else len(ins)}")
+        raise _MismatchError(f"paddle.distributed.scatter: tensor_list must hold {g.nranks} tensors on the "
+                             f"source rank, but received {0 if ins is None else len(ins)}")
     if g.process_group is None:
-        t.copy_(ins[0])
+        _copy_into(t, ins[0], "scatter", "tensor")
         return _done(sync_op)
     work = tdist.scatter(t, ins, src=src, group=g.process_group, async_op=True)
     return _run(work, None, sync_op)
@@ -385,9 +451,9 @@ def gather(tensor: Tensor, gather_list: list | None = None, dst: int = 0, group:
     if not is_dst and gather_list is not None:
         warnings.warn("Specific `gather_list` is meaningless for rank which is not dst.")
     if is_dst and gather_list is None:
-        raise ValueError("paddle.distributed.gather: gather_list must be a list on the destination rank, "
-                         "but received None")
-    outs = _fill_list(gather_list, t, g.nranks) if is_dst else None
+        raise _NoGatherListError("paddle.distributed.gather: gather_list must be a list on the destination "
+                                 "rank, but received None")
+    outs = _fill_list(gather_list, t, g.nranks, "gather", "gather_list") if is_dst else None
     if g.process_group is None:
         outs[0].copy_(t)
         return _done(sync_op)
@@ -406,18 +472,30 @@ def alltoall(out_tensor_list: list, in_tensor_list: list, group: Group | None = 
         >>> [o.tolist() for o in out]
         [[5]]
     """
+    if out_tensor_list is None or in_tensor_list is None:
+        raise _AllToAllArgError(f"paddle.distributed.alltoall: the {'output' if out_tensor_list is None else 'input'} "
+                                "should be specified, but received None")
+    if isinstance(out_tensor_list, Tensor) != isinstance(in_tensor_list, Tensor):
+        raise _AllToAllArgError(f"paddle.distributed.alltoall: the output and input should be both tensors or both "
+                                f"tensor lists, but received {type(out_tensor_list).__name__} and "
+                                f"{type(in_tensor_list).__name__}")
+    if isinstance(in_tensor_list, Tensor):  # tensors split evenly along axis 0
+        return alltoall_single(out_tensor_list, in_tensor_list, None, None, group, sync_op)
     g = _group(group)
     if not _member(g):
         return None
     ins = [_t(x, "alltoall", "in_tensor_list") for x in in_tensor_list]
     if len(ins) != g.nranks:
-        raise ValueError(f"paddle.distributed.alltoall: in_tensor_list must hold {g.nranks} tensors, "
-                         f"but received {len(ins)}")
+        raise _MismatchError(f"paddle.distributed.alltoall: in_tensor_list must hold {g.nranks} tensors, "
+                             f"but received {len(ins)}")
     if not out_tensor_list:
         out_tensor_list.extend(Tensor(torch.empty_like(x)) for x in ins)
+    if len(out_tensor_list) != g.nranks:
+        raise _MismatchError(f"paddle.distributed.alltoall: out_tensor_list must hold {g.nranks} tensors, "
+                             f"but received {len(out_tensor_list)}")
     outs = [_t(x, "alltoall", "out_tensor_list") for x in out_tensor_list]
     if g.process_group is None:
-        outs[0].copy_(ins[0])
+        _copy_into(outs[0], ins[0], "alltoall", "out_tensor_list[0]")
         return _done(sync_op)
     ins = [x.contiguous() for x in ins]
     return _run(_all_to_all(outs, ins, g), None, sync_op)
@@ -441,7 +519,11 @@ def alltoall_single(out_tensor: Tensor, in_tensor: Tensor, in_split_sizes: list[
     if not _member(g):
         return None
     if g.process_group is None:
-        o.copy_(i)
+        for name, sizes in (("in_split_sizes", in_split_sizes), ("out_split_sizes", out_split_sizes)):
+            if sizes and (len(sizes) != 1 or sizes[0] != i.shape[0]):
+                raise _MismatchError(f"paddle.distributed.alltoall_single: {name} must sum to the length of "
+                                     f"axis 0 ({i.shape[0]}) over 1 rank, but received {list(sizes)}")
+        _copy_into(o, i, "alltoall_single", "out_tensor")
         return _done(sync_op)
     try:
         work = tdist.all_to_all_single(o, i.contiguous(), out_split_sizes or None, in_split_sizes or None,
@@ -471,16 +553,19 @@ def reduce_scatter(tensor: Tensor, tensor_list: list, op: int = ReduceOp.SUM, gr
         >>> x.tolist()
         [1.0, 2.0]
     """
-    t, top = _t(tensor, "reduce_scatter"), _op(op, "reduce_scatter")
+    top = _op(op, "reduce_scatter")  # checked first, as in Paddle
+    t = _t(tensor, "reduce_scatter")
     g = _group(group)
     if not _member(g):
         return None
+    if isinstance(tensor_list, Tensor):  # split evenly along axis 0, as Paddle does
+        tensor_list = _split_tensor(tensor_list, g.nranks, "reduce_scatter", "tensor_list")
     ins = [_t(x, "reduce_scatter", "tensor_list") for x in tensor_list]
     if len(ins) != g.nranks:
-        raise ValueError(f"paddle.distributed.reduce_scatter: tensor_list must hold {g.nranks} tensors, "
-                         f"but received {len(ins)}")
+        raise _MismatchError(f"paddle.distributed.reduce_scatter: tensor_list must hold {g.nranks} tensors, "
+                             f"but received {len(ins)}")
     if g.process_group is None:
-        t.copy_(ins[0])
+        _copy_into(t, ins[0], "reduce_scatter", "tensor")
         return _done(sync_op)
     work = tdist.reduce_scatter(t, [x.contiguous() for x in ins], top, group=g.process_group, async_op=True)
     finish = (lambda: _average(t, g.nranks)) if op == ReduceOp.AVG else None

@@ -17,6 +17,10 @@ _PS_MESSAGE = ("parameter-server training is not supported by pagaie; use collec
                "(fleet.init(is_collective=True))")
 
 
+class _NotAStrategyError(TypeError, AttributeError):
+    """fleet.init given a strategy that is not a DistributedStrategy: Paddle fails an attribute look-up."""
+
+
 class _NoRoleMakerError(AttributeError, RuntimeError):
     """A UtilBase used before fleet.init gave it a role maker."""
 
@@ -113,8 +117,8 @@ class Fleet:
         if strategy is None:
             strategy = DistributedStrategy()
         if not isinstance(strategy, DistributedStrategy):
-            raise TypeError(f"paddle.distributed.fleet.init: strategy must be a DistributedStrategy, "
-                            f"but received {type(strategy).__name__}")
+            raise _NotAStrategyError(f"paddle.distributed.fleet.init: strategy must be a DistributedStrategy, "
+                                     f"but received {type(strategy).__name__}")
         if role_maker is None:
             role_maker = PaddleCloudRoleMaker(is_collective=is_collective)
         if not isinstance(role_maker, _RoleMakerBase):

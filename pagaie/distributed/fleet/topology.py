@@ -176,6 +176,24 @@ class HybridCommunicateGroup:
     def get_pipe_parallel_world_size(self) -> int:
         return self._axis("pipe")[1]
 
+    @property
+    def stage_id(self) -> int:
+        """This rank's pipeline stage (an attribute in Paddle)."""
+        return self.get_stage_id()
+
+    @property
+    def is_first_stage(self) -> bool:
+        return self.get_stage_id() == 0
+
+    @property
+    def is_last_stage(self) -> bool:
+        return self.get_stage_id() == self.get_pipe_parallel_world_size() - 1
+
+    def get_rank_from_stage(self, stage_id: int, **kwargs: int) -> int:
+        """The global rank at pipeline stage ``stage_id`` with this rank's other coordinates
+        (overridden by ``kwargs``, e.g. ``data=1``)."""
+        return self._topo.get_rank_from_stage(self.global_rank, pipe=stage_id, **kwargs)
+
     def get_pipe_parallel_group(self) -> Group | None:
         return self._axis("pipe")[2]
 
@@ -202,6 +220,13 @@ class HybridCommunicateGroup:
 
     def get_sep_parallel_group(self) -> Group | None:
         return self._axis("sep")[2]
+
+    def get_sep_parallel_group_src_rank(self) -> int:
+        g = self._axis("sep")[2]
+        return g.ranks[0] if g is not None else self.global_rank
+
+    def get_moe_sharding_parallel_world_size(self) -> int:
+        return 0
 
     def get_check_parallel_group(self, sharding: bool = False) -> Group | None:
         return self._axis("data")[2]
