@@ -18,6 +18,29 @@ __all__ = ["add", "subtract", "multiply", "divide", "floor_divide", "remainder",
            "floor_mod_", "pow_", "maximum", "minimum", "fmax", "fmin", "add_n", "increment"]
 
 
+_LOW = (torch.float16, torch.bfloat16)
+
+
+def _scalar_operand(x, y, cast_low=False):
+    """A Python number operand of a binary op (either side), as Paddle uses it.
+
+    A complex number with a float16/bfloat16 tensor computes in complex64 (torch would pick
+    complex32, which has few kernels). With ``cast_low`` (``*``, ``/``, ``//``, ``%``), an int
+    or float with a float16/bfloat16 tensor is first rounded to that dtype, as Paddle does
+    (its scalar becomes a tensor of x's dtype), so the results round as Paddle's do.
+    """
+    t, v, first = (x, y, True) if type(x) is _T else (y, x, False)
+    if type(t) is not _T or (t.dtype is not torch.float16 and t.dtype is not torch.bfloat16):
+        return x, y
+    if type(v) is complex:
+        t = t.to(torch.complex64)
+    elif cast_low and (type(v) is float or type(v) is int):
+        v = torch.tensor(v, dtype=t.dtype, device=t.device)
+    else:
+        return x, y
+    return (t, v) if first else (v, t)
+
+
 def _pow_inplace(x, y, name=None):
     if type(y) not in (int, float, bool):
         raise TypeError(f"paddle.pow_: 'y' must be a Python int or float, but received "
@@ -49,12 +72,20 @@ def add(x, y, name=None, *, alpha=1, out=None):
     """
     if type(x) is _T and type(y) is _T and x.dtype is not y.dtype:
         x, y = promote_pair("add", x, y)
+    elif type(y) is not _T or type(x) is not _T:
+        x, y = _scalar_operand(x, y)
     r = torch.add(x, y) if alpha == 1 else torch.add(x, y, alpha=alpha)
     return r if out is None else write_out(out, r)
 
 
+def _sub_inplace(x, y, name=None, *, alpha=1):
+    if type(y) is _T and y.dtype is torch.bool and x.dtype is not torch.bool:
+        y = y.to(x.dtype)  # torch refuses ``-`` with a bool operand (complex_x.subtract_(mask))
+    return x.sub_(y, alpha=alpha)
+
+
 @defop(paddle_types=("elementwise_sub", "subtract", "pd_op.subtract"),
-       promotes=True, inplace=lambda x, y, name=None, *, alpha=1: x.sub_(y, alpha=alpha))
+       promotes=True, inplace=_sub_inplace)
 def subtract(x, y, name=None, *, alpha=1, out=None):
     """Elementwise ``x - alpha * y`` with broadcasting.
 
@@ -65,6 +96,8 @@ def subtract(x, y, name=None, *, alpha=1, out=None):
     """
     if type(x) is _T and type(y) is _T and x.dtype is not y.dtype:
         x, y = promote_pair("subtract", x, y)
+    elif type(y) is not _T or type(x) is not _T:
+        x, y = _scalar_operand(x, y)
     try:
         r = torch.sub(x, y) if alpha == 1 else torch.sub(x, y, alpha=alpha)
     except RuntimeError:
@@ -105,6 +138,8 @@ def multiply(x, y, name=None, *, out=None):
     """
     if type(x) is _T and type(y) is _T and x.dtype is not y.dtype:
         x, y = promote_pair("multiply", x, y)
+    elif type(y) is not _T or type(x) is not _T:
+        x, y = _scalar_operand(x, y, True)
     r = torch.mul(x, y)
     return r if out is None else write_out(out, r)
 
@@ -128,6 +163,8 @@ def divide(x, y, name=None, *, rounding_mode=None, out=None):
     """
     if type(x) is _T and type(y) is _T and x.dtype is not y.dtype:
         x, y = promote_pair("divide", x, y)
+    elif type(y) is not _T or type(x) is not _T:
+        x, y = _scalar_operand(x, y, True)
     if rounding_mode is None:
         r = torch.div(x, y)
     elif rounding_mode in ("trunc", "floor"):
@@ -150,7 +187,10 @@ def floor_divide(x, y, name=None, *, out=None):
     """
     if type(x) is _T and type(y) is _T and x.dtype is not y.dtype:
         x, y = _promoted("floor_divide", x, y, True)
-    if type(y) is torch.Tensor and not (y.is_floating_point() or y.is_complex()) and bool((y == 0).any()):
+    elif type(y) is not _T or type(x) is not _T:
+        x, y = _scalar_operand(x, y, True)
+    if type(y) is torch.Tensor and not (y.is_floating_point() or y.is_complex()) \
+            and type(x) is not float and type(x) is not complex and bool((y == 0).any()):
         raise ZeroDivisionError("paddle.floor_divide: integer division by zero")
     r = torch.floor_divide(x, y)
     if r.requires_grad:  # no gradient flows through floor division in Paddle
@@ -170,6 +210,8 @@ def remainder(x, y, name=None, *, out=None):
     """
     if type(x) is _T and type(y) is _T and x.dtype is not y.dtype:
         x, y = promote_pair("remainder", x, y)
+    elif type(y) is not _T or type(x) is not _T:
+        x, y = _scalar_operand(x, y, True)
     try:
         r = torch.remainder(x, y)
     except RuntimeError:
@@ -189,6 +231,8 @@ def _complex_remainder(x, y):
     k = torch.complex(rnd(q.real), rnd(q.imag))
     if type(x) is _T and x.dtype is torch.bool:
         x = x.to(q.dtype)
+    elif type(x) is bool:
+        x = int(x)
     return x - y * k
 
 
@@ -208,8 +252,13 @@ def pow(x, y, name=None, *, out=None):
     if type(y) is _T:
         if type(x) is _T and x.dtype is not y.dtype:
             x, y = promote_pair("pow", x, y)
+        elif type(x) is not _T:
+            x, y = _scalar_operand(x, y)
     elif type(y) is float and type(x) is _T and not (x.is_floating_point() or x.is_complex()):
         y = int(y)
+    elif type(y) is complex and type(x) is _T:
+        raise TypeError("paddle.pow: 'y' must be a Python int or float, or a Tensor, but received "
+                        "complex; use a complex Tensor exponent")
     r = torch.pow(x, y)
     return r if out is None else write_out(out, r)
 
@@ -422,6 +471,9 @@ def _pow_operator(self, other):
     # ``int_tensor ** 2.5`` promotes to float (unlike paddle.pow, which truncates the exponent).
     if type(other) is float and not (self._t.is_floating_point() or self._t.is_complex()):
         return pow(multiply(self, 1.0), other)
+    if type(other) is complex:  # paddle.pow refuses a complex number; ``**`` takes it
+        d = torch.complex128 if self._t.dtype in (torch.float64, torch.complex128) else torch.complex64
+        return pow(self if self._t.dtype is d else self.astype(d), wrap(torch.tensor(other, dtype=d)))
     return pow(self, _pow_operand(other, "__pow__"))
 
 

@@ -79,18 +79,26 @@ _DOC = '''Elementwise ``{sym}`` with broadcasting; returns a bool tensor.
     '''
 
 
-def _declare_compare(opname, fn, sym, ex, aliases):
+_CAST_NUMBERS = (bool, int, float)
+
+
+def _declare_compare(opname, fn, sym, ex, aliases, cast_scalar=False):
     check = _compare(fn, opname)
 
     def kernel(x, y, name=None, *, out=None):
         if type(y) is not _T or y.dtype is not x.dtype:
             check(x, y)
+            if cast_scalar and type(y) in _CAST_NUMBERS and not (x.is_floating_point() or x.is_complex()):
+                # paddle.equal makes a number a 0-D tensor of x's dtype (2.5 -> 2 for ints)
+                y = bool(y) if x.dtype is torch.bool else int(y)
         r = fn(x, y)
         return r if out is None else write_out(out, r)
 
     def ikernel(x, y, name=None):
         if type(y) is not _T or y.dtype is not x.dtype:
             check(x, y)
+            if type(y) is _T:  # in place, a 0-D tensor counts as a tensor: no int/float mix
+                check_binary_dtypes(opname + "_", x, y)
         return _store(x, fn(x, y))
 
     kernel.__name__ = kernel.__qualname__ = opname
@@ -107,6 +115,8 @@ def _declare_compare(opname, fn, sym, ex, aliases):
 def _float_eq(x, y):
     """Paddle's float equality: equal, or closer than 1e-15 (``|x - y| < 1e-15`` in the
     promoted float type; infinities compare exactly, NaN never equal)."""
+    if type(y) is bool:
+        y = int(y)
     r = torch.eq(x, y)
     d = torch.result_type(x, y)
     if not d.is_floating_point:
@@ -121,7 +131,7 @@ def _float_ne(x, y):
     return ~_float_eq(x, y)
 
 
-_declare_compare("equal", _float_eq, "x == y", "[False, True, False]", ("eq",))
+_declare_compare("equal", _float_eq, "x == y", "[False, True, False]", ("eq",), cast_scalar=True)
 _declare_compare("not_equal", _float_ne, "x != y", "[True, False, True]", ("ne",))
 
 def _ordered(fn, strict):
@@ -228,6 +238,8 @@ def _logical_pair(api, x, y):
         y = torch.as_tensor(y, device=x.device)
     elif y.dtype is not x.dtype:
         check_binary_dtypes(api, x, y)
+        if x.is_complex() or y.is_complex():  # torch would compute in complex32 with a half x
+            return y.bool()
     return y
 
 
@@ -553,25 +565,64 @@ def _cmp_operator(fn, arrays=False):
     return op
 
 
-def _rbit(fn):
+def _int_operand(self, other, sym):
+    """The Python int/bool left operand of a reflected bitwise operator as a 0-D tensor of
+    ``self``'s dtype, wrapping like a C cast (Paddle's ``to_tensor(y, dtype=x.dtype)``); a
+    float or complex one is a TypeError."""
+    if type(other) is bool or isinstance(other, numbers.Integral):
+        t = self._t
+        if t.dtype is torch.bool:
+            return wrap(torch.tensor(bool(other), device=t.device))
+        v = (int(other) + 2 ** 63) % 2 ** 64 - 2 ** 63
+        return wrap(torch.tensor(v, dtype=torch.int64, device=t.device).to(t.dtype))
+    raise TypeError(f"unsupported operand type(s) for {sym}: '{type(other).__name__}' and 'Tensor'")
+
+
+def _rbit(fn, sym):
     def op(self, other):
-        if isinstance(other, _SCALARS):
-            from pagaie._ops.creation import full_like  # a tensor operand of self's dtype
-            return fn(full_like(self, other), self)
+        if isinstance(other, numbers.Number):
+            return fn(_int_operand(self, other, sym), self)
         return NotImplemented
     return op
 
 
-Tensor.__eq__ = _cmp_operator(equal, arrays=True)
+def _shift_operator(fn, sym):
+    """``x << y`` / ``x >> y``: as the other operators, but a float ``y`` is a TypeError."""
+    plain = _cmp_operator(fn)
+
+    def op(self, other):
+        if type(other) is float:
+            raise TypeError(f"unsupported operand type(s) for {sym}: 'Tensor' and 'float'")
+        return plain(self, other)
+    op.__name__ = plain.__name__
+    return op
+
+
+def _eq_operator(base):
+    """``x == number`` compares by value (``int_x == 2.5`` is all False), where
+    ``paddle.equal`` first casts the number to x's dtype: such a number goes in as a 0-D tensor."""
+    def op(self, other):
+        t = self._t
+        if (type(other) is float or (type(other) is int and t.dtype is torch.bool)) \
+                and not (t.is_floating_point() or t.is_complex()):
+            other = wrap(torch.tensor(other, dtype=torch.float64 if type(other) is float else torch.int64,
+                                      device=t.device))
+        return base(self, other)
+    op.__name__ = base.__name__
+    return op
+
+
+Tensor.__eq__ = _eq_operator(_cmp_operator(equal, arrays=True))
 Tensor.__ne__ = _cmp_operator(not_equal, arrays=True)
 Tensor.__lt__ = _cmp_operator(less_than, arrays=True)
 Tensor.__le__ = _cmp_operator(less_equal, arrays=True)
 Tensor.__gt__ = _cmp_operator(greater_than, arrays=True)
 Tensor.__ge__ = _cmp_operator(greater_equal, arrays=True)
-for _op, _fn in (("and", bitwise_and), ("or", bitwise_or), ("xor", bitwise_xor),
-                 ("lshift", bitwise_left_shift), ("rshift", bitwise_right_shift)):
-    setattr(Tensor, f"__{_op}__", _cmp_operator(_fn))
-    setattr(Tensor, f"__r{_op}__", _rbit(_fn))
+for _op, _fn, _sym in (("and", bitwise_and, "&"), ("or", bitwise_or, "|"), ("xor", bitwise_xor, "^"),
+                       ("lshift", bitwise_left_shift, "<<"), ("rshift", bitwise_right_shift, ">>")):
+    setattr(Tensor, f"__{_op}__", _shift_operator(_fn, _sym) if _sym in ("<<", ">>")
+            else _cmp_operator(_fn))
+    setattr(Tensor, f"__r{_op}__", _rbit(_fn, _sym))
 Tensor.__invert__ = bitwise_not
 
 logical_and_ = logical_and.inplace

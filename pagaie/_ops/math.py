@@ -450,6 +450,9 @@ def atan2(x, y, name=None):
         ...              paddle.to_tensor([1.0, -1.0], 'float64')).numpy().round(4).tolist()
         [0.7854, -2.3562]
     """
+    if type(x) is _T and type(y) is _T and _is_int(x) and _is_int(y) and x.dtype is y.dtype:
+        # Paddle's integer kernel works in float32 and returns float64
+        return torch.atan2(x.to(torch.float32), y.to(torch.float32)).to(torch.float64)
     x, y = _float_pair("atan2", x, y, torch.float64)
     return torch.atan2(x, y)
 
@@ -465,6 +468,17 @@ def hypot(x, y, name=None):
     """
     if type(y) is not _T:
         raise TypeError(f"paddle.hypot: 'y' must be a Tensor, but received {type(y).__name__}")
+    if x.is_complex() or y.is_complex():
+        # Paddle computes ``sqrt(x ** 2 + y ** 2)`` (complex in, complex out)
+        if x.dtype is not y.dtype:
+            check_binary_dtypes("hypot", x, y, True)
+            # a 0-D complex128 does not widen complex64; a real/complex mix takes the wider
+            d = torch.result_type(x, y) if x.is_complex() == y.is_complex() \
+                else torch.promote_types(x.dtype, y.dtype)
+            if d is torch.complex32:
+                d = torch.complex64
+            x, y = x.to(d), y.to(d)
+        return torch.sqrt(x * x + y * y)
     if x.dtype is not y.dtype:  # promotion as torch does it: a 0-D operand does not widen
         check_binary_dtypes("hypot", x, y, True)
         d = torch.result_type(x, y)
@@ -490,7 +504,7 @@ def copysign(x, y, name=None):
         if d.is_floating_point:
             return torch.copysign(x.to(d), y.to(d))
         x = x.to(d)
-    if x.dtype is torch.bool:  # |x| of a bool is itself, and a bool has no sign
+    if x.dtype is torch.bool or x.dtype is torch.uint8:  # no sign to take: x itself
         shape = torch.broadcast_shapes(x.shape, y.shape) if type(y) is _T else x.shape
         return x.expand(shape).clone()
     if _is_int(x):
@@ -588,13 +602,16 @@ def ldexp(x, y, name=None):
     """
     if type(y) is not _T:
         raise TypeError(f"paddle.ldexp: 'y' must be a Tensor, but received {type(y).__name__}")
-    if _is_int(x):   # Paddle's ldexp follows the default float type (others give float32)
+    # Paddle casts both to float64 when either is float64, else to the default float dtype
+    # (a complex operand keeps its real part), then computes ``x * 2 ** y`` there.
+    if x.dtype is torch.float64 or y.dtype is torch.float64:
+        d = torch.float64
+    else:
         from pagaie._core.dtype import default_float
-        x = x.to(default_float())
-    if _is_int(y):
-        return x * torch.pow(2.0, y).to(x.dtype)
-    d = torch.promote_types(torch.promote_types(x.dtype, y.dtype), torch.float32)
-    return x.to(d) * torch.pow(2.0, y.to(d))
+        d = default_float()
+    x = (x.real if x.is_complex() else x).to(d)
+    y = (y.real if y.is_complex() else y).to(d)
+    return x * torch.pow(torch.tensor(2.0, dtype=d, device=x.device), y)
 
 
 @defop(paddle_types=("nextafter",), differentiable=False)
