@@ -56,6 +56,14 @@ def rebinding_inplace(base: Callable, name: str, check: Callable | None = None) 
 
 
 # ---- reshape family -------------------------------------------------------------------
+def check_int_array(shape: Any, api: str, exc: type = OSError) -> None:
+    """A shape given as one Tensor must be int32/int64: Paddle's IntArray reader raises its
+    data-type error (an OSError) for any other dtype (``paddle.view``: a ValueError)."""
+    if isinstance(shape, _T) and shape.dtype not in (torch.int32, torch.int64):
+        raise exc(f"paddle.{api}: a Tensor 'shape' must be int32 or int64, but received "
+                  f"{str(shape.dtype).replace('torch.', '')}")
+
+
 @defop(paddle_types=("reshape2", "reshape", "pd_op.reshape"))
 def reshape(x, shape, name=None):
     """Give ``x`` a new shape with the same number of elements.
@@ -79,6 +87,11 @@ def reshape(x, shape, name=None):
         >>> paddle.reshape(x.reshape([2, 3]), [0, 3, 1]).shape
         paddle.Size([2, 3, 1])
     """
+    r = _reshape(x, shape)
+    return r.clone() if x.dim() == 0 and r.dim() else r  # Paddle copies a 0-D input
+
+
+def _reshape(x: _T, shape: Any) -> _T:
     if (type(shape) is list or type(shape) is tuple) and 0 not in shape:
         try:
             return x.reshape(shape)
@@ -87,8 +100,11 @@ def reshape(x, shape, name=None):
     if not isinstance(shape, (list, tuple, _T, int)):
         raise ValueError(f"paddle.reshape: 'shape' must be a list, tuple or Tensor, but received "
                          f"{type(shape).__name__}")
+    check_int_array(shape, "reshape")
     s = _shape(shape, "reshape", allow_bool=True)
     given = s
+    if 0 in s and x.numel() == 0:
+        return x.reshape(_empty_shape(list(x.shape), list(s)))
     if 0 in s:
         xs = x.shape
         s = [xs[i] if d == 0 and i < len(xs) else d for i, d in enumerate(s)]
@@ -102,6 +118,23 @@ def reshape(x, shape, name=None):
                 pass
         raise ValueError(f"paddle.reshape: the input of shape {list(x.shape)} ({x.numel()} elements) "
                          f"cannot be reshaped to {s}") from None
+
+
+def _empty_shape(xs: list, s: list) -> list:
+    """Paddle's reshape of a 0-size input to a shape holding a 0: each 0 is a literal 0 (not
+    a copy of ``x``'s size there); a -1 then needs as many 0s as ``x`` has and takes the
+    product of ``x``'s non-zero sizes over that of the other non-zero entries."""
+    if -1 not in s:
+        return s
+    rest_in = rest_out = 1
+    for d in xs:
+        rest_in *= d or 1
+    for d in s:
+        rest_out *= d if d > 0 else 1
+    if s.count(0) != xs.count(0) or rest_in % rest_out:
+        raise ValueError(f"paddle.reshape: the input of shape {xs} (0 elements) cannot be "
+                         f"reshaped to {s}: the -1 is ambiguous or does not divide evenly")
+    return [rest_in // rest_out if d == -1 else d for d in s]
 
 
 _reshape_rebind = rebinding_inplace(reshape, "reshape_")
@@ -119,6 +152,23 @@ def reshape_(x, shape, name=None):
 
 reshape.inplace = reshape_
 Tensor.reshape_ = reshape_
+_reshape_op = reshape
+
+
+@functools.wraps(_reshape_op)
+def reshape(*args: Any, **kwargs: Any) -> Any:
+    # As Paddle's eager reshape: a list/tuple equal to x's shape returns x itself
+    x = args[0] if args else kwargs.get("x", kwargs.get("input"))
+    shape = args[1] if len(args) > 1 else kwargs.get("shape")
+    if (type(shape) is list or type(shape) is tuple) and isinstance(x, Tensor) \
+            and not x._t.is_meta and len(shape) == x._t.dim():
+        given = [int(v.item()) if isinstance(v, Tensor) else v for v in shape]
+        if given == list(x._t.shape):
+            return x
+    return _reshape_op(*args, **kwargs)
+
+
+Tensor.reshape = reshape
 
 
 @defop(paddle_types=("view_shape", "view_dtype"), int_results=True)
@@ -141,6 +191,7 @@ def view(x, shape_or_dtype, name=None):
     if isinstance(shape_or_dtype, int) and not isinstance(shape_or_dtype, bool):
         shape_or_dtype = [shape_or_dtype]  # x.view(-1), as in Paddle 3
     if isinstance(shape_or_dtype, (list, tuple, _T)) and not isinstance(shape_or_dtype, str):
+        check_int_array(shape_or_dtype, "view", ValueError)
         s = int_list(shape_or_dtype)
         if 0 in s:
             s = [x.shape[i] if d == 0 else d for i, d in enumerate(s)]
@@ -186,10 +237,12 @@ def flatten(x, start_axis=0, stop_axis=-1, name=None):
     for v, arg in ((start_axis, "start_axis"), (stop_axis, "stop_axis")):
         if isinstance(v, bool):
             raise TypeError(f"paddle.flatten: '{arg}' must be an int, but received {v!r}")
+        if isinstance(v, _T):
+            raise ValueError(f"paddle.flatten: '{arg}' must be an int, but received a Tensor")
     s = axis_arg(start_axis, nd, "flatten", "start_axis", bad=ValueError)
     e = axis_arg(stop_axis, nd, "flatten", "stop_axis", bad=ValueError)
     if nd == 0:
-        return x.reshape([1])
+        return x.reshape([1]).clone()  # Paddle copies a 0-D input
     if s > e:
         raise ValueError(f"paddle.flatten: 'stop_axis' ({stop_axis}) must not be before "
                          f"'start_axis' ({start_axis})")
@@ -215,7 +268,7 @@ def ravel(input):
         >>> paddle.ravel(paddle.ones([2, 3])).shape
         paddle.Size([6])
     """
-    return input.reshape(-1)
+    return input.reshape(-1) if input.dim() else input.reshape(1).clone()  # 0-D: a copy, as Paddle
 
 
 @defop()
@@ -241,6 +294,9 @@ def _axis_entries(axis: Any, api: str) -> list[int]:
         if axis.is_floating_point() or axis.is_complex() or axis.dtype is torch.bool:
             raise TypeError(f"paddle.{api}: an 'axis' tensor must hold ints, but received dtype "
                             f"{_dt.from_torch_dtype(axis.dtype).name}")
+        if axis.dim() > 1 and api.startswith("unsqueeze"):  # Paddle: not a list of ints
+            raise TypeError(f"paddle.{api}: an 'axis' tensor must be 0-D or 1-D, but received "
+                            f"shape {list(axis.shape)}")
         return [int(a) for a in axis.reshape(-1).tolist()]
     if isinstance(axis, numbers.Integral) and not isinstance(axis, bool):
         return [int(axis)]
@@ -278,7 +334,7 @@ def squeeze(x, axis=None, name=None):
         return x.squeeze()
     if x.dim() == 0:
         return x
-    return x.squeeze(tuple(axes))
+    return x.squeeze(tuple(dict.fromkeys(axes)))  # Paddle takes an axis given twice
 
 
 squeeze_ = rebinding_inplace(squeeze, "squeeze_")
@@ -439,6 +495,7 @@ def matrix_transpose(x, name=None):
 
 # ---- broadcasting -----------------------------------------------------------------------
 def _expand_shape(x: _T, shape: Any, api: str) -> list[int]:
+    check_int_array(shape, api)
     s = _shape(shape, api)
     if len(s) < x.dim():
         raise ValueError(f"paddle.{api}: the target shape {s} has fewer dimensions than the "
@@ -639,9 +696,17 @@ def roll(x, shifts, axis=None, name=None):
         >>> paddle.roll(paddle.to_tensor([1, 2, 3]), 1).tolist()
         [3, 1, 2]
     """
-    s = int_list(shifts)
+    if isinstance(shifts, (list, tuple)):
+        s = int_entries(shifts, "roll", "shifts")
+    elif isinstance(shifts, _T) or (isinstance(shifts, numbers.Integral) and not isinstance(shifts, bool)):
+        s = int_list(shifts)
+    else:  # Paddle's argument parser: a float or a bool shift is a TypeError
+        raise TypeError(f"paddle.roll: 'shifts' must be an int, a list, a tuple or a Tensor, but "
+                        f"received {shifts!r}")
     if axis is None:
         return torch.roll(x, s)
+    if x.dim() == 0 and axis not in ([], ()):  # Paddle: no axis is in range [0, 0)
+        raise ValueError(f"paddle.roll: 'axis' {axis} is out of range for a 0-D tensor")
     axes = norm_axes(axis, x.dim(), "roll") or []
     if len(s) != len(axes):
         raise ValueError(f"paddle.roll: 'shifts' and 'axis' must have the same length, but received "
@@ -678,7 +743,8 @@ def cast(x, dtype):
         >>> paddle.cast(paddle.to_tensor([1.7, -1.7]), 'int32').tolist()
         [1, -1]
     """
-    return x.to(_dt.to_torch_dtype(dtype, "paddle.cast"))
+    d = _dt.to_torch_dtype(dtype, "paddle.cast")
+    return x.clone() if x.dtype is d else x.to(d)  # always a new tensor, as Paddle's
 
 
 cast_ = rebinding_inplace(cast, "cast_")
@@ -742,7 +808,13 @@ def as_strided(x, shape, stride, offset=0, name=None):
         >>> paddle.as_strided(paddle.arange(6.0), [2, 2], [1, 2]).tolist()
         [[0.0, 2.0], [1.0, 3.0]]
     """
-    return torch.as_strided(x, int_list(shape), int_list(stride), int(offset) // x.element_size())
+    shape, stride = int_list(shape), int_list(stride)
+    try:
+        return torch.as_strided(x, shape, stride, int(offset) // x.element_size())
+    except RuntimeError:
+        raise ValueError(f"paddle.as_strided: shape {shape}, stride {stride} and offset {offset} "
+                         f"reach past the {x.untyped_storage().nbytes()} bytes of the input's "
+                         "memory") from None
 
 
 # ---- shape queries -------------------------------------------------------------------------

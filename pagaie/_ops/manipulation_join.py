@@ -50,6 +50,14 @@ def _same_dtype(xs: Any, api: str) -> Any:
     return xs
 
 
+def _complex_first(x: Any) -> Any:
+    """Paddle's stack casts real floating inputs to the dtype of a complex first input
+    (and only then: a real first input with a complex one is an error)."""
+    if (type(x) is list or type(x) is tuple) and x and type(x[0]) is _T and x[0].is_complex():
+        return [t.to(x[0].dtype) if type(t) is _T and t.is_floating_point() else t for t in x]
+    return x
+
+
 @defop(paddle_types=("concat", "pd_op.concat"))
 def concat(x, axis=0, name=None, *, out=None):
     """Join tensors along an existing axis.
@@ -68,6 +76,13 @@ def concat(x, axis=0, name=None, *, out=None):
         paddle.Size([3, 2])
     """
     xs = _same_dtype(x, "concat")
+    for i, t in enumerate(xs):  # torch skips 1-D empty inputs; Paddle wants one rank
+        if t.dim() != xs[0].dim():
+            raise ValueError(f"paddle.concat: all tensors in 'x' must have the same rank, but "
+                             f"the first has shape {list(xs[0].shape)} and the one at position "
+                             f"{i} has {list(t.shape)}")
+    if isinstance(axis, float):
+        axis = int(axis)  # Paddle's scalar parser truncates a float axis
     a = axis if type(axis) is int and -1 <= axis < xs[0].dim() else norm_axis(axis, xs[0].dim(), "concat")
     if out is not None:
         return torch.cat(xs, a, out=out)
@@ -87,7 +102,7 @@ def stack(x, axis=0, name=None, *, out=None):
         >>> paddle.stack([paddle.ones([2]), paddle.zeros([2])], axis=1).shape
         paddle.Size([2, 2])
     """
-    xs = _same_dtype(x, "stack")
+    xs = _same_dtype(_complex_first(x), "stack")
     a = norm_axis(0 if axis is None else axis, xs[0].dim() + 1, "stack")  # Paddle: None is 0
     if out is not None:
         return torch.stack(xs, a, out=out)
@@ -181,22 +196,32 @@ def split(x, num_or_sections, axis=0, name=None):
     """
     # Paddle asserts rank + axis >= 0; its kernel rejects the rest (a float too) as invalid
     a = axis_arg(axis, x.dim(), "split", low=AssertionError, bad_float=ValueError, rank0=0)
-    return list(torch.split(x, _sections(x.shape[a], num_or_sections, "split", "num_or_sections"), a))
+    return _split_copies(x, _sections(x.shape[a], num_or_sections, "split", "num_or_sections"), a)
 
 
-def _split_with_sizes(self: Tensor, split_sizes: Any, dim: int = 0) -> list:
-    """Split along ``dim`` into parts of the sizes ``split_sizes``.
+def _split_copies(x: _T, sizes: list[int], axis: int) -> list:
+    """The pieces as new tensors: Paddle's split kernel copies, so an in-place write on a
+    piece leaves ``x`` alone (``unbind``, ``split_with_sizes`` and index-based
+    ``tensor_split`` slice instead, and share ``x``'s memory)."""
+    return list(torch.split_with_sizes_copy(x, sizes, axis))
+
+
+@defop(method="split_with_sizes")
+def split_with_sizes(self, split_sizes, dim=0):
+    """Split along ``dim`` into parts of the sizes ``split_sizes`` (views of this tensor, as
+    Paddle, which slices).
 
     Examples:
         >>> import pagaie as paddle
         >>> [t.shape for t in paddle.ones([5]).split_with_sizes([2, 3])]
         [paddle.Size([2]), paddle.Size([3])]
     """
-    return split(self, list(split_sizes), dim)
-
-
-_split_with_sizes.__name__ = _split_with_sizes.__qualname__ = "split_with_sizes"
-Tensor.split_with_sizes = _split_with_sizes
+    a = axis_arg(dim, self.dim(), "Tensor.split_with_sizes", rank0=0)
+    sizes = int_entries(split_sizes, "Tensor.split_with_sizes", "split_sizes")
+    if any(v < 0 for v in sizes) or sum(sizes) != self.shape[a]:
+        raise ValueError(f"paddle.Tensor.split_with_sizes: 'split_sizes' {sizes} must be "
+                         f"non-negative and add up to the size of axis {dim} ({self.shape[a]})")
+    return list(torch.split(self, sizes, a))
 
 
 @defop()
@@ -216,7 +241,7 @@ def chunk(x, chunks, axis=0, name=None):
     a = axis_arg(axis, x.dim(), "chunk", low=AssertionError,
                  high=ValueError if isinstance(axis, _T) else IndexError, bad_float=ValueError,
                  rank0=0)
-    return list(torch.split(x, _sections(x.shape[a], chunks, "chunk", "chunks"), a))
+    return _split_copies(x, _sections(x.shape[a], chunks, "chunk", "chunks"), a)
 
 
 def _tensor_split(x: _T, num_or_indices: Any, axis: int, api: str) -> list:
@@ -228,7 +253,8 @@ def _tensor_split(x: _T, num_or_indices: Any, axis: int, api: str) -> list:
     n = int(num_or_indices)
     if n <= 0:
         raise ValueError(f"paddle.{api}: the number of sections must be positive, but received {n}")
-    return list(torch.tensor_split(x, n, axis))
+    base, extra = divmod(x.shape[axis], n)  # n sections copy (Paddle's split); indices slice
+    return _split_copies(x, [base + 1] * extra + [base] * (n - extra), axis)
 
 
 @defop()
@@ -300,6 +326,8 @@ def unbind(input, axis=0):
         >>> [t.shape for t in paddle.unbind(paddle.ones([2, 3]), axis=1)]
         [paddle.Size([2]), paddle.Size([2]), paddle.Size([2])]
     """
+    if isinstance(axis, _T):  # Paddle checks for a Python int
+        raise TypeError(f"paddle.unbind: 'axis' must be an int, but received a Tensor")
     return list(torch.unbind(input, axis_arg(axis, input.dim(), "unbind", rank0=0)))
 
 
@@ -316,4 +344,4 @@ def unstack(x, axis=0, num=None):
     if num is not None and num != x.shape[a]:
         raise ValueError(f"paddle.unstack: 'num' ({num}) must equal the size of axis {axis} "
                          f"({x.shape[a]})")
-    return list(torch.unbind(x, a))
+    return list(torch.unbind_copy(x, a))  # Paddle's unstack kernel copies (unbind gives views)

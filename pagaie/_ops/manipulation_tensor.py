@@ -165,7 +165,7 @@ def type_as(self: Tensor, other: Tensor) -> Tensor:
         >>> paddle.ones([2]).type_as(paddle.to_tensor([1])).dtype
         <DataType.INT64: 9>
     """
-    return _m.cast(self, other.dtype)
+    return astype(self, other.dtype)  # this tensor itself when the dtypes match, as Paddle
 
 
 def astype(self: Tensor, dtype: Any) -> Tensor:

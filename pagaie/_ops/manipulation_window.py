@@ -6,22 +6,40 @@ from typing import Any, Callable
 import torch
 
 from pagaie._core.registry import defop
+from pagaie._core.tensor import Tensor
 from pagaie._ops._helpers import norm_axis
 from pagaie._ops._helpers import axis_arg
 from pagaie._ops._helpers import shape_arg as _shape
+from pagaie._ops.manipulation import check_int_array
 
 __all__ = ["atleast_1d", "atleast_2d", "atleast_3d", "crop", "narrow", "unfold", "diagonal"]
 
 
 # ---- small-rank promotion -------------------------------------------------------------------
-def _atleast(fn: Callable, inputs: tuple) -> Any:
-    if len(inputs) == 1:
-        return fn(inputs[0])
-    return [fn(i) for i in inputs]
+# Composites, as Paddle's: an input that already has the rank comes back as the same object,
+# a 0-D one is reshaped (a copy), a 1-D/2-D one unsqueezed (a view); non-Tensor inputs are
+# converted first, and one list or tuple holding a Tensor is taken as the inputs.
+def _atleast(inputs: tuple, nd: int) -> Any:
+    from pagaie._ops.creation import to_tensor
+    from pagaie._ops.manipulation import reshape, unsqueeze
+
+    if len(inputs) == 1 and isinstance(inputs[0], (list, tuple)) and \
+            any(isinstance(t, Tensor) for t in inputs[0]):
+        inputs = inputs[0]
+    out = []
+    for t in inputs:
+        t = t if isinstance(t, Tensor) else to_tensor(t)
+        d = t.dim()
+        if d >= nd:
+            out.append(t)
+        elif d == 0:
+            out.append(reshape(t, [1] * nd))
+        else:  # atleast_2d: [n] -> [1, n]; atleast_3d: [n] -> [1, n, 1], [m, n] -> [m, n, 1]
+            out.append(unsqueeze(t, [0] if nd == 2 else [0, 2] if d == 1 else [2]))
+    return out[0] if len(out) == 1 else out
 
 
-@defop()
-def atleast_1d(*inputs, name=None):
+def atleast_1d(*inputs: Any, name: str | None = None) -> Any:
     """Each input with at least 1 dimension (a list when several are given).
 
     Examples:
@@ -29,11 +47,10 @@ def atleast_1d(*inputs, name=None):
         >>> paddle.atleast_1d(paddle.to_tensor(1.0)).shape
         paddle.Size([1])
     """
-    return _atleast(torch.atleast_1d, inputs)
+    return _atleast(inputs, 1)
 
 
-@defop()
-def atleast_2d(*inputs, name=None):
+def atleast_2d(*inputs: Any, name: str | None = None) -> Any:
     """Each input with at least 2 dimensions (a list when several are given).
 
     Examples:
@@ -41,11 +58,10 @@ def atleast_2d(*inputs, name=None):
         >>> paddle.atleast_2d(paddle.ones([3])).shape
         paddle.Size([1, 3])
     """
-    return _atleast(torch.atleast_2d, inputs)
+    return _atleast(inputs, 2)
 
 
-@defop()
-def atleast_3d(*inputs, name=None):
+def atleast_3d(*inputs: Any, name: str | None = None) -> Any:
     """Each input with at least 3 dimensions (a list when several are given).
 
     Examples:
@@ -53,7 +69,11 @@ def atleast_3d(*inputs, name=None):
         >>> paddle.atleast_3d(paddle.ones([2, 3])).shape
         paddle.Size([2, 3, 1])
     """
-    return _atleast(torch.atleast_3d, inputs)
+    return _atleast(inputs, 3)
+
+
+for _f in (atleast_1d, atleast_2d, atleast_3d):
+    setattr(Tensor, _f.__name__, _f)
 
 
 # ---- windows and sub-blocks --------------------------------------------------------------
@@ -69,6 +89,8 @@ def crop(x, shape=None, offsets=None, name=None):
     nd = x.dim()
     if nd == 0:
         raise ValueError("paddle.crop: the input 'x' must have at least 1 dimension, but it is 0-D")
+    check_int_array(shape, "crop")
+    check_int_array(offsets, "crop")
     s = list(x.shape) if shape is None else _shape(shape, "crop")
     o = [0] * nd if offsets is None else _shape(offsets, "crop")
     if len(s) != nd or len(o) != nd:
@@ -81,7 +103,7 @@ def crop(x, shape=None, offsets=None, name=None):
             raise ValueError(f"paddle.crop: offset {o[i]} plus size {s[i]} exceeds dimension {i} "
                              f"of size {x.shape[i]}")
         idx.append(slice(o[i], o[i] + size))
-    return x[tuple(idx)]
+    return x[tuple(idx)].clone()  # Paddle's crop kernel copies: the block does not share x's memory
 
 
 @defop()
@@ -127,9 +149,9 @@ def unfold(x, axis, size, step, name=None):
         [[0, 1], [2, 3]]
     """
     a = norm_axis(axis, x.dim(), "unfold")
-    if size <= 0 or step <= 0:
-        raise ValueError(f"paddle.unfold: 'size' and 'step' must be positive, but received {size} "
-                         f"and {step}")
+    if size < 0 or step <= 0:  # Paddle takes an empty window (size 0)
+        raise ValueError(f"paddle.unfold: 'size' must be non-negative and 'step' positive, but "
+                         f"received {size} and {step}")
     if size > max(x.shape[a] if x.dim() else 1, 0):
         raise ValueError(f"paddle.unfold: 'size' ({size}) exceeds the size of axis {axis} "
                          f"({x.shape[a] if x.dim() else 1})")

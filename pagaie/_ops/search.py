@@ -4,7 +4,7 @@ from __future__ import annotations
 import torch
 
 from pagaie._core.registry import defop
-from pagaie._ops._helpers import norm_axis, parsed_dtype, scalar_of, write_out
+from pagaie._ops._helpers import norm_axis, parsed_dtype, scalar_of, torch_dtype, write_out
 
 __all__ = ["argmax", "argmin", "argsort", "argwhere", "bucketize", "kthvalue", "mode", "msort",
            "nonzero", "searchsorted", "sort", "topk", "unique", "unique_consecutive"]
@@ -17,11 +17,24 @@ def _index_dtype(dtype, api: str) -> torch.dtype:
     return d
 
 
+def _unique_index_dtype(dtype, api: str) -> torch.dtype:
+    """The index dtype of unique / unique_consecutive: an unknown name is a TypeError, a known
+    dtype other than int32/int64 (None too) is Paddle's Unimplemented (NotImplementedError)."""
+    d = None if dtype is None else torch_dtype(dtype, api)
+    if d not in (torch.int32, torch.int64):
+        raise NotImplementedError(f"paddle.{api}: 'dtype' must be int32 or int64, but received "
+                                  f"{dtype}")
+    return d
+
+
 def _arg_reduce(fn, api, x, axis, keepdim, dtype):
     d = torch.int64 if dtype == "int64" else _index_dtype(dtype, api)
     if x.dtype is torch.bool:  # Paddle has no bool kernel: its eager mode raises RuntimeError
         raise RuntimeError(f"paddle.{api}: bool tensors are not supported; cast to an integer or "
                            "float dtype first")
+    if x.is_floating_point():  # Paddle's kernel skips NaN entries (all NaN: index 0)
+        x = torch.nan_to_num(x, nan=float("-inf") if fn is torch.argmax else float("inf"),
+                             posinf=float("inf"), neginf=float("-inf"))
     if axis is None:
         r = fn(x)
         if keepdim:
@@ -105,12 +118,11 @@ def topk(x, k, axis=None, largest=True, sorted=True, name=None, *, out=None):
         >>> v.tolist(), i.tolist()
         ([4.0, 3.0], [1, 2])
     """
-    lo = 0 if isinstance(k, torch.Tensor) else 1  # Paddle takes k >= 1, or a Tensor
-    k = int(scalar_of(k))
+    k = int(scalar_of(k))  # an int or a Tensor, at least 1 either way (Paddle's kernel)
     dim = -1 if axis is None else norm_axis(axis, x.dim(), "topk")
     n = x.shape[dim] if x.dim() else 1
-    if not lo <= k <= n:
-        raise ValueError(f"paddle.topk: 'k' must be in [{lo}, {n}] (the size of axis {dim}), but received {k}")
+    if not 1 <= k <= n:
+        raise ValueError(f"paddle.topk: 'k' must be in [1, {n}] (the size of axis {dim}), but received {k}")
     v, i = torch.topk(x, k, dim=dim, largest=largest, sorted=sorted)
     if out is not None:
         return write_out(out[0], v), write_out(out[1], i)
@@ -287,7 +299,7 @@ def unique(x, return_index=False, return_inverse=False, return_counts=False, axi
         >>> out.tolist(), counts.tolist()
         ([1, 2, 3], [1, 1, 2])
     """
-    d = _index_dtype(dtype, "unique")
+    d = _unique_index_dtype(dtype, "unique")
     if axis is None:
         flat = x.reshape(-1)
         out, inv, cnt = torch.unique(flat, sorted=True, return_inverse=True, return_counts=True)
@@ -328,7 +340,7 @@ def unique_consecutive(x, return_inverse=False, return_counts=False, axis=None, 
         >>> paddle.unique_consecutive(paddle.to_tensor([1, 1, 2, 2, 1])).tolist()
         [1, 2, 1]
     """
-    d = _index_dtype(dtype, "unique_consecutive")
+    d = _unique_index_dtype(dtype, "unique_consecutive")
     if axis is None:
         out, inv, cnt = torch.unique_consecutive(x.reshape(-1), return_inverse=True, return_counts=True)
     else:
@@ -457,8 +469,37 @@ def mode(x, axis=-1, keepdim=False, name=None):
         >>> v.item()
         2.0
     """
-    v, i = torch.mode(x, dim=norm_axis(axis, x.dim(), "mode"), keepdim=keepdim)
+    dim = norm_axis(axis, x.dim(), "mode")
+    if x.dim() and x.shape[dim] == 0 and (keepdim or x.shape[:dim].numel() * x.shape[dim + 1:].numel()):
+        raise ValueError(f"paddle.mode: axis {axis} of 'x' (shape {list(x.shape)}) is empty, so "
+                         "it has no most frequent value")
+    if x.numel() == 0:  # nothing to reduce into: empty results of the reduced shape
+        v = x.amax(dim, keepdim=keepdim) if x.shape[dim] else x.sum(dim, keepdim=keepdim)
+        return v, torch.zeros(v.shape, dtype=torch.int64, device=x.device)
+    if x.is_floating_point() and x.numel() and not x.is_meta and bool(torch.isnan(x).any()):
+        return _mode_with_nan(x, dim, keepdim)
+    v, i = torch.mode(x, dim=dim, keepdim=keepdim)
     return v, i
+
+
+def _mode_with_nan(x: torch.Tensor, dim: int, keepdim: bool) -> tuple:
+    """Paddle's mode over runs of equal sorted entries: NaN equals nothing, so each NaN is a
+    run of its own; the longest run wins (the smallest value on ties) and its index is the
+    last occurrence of that value."""
+    xs = x.movedim(dim, -1) if x.dim() else x.reshape(1)
+    s, perm = torch.sort(xs, dim=-1, stable=True)  # NaN sorts last
+    start = torch.ones_like(s, dtype=torch.bool)
+    start[..., 1:] = s[..., 1:] != s[..., :-1]
+    run = torch.cumsum(start, dim=-1) - 1
+    cnt = torch.zeros_like(run).scatter_add_(-1, run, torch.ones_like(run)).gather(-1, run)
+    pos = torch.argmax((cnt == cnt.amax(-1, keepdim=True)).to(torch.uint8), dim=-1, keepdim=True)
+    idx = perm.gather(-1, pos + cnt.gather(-1, pos) - 1)  # the run's last (stable) entry
+    v = xs.gather(-1, idx)
+    if x.dim() == 0:
+        return v.reshape(()), idx.reshape(())
+    if keepdim:
+        return v.movedim(-1, dim), idx.movedim(-1, dim)
+    return v.squeeze(-1), idx.squeeze(-1)
 
 
 @defop(differentiable=False)
