@@ -115,6 +115,9 @@ def cumprod(x, dim=None, *, dtype=None, out=None, name=None):
 
 def _cum_extreme(x, axis, dtype, api, fn):
     _check_not_bool(x, api)
+    if x.is_complex():  # no Paddle kernel (NotFound: RuntimeError), checked before 'dtype'
+        raise RuntimeError(f"paddle.{api}: {str(x.dtype)[6:]} tensors are not supported; 'x' must "
+                           "be a real number tensor")
     idt = torch_dtype(dtype, api)
     if idt not in (torch.int32, torch.int64):
         raise ValueError(f"paddle.{api}: 'dtype' of the indices must be int32 or int64, "
@@ -197,6 +200,10 @@ def diff(x, n=1, axis=-1, prepend=None, append=None, name=None, *, out=None):
         >>> paddle.diff(paddle.to_tensor([1, 4, 9, 16])).tolist()
         [3, 5, 7]
     """
+    if x.dim() == 0:  # Paddle fails indexing the shape: IndexError
+        raise IndexError("paddle.diff: 'x' must be at least 1-D, but received a 0-D tensor")
+    if isinstance(n, int) and n < 1:
+        raise ValueError(f"paddle.diff: 'n' must be a positive int, but received {n}")
     # Paddle reports an axis past the last one as IndexError.
     past_end = isinstance(axis, int) and axis >= x.dim()
     axis = norm_axis(axis, x.dim(), "diff", error=IndexError if past_end else ValueError)
@@ -267,6 +274,15 @@ def renorm(x, p, axis, max_norm):
     """
     if not -x.dim() <= axis < x.dim():
         raise ValueError(f"paddle.renorm: 'axis' must be in [{-x.dim()}, {x.dim()}), but received {axis}")
+    if x.is_complex() or x.dtype is torch.bool:  # no Paddle kernel (NotFound: RuntimeError)
+        raise RuntimeError(f"paddle.renorm: {str(x.dtype)[6:]} tensors are not supported; 'x' must be "
+                           "a float tensor")
+    if not p > 0:
+        raise ValueError(f"paddle.renorm: 'p' must be positive, but received {p}")
+    if not max_norm >= 0:
+        raise ValueError(f"paddle.renorm: 'max_norm' must be non-negative, but received {max_norm}")
+    if x.dim() == 1:  # each element is a slice of its own, as in Paddle
+        return torch.renorm(x.reshape(-1, 1), p, 0, max_norm).reshape(x.shape)
     return torch.renorm(x, p, axis % x.dim(), max_norm)
 
 
@@ -285,8 +301,10 @@ def reduce_as(x, target, name=None):
         raise ValueError(f"paddle.reduce_as: cannot reduce a tensor of shape {list(x.shape)} to "
                          f"the shape {shape}")
     dims = list(range(lead)) + [lead + i for i, s in enumerate(shape) if s == 1 and x.shape[lead + i] != 1]
-    dt = torch.int64 if x.dtype in _SMALL_INTS or x.dtype is torch.bool else None
-    r = torch.sum(x, dims, dtype=dt) if dims else (x.clone() if dt is None else x.to(dt))
+    # int32 and bool sum as int64; every other dtype (int8/int16/uint8 too) stays, and so
+    # does every dtype when there is nothing to reduce
+    dt = torch.int64 if x.dtype in (torch.int32, torch.bool) else x.dtype
+    r = torch.sum(x, dims, dtype=dt) if dims else x.clone()
     return r.reshape(shape)
 
 

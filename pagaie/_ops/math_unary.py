@@ -7,6 +7,8 @@ results, as in Paddle.
 """
 from __future__ import annotations
 
+import numbers
+
 import torch
 
 from pagaie._core.registry import defop
@@ -22,10 +24,62 @@ _R2D = 180.0 / 3.141592653589793
 
 def _sign(x: torch.Tensor, fn) -> torch.Tensor:
     """Sign as Paddle computes it: NaN propagates (torch gives 0), complex is ``x / |x|``."""
-    if x.is_complex():
-        return torch.sgn(x)
+    if x.is_complex():  # x / |x|, with the zero gradient sign has (torch's sgn has one)
+        r = torch.sgn(x.detach())
+        return torch.where(torch.zeros((), dtype=torch.bool, device=x.device), x, r) \
+            if x.requires_grad else r
     r = fn(x)
     return torch.where(x.isnan(), x, r) if x.is_floating_point() else r
+
+
+def _sgn_complex(x: torch.Tensor) -> torch.Tensor:
+    """Paddle's complex ``sgn``: the real and imaginary parts each divided by ``|x|``, a NaN
+    part (from ``0 / 0``, ``inf / inf`` or a NaN input) set to 0."""
+    r = torch.view_as_real(x) / x.abs().unsqueeze(-1)
+    zero = torch.zeros((), dtype=r.dtype, device=r.device)
+    return torch.view_as_complex(torch.where(torch.isnan(r), zero, r))
+
+
+def _scale_by(x: torch.Tensor, s: float) -> torch.Tensor:
+    """``x * s + 0`` as Paddle's ``scale`` kernel computes deg2rad/rad2deg: floats multiply by
+    ``s`` in their own dtype (a float16/bfloat16 factor is rounded to it first) and the added
+    0 turns ``-0.0`` into ``0.0``. Integers are cast to float32 first, as Paddle does for
+    int32/int64 (for int8/int16/uint8/bool its integer kernels give ``x * int(s)``, zeros
+    for deg2rad: pagaie gives the float32 angles)."""
+    if not (x.is_floating_point() or x.is_complex()):
+        x = x.to(torch.float32)
+    if x.dtype in (torch.float16, torch.bfloat16):
+        return x * torch.tensor(s, dtype=x.dtype, device=x.device) + 0.0
+    return x * s + 0.0
+
+
+_SQRT1_2 = 0.7071067811865476
+
+
+def _erfinv(x: torch.Tensor) -> torch.Tensor:
+    """Paddle's CPU erfinv: ``ndtri(x / 2 + 1 / 2) / sqrt(2)``, so an input above 1 (below -1)
+    gives +inf (-inf) rather than NaN, and tiny inputs round as that formula does. 16-bit
+    floats are computed in float32."""
+    low = x.dtype in (torch.float16, torch.bfloat16)
+    xf = x.to(torch.float32) if low else x
+    p = xf * 0.5 + 0.5
+    r = torch.special.ndtri(p.clamp(0, 1)) * _SQRT1_2
+    return r.to(x.dtype) if low else r
+
+
+def _sinc(x: torch.Tensor) -> torch.Tensor:
+    if not (x.is_floating_point() or x.is_complex()) and x.dtype is not torch.bool:
+        raise TypeError(f"paddle.sinc: 'x' must be a float16, bfloat16, float32 or float64 "
+                        f"tensor, but received {str(x.dtype).replace('torch.', '')}")
+    return torch.sinc(x)
+
+
+def _rsqrt(x: torch.Tensor) -> torch.Tensor:
+    if x.is_complex():  # no Paddle kernel (NotFound: RuntimeError)
+        raise RuntimeError(f"paddle.rsqrt: {str(x.dtype)[6:]} tensors are not supported; 'x' must be "
+                           "a real number tensor")
+    return torch.rsqrt(x)
+
 
 def _abs(x: torch.Tensor) -> torch.Tensor:
     """``|x|``. With a gradient to record, ``x * sign(x)`` with the sign held constant: Paddle's
@@ -76,7 +130,7 @@ _TABLE = {
              "black"),
     "reciprocal": (torch.reciprocal, "Elementwise reciprocal ``1 / x``.", "[2.0, 4.0]",
                    "[0.5, 0.25]", False, "T", "black"),
-    "rsqrt": (torch.rsqrt, "Elementwise reciprocal square root ``1 / sqrt(x)``.", "[4.0, 16.0]",
+    "rsqrt": (_rsqrt, "Elementwise reciprocal square root ``1 / sqrt(x)``.", "[4.0, 16.0]",
               "[0.5, 0.25]", True, "T", "black"),
     "sin": (torch.sin, "Elementwise sine.", "[0.0, 1.5707963267948966]", "[0.0, 1.0]", True, "P",
             "promote"),
@@ -92,15 +146,16 @@ _TABLE = {
     "sign": (lambda x: _sign(x, torch.sign), "Elementwise sign: -1, 0 or 1 (NaN stays NaN; "
              "``x / |x|`` for complex; the gradient is 0).", "[-2.0, 0.0, 3.0]", "[-1.0, 0.0, 1.0]",
              True, None, "promote"),
-    "deg2rad": (lambda x: x * _D2R if x.is_complex() else torch.deg2rad(x),
+    "deg2rad": (lambda x: _scale_by(x, _D2R),
                 "Convert angles from degrees to radians.", "[180.0, 90.0]", "[3.1416, 1.5708]", False,
                 None, "promote"),
-    "rad2deg": (lambda x: x * _R2D if x.is_complex() else torch.rad2deg(x),
+    "rad2deg": (lambda x: _scale_by(x, _R2D),
                 "Convert angles from radians to degrees.", "[3.141592653589793, 1.0]",
                 "[180.0, 57.2958]", False, None, "promote"),
     "erf": (torch.erf, "Elementwise Gauss error function.", "[0.0, 1.0]", "[0.0, 0.8427]", False, "P",
             "promote"),
-    "erfinv": (torch.erfinv, "Elementwise inverse error function.", "[0.0, 0.5]", "[0.0, 0.4769]",
+    "erfinv": (_erfinv, "Elementwise inverse error function (+-inf outside ``[-1, 1]``, as "
+               "Paddle's).", "[0.0, 0.5]", "[0.0, 0.4769]",
                False, "T", "black"),
     "digamma": (torch.digamma, "Elementwise digamma function, the derivative of ``lgamma``.",
                 "[1.0, 2.0]", "[-0.5772, 0.4228]", False, "P", "promote"),
@@ -116,7 +171,7 @@ _TABLE = {
            "[0.0, 1.0]", "[0.0, 0.5652]", False, None, "promote"),
     "i1e": (_SPECIAL.i1e, "Elementwise exponentially scaled modified Bessel function, order 1 "
             "(``exp(-|x|) * i1(x)``).", "[0.0, 1.0]", "[0.0, 0.2079]", False, None, "promote"),
-    "sinc": (torch.sinc, "Elementwise normalized sinc ``sin(pi x) / (pi x)`` (1 at 0).",
+    "sinc": (_sinc, "Elementwise normalized sinc ``sin(pi x) / (pi x)`` (1 at 0).",
              "[0.0, 0.5]", "[1.0, 0.6366]", False, "P", "promote"),
 }
 
@@ -144,6 +199,9 @@ _INT_AUTOCAST = frozenset({"acos", "acosh", "asin", "asinh", "atan", "atanh", "c
                            "digamma", "erf", "erfinv", "i0", "i0e", "i1", "i1e", "lgamma",
                            "reciprocal", "rsqrt", "sin", "sinh", "sqrt", "tan", "tanh"})
 
+
+# Ops whose kernel here is not torch's (their in-place form writes the out-of-place result back)
+_OWN_KERNEL = frozenset({"erfinv", "sinc", "rsqrt"})
 
 # Ops that Paddle also runs on bool tensors (giving bool); every other op of the table has no
 # bool kernel there (RuntimeError).
@@ -193,7 +251,8 @@ def _declare(opname, fn, desc, ex_in, ex_out, has_out, inplace, amp):
     kernel.__name__ = kernel.__qualname__ = opname
     kernel.__doc__ = _DOC.format(desc=desc, name=opname, ex_in=ex_in, ex_out=ex_out,
                                  out_doc=_OUT_DOC if has_out else "")
-    ikernel = _inplace_kernel(opname, fn, getattr(torch.Tensor, opname + "_", None)) if inplace \
+    torch_inplace = None if opname in _OWN_KERNEL else getattr(torch.Tensor, opname + "_", None)
+    ikernel = _inplace_kernel(opname, fn, torch_inplace) if inplace \
         else False
     api = defop(opname, amp=amp, paddle_types=(opname, f"pd_op.{opname}"), inplace=ikernel,
                 int_autocast=opname in _INT_AUTOCAST)(kernel)
@@ -268,6 +327,10 @@ def round(x, decimals=0, name=None, *, out=None):
         >>> paddle.round(paddle.to_tensor([1.2345], 'float64'), decimals=2).tolist()
         [1.23]
     """
+    if not isinstance(decimals, numbers.Integral) or isinstance(decimals, bool):
+        raise TypeError(f"paddle.round: 'decimals' must be an int, but received "
+                        f"{type(decimals).__name__} {decimals!r}")
+    decimals = int(decimals)
     if x.is_complex():  # real and imaginary parts separately
         r = torch.complex(_round(x.real, decimals), _round(x.imag, decimals))
     else:
@@ -313,7 +376,8 @@ def positive(x, name=None):
 
 @defop(paddle_types=("sgn", "pd_op.sgn"))
 def sgn(x, name=None):
-    """Sign for real tensors; ``x / |x|`` (0 at 0) for complex tensors.
+    """Sign for real tensors; ``x / |x|`` for complex tensors, each part that comes out NaN
+    (``0 / 0``, ``inf / inf``, a NaN input) set to 0, as Paddle's.
 
     Examples:
         >>> import pagaie as paddle
@@ -323,7 +387,7 @@ def sgn(x, name=None):
     if not (x.is_floating_point() or x.is_complex()):
         raise TypeError(f"paddle.sgn: the input dtype must be float16, float32, float64, complex64 or "
                         f"complex128, but received {str(x.dtype).replace('torch.', '')}")
-    return _sign(x, torch.sign)
+    return _sgn_complex(x) if x.is_complex() else _sign(x, torch.sign)
 
 
 @defop(paddle_types=("signbit",), differentiable=False)
@@ -335,6 +399,7 @@ def signbit(x, name=None):
         >>> paddle.signbit(paddle.to_tensor([-1.0, 0.0, 2.0])).tolist()
         [True, False, False]
     """
+    reject_bool("signbit", x)
     return torch.signbit(x)
 
 

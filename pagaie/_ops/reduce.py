@@ -7,6 +7,7 @@ keeps reduced axes with size 1.
 from __future__ import annotations
 
 import builtins
+import numbers
 
 import torch
 
@@ -36,6 +37,8 @@ def _axes(axis, ndim, api):
             raise TypeError(f"paddle.{api}: 'axis' must be an int or a list or tuple of ints, but "
                             f"received a Tensor of shape {list(axis.shape)}")
         axis = axis.tolist()
+    if type(axis) is not int and isinstance(axis, numbers.Integral) and not isinstance(axis, bool):
+        axis = int(axis)  # a numpy integer, as Paddle's argument parser takes it
     if type(axis) is int:
         n = ndim if ndim else 1
         if not -n <= axis < n:
@@ -148,8 +151,13 @@ def prod(x, axis=None, keepdim=False, dtype=None, out=None, name=None):
         >>> paddle.prod(paddle.to_tensor([[1.0, 2.0], [3.0, 4.0]]), axis=0).tolist()
         [3.0, 8.0]
     """
+    if axis is not None and not isinstance(axis, (int, list, tuple, _T)) or isinstance(axis, bool):
+        # Paddle's prod checks the type itself: a numpy integer is refused too
+        raise TypeError(f"paddle.prod: 'axis' must be an int, a list or a tuple, but received "
+                        f"{type(axis).__name__} {axis!r}")
     if dtype is not None:
         x = x.to(torch_dtype(dtype, "prod"))
+    _no_kernel(x, "prod", complex_too=False)
     dims = _axes(axis, x.dim(), "prod")
     if dims is None:
         r = torch.prod(x, dtype=x.dtype)
@@ -162,7 +170,16 @@ def prod(x, axis=None, keepdim=False, dtype=None, out=None, name=None):
     return r if out is None else write_out(out, r)
 
 
+def _no_kernel(x, api, complex_too=True):
+    """Paddle has no kernel for bool (and complex) inputs here: NotFound, a RuntimeError,
+    raised before any check of ``axis``."""
+    if x.dtype is torch.bool or (complex_too and x.is_complex()):
+        raise RuntimeError(f"paddle.{api}: {str(x.dtype)[6:]} tensors are not supported (no kernel "
+                           "for this dtype); cast 'x' to a real number dtype first")
+
+
 def _extreme(x, axis, keepdim, api, fn):
+    _no_kernel(x, api)
     dims = _axes(axis, x.dim(), api)
     _check_nonempty(x, dims, api)
     if dims is None:
@@ -268,8 +285,7 @@ def logsumexp(x, axis=None, keepdim=False, name=None, *, out=None):
         >>> paddle.logsumexp(paddle.to_tensor([0.0, 0.0], 'float64')).numpy().round(4).tolist()
         0.6931
     """
-    if x.dtype is torch.bool:
-        raise RuntimeError("paddle.logsumexp: bool tensors are not supported")
+    _no_kernel(x, "logsumexp")  # (a complex result would need a complex kernel Paddle lacks)
     if not (x.is_floating_point() or x.is_complex()):
         x = x.to(torch.float32)
     dims = _axes(axis, x.dim(), "logsumexp")
@@ -289,6 +305,8 @@ def nansum(x, axis=None, dtype=None, keepdim=False, name=None):
     if x.dtype is torch.bool:
         raise RuntimeError("paddle.nansum: bool tensors are not supported")
     dt = _SUM_DTYPE.get(x.dtype) if dtype is None else parsed_dtype(dtype, "nansum")
+    if dt is not None and dt.is_complex and not x.is_complex():  # a real x summed as complex
+        x = x.to(dt)
     if not (x.is_floating_point() or x.is_complex()):
         return sum.op_record.kernel(x, axis, dt, keepdim)
     if x.is_complex():  # torch's nansum has no complex kernel; NaN in either part counts as 0

@@ -5,11 +5,12 @@ from __future__ import annotations
 import builtins
 
 import math
+import numbers
 
 import torch
 
 from pagaie._core.registry import defop
-from pagaie._ops._helpers import dtype_name, norm_axis, stopped, write_out
+from pagaie._ops._helpers import AssertionValueError, dtype_name, norm_axis, stopped, write_out
 from pagaie._ops.reduce import _axes
 
 _T = torch.Tensor
@@ -31,7 +32,8 @@ def var(x, axis=None, unbiased=None, keepdim=False, name=None, *, correction=1, 
     Args:
         x (Tensor): the input tensor.
         axis (int|list|tuple, optional): axes to reduce; None reduces all.
-        unbiased (bool, optional): when given, overrides ``correction`` (True: 1, False: 0).
+        unbiased (bool, optional): when given, sets ``correction`` (True: 1, False: 0); giving
+            both it and a ``correction`` other than 1 is a ValueError.
         keepdim (bool, optional): keep reduced axes with size 1.
         name (str, optional): unused.
         correction (int, optional): the degrees-of-freedom correction. Default 1.
@@ -43,10 +45,13 @@ def var(x, axis=None, unbiased=None, keepdim=False, name=None, *, correction=1, 
         >>> round(paddle.var(x).item(), 4), paddle.var(x, unbiased=False).item()
         (1.6667, 1.25)
     """
-    _check_real("var", x)
     if unbiased is not None:
+        if correction != 1:
+            raise ValueError(f"paddle.var: only one of 'unbiased' and 'correction' may be given, but "
+                             f"received unbiased={unbiased!r} and correction={correction!r}")
         correction = 1 if unbiased else 0
-    dims = _axes(axis, x.dim(), "var")
+    dims = _axes(axis, x.dim(), "var")  # Paddle checks the axes before the dtype
+    _check_real("var", x)
     if _is_int(x):
         r = _int_var(x, dims, correction, keepdim).to(x.dtype)
     else:
@@ -88,7 +93,8 @@ def _int_var(x, dims, correction, keepdim):
 def std(x, axis=None, unbiased=True, keepdim=False, name=None):
     """Standard deviation over ``axis`` (with Bessel's correction when ``unbiased``).
 
-    Integer inputs give a float32 result.
+    Integer inputs give a float32 result. Computed as ``sqrt(var(x))``, as Paddle does: the
+    gradient where the deviation is 0 is NaN there too.
 
     Examples:
         >>> import pagaie as paddle
@@ -96,19 +102,20 @@ def std(x, axis=None, unbiased=True, keepdim=False, name=None):
         >>> round(paddle.std(x).item(), 4)
         1.291
     """
-    _check_real("std", x)
     dims = _axes(axis, x.dim(), "std")
+    _check_real("std", x)
     if _is_int(x):
         return torch.sqrt(_int_var(x, dims, 1 if unbiased else 0, keepdim).to(torch.float32))
-    return torch.std(x, dims, correction=1 if unbiased else 0, keepdim=keepdim)
+    return torch.sqrt(torch.var(x, dims, correction=1 if unbiased else 0, keepdim=keepdim))
 
 
 def _select_mean(xs, v, ax):
     """``v`` (the value of some elements of ``xs`` along ``ax``, detached) with a gradient
-    shared equally among the elements equal to it, as Paddle's median does for ties."""
+    shared equally among the elements equal to it, as Paddle's median does for ties (a NaN
+    ``v``: among the NaN elements)."""
     if not xs.requires_grad:
         return v
-    mask = (xs == v).detach()
+    mask = ((xs == v) | (torch.isnan(xs) & torch.isnan(v))).detach()
     cnt = mask.sum(ax, keepdim=True).clamp_min(1).to(xs.dtype)
     s = torch.where(mask, xs, torch.zeros((), dtype=xs.dtype, device=xs.device)).sum(ax, keepdim=True)
     return v + (s - s.detach()) / cnt
@@ -119,6 +126,9 @@ def _median(x, axis, keepdim, mode, api, ignore_nan):
         raise ValueError(f"paddle.{api}: 'mode' must be 'avg' or 'min', but received {mode!r}")
     if ignore_nan and isinstance(axis, _T):
         axis = axis.tolist()
+    if ignore_nan and type(axis) is not int and isinstance(axis, numbers.Integral) \
+            and not isinstance(axis, bool):
+        axis = int(axis)  # nanmedian's argument parser takes a numpy integer
     if ignore_nan and isinstance(axis, (list, tuple)):
         # nanmedian over several axes: move them last, flatten them, take one median
         # (values only, even for mode='min').
@@ -126,11 +136,18 @@ def _median(x, axis, keepdim, mode, api, ignore_nan):
         if dims is None:
             return _median(x, None, keepdim, mode, api, ignore_nan)
         keep = [d for d in range(x.dim()) if d not in dims]
-        xt = x.permute(keep + list(dims)).reshape([x.shape[d] for d in keep] + [-1])
+        red = 1
+        for d in dims:
+            red *= x.shape[d]
+        xt = x.permute(keep + list(dims)).reshape([x.shape[d] for d in keep] + [red])
         r = _median(xt, -1, False, mode, api, ignore_nan)
         r = r[0] if isinstance(r, tuple) else r
         return r.reshape([1 if d in dims else x.shape[d] for d in range(x.dim())]) if keepdim else r
     if axis is not None and not isinstance(axis, int):
+        empty = isinstance(axis, (list, tuple)) and len(axis) == 0
+        if x.dim() == 0 and not ignore_nan and not empty:  # Paddle's median asserts this
+            raise AssertionValueError(f"paddle.{api}: 'axis' must be 0, -1 or None for a 0-D "
+                                      f"input, but received {axis!r}")
         if ignore_nan:  # nanmedian's argument parser: TypeError
             raise TypeError(f"paddle.{api}: 'axis' must be an int, a list, a tuple or a Tensor, "
                             f"but received {type(axis).__name__}")
@@ -185,7 +202,9 @@ def _median(x, axis, keepdim, mode, api, ignore_nan):
     if mode == "min":
         index = idx.gather(ax, lo_pos) if (ignore_nan or not floating) else \
             torch.where(has_nan, lo_pos, idx.gather(ax, lo_pos))
-        val = xs.gather(ax, index)
+        # over all elements, Paddle shares the gradient among the ties (as for 'avg'); along
+        # an axis it goes to the element at the returned index
+        val = _select_mean(xs, lo, ax) if full and floating else xs.gather(ax, index)
         if not keepdim or full:
             val, index = val.squeeze(ax), index.squeeze(ax)
         if full:
@@ -213,10 +232,11 @@ def _median(x, axis, keepdim, mode, api, ignore_nan):
 def median(x, axis=None, keepdim=False, mode='avg', name=None, *, out=None):
     """Median over ``axis`` (the flattened tensor when None).
 
-    ``mode='avg'`` averages the two middle values of an even count (integer inputs give
-    float32); ``mode='min'`` takes the lower one and, with an ``axis``, also returns its
-    index. A NaN in a slice makes its median NaN. Gradients are shared equally among
-    elements equal to a selected middle value.
+    ``mode='avg'`` averages the two middle values of an even count, computed and returned in
+    float32 for every input dtype but float64, as in Paddle; ``mode='min'`` takes the lower
+    one and, with an ``axis``, also returns its index. A NaN in a slice makes its median NaN.
+    Gradients are shared equally among the elements equal to a selected middle value (among
+    the NaN elements for a NaN median).
 
     Args:
         x (Tensor): the input tensor.
@@ -238,6 +258,14 @@ def median(x, axis=None, keepdim=False, mode='avg', name=None, *, out=None):
         >>> v.tolist(), i.tolist()
         ([2.0, 6.0], [2, 1])
     """
+    if x.dtype is torch.bool or x.is_complex():
+        if mode == "min":  # Paddle has no kernel for these (NotFound: RuntimeError)
+            raise RuntimeError(f"paddle.median: {dtype_name(x)} tensors are not supported with "
+                               "mode='min' (no kernel for this dtype)")
+    if mode == "avg" and x.dtype is not torch.float64:
+        # Paddle computes the 'avg' median in float32 for every dtype but float64 (a complex
+        # input gives the median of its real parts)
+        x = (x.real if x.is_complex() else x).to(torch.float32)
     r = _median(x, axis, keepdim, mode, "median", False)
     if isinstance(r, tuple):
         return r[0], stopped(r[1])  # Paddle's indices say stop_gradient=True
@@ -253,14 +281,16 @@ def nanmedian(x, axis=None, keepdim=False, mode='avg', name=None):
         >>> paddle.nanmedian(paddle.to_tensor([1.0, float('nan'), 2.0, 4.0])).item()
         2.0
     """
-    _check_real("nanmedian", x)
     if isinstance(axis, (list, tuple)) and len(axis) == 0:
         raise ValueError("paddle.nanmedian: 'axis' must not be an empty list")
+    _check_real("nanmedian", x)
     r = _median(x, axis, keepdim, mode, "nanmedian", True)
     if isinstance(r, tuple) and x.is_floating_point() and x.numel():  # all-NaN lines: index -1, as Paddle
         ax = norm_axis(axis, x.dim(), "nanmedian") if x.dim() else 0
         all_nan = torch.isnan(x).all(dim=ax, keepdim=keepdim) if x.dim() else torch.isnan(x)
-        r = (r[0], torch.where(all_nan, torch.full_like(r[1], -1), r[1]))
+        # (and no gradient: Paddle's backward skips the index -1)
+        r = (torch.where(all_nan, r[0].detach(), r[0]),
+             torch.where(all_nan, torch.full_like(r[1], -1), r[1]))
     return (r[0], stopped(r[1])) if isinstance(r, tuple) else r  # indices: stop_gradient=True
 
 
@@ -418,8 +448,14 @@ def histogram(input, bins=100, min=0.0, max=0.0, weight=None, density=False, nam
     if weight is not None and weight.dtype is not input.dtype:
         raise ValueError(f"paddle.histogram: 'weight' must have the dtype of 'input' ({dtype_name(input)}), "
                          f"but received {dtype_name(weight)}")
+    if input.dtype is torch.bool:  # no Paddle kernel (NotFound: RuntimeError)
+        raise RuntimeError("paddle.histogram: bool tensors are not supported; cast 'input' to a "
+                           "numeric dtype first")
     _hist_range(input, min, max, "histogram")  # the argument checks
     xf, lo, hi = _hist_kernel_range(input, min, max)
+    if math.isinf(hi - lo):  # equal bounds took the data's range, and it is not finite
+        raise ValueError(f"paddle.histogram: the range of the histogram must be finite, but the "
+                         f"data range is [{lo}, {hi}]")
     inside = (xf >= lo) & (xf <= hi)
     if xf.is_floating_point():
         pos = torch.where(inside, (xf - lo) * bins / (hi - lo), torch.zeros_like(xf)).floor()
@@ -450,6 +486,10 @@ def histogram_bin_edges(input, bins=100, min=0.0, max=0.0, name=None):
         >>> paddle.histogram_bin_edges(paddle.to_tensor([1.0, 4.0]), bins=3).tolist()
         [1.0, 2.0, 3.0, 4.0]
     """
+    if input.dtype is torch.bool and float(min) == 0 and float(max) == 0:
+        # the data's range: Paddle's min kernel has no bool version (NotFound: RuntimeError)
+        raise RuntimeError("paddle.histogram_bin_edges: cannot take the range of a bool tensor; "
+                           "pass 'min' and 'max' or cast 'input' first")
     if input.numel() == 0 and float(min) == 0 and float(max) == 0:
         raise ValueError("paddle.histogram_bin_edges: cannot take the range of an empty input; "
                          "pass 'min' and 'max'")
@@ -481,6 +521,9 @@ def histogramdd(x, bins=10, ranges=None, density=False, weights=None, name=None)
         raise AssertionError(f"paddle.histogramdd: 'x' must have at least 2 dimensions, but received shape "
                              f"{list(x.shape)}")
     d = x.shape[-1]
+    if density and _is_int(x):  # Paddle divides the integer counts by float volumes: TypeError
+        raise TypeError(f"paddle.histogramdd: density=True needs a float 'x', but received "
+                        f"{dtype_name(x)}")
     if isinstance(bins, (list, tuple)):
         if len(bins) != d:
             raise AssertionError(f"paddle.histogramdd: 'bins' must have {d} entries (the last dimension of x), "
@@ -522,8 +565,12 @@ def bincount(x, weights=None, minlength=0, name=None):
         >>> paddle.bincount(paddle.to_tensor([1, 1, 3])).tolist()
         [0, 2, 0, 1]
     """
-    if _is_int(x) is False or x.dtype is torch.bool:
-        raise TypeError(f"paddle.bincount: the elements of 'x' must be integers, but received {dtype_name(x)}")
+    if x.dtype not in (torch.int32, torch.int64):  # (int8, int16 and uint8 are refused too)
+        raise TypeError(f"paddle.bincount: the elements of 'x' must be int32 or int64 integers, but "
+                        f"received {dtype_name(x)}")
+    if weights is not None and weights.dtype is torch.bool:  # no Paddle kernel
+        raise RuntimeError("paddle.bincount: bool 'weights' are not supported; cast them to a "
+                           "numeric dtype first")
     if x.dim() != 1:
         raise ValueError(f"paddle.bincount: 'x' must be a 1-D tensor, but received shape {list(x.shape)}")
     if x.numel() and int(x.min()) < 0:
