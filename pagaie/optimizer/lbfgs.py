@@ -13,39 +13,55 @@ from pagaie.optimizer.optimizer import Optimizer
 __all__ = ["LBFGS"]
 
 
+def _dot(x: torch.Tensor, y: torch.Tensor) -> torch.Tensor:
+    """Inner product as a product then a sum (Paddle's LBFGS avoids its dot kernel)."""
+    return (x * y).sum()
+
+
 def _cubic_min(x1: float, f1: float, g1: float, x2: float, f2: float, g2: float,
                bounds: tuple[float, float] | None = None) -> float:
-    """Minimizer of the cubic through (x1, f1, g1) and (x2, f2, g2), clipped to ``bounds``."""
-    lo, hi = bounds if bounds is not None else (min(x1, x2), max(x1, x2))
-    d1 = g1 + g2 - 3 * (f1 - f2) / (x1 - x2)
-    disc = d1 * d1 - g1 * g2
-    if disc < 0:
-        return (lo + hi) / 2.0
-    d2 = disc ** 0.5
-    if x1 <= x2:
-        pos = x2 - (x2 - x1) * ((g2 + d2 - d1) / (g2 - g1 + 2 * d2))
-    else:
-        pos = x1 - (x1 - x2) * ((g1 + d2 - d1) / (g1 - g2 + 2 * d2))
+    """Minimizer of the cubic through (x1, f1, g1) and (x2, f2, g2), clipped to ``bounds``.
+    The arguments may be numpy scalars of the parameters' dtype: the arithmetic then rounds
+    as Paddle's does on its 0-D tensors (the minimizer is sensitive to that rounding)."""
+    lo, hi = bounds if bounds is not None else ((x1, x2) if x1 <= x2 else (x2, x1))
+    with np.errstate(all="ignore"):  # inf / nan propagate silently, as on tensors
+        d1 = g1 + g2 - 3 * (f1 - f2) / (x1 - x2)
+        disc = d1 * d1 - g1 * g2
+        if not disc >= 0:
+            return (lo + hi) / 2.0
+        d2 = np.sqrt(disc) if isinstance(disc, np.generic) else disc ** 0.5
+        if x1 <= x2:
+            pos = x2 - (x2 - x1) * ((g2 + d2 - d1) / (g2 - g1 + 2 * d2))
+        else:
+            pos = x1 - (x1 - x2) * ((g1 + d2 - d1) / (g1 - g2 + 2 * d2))
     return min(max(pos, lo), hi)
+
+
+def _scalar_of(dtype: torch.dtype) -> Callable:
+    """How a 0-D result of ``dtype`` enters the line search's arithmetic: a Python float for
+    float64, else a numpy scalar that rounds to the dtype as Paddle's 0-D tensors do."""
+    if dtype == torch.float64:
+        return float
+    return np.float16 if dtype == torch.float16 else np.float32
 
 
 def _strong_wolfe(evaluate: Callable, alpha: float, d: torch.Tensor, loss: float, grad: torch.Tensor,
                   gtd: float, c1: float = 1e-4, c2: float = 0.9, tolerance_change: float = 1e-9,
                   max_ls: int = 25) -> tuple[float, torch.Tensor, float, int]:
     """Line search along ``d`` satisfying the strong Wolfe conditions (bracket, then zoom).
-    The sufficient-decrease and curvature thresholds are rounded to the parameters' dtype,
-    as Paddle evaluates them on tensors."""
-    rd = (lambda x: x) if d.dtype == torch.float64 else (lambda x: float(np.float32(x)))
-    d_norm = d.abs().max().item()
+    Directional derivatives, ``d``'s norm and the steps derived from them are numpy scalars
+    of the parameters' dtype (Paddle keeps them as 0-D tensors); the losses are Python floats."""
+    sc = _scalar_of(d.dtype)
+    d_norm = sc(d.abs().max().item())
 
     def armijo(a: float) -> float:
-        return rd(loss + rd(rd(c1 * a) * gtd))
+        return loss + c1 * a * gtd
 
-    curv = rd(-c2 * gtd)
+    curv = -c2 * gtd
     grad = grad.clone()
     f_new, g_new = evaluate(alpha)
     evals = 1
-    gtd_new = g_new.dot(d).item()
+    gtd_new = sc(_dot(g_new, d).item())
     t_prev, f_prev, g_prev, gtd_prev = 0.0, loss, grad, gtd
     done = False
     it = 0
@@ -67,7 +83,7 @@ def _strong_wolfe(evaluate: Callable, alpha: float, d: torch.Tensor, loss: float
         alpha = nxt
         f_new, g_new = evaluate(alpha)
         evals += 1
-        gtd_new = g_new.dot(d).item()
+        gtd_new = sc(_dot(g_new, d).item())
         it += 1
     if it == max_ls:
         bracket, bf, bg = [0, alpha], [loss, f_new], [grad, g_new]
@@ -89,7 +105,7 @@ def _strong_wolfe(evaluate: Callable, alpha: float, d: torch.Tensor, loss: float
             insuf = False
         f_new, g_new = evaluate(alpha)
         evals += 1
-        gtd_new = g_new.dot(d).item()
+        gtd_new = sc(_dot(g_new, d).item())
         it += 1
         if f_new > armijo(alpha) or f_new >= bf[low]:
             bracket[high], bf[high], bg[high], bgtd[high] = alpha, f_new, g_new.clone(), gtd_new
@@ -175,7 +191,7 @@ class LBFGS(Optimizer):
         offset = 0
         for p in self._params:
             n = p._t.numel()
-            p._t.add_(d[offset:offset + n].view_as(p._t), alpha=alpha)
+            p._t.add_(d[offset:offset + n].view_as(p._t) * float(alpha))  # rounded as Paddle's two ops
             offset += n
 
     def _set(self, values: list[torch.Tensor]) -> None:
@@ -220,8 +236,8 @@ class LBFGS(Optimizer):
                     h_diag = torch.tensor(1.0, dtype=flat_grad.dtype, device=flat_grad.device)
                 else:
                     y = flat_grad - prev_flat_grad
-                    s = d * alpha
-                    ys = y.dot(s)
+                    s = d * float(alpha)
+                    ys = _dot(y, s)
                     if ys.item() > 1e-10:
                         if len(old_yk) == self.history_size:
                             old_yk.pop(0)
@@ -230,15 +246,15 @@ class LBFGS(Optimizer):
                         old_yk.append(y)
                         old_sk.append(s)
                         ro.append(1.0 / ys)
-                        h_diag = ys / y.dot(y)
+                        h_diag = ys / _dot(y, y)
                     al = st.setdefault("al", [None] * self.history_size)
                     q = flat_grad.neg()
                     for i in range(len(old_yk) - 1, -1, -1):
-                        al[i] = old_sk[i].dot(q) * ro[i]
+                        al[i] = _dot(old_sk[i], q) * ro[i]
                         q.add_(old_yk[i] * -al[i])
                     d = r = q * h_diag
                     for i in range(len(old_yk)):
-                        be_i = old_yk[i].dot(r) * ro[i]
+                        be_i = _dot(old_yk[i], r) * ro[i]
                         r.add_(old_sk[i] * (al[i] - be_i))
                 if prev_flat_grad is None:
                     prev_flat_grad = flat_grad.clone()
@@ -246,10 +262,11 @@ class LBFGS(Optimizer):
                     prev_flat_grad.copy_(flat_grad)
                 prev_loss = loss
                 if st["n_iter"] == 1:
-                    alpha = min(1.0, 1.0 / flat_grad.abs().sum().item()) * self.learning_rate
+                    sc = _scalar_of(flat_grad.dtype)
+                    alpha = min(1.0, 1.0 / sc(flat_grad.abs().sum().item())) * self.learning_rate
                 else:
                     alpha = self.learning_rate
-                gtd = flat_grad.dot(d).item()
+                gtd = _scalar_of(d.dtype)(_dot(flat_grad, d).item())
                 if gtd > -self.tolerance_change:
                     break
                 ls_evals = 0
@@ -267,6 +284,7 @@ class LBFGS(Optimizer):
                         return f, g
 
                     loss, flat_grad, alpha, ls_evals = _strong_wolfe(along, alpha, d, loss, flat_grad, gtd)
+                    loss = float(loss)
                     self._move(alpha, d)
                     opt_cond = flat_grad.abs().max().item() <= self.tolerance_grad
                 else:
@@ -279,10 +297,12 @@ class LBFGS(Optimizer):
                         ls_evals = 1
                 evals += ls_evals
                 st["func_evals"] += ls_evals
-                if opt_cond or (d * alpha).abs().max().item() <= self.tolerance_change \
+                if opt_cond or (d * float(alpha)).abs().max().item() <= self.tolerance_change \
                         or abs(loss - prev_loss) < self.tolerance_change or evals >= self.max_eval \
                         or n_iter == self.max_iter:
                     break
+            if isinstance(alpha, np.generic):  # a step from the line search: a 0-D tensor, as in Paddle
+                alpha = torch.tensor(alpha.item(), dtype=d.dtype)
             st.update(d=d, alpha=alpha, old_yk=old_yk, old_sk=old_sk, ro=ro, H_diag=h_diag,
                       prev_flat_grad=prev_flat_grad, prev_loss=prev_loss)
         return orig_loss

@@ -721,6 +721,9 @@ class Optimizer:
             [0.729]
         """
         from pagaie.optimizer.lr import LambdaDecay
+        if not isinstance(state_dict, dict):  # Paddle fails on state_dict.copy(): an AttributeError
+            raise AttributeError(f"paddle.optimizer.{type(self).__name__}.set_state_dict: state_dict should be "
+                                 f"a dict, but received {type(state_dict).__name__}")
         if isinstance(self._learning_rate, LRScheduler):
             lr_state = state_dict.get("LR_Scheduler")
             if lr_state is None and not isinstance(self._learning_rate, LambdaDecay):
