@@ -19,7 +19,7 @@ cfloat, cdouble = complex64, complex128
 from pagaie._core import flags as _flags, host_allocator as _host_allocator
 if not _flags.flag("use_system_allocator"):
     _host_allocator.configure()
-from pagaie._core.place import CPUPlace, CUDAPlace, CUDAPinnedPlace, Place  # noqa: F401
+from pagaie._core.place import CPUPlace, CUDAPlace, CUDAPinnedPlace, CustomPlace, Place  # noqa: F401
 from pagaie._core.tensor import Tensor, Size  # noqa: F401
 from pagaie._core.parameter import Parameter  # noqa: F401
 from pagaie._core.printing import set_printoptions  # noqa: F401

@@ -8,8 +8,12 @@ react to a change register a callback with :func:`on_change`.
 """
 from __future__ import annotations
 
+import numbers
+import operator
 import os
 from typing import Any, Callable, Sequence
+
+import numpy as np
 
 from pagaie._core._flag_defaults import DEFAULTS, GPU_ONLY
 
@@ -21,44 +25,46 @@ _listeners: dict[str, list[Callable[[Any], None]]] = {}
 
 _TRUE = {"1", "true", "t", "yes", "y", "on"}
 _FALSE = {"0", "false", "f", "no", "n", "off", ""}
+_KIND_NAMES = {bool: "a bool", int: "an int", float: "a float", str: "a string"}
 
 
 def _coerce(name: str, value: Any, from_env: bool = False) -> Any:
-    """``value`` converted to the type of the flag's default (bool, int, float or str)."""
+    """``value`` converted to the type of the flag's default (bool, int, float or str).
+
+    ``set_flags`` converts as Paddle's C++ binding does: a bool flag takes any number or None,
+    an int flag an integer (numpy's too) but not a float, a float flag any number, a string
+    flag a str or bytes; anything else is a RuntimeError. Environment variables are strings,
+    parsed by the flag's type."""
     kind = type(DEFAULTS.get(name, GPU_ONLY.get(name)))
-    where = f"environment variable {_PREFIX}{name}" if from_env else f"paddle.set_flags: {_PREFIX}{name}"
-    if kind is bool:
-        if isinstance(value, str):
-            s = value.strip().lower()
-            if s in _TRUE:
+    if from_env:
+        return _parse_env(name, value, kind)
+    where = f"paddle.set_flags: {_PREFIX}{name}"
+    if kind is bool and (value is None or isinstance(value, (numbers.Number, np.bool_))):
+        return bool(value)
+    if kind is int and isinstance(value, (numbers.Integral, np.bool_)):
+        return operator.index(value)
+    if kind is float and isinstance(value, (numbers.Real, np.bool_)):
+        return float(value)
+    if kind is str and isinstance(value, (str, bytes)):
+        return value.decode() if isinstance(value, bytes) else value
+    raise RuntimeError(f"{where} is {_KIND_NAMES[kind]} flag, but received "
+                       f"{type(value).__name__} {value!r}")
+
+
+def _parse_env(name: str, raw: str, kind: type) -> Any:
+    """The value of environment variable ``FLAGS_<name>``; TypeError when malformed."""
+    s = raw.strip()
+    try:
+        if kind is bool:
+            if s.lower() in _TRUE:
                 return True
-            if s in _FALSE:
+            if s.lower() in _FALSE:
                 return False
-            raise TypeError(f"{where} is a bool flag, but received {value!r}")
-        if isinstance(value, (bool, int)):
-            return bool(value)
-        raise TypeError(f"{where} is a bool flag, but received {type(value).__name__} {value!r}")
-    if kind is int:
-        if isinstance(value, bool) or isinstance(value, int):
-            return int(value)
-        if isinstance(value, str):
-            try:
-                return int(value.strip())
-            except ValueError:
-                pass
-        raise TypeError(f"{where} is an int flag, but received {type(value).__name__} {value!r}")
-    if kind is float:
-        if isinstance(value, (int, float)) and not isinstance(value, bool):
-            return float(value)
-        if isinstance(value, str):
-            try:
-                return float(value.strip())
-            except ValueError:
-                pass
-        raise TypeError(f"{where} is a float flag, but received {type(value).__name__} {value!r}")
-    if not isinstance(value, str):
-        raise TypeError(f"{where} is a string flag, but received {type(value).__name__} {value!r}")
-    return value
+            raise ValueError(raw)
+        return kind(s) if kind in (int, float) else raw
+    except ValueError:
+        raise TypeError(f"environment variable {_PREFIX}{name} is {_KIND_NAMES[kind]} flag, "
+                        f"but holds {raw!r}") from None
 
 
 def _load_environment() -> None:
@@ -75,6 +81,9 @@ _load_environment()
 
 
 def _key(name: Any, api: str, verb: str) -> str:
+    if not isinstance(name, str):
+        raise TypeError(f"paddle.{api}: a flag name must be a str, but received "
+                        f"{type(name).__name__} {name!r}")
     if isinstance(name, str) and name.startswith(_PREFIX) and name[len(_PREFIX):] in _values:
         return name[len(_PREFIX):]
     raise ValueError(f"Flag {name} cannot {verb} its value through this function "

@@ -19,7 +19,7 @@ Examples:
 """
 from __future__ import annotations
 
-__all__ = ["ALIASES", "ALIASES_BY_NAME"]
+__all__ = ["ALIASES", "ALIASES_BY_NAME", "ALIAS_DEFAULTS"]
 
 # (alias -> parameter, [APIs relative to ``paddle``])
 _TABLE = [
@@ -70,3 +70,7 @@ ALIASES_BY_NAME: dict[str, dict[str, str]] = {}
 for _api, _m in ALIASES.items():
     ALIASES_BY_NAME.setdefault(_api.rsplit(".", 1)[-1], {}).update(_m)
 
+# Defaults that change when a call uses an alias (by record name): PyTorch's ``median`` gives
+# the lower middle value with its index, so ``paddle.median(x, dim=1)`` is ``mode='min'``
+# unless ``mode`` is passed.
+ALIAS_DEFAULTS: dict[str, dict[str, object]] = {"median": {"mode": "min"}}

@@ -1,11 +1,12 @@
 """Places (Paddle's devices) and the current default device."""
 from __future__ import annotations
 
+import operator
 from typing import Any
 
 import torch
 
-__all__ = ["Place", "CPUPlace", "CUDAPlace", "CUDAPinnedPlace", "XPUPinnedPlace", "set_device", "get_device",
+__all__ = ["Place", "CPUPlace", "CUDAPlace", "CUDAPinnedPlace", "CustomPlace", "XPUPinnedPlace", "set_device", "get_device",
            "to_torch_device", "place_of", "default_device"]
 
 
@@ -83,9 +84,40 @@ class CUDAPlace(Place):
         >>> # paddle.CUDAPlace(0) on a machine with a GPU
     """
 
-    def __init__(self, id: int = 0) -> None:
-        _check_gpu(int(id), "paddle.CUDAPlace")
-        super().__init__(torch.device("cuda", int(id)))
+    def __init__(self, id: int) -> None:
+        if isinstance(id, (str, bytes, float)) or not hasattr(id, "__index__"):
+            raise TypeError(f"paddle.CUDAPlace: 'id' must be an int, but received "
+                            f"{type(id).__name__} {id!r}")
+        _check_gpu(operator.index(id), "paddle.CUDAPlace")
+        super().__init__(torch.device("cuda", operator.index(id)))
+
+
+class CustomPlace(Place):
+    """A device of a plug-in device type (Paddle's custom devices, e.g. ``'npu'``).
+
+    pagaie registers no custom device types (its devices are the CPU and CUDA GPUs), so
+    every ``CustomPlace`` is refused with ValueError, as Paddle refuses a type that no
+    plug-in registered.
+
+    Args:
+        dev_type (str): the device type name.
+        dev_id (int): the device index.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> try:
+        ...     paddle.CustomPlace('npu', 0)
+        ... except ValueError as e:
+        ...     print('refused')
+        refused
+    """
+
+    def __init__(self, dev_type: str, dev_id: int = 0) -> None:
+        if not isinstance(dev_type, str):
+            raise TypeError(f"paddle.CustomPlace: 'dev_type' must be a str, but received "
+                            f"{type(dev_type).__name__} {dev_type!r}")
+        raise ValueError(f"paddle.CustomPlace: the device type {dev_type!r} (id {dev_id}) is not "
+                         f"registered as a custom device; pagaie's devices are 'cpu' and 'gpu'")
 
 
 class CUDAPinnedPlace(Place):

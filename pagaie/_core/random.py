@@ -268,6 +268,8 @@ def seed(seed: int) -> Generator:
         True
     """
     s = int(seed)
+    if not 0 <= s < 1 << 64:   # Paddle's binding takes an unsigned 64-bit integer
+        raise TypeError(f"paddle.seed: 'seed' must be an integer in [0, 2**64), but received {seed!r}")
     torch.manual_seed(s)  # the CPU generator and every CUDA one
     cpu = default_generator(torch.device("cpu"))
     cpu._reseed(s)

@@ -20,6 +20,7 @@ from __future__ import annotations
 import functools
 import inspect
 import re
+import warnings
 from contextlib import contextmanager
 from typing import Any, Callable, Iterator
 
@@ -397,6 +398,7 @@ class _Missing:
 
 
 _MISSING = _Missing()
+_UNSET = _Missing()   # an optional parameter whose default depends on alias use (ALIAS_DEFAULTS)
 
 
 def _aliases_of(rec: OpRecord, sig: inspect.Signature) -> dict[str, str]:
@@ -408,8 +410,10 @@ def _aliases_of(rec: OpRecord, sig: inspect.Signature) -> dict[str, str]:
     return {a: p for a, p in aliases.items() if p in sig.parameters and a not in sig.parameters}
 
 
-def _alias_call(api: Callable, aliases: dict[str, str], named: dict, extra: dict) -> Any:
-    """Call ``api`` again with alias keywords renamed to the parameters they stand for."""
+def _alias_call(api: Callable, aliases: dict[str, str], named: dict, extra: dict,
+                alias_defaults: dict) -> Any:
+    """Call ``api`` again with alias keywords renamed to the parameters they stand for, and
+    the parameters of ``alias_defaults`` not given taking their alias-call defaults."""
     for key, value in extra.items():
         param = aliases.get(key)
         if param is None:
@@ -419,6 +423,11 @@ def _alias_call(api: Callable, aliases: dict[str, str], named: dict, extra: dict
             raise TypeError(f"paddle.{api.__name__}() got values for both '{param}' and its alias "
                             f"'{key}'")
         named[param] = value
+    for key, value in alias_defaults.items():
+        if extra:   # Paddle says so whenever an alias switches the defaults, given or not
+            warnings.warn(f"Set default parameters {[key, value]}", Warning, stacklevel=3)
+        if named[key] is _UNSET:
+            named[key] = value if extra else api.__signature__.parameters[key].default
     missing = [k for k, v in named.items() if v is _MISSING]
     if missing:
         raise TypeError(f"paddle.{api.__name__}() missing required argument '{missing[0]}'")
@@ -455,6 +464,8 @@ def _make_api(rec: OpRecord) -> Callable:
     short_call, kw_defaulted = [], []  # the call without keyword-only arguments left at default
     kinds = inspect.Parameter
     aliases = _aliases_of(rec, sig)
+    from pagaie._core.param_aliases import ALIAS_DEFAULTS
+    alias_defaults = ALIAS_DEFAULTS.get(rec.name, {}) if aliases else {}
     # Required parameters that may come under an alias get a sentinel default, and so do
     # the required ones after them (Python wants defaults to run to the end).
     required = [p.name for p in sig.parameters.values()
@@ -468,6 +479,8 @@ def _make_api(rec: OpRecord) -> Callable:
             d = f"=_d_{p.name}"
         elif p.name in required_aliased:
             d = "=_MISSING"  # may arrive under its alias: checked in _alias_call
+        if p.name in alias_defaults:
+            d = "=_UNSET"    # its default depends on whether an alias is used
         if p.kind is kinds.VAR_POSITIONAL:
             params.append(f"*{p.name}")
             call.append(f"*_ua({p.name})")
@@ -517,9 +530,10 @@ def _make_api(rec: OpRecord) -> Callable:
     if aliases:
         params.append("**_al")
         named = "{" + ", ".join(f"{p.name!r}: {p.name}" for p in sig.parameters.values()) + "}"
-        cond = " or ".join(["_al"] + [f"{n} is _MISSING" for n in required_aliased])
+        cond = " or ".join(["_al"] + [f"{n} is _MISSING" for n in required_aliased]
+                           + [f"{n} is _UNSET" for n in alias_defaults])
         alias_check = (f"    if {cond}:\n"
-                       f"        return _alias_call(_self[0], _aliases, {named}, _al)\n")
+                       f"        return _alias_call(_self[0], _aliases, {named}, _al, _alias_defaults)\n")
     src = (f"def {rec.name}({', '.join(params)}):\n"
            f"{alias_check}"
            f"    if _state.intercept is not None:\n"
@@ -541,7 +555,8 @@ def _make_api(rec: OpRecord) -> Callable:
           "_wrapr": _WRAPPERS[_rule_of(rec)], "_wrap_stopped": wrap_stopped, "_carry": carry_grad,
           "_ug": UNTRACKED_GRADS, "_UNTR": _UNTRACKED, "_PLAIN": _PLAIN, "_TT": torch.Tensor, "_new": object.__new__,
           "_u": unwrap, "_ua": unwrap_args, "_uk": unwrap_kwargs, "_translate": translate_error,
-          "_bad": bad_argument, "_MISSING": _MISSING, "_alias_call": _alias_call, "_aliases": aliases,
+          "_bad": bad_argument, "_MISSING": _MISSING, "_UNSET": _UNSET, "_alias_call": _alias_call,
+          "_aliases": aliases, "_alias_defaults": alias_defaults,
           "_self": [None],
           **defaults}
     exec(compile(src, f"<pagaie op {rec.name}>", "exec"), ns)
@@ -643,6 +658,8 @@ def _make_inplace(rec: OpRecord, base: OpRecord) -> Callable:
     first = params[0]
     promotes = bool(base.extra.get("promotes"))
     second = params[1] if promotes else None
+    # ops whose kernel casts a Python-number operand to x's dtype (copysign): it never widens x
+    number_keeps = bool(base.extra.get("scalar_keeps_dtype"))
     # torch's own in-place kernels cannot change x's dtype: a widening call runs out of place.
     widened = _make_api(base) if promotes and rec.kernel is not base.kernel else out_of_place
     # Paddle refuses in-place writes into a leaf that needs gradients for the ops that have a
@@ -655,7 +672,9 @@ def _make_inplace(rec: OpRecord, base: OpRecord) -> Callable:
         t = x._t
         run, want = out_of_place, None
         if promotes:
-            want = _inplace_dtype(rec.name, t, args[1] if len(args) > 1 else kwargs.get(second))
+            y = args[1] if len(args) > 1 else kwargs.get(second)
+            if not (number_keeps and isinstance(y, _PY_NUMBERS)):
+                want = _inplace_dtype(rec.name, t, y)
             if want is not None and want is not t.dtype:
                 run = widened
         if leaf_check:

@@ -139,9 +139,29 @@ def multiply(x, y, name=None, *, out=None):
     if type(x) is _T and type(y) is _T and x.dtype is not y.dtype:
         x, y = promote_pair("multiply", x, y)
     elif type(y) is not _T or type(x) is not _T:
+        zero_biased = _scaled_by_number(x, y)
+        if zero_biased is not None:
+            return zero_biased if out is None else write_out(out, zero_biased)
         x, y = _scalar_operand(x, y, True)
     r = torch.mul(x, y)
     return r if out is None else write_out(out, r)
+
+
+_ZEROS: dict = {}
+
+
+def _scaled_by_number(x, y):
+    """A float tensor times a Python int or float as Paddle's ``scale`` computes it,
+    ``t * v + 0``: a zero product is ``+0.0`` whatever the signs (``-1.0 * 0`` is ``0.0``,
+    not ``-0.0``). One kernel, ``0 + v * t``; None for other operand kinds."""
+    t, v = (x, y) if type(x) is _T else (y, x)
+    if type(t) is not _T or not t.is_floating_point() or (type(v) is not float and type(v) is not int):
+        return None
+    key = (t.dtype, t.device)
+    zero = _ZEROS.get(key)
+    if zero is None:
+        zero = _ZEROS[key] = torch.zeros((), dtype=t.dtype, device=t.device)
+    return torch.add(zero, t, alpha=float(v))
 
 
 @defop(paddle_types=("elementwise_div", "divide", "pd_op.divide"), method=("divide", "div"),

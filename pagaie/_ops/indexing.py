@@ -14,7 +14,7 @@ import torch
 from pagaie._core import dtype as _dt
 from pagaie._core.registry import defop
 from pagaie._core.tensor import check_inplace
-from pagaie._ops._helpers import check_binary_dtypes, int_list, norm_axis, stopped
+from pagaie._ops._helpers import check_binary_dtypes, dtype_name, int_list, norm_axis, stopped
 
 _T = torch.Tensor
 _slice = builtins.slice
@@ -211,6 +211,9 @@ def where(condition, x=None, y=None, name=None, *, out=None):
         if type(condition) is not torch.Tensor:  # Paddle's nonzero parser rejects it
             raise ValueError(f"paddle.where: argument 'condition' (position 0) must be Tensor, "
                              f"but got {type(condition).__name__}")
+        if condition.dim() == 0:
+            raise ValueError("paddle.where: 'condition' must have at least 1 dimension when x and y "
+                             "are omitted, but received a 0-D Tensor")
         # nonzero's indices: stop_gradient=True whatever the condition says
         return tuple(stopped(i) for i in torch.nonzero(condition, as_tuple=True)) \
             if condition.dim() else (stopped(torch.nonzero(condition.reshape(1)).reshape(-1)),)
@@ -279,7 +282,21 @@ def _ints(v: Any) -> list[int]:
     return int_list(v) if isinstance(v, (list, tuple, _T)) else [int(v)]
 
 
+def _check_int_bounds(v: Any, api: str, arg: str) -> None:
+    """Paddle's slice parsers take ints or integer Tensors only: a float or bool (a Python
+    number, or a Tensor of that dtype, alone or in the list) is a TypeError."""
+    for e in (v if isinstance(v, (list, tuple)) else [v]):
+        bad = (e.dtype.is_floating_point or e.dtype.is_complex or e.dtype is torch.bool) \
+            if isinstance(e, _T) else isinstance(e, (bool, float, complex))
+        if bad:
+            seen = f"a {dtype_name(e)} Tensor" if isinstance(e, _T) else repr(e)
+            raise TypeError(f"paddle.{api}: '{arg}' must be a list of int (or an integer Tensor), "
+                            f"but it holds {seen}")
+
+
 def _slice_dims(x: _T, axes: Any, starts: Any, ends: Any, strides: Any, api: str) -> tuple:
+    for arg, v in (("starts", starts), ("ends", ends), ("strides", strides)):
+        _check_int_bounds(v, api, arg)
     axes_l, st, en = _ints(axes), _ints(starts), _ints(ends)
     sd = [1] * len(axes_l) if strides is None else _ints(strides)
     if not (len(axes_l) == len(st) == len(en) == len(sd)):

@@ -90,6 +90,10 @@ def scale(x, scale=1.0, bias=0.0, bias_after_scale=True, act=None, name=None):
         if type(scale) is not _T:
             scale = int(scale)
         bias = int(bias)
+    elif x.dtype is torch.float16 or x.dtype is torch.bfloat16:
+        # Paddle's kernel holds scale and bias in x's dtype: round them first
+        scale, bias = (v if type(v) is _T else torch.tensor(v, dtype=x.dtype, device=x.device)
+                       for v in (scale, bias))
     if bias_after_scale:   # the bias is added even when 0: a -0.0 product becomes +0.0, as Paddle's
         r = x * scale if bias == 0 and not x.is_floating_point() else torch.add(x * scale, bias)
     else:
@@ -489,7 +493,7 @@ def hypot(x, y, name=None):
     return torch.hypot(x, y)
 
 
-@defop(paddle_types=("copysign",), inplace=True, promotes=True)
+@defop(paddle_types=("copysign",), inplace=True, promotes=True, scalar_keeps_dtype=True)
 def copysign(x, y, name=None):
     """Elementwise ``|x|`` with the sign of ``y`` (integer tensors keep their dtype).
 

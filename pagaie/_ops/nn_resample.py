@@ -91,6 +91,8 @@ def pad(x, pad, mode="constant", value=0.0, data_format=None, pad_from_left_axis
     last = data_format != _PAD_FORMATS[nd][0]
     if last:
         x = x.movedim(-1, 1)
+    if mode != "constant" and x.numel() == 0:
+        mode, value = "constant", 0.0   # nothing to reflect or repeat: Paddle's output is zeros
     if mode != "constant":
         sizes = list(x.shape[2:])[::-1]
         for i, s in enumerate(sizes):

@@ -1,0 +1,175 @@
+"""Session-9 follow-ups in shared files (the registry, flags, places, seeding, a few ops),
+against real Paddle 3.3.1."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from tests.reference import assert_same, both, same_exception
+
+
+def _same_bits(ours, theirs):
+    """Same dtype and values, the sign of zeros included."""
+    assert str(ours.dtype) == str(theirs.dtype)
+    a, b = ours.astype("float32").numpy(), theirs.astype("float32").numpy()
+    np.testing.assert_array_equal(a, b)
+    np.testing.assert_array_equal(np.signbit(a), np.signbit(b))
+
+
+# -- x * number: Paddle's scale kernel adds a zero bias, so no product is -0.0 -------------------
+@pytest.mark.parametrize("dtype", ["float32", "float64", "float16", "bfloat16"])
+@pytest.mark.parametrize("expr", [lambda x: x * 0.0, lambda x: x * -2.0, lambda x: -3 * x,
+                                  lambda x: x * 0, lambda x: x * 0.1])
+def test_tensor_times_number_has_no_negative_zero(dtype, expr):
+    vals = np.array([-0.0, 0.0, -1.5, 2.25, -7.0, 1e-3], "float32")
+    ours, theirs = both(lambda P: expr(P.to_tensor(vals).astype(dtype)))
+    _same_bits(ours, theirs)
+
+
+def test_tensor_times_number_gradient():
+    ours, theirs = both(lambda P: _grad_of(P, lambda x: x * -2.5))
+    assert_same(ours, theirs)
+
+
+def _grad_of(P, fn):
+    x = P.to_tensor(np.array([1.0, -2.0, 0.0], "float32"))
+    x.stop_gradient = False
+    y = fn(x)
+    (g,) = P.grad((y * y).sum(), [x])
+    return [y, g]
+
+
+@pytest.mark.parametrize("dtype", ["float16", "bfloat16"])
+def test_scale_rounds_its_factor_to_low_precision(dtype):
+    vals = np.array([100.0, -3.3, 0.0], "float32")
+    for s, b, after in ((np.pi / 180, 0.0, True), (0.3, 0.1, True), (0.3, 0.1, False)):
+        ours, theirs = both(lambda P: P.scale(P.to_tensor(vals).astype(dtype), s, b, after))
+        _same_bits(ours, theirs)
+
+
+# -- argument checks -------------------------------------------------------------------------------
+def test_where_with_a_0d_condition_only():
+    same_exception(lambda P: P.where(P.to_tensor(True)))
+
+
+@pytest.mark.parametrize("bad", ["py_float", "float_tensor", "float_elem", "bool_tensor", "py_bool"])
+def test_slice_bounds_must_be_integers(bad):
+    def make(P):
+        return {"py_float": [1.0], "float_tensor": P.to_tensor([1.0]), "float_elem": [P.to_tensor(1.0)],
+                "bool_tensor": P.to_tensor([True]), "py_bool": [True]}[bad]
+    same_exception(lambda P: P.slice(P.zeros([2, 3]), [0], [0], make(P)))
+
+
+def test_slice_bounds_accept_integer_tensors():
+    ours, theirs = both(lambda P: P.slice(P.arange(6).reshape([2, 3]), [1], [P.to_tensor(1, "int16")],
+                                          P.to_tensor([3], "int32")))
+    assert_same(ours, theirs)
+
+
+@pytest.mark.parametrize("mode", ["reflect", "replicate", "circular", "constant"])
+def test_pad_of_an_empty_input_gives_zeros(mode):
+    ours, theirs = both(lambda P: P.nn.functional.pad(P.zeros([1, 1, 0, 2]), [1, 0, 0, 1], mode=mode))
+    assert_same(ours, theirs)
+
+
+def test_copysign_inplace_with_a_number_keeps_the_dtype():
+    def run(P):
+        x = P.to_tensor([3, 5], dtype="uint8")
+        x.copysign_(-1.5)
+        b = P.to_tensor([True, False])
+        b.copysign_(2)
+        i = P.to_tensor([1, -2])
+        i.copysign_(-1.5)
+        return [x, b, i]
+    ours, theirs = both(run)
+    assert_same(ours, theirs)
+
+
+# -- median: a PyTorch-style alias makes mode 'min' ------------------------------------------------
+@pytest.mark.parametrize("call", [
+    lambda P, x: P.median(x, dim=1), lambda P, x: P.median(input=x), lambda P, x: x.median(dim=1),
+    lambda P, x: P.median(x, dim=1, mode="avg"), lambda P, x: P.median(x, 1), lambda P, x: P.median(x)])
+def test_median_alias_default_mode(call):
+    arr = np.array([[1.0, 4.0, 2.0, 3.0], [5.0, 6.0, 7.0, 9.0]], "float32")
+    ours, theirs = both(lambda P: call(P, P.to_tensor(arr)))
+    assert_same(ours, theirs)
+
+
+# -- flags, seeds, places ----------------------------------------------------------------------------
+@pytest.fixture
+def restore_flags():
+    import pagaie
+    keep = pagaie.get_flags(["FLAGS_check_nan_inf", "FLAGS_paddle_num_threads"])
+    yield
+    pagaie.set_flags(keep)
+
+
+@pytest.mark.parametrize("value", [0.0, 1.5, None, np.True_, np.int64(1)])
+def test_bool_flag_takes_numbers_and_none(value, restore_flags):
+    from tests.reference import paddle_ref
+    ref = paddle_ref()
+    keep = ref.get_flags("FLAGS_check_nan_inf")
+    try:
+        ours, theirs = both(lambda P: (P.set_flags({"FLAGS_check_nan_inf": value}),
+                                       P.get_flags("FLAGS_check_nan_inf"))[1])
+    finally:
+        ref.set_flags(keep)
+    assert ours == theirs
+
+
+@pytest.mark.parametrize("flag,value", [("FLAGS_check_nan_inf", "1"), ("FLAGS_check_nan_inf", [1]),
+                                        ("FLAGS_paddle_num_threads", 2.0),
+                                        ("FLAGS_paddle_num_threads", "3"),
+                                        ("FLAGS_paddle_num_threads", None)])
+def test_flag_values_of_the_wrong_kind(flag, value, restore_flags):
+    same_exception(lambda P: P.set_flags({flag: value}))
+
+
+def test_int_flag_takes_numpy_integers(restore_flags):
+    from tests.reference import paddle_ref
+    ref = paddle_ref()
+    keep = ref.get_flags("FLAGS_paddle_num_threads")
+    try:
+        ours, theirs = both(lambda P: (P.set_flags({"FLAGS_paddle_num_threads": np.int64(2)}),
+                                       P.get_flags("FLAGS_paddle_num_threads"))[1])
+    finally:
+        ref.set_flags(keep)
+    assert ours == theirs
+
+
+def test_flag_names_must_be_strings():
+    same_exception(lambda P: P.set_flags({1: True}))
+    same_exception(lambda P: P.get_flags([1]))
+
+
+@pytest.mark.parametrize("seed", [-1, 2 ** 64, None])
+def test_seed_out_of_range(seed):
+    try:
+        same_exception(lambda P: P.seed(seed))
+    finally:
+        import pagaie
+        from tests.reference import paddle_ref
+        pagaie.seed(0)
+        paddle_ref().seed(0)
+
+
+def test_seed_upper_range_accepted():
+    import pagaie
+    assert pagaie.seed(2 ** 64 - 1).initial_seed() == 2 ** 64 - 1
+    pagaie.seed(0)
+
+
+@pytest.mark.parametrize("args", [(), ("0",), (0.0,)])
+def test_cuda_place_id_must_be_an_int(args):
+    same_exception(lambda P: P.CUDAPlace(*args))
+
+
+def test_custom_place_of_an_unregistered_type():
+    same_exception(lambda P: P.CustomPlace("npu", 0))
+
+
+def test_median_alias_warns_as_paddle():
+    import pagaie
+    x = pagaie.to_tensor([1.0, 3.0, 2.0, 4.0])
+    with pytest.warns(Warning, match=r"Set default parameters \['mode', 'min'\]"):
+        pagaie.median(x, dim=0)
