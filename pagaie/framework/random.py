@@ -16,7 +16,7 @@ _named: dict[str, Any] = {}
 
 def set_random_seed_generator(name: str, seed: int) -> None:
     """Create a CPU random generator called ``name``, seeded with ``seed``, apart from the
-    default generators (static-graph ops pick one by name). A name can be set only once.
+    default generators; :func:`get_random_seed_generator` returns it. A name can be set only once.
 
     Args:
         name (str): the generator's name.
