@@ -30,6 +30,8 @@ def attention_bhsd(q, k, v, mask=None, dropout_p=0.0, causal=False, scale=None):
     ``mask`` is additive (float) or boolean (True = attend); a causal mask replaces it.
     """
     if mask is not None:
+        if mask.dim() < 2:   # a mask over the keys only: broadcast like Paddle's ``product + mask``
+            mask = mask.reshape([1] * (2 - mask.dim()) + list(mask.shape))
         if mask.dtype == torch.bool:
             mask = torch.where(mask, 0.0, float("-inf")).to(q.dtype)
         elif mask.dtype != q.dtype:
@@ -52,8 +54,10 @@ def _attention_with_dropout_cpu(q, k, v, mask, dropout_p, causal, scale):
         scale = q.shape[-1] ** -0.5 if q.shape[-1] else 1.0
     scores = torch.matmul(q * scale, k.transpose(-1, -2))
     if causal:
+        # aligned at the top-left corner (query i sees keys 0..i), as Paddle's math path and
+        # torch's ``is_causal`` are
         lq, lk = scores.shape[-2], scores.shape[-1]
-        mask = torch.ones(lq, lk, dtype=torch.bool, device=q.device).tril(lk - lq)
+        mask = torch.ones(lq, lk, dtype=torch.bool, device=q.device).tril()
         mask = torch.zeros(lq, lk, dtype=q.dtype, device=q.device).masked_fill_(~mask, float("-inf"))
     if mask is not None:
         scores = scores + mask
@@ -129,9 +133,19 @@ def scaled_dot_product_attention(query, key, value, attn_mask=None, dropout_p=0.
     k, v = _repeat_kv(k, qh), _repeat_kv(v, qh)
     if not scale:
         scale = q.shape[-1] ** -0.5 if q.shape[-1] else 1.0
-    p = float(dropout_p) if training else 0.0
+    p = _dropout_rate("paddle.nn.functional.scaled_dot_product_attention", "dropout_p", dropout_p,
+                      training)
     out = attention_bhsd(q, k, v, attn_mask, p, bool(is_causal), scale).transpose(1, 2)
     return out if batched else out.squeeze(0)
+
+
+def _dropout_rate(api, arg, p, training):
+    """The rate applied: Paddle's attention drops only for ``p > 0`` (a negative rate is no
+    dropout) and its ``dropout`` rejects ``p > 1`` even outside training."""
+    p = float(p)
+    if p > 1.0:
+        raise ValueError(f"{api}: '{arg}' must be between 0 and 1, but received {p}")
+    return max(p, 0.0) if training else 0.0
 
 
 def _check_sdpa_args(query, key, value, attn_mask):
@@ -148,6 +162,13 @@ def _check_sdpa_args(query, key, value, attn_mask):
     if key.shape[-3] != value.shape[-3]:
         raise ValueError(f"{api}: key and value must have the same sequence length, but received "
                          f"key of shape {list(key.shape)} and value of shape {list(value.shape)}")
+    batches = {t.shape[0] for t in (query, key, value)} - {1} if query.dim() == 4 else set()
+    if key.shape[-1] != query.shape[-1] or len(batches) > 1:
+        raise ValueError(f"{api}: query and key must have the same head_dim, and query, key and "
+                         f"value batch sizes that broadcast, but received query of shape {list(query.shape)}, key of shape "
+                         f"{list(key.shape)} and value of shape {list(value.shape)}")
+    if attn_mask is not None:
+        _check_mask_shape(api, attn_mask, query, key, value)
     # integer inputs compute in float32, as Paddle's ``query * scale`` promotes them
     query, key, value = (t if t.is_floating_point() or t.is_complex() else t.to(torch.float32)
                          for t in (query, key, value))
@@ -158,10 +179,23 @@ def _check_sdpa_args(query, key, value, attn_mask):
         raise TypeError(f"{api}: 'attn_mask' must be bool (True: attend) or an additive float "
                         f"mask, but received {_name(attn_mask.dtype)}")
     if attn_mask is not None and attn_mask.is_floating_point() and attn_mask.dtype != query.dtype:
-        # Paddle's kernel reads an additive mask as the query's type: a ValueError otherwise
+        # Paddle adds the mask to the scores: a narrower float mask is promoted to the query's
+        # type, a wider one fails in its kernel (a ValueError)
+        if attn_mask.dtype.itemsize < query.dtype.itemsize:
+            return query, key, value, attn_mask.to(query.dtype)
         raise ValueError(f"{api}: a float 'attn_mask' must have the dtype of query "
                          f"({_name(query.dtype)}), but received {_name(attn_mask.dtype)}")
     return query, key, value, attn_mask
+
+
+def _check_mask_shape(api, mask, query, key, value):
+    """``mask`` broadcasts to the scores ``[batch, heads, seq_q, seq_k]`` (right-aligned)."""
+    batch = max(query.shape[0], key.shape[0], value.shape[0]) if query.dim() == 4 else 1
+    scores = [batch, query.shape[-2], query.shape[-3], key.shape[-3]]
+    dims = list(mask.shape)
+    if len(dims) > 4 or any(d not in (1, s) for d, s in zip(dims[::-1], scores[::-1])):
+        raise ValueError(f"{api}: 'attn_mask' must broadcast to [batch_size, num_heads, seq_len_q, "
+                         f"seq_len_k] = {scores}, but received shape {dims}")
 
 
 def _name(dtype):
@@ -216,15 +250,17 @@ def flash_attn_qkvpacked(qkv, dropout=0.0, causal=False, return_softmax=False, *
                          "seq_len, num_heads/num_heads_k + 2, num_heads_k, head_dim], but received "
                          f"shape {list(qkv.shape)}")
     q, k, v = _unpack_qkv(qkv, 2)
-    return flash_bshd(q, k, v, q.shape[-1] ** -0.5, dropout, causal, return_softmax, training)
+    return flash_bshd(q, k, v, q.shape[-1] ** -0.5, dropout, causal, return_softmax, training,
+                      api="paddle.nn.functional.flash_attn_qkvpacked")
 
 
-def flash_bshd(query, key, value, scale, dropout, causal, return_softmax, training):
+def flash_bshd(query, key, value, scale, dropout, causal, return_softmax, training,
+               api="paddle.nn.functional.flash_attention"):
     """Paddle's flash-attention ops on ``[batch, seq, heads, dim]`` inputs (key/value heads
     repeated for grouped queries): ``(out, softmax or None)``."""
     q, k, v = query.transpose(1, 2), key.transpose(1, 2), value.transpose(1, 2)
     k, v = _repeat_kv(k, q.shape[1]), _repeat_kv(v, q.shape[1])
-    p = float(dropout) if training else 0.0
+    p = _dropout_rate(api, "dropout", dropout, training)
     if return_softmax:
         w = _weights(q, k, None, causal, scale)
         wd = _drop_weights(w, p) if p else w

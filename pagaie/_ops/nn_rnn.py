@@ -73,7 +73,7 @@ def rnn(input, pre_state, weight_list, sequence_length=None, dropout_prob=0.0, i
         raise ValueError(f"paddle.rnn: the last dimension of 'input' must be input_size "
                          f"{weight_list[0].shape[-1]}, but received input of shape {list(input.shape)}")
     d = 2 if is_bidirec else 1
-    _check_args(input, list(pre_state), list(weight_list), num_layers * d, mode)
+    _check_args(input, list(pre_state), list(weight_list), num_layers * d, mode, sequence_length)
     params, has_bias = _torch_params(list(weight_list), num_layers * d)
     per_cell = 4 if has_bias else 2
     train = not is_test
@@ -102,13 +102,20 @@ def rnn(input, pre_state, weight_list, sequence_length=None, dropout_prob=0.0, i
     return x, [torch.cat([f[k] for f in finals]) for k in range(len(pre_state))]
 
 
-def _check_args(input, pre_state, weight_list, rows, mode):
+def _check_args(input, pre_state, weight_list, rows, mode, sequence_length=None):
     """Paddle's checks of the ``rnn`` op: a float input and states
-    ``[num_layers * num_directions, batch, size]``."""
+    ``[num_layers * num_directions, batch, size]``, and integer lengths ``[batch]``."""
     api = "paddle.nn." + ("SimpleRNN" if mode.startswith("RNN") else mode)
     if not input.dtype.is_floating_point:
         raise RuntimeError(f"{api}: the dtype of 'inputs' must be float16, bfloat16, float32 or "
                            f"float64, but received {str(input.dtype).replace('torch.', '')}")
+    if sequence_length is not None:
+        if sequence_length.dtype not in (torch.int32, torch.int64):
+            raise ValueError(f"{api}: the dtype of 'sequence_length' must be int32 or int64, but "
+                             f"received {str(sequence_length.dtype).replace('torch.', '')}")
+        if list(sequence_length.shape) != [input.shape[1]]:
+            raise ValueError(f"{api}: 'sequence_length' must have shape [batch_size] = "
+                             f"[{input.shape[1]}], but received {list(sequence_length.shape)}")
     if not weight_list:
         return
     sizes = [weight_list[1].shape[-1], weight_list[0].shape[0] // 4]   # h, then LSTM's c
@@ -147,6 +154,18 @@ def _run(mode, input, pre_state, params, has_bias, num_layers, train, is_bidirec
     return out, states
 
 
+def _check_cell(api, input, states, weight_ih):
+    """A cell step's input ``[batch, input_size]`` and states share the weights' float dtype."""
+    for name, t in (("inputs", input),) + tuple((f"states[{i}]", h) for i, h in enumerate(states)):
+        if t.dtype != weight_ih.dtype:
+            raise ValueError(f"{api}: the dtype of '{name}' ({str(t.dtype).replace('torch.', '')}) "
+                             f"must be the parameters' dtype "
+                             f"({str(weight_ih.dtype).replace('torch.', '')})")
+    if input.dim() < 2 or input.shape[-1] != weight_ih.shape[-1]:
+        raise ValueError(f"{api}: 'inputs' must be [batch_size, input_size] with input_size "
+                         f"{weight_ih.shape[-1]}, but received shape {list(input.shape)}")
+
+
 @defop(paddle_types=("lstm_cell",), method=False)
 def lstm_cell(input, hidden, cell, weight_ih, weight_hh, bias_ih=None, bias_hh=None):
     """One LSTM step: gates ``i, f, g, o`` from ``input @ weight_ih.T + hidden @ weight_hh.T``.
@@ -161,6 +180,7 @@ def lstm_cell(input, hidden, cell, weight_ih, weight_hh, bias_ih=None, bias_hh=N
         >>> h.shape, c.shape
         (paddle.Size([2, 3]), paddle.Size([2, 3]))
     """
+    _check_cell("paddle.nn.LSTMCell", input, (hidden, cell), weight_ih)
     if hidden.shape[-1] * 4 != weight_ih.shape[0]:  # projected hidden state: no fused cell
         gates = F.linear(input, weight_ih, bias_ih) + F.linear(hidden, weight_hh, bias_hh)
         i, f, g, o = gates.chunk(4, -1)
@@ -187,6 +207,7 @@ def gru_cell(input, hidden, weight_ih, weight_hh, bias_ih=None, bias_hh=None):
         >>> y.shape
         paddle.Size([2, 3])
     """
+    _check_cell("paddle.nn.GRUCell", input, (hidden,), weight_ih)
     return torch._VF.gru_cell(input, hidden, weight_ih, weight_hh, bias_ih, bias_hh)
 
 
@@ -201,5 +222,6 @@ def simple_rnn_cell(input, hidden, weight_ih, weight_hh, bias_ih=None, bias_hh=N
         >>> bool((y >= 0).all())
         True
     """
+    _check_cell("paddle.nn.SimpleRNNCell", input, (hidden,), weight_ih)
     fn = torch._VF.rnn_tanh_cell if activation == "tanh" else torch._VF.rnn_relu_cell
     return fn(input, hidden, weight_ih, weight_hh, bias_ih, bias_hh)

@@ -464,18 +464,39 @@ class BiRNN(Layer):
                 **kwargs: Any) -> tuple:
         if _is_seq(initial_states):
             assert len(initial_states) == 2, "length of initial_states should be 2 when it is a list/tuple"
-        if initial_states is None:
-            b = 1 if self.time_major else 0
-            states_fw = self.cell_fw.get_initial_states(batch_ref=inputs, batch_dim_idx=b)
-            states_bw = self.cell_fw.get_initial_states(batch_ref=inputs, batch_dim_idx=b)
-        else:
-            states_fw, states_bw = initial_states
-        out_fw, states_fw = rnn_loop(self.cell_fw, inputs, states_fw, sequence_length, self.time_major,
-                                     False, **kwargs)
-        out_bw, states_bw = rnn_loop(self.cell_bw, inputs, states_bw, sequence_length, self.time_major,
-                                     True, **kwargs)
-        outputs = _map(lambda x, y: _pg.concat([x, y], -1), out_fw, out_bw)
-        return outputs, (states_fw, states_bw)
+        return birnn(self.cell_fw, self.cell_bw, inputs, initial_states, sequence_length,
+                     self.time_major, **kwargs)
+
+
+rnn = rnn_loop   # Paddle's name in this module
+
+
+def birnn(cell_fw: Layer, cell_bw: Layer, inputs: Any, initial_states: Any = None,
+          sequence_length: Any = None, time_major: bool = False, **kwargs: Any) -> tuple:
+    """Run ``cell_fw`` forward and ``cell_bw`` backward over ``inputs`` and concatenate their
+    outputs on the last axis (Paddle's ``paddle.nn.layer.rnn.birnn``).
+
+    Returns:
+        tuple: ``(outputs, (final_states_fw, final_states_bw))``.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> from pagaie.nn.layer.rnn import birnn
+        >>> y, (h_fw, h_bw) = birnn(paddle.nn.GRUCell(4, 3), paddle.nn.GRUCell(4, 3), paddle.ones([2, 5, 4]))
+        >>> y.shape, h_bw.shape
+        (paddle.Size([2, 5, 6]), paddle.Size([2, 3]))
+    """
+    if initial_states is None:
+        # both from the forward cell, as Paddle does
+        b = 1 if time_major else 0
+        states_fw = cell_fw.get_initial_states(batch_ref=inputs, batch_dim_idx=b)
+        states_bw = cell_fw.get_initial_states(batch_ref=inputs, batch_dim_idx=b)
+    else:
+        states_fw, states_bw = initial_states
+    out_fw, states_fw = rnn_loop(cell_fw, inputs, states_fw, sequence_length, time_major, False, **kwargs)
+    out_bw, states_bw = rnn_loop(cell_bw, inputs, states_bw, sequence_length, time_major, True, **kwargs)
+    outputs = _map(lambda x, y: _pg.concat([x, y], -1), out_fw, out_bw)
+    return outputs, (states_fw, states_bw)
 
 
 # ---- stacked networks -------------------------------------------------------------------------
@@ -578,6 +599,7 @@ class RNNBase(LayerList):
             initial_states = [initial_states]
         if self.could_use_cudnn:
             return self._fused(inputs, initial_states, sequence_length)
+        self._check_states(inputs, initial_states)
         bidir = self.num_directions == 2
         states = _split_states(initial_states, bidir, self.state_components)
         finals = []
@@ -590,6 +612,23 @@ class RNNBase(LayerList):
             inputs = outputs
         return outputs, _concat_states(finals, bidir, self.state_components)
 
+    def _check_states(self, inputs: Any, states: Sequence) -> None:
+        """The per-step path's states: ``[num_layers * num_directions, batch, size]`` each."""
+        api = f"paddle.nn.{type(self).__name__}"
+        if len(states) != self.state_components:   # Paddle's split_states asserts
+            raise AssertionError(f"{api}: expected {self.state_components} initial state(s), but "
+                                 f"received {len(states)}")
+        batch = int(inputs.shape[1 if self.time_major else 0])
+        sizes = (self.proj_size or self.hidden_size, self.hidden_size)
+        for k, h in enumerate(states):
+            want = [self.num_layers * self.num_directions, batch, sizes[k]]
+            got = [int(d) for d in h.shape]
+            if len(got) != 3 or any(0 <= g != w >= 0 for g, w in zip(got, want)):
+                # too few rows for the layers: Paddle's per-layer lookup fails (IndexError)
+                err = IndexError if got and got[0] < want[0] else ValueError
+                raise err(f"{api}: initial_states[{k}] must have shape [num_layers * "
+                          f"num_directions, batch_size, hidden_size] = {want}, but received {got}")
+
     def extra_repr(self) -> str:
         s = f"{self.input_size}, {self.hidden_size}"
         if self.num_layers != 1:
@@ -599,6 +638,35 @@ class RNNBase(LayerList):
         if self.dropout != 0:
             s += f", dropout={self.dropout}"
         return s
+
+
+def split_states(states: Any, bidirectional: bool = False, state_components: int = 1) -> list:
+    """Stacked states ``[num_layers * num_directions, batch, size]`` (one tensor per component)
+    -> one entry per layer: a state, or a ``(forward, backward)`` pair when ``bidirectional``
+    (Paddle's ``paddle.nn.layer.rnn.split_states``).
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> from pagaie.nn.layer.rnn import split_states
+        >>> len(split_states(paddle.zeros([4, 2, 3]), bidirectional=True))
+        2
+    """
+    if state_components != 1:
+        assert len(states) == state_components
+    return _split_states(states, bidirectional, state_components)
+
+
+def concat_states(states: Any, bidirectional: bool = False, state_components: int = 1) -> Any:
+    """The inverse of :func:`split_states`: per-layer states stacked back to
+    ``[num_layers * num_directions, batch, size]`` (a tuple of them for several components).
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> from pagaie.nn.layer.rnn import concat_states
+        >>> concat_states([paddle.zeros([2, 3]), paddle.zeros([2, 3])]).shape
+        paddle.Size([2, 2, 3])
+    """
+    return _concat_states(states, bidirectional, state_components)
 
 
 def _split_states(states: Sequence, bidirectional: bool, components: int) -> list:

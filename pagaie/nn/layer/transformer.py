@@ -60,6 +60,15 @@ def _convert_attention_mask(attn_mask: Any, dtype: Any) -> Any:
     return attn_mask
 
 
+def _check_mask(mask: Any, scores: Sequence) -> None:
+    """``mask`` broadcasts (right-aligned) to the scores ``[batch, heads, len_q, len_k]``."""
+    dims, scores = [int(d) for d in mask.shape], [int(d) for d in scores]
+    if len(dims) > len(scores) or any(d not in (1, s) and min(d, s) >= 0
+                                      for d, s in zip(dims[::-1], scores[::-1])):
+        raise ValueError("paddle.nn.MultiHeadAttention: 'attn_mask' must broadcast to [batch_size, "
+                         f"num_heads, len_q, len_k] = {scores}, but received shape {dims}")
+
+
 class MultiHeadAttention(Layer):
     """Multi-head attention with projections ``q_proj, k_proj, v_proj, out_proj``.
 
@@ -161,6 +170,9 @@ class MultiHeadAttention(Layer):
                 cache: Any = None) -> Any:
         key = query if key is None else key
         value = query if value is None else value
+        if self.dropout and not 0 <= self.dropout <= 1:   # Paddle's dropout on the weights
+            raise ValueError("paddle.nn.MultiHeadAttention: 'dropout' must be between 0 and 1, "
+                             f"but received {self.dropout}")
         scale = self.head_dim ** -0.5
         if attn_mask is not None:
             attn_mask = _convert_attention_mask(attn_mask, query.dtype)
@@ -180,6 +192,7 @@ class MultiHeadAttention(Layer):
             if self.need_weights:
                 product = _pg.matmul(q * scale, k, transpose_y=True)
                 if attn_mask is not None:
+                    _check_mask(attn_mask, product.shape)
                     product = product + attn_mask
                 weights = F.softmax(product)
                 if self.dropout:
