@@ -289,16 +289,32 @@ def _scale(op: PaddleOp):
 
 def _interpolate(op: PaddleOp):
     x = op.x(0, "X")
-    if op.has(1, "OutSize") or op.has(2, "SizeTensor") or op.has(3, "Scale"):
-        raise NotImplementedError(f"paddle.inference: {op.type} with tensor sizes or scales is not "
-                                  "supported yet")
+    nd = x.ndim - 2
     scale = list(op.a("scale") or []) or None
     sizes = [s for s in (op.a("out_d", -1), op.a("out_h", -1), op.a("out_w", -1)) if s and s > 0]
-    nd = x.ndim - 2
-    fmt = op.a("data_format", op.a("data_layout", "NCHW"))
-    return (x,), {"size": sizes[-nd:] if sizes else None, "scale_factor": None if sizes else scale,
-                  "mode": op.a("interp_method", "nearest"), "align_corners": op.a("align_corners", False),
-                  "align_mode": op.a("align_mode", 0), "data_format": fmt}
+    sizes = sizes[-nd:] if sizes else None
+    # sizes or scales known at run time (``size=y.shape[2:]``): they take precedence over the
+    # attributes, as in Paddle's kernel (SizeTensor, then OutSize, then Scale)
+    if op.has(2, "SizeTensor"):
+        sizes, scale = op.xs(2, "SizeTensor"), None
+    elif op.has(1, "OutSize"):   # a [nd] tensor: one size per element
+        t = op.x(1, "OutSize")
+        sizes, scale = list(op.call("split", t, t.shape[0], 0)), None
+    elif op.has(3, "Scale"):
+        raise NotImplementedError(f"paddle.inference: {op.type} with a scale factor tensor (Scale) is not "
+                                  "supported yet")
+    fmt = _layout(op.a("data_format", op.a("data_layout", "NCHW")), nd)
+    kwargs = {"size": sizes, "scale_factor": None if sizes is not None else scale,
+              "mode": op.a("interp_method", "nearest"), "align_corners": op.a("align_corners", False),
+              "align_mode": op.a("align_mode", 0), "data_format": fmt}
+    if isinstance(sizes, list) and any(isinstance(e, Value) for e in sizes):
+        # sizes known at run time only: the output type is Paddle's (or N, C and unknowns)
+        declared = (op.declared or [None])[0]
+        if declared is None:
+            keep = [0, 1] if fmt.startswith("NC") else [0, x.ndim - 1]
+            declared = ([d if i in keep else -1 for i, d in enumerate(x.shape)], x.dtype.name)
+        return ("identity", op._tr.emit_typed("interpolate", (x,), kwargs, [declared]))
+    return (x,), kwargs
 
 
 def _dropout(op: PaddleOp):
@@ -362,7 +378,18 @@ def _p_norm(op: PaddleOp):
     return (op.x(), float(op.a("porder", 2.0)), axis, bool(op.a("keepdim", False))), {}
 
 
+def _clip(op: PaddleOp):
+    x, lo, hi = op.x(), op.c(1, "Min", "min"), op.c(2, "Max", "max")
+    if x.dtype.name.startswith(("int", "uint")):
+        # the op keeps x's dtype (the API would promote an integer x with float bounds)
+        lo, hi = [int(v) if isinstance(v, float) else v for v in (lo, hi)]
+    return (x, lo, hi), {}
+
+
 def _pad3d(op: PaddleOp):
+    if op.type in ("pd_op.pad", "pad"):   # every dim: [before_0, after_0, before_1, ...]
+        value = op.c(1, "", "pad_value", 0.0)
+        return (op.x(), list(op.a("paddings"))), {"value": float(value), "pad_from_left_axis": True}
     pads = op.c(1, "Paddings", "paddings")
     value = op.a("pad_value", op.a("value", 0.0))  # (legacy: ``value``)
     return (op.x(), pads), {"mode": op.a("mode", "constant"), "value": float(value),
@@ -476,10 +503,21 @@ def _repeat_interleave(op: PaddleOp):
 
 def _rnn(op: PaddleOp):
     seq = op.x(3, "SequenceLength") if op.has(3, "SequenceLength") else None
-    out, states = op.call("rnn", op.x(0, "Input"), op.xs(1, "PreState"), op.xs(2, "WeightList"), seq,
-                          float(op.a("dropout_prob", 0.0)), bool(op.a("is_bidirec", False)),
-                          op.a("input_size"), op.a("hidden_size"), op.a("num_layers", 1),
-                          op.a("mode", "LSTM"), op.a("seed", 0), bool(op.a("is_test", True)))
+    x, pre = op.x(0, "Input"), op.xs(1, "PreState")
+    args = (x, pre, op.xs(2, "WeightList"), seq, float(op.a("dropout_prob", 0.0)),
+            bool(op.a("is_bidirec", False)), op.a("input_size"), op.a("hidden_size"), op.a("num_layers", 1),
+            op.a("mode", "LSTM"), op.a("seed", 0), bool(op.a("is_test", True)))
+    try:
+        out, states = op.call("rnn", *args)
+    except (ValueError, RuntimeError, TypeError):
+        if seq is None or not any(-1 in list(t.shape) for t in [x, *pre]):
+            raise
+        # the lengths' data decide the packing: the kernel cannot run on placeholder sizes,
+        # but the output sizes follow the operands'
+        width = op.a("hidden_size") * (2 if op.a("is_bidirec", False) else 1)
+        dt = x.dtype.name
+        out, states = op.call_typed("rnn", args, [(list(x.shape[:-1]) + [width], dt),
+                                                   [(list(h.shape), dt) for h in pre]])
     return ("outputs", [out, None, list(states), None])
 
 
@@ -552,7 +590,7 @@ ARGS: dict[str, Mapper] = {
     "hardsigmoid": lambda op: ((op.x(), op.a("slope", 0.1666667), op.a("offset", 0.5)), {}),
     "pow": lambda op: _binary(op) if op.type.endswith("elementwise_pow") else
     ((op.x(), float(op.a("y", op.a("factor", 1.0)))), {}),
-    "clip": lambda op: ((op.x(), op.c(1, "Min", "min"), op.c(2, "Max", "max")), {}),
+    "clip": _clip,
     "scale": _scale,
     "increment": lambda op: ((op.x(), float(op.a("value", 1.0))), {}),
     "sequence_mask": lambda op: ((op.x(0, "X"), op.c(1, "MaxLenTensor", "maxlen")),
@@ -656,3 +694,264 @@ ARGS: dict[str, Mapper] = {
     "adaptive_avg_pool3d": _pool("avg", True, 3),
 }
 
+
+
+# ---- detection, vision and less common ops (Paddle 3.3.1 PIR operand order) --------------
+def _layout(fmt: Any, nd: int) -> str:
+    """Paddle writes ``NCHW``/``NHWC`` as the layout of 1-D and 3-D ops too: the layout
+    pagaie's API takes for ``nd`` spatial dims."""
+    last = str(fmt).upper() in ("NHWC", "NWC", "NDHWC")
+    return {1: ("NCW", "NWC"), 2: ("NCHW", "NHWC"), 3: ("NCDHW", "NDHWC")}.get(nd, ("NCHW", "NHWC"))[last]
+
+
+def _fold(op: PaddleOp):
+    return (op.x(), list(op.a("output_sizes")), list(op.a("kernel_sizes")), list(op.a("strides")),
+            list(op.a("paddings")), list(op.a("dilations"))), {}
+
+
+def _grid_sample(op: PaddleOp):
+    return (op.x(0, "X"), op.x(1, "Grid")), {"mode": op.a("mode", "bilinear"),
+                                            "padding_mode": op.a("padding_mode", "zeros"),
+                                            "align_corners": bool(op.a("align_corners", True))}
+
+
+def _rois(op: PaddleOp) -> tuple:
+    """``(x, boxes, boxes_num, [pooled_height, pooled_width])`` of the RoI pooling ops."""
+    num = op.x(2, "RoisNum") if op.has(2, "RoisNum") else None
+    return op.x(0, "X"), op.x(1, "ROIs"), num, [op.a("pooled_height", 1), op.a("pooled_width", 1)]
+
+
+def _roi_align(op: PaddleOp):
+    x, boxes, num, size = _rois(op)
+    return (x, boxes, num, size), {"spatial_scale": float(op.a("spatial_scale", 1.0)),
+                                   "sampling_ratio": op.a("sampling_ratio", -1),
+                                   "aligned": bool(op.a("aligned", False))}
+
+
+def _roi_pool(op: PaddleOp):
+    x, boxes, num, size = _rois(op)
+    args = (x, boxes, num, size, float(op.a("spatial_scale", 1.0)))
+    try:
+        out = op.call("roi_pool", *args)
+    except (ValueError, RuntimeError, TypeError):
+        if -1 not in list(boxes.shape):
+            raise
+        # the kernel checks boxes_num against the boxes: not on placeholder sizes
+        out = op.call_typed("roi_pool", args, [([boxes.shape[0], x.shape[1]] + size, x.dtype.name)])
+    return ("outputs", [out, None])   # (the arg-max output is for the gradient kernel)
+
+
+def _psroi_pool(op: PaddleOp):
+    x, boxes, num, size = _rois(op)
+    return (x, boxes, num, size, float(op.a("spatial_scale", 1.0))), {}
+
+
+def _yolo_box(op: PaddleOp):
+    boxes, scores = op.call("yolo_box", op.x(0, "X"), op.x(1, "ImgSize"), list(op.a("anchors")),
+                            op.a("class_num"), float(op.a("conf_thresh")), op.a("downsample_ratio"),
+                            bool(op.a("clip_bbox", True)), None, float(op.a("scale_x_y", 1.0)),
+                            bool(op.a("iou_aware", False)), float(op.a("iou_aware_factor", 0.5)))
+    return ("outputs", [boxes, scores])
+
+
+def _prior_box(op: PaddleOp):
+    box, var = op.call("prior_box", op.x(0, "Input"), op.x(1, "Image"), list(op.a("min_sizes")),
+                       list(op.a("max_sizes") or []) or None, list(op.a("aspect_ratios") or [1.0]),
+                       list(op.a("variances")), bool(op.a("flip", False)), bool(op.a("clip", False)),
+                       [float(op.a("step_w", 0.0)), float(op.a("step_h", 0.0))], float(op.a("offset", 0.5)),
+                       bool(op.a("min_max_aspect_ratios_order", False)))
+    return ("outputs", [box, var])
+
+
+def _box_coder(op: PaddleOp):
+    var = op.x(1, "PriorBoxVar") if op.has(1, "PriorBoxVar") else (list(op.a("variance") or []) or None)
+    return (op.x(0, "PriorBox"), var, op.x(2, "TargetBox"), op.a("code_type", "encode_center_size"),
+            bool(op.a("box_normalized", True)), op.a("axis", 0)), {}
+
+
+def _deformable_conv(op: PaddleOp):
+    mask = op.x(3, "Mask") if op.has(3, "Mask") else None
+    return (op.x(0, "Input"), op.x(1, "Offset"), op.x(2, "Filter"), None, list(op.a("strides")),
+            list(op.a("paddings")), list(op.a("dilations")), op.a("deformable_groups", 1), op.a("groups", 1),
+            mask), {}
+
+
+def _affine_grid(op: PaddleOp):
+    shape = op.c(1, "OutputShape", "output_shape")
+    return (op.x(0, "Theta"), shape), {"align_corners": bool(op.a("align_corners", True))}
+
+
+def _nms(op: PaddleOp):
+    # the kept count depends on the data: the output is [-1] int64 without a trial run (one on
+    # placeholder sizes is quadratic in the unknown number of boxes)
+    args = (op.x(0, "Boxes"), float(op.a("threshold", op.a("iou_threshold", 0.3))))
+    return ("identity", op.call_typed("nms", args, [([-1], "int64")]))
+
+
+def _distribute_fpn(op: PaddleOp):
+    num = op.x(1, "RoisNum") if op.has(1, "RoisNum") else None
+    multi, restore, nums = op.call("distribute_fpn_proposals", op.x(0, "FpnRois"), op.a("min_level"),
+                                   op.a("max_level"), op.a("refer_level"), op.a("refer_scale"),
+                                   bool(op.a("pixel_offset", False)), num)
+    return ("outputs", [list(multi), list(nums) if nums is not None else None, restore])
+
+
+def _matrix_nms(op: PaddleOp):
+    out, num, index = op.call("matrix_nms", op.x(0, "BBoxes"), op.x(1, "Scores"),
+                              float(op.a("score_threshold")), float(op.a("post_threshold")),
+                              op.a("nms_top_k"), op.a("keep_top_k"), bool(op.a("use_gaussian", False)),
+                              float(op.a("gaussian_sigma", 2.0)), op.a("background_label", 0),
+                              bool(op.a("normalized", True)), True, True)
+    return ("outputs", [out, index, num])   # the op's order
+
+
+def _two_out(record: str, *attrs: tuple) -> Mapper:
+    """An op with (values, indices) outputs: ``record(x, <attributes>)``."""
+    def mapper(op: PaddleOp):
+        vals, idx = op.call(record, op.x(), *[op.a(n, d) for n, d in attrs])
+        return ("outputs", [vals, idx])
+    return mapper
+
+
+def _median(op: PaddleOp):
+    axis = op.a("axis")
+    axis = None if axis in (None, []) else (axis[0] if isinstance(axis, list) and len(axis) == 1 else axis)
+    mode = op.a("mode", "avg")
+    out = op.call("median", op.x(), axis, bool(op.a("keepdim", False)), mode)
+    if isinstance(out, (tuple, list)):
+        return ("outputs", list(out))
+    return ("outputs", [out, None])
+
+
+def _unique(op: PaddleOp):
+    axis = op.a("axis")
+    axis = None if axis in (None, []) else (axis[0] if isinstance(axis, list) and len(axis) == 1 else axis)
+    dt = op.a("dtype", "int64")
+    dt = _VARTYPE_DTYPES.get(dt, dt)
+    outs = op.call("unique", op.x(), True, True, True, axis, dt, bool(op.a("is_sorted", op.a("sorted", True))))
+    return ("outputs", list(outs))
+
+
+def _logcumsumexp(op: PaddleOp):
+    x = op.x()
+    axis = None if op.a("flatten", False) else op.a("axis", -1)
+    rev, excl = bool(op.a("reverse", False)), bool(op.a("exclusive", False))
+    if excl:
+        raise NotImplementedError(f"paddle.inference: {op.type} with exclusive=True is not supported yet")
+    if rev:
+        x = op.call("flip", x, [axis if axis is not None else 0])
+    out = op.call("logcumsumexp", x, axis)
+    if rev:
+        out = op.call("flip", out, [axis if axis is not None else 0])
+    return ("identity", out)
+
+
+def _index_add(op: PaddleOp):
+    return (op.x(0, "X"), op.x(1, "Index"), op.a("axis", 0), op.x(2, "AddValue")), {}
+
+
+def _index_put(op: PaddleOp):
+    return (op.x(0, "x"), tuple(op.xs(1, "indices")), op.x(2, "value"), bool(op.a("accumulate", False))), {}
+
+
+def _unpool(op: PaddleOp):
+    x = op.x(0, "X")
+    size = op.c(2, "", "output_size")
+    size = list(size) if isinstance(size, (list, tuple)) and len(size) else None
+    if size is not None and len(size) != x.ndim - 2:
+        size = size[-(x.ndim - 2):]
+    return (x, op.x(1, "Indices"), list(op.a("ksize")), list(op.a("strides")), list(op.a("padding", op.a("paddings")))), \
+        {"data_format": _layout(op.a("data_format", "NCHW"), x.ndim - 2), "output_size": size}
+
+
+def _conv_transpose_nd(nd: int) -> Mapper:
+    def mapper(op: PaddleOp):
+        if op.x(0, "Input").ndim != nd + 2:
+            return None
+        args, kw = _conv_transpose(op)
+        kw["data_format"] = _layout(kw["data_format"], nd)
+        return args, kw
+    return mapper
+
+
+def _int(v: Any) -> Any:
+    """A size Paddle passes as a (float) constant: an int; tensors stay."""
+    return int(v) if isinstance(v, float) and v == int(v) else v
+
+
+ARGS.update({
+    "fold": _fold,
+    "grid_sample": _grid_sample,
+    "roi_align": _roi_align,
+    "roi_pool": _roi_pool,
+    "psroi_pool": _psroi_pool,
+    "yolo_box": _yolo_box,
+    "prior_box": _prior_box,
+    "box_coder": _box_coder,
+    "deform_conv2d": _deformable_conv,
+    "affine_grid": _affine_grid,
+    "nms": _nms,
+    "distribute_fpn_proposals": _distribute_fpn,
+    "matrix_nms": _matrix_nms,
+    "temporal_shift": lambda op: ((op.x(), op.a("seg_num"), float(op.a("shift_ratio", 0.25))),
+                                  {"data_format": op.a("data_format", "NCHW")}),
+    "index_sample": lambda op: ((op.x(0, "X"), op.x(1, "Index")), {}),
+    "put_along_axis": lambda op: ((op.x(0, "Input"), op.x(1, "Index"), op.x(2, "Value"), op.a("axis", op.a("Axis")),
+                                   op.a("reduce", op.a("Reduce", "assign")), bool(op.a("include_self", True)),
+                                   False), {}),
+    "kthvalue": _two_out("kthvalue", ("k", 1), ("axis", -1), ("keepdim", False)),
+    "mode": _two_out("mode", ("axis", -1), ("keepdim", False)),
+    "cummax": _two_out("cummax", ("axis", -1), ("dtype", "int64")),
+    "cummin": _two_out("cummin", ("axis", -1), ("dtype", "int64")),
+    "median": _median,
+    "unique": _unique,
+    "maxout": _attr_unary("groups", "axis"),
+    "logcumsumexp": _logcumsumexp,
+    "add_n": lambda op: ((op.xs(0, "X"),), {}),
+    "cross": lambda op: ((op.x(0, "X"), op.x(1, "Y"), op.a("axis", op.a("dim", 9))), {}),
+    "meshgrid": lambda op: (tuple(op.xs(0, "X")), {}),
+    "trace": _attr_unary("offset", "axis1", "axis2"),
+    "kron": lambda op: ((op.x(0, "X"), op.x(1, "Y")), {}),
+    "diag_embed": lambda op: ((op.x(0, "Input"), op.a("offset", 0), op.a("dim1", -2), op.a("dim2", -1)), {}),
+    "diag": _attr_unary("offset", "padding_value"),
+    "searchsorted": lambda op: ((op.x(0, "SortedSequence"), op.x(1, "Value"), bool(op.a("out_int32", False)),
+                                 bool(op.a("right", False))), {}),
+    "bilinear": lambda op: ((op.x(0, "X"), op.x(1, "Y"), op.x(2, "Weight"),
+                             op.x(3, "Bias") if op.has(3, "Bias") else None), {}),
+    "scatter_nd_add": lambda op: ((op.x(0, "X"), op.x(1, "Index"), op.x(2, "Updates")), {}),
+    "isclose": lambda op: ((op.x(0, "Input"), op.x(1, "Other"), float(op.c(2, "Rtol", "rtol", 1e-5)),
+                            float(op.c(3, "Atol", "atol", 1e-8)), bool(op.a("equal_nan", False))), {}),
+    "allclose": lambda op: ((op.x(0, "Input"), op.x(1, "Other"), float(op.c(2, "Rtol", "rtol", 1e-5)),
+                             float(op.c(3, "Atol", "atol", 1e-8)), bool(op.a("equal_nan", False))), {}),
+    "equal_all": lambda op: ((op.x(0, "X"), op.x(1, "Y")), {}),
+    "logspace": lambda op: ((op.c(0), op.c(1), op.c(2), op.c(3)), {"dtype": op.a("dtype")}),
+    "eye": lambda op: ((_int(op.c(0, "", "num_rows")), _int(op.c(1, "", "num_columns"))), {"dtype": op.a("dtype")}),
+    "tril_indices": lambda op: ((op.a("rows"), op.a("cols"), op.a("offset", 0), op.a("dtype", "int64")), {}),
+    "triu_indices": lambda op: ((op.a("row"), op.a("col"), op.a("offset", 0), op.a("dtype", "int64")), {}),
+    "logit": lambda op: ((op.x(), op.a("eps")), {}),
+    **{n: _unary for n in ("erfinv", "lgamma", "digamma", "i0", "i0e", "i1", "i1e", "angle", "neg", "frac",
+                           "deg2rad", "rad2deg", "sgn", "sinc", "real", "imag", "conj", "det")},
+    "unstack": lambda op: ((op.x(), op.a("axis", 0), op.a("num")), {}),
+    "rrelu": lambda op: ("outputs", [op.call("rrelu", op.x(), float(op.a("lower", 0.125)),
+                                             float(op.a("upper", 1 / 3)), not op.a("is_test", True)), None]),
+    "stanh": _attr_unary("scale_a", "scale_b"),
+    "mv": lambda op: ((op.x(0, "X"), op.x(1, "Vec")), {}),
+    "dot": lambda op: ((op.x(0, "X"), op.x(1, "Y")), {}),
+    "addmm": lambda op: ((op.x(0, "Input"), op.x(1, "X"), op.x(2, "Y"), float(op.a("Beta", op.a("beta", 1.0))),
+                          float(op.a("Alpha", op.a("alpha", 1.0)))), {}),
+    "multi_dot": lambda op: ((op.xs(0, "X"),), {}),
+    "renorm": lambda op: ((op.x(), float(op.a("p")), op.a("axis"), float(op.a("max_norm"))), {}),
+    "index_add": _index_add,
+    "index_put": _index_put,
+    "max_unpool2d": lambda op: _unpool(op) if op.x(0, "X").ndim == 4 else None,
+    "max_unpool3d": lambda op: _unpool(op) if op.x(0, "X").ndim == 5 else None,
+    "conv3d_transpose": _conv_transpose_nd(3),
+    "gumbel_softmax": _attr_unary("temperature", "hard", "axis"),
+    "swiglu": lambda op: ((op.x(0, "x"), op.x(1, "y") if op.has(1, "y") else None), {}),
+    "log_loss": lambda op: ((op.x(0, "Predicted"), op.x(1, "Labels"), float(op.a("epsilon", 1e-4))), {}),
+    "kl_div": lambda op: ((op.x(0, "X"), op.x(1, "Target"), op.a("reduction", "mean"),
+                           bool(op.a("log_target", False))), {}),
+    "nll_loss": lambda op: ("outputs", [op.call("nll_loss", op.x(0, "X"), op.x(1, "Label"),
+                                                op.x(2, "Weight") if op.has(2, "Weight") else None,
+                                                op.a("ignore_index", -100), op.a("reduction", "mean")), None]),
+})

@@ -63,10 +63,14 @@ class ImportedProgram:
 
 
 # The main output of an op in legacy programs (PIR: output 0).
-_LEGACY_MAIN_OUT = ("Out", "Y", "Output", "Result", "out")
+_LEGACY_MAIN_OUT = ("Out", "Y", "Output", "Result", "out", "OutputBox")
 # Output slots of multi-output legacy ops, in PIR's output order (others: main slot first).
 _LEGACY_OUTS = {"rnn": ("Out", "DropoutState", "State", "Reserve"),
-                "softmax_with_cross_entropy": ("Softmax", "Loss"), "huber_loss": ("Out", "Residual")}
+                "softmax_with_cross_entropy": ("Softmax", "Loss"), "huber_loss": ("Out", "Residual"),
+                "roi_pool": ("Out", "Argmax"), "yolo_box": ("Boxes", "Scores"),
+                "prior_box": ("Boxes", "Variances"), "kthvalue": ("Out", "Indices"), "mode": ("Out", "Indices"),
+                "matrix_nms": ("Out", "Index", "RoisNum"), "rrelu": ("Out", "Noise"),
+                "distribute_fpn_proposals": ("MultiFpnRois", "MultiLevelRoIsNum", "RestoreIndex")}
 
 
 def _type_index() -> dict[str, list[str]]:
@@ -103,15 +107,21 @@ class _Translator:
                                   f"{type(v).__name__} where a tensor is expected")
 
     def emit_typed(self, record: str, args: tuple, kwargs: dict, outs: list) -> Any:
-        """Append a call whose outputs have the given ``(shape, dtype)`` (no kernel run)."""
+        """Append a call whose outputs have the given ``(shape, dtype)`` (no kernel run); an
+        entry of ``outs`` that is a list of pairs is a list output."""
         rec = REGISTRY[record]
         vargs = [_to_values(self.block, a) for a in args]
         flat = [x for a in vargs for x in (a if isinstance(a, (list, tuple)) else [a])]
         stop = not rec.differentiable or not any(isinstance(x, Value) and not x.stop_gradient for x in flat)
         floats = ("float", "bfloat", "complex")
-        values = [self.block.create_var(self.program.unique_name(record), shape, dtype,
-                                        stop_gradient=stop or not dtype.startswith(floats))
-                  for shape, dtype in outs]
+
+        def make(spec: Any) -> Any:   # a (shape, dtype) pair, or a list of them (a list output)
+            if isinstance(spec, list):
+                return [make(e) for e in spec]
+            shape, dtype = spec
+            return self.block.create_var(self.program.unique_name(record), list(shape), dtype,
+                                         stop_gradient=stop or not dtype.startswith(floats))
+        values = [make(o) for o in outs]
         self.block.append_op(record, vargs, dict(kwargs), values[0] if len(values) == 1 else values)
         return values[0] if len(values) == 1 else values
 
@@ -124,6 +134,15 @@ class _Translator:
         if isinstance(v, list):
             return [self.as_tensor(e, op) for e in v]
         return v
+
+    def fetchable(self, v: Any, op: PaddleOp) -> Any:
+        """A fetch target as a program value: a constant output (``paddle.zeros([2])``
+        returned as is) becomes a ``full`` op of the program."""
+        if isinstance(v, _Const):
+            if v.shape is None:
+                return self.emit("to_tensor", (list(v.value),), {"dtype": v.dtype})
+            return self.emit("full", (list(v.shape), v.python(), v.dtype), {})
+        return self.as_tensor(v, op)
 
     def emit(self, record: str, args: tuple, kwargs: dict) -> Any:
         return self.recorder.record(REGISTRY[record], tuple(args), dict(kwargs))
@@ -268,7 +287,7 @@ def read_pir_program(data: dict, params: list[torch.Tensor], source: str = "the 
     except (KeyError, IndexError, TypeError) as exc:
         raise ValueError(f"paddle.inference: {source} is corrupt ({type(exc).__name__}: {exc})") from None
     fetch = sorted(reader.fetch, key=lambda f: f[0])
-    values = [tr.as_tensor(v, PaddleOp("pd_op.fetch", False, [], {}, tr)) for _, _, v in fetch]
+    values = [tr.fetchable(v, PaddleOp("pd_op.fetch", False, [], {}, tr)) for _, _, v in fetch]
     return ImportedProgram(tr.program, reader.feeds, [n for _, n, _ in fetch], values, tr.params)
 
 
@@ -752,7 +771,7 @@ def read_legacy_program(raw: bytes, params: list[torch.Tensor],
     fetch.sort(key=lambda f: f[0])
     dummy = PaddleOp("fetch", True, {}, {}, tr)
     return ImportedProgram(tr.program, [n for _, n in feeds], [n for _, n, _ in fetch],
-                           [tr.as_tensor(v, dummy) for _, _, v in fetch], tr.params)
+                           [tr.fetchable(v, dummy) for _, _, v in fetch], tr.params)
 
 
 def load_program_file(model_bytes: bytes, params: list[torch.Tensor], source: str) -> ImportedProgram:

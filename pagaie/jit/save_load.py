@@ -24,7 +24,7 @@ import torch
 
 from pagaie._core.parameter import Parameter
 from pagaie._core.place import default_device
-from pagaie._core.tensor import Tensor
+from pagaie._core.tensor import Tensor, wrap
 from pagaie._formats.pdiparams import load_tensors, write_pdiparams
 from pagaie._static.ir import FORMAT_VERSION, Program
 from pagaie._static.program_tools import clone_program, prune_program
@@ -257,7 +257,38 @@ class TranslatedLayer(Layer):
             raise ValueError(f"paddle.jit.TranslatedLayer: forward takes {len(feed_names)} inputs "
                              f"({feed_names}), but received {len(inputs)}")
         outs = run_program(runner, feed_names, list(inputs))
+        outs = _zero_grads_for_all(outs, self.parameters())
         return outs[0] if len(outs) == 1 else outs
+
+
+class _ZeroGrads(torch.autograd.Function):
+    """Identity on ``out``; its backward also gives every parameter a zero gradient."""
+
+    @staticmethod
+    def forward(ctx: Any, out: torch.Tensor, *params: torch.Tensor) -> torch.Tensor:
+        ctx.specs = [(p.shape, p.dtype, p.device) for p in params]
+        return out.clone()
+
+    @staticmethod
+    def backward(ctx: Any, grad: torch.Tensor) -> tuple:
+        return (grad, *[torch.zeros(s, dtype=d, device=v) for s, d, v in ctx.specs])
+
+
+def _zero_grads_for_all(outs: list, params: list) -> list:
+    """Paddle runs a loaded program's backward as one program: after ``backward()`` every
+    trainable parameter has a gradient, zeros where the loss does not depend on it (an
+    optimizer then also steps those: weight decay, momentum), not None."""
+    trainable = [p._t for p in params if not p.stop_gradient and p._t.requires_grad]
+    if not trainable or not torch.is_grad_enabled():
+        return outs
+    res = []
+    for o in outs:
+        if isinstance(o, Tensor) and o._t.requires_grad and o._t.dtype.is_floating_point:
+            t = wrap(_ZeroGrads.apply(o._t, *trainable))
+            t.stop_gradient = o.stop_gradient
+            o = t
+        res.append(o)
+    return res
 
 
 def _corrupt(path: str, what: str) -> ValueError:
