@@ -153,6 +153,7 @@ def _cases(paddle):
         return (paddle.index_sample(x[:, 0], i), paddle.put_along_axis(x[:, 0], i, 9.0, 1),
                 paddle.put_along_axis(x[:, 0], i, x[:, 0, :2] * 2, 1, reduce="add"),
                 *paddle.kthvalue(x, 2, axis=1), *paddle.mode(x, -1), *paddle.cummax(x, 2), *paddle.cummin(x, 1),
+                paddle.median(x, 1), paddle.nanmedian(x, -1),
                 F.maxout(x.reshape([2, 4, 3, 1]), 2), paddle.logcumsumexp(x, 1), paddle.add_n([x, x, x]),
                 paddle.cross(x[:, :3], x[:, :3] * 2, axis=1), *paddle.meshgrid(m[0], m[1]), paddle.trace(m),
                 paddle.kron(m, x[1]), paddle.diag_embed(x), paddle.diag(m[0]),

@@ -173,3 +173,36 @@ def test_median_alias_warns_as_paddle():
     x = pagaie.to_tensor([1.0, 3.0, 2.0, 4.0])
     with pytest.warns(Warning, match=r"Set default parameters \['mode', 'min'\]"):
         pagaie.median(x, dim=0)
+
+
+def test_static_interpolate_with_run_time_sizes_has_unknown_dims():
+    def build(P):
+        P.enable_static()
+        try:
+            with P.static.program_guard(P.static.Program(), P.static.Program()):
+                x = P.static.data("x", [2, 4, 6, 8])
+                sz = P.static.data("sz", [2], "int32")
+                s = P.static.data("s", [2], "float32")
+                F = P.nn.functional
+                return [list(F.interpolate(x, size=sz, mode="bilinear").shape),
+                        list(F.interpolate(x, scale_factor=s, mode="bilinear").shape)]
+        finally:
+            P.disable_static()
+    ours, theirs = both(build)
+    assert ours == theirs
+
+
+def test_static_operators_keep_the_numbers_they_turn_into_tensors():
+    def run(P):
+        P.enable_static()
+        try:
+            main = P.static.Program()
+            with P.static.program_guard(main, P.static.Program()):
+                x = P.static.data("x", [3], "int32")
+                outs = [x == 2.5, 2 << x, 5 & x]
+            exe = P.static.Executor(P.CPUPlace())
+            return exe.run(main, feed={"x": np.array([1, 2, 3], "int32")}, fetch_list=outs)
+        finally:
+            P.disable_static()
+    ours, theirs = both(run)
+    assert_same(ours, theirs)

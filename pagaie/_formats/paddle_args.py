@@ -813,14 +813,17 @@ def _two_out(record: str, *attrs: tuple) -> Mapper:
     return mapper
 
 
-def _median(op: PaddleOp):
-    axis = op.a("axis")
-    axis = None if axis in (None, []) else (axis[0] if isinstance(axis, list) and len(axis) == 1 else axis)
-    mode = op.a("mode", "avg")
-    out = op.call("median", op.x(), axis, bool(op.a("keepdim", False)), mode)
-    if isinstance(out, (tuple, list)):
-        return ("outputs", list(out))
-    return ("outputs", [out, None])
+def _median_of(record: str):
+    """``pd_op.median`` / ``pd_op.nanmedian``: the value and (in ``'min'`` mode) its index."""
+    def mapper(op: PaddleOp):
+        axis = op.a("axis")
+        axis = None if axis in (None, []) else (axis[0] if isinstance(axis, list) and len(axis) == 1 else axis)
+        mode = op.a("mode", "avg")
+        out = op.call(record, op.x(), axis, bool(op.a("keepdim", False)), mode)
+        if isinstance(out, (tuple, list)):
+            return ("outputs", list(out))
+        return ("outputs", [out, None])
+    return mapper
 
 
 def _unique(op: PaddleOp):
@@ -903,7 +906,8 @@ ARGS.update({
     "mode": _two_out("mode", ("axis", -1), ("keepdim", False)),
     "cummax": _two_out("cummax", ("axis", -1), ("dtype", "int64")),
     "cummin": _two_out("cummin", ("axis", -1), ("dtype", "int64")),
-    "median": _median,
+    "median": _median_of("median"),
+    "nanmedian": _median_of("nanmedian"),
     "unique": _unique,
     "maxout": _attr_unary("groups", "axis"),
     "logcumsumexp": _logcumsumexp,

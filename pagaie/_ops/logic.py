@@ -565,6 +565,12 @@ def _cmp_operator(fn, arrays=False):
     return op
 
 
+def _const_device(t):
+    """Where an operator puts a number it turns into a tensor: beside ``t``, but on the CPU for
+    a symbolic (meta) ``t``, since the recorded constant must hold its value."""
+    return torch.device("cpu") if t.device.type == "meta" else t.device
+
+
 def _int_operand(self, other, sym):
     """The Python int/bool left operand of a reflected bitwise operator as a 0-D tensor of
     ``self``'s dtype, wrapping like a C cast (Paddle's ``to_tensor(y, dtype=x.dtype)``); a
@@ -572,9 +578,9 @@ def _int_operand(self, other, sym):
     if type(other) is bool or isinstance(other, numbers.Integral):
         t = self._t
         if t.dtype is torch.bool:
-            return wrap(torch.tensor(bool(other), device=t.device))
+            return wrap(torch.tensor(bool(other), device=_const_device(t)))
         v = (int(other) + 2 ** 63) % 2 ** 64 - 2 ** 63
-        return wrap(torch.tensor(v, dtype=torch.int64, device=t.device).to(t.dtype))
+        return wrap(torch.tensor(v, dtype=torch.int64, device=_const_device(t)).to(t.dtype))
     raise TypeError(f"unsupported operand type(s) for {sym}: '{type(other).__name__}' and 'Tensor'")
 
 
@@ -606,7 +612,7 @@ def _eq_operator(base):
         if (type(other) is float or (type(other) is int and t.dtype is torch.bool)) \
                 and not (t.is_floating_point() or t.is_complex()):
             other = wrap(torch.tensor(other, dtype=torch.float64 if type(other) is float else torch.int64,
-                                      device=t.device))
+                                      device=_const_device(t)))
         return base(self, other)
     op.__name__ = base.__name__
     return op

@@ -228,7 +228,7 @@ def _median(x, axis, keepdim, mode, api, ignore_nan):
     return val if keepdim else val.squeeze(ax)
 
 
-@defop(paddle_types=("median",))
+@defop(paddle_types=("median", "pd_op.median"))
 def median(x, axis=None, keepdim=False, mode='avg', name=None, *, out=None):
     """Median over ``axis`` (the flattened tensor when None).
 
@@ -272,7 +272,7 @@ def median(x, axis=None, keepdim=False, mode='avg', name=None, *, out=None):
     return r if out is None else write_out(out, r)
 
 
-@defop(paddle_types=("nanmedian",))
+@defop(paddle_types=("nanmedian", "pd_op.nanmedian"))
 def nanmedian(x, axis=None, keepdim=False, mode='avg', name=None):
     """Median over ``axis`` ignoring NaN (see :func:`median`); integer inputs keep their dtype.
 

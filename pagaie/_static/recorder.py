@@ -155,8 +155,8 @@ def _meta_dims(rec: OpRecord, out: Any, vargs: list, vkwargs: dict) -> Any:
 
 def _zeros(v: Any, fill: Any = 0) -> Any:
     """``v`` with symbolic tensors replaced by data: ``fill`` everywhere, ``"ramp"`` (distinct
-    values 1, 2, 3...; alternating for bool) or ``"alt"`` (1, 0, 1, 0...). Eager tensors keep
-    their data."""
+    values 1, 2, 3...; alternating for bool), ``"ramp2"`` (2, 3, 4...) or ``"alt"`` (1, 0, 1,
+    0...). Eager tensors keep their data."""
     if isinstance(v, Tensor):
         t = v._t
         if t.numel() > _MAX_FALLBACK_ELEMENTS:
@@ -164,8 +164,9 @@ def _zeros(v: Any, fill: Any = 0) -> Any:
                              "and the input is too large to probe")
         if t.device.type != "meta":
             return t.detach()
-        if fill in ("ramp", "alt"):
-            r = torch.arange(1, t.numel() + 1).reshape(t.shape)
+        if fill in ("ramp", "ramp2", "alt"):
+            start = 2 if fill == "ramp2" else 1
+            r = torch.arange(start, t.numel() + start).reshape(t.shape)
             if fill == "alt" or t.dtype == torch.bool:
                 r = r % 2
             return r.to(t.dtype)
@@ -260,7 +261,22 @@ def _run_on_data(rec: OpRecord, vargs: list, vkwargs: dict) -> tuple[Any, Any]:
         except Exception:  # noqa: BLE001 - then no dim is trusted
             return out, True
     known = _known_dims(out, other)
+    try:  # a third run: a dim two runs agree on by chance (a size read from the data) is unknown too
+        third = rec.kernel(*_zeros(vargs, "ramp2"), **_zeros(vkwargs, "ramp2"))
+    except Exception:  # noqa: BLE001
+        third = None
+    if known is not None and third is not None:
+        known = _merge_known(known, _known_dims(out, third))
     return out, True if known is None else known
+
+
+def _merge_known(a: Any, b: Any) -> Any:
+    """The dims known in both ``_known_dims`` results (-1 where either says unknown)."""
+    if a is None or b is None or len(a) != len(b):
+        return a
+    if all(isinstance(d, int) for d in a):
+        return [d if d == e else -1 for d, e in zip(a, b)]
+    return [_merge_known(x, y) for x, y in zip(a, b)]
 
 
 def _program_seed_attrs(rec: OpRecord, vargs: list, vkwargs: dict, recorder: "Recorder") -> dict | None:
