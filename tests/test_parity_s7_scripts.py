@@ -1181,14 +1181,16 @@ def _finish(proc: subprocess.Popen, timeout: float) -> tuple[str, str, bool]:
         return out, err, True
 
 
-@pytest.mark.parametrize("group", list(GROUPS))
-def test_scripts_print_paddles_numbers(group: str, tmp_path) -> None:
+def check_scripts(scripts: dict[str, str], names: list[str], tmp_path, timeout: float) -> None:
+    """Run the scripts ``names`` (sources in ``scripts``) under real Paddle and under pagaie,
+    both at once, and assert that every line each prints is Paddle's (numbers within
+    RTOL/ATOL) and that each runs to its end under Paddle."""
     if importlib.util.find_spec("paddle") is None:
         pytest.skip("real paddlepaddle is not installed")
     paths = []
-    for name in GROUPS[group]:
+    for name in names:
         path = tmp_path / f"{name}.py"
-        path.write_text(SCRIPTS[name])
+        path.write_text(scripts[name])
         paths.append(str(path))
     runner = tmp_path / "runner.py"
     runner.write_text(RUNNER)
@@ -1197,23 +1199,30 @@ def test_scripts_print_paddles_numbers(group: str, tmp_path) -> None:
     # both frameworks at once: each process is mostly one core's work
     theirs_p = _start([sys.executable, str(runner), *paths], str(tmp_path), env)
     ours_p = _start([sys.executable, "-m", "pagaie", "run", str(runner), *paths], root, env)
-    theirs_out, theirs_err, theirs_hung = _finish(theirs_p, TIMEOUT)
-    ours_out, ours_err, ours_hung = _finish(ours_p, TIMEOUT)
-    assert not ours_hung, f"pagaie ran past {TIMEOUT} s; it printed:\n{ours_out[-3000:]}"
+    theirs_out, theirs_err, theirs_hung = _finish(theirs_p, timeout)
+    ours_out, ours_err, ours_hung = _finish(ours_p, timeout)
+    assert not ours_hung, f"pagaie ran past {timeout} s; it printed:\n{ours_out[-3000:]}"
     if theirs_hung:  # real Paddle's multi-process DataLoader now and then never returns
-        pytest.skip(f"real Paddle ran past {TIMEOUT} s")
+        pytest.skip(f"real Paddle ran past {timeout} s")
     assert theirs_p.returncode == 0, f"real Paddle failed:\n{theirs_err[-3000:]}"
     assert ours_p.returncode == 0, f"pagaie failed:\n{ours_err[-3000:]}"
     theirs, ours = _sections(theirs_out), _sections(ours_out)
-    assert list(theirs) == GROUPS[group], f"real Paddle's runner printed {list(theirs)}"
-    for name in GROUPS[group]:
+    assert list(theirs) == names, f"real Paddle's runner printed {list(theirs)}"
+    for name in names:
         a, b = ours.get(name, []), theirs[name]
         assert b, f"{name}: real Paddle printed nothing"
+        # every script must run to its end under Paddle: a raise would hide the rest of it
+        assert not any(line.startswith("#### raised") for line in b), f"{name}: real Paddle raised: {b[-3:]}"
         for i in range(max(len(a), len(b))):
             x = a[i] if i < len(a) else "<missing>"
             y = b[i] if i < len(b) else "<missing>"
             assert _same_line(x, y), (f"{name}, line {i + 1}:\n  pagaie: {x}\n  Paddle: {y}\n"
                                       f"pagaie's stderr:\n{ours_err[-2000:]}")
+
+
+@pytest.mark.parametrize("group", list(GROUPS))
+def test_scripts_print_paddles_numbers(group: str, tmp_path) -> None:
+    check_scripts(SCRIPTS, GROUPS[group], tmp_path, TIMEOUT)
 
 
 def test_line_comparison_can_fail() -> None:

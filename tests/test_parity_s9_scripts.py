@@ -19,15 +19,11 @@ bias-corrects with the step count plus one (so the dense path is what is compare
 """
 from __future__ import annotations
 
-import importlib.util
-import os
-import sys
-
 import numpy as np
 import pytest
 
 from tests.reference import assert_same, both
-from tests.test_parity_s7_scripts import RUNNER, _finish, _same_line, _sections, _start
+from tests.test_parity_s7_scripts import check_scripts
 
 TIMEOUT = 120  # seconds per script group and framework; a group takes 15-30 s on a busy machine
 
@@ -1237,44 +1233,9 @@ GROUPS = {
 }
 
 
-def _run_group(names: list[str], tmp_path) -> tuple[dict, dict, str]:
-    paths = []
-    for name in names:
-        path = tmp_path / f"{name}.py"
-        path.write_text(SCRIPTS[name])
-        paths.append(str(path))
-    runner = tmp_path / "runner.py"
-    runner.write_text(RUNNER)
-    env = dict(os.environ, OMP_NUM_THREADS="1", CUDA_VISIBLE_DEVICES="", PYTHONWARNINGS="ignore")
-    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-    theirs_p = _start([sys.executable, str(runner), *paths], str(tmp_path), env)
-    ours_p = _start([sys.executable, "-m", "pagaie", "run", str(runner), *paths], root, env)
-    theirs_out, theirs_err, theirs_hung = _finish(theirs_p, TIMEOUT)
-    ours_out, ours_err, ours_hung = _finish(ours_p, TIMEOUT)
-    assert not ours_hung, f"pagaie ran past {TIMEOUT} s; it printed:\n{ours_out[-3000:]}"
-    if theirs_hung:
-        pytest.skip(f"real Paddle ran past {TIMEOUT} s")
-    assert theirs_p.returncode == 0, f"real Paddle failed:\n{theirs_err[-3000:]}"
-    assert ours_p.returncode == 0, f"pagaie failed:\n{ours_err[-3000:]}"
-    return _sections(ours_out), _sections(theirs_out), ours_err
-
-
 @pytest.mark.parametrize("group", list(GROUPS))
 def test_scripts_print_paddles_numbers(group: str, tmp_path) -> None:
-    if importlib.util.find_spec("paddle") is None:
-        pytest.skip("real paddlepaddle is not installed")
-    ours, theirs, ours_err = _run_group(GROUPS[group], tmp_path)
-    assert list(theirs) == GROUPS[group], f"real Paddle's runner printed {list(theirs)}"
-    for name in GROUPS[group]:
-        a, b = ours.get(name, []), theirs[name]
-        assert b, f"{name}: real Paddle printed nothing"
-        # every script must run to its end under Paddle: a raise would hide the rest of it
-        assert not any(line.startswith("#### raised") for line in b), f"{name}: real Paddle raised: {b[-3:]}"
-        for i in range(max(len(a), len(b))):
-            x = a[i] if i < len(a) else "<missing>"
-            y = b[i] if i < len(b) else "<missing>"
-            assert _same_line(x, y), (f"{name}, line {i + 1}:\n  pagaie: {x}\n  Paddle: {y}\n"
-                                      f"pagaie's stderr:\n{ours_err[-2000:]}")
+    check_scripts(SCRIPTS, GROUPS[group], tmp_path, TIMEOUT)
 
 
 def test_every_script_is_in_one_group() -> None:
