@@ -38,6 +38,21 @@ def _real(api: str, x) -> None:
                            f"{str(x.dtype).replace('torch.', '')}")
 
 
+def _invertible(api: str, x) -> None:
+    """Paddle's LU-based inverse checks ``min |pivot| > 0``, which a NaN pivot fails: any NaN in
+    the input is its InvalidArgument (torch would return NaNs)."""
+    if x.numel() and not x.is_meta and bool(torch.isnan(x).any()):
+        raise ValueError(f"paddle.linalg.{api}: the input is not invertible: it holds NaN values "
+                         f"(received shape {list(x.shape)})")
+
+
+def _no_integer(api: str, x) -> None:
+    """Paddle has no integer or bool kernel for this op: its NotFound (RuntimeError)."""
+    if not (x.is_floating_point() or x.is_complex()):
+        raise RuntimeError(f"paddle.linalg.{api}: 'x' must be a floating or complex tensor, but "
+                           f"received dtype {str(x.dtype).replace('torch.', '')}")
+
+
 def _axis_list(axis, ndim, api):
     if axis is None:
         return None
@@ -79,6 +94,12 @@ class _EdgeNorm(torch.autograd.Function):
 def _pnorm(x, p, dims, keepdim):
     """``torch.linalg.vector_norm`` with Paddle's gradients at the orders 0 and +-inf (over
     several axes Paddle's +-inf norm is a max of ``|x|``, which splits ties as torch does)."""
+    if x.numel() == 0 and (dims is None or any(x.shape[d] == 0 for d in dims)):
+        # Paddle: the norm of an empty set of elements is 0 for every order (torch has no
+        # identity for the max/min of the orders inf, -inf and the negative ones)
+        shape = [1 if dims is None or d in dims else n for d, n in enumerate(x.shape)]
+        r = x.abs().new_zeros(shape) + x.abs().sum(dim=dims, keepdim=True)
+        return r if keepdim else r.reshape(()) if dims is None else r.squeeze(tuple(dims))
     if x.requires_grad and torch.is_grad_enabled() and x.is_floating_point():
         if p == 0 or (math.isinf(p) and (dims is None or len(dims) == 1)):
             return _EdgeNorm.apply(x, p, dims, keepdim)
@@ -91,6 +112,13 @@ def _matrix_norm(x, p, dims, keepdim):
     """``torch.linalg.matrix_norm``; the orders 1 and inf (max of the column / row sums of
     ``|x|``) go through ``_abs`` when a gradient is recorded, so that a second derivative is
     real zeros rather than torch's data-less zero tensor."""
+    if dims[0] % x.dim() == dims[1] % x.dim():
+        raise ValueError(f"paddle.linalg.matrix_norm: 'axis' must name two different dimensions, but "
+                         f"received {list(dims)}")
+    if p in (2, -2, math.inf, -math.inf) and x.shape[dims[0]] * x.shape[dims[1]] == 0:
+        # Paddle reduces with max/min (or an SVD) over an empty axis: its InvalidArgument
+        raise ValueError(f"paddle.linalg.matrix_norm: p={p} needs non-empty matrices, but received shape "
+                         f"{list(x.shape)} with axis {list(dims)}")
     if p in (1, -1, math.inf, -math.inf) and x.requires_grad and torch.is_grad_enabled() \
             and x.is_floating_point():
         rows, cols = (d % x.dim() for d in dims)
@@ -154,6 +182,8 @@ def norm(x, p=None, axis=None, keepdim=False, out=None, dtype=None, name=None):
             raise (ValueError if dims is None else TypeError)(
                 "paddle.linalg.norm: p='nuc' needs 'axis' to name two dimensions (or a 2-D input), "
                 f"but received axis={axis} for a {x.dim()}-D input")
+        if p == "fro" and dims is not None and len(dims) > 2:
+            raise ValueError(f"paddle.linalg.norm: p='fro' needs 'axis' to be an int or two ints, but received {axis}")
         if isinstance(p, str) and p != "fro":
             raise ValueError(f"paddle.linalg.norm: 'p' must be a number, 'fro' or 'nuc', but received {p!r}")
         return write_out(out, _vector_norm(x, p, dims, keepdim))
@@ -250,6 +280,7 @@ def cond(x, p=None, name=None):
         s = torch.linalg.svdvals(x)
         return s[..., 0] / s[..., -1] if p != -2 else s[..., -1] / s[..., 0]
     # ||x|| * ||x^-1||, written out so that autograd differentiates it.
+    _invertible("cond", x)
     return torch.linalg.matrix_norm(x, ord=p) * torch.linalg.matrix_norm(torch.linalg.inv(x), ord=p)
 
 
@@ -276,6 +307,9 @@ def matrix_rank(x, tol=None, hermitian=False, atol=None, rtol=None, name=None):
         1
     """
     _floating("matrix_rank", x)
+    if tol is not None and (atol is not None or rtol is not None):
+        raise ValueError("paddle.linalg.matrix_rank: give 'tol' alone or 'atol'/'rtol' without 'tol', but "
+                         f"received tol={tol}, atol={atol}, rtol={rtol}")
     if tol is not None:
         atol, rtol = tol, 0.0
     if isinstance(atol, torch.Tensor) or isinstance(rtol, torch.Tensor):
@@ -345,6 +379,7 @@ def inv(x, name=None):
     """
     _square("inv", x)
     _floating("inv", x)
+    _invertible("inv", x)
     return torch.linalg.inv(x)
 
 
@@ -396,7 +431,14 @@ def matrix_power(x, n, name=None):
         >>> paddle.linalg.matrix_power(paddle.to_tensor([[1.0, 1.0], [0.0, 1.0]]), 3).tolist()
         [[1.0, 3.0], [0.0, 1.0]]
     """
+    if isinstance(n, torch.Tensor):
+        n = n.item()
+    if not isinstance(n, int) or isinstance(n, bool):
+        raise TypeError(f"paddle.linalg.matrix_power: 'n' must be an int, but received {type(n).__name__}")
     _square("matrix_power", x)
+    _no_integer("matrix_power", x)
+    if int(n) < 0:
+        _invertible("matrix_power", x)
     return torch.linalg.matrix_power(x, int(n))
 
 
@@ -447,6 +489,7 @@ def multi_dot(x, name=None):
     if not isinstance(x, (list, tuple)) or len(x) < 2:
         raise ValueError("paddle.linalg.multi_dot: 'x' must be a list of at least two Tensors")
     _real("multi_dot", x[0])
+    _no_integer("multi_dot", x[0])
     return torch.linalg.multi_dot(list(x))
 
 
@@ -471,6 +514,7 @@ def solve(x, y, left=True, name=None, *, out=None):
     """
     _real("solve", x)
     _square("solve", x)
+    _invertible("solve", x)
     return write_out(out, torch.linalg.solve(x, y, left=left))
 
 
@@ -496,6 +540,9 @@ def triangular_solve(x, y, upper=True, transpose=False, unitriangular=False, nam
         [[1.0], [1.0]]
     """
     _square("triangular_solve", x)
+    if x.dtype != y.dtype:  # Paddle's kernel reads both with the dtype of 'x'
+        raise ValueError(f"paddle.linalg.triangular_solve: 'x' and 'y' must have the same dtype, but received "
+                         f"{str(x.dtype)[6:]} and {str(y.dtype)[6:]}")
     if transpose:
         x, upper = x.transpose(-1, -2), not upper
     return torch.linalg.solve_triangular(x, y, upper=upper, left=True, unitriangular=unitriangular)
@@ -521,6 +568,8 @@ def cholesky_solve(x, y, upper=False, name=None):
         [[1.0], [1.0]]
     """
     _square("cholesky_solve", y, "y")
+    for t in (x, y):  # Paddle registers cholesky_solve for float32/float64 only
+        _real("cholesky_solve", t)
     # Only one triangle of ``y`` is read, so only that triangle receives gradients.
     return torch.cholesky_solve(x, y.triu() if upper else y.tril(), upper=upper)
 
@@ -549,7 +598,36 @@ def cholesky(x, upper=False, name=None):
     if x.is_complex():
         raise RuntimeError("paddle.linalg.cholesky: 'x' must be float32 or float64, but received "
                            f"dtype {str(x.dtype).replace('torch.', '')}")
-    return torch.linalg.cholesky(x, upper=upper)
+    a = x.mH if upper else x  # Paddle reads the triangle it returns
+    fac, info = torch.linalg.cholesky_ex(a)
+    if a.numel() and not a.is_meta and bool((info > 0).any()):
+        fac = _cholesky_nonfinite(a, fac, info)
+    return fac.mH if upper else fac
+
+
+def _cholesky_nonfinite(x, fac, info):
+    """Paddle's factorisation fails only on a pivot ``<= 0``; NaN (and inf) entries flow through
+    to the factor instead. LAPACK stops at the first non-finite pivot, so the failed matrices
+    that hold a non-finite entry are factored again column by column; any other failure
+    (a matrix that is not positive-definite) is Paddle's InvalidArgument."""
+    flat, finfo = x.reshape(-1, *x.shape[-2:]), info.reshape(-1)
+    out = fac.reshape(flat.shape).clone()
+    for b in torch.nonzero(finfo > 0).flatten().tolist():
+        a = flat[b]
+        if bool(torch.isfinite(a).all()):
+            raise ValueError("paddle.linalg.cholesky: the input is not positive-definite (the leading minor of "
+                             f"order {int(finfo[b])} of matrix {b} is not positive), shape {list(x.shape)}")
+        n = a.shape[-1]
+        low = torch.zeros_like(a)
+        for j in range(n):
+            d = a[j, j] - (low[j, :j] * low[j, :j]).sum()
+            if bool(d <= 0):
+                raise ValueError("paddle.linalg.cholesky: the input is not positive-definite (the leading minor "
+                                 f"of order {j + 1} of matrix {b} is not positive), shape {list(x.shape)}")
+            low[j, j] = torch.sqrt(d)
+            low[j + 1:, j] = (a[j + 1:, j] - low[j + 1:, :j] @ low[j, :j]) / low[j, j]
+        out[b] = low
+    return out.reshape(x.shape)
 
 
 @defop(amp="black")
@@ -603,16 +681,23 @@ def lstsq(x, y, rcond=None, driver=None, name=None):
         >>> sol.tolist(), rank.item()
         ([[1.0], [2.0]], 2)
     """
-    if x.is_complex() or y.is_complex() or x.dtype != y.dtype:
+    if x.dtype not in (torch.float32, torch.float64) or x.dtype != y.dtype:
         raise ValueError("paddle.linalg.lstsq: 'x' and 'y' must have the same dtype, float32 or float64, "
                          f"but received {str(x.dtype).replace('torch.', '')} and {str(y.dtype).replace('torch.', '')}")
     if driver is None:
         driver = "gelsy" if x.device.type == "cpu" else "gels"
     if driver not in _LSTSQ_DRIVERS:
         raise ValueError(f"paddle.linalg.lstsq: 'driver' must be one of {_LSTSQ_DRIVERS}, but received {driver!r}")
+    for arg, t, dims in (("x", x, "(*, M, N)"), ("y", y, "(*, M, K)")):
+        if t.dim() < 2:
+            raise ValueError(f"paddle.linalg.lstsq: '{arg}' must be shaped {dims}, but received shape {list(t.shape)}")
+    if rcond is None:  # Paddle's default cut-off, not torch's eps * max(M, N)
+        rcond = (1e-7 if x.dtype == torch.float32 else 1e-15) * max(x.shape[-2], x.shape[-1])
     sol, res, rank, sv = torch.linalg.lstsq(x, y, rcond=rcond, driver=driver)
     if driver == "gelsy":
         res = res.new_empty((0,))
+    if x.numel() == 0 or y.numel() == 0:  # Paddle: no ranks and no singular values for empty input
+        return sol.detach(), res.detach(), rank.new_empty((0,), dtype=torch.int64), sv.new_empty((0,))
     # Paddle reports no rank for 'gels': an empty int64 tensor; int32 for the others
     # Paddle has no lstsq gradient: every output is stop_gradient
     return sol.detach(), res.detach(), rank.to(torch.int64 if driver == "gels" else torch.int32), sv.detach()
@@ -641,7 +726,7 @@ def fp8_fp8_half_gemm_fused(x, y, transpose_x=False, transpose_y=False, bias=Non
 
     Examples:
         >>> import pagaie as paddle
-        >>> a = paddle.to_tensor([[1.0] * 4] * 2, dtype='float8_e4m3fn')
+        >>> a = paddle.to_tensor([[1.0] * 4] * 2).astype('float8_e4m3fn')
         >>> paddle.linalg.fp8_fp8_half_gemm_fused(a, a, transpose_y=True).tolist()
         [[4.0, 4.0], [4.0, 4.0]]
     """

@@ -587,6 +587,11 @@ def cdist(x, y, p=2.0, compute_mode="use_mm_for_euclid_dist_if_necessary", name=
     if x.shape[-1] != y.shape[-1]:
         raise AssertionError(f"paddle.cdist: 'x' and 'y' must have the same last dimension, but received "
                              f"{x.shape[-1]} and {y.shape[-1]}")
+    if float(p) < 0:
+        raise AssertionError(f"paddle.cdist: 'p' must be greater than or equal to 0, but received {p}")
+    if x.is_complex():  # real distances between complex rows: norms of |x_i - y_j|
+        diff = (x.unsqueeze(-2) - y.unsqueeze(-3)).abs()
+        return torch.linalg.vector_norm(diff, ord=float(p), dim=-1)
     return torch.cdist(x, y, p=float(p), compute_mode=compute_mode)
 
 
@@ -631,4 +636,10 @@ def vecdot(x, y, axis=-1, name=None):
         >>> paddle.vecdot(paddle.to_tensor([[1.0, 2.0]]), paddle.to_tensor([3.0, 4.0])).tolist()
         [11.0]
     """
+    if x.dtype == torch.bool or y.dtype == torch.bool:  # Paddle has no bool kernel of conj: NotFound
+        raise RuntimeError(f"paddle.linalg.vecdot: 'x' and 'y' must not be bool, but received "
+                           f"{str(x.dtype)[6:]} and {str(y.dtype)[6:]}")
+    if x.is_floating_point() != y.is_floating_point() and not (x.is_complex() or y.is_complex()):
+        raise TypeError("paddle.linalg.vecdot: type promotion only works between floating-point (or complex and "
+                        f"real) tensors, but received {str(x.dtype)[6:]} and {str(y.dtype)[6:]}")
     return (x.conj() * y).sum(dim=axis)

@@ -75,6 +75,22 @@ def svdvals(x, name=None):
     return torch.linalg.svdvals(x)
 
 
+class _QRNoGrad(torch.autograd.Function):
+    """``torch.linalg.qr`` whose backward is Paddle's InvalidArgument: Paddle has no derivative
+    of ``mode='r'``, nor of ``mode='complete'`` with more rows than columns."""
+
+    @staticmethod
+    def forward(ctx, x, mode):
+        ctx.mode, ctx.shape = mode, list(x.shape)
+        q, r = torch.linalg.qr(x, mode="reduced" if mode == "r" else mode)
+        return q, r
+
+    @staticmethod
+    def backward(ctx, gq, gr):
+        raise ValueError(f"paddle.linalg.qr: the derivative of qr is not implemented when mode='{ctx.mode}'"
+                         + (f" and rows > columns (input shape {ctx.shape})" if ctx.mode == "complete" else ""))
+
+
 @defop(amp="black", paddle_types=("qr", "pd_op.qr"))
 def qr(x, mode="reduced", name=None):
     """QR decomposition ``x = Q @ R``.
@@ -97,9 +113,12 @@ def qr(x, mode="reduced", name=None):
     if mode not in ("reduced", "complete", "r"):
         raise ValueError(f"paddle.linalg.qr: 'mode' must be 'reduced', 'complete' or 'r', but received {mode!r}")
     _matrix("qr", x)
+    if x.requires_grad and torch.is_grad_enabled() and (
+            mode == "r" or (mode == "complete" and x.shape[-2] > x.shape[-1])):
+        q, r = _QRNoGrad.apply(x, mode)
+        return r if mode == "r" else (q, r)
     if mode == "r":
-        # torch cannot differentiate mode='r'; the reduced factorisation gives the same R.
-        return torch.linalg.qr(x, mode="reduced" if x.requires_grad else "r")[1]
+        return torch.linalg.qr(x, mode="r")[1]
     return torch.linalg.qr(x, mode=mode)
 
 
@@ -226,6 +245,12 @@ def lu(x, pivot=True, get_infos=False, name=None):
     return (lu_, piv, info.to(torch.int32)) if get_infos else (lu_, piv)
 
 
+def _pivots(api: str, piv) -> None:
+    if piv.dtype != torch.int32:  # Paddle's kernels read the pivots as int32 only
+        raise ValueError(f"paddle.linalg.{api}: the pivots must be int32 (as paddle.linalg.lu returns them), "
+                         f"but received {str(piv.dtype).replace('torch.', '')}")
+
+
 @defop(amp="black", paddle_types=("lu_unpack", "pd_op.lu_unpack"))
 def lu_unpack(x, y, unpack_ludata=True, unpack_pivots=True, name=None):
     """Unpack :func:`lu`'s result into the permutation, lower and upper factors.
@@ -247,7 +272,12 @@ def lu_unpack(x, y, unpack_ludata=True, unpack_pivots=True, name=None):
         >>> (p @ l @ u).tolist()
         [[1.0, 2.0], [3.0, 4.0]]
     """
-    p, l, u = torch.lu_unpack(x, y.to(torch.int32), unpack_data=unpack_ludata, unpack_pivots=unpack_pivots)
+    _pivots("lu_unpack", y)
+    if list(y.shape) != list(x.shape[:-2]) + [min(x.shape[-2], x.shape[-1])]:
+        raise ValueError(f"paddle.linalg.lu_unpack: 'y' (the pivots) must have shape "
+                         f"{list(x.shape[:-2]) + [min(x.shape[-2], x.shape[-1])]} for 'x' of shape "
+                         f"{list(x.shape)}, but received {list(y.shape)}")
+    p, l, u = torch.lu_unpack(x, y, unpack_data=unpack_ludata, unpack_pivots=unpack_pivots)
     # Paddle's placeholders for the outputs not asked for are empty float32 tensors
     if not unpack_pivots:
         p = p.new_empty((0,), dtype=torch.float32)
@@ -279,7 +309,8 @@ def lu_solve(b, lu, pivots, trans="N", name=None):
     """
     if trans not in ("N", "T", "C"):
         raise ValueError(f"paddle.linalg.lu_solve: 'trans' must be 'N', 'T' or 'C', but received {trans!r}")
-    piv = pivots.to(torch.int32)
+    _pivots("lu_solve", pivots)
+    piv = pivots
     if trans == "N":
         return torch.linalg.lu_solve(lu, piv, b)
     if trans == "C" or not lu.is_complex():
@@ -306,7 +337,12 @@ def householder_product(x, tau, name=None):
         >>> q.shape
         paddle.Size([3, 2])
     """
-    _matrix("householder_product", x)
+    if x.dtype != tau.dtype:
+        raise AssertionValueError("paddle.linalg.householder_product: 'x' and 'tau' must have the same dtype, "
+                                  f"but received {str(x.dtype)[6:]} and {str(tau.dtype)[6:]}")
+    if x.dim() < 2:
+        raise AssertionValueError("paddle.linalg.householder_product: 'x' must be a (batch of) matrices, but "
+                                  f"received shape {list(x.shape)}")
     if tau.dim() != x.dim() - 1:
         raise AssertionValueError("paddle.linalg.householder_product: 'tau' must have one dimension fewer "
                                   f"than 'x', but received x: {list(x.shape)}, tau: {list(tau.shape)}")
@@ -349,18 +385,30 @@ def ormqr(x, tau, y, left=True, transpose=False, name=None):
         [[1.0, 2.0], [3.0, 4.0]]
     """
     _matrix("ormqr", x)
+    if not x.dtype == tau.dtype == y.dtype:
+        raise AssertionError("paddle.linalg.ormqr: 'tau' and 'y' must have the dtype of 'x', but received "
+                             f"{str(x.dtype)[6:]}, {str(tau.dtype)[6:]} and {str(y.dtype)[6:]}")
     if x.dim() != tau.dim() + 1 or x.dim() != y.dim():
         raise AssertionError("paddle.linalg.ormqr: 'x' and 'y' must have one more dimension than 'tau', "
                              f"but received x: {list(x.shape)}, tau: {list(tau.shape)}, y: {list(y.shape)}")
     if x.shape[-1] != tau.shape[-1]:
         raise AssertionError(f"paddle.linalg.ormqr: the last dimensions of 'x' ({x.shape[-1]}) and 'tau' "
                              f"({tau.shape[-1]}) must be equal")
+    if x.dim() == 3 and not x.shape[0] == y.shape[0] == tau.shape[0]:
+        raise AssertionError("paddle.linalg.ormqr: 'x', 'tau' and 'y' must have the same batch size, but "
+                             f"received {x.shape[0]}, {tau.shape[0]} and {y.shape[0]}")
     m, n = x.shape[-2], x.shape[-1]
-    need = (m if transpose else n) if left else (n if transpose else m)
+    # Paddle asserts these sizes, then multiplies by the [m, n] matrix Q (or its transpose): from
+    # the right (left=False) that product only works for square Q, else its matmul ValueError
+    need = (m if transpose else n) if left else (m if transpose else n)
     got, where = (y.shape[-2], "rows") if left else (y.shape[-1], "columns")
     if need != got:
         raise AssertionError(f"paddle.linalg.ormqr: 'y' must have {need} {where} for left={left}, "
                              f"transpose={transpose}, but received shape {list(y.shape)}")
+    if not left and m != n:
+        raise ValueError(f"paddle.linalg.ormqr: with left=False 'x' must be square, because 'y' "
+                         f"({list(y.shape)}) is multiplied from the right by Q of shape [{m}, {n}]"
+                         f"{' transposed' if transpose else ''}")
     q = torch.linalg.householder_product(x, tau)
     if transpose:
         q = q.transpose(-1, -2)
