@@ -26,7 +26,9 @@ def test_optimizer_resume_from_paddle_state(cls, kwargs):
     check_optimizer_resume(cls, kwargs)
 
 
-@pytest.mark.parametrize("kwargs", [{"learning_rate": 1.0},
+# Forty full-step inner iterations (two steps at the default max_iter) drift apart on float32
+# rounding alone, as the sum orders of the frameworks differ: ten per step stay comparable.
+@pytest.mark.parametrize("kwargs", [{"learning_rate": 1.0, "max_iter": 10},
                                     {"learning_rate": 0.5, "history_size": 3, "max_iter": 5},
                                     {"line_search_fn": "strong_wolfe", "max_iter": 4}])
 def test_lbfgs(kwargs):
