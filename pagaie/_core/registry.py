@@ -651,7 +651,10 @@ def _make_inplace(rec: OpRecord, base: OpRecord) -> Callable:
     one, the out-of-place result is written back into the first argument. As in Paddle,
     the first argument takes the result's dtype (``int_x.divide_(y)`` makes ``x``
     float32); records that say ``promotes=True`` (binary arithmetic) follow
-    :func:`_inplace_dtype`.
+    :func:`_inplace_dtype`. Every call counts one ``inplace_version``; an elementwise operand
+    may not broadcast ``x`` to a bigger shape (ValueError); on a tensor in a graph the result
+    is computed from a copy and written into ``x`` (views write through, and a backward that
+    saved ``x`` earlier raises, as in Paddle).
     """
     out_of_place = _make_api(rec)
     params = list(base.signature.parameters)
@@ -666,11 +669,21 @@ def _make_inplace(rec: OpRecord, base: OpRecord) -> Callable:
     # backward; a record may say otherwise (``leaf_check``): composites without their own
     # backward allow it, some non-differentiable kernels still refuse.
     leaf_check = bool(base.extra.get("leaf_check", base.differentiable))
+    # elementwise binary ops (``x.add_(y)``, ``x.equal_(y)``...): ``y`` may not broadcast ``x``
+    # to a bigger shape (Paddle's ValueError), checked before anything is written
+    # (``pow_`` takes only a number for ``y``: its own TypeError comes first)
+    binary = params[:2] == ["x", "y"] and base.name != "pow"
+    explicit = rec.kernel is not base.kernel
+    native: set = set()  # dtypes for which the explicit kernel was seen to write into x
 
     def api(*args, **kwargs):
         x = args[0] if args else kwargs[first]
         t = x._t
         run, want = out_of_place, None
+        if binary:
+            y = args[1] if len(args) > 1 else kwargs.get("y")
+            if isinstance(y, Tensor) and y._t.shape != t.shape:
+                _check_inplace_broadcast(rec.name, t, y._t)
         if promotes:
             y = args[1] if len(args) > 1 else kwargs.get(second)
             if not (number_keeps and isinstance(y, _PY_NUMBERS)):
@@ -683,14 +696,40 @@ def _make_inplace(rec: OpRecord, base: OpRecord) -> Callable:
             with torch.no_grad():
                 r = _inplace_result(run(*args, **kwargs)._t, want)
                 return _write_into_leaf(x, r, rec.name, base.name)
-        r = _inplace_result(run(*args, **kwargs)._t, want)
-        if r is t:
-            return x
+        # x in a graph: the result is computed from a copy of x, then written into x. As in
+        # Paddle, a backward that saved x before this write then raises (x's version moved),
+        # a view writes through to its base, and this op's own backward, which may need the
+        # input, still works. Explicit kernels seen to mutate their input for x's dtype run
+        # on x directly (torch's own version counting then does the same).
+        saved = t.requires_grad and not t.is_leaf and not (run is out_of_place and t.dtype in native)
+        if saved:
+            c = x._t = t.clone()
+            try:
+                r = _inplace_result(run(*args, **kwargs)._t, want)
+            finally:
+                x._t = t
+            if explicit and r is c and r.dtype is t.dtype and run is out_of_place:
+                native.add(t.dtype)
+        else:
+            before = t._version + x._version_bias
+            r = _inplace_result(run(*args, **kwargs)._t, want)
+            if r is t:
+                if explicit and x._t is t and t._version + x._version_bias == before:
+                    # a kernel that rebinds x's data (a bool result, ``x.data = r``) bumps
+                    # no torch version: Paddle counts every in-place op once
+                    x._version_bias += 1
+                return x
         if r.shape != t.shape:
             raise ValueError(f"paddle.{rec.name}: the in-place result has shape {list(r.shape)}, "
                              f"which differs from the input's shape {list(t.shape)}")
-        if t.requires_grad or r.requires_grad:
+        if saved and r.dtype is t.dtype:
+            # r does not depend on t itself (computed from a copy): write it into t, so that a
+            # view writes through to its base, and t's version says it changed
+            t.copy_(r)
+        elif t.requires_grad or r.requires_grad:
             x._rebind(r)  # rebinding keeps the graph intact where copy_ would overwrite a saved input
+            if saved:
+                torch.autograd.graph.increment_version(t)
         elif r.dtype is not t.dtype:
             t.data = r  # Paddle's in-place result takes the op's result dtype (int.divide_ -> float)
             x._version_bias += 1
@@ -709,6 +748,20 @@ def _make_inplace(rec: OpRecord, base: OpRecord) -> Callable:
     api.__doc__ = f"In-place version of :func:`{base.name}`: writes the result into ``{first}`` and returns it."
     api.op_record = rec
     return api
+
+
+def _check_inplace_broadcast(api: str, t: torch.Tensor, y: torch.Tensor) -> None:
+    """Paddle's rule for an elementwise in-place op: the operand ``y`` may broadcast to ``x``'s
+    shape, never ``x`` to a bigger one (ValueError). Shapes that do not broadcast at all are
+    left to the op's own message."""
+    try:
+        out = torch.broadcast_shapes(t.shape, y.shape)
+    except RuntimeError:
+        return
+    if out != t.shape:
+        raise ValueError(f"paddle.{api}: the shape of broadcast output {list(out)} is different "
+                         f"from that of the in-place tensor x {list(t.shape)} (y has shape "
+                         f"{list(y.shape)})")
 
 
 def _inplace_result(r: torch.Tensor, want: torch.dtype | None) -> torch.Tensor:

@@ -45,7 +45,15 @@ def rebinding_inplace(base: Callable, name: str, check: Callable | None = None) 
         if check is not None:
             check(x)
         check_inplace(x, name, brec.name)
-        x._rebind(base(*args, **kwargs)._t)  # Paddle counts these in inplace_version too
+        t = x._t
+        r = base(*args, **kwargs)._t
+        if t.requires_grad and not t.is_leaf:
+            # as in Paddle, a backward that saved x before this write raises (the new x only
+            # views or copies it, so its own backward does not need the old version)
+            torch.autograd.graph.increment_version(t)
+            x._rebind(r, bump=0)  # the bump above is this op's count
+        else:
+            x._rebind(r)  # Paddle counts these in inplace_version too
         return x
 
     api.__name__ = api.__qualname__ = name
