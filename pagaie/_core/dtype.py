@@ -21,7 +21,15 @@ __all__ = [
 ]
 
 
-class DType:
+class _DTypeType(type):
+    """The type of :class:`DType`: ``print(type(paddle.float32))`` shows Paddle's
+    ``<class 'paddle.dtype'>``, as scripts print it."""
+
+    def __repr__(cls) -> str:
+        return "<class 'paddle.dtype'>"
+
+
+class DType(metaclass=_DTypeType):
     """A Paddle data type (``pagaie.float32`` ...). Compares equal only to itself.
 
     Args:
@@ -62,6 +70,7 @@ class DType:
 
 
 builtins_bool = type(True)
+DType.__name__ = "DataType"  # Paddle's class name (``type(paddle.float32).__name__``)
 
 
 def _by_name(name: str) -> DType:
@@ -129,50 +138,67 @@ def _opaque_by_name(name: str) -> DType:
     return globals()[name]
 
 
+_OpaqueDType.__name__ = "DataType"  # one class to Paddle
 pstring = _OpaqueDType("pstring", "PSTRING", 14)
 raw = _OpaqueDType("raw", "UNDEFINED", 0)
 
-# numpy's spellings Paddle accepts through ``np.dtype`` (astype, cast, zeros, ...). The name
-# 'uint16' (and numpy's uint16) means bfloat16 there, its storage type; only the object
-# ``paddle.uint16`` is the unsigned integer type.
-_ALIASES = {"float": "float64", "double": "float64", "half": "float16", "int": "int64",
-            "long": "int64", "bool_": "bool", "uint16": "bfloat16"}
+# Paddle's own dtype names (``convert_np_dtype_to_dtype_``): matched after lower() and strip(),
+# so 'Float32' and ' int64 ' work. The name 'uint16' (and numpy's uint16) means bfloat16 there,
+# its storage type; only the object ``paddle.uint16`` is the unsigned integer type.
+_PADDLE_NAMES = {"float32": "float32", "float64": "float64", "float16": "float16",
+                 "int32": "int32", "int16": "int16", "int64": "int64", "bool": "bool",
+                 "bool_": "bool", "uint16": "bfloat16", "uint8": "uint8", "int8": "int8",
+                 "complex64": "complex64", "complex128": "complex128", "bfloat16": "bfloat16",
+                 "float8_e4m3fn": "float8_e4m3fn", "float8_e5m2": "float8_e5m2"}
+# Any other spelling goes through ``np.dtype`` ('float', 'int', 'f4', np.float32, Python's
+# float ...) and must land on one of these numpy types; others (uint32, '>f4', str) are a
+# ValueError, as in Paddle.
+_NUMPY_TYPES = {np.dtype(n): n for n in ("float32", "float64", "float16", "int32", "int16", "int64",
+                                          "bool", "uint8", "int8", "complex64", "complex128")}
+_NUMPY_TYPES[np.dtype("uint16")] = "bfloat16"
 
 _default_float = torch.float32
 
 
 def to_torch_dtype(dtype: Any, api: str = "paddle") -> torch.dtype:
-    """Normalise any accepted dtype spelling to a torch dtype.
+    """Normalise any accepted dtype spelling to a torch dtype, as Paddle's
+    ``convert_np_dtype_to_dtype_`` does: a pagaie (or torch) dtype, one of Paddle's names
+    (any case, surrounding blanks ignored), or anything ``np.dtype`` maps onto a supported
+    numpy type (numpy aliases such as 'float', 'int', 'f4', numpy and Python scalar types).
 
-    Raises TypeError naming ``api`` for an unknown dtype.
+    Raises TypeError naming ``api`` for what numpy does not understand, ValueError for a
+    numpy type Paddle does not support (uint32, big-endian, strings).
+
+    Examples:
+        >>> import numpy as np
+        >>> import pagaie as paddle
+        >>> paddle.ones([1]).astype('Float64 ').dtype, paddle.ones([1]).astype(np.intc).dtype
+        (<DataType.FLOAT64: 11>, <DataType.INT32: 7>)
     """
     if type(dtype) is DType:
         return dtype.torch_dtype
     if isinstance(dtype, torch.dtype):
         return dtype
     if isinstance(dtype, str):
-        d = _BY_NAME.get(_ALIASES.get(dtype, dtype))
-        if d is not None:
-            return d.torch_dtype
-        if dtype.startswith("paddle."):
-            return to_torch_dtype(dtype[7:], api)
-    elif dtype is float:  # Python's float and complex are double precision, as in Paddle
-        return torch.float64
-    elif dtype is int:
-        return torch.int64
-    elif dtype is builtins_bool:
-        return torch.bool
-    elif dtype is complex:
-        return torch.complex128
-    else:
-        try:
-            npd = np.dtype(dtype)
-        except TypeError:
-            npd = None
-        if npd is not None and npd.name in _BY_NAME:
-            return _BY_NAME[_ALIASES.get(npd.name, npd.name)].torch_dtype
-    raise TypeError(f"{api}: unsupported dtype {dtype!r}; expected one of "
-                    f"{sorted(_BY_NAME)} or a pagaie dtype such as paddle.float32")
+        name = _PADDLE_NAMES.get(dtype.lower().strip())
+        if name is not None:
+            return _BY_NAME[name].torch_dtype
+        if dtype.startswith("paddle.") and dtype[7:] in _BY_NAME:  # str() of a dtype (a
+            return _BY_NAME[dtype[7:]].torch_dtype                   # pagaie extension)
+    if isinstance(dtype, DType):  # pstring / raw: no storage type
+        raise TypeError(f"{api}: dtype {dtype} has no tensor storage type here")
+    try:
+        npd = np.dtype(dtype)
+    except Exception:  # noqa: BLE001 (numpy raises TypeError, sometimes others)
+        raise TypeError(f"{api}: unsupported dtype {dtype!r}; expected a paddle dtype such as "
+                        "paddle.float32, one of its names ('float32', 'int64', ...) or a numpy "
+                        "dtype") from None
+    name = _NUMPY_TYPES.get(npd)
+    if name is None:
+        raise ValueError(f"{api}: numpy dtype {npd} (from {dtype!r}) is not supported; use bool, "
+                         "uint8, int8, int16, int32, int64, float16, bfloat16, float32, float64, "
+                         "complex64 or complex128")
+    return _BY_NAME[name].torch_dtype
 
 
 # What Paddle's strict dtype check (``convert_dtype``, used by to_tensor, as_tensor, asarray,
@@ -211,6 +237,30 @@ def checked_dtype(dtype: Any, api: str) -> torch.dtype:
                         "int8, int16, int32, int64, uint8, complex64, complex128, bfloat16], but "
                         f"received {dtype!r}")
     return to_torch_dtype(dtype, api)
+
+
+_BF16_NAN = 0x7FFF  # Paddle's bfloat16 NaN (its conversions make every NaN this one)
+
+
+def to_bfloat16(t: torch.Tensor) -> torch.Tensor:
+    """``t`` converted to bfloat16 as Paddle converts: rounding to nearest even, and every NaN
+    becoming Paddle's NaN bit pattern 0x7FFF (torch keeps signs and payloads), which
+    ``Tensor.numpy()`` shows since it gives bfloat16 as bit patterns.
+
+    Examples:
+        >>> import torch
+        >>> from pagaie._core.dtype import to_bfloat16
+        >>> to_bfloat16(torch.tensor([float('nan'), 1.0])).view(torch.int16).tolist()
+        [32767, 16256]
+    """
+    if t.is_complex():
+        t = t.real
+    r = t.to(torch.bfloat16)
+    if t.is_floating_point():
+        nan = torch.isnan(r)
+        if builtins_bool(nan.any()):
+            r = r.view(torch.int16).masked_fill(nan, _BF16_NAN).view(torch.bfloat16)
+    return r
 
 
 def from_torch_dtype(dtype: torch.dtype) -> DType:
@@ -281,7 +331,9 @@ class iinfo:
 
     def __init__(self, dtype: Any) -> None:
         tdt = to_torch_dtype(dtype, "paddle.iinfo")
-        if tdt not in (torch.int8, torch.int16, torch.int32, torch.int64, torch.uint8):
+        # the objects paddle.uint16/uint32/uint64 too (the names 'uint16'... mean other types)
+        if tdt not in (torch.int8, torch.int16, torch.int32, torch.int64, torch.uint8,
+                       torch.uint16, torch.uint32, torch.uint64):
             raise ValueError("paddle.iinfo: the argument can only be paddle.int8, paddle.int16, "
                              "paddle.int32, paddle.int64 or paddle.uint8, but received "
                              f"{_BY_TORCH[tdt].name}")
@@ -302,7 +354,13 @@ class finfo:
         32
     """
 
-    def __init__(self, dtype: Any) -> None:
+    def __init__(self, dtype: Any = None, *, type: Any = None) -> None:  # noqa: A002
+        if type is not None:  # Paddle's alias of ``dtype``
+            if dtype is not None:
+                raise TypeError("paddle.finfo: got both 'dtype' and its alias 'type'")
+            dtype = type
+        elif dtype is None:
+            raise TypeError("paddle.finfo: missing the required argument 'dtype'")
         tdt = to_torch_dtype(dtype, "paddle.finfo")
         if not (tdt.is_floating_point or tdt.is_complex):
             raise ValueError("paddle.finfo: the argument can only be paddle.float32, "

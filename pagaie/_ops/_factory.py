@@ -14,14 +14,35 @@ from pagaie._core.place import to_torch_device
 from pagaie._core.tensor import Tensor, check_inplace, require_grad
 from pagaie._ops._helpers import device as default_device
 
-__all__ = ["shape_of", "device_of", "finish", "write_out", "float_only", "returns_self"]
+__all__ = ["shape_of", "device_of", "finish", "write_out", "float_only", "returns_self",
+           "c_float_to_int"]
 
 _FLOATS = (torch.float16, torch.bfloat16, torch.float32, torch.float64)
 _FLOATS_COMPLEX = _FLOATS + (torch.complex64, torch.complex128)
 
 
+def c_float_to_int(v: float, dt: torch.dtype) -> int:
+    """C++'s ``static_cast<T>(double)`` on x86 CPUs, as Paddle's kernels compute it: the value
+    truncates toward zero through a 32-bit conversion (64-bit for int64) that gives the
+    smallest integer for NaN and out-of-range values, then wraps to ``dt``'s width."""
+    bits = 64 if dt is torch.int64 else 32
+    lo = -(1 << (bits - 1))
+    i = int(v) if v == v and abs(v) != float("inf") else lo
+    if not lo <= i < -lo:
+        i = lo
+    tlo, thi = (0, 255) if dt is torch.uint8 else (torch.iinfo(dt).min, torch.iinfo(dt).max)
+    return (i - tlo) % (thi - tlo + 1) + tlo
+
+
 def shape_of(shape: Any, api: str) -> list[int]:
     """A shape argument (int, list/tuple of ints or 0-D tensors, or a 1-D int tensor) as ints."""
+    if isinstance(shape, np.ndarray):  # Paddle takes a numpy array of ints as a list
+        if shape.dtype.kind not in "iu":
+            raise TypeError(f"paddle.{api}: 'shape' must hold integers, but received a numpy "
+                            f"array of dtype {shape.dtype}")
+        shape = [int(v) for v in shape.reshape(-1)]
+    elif isinstance(shape, np.integer):
+        shape = int(shape)
     if isinstance(shape, torch.Tensor):
         if shape.is_floating_point() or shape.is_complex():
             raise TypeError(f"paddle.{api}: 'shape' must hold integers, but received a tensor of "

@@ -13,8 +13,9 @@ from pagaie._core import dtype as _dt
 from pagaie._core.place import to_torch_device
 from pagaie._core.registry import defop
 from pagaie._core.tensor import Tensor, name_as_data, require_grad
-from pagaie._ops._factory import device_of, finish, returns_self, shape_of, write_out
-from pagaie._ops._helpers import device, float_dtype
+from pagaie._ops._factory import (c_float_to_int, device_of, finish, returns_self, shape_of,
+                                  write_out)
+from pagaie._ops._helpers import device, float_dtype, stopped
 
 __all__ = ["to_tensor", "as_tensor", "asarray", "from_numpy", "assign", "clone",
            "zeros", "ones", "full", "empty", "zeros_like", "ones_like", "full_like", "empty_like",
@@ -39,17 +40,35 @@ def _numpy_of(v: Any) -> Any:
     return v
 
 
+# numpy types a tensor can be made from (numpy's uint16 holds bfloat16 bit patterns)
+_NP_OK = frozenset(np.dtype(n) for n in ("bool", "uint8", "int8", "int16", "int32", "int64",
+                                          "uint16", "float16", "float32", "float64", "complex64",
+                                          "complex128"))
+# the numpy type data is converted to for a requested dtype (bfloat16 goes through float32)
+_NP_OF = {torch.bool: np.bool_, torch.uint8: np.uint8, torch.int8: np.int8, torch.int16: np.int16,
+          torch.int32: np.int32, torch.int64: np.int64, torch.float16: np.float16,
+          torch.bfloat16: np.float32, torch.float32: np.float32, torch.float64: np.float64,
+          torch.complex64: np.complex64, torch.complex128: np.complex128,
+          torch.uint16: np.uint16}  # the object paddle.uint16: an unsigned integer tensor
+
+
 def _from_data(data: Any, dtype: Any, api: str) -> torch.Tensor:
     """Paddle's conversion of data to a tensor, dtype inference included (a new copy)."""
     want = None if dtype is None else _dt.checked_dtype(dtype, f"paddle.{api}")
     if isinstance(data, _T):
         t = data.detach().clone()
         return t if want is None or t.dtype is want else t.to(want)
+    if isinstance(data, np.str_):  # a str to Paddle: not data
+        raise TypeError(f"paddle.{api}: can't construct a Tensor from data of type numpy.str_ "
+                        f"({data!r}); data must be a scalar, list, tuple, numpy.ndarray or Tensor")
     if isinstance(data, np.ndarray) or isinstance(data, np.generic):
         arr = np.array(data, copy=True)
         keep = True  # numpy data keeps its dtype
     elif isinstance(data, (bool, int, float, complex)):
-        arr = np.array(data)
+        try:
+            arr = np.array(data)
+        except OverflowError:
+            arr = np.array(data, dtype=object)  # beyond 64 bits: rejected below
         keep = False
     elif isinstance(data, (list, tuple)):
         has_tensor = any(isinstance(e, _T) for e in data)
@@ -58,7 +77,7 @@ def _from_data(data: Any, dtype: Any, api: str) -> torch.Tensor:
             return t if want is None or t.dtype is want else t.to(want)
         try:
             arr = np.array(_numpy_of(data) if has_tensor else data)
-        except ValueError as exc:
+        except (ValueError, OverflowError) as exc:
             raise ValueError(f"paddle.{api}: failed to convert the input data to a regular array; "
                              f"nested lists usually have different lengths ({exc})") from None
         keep = has_tensor  # with tensors inside, numpy's promoted dtype is kept
@@ -69,22 +88,41 @@ def _from_data(data: Any, dtype: Any, api: str) -> torch.Tensor:
                    f"{type(data).__name__}; data must be a scalar, list, tuple, "
                    "numpy.ndarray or Tensor")
     if arr.dtype.kind not in "biufc":
-        raise ValueError(f"paddle.{api}: unsupported data element type {arr.dtype}; expected bool, "
-                         "integer, floating or complex values")
+        # Paddle: ValueError for the data itself; with a dtype given its dtype check fails first
+        kind = ValueError if want is None else TypeError
+        raise kind(f"paddle.{api}: unsupported data element type {arr.dtype}; expected bool, "
+                   "integer, floating or complex values")
+    if want is not None and want not in _NP_OF:
+        # numpy has no such type: Paddle cannot convert data to it (a Tensor it can cast)
+        kind = TypeError if want in (torch.float8_e4m3fn, torch.float8_e5m2) else ValueError
+        raise kind(f"paddle.{api}: can't make a {_dt.from_torch_dtype(want).name} tensor from "
+                   f"{type(data).__name__} data; create it in another dtype and cast it")
     if arr.dtype == np.uint16 and want in (None, torch.bfloat16):  # Paddle's convention:
         # numpy's uint16 holds bfloat16 bit patterns
         return torch.from_numpy(arr.view(np.int16)).view(torch.bfloat16)
-    if arr.dtype.kind == "u" and arr.dtype != np.uint8 and want is None:
-        raise ValueError(f"paddle.{api}: numpy dtype {arr.dtype} is not supported; use uint8, an "
-                         "int type or pass dtype=")
+    if arr.dtype not in _NP_OK:
+        if want is not None and arr.dtype not in (np.uint32, np.uint64):  # Paddle's dtype
+            # check of the data fails first
+            raise TypeError(f"paddle.{api}: numpy dtype {arr.dtype} is not supported; use bool, "
+                            "uint8, int8, int16, int32, int64, float16, float32, float64, "
+                            "complex64 or complex128")
+        if want is None:
+            raise ValueError(f"paddle.{api}: numpy dtype {arr.dtype} is not supported; use bool, "
+                             "uint8, int8, int16, int32, int64, float16, float32, float64, "
+                             "complex64, complex128 or pass dtype=")
+        arr = arr.astype(_NP_OF[want])
     t = torch.from_numpy(arr)
     if want is None and not keep:
         if arr.dtype.kind in _FLOAT_KINDS:
             df = _dt.default_float()
-            want = (torch.complex128 if df is torch.float64 else torch.complex64) \
+            # Paddle: complex64 under a float16/float32 default, complex128 otherwise
+            # (bfloat16 included)
+            want = (torch.complex64 if df in (torch.float16, torch.float32) else torch.complex128) \
                 if arr.dtype.kind == "c" else df
         elif arr.dtype == np.int32:
             want = torch.int64
+    if want is torch.bfloat16:
+        return _dt.to_bfloat16(t)
     if want is not None and t.dtype is not want:
         t = t.to(want)
     return t
@@ -234,15 +272,31 @@ def assign(x, output=None):
     """
     if isinstance(x, _T):
         r = x.clone()
-    elif isinstance(x, (list, tuple)) and any(isinstance(e, _T) for e in x):
-        r = torch.stack([e if isinstance(e, _T) else torch.as_tensor(e) for e in x])
     else:
-        if isinstance(x, (bool, int, float, complex, np.generic)):
-            x = np.array([x])
-        elif not isinstance(x, (np.ndarray, list, tuple)):
+        # As Paddle's dynamic mode: the data (Tensors in a list too) goes through numpy, so
+        # numpy's promotion picks the dtype and the result stops gradients.
+        if isinstance(x, (bool, int, float, complex, np.generic)) and not isinstance(x, str):
+            x = np.array([x]) if not isinstance(x, int) or -2**63 <= x < 2**64 else \
+                np.array([x], dtype=object)
+        elif isinstance(x, (list, tuple)):
+            try:
+                x = np.array(_numpy_of(x))
+            except (ValueError, OverflowError) as exc:
+                raise ValueError(f"paddle.assign: failed to convert 'x' to a regular array; nested "
+                                 f"lists usually have different lengths ({exc})") from None
+        elif not isinstance(x, np.ndarray):
             raise TypeError(f"paddle.assign: 'x' must be a Tensor, numpy.ndarray, list, tuple or "
                             f"number, but received {type(x).__name__}")
-        r = _place(_from_data(np.array(x), None, "assign"), None, "assign")
+        if x.dtype == np.object_:
+            raise TypeError("paddle.assign: 'x' holds Python objects (numpy dtype object), which "
+                            "can't be converted to a tensor")
+        if x.dtype not in _NP_OK:
+            raise ValueError(f"paddle.assign: numpy dtype {x.dtype} of 'x' is not supported")
+        if x.dtype == np.uint16:  # Paddle: the name of bfloat16, converted by value
+            r = torch.from_numpy(x.astype(np.float32)).to(torch.bfloat16)
+        else:
+            r = torch.from_numpy(np.array(x, copy=True))
+        r = stopped(_place(r, None, "assign"))  # data: no gradient, whatever its Tensors said
     return r if output is None else write_out(output, r)
 
 
@@ -279,11 +333,21 @@ def _size_args(shape: Any, dtype: Any, name: Any = None) -> tuple:
     return shape, dtype
 
 
-def _fill_value(v: Any) -> Any:
+def _fill_value(v: Any, api: str = "full") -> Any:
+    """A fill value as a Python number: one-element tensors and numpy numbers are read, and
+    numeric strings parsed (Paddle's "string numeric values"); numpy's bool is a TypeError."""
     if isinstance(v, _T):
         return v.reshape(-1)[0].item() if v.numel() == 1 else v.item()
+    if isinstance(v, np.bool_):
+        raise TypeError(f"paddle.{api}: 'fill_value' must be an int, float, bool, complex, "
+                        "numpy number, numeric string or Tensor, but received numpy.bool")
     if isinstance(v, np.generic):
         return v.item()
+    if isinstance(v, str):
+        try:
+            return float(v)
+        except ValueError:
+            raise ValueError(f"paddle.{api}: 'fill_value' {v!r} is not a numeric string") from None
     return v
 
 
@@ -305,30 +369,48 @@ def _limits(dt: torch.dtype) -> tuple:
     return info.min, info.max
 
 
-def _full(dims: list, value: Any, dt: torch.dtype, dev: torch.device, api: str = "full",
-          strict: bool = False) -> torch.Tensor:
-    """``torch.full`` with Paddle's handling of a value the dtype cannot hold: ``strict``
-    (full_like) rejects a finite one out of range (ValueError); otherwise (full) integers
-    wrap around and floats overflow to infinity."""
-    if isinstance(value, (int, float)) and not dt.is_complex:
-        lo, hi = _limits(dt)
-        if value == value and value not in (float("inf"), float("-inf")) and not lo <= value <= hi:
-            if strict:
+def _fill_scalar(value: Any, dt: torch.dtype, api: str = "full", strict: bool = False) -> Any:
+    """A fill value converted to what Paddle stores in a tensor of dtype ``dt``.
+
+    ``strict`` (full_like): the value is a double, checked against ``dt``'s range in single
+    precision (a finite value out of range is a ValueError), then converted as C++ does.
+    Otherwise (full): integers wrap around, floats overflow to infinity. A complex value keeps
+    its real part for a real dtype; a float converts to an integer dtype as C++ does."""
+    if isinstance(value, complex) and not dt.is_complex:
+        value = value.real
+    if strict and isinstance(value, (int, float)):
+        if isinstance(value, int) and not -2**63 <= value < 2**63:
+            raise ValueError(f"paddle.{api}: 'fill_value' {value} does not fit in a 64-bit integer")
+        value = float(value)  # Paddle's full_like takes a double
+        if value == value and abs(value) != float("inf") and dt is not torch.float64 \
+                and not dt.is_complex:
+            lo, hi = _limits(dt)
+            with np.errstate(over="ignore"):
+                v32, lo32, hi32 = np.float32(value), np.float32(lo), np.float32(hi)
+            if not lo32 <= v32 <= hi32:
                 raise ValueError(f"paddle.{api}: 'fill_value' {value!r} is out of the range "
                                  f"[{lo}, {hi}] of dtype {_dt.from_torch_dtype(dt).name}")
+    elif isinstance(value, (int, float)) and not dt.is_complex:
+        lo, hi = _limits(dt)
+        if value == value and value not in (float("inf"), float("-inf")) and not lo <= value <= hi:
             if dt.is_floating_point:
                 value = float("inf") if value > 0 else float("-inf")
-            elif dt is not torch.bool:
+            elif dt is not torch.bool and isinstance(value, int):
                 if torch.iinfo(dt).bits == 64:
                     raise ValueError(f"paddle.{api}: 'fill_value' {value!r} does not fit in dtype "
                                      f"{_dt.from_torch_dtype(dt).name}")
-                span = hi - lo + 1
-                value = (int(value) - lo) % span + lo
+                value = (value - lo) % (hi - lo + 1) + lo
     if not (dt.is_floating_point or dt.is_complex) and isinstance(value, float):
-        if value != value or value in (float("inf"), float("-inf")):
-            value = torch.iinfo(dt).min if dt is not torch.bool else True
-        elif dt is not torch.bool:
-            value = int(value)
+        value = value != 0 if dt is torch.bool else c_float_to_int(value, dt)
+    return value
+
+
+def _full(dims: list, value: Any, dt: torch.dtype, dev: torch.device, api: str = "full",
+          strict: bool = False) -> torch.Tensor:
+    """``torch.full`` with the value converted as Paddle converts it (:func:`_fill_scalar`)."""
+    value = _fill_scalar(value, dt, api, strict)
+    if dt is torch.bfloat16 and value != value:  # Paddle's bfloat16 NaN bit pattern
+        return _dt.to_bfloat16(torch.full(dims, value, device=dev))
     return torch.full(dims, value, dtype=dt, device=dev)
 
 
@@ -414,11 +496,9 @@ def full(shape, fill_value, dtype=None, name=None, *, out=None, device=None, req
         >>> paddle.full([2], 7.0).tolist()
         [7.0, 7.0]
     """
-    value = _fill_value(fill_value)
-    if isinstance(value, str):
-        raise TypeError(f"paddle.full: 'fill_value' must be a number or a Tensor, but received "
-                        f"the string {value!r}")
-    dt = _fill_dtype(value, dtype, "full")
+    value = _fill_value(fill_value, "full")
+    # a Tensor value takes the default float dtype, as in Paddle (whatever its own dtype)
+    dt = _fill_dtype(0.0 if isinstance(fill_value, _T) else value, dtype, "full")
     t = _full(shape_of(shape, "full"), value, dt, device_of(device, "full"))
     return finish(t, out, requires_grad, pin_memory)
 
@@ -528,7 +608,8 @@ def full_like(x, fill_value, dtype=None, name=None, *, device=None, requires_gra
         [2, 2]
     """
     dt, dev = _like(x, dtype, device, "full_like")
-    t = _full(list(x.shape), _fill_value(fill_value), dt, dev, "full_like", strict=True)
+    t = _full(list(x.shape), _fill_value(fill_value, "full_like"), dt, dev, "full_like",
+              strict=True)
     return finish(t, None, requires_grad, pin_memory)
 
 
@@ -634,6 +715,8 @@ def new_empty(x, size, *args, dtype=None, device=None, requires_grad=False, pin_
         >>> paddle.to_tensor([1.0]).new_empty([2, 2]).shape
         paddle.Size([2, 2])
     """
+    if dtype is not None:  # Paddle checks it strictly, as for paddle.empty
+        _dt.checked_dtype(dtype, "paddle.Tensor.new_empty")
     dt, dev = _like(x, dtype, device, "Tensor.new_empty")
     t = torch.empty(_new_size(size, args, "Tensor.new_empty"), dtype=dt, device=dev)
     return finish(t, None, requires_grad, pin_memory)
@@ -683,12 +766,14 @@ def _fill_(x, value):
         >>> paddle.zeros([2]).fill_(3.0).tolist()
         [3.0, 3.0]
     """
-    if isinstance(value, _T):
-        raise TypeError("paddle.Tensor.fill_: the type of 'value' must be int or float, but received "
-                        "a Tensor")
-    v = _fill_value(value)
-    if not (x.is_floating_point() or x.is_complex()) and isinstance(v, float) and x.dtype is not torch.bool:
-        v = int(v)
+    if not isinstance(value, (int, float)):  # Paddle: Python numbers only (bools are ints)
+        raise TypeError(f"paddle.Tensor.fill_: the type of 'value' must be int or float, but "
+                        f"received {type(value).__name__}")
+    if value != value:
+        raise ValueError(f"paddle.Tensor.fill_: 'value' must not be NaN, but received {value}")
+    if isinstance(value, int) and not -2**63 <= value < 2**63:
+        raise ValueError(f"paddle.Tensor.fill_: 'value' {value} does not fit in a 64-bit integer")
+    v = _fill_scalar(value.item() if isinstance(value, np.generic) else value, x.dtype, "fill_")
     return x.fill_(v)
 
 

@@ -2,13 +2,15 @@
 block-diagonal matrices, complex tensors from parts, and diagonal fills."""
 from __future__ import annotations
 
+import builtins
 from typing import Any
 
+import numpy as np
 import torch
 
 from pagaie._core import dtype as _dt
 from pagaie._core.registry import defop
-from pagaie._ops._factory import finish, returns_self
+from pagaie._ops._factory import c_float_to_int, finish, returns_self
 from pagaie._ops._helpers import AssertionValueError, stopped
 
 __all__ = ["diag", "diagflat", "diag_embed", "tril", "triu", "tril_", "triu_", "vander",
@@ -59,6 +61,15 @@ def diag(x, offset=0, padding_value=0, name=None):
         x = x.reshape(1)
     if x.dim() == 1:
         out = torch.diag(x, k)
+        if isinstance(padding_value, _T):
+            padding_value = padding_value.item()
+        if isinstance(padding_value, (builtins.complex, np.complexfloating)) or \
+                not isinstance(padding_value, (int, float, np.number)):
+            raise TypeError(f"paddle.diag: 'padding_value' must be a real number, but received "
+                            f"{padding_value!r}")
+        padding_value = padding_value.item() if isinstance(padding_value, np.number) else padding_value
+        if isinstance(padding_value, float) and not (x.is_floating_point() or x.is_complex()):
+            padding_value = c_float_to_int(padding_value, x.dtype)  # a double cast as C++ does
         if padding_value != 0:
             n = out.shape[0]
             mask = torch.ones(n, n, dtype=torch.bool, device=x.device).diagonal(k)
@@ -302,6 +313,9 @@ def polar(abs, angle, name=None, *, out=None):
         [(2+0j)]
     """
     for v, arg in ((abs, "abs"), (angle, "angle")):
+        if v.dtype in (torch.float16, torch.bfloat16):  # Paddle has no complex type for them
+            raise RuntimeError(f"paddle.polar: '{arg}' must be float32 or float64, but received "
+                               f"{_name(v.dtype)} (no complex type for it)")
         if not v.is_floating_point():
             raise TypeError(f"paddle.polar: '{arg}' must be a floating tensor, but received "
                             f"{_name(v.dtype)}")

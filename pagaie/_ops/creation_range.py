@@ -10,7 +10,7 @@ import torch
 
 from pagaie._core import dtype as _dt
 from pagaie._core.registry import defop
-from pagaie._ops._factory import device_of, finish
+from pagaie._ops._factory import c_float_to_int, device_of, finish
 from pagaie._ops._helpers import AssertionValueError, stopped
 
 __all__ = ["arange", "range", "linspace", "logspace", "eye", "meshgrid", "tril_indices",
@@ -27,7 +27,7 @@ def _num(v: Any) -> Any:
 def _is_floatish(v: Any) -> bool:
     if isinstance(v, _T):
         return v.is_floating_point() or v.is_complex()
-    return isinstance(v, (float, np.floating))
+    return isinstance(v, (float, complex, np.floating, np.complexfloating))
 
 
 def _range_dtype(dtype: Any, values: tuple, api: str, allow_bool: bool = False) -> torch.dtype:
@@ -41,10 +41,21 @@ def _range_dtype(dtype: Any, values: tuple, api: str, allow_bool: bool = False) 
 
 
 def _cast_bounds(dt: torch.dtype, *vals: Any) -> list:
-    """Paddle casts the bounds to an integer output dtype before computing the range."""
-    if dt.is_floating_point or dt.is_complex:
-        return [float(v) for v in vals]
-    return [int(v) for v in vals]
+    """Paddle fills the bounds into the output dtype before computing the range: a complex
+    bound keeps its real part, a float one converts to an integer dtype as C++ does."""
+    out = []
+    for v in vals:
+        if isinstance(v, (str, bytes)):
+            raise TypeError(f"paddle: a range bound must be a number or a Tensor, but received {v!r}")
+        if isinstance(v, complex) and not dt.is_complex:
+            v = v.real
+        if dt.is_floating_point or dt.is_complex:
+            out.append(complex(v) if dt.is_complex and isinstance(v, complex) else float(v))
+        elif isinstance(v, float):
+            out.append(c_float_to_int(v, dt))
+        else:
+            out.append(int(v))
+    return out
 
 
 def _affine(n: int, start: Any, step: Any, dt: torch.dtype, dev: torch.device) -> torch.Tensor:
@@ -89,6 +100,12 @@ def arange(start=0, end=None, step=1, dtype=None, *, out=None, device=None, requ
     if end is None:
         start, end = 0, start
     dt = _range_dtype(dtype, (start, end, step), "arange")
+    for what, v in (("start", start), ("end", end)):
+        v = _num(v)
+        if isinstance(v, (str, bytes)) or v is None:
+            raise TypeError(f"paddle.arange: '{what}' must be a number or a Tensor, but received {v!r}")
+        if isinstance(v, (float, np.floating)) and not math.isfinite(v):
+            raise ValueError(f"paddle.arange: the value of '{what}' must be finite, but received {v}")
     s, e, st = _cast_bounds(dt, _num(start), _num(end), _num(step))
     if st == 0:
         raise ValueError("paddle.arange: 'step' must not be 0 (after casting to the output dtype)")
@@ -136,9 +153,26 @@ def range(start=0, end=None, step=1, dtype=None, *, out=None, device=None, requi
 
 
 def _num_arg(num: Any, api: str) -> int:
-    n = _num(num)
-    if isinstance(n, bool) or not isinstance(n, int):
-        raise TypeError(f"paddle.{api}: 'num' must be an int, but received {type(n).__name__}")
+    """``num`` as Paddle reads it: an integer tensor, or a value filled into an int32 (floats
+    truncate, bools and numeric strings work)."""
+    if isinstance(num, _T):
+        if num.is_floating_point() or num.is_complex():
+            raise TypeError(f"paddle.{api}: 'num' as a Tensor must be an integer tensor, but "
+                            f"received dtype {_dt.from_torch_dtype(num.dtype).name}")
+        n = _num(num)
+    else:
+        n = num.item() if isinstance(num, np.generic) else num
+        if isinstance(n, str):
+            try:
+                n = float(n)
+            except ValueError:
+                raise TypeError(f"paddle.{api}: 'num' must be an int, but received {num!r}") from None
+        if isinstance(n, bool):
+            n = int(n)
+        elif isinstance(n, float):
+            n = c_float_to_int(n, torch.int32)
+        elif not isinstance(n, int):
+            raise TypeError(f"paddle.{api}: 'num' must be an int, but received {type(num).__name__}")
     if n < 0:
         raise ValueError(f"paddle.{api}: 'num' must be >= 0, but received {n}")
     return n
@@ -215,6 +249,8 @@ def logspace(start, stop, num, base=10.0, dtype=None, name=None):
     """
     dt = _dt.default_float() if dtype is None else _range_dtype(dtype, (), "logspace")
     n = _num_arg(num, "logspace")
+    if n == 0:
+        raise ValueError("paddle.logspace: 'num' must be larger than 0, but received 0")
     s, e = _cast_bounds(dt, _num(start), _num(stop))
     exps = torch.linspace(float(s), float(e), n, dtype=torch.float64, device=device_of(None, "logspace"))
     t = torch.pow(torch.tensor(float(_num(base)), dtype=torch.float64), exps)
@@ -224,10 +260,15 @@ def logspace(start, stop, num, base=10.0, dtype=None, name=None):
 
 
 def _dim_arg(v: Any, what: str, api: str) -> int:
-    v = _num(v)
-    if isinstance(v, bool) or not isinstance(v, int) or v < 0:
+    """A size argument as Paddle takes it: an int (a bool or a numpy integer too), or a Tensor
+    of any real dtype (read as an integer)."""
+    if isinstance(v, _T) and not v.is_complex():
+        v = int(_num(v))
+    elif isinstance(v, np.integer):
+        v = int(v)
+    if not isinstance(v, int) or v < 0:  # (a bool is an int: True is 1)
         raise TypeError(f"paddle.{api}: '{what}' should be a non-negative int, but received {v!r}")
-    return v
+    return int(v)
 
 
 @defop(method=False, differentiable=False, paddle_types=("eye", "pd_op.eye"))
