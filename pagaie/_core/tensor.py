@@ -7,6 +7,7 @@ records in ``pagaie._ops``.
 """
 from __future__ import annotations
 
+import collections
 import enum
 import itertools
 import weakref
@@ -231,7 +232,7 @@ class Tensor(metaclass=_TensorType):
         """Whether no op made this tensor within autograd (an op's integer result that
         says stop_gradient=False is not a leaf, as in Paddle)."""
         t = self._t
-        return t.is_leaf and getattr(t, GRAD_FLAG, None) is not CARRIED
+        return t.is_leaf and getattr(t, GRAD_FLAG, None) is not CARRIED and not hasattr(t, _IN_GRAPH)
 
     @property
     def name(self) -> str:
@@ -263,8 +264,18 @@ class Tensor(metaclass=_TensorType):
             if getattr(t, GRAD_FLAG, False):
                 setattr(t, GRAD_FLAG, False)
             if t.requires_grad:
-                self._t = t.detach() if not t.is_leaf else t.requires_grad_(False)
+                if t.is_leaf:
+                    self._t = t.requires_grad_(False)
+                else:
+                    # As Paddle, the tensor stays a non-leaf that keeps its place in the graph:
+                    # stop_gradient=False later joins the graph again.
+                    self._t = t.detach()
+                    setattr(self._t, _IN_GRAPH, t)
         elif not (t.requires_grad or getattr(t, GRAD_FLAG, False)):
+            orig = getattr(t, _IN_GRAPH, None)
+            if orig is not None and orig.shape == t.shape and orig.dtype == t.dtype:
+                self._t = orig
+                return
             if hasattr(t, GRAD_FLAG) or not (t.is_floating_point() or t.is_complex()):
                 flag_grad(t)  # a gradient or an integer tensor: flag only
                 return
@@ -310,11 +321,33 @@ class Tensor(metaclass=_TensorType):
 
     @grad.setter
     def grad(self, value: Tensor | None) -> None:
-        g = None if value is None else as_torch(value)
+        # As Paddle: the values are copied, into the gradient already there (which keeps its
+        # stop_gradient) or into a new one that says stop_gradient=True.
+        if value is None:
+            g = None
+        elif not isinstance(value, Tensor):
+            raise ValueError(f"paddle.Tensor.grad: the gradient must be a Tensor or None, but "
+                             f"received {type(value).__name__}")
+        else:
+            t, v = self._t, value._t
+            if list(v.shape) != list(t.shape) or v.dtype != t.dtype:
+                raise RuntimeError(
+                    f"paddle.Tensor.grad: the gradient must have the tensor's shape "
+                    f"{list(t.shape)} and dtype {wrap(t).dtype}, but received shape "
+                    f"{list(v.shape)} and dtype {value.dtype}")
+            old = _stored_grad(t)
+            if old is not None:
+                with torch.no_grad():
+                    old.copy_(v)
+                return
+            g = v.detach().clone()
+            setattr(g, GRAD_FLAG, False)
         if self._t.grad_fn is not None:   # a non-leaf keeps its gradient in our own slot
             setattr(self._t, _KEPT_GRAD, g)
-        else:
+        elif self._t.is_floating_point() or self._t.is_complex():
             self._t.grad = g
+        else:   # torch keeps no gradient on an integer tensor: our own slot, as for non-leaves
+            setattr(self._t, _KEPT_GRAD, g)
 
     @property
     def grad_(self) -> Tensor | None:
@@ -656,12 +689,18 @@ class Tensor(metaclass=_TensorType):
             # benchmark counts this call.
             if not t.requires_grad:
                 return
+            fn = t.grad_fn
+            if fn is not None and fn.metadata.get(RELEASED):
+                from pagaie.autograd.backward_mode import _released_error
+                raise _released_error("Tensor.backward")
             try:
                 _run_backward((t,), (torch.ones_like(t),), bool(retain_graph), False, (), True, True)
-                return
             except RuntimeError as exc:
                 from pagaie.autograd.backward_mode import _autograd_error
                 raise _autograd_error("Tensor.backward", exc) from None
+            if fn is not None and not retain_graph:
+                fn.metadata[RELEASED] = True
+            return
         from pagaie.autograd.backward_mode import backward
         backward([self], None if grad_tensor is None else [grad_tensor], retain_graph,
                  dump_backward_graph_path=dump_backward_graph_path)
@@ -669,17 +708,31 @@ class Tensor(metaclass=_TensorType):
     def register_hook(self, hook: Callable) -> Any:
         """Call ``hook(grad)`` when this tensor's gradient is computed; a returned
         tensor replaces the gradient. Returns a handle with ``remove()``."""
-        if self._t.requires_grad is False:
+        if self.stop_gradient:
             raise RuntimeError("paddle.Tensor.register_hook: cannot register a hook on a tensor "
                                "that stops gradient (stop_gradient=True)")
+        from pagaie._core.hook_handle import TensorHookRemoveHelper
+        if not self._t.requires_grad:
+            # An integer tensor that says stop_gradient=False: Paddle takes the hook, which
+            # no gradient ever reaches; the handle still removes it once.
+            import torch.utils.hooks as torch_hooks
+            kept = self._t.__dict__.setdefault("_pagaie_untracked_hooks", collections.OrderedDict())
+            handle = torch_hooks.RemovableHandle(kept)
+            kept[handle.id] = hook
+            return TensorHookRemoveHelper(self, handle)
 
         def torch_hook(g: torch.Tensor) -> torch.Tensor | None:
             if not g.requires_grad:
                 setattr(g, GRAD_FLAG, True)  # gradients say stop_gradient=False in Paddle
-            r = hook(wrap(g))
+            try:
+                r = hook(wrap(g))
+            except Exception as exc:  # noqa: BLE001
+                # As Paddle: an error raised by the hook during backward comes out as an
+                # OSError ("External") naming the original type.
+                from pagaie.autograd.py_layer import _external_error
+                raise _external_error("paddle.Tensor.register_hook: the hook", exc) from exc
             return None if r is None else as_torch(r)
 
-        from pagaie._core.hook_handle import TensorHookRemoveHelper
         return TensorHookRemoveHelper(self, self._t.register_hook(torch_hook))
 
     def retain_grads(self) -> None:
@@ -711,6 +764,9 @@ class Tensor(metaclass=_TensorType):
 
     def clear_gradient(self, set_to_zero: bool = True) -> None:
         """Reset the gradient: to zeros (default, as Paddle) or to None."""
+        if set_to_zero is not None and type(set_to_zero) is not bool:
+            raise TypeError(f"paddle.Tensor.clear_gradient: set_to_zero must be a bool, but "
+                            f"received {type(set_to_zero).__name__} {set_to_zero!r}")
         g = _stored_grad(self._t)
         if g is None:
             return
@@ -998,6 +1054,15 @@ _CTOR_ORDER = ("value", "place", "persistable", "zero_copy", "name", "stop_gradi
 _LEGACY_ORDER = ("dtype", "dims", "name", "type", "persistable")
 
 
+# The key, in the metadata of a torch graph node, that says a backward without retain_graph
+# started from it: as in Paddle, another backward from there raises even when torch kept
+# nothing it would miss.
+RELEASED = "_pagaie_released"
+
+# The attribute of the detached torch tensor a non-leaf gets from stop_gradient=True: the
+# tensor in the graph, taken back by stop_gradient=False.
+_IN_GRAPH = "_pagaie_in_graph"
+
 # The attribute of a non-leaf torch tensor holding the gradient ``retain_grads`` kept.
 _KEPT_GRAD = "_pagaie_kept_grad"
 
@@ -1009,6 +1074,8 @@ def _stored_grad(t: torch.Tensor) -> torch.Tensor | None:
     if t.grad_fn is not None:   # a non-leaf: what retain_grads kept, if anything
         return getattr(t, _KEPT_GRAD, None)
     g = t.grad
+    if g is None and not (t.is_floating_point() or t.is_complex()):
+        return getattr(t, _KEPT_GRAD, None)   # an integer leaf's gradient set by the user
     if g is not None and g._is_zerotensor():
         g = t.grad = torch.zeros_like(g)
     return g

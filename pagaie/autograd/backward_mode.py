@@ -9,7 +9,7 @@ import torch
 
 from torch.autograd.graph import get_gradient_edge
 
-from pagaie._core.tensor import GradNode, Tensor, as_torch, require_grad, wrap
+from pagaie._core.tensor import RELEASED, GradNode, Tensor, as_torch, require_grad, wrap
 
 __all__ = ["backward", "grad"]
 
@@ -77,15 +77,19 @@ def _reached_edges(outs: list, cut: set) -> set:
     return seen
 
 
+def _released_error(api: str) -> SystemError:
+    """A backward over a graph a previous backward released (Paddle's fatal error: SystemError)."""
+    return SystemError(f"paddle.{api}: the graph has already been released by a previous "
+                       "backward; pass retain_graph=True to the first backward to run it again")
+
+
 def _autograd_error(api: str, exc: RuntimeError) -> RuntimeError:
     msg = str(exc)
     if "modified by an inplace operation" in msg:
         return RuntimeError(f"paddle.{api}: a tensor needed to compute gradients was modified by an "
                             "in-place operation after it was used; use the out-of-place API instead")
     if "backward through the graph a second time" in msg or "freed" in msg:
-        # Paddle reports this as a fatal error (SystemError).
-        return SystemError(f"paddle.{api}: the graph has already been released by a previous "
-                            "backward; pass retain_graph=True to the first backward to run it again")
+        return _released_error(api)
     if "has changed the size of value" in msg or "has changed the type of value" in msg:
         return RuntimeError(f"paddle.{api}: a hook registered with register_hook returned a "
                             "gradient whose shape or dtype differs from the gradient it received")
@@ -167,10 +171,16 @@ def backward(tensors: Sequence[Tensor], grad_tensors: Sequence[Tensor | None] | 
         return
     if dump_backward_graph_path is not None:
         _dump_graph(ts, dump_backward_graph_path)
+    fns = [t.grad_fn for t in ts if t.grad_fn is not None]
+    if any(fn.metadata.get(RELEASED) for fn in fns):
+        raise _released_error("Tensor.backward")
     try:
         torch.autograd.backward(ts, gs, retain_graph=retain_graph)
     except RuntimeError as exc:
         raise _autograd_error("Tensor.backward", exc) from None
+    if not retain_graph:
+        for fn in fns:
+            fn.metadata[RELEASED] = True
 
 
 def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=False,
@@ -248,6 +258,8 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
             return [None] * len(ins)
         raise ValueError("paddle.grad: none of the outputs depends on the inputs "
                          "(all outputs stop gradient); pass allow_unused=True to get None")
+    if any(t.grad_fn is not None and t.grad_fn.metadata.get(RELEASED) for t in ts):
+        raise _released_error("grad")
     if dump_backward_graph_path is not None:
         _dump_graph(ts, dump_backward_graph_path)
     hooks = []

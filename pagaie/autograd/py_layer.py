@@ -272,7 +272,10 @@ def _backward(tctx: Any, *grads: torch.Tensor | None) -> tuple:
     name = call.layer.__name__
     if call.tensor_pos is not None:  # backward receives gradients of the Tensor outputs only
         grads = tuple(grads[i] for i in call.tensor_pos)
-    res = call.layer.backward(ctx, *_incoming_grads(call, grads))
+    try:
+        res = call.layer.backward(ctx, *_incoming_grads(call, grads))
+    except Exception as exc:  # noqa: BLE001
+        raise _external_error(f"paddle.autograd.PyLayer: {name}.backward", exc) from exc
     # As in Paddle, only a tuple lists one gradient per argument; anything else (a Tensor,
     # None, or a list for a list argument) is the gradient of the first argument.
     if not isinstance(res, tuple):
@@ -322,6 +325,17 @@ def _backward(tctx: Any, *grads: torch.Tensor | None) -> tuple:
                 _mark_when_accumulated(leaf, gt)
         out.append(gt)
     return tuple(out)
+
+
+def _external_error(where: str, exc: Exception) -> OSError:
+    """What an error raised by user code run inside the backward pass (a PyLayer's backward,
+    a gradient hook) becomes: as in Paddle, an OSError ("External") naming the original type.
+    An error that already is one passes unchanged (a nested PyLayer)."""
+    if isinstance(exc, OSError) and getattr(exc, "_pagaie_external", False):
+        return exc
+    out = OSError(f"(External) {where} raised {type(exc).__name__}: {exc}")
+    out._pagaie_external = True
+    return out
 
 
 def _reducible(grad: torch.Size, want: torch.Size) -> bool:
