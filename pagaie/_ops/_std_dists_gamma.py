@@ -163,8 +163,8 @@ _THR = 2147483647 + _NAF
 _D64 = _Ops(False)
 
 
-def _poisson_one(mean: float, s: _Stream) -> int:
-    if mean < 12:
+def _poisson_one(mean: float, s: _Stream) -> float:
+    if not mean >= 12:                              # NaN too: one draw, 0 (as libstdc++)
         thr = _exp(-mean)
         x, prod = 0, 1.0
         while True:
@@ -172,6 +172,8 @@ def _poisson_one(mean: float, s: _Stream) -> int:
             x += 1
             if not prod > thr:
                 return x - 1
+    if math.isinf(mean):                            # Paddle returns garbage (INT_MIN) here
+        return math.inf
     m = math.floor(mean)
     lm_thr = _log(mean)
     lfm = _lgamma(m + 1)

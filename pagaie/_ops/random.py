@@ -50,6 +50,32 @@ def _need_float(x: torch.Tensor, api: str, arg: str = "x", error: type = Runtime
 
 # ---- sampling into a new tensor -----------------------------------------------------
 
+def _num(v, api: str, arg: str, error: type) -> float | complex:
+    """A number argument Paddle reads as a C++ double (or with ``float()``): a string or a
+    tensor of several elements is ``error`` (its argument parser's TypeError, or the
+    AssertionError of its Python ``float(Tensor)``)."""
+    if isinstance(v, _T):
+        if v.numel() != 1:
+            raise error(f"paddle.{api}: '{arg}' must be a number or a one-element Tensor, but "
+                        f"received a Tensor of shape {list(v.shape)}")
+        v = v.reshape(-1)[0].item()
+    elif isinstance(v, str) and error is TypeError:     # Python's float() reads strings
+        raise TypeError(f"paddle.{api}: '{arg}' must be a number, but received str ({v!r})")
+    return v if isinstance(v, complex) else float(v)
+
+
+def _seed_arg(seed, api: str) -> int:
+    """The ``seed=`` argument as Paddle's int32 attribute takes it."""
+    if isinstance(seed, (bool, float, complex, str)) or seed is None:
+        raise TypeError(f"paddle.{api}: 'seed' must be an int, but received "
+                        f"{type(seed).__name__} ({seed!r})")
+    seed = int(seed)
+    if not -2**31 <= seed < 2**31:
+        raise IndexError(f"paddle.{api}: 'seed' must be within the int32 range "
+                         f"[-2147483648, 2147483647], but received {seed}")
+    return seed
+
+
 @defop(method=False, differentiable=False, paddle_types=("uniform_random", "pd_op.uniform"))
 def uniform(shape, dtype=None, min=0, max=1.0, seed=0, name=None, *, out=None, device=None,
             requires_grad=False):
@@ -77,9 +103,10 @@ def uniform(shape, dtype=None, min=0, max=1.0, seed=0, name=None, *, out=None, d
         >>> x.shape, bool((x >= -1).all() and (x < 1).all())
         (paddle.Size([2, 3]), True)
     """
+    seed = _seed_arg(seed, "uniform")
     dt = float_only(float_dtype(dtype, "uniform"), "uniform")
     dev = device_of(device, "uniform")
-    lo, hi = float(min), float(max)
+    lo, hi = _num(min, "uniform", "min", AssertionError), _num(max, "uniform", "max", AssertionError)
     dims = shape_of(shape, "uniform")
     if on_paddle_cpu(dev):
         return finish(_ss.uniform_cpu(dims, dt, lo, hi, int(seed)), out, requires_grad)
@@ -285,6 +312,12 @@ def _normal_(x, mean=0.0, std=1.0, name=None):
     """
     if not (x.is_floating_point() or x.is_complex()):
         _need_float(x, "normal_")
+    mean, std = _num(mean, "normal_", "mean", AssertionError), _num(std, "normal_", "std", AssertionError)
+    if isinstance(mean, complex):
+        if not x.is_complex():
+            raise TypeError("paddle.normal_: a complex 'mean' needs a complex64 or complex128 'x', "
+                            f"but received {_dtype_name(x.dtype)}")
+        mean = _complex_mean(mean, "normal_")
     if on_paddle_cpu(x.device):
         with torch.no_grad():
             return x.copy_(_ss.normal_cpu(list(x.shape), x.dtype, float(mean), float(std)))
@@ -333,10 +366,12 @@ def _log_normal_(x, mean=1.0, std=2.0, name=None):
         >>> bool((x.log_normal_() > 0).all())
         True
     """
-    _need_float(x, "log_normal_")
-    if on_paddle_cpu(x.device):       # Paddle: normal_, then exp_
+    if not x.is_complex():
+        _need_float(x, "log_normal_")
+    if on_paddle_cpu(x.device) or x.is_complex():       # Paddle: normal_, then exp_
+        _normal_(x, mean, std)
         with torch.no_grad():
-            return x.copy_(_ss.normal_cpu(list(x.shape), x.dtype, float(mean), float(std))).exp_()
+            return x.exp_()
     return x.log_normal_(float(mean), float(std))
 
 
@@ -352,10 +387,18 @@ def _int_dtype(dtype, api: str) -> torch.dtype:
 
 
 def _bounds(low, high, api: str) -> tuple[int, int]:
+    for arg, v in (("low", low), ("high", high)):
+        if isinstance(v, (bool, float, np.floating)):
+            raise TypeError(f"paddle.{api}: '{arg}' must be an int, but received "
+                            f"{type(v).__name__} ({v!r})")
     low = int(low.item()) if isinstance(low, _T) else low
     high = int(high.item()) if isinstance(high, _T) else high
     if high is None:
         low, high = 0, low
+    for arg, v in (("low", low), ("high", high)):
+        if not -2**31 <= v < 2**31:     # Paddle's int32 attributes
+            raise IndexError(f"paddle.{api}: '{arg}' must be within the int32 range "
+                             f"[-2147483648, 2147483647], but received {v}")
     if low >= high:
         raise ValueError(f"paddle.{api}: 'low' must be less than 'high', but received low = {low}, "
                          f"high = {high}")
@@ -493,6 +536,8 @@ def randperm(n, dtype="int64", name=None, *, out=None, device=None, requires_gra
         >>> sorted(paddle.randperm(5).tolist())
         [0, 1, 2, 3, 4]
     """
+    if isinstance(n, (bool, float, np.floating)):
+        raise TypeError(f"paddle.randperm: 'n' must be an int, but received {type(n).__name__} ({n!r})")
     n = int(n.item()) if isinstance(n, _T) else int(n)
     if n < 0:
         raise ValueError(f"paddle.randperm: 'n' must be non-negative, but received {n}")
@@ -707,9 +752,18 @@ def multinomial(x, num_samples=1, replacement=False, name=None, *, out=None):
     _need_float(x, "multinomial")
     if x.dim() == 0:
         raise ValueError("paddle.multinomial: 'x' must have at least 1 dimension, but received a 0-D Tensor")
-    if _concrete(x) and bool((x < 0).any()):
+    if x.dim() > 2:
+        raise ValueError("paddle.multinomial: 'x' must have at most 2 dimensions, but received "
+                         f"shape {list(x.shape)}")
+    if int(num_samples) <= 0:
+        raise ValueError("paddle.multinomial: 'num_samples' must be > 0, but received "
+                         f"{int(num_samples)}")
+    if _concrete(x) and bool(((x < 0) | x.isnan()).any()):
+        bad = x[(x < 0) | x.isnan()].reshape(-1)[0]
         raise ValueError("paddle.multinomial: every weight in 'x' must be >= 0, but received "
-                         f"{float(x.min())}")
+                         f"{float(bad)}")
+    if x.dim() == 2 and x.shape[0] == 0:        # no distributions: nothing drawn
+        return finish(torch.empty(0, int(num_samples), dtype=torch.int64, device=x.device), out)
     if not replacement and x.device.type != "meta":
         nonzero = int((x != 0).sum(-1).min()) if x.numel() else 0
         if nonzero < num_samples:
@@ -741,12 +795,18 @@ def _cauchy_(x, loc=0, scale=1, name=None):
         >>> paddle.zeros([4]).cauchy_(0.0, 2.0).shape
         paddle.Size([4])
     """
-    _need_float(x, "cauchy_")
-    if on_paddle_cpu(x.device):
-        # Paddle's composite: normal_(), then tan((x - 0.5) * pi) * scale + loc
+    if not x.is_complex():
+        _need_float(x, "cauchy_")
+    if on_paddle_cpu(x.device) or x.is_complex():
+        # Paddle's composite: normal_(), then tan((x - 0.5) * pi) * scale + loc (complex too)
+        if isinstance(loc, _T) and loc.numel() != 1:     # Paddle adds it elementwise
+            loc = loc.to(x.dtype)
+        else:
+            loc = loc.item() if isinstance(loc, _T) else loc
+            loc = complex(loc) if x.is_complex() else float(loc.real if isinstance(loc, complex) else loc)
         with torch.no_grad():
             _normal_(x)
-            return x.sub_(0.5).mul_(math.pi).tan_().mul_(float(scale)).add_(float(loc))
+            return x.sub_(0.5).mul_(math.pi).tan_().mul_(float(scale)).add_(loc)
     return x.cauchy_(float(loc), float(scale))
 
 
@@ -776,7 +836,8 @@ def _geometric_(x, probs, name=None):
     p = probs.to(x.dtype) if isinstance(probs, _T) else torch.tensor(float(probs), dtype=x.dtype)
     with torch.no_grad():
         _uniform_(x, tiny, 1.0)
-        return x.log_().div_(torch.log1p(-p.to(x.device)))
+        # Paddle negates by scale(-1) + 0, so probs = 0 gives log1p(+0) and -inf samples
+        return x.log_().div_(torch.log1p(-p.to(x.device) + 0.0))
 
 
 geometric_ = returns_self(defop("geometric_", method=False)(_geometric_), "geometric_")
@@ -799,6 +860,7 @@ def _exponential_(x, lam=1.0, name=None):
         True
     """
     _need_float(x, "exponential_")
+    lam = _num(lam, "exponential_", "lam", TypeError)
     with torch.no_grad():  # Paddle also fills a leaf that doesn't stop gradient
         if on_paddle_cpu(x.device):
             return x.copy_(_ss.exponential_cpu(list(x.shape), x.dtype, float(lam)))
@@ -829,7 +891,8 @@ def _uniform_(x, min=0, max=1.0, seed=0, name=None):
     """
     if not (x.is_floating_point() or x.is_complex()):
         _need_float(x, "uniform_")
-    lo, hi = float(min), float(max)
+    seed = _seed_arg(seed, "uniform_")
+    lo, hi = _num(min, "uniform_", "min", TypeError), _num(max, "uniform_", "max", TypeError)
     if on_paddle_cpu(x.device):
         with torch.no_grad():
             return x.copy_(_ss.uniform_cpu(list(x.shape), x.dtype, lo, hi, int(seed)))
@@ -855,8 +918,8 @@ def _random_(x, from_=0, to=None, *, generator=None):
         x (Tensor): the tensor, overwritten.
         from_ (int, optional): lower bound, inclusive. Default 0.
         to (int, optional): upper bound, exclusive.
-        generator (Generator, optional): the generator to draw from; the default one
-            of ``x``'s device when None.
+        generator (Generator, optional): accepted and ignored, as in Paddle: the samples
+            always come from the default generator of ``x``'s device.
 
     Returns:
         Tensor: ``x``.
@@ -881,11 +944,44 @@ def _random_(x, from_=0, to=None, *, generator=None):
     if from_ >= to:
         raise ValueError(f"paddle.Tensor.random_: 'from_' must be less than 'to', but received "
                          f"from_={from_} >= to={to}")
-    gen = generator._gen if isinstance(generator, Generator) else generator
-    if gen is None and on_paddle_cpu(x.device) and x.dtype in _RANDOM_DTYPES:
+    if on_paddle_cpu(x.device) and x.dtype in _RANDOM_DTYPES:
+        from_, to = int(from_), int(to)
+        if x.is_floating_point():
+            from_, to = _float_from(from_, x.dtype), _float_to(to, x.dtype)
+            if from_ >= to:
+                raise ValueError(f"paddle.Tensor.random_: 'from_' cast to {_dtype_name(x.dtype)} must be "
+                                 f"less than 'to' cast to it, but received from={from_} >= to={to}")
         with torch.no_grad():
-            return x.copy_(_ss.random_cpu(list(x.shape), x.dtype, int(from_), int(to)))
-    return x.random_(int(from_), int(to), generator=gen)
+            return x.copy_(_ss.random_cpu(list(x.shape), x.dtype, from_, to))
+    return x.random_(int(from_), int(to))
+
+
+def _as_float_int(v: int, dtype: torch.dtype) -> int:
+    """``int64(dtype(v))`` as C++ casts it (half types through float; a non-finite value
+    becomes INT64_MIN, x86's result)."""
+    t = torch.tensor(float(v), dtype=torch.float64 if dtype is torch.float64 else torch.float32)
+    f = float(t.to(dtype))
+    return int(f) if math.isfinite(f) else -2 ** 63
+
+
+def _float_from(from_: int, dtype: torch.dtype) -> int:
+    """Paddle's (and torch's) ``update_from``: raise ``from_`` when ``from_ + 1`` rounds
+    below it in ``dtype``."""
+    plus1 = _as_float_int(from_ + 1, dtype)
+    if plus1 < from_:
+        n = abs(from_ + 1).bit_length() - 1
+        from_ = plus1 + (1 << (n - _MANTISSA[dtype] + 1))
+    return from_
+
+
+def _float_to(to: int, dtype: torch.dtype) -> int:
+    """Paddle's (and torch's) ``update_to``: lower ``to`` when ``to - 1`` rounds up to it
+    or beyond in ``dtype``, so every sample stays below ``to`` once cast."""
+    minus1 = _as_float_int(to - 1, dtype)
+    if minus1 >= to:
+        n = abs(to - 1).bit_length() - 1
+        to = minus1 - (1 << (n - _MANTISSA[dtype] + 1))
+    return to
 
 
 # the dtypes of Paddle's CPU random_ kernel
