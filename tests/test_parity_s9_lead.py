@@ -206,3 +206,41 @@ def test_static_operators_keep_the_numbers_they_turn_into_tensors():
             P.disable_static()
     ours, theirs = both(run)
     assert_same(ours, theirs)
+
+
+# -- in-place writes into a gradient leaf under no_grad (a manual parameter update) -----------------
+_NO_GRAD_UPDATES = {
+    "add_": lambda P, x: x.add_(P.ones([3])),
+    "subtract_": lambda P, x: x.subtract_(P.full([3], 0.5)),
+    "scale_": lambda P, x: x.scale_(2.0),
+    "clip_": lambda P, x: x.clip_(0, 2.5),
+    "divide_": lambda P, x: x.divide_(P.full([3], 2.0)),
+    "exp_": lambda P, x: x.exp_(),
+    "zero_": lambda P, x: x.zero_(),
+    "fill_": lambda P, x: x.fill_(2.0),
+    "setitem": lambda P, x: x.__setitem__(0, 5.0),
+    "setitem_advanced": lambda P, x: x.__setitem__(P.to_tensor([0, 2]), 7.0),
+    "masked_fill_": lambda P, x: x.masked_fill_(P.to_tensor([True, False, True]), 0.0),
+    "scatter_": lambda P, x: x.scatter_(P.to_tensor([0]), P.to_tensor([9.0])),
+    "index_put_": lambda P, x: x.index_put_((P.to_tensor([1]),), P.to_tensor([8.0])),
+    "cast_": lambda P, x: x.cast_("float64"),
+    "unsqueeze_": lambda P, x: x.unsqueeze_(0),
+    "uniform_": lambda P, x: (P.seed(3), x.uniform_()),
+}
+
+
+@pytest.mark.parametrize("op", sorted(_NO_GRAD_UPDATES))
+def test_inplace_update_of_a_leaf_under_no_grad(op):
+    def run(P):
+        x = P.to_tensor([1.0, 2.0, 3.0], stop_gradient=False)
+        with P.no_grad():
+            _NO_GRAD_UPDATES[op](P, x)
+        (x * x).sum().backward()
+        return [x.stop_gradient, x, x.grad]
+    ours, theirs = both(run)
+    assert ours[0] == theirs[0]
+    assert_same(ours[1:], theirs[1:])
+
+
+def test_inplace_on_a_leaf_with_gradients_on_is_still_refused():
+    same_exception(lambda P: P.to_tensor([1.0, 2.0], stop_gradient=False).add_(P.ones([2])))

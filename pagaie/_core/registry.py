@@ -28,7 +28,7 @@ import numpy as np
 import torch
 
 from pagaie._core.tensor import (GRAD_FLAG, UNTRACKED_GRADS, Tensor, check_inplace, flag_grad,
-                                 unwrap, unwrap_args, unwrap_kwargs, wrap)
+                                 is_grad_leaf, unwrap, unwrap_args, unwrap_kwargs, wrap)
 
 __all__ = ["OpRecord", "REGISTRY", "defop", "push_handler", "pop_handler", "handler",
            "suspended", "eager_call", "translate_error", "binary_operator"]
@@ -690,9 +690,11 @@ def _make_inplace(rec: OpRecord, base: OpRecord) -> Callable:
                 want = _inplace_dtype(rec.name, t, y)
             if want is not None and want is not t.dtype:
                 run = widened
-        if leaf_check:
+        if leaf_check and torch.is_grad_enabled():
             check_inplace(x, rec.name, base.name)
-        elif t.requires_grad and t.is_leaf:
+        elif t.requires_grad and t.is_leaf or (leaf_check and is_grad_leaf(t)):
+            # no recorded backward (an op without one, or any op under no_grad: a manual
+            # parameter update): Paddle writes the values and x stays the same leaf
             with torch.no_grad():
                 r = _inplace_result(run(*args, **kwargs)._t, want)
                 return _write_into_leaf(x, r, rec.name, base.name)

@@ -77,8 +77,9 @@ def is_grad_leaf(t: torch.Tensor) -> bool:
 
 def check_inplace(x: "Tensor", api: str, out_of_place: str | None = None) -> None:
     """Paddle's rule for every in-place op with a backward: a leaf tensor that doesn't stop
-    gradient, whatever its dtype, can't be written in place (ValueError)."""
-    if is_grad_leaf(x._t):
+    gradient, whatever its dtype, can't be written in place (ValueError), unless gradients are
+    off (``no_grad``: a manual parameter update writes the leaf's values)."""
+    if is_grad_leaf(x._t) and torch.is_grad_enabled():
         hint = f"use the out-of-place paddle.{out_of_place}" if out_of_place else \
             "set stop_gradient=True first"
         raise ValueError(f"paddle.{api}: Leaf Tensor {x.name!r} that doesn't stop gradient "

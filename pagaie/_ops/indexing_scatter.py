@@ -163,7 +163,9 @@ def scatter_(*args: Any, **kwargs: Any) -> Tensor:
 def _write_back(api: str, x: Tensor, r: Tensor) -> Tensor:
     t = x._t
     check_inplace(x, api, api[:-1])
-    if t.requires_grad or r._t.requires_grad:
+    if t.is_leaf and t.requires_grad and not torch.is_grad_enabled():
+        t.copy_(r._t)   # a manual update under no_grad: x stays the same gradient leaf
+    elif t.requires_grad or r._t.requires_grad:
         x._rebind(r._t)
     else:
         t.copy_(r._t)

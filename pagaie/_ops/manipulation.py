@@ -47,7 +47,10 @@ def rebinding_inplace(base: Callable, name: str, check: Callable | None = None) 
         check_inplace(x, name, brec.name)
         t = x._t
         r = base(*args, **kwargs)._t
-        if t.requires_grad and not t.is_leaf:
+        if t.is_leaf and t.requires_grad and not torch.is_grad_enabled():
+            t.data = r   # a manual update under no_grad: x stays the same gradient leaf
+            x._version_bias += 1
+        elif t.requires_grad and not t.is_leaf:
             # as in Paddle, a backward that saved x before this write raises (the new x only
             # views or copies it, so its own backward does not need the old version)
             torch.autograd.graph.increment_version(t)

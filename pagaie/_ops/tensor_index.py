@@ -285,7 +285,7 @@ def setitem(x, index, value):
         >>> x.tolist()
         [[0.0, 5.0, 0.0], [0.0, 5.0, 0.0]]
     """
-    if is_grad_leaf(x):
+    if is_grad_leaf(x) and torch.is_grad_enabled():   # under no_grad: a manual update, allowed
         raise ValueError("paddle.Tensor.__setitem__: Leaf Tensor that doesn't stop gradient can't "
                          "use inplace strategy (set stop_gradient=True first, or write into a copy)")
     v = _value_for(x, value)
