@@ -244,3 +244,21 @@ def test_inplace_update_of_a_leaf_under_no_grad(op):
 
 def test_inplace_on_a_leaf_with_gradients_on_is_still_refused():
     same_exception(lambda P: P.to_tensor([1.0, 2.0], stop_gradient=False).add_(P.ones([2])))
+
+
+# -- creation functions: dims as separate ints, size= and other PyTorch spellings ------------------
+@pytest.mark.parametrize("call", [
+    lambda P: P.zeros(2, 3, dtype="float64"), lambda P: P.ones(2, 3, 4, 5), lambda P: P.empty(2, 3).shape,
+    lambda P: (P.seed(5), P.rand(2, 3, dtype="float64"))[1], lambda P: (P.seed(5), P.randn(2, 3, 4))[1],
+    lambda P: (P.seed(5), P.rand(size=[2, 3]))[1], lambda P: (P.seed(5), P.randn(3))[1],
+    lambda P: P.empty(size=[2]).shape, lambda P: (P.seed(5), P.normal(0.0, 1.0, size=[3]))[1],
+    lambda P: (P.seed(5), P.multinomial(input=P.to_tensor([0.2, 0.8]), num_samples=2))[1],
+    lambda P: (P.seed(5), P.randn_like(input=P.ones([2])))[1],
+    lambda P: (P.seed(5), P.ones([2]).exponential_(lambd=2.0))[1],
+    lambda P: (P.seed(5), P.zeros([3]).uniform_(**{"from": 1.0, "to": 3.0}))[1]])
+def test_creation_size_forms(call):
+    ours, theirs = both(call)
+    if isinstance(theirs, list) or type(theirs).__name__ == "Size":
+        assert list(ours) == list(theirs)
+    else:
+        assert_same(ours, theirs)

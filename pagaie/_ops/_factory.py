@@ -14,7 +14,7 @@ from pagaie._core.place import to_torch_device
 from pagaie._core.tensor import Tensor, check_inplace, require_grad
 from pagaie._ops._helpers import device as default_device
 
-__all__ = ["shape_of", "device_of", "finish", "write_out", "float_only", "returns_self",
+__all__ = ["size_args", "shape_of", "device_of", "finish", "write_out", "float_only", "returns_self",
            "c_float_to_int"]
 
 _FLOATS = (torch.float16, torch.bfloat16, torch.float32, torch.float64)
@@ -142,3 +142,30 @@ def returns_self(fn: Callable, method: str | None = None, leaf_check: bool = Tru
     if method:
         setattr(Tensor, method, api)
     return api
+
+
+def size_args(api: Callable) -> Callable:
+    """``api`` taking its shape as separate ints too, as Paddle's creation functions do:
+    ``f(2, 3, dtype=...)`` is ``f([2, 3], dtype=...)`` (when the first positional argument is
+    an int, every positional one is a dim), ``size=`` names the shape, and an int shape is a
+    one-dim shape.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> paddle.zeros(2, 3, dtype='int32').shape, paddle.ones(size=[2]).shape
+        (paddle.Size([2, 3]), paddle.Size([2]))
+    """
+    @functools.wraps(api)
+    def call(*args: Any, **kwargs: Any) -> Any:
+        if "size" in kwargs:
+            kwargs["shape"] = kwargs.pop("size")
+        elif args and isinstance(args[0], int):
+            kwargs["shape"] = list(args)
+            args = ()
+        if isinstance(kwargs.get("shape"), int):
+            kwargs["shape"] = [kwargs["shape"]]
+        return api(*args, **kwargs)
+
+    call.__signature__ = inspect.signature(api)
+    del call.__wrapped__
+    return call

@@ -13,7 +13,7 @@ from pagaie._core import dtype as _dt
 from pagaie._core.place import to_torch_device
 from pagaie._core.registry import defop
 from pagaie._core.tensor import Tensor, name_as_data, require_grad
-from pagaie._ops._factory import (c_float_to_int, device_of, finish, returns_self, shape_of,
+from pagaie._ops._factory import (c_float_to_int, device_of, finish, returns_self, shape_of, size_args,
                                   write_out)
 from pagaie._ops._helpers import device, float_dtype, stopped
 
@@ -834,3 +834,9 @@ ShortTensor = _dtype_tensor_class("ShortTensor", "int16")
 IntTensor = _dtype_tensor_class("IntTensor", "int32")
 LongTensor = _dtype_tensor_class("LongTensor", "int64")
 BoolTensor = _dtype_tensor_class("BoolTensor", "bool")
+
+
+# Paddle's creation functions take the dims as separate ints too (``paddle.zeros(2, 3)``)
+zeros = size_args(zeros)
+ones = size_args(ones)
+empty = size_args(empty)

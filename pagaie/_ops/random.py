@@ -23,7 +23,7 @@ from pagaie._core.registry import defop
 from pagaie._ops import _std_dists_gamma as _sg
 from pagaie._ops import _std_dists_samplers as _ss
 from pagaie._ops.creation import _size_args
-from pagaie._ops._factory import device_of, finish, float_only, returns_self, shape_of
+from pagaie._ops._factory import device_of, finish, float_only, returns_self, shape_of, size_args
 from pagaie._ops._helpers import float_dtype
 
 __all__ = ["Generator", "seed", "manual_seed", "get_rng_state", "set_rng_state",
@@ -990,3 +990,8 @@ _RANDOM_DTYPES = (torch.float16, torch.bfloat16, torch.float32, torch.float64, t
 
 
 returns_self(defop("random_", method=False)(_random_), "random_")
+
+
+# Paddle's creation functions take the dims as separate ints too (``paddle.rand(2, 3)``)
+rand = size_args(rand)
+randn = size_args(randn)
