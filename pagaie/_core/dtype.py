@@ -189,7 +189,10 @@ def to_torch_dtype(dtype: Any, api: str = "paddle") -> torch.dtype:
         raise TypeError(f"{api}: dtype {dtype} has no tensor storage type here")
     try:
         npd = np.dtype(dtype)
-    except Exception:  # noqa: BLE001 (numpy raises TypeError, sometimes others)
+    except Exception as exc:  # noqa: BLE001 (numpy raises TypeError, sometimes others)
+        if isinstance(exc, ValueError):   # an object with a .dtype (a Tensor): numpy's ValueError
+            raise ValueError(f"{api}: unsupported dtype {dtype!r}; expected a paddle dtype such as "
+                             "paddle.float32, one of its names or a numpy dtype") from None
         raise TypeError(f"{api}: unsupported dtype {dtype!r}; expected a paddle dtype such as "
                         "paddle.float32, one of its names ('float32', 'int64', ...) or a numpy "
                         "dtype") from None
