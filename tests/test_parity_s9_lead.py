@@ -262,3 +262,31 @@ def test_creation_size_forms(call):
         assert list(ours) == list(theirs)
     else:
         assert_same(ours, theirs)
+
+
+@pytest.mark.parametrize("kw", [dict(lower=0, upper=1), dict(lower=0.1, upper=1), dict(lower=-1)])
+def test_rrelu_bounds_must_be_floats(kw):
+    same_exception(lambda P: P.nn.functional.rrelu(-P.ones([3]), **kw))
+
+
+def test_dropout_inplace_writes_into_x():
+    def run(P):
+        P.seed(1)
+        x = P.ones([6])
+        x.stop_gradient = False
+        h = x * 1
+        y = P.nn.functional.dropout(h, 0.5, inplace=True)
+        y.sum().backward()
+        z = P.ones([4])
+        return [y is h, P.nn.functional.dropout(z, 0.5, training=False, inplace=True) is z, h, x.grad]
+    ours, theirs = both(run)
+    assert ours[:2] == theirs[:2] == [True, True]
+    assert_same(ours[2:], theirs[2:])
+
+
+def test_dropout_inplace_on_a_gradient_leaf():
+    def run(P):
+        x = P.ones([3])
+        x.stop_gradient = False
+        P.nn.functional.dropout(x, 0.5, inplace=True)
+    same_exception(run)

@@ -146,6 +146,9 @@ def rrelu(x, lower=1.0 / 8.0, upper=1.0 / 3.0, training=True, name=None):
         >>> paddle.nn.functional.rrelu(paddle.to_tensor([-1.0, 2.0]), 0.2, 0.4, training=False).tolist()
         [-0.30000001192092896, 2.0]
     """
+    if not isinstance(lower, float) or not isinstance(upper, float):
+        raise TypeError(f"paddle.nn.functional.rrelu: 'lower' and 'upper' must be floats, but received "
+                        f"lower {lower!r}, upper {upper!r}")
     if not 0 <= lower <= 1:
         raise ValueError(f"paddle.nn.functional.rrelu: lower should be in [0, 1], but received {lower}")
     if not 0 <= upper <= 1:

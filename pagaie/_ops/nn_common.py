@@ -5,6 +5,7 @@ Not a top-level family: these records are exported by ``pagaie.nn.functional``.
 """
 from __future__ import annotations
 
+import functools
 import numbers
 
 import numpy as np
@@ -12,6 +13,7 @@ import torch
 import torch.nn.functional as F
 
 from pagaie._core.registry import defop
+from pagaie._core.tensor import Tensor, check_inplace
 from pagaie._ops._random_mask import as_scalar, dropout_divisor, keep_mask, program_seed, upscale_kept
 
 __all__ = ["linear", "bilinear", "dropout", "dropout1d", "dropout2d", "dropout3d", "alpha_dropout",
@@ -189,6 +191,33 @@ def dropout(x, p=0.5, axis=None, training=True, inplace=False, mode="upscale_in_
         raise ValueError("paddle.nn.functional.dropout: axis value should be greater than or equal to 0 "
                          f"and less than dimensions of x:{x.dim()}, but get axis value:{max(axes)} ")
     return _dropout_slices(x, p, axes, training, upscale)
+
+
+_dropout_op = dropout
+
+
+@functools.wraps(_dropout_op)
+def dropout(*args, **kwargs):
+    # ``inplace=True``: as Paddle, the result is written into x and x itself is returned
+    inplace = kwargs.get("inplace", args[4] if len(args) > 4 else False)
+    x = args[0] if args else kwargs.get("x", kwargs.get("input"))
+    if not inplace or not isinstance(x, Tensor) or x._t.is_meta:
+        return _dropout_op(*args, **kwargs)
+    if kwargs.get("axis", args[2] if len(args) > 2 else None) is not None:
+        raise NotImplementedError("paddle.nn.functional.dropout: inplace=True with 'axis' is not "
+                                  "supported (as in Paddle)")
+    check_inplace(x, "dropout", "dropout with inplace=False")
+    r = _dropout_op(*args, **kwargs)
+    if r is x:
+        return x
+    if x._t.requires_grad or r._t.requires_grad:
+        x._rebind(r._t)   # x now stands for the dropped-out values, graph included
+    else:
+        x._t.copy_(r._t)
+    return x
+
+
+del dropout.__wrapped__
 
 
 def _dropout_elements(x, p, training, upscale):
