@@ -290,3 +290,20 @@ def test_dropout_inplace_on_a_gradient_leaf():
         x.stop_gradient = False
         P.nn.functional.dropout(x, 0.5, inplace=True)
     same_exception(run)
+
+
+@pytest.mark.parametrize("case", ["nan_f32", "nan_f64", "complex_to_real", "complex_to_int"])
+def test_cast_corners(case, recwarn):
+    def run(P):
+        if case == "nan_f32":
+            return P.to_tensor(np.array([np.nan, -np.nan, 1.5], "float32")).astype("bfloat16").numpy()
+        if case == "nan_f64":
+            return P.cast(P.to_tensor(np.array([np.nan, 2.0], "float64")), "bfloat16").numpy()
+        if case == "complex_to_real":
+            return P.to_tensor([1 + 2j, -3 - 1j]).astype("float32").numpy()
+        return P.cast(P.to_tensor([1 + 2j]), "int32").numpy()
+    import pagaie
+    ours = run(pagaie)
+    assert not [w for w in recwarn if "imaginary" in str(w.message)]
+    from tests.reference import paddle_ref
+    np.testing.assert_array_equal(ours, run(paddle_ref()))

@@ -755,7 +755,13 @@ def cast(x, dtype):
         [1, -1]
     """
     d = _dt.to_torch_dtype(dtype, "paddle.cast")
-    return x.clone() if x.dtype is d else x.to(d)  # always a new tensor, as Paddle's
+    if x.dtype is d:
+        return x.clone()  # always a new tensor, as Paddle's
+    if x.is_complex() and not d.is_complex and d is not torch.bool:
+        x = x.real        # the real part, silently (torch warns)
+    if d is torch.bfloat16 and not x.requires_grad:
+        return _dt.to_bfloat16(x)  # NaN as Paddle's bit pattern
+    return x.to(d)
 
 
 cast_ = rebinding_inplace(cast, "cast_")
