@@ -307,3 +307,25 @@ def test_cast_corners(case, recwarn):
     assert not [w for w in recwarn if "imaginary" in str(w.message)]
     from tests.reference import paddle_ref
     np.testing.assert_array_equal(ours, run(paddle_ref()))
+
+
+def test_tensor_constructor_copies_ndarrays_and_reads_uint16_as_bfloat16():
+    def run(P):
+        a = np.arange(3.0)
+        t = P.Tensor(a)
+        a[0] = 9
+        b = P.Tensor(np.array([16256, 16320], np.uint16)).astype("float32")
+        return [t, b]
+    ours, theirs = both(run)
+    assert_same(ours, theirs)
+
+
+@pytest.mark.parametrize("dt", ["uint32", "uint64", "longdouble"])
+def test_tensor_constructor_refuses_other_numpy_dtypes(dt):
+    same_exception(lambda P: P.Tensor(np.array([1], dt)))
+
+
+def test_float8_is_not_floating_point():
+    ours, theirs = both(lambda P: (lambda x: (x.is_floating_point(), P.is_floating_point(x)))(
+        P.to_tensor([1.0]).astype("float8_e4m3fn")))
+    assert ours == theirs

@@ -496,7 +496,7 @@ class Tensor(metaclass=_TensorType):
         return self._t.data_ptr()
 
     def is_floating_point(self) -> bool:
-        return self._t.is_floating_point()
+        return self._t.is_floating_point() and self._t.dtype not in _FLOAT8
 
     def is_complex(self) -> bool:
         return self._t.is_complex()
@@ -1096,6 +1096,25 @@ def _list_data(value: list | tuple) -> np.ndarray:
     return arr.astype(np.float64)
 
 
+_FLOAT8 = frozenset({torch.float8_e4m3fn, torch.float8_e5m2})
+# numpy dtypes paddle.Tensor(ndarray) takes (uint16: bfloat16 bit patterns, as Paddle reads them)
+_NDARRAY_KINDS = frozenset(np.dtype(n) for n in ("bool", "uint8", "int8", "int16", "int32", "int64",
+                                                 "float16", "float32", "float64", "complex64",
+                                                 "complex128", "uint16"))
+
+
+def _ndarray_data(value: np.ndarray) -> torch.Tensor:
+    """A copy of ``value`` (Paddle copies the array), a uint16 array as bfloat16 bit patterns;
+    ValueError for the dtypes Paddle's constructor refuses."""
+    if value.dtype not in _NDARRAY_KINDS:
+        raise ValueError(f"paddle.Tensor: numpy arrays of dtype {value.dtype} are not supported; use "
+                         "bool, (u)int8, int16, int32, int64, float16/32/64, complex64/128 or "
+                         "uint16 (bfloat16 bits)")
+    if value.dtype == np.uint16:
+        return torch.from_numpy(value.astype(np.uint16).view(np.int16).copy()).view(torch.bfloat16)
+    return torch.from_numpy(np.array(value, copy=True))
+
+
 def _constructor_args(args: tuple, kwargs: dict) -> tuple:
     """Parse ``Tensor(...)``'s forms into (torch tensor, name, stop_gradient, persistable, extra)."""
     if "data" in kwargs:
@@ -1135,7 +1154,7 @@ def _constructor_args(args: tuple, kwargs: dict) -> tuple:
     elif isinstance(value, (list, tuple)):
         t = torch.as_tensor(_list_data(value)).to(_dt.default_float())
     elif isinstance(value, np.ndarray):
-        t = torch.as_tensor(value)
+        t = _ndarray_data(value)
     else:
         raise ValueError("paddle.Tensor: the first argument should be a numpy array, a Tensor or a "
                          f"list, but received {type(value).__name__}")

@@ -103,7 +103,8 @@ def is_floating_point(x: Tensor) -> bool:
         >>> paddle.is_floating_point(paddle.to_tensor([1.0]))
         True
     """
-    return _check_tensor(x, "is_floating_point").is_floating_point()
+    _check_tensor(x, "is_floating_point")
+    return x.is_floating_point()   # float8 types are not, as in Paddle
 
 
 def is_integer(x: Tensor) -> bool:
