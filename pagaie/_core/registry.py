@@ -276,6 +276,10 @@ _SCALAR_TYPES = {"Bool": "bool", "Byte": "uint8", "Char": "int8", "Short": "int1
                  "Double": "float64", "ComplexFloat": "complex64", "ComplexDouble": "complex128"}
 
 
+_BROADCAST = re.compile(r"The size of tensor a \(\d+\) must match the size of tensor b|"
+                        r"doesn't match the broadcast shape|shape mismatch: value tensor of shape")
+
+
 def translate_error(api: str, exc: BaseException, args: tuple, kwargs: dict) -> Exception:
     """Turn a kernel's torch error into the exception type Paddle raises, naming the API.
 
@@ -297,6 +301,10 @@ def translate_error(api: str, exc: BaseException, args: tuple, kwargs: dict) -> 
     missing = _NO_KERNEL.search(text)
     if missing:  # '"atan2_cpu" not implemented for 'ComplexFloat'': name no torch kernel
         text = f"not implemented for dtype {_SCALAR_TYPES.get(missing[2], missing[2])}"
+    if _BROADCAST.search(text):   # torch's "size of tensor a (2) must match ..." in Paddle's words
+        shapes = [list(a._t.shape) for a in (*args, *kwargs.values()) if isinstance(a, Tensor)]
+        text = (f"Broadcast dimension mismatch: operands of shapes {', '.join(map(str, shapes))} "
+                f"cannot be broadcast together")
     cast = _CANT_CAST.search(text)
     if cast:  # an in-place op whose result dtype cannot be written into its input
         text = (f"the result has dtype {_SCALAR_TYPES.get(cast[1], cast[1])}, which cannot be "

@@ -262,6 +262,8 @@ def _attach_where_inplace() -> Any:
                 raise ValueError(f"paddle.where_: '{arg}' must be a Tensor (both 'x' and 'y' are "
                                  f"needed), but received {type(v).__name__} {v!r}")
         r = where(condition, x, y)
+        if r._t.shape != x._t.shape:
+            return r   # a result bigger than x: Paddle hands back the new tensor, x is left alone
         check_inplace(x, "where_", "where")
         if x._t.requires_grad or r._t.requires_grad:
             x._rebind(r._t)

@@ -48,7 +48,13 @@ def _store(x, r):
             except RuntimeError:  # a view: leave it as torch's autograd has it
                 raise ValueError("paddle: an in-place comparison cannot rebind a view that requires "
                                  "gradients to a bool tensor; use the out-of-place op") from None
-    x.data = r
+            x.data = r
+            flag_grad(x)  # says stop_gradient=False still, as in Paddle
+            return x
+    if r.dtype is x.dtype and r.shape == x.shape:
+        x.copy_(r)   # a write: through to the base of a view
+    else:
+        x.data = r
     return x
 
 

@@ -349,6 +349,9 @@ def multigammaln(x, p, name=None):
     """
     if not isinstance(p, int) or p < 1:
         raise ValueError(f"paddle.multigammaln: 'p' must be a positive int, but received {p!r}")
+    if not (x.is_floating_point() or x.is_complex()):  # Paddle's promotion with its float terms
+        raise TypeError(f"paddle.multigammaln: 'x' must be a floating tensor, but received "
+                        f"{str(x.dtype).replace('torch.', '')}")
     offs = torch.arange(p, dtype=x.dtype, device=x.device) * -0.5
     return torch.lgamma(x.unsqueeze(-1) + offs).sum(-1) + p * (p - 1) / 4 * _math.log(_math.pi)
 

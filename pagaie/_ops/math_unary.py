@@ -201,7 +201,9 @@ _INT_AUTOCAST = frozenset({"acos", "acosh", "asin", "asinh", "atan", "atanh", "c
 
 
 # Ops whose kernel here is not torch's (their in-place form writes the out-of-place result back)
-_OWN_KERNEL = frozenset({"erfinv", "sinc", "rsqrt"})
+# ops whose in-place form must not be torch's own: a kernel of ours, or (asinh_, atanh_, acosh_)
+# a torch in-place kernel without a derivative
+_OWN_KERNEL = frozenset({"erfinv", "sinc", "rsqrt", "asinh", "atanh", "acosh"})
 
 # Ops that Paddle also runs on bool tensors (giving bool); every other op of the table has no
 # bool kernel there (RuntimeError).
@@ -341,7 +343,10 @@ def round(x, decimals=0, name=None, *, out=None):
 def _neg_inplace(x, name=None):
     if x.dtype is torch.bool:
         return x
-    return x.neg_().add_(0) if x.is_floating_point() or x.is_complex() else x.neg_()
+    # one write (one inplace_version), 0 - x: a zero comes out +0.0 as Paddle's x * -1 + 0
+    if not (x.is_floating_point() or x.is_complex()):
+        return x.neg_()
+    return x.neg_().add_(0) if x.requires_grad else torch.sub(0, x, out=x)
 
 
 @defop(paddle_types=("neg", "pd_op.neg"), method=("neg", "negative"), inplace=_neg_inplace)

@@ -604,6 +604,8 @@ def cov(x, rowvar=True, ddof=True, fweights=None, aweights=None, name=None):
         if not bool(torch.all(fweights == torch.round(fweights))):
             raise ValueError("paddle.linalg.cov: 'fweights' must hold integers, but received non-integral values")
         fweights = fweights.to(torch.int64)
+    if x.dtype is torch.bool:   # Paddle has no bool kernel for the centring subtraction
+        raise RuntimeError("paddle.linalg.cov: bool inputs are not supported (no kernel for 'subtract')")
     if _is_int(x):
         raise TypeError(f"paddle.linalg.cov: the input must be a float tensor, but received "
                         f"{dtype_name(x)}")
@@ -626,6 +628,8 @@ def corrcoef(x, rowvar=True, name=None):
         [[1.0, -1.0], [-1.0, 1.0]]
     """
     _check_cov_input("linalg.corrcoef", x)
+    if x.dtype is torch.bool:   # Paddle has no bool kernel for the centring subtraction
+        raise RuntimeError("paddle.linalg.corrcoef: bool inputs are not supported (no kernel for 'subtract')")
     if _is_int(x):
         raise TypeError(f"paddle.linalg.corrcoef: the input must be a float tensor, but received "
                         f"{dtype_name(x)}")
