@@ -52,6 +52,14 @@ _NP_OF = {torch.bool: np.bool_, torch.uint8: np.uint8, torch.int8: np.int8, torc
           torch.uint16: np.uint16}  # the object paddle.uint16: an unsigned integer tensor
 
 
+def _numpy_knows(name: str) -> bool:
+    try:
+        np.dtype(name)
+    except TypeError:
+        return False
+    return True
+
+
 def _from_data(data: Any, dtype: Any, api: str) -> torch.Tensor:
     """Paddle's conversion of data to a tensor, dtype inference included (a new copy)."""
     want = None if dtype is None else _dt.checked_dtype(dtype, f"paddle.{api}")
@@ -93,8 +101,11 @@ def _from_data(data: Any, dtype: Any, api: str) -> torch.Tensor:
         raise kind(f"paddle.{api}: unsupported data element type {arr.dtype}; expected bool, "
                    "integer, floating or complex values")
     if want is not None and want not in _NP_OF:
-        # numpy has no such type: Paddle cannot convert data to it (a Tensor it can cast)
-        kind = TypeError if want in (torch.float8_e4m3fn, torch.float8_e5m2) else ValueError
+        # numpy has no such type: Paddle cannot convert data to it (a Tensor it can cast). For
+        # float8 Paddle's error is numpy's TypeError, unless a package (ml_dtypes) taught numpy
+        # the type: then its tensor setter refuses the array (ValueError)
+        kind = TypeError if want in (torch.float8_e4m3fn, torch.float8_e5m2) \
+            and not _numpy_knows(str(want).replace("torch.", "")) else ValueError
         raise kind(f"paddle.{api}: can't make a {_dt.from_torch_dtype(want).name} tensor from "
                    f"{type(data).__name__} data; create it in another dtype and cast it")
     if arr.dtype == np.uint16 and want in (None, torch.bfloat16):  # Paddle's convention:
