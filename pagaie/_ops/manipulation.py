@@ -166,17 +166,26 @@ Tensor.reshape_ = reshape_
 _reshape_op = reshape
 
 
+_ABSENT = object()
+
+
 @functools.wraps(_reshape_op)
-def reshape(*args: Any, **kwargs: Any) -> Any:
-    # As Paddle's eager reshape: a list/tuple equal to x's shape returns x itself
-    x = args[0] if args else kwargs.get("x", kwargs.get("input"))
-    shape = args[1] if len(args) > 1 else kwargs.get("shape")
-    if (type(shape) is list or type(shape) is tuple) and isinstance(x, Tensor) \
-            and not x._t.is_meta and len(shape) == x._t.dim():
-        given = [int(v.item()) if isinstance(v, Tensor) else v for v in shape]
-        if given == list(x._t.shape):
-            return x
-    return _reshape_op(*args, **kwargs)
+def reshape(x: Any = _ABSENT, shape: Any = _ABSENT, name: Any = None, **kwargs: Any) -> Any:
+    if not kwargs and shape is not _ABSENT and x is not _ABSENT:
+        # As Paddle's eager reshape: a list/tuple equal to x's shape returns x itself
+        if type(shape) is list or type(shape) is tuple:
+            try:
+                t = x._t
+                if t.shape == tuple(shape) and not t.is_meta and isinstance(x, Tensor):
+                    return x
+            except Exception:  # noqa: BLE001 - odd arguments: the op's own checks report them
+                pass
+        return _reshape_op(x, shape, name)
+    if x is not _ABSENT:
+        kwargs["x"] = x
+    if shape is not _ABSENT:
+        kwargs["shape"] = shape
+    return _reshape_op(name=name, **kwargs)
 
 
 Tensor.reshape = reshape
