@@ -378,3 +378,29 @@ def test_inverse_hyperbolic_inplace_backward(op):
         return a.grad
     ours, theirs = both(run)
     assert_same(ours, theirs)
+
+
+def test_inplace_growth_under_no_grad_is_the_shape_error():
+    def run(P):
+        x = P.to_tensor([1.0, 2.0, 3.0], stop_gradient=False)
+        with P.no_grad():
+            x.masked_fill_(P.to_tensor([[True, False, True], [False, False, True]]), 0.0)
+    import pagaie
+    with pytest.raises(ValueError, match="in-place result has shape"):
+        run(pagaie)
+
+
+@pytest.mark.parametrize("op", ["where_", "scatter_"])
+def test_inplace_write_back_ops_update_a_leaf_under_no_grad(op):
+    def run(P):
+        x = P.to_tensor([1.0, 2.0, 3.0], stop_gradient=False)
+        with P.no_grad():
+            if op == "where_":
+                P.where_(P.to_tensor([True, False, True]), x, P.zeros([3]))
+            else:
+                x.scatter_(P.to_tensor([1]), P.to_tensor([9.0]))
+        (x * x).sum().backward()
+        return [x.stop_gradient, x, x.grad]
+    ours, theirs = both(run)
+    assert ours[0] == theirs[0]
+    assert_same(ours[1:], theirs[1:])

@@ -729,9 +729,7 @@ def _make_inplace(rec: OpRecord, base: OpRecord) -> Callable:
                     # no torch version: Paddle counts every in-place op once
                     x._version_bias += 1
                 return x
-        if r.shape != t.shape:
-            raise ValueError(f"paddle.{rec.name}: the in-place result has shape {list(r.shape)}, "
-                             f"which differs from the input's shape {list(t.shape)}")
+        _check_result_shape(rec.name, r, t)
         if saved and r.dtype is t.dtype:
             # r does not depend on t itself (computed from a copy): write it into t, so that a
             # view writes through to its base, and t's version says it changed
@@ -784,6 +782,13 @@ def _inplace_result(r: torch.Tensor, want: torch.dtype | None) -> torch.Tensor:
     return r
 
 
+def _check_result_shape(api: str, r: torch.Tensor, t: torch.Tensor) -> None:
+    """An in-place op's result must keep the input's shape (a broadcast may not grow it)."""
+    if r.shape != t.shape:
+        raise ValueError(f"paddle.{api}: the in-place result has shape {list(r.shape)}, "
+                         f"which differs from the input's shape {list(t.shape)}")
+
+
 def _write_into_leaf(x: Tensor, r: torch.Tensor, api: str, base: str) -> Tensor:
     """A non-differentiable in-place op (``floor_divide_``, ``bitwise_and_``) on a leaf that
     needs gradient: Paddle writes the values and keeps the leaf (a result of another dtype
@@ -792,7 +797,8 @@ def _write_into_leaf(x: Tensor, r: torch.Tensor, api: str, base: str) -> Tensor:
     t = x._t
     if r is not t:
         if r.shape != t.shape:
-            check_inplace(x, api, base)
+            check_inplace(x, api, base)   # the leaf rule first, where it applies (gradients on)
+            _check_result_shape(api, r, t)
         if r.dtype is not t.dtype:
             t.data = r
             x._version_bias += 1

@@ -13,7 +13,7 @@ from pagaie._core.registry import check_promotable
 _T = torch.Tensor
 
 __all__ = ["norm_axis", "norm_axes", "int_list", "check_binary_dtypes", "promote_pair", "check_same_dtype", "reject_bool", "float_inplace", "torch_dtype",
-           "float_dtype", "device", "scalar_of", "write_out", "stopped"]
+           "float_dtype", "device", "scalar_of", "write_out", "write_result_into", "stopped"]
 
 
 def norm_axis(axis: Any, ndim: int, api: str, arg: str = "axis", error: type = ValueError) -> int:
@@ -152,6 +152,22 @@ def write_out(out: Any, result: torch.Tensor) -> torch.Tensor:
     if out is not None:
         out.data = result.detach()
     return result
+
+
+def write_result_into(x: Any, r: torch.Tensor) -> Any:
+    """Make the pagaie Tensor ``x`` hold ``r``, the same-shape result of an in-place form
+    computed out of place, and return ``x``: a gradient leaf under ``no_grad`` (a manual
+    update) takes the values and stays the same leaf; a tensor in a graph is rebound to ``r``
+    (keeping the graph); otherwise the values are written into ``x``'s storage (through to the
+    base of a view). The caller has applied Paddle's leaf rule (``check_inplace``)."""
+    t = x._t
+    if t.is_leaf and t.requires_grad and not torch.is_grad_enabled():
+        t.copy_(r)
+    elif t.requires_grad or r.requires_grad:
+        x._rebind(r)
+    else:
+        t.copy_(r)
+    return x
 
 
 def stopped(t: torch.Tensor) -> torch.Tensor:

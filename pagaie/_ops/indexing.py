@@ -14,7 +14,8 @@ import torch
 from pagaie._core import dtype as _dt
 from pagaie._core.registry import defop
 from pagaie._core.tensor import check_inplace
-from pagaie._ops._helpers import check_binary_dtypes, dtype_name, int_list, norm_axis, stopped
+from pagaie._ops._helpers import (check_binary_dtypes, dtype_name, int_list, norm_axis, stopped,
+                                  write_result_into)
 
 _T = torch.Tensor
 _slice = builtins.slice
@@ -265,11 +266,7 @@ def _attach_where_inplace() -> Any:
         if r._t.shape != x._t.shape:
             return r   # a result bigger than x: Paddle hands back the new tensor, x is left alone
         check_inplace(x, "where_", "where")
-        if x._t.requires_grad or r._t.requires_grad:
-            x._rebind(r._t)
-        else:
-            x._t.copy_(r._t)
-        return x
+        return write_result_into(x, r._t)
 
     where_.op_record = rec
     Tensor.where_ = where_

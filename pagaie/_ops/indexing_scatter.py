@@ -8,8 +8,7 @@ import torch
 
 from pagaie._core.registry import REGISTRY, OpRecord, defop
 from pagaie._core.tensor import Tensor, check_inplace
-from pagaie._ops._helpers import norm_axis
-from pagaie._ops._helpers import axis_arg
+from pagaie._ops._helpers import axis_arg, norm_axis, write_result_into
 from pagaie._ops.indexing import _slice_dims, bound_index, check_index
 
 _T = torch.Tensor
@@ -161,15 +160,8 @@ def scatter_(*args: Any, **kwargs: Any) -> Tensor:
 
 
 def _write_back(api: str, x: Tensor, r: Tensor) -> Tensor:
-    t = x._t
     check_inplace(x, api, api[:-1])
-    if t.is_leaf and t.requires_grad and not torch.is_grad_enabled():
-        t.copy_(r._t)   # a manual update under no_grad: x stays the same gradient leaf
-    elif t.requires_grad or r._t.requires_grad:
-        x._rebind(r._t)
-    else:
-        t.copy_(r._t)
-    return x
+    return write_result_into(x, r._t)
 
 
 REGISTRY["scatter_"] = OpRecord("scatter_", scatter.op_record.kernel, inplace_of="scatter")

@@ -14,6 +14,7 @@ import torch.nn.functional as F
 
 from pagaie._core.registry import defop
 from pagaie._core.tensor import Tensor, check_inplace
+from pagaie._ops._helpers import write_result_into
 from pagaie._ops._random_mask import as_scalar, dropout_divisor, keep_mask, program_seed, upscale_kept
 
 __all__ = ["linear", "bilinear", "dropout", "dropout1d", "dropout2d", "dropout3d", "alpha_dropout",
@@ -208,13 +209,7 @@ def dropout(*args, **kwargs):
                                   "supported (as in Paddle)")
     check_inplace(x, "dropout", "dropout with inplace=False")
     r = _dropout_op(*args, **kwargs)
-    if r is x:
-        return x
-    if x._t.requires_grad or r._t.requires_grad:
-        x._rebind(r._t)   # x now stands for the dropped-out values, graph included
-    else:
-        x._t.copy_(r._t)
-    return x
+    return x if r is x else write_result_into(x, r._t)
 
 
 del dropout.__wrapped__
