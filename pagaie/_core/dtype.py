@@ -156,6 +156,9 @@ _PADDLE_NAMES = {"float32": "float32", "float64": "float64", "float16": "float16
 _NUMPY_TYPES = {np.dtype(n): n for n in ("float32", "float64", "float16", "int32", "int16", "int64",
                                           "bool", "uint8", "int8", "complex64", "complex128")}
 _NUMPY_TYPES[np.dtype("uint16")] = "bfloat16"
+# The numpy types a tensor can be made from (numpy's uint16 holds bfloat16 bit patterns).
+NUMPY_DATA_TYPES = frozenset(_NUMPY_TYPES)
+FLOAT8 = (torch.float8_e4m3fn, torch.float8_e5m2)
 
 _default_float = torch.float32
 

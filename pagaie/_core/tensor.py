@@ -1042,7 +1042,7 @@ def _rebuild_tensor(array: np.ndarray, dtype: str, place: str, requires_grad: bo
     return Tensor(t, stop_gradient=not requires_grad)
 
 
-_FLOAT8 = (torch.float8_e4m3fn, torch.float8_e5m2)
+_FLOAT8 = _dt.FLOAT8
 _new = object.__new__
 _run_backward = torch.autograd.Variable._execution_engine.run_backward
 
@@ -1096,17 +1096,10 @@ def _list_data(value: list | tuple) -> np.ndarray:
     return arr.astype(np.float64)
 
 
-_FLOAT8 = frozenset({torch.float8_e4m3fn, torch.float8_e5m2})
-# numpy dtypes paddle.Tensor(ndarray) takes (uint16: bfloat16 bit patterns, as Paddle reads them)
-_NDARRAY_KINDS = frozenset(np.dtype(n) for n in ("bool", "uint8", "int8", "int16", "int32", "int64",
-                                                 "float16", "float32", "float64", "complex64",
-                                                 "complex128", "uint16"))
-
-
 def _ndarray_data(value: np.ndarray) -> torch.Tensor:
     """A copy of ``value`` (Paddle copies the array), a uint16 array as bfloat16 bit patterns;
     ValueError for the dtypes Paddle's constructor refuses."""
-    if value.dtype not in _NDARRAY_KINDS:
+    if value.dtype not in _dt.NUMPY_DATA_TYPES:
         raise ValueError(f"paddle.Tensor: numpy arrays of dtype {value.dtype} are not supported; use "
                          "bool, (u)int8, int16, int32, int64, float16/32/64, complex64/128 or "
                          "uint16 (bfloat16 bits)")

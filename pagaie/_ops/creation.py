@@ -40,10 +40,6 @@ def _numpy_of(v: Any) -> Any:
     return v
 
 
-# numpy types a tensor can be made from (numpy's uint16 holds bfloat16 bit patterns)
-_NP_OK = frozenset(np.dtype(n) for n in ("bool", "uint8", "int8", "int16", "int32", "int64",
-                                          "uint16", "float16", "float32", "float64", "complex64",
-                                          "complex128"))
 # the numpy type data is converted to for a requested dtype (bfloat16 goes through float32)
 _NP_OF = {torch.bool: np.bool_, torch.uint8: np.uint8, torch.int8: np.int8, torch.int16: np.int16,
           torch.int32: np.int32, torch.int64: np.int64, torch.float16: np.float16,
@@ -104,14 +100,14 @@ def _from_data(data: Any, dtype: Any, api: str) -> torch.Tensor:
         # numpy has no such type: Paddle cannot convert data to it (a Tensor it can cast). For
         # float8 Paddle's error is numpy's TypeError, unless a package (ml_dtypes) taught numpy
         # the type: then its tensor setter refuses the array (ValueError)
-        kind = TypeError if want in (torch.float8_e4m3fn, torch.float8_e5m2) \
+        kind = TypeError if want in _dt.FLOAT8 \
             and not _numpy_knows(str(want).replace("torch.", "")) else ValueError
         raise kind(f"paddle.{api}: can't make a {_dt.from_torch_dtype(want).name} tensor from "
                    f"{type(data).__name__} data; create it in another dtype and cast it")
     if arr.dtype == np.uint16 and want in (None, torch.bfloat16):  # Paddle's convention:
         # numpy's uint16 holds bfloat16 bit patterns
         return torch.from_numpy(arr.view(np.int16)).view(torch.bfloat16)
-    if arr.dtype not in _NP_OK:
+    if arr.dtype not in _dt.NUMPY_DATA_TYPES:
         if want is not None and arr.dtype not in (np.uint32, np.uint64):  # Paddle's dtype
             # check of the data fails first
             raise TypeError(f"paddle.{api}: numpy dtype {arr.dtype} is not supported; use bool, "
@@ -301,7 +297,7 @@ def assign(x, output=None):
         if x.dtype == np.object_:
             raise TypeError("paddle.assign: 'x' holds Python objects (numpy dtype object), which "
                             "can't be converted to a tensor")
-        if x.dtype not in _NP_OK:
+        if x.dtype not in _dt.NUMPY_DATA_TYPES:
             raise ValueError(f"paddle.assign: numpy dtype {x.dtype} of 'x' is not supported")
         if x.dtype == np.uint16:  # Paddle: the name of bfloat16, converted by value
             r = torch.from_numpy(x.astype(np.float32)).to(torch.bfloat16)
