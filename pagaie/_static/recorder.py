@@ -24,6 +24,7 @@ from pagaie._core.registry import OpRecord, pop_handler, push_handler, translate
 from pagaie._core.tensor import Tensor
 from pagaie._static.interpreter import _PROGRAM_SEEDED
 from pagaie._static.ir import UNKNOWN, UNKNOWN_ALT, Block, Program, Value, _shape_out
+from pagaie._static.meta_kernels import defer_dynamo_import
 
 __all__ = ["Recorder", "capture", "recording"]
 
@@ -310,6 +311,7 @@ class Recorder:
     def __init__(self, program: Program) -> None:
         self.program = program
         self.block_stack: list[Block] = [program.global_block()]
+        defer_dynamo_import()   # shapes come from meta kernels: no compiler import for them
 
     @property
     def block(self) -> Block:

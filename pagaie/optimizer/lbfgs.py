@@ -62,7 +62,7 @@ def _strong_wolfe(evaluate: Callable, alpha: float, d: torch.Tensor, loss: float
     f_new, g_new = evaluate(alpha)
     evals = 1
     gtd_new = sc(_dot(g_new, d).item())
-    t_prev, f_prev, g_prev, gtd_prev = 0.0, loss, grad, gtd
+    t_prev, f_prev, g_prev, gtd_prev = 0, loss, grad, gtd  # an int 0, as Paddle (it can become the step)
     done = False
     it = 0
     bracket: list = []

@@ -244,7 +244,7 @@ class Optimizer:
             >>> opt.get_lr()
             0.2
         """
-        if isinstance(value, bool) or not isinstance(value, (int, float)):
+        if not isinstance(value, (int, float)):  # a bool is an int to Paddle too
             raise TypeError("paddle.optimizer.Optimizer.set_lr: 'value' must be a float, "
                             f"but received {type(value).__name__}")
         if isinstance(self._learning_rate, LRScheduler):
@@ -485,6 +485,9 @@ class Optimizer:
                 target = mw._t if mw is not None else target.to(g.dtype)
             if isinstance(reg, (L1Decay, L2Decay)):
                 term = reg._term(target)
+            elif isinstance(reg, Tensor):  # Paddle fails calling it: a TypeError on the first step
+                raise TypeError(f"paddle.optimizer.{type(self).__name__}: weight_decay should be a float, "
+                                "L1Decay or L2Decay (only AdamW takes a Tensor), but received Tensor")
             else:
                 term = as_torch(reg(wrap(target), wrap(g), None))
             out.append((p, g + term))

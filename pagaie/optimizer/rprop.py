@@ -56,6 +56,7 @@ class Rprop(Optimizer):
         self._multi_precision = multi_precision
         self._learning_rate_range = [learning_rate_range]
         self._etas = [etas]
+        self._bounds_cache: tuple | None = None
         self._default_dict = {}
 
     def _init_state(self, target: Tensor, hp: dict) -> None:
@@ -64,13 +65,28 @@ class Rprop(Optimizer):
         self._add_accumulator("prevs", target, dtype=dt)
         self._add_accumulator("learning_rates", target, dtype=dt, fill_value=self._initial_learning_rate)
 
+    def _bounds(self, param: Tensor) -> tuple:
+        """(lo, hi, eta_minus, eta_plus) as Paddle's kernel sees them: Paddle turns the range
+        and the etas into tensors of the dtype of the first parameter it updates (so a
+        bfloat16 model grows its steps by bfloat16(1.2) = 1.203125)."""
+        if self._bounds_cache is None:
+            dt = param._t.dtype
+            vals = (*self._learning_rate_range[0], *self._etas[0])
+            self._bounds_cache = tuple(torch.tensor([float(v) for v in vals], dtype=dt).tolist())
+        return self._bounds_cache
+
     def _update_one(self, p, g, state, lr, hp, param) -> None:
-        (lo, hi), (eta_minus, eta_plus) = self._learning_rate_range[0], self._etas[0]
+        lo, hi, eta_minus, eta_plus = self._bounds(param)
         prev, steps = state["prevs"], state["learning_rates"]
         prod = g * prev
         one = torch.ones_like(steps)
         eta = torch.where(prod > 0, one * eta_plus, torch.where(prod < 0, one * eta_minus, one))
         g = torch.where(prod < 0, torch.zeros_like(g), g)
         steps.mul_(eta).clamp_(lo, hi)
+        acc_dtype = param._t.dtype  # the accumulators are kept in the parameter's dtype
+        if steps.dtype != acc_dtype and acc_dtype in (torch.float16, torch.bfloat16):
+            # Paddle's kernel writes the new step sizes into the low-precision accumulator
+            # and steps the parameter by that stored (rounded) value
+            steps.copy_(steps.to(acc_dtype))
         p.sub_(g.sign() * steps)
         prev.copy_(g)

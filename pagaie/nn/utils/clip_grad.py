@@ -17,6 +17,14 @@ def _params(parameters: Any) -> list:
     return [parameters] if isinstance(parameters, Tensor) else list(parameters)
 
 
+def _as_float(max_norm: Any) -> float:
+    try:
+        return float(max_norm)
+    except (TypeError, ValueError):
+        raise ValueError(f"paddle.nn.utils.clip_grad_norm_: max_norm must be a number, got "
+                         f"{max_norm!r}") from None
+
+
 def clip_grad_norm_(parameters: Iterable[Tensor] | Tensor, max_norm: float, norm_type: float = 2.0,
                     error_if_nonfinite: bool = False) -> Tensor:
     """Scale the gradients of ``parameters`` in place so that their joint ``norm_type``-norm
@@ -43,6 +51,7 @@ def clip_grad_norm_(parameters: Iterable[Tensor] | Tensor, max_norm: float, norm
         raise ValueError(f"paddle.nn.utils.clip_grad_norm_: 'norm_type' only supports [inf, 0, 1, 2], "
                          f"but received {norm_type!r}")
     grads = [p._t.grad for p in _params(parameters) if p._t.grad is not None]
+    max_norm = _as_float(max_norm)   # where Paddle converts it: a 1-element Tensor is a number
     if not grads:
         return wrap(torch.tensor(0.0))
     norm_type = float(norm_type)
