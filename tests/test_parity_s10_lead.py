@@ -65,3 +65,9 @@ def test_meta_kernels_still_compile_after_dynamo_is_imported():
     torch.testing.assert_close(compiled(a, b), f(a, b))
     meta = torch.nn.functional.linear(a.to("meta"), b.to("meta"))
     assert meta.shape == (3, 5)
+
+
+def test_layer_norm_takes_eps_as_an_alias_of_epsilon():
+    x = np.random.default_rng(0).standard_normal((2, 4)).astype("float32")
+    ours, theirs = both(lambda P: P.nn.functional.layer_norm(input=P.to_tensor(x), normalized_shape=4, eps=1e-4))
+    np.testing.assert_allclose(ours.numpy(), theirs.numpy(), rtol=1e-5, atol=1e-6)

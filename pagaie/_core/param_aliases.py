@@ -31,7 +31,7 @@ _TABLE = [
     ({'return_indices': 'return_mask'},
      ['nn.functional.adaptive_max_pool1d', 'nn.functional.adaptive_max_pool2d', 'nn.functional.adaptive_max_pool3d']),
     ({'eps': 'epsilon'},
-     ['nn.functional.group_norm', 'nn.functional.pairwise_distance']),
+     ['nn.functional.group_norm', 'nn.functional.pairwise_distance', 'nn.functional.layer_norm']),
     ({'dilation': 'dilations', 'kernel_size': 'kernel_sizes', 'output_size': 'output_sizes', 'padding': 'paddings',
       'stride': 'strides'},
      ['nn.functional.fold']),

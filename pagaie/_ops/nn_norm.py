@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import inspect
 import math
+import numbers
 
 import torch
 import torch.nn.functional as F
@@ -81,24 +82,41 @@ def batch_norm(x, running_mean, running_var, weight=None, bias=None, training=Fa
     if last:
         x = x.movedim(-1, 1)
     c = x.shape[1]
+    for arg, t in (("running_mean", running_mean), ("running_var", running_var)):
+        if t is None:   # Paddle's kernel needs both running statistics
+            raise ValueError(f"paddle.{api}: {arg} must be a Tensor, but received None")
     for arg, t in (("running_mean", running_mean), ("running_var", running_var),
                    ("weight", weight), ("bias", bias)):
-        if t is not None and t.numel() != c:
+        if t is None:
+            continue
+        if arg in ("weight", "bias") and t.dim() != 1:
+            raise ValueError(f"paddle.{api}: {arg} must be 1-D, but received shape "
+                             f"{list(t.shape)}")
+        if t.numel() != c:
             raise ValueError(f"paddle.{api}: {arg} must have one value per channel ({c} "
                              f"channels, data_format={data_format}), but received shape "
                              f"{list(t.shape)}")
     if use_global_stats is None:
         use_global_stats = not training
+    if use_global_stats:   # Paddle's kernel reads global statistics only from 1-D tensors
+        for arg, t in (("running_mean", running_mean), ("running_var", running_var)):
+            if t.dim() != 1:
+                raise ValueError(f"paddle.{api}: {arg} must be 1-D to be used as the global "
+                                 f"statistics, but received shape {list(t.shape)}")
     m = scalar_of(momentum)
-    if x.numel() == 0:
+    if epsilon < 0 and x.numel() != 0 and (use_global_stats or x.numel() != c):
+        # torch refuses a negative epsilon: the same arithmetic by hand (NaN where var + eps < 0)
+        out = _batch_norm_by_hand(x, running_mean, running_var, weight, bias,
+                                  bool(use_global_stats), m, epsilon)
+    elif x.numel() == 0:
         # an empty batch: an empty result, running statistics left alone (as in Paddle)
         out = x.clone()
         for t in (weight, bias):
             if t is not None and t.requires_grad:
                 out = out + 0 * t.reshape([1, -1] + [1] * (x.dim() - 2))
     elif use_global_stats:
-        out = F.batch_norm(x, running_mean.detach(), running_var.detach(), weight, bias, False, 0.0,
-                           epsilon)
+        out = F.batch_norm(x, running_mean.detach().reshape(-1), running_var.detach().reshape(-1),
+                           weight, bias, False, 0.0, epsilon)
     elif x.numel() == x.shape[1]:
         # one value per channel: Paddle passes the input through unchanged (the scale and shift
         # get zero gradients) and leaves the running statistics alone
@@ -106,17 +124,41 @@ def batch_norm(x, running_mean, running_var, weight=None, bias=None, training=Fa
         for t in (weight, bias):
             if t is not None and t.requires_grad:
                 out = out + 0 * t.reshape([1, -1] + [1] * (x.dim() - 2))
-    elif running_mean is not None and running_var is not None:
+    else:
         # One pass: the kernel also returns the batch mean and 1/sqrt(biased var + eps),
         # from which Paddle's running statistics (biased variance) follow.
         out, mean, invstd = torch.native_batch_norm(x, weight, bias, None, None, True, 0.0, epsilon)
         with torch.no_grad():
             var = invstd.double().pow(-2).sub_(epsilon)
-            running_mean.mul_(m).add_(mean.to(running_mean.dtype), alpha=1 - m)
-            running_var.mul_(m).add_(var.to(running_var.dtype), alpha=1 - m)
-    else:
-        out = F.batch_norm(x, None, None, weight, bias, True, 0.0, epsilon)
+            _update_running(running_mean, running_var, mean, var, m)
     return out.movedim(1, -1) if last else out
+
+
+def _update_running(running_mean, running_var, mean, var, m) -> None:
+    # the statistics may have any shape with one value per channel ([C], [C, 1], ...)
+    for stat, batch in ((running_mean, mean), (running_var, var)):
+        flat = stat.view(-1) if stat.is_contiguous() else stat.reshape(-1).clone()
+        flat.mul_(m).add_(batch.to(stat.dtype), alpha=1 - m)
+        if not stat.is_contiguous():
+            stat.copy_(flat.reshape(stat.shape))
+
+
+def _batch_norm_by_hand(x, running_mean, running_var, weight, bias, use_global_stats, m, eps):
+    # Paddle's form: y = x * scale + (bias - mean * scale), scale = weight / sqrt(var + eps)
+    shape = [1, -1] + [1] * (x.dim() - 2)
+    if use_global_stats:
+        mean, var = running_mean.detach().reshape(-1), running_var.detach().reshape(-1)
+    else:
+        var, mean = torch.var_mean(x, [0] + list(range(2, x.dim())), correction=0)
+        with torch.no_grad():
+            _update_running(running_mean, running_var, mean, var, m)
+    scale = torch.rsqrt(var + eps)
+    if weight is not None:
+        scale = scale * weight
+    shift = -mean * scale
+    if bias is not None:
+        shift = shift + bias
+    return x * scale.reshape(shape) + shift.reshape(shape)
 
 
 @defop(amp="black", method=False, paddle_types=("instance_norm", "pd_op.instance_norm"))
@@ -125,7 +167,7 @@ def instance_norm(x, running_mean=None, running_var=None, weight=None, bias=None
     """Instance normalisation: each sample and channel normalised over its spatial axes.
 
     Args:
-        x (Tensor): the input, 3-D to 5-D.
+        x (Tensor): the input, 2-D to 5-D.
         running_mean (Tensor, optional): obsolete and ignored, as in Paddle.
         running_var (Tensor, optional): obsolete and ignored, as in Paddle.
         weight (Tensor, optional): the scale, ``[C]``.
@@ -134,8 +176,8 @@ def instance_norm(x, running_mean=None, running_var=None, weight=None, bias=None
             input itself are always used.
         momentum (float): unused (kept for compatibility).
         eps (float): added to the variance.
-        data_format (str): ``'NCL'``, ``'NCHW'``, ``'NCDHW'`` or their channel-last forms;
-            like Paddle, channels are taken from axis 1 whatever the format.
+        data_format (str): unused: like Paddle's dynamic mode, channels are taken from axis 1
+            whatever the format.
         name (str, optional): unused.
 
     Returns:
@@ -147,9 +189,11 @@ def instance_norm(x, running_mean=None, running_var=None, weight=None, bias=None
         >>> paddle.nn.functional.instance_norm(x, data_format='NCL').round(3).tolist()
         [[[-1.0, 1.0]]]
     """
-    # Paddle validates data_format but always normalises with channels on axis 1.
-    # Paddle 3 ignores running_mean / running_var / use_input_stats (documented obsolete).
-    _check_format(data_format, "nn.functional.instance_norm")
+    # Paddle's dygraph kernel reads neither data_format (channels are on axis 1 whatever it
+    # says, and it is not validated) nor running_mean / running_var / use_input_stats.
+    if not 2 <= x.dim() <= 5:
+        raise ValueError(f"paddle.nn.functional.instance_norm: the input must be 2-D to 5-D, but "
+                         f"received a {x.dim()}-D tensor of shape {list(x.shape)}")
     if x.dim() <= 2 or math.prod(x.shape[2:]) == 1 or x.numel() == 0:
         # one spatial element: the centred input is 0, so only the shift remains
         shape = [1, -1] + [1] * (x.dim() - 2)
@@ -189,10 +233,29 @@ def layer_norm(x, normalized_shape, weight=None, bias=None, epsilon=1e-05, name=
         >>> paddle.nn.functional.layer_norm(x, 2).round(3).tolist()
         [[-1.0, 1.0]]
     """
-    shape = _shape_list(normalized_shape)
-    if list(x.shape[x.dim() - len(shape):]) != shape:
-        raise ValueError(f"paddle.nn.functional.layer_norm: normalized_shape {shape} does not "
+    api = "paddle.nn.functional.layer_norm"
+    # as Paddle: an int or a list/tuple of ints (a Tensor is refused)
+    if isinstance(normalized_shape, numbers.Integral) and not isinstance(normalized_shape, bool):
+        shape = [int(normalized_shape)]
+    elif isinstance(normalized_shape, (list, tuple)):
+        shape = [int(v) for v in normalized_shape]
+    else:
+        raise ValueError(f"{api}: normalized_shape should be an int, a list of ints or a tuple "
+                         f"of ints, but received {type(normalized_shape).__name__}")
+    begin = x.dim() - len(shape)
+    if begin < 0 or list(x.shape[begin:]) != shape:
+        raise ValueError(f"{api}: normalized_shape {shape} does not "
                          f"match the trailing dimensions of the input of shape {list(x.shape)}")
+    if begin == 0:
+        raise ValueError(f"{api}: normalized_shape {shape} covers every axis of the input of "
+                         f"shape {list(x.shape)}; at least the first axis must be left out")
+    if not shape:
+        raise ValueError(f"{api}: normalized_shape must not be empty (received [] for an input "
+                         f"of shape {list(x.shape)})")
+    eps32 = float(torch.tensor(float(epsilon), dtype=torch.float32))
+    if not 0.0 <= eps32 <= float(torch.tensor(0.001, dtype=torch.float32)):
+        raise ValueError(f"{api}: epsilon should be between 0.0 and 0.001, but received "
+                         f"{epsilon}")
     for arg, t in (("weight", weight), ("bias", bias)):
         if t is not None and t.dim() != 1:
             raise ValueError(f"paddle.nn.functional.layer_norm: the dimensions of '{arg}' must be "
@@ -341,6 +404,14 @@ def spectral_norm(weight, weight_u, weight_v, dim=0, power_iters=1, eps=1e-12, n
         >>> spectral_norm(w, paddle.ones([2]), paddle.ones([2]), power_iters=20).round(3).tolist()
         [[1.0, 0.0], [0.0, 0.5]]
     """
+    api = "paddle.nn.SpectralNorm"
+    if weight.dim() < 2:
+        raise ValueError(f"{api}: the weight must be at least 2-D, but received a "
+                         f"{weight.dim()}-D tensor of shape {list(weight.shape)}")
+    if dim not in (0, 1):
+        raise ValueError(f"{api}: dim can only be 0 or 1, but received {dim}")
+    if power_iters < 0:
+        raise ValueError(f"{api}: power_iters should be >= 0, but received {power_iters}")
     mat = weight.movedim(dim, 0).reshape(weight.shape[dim], -1)
     with torch.no_grad():
         u, v = weight_u, weight_v

@@ -44,6 +44,7 @@ class _BatchNormBase(Layer):
         self._momentum = momentum
         self._epsilon = epsilon
         self._weight_attr, self._bias_attr = weight_attr, bias_attr
+        self._in_place, self._fuse_with_relu = False, False   # Paddle's (unused) attributes
         self._data_format = data_format
         self._use_global_stats = use_global_stats
         self._name = name
@@ -226,7 +227,7 @@ class BatchNorm(Layer):
     Args:
         num_channels (int): the number of channels.
         act (str, optional): an activation applied to the output (e.g. ``'relu'``).
-        is_test (bool): always use the running statistics.
+        is_test (bool): start in evaluation mode (running statistics), as ``eval()`` does.
         momentum (float): the weight of the old running statistics.
         epsilon (float): added to the variance.
         param_attr (ParamAttr, optional): scale attributes (ones).
@@ -256,6 +257,8 @@ class BatchNorm(Layer):
                  trainable_statistics: bool = False) -> None:
         super().__init__()
         self._act, self._is_test = act, is_test
+        self._param_attr, self._bias_attr = param_attr, bias_attr
+        self._in_place, self._fuse_with_relu = in_place, False
         self._momentum, self._epsilon = momentum, epsilon
         self._data_layout = data_layout
         self._use_global_stats = use_global_stats
@@ -268,12 +271,17 @@ class BatchNorm(Layer):
         self.bias = self.create_parameter([num_channels], attr=bias_attr, dtype=dtype, is_bias=True)
         self._mean = _stat(self, [num_channels], 0.0, dtype, moving_mean_name)
         self._variance = _stat(self, [num_channels], 1.0, dtype, moving_variance_name)
+        # as Paddle: ``is_test=True`` starts the layer in evaluation mode (train() undoes it)
+        self.training = not is_test
 
     def forward(self, input: Any) -> Any:
+        if not 2 <= input.ndim <= 5:
+            raise ValueError(f"paddle.nn.BatchNorm: the input must be 2-D to 5-D, but received a "
+                             f"{input.ndim}-D tensor of shape {list(input.shape)}")
         last = self._data_layout == "NHWC"
         fmt = {2: "NC", 3: "NLC" if last else "NCL", 4: "NHWC" if last else "NCHW",
                5: "NDHWC" if last else "NCDHW"}[input.ndim]
-        # as in Paddle's dygraph, only the training flag matters (``is_test`` is not read)
+        # as in Paddle's dygraph, only the training flag matters (``is_test`` only sets it)
         batch_stats = self.training or self._trainable_statistics
         out = _f.batch_norm(input, self._mean, self._variance, self.weight, self.bias,
                             training=batch_stats, momentum=self._momentum, epsilon=self._epsilon,
@@ -317,6 +325,7 @@ class LayerNorm(Layer):
         self._normalized_shape = shape
         self._epsilon = epsilon
         self._name = name
+        self._weight_attr, self._bias_attr, self._device = weight_attr, bias_attr, device
         self._dtype = dtype if dtype is not None else _dt.get_default_dtype()
         numel = [math.prod(shape)]
         self.weight = None
@@ -368,6 +377,7 @@ class GroupNorm(Layer):
         # as in Paddle, a group count that does not divide the channels fails at forward
         self._num_groups, self._num_channels = num_groups, num_channels
         self._epsilon, self._data_format, self._name = epsilon, data_format, name
+        self._weight_attr, self._bias_attr, self._device = weight_attr, bias_attr, device
         self._dtype = dtype if dtype is not None else _dt.get_default_dtype()
         self.weight = None
         self.bias = None
@@ -401,6 +411,7 @@ class _InstanceNormBase(Layer):
                                  "in InstanceNorm")
         self._num_features, self._epsilon, self._momentum = num_features, epsilon, momentum
         self._data_format, self._name = data_format, name
+        self._weight_attr, self._bias_attr = weight_attr, bias_attr
         dtype = _dt.get_default_dtype()
         self._dtype = dtype
         self.scale = None
