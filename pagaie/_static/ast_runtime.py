@@ -65,6 +65,7 @@ _SKIP_TOP = {"pagaie", "torch", "numpy", "paddle", "builtins", "typing", "functo
 
 class _TraceState:
     full_graph = False  # the StaticFunction being traced asked for full_graph=True
+    active = False  # a StaticFunction is being traced
 
 
 _TRACE = _TraceState()
@@ -74,12 +75,12 @@ _TRACE = _TraceState()
 def tracing(full_graph: bool = False) -> Iterator[None]:
     """While a ``to_static`` function is traced: ``full_graph`` picks how ``print`` and
     ``assert`` of symbolic values behave at run time (as Paddle's two modes do)."""
-    before = _TRACE.full_graph
-    _TRACE.full_graph = full_graph
+    before = _TRACE.full_graph, _TRACE.active
+    _TRACE.full_graph, _TRACE.active = full_graph, True
     try:
         yield
     finally:
-        _TRACE.full_graph = before
+        _TRACE.full_graph, _TRACE.active = before
 
 
 class _UserReads:
@@ -386,9 +387,40 @@ def convert_while_loop(cond_fn: Callable, body_fn: Callable, get: Callable, set_
         body_fn()
 
 
+class _CarryReturn(Exception):
+    """A ``return`` inside a tensor-dependent loop: the loop is recorded again with the return
+    value as a loop variable (it starts as a placeholder, guarded by the return flag)."""
+
+    def __init__(self, index: int, value: Any) -> None:
+        super().__init__(index)
+        self.index, self.value = index, value
+
+
+def _carried(v: Any) -> bool:
+    """Whether ``v`` can be a loop variable: a tensor, a number, or (for the return value) a
+    list/tuple/dict of them."""
+    leaves, _ = _flatten(v)
+    return bool(leaves) and all(isinstance(x, (Tensor,) + _SCALARS) for x in leaves)
+
+
 def _static_while(cond_fn: Callable, body_fn: Callable, get: Callable, set_: Callable,
                   names: tuple, objs: tuple = ()) -> None:
     init = list(get())
+    program = _recorder().block.program
+    n_ops = [len(b.ops) for b in program.blocks]
+    try:
+        _record_while(cond_fn, body_fn, get, set_, names, objs, init)
+    except _CarryReturn as carry:
+        # forget the first recording (its blocks would be saved with dangling names)
+        del program.blocks[len(n_ops):]
+        for b, n in zip(program.blocks, n_ops):
+            del b.ops[n:]
+        init[carry.index] = _map(_placeholder, carry.value)
+        _record_while(cond_fn, body_fn, get, set_, names, objs, init)
+
+
+def _record_while(cond_fn: Callable, body_fn: Callable, get: Callable, set_: Callable, names: tuple,
+                  objs: tuple, init: list) -> None:
     loop_idx, temps = [], []
     loop_vars = []
     for i, v in enumerate(init):
@@ -400,7 +432,10 @@ def _static_while(cond_fn: Callable, body_fn: Callable, get: Callable, set_: Cal
         elif isinstance(v, _SCALARS):
             loop_idx.append(i)
             loop_vars.append(_const(v))
-    dtypes = [v.dtype for v in loop_vars]
+        elif names[i] == _RET_VAL and _carried(v):
+            loop_idx.append(i)
+            loop_vars.append(_map(lambda x: x if isinstance(x, Tensor) else _const(x), v))
+    dtypes = [getattr(v, "dtype", None) for v in loop_vars]
 
     def put(vs: Any) -> None:
         full = list(init)
@@ -431,12 +466,19 @@ def _static_while(cond_fn: Callable, body_fn: Callable, get: Callable, set_: Cal
         for i, v in enumerate(now):
             if i in loop_idx:
                 k = loop_idx.index(i)
-                if isinstance(v, _SCALARS):
+                if isinstance(v, _SCALARS) and dtypes[k] is not None:
                     v = _const(v, dtypes[k])
+                elif names[i] == _RET_VAL and _carried(v):
+                    v = _map(lambda x: x if isinstance(x, Tensor) else _const(x), v)
                 elif not isinstance(v, Tensor):
-                    raise Dy2StaticError(f"loop variable {names[i]!r} of a tensor-dependent loop "
-                                         f"becomes {type(v).__name__}")
+                    raise Dy2StaticError(f"loop variable {_pretty(names[i])!r} of a tensor-dependent "
+                                         f"loop becomes {type(v).__name__}")
                 out.append(v)
+            elif i in temps and names[i] == _RET_VAL and v is not UNDEFINED:
+                if not _carried(v):
+                    raise Dy2StaticError(f"a tensor-dependent loop returns {type(v).__name__}; only "
+                                         "tensors and numbers (or lists of them) can be")
+                raise _CarryReturn(i, v)
             elif i not in temps and not _same(v, init[i]):
                 raise Dy2StaticError(f"variable {names[i]!r} ({type(init[i]).__name__}) is changed "
                                      "inside a tensor-dependent loop; only tensors and numbers can be")
@@ -489,21 +531,25 @@ def convert_logical_not(a: Any) -> Any:
 
 def convert_print(*args: Any, sep: str | None = " ", end: str | None = "\n", file: Any = None,
                   flush: bool = False) -> None:
-    """``print``: symbolic values are printed each time the program runs: like eager tensors
-    (Paddle's default mode), or in ``static.Print``'s layout with ``full_graph=True`` (where
-    the print call itself also runs once, while tracing, as in Paddle)."""
-    if not any(isinstance(a, Value) for a in args):
-        builtins.print(*args, sep=sep, end=end, file=file, flush=flush)
-        return
-    if not _TRACE.full_graph:
+    """``print``: in Paddle's default mode, the call prints each time the program runs (in
+    order with the other prints, only in the branch taken), tensors shown as eager tensors;
+    with ``full_graph=True`` symbolic values are printed in ``static.Print``'s layout each
+    time the program runs and the print call itself runs once, while tracing (as in Paddle)."""
+    symbolic = any(isinstance(a, Value) for a in args)
+    if not _TRACE.full_graph and (symbolic or (_TRACE.active and _cf.current_recorder() is not None)):
         if file is not None:
-            raise Dy2StaticError("print(..., file=...) of a symbolic tensor is not converted")
+            raise Dy2StaticError("print(..., file=...) in a converted function is not converted")
         block = _recorder().block
-        values = [a for a in args if isinstance(a, Value)]
-        parts = [None if isinstance(a, Value) else str(a) for a in args]
+        values = [_value(a, block) for a in args if isinstance(a, Tensor)]
+        parts = [None if isinstance(a, Tensor) else str(a) for a in args]
+        params = [type(a).__name__ in ("Parameter", "EagerParamBase") for a in args
+                  if isinstance(a, Tensor)]
         block.append_op("pagaie.print_args", [values], {}, [],
                         {"parts": parts, "sep": " " if sep is None else sep,
-                         "end": "\n" if end is None else end})
+                         "end": "\n" if end is None else end, "parameters": params})
+        return
+    if not symbolic:
+        builtins.print(*args, sep=sep, end=end, file=file, flush=flush)
         return
     # Paddle's AST mode: each symbolic value is printed (static.Print) whenever the program
     # runs, and the print call itself runs once, while tracing (values show as Value(...))
@@ -589,11 +635,16 @@ class UnknownDim(int):
 
 
 def convert_shape(x: Any) -> Any:
-    """``x.shape``: for a Value with unknown sizes, those sizes are :class:`UnknownDim`."""
+    """``x.shape``: for a Value with unknown sizes, those sizes are :class:`UnknownDim`; a
+    plain list with ``full_graph=True``."""
     dims = x.shape
-    if not isinstance(x, Value) or not isinstance(dims, list) or -1 not in dims:
+    if not isinstance(x, Value) or not isinstance(dims, list):
         return dims
-    return type(dims)([UnknownDim(x, i) if d == -1 else d for i, d in enumerate(dims)])
+    # Paddle's AST mode reads a symbolic shape as a plain list, its default mode as a Size
+    kind = list if _TRACE.full_graph else type(dims)
+    if -1 not in dims:
+        return kind(dims)
+    return kind([UnknownDim(x, i) if d == -1 else d for i, d in enumerate(dims)])
 
 
 # ---- loops over ranges and sequences -------------------------------------------------------

@@ -182,6 +182,7 @@ def _run_print_args(op: Operator, args: list, kwargs: dict, plan: Any) -> list:
     """``print(...)`` of ``to_static``'s default mode: tensors printed as eager tensors."""
     from pagaie._core.tensor import wrap
     values = iter(args[0])
+    params = iter(op.attrs.get("parameters") or [False] * len(args[0]))
     shown = []
     for part in op.attrs["parts"]:
         if part is not None:
@@ -190,7 +191,7 @@ def _run_print_args(op: Operator, args: list, kwargs: dict, plan: Any) -> list:
         t = next(values)
         w = wrap(t.detach())
         w.stop_gradient = not t.requires_grad
-        shown.append(repr(w))
+        shown.append(("Parameter containing:\n" if next(params) else "") + repr(w))
     print(*shown, sep=op.attrs.get("sep", " "), end=op.attrs.get("end", "\n"))
     return []
 

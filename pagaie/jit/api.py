@@ -316,10 +316,11 @@ class ConcreteProgram:
         self.reads_unknown_dims = False  # set by the trace: a -1 size was read in Python
         self.updates: list[tuple[Tensor, Value]] = []  # Layer tensors re-assigned in forward
         self.detach_updates = False
+        self.inplace_feeds: list[tuple[int, Value]] = []  # inputs written in place (x[0] = v)
 
     def run(self, tensors: list) -> Any:
         if self._runner is None:
-            fetch = self.outputs + [v for _, v in self.updates]
+            fetch = self.outputs + [v for _, v in self.updates] + [v for _, v in self.inplace_feeds]
             self._runner = make_runner(self.main_program, self.feed_names, fetch, self.backend)
         outs = run_program(self._runner, self.feed_names, tensors)
         k = len(self.outputs)
@@ -327,6 +328,16 @@ class ConcreteProgram:
             # ``self.buf = <tensor>`` in forward: the Layer's tensor takes the new value (a
             # detached one with full_graph=True, as Paddle writes it into its scope)
             t._rebind(new._t.detach() if self.detach_updates else new._t)
+        for (i, _), new in zip(self.inplace_feeds, outs[k + len(self.updates):]):
+            # ``x[0] = v`` / ``x.add_(y)`` on an input: the caller's tensor changes, as in Paddle
+            t = tensors[i]
+            if not isinstance(t, Tensor) or new._t is t._t:
+                continue
+            if new._t.requires_grad or t._t.requires_grad:
+                t._rebind(new._t)
+            else:
+                with torch.no_grad():
+                    t._t.copy_(new._t)
         outs = iter(outs[:k])
         leaves = [next(outs) if isinstance(v, Value) else v for v in self.leaves]
         return ast_runtime._unflatten(self.skeleton, leaves)
@@ -594,6 +605,8 @@ class StaticFunction:
         cp = ConcreteProgram(program, inputs, skel, leaves, self._backend, self.dygraph_function)
         cp.reads_unknown_dims = reads > 0 and any(-1 in shape for _, shape, _, _ in sig.feeds)
         cp.updates = updates
+        written = {id(o) for op in gb.ops for o in op.output_values()}
+        cp.inplace_feeds = [(i, v) for i, v in enumerate(inputs) if id(v) in written]
         cp.detach_updates = bool(self._kwargs.get("full_graph"))
         return cp
 
