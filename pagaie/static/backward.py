@@ -85,15 +85,17 @@ def append_backward(loss: Value, parameter_list: Sequence | None = None,
 
     Args:
         loss (Value): the scalar loss.
-        parameter_list (list, optional): parameters (or their names) to differentiate;
-            all trainable parameters the loss depends on by default.
-        no_grad_set (set, optional): parameters (or names) to leave out.
+        parameter_list (list|tuple|set, optional): parameters (or their names) to
+            differentiate; all the program's parameters by default.
+        no_grad_set (set, optional): parameters (or names) that get no gradient.
         callbacks, checkpoints: accepted for compatibility.
         distop_context (optional): Paddle's auto-parallel bookkeeping; accepted and unused
             (a single-process program needs none).
 
     Returns:
-        list[tuple[Value, Value]]: ``(parameter, gradient)`` pairs.
+        list[tuple[Value, Value|None]]: ``(parameter, gradient)`` pairs, one per parameter, as
+        Paddle's: the gradient is None for a parameter that stops gradient, is in
+        ``no_grad_set`` or that the loss does not depend on.
 
     Examples:
         >>> import pagaie as paddle
@@ -108,15 +110,22 @@ def append_backward(loss: Value, parameter_list: Sequence | None = None,
         >>> paddle.disable_static()
     """
     loss = _check_target(loss, "append_backward")
+    if parameter_list is not None and not isinstance(parameter_list, (list, tuple, set)):
+        raise TypeError(f"paddle.static.append_backward: parameter_list must be a list, tuple or "
+                        f"set, but received {type(parameter_list).__name__}")
     block = loss.block.program.global_block()
     skip = {getattr(n, "name", n) for n in _as_list(no_grad_set)}
-    wanted = {getattr(p, "name", p) for p in _as_list(parameter_list)}
+    params = block.all_parameters()
+    if parameter_list is not None:  # in the order given (Values, eager parameters or names)
+        by_name = {v.name: v for v in params}
+        by_name.update({v.source.name: v for v in params if v.source is not None})
+        params = [p if isinstance(p, Value) else by_name.get(getattr(p, "name", p))
+                  for p in parameter_list]
+        params = [p for p in params if p is not None]
     reach = _ancestors(block, [loss])
-    params = [v for v in block.all_parameters()
-              if v.name in reach and not v.stop_gradient and v.name not in skip
-              and (not wanted or v.name in wanted or v.source.name in wanted)]
-    grads = _record_backward(block, [loss], params, None)
-    return list(zip(params, grads))
+    live = [v for v in params if v.name in reach and not v.stop_gradient and v.name not in skip]
+    grads = dict(zip(map(id, live), _record_backward(block, [loss], live, None) if live else []))
+    return [(v, grads.get(id(v))) for v in params]
 
 
 def gradients(targets: Any, inputs: Any, target_gradients: Any = None,
@@ -150,6 +159,16 @@ def gradients(targets: Any, inputs: Any, target_gradients: Any = None,
     ts = [_check_target(t, "gradients") for t in _as_list(targets)]
     ins = [_check_target(i, "gradients") for i in _as_list(inputs)]
     tg = _as_list(target_gradients) or None
+    if tg is not None:  # (ValueError, as Paddle's checks of grad_outputs)
+        if len(tg) != len(ts):
+            raise ValueError(f"paddle.static.gradients: target_gradients must hold one gradient per "
+                             f"target ({len(ts)}), but received {len(tg)}")
+        for i, (g, t) in enumerate(zip(tg, ts)):
+            gs, ss = (None if g is None else list(g.shape)), list(t.shape)
+            if gs is not None and (len(gs) != len(ss) or any(a != b and a != -1 and b != -1
+                                                              for a, b in zip(gs, ss))):
+                raise ValueError(f"paddle.static.gradients: the shape of target_gradients[{i}] {gs} "
+                                 f"should be the same as the shape of targets[{i}] {ss}")
     block = ts[0].block.program.global_block()
     skip = {getattr(n, "name", n) for n in _as_list(no_grad_set)}
     # As Paddle: None for an input that stops gradient or that no target depends on.
@@ -160,7 +179,8 @@ def gradients(targets: Any, inputs: Any, target_gradients: Any = None,
 
 def minimize(optimizer: Any, loss: Value, parameters: Any = None, no_grad_set: Any = None) -> tuple:
     """Static-mode ``optimizer.minimize(loss)``: add backward and an optimizer step to the program."""
-    pairs = append_backward(loss, parameters, no_grad_set)
+    # (as Paddle's optimizers: only the parameters that get a gradient)
+    pairs = [(p, g) for p, g in append_backward(loss, parameters, no_grad_set) if g is not None]
     block = loss.block.program.global_block()
     params = [p for p, _ in pairs]
     grads = [g for _, g in pairs]

@@ -22,6 +22,9 @@ __all__ = ["Executor", "global_plan_cache"]
 
 def _as_feed_tensor(value: Any, var: Value, device: torch.device) -> torch.Tensor:
     typed = True  # arrays and tensors must have the declared dtype; Python lists are converted
+    if isinstance(value, Value):  # a symbolic value has no data to feed (TypeError, as Paddle)
+        raise TypeError(f"paddle.static.Executor.run: feed data of {var.name!r} must be a numpy "
+                        f"array or a Tensor with data, but received the symbolic Value {value.name!r}")
     if isinstance(value, Tensor):
         t = value._t.detach()
     elif isinstance(value, torch.Tensor):
@@ -37,6 +40,8 @@ def _as_feed_tensor(value: Any, var: Value, device: torch.device) -> torch.Tenso
         if a.dtype.kind not in "biufc":
             raise TypeError(f"paddle.static.Executor.run: feed data of {var.name!r} must be numeric, "
                             f"but received an array of {a.dtype}")
+        if not a.dtype.isnative:  # (a big-endian array: the same values in native order)
+            a = a.astype(a.dtype.newbyteorder("="))
         # (ascontiguousarray would turn a 0-D array into 1-D)
         t = torch.as_tensor(a if a.flags.c_contiguous else a.copy())
     want = var._t.dtype
@@ -57,6 +62,25 @@ def _numpy_dtype(dtype: torch.dtype) -> Any:
         return torch.empty(0, dtype=dtype).numpy().dtype
     except (TypeError, RuntimeError):
         return None
+
+
+def _fetch_targets(fetch_list: Any) -> list:
+    """``fetch_list`` as a flat list, as Paddle reads it: one target alone, or a list/tuple
+    whose items are targets or lists/tuples of targets."""
+    if fetch_list is None:
+        return []
+    if isinstance(fetch_list, (str, Tensor)):  # one fetch target, not in a list
+        return [fetch_list]
+    assert isinstance(fetch_list, (list, tuple)), (
+        f"paddle.static.Executor.run: fetch_list must be a list or tuple, but received "
+        f"{type(fetch_list).__name__}")
+    out = []
+    for f in fetch_list:
+        if isinstance(f, (list, tuple)) and all(isinstance(e, (str, Tensor)) for e in f):
+            out.extend(f)
+        else:
+            out.append(f)
+    return out
 
 
 class _PlanCache:
@@ -109,6 +133,7 @@ class Executor:
         self.place = place
         self._device = to_torch_device(place, "paddle.static.Executor")
         self._states: dict = {}
+        self._closed = False
 
     def run(self, program: Any = None, feed: dict | None = None, fetch_list: Sequence | None = None,
             feed_var_name: str = "feed", fetch_var_name: str = "fetch", scope: Any = None,
@@ -126,6 +151,8 @@ class Executor:
         Returns:
             list: the fetched values, in ``fetch_list`` order.
         """
+        if self._closed:
+            raise RuntimeError("paddle.static.Executor.run: attempted to use a closed Executor")
         program = default_main_program() if program is None else program
         runner = getattr(program, "_run", None)
         if runner is not None:  # a CompiledProgram or another runnable
@@ -142,12 +169,8 @@ class Executor:
             raise TypeError(f"feed requires dict as its Parameter. But you passed in {type(feed)}")
         feed = dict(feed or {})
         block = prog.global_block()
-        if fetch_list is None:
-            fetch_list = []
-        elif isinstance(fetch_list, (str, Tensor)):  # one fetch target, not in a list
-            fetch_list = [fetch_list]
         fetch = []
-        for i, f in enumerate(fetch_list):
+        for i, f in enumerate(_fetch_targets(fetch_list)):
             if isinstance(f, str):
                 if not block.has_var(f):
                     raise ValueError(f"paddle.static.Executor.run: fetch target {f!r} is not a variable "
@@ -202,4 +225,6 @@ class Executor:
         return state
 
     def close(self) -> None:
-        """Release resources (nothing is held between runs)."""
+        """Release resources; the executor cannot run afterwards (RuntimeError, as Paddle)."""
+        self._closed = True
+        self._states.clear()

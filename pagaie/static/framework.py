@@ -186,6 +186,10 @@ def data(name: str, shape: Any, dtype: Any = None, lod_level: int = 0) -> Value:
     if not isinstance(shape, (list, tuple)):
         raise TypeError(f"paddle.static.data: shape must be a list or tuple, but received "
                         f"{type(shape).__name__}")
+    for i, d in enumerate(shape):  # (TypeError, as Paddle: a list of int)
+        if d is not None and (isinstance(d, bool) or not isinstance(d, (int, np.integer))):
+            raise TypeError(f"paddle.static.data: shape of {name!r} must be a list of int (or None), "
+                            f"but shape[{i}] is {type(d).__name__} {d!r}")
     shape = [-1 if d is None else int(d) for d in shape]
     for d in shape:
         if d < -1:  # (ValueError, as Paddle: only -1 / None mark an unknown dim)
@@ -228,23 +232,42 @@ class Scope:
 
 
 class _ScopeVar:
-    def __init__(self, name: str) -> None:
+    def __init__(self, name: str, tensor: Tensor | None = None) -> None:
         self.name = name
-        self.tensor: Tensor | None = None
+        self.tensor = tensor
 
-    def get_tensor(self) -> "_ScopeTensor":
-        return _ScopeTensor(self)
+    def get_tensor(self) -> "DenseTensor":
+        return DenseTensor(self)
 
 
-class _ScopeTensor:
-    """Paddle's ``scope.find_var(n).get_tensor()`` view: ``np.array(t)`` and ``t.set(array, place)``."""
+class DenseTensor:
+    """Paddle's ``DenseTensor`` view of a scope variable (``scope.find_var(n).get_tensor()``):
+    ``np.array(t)``, ``t.shape()``, ``t._dtype()`` and ``t.set(array, place)``.
 
-    def __init__(self, var: _ScopeVar) -> None:
-        self._var = var
+    Examples:
+        >>> import numpy as np
+        >>> import pagaie as paddle
+        >>> scope = paddle.static.Scope()
+        >>> t = scope.var('dt_doc_v').get_tensor()
+        >>> t._is_initialized(), t.shape()
+        (False, [0])
+        >>> t.set(np.array([[2.0, 2.5]], 'float32'), paddle.CPUPlace())
+        >>> t.shape(), np.array(t).tolist()
+        ([1, 2], [[2.0, 2.5]])
+        >>> print(t)
+          - shape: [1, 2]
+          - layout: NCHW
+          - place: Place(cpu)
+          - dtype: float32
+          - data: [2 2.5]
+    """
+
+    def __init__(self, var: _ScopeVar | None = None) -> None:
+        self._var = _ScopeVar("") if var is None else var
 
     def __array__(self, dtype: Any = None, copy: Any = None) -> np.ndarray:
-        if self._var.tensor is None:
-            raise ValueError(f"paddle.static: variable {self._var.name!r} holds no data")
+        if self._var.tensor is None:  # (Paddle gives an empty array for an uninitialised one)
+            return np.zeros([0], dtype=dtype or np.float32)
         a = self._var.tensor.numpy()
         return a if dtype is None else a.astype(dtype)
 
@@ -261,12 +284,36 @@ class _ScopeTensor:
             replace_data(t, value.to(dtype=t._t.dtype, device=t._t.device).clone())
 
     def shape(self) -> list[int]:
-        return list(self._var.tensor._t.shape) if self._var.tensor is not None else []
+        return list(self._var.tensor._t.shape) if self._var.tensor is not None else [0]
 
     def _dtype(self) -> Any:
-        """The data type (as Paddle's ``DenseTensor._dtype()``)."""
+        """The data type (as Paddle's ``DenseTensor._dtype()``; float32 when uninitialised)."""
         t = self._var.tensor
-        return None if t is None else _dt.from_torch_dtype(t._t.dtype)
+        return _dt.from_torch_dtype(torch.float32 if t is None else t._t.dtype)
+
+    def _is_initialized(self) -> bool:
+        return self._var.tensor is not None
+
+    def _numel(self) -> int:
+        return 0 if self._var.tensor is None else self._var.tensor._t.numel()
+
+    def _place(self) -> Any:
+        return None if self._var.tensor is None else self._var.tensor.place
+
+    def lod(self) -> list:
+        return []
+
+    def __str__(self) -> str:
+        t = self._var.tensor
+        if t is None:
+            return "  - shape: []\n  - layout: NCHW\nuninited\n"
+        a = t.numpy()
+        data = " ".join(str(int(v)) if a.dtype == np.bool_ else format(v, "g") for v in a.reshape(-1))
+        return (f"  - shape: {list(a.shape)}\n  - layout: NCHW\n  - place: {t.place}\n"
+                f"  - dtype: {_dt.from_torch_dtype(t._t.dtype).name}\n  - data: [{data}]")
+
+
+_ScopeTensor = DenseTensor  # (the name pagaie.framework.io looks up)
 
 
 _GLOBAL_SCOPE = [Scope()]

@@ -38,8 +38,6 @@ class InputSpec:
 
     def __init__(self, shape: Any, dtype: Any = "float32", name: str | None = None,
                  stop_gradient: bool = False) -> None:
-        if isinstance(shape, int):
-            shape = [shape]
         if not isinstance(shape, (list, tuple)):
             raise TypeError(f"paddle.static.InputSpec: shape must be a list or tuple, but received "
                             f"{type(shape).__name__}")

@@ -28,6 +28,10 @@ __all__ = ["save", "load", "load_program_state", "set_program_state", "save_infe
            "serialize_persistables", "deserialize_persistables", "save_to_file", "load_from_file"]
 
 
+class _PathPrefixError(ValueError, AssertionError):
+    """A model path without a file prefix (``'dir/'``)."""
+
+
 def _as_list(v: Any) -> list:
     return list(v) if isinstance(v, (list, tuple)) else [v]
 
@@ -117,8 +121,8 @@ def save(program: Program, model_path: str, protocol: int = 4, **configs: Any) -
     if not isinstance(protocol, int) or not 2 <= protocol <= 4:
         raise ValueError(f"paddle.static.save: protocol must be an int in [2, 4], but received {protocol!r}")
     base = os.path.basename(model_path)
-    if base == "":
-        raise ValueError("paddle.static.save: model_path must be a path prefix like 'dir/model', "
+    if base == "":  # (AssertionError in Paddle; a ValueError too, for pagaie's earlier callers)
+        raise _PathPrefixError("paddle.static.save: model_path must be a path prefix like 'dir/model', "
                          f"but received {model_path!r}")
     d = os.path.dirname(model_path)
     if d:

@@ -137,7 +137,8 @@ class OptimizerWithMixedPrecision:
             lf = loss if loss.dtype == pagaie.float32 else loss.astype("float32")
             self._scaled_loss = lf * self._loss_scaling if (
                 self._use_dynamic_loss_scaling or self._init_loss_scaling != 1.0) else lf
-        return append_backward(self._scaled_loss, parameter_list, no_grad_set)
+        pairs = append_backward(self._scaled_loss, parameter_list, no_grad_set)
+        return [(p, g) for p, g in pairs if g is not None]  # (as Paddle's optimizer.backward)
 
     def apply_gradients(self, params_grads: list) -> list:
         """Append the unscale / check / update / rescale step for ``params_grads``."""

@@ -135,7 +135,7 @@ def fc(x: Any, size: int, num_flatten_dims: int = 1, weight_attr: Any = None, bi
     total = None
     for xi, wa in zip(inputs, attrs):
         nd = len(xi.shape)
-        k = num_flatten_dims if num_flatten_dims >= 0 else nd - 1
+        k = nd - 1 if num_flatten_dims == -1 else num_flatten_dims  # (only -1 counts from the end)
         if not 0 < k < nd + (1 if nd == 1 else 0):
             raise ValueError(f"paddle.static.nn.fc: num_flatten_dims must be in [1, {nd - 1}] for a "
                              f"{nd}-D input, but received {num_flatten_dims}")
@@ -517,7 +517,7 @@ def embedding(input: Any, size: Sequence[int], is_sparse: bool = False, is_distr
     """Embedding lookup with its own table ``[size[0], size[1]]`` (Xavier init).
 
     Args:
-        input (Tensor): int64 / int32 ids.
+        input (Tensor): int64 ids.
         size (tuple[int, int]): vocabulary size and embedding width.
         is_sparse, is_distributed (bool): unused (gradients are dense).
         padding_idx (int, optional): an id whose output is zeros and gets no gradient.
@@ -537,9 +537,9 @@ def embedding(input: Any, size: Sequence[int], is_sparse: bool = False, is_distr
     """
     if len(size) != 2:
         raise ValueError(f"paddle.static.nn.embedding: size must be [vocab, width], but received {size}")
-    if _dtype_of(input) not in ("int32", "int64"):  # (TypeError, as Paddle's dtype check)
-        raise TypeError(f"paddle.static.nn.embedding: the data type of input must be int32 or int64, "
-                        f"but received {_dtype_of(input)}")
+    if _dtype_of(input) != "int64":  # (TypeError, as Paddle's dtype check: int64 ids only)
+        raise TypeError(f"paddle.static.nn.embedding: the data type of input must be int64, but "
+                        f"received {_dtype_of(input)}")
     w = make_parameter(list(size), param_attr, dtype, False, None, unique_name.generate("embedding"))
     if padding_idx is not None and padding_idx < 0:
         padding_idx += size[0]
@@ -582,23 +582,36 @@ def prelu(x: Any, mode: str, param_attr: Any = None, data_format: str = "NCHW",
         paddle.Size([-1, 3, 2])
         >>> paddle.disable_static()
     """
+    if _dtype_of(x) not in ("float16", "float32", "float64"):  # (TypeError, as Paddle's check)
+        raise TypeError(f"paddle.static.nn.prelu: the data type of x must be float16, float32 or "
+                        f"float64, but received {_dtype_of(x)}")
     if mode not in ("all", "channel", "element"):
         raise ValueError(f"paddle.static.nn.prelu: mode must be 'all', 'channel' or 'element', but "
                          f"received {mode!r}")
     prefix = _prefix(name, "prelu")
     dt = _dtype_of(x)
-    import pagaie as paddle
+    # The slope's shape is Paddle's (so that saved parameters move both ways): [1] for 'all',
+    # [1, C, 1, 1] (or [1, 1, 1, C] channels-last) for 'channel', [1, *x.shape[1:]] for 'element'.
     if mode == "all":
         shape = [1]
     elif mode == "channel":
-        shape = [x.shape[1 if data_format in ("NCHW", "NCL", "NCDHW", "NC") else -1]]
+        if data_format not in ("NC", "NCL", "NCHW", "NCDHW", "NLC", "NHWC", "NDHWC"):
+            raise ValueError(f"paddle.static.nn.prelu: data_format must be one of 'NC', 'NCL', "
+                             f"'NCHW', 'NCDHW', 'NLC', 'NHWC', 'NDHWC', but received {data_format!r}")
+        assert len(x.shape) >= 2, (f"paddle.static.nn.prelu: x must have at least 2 dimensions when "
+                                   f"mode is 'channel', but its shape is {list(x.shape)}")
+        last = data_format[1] != "C"
+        shape = [1, 1, 1, x.shape[-1]] if last else [1, x.shape[1], 1, 1]
     else:
-        shape = list(x.shape[1:])
+        assert len(x.shape) >= 1, (f"paddle.static.nn.prelu: x must have at least 1 dimension when "
+                                   f"mode is 'element', but its shape is {list(x.shape)}")
+        shape = [1, *list(x.shape)[1:]]
     alpha = make_parameter(shape, param_attr, dt, False, _constant(0.25), prefix)
-    if mode != "element":
-        return _F().prelu(x, alpha, data_format=data_format)
-    a = paddle.unsqueeze(alpha, 0)
-    return paddle.where(x > 0, x, a * x)
+    if mode == "element":
+        import pagaie as paddle
+        return paddle.where(x > 0, x, alpha * x)
+    weight = alpha.reshape([-1])
+    return _F().prelu(x, weight, data_format="NHWC" if mode == "channel" and last else "NCHW")
 
 
 def spectral_norm(weight: Any, dim: int = 0, power_iters: int = 1, eps: float = 1e-12,

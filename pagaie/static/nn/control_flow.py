@@ -88,13 +88,18 @@ def _captured(blocks: list[Block], extra: list) -> list[Value]:
 
 
 # ---- cond -------------------------------------------------------------------------------
+def _count(out: Any) -> int:
+    """How many values a branch returns: the items of a list / tuple, else one (a dict too)."""
+    return len(out) if isinstance(out, (list, tuple)) else 1
+
+
 def cond(pred: Any, true_fn: Callable | None = None, false_fn: Callable | None = None,
          name: str | None = None, return_names: Any = None) -> Any:
     """Run ``true_fn()`` if ``pred`` is true, else ``false_fn()``; returns what the branch returns.
 
     In a static program both branches are recorded and the choice is made when the program
-    runs; both must then return the same structure of tensors (shapes may differ: differing
-    dims become -1). Gradients flow through the branch taken.
+    runs; both must then return as many tensors (shapes may differ: differing dims become -1),
+    and the result has true_fn's structure. Gradients flow through the branch taken.
 
     Args:
         pred (Tensor): a bool tensor with one element.
@@ -138,9 +143,15 @@ def cond(pred: Any, true_fn: Callable | None = None, false_fn: Callable | None =
     fb, fout = _cf.record_block(false_fn or (lambda: None), rec)
     tleaves, tskel = _flatten(tout)
     fleaves, fskel = _flatten(fout)
-    if tskel != fskel:
-        raise ValueError(f"paddle.static.nn.cond: true_fn and false_fn must return the same "
-                         f"structure, but true_fn returned {tskel!r} and false_fn {fskel!r}")
+    # As Paddle: the branches return as many values (a list and a tuple, or dicts with other
+    # keys, may stand for each other); the result takes true_fn's structure.
+    ntrue, nfalse = _count(tout), _count(fout)
+    if ntrue != nfalse:
+        raise ValueError(f"paddle.static.nn.cond: true fn returns {ntrue} vars, but false fn returns "
+                         f"{nfalse} vars, which is not equals")
+    if len(tleaves) != len(fleaves):
+        raise ValueError(f"paddle.static.nn.cond: incompatible return values of true_fn and false_fn: "
+                         f"true_fn returned {tskel!r} and false_fn {fskel!r}")
     block = rec.block
     tleaves = [_as_value(v, block) for v in tleaves]
     fleaves = [_as_value(v, block) for v in fleaves]
