@@ -72,8 +72,12 @@ def gather(x, index, axis=None, name=None, out=None):
             out.copy_(r)
             return out
         return r
+    _axis_of_0d("gather", x, 0 if axis is None else axis)
     a = 0 if axis is None else norm_axis(axis, x.dim(), "gather", error=IndexError)
     index = check_index(index, "gather")
+    if index.dim() > 2:  # Paddle's InvalidArgument
+        raise ValueError(f"paddle.gather: 'index' must be 0-D, 1-D or 2-D, but received shape "
+                         f"{list(index.shape)}")
     if index.dim() == 2 and index.shape[1] > 1:
         raise ValueError(f"paddle.gather: a 2-D 'index' must have a last dimension of size 0 or 1, "
                          f"but received shape {list(index.shape)}")
@@ -85,6 +89,13 @@ def gather(x, index, axis=None, name=None, out=None):
         out.copy_(r)
         return out
     return r
+
+
+def _axis_of_0d(api: str, x: _T, axis: Any) -> None:
+    """As Paddle's kernels (OutOfRange): a 0-D ``x`` has no axis to index along."""
+    if x.dim() == 0:
+        raise IndexError(f"paddle.{api}: 'x' is a 0-D Tensor, so it has no axis {axis} to "
+                         "index along")
 
 
 def _torch_order(index, axis) -> bool:
@@ -107,7 +118,10 @@ def gather_nd(x, index, name=None):
         [3, 2]
     """
     index = check_index(index, "gather_nd")
-    k = index.shape[-1] if index.dim() else 0
+    if index.dim() == 0:  # Paddle's InvalidArgument
+        raise ValueError("paddle.gather_nd: 'index' must have at least 1 dimension (its last "
+                         "one addresses the axes of 'x'), but received a 0-D Tensor")
+    k = index.shape[-1]
     if k > x.dim():
         raise ValueError(f"paddle.gather_nd: the last dimension of 'index' ({k}) must not exceed "
                          f"the rank of 'x' ({x.dim()})")
@@ -131,9 +145,13 @@ def index_select(x, index, axis=0, name=None, *, out=None):
     """
     if _torch_order(index, axis):
         index, axis = axis, index  # PyTorch's index_select(input, dim, index), as Paddle 3 allows
+    _axis_of_0d("index_select", x, axis)
     a = norm_axis(axis, x.dim(), "index_select", error=IndexError)
-    idx = bound_index(check_index(index, "index_select"), x.shape[a] if x.dim() else 1,
-                      "index_select", ValueError)
+    idx = check_index(index, "index_select")
+    if not (idx.dim() == 1 or (idx.dim() == 2 and idx.shape[1] == 1)):  # Paddle's InvalidArgument
+        raise ValueError(f"paddle.index_select: 'index' must be 1-D (or of shape [N, 1]), but "
+                         f"received shape {list(idx.shape)}")
+    idx = bound_index(idx, x.shape[a], "index_select", ValueError)
     if out is not None:
         return torch.index_select(x, a, idx.reshape(-1), out=out)
     return torch.index_select(x, a, idx.reshape(-1))
@@ -370,7 +388,10 @@ def take(x, index, mode="raise", name=None):
     """
     if mode not in ("raise", "wrap", "clip"):
         raise ValueError(f"paddle.take: 'mode' must be 'raise', 'wrap' or 'clip', but received {mode!r}")
-    if isinstance(index, _T) and index.dtype not in (torch.int32, torch.int64):
+    if not isinstance(index, _T):
+        raise TypeError(f"paddle.take: 'index' must be a Tensor, but received "
+                        f"{type(index).__name__}")
+    if index.dtype not in (torch.int32, torch.int64):
         raise TypeError(f"paddle.take: 'index' must be an int32 or int64 tensor, but received "
                         f"dtype {str(index.dtype).replace('torch.', '')}")
     idx = check_index(index, "take")
@@ -396,6 +417,12 @@ def _along_axis_inputs(arr: _T, indices: _T, axis: Any, broadcast: bool, api: st
         idx = idx.expand(shp)
         shp[a] = arr.shape[a]
         arr = arr.expand(shp)
+    else:
+        for d, (s, i) in enumerate(zip(arr.shape, idx.shape)):
+            if d != a and i > s:  # Paddle's own check: RuntimeError
+                raise RuntimeError(f"paddle.{api}: 'indices' of shape {list(idx.shape)} must not be "
+                                   f"larger than 'arr' of shape {list(arr.shape)} apart from axis "
+                                   f"{a} (broadcast=False), but dimension {d} is")
     idx = bound_index(idx, arr.shape[a], api)
     return arr, idx, a
 

@@ -56,7 +56,25 @@ def _put_along(arr: _T, indices: _T, values: Any, axis: Any, reduce: str, includ
         raise ValueError(f"paddle.{api}: 'indices' and 'arr' must have the same number of "
                          f"dimensions, but received {indices.dim()} and {arr.dim()}")
     a = norm_axis(axis, arr.dim(), api, error=AssertionError)  # Paddle asserts the range
+    if not broadcast and isinstance(values, _T):
+        # Paddle's own checks without broadcasting: rank (ValueError), then sizes (RuntimeError)
+        if values.dim() != indices.dim():
+            raise ValueError(f"paddle.{api}: 'indices' and 'values' must have the same number of "
+                             f"dimensions when broadcast=False, but received {indices.dim()} and "
+                             f"{values.dim()}")
+        for d in range(arr.dim()):
+            if (d != a and indices.shape[d] > arr.shape[d]) or indices.shape[d] > values.shape[d]:
+                raise RuntimeError(
+                    f"paddle.{api}: 'indices' of shape {list(indices.shape)} must not be larger "
+                    f"than 'arr' of shape {list(arr.shape)} apart from axis {a}, nor than "
+                    f"'values' of shape {list(values.shape)} (broadcast=False)")
+    if indices.dtype not in (torch.int32, torch.int64):  # Paddle's dtype check: TypeError
+        raise TypeError(f"paddle.{api}: 'indices' must be an int32 or int64 tensor, but received "
+                        f"dtype {str(indices.dtype).replace('torch.', '')}")
     idx = check_index(indices, api, "indices")
+    if not broadcast and idx.numel() and int(idx.max()) >= arr.shape[a]:
+        raise RuntimeError(f"paddle.{api}: index {int(idx.max())} is out of bounds for axis {a} "
+                           f"of size {arr.shape[a]}")
     _same_dtype(arr, values, api, "values")
     v = values if isinstance(values, _T) else torch.tensor(values, dtype=arr.dtype, device=arr.device)
     v = v.to(arr.dtype)
@@ -68,6 +86,8 @@ def _put_along(arr: _T, indices: _T, values: Any, axis: Any, reduce: str, includ
         v = v.expand(idx.shape)
     elif v.numel() == 1 and v.shape != idx.shape:
         v = v.reshape([1] * idx.dim()).expand(idx.shape)
+    elif v.dim() == idx.dim() and v.shape != idx.shape:
+        v = v[tuple(slice(0, n) for n in idx.shape)]  # as Paddle: the leading part of values
     idx = bound_index(idx, arr.shape[a], api)
     red = _REDUCE[reduce]
     if red is None:
@@ -108,8 +128,23 @@ def _scatter_paddle(x: _T, index: _T, updates: _T, overwrite: bool, api: str) ->
     if index.dim() > 1 and not (index.dim() == 2 and index.shape[1] == 1):
         raise ValueError(f"paddle.{api}: 'index' must be 1-D (or of shape [N, 1]), but received "
                          f"shape {list(index.shape)}")
-    idx = bound_index(index.reshape(-1), x.shape[0], api, negative=False)
-    u = updates.unsqueeze(0) if index.dim() == 0 and updates.dim() == x.dim() - 1 else updates
+    # Paddle's shape checks (InvalidArgument): a 0-D index takes one slice of x, any other
+    # index takes the leading rows of updates (extra rows are ignored, as in Paddle)
+    want = x.dim() - 1 if index.dim() == 0 else x.dim()
+    if updates.dim() != want or x.dim() == 0:
+        raise ValueError(f"paddle.{api}: 'updates' must have {want} dimension(s) for an 'index' of "
+                         f"shape {list(index.shape)} and 'x' of shape {list(x.shape)}, but received "
+                         f"shape {list(updates.shape)}")
+    tail = list(updates.shape) if index.dim() == 0 else list(updates.shape[1:])
+    if tail != list(x.shape[1:]):
+        raise ValueError(f"paddle.{api}: 'updates' of shape {list(updates.shape)} does not match "
+                         f"'x' of shape {list(x.shape)} beyond the first axis")
+    n = index.numel()
+    if index.dim() and updates.shape[0] < n:
+        raise ValueError(f"paddle.{api}: 'index' holds {n} entries but 'updates' has only "
+                         f"{updates.shape[0]} rows")
+    idx = bound_index(index.reshape(-1), x.shape[0], api)  # negative rows count from the end
+    u = updates.unsqueeze(0) if index.dim() == 0 else updates[:n]
     _same_dtype(x, u, api, "updates")
     if overwrite:
         return x.index_copy(0, idx, u)
@@ -265,8 +300,11 @@ def index_add(x, index, axis, value, alpha=1, name=None, *, out=None):
     if isinstance(index, int) and not isinstance(index, bool):  # torch order: (x, dim, index, source)
         index, axis = axis, index
     a = norm_axis(axis, x.dim(), "index_add", error=IndexError)
-    idx = bound_index(check_index(index, "index_add").reshape(-1), x.shape[a], "index_add",
-                      ValueError)
+    idx = check_index(index, "index_add")
+    if idx.dim() != 1:  # Paddle's InvalidArgument
+        raise ValueError(f"paddle.index_add: 'index' must be 1-D, but received shape "
+                         f"{list(idx.shape)}")
+    idx = bound_index(idx, x.shape[a], "index_add", ValueError)
     _same_dtype(x, value, "index_add", "value")
     want = list(x.shape)
     want[a] = idx.numel()
@@ -293,11 +331,16 @@ def index_fill(x, index, axis, value, name=None):
         [[5.0, 0.0], [5.0, 0.0]]
     """
     a = axis_arg(axis, x.dim(), "index_fill", bad=ValueError)  # Paddle: ValueError for both
-    idx = bound_index(check_index(index, "index_fill").reshape(-1), x.shape[a], "index_fill",
-                      ValueError)
+    idx = check_index(index, "index_fill")
+    if idx.dim() == 0:  # Paddle's InvalidArgument
+        raise ValueError("paddle.index_fill: 'index' must have at least 1 dimension, but "
+                         "received a 0-D Tensor")
+    idx = bound_index(idx.reshape(-1), x.shape[a], "index_fill", ValueError)
     if isinstance(value, _T):
+        if value.dim():
+            raise ValueError(f"paddle.index_fill: 'value' must be a scalar or a 0-D Tensor, but "
+                             f"received a Tensor of shape {list(value.shape)}")
         _same_dtype(x, value, "index_fill", "value")
-        value = value.reshape([])
     return torch.index_fill(x, a, idx, value)
 
 
@@ -319,6 +362,10 @@ def index_put(x, indices, value, accumulate=False, name=None):
         raise ValueError(f"paddle.index_put: argument 'value' (position 2) must be Tensor, but got "
                          f"{type(value).__name__}")
     _same_dtype(x, value, "index_put", "value")
+    used = sum(t.dim() if t.dtype is torch.bool else 1 for t in indices)
+    if used > x.dim():
+        raise IndexError(f"paddle.index_put: too many indices ({used}) for 'x' of rank {x.dim()} "
+                         f"(shape {list(x.shape)})")
     idx = []
     dim = 0
     for t in indices:

@@ -2,7 +2,7 @@
 
 Indices follow Paddle (which follows numpy/torch for combinations): ints, slices
 with any step (negative too), ``...``, ``None``, bool masks, int lists/tensors
-(advanced indexing) and 0-D int tensors. Both ops are records (``getitem``,
+(advanced indexing; a ``range`` counts as its list) and 0-D int tensors. Both ops are records (``getitem``,
 ``setitem``) so the dispatcher sees them like any other op. ``setitem`` writes in
 place into the torch tensor and torch.autograd tracks the write: assigned
 values receive gradients and the overwritten entries of the target get none.
@@ -107,6 +107,8 @@ def _normalize(x: _T, index: Any, api: str = "__getitem__") -> tuple[tuple, list
     along that axis. ``api`` (``__getitem__`` or ``__setitem__``) names the caller in errors.
     """
     items = index if type(index) is tuple else (index,)
+    if any(type(it) is range for it in items):  # as Paddle: a range is its list of ints
+        items = tuple(list(it) if type(it) is range else it for it in items)
     n_used = 0
     for it in items:
         if it is None or it is Ellipsis or isinstance(it, (bool, np.bool_)):
