@@ -74,6 +74,12 @@ def linear(x, weight, bias=None, name=None):
     if not isinstance(bias, torch.Tensor):
         raise ValueError(f"paddle.nn.functional.linear: argument 'bias' (position 2) must be "
                          f"Tensor, but got {type(bias).__name__}")
+    if bias.dtype != out.dtype and not (out.is_floating_point() and bias.is_floating_point()
+                                        or out.is_complex() or bias.is_complex()):
+        # Paddle's add promotes float with float and complex with real only
+        raise TypeError(f"paddle.nn.functional.linear: 'bias' ({str(bias.dtype)[6:]}) cannot be "
+                        f"added to the {str(out.dtype)[6:]} product of 'x' and 'weight': only "
+                        f"floating-point dtypes (or complex with real) are promoted")
     return out + bias
 
 
@@ -394,9 +400,23 @@ def embedding(x, weight, padding_idx=None, max_norm=None, norm_type=2.0, sparse=
         >>> paddle.nn.functional.embedding(paddle.to_tensor([2, 0]), w, padding_idx=0).tolist()
         [[4.0, 5.0], [0.0, 0.0]]
     """
+    api = "paddle.nn.functional.embedding"
+    for i, (arg, v) in enumerate((("x", x), ("weight", weight))):
+        if not isinstance(v, torch.Tensor):
+            raise ValueError(f"{api}: argument '{arg}' (position {i}) must be Tensor, but got "
+                             f"{type(v).__name__}")
     if x.dtype not in (torch.int32, torch.int64):
-        raise NotImplementedError("paddle.nn.functional.embedding: input only support int32 and int64, but get "
-                        f"{str(x.dtype).replace('torch.', '')}")
+        raise NotImplementedError(f"{api}: input only support int32 and int64, but get "
+                                  f"{str(x.dtype).replace('torch.', '')}")
+    if isinstance(padding_idx, torch.Tensor) and padding_idx.numel() == 1 \
+            and not padding_idx.is_floating_point():
+        padding_idx = int(padding_idx.reshape(-1)[0])
+    if padding_idx is not None and (isinstance(padding_idx, bool)
+                                    or not isinstance(padding_idx, numbers.Integral)):
+        raise TypeError(f"{api}: 'padding_idx' must be an int or None, but received "
+                        f"{type(padding_idx).__name__} {padding_idx!r}")
+    if scale_grad_by_freq and sparse:
+        raise AttributeError(f"{api}: scale_grad_by_freq = True is not supported with sparse update.")
     if weight.dim() != 2:
         raise ValueError("paddle.nn.functional.embedding: 'weight' (the lookup table) must be 2-D, but "
                          f"received shape {list(weight.shape)}")
@@ -418,7 +438,7 @@ def embedding(x, weight, padding_idx=None, max_norm=None, norm_type=2.0, sparse=
                              f"but got {bad}. Please check input value.")
         if pad < 0 and bool((x == pad).any()):
             ids = torch.where(x == pad, 0, x)
-    if max_norm is not None and not weight.is_meta:
+    if max_norm and weight.numel() and not weight.is_meta:   # Paddle skips a max_norm of 0
         with torch.no_grad():
             # Paddle renormalises through embedding_renorm_, which wraps a negative id
             torch.embedding_renorm_(weight.detach(), x.reshape(-1).long() % max(n, 1), max_norm,
@@ -494,7 +514,11 @@ def one_hot(x, num_classes=-1, name=None):
     """
     if isinstance(num_classes, torch.Tensor):
         num_classes = int(num_classes.reshape(-1)[0])
-    num_classes = int(num_classes)   # Paddle truncates a float depth
+    try:
+        num_classes = int(num_classes)   # Paddle truncates a float depth
+    except (TypeError, ValueError) as exc:
+        raise type(exc)(f"paddle.nn.functional.one_hot: 'num_classes' must be an int or a Tensor, "
+                        f"but received {type(num_classes).__name__} {num_classes!r}") from None
     if num_classes < -1:   # Paddle's kernel cannot allocate a negative depth: a RuntimeError
         raise RuntimeError(f"paddle.nn.functional.one_hot: 'num_classes' must be -1 (inferred) or "
                            f"non-negative, but received {num_classes}")
@@ -589,17 +613,38 @@ def normalize(x, p=2, axis=1, epsilon=1e-12, out=None, name=None):
         >>> paddle.nn.functional.normalize(paddle.to_tensor([[3.0, 4.0]])).tolist()
         [[0.6000000238418579, 0.800000011920929]]
     """
+    if isinstance(axis, torch.Tensor) and axis.numel() == 1 and not axis.is_floating_point():
+        axis = int(axis.reshape(-1)[0])
+    if isinstance(axis, bool) or not isinstance(axis, numbers.Integral):
+        raise TypeError(f"paddle.nn.functional.normalize: 'axis' must be an int, but received "
+                        f"{type(axis).__name__} {axis!r}")
     if x.dim() == 1 and axis in (1, -2):
         raise ValueError("paddle.nn.functional.normalize: axis must be in [-1, 0] for a 1-D input, "
                          f"but received {axis}")
     if not -max(x.dim(), 1) <= axis < max(x.dim(), 1):
         raise ValueError(f"paddle.nn.functional.normalize: 'axis' must be in [{-max(x.dim(), 1)}, "
                          f"{max(x.dim(), 1) - 1}] for a {x.dim()}-D input, but received {axis}")
-    r = F.normalize(x, p=float(p), dim=axis, eps=epsilon)
-    if out is not None:
-        with torch.no_grad():
-            out.copy_(r)
-    return r
+    return F.normalize(x, p=float(p), dim=axis, eps=epsilon)
+
+
+_normalize_op = normalize
+
+
+@functools.wraps(_normalize_op)
+def normalize(x, p=2, axis=1, epsilon=1e-12, out=None, name=None):
+    # ``out``: as Paddle's ``paddle.assign(result, out)``, ``out`` takes the result's values,
+    # shape, dtype and place in the graph, and is returned itself
+    r = _normalize_op(x, p, axis, epsilon, None, name)
+    if out is None:
+        return r
+    if not isinstance(out, Tensor):
+        raise TypeError(f"paddle.nn.functional.normalize: 'out' must be a Tensor, but received "
+                        f"{type(out).__name__}")
+    out._rebind(r._t)
+    return out
+
+
+del normalize.__wrapped__
 
 
 @defop(paddle_types=("label_smooth", "pd_op.label_smooth"), method=False)

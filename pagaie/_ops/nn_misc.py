@@ -66,13 +66,16 @@ def gather_tree(ids, parents):
     for arg, t in (("ids", ids), ("parents", parents)):
         if not isinstance(t, torch.Tensor):
             raise ValueError(f"{api}: '{arg}' must be a Tensor, but received {type(t).__name__}")
+    if ids.dtype not in (torch.int32, torch.int64):   # Paddle has no kernel for other ids
+        raise RuntimeError(f"{api}: 'ids' must be int32 or int64, but received "
+                           f"{str(ids.dtype).replace('torch.', '')}")
     if ids.dim() != 3:
         raise ValueError(f"{api}: the input ids must be a 3D tensor with shape "
                          f"[length, batch_size, beam_size], but received {ids.dim()}-D")
     if ids.shape != parents.shape:
         raise ValueError(f"{api}: the shape of 'parents' ({list(parents.shape)}) must be the same as "
                          f"the shape of 'ids' ({list(ids.shape)})")
-    if parents.dtype != ids.dtype and ids.dtype in (torch.int32, torch.int64):
+    if parents.dtype != ids.dtype:
         # Paddle's kernel reads both as the type of ids: a ValueError
         raise ValueError(f"{api}: 'parents' ({str(parents.dtype).replace('torch.', '')}) must have the "
                          f"dtype of 'ids' ({str(ids.dtype).replace('torch.', '')})")
@@ -170,22 +173,29 @@ def affine_grid(theta, out_shape, align_corners=True, name=None):
         >>> paddle.nn.functional.affine_grid(theta, [1, 1, 2, 2]).tolist()
         [[[[-1.0, -1.0], [1.0, -1.0]], [[-1.0, 1.0], [1.0, 1.0]]]]
     """
+    api = "paddle.nn.functional.affine_grid"
+    if not isinstance(align_corners, bool):
+        raise TypeError(f"{api}: 'align_corners' must be a bool, but received {align_corners!r}")
     shape = int_list(out_shape)
     if not shape:
         raise ValueError("The out_shape cannot be empty.")
     if len(shape) not in (4, 5):
-        raise ValueError("paddle.nn.functional.affine_grid: out_shape must hold 4 ([N, C, H, W]) or "
-                         f"5 ([N, C, D, H, W]) values, but received {shape}")
-    want = [shape[0], 2, 3] if len(shape) == 4 else [shape[0], 3, 4]
-    if list(theta.shape) != want:
-        raise ValueError(f"paddle.nn.functional.affine_grid: theta must have shape {want} for "
-                         f"out_shape {shape}, but received {list(theta.shape)}")
+        raise ValueError(f"{api}: out_shape must hold 4 ([N, C, H, W]) or 5 ([N, C, D, H, W]) "
+                         f"values, but received {shape}")
+    # as in Paddle, the batch comes from theta (out_shape[0] is not read)
+    want = [2, 3] if len(shape) == 4 else [3, 4]
+    if theta.dim() != 3 or list(theta.shape[1:]) != want:
+        raise ValueError(f"{api}: theta must have shape [N, {want[0]}, {want[1]}] for out_shape "
+                         f"{shape}, but received {list(theta.shape)}")
     if not theta.is_floating_point():  # Paddle's kernel is float32/float64 only: NotFound
-        raise RuntimeError("paddle.nn.functional.affine_grid: 'theta' must be float32 or float64, "
-                           f"but received {str(theta.dtype).replace('torch.', '')}")
-    if shape[0] == 0:  # an empty batch gives an empty grid, as in Paddle
+        raise RuntimeError(f"{api}: 'theta' must be float32 or float64, but received "
+                           f"{str(theta.dtype).replace('torch.', '')}")
+    shape[0] = theta.shape[0]
+    if min(shape[2:]) < 0:
+        raise ValueError(f"{api}: the sizes in out_shape must not be negative, but received {shape}")
+    if not theta.shape[0] or 0 in shape[2:]:  # an empty grid, as in Paddle
         return theta.new_empty(shape[:1] + shape[2:] + [len(shape) - 2]) + theta.sum() * 0
-    return F.affine_grid(theta, shape, align_corners=bool(align_corners))
+    return F.affine_grid(theta, shape, align_corners=align_corners)
 
 
 @defop(paddle_types=("grid_sampler", "grid_sample", "pd_op.grid_sample"), method=False)
@@ -283,6 +293,12 @@ def class_center_sample(label, num_classes, num_samples, group=None):
         raise ValueError(f"Expected label_size > 0 (got label_size: {label.numel()})")
     if label.dim() != 1:
         raise ValueError(f"Expected label_dims == 1 (got label_dims: {label.dim()})")
+    api = "paddle.nn.functional.class_center_sample"
+    if label.dtype not in (torch.int32, torch.int64):   # Paddle has no kernel for other labels
+        raise RuntimeError(f"{api}: 'label' must be int32 or int64, but received "
+                           f"{str(label.dtype).replace('torch.', '')}")
+    if num_samples <= 0:
+        raise ValueError(f"{api}: 'num_samples' must be greater than 0, but received {num_samples}")
     pos, remapped = torch.unique(label, sorted=True, return_inverse=True)
     extra = num_samples - pos.numel()
     from pagaie._core.random import on_paddle_cpu

@@ -3,7 +3,10 @@ Identity, the padding layers, upsampling, pixel/channel shuffles, Unfold/Fold an
 the distance layers. Each is a thin shell over one functional op."""
 from __future__ import annotations
 
+import numbers
 from typing import Any
+
+import torch
 
 import pagaie as _pg
 from pagaie._core import dtype as _dt
@@ -126,23 +129,31 @@ class Embedding(Layer):
             padding_idx = padding_idx if padding_idx >= 0 else num_embeddings + padding_idx
             if not 0 <= padding_idx < num_embeddings:
                 raise ValueError(f"padding_idx must be within [-{num_embeddings}, {num_embeddings})")
+            if isinstance(padding_idx, _pg.Tensor) and not padding_idx.is_floating_point():
+                padding_idx = int(padding_idx)
+            if isinstance(padding_idx, bool) or not isinstance(padding_idx, numbers.Integral):
+                # Paddle fails zeroing the row with it (a tensor index): a ValueError
+                raise ValueError(f"paddle.nn.Embedding: 'padding_idx' must be an int, but received "
+                                 f"{type(padding_idx).__name__} {self._padding_idx!r}")
         self._num_embeddings, self._embedding_dim = num_embeddings, embedding_dim
         self._sparse, self._scale_grad_by_freq, self._name = sparse, scale_grad_by_freq, name
         self._dtype = dtype if dtype is not None else _dt.get_default_dtype()
         self._weight_attr = weight_attr
         if _weight is not None:
+            # as Paddle: the given tensor itself becomes the weight (a plain Tensor is then no
+            # parameter), trainable unless _freeze
             if list(_weight.shape) != [num_embeddings, embedding_dim]:
-                raise AssertionError("Shape of _weight does not match num_embeddings and embedding_dim")
-            from pagaie.nn.initializer import Assign
-            weight_attr = Assign(_weight)
-        self.weight = self.create_parameter([num_embeddings, embedding_dim], attr=weight_attr,
-                                            dtype=self._dtype, is_bias=False, device=device)
+                raise AssertionError("Shape of weight does not match num_embeddings and embedding_dim")
+            self.weight = _weight
+            self.weight.stop_gradient = _freeze
+        else:
+            self.weight = self.create_parameter([num_embeddings, embedding_dim], attr=weight_attr,
+                                                dtype=self._dtype, is_bias=False, device=device)
+            if weight_attr is None:
+                self.weight.stop_gradient = _freeze
         if padding_idx is not None:
-            import torch
             with torch.no_grad():
                 self.weight._t[padding_idx] = 0
-        if _freeze and (self._weight_attr is None or _weight is not None):
-            self.weight.stop_gradient = True
 
     @property
     def padding_idx(self) -> Any:
