@@ -150,6 +150,15 @@ def coo_values(x: torch.Tensor) -> torch.Tensor:
     return _CooValues.apply(x) if x.requires_grad else x._values()
 
 
+# Set (in ``__dict__``) on the torch result of ``paddle.sparse.sum`` over all axes without
+# keepdim: Paddle gives that one-entry COO tensor indices of shape [1] and a 0-D value.
+FLAT_SUM = "_paddle_flat_sum"
+
+
+def is_flat_sum(x: torch.Tensor) -> bool:
+    return bool(x.__dict__.get(FLAT_SUM, False))
+
+
 def coo_to_dense(x: torch.Tensor) -> torch.Tensor:
     return _CooToDense.apply(x) if x.requires_grad else x.to_dense()
 

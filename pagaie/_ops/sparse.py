@@ -174,7 +174,7 @@ def sparse_values(x):
         [2.0, 3.0]
     """
     if x.layout is _COO:
-        return sc.coo_values(x)
+        return sc.coo_values(x).reshape(()) if sc.is_flat_sum(x) else sc.coo_values(x)
     if x.layout is _CSR:
         return sc.csr_parts(x)[2]
     raise NotImplementedError("paddle.Tensor.values: only sparse COO and CSR tensors store "
@@ -192,7 +192,7 @@ def sparse_indices(x):
         [[0, 1], [1, 0]]
     """
     _need("indices", x, _COO, "sparse COO tensors")
-    return x._indices()
+    return x._indices().reshape(-1) if sc.is_flat_sum(x) else x._indices()
 
 
 @defop(method="crows", paddle_types=("sparse_crows",), differentiable=False)

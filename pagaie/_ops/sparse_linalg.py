@@ -359,7 +359,7 @@ def sparse_sum(x, axis=None, dtype=None, keepdim=False, name=None):
     if axis is None:
         if keepdim:  # like Paddle, the sparse/dense split of the axes is kept
             return sc.coo(idx.new_zeros((sdim, 1)), v.sum().reshape([1] * (1 + n - sdim)), [1] * n)
-        return sc.coo(idx.new_zeros((1, 1)), v.sum().reshape(1), [1])
+        return _flat_sum(sc.coo(idx.new_zeros((1, 1)), v.sum().reshape(1), [1]))
     shape = list(x.shape)
     out_shape = shape[:axis] + ([1] if keepdim else []) + shape[axis + 1:]
     if axis >= sdim:
@@ -375,6 +375,13 @@ def sparse_sum(x, axis=None, dtype=None, keepdim=False, name=None):
         new_idx = torch.cat([new_idx[:axis], new_idx.new_zeros((1, uniq.numel())),
                              new_idx[axis:]])
     return sc.coo(new_idx, vals, out_shape)
+
+
+def _flat_sum(out: torch.Tensor) -> torch.Tensor:
+    """Marks the full sum of a COO tensor (no keepdim): Paddle stores its one entry with
+    indices of shape ``[1]`` and a 0-D value, which ``indices()`` / ``values()`` then show."""
+    out.__dict__[sc.FLAT_SUM] = True
+    return out
 
 
 def _csr_sum(x: torch.Tensor, axis: int | None, dtype: Any, keepdim: bool,

@@ -2,64 +2,89 @@
 from __future__ import annotations
 
 import warnings
-from typing import Any, Callable
+from typing import Any
 
 import numpy as np
 
 import pagaie as paddle
 
-__all__ = ["flops"]
+__all__ = ["flops"]  # also public: dynamic_flops, the count_* rules, register_hooks
 
 
-def _count_conv(m: Any, x: Any, y: Any) -> int:
-    x = x[0]
+def count_convNd(m: Any, x: Any, y: Any) -> None:
+    """Convolutions: ``out_elements * (in_channels / groups * kernel_size + bias)``."""
     kernel_ops = np.prod(m.weight.shape[2:])
     bias_ops = 1 if m.bias is not None else 0
-    return abs(int(int(y.numel()) * (x.shape[1] / m._groups * kernel_ops + bias_ops)))
+    m.total_ops += abs(int(int(y.numel()) * (x[0].shape[1] / m._groups * kernel_ops + bias_ops)))
 
 
-def _count_leaky_relu(m: Any, x: Any, y: Any) -> int:
-    return int(x[0].numel())
+def count_leaky_relu(m: Any, x: Any, y: Any) -> None:
+    """LeakyReLU: one operation per input element."""
+    m.total_ops += int(x[0].numel())
 
 
-def _count_bn(m: Any, x: Any, y: Any) -> int:
-    return abs(int(2 * int(x[0].numel()))) if not m.training else 0
+def count_bn(m: Any, x: Any, y: Any) -> None:
+    """Batch norm in eval mode: two operations per input element (none while training)."""
+    if not m.training:
+        m.total_ops += abs(int(2 * int(x[0].numel())))
 
 
-def _count_linear(m: Any, x: Any, y: Any) -> int:
-    return abs(int(m.weight.shape[0] * int(y.numel())))
+def count_linear(m: Any, x: Any, y: Any) -> None:
+    """Linear: ``in_features`` multiply-adds per output element."""
+    m.total_ops += abs(int(m.weight.shape[0] * int(y.numel())))
 
 
-def _count_avgpool(m: Any, x: Any, y: Any) -> int:
-    return int(y.numel())
+def count_avgpool(m: Any, x: Any, y: Any) -> None:
+    """Average pooling: one operation per output element."""
+    m.total_ops += int(y.numel())
 
 
-def _count_adaptive_avgpool(m: Any, x: Any, y: Any) -> int:
+def count_adap_avgpool(m: Any, x: Any, y: Any) -> None:
+    """Adaptive average pooling: ``kernel_size + 1`` operations per output element."""
     kernel = np.array(x[0].shape[2:]) // np.array(y.shape[2:])
-    return abs(int((np.prod(kernel) + 1) * int(y.numel())))
+    m.total_ops += abs(int((np.prod(kernel) + 1) * int(y.numel())))
 
 
-def _count_zero(m: Any, x: Any, y: Any) -> int:
-    return 0
+def count_zero_ops(m: Any, x: Any, y: Any) -> None:
+    """Layers counted as free (ReLU, ReLU6, Dropout)."""
+    m.total_ops += 0
+
+
+def count_parameters(m: Any, x: Any, y: Any) -> None:
+    """Store the layer's parameter count in its ``total_params`` buffer."""
+    n = abs(int(sum(int(np.prod(p.shape)) for p in m.parameters())))
+    m.total_params = paddle.to_tensor([n], dtype="int64")
+
+
+def count_io_info(m: Any, x: Any, y: Any) -> None:
+    """Store the shapes of the layer's first input and (first) output as buffers."""
+    out = y[0] if isinstance(y, (list, tuple)) else y
+    m.register_buffer("input_shape", paddle.to_tensor(list(x[0].shape), dtype="int64"))
+    m.register_buffer("output_shape", paddle.to_tensor(list(out.shape), dtype="int64"))
+
+
+# {layer class: rule}: the built-in rules (Paddle's ``dynamic_flops.register_hooks``); filled
+# on first use, since pagaie.nn is not importable yet when this module loads.
+register_hooks: dict = {}
 
 
 def _default_rules() -> dict:
-    nn = paddle.nn
-    rules: dict = {}
-    for names, fn in ((("Conv1D", "Conv2D", "Conv3D", "Conv1DTranspose", "Conv2DTranspose",
-                        "Conv3DTranspose"), _count_conv),
-                      (("BatchNorm2D", "BatchNorm"), _count_bn),
-                      (("ReLU", "ReLU6", "Dropout"), _count_zero),
-                      (("LeakyReLU",), _count_leaky_relu),
-                      (("Linear",), _count_linear),
-                      (("AvgPool1D", "AvgPool2D", "AvgPool3D"), _count_avgpool),
-                      (("AdaptiveAvgPool1D", "AdaptiveAvgPool2D", "AdaptiveAvgPool3D"),
-                       _count_adaptive_avgpool)):
-        for n in names:
-            cls = getattr(nn, n, None)
-            if cls is not None:
-                rules[cls] = fn
-    return rules
+    if not register_hooks:
+        nn = paddle.nn
+        for names, fn in ((("Conv1D", "Conv2D", "Conv3D", "Conv1DTranspose", "Conv2DTranspose",
+                            "Conv3DTranspose"), count_convNd),
+                          (("BatchNorm2D", "BatchNorm"), count_bn),
+                          (("ReLU", "ReLU6", "Dropout"), count_zero_ops),
+                          (("LeakyReLU",), count_leaky_relu),
+                          (("Linear",), count_linear),
+                          (("AvgPool1D", "AvgPool2D", "AvgPool3D"), count_avgpool),
+                          (("AdaptiveAvgPool1D", "AdaptiveAvgPool2D", "AdaptiveAvgPool3D"),
+                           count_adap_avgpool)):
+            for n in names:
+                cls = getattr(nn, n, None)
+                if cls is not None:
+                    register_hooks[cls] = fn
+    return register_hooks
 
 
 class _Table:
@@ -99,7 +124,8 @@ def flops(net: Any, input_size: list[int], custom_ops: dict | None = None,
         net (paddle.nn.Layer): the network.
         input_size (list[int]): the input shape, batch included.
         custom_ops (dict, optional): ``{LayerClass: fn(layer, inputs, output)}`` rules; a rule
-            adds to ``layer.total_ops`` (a Tensor) or returns the count.
+            adds to ``layer.total_ops`` (an int64 Tensor of shape [1]) and, as a forward
+            post-hook, may return a replacement output.
         print_detail (bool, optional): also print a per-layer table. Default False.
 
     Returns:
@@ -117,7 +143,7 @@ def flops(net: Any, input_size: list[int], custom_ops: dict | None = None,
     if not isinstance(net, paddle.nn.Layer):
         warnings.warn("Your model must be an instance of paddle.nn.Layer or paddle.static.Program.")
         return -1
-    return _dynamic_flops(net, paddle.randn(input_size), custom_ops or {}, print_detail)
+    return dynamic_flops(net, paddle.randn(input_size), custom_ops, print_detail)
 
 
 def _shown(t: type) -> str:
@@ -129,33 +155,51 @@ def _shown(t: type) -> str:
     return f"<class '{mod}.{t.__qualname__}'>"
 
 
-def _dynamic_flops(model: Any, inputs: Any, custom_ops: dict, print_detail: bool) -> int:
+_FLOPS_BUFFERS = ("total_ops", "total_params", "input_shape", "output_shape")
+
+
+def dynamic_flops(model: Any, inputs: Any, custom_ops: dict | None = None,
+                  print_detail: bool = False) -> int:
+    """Count the FLOPs of ``model(inputs)``: the engine of :func:`flops` for a Layer.
+
+    Each leaf layer gets ``total_ops`` and ``total_params`` buffers (int64, shape [1]) for
+    the pass and three forward post-hooks: its counting rule (a ``custom_ops`` rule first,
+    then the built-in ones), :func:`count_parameters` and :func:`count_io_info`. A rule adds
+    to ``layer.total_ops``; like any post-hook, a value it returns replaces the layer's
+    output. The buffers are removed afterwards.
+
+    Args:
+        model (paddle.nn.Layer): the network (run once, in eval mode, without gradients).
+        inputs (Tensor): its input.
+        custom_ops (dict, optional): ``{LayerClass: rule(layer, inputs, output)}``.
+        print_detail (bool, optional): also print a per-layer table. Default False.
+
+    Returns:
+        int: the total FLOPs.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> from pagaie.hapi.dynamic_flops import dynamic_flops
+        >>> def count_tanh(m, x, y):
+        ...     m.total_ops += int(y.numel())
+        >>> net = paddle.nn.Sequential(paddle.nn.Tanh())
+        >>> dynamic_flops(net, paddle.ones([2, 3]), {paddle.nn.Tanh: count_tanh})
+        Customize Function has been applied to <class 'paddle.nn.layer.activation.Tanh'>
+        Total Flops: 6     Total Params: 0
+        6
+    """
+    custom_ops = custom_ops or {}
     rules = _default_rules()
     seen_types: set = set()
     handles = []
-    counts: dict[int, dict] = {}
-
-    def make_hook(fn: Callable | None, custom: bool) -> Callable:
-        def hook(m: Any, x: Any, y: Any) -> None:
-            rec = counts[id(m)]
-            if fn is not None:
-                if custom:  # Paddle's protocol: the rule adds to ``m.total_ops``
-                    m.total_ops = paddle.zeros([1], dtype="int64")
-                    res = fn(m, x, y)
-                    rec["ops"] += int(res) if res is not None else \
-                        int(m.total_ops.numpy().reshape(-1)[0])
-                    del m.total_ops
-                else:
-                    rec["ops"] += fn(m, x, y)
-            rec["params"] = abs(int(sum(int(np.prod(p.shape)) for p in m.parameters())))
-            rec["in"] = list(x[0].shape)
-            rec["out"] = list((y[0] if isinstance(y, (list, tuple)) else y).shape)
-        return hook
+    leaves = []
 
     def add_hooks(m: Any) -> None:
         if len(list(m.children())) > 0:
             return
-        counts[id(m)] = {"ops": 0, "params": 0}
+        m.register_buffer("total_ops", paddle.zeros([1], dtype="int64"))
+        m.register_buffer("total_params", paddle.zeros([1], dtype="int64"))
+        leaves.append(m)
         t = type(m)
         if t in custom_ops:
             fn = custom_ops[t]
@@ -169,29 +213,43 @@ def _dynamic_flops(model: Any, inputs: Any, custom_ops: dict, print_detail: bool
             fn = None
             if t not in seen_types:
                 print(f"Cannot find suitable count function for {_shown(t)}. Treat it as zero FLOPs.")
-        handles.append(m.register_forward_post_hook(make_hook(fn, t in custom_ops)))
+        if fn is not None:
+            handles.append(m.register_forward_post_hook(fn))
+        handles.append(m.register_forward_post_hook(count_parameters))
+        handles.append(m.register_forward_post_hook(count_io_info))
         seen_types.add(t)
+
+    def value(t: Any) -> Any:
+        return np.asarray(t.numpy()).reshape(-1)[0]
 
     training = model.training
     model.eval()
-    model.apply(add_hooks)
     try:
+        model.apply(add_hooks)
         with paddle.no_grad():
             model(inputs)
+        for h in handles:
+            h.remove()
+        handles.clear()
+        table = _Table(["Layer Name", "Input Shape", "Output Shape", "Params", "Flops"])
+        total_ops = total_params = 0
+        for _, m in model.named_sublayers():
+            if len(list(m.children())) > 0 or not set(_FLOPS_BUFFERS) <= set(m._buffers):
+                continue
+            ops, params = value(m.total_ops), value(m.total_params)
+            total_ops += ops
+            total_params += params
+            table.add_row([m.full_name(), m.input_shape.numpy().tolist(),
+                           m.output_shape.numpy().tolist(), int(params), int(ops)])
     finally:
         for h in handles:
             h.remove()
+        for m in leaves:
+            for name in _FLOPS_BUFFERS:
+                m._buffers.pop(name, None)
+                m._non_persistable_buffer_names_set.discard(name)
         if training:
             model.train()
-    table = _Table(["Layer Name", "Input Shape", "Output Shape", "Params", "Flops"])
-    total_ops = total_params = 0
-    for _, m in model.named_sublayers():
-        rec = counts.get(id(m))
-        if rec is None or "in" not in rec:
-            continue
-        total_ops += rec["ops"]
-        total_params += rec["params"]
-        table.add_row([m.full_name(), rec["in"], rec["out"], rec["params"], rec["ops"]])
     if print_detail:
         table.print_table()
     print(f"Total Flops: {int(total_ops)}     Total Params: {int(total_params)}")
