@@ -71,3 +71,90 @@ def test_layer_norm_takes_eps_as_an_alias_of_epsilon():
     x = np.random.default_rng(0).standard_normal((2, 4)).astype("float32")
     ours, theirs = both(lambda P: P.nn.functional.layer_norm(input=P.to_tensor(x), normalized_shape=4, eps=1e-4))
     np.testing.assert_allclose(ours.numpy(), theirs.numpy(), rtol=1e-5, atol=1e-6)
+
+
+def _out_probe(P, op):
+    a = P.to_tensor([1.0, 2.0])
+    a.stop_gradient = False
+    o = P.zeros([3], "float64")
+    r = op(P, a, o)
+    (o * 3).sum().backward()
+    return [r is o, o.stop_gradient, o.inplace_version, str(o.dtype), list(o.shape), a.grad]
+
+
+@pytest.mark.parametrize("op", [lambda P, a, o: P.exp(a, out=o), lambda P, a, o: P.add(a, a, out=o),
+                                lambda P, a, o: P.assign(a * 2, o)], ids=["exp", "add", "assign"])
+def test_out_tensor_is_the_result_in_the_graph(op):
+    ours, theirs = both(lambda P: _out_probe(P, op))
+    assert ours[:5] == theirs[:5]
+    np.testing.assert_allclose(ours[5].numpy(), theirs[5].numpy(), rtol=1e-6)
+
+
+def test_assign_of_data_into_output_returns_output():
+    def run(P):
+        o = P.zeros([2])
+        r = P.assign([1.0, 5.0], o)
+        return [r is o, str(o.dtype), o.stop_gradient, o.numpy().tolist()]
+    ours, theirs = both(run)
+    assert ours == theirs
+
+
+def _static_run(P, build, feed):
+    P.enable_static()
+    try:
+        main = P.static.Program()
+        with P.static.program_guard(main):
+            fetch = build(P)
+        exe = P.static.Executor(P.CPUPlace())
+        return exe.run(main, feed=feed, fetch_list=fetch)
+    finally:
+        P.disable_static()
+
+
+def test_static_operator_with_a_numpy_operand_on_the_left():
+    # Paddle's x + ndarray crashes in static mode; ndarray + x gives numpy objects. pagaie makes the
+    # array a constant of its dtype, as eager mode does, and never leaks torch's message.
+    import pagaie
+    feed = {"x": np.array([1.0, 2.0, 3.0], "float32")}
+    out = _static_run(pagaie, lambda P: [P.static.data("x", [3], "float32") + np.arange(3, dtype="float32"),
+                                         np.ones(3) * P.static.data("x", [3], "float32")], feed)
+    np.testing.assert_array_equal(out[0], [1.0, 3.0, 5.0])
+    assert out[1].dtype == np.float64
+
+
+def test_static_value_item_is_a_value_error():
+    same_exception(lambda P: _static_run(P, lambda P: [P.static.data("x", [2], "float32").item()], {}))
+
+
+def test_static_kernel_without_the_dtype_is_a_type_error():
+    import pagaie
+    with pytest.raises(TypeError, match="dtype bool"):
+        _static_run(pagaie, lambda P: [P.matmul(P.static.data("b", [2, 3], "bool"),
+                                                P.static.data("c", [3, 2], "bool"))],
+                    {"b": np.ones([2, 3], bool), "c": np.ones([3, 2], bool)})
+
+
+def test_static_programs_remake_a_named_parameter_after_the_old_one_is_gone():
+    import gc
+
+    def run(P):
+        P.enable_static()
+        try:
+            for _ in range(2):
+                main, start = P.static.Program(), P.static.Program()
+                with P.static.program_guard(main, start):
+                    x = P.static.data("x", [2, 3], "float32")
+                    w = P.create_parameter([3, 4], "float32", attr=P.ParamAttr(name="W_s10_dup"))
+                    y = P.matmul(x, w)
+                del w, y, main, start, x
+                gc.collect()
+        finally:
+            P.disable_static()
+        return "ok"
+    ours, theirs = both(run)
+    assert ours == theirs == "ok"
+
+
+def test_repr_of_a_sparse_sum_over_every_axis():
+    ours, theirs = both(lambda P: str(P.sparse.sum(P.to_tensor([[0, 1.0], [2, 0]]).to_sparse_coo(2))))
+    assert ours == theirs

@@ -189,11 +189,13 @@ def _dist_fields(t: Any) -> str:
 
 def _sparse_repr(t: Any) -> str:
     """Paddle's repr of a sparse tensor: its parts (indices/values or crows/cols/values)."""
+    from pagaie._ops._sparse_core import csr_parts, is_flat_sum
     x = t._t.detach()
-    if x.layout is torch.sparse_coo:
+    if x.layout is torch.sparse_coo and is_flat_sum(t._t):   # a sum over every axis: 0-D values
+        parts = [("indices", x._indices().reshape(-1)), ("values", x._values().reshape(()))]
+    elif x.layout is torch.sparse_coo:
         parts = [("indices", x._indices()), ("values", x._values())]
     else:
-        from pagaie._ops._sparse_core import csr_parts
         parts = list(zip(("crows", "cols", "values"), csr_parts(x)))
     body = []
     for label, p in parts:

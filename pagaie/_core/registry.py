@@ -392,6 +392,21 @@ def _operand(v: Any) -> Any:
     return unwrap(v)
 
 
+def bind_out(out: Any, r: Any) -> None:
+    """Paddle's ``out=`` tensor is the op's output: when the result joins the autograd graph,
+    ``out`` holds it (gradients flow through ``out``; its ``inplace_version`` is unchanged).
+    The kernel has already written the values (``write_out``)."""
+    if type(r) is torch.Tensor and r.requires_grad and isinstance(out, Tensor) and out._t is not r:
+        out._rebind(r, bump=0)
+
+
+def _tensor_operand(v: np.ndarray) -> Any:
+    """A numpy operand of a Tensor operator while ops are intercepted (static recording): a
+    Tensor of its dtype, so the recorder captures it as a constant."""
+    t = _operand(v)
+    return wrap(t) if isinstance(t, torch.Tensor) else t
+
+
 _PLAIN = frozenset({type(None), int, float, bool, str})
 
 
@@ -531,7 +546,8 @@ def _make_api(rec: OpRecord) -> Callable:
         kernel_call = (f"        if {cond}:\n"
                        f"            r = _kernel({', '.join(short_call)})\n"
                        f"        else:\n"
-                       f"            r = _kernel({', '.join(call)})\n")
+                       f"            r = _kernel({', '.join(call)})\n"
+                       + ("            _bind_out(out, r)\n" if "out" in kw_defaulted else ""))
     else:
         kernel_call = f"        r = _kernel({', '.join(call)})\n"
     alias_check = ""
@@ -564,7 +580,7 @@ def _make_api(rec: OpRecord) -> Callable:
           "_ug": UNTRACKED_GRADS, "_UNTR": _UNTRACKED, "_PLAIN": _PLAIN, "_TT": torch.Tensor, "_new": object.__new__,
           "_u": unwrap, "_ua": unwrap_args, "_uk": unwrap_kwargs, "_translate": translate_error,
           "_bad": bad_argument, "_MISSING": _MISSING, "_UNSET": _UNSET, "_alias_call": _alias_call,
-          "_aliases": aliases, "_alias_defaults": alias_defaults,
+          "_aliases": aliases, "_alias_defaults": alias_defaults, "_bind_out": bind_out,
           "_self": [None],
           **defaults}
     exec(compile(src, f"<pagaie op {rec.name}>", "exec"), ns)
@@ -591,6 +607,8 @@ def binary_operator(api: Callable, reflected: bool = False) -> Callable:
     pair = "(other, self)" if reflected else "(self, other)"
     src = (f"def op(self, other):\n"
            f"    if _state.intercept is not None:\n"
+           f"        if type(other) is _ndarray:\n"
+           f"            other = _tensor_operand(other)\n"
            f"        return _api{pair}\n"
            f"    o = {_unwrap_expr('other')}\n"
            f"    try:\n"
@@ -606,7 +624,7 @@ def binary_operator(api: Callable, reflected: bool = False) -> Callable:
     ns = {"_state": STATE, "_api": api, "_kernel": rec.kernel, "_Tensor": Tensor,
           "_wrapr": _WRAPPERS[_rule_of(rec)], "_wrap_stopped": wrap_stopped, "_carry": carry_grad,
           "_ug": UNTRACKED_GRADS, "_UNTR": _UNTRACKED, "_PLAIN": _PLAIN, "_TT": torch.Tensor, "_new": object.__new__, "_u": _operand,
-          "_translate": translate_error}
+          "_translate": translate_error, "_ndarray": np.ndarray, "_tensor_operand": _tensor_operand}
     exec(compile(src, f"<pagaie operator {rec.name}>", "exec"), ns)
     op = ns["op"]
     op.__name__ = op.__qualname__ = name % rec.name

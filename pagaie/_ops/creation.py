@@ -11,7 +11,7 @@ import torch.utils.dlpack
 
 from pagaie._core import dtype as _dt
 from pagaie._core.place import to_torch_device
-from pagaie._core.registry import defop
+from pagaie._core.registry import bind_out, defop
 from pagaie._core.tensor import Tensor, name_as_data, require_grad
 from pagaie._ops._factory import (c_float_to_int, device_of, finish, returns_self, shape_of, size_args,
                                   write_out)
@@ -304,7 +304,24 @@ def assign(x, output=None):
         else:
             r = torch.from_numpy(np.array(x, copy=True))
         r = stopped(_place(r, None, "assign"))  # data: no gradient, whatever its Tensors said
-    return r if output is None else write_out(output, r)
+    if output is not None:
+        write_out(output, r)
+    return r   # with its graph: the public ``assign`` makes ``output`` hold it
+
+
+_assign_op = assign
+
+
+@functools.wraps(_assign_op)
+def assign(x: Any, output: Any = None) -> Any:
+    version = output.inplace_version if isinstance(output, Tensor) else 0
+    r = _assign_op(x, output)
+    if isinstance(output, Tensor) and r is not output and not r._t.is_meta:
+        bind_out(output, r._t)   # as Paddle's eager assign: ``output`` is the result itself
+        # Paddle counts one write into ``output`` from a Tensor, none from data
+        output._version_bias = version + isinstance(x, Tensor) - output._t._version
+        return output
+    return r
 
 
 @defop(method=True, paddle_types=("assign", "pd_op.assign"))

@@ -244,7 +244,8 @@ class Value(Tensor):
                              "call numpy() in dynamic mode")
 
     def item(self, *args: Any):  # type: ignore[override]
-        raise TypeError(f"paddle.static: Value {self.name!r} is symbolic and has no data; fetch it "
+        # ValueError, as Paddle's static Value.item()
+        raise ValueError(f"paddle.static: Value {self.name!r} is symbolic and has no data; fetch it "
                         "with Executor.run(program, feed=..., fetch_list=[...])")
 
     def tolist(self):  # type: ignore[override]

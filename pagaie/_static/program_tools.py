@@ -32,16 +32,23 @@ TEST_OVERRIDES: dict[str, dict[str, Any]] = {
 @contextmanager
 def program_errors(api: str) -> Iterator[None]:
     """A kernel's error while a program runs, as Paddle's executors report it: a torch
-    RuntimeError (a shape mismatch...) becomes ValueError (Paddle's InvalidArgument)."""
+    RuntimeError (a shape mismatch...) becomes ValueError (Paddle's InvalidArgument), a
+    kernel missing for the inputs' dtype TypeError."""
     try:
         yield
     except RuntimeError as exc:
-        if type(exc) is not RuntimeError or str(exc).startswith("paddle."):
+        # torch's "not implemented for 'Bool'" is a dtype the kernel lacks: Paddle's TypeError
+        kind = TypeError if type(exc) is NotImplementedError and "not implemented for '" in str(exc) \
+            else ValueError if type(exc) is RuntimeError else None
+        if kind is None or str(exc).startswith("paddle."):
             raise
         from pagaie._core.registry import _clean
         op = getattr(exc, "failed_op", None)
         which = "an operator of the program" if op is None else \
             f"operator {op.type!r} (output {', '.join(op.output_names()) or 'none'})"
+        if kind is TypeError:
+            dtype = str(exc).rsplit("not implemented for '", 1)[1].split("'")[0].lower()
+            raise TypeError(f"{api}: {which} does not support inputs of dtype {dtype}") from None
         raise ValueError(f"{api}: {which} failed: {_clean(str(exc))}") from None
 
 

@@ -75,7 +75,8 @@ def make_parameter(shape: Any, attr: Any, dtype: Any, is_bias: bool, default_ini
             raise ValueError(f"paddle.create_parameter: duplicate parameter {name} with a "
                              f"different shape or dtype in one program (now {shape}, "
                              f"{str(tdt).replace('torch.', '')})")
-    elif unique_name._parameter_name_used(name):
+    elif not _building_program() and unique_name._parameter_name_used(name):
+        # (a static program makes a variable of a used name again, as Paddle's does)
         raise ValueError(f"parameter name [{name}] have be been used. In dygraph mode, the name of "
                          "parameter can't be same.Please check the parameter attr value passed to "
                          "self.create_parameter or constructor of dygraph Layers")
@@ -95,6 +96,11 @@ def make_parameter(shape: Any, attr: Any, dtype: Any, is_bias: bool, default_ini
 # variables, shared by name), with the startup program that last initialised each. Generated
 # names are left out: they meet again only across unique_name.guard blocks.
 _STATIC_PARAMETERS: dict[str, tuple[weakref.ref, int, int]] = {}
+
+
+def _building_program() -> bool:
+    from pagaie.static import framework as _fw
+    return bool(_fw._S.enabled)
 
 
 def _static_clash(name: str | None) -> str | None:
