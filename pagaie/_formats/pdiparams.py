@@ -24,7 +24,8 @@ import numpy as np
 import torch
 
 __all__ = ["write_pdiparams", "read_pdiparams", "serialize_tensor", "deserialize_tensors",
-           "save_tensors", "load_tensors", "tensors_from_bytes", "tensors_to_bytes"]
+           "save_tensors", "load_tensors", "tensors_from_bytes", "tensors_to_bytes",
+           "first_tensor"]
 
 # Paddle's VarType enum values of the data types a DenseTensor can hold.
 _TO_CODE = {np.dtype("bool"): 0, np.dtype("int16"): 1, np.dtype("int32"): 2, np.dtype("int64"): 3,
@@ -204,19 +205,34 @@ def deserialize_tensors(data: bytes) -> list[np.ndarray]:
     return [_array(data, *rec) for rec in _parse(data)]
 
 
+def _torch_tensor(data: bytes, code: int, dims: list[int], pos: int, count: int) -> torch.Tensor:
+    t = torch.from_numpy(_array(data, code, dims, pos, count))
+    if code in _TORCH_ONLY:
+        tdt = _TORCH_ONLY[code][1]
+        if tdt is None:
+            raise ValueError(f"paddle: .pdiparams data type code {code} cannot be represented "
+                             "by this installation")
+        t = t.view(tdt)
+    return t
+
+
 def tensors_from_bytes(data: bytes) -> list[torch.Tensor]:
     """Every DenseTensor record in ``data``, in order, as torch tensors of the stored dtype."""
-    out: list[torch.Tensor] = []
-    for code, dims, pos, count in _parse(data):
-        t = torch.from_numpy(_array(data, code, dims, pos, count))
-        if code in _TORCH_ONLY:
-            tdt = _TORCH_ONLY[code][1]
-            if tdt is None:
-                raise ValueError(f"paddle: .pdiparams data type code {code} cannot be represented "
-                                 "by this installation")
-            t = t.view(tdt)
-        out.append(t)
-    return out
+    return [_torch_tensor(data, *rec) for rec in _parse(data)]
+
+
+def first_tensor(data: bytes, raw_bits: bool = False) -> np.ndarray | torch.Tensor:
+    """The first DenseTensor record of ``data`` (what Paddle's ``load_dense_tensor`` reads;
+    whatever follows it is not looked at): a torch tensor of the stored dtype, or with
+    ``raw_bits`` a numpy array (bfloat16 and float8 as their bits).
+
+    Raises:
+        ValueError: ``data`` does not start with a whole record.
+    """
+    rec = next(iter(_parse(data)), None)
+    if rec is None:
+        raise ValueError(f"{_ERR}: no tensor record")
+    return _array(data, *rec) if raw_bits else _torch_tensor(data, *rec)
 
 
 def _read_bytes(f: BinaryIO | str | os.PathLike) -> bytes:

@@ -149,6 +149,8 @@ def _destination(st: "_AmpState", rec: OpRecord, args: tuple, kwargs: dict) -> t
     without use_promote in the AMP dtype; otherwise in float32 when any input is float32,
     else in the AMP dtype."""
     pol = st.policy(rec, args, kwargs)
+    if pol == "keep":
+        return None
     if pol == "white":
         return st.low
     if pol == "black" or st.level == "OD":

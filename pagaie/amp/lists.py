@@ -61,6 +61,17 @@ NO_LOW_KERNEL = frozenset({
 })
 
 
+# Ops whose Paddle API fixes the output dtype from x before the op runs (``dtype=None``
+# means ``x.dtype``), so a cast of x could not change what Paddle returns: autocast leaves
+# their inputs alone ("keep").
+DTYPE_FROM_INPUT = frozenset({"full_like", "zeros_like", "ones_like", "empty_like", "rand_like",
+                              "randn_like", "randint_like"})
+
+# Paddle APIs that run matmul (white) and then reshape the product: at OD the trailing
+# reshape runs in float32, so the result is float32.
+RESHAPED_PRODUCTS = frozenset({"inner", "tensordot"})
+
+
 def _arg(rec: OpRecord, args: tuple, kwargs: dict, name: str, default: Any = None) -> Any:
     if name in kwargs:
         return kwargs[name]
@@ -110,19 +121,41 @@ def _norm_rule(rec: OpRecord, args: tuple, kwargs: dict) -> tuple:
     return frozenset({"p_norm"}), "promote"
 
 
+def _dropout_rule(rec: OpRecord, args: tuple, kwargs: dict) -> tuple:
+    # paddle's dropout returns x itself for a Python p == 0: no op runs, nothing is cast
+    p = _arg(rec, args, kwargs, "p", 0.5)
+    if isinstance(p, (int, float)) and p == 0:
+        return frozenset({"dropout"}), "keep"
+    return frozenset({"dropout"}), "promote"
+
+
+def _inner_rule(rec: OpRecord, args: tuple, kwargs: dict) -> tuple:
+    # paddle.inner multiplies when an operand has a single element, else runs matmul (white)
+    x, y = _arg(rec, args, kwargs, "x"), _arg(rec, args, kwargs, "y")
+    if getattr(x, "size", 0) == 1 or getattr(y, "size", 0) == 1:
+        return frozenset({"elementwise_mul", "multiply"}), "promote"
+    return frozenset({"matmul_v2", "matmul"}), "white"
+
+
 # Ops whose Paddle op (and so autocast policy) depends on the call's arguments:
 # record name -> rule(rec, args, kwargs) -> (Paddle op names, policy).
 CALL_RULES: dict = {"max_pool1d": _pool_rule, "max_pool2d": _pool_rule, "conv1d": _conv_rule,
-                    "conv2d": _conv_rule, "pow": _pow_rule, "norm": _norm_rule}
+                    "conv2d": _conv_rule, "pow": _pow_rule, "norm": _norm_rule,
+                    "dropout": _dropout_rule, "inner": _inner_rule}
 
 
 def decide(names: set | frozenset, amp: str, rec_name: str, level: str, custom_white: frozenset,
            custom_black: frozenset) -> str:
-    """The policy of an op known by ``names`` whose default policy is ``amp``."""
+    """The policy of an op known by ``names`` whose default policy is ``amp``: ``'white'``,
+    ``'black'``, ``'promote'`` or ``'keep'`` (inputs left as they are)."""
+    if amp == "keep":
+        return amp
     if names & custom_black:
         return "black"
     if names & custom_white:
         return "white"
+    if level == "OD" and rec_name in RESHAPED_PRODUCTS:
+        return "promote"   # OD runs every op off the white list (the last reshape) in float32
     if level == "O2" and amp == "black" and not names & PADDLE_BLACK_O2 and rec_name not in NO_LOW_KERNEL:
         # Paddle's O2 keeps only its short O2 black list (and ops without a low kernel) in float32.
         return "promote"
@@ -130,8 +163,10 @@ def decide(names: set | frozenset, amp: str, rec_name: str, level: str, custom_w
 
 
 def policy_of(rec: OpRecord, level: str, custom_white: frozenset, custom_black: frozenset) -> str:
-    """``'white'``, ``'black'`` or ``'promote'`` for one op under one autocast configuration."""
-    return decide(op_names(rec), rec.amp, rec.name, level, custom_white, custom_black)
+    """``'white'``, ``'black'``, ``'promote'`` or ``'keep'`` for one op under one autocast
+    configuration."""
+    amp = "keep" if rec.name in DTYPE_FROM_INPUT else rec.amp
+    return decide(op_names(rec), amp, rec.name, level, custom_white, custom_black)
 
 
 def call_policy(rec: OpRecord, args: tuple, kwargs: dict, level: str, custom_white: frozenset,

@@ -28,7 +28,9 @@ import _compat_pickle
 import io
 import os
 import pickle
-import tempfile
+import stat
+import uuid
+import warnings
 from typing import Any, BinaryIO
 
 from collections import OrderedDict
@@ -214,6 +216,19 @@ def _load_safetensors(data: bytes, return_numpy: bool, where: str) -> dict:
     return out
 
 
+def _open_temp_beside(path: str, folder: str) -> tuple[int, str]:
+    """A new temporary file next to ``path``, created with the permissions ``open(path, 'wb')``
+    would give (0o666 less the umask; ``mkstemp``'s 0o600 would make saved files private)."""
+    base = os.path.basename(path)
+    while True:
+        tmp = os.path.join(folder, f".tmp-{base}-{uuid.uuid4().hex[:12]}")
+        try:
+            return os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0),
+                           0o666), tmp
+        except FileExistsError:
+            continue
+
+
 def save(obj: Any, path: str | os.PathLike | BinaryIO, protocol: int = 4, **configs: Any) -> None:
     """Save a tensor, a state dict or a nested container of them in Paddle's format.
 
@@ -248,8 +263,13 @@ def save(obj: Any, path: str | os.PathLike | BinaryIO, protocol: int = 4, **conf
     if not isinstance(binary, bool):
         raise TypeError("paddle.save: config 'use_binary_format' must be a bool, but received "
                         f"{type(binary).__name__} ({binary!r})")
-    if "pickle_protocol" in configs and configs["pickle_protocol"] is not None:
-        protocol = configs["pickle_protocol"]   # Paddle's deprecated spelling of ``protocol``
+    if not binary and configs.get("pickle_protocol") is not None:
+        warnings.warn("paddle.save: 'pickle_protocol' is a deprecated argument; use 'protocol' "
+                      "instead", stacklevel=2)
+        protocol = configs["pickle_protocol"]
+    if not binary and isinstance(obj, dict) and not obj:   # an empty state dict, as Paddle warns
+        warnings.warn("paddle.save: the state dict is empty, there is nothing to save",
+                      stacklevel=2)
     from pagaie.nn.layer.layers import Layer
     from pagaie._static.ir import Program
     if binary:
@@ -278,17 +298,22 @@ def save(obj: Any, path: str | os.PathLike | BinaryIO, protocol: int = 4, **conf
         dump(path)
         return
     path = os.fspath(path)
+    if not path:
+        raise ValueError("paddle.save: 'path' is an empty string; give a file name such as "
+                         "'model.pdparams'")
     if path.endswith(os.sep) or os.path.isdir(path):
         raise _DirectoryPathError(f"paddle.save: the path {path!r} is a directory; give a file name "
                          "such as 'model.pdparams'")
     folder = os.path.dirname(path) or "."
     os.makedirs(folder, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=".tmp-" + os.path.basename(path) + "-", dir=folder)
+    fd, tmp = _open_temp_beside(path, folder)
     try:
         with os.fdopen(fd, "wb") as f:
             dump(f)
             f.flush()
             os.fsync(f.fileno())
+        if os.path.exists(path):   # an overwritten file keeps its permissions, as with open()
+            os.chmod(tmp, stat.S_IMODE(os.stat(path).st_mode))
         os.replace(tmp, path)
     except BaseException:
         if os.path.exists(tmp):
@@ -381,22 +406,16 @@ def _unpack(obj: Any, return_numpy: bool, keep_name_table: bool) -> Any:
 
 
 def _binary_tensor(data: bytes, return_numpy: bool) -> Any:
-    """The tensor of a ``use_binary_format=True`` file, or None when ``data`` is not one
-    DenseTensor record."""
+    """The tensor of a ``use_binary_format=True`` file (its first DenseTensor record, as
+    Paddle reads it), or None when ``data`` does not start with one."""
     from pagaie._formats import pdiparams
     try:
-        if return_numpy:
-            arrays = pdiparams.deserialize_tensors(data)
-        else:
-            arrays = pdiparams.tensors_from_bytes(data)
+        t = pdiparams.first_tensor(data, raw_bits=return_numpy)
     except Exception:  # noqa: BLE001 - not a DenseTensor stream: the caller reports the file
         return None
-    if len(arrays) != 1:
-        return None
     if return_numpy:
-        return arrays[0]
+        return t
     dev = default_device()
-    t = arrays[0]
     return name_as_data(wrap(t if dev.type == "cpu" else t.to(dev)))
 
 
@@ -433,13 +452,21 @@ def load(path: str | os.PathLike | BinaryIO, **configs: Any) -> Any:
                          "return_numpy, keep_name_table, allow_pickle, safetensors")
     return_numpy = bool(configs.get("return_numpy", False))
     allow = bool(configs.get("allow_pickle", False))
+    start = None
     if hasattr(path, "read"):
+        # a buffer may hold several saved objects one after the other (as Paddle's docs
+        # show): only the pickle read is consumed, so the next load() reads the next one
+        start = path.tell() if getattr(path, "seekable", lambda: False)() else None
         data = path.read()
         where = "<file object>"
     else:
         where = os.fspath(path)
         if not os.path.exists(where):
-            raise ValueError(f"paddle.load: the file {where!r} does not exist")
+            hint = ""
+            if any(os.path.exists(where + ext) for ext in (".pdparams", ".pdopt")):
+                hint = (f"; give the full file name, e.g. paddle.load('{where}.pdparams') "
+                        f"instead of paddle.load('{where}')")
+            raise ValueError(f"paddle.load: the file {where!r} does not exist{hint}")
         if os.path.isdir(where):
             raise ValueError(f"paddle.load: {where!r} is a directory; give the path of a file "
                              "written by paddle.save (for inference models use paddle.jit.load)")
@@ -467,5 +494,7 @@ def load(path: str | os.PathLike | BinaryIO, **configs: Any) -> Any:
     except (ValueError, TypeError, AttributeError, IndexError) as exc:
         raise ValueError(f"paddle.load: {where} is not a file written by paddle.save "
                          f"(corrupt or truncated): {exc}") from None
+    if start is not None:
+        path.seek(start + buf.tell())
     return _unpack(obj, return_numpy, bool(configs.get("keep_name_table", False)))
 
