@@ -158,3 +158,14 @@ def test_static_programs_remake_a_named_parameter_after_the_old_one_is_gone():
 def test_repr_of_a_sparse_sum_over_every_axis():
     ours, theirs = both(lambda P: str(P.sparse.sum(P.to_tensor([[0, 1.0], [2, 0]]).to_sparse_coo(2))))
     assert ours == theirs
+
+
+@pytest.mark.parametrize("xs,ys", [([1], [1]), ([4, 4], [1]), ([1, 1], [4, 1]), ([3], [1]), ([1], [2, 3]),
+                                   ([2, 1], [3, 1]), ([2, 3], [4, 3]), ([], [3])])
+def test_inner_with_a_one_element_operand_multiplies(xs, ys):
+    rng = np.random.default_rng(0)
+    a = rng.standard_normal(xs).astype("float32")
+    b = rng.standard_normal(ys).astype("float32")
+    ours, theirs = both(lambda P: P.inner(P.to_tensor(a), P.to_tensor(b)))
+    assert list(ours.shape) == list(theirs.shape)
+    np.testing.assert_allclose(ours.numpy(), theirs.numpy(), rtol=1e-5, atol=1e-6)

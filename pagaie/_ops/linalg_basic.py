@@ -415,7 +415,8 @@ def ger(x, y, name=None, *, out=None):
 
 @defop(paddle_types=("pd_op.inner",))
 def inner(x, y, name=None):
-    """Inner product over the last axis of ``x`` and ``y`` (a product with a 0-D operand).
+    """Inner product over the last axis of ``x`` and ``y`` (a broadcast product when either has
+    one element).
 
     Args:
         x (Tensor): the first operand.
@@ -430,7 +431,10 @@ def inner(x, y, name=None):
         >>> paddle.inner(paddle.to_tensor([[1.0, 2.0]]), paddle.to_tensor([[3.0, 4.0]])).tolist()
         [[11.0]]
     """
-    return torch.inner(*_promote(x, y, "inner"))
+    x, y = _promote(x, y, "inner")
+    if x.numel() == 1 or y.numel() == 1:   # Paddle multiplies (broadcasting) when one has one element
+        return torch.mul(x, y)
+    return torch.inner(x, y)
 
 
 def _axes_list(v):
