@@ -68,6 +68,9 @@ def _from_data(data: Any, dtype: Any, api: str) -> torch.Tensor:
     if isinstance(data, np.ndarray) or isinstance(data, np.generic):
         arr = np.array(data, copy=True)
         keep = True  # numpy data keeps its dtype
+    elif isinstance(data, memoryview):  # a buffer: numpy reads it, as Paddle's np.array does
+        arr = np.array(data)
+        keep = False
     elif isinstance(data, (bool, int, float, complex)):
         try:
             arr = np.array(data)
@@ -314,6 +317,9 @@ _assign_op = assign
 
 @functools.wraps(_assign_op)
 def assign(x: Any, output: Any = None) -> Any:
+    if output is not None and not isinstance(output, Tensor):
+        raise ValueError(f"paddle.assign: argument 'output' (position 1) must be Tensor, but got "
+                         f"{type(output).__name__}")
     version = output.inplace_version if isinstance(output, Tensor) else 0
     r = _assign_op(x, output)
     if isinstance(output, Tensor) and r is not output and not r._t.is_meta:
@@ -523,7 +529,8 @@ def full(shape, fill_value, dtype=None, name=None, *, out=None, device=None, req
     value = _fill_value(fill_value, "full")
     # a Tensor value takes the default float dtype, as in Paddle (whatever its own dtype)
     dt = _fill_dtype(0.0 if isinstance(fill_value, _T) else value, dtype, "full")
-    t = _full(shape_of(shape, "full"), value, dt, device_of(device, "full"))
+    dims = shape_of(shape, "full") if shape is not None else []  # None: 0-D, as in Paddle
+    t = _full(dims, value, dt, device_of(device, "full"))
     return finish(t, out, requires_grad, pin_memory)
 
 

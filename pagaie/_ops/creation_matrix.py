@@ -3,6 +3,7 @@ block-diagonal matrices, complex tensors from parts, and diagonal fills."""
 from __future__ import annotations
 
 import builtins
+import functools
 from typing import Any
 
 import numpy as np
@@ -10,6 +11,7 @@ import torch
 
 from pagaie._core import dtype as _dt
 from pagaie._core.registry import defop
+from pagaie._core.tensor import Tensor
 from pagaie._ops._factory import c_float_to_int, finish, returns_self
 from pagaie._ops._helpers import AssertionValueError, stopped
 
@@ -133,6 +135,17 @@ def diag_embed(input, offset=0, dim1=-2, dim2=-1):
         raise ValueError(f"paddle.diag_embed: the diagonal dimensions must differ, but received "
                          f"dim1={dim1}, dim2={dim2}")
     return torch.diag_embed(input.detach(), offset, dim1, dim2)
+
+
+_diag_embed_op = diag_embed
+
+
+@functools.wraps(_diag_embed_op)
+def diag_embed(input: Any, offset: int = 0, dim1: int = -2, dim2: int = -1) -> Any:
+    if not isinstance(input, Tensor):  # Paddle assigns data (a list, a numpy array...) first
+        from pagaie._ops.creation import assign
+        input = assign(input)
+    return _diag_embed_op(input, offset, dim1, dim2)
 
 
 def _check_tri(x: torch.Tensor, diagonal: Any, api: str) -> int:

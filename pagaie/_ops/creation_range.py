@@ -59,12 +59,49 @@ def _cast_bounds(dt: torch.dtype, *vals: Any) -> list:
 
 
 def _affine(n: int, start: Any, step: Any, dt: torch.dtype, dev: torch.device) -> torch.Tensor:
-    """``start + i * step`` for ``i < n``, computed in the output dtype as Paddle does."""
-    if dt.is_floating_point or dt.is_complex:
+    """``start + i * step`` for ``i < n``, as Paddle's CPU kernel computes it: a running sum
+    ``value += step`` in the output dtype (float16/bfloat16, which it lacks, go through
+    float32), so float results carry its rounding."""
+    if dt.is_floating_point:
+        npt = np.float64 if dt is torch.float64 else np.float32
+        steps = np.full(n, step, dtype=npt)
+        if n:
+            steps[0] = start
+        vals = torch.from_numpy(np.add.accumulate(steps, dtype=npt))
+        return vals.to(device=dev, dtype=dt)
+    if dt.is_complex:
         idx = torch.arange(n, dtype=dt, device=dev)
         return idx * torch.tensor(step, dtype=dt) + torch.tensor(start, dtype=dt)
     idx = torch.arange(n, dtype=torch.int64, device=dev)
     return (idx * step + start).to(dt)
+
+
+def _range_size(s: Any, e: Any, st: Any, dt: torch.dtype, inclusive: bool = False) -> int:
+    """How many values Paddle's range kernels produce, computed in the output dtype:
+    ``ceil(|(end - start) / step|)`` for arange (``floor(...) + 1`` for the inclusive
+    ``range``), none when ``step`` points away from ``end``."""
+    if (s < e and st < 0) or (s > e and st > 0):
+        return 0
+    if not (dt.is_floating_point or dt.is_complex):
+        q, r = divmod(abs(e - s), abs(st))
+        return q + 1 if inclusive else q + (r > 0)
+    if dt.is_complex:
+        s, e, st = s.real, e.real, st.real
+    npt = np.float64 if dt in (torch.float64, torch.complex128) else np.float32
+    with np.errstate(all="ignore"):
+        q = abs((npt(e) - npt(s)) / npt(st))
+    if not math.isfinite(q):
+        raise ValueError(f"paddle: the number of range values is not finite (start={s}, "
+                         f"end={e}, step={st})")
+    return int(math.floor(q)) + 1 if inclusive else int(math.ceil(q))
+
+
+def _scalar_bound(v: Any, what: str, api: str) -> Any:
+    """A range bound: a number, or a Tensor of exactly one element."""
+    if isinstance(v, _T) and v.numel() != 1:
+        raise ValueError(f"paddle.{api}: '{what}' as a Tensor must hold exactly 1 element, but "
+                         f"it has {v.numel()} (shape {list(v.shape)})")
+    return _num(v)
 
 
 @defop(method=False, differentiable=False, paddle_types=("range", "pd_op.arange"))
@@ -106,10 +143,11 @@ def arange(start=0, end=None, step=1, dtype=None, *, out=None, device=None, requ
             raise TypeError(f"paddle.arange: '{what}' must be a number or a Tensor, but received {v!r}")
         if isinstance(v, (float, np.floating)) and not math.isfinite(v):
             raise ValueError(f"paddle.arange: the value of '{what}' must be finite, but received {v}")
-    s, e, st = _cast_bounds(dt, _num(start), _num(end), _num(step))
+    s, e, st = _cast_bounds(dt, *(_scalar_bound(v, w, "arange") for v, w in
+                                  ((start, "start"), (end, "end"), (step, "step"))))
     if st == 0:
         raise ValueError("paddle.arange: 'step' must not be 0 (after casting to the output dtype)")
-    n = max(0, math.ceil((e - s) / st))
+    n = _range_size(s, e, st, dt)
     t = _affine(n, s, st, dt, device_of(device, "arange"))
     return finish(t, out, requires_grad, pin_memory)
 
@@ -147,7 +185,7 @@ def range(start=0, end=None, step=1, dtype=None, *, out=None, device=None, requi
     s, e, st = _cast_bounds(dt, _num(start), _num(end), _num(step))
     if st == 0:
         raise ValueError("paddle.range: 'step' must not be 0")
-    n = max(0, math.floor((e - s) / st) + 1)
+    n = _range_size(s, e, st, dt, inclusive=True)
     t = _affine(n, s, st, dt, device_of(device, "range"))
     return finish(t, out, requires_grad)
 
@@ -159,7 +197,7 @@ def _num_arg(num: Any, api: str) -> int:
         if num.is_floating_point() or num.is_complex():
             raise TypeError(f"paddle.{api}: 'num' as a Tensor must be an integer tensor, but "
                             f"received dtype {_dt.from_torch_dtype(num.dtype).name}")
-        n = _num(num)
+        n = _scalar_bound(num, "num", api)
     else:
         n = num.item() if isinstance(num, np.generic) else num
         if isinstance(n, str):
@@ -203,7 +241,8 @@ def linspace(start, stop, num, dtype=None, name=None, *, out=None, device=None,
     """
     dt = _dt.default_float() if dtype is None else _range_dtype(dtype, (), "linspace")
     n = _num_arg(num, "linspace")
-    s, e = _cast_bounds(dt, _num(start), _num(stop))
+    s, e = _cast_bounds(dt, _scalar_bound(start, "start", "linspace"),
+                        _scalar_bound(stop, "stop", "linspace"))
     dev = device_of(device, "linspace")
     if dt in (torch.float32, torch.float64):
         t = _paddle_linspace(s, e, n, dt, dev)
@@ -251,17 +290,27 @@ def logspace(start, stop, num, base=10.0, dtype=None, name=None):
     n = _num_arg(num, "logspace")
     if n == 0:
         raise ValueError("paddle.logspace: 'num' must be larger than 0, but received 0")
-    s, e = _cast_bounds(dt, _num(start), _num(stop))
+    s, e = _cast_bounds(dt, _scalar_bound(start, "start", "logspace"),
+                        _scalar_bound(stop, "stop", "logspace"))
+    base = _scalar_bound(base, "base", "logspace")
+    try:
+        base = float(base)  # a numeric string works too, as in Paddle
+    except (TypeError, ValueError):
+        raise TypeError(f"paddle.logspace: 'base' must be a real number or a Tensor, but "
+                        f"received {base!r}") from None
     exps = torch.linspace(float(s), float(e), n, dtype=torch.float64, device=device_of(None, "logspace"))
-    t = torch.pow(torch.tensor(float(_num(base)), dtype=torch.float64), exps)
+    t = torch.pow(torch.tensor(float(base), dtype=torch.float64), exps)
     if not (dt.is_floating_point or dt.is_complex):
         t = torch.round(t) if bool(torch.isfinite(t).all()) else t
     return t.to(dt)
 
 
 def _dim_arg(v: Any, what: str, api: str) -> int:
-    """A size argument as Paddle takes it: an int (a bool or a numpy integer too), or a Tensor
-    of any real dtype (read as an integer)."""
+    """A size argument as Paddle takes it: an int (a bool or a numpy integer too), or a 0-D
+    or one-element 1-D Tensor of any real dtype (read as an integer)."""
+    if isinstance(v, _T) and (v.dim() > 1 or (v.dim() == 1 and v.shape[0] != 1)):
+        raise AssertionValueError(f"paddle.{api}: '{what}' as a Tensor must be 0-D or of shape "
+                                  f"[1], but received shape {list(v.shape)}")
     if isinstance(v, _T) and not v.is_complex():
         v = int(_num(v))
     elif isinstance(v, np.integer):
@@ -354,13 +403,33 @@ def _index_dtype(dtype: Any, api: str) -> torch.dtype:
     return dt
 
 
+def _tri_args(row: Any, col: Any, offset: Any, api: str) -> tuple[int, int, int]:
+    """``row``/``col``/``offset`` of the triangle index ops as Paddle takes them: Python ints
+    (no bool, numpy integer or Tensor) for the sizes, ``col`` defaulting to ``row``; an
+    integer (a numpy one or a one-element Tensor too, never a bool or float) for ``offset``."""
+    for what, v in (("row", row), ("col", col)):
+        if what == "col" and v is None:
+            continue
+        if not isinstance(v, int) or isinstance(v, bool) or v < 0:
+            raise TypeError(f"paddle.{api}: '{what}' should be a non-negative int, but received "
+                            f"{v!r}")
+    if isinstance(offset, _T) and not (offset.is_floating_point() or offset.is_complex()):
+        offset = _scalar_bound(offset, "offset", api)
+    elif isinstance(offset, np.integer):
+        offset = int(offset)
+    if not isinstance(offset, int) or isinstance(offset, bool):
+        raise TypeError(f"paddle.{api}: 'offset' must be an int, but received "
+                        f"{type(offset).__name__} ({offset!r})")
+    return row, row if col is None else col, offset
+
+
 @defop(method=False, differentiable=False, paddle_types=("tril_indices", "pd_op.tril_indices"))
 def tril_indices(row, col, offset=0, dtype="int64"):
     """Coordinates of the lower triangle of a ``row`` x ``col`` matrix.
 
     Args:
         row (int): the number of rows.
-        col (int): the number of columns.
+        col (int|None): the number of columns; ``row`` when None.
         offset (int, optional): which diagonal bounds the triangle: 0 the main one,
             positive above it, negative below. Default 0.
         dtype (str|paddle.dtype, optional): int32 or int64 (default).
@@ -373,10 +442,9 @@ def tril_indices(row, col, offset=0, dtype="int64"):
         >>> paddle.tril_indices(3, 3).tolist()
         [[0, 1, 1, 2, 2, 2], [0, 0, 1, 0, 1, 2]]
     """
-    r = _dim_arg(row, "row", "tril_indices")
-    c = _dim_arg(col, "col", "tril_indices")
+    r, c, k = _tri_args(row, col, offset, "tril_indices")
     dt = _index_dtype(dtype, "tril_indices")
-    return torch.tril_indices(r, c, int(_num(offset)), dtype=dt, device=device_of(None, "tril_indices"))
+    return torch.tril_indices(r, c, k, dtype=dt, device=device_of(None, "tril_indices"))
 
 
 @defop(method=False, differentiable=False, paddle_types=("triu_indices", "pd_op.triu_indices"))
@@ -398,10 +466,9 @@ def triu_indices(row, col=None, offset=0, dtype="int64"):
         >>> paddle.triu_indices(3).tolist()
         [[0, 0, 0, 1, 1, 2], [0, 1, 2, 1, 2, 2]]
     """
-    r = _dim_arg(row, "row", "triu_indices")
-    c = r if col is None else _dim_arg(col, "col", "triu_indices")
+    r, c, k = _tri_args(row, col, offset, "triu_indices")
     dt = _index_dtype(dtype, "triu_indices")
-    return torch.triu_indices(r, c, int(_num(offset)), dtype=dt, device=device_of(None, "triu_indices"))
+    return torch.triu_indices(r, c, k, dtype=dt, device=device_of(None, "triu_indices"))
 
 
 @defop(method=False)

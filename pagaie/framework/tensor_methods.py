@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any, Sequence
 
+import numpy as np
 import torch
 
 from pagaie._core import dtype as _dt
@@ -49,6 +50,7 @@ def set_(x: Tensor, source: Tensor | None = None, shape: Sequence[int] | None = 
     Raises:
         ValueError: ``source`` is not a Tensor, a negative shape, an offset that is not a
             multiple of the element size, or a view that runs past the storage.
+        TypeError: ``shape`` / ``stride`` not a list or tuple, ``offset`` not an int.
 
     Examples:
         >>> import pagaie as paddle
@@ -61,6 +63,15 @@ def set_(x: Tensor, source: Tensor | None = None, shape: Sequence[int] | None = 
     """
     if source is not None:
         _need_tensor(source, "set_", "source")
+    for arg, v in (("shape", shape), ("stride", stride)):
+        if v is not None and not isinstance(v, (list, tuple)):
+            raise TypeError(f"paddle.Tensor.set_: argument '{arg}' must be list or tuple, but got "
+                            f"{type(v).__name__}")
+    if isinstance(offset, np.integer):
+        offset = int(offset)
+    if not isinstance(offset, int):
+        raise TypeError(f"paddle.Tensor.set_: argument 'offset' must be an int, but got "
+                        f"{type(offset).__name__}")
     check_inplace(x, "Tensor.set_")
     t = x._t
     src = torch.empty(0, dtype=t.dtype, device=t.device) if source is None else source._t
@@ -182,11 +193,22 @@ class _HolderTensor(Tensor):
 
     @property
     def stop_gradient(self) -> bool:  # type: ignore[override]
-        return True
+        return self.__dict__.get("_holder_sg", True)  # the flag the tensor had, as in Paddle
 
     @stop_gradient.setter
     def stop_gradient(self, value: bool) -> None:
-        pass
+        self.__dict__["_holder_sg"] = bool(value)
+
+    @property
+    def size(self) -> int:  # type: ignore[override]
+        return len(self._holder)
+
+    @property
+    def ndim(self) -> int:  # type: ignore[override]
+        return 1
+
+    def dim(self) -> int:  # type: ignore[override]
+        return 1
 
     @property
     def place(self):  # type: ignore[override]
@@ -214,7 +236,9 @@ def _become_holder(x: Tensor, holder: Any) -> None:
     if type(x) is not _HolderTensor:
         if type(x) is not Tensor:
             raise TypeError(f"paddle.Tensor: a {type(x).__name__} cannot hold strings")
+        sg = x.stop_gradient
         x.__class__ = _HolderTensor
+        x.__dict__["_holder_sg"] = sg
     x.__dict__["_holder"] = holder
 
 
@@ -253,10 +277,10 @@ def set_vocab(x: Tensor, value: dict) -> None:
         raise TypeError(f"paddle.Tensor.set_vocab: argument (position 1) must be dict, but got "
                         f"{type(value).__name__}")
     for k, v in value.items():
-        if not isinstance(k, str) or not isinstance(v, int) or isinstance(v, bool):
+        if not isinstance(k, str) or not isinstance(v, int):
             raise TypeError("paddle.Tensor.set_vocab: the vocabulary must map str to int, but "
                             f"received {k!r}: {v!r}")
-    _become_holder(x, dict(value))
+    _become_holder(x, {k: int(v) for k, v in value.items()})  # a bool value becomes 0 / 1
 
 
 def get_map_tensor(x: Tensor) -> dict:
@@ -325,12 +349,53 @@ def rows(x: Tensor) -> list:
 
 # ---- creation helpers Paddle also exposes as Tensor attributes ---------------------------
 
+class _BlankTensor(Tensor):
+    """What :func:`create_tensor` returns: a 0-D tensor that holds no values yet. Until
+    something writes into it (``paddle.assign(x, output=t)``, ``t.copy_(x)``...), it
+    prints as ``Tensor(Not initialized)``, ``numpy()`` / ``tolist()`` give empty results
+    and ``_is_initialized()`` is False, as in Paddle; afterwards it is an ordinary Tensor."""
+
+    __slots__ = ()
+
+    def _is_initialized(self) -> bool:
+        blank, dtype = self.__dict__["_blank"]
+        t = self._t
+        return not (t is blank and t._version == 0 and t.dtype is dtype and t.dim() == 0)
+
+    def numpy(self):  # type: ignore[override]
+        if self._is_initialized():
+            return Tensor.numpy(self)
+        return Tensor.numpy(Tensor(torch.empty(0, dtype=self._t.dtype)))
+
+    def tolist(self) -> Any:  # type: ignore[override]
+        return Tensor.tolist(self) if self._is_initialized() else []
+
+    def __repr__(self) -> str:
+        return Tensor.__repr__(self) if self._is_initialized() else "Tensor(Not initialized)"
+
+    __str__ = __repr__
+
+
+def _is_initialized(x: Tensor) -> bool:
+    """Whether ``x`` holds values: True except for a :func:`create_tensor` placeholder not
+    yet written.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> paddle.ones([2])._is_initialized()
+        True
+    """
+    return True
+
+
 def create_tensor(dtype: Any, name: str | None = None, persistable: bool = False) -> Tensor:
-    """An empty 0-D tensor of ``dtype``, to be filled later (e.g. with ``paddle.assign``).
+    """A placeholder tensor of ``dtype`` that holds no values yet, to be filled later (e.g.
+    with ``paddle.assign(x, output=t)``). It has shape ``[]`` and prints as
+    ``Tensor(Not initialized)`` until then.
 
     Args:
         dtype (str|paddle.dtype): bool, float16, float32, float64, int8, int16, int32 or int64...
-        name (str, optional): its name.
+        name (str, optional): its name; ``create_tensor_<n>`` when None.
         persistable (bool): its ``persistable`` flag.
 
     Returns:
@@ -341,10 +406,18 @@ def create_tensor(dtype: Any, name: str | None = None, persistable: bool = False
         >>> t = paddle.Tensor.create_tensor('int64', name='buf', persistable=True)
         >>> t.dtype, t.name, t.persistable
         (<DataType.INT64: 9>, 'buf', True)
+        >>> print(t)
+        Tensor(Not initialized)
+        >>> _ = paddle.assign(paddle.to_tensor([1, 2]), output=t)
+        >>> t.tolist()
+        [1, 2]
     """
     from pagaie._core.place import default_device
-    t = Tensor(torch.zeros((), dtype=_dt.to_torch_dtype(dtype, "paddle.create_tensor"),
-                           device=default_device()), name=name)
+    from pagaie.utils import unique_name
+    blank = torch.zeros((), dtype=_dt.to_torch_dtype(dtype, "paddle.create_tensor"),
+                        device=default_device())
+    t = _BlankTensor(blank, name=unique_name.generate("create_tensor") if name is None else name)
+    t.__dict__["_blank"] = (t._t, t._t.dtype)
     t.persistable = bool(persistable)
     return t
 
@@ -396,7 +469,7 @@ def _is_shared_buffer_with(x: Tensor, other: Tensor) -> bool:
 
     Args:
         x (Tensor): a tensor.
-        other (Tensor): another tensor.
+        other (Tensor): another tensor (anything else gives False).
 
     Returns:
         bool: True when they share storage.
@@ -407,7 +480,8 @@ def _is_shared_buffer_with(x: Tensor, other: Tensor) -> bool:
         >>> a._is_shared_buffer_with(a.reshape([2, 2])), a._is_shared_buffer_with(a.clone())
         (True, False)
     """
-    _need_tensor(other, "_is_shared_buffer_with", "other")
+    if not isinstance(other, Tensor) or isinstance(other, _HolderTensor):
+        return False  # as Paddle: anything but a tensor shares nothing
     return x._t.untyped_storage()._cdata == other._t.untyped_storage()._cdata
 
 
@@ -423,4 +497,5 @@ Tensor.process_mesh = None
 Tensor.num_shard = property(_num_shard, doc=_num_shard.__doc__)
 Tensor.block = property(_block, _set_block, doc=_block.__doc__)
 Tensor._is_shared_buffer_with = _is_shared_buffer_with
+Tensor._is_initialized = _is_initialized
 del _n
