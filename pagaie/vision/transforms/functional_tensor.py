@@ -384,8 +384,13 @@ def resize(img: torch.Tensor, size: Any, interpolation: str = "bilinear", data_f
     if mode is None:
         raise ValueError("paddle.vision.transforms.resize: 'interpolation' of a Tensor image can only be "
                          f"{sorted(_INTERP)}, but received {interpolation!r}")
+    if mode in ("linear", "trilinear"):
+        # The image is resized as a 4-D batch of one, which neither mode takes (as Paddle).
+        raise ValueError(f"paddle.vision.transforms.resize: interpolation {interpolation!r} needs a "
+                         f"{3 if mode == 'linear' else 5}-D input, but an image is resized as a 4-D batch "
+                         f"of shape {[1, *img.shape]}")
     x = _to_batch(img, chw)
-    kw = {"align_corners": False} if mode in ("bilinear", "bicubic", "linear", "trilinear") else {}
+    kw = {"align_corners": False} if mode in ("bilinear", "bicubic") else {}
     if mode == "area":
         out = tF.adaptive_avg_pool2d(x, tuple(hw))
     elif mode != "nearest" and not x.is_floating_point():
