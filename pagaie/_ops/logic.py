@@ -205,6 +205,35 @@ def _num(v):
     return v.item() if type(v) is _T else v
 
 
+def _tolerance(api, arg, v):
+    """Paddle's kernels take the tolerances as doubles: an int or bool (number or tensor) is a
+    ValueError, and so, for isclose, is a float32 (numpy number or tensor)."""
+    if type(v) is _T:
+        ok = v.dtype is torch.float64 or (api == "allclose" and v.dtype is torch.float32)
+    else:
+        ok = isinstance(v, float) or (api == "allclose" and isinstance(v, np.floating))
+    if ok:
+        return _num(v)
+    raise ValueError(f"paddle.{api}: '{arg}' must be a float, but received {type(v).__name__} {v!r}")
+
+
+def _isclose(api, x, y, rtol, atol, equal_nan):
+    rtol, atol = _tolerance(api, "rtol", rtol), _tolerance(api, "atol", atol)
+    if rtol >= 0 and atol >= 0:
+        return torch.isclose(x, y, rtol, atol, equal_nan)
+    # negative tolerances are legal in Paddle: equal values stay close, others compare as usual
+    r = x == y
+    if x.is_floating_point() or x.is_complex():
+        fin = torch.isfinite(x) & torch.isfinite(y)
+        r = r | (fin & ((x - y).abs() <= atol + rtol * y.abs()))
+        if equal_nan:
+            r = r | (torch.isnan(x) & torch.isnan(y))
+    else:
+        xd, yd = x.to(torch.float64), y.to(torch.float64)
+        r = r | ((xd - yd).abs() <= atol + rtol * yd.abs())
+    return r
+
+
 @defop(paddle_types=("isclose", "pd_op.isclose"), differentiable=False)
 def isclose(x, y, rtol=1e-05, atol=1e-08, equal_nan=False, name=None):
     """Elementwise ``|x - y| <= atol + rtol * |y|``; returns a bool tensor.
@@ -222,7 +251,7 @@ def isclose(x, y, rtol=1e-05, atol=1e-08, equal_nan=False, name=None):
         [True, False]
     """
     _close_args("isclose", x, y)
-    return torch.isclose(x, y, _num(rtol), _num(atol), equal_nan)
+    return _isclose("isclose", x, y, rtol, atol, equal_nan)
 
 
 @defop(paddle_types=("allclose", "pd_op.allclose"), differentiable=False)
@@ -235,7 +264,7 @@ def allclose(x, y, rtol=1e-05, atol=1e-08, equal_nan=False, name=None):
         True
     """
     _close_args("allclose", x, y)
-    return torch.all(torch.isclose(x, y, _num(rtol), _num(atol), equal_nan))
+    return torch.all(_isclose("allclose", x, y, rtol, atol, equal_nan))
 
 
 # ---- logical ------------------------------------------------------------------------------

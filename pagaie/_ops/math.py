@@ -145,6 +145,9 @@ def clip(x, min=None, max=None, name=None, *, out=None):
     else:
         min = _bound(min, x, "clip", "min")
         max = _bound(max, x, "clip", "max")
+        if any(v != v for v in (min, max) if v is not None and type(v) is not _T):
+            raise ValueError(f"paddle.clip: 'min' and 'max' must not be NaN, but received "
+                             f"min = {min}, max = {max}")  # Paddle's 'max >= min' check fails
         if min is not None and max is not None and type(min) is not _T and type(max) is not _T \
                 and min > max:
             raise ValueError(f"paddle.clip: 'max' must be greater than or equal to 'min', but "
@@ -156,15 +159,33 @@ def clip(x, min=None, max=None, name=None, *, out=None):
 clamp = clip
 
 
-@defop(paddle_types=("lerp", "pd_op.lerp"), inplace=lambda x, y, weight, name=None:
-       x.lerp_(y, weight.to(x.dtype) if type(weight) is _T else weight))
+def _lerp_weight(x, weight, api):
+    """Paddle takes a Python float (made a tensor of x's dtype) or a tensor of x's dtype."""
+    if type(weight) is _T:
+        if weight.dtype is not x.dtype:
+            raise ValueError(f"paddle.{api}: 'weight' must have the dtype of 'x' ({dtype_name(x)}), "
+                             f"but received {dtype_name(weight)}")
+        return weight
+    if not isinstance(weight, float):
+        raise ValueError(f"paddle.{api}: 'weight' must be a float or a Tensor, but received "
+                         f"{type(weight).__name__} {weight!r}")
+    return torch.tensor(weight, dtype=x.dtype, device=x.device)
+
+
+def _lerp_inplace(x, y, weight, name=None):
+    return x.copy_(lerp.op_record.kernel(x, y, weight))
+
+
+@defop(paddle_types=("lerp", "pd_op.lerp"), inplace=_lerp_inplace)
 def lerp(x, y, weight, name=None):
-    """Linear interpolation ``x + weight * (y - x)``.
+    """Linear interpolation ``x + weight * (y - x)``, rounded as that very expression (Paddle's
+    kernel), not torch's two-sided formula.
 
     Args:
         x (Tensor): start values.
         y (Tensor): end values (same dtype as ``x``).
-        weight (float|Tensor): the interpolation weight, broadcast against ``x``.
+        weight (float|Tensor): the interpolation weight (a tensor of ``x``'s dtype), broadcast
+            against ``x``.
         name (str, optional): unused.
 
     Examples:
@@ -175,14 +196,8 @@ def lerp(x, y, weight, name=None):
     if x.dtype is not y.dtype:
         raise ValueError(f"paddle.lerp: 'x' and 'y' must have the same dtype, but received "
                          f"{dtype_name(x)} and {dtype_name(y)}")
-    if type(weight) is _T:
-        if weight.dtype is not x.dtype:
-            weight = weight.to(x.dtype)
-        if weight.shape != x.shape or y.shape != x.shape:
-            x, y, weight = torch.broadcast_tensors(x, y, weight)
-    elif y.shape != x.shape:
-        x, y = torch.broadcast_tensors(x, y)
-    return torch.lerp(x, y, weight)
+    weight = _lerp_weight(x, weight, "lerp")
+    return x + weight * (y - x)
 
 
 def _logit_inplace(x, eps=None, name=None):
@@ -427,7 +442,9 @@ def frexp(x, name=None):
         raise TypeError(f"paddle.frexp: the input dtype must be float32 or float64, but received "
                         f"{dtype_name(x)}")
     m, e = torch.frexp(x)
-    return m, e.to(x.dtype)
+    # Paddle's exponent of an infinity is 1 and of a NaN is NaN; its mantissa of -0.0 is +0.0
+    e = torch.where(torch.isinf(x), 1, e.to(x.dtype))
+    return torch.where(x == 0, 0, m), torch.where(torch.isnan(x), x, e)
 
 
 def _float_pair(api, x, y, int_dtype=None):
@@ -646,6 +663,12 @@ def logaddexp(x, y, name=None):
         ...                  paddle.to_tensor([0.0], 'float64')).numpy().round(4).tolist()
         [0.6931]
     """
+    for arg, v, other in (("x", x, y), ("y", y, x)):
+        # Paddle's maximum(x, y) takes tensors only (a bool tensor fails before, on x - y's
+        # missing kernel, and is computed here)
+        if type(v) is not _T and not (type(other) is _T and other.dtype is torch.bool):
+            raise ValueError(f"paddle.logaddexp: '{arg}' must be a Tensor, but received "
+                             f"{type(v).__name__} {v!r}")
     x, y = _float_pair("logaddexp", x, y)
     return torch.logaddexp(x, y)
 

@@ -8,7 +8,7 @@ import numbers
 import torch
 
 from pagaie._core.registry import defop
-from pagaie._ops._helpers import norm_axis, torch_dtype, write_out
+from pagaie._ops._helpers import dtype_name, norm_axis, torch_dtype, write_out
 
 _T = torch.Tensor
 
@@ -18,10 +18,11 @@ __all__ = ["cumsum", "cumsum_", "cumprod", "cumprod_", "cummax", "cummin", "logc
 _SMALL_INTS = (torch.int32, torch.int16, torch.int8, torch.uint8)
 
 
-def _cum_axis(x, axis, api, error=IndexError, lenient=False):
+def _cum_axis(x, axis, api, error=IndexError, lenient=False, zero_d=(-1, 0)):
     """Flatten for ``axis=None`` (0-D inputs become 1-D); otherwise check the axis
-    (a 0-D input accepts -1 and 0 and stays 0-D). ``lenient`` (cumsum) takes any real number
-    and truncates it, as Paddle's cumsum does (``axis=1.0``); the others take integers only."""
+    (a 0-D input accepts the axes in ``zero_d`` and stays 0-D). ``lenient`` (cumsum) takes any
+    real number and truncates it, as Paddle's cumsum does (``axis=1.0``); the others take
+    integers only."""
     if axis is None:
         return x.reshape(-1), 0
     if type(axis) is not int:
@@ -35,8 +36,9 @@ def _cum_axis(x, axis, api, error=IndexError, lenient=False):
             raise TypeError(f"paddle.{api}: 'axis' must be an int, but received "
                             f"{type(axis).__name__} {axis!r}")
     if x.dim() == 0:
-        if axis not in (-1, 0):
-            raise ValueError(f"paddle.{api}: 'axis' must be -1 or 0 for a 0-D input, but got {axis}")
+        if axis not in zero_d:
+            raise ValueError(f"paddle.{api}: 'axis' must be {' or '.join(map(str, zero_d))} for a 0-D "
+                             f"input, but got {axis}")
         return x, 0
     if not -x.dim() <= axis < x.dim():
         raise error(f"paddle.{api}: 'axis' is out of range (expected to be in range of "
@@ -108,7 +110,7 @@ def cumprod(x, dim=None, *, dtype=None, out=None, name=None):
     if dtype is not None:
         x = x.to(torch_dtype(dtype, "cumprod"))
     _check_not_bool(x, "cumprod")
-    x, dim = _cum_axis(x, dim, "cumprod", ValueError)
+    x, dim = _cum_axis(x, dim, "cumprod", ValueError, zero_d=(0,))  # Paddle's cumprod: no -1 on 0-D
     r = torch.cumprod(x, dim, dtype=x.dtype)
     return r if out is None else write_out(out, r)
 
@@ -202,8 +204,16 @@ def diff(x, n=1, axis=-1, prepend=None, append=None, name=None, *, out=None):
     """
     if x.dim() == 0:  # Paddle fails indexing the shape: IndexError
         raise IndexError("paddle.diff: 'x' must be at least 1-D, but received a 0-D tensor")
-    if isinstance(n, int) and n < 1:
+    if n < 1:
         raise ValueError(f"paddle.diff: 'n' must be a positive int, but received {n}")
+    if not isinstance(n, int):  # Paddle takes a float 1.0 and fails counting past it: TypeError
+        if n != 1:
+            raise TypeError(f"paddle.diff: 'n' must be an int, but received {type(n).__name__} {n!r}")
+        n = 1
+    for arg, t in (("prepend", prepend), ("append", append)):
+        if t is not None and t.dtype is not x.dtype:  # Paddle concatenates them: no promotion
+            raise ValueError(f"paddle.diff: '{arg}' must have the dtype of 'x' ({dtype_name(x)}), "
+                             f"but received {dtype_name(t)}")
     # Paddle reports an axis past the last one as IndexError.
     past_end = isinstance(axis, int) and axis >= x.dim()
     axis = norm_axis(axis, x.dim(), "diff", error=IndexError if past_end else ValueError)
@@ -211,12 +221,51 @@ def diff(x, n=1, axis=-1, prepend=None, append=None, name=None, *, out=None):
     return r if out is None else write_out(out, r)
 
 
-def _trapz_check(y, x, dx, api):
+def _float_name(t):
+    return t.is_floating_point() and t.dtype is not torch.bfloat16
+
+
+def _trapz(y, x, dx, axis, api, cumulative):
+    """The trapezoidal rule as Paddle composes it: ``0.5 * sum((y[1:] + y[:-1]) * d)`` with
+    ``d`` the spacing ``dx`` (a number or a 0-/1-D tensor, 1.0 by default) or ``diff(x)``
+    (a 1-D ``x`` lies along ``axis``); ``d`` broadcasts and promotes as a multiplication."""
     if x is not None and dx is not None:
         raise ValueError(f"paddle.{api}: not permitted to specify both 'x' and 'dx'")
-    if not y.is_floating_point():
-        raise TypeError(f"paddle.{api}: 'y' must be a float16, float32 or float64 Tensor, but "
-                        f"received {str(y.dtype).replace('torch.', '')}")
+    for arg, t in (("y", y), ("x", x)):
+        if t is not None and not _float_name(t):
+            raise TypeError(f"paddle.{api}: '{arg}' must be a float16, float32 or float64 Tensor, "
+                            f"but received {dtype_name(t)}")
+    if type(axis) is int and not -y.dim() <= axis < y.dim():  # Paddle indexes y's shape: IndexError
+        raise IndexError(f"paddle.{api}: 'axis' is out of range (expected to be in range of "
+                         f"[{-y.dim()}, {y.dim()}), but got {axis})")
+    axis = norm_axis(axis, y.dim(), api, error=IndexError)
+    if x is None:
+        if dx is None:
+            dx = 1.0
+        if type(dx) is not _T:
+            dx = torch.tensor(dx, device=y.device, dtype=torch.get_default_dtype()
+                              if isinstance(dx, float) else None)
+        if dx.dim() > 1:
+            raise ValueError(f"paddle.{api}: 'dx' must be a scalar, but received a Tensor of shape "
+                             f"{list(dx.shape)}")
+        d = dx
+    elif x.dim() == 1:
+        d = torch.diff(x)
+        shape = [1] * y.dim()
+        shape[axis] = d.shape[0]
+        d = d.reshape(shape)
+    else:
+        d = torch.diff(x, dim=axis)
+    n = max(y.shape[axis] - 1, 0)
+    pairs = y.narrow(axis, min(1, y.shape[axis]), n) + y.narrow(axis, 0, n)
+    try:
+        torch.broadcast_shapes(pairs.shape, d.shape)
+    except RuntimeError:
+        raise ValueError(f"paddle.{api}: the spacing of shape {list(d.shape)} does not broadcast "
+                         f"with the {n} intervals of 'y' (shape {list(y.shape)}) along axis "
+                         f"{axis}") from None
+    prod = pairs * d
+    return 0.5 * (torch.cumsum(prod, axis) if cumulative else torch.sum(prod, axis))
 
 
 @defop(paddle_types=("trapezoid",))
@@ -224,8 +273,9 @@ def trapezoid(y, x=None, dx=None, axis=-1, name=None):
     """Integrate ``y`` along ``axis`` with the trapezoidal rule.
 
     Args:
-        y (Tensor): the values to integrate.
-        x (Tensor, optional): the sample points; else spacing ``dx``.
+        y (Tensor): the values to integrate (float16, float32 or float64).
+        x (Tensor, optional): the sample points, ``[y.shape[axis]]`` or ``y``'s shape; else
+            spacing ``dx``.
         dx (float, optional): the constant spacing (1.0 when neither ``x`` nor ``dx``).
         axis (int, optional): the axis. Default -1.
 
@@ -234,26 +284,19 @@ def trapezoid(y, x=None, dx=None, axis=-1, name=None):
         >>> paddle.trapezoid(paddle.to_tensor([1.0, 2.0, 4.0])).item()
         4.5
     """
-    _trapz_check(y, x, dx, "trapezoid")
-    if x is not None:
-        return torch.trapezoid(y, x.to(y.dtype), dim=axis)
-    return torch.trapezoid(y, dx=1.0 if dx is None else float(dx), dim=axis)
+    return _trapz(y, x, dx, axis, "trapezoid", False)
 
 
 @defop(paddle_types=("cumulative_trapezoid",))
 def cumulative_trapezoid(y, x=None, dx=None, axis=-1, name=None):
-    """Cumulative trapezoidal integration of ``y`` along ``axis``.
+    """Cumulative trapezoidal integration of ``y`` along ``axis`` (arguments as :func:`trapezoid`).
 
     Examples:
         >>> import pagaie as paddle
         >>> paddle.cumulative_trapezoid(paddle.to_tensor([1.0, 2.0, 4.0])).tolist()
         [1.5, 4.5]
     """
-    _trapz_check(y, x, dx, "cumulative_trapezoid")
-    axis = norm_axis(axis, y.dim(), "cumulative_trapezoid", error=IndexError)
-    if x is not None:
-        return torch.cumulative_trapezoid(y, x.to(y.dtype), dim=axis)
-    return torch.cumulative_trapezoid(y, dx=1.0 if dx is None else float(dx), dim=axis)
+    return _trapz(y, x, dx, axis, "cumulative_trapezoid", True)
 
 
 @defop(amp="black", paddle_types=("renorm", "pd_op.renorm"), inplace=True)

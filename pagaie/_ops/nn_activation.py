@@ -603,6 +603,9 @@ def swiglu(x, y=None, name=None):
         [0.0]
     """
     if y is None:
+        if x.dim() == 0 or x.shape[-1] % 2:
+            raise ValueError(f"paddle.nn.functional.swiglu: with y None, the last axis of x must have an "
+                             f"even size, but received x of shape {list(x.shape)}")
         x, y = torch.chunk(x, 2, dim=-1)
     return F.silu(x) * y
 

@@ -105,15 +105,19 @@ def cross_entropy(input, label, weight=None, ignore_index=-100, reduction="mean"
     if ignore_index > 0 and soft_label:
         raise ValueError(f"paddle.{api}: 'ignore_index' must be -100 when soft_label is True, but "
                          f"received {ignore_index}")
-    if not 0.0 <= label_smoothing <= 1.0:
+    if label_smoothing > 1.0:
+        # (Paddle treats a value <= 0 as no smoothing)
         raise ValueError(f"paddle.{api}: 'label_smoothing' must be in [0, 1], but received "
                          f"{label_smoothing}")
+    if not (input.is_floating_point() or input.is_complex()):
+        raise RuntimeError(f"paddle.{api}: the kernel supports float16, bfloat16, float32 and float64 "
+                           f"inputs, but received {dtype_name(input)}")
     nd = input.dim()
     ax = axis + nd if axis < 0 else axis
     if not 0 <= ax < nd:
         raise ValueError(f"paddle.{api}: axis should be in [{-nd}, {nd}), but received {axis}")
     c = input.shape[ax]
-    eps = float(label_smoothing)
+    eps = max(float(label_smoothing), 0.0)
     if eps > 0:
         # like Paddle: smoothing makes the label soft; a label without the class axis is
         # one-hot encoded first, a label shaped like the input is smoothed as it is
@@ -129,6 +133,9 @@ def cross_entropy(input, label, weight=None, ignore_index=-100, reduction="mean"
             # Paddle's label_smooth spreads eps over the label's last axis
             label = (label * (1 - eps) + eps / label.shape[-1]).to(input.dtype)
         soft_label = True
+    elif soft_label and not (label.is_floating_point() or label.is_complex()):
+        raise ValueError(f"paddle.{api}: a soft label must have the input's dtype "
+                         f"({dtype_name(input)}), but received {dtype_name(label)}")
     elif soft_label and label.dtype != input.dtype and label.is_floating_point():
         raise ValueError(f"paddle.{api}: a soft label must have the input's dtype "
                          f"({str(input.dtype).replace('torch.', '')}), but received "

@@ -329,10 +329,10 @@ def nanmean(x, axis=None, keepdim=False, name=None):
     if not (x.is_floating_point() or x.is_complex()):
         x = x.to(torch.float32)
     axes = _axes(axis, x.dim(), "nanmean")
-    if x.is_complex():  # no complex kernel in torch: the sum of the non-NaN values over their count
-        keep = ~torch.isnan(x)
-        return torch.where(keep, x, 0).sum(axes, keepdim) / keep.sum(axes, keepdim)
-    return torch.nanmean(x, axes, keepdim)
+    # the sum of the non-NaN values over their count, as Paddle composes it: an all-NaN slice
+    # gives NaN with a zero gradient (torch.nanmean's gradient there is NaN)
+    keep = ~torch.isnan(x)
+    return torch.where(keep, x, 0).sum(axes, keepdim) / keep.sum(axes, keepdim).to(x.dtype)
 
 
 @defop(paddle_types=("count_nonzero",), int_results=True)
