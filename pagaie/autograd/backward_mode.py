@@ -236,7 +236,11 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
         if not isinstance(v, Tensor):
             raise AssertionError("paddle.grad: 'no_grad_vars' can only contain Tensors, but an "
                                  f"element is {type(v).__name__}")
-    cut = [v for v in ngv if v._t.requires_grad]
+    # A no_grad_var that is also one of the outputs keeps its own seed gradient (Paddle cuts
+    # the edges into it, not the gradient it starts from).
+    out_ids = {id(o) for o in outs}
+    cut = [v for v in ngv if v._t.requires_grad and id(v) not in out_ids]
+    seeded = [v for v in ngv if v._t.requires_grad and id(v) in out_ids and v._t.grad_fn is not None]
     for o, g in zip(outs, gos):
         if g is not None:
             _check_grad_tensor(g, o, "grad", "grad_outputs")
@@ -270,6 +274,9 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
         reached = _reached_edges(ts, edges)
         live = [i for i in live if (lambda e: (e.node, e.output_nr))(get_gradient_edge(i._t)) in reached]
         hooks = [v._t.register_hook(torch.zeros_like) for v in cut if v._t.grad_fn is not None]
+    if seeded:
+        seeds = {id(o._t): g for o, g in zip((o for o in outs if o._t.requires_grad), gs)}
+        hooks += [v._t.register_hook(lambda _g, s=seeds[id(v._t)]: s) for v in seeded]
     # Paddle runs a leaf's hooks when its gradient is accumulated, which paddle.grad never
     # does: hide the hooks of leaf inputs for this call.
     hidden = [(h, dict(h)) for h in (i._t._backward_hooks for i in live if i._t.is_leaf) if h]

@@ -73,7 +73,8 @@ class Jacobian:
 
     def _grad(self, out: torch.Tensor) -> torch.Tensor:
         """d(out)/d(xs), zeros where xs is unused, keeping the graph for higher orders."""
-        if not out.requires_grad:
+        if not (out.requires_grad and self._x.requires_grad):
+            # as Paddle: zeros where ys does not depend on xs, also when xs stops gradient
             return torch.zeros_like(self._x)
         (g,) = torch.autograd.grad(out, self._x, retain_graph=True, create_graph=True,
                                    allow_unused=True)

@@ -6,9 +6,10 @@ import inspect
 import numbers
 from typing import Any, Callable
 
+import numpy as np
 import torch
 
-__all__ = ["no_grad", "enable_grad", "set_grad_enabled", "is_grad_enabled"]
+__all__ = ["no_grad", "no_grad_", "enable_grad", "set_grad_enabled", "is_grad_enabled"]
 
 
 class _GradMode:
@@ -46,7 +47,7 @@ class _GradMode:
         return wrapper
 
 
-class no_grad(_GradMode):
+class no_grad_(_GradMode):
     """Stop recording gradients, as a context manager or a decorator.
 
     Examples:
@@ -59,6 +60,9 @@ class no_grad(_GradMode):
     """
 
     _mode = False
+
+
+no_grad = no_grad_  # Paddle's class is named ``no_grad_``
 
 
 class enable_grad(_GradMode):
@@ -89,7 +93,7 @@ class set_grad_enabled:
     """
 
     def __init__(self, mode: bool) -> None:
-        if not (mode is None or isinstance(mode, numbers.Number) or type(mode).__name__ == "bool_"):
+        if not (mode is None or isinstance(mode, (numbers.Number, np.bool_))):
             raise TypeError(f"paddle.set_grad_enabled: 'mode' must be a bool, but received "
                             f"{type(mode).__name__}")
         self._prev = torch.is_grad_enabled()

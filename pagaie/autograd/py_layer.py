@@ -55,20 +55,32 @@ class PyLayerContext:
         saved, ts = [], []
         for v in tensors:
             if isinstance(v, Tensor):
-                saved.append(("t", len(ts)))
+                saved.append(("t", len(ts), v))
                 ts.append(v._t)
             else:
-                saved.append(("v", v))
+                saved.append(("v", v, None))
         self._saved = tuple(saved)
         self._tctx.save_for_backward(*ts)
 
     def saved_tensor(self) -> tuple | None:
         """The values given to :meth:`save_for_backward`, in order (None when nothing was saved,
-        as in Paddle)."""
+        as in Paddle). As in Paddle, a saved Tensor comes back as the very object that was
+        saved (unless a ``saved_tensors_hooks`` unpack hook made another one); it may also be
+        read in ``forward`` itself."""
         if self._saved is None:
             return None
+        if getattr(self._tctx, "pagaie_in_forward", False):
+            return tuple(v if kind == "t" else s for kind, s, v in self._saved)
         ts = self._tctx.saved_tensors
-        return tuple(wrap(ts[s]) if kind == "t" else s for kind, s in self._saved)
+        out = []
+        for kind, s, v in self._saved:
+            if kind != "t":
+                out.append(s)
+            elif _same_tensor(ts[s], v._t):
+                out.append(v)
+            else:
+                out.append(wrap(ts[s]))
+        return tuple(out)
 
     def mark_not_inplace(self, *args: Tensor) -> None:
         """Declare that outputs which are also inputs must not be treated as in-place results."""
@@ -87,6 +99,15 @@ class PyLayerContext:
     def set_grad_in_dtype_consistent(self, flag: bool) -> None:
         """Whether gradients returned by backward are cast to the inputs' dtypes (default True)."""
         self.grad_in_dtype_consistent = bool(flag)
+
+
+def _same_tensor(a: torch.Tensor, b: torch.Tensor) -> bool:
+    """Whether ``a`` (unpacked by autograd) is ``b`` itself or the same data seen as ``b``
+    (a saved output comes back as a new object over the same memory)."""
+    if a is b:
+        return True
+    return (a.dtype == b.dtype and a.shape == b.shape and a.stride() == b.stride() and a.device == b.device
+            and a.data_ptr() == b.data_ptr() and a.storage_offset() == b.storage_offset())
 
 
 def once_differentiable(backward: Any) -> Any:
@@ -142,7 +163,7 @@ class _Call:
     """One ``apply`` call: the user's arguments and where their Tensors sit."""
 
     __slots__ = ("layer", "args", "kwargs", "inputs", "ctx", "n_out", "single", "tensor_pos", "groups",
-                 "as_list", "in_place", "out_meta", "non_diff", "needs_grad")
+                 "as_list", "in_place", "out_meta", "non_diff", "needs_grad", "out_objs")
 
     def __init__(self, layer: type, args: tuple, kwargs: dict, inputs: list) -> None:
         self.layer = layer
@@ -159,6 +180,7 @@ class _Call:
         self.out_meta: list = []  # (shape, dtype, device) per output, to materialise gradients
         self.non_diff: list = []  # output positions marked non-differentiable
         self.needs_grad = [not t.stop_gradient for t in inputs]  # per input, at the call
+        self.out_objs: list = []  # what forward returned (apply hands back these very Tensors)
 
 
 def _tensor_inputs(values: Any, out: list, groups: list) -> None:
@@ -231,11 +253,16 @@ def _forward(tctx: Any, call: _Call, *ts: torch.Tensor) -> Any:
     tctx.pagaie_call = call
     # pagaie materialises missing gradients itself (as zeros that say stop_gradient=True)
     tctx.set_materialize_grads(False)
-    out = call.layer.forward(ctx, *call.args, **call.kwargs)
+    tctx.pagaie_in_forward = True
+    try:
+        out = call.layer.forward(ctx, *call.args, **call.kwargs)
+    finally:
+        tctx.pagaie_in_forward = False
     call.single = isinstance(out, Tensor)
     call.as_list = isinstance(out, list)
     r = _unwrap_out(out, call.layer.__name__)
     outs = [out] if call.single else list(out)
+    call.out_objs = outs
     _returned_inputs(call, outs)
     if ctx.non_differentiable:
         call.non_diff = [i for i, o in enumerate(outs) if any(o is m for m in ctx.non_differentiable)]
@@ -347,6 +374,16 @@ def _reducible(grad: torch.Size, want: torch.Size) -> bool:
     return all(w == g or w == 1 for w, g in zip(reversed(want), reversed(grad)))
 
 
+def _output(o: Any, returned: Any) -> Any:
+    """An output of ``apply``: as in Paddle, the Tensor object forward returned (now part of
+    the graph), a new one only where torch made another tensor."""
+    if not isinstance(o, torch.Tensor):
+        return o
+    if isinstance(returned, Tensor) and returned._t is o:
+        return returned
+    return wrap(o)
+
+
 class _PyLayerMeta(type):
     """Gives every PyLayer subclass its own torch Function and context class."""
 
@@ -417,11 +454,12 @@ class PyLayer(metaclass=_PyLayerMeta):
         if any(g is not None for g in groups):
             call.groups = groups
         out = cls._torch_fn.apply(call, *[t._t for t in inputs])
-        outs = [wrap(o) if isinstance(o, torch.Tensor) else o for o in ((out,) if call.single else out)]
+        outs = [_output(o, call.out_objs[i] if i < len(call.out_objs) else None)
+                for i, o in enumerate((out,) if call.single else out)]
         for pos, inp in call.in_place:  # an input returned as is: it is the output, as in Paddle
             inp._t = outs[pos]._t
             outs[pos] = inp
-        if torch.is_grad_enabled() and any(t._t.requires_grad for t in inputs):
+        if torch.is_grad_enabled() and any(not t.stop_gradient for t in inputs):
             # Integer outputs cannot carry torch gradients but say stop_gradient=False in Paddle
             # (unless marked non-differentiable).
             for i, o in enumerate(outs):
