@@ -169,3 +169,109 @@ def test_inner_with_a_one_element_operand_multiplies(xs, ys):
     ours, theirs = both(lambda P: P.inner(P.to_tensor(a), P.to_tensor(b)))
     assert list(ours.shape) == list(theirs.shape)
     np.testing.assert_allclose(ours.numpy(), theirs.numpy(), rtol=1e-5, atol=1e-6)
+
+
+@pytest.mark.parametrize("v", [-1.0, 0.5, 0.0, float("nan"), -2, 3, True, False, -1j, 1j, 1 + 0j])
+def test_truth_value_of_a_one_element_tensor(v):
+    ours, theirs = both(lambda P: [bool(P.to_tensor(v)), bool(P.to_tensor([v]))])
+    assert ours == theirs
+
+
+@pytest.mark.parametrize("expr", [lambda P: "ab" * P.to_tensor(2), lambda P: P.to_tensor(2) * "ab",
+                                  lambda P: [1, 2] * P.to_tensor(2), lambda P: (1,) * P.to_tensor(3)])
+def test_sequence_times_an_integer_tensor_repeats(expr):
+    ours, theirs = both(expr)
+    assert ours == theirs
+
+
+@pytest.mark.parametrize("expr", [lambda P: P.to_tensor(2.0) * {}, lambda P: P.to_tensor(2.0) + {},
+                                  lambda P: {} + P.to_tensor(2.0), lambda P: P.to_tensor(2.0) / None,
+                                  lambda P: P.to_tensor(2.0) + [1.0, 2.0]])
+def test_operator_with_an_unsupported_operand_is_a_type_error(expr):
+    same_exception(expr)
+    import pagaie
+    with pytest.raises(TypeError, match="^paddle"):
+        expr(pagaie)
+
+
+@pytest.mark.parametrize("args", [(1,), (0, 1)])
+def test_item_arguments(args):
+    x = np.arange(4, dtype="float32").reshape(2, 2)
+    ours, theirs = both(lambda P: P.to_tensor(x).item(*args))
+    assert ours == theirs
+
+
+@pytest.mark.parametrize("args", [(True,), (1.0,)], ids=["bool", "float"])
+def test_item_refuses_non_integer_arguments(args):
+    x = np.arange(4, dtype="float32").reshape(2, 2)
+    same_exception(lambda P: P.to_tensor(x).item(*args))
+
+
+def test_item_with_tensor_indices():
+    x = np.arange(4, dtype="float32").reshape(2, 2)
+    ours, theirs = both(lambda P: P.to_tensor(x).item(P.to_tensor(1)))
+    assert ours == theirs
+    same_exception(lambda P: P.to_tensor(x).item(P.to_tensor([1])))
+
+
+def test_numpy_takes_paddles_arguments():
+    ours, theirs = both(lambda P: [P.to_tensor([1.0, 2.0]).numpy(False), P.to_tensor([1.0]).numpy(force=True)])
+    for a, b in zip(ours, theirs):
+        np.testing.assert_array_equal(a, b)
+
+
+@pytest.mark.parametrize("d1,d2", [("float32", "float64"), ("float64", "float32"), ("int32", "int64"),
+                                   ("int64", "float32"), ("float32", "int64"), ("complex64", "float32")])
+def test_matmul_operator_casts_the_other_operand(d1, d2):
+    a = np.arange(4).reshape(2, 2)
+    ours, theirs = both(lambda P: P.to_tensor(a, d1) @ P.to_tensor(a, d2))
+    assert str(ours.dtype) == str(theirs.dtype)
+    np.testing.assert_allclose(ours.numpy(), theirs.numpy())
+
+
+@pytest.mark.parametrize("api,d1,d2", [("matmul", "int64", "float32"), ("matmul", "int32", "int64"),
+                                       ("matmul", "float32", "int64"), ("mm", "complex64", "float32"),
+                                       ("kron", "int32", "int64"), ("kron", "int64", "float32"),
+                                       ("kron", "complex64", "float32"), ("inner", "int32", "int64"),
+                                       ("tensordot", "int32", "int64"), ("outer", "int32", "int64"),
+                                       ("outer", "float32", "int64"), ("outer", "float32", "float64")])
+def test_matmul_family_dtype_mixes(api, d1, d2):
+    a = np.arange(4).reshape(2, 2)
+
+    def run(P):
+        r = getattr(P, api)(P.to_tensor(a, d1), P.to_tensor(a, d2))
+        return [str(r.dtype), r.numpy()]
+    try:
+        ours, theirs = both(run)
+    except AssertionError:
+        raise
+    except Exception:  # noqa: BLE001 - both raise: compare the types
+        same_exception(run)
+        return
+    assert ours[0] == theirs[0]
+    np.testing.assert_allclose(ours[1], theirs[1])
+
+
+def test_addmm_of_a_0d_input_is_a_value_error():
+    same_exception(lambda P: P.addmm(P.to_tensor(1.0), P.ones([2, 2]), P.ones([2, 2])))
+
+
+def test_backward_takes_retain_graph_none():
+    def run(P):
+        x = P.to_tensor([1.0, 2.0], stop_gradient=False)
+        (x * x).sum().backward(retain_graph=None)
+        return x.grad.numpy()
+    ours, theirs = both(run)
+    np.testing.assert_array_equal(ours, theirs)
+
+
+def test_gradient_hooks_run_with_gradients_enabled():
+    def run(P):
+        x = P.to_tensor([1.0, 2.0], stop_gradient=False)
+        y = x * 2
+        seen = []
+        y.register_hook(lambda g: seen.append(P.is_grad_enabled()))
+        y.sum().backward()
+        return seen
+    ours, theirs = both(run)
+    assert ours == theirs

@@ -400,6 +400,15 @@ def bind_out(out: Any, r: Any) -> None:
         out._rebind(r, bump=0)
 
 
+def _bad_operand(api: str, exc: TypeError, other: Any) -> TypeError:
+    """A Tensor operator's TypeError for an operand of an unsupported type, in Paddle's words
+    (pagaie's own TypeErrors, such as type promotion refusals, pass unchanged)."""
+    if str(exc).startswith("paddle."):
+        return exc
+    return TypeError(f"paddle.{api}: argument (position 1) must be int, float, bool or "
+                     f"Tensor, but got {type(other).__name__}")
+
+
 def _tensor_operand(v: np.ndarray) -> Any:
     """A numpy operand of a Tensor operator while ops are intercepted (static recording): a
     Tensor of its dtype, so the recorder captures it as a constant."""
@@ -605,6 +614,9 @@ def binary_operator(api: Callable, reflected: bool = False) -> Callable:
     name = "__r%s__" if reflected else "__%s__"
     order = "o, self._t" if reflected else "self._t, o"
     pair = "(other, self)" if reflected else "(self, other)"
+    # ``tensor * "ab"``: Python then repeats the sequence by the tensor's index, as with Paddle
+    repeat = (f"        if type(other) in (str, list, tuple):\n"
+              f"            return NotImplemented\n") if rec.name == "multiply" else ""
     src = (f"def op(self, other):\n"
            f"    if _state.intercept is not None:\n"
            f"        if type(other) is _ndarray:\n"
@@ -615,6 +627,9 @@ def binary_operator(api: Callable, reflected: bool = False) -> Callable:
            f"        r = _kernel({order})\n"
            f"    except (RuntimeError, IndexError, ValueError) as exc:\n"
            f"        raise _translate({rec.name!r}, exc, {pair}, {{}}) from None\n"
+           f"    except TypeError as exc:\n"
+           f"{repeat}"
+           f"        raise _bad_operand({rec.name!r}, exc, other) from None\n"
            f"    if type(r) is _TT:\n"
            f"{_grad_rule(rec, pair, '{}')}"
            f"        t = _new(_Tensor)\n"
@@ -624,7 +639,8 @@ def binary_operator(api: Callable, reflected: bool = False) -> Callable:
     ns = {"_state": STATE, "_api": api, "_kernel": rec.kernel, "_Tensor": Tensor,
           "_wrapr": _WRAPPERS[_rule_of(rec)], "_wrap_stopped": wrap_stopped, "_carry": carry_grad,
           "_ug": UNTRACKED_GRADS, "_UNTR": _UNTRACKED, "_PLAIN": _PLAIN, "_TT": torch.Tensor, "_new": object.__new__, "_u": _operand,
-          "_translate": translate_error, "_ndarray": np.ndarray, "_tensor_operand": _tensor_operand}
+          "_translate": translate_error, "_ndarray": np.ndarray, "_tensor_operand": _tensor_operand,
+          "_bad_operand": _bad_operand}
     exec(compile(src, f"<pagaie operator {rec.name}>", "exec"), ns)
     op = ns["op"]
     op.__name__ = op.__qualname__ = name % rec.name

@@ -505,9 +505,9 @@ class Tensor(metaclass=_TensorType):
         return not (self._t.is_floating_point() or self._t.is_complex() or self._t.dtype is torch.bool)
 
     # ---- conversion ---------------------------------------------------------------
-    def numpy(self) -> np.ndarray:
+    def numpy(self, *args: Any, **kwargs: Any) -> np.ndarray:
         """Copy to a numpy array. bfloat16 values come back as their uint16 bit patterns,
-        as in Paddle (numpy has no bfloat16)."""
+        as in Paddle (numpy has no bfloat16). Arguments (Paddle's ``force=``) are ignored."""
         t = self._t.detach()
         on_cpu = t.device.type == "cpu"
         if not on_cpu:
@@ -529,6 +529,7 @@ class Tensor(metaclass=_TensorType):
         """The value of a one-element tensor (or of element ``args``) as a Python number."""
         t = self._t
         if args:
+            args = tuple(_item_index(a) for a in args)
             dims = [t.numel()] if len(args) == 1 else list(t.shape)
             if len(args) != len(dims) or any(not -d <= i < d for i, d in zip(args, dims)):
                 raise ValueError(f"paddle.Tensor.item: index {list(args)} is out of bounds for "
@@ -682,7 +683,9 @@ class Tensor(metaclass=_TensorType):
             [2.0, 4.0]
         """
         t = self._t
-        if type(retain_graph) is not bool:
+        if retain_graph is None:   # Paddle reads None as False
+            retain_graph = False
+        elif type(retain_graph) is not bool:
             raise TypeError(f"paddle.Tensor.backward: retain_graph must be a bool, but "
                             f"received {type(retain_graph).__name__} {retain_graph!r}")
         if grad_tensor is None and dump_backward_graph_path is None:
@@ -726,7 +729,8 @@ class Tensor(metaclass=_TensorType):
             if not g.requires_grad:
                 setattr(g, GRAD_FLAG, True)  # gradients say stop_gradient=False in Paddle
             try:
-                r = hook(wrap(g))
+                with torch.enable_grad():   # as Paddle: hooks run with gradients enabled
+                    r = hook(wrap(g))
             except Exception as exc:  # noqa: BLE001
                 # As Paddle: an error raised by the hook during backward comes out as an
                 # OSError ("External") naming the original type.
@@ -881,7 +885,11 @@ class Tensor(metaclass=_TensorType):
         if self._t.numel() != 1:
             raise _ProtocolError("paddle.Tensor: the truth value of a tensor with more than one "
                                  "element is ambiguous; use .any() or .all()")
-        return bool(self._t.item())
+        v = self._t.item()
+        # Paddle's truth value is ``bool(numpy(x) > 0)``: negative values and NaN are False
+        if type(v) is complex:
+            return v.real > 0 or (v.real == 0 and v.imag > 0)
+        return bool(v) if type(v) is bool else v > 0
 
     def _scalar(self, kind: str) -> Any:
         t = self._t
@@ -1177,6 +1185,18 @@ def wrap(out: Any) -> Any:
     if isinstance(out, torch.Tensor):  # a torch subclass such as nn.Parameter
         return wrap(out.as_subclass(torch.Tensor))
     return out
+
+
+def _item_index(a: Any) -> int:
+    """An index argument of ``Tensor.item``: an int or a 0-D integer Tensor, as Paddle takes it."""
+    if isinstance(a, Tensor):
+        if a._t.dim() != 0:
+            raise ValueError(f"paddle.Tensor.item: a Tensor index must be 0-D, but received shape "
+                             f"{list(a._t.shape)}")
+        a = a._t.item()
+    if isinstance(a, (bool, np.bool_)) or not isinstance(a, (int, np.integer)):
+        raise TypeError(f"paddle.Tensor.item: index must be an int, but got {type(a).__name__} ({a!r})")
+    return int(a)
 
 
 def unwrap(a: Any) -> Any:

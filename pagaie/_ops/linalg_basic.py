@@ -81,8 +81,13 @@ def _check_matmul_shapes(x: torch.Tensor, y: torch.Tensor) -> None:
 
 def _matmul_operand(self: Tensor, other, op: str):
     """The other operand of ``@`` as Paddle takes it: a numpy array or a Python number becomes
-    a tensor of ``self``'s dtype (a number as shape [1]); other non-tensors raise TypeError."""
+    a tensor of ``self``'s dtype (a number as shape [1]), and so does a real Tensor of another
+    dtype when neither is complex (Paddle's operator casts it); other non-tensors raise
+    TypeError."""
     if isinstance(other, Tensor):
+        a, b = self._t.dtype, other._t.dtype
+        if a is not b and not (a.is_complex or b.is_complex):
+            return other.astype(self.dtype)
         return other
     if isinstance(other, np.ndarray) or type(other) in (int, float, bool):
         t = torch.as_tensor(np.array(other))
@@ -96,15 +101,19 @@ Tensor.__rmatmul__ = lambda self, other: matmul(_matmul_operand(self, other, "__
 
 
 def _promote(x, y, api):
-    """Paddle's matmul family promotes an integer operand to the other's floating dtype and a
-    real one to the other's complex dtype; two different floating dtypes are an error."""
+    """Paddle's matmul family: a real operand with a complex one is promoted; an integer ``y``
+    is read as ``x``'s floating dtype (its kernels take y's data as x's type); any other mix
+    (two floating dtypes, two integer dtypes, an integer ``x`` with a floating ``y``) is an
+    error."""
     if x.dtype == y.dtype:
         return x, y
-    if x.is_floating_point() and y.is_floating_point():
-        raise ValueError(f"paddle.{api}: the operands must have the same floating-point dtype, but "
-                         f"received {str(x.dtype)[6:]} and {str(y.dtype)[6:]}")
-    dt = torch.promote_types(x.dtype, y.dtype)
-    return x.to(dt), y.to(dt)
+    if x.is_complex() or y.is_complex():
+        dt = torch.promote_types(x.dtype, y.dtype)
+        return x.to(dt), y.to(dt)
+    if x.is_floating_point() and not y.is_floating_point():
+        return x, y.to(x.dtype)
+    raise ValueError(f"paddle.{api}: the operands must have the same dtype, but received "
+                     f"{str(x.dtype)[6:]} and {str(y.dtype)[6:]}")
 
 
 def _promote_float(x, y, api):
@@ -137,6 +146,8 @@ def mm(input, mat2, name=None):
         >>> paddle.mm(paddle.ones([2, 3]), paddle.ones([3, 1])).tolist()
         [[3.0], [3.0]]
     """
+    if input.dtype != mat2.dtype:
+        input, mat2 = _promote(input, mat2, "mm")
     return torch.matmul(input, mat2)
 
 
@@ -272,6 +283,9 @@ def addmm(input, x, y, beta=1.0, alpha=1.0, name=None):
         [[3.5, 3.5], [3.5, 3.5]]
     """
     _check_mm("addmm", x, y)
+    if input.dim() not in (1, 2):
+        raise ValueError(f"paddle.addmm: the dimension of input should be 2 or 1, but received "
+                         f"input's shape {list(input.shape)}")
     return torch.addmm(input, x, y, beta=beta, alpha=alpha)
 
 
@@ -331,7 +345,7 @@ def kron(x, y, name=None):
         >>> paddle.kron(paddle.to_tensor([1, 2]), paddle.to_tensor([1, 10])).tolist()
         [1, 10, 2, 20]
     """
-    return torch.kron(x, y)
+    return torch.kron(*_promote(x, y, "kron"))
 
 
 @defop(paddle_types=("cross", "pd_op.cross"))
@@ -389,6 +403,7 @@ def outer(x, y, name=None, *, out=None):
         >>> paddle.outer(paddle.to_tensor([1, 2]), paddle.to_tensor([3, 4])).tolist()
         [[3, 4], [6, 8]]
     """
+    x, y = _promote_float(x, y, "outer")
     return write_out(out, torch.outer(x.reshape(-1), y.reshape(-1)))
 
 
@@ -410,6 +425,7 @@ def ger(x, y, name=None, *, out=None):
         >>> paddle.ger(paddle.to_tensor([1.0, 2.0]), paddle.to_tensor([3.0])).tolist()
         [[3.0], [6.0]]
     """
+    x, y = _promote_float(x, y, "outer")
     return write_out(out, torch.outer(x.reshape(-1), y.reshape(-1)))
 
 
@@ -431,10 +447,10 @@ def inner(x, y, name=None):
         >>> paddle.inner(paddle.to_tensor([[1.0, 2.0]]), paddle.to_tensor([[3.0, 4.0]])).tolist()
         [[11.0]]
     """
-    x, y = _promote(x, y, "inner")
     if x.numel() == 1 or y.numel() == 1:   # Paddle multiplies (broadcasting) when one has one element
-        return torch.mul(x, y)
-    return torch.inner(x, y)
+        from pagaie._ops.arith import multiply
+        return multiply.op_record.kernel(x, y)
+    return torch.inner(*_promote(x, y, "inner"))
 
 
 def _axes_list(v):
