@@ -764,7 +764,7 @@ def _prior_box(op: PaddleOp):
 
 
 def _box_coder(op: PaddleOp):
-    var = op.x(1, "PriorBoxVar") if op.has(1, "PriorBoxVar") else (list(op.a("variance") or []) or None)
+    var = op.x(1, "PriorBoxVar") if op.has(1, "PriorBoxVar") else (list(op.a("variance") or []) or [1.0, 1.0, 1.0, 1.0])
     return (op.x(0, "PriorBox"), var, op.x(2, "TargetBox"), op.a("code_type", "encode_center_size"),
             bool(op.a("box_normalized", True)), op.a("axis", 0)), {}
 

@@ -1,5 +1,6 @@
 """Detection ops of ``paddle.vision.ops``: NMS, box coding, prior boxes, YOLO decoding,
-RoI pooling/align, position-sensitive RoI pooling and deformable convolution.
+RoI pooling/align and position-sensitive RoI pooling (deformable convolution is in
+:mod:`pagaie._ops.vision_deform`).
 
 Kernels over torch tensors only (no torchvision). RoI ops loop over boxes in Python
 with vectorised work per box; detection post-processing is data-dependent by nature.
@@ -8,15 +9,14 @@ Not a top-level family: ``pagaie.vision.ops`` re-exports ``__all__``.
 from __future__ import annotations
 
 import math
+import numbers
 
 import torch
 
 from pagaie._core.registry import defop
 from pagaie._ops._helpers import dtype_name
-from pagaie._ops._nn_helpers import ntuple
 
-__all__ = ["nms", "box_coder", "prior_box", "yolo_box", "roi_align", "roi_pool", "psroi_pool",
-           "deform_conv2d"]
+__all__ = ["nms", "box_coder", "prior_box", "yolo_box", "roi_align", "roi_pool", "psroi_pool"]
 
 
 def _round(v: torch.Tensor) -> torch.Tensor:
@@ -147,7 +147,8 @@ def box_coder(prior_box, prior_box_var, target_box, code_type="encode_center_siz
 
     Args:
         prior_box (Tensor): ``[M, 4]`` prior boxes ``[x1, y1, x2, y2]``.
-        prior_box_var (Tensor|list|tuple|None): ``[M, 4]`` variances, or 4 numbers for all priors.
+        prior_box_var (Tensor|list|tuple): ``[M, 4]`` variances (of the dtype of ``prior_box``), or
+            4 numbers for all priors.
         target_box (Tensor): ``[N, 4]`` boxes to encode, or ``[N, M, 4]`` offsets to decode.
         code_type (str, optional): ``'encode_center_size'`` or ``'decode_center_size'``.
         box_normalized (bool, optional): whether coordinates are normalised. Default: True.
@@ -182,10 +183,14 @@ def box_coder(prior_box, prior_box_var, target_box, code_type="encode_center_siz
             raise AssertionError("paddle.vision.ops.box_coder: Input prior_box_var must be Variable or "
                                  f"list|tuple with 4 elements, but received {len(prior_box_var)} elements")
         var = torch.tensor([float(v) for v in prior_box_var], dtype=prior_box.dtype, device=prior_box.device)
-    elif isinstance(prior_box_var, torch.Tensor) or prior_box_var is None:
-        if prior_box_var is not None and prior_box_var.dim() == 2 and prior_box_var.shape != prior_box.shape:
+    elif isinstance(prior_box_var, torch.Tensor):
+        if prior_box_var.dim() != 2:  # Paddle's InferMeta wants [M, 4]; 4 numbers go as a list
+            raise _fail(ValueError, "box_coder", f"'prior_box_var' as a Tensor must be 2-D [M, 4], but received "
+                                                 f"shape {list(prior_box_var.shape)}")
+        if prior_box_var.shape != prior_box.shape:
             raise _fail(ValueError, "box_coder", f"'prior_box_var' must have the shape of 'prior_box' "
                                                  f"{list(prior_box.shape)}, but received {list(prior_box_var.shape)}")
+        _check_same_dtype("box_coder", prior_box, prior_box_var, "prior_box", "prior_box_var")
         var = prior_box_var
     else:
         raise TypeError("paddle.vision.ops.box_coder: Input prior_box_var must be Variable or list|tuple, "
@@ -204,18 +209,14 @@ def box_coder(prior_box, prior_box_var, target_box, code_type="encode_center_siz
         out = torch.stack([(tx[:, None] - px[None]) / pw[None], (ty[:, None] - py[None]) / ph[None],
                            torch.log((tw[:, None] / pw[None]).abs()), torch.log((th[:, None] / ph[None]).abs())],
                           dim=-1)
-        if var is not None:
-            out = out / (var if var.dim() == 1 else var[None])
-        return out
+        return out / (var if var.dim() == 1 else var[None])
     if code_type != "decode_center_size":
         raise ValueError("paddle.vision.ops.box_coder: code_type must be 'encode_center_size' or "
                          f"'decode_center_size', but received {code_type!r}")
     t = target_box if target_box.dim() == 3 else target_box[:, None, :] if axis == 0 else target_box[None]
     shape = (1, -1) if axis == 0 else (-1, 1)
     pw, ph, px, py = (v.reshape(shape) for v in (pw, ph, px, py))
-    if var is None:
-        v = [1.0] * 4
-    elif var.dim() == 1:
+    if var.dim() == 1:
         v = [var[i] for i in range(4)]
     else:
         vv = var.reshape(*shape, 4) if axis == 0 else var.reshape(-1, 1, 4)
@@ -253,12 +254,14 @@ def prior_box(input, image, min_sizes, max_sizes=None, aspect_ratios=[1.0], vari
         input (Tensor): ``[N, C, H, W]`` feature map (only its size is used).
         image (Tensor): ``[N, C, IH, IW]`` image (only its size is used).
         min_sizes (list|float): minimum box sizes, in pixels.
-        max_sizes (list|float, optional): maximum sizes; each adds a ``sqrt(min * max)`` box.
+        max_sizes (list|tuple, optional): maximum sizes, one per minimum size; each adds a
+            ``sqrt(min * max)`` box.
         aspect_ratios (list|float, optional): aspect ratios (1.0 is always included). Default: [1.0].
         variance (list, optional): the 4 variances written to every box. Default: [0.1, 0.1, 0.2, 0.2].
         flip (bool, optional): also use the reciprocal of each ratio. Default: False.
         clip (bool, optional): clip boxes to [0, 1]. Default: False.
-        steps (list, optional): cell size ``(step_w, step_h)``; 0 derives it from the sizes.
+        steps (list, optional): cell size ``(step_w, step_h)``; a 0 in either derives both from
+            the image and feature sizes.
         offset (float, optional): centre offset within a cell. Default: 0.5.
         min_max_aspect_ratios_order (bool, optional): order boxes as min, max, then other
             ratios (Caffe's order) instead of ratios then max. Default: False.
@@ -281,9 +284,10 @@ def prior_box(input, image, min_sizes, max_sizes=None, aspect_ratios=[1.0], vari
     steps = steps if isinstance(steps, (list, tuple)) else [steps]
     if len(steps) != 2:
         raise _fail(ValueError, "prior_box", f"steps should be (step_w, step_h), but received {list(steps)}")
-    if max_sizes is not None and not isinstance(max_sizes, (list, tuple)):
-        max_sizes = [max_sizes]
-    max_sizes = [float(v) for v in max_sizes] if max_sizes and max_sizes[0] > 0 else []
+    if max_sizes is not None and not isinstance(max_sizes, (list, tuple)):  # Paddle takes len() of it
+        raise TypeError(f"paddle.vision.ops.prior_box: 'max_sizes' must be a list or tuple, but received "
+                        f"{type(max_sizes).__name__} {max_sizes!r}")
+    max_sizes = [float(v) for v in max_sizes] if max_sizes else []
     if max_sizes and len(max_sizes) != len(min_sizes):
         raise _fail(ValueError, "prior_box", f"'max_sizes' must have as many values as 'min_sizes' "
                                              f"({len(min_sizes)}), but received {max_sizes}")
@@ -295,8 +299,9 @@ def prior_box(input, image, min_sizes, max_sizes=None, aspect_ratios=[1.0], vari
         raise _fail(ValueError, "prior_box", f"'variance' must have 4 values, but received {list(variance)}")
     fh, fw = input.shape[2], input.shape[3]
     ih, iw = image.shape[2], image.shape[3]
-    step_w = float(steps[0]) or iw / fw
-    step_h = float(steps[1]) or ih / fh
+    step_w, step_h = float(steps[0]), float(steps[1])
+    if step_w == 0 or step_h == 0:  # one zero step derives both from the sizes, as Paddle's kernel
+        step_w, step_h = iw / max(fw, 1), ih / max(fh, 1)
     ratios = _expand_ratios(ratios, flip)
     sizes = []  # (half width, half height) of each prior, in order
     for s, mn in enumerate(min_sizes):
@@ -315,7 +320,7 @@ def prior_box(input, image, min_sizes, max_sizes=None, aspect_ratios=[1.0], vari
     dev = input.device
     cx = (torch.arange(fw, dtype=torch.float64, device=dev) + offset) * step_w
     cy = (torch.arange(fh, dtype=torch.float64, device=dev) + offset) * step_h
-    half = torch.tensor(sizes, dtype=torch.float64, device=dev)  # [P, 2]
+    half = torch.tensor(sizes, dtype=torch.float64, device=dev).reshape(-1, 2)  # [P, 2]
     cxg = cx[None, :, None].expand(fh, fw, len(sizes))
     cyg = cy[:, None, None].expand(fh, fw, len(sizes))
     boxes = torch.stack([(cxg - half[:, 0]) / iw, (cyg - half[:, 1]) / ih,
@@ -363,6 +368,8 @@ def yolo_box(x, img_size, anchors, class_num, conf_thresh, downsample_ratio, cli
                                             f"of x), but received {list(img_size.shape)}")
     if not anchors:
         raise _fail(ValueError, "yolo_box", "'anchors' must not be empty")
+    _check_ints("yolo_box", "anchors", anchors)
+    _check_ints("yolo_box", "downsample_ratio", [downsample_ratio])
     if class_num <= 0:
         raise _fail(ValueError, "yolo_box", f"'class_num' must be positive, but received {class_num}")
     per = (6 if iou_aware else 5) + class_num
@@ -394,14 +401,16 @@ def yolo_box(x, img_size, anchors, class_num, conf_thresh, downsample_ratio, cli
     bw = torch.exp(p[:, :, 2]) * aw * img_w / (downsample_ratio * w)
     bh = torch.exp(p[:, :, 3]) * ah * img_h / (downsample_ratio * h)
     x1, y1, x2, y2 = cx - bw / 2, cy - bh / 2, cx + bw / 2, cy + bh / 2
-    if clip_bbox:
-        x1 = torch.maximum(x1, torch.zeros_like(x1))
-        y1 = torch.maximum(y1, torch.zeros_like(y1))
-        x2 = torch.minimum(x2, img_w - 1)
-        y2 = torch.minimum(y2, img_h - 1)
-    keep = (obj >= conf_thresh).to(x.dtype)
-    boxes = torch.stack([x1, y1, x2, y2], dim=-1) * keep[..., None]
-    scores = torch.sigmoid(p[:, :, 5:]) * (obj * keep)[:, :, None]
+    if clip_bbox:  # comparisons, as Paddle's kernel: a NaN corner clips to the bound
+        zero = torch.zeros_like(x1)
+        x1 = torch.where(x1 > 0, x1, zero)
+        y1 = torch.where(y1 > 0, y1, zero)
+        x2 = torch.where(x2 < img_w - 1, x2, (img_w - 1).expand_as(x2))
+        y2 = torch.where(y2 < img_h - 1, y2, (img_h - 1).expand_as(y2))
+    keep = ~(obj < conf_thresh)  # a NaN confidence is kept, as in Paddle
+    boxes = torch.where(keep[..., None], torch.stack([x1, y1, x2, y2], dim=-1), torch.zeros((), dtype=x.dtype))
+    scores = torch.where(keep[:, :, None], torch.sigmoid(p[:, :, 5:]) * obj[:, :, None],
+                         torch.zeros((), dtype=x.dtype))
     return boxes.reshape(n, an * h * w, 4), scores.permute(0, 1, 3, 4, 2).reshape(n, an * h * w, class_num)
 
 
@@ -431,6 +440,14 @@ def _check_same_dtype(api: str, a: torch.Tensor, b: torch.Tensor, arg_a: str, ar
                                      f"but received {dtype_name(b)}")
 
 
+def _check_ints(api: str, arg: str, values) -> None:
+    """Paddle's argument parser wants ints (a list of ints) here: TypeError for a float."""
+    for v in values:
+        if not isinstance(v, numbers.Integral):
+            raise _fail(TypeError, api, f"'{arg}' must be an int or a list of ints, but received "
+                                        f"{type(v).__name__} {v!r}")
+
+
 def _check_positive(api: str, arg: str, values, kind: type = ValueError) -> None:
     if any(int(v) <= 0 for v in values):
         raise _fail(kind, api, f"'{arg}' must be positive, but received {values}")
@@ -448,16 +465,39 @@ def _check_boxes(api: str, boxes: torch.Tensor, arg: str = "boxes") -> None:
                          f"{list(boxes.shape)}")
 
 
-def _check_rois(api: str, boxes: torch.Tensor, boxes_num: torch.Tensor | None) -> None:
+def _check_rois(api: str, boxes: torch.Tensor, boxes_num: torch.Tensor | None, x: torch.Tensor | None = None,
+                num_dtypes: tuple = (torch.int32,)) -> None:
+    """Paddle's checks of ``boxes`` and ``boxes_num``: a 1-D integer tensor of one count per image."""
     if boxes_num is None:
         raise AssertionError(f"paddle.vision.ops.{api}: boxes_num should not be None in dygraph mode.")
+    if not isinstance(boxes_num, torch.Tensor):
+        raise _fail(ValueError, api, f"'boxes_num' must be a Tensor, but received {type(boxes_num).__name__}")
     _check_boxes(api, boxes)
+    if boxes_num.dim() != 1:
+        raise _fail(ValueError, api, f"'boxes_num' must be a 1-D tensor of one count per image, but received "
+                                     f"shape {list(boxes_num.shape)}")
+    if boxes_num.dtype not in num_dtypes:
+        names = " or ".join(str(d).replace("torch.", "") for d in num_dtypes)
+        raise _fail(ValueError, api, f"'boxes_num' must be {names}, but received {dtype_name(boxes_num)}")
+    if x is not None and not x.is_meta and boxes_num.shape[0] != x.shape[0]:
+        raise _fail(ValueError, api, f"'boxes_num' must hold one count per image of x ({x.shape[0]}), but "
+                                     f"received shape {list(boxes_num.shape)}")
 
 
-def _batch_index(boxes_num: torch.Tensor, total: int) -> list:
-    idx = torch.repeat_interleave(torch.arange(boxes_num.numel()), boxes_num.reshape(-1).to(torch.int64).cpu())
+def _check_finite_boxes(api: str, boxes: torch.Tensor) -> None:
+    """NaN/inf corners have no cell to pool from (Paddle's kernel crashes or reads out of bounds)."""
+    if boxes.numel() and not boxes.is_meta and not bool(torch.isfinite(boxes).all()):
+        raise _fail(ValueError, api, "'boxes' must hold finite coordinates, but received NaN or inf")
+
+
+def _batch_index(boxes_num: torch.Tensor, total: int, api: str = "roi_align") -> list:
+    counts = boxes_num.reshape(-1).to(torch.int64).cpu()
+    if bool((counts < 0).any()):
+        raise _fail(ValueError, api, f"'boxes_num' must not be negative, but received {counts.tolist()}")
+    idx = torch.repeat_interleave(torch.arange(counts.numel()), counts)
     if idx.numel() != total:
-        raise ValueError(f"the sum of boxes_num ({idx.numel()}) must equal the number of boxes ({total})")
+        raise _fail(ValueError, api, f"the sum of boxes_num ({idx.numel()}) must equal the number of boxes "
+                                     f"({total})")
     return idx.tolist()
 
 
@@ -488,8 +528,16 @@ def _bilinear(img: torch.Tensor, y: torch.Tensor, x: torch.Tensor) -> torch.Tens
     return out * valid
 
 
-def _pair(output_size):
-    return (output_size, output_size) if isinstance(output_size, int) else tuple(int(v) for v in output_size)
+def _pair(output_size, api: str):
+    """``(pooled_h, pooled_w)`` of an int or a pair (ValueError for another length, as Paddle's unpacking)."""
+    if isinstance(output_size, int):
+        return output_size, output_size
+    if isinstance(output_size, float):
+        raise _fail(TypeError, api, f"'output_size' must be an int or a pair of ints, but received {output_size}")
+    values = output_size.tolist() if isinstance(output_size, torch.Tensor) else output_size
+    if not isinstance(values, (list, tuple)) or len(values) != 2:
+        raise _fail(ValueError, api, f"'output_size' must be an int or a pair of ints, but received {values}")
+    return tuple(int(v) for v in values)
 
 
 @defop(method=False, paddle_types=("roi_align", "pd_op.roi_align"))
@@ -519,19 +567,24 @@ def roi_align(x, boxes, boxes_num, output_size, spatial_scale=1.0, sampling_rati
         [[[[2.5, 4.5], [10.5, 12.5]]]]
     """
     _check_rank("roi_align", x, "x", 4, " [N, C, H, W]")
-    _check_rois("roi_align", boxes, boxes_num)
+    _check_rois("roi_align", boxes, boxes_num, x, (torch.int32, torch.int64))
     _check_same_dtype("roi_align", x, boxes, "x", "boxes")
-    ph, pw = _pair(output_size)
+    if not isinstance(aligned, bool):
+        raise _fail(TypeError, "roi_align", f"'aligned' must be a bool, but received {type(aligned).__name__} "
+                                            f"{aligned!r}")
+    ph, pw = _pair(output_size, "roi_align")
     _check_positive("roi_align", "output_size", (ph, pw))
     _check_scale("roi_align", spatial_scale, ValueError)
     k = boxes.shape[0]
     out = x.new_zeros((k, x.shape[1], ph, pw))
-    if k == 0:
+    batch = _batch_index(boxes_num, k, "roi_align")
+    _check_finite_boxes("roi_align", boxes)
+    if k == 0 or x.shape[2] == 0 or x.shape[3] == 0:  # nothing to sample: zeros, as Paddle
         return out
     off = 0.5 if aligned else 0.0
     rois = boxes.detach().to(torch.float64).cpu() * spatial_scale - off
     res = []
-    for i, b in enumerate(_batch_index(boxes_num, k)):
+    for i, b in enumerate(batch):
         x1, y1, x2, y2 = rois[i].tolist()
         rw, rh = x2 - x1, y2 - y1
         if not aligned:
@@ -575,16 +628,16 @@ def roi_pool(x, boxes, boxes_num, output_size, spatial_scale=1.0, name=None):
         [[[[5.0, 7.0], [13.0, 15.0]]]]
     """
     _check_rank("roi_pool", x, "x", 4, " [N, C, H, W]")
-    _check_rois("roi_pool", boxes, boxes_num)
+    _check_rois("roi_pool", boxes, boxes_num, x)
     _check_same_dtype("roi_pool", x, boxes, "x", "boxes")
-    ph, pw = _pair(output_size)
+    ph, pw = _pair(output_size, "roi_pool")
     _check_positive("roi_pool", "output_size", (ph, pw), IndexError)  # Paddle: OutOfRange here
     _check_scale("roi_pool", spatial_scale, IndexError)
     k = boxes.shape[0]
     hgt, wid = x.shape[2], x.shape[3]
     res = []
     rois = _round(boxes.detach().to(torch.float64).cpu() * spatial_scale).long().tolist()
-    for i, b in enumerate(_batch_index(boxes_num, k)):
+    for i, b in enumerate(_batch_index(boxes_num, k, "roi_pool")):
         x1, y1, x2, y2 = rois[i]
         rh, rw = max(y2 - y1 + 1, 1), max(x2 - x1 + 1, 1)
         bh, bw = rh / ph, rw / pw
@@ -633,13 +686,13 @@ def psroi_pool(x, boxes, boxes_num, output_size, spatial_scale=1.0, name=None):
         >>> out.shape
         paddle.Size([1, 2, 2, 2])
     """
-    ph, pw = _pair(output_size)
+    ph, pw = _pair(output_size, "psroi_pool")
     if x.dim() != 4:
         raise AssertionError("paddle.vision.ops.psroi_pool: Input features with shape should be (N, C, H, W), "
                              f"but received shape {list(x.shape)}")
     if ph * pw == 0:
         raise ValueError("paddle.vision.ops.psroi_pool: output_size should not contain 0.")
-    _check_rois("psroi_pool", boxes, boxes_num)
+    _check_rois("psroi_pool", boxes, boxes_num, x)
     _check_float("psroi_pool", x, "x")
     _check_same_dtype("psroi_pool", x, boxes, "x", "boxes")
     oc = x.shape[1] // (ph * pw)
@@ -649,9 +702,10 @@ def psroi_pool(x, boxes, boxes_num, output_size, spatial_scale=1.0, name=None):
     _check_scale("psroi_pool", spatial_scale, ValueError)
     hgt, wid = x.shape[2], x.shape[3]
     k = boxes.shape[0]
+    _check_finite_boxes("psroi_pool", boxes)
     r = boxes.detach().to(torch.float64).cpu()
     res = []
-    for i, b in enumerate(_batch_index(boxes_num, k)):
+    for i, b in enumerate(_batch_index(boxes_num, k, "psroi_pool")):
         x1 = float(_round(r[i, 0])) * spatial_scale
         y1 = float(_round(r[i, 1])) * spatial_scale
         x2 = float(_round(r[i, 2]) + 1.0) * spatial_scale
@@ -673,133 +727,3 @@ def psroi_pool(x, boxes, boxes_num, output_size, spatial_scale=1.0, name=None):
     if not res:
         return x.new_zeros((0, oc, ph, pw))
     return torch.stack(res)
-
-
-@defop(method=False, amp="promote", paddle_types=("deformable_conv", "pd_op.deformable_conv"))
-def deform_conv2d(x, offset, weight, bias=None, stride=1, padding=0, dilation=1, deformable_groups=1, groups=1,
-                  mask=None, name=None):
-    """Deformable convolution v1 (``mask=None``) or v2 (modulated by ``mask``).
-
-    Each kernel tap samples the input bilinearly at its regular position plus a learned
-    offset (zero outside the input), optionally scaled by a mask, then the samples are
-    combined with ``weight`` as in a normal convolution.
-
-    Args:
-        x (Tensor): ``[N, C, H, W]`` input.
-        offset (Tensor): ``[N, 2 * deformable_groups * kh * kw, Ho, Wo]`` offsets, ``(dy, dx)``
-            pairs per tap.
-        weight (Tensor): ``[Co, C / groups, kh, kw]`` filters.
-        bias (Tensor, optional): ``[Co]`` bias.
-        stride, padding, dilation (int|list|tuple, optional): as in conv2d.
-        deformable_groups (int, optional): channel groups sharing one offset field. Default: 1.
-        groups (int, optional): convolution groups. Default: 1.
-        mask (Tensor, optional): ``[N, deformable_groups * kh * kw, Ho, Wo]`` modulation.
-        name (str, optional): unused.
-
-    Returns:
-        Tensor: ``[N, Co, Ho, Wo]``.
-
-    Examples:
-        >>> import pagaie as paddle
-        >>> x = paddle.rand([1, 2, 5, 5])
-        >>> w = paddle.rand([3, 2, 3, 3])
-        >>> out = paddle.vision.ops.deform_conv2d(x, paddle.zeros([1, 18, 3, 3]), w)
-        >>> bool(paddle.allclose(out, paddle.nn.functional.conv2d(x, w), atol=1e-5))
-        True
-    """
-    sh, sw = ntuple(stride, 2, "vision.ops.deform_conv2d", "stride")
-    ph_, pw_ = ntuple(padding, 2, "vision.ops.deform_conv2d", "padding")
-    dh, dw = ntuple(dilation, 2, "vision.ops.deform_conv2d", "dilation")
-    _check_deform(x, offset, weight, bias, mask, (sh, sw), (dh, dw), (ph_, pw_), deformable_groups, groups)
-    n, c, hgt, wid = x.shape
-    co, _, kh, kw = weight.shape
-    ho = (hgt + 2 * ph_ - (dh * (kh - 1) + 1)) // sh + 1
-    wo = (wid + 2 * pw_ - (dw * (kw - 1) + 1)) // sw + 1
-    dg = deformable_groups
-    taps = kh * kw
-    off = offset.reshape(n, dg, taps, 2, ho, wo)
-    base_y = (torch.arange(ho, device=x.device, dtype=x.dtype) * sh - ph_).reshape(1, 1, 1, ho, 1) + \
-        (torch.arange(kh, device=x.device, dtype=x.dtype) * dh).repeat_interleave(kw).reshape(1, 1, taps, 1, 1)
-    base_x = (torch.arange(wo, device=x.device, dtype=x.dtype) * sw - pw_).reshape(1, 1, 1, 1, wo) + \
-        (torch.arange(kw, device=x.device, dtype=x.dtype) * dw).repeat(kh).reshape(1, 1, taps, 1, 1)
-    py = base_y + off[:, :, :, 0]  # [N, dg, taps, Ho, Wo]
-    px = base_x + off[:, :, :, 1]
-    cg = c // dg
-    cols = []
-    for b in range(n):
-        per_group = []
-        for g in range(dg):
-            v = _deform_sample(x[b, g * cg:(g + 1) * cg], py[b, g], px[b, g])  # [cg, taps, Ho, Wo]
-            if mask is not None:
-                v = v * mask[b].reshape(dg, taps, ho, wo)[g][None]
-            per_group.append(v)
-        cols.append(torch.cat(per_group, dim=0))
-    col = torch.stack(cols)  # [N, C, taps, Ho, Wo]
-    col = col.reshape(n, groups, (c // groups) * taps, ho * wo)
-    w = weight.reshape(groups, co // groups, (c // groups) * taps)
-    out = torch.einsum("gok,ngkl->ngol", w, col).reshape(n, co, ho, wo)
-    if bias is not None:
-        out = out + bias.reshape(1, -1, 1, 1)
-    return out
-
-
-def _check_deform(x, offset, weight, bias, mask, stride, dilation, padding, dg, groups) -> None:
-    api = "deform_conv2d"
-    _check_rank(api, x, "x", 4, " [N, C, H, W]")
-    _check_rank(api, weight, "weight", 4, " [Co, C / groups, kh, kw]")
-    _check_rank(api, offset, "offset", 4, " [N, 2 * deformable_groups * kh * kw, Ho, Wo]")
-    _check_positive(api, "stride", stride)
-    _check_positive(api, "dilation", dilation)
-    if any(int(v) < 0 for v in padding):
-        raise _fail(ValueError, api, f"'padding' must not be negative, but received {list(padding)}")
-    if groups <= 0 or dg <= 0:
-        raise _fail(ValueError, api, f"'groups' and 'deformable_groups' must be positive, but received "
-                                     f"groups={groups}, deformable_groups={dg}")
-    co, ci, kh, kw = weight.shape
-    if x.shape[1] != ci * groups:
-        raise _fail(ValueError, api, f"the channels of x ({x.shape[1]}) must equal weight.shape[1] * groups "
-                                     f"({ci} * {groups})")
-    if co % groups:
-        raise _fail(ValueError, api, f"weight.shape[0] ({co}) must be divisible by groups ({groups})")
-    if x.shape[1] % dg:
-        raise _fail(ValueError, api, f"the channels of x ({x.shape[1]}) must be divisible by "
-                                     f"deformable_groups ({dg})")
-    ho = (x.shape[2] + 2 * padding[0] - (dilation[0] * (kh - 1) + 1)) // stride[0] + 1
-    wo = (x.shape[3] + 2 * padding[1] - (dilation[1] * (kw - 1) + 1)) // stride[1] + 1
-    if offset.shape[1] != 2 * dg * kh * kw:
-        raise _fail(ValueError, api, f"the channels of offset ({offset.shape[1]}) must equal 2 * "
-                                     f"deformable_groups * kh * kw ({2 * dg * kh * kw})")
-    if offset.shape[0] != x.shape[0] or list(offset.shape[2:]) != [ho, wo]:
-        raise _fail(ValueError, api, f"'offset' must have shape [{x.shape[0]}, {offset.shape[1]}, {ho}, {wo}] "
-                                     f"(batch of x, output size), but received {list(offset.shape)}")
-    if mask is not None and list(mask.shape) != [x.shape[0], dg * kh * kw, ho, wo]:
-        raise _fail(ValueError, api, f"'mask' must have shape {[x.shape[0], dg * kh * kw, ho, wo]}, but "
-                                     f"received {list(mask.shape)}")
-    if bias is not None and bias.numel() != co:
-        raise _fail(ValueError, api, f"'bias' must have {co} values (one per output channel), but received "
-                                     f"shape {list(bias.shape)}")
-    _check_float(api, x, "x", half=True)
-    for arg, t in (("offset", offset), ("weight", weight), ("mask", mask), ("bias", bias)):
-        if t is not None:
-            _check_same_dtype(api, x, t, "x", arg)
-
-
-def _deform_sample(img: torch.Tensor, y: torch.Tensor, x: torch.Tensor) -> torch.Tensor:
-    """Bilinear samples of ``img [C, H, W]`` at ``y, x`` with zero padding; out of (-1, H) gives 0."""
-    _, hgt, wid = img.shape
-    inside = (y > -1) & (y < hgt) & (x > -1) & (x < wid)
-    y0 = torch.floor(y)
-    x0 = torch.floor(x)
-    ly, lx = y - y0, x - x0
-    y0 = y0.long()
-    x0 = x0.long()
-    flat = img.reshape(img.shape[0], -1)
-    out = 0
-    for dy, wy in ((0, 1 - ly), (1, ly)):
-        for dx, wx in ((0, 1 - lx), (1, lx)):
-            yy, xx = y0 + dy, x0 + dx
-            ok = (yy >= 0) & (yy < hgt) & (xx >= 0) & (xx < wid) & inside
-            idx = (yy.clamp(0, hgt - 1) * wid + xx.clamp(0, wid - 1)).reshape(-1)
-            vals = flat[:, idx].reshape(img.shape[0], *y.shape)
-            out = out + vals * (wy * wx * ok)
-    return out

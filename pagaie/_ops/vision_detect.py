@@ -7,11 +7,13 @@ Not a top-level family: ``pagaie.vision.ops`` re-exports ``__all__``.
 from __future__ import annotations
 
 import math
+import numbers
 
 import torch
 
 from pagaie._core.registry import defop
-from pagaie._ops.vision import _iou_matrix, greedy_nms
+from pagaie._ops._helpers import dtype_name
+from pagaie._ops.vision import _check_boxes, _check_float, _fail, _iou_matrix, greedy_nms
 
 __all__ = ["distribute_fpn_proposals", "generate_proposals", "matrix_nms"]
 
@@ -56,6 +58,15 @@ def distribute_fpn_proposals(fpn_rois, min_level, max_level, refer_level, refer_
         raise AssertionError("Only support max to 100 levels, (max_level - min_level + 1 < 100)")
     if rois_num is None:
         raise AssertionError("rois_num should not be None in dygraph mode.")
+    api = "distribute_fpn_proposals"
+    for arg, v in (("min_level", min_level), ("max_level", max_level), ("refer_level", refer_level),
+                   ("refer_scale", refer_scale)):
+        if not isinstance(v, numbers.Integral):
+            raise _fail(TypeError, api, f"'{arg}' must be an int, but received {type(v).__name__} {v!r}")
+    if not isinstance(rois_num, torch.Tensor):
+        raise _fail(ValueError, api, f"'rois_num' must be a Tensor, but received {type(rois_num).__name__}")
+    _check_boxes(api, fpn_rois, "fpn_rois")
+    _check_float(api, fpn_rois, "fpn_rois", half=True)
     counts = rois_num.reshape(-1).to(torch.int64)
     total = int(counts.sum())
     if total > fpn_rois.shape[0]:  # Paddle's OutOfRange
@@ -132,6 +143,7 @@ def generate_proposals(scores, bbox_deltas, img_size, anchors, variances, pre_nm
     """
     if not return_rois_num:
         raise AssertionError("return_rois_num should be True in dygraph mode.")
+    _check_proposal_inputs(scores, bbox_deltas, img_size, anchors, variances)
     off = 1.0 if pixel_offset else 0.0
     n, a, hgt, wid = scores.shape
     anc = anchors.reshape(-1, 4)
@@ -169,6 +181,80 @@ def generate_proposals(scores, bbox_deltas, img_size, anchors, variances, pre_nm
         nums.append(props.shape[0])
     return (torch.cat(all_rois), torch.cat(all_probs),
             torch.tensor(nums, dtype=torch.int32, device=scores.device))
+
+
+def _check_proposal_inputs(scores, bbox_deltas, img_size, anchors, variances) -> None:
+    """Paddle's kernel reads every input as the dtype of ``scores`` (a mix is its InvalidArgument)."""
+    api = "generate_proposals"
+    if scores.dim() != 4:
+        raise _fail(ValueError, api, f"'scores' must be a 4-D tensor [N, A, H, W], but received shape "
+                                     f"{list(scores.shape)}")
+    for arg, t in (("bbox_deltas", bbox_deltas), ("img_size", img_size), ("anchors", anchors),
+                   ("variances", variances)):
+        if t.dtype is not scores.dtype:
+            raise _fail(ValueError, api, f"'{arg}' must have the dtype of 'scores' ({dtype_name(scores)}), but "
+                                         f"received {dtype_name(t)}")
+    n, a, hgt, wid = scores.shape
+    if scores.is_meta:
+        return
+    if list(bbox_deltas.shape) != [n, 4 * a, hgt, wid]:
+        raise _fail(ValueError, api, f"'bbox_deltas' must have shape [N, 4 * A, H, W] = {[n, 4 * a, hgt, wid]}, "
+                                     f"but received {list(bbox_deltas.shape)}")
+    for arg, t in (("anchors", anchors), ("variances", variances)):
+        if t.numel() != hgt * wid * a * 4:   # IndexError: Paddle's gather runs past the boxes
+            raise _fail(IndexError, api, f"'{arg}' must hold H * W * A boxes of 4 values ({hgt * wid * a * 4} "
+                                         f"values), but received shape {list(t.shape)}")
+    if img_size.dim() != 2 or list(img_size.shape) != [n, 2]:
+        raise _fail(ValueError, api, f"'img_size' must have shape [N, 2] = {[n, 2]}, but received "
+                                     f"{list(img_size.shape)}")
+
+
+def _partial_sort(items: list, k: int, before) -> list:
+    """The first ``k`` of ``items`` in the order of C++'s ``std::partial_sort`` (libstdc++: heap select,
+    then heap sort), so that tied scores come out in the order of Paddle's CPU kernels.
+    ``before(a, b)`` is the strict "a goes first" comparison."""
+    a = list(items)
+    if k <= 0:
+        return []
+
+    def push(hole: int, top: int, value) -> None:
+        parent = (hole - 1) // 2
+        while hole > top and before(a[parent], value):
+            a[hole] = a[parent]
+            hole, parent = parent, (parent - 1) // 2
+        a[hole] = value
+
+    def adjust(hole: int, length: int, value) -> None:
+        top, child = hole, hole
+        while child < (length - 1) // 2:
+            child = 2 * (child + 1)
+            if before(a[child], a[child - 1]):
+                child -= 1
+            a[hole] = a[child]
+            hole = child
+        if length % 2 == 0 and child == (length - 2) // 2:
+            child = 2 * (child + 1)
+            a[hole] = a[child - 1]
+            hole = child - 1
+        push(hole, top, value)
+
+    if k >= 2:  # make_heap over the first k
+        parent = (k - 2) // 2
+        while True:
+            adjust(parent, k, a[parent])
+            if parent == 0:
+                break
+            parent -= 1
+    for i in range(k, len(a)):  # heap select
+        if before(a[i], a[0]):
+            value, a[i] = a[i], a[0]
+            adjust(0, k, value)
+    last = k
+    while last > 1:  # sort_heap
+        last -= 1
+        value, a[last] = a[last], a[0]
+        adjust(0, last, value)
+    return a[:k]
 
 
 def _check_matrix_nms(bboxes: torch.Tensor, scores: torch.Tensor) -> None:
@@ -226,6 +312,9 @@ def matrix_nms(bboxes, scores, score_threshold, post_threshold, nms_top_k, keep_
         (paddle.Size([1, 6]), [1])
     """
     _check_matrix_nms(bboxes, scores)
+    for arg, v in (("nms_top_k", nms_top_k), ("keep_top_k", keep_top_k), ("background_label", background_label)):
+        if not isinstance(v, numbers.Integral):
+            raise _fail(TypeError, "matrix_nms", f"'{arg}' must be an int, but received {type(v).__name__} {v!r}")
     n, c, m = scores.shape
     outs, idxs, nums = [], [], []
     for i in range(n):
@@ -237,9 +326,12 @@ def matrix_nms(bboxes, scores, score_threshold, post_threshold, nms_top_k, keep_
             cand = torch.nonzero(s > score_threshold).reshape(-1)
             if cand.numel() == 0:
                 continue
-            order = cand[torch.argsort(s[cand], descending=True, stable=True)]
-            if nms_top_k > -1:
-                order = order[:nms_top_k]
+            num_pre = cand.numel() if nms_top_k <= -1 else min(int(nms_top_k), cand.numel())
+            if num_pre == 0:
+                continue
+            vals = s[cand].tolist()
+            picked = _partial_sort(list(range(cand.numel())), num_pre, lambda a, b: vals[a] > vals[b])
+            order = cand[torch.tensor(picked, dtype=torch.int64, device=cand.device)]
             ss = s[order]
             iou = torch.triu(_iou_matrix(bboxes[i, order], bboxes[i, order], normalized), diagonal=1)
             iou_max = iou.max(dim=0).values  # best overlap of each box with a higher-scored one
@@ -253,9 +345,9 @@ def matrix_nms(bboxes, scores, score_threshold, post_threshold, nms_top_k, keep_
             ok = torch.nonzero(ds > post_threshold).reshape(-1)
             for j in ok.tolist():
                 dets.append((float(ds[j]), cls, int(order[j]), ds[j]))
-        dets.sort(key=lambda d: -d[0])
-        if keep_top_k > -1:
-            dets = dets[:keep_top_k]
+        num_det = len(dets) if keep_top_k <= -1 else min(int(keep_top_k), len(dets))
+        dets = [dets[p] for p in _partial_sort(list(range(len(dets))), num_det,
+                                               lambda a, b: dets[a][0] > dets[b][0])]
         for _, cls, j, sv in dets:
             outs.append(torch.cat([torch.tensor([float(cls)], dtype=bboxes.dtype, device=bboxes.device),
                                    sv.reshape(1).to(bboxes.dtype), bboxes[i, j]]))

@@ -9,6 +9,8 @@ Not a top-level family: ``pagaie.vision.ops`` re-exports ``__all__``.
 """
 from __future__ import annotations
 
+import numbers
+
 import torch
 import torch.nn.functional as F
 
@@ -19,7 +21,7 @@ __all__ = ["yolo_loss"]
 _API = "paddle.vision.ops.yolo_loss"
 
 
-def _check(x, gt_box, gt_label, gt_score, anchors, anchor_mask, class_num) -> None:
+def _check(x, gt_box, gt_label, gt_score, anchors, anchor_mask, class_num, downsample_ratio) -> None:
     """Paddle's shape/attribute checks (all ValueError, as in Paddle's InferMeta)."""
     if x.dim() != 4:
         raise ValueError(f"{_API}: x must be a 4-D tensor [N, C, H, W], but received {x.dim()}-D")
@@ -48,6 +50,12 @@ def _check(x, gt_box, gt_label, gt_score, anchors, anchor_mask, class_num) -> No
     if x.shape[0] != gt_box.shape[0]:
         raise ValueError(f"{_API}: x and gt_box must have the same batch size, but received {x.shape[0]} and "
                          f"{gt_box.shape[0]}")
+    for arg, values in (("anchors", anchors), ("anchor_mask", anchor_mask), ("class_num", [class_num]),
+                        ("downsample_ratio", [downsample_ratio])):
+        for v in values:  # Paddle's argument parser: an int (list of ints) or TypeError
+            if not isinstance(v, numbers.Integral):
+                raise TypeError(f"{_API}: {arg} must be an int or a list of ints, but received "
+                                f"{type(v).__name__} {v!r}")
     if len(anchors) == 0 or len(anchors) % 2:
         raise ValueError(f"{_API}: anchors must hold a positive, even number of values [w0, h0, ...], but "
                          f"received {len(anchors)} values")
@@ -155,7 +163,7 @@ def yolo_loss(x, gt_box, gt_label, anchors, anchor_mask, class_num, ignore_thres
         >>> round(loss.item(), 4)
         28.0873
     """
-    _check(x, gt_box, gt_label, gt_score, anchors, anchor_mask, class_num)
+    _check(x, gt_box, gt_label, gt_score, anchors, anchor_mask, class_num, downsample_ratio)
     n, _, h, w = x.shape
     m, b, c = len(anchor_mask), gt_box.shape[1], int(class_num)
     dt, dev = x.dtype, x.device

@@ -1,7 +1,8 @@
 """paddle.vision.ops: detection and RoI ops, deformable convolution, image file ops,
 and their Layer forms.
 
-The op records live in :mod:`pagaie._ops.vision` and :mod:`pagaie._ops.vision_detect`;
+The op records live in :mod:`pagaie._ops.vision`, :mod:`pagaie._ops.vision_deform`,
+:mod:`pagaie._ops.vision_detect` and :mod:`pagaie._ops.vision_yolo`;
 this module re-exports them with the Layer classes and the file/JPEG helpers.
 """
 from __future__ import annotations
@@ -15,8 +16,8 @@ import torch
 from pagaie import nn
 from pagaie._core.registry import defop
 from pagaie._ops._nn_helpers import ntuple
-from pagaie._ops.vision import (box_coder, deform_conv2d, nms, prior_box, psroi_pool, roi_align, roi_pool,
-                                yolo_box)
+from pagaie._ops.vision import box_coder, nms, prior_box, psroi_pool, roi_align, roi_pool, yolo_box
+from pagaie._ops.vision_deform import deform_conv2d
 from pagaie._ops.vision_detect import distribute_fpn_proposals, generate_proposals, matrix_nms
 from pagaie._ops.vision_yolo import yolo_loss
 from pagaie.vision.models._utils import ConvNormActivation  # noqa: F401  (Paddle keeps it here too)
@@ -53,6 +54,8 @@ def read_file(filename, name=None):
             data = f.read()
     except FileNotFoundError:
         raise _MissingFile(f"paddle.vision.ops.read_file: no such file {filename!r}") from None
+    except OSError as exc:  # a directory, no permission...: the same error, naming the API
+        raise type(exc)(f"paddle.vision.ops.read_file: cannot read {filename!r} ({exc.strerror})") from None
     if not data:  # frombuffer refuses an empty buffer; Paddle gives a [0] tensor
         return torch.zeros(0, dtype=torch.uint8)
     return torch.frombuffer(bytearray(data), dtype=torch.uint8)
@@ -95,7 +98,15 @@ def decode_jpeg(x, mode="unchanged", name=None):
     if mode not in modes:
         raise ValueError(f"paddle.vision.ops.decode_jpeg: mode must be 'unchanged', 'gray' or 'rgb', "
                          f"but received {mode!r}")
-    img = Image.open(io.BytesIO(x.detach().cpu().numpy().astype(np.uint8).tobytes()))
+    if x.dtype is not torch.uint8:  # Paddle registers the kernel for uint8 only (NotFound: RuntimeError)
+        raise RuntimeError(f"paddle.vision.ops.decode_jpeg: 'x' must be a uint8 tensor of the file's bytes, but "
+                           f"received {str(x.dtype).replace('torch.', '')}")
+    try:
+        img = Image.open(io.BytesIO(x.detach().cpu().numpy().tobytes()))
+        img.load()
+    except (OSError, SyntaxError, ValueError) as exc:
+        raise ValueError(f"paddle.vision.ops.decode_jpeg: 'x' does not hold a decodable image "
+                         f"({x.numel()} bytes): {type(exc).__name__}") from None
     if modes[mode] is not None:
         img = img.convert(modes[mode])
     a = np.asarray(img)
