@@ -7,7 +7,8 @@ from __future__ import annotations
 
 import importlib
 import warnings
-from typing import Any, Callable
+from contextlib import contextmanager
+from typing import Any, Callable, Iterator
 
 import numpy as np
 import pytest
@@ -114,3 +115,34 @@ def same_exception(fn: Callable[[Any], Any]) -> type:
     for word in ("torch", "aten::", "c10::"):
         assert word not in msg, f"error message leaks '{word}': {msg}"
     return ours
+
+
+@contextmanager
+def static_mode(fw: Any) -> Iterator[None]:
+    """Static mode of framework ``fw`` (pagaie or real Paddle) inside the block."""
+    fw.enable_static()
+    try:
+        yield
+    finally:
+        fw.disable_static()
+
+
+def both_static(fn: Callable[[Any], Any], fresh_programs: bool = False) -> list:
+    """``fn(framework)`` run in static mode with pagaie and with real Paddle (inside new main and
+    startup programs when ``fresh_programs``); returns [ours, theirs]."""
+    ref = paddle_ref()
+    out = []
+    for fw in (pagaie, ref):
+        with static_mode(fw):
+            if fresh_programs:
+                with fw.static.program_guard(fw.static.Program(), fw.static.Program()):
+                    out.append(fn(fw))
+            else:
+                out.append(fn(fw))
+    return out
+
+
+def both_same(fn: Callable[[Any], Any], rtol: float = 1e-5, atol: float = 1e-6) -> None:
+    """``fn(framework)`` gives the same results with pagaie and with real Paddle."""
+    ours, theirs = both(fn)
+    assert_same(ours, theirs, rtol=rtol, atol=atol)

@@ -16,6 +16,7 @@ import pytest
 import pagaie
 from pagaie.amp import state
 from tests.reference import assert_same, paddle_ref, same_exception
+from tests.test_parity_s8_amp import _X, _our_dtype, _paddle_dtype  # the dtype each framework picks
 
 
 # ---- save / load -------------------------------------------------------------------------
@@ -94,29 +95,6 @@ def cpu_amp():
     prev = state.allow_cpu(True)
     yield
     state.allow_cpu(prev)
-
-
-_X = (np.random.RandomState(0).rand(4, 4) + 0.5).astype("float32")
-
-
-def _paddle_dtype(fn, dtypes, cfg):
-    paddle = paddle_ref()
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        paddle.enable_static()
-        try:
-            with paddle.static.program_guard(paddle.static.Program(), paddle.static.Program()):
-                ins = [paddle.static.data(f"i{k}", [4, 4], d) for k, d in enumerate(dtypes)]
-                with paddle.amp.auto_cast(**cfg):
-                    return str(fn(paddle, *ins).dtype).replace("paddle.", "")
-        finally:
-            paddle.disable_static()
-
-
-def _our_dtype(fn, dtypes, cfg):
-    ins = [pagaie.to_tensor(_X).astype(d) for d in dtypes]
-    with pagaie.amp.auto_cast(**cfg):
-        return str(fn(pagaie, *ins).dtype).replace("paddle.", "")
 
 
 F = lambda pd: pd.nn.functional  # noqa: E731

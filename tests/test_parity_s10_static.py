@@ -4,38 +4,21 @@ gradients' target_gradients checks, static.nn.prelu / embedding argument checks 
 shapes, InputSpec shapes, scope DenseTensor views and static.save's path check."""
 from __future__ import annotations
 
-from contextlib import contextmanager
 
 import numpy as np
 import pytest
 
 import pagaie
-from tests.reference import assert_same, paddle_ref, same_exception
-
-
-@contextmanager
-def static(fw):
-    fw.enable_static()
-    try:
-        yield
-    finally:
-        fw.disable_static()
+from tests.reference import assert_same, both_static, paddle_ref, same_exception, static_mode
 
 
 def _both(fn):
-    """``fn(framework)`` run in static mode, in fresh programs, with pagaie and real Paddle."""
-    ref = paddle_ref()
-    out = []
-    for fw in (pagaie, ref):
-        with static(fw):
-            with fw.static.program_guard(fw.static.Program(), fw.static.Program()):
-                out.append(fn(fw))
-    return out
+    return both_static(fn, fresh_programs=True)
 
 
 def _same_static_exception(fn):
     def wrapped(fw):
-        with static(fw):
+        with static_mode(fw):
             with fw.static.program_guard(fw.static.Program(), fw.static.Program()):
                 fn(fw)
     return same_exception(wrapped)
@@ -187,7 +170,7 @@ def test_static_nn_argument_errors(make):
 def test_prelu_slope_shapes_and_values(mode, data_format, shape, alpha):
     rng = np.random.RandomState(0)
     a = rng.uniform(-1, 1, shape).astype("float32")
-    with static(pagaie):
+    with static_mode(pagaie):
         main = pagaie.static.Program()
         with pagaie.static.program_guard(main, pagaie.static.Program()):
             x = pagaie.static.data("x", [None, *shape[1:]], "float32")
@@ -252,7 +235,7 @@ def test_data_shape_takes_numpy_ints():
 
 def test_big_endian_feed_is_read_in_native_order():
     # (Paddle 3.3.1 rejects such arrays with ValueError; pagaie reads the same values)
-    with static(pagaie):
+    with static_mode(pagaie):
         main = pagaie.static.Program()
         with pagaie.static.program_guard(main, pagaie.static.Program()):
             x = pagaie.static.data("x", [None, 2], "float32")
@@ -322,7 +305,7 @@ def test_minimize_skips_parameters_without_gradients():
 def test_fc_num_flatten_dims_other_than_minus_one_out_of_range_raise(nfd):
     # (Paddle 3.3.1 fails there too, with the errors of the ops it builds: AssertionError from
     # its reshape, TypeError for 3; pagaie names the argument)
-    with static(pagaie):
+    with static_mode(pagaie):
         with pagaie.static.program_guard(pagaie.static.Program(), pagaie.static.Program()):
             x = pagaie.static.data("x", [None, 3, 4], "float32")
             with pytest.raises(ValueError, match="num_flatten_dims"):

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 import pagaie
-from tests.reference import assert_same, both, output_and_grads, paddle_ref, same_exception
+from tests.reference import assert_same, both, both_same, output_and_grads, paddle_ref, same_exception
 
 RNG = np.random.default_rng(8)
 
@@ -24,9 +24,7 @@ def _F(fw):
     return fw.nn.functional
 
 
-def _same(fn, rtol=1e-5, atol=1e-6):
-    ours, theirs = both(fn)
-    assert_same(ours, theirs, rtol=rtol, atol=atol)
+_same = both_same
 
 
 def _no_leak(exc):

@@ -3,37 +3,21 @@ symbolic Values, static.data shape checks, static.nn.fc / embedding input checks
 dtype checks of static.accuracy / static.auc."""
 from __future__ import annotations
 
-from contextlib import contextmanager
 
 import numpy as np
 import pytest
 
 import pagaie
-from tests.reference import assert_same, paddle_ref, same_exception
-
-
-@contextmanager
-def static(fw):
-    fw.enable_static()
-    try:
-        yield
-    finally:
-        fw.disable_static()
+from tests.reference import assert_same, both_static, paddle_ref, same_exception, static_mode
 
 
 def _both(fn):
-    """``fn(framework)`` run in static mode with pagaie and with real Paddle."""
-    ref = paddle_ref()
-    out = []
-    for fw in (pagaie, ref):
-        with static(fw):
-            out.append(fn(fw))
-    return out
+    return both_static(fn)
 
 
 def _same_static_exception(fn):
     def wrapped(fw):
-        with static(fw):
+        with static_mode(fw):
             with fw.static.program_guard(fw.static.Program(), fw.static.Program()):
                 fn(fw)
     return same_exception(wrapped)
@@ -81,7 +65,7 @@ def test_embedding_rejects_float_ids():
     # (Paddle 3.3.1's PIR static.nn.embedding checks the ids' dtype first: a TypeError)
     ref = paddle_ref()
     for fw in (pagaie, ref):
-        with static(fw), fw.static.program_guard(fw.static.Program(), fw.static.Program()):
+        with static_mode(fw), fw.static.program_guard(fw.static.Program(), fw.static.Program()):
             with pytest.raises(TypeError):
                 fw.static.nn.embedding(fw.static.data("x", [None, 3], "float32"), size=[10, 4])
 
@@ -150,7 +134,7 @@ def test_load_program_state_reads_the_whole_file_whatever_var_list(tmp_path):
 
 
 def test_static_load_with_var_list_sets_only_those(tmp_path):
-    with static(pagaie):
+    with static_mode(pagaie):
         main, start, x, y, loss = _fc_program(pagaie)
         exe = pagaie.static.Executor(pagaie.CPUPlace())
         exe.run(start)

@@ -3,37 +3,21 @@ gradients / append_backward / minimize return formats, printed Values, InputSpec
 program_guard, control-flow errors, setitem on Values and unique names across modes."""
 from __future__ import annotations
 
-from contextlib import contextmanager
 
 import numpy as np
 import pytest
 
 import pagaie
-from tests.reference import assert_same, paddle_ref, same_exception
-
-
-@contextmanager
-def static(fw):
-    fw.enable_static()
-    try:
-        yield
-    finally:
-        fw.disable_static()
+from tests.reference import assert_same, both_static, paddle_ref, same_exception, static_mode
 
 
 def _both(fn):
-    """``fn(framework)`` run in static mode with pagaie and with real Paddle."""
-    ref = paddle_ref()
-    out = []
-    for fw in (pagaie, ref):
-        with static(fw):
-            out.append(fn(fw))
-    return out
+    return both_static(fn)
 
 
 def _same_static_exception(fn):
     def wrapped(fw):
-        with static(fw):
+        with static_mode(fw):
             fn(fw)
     return same_exception(wrapped)
 
@@ -271,10 +255,10 @@ def test_input_spec_values_match_paddle():
 
 def test_unique_names_are_per_mode():
     def run(fw):
-        with static(fw):
+        with static_mode(fw):
             first = fw.nn.Linear(2, 2).weight.name
         dynamic = fw.nn.Linear(2, 2).weight.name  # each dynamic session counts from 0 again
-        with static(fw):
+        with static_mode(fw):
             second = fw.nn.Linear(2, 2).weight.name  # static mode's counters continue
         k = int(first.split("_")[1].split(".")[0])
         return dynamic, second == f"linear_{k + 1}.w_0"
