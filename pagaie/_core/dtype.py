@@ -182,6 +182,9 @@ def to_torch_dtype(dtype: Any, api: str = "paddle") -> torch.dtype:
         return dtype.torch_dtype
     if isinstance(dtype, torch.dtype):
         return dtype
+    legacy = getattr(dtype, "__paddle_dtype__", None)   # paddle.base.core.VarDesc.VarType
+    if legacy is not None:
+        return to_torch_dtype(legacy, api)
     if isinstance(dtype, str):
         name = _PADDLE_NAMES.get(dtype.lower().strip())
         if name is not None:
@@ -230,6 +233,7 @@ def checked_dtype(dtype: Any, api: str) -> torch.dtype:
         ...     print(str(e)[:44])
         paddle.to_tensor: dtype must be any of [bool
     """
+    dtype = getattr(dtype, "__paddle_dtype__", None) or dtype   # paddle.base.core.VarDesc.VarType
     if isinstance(dtype, (DType, torch.dtype)):
         ok = True
     elif isinstance(dtype, type):

@@ -45,6 +45,8 @@ def convert_dtype(dtype: Any) -> str:
         >>> convert_dtype(np.int64), convert_dtype(np.dtype('float16'))
         ('int64', 'float16')
     """
+    from pagaie.base.core import legacy_to_dtype
+    dtype = legacy_to_dtype(dtype)
     if isinstance(dtype, DType):
         name = "uint16" if dtype.name == "bfloat16" else dtype.name
         if name in _NAMES:

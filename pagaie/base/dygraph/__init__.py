@@ -113,3 +113,6 @@ def guard(place: Any = None) -> Iterator[None]:
         if previous is not None:
             from pagaie._core.place import set_device
             set_device(previous)
+
+
+from pagaie.base.dygraph import base  # noqa: E402,F401  (Paddle's ``dygraph.base`` submodule)
