@@ -79,8 +79,8 @@ def conv_padding(padding: Any, n: int, last: bool, api: str) -> tuple[str, Any]:
             pairs = [(int(padding[2 * i]), int(padding[2 * i + 1])) for i in range(n)]
         elif len(padding) == n and all(not isinstance(e, (list, tuple)) for e in padding):
             return "sym", [int(e) for e in padding]
-        elif len(padding) == 1 and not isinstance(padding[0], (list, tuple)):
-            return "sym", [int(padding[0])] * n
+        elif len(padding) == 1 and n == 1 and not isinstance(padding[0], (list, tuple)):
+            return "sym", [int(padding[0])]   # (a one-element list is refused for N > 1, as Paddle)
         else:
             raise ValueError(f"paddle.{api}: padding should be an int, a list of {n} or {2 * n} "
                              f"ints, or {n + 2} pairs, but received {padding}")

@@ -9,6 +9,8 @@ Not a top-level family: ``pagaie.nn.functional`` re-exports ``__all__``.
 """
 from __future__ import annotations
 
+import numbers
+
 import torch
 import torch.nn.functional as F
 
@@ -29,23 +31,110 @@ def _check_float(x: torch.Tensor, api: str) -> None:
                            f"float64, but received {str(x.dtype).replace('torch.', '')}")
 
 
+def _is_int(v) -> bool:
+    return isinstance(v, numbers.Integral) and not isinstance(v, bool)
+
+
+def _tensor_refused(api: str, name: str) -> None:
+    from pagaie.utils.layers_utils import NotSupportedTensorArgumentError  # a TypeError
+    raise NotSupportedTensorArgumentError(f"paddle.{api}: '{name}' must be an int or a list of "
+                                          f"ints, but received a Tensor", name)
+
+
+def _int_arg(value, n: int, api: str, name: str) -> list[int]:
+    """``stride`` / ``dilation`` / ``output_padding`` as ``n`` ints, refused as Paddle does: a
+    tensor is a TypeError, a float or None a ValueError, a list of another length a ValueError,
+    a float element a TypeError."""
+    if isinstance(value, torch.Tensor) or (isinstance(value, (list, tuple)) and any(
+            isinstance(v, torch.Tensor) for v in value)):
+        _tensor_refused(api, name)
+    if _is_int(value):
+        return [int(value)] * n
+    if not isinstance(value, (list, tuple)):
+        raise ValueError(f"paddle.{api}: '{name}' must be an int or a list/tuple of {n} ints, "
+                         f"but received {value!r}")
+    if len(value) != n:
+        raise ValueError(f"paddle.{api}: '{name}' must have {n} values, but received {value!r}")
+    for v in value:
+        if not _is_int(v):
+            raise TypeError(f"paddle.{api}: '{name}' must hold ints, but received {value!r}")
+    return [int(v) for v in value]
+
+
+def _check_padding(padding, n: int, api: str) -> None:
+    """Paddle's checks of a convolution's padding (strings are checked by ``conv_padding``):
+    the list forms are ``n`` or ``2n`` ints or ``n + 2`` pairs (a single int in a list is for
+    ``conv1d`` only), no value is negative; a tensor is a TypeError."""
+    if isinstance(padding, str):
+        return
+    if isinstance(padding, bool):
+        raise TypeError(f"paddle.{api}: padding must be an int, a list of ints or a string, "
+                        f"but received {padding!r}")
+    if isinstance(padding, torch.Tensor):
+        _tensor_refused(api, "padding")
+    if _is_int(padding):
+        values = [padding]
+    elif isinstance(padding, (list, tuple)):
+        if len(padding) == n + 2 and isinstance(padding[0], (list, tuple)):
+            values = [v for pair in padding for v in pair]
+        elif len(padding) in (n, 2 * n) and _is_int(padding[0]):
+            values = list(padding)
+        else:
+            raise ValueError(f"paddle.{api}: padding should be an int, a list of {n} or {2 * n} "
+                             f"ints, or {n + 2} pairs, but received {list(padding)}")
+        if not all(_is_int(v) for v in values):
+            raise TypeError(f"paddle.{api}: padding must hold ints, but received {padding!r}")
+    else:
+        raise ValueError(f"paddle.{api}: padding must be an int, a list/tuple or 'SAME'/'VALID', "
+                         f"but received {padding!r}")
+    if any(v < 0 for v in values):
+        raise ValueError(f"paddle.{api}: padding must not be negative, but received {padding!r}")
+
+
+def _check_groups(groups, api: str) -> None:
+    if not _is_int(groups):
+        raise TypeError(f"paddle.{api}: 'groups' must be an int, but received {groups!r}")
+
+
+def _split_bias(bias, channels: int, dtype, api: str):
+    """(bias for torch's kernel, bias to add afterwards). Paddle adds the bias reshaped to the
+    channel axis, so a one-element or 0-D bias broadcasts and another dtype promotes."""
+    if bias is None:
+        return None, None
+    if bias.dim() == 1 and bias.shape[0] == channels and bias.dtype == dtype:
+        return bias, None
+    if bias.dim() > 1 or bias.numel() not in (1, channels):
+        raise ValueError(f"paddle.{api}: the bias must be 0-D or 1-D with 1 or {channels} "
+                         f"(output channels) elements, but received shape {list(bias.shape)}")
+    return None, bias
+
+
+def _add_bias(out, bias):
+    """``out`` (channels first) plus a bias that broadcasts along the channel axis."""
+    if bias is None:
+        return out
+    return out + bias.reshape([1, -1] + [1] * (out.dim() - 2))
+
+
 def _conv(api: str, n: int, x, weight, bias, stride, padding, dilation, groups, data_format):
     last = channel_last(data_format, n, api)
+    _check_padding(padding, n, api)
     if x.dim() != n + 2:
         raise ValueError(f"paddle.{api}: the input 'x' must be a {n + 2}-D tensor, but received "
                          f"a {x.dim()}-D tensor of shape {list(x.shape)}")
     _check_float(x, api)
+    _check_groups(groups, api)
     if last:
         x = to_first(x)
     if x.shape[1] != weight.shape[1] * groups:
         raise ValueError(f"paddle.{api}: the number of input channels ({x.shape[1]}) should equal "
                          f"the filter's channels ({weight.shape[1]}) * groups ({groups}); the "
                          f"filter's shape is {list(weight.shape)}, data_format is {data_format}")
-    stride = ntuple(stride, n, api, "stride")
+    stride = _int_arg(stride, n, api, "stride")
     if min(stride) <= 0:
         raise ValueError(f"paddle.{api}: the stride should be larger than 0, but received "
                          f"stride {list(stride)}")
-    dilation = ntuple(dilation, n, api, "dilation")
+    dilation = _int_arg(dilation, n, api, "dilation")
     mode, pad = conv_padding(padding, n, last, api)
     if mode == "SAME":
         pairs = same_pads(list(x.shape[2:]), list(weight.shape[2:]), stride)
@@ -72,25 +161,28 @@ def _conv(api: str, n: int, x, weight, bias, stride, padding, dilation, groups, 
         raise ValueError(f"paddle.{api}: the (dilated) kernel size {reach} must not exceed the "
                          f"padded input size {padded}; the input's shape is {list(x.shape)} and "
                          f"the filter's shape is {list(weight.shape)}")
-    out = _CONV[n](x, weight, bias, stride, pad, dilation, groups)
+    bias, late_bias = _split_bias(bias, weight.shape[0], x.dtype, api)
+    out = _add_bias(_CONV[n](x, weight, bias, stride, pad, dilation, groups), late_bias)
     return to_last(out) if last else out
 
 
 def _conv_t(api: str, n: int, x, weight, bias, stride, padding, output_padding, dilation, groups,
             output_size, data_format):
     last = channel_last(data_format, n, api)
+    _check_padding(padding, n, api)
     if x.dim() != n + 2:
         raise ValueError(f"paddle.{api}: the input 'x' must be a {n + 2}-D tensor, but received "
                          f"a {x.dim()}-D tensor of shape {list(x.shape)}")
     _check_float(x, api)
+    _check_groups(groups, api)
     if last:
         x = to_first(x)
     if x.shape[1] != weight.shape[0]:
         raise ValueError(f"paddle.{api}: the number of input channels ({x.shape[1]}) should equal "
                          f"the filter's first dimension; the filter's shape is "
                          f"{list(weight.shape)}, data_format is {data_format}")
-    stride = ntuple(stride, n, api, "stride")
-    dilation = ntuple(dilation, n, api, "dilation")
+    stride = _int_arg(stride, n, api, "stride")
+    dilation = _int_arg(dilation, n, api, "dilation")
     kernel = list(weight.shape[2:])
     sizes = list(x.shape[2:])
     mode, pad = conv_padding(padding, n, last, api)
@@ -103,7 +195,7 @@ def _conv_t(api: str, n: int, x, weight, bias, stride, padding, output_padding, 
         pairs = [(p, p) for p in pad]
     else:
         pairs = pad
-    out_pad = ntuple(output_padding, n, api, "output_padding")
+    out_pad = _int_arg(output_padding, n, api, "output_padding")
     if output_size is not None:
         if any(out_pad):
             raise ValueError("output_padding option is mutually exclusive with output_size")
@@ -126,6 +218,7 @@ def _conv_t(api: str, n: int, x, weight, bias, stride, padding, output_padding, 
                 raise ValueError(f"paddle.{api}: output_padding should be less than either stride "
                                  f"or dilation, but received output_padding = {out_pad}, whose dim "
                                  f"{dim} is not less than either stride ({s}) or dilation ({d})")
+    bias, late_bias = _split_bias(bias, weight.shape[1] * groups, x.dtype, api)
     if all(a == b for a, b in pairs):
         out = _CONV_T[n](x, weight, bias, stride, [a for a, _ in pairs], out_pad, groups, dilation)
     else:
@@ -141,6 +234,7 @@ def _conv_t(api: str, n: int, x, weight, bias, stride, padding, output_padding, 
         out = full[tuple(idx)]
         if bias is not None:
             out = out + bias.reshape([1, -1] + [1] * n)
+    out = _add_bias(out, late_bias)
     return to_last(out) if last else out
 
 

@@ -219,6 +219,19 @@ def _lp_pool(api, n, x, norm_type, kernel_size, stride, padding, ceil_mode, data
 
 
 def _adaptive_size(output_size, x, n, api):
+    if n == 1:
+        # Paddle's 1-D adaptive pools take ints only: no Tensor (a TypeError), no None
+        if isinstance(output_size, torch.Tensor):
+            from pagaie.utils.layers_utils import NotSupportedTensorArgumentError
+            raise NotSupportedTensorArgumentError(
+                f"paddle.{api}: 'output_size' must be an int, but received a Tensor", "output_size")
+        values = output_size if isinstance(output_size, (list, tuple)) else [output_size]
+        if not all(isinstance(v, int) and not isinstance(v, bool) for v in values):
+            raise ValueError(f"paddle.{api}: 'output_size' must be an int or a list of one int, "
+                             f"but received {output_size!r}")
+    elif not isinstance(output_size, (int, list, tuple, torch.Tensor)) or isinstance(output_size, bool):
+        raise TypeError(f"paddle.{api}: 'output_size' must be an int, a list/tuple or a Tensor, "
+                        f"but received {type(output_size).__name__} {output_size!r}")
     if isinstance(output_size, torch.Tensor):
         output_size = output_size.tolist()
     sizes = output_size if isinstance(output_size, (list, tuple)) else [output_size] * n
@@ -243,8 +256,15 @@ def _adaptive_avg(api, n, x, output_size, data_format):
     _check_float(x, api)
     last = channel_last(data_format, n, api)
     x = to_first(x) if last else x
-    out = _AAVG[n](x, _adaptive_size(output_size, x, n, api))
+    sizes = _adaptive_size(output_size, x, n, api)
+    out = _empty_map(x, sizes) if 0 in sizes else _AAVG[n](x, sizes)
     return to_last(out) if last else out
+
+
+def _empty_map(x: torch.Tensor, sizes: list[int]) -> torch.Tensor:
+    """The empty result of an adaptive pool to a zero size, still linked to ``x``'s graph
+    (torch's kernels have no backward for it; Paddle's gradient is zeros)."""
+    return x.new_zeros(list(x.shape[:2]) + sizes) + x.flatten()[:0].sum()
 
 
 def _adaptive_max(api, n, x, output_size, return_mask):
@@ -252,7 +272,11 @@ def _adaptive_max(api, n, x, output_size, return_mask):
         raise ValueError(f"paddle.{api}: the input 'x' must be a {n + 2}-D tensor, but received "
                          f"a {x.dim()}-D tensor of shape {list(x.shape)}")
     _check_float(x, api)
-    out = _AMAX[n](x, _adaptive_size(output_size, x, n, api), return_mask)
+    sizes = _adaptive_size(output_size, x, n, api)
+    if 0 in sizes:
+        out = _empty_map(x, sizes)
+        return (out, torch.empty(out.shape, dtype=torch.int32, device=x.device)) if return_mask else out
+    out = _AMAX[n](x, sizes, return_mask)
     if return_mask:
         return out[0], out[1].to(torch.int32)
     return out
@@ -276,6 +300,11 @@ def _unpool(api, n, x, indices, kernel_size, stride, padding, data_format, outpu
     s = k if stride is None else ntuple(stride, n, api, "stride")
     p = ntuple(padding, n, api, "padding")
     default = [(i - 1) * ss - 2 * pp + kk for i, ss, pp, kk in zip(x.shape[2:], s, p, k)]
+    if isinstance(output_size, torch.Tensor):
+        # Paddle asserts a list/tuple (its 1-D form fails earlier, on list + tuple: a TypeError)
+        error = TypeError if n == 1 else AssertionError
+        raise error(f"paddle.{api}: output_size must be None, a list or a tuple, but received a "
+                    f"Tensor")
     if output_size is None:
         size = default
     else:
@@ -788,6 +817,9 @@ def _fractional(api, n, x, output_size, kernel_size, random_u, return_mask):
             raise ValueError(f"paddle.{api}: random_u must be in (0, 1), but received {random_u}")
     names = ("depth", "height", "width")[3 - n:]
     for axis, size, o, k in zip(names, sizes, outs, ks):
+        if not k and o > size:
+            raise ValueError(f"paddle.{api}: the output {axis} {o} must not exceed the input "
+                             f"{axis} {size} when kernel_size is None")
         if k and size < o - 1 + k:
             raise ValueError(f"paddle.{api}: the input {axis} {size} is less than output_size - 1 + "
                              f"kernel_size = {o - 1 + k} along that axis (output_size {o}, "

@@ -69,6 +69,9 @@ def pad(x, pad, mode="constant", value=0.0, data_format=None, pad_from_left_axis
     if mode not in ("reflect", "replicate", "constant", "circular"):
         raise AssertionError("mode should be one of constant, reflect, replicate, circular, but got "
                              f"{mode}.")
+    if not isinstance(pad, (list, tuple, torch.Tensor)):
+        raise TypeError(f"paddle.nn.functional.pad: 'pad' must be a list, tuple or Tensor, but "
+                        f"received {type(pad).__name__} {pad!r}")
     nd = x.dim()
     is_tensor = isinstance(pad, torch.Tensor)
     if is_tensor and pad.numel() == 0:
@@ -153,7 +156,9 @@ def _src_index(out_size, in_size, ratio, align_corners, align_mode, device, line
     return torch.clamp(idx.long(), max=in_size - 1), None, None
 
 
-def _ratio(in_size, out_size, scale, align_corners):
+def _ratio(in_size, out_size, scale, align_corners, mode):
+    if out_size == 1 and mode == "bilinear":
+        return 0.0  # Paddle's bilinear kernel reads a single output from the first input
     if align_corners:
         return (in_size - 1) / (out_size - 1) if out_size > 1 else 0.0
     if scale is not None and scale > 0:
@@ -169,7 +174,7 @@ def _resample(x, sizes, scales, mode, align_corners, align_mode):
     for k in range(nsp):
         axis = 2 + k
         in_size = out.shape[axis]
-        ratio = _ratio(in_size, sizes[k], scales[k], align_corners)
+        ratio = _ratio(in_size, sizes[k], scales[k], align_corners, mode)
         i0, i1, lam = _src_index(sizes[k], in_size, ratio, align_corners, align_mode, out.device, linear)
         a = out.index_select(axis, i0)
         if linear:
@@ -181,6 +186,30 @@ def _resample(x, sizes, scales, mode, align_corners, align_mode):
         else:
             out = a
     return out
+
+
+# Cubic-convolution weights (A = -0.75) of the taps -2..1 around a source coordinate of -0.5.
+_CUBIC_AT_MINUS_HALF = (-0.09375, 0.59375, 0.59375, -0.09375)
+
+
+def _bicubic_single_outputs(x, sizes, scales, align_corners):
+    """Axes resized to one output. Paddle's bicubic kernel then uses a ratio of 0 (also without
+    align_corners), so the single output is read at source coordinate -0.5: the taps -2..1,
+    clamped to the input, i.e. ``1.09375 * x[0] - 0.09375 * x[1]``. Those axes are reduced
+    here (then resized 1 -> 1, an identity); returns the input and the updated scales."""
+    if align_corners:
+        return x, scales
+    scales = list(scales)
+    for k, size in enumerate(sizes):
+        axis = 2 + k
+        if size != 1 or x.shape[axis] == 1:
+            continue
+        last = x.shape[axis] - 1
+        taps = [x.narrow(axis, min(max(i, 0), last), 1) for i in (-2, -1, 0, 1)]
+        x = sum(w * t for w, t in zip(_CUBIC_AT_MINUS_HALF, taps))
+        if scales[k] is not None:
+            scales[k] = 1.0
+    return x, scales
 
 
 @defop(amp="black", paddle_types=("bilinear_interp_v2", "nearest_interp_v2", "bicubic_interp_v2",
@@ -271,7 +300,18 @@ def interpolate(x, size=None, scale_factor=None, mode="nearest", align_corners=F
         x = x.movedim(-1, 1)
     nsp = nd - 2
     in_sizes = list(x.shape[2:])
-    if size is not None:
+    if mode == "area":
+        # as Paddle, area mode is adaptive average pooling to ``size``: an int, or None
+        # entries that keep an input size, are accepted there
+        from pagaie._ops.nn_pool import _adaptive_size
+        if isinstance(size, (list, tuple)) and not size:
+            raise ValueError("paddle.nn.functional.interpolate: output size can not be empty")
+        sizes = _adaptive_size(size, x, nsp, "nn.functional.interpolate")
+        scales = [None] * nsp
+    elif size is not None:
+        if recompute_scale_factor:  # (area mode, above, ignores it as Paddle does)
+            raise ValueError("paddle.nn.functional.interpolate: recompute_scale_factor is not "
+                             f"meaningful with an explicit size (received size={size!r})")
         if not isinstance(size, (list, tuple, torch.Tensor)):
             raise TypeError(f"paddle.nn.functional.interpolate: 'size' must be a list, tuple or "
                             f"Tensor, but received {type(size).__name__} {size!r}")
@@ -318,6 +358,7 @@ def interpolate(x, size=None, scale_factor=None, mode="nearest", align_corners=F
         pool = {1: F.adaptive_avg_pool1d, 2: F.adaptive_avg_pool2d, 3: F.adaptive_avg_pool3d}[nsp]
         out = pool(x, sizes)
     elif mode == "bicubic":
+        x, scales = _bicubic_single_outputs(x, sizes, scales, align_corners)
         if all(s is not None for s in scales) and not align_corners:
             out = F.interpolate(x, scale_factor=scales, mode="bicubic", align_corners=False)
             if list(out.shape[2:]) != sizes:
