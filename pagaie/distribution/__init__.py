@@ -37,3 +37,18 @@ from pagaie.distribution import (bernoulli, beta, binomial, categorical, cauchy,
                                  exponential_family, geometric, gumbel, independent, kl, laplace,
                                  lkj_cholesky, lognormal, multinomial, multivariate_normal, normal,
                                  poisson, student_t, transformed_distribution, uniform)
+
+# Each class reports the module Paddle defines it in (its repr reads
+# ``<paddle.distribution.uniform.Uniform object at ...>`` there), and that module holds it.
+for _mod, _cls in ((distribution, Distribution), (exponential_family, ExponentialFamily),
+                   (bernoulli, Bernoulli), (beta, Beta), (binomial, Binomial),
+                   (categorical, Categorical), (cauchy, Cauchy), (chi2, Chi2),
+                   (continuous_bernoulli, ContinuousBernoulli), (dirichlet, Dirichlet),
+                   (exponential, Exponential), (geometric, Geometric), (gumbel, Gumbel),
+                   (independent, Independent), (laplace, Laplace), (lkj_cholesky, LKJCholesky),
+                   (lognormal, LogNormal), (multinomial, Multinomial),
+                   (multivariate_normal, MultivariateNormal), (normal, Normal), (poisson, Poisson),
+                   (student_t, StudentT), (transformed_distribution, TransformedDistribution),
+                   (uniform, Uniform)):
+    _cls.__module__ = _mod.__name__
+del _mod, _cls

@@ -151,7 +151,9 @@ class Categorical(Distribution):
             if self.dtype != dtype_name(self.logits):
                 self.logits = P.cast(self.logits, self.dtype)
         self._prob = self.logits / P.sum(self.logits, axis=-1, keepdim=True)
-        super().__init__()
+        # Paddle never sets these (its batch_shape raises AttributeError); the batch is
+        # every axis of ``logits`` but the last, as ``sample`` draws.
+        super().__init__(tuple(self.logits.shape[:-1]))
 
     def sample(self, shape: Sequence[int] = ()) -> Tensor:
         """Draw class indices (int64) of shape ``[*shape, *batch_shape]``."""
@@ -191,6 +193,22 @@ class Categorical(Distribution):
 
     def probs(self, value: Tensor) -> Tensor:
         """The probabilities (``logits / logits.sum(-1)``) of the class indices ``value``."""
+        self._check_indices(value, "probs")
+        return self._gather(value)
+
+    @staticmethod
+    def _check_indices(value: Any, api: str) -> None:
+        """``value`` must be an integer Tensor: a ValueError for another dtype, as Paddle's
+        gather raises (with a batch of ``logits`` Paddle reads memory it never wrote)."""
+        where = f"paddle.distribution.Categorical.{api}"
+        if not isinstance(value, Tensor):
+            raise TypeError(f"{where}: 'value' must be a Tensor of class indices, but received "
+                            f"{type(value).__name__}")
+        if dtype_name(value) not in ("int32", "int64"):
+            raise ValueError(f"{where}: 'value' must be an int32 or int64 Tensor of class "
+                             f"indices, but received dtype {dtype_name(value)}")
+
+    def _gather(self, value: Tensor) -> Tensor:
         prob = self._prob
         if prob.ndim == 1:
             return P.gather(prob, value.reshape([-1])).reshape(value.shape)
@@ -200,7 +218,8 @@ class Categorical(Distribution):
 
     def log_prob(self, value: Tensor) -> Tensor:
         """``log(probs(value))``."""
-        return P.log(self.probs(value))
+        self._check_indices(value, "log_prob")
+        return P.log(self._gather(value))
 
 
 class Geometric(Distribution):
