@@ -14,7 +14,7 @@ import torch
 
 from pagaie._core.registry import defop
 from pagaie._ops import _sparse_core as sc
-from pagaie._ops._helpers import torch_dtype
+from pagaie._ops._helpers import dtype_name, torch_dtype
 
 _T = torch.Tensor
 _COO, _CSR = torch.sparse_coo, torch.sparse_csr
@@ -183,13 +183,20 @@ def _coo_pair(x: torch.Tensor, y: torch.Tensor, api: str) -> tuple:
 
 
 def _binary(x, y, op: Callable, api: str, scalar_ok: bool) -> torch.Tensor:
+    # Paddle's argument parser rejects a non-Tensor y (ValueError) before any layout check
+    if not isinstance(y, _T) and not (scalar_ok and isinstance(y, (int, float))):
+        raise ValueError(f"paddle.{api}: 'y' must be a sparse Tensor"
+                         f"{' or a scalar' if scalar_ok else ''}, but received "
+                         f"{type(y).__name__}")
     sc.check_sparse(api, x)
     if not isinstance(y, _T):
-        if not scalar_ok or not isinstance(y, (int, float)):
-            raise ValueError(f"paddle.{api}: 'y' must be a sparse Tensor"
-                             f"{' or a scalar' if scalar_ok else ''}, but received "
-                             f"{type(y).__name__}")
         return map_values(x, lambda v: op(v, y), api)
+    if y.dtype != x.dtype and not ((x.dtype.is_floating_point or x.dtype.is_complex)
+                                   and (y.dtype.is_floating_point or y.dtype.is_complex)):
+        # Paddle promotes two different dtypes only between floating-point (and complex) ones
+        raise TypeError(f"paddle.{api}: x and y of different dtypes are only supported when "
+                        f"both are floating-point or complex, but received "
+                        f"{dtype_name(x)} and {dtype_name(y)}")
     if y.layout is not x.layout:
         raise NotImplementedError(f"paddle.{api}: both operands must be sparse tensors of the "
                                   f"same layout, but received {sc.layout_name(x)} and "
