@@ -6,7 +6,9 @@ Not a top-level family: these records are exported by ``pagaie.nn.functional``.
 from __future__ import annotations
 
 import functools
+import inspect
 import numbers
+from typing import Any
 
 import numpy as np
 import torch
@@ -631,10 +633,15 @@ _normalize_op = normalize
 
 
 @functools.wraps(_normalize_op)
-def normalize(x, p=2, axis=1, epsilon=1e-12, out=None, name=None):
+def normalize(*args: Any, **kwargs: Any) -> Any:
     # ``out``: as Paddle's ``paddle.assign(result, out)``, ``out`` takes the result's values,
-    # shape, dtype and place in the graph, and is returned itself
-    r = _normalize_op(x, p, axis, epsilon, None, name)
+    # shape, dtype and place in the graph, and is returned itself. The other arguments (and
+    # their PyTorch spellings, ``input=``/``dim=``) go to the op record as given.
+    if len(args) > 4:
+        out, args = args[4], args[:4] + (None,) + args[5:]
+    else:
+        out = kwargs.pop("out", None)
+    r = _normalize_op(*args, **kwargs)
     if out is None:
         return r
     if not isinstance(out, Tensor):
@@ -645,6 +652,7 @@ def normalize(x, p=2, axis=1, epsilon=1e-12, out=None, name=None):
 
 
 del normalize.__wrapped__
+normalize.__signature__ = inspect.signature(_normalize_op)
 
 
 @defop(paddle_types=("label_smooth", "pd_op.label_smooth"), method=False)
