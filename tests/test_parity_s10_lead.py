@@ -275,3 +275,16 @@ def test_gradient_hooks_run_with_gradients_enabled():
         return seen
     ours, theirs = both(run)
     assert ours == theirs
+
+
+@pytest.mark.parametrize("n", [0, 1])
+def test_vander_of_bool_with_at_most_one_column(n):
+    ours, theirs = both(lambda P: P.vander(P.to_tensor([True, False]), n=n))
+    assert str(ours.dtype) == str(theirs.dtype) and list(ours.shape) == list(theirs.shape)
+    np.testing.assert_array_equal(ours.numpy(), theirs.numpy())
+
+
+def test_histogramdd_of_empty_data_needs_ranges():
+    same_exception(lambda P: P.histogramdd(P.zeros([0, 2])))
+    ours, theirs = both(lambda P: P.histogramdd(P.zeros([0, 2]), ranges=[0.0, 1.0, 0.0, 1.0])[0])
+    np.testing.assert_array_equal(ours.numpy(), theirs.numpy())

@@ -228,14 +228,17 @@ def vander(x, n=None, increasing=False, name=None):
     """
     if x.dim() != 1:
         raise ValueError(f"paddle.vander: 'x' must be a 1-D tensor, but received a {x.dim()}-D tensor")
-    if x.dtype is torch.bool:
-        raise RuntimeError("paddle.vander: bool tensors are not supported (no bool kernel)")
     if n is None:
         n = x.shape[0]
     if n < 0:
         raise ValueError(f"paddle.vander: 'n' must be non-negative, but received {n}")
     if n == 0:
         return stopped(x.new_empty([x.shape[0], 0]))
+    if x.dtype is torch.bool:   # Paddle's cumprod has no bool kernel: only x**0 columns exist
+        if n > 1:
+            raise RuntimeError("paddle.vander: bool tensors are not supported for n > 1 (no bool "
+                               "kernel); cast 'x' first")
+        return stopped(torch.ones([x.shape[0], 1], dtype=torch.bool, device=x.device))
     # Column j is x**j: a running product keeps x's dtype and a clean gradient.
     cols = torch.cat([torch.ones_like(x).unsqueeze(1), x.unsqueeze(1).expand(-1, n - 1)], dim=1)
     out = torch.cumprod(cols, dim=1, dtype=x.dtype)

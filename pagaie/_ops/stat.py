@@ -531,6 +531,9 @@ def histogramdd(x, bins=10, ranges=None, density=False, weights=None, name=None)
     if ranges is not None and len(ranges) != 2 * d:
         raise AssertionError(f"paddle.histogramdd: 'ranges' must have {2 * d} values (a min and a max per "
                              f"dimension), but received {len(ranges)}")
+    if ranges is None and x.numel() == 0:   # Paddle reduces the data for its range: ValueError
+        raise ValueError("paddle.histogramdd: 'x' is empty, so the data range is unknown; give "
+                         "'ranges'")
     dev = x.device
     pts = x.detach().cpu()
     if isinstance(bins, (list, tuple)) and bins and type(bins[0]) is _T:
