@@ -288,3 +288,19 @@ def test_histogramdd_of_empty_data_needs_ranges():
     same_exception(lambda P: P.histogramdd(P.zeros([0, 2])))
     ours, theirs = both(lambda P: P.histogramdd(P.zeros([0, 2]), ranges=[0.0, 1.0, 0.0, 1.0])[0])
     np.testing.assert_array_equal(ours.numpy(), theirs.numpy())
+
+
+@pytest.mark.parametrize("expr", [lambda P, x: P.bitwise_and(x, 2), lambda P, x: x & 2, lambda P, x: x | 1,
+                                  lambda P, x: P.bitwise_left_shift(x, 1), lambda P, x: P.logical_and(x, True),
+                                  lambda P, x: P.bitwise_xor(x, True), lambda P, x: P.logical_or(x, 1)])
+def test_bitwise_and_logical_functions_refuse_a_number_y(expr):
+    same_exception(lambda P: expr(P, P.to_tensor([1, 2, 3])))
+
+
+@pytest.mark.parametrize("expr", [lambda x: 2 & x, lambda x: x << 1, lambda x: x >> 1, lambda x: 6 | x,
+                                  lambda x: 1 ^ x])
+@pytest.mark.parametrize("dtype", ["int32", "int64"])
+def test_bitwise_operators_that_take_a_number(expr, dtype):
+    ours, theirs = both(lambda P: expr(P.to_tensor([1, 2, 3], dtype)))
+    assert str(ours.dtype) == str(theirs.dtype)
+    np.testing.assert_array_equal(ours.numpy(), theirs.numpy())

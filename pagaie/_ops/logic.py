@@ -268,10 +268,17 @@ def allclose(x, y, rtol=1e-05, atol=1e-08, equal_nan=False, name=None):
 
 
 # ---- logical ------------------------------------------------------------------------------
+def _not_tensor(api, y):
+    """Paddle's binding refuses a ``y`` that is not a Tensor (a number, a numpy array) for the
+    logical and bitwise functions, and for ``x & 2``, with ValueError."""
+    return ValueError(f"paddle.{api}: argument 'y' (position 1) must be Tensor, but received "
+                      f"{type(y).__name__}")
+
+
 def _logical_pair(api, x, y):
     if type(y) is not _T:
-        y = torch.as_tensor(y, device=x.device)
-    elif y.dtype is not x.dtype:
+        raise _not_tensor(api, y)
+    if y.dtype is not x.dtype:
         check_binary_dtypes(api, x, y)
         if x.is_complex() or y.is_complex():  # torch would compute in complex32 with a half x
             return y.bool()
@@ -340,8 +347,8 @@ def _bit_pair(api, x, y, check=None):
     ``y`` finds none (RuntimeError), an integer ``y`` of another dtype than ``x`` does not
     match ``x``'s data (ValueError); ``x`` is checked after."""
     if type(y) is not _T:
-        y = torch.as_tensor(y, dtype=x.dtype, device=x.device)
-    elif y.dtype is not x.dtype:
+        raise _not_tensor(api, y)
+    if y.dtype is not x.dtype:
         (check or _bit_check)(api, y)
         if x.is_complex():  # promoted to complex: no kernel either
             (check or _bit_check)(api, x)
@@ -634,6 +641,8 @@ def _shift_operator(fn, sym):
     def op(self, other):
         if type(other) is float:
             raise TypeError(f"unsupported operand type(s) for {sym}: 'Tensor' and 'float'")
+        if isinstance(other, numbers.Number):   # Paddle's shift operators take a number as x's dtype
+            return fn(self, _int_operand(self, other, sym))
         return plain(self, other)
     op.__name__ = plain.__name__
     return op
