@@ -159,7 +159,7 @@ def test_errors_like_paddle(case):
     lambda: paddle.arange(0, 3, 1, dtype="bool"), lambda: paddle.eye(3, dtype="bool"),
     lambda: paddle.diag(paddle.to_tensor([True, False])),
     lambda: paddle.complex(paddle.to_tensor([1]), paddle.to_tensor([1])),
-    lambda: paddle.tril_indices(3, 3, 0, "float32"), lambda: paddle.vander(paddle.to_tensor([True])),
+    lambda: paddle.tril_indices(3, 3, 0, "float32"), lambda: paddle.vander(paddle.to_tensor([True, False])),
 ])
 def test_unsupported_dtypes_raise(call):
     # Paddle raises a RuntimeError (no kernel for the dtype); so does pagaie, naming the API.

@@ -30,6 +30,7 @@ it meets data-dependent Python control flow).
 from __future__ import annotations
 
 import ast
+import gc
 import inspect
 import itertools
 import textwrap
@@ -537,6 +538,22 @@ def transform_source(tree: ast.FunctionDef) -> ast.FunctionDef:
     return _FunctionConverter(itertools.count()).convert(tree)
 
 
+def _parse(src: str) -> ast.Module:
+    """``ast.parse``, held away from CPython 3.11's spurious SystemError ("AST constructor
+    recursion depth mismatch"), seen when its depth bookkeeping is disturbed while it builds
+    the tree: the collector is held off meanwhile and a failed parse is tried once more."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        try:
+            return ast.parse(src)
+        except SystemError:
+            return ast.parse(src)
+    finally:
+        if enabled:
+            gc.enable()
+
+
 def _source_of(fn: Callable) -> tuple[ast.FunctionDef, str, int]:
     try:
         lines, first = inspect.getsourcelines(fn)
@@ -545,7 +562,7 @@ def _source_of(fn: Callable) -> tuple[ast.FunctionDef, str, int]:
         raise ConversionError(f"the source of {fn.__qualname__} is not available ({exc})") from None
     src = textwrap.dedent("".join(lines))
     try:
-        mod = ast.parse(src)
+        mod = _parse(src)
     except SyntaxError as exc:
         raise ConversionError(f"the source of {fn.__qualname__} does not parse alone ({exc})") from None
     if len(mod.body) != 1 or not isinstance(mod.body[0], ast.FunctionDef) or \
