@@ -79,6 +79,12 @@ def _check_matmul_shapes(x: torch.Tensor, y: torch.Tensor) -> None:
                          f"{list(y.shape[:-2])} do not broadcast") from None
 
 
+def _outer(x, y, out, api):
+    """The outer product of the flattened ``x`` and ``y`` (``outer`` and ``ger``)."""
+    x, y = _promote_float(x, y, api)
+    return write_out(out, torch.outer(x.reshape(-1), y.reshape(-1)))
+
+
 def _matmul_operand(self: Tensor, other, op: str):
     """The other operand of ``@`` as Paddle takes it: a numpy array or a Python number becomes
     a tensor of ``self``'s dtype (a number as shape [1]), and so does a real Tensor of another
@@ -403,8 +409,7 @@ def outer(x, y, name=None, *, out=None):
         >>> paddle.outer(paddle.to_tensor([1, 2]), paddle.to_tensor([3, 4])).tolist()
         [[3, 4], [6, 8]]
     """
-    x, y = _promote_float(x, y, "outer")
-    return write_out(out, torch.outer(x.reshape(-1), y.reshape(-1)))
+    return _outer(x, y, out, "outer")
 
 
 @defop(method=False)
@@ -425,8 +430,7 @@ def ger(x, y, name=None, *, out=None):
         >>> paddle.ger(paddle.to_tensor([1.0, 2.0]), paddle.to_tensor([3.0])).tolist()
         [[3.0], [6.0]]
     """
-    x, y = _promote_float(x, y, "outer")
-    return write_out(out, torch.outer(x.reshape(-1), y.reshape(-1)))
+    return _outer(x, y, out, "ger")
 
 
 @defop(paddle_types=("pd_op.inner",))

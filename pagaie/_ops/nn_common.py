@@ -647,8 +647,8 @@ def normalize(*args: Any, **kwargs: Any) -> Any:
     if not isinstance(out, Tensor):
         raise TypeError(f"paddle.nn.functional.normalize: 'out' must be a Tensor, but received "
                         f"{type(out).__name__}")
-    out._rebind(r._t)
-    return out
+    from pagaie._ops.creation import assign
+    return assign(r, out)
 
 
 del normalize.__wrapped__
