@@ -5,7 +5,9 @@ Paddle 3.3 accepts, on many APIs, the PyTorch spelling of an argument as a keywo
 ``paddle.flatten(x, start_dim=1)``, ``paddle.zeros(size=[2])``), and so do the Tensor
 methods of the same name. The table lists, per API, the aliases real Paddle 3.3.1 accepts:
 it was found by calling every op sample of the test tables with each candidate spelling
-against the real library.
+(Paddle's names, PyTorch's names for the same function) against the real library. Some come
+from Paddle's Python decorators, others from its C++ argument parser (``dot(x, tensor=y)``,
+``argmax(x, keepdims=True)``), which ``inspect`` does not show.
 
 The registry reads :data:`ALIASES_BY_NAME` when it generates an op's public function: the
 aliases become extra keywords of that function (its ``__signature__`` stays Paddle's), so
@@ -19,7 +21,10 @@ Examples:
 """
 from __future__ import annotations
 
-__all__ = ["ALIASES", "ALIASES_BY_NAME", "ALIAS_DEFAULTS"]
+import functools
+from typing import Any, Callable
+
+__all__ = ["ALIASES", "ALIASES_BY_NAME", "ALIAS_DEFAULTS", "keyword_aliases"]
 
 # (alias -> parameter, [APIs relative to ``paddle``])
 _TABLE = [
@@ -63,7 +68,63 @@ _TABLE = [
      ['Tensor.uniform_']),
     ({'target': 'label'},
      ['nn.functional.cross_entropy']),
+    # PyTorch's own names for the second operand and other arguments
+    ({'exponent': 'y'},
+     ['pow']),
+    ({'mat2': 'y'},
+     ['bmm']),
+    ({'tensor': 'y'},
+     ['dot']),
+    ({'vec2': 'y'},
+     ['ger', 'outer']),
+    ({'A': 'x', 'ord': 'p'},
+     ['linalg.norm', 'norm']),
+    ({'ord': 'p'},
+     ['linalg.vector_norm']),
+    ({'A': 'x', 'B': 'y'},
+     ['linalg.solve']),
+    ({'tensors': 'x'},
+     ['cat', 'concat', 'concatenate', 'stack']),
+    ({'input': 'arr'},
+     ['take_along_axis', 'take_along_dim']),
+    ({'source': 'value'},
+     ['index_add']),
+    ({'values': 'value'},
+     ['index_put']),
+    ({'elements': 'x', 'test_elements': 'test_x'},
+     ['isin']),
+    ({'input': 'values'},
+     ['searchsorted']),
+    ({'boundaries': 'sorted_sequence'},
+     ['bucketize']),
+    ({'sizes': 'shape'},
+     ['unflatten']),
+    ({'dims': 'repeat_times'},
+     ['tile']),
+    ({'dimension': 'axis'},
+     ['unfold']),
+    ({'dim': 'axis'},
+     ['unique_consecutive']),
+    ({'indices_or_sections': 'num_or_indices'},
+     ['tensor_split']),
+    ({'keepdims': 'keepdim'},
+     ['argmax', 'argmin']),
+    ({'x1': 'x', 'x2': 'y'},
+     ['nn.functional.pairwise_distance']),
+    ({'eps': 'epsilon'},
+     ['nn.functional.normalize']),
+    ({'end': 'stop', 'steps': 'num'},
+     ['linspace']),
+    ({'n': 'num_rows', 'm': 'num_columns'},
+     ['eye']),
+    ({'input': 'x'},
+     ['empty_like', 'gather', 'sparse.reshape']),    ({'input': 'x', 'other': 'y'},
+     ['Tensor.add_', 'Tensor.subtract_', 'Tensor.multiply_', 'Tensor.divide_', 'Tensor.gcd_', 'Tensor.lcm_',
+      'Tensor.bitwise_or_']),
 ]
+
+# Public APIs whose op record has another name (the registry looks aliases up by record name).
+_RECORD_NAMES = {"unfold": "tensor_unfold", "sparse.reshape": "sparse_reshape"}
 
 # An API may appear in several rows (``input=`` in one, its own names in another): merge them.
 ALIASES: dict[str, dict[str, str]] = {}
@@ -74,9 +135,27 @@ for _m, _apis in _TABLE:
 # functions themselves.
 ALIASES_BY_NAME: dict[str, dict[str, str]] = {}
 for _api, _m in ALIASES.items():
-    ALIASES_BY_NAME.setdefault(_api.rsplit(".", 1)[-1], {}).update(_m)
+    ALIASES_BY_NAME.setdefault(_RECORD_NAMES.get(_api, _api.rsplit(".", 1)[-1]), {}).update(_m)
 
 # Defaults that change when a call uses an alias (by record name): PyTorch's ``median`` gives
 # the lower middle value with its index, so ``paddle.median(x, dim=1)`` is ``mode='min'``
 # unless ``mode`` is passed.
 ALIAS_DEFAULTS: dict[str, dict[str, object]] = {"median": {"mode": "min"}}
+
+
+def keyword_aliases(**aliases: str) -> Callable[[Callable], Callable]:
+    """Give a plain Python API (one that is not an op record) Paddle's alias keywords:
+    ``@keyword_aliases(input="x")`` lets ``f(input=t)`` mean ``f(x=t)``; the signature shown
+    stays Paddle's. Giving both spellings is Paddle's ValueError."""
+    def deco(fn: Callable) -> Callable:
+        @functools.wraps(fn)
+        def api(*args: Any, **kwargs: Any) -> Any:
+            for alias, param in aliases.items():
+                if alias in kwargs:
+                    if param in kwargs:
+                        raise ValueError(f"paddle.{fn.__name__}() got values for both '{param}' "
+                                         f"and its alias '{alias}'")
+                    kwargs[param] = kwargs.pop(alias)
+            return fn(*args, **kwargs)
+        return api
+    return deco

@@ -452,7 +452,7 @@ def _alias_call(api: Callable, aliases: dict[str, str], named: dict, extra: dict
             raise TypeError(f"paddle.{api.__name__}() got an unexpected keyword argument '{key}'")
         if named.get(param) is not _MISSING and named.get(param) is not \
                 api.__signature__.parameters[param].default:
-            raise TypeError(f"paddle.{api.__name__}() got values for both '{param}' and its alias "
+            raise ValueError(f"paddle.{api.__name__}() got values for both '{param}' and its alias "
                             f"'{key}'")
         named[param] = value
     for key, value in alias_defaults.items():
@@ -717,8 +717,12 @@ def _make_inplace(rec: OpRecord, base: OpRecord) -> Callable:
     binary = params[:2] == ["x", "y"] and base.name != "pow"
     explicit = rec.kernel is not base.kernel
     native: set = set()  # dtypes for which the explicit kernel was seen to write into x
+    from pagaie._core.param_aliases import ALIASES_BY_NAME
+    aliases = ALIASES_BY_NAME.get(rec.name)
 
     def api(*args, **kwargs):
+        if kwargs and aliases:  # ``x.add_(other=y)``: Paddle's in-place ops take the aliases too
+            kwargs = {aliases.get(k, k): v for k, v in kwargs.items()}
         x = args[0] if args else kwargs[first]
         t = x._t
         run, want = out_of_place, None
@@ -789,6 +793,8 @@ def _make_inplace(rec: OpRecord, base: OpRecord) -> Callable:
     api.__name__ = api.__qualname__ = rec.name
     api.__doc__ = f"In-place version of :func:`{base.name}`: writes the result into ``{first}`` and returns it."
     api.op_record = rec
+    if aliases:
+        api.accepts_aliases = aliases
     return api
 
 

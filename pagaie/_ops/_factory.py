@@ -97,9 +97,12 @@ def finish(t: torch.Tensor, out: Any = None, requires_grad: bool = False,
 
 def write_out(out: torch.Tensor, t: torch.Tensor) -> torch.Tensor:
     """Make ``out`` hold the result ``t``, taking its shape and dtype, as Paddle's ``out=`` does."""
-    if out.dtype is t.dtype and out.device == t.device:
+    # torch refuses resize_ on a leaf that needs gradients, even to its own shape
+    if out.dtype is t.dtype and out.device == t.device and \
+            (out.shape == t.shape or not out.requires_grad):
         with torch.no_grad():
-            out.resize_(t.shape)
+            if out.shape != t.shape:
+                out.resize_(t.shape)
             out.copy_(t)
     else:
         out.data = t.detach()

@@ -53,7 +53,7 @@ def bound_index(index: _T, n: int, api: str, exc: type = IndexError, negative: b
 
 
 @defop(paddle_types=("gather", "pd_op.gather"))
-def gather(x, index, axis=None, name=None, out=None):
+def gather(x, index, axis=None, name=None, out=None, *, dim=None):
     """Select the slices of ``x`` at positions ``index`` along ``axis`` (default 0).
 
     A 0-D ``index`` removes the axis; a higher-rank ``index`` is flattened.
@@ -64,10 +64,17 @@ def gather(x, index, axis=None, name=None, out=None):
         >>> paddle.gather(x, paddle.to_tensor([2, 0])).tolist()
         [[5, 6], [1, 2]]
     """
-    if _torch_order(index, axis):
-        # Paddle 3 also takes PyTorch's ``gather(input, dim, index)``: elementwise along dim.
-        d = norm_axis(index, x.dim(), "gather", error=IndexError)
-        r = torch.gather(x, d, bound_index(check_index(axis, "gather"), x.shape[d], "gather"))
+    torch_form = dim is not None or _torch_order(index, axis)
+    if torch_form:
+        # Paddle 3 also takes PyTorch's ``gather(input, dim, index)`` (positionally, or with
+        # ``dim=`` as a keyword): elementwise along dim.
+        if dim is not None:
+            if axis is not None:
+                raise ValueError("paddle.gather: got both 'axis' and its alias 'dim'")
+            d, idx = norm_axis(dim, x.dim(), "gather", error=IndexError), index
+        else:
+            d, idx = norm_axis(index, x.dim(), "gather", error=IndexError), axis
+        r = torch.gather(x, d, bound_index(check_index(idx, "gather"), x.shape[d], "gather"))
         if out is not None:
             out.copy_(r)
             return out

@@ -235,7 +235,7 @@ def _isclose(api, x, y, rtol, atol, equal_nan):
 
 
 @defop(paddle_types=("isclose", "pd_op.isclose"), differentiable=False)
-def isclose(x, y, rtol=1e-05, atol=1e-08, equal_nan=False, name=None):
+def isclose(x, y, rtol=1e-05, atol=1e-08, equal_nan=False, name=None, *, out=None):
     """Elementwise ``|x - y| <= atol + rtol * |y|``; returns a bool tensor.
 
     Args:
@@ -251,7 +251,8 @@ def isclose(x, y, rtol=1e-05, atol=1e-08, equal_nan=False, name=None):
         [True, False]
     """
     _close_args("isclose", x, y)
-    return _isclose("isclose", x, y, rtol, atol, equal_nan)
+    r = _isclose("isclose", x, y, rtol, atol, equal_nan)
+    return r if out is None else write_out(out, r)
 
 
 @defop(paddle_types=("allclose", "pd_op.allclose"), differentiable=False)
@@ -497,7 +498,7 @@ bitwise_right_shift_ = bitwise_right_shift.inplace
 
 # ---- value classes ------------------------------------------------------------------------
 @defop(paddle_types=("isnan", "isnan_v2", "pd_op.isnan"), differentiable=False)
-def isnan(x, name=None):
+def isnan(x, name=None, *, out=None):
     """Elementwise test for NaN; returns a bool tensor.
 
     Examples:
@@ -505,11 +506,11 @@ def isnan(x, name=None):
         >>> paddle.isnan(paddle.to_tensor([1.0, float('nan')])).tolist()
         [False, True]
     """
-    return torch.isnan(x)
+    return torch.isnan(x) if out is None else write_out(out, torch.isnan(x))
 
 
 @defop(paddle_types=("isinf", "isinf_v2", "pd_op.isinf"), differentiable=False)
-def isinf(x, name=None):
+def isinf(x, name=None, *, out=None):
     """Elementwise test for +inf or -inf; returns a bool tensor.
 
     Examples:
@@ -517,11 +518,11 @@ def isinf(x, name=None):
         >>> paddle.isinf(paddle.to_tensor([1.0, float('-inf')])).tolist()
         [False, True]
     """
-    return torch.isinf(x)
+    return torch.isinf(x) if out is None else write_out(out, torch.isinf(x))
 
 
 @defop(paddle_types=("isfinite", "isfinite_v2", "pd_op.isfinite"), differentiable=False)
-def isfinite(x, name=None):
+def isfinite(x, name=None, *, out=None):
     """Elementwise test for finite values (not NaN, not inf); returns a bool tensor.
 
     Examples:
@@ -529,7 +530,7 @@ def isfinite(x, name=None):
         >>> paddle.isfinite(paddle.to_tensor([1.0, float('inf'), float('nan')])).tolist()
         [True, False, False]
     """
-    return torch.isfinite(x)
+    return torch.isfinite(x) if out is None else write_out(out, torch.isfinite(x))
 
 
 @defop(paddle_types=("isneginf",), differentiable=False)

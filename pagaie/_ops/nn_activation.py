@@ -14,6 +14,7 @@ import torch.nn.functional as F
 
 from pagaie._core.registry import defop
 from pagaie._core.tensor import Tensor, is_grad_leaf
+from pagaie._ops._helpers import write_out
 
 __all__ = ["relu", "relu_", "relu6", "leaky_relu", "leaky_relu_", "prelu", "rrelu", "elu", "elu_",
            "selu", "celu", "gelu", "silu", "swish", "mish", "hardswish", "hardsigmoid", "hardtanh",
@@ -237,7 +238,7 @@ def celu(x, alpha=1.0, name=None):
 
 
 @defop(paddle_types=("gelu", "pd_op.gelu"), method=False)
-def gelu(x, approximate=False, name=None):
+def gelu(x, approximate=False, name=None, *, out=None):
     """Gaussian error linear unit ``x * Phi(x)``; ``approximate=True`` (or 'tanh') uses
     the tanh approximation.
 
@@ -251,7 +252,8 @@ def gelu(x, approximate=False, name=None):
             raise ValueError("paddle.nn.functional.gelu: approximate must be True, False, 'tanh' or "
                              f"'none', but received {approximate!r}")
         approximate = approximate == "tanh"
-    return F.gelu(x, approximate="tanh" if approximate else "none")
+    r = F.gelu(x, approximate="tanh" if approximate else "none")
+    return r if out is None else write_out(out, r)
 
 
 @defop("silu", paddle_types=("silu", "pd_op.silu"), method=False)
@@ -459,7 +461,7 @@ logsigmoid = log_sigmoid
 
 
 @defop(amp="black", paddle_types=("softplus", "pd_op.softplus"), method=False)
-def softplus(x, beta=1, threshold=20, name=None):
+def softplus(x, beta=1, threshold=20, name=None, *, out=None):
     """``log(1 + exp(beta * x)) / beta``, linear where ``beta * x > threshold``.
 
     Examples:
@@ -468,7 +470,8 @@ def softplus(x, beta=1, threshold=20, name=None):
         [0.6931]
     """
     _float(x, "softplus")
-    return F.softplus(x, beta, threshold)
+    r = F.softplus(x, beta, threshold)
+    return r if out is None else write_out(out, r)
 
 
 @defop(paddle_types=("softsign", "pd_op.softsign"), method=False)

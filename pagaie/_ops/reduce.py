@@ -28,6 +28,13 @@ _SUM_DTYPE = {torch.int32: torch.int64, torch.bool: torch.int64, torch.int8: tor
 _LIST_AXIS_ONLY = frozenset({"amax", "amin", "all", "any", "logsumexp"})
 
 
+def _tensor_axis(t):
+    """The axis or axes a Tensor ``axis`` holds: Paddle reads its values as ints, whatever
+    the tensor's dtype (a float 0-D tensor is taken) or rank (a 2-D one is flattened)."""
+    t = t.detach().to(torch.int64)
+    return t.item() if t.dim() == 0 else t.reshape(-1).tolist()
+
+
 def _axes(axis, ndim, api):
     """Normalise ``axis`` to None (all axes) or a tuple of non-negative ints."""
     if axis is None:
@@ -36,7 +43,7 @@ def _axes(axis, ndim, api):
         if axis.numel() > 1 and api in _LIST_AXIS_ONLY:
             raise TypeError(f"paddle.{api}: 'axis' must be an int or a list or tuple of ints, but "
                             f"received a Tensor of shape {list(axis.shape)}")
-        axis = axis.tolist()
+        axis = _tensor_axis(axis)
     if type(axis) is not int and isinstance(axis, numbers.Integral) and not isinstance(axis, bool):
         axis = int(axis)  # a numpy integer, as Paddle's argument parser takes it
     if type(axis) is int:
@@ -53,6 +60,9 @@ def _axes(axis, ndim, api):
     n = ndim if ndim else 1
     out = []
     for a in axis:
+        if isinstance(a, bool) or not isinstance(a, (numbers.Integral, _T)):
+            raise TypeError(f"paddle.{api}: 'axis' must be a list of ints, but received "
+                            f"{type(a).__name__} {a!r} in {list(axis)}")
         a = int(a)
         if not -n <= a < n:
             raise ValueError(f"paddle.{api}: 'axis' must be in the range [{-n}, {n}), but received "
@@ -137,8 +147,11 @@ def mean(x, axis=None, keepdim=False, name=None, *, dtype=None, out=None):
         r = torch.mean(x.to(torch.float32), dims, keepdim).to(torch.bool)
     else:
         s = torch.sum(x, dims, keepdim, dtype=torch.int64)
-        r = torch.div(s, builtins.max(x.numel() // builtins.max(s.numel(), 1), 1),
-                      rounding_mode="trunc").to(x.dtype)
+        n = x.numel() // builtins.max(s.numel(), 1)
+        if n == 0:  # the mean of nothing: NaN, which as an integer is the lowest value
+            r = torch.full_like(s, torch.iinfo(x.dtype).min, dtype=x.dtype)
+        else:
+            r = torch.div(s, n, rounding_mode="trunc").to(x.dtype)
     return r if out is None else write_out(out, r)
 
 

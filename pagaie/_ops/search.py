@@ -1,13 +1,25 @@
 """Search and sort ops: arg-reductions, top-k, sorting, unique values, bucketing, sampling."""
 from __future__ import annotations
 
+import functools
+import numbers
+from typing import Any, NamedTuple
+
 import torch
 
 from pagaie._core.registry import defop
+from pagaie._core.tensor import Tensor
 from pagaie._ops._helpers import norm_axis, parsed_dtype, scalar_of, torch_dtype, write_out
 
 __all__ = ["argmax", "argmin", "argsort", "argwhere", "bucketize", "kthvalue", "mode", "msort",
            "nonzero", "searchsorted", "sort", "topk", "unique", "unique_consecutive"]
+
+
+def _one_axis(axis, ndim: int, api: str) -> int:
+    """A single axis made non-negative and checked; Paddle's parser takes a numpy integer too."""
+    if isinstance(axis, numbers.Integral) and not isinstance(axis, (bool, int)):
+        axis = int(axis)
+    return norm_axis(axis, ndim, api)
 
 
 def _index_dtype(dtype, api: str) -> torch.dtype:
@@ -35,6 +47,10 @@ def _arg_reduce(fn, api, x, axis, keepdim, dtype):
     if x.is_floating_point():  # Paddle's kernel skips NaN entries (all NaN: index 0)
         x = torch.nan_to_num(x, nan=float("-inf") if fn is torch.argmax else float("inf"),
                              posinf=float("inf"), neginf=float("-inf"))
+    if x.numel() == 0 and (axis is None or x.shape[_one_axis(axis, x.dim(), api)] == 0):
+        # (Paddle's kernel returns memory it never wrote here)
+        raise ValueError(f"paddle.{api}: cannot reduce along an axis of size 0 (input shape "
+                         f"{list(x.shape)}, axis={axis})")
     if axis is None:
         r = fn(x)
         if keepdim:
@@ -42,7 +58,7 @@ def _arg_reduce(fn, api, x, axis, keepdim, dtype):
     else:
         n = x.dim() or 1
         if type(axis) is not int or not -n <= axis < n:
-            axis = norm_axis(axis, x.dim(), api)
+            axis = _one_axis(axis, x.dim(), api)
         r = fn(x, dim=axis, keepdim=keepdim)
         if keepdim and x.dim() == 0:  # Paddle keeps a size-1 axis even for a 0-D input
             r = r.reshape(1)
@@ -96,8 +112,14 @@ def argmin(x, axis=None, keepdim=False, dtype="int64", name=None):
     return _arg_reduce(torch.argmin, "argmin", x, axis, keepdim, dtype)
 
 
-@defop(paddle_types=("top_k_v2", "pd_op.topk"))
-def topk(x, k, axis=None, largest=True, sorted=True, name=None, *, out=None):
+class TopKRetType(NamedTuple):
+    """``(values, indices)`` of :func:`topk`, as Paddle names them."""
+    values: Any
+    indices: Any
+
+
+@defop("topk", paddle_types=("top_k_v2", "pd_op.topk"), method=False)
+def _topk(x, k, axis=None, largest=True, sorted=True, name=None, *, out=None):
     """The ``k`` largest (or smallest) entries along an axis, with their indices.
 
     Args:
@@ -110,23 +132,40 @@ def topk(x, k, axis=None, largest=True, sorted=True, name=None, *, out=None):
         out (tuple, optional): two tensors to receive the values and indices.
 
     Returns:
-        tuple: ``(values, indices)``; the indices are int64.
+        TopKRetType: ``(values, indices)``, also as ``.values`` and ``.indices``; the
+        indices are int64.
 
     Examples:
         >>> import pagaie as paddle
         >>> v, i = paddle.topk(paddle.to_tensor([1.0, 4.0, 3.0, 2.0]), k=2)
         >>> v.tolist(), i.tolist()
         ([4.0, 3.0], [1, 2])
+        >>> paddle.topk(paddle.to_tensor([1.0, 4.0]), k=1).indices.tolist()
+        [1]
     """
     k = int(scalar_of(k))  # an int or a Tensor, at least 1 either way (Paddle's kernel)
-    dim = -1 if axis is None else norm_axis(axis, x.dim(), "topk")
-    n = x.shape[dim] if x.dim() else 1
-    if not 1 <= k <= n:
-        raise ValueError(f"paddle.topk: 'k' must be in [1, {n}] (the size of axis {dim}), but received {k}")
-    v, i = torch.topk(x, k, dim=dim, largest=largest, sorted=sorted)
+    dim = -1 if axis is None else _one_axis(axis, x.dim(), "topk")
+    if x.dim() == 0:  # Paddle takes any k >= 1 here: the value itself, at index 0
+        if k < 1:
+            raise ValueError(f"paddle.topk: 'k' must be at least 1, but received {k}")
+        v, i = x.clone(), torch.zeros((), dtype=torch.int64, device=x.device)
+    else:
+        n = x.shape[dim]
+        if not 1 <= k <= n:
+            raise ValueError(f"paddle.topk: 'k' must be in [1, {n}] (the size of axis {dim}), "
+                             f"but received {k}")
+        v, i = torch.topk(x, k, dim=dim, largest=largest, sorted=sorted)
     if out is not None:
         return write_out(out[0], v), write_out(out[1], i)
     return v, i
+
+
+@functools.wraps(_topk)  # (the signature, docstring and record of the op)
+def topk(*args: Any, **kwargs: Any) -> TopKRetType:
+    return TopKRetType(*_topk(*args, **kwargs))
+
+
+Tensor.topk = topk  # type: ignore[attr-defined]
 
 
 def _check_0d_axis(axis, api):
@@ -175,7 +214,7 @@ def sort(x, axis=-1, descending=False, stable=False, name=None):
     if x.dim() == 0:
         _check_0d_axis(axis, "sort")
         return x.clone()
-    return torch.sort(x, dim=norm_axis(axis, x.dim(), "sort"), descending=descending, stable=stable)[0]
+    return torch.sort(x, dim=_one_axis(axis, x.dim(), "sort"), descending=descending, stable=stable)[0]
 
 
 @defop(paddle_types=("argsort", "pd_op.argsort"), int_results=True)
@@ -200,7 +239,7 @@ def argsort(x, axis=-1, descending=False, stable=False, name=None):
     if x.dim() == 0:
         _check_0d_axis(axis, "argsort")
         return torch.zeros((), dtype=torch.int64, device=x.device)
-    return torch.sort(x, dim=norm_axis(axis, x.dim(), "argsort"), descending=descending, stable=stable)[1]
+    return torch.sort(x, dim=_one_axis(axis, x.dim(), "argsort"), descending=descending, stable=stable)[1]
 
 
 @defop()
@@ -274,6 +313,21 @@ def _first_index(inverse: torch.Tensor, n_unique: int, n: int) -> torch.Tensor:
     return first.scatter_reduce_(0, inverse, pos, reduce="amin")
 
 
+def _unique_axis(x, axis, api):
+    """Check an ``axis`` given to unique / unique_consecutive (a 0-D input takes none)."""
+    if x.dim() == 0:
+        raise ValueError(f"paddle.{api}: a 0-D input takes axis=None only, but received "
+                         f"axis={axis}")
+    _one_axis(axis, x.dim(), api)
+
+
+def _empty_unique(x, d, *flags):
+    """Paddle's result for an empty input: the input itself, then an empty index tensor for
+    each requested extra output."""
+    extra = [torch.zeros(0, dtype=d, device=x.device) for f in flags if f]
+    return tuple([x.clone(), *extra]) if extra else x.clone()
+
+
 @defop(paddle_types=("unique", "pd_op.unique"), differentiable=False)
 def unique(x, return_index=False, return_inverse=False, return_counts=False, axis=None,
            dtype="int64", sorted=True, name=None):
@@ -300,12 +354,16 @@ def unique(x, return_index=False, return_inverse=False, return_counts=False, axi
         ([1, 2, 3], [1, 1, 2])
     """
     d = _unique_index_dtype(dtype, "unique")
+    if axis is not None:
+        _unique_axis(x, axis, "unique")
+    if x.numel() == 0:  # Paddle hands an empty input back whole, with empty index outputs
+        return _empty_unique(x, d, return_index, return_inverse, return_counts)
     if axis is None:
         flat = x.reshape(-1)
         out, inv, cnt = torch.unique(flat, sorted=True, return_inverse=True, return_counts=True)
         n = flat.numel()
     else:
-        ax = norm_axis(axis, x.dim(), "unique")
+        ax = _one_axis(axis, x.dim(), "unique")
         out, inv, cnt = torch.unique(x, sorted=True, return_inverse=True, return_counts=True, dim=ax)
         n = x.shape[ax]
     if not (return_index or return_inverse or return_counts):
@@ -341,10 +399,14 @@ def unique_consecutive(x, return_inverse=False, return_counts=False, axis=None, 
         [1, 2, 1]
     """
     d = _unique_index_dtype(dtype, "unique_consecutive")
+    if axis is not None:
+        _unique_axis(x, axis, "unique_consecutive")
+        if x.numel() == 0:  # Paddle hands an empty input back whole, with empty index outputs
+            return _empty_unique(x, d, False, return_inverse, return_counts)
     if axis is None:
         out, inv, cnt = torch.unique_consecutive(x.reshape(-1), return_inverse=True, return_counts=True)
     else:
-        ax = norm_axis(axis, x.dim(), "unique_consecutive")
+        ax = _one_axis(axis, x.dim(), "unique_consecutive")
         out, inv, cnt = torch.unique_consecutive(x, return_inverse=True, return_counts=True, dim=ax)
     if not (return_inverse or return_counts):
         return out
@@ -438,7 +500,7 @@ def kthvalue(x, k, axis=None, keepdim=False, name=None):
         >>> v.item(), i.item()
         (3.0, 2)
     """
-    dim = -1 if axis is None else norm_axis(axis, x.dim(), "kthvalue")
+    dim = -1 if axis is None else _one_axis(axis, x.dim(), "kthvalue")
     if isinstance(k, float):
         raise TypeError(f"paddle.kthvalue: 'k' must be an int, but received float {k}")
     k = int(scalar_of(k))
@@ -469,7 +531,10 @@ def mode(x, axis=-1, keepdim=False, name=None):
         >>> v.item()
         2.0
     """
-    dim = norm_axis(axis, x.dim(), "mode")
+    dim = _one_axis(axis, x.dim(), "mode")
+    if x.dim() == 0 and keepdim and axis >= 0:  # Paddle's kernel then checks a 0-size axis
+        raise ValueError(f"paddle.mode: a 0-D input with keepdim=True takes axis=-1 only, but "
+                         f"received axis={axis}")
     if x.dim() and x.shape[dim] == 0 and (keepdim or x.shape[:dim].numel() * x.shape[dim + 1:].numel()):
         raise ValueError(f"paddle.mode: axis {axis} of 'x' (shape {list(x.shape)}) is empty, so "
                          "it has no most frequent value")

@@ -10,8 +10,9 @@ import numbers
 import torch
 
 from pagaie._core.registry import defop
+from pagaie._core.tensor import flag_grad
 from pagaie._ops._helpers import AssertionValueError, dtype_name, norm_axis, stopped, write_out
-from pagaie._ops.reduce import _axes
+from pagaie._ops.reduce import _axes, _tensor_axis
 
 _T = torch.Tensor
 
@@ -52,11 +53,22 @@ def var(x, axis=None, unbiased=None, keepdim=False, name=None, *, correction=1, 
         correction = 1 if unbiased else 0
     dims = _axes(axis, x.dim(), "var")  # Paddle checks the axes before the dtype
     _check_real("var", x)
-    if _is_int(x):
+    if x.dim() == 0 and correction == 0:
+        r = _constant_zero_var(x)
+    elif _is_int(x):
         r = _int_var(x, dims, correction, keepdim).to(x.dtype)
     else:
         r = torch.var(x, dims, correction=correction, keepdim=keepdim)
     return r if out is None else write_out(out, r)
+
+
+def _constant_zero_var(x):
+    """The variance of a 0-D input without correction: Paddle returns a constant 0, which
+    carries no gradient back to ``x`` but says stop_gradient=False when ``x`` does."""
+    r = torch.zeros((), dtype=x.dtype, device=x.device)
+    if x.requires_grad and torch.is_grad_enabled():
+        flag_grad(r, carried=True)
+    return r
 
 
 def _check_real(api, x):
@@ -104,6 +116,9 @@ def std(x, axis=None, unbiased=True, keepdim=False, name=None):
     """
     dims = _axes(axis, x.dim(), "std")
     _check_real("std", x)
+    if x.dim() == 0 and not unbiased:
+        r = _constant_zero_var(x)
+        return r.to(torch.float32) if _is_int(x) else r
     if _is_int(x):
         return torch.sqrt(_int_var(x, dims, 1 if unbiased else 0, keepdim).to(torch.float32))
     return torch.sqrt(torch.var(x, dims, correction=1 if unbiased else 0, keepdim=keepdim))
@@ -125,7 +140,7 @@ def _median(x, axis, keepdim, mode, api, ignore_nan):
     if mode not in ("avg", "min"):
         raise ValueError(f"paddle.{api}: 'mode' must be 'avg' or 'min', but received {mode!r}")
     if ignore_nan and isinstance(axis, _T):
-        axis = axis.tolist()
+        axis = _tensor_axis(axis)
     if ignore_nan and type(axis) is not int and isinstance(axis, numbers.Integral) \
             and not isinstance(axis, bool):
         axis = int(axis)  # nanmedian's argument parser takes a numpy integer
@@ -161,8 +176,12 @@ def _median(x, axis, keepdim, mode, api, ignore_nan):
             ax = norm_axis(axis, x.dim(), api)
             shape = [1 if d == ax else n for d, n in enumerate(shape)] if keepdim else \
                 [n for d, n in enumerate(shape) if d != ax]
-        dt = x.dtype if x.is_floating_point() else torch.get_default_dtype()
-        val = torch.full(shape, float("nan"), dtype=dt, device=x.device)
+        if x.is_floating_point():
+            val = torch.full(shape, float("nan"), dtype=x.dtype, device=x.device)
+            if x.requires_grad:  # still a function of x: its (empty) gradient exists
+                val = val + x.sum() * 0
+        else:  # integer results keep x's dtype: a NaN as an integer, the lowest value
+            val = torch.full(shape, torch.iinfo(x.dtype).min, dtype=x.dtype, device=x.device)
         if mode == "min" and axis is not None:
             return val, torch.zeros(shape, dtype=torch.int64, device=x.device)
         return val
@@ -321,6 +340,9 @@ def _quantile(x, q, axis, keepdim, interpolation, api, fn):
     scalar_q = scalar_q or qt.numel() == 1  # Paddle drops the q axis for a single quantile
     qt = qt.reshape(()) if scalar_q else qt
     for a in (axis if isinstance(axis, list) else [] if axis is None else [axis]):
+        if isinstance(a, bool):  # Paddle's argument parser refuses it
+            raise TypeError(f"paddle.{api}: 'axis' must be None, an int or a list of ints, but "
+                            f"received {axis!r}")
         if type(a) is not int or not -x.dim() <= a < x.dim():
             raise ValueError(f"paddle.{api}: 'axis' must be None, an int or a list of ints in "
                              f"[-rank(x), rank(x)) = [{-x.dim()}, {x.dim()}), but received {axis!r}")
@@ -451,6 +473,11 @@ def histogram(input, bins=100, min=0.0, max=0.0, weight=None, density=False, nam
     if input.dtype is torch.bool:  # no Paddle kernel (NotFound: RuntimeError)
         raise RuntimeError("paddle.histogram: bool tensors are not supported; cast 'input' to a "
                            "numeric dtype first")
+    if input.numel() == 0:  # Paddle's shortcut: zeros of the input's dtype, whatever the options
+        if float(min) > float(max):
+            raise ValueError(f"paddle.histogram: 'max' must be larger or equal to 'min', but "
+                             f"received min = {min}, max = {max}")
+        return torch.zeros(bins, dtype=input.dtype, device=input.device)
     _hist_range(input, min, max, "histogram")  # the argument checks
     xf, lo, hi = _hist_kernel_range(input, min, max)
     if math.isinf(hi - lo):  # equal bounds took the data's range, and it is not finite
@@ -580,6 +607,8 @@ def bincount(x, weights=None, minlength=0, name=None):
         raise ValueError("paddle.bincount: the elements of 'x' must be non-negative")
     if minlength < 0:
         raise ValueError(f"paddle.bincount: 'minlength' must be non-negative, but received {minlength}")
+    if x.numel() == 0:  # Paddle's shortcut: int64 zeros, whatever the weights' dtype
+        return torch.zeros(minlength, dtype=torch.int64, device=x.device)
     r = torch.bincount(x, weights, minlength)
     if weights is not None and weights.is_floating_point() and r.dtype is not weights.dtype:
         r = r.to(weights.dtype)

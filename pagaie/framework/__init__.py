@@ -14,6 +14,7 @@ import torch
 
 from pagaie._core import dtype as _dt
 from pagaie._core.flags import get_flags, set_flags
+from pagaie._core.param_aliases import keyword_aliases
 from pagaie.compat import disable_compat, enable_compat
 from pagaie._core.registry import defop
 from pagaie._core.tensor import Tensor
@@ -49,6 +50,7 @@ inf: float = math.inf
 newaxis = None
 
 
+@keyword_aliases(obj="x")
 def is_tensor(x: Any) -> bool:
     """Whether ``x`` is a Tensor (a Parameter counts).
 
@@ -72,6 +74,7 @@ def _check_tensor(x: Any, api: str) -> torch.Tensor:
     return x._t
 
 
+@keyword_aliases(input="x")
 def is_complex(x: Tensor) -> bool:
     """Whether the dtype of ``x`` is complex64 or complex128.
 
@@ -89,6 +92,7 @@ def is_complex(x: Tensor) -> bool:
     return _check_tensor(x, "is_complex").is_complex()
 
 
+@keyword_aliases(input="x")
 def is_floating_point(x: Tensor) -> bool:
     """Whether the dtype of ``x`` is a floating type (float16/bfloat16/float32/float64...).
 

@@ -323,6 +323,13 @@ class Layer(StateMixin, CastMixin):
         from pagaie.nn.param import make_parameter
         if isinstance(attr, str) and attr == "":
             attr = None
+        if isinstance(attr, (list, tuple)):
+            # one parameter takes one attribute: an empty list is falsy like attr=False
+            if not attr:
+                return None
+            raise AssertionError("paddle.nn.Layer.create_parameter: 'attr' must be a ParamAttr, str, "
+                                 f"Initializer, bool or None, but received a {type(attr).__name__} "
+                                 f"of {len(attr)} attributes")
         return make_parameter(shape, attr, dtype if dtype else get_default_dtype(), is_bias,
                               default_initializer, self._full_name, device)
 
