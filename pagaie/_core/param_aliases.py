@@ -105,7 +105,7 @@ _TABLE = [
      ['unfold']),
     ({'dim': 'axis'},
      ['unique_consecutive']),
-    ({'indices_or_sections': 'num_or_indices'},
+    ({'indices_or_sections': 'num_or_indices', 'indices': 'num_or_indices', 'sections': 'num_or_indices'},
      ['tensor_split']),
     ({'keepdims': 'keepdim'},
      ['argmax', 'argmin']),

@@ -6,6 +6,7 @@ Joining and splitting (concat, stack, split...) live in ``manipulation_join``;
 from __future__ import annotations
 
 import functools
+import math
 import numbers
 from typing import Any, Callable
 
@@ -75,7 +76,60 @@ def check_int_array(shape: Any, api: str, exc: type = OSError) -> None:
                   f"{str(shape.dtype).replace('torch.', '')}")
 
 
-@defop(paddle_types=("reshape2", "reshape", "pd_op.reshape"))
+def check_int_entries(v: Any, api: str, arg: str) -> None:
+    """Paddle's "list of int" argument parser rejects a floating tensor inside a list or tuple
+    (reshape, split, unsqueeze...) with a TypeError, where a bool or integer one is read as
+    its integer value."""
+    if type(v) is list or type(v) is tuple:
+        for i, e in enumerate(v):
+            if isinstance(e, _T) and (e.is_floating_point() or e.is_complex()):
+                raise TypeError(f"paddle.{api}: '{arg}' must be a list of int, but the tensor at "
+                                f"position {i} has dtype {_dt.from_torch_dtype(e.dtype).name}")
+
+
+def _dims_of(x: Any) -> list[int]:
+    """``x``'s sizes with -1 for the unknown ones (a symbolic value's), for the static rules."""
+    known = getattr(x, "_known_dims", None)
+    return known() if known is not None else list(x.shape)
+
+
+def _entries(shape: Any) -> list | None:
+    """The sizes a shape argument asks for, None for each one a symbolic value gives; None
+    when even their count is unknown."""
+    if isinstance(shape, Tensor):
+        if not shape._t.is_meta:
+            return [int(v) for v in shape._t.reshape(-1).tolist()]
+        n = _dims_of(shape)
+        return None if len(n) != 1 or n[0] < 0 else [None] * n[0]
+    return [(None if e._t.is_meta else int(e._t.item())) if isinstance(e, Tensor) else int(e)
+            for e in shape]
+
+
+def _reshape_static_shape(x, shape, name=None) -> list[int] | None:
+    """Static rule (see ``Recorder``): a 0 copies x's size, a -1 is inferred where every
+    other size is known, sizes read from symbolic values are -1 (as Paddle records them)."""
+    xs, asked = _dims_of(x), _entries(shape)
+    if asked is None:
+        return None
+    dims = [-1 if d is None else xs[i] if d == 0 and i < len(xs) else d for i, d in enumerate(asked)]
+    if None not in asked and dims.count(-1) == 1 and -1 not in xs:
+        rest = math.prod(d for d in dims if d != -1)
+        if rest and math.prod(xs) % rest == 0:
+            dims[dims.index(-1)] = math.prod(xs) // rest
+    return dims
+
+
+def _expand_static_shape(x, shape, name=None) -> list[int] | None:
+    """Static rule of expand/broadcast_to: a -1 keeps x's (aligned) size, sizes read from
+    symbolic values are -1."""
+    xs, asked = _dims_of(x), _entries(shape)
+    if asked is None or len(asked) < len(xs):
+        return None
+    off = len(asked) - len(xs)
+    return [-1 if d is None else xs[i - off] if d == -1 and i >= off else d for i, d in enumerate(asked)]
+
+
+@defop(paddle_types=("reshape2", "reshape", "pd_op.reshape"), static_shape=_reshape_static_shape)
 def reshape(x, shape, name=None):
     """Give ``x`` a new shape with the same number of elements.
 
@@ -112,6 +166,7 @@ def _reshape(x: _T, shape: Any) -> _T:
         raise ValueError(f"paddle.reshape: 'shape' must be a list, tuple or Tensor, but received "
                          f"{type(shape).__name__}")
     check_int_array(shape, "reshape")
+    check_int_entries(shape, "reshape", "shape")
     s = _shape(shape, "reshape", allow_bool=True)
     given = s
     if 0 in s and x.numel() == 0:
@@ -213,14 +268,39 @@ def view(x, shape_or_dtype, name=None):
     if isinstance(shape_or_dtype, (list, tuple, _T)) and not isinstance(shape_or_dtype, str):
         check_int_array(shape_or_dtype, "view", ValueError)
         s = int_list(shape_or_dtype)
-        if 0 in s:
-            s = [x.shape[i] if d == 0 else d for i, d in enumerate(s)]
+        if 0 in s and x.numel():  # unlike reshape, a 0 is a literal size 0
+            raise RuntimeError(f"paddle.view: a tensor of {x.numel()} elements cannot be viewed "
+                               f"as {s}, which holds no element")
         try:
             return x.view(s)
         except RuntimeError:
             raise ValueError(f"paddle.view: a tensor of shape {list(x.shape)} and strides "
                              f"{list(x.stride())} cannot be viewed as {s}; use reshape") from None
     return x.view(_dt.to_torch_dtype(shape_or_dtype, "paddle.view"))
+
+
+_view_op = view
+
+
+@functools.wraps(_view_op)
+def view(x: Any = _ABSENT, shape_or_dtype: Any = _ABSENT, name: Any = None, **kwargs: Any) -> Any:
+    # Paddle's PyTorch-style spellings: view(dtype=...), view(size=[...])
+    for alias in ("dtype", "size"):
+        if alias in kwargs and shape_or_dtype is _ABSENT:
+            shape_or_dtype = kwargs.pop(alias)
+    if x is _ABSENT and "x" in kwargs:
+        x = kwargs.pop("x")
+    if kwargs or x is _ABSENT or shape_or_dtype is _ABSENT:
+        raise TypeError(f"paddle.view() takes 'x' and 'shape_or_dtype' (or 'dtype'/'size'), but "
+                        f"received keywords {sorted(kwargs)}")
+    # As Paddle: viewing as x's own dtype returns x itself
+    if isinstance(x, Tensor) and not isinstance(shape_or_dtype, (list, tuple, int, Tensor)):
+        try:
+            if _dt.to_torch_dtype(shape_or_dtype, "paddle.view") is x._t.dtype:
+                return x
+        except (TypeError, ValueError):
+            pass  # the op reports the bad dtype
+    return _view_op(x, shape_or_dtype, name)
 
 
 @defop()
@@ -350,8 +430,8 @@ def squeeze(x, axis=None, name=None):
         paddle.Size([3])
     """
     axes = _squeeze_axes(axis, x.dim(), "squeeze")
-    if axes is None:
-        return x.squeeze()
+    if axes is None or (not axes and not isinstance(axis, _T)):
+        return x.squeeze()  # None or an empty list: Paddle removes every axis of size 1
     if x.dim() == 0:
         return x
     return x.squeeze(tuple(dict.fromkeys(axes)))  # Paddle takes an axis given twice
@@ -373,6 +453,7 @@ def unsqueeze(x, axis, name=None):
         return x.unsqueeze(axis)
     if axis is None:  # Paddle inserts nothing
         return x.view(x.shape)
+    check_int_entries(axis, "unsqueeze", "axis")
     out = x
     for a in _axis_entries(axis, "unsqueeze"):
         cur = out.dim()
@@ -535,7 +616,7 @@ def _expand_shape(x: _T, shape: Any, api: str) -> list[int]:
     return out
 
 
-@defop(paddle_types=("expand_v2", "expand", "pd_op.expand"))
+@defop(paddle_types=("expand_v2", "expand", "pd_op.expand"), static_shape=_expand_static_shape)
 def expand(x, shape, name=None):
     """Broadcast ``x`` to ``shape`` (``-1`` keeps a dimension's size).
 
@@ -559,7 +640,7 @@ def expand_as(x, y, name=None):
     return x.expand(_expand_shape(x, list(y.shape), "expand_as")).clone()  # a new tensor, as Paddle (not a view of x)
 
 
-@defop()
+@defop(static_shape=_expand_static_shape)
 def broadcast_to(x, shape, name=None):
     """Broadcast ``x`` to ``shape`` (same as :func:`expand`).
 
@@ -638,9 +719,14 @@ def tile(x, repeat_times, name=None):
         >>> paddle.tile(paddle.to_tensor([1, 2]), [2, 2]).tolist()
         [[1, 2, 1, 2], [1, 2, 1, 2]]
     """
-    if isinstance(repeat_times, torch.Tensor) and repeat_times.dim() != 1:
-        raise AssertionError("paddle.tile: 'repeat_times' given as a Tensor must be 1-D, but received "
-                             f"shape {list(repeat_times.shape)}")
+    if isinstance(repeat_times, torch.Tensor):
+        if repeat_times.dim() != 1:
+            raise AssertionError("paddle.tile: 'repeat_times' given as a Tensor must be 1-D, but "
+                                 f"received shape {list(repeat_times.shape)}")
+        if repeat_times.is_floating_point() or repeat_times.is_complex() or \
+                repeat_times.dtype is torch.bool:  # Paddle reads it as a list of int
+            raise TypeError("paddle.tile: a 'repeat_times' tensor must hold integers, but received "
+                            f"dtype {_dt.from_torch_dtype(repeat_times.dtype).name}")
     r = _shape(repeat_times, "tile", "repeat_times")
     if any(v < 0 for v in r):
         raise ValueError(f"paddle.tile: every element of 'repeat_times' must be non-negative, "

@@ -9,6 +9,7 @@ from pagaie._core.registry import defop
 from pagaie._core.tensor import Tensor
 from pagaie._ops._helpers import int_list, norm_axis, seq_of_tensors
 from pagaie._ops._helpers import axis_arg, int_entries
+from pagaie._ops.manipulation import check_int_entries
 
 _T = torch.Tensor
 
@@ -19,8 +20,9 @@ __all__ = ["concat", "cat", "concatenate", "stack", "hstack", "vstack", "dstack"
 
 def _rows(x: Any, api: str) -> Any:
     """The ``*stack`` joins take one Tensor as the sequence of its rows (axis 0), as Paddle's
-    (which iterate over it); a list or tuple passes through. A 0-D Tensor has no rows:
-    ``column_stack`` then joins nothing (ValueError), the others assert."""
+    (which iterate over it); a list or tuple passes through, its non-Tensor entries converted
+    (except for ``column_stack``). A 0-D Tensor has no rows: ``column_stack`` then joins nothing
+    (ValueError), the others assert."""
     if type(x) is _T:
         if x.dim() == 0:
             if api == "column_stack":
@@ -28,6 +30,14 @@ def _rows(x: Any, api: str) -> Any:
             raise AssertionError(f"paddle.{api}: a 0-D Tensor has no rows to join; pass a list "
                                  f"of Tensors")
         return list(x.unbind(0))
+    if api != "column_stack" and (type(x) is list or type(x) is tuple) and \
+            any(type(t) is not _T for t in x):
+        # Paddle makes each entry a tensor first (numpy arrays, lists and numbers as
+        # paddle.to_tensor would), on the device of the tensors given
+        from pagaie._ops.creation import _from_data, _place
+        dev = next((t.device for t in x if type(t) is _T), None)
+        x = [t if type(t) is _T else _from_data(t, None, api).to(dev) if dev is not None
+             else _place(_from_data(t, None, api), None, api) for t in x]
     return x
 
 
@@ -171,6 +181,7 @@ def _sections(n: int, num_or_sections: Any, api: str, arg: str) -> list[int]:
     if not isinstance(num_or_sections, (list, tuple)):
         raise TypeError(f"paddle.{api}: '{arg}' must be an int, list or tuple, but received "
                         f"{type(num_or_sections).__name__}")
+    check_int_entries(num_or_sections, api, arg)
     s = int_entries(num_or_sections, api, arg)
     unknown = [i for i, v in enumerate(s) if v == -1]
     if len(unknown) > 1:

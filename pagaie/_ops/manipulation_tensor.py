@@ -14,7 +14,7 @@ from pagaie._core.registry import defop
 from pagaie._core.tensor import Tensor, check_inplace, next_data_number, wrap
 from pagaie._ops import manipulation as _m
 
-__all__: list[str] = ["permute"]  # the variadic function form (see the end of the module)
+__all__: list[str] = ["reshape", "expand", "view", "permute"]  # the variadic forms (see the end)
 
 
 def _T_prop(self: Tensor) -> Tensor:
@@ -200,27 +200,32 @@ for _f in (contiguous, detach_, copy_, resize_, repeat, type_as, astype, is_same
     setattr(Tensor, _f.__name__, _f)
 
 
-def _variadic(fn: Callable, arg: str) -> Callable:
-    """Method form that also takes the shape as separate ints: ``x.reshape(2, 3)``."""
+def _int_like(a: Any) -> bool:
+    return isinstance(a, int) or (isinstance(a, Tensor) and a._t.dim() == 0)
+
+
+def _variadic(fn: Callable) -> Callable:
+    """The form that also takes the shape as separate ints after the tensor, as Paddle's
+    decorators do: ``x.reshape(2, 3)``, ``paddle.reshape(x, 2, 3)``, ``paddle.permute(x, 1, 0)``
+    (ints or 0-D tensors; any other call passes through as it is)."""
 
     @functools.wraps(fn)
-    def method(self, *args, **kwargs):
-        if len(args) > 1 and all(isinstance(a, int) or (isinstance(a, Tensor) and a._t.dim() == 0)
-                                 for a in args):
-            return fn(self, list(args), **kwargs)
-        return fn(self, *args, **kwargs)
+    def api(*args, **kwargs):
+        if len(args) > 2 and all(_int_like(a) for a in args[1:]):
+            return fn(args[0], list(args[1:]), **kwargs)
+        return fn(*args, **kwargs)
 
-    return method
+    return api
 
 
-for _name, _arg in (("reshape", "shape"), ("expand", "shape"), ("view", "shape_or_dtype"),
-                    ("permute", "dims")):
-    setattr(Tensor, _name, _variadic(getattr(_m, _name), _arg))
-
-# ``paddle.permute(x, 2, 0, 1)``: the function form takes separate ints too (this module comes
-# after ``manipulation`` in the family list, so this wrapper is the public ``paddle.permute``).
-permute = _variadic(_m.permute, "dims")
-
+# The function forms (this module comes after ``manipulation`` in the family list, so these
+# wrappers are the public ``paddle.reshape``...) and the methods.
+reshape = _variadic(_m.reshape)
+expand = _variadic(_m.expand)
+view = _variadic(_m.view)
+permute = _variadic(_m.permute)
+for _f in (reshape, expand, view, permute):
+    setattr(Tensor, _f.__name__, _f)
 
 
 def _aliases() -> None:

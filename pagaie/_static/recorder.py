@@ -111,6 +111,25 @@ def _meta_alt(v: Any, size: int = UNKNOWN_ALT) -> Any:
 _COMPOSITE = (9240, 7560)
 
 
+def _shape_from_rule(rec: OpRecord, vargs: list, vkwargs: dict) -> tuple[Any, Any] | None:
+    """The output of an op whose shape argument holds symbolic values (``reshape(x, [n, 6])``
+    with ``n`` a Value): no made-up data can fit ``x`` there, so the record's
+    ``static_shape`` rule gives the sizes (-1 for those read from the values); None when the
+    record has no rule or it declines."""
+    rule = rec.extra.get("static_shape")
+    if rule is None:
+        return None
+    try:
+        dims = rule(*vargs, **vkwargs)
+    except Exception:  # noqa: BLE001 - the rule declines; the generic fallbacks report
+        return None
+    if dims is None:
+        return None
+    x = vargs[0] if vargs else next(iter(vkwargs.values()))
+    out = torch.empty([UNKNOWN if d < 0 else d for d in dims], dtype=_meta(x).dtype, device="meta")
+    return out, list(dims)
+
+
 def _meta_on_composites(rec: OpRecord, vargs: list, vkwargs: dict) -> tuple[Any, Any] | None:
     """The outputs and known sizes of a call whose meta run failed on the prime placeholder,
     from two runs with divisible ones; None when the inputs have no unknown size or a run
@@ -328,8 +347,8 @@ class Recorder:
             try:
                 out = rec.kernel(*_meta(vargs), **_meta(vkwargs))
             except Exception:  # noqa: BLE001 - the meta run failing only means "needs data"
-                out, unknown = _meta_on_composites(rec, vargs, vkwargs) or \
-                    _run_on_data(rec, vargs, vkwargs)
+                out, unknown = _shape_from_rule(rec, vargs, vkwargs) or \
+                    _meta_on_composites(rec, vargs, vkwargs) or _run_on_data(rec, vargs, vkwargs)
             else:
                 unknown = _meta_dims(rec, out, vargs, vkwargs)
         inputs = list(vargs) + list(vkwargs.values())
