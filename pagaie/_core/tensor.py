@@ -10,6 +10,7 @@ from __future__ import annotations
 import collections
 import enum
 import itertools
+import operator
 import weakref
 from typing import Any, Callable
 
@@ -101,13 +102,22 @@ _NEEDS_UNWRAP: set = {list, tuple}
 
 
 class Size(list):
-    """A tensor shape: a list of ints that prints as ``paddle.Size([2, 3])``.
+    """A tensor shape: a list of ints that prints as ``paddle.Size([2, 3])``. As Paddle's, it
+    equals the list or tuple of the same ints, and concatenating or repeating it gives a Size.
 
     Examples:
         >>> import pagaie as paddle
-        >>> paddle.ones([2, 3]).shape == [2, 3]
-        True
+        >>> paddle.ones([2, 3]).shape == [2, 3], paddle.ones([2, 3]).shape == (2, 3)
+        (True, True)
+        >>> paddle.Size([2]) + (3,)
+        paddle.Size([2, 3])
     """
+
+    def __init__(self, sizes: Any = ()) -> None:
+        if type(sizes) is torch.Size:   # a tensor's shape: ints already (the hot path)
+            list.__init__(self, sizes)
+            return
+        list.__init__(self, [_size_item(v, i) for i, v in enumerate(sizes)])
 
     def __repr__(self) -> str:
         return f"paddle.Size({list.__repr__(self)})"
@@ -120,12 +130,53 @@ class Size(list):
             n *= d
         return n
 
+    def __eq__(self, other: object) -> Any:
+        return list.__eq__(self, list(other) if isinstance(other, tuple) else other)
+
+    def __ne__(self, other: object) -> Any:
+        return list.__ne__(self, list(other) if isinstance(other, tuple) else other)
+
+    __hash__ = None  # type: ignore[assignment]  (a list: unhashable)
+
+    # As Paddle's, results of list operations are Sizes without the constructor's checks.
     def __add__(self, other):  # type: ignore[override]
-        return Size(list(self) + list(other))
+        return _as_size(list(self) + list(other))
+
+    def __radd__(self, other):
+        return _as_size(list(other) + list(self))
+
+    def __mul__(self, n):  # type: ignore[override]
+        return _as_size(list.__mul__(self, n))
+
+    __rmul__ = __mul__
 
     def __getitem__(self, i):  # type: ignore[override]
         r = list.__getitem__(self, i)
-        return Size(r) if isinstance(i, slice) else r
+        return _as_size(r) if isinstance(i, slice) else r
+
+    def __reduce__(self) -> tuple:
+        return (_as_size, (list(self),))
+
+
+def _as_size(items: list) -> Size:
+    s = list.__new__(Size)
+    list.extend(s, items)
+    return s
+
+
+def _size_item(v: Any, i: int) -> int:
+    """One entry of ``paddle.Size(...)``: an int (a 0-D Tensor gives its value as an int)."""
+    if isinstance(v, int):
+        return v
+    if isinstance(v, Tensor) and v._t.dim() == 0:
+        return int(v._t.item())
+    if not isinstance(v, Tensor):
+        try:
+            return operator.index(v)
+        except TypeError:
+            pass
+    kind = "Tensor" if isinstance(v, Tensor) else type(v).__name__
+    raise TypeError(f"paddle.Size: takes an iterable of ints, but item {i} is {kind} {v!r:.40}")
 
 
 class VarType(enum.IntEnum):
@@ -175,25 +226,33 @@ class Tensor(metaclass=_TensorType):
     # operators defer to the Tensor's reflected ones (``arr + t`` is ``t.__radd__(arr)``).
     __array_ufunc__ = None
     _name: str | None = None
-    persistable: bool = False
     # Paddle's ``inplace_version`` minus torch's version counter of ``_t`` (see
     # ``inplace_version``); set only by the few in-place APIs whose counting differs.
     _version_bias: int = 0
 
     # ---- construction -------------------------------------------------------------
     def __init__(self, *args: Any, **kwargs: Any) -> None:
-        """Paddle's constructor forms: ``Tensor()`` (empty), ``Tensor(value, place,
-        persistable, zero_copy, name, stop_gradient, dims, dtype, type)`` with ``value`` a
-        numpy array, a Tensor or a list (lists become the default float dtype),
-        ``Tensor(d0, d1, ...)`` (an uninitialised tensor of that shape) and the legacy
-        ``Tensor(dtype, dims, name, type, persistable)``. ``data=`` is accepted for ``value``.
+        """Paddle's constructor forms: ``Tensor()`` (empty), ``Tensor(list)`` and
+        ``Tensor(data=...)`` (float32 data), ``Tensor(d0, d1, ...)`` (an uninitialised float32
+        tensor of that shape), each on ``device=`` (the CPU by default); ``Tensor(value, place,
+        persistable, zero_copy, name, stop_gradient, ...)`` with ``value`` a numpy array (a
+        copy) or a Tensor (sharing its data, stopping gradient); and the legacy
+        ``Tensor(dtype, dims, name, type, persistable)``.
+
+        Examples:
+            >>> import numpy as np
+            >>> import pagaie as paddle
+            >>> paddle.Tensor([1, 2]).dtype, paddle.Tensor(2, 3).shape
+            (<DataType.FLOAT32: 10>, paddle.Size([2, 3]))
+            >>> paddle.Tensor(np.array([1, 2], 'int32'), paddle.CPUPlace()).dtype
+            <DataType.INT32: 7>
         """
-        t, name, stop_gradient, persistable, extra = _constructor_args(args, kwargs)
+        t, name, stop_gradient, persistable, extra, temporaries = _constructor_args(args, kwargs)
         self._t = t if stop_gradient else require_grad(t.detach())
         self._name = name
         if name is None:
-            if isinstance(kwargs.get("value", args[0] if args else None), (list, tuple)):
-                next_data_number()   # Paddle's list form names a temporary first
+            if temporaries:
+                next_data_number()   # Paddle's list and data forms name a temporary first
             name_as_data(self)
         self.persistable = persistable
         if extra:
@@ -242,8 +301,23 @@ class Tensor(metaclass=_TensorType):
         return self._name
 
     @name.setter
-    def name(self, value: str) -> None:
-        self._name = value
+    def name(self, value: str | None) -> None:
+        if value is not None and not isinstance(value, str):
+            raise TypeError(f"paddle.Tensor.name: must be a str, but received "
+                            f"{type(value).__name__} {value!r:.40}")
+        self._name = None if value is None else str(value)   # None: a generated name, as Paddle
+
+    @property
+    def persistable(self) -> bool:
+        """Whether the tensor is kept by static programs' scopes (parameters and buffers)."""
+        return self.__dict__.get("persistable", False)
+
+    @persistable.setter
+    def persistable(self, value: bool | None) -> None:
+        if value is not None and type(value) is not bool:
+            raise TypeError(f"paddle.Tensor.persistable: must be a bool, but received "
+                            f"{type(value).__name__} {value!r:.40}")
+        self.__dict__["persistable"] = bool(value)
 
     # Paddle lets integer tensors (and gradients, see ``grad``) say stop_gradient=False although
     # torch autograd does not track them; the flag is then kept on the torch tensor itself, so
@@ -585,8 +659,19 @@ class Tensor(metaclass=_TensorType):
         return wrap(self._t.to(dev, non_blocking=not blocking))
 
     def pin_memory(self, blocking: bool = True) -> Tensor:
-        """A copy in page-locked host memory (the tensor itself when no GPU exists)."""
-        return wrap(self._t.pin_memory()) if torch.cuda.is_available() else self
+        """A copy in page-locked host memory (the tensor itself when already there); it keeps
+        ``stop_gradient`` and ``persistable``. RuntimeError without a GPU, as in Paddle's CPU
+        builds (page-locked memory serves host-to-GPU copies)."""
+        t = self._t
+        if t.device.type == "cpu" and t.is_pinned():
+            return self
+        if not torch.cuda.is_available():
+            raise RuntimeError("paddle.Tensor.pin_memory: page-locked (CUDA pinned) memory needs "
+                               "a GPU, and this installation sees none")
+        out = wrap(t.detach().cpu().pin_memory())
+        out.stop_gradient = self.stop_gradient
+        out.persistable = self.persistable
+        return out
 
     def _to(self, device: Any = None, dtype: Any = None, blocking: bool | None = None,
             copy_tensor: bool | None = None) -> Tensor:
@@ -785,7 +870,9 @@ class Tensor(metaclass=_TensorType):
         self.clear_gradient(True)
 
     def _clear_data(self) -> None:
+        """Release the tensor's memory (it then holds no values)."""
         self._t = torch.empty(0, dtype=self._t.dtype, device=self._t.device)
+        setattr(self._t, _CLEARED, True)
 
     # ---- casts and functions over the data ------------------------------------------
     def _cast(self, dt: torch.dtype) -> Tensor:
@@ -876,10 +963,14 @@ class Tensor(metaclass=_TensorType):
         return self._t.shape[0]
 
     def __iter__(self):
-        if self._t.dim() == 0:
-            raise _ProtocolError("paddle.Tensor: iteration over a 0-D tensor is not supported "
-                                 "(len() of a 0-D tensor is wrong)")
-        return (self[i] for i in range(self._t.shape[0]))
+        # As Paddle (which iterates by indexing until IndexError): a 0-D tensor iterates over
+        # nothing, so ``for``/``in`` see no element, while list()/tuple() fail on len().
+        return (self[i] for i in range(self._t.shape[0] if self._t.dim() else 0))
+
+    def __length_hint__(self) -> int:
+        # Reached by list()/tuple() only when len() failed, that is for a 0-D tensor: Python
+        # ignores a TypeError here, hence the plain AssertionError Paddle's len() raises.
+        raise AssertionError("paddle.Tensor: len() of a 0-D tensor is wrong")
 
     def __bool__(self) -> bool:
         if self._t.numel() != 1:
@@ -965,10 +1056,59 @@ class Tensor(metaclass=_TensorType):
         return object.__format__(self, spec)
 
     def value(self) -> Tensor:
+        """The tensor itself (Paddle's accessor of the value behind a variable)."""
         return self
 
-    def get_tensor(self) -> Tensor:
-        return self
+    def get_tensor(self) -> Any:
+        """The ``DenseTensor`` behind this tensor, sharing its data: ``np.array(d)``,
+        ``d.shape()``, ``d._dtype()``, ``d.set(array, place)``...
+
+        Examples:
+            >>> import numpy as np
+            >>> import pagaie as paddle
+            >>> x = paddle.to_tensor([1.0, 2.0])
+            >>> d = x.get_tensor()
+            >>> d.shape(), np.array(d).tolist()
+            ([2], [1.0, 2.0])
+            >>> d.set(np.array([5.0, 6.0], 'float32'), paddle.CPUPlace())
+            >>> x.tolist()
+            [5.0, 6.0]
+        """
+        from pagaie.static.framework import DenseTensor, _ScopeVar
+        return DenseTensor(_ScopeVar(self.name, self))
+
+    # Paddle's private accessors that its own tests and older user code call.
+    def _numel(self) -> int:
+        return self._t.numel()
+
+    def _offset(self) -> int:
+        """The offset of the data in its storage, in bytes (as ``offset``)."""
+        return self.offset
+
+    @property
+    def _place_str(self) -> str:
+        return str(self.place)
+
+    def _is_dense_tensor_hold_allocation(self) -> bool:
+        """Whether the tensor holds memory (False only after ``_clear_data``)."""
+        return self._t.layout is torch.strided and not hasattr(self._t, _CLEARED)
+
+    def _grad_ivar(self) -> Tensor | None:
+        """The gradient (``grad``), None before any backward."""
+        return self.grad
+
+    def _use_gpudnn(self, use_gpudnn: bool = True) -> Tensor:
+        """Paddle's switch of the cuDNN kernels for ops on this tensor. The backend picks its
+        kernels itself: the result is another handle of this very tensor (same data, name,
+        gradient and place in the graph)."""
+        out = wrap(self._t)
+        out._name = self.name
+        return out
+
+    def _md5sum(self) -> str:
+        """The MD5 hex digest of the tensor's bytes (as ``numpy().tobytes()``)."""
+        import hashlib
+        return hashlib.md5(self.numpy().tobytes()).hexdigest()
 
 
 class _ProtocolError(AssertionError, TypeError, ValueError):
@@ -1075,6 +1215,9 @@ _IN_GRAPH = "_pagaie_in_graph"
 # The attribute of a non-leaf torch tensor holding the gradient ``retain_grads`` kept.
 _KEPT_GRAD = "_pagaie_kept_grad"
 
+# The attribute of the empty torch tensor ``_clear_data`` leaves: the memory was released.
+_CLEARED = "_pagaie_cleared"
+
 
 def _stored_grad(t: torch.Tensor) -> torch.Tensor | None:
     """The gradient stored for ``t``: for a non-leaf, the one ``retain_grads`` kept (None
@@ -1090,18 +1233,27 @@ def _stored_grad(t: torch.Tensor) -> torch.Tensor | None:
     return g
 
 
-def _list_data(value: list | tuple) -> np.ndarray:
-    """The float64 array ``paddle.Tensor(list)`` holds, refusing what is not numbers."""
-    arr = np.asarray(value)
-    if arr.dtype == object:
-        raise ValueError(f"paddle.Tensor: the list must hold numbers of a regular shape, but "
-                         f"received {value!r:.80}")
-    if arr.dtype.kind in "USV":
-        raise TypeError(f"paddle.Tensor: the list must hold numbers, but received {value!r:.80}")
-    if arr.dtype.kind == "c":
-        raise TypeError(f"paddle.Tensor: a list builds a real (float) tensor, but received "
-                        f"complex numbers in {value!r:.80}; use paddle.to_tensor for complex data")
-    return arr.astype(np.float64)
+def _has_complex(v: Any) -> bool:
+    """Whether data (numbers, arrays, torch tensors, nested lists of them) holds complex values."""
+    if isinstance(v, (list, tuple)):
+        return any(_has_complex(e) for e in v)
+    if isinstance(v, (np.ndarray, np.generic)):
+        return v.dtype.kind == "c"
+    if isinstance(v, torch.Tensor):
+        return v.is_complex()
+    return isinstance(v, complex)
+
+
+def _float32_data(data: Any, device: Any) -> torch.Tensor:
+    """``paddle.Tensor(list)`` / ``paddle.Tensor(data=...)``: the data converted as
+    ``paddle.tensor(data, dtype='float32', device=device)`` converts it (a new copy)."""
+    from pagaie._ops.creation import _from_data
+    raw = unwrap(data)
+    if _has_complex(raw):   # (Paddle drops the imaginary parts silently)
+        raise TypeError(f"paddle.Tensor: a list builds a real (float32) tensor, but received "
+                        f"complex numbers in {data!r:.80}; use paddle.to_tensor for complex data")
+    t = _from_data(raw, torch.float32, "Tensor")
+    return t.to(to_torch_device("cpu" if device is None else device, "paddle.Tensor"))
 
 
 def _ndarray_data(value: np.ndarray) -> torch.Tensor:
@@ -1116,22 +1268,50 @@ def _ndarray_data(value: np.ndarray) -> torch.Tensor:
     return torch.from_numpy(np.array(value, copy=True))
 
 
+# The types Paddle's constructor checks its keyword arguments against (None passes too).
+_CTOR_TYPES = {"persistable": (bool, "bool"), "zero_copy": (bool, "bool"),
+               "stop_gradient": (bool, "bool"), "name": (str, "str")}
+
+
+def _checked_ctor_kwargs(kwargs: dict) -> None:
+    for k, (tp, shown) in _CTOR_TYPES.items():
+        v = kwargs.get(k)
+        if v is not None and not isinstance(v, tp):
+            raise TypeError(f"paddle.Tensor: argument {k!r} must be a {shown}, but received "
+                            f"{type(v).__name__} {v!r:.40}")
+    place = kwargs.get("place", _NO_PLACE)
+    if place is not _NO_PLACE and not isinstance(place, (Place, torch.device)):
+        raise TypeError(f"paddle.Tensor: argument 'place' must be a Place (paddle.CPUPlace(), "
+                        f"paddle.CUDAPlace(i)...), but received {type(place).__name__} {place!r:.40}")
+
+
+_NO_PLACE = object()
+
+
 def _constructor_args(args: tuple, kwargs: dict) -> tuple:
-    """Parse ``Tensor(...)``'s forms into (torch tensor, name, stop_gradient, persistable, extra)."""
-    if "data" in kwargs:
-        kwargs["value"] = kwargs.pop("data")
+    """Parse ``Tensor(...)``'s forms into (torch tensor, name, stop_gradient, persistable, extra,
+    how many data numbers a temporary took: see ``Tensor.__init__``)."""
+    # As Paddle 3: ``device=`` (the CPU when absent) places the list, data, shape and empty
+    # forms, whose other arguments are ignored; a list or ``data=`` becomes float32.
+    device = kwargs.pop("device", None)
+    if not args and not kwargs:
+        t = torch.empty(0, dtype=torch.float32, device=to_torch_device(device or "cpu", "paddle.Tensor"))
+        return t, None, True, False, None, 0
+    if "data" in kwargs or (len(args) == 1 and isinstance(args[0], (list, tuple))):
+        data = kwargs["data"] if "data" in kwargs else args[0]
+        return _float32_data(data, device), None, True, False, None, int(not isinstance(data, Tensor))
+    if args and all(isinstance(a, int) for a in args) and not kwargs:
+        if any(type(a) is bool for a in args):
+            raise TypeError(f"paddle.Tensor: the shape must be ints, but received {list(args)}")
+        if any(a < 0 for a in args):
+            raise ValueError(f"paddle.Tensor: each dimension of the shape must be at least 0, "
+                             f"but received {list(args)}")
+        t = torch.empty(args, dtype=torch.float32, device=to_torch_device(device or "cpu", "paddle.Tensor"))
+        return t, None, True, False, None, 0
     unknown = set(kwargs) - set(_CTOR_ORDER)
     if unknown:
         raise RuntimeError(f"paddle.Tensor: could not parse the arguments; unexpected keyword(s) "
                            f"{sorted(unknown)}; the accepted ones are {list(_CTOR_ORDER)}")
-    if args and all(type(a) is int for a in args) and not kwargs:
-        if any(a < 0 for a in args):
-            raise ValueError(f"paddle.Tensor: each dimension of the shape must be at least 0, "
-                             f"but received {list(args)}")
-        return torch.empty(args, dtype=_dt.default_float(), device=default_device()), None, True, False, None
-    if args and type(args[0]) is bool:
-        raise TypeError(f"paddle.Tensor: the first argument must be a shape (ints), a numpy "
-                        f"array, a Tensor or a list, but received the bool {args[0]}")
     legacy = (args and isinstance(args[0], _dt.DType)) or ("dims" in kwargs and "value" not in kwargs)
     order = _LEGACY_ORDER if legacy else _CTOR_ORDER
     if len(args) > len(order):
@@ -1140,36 +1320,35 @@ def _constructor_args(args: tuple, kwargs: dict) -> tuple:
         if k in kwargs:
             raise RuntimeError(f"paddle.Tensor: argument {k!r} given by position and by keyword")
         kwargs[k] = a
-    dtype = kwargs.get("dtype")
     if legacy:
+        _checked_ctor_kwargs(kwargs)
         dims = [int(d) for d in (kwargs.get("dims") or [])]
-        t = torch.zeros(dims, dtype=_dt.to_torch_dtype(dtype, "paddle.Tensor"), device=default_device())
-        return t, kwargs.get("name"), True, bool(kwargs.get("persistable")), None
+        t = torch.zeros(dims, dtype=_dt.to_torch_dtype(kwargs.get("dtype"), "paddle.Tensor"),
+                        device=default_device())
+        return t, kwargs.get("name"), True, bool(kwargs.get("persistable")), None, 0
+    # The value form: Paddle ignores ``dtype`` and ``dims`` here.
     value = kwargs.get("value")
-    if isinstance(value, Tensor):
-        t = value._t
-    elif isinstance(value, torch.Tensor):
-        t = value
-    elif value is None and "value" not in kwargs:   # paddle.Tensor(): an empty tensor
-        t = torch.empty(0, dtype=_dt.default_float())
-    elif isinstance(value, (list, tuple)):
-        t = torch.as_tensor(_list_data(value)).to(_dt.default_float())
-    elif isinstance(value, np.ndarray):
-        t = _ndarray_data(value)
-    else:
+    if not isinstance(value, (Tensor, torch.Tensor, np.ndarray)):
         raise ValueError("paddle.Tensor: the first argument should be a numpy array, a Tensor or a "
                          f"list, but received {type(value).__name__}")
-    if dtype is not None:
-        t = t.to(_dt.to_torch_dtype(dtype, "paddle.Tensor"))
+    _checked_ctor_kwargs(kwargs)
+    sg = kwargs.get("stop_gradient", True)
+    persistable = bool(kwargs.get("persistable"))
+    if isinstance(value, Tensor):
+        # As Paddle: a new tensor sharing the data, outside the graph; it stops gradient and
+        # is not persistable, whatever the arguments say.
+        t, sg, persistable = value._t.detach(), True, False
+    elif isinstance(value, torch.Tensor):
+        t = value
+    else:
+        t = _ndarray_data(value)
     place = kwargs.get("place")
     if place is not None:
         t = t.to(to_torch_device(place, "paddle.Tensor"))
     elif not isinstance(value, (Tensor, torch.Tensor)):  # new data: the current device, as Paddle
         t = t.to(default_device())
     extra = {k: kwargs[k] for k in ("process_mesh", "placements") if kwargs.get(k) is not None}
-    sg = kwargs.get("stop_gradient")
-    return (t, kwargs.get("name"), True if sg is None else bool(sg),
-            bool(kwargs.get("persistable")), extra)
+    return t, kwargs.get("name"), bool(sg), persistable, extra, 0   # (None reads as False)
 
 
 def wrap(out: Any) -> Any:

@@ -77,14 +77,14 @@ def device_of(device: Any, api: str) -> torch.device:
 
 
 def finish(t: torch.Tensor, out: Any = None, requires_grad: bool = False,
-           pin_memory: bool = False) -> torch.Tensor:
+           pin_memory: bool = False, api: str = "") -> torch.Tensor:
     """Apply the common keywords to a freshly created tensor.
 
     ``out`` (a torch tensor, already unwrapped) is resized and receives the values;
     ``requires_grad`` makes a floating result a gradient leaf; ``pin_memory`` pins it.
     """
-    if pin_memory and t.device.type == "cpu" and torch.cuda.is_available():
-        t = t.pin_memory()
+    if pin_memory:
+        t = _pinned(t, api)
     if requires_grad:
         t = require_grad(t.detach())  # integer results are flagged stop_gradient=False
     if out is not None:
@@ -93,6 +93,17 @@ def finish(t: torch.Tensor, out: Any = None, requires_grad: bool = False,
             require_grad(out)
         return out
     return t
+
+
+def _pinned(t: torch.Tensor, api: str) -> torch.Tensor:
+    """``pin_memory=True`` as Paddle reads it: a tensor made for a GPU goes to page-locked host
+    memory instead; one made on the CPU can't be pinned (RuntimeError)."""
+    if t.device.type == "meta":   # (static recording: nothing to pin)
+        return t
+    if t.device.type == "cpu":
+        raise RuntimeError(f"paddle.{api}: pinning memory is not supported for Place(cpu) "
+                           "('pin_memory' needs a GPU place)")
+    return t.cpu().pin_memory()
 
 
 def write_out(out: torch.Tensor, t: torch.Tensor) -> torch.Tensor:

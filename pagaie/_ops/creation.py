@@ -95,8 +95,10 @@ def _from_data(data: Any, dtype: Any, api: str) -> torch.Tensor:
                    f"{type(data).__name__}; data must be a scalar, list, tuple, "
                    "numpy.ndarray or Tensor")
     if arr.dtype.kind not in "biufc":
-        # Paddle: ValueError for the data itself; with a dtype given its dtype check fails first
-        kind = ValueError if want is None else TypeError
+        # Paddle: ValueError for the data itself; with a dtype given its dtype check fails
+        # first, except for Python data numpy could only hold as objects (None, huge ints)
+        as_objects = arr.dtype == object and isinstance(data, (list, tuple))
+        kind = ValueError if want is None or as_objects else TypeError
         raise kind(f"paddle.{api}: unsupported data element type {arr.dtype}; expected bool, "
                    "integer, floating or complex values")
     if want is not None and want not in _NP_OF:
@@ -207,7 +209,7 @@ def as_tensor(data, dtype=None, device=None, requires_grad=False, pin_memory=Fal
         <DataType.FLOAT32: 10>
     """
     t = _place(_from_data(data, dtype, "as_tensor"), device, "as_tensor")
-    return finish(t, None, requires_grad, pin_memory)
+    return finish(t, None, requires_grad, pin_memory, "as_tensor")
 
 
 as_tensor = _named_as_data(as_tensor)
@@ -470,7 +472,7 @@ def zeros(shape, dtype=None, name=None, *, out=None, device=None, requires_grad=
     dims = shape_of(shape, "zeros") if shape is not None else []  # None: a 0-D tensor, as in Paddle
     t = torch.zeros(dims, dtype=float_dtype(dtype, "zeros"),
                     device=device_of(device, "zeros"))
-    return finish(t, out, requires_grad, pin_memory)
+    return finish(t, out, requires_grad, pin_memory, "zeros")
 
 
 @defop(method=False, differentiable=False, paddle_types=("fill_constant", "pd_op.full"))
@@ -499,7 +501,7 @@ def ones(shape, dtype=None, name=None, *, out=None, device=None, requires_grad=F
     dims = shape_of(shape, "ones") if shape is not None else []  # None: a 0-D tensor, as in Paddle
     t = torch.ones(dims, dtype=float_dtype(dtype, "ones"),
                    device=device_of(device, "ones"))
-    return finish(t, out, requires_grad, pin_memory)
+    return finish(t, out, requires_grad, pin_memory, "ones")
 
 
 @defop(method=False, differentiable=False, paddle_types=("fill_constant", "pd_op.full", "pd_op.full_with_tensor"))
@@ -531,7 +533,7 @@ def full(shape, fill_value, dtype=None, name=None, *, out=None, device=None, req
     dt = _fill_dtype(0.0 if isinstance(fill_value, _T) else value, dtype, "full")
     dims = shape_of(shape, "full") if shape is not None else []  # None: 0-D, as in Paddle
     t = _full(dims, value, dt, device_of(device, "full"))
-    return finish(t, out, requires_grad, pin_memory)
+    return finish(t, out, requires_grad, pin_memory, "full")
 
 
 @defop(method=False, differentiable=False, paddle_types=("empty", "pd_op.empty"))
@@ -560,7 +562,7 @@ def empty(shape, dtype=None, name=None, *, out=None, device=None, requires_grad=
     dt = _dt.default_float() if dtype is None else _dt.checked_dtype(dtype, "paddle.empty")
     t = torch.empty(shape_of(shape, "empty"), dtype=dt,
                     device=device_of(device, "empty"))
-    return finish(t, out, requires_grad, pin_memory)
+    return finish(t, out, requires_grad, pin_memory, "empty")
 
 
 def _like(x: torch.Tensor, dtype: Any, dev: Any, api: str) -> tuple:
@@ -589,7 +591,8 @@ def zeros_like(x, dtype=None, name=None, *, device=None, requires_grad=False, pi
         [0, 0]
     """
     dt, dev = _like(x, dtype, device, "zeros_like")
-    return finish(torch.zeros(x.shape, dtype=dt, device=dev), None, requires_grad, pin_memory)
+    t = torch.zeros(x.shape, dtype=dt, device=dev)
+    return finish(t, None, requires_grad, pin_memory, "zeros_like")
 
 
 @defop(method=False, differentiable=False)
@@ -613,7 +616,8 @@ def ones_like(x, dtype=None, name=None, *, device=None, requires_grad=False, pin
         [1.0, 1.0]
     """
     dt, dev = _like(x, dtype, device, "ones_like")
-    return finish(torch.ones(x.shape, dtype=dt, device=dev), None, requires_grad, pin_memory)
+    t = torch.ones(x.shape, dtype=dt, device=dev)
+    return finish(t, None, requires_grad, pin_memory, "ones_like")
 
 
 @defop(method=False, differentiable=False, paddle_types=("fill_any_like", "pd_op.full_like"))
@@ -641,7 +645,7 @@ def full_like(x, fill_value, dtype=None, name=None, *, device=None, requires_gra
     dt, dev = _like(x, dtype, device, "full_like")
     t = _full(list(x.shape), _fill_value(fill_value, "full_like"), dt, dev, "full_like",
               strict=True)
-    return finish(t, None, requires_grad, pin_memory)
+    return finish(t, None, requires_grad, pin_memory, "full_like")
 
 
 @defop(method=False, differentiable=False)
@@ -667,7 +671,8 @@ def empty_like(x, dtype=None, name=None, *, device=None, requires_grad=False, pi
     if dtype is not None:
         _dt.checked_dtype(dtype, "paddle.empty_like")
     dt, dev = _like(x, dtype, device, "empty_like")
-    return finish(torch.empty(x.shape, dtype=dt, device=dev), None, requires_grad, pin_memory)
+    t = torch.empty(x.shape, dtype=dt, device=dev)
+    return finish(t, None, requires_grad, pin_memory, "empty_like")
 
 
 # ---- Tensor.new_* ------------------------------------------------------------------------
@@ -698,7 +703,7 @@ def new_zeros(x, size, *args, dtype=None, device=None, requires_grad=False, pin_
     """
     dt, dev = _like(x, dtype, device, "Tensor.new_zeros")
     t = torch.zeros(_new_size(size, args, "Tensor.new_zeros"), dtype=dt, device=dev)
-    return finish(t, None, requires_grad, pin_memory)
+    return finish(t, None, requires_grad, pin_memory, "Tensor.new_zeros")
 
 
 @defop(method=True, differentiable=False)
@@ -723,7 +728,7 @@ def new_ones(x, size, *args, dtype=None, device=None, requires_grad=False, pin_m
     """
     dt, dev = _like(x, dtype, device, "Tensor.new_ones")
     t = torch.ones(_new_size(size, args, "Tensor.new_ones"), dtype=dt, device=dev)
-    return finish(t, None, requires_grad, pin_memory)
+    return finish(t, None, requires_grad, pin_memory, "Tensor.new_ones")
 
 
 @defop(method=True, differentiable=False)
@@ -750,7 +755,7 @@ def new_empty(x, size, *args, dtype=None, device=None, requires_grad=False, pin_
         _dt.checked_dtype(dtype, "paddle.Tensor.new_empty")
     dt, dev = _like(x, dtype, device, "Tensor.new_empty")
     t = torch.empty(_new_size(size, args, "Tensor.new_empty"), dtype=dt, device=dev)
-    return finish(t, None, requires_grad, pin_memory)
+    return finish(t, None, requires_grad, pin_memory, "Tensor.new_empty")
 
 
 @defop(method=True, differentiable=False)
@@ -777,7 +782,7 @@ def new_full(x, size, fill_value, *, dtype=None, device=None, requires_grad=Fals
     """
     dt, dev = _like(x, dtype, device, "Tensor.new_full")
     t = _full(shape_of(size, "Tensor.new_full"), _fill_value(fill_value), dt, dev)
-    return finish(t, None, requires_grad, pin_memory)
+    return finish(t, None, requires_grad, pin_memory, "Tensor.new_full")
 
 
 # ---- in-place fills (Tensor methods) ----------------------------------------------------
@@ -847,7 +852,8 @@ def _dtype_tensor_class(cls_name: str, dtype: str) -> type:
     doc = (f"Legacy constructor of {dtype} tensors, as ``paddle.{cls_name}``.\n\n"
            f"``{cls_name}()`` is an empty tensor, ``{cls_name}([1, 2])`` converts data, "
            f"``{cls_name}(2, 3)`` is an uninitialised 2x3 tensor; other arguments go to "
-           f"``paddle.Tensor`` with ``dtype='{dtype}'``. The result is a plain Tensor.\n\n"
+           f"``paddle.Tensor`` (so a numpy array keeps its own dtype, as in Paddle). The "
+           "result is a plain Tensor.\n\n"
            "Examples:\n"
            "    >>> import pagaie as paddle\n"
            f"    >>> print(paddle.{cls_name}([1, 0]).dtype)\n"

@@ -149,7 +149,7 @@ def arange(start=0, end=None, step=1, dtype=None, *, out=None, device=None, requ
         raise ValueError("paddle.arange: 'step' must not be 0 (after casting to the output dtype)")
     n = _range_size(s, e, st, dt)
     t = _affine(n, s, st, dt, device_of(device, "arange"))
-    return finish(t, out, requires_grad, pin_memory)
+    return finish(t, out, requires_grad, pin_memory, "arange")
 
 
 @defop(method=False, differentiable=False)
@@ -347,7 +347,7 @@ def eye(num_rows, num_columns=None, dtype=None, name=None, *, out=None, device=N
     c = r if num_columns is None else _dim_arg(num_columns, "num_columns", "eye")
     dt = _dt.default_float() if dtype is None else _range_dtype(dtype, (), "eye")
     t = torch.eye(r, c, dtype=dt, device=device_of(device, "eye"))
-    return finish(t, out, requires_grad, pin_memory)
+    return finish(t, out, requires_grad, pin_memory, "eye")
 
 
 def _same_dtype(ts: list, api: str) -> None:

@@ -6,7 +6,6 @@ Joining and splitting (concat, stack, split...) live in ``manipulation_join``;
 from __future__ import annotations
 
 import functools
-import math
 import numbers
 from typing import Any, Callable
 
@@ -106,24 +105,19 @@ def _entries(shape: Any) -> list | None:
 
 
 def _reshape_static_shape(x, shape, name=None) -> list[int] | None:
-    """Static rule (see ``Recorder``): a 0 copies x's size, a -1 is inferred where every
-    other size is known, sizes read from symbolic values are -1 (as Paddle records them)."""
+    """Static rule (see ``Recorder``) for a shape holding symbolic values: a 0 copies x's
+    size, the sizes read from the values are -1 (and so is a -1: as Paddle records them)."""
     xs, asked = _dims_of(x), _entries(shape)
-    if asked is None:
+    if asked is None or None not in asked:   # no symbolic size: the kernel's own error stands
         return None
-    dims = [-1 if d is None else xs[i] if d == 0 and i < len(xs) else d for i, d in enumerate(asked)]
-    if None not in asked and dims.count(-1) == 1 and -1 not in xs:
-        rest = math.prod(d for d in dims if d != -1)
-        if rest and math.prod(xs) % rest == 0:
-            dims[dims.index(-1)] = math.prod(xs) // rest
-    return dims
+    return [-1 if d is None else xs[i] if d == 0 and i < len(xs) else d for i, d in enumerate(asked)]
 
 
 def _expand_static_shape(x, shape, name=None) -> list[int] | None:
     """Static rule of expand/broadcast_to: a -1 keeps x's (aligned) size, sizes read from
     symbolic values are -1."""
     xs, asked = _dims_of(x), _entries(shape)
-    if asked is None or len(asked) < len(xs):
+    if asked is None or None not in asked or len(asked) < len(xs):
         return None
     off = len(asked) - len(xs)
     return [-1 if d is None else xs[i - off] if d == -1 and i >= off else d for i, d in enumerate(asked)]

@@ -148,7 +148,7 @@ def rand(shape, dtype=None, name=None, *, out=None, device=None, requires_grad=F
     shape, dtype = _size_args(shape, dtype, name)
     dt = float_only(float_dtype(dtype, "rand"), "rand")
     t = _uniform01(shape_of(shape, "rand"), dt, device_of(device, "rand"))
-    return finish(t, out, requires_grad, pin_memory)
+    return finish(t, out, requires_grad, pin_memory, "rand")
 
 
 def _uniform01(dims: list[int], dt: torch.dtype, dev: torch.device) -> torch.Tensor:
@@ -195,7 +195,7 @@ def randn(shape, dtype=None, name=None, *, out=None, device=None, requires_grad=
     shape, dtype = _size_args(shape, dtype, name)
     dt = float_only(float_dtype(dtype, "randn"), "randn")
     t = _gaussian(shape_of(shape, "randn"), dt, device_of(device, "randn"))
-    return finish(t, out, requires_grad, pin_memory)
+    return finish(t, out, requires_grad, pin_memory, "randn")
 
 
 @defop(method=False, differentiable=False)
@@ -550,7 +550,7 @@ def randperm(n, dtype="int64", name=None, *, out=None, device=None, requires_gra
         t = torch.from_numpy(_ss.shuffle(cpu_engine(), n)).to(dt)
     else:
         t = torch.randperm(n, dtype=dt, device=dev)
-    return finish(t, out, requires_grad, pin_memory)
+    return finish(t, out, requires_grad, pin_memory, "randperm")
 
 
 # ---- sampling from per-element parameters ---------------------------------------------

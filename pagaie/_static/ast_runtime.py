@@ -149,6 +149,8 @@ def _flatten(obj: Any) -> tuple[list, Any]:
     def go(o: Any) -> Any:
         if type(o) in (list, tuple):
             return (type(o).__name__, tuple(go(e) for e in o))
+        if isinstance(o, tuple) and hasattr(type(o), "_fields"):  # a named tuple (topk's)
+            return (type(o), tuple(go(e) for e in o))
         if type(o) is dict:
             return ("dict", tuple((k, go(v)) for k, v in o.items()))
         leaves.append(o)
@@ -167,6 +169,8 @@ def _unflatten(skel: Any, leaves: list) -> Any:
         if kind == "dict":
             return {k: go(v) for k, v in items}
         seq = [go(e) for e in items]
+        if isinstance(kind, type):
+            return kind(*seq)
         return tuple(seq) if kind == "tuple" else seq
 
     return go(skel)
@@ -632,6 +636,26 @@ class UnknownDim(int):
     def symbolic(self) -> Value:
         """The size as a 0-D int64 Value (a shape op recorded in the current block)."""
         return _pg().shape(self.value)[self.axis]
+
+    # As Paddle, an unknown size compares as the shape op it is: a tensor condition, so a
+    # converted ``if x.shape[0] > 1`` records a cond instead of the branch -1 picks now
+    def __lt__(self, other: Any) -> Any:
+        return self.symbolic() < _symbolic(other)
+
+    def __le__(self, other: Any) -> Any:
+        return self.symbolic() <= _symbolic(other)
+
+    def __gt__(self, other: Any) -> Any:
+        return self.symbolic() > _symbolic(other)
+
+    def __ge__(self, other: Any) -> Any:
+        return self.symbolic() >= _symbolic(other)
+
+    __hash__ = int.__hash__
+
+
+def _symbolic(v: Any) -> Any:
+    return v.symbolic() if type(v) is UnknownDim else v
 
 
 def convert_shape(x: Any) -> Any:

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import torch as _torch
 
-from pagaie.amp import debugging
+from pagaie.amp import amp_lists, debugging
 from pagaie.amp.auto_cast import (amp_guard, auto_cast, autocast, get_autocast_cpu_dtype,
                                   get_autocast_dtype, get_autocast_gpu_dtype, is_autocast_enabled)
 from pagaie.amp.decorate import decorate

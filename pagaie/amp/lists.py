@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any, Iterable
 
-from pagaie._core.registry import REGISTRY, OpRecord
+from pagaie._core.registry import OpRecord
 from pagaie._core.tensor import Tensor
 
 __all__ = ["white_list", "black_list", "op_names", "policy_of"]
@@ -176,16 +176,10 @@ def call_policy(rec: OpRecord, args: tuple, kwargs: dict, level: str, custom_whi
     return decide(names | {rec.name}, amp, rec.name, level, custom_white, custom_black)
 
 
-def _names_with(policy: str) -> set[str]:
-    out: set[str] = set()
-    for rec in REGISTRY.values():
-        if rec.amp == policy and rec.inplace_of is None:
-            out.add(rec.name)
-    return out
-
-
 def white_list() -> dict:
-    """The ops that autocast runs in low precision, per dtype and level (Paddle's layout).
+    """Paddle's default white list: the program ops autocast runs in low precision, per dtype
+    and level. It is Paddle's list exactly (what Paddle prints); pagaie's own op records carry
+    their policies themselves (``OpRecord.amp``).
 
     Returns:
         ``{'float16': {'OD': set, 'O1': set, 'O2': set}, 'bfloat16': {...}}``.
@@ -195,23 +189,21 @@ def white_list() -> dict:
         >>> 'matmul' in paddle.amp.white_list()['bfloat16']['O1']
         True
     """
-    ours = _names_with("white")
-    fp16 = set(PADDLE_WHITE | PADDLE_WHITE_FP16_ONLY) | ours
-    bf16 = set(PADDLE_WHITE) | ours
+    fp16 = PADDLE_WHITE | PADDLE_WHITE_FP16_ONLY
     return {"float16": {lvl: set(fp16) for lvl in ("OD", "O1", "O2")},
-            "bfloat16": {lvl: set(bf16) for lvl in ("OD", "O1", "O2")}}
+            "bfloat16": {lvl: set(PADDLE_WHITE) for lvl in ("OD", "O1", "O2")}}
 
 
 def black_list() -> dict:
-    """The ops that autocast keeps in float32, per dtype and level (Paddle's layout).
+    """Paddle's default black list: the program ops autocast keeps in float32, per dtype and
+    level (Paddle's list exactly, as :func:`white_list`).
 
     Examples:
         >>> import pagaie as paddle
         >>> 'softmax' in paddle.amp.black_list()['float16']['O1']
         True
     """
-    o1 = set(PADDLE_BLACK_O1) | _names_with("black")
-    lists = {"OD": set(), "O1": o1, "O2": set(PADDLE_BLACK_O2)}
+    lists = {"OD": set(), "O1": PADDLE_BLACK_O1, "O2": PADDLE_BLACK_O2}
     return {"float16": {k: set(v) for k, v in lists.items()},
             "bfloat16": {k: set(v) for k, v in lists.items()}}
 

@@ -35,6 +35,8 @@ class SpectralNorm:
                 for _ in range(self.n):
                     v.copy_(torch.nn.functional.normalize(mat.t() @ u, dim=0, eps=self.eps))
                     u.copy_(torch.nn.functional.normalize(mat @ v, dim=0, eps=self.eps))
+        # this call's graph keeps its own vectors: the buffers move on at the next forward
+        u, v = u.clone(), v.clone()
         sigma = torch.dot(u, mat @ v)
         return wrap(w / sigma)
 
