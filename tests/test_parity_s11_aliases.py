@@ -237,8 +237,7 @@ def test_permute_input_keyword():
     ("m.isclose(x, y, out=o)", ("bool", [2, 3])), ("m.isnan(x, out=o)", ("bool", [2, 3])),
     ("m.isinf(x, out=o)", ("bool", [2, 3])), ("m.isfinite(x, out=o)", ("bool", [2, 3])),
     ("m.expand_as(v, x, out=o)", ("float32", [2, 3])), ("m.roll(x, 1, out=o)", ("float32", [2, 3])),
-    ("m.diagonal(x, out=o)", ("float32", [2])), pytest.param("m.asin(x / 10, out=o)", ("float32", [2, 3]), marks=pytest.mark.xfail(
-        reason="asin's out= not yet in math_unary", strict=False)),
+    ("m.diagonal(x, out=o)", ("float32", [2])), ("m.asin(x / 10, out=o)", ("float32", [2, 3])),
     ("m.nn.functional.gelu(x, out=o)", ("float32", [2, 3])),
     ("m.nn.functional.softplus(x, out=o)", ("float32", [2, 3])),
     ("m.argmax(x, 1, out=o)", ("int64", [2])), ("m.argmin(x, 1, out=o)", ("int64", [2])),

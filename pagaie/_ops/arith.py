@@ -6,6 +6,7 @@ import numbers
 import numpy as np
 import torch
 
+from pagaie._core import dtype as _dt
 from pagaie._core.registry import binary_operator, defop
 from pagaie._core.tensor import Tensor, wrap
 from pagaie._ops._helpers import check_binary_dtypes, promote_pair, write_out
@@ -19,6 +20,7 @@ __all__ = ["add", "subtract", "multiply", "divide", "floor_divide", "remainder",
 
 
 _LOW = (torch.float16, torch.bfloat16)
+_LOW_MAX = {d: torch.finfo(d).max for d in _LOW}
 
 
 def _scalar_operand(x, y, cast_low=False):
@@ -161,7 +163,10 @@ def _scaled_by_number(x, y):
     zero = _ZEROS.get(key)
     if zero is None:
         zero = _ZEROS[key] = torch.zeros((), dtype=t.dtype, device=t.device)
-    return torch.add(zero, t, alpha=float(v))
+    v = float(v)
+    if (t.dtype is torch.float16 or t.dtype is torch.bfloat16) and abs(v) > _LOW_MAX[t.dtype]:
+        v = torch.tensor(v, dtype=t.dtype).item()  # past the dtype's range: +-inf, as in Paddle
+    return torch.add(zero, t, alpha=v)
 
 
 @defop(paddle_types=("elementwise_div", "divide", "pd_op.divide"), method=("divide", "div"),
@@ -279,7 +284,10 @@ def pow(x, y, name=None, *, out=None):
     elif type(y) is complex and type(x) is _T:
         raise TypeError("paddle.pow: 'y' must be a Python int or float, or a Tensor, but received "
                         "complex; use a complex Tensor exponent")
-    r = torch.pow(x, y)
+    if type(x) is _T and x.dtype in _LOW and type(y) in (int, float) and abs(y) > _LOW_MAX[x.dtype]:
+        r = torch.pow(x.float(), y).to(x.dtype)  # an exponent float16 cannot hold: in float32
+    else:
+        r = torch.pow(x, y)
     return r if out is None else write_out(out, r)
 
 
@@ -457,6 +465,107 @@ increment.op_record = _increment.op_record  # type: ignore[attr-defined]
 Tensor.increment = increment  # type: ignore[attr-defined]
 
 
+# ``paddle.floor_divide`` / ``paddle.remainder`` (and their Tensor methods) turn a Python
+# number ``y`` into a tensor before the kernel runs, unlike the ``//`` and ``%`` operators,
+# which keep x's dtype (``int32 // 2`` is int32, ``paddle.floor_divide(int32, 2)`` int64).
+_floor_divide_op, _remainder_op = floor_divide, remainder
+
+
+def _number_dtype(v: bool | int | float) -> torch.dtype:
+    """The dtype ``paddle.to_tensor`` gives a Python bool, int or float."""
+    return torch.bool if type(v) is bool else torch.int64 if type(v) is int else _dt.default_float()
+
+
+def _with_number_y(op, rule):
+    """``op`` (a binary op's API) with ``rule(x, y) -> (x, y)`` applied first when ``x`` is a
+    tensor and ``y`` a Python bool/int/float; ``x`` and ``y`` may come by position or by
+    keyword (``x=``/``input=``, ``y=``/``other=``)."""
+    def api(*args, **kwargs):
+        xk = next((k for k in ("x", "input") if k in kwargs), None)
+        yk = next((k for k in ("y", "other") if k in kwargs), None)
+        x = args[0] if args else kwargs.get(xk)
+        y = args[1] if len(args) > 1 else kwargs.get(yk)
+        if type(y) in (bool, int, float) and isinstance(getattr(x, "dtype", None), _dt.DType):
+            x, y = rule(x, y)
+            args = (x, y, *args[2:])[:len(args)]
+            if xk is not None and not args:
+                kwargs[xk] = x
+            if yk is not None and len(args) < 2:
+                kwargs[yk] = y
+        return op(*args, **kwargs)
+    for attr in ("__signature__", "accepts_aliases", "op_record", "inplace"):
+        setattr(api, attr, getattr(op, attr))
+    return api
+
+
+def _floor_divide_number(x, y):
+    # Eager Paddle makes y a 0-D tensor of its default dtype and x widens to the common dtype;
+    # for a value of a static program (a meta tensor here) its dtype inference keeps x's.
+    if x._t.is_meta:
+        return x, y
+    d = _dt.to_torch_dtype(x.dtype)
+    wide = torch.promote_types(d, _number_dtype(y))
+    return (x if wide is d else x.astype(_dt.from_torch_dtype(wide))), y
+
+
+def _remainder_number(x, y):
+    # y is cast to x's dtype (a cast to an integer dtype truncates toward zero)
+    d = _dt.to_torch_dtype(x.dtype)
+    return x, (bool(y) if d is torch.bool else y if d.is_floating_point or d.is_complex else int(y))
+
+
+floor_divide = _with_number_y(_floor_divide_op, _floor_divide_number)
+floor_divide.__name__ = floor_divide.__qualname__ = "floor_divide"
+floor_divide.__doc__ = """Elementwise floor division ``x // y``.
+
+    A Python number ``y`` counts as a 0-D tensor of its default dtype (int64 for an int,
+    the default float dtype for a float), so ``floor_divide(int32_x, 2)`` is int64 and
+    ``floor_divide(float16_x, 2.5)`` is float32, as in Paddle's eager mode. The ``//``
+    operator, and a static program, keep ``x``'s dtype instead.
+
+    Args:
+        x (Tensor): the dividend.
+        y (Tensor|int|float): the divisor.
+        name (str, optional): unused, for Paddle compatibility.
+        out (Tensor, optional): also store the result here.
+
+    Returns:
+        Tensor: the floored quotient.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> paddle.floor_divide(paddle.to_tensor([7, -7]), paddle.to_tensor([2, 2])).tolist()
+        [3, -4]
+        >>> print(paddle.floor_divide(paddle.to_tensor([7, -7], 'int32'), 2).dtype)
+        paddle.int64
+    """
+remainder = _with_number_y(_remainder_op, _remainder_number)
+remainder.__name__ = remainder.__qualname__ = "remainder"
+remainder.__doc__ = """Elementwise remainder with the sign of the divisor (Python's ``%``).
+
+    A Python number ``y`` is first cast to ``x``'s dtype, as Paddle does (``remainder(int_x,
+    2.5)`` divides by 2). The ``%`` operator promotes instead (``int_x % 2.5`` is float).
+
+    Args:
+        x (Tensor): the dividend.
+        y (Tensor|int|float): the divisor.
+        name (str, optional): unused, for Paddle compatibility.
+        out (Tensor, optional): also store the result here.
+
+    Returns:
+        Tensor: the remainder.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> paddle.remainder(paddle.to_tensor([5, -5]), paddle.to_tensor([3, 3])).tolist()
+        [2, 1]
+        >>> paddle.remainder(paddle.to_tensor([5, -5]), 2.5).tolist()
+        [1, 1]
+    """
+Tensor.floor_divide = floor_divide  # type: ignore[attr-defined]
+Tensor.remainder = Tensor.mod = Tensor.floor_mod = remainder  # type: ignore[attr-defined]
+
+
 # Plain aliases (same record, other public names).
 sub = subtract
 mul = multiply
@@ -465,8 +574,8 @@ mod = floor_mod = remainder
 subtract_ = sub_ = subtract.inplace
 multiply_ = mul_ = multiply.inplace
 divide_ = div_ = divide.inplace
-floor_divide_ = floor_divide.inplace
-remainder_ = mod_ = floor_mod_ = remainder.inplace
+floor_divide_ = _floor_divide_op.inplace
+remainder_ = mod_ = floor_mod_ = _remainder_op.inplace
 pow_ = pow.inplace
 for _alias, _fn in (("sub", subtract), ("sub_", subtract_), ("mul_", multiply_), ("div_", divide_),
                     ("mod_", remainder_), ("floor_mod_", remainder_)):
@@ -498,7 +607,7 @@ def _pow_operator(self, other):
 
 
 for _name, _fn in (("add", add), ("sub", subtract), ("mul", multiply), ("truediv", divide),
-                   ("div", divide), ("floordiv", floor_divide), ("mod", remainder)):
+                   ("div", divide), ("floordiv", _floor_divide_op), ("mod", _remainder_op)):
     setattr(Tensor, f"__{_name}__", binary_operator(_fn))
     setattr(Tensor, f"__r{_name}__", binary_operator(_fn, reflected=True))
 Tensor.__pow__ = _pow_operator

@@ -109,6 +109,11 @@ def _bound(v, x, api, arg):
         v = v.reshape(())
         if x.is_floating_point() and v.dtype is not x.dtype:
             v = v.to(x.dtype)
+    elif x.is_floating_point() and isinstance(v, (int, float)) and abs(v) > torch.finfo(x.dtype).max:
+        v = _math.copysign(_math.inf, v)  # past the dtype's range: the bound is +-inf, as in Paddle
+    elif type(v) is int and not x.is_floating_point() and not x.is_complex() and x.dtype is not torch.bool:
+        info = torch.iinfo(x.dtype)  # saturated (Paddle's cast wraps it around)
+        v = min(max(v, info.min), info.max)
     return v
 
 
@@ -222,9 +227,9 @@ def nan_to_num(x, nan=0.0, posinf=None, neginf=None, name=None):
         >>> paddle.nan_to_num(x, posinf=9.0).tolist()
         [0.0, 1.0, 9.0]
     """
-    if not x.is_floating_point():  # Paddle asserts a float32/float64 input
-        raise AssertionValueError(f"paddle.nan_to_num: the input dtype must be floating, but "
-                                  f"received {dtype_name(x)}")
+    if x.dtype is not torch.float32 and x.dtype is not torch.float64:  # Paddle asserts this
+        raise AssertionValueError(f"paddle.nan_to_num: the input dtype must be float32 or "
+                                  f"float64, but received {dtype_name(x)}")
     return torch.nan_to_num(x, nan, posinf, neginf)
 
 
@@ -443,8 +448,11 @@ def frexp(x, name=None):
                         f"{dtype_name(x)}")
     m, e = torch.frexp(x)
     # Paddle's exponent of an infinity is 1 and of a NaN is NaN; its mantissa of -0.0 is +0.0
+    # and of any NaN a NaN with the sign bit set (its exponent: a NaN without)
+    nan = torch.isnan(x)
     e = torch.where(torch.isinf(x), 1, e.to(x.dtype))
-    return torch.where(x == 0, 0, m), torch.where(torch.isnan(x), x, e)
+    m = torch.where(nan, -x.abs(), torch.where(x == 0, 0, m))
+    return m, torch.where(nan, x.abs(), e)
 
 
 def _float_pair(api, x, y, int_dtype=None):
@@ -565,7 +573,10 @@ def _int_pair(api, x, y):
         check_binary_dtypes(api, x, y)
         d = torch.promote_types(x.dtype, y.dtype)
         x, y = x.to(d), y.to(d)
-    if x.dtype is torch.bool or x.is_complex():
+    if x.is_complex():  # numpy's gcd/lcm refuse complex numbers too (TypeError)
+        raise TypeError(f"paddle.{api}: the inputs must be integer or real floating tensors, "
+                        f"but received {dtype_name(x)}")
+    if x.dtype is torch.bool:
         raise RuntimeError(f"paddle.{api}: the inputs must be integer or real floating tensors, "
                            f"but received {dtype_name(x)}")
     return x, y

@@ -102,7 +102,7 @@ _TABLE = {
     "acosh": (torch.acosh, "Elementwise inverse hyperbolic cosine.",
               "[1.0, 2.0]", "[0.0, 1.317]", True, "P", "promote"),
     "asin": (torch.asin, "Elementwise arc sine, in radians.",
-             "[0.0, 0.5, 1.0]", "[0.0, 0.5236, 1.5708]", False, "P", "black"),
+             "[0.0, 0.5, 1.0]", "[0.0, 0.5236, 1.5708]", True, "P", "black"),
     "asinh": (torch.asinh, "Elementwise inverse hyperbolic sine.",
               "[0.0, 1.0]", "[0.0, 0.8814]", False, "P", "promote"),
     "atan": (torch.atan, "Elementwise arc tangent, in radians.",
@@ -288,8 +288,8 @@ def trunc(input, name=None):
     return torch.trunc(input)
 
 
-_FRAC_DTYPES = frozenset({torch.int32, torch.int64, torch.float16, torch.bfloat16, torch.float32,
-                          torch.float64})
+# Paddle's frac checks its input against this list (no bfloat16) before any kernel runs.
+_FRAC_DTYPES = frozenset({torch.int32, torch.int64, torch.float16, torch.float32, torch.float64})
 
 
 @defop(paddle_types=("frac", "pd_op.frac"), inplace=True)
@@ -302,8 +302,8 @@ def frac(x, name=None, *, out=None):
         [-0.5, 0.75, 0.0]
     """
     if x.dtype not in _FRAC_DTYPES:
-        raise TypeError(f"paddle.frac: the input dtype must be int32, int64, float16, bfloat16, "
-                        f"float32 or float64, but received {str(x.dtype).replace('torch.', '')}")
+        raise TypeError(f"paddle.frac: the input dtype must be int32, int64, float16, float32 or "
+                        f"float64, but received {str(x.dtype).replace('torch.', '')}")
     r = torch.frac(x) if x.is_floating_point() else torch.zeros_like(x)
     return r if out is None else write_out(out, r)
 
@@ -389,7 +389,7 @@ def sgn(x, name=None):
         >>> paddle.sgn(paddle.to_tensor([-2.0, 0.0, 3.0])).tolist()
         [-1.0, 0.0, 1.0]
     """
-    if not (x.is_floating_point() or x.is_complex()):
+    if not (x.is_floating_point() or x.is_complex()) or x.dtype is torch.bfloat16:
         raise TypeError(f"paddle.sgn: the input dtype must be float16, float32, float64, complex64 or "
                         f"complex128, but received {str(x.dtype).replace('torch.', '')}")
     return _sgn_complex(x) if x.is_complex() else _sign(x, torch.sign)

@@ -38,10 +38,6 @@ SKIPS: dict[str, str] = {
     "builtin_bool[*]": "Paddle's bool() of a negative one-element tensor is False; pagaie uses Python truth",
     "deg2rad[bool]": "Paddle returns a bool tensor; pagaie converts to float32",
     "rad2deg[bool]": "Paddle returns a bool tensor; pagaie converts to float32",
-    "floor_mod[int32_scalar_float]": "Paddle truncates the float scalar (x % 2.5 == x % 2); pagaie "
-    "promotes to float, as Paddle's % operator does",
-    "mod[int32_scalar_float]": "Paddle truncates the float scalar; pagaie promotes like the % operator",
-    "remainder[int32_scalar_float]": "Paddle truncates the float scalar; pagaie promotes like %",
     "transpose[bad]": "Paddle silently ignores a perm shorter than the rank; pagaie raises ValueError",
     "Tensor.tolist[bf16]": "Paddle returns the raw uint16 bit patterns of bfloat16 values",
     "kthvalue": "which index of tied values kthvalue reports is implementation-defined",
