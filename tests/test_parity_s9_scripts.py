@@ -1121,7 +1121,7 @@ def closure():
 for it in range(2):
     print("lbfgs", it, "%.6e" % float(lb.step(closure)))
 xt = paddle.linspace(0, 1, 5).unsqueeze(1)
-print("u(x)", ["%.5e" % v for v in net(xt).numpy().ravel().tolist()])
+print("u(x)", ["%.3e" % v for v in net(xt).numpy().ravel().tolist()])  # float32 L-BFGS: the last digits vary with the CPU
 
 # float64 with the strong Wolfe line search
 paddle.set_default_dtype("float64")

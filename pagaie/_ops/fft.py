@@ -229,6 +229,10 @@ ihfftn = _fftn("ihfftn", "ihfft", True, False)
 
 
 def _freq(api, tfn, n, d, dtype, out, device, requires_grad):
+    if isinstance(d, (str, bytes)):  # Paddle divides by d: its TypeError
+        raise TypeError(f"paddle.fft.{api}: 'd' must be a number, but received {d!r}")
+    if api == "fftfreq" and isinstance(n, (float, np.floating)):  # Paddle rolls by n // 2: an int only
+        raise TypeError(f"paddle.fft.{api}: 'n' must be an int, but received {n!r}")
     n, d = int(scalar_of(n)), float(scalar_of(d))
     if n == 0 or d == 0:
         raise ValueError(f"paddle.fft.{api}: 'n' and 'd' must not be 0, but received n={n}, d={d}")
@@ -297,10 +301,12 @@ def _shift_axes(api, x, axes):
     items = axes if isinstance(axes, (list, tuple)) else [axes]
     if any(isinstance(e, (float, np.floating)) for e in items):  # Paddle: TypeError
         raise TypeError(f"paddle.fft.{api}: 'axes' must be an int or a sequence of ints, but received {axes!r}")
+    # Paddle indexes the shape with an int axis (IndexError); roll checks a list (ValueError)
+    kind = ValueError if isinstance(axes, (list, tuple)) else IndexError
     axes = int_list(axes)
     for a in axes:
         if not -x.dim() <= a < x.dim():
-            raise ValueError(f"paddle.fft.{api}: 'axes' entries must be in the range [{-x.dim()}, {x.dim()}), "
+            raise kind(f"paddle.fft.{api}: 'axes' entries must be in the range [{-x.dim()}, {x.dim()}), "
                              f"but received {axes}")
     return axes
 

@@ -166,6 +166,11 @@ def blha_get_max_len(seq_lens_encoder, seq_lens_decoder, batch_size):
         >>> e.tolist(), d.tolist()
         ([5], [4])
     """
+    for arg, t in (("seq_lens_encoder", seq_lens_encoder), ("seq_lens_decoder", seq_lens_decoder),
+                   ("batch_size", batch_size)):
+        if not isinstance(t, torch.Tensor):
+            raise ValueError(f"paddle.incubate.nn.functional.blha_get_max_len: '{arg}' must be a "
+                             f"Tensor, but received {type(t).__name__}")
     bsz = batch_size.shape[0] if batch_size.dim() else 1
 
     def mx(t):

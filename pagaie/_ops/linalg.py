@@ -166,6 +166,14 @@ def norm(x, p=None, axis=None, keepdim=False, out=None, dtype=None, name=None):
         >>> round(paddle.linalg.norm(x, p='nuc').item(), 4)
         7.0
     """
+    if isinstance(p, torch.Tensor):  # Paddle takes only a number or a string
+        raise ValueError(f"paddle.linalg.norm: 'p' must be an int, a float, 'fro' or 'nuc', but received a "
+                         f"Tensor")
+    if isinstance(p, str) and isinstance(axis, tuple) and len(axis) == 1:
+        # Paddle unwraps a one-element list to an int axis, but not a tuple: a string order over a
+        # 1-tuple is a matrix norm over one axis, its ValueError
+        raise ValueError(f"paddle.linalg.norm: p={p!r} needs 'axis' to be an int or a list of two ints, but "
+                         f"received {axis}")
     if axis is None and dtype is None and out is None and (p is None or p == "fro" or p == 2):
         return torch.linalg.vector_norm(x, keepdim=keepdim)
     if dtype is not None:
@@ -216,8 +224,9 @@ def vector_norm(x, p=2.0, axis=None, keepdim=False, name=None, *, dtype=None, ou
     """
     if dtype is not None:
         x = x.to(torch_dtype(dtype, "linalg.vector_norm"))
-    if isinstance(p, str):
-        raise ValueError(f"paddle.linalg.vector_norm: 'p' must be a number, but received {p!r}")
+    if isinstance(p, (str, torch.Tensor)):  # Paddle takes only an int or a float
+        raise ValueError("paddle.linalg.vector_norm: 'p' must be an int or a float, but received "
+                         f"{'a Tensor' if isinstance(p, torch.Tensor) else repr(p)}")
     dims = _axis_list(axis, x.dim(), "linalg.vector_norm")
     return write_out(out, _pnorm(x, float(p), dims, keepdim))
 
@@ -433,7 +442,7 @@ def matrix_power(x, n, name=None):
     """
     if isinstance(n, torch.Tensor):
         n = n.item()
-    if not isinstance(n, int) or isinstance(n, bool):
+    if not isinstance(n, numbers.Integral) or isinstance(n, bool):  # numpy integers are ints too
         raise TypeError(f"paddle.linalg.matrix_power: 'n' must be an int, but received {type(n).__name__}")
     _square("matrix_power", x)
     _no_integer("matrix_power", x)
@@ -447,7 +456,7 @@ def matrix_exp(x, name=None):
     """Matrix exponential of (a batch of) square matrices.
 
     Args:
-        x (Tensor): ``[..., n, n]``.
+        x (Tensor|list|numpy.ndarray): ``[..., n, n]`` (float32 or float64).
         name (str, optional): unused.
 
     Returns:
@@ -458,6 +467,9 @@ def matrix_exp(x, name=None):
         >>> paddle.linalg.matrix_exp(paddle.zeros([2, 2])).tolist()
         [[1.0, 0.0], [0.0, 1.0]]
     """
+    if not isinstance(x, torch.Tensor):  # Paddle converts a list or an array with to_tensor
+        from pagaie._ops.creation import _from_data
+        x = _from_data(x, None, "linalg.matrix_exp")
     if x.dim() == 0 and x.dtype in (torch.float32, torch.float64):  # Paddle: exp of a 0-D tensor
         return torch.exp(x)
     _square("matrix_exp", x)

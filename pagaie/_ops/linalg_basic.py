@@ -1,6 +1,8 @@
 """Products and contractions: matmul and its relatives, einsum, distances, trace."""
 from __future__ import annotations
 
+import numbers
+
 import numpy as np
 import torch
 
@@ -204,6 +206,10 @@ def mv(x, vec, name=None):
     return torch.mv(x, vec)
 
 
+_DOT_KERNEL_DTYPES = (torch.float32, torch.float64, torch.int32, torch.int64, torch.complex64,
+                      torch.complex128)
+
+
 @defop(paddle_types=("dot", "pd_op.dot"))
 def dot(x, y, name=None, *, out=None):
     """Dot product of two vectors, or row-wise dot products of two 2-D tensors.
@@ -225,6 +231,14 @@ def dot(x, y, name=None, *, out=None):
     if x.shape != y.shape:
         raise RuntimeError(f"paddle.dot: the shapes of 'x' {list(x.shape)} and 'y' {list(y.shape)} "
                            "must be exactly the same")
+    if x.is_complex() and y.is_floating_point():
+        y = y.to(x.dtype)  # Paddle reads real data into a complex x's kernel
+    if x.dtype != y.dtype:
+        # Paddle picks the kernel by x's dtype (none for half/bool/small ints: its NotFound), which
+        # then refuses y's data of another dtype (InvalidArgument)
+        kind = ValueError if x.dtype in _DOT_KERNEL_DTYPES else RuntimeError
+        raise kind(f"paddle.dot: 'x' and 'y' must have the same dtype, but received "
+                   f"{str(x.dtype)[6:]} and {str(y.dtype)[6:]}")
     if x.dim() == 1 and y.dim() == 1:
         r = torch.dot(x, y) if x.dtype.is_floating_point else (x * y).sum(dtype=x.dtype)
     elif x.dim() == 2 and x.shape == y.shape:
@@ -252,9 +266,32 @@ def einsum(equation, *operands):
         >>> paddle.einsum('ii->', a).item()
         5.0
     """
-    if len(operands) == 1 and isinstance(operands[0], (list, tuple)):
-        operands = tuple(operands[0])
+    _check_equation(equation, operands)
     return torch.einsum(equation, *operands)
+
+
+def _check_equation(equation: str, operands: tuple) -> None:
+    """Paddle's assertions on the equation: at least one operand, one ``->`` at most, one
+    comma-separated term per operand (a list of tensors is one operand), and an ellipsis in
+    the output where the inputs have one."""
+    if not isinstance(equation, str):
+        return  # torch's own error, mapped by the dispatcher
+    lhs, *rhs = equation.replace(" ", "").split("->")
+    terms = lhs.split(",")
+    if not operands:
+        raise AssertionError("paddle.einsum: at least one operand is required, but received none")
+    if len(rhs) > 1:
+        raise AssertionError(f"paddle.einsum: the equation {equation!r} has more than one '->'")
+    if len(terms) != len(operands):  # a list of tensors counts as one operand
+        raise AssertionError(f"paddle.einsum: the equation {equation!r} has {len(terms)} input terms, but "
+                             f"{len(operands)} operands were given")
+    if rhs and "..." in lhs and "..." not in rhs[0]:
+        raise AssertionError(f"paddle.einsum: the equation {equation!r} has an ellipsis in its inputs but "
+                             "not in its output")
+    for op in operands:
+        if isinstance(op, (list, tuple)):  # Paddle reads the operand's shape
+            raise AttributeError(f"paddle.einsum: each operand must be a Tensor, but received a "
+                                 f"{type(op).__name__}")
 
 
 def _check_mm(api, x, y):
@@ -263,9 +300,20 @@ def _check_mm(api, x, y):
                          f"{list(x.shape)}, y: {list(y.shape)}")
 
 
+def _into_input(input: torch.Tensor, r: torch.Tensor) -> torch.Tensor:
+    """The in-place result: written into ``input``, which Paddle resizes to the result's shape
+    when it only broadcast (an ``[n]`` or ``[1, n]`` input becomes ``[m, n]``)."""
+    if r.shape == input.shape:
+        return input.copy_(r)
+    input.data = r
+    return input
+
+
 def _addmm_inplace(input, x, y, beta=1.0, alpha=1.0, name=None):
     _check_mm("addmm_", x, y)
-    return input.addmm_(x, y, beta=beta, alpha=alpha)
+    if input.shape == (x.shape[0], y.shape[1]):
+        return input.addmm_(x, y, beta=beta, alpha=alpha)
+    return _into_input(input, addmm.op_record.kernel(input, x, y, beta, alpha))
 
 
 @defop(amp="promote", paddle_types=("addmm", "pd_op.addmm"), inplace=_addmm_inplace)
@@ -302,7 +350,9 @@ def _baddbmm_inplace(input, x, y, beta=1.0, alpha=1.0, name=None):
     if x.dim() != 3 or y.dim() != 3:
         raise ValueError(f"paddle.baddbmm_: 'x' and 'y' must be 3-D tensors, but received x: "
                          f"{list(x.shape)}, y: {list(y.shape)}")
-    return input.baddbmm_(x, y, beta=beta, alpha=alpha)
+    if input.shape == (x.shape[0], x.shape[1], y.shape[2]):
+        return input.baddbmm_(x, y, beta=beta, alpha=alpha)
+    return _into_input(input, baddbmm.op_record.kernel(input, x, y, beta, alpha))
 
 
 @defop(amp="promote", paddle_types=("baddbmm", "pd_op.baddbmm"), inplace=_baddbmm_inplace)
@@ -310,7 +360,8 @@ def baddbmm(input, x, y, beta=1.0, alpha=1.0, name=None):
     """``beta * input + alpha * bmm(x, y)`` for 3-D ``x`` and ``y``; ``input`` broadcasts.
 
     Args:
-        input (Tensor): the term to add.
+        input (Tensor): the term to add: 3-D and broadcasting to ``[b, m, n]``, or 2-D
+            ``[b, n]`` (one row per batch, as ``[b, 1, n]``).
         x (Tensor): ``[b, m, k]``.
         y (Tensor): ``[b, k, n]``.
         beta (float, optional): scale of ``input``.
@@ -328,6 +379,15 @@ def baddbmm(input, x, y, beta=1.0, alpha=1.0, name=None):
     if x.dim() != 3 or y.dim() != 3:
         raise ValueError(f"paddle.baddbmm: 'x' and 'y' must be 3-D tensors, but received x: "
                          f"{list(x.shape)}, y: {list(y.shape)}")
+    if input.dim() == 2:
+        # Paddle reads a 2-D input as one row per batch, [b, n] -> [b, 1, n], not as a matrix
+        # shared by the batch
+        if input.shape[0] != x.shape[0] or input.shape[1] not in (y.shape[2], 1):
+            raise ValueError(f"paddle.baddbmm: a 2-D 'input' must be shaped [{x.shape[0]}, {y.shape[2]}] (or "
+                             f"[{x.shape[0]}, 1]), but received {list(input.shape)}")
+        input = input.unsqueeze(1)
+    elif input.dim() != 3:
+        raise ValueError(f"paddle.baddbmm: 'input' must be 2-D or 3-D, but received shape {list(input.shape)}")
     return torch.baddbmm(input, x, y, beta=beta, alpha=alpha)
 
 
@@ -488,15 +548,30 @@ def tensordot(x, y, axes=2, name=None):
     """
     if isinstance(axes, torch.Tensor):
         axes = axes.tolist()
-    if isinstance(axes, (int, float)) and not isinstance(axes, bool):
+    if isinstance(axes, numbers.Integral) and not isinstance(axes, bool):
         n = int(axes)
         if n < 0:
-            raise ValueError(f"paddle.tensordot: an int 'axes' must be non-negative, but received {n}")
-        if n and list(x.shape[x.dim() - n:]) != list(y.shape[:n]):
-            raise AssertionError(f"paddle.tensordot: the last {n} dimensions of 'x' {list(x.shape)} must "
-                                 f"match the first {n} of 'y' {list(y.shape)}")
-        return torch.tensordot(*_promote(x, y, "tensordot"), dims=n)
-    axes = list(axes)
+            raise AssertionError(f"paddle.tensordot: an int 'axes' must be non-negative, but received {n}")
+        ax_x, ax_y = list(range(x.dim() - n, x.dim())), list(range(n))
+    elif isinstance(axes, float):  # Paddle indexes into a non-int axes: its TypeError
+        raise TypeError(f"paddle.tensordot: 'axes' must be an int, a list or a tuple, but received {axes!r}")
+    else:
+        ax_x, ax_y = _axes_pair(list(axes))
+    for a, b in zip(ax_x, ax_y):
+        # Paddle contracts a size-1 axis with any size: the other operand is summed over its axis
+        if x.shape[a] == 1 and y.shape[b] != 1:
+            y = y.sum(b, keepdim=True)
+        elif y.shape[b] == 1 and x.shape[a] != 1:
+            x = x.sum(a, keepdim=True)
+        elif x.shape[a] != y.shape[b]:
+            raise AssertionError(f"paddle.tensordot: 'x' has size {x.shape[a]} in axis {a} but 'y' has size "
+                                 f"{y.shape[b]} in axis {b}; contracted axes must match (or be 1)")
+    return torch.tensordot(*_promote(x, y, "tensordot"), dims=(ax_x, ax_y))
+
+
+def _axes_pair(axes: list) -> tuple[list, list]:
+    """The contracted axes of x and of y from a list ``axes``: ints name the same axes of both,
+    a pair of lists gives each; the shorter list is completed from the longer one."""
     if not axes:
         ax_x, ax_y = [], []
     elif all(not isinstance(a, (list, tuple, torch.Tensor)) for a in axes):
@@ -508,11 +583,7 @@ def tensordot(x, y, axes=2, name=None):
         ax_x = ax_x + ax_y[len(ax_x):]
     elif len(ax_y) < len(ax_x):
         ax_y = ax_y + ax_x[len(ax_y):]
-    for a, b in zip(ax_x, ax_y):
-        if x.shape[a] != y.shape[b]:
-            raise AssertionError(f"paddle.tensordot: 'x' has size {x.shape[a]} in axis {a} but 'y' has size "
-                             f"{y.shape[b]} in axis {b}; contracted axes must match")
-    return torch.tensordot(*_promote(x, y, "tensordot"), dims=(ax_x, ax_y))
+    return ax_x, ax_y
 
 
 @defop(paddle_types=("trace", "pd_op.trace"))

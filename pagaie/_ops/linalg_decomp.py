@@ -5,6 +5,8 @@ Only ``eigvalsh`` is also a top-level ``paddle`` name; the rest reach users thro
 """
 from __future__ import annotations
 
+import numbers
+
 import torch
 
 from pagaie._core.registry import defop
@@ -163,7 +165,9 @@ def eigvals(x, name=None):
     """
     _matrix("eigvals", x, square=True)
     _floating("eigvals", x)
-    return torch.linalg.eigvals(x).detach()  # Paddle has no eigvals gradient
+    # Paddle hands its row-major data to LAPACK as is, i.e. it solves for the eigenvalues of the
+    # transpose: the same values, in the order LAPACK finds them for that matrix
+    return torch.linalg.eigvals(x.transpose(-2, -1)).detach()  # Paddle has no eigvals gradient
 
 
 def _uplo(api: str, UPLO: str) -> str:
@@ -200,7 +204,8 @@ def eigvalsh(x, UPLO="L", name=None):
 
     Args:
         x (Tensor): ``[..., n, n]`` symmetric / Hermitian.
-        UPLO (str, optional): use the lower (``'L'``) or upper (``'U'``) triangle.
+        UPLO (str, optional): use the lower (``'L'``) or upper (``'U'``, or any other
+            string) triangle.
         name (str, optional): unused.
 
     Returns:
@@ -212,7 +217,10 @@ def eigvalsh(x, UPLO="L", name=None):
         [1.0, 3.0]
     """
     _matrix("eigvalsh", x, square=True)
-    return torch.linalg.eigvalsh(x, UPLO=_uplo("eigvalsh", UPLO))
+    if not isinstance(UPLO, str):
+        raise TypeError(f"paddle.linalg.eigvalsh: 'UPLO' must be a str, but received {type(UPLO).__name__}")
+    # unlike eigh, Paddle's eigvalsh checks no further: every string but 'L' reads the upper triangle
+    return torch.linalg.eigvalsh(x, UPLO="L" if UPLO == "L" else "U")
 
 
 @defop(amp="black", paddle_types=("lu", "pd_op.lu"))
@@ -295,7 +303,7 @@ def lu_solve(b, lu, pivots, trans="N", name=None):
         lu (Tensor): packed LU data of ``A``.
         pivots (Tensor): the pivots of the factorisation.
         trans (str, optional): ``'N'`` (``A``), ``'T'`` (transpose) or ``'C'``
-            (conjugate transpose).
+            (conjugate transpose); as in Paddle, any other value means ``'T'``.
         name (str, optional): unused.
 
     Returns:
@@ -307,13 +315,11 @@ def lu_solve(b, lu, pivots, trans="N", name=None):
         >>> paddle.linalg.lu_solve(paddle.to_tensor([[2.0], [2.0]]), *paddle.linalg.lu(a)).tolist()
         [[1.0], [0.5]]
     """
-    if trans not in ("N", "T", "C"):
-        raise ValueError(f"paddle.linalg.lu_solve: 'trans' must be 'N', 'T' or 'C', but received {trans!r}")
     _pivots("lu_solve", pivots)
     piv = pivots
     if trans == "N":
         return torch.linalg.lu_solve(lu, piv, b)
-    if trans == "C" or not lu.is_complex():
+    if trans == "C" or not lu.is_complex():  # Paddle solves with the transpose for every other value
         return torch.linalg.lu_solve(lu, piv, b, adjoint=True)
     return torch.linalg.lu_solve(lu, piv, b.conj(), adjoint=True).conj()
 
@@ -415,6 +421,23 @@ def ormqr(x, tau, y, left=True, transpose=False, name=None):
     return torch.matmul(q, y) if left else torch.matmul(y, q)
 
 
+def _lowrank_rank(api: str, x, q, niter, check_empty: bool = True) -> int:
+    """``q`` (``min(6, m, n)`` when None) after Paddle's checks, in its order: ``q`` out of range
+    is its ValueError (svd_lowrank skips that check for empty ``x``), a negative ``niter`` too,
+    then a ``q`` or ``niter`` that is no int its TypeError."""
+    m, n = x.shape[-2], x.shape[-1]
+    if q is not None and (check_empty or min(m, n) != 0) and not 0 <= q <= min(m, n):
+        raise ValueError(f"paddle.linalg.{api}: 'q' must be a non-negative int not greater than "
+                         f"min(m, n)={min(m, n)}, but received {q}")
+    if niter is None or not niter >= 0:
+        raise (TypeError if niter is None else ValueError)(
+            f"paddle.linalg.{api}: 'niter' must be a non-negative int, but received {niter}")
+    for arg, v in (("q", q), ("niter", niter)):
+        if v is not None and (not isinstance(v, numbers.Integral) or isinstance(v, bool)):
+            raise TypeError(f"paddle.linalg.{api}: '{arg}' must be an int, but received {type(v).__name__}")
+    return min(6, m, n) if q is None else int(q)
+
+
 def _lowrank_float(api, x):
     """Paddle has only float kernels for the low-rank decompositions (RuntimeError otherwise)."""
     if not x.is_floating_point():
@@ -444,7 +467,7 @@ def svd_lowrank(x, q=None, niter=2, M=None, name=None):
         3.0
     """
     _matrix("svd_lowrank", x)
-    q = min(6, x.shape[-2], x.shape[-1]) if q is None else int(q)
+    q = _lowrank_rank("svd_lowrank", x, q, niter, check_empty=False)
     _lowrank_float("svd_lowrank", x)
     return _svd_lowrank(x, q, niter, M)
 
@@ -467,7 +490,7 @@ def _range_basis(a: torch.Tensor, q: int, niter: int, m: torch.Tensor | None) ->
 
     a_h, m_h = _tj(a), (None if m is None else _tj(m))
     basis = torch.linalg.qr(apply(r, a, m))[0]
-    for _ in range(2 if niter is None else niter):
+    for _ in range(niter):
         basis = torch.linalg.qr(apply(basis, a_h, m_h))[0]
         basis = torch.linalg.qr(apply(basis, a, m))[0]
     return basis
@@ -515,6 +538,6 @@ def pca_lowrank(x, q=None, center=True, niter=2, name=None):
         1.41
     """
     _matrix("pca_lowrank", x)
-    q = min(6, x.shape[-2], x.shape[-1]) if q is None else int(q)
+    q = _lowrank_rank("pca_lowrank", x, q, niter)
     _lowrank_float("pca_lowrank", x)
     return _svd_lowrank(x - x.mean(-2, keepdim=True) if center else x, q, niter, None)

@@ -610,6 +610,9 @@ def swiglu(x, y=None, name=None):
             raise ValueError(f"paddle.nn.functional.swiglu: with y None, the last axis of x must have an "
                              f"even size, but received x of shape {list(x.shape)}")
         x, y = torch.chunk(x, 2, dim=-1)
+    elif y.shape != x.shape:   # Paddle's kernel does not broadcast
+        raise ValueError(f"paddle.nn.functional.swiglu: y must have the shape of x "
+                         f"{list(x.shape)}, but received {list(y.shape)}")
     return F.silu(x) * y
 
 

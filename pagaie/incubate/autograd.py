@@ -31,9 +31,17 @@ def _inputs(xs) -> list:
     return out
 
 
+def _zeros_for(x):
+    # As in Paddle, the zeros standing in for an unused input's gradient keep its
+    # stop_gradient flag.
+    z = _p.zeros_like(x)
+    z.stop_gradient = x.stop_gradient
+    return z
+
+
 def _grads(ys: list, xs: list, vs: list | None, create_graph: bool = False) -> list:
     gs = _p.grad(ys, xs, vs, retain_graph=True, create_graph=create_graph, allow_unused=True)
-    return [_p.zeros_like(x) if g is None else g for g, x in zip(gs, xs)]
+    return [_zeros_for(x) if g is None else g for g, x in zip(gs, xs)]
 
 
 def _check_v(api: str, vs: list, like: list) -> None:
@@ -142,7 +150,16 @@ class Jacobian:
         return tuple(self._value.shape)
 
     def __getitem__(self, index: Any):
-        return self._value[index]
+        # Paddle takes ints and slices only, one per axis.
+        index = index if isinstance(index, tuple) else (index,)
+        for i in index:
+            if i is Ellipsis:
+                raise IndexError("paddle.incubate.autograd.Jacobian: Ellipsis indexes are not "
+                                 "supported")
+            if not isinstance(i, (int, slice)):
+                raise TypeError("paddle.incubate.autograd.Jacobian: indexes must be ints or "
+                                f"slices, but received {i!r}")
+        return self._value[tuple(int(i) if isinstance(i, int) else i for i in index)]
 
 
 class Hessian(Jacobian):

@@ -15,6 +15,14 @@ __all__ = ["FusedLinear", "FusedDropoutAdd", "FusedDropout", "FusedBiasDropoutRe
            "FusedMultiTransformer"]
 
 
+def _check_positive(layer: str, **sizes: int) -> None:
+    # Paddle checks these sizes with ``assert``, so a bad one raises AssertionError.
+    for arg, v in sizes.items():
+        if v <= 0:
+            raise AssertionError(f"paddle.incubate.nn.{layer}: expected '{arg}' to be greater "
+                                 f"than 0, but received {v}")
+
+
 class FusedLinear(Layer):
     """``x @ weight + bias`` with ``weight`` ``[in_features, out_features]``
     (``[out_features, in_features]`` with ``transpose_weight``).
@@ -107,9 +115,7 @@ class FusedBiasDropoutResidualLayerNorm(Layer):
     def __init__(self, embed_dim: int, dropout_rate: float = 0.5, weight_attr: Any = None,
                  bias_attr: Any = None, epsilon: float = 1e-05, name: str | None = None):
         super().__init__()
-        if embed_dim <= 0:
-            raise ValueError("paddle.incubate.nn.FusedBiasDropoutResidualLayerNorm: 'embed_dim' "
-                             f"must be positive, but received {embed_dim}")
+        _check_positive("FusedBiasDropoutResidualLayerNorm", embed_dim=embed_dim)
         self._dtype = _dt.get_default_dtype()
         self.linear_bias = self.create_parameter([embed_dim], attr=bias_attr, dtype=self._dtype,
                                                  is_bias=True)
@@ -147,10 +153,7 @@ class FusedFeedForward(Layer):
                  ln1_bias_attr=None, ln2_scale_attr=None, ln2_bias_attr=None, nranks: int = 1,
                  ring_id: int = -1, name: str | None = None):
         super().__init__()
-        for arg, v in (("d_model", d_model), ("dim_feedforward", dim_feedforward)):
-            if v <= 0:
-                raise ValueError(f"paddle.incubate.nn.FusedFeedForward: '{arg}' must be positive, "
-                                 f"but received {v}")
+        _check_positive("FusedFeedForward", d_model=d_model, dim_feedforward=dim_feedforward)
         self._dtype = _dt.get_default_dtype()
         self._dropout_rate = dropout_rate
         self._act_dropout_rate = dropout_rate if act_dropout_rate is None else act_dropout_rate
@@ -206,10 +209,14 @@ class FusedMultiHeadAttention(Layer):
                  ln_scale_attr=None, ln_bias_attr=None, epsilon: float = 1e-05, nranks: int = 1,
                  ring_id: int = -1, transpose_qkv_wb: bool = False, name: str | None = None):
         super().__init__()
-        if embed_dim <= 0 or num_heads <= 0 or embed_dim % num_heads:
-            raise ValueError("paddle.incubate.nn.FusedMultiHeadAttention: 'embed_dim' must be a "
-                             f"positive multiple of 'num_heads', but received {embed_dim} and "
-                             f"{num_heads}")
+        api = "FusedMultiHeadAttention"
+        _check_positive(api, embed_dim=embed_dim, num_heads=num_heads)
+        if embed_dim % num_heads:
+            raise AssertionError(f"paddle.incubate.nn.{api}: 'embed_dim' ({embed_dim}) must be "
+                                 f"divisible by 'num_heads' ({num_heads})")
+        if need_weights is not False:
+            raise AssertionError(f"paddle.incubate.nn.{api}: only need_weights=False is "
+                                 f"supported, but received {need_weights!r}")
         self._dtype = _dt.get_default_dtype()
         self.normalize_before, self._epsilon = normalize_before, epsilon
         self.embed_dim, self.num_heads, self.head_dim = embed_dim, num_heads, embed_dim // num_heads
@@ -269,6 +276,8 @@ class FusedTransformerEncoderLayer(Layer):
                  activation: str = "relu", attn_dropout_rate=None, act_dropout_rate=None,
                  normalize_before: bool = False, weight_attr=None, bias_attr=None):
         super().__init__()
+        _check_positive("FusedTransformerEncoderLayer", d_model=d_model, nhead=nhead,
+                        dim_feedforward=dim_feedforward)
         self._config = {"d_model": d_model, "nhead": nhead, "dim_feedforward": dim_feedforward,
                         "dropout_rate": dropout_rate, "activation": activation,
                         "attn_dropout_rate": attn_dropout_rate,

@@ -46,6 +46,31 @@ def fused_feedforward(x, linear1_weight, linear2_weight, linear1_bias=None, line
     return h if pre_layer_norm else _ln(h, ln2_scale, ln2_bias, ln2_epsilon)
 
 
+def _check_qkv(api: str, embed_dim: int, weight, bias, transposed: bool, num_heads: int,
+               ring_id: int) -> int:
+    """The number of heads of a valid ``qkv_weight``; Paddle checks its layout with ``assert``,
+    so a bad one raises AssertionError. Without model parallelism (``ring_id`` -1) the heads
+    must also cover ``embed_dim`` exactly."""
+    shape = list(weight.shape)
+    if transposed:
+        ok = (num_heads > 0 and len(shape) == 2 and shape[0] == embed_dim
+              and (ring_id != -1 or shape[1] == 3 * shape[0])
+              and (bias is None or list(bias.shape) == shape[1:]))
+        want = (f"num_heads > 0, 'qkv_weight' [embed_dim, 3 * embed_dim] and 'qkv_bias' "
+                f"[3 * embed_dim] (embed_dim {embed_dim})")
+        heads = num_heads
+    else:
+        ok = (len(shape) == 4 and shape[0] == 3 and shape[3] == embed_dim
+              and (ring_id != -1 or shape[1] * shape[2] == shape[3]))
+        want = f"'qkv_weight' [3, num_heads, head_dim, embed_dim] (embed_dim {embed_dim})"
+        heads = shape[1] if len(shape) == 4 else -1
+    if not ok:
+        raise AssertionError(f"{api}: expected {want}, but received 'qkv_weight' {shape}"
+                             + ("" if bias is None else f", 'qkv_bias' {list(bias.shape)}")
+                             + (f", num_heads {num_heads}" if transposed else ""))
+    return heads
+
+
 def fused_multi_head_attention(x, qkv_weight, linear_weight, pre_layer_norm=False,
                                pre_ln_scale=None, pre_ln_bias=None, ln_scale=None, ln_bias=None,
                                pre_ln_epsilon=1e-05, qkv_bias=None, linear_bias=None,
@@ -70,21 +95,18 @@ def fused_multi_head_attention(x, qkv_weight, linear_weight, pre_layer_norm=Fals
         >>> list(out.shape)
         [2, 3, 8]
     """
+    api = f"{_API}.fused_multi_head_attention"
+    if mode not in ("upscale_in_train", "downscale_in_infer"):
+        raise ValueError(f"{api}: 'mode' should be 'downscale_in_infer' or 'upscale_in_train', "
+                         f"but received {mode!r}")
+    if x.ndim != 3:
+        raise ValueError(f"{api}: 'x' must be 3-D [batch_size, seq_len, embed_dim], but "
+                         f"received shape {list(x.shape)}")
     b, s, d = x.shape
+    heads = _check_qkv(api, d, qkv_weight, qkv_bias, transpose_qkv_wb, num_heads, ring_id)
+    w = qkv_weight if transpose_qkv_wb else qkv_weight.reshape([-1, d]).t()
     residual = x
     h = _ln(x, pre_ln_scale, pre_ln_bias, pre_ln_epsilon) if pre_layer_norm else x
-    if transpose_qkv_wb:
-        if num_heads <= 0:
-            raise ValueError(f"{_API}.fused_multi_head_attention: 'num_heads' must be positive "
-                             f"when 'transpose_qkv_wb' is True, but received {num_heads}")
-        heads, w = num_heads, qkv_weight
-    else:
-        if qkv_weight.ndim != 4 or qkv_weight.shape[0] != 3:
-            raise ValueError(f"{_API}.fused_multi_head_attention: 'qkv_weight' must have shape "
-                             f"[3, num_heads, head_dim, embed_dim], but received "
-                             f"{qkv_weight.shape}")
-        heads = qkv_weight.shape[1]
-        w = qkv_weight.reshape([-1, d]).t()
     qkv = _p.matmul(h, w)
     if qkv_bias is not None:
         qkv = qkv + qkv_bias.reshape([-1])
@@ -139,7 +161,8 @@ def fused_rotary_position_embedding(q, k=None, v=None, sin=None, cos=None, posit
     With ``use_neox_rotary_style`` every two adjacent numbers are rotated together; otherwise
     the first half of ``head_dim`` is paired with the second half. ``sin`` / ``cos`` default to
     the standard tables with base ``rotary_emb_base``; ``position_ids`` (``[batch, seq_len]``)
-    picks their rows.
+    picks their rows. As in Paddle, ``position_ids`` and ``use_neox_rotary_style=False`` need
+    ``sin`` and ``cos`` (AssertionError otherwise).
 
     Returns:
         tuple: ``(out_q, out_k, out_v)``, None for an input that is None.
@@ -151,12 +174,22 @@ def fused_rotary_position_embedding(q, k=None, v=None, sin=None, cos=None, posit
         >>> list(out_q.shape), out_k is None
         ([1, 2, 1, 4], True)
     """
+    api = f"{_API}.fused_rotary_position_embedding"
+    if sin is None or cos is None:
+        # Paddle checks these with ``assert``: its default tables support neither.
+        if position_ids is not None:
+            raise AssertionError(f"{api}: 'position_ids' needs 'sin' and 'cos'")
+        if not use_neox_rotary_style:
+            raise AssertionError(f"{api}: use_neox_rotary_style=False needs 'sin' and 'cos'")
+    for arg, t in (("q", q), ("k", k), ("v", v)):
+        if t is not None and t.ndim != 4:
+            raise ValueError(f"{api}: '{arg}' must be a 4-D tensor [batch_size, seq_len, "
+                             f"num_heads, head_dim], but received shape {list(t.shape)}")
     if time_major:
         q, k, v = (None if t is None else t.transpose([1, 0, 2, 3]) for t in (q, k, v))
     seq, dim = q.shape[1], q.shape[-1]
     if dim % 2:
-        raise ValueError(f"{_API}.fused_rotary_position_embedding: the last dimension of 'q' "
-                         f"must be even, but received {dim}")
+        raise ValueError(f"{api}: the last dimension of 'q' must be even, but received {dim}")
     if sin is None or cos is None:
         n = seq if position_ids is None else max(seq, int(position_ids.max()) + 1)
         sin, cos = _rope_tables(n, dim, rotary_emb_base, use_neox_rotary_style, q.dtype)

@@ -18,6 +18,7 @@ __all__ = ["swiglu", "fused_rms_norm", "fused_layer_norm", "fused_linear", "fuse
            "fused_multi_head_attention"]
 
 _MODES = ("upscale_in_train", "downscale_in_infer")
+_LOW = (_p.float16, _p.bfloat16)
 
 
 @_deprecated(since="3.3.0", update_to="paddle.nn.functional.swiglu", level=1,
@@ -37,14 +38,21 @@ def swiglu(x, y=None, name=None):
     if y is None and (x.ndim == 0 or x.shape[-1] % 2):
         raise ValueError("paddle.incubate.nn.functional.swiglu: the last dimension of 'x' must be "
                          f"divisible by 2 when 'y' is None, but received shape {list(x.shape)}")
+    if y is not None and list(y.shape) != list(x.shape):
+        # Paddle's kernel does not broadcast
+        raise ValueError("paddle.incubate.nn.functional.swiglu: 'y' must have the shape of 'x' "
+                         f"({list(x.shape)}), but received {list(y.shape)}")
     return _F.swiglu(x, y)
 
 
-def _norm_axis(api: str, x, begin_norm_axis: int) -> int:
-    axis = begin_norm_axis + x.ndim if begin_norm_axis < 0 else begin_norm_axis
-    if not 0 <= axis < max(x.ndim, 1):
+def _norm_axis(api: str, x, begin_norm_axis: int, allow_negative: bool = True) -> int:
+    # fused_layer_norm's kernel slices the shape at ``begin_norm_axis`` as given, so it takes
+    # no negative axis; fused_rms_norm wraps one.
+    axis = begin_norm_axis + x.ndim if begin_norm_axis < 0 and allow_negative else begin_norm_axis
+    if not 0 <= axis < (x.ndim if allow_negative else max(x.ndim, 1)):
+        lo = -x.ndim if allow_negative else 0
         raise ValueError(f"paddle.incubate.nn.functional.{api}: 'begin_norm_axis' must lie in "
-                         f"[-{x.ndim}, {x.ndim}), but received {begin_norm_axis}")
+                         f"[{lo}, {x.ndim}), but received {begin_norm_axis}")
     return axis
 
 
@@ -67,11 +75,26 @@ def _quant(out, scale, round_type, max_bound, min_bound):
     return _p.clip(q, min_bound, max_bound).astype("int8")
 
 
-def _check_weight(api: str, x, weight, axis: int, arg: str = "norm_weight") -> None:
+def _check_norm_args(api: str, x, axis: int, residual, **params) -> None:
+    # Paddle's kernels read the norm parameters as vectors of their first dimension, and need
+    # them (float32 also serves a half-precision ``x``) and ``residual`` in ``x``'s dtype
+    # (``residual`` also in its shape).
     size = math.prod(x.shape[axis:])
-    if weight is not None and weight.size != size:
-        raise ValueError(f"paddle.incubate.nn.functional.{api}: the size of '{arg}' must equal the "
-                         f"normalized size of 'x' ({size}), but received {weight.size}")
+    for arg, t in params.items():
+        if t is None:
+            continue
+        if t.ndim == 0 or t.shape[0] != size:
+            raise ValueError(f"paddle.incubate.nn.functional.{api}: the first dimension of "
+                             f"'{arg}' must equal the normalized size of 'x' ({size}), but "
+                             f"received shape {list(t.shape)}")
+        if t.dtype != x.dtype and not (x.dtype in _LOW and t.dtype == _p.float32):
+            raise ValueError(f"paddle.incubate.nn.functional.{api}: '{arg}' must have the dtype "
+                             f"of 'x' ({x.dtype}), but received {t.dtype}")
+    if residual is not None and (list(residual.shape) != list(x.shape)
+                                 or residual.dtype != x.dtype):
+        raise ValueError(f"paddle.incubate.nn.functional.{api}: 'residual' must have the shape "
+                         f"and dtype of 'x' ({list(x.shape)}, {x.dtype}), but received "
+                         f"{list(residual.shape)}, {residual.dtype}")
 
 
 def fused_rms_norm(x, norm_weight, norm_bias, epsilon, begin_norm_axis=1, bias=None,
@@ -109,14 +132,14 @@ def fused_rms_norm(x, norm_weight, norm_bias, epsilon, begin_norm_axis=1, bias=N
         raise ValueError(f"paddle.incubate.nn.functional.{api}: 'norm_weight' must be a Tensor, "
                          "but received None")
     axis = _norm_axis(api, x, begin_norm_axis)
-    _check_weight(api, x, norm_weight, axis)
+    _check_norm_args(api, x, axis, residual, norm_weight=norm_weight)
     h = _pre_add(x, bias, residual)
     dims = list(range(axis, x.ndim))
     tail = x.shape[axis:]
     out = h * _p.rsqrt((h * h).mean(axis=dims, keepdim=True) + epsilon)
-    out = out * norm_weight.reshape(tail)
+    out = out * norm_weight.reshape(tail).astype(x.dtype)
     if norm_bias is not None:
-        out = out + norm_bias.reshape(tail)
+        out = out + norm_bias.reshape(tail).astype(x.dtype)
     out = _quant(out, quant_scale, quant_round_type, quant_max_bound, quant_min_bound)
     res = h if residual is not None else _p.empty([0], dtype=x.dtype)
     return out, res
@@ -134,7 +157,7 @@ def fused_layer_norm(x, norm_weight, norm_bias, epsilon, residual_alpha=1.0, beg
         norm_bias (Tensor|None): shift.
         epsilon (float): added to the variance.
         residual_alpha (float, optional): scale of ``residual``. Default 1.0.
-        begin_norm_axis (int, optional): first normalized axis. Default 1.
+        begin_norm_axis (int, optional): first normalized axis, not negative. Default 1.
         bias (Tensor, optional): added to ``x`` first, only together with ``residual`` (as in
             Paddle, it is ignored when ``residual`` is None, except in the add-only form).
         residual (Tensor, optional): added to ``x`` first. Default None.
@@ -149,6 +172,7 @@ def fused_layer_norm(x, norm_weight, norm_bias, epsilon, residual_alpha=1.0, beg
         pre-normalisation sum when ``residual`` is given, else an empty tensor of shape
         ``x.shape + [0]``. With ``norm_weight`` and ``norm_bias`` both None nothing is
         normalised (Paddle's add-only form): ``out`` is ``x + bias + residual_alpha * residual``.
+        As in Paddle (whose kernel has no backward), the outputs carry no gradient.
 
     Examples:
         >>> import pagaie as paddle
@@ -159,8 +183,8 @@ def fused_layer_norm(x, norm_weight, norm_bias, epsilon, residual_alpha=1.0, beg
         ([[-1.0, 1.0]], [2.0])
     """
     api = "fused_layer_norm"
-    axis = _norm_axis(api, x, begin_norm_axis)
-    _check_weight(api, x, norm_weight, axis)
+    axis = _norm_axis(api, x, begin_norm_axis, allow_negative=False)
+    _check_norm_args(api, x, axis, residual, norm_weight=norm_weight, norm_bias=norm_bias)
     add_only = norm_weight is None and norm_bias is None
     if add_only and residual is None and bias is not None:
         h = x + bias
@@ -177,12 +201,13 @@ def fused_layer_norm(x, norm_weight, norm_bias, epsilon, residual_alpha=1.0, beg
         out = (centered * inv_std.unsqueeze(1)).reshape(x.shape)
         tail = x.shape[axis:]
         if norm_weight is not None:
-            out = out * norm_weight.reshape(tail)
+            out = out * norm_weight.reshape(tail).astype(x.dtype)
         if norm_bias is not None:
-            out = out + norm_bias.reshape(tail)
+            out = out + norm_bias.reshape(tail).astype(x.dtype)
     out = _quant(out, quant_scale, quant_round_type, quant_max_bound, quant_min_bound)
     res = h if residual is not None else _p.empty(list(x.shape) + [0], dtype=x.dtype)
-    return out, res, mean, inv_std
+    # Paddle's kernel has no backward: its outputs never carry gradients.
+    return out.detach(), res.detach(), mean.detach(), inv_std.detach()
 
 
 def fused_linear(x, weight, bias=None, transpose_weight=False, name=None):
@@ -265,7 +290,14 @@ def fused_bias_dropout_residual_layer_norm(x, residual, bias=None, ln_scale=None
         >>> out.tolist()
         [[-1.0, 1.0]]
     """
-    _check_dropout("fused_bias_dropout_residual_layer_norm", dropout_rate, mode)
+    api = "fused_bias_dropout_residual_layer_norm"
+    _check_dropout(api, dropout_rate, mode)
+    for arg, t in (("ln_scale", ln_scale), ("ln_bias", ln_bias)):
+        # Paddle checks these with ``assert``
+        if t is not None and (t.ndim != 1 or t.shape[0] != x.shape[-1]):
+            raise AssertionError(f"paddle.incubate.nn.functional.{api}: '{arg}' must be 1-D of "
+                                 f"the size of the last dimension of 'x' ({x.shape[-1]}), but "
+                                 f"received shape {list(t.shape)}")
     h = x if bias is None else x + bias
     h = residual + _F.dropout(h, p=dropout_rate, training=training, mode=mode)
     return _F.layer_norm(h, h.shape[-1:], ln_scale, ln_bias, ln_epsilon)

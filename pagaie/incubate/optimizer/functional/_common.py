@@ -22,8 +22,31 @@ def check_tensor(x: Any, name: str, api: str) -> torch.Tensor:
     return x._t.detach()
 
 
-def check_inverse_hessian(h: torch.Tensor, api: str) -> None:
-    """The initial inverse Hessian estimate must be symmetric positive definite."""
+def check_position(x: torch.Tensor, dtype: torch.dtype, api: str) -> None:
+    """The starting point: a 1-D floating-point tensor of the working ``dtype``."""
+    where = f"paddle.incubate.optimizer.functional.{api}"
+    if not x.is_floating_point():
+        # Paddle fails taking the gradient of an integer tensor
+        raise NotImplementedError(f"{where}: gradients of 'initial_position' of dtype "
+                                  f"{str(x.dtype).replace('torch.', '')} are not supported")
+    if x.dtype != dtype:
+        raise ValueError(f"{where}: 'initial_position' must have the dtype given by 'dtype' "
+                         f"({str(dtype).replace('torch.', '')}), but received "
+                         f"{str(x.dtype).replace('torch.', '')}")
+    if x.dim() != 1:
+        raise ValueError(f"{where}: 'initial_position' must be 1-D, but received shape "
+                         f"{list(x.shape)}")
+
+
+def check_inverse_hessian(h: torch.Tensor, api: str, like: torch.Tensor) -> None:
+    """The initial inverse Hessian estimate must be symmetric positive definite, ``[N, N]`` of
+    the dtype of the ``N``-element starting point ``like``."""
+    if h.dtype != like.dtype or list(h.shape) != [like.shape[0]] * 2:
+        raise ValueError(f"paddle.incubate.optimizer.functional.{api}: "
+                         "'initial_inverse_hessian_estimate' must be "
+                         f"{[like.shape[0]] * 2} of dtype {str(like.dtype).replace('torch.', '')}"
+                         f", but received {list(h.shape)} of dtype "
+                         f"{str(h.dtype).replace('torch.', '')}")
     ok = bool(torch.equal(h, h.t()))
     if ok:
         ok = bool(torch.linalg.cholesky_ex(h).info == 0)
@@ -39,12 +62,16 @@ def check_line_search(line_search_fn: str) -> None:
                                   f"the specified is '{line_search_fn}'")
 
 
+def _inf_norm(t: torch.Tensor) -> torch.Tensor:
+    # 0 for an empty tensor (a 0-element problem has converged from the start)
+    return t.abs().amax() if t.numel() else torch.zeros((), dtype=t.dtype)
+
+
 def stop_flags(g: torch.Tensor, pk: torch.Tensor, alpha: torch.Tensor, tolerance_grad: float,
                tolerance_change: float) -> tuple[bool, bool]:
     """``(converged, stop)``: converged when the gradient or the direction is small (inf-norm);
     also stop, without convergence, when the line search found no step."""
-    converged = bool(torch.linalg.vector_norm(g, float("inf")) < tolerance_grad) or \
-        bool(torch.linalg.vector_norm(pk, float("inf")) < tolerance_change)
+    converged = bool(_inf_norm(g) < tolerance_grad) or bool(_inf_norm(pk) < tolerance_change)
     return converged, converged or bool((alpha == 0.0).all())
 
 

@@ -61,12 +61,13 @@ def minimize_bfgs(objective_func: Objective, initial_position: Tensor, max_iters
     api = "minimize_bfgs"
     tdtype = C.check_dtype(dtype, api)
     x0 = C.check_tensor(initial_position, "initial_position", api)
+    C.check_position(x0, tdtype, api)
     eye = torch.eye(x0.shape[0], dtype=tdtype, device=x0.device)
     if initial_inverse_hessian_estimate is None:
         h = eye.clone()
     else:
         h = C.check_tensor(initial_inverse_hessian_estimate, "initial_inverse_hessian_estimate", api)
-        C.check_inverse_hessian(h, api)
+        C.check_inverse_hessian(h, api, x0)
         h = h.clone()
     xk = x0.clone()
     value, g1 = value_and_gradient(objective_func, xk)

@@ -78,12 +78,13 @@ def minimize_lbfgs(objective_func: Objective, initial_position: Tensor, history_
     api = "minimize_lbfgs"
     tdtype = C.check_dtype(dtype, api)
     x0 = C.check_tensor(initial_position, "initial_position", api)
+    C.check_position(x0, tdtype, api)
     n = x0.shape[0]
     if initial_inverse_hessian_estimate is None:
         h0 = torch.eye(n, dtype=tdtype, device=x0.device)
     else:
         h0 = C.check_tensor(initial_inverse_hessian_estimate, "initial_inverse_hessian_estimate", api)
-        C.check_inverse_hessian(h0, api)
+        C.check_inverse_hessian(h0, api, x0)
     size = int(history_size)
     s = torch.zeros(size + 1, n, dtype=tdtype, device=x0.device)
     y = torch.zeros_like(s)

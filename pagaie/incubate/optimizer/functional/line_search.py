@@ -25,6 +25,11 @@ def value_and_gradient(f: Objective, x: torch.Tensor) -> tuple[torch.Tensor, tor
     with torch.enable_grad():
         out = f(wrap(leaf))
         v = out._t if isinstance(out, Tensor) else torch.as_tensor(out)
+        if v.numel() != 1:
+            # Paddle's loop condition on the value asserts a single element
+            raise AssertionError("paddle.incubate.optimizer.functional: 'objective_func' must "
+                                 f"return a single element Tensor, but returned shape "
+                                 f"{list(v.shape)}")
         (g,) = torch.autograd.grad(v, leaf, grad_outputs=torch.ones_like(v))
     return v.detach(), g.detach()
 
