@@ -451,7 +451,7 @@ for it in range(8):
     print(it, "%.7e" % float(loss), "%.7e" % sched.last_lr, idx.numpy().tolist()[:3])
 net.eval()
 out = net(tok[:4], m[:4])
-print("eval", ["%.6e" % v for v in out.numpy().ravel()])
+print("eval", ["%.3f" % v for v in out.numpy().ravel()])  # 20 float32 steps: the last digits vary with the CPU
 mha = nn.MultiHeadAttention(32, 4, need_weights=True)
 q = paddle.rand([2, 5, 32])
 o, w = mha(q, q, q)

@@ -1078,6 +1078,11 @@ class Tensor(metaclass=_TensorType):
         return DenseTensor(_ScopeVar(self.name, self))
 
     # Paddle's private accessors that its own tests and older user code call.
+    def _local_value(self) -> "Tensor | None":
+        """The local part of a distributed tensor; None for a dense one, as in Paddle
+        (``shard_tensor`` gives dist tensors their own)."""
+        return None
+
     def _numel(self) -> int:
         return self._t.numel()
 

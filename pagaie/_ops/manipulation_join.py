@@ -9,7 +9,7 @@ from pagaie._core.registry import defop
 from pagaie._core.tensor import Tensor
 from pagaie._ops._helpers import int_list, norm_axis, seq_of_tensors
 from pagaie._ops._helpers import axis_arg, int_entries
-from pagaie._ops.manipulation import check_int_entries
+from pagaie._ops.manipulation import _dims_of, check_int_entries
 
 _T = torch.Tensor
 
@@ -194,7 +194,21 @@ def _sections(n: int, num_or_sections: Any, api: str, arg: str) -> list[int]:
     return s
 
 
-@defop(paddle_types=("split", "split_with_num", "pd_op.split", "pd_op.split_with_num"))
+def _split_static_shape(x, num_or_sections, axis=0, name=None) -> list | None:
+    """Static rule (see ``Recorder``): sections along an axis of unknown size cannot be
+    checked; every piece's size there is unknown, as Paddle records them."""
+    dims = _dims_of(x)
+    if isinstance(axis, Tensor) or not isinstance(num_or_sections, (list, tuple)) or \
+            not -len(dims) <= axis < len(dims):
+        return None
+    a = axis % len(dims)
+    if dims[a] != -1:
+        return None
+    return [[-1 if i == a else d for i, d in enumerate(dims)] for _ in num_or_sections]
+
+
+@defop(paddle_types=("split", "split_with_num", "pd_op.split", "pd_op.split_with_num"),
+       static_shape=_split_static_shape)
 def split(x, num_or_sections, axis=0, name=None):
     """Split ``x`` along ``axis`` into equal parts (an int) or parts of the given sizes.
 

@@ -131,6 +131,11 @@ def temporal_shift(x, seg_num, shift_ratio=0.25, name=None, data_format="NCHW"):
     if not 0 < shift_ratio < 0.5:
         raise ValueError(f"{api}: 'shift_ratio' should be greater than 0 and less than 0.5, but "
                          f"received {shift_ratio}")
+    if isinstance(seg_num, torch.Tensor):   # Paddle reads a 0-D Tensor as the int
+        if seg_num.dim() != 0:
+            raise ValueError(f"{api}: a Tensor 'seg_num' must be 0-D, but received shape "
+                             f"{list(seg_num.shape)}")
+        seg_num = int(seg_num.item())
     if isinstance(seg_num, bool) or not isinstance(seg_num, numbers.Integral):
         raise TypeError(f"{api}: 'seg_num' must be an int, but received {type(seg_num).__name__}")
     if not seg_num > 0:

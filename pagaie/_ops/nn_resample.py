@@ -5,6 +5,7 @@ Not a top-level family: these records are exported by ``pagaie.nn.functional``.
 """
 from __future__ import annotations
 
+import numpy as np
 import torch
 import torch.nn.functional as F
 
@@ -18,20 +19,52 @@ _PAD_FORMATS = {3: ("NCL", "NLC"), 4: ("NCHW", "NHWC"), 5: ("NCDHW", "NDHWC")}
 
 
 def _pad_generic(x, pad, value, from_left):
-    """Constant padding of any dims: ``pad`` pairs from the first axis (from_left and
-    len == 2*ndim) or from the last axis backwards (torch order)."""
+    """Constant padding of any dims (Paddle's ``pad`` kernel): ``pad`` pairs from the first
+    axis (from_left and len == 2*ndim) or from the last axis backwards (torch order)."""
     nd = x.dim()
     if len(pad) > 2 * nd:
         raise ValueError(f"paddle.nn.functional.pad: the length of 'pad' must be at most "
                          f"{2 * nd}, but received {len(pad)}")
+    if any(p < 0 for p in pad):   # this kernel does not crop
+        raise ValueError(f"paddle.nn.functional.pad: the paddings must be >= 0 in constant mode "
+                         f"of a {nd}-D input, but received {list(pad)}")
+    from_left = from_left and len(pad) == 2 * nd
     if len(pad) % 2:   # Paddle fills a missing last 'after' with 0
         pad = list(pad) + [0]
-    if len(pad) == 2 * nd and from_left:
+    if from_left:
         pairs = [pad[2 * i:2 * i + 2] for i in range(nd)]
         torch_pad = [v for p in reversed(pairs) for v in p]
     else:
         torch_pad = list(pad)
     return F.pad(x, torch_pad, mode="constant", value=value)
+
+
+def _pad_ints(pad, nd):
+    """The paddings as ints; float values are a TypeError as in Paddle (a float Tensor of a
+    3-D or 4-D input, which Paddle joins with int32 zeros first, a ValueError)."""
+    if isinstance(pad, torch.Tensor):
+        if pad.is_floating_point() or pad.is_complex():
+            error = ValueError if nd in (3, 4) else TypeError
+            raise error(f"paddle.nn.functional.pad: a Tensor 'pad' must hold integers, but "
+                        f"received {str(pad.dtype).replace('torch.', '')}")
+        return int_list(pad)
+    for v in pad:
+        if isinstance(v, float) or (isinstance(v, torch.Tensor) and v.is_floating_point()):
+            raise TypeError(f"paddle.nn.functional.pad: 'pad' must be a list of ints, but "
+                            f"received {list(pad)}")
+    return int_list(pad)
+
+
+def _crop_pad(x, plist, value):
+    """Constant padding of the trailing dims in torch order, negative values cropping (the
+    positive paddings first, so a crop may reach into the other side's padding)."""
+    out = F.pad(x, [max(p, 0) for p in plist], mode="constant", value=value)
+    for i in range(len(plist) // 2):
+        lo, hi = min(plist[2 * i], 0), min(plist[2 * i + 1], 0)
+        if lo or hi:
+            axis = x.dim() - 1 - i
+            out = out.narrow(axis, -lo, out.shape[axis] + lo + hi)
+    return out
 
 
 @defop(paddle_types=("pad", "pad3d", "pd_op.pad", "pd_op.pad3d"), method=False)
@@ -69,16 +102,17 @@ def pad(x, pad, mode="constant", value=0.0, data_format=None, pad_from_left_axis
     if mode not in ("reflect", "replicate", "constant", "circular"):
         raise AssertionError("mode should be one of constant, reflect, replicate, circular, but got "
                              f"{mode}.")
-    if not isinstance(pad, (list, tuple, torch.Tensor)):
+    if not isinstance(pad, (list, tuple, torch.Tensor, np.ndarray)):
         raise TypeError(f"paddle.nn.functional.pad: 'pad' must be a list, tuple or Tensor, but "
                         f"received {type(pad).__name__} {pad!r}")
     nd = x.dim()
     is_tensor = isinstance(pad, torch.Tensor)
     if is_tensor and pad.numel() == 0:
         return x.clone()
-    plist = int_list(pad)
+    # a numpy array is read as a list, but only in the spatial (pad3d) form, as in Paddle
+    plist = _pad_ints(pad.reshape(-1).tolist() if isinstance(pad, np.ndarray) else pad, nd)
     value = float(value.reshape(-1)[0]) if isinstance(value, torch.Tensor) else value
-    if mode == "constant" and not is_tensor and len(plist) != (nd - 2) * 2:
+    if mode == "constant" and isinstance(pad, (list, tuple)) and len(plist) != (nd - 2) * 2:
         return _pad_generic(x, plist, value, pad_from_left_axis)
     if nd not in (3, 4, 5):
         raise AssertionError(f"input tensor dimension must be in [3, 4, 5] but got {nd}")
@@ -94,10 +128,14 @@ def pad(x, pad, mode="constant", value=0.0, data_format=None, pad_from_left_axis
     last = data_format != _PAD_FORMATS[nd][0]
     if last:
         x = x.movedim(-1, 1)
+    sizes = list(x.shape[2:])[::-1]
+    outs = [s + plist[2 * i] + plist[2 * i + 1] for i, s in enumerate(sizes)]
+    if min(outs) < 0:   # Paddle's kernel fails to allocate the output
+        raise RuntimeError(f"paddle.nn.functional.pad: the paddings {plist} crop more than the "
+                           f"spatial sizes {sizes[::-1]} hold (output sizes {outs[::-1]})")
     if mode != "constant" and x.numel() == 0:
         mode, value = "constant", 0.0   # nothing to reflect or repeat: Paddle's output is zeros
     if mode != "constant":
-        sizes = list(x.shape[2:])[::-1]
         for i, s in enumerate(sizes):
             lo, hi = plist[2 * i], plist[2 * i + 1]
             if mode == "reflect" and (lo >= s or hi >= s):
@@ -115,7 +153,7 @@ def pad(x, pad, mode="constant", value=0.0, data_format=None, pad_from_left_axis
         else:
             out = F.pad(x, plist, mode=mode)
     else:
-        out = F.pad(x, plist, mode="constant", value=value)
+        out = _crop_pad(x, plist, value)
     return out.movedim(1, -1) if last else out
 
 
@@ -264,6 +302,16 @@ def interpolate(x, size=None, scale_factor=None, mode="nearest", align_corners=F
     if nd not in (3, 4, 5):
         raise ValueError(f"paddle.nn.functional.interpolate: the input must be 3-D, 4-D or 5-D, "
                          f"but received {nd}-D")
+    if isinstance(size, np.ndarray):   # Paddle reads an array as a list of sizes
+        size = size.reshape(-1).tolist()
+    if isinstance(scale_factor, np.ndarray):   # a 0-D array is one factor for every axis
+        if scale_factor.size != 1:
+            raise ValueError("paddle.nn.functional.interpolate: a numpy 'scale_factor' must hold "
+                             f"one value, but received {scale_factor.size}")
+        if scale_factor.ndim:
+            raise TypeError("paddle.nn.functional.interpolate: a numpy 'scale_factor' must be "
+                            f"0-D, but received shape {list(scale_factor.shape)}")
+        scale_factor = float(scale_factor)
     if size is None and scale_factor is None:
         raise ValueError("One of size and scale_factor must not be None.")
     if size is not None and scale_factor is not None:
@@ -318,7 +366,7 @@ def interpolate(x, size=None, scale_factor=None, mode="nearest", align_corners=F
         sizes = int_list(size)
         if len(sizes) != nsp:
             raise ValueError("The x and size should satisfy rank(x) - 2 == len(size).")
-        if mode != "area" and not isinstance(size, torch.Tensor) and min(sizes) <= 0:
+        if not (isinstance(size, torch.Tensor) and size.is_meta) and min(sizes) <= 0:
             raise AssertionError("paddle.nn.functional.interpolate: each dimension size given in "
                                  f"'size' must be greater than 0, but received {sizes}")
         scales = [None] * nsp
@@ -350,6 +398,9 @@ def interpolate(x, size=None, scale_factor=None, mode="nearest", align_corners=F
         if mode != "nearest" or x.dtype not in (torch.uint8, torch.int32, torch.int64):
             raise RuntimeError(f"paddle.nn.functional.interpolate: mode '{mode}' has no kernel for "
                                f"dtype {str(x.dtype).replace('torch.', '')}")
+    half = x.dtype if x.dtype in (torch.float16, torch.bfloat16) and mode != "nearest" else None
+    if half is not None:   # Paddle's kernels compute half types in float32
+        x = x.float()
     if antialias:
         given = all(s is not None for s in scales)
         out = F.interpolate(x, size=None if given else sizes, scale_factor=scales if given else None,
@@ -367,6 +418,8 @@ def interpolate(x, size=None, scale_factor=None, mode="nearest", align_corners=F
             out = F.interpolate(x, size=sizes, mode="bicubic", align_corners=bool(align_corners))
     else:
         out = _resample(x, sizes, scales, mode, bool(align_corners), align_mode)
+    if half is not None:
+        out = out.to(half)
     return out.movedim(1, -1) if last else out
 
 
@@ -451,7 +504,11 @@ def pixel_unshuffle(x, downscale_factor, data_format="NCHW", name=None):
     if x.shape[2] % downscale_factor or x.shape[3] % downscale_factor:
         raise ValueError("paddle.nn.functional.pixel_unshuffle: the height and width must be divisible "
                          f"by downscale_factor ({downscale_factor}), but received {list(x.shape[2:])}")
-    out = F.pixel_unshuffle(x, downscale_factor)
+    n, c, h, w = x.shape
+    r = downscale_factor
+    # spelled out: F.pixel_unshuffle returns an empty batch unchanged
+    out = x.reshape(n, c, h // r, r, w // r, r).permute(0, 1, 3, 5, 2, 4)
+    out = out.reshape(n, c * r * r, h // r, w // r)
     return out.movedim(1, -1) if last else out
 
 
@@ -483,14 +540,19 @@ def channel_shuffle(x, groups, data_format="NCHW", name=None):
 
 
 def _pair(v, api, arg, error=ValueError):
-    """An int or two ints as a list of two; ``error`` (Paddle's type for this API) otherwise."""
+    """An int or two ints as a list of two; ``error`` (Paddle's type for this API) otherwise.
+    ``error=None`` stands for Paddle's NotSupportedTensorArgumentError (a TypeError)."""
     if isinstance(v, int):
         return [v, v]
-    v = int_list(v)
-    if len(v) != 2:
-        raise error(f"paddle.nn.functional.{api}: '{arg}' must be an int or a list of 2 ints, "
-                    f"but received {v}")
-    return v
+    if not isinstance(v, (list, tuple)) or len(v) != 2:
+        seen = f"a Tensor of shape {list(v.shape)}" if isinstance(v, torch.Tensor) else repr(v)
+        msg = (f"paddle.nn.functional.{api}: '{arg}' must be an int or a list/tuple of 2 ints, "
+               f"but received {seen}")
+        if error is None:
+            from pagaie.utils.layers_utils import NotSupportedTensorArgumentError
+            raise NotSupportedTensorArgumentError(msg, arg)
+        raise error(msg)
+    return int_list(v)
 
 
 def _paddings4(p, api):
@@ -523,23 +585,28 @@ def unfold(x, kernel_sizes, strides=1, paddings=0, dilations=1, name=None):
     if x.dim() != 4:
         raise AssertionError(f"paddle.nn.functional.unfold: The dimension of input x should be 4, but "
                          f"received {x.dim()}")
-    k = _pair(kernel_sizes, "unfold", "kernel_sizes", TypeError)
-    s = _pair(strides, "unfold", "strides", TypeError)
-    d = _pair(dilations, "unfold", "dilations", TypeError)
+    k = _pair(kernel_sizes, "unfold", "kernel_sizes", None)
+    s = _pair(strides, "unfold", "strides", None)
+    d = _pair(dilations, "unfold", "dilations", None)
+    if not isinstance(paddings, (int, list, tuple)):
+        from pagaie.utils.layers_utils import NotSupportedTensorArgumentError
+        raise NotSupportedTensorArgumentError(
+            "paddle.nn.functional.unfold: 'paddings' must be an int or a list/tuple of 2 or 4 "
+            f"ints, but received {type(paddings).__name__}", "paddings")
     top, left, bottom, right = _paddings4(paddings, "unfold")
-    if top != bottom or left != right:
-        x = F.pad(x, [left, right, top, bottom])
-        pp = [0, 0]
-    else:
-        pp = [top, left]
-    return F.unfold(x, k, dilation=d, padding=pp, stride=s)
+    if top != bottom or left != right or min(top, left) < 0:
+        # uneven paddings pad the input first; negative ones crop it, as in Paddle
+        x = _crop_pad(x, [left, right, top, bottom], 0.0)
+        top = left = 0
+    return F.unfold(x, k, dilation=d, padding=[top, left], stride=s)
 
 
 @defop(paddle_types=("fold", "pd_op.fold"), method=False)
 def fold(x, output_sizes, kernel_sizes, strides=1, paddings=0, dilations=1, name=None):
     """Combine sliding blocks into a tensor (col2im): ``[N, C*kh*kw, L]`` to
-    ``[N, C, H, W]``, summing overlaps. ``paddings`` is an int or ``[ph, pw]``
-    (of four values, as in Paddle, only the first two are used, on both sides).
+    ``[N, C, H, W]``, summing overlaps. ``paddings`` is an int, ``[ph, pw]`` or
+    ``[top, left, bottom, right]``; as in Paddle the blocks are placed with ``top`` and
+    ``left`` on both sides, and four paddings must give the same block counts as that.
 
     Examples:
         >>> import pagaie as paddle
@@ -553,6 +620,22 @@ def fold(x, output_sizes, kernel_sizes, strides=1, paddings=0, dilations=1, name
     k = _pair(kernel_sizes, "fold", "kernel_sizes", AssertionError)
     s = _pair(strides, "fold", "strides", AssertionError)
     d = _pair(dilations, "fold", "dilations", AssertionError)
-    # Paddle's fold pads symmetrically with the first two of four paddings.
-    top, left = _paddings4(paddings, "fold")[:2]
+    if not isinstance(paddings, (int, list, tuple)):
+        raise ValueError(f"paddle.nn.functional.fold: 'paddings' must be an int or a list of 2 or "
+                         f"4 ints, but received {type(paddings).__name__}")
+    top, left, bottom, right = _paddings4(paddings, "fold")
+    if min(k + s + d) > 0:
+        blocks = []
+        for axis, size, lo, hi in ((0, o[0], top, bottom), (1, o[1], left, right)):
+            span = d[axis] * (k[axis] - 1) + 1
+            blocks.append((size + 2 * lo - span) // s[axis] + 1)
+            if (size + lo + hi - span) // s[axis] + 1 != blocks[-1]:
+                raise ValueError(f"paddle.nn.functional.fold: the paddings {[top, left, bottom, right]} "
+                                 f"give another number of blocks along output dim {axis} (size {size}) "
+                                 f"than padding {lo} on both sides")
+        if blocks[0] * blocks[1] != x.shape[2]:
+            raise ValueError(f"paddle.nn.functional.fold: output_sizes {o}, kernel_sizes {k}, strides "
+                             f"{s}, paddings {[top, left, bottom, right]} and dilations {d} make "
+                             f"{blocks[0]} * {blocks[1]} blocks, but the input holds {x.shape[2]} "
+                             f"(its dimension 2)")
     return F.fold(x, o, k, dilation=d, padding=[top, left], stride=s)

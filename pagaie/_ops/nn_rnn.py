@@ -109,7 +109,17 @@ def _check_args(input, pre_state, weight_list, rows, mode, sequence_length=None)
     if not input.dtype.is_floating_point:
         raise RuntimeError(f"{api}: the dtype of 'inputs' must be float16, bfloat16, float32 or "
                            f"float64, but received {str(input.dtype).replace('torch.', '')}")
+    if input.shape[0] == 0:
+        raise ValueError(f"{api}: 'inputs' must have at least one time step, but received shape "
+                         f"{list(input.shape)} (time-major)")
+    want = 2 if mode == "LSTM" else 1
+    if len(pre_state) != want:
+        raise ValueError(f"{api}: expected {want} initial state tensor(s), but received "
+                         f"{len(pre_state)}")
     if sequence_length is not None:
+        if not isinstance(sequence_length, torch.Tensor):
+            raise ValueError(f"{api}: 'sequence_length' must be a Tensor, but received "
+                             f"{type(sequence_length).__name__}")
         if sequence_length.dtype not in (torch.int32, torch.int64):
             raise ValueError(f"{api}: the dtype of 'sequence_length' must be int32 or int64, but "
                              f"received {str(sequence_length.dtype).replace('torch.', '')}")
@@ -118,6 +128,12 @@ def _check_args(input, pre_state, weight_list, rows, mode, sequence_length=None)
                              f"[{input.shape[1]}], but received {list(sequence_length.shape)}")
     if not weight_list:
         return
+    for name, t in [("weights", weight_list[0])] + [(f"initial_states[{k}]", h)
+                                                    for k, h in enumerate(pre_state)]:
+        if t.dtype != input.dtype:
+            raise ValueError(f"{api}: the dtype of {name} ({str(t.dtype).replace('torch.', '')}) "
+                             f"must be the dtype of 'inputs' "
+                             f"({str(input.dtype).replace('torch.', '')})")
     sizes = [weight_list[1].shape[-1], weight_list[0].shape[0] // 4]   # h, then LSTM's c
     for k, h in enumerate(pre_state):
         want = [rows, input.shape[1], sizes[k]]
@@ -134,8 +150,10 @@ def _run(mode, input, pre_state, params, has_bias, num_layers, train, is_bidirec
     if sequence_length is None:
         res = fn(input, hx, params, has_bias, num_layers, 0.0, train, is_bidirec, False)
         return res[0], list(res[1:])
-    lengths = sequence_length.to("cpu", torch.int64)
     steps = input.shape[0]
+    # lengths past the last step mean the whole sequence (Paddle's CPU kernel reads out of
+    # bounds there; its step-wise RNN wrapper masks nothing, as here)
+    lengths = sequence_length.to("cpu", torch.int64).clamp(max=steps)
     empty = lengths <= 0
     if bool(empty.any()):
         lengths = lengths.clamp(min=1)
@@ -157,6 +175,8 @@ def _run(mode, input, pre_state, params, has_bias, num_layers, train, is_bidirec
 def _check_cell(api, input, states, weight_ih):
     """A cell step's input ``[batch, input_size]`` and states share the weights' float dtype."""
     for name, t in (("inputs", input),) + tuple((f"states[{i}]", h) for i, h in enumerate(states)):
+        if not isinstance(t, torch.Tensor):
+            raise ValueError(f"{api}: '{name}' must be a Tensor, but received {type(t).__name__}")
         if t.dtype != weight_ih.dtype:
             raise ValueError(f"{api}: the dtype of '{name}' ({str(t.dtype).replace('torch.', '')}) "
                              f"must be the parameters' dtype "

@@ -79,6 +79,8 @@ def _slots_in(t: Any, out: list) -> None:
     elif type(t) is dict:
         for e in t.values():
             _slots_in(e, out)
+    elif type(t) is slice:
+        _slots_in((t.start, t.stop, t.step), out)
 
 
 def _op_function(op_type: str, index: int, kernel: Callable, args: Any, kwargs: Any,

@@ -18,7 +18,7 @@ from typing import Any, Callable, Iterator
 import torch
 
 from pagaie._static.interpreter import GRAPH_OPS, op_kernel, register_graph_op
-from pagaie._static.ir import Block, Operator, Value
+from pagaie._static.ir import Block, Operator, Value, map_values
 
 __all__ = ["captured_values", "run_block", "current_recorder", "merge_shape"]
 
@@ -43,16 +43,6 @@ def captured_values(block: Block, exclude: set[str] = frozenset()) -> list[Value
     return list(seen.values())
 
 
-def _fill(t: Any, env: dict) -> Any:
-    if isinstance(t, Value):
-        return env[t.name]
-    if type(t) in (list, tuple):
-        return type(t)(_fill(e, env) for e in t)
-    if type(t) is dict:
-        return {k: _fill(e, env) for k, e in t.items()}
-    return t
-
-
 def _store(outs: Any, result: Any, env: dict) -> None:
     if isinstance(outs, Value):
         env[outs.name] = result
@@ -64,8 +54,8 @@ def _store(outs: Any, result: Any, env: dict) -> None:
 def run_block(block: Block, env: dict, plan: Any = None) -> dict:
     """Run every op of ``block`` in order; ``env`` maps value names to torch tensors (updated)."""
     for op in block.ops:
-        a = _fill(op.args, env)
-        k = _fill(op.kwargs, env)
+        a = map_values(op.args, lambda v: env[v.name])
+        k = map_values(op.kwargs, lambda v: env[v.name])
         graph = GRAPH_OPS.get(op.type)
         result = graph(op, a, k, plan) if graph is not None else op_kernel(op)(*a, **k)
         _store(op.outputs, result, env)

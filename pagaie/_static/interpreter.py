@@ -75,7 +75,13 @@ def _fill(t: Any, slots: list) -> Any:
         return type(t)(_fill(e, slots) for e in t)
     if type(t) is dict:
         return {k: _fill(e, slots) for k, e in t.items()}
+    if type(t) is slice:
+        return slice(*(_fill(e, slots) for e in (t.start, t.stop, t.step)))
     return t
+
+
+def _slot_in_slice(s: slice) -> bool:
+    return any(type(e) is _Slot for e in (s.start, s.stop, s.step))
 
 
 def _filler(t: Any) -> Callable[[list], Any]:
@@ -88,11 +94,15 @@ def _filler(t: Any) -> Callable[[list], Any]:
     if ty is _Slot:
         i = t.i
         return lambda slots: slots[i]
+    if ty is slice and _slot_in_slice(t):
+        parts = [_filler(e) for e in (t.start, t.stop, t.step)]
+        return lambda slots: slice(*(f(slots) for f in parts))
     if ty not in (list, tuple, dict):
         return lambda slots: t
     keyed = list(t.items()) if ty is dict else list(enumerate(t))
     at_slot = [(k, e.i) for k, e in keyed if type(e) is _Slot]
-    at_sub = [(k, _filler(e)) for k, e in keyed if type(e) in (list, tuple, dict)]
+    at_sub = [(k, _filler(e)) for k, e in keyed if type(e) in (list, tuple, dict)
+              or (type(e) is slice and _slot_in_slice(e))]
     if ty is tuple and not at_slot and not at_sub:
         return lambda slots: t
     base = dict(t) if ty is dict else list(t)

@@ -411,6 +411,8 @@ def _values_in(v: Any) -> Iterator[Value]:
     elif isinstance(v, dict):
         for e in v.values():
             yield from _values_in(e)
+    elif type(v) is slice:   # x[:, :n] with n a Value
+        yield from _values_in((v.start, v.stop, v.step))
 
 
 
@@ -423,6 +425,8 @@ def map_values(v: Any, fn: Any) -> Any:
         return type(v)(map_values(e, fn) for e in v)
     if type(v) is dict:
         return {k: map_values(e, fn) for k, e in v.items()}
+    if type(v) is slice:
+        return slice(*(map_values(e, fn) for e in (v.start, v.stop, v.step)))
     return v
 
 

@@ -16,7 +16,7 @@ from contextlib import contextmanager
 from typing import Any, Iterator, Sequence
 
 from pagaie._core.registry import REGISTRY
-from pagaie._static.ir import Operator, Program, Value
+from pagaie._static.ir import Operator, Program, Value, map_values
 
 __all__ = ["clone_program", "prune_program", "set_call_arg", "program_errors", "optimizer_steps",
            "program_state_dict", "set_program_state_dict", "TRAINING_OPS", "TEST_OVERRIDES"]
@@ -107,13 +107,7 @@ def clone_program(program: Program, for_test: bool = False) -> Program:
     dropped: set[str] = set()
 
     def remap(x: Any, nb: Any) -> Any:
-        if isinstance(x, Value):
-            return new.blocks[x.block.idx].vars[x.name]
-        if type(x) in (list, tuple):
-            return type(x)(remap(e, nb) for e in x)
-        if type(x) is dict:
-            return {k: remap(e, nb) for k, e in x.items()}
-        return x
+        return map_values(x, lambda v: new.blocks[v.block.idx].vars[v.name])
 
     for b, nb in zip(program.blocks, new.blocks):
         for op in b.ops:

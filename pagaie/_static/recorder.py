@@ -12,6 +12,7 @@ program as values that read the eager tensor when the program runs, so Paddle's
 """
 from __future__ import annotations
 
+import re
 from contextlib import contextmanager
 from typing import Any, Iterator
 
@@ -20,7 +21,7 @@ import torch
 from pagaie._core.parameter import Parameter
 from pagaie._core.random import draws_discarded
 from pagaie._core.registry import REGISTRY as _REGISTRY
-from pagaie._core.registry import OpRecord, pop_handler, push_handler, translate_error
+from pagaie._core.registry import OpRecord, bad_argument, pop_handler, push_handler, translate_error
 from pagaie._core.tensor import Tensor
 from pagaie._static.interpreter import _PROGRAM_SEEDED
 from pagaie._static.ir import UNKNOWN, UNKNOWN_ALT, Block, Program, Value, _shape_out
@@ -75,6 +76,8 @@ def _to_values(block: Block, v: Any) -> Any:
     if type(v) in (list, tuple):
         conv = [_to_values(block, e) for e in v]
         return type(v)(conv)
+    if type(v) is slice:   # x[:, :n] with n a Tensor
+        return slice(*(_to_values(block, e) for e in (v.start, v.stop, v.step)))
     return v
 
 
@@ -83,6 +86,8 @@ def _meta(v: Any) -> Any:
         return v._t if v._t.device.type == "meta" else v._t.detach().to("meta")
     if type(v) in (list, tuple):
         return type(v)(_meta(e) for e in v)
+    if type(v) is slice:
+        return slice(*(_meta(e) for e in (v.start, v.stop, v.step)))
     return v
 
 
@@ -115,7 +120,8 @@ def _shape_from_rule(rec: OpRecord, vargs: list, vkwargs: dict) -> tuple[Any, An
     """The output of an op whose shape argument holds symbolic values (``reshape(x, [n, 6])``
     with ``n`` a Value): no made-up data can fit ``x`` there, so the record's
     ``static_shape`` rule gives the sizes (-1 for those read from the values); None when the
-    record has no rule or it declines."""
+    record has no rule or it declines. A rule of an op with several outputs (``split``) gives
+    a list of such size lists; every output has ``x``'s dtype."""
     rule = rec.extra.get("static_shape")
     if rule is None:
         return None
@@ -126,8 +132,14 @@ def _shape_from_rule(rec: OpRecord, vargs: list, vkwargs: dict) -> tuple[Any, An
     if dims is None:
         return None
     x = vargs[0] if vargs else next(iter(vkwargs.values()))
-    out = torch.empty([UNKNOWN if d < 0 else d for d in dims], dtype=_meta(x).dtype, device="meta")
-    return out, list(dims)
+    dtype = _meta(x).dtype
+
+    def empty(sizes: list) -> torch.Tensor:
+        return torch.empty([UNKNOWN if d < 0 else d for d in sizes], dtype=dtype, device="meta")
+
+    if dims and all(isinstance(d, (list, tuple)) for d in dims):
+        return [empty(d) for d in dims], [list(d) for d in dims]
+    return empty(dims), list(dims)
 
 
 def _meta_on_composites(rec: OpRecord, vargs: list, vkwargs: dict) -> tuple[Any, Any] | None:
@@ -162,7 +174,11 @@ def _agreeing_dims(a: Any, b: Any) -> Any:
 def _meta_dims(rec: OpRecord, out: Any, vargs: list, vkwargs: dict) -> Any:
     """The output sizes of a call that ran on meta tensors: exact when no input size is
     unknown, else those a second run with other placeholder sizes agrees on (False: read
-    them from the placeholders, when that run fails)."""
+    them from the placeholders, when that run fails).
+
+    A size computed from an unknown one stays unknown even where it does not grow with it
+    (``x[0:1]``, ``min(n, 5)`` singular values along an unknown axis), as in Paddle's
+    programs: a third run with the unknown sizes at 0, where it works, finds those."""
     if not (_has_unknown(vargs) or _has_unknown(vkwargs.values())):
         return _agreeing_dims(out, out)   # every size as it is
     try:
@@ -170,7 +186,93 @@ def _meta_dims(rec: OpRecord, out: Any, vargs: list, vkwargs: dict) -> Any:
     except Exception:  # noqa: BLE001 - fall back to recognising the placeholder
         return False
     dims = _agreeing_dims(out, alt)
-    return False if dims is None else dims
+    if dims is None:
+        return False
+    try:
+        empty = rec.kernel(*_meta_alt(vargs, 0), **_meta_alt(vkwargs, 0))
+    except Exception:  # noqa: BLE001 - many ops reject empty inputs: keep the two runs' answer
+        return dims
+    return _merge_known(dims, _agreeing_dims(out, empty) or dims)
+
+
+def _unknown_dims(values: Any, found: list) -> list:
+    """``found`` extended with (value, axis) for each unknown size of the symbolic values."""
+    for v in values:
+        if isinstance(v, Value):
+            found.extend((v, i) for i, d in enumerate(v._known_dims()) if d == -1)
+        elif type(v) in (list, tuple):
+            _unknown_dims(v, found)
+    return found
+
+
+def _meta_sized(v: Any, sizes: dict, default: int) -> Any:
+    """:func:`_meta` with the unknown size of axis ``i`` of symbolic value ``v`` at
+    ``sizes[(id(v), i)]`` (``default`` where absent)."""
+    if isinstance(v, Value):
+        return torch.empty([sizes.get((id(v), i), default) if d == -1 else d
+                            for i, d in enumerate(v._known_dims())], dtype=v._t.dtype, device="meta")
+    if type(v) in (list, tuple):
+        return type(v)(_meta_sized(e, sizes, default) for e in v)
+    return _meta(v)
+
+
+def _meta_broadcast_unknowns(rec: OpRecord, vargs: list, vkwargs: dict) -> tuple[Any, Any] | None:
+    """The outputs and known sizes of a call that fails because an unknown size meets a
+    known one it must broadcast with (``[-1, 3] + [4, 3]``, a [4, 5] label for a [-1, 5]
+    input): Paddle takes the known size there. Unknown sizes are pinned to 1 one by one
+    until the call works, then each pin that is not needed is released again; the released
+    ones keep the placeholder sizes and the outputs that follow them are unknown. None when
+    no pinning makes the call work."""
+    inputs = list(vargs) + list(vkwargs.values())
+    found = _unknown_dims(inputs, [])
+    if not found:
+        return None
+    # Pin to 1 (a broadcast), else to one of the known sizes (a loss whose label must
+    # match the input's shape exactly).
+    known = sorted({d for v in _values_of(inputs) for d in v._known_dims() if d > 1})
+    for pin in [1, *known[:4]]:
+        got = _pinned_run(rec, vargs, vkwargs, [(id(v), i) for v, i in found], pin)
+        if got is not None:
+            return got
+    return None
+
+
+def _values_of(values: Any) -> Iterator[Value]:
+    for v in values:
+        if isinstance(v, Value):
+            yield v
+        elif type(v) in (list, tuple):
+            yield from _values_of(v)
+
+
+def _pinned_run(rec: OpRecord, vargs: list, vkwargs: dict, keys: list, pin: int) -> tuple[Any, Any] | None:
+    """:func:`_meta_broadcast_unknowns` with the pinned sizes at ``pin``."""
+    def run(pinned: set, size: int) -> Any:
+        sizes = {k: pin for k in pinned}
+        return rec.kernel(*_meta_sized(vargs, sizes, size), **_meta_sized(vkwargs, sizes, size))
+
+    pinned: set = set()
+    for key in keys:
+        pinned.add(key)
+        try:
+            run(pinned, UNKNOWN)
+            break
+        except Exception:  # noqa: BLE001 - pin more
+            continue
+    else:
+        return None
+    for key in list(pinned):
+        try:
+            run(pinned - {key}, UNKNOWN)
+        except Exception:  # noqa: BLE001 - this one is needed
+            continue
+        pinned.discard(key)
+    try:
+        out, alt = run(pinned, UNKNOWN), run(pinned, UNKNOWN_ALT)
+    except Exception:  # noqa: BLE001
+        return None
+    dims = _agreeing_dims(out, alt)
+    return None if dims is None else (out, dims)
 
 
 def _zeros(v: Any, fill: Any = 0) -> Any:
@@ -193,6 +295,8 @@ def _zeros(v: Any, fill: Any = 0) -> Any:
         return torch.full(t.shape, fill, dtype=t.dtype)
     if type(v) in (list, tuple):
         return type(v)(_zeros(e, fill) for e in v)
+    if type(v) is slice:
+        return slice(*(_zeros(e, fill) for e in (v.start, v.stop, v.step)))
     return v
 
 
@@ -253,10 +357,25 @@ def _make_outputs(block: Block, out: Any, prefix: str, stop: bool, unknown: Any)
     return out
 
 
+# The words of pagaie's "not a tensor" errors (registry.bad_argument's, and the ops' own),
+# for a value other than None.
+_NOT_A_TENSOR = re.compile(r"must be (a )?Tensor( or a number)?, but (got|received) (?!None)"
+                           r"|must be list of Tensors, but element")
+
+
 def _recording_error(rec: OpRecord, exc: BaseException, vargs: list, vkwargs: dict) -> BaseException:
     """The error of an op that cannot be recorded, as the eager call would raise it (Paddle's
-    exception type, ``paddle.<api>: ...``), unknown sizes shown as -1."""
-    err = translate_error(rec.name, exc, tuple(vargs), vkwargs)
+    exception type, ``paddle.<api>: ...``), unknown sizes shown as -1.
+
+    One difference: where Paddle's argument parser refuses a non-tensor (a list, a number, a
+    numpy array) for a tensor argument, eagerly with ValueError, its static-graph parser
+    wants a program Value and raises TypeError (None still gives ValueError)."""
+    if isinstance(exc, (TypeError, AttributeError)):   # as the eager dispatcher sorts them
+        err = bad_argument(rec, exc, tuple(vargs))
+    else:
+        err = translate_error(rec.name, exc, tuple(vargs), vkwargs)
+    if type(err) is ValueError and _NOT_A_TENSOR.search(str(err)):
+        return TypeError(f"{err} (a static program takes its Values, or eager Tensors)")
     try:
         return type(err)(str(err).replace(str(UNKNOWN), "-1"))
     except Exception:  # noqa: BLE001 - an exception type with another constructor
@@ -348,7 +467,8 @@ class Recorder:
                 out = rec.kernel(*_meta(vargs), **_meta(vkwargs))
             except Exception:  # noqa: BLE001 - the meta run failing only means "needs data"
                 out, unknown = _shape_from_rule(rec, vargs, vkwargs) or \
-                    _meta_on_composites(rec, vargs, vkwargs) or _run_on_data(rec, vargs, vkwargs)
+                    _meta_on_composites(rec, vargs, vkwargs) or \
+                    _meta_broadcast_unknowns(rec, vargs, vkwargs) or _run_on_data(rec, vargs, vkwargs)
             else:
                 unknown = _meta_dims(rec, out, vargs, vkwargs)
         inputs = list(vargs) + list(vkwargs.values())

@@ -22,7 +22,7 @@ import torch
 
 from pagaie._core import dtype as _dt
 from pagaie._core.registry import REGISTRY, suspended
-from pagaie._static.ir import Operator, Program, Value, _shape_out
+from pagaie._static.ir import Operator, Program, Value, _shape_out, map_values
 
 __all__ = ["verify", "check"]
 
@@ -30,25 +30,17 @@ _PROBE_LIMIT = 1_000_000
 
 
 def _meta(v: Any) -> Any:
-    if isinstance(v, Value):
-        return v._t
-    if type(v) in (list, tuple):
-        return type(v)(_meta(e) for e in v)
-    if type(v) is dict:
-        return {k: _meta(e) for k, e in v.items()}
-    return v
+    return map_values(v, lambda x: x._t)
 
 
 def _zeros(v: Any) -> Any:
-    if isinstance(v, Value):
-        if v._t.numel() > _PROBE_LIMIT:
-            raise OverflowError
-        return torch.zeros(v._t.shape, dtype=v._t.dtype)
-    if type(v) in (list, tuple):
-        return type(v)(_zeros(e) for e in v)
-    if type(v) is dict:
-        return {k: _zeros(e) for k, e in v.items()}
-    return v
+    return map_values(v, _zeros_of)
+
+
+def _zeros_of(v: Value) -> torch.Tensor:
+    if v._t.numel() > _PROBE_LIMIT:
+        raise OverflowError
+    return torch.zeros(v._t.shape, dtype=v._t.dtype)
 
 
 def _compare(where: str, recorded: Any, inferred: Any, unknown: bool, errors: list[str]) -> None:

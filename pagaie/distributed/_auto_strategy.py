@@ -74,8 +74,9 @@ class _BaseConfig:
                 out[name] = value.to_dict()
         return out
 
-    def get(self, key: str, default: Any = None) -> Any:
-        return self.to_dict().get(key, default)
+    def get(self, k: str, d: Any = None) -> Any:
+        """The value of field ``k`` (``d`` when there is no such field); Paddle's argument names."""
+        return self.to_dict().get(k, d)
 
     def __repr__(self) -> str:
         return "{" + "".join(f'"{k}":"{v}",' for k, v in self.to_dict().items()) + "}"

@@ -18,8 +18,17 @@ def is_persistable(var: Any) -> bool:
     return bool(getattr(var, "persistable", False))
 
 
+def _static_only(api: str) -> None:
+    """As Paddle: these helpers work on static programs and refuse to run in dynamic mode."""
+    from pagaie import in_dynamic_mode
+    if in_dynamic_mode():
+        raise AssertionError(f"paddle.distributed.io.{api}: not supported in dynamic graph mode; "
+                             "call paddle.enable_static() first")
+
+
 def save_persistables(executor: Any, dirname: str, main_program: Any = None, filename: str | None = None) -> None:
-    """Save a static program's persistable variables (use ``paddle.static.save``)."""
+    """Save a static program's persistable variables (use ``paddle.static.save``); static mode only."""
+    _static_only("save_persistables")
     from pagaie import static
     if main_program is None:
         main_program = static.default_main_program()
@@ -28,7 +37,8 @@ def save_persistables(executor: Any, dirname: str, main_program: Any = None, fil
 
 
 def load_persistables(executor: Any, dirname: str, main_program: Any = None, filename: str | None = None) -> None:
-    """Load variables saved by :func:`save_persistables` into ``main_program``."""
+    """Load variables saved by :func:`save_persistables` into ``main_program``; static mode only."""
+    _static_only("load_persistables")
     from pagaie import static
     if main_program is None:
         main_program = static.default_main_program()
@@ -36,8 +46,10 @@ def load_persistables(executor: Any, dirname: str, main_program: Any = None, fil
     static.load(main_program, os.path.join(dirname, filename or "persistables"), executor)
 
 
-def load_inference_model_distributed(path_prefix: str, executor: Any, model_filename: str | None = None,
-                                     params_filename: str | None = None) -> Any:
-    """Load an inference model (same as ``paddle.static.load_inference_model``)."""
+def load_inference_model_distributed(dirname: str, executor: Any, model_filename: str | None = None,
+                                     params_filename: str | None = None,
+                                     pserver_endpoints: list[str] | None = None) -> Any:
+    """Load an inference model saved under the path prefix ``dirname`` (as
+    ``paddle.static.load_inference_model``); ``pserver_endpoints`` (parameter servers) is not used."""
     from pagaie import static
-    return static.load_inference_model(path_prefix, executor)
+    return static.load_inference_model(dirname, executor)

@@ -1,8 +1,10 @@
 """Intermediate auto-parallel API: parallel plans, ``parallelize``, ``Strategy``, ``DistModel``.
 
-The plans describe tensor/sequence/context parallelism. With a degree of 1 a plan is an identity
-(pre/post hooks given by the user still run); a degree above 1 needs tensors split over processes
-and raises NotImplementedError. Data parallelism over several processes becomes
+The plans describe tensor/sequence/context parallelism. With a degree of 1 a plan computes as the
+plain layer; ColWise/RowWise still give the parameters Paddle's placements, and ``parallelize``
+makes every parameter and the model's outputs distributed tensors, as Paddle does (pre/post hooks
+given by the user run). A degree above 1 needs tensors split over processes and raises
+NotImplementedError. Data parallelism over several processes becomes
 ``paddle.DataParallel``.
 """
 from __future__ import annotations
@@ -32,6 +34,25 @@ class _Plan:
                                       f"{degree} needs weights split over processes, which pagaie does not support")
 
 
+def _place_in_place(param: Any, mesh: ProcessMesh, placements: list) -> None:
+    """Make ``param`` a distributed parameter on ``mesh`` without replacing it (so an optimizer
+    made before keeps training it), named '<name>.dist' as Paddle names its copy."""
+    from pagaie.distributed.auto_parallel import _mark
+    if param is None or param.is_dist():
+        return
+    param.name = param.name + ".dist"
+    _mark(param, mesh, placements)
+
+
+def _mp_placements(mesh: ProcessMesh, dim: int | None) -> list:
+    """One placement per mesh dimension: Shard(dim) on the 'mp' dimension (the last one when no
+    dimension is named 'mp'), Replicate elsewhere; all Replicate for ``dim`` None."""
+    from pagaie.distributed.auto_parallel import Replicate, Shard
+    out = [Replicate() for _ in range(mesh.ndim)]
+    if dim is not None:
+        out[mesh.dim_names.index("mp") if "mp" in mesh.dim_names else mesh.ndim - 1] = Shard(dim)
+    return out
+
 
 class ColWiseParallel(_Plan):
     """Split a Linear/Embedding's weight by columns over the model-parallel dimension.
@@ -46,6 +67,12 @@ class ColWiseParallel(_Plan):
         super().__init__()
         self.gather_output = gather_output
 
+    def _apply(self, layer: Any, mesh: ProcessMesh, degree: int) -> None:
+        super()._apply(layer, mesh, degree)
+        # As Paddle: the weight ([in, out] or [vocab, dim]) splits along axis 1, the bias along 0.
+        _place_in_place(getattr(layer, "weight", None), mesh, _mp_placements(mesh, 1))
+        _place_in_place(getattr(layer, "bias", None), mesh, _mp_placements(mesh, 0))
+
 
 class RowWiseParallel(_Plan):
     """Split a Linear/Embedding's weight by rows over the model-parallel dimension."""
@@ -53,6 +80,12 @@ class RowWiseParallel(_Plan):
     def __init__(self, is_input_parallel: bool = True) -> None:
         super().__init__()
         self.is_input_parallel = is_input_parallel
+
+    def _apply(self, layer: Any, mesh: ProcessMesh, degree: int) -> None:
+        super()._apply(layer, mesh, degree)
+        # As Paddle: the weight splits along axis 0; the bias (added after the sum) is replicated.
+        _place_in_place(getattr(layer, "weight", None), mesh, _mp_placements(mesh, 0))
+        _place_in_place(getattr(layer, "bias", None), mesh, _mp_placements(mesh, None))
 
 
 class ConvParallel(_Plan):
@@ -166,6 +199,11 @@ def parallelize(model: Any, optimizer: Any = None, mesh: ProcessMesh | None = No
         for plan in plans if isinstance(plans, (list, tuple)) else [plans]:
             for layer in _match(model, pattern):
                 plan._apply(layer, mesh, degree("mp"))
+    # As Paddle: every other parameter becomes a replicated distributed one, and the model's
+    # outputs are replicated distributed tensors.
+    for param in model.parameters():
+        _place_in_place(param, mesh, _mp_placements(mesh, None))
+    model.register_forward_post_hook(lambda _layer, _inputs, outputs: _replicated_outputs(outputs, mesh))
     if config.get("pp_config") and degree("pp") > 1:
         raise NotImplementedError("paddle.distributed.parallelize: pipeline parallelism over "
                                   f"{degree('pp')} stages is not supported by pagaie")
@@ -178,7 +216,26 @@ def parallelize(model: Any, optimizer: Any = None, mesh: ProcessMesh | None = No
             raise NotImplementedError("paddle.distributed.parallelize: data parallelism must span the whole job")
         from pagaie.distributed.parallel import DataParallel
         model = DataParallel(model)
+    if optimizer is not None:
+        # As Paddle: the optimizer is wrapped by shard_optimizer (with the sharding stage of
+        # dp_config's sharding_level over the 'dp' dimension).
+        from pagaie.distributed import auto_parallel as ap
+        stage = {1: ap.ShardingStage1, 2: ap.ShardingStage2, 3: ap.ShardingStage3}.get(
+            int(dp.get("sharding_level", 0) or 0))
+        optimizer = ap.shard_optimizer(optimizer, stage("dp", mesh) if stage is not None else None)
     return model, optimizer
+
+
+def _replicated_outputs(outputs: Any, mesh: ProcessMesh) -> Any:
+    from pagaie._core.tensor import Tensor
+    from pagaie.distributed.auto_parallel import _mark
+    if isinstance(outputs, Tensor):
+        if not outputs.is_dist():
+            _mark(outputs, mesh, _mp_placements(mesh, None))
+    elif isinstance(outputs, (list, tuple)):
+        for out in outputs:
+            _replicated_outputs(out, mesh)
+    return outputs
 
 
 def to_distributed(model: Any, optimizer: Any, dataloader: Any, device_num: int, node_num: int = 1,
@@ -227,6 +284,11 @@ def split(x: Any, size: Any, operation: str, axis: int = 0, num_partitions: int 
     if operation not in ("linear", "embedding"):
         raise _SplitArgError(f"paddle.distributed.split: operation must be 'linear' or 'embedding', "
                              f"but received {operation!r}")
+    if operation == "embedding" and axis != 0:
+        raise _SplitArgError(f"paddle.distributed.split: an embedding's weight splits along axis 0 only, "
+                             f"but received axis={axis}")
+    if operation == "linear" and axis not in (0, 1):
+        raise ValueError(f"paddle.distributed.split: axis must be 0 or 1 for 'linear', but received {axis}")
     if num_partitions != 1:
         raise NotImplementedError(f"paddle.distributed.split: num_partitions={num_partitions} needs the weight "
                                   "split over processes, which pagaie does not support")

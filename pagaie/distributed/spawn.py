@@ -96,6 +96,37 @@ class MultiprocessContext:
         return True
 
 
+_OPTIONS = ("start_method", "ips", "gpus", "xpus", "print_config", "backend")
+_DEPRECATED_OPTIONS = ("selected_devices", "started_port", "cluster_node_ips", "node_ip", "use_paddlecloud")
+_BACKENDS = ("nccl", "gloo", "bkcl", "auto", "heter", "xccl", "flagcx")
+
+
+def _check_options(options: dict) -> None:
+    """As Paddle: an unknown option is an error, a deprecated one a warning."""
+    import warnings
+    for key in options:
+        if key in _DEPRECATED_OPTIONS:
+            warnings.warn(f"paddle.distributed.spawn: the option {key!r} is deprecated; use the options "
+                          f"{list(_OPTIONS)}")
+        elif key not in _OPTIONS:
+            raise ValueError(f"paddle.distributed.spawn: the option {key!r} is not supported; the options are "
+                             f"{list(_OPTIONS)}")
+
+
+def _check_backend(backend: str | None) -> None:
+    """As Paddle: a backend outside its list, or one for hardware this build lacks, is a ValueError."""
+    if backend is None:
+        return
+    if backend not in _BACKENDS:
+        raise ValueError(f"paddle.distributed.spawn: backend must be one of {list(_BACKENDS)}, "
+                         f"but received {backend!r}")
+    if backend == "nccl" and not torch.cuda.is_available():
+        raise ValueError("paddle.distributed.spawn: backend 'nccl' needs CUDA devices, and none is available")
+    if backend in ("bkcl", "flagcx"):
+        raise ValueError(f"paddle.distributed.spawn: backend {backend!r} needs hardware this build does not "
+                         f"support; use 'gloo' or 'nccl'")
+
+
 def spawn(func: Callable, args: tuple = (), nprocs: int = -1, join: bool = True, daemon: bool = False,
           **options: Any) -> MultiprocessContext:
     """Start ``nprocs`` processes that each call ``func(*args)`` with Paddle's trainer environment.
@@ -121,7 +152,9 @@ def spawn(func: Callable, args: tuple = (), nprocs: int = -1, join: bool = True,
         >>> callable(dist.spawn)
         True
     """
+    _check_options(options)
     backend = options.get("backend")
+    _check_backend(backend)
     gpus = options.get("gpus") or os.environ.get("CUDA_VISIBLE_DEVICES")
     devices = [d.strip() for d in gpus.split(",") if d.strip()] if gpus else None
     if nprocs == -1:

@@ -95,7 +95,11 @@ class BeamSearchDecoder(Decoder):
             >>> paddle.nn.BeamSearchDecoder.tile_beam_merge_with_batch(x, 2).tolist()
             [[1.0], [1.0], [2.0], [2.0]]
         """
-        return _pg.repeat_interleave(x, beam_size, axis=0)
+        x = _pg.unsqueeze(x, [1])                      # [batch, 1, ...]
+        reps = [1] * len(x.shape)
+        reps[1] = beam_size                            # a Tensor beam size works too
+        x = _pg.tile(x, reps)                          # [batch, beam, ...]
+        return _pg.reshape(x, [-1] + list(x.shape[2:]))
 
     def _split_batch_beams(self, x: Any) -> Any:
         return _pg.reshape(x, [-1, self.beam_size] + list(x.shape[1:]))
@@ -131,17 +135,21 @@ class BeamSearchDecoder(Decoder):
         inputs = self.embedding_fn(inputs) if self.embedding_fn else inputs
         return inputs, self.StateWrapper(cell_states, log_probs, finished, lengths), finished
 
+    def _mask_probs(self, probs: Any, finished: Any) -> Any:
+        """Log-probabilities ``[batch, beam, vocab]`` where a finished beam may only emit
+        ``end_token`` (at no cost); live beams keep theirs. A hook subclasses may override."""
+        fin = _pg.cast(finished, probs.dtype).unsqueeze([2])
+        return fin * self.noend_mask_tensor - probs * (fin - 1)
+
     def _beam_search_step(self, time: Any, logits: Any, next_cell_states: Any, beam_state: Any) -> tuple:
         vocab = int(logits.shape[-1])
         self.vocab_size = vocab
         dt = "float64" if _dt.get_default_dtype() == "float64" else "float32"
         noend = [-self.kinf] * vocab
         noend[self.end_token] = 0.0
-        noend_mask = _pg.to_tensor(noend, dtype=dt)
+        self.noend_mask_tensor = _pg.to_tensor(noend, dtype=dt)
         step_log_probs = _pg.log(_pg.nn.functional.softmax(logits))
-        fin = _pg.cast(beam_state.finished, step_log_probs.dtype).unsqueeze(2)
-        # finished beams may only emit end_token (at no cost); live beams keep their scores
-        step_log_probs = fin * noend_mask - step_log_probs * (fin - 1)
+        step_log_probs = self._mask_probs(step_log_probs, beam_state.finished)
         log_probs = step_log_probs + beam_state.log_probs.unsqueeze(2)
         scores = _pg.reshape(log_probs, [-1, self.beam_size * vocab])
         topk_scores, topk_indices = _pg.topk(scores, k=self.beam_size)
@@ -216,6 +224,7 @@ def dynamic_decode(decoder: Decoder, inits: Any = None, max_step_num: int | None
 
     Examples:
         >>> import pagaie as paddle
+        >>> _ = paddle.seed(0)   # no beam may end early: three steps
         >>> decoder = paddle.nn.BeamSearchDecoder(paddle.nn.GRUCell(8, 16), 0, 1, 2,
         ...     embedding_fn=paddle.nn.Embedding(10, 8), output_fn=paddle.nn.Linear(16, 10))
         >>> ids, _, lengths = paddle.nn.dynamic_decode(decoder, paddle.zeros([3, 16]), max_step_num=2,
@@ -231,6 +240,10 @@ def dynamic_decode(decoder: Decoder, inits: Any = None, max_step_num: int | None
         out, next_states, next_inputs, next_finished = decoder.step(t, inputs, states, **kwargs)
         if not decoder.tracks_own_finished:
             next_finished = _pg.logical_or(next_finished, finished)
+            # as Paddle's eager loop: ``finished`` is overwritten in place with the new flags
+            # before it counts the lengths and picks the states to keep, so the step at which
+            # a sequence finishes is neither counted nor kept
+            _pg.assign(next_finished, finished)
             next_lengths = lengths + _pg.cast(_pg.logical_not(finished), lengths.dtype)
             if impute_finished:
                 next_states = _map(lambda x, y: _keep_finished(x, y, finished), states, next_states)

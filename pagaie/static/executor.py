@@ -15,7 +15,7 @@ from pagaie._static.interpreter import Plan
 from pagaie._static.ir import Program, Value
 from pagaie._static.program_tools import program_errors
 from pagaie._static.recorder import capture
-from pagaie.static.framework import default_main_program, global_scope
+from pagaie.static.framework import DenseTensor, default_main_program, global_scope
 
 __all__ = ["Executor", "global_plan_cache"]
 
@@ -25,6 +25,8 @@ def _as_feed_tensor(value: Any, var: Value, device: torch.device) -> torch.Tenso
     if isinstance(value, Value):  # a symbolic value has no data to feed (TypeError, as Paddle)
         raise TypeError(f"paddle.static.Executor.run: feed data of {var.name!r} must be a numpy "
                         f"array or a Tensor with data, but received the symbolic Value {value.name!r}")
+    if isinstance(value, DenseTensor):  # (a typed container, as an array)
+        value = np.asarray(value)
     if isinstance(value, Tensor):
         t = value._t.detach()
     elif isinstance(value, torch.Tensor):
@@ -81,6 +83,11 @@ def _fetch_targets(fetch_list: Any) -> list:
         else:
             out.append(f)
     return out
+
+
+class _NotAProgramError(TypeError, AttributeError):
+    """``Executor.run`` of something that is not a program: a TypeError, and the
+    AttributeError Paddle raises when it looks for the program's description."""
 
 
 class _PlanCache:
@@ -160,8 +167,8 @@ class Executor:
         elif isinstance(program, Program):
             prog = program
         else:
-            raise TypeError(f"paddle.static.Executor.run: program must be a Program or "
-                            f"CompiledProgram, but received {type(program).__name__}")
+            raise _NotAProgramError(f"paddle.static.Executor.run: program must be a Program or "
+                                    f"CompiledProgram, but received {type(program).__name__}")
         if isinstance(feed, (list, tuple)):   # one feed dict per place (DataLoader, return_list=False)
             assert len(feed) == 1, "Not compiled with data parallel"
             feed = feed[0]

@@ -39,7 +39,11 @@ def Print(input: Any, first_n: int = -1, message: str | None = None, summarize: 
           print_tensor_shape: bool = True, print_tensor_layout: bool = True,
           print_tensor_lod: bool = True, print_phase: str = "both") -> Any:
     """Print a tensor's name, shape, dtype and first ``summarize`` values each time the
-    program runs (at once for a concrete tensor); returns the tensor.
+    program runs; returns the tensor. Static mode only (an AssertionError in dynamic mode,
+    as Paddle).
+
+    As Paddle 3's PIR programs, ``'forward'`` and ``'both'`` print the value when the
+    program runs and ``'backward'`` prints nothing (pagaie does not print gradients).
 
     Args:
         input (Tensor): the tensor.
@@ -48,35 +52,46 @@ def Print(input: Any, first_n: int = -1, message: str | None = None, summarize: 
         summarize (int): how many elements (-1: all).
         print_tensor_name, print_tensor_type, print_tensor_shape, print_tensor_layout,
             print_tensor_lod (bool): which fields to print.
-        print_phase (str): ``'forward'``, ``'backward'`` or ``'both'`` (forward printing only).
+        print_phase (str): ``'forward'``, ``'backward'`` or ``'both'``.
 
     Returns:
         Tensor: ``input``'s value.
 
     Examples:
+        >>> import numpy as np
         >>> import pagaie as paddle
-        >>> _ = paddle.static.Print(paddle.to_tensor([1.0, 2.0]), message='x', print_tensor_lod=False,
-        ...                         print_tensor_layout=False)  # doctest: +NORMALIZE_WHITESPACE
-        Variable: ...
+        >>> paddle.enable_static()
+        >>> main = paddle.static.Program()
+        >>> with paddle.static.program_guard(main):
+        ...     x = paddle.static.data('print_doc_x', [2], 'float32')
+        ...     y = paddle.static.Print(x, message='x', print_tensor_lod=False,
+        ...                             print_tensor_layout=False)
+        >>> _ = paddle.static.Executor().run(main, feed={'print_doc_x': np.array([1.0, 2.0], 'float32')},
+        ...                                  fetch_list=[y])  # doctest: +NORMALIZE_WHITESPACE
+        Variable: var
           - message: x
           - place: Place(cpu)
           - shape: [2]
           - dtype: float32
           - data: [1.000000 2.000000]
+        >>> paddle.disable_static()
     """
     if print_phase not in ("forward", "backward", "both"):
         raise ValueError(f"paddle.static.Print: print_phase must be 'forward', 'backward' or 'both', "
                          f"but received {print_phase!r}")
-    from pagaie._static.control_flow import format_print
     attrs = {"first_n": first_n, "message": message, "summarize": summarize,
              "print_tensor_name": print_tensor_name, "print_tensor_type": print_tensor_type,
              "print_tensor_shape": print_tensor_shape, "print_tensor_layout": print_tensor_layout,
-             "print_tensor_lod": print_tensor_lod}
+             "print_tensor_lod": print_tensor_lod, "print_phase": print_phase}
     if not isinstance(input, Value):
+        if _recorder() is None:  # (AssertionError, as Paddle's static-only APIs)
+            raise AssertionError("paddle.static.Print: Print() only works in static mode (dynamic "
+                                 "mode is the default); call paddle.enable_static() first")
         if not isinstance(input, Tensor):
             raise TypeError(f"paddle.static.Print: input must be a Tensor, but received "
                             f"{type(input).__name__}")
-        print(format_print(input._t, attrs, input.name))
+        input = _as_value(input)
+    if print_phase == "backward":
         return input
     block = _recorder().block
     out = block.create_var(block.program.unique_name("print"), list(input.shape), input.dtype,
@@ -152,6 +167,8 @@ def accuracy(input: Any, label: Any, k: int = 1, correct: Any = None, total: Any
 
 
 def _auc_from_stats(pos: Any, neg: Any) -> Any:
+    """The ROC AUC of per-bucket positive / negative counts: trapezoids from the highest
+    bucket down, divided by ``positives * negatives`` (0 when either is 0)."""
     import pagaie
     pc = pagaie.cumsum(pagaie.flip(pos, [0]), 0).astype("float64")
     nc = pagaie.cumsum(pagaie.flip(neg, [0]), 0).astype("float64")
@@ -165,13 +182,47 @@ def _auc_from_stats(pos: Any, neg: Any) -> Any:
                         pagaie.zeros_like(denom))
 
 
+def _auc_state(shape: list, kind: str) -> Any:
+    """A persistable int64 zeros value of the program (a fresh tensor in dynamic mode)."""
+    import pagaie
+    from pagaie.utils import unique_name
+    with suspended():
+        t = pagaie.zeros(shape, "int64")
+    t.persistable = True
+    t.name = unique_name.generate(kind)
+    return _as_value(t)
+
+
+def _window_auc(pos: Any, neg: Any, real: Any, n: int, steps: int) -> tuple:
+    """Paddle's batch AUC over the last ``steps`` runs. Each state is
+    ``[steps * n]`` ring of per-run counts, ``[n]`` window sum, ``[1]`` run counter; the run
+    replaces the oldest slot of the ring (its counts leave the sum) and adds its own counts
+    to the sum unless the batch is fake (``real`` 0)."""
+    import pagaie
+    states, sums = [], []
+    for counts, kind in ((pos, "auc_batch_stat_pos"), (neg, "auc_batch_stat_neg")):
+        st = _auc_state([(steps + 1) * n + 1], kind)
+        ring = st[:steps * n].reshape([steps, n])
+        count = st[(steps + 1) * n:]
+        slot = (pagaie.arange(steps, dtype="int64") == count % steps).astype("int64").unsqueeze(1)
+        total = st[steps * n:(steps + 1) * n] - pagaie.sum(ring * slot, 0) + counts * real
+        ring = ring * (1 - slot) + slot * counts.unsqueeze(0)
+        st = st.add_(pagaie.concat([ring.reshape([-1]), total, count + 1]) - st)
+        states.append(st)
+        sums.append(total)
+    return _auc_from_stats(*sums), states
+
+
 def auc(input: Any, label: Any, curve: str = "ROC", num_thresholds: int = 4095, topk: int = 1,
         slide_steps: int = 1, ins_tag_weight: Any = None) -> tuple:
     """Area under the ROC curve from bucketed positive / negative counts.
 
-    ``input[:, 1]`` is the positive-class probability. Global counts (persistable
-    ``[num_thresholds + 1]`` int64 values) accumulate over every run; the batch AUC uses
-    the current batch only.
+    The last column of ``input`` (``[N, 1]`` or ``[N, 2]``) is the positive-class
+    probability, bucketed by ``int(p * num_thresholds)``; a label above 0 counts as a
+    positive, 0 as a negative (others are skipped). The global AUC uses the counts of every
+    run of the program (persistable ``[1, num_thresholds + 1]`` int64 values), the batch
+    AUC those of the last ``slide_steps`` runs (every run when 0). A batch whose
+    ``ins_tag_weight[0]`` is 0 is fake data: it is left out of both.
 
     Returns:
         tuple: ``(auc, batch_auc, [batch_stat_pos, batch_stat_neg, stat_pos, stat_neg])``.
@@ -190,27 +241,33 @@ def auc(input: Any, label: Any, curve: str = "ROC", num_thresholds: int = 4095, 
         if v is not None and getattr(v, "dtype", None) is not None and v.dtype.name not in kinds:
             raise TypeError(f"paddle.static.auc: the data type of {arg} must be {' or '.join(kinds)}, "
                             f"but received {v.dtype.name}")
+    if len(input.shape) != 2 or input.shape[1] > 2:  # (ValueError, as Paddle's shape check)
+        raise ValueError(f"paddle.static.auc: input must be [N, 1] or [N, 2] (binary "
+                         f"classification), but its shape is {list(input.shape)}")
     import pagaie
     n = num_thresholds + 1
-    with suspended():
-        stat_pos = pagaie.zeros([n], "int64")
-        stat_neg = pagaie.zeros([n], "int64")
-    stat_pos.persistable = stat_neg.persistable = True
-    from pagaie.utils import unique_name
-    stat_pos.name, stat_neg.name = unique_name.generate("auc_stat_pos"), unique_name.generate("auc_stat_neg")
-    sp, sn = _as_value(stat_pos), _as_value(stat_neg)
-    prob = input[:, 1] if len(input.shape) == 2 and input.shape[1] == 2 else input.reshape([-1])
+    prob = input[:, -1]
     bucket = pagaie.clip((prob * num_thresholds).astype("int64"), 0, num_thresholds)
     # (a comparison with arange keeps the bucket axis size known to shape inference)
     onehot = (pagaie.unsqueeze(bucket, 1) == pagaie.arange(n, dtype="int64")).astype("int64")
-    lab = label.reshape([-1, 1]).astype("int64")
-    if ins_tag_weight is not None:
-        onehot = onehot * ins_tag_weight.reshape([-1, 1]).astype("int64")
-    bpos = pagaie.sum(onehot * lab, 0)
-    bneg = pagaie.sum(onehot * (1 - lab), 0)
-    sp = sp.add_(bpos)
-    sn = sn.add_(bneg)
-    return _auc_from_stats(sp, sn), _auc_from_stats(bpos, bneg), [bpos, bneg, sp, sn]
+    lab = label.reshape([-1, 1])
+    pos = pagaie.sum(onehot * (lab > 0).astype("int64"), 0)
+    neg = pagaie.sum(onehot * (lab == 0).astype("int64"), 0)
+    real = pagaie.ones([], "int64") if ins_tag_weight is None else \
+        (ins_tag_weight.reshape([-1])[0] != 0).astype("int64")
+    if slide_steps:
+        batch_auc, (bsp, bsn) = _window_auc(pos, neg, real, n, int(slide_steps))
+    else:   # a window of every run: the global counts again
+        bsp, bsn = _global_counts(pos, neg, real, n, "auc_batch_stat")
+        batch_auc = _auc_from_stats(bsp[0], bsn[0])
+    sp, sn = _global_counts(pos, neg, real, n, "auc_stat")
+    return _auc_from_stats(sp[0], sn[0]), batch_auc, [bsp, bsn, sp, sn]
+
+
+def _global_counts(pos: Any, neg: Any, real: Any, n: int, kind: str) -> tuple:
+    """Persistable ``[1, n]`` positive / negative counts of every (real) run."""
+    return tuple(_auc_state([1, n], f"{kind}_{k}").add_((c * real).unsqueeze(0))
+                 for c, k in ((pos, "pos"), (neg, "neg")))
 
 
 def ctr_metric_bundle(input: Any, label: Any, ins_tag_weight: Any = None) -> tuple:

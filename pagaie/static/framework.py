@@ -181,6 +181,10 @@ def data(name: str, shape: Any, dtype: Any = None, lod_level: int = 0) -> Value:
         paddle.Size([-1, 3])
         >>> paddle.disable_static()
     """
+    from pagaie._static.recorder import active_recorder
+    if not _S.enabled and active_recorder() is None:  # (AssertionError, as Paddle)
+        raise AssertionError("paddle.static.data: data() only works in static mode (dynamic mode "
+                             "is the default); call paddle.enable_static() first")
     if not isinstance(name, str):
         raise TypeError(f"paddle.static.data: name must be a str, but received {type(name).__name__}")
     if not isinstance(shape, (list, tuple)):

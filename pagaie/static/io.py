@@ -28,6 +28,11 @@ __all__ = ["save", "load", "load_program_state", "set_program_state", "save_infe
            "serialize_persistables", "deserialize_persistables", "save_to_file", "load_from_file"]
 
 
+class _ModelFileError(ValueError, RuntimeError):
+    """A missing or unreadable inference model file: a ValueError, and the RuntimeError
+    Paddle's loader raises."""
+
+
 class _PathPrefixError(ValueError, AssertionError):
     """A model path without a file prefix (``'dir/'``)."""
 
@@ -170,7 +175,7 @@ def load_program_state(model_path: str, var_list: Sequence | None = None) -> dic
     from pagaie.framework.io import load as _load
     base = _strip(model_path)
     if not os.path.exists(base + ".pdparams"):
-        raise ValueError(f"paddle.static.load_program_state: no parameter file {base + '.pdparams'!r}")
+        return _per_variable_state(model_path, var_list)
     state = {}
     for ext in (".pdparams", ".pdopt"):
         if os.path.exists(base + ext):
@@ -178,6 +183,46 @@ def load_program_state(model_path: str, var_list: Sequence | None = None) -> dic
                 state[k] = v
     # As Paddle: a ``.pdparams`` file is read whole; ``var_list`` only selects variables of
     # the one-file-per-variable format, which ``save`` does not write.
+    return state
+
+
+def _per_variable_state(model_path: str, var_list: Sequence | None) -> dict:
+    """Values in Paddle's older layouts, read when there is no ``.pdparams`` file: a directory
+    of one file per variable (named by its path under the directory), or one file of
+    consecutive records named by ``var_list``. As Paddle, a missing path gives ``{}`` and a
+    directory's unreadable files are skipped with a warning (with ``var_list``: an error)."""
+    import warnings
+    from pagaie._formats.pdiparams import first_tensor
+    api = "paddle.static.load_program_state"
+    if os.path.isfile(model_path):
+        if var_list is None:
+            raise ValueError(f"{api}: var_list cannot be None when model_path {model_path!r} is a file")
+        names = [v.name for v in var_list]
+        with open(model_path, "rb") as f:
+            try:
+                arrays = deserialize_tensors(f.read())
+            except ValueError:
+                arrays = []
+        if len(arrays) < len(names):
+            raise RuntimeError(f"{api}: {model_path!r} holds {len(arrays)} readable tensors, but "
+                               f"var_list names {len(names)}: {names}")
+        return dict(zip(names, arrays))
+    if var_list is not None:
+        names = [v.name for v in var_list]
+    else:
+        names = sorted(os.path.relpath(os.path.join(root, f), model_path).replace(os.sep, "/")
+                       for root, _, files in os.walk(model_path) for f in files)
+    state = {}
+    for name in names:
+        try:
+            with open(os.path.join(model_path, name), "rb") as f:
+                state[name] = first_tensor(f.read(), raw_bits=True)
+        except (OSError, ValueError) as exc:
+            if var_list is not None:
+                raise RuntimeError(f"{api}: cannot load variable {name!r} from {model_path!r}: "
+                                   f"{exc}") from None
+            warnings.warn(f"{api}: skipped {name!r} under {model_path!r}: not a saved variable",
+                          RuntimeWarning)
     return state
 
 
@@ -457,6 +502,10 @@ def load_inference_model(path_prefix: str, executor: Any, **kwargs: Any) -> list
     Returns:
         list: ``[program, feed_target_names, fetch_targets]``.
     """
+    unknown = sorted(set(kwargs) - {"model_filename", "params_filename"})
+    if unknown:
+        raise ValueError(f"paddle.static.load_inference_model: unsupported argument(s) {unknown}; "
+                         f"only 'model_filename' and 'params_filename' are supported")
     model_file = kwargs.get("model_filename")
     params_file = kwargs.get("params_filename")
     if model_file is not None:
@@ -468,15 +517,22 @@ def load_inference_model(path_prefix: str, executor: Any, **kwargs: Any) -> list
         if not os.path.exists(model_path) and os.path.exists(prefix + ".pdmodel"):
             model_path = prefix + ".pdmodel"  # a legacy (protobuf) Paddle program
     if not os.path.exists(model_path):
-        raise ValueError(f"paddle.static.load_inference_model: there is no model file {model_path!r}")
+        raise _ModelFileError(f"paddle.static.load_inference_model: there is no model file "
+                              f"{model_path!r}")
     model = load_from_file(model_path)
     if not _is_pagaie_program(model):  # a model exported by real Paddle (PIR JSON or .pdmodel)
-        return _load_paddle_inference_model(model, params_path, model_path)
+        try:
+            return _load_paddle_inference_model(model, params_path, model_path)
+        except _ModelFileError:
+            raise
+        except ValueError as exc:  # (an unreadable file: RuntimeError too, as Paddle's loader)
+            raise _ModelFileError(str(exc)) from None
     program = deserialize_program(model)
     if params_path is not None and os.path.exists(params_path):
         deserialize_persistables(program, load_from_file(params_path), executor)
     elif _persistables(program):
-        raise ValueError(f"paddle.static.load_inference_model: there is no parameter file {params_path!r}")
+        raise _ModelFileError(f"paddle.static.load_inference_model: there is no parameter file "
+                              f"{params_path!r}")
     gb = program.global_block()
     fetch = [gb.var(n) for n in program.__dict__.get("_fetch_names", [])]
     return [program, list(program.__dict__.get("_feed_names", [])), fetch]

@@ -7,7 +7,7 @@ import torch
 
 from pagaie._core.registry import REGISTRY, suspended
 from pagaie._core.tensor import Tensor
-from pagaie._static.ir import Operator, Value
+from pagaie._static.ir import Operator, Value, map_values
 from pagaie._static.passes.engine import (GRAPH_SIDE_EFFECTS, Pass, PassContext, Rule, is_barrier,
                                           is_graph_op, is_impure, register_pass)
 
@@ -39,14 +39,8 @@ class DeadCode(Rule):
         ctx.remove_op(op)
 
 
-def _fill(x: Any) -> Any:
-    if isinstance(x, Value):
-        return x.source._t
-    if type(x) in (list, tuple):
-        return type(x)(_fill(e) for e in x)
-    if type(x) is dict:
-        return {k: _fill(e) for k, e in x.items()}
-    return x
+def _constant(v: Value) -> Any:
+    return v.source._t
 
 
 class FoldConstant(Rule):
@@ -74,7 +68,7 @@ class FoldConstant(Rule):
 
     def rewrite(self, op: Operator, m: Any, ctx: PassContext) -> None:
         with suspended(), torch.no_grad():
-            result = REGISTRY[op.type].kernel(*_fill(op.args), **_fill(op.kwargs))
+            result = REGISTRY[op.type].kernel(*map_values(op.args, _constant), **map_values(op.kwargs, _constant))
         _bind_results(op.outputs, result)
         ctx.remove_op(op)
 

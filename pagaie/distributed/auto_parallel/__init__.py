@@ -257,6 +257,51 @@ class ProcessMesh:
             return 1
         return self.shape[self._dim(dim)]
 
+    def dim_size(self, dim: int | str) -> int:
+        """The number of processes along ``dim`` (a name, or an index that may be negative)."""
+        if isinstance(dim, str):
+            if dim not in self._dim_names:
+                raise ValueError(f"paddle.distributed.ProcessMesh.dim_size: dim must be one of "
+                                 f"{self._dim_names}, but received {dim!r}")
+            return self.shape[self._dim_names.index(dim)]
+        if not isinstance(dim, (int, np.integer)) or isinstance(dim, bool):
+            raise TypeError(f"paddle.distributed.ProcessMesh.dim_size: dim must be a str or an int, "
+                            f"but received {type(dim).__name__}")
+        if not -self.ndim <= dim < self.ndim:
+            raise ValueError(f"paddle.distributed.ProcessMesh.dim_size: dim must be in "
+                             f"[{-self.ndim}, {self.ndim}), but received {dim}")
+        return self.shape[int(dim)]
+
+    def contains(self, process_id: int) -> bool:
+        """Whether ``process_id`` is one of the mesh's processes."""
+        if not isinstance(process_id, (int, np.integer)) or isinstance(process_id, bool):
+            raise TypeError(f"paddle.distributed.ProcessMesh.contains: process_id must be an int, "
+                            f"but received {type(process_id).__name__}")
+        return int(process_id) in self.process_ids
+
+    def empty(self) -> bool:
+        """Whether the mesh holds no process (never, as a mesh needs at least one)."""
+        return self.size == 0
+
+    def get_rank_by_dim_and_process_id(self, dim: int | str | None, process_id: int) -> int:
+        """The coordinate of ``process_id`` along ``dim`` (-1 when the process is not in the mesh;
+        0 for ``dim=None``)."""
+        if process_id not in self.process_ids:
+            return -1
+        if dim is None:
+            return 0
+        if isinstance(dim, (int, np.integer)) and not isinstance(dim, bool):
+            axis = self._dim_names.index(self._dim_names[dim])
+        elif isinstance(dim, str):
+            if dim not in self._dim_names:
+                raise ValueError(f"paddle.distributed.ProcessMesh.get_rank_by_dim_and_process_id: dim must be "
+                                 f"one of {self._dim_names}, but received {dim!r}")
+            axis = self._dim_names.index(dim)
+        else:
+            raise ValueError(f"paddle.distributed.ProcessMesh.get_rank_by_dim_and_process_id: dim must be a "
+                             f"str or an int, but received {type(dim).__name__}")
+        return int(np.argwhere(self._mesh == process_id)[0][axis])
+
     def get_mesh_with_dim(self, dim_name: str, index: int | None = None) -> "ProcessMesh":
         """The mesh with ``dim_name`` moved first (and, given ``index``, that slice of it)."""
         axis = self._dim(dim_name)
@@ -346,10 +391,10 @@ def get_mesh() -> ProcessMesh | None:
     return _global_mesh
 
 
-def set_mesh(mesh: ProcessMesh) -> None:
-    """Set the global mesh (read back with :func:`get_mesh`)."""
+def set_mesh(mesh: ProcessMesh | None) -> None:
+    """Set the global mesh (read back with :func:`get_mesh`); None clears it, as in Paddle."""
     global _global_mesh
-    if not isinstance(mesh, ProcessMesh):
+    if mesh is not None and not isinstance(mesh, ProcessMesh):
         raise TypeError(f"paddle.distributed.set_mesh: mesh must be a ProcessMesh, but received {type(mesh).__name__}")
     _global_mesh = mesh
 
@@ -432,13 +477,31 @@ def _check_placements(mesh: Any, placements: Sequence[Placement], ndim: int, api
     return placements
 
 
+class _TensorMesh(ProcessMesh):
+    """The ``process_mesh`` of a distributed tensor: the same mesh, printed as Paddle prints the
+    C++ mesh a tensor holds (``{shape: [1], process_ids: [0], dim_names: [x]}``)."""
+
+    @classmethod
+    def of(cls, mesh: ProcessMesh) -> "_TensorMesh":
+        if isinstance(mesh, cls):
+            return mesh
+        out = object.__new__(cls)
+        out.__dict__.update(mesh.__dict__)
+        return out
+
+    def __str__(self) -> str:
+        from pagaie._core.printing import mesh_text
+        return mesh_text(self)
+
+
 def _mark(t: Tensor, mesh: ProcessMesh, placements: list[Placement]) -> Tensor:
     d = t.__dict__
-    d["process_mesh"] = mesh
+    d["process_mesh"] = _TensorMesh.of(mesh)
     d["placements"] = placements
     d["is_dist"] = lambda: True
-    # The local part of a tensor on one process is its whole value, as a dense tensor.
-    d["_local_value"] = lambda: Tensor(t._t.view_as(t._t))
+    # The local part of a tensor on one process is its whole value: as Paddle, a dense tensor
+    # that shares the storage and is outside the autograd graph (stop_gradient=True).
+    d["_local_value"] = lambda: Tensor(t._t.detach())
     return t
 
 
@@ -487,7 +550,9 @@ def shard_tensor(data: Any, mesh: ProcessMesh, placements: Sequence[Placement], 
     else:
         sg = True if stop_gradient is None else stop_gradient
     if isinstance(data, Parameter):
-        out: Tensor = Parameter(src, trainable=not sg, name=data.name, optimize_attr=data.optimize_attr,
+        # As Paddle: the distributed copy of a parameter is named after it, with ".dist" added.
+        name = data.name if data.is_dist() else data.name + ".dist"
+        out: Tensor = Parameter(src, trainable=not sg, name=name, optimize_attr=data.optimize_attr,
                                 regularizer=data.regularizer, need_clip=data.need_clip)
     else:
         out = Tensor(src._t.detach(), stop_gradient=sg)

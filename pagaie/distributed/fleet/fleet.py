@@ -249,6 +249,8 @@ class Fleet:
     def distributed_model(self, model: Any) -> Any:
         """Wrap ``model`` for the job's parallelism: ``paddle.DataParallel`` when there are several ranks."""
         from pagaie.distributed.parallel import DataParallel
+        if model is None:
+            raise AssertionError("paddle.distributed.fleet.distributed_model: model should not be None")
         self._check_hybrid("distributed_model")
         if _env.get_world_size() <= 1:
             return model

@@ -22,7 +22,7 @@ _SWITCHES = ("amp", "recompute", "sharding", "pipeline", "tensor_parallel", "gra
              "heter_ccl_mode", "without_graph_optimization", "fuse_all_reduce_ops", "find_unused_parameters",
              "sync_batch_norm", "qat", "asp", "fuse_grad_merge", "calc_comm_same_stream", "sync_nccl_allreduce",
              "use_hierarchical_allreduce", "cudnn_exhaustive_search", "cudnn_batchnorm_spatial_persistent",
-             "elastic", "split_data", "is_fl_ps_mode")
+             "elastic", "split_data", "is_fl_ps_mode", "adam_d2sum", "auto_search", "is_with_coordinator")
 _TRUE_BY_DEFAULT = ("fuse_all_reduce_ops", "a_sync", "without_graph_optimization", "sync_nccl_allreduce",
                     "split_data")
 
@@ -50,12 +50,13 @@ _CONFIGS: dict[str, dict[str, Any]] = {
                          "p2p_cache_shape": True, "enable_partial_send_recv": True},
     "tensor_parallel_configs": {"tensor_parallel_degree": 1, "tensor_init_seed": -1},
     "hybrid_configs": {"dp_degree": -1, "mp_degree": 1, "pp_degree": 1, "sharding_degree": 1, "sep_degree": 1,
-                       "mp_configs": {}, "pp_configs": {}, "sharding_configs": {},
+                       "mp_configs": None, "pp_configs": None, "sharding_configs": None,
                        "enable_optimizer_timer": False, "split_norm_comm": False, "ep_degree": 1,
-                       "moe_sharding_degree": 1, "dp_configs": {}, "sep_configs": {}, "dp_sep_configs": {},
-                       "pp_tp_configs": {}, "ep_configs": {}, "moe_sharding_configs": {},
-                       "default_comm_group_configs": {}, "cp_degree": 1, "cp_sharding_degree": 1,
-                       "cp_configs": {}, "cp_sharding_configs": {}, "dp_cp_configs": {}, "cp_mp_configs": {}},
+                       "moe_sharding_degree": 1, "dp_configs": None, "sep_configs": None, "dp_sep_configs": None,
+                       "pp_tp_configs": None, "ep_configs": None, "moe_sharding_configs": None,
+                       "default_comm_group_configs": None, "cp_degree": 1, "cp_sharding_degree": 1,
+                       "cp_configs": None, "cp_sharding_configs": None, "dp_cp_configs": None,
+                       "cp_mp_configs": None},  # None: a nested config (_SubConfig), made per strategy
     "gradient_merge_configs": {"k_steps": 1, "avg": True},
     "lars_configs": {"lars_coeff": _f32(0.001), "lars_weight_decay": _f32(0.0005), "epsilon": 0.0,
                      "exclude_from_weight_decay": []},
@@ -71,7 +72,88 @@ _CONFIGS: dict[str, dict[str, Any]] = {
     "qat_configs": {"channel_wise_abs_max": True, "weight_bits": 8, "activation_bits": 8,
                     "not_quant_pattern": [], "algo": ""},
     "gradient_scale_configs": {"scale_strategy": "avg", "scale_gradient": False},
+    "trainer_desc_configs": {"dump_fields_path": "", "dump_fields": [], "dump_param": [], "stat_var_names": [],
+                             "trainer": "", "device_worker": "", "local_sparse": [], "remote_sparse": []},
 }
+# The fields (and defaults) of hybrid_configs' nested configs; the others hold only communicator
+# settings, which pagaie does not model.
+_SUB_CONFIG_FIELDS: dict[str, dict[str, Any]] = {
+    "mp_configs": {"sync_param": True, "sync_grad": False, "sync_moment": False, "sync_mode": "broadcast",
+                   "mp_async_allreduce": False, "mp_skip_c_identity": False,
+                   "mp_fused_linear_param_grad_add": False, "need_broadcast_data": True,
+                   "recompute_allgather": False, "sp_async_reduce_scatter": False},
+    "pp_configs": {"dp_comm_overlap": False, "delay_scale_loss": False, "enable_timer": False,
+                   "sharding_comm_overlap": False, "profiling": False, "release_gradients": False,
+                   "overlap_p2p_comm": False, "clear_every_step_cache": False, "use_batch_p2p_comm": True,
+                   "best_unbalanced_scheduler": False, "enable_offload_queue": False,
+                   "enable_dynamic_shape": False, "use_dualpipev": False,
+                   "forward_backward_overlap_scheduler": False, "sync_param": False, "sync_moment": False,
+                   "sync_mode": "broadcast"},
+    "sharding_configs": {"tensor_fusion": False, "accumulate_steps": 1, "comm_overlap": False,
+                         "split_param": False, "fuse_optimizer": True, "use_reduce_avg": True,
+                         "comm_buffer_size_MB": 256, "release_gradients": False, "free_grads_in_comm": False,
+                         "enable_fuse_optimizer_states": False, "offload_opt_buffer_size": -1},
+}
+_HYBRID_ORDER = ["dp", "pp", "sharding", "sep", "cp", "mp"]
+_SYNC_PARAM_NAME = ["embedding", "layer_norm", ".b_"]
+
+
+class _SubConfig:
+    """A nested config of ``hybrid_configs`` (``mp_configs``, ``pp_configs``, ``sharding_configs``...).
+
+    As Paddle's protobuf message: its fields are read and set as attributes (an unknown field is an
+    AttributeError, a value of the wrong type a TypeError), and it prints the fields that were set,
+    one ``name: value`` line each.
+    """
+
+    def __init__(self, name: str) -> None:
+        object.__setattr__(self, "_name", name)
+        object.__setattr__(self, "_values", {})
+
+    def _fields(self) -> dict[str, Any]:
+        return _SUB_CONFIG_FIELDS.get(self._name, {})
+
+    def __getattr__(self, key: str) -> Any:
+        if key.startswith("_") or key not in self._fields():
+            raise AttributeError(key)
+        return self._values.get(key, self._fields()[key])
+
+    def __setattr__(self, key: str, value: Any) -> None:
+        fields = self._fields()
+        if key not in fields:
+            raise AttributeError(f"paddle.distributed.fleet.DistributedStrategy: hybrid_configs['{self._name}'] "
+                                 f"has no field {key!r}; the fields are {sorted(fields)}")
+        default = fields[key]
+        ok = isinstance(value, str) if isinstance(default, str) else \
+            isinstance(value, (bool, int)) if isinstance(default, bool) else isinstance(value, int)
+        if not ok:
+            raise TypeError(f"paddle.distributed.fleet.DistributedStrategy: hybrid_configs['{self._name}'].{key} "
+                            f"must be of type {type(default).__name__}, but received {type(value).__name__}")
+        self._values[key] = bool(value) if isinstance(default, bool) else value
+
+    def _assign(self, values: Any) -> None:
+        # As Paddle: keys that are not fields of the message are skipped.
+        for key, value in dict(values).items():
+            if key in self._fields():
+                setattr(self, key, value)
+
+    def __eq__(self, other: Any) -> bool:
+        return isinstance(other, _SubConfig) and self._name == other._name and \
+            {k: getattr(self, k) for k in self._fields()} == {k: getattr(other, k) for k in other._fields()}
+
+    __hash__ = None  # mutable, as a protobuf message
+
+    def __deepcopy__(self, memo: dict) -> "_SubConfig":
+        out = _SubConfig(self._name)
+        out._values.update(self._values)
+        return out
+
+    def __repr__(self) -> str:
+        def text(v: Any) -> str:
+            return str(v).lower() if isinstance(v, bool) else f'"{v}"' if isinstance(v, str) else str(v)
+        return "".join(f"{k}: {text(self._values[k])}\n" for k in self._fields() if k in self._values)
+
+    __str__ = __repr__
 # The single-precision fields of the configs (Paddle's protobuf ``float``); the others are double.
 _FLOAT32_KEYS = {("amp_configs", "init_loss_scaling"), ("amp_configs", "incr_ratio"), ("amp_configs", "decr_ratio"),
                  ("dgc_configs", "sparsity"), ("lars_configs", "lars_coeff"), ("lars_configs", "lars_weight_decay"),
@@ -131,6 +213,12 @@ class DistributedStrategy:
         for name in _SWITCHES:
             d[name] = name in _TRUE_BY_DEFAULT
         d["_configs"] = copy.deepcopy(_CONFIGS)
+        hybrid = d["_configs"]["hybrid_configs"]
+        for key, value in hybrid.items():
+            if value is None:
+                hybrid[key] = _SubConfig(key)
+        d["hybrid_parallel_order"] = list(_HYBRID_ORDER)
+        d["sync_param_name"] = list(_SYNC_PARAM_NAME)
         d.update(_INTS)
         d.update(_VALUES)
         from pagaie.static import BuildStrategy
@@ -153,8 +241,8 @@ class DistributedStrategy:
             elif name == "fp16_allreduce":
                 raise TypeError(f"paddle.distributed.fleet.DistributedStrategy: fp16_allreduce must be value of "
                                 f"bool type, but received {type(value).__name__}")
-            elif name == "a_sync":
-                raise ValueError(f"paddle.distributed.fleet.DistributedStrategy: the type of a_sync is invalid, "
+            elif name in ("a_sync", "adam_d2sum"):
+                raise ValueError(f"paddle.distributed.fleet.DistributedStrategy: the type of {name} is invalid, "
                                  f"expected type is bool, but received {type(value).__name__}")
             else:
                 warnings.warn(f"{name} should have value of bool type", stacklevel=2)
@@ -181,12 +269,32 @@ class DistributedStrategy:
         if isinstance(value, (str, bytes)) or not hasattr(value, "__iter__"):
             raise TypeError(f"paddle.distributed.fleet.DistributedStrategy: {name} must be a dict, "
                             f"but received {type(value).__name__}")
+        if name == "hybrid_configs":
+            value = self._take_hybrid_extras(dict(value))
         unknown = [k for k in value if k not in config]
         if unknown:
             raise _ConfigKeyError(f"paddle.distributed.fleet.DistributedStrategy: key:{unknown[0]} not in {name}; "
                                   f"expected some of {sorted(config)}")
-        converted = {k: _convert(name, k, config[k], v) for k, v in value.items()}
+        nested = {k: v for k, v in value.items() if isinstance(config[k], _SubConfig)}
+        converted = {k: _convert(name, k, config[k], v) for k, v in value.items() if k not in nested}
+        for key, values in nested.items():
+            if isinstance(values, (str, bytes)) or not hasattr(values, "__iter__"):
+                raise TypeError(f"paddle.distributed.fleet.DistributedStrategy: hybrid_configs['{key}'] must be "
+                                f"a dict, but received {type(values).__name__}")
+            config[key]._assign(values)
         config.update(converted)
+
+    def _take_hybrid_extras(self, value: dict) -> dict:
+        """As Paddle: ``order`` sets ``hybrid_parallel_order`` and ``mp_configs['sync_param_name']``
+        sets ``sync_param_name``; the rest are hybrid_configs fields."""
+        if "order" in value:
+            self.__dict__["hybrid_parallel_order"] = list(value.pop("order"))
+        mp = value.get("mp_configs")
+        if isinstance(mp, dict) and "sync_param_name" in mp:
+            mp = dict(mp)
+            self.__dict__["sync_param_name"] = list(mp.pop("sync_param_name"))
+            value["mp_configs"] = mp
+        return value
 
     def __repr__(self) -> str:
         lines = ["DistributedStrategy("]
@@ -206,6 +314,8 @@ class DistributedStrategy:
         state = {k: v for k, v in self.__dict__.items()
                  if k != "_configs" and isinstance(v, (bool, int, float, str, list, dict))}
         state.update(self.__dict__["_configs"])
+        state["hybrid_configs"] = {k: dict(v._values) if isinstance(v, _SubConfig) else v
+                                   for k, v in state["hybrid_configs"].items()}
         with open(output, "w") as f:
             json.dump(state, f, indent=1, default=str)
 

@@ -260,6 +260,9 @@ class LSTMCell(RNNCellBase):
     def forward(self, inputs: Any, states: Any = None) -> tuple:
         if states is None:
             states = self.get_initial_states(inputs, self.state_shape)
+        if _is_seq(states) and len(states) != 2:   # a Tensor [2, batch, size] unpacks, as in Paddle
+            raise ValueError(f"paddle.nn.LSTMCell: 'states' must be a pair (h, c) of Tensors, but "
+                             f"received a {type(states).__name__} of length {len(states)}")
         pre_h, pre_c = states
         if self.proj_size > 0:
             h, c = _r.lstm_cell(inputs, pre_h, pre_c, self.weight_ih, self.weight_hh, self.bias_ih,
@@ -362,6 +365,9 @@ def rnn_loop(cell: Layer, inputs: Any, initial_states: Any = None, sequence_leng
     """
     if (not kwargs and sequence_length is None and type(cell) in _MODES and not _is_seq(inputs)
             and getattr(cell, "proj_size", 0) == 0 and len(inputs.shape) == 3
+            # states of another structure: the cell itself reports them
+            and (initial_states is None or _is_seq(initial_states) == (type(cell) is LSTMCell)
+                 and len(_flatten(initial_states)) == len(_flatten(cell.state_shape)))
             and not cell._forward_pre_hooks and not cell._forward_post_hooks):  # hooks see each step
         return _fused_single(cell, inputs, initial_states, time_major, is_reverse)
     t_axis = 0 if time_major else 1
@@ -588,6 +594,14 @@ class RNNBase(LayerList):
         return out, (tuple(states) if len(states) > 1 else states[0])
 
     def forward(self, inputs: Any, initial_states: Any = None, sequence_length: Any = None) -> tuple:
+        if self.num_layers < 1:
+            # Paddle builds such a network, then its forward fails: negative sizes of the
+            # initial states (ValueError), or splitting no states (AttributeError; IndexError
+            # for LSTM's two)
+            err = ValueError if self.num_layers < 0 else (
+                AttributeError if self.state_components == 1 else IndexError)
+            raise err(f"paddle.nn.{type(self).__name__}: num_layers must be at least 1 to run "
+                      f"the network, but it is {self.num_layers}")
         if initial_states is None:
             dims = (self.proj_size or self.hidden_size, self.hidden_size)
             initial_states = tuple(

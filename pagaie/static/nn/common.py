@@ -58,9 +58,9 @@ def _F():
 def _act(out: Any, act: str | None, api: str) -> Any:
     if act is None:
         return out
-    fn = getattr(_F(), act, None)
-    if not isinstance(act, str) or fn is None:
-        raise ValueError(f"paddle.static.nn.{api}: unknown activation {act!r}")
+    fn = getattr(_F(), act, None) if isinstance(act, str) else None
+    if fn is None:  # (AttributeError, as Paddle's look-up of the activation op)
+        raise AttributeError(f"paddle.static.nn.{api}: unknown activation {act!r}")
     return fn(out)
 
 
@@ -112,8 +112,8 @@ def fc(x: Any, size: int, num_flatten_dims: int = 1, weight_attr: Any = None, bi
     """
     from pagaie._core.tensor import Tensor
     inputs = list(x) if isinstance(x, (list, tuple)) else [x]
-    if not inputs:
-        raise ValueError("paddle.static.nn.fc: x must hold at least one tensor")
+    if not inputs:  # (TypeError, as Paddle's dtype check of an empty input list)
+        raise TypeError("paddle.static.nn.fc: x must hold at least one tensor")
     for i, xi in enumerate(inputs):  # (TypeErrors, as Paddle's input checks)
         if not isinstance(xi, Tensor):
             raise TypeError(f"paddle.static.nn.fc: x[{i}] must be a Tensor, but received "
@@ -140,9 +140,9 @@ def fc(x: Any, size: int, num_flatten_dims: int = 1, weight_attr: Any = None, bi
             raise ValueError(f"paddle.static.nn.fc: num_flatten_dims must be in [1, {nd - 1}] for a "
                              f"{nd}-D input, but received {num_flatten_dims}")
         feat = xi.shape[k:]
-        if any(d < 0 for d in feat):
-            raise ValueError(f"paddle.static.nn.fc: the flattened dims {list(feat)} of the input must "
-                             "be known")
+        if any(d < 0 for d in feat):  # (AssertionError, as Paddle's parameter-shape check)
+            raise AssertionError(f"paddle.static.nn.fc: the flattened dims {list(feat)} of the input "
+                                 "must be known")
         in_features = int(math.prod(feat))
         w = _weight([in_features, size], wa, _dtype_of(xi), None, prefix)
         flat = xi if k == nd - 1 else paddle.flatten(xi, start_axis=k, stop_axis=-1)
@@ -415,6 +415,8 @@ def batch_norm(input: Any, act: str | None = None, is_test: bool = False, moment
         raise ValueError(f"paddle.static.nn.batch_norm: data_layout must be 'NCHW' or 'NHWC', but "
                          f"received {data_layout!r}")
     nd = len(input.shape)
+    if not 2 <= nd <= 5:
+        raise ValueError(f"paddle.static.nn.batch_norm: the input must be 2-D to 5-D, but it is {nd}-D")
     last = data_layout == "NHWC"
     c = input.shape[-1 if last else 1]
     dt = _dtype_of(input)
@@ -426,9 +428,7 @@ def batch_norm(input: Any, act: str | None = None, is_test: bool = False, moment
                                          trainable=False), stat_dt, False, None, prefix)
     var = make_parameter([c], ParamAttr(name=moving_variance_name, initializer=_constant(1.0),
                                         trainable=False), stat_dt, False, None, prefix)
-    fmt = {2: "NC", 3: "NLC" if last else "NCL", 4: data_layout, 5: "NDHWC" if last else "NCDHW"}.get(nd)
-    if fmt is None:
-        raise ValueError(f"paddle.static.nn.batch_norm: the input must be 2-D to 5-D, but it is {nd}-D")
+    fmt = {2: "NC", 3: "NLC" if last else "NCL", 4: data_layout, 5: "NDHWC" if last else "NCDHW"}[nd]
     out = _F().batch_norm(input, mean, var, scale, shift, training=not is_test, momentum=momentum,
                           epsilon=epsilon, data_format=fmt,
                           use_global_stats=True if (use_global_stats or is_test) else None)
@@ -452,6 +452,10 @@ def layer_norm(input: Any, scale: bool = True, shift: bool = True, begin_norm_ax
         paddle.Size([-1, 3, 4])
         >>> paddle.disable_static()
     """
+    if not 0 < begin_norm_axis < len(input.shape):  # (ValueError, as Paddle's op check)
+        raise ValueError(f"paddle.static.nn.layer_norm: begin_norm_axis must be in [1, "
+                         f"{len(input.shape) - 1}] for a {len(input.shape)}-D input, but received "
+                         f"{begin_norm_axis}")
     shape = list(input.shape[begin_norm_axis:])
     if any(d < 0 for d in shape):
         raise ValueError("paddle.static.nn.layer_norm: the normalised dims must be known")
@@ -480,6 +484,9 @@ def group_norm(input: Any, groups: int, epsilon: float = 1e-05, param_attr: Any 
         paddle.Size([-1, 4, 2, 2])
         >>> paddle.disable_static()
     """
+    if data_layout not in ("NCHW", "NHWC"):
+        raise ValueError(f"paddle.static.nn.group_norm: data_layout must be 'NCHW' or 'NHWC', but "
+                         f"received {data_layout!r}")
     c = input.shape[-1 if data_layout == "NHWC" else 1]
     prefix = _prefix(name, "group_norm")
     dt = _dtype_of(input)
@@ -543,6 +550,8 @@ def embedding(input: Any, size: Sequence[int], is_sparse: bool = False, is_distr
     w = make_parameter(list(size), param_attr, dtype, False, None, unique_name.generate("embedding"))
     if padding_idx is not None and padding_idx < 0:
         padding_idx += size[0]
+    if padding_idx is not None and not 0 <= padding_idx < size[0]:
+        padding_idx = None  # (as Paddle's static layer: an index no id equals pads nothing)
     return _F().embedding(input, w, padding_idx=padding_idx)
 
 
@@ -635,9 +644,17 @@ def spectral_norm(weight: Any, dim: int = 0, power_iters: int = 1, eps: float = 
     from pagaie.framework.param_attr import ParamAttr
     from pagaie.nn.initializer import Normal
     import pagaie as paddle
+    if _dtype_of(weight) not in ("float32", "float64"):  # (TypeError, as Paddle's dtype check)
+        raise TypeError(f"paddle.static.nn.spectral_norm: the data type of weight must be float32 or "
+                        f"float64, but received {_dtype_of(weight)}")
+    if dim not in (0, 1):
+        raise ValueError(f"paddle.static.nn.spectral_norm: dim must be 0 (the weight of fc) or 1 (the "
+                         f"weight of conv), but received {dim}")
     shape = list(weight.shape)
     nd = len(shape)
-    dim = dim + nd if dim < 0 else dim
+    if nd < 2:
+        raise ValueError(f"paddle.static.nn.spectral_norm: weight must have at least 2 dimensions, "
+                         f"but its shape is {shape}")
     h = shape[dim]
     w_ = int(math.prod(shape)) // h
     prefix = _prefix(name, "spectral_norm")
@@ -680,7 +697,8 @@ def bilinear_tensor_product(x: Any, y: Any, size: int, act: str | None = None, n
 
 
 def row_conv(input: Any, future_context_size: int, param_attr: Any = None, act: str | None = None) -> Any:
-    """Lookahead (row) convolution over time for padded ``[batch, time, dim]`` input:
+    """Lookahead (row) convolution over time for padded ``[batch, time, dim]`` input, or
+    ``[time, dim]`` for one sequence (a tensor without LoD, as Paddle reads it):
     ``out[t] = sum_{i=0..k} input[t + i] * filter[i]`` (zeros past the end), filter
     ``[k + 1, dim]``.
 
@@ -695,18 +713,22 @@ def row_conv(input: Any, future_context_size: int, param_attr: Any = None, act: 
         paddle.Size([-1, 5, 3])
         >>> paddle.disable_static()
     """
-    if len(input.shape) != 3:
-        raise ValueError("paddle.static.nn.row_conv: pagaie supports padded [batch, time, dim] input "
-                         "only (there are no LoD tensors)")
+    nd = len(input.shape)
+    if nd not in (2, 3):
+        raise ValueError(f"paddle.static.nn.row_conv: input must be [batch, time, dim] or [time, dim] "
+                         f"(there are no LoD tensors), but its shape is {list(input.shape)}")
     import pagaie as paddle
     k = int(future_context_size)
-    d = input.shape[2]
+    d = input.shape[-1]
     f = make_parameter([k + 1, d], param_attr, _dtype_of(input), False, None,
                        unique_name.generate("row_conv"))
-    xt = paddle.transpose(input, [0, 2, 1])
+    seqs = input if nd == 3 else paddle.unsqueeze(input, 0)
+    xt = paddle.transpose(seqs, [0, 2, 1])
     xt = _F().pad(xt, [0, k], data_format="NCL")
     w = paddle.unsqueeze(paddle.transpose(f, [1, 0]), 1)
     out = paddle.transpose(_F().conv1d(xt, w, groups=d), [0, 2, 1])
+    if nd == 2:
+        out = paddle.squeeze(out, 0)
     return _act(out, act, "row_conv")
 
 

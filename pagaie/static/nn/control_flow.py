@@ -160,15 +160,11 @@ def cond(pred: Any, true_fn: Callable | None = None, false_fn: Callable | None =
         if (a is None) != (b is None):
             raise ValueError(f"paddle.static.nn.cond: incompatible return values of true_fn and "
                              f"false_fn: output {i} is None in one branch only")
-        if isinstance(a, Value) != isinstance(b, Value):
-            raise TypeError(f"paddle.static.nn.cond: output {i} is a tensor in one branch and "
-                            f"{type(b if isinstance(a, Value) else a).__name__} in the other")
-        if not isinstance(a, Value):
-            if a != b:
-                raise ValueError(f"paddle.static.nn.cond: non-tensor output {i} differs between the "
-                                 f"branches ({a!r} vs {b!r})")
-            results.append(a)
-            continue
+        if not (isinstance(a, Value) and isinstance(b, Value)):
+            a, b = tleaves[i], fleaves[i] = _promote_constants(a, b, i)
+            if not isinstance(a, Value):  # (None in both, or one Python number)
+                results.append(a)
+                continue
         if a.dtype != b.dtype:
             raise RuntimeError(f"paddle.static.nn.cond: output {i} has dtype {a.dtype.name} in true_fn "
                                f"but {b.dtype.name} in false_fn; the dtypes must be equal")
@@ -183,6 +179,46 @@ def cond(pred: Any, true_fn: Callable | None = None, false_fn: Callable | None =
                     {"true_block": tb.idx, "false_block": fb.idx, "true_outputs": tnames,
                      "false_outputs": fnames})
     return _unflatten(tskel, results)
+
+
+_PROMOTABLE = (bool, int, float)
+
+
+def _constant_value(v: Any, dtype: Any) -> Value:
+    """Python number ``v`` as a 0-D value of the program (int64 / float64 / bool by default)."""
+    import pagaie
+    if dtype is None:
+        dtype = "bool" if isinstance(v, bool) else "float64" if isinstance(v, float) else "int64"
+    return pagaie.full([], v, dtype)
+
+
+def _promote_constants(a: Any, b: Any, i: int) -> tuple:
+    """Output ``i`` of cond's branches when one is not a tensor, as Paddle unifies them:
+    equal Python numbers of one type stay a number; numbers of one type that differ become
+    0-D tensors; a number against a tensor becomes a 0-D tensor of the tensor's dtype
+    (which must then be 0-D too). Anything else is a TypeError."""
+    import warnings
+    if a is None and b is None:
+        return a, b
+    if isinstance(a, _PROMOTABLE) and isinstance(b, _PROMOTABLE) and type(a) is type(b):
+        if a == b:
+            return a, b
+        warnings.warn(f"paddle.static.nn.cond: output {i} is the {type(a).__name__} {a!r} in "
+                      f"true_fn but {b!r} in false_fn; it becomes a tensor")
+        return _constant_value(a, None), _constant_value(b, None)
+    tensor = a if isinstance(a, Value) else b
+    if isinstance(tensor, Value) and isinstance(a if tensor is b else b, _PROMOTABLE):
+        warnings.warn(f"paddle.static.nn.cond: output {i} is a tensor in one branch and a "
+                      f"Python number in the other; the number becomes a tensor")
+        if len(tensor.shape) != 0:
+            raise ValueError(f"paddle.static.nn.cond: output {i} is a Python number in one branch "
+                             f"(a 0-D tensor) but a tensor of shape {list(tensor.shape)} in the "
+                             f"other; the ranks must be equal")
+        a = a if isinstance(a, Value) else _constant_value(a, tensor.dtype)
+        b = b if isinstance(b, Value) else _constant_value(b, tensor.dtype)
+        return a, b
+    raise TypeError(f"paddle.static.nn.cond: unsupported return values of true_fn and false_fn: "
+                    f"output {i} is {a!r} in true_fn and {b!r} in false_fn")
 
 
 # ---- while_loop -------------------------------------------------------------------------
@@ -200,6 +236,22 @@ def _check_loop_args(cond_fn: Any, body: Any, loop_vars: Any) -> None:
 
 def _as_list(out: Any) -> list:
     return list(out) if isinstance(out, (list, tuple)) else [out]
+
+
+def _check_loop_cond(pred: Any) -> Any:
+    """What ``cond`` returned, checked as Paddle does: a tensor (TypeError while a program is
+    built, AttributeError in dynamic mode) of one element (TypeError), bool in a program."""
+    if not isinstance(pred, Tensor):
+        err = TypeError if _cf.current_recorder() is not None else AttributeError
+        raise err(f"paddle.static.nn.while_loop: cond must return a bool tensor, but returned "
+                  f"{type(pred).__name__}")
+    if isinstance(pred, Value) and pred.dtype.name != "bool":
+        raise TypeError(f"paddle.static.nn.while_loop: cond must return a bool tensor, but its "
+                        f"data type is {pred.dtype.name}")
+    if pred.size not in (1, -1):
+        raise TypeError(f"paddle.static.nn.while_loop: cond must return a tensor of one element, "
+                        f"but its shape is {list(pred.shape)}")
+    return pred
 
 
 def while_loop(cond: Callable, body: Callable, loop_vars: Sequence, is_test: bool = False,
@@ -228,7 +280,7 @@ def while_loop(cond: Callable, body: Callable, loop_vars: Sequence, is_test: boo
     """
     _check_loop_args(cond, body, loop_vars)
     loop_vars = list(loop_vars)
-    pred = cond(*loop_vars)
+    pred = _check_loop_cond(cond(*loop_vars))
     if not isinstance(pred, Value):
         while bool(pred):
             out = _as_list(body(*loop_vars))
@@ -236,10 +288,8 @@ def while_loop(cond: Callable, body: Callable, loop_vars: Sequence, is_test: boo
                 raise ValueError(f"paddle.static.nn.while_loop: body returned {len(out)} values, but "
                                  f"loop_vars has {len(loop_vars)}")
             loop_vars = out
-            pred = cond(*loop_vars)
+            pred = _check_loop_cond(cond(*loop_vars))
         return loop_vars
-    if pred.dtype.name != "bool" or pred.size not in (1, -1):
-        raise TypeError("paddle.static.nn.while_loop: cond must return a one-element bool tensor")
     rec = _recorder("while_loop")
     block = rec.block
     leaves, skel = _flatten(loop_vars)
@@ -260,12 +310,12 @@ def while_loop(cond: Callable, body: Callable, loop_vars: Sequence, is_test: boo
                              f"loop_vars {skel!r}, but returned {nskel!r}")
         nvalues = [_as_value(v, b) for v in nleaves]
         for i, (o, n) in enumerate(zip(values, nvalues)):
-            if not isinstance(n, Value):
-                raise TypeError(f"paddle.static.nn.while_loop: body output {i} must be a tensor, but "
-                                f"received {type(n).__name__}")
-            if n.dtype != o.dtype:
-                raise TypeError(f"paddle.static.nn.while_loop: loop variable {i} changes dtype from "
-                                f"{o.dtype.name} to {n.dtype.name} in body")
+            if not isinstance(n, Value):  # (ValueError, as Paddle's yielded-variable check)
+                raise ValueError(f"paddle.static.nn.while_loop: body output {i} must be a tensor, "
+                                 f"but received {type(n).__name__}")
+            if n.dtype != o.dtype:  # (ValueError, as Paddle's run of such a loop)
+                raise ValueError(f"paddle.static.nn.while_loop: loop variable {i} changes dtype "
+                                 f"from {o.dtype.name} to {n.dtype.name} in body")
         npred = cond(*_unflatten(nskel, nvalues))
         npred = _as_value(npred, b)
         if not isinstance(npred, Value):
@@ -307,7 +357,13 @@ def switch_case(branch_index: Any, branch_fns: Any, default: Callable | None = N
     if isinstance(branch_fns, dict):
         pairs = list(branch_fns.items())
     elif isinstance(branch_fns, (list, tuple)):
-        pairs = [(i, f) if callable(f) else tuple(f) for i, f in enumerate(branch_fns)]
+        pairs = []
+        for i, f in enumerate(branch_fns):
+            if not callable(f) and not (isinstance(f, tuple) and len(f) == 2):
+                raise TypeError(f"paddle.static.nn.switch_case: each element of branch_fns must be "
+                                f"a function or an (index, function) tuple, but element {i} is "
+                                f"{type(f).__name__}")
+            pairs.append((i, f) if callable(f) else f)
     else:
         raise TypeError(f"paddle.static.nn.switch_case: branch_fns must be a dict, list or tuple, but "
                         f"received {type(branch_fns).__name__}")
@@ -323,7 +379,7 @@ def switch_case(branch_index: Any, branch_fns: Any, default: Callable | None = N
             raise TypeError(f"paddle.static.nn.switch_case: the function of branch {idx} must be "
                             f"callable, but received {type(fn).__name__}")
     if not pairs:
-        raise ValueError("paddle.static.nn.switch_case: branch_fns must not be empty")
+        raise _NoBranchError("paddle.static.nn.switch_case: branch_fns must not be empty")
     pairs.sort(key=lambda p: p[0])
     if default is None:
         default = pairs[-1][1]
@@ -331,6 +387,10 @@ def switch_case(branch_index: Any, branch_fns: Any, default: Callable | None = N
     elif not callable(default):
         raise TypeError("paddle.static.nn.switch_case: default must be callable")
     return case([(_equals(branch_index, i), fn) for i, fn in pairs], default) if pairs else default()
+
+
+class _NoBranchError(ValueError, IndexError):
+    """No branch to choose from: a ValueError, and the IndexError Paddle raises."""
 
 
 def _equals(index: Any, i: int) -> Callable:
@@ -363,12 +423,15 @@ def case(pred_fn_pairs: Sequence, default: Callable | None = None, name: str | N
         if not isinstance(p, tuple) or len(p) != 2:
             raise TypeError("paddle.static.nn.case: each element of pred_fn_pairs must be a "
                             "(pred, fn) tuple")
+        if isinstance(p[0], Value) and p[0].dtype.name != "bool":
+            raise TypeError(f"paddle.static.nn.case: pred must be a bool tensor, but received "
+                            f"{p[0].dtype.name}")
         if not callable(p[1]):
             raise TypeError(f"paddle.static.nn.case: fn must be callable, but received "
                             f"{type(p[1]).__name__}")
         pairs.append(p)
     if not pairs:
-        raise ValueError("paddle.static.nn.case: pred_fn_pairs must not be empty")
+        raise _NoBranchError("paddle.static.nn.case: pred_fn_pairs must not be empty")
     if default is None:
         default = pairs[-1][1]
         pairs = pairs[:-1]
