@@ -142,6 +142,16 @@ def both_static(fn: Callable[[Any], Any], fresh_programs: bool = False) -> list:
     return out
 
 
+def same_static_exception(fn: Callable[[Any], Any]) -> type:
+    """``fn(framework)`` raises the same exception type in both frameworks while building new
+    main and startup programs in static mode; returns our exception."""
+    def wrapped(fw: Any) -> None:
+        with static_mode(fw):
+            with fw.static.program_guard(fw.static.Program(), fw.static.Program()):
+                fn(fw)
+    return same_exception(wrapped)
+
+
 def both_same(fn: Callable[[Any], Any], rtol: float = 1e-5, atol: float = 1e-6) -> None:
     """``fn(framework)`` gives the same results with pagaie and with real Paddle."""
     ours, theirs = both(fn)

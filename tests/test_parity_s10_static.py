@@ -9,19 +9,12 @@ import numpy as np
 import pytest
 
 import pagaie
-from tests.reference import assert_same, both_static, paddle_ref, same_exception, static_mode
+from tests.reference import (assert_same, both_static, paddle_ref, same_exception,
+                             same_static_exception, static_mode)
 
 
 def _both(fn):
     return both_static(fn, fresh_programs=True)
-
-
-def _same_static_exception(fn):
-    def wrapped(fw):
-        with static_mode(fw):
-            with fw.static.program_guard(fw.static.Program(), fw.static.Program()):
-                fn(fw)
-    return same_exception(wrapped)
 
 
 X = np.arange(6, dtype="float32").reshape(2, 3)
@@ -51,7 +44,7 @@ def test_fetch_list_flattens_inner_lists(fetch):
 @pytest.mark.parametrize("fetch", [lambda x, y, z: {"y": y}, lambda x, y, z: 3,
                                    lambda x, y, z: [3], lambda x, y, z: [(y, 3)]])
 def test_fetch_list_of_another_type_errors(fetch):
-    _same_static_exception(lambda fw: _run(fw, fetch))
+    same_static_exception(lambda fw: _run(fw, fetch))
 
 
 def test_a_closed_executor_cannot_run():
@@ -66,7 +59,7 @@ def test_a_closed_executor_cannot_run():
 
     ours, theirs = _both(run)
     assert_same(ours[0], theirs[0])
-    err = _same_static_exception(lambda fw: run(fw)[1].run(feed={"x": X}, fetch_list=[]))
+    err = same_static_exception(lambda fw: run(fw)[1].run(feed={"x": X}, fetch_list=[]))
     assert "closed" in str(err) and "Executor" in str(err)
 
 
@@ -75,7 +68,7 @@ def test_feeding_a_symbolic_value_is_a_type_error():
         x = fw.static.data("x", [None, 3], "float32")
         v = fw.to_tensor(X)  # in static mode: a Value of the program, not data
         fw.static.Executor().run(feed={"x": v}, fetch_list=[x * 2])
-    err = _same_static_exception(run)
+    err = same_static_exception(run)
     assert "meta" not in str(err)
 
 
@@ -116,7 +109,7 @@ def test_cond_branches_need_only_as_many_values(branches):
     lambda fw, x: fw.static.nn.case([(x.sum() > 0, lambda: x)], default=lambda: (x, x)),
 ])
 def test_cond_branches_returning_other_counts_raise_value_error(make):
-    err = _same_static_exception(lambda fw: make(fw, fw.static.data("x", [2, 3], "float32")))
+    err = same_static_exception(lambda fw: make(fw, fw.static.data("x", [2, 3], "float32")))
     assert "vars" in str(err)
 
 
@@ -130,7 +123,7 @@ def test_gradients_check_the_target_gradients(tg):
         x = fw.static.data("x", [2, 3], "float32")
         x.stop_gradient = False
         fw.static.gradients([x * 2], [x], target_gradients=tg(fw))
-    _same_static_exception(run)
+    same_static_exception(run)
 
 
 def test_gradients_with_target_gradients_values():
@@ -155,7 +148,7 @@ def test_gradients_with_target_gradients_values():
     lambda fw: fw.static.nn.sparse_embedding(fw.static.data("i", [None, 2], "int32"), [5, 3]),
 ])
 def test_static_nn_argument_errors(make):
-    _same_static_exception(make)
+    same_static_exception(make)
 
 
 @pytest.mark.parametrize("mode,data_format,shape,alpha", [
@@ -219,13 +212,13 @@ def test_static_save_without_a_file_prefix_is_an_assertion(tmp_path):
         x = fw.static.data("x", [None, 3], "float32")
         fw.static.nn.fc(x, 2)
         fw.static.save(fw.static.default_main_program(), str(tmp_path) + "/")
-    _same_static_exception(run)
+    same_static_exception(run)
 
 
 # ---- static.data and feeds ------------------------------------------------------------------
 @pytest.mark.parametrize("shape", [[2.0], [True, 3], [None, 2.5], [np.float32(2)]])
 def test_data_shape_must_hold_ints(shape):
-    _same_static_exception(lambda fw: fw.static.data("x", shape, "float32"))
+    same_static_exception(lambda fw: fw.static.data("x", shape, "float32"))
 
 
 def test_data_shape_takes_numpy_ints():
@@ -284,7 +277,7 @@ def test_append_backward_parameter_list_must_be_a_collection(plist):
     def run(fw):
         loss, _ = _two_layer(fw)
         fw.static.append_backward(loss, parameter_list=plist)
-    _same_static_exception(run)
+    same_static_exception(run)
 
 
 def test_minimize_skips_parameters_without_gradients():

@@ -15,19 +15,12 @@ import numpy as np
 import pytest
 
 import pagaie
-from tests.reference import assert_same, both_static, paddle_ref, same_exception, static_mode
+from tests.reference import (assert_same, both_static, paddle_ref, same_exception,
+                             same_static_exception, static_mode)
 
 
 def _both(fn):
     return both_static(fn, fresh_programs=True)
-
-
-def _same_static_exception(fn):
-    def wrapped(fw):
-        with static_mode(fw):
-            with fw.static.program_guard(fw.static.Program(), fw.static.Program()):
-                fn(fw)
-    return same_exception(wrapped)
 
 
 @contextmanager
@@ -117,7 +110,7 @@ def test_auc_input_wider_than_two_columns_is_a_value_error():
                           fw.static.data("l", [None, 1], "int64"))
         feed = {"p": np.full([2, 3], 0.5, "float32"), "l": np.array([[0], [1]], "int64")}
         fw.static.Executor().run(feed=feed, fetch_list=[r[0]])
-    _same_static_exception(run)
+    same_static_exception(run)
 
 
 # ---- cond: Python numbers returned by the branches ---------------------------------------------
@@ -169,7 +162,7 @@ def test_cond_rejects_other_python_values_with_type_error(branches):
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             fw.static.nn.cond(x.mean() > 1, *branches(x))
-    _same_static_exception(run)
+    same_static_exception(run)
 
 
 # ---- load_program_state without a .pdparams file -----------------------------------------------
@@ -195,7 +188,7 @@ def test_load_program_state_skips_unreadable_files_of_a_directory(tmp_path):
 def test_load_program_state_of_a_file_needs_var_list(tmp_path):
     """A file path (not a .pdparams prefix) with var_list None is a ValueError."""
     (tmp_path / "junk").write_bytes(b"abc")
-    _same_static_exception(lambda fw: fw.static.load_program_state(str(tmp_path / "junk")))
+    same_static_exception(lambda fw: fw.static.load_program_state(str(tmp_path / "junk")))
 
 
 def test_load_program_state_reads_per_variable_files(tmp_path):
@@ -225,7 +218,7 @@ def test_static_nn_argument_errors(make):
     """fc: an empty input list is a TypeError, unknown flattened dims an AssertionError, an
     unknown activation an AttributeError; spectral_norm: dim 0 or 1 and rank >= 2 (ValueError),
     float weights (TypeError)."""
-    _same_static_exception(make)
+    same_static_exception(make)
 
 
 @pytest.mark.parametrize("dim,shape", [(0, [3, 4]), (1, [3, 4, 2])])
@@ -270,7 +263,7 @@ def test_control_flow_argument_errors(make):
     """while_loop: cond returns a bool tensor of one element (TypeError), body tensors of
     the loop's structure (ValueError); case: bool preds (TypeError), callables (TypeError), a
     pair at least (IndexError); switch_case: pairs or callables (TypeError), unique keys."""
-    _same_static_exception(make)
+    same_static_exception(make)
 
 
 def test_while_loop_body_changing_a_dtype_is_a_value_error():
@@ -279,7 +272,7 @@ def test_while_loop_body_changing_a_dtype_is_a_value_error():
         out = fw.static.nn.while_loop(lambda i: i < 3, lambda i: [(i + 1).astype("float32")],
                                       [_full(fw, 0)])
         fw.static.Executor().run(fetch_list=out)
-    _same_static_exception(run)
+    same_static_exception(run)
 
 
 def test_while_loop_in_dynamic_mode_checks_what_cond_returns():
@@ -297,7 +290,7 @@ def test_while_loop_in_dynamic_mode_checks_what_cond_returns():
 @pytest.mark.parametrize("program", [3, "main"])
 def test_running_something_that_is_not_a_program(program):
     """Paddle fails looking for the program's description: AttributeError."""
-    _same_static_exception(lambda fw: fw.static.Executor().run(program, feed={}, fetch_list=[]))
+    same_static_exception(lambda fw: fw.static.Executor().run(program, feed={}, fetch_list=[]))
 
 
 def test_a_dense_tensor_feed_must_have_the_declared_dtype():
@@ -311,7 +304,7 @@ def test_a_dense_tensor_feed_must_have_the_declared_dtype():
         t = ref.base.core.DenseTensor() if fw is ref else DenseTensor()
         t.set(np.ones([2, 3], dtype), fw.CPUPlace())
         return fw.static.Executor().run(feed={"x": t}, fetch_list=[x * 2])
-    _same_static_exception(lambda fw: run(fw, "float64"))
+    same_static_exception(lambda fw: run(fw, "float64"))
     ours, theirs = _both(lambda fw: run(fw, "float32"))
     assert_same(ours, theirs)
 
@@ -350,7 +343,7 @@ def test_load_inference_model_of_unreadable_files_is_a_runtime_error(tmp_path, c
             with open(prefix + "_bad.json", "w") as f:
                 f.write("" if case == "empty" else "{abc")
             fw.static.load_inference_model(prefix + "_bad", exe)
-    _same_static_exception(run)
+    same_static_exception(run)
 
 
 def test_load_inference_model_takes_only_the_file_name_keywords(tmp_path):
@@ -358,7 +351,7 @@ def test_load_inference_model_takes_only_the_file_name_keywords(tmp_path):
     def run(fw):
         prefix = str(tmp_path / fw.__name__ / "inf")
         fw.static.load_inference_model(prefix, _saved_model(fw, prefix), foo=1)
-    _same_static_exception(run)
+    same_static_exception(run)
 
 
 # ---- Print ---------------------------------------------------------------------------------------

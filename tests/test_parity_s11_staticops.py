@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from tests.reference import assert_same, paddle_ref, same_exception, static_mode
+from tests.reference import assert_same, paddle_ref, same_static_exception, static_mode
 
 import pagaie
 
@@ -47,14 +47,6 @@ def _check(build, feeds=({"x": _X}, {"x": _X[:2]}), rtol=1e-5, atol=1e-6):
 
 def _x(fw, shape=(-1, 3), dtype="float32"):
     return fw.static.data("x", list(shape), dtype)
-
-
-def _same_static_exception(fn):
-    def wrapped(fw):
-        with static_mode(fw):
-            with fw.static.program_guard(fw.static.Program(), fw.static.Program()):
-                fn(fw)
-    return same_exception(wrapped)
 
 
 # ---- sizes computed from an unknown size stay unknown -------------------------------------
@@ -134,7 +126,7 @@ def test_losses_with_a_known_label_shape_build_for_an_unknown_batch(build):
 def test_a_non_tensor_argument_is_a_type_error_in_a_program(call):
     """Paddle's static-graph argument parser wants a Value: anything else but None raises
     TypeError (eagerly the same call raises ValueError)."""
-    _same_static_exception(lambda fw: call(fw, _x(fw)))
+    same_static_exception(lambda fw: call(fw, _x(fw)))
 
 
 @pytest.mark.parametrize("call", [
@@ -144,7 +136,7 @@ def test_a_non_tensor_argument_is_a_type_error_in_a_program(call):
 ], ids=["abs", "softmax", "unsqueeze"])
 def test_none_for_a_tensor_argument_is_a_value_error_in_a_program(call):
     """None where a Value belongs stays Paddle's ValueError in a static program."""
-    _same_static_exception(lambda fw: call(fw, _x(fw)))
+    same_static_exception(lambda fw: call(fw, _x(fw)))
 
 
 # ---- waiting for the op files -----------------------------------------------------------------
