@@ -350,9 +350,13 @@ def _has_tensor(v: Any) -> bool:
     return isinstance(v, (list, tuple)) and any(isinstance(e, Tensor) for e in v)
 
 
-def _not_a_tensor(p: inspect.Parameter, v: Any) -> bool:
-    """Whether ``v``, passed for parameter ``p``, is a value where a Tensor belongs."""
-    if isinstance(v, Tensor) or _has_tensor(v):
+def _not_a_tensor(p: inspect.Parameter, v: Any, exc: BaseException | None = None) -> bool:
+    """Whether ``v``, passed for parameter ``p``, is a value where a Tensor belongs (a list of
+    Tensors counts when the kernel's error says it used the list as a tensor)."""
+    if isinstance(v, Tensor):
+        return False
+    if _has_tensor(v) and not (isinstance(exc, AttributeError) and str(exc).startswith(
+            f"'{type(v).__name__}' object has no attribute")):
         return False
     if p.name in _TENSOR_PARAMS:
         return p.default is p.empty
@@ -373,7 +377,7 @@ def bad_argument(rec: OpRecord, exc: BaseException, args: tuple) -> BaseExceptio
         if i >= star and star == len(params):
             break
         p = params[min(i, star)]
-        if _not_a_tensor(p, v):
+        if _not_a_tensor(p, v, exc):
             from pagaie._core.bad_input import exception_type
             kind = type(v)
             tname = kind.__name__ if kind.__module__ == "builtins" else \

@@ -391,3 +391,12 @@ def set_num_threads(num_threads: int) -> None:
         raise ValueError("paddle.base.core.set_num_threads: num_threads should be a positive "
                          f"int, but received {num_threads!r}")
     torch.set_num_threads(num_threads)
+
+
+def __getattr__(name: str) -> Any:
+    # Paddle's C++ tensor class, fed to executors and set from arrays; imported on first use
+    # (the static package imports this module)
+    if name in ("DenseTensor", "LoDTensor"):
+        from pagaie.static.framework import DenseTensor
+        return DenseTensor
+    raise AttributeError(f"module 'paddle.base.core' has no attribute '{name}'")
