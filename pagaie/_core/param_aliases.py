@@ -24,7 +24,7 @@ from __future__ import annotations
 import functools
 from typing import Any, Callable
 
-__all__ = ["ALIASES", "ALIASES_BY_NAME", "ALIAS_DEFAULTS", "keyword_aliases"]
+__all__ = ["ALIASES", "ALIASES_BY_NAME", "ALIAS_DEFAULTS", "keyword_aliases", "rename_aliases"]
 
 # (alias -> parameter, [APIs relative to ``paddle``])
 _TABLE = [
@@ -118,7 +118,8 @@ _TABLE = [
     ({'n': 'num_rows', 'm': 'num_columns'},
      ['eye']),
     ({'input': 'x'},
-     ['empty_like', 'gather', 'sparse.reshape']),    ({'input': 'x', 'other': 'y'},
+     ['empty_like', 'gather', 'sparse.reshape']),
+    ({'input': 'x', 'other': 'y'},
      ['Tensor.add_', 'Tensor.subtract_', 'Tensor.multiply_', 'Tensor.divide_', 'Tensor.gcd_', 'Tensor.lcm_',
       'Tensor.bitwise_or_']),
 ]
@@ -143,6 +144,20 @@ for _api, _m in ALIASES.items():
 ALIAS_DEFAULTS: dict[str, dict[str, object]] = {"median": {"mode": "min"}}
 
 
+def rename_aliases(api: str, kwargs: dict, aliases: dict[str, str]) -> dict:
+    """``kwargs`` with each alias keyword renamed to the parameter it stands for; giving a
+    parameter and its alias together is Paddle's ValueError."""
+    if not any(k in aliases for k in kwargs):
+        return kwargs
+    out = dict(kwargs)
+    for alias, param in aliases.items():
+        if alias in out:
+            if param in out:
+                raise ValueError(f"paddle.{api}() got values for both '{param}' and its alias '{alias}'")
+            out[param] = out.pop(alias)
+    return out
+
+
 def keyword_aliases(**aliases: str) -> Callable[[Callable], Callable]:
     """Give a plain Python API (one that is not an op record) Paddle's alias keywords:
     ``@keyword_aliases(input="x")`` lets ``f(input=t)`` mean ``f(x=t)``; the signature shown
@@ -150,12 +165,6 @@ def keyword_aliases(**aliases: str) -> Callable[[Callable], Callable]:
     def deco(fn: Callable) -> Callable:
         @functools.wraps(fn)
         def api(*args: Any, **kwargs: Any) -> Any:
-            for alias, param in aliases.items():
-                if alias in kwargs:
-                    if param in kwargs:
-                        raise ValueError(f"paddle.{fn.__name__}() got values for both '{param}' "
-                                         f"and its alias '{alias}'")
-                    kwargs[param] = kwargs.pop(alias)
-            return fn(*args, **kwargs)
+            return fn(*args, **rename_aliases(fn.__name__, kwargs, aliases))
         return api
     return deco

@@ -721,12 +721,12 @@ def _make_inplace(rec: OpRecord, base: OpRecord) -> Callable:
     binary = params[:2] == ["x", "y"] and base.name != "pow"
     explicit = rec.kernel is not base.kernel
     native: set = set()  # dtypes for which the explicit kernel was seen to write into x
-    from pagaie._core.param_aliases import ALIASES_BY_NAME
+    from pagaie._core.param_aliases import ALIASES_BY_NAME, rename_aliases
     aliases = ALIASES_BY_NAME.get(rec.name)
 
     def api(*args, **kwargs):
         if kwargs and aliases:  # ``x.add_(other=y)``: Paddle's in-place ops take the aliases too
-            kwargs = {aliases.get(k, k): v for k, v in kwargs.items()}
+            kwargs = rename_aliases(rec.name, kwargs, aliases)
         x = args[0] if args else kwargs[first]
         t = x._t
         run, want = out_of_place, None
