@@ -24,7 +24,7 @@ from pagaie._core.registry import REGISTRY as _REGISTRY
 from pagaie._core.registry import OpRecord, bad_argument, pop_handler, push_handler, translate_error
 from pagaie._core.tensor import Tensor
 from pagaie._static.interpreter import _PROGRAM_SEEDED
-from pagaie._static.ir import UNKNOWN, UNKNOWN_ALT, Block, Program, Value, _shape_out
+from pagaie._static.ir import UNKNOWN, UNKNOWN_ALT, Block, Program, Value, _shape_out, _values_in
 from pagaie._static.meta_kernels import defer_dynamo_import
 
 __all__ = ["Recorder", "capture", "recording"]
@@ -101,13 +101,14 @@ def _has_unknown(values: Any) -> bool:
     return False
 
 
-def _meta_alt(v: Any, size: int = UNKNOWN_ALT) -> Any:
-    """:func:`_meta` with ``size`` for the unknown sizes of symbolic values."""
+def _meta_alt(v: Any, size: int = UNKNOWN_ALT, sizes: dict | None = None) -> Any:
+    """:func:`_meta` with ``size`` for the unknown sizes of symbolic values (the unknown size
+    of axis ``i`` of value ``v`` at ``sizes[(id(v), i)]`` where given)."""
     if isinstance(v, Value):
-        return torch.empty([size if d == -1 else d for d in v._known_dims()],
-                           dtype=v._t.dtype, device="meta")
+        return torch.empty([(sizes or {}).get((id(v), i), size) if d == -1 else d
+                            for i, d in enumerate(v._known_dims())], dtype=v._t.dtype, device="meta")
     if type(v) in (list, tuple):
-        return type(v)(_meta_alt(e, size) for e in v)
+        return type(v)(_meta_alt(e, size, sizes) for e in v)
     return _meta(v)
 
 
@@ -195,27 +196,6 @@ def _meta_dims(rec: OpRecord, out: Any, vargs: list, vkwargs: dict) -> Any:
     return _merge_known(dims, _agreeing_dims(out, empty) or dims)
 
 
-def _unknown_dims(values: Any, found: list) -> list:
-    """``found`` extended with (value, axis) for each unknown size of the symbolic values."""
-    for v in values:
-        if isinstance(v, Value):
-            found.extend((v, i) for i, d in enumerate(v._known_dims()) if d == -1)
-        elif type(v) in (list, tuple):
-            _unknown_dims(v, found)
-    return found
-
-
-def _meta_sized(v: Any, sizes: dict, default: int) -> Any:
-    """:func:`_meta` with the unknown size of axis ``i`` of symbolic value ``v`` at
-    ``sizes[(id(v), i)]`` (``default`` where absent)."""
-    if isinstance(v, Value):
-        return torch.empty([sizes.get((id(v), i), default) if d == -1 else d
-                            for i, d in enumerate(v._known_dims())], dtype=v._t.dtype, device="meta")
-    if type(v) in (list, tuple):
-        return type(v)(_meta_sized(e, sizes, default) for e in v)
-    return _meta(v)
-
-
 def _meta_broadcast_unknowns(rec: OpRecord, vargs: list, vkwargs: dict) -> tuple[Any, Any] | None:
     """The outputs and known sizes of a call that fails because an unknown size meets a
     known one it must broadcast with (``[-1, 3] + [4, 3]``, a [4, 5] label for a [-1, 5]
@@ -224,32 +204,24 @@ def _meta_broadcast_unknowns(rec: OpRecord, vargs: list, vkwargs: dict) -> tuple
     ones keep the placeholder sizes and the outputs that follow them are unknown. None when
     no pinning makes the call work."""
     inputs = list(vargs) + list(vkwargs.values())
-    found = _unknown_dims(inputs, [])
-    if not found:
+    keys = [(id(v), i) for v in _values_in(inputs) for i, d in enumerate(v._known_dims()) if d == -1]
+    if not keys:
         return None
     # Pin to 1 (a broadcast), else to one of the known sizes (a loss whose label must
     # match the input's shape exactly).
-    known = sorted({d for v in _values_of(inputs) for d in v._known_dims() if d > 1})
+    known = sorted({d for v in _values_in(inputs) for d in v._known_dims() if d > 1})
     for pin in [1, *known[:4]]:
-        got = _pinned_run(rec, vargs, vkwargs, [(id(v), i) for v, i in found], pin)
+        got = _pinned_run(rec, vargs, vkwargs, keys, pin)
         if got is not None:
             return got
     return None
-
-
-def _values_of(values: Any) -> Iterator[Value]:
-    for v in values:
-        if isinstance(v, Value):
-            yield v
-        elif type(v) in (list, tuple):
-            yield from _values_of(v)
 
 
 def _pinned_run(rec: OpRecord, vargs: list, vkwargs: dict, keys: list, pin: int) -> tuple[Any, Any] | None:
     """:func:`_meta_broadcast_unknowns` with the pinned sizes at ``pin``."""
     def run(pinned: set, size: int) -> Any:
         sizes = {k: pin for k in pinned}
-        return rec.kernel(*_meta_sized(vargs, sizes, size), **_meta_sized(vkwargs, sizes, size))
+        return rec.kernel(*_meta_alt(vargs, size, sizes), **_meta_alt(vkwargs, size, sizes))
 
     pinned: set = set()
     for key in keys:
