@@ -74,8 +74,11 @@ class MultiprocessContext:
         """Wait for all processes; return True when all ended (raise if one failed)."""
         deadline = None if timeout is None else time.monotonic() + timeout
         while True:
+            # liveness first: a child that ends between the two looks would otherwise be neither
+            # alive nor failed, and its error lost
+            alive = any(p.is_alive() for p in self.processes)
             failed = [(i, p.exitcode) for i, p in enumerate(self.processes) if p.exitcode not in (None, 0)]
-            if failed or not any(p.is_alive() for p in self.processes):
+            if failed or not alive:
                 break
             if deadline is not None and time.monotonic() >= deadline:
                 return False
