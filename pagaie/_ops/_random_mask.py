@@ -35,7 +35,8 @@ import torch
 from pagaie._core.random import cpu_engine
 from pagaie._ops._std_dists import keep_words
 
-__all__ = ["keep_mask", "upscale_kept", "dropout_divisor", "as_scalar", "pinned_seed", "program_seed"]
+__all__ = ["keep_mask", "upscale_kept", "dropout_divisor", "as_scalar", "pinned_seed", "program_seed",
+           "TRACE_CONSTANTS"]
 
 # Seeds pinned by the static executor around the op it runs (0: the op was recorded unseeded).
 _PINNED: list[int] = []
@@ -175,3 +176,10 @@ def upscale_kept(x: torch.Tensor, keep: torch.Tensor, p: float) -> torch.Tensor:
     """
     out = torch.where(keep, x / dropout_divisor(p, x.dtype), 0)
     return out if out.dtype == x.dtype else out.to(x.dtype)
+
+
+# Pure functions of Python scalars that kernels call: under torch.compile they should run at
+# trace time with their result taken as a constant (their numpy rounding would otherwise split
+# the graph). The compiled executor marks them before compiling; marking them here would
+# import torch._dynamo into every process.
+TRACE_CONSTANTS = (as_scalar, dropout_divisor)

@@ -227,7 +227,7 @@ def _dropout_elements(x, p, training, upscale):
     """Paddle's dropout kernel: a mask element per element of ``x``."""
     if not training:
         return x if upscale else x * dropout_divisor(p, x.dtype)
-    if np.float32(p) == 1:  # the kernel zeroes the output without drawing
+    if as_scalar(p, torch.float32) == 1:  # the kernel zeroes the output without drawing
         if x.dtype is torch.bool:
             return x & False
         return torch.where(torch.zeros((), dtype=torch.bool, device=x.device), x, 0)

@@ -19,6 +19,7 @@ import torch.nn.functional as F
 
 from pagaie._core.registry import defop
 from pagaie._ops._helpers import scalar_of
+from pagaie._ops._random_mask import as_scalar
 
 __all__ = ["batch_norm", "instance_norm", "layer_norm", "rms_norm", "group_norm",
            "local_response_norm"]
@@ -252,8 +253,7 @@ def layer_norm(x, normalized_shape, weight=None, bias=None, epsilon=1e-05, name=
     if not shape:
         raise ValueError(f"{api}: normalized_shape must not be empty (received [] for an input "
                          f"of shape {list(x.shape)})")
-    eps32 = float(torch.tensor(float(epsilon), dtype=torch.float32))
-    if not 0.0 <= eps32 <= float(torch.tensor(0.001, dtype=torch.float32)):
+    if not 0.0 <= as_scalar(float(epsilon), torch.float32) <= as_scalar(0.001, torch.float32):
         raise ValueError(f"{api}: epsilon should be between 0.0 and 0.001, but received "
                          f"{epsilon}")
     for arg, t in (("weight", weight), ("bias", bias)):

@@ -62,6 +62,13 @@ def _recompute_bool_masks_pass() -> Any:
     return _RecomputeBoolMasks()
 
 
+def _mark_trace_constants() -> None:
+    """Let dynamo evaluate the kernels' scalar helpers at trace time (marking twice is harmless)."""
+    from pagaie._ops._random_mask import TRACE_CONSTANTS
+    for fn in TRACE_CONSTANTS:
+        torch.compiler.assume_constant_result(fn)
+
+
 def _inductor_options() -> dict:
     """The inductor options (built on first use: importing inductor takes about a second)."""
     if "joint_custom_pre_pass" not in _INDUCTOR_OPTIONS:
@@ -142,6 +149,7 @@ class _Segment:
                 if self.cuda_graphs and any(isinstance(t, torch.Tensor) and t.is_cuda for t in tensors):
                     # replay the segment's kernels as one CUDA graph (torch's cudagraph trees)
                     options["triton.cudagraphs"] = True
+            _mark_trace_constants()
             compiled = torch.compile(self.gm, backend=self.backend, dynamic=None, options=options)
             out = compiled(*tensors)
         except Exception as exc:  # noqa: BLE001 - any compiler failure: run the fx module

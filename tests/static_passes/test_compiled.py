@@ -77,6 +77,25 @@ def test_inductor_compiles_a_small_program():
     assert plan.segments[0].compiled
 
 
+def test_dropout_and_layer_norm_trace_without_graph_breaks():
+    """A dropout (training) and a layer norm lower to one dynamo graph: their scalar
+    checks (float32 rounding of p and epsilon) are constants at trace time, not numpy calls
+    that split the graph; the masks are Paddle's, as in the interpreter."""
+    from torch._dynamo.utils import counters
+    with static_program() as main:
+        x = paddle.static.data("x", [4, 16], "float32")
+        h = paddle.nn.functional.dropout(paddle.nn.LayerNorm(16)(x), 0.25)
+        out = paddle.nn.functional.layer_norm(h * 2.0, 16, epsilon=1e-6)
+    feed = {"x": torch.randn(4, 16)}
+    torch._dynamo.reset()
+    counters.clear()
+    paddle.seed(5)
+    got = CompiledPlan(main, ["x"], [out], backend="eager").run(feed)[0]
+    assert not counters["graph_break"], dict(counters["graph_break"])
+    paddle.seed(5)
+    torch.testing.assert_close(got, run(main, feed, [out])[0])
+
+
 def test_compile_failure_falls_back_with_a_warning():
     with static_program() as main:
         x = paddle.static.data("x", [3], "float32")
