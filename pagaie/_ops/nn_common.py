@@ -10,7 +10,6 @@ import inspect
 import numbers
 from typing import Any
 
-import numpy as np
 import torch
 import torch.nn.functional as F
 
