@@ -13,49 +13,110 @@ __all__ = ["Place", "CPUPlace", "CUDAPlace", "CUDAPinnedPlace", "CustomPlace", "
 class Place:
     """Where a tensor lives. ``str(place)`` is Paddle's ``Place(cpu)`` / ``Place(gpu:0)``.
 
+    ``Place()`` with no device is Paddle's undefined place (``Place(undefined:0)``), which
+    :meth:`set_place` later points at another place.
+
+    Args:
+        device: a torch device or device string; None for the undefined place.
+
     Examples:
         >>> import pagaie as paddle
         >>> paddle.CPUPlace()
         Place(cpu)
+        >>> p = paddle.base.core.Place()
+        >>> p
+        Place(undefined:0)
+        >>> p.set_place(paddle.CPUPlace())
+        >>> p.is_cpu_place()
+        True
     """
 
-    __slots__ = ("_device",)
+    __slots__ = ("_device", "_pinned")
 
-    def __init__(self, device: torch.device | str = "cpu") -> None:
-        self._device = torch.device(device)
+    def __init__(self, device: torch.device | str | None = None) -> None:
+        self._device = None if device is None else torch.device(device)
+        self._pinned = False
 
     @property
     def torch_device(self) -> torch.device:
         return self._device
 
+    def set_place(self, place: Place) -> None:
+        """Point this place at the device of ``place`` (Paddle's ``Place.set_place``)."""
+        if not isinstance(place, Place):
+            raise TypeError(f"Place.set_place: expected a Place, but received "
+                            f"{type(place).__name__} {place!r}")
+        self._device, self._pinned = place._device, place._pinned
+
+    def _type(self) -> int:
+        # Paddle's allocation type codes: undefined 0, cpu 1, gpu 2, gpu_pinned 3
+        if self._device is None:
+            return 0
+        if self._pinned:
+            return 3
+        return 1 if self._device.type == "cpu" else 2
+
     def is_cpu_place(self) -> bool:
-        return self._device.type == "cpu"
+        return self._type() == 1
 
     def is_gpu_place(self) -> bool:
-        return self._device.type == "cuda"
+        return self._type() == 2
 
     def is_cuda_pinned_place(self) -> bool:
+        return self._pinned
+
+    # pagaie has no XPU, IPU or plug-in devices: a place is never one of them
+    def is_xpu_place(self) -> bool:
+        return False
+
+    def is_xpu_pinned_place(self) -> bool:
+        return False
+
+    def is_ipu_place(self) -> bool:
+        return False
+
+    def is_custom_place(self) -> bool:
         return False
 
     def gpu_device_id(self) -> int:
-        return self._device.index or 0
+        return (self._device.index or 0) if self.is_gpu_place() else 0
 
     def get_device_id(self) -> int:
-        return self._device.index or 0
+        return self.gpu_device_id()
+
+    def xpu_device_id(self) -> int:
+        return 0
+
+    def ipu_device_id(self) -> int:
+        return 0
+
+    def custom_device_id(self) -> int:
+        return 0
+
+    def custom_device_type(self) -> str:
+        return ""
+
+    def _key(self) -> tuple:
+        return self._type(), self.gpu_device_id()
+
+    def _equals(self, other: Place) -> bool:
+        return self == other
 
     def __eq__(self, other: object) -> bool:
         if isinstance(other, Place):
-            a, b = self._device, other._device
-            return a.type == b.type and (a.index or 0) == (b.index or 0)
+            return self._key() == other._key()
         return NotImplemented
 
     def __hash__(self) -> int:
-        return hash((self._device.type, self._device.index or 0))
+        return hash(self._key())
 
     def __repr__(self) -> str:
-        if self._device.type == "cpu":
-            return "Place(cpu)"
-        return f"Place(gpu:{self._device.index or 0})"
+        kind = self._type()
+        if kind == 0:
+            return "Place(undefined:0)"
+        if kind == 3:
+            return "Place(gpu_pinned)"
+        return "Place(cpu)" if kind == 1 else f"Place(gpu:{self.gpu_device_id()})"
 
     __str__ = __repr__
 
@@ -131,14 +192,7 @@ class CUDAPinnedPlace(Place):
 
     def __init__(self) -> None:
         super().__init__("cpu")
-
-    def is_cuda_pinned_place(self) -> bool:
-        return True
-
-    def __repr__(self) -> str:
-        return "Place(gpu_pinned)"
-
-    __str__ = __repr__
+        self._pinned = True
 
 
 class XPUPinnedPlace(Place):
@@ -193,6 +247,9 @@ def to_torch_device(place: Any, api: str = "paddle") -> torch.device:
     if place is None:
         return _default
     if isinstance(place, Place):
+        if place._device is None:
+            raise ValueError(f"{api}: the place is undefined (Place(undefined:0)); place should be "
+                             "one of CPUPlace/CUDAPlace/CUDAPinnedPlace")
         return place._device
     if isinstance(place, torch.device):
         return place
@@ -216,7 +273,7 @@ def to_torch_device(place: Any, api: str = "paddle") -> torch.device:
 
 def place_of(device: torch.device) -> Place:
     p = Place.__new__(CPUPlace if device.type == "cpu" else Place)
-    p._device = device
+    p._device, p._pinned = device, False
     return p
 
 
