@@ -16,6 +16,7 @@ from pagaie._core.registry import defop
 from pagaie._core.tensor import check_inplace
 from pagaie._ops._helpers import (check_binary_dtypes, dtype_name, int_list, norm_axis, stopped,
                                   write_result_into)
+from pagaie._ops.manipulation import view_results
 
 _T = torch.Tensor
 _slice = builtins.slice
@@ -348,6 +349,7 @@ def _slice_dims(x: _T, axes: Any, starts: Any, ends: Any, strides: Any, api: str
 
 
 @defop(paddle_types=("slice", "pd_op.slice"))
+@view_results
 def slice(input, axes, starts, ends):  # noqa: A001 (Paddle's name)
     """Take ``input[starts[i]:ends[i]]`` along each axis ``axes[i]`` (bounds are clamped).
 
@@ -362,6 +364,7 @@ def slice(input, axes, starts, ends):  # noqa: A001 (Paddle's name)
 
 
 @defop(paddle_types=("strided_slice", "pd_op.strided_slice"))
+@view_results
 def strided_slice(x, axes, starts, ends, strides, name=None):
     """Take ``x[starts[i]:ends[i]:strides[i]]`` along each axis ``axes[i]`` (negative strides too).
 

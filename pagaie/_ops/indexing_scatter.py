@@ -514,7 +514,8 @@ def index_fill_(x, index, axis, value, name=None):
     if isinstance(index, Tensor) and index.size == 0:
         return x
     _index_fill_write(x, index, axis, value, name)
-    x._version_bias += 2
+    for _ in range(2):  # on x's own counter: a tensor x views counts them too, as Paddle's
+        torch.autograd.graph.increment_version(x._t)
     return x
 
 

@@ -18,6 +18,26 @@ from pagaie._ops._helpers import axis_arg, int_entries, int_list, norm_axis, nor
 
 _T = torch.Tensor
 
+
+_grad_on = torch.is_grad_enabled
+
+
+def view_results(kernel: Callable) -> Callable:
+    """Decorate the kernel of an op whose results are views of its input: made under
+    ``no_grad``, such a view of a tensor that needs gradients says ``stop_gradient=True``, as
+    Paddle's (torch's views keep ``requires_grad``). The detached view still shares the input's
+    memory and ``inplace_version``."""
+    @functools.wraps(kernel)
+    def k(*args: Any, **kwargs: Any) -> Any:
+        r = kernel(*args, **kwargs)
+        if type(r) is _T:
+            return r if not r.requires_grad or _grad_on() else r.detach()
+        if not _grad_on():
+            return [e.detach() if type(e) is _T else e for e in r]
+        return r
+    k.returns_views = True
+    return k
+
 __all__ = ["reshape", "reshape_", "view", "view_as", "flatten", "flatten_", "ravel", "unflatten",
            "squeeze", "squeeze_", "unsqueeze", "unsqueeze_", "transpose", "transpose_", "permute",
            "swapaxes", "swapdims", "moveaxis", "t", "t_", "matrix_transpose", "expand", "expand_as",
@@ -50,13 +70,13 @@ def rebinding_inplace(base: Callable, name: str, check: Callable | None = None) 
         if t.is_leaf and t.requires_grad and not torch.is_grad_enabled():
             t.data = r   # a manual update under no_grad: x stays the same gradient leaf
             x._version_bias += 1
-        elif t.requires_grad and not t.is_leaf:
-            # as in Paddle, a backward that saved x before this write raises (the new x only
-            # views or copies it, so its own backward does not need the old version)
+        else:
+            # Counted on x's own version counter, as Paddle's: a tensor x views and the other
+            # views of it count the write too, and a backward that saved x before this write
+            # raises (the new x only views or copies it, so its own backward does not need the
+            # old version).
             torch.autograd.graph.increment_version(t)
             x._rebind(r, bump=0)  # the bump above is this op's count
-        else:
-            x._rebind(r)  # Paddle counts these in inplace_version too
         return x
 
     api.__name__ = api.__qualname__ = name
@@ -124,6 +144,7 @@ def _expand_static_shape(x, shape, name=None) -> list[int] | None:
 
 
 @defop(paddle_types=("reshape2", "reshape", "pd_op.reshape"), static_shape=_reshape_static_shape)
+@view_results
 def reshape(x, shape, name=None):
     """Give ``x`` a new shape with the same number of elements.
 
@@ -241,6 +262,7 @@ Tensor.reshape = reshape
 
 
 @defop(paddle_types=("view_shape", "view_dtype"), int_results=True)
+@view_results
 def view(x, shape_or_dtype, name=None):
     """A view of ``x`` with another shape, or with another dtype of the same bits.
 
@@ -298,6 +320,7 @@ def view(x: Any = _ABSENT, shape_or_dtype: Any = _ABSENT, name: Any = None, **kw
 
 
 @defop()
+@view_results
 def view_as(x, other, name=None):
     """A view of ``x`` with the shape of ``other``.
 
@@ -310,6 +333,7 @@ def view_as(x, other, name=None):
 
 
 @defop(paddle_types=("flatten_contiguous_range", "pd_op.flatten"))
+@view_results
 def flatten(x, start_axis=0, stop_axis=-1, name=None):
     """Merge the axes ``start_axis`` .. ``stop_axis`` into one.
 
@@ -354,6 +378,7 @@ flatten_ = rebinding_inplace(flatten, "flatten_", _not_0d)
 
 
 @defop()
+@view_results
 def ravel(input):
     """The elements of ``input`` as a 1-D tensor.
 
@@ -366,6 +391,7 @@ def ravel(input):
 
 
 @defop()
+@view_results
 def unflatten(x, axis, shape, name=None):
     """Split axis ``axis`` of ``x`` into several axes of sizes ``shape`` (one may be -1).
 
@@ -413,6 +439,7 @@ def _squeeze_axes(axis: Any, nd: int, api: str) -> list[int] | None:
 
 
 @defop(paddle_types=("squeeze2", "squeeze", "pd_op.squeeze"))
+@view_results
 def squeeze(x, axis=None, name=None):
     """Remove axes of size 1 (all of them, or those in ``axis``; others are kept).
 
@@ -435,6 +462,7 @@ squeeze_ = rebinding_inplace(squeeze, "squeeze_")
 
 
 @defop(paddle_types=("unsqueeze2", "unsqueeze", "pd_op.unsqueeze"))
+@view_results
 def unsqueeze(x, axis, name=None):
     """Insert axes of size 1 at the positions ``axis`` (in the output's numbering).
 
@@ -479,6 +507,7 @@ def _perm(perm: Any, nd: int, api: str) -> list[int]:
 
 
 @defop(paddle_types=("transpose2", "transpose", "pd_op.transpose"))
+@view_results
 def transpose(x, perm, name=None):
     """Permute the axes of ``x``: output axis ``i`` is input axis ``perm[i]``.
 
@@ -511,6 +540,7 @@ swapdims = transpose
 
 
 @defop()
+@view_results
 def permute(input, dims):
     """Permute the axes of ``input`` (same as :func:`transpose`).
 
@@ -523,6 +553,7 @@ def permute(input, dims):
 
 
 @defop()
+@view_results
 def moveaxis(x, source, destination, name=None):
     """Move axes ``source`` to positions ``destination``; the others keep their order.
 
@@ -556,6 +587,7 @@ def moveaxis(x, source, destination, name=None):
 
 
 @defop()
+@view_results
 def t(input, name=None):
     """Transpose a tensor of at most 2 dimensions (0-D and 1-D are returned as they are).
 
@@ -574,6 +606,7 @@ t_ = rebinding_inplace(t, "t_")
 
 
 @defop()
+@view_results
 def matrix_transpose(x, name=None):
     """Swap the last two axes of ``x`` (at least 2-D).
 
@@ -860,6 +893,7 @@ cast_ = rebinding_inplace(cast, "cast_")
 
 
 @defop()
+@view_results
 def as_complex(x, name=None):
     """View a real tensor whose last axis has size 2 as complex numbers.
 
@@ -872,6 +906,7 @@ def as_complex(x, name=None):
 
 
 @defop()
+@view_results
 def as_real(x, name=None):
     """View a complex tensor as reals with a trailing axis of size 2.
 
@@ -884,6 +919,7 @@ def as_real(x, name=None):
 
 
 @defop()
+@view_results
 def view_as_complex(input):
     """Same as :func:`as_complex`.
 
@@ -896,6 +932,7 @@ def view_as_complex(input):
 
 
 @defop()
+@view_results
 def view_as_real(input):
     """Same as :func:`as_real`.
 
@@ -908,6 +945,7 @@ def view_as_real(input):
 
 
 @defop()
+@view_results
 def as_strided(x, shape, stride, offset=0, name=None):
     """A view of ``x``'s memory with the given shape, strides (in elements) and offset (in
     bytes, from the start of the underlying storage).

@@ -1,6 +1,7 @@
 """Joining and splitting ops: concat, stack, split, chunk, unbind and their relatives."""
 from __future__ import annotations
 
+import itertools
 from typing import Any
 
 import torch
@@ -9,9 +10,10 @@ from pagaie._core.registry import defop
 from pagaie._core.tensor import Tensor
 from pagaie._ops._helpers import int_list, norm_axis, seq_of_tensors
 from pagaie._ops._helpers import axis_arg, int_entries
-from pagaie._ops.manipulation import _dims_of, check_int_entries
+from pagaie._ops.manipulation import _dims_of, check_int_entries, view_results
 
 _T = torch.Tensor
+_slice = slice
 
 __all__ = ["concat", "cat", "concatenate", "stack", "hstack", "vstack", "dstack", "column_stack",
            "row_stack", "split", "chunk", "tensor_split", "hsplit", "vsplit", "dsplit", "unbind",
@@ -224,6 +226,15 @@ def split(x, num_or_sections, axis=0, name=None):
     return _split_copies(x, _sections(x.shape[a], num_or_sections, "split", "num_or_sections"), a)
 
 
+def _pieces(x: _T, cuts: list[int], axis: int) -> list:
+    """The parts of ``x`` between the indices ``cuts`` along ``axis`` (numpy's slicing rules),
+    each a view of its own: an in-place write on one then works in a graph, as in Paddle
+    (torch refuses it on the outputs of its multi-view ops such as ``split``)."""
+    lead = (_slice(None),) * axis
+    bounds = [None, *cuts, None]
+    return [x[(*lead, _slice(bounds[i], bounds[i + 1]))] for i in range(len(bounds) - 1)]
+
+
 def _split_copies(x: _T, sizes: list[int], axis: int) -> list:
     """The pieces as new tensors: Paddle's split kernel copies, so an in-place write on a
     piece leaves ``x`` alone (``unbind``, ``split_with_sizes`` and index-based
@@ -232,6 +243,7 @@ def _split_copies(x: _T, sizes: list[int], axis: int) -> list:
 
 
 @defop(method="split_with_sizes")
+@view_results
 def split_with_sizes(self, split_sizes, dim=0):
     """Split along ``dim`` into parts of the sizes ``split_sizes`` (views of this tensor, as
     Paddle, which slices).
@@ -246,7 +258,7 @@ def split_with_sizes(self, split_sizes, dim=0):
     if any(v < 0 for v in sizes) or sum(sizes) != self.shape[a]:
         raise ValueError(f"paddle.Tensor.split_with_sizes: 'split_sizes' {sizes} must be "
                          f"non-negative and add up to the size of axis {dim} ({self.shape[a]})")
-    return list(torch.split(self, sizes, a))
+    return _pieces(x=self, cuts=list(itertools.accumulate(sizes[:-1])), axis=a)
 
 
 @defop()
@@ -271,7 +283,7 @@ def chunk(x, chunks, axis=0, name=None):
 
 def _tensor_split(x: _T, num_or_indices: Any, axis: int, api: str) -> list:
     if isinstance(num_or_indices, (list, tuple)):
-        return list(torch.tensor_split(x, int_entries(num_or_indices, api, "num_or_indices"), axis))
+        return _pieces(x, int_entries(num_or_indices, api, "num_or_indices"), axis)
     if not isinstance(num_or_indices, int):  # Paddle: a Tensor, a float or a numpy int
         raise ValueError(f"paddle.{api}: 'num_or_indices' must be an int, a list or a tuple of "
                          f"ints, but received {type(num_or_indices).__name__}")
@@ -283,6 +295,7 @@ def _tensor_split(x: _T, num_or_indices: Any, axis: int, api: str) -> list:
 
 
 @defop()
+@view_results
 def tensor_split(x, num_or_indices, axis=0, name=None):
     """Split into ``n`` nearly equal parts (the first ones one larger) or at the given indices.
 
@@ -304,6 +317,7 @@ def _check_rank(x: _T, need: int, api: str) -> None:
 
 
 @defop()
+@view_results
 def hsplit(x, num_or_indices, name=None):
     """:func:`tensor_split` along axis 1 (axis 0 for 1-D tensors).
 
@@ -317,6 +331,7 @@ def hsplit(x, num_or_indices, name=None):
 
 
 @defop()
+@view_results
 def vsplit(x, num_or_indices, name=None):
     """:func:`tensor_split` along axis 0 (``x`` at least 2-D).
 
@@ -330,6 +345,7 @@ def vsplit(x, num_or_indices, name=None):
 
 
 @defop()
+@view_results
 def dsplit(x, num_or_indices, name=None):
     """:func:`tensor_split` along axis 2 (``x`` at least 3-D).
 
@@ -343,6 +359,7 @@ def dsplit(x, num_or_indices, name=None):
 
 
 @defop(paddle_types=("unbind", "pd_op.unbind"))
+@view_results
 def unbind(input, axis=0):
     """Remove axis ``axis``, returning the slices along it as a list.
 
@@ -353,7 +370,8 @@ def unbind(input, axis=0):
     """
     if isinstance(axis, _T):  # Paddle checks for a Python int
         raise TypeError(f"paddle.unbind: 'axis' must be an int, but received a Tensor")
-    return list(torch.unbind(input, axis_arg(axis, input.dim(), "unbind", rank0=0)))
+    a = axis_arg(axis, input.dim(), "unbind", rank0=0)
+    return [input.select(a, i) for i in range(input.shape[a])]  # one view each (see _pieces)
 
 
 @defop(paddle_types=("unstack", "pd_op.unstack"))

@@ -92,7 +92,11 @@ def detach_(self: Tensor) -> Tensor:
 def copy_(self: Tensor, src: Tensor, blocking: bool = True) -> Tensor:
     """Overwrite this tensor with the values of ``src`` (same dtype), outside autograd.
 
-    A ``src`` of another shape replaces this tensor's shape too.
+    As in Paddle, the write counts in no ``inplace_version`` (of this tensor or of a tensor it
+    views), so a backward that saved this tensor reads the new values. A ``src`` of another
+    shape gives this tensor that shape too: its values go into the same memory when it holds
+    enough from this tensor's start (a view keeps writing through to its base), else into new
+    memory.
 
     Examples:
         >>> import pagaie as paddle
@@ -109,10 +113,15 @@ def copy_(self: Tensor, src: Tensor, blocking: bool = True) -> Tensor:
                            f"from this tensor's dtype {self.dtype.name}; cast it first")
     with torch.no_grad():
         if s.shape == t.shape:
-            t.copy_(s, non_blocking=not blocking)
-            self._version_bias -= 1  # Paddle's copy_ does not count in inplace_version
+            t.data.copy_(s, non_blocking=not blocking)   # ``.data``: no version counted
+            return self
+        size = t.element_size()
+        if t.untyped_storage().nbytes() >= (t.storage_offset() + s.numel()) * size:
+            r = t.new_empty(0).set_(t.untyped_storage(), t.storage_offset(), s.shape)
+            r.copy_(s)
         else:
-            self._rebind(s.detach().clone().requires_grad_(t.requires_grad and t.is_leaf), 0)
+            r = s.detach().clone()
+        self._rebind(r.requires_grad_(t.requires_grad and t.is_leaf), 0)
     return self
 
 

@@ -8,7 +8,7 @@ import torch
 from pagaie._core.registry import defop
 from pagaie._core.tensor import Tensor
 from pagaie._ops._helpers import axis_arg, norm_axis, shape_arg as _shape, write_out
-from pagaie._ops.manipulation import check_int_array
+from pagaie._ops.manipulation import check_int_array, view_results
 
 __all__ = ["atleast_1d", "atleast_2d", "atleast_3d", "crop", "narrow", "unfold", "diagonal"]
 
@@ -105,6 +105,7 @@ def crop(x, shape=None, offsets=None, name=None):
 
 
 @defop()
+@view_results
 def narrow(input, dim, start, length):
     """The ``length`` elements of ``input`` along ``dim`` from ``start``.
 
@@ -138,6 +139,7 @@ def narrow(input, dim, start, length):
 
 
 @defop("tensor_unfold", method="unfold", paddle_types=("tensor_unfold", "pd_op.tensor_unfold"))
+@view_results
 def unfold(x, axis, size, step, name=None):
     """Sliding windows of ``size`` elements, ``step`` apart, along ``axis`` (new last axis).
 
@@ -160,6 +162,7 @@ unfold.__name__ = unfold.__qualname__ = "unfold"
 
 
 @defop(paddle_types=("diagonal", "pd_op.diagonal"))
+@view_results
 def diagonal(x, offset=0, axis1=0, axis2=1, name=None, *, out=None):
     """The diagonal of the planes spanned by ``axis1`` and ``axis2`` (appended as the last axis).
 

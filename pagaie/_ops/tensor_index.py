@@ -16,7 +16,8 @@ import numpy as np
 import torch
 
 from pagaie._core.registry import defop
-from pagaie._core.tensor import Tensor, is_grad_leaf
+from pagaie._core.tensor import Tensor, is_grad_leaf, wrap
+from pagaie._ops.manipulation import view_results
 
 _T = torch.Tensor
 _ELLIPSIS = type(Ellipsis)
@@ -222,6 +223,7 @@ def _is_basic(x: _T, index: Any) -> bool:
 
 
 @defop("getitem", method=False, paddle_types=())
+@view_results
 def getitem(x, index):
     """``x[index]``: basic and advanced indexing with Paddle's rules.
 
@@ -337,7 +339,27 @@ def setitem(x, index, value):
 
 
 def _setitem_method(self: Tensor, index: Any, value: Any) -> None:
-    setitem(self, index, value)
+    t = self._t
+    if t.requires_grad and t._base is not None and t._base.is_leaf and torch.is_grad_enabled():
+        _setitem_leaf_view(self, index, value)
+    else:
+        setitem(self, index, value)
+
+
+def _setitem_leaf_view(view: Tensor, index: Any, value: Any) -> None:
+    """``y = x[0]; y[1] = v`` where ``x`` is a leaf that needs gradients: Paddle writes ``x``'s
+    memory and ``y`` takes the write as its history (``x`` stays the same leaf). The write is
+    recorded on a copy of the view, whose values then go into the shared memory through an
+    alias that takes the copy's history."""
+    t = view._t
+    c = wrap(t.clone())
+    version = c._t._version
+    setitem(c, index, value)
+    if c._t._version == version:   # nothing written (``y[False] = v``): nothing changes
+        return
+    alias = t.detach()   # shares t's memory and version counter, but not its (leaf's) history
+    alias.copy_(c._t)
+    view._t = alias
 
 
 _setitem_method.__name__ = _setitem_method.__qualname__ = "__setitem__"
@@ -347,7 +369,8 @@ Tensor.__setitem__ = _setitem_method
 
 
 def set_value(self: Tensor, value: Any) -> None:
-    """Replace the values of this tensor with ``value`` (same shape and dtype), outside autograd.
+    """Replace the values of this tensor with ``value`` (same shape and dtype), outside autograd
+    and without counting in ``inplace_version``.
 
     Args:
         value (Tensor|numpy.ndarray): the new values.
@@ -374,9 +397,9 @@ def set_value(self: Tensor, value: Any) -> None:
         raise AssertionError(f"paddle.Tensor.set_value: the value's dtype "
                              f"{str(src.dtype).replace('torch.', '')} must equal the tensor's dtype "
                              f"{str(t.dtype).replace('torch.', '')}")
-    with torch.no_grad():
-        t.copy_(src.to(device=t.device, dtype=t.dtype))
-    self._version_bias -= 1  # Paddle's set_value does not count in inplace_version
+    # ``.data``: as Paddle's, the write counts in no inplace_version (of this tensor or of a
+    # tensor it views), and a backward that saved this tensor reads the new values
+    t.data.copy_(src.to(device=t.device, dtype=t.dtype))
 
 
 Tensor.set_value = set_value
