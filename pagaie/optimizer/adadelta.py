@@ -52,7 +52,7 @@ class Adadelta(Optimizer):
         self._default_dict = {"epsilon": epsilon, "rho": rho}
 
     def _update_one(self, p, g, state, lr, hp, param) -> None:
-        rho, eps = _f32(hp["rho"]), _f32(hp["epsilon"])
+        rho, eps = _f32(hp["rho"], "Adadelta's rho"), _f32(hp["epsilon"], "Adadelta's epsilon")
         eg, ed = state["_avg_squared_grad"], state["_avg_squared_update"]
         eg.mul_(rho).addcmul_(g, g, value=1 - rho)
         delta = ((ed + eps) / (eg + eps)).sqrt_().mul_(g).neg_()

@@ -53,7 +53,7 @@ class Adagrad(Optimizer):
         self._add_accumulator("moment", target, dtype=target._t.dtype, fill_value=hp["initial_accumulator_value"])
 
     def _update(self, params, grads, states, lrs, hp, tensors) -> None:
-        eps = _f32(hp["epsilon"])
+        eps = _f32(hp["epsilon"], "Adagrad's epsilon")
         acc = [st["moment"] for st in states]
         torch._foreach_addcmul_(acc, grads, grads)
         denom = torch._foreach_sqrt(acc)

@@ -7,7 +7,7 @@ from typing import Any, Sequence
 import torch
 
 from pagaie._core.tensor import Tensor
-from pagaie.optimizer.optimizer import Optimizer, _check_range, _in_dtype, _scalar
+from pagaie.optimizer.optimizer import Optimizer, _check_range, _flag, _in_dtype, _scalar
 
 __all__ = ["Adam"]
 
@@ -97,6 +97,8 @@ class Adam(Optimizer):
     def _update(self, params, grads, states, lrs, hp, tensors) -> None:
         dt = params[0].dtype
         b1, b2, eps = (_in_dtype(_scalar(hp[k]), dt) for k in ("beta1", "beta2", "epsilon"))
+        _flag(hp["lazy_mode"], f"{type(self).__name__}'s lazy_mode")
+        _flag(self._amsgrad, f"{type(self).__name__}'s amsgrad")
         b1p_t = [st["beta1_pow_acc"] for st in states]
         b2p_t = [st["beta2_pow_acc"] for st in states]
         b1p = torch.cat(b1p_t).tolist() if len(b1p_t) > 1 else [b1p_t[0].item()]

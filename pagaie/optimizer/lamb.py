@@ -6,7 +6,7 @@ from typing import Any, Callable, Sequence
 import torch
 
 from pagaie._core.tensor import Tensor
-from pagaie.optimizer.optimizer import Optimizer, _f32, _scalar
+from pagaie.optimizer.optimizer import Optimizer, _f32, _flag
 
 __all__ = ["Lamb"]
 
@@ -19,7 +19,8 @@ class Lamb(Optimizer):
         r = \frac{m / (1-\beta_1^t)}{\sqrt{v / (1-\beta_2^t)} + \epsilon} + \lambda \theta, \quad
         \theta \leftarrow \theta - lr \frac{\|\theta\|}{\|r\|} r
 
-    (the ratio is 1 when either norm is 0, or when the decay is 0 and ``always_adapt`` is False).
+    (the ratio is 1 when either norm is 0, or when the decay is not positive and ``always_adapt``
+    is False).
 
     Args:
         learning_rate (float|LRScheduler, optional): the learning rate. Default 0.001.
@@ -76,9 +77,11 @@ class Lamb(Optimizer):
         self._add_accumulator("beta2_pow_acc", target, dtype=dt, fill_value=b2, shape=[1], device="cpu")
 
     def _update_one(self, p, g, state, lr, hp, param) -> None:
-        b1, b2, eps = (_f32(_scalar(hp[k])) for k in ("beta1", "beta2", "epsilon"))
+        b1, b2, eps = (_f32(hp[k], f"Lamb's {k}") for k in ("beta1", "beta2", "epsilon"))
         fn = hp["exclude_from_weight_decay_fn"]
-        wd = 0.0 if fn is not None and fn(param) else _f32(hp["lamb_weight_decay"])
+        wd = _f32(hp["lamb_weight_decay"], "Lamb's lamb_weight_decay")
+        wd = 0.0 if fn is not None and fn(param) else wd
+        _flag(self.always_adapt, "Lamb's always_adapt")
         m1, m2 = state["moment1"], state["moment2"]
         b1p, b2p = state["beta1_pow_acc"].item(), state["beta2_pow_acc"].item()
         m1.mul_(b1).add_(g, alpha=1 - b1)
@@ -86,7 +89,9 @@ class Lamb(Optimizer):
         r = (m1 / (1 - b1p)) / ((m2 / (1 - b2p)).sqrt_().add_(eps))
         if wd != 0.0:
             r.add_(p, alpha=wd)
-        if wd != 0.0 or self.always_adapt:
+        # Paddle's kernel takes the trust ratio only for a positive decay (or always_adapt);
+        # a negative decay still enters r
+        if wd > 0.0 or self.always_adapt:
             pn, rn = torch.linalg.vector_norm(p), torch.linalg.vector_norm(r)
             ratio = torch.where((pn > 0) & (rn > 0), pn / rn, torch.ones_like(pn))
             p.sub_(r * (ratio * lr))

@@ -180,6 +180,9 @@ class LBFGS(Optimizer):
         return {"state": {k: wrap(v) for k, v in self.state.items()}}
 
     def _flat_grad(self) -> torch.Tensor:
+        if not self._params:  # Paddle fails indexing the empty list of gradients
+            raise IndexError("paddle.optimizer.LBFGS.step: the optimizer has no parameters to "
+                             "gather gradients from (parameters=[])")
         views = []
         for p in self._params:
             g = p._t.grad

@@ -644,3 +644,8 @@ from pagaie.optimizer._lr_cyclic import CosineAnnealingWarmRestarts, CyclicLR, O
 for _cls in (CosineAnnealingWarmRestarts, CyclicLR, OneCycleLR):
     _cls.__module__ = __name__
 del _cls
+
+# Fluid-era functions Paddle keeps in this module (outside ``__all__``): each returns a scheduler.
+from pagaie.optimizer._lr_legacy import (cosine_decay, exponential_decay, inverse_time_decay,  # noqa: E402,F401
+                                         linear_lr_warmup, natural_exp_decay, noam_decay, piecewise_decay,
+                                         polynomial_decay)

@@ -109,7 +109,8 @@ class Momentum(Optimizer):
         return hp["regularization_coeff"] if hp["regularization_method"] == "l2_decay" else 0.0
 
     def _update(self, params, grads, states, lrs, hp, tensors) -> None:
-        mu = _f32(hp["momentum"])
+        mu = _f32(hp["momentum"], "Momentum's momentum")
+        _f32(hp["rescale_grad"], "Momentum's rescale_grad")  # checked as Paddle's kernel does, not applied
         coeffs = [_f32(self._l2_coeff(t, hp)) for t in tensors]
         if any(coeffs):
             if len(set(coeffs)) == 1:

@@ -97,6 +97,8 @@ class Optimizer:
 
     # Names of the accumulators of one parameter, in creation order (subclasses).
     _acc_names: tuple[str, ...] = ()
+    # Whether the update reads the learning rate (Rprop only uses it to fill its step sizes).
+    _steps_with_lr = True
 
     def __init__(self, learning_rate: float | LRScheduler,
                  parameters: Sequence[Tensor] | Sequence[dict] | None = None,
@@ -140,11 +142,6 @@ class Optimizer:
                     if "params" not in group:
                         raise AssertionError("paddle.optimizer: each parameter group needs a 'params' "
                                              f"entry, but received a group with keys {sorted(group)}")
-            first = self._parameter_list[0]["params"] if self._grouped else self._parameter_list
-            if self._grouped:
-                first = list(first) if not isinstance(first, Tensor) else [first]
-            if first:
-                self._dtype = first[0].dtype
         self._accumulators: dict[str, dict[str, Tensor]] = defaultdict(dict)
         self._accumulators_holder: dict[str, Any] = {}
         self._opti_name_list: list[str] = []
@@ -162,6 +159,11 @@ class Optimizer:
                 self._add_param_group(dict(group))
         else:
             self._param_groups = self._parameter_list
+        # the first parameter's dtype (read after the groups turned their 'params' into lists,
+        # so that an iterator given as a group's 'params' is consumed only once)
+        first = self._param_groups[0]["params"] if self._grouped else self._parameter_list
+        if first:
+            self._dtype = first[0].dtype
         self._use_fusion_storage = False
         self._need_refuse = False
         self.fusion_storage = None
@@ -291,6 +293,7 @@ class Optimizer:
             from pagaie._core.dtype import to_torch_dtype
             tdtype = to_torch_dtype(dtype)
         dev = pt.device if device is None else torch.device(device)
+        fill_value = float(fill_value)  # as Paddle: a str is a ValueError, a Tensor gives its value
         t = torch.full(list(pt.shape) if shape is None else list(shape), fill_value, dtype=tdtype, device=dev)
         if self._accumulators_holder:
             key = self._holder_key(var_name, param.name, name)
@@ -425,6 +428,12 @@ class Optimizer:
             scale = attr.get("learning_rate", 1.0) if attr else 1.0
             if isinstance(scale, Tensor):  # as in Paddle, a Tensor is the learning rate itself
                 lrs.append(_scalar(scale))
+            elif isinstance(scale, np.ndarray) and scale.size == 1:
+                lrs.append(lr * float(scale.reshape(-1)[0]))
+            elif not isinstance(scale, (int, float, np.number)):
+                if self._steps_with_lr:
+                    _bad_group_lr(p, scale)
+                lrs.append(lr)
             else:
                 lrs.append(lr * scale if scale != 1.0 else lr)
             if self._use_master(p):
@@ -833,6 +842,14 @@ def _check_grad(api: str, param: Tensor, grad: Any) -> None:
                          f"{list(grad.shape)}, but the parameter's shape is {list(param.shape)}")
 
 
+def _bad_group_lr(param: Tensor, scale: Any) -> None:
+    """A parameter group's 'learning_rate' that is neither a number nor a Tensor: Paddle
+    fails on the step, with a ValueError for a str or a sequence and a TypeError otherwise."""
+    exc = ValueError if isinstance(scale, (str, list, tuple)) else TypeError
+    raise exc(f"paddle.optimizer: the 'learning_rate' of the parameter group of '{param.name}' should "
+              f"be a float or a Tensor, but received {type(scale).__name__}")
+
+
 def _param_shaped(param: Tensor, g: torch.Tensor) -> torch.Tensor:
     """A clipped gradient in its parameter's shape (global-norm clipping turns a 0-D
     gradient into shape [1], as Paddle's does)."""
@@ -840,11 +857,31 @@ def _param_shaped(param: Tensor, g: torch.Tensor) -> torch.Tensor:
     return g if g.shape == shape else g.reshape(shape)
 
 
-def _scalar(x: Any) -> float:
-    """A Python float from a float or a one-element Tensor (betas may be Tensors)."""
+def _scalar(x: Any, what: str = "a hyper-parameter") -> float:
+    """A Python float from a number or a one-element Tensor (betas may be Tensors)."""
     if isinstance(x, (Tensor, torch.Tensor)):
         return float(as_torch(x).reshape(-1)[0].item())
+    return _number(x, what)
+
+
+def _number(x: Any, what: str) -> float:
+    """``x`` as a float; Paddle hands these to its kernels as C++ doubles, so anything but a
+    number (a str, a list, None) is a TypeError when the step runs."""
+    if not isinstance(x, (int, float, np.number)):  # bool is an int
+        raise TypeError(f"paddle.optimizer: {what} should be a float, but received "
+                        f"{type(x).__name__} ({x!r})")
     return float(x)
+
+
+def _flag(x: Any, what: str) -> bool:
+    """A switch Paddle hands to its kernels as a C++ bool: True, False or None (off) pass; an
+    int or a numpy bool is a TypeError when the step runs, as in Paddle."""
+    if x is None:
+        return False
+    if not isinstance(x, bool):
+        raise TypeError(f"paddle.optimizer: {what} should be a bool, but received "
+                        f"{type(x).__name__} ({x!r})")
+    return x
 
 
 def _check_range(api: str, name: str, value: Any, low: float, high: float | None = None,
@@ -868,9 +905,9 @@ def _check_range(api: str, name: str, value: Any, low: float, high: float | None
 
 
 
-def _f32(x: float) -> float:
+def _f32(x: Any, what: str = "a hyper-parameter") -> float:
     """``x`` rounded to float32 (Paddle passes most optimizer attributes as C++ floats)."""
-    return float(np.float32(x))
+    return float(np.float32(_scalar(x, what)))
 
 
 def _in_dtype(x: float, dtype: torch.dtype) -> float:

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from typing import Any, Sequence
 
-from pagaie.optimizer.optimizer import Optimizer, _check_range, _f32
+from pagaie.optimizer.optimizer import Optimizer, _check_range, _f32, _flag
 
 __all__ = ["RMSProp"]
 
@@ -58,10 +58,10 @@ class RMSProp(Optimizer):
         self._default_dict = {"rho": rho, "epsilon": epsilon, "momentum": momentum, "centered": centered}
 
     def _update_one(self, p, g, state, lr, hp, param) -> None:
-        rho, eps, mu = _f32(hp["rho"]), _f32(hp["epsilon"]), _f32(hp["momentum"])
+        rho, eps, mu = (_f32(hp[k], f"RMSProp's {k}") for k in ("rho", "epsilon", "momentum"))
         mom, ms = state["momentum"], state["mean_square"]
         ms.mul_(rho).addcmul_(g, g, value=1 - rho)
-        if hp["centered"]:
+        if _flag(hp["centered"], "RMSProp's centered"):
             mg = state["mean_grad"]
             mg.mul_(rho).add_(g, alpha=1 - rho)
             denom = ms.addcmul(mg, mg, value=-1).add_(eps).sqrt_()

@@ -38,6 +38,7 @@ class Rprop(Optimizer):
     """
 
     _acc_names = ("prevs", "learning_rates")
+    _steps_with_lr = False  # the step sizes live in the accumulators; a group's rate is unused
 
     def __init__(self, learning_rate: Any = 0.001, learning_rate_range: tuple = (1e-5, 50),
                  parameters: Sequence | None = None, etas: tuple = (0.5, 1.2), grad_clip: Any = None,
