@@ -51,6 +51,10 @@ def relu(x, name=None):
         [0.0, 2.0]
     """
     _float(x, "relu")
+    if x.requires_grad and torch.is_grad_enabled():
+        # Paddle's gradient is a mask held constant: a second derivative does not reach x
+        # (None under allow_unused), where torch's would be zeros
+        return torch.where(x <= 0, 0.0, x)
     return torch.relu(x)
 
 
@@ -70,11 +74,18 @@ def relu6(x, name=None):
     return F.relu6(x)
 
 
+def _leaky_relu(x, negative_slope):
+    """``x`` where ``x >= 0``: as in Paddle, the gradient at 0 is 1 and ``leaky_relu(0)`` is
+    ``0`` also for a negative slope; the gradient is a mask held constant, so a second
+    derivative does not reach ``x``."""
+    return torch.where(x >= 0, x, x * negative_slope)
+
+
 def _leaky_relu_(x, negative_slope=0.01, name=None):
-    if negative_slope < 0 and x.requires_grad:
-        # torch's in-place kernel has no backward for a negative slope: the out-of-place
-        # result is written back instead
-        return F.leaky_relu(x, negative_slope)
+    if x.requires_grad:
+        # the out-of-place result is written back: torch's in-place kernel has another
+        # gradient at 0 (and none for a negative slope)
+        return _leaky_relu(x, negative_slope)
     return F.leaky_relu_(x, negative_slope)
 
 
@@ -88,7 +99,7 @@ def leaky_relu(x, negative_slope=0.01, name=None):
         [-1.0, 1.0]
     """
     _float(x, "leaky_relu")
-    return F.leaky_relu(x, negative_slope)
+    return _leaky_relu(x, negative_slope)
 
 
 leaky_relu_ = leaky_relu.inplace
@@ -380,15 +391,18 @@ hardtanh_ = hardtanh.inplace
 
 @defop(paddle_types=("hardshrink", "hard_shrink", "pd_op.hardshrink"), method=False)
 def hardshrink(x, threshold=0.5, name=None):
-    """``x`` where ``|x| > threshold``, else 0.
+    """``x`` where ``|x| >= threshold``, else 0 (signed: ``-0.0`` for a negative ``x``).
 
     Examples:
         >>> import pagaie as paddle
-        >>> paddle.nn.functional.hardshrink(paddle.to_tensor([-1.0, 0.3, 1.0])).tolist()
-        [-1.0, 0.0, 1.0]
+        >>> paddle.nn.functional.hardshrink(paddle.to_tensor([-1.0, 0.3, 0.5])).tolist()
+        [-1.0, 0.0, 0.5]
     """
     _float(x, "hardshrink")
-    return F.hardshrink(x, _f32(threshold))    # NaN stays NaN, as in Paddle
+    t = _f32(threshold)
+    # as Paddle's kernel: x times the mask, so x = +-threshold is kept, a dropped negative
+    # value gives -0.0, NaN stays NaN and its gradient is 0
+    return x * ((x >= t) | (x <= -t)).to(x.dtype)
 
 
 @defop(paddle_types=("softshrink", "pd_op.softshrink"), method=False)
@@ -572,7 +586,8 @@ def maxout(x, groups, axis=1, name=None):
         raise ValueError(f"paddle.nn.functional.maxout: the number of channels ({c}) must be divisible "
                          f"by groups ({groups})")
     shape = list(x.shape[:ax]) + [c // groups, groups] + list(x.shape[ax + 1:])
-    return x.reshape(shape).amax(dim=ax + 1)
+    # max (not amax): as in Paddle, a tie sends the whole gradient to the first maximum
+    return x.reshape(shape).max(dim=ax + 1).values
 
 
 @defop(paddle_types=("glu",), method=False)

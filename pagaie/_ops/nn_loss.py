@@ -5,6 +5,7 @@ Not a top-level family: ``pagaie.nn.functional`` re-exports ``__all__``.
 """
 from __future__ import annotations
 
+import numpy as np
 import torch
 import torch.nn.functional as F
 
@@ -51,7 +52,7 @@ class _SoftXent(torch.autograd.Function):
         logp = torch.log_softmax(x, ax)
         ctx.save_for_backward(x, logp, label)
         ctx.ax = ax
-        return -(label * logp).sum(ax, keepdim=True)
+        return _neg_label_dot(label, logp, ax)
 
     @staticmethod
     def backward(ctx, g):
@@ -60,10 +61,37 @@ class _SoftXent(torch.autograd.Function):
         return g * (p - label), None, None
 
 
+def _neg_label_dot(label: torch.Tensor, logp: torch.Tensor, ax: int) -> torch.Tensor:
+    """``-sum(label * logp)`` over ``ax`` where a zero label adds nothing, also where ``logp``
+    is ``-inf`` (a logit masked with ``-inf``): Paddle's result there is finite, not NaN."""
+    return -torch.where(label == 0, 0.0, label * logp).sum(ax, keepdim=True)
+
+
 def _soft_xent(x: torch.Tensor, label: torch.Tensor, ax: int) -> torch.Tensor:
     if torch.is_grad_enabled() and x.requires_grad:
         return _SoftXent.apply(x, label.to(x.dtype), ax)
-    return -(label * torch.log_softmax(x, ax)).sum(ax, keepdim=True)
+    return _neg_label_dot(label, torch.log_softmax(x, ax), ax)
+
+
+class _TolerableLog(torch.autograd.Function):
+    """``log(p)`` clamped to ``[-1e20, 1e20]``, as Paddle's cross entropy over probabilities
+    reads it (``-log(0)`` counts as ``1e20``, not ``inf``), with the plain gradient ``1 / p``."""
+
+    @staticmethod
+    def forward(ctx, p):
+        ctx.save_for_backward(p)
+        return torch.log(p).clamp(-1e20, 1e20)
+
+    @staticmethod
+    def backward(ctx, g):
+        (p,) = ctx.saved_tensors
+        return g / p
+
+
+def _tolerable_log(p: torch.Tensor) -> torch.Tensor:
+    if torch.is_grad_enabled() and p.requires_grad:
+        return _TolerableLog.apply(p)
+    return torch.log(p).clamp(-1e20, 1e20)
 
 
 @defop(amp="black", method=False, paddle_types=("cross_entropy_with_softmax",
@@ -122,7 +150,14 @@ def cross_entropy(input, label, weight=None, ignore_index=-100, reduction="mean"
         # like Paddle: smoothing makes the label soft; a label without the class axis is
         # one-hot encoded first, a label shaped like the input is smoothed as it is
         if label.dim() == nd - 1:
-            label = F.one_hot(label.long().clamp_min(0), c).to(input.dtype).movedim(-1, ax)
+            # Paddle one-hot encodes every label, ignore_index included: out of [0, C) is
+            # its InvalidArgument
+            if label.numel() and not torch.compiler.is_compiling() and \
+                    bool(((label < 0) | (label >= c)).any()):
+                raise ValueError(f"paddle.{api}: with label_smoothing, every label must be in "
+                                 f"[0, {c}) (ignore_index is not applied), but received labels "
+                                 f"from {int(label.min())} to {int(label.max())}")
+            label = F.one_hot(label.long(), c).to(input.dtype).movedim(-1, ax)
             label = label * (1 - eps) + eps / c
         else:
             if not (label.is_floating_point() or label.is_complex()):
@@ -144,7 +179,7 @@ def cross_entropy(input, label, weight=None, ignore_index=-100, reduction="mean"
         if use_softmax:
             loss = _soft_xent(input, label, ax)
         else:
-            loss = -(label.detach() * torch.log(input)).sum(ax, keepdim=True)
+            loss = _neg_label_dot(label.detach(), _tolerable_log(input), ax)
         wsum = None
         if weight is not None:
             shape = [1] * nd
@@ -181,8 +216,11 @@ def cross_entropy(input, label, weight=None, ignore_index=-100, reduction="mean"
     if not torch.compiler.is_compiling() and bool(((safe < 0) | (safe >= c)).any()):
         raise IndexError(f"paddle.{api}: label values must be in [0, {c}) or equal ignore_index "
                          f"({ignore_index})")
-    logp = torch.log_softmax(input, ax) if use_softmax else torch.log(input)
-    loss = -logp.gather(ax, safe.unsqueeze(ax)).squeeze(ax)
+    if use_softmax:
+        loss = -torch.log_softmax(input, ax).gather(ax, safe.unsqueeze(ax)).squeeze(ax)
+    else:
+        # the log of the picked probabilities only: a zero elsewhere gets gradient 0, not NaN
+        loss = -_tolerable_log(input.gather(ax, safe.unsqueeze(ax)).squeeze(ax))
     m = mask.to(loss.dtype)
     if weight is not None:
         m = weight[safe].to(loss.dtype) * m
@@ -393,9 +431,16 @@ def smooth_l1_loss(input, label, reduction="mean", delta=1.0, is_huber=True, nam
         check_binary_dtypes(api, input, label)
         d = torch.promote_types(input.dtype, label.dtype)
         input, label = input.to(d), label.to(d)
-    if is_huber:
-        return F.huber_loss(input, label, reduction=reduction, delta=delta)
-    return F.smooth_l1_loss(input, label, reduction=reduction, beta=delta)
+    # written out (not torch's kernels, which reject delta <= 0): Paddle's huber_loss takes
+    # any delta (delta 0 gives zeros) and the smooth-L1 form divides it by delta
+    # (the kernel's delta is a C++ float: float64 inputs see it rounded to float32)
+    d = float(np.float32(delta))
+    r = input - label
+    a = _abs(r)
+    loss = torch.where(a <= d, 0.5 * r * r, d * (a - 0.5 * d))
+    if not is_huber:
+        loss = loss / delta
+    return reduce_loss(loss, reduction)
 
 
 @defop(amp="black", method=False, paddle_types=("nll_loss", "pd_op.nll_loss"))
