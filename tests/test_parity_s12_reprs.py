@@ -286,8 +286,6 @@ def test_transposed_tensor_text(options):
 
 # -- needed outside this area -----------------------------------------------------------------
 
-@pytest.mark.xfail(reason="needs pagaie/nn/layer/norm.py and common.py constructors to take "
-                          "numpy integers", strict=False)
 @pytest.mark.parametrize("expr", ["nn.LayerNorm(np.int64(4))", "nn.ZeroPad2D(np.int64(1))"])
 def test_numpy_integer_constructor_arguments(expr):
     """Paddle takes a numpy integer where it takes an int (``numbers.Integral``)."""

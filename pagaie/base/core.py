@@ -347,7 +347,7 @@ def _is_gpu_place(place: Any, api: str) -> bool:
     if not isinstance(place, Place):
         raise TypeError(f"paddle.base.core.{api}: place should be a Place such as "
                         f"paddle.CPUPlace(), but received {type(place).__name__}")
-    return place._device.type == "cuda"
+    return place.is_gpu_place()
 
 
 def supports_bfloat16() -> bool:

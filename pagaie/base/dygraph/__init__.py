@@ -76,7 +76,7 @@ def _set_place(place: Any) -> str:
         if not isinstance(place, Place):
             raise TypeError(f"paddle.base.dygraph.guard: place should be a Place or a device "
                             f"string like 'cpu' or 'gpu:0', but received {type(place).__name__}")
-        place = "cpu" if place.is_cpu_place() else f"gpu:{place.get_device_id()}"
+        place = f"gpu:{place.gpu_device_id()}" if place.is_gpu_place() else "cpu"
     set_device(place)
     return previous
 

@@ -344,7 +344,7 @@ class _PadnD(Layer):
                  data_format: str | None = None, name: str | None = None) -> None:
         super().__init__()
         n = 2 * self._nd
-        if isinstance(padding, int):
+        if isinstance(padding, numbers.Integral):
             padding = [padding] * n
         elif not hasattr(padding, "__iter__"):   # a list/tuple/Tensor is kept as given
             raise TypeError(f"paddle.nn.{type(self).__name__}: padding must be an int, a "

@@ -8,6 +8,7 @@ Parameter and state names follow Paddle so state dicts interchange: batch norms 
 from __future__ import annotations
 
 import math
+import numbers
 from typing import Any
 
 from pagaie._core import dtype as _dt
@@ -321,7 +322,7 @@ class LayerNorm(Layer):
                  dtype: Any = None, weight_attr: Any = None, bias_attr: Any = None,
                  name: str | None = None) -> None:
         super().__init__()
-        shape = [normalized_shape] if isinstance(normalized_shape, int) else list(normalized_shape)
+        shape = [normalized_shape] if isinstance(normalized_shape, numbers.Integral) else list(normalized_shape)
         self._normalized_shape = shape
         self._epsilon = epsilon
         self._name = name
