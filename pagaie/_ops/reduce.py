@@ -183,16 +183,21 @@ def prod(x, axis=None, keepdim=False, dtype=None, out=None, name=None):
     return r if out is None else write_out(out, r)
 
 
-def _no_kernel(x, api, complex_too=True):
+def _no_kernel(x, api, complex_too=True, axis=None):
     """Paddle has no kernel for bool (and complex) inputs here: NotFound, a RuntimeError,
-    raised before any check of ``axis``."""
+    raised before any check of the values of ``axis`` (its argument parser refuses an axis of
+    a wrong type, a TypeError, before that)."""
     if x.dtype is torch.bool or (complex_too and x.is_complex()):
+        try:
+            _axes(axis, 64, api)  # (the type checks only: any rank would do)
+        except ValueError:
+            pass
         raise RuntimeError(f"paddle.{api}: {str(x.dtype)[6:]} tensors are not supported (no kernel "
                            "for this dtype); cast 'x' to a real number dtype first")
 
 
 def _extreme(x, axis, keepdim, api, fn):
-    _no_kernel(x, api)
+    _no_kernel(x, api, axis=axis)
     dims = _axes(axis, x.dim(), api)
     _check_nonempty(x, dims, api)
     if dims is None:
@@ -298,7 +303,7 @@ def logsumexp(x, axis=None, keepdim=False, name=None, *, out=None):
         >>> paddle.logsumexp(paddle.to_tensor([0.0, 0.0], 'float64')).numpy().round(4).tolist()
         0.6931
     """
-    _no_kernel(x, "logsumexp")  # (a complex result would need a complex kernel Paddle lacks)
+    _no_kernel(x, "logsumexp", axis=axis)  # (a complex result would need a complex kernel Paddle lacks)
     if not (x.is_floating_point() or x.is_complex()):
         x = x.to(torch.float32)
     dims = _axes(axis, x.dim(), "logsumexp")

@@ -41,6 +41,11 @@ def _unique_index_dtype(dtype, api: str) -> torch.dtype:
 
 def _arg_reduce(fn, api, x, axis, keepdim, dtype):
     d = torch.int64 if dtype == "int64" else _index_dtype(dtype, api)
+    if isinstance(axis, (float, bool)):  # Paddle's argument parser truncates these to an int
+        axis = int(axis)
+    elif isinstance(axis, (list, tuple, str)):
+        raise TypeError(f"paddle.{api}: 'axis' must be an int, a float, a bool or a Tensor, "
+                        f"but received {type(axis).__name__} {axis!r}")
     if x.dtype is torch.bool:  # Paddle has no bool kernel: its eager mode raises RuntimeError
         raise RuntimeError(f"paddle.{api}: bool tensors are not supported; cast to an integer or "
                            "float dtype first")
@@ -192,6 +197,15 @@ def _check_search_inputs(seq, values, api, seq_arg):
         raise RuntimeError(f"paddle.{api}: the leading dimensions of '{seq_arg}' {list(seq.shape)} "
                            f"and of the values {list(values.shape)} must match when '{seq_arg}' "
                            "is not 1-D")
+
+
+def _nan_last_sequence(seq, right):
+    """Paddle's left binary search takes a NaN of the sorted sequence as larger than every
+    value (where it sorts NaN); torch's takes it as smaller, so NaN entries become +inf here.
+    (The right search already agrees.)"""
+    if right or not seq.is_floating_point():
+        return seq
+    return torch.nan_to_num(seq, nan=float("inf"), posinf=float("inf"), neginf=float("-inf"))
 
 
 @defop(paddle_types=("pd_op.sort",))
@@ -450,8 +464,10 @@ def searchsorted(sorted_sequence, values, out_int32=False, right=False, name=Non
             raise ValueError(f"paddle.searchsorted: 'side' must be 'left' or 'right', but received {side!r}")
         right = side == "right"
     _check_search_inputs(sorted_sequence, values, "searchsorted", "sorted_sequence")
-    r = torch.searchsorted(sorted_sequence, values, out_int32=bool(out_int32), right=bool(right),
-                           sorter=sorter)
+    if sorter is not None:
+        sorted_sequence = sorted_sequence.gather(-1, sorter.to(torch.int64))
+    r = torch.searchsorted(_nan_last_sequence(sorted_sequence, bool(right)), values,
+                           out_int32=bool(out_int32), right=bool(right))
     return write_out(out, r)
 
 
@@ -479,7 +495,8 @@ def bucketize(x, sorted_sequence, out_int32=False, right=False, name=None, *, ou
         raise ValueError("paddle.bucketize: 'sorted_sequence' must be a 1-D tensor, but received "
                          f"a {sorted_sequence.dim()}-D tensor")
     _check_search_inputs(sorted_sequence, x, "bucketize", "sorted_sequence")
-    return write_out(out, torch.bucketize(x, sorted_sequence, out_int32=bool(out_int32), right=bool(right)))
+    return write_out(out, torch.bucketize(x, _nan_last_sequence(sorted_sequence, bool(right)),
+                                          out_int32=bool(out_int32), right=bool(right)))
 
 
 @defop(paddle_types=("kthvalue", "pd_op.kthvalue"))
@@ -510,8 +527,13 @@ def kthvalue(x, k, axis=None, keepdim=False, name=None):
     if not 1 <= k <= n:
         raise ValueError(f"paddle.kthvalue: 'k' must be in [1, {n}] (the size of axis {dim}), "
                          f"but received {k}")
-    v, i = torch.kthvalue(x, k, dim=dim, keepdim=keepdim)
-    return v, i
+    if x.dim() == 0:
+        return torch.kthvalue(x, k, dim=dim, keepdim=keepdim)
+    # Paddle takes the k-th entry of an ascending partial top-k (NaN last); torch.topk picks
+    # the same one among equal entries (torch.kthvalue does not), so the index agrees
+    v, i = torch.topk(x, k, dim=dim, largest=False, sorted=True)
+    v, i = v.narrow(dim, k - 1, 1), i.narrow(dim, k - 1, 1)
+    return (v, i) if keepdim else (v.squeeze(dim), i.squeeze(dim))
 
 
 @defop(paddle_types=("mode", "pd_op.mode"))

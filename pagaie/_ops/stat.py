@@ -132,13 +132,19 @@ def _select_mean(xs, v, ax):
         return v
     mask = ((xs == v) | (torch.isnan(xs) & torch.isnan(v))).detach()
     cnt = mask.sum(ax, keepdim=True).clamp_min(1).to(xs.dtype)
-    s = torch.where(mask, xs, torch.zeros((), dtype=xs.dtype, device=xs.device)).sum(ax, keepdim=True)
-    return v + (s - s.detach()) / cnt
+    s = torch.where(mask, xs, torch.zeros((), dtype=xs.dtype, device=xs.device))
+    shared = v + (s.sum(ax, keepdim=True) - s.sum(ax, keepdim=True).detach()) / cnt
+    # (an infinite v would give inf - inf there: the mean of its equal entries is v itself)
+    return torch.where(torch.isinf(v), (s / cnt).sum(ax, keepdim=True), shared)
+
+
+def _check_median_mode(api, mode):
+    if mode not in ("avg", "min"):
+        raise ValueError(f"paddle.{api}: 'mode' must be 'avg' or 'min', but received {mode!r}")
 
 
 def _median(x, axis, keepdim, mode, api, ignore_nan):
-    if mode not in ("avg", "min"):
-        raise ValueError(f"paddle.{api}: 'mode' must be 'avg' or 'min', but received {mode!r}")
+    _check_median_mode(api, mode)
     if ignore_nan and isinstance(axis, _T):
         axis = _tensor_axis(axis)
     if ignore_nan and type(axis) is not int and isinstance(axis, numbers.Integral) \
@@ -199,14 +205,24 @@ def _median(x, axis, keepdim, mode, api, ignore_nan):
         ax = norm_axis(axis, x.dim(), api)
         xs = x if x.dim() else x.reshape(1)
     n = xs.shape[ax]
-    sd, idx = torch.sort(xs.detach(), dim=ax, stable=True)  # NaN sorts last
     floating = xs.is_floating_point()
     if ignore_nan and floating:
         cnt = (~torch.isnan(xs)).sum(ax, keepdim=True)
         lo_pos = ((cnt - 1).clamp_min(0)) // 2
         hi_pos = cnt.clamp_min(1) // 2 if mode == "avg" else lo_pos
         hi_pos = torch.where(cnt == 0, lo_pos, hi_pos)
+    # Paddle reads the middle entries off an ascending partial top-k (NaN last) of the
+    # largest count of non-NaN entries of a line for nanmedian, n // 2 + 1 entries for
+    # median; torch.topk makes the same choice among equal entries, so the returned
+    # indices (and the gradients that follow them) agree.
+    if not ignore_nan:
+        k = n // 2 + 1
+    elif floating and not xs.is_meta:
+        k = builtins.max(int(cnt.max()), 1)
     else:
+        k = n
+    sd, idx = torch.topk(xs.detach(), k, dim=ax, largest=False, sorted=True)
+    if not (ignore_nan and floating):
         shape = list(sd.shape)
         shape[ax] = 1
         lo_pos = torch.full(shape, (n - 1) // 2, dtype=torch.int64, device=xs.device)
@@ -216,11 +232,11 @@ def _median(x, axis, keepdim, mode, api, ignore_nan):
     if not ignore_nan and floating:
         has_nan = torch.isnan(xs.detach()).any(ax, keepdim=True)
         lo = torch.where(has_nan, torch.full_like(lo, float("nan")), lo)
-        nan_pos = torch.argmax(torch.isnan(xs.detach()).to(torch.int8), ax, keepdim=True)
-        lo_pos = torch.where(has_nan, nan_pos, lo_pos) if mode == "min" else lo_pos
     if mode == "min":
-        index = idx.gather(ax, lo_pos) if (ignore_nan or not floating) else \
-            torch.where(has_nan, lo_pos, idx.gather(ax, lo_pos))
+        index = idx.gather(ax, lo_pos)
+        if not ignore_nan and floating:  # a NaN median: the index of the first NaN
+            nan_pos = torch.argmax(torch.isnan(xs.detach()).to(torch.int8), ax, keepdim=True)
+            index = torch.where(has_nan, nan_pos, index)
         # over all elements, Paddle shares the gradient among the ties (as for 'avg'); along
         # an axis it goes to the element at the returned index
         val = _select_mean(xs, lo, ax) if full and floating else xs.gather(ax, index)
@@ -234,9 +250,11 @@ def _median(x, axis, keepdim, mode, api, ignore_nan):
         hi = torch.where(has_nan, lo, hi)
     out_dtype = x.dtype if floating else (x.dtype if ignore_nan else torch.get_default_dtype())
     if floating:
-        lo_v = _select_mean(xs, lo, ax)
-        hi_v = _select_mean(xs, hi, ax)
-        val = (lo_v + hi_v) / 2
+        # Paddle's gradient: shared among the entries equal to the median when there are
+        # any (one middle value, or a NaN median), else half to each middle entry it picked
+        picked = (xs.gather(ax, idx.gather(ax, lo_pos)) + xs.gather(ax, idx.gather(ax, hi_pos))) / 2
+        one = (lo == hi) | torch.isnan(lo)
+        val = torch.where(one, _select_mean(xs, lo, ax), picked)
     else:
         val = (lo.to(torch.float64) + hi.to(torch.float64)) / 2
         if ignore_nan:
@@ -253,9 +271,10 @@ def median(x, axis=None, keepdim=False, mode='avg', name=None, *, out=None):
 
     ``mode='avg'`` averages the two middle values of an even count, computed and returned in
     float32 for every input dtype but float64, as in Paddle; ``mode='min'`` takes the lower
-    one and, with an ``axis``, also returns its index. A NaN in a slice makes its median NaN.
-    Gradients are shared equally among the elements equal to a selected middle value (among
-    the NaN elements for a NaN median).
+    one and, with an ``axis``, also returns its index (among equal entries, the one Paddle's
+    partial sort picks). A NaN in a slice makes its median NaN. The gradient is shared
+    equally among the elements equal to the median (the NaN elements for a NaN median); two
+    different middle values get half each, at the picked entries.
 
     Args:
         x (Tensor): the input tensor.
@@ -302,6 +321,7 @@ def nanmedian(x, axis=None, keepdim=False, mode='avg', name=None):
     """
     if isinstance(axis, (list, tuple)) and len(axis) == 0:
         raise ValueError("paddle.nanmedian: 'axis' must not be an empty list")
+    _check_median_mode("nanmedian", mode)  # Paddle checks the mode before the dtype
     _check_real("nanmedian", x)
     r = _median(x, axis, keepdim, mode, "nanmedian", True)
     if isinstance(r, tuple) and x.is_floating_point() and x.numel():  # all-NaN lines: index -1, as Paddle
@@ -313,32 +333,53 @@ def nanmedian(x, axis=None, keepdim=False, mode='avg', name=None):
     return (r[0], stopped(r[1])) if isinstance(r, tuple) else r  # indices: stop_gradient=True
 
 
+def _quantile_kernel(fn):
+    """``fn`` (torch.quantile or torch.nanquantile) as Paddle computes it: 'midpoint' is the
+    plain mean of the lower and higher entries (two equal infinities give that infinity, not
+    NaN), and int32/int64 inputs take the interpolations that pick entries (their result
+    keeps the dtype; 'midpoint' gives float32)."""
+    def kernel(x, q, dim, interpolation):
+        xf = x if x.is_floating_point() else x.to(torch.float64)
+        if interpolation == "midpoint":
+            r = (fn(xf, q, dim=dim, interpolation="lower") +
+                 fn(xf, q, dim=dim, interpolation="higher")) / 2
+            return r if x.is_floating_point() else r.to(torch.float32)
+        r = fn(xf, q, dim=dim, interpolation=interpolation)
+        if interpolation == "linear" and not xf.is_meta and bool(torch.isinf(xf).any()):
+            # between a finite entry and an infinite one the quantile is that infinity
+            # (torch's interpolation gives NaN on one side)
+            lo = fn(xf, q, dim=dim, interpolation="lower")
+            hi = fn(xf, q, dim=dim, interpolation="higher")
+            r = torch.where((lo == hi) | (torch.isinf(lo) & (lo < 0) & ~torch.isinf(hi)), lo,
+                            torch.where(torch.isinf(hi) & (hi > 0) & ~torch.isinf(lo), hi, r))
+        return r if x.is_floating_point() else r.to(x.dtype)
+    return kernel
+
+
 def _quantile(x, q, axis, keepdim, interpolation, api, fn):
-    if interpolation not in ("linear", "lower", "higher", "midpoint", "nearest"):
-        raise ValueError(f"paddle.{api}: 'interpolation' must be one of linear, lower, higher, "
-                         f"midpoint or nearest, but received {interpolation!r}")
-    if x.dtype is not torch.float32 and x.dtype is not torch.float64:
-        # Paddle has no kernel for other dtypes: its eager mode raises RuntimeError (NotFound).
-        raise RuntimeError(f"paddle.{api}: the input must be a float32 or float64 tensor, but "
-                           f"received {dtype_name(x)}")
+    # Paddle's order of checks: q, interpolation, axis, then the dtype
     if type(q) is _T:
-        qt = q.to(x.dtype)
+        if q.dim() > 1:
+            raise ValueError(f"paddle.{api}: 'q' must be a 0-D or 1-D tensor, but received a "
+                             f"{q.dim()}-D tensor")
+        qt = q.detach().to(torch.float64)
         scalar_q = q.dim() == 0
     elif isinstance(q, (list, tuple)):
         if len(q) == 0:
             raise ValueError(f"paddle.{api}: 'q' must not be empty")
-        qt = torch.tensor([float(v) for v in q], dtype=x.dtype, device=x.device)
+        qt = torch.tensor([float(v) for v in q], dtype=torch.float64, device=x.device)
         scalar_q = False
     elif isinstance(q, (int, float)):
-        qt = torch.tensor(float(q), dtype=x.dtype, device=x.device)
+        qt = torch.tensor(float(q), dtype=torch.float64, device=x.device)
         scalar_q = True
     else:
         raise TypeError(f"paddle.{api}: 'q' must be a float, a list of floats or a Tensor, "
                         f"but received {type(q).__name__}")
     if bool(((qt < 0) | (qt > 1)).any()):
-        raise ValueError(f"paddle.{api}: 'q' must be in the range [0, 1]")
-    scalar_q = scalar_q or qt.numel() == 1  # Paddle drops the q axis for a single quantile
-    qt = qt.reshape(()) if scalar_q else qt
+        raise ValueError(f"paddle.{api}: 'q' must be in the range [0, 1], but received {q!r}")
+    if interpolation not in ("linear", "lower", "higher", "midpoint", "nearest"):
+        raise ValueError(f"paddle.{api}: 'interpolation' must be one of linear, lower, higher, "
+                         f"midpoint or nearest, but received {interpolation!r}")
     for a in (axis if isinstance(axis, list) else [] if axis is None else [axis]):
         if isinstance(a, bool):  # Paddle's argument parser refuses it
             raise TypeError(f"paddle.{api}: 'axis' must be None, an int or a list of ints, but "
@@ -347,6 +388,17 @@ def _quantile(x, q, axis, keepdim, interpolation, api, fn):
             raise ValueError(f"paddle.{api}: 'axis' must be None, an int or a list of ints in "
                              f"[-rank(x), rank(x)) = [{-x.dim()}, {x.dim()}), but received {axis!r}")
     dims = _axes(axis, x.dim(), api)
+    if x.dtype not in (torch.float32, torch.float64) and not (
+            x.dtype in (torch.int32, torch.int64) and interpolation != "linear"):
+        # Paddle has no kernel for other dtypes (nor a linear interpolation of integers): its
+        # eager mode raises RuntimeError (NotFound).
+        raise RuntimeError(f"paddle.{api}: the input must be a float32 or float64 tensor (or "
+                           f"int32/int64 with an interpolation other than 'linear'), but received "
+                           f"{dtype_name(x)} with interpolation={interpolation!r}")
+    qt = qt.to(x.dtype if x.is_floating_point() else torch.float64)
+    fn = _quantile_kernel(fn)
+    scalar_q = scalar_q or qt.numel() == 1  # Paddle drops the q axis for a single quantile
+    qt = qt.reshape(()) if scalar_q else qt
     if dims is None:
         # An empty input gives 0 quantiles, as in Paddle.
         r = fn(x.reshape(-1) if x.numel() else x.new_zeros(1), qt, dim=0, interpolation=interpolation)
@@ -558,6 +610,13 @@ def histogramdd(x, bins=10, ranges=None, density=False, weights=None, name=None)
     if ranges is not None and len(ranges) != 2 * d:
         raise AssertionError(f"paddle.histogramdd: 'ranges' must have {2 * d} values (a min and a max per "
                              f"dimension), but received {len(ranges)}")
+    if weights is not None and weights.dtype != x.dtype:
+        raise AssertionError(f"paddle.histogramdd: 'weights' must have the dtype of 'x' "
+                             f"({dtype_name(x)}), but received {dtype_name(weights)}")
+    if weights is not None and list(weights.shape) != list(x.shape[:-1]):
+        raise AssertionError(f"paddle.histogramdd: 'weights' must have the shape of 'x' without its "
+                             f"last dimension ({list(x.shape[:-1])}), but received "
+                             f"{list(weights.shape)}")
     if ranges is None and x.numel() == 0:   # Paddle reduces the data for its range: ValueError
         raise ValueError("paddle.histogramdd: 'x' is empty, so the data range is unknown; give "
                          "'ranges'")
