@@ -50,6 +50,35 @@ def _need_float(x: torch.Tensor, api: str, arg: str = "x", error: type = Runtime
 
 # ---- sampling into a new tensor -----------------------------------------------------
 
+class _NegativeSizeError(ValueError, RuntimeError):
+    """A negative size: Paddle's random kernels then fail to allocate (a RuntimeError, where
+    its creation ops raise ValueError); both types, so either ``except`` catches it."""
+
+
+class _ShapeTypeError(TypeError, AttributeError):
+    """A shape that is neither a list, a tuple nor an array: Paddle reads it as an array
+    (``shape.astype(int)``) and fails with an AttributeError; a TypeError too, as pagaie's
+    creation ops raise."""
+
+
+def _dims(shape, api: str, int_ok: bool = False) -> list[int]:
+    """``shape`` as a list of ints (see :func:`shape_of`). As Paddle's random ops: a floating
+    array or tensor is truncated to ints, a plain int is a shape only where ``int_ok`` (rand,
+    randn), and a negative dimension raises :class:`_NegativeSizeError`."""
+    if isinstance(shape, (np.ndarray, np.generic)) and shape.dtype.kind == "f":
+        shape = shape.astype(np.int64)
+    elif isinstance(shape, _T) and shape.is_floating_point():
+        shape = shape.to(torch.int64)
+    elif not (isinstance(shape, (list, tuple, _T, np.ndarray, np.generic))
+              or (int_ok and isinstance(shape, int) and not isinstance(shape, bool))):
+        raise _ShapeTypeError(f"paddle.{api}: 'shape' must be a list, tuple or Tensor, but "
+                              f"received {type(shape).__name__}")
+    try:
+        return shape_of(shape, api)
+    except ValueError as exc:
+        raise _NegativeSizeError(str(exc)) from None
+
+
 def _num(v, api: str, arg: str, error: type) -> float | complex:
     """A number argument Paddle reads as a C++ double (or with ``float()``): a string or a
     tensor of several elements is ``error`` (its argument parser's TypeError, or the
@@ -107,7 +136,7 @@ def uniform(shape, dtype=None, min=0, max=1.0, seed=0, name=None, *, out=None, d
     dt = float_only(float_dtype(dtype, "uniform"), "uniform")
     dev = device_of(device, "uniform")
     lo, hi = _num(min, "uniform", "min", AssertionError), _num(max, "uniform", "max", AssertionError)
-    dims = shape_of(shape, "uniform")
+    dims = _dims(shape, "uniform")
     if on_paddle_cpu(dev):
         return finish(_ss.uniform_cpu(dims, dt, lo, hi, int(seed)), out, requires_grad)
     t = torch.empty(dims, dtype=dt, device=dev)
@@ -147,7 +176,7 @@ def rand(shape, dtype=None, name=None, *, out=None, device=None, requires_grad=F
     """
     shape, dtype = _size_args(shape, dtype, name)
     dt = float_only(float_dtype(dtype, "rand"), "rand")
-    t = _uniform01(shape_of(shape, "rand"), dt, device_of(device, "rand"))
+    t = _uniform01(_dims(shape, "rand", int_ok=True), dt, device_of(device, "rand"))
     return finish(t, out, requires_grad, pin_memory, "rand")
 
 
@@ -194,7 +223,7 @@ def randn(shape, dtype=None, name=None, *, out=None, device=None, requires_grad=
     """
     shape, dtype = _size_args(shape, dtype, name)
     dt = float_only(float_dtype(dtype, "randn"), "randn")
-    t = _gaussian(shape_of(shape, "randn"), dt, device_of(device, "randn"))
+    t = _gaussian(_dims(shape, "randn", int_ok=True), dt, device_of(device, "randn"))
     return finish(t, out, requires_grad, pin_memory, "randn")
 
 
@@ -219,7 +248,7 @@ def standard_normal(shape, dtype=None, name=None, *, out=None, device=None, requ
         paddle.Size([4])
     """
     dt = float_only(float_dtype(dtype, "standard_normal"), "standard_normal")
-    t = _gaussian(shape_of(shape, "standard_normal"), dt, device_of(device, "standard_normal"))
+    t = _gaussian(_dims(shape, "standard_normal"), dt, device_of(device, "standard_normal"))
     return finish(t, out, requires_grad)
 
 
@@ -279,10 +308,7 @@ def normal(mean=0.0, std=1.0, shape=None, name=None, *, out=None):
         else:
             r = _gaussian(list(std.shape), std.dtype, std.device) * std + float(mean)
     else:
-        if shape is None:
-            raise ValueError("paddle.normal: 'shape' is required when 'mean' and 'std' are both "
-                             "numbers")
-        dims = shape_of(shape, "normal")
+        dims = _dims(shape, "normal")
         if isinstance(mean, complex):
             m = _complex_mean(mean, "normal")
             r = _gaussian(dims, torch.complex64, device_of(None, "normal"), m, float(std))
@@ -428,7 +454,7 @@ def randint(low=0, high=None, shape=[1], dtype=None, name=None):  # noqa: B006 (
     """
     lo, hi = _bounds(low, high, "randint")
     dt = _int_dtype(dtype, "randint")
-    return _randint(lo, hi, shape_of(shape, "randint"), dt, device_of(None, "randint"))
+    return _randint(lo, hi, _dims(shape, "randint"), dt, device_of(None, "randint"))
 
 
 def _randint(lo: int, hi: int, dims: list[int], dt: torch.dtype, dev: torch.device) -> torch.Tensor:
@@ -540,7 +566,7 @@ def randperm(n, dtype="int64", name=None, *, out=None, device=None, requires_gra
         raise TypeError(f"paddle.randperm: 'n' must be an int, but received {type(n).__name__} ({n!r})")
     n = int(n.item()) if isinstance(n, _T) else int(n)
     if n < 0:
-        raise ValueError(f"paddle.randperm: 'n' must be non-negative, but received {n}")
+        raise _NegativeSizeError(f"paddle.randperm: 'n' must be non-negative, but received {n}")
     dt = _dt.to_torch_dtype(dtype, "paddle.randperm")
     if dt not in (torch.int32, torch.int64, torch.float32, torch.float64):
         raise RuntimeError("paddle.randperm: 'dtype' must be int32, int64, float32 or float64, but "
@@ -893,14 +919,14 @@ def _uniform_(x, min=0, max=1.0, seed=0, name=None):
         _need_float(x, "uniform_")
     seed = _seed_arg(seed, "uniform_")
     lo, hi = _num(min, "uniform_", "min", TypeError), _num(max, "uniform_", "max", TypeError)
+    if not lo < hi:   # Paddle's in-place kernel checks this (paddle.uniform does not)
+        raise ValueError(f"paddle.uniform_: 'min' must be less than 'max', but received min = "
+                         f"{lo}, max = {hi}")
     if on_paddle_cpu(x.device):
         with torch.no_grad():
             return x.copy_(_ss.uniform_cpu(list(x.shape), x.dtype, lo, hi, int(seed)))
     gen = torch.Generator(x.device).manual_seed(int(seed)) if seed else None
-    if lo <= hi:
-        return x.uniform_(lo, hi, generator=gen)
-    # Paddle allows min > max: the samples then lie in (max, min].
-    return x.uniform_(0.0, 1.0, generator=gen).mul_(hi - lo).add_(lo)
+    return x.uniform_(lo, hi, generator=gen)
 
 
 returns_self(defop("uniform_", method=False)(_uniform_), "uniform_")

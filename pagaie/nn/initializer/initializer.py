@@ -101,13 +101,14 @@ def _sample(t: torch.Tensor, make) -> None:
 
 def _on_paddle_engine(t: torch.Tensor) -> bool:
     """Whether ``t`` is filled from Paddle's CPU engine (else from torch's samplers)."""
-    return on_paddle_cpu(t.device) and not t.is_complex()
+    return on_paddle_cpu(t.device)
 
 
 def _work_dtype(t: torch.Tensor) -> torch.dtype:
-    """The type Paddle's kernels sample ``t`` in: float64 for float64, else float32 (the
-    float16/bfloat16 kernels sample in float and cast; Paddle has no integer ones)."""
-    return torch.float64 if t.dtype == torch.float64 else torch.float32
+    """The type Paddle's kernels sample ``t`` in: its own for float64 and complex, else
+    float32 (the float16/bfloat16 kernels sample in float and cast; Paddle has no integer
+    ones)."""
+    return t.dtype if t.dtype == torch.float64 or t.is_complex() else torch.float32
 
 
 def _draw(t: torch.Tensor, paddle_values: Callable[[], torch.Tensor], torch_fill: Callable) -> None:
@@ -141,7 +142,9 @@ class ConstantInitializer(Initializer):
         self._force_cpu = force_cpu
 
     def _fill(self, t: torch.Tensor) -> None:
-        t.fill_(self._value)
+        # Paddle fills with float(value): numeric strings are read, complex values are a
+        # TypeError, and a value beyond the dtype's range overflows (to inf for float16)
+        t.copy_(torch.tensor(float(self._value), dtype=torch.float64).expand(t.shape))
 
 
 class Constant(ConstantInitializer):
@@ -158,6 +161,8 @@ class Constant(ConstantInitializer):
     """
 
     def __init__(self, value: float = 0.0) -> None:
+        if value is None:   # Constant checks this itself, with a ValueError
+            raise ValueError("paddle.nn.initializer.Constant: 'value' must not be None")
         super().__init__(value=value, force_cpu=False)
 
 
@@ -509,18 +514,19 @@ class KaimingUniform(MSRAInitializer):
                          nonlinearity=nonlinearity, mode=mode)
 
 
-_GAINS = {"sigmoid": 1.0, "linear": 1.0, "conv1d": 1.0, "conv2d": 1.0, "conv3d": 1.0,
-          "conv1d_transpose": 1.0, "conv2d_transpose": 1.0, "conv3d_transpose": 1.0,
-          "tanh": 5.0 / 3, "relu": math.sqrt(2.0), "selu": 3.0 / 4}
+_LINEAR = ("sigmoid", "linear", "conv1d", "conv2d", "conv3d", "conv1d_transpose",
+           "conv_transpose1d", "conv2d_transpose", "conv_transpose2d", "conv3d_transpose",
+           "conv_transpose3d")
+_GAINS = {**{k: 1 for k in _LINEAR}, "tanh": 5.0 / 3, "relu": math.sqrt(2.0), "selu": 3.0 / 4}
 
 
 def calculate_gain(nonlinearity: str, param: bool | float | None = None) -> float:
     """The recommended initialisation gain for a non-linearity.
 
     Args:
-        nonlinearity (str): 'sigmoid', 'linear', 'conv1d'..'conv3d_transpose', 'tanh',
-            'relu', 'leaky_relu' or 'selu'.
-        param (float, optional): the negative slope for 'leaky_relu' (default 0.01).
+        nonlinearity (str): 'sigmoid', 'linear', 'conv1d'..'conv3d_transpose' (also spelt
+            'conv_transpose1d'..'conv_transpose3d'), 'tanh', 'relu', 'leaky_relu' or 'selu'.
+        param (bool|int|float, optional): the negative slope for 'leaky_relu' (default 0.01).
 
     Returns:
         float: the gain.
@@ -532,14 +538,13 @@ def calculate_gain(nonlinearity: str, param: bool | float | None = None) -> floa
     """
     if param is None:
         param = 0.01
-    elif not isinstance(param, (bool, int, float)):
-        raise TypeError(f"paddle.nn.initializer.calculate_gain: 'param' must be a number, "
-                        f"but received {type(param).__name__}")
+    elif not isinstance(param, (bool, int, float)):   # Paddle asserts: numpy scalars fail too
+        raise AssertionError(f"paddle.nn.initializer.calculate_gain: 'param' must be a bool, int "
+                             f"or float, but received {type(param).__name__}")
     if nonlinearity == "leaky_relu":
         return math.sqrt(2.0 / (1 + float(param) ** 2))
     if nonlinearity in _GAINS:
-        g = _GAINS[nonlinearity]
-        return int(g) if nonlinearity in ("sigmoid", "linear") or nonlinearity.startswith("conv") else g
+        return _GAINS[nonlinearity]
     raise ValueError(f"nonlinearity function {nonlinearity} is not supported now.")
 
 

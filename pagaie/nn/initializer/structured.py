@@ -41,7 +41,7 @@ class Orthogonal(Initializer):
         if t.dim() < 2:
             raise AssertionError("paddle.nn.initializer.Orthogonal: only tensors with 2 or more "
                                  f"dimensions can be initialized, but received shape {list(t.shape)}")
-        rows, cols = t.shape[0], t.numel() // t.shape[0]
+        rows, cols = t.shape[0], int(np.prod(t.shape[1:]))   # a size-0 row count is legal
         big, small = max(rows, cols), min(rows, cols)
 
         def make(x: torch.Tensor) -> None:
@@ -50,7 +50,7 @@ class Orthogonal(Initializer):
             else:
                 a = torch.randn(big, small, dtype=x.dtype, device=x.device)
             q, r = torch.linalg.qr(a)
-            q = q * torch.sign(torch.diagonal(r))
+            q = q * torch.sgn(torch.diagonal(r))   # sgn: x / |x|, also for complex
             if rows < cols:
                 q = q.T
             x.copy_((self._gain * q).reshape(x.shape))
@@ -79,8 +79,16 @@ class NumpyArrayInitializer(Initializer):
                                  f"numpy.ndarray, but received {type(value).__name__}")
         self._value = value
 
+    # Paddle's assign_value kernel takes these parameter dtypes only (16-bit floats via float32)
+    _DTYPES = (torch.float16, torch.bfloat16, torch.float32, torch.float64, torch.int32,
+               torch.int8, torch.uint8)
+
     def _fill(self, t: torch.Tensor) -> torch.Tensor | None:
         from pagaie._core.tensor import Tensor
+        if t.dtype not in self._DTYPES:
+            raise ValueError(f"paddle.nn.initializer.{type(self).__name__}: unsupported parameter "
+                             f"dtype {str(t.dtype).replace('torch.', '')}; it takes float16, "
+                             "bfloat16, float32, float64, int32, int8 and uint8")
         v = self._value
         src = v._t.detach() if isinstance(v, Tensor) else torch.as_tensor(np.asarray(v))
         src = src.to(device=t.device, dtype=t.dtype)
@@ -129,8 +137,12 @@ class Dirac(Initializer):
     """
 
     def __init__(self, groups: int = 1, name: str | None = None) -> None:
+        if not isinstance(groups, (int, float, np.number)):   # Paddle's test compares first
+            raise TypeError("paddle.nn.initializer.Dirac: 'groups' must be a positive integer, "
+                            f"but received {type(groups).__name__}")
         if not isinstance(groups, int) or groups <= 0:
-            raise AssertionError(" 'groups' must be a positive integer. ")
+            raise AssertionError("paddle.nn.initializer.Dirac: 'groups' must be a positive integer, "
+                                 f"but received {groups!r}")
         self._groups = groups
 
     def _fill(self, t: torch.Tensor) -> None:
@@ -166,6 +178,9 @@ class Bilinear(Initializer):
             raise ValueError("the length of shape must be 4.")
         if shape[2] != shape[3]:
             raise ValueError("shape[2] must be equal to shape[3].")
+        if t.dtype not in (torch.float16, torch.bfloat16, torch.float32, torch.float64):
+            raise TypeError("paddle.nn.initializer.Bilinear: the parameter must be of a floating "
+                            f"type, but its dtype is {str(t.dtype).replace('torch.', '')}")
         n = int(np.prod(shape))
         if n > 1024 * 1024:
             raise ValueError("The size of input is too big. ")

@@ -75,11 +75,17 @@ def spectral_norm(layer: Any, name: str = "weight", n_power_iterations: int = 1,
         if isinstance(hook, SpectralNorm) and hook.name == name:
             raise RuntimeError(f"Cannot register two spectral_norm hooks on the same parameter {name}")
     if dim is None:
-        cls = type(layer).__name__
-        dim = 1 if cls == "Linear" or "Transpose" in cls else 0
+        from pagaie.nn import Conv1DTranspose, Conv2DTranspose, Conv3DTranspose, Linear
+        dim = 1 if isinstance(layer, (Conv1DTranspose, Conv2DTranspose, Conv3DTranspose, Linear)) else 0
     if name not in layer._parameters:
         raise KeyError(f"paddle.nn.utils.spectral_norm: {type(layer).__name__} has no parameter named {name!r}")
     w = layer._parameters[name]
+    if isinstance(dim, bool) or not isinstance(dim, int):
+        raise TypeError(f"paddle.nn.utils.spectral_norm: 'dim' must be an int, but received "
+                        f"{type(dim).__name__}")
+    if not 0 <= dim < w.ndim:   # Paddle moves ``dim`` to the front by a permutation: no negatives
+        raise ValueError(f"paddle.nn.utils.spectral_norm: 'dim' must be in [0, {w.ndim}) for the "
+                         f"{w.ndim}-D parameter {name!r}, but received {dim}")
     fn = SpectralNorm(name, n_power_iterations, dim, eps)
     t = w._t.detach()
     mat = fn._matrix(t)

@@ -22,6 +22,9 @@ def parameters_to_vector(parameters: Iterable[Tensor], name: str | None = None) 
     if isinstance(parameters, Tensor):   # Paddle's concat rejects a lone Tensor: ValueError
         raise ValueError("paddle.nn.utils.parameters_to_vector: 'parameters' must be a list of "
                          f"Tensors, but received a Tensor of shape {list(parameters.shape)}")
+    if not hasattr(parameters, "__getitem__"):   # Paddle indexes it: an iterator is a TypeError
+        raise TypeError("paddle.nn.utils.parameters_to_vector: 'parameters' must be a list or tuple "
+                        f"of Tensors, but received {type(parameters).__name__}")
     ts = [p._t for p in parameters]
     if not ts:   # Paddle reads parameters[0]: IndexError
         raise IndexError("paddle.nn.utils.parameters_to_vector: 'parameters' is empty; "
@@ -32,13 +35,16 @@ def parameters_to_vector(parameters: Iterable[Tensor], name: str | None = None) 
                              f"but parameter 0 is {from_torch_dtype(ts[0].dtype)} and parameter {i} is "
                              f"{from_torch_dtype(t.dtype)}")
     # As Paddle: a new leaf (gradients do not flow back to the parameters), stop_gradient=False
+    # whatever the dtype
     with torch.no_grad():
-        vec = torch.cat([t.reshape(-1) for t in ts])
-    return wrap(vec.requires_grad_(vec.is_floating_point() or vec.is_complex()))
+        out = wrap(torch.cat([t.reshape(-1) for t in ts]))
+    out.stop_gradient = False
+    return out
 
 
 def vector_to_parameters(vec: Tensor, parameters: Iterable[Tensor], name: str | None = None) -> None:
-    """Copy consecutive slices of the 1-D ``vec`` into ``parameters`` (in place).
+    """Give ``parameters`` the consecutive slices of the 1-D ``vec`` as their values (in
+    place); as in Paddle, each parameter takes ``vec``'s dtype.
 
     Examples:
         >>> import pagaie as paddle
@@ -51,6 +57,9 @@ def vector_to_parameters(vec: Tensor, parameters: Iterable[Tensor], name: str | 
     if v.dim() != 1:  # Paddle asserts here
         raise AssertionError(f"paddle.nn.utils.vector_to_parameters: 'vec' must be 1-D, but received "
                              f"{v.dim()}-D")
+    if not hasattr(parameters, "__len__"):   # Paddle takes len(): an iterator is a TypeError
+        raise TypeError("paddle.nn.utils.vector_to_parameters: 'parameters' must be a list or tuple "
+                        f"of Tensors, but received {type(parameters).__name__}")
     params = list(parameters)
     total = sum(p._t.numel() for p in params)
     if total > v.numel():  # a longer vec is accepted: its tail is left unused
@@ -60,5 +69,13 @@ def vector_to_parameters(vec: Tensor, parameters: Iterable[Tensor], name: str | 
     with torch.no_grad():
         for p in params:
             n = p._t.numel()
-            p._t.copy_(v[off:off + n].reshape(p._t.shape))
+            part = v[off:off + n].reshape(p._t.shape)
             off += n
+            if part.dtype == p._t.dtype:
+                p._t.copy_(part)
+                continue
+            # Paddle shares the slice's storage with the parameter: it takes vec's dtype
+            trainable = not p.stop_gradient
+            p._t = part.clone().requires_grad_(p._t.requires_grad and part.is_floating_point())
+            if trainable:
+                p.stop_gradient = False

@@ -11,13 +11,31 @@ from pagaie._core.tensor import wrap
 __all__ = ["weight_norm", "remove_weight_norm"]
 
 
-def _norm_except_dim(v: torch.Tensor, dim: int) -> torch.Tensor:
+_EPS = 1e-12
+
+
+def _sum_sq_except_dim(v: torch.Tensor, dim: int) -> torch.Tensor:
+    """The sum of squares of ``v`` over every dim but ``dim`` (all of them for -1), keepdim."""
     if dim == -1:
-        return torch.linalg.vector_norm(v)
+        return v.square().sum()
     dims = [d for d in range(v.dim()) if d != dim]
-    shape = [1] * v.dim()
-    shape[dim] = v.shape[dim]
-    return torch.linalg.vector_norm(v, dim=dims).reshape(shape) if dims else v.abs()
+    return v.square().sum(dim=dims, keepdim=True) if dims else v.square()
+
+
+def _norm_except_dim(v: torch.Tensor, dim: int) -> torch.Tensor:
+    """Paddle's starting ``g``: ``sqrt(sum(v**2) + 1e-12)`` (so a zero slice gives 1e-6)."""
+    return torch.sqrt(_sum_sq_except_dim(v, dim) + _EPS)
+
+
+def _direction(v: torch.Tensor, dim: int) -> torch.Tensor:
+    """``v`` normalised as Paddle does: ``v / (||v|| + 1e-12)`` over everything for -1, else
+    each slice along ``dim`` by ``max(||slice||, 1e-12)`` (so a zero slice stays zero, and
+    its gradient is finite: vector_norm's is 0 at 0, where sqrt's is not)."""
+    if dim == -1:
+        return v / (torch.sqrt(v.square().sum()) + _EPS)
+    dims = [d for d in range(v.dim()) if d != dim]
+    n = torch.linalg.vector_norm(v, dim=dims, keepdim=True) if dims else v.abs()
+    return v / n.clamp_min(_EPS)
 
 
 class WeightNorm:
@@ -29,9 +47,12 @@ class WeightNorm:
     def compute_weight(self, layer: Any) -> Any:
         g = getattr(layer, self.name + "_g")._t
         v = getattr(layer, self.name + "_v")._t
-        n = _norm_except_dim(v, self.dim)
-        gs = g if self.dim == -1 else g.reshape(n.shape)
-        return wrap(v * (gs / n))
+        d = _direction(v, self.dim)
+        if self.dim != -1:
+            shape = [1] * v.dim()
+            shape[self.dim] = v.shape[self.dim]
+            g = g.reshape(shape)
+        return wrap(d * g)
 
     def __call__(self, layer: Any, inputs: Any) -> None:
         setattr(layer, self.name, self.compute_weight(layer))
