@@ -12,7 +12,7 @@ Gaussian mixture on paddle.distribution, activation checkpointing with fleet.uti
 nn.Transformer seq2seq with a custom RNN cell through nn.RNN / nn.BiRNN, to_static forward and loss
 functions with tensor-dependent control flow, a static Program with nn layers and control flow, what
 print(layer) and paddle.summary show. Below the scripts: a checkpoint written by one framework resumes
-training in the other, and two in-place/autograd differences found this round (xfail until fixed).
+training in the other, and two in-place/autograd differences found this round (relu's still xfail).
 
 Where the scripts step around real Paddle 3.3.1 (each is listed in the session-12 report):
 - paddle.jit.to_static of a lambda raises IndexError; static.nn.embedding / batch_norm and
@@ -990,7 +990,6 @@ def _backward_outcome(fw, make) -> str:
     return "ok " + str(np.round(x.grad.numpy(), 5).tolist())
 
 
-@pytest.mark.xfail(reason="needs pagaie/_core/registry.py change (_make_inplace)", strict=False)
 def test_inplace_write_after_an_inplace_op_that_saved_its_result() -> None:
     """``h.tanh_(); h.scale_(2.0)``: tanh_'s backward saved h, so Paddle's backward raises
     RuntimeError (the version check), on the first call as on every later one."""

@@ -260,10 +260,6 @@ def test_shape_changing_inplace_of_a_saved_operand_raises_at_backward(op):
     same_exception(run)
 
 
-# ---- differences that need changes outside this area's files ------------------------------
-
-@pytest.mark.xfail(reason="needs pagaie/_core/registry.py change (in-place on a view of a grad leaf)",
-                   strict=False)
 @pytest.mark.parametrize("op", ["add_", "exp_", "scale_"])
 def test_registry_inplace_on_a_view_of_a_grad_leaf(op):
     """Paddle: y = x[1]; y.add_(1) with x a leaf that needs gradients writes x and keeps y's history."""
@@ -277,8 +273,6 @@ def test_registry_inplace_on_a_view_of_a_grad_leaf(op):
     assert_same(ours, theirs)
 
 
-@pytest.mark.xfail(reason="needs pagaie/_ops/_factory.py change (returns_self on a view of a grad leaf)",
-                   strict=False)
 @pytest.mark.parametrize("op", ["fill_", "zero_"])
 def test_fill_on_a_view_of_a_grad_leaf(op):
     """Paddle: y = x[1]; y.fill_(2) with x a leaf that needs gradients writes x."""
@@ -291,6 +285,8 @@ def test_fill_on_a_view_of_a_grad_leaf(op):
     ours, theirs = both(run)
     assert_same(ours, theirs)
 
+
+# ---- differences that need changes outside this area's files ------------------------------
 
 @pytest.mark.xfail(reason="needs pagaie/_core/registry.py change (contiguous results of compute ops)",
                    strict=False)
@@ -307,8 +303,6 @@ def test_compute_results_of_a_transposed_input_are_contiguous(op):
     assert_same(ours[2], theirs[2])
 
 
-@pytest.mark.xfail(reason="needs pagaie/_ops/creation.py change (assign of data into a view)",
-                   strict=False)
 def test_assign_data_into_a_view_counts_no_version_of_the_base():
     """Paddle: assign(ndarray, view) counts no version, of the view or of its base."""
     def run(P):

@@ -28,7 +28,8 @@ import numpy as np
 import torch
 
 from pagaie._core.tensor import (GRAD_FLAG, UNTRACKED_GRADS, Tensor, check_inplace, flag_grad,
-                                 is_grad_leaf, unwrap, unwrap_args, unwrap_kwargs, wrap)
+                                 is_grad_leaf, is_leaf_view, unwrap, unwrap_args, unwrap_kwargs, wrap,
+                                 write_leaf_view)
 
 __all__ = ["OpRecord", "REGISTRY", "defop", "push_handler", "pop_handler", "handler",
            "suspended", "eager_call", "translate_error", "binary_operator"]
@@ -740,6 +741,16 @@ def _make_inplace(rec: OpRecord, base: OpRecord) -> Callable:
                 want = _inplace_dtype(rec.name, t, y)
             if want is not None and want is not t.dtype:
                 run = widened
+        if is_leaf_view(t):
+            # a view of a leaf that needs gradients (``y = x[0]; y.add_(1)``): computed from a
+            # copy of the view, then written into the leaf's memory (see write_leaf_view)
+            def write(c: Tensor) -> Tensor:
+                x._t = c._t
+                try:
+                    return wrap(_inplace_result(run(*args, **kwargs)._t, want))
+                finally:
+                    x._t = t
+            return write_leaf_view(x, write)
         if leaf_check and torch.is_grad_enabled():
             check_inplace(x, rec.name, base.name)
         elif t.requires_grad and t.is_leaf or (leaf_check and is_grad_leaf(t)):
@@ -772,7 +783,15 @@ def _make_inplace(rec: OpRecord, base: OpRecord) -> Callable:
                     x._version_bias += 1
                 return x
         _check_result_shape(rec.name, r, t)
-        if saved and r.dtype is t.dtype:
+        if saved and r is c and explicit and t._base is None:
+            # the explicit kernel wrote into the copy, which its backward may have saved: x holds
+            # the copy from now on, so a later in-place write into x is seen by that backward
+            # (Paddle's version check, as on later calls, which run on x itself); t takes the
+            # values and a new version too (aliases of x's memory, backwards that saved x)
+            with torch.no_grad():
+                t.copy_(r)
+            x._rebind(r, bump=0)  # t.copy_ counted this op already
+        elif saved and r.dtype is t.dtype:
             # r does not depend on t itself (computed from a copy): write it into t, so that a
             # view writes through to its base, and t's version says it changed
             t.copy_(r)

@@ -87,6 +87,34 @@ def check_inplace(x: "Tensor", api: str, out_of_place: str | None = None) -> Non
                          f"can't use inplace strategy ({hint})")
 
 
+def is_leaf_view(t: torch.Tensor) -> bool:
+    """Whether torch tensor ``t`` is a view of a leaf that needs gradients, with gradients on
+    (an in-place op on it then follows :func:`write_leaf_view`)."""
+    return t.requires_grad and t._base is not None and t._base.is_leaf and torch.is_grad_enabled()
+
+
+def write_leaf_view(view: "Tensor", write: Any) -> "Tensor":
+    """An in-place op on ``view``, a view of a leaf that needs gradients (``y = x[0];
+    y.add_(1)``): as Paddle, the leaf's memory takes the values (the leaf stays the same leaf)
+    and the view takes the op as its history. ``write(c)`` does the op on ``c``, a Tensor
+    holding a copy of the view; its values then go into the shared memory through an alias of
+    the view (same memory and version counter) that takes the copy's history."""
+    t = view._t
+    c = wrap(t.clone())
+    version = c._t._version
+    r = write(c)
+    r = r._t if isinstance(r, Tensor) else c._t
+    if r is c._t and c._t._version == version:   # nothing written (``y[False] = v``)
+        return view
+    if r.shape != t.shape or r.dtype is not t.dtype:
+        raise ValueError(f"an in-place result of shape {list(r.shape)} and dtype {r.dtype} "
+                         f"cannot be written into a view of shape {list(t.shape)} and dtype {t.dtype}")
+    alias = t.detach()
+    alias.copy_(r)
+    view._t = alias
+    return view
+
+
 def require_grad(t: torch.Tensor) -> torch.Tensor:
     """Make ``t`` (a torch tensor, in place) say ``stop_gradient=False``: a gradient leaf when
     its dtype can carry gradients, else only flagged as Paddle's integer tensors are."""

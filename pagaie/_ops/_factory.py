@@ -11,7 +11,7 @@ import torch
 
 from pagaie._core import dtype as _dt
 from pagaie._core.place import to_torch_device
-from pagaie._core.tensor import Tensor, check_inplace, require_grad
+from pagaie._core.tensor import Tensor, check_inplace, is_leaf_view, require_grad, write_leaf_view
 from pagaie._ops._helpers import device as default_device
 
 __all__ = ["size_args", "shape_of", "device_of", "finish", "write_out", "float_only", "returns_self",
@@ -143,6 +143,9 @@ def returns_self(fn: Callable, method: str | None = None, leaf_check: bool = Tru
 
     @functools.wraps(fn)
     def api(x, *args, **kwargs):
+        if isinstance(x, Tensor) and is_leaf_view(x._t):
+            # a view of a leaf that needs gradients: Paddle writes the leaf's memory
+            return write_leaf_view(x, lambda c: fn(c, *args, **kwargs))
         if leaf_check and isinstance(x, Tensor):
             check_inplace(x, api_name)  # Paddle's rule, for integer leaves too
         out = fn(x, *args, **kwargs)

@@ -16,7 +16,7 @@ import numpy as np
 import torch
 
 from pagaie._core.registry import defop
-from pagaie._core.tensor import Tensor, is_grad_leaf, wrap
+from pagaie._core.tensor import Tensor, is_grad_leaf, is_leaf_view, wrap, write_leaf_view
 from pagaie._ops.manipulation import view_results
 
 _T = torch.Tensor
@@ -339,27 +339,12 @@ def setitem(x, index, value):
 
 
 def _setitem_method(self: Tensor, index: Any, value: Any) -> None:
-    t = self._t
-    if t.requires_grad and t._base is not None and t._base.is_leaf and torch.is_grad_enabled():
-        _setitem_leaf_view(self, index, value)
+    if is_leaf_view(self._t):
+        # ``y = x[0]; y[1] = v`` with ``x`` a leaf that needs gradients: Paddle writes ``x``'s
+        # memory and ``y`` takes the write as its history (``x`` stays the same leaf)
+        write_leaf_view(self, lambda c: setitem(c, index, value))
     else:
         setitem(self, index, value)
-
-
-def _setitem_leaf_view(view: Tensor, index: Any, value: Any) -> None:
-    """``y = x[0]; y[1] = v`` where ``x`` is a leaf that needs gradients: Paddle writes ``x``'s
-    memory and ``y`` takes the write as its history (``x`` stays the same leaf). The write is
-    recorded on a copy of the view, whose values then go into the shared memory through an
-    alias that takes the copy's history."""
-    t = view._t
-    c = wrap(t.clone())
-    version = c._t._version
-    setitem(c, index, value)
-    if c._t._version == version:   # nothing written (``y[False] = v``): nothing changes
-        return
-    alias = t.detach()   # shares t's memory and version counter, but not its (leaf's) history
-    alias.copy_(c._t)
-    view._t = alias
 
 
 _setitem_method.__name__ = _setitem_method.__qualname__ = "__setitem__"
