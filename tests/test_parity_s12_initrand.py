@@ -264,7 +264,6 @@ def test_spectral_norm_default_dim_of_linear_subclass():
     assert_same(*both(fn))
 
 
-@pytest.mark.xfail(reason="needs pagaie/nn/layer/rnn.py change", strict=False)
 def test_rnn_flat_weight_draws_under_global_initializer():
     """Paddle's RNNBase makes a flat copy of its weights with create_parameter: under
     set_global_initializer that copy draws from the stream too."""

@@ -554,6 +554,14 @@ class RNNBase(LayerList):
                              f"received direction = {direction}")
         self.could_use_cudnn = len(self.parameters()) == num_layers * 4 * self.num_directions
         if self.could_use_cudnn:
+            # Paddle makes a flat copy of the weights here (discarded: pagaie keeps no flat
+            # buffer); under set_global_initializer that copy draws from the random stream, so
+            # the draw is made too and later random ops get what Paddle's get
+            from pagaie.nn.initializer import Constant
+            ps = self.parameters()
+            if ps:  # (none for num_layers=0: Paddle then fails in forward)
+                self.create_parameter([sum(p.size for p in ps)], dtype=ps[0].dtype,
+                                      default_initializer=Constant(0.0))
             # Paddle's cuDNN dropout state: a 0-D uint8 buffer, never saved (absent where its
             # cuDNN path cannot apply, e.g. with an LSTM projection)
             with suspended():   # a buffer with a value, also while a static program is built
