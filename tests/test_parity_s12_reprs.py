@@ -301,8 +301,6 @@ def test_dtype_name_is_the_enum_name():
     assert ours == theirs
 
 
-@pytest.mark.xfail(reason="needs pagaie/_ops/random.py: a shape Tensor of rank > 1 is a "
-                          "TypeError", strict=False)
 def test_randn_of_a_two_dimensional_shape_tensor_raises():
     """``paddle.randn(Tensor of rank 2)`` raises TypeError (so does ``paddle.flops(net, Tensor)``)."""
     same_exception(lambda P: P.randn(P.ones([2, 3])))

@@ -73,6 +73,10 @@ def _dims(shape, api: str, int_ok: bool = False) -> list[int]:
               or (int_ok and isinstance(shape, int) and not isinstance(shape, bool))):
         raise _ShapeTypeError(f"paddle.{api}: 'shape' must be a list, tuple or Tensor, but "
                               f"received {type(shape).__name__}")
+    if isinstance(shape, (_T, np.ndarray)) and shape.ndim > 1:
+        # Paddle reads a shape tensor as a list of its rows (its parser's TypeError)
+        raise TypeError(f"paddle.{api}: a 'shape' Tensor must be 1-D, but received one of shape "
+                        f"{list(shape.shape)}")
     try:
         return shape_of(shape, api)
     except ValueError as exc:
