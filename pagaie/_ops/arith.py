@@ -49,6 +49,8 @@ def _pow_inplace(x, y, name=None):
                         f"{'Tensor' if type(y) is _T else type(y).__name__}")
     if type(y) is float and not (x.is_floating_point() or x.is_complex()):
         y = int(y)  # the exponent is truncated for an integer x, as in paddle.pow
+    elif type(y) is float and (y == 0.5 or y == -0.5) and x.is_floating_point():
+        y = torch.tensor(y, dtype=x.dtype, device=x.device)  # C's pow at -inf, as in paddle.pow
     return x.pow_(y)
 
 
@@ -286,6 +288,10 @@ def pow(x, y, name=None, *, out=None):
                         "complex; use a complex Tensor exponent")
     if type(x) is _T and x.dtype in _LOW and type(y) in (int, float) and abs(y) > _LOW_MAX[x.dtype]:
         r = torch.pow(x.float(), y).to(x.dtype)  # an exponent float16 cannot hold: in float32
+    elif type(y) is float and (y == 0.5 or y == -0.5) and type(x) is _T and x.is_floating_point():
+        # torch computes these as sqrt/rsqrt, NaN at -inf; C's pow (Paddle's kernel) gives
+        # inf and 0 there, and torch's pow with a tensor exponent follows it
+        r = torch.pow(x, torch.tensor(y, dtype=x.dtype, device=x.device))
     else:
         r = torch.pow(x, y)
     return r if out is None else write_out(out, r)
@@ -311,14 +317,15 @@ def _promoted(api, x, y, scalar_0d=False):
 
 
 def _binary_pair(api, x, y):
+    """Two tensor operands of maximum/minimum/fmax/fmin, promoted: Paddle's argument parser
+    rejects a Python number (ValueError)."""
     if type(x) is _T and type(y) is _T:
         if x.dtype is not y.dtype:
             return _promoted(api, x, y)
         return x, y
-    if type(x) is _T:
-        return x, torch.as_tensor(y, dtype=x.dtype if isinstance(y, int) or x.is_floating_point()
-                                  else None, device=x.device)
-    return torch.as_tensor(x, device=y.device), y
+    arg, v, i = ("x", x, 0) if type(x) is not _T else ("y", y, 1)
+    raise ValueError(f"paddle.{api}: argument '{arg}' (position {i}) must be Tensor, but got "
+                     f"{type(v).__name__}")
 
 
 @defop(paddle_types=("elementwise_max", "maximum", "pd_op.maximum"))

@@ -145,20 +145,36 @@ def clip(x, min=None, max=None, name=None, *, out=None):
         >>> paddle.clip(paddle.to_tensor([-2.0, 0.5, 3.0]), min=-1.0, max=1.0).tolist()
         [-1.0, 0.5, 1.0]
     """
+    limit = _CLIP_LIMITS.get(x.dtype)
+    if limit is not None:  # Paddle's missing bound is the dtype's finite limit: it clips +-inf
+        min = -limit if min is None else min
+        max = limit if max is None else max
     if min is None and max is None:
         r = x.clone()
     else:
         min = _bound(min, x, "clip", "min")
         max = _bound(max, x, "clip", "max")
-        if any(v != v for v in (min, max) if v is not None and type(v) is not _T):
+        lo, hi = _bound_value(min), _bound_value(max)
+        if lo != lo or hi != hi:
             raise ValueError(f"paddle.clip: 'min' and 'max' must not be NaN, but received "
-                             f"min = {min}, max = {max}")  # Paddle's 'max >= min' check fails
-        if min is not None and max is not None and type(min) is not _T and type(max) is not _T \
-                and min > max:
+                             f"min = {lo}, max = {hi}")  # Paddle's 'max >= min' check fails
+        if lo is not None and hi is not None and lo > hi:
             raise ValueError(f"paddle.clip: 'max' must be greater than or equal to 'min', but "
-                             f"received min = {min}, max = {max}")
+                             f"received min = {lo}, max = {hi}")
         r = torch.clamp(x, min, max)
     return r if out is None else write_out(out, r)
+
+
+# The bound Paddle puts in place of a missing one, per float dtype (others: none)
+_CLIP_LIMITS = {d: torch.finfo(d).max for d in (torch.float16, torch.float32, torch.float64)}
+
+
+def _bound_value(v):
+    """A clip bound as a Python number to check (None for a missing or symbolic one): Paddle's
+    kernel reads a Tensor bound's value and checks it as it does a number."""
+    if type(v) is _T:
+        return None if v.is_meta else v.item()
+    return v
 
 
 clamp = clip
@@ -207,7 +223,7 @@ def lerp(x, y, weight, name=None):
 
 def _logit_inplace(x, eps=None, name=None):
     float_inplace("logit_", x)
-    return torch.logit(x, eps)
+    return _logit(x, eps)
 
 
 @defop(paddle_types=("nan_to_num",), inplace=True)
@@ -230,7 +246,21 @@ def nan_to_num(x, nan=0.0, posinf=None, neginf=None, name=None):
     if x.dtype is not torch.float32 and x.dtype is not torch.float64:  # Paddle asserts this
         raise AssertionValueError(f"paddle.nan_to_num: the input dtype must be float32 or "
                                   f"float64, but received {dtype_name(x)}")
-    return torch.nan_to_num(x, nan, posinf, neginf)
+    limit = torch.finfo(x.dtype).max
+    posinf = limit if posinf is None else posinf
+    neginf = -limit if neginf is None else neginf
+    for arg, v in (("nan", nan), ("posinf", posinf), ("neginf", neginf)):
+        if _math.isfinite(v) and abs(v) > limit:  # Paddle fills a tensor of x's dtype with it
+            raise ValueError(f"paddle.nan_to_num: '{arg}' = {v} is out of the range of "
+                             f"{dtype_name(x)} [{-limit}, {limit}]")
+    if _math.isfinite(nan) and _math.isfinite(posinf) and _math.isfinite(neginf):
+        return torch.nan_to_num(x, nan, posinf, neginf)
+    # Paddle replaces one after the other (NaN, then +inf, then -inf), so a value put in
+    # place of one is replaced again by a later one (nan=inf gives posinf)
+    full = lambda v: torch.full((), v, dtype=x.dtype, device=x.device)  # noqa: E731
+    x = torch.where(torch.isnan(x), full(nan), x)
+    x = torch.where(x == _math.inf, full(posinf), x)
+    return torch.where(x == -_math.inf, full(neginf), x)
 
 
 @defop(paddle_types=("logit", "pd_op.logit"), inplace=_logit_inplace, int_autocast=True)
@@ -245,6 +275,17 @@ def logit(x, eps=None, name=None):
     """
     if x.dtype is torch.bool:
         reject_bool("logit", x)
+    return _logit(x, eps)
+
+
+def _logit(x: torch.Tensor, eps) -> torch.Tensor:
+    """Paddle's logit: an ``eps`` of 0 clamps nothing (as None), and the clamp takes the upper
+    bound ``1 - eps`` first, so an ``eps`` above 0.5 maps every value to ``eps``."""
+    if not eps:
+        return torch.logit(x)
+    if eps > 0.5:
+        x = torch.clamp(torch.clamp(x, max=1 - eps), min=eps)
+        return torch.log(x / (1 - x))
     return torch.logit(x, eps)
 
 
@@ -336,7 +377,11 @@ def angle(x, name=None):
 
 
 def _polygamma_inplace(x, n, name=None):
-    return x.polygamma_(int(n))
+    if int(n) != 1 or not x.is_floating_point():
+        return x.polygamma_(int(n))
+    x0 = x.detach().clone()
+    x.polygamma_(1)
+    return x.add_(_trigamma_fix(x0, x)).masked_fill_(x0 == -_math.inf, _math.inf)
 
 
 @defop(paddle_types=("polygamma", "pd_op.polygamma"), inplace=_polygamma_inplace)
@@ -354,7 +399,27 @@ def polygamma(x, n, name=None):
     """
     if not isinstance(n, int) or isinstance(n, bool) or n < 0:
         raise ValueError(f"paddle.polygamma: 'n' must be a non-negative int, but received {n!r}")
-    return torch.polygamma(n, x)
+    r = torch.polygamma(n, x)
+    return _trigamma(x, r) if n == 1 and x.is_floating_point() else r
+
+
+def _trigamma_fix(x: torch.Tensor, r: torch.Tensor) -> torch.Tensor:
+    """What to add to torch's trigamma ``r`` of ``x`` (a constant): torch's is finite at the
+    poles (0, -1, -2...) and 0 at +inf, where Paddle's polygamma series (as torch's for
+    n >= 2) gives +inf at the poles (and at -inf: see :func:`_trigamma`), NaN at +inf.
+    Added rather than substituted, the gradient stays torch's ``polygamma(2, x)``, infinite
+    at the poles as Paddle's."""
+    xd, rd = x.detach(), r.detach()
+    pole = (xd <= 0) & (xd == torch.floor(xd))  # also -inf
+    inf = torch.full((), _math.inf, dtype=r.dtype, device=r.device)
+    fixed = torch.where(pole, inf, torch.where(xd == _math.inf, inf - inf, rd))
+    return torch.where(fixed == rd, torch.zeros((), dtype=r.dtype, device=r.device), fixed - rd)
+
+
+def _trigamma(x: torch.Tensor, r: torch.Tensor) -> torch.Tensor:
+    """torch's trigamma ``r`` of ``x`` with Paddle's values at the special points (torch's
+    NaN at -inf cannot be corrected by adding: it is replaced)."""
+    return torch.where(x.detach() == -_math.inf, _math.inf, r + _trigamma_fix(x, r))
 
 
 @defop(paddle_types=("multigammaln",), inplace=True, leaf_check=False)  # a composite in Paddle
@@ -377,11 +442,12 @@ def multigammaln(x, p, name=None):
 
 
 def _gamma_args_nonneg(api, x, y):
-    """Paddle checks eagerly that both arguments of gammainc/gammaincc are >= 0."""
+    """Paddle checks eagerly that both arguments of gammainc/gammaincc are >= 0 (a NaN is not)."""
     for arg, t in (("x", x), ("y", y)):
-        if type(t) is _T and t.device.type != "meta" and t.numel() and bool((t < 0).any()):
+        if type(t) is _T and t.device.type != "meta" and t.numel() and not bool((t >= 0).all()):
+            bad = t[~(t >= 0)].reshape(-1)[0]
             raise ValueError(f"paddle.{api}: every element of '{arg}' must be >= 0, but received "
-                             f"{float(t.min())}")
+                             f"{float(bad)}")
 
 
 def _igamma(x, y, upper):
@@ -455,6 +521,15 @@ def frexp(x, name=None):
     return m, torch.where(nan, x.abs(), e)
 
 
+def _tensor_operands(api: str, x, y, error: type[Exception]) -> None:
+    """Paddle's atan2, gcd, lcm, nextafter take tensors only: a Python number fails on an
+    attribute in its Python code (AttributeError) or in its argument parser (ValueError)."""
+    for i, (arg, v) in enumerate((("x", x), ("y", y))):
+        if type(v) is not _T:
+            raise error(f"paddle.{api}: argument '{arg}' (position {i}) must be Tensor, but got "
+                        f"{type(v).__name__}")
+
+
 def _float_pair(api, x, y, int_dtype=None):
     """Both operands as floating tensors of a common dtype (ints become float32/``int_dtype``)."""
     if type(y) is not _T:
@@ -485,6 +560,7 @@ def atan2(x, y, name=None):
     if type(x) is _T and type(y) is _T and _is_int(x) and _is_int(y) and x.dtype is y.dtype:
         # Paddle's integer kernel works in float32 and returns float64
         return torch.atan2(x.to(torch.float32), y.to(torch.float32)).to(torch.float64)
+    _tensor_operands("atan2", x, y, AttributeError)
     x, y = _float_pair("atan2", x, y, torch.float64)
     return torch.atan2(x, y)
 
@@ -604,6 +680,7 @@ def gcd(x, y, name=None):
         >>> paddle.gcd(paddle.to_tensor([12, -20]), paddle.to_tensor([18, 8])).tolist()
         [6, 4]
     """
+    _tensor_operands("gcd", x, y, AttributeError)
     x, y = _int_pair("gcd", x, y)
     return torch.gcd(x, y) if _is_int(x) else _float_gcd(x, y)
 
@@ -617,6 +694,7 @@ def lcm(x, y, name=None):
         >>> paddle.lcm(paddle.to_tensor([4, 0]), paddle.to_tensor([6, 3])).tolist()
         [12, 0]
     """
+    _tensor_operands("lcm", x, y, AttributeError)
     x, y = _int_pair("lcm", x, y)
     if _is_int(x):
         return torch.lcm(x, y)
@@ -659,6 +737,7 @@ def nextafter(x, y, name=None):
         >>> r.item() > 1.0
         True
     """
+    _tensor_operands("nextafter", x, y, ValueError)
     x, y = _float_pair("nextafter", x, y)
     r = torch.nextafter(x, y)
     return r.detach() if r.requires_grad else r

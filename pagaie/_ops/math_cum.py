@@ -182,7 +182,10 @@ def logcumsumexp(x, axis=None, dtype=None, name=None):
     if not x.is_floating_point():  # integers are computed in the default float dtype
         x = x.to(torch.get_default_dtype())
     x, axis = _cum_axis(x, axis, "logcumsumexp")
-    return torch.logcumsumexp(x, axis)
+    # Paddle's running sum starts from the dtype's lowest finite value, so -inf inputs count
+    # as that value: a prefix of only -inf gives it (not -inf), and their gradient is 0
+    # (torch's backward of -inf is NaN)
+    return torch.logcumsumexp(x.clamp(min=torch.finfo(x.dtype).min), axis)
 
 
 @defop(paddle_types=("diff",))

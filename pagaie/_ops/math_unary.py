@@ -11,6 +11,7 @@ import numbers
 
 import torch
 
+from pagaie._core import dtype as _dt
 from pagaie._core.registry import defop
 from pagaie._core.tensor import Tensor
 from pagaie._ops._helpers import float_inplace, reject_bool, write_out
@@ -29,7 +30,8 @@ def _sign(x: torch.Tensor, fn) -> torch.Tensor:
         return torch.where(torch.zeros((), dtype=torch.bool, device=x.device), x, r) \
             if x.requires_grad else r
     r = fn(x)
-    return torch.where(x.isnan(), x, r) if x.is_floating_point() else r
+    # the NaN comes from a detached x: the gradient of sign is 0 at NaN too
+    return torch.where(x.isnan(), x.detach(), r) if x.is_floating_point() else r
 
 
 def _sgn_complex(x: torch.Tensor) -> torch.Tensor:
@@ -349,7 +351,7 @@ def _neg_inplace(x, name=None):
     return x.neg_().add_(0) if x.requires_grad else torch.sub(0, x, out=x)
 
 
-@defop(paddle_types=("neg", "pd_op.neg"), method=("neg", "negative"), inplace=_neg_inplace)
+@defop(paddle_types=("neg", "pd_op.neg"), method=("neg",), inplace=_neg_inplace)
 def neg(x, name=None):
     """Elementwise negation ``-x``. As Paddle's (``x * -1 + 0``), a zero comes out ``+0.0``.
 
@@ -361,8 +363,25 @@ def neg(x, name=None):
     return torch.rsub(x, 0) if x.dtype is not torch.bool else x.clone()
 
 
-negative = neg
 neg_ = neg.inplace
+
+
+def negative(x: Tensor, name: str | None = None) -> Tensor:
+    """Elementwise negation ``-x``, as :func:`neg`, except that a bool tensor is rejected
+    (``TypeError``, as Paddle's ``negative``; ``neg`` and ``-x`` return it unchanged).
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> paddle.negative(paddle.to_tensor([1, 0, -1])).tolist()
+        [-1, 0, 1]
+    """
+    if x.dtype == _dt.bool:
+        raise TypeError("paddle.negative: the '-' operator is not supported on a bool tensor "
+                        "(received dtype bool)")
+    return neg(x)
+
+
+Tensor.negative = negative
 
 
 @defop(paddle_types=("positive",), method=("positive",))
