@@ -114,11 +114,28 @@ def scaled_dot_product_attention(query, key, value, attn_mask=None, dropout_p=0.
         >>> paddle.nn.functional.scaled_dot_product_attention(q, q, q, is_causal=True).shape
         paddle.Size([2, 5, 4, 8])
     """
-    query, key, value, attn_mask = _check_sdpa_args(query, key, value, attn_mask)
     batched = query.dim() == 4
+    # Paddle compares the head counts first (an AssertionError), reading axis 2 of each input
+    # after giving all three a batch axis when the query has none; the shape checks follow
+    shapes = [t.shape if batched else (1, *t.shape) for t in (query, key, value)]
+    if all(len(s) > 2 for s in shapes):
+        _check_heads(*(s[2] for s in shapes), enable_gqa)
+    query, key, value, attn_mask = _check_sdpa_args(query, key, value, attn_mask)
     if not batched:
         query, key, value = query.unsqueeze(0), key.unsqueeze(0), value.unsqueeze(0)
-    qh, kh, vh = query.shape[2], key.shape[2], value.shape[2]
+    qh = query.shape[2]
+    q, k, v = query.transpose(1, 2), key.transpose(1, 2), value.transpose(1, 2)
+    k, v = _repeat_kv(k, qh), _repeat_kv(v, qh)
+    if not scale:
+        scale = q.shape[-1] ** -0.5 if q.shape[-1] else 1.0
+    p = _dropout_rate("paddle.nn.functional.scaled_dot_product_attention", "dropout_p", dropout_p,
+                      training)
+    out = attention_bhsd(q, k, v, attn_mask, p, bool(is_causal), scale).transpose(1, 2)
+    return out if batched else out.squeeze(0)
+
+
+def _check_heads(qh, kh, vh, enable_gqa):
+    """Grouped-query attention needs kv heads that divide the query heads (all equal without)."""
     if enable_gqa:
         assert kh == 0 or qh % kh == 0, (
             f"The number of groups in query({qh}) must be divisible by the number of groups in "
@@ -129,14 +146,6 @@ def scaled_dot_product_attention(query, key, value, attn_mask=None, dropout_p=0.
         assert qh == kh == vh, (
             f"The number of groups in query({qh}) must be equal to the number of groups in key({kh}) "
             f"and the number of groups in value({vh}) if GQA disabled.")
-    q, k, v = query.transpose(1, 2), key.transpose(1, 2), value.transpose(1, 2)
-    k, v = _repeat_kv(k, qh), _repeat_kv(v, qh)
-    if not scale:
-        scale = q.shape[-1] ** -0.5 if q.shape[-1] else 1.0
-    p = _dropout_rate("paddle.nn.functional.scaled_dot_product_attention", "dropout_p", dropout_p,
-                      training)
-    out = attention_bhsd(q, k, v, attn_mask, p, bool(is_causal), scale).transpose(1, 2)
-    return out if batched else out.squeeze(0)
 
 
 def _dropout_rate(api, arg, p, training):

@@ -192,6 +192,8 @@ def dropout(x, p=0.5, axis=None, training=True, inplace=False, mode="upscale_in_
     if axis is None:
         return _dropout_elements(x, p, training, upscale)
     axes = [axis] if isinstance(axis, int) else list(axis)
+    if not training or p == 1.0:   # Paddle checks the axes only when it draws a mask
+        return _dropout_slices(x, p, axes, training, upscale)
     if len(axes) > x.dim():
         raise ValueError(f"paddle.nn.functional.dropout: length of axis should not be greater than "
                          f"dimensions of x:{x.dim()}, but get length of axis: {len(axes)}")
@@ -329,6 +331,9 @@ _SELU_SCALE = 1.0507009873554804934193349852946
 def _alpha_dropout(x, p, training, mask_shape, api):
     # Paddle's composite: a uniform draw per mask element (also when p is 0), dropped
     # values set to SELU's saturation -alpha*scale, then the affine correction a*y + b
+    if isinstance(p, torch.Tensor):   # unlike dropout's, Paddle's alpha dropouts take numbers only
+        raise TypeError(f"paddle.nn.functional.{api}: 'p' argument should be a float or int, but "
+                        "received a Tensor")
     p = _check_p(p, api)
     if not training:
         return x

@@ -278,17 +278,27 @@ def rms_norm(input, normalized_shape, weight=None, eps=1e-05, name=None):
         name (str, optional): unused.
 
     Returns:
-        Tensor: the normalised input.
+        tuple: ``(out, invvar)``, as Paddle's: the normalised input, and the inverse root mean
+        square of each normalised slice (shape ``input.shape[:-len(normalized_shape)]``,
+        float32 for float16/bfloat16/float32 inputs, float64 for float64).
 
     Examples:
         >>> import pagaie as paddle
         >>> x = paddle.to_tensor([[3.0, 4.0]])
-        >>> [round(v, 3) for v in paddle.nn.functional.rms_norm(x, [2], eps=0.0).tolist()[0]]
-        [0.849, 1.131]
+        >>> out, invvar = paddle.nn.functional.rms_norm(x, [2], eps=0.0)
+        >>> [round(v, 3) for v in out.tolist()[0]], invvar.shape
+        ([0.849, 1.131], paddle.Size([1]))
     """
     shape = _shape_list(normalized_shape)
     w = None if weight is None else weight.reshape(shape)
-    return F.rms_norm(input, shape, w, eps)
+    out = F.rms_norm(input, shape, w, eps)
+    # the saved statistic Paddle also returns; it carries no gradient
+    acc = torch.float64 if input.dtype == torch.float64 else torch.float32
+    dims = tuple(range(input.dim() - len(shape), input.dim()))
+    with torch.no_grad():
+        invvar = torch.rsqrt(input.to(acc).square().mean(dims) + eps) if dims else \
+            torch.rsqrt(input.to(acc).square() + eps)
+    return out, invvar
 
 
 @defop("group_norm", amp="black", method=False, paddle_types=("group_norm", "pd_op.group_norm"))
