@@ -161,7 +161,8 @@ def clip(x, min=None, max=None, name=None, *, out=None):
         if lo is not None and hi is not None and lo > hi:
             raise ValueError(f"paddle.clip: 'max' must be greater than or equal to 'min', but "
                              f"received min = {lo}, max = {hi}")
-        r = torch.clamp(x, min, max)
+        # Paddle's clip differentiates x only: Tensor bounds get no gradient
+        r = torch.clamp(x, *(v.detach() if isinstance(v, torch.Tensor) else v for v in (min, max)))
     return r if out is None else write_out(out, r)
 
 
@@ -217,7 +218,7 @@ def lerp(x, y, weight, name=None):
     if x.dtype is not y.dtype:
         raise ValueError(f"paddle.lerp: 'x' and 'y' must have the same dtype, but received "
                          f"{dtype_name(x)} and {dtype_name(y)}")
-    weight = _lerp_weight(x, weight, "lerp")
+    weight = _lerp_weight(x, weight, "lerp").detach()  # Paddle's lerp has no weight gradient
     return x + weight * (y - x)
 
 
