@@ -107,6 +107,9 @@ def eager_call(rec: OpRecord, args: tuple, kwargs: dict) -> Any:
         raise translate_error(rec.name, exc, args, kwargs) from None
     except (TypeError, AttributeError) as exc:
         raise bad_argument(rec, exc, args) from None
+    if type(r) is torch.Tensor and r.requires_grad and not torch.is_grad_enabled() \
+            and getattr(rec.kernel, "returns_views", False):
+        r = r.detach()   # (see _view_rule)
     return _WRAPPERS[_rule_of(rec)](r, args, kwargs)
 
 
@@ -489,6 +492,15 @@ def _grad_rule(rec: OpRecord, args_expr: str, kwargs_expr: str) -> str:
     return ""
 
 
+def _view_rule(rec: OpRecord) -> str:
+    """Generated lines for a kernel marked ``returns_views`` (``manipulation.view_results``): a
+    view made under ``no_grad`` of a tensor that needs gradients is detached, as Paddle's."""
+    if not getattr(rec.kernel, "returns_views", False):
+        return ""
+    return ("        if r.requires_grad and not _grad_on():\n"
+            "            r = r.detach()\n")
+
+
 def _make_api(rec: OpRecord) -> Callable:
     """Generate the public function: the kernel's exact signature, Tensor arguments unwrapped.
 
@@ -584,12 +596,14 @@ def _make_api(rec: OpRecord) -> Callable:
            f"        raise _bad(_rec, exc, {args_expr}) from None\n"
            # The common single-tensor result is wrapped inline: one call fewer per op.
            f"    if type(r) is _TT:\n"
+           f"{_view_rule(rec)}"
            f"{_grad_rule(rec, args_expr, kwargs_expr)}"
            f"        t = _new(_Tensor)\n"
            f"        t._t = r\n"
            f"        return t\n"
            f"    return _wrapr(r, {args_expr}, {kwargs_expr})\n")
     ns = {"_state": STATE, "_rec": rec, "_kernel": rec.kernel, "_Tensor": Tensor,
+          "_grad_on": torch.is_grad_enabled,
           "_wrapr": _WRAPPERS[_rule_of(rec)], "_wrap_stopped": wrap_stopped, "_carry": carry_grad,
           "_ug": UNTRACKED_GRADS, "_UNTR": _UNTRACKED, "_PLAIN": _PLAIN, "_TT": torch.Tensor, "_new": object.__new__,
           "_u": unwrap, "_ua": unwrap_args, "_uk": unwrap_kwargs, "_translate": translate_error,
@@ -741,7 +755,7 @@ def _make_inplace(rec: OpRecord, base: OpRecord) -> Callable:
                 want = _inplace_dtype(rec.name, t, y)
             if want is not None and want is not t.dtype:
                 run = widened
-        if is_leaf_view(t):
+        if t.requires_grad and is_leaf_view(t):
             # a view of a leaf that needs gradients (``y = x[0]; y.add_(1)``): computed from a
             # copy of the view, then written into the leaf's memory (see write_leaf_view)
             def write(c: Tensor) -> Tensor:

@@ -23,20 +23,25 @@ _grad_on = torch.is_grad_enabled
 
 
 def view_results(kernel: Callable) -> Callable:
-    """Decorate the kernel of an op whose results are views of its input: made under
-    ``no_grad``, such a view of a tensor that needs gradients says ``stop_gradient=True``, as
-    Paddle's (torch's views keep ``requires_grad``). The detached view still shares the input's
-    memory and ``inplace_version``."""
+    """Mark the kernel of an op whose result is a view of its input: made under ``no_grad``,
+    such a view of a tensor that needs gradients says ``stop_gradient=True``, as Paddle's
+    (torch's views keep ``requires_grad``). The registry's generated API applies that to the
+    single result inline (a wrapper here would cost every reshape and ``x[i]`` a call); the
+    detached view still shares the input's memory and ``inplace_version``."""
+    kernel.returns_views = True
+    return kernel
+
+
+def view_pieces(kernel: Callable) -> Callable:
+    """As :func:`view_results`, for a kernel returning a list of views (``unbind``, ``split``)."""
     @functools.wraps(kernel)
     def k(*args: Any, **kwargs: Any) -> Any:
         r = kernel(*args, **kwargs)
-        if type(r) is _T:
-            return r if not r.requires_grad or _grad_on() else r.detach()
         if not _grad_on():
             return [e.detach() if type(e) is _T else e for e in r]
         return r
-    k.returns_views = True
     return k
+
 
 __all__ = ["reshape", "reshape_", "view", "view_as", "flatten", "flatten_", "ravel", "unflatten",
            "squeeze", "squeeze_", "unsqueeze", "unsqueeze_", "transpose", "transpose_", "permute",

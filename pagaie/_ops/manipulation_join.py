@@ -10,7 +10,7 @@ from pagaie._core.registry import defop
 from pagaie._core.tensor import Tensor
 from pagaie._ops._helpers import int_list, norm_axis, seq_of_tensors
 from pagaie._ops._helpers import axis_arg, int_entries
-from pagaie._ops.manipulation import _dims_of, check_int_entries, view_results
+from pagaie._ops.manipulation import _dims_of, check_int_entries, view_pieces
 
 _T = torch.Tensor
 _slice = slice
@@ -243,7 +243,7 @@ def _split_copies(x: _T, sizes: list[int], axis: int) -> list:
 
 
 @defop(method="split_with_sizes")
-@view_results
+@view_pieces
 def split_with_sizes(self, split_sizes, dim=0):
     """Split along ``dim`` into parts of the sizes ``split_sizes`` (views of this tensor, as
     Paddle, which slices).
@@ -295,7 +295,7 @@ def _tensor_split(x: _T, num_or_indices: Any, axis: int, api: str) -> list:
 
 
 @defop()
-@view_results
+@view_pieces
 def tensor_split(x, num_or_indices, axis=0, name=None):
     """Split into ``n`` nearly equal parts (the first ones one larger) or at the given indices.
 
@@ -317,7 +317,7 @@ def _check_rank(x: _T, need: int, api: str) -> None:
 
 
 @defop()
-@view_results
+@view_pieces
 def hsplit(x, num_or_indices, name=None):
     """:func:`tensor_split` along axis 1 (axis 0 for 1-D tensors).
 
@@ -331,7 +331,7 @@ def hsplit(x, num_or_indices, name=None):
 
 
 @defop()
-@view_results
+@view_pieces
 def vsplit(x, num_or_indices, name=None):
     """:func:`tensor_split` along axis 0 (``x`` at least 2-D).
 
@@ -345,7 +345,7 @@ def vsplit(x, num_or_indices, name=None):
 
 
 @defop()
-@view_results
+@view_pieces
 def dsplit(x, num_or_indices, name=None):
     """:func:`tensor_split` along axis 2 (``x`` at least 3-D).
 
@@ -359,7 +359,7 @@ def dsplit(x, num_or_indices, name=None):
 
 
 @defop(paddle_types=("unbind", "pd_op.unbind"))
-@view_results
+@view_pieces
 def unbind(input, axis=0):
     """Remove axis ``axis``, returning the slices along it as a list.
 
