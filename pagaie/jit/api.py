@@ -482,10 +482,13 @@ class StaticFunction:
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         if not _STATE.enabled:
             return self._eager(*args, **kwargs)
-        if active_recorder() is not None or _static_mode():
-            # Called while another program is being built: inline the converted code.
+        if active_recorder() is not None:
+            # Called while another to_static program is traced: inline the converted code.
             fn = ast_runtime.converted(self.dygraph_function)
             return fn(*self._call_args(args), **kwargs)
+        if _static_mode():
+            raise RuntimeError(f"paddle.jit.to_static: {self.dygraph_function.__qualname__} cannot be "
+                               "called in static graph mode; call paddle.disable_static() first")
         self._check_spec_count(args, kwargs)
         bound, sig = self._bind(args, kwargs, None)
         flags = _training_flags(self._instance)
@@ -746,6 +749,8 @@ def _placeholder_arg(s: Any) -> Any:
         return None
     if type(s) in (list, tuple):
         return type(s)(_placeholder_arg(e) for e in s)
+    if type(s) is dict:  # input_spec=[{'a': InputSpec(...), ...}]
+        return {k: _placeholder_arg(e) for k, e in s.items()}
     return s
 
 

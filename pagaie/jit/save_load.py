@@ -26,8 +26,10 @@ from pagaie._core.parameter import Parameter
 from pagaie._core.place import default_device
 from pagaie._core.tensor import Tensor, wrap
 from pagaie._formats.pdiparams import load_tensors, write_pdiparams
-from pagaie._static.ir import FORMAT_VERSION, Program
+from pagaie._static.ir import FORMAT_VERSION, Program, Value, map_values
 from pagaie._static.program_tools import clone_program, prune_program
+from pagaie._static.recorder import _to_values, active_recorder, capture
+from pagaie.static.framework import current_recorder
 from pagaie.jit.api import ConcreteProgram, StaticFunction, make_runner, run_program
 from pagaie.nn import Layer
 
@@ -96,7 +98,12 @@ def save(layer: Any, path: str, input_spec: Any = None, **configs: Any) -> None:
         path (str): ``'dirname/file_prefix'``; writes ``path.json`` and ``path.pdiparams``.
         input_spec (list[InputSpec|Tensor], optional): the inputs; defaults to the
             ``to_static`` input_spec, else the shapes of the last call.
-        **configs: ``skip_prune_program`` (bool) and Paddle's other options (accepted).
+        **configs: ``output_spec`` (list of output positions: the outputs to keep),
+            ``skip_prune_program`` (bool) and Paddle's other options (accepted).
+
+    Raises:
+        ValueError: no input_spec and no call yet, a bad ``output_spec`` entry, or an input
+            the saved outputs do not use.
 
     Examples:
         >>> import os, tempfile
@@ -129,12 +136,22 @@ def save(layer: Any, path: str, input_spec: Any = None, **configs: Any) -> None:
         train: ConcreteProgram | None = _trace_mode(sf, spec, training=True)
     except ValueError:
         train = None
+    keep = _kept_outputs(infer.outputs, configs.get("output_spec"))
+    fetch = [infer.outputs[i] for i in keep]
+    train_fetch = [] if train is None else train.outputs if len(train.outputs) != len(infer.outputs) \
+        else [train.outputs[i] for i in keep]
     if configs.get("skip_prune_program"):
         infer_prog = clone_program(infer.main_program, for_test=True)
     else:
-        infer_prog = prune_program(infer.main_program, infer.inputs, infer.outputs)
+        infer_prog = prune_program(infer.main_program, infer.inputs, fetch)
+        used = {n for op in infer_prog.global_block().ops for n in op.input_names()}
+        used |= {v.name for v in fetch}
+        unused = [n for n in infer.feed_names if n not in used]
+        if unused:
+            raise ValueError(f"paddle.jit.save: the input {unused[0]!r} is not used to compute the "
+                             "outputs; remove it from input_spec (or from the saved outputs' inputs)")
     infer_prog.__dict__["_feed_names"] = list(infer.feed_names)
-    infer_prog.__dict__["_fetch_names"] = [v.name for v in infer.outputs]
+    infer_prog.__dict__["_fetch_names"] = [v.name for v in fetch]
     sources: dict[str, Tensor] = {}
     programs = [infer_prog]
     train_prog = None
@@ -157,11 +174,11 @@ def save(layer: Any, path: str, input_spec: Any = None, **configs: Any) -> None:
                    and infer_prog.global_block().var(n).source is not None)
     data = _program_dict(infer_prog)
     data["feed_names"] = list(infer.feed_names)
-    data["fetch_names"] = [v.name for v in infer.outputs]
+    data["fetch_names"] = [v.name for v in fetch]
     data["jit"] = {
         "version": JIT_FORMAT_VERSION,
         "train_program": _program_dict(train_prog) if train_prog is not None else None,
-        "train_fetch_names": [v.name for v in train.outputs] if train_prog is not None else [],
+        "train_fetch_names": [v.name for v in train_fetch] if train_prog is not None else [],
         "params": [{"name": n,
                     "trainable": isinstance(sources[n], Parameter) and not sources[n].stop_gradient,
                     "dtype": sources[n].dtype.name, "shape": list(sources[n].shape)} for n in names],
@@ -175,12 +192,37 @@ def save(layer: Any, path: str, input_spec: Any = None, **configs: Any) -> None:
         write_pdiparams(path + ".pdiparams", [sources[n]._t.detach().cpu() for n in names])
 
 
+def _kept_outputs(outputs: list, output_spec: Any) -> list[int]:
+    """Positions of the outputs ``jit.save`` keeps: all of them without ``output_spec`` or when
+    it lists as many entries as there are outputs (as Paddle); else those it names by position
+    (``int``) or by program value."""
+    every = list(range(len(outputs)))
+    if output_spec is None or len(output_spec) == len(outputs):
+        return every
+    keep = []
+    for e in output_spec:
+        if isinstance(e, Value) and any(e is v for v in outputs):
+            keep.append(next(i for i, v in enumerate(outputs) if v is e))
+        elif isinstance(e, int) and not isinstance(e, bool):
+            if not -len(outputs) <= e < len(outputs):
+                raise ValueError(f"paddle.jit.save: output_spec position {e} is out of range for "
+                                 f"{len(outputs)} outputs")
+            keep.append(every[e])
+        else:
+            raise ValueError(f"paddle.jit.save: output_spec entries must be output positions (int) "
+                             f"or output values of the static program, but received "
+                             f"{type(e).__name__}")
+    return keep
+
+
 # ---- loading -----------------------------------------------------------------------------
 class TranslatedLayer(Layer):
     """A Layer rebuilt from files written by :func:`save`: no Python class needed.
 
     Its parameters are real Parameters (trainable ones receive gradients); ``forward``
     runs the saved program (the training-mode program after ``.train()``, when saved).
+    Called while another program is recorded (a ``to_static`` trace, ``jit.save`` of this
+    layer or of a Layer holding it), it copies the saved program's ops into that program.
 
     Args:
         programs (dict): ``{'forward': {'infer': Program, 'train': Program|None,
@@ -252,13 +294,75 @@ class TranslatedLayer(Layer):
     def forward(self, *inputs: Any) -> Any:
         holder = self._programs["forward"]
         train = self.training and holder.get("train") is not None
-        runner, feed_names = self._runner(holder, train)
+        feed_names = holder["feed_names"]
         if len(inputs) != len(feed_names):
             raise ValueError(f"paddle.jit.TranslatedLayer: forward takes {len(feed_names)} inputs "
                              f"({feed_names}), but received {len(inputs)}")
+        rec = active_recorder() or current_recorder()
+        if rec is not None:
+            # called while another program is recorded (a to_static trace, jit.save of this
+            # layer or of a Layer holding it, static mode): its ops join that program
+            outs = _inline(rec, holder, train, list(inputs))
+            return outs[0] if len(outs) == 1 else outs
+        runner, feed_names = self._runner(holder, train)
         outs = run_program(runner, feed_names, list(inputs))
         outs = _zero_grads_for_all(outs, self.parameters())
         return outs[0] if len(outs) == 1 else outs
+
+
+# attributes of control-flow ops (pagaie.cond / while / pylayer) that hold value names
+_VALUE_NAME_ATTRS = frozenset({"true_outputs", "false_outputs", "loop_vars", "body_outputs",
+                               "cond_output", "captured", "forward_inputs", "forward_outputs",
+                               "backward_inputs", "backward_outputs"})
+
+
+def _inline(rec: Any, holder: dict, train: bool, inputs: list) -> list:
+    """Copy a loaded program's ops into the program ``rec`` records: the feeds become
+    ``inputs``, the persistable values read this layer's parameters, the other values (and
+    the control-flow blocks) are renamed where their names are taken; returns the fetches."""
+    src = holder["train"] if train else holder["infer"]
+    fetch_names = holder["train_fetch_names"] if train else holder["fetch_names"]
+    fetch = holder.get("fetch_values") or [src.global_block().var(n) for n in fetch_names]
+    target, here = rec.program, rec.block
+    blocks = {0: here}
+    for b in src.blocks[1:]:
+        blocks[b.idx] = target.create_block(blocks[b.parent_idx].idx)
+    feeds = dict(zip(holder["feed_names"], inputs))
+    values: dict[int, Value] = {}
+    names: dict[str, str] = {}
+    for b in src.blocks:
+        for v in b.vars.values():
+            if b.idx == 0 and v.name in feeds:
+                nv = _to_values(here, feeds[v.name])
+            elif v.persistable and v.source is not None:
+                nv = capture(here, v.source)
+            else:
+                taken = any(v.name in tb.vars for tb in target.blocks)
+                nv = blocks[b.idx].create_var(target.unique_name(v.name) if taken else v.name,
+                                              list(v.shape), v.dtype, v.stop_gradient)
+            values[id(v)] = nv
+            names[v.name] = getattr(nv, "name", v.name)
+
+    def remap(x: Any) -> Any:
+        return map_values(x, lambda v: values[id(v)])
+
+    def rename(a: Any) -> Any:
+        if isinstance(a, str):
+            return names.get(a, a)
+        if isinstance(a, (list, tuple)):
+            return type(a)(rename(e) for e in a)
+        return a
+
+    for b in src.blocks:
+        for op in b.ops:
+            attrs = dict(op.attrs)
+            for k, a in op.attrs.items():   # control-flow ops name their blocks and values
+                if k in _VALUE_NAME_ATTRS:
+                    attrs[k] = rename(a)
+                elif k.endswith("_block") and isinstance(a, int):
+                    attrs[k] = blocks[a].idx
+            blocks[b.idx].append_op(op.type, remap(op.args), remap(op.kwargs), remap(op.outputs), attrs)
+    return [values[id(v)] for v in fetch]
 
 
 class _ZeroGrads(torch.autograd.Function):
@@ -346,6 +450,9 @@ def load(path: str, **configs: Any) -> TranslatedLayer:
         >>> layer(paddle.ones([1, 2])).shape
         paddle.Size([1, 2])
     """
+    if current_recorder() is not None:  # (an AssertionError, as Paddle's dygraph-only check)
+        raise AssertionError("paddle.jit.load: loading works in dynamic graph mode only; call "
+                             "paddle.disable_static() first")
     path = _check_path(path, "load")
     model = configs.get("model_filename")
     params = configs.get("params_filename")
