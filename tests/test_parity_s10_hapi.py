@@ -10,24 +10,6 @@ from __future__ import annotations
 import pytest
 
 import pagaie
-from tests.reference import paddle_ref
-
-
-@pytest.fixture()
-def ref_flops(monkeypatch):
-    """Real Paddle's flops ends with ``int(Tensor of shape [1])``, which the installed numpy
-    refuses; give its Tensor a one-element ``__int__`` for the test."""
-    ref = paddle_ref()
-    try:
-        int(ref.ones([1], dtype="int64"))
-    except TypeError:
-        orig = ref.Tensor.__int__
-
-        def one_element_int(self):
-            a = self.numpy()
-            return int(a.reshape(-1)[0]) if a.size == 1 else orig(self)
-        monkeypatch.setattr(ref.Tensor, "__int__", one_element_int)
-    return ref
 
 
 def _flops(fw, build, size, custom, capsys):

@@ -242,23 +242,6 @@ def test_summary_table(case):
     assert _run(pagaie, run) == _run(ref, run)
 
 
-@pytest.fixture()
-def ref_flops(monkeypatch):
-    """Real Paddle's flops ends with ``int(Tensor of shape [1])``, which the installed numpy
-    refuses; give its Tensor a one-element ``__int__`` for the test."""
-    ref = paddle_ref()
-    try:
-        int(ref.ones([1], dtype="int64"))
-    except TypeError:
-        orig = ref.Tensor.__int__
-
-        def one_element_int(self):
-            a = self.numpy()
-            return int(a.reshape(-1)[0]) if a.size == 1 else orig(self)
-        monkeypatch.setattr(ref.Tensor, "__int__", one_element_int)
-    return ref
-
-
 @pytest.mark.parametrize("case", ["net", "scalar", "shared"])
 def test_flops_table(case, ref_flops):
     """Every leaf layer is a row under its full name (a name_scope's layers too); a scalar
