@@ -60,8 +60,10 @@ def _message(api: str, op: str, a: torch.Tensor, b: torch.Tensor) -> torch.Tenso
         raise ValueError(f"paddle.{api}: the feature shapes of x {list(a.shape[1:])} and y "
                          f"{list(b.shape[1:])} cannot be broadcast together")
     a, b = a.reshape((a.shape[0],) + fa), b.reshape((b.shape[0],) + fb)
-    if op == "div" and not (a.is_floating_point() or b.is_floating_point()):
-        return torch.div(a, b, rounding_mode="trunc")  # integer messages keep their dtype
+    if op == "div" and not a.is_floating_point():
+        # Paddle's kernels divide into a float message they cannot store in an integer output.
+        raise ValueError(f"paddle.{api}: message_op 'div' needs floating-point 'x' and 'y', "
+                         f"but received {dtype_name(a)}")
     return _MESSAGE_OPS[op](a, b)
 
 
@@ -189,7 +191,7 @@ def geometric_weighted_sample_neighbors(row, colptr, edge_weight, input_nodes, s
     Args:
         row (Tensor): source node of each edge, int32/int64, sorted by destination.
         colptr (Tensor): CSC column pointers, same dtype as ``row``.
-        edge_weight (Tensor): float32 positive weight of each edge.
+        edge_weight (Tensor): float32 positive weight of each edge, 1-D or ``[E, 1]``.
         input_nodes (Tensor): the nodes to sample for, same dtype as ``row``.
         sample_size (int, optional): neighbours per node, -1 for all. Default -1.
         eids (Tensor, optional): id of each edge; needed when ``return_eids``. Default None.
@@ -209,11 +211,17 @@ def geometric_weighted_sample_neighbors(row, colptr, edge_weight, input_nodes, s
         >>> nb.tolist(), cnt.tolist()
         ([3, 7, 9, 7, 0, 9, 1], [2, 2, 2, 1])
     """
-    from pagaie._ops.incubate_graph import _check_csc, _ids
+    from pagaie._ops.incubate_graph import _check_csc, _check_vector, _ids, _sample_size
     api = "geometric.weighted_sample_neighbors"
     if return_eids and eids is None:
         raise ValueError(f"paddle.{api}: 'eids' should not be None if 'return_eids' is True")
+    k = _sample_size(api, sample_size)
     _check_csc(api, row, colptr, input_nodes)
+    eid_v = _ids(api, "eids", eids, like=row) if return_eids else None
+    if edge_weight.dtype != torch.float32:  # Paddle's kernel reads float32 weights only
+        raise ValueError(f"paddle.{api}: 'edge_weight' must be float32, but received "
+                         f"{dtype_name(edge_weight)}")
+    _check_vector(api, "edge_weight", edge_weight)
     row_v, cp = row.reshape(-1), colptr.reshape(-1)
     nodes = input_nodes.reshape(-1).long()
     w = edge_weight.reshape(-1)
@@ -227,7 +235,6 @@ def geometric_weighted_sample_neighbors(row, colptr, edge_weight, input_nodes, s
     seg = torch.repeat_interleave(torch.arange(nodes.numel(), device=row.device), deg,
                                   output_size=total)
     edges = start[seg] + (torch.arange(total, device=row.device) - offsets[seg])
-    k = int(sample_size)
     counts = deg
     if k >= 0 and total:
         # Efraimidis-Spirakis: the k smallest keys -log(u) / w of each node, kept in edge order.
@@ -240,5 +247,5 @@ def geometric_weighted_sample_neighbors(row, colptr, edge_weight, input_nodes, s
         counts = deg.clamp(max=k)
     out = (row_v[edges], counts.to(torch.int32))
     if return_eids:
-        out = out + (_ids(api, "eids", eids)[edges],)
+        out = out + (eid_v[edges],)
     return out

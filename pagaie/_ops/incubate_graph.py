@@ -6,6 +6,7 @@ data-dependent output sizes and no gradients.
 """
 from __future__ import annotations
 
+import numpy as np
 import torch
 
 from pagaie._core.registry import defop
@@ -15,12 +16,55 @@ from pagaie._ops.incubate_ops import _check_index_dtype
 __all__ = ["incubate_graph_reindex", "incubate_graph_sample_neighbors",
            "incubate_graph_khop_sampler"]
 
+
+def _check_vector(api: str, arg: str, t: torch.Tensor) -> None:
+    """ValueError unless ``t`` is 1-D or a ``[n, 1]`` column, the shapes Paddle's graph ops take."""
+    if t.dim() == 1 or (t.dim() == 2 and t.shape[1] == 1):
+        return
+    raise ValueError(f"paddle.{api}: '{arg}' must be a 1-D tensor or of shape [n, 1], but "
+                     f"received shape {list(t.shape)}")
+
+
 def _ids(api: str, arg: str, t: torch.Tensor, like: torch.Tensor | None = None) -> torch.Tensor:
     _check_index_dtype(api, arg, t)
     if like is not None and t.dtype != like.dtype:
         raise ValueError(f"paddle.{api}: '{arg}' must have the dtype of the other index "
                          f"tensors ({dtype_name(like)}), but received {dtype_name(t)}")
+    _check_vector(api, arg, t)
     return t.reshape(-1)
+
+
+def _sample_size(api: str, sample_size) -> int:
+    """``sample_size`` as an int; Paddle refuses bools and floats with a TypeError."""
+    if isinstance(sample_size, bool) or not isinstance(sample_size, (int, np.integer)):
+        raise TypeError(f"paddle.{api}: 'sample_size' must be an int, but received "
+                        f"{type(sample_size).__name__} {sample_size!r}")
+    return int(sample_size)
+
+
+def _reindex_centers(head: torch.Tensor, rest: torch.Tensor
+                     ) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+    """Paddle's numbering of ``graph_reindex``: the center nodes ``head`` keep their positions
+    (a repeated id is numbered by its last position), then the ids of ``rest`` not in ``head``
+    follow in order of first appearance.
+
+    Returns:
+        (the new number of each element of ``rest``, the node ids in numbering order: ``head``
+        as given then the new ids, the new number of each element of ``head``).
+    """
+    both = torch.cat([head, rest])
+    uniq, inv = torch.unique(both, return_inverse=True)
+    nh, dev = head.numel(), both.device
+    last_in_head = torch.full((uniq.numel(),), -1, dtype=torch.long, device=dev)
+    last_in_head = last_in_head.scatter_reduce(0, inv[:nh], torch.arange(nh, device=dev), "amax")
+    first = torch.full((uniq.numel(),), both.numel(), dtype=torch.long, device=dev)
+    first = first.scatter_reduce(0, inv, torch.arange(both.numel(), device=dev), "amin")
+    new = torch.nonzero(last_in_head < 0).reshape(-1)
+    new = new[torch.argsort(first[new])]
+    number = last_in_head.clone()
+    number[new] = nh + torch.arange(new.numel(), device=dev)
+    return (number[inv[nh:]].to(rest.dtype), torch.cat([head, uniq[new]]),
+            number[inv[:nh]].to(head.dtype))
 
 
 def _reindex(head: torch.Tensor, rest: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
@@ -41,8 +85,13 @@ def _reindex(head: torch.Tensor, rest: torch.Tensor) -> tuple[torch.Tensor, torc
     return rank[inv[head.numel():]].to(rest.dtype), uniq[order]
 
 
+def _reindex_static_shape(x, neighbors, count, *args, **kwargs) -> list:
+    """Static rule (see ``Recorder``): every output size depends on the ids (Paddle: -1)."""
+    return [[-1], [-1], [-1]]
+
+
 @defop(paddle_types=("graph_reindex", "reindex_graph", "pd_op.reindex_graph"), method=False,
-       differentiable=False)
+       differentiable=False, static_shape=_reindex_static_shape)
 def incubate_graph_reindex(x, neighbors, count, value_buffer=None, index_buffer=None,
                            flag_buffer_hashtable=False, name=None):
     """Renumber a sampled subgraph from 0: the input nodes ``x`` first, then every new node of
@@ -54,7 +103,9 @@ def incubate_graph_reindex(x, neighbors, count, value_buffer=None, index_buffer=
     accepts and ignores them.
 
     Args:
-        x (Tensor): the input (center) nodes, int32/int64, unique.
+        x (Tensor): the input (center) nodes, int32/int64, 1-D or ``[n, 1]``; should be
+            unique (``out_nodes`` starts with ``x`` as given; a repeated id takes the number of
+            its last position, as in Paddle's CPU kernel).
         neighbors (Tensor): the neighbours, same dtype as ``x``.
         count (Tensor): int32 number of neighbours of each node of ``x`` (per edge type).
         value_buffer (Tensor, optional): hash-table buffer (GPU speed-up). Default None.
@@ -82,6 +133,9 @@ def incubate_graph_reindex(x, neighbors, count, value_buffer=None, index_buffer=
     xs = _ids(api, "x", x)
     nb = _ids(api, "neighbors", neighbors, like=x)
     cnt = _ids(api, "count", count)
+    for arg, buf in (("value_buffer", value_buffer), ("index_buffer", index_buffer)):
+        if flag_buffer_hashtable and buf is not None:
+            _check_vector(api, arg, buf)
     if count.dtype != torch.int32:
         raise ValueError(f"paddle.{api}: 'count' must be int32, but received "
                          f"{dtype_name(count)}")
@@ -94,8 +148,7 @@ def incubate_graph_reindex(x, neighbors, count, value_buffer=None, index_buffer=
     if total != nb.numel():
         raise ValueError(f"paddle.{api}: the entries of 'count' must add up to the "
                          f"number of neighbors ({nb.numel()}), but they add up to {total}")
-    src, nodes = _reindex(xs, nb)
-    centers = torch.arange(n, dtype=x.dtype, device=x.device)
+    src, nodes, centers = _reindex_centers(xs, nb)
     if cnt.numel() != n:  # several edge types, one block of counts each (Paddle's layout)
         centers = centers.repeat(cnt.numel() // n)
     dst = torch.repeat_interleave(centers, cnt.long(), output_size=total)
@@ -183,11 +236,13 @@ def incubate_graph_sample_neighbors(row, colptr, input_nodes, eids=None, perm_bu
     if flag_perm_buffer and perm_buffer is None:
         raise ValueError(f"paddle.{api}: 'perm_buffer' should not be None if "
                          "'flag_perm_buffer' is True")
+    k = _sample_size(api, sample_size)
     _check_csc(api, row, colptr, input_nodes)
-    edges, counts = _sample(row, colptr.reshape(-1), input_nodes.reshape(-1), int(sample_size))
+    eid_v = _ids(api, "eids", eids, like=row) if return_eids else None
+    edges, counts = _sample(row, colptr.reshape(-1), input_nodes.reshape(-1), k)
     out = (row.reshape(-1)[edges], counts.to(torch.int32))
     if return_eids:
-        out = out + (_ids(api, "eids", eids)[edges],)
+        out = out + (eid_v[edges],)
     return out
 
 

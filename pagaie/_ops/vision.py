@@ -135,7 +135,7 @@ def nms(boxes, iou_threshold=0.3, scores=None, category_idxs=None, categories=No
     return kept[torch.argsort(scores[kept], descending=True)]
 
 
-@defop(method=False, paddle_types=("box_coder", "pd_op.box_coder"))
+@defop(method=False, differentiable=False, paddle_types=("box_coder", "pd_op.box_coder"))
 def box_coder(prior_box, prior_box_var, target_box, code_type="encode_center_size", box_normalized=True,
               axis=0, name=None):
     """Encode boxes as offsets from prior boxes, or decode such offsets back into boxes.
@@ -157,7 +157,8 @@ def box_coder(prior_box, prior_box_var, target_box, code_type="encode_center_siz
         name (str, optional): unused.
 
     Returns:
-        Tensor: ``[N, M, 4]`` encoded offsets or decoded boxes.
+        Tensor: ``[N, M, 4]`` encoded offsets or decoded boxes; like Paddle's kernel it has no
+        gradient (``stop_gradient`` is True).
 
     Examples:
         >>> import pagaie as paddle
@@ -490,6 +491,12 @@ def _check_finite_boxes(api: str, boxes: torch.Tensor) -> None:
         raise _fail(ValueError, api, "'boxes' must hold finite coordinates, but received NaN or inf")
 
 
+def _symbolic(*tensors: torch.Tensor) -> bool:
+    """Whether a RoI kernel runs for shape inference only (meta tensors while a static program
+    records): the box counts are not known yet, but the output shape ``[K, C, ph, pw]`` is."""
+    return any(t.is_meta for t in tensors)
+
+
 def _batch_index(boxes_num: torch.Tensor, total: int, api: str = "roi_align") -> list:
     counts = boxes_num.reshape(-1).to(torch.int64).cpu()
     if bool((counts < 0).any()):
@@ -577,6 +584,8 @@ def roi_align(x, boxes, boxes_num, output_size, spatial_scale=1.0, sampling_rati
     _check_scale("roi_align", spatial_scale, ValueError)
     k = boxes.shape[0]
     out = x.new_zeros((k, x.shape[1], ph, pw))
+    if _symbolic(x, boxes, boxes_num):
+        return out
     batch = _batch_index(boxes_num, k, "roi_align")
     _check_finite_boxes("roi_align", boxes)
     if k == 0 or x.shape[2] == 0 or x.shape[3] == 0:  # nothing to sample: zeros, as Paddle
@@ -634,6 +643,8 @@ def roi_pool(x, boxes, boxes_num, output_size, spatial_scale=1.0, name=None):
     _check_positive("roi_pool", "output_size", (ph, pw), IndexError)  # Paddle: OutOfRange here
     _check_scale("roi_pool", spatial_scale, IndexError)
     k = boxes.shape[0]
+    if _symbolic(x, boxes, boxes_num):
+        return x.new_empty((k, x.shape[1], ph, pw))
     hgt, wid = x.shape[2], x.shape[3]
     res = []
     rois = _round(boxes.detach().to(torch.float64).cpu() * spatial_scale).long().tolist()
@@ -699,9 +710,14 @@ def psroi_pool(x, boxes, boxes_num, output_size, spatial_scale=1.0, name=None):
     if not x.is_meta and (oc == 0 or oc * ph * pw != x.shape[1]):  # meta: channels may be unknown
         raise ValueError(f"paddle.vision.ops.psroi_pool: the channels of x ({x.shape[1]}) must be a positive "
                          f"multiple of output_size[0] * output_size[1] ({ph} * {pw})")
+    if not x.is_meta and oc == 1:  # Paddle's shape check wants at least 2 output channels
+        raise ValueError(f"paddle.vision.ops.psroi_pool: the output channels, x.shape[1] / (output_size[0] * "
+                         f"output_size[1]) = {x.shape[1]} / ({ph} * {pw}), must be greater than 1")
     _check_scale("psroi_pool", spatial_scale, ValueError)
     hgt, wid = x.shape[2], x.shape[3]
     k = boxes.shape[0]
+    if _symbolic(x, boxes, boxes_num):
+        return x.new_empty((k, oc, ph, pw))
     _check_finite_boxes("psroi_pool", boxes)
     r = boxes.detach().to(torch.float64).cpu()
     res = []
