@@ -13,8 +13,10 @@ A pagaie sparse Tensor holds a torch ``sparse_coo`` or ``sparse_csr`` tensor in 
   batch's ``crows`` into one vector (``batch * (rows + 1)``); torch keeps ``[batch, rows + 1]``
   and needs the same number of entries in every batch, a limit we report clearly.
 
-Paddle marks a COO tensor coalesced only after ``coalesce`` (and a few conversions);
-results of other ops are marked uncoalesced, which is always safe.
+Paddle marks a COO tensor coalesced after ``coalesce`` and the conversions; transpose,
+reshape, slice, sum and softmax copy their input's flag (even where the new indices are out
+of order); other results are marked uncoalesced. Code that needs sorted entries checks
+:func:`is_ordered` rather than the flag.
 """
 from __future__ import annotations
 
@@ -39,7 +41,8 @@ with warnings.catch_warnings():  # torch says "CSR is in beta" once a process: s
 
 __all__ = ["is_coo", "is_csr", "coo", "coo_values", "coo_to_dense", "csr", "csr_parts",
            "coalesce", "coo_to_csr", "csr_to_coo", "dense_to_coo", "to_coo", "from_coo_like",
-           "check_sparse", "layout_name", "shape_list", "linear_keys", "unravel"]
+           "check_sparse", "layout_name", "shape_list", "linear_keys", "unravel", "is_ordered",
+           "INDEX_DTYPE", "index_dtype", "with_index_dtype", "keep_index_dtype"]
 
 
 def is_coo(t: Any) -> bool:
@@ -159,6 +162,38 @@ def is_flat_sum(x: torch.Tensor) -> bool:
     return bool(x.__dict__.get(FLAT_SUM, False))
 
 
+# Set (in ``__dict__``) on a torch COO tensor whose Paddle indices are not int64: torch stores
+# COO indices as int64 only, so ``indices()`` casts to this type on the way out.
+INDEX_DTYPE = "_paddle_index_dtype"
+
+
+def index_dtype(x: torch.Tensor) -> torch.dtype:
+    """The index type Paddle reports for a sparse tensor (CSR: its ``crows``)."""
+    if x.layout is _CSR:
+        return x.crow_indices().dtype
+    return x.__dict__.get(INDEX_DTYPE, torch.int64)
+
+
+def with_index_dtype(out: torch.Tensor, dtype: torch.dtype) -> torch.Tensor:
+    """Mark a COO result with Paddle's index type (int64 needs no mark); CSR is cast."""
+    if out.layout is _CSR:
+        if out.crow_indices().dtype is not dtype:
+            return torch.sparse_csr_tensor(out.crow_indices().to(dtype),
+                                           out.col_indices().to(dtype), out.values(), out.shape)
+        return out
+    if out.layout is _COO:
+        if dtype is torch.int64:
+            out.__dict__.pop(INDEX_DTYPE, None)
+        else:
+            out.__dict__[INDEX_DTYPE] = dtype
+    return out
+
+
+def keep_index_dtype(out: torch.Tensor, like: torch.Tensor) -> torch.Tensor:
+    """Give ``out`` the index type of ``like``, as Paddle's sparse kernels do."""
+    return with_index_dtype(out, index_dtype(like))
+
+
 def coo_to_dense(x: torch.Tensor) -> torch.Tensor:
     return _CooToDense.apply(x) if x.requires_grad else x.to_dense()
 
@@ -181,6 +216,17 @@ def unravel(keys: torch.Tensor, dims: Sequence[int]) -> torch.Tensor:
     return torch.stack(out[::-1]) if out else keys.new_zeros((0, keys.numel()))
 
 
+def is_ordered(x: torch.Tensor) -> bool:
+    """Whether a COO tensor's entries are strictly increasing in row-major order (sorted, no
+    duplicates). Paddle copies the coalesced flag through transpose, reshape, slice, sum and
+    softmax, so a tensor marked coalesced may still be out of order."""
+    idx = x._indices()
+    if idx.shape[1] < 2:
+        return True
+    keys = linear_keys(idx, list(x.shape[:x.sparse_dim()]))
+    return bool((keys[1:] > keys[:-1]).all())
+
+
 def coalesce(x: torch.Tensor) -> torch.Tensor:
     """Sorted, duplicate-free COO (duplicates summed), marked coalesced; differentiable."""
     idx = x._indices()
@@ -190,7 +236,7 @@ def coalesce(x: torch.Tensor) -> torch.Tensor:
     keys = linear_keys(idx, dims)
     uniq, inv = torch.unique(keys, sorted=True, return_inverse=True)
     out = v.new_zeros((uniq.numel(),) + tuple(v.shape[1:])).index_add(0, inv, v)
-    return coo(unravel(uniq, dims), out, x.shape, coalesced=True)
+    return keep_index_dtype(coo(unravel(uniq, dims), out, x.shape, coalesced=True), x)
 
 
 # ---- CSR --------------------------------------------------------------------------
@@ -239,17 +285,21 @@ def csr_to_coo(x: torch.Tensor) -> torch.Tensor:
         batch = torch.arange(b, device=dev).repeat_interleave(n)
         idx = torch.stack([batch, rows, cols.reshape(-1).long()])
         vals = vals.reshape((-1,) + tuple(vals.shape[2:]))
-    return coo(idx, vals, x.shape, coalesced=True)
+    return keep_index_dtype(coo(idx, vals, x.shape, coalesced=True), x)
 
 
 def coo_to_csr(x: torch.Tensor, api: str = "Tensor.to_sparse_csr",
-               index_dtype: torch.dtype = torch.int64) -> torch.Tensor:
-    """CSR of a 2-D or 3-D COO tensor (duplicates merged first)."""
+               index_type: torch.dtype | None = None) -> torch.Tensor:
+    """CSR of a 2-D or 3-D COO tensor (duplicates merged first); its index arrays take
+    ``index_type``, by default the COO tensor's own index type."""
+    index_type = index_dtype(x) if index_type is None else index_type
+    if index_type not in (torch.int32, torch.int64):  # torch's CSR holds int32 or int64 only
+        index_type = torch.int32
     if x.dim() not in (2, 3) or x.sparse_dim() != x.dim():
         raise ValueError(f"paddle.{api}: only a 2-D or 3-D tensor without dense dimensions can "
                          f"be converted to a sparse CSR tensor, but received shape "
                          f"{list(x.shape)}")
-    if not x.is_coalesced():
+    if not is_ordered(x):  # the coalesced flag alone does not promise sorted indices
         x = coalesce(x)
     idx, vals = x._indices(), coo_values(x)
     dev = idx.device
@@ -257,12 +307,12 @@ def coo_to_csr(x: torch.Tensor, api: str = "Tensor.to_sparse_csr",
         m = x.shape[0]
         counts = torch.bincount(idx[0], minlength=m)
         crows = torch.cat([counts.new_zeros(1), counts.cumsum(0)])
-        return torch.sparse_csr_tensor(crows.to(index_dtype), idx[1].to(index_dtype), vals,
+        return torch.sparse_csr_tensor(crows.to(index_type), idx[1].to(index_type), vals,
                                        tuple(x.shape))
     b, m = x.shape[0], x.shape[1]
     counts = torch.bincount(idx[0] * m + idx[1], minlength=b * m).reshape(b, m)
     crows = torch.cat([counts.new_zeros(b, 1), counts.cumsum(1)], dim=1).reshape(-1)
-    return csr(crows.to(index_dtype), idx[2].to(index_dtype), vals, x.shape, api)
+    return csr(crows.to(index_type), idx[2].to(index_type), vals, x.shape, api)
 
 
 def dense_to_coo(x: torch.Tensor, sparse_dim: int) -> torch.Tensor:
@@ -285,4 +335,6 @@ def to_coo(x: torch.Tensor) -> torch.Tensor:
 
 def from_coo_like(out: torch.Tensor, like: torch.Tensor, api: str) -> torch.Tensor:
     """Return a COO result in the layout of ``like`` (CSR inputs give CSR outputs)."""
-    return coo_to_csr(out, api, like.crow_indices().dtype) if like.layout is _CSR else out
+    if like.layout is _CSR:
+        return coo_to_csr(out, api, like.crow_indices().dtype)
+    return keep_index_dtype(out, like)

@@ -75,6 +75,7 @@ def sparse_coo_tensor(indices, values, shape=None, dtype=None, place=None, stop_
         raise ValueError(f"paddle.{api}: the indices and values must have the same number of "
                          f"non-zero entries, but received {idx.shape[1]} and "
                          f"{v.shape[0] if v.dim() else 0}")
+    given = idx.dtype  # kept for indices(): torch stores COO indices as int64
     idx = idx.long()
     sdim = idx.shape[0]
     low = (idx.amax(1) + 1).tolist() if idx.shape[1] else [0] * sdim
@@ -89,7 +90,7 @@ def sparse_coo_tensor(indices, values, shape=None, dtype=None, place=None, stop_
         if any(a < b for a, b in zip(dims, low)):
             raise ValueError(f"paddle.{api}: the minimum shape required is {low}, but received "
                              f"{dims}")
-    return sc.coo(idx, v, dims)
+    return sc.with_index_dtype(sc.coo(idx, v, dims), given)
 
 
 @defop(method=False, paddle_types=("sparse_csr_tensor", "sparse_sparse_csr_tensor"),
@@ -192,7 +193,8 @@ def sparse_indices(x):
         [[0, 1], [1, 0]]
     """
     _need("indices", x, _COO, "sparse COO tensors")
-    return x._indices().reshape(-1) if sc.is_flat_sum(x) else x._indices()
+    idx = x._indices().to(sc.index_dtype(x))
+    return idx.reshape(-1) if sc.is_flat_sum(x) else idx
 
 
 @defop(method="crows", paddle_types=("sparse_crows",), differentiable=False)

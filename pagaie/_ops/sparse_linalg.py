@@ -136,7 +136,7 @@ def sparse_masked_matmul(x, y, mask, name=None):
     else:
         vals = (x[idx[0], idx[1]] * y[idx[0], :, idx[2]]).sum(-1)
     if mask.layout is _COO:
-        return sc.coo(idx, vals, mask.shape)
+        return sc.keep_index_dtype(sc.coo(idx, vals, mask.shape), mask)
     if mask.dim() == 3:
         vals = vals.reshape(mask.shape[0], -1)
     return torch.sparse_csr_tensor(mask.crow_indices(), mask.col_indices(), vals, mask.shape)
@@ -244,7 +244,8 @@ def sparse_transpose(x, perm, name=None):
     v = sc.coo_values(cx)
     if sdim < x.dim():
         v = v.permute([0] + [q - sdim + 1 for q in p[sdim:]])
-    out = sc.coo(cx._indices()[p[:sdim]], v, [x.shape[q] for q in p])
+    # Paddle copies the input's coalesced flag, sorted or not (coo_to_csr re-sorts)
+    out = sc.coo(cx._indices()[p[:sdim]], v, [x.shape[q] for q in p], cx.is_coalesced())
     return sc.from_coo_like(out, x, api)
 
 
@@ -300,7 +301,7 @@ def sparse_reshape(x, shape, name=None):
                                   f"new shape is {dims}")
     keys = sc.linear_keys(cx._indices(), list(x.shape[:sdim]))
     new_sparse = dims[:len(dims) - ddim]
-    out = sc.coo(sc.unravel(keys, new_sparse), sc.coo_values(cx), dims)
+    out = sc.coo(sc.unravel(keys, new_sparse), sc.coo_values(cx), dims, cx.is_coalesced())
     return sc.from_coo_like(out, x, api)
 
 
@@ -350,23 +351,31 @@ def sparse_sum(x, axis=None, dtype=None, keepdim=False, name=None):
         axis %= n
     if x.layout is _CSR:
         return _csr_sum(x, axis, dtype, keepdim, api)
+    return sc.keep_index_dtype(_coo_sum(x, axis, dtype, keepdim, api), x)
+
+
+def _coo_sum(x: torch.Tensor, axis: int | None, dtype: Any, keepdim: bool,
+             api: str) -> torch.Tensor:
+    n = x.dim()
     v = sc.coo_values(x)
     want = _sum_dtype(v, dtype, api)
     if want is not None:
         v = v.to(want)
     idx = x._indices()
     sdim = x.sparse_dim()
+    flag = x.is_coalesced()  # Paddle's result keeps the input's coalesced flag
     if axis is None:
         if keepdim:  # like Paddle, the sparse/dense split of the axes is kept
-            return sc.coo(idx.new_zeros((sdim, 1)), v.sum().reshape([1] * (1 + n - sdim)), [1] * n)
-        return _flat_sum(sc.coo(idx.new_zeros((1, 1)), v.sum().reshape(1), [1]))
+            return sc.coo(idx.new_zeros((sdim, 1)), v.sum().reshape([1] * (1 + n - sdim)),
+                          [1] * n, flag)
+        return _flat_sum(sc.coo(idx.new_zeros((1, 1)), v.sum().reshape(1), [1], flag))
     shape = list(x.shape)
     out_shape = shape[:axis] + ([1] if keepdim else []) + shape[axis + 1:]
     if axis >= sdim:
-        return sc.coo(idx, v.sum(axis - sdim + 1, keepdim=keepdim), out_shape)
+        return sc.coo(idx, v.sum(axis - sdim + 1, keepdim=keepdim), out_shape, flag)
     keep = [d for d in range(sdim) if d != axis]
     if not keep:  # the only sparse axis goes: one entry holding the sum of all
-        return sc.coo(idx.new_zeros((1, 1)), v.sum(0, keepdim=True), [1] + shape[1:])
+        return sc.coo(idx.new_zeros((1, 1)), v.sum(0, keepdim=True), [1] + shape[1:], flag)
     dims = [shape[d] for d in keep]
     uniq, inv = torch.unique(sc.linear_keys(idx[keep], dims), sorted=True, return_inverse=True)
     vals = v.new_zeros((uniq.numel(),) + tuple(v.shape[1:])).index_add(0, inv, v)
@@ -374,7 +383,7 @@ def sparse_sum(x, axis=None, dtype=None, keepdim=False, name=None):
     if keepdim:
         new_idx = torch.cat([new_idx[:axis], new_idx.new_zeros((1, uniq.numel())),
                              new_idx[axis:]])
-    return sc.coo(new_idx, vals, out_shape)
+    return sc.coo(new_idx, vals, out_shape, flag)
 
 
 def _flat_sum(out: torch.Tensor) -> torch.Tensor:
@@ -455,7 +464,7 @@ def sparse_slice(x, axes, starts, ends, name=None):
         else:
             v = v.narrow(a - sdim + 1, s, e - s)
     off = torch.tensor(shift, dtype=idx.dtype, device=idx.device).unsqueeze(1)
-    out = sc.coo(idx[:, keep] - off, v[keep], shape)
+    out = sc.coo(idx[:, keep] - off, v[keep], shape, cx.is_coalesced())
     return sc.from_coo_like(out, x, api)
 
 
@@ -490,7 +499,8 @@ def sparse_mask_as(x, mask, name=None):
         idx = mask._indices()
         keys = sc.linear_keys(idx, list(mask.shape[:idx.shape[0]]))
         ordered = bool((keys[1:] > keys[:-1]).all()) if keys.numel() > 1 else True
-        return sc.coo(idx, x[tuple(idx)], mask.shape, coalesced=ordered)
+        out = sc.coo(idx, x[tuple(idx)], mask.shape, coalesced=ordered)
+        return sc.keep_index_dtype(out, mask)
     idx = sc.csr_to_coo(mask.detach())._indices()
     vals = x[tuple(idx)]
     if mask.dim() == 3:

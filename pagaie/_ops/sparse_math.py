@@ -30,7 +30,7 @@ def map_values(x: torch.Tensor, fn: Callable, api: str) -> torch.Tensor:
     """Apply ``fn`` to the stored values of ``x``, keeping its pattern and layout."""
     sc.check_sparse(api, x)
     if x.layout is _COO:
-        return sc.coo(x._indices(), fn(sc.coo_values(x)), x.shape)
+        return sc.keep_index_dtype(sc.coo(x._indices(), fn(sc.coo_values(x)), x.shape), x)
     return torch.sparse_csr_tensor(x.crow_indices(), x.col_indices(), fn(x.values()), x.shape)
 
 
@@ -96,7 +96,7 @@ def sparse_isnan(x, name=None):
         >>> paddle.sparse.isnan(x).values().tolist()
         [True, False]
     """
-    return map_values(x.detach(), torch.isnan, "sparse.isnan")
+    return sc.keep_index_dtype(map_values(x.detach(), torch.isnan, "sparse.isnan"), x)
 
 
 @defop("sparse_pow", method=False, paddle_types=("sparse_pow",))
@@ -126,8 +126,8 @@ def sparse_pow(x, factor, name=None):
 def sparse_cast(x, index_dtype=None, value_dtype=None, name=None):
     """Cast the values (and, for CSR, the index arrays) of a sparse tensor.
 
-    COO indices are always stored as int64 here (torch keeps no other COO index type), so
-    ``index_dtype`` only changes CSR tensors.
+    CSR index arrays are cast (int8 and int16 become int32: the narrowest CSR index type
+    here); a COO tensor's indices are reported in ``index_dtype`` by ``indices()``.
 
     Args:
         x (Tensor): a sparse COO or CSR tensor.
@@ -153,7 +153,8 @@ def sparse_cast(x, index_dtype=None, value_dtype=None, name=None):
                         f"{str(idt).replace('torch.', '')}")
     fn = (lambda v: v) if vd is None else (lambda v: v.to(vd))
     if x.layout is _COO:
-        return sc.coo(x._indices(), fn(sc.coo_values(x)), x.shape)
+        out = sc.coo(x._indices(), fn(sc.coo_values(x)), x.shape)
+        return sc.with_index_dtype(out, sc.index_dtype(x) if idt is None else idt)
     crows, cols = x.crow_indices(), x.col_indices()
     if idt is not None:
         idt = torch.int32 if idt is not torch.int64 else idt

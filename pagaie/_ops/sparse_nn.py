@@ -116,12 +116,14 @@ def sparse_softmax(x, axis=-1, name=None):
         rows = sc.linear_keys(coo._indices()[:-1], list(x.shape[:-1]))
         return map_values(x, lambda v: _segment_softmax(v.reshape(-1), rows).reshape(v.shape), api)
     sdim = x.sparse_dim()
+    idx, v = x._indices(), sc.coo_values(x)
     if axis >= sdim:
-        return map_values(x, lambda v: torch.softmax(v, axis - sdim + 1), api)
-    idx = x._indices()
-    keep = [d for d in range(sdim) if d != axis]
-    groups = sc.linear_keys(idx[keep], [x.shape[d] for d in keep])
-    return map_values(x, lambda v: _segment_softmax(v, groups), api)
+        out = torch.softmax(v, axis - sdim + 1)
+    else:
+        keep = [d for d in range(sdim) if d != axis]
+        out = _segment_softmax(v, sc.linear_keys(idx[keep], [x.shape[d] for d in keep]))
+    out = sc.coo(idx, out, x.shape, x.is_coalesced())  # Paddle keeps the input's flag
+    return sc.keep_index_dtype(out, x)
 
 
 # ---- convolution and pooling -------------------------------------------------------
@@ -389,7 +391,7 @@ def sparse_batch_norm(x, running_mean, running_var, weight, bias, training=False
     else:
         out = _dense_batch_norm(v2, running_mean, running_var, weight, bias, training, momentum,
                                 epsilon, "NC", use_global_stats)
-    return sc.coo(x._indices(), out.reshape(v.shape), x.shape)
+    return sc.keep_index_dtype(sc.coo(x._indices(), out.reshape(v.shape), x.shape), x)
 
 
 @defop("sparse_attention_csr", method=False, amp="black", paddle_types=("sparse_fused_attention",))
