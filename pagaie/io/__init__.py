@@ -28,6 +28,11 @@ for _name, _mod in (("collate", _collate), ("dataset", _dataset), ("sampler", _s
                     ("batch_sampler", _sampler), ("worker", _worker)):
     setattr(_dataloader, _name, _mod)
     _sys.modules.setdefault(f"{__name__}.dataloader.{_name}", _mod)
+# ``paddle.io.dataloader`` also re-exports the datasets, samplers and helpers themselves.
+for _name in ("Dataset", "IterableDataset", "TensorDataset", "ComposeDataset", "ChainDataset", "ConcatDataset",
+              "Subset", "random_split", "Sampler", "SequenceSampler", "RandomSampler", "WeightedRandomSampler",
+              "SubsetRandomSampler", "BatchSampler", "DistributedBatchSampler", "get_worker_info"):
+    setattr(_dataloader, _name, globals()[_name])
 _dataloader.__path__ = []  # type: ignore[attr-defined]  # importable as a package, as in Paddle
 reader = _dataloader
 _sys.modules.setdefault(f"{__name__}.reader", _dataloader)

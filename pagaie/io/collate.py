@@ -35,6 +35,9 @@ def _stack_tensors(batch: Sequence[Any]) -> Tensor:
         if ts and t.dtype != ts[0].dtype:
             raise ValueError("paddle.io.DataLoader: default_collate_fn stacks Tensors of one dtype, but sample 0 "
                              f"gives {wrap(ts[0]).dtype} and sample {i} gives {wrap(t).dtype}")
+        if ts and t.shape != ts[0].shape:
+            raise ValueError("paddle.io.DataLoader: default_collate_fn stacks Tensors of one shape, but sample 0 "
+                             f"gives shape {list(ts[0].shape)} and sample {i} gives {list(t.shape)}")
         ts.append(t)
     return wrap(torch.stack(ts, 0))
 

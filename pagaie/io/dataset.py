@@ -5,15 +5,20 @@ import bisect
 import math
 import warnings
 from collections.abc import Iterable, Iterator, Sequence
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 import torch
+from typing_extensions import TypeVarTuple, Unpack  # in typing only from Python 3.11; torch needs it
 
 __all__ = ["Dataset", "IterableDataset", "TensorDataset", "ComposeDataset", "ChainDataset",
            "ConcatDataset", "Subset", "random_split"]
 
+# As in Paddle, the datasets are generic in their sample type (``Dataset[tuple[Tensor, int]]``).
+_T = TypeVar("_T")
+_Ts = TypeVarTuple("_Ts")
 
-class Dataset:
+
+class Dataset(Generic[_T]):
     """A map-style dataset: ``len(dataset)`` samples, read by index with ``dataset[idx]``.
 
     Subclasses implement ``__getitem__`` and ``__len__``. A sample may be a numpy array, a
@@ -43,7 +48,7 @@ class Dataset:
         raise NotImplementedError(f"'__len__' not implement in class {type(self).__name__}")
 
 
-class IterableDataset(Dataset):
+class IterableDataset(Dataset[_T]):
     """A dataset read as a stream: subclasses implement ``__iter__``.
 
     With ``num_workers > 0`` every worker process iterates its own copy of the dataset; use
@@ -72,7 +77,7 @@ class IterableDataset(Dataset):
         raise RuntimeError(f"'__len__' should not be called for IterableDataset{type(self).__name__}")
 
 
-class TensorDataset(Dataset):
+class TensorDataset(Dataset[Any]):
     """A dataset over Tensors that share their first dimension: sample ``i`` is the tuple of
     each tensor's row ``i``.
 
@@ -108,7 +113,7 @@ def _as_fields(sample: Any) -> list:
     return list(sample) if isinstance(sample, (list, tuple)) else [sample]
 
 
-class ComposeDataset(Dataset):
+class ComposeDataset(Dataset[tuple[Unpack[_Ts]]]):
     """Zip map-style datasets of equal length: sample ``i`` concatenates the fields of every
     dataset's sample ``i`` into one tuple.
 
@@ -148,7 +153,7 @@ class ComposeDataset(Dataset):
         return tuple(sample)
 
 
-class ChainDataset(IterableDataset):
+class ChainDataset(IterableDataset[Any]):
     """Iterate several iterable datasets one after another.
 
     Args:
@@ -179,7 +184,7 @@ class ChainDataset(IterableDataset):
             yield from ds
 
 
-class Subset(Dataset):
+class Subset(Dataset[_T]):
     """The samples of ``dataset`` at ``indices``, in that order.
 
     Args:
@@ -263,7 +268,7 @@ def random_split(dataset: Dataset, lengths: Sequence[int | float], generator: An
     return out
 
 
-class ConcatDataset(Dataset):
+class ConcatDataset(Dataset[_T]):
     """Several map-style datasets end to end.
 
     Args:

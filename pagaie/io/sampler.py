@@ -199,8 +199,11 @@ class WeightedRandomSampler(Sampler):
         w = _weights_array(self.weights)
         if w.dtype.kind not in "fiub":
             w = w.astype(np.float64)
-        _check(w.ndim in (1, 2), "paddle.io.WeightedRandomSampler: weights should be a 1-D or 2-D array, "
+        _check(w.ndim <= 2, "paddle.io.WeightedRandomSampler: weights should be a 1-D or 2-D array, "
                f"but got {w.ndim}-D")
+        # Paddle fails reading the length of the last axis of 0-D weights.
+        _check(w.ndim > 0, "paddle.io.WeightedRandomSampler: weights should be a 1-D or 2-D array, but got 0-D",
+               IndexError)
         w = w.reshape(-1, w.shape[-1])
         _check(not np.isnan(w).any(), "paddle.io.WeightedRandomSampler: weights should not be NaN")
         _check(bool(np.all(w >= 0.0)), "paddle.io.WeightedRandomSampler: weights should be non-negative")
@@ -217,6 +220,8 @@ class WeightedRandomSampler(Sampler):
 
     def __len__(self) -> int:
         shape = _weights_array(self.weights).shape
+        _check(len(shape) > 0, "paddle.io.WeightedRandomSampler: weights should be a 1-D or 2-D array, but got 0-D",
+               IndexError)
         return self.num_samples * int(np.prod(shape[:-1], dtype=np.int64))
 
 

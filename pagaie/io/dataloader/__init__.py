@@ -21,7 +21,7 @@ from typing import Any, Callable, Sequence
 import numpy as np
 import torch
 
-from pagaie._core.place import default_device, to_torch_device
+from pagaie._core.place import default_device, place_of, to_torch_device
 from pagaie.io import worker as _w
 from pagaie.io.collate import default_collate_fn, default_convert_fn, to_output
 from pagaie.io.dataset import Dataset, IterableDataset
@@ -106,10 +106,12 @@ class DataLoader:
         self.reader_buffer_size = reader_buffer_size
         self.prefetch_factor = prefetch_factor
         self.worker_init_fn = worker_init_fn
-        if isinstance(places, (list, tuple)):
-            places = places[0] if places else None
-        self.places = places
-        self._device = default_device() if places is None else to_torch_device(places, "paddle.io.DataLoader")
+        # As Paddle, ``places`` is kept as a list of Places; batches go to the first one.
+        given = [p for p in places if p is not None] if isinstance(places, (list, tuple)) else [places]
+        devices = [default_device() if p is None else to_torch_device(p, "paddle.io.DataLoader") for p in given]
+        self._device = devices[0] if devices else default_device()
+        self.places = [place_of(d) for d in devices] or [place_of(self._device)]
+        self.pin_memory = _in_dynamic_mode()  # Paddle's default in dynamic mode; unused on torch
         _check(num_workers >= 0, f"num_workers should be a non-negative value, but got {num_workers}")
         _check(prefetch_factor > 0, f"prefetch_factor should be a positive value, but got {prefetch_factor}")
         _check(timeout >= 0, f"timeout should be a non-negative value, but got {timeout}")
