@@ -71,7 +71,10 @@ def _from_data(data: Any, dtype: Any, api: str) -> torch.Tensor:
     elif isinstance(data, memoryview):  # a buffer: numpy reads it, as Paddle's np.array does
         arr = np.array(data)
         keep = False
-    elif isinstance(data, (bool, int, float, complex)):
+    elif isinstance(data, (bool, int, float, complex)) or \
+            np.isscalar(data) and not isinstance(data, str):
+        # np.isscalar: any ``numbers.Number`` (Decimal, Fraction) and bytes are scalars to
+        # Paddle, which numpy holds as objects or bytes (rejected below)
         try:
             arr = np.array(data)
         except OverflowError:
@@ -89,11 +92,9 @@ def _from_data(data: Any, dtype: Any, api: str) -> torch.Tensor:
                              f"nested lists usually have different lengths ({exc})") from None
         keep = has_tensor  # with tensors inside, numpy's promoted dtype is kept
     else:
-        # Paddle's tensor.set() rejects a bytes buffer with ValueError, other objects with TypeError
-        kind = ValueError if isinstance(data, (bytes, bytearray)) else TypeError
-        raise kind(f"paddle.{api}: can't construct a Tensor from data of type "
-                   f"{type(data).__name__}; data must be a scalar, list, tuple, "
-                   "numpy.ndarray or Tensor")
+        raise TypeError(f"paddle.{api}: can't construct a Tensor from data of type "
+                        f"{type(data).__name__}; data must be a scalar, list, tuple, "
+                        "numpy.ndarray or Tensor")
     if arr.dtype.kind not in "biufc":
         # Paddle: ValueError for the data itself; with a dtype given its dtype check fails
         # first, except for Python data numpy could only hold as objects (None, huge ints)
@@ -118,7 +119,8 @@ def _from_data(data: Any, dtype: Any, api: str) -> torch.Tensor:
             raise TypeError(f"paddle.{api}: numpy dtype {arr.dtype} is not supported; use bool, "
                             "uint8, int8, int16, int32, int64, float16, float32, float64, "
                             "complex64 or complex128")
-        if want is None:
+        if want is None or want is torch.bfloat16:  # bfloat16: Paddle hands the array
+            # itself to its tensor setter, which refuses it
             raise ValueError(f"paddle.{api}: numpy dtype {arr.dtype} is not supported; use bool, "
                              "uint8, int8, int16, int32, int64, float16, float32, float64, "
                              "complex64, complex128 or pass dtype=")
@@ -287,7 +289,7 @@ def assign(x, output=None):
     else:
         # As Paddle's dynamic mode: the data (Tensors in a list too) goes through numpy, so
         # numpy's promotion picks the dtype and the result stops gradients.
-        if isinstance(x, (bool, int, float, complex, np.generic)) and not isinstance(x, str):
+        if isinstance(x, (bool, int, float, complex)) or np.isscalar(x) and not isinstance(x, str):
             x = np.array([x]) if not isinstance(x, int) or -2**63 <= x < 2**64 else \
                 np.array([x], dtype=object)
         elif isinstance(x, (list, tuple)):
@@ -309,6 +311,12 @@ def assign(x, output=None):
         else:
             r = torch.from_numpy(np.array(x, copy=True))
         r = stopped(_place(r, None, "assign"))  # data: no gradient, whatever its Tensors said
+        if output is not None and output.shape == r.shape and output.dtype is r.dtype \
+                and output.device == r.device:
+            # Paddle counts no in-place version for data written into ``output``, nor for the
+            # base of a view: ``.data`` shares the storage but not the version counter
+            output.data.copy_(r)
+            return r
     if output is not None:
         write_out(output, r)
     return r   # with its graph: the public ``assign`` makes ``output`` hold it

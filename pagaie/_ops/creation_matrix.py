@@ -22,8 +22,12 @@ _T = torch.Tensor
 
 
 def _int_arg(v: Any, arg: str, api: str) -> int:
+    """An int attribute as Paddle reads it: a Python or numpy integer, or a Tensor's value
+    (a float one truncated toward zero); Python floats and bools are refused."""
     if isinstance(v, _T):
-        v = v.item()
+        v = int(v.item()) if v.numel() == 1 and not v.is_complex() else v
+    elif isinstance(v, np.integer):
+        v = int(v)
     if isinstance(v, bool) or not isinstance(v, int):
         raise TypeError(f"paddle.{api}: '{arg}' must be an int, but received {type(v).__name__}")
     return v
@@ -56,6 +60,14 @@ def diag(x, offset=0, padding_value=0, name=None):
         [2]
     """
     k = _int_arg(offset, "offset", "diag")
+    # Paddle checks the attribute's type before the input (whatever its rank or dtype)
+    if isinstance(padding_value, _T) and padding_value.numel() == 1:
+        padding_value = padding_value.item()
+    if isinstance(padding_value, (builtins.complex, np.complexfloating)) or \
+            not isinstance(padding_value, (int, float, np.number, np.bool_)):
+        raise TypeError(f"paddle.diag: 'padding_value' must be a real number, but received "
+                        f"{padding_value!r}")
+    padding_value = padding_value.item() if isinstance(padding_value, np.generic) else padding_value
     if x.dtype is torch.bool:
         raise RuntimeError("paddle.diag: bool tensors are not supported (no bool kernel); cast to "
                            "an integer or float dtype first")
@@ -63,13 +75,6 @@ def diag(x, offset=0, padding_value=0, name=None):
         x = x.reshape(1)
     if x.dim() == 1:
         out = torch.diag(x, k)
-        if isinstance(padding_value, _T):
-            padding_value = padding_value.item()
-        if isinstance(padding_value, (builtins.complex, np.complexfloating)) or \
-                not isinstance(padding_value, (int, float, np.number)):
-            raise TypeError(f"paddle.diag: 'padding_value' must be a real number, but received "
-                            f"{padding_value!r}")
-        padding_value = padding_value.item() if isinstance(padding_value, np.number) else padding_value
         if isinstance(padding_value, float) and not (x.is_floating_point() or x.is_complex()):
             padding_value = c_float_to_int(padding_value, x.dtype)  # a double cast as C++ does
         if padding_value != 0:
@@ -149,10 +154,11 @@ def diag_embed(input: Any, offset: int = 0, dim1: int = -2, dim2: int = -1) -> A
 
 
 def _check_tri(x: torch.Tensor, diagonal: Any, api: str) -> int:
+    k = _int_arg(diagonal, "diagonal", api)  # Paddle checks the argument's type first
     if x.dim() < 2:
         raise ValueError(f"paddle.{api}: the input must have at least 2 dimensions, but received "
                          f"shape {list(x.shape)}")
-    return _int_arg(diagonal, "diagonal", api)
+    return k
 
 
 @defop(method=True, paddle_types=("tril_triu", "pd_op.tril"), inplace=lambda x, diagonal=0, name=None:
@@ -335,9 +341,9 @@ def polar(abs, angle, name=None, *, out=None):
         if not v.is_floating_point():
             raise TypeError(f"paddle.polar: '{arg}' must be a floating tensor, but received "
                             f"{_name(v.dtype)}")
-    dt = torch.promote_types(abs.dtype, angle.dtype)
-    a, t = torch.broadcast_tensors(abs.to(dt), angle.to(dt))
-    return finish(torch.complex(a * torch.cos(t), a * torch.sin(t)), out)
+    # as Paddle: cos and sin in the angle's own dtype, then the product promotes
+    re, im = torch.broadcast_tensors(abs * torch.cos(angle), abs * torch.sin(angle))
+    return finish(torch.complex(re, im), out)
 
 
 # ---- diagonal fills (Tensor methods) -----------------------------------------------------

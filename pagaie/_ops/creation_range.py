@@ -246,9 +246,11 @@ def linspace(start, stop, num, dtype=None, name=None, *, out=None, device=None,
     dev = device_of(device, "linspace")
     if dt in (torch.float32, torch.float64):
         t = _paddle_linspace(s, e, n, dt, dev)
+    elif not (dt.is_floating_point or dt.is_complex):
+        # integer bounds, a float64 step and values, truncated to the dtype
+        t = _paddle_linspace(float(s), float(e), n, torch.float64, dev)
     else:
-        calc = torch.float64 if not (dt.is_floating_point or dt.is_complex) else dt
-        t = torch.linspace(s, e, n, dtype=calc, device=dev)
+        t = torch.linspace(s, e, n, dtype=dt, device=dev)
     return finish(t if t.dtype is dt else t.to(dt), out, requires_grad)
 
 
@@ -298,11 +300,28 @@ def logspace(start, stop, num, base=10.0, dtype=None, name=None):
     except (TypeError, ValueError):
         raise TypeError(f"paddle.logspace: 'base' must be a real number or a Tensor, but "
                         f"received {base!r}") from None
-    exps = torch.linspace(float(s), float(e), n, dtype=torch.float64, device=device_of(None, "logspace"))
-    t = torch.pow(torch.tensor(float(base), dtype=torch.float64), exps)
-    if not (dt.is_floating_point or dt.is_complex):
-        t = torch.round(t) if bool(torch.isfinite(t).all()) else t
-    return t.to(dt)
+    b = _cast_bounds(dt, base)[0]
+    return _paddle_logspace(s, e, b, n, dt, device_of(None, "logspace"))
+
+
+def _paddle_logspace(start: Any, stop: Any, base: Any, n: int, dt: torch.dtype,
+                     dev: torch.device) -> torch.Tensor:
+    """Paddle's kernel: ``start``, ``stop`` and ``base`` are values of ``dt`` (already cast);
+    ``step = (stop - start) / (n - 1)`` (the difference taken in ``dt``); the exponents of
+    the first half count up from ``start``, the rest down from ``stop``; ``pow`` runs in
+    float64 and its result converts to ``dt`` (truncating for integers)."""
+    f = torch.float32 if dt in (torch.float16, torch.bfloat16) else dt  # the value type
+    s = torch.tensor(start, dtype=f)
+    e = torch.tensor(stop, dtype=f)
+    i = torch.arange(n, dtype=torch.float64)
+    if n > 1:
+        step = (e - s).double() / (n - 1)
+        half = n // 2
+        exps = torch.cat([s.double() + step * i[:half], e.double() - step * (n - 1 - i[half:])])
+    else:
+        exps = s.double().reshape(1)
+    t = torch.pow(torch.tensor(base, dtype=f).double(), exps)
+    return t.to(dt).to(dev)
 
 
 def _dim_arg(v: Any, what: str, api: str) -> int:
@@ -364,8 +383,8 @@ def meshgrid(*args, **kwargs):
 
     Args:
         *args (Tensor|list[Tensor]): 0-D or 1-D tensors of one dtype, or one list of them.
-        **kwargs: ``indexing`` = ``'ij'`` (default, matrix indexing) or ``'xy'``
-            (Cartesian: the first two output axes swapped); ``name`` is unused.
+        **kwargs: ``indexing`` = ``'ij'`` (default or None, matrix indexing) or ``'xy'``
+            (Cartesian: the first two output axes swapped); other keywords are ignored.
 
     Returns:
         list[Tensor]: one grid per input, each of shape ``[len(x1), len(x2), ...]``.
@@ -376,10 +395,9 @@ def meshgrid(*args, **kwargs):
         >>> gx.shape, gy.tolist()
         (paddle.Size([2, 3]), [[3, 4, 5], [3, 4, 5]])
     """
-    indexing = kwargs.pop("indexing", "ij")
-    kwargs.pop("name", None)
-    if kwargs:
-        raise TypeError(f"paddle.meshgrid: unexpected keyword arguments {sorted(kwargs)}")
+    # as Paddle: indexing=None means 'ij'; other keywords (``name``...) are ignored
+    indexing = kwargs.get("indexing")
+    indexing = "ij" if indexing is None else indexing
     if indexing not in ("ij", "xy"):
         raise ValueError(f"paddle.meshgrid: 'indexing' must be 'ij' or 'xy', but received {indexing!r}")
     ts = list(args[0]) if len(args) == 1 and isinstance(args[0], (list, tuple)) else list(args)
