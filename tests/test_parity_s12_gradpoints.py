@@ -172,7 +172,6 @@ def test_smooth_l1_loss_any_delta(delta, is_huber):
 
 # -- needs changes outside this area's files ------------------------------------------------
 
-@pytest.mark.xfail(reason="needs pagaie/_ops/math.py change (clip: detach Tensor bounds)", strict=False)
 def test_clip_tensor_bounds_get_no_gradient():
     """Paddle's clip differentiates x only: Tensor min/max get None under allow_unused."""
     def f(P):
@@ -182,7 +181,6 @@ def test_clip_tensor_bounds_get_no_gradient():
     assert_same(*both(f))
 
 
-@pytest.mark.xfail(reason="needs pagaie/_ops/math.py change (lerp: detach a Tensor weight)", strict=False)
 def test_lerp_weight_gets_no_gradient():
     """Paddle's lerp differentiates x and y only: a Tensor weight gets None."""
     def f(P):
@@ -191,8 +189,6 @@ def test_lerp_weight_gets_no_gradient():
     assert_same(*both(f))
 
 
-@pytest.mark.xfail(reason="needs pagaie/_ops/nn_pool.py change (pool gradients as constants)",
-                   strict=False)
 @pytest.mark.parametrize("pool", ["max_pool2d", "avg_pool2d"])
 def test_pool_second_derivative_does_not_reach_x(pool):
     """Paddle's pool2d double grad gives nothing for x: None under allow_unused."""

@@ -116,6 +116,12 @@ def _add_bias(out, bias):
     return out + bias.reshape([1, -1] + [1] * (out.dim() - 2))
 
 
+def _link(*tensors) -> torch.Tensor:
+    """A zero that keeps the (non-None) ``tensors`` in the autograd graph of an empty result, so
+    each gets a zero gradient as in Paddle."""
+    return sum(t.flatten()[:0].sum() for t in tensors if t is not None)
+
+
 def _conv(api: str, n: int, x, weight, bias, stride, padding, dilation, groups, data_format):
     last = channel_last(data_format, n, api)
     _check_padding(padding, n, api)
@@ -150,17 +156,25 @@ def _conv(api: str, n: int, x, weight, bias, stride, padding, dilation, groups, 
         pad = [0] * n
     padded = [i + 2 * p for i, p in zip(x.shape[2:], pad)]
     reach = [d * (k - 1) + 1 for d, k in zip(dilation, weight.shape[2:])]
-    # Paddle sizes the output as C divides (toward zero): a kernel one stride short of
-    # fitting gives an empty map there, not an error
+    # Paddle sizes the output as C divides (toward zero): a kernel exactly one stride short
+    # of fitting gives an empty map there, one less than a stride short a single window
     sizes = [int((i - r) / s) + 1 for i, r, s in zip(padded, reach, stride)]
-    if min(sizes) == 0:
-        link = x.flatten()[:0].sum() + weight.flatten()[:0].sum()  # keeps the autograd graph
-        out = x.new_zeros([x.shape[0], weight.shape[0]] + [max(v, 0) for v in sizes]) + link
-        return to_last(out) if last else out
-    if any(r > i for r, i in zip(reach, padded)):
+    if min(sizes) < 0:
+        # Paddle fails to allocate the result (or, in some float32 paths, returns a map of
+        # negative shape): said plainly here
         raise ValueError(f"paddle.{api}: the (dilated) kernel size {reach} must not exceed the "
-                         f"padded input size {padded}; the input's shape is {list(x.shape)} and "
-                         f"the filter's shape is {list(weight.shape)}")
+                         f"padded input size {padded} by a stride or more; the input's shape is "
+                         f"{list(x.shape)} and the filter's shape is {list(weight.shape)}")
+    if min(sizes) == 0:
+        link = _link(x, weight, bias)
+        out = x.new_zeros([x.shape[0], weight.shape[0]] + sizes) + link
+        return to_last(out) if last else out
+    # A kernel less than a stride short of fitting still gives an output there, over the
+    # part of the window that exists (Paddle's im2col reads zeros past the end)
+    short = [max((o - 1) * s + r - i, 0) for o, s, r, i in zip(sizes, stride, reach, padded)]
+    if any(short):
+        x = pad_input(x, [(p, p + e) for p, e in zip(pad, short)])
+        pad = [0] * n
     bias, late_bias = _split_bias(bias, weight.shape[0], x.dtype, api)
     out = _add_bias(_CONV[n](x, weight, bias, stride, pad, dilation, groups), late_bias)
     return to_last(out) if last else out
@@ -183,6 +197,9 @@ def _conv_t(api: str, n: int, x, weight, bias, stride, padding, output_padding, 
                          f"{list(weight.shape)}, data_format is {data_format}")
     stride = _int_arg(stride, n, api, "stride")
     dilation = _int_arg(dilation, n, api, "dilation")
+    if min(dilation) < 0:
+        raise ValueError(f"paddle.{api}: the dilation must not be negative, but received "
+                         f"dilation {dilation}")
     kernel = list(weight.shape[2:])
     sizes = list(x.shape[2:])
     mode, pad = conv_padding(padding, n, last, api)
@@ -195,6 +212,10 @@ def _conv_t(api: str, n: int, x, weight, bias, stride, padding, output_padding, 
         pairs = [(p, p) for p in pad]
     else:
         pairs = pad
+    for dim in [d for d, v in enumerate(dilation) if v == 0]:
+        # every tap of a zero-dilated kernel lands on the same output: one summed tap
+        weight = weight.sum(dim=2 + dim, keepdim=True)
+        kernel[dim], dilation[dim] = 1, 1
     out_pad = _int_arg(output_padding, n, api, "output_padding")
     if output_size is not None:
         if any(out_pad):
@@ -218,6 +239,20 @@ def _conv_t(api: str, n: int, x, weight, bias, stride, padding, output_padding, 
                 raise ValueError(f"paddle.{api}: output_padding should be less than either stride "
                                  f"or dilation, but received output_padding = {out_pad}, whose dim "
                                  f"{dim} is not less than either stride ({s}) or dilation ({d})")
+            if o >= s:
+                # Paddle's kernel then takes it as an output size past the stride's reach
+                raise ValueError(f"paddle.{api}: output_padding must be less than the stride, but "
+                                 f"received output_padding = {out_pad}, whose dim {dim} is not "
+                                 f"less than the stride ({s})")
+    size_out = [(i - 1) * s - a - b + d * (k - 1) + 1 + o
+                for i, s, (a, b), d, k, o in zip(sizes, stride, pairs, dilation, kernel, out_pad)]
+    if min(size_out) < 0:
+        raise RuntimeError(f"paddle.{api}: the output size {size_out} is negative: the padding "
+                           f"{padding} is too large for the input's spatial size {sizes}")
+    if min(size_out) == 0:
+        link = _link(x, weight, bias)
+        out = x.new_zeros([x.shape[0], weight.shape[1] * groups] + size_out) + link
+        return to_last(out) if last else out
     bias, late_bias = _split_bias(bias, weight.shape[1] * groups, x.dtype, api)
     if all(a == b for a, b in pairs):
         out = _CONV_T[n](x, weight, bias, stride, [a for a, _ in pairs], out_pad, groups, dilation)

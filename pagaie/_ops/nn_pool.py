@@ -43,6 +43,38 @@ def _check_float(x: torch.Tensor, api: str) -> None:
                            f"float64, but received {str(x.dtype).replace('torch.', '')}")
 
 
+def _window_ints(v, n: int, api: str, arg: str) -> list[int]:
+    """``kernel_size`` / ``stride`` as ``n`` ints, refused as Paddle does: a Tensor is a
+    TypeError (NotSupportedTensorArgumentError), a float a ValueError, a float in a list a
+    TypeError."""
+    if isinstance(v, torch.Tensor):
+        from pagaie.utils.layers_utils import NotSupportedTensorArgumentError
+        raise NotSupportedTensorArgumentError(
+            f"paddle.{api}: '{arg}' must be an int or a list of ints, but received a Tensor", arg)
+    if isinstance(v, float):
+        raise ValueError(f"paddle.{api}: '{arg}' must be an int or a list/tuple of ints, but "
+                         f"received {v!r}")
+    if isinstance(v, (list, tuple)) and any(isinstance(e, float) for e in v):
+        raise TypeError(f"paddle.{api}: '{arg}' must hold ints, but received {list(v)}")
+    return ntuple(v, n, api, arg)
+
+
+def _check_pool_padding(padding, api: str) -> None:
+    """Paddle's pools take int paddings only: a Tensor is a TypeError
+    (NotSupportedTensorArgumentError), a float a ValueError (a TypeError inside pairs)."""
+    if isinstance(padding, torch.Tensor):
+        from pagaie.utils.layers_utils import NotSupportedTensorArgumentError
+        raise NotSupportedTensorArgumentError(
+            f"paddle.{api}: 'padding' must be an int, a list of ints or a string, but received "
+            f"a Tensor", "padding")
+    items = padding if isinstance(padding, (list, tuple)) else [padding]
+    pairs = [v for e in items if isinstance(e, (list, tuple)) for v in e]
+    if any(isinstance(v, float) for v in pairs):  # the pairs form reaches the kernel's checks
+        raise TypeError(f"paddle.{api}: 'padding' must hold ints, but received {padding!r}")
+    if any(isinstance(v, float) for v in items):
+        raise ValueError(f"paddle.{api}: 'padding' must hold ints, but received {padding!r}")
+
+
 def _trunc_div(a: int, b: int) -> int:
     return -((-a) // b) if a < 0 else a // b
 
@@ -59,11 +91,12 @@ class _Geom:
                              f"received a {x.dim()}-D tensor of shape {list(x.shape)}")
         _check_float(x, api)
         x = to_first(x) if self.last else x
-        k = ntuple(kernel_size, n, api, "kernel_size")
-        s = k if stride is None else ntuple(stride, n, api, "stride")
+        k = _window_ints(kernel_size, n, api, "kernel_size")
+        s = k if stride is None else _window_ints(stride, n, api, "stride")
         if min(k) <= 0 or min(s) <= 0:
             raise ValueError(f"paddle.{api}: 'kernel_size' and 'stride' must be positive, but "
                              f"received kernel_size={kernel_size}, stride={stride}")
+        _check_pool_padding(padding, api)
         mode, pad = conv_padding(padding, n, self.last, api)
         sizes = list(x.shape[2:])
         if mode == "VALID":
@@ -125,10 +158,61 @@ class _Geom:
         return self.finish(self.x.new_empty(tuple(self.x.shape[:2]) + tuple(self.out)))
 
 
+class _WindowGrad(torch.autograd.Function):
+    """``fn(x)`` whose gradient map does not depend on ``x`` in the graph.
+
+    A max or average pool's gradient only routes the output gradient through fixed windows,
+    and Paddle's pool double grad reaches the output gradient alone (``x`` gets None). torch's
+    pool backward kernels take ``x`` as an input, which links ``x`` into the gradient's graph
+    (as zeros); here the pool runs on a detached copy of ``x`` whose graph the backward reuses.
+    """
+
+    @staticmethod
+    def forward(ctx, x, fn):
+        inner = x.detach().requires_grad_()
+        with torch.enable_grad():
+            y = fn(inner)
+        ctx.inner = (inner, y)
+        return y.detach()
+
+    @staticmethod
+    def backward(ctx, grad):
+        inner, y = ctx.inner
+        (gx,) = torch.autograd.grad(y, inner, grad, retain_graph=True,
+                                    create_graph=torch.is_grad_enabled())
+        return gx, None
+
+
+def _window_pool(x: torch.Tensor, fn) -> torch.Tensor:
+    """``fn(x)`` through :class:`_WindowGrad` when a gradient is recorded, else directly."""
+    if x.requires_grad and torch.is_grad_enabled():
+        return _WindowGrad.apply(x, fn)
+    return fn(x)
+
+
 def _prefers_channels_last(x: torch.Tensor) -> bool:
     """A large, contiguous 4-D CPU float map with several channels."""
     return (x.device.type == "cpu" and x.dim() == 4 and x.is_floating_point()
             and x.shape[1] >= 8 and x.numel() >= 1 << 16 and x.is_contiguous())
+
+
+def _lowest(dtype: torch.dtype) -> float:
+    """What Paddle fills windows that lie entirely in the padding with: float32's lowest value
+    (also for float64)."""
+    return torch.finfo(torch.float32 if dtype == torch.float64 else dtype).min
+
+
+def _max_values(g: _Geom, n: int, x: torch.Tensor) -> torch.Tensor:
+    """The max pool of channels-first ``x`` over ``g``'s windows."""
+    if not g.fast:
+        return _MAX[n](g.padded(_lowest(x.dtype), x=x), g.k, g.s, 0, 1, False)
+    pad = [a for a, _ in g.pairs]
+    if n == 2 and _prefers_channels_last(x):
+        # torch's CPU kernel for NCHW max pooling walks each plane with scalar code;
+        # its channels-last one is vectorised over channels: 3-4x faster with the copies.
+        return _MAX[2](x.contiguous(memory_format=torch.channels_last), g.k, g.s, pad, 1,
+                       g.ceil).contiguous()
+    return _MAX[n](x, g.k, g.s, pad, 1, g.ceil)
 
 
 def _max_pool(api, n, x, kernel_size, stride, padding, return_mask, ceil_mode, data_format):
@@ -144,26 +228,13 @@ def _max_pool(api, n, x, kernel_size, stride, padding, return_mask, ceil_mode, d
     if return_mask and any(a != b for a, b in g.pairs):
         raise ValueError(f"paddle.{api}: asymmetric padding {g.pairs} is not supported together "
                          "with return_mask=True")
-    if g.fast:
-        xin = g.x
-        if n == 2 and not return_mask and _prefers_channels_last(xin):
-            # torch's CPU kernel for NCHW max pooling walks each plane with scalar code;
-            # its channels-last one is vectorised over channels: 3-4x faster with the copies.
-            r = _MAX[2](xin.contiguous(memory_format=torch.channels_last), g.k, g.s,
-                        [a for a, _ in g.pairs], 1, g.ceil).contiguous()
-            return g.finish(r)
-        r = _MAX[n](xin, g.k, g.s, [a for a, _ in g.pairs], 1, g.ceil, return_mask)
-        if return_mask:
-            return r[0], r[1].to(torch.int32)
-        return g.finish(r)
-    # Paddle fills windows that lie entirely in the padding with float32's lowest value.
-    low = (torch.finfo(torch.float32).min if x.dtype == torch.float64 else torch.finfo(x.dtype).min) \
-        if x.is_floating_point() else torch.iinfo(x.dtype).min
-    xp = g.padded(low)
-    r = _MAX[n](xp, g.k, g.s, 0, 1, False, return_mask)
     if not return_mask:
-        return g.finish(r)
-    out, idx = r
+        return g.finish(_window_pool(g.x, lambda t: _max_values(g, n, t)))
+    if g.fast:
+        r = _MAX[n](g.x, g.k, g.s, [a for a, _ in g.pairs], 1, g.ceil, True)
+        return r[0], r[1].to(torch.int32)
+    xp = g.padded(_lowest(x.dtype))
+    out, idx = _MAX[n](xp, g.k, g.s, 0, 1, False, True)
     # Indices refer to the padded map: back to the input's flattened spatial positions.
     psz, sz = list(xp.shape[2:]), list(g.x.shape[2:])
     flat = torch.zeros_like(idx)
@@ -185,24 +256,37 @@ def _max_pool(api, n, x, kernel_size, stride, padding, return_mask, ceil_mode, d
 def _avg_pool(api, n, x, kernel_size, stride, padding, ceil_mode, exclusive, divisor_override,
               data_format):
     g = _Geom(api, n, x, kernel_size, stride, padding, ceil_mode, data_format)
+    if divisor_override is not None and not isinstance(divisor_override, (int, float)):
+        raise ValueError(f"paddle.{api}: 'divisor_override' must be an int or a float, but "
+                         f"received {type(divisor_override).__name__}")
     if g.empty:
         return g.nothing()
+    return g.finish(_window_pool(g.x, lambda t: _avg_values(g, n, t, exclusive,
+                                                            divisor_override)))
+
+
+def _avg_values(g: _Geom, n: int, x: torch.Tensor, exclusive: bool,
+                divisor_override: float | None) -> torch.Tensor:
+    """The average pool of channels-first ``x`` over ``g``'s windows."""
     # torch's 3-D average pool also refuses an input smaller than the kernel, padding or not
     if g.fast and divisor_override is None and (n != 3 or all(
-            i >= kk for i, kk in zip(g.x.shape[2:], g.k))):
-        pad = [a for a, _ in g.pairs]
-        return g.finish(_AVG[n](g.x, g.k, g.s, pad, g.ceil, not exclusive))
+            i >= kk for i, kk in zip(x.shape[2:], g.k))):
+        return _AVG[n](x, g.k, g.s, [a for a, _ in g.pairs], g.ceil, not exclusive)
     numel = math.prod(g.k)
-    sums = _AVG[n](g.padded(0.0), g.k, g.s, 0) * numel
-    ones = torch.ones((1, 1) + tuple(g.x.shape[2:]), dtype=g.x.dtype, device=g.x.device)
+    sums = _AVG[n](g.padded(0.0, x=x), g.k, g.s, 0) * numel
+    ones = torch.ones((1, 1) + tuple(x.shape[2:]), dtype=x.dtype, device=x.device)
     mask = g.padded(0.0, x=ones) if exclusive else g.padded(1.0, x=ones, ones_until_mirror=True)
     count = _AVG[n](mask, g.k, g.s, 0) * numel
+    if exclusive:
+        # A window past the input's end (ceil mode) averages to 0, not 0 / 0: -0 as Paddle
+        # counts its elements as end - start < 0, +0 with a divisor override
+        count = count.masked_fill(count == 0, -1.0 if divisor_override is None else 1.0)
     out = sums / count
     if divisor_override is not None:
         # Paddle rescales the average by kernel size / divisor (tensor division: a zero
         # divisor gives inf / nan, as in Paddle)
         out = out * numel / float(divisor_override)
-    return g.finish(out)
+    return out
 
 
 def _lp_pool(api, n, x, norm_type, kernel_size, stride, padding, ceil_mode, data_format):
@@ -236,6 +320,12 @@ def _adaptive_size(output_size, x, n, api):
         output_size = output_size.tolist()
     sizes = output_size if isinstance(output_size, (list, tuple)) else [output_size] * n
     sizes = [v.item() if isinstance(v, torch.Tensor) else v for v in sizes]
+    if len(sizes) < n:  # Paddle reads entry n - 1 of the list
+        raise IndexError(f"paddle.{api}: 'output_size' must be an int or a list of {n} ints, but "
+                         f"received {output_size}")
+    if any(isinstance(v, float) for v in sizes):
+        raise TypeError(f"paddle.{api}: 'output_size' must hold ints or None, but received "
+                        f"{output_size}")
     if len(sizes) != n:
         raise ValueError(f"paddle.{api}: 'output_size' must be an int or a list of {n} ints, but "
                          f"received {output_size}")
@@ -257,7 +347,7 @@ def _adaptive_avg(api, n, x, output_size, data_format):
     last = channel_last(data_format, n, api)
     x = to_first(x) if last else x
     sizes = _adaptive_size(output_size, x, n, api)
-    out = _empty_map(x, sizes) if 0 in sizes else _AAVG[n](x, sizes)
+    out = _empty_map(x, sizes) if 0 in sizes else _window_pool(x, lambda t: _AAVG[n](t, sizes))
     return to_last(out) if last else out
 
 
@@ -808,7 +898,7 @@ def _fractional(api, n, x, output_size, kernel_size, random_u, return_mask):
     _check_float(x, api)
     sizes = list(x.shape[2:])
     outs = _adaptive_size(output_size, x, n, api)
-    ks = [None] * n if kernel_size is None else ntuple(kernel_size, n, api, "kernel_size")
+    ks = [None] * n if kernel_size is None else _window_ints(kernel_size, n, api, "kernel_size")
     if random_u is None:
         u = _fractional_u(x)
     else:
