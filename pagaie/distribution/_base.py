@@ -65,6 +65,14 @@ def broadcast(tensors: Sequence[Any], api: str) -> list:
     return P.broadcast_tensors(list(tensors))
 
 
+def holds_everywhere(cond: Tensor) -> bool:
+    """Whether every element of the boolean ``cond`` is True. A symbolic value of a program
+    being built has no data yet, so a parameter check on it passes (Paddle checks only data)."""
+    if isinstance(cond, P.static.Variable):
+        return True
+    return bool(P.all(cond))
+
+
 def check_sequence(shape: Any, api: str) -> None:
     """Paddle's ``sample(shape)`` argument check: a Sequence (list or tuple)."""
     if not isinstance(shape, (list, tuple)):

@@ -430,8 +430,9 @@ class Poisson(Distribution):
 
     def _bounded_support(self, rate: Tensor) -> Tensor:
         """``0 .. rate + 30 sqrt(rate)``: where all but a negligible mass lies."""
-        top = P.max(rate)
-        spread = P.sqrt(top) if bool(top >= 1.0) else P.ones_like(rate, dtype=self.dtype)
+        # sqrt(max rate), or 1 where the largest rate is below 1: written without a branch on
+        # data, so the same code builds a static program.
+        spread = P.sqrt(P.clip(P.max(rate), min=1.0))
         upper = P.max(P.cast(rate + 30 * spread, "int32"))
         return P.arange(0, upper, dtype=self.dtype)
 

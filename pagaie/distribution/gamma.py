@@ -8,8 +8,8 @@ import numpy as np
 
 import pagaie as P
 from pagaie._core.tensor import Tensor
-from pagaie.distribution._base import (ExponentialFamily, broadcast, dtype_name, open_uniform,
-                                       sample_via_rsample)
+from pagaie.distribution._base import (ExponentialFamily, broadcast, dtype_name, holds_everywhere,
+                                       open_uniform, sample_via_rsample)
 
 __all__ = ["Gamma", "Chi2", "Exponential", "Beta", "Dirichlet"]
 
@@ -106,7 +106,7 @@ class Chi2(Gamma):
             [self.df] = self._to_tensor(df)
             self.dtype = P.get_default_dtype()
         self.rate = P.full_like(self.df, 0.5)
-        if not bool(P.all(self.df > 0)):
+        if not holds_everywhere(self.df > 0):
             raise ValueError("paddle.distribution.Chi2: the arg of `df` must be positive")
         super().__init__(self.df * 0.5, self.rate)
 

@@ -8,7 +8,8 @@ import numpy as np
 
 import pagaie as P
 from pagaie._core.tensor import Tensor
-from pagaie.distribution._base import Distribution, check_sequence, dtype_name, sample_via_rsample
+from pagaie.distribution._base import (Distribution, check_sequence, dtype_name, holds_everywhere,
+                                       sample_via_rsample)
 from pagaie.distribution.gamma import Beta
 
 __all__ = ["MultivariateNormal", "LKJCholesky"]
@@ -184,7 +185,7 @@ class LKJCholesky(Distribution):
             raise TypeError(f"paddle.distribution.LKJCholesky: 'dim' must be an int, but received "
                             f"{dim!r}")
         self.dim = dim
-        if not bool(P.all(self.concentration > 0)):
+        if not holds_everywhere(self.concentration > 0):
             raise ValueError("paddle.distribution.LKJCholesky: the arg of `concentration` must be "
                              "positive")
         self.sample_method = sample_method
