@@ -25,7 +25,7 @@ import torch
 from pagaie._core import dtype as _dt
 from pagaie._core.registry import OpRecord, pop_handler, push_handler
 from pagaie._core.tensor import Tensor, wrap
-from pagaie.amp.lists import CALL_RULES, call_policy, normalise_custom, policy_of
+from pagaie.amp.lists import CALL_RULES, LATE_BIAS, call_policy, normalise_custom, policy_of
 from pagaie.amp.state import place_supported, set_amp_dtype
 
 __all__ = ["auto_cast", "autocast", "amp_guard", "is_autocast_enabled", "get_autocast_dtype",
@@ -124,6 +124,15 @@ def _autocast_handler(rec: OpRecord, args: tuple, kwargs: dict, proceed: Callabl
     st = _STACK[-1]
     if st is None:  # an inner auto_cast(enable=False)
         return proceed(args, kwargs)
+    if rec.name in LATE_BIAS:
+        bias = _bound(rec, args, kwargs, "bias")
+        if bias is not None or (rec.name == "conv1d" and st.level == "OD"):
+            return _conv_then_bias(st, rec, args, kwargs, proceed, bias)
+    return _cast_and_run(st, rec, args, kwargs, proceed)
+
+
+def _cast_and_run(st: "_AmpState", rec: OpRecord, args: tuple, kwargs: dict, proceed: Callable) -> Any:
+    """Run one op call with its inputs cast as the op's policy decides."""
     names = rec.extra.get("amp_inputs")
     if names:
         # Only some inputs take part (a norm's float32 statistics and affine parameters
@@ -141,6 +150,33 @@ def _autocast_handler(rec: OpRecord, args: tuple, kwargs: dict, proceed: Callabl
     if dst is None:
         return proceed(args, kwargs)
     return proceed(*_cast_call(args, kwargs, dst, st.cache))
+
+
+def _bound(rec: OpRecord, args: tuple, kwargs: dict, name: str) -> Any:
+    """The value the call passes for parameter ``name`` (its default when not given)."""
+    return rec.signature.bind_partial(*args, **kwargs).arguments.get(
+        name, rec.signature.parameters[name].default)
+
+
+def _conv_then_bias(st: "_AmpState", rec: OpRecord, args: tuple, kwargs: dict, proceed: Callable,
+                    bias: Tensor | None) -> Any:
+    """A convolution as Paddle's API runs it: the convolution op (conv2d is white) without
+    the bias, then a separate ``add`` of the reshaped bias, which autocast decides on its
+    own (a float32 bias promotes a low-precision result to float32 at O1). Paddle's conv1d
+    squeezes the conv2d result first, which at OD runs in float32."""
+    import pagaie
+
+    bound = rec.signature.bind_partial(*args, **kwargs)
+    bound.arguments["bias"] = None
+    out = _cast_and_run(st, rec, bound.args, bound.kwargs, proceed)
+    if rec.name == "conv1d" and st.level == "OD":
+        out = pagaie.cast(out, "float32")
+    if bias is None:
+        return out
+    fmt = str(_bound(rec, args, kwargs, "data_format"))
+    if not fmt.endswith("C"):   # channels first: the bias runs along axis 1
+        bias = pagaie.reshape(bias, [1, -1] + [1] * (out.ndim - 2))
+    return pagaie.add(out, bias)
 
 
 def _destination(st: "_AmpState", rec: OpRecord, args: tuple, kwargs: dict) -> torch.dtype | None:
@@ -211,8 +247,9 @@ class auto_cast:
         elif isinstance(dtype, str):
             dname = dtype.lower()
         else:
-            raise TypeError(f"paddle.amp.auto_cast: dtype should be 'float16' or 'bfloat16', but received "
-                            f"{type(dtype).__name__} {dtype!r}")
+            # Paddle calls ``dtype.lower()``: any other object is an AttributeError
+            raise AttributeError(f"paddle.amp.auto_cast: dtype should be 'float16' or 'bfloat16', but "
+                                 f"received {type(dtype).__name__} {dtype!r}")
         if enable and dname not in _LOW:
             raise ValueError(f"paddle.amp.auto_cast: if enable amp, dtype should be 'float16' or 'bfloat16', "
                              f"but received {dtype!r}")
@@ -240,12 +277,13 @@ class auto_cast:
         if not was_on and state is not None:
             push_handler(_autocast_handler)
 
-    def __exit__(self, *exc: Any) -> None:
+    def __exit__(self, *exc: Any) -> bool:
         was_on = any(_STACK)
         st = _STACK.pop()
         if was_on and not any(_STACK):
             pop_handler(_autocast_handler)
             st.cache.clear()
+        return False   # exceptions raised inside the region propagate
 
     def __call__(self, func: Callable) -> Callable:
         @functools.wraps(func)

@@ -42,16 +42,22 @@ def _op_label(rec: OpRecord) -> str:
 
 
 def _stats(t: torch.Tensor) -> tuple[int, int, int, float, float, float]:
-    f = t.detach().float()
+    # counted in the tensor's own precision (a float64 1e39 is finite); max/min/mean are
+    # reported as float32, as Paddle's ``values`` output is
+    f = t.detach()
+    f = f if f.dtype == torch.float64 else f.float()
     nan = int(torch.isnan(f).sum())
     inf = int(torch.isinf(f).sum())
     zero = int((f == 0).sum())
     if f.numel() == 0:
         return nan, inf, zero, 0.0, 0.0, 0.0
+
+    def f32(v: torch.Tensor) -> float:
+        return float(v.float())
     finite_or_inf = f[~torch.isnan(f)]  # Paddle's max/min skip NaN; the mean does not
     if finite_or_inf.numel() == 0:
-        return nan, inf, zero, float("nan"), float("nan"), float(f.mean())
-    return nan, inf, zero, float(finite_or_inf.max()), float(finite_or_inf.min()), float(f.mean())
+        return nan, inf, zero, float("nan"), float("nan"), f32(f.mean())
+    return nan, inf, zero, f32(finite_or_inf.max()), f32(finite_or_inf.min()), f32(f.mean())
 
 
 def _report(t: torch.Tensor, op: str, var: str, abort: bool, print_all: bool) -> tuple:
@@ -95,7 +101,7 @@ def check_numerics(tensor: Tensor, op_type: str, var_name: str,
         [0, 0, 1]
     """
     if not isinstance(tensor, Tensor):
-        raise TypeError(f"paddle.amp.debugging.check_numerics: 'tensor' must be a Tensor, but "
+        raise ValueError(f"paddle.amp.debugging.check_numerics: 'tensor' must be a Tensor, but "
                         f"received {type(tensor).__name__}")
     abort = debug_mode is DebugMode.CHECK_NAN_INF_AND_ABORT
     counts, values = _report(tensor._t, op_type, var_name, abort, debug_mode is DebugMode.CHECK_ALL)
@@ -149,8 +155,14 @@ class TensorCheckerConfig:
                                      f"[start, end) with start < end, but received {debug_step!r}")
             self.start_step, self.end_step = max(debug_step[0], 0), debug_step[1]
         if not isinstance(debug_mode, DebugMode):
-            raise ValueError(f"paddle.amp.debugging.TensorCheckerConfig: debug_mode must be a "
-                             f"DebugMode, but received {debug_mode!r}")
+            # Paddle reads ``debug_mode.name``: an object without one is an AttributeError
+            err = ValueError if hasattr(debug_mode, "name") else AttributeError
+            raise err(f"paddle.amp.debugging.TensorCheckerConfig: debug_mode must be a DebugMode, "
+                      f"but received {debug_mode!r}")
+        for what, ops in (("checked_op_list", checked_op_list), ("skipped_op_list", skipped_op_list)):
+            if ops is not None and not isinstance(ops, (list, tuple)):
+                raise ValueError(f"paddle.amp.debugging.TensorCheckerConfig: {what} must be list or "
+                                 f"tuple, but received {type(ops).__name__}")
         from pagaie.random import initial_seed
         self.initial_seed = initial_seed()
         self.current_step_id = 0
@@ -282,24 +294,68 @@ class _OpStats:
 
     def handler(self, rec: OpRecord, args: tuple, kwargs: dict, proceed: Callable) -> Any:
         out = proceed(args, kwargs)
+        if rec.name in _NOT_AN_OP:
+            return out
         # the dtype of the kernel that ran, as Paddle counts it: the first input's
         # (a cast from float32 is a float32 call), else the first output's (creation ops)
-        ts = [a._t for a in _tensor_args(args, kwargs)] or _tensors(out)
+        key = _KERNEL_INPUT.get(rec.name)
+        chosen = _bound_arg(rec, args, kwargs, key) if key else None
+        ts = ([chosen._t] if isinstance(chosen, Tensor) else
+              [a._t for a in _tensor_args(args, kwargs)] or _tensors(out))
         dt = ts[0].dtype if ts else None
-        col = {torch.float16: 0, torch.bfloat16: 1, torch.float32: 2}.get(dt, 3)
-        self.counts[_op_label(rec)][col] += 1
+        for label, d in _paddle_calls(rec, args, kwargs, dt):
+            self.counts[label][{torch.float16: 0, torch.bfloat16: 1, torch.float32: 2}.get(d, 3)] += 1
         return out
 
     def print_table(self) -> None:
-        line = "<" + "-" * 55 + " op list " + "-" * 56 + ">"
-        print(line)
+        print("<{:-^120}>".format(" op list "))
         print("<--------------- Op Name ---------------- | -- FP16 Calls --- | -- BF16 Calls --- "
               "| --- FP32 Calls--- | -- Other Calls -->")
         for name in sorted(self.counts):
             c = self.counts[name]
             print(f"  {name:<40}|  {c[0]:<17}|  {c[1]:<17}|  {c[2]:<17}|  {c[3]:<17}")
-        n = len(self.counts)
-        print("<" + "-" * 53 + f" op count: {n} " + "-" * (54 - len(str(n))) + ">")
+        # Paddle's last line is followed by an empty one
+        print("<{:-^120}>\n".format(f" op count: {len(self.counts)} "))
+
+
+# How Paddle's eager mode (CPU build) names the calls of an op in its statistics, where
+# that differs from the op's first program name.
+_STAT_LABELS = {"reshape": "reshape", "getitem": "slice", "neg": "scale", "sort": "argsort",
+                "isnan": "isnan_v2"}
+# Ops whose kernel dtype Paddle takes from an input other than the first tensor.
+_KERNEL_INPUT = {"where": "x", "embedding": "weight"}
+# Records that are no op in Paddle's eager mode (to_tensor copies data in Python).
+_NOT_AN_OP = frozenset({"to_tensor"})
+
+
+def _bound_arg(rec: OpRecord, args: tuple, kwargs: dict, name: str) -> Any:
+    return rec.signature.bind_partial(*args, **kwargs).arguments.get(name)
+
+
+def _paddle_calls(rec: OpRecord, args: tuple, kwargs: dict, dt: Any) -> list:
+    """The (op name, dtype) calls Paddle's eager API makes for one call of ``rec``."""
+    name = rec.name
+    if name in ("linear", "conv2d"):
+        bias = _bound_arg(rec, args, kwargs, "bias")
+        if name == "linear":  # the CPU build's linear: matmul, then add the bias
+            calls = [("matmul_v2", dt)]
+        else:
+            calls = [(_op_label(rec), dt)]
+            if bias is not None:
+                calls.append(("reshape", bias._t.dtype))
+        if bias is not None:
+            calls.append(("elementwise_add", dt))
+        return calls
+    if name == "split":
+        sections = _bound_arg(rec, args, kwargs, "num_or_sections")
+        return [("split_with_num" if isinstance(sections, int) else "split", dt)]
+    if name == "pow":
+        return [("elementwise_pow" if isinstance(_bound_arg(rec, args, kwargs, "y"), Tensor)
+                 else "pow", dt)]
+    if name == "interpolate":
+        mode = str(_bound_arg(rec, args, kwargs, "mode") or "nearest").lower()
+        return [(f"{mode}_interp_v2", dt)]
+    return [(_STAT_LABELS.get(name) or _op_label(rec), dt)]
 
 
 _STATS = _OpStats()
@@ -317,8 +373,8 @@ def enable_operator_stats_collection() -> None:
         <...op list...>
         ...
     """
+    _STATS.counts.clear()   # as Paddle, a second call starts the counts afresh
     if not _STATS.on:
-        _STATS.counts.clear()
         push_handler(_STATS.handler)
         _STATS.on = True
 

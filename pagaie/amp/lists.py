@@ -137,6 +137,10 @@ def _inner_rule(rec: OpRecord, args: tuple, kwargs: dict) -> tuple:
     return frozenset({"matmul_v2", "matmul"}), "white"
 
 
+# Convolutions whose Paddle API adds the bias with a separate ``add`` op after the
+# convolution op: under autocast the add makes its own decision (see auto_cast).
+LATE_BIAS = frozenset({"conv1d", "conv2d"})
+
 # Ops whose Paddle op (and so autocast policy) depends on the call's arguments:
 # record name -> rule(rec, args, kwargs) -> (Paddle op names, policy).
 CALL_RULES: dict = {"max_pool1d": _pool_rule, "max_pool2d": _pool_rule, "conv1d": _conv_rule,

@@ -41,6 +41,10 @@ def accuracy(input, label, k=1, correct=None, total=None, name=None):
         >>> float(paddle.metric.accuracy(scores, label, k=2))
         1.0
     """
+    for what, out in (("correct", correct), ("total", total)):
+        if out is not None and not isinstance(out, torch.Tensor):
+            raise ValueError(f"paddle.metric.accuracy: '{what}' must be a Tensor, but received "
+                             f"{type(out).__name__}")
     if input.dim() != 2:
         raise ValueError(f"paddle.metric.accuracy: 'input' must be 2-D [sample_number, class_dim], "
                          f"but received a tensor of shape {list(input.shape)}")

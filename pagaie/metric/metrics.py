@@ -164,7 +164,8 @@ class Accuracy(Metric):
     def update(self, correct: Any, *args: Any) -> float | list[float]:
         """Fold one batch of ``compute`` results in; returns the batch's accuracy (a list
         when several k are tracked)."""
-        correct = correct.numpy() if isinstance(correct, Tensor) else np.asarray(correct)
+        # numpy arrays and Tensors only: as in Paddle, a list has no ``shape`` (AttributeError)
+        correct = correct.numpy() if isinstance(correct, Tensor) else correct
         num_samples = np.prod(np.array(correct.shape[:-1]))
         accs = []
         for i, k in enumerate(self.topk):
@@ -326,6 +327,10 @@ class Auc(Metric):
         if n and truth.shape[1] != 1:
             raise _one_value_error("Auc", "labels", truth.shape[1])
         scores = preds[:n, 1]
+        if scores.ndim != 1:
+            # Paddle turns each sample's score into a Python number
+            raise TypeError(f"paddle.metric.Auc.update: each sample of 'preds' must hold one score "
+                            f"per class, but 'preds' has shape {list(preds.shape)}")
         if np.isnan(scores).any():
             raise ValueError("paddle.metric.Auc.update: 'preds' holds NaN, which has no bucket")
         if np.isinf(scores).any():
