@@ -198,3 +198,26 @@ def test_adaptive_output_size_too_short_or_float(fn, size):
     """Paddle indexes a short list (IndexError) and refuses float entries (TypeError)."""
     x = _X[None] if fn.endswith("3d") else _X
     same_exception(lambda P: getattr(_F(P), fn)(P.to_tensor(x), size))
+
+
+@pytest.mark.parametrize("nd", [1, 2, 3])
+def test_exclusive_average_counts_as_paddle_past_the_end(nd):
+    """Paddle's exclusive count is, per axis, min(start + k, size) - max(start, 0), multiplied
+    over the axes: a ceil-mode window past the end averages to 0 / 0 (NaN) when that is 0, to
+    -0 when it is negative (+0 for two negative axes, or with a divisor override)."""
+    x = np.random.RandomState(nd).randn(*((1, 1) + (5,) * nd)).astype("float32")
+    x4 = x[(slice(None), slice(None)) + (slice(0, 4),) * nd]
+
+    def run(P):
+        f = getattr(_F(P), f"avg_pool{nd}d")
+        outs = []
+        for a, k, s in ((x, 2, 2), (x, 2, 3), (x4, 2, 3), (x, 3, 3)):
+            outs.append(f(P.to_tensor(a), k, stride=s, padding=1, ceil_mode=True))
+            if nd > 1:
+                outs.append(f(P.to_tensor(a), k, stride=s, padding=1, ceil_mode=True, divisor_override=3))
+        return [o.numpy() for o in outs]
+    ours, theirs = both(run)
+    for a, b in zip(ours, theirs):
+        np.testing.assert_array_equal(np.isnan(a), np.isnan(b))
+        np.testing.assert_allclose(np.nan_to_num(a), np.nan_to_num(b), rtol=1e-5, atol=1e-6)
+        np.testing.assert_array_equal(np.signbit(a[a == 0]), np.signbit(b[b == 0]))

@@ -274,19 +274,32 @@ def _avg_values(g: _Geom, n: int, x: torch.Tensor, exclusive: bool,
         return _AVG[n](x, g.k, g.s, [a for a, _ in g.pairs], g.ceil, not exclusive)
     numel = math.prod(g.k)
     sums = _AVG[n](g.padded(0.0, x=x), g.k, g.s, 0) * numel
-    ones = torch.ones((1, 1) + tuple(x.shape[2:]), dtype=x.dtype, device=x.device)
-    mask = g.padded(0.0, x=ones) if exclusive else g.padded(1.0, x=ones, ones_until_mirror=True)
-    count = _AVG[n](mask, g.k, g.s, 0) * numel
     if exclusive:
-        # A window past the input's end (ceil mode) averages to 0, not 0 / 0: -0 as Paddle
-        # counts its elements as end - start < 0, +0 with a divisor override
-        count = count.masked_fill(count == 0, -1.0 if divisor_override is None else 1.0)
+        count = _exclusive_counts(g, x, sums.shape[2:])
+        if divisor_override is not None:
+            count = count.abs()  # an empty window past the end is +0 there, as Paddle's
+    else:
+        ones = torch.ones((1, 1) + tuple(x.shape[2:]), dtype=x.dtype, device=x.device)
+        count = _AVG[n](g.padded(1.0, x=ones, ones_until_mirror=True), g.k, g.s, 0) * numel
     out = sums / count
     if divisor_override is not None:
         # Paddle rescales the average by kernel size / divisor (tensor division: a zero
         # divisor gives inf / nan, as in Paddle)
         out = out * numel / float(divisor_override)
     return out
+
+
+def _exclusive_counts(g: _Geom, x: torch.Tensor, out_shape: torch.Size) -> torch.Tensor:
+    """Paddle's element count of each exclusive window: per axis ``min(start + k, size) -
+    max(start, 0)``, multiplied over the axes. A ceil-mode window past the input's end counts
+    0 (its average is 0 / 0, NaN) or a negative number (-0, or +0 for two negative axes)."""
+    count = torch.ones((), dtype=x.dtype, device=x.device)
+    dims = len(out_shape)
+    for d, (size, o) in enumerate(zip(x.shape[2:], out_shape)):
+        start = torch.arange(o, device=x.device) * g.s[d] - g.pairs[d][0]
+        c = (start + g.k[d]).clamp(max=size) - start.clamp(min=0)
+        count = count * c.to(x.dtype).reshape((o,) + (1,) * (dims - d - 1))
+    return count
 
 
 def _lp_pool(api, n, x, norm_type, kernel_size, stride, padding, ceil_mode, data_format):
