@@ -221,3 +221,21 @@ def test_exclusive_average_counts_as_paddle_past_the_end(nd):
         np.testing.assert_array_equal(np.isnan(a), np.isnan(b))
         np.testing.assert_allclose(np.nan_to_num(a), np.nan_to_num(b), rtol=1e-5, atol=1e-6)
         np.testing.assert_array_equal(np.signbit(a[a == 0]), np.signbit(b[b == 0]))
+
+
+@pytest.mark.parametrize("nd", [1, 2, 3])
+def test_negative_pool_padding_crops_the_input(nd):
+    """Paddle's windows start at -padding: a negative padding crops the input (max and avg,
+    exclusive or not, ceil mode or not)."""
+    x = np.random.RandomState(nd).randn(*((1, 2) + (7,) * nd)).astype("float32")
+
+    def run(P):
+        F = _F(P)
+        outs = []
+        for k, s, p, ceil in ((2, 2, -1, False), (3, 1, -1, True), (3, 2, -2, True)):
+            kw = dict(stride=s, padding=p, ceil_mode=ceil)
+            outs += [getattr(F, f"max_pool{nd}d")(P.to_tensor(x), k, **kw),
+                     getattr(F, f"avg_pool{nd}d")(P.to_tensor(x), k, **kw),
+                     getattr(F, f"avg_pool{nd}d")(P.to_tensor(x), k, exclusive=False, **kw)]
+        return outs
+    assert_same(*both(run))

@@ -111,6 +111,14 @@ class _Geom:
             pairs = [(p, p) for p in pad]
         else:
             pairs = pad
+        if any(a < 0 or b < 0 for a, b in pairs):
+            # Paddle's windows start at -before and end by size + after: a negative padding
+            # crops the input
+            for d, (a, b) in enumerate(pairs):
+                lo, hi = max(-a, 0), max(-b, 0)
+                x = x.narrow(d + 2, min(lo, x.shape[d + 2]), max(x.shape[d + 2] - lo - hi, 0))
+            pairs = [(max(a, 0), max(b, 0)) for a, b in pairs]
+            sizes = list(x.shape[2:])
         out = []
         for i, kk, ss, (a, b) in zip(sizes, k, s, pairs):
             span = i + a + b - kk
