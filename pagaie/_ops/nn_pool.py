@@ -192,8 +192,10 @@ class _WindowGrad(torch.autograd.Function):
 
 
 def _window_pool(x: torch.Tensor, fn) -> torch.Tensor:
-    """``fn(x)`` through :class:`_WindowGrad` when a gradient is recorded, else directly."""
-    if x.requires_grad and torch.is_grad_enabled():
+    """``fn(x)`` through :class:`_WindowGrad` when a gradient is recorded, else directly.
+    Compiled code keeps torch's pool gradient: the nested ``autograd.grad`` would split the
+    graph at every pool (the compiled executor's other kernels skip such extras likewise)."""
+    if x.requires_grad and torch.is_grad_enabled() and not torch.compiler.is_compiling():
         return _WindowGrad.apply(x, fn)
     return fn(x)
 

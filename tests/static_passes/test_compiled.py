@@ -96,6 +96,30 @@ def test_dropout_and_layer_norm_trace_without_graph_breaks():
     torch.testing.assert_close(got, run(main, feed, [out])[0])
 
 
+def _pooling_losses(plan_factory):
+    with static_program() as main:
+        x = paddle.static.data("x", [2, 3, 8, 8], "float32")
+        h = paddle.nn.functional.relu(paddle.nn.Conv2D(3, 4, 3, padding=1)(x))
+        h = paddle.nn.functional.avg_pool2d(paddle.nn.functional.max_pool2d(h, 2), 2)
+        loss = h.mean()
+        paddle.optimizer.SGD(0.1).minimize(loss)
+    plan = plan_factory(main, loss)
+    feeds = torch.randn(3, 2, 3, 8, 8, generator=torch.Generator().manual_seed(0))
+    return [float(plan.run({"x": f})[0].detach()) for f in feeds]
+
+
+def test_pooling_trains_without_graph_breaks():
+    """Pools in a training program lower to one dynamo graph (their eager double-grad
+    wrapper is left out of compiled code) and train as the interpreter does."""
+    from torch._dynamo.utils import counters
+    ref = _pooling_losses(lambda m, l: Plan(m, ["x"], [l]))
+    torch._dynamo.reset()
+    counters.clear()
+    got = _pooling_losses(lambda m, l: CompiledPlan(m, ["x"], [l], backend="eager"))
+    assert not counters["graph_break"], dict(counters["graph_break"])
+    np.testing.assert_allclose(got, ref, rtol=1e-5, atol=1e-6)
+
+
 def test_compile_failure_falls_back_with_a_warning():
     with static_program() as main:
         x = paddle.static.data("x", [3], "float32")
