@@ -26,7 +26,7 @@ from typing import Any
 import torch
 
 from pagaie._core.registry import defop
-from pagaie._ops._random_mask import dropout_divisor, keep_mask, upscale_kept
+from pagaie._ops._random_mask import dropout_divisor, keep_mask, upscale_kept, zero_dropped
 from pagaie._ops.fused import _act
 
 __all__: list[str] = []
@@ -52,7 +52,6 @@ class _FeedForward(torch.autograd.Function):
         # p = 0: no dropout and no draw (Paddle's dropout returns its input)
         keep = _dropout_keep_mask((x2.shape[0], w1.shape[1]), p, x2) if p else None
         relu = act == "relu" and not act_kwargs
-        zero = torch.zeros((), dtype=x2.dtype, device=x2.device)
         if relu:
             a = _linear(x2, w1, b1).relu_()
             h = None
@@ -60,7 +59,7 @@ class _FeedForward(torch.autograd.Function):
             h = _linear(x2, w1, b1)
             a = _act(h, act, None, act_kwargs)
         if keep is not None:
-            torch.where(keep, a.div_(d), zero, out=a)
+            zero_dropped(a.div_(d), keep, out=a)
         ctx.act, ctx.act_kwargs, ctx.divisor, ctx.relu = act, act_kwargs, d, relu
         ctx.save_for_backward(x2, w1, w2, a, *(() if relu else (h, keep)))
         return _linear(a, w2, b2)
@@ -80,7 +79,7 @@ class _FeedForward(torch.autograd.Function):
         else:
             h, keep = rest
             if keep is not None:
-                ga = torch.where(keep, ga, 0.0).div_(ctx.divisor)
+                ga = zero_dropped(ga, keep).div_(ctx.divisor)
             gh = _act_backward(ga, h, ctx.act, ctx.act_kwargs)
         gx = torch.mm(gh, w1.t()) if need_x else None
         gw1 = torch.mm(x2.t(), gh) if need_w1 else None

@@ -16,7 +16,7 @@ import torch.nn.functional as F
 from pagaie._core.registry import defop
 from pagaie._core.tensor import Tensor, check_inplace
 from pagaie._ops._helpers import write_result_into
-from pagaie._ops._random_mask import as_scalar, dropout_divisor, keep_mask, program_seed, upscale_kept
+from pagaie._ops._random_mask import as_scalar, dropout_divisor, keep_mask, program_seed, upscale_kept, zero_dropped
 
 __all__ = ["linear", "bilinear", "dropout", "dropout1d", "dropout2d", "dropout3d", "alpha_dropout",
            "feature_alpha_dropout", "embedding", "one_hot", "cosine_similarity", "pairwise_distance",
@@ -240,7 +240,7 @@ def _dropout_elements(x, p, training, upscale):
     keep = keep_mask(x.shape, p, x.device, seed)
     if upscale:
         return upscale_kept(x, keep, p)
-    out = torch.where(keep, x, 0)
+    out = zero_dropped(x, keep)
     return out if out.dtype is x.dtype else out.to(x.dtype)
 
 
