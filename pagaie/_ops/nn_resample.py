@@ -190,7 +190,8 @@ def _src_index(out_size, in_size, ratio, align_corners, align_mode, device, line
         i1 = torch.clamp(i0 + 1, max=in_size - 1)
         lam = (src - i0.to(torch.float64)).clamp(0, 1)
         return i0, i1, lam
-    idx = torch.floor(dst * ratio + 0.5) if align_corners else torch.floor(dst * ratio)
+    # Paddle's nearest kernel multiplies in float32 (its ratio is a float)
+    idx = torch.floor(dst.float() * float(np.float32(ratio)) + (0.5 if align_corners else 0.0))
     return torch.clamp(idx.long(), max=in_size - 1), None, None
 
 
@@ -204,8 +205,34 @@ def _ratio(in_size, out_size, scale, align_corners, mode):
     return in_size / out_size
 
 
+def _torch_nearest_agrees(x, sizes, scales) -> bool:
+    """Whether torch's nearest kernel picks Paddle's sources on every axis: its backward takes
+    an output as large as the input for an identity and one twice as large for ``dst // 2``,
+    whatever the scale factor says, where Paddle applies its ratio (unless no size changes:
+    see ``_resample``)."""
+    if not all(type(out) is int and out > 0 for out in sizes):
+        return False
+    for k, out in enumerate(sizes):
+        n = x.shape[2 + k]
+        ratio = np.float32(_ratio(n, out, scales[k], False, "nearest"))
+        if (out == n and ratio != 1) or (out == 2 * n and ratio != 0.5):
+            return False
+    return True
+
+
 def _resample(x, sizes, scales, mode, align_corners, align_mode):
     """Separable linear / nearest resampling over the trailing spatial dims (NC... layout)."""
+    if mode == "nearest" and list(sizes) == list(x.shape[2:]):
+        return x.clone()   # Paddle's kernels copy the input when no size changes, whatever the scale
+    if mode == "nearest" and x.is_floating_point() and _torch_nearest_agrees(x, sizes, scales):
+        # torch's kernel indexes as Paddle's does (floor(dst * ratio), the ratio in float32),
+        # and its backward sums in Paddle's order: the same values and gradients, bitwise,
+        # in one pass (the separable path below takes two index_selects each way)
+        given = all(s is not None for s in scales)
+        out = F.interpolate(x, size=None if given else sizes, scale_factor=scales if given else None,
+                            mode="nearest", recompute_scale_factor=False if given else None)
+        if list(out.shape[2:]) == list(sizes):
+            return out
     out = x
     linear = mode != "nearest"
     nsp = len(sizes)
