@@ -96,3 +96,19 @@ def test_integer_nearest_resize_indexes_in_float32():
     x = np.arange(31 * 17).reshape(1, 1, 31, 17).astype("int64")
     assert_same(*both(lambda P: P.nn.functional.interpolate(
         P.to_tensor(x), mode="nearest", scale_factor=[1.3, 1.3])), rtol=0, atol=0)
+
+
+@pytest.mark.parametrize("mode, shape, kw", [
+    ("bilinear", (2, 3, 8, 8), dict(scale_factor=2)),
+    ("bilinear", (1, 2, 31, 17), dict(size=[63, 35], align_corners=True)),
+    ("bilinear", (1, 2, 9, 13), dict(scale_factor=0.3)),
+    ("bilinear", (2, 3, 8, 8), dict(scale_factor=1.05)),            # no size changes: a copy
+    ("bilinear", (1, 2, 5, 7), dict(scale_factor=[1.05, 1.5])),     # one unchanged: the ratio
+    ("bilinear", (1, 2, 5, 7), dict(scale_factor=1.5, align_mode=1)),
+    ("trilinear", (1, 2, 5, 7, 6), dict(scale_factor=[1.7, 1.5, 2])),
+    ("linear", (2, 3, 9), dict(scale_factor=2.5)),
+])
+def test_linear_resizes(mode, shape, kw):
+    x = np.random.default_rng(4).standard_normal(shape).astype("float32")
+    assert_same(*both(lambda P: _value_and_grad(
+        P, x, lambda P, t: P.nn.functional.interpolate(t, mode=mode, **kw))), rtol=1e-5, atol=1e-5)

@@ -205,32 +205,37 @@ def _ratio(in_size, out_size, scale, align_corners, mode):
     return in_size / out_size
 
 
-def _torch_nearest_agrees(x, sizes, scales) -> bool:
-    """Whether torch's nearest kernel picks Paddle's sources on every axis: its backward takes
-    an output as large as the input for an identity and one twice as large for ``dst // 2``,
-    whatever the scale factor says, where Paddle applies its ratio (unless no size changes:
-    see ``_resample``)."""
-    if not all(type(out) is int and out > 0 for out in sizes):
+def _torch_kernel_agrees(x, sizes, scales, mode, align_corners, align_mode) -> bool:
+    """Whether torch's resize kernel samples where Paddle's does on every axis.
+
+    Both compute the source coordinate from the same float32 ratio, but torch's backward
+    reads an unchanged size as an identity (and, for nearest, a doubled one as ``dst // 2``)
+    whatever the scale factor says, where Paddle applies the ratio; Paddle's bilinear kernel
+    reads a single output at ratio 0; torch has no ``align_mode=1``."""
+    if not x.is_floating_point() or (mode != "nearest" and not align_corners and align_mode != 0):
         return False
     for k, out in enumerate(sizes):
+        if type(out) is not int or out <= 0 or (out == 1 and mode != "nearest"):
+            return False
         n = x.shape[2 + k]
-        ratio = np.float32(_ratio(n, out, scales[k], False, "nearest"))
-        if (out == n and ratio != 1) or (out == 2 * n and ratio != 0.5):
+        ratio = np.float32(_ratio(n, out, scales[k], align_corners, mode))
+        if (out == n and ratio != 1) or (mode == "nearest" and out == 2 * n and ratio != 0.5):
             return False
     return True
 
 
 def _resample(x, sizes, scales, mode, align_corners, align_mode):
-    """Separable linear / nearest resampling over the trailing spatial dims (NC... layout)."""
-    if mode == "nearest" and list(sizes) == list(x.shape[2:]):
+    """Linear / nearest resampling over the trailing spatial dims (NC... layout): torch's
+    kernel where it samples as Paddle's, else separable index_selects."""
+    if list(sizes) == list(x.shape[2:]):
         return x.clone()   # Paddle's kernels copy the input when no size changes, whatever the scale
-    if mode == "nearest" and x.is_floating_point() and _torch_nearest_agrees(x, sizes, scales):
-        # torch's kernel indexes as Paddle's does (floor(dst * ratio), the ratio in float32),
-        # and its backward sums in Paddle's order: the same values and gradients, bitwise,
-        # in one pass (the separable path below takes two index_selects each way)
-        given = all(s is not None for s in scales)
+    if _torch_kernel_agrees(x, sizes, scales, mode, align_corners, align_mode):
+        # the same sources, interpolated in Paddle's order: values within an ulp or two (and
+        # bitwise for nearest, gradients included), in one pass each way
+        given = all(s is not None for s in scales) and not align_corners
         out = F.interpolate(x, size=None if given else sizes, scale_factor=scales if given else None,
-                            mode="nearest", recompute_scale_factor=False if given else None)
+                            mode=mode, align_corners=None if mode == "nearest" else align_corners,
+                            recompute_scale_factor=False if given else None)
         if list(out.shape[2:]) == list(sizes):
             return out
     out = x
