@@ -3,6 +3,8 @@ from __future__ import annotations
 
 from typing import Any, Sequence
 
+import torch
+
 from pagaie.optimizer.optimizer import Optimizer, _check_range, _f32, _flag
 
 __all__ = ["RMSProp"]
@@ -57,15 +59,22 @@ class RMSProp(Optimizer):
         self._multi_precision = False
         self._default_dict = {"rho": rho, "epsilon": epsilon, "momentum": momentum, "centered": centered}
 
-    def _update_one(self, p, g, state, lr, hp, param) -> None:
+    def _update(self, params, grads, states, lrs, hp, tensors) -> None:
+        # the per-parameter rule below, one foreach kernel per step over the whole group
         rho, eps, mu = (_f32(hp[k], f"RMSProp's {k}") for k in ("rho", "epsilon", "momentum"))
-        mom, ms = state["momentum"], state["mean_square"]
-        ms.mul_(rho).addcmul_(g, g, value=1 - rho)
+        mom = [st["momentum"] for st in states]
+        ms = [st["mean_square"] for st in states]
+        torch._foreach_mul_(ms, rho)
+        torch._foreach_addcmul_(ms, grads, grads, value=1 - rho)
         if _flag(hp["centered"], "RMSProp's centered"):
-            mg = state["mean_grad"]
-            mg.mul_(rho).add_(g, alpha=1 - rho)
-            denom = ms.addcmul(mg, mg, value=-1).add_(eps).sqrt_()
+            mg = [st["mean_grad"] for st in states]
+            torch._foreach_mul_(mg, rho)
+            torch._foreach_add_(mg, grads, alpha=1 - rho)
+            denom = torch._foreach_addcmul(ms, mg, mg, value=-1)
+            torch._foreach_add_(denom, eps)
         else:
-            denom = (ms + eps).sqrt_()
-        mom.mul_(mu).addcdiv_(g, denom, value=lr)
-        p.sub_(mom)
+            denom = torch._foreach_add(ms, eps)
+        torch._foreach_sqrt_(denom)
+        torch._foreach_mul_(mom, mu)
+        torch._foreach_addcdiv_(mom, grads, denom, [float(lr) for lr in lrs])
+        torch._foreach_sub_(params, mom)
