@@ -112,3 +112,19 @@ def test_linear_resizes(mode, shape, kw):
     x = np.random.default_rng(4).standard_normal(shape).astype("float32")
     assert_same(*both(lambda P: _value_and_grad(
         P, x, lambda P, t: P.nn.functional.interpolate(t, mode=mode, **kw))), rtol=1e-5, atol=1e-5)
+
+
+@pytest.mark.parametrize("delta, is_huber", [(1.0, True), (0.3, False), (2.5, True)])
+def test_smooth_l1_loss_by_torchs_kernel(delta, is_huber):
+    """Values, gradients at |r| == delta, and an infinite residual's finite gradient."""
+    x = np.concatenate([np.random.default_rng(5).standard_normal(50) * 2,
+                        [np.inf, -np.inf, delta, -delta, 0.0]]).astype("float32")
+    y = np.concatenate([np.random.default_rng(6).standard_normal(50), np.zeros(5)]).astype("float32")
+
+    def f(P):
+        a, b = P.to_tensor(x), P.to_tensor(y)
+        a.stop_gradient = b.stop_gradient = False
+        loss = P.nn.functional.smooth_l1_loss(a, b, reduction="none", delta=delta, is_huber=is_huber)
+        ga, gb = P.grad(loss.sum(), [a, b])
+        return loss, ga, gb
+    assert_same(*both(f), rtol=1e-6, atol=1e-6)

@@ -33,6 +33,7 @@ import numpy as np
 import torch
 
 from pagaie._core.random import cpu_engine
+from pagaie._ops._helpers import zero_dropped
 from pagaie._ops._std_dists import keep_words
 
 __all__ = ["keep_mask", "upscale_kept", "dropout_divisor", "as_scalar", "pinned_seed", "program_seed",
@@ -176,29 +177,6 @@ def upscale_kept(x: torch.Tensor, keep: torch.Tensor, p: float) -> torch.Tensor:
     """
     out = zero_dropped(x / dropout_divisor(p, x.dtype), keep)
     return out if out.dtype == x.dtype else out.to(x.dtype)
-
-
-def zero_dropped(values: torch.Tensor, keep: torch.Tensor, out: torch.Tensor | None = None) -> torch.Tensor:
-    """``values`` where ``keep`` (a boolean mask that broadcasts to it), 0 elsewhere, even
-    where ``values`` is inf or NaN (written into ``out`` when given, which may be ``values``).
-
-    The same selection as ``torch.where(keep, values, 0)``, and the same gradient for
-    ``values``, but by ``threshold_backward``: a vectorised CPU kernel, where ``where``'s
-    is not (several times slower on a dropout-sized tensor).
-
-    Examples:
-        >>> import torch
-        >>> from pagaie._ops._random_mask import zero_dropped
-        >>> zero_dropped(torch.tensor([1.0, float('inf')]), torch.tensor([True, False])).tolist()
-        [1.0, 0.0]
-    """
-    # (compiled code fuses ``where`` into its own vectorised loops)
-    if torch.compiler.is_compiling() or not (values.is_floating_point() and keep.dtype == torch.bool):
-        return torch.where(keep, values, 0) if out is None else torch.where(keep, values, 0, out=out)
-    keep = keep.view(torch.uint8)   # torch's bool-to-float conversion is not vectorised either
-    if out is None:
-        return torch.ops.aten.threshold_backward.default(values, keep, 0)
-    return torch.ops.aten.threshold_backward.grad_input(values, keep, 0, grad_input=out)
 
 
 # Pure functions of Python scalars that kernels call: under torch.compile they should run at

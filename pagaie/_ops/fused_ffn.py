@@ -26,7 +26,8 @@ from typing import Any
 import torch
 
 from pagaie._core.registry import defop
-from pagaie._ops._random_mask import dropout_divisor, keep_mask, upscale_kept, zero_dropped
+from pagaie._ops._helpers import zero_dropped
+from pagaie._ops._random_mask import dropout_divisor, keep_mask, upscale_kept
 from pagaie._ops.fused import _act
 
 __all__: list[str] = []

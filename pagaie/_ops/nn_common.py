@@ -15,8 +15,8 @@ import torch.nn.functional as F
 
 from pagaie._core.registry import defop
 from pagaie._core.tensor import Tensor, check_inplace
-from pagaie._ops._helpers import write_result_into
-from pagaie._ops._random_mask import as_scalar, dropout_divisor, keep_mask, program_seed, upscale_kept, zero_dropped
+from pagaie._ops._helpers import write_result_into, zero_dropped
+from pagaie._ops._random_mask import as_scalar, dropout_divisor, keep_mask, program_seed, upscale_kept
 
 __all__ = ["linear", "bilinear", "dropout", "dropout1d", "dropout2d", "dropout3d", "alpha_dropout",
            "feature_alpha_dropout", "embedding", "one_hot", "cosine_similarity", "pairwise_distance",

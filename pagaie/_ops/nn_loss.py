@@ -10,7 +10,7 @@ import torch
 import torch.nn.functional as F
 
 from pagaie._core.registry import defop
-from pagaie._ops._helpers import check_binary_dtypes, dtype_name
+from pagaie._ops._helpers import check_binary_dtypes, dtype_name, zero_dropped
 from pagaie._ops._nn_helpers import check_reduction, reduce_loss
 from pagaie._ops.math_unary import _abs
 
@@ -435,9 +435,16 @@ def smooth_l1_loss(input, label, reduction="mean", delta=1.0, is_huber=True, nam
     # any delta (delta 0 gives zeros) and the smooth-L1 form divides it by delta
     # (the kernel's delta is a C++ float: float64 inputs see it rounded to float32)
     d = float(np.float32(delta))
-    r = input - label
-    a = _abs(r)
-    loss = torch.where(a <= d, 0.5 * r * r, d * (a - 0.5 * d))
+    if d > 0 and input.is_floating_point():
+        # torch's kernel: the same products, and at |r| == delta both branches are 0.5 d^2
+        loss = F.huber_loss(input, label, reduction="none", delta=d)
+    else:
+        # ``torch.where(a <= d, quadratic, linear)`` as two masked terms (torch's CPU where
+        # is not vectorised); neither branch can be -0, so the sum is the selected value
+        r = input - label
+        a = _abs(r)
+        quad = a <= d
+        loss = zero_dropped(0.5 * r * r, quad) + zero_dropped(d * (a - 0.5 * d), ~quad)
     if not is_huber:
         loss = loss / delta
     return reduce_loss(loss, reduction)
