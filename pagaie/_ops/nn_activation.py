@@ -150,8 +150,9 @@ def prelu(x, weight, data_format="NCHW", name=None):
         w = w.reshape(shape)
     else:
         w = w.reshape([])   # a single slope keeps the input's shape, also a 0-D one
-    # x > 0, as Paddle's kernels: at 0 the gradient is the slope
-    return torch.where(x > 0, x, w * x)
+    # x > 0, as Paddle's kernels: at 0 the gradient is the slope (torch's prelu kernel: the
+    # values and input gradient of ``where(x > 0, x, w * x)``, without torch's slow CPU where)
+    return torch._prelu_kernel(x, w)
 
 
 @defop(paddle_types=("rrelu", "pd_op.rrelu"), method=False)
