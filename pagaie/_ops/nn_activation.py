@@ -81,10 +81,12 @@ def _leaky_relu(x, negative_slope):
     derivative does not reach ``x``.
 
     That is ``torch.where(x >= 0, x, x * negative_slope)``, written as torch's leaky relu
-    gradient kernel applied to ``x`` with the mask ``x >= 0`` (as 0/1 bytes) in place of its
-    input: one vectorised kernel, where ``where``'s CPU kernel is not."""
-    return torch.ops.aten.leaky_relu_backward.default(x, (x.detach() >= 0).view(torch.uint8),
-                                                      negative_slope, False)
+    gradient kernel applied to ``x`` with the mask ``x >= 0`` (0/1 in x's dtype, which a
+    comparison writes faster than booleans) in place of its input: vectorised kernels, where
+    ``where``'s CPU kernel is not."""
+    xd = x.detach()
+    mask = torch.ge(xd, 0, out=torch.empty_like(xd))
+    return torch.ops.aten.leaky_relu_backward.default(x, mask, negative_slope, False)
 
 
 def _leaky_relu_(x, negative_slope=0.01, name=None):
