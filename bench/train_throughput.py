@@ -131,8 +131,6 @@ def _torch_step_fn(torch, model: str, s: dict, amp: str | None):
             return net(x).mean()
     net.train()
     level, dtype = _amp_parts(amp)
-    if level and hasattr(paddle.amp, "state"):
-        paddle.amp.state.allow_cpu(True)  # pagaie follows Paddle (no CPU AMP) unless asked
     tdt = {"bfloat16": torch.bfloat16, "float16": torch.float16}.get(dtype)
     if level == "O2":
         net = net.to(tdt)
