@@ -128,3 +128,18 @@ def test_smooth_l1_loss_by_torchs_kernel(delta, is_huber):
         ga, gb = P.grad(loss.sum(), [a, b])
         return loss, ga, gb
     assert_same(*both(f), rtol=1e-6, atol=1e-6)
+
+
+@pytest.mark.parametrize("name, kw", [
+    ("softshrink", dict(threshold=0.5)), ("softshrink", dict(threshold=0.0)),
+    ("thresholded_relu", dict(threshold=1.0)), ("thresholded_relu", dict(threshold=0.3, value=0.5)),
+    ("hardshrink", dict(threshold=0.5)), ("hardshrink", dict(threshold=-1.0)),
+])
+@pytest.mark.parametrize("dt", ["float32", "float64"])
+def test_shrink_activations_are_paddles_mask_products(name, kw, dt):
+    """Paddle's kernels multiply by 0/1 masks: +-inf and NaN give NaN (softshrink,
+    thresholded_relu), the band gives +0, NaN's gradient is 0; bitwise, signs included."""
+    pts = _SPECIAL + [-0.7, -0.5, 0.5, 0.7, 1.5, -1.5, 0.3]
+    pair = both(lambda P: _value_and_grad(P, pts, lambda P, x: getattr(P.nn.functional, name)(x, **kw), dt))
+    assert_same(*pair, rtol=0, atol=0)
+    _signs(pair)

@@ -75,6 +75,13 @@ def relu6(x, name=None):
     return F.relu6(x)
 
 
+def _mask(compare, x, bound):
+    """``compare(x, bound)`` as 0/1 in x's dtype, held constant (no gradient); torch writes
+    a comparison into floats faster than into booleans."""
+    xd = x.detach()
+    return compare(xd, bound, out=torch.empty_like(xd))
+
+
 def _leaky_relu(x, negative_slope):
     """``x`` where ``x >= 0``: as in Paddle, the gradient at 0 is 1 and ``leaky_relu(0)`` is
     ``0`` also for a negative slope; the gradient is a mask held constant, so a second
@@ -84,9 +91,7 @@ def _leaky_relu(x, negative_slope):
     gradient kernel applied to ``x`` with the mask ``x >= 0`` (0/1 in x's dtype, which a
     comparison writes faster than booleans) in place of its input: vectorised kernels, where
     ``where``'s CPU kernel is not."""
-    xd = x.detach()
-    mask = torch.ge(xd, 0, out=torch.empty_like(xd))
-    return torch.ops.aten.leaky_relu_backward.default(x, mask, negative_slope, False)
+    return torch.ops.aten.leaky_relu_backward.default(x, _mask(torch.ge, x, 0), negative_slope, False)
 
 
 def _leaky_relu_(x, negative_slope=0.01, name=None):
@@ -413,7 +418,8 @@ def hardshrink(x, threshold=0.5, name=None):
     t = _f32(threshold)
     # as Paddle's kernel: x times the mask, so x = +-threshold is kept, a dropped negative
     # value gives -0.0, NaN stays NaN and its gradient is 0
-    return x * ((x >= t) | (x <= -t)).to(x.dtype)
+    # (x >= t or x <= -t is |x| >= t, for any t)
+    return x * _mask(torch.ge, x.detach().abs(), t)
 
 
 @defop(paddle_types=("softshrink", "pd_op.softshrink"), method=False)
@@ -430,8 +436,10 @@ def softshrink(x, threshold=0.5, name=None):
                          f"Received: {threshold}.")
     _float(x, "softshrink")
     t = _f32(threshold)
-    # NaN stays NaN, as in Paddle (abs(NaN) <= t is False)
-    return torch.where(x.abs() <= t, 0.0, x - t * torch.sign(x))
+    # Paddle's kernel: (x > t) * (x - t) + (x < -t) * (x + t) with 0/1 masks, so +-inf and NaN
+    # give NaN, the band gives +0, and the gradient is the masks' sum (0 at NaN)
+    above, below = _mask(torch.gt, x, t), _mask(torch.lt, x, -t)
+    return above * (x - t) + below * (x + t)
 
 
 @defop(amp="black", paddle_types=("tanh_shrink", "tanhshrink", "pd_op.tanh_shrink"), method=False)
@@ -463,7 +471,9 @@ def thresholded_relu(x, threshold=1.0, value=0.0, name=None):
         [0.0, 2.0]
     """
     _float(x, "thresholded_relu")
-    return torch.where(x > _f32(threshold), x, _f32(value))
+    # Paddle's kernel: (x > t) * x + (x <= t) * value with 0/1 masks: -inf and NaN give NaN
+    t = _f32(threshold)
+    return _mask(torch.gt, x, t) * x + _mask(torch.le, x, t) * _f32(value)
 
 
 thresholded_relu_ = thresholded_relu.inplace
