@@ -232,8 +232,9 @@ def shape_arg(shape: Any, api: str, arg: str = "shape", allow_bool: bool = False
 
 
 def zero_dropped(values: torch.Tensor, keep: torch.Tensor, out: torch.Tensor | None = None) -> torch.Tensor:
-    """``values`` where ``keep`` (a boolean mask that broadcasts to it), 0 elsewhere, even
-    where ``values`` is inf or NaN (written into ``out`` when given, which may be ``values``).
+    """``values`` where ``keep`` (a boolean mask, or 0/1 values, that broadcasts to it), 0
+    elsewhere, even where ``values`` is inf or NaN (written into ``out`` when given, which may
+    be ``values``).
 
     The same selection as ``torch.where(keep, values, 0)``, and the same gradient for
     ``values``, but by ``threshold_backward``: a vectorised CPU kernel, where ``where``'s
@@ -246,9 +247,11 @@ def zero_dropped(values: torch.Tensor, keep: torch.Tensor, out: torch.Tensor | N
         [1.0, 0.0]
     """
     # (compiled code fuses ``where`` into its own vectorised loops)
-    if torch.compiler.is_compiling() or not (values.is_floating_point() and keep.dtype == torch.bool):
-        return torch.where(keep, values, 0) if out is None else torch.where(keep, values, 0, out=out)
-    keep = keep.view(torch.uint8)   # torch's bool-to-float conversion is not vectorised either
+    if torch.compiler.is_compiling() or not values.is_floating_point():
+        k = keep if keep.dtype == torch.bool else keep != 0
+        return torch.where(k, values, 0) if out is None else torch.where(k, values, 0, out=out)
+    if keep.dtype == torch.bool:
+        keep = keep.view(torch.uint8)   # torch's bool-to-float conversion is not vectorised either
     if out is None:
         return torch.ops.aten.threshold_backward.default(values, keep, 0)
     return torch.ops.aten.threshold_backward.grad_input(values, keep, 0, grad_input=out)

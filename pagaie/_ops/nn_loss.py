@@ -41,6 +41,16 @@ def _check_index_dtype(api: str, t: torch.Tensor, arg: str, allowed: tuple) -> N
                          f"{dtype_name(t)}")
 
 
+def _smoothed_one_hot(label: torch.Tensor, c: int, eps: float, ax: int, like: torch.Tensor) -> torch.Tensor:
+    """``one_hot(label) * (1 - eps) + eps / c`` in ``like``'s dtype with the class axis at
+    ``ax``: each entry rounded as that expression rounds it, written as a fill and a scatter."""
+    hi, lo = (torch.tensor([1.0, 0.0], dtype=like.dtype, device=like.device) * (1 - eps) + eps / c).tolist()
+    shape = list(label.shape)
+    shape.insert(ax, c)
+    out = torch.full(shape, lo, dtype=like.dtype, device=like.device)
+    return out.scatter_(ax, label.long().unsqueeze(ax), hi)
+
+
 class _SoftXent(torch.autograd.Function):
     """``-sum(label * log_softmax(x))`` over ``ax`` with Paddle's fused gradient
     ``softmax(x) - label`` (exact for labels summing to 1; the label gets no gradient).
@@ -64,7 +74,9 @@ class _SoftXent(torch.autograd.Function):
 def _neg_label_dot(label: torch.Tensor, logp: torch.Tensor, ax: int) -> torch.Tensor:
     """``-sum(label * logp)`` over ``ax`` where a zero label adds nothing, also where ``logp``
     is ``-inf`` (a logit masked with ``-inf``): Paddle's result there is finite, not NaN."""
-    return -torch.where(label == 0, 0.0, label * logp).sum(ax, keepdim=True)
+    ld = label.detach()
+    keep = torch.ne(ld, 0, out=torch.empty_like(ld)) if ld.is_floating_point() else ld != 0
+    return -zero_dropped(label * logp, keep).sum(ax, keepdim=True)
 
 
 def _soft_xent(x: torch.Tensor, label: torch.Tensor, ax: int) -> torch.Tensor:
@@ -157,8 +169,7 @@ def cross_entropy(input, label, weight=None, ignore_index=-100, reduction="mean"
                 raise ValueError(f"paddle.{api}: with label_smoothing, every label must be in "
                                  f"[0, {c}) (ignore_index is not applied), but received labels "
                                  f"from {int(label.min())} to {int(label.max())}")
-            label = F.one_hot(label.long(), c).to(input.dtype).movedim(-1, ax)
-            label = label * (1 - eps) + eps / c
+            label = _smoothed_one_hot(label, c, eps, ax, input)
         else:
             if not (label.is_floating_point() or label.is_complex()):
                 # Paddle has no integer label_smooth kernel: its eager mode raises RuntimeError
