@@ -60,7 +60,8 @@ class RMSProp(Optimizer):
         self._default_dict = {"rho": rho, "epsilon": epsilon, "momentum": momentum, "centered": centered}
 
     def _update(self, params, grads, states, lrs, hp, tensors) -> None:
-        # the per-parameter rule below, one foreach kernel per step over the whole group
+        # Paddle's rule: ms = rho ms + (1 - rho) g^2 (and mg = rho mg + (1 - rho) g, centred),
+        # mom = mu mom + lr g / sqrt(ms [- mg^2] + eps), p -= mom; one foreach kernel per step
         rho, eps, mu = (_f32(hp[k], f"RMSProp's {k}") for k in ("rho", "epsilon", "momentum"))
         mom = [st["momentum"] for st in states]
         ms = [st["mean_square"] for st in states]
