@@ -14,7 +14,7 @@ _T = torch.Tensor
 
 __all__ = ["norm_axis", "norm_axes", "int_list", "check_binary_dtypes", "promote_pair", "check_same_dtype", "reject_bool", "float_inplace", "torch_dtype",
            "float_dtype", "device", "scalar_of", "write_out", "write_result_into", "stopped",
-           "zero_dropped"]
+           "zero_dropped", "trace_constant", "TRACE_CONSTANTS"]
 
 
 def norm_axis(axis: Any, ndim: int, api: str, arg: str = "axis", error: type = ValueError) -> int:
@@ -229,6 +229,30 @@ def shape_arg(shape: Any, api: str, arg: str = "shape", allow_bool: bool = False
         raise TypeError(f"paddle.{api}: '{arg}' must be a list, tuple or Tensor, "
                         f"but received {type(shape).__name__}")
     return int_entries(shape, api, arg, allow_bool)
+
+
+# Pure functions of Python scalars that kernels call: under torch.compile they should run at
+# trace time with their result taken as a constant (their numpy rounding would otherwise split
+# the graph). The compiled executor marks them before compiling; marking them when they are
+# defined would import torch._dynamo into every process.
+TRACE_CONSTANTS: list = []
+
+
+def trace_constant(fn):
+    """Register ``fn`` (a pure function of Python scalars and dtypes) in
+    :data:`TRACE_CONSTANTS`, so that compiled code evaluates it at trace time.
+
+    Examples:
+        >>> from pagaie._ops._helpers import TRACE_CONSTANTS, trace_constant
+        >>> @trace_constant
+        ... def _half(v):
+        ...     return v / 2
+        >>> _half in TRACE_CONSTANTS
+        True
+        >>> TRACE_CONSTANTS.remove(_half)
+    """
+    TRACE_CONSTANTS.append(fn)
+    return fn
 
 
 def zero_dropped(values: torch.Tensor, keep: torch.Tensor, out: torch.Tensor | None = None) -> torch.Tensor:

@@ -33,11 +33,10 @@ import numpy as np
 import torch
 
 from pagaie._core.random import cpu_engine
-from pagaie._ops._helpers import zero_dropped
+from pagaie._ops._helpers import trace_constant, zero_dropped
 from pagaie._ops._std_dists import keep_words
 
-__all__ = ["keep_mask", "upscale_kept", "dropout_divisor", "as_scalar", "pinned_seed", "program_seed",
-           "TRACE_CONSTANTS"]
+__all__ = ["keep_mask", "upscale_kept", "dropout_divisor", "as_scalar", "pinned_seed", "program_seed"]
 
 # Seeds pinned by the static executor around the op it runs (0: the op was recorded unseeded).
 _PINNED: list[int] = []
@@ -126,6 +125,7 @@ def _fill_keep_op(out: torch.Tensor, p: float, seed: int) -> None:
         out.copy_(keep_mask(out.shape, p, out.device, seed))
 
 
+@trace_constant
 def as_scalar(value: float, dtype: torch.dtype) -> float | int:
     """``value`` as Paddle's kernels hold a scalar argument of a ``dtype`` tensor: rounded to
     that float type, truncated for integer types (torch then computes with it exactly).
@@ -151,6 +151,7 @@ def as_scalar(value: float, dtype: torch.dtype) -> float | int:
     return int(value)
 
 
+@trace_constant
 def dropout_divisor(p: float, dtype: torch.dtype) -> float:
     """The divisor of kept values, ``T(1.0f - p)``: computed in float32, then rounded to
     the tensor's float type (float32 for other types).
@@ -178,9 +179,3 @@ def upscale_kept(x: torch.Tensor, keep: torch.Tensor, p: float) -> torch.Tensor:
     out = zero_dropped(x / dropout_divisor(p, x.dtype), keep)
     return out if out.dtype == x.dtype else out.to(x.dtype)
 
-
-# Pure functions of Python scalars that kernels call: under torch.compile they should run at
-# trace time with their result taken as a constant (their numpy rounding would otherwise split
-# the graph). The compiled executor marks them before compiling; marking them here would
-# import torch._dynamo into every process.
-TRACE_CONSTANTS = (as_scalar, dropout_divisor)

@@ -10,7 +10,7 @@ import torch
 import torch.nn.functional as F
 
 from pagaie._core.registry import defop
-from pagaie._ops._helpers import check_binary_dtypes, dtype_name, zero_dropped
+from pagaie._ops._helpers import check_binary_dtypes, dtype_name, trace_constant, zero_dropped
 from pagaie._ops._nn_helpers import check_reduction, reduce_loss
 from pagaie._ops.math_unary import _abs
 
@@ -41,10 +41,16 @@ def _check_index_dtype(api: str, t: torch.Tensor, arg: str, allowed: tuple) -> N
                          f"{dtype_name(t)}")
 
 
+@trace_constant
+def _smoothing_values(eps: float, c: int, dtype: torch.dtype) -> list:
+    """``[1, 0] * (1 - eps) + eps / c`` as a ``dtype`` tensor rounds them (on the CPU)."""
+    return (torch.tensor([1.0, 0.0], dtype=dtype) * (1 - eps) + eps / c).tolist()
+
+
 def _smoothed_one_hot(label: torch.Tensor, c: int, eps: float, ax: int, like: torch.Tensor) -> torch.Tensor:
     """``one_hot(label) * (1 - eps) + eps / c`` in ``like``'s dtype with the class axis at
     ``ax``: each entry rounded as that expression rounds it, written as a fill and a scatter."""
-    hi, lo = (torch.tensor([1.0, 0.0], dtype=like.dtype, device=like.device) * (1 - eps) + eps / c).tolist()
+    hi, lo = _smoothing_values(eps, c, like.dtype)
     shape = list(label.shape)
     shape.insert(ax, c)
     out = torch.full(shape, lo, dtype=like.dtype, device=like.device)

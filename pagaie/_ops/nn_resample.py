@@ -11,6 +11,7 @@ import torch.nn.functional as F
 
 from pagaie._core.registry import defop
 from pagaie._ops._helpers import int_list
+from pagaie._ops._random_mask import as_scalar
 
 __all__ = ["pad", "zeropad2d", "interpolate", "upsample", "pixel_shuffle", "pixel_unshuffle",
            "channel_shuffle", "unfold", "fold"]
@@ -191,7 +192,7 @@ def _src_index(out_size, in_size, ratio, align_corners, align_mode, device, line
         lam = (src - i0.to(torch.float64)).clamp(0, 1)
         return i0, i1, lam
     # Paddle's nearest kernel multiplies in float32 (its ratio is a float)
-    idx = torch.floor(dst.float() * float(np.float32(ratio)) + (0.5 if align_corners else 0.0))
+    idx = torch.floor(dst.float() * as_scalar(ratio, torch.float32) + (0.5 if align_corners else 0.0))
     return torch.clamp(idx.long(), max=in_size - 1), None, None
 
 
@@ -218,7 +219,7 @@ def _torch_kernel_agrees(x, sizes, scales, mode, align_corners, align_mode) -> b
         if type(out) is not int or out <= 0 or (out == 1 and mode != "nearest"):
             return False
         n = x.shape[2 + k]
-        ratio = np.float32(_ratio(n, out, scales[k], align_corners, mode))
+        ratio = as_scalar(_ratio(n, out, scales[k], align_corners, mode), torch.float32)
         if (out == n and ratio != 1) or (mode == "nearest" and out == 2 * n and ratio != 0.5):
             return False
     return True

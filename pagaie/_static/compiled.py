@@ -64,7 +64,7 @@ def _recompute_bool_masks_pass() -> Any:
 
 def _mark_trace_constants() -> None:
     """Let dynamo evaluate the kernels' scalar helpers at trace time (marking twice is harmless)."""
-    from pagaie._ops._random_mask import TRACE_CONSTANTS
+    from pagaie._ops._helpers import TRACE_CONSTANTS
     for fn in TRACE_CONSTANTS:
         torch.compiler.assume_constant_result(fn)
 

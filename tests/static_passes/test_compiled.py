@@ -164,3 +164,30 @@ def test_strategy_runner_through_the_executor():
         np.testing.assert_allclose(a, r, rtol=1e-5, atol=1e-6)
     plan = next(iter(runner._plans.values()))
     assert any(op.type == "fused_conv2d_bn_act" for op, *_ in plan.steps)
+
+
+def _fast_path_losses(plan_factory):
+    F = paddle.nn.functional
+    with static_program() as main:
+        x = paddle.static.data("x", [2, 3, 6, 6], "float32")
+        h = F.leaky_relu(paddle.nn.Conv2D(3, 4, 3, padding=1)(x), 0.1)
+        h = F.softshrink(h, 0.1) + F.thresholded_relu(h, 0.2) + F.elu(h) + F.prelu(h, paddle.full([1], 0.2))
+        h = F.interpolate(F.interpolate(h, scale_factor=2, mode="nearest"), scale_factor=0.5, mode="bilinear")
+        loss = F.smooth_l1_loss(h, h * 0.5) + F.cross_entropy(
+            h.reshape([2, -1]), paddle.zeros([2], "int64"), label_smoothing=0.1)
+        paddle.optimizer.SGD(0.1).minimize(loss)
+    plan = plan_factory(main, loss)
+    feeds = torch.randn(2, 2, 3, 6, 6, generator=torch.Generator().manual_seed(0))
+    return [float(plan.run({"x": f})[0].detach()) for f in feeds]
+
+
+def test_cpu_fast_path_kernels_trace_without_graph_breaks():
+    """The kernels that replaced torch.where (masks, resize guards, label smoothing's values)
+    keep their scalar logic at trace time: one graph, the interpreter's losses."""
+    from torch._dynamo.utils import counters
+    ref = _fast_path_losses(lambda m, l: Plan(m, ["x"], [l]))
+    torch._dynamo.reset()
+    counters.clear()
+    got = _fast_path_losses(lambda m, l: CompiledPlan(m, ["x"], [l], backend="eager"))
+    assert not counters["graph_break"], dict(counters["graph_break"])
+    np.testing.assert_allclose(got, ref, rtol=1e-5, atol=1e-6)
