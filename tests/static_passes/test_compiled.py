@@ -111,11 +111,17 @@ def _pooling_losses(plan_factory):
 def test_pooling_trains_without_graph_breaks():
     """Pools in a training program lower to one dynamo graph (their eager double-grad
     wrapper is left out of compiled code) and train as the interpreter does."""
+    _assert_one_graph_trains_as_interpreter(_pooling_losses)
+
+
+def _assert_one_graph_trains_as_interpreter(losses):
+    """``losses(plan_factory)`` gives the interpreter's losses, and the compiled plan's
+    without a dynamo graph break."""
     from torch._dynamo.utils import counters
-    ref = _pooling_losses(lambda m, l: Plan(m, ["x"], [l]))
+    ref = losses(lambda m, l: Plan(m, ["x"], [l]))
     torch._dynamo.reset()
     counters.clear()
-    got = _pooling_losses(lambda m, l: CompiledPlan(m, ["x"], [l], backend="eager"))
+    got = losses(lambda m, l: CompiledPlan(m, ["x"], [l], backend="eager"))
     assert not counters["graph_break"], dict(counters["graph_break"])
     np.testing.assert_allclose(got, ref, rtol=1e-5, atol=1e-6)
 
@@ -184,10 +190,4 @@ def _fast_path_losses(plan_factory):
 def test_cpu_fast_path_kernels_trace_without_graph_breaks():
     """The kernels that replaced torch.where (masks, resize guards, label smoothing's values)
     keep their scalar logic at trace time: one graph, the interpreter's losses."""
-    from torch._dynamo.utils import counters
-    ref = _fast_path_losses(lambda m, l: Plan(m, ["x"], [l]))
-    torch._dynamo.reset()
-    counters.clear()
-    got = _fast_path_losses(lambda m, l: CompiledPlan(m, ["x"], [l], backend="eager"))
-    assert not counters["graph_break"], dict(counters["graph_break"])
-    np.testing.assert_allclose(got, ref, rtol=1e-5, atol=1e-6)
+    _assert_one_graph_trains_as_interpreter(_fast_path_losses)
