@@ -67,24 +67,6 @@ def _reindex_centers(head: torch.Tensor, rest: torch.Tensor
             number[inv[:nh]].to(head.dtype))
 
 
-def _reindex(head: torch.Tensor, rest: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
-    """Number the nodes of ``head`` (unique ids) 0, 1, ... in order, then the ids of ``rest``
-    not in ``head`` in their order of first appearance.
-
-    Returns:
-        (the new number of each element of ``rest``, the node ids in numbering order).
-    """
-    both = torch.cat([head, rest])
-    uniq, inv = torch.unique(both, return_inverse=True)
-    pos = torch.arange(both.numel(), device=both.device)
-    first = torch.full((uniq.numel(),), both.numel(), dtype=torch.long, device=both.device)
-    first = first.scatter_reduce(0, inv, pos, "amin")
-    order = torch.argsort(first)  # unique ids by first appearance: head first, then new ones
-    rank = torch.empty_like(order)
-    rank[order] = torch.arange(order.numel(), device=order.device)
-    return rank[inv[head.numel():]].to(rest.dtype), uniq[order]
-
-
 def _reindex_static_shape(x, neighbors, count, *args, **kwargs) -> list:
     """Static rule (see ``Recorder``): every output size depends on the ids (Paddle: -1)."""
     return [[-1], [-1], [-1]]
@@ -325,10 +307,10 @@ def incubate_graph_khop_sampler(row, colptr, input_nodes, sample_sizes, sorted_e
     src_all = torch.cat(srcs)
     # A node may be in two frontiers (a later hop reaching back): number it by its first one.
     head_u = _unique_in_order(head)
-    src_new, sample_index = _reindex(head_u, src_all)
-    head_new, _ = _reindex(head_u, head)
+    src_new, sample_index, _ = _reindex_centers(head_u, src_all)
+    head_new, _, _ = _reindex_centers(head_u, head)
     dst_new = torch.repeat_interleave(head_new, torch.cat(counts), output_size=src_all.numel())
-    reindex_x, _ = _reindex(head_u, x)
+    reindex_x, _, _ = _reindex_centers(head_u, x)
     out = (src_new.reshape(-1, 1), dst_new.reshape(-1, 1), sample_index, reindex_x)
     if return_eids:
         out = out + (torch.cat(eids),)
