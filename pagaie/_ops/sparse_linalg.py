@@ -497,9 +497,7 @@ def sparse_mask_as(x, mask, name=None):
                          f"{list(mask.shape)}")
     if mask.layout is _COO:
         idx = mask._indices()
-        keys = sc.linear_keys(idx, list(mask.shape[:idx.shape[0]]))
-        ordered = bool((keys[1:] > keys[:-1]).all()) if keys.numel() > 1 else True
-        out = sc.coo(idx, x[tuple(idx)], mask.shape, coalesced=ordered)
+        out = sc.coo(idx, x[tuple(idx)], mask.shape, coalesced=sc.is_ordered(mask))
         return sc.keep_index_dtype(out, mask)
     idx = sc.csr_to_coo(mask.detach())._indices()
     vals = x[tuple(idx)]
