@@ -43,14 +43,20 @@ def _check_float(x: torch.Tensor, api: str) -> None:
                            f"float64, but received {str(x.dtype).replace('torch.', '')}")
 
 
+def _refuse_tensor(v, api: str, arg: str, want: str) -> None:
+    """Paddle's pools read ``arg`` as Python data: a Tensor is its
+    NotSupportedTensorArgumentError (a TypeError)."""
+    if isinstance(v, torch.Tensor):
+        from pagaie.utils.layers_utils import NotSupportedTensorArgumentError
+        raise NotSupportedTensorArgumentError(
+            f"paddle.{api}: '{arg}' must be {want}, but received a Tensor", arg)
+
+
 def _window_ints(v, n: int, api: str, arg: str) -> list[int]:
     """``kernel_size`` / ``stride`` as ``n`` ints, refused as Paddle does: a Tensor is a
     TypeError (NotSupportedTensorArgumentError), a float a ValueError, a float in a list a
     TypeError."""
-    if isinstance(v, torch.Tensor):
-        from pagaie.utils.layers_utils import NotSupportedTensorArgumentError
-        raise NotSupportedTensorArgumentError(
-            f"paddle.{api}: '{arg}' must be an int or a list of ints, but received a Tensor", arg)
+    _refuse_tensor(v, api, arg, "an int or a list of ints")
     if isinstance(v, float):
         raise ValueError(f"paddle.{api}: '{arg}' must be an int or a list/tuple of ints, but "
                          f"received {v!r}")
@@ -62,11 +68,7 @@ def _window_ints(v, n: int, api: str, arg: str) -> list[int]:
 def _check_pool_padding(padding, api: str) -> None:
     """Paddle's pools take int paddings only: a Tensor is a TypeError
     (NotSupportedTensorArgumentError), a float a ValueError (a TypeError inside pairs)."""
-    if isinstance(padding, torch.Tensor):
-        from pagaie.utils.layers_utils import NotSupportedTensorArgumentError
-        raise NotSupportedTensorArgumentError(
-            f"paddle.{api}: 'padding' must be an int, a list of ints or a string, but received "
-            f"a Tensor", "padding")
+    _refuse_tensor(padding, api, "padding", "an int, a list of ints or a string")
     items = padding if isinstance(padding, (list, tuple)) else [padding]
     pairs = [v for e in items if isinstance(e, (list, tuple)) for v in e]
     if any(isinstance(v, float) for v in pairs):  # the pairs form reaches the kernel's checks
@@ -328,10 +330,7 @@ def _lp_pool(api, n, x, norm_type, kernel_size, stride, padding, ceil_mode, data
 def _adaptive_size(output_size, x, n, api):
     if n == 1:
         # Paddle's 1-D adaptive pools take ints only: no Tensor (a TypeError), no None
-        if isinstance(output_size, torch.Tensor):
-            from pagaie.utils.layers_utils import NotSupportedTensorArgumentError
-            raise NotSupportedTensorArgumentError(
-                f"paddle.{api}: 'output_size' must be an int, but received a Tensor", "output_size")
+        _refuse_tensor(output_size, api, "output_size", "an int")
         values = output_size if isinstance(output_size, (list, tuple)) else [output_size]
         if not all(isinstance(v, int) and not isinstance(v, bool) for v in values):
             raise ValueError(f"paddle.{api}: 'output_size' must be an int or a list of one int, "
