@@ -25,7 +25,7 @@ import torch
 from pagaie._core import dtype as _dt
 from pagaie._core.registry import OpRecord, pop_handler, push_handler
 from pagaie._core.tensor import Tensor, wrap
-from pagaie.amp.lists import CALL_RULES, LATE_BIAS, call_policy, normalise_custom, policy_of
+from pagaie.amp.lists import CALL_RULES, LATE_BIAS, call_arg, call_policy, normalise_custom, policy_of
 from pagaie.amp.state import place_supported, set_amp_dtype
 
 __all__ = ["auto_cast", "autocast", "amp_guard", "is_autocast_enabled", "get_autocast_dtype",
@@ -125,7 +125,7 @@ def _autocast_handler(rec: OpRecord, args: tuple, kwargs: dict, proceed: Callabl
     if st is None:  # an inner auto_cast(enable=False)
         return proceed(args, kwargs)
     if rec.name in LATE_BIAS:
-        bias = _bound(rec, args, kwargs, "bias")
+        bias = call_arg(rec, args, kwargs, "bias")
         if bias is not None or (rec.name == "conv1d" and st.level == "OD"):
             return _conv_then_bias(st, rec, args, kwargs, proceed, bias)
     return _cast_and_run(st, rec, args, kwargs, proceed)
@@ -152,12 +152,6 @@ def _cast_and_run(st: "_AmpState", rec: OpRecord, args: tuple, kwargs: dict, pro
     return proceed(*_cast_call(args, kwargs, dst, st.cache))
 
 
-def _bound(rec: OpRecord, args: tuple, kwargs: dict, name: str) -> Any:
-    """The value the call passes for parameter ``name`` (its default when not given)."""
-    return rec.signature.bind_partial(*args, **kwargs).arguments.get(
-        name, rec.signature.parameters[name].default)
-
-
 def _conv_then_bias(st: "_AmpState", rec: OpRecord, args: tuple, kwargs: dict, proceed: Callable,
                     bias: Tensor | None) -> Any:
     """A convolution as Paddle's API runs it: the convolution op (conv2d is white) without
@@ -173,8 +167,8 @@ def _conv_then_bias(st: "_AmpState", rec: OpRecord, args: tuple, kwargs: dict, p
         out = pagaie.cast(out, "float32")
     if bias is None:
         return out
-    fmt = str(_bound(rec, args, kwargs, "data_format"))
-    if not fmt.endswith("C"):   # channels first: the bias runs along axis 1
+    fmt = str(call_arg(rec, args, kwargs, "data_format", ""))
+    if not fmt.endswith("C"):   # channels first (the default too): the bias runs along axis 1
         bias = pagaie.reshape(bias, [1, -1] + [1] * (out.ndim - 2))
     return pagaie.add(out, bias)
 

@@ -18,6 +18,7 @@ import torch
 from pagaie._core import flags as _flags
 from pagaie._core.registry import OpRecord, pop_handler, push_handler
 from pagaie._core.tensor import Tensor, wrap
+from pagaie.amp.lists import call_arg
 
 __all__ = ["DebugMode", "TensorCheckerConfig", "check_numerics", "enable_operator_stats_collection",
            "disable_operator_stats_collection", "collect_operator_stats", "enable_tensor_checker",
@@ -299,7 +300,7 @@ class _OpStats:
         # the dtype of the kernel that ran, as Paddle counts it: the first input's
         # (a cast from float32 is a float32 call), else the first output's (creation ops)
         key = _KERNEL_INPUT.get(rec.name)
-        chosen = _bound_arg(rec, args, kwargs, key) if key else None
+        chosen = call_arg(rec, args, kwargs, key) if key else None
         ts = ([chosen._t] if isinstance(chosen, Tensor) else
               [a._t for a in _tensor_args(args, kwargs)] or _tensors(out))
         dt = ts[0].dtype if ts else None
@@ -328,15 +329,11 @@ _KERNEL_INPUT = {"where": "x", "embedding": "weight"}
 _NOT_AN_OP = frozenset({"to_tensor"})
 
 
-def _bound_arg(rec: OpRecord, args: tuple, kwargs: dict, name: str) -> Any:
-    return rec.signature.bind_partial(*args, **kwargs).arguments.get(name)
-
-
 def _paddle_calls(rec: OpRecord, args: tuple, kwargs: dict, dt: Any) -> list:
     """The (op name, dtype) calls Paddle's eager API makes for one call of ``rec``."""
     name = rec.name
     if name in ("linear", "conv2d"):
-        bias = _bound_arg(rec, args, kwargs, "bias")
+        bias = call_arg(rec, args, kwargs, "bias")
         if name == "linear":  # the CPU build's linear: matmul, then add the bias
             calls = [("matmul_v2", dt)]
         else:
@@ -347,13 +344,13 @@ def _paddle_calls(rec: OpRecord, args: tuple, kwargs: dict, dt: Any) -> list:
             calls.append(("elementwise_add", dt))
         return calls
     if name == "split":
-        sections = _bound_arg(rec, args, kwargs, "num_or_sections")
+        sections = call_arg(rec, args, kwargs, "num_or_sections")
         return [("split_with_num" if isinstance(sections, int) else "split", dt)]
     if name == "pow":
-        return [("elementwise_pow" if isinstance(_bound_arg(rec, args, kwargs, "y"), Tensor)
+        return [("elementwise_pow" if isinstance(call_arg(rec, args, kwargs, "y"), Tensor)
                  else "pow", dt)]
     if name == "interpolate":
-        mode = str(_bound_arg(rec, args, kwargs, "mode") or "nearest").lower()
+        mode = str(call_arg(rec, args, kwargs, "mode") or "nearest").lower()
         return [(f"{mode}_interp_v2", dt)]
     return [(_STAT_LABELS.get(name) or _op_label(rec), dt)]
 

@@ -72,7 +72,9 @@ DTYPE_FROM_INPUT = frozenset({"full_like", "zeros_like", "ones_like", "empty_lik
 RESHAPED_PRODUCTS = frozenset({"inner", "tensordot"})
 
 
-def _arg(rec: OpRecord, args: tuple, kwargs: dict, name: str, default: Any = None) -> Any:
+def call_arg(rec: OpRecord, args: tuple, kwargs: dict, name: str, default: Any = None) -> Any:
+    """The value one call of ``rec`` passes for its parameter ``name`` (by keyword or
+    position), ``default`` when the call leaves it out."""
     if name in kwargs:
         return kwargs[name]
     params = list(rec.signature.parameters)
@@ -81,9 +83,9 @@ def _arg(rec: OpRecord, args: tuple, kwargs: dict, name: str, default: Any = Non
 
 
 def _depthwise(rec: OpRecord, args: tuple, kwargs: dict, channel_last: tuple) -> bool:
-    x, w = _arg(rec, args, kwargs, "x"), _arg(rec, args, kwargs, "weight")
-    groups = _arg(rec, args, kwargs, "groups", 1)
-    fmt = _arg(rec, args, kwargs, "data_format", "")
+    x, w = call_arg(rec, args, kwargs, "x"), call_arg(rec, args, kwargs, "weight")
+    groups = call_arg(rec, args, kwargs, "groups", 1)
+    fmt = call_arg(rec, args, kwargs, "data_format", "")
     try:
         c = x.shape[-1] if fmt in channel_last else x.shape[1]
         return c == groups and c != 1 and w.shape[0] % c == 0
@@ -93,7 +95,7 @@ def _depthwise(rec: OpRecord, args: tuple, kwargs: dict, channel_last: tuple) ->
 
 def _pool_rule(rec: OpRecord, args: tuple, kwargs: dict) -> tuple:
     # max pooling runs Paddle's max_pool2d_with_index (white) only when it returns the mask
-    if _arg(rec, args, kwargs, "return_mask", False):
+    if call_arg(rec, args, kwargs, "return_mask", False):
         return frozenset({"max_pool2d_with_index"}), "white"
     return frozenset({"pool2d"}), "promote"
 
@@ -107,7 +109,7 @@ def _conv_rule(rec: OpRecord, args: tuple, kwargs: dict) -> tuple:
 
 def _pow_rule(rec: OpRecord, args: tuple, kwargs: dict) -> tuple:
     # a Tensor exponent runs Paddle's elementwise_pow, which is on no list
-    if isinstance(_arg(rec, args, kwargs, "y"), Tensor):
+    if isinstance(call_arg(rec, args, kwargs, "y"), Tensor):
         return frozenset({"elementwise_pow"}), "promote"
     return frozenset({"pow"}), "black"
 
@@ -115,7 +117,7 @@ def _pow_rule(rec: OpRecord, args: tuple, kwargs: dict) -> tuple:
 def _norm_rule(rec: OpRecord, args: tuple, kwargs: dict) -> tuple:
     # paddle.linalg.norm runs frobenius_norm (black) only for p='fro' over two axes, p_norm
     # (on no list) otherwise
-    p, axis = _arg(rec, args, kwargs, "p"), _arg(rec, args, kwargs, "axis")
+    p, axis = call_arg(rec, args, kwargs, "p"), call_arg(rec, args, kwargs, "axis")
     if p in (None, "fro") and isinstance(axis, (list, tuple)) and len(axis) == 2:
         return frozenset({"frobenius_norm"}), "black"
     return frozenset({"p_norm"}), "promote"
@@ -123,7 +125,7 @@ def _norm_rule(rec: OpRecord, args: tuple, kwargs: dict) -> tuple:
 
 def _dropout_rule(rec: OpRecord, args: tuple, kwargs: dict) -> tuple:
     # paddle's dropout returns x itself for a Python p == 0: no op runs, nothing is cast
-    p = _arg(rec, args, kwargs, "p", 0.5)
+    p = call_arg(rec, args, kwargs, "p", 0.5)
     if isinstance(p, (int, float)) and p == 0:
         return frozenset({"dropout"}), "keep"
     return frozenset({"dropout"}), "promote"
@@ -131,7 +133,7 @@ def _dropout_rule(rec: OpRecord, args: tuple, kwargs: dict) -> tuple:
 
 def _inner_rule(rec: OpRecord, args: tuple, kwargs: dict) -> tuple:
     # paddle.inner multiplies when an operand has a single element, else runs matmul (white)
-    x, y = _arg(rec, args, kwargs, "x"), _arg(rec, args, kwargs, "y")
+    x, y = call_arg(rec, args, kwargs, "x"), call_arg(rec, args, kwargs, "y")
     if getattr(x, "size", 0) == 1 or getattr(y, "size", 0) == 1:
         return frozenset({"elementwise_mul", "multiply"}), "promote"
     return frozenset({"matmul_v2", "matmul"}), "white"
