@@ -56,6 +56,14 @@ def _numpy_knows(name: str) -> bool:
     return True
 
 
+def _scalar_data(data: Any) -> bool:
+    """Whether Paddle takes ``data`` as one scalar: Python and numpy numbers, and (as
+    ``np.isscalar`` says) any ``numbers.Number`` (Decimal, Fraction) and bytes, which numpy
+    holds as objects or bytes (rejected later); not strings."""
+    return isinstance(data, (bool, int, float, complex)) or \
+        np.isscalar(data) and not isinstance(data, str)
+
+
 def _from_data(data: Any, dtype: Any, api: str) -> torch.Tensor:
     """Paddle's conversion of data to a tensor, dtype inference included (a new copy)."""
     want = None if dtype is None else _dt.checked_dtype(dtype, f"paddle.{api}")
@@ -71,10 +79,7 @@ def _from_data(data: Any, dtype: Any, api: str) -> torch.Tensor:
     elif isinstance(data, memoryview):  # a buffer: numpy reads it, as Paddle's np.array does
         arr = np.array(data)
         keep = False
-    elif isinstance(data, (bool, int, float, complex)) or \
-            np.isscalar(data) and not isinstance(data, str):
-        # np.isscalar: any ``numbers.Number`` (Decimal, Fraction) and bytes are scalars to
-        # Paddle, which numpy holds as objects or bytes (rejected below)
+    elif _scalar_data(data):
         try:
             arr = np.array(data)
         except OverflowError:
@@ -289,7 +294,7 @@ def assign(x, output=None):
     else:
         # As Paddle's dynamic mode: the data (Tensors in a list too) goes through numpy, so
         # numpy's promotion picks the dtype and the result stops gradients.
-        if isinstance(x, (bool, int, float, complex)) or np.isscalar(x) and not isinstance(x, str):
+        if _scalar_data(x):
             x = np.array([x]) if not isinstance(x, int) or -2**63 <= x < 2**64 else \
                 np.array([x], dtype=object)
         elif isinstance(x, (list, tuple)):
