@@ -18,6 +18,7 @@ import pytest
 import pagaie
 from pagaie.amp import state
 from tests.reference import assert_same, both, paddle_ref, same_exception
+from tests.test_parity_s8_amp import static_amp_dtype
 
 
 @pytest.fixture
@@ -28,19 +29,6 @@ def cpu_amp():
 
 
 # ---- autocast: the conv bias is a separate add ---------------------------------------------
-
-def _static_dtype(fw, fn, dtypes, cfg):
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        fw.enable_static()
-        try:
-            with fw.static.program_guard(fw.static.Program(), fw.static.Program()):
-                ins = [fw.static.data(f"i{k}", [4, 4], d) for k, d in enumerate(dtypes)]
-                with fw.amp.auto_cast(**cfg):
-                    return str(fn(fw, *ins).dtype).replace("paddle.", "")
-        finally:
-            fw.disable_static()
-
 
 def _eager_dtype(fn, dtypes, cfg):
     x = (np.random.RandomState(0).rand(4, 4) + 0.5).astype("float32")
@@ -70,8 +58,8 @@ CONV_CASES = [
 def test_conv_bias_is_added_by_its_own_op_under_autocast(name, fn, level, dtypes, cpu_amp):
     """Paddle's conv API runs conv2d (white) and then ``add`` of the bias, which promotes."""
     cfg = dict(level, dtype="bfloat16") if isinstance(level, dict) else dict(level=level, dtype="bfloat16")
-    assert _eager_dtype(fn, dtypes, cfg) == _static_dtype(paddle_ref(), fn, dtypes, cfg)
-    assert _static_dtype(pagaie, fn, dtypes, cfg) == _static_dtype(paddle_ref(), fn, dtypes, cfg)
+    assert _eager_dtype(fn, dtypes, cfg) == static_amp_dtype(paddle_ref(), fn, dtypes, cfg)
+    assert static_amp_dtype(pagaie, fn, dtypes, cfg) == static_amp_dtype(paddle_ref(), fn, dtypes, cfg)
 
 
 def test_conv_with_bias_under_autocast_values_and_gradients(cpu_amp):

@@ -16,7 +16,7 @@ import pytest
 
 import pagaie
 from pagaie.amp import state
-from tests.reference import paddle_ref
+from tests.reference import paddle_ref, static_mode
 
 
 @pytest.fixture(autouse=True)
@@ -29,18 +29,15 @@ def _cpu_amp():
 _X = (np.random.RandomState(0).rand(4, 4) + 0.5).astype("float32")
 
 
-def _paddle_dtype(fn, dtypes, cfg):
-    paddle = paddle_ref()
-    with warnings.catch_warnings():
+def static_amp_dtype(fw, fn, dtypes, cfg):
+    """The dtype of ``fn(fw, *inputs)`` built in a static program of framework ``fw`` under
+    ``auto_cast(**cfg)``, from [4, 4] inputs of ``dtypes``."""
+    with warnings.catch_warnings(), static_mode(fw):
         warnings.simplefilter("ignore")
-        paddle.enable_static()
-        try:
-            with paddle.static.program_guard(paddle.static.Program(), paddle.static.Program()):
-                ins = [paddle.static.data(f"i{k}", [4, 4], d) for k, d in enumerate(dtypes)]
-                with paddle.amp.auto_cast(**cfg):
-                    return str(fn(paddle, *ins).dtype).replace("paddle.", "")
-        finally:
-            paddle.disable_static()
+        with fw.static.program_guard(fw.static.Program(), fw.static.Program()):
+            ins = [fw.static.data(f"i{k}", [4, 4], d) for k, d in enumerate(dtypes)]
+            with fw.amp.auto_cast(**cfg):
+                return str(fn(fw, *ins).dtype).replace("paddle.", "")
 
 
 def _our_dtype(fn, dtypes, cfg):
@@ -94,7 +91,7 @@ CASES = [
 
 @pytest.mark.parametrize("name,fn,cfg,dtypes", CASES, ids=[c[0] for c in CASES])
 def test_op_dtype_decision_matches_paddle(name, fn, cfg, dtypes):
-    assert _our_dtype(fn, dtypes, cfg) == _paddle_dtype(fn, dtypes, cfg)
+    assert _our_dtype(fn, dtypes, cfg) == static_amp_dtype(paddle_ref(), fn, dtypes, cfg)
 
 
 def _lists():
