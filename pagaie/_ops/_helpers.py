@@ -14,7 +14,7 @@ _T = torch.Tensor
 
 __all__ = ["norm_axis", "norm_axes", "int_list", "check_binary_dtypes", "promote_pair", "check_same_dtype", "reject_bool", "float_inplace", "torch_dtype",
            "float_dtype", "device", "scalar_of", "write_out", "write_result_into", "stopped",
-           "zero_dropped", "trace_constant", "TRACE_CONSTANTS"]
+           "zero_dropped", "compare_mask", "trace_constant", "TRACE_CONSTANTS"]
 
 
 def norm_axis(axis: Any, ndim: int, api: str, arg: str = "axis", error: type = ValueError) -> int:
@@ -253,6 +253,21 @@ def trace_constant(fn):
     """
     TRACE_CONSTANTS.append(fn)
     return fn
+
+
+def compare_mask(compare: Any, x: torch.Tensor, bound: Any) -> torch.Tensor:
+    """``compare(x, bound)`` (``torch.gt``, ``torch.ne``...) as 0/1 in x's dtype, held constant
+    (no gradient): torch writes a comparison into floats faster than into booleans, and
+    multiplies or selects by such a mask without converting it.
+
+    Examples:
+        >>> import torch
+        >>> from pagaie._ops._helpers import compare_mask
+        >>> compare_mask(torch.gt, torch.tensor([-1.0, 2.0]), 0).tolist()
+        [0.0, 1.0]
+    """
+    xd = x.detach()
+    return compare(xd, bound, out=torch.empty_like(xd))
 
 
 def zero_dropped(values: torch.Tensor, keep: torch.Tensor, out: torch.Tensor | None = None) -> torch.Tensor:

@@ -14,7 +14,7 @@ import torch.nn.functional as F
 
 from pagaie._core.registry import defop
 from pagaie._core.tensor import Tensor, is_grad_leaf
-from pagaie._ops._helpers import write_out
+from pagaie._ops._helpers import compare_mask, write_out
 
 __all__ = ["relu", "relu_", "relu6", "leaky_relu", "leaky_relu_", "prelu", "rrelu", "elu", "elu_",
            "selu", "celu", "gelu", "silu", "swish", "mish", "hardswish", "hardsigmoid", "hardtanh",
@@ -75,13 +75,6 @@ def relu6(x, name=None):
     return F.relu6(x)
 
 
-def _mask(compare, x, bound):
-    """``compare(x, bound)`` as 0/1 in x's dtype, held constant (no gradient); torch writes
-    a comparison into floats faster than into booleans."""
-    xd = x.detach()
-    return compare(xd, bound, out=torch.empty_like(xd))
-
-
 def _leaky_relu(x, negative_slope):
     """``x`` where ``x >= 0``: as in Paddle, the gradient at 0 is 1 and ``leaky_relu(0)`` is
     ``0`` also for a negative slope; the gradient is a mask held constant, so a second
@@ -91,7 +84,7 @@ def _leaky_relu(x, negative_slope):
     gradient kernel applied to ``x`` with the mask ``x >= 0`` (0/1 in x's dtype, which a
     comparison writes faster than booleans) in place of its input: vectorised kernels, where
     ``where``'s CPU kernel is not."""
-    return torch.ops.aten.leaky_relu_backward.default(x, _mask(torch.ge, x, 0), negative_slope, False)
+    return torch.ops.aten.leaky_relu_backward.default(x, compare_mask(torch.ge, x, 0), negative_slope, False)
 
 
 def _leaky_relu_(x, negative_slope=0.01, name=None):
@@ -419,7 +412,7 @@ def hardshrink(x, threshold=0.5, name=None):
     # as Paddle's kernel: x times the mask, so x = +-threshold is kept, a dropped negative
     # value gives -0.0, NaN stays NaN and its gradient is 0
     # (x >= t or x <= -t is |x| >= t, for any t)
-    return x * _mask(torch.ge, x.detach().abs(), t)
+    return x * compare_mask(torch.ge, x.detach().abs(), t)
 
 
 @defop(paddle_types=("softshrink", "pd_op.softshrink"), method=False)
@@ -438,7 +431,7 @@ def softshrink(x, threshold=0.5, name=None):
     t = _f32(threshold)
     # Paddle's kernel: (x > t) * (x - t) + (x < -t) * (x + t) with 0/1 masks, so +-inf and NaN
     # give NaN, the band gives +0, and the gradient is the masks' sum (0 at NaN)
-    above, below = _mask(torch.gt, x, t), _mask(torch.lt, x, -t)
+    above, below = compare_mask(torch.gt, x, t), compare_mask(torch.lt, x, -t)
     return above * (x - t) + below * (x + t)
 
 
@@ -473,7 +466,7 @@ def thresholded_relu(x, threshold=1.0, value=0.0, name=None):
     _float(x, "thresholded_relu")
     # Paddle's kernel: (x > t) * x + (x <= t) * value with 0/1 masks: -inf and NaN give NaN
     t = _f32(threshold)
-    return _mask(torch.gt, x, t) * x + _mask(torch.le, x, t) * _f32(value)
+    return compare_mask(torch.gt, x, t) * x + compare_mask(torch.le, x, t) * _f32(value)
 
 
 thresholded_relu_ = thresholded_relu.inplace

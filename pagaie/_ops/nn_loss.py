@@ -10,7 +10,8 @@ import torch
 import torch.nn.functional as F
 
 from pagaie._core.registry import defop
-from pagaie._ops._helpers import check_binary_dtypes, dtype_name, trace_constant, zero_dropped
+from pagaie._ops._helpers import (check_binary_dtypes, compare_mask, dtype_name, trace_constant,
+                                 zero_dropped)
 from pagaie._ops._nn_helpers import check_reduction, reduce_loss
 from pagaie._ops.math_unary import _abs
 
@@ -80,8 +81,7 @@ class _SoftXent(torch.autograd.Function):
 def _neg_label_dot(label: torch.Tensor, logp: torch.Tensor, ax: int) -> torch.Tensor:
     """``-sum(label * logp)`` over ``ax`` where a zero label adds nothing, also where ``logp``
     is ``-inf`` (a logit masked with ``-inf``): Paddle's result there is finite, not NaN."""
-    ld = label.detach()
-    keep = torch.ne(ld, 0, out=torch.empty_like(ld)) if ld.is_floating_point() else ld != 0
+    keep = compare_mask(torch.ne, label, 0) if label.is_floating_point() else label.detach() != 0
     return -zero_dropped(label * logp, keep).sum(ax, keepdim=True)
 
 
