@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import functools
 import inspect
+import math
 import numbers
 from typing import Any
 
@@ -607,6 +608,9 @@ def pairwise_distance(x, y, p=2.0, epsilon=1e-6, keepdim=False, name=None):
     p = float(p)
     if p == 0:   # counts non-zeros; Paddle's p_norm still gives a (zero) gradient
         return (d != 0).to(d.dtype).sum(dim=-1, keepdim=keepdim) + (d * 0).sum(dim=-1, keepdim=keepdim)
+    if math.isinf(p) and d.requires_grad:  # Paddle's p_norm gives every tied extreme the gradient
+        from pagaie._ops.linalg import _pnorm
+        return _pnorm(d, p, [d.dim() - 1], keepdim)
     return torch.linalg.vector_norm(d, ord=p, dim=-1, keepdim=keepdim)
 
 

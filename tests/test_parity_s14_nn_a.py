@@ -1,0 +1,71 @@
+"""Session-14: cases from Paddle's nn API tests (layers, the functional ops ``a`` to ``f``)
+where pagaie differed from Paddle 3.3.1: gradients at ties, argument checks and the
+statistics a backward reads.
+"""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from tests.reference import assert_same, both, output_and_grads
+
+
+@pytest.mark.parametrize("p", [np.inf, -np.inf])
+@pytest.mark.parametrize("keepdim", [False, True])
+def test_pairwise_distance_inf_norm_gives_every_tie_the_gradient(p, keepdim):
+    """``x - y + eps`` is the same along each row: Paddle's p_norm backward gives each tied
+    extreme the whole gradient (torch's would split it three ways)."""
+    x = np.arange(1, 7).reshape(2, 3).astype("float32")
+    y = np.arange(0, 6).reshape(2, 3).astype("float32")
+    ours, theirs = both(lambda P: output_and_grads(
+        P, [x, y], lambda P, a, b: P.nn.PairwiseDistance(p=p, keepdim=keepdim)(a, b)))
+    assert_same(ours, theirs)
+
+
+@pytest.mark.parametrize("padding_idx", [-1, -11, -12, -20, 9])
+def test_embedding_layer_padding_idx_below_minus_num_embeddings(padding_idx):
+    """Paddle checks the index after adding ``num_embeddings``: -11 (normalised to -1) means no
+    padding, -12 (normalised to -2) zeroes row -2 at construction; only below -20 raises."""
+    w = np.random.default_rng(0).random((10, 4)).astype("float32")
+
+    def f(P):
+        fresh = P.nn.Embedding(10, 4, padding_idx=padding_idx).weight.numpy()
+        e = P.nn.Embedding(10, 4, padding_idx=padding_idx)
+        e.weight.set_value(w)
+        out = e(P.to_tensor(np.array([0, 9, 8, 1])))
+        out.sum().backward()
+        return [out, e.weight.grad, (fresh == 0).all(1)]
+    assert_same(*both(f))
+
+
+@pytest.mark.parametrize("data_format", ["NCL", "NLC"])
+def test_batch_norm_eval_with_batch_statistics_backward_reads_the_updated_running_ones(data_format):
+    """``training=False, use_global_stats=False``: the output uses the batch statistics and
+    updates the running ones, and Paddle's (is_test) backward then normalises with those
+    updated running statistics."""
+    x = np.random.default_rng(0).standard_normal((4, 3, 2)).astype("float32") * 2 + 1
+    if data_format == "NLC":
+        x = x.transpose(0, 2, 1).copy()
+
+    def f(P):
+        mean = P.to_tensor(np.array([0.5, -0.2, 0.1], "float32"))
+        var = P.to_tensor(np.array([2.0, 0.5, 1.5], "float32"))
+        t, w, b = (P.to_tensor(a) for a in (x, np.array([1.0, 2.0, 3.0], "float32"), np.zeros(3, "float32")))
+        for leaf in (t, w, b):
+            leaf.stop_gradient = False
+        out = P.nn.functional.batch_norm(t, mean, var, w, b, training=False, use_global_stats=False,
+                                         data_format=data_format)
+        return [out, mean, var, *P.grad((out * out).sum(), [t, w, b])]
+    assert_same(*both(f), rtol=1e-5, atol=1e-5)
+
+
+def test_batch_norm_layer_eval_without_global_stats_gradient():
+    def f(P):
+        bn = P.nn.BatchNorm2D(3, use_global_stats=False)
+        bn.eval()
+        t = P.to_tensor(np.random.default_rng(1).standard_normal((2, 3, 2, 2)).astype("float32"))
+        t.stop_gradient = False
+        out = bn(t)
+        (out * out).sum().backward()
+        return [out, t.grad, bn.weight.grad, bn._mean, bn._variance]
+    assert_same(*both(f), rtol=1e-5, atol=1e-5)
