@@ -126,8 +126,10 @@ class Embedding(Layer):
         # Paddle keeps the index as given (shown by repr); the functional op normalises it
         self._padding_idx, self._max_norm, self._norm_type = padding_idx, max_norm, norm_type
         if padding_idx is not None:
+            # Paddle checks the index after adding num_embeddings to a negative one, so
+            # [-2n, -n) pass too (-n - 1 then means no padding, as its kernel's -1)
             padding_idx = padding_idx if padding_idx >= 0 else num_embeddings + padding_idx
-            if not 0 <= padding_idx < num_embeddings:
+            if not -num_embeddings <= padding_idx < num_embeddings:
                 raise ValueError(f"padding_idx must be within [-{num_embeddings}, {num_embeddings})")
             if isinstance(padding_idx, _pg.Tensor) and not padding_idx.is_floating_point():
                 padding_idx = int(padding_idx)
@@ -151,7 +153,7 @@ class Embedding(Layer):
                                                 dtype=self._dtype, is_bias=False, device=device)
             if weight_attr is None:
                 self.weight.stop_gradient = _freeze
-        if padding_idx is not None:
+        if padding_idx is not None and padding_idx != -1:
             with torch.no_grad():
                 self.weight._t[padding_idx] = 0
 
