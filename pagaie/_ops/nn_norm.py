@@ -97,6 +97,8 @@ def batch_norm(x, running_mean, running_var, weight=None, bias=None, training=Fa
             raise ValueError(f"paddle.{api}: {arg} must have one value per channel ({c} "
                              f"channels, data_format={data_format}), but received shape "
                              f"{list(t.shape)}")
+    # is_test with batch statistics: Paddle's backward reads the just-updated running statistics
+    test_batch_stats = use_global_stats is False and not training
     if use_global_stats is None:
         use_global_stats = not training
     if use_global_stats:   # Paddle's kernel reads global statistics only from 1-D tensors
@@ -132,6 +134,10 @@ def batch_norm(x, running_mean, running_var, weight=None, bias=None, training=Fa
         with torch.no_grad():
             var = invstd.double().pow(-2).sub_(epsilon)
             _update_running(running_mean, running_var, mean, var, m)
+        if test_batch_stats and out.requires_grad:
+            stats = [t.detach().reshape(-1).to(x.dtype) for t in (running_mean, running_var)]
+            g = F.batch_norm(x, *stats, weight, bias, False, 0.0, epsilon)
+            out = out.detach() + (g - g.detach())
     return out.movedim(1, -1) if last else out
 
 
