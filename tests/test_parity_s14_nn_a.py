@@ -69,3 +69,23 @@ def test_batch_norm_layer_eval_without_global_stats_gradient():
         (out * out).sum().backward()
         return [out, t.grad, bn.weight.grad, bn._mean, bn._variance]
     assert_same(*both(f), rtol=1e-5, atol=1e-5)
+
+
+@pytest.mark.parametrize("p", [np.inf, -1.0, 2.0])
+def test_pairwise_distance_over_an_empty_last_axis_is_zero(p):
+    """Paddle's p_norm of no elements is 0 for every order (torch has no identity for inf or
+    negative orders and raised, with its own wording)."""
+    assert_same(*both(lambda P: [P.nn.PairwiseDistance(p=p, keepdim=k)(P.zeros([2, 0]), P.zeros([2, 0]))
+                                 for k in (False, True)]))
+
+
+@pytest.mark.parametrize("shapes", [((), ()), ((), (3,)), ((2, 3), (3,))])
+@pytest.mark.parametrize("reduction", ["none", "mean"])
+def test_hinge_embedding_loss_broadcasts_against_a_one_element_zero(shapes, reduction):
+    """Paddle's loss is ``where(label == 1, x, zeros([1])) + ...``: 0-D operands give [1]."""
+    xs, ls = shapes
+    x = np.random.default_rng(1).standard_normal(xs).astype("float32")
+    label = np.sign(np.random.default_rng(0).standard_normal(ls)).astype("float32")
+    ours, theirs = both(lambda P: output_and_grads(
+        P, [x], lambda P, t: P.nn.functional.hinge_embedding_loss(t, P.to_tensor(label), reduction=reduction)))
+    assert_same(ours, theirs)

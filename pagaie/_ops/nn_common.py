@@ -608,7 +608,8 @@ def pairwise_distance(x, y, p=2.0, epsilon=1e-6, keepdim=False, name=None):
     p = float(p)
     if p == 0:   # counts non-zeros; Paddle's p_norm still gives a (zero) gradient
         return (d != 0).to(d.dtype).sum(dim=-1, keepdim=keepdim) + (d * 0).sum(dim=-1, keepdim=keepdim)
-    if math.isinf(p) and d.requires_grad:  # Paddle's p_norm gives every tied extreme the gradient
+    if (math.isinf(p) and d.requires_grad) or d.numel() == 0:
+        # Paddle's p_norm gives every tied extreme the gradient, and 0 over no elements
         from pagaie._ops.linalg import _pnorm
         return _pnorm(d, p, [d.dim() - 1], keepdim)
     return torch.linalg.vector_norm(d, ord=p, dim=-1, keepdim=keepdim)

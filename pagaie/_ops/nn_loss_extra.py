@@ -166,7 +166,7 @@ def hinge_embedding_loss(input, label, margin=1.0, reduction="mean", name=None):
         0.55
     """
     check_reduction(reduction, "nn.functional.hinge_embedding_loss")
-    zero = torch.zeros_like(input)
+    zero = input.new_zeros([1])   # Paddle's [1]-shaped zero: 0-D operands give a [1] loss
     loss = torch.where(label == 1.0, input, zero) + \
         torch.where(label == -1.0, torch.relu(margin - input), zero)
     return reduce_loss(loss, reduction)
