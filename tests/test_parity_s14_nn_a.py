@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from tests.reference import assert_same, both, output_and_grads
+from tests.reference import assert_same, both, output_and_grads, same_exception
 
 
 @pytest.mark.parametrize("p", [np.inf, -np.inf])
@@ -89,3 +89,35 @@ def test_hinge_embedding_loss_broadcasts_against_a_one_element_zero(shapes, redu
     ours, theirs = both(lambda P: output_and_grads(
         P, [x], lambda P, t: P.nn.functional.hinge_embedding_loss(t, P.to_tensor(label), reduction=reduction)))
     assert_same(ours, theirs)
+
+
+_CELL_INPUTS = {
+    "1d": ([3], None),                 # batch size taken from dim 0 of the input, as Paddle's
+    "3d": ([2, 2, 3], None),
+    "1d_state": ([3], [4]),
+    "state_broadcast": ([2, 3], [1, 4]),
+}
+
+
+@pytest.mark.parametrize("cell", ["SimpleRNNCell", "LSTMCell", "GRUCell"])
+@pytest.mark.parametrize("case", sorted(_CELL_INPUTS))
+def test_rnn_cells_broadcast_like_paddle_matmuls(cell, case):
+    """Paddle's cells are matmuls plus elementwise ops: a 1-D or N-D input and a [1, size] state
+    broadcast (torch's fused cells need [batch, size] for both). GRUCell splits its gates along
+    axis 1, so there a 1-D or 3-D input is a ValueError in both."""
+    xs, hs = _CELL_INPUTS[case]
+    x = np.random.default_rng(0).standard_normal(xs).astype("float32")
+
+    def f(P):
+        P.seed(1)
+        net = getattr(P.nn, cell)(3, 4)
+        states = None
+        if hs is not None:
+            h = P.ones(hs) * 0.3
+            states = (h, P.ones(hs) * 0.5) if cell == "LSTMCell" else h
+        out = output_and_grads(P, [x], lambda P, t: net(t, states)[0])
+        return out + [net.weight_hh.grad]
+    if cell == "GRUCell" and case in ("1d", "3d", "1d_state"):
+        same_exception(f)
+    else:
+        assert_same(*both(f))

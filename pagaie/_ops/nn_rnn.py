@@ -181,9 +181,20 @@ def _check_cell(api, input, states, weight_ih):
             raise ValueError(f"{api}: the dtype of '{name}' ({str(t.dtype).replace('torch.', '')}) "
                              f"must be the parameters' dtype "
                              f"({str(weight_ih.dtype).replace('torch.', '')})")
-    if input.dim() < 2 or input.shape[-1] != weight_ih.shape[-1]:
+    if input.dim() < 1 or input.shape[-1] != weight_ih.shape[-1]:
         raise ValueError(f"{api}: 'inputs' must be [batch_size, input_size] with input_size "
                          f"{weight_ih.shape[-1]}, but received shape {list(input.shape)}")
+
+
+def _fused_shapes(input, states) -> bool:
+    """Whether torch's fused cell takes these shapes: a 2-D input and states of its batch.
+    Paddle's cells are matmuls that broadcast (a 1-D or N-D input, a [1, size] state)."""
+    return input.dim() == 2 and all(h.dim() == 2 and h.shape[0] == input.shape[0] for h in states)
+
+
+def _gates(input, hidden, weight_ih, weight_hh, bias_ih, bias_hh):
+    # Paddle's matmul form: the input and hidden projections, each plus its bias, broadcast
+    return F.linear(input, weight_ih, bias_ih), F.linear(hidden, weight_hh, bias_hh)
 
 
 @defop(paddle_types=("lstm_cell",), method=False)
@@ -201,17 +212,12 @@ def lstm_cell(input, hidden, cell, weight_ih, weight_hh, bias_ih=None, bias_hh=N
         (paddle.Size([2, 3]), paddle.Size([2, 3]))
     """
     _check_cell("paddle.nn.LSTMCell", input, (hidden, cell), weight_ih)
-    if hidden.shape[-1] * 4 != weight_ih.shape[0]:  # projected hidden state: no fused cell
-        gates = F.linear(input, weight_ih, bias_ih) + F.linear(hidden, weight_hh, bias_hh)
+    if hidden.shape[-1] * 4 != weight_ih.shape[0] or not _fused_shapes(input, (hidden, cell)):
+        # a projected hidden state or broadcasting shapes: no fused cell
+        gates = sum(_gates(input, hidden, weight_ih, weight_hh, bias_ih, bias_hh))
         i, f, g, o = gates.chunk(4, -1)
         c = torch.sigmoid(f) * cell + torch.sigmoid(i) * torch.tanh(g)
         return torch.sigmoid(o) * torch.tanh(c), c
-    if input.dim() > 2:
-        lead = input.shape[:-1]
-        h, c = torch._VF.lstm_cell(input.reshape(-1, input.shape[-1]),
-                                   (hidden.reshape(-1, hidden.shape[-1]), cell.reshape(-1, cell.shape[-1])),
-                                   weight_ih, weight_hh, bias_ih, bias_hh)
-        return h.reshape(*lead, -1), c.reshape(*lead, -1)
     return tuple(torch._VF.lstm_cell(input, (hidden, cell), weight_ih, weight_hh, bias_ih, bias_hh))
 
 
@@ -228,6 +234,15 @@ def gru_cell(input, hidden, weight_ih, weight_hh, bias_ih=None, bias_hh=None):
         paddle.Size([2, 3])
     """
     _check_cell("paddle.nn.GRUCell", input, (hidden,), weight_ih)
+    if not _fused_shapes(input, (hidden,)):
+        if input.dim() < 2 or hidden.dim() < 2:   # Paddle splits the gates along axis 1
+            raise ValueError(f"paddle.nn.GRUCell: 'inputs' and 'states' must be at least 2-D, but "
+                             f"received shapes {list(input.shape)} and {list(hidden.shape)}")
+        (x_r, x_z, x_c), (h_r, h_z, h_c) = (g.chunk(3, 1) for g in _gates(
+            input, hidden, weight_ih, weight_hh, bias_ih, bias_hh))
+        r, z = torch.sigmoid(x_r + h_r), torch.sigmoid(x_z + h_z)
+        c = torch.tanh(x_c + r * h_c)
+        return (hidden - c) * z + c
     return torch._VF.gru_cell(input, hidden, weight_ih, weight_hh, bias_ih, bias_hh)
 
 
@@ -243,5 +258,8 @@ def simple_rnn_cell(input, hidden, weight_ih, weight_hh, bias_ih=None, bias_hh=N
         True
     """
     _check_cell("paddle.nn.SimpleRNNCell", input, (hidden,), weight_ih)
+    if not _fused_shapes(input, (hidden,)):
+        h = sum(_gates(input, hidden, weight_ih, weight_hh, bias_ih, bias_hh))
+        return torch.tanh(h) if activation == "tanh" else torch.relu(h)
     fn = torch._VF.rnn_tanh_cell if activation == "tanh" else torch._VF.rnn_relu_cell
     return fn(input, hidden, weight_ih, weight_hh, bias_ih, bias_hh)
