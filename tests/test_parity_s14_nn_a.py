@@ -121,3 +121,18 @@ def test_rnn_cells_broadcast_like_paddle_matmuls(cell, case):
         same_exception(f)
     else:
         assert_same(*both(f))
+
+
+def test_legacy_batch_norm_trainable_statistics_in_eval_backward():
+    """``nn.BatchNorm(trainable_statistics=True)`` in eval is Paddle's is_test kernel with batch
+    statistics: batch-statistics output, backward through the updated running statistics."""
+    x = np.random.default_rng(0).standard_normal((4, 3, 2, 2)).astype("float32") * 2 + 1
+
+    def f(P):
+        bn = P.nn.BatchNorm(3, trainable_statistics=True)
+        bn.eval()
+        t = P.to_tensor(x)
+        t.stop_gradient = False
+        outs = [bn(t) for _ in range(2)]
+        return outs + list(P.grad((outs[-1] ** 2).sum(), [t, bn.weight, bn.bias])) + [bn._mean, bn._variance]
+    assert_same(*both(f), rtol=1e-5, atol=1e-5)

@@ -282,12 +282,14 @@ class BatchNorm(Layer):
         last = self._data_layout == "NHWC"
         fmt = {2: "NC", 3: "NLC" if last else "NCL", 4: "NHWC" if last else "NCHW",
                5: "NDHWC" if last else "NCDHW"}[input.ndim]
-        # as in Paddle's dygraph, only the training flag matters (``is_test`` only sets it)
-        batch_stats = self.training or self._trainable_statistics
+        # as in Paddle's dygraph, only the training flag matters (``is_test`` only sets it);
+        # trainable_statistics in evaluation is the functional form's is_test with batch statistics
+        test_batch_stats = self._trainable_statistics and not self.training
         out = _f.batch_norm(input, self._mean, self._variance, self.weight, self.bias,
-                            training=batch_stats, momentum=self._momentum, epsilon=self._epsilon,
+                            training=self.training, momentum=self._momentum, epsilon=self._epsilon,
                             data_format=fmt,
-                            use_global_stats=True if self._use_global_stats else not batch_stats)
+                            use_global_stats=True if self._use_global_stats else
+                            (False if test_batch_stats else None))
         if self._act:
             import pagaie.nn.functional as F
             out = getattr(F, self._act)(out)
