@@ -136,3 +136,31 @@ def test_legacy_batch_norm_trainable_statistics_in_eval_backward():
         outs = [bn(t) for _ in range(2)]
         return outs + list(P.grad((outs[-1] ** 2).sum(), [t, bn.weight, bn.bias])) + [bn._mean, bn._variance]
     assert_same(*both(f), rtol=1e-5, atol=1e-5)
+
+
+@pytest.mark.parametrize("op, kw", [
+    ("avg_pool2d", dict(kernel_size=[3, 2], stride=[1, 2], padding=[2, 1, 0, 2], ceil_mode=True, exclusive=False)),
+    ("avg_pool3d", dict(kernel_size=[4, 2, 1], stride=[2, 1, 3], padding=1, ceil_mode=True, exclusive=False)),
+    ("avg_pool1d", dict(kernel_size=2, stride=3, padding="SAME", ceil_mode=True, exclusive=False)),
+    ("avg_pool1d", dict(kernel_size=1, stride=2, padding="SAME", ceil_mode=True)),
+    ("max_pool1d", dict(kernel_size=2, stride=3, padding="SAME", ceil_mode=True)),
+    ("lp_pool1d", dict(norm_type=2, kernel_size=2, stride=3, padding="SAME", ceil_mode=True)),
+])
+def test_pool_windows_past_the_end_in_ceil_mode(op, kw):
+    """A ceil-mode window starting past the input (and its ``before`` padding): a non-exclusive
+    average divides by Paddle's negative window size (-0, not NaN), and 'SAME' padding keeps
+    ceil_mode (one more window: NaN average, float32's lowest max, 0 for lp)."""
+    shape = {"1": (1, 2, 6), "2": (1, 2, 4, 1), "3": (1, 1, 1, 6, 4)}[op[-2]]
+    x = np.random.default_rng(0).standard_normal(shape).astype("float32")
+    ours, theirs = both(lambda P: output_and_grads(P, [x], lambda P, t: getattr(P.nn.functional, op)(t, **kw)))
+    assert_same(ours, theirs)
+    np.testing.assert_array_equal(np.signbit(ours[0].numpy()), np.signbit(theirs[0].numpy()))
+
+
+@pytest.mark.parametrize("op", ["avg_pool1d", "max_pool1d"])
+def test_pool_with_no_window_keeps_the_input_in_the_graph(op):
+    """No window fits: an empty result that still needs gradients (zeros for the input)."""
+    x = np.random.default_rng(0).standard_normal((1, 1, 2)).astype("float32")
+    ours, theirs = both(lambda P: output_and_grads(P, [x], lambda P, t: getattr(P.nn.functional, op)(t, 4, 2)))
+    assert ours[0].stop_gradient is theirs[0].stop_gradient is False
+    assert_same(ours, theirs)

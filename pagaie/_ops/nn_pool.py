@@ -106,9 +106,8 @@ class _Geom:
                 raise ValueError('When Attr(padding) is "VALID", Attr(ceil_mode) must be False. '
                                  f"Received ceil_mode: {ceil_mode}.")
             pairs = [(0, 0)] * n
-        elif mode == "SAME":
+        elif mode == "SAME":   # ceil_mode still applies (a window past the end, as Paddle's)
             pairs = same_pads(sizes, k, s)
-            ceil_mode = False
         elif mode == "sym":
             pairs = [(p, p) for p in pad]
         else:
@@ -140,32 +139,22 @@ class _Geom:
         self.x, self.k, self.s, self.pairs, self.out = x, k, s, pairs, out
         self.fast, self.ceil = fast, ceil_mode
 
-    def padded(self, value: float, x: torch.Tensor | None = None,
-               ones_until_mirror: bool = False) -> torch.Tensor:
-        """The input (or ``x``) padded by the pairs, then on the right so floor pooling gives ``out``.
-
-        With ``ones_until_mirror``, ``x`` is a ones mask for Paddle's non-exclusive divisor:
-        padding counts up to ``before`` past each input end, never further.
-        """
+    def padded(self, value: float, x: torch.Tensor | None = None) -> torch.Tensor:
+        """The input (or ``x``) padded by the pairs, then on the right so floor pooling gives ``out``."""
         x = self.x if x is None else x
-        lead, tail, rest = [], [], []
-        for i, kk, ss, (a, b), o in zip(self.x.shape[2:], self.k, self.s, self.pairs, self.out):
-            after = b + max((o - 1) * ss + kk - (i + a + b), 0)
-            lead.append(a)
-            t = min(a, after) if ones_until_mirror else after
-            tail.append(t)
-            rest.append(after - t)
-        x = pad_input(x, list(zip(lead, tail)), value)
-        if any(rest):
-            x = pad_input(x, [(0, r) for r in rest], 0.0)
-        return x
+        pairs = [(a, b + max((o - 1) * ss + kk - (i + a + b), 0))
+                 for i, kk, ss, (a, b), o in zip(self.x.shape[2:], self.k, self.s, self.pairs, self.out)]
+        return pad_input(x, pairs, value)
 
     def finish(self, y: torch.Tensor) -> torch.Tensor:
         return to_last(y) if self.last else y
 
     def nothing(self) -> torch.Tensor:
         """The empty result of windows that do not fit at all (as Paddle gives)."""
-        return self.finish(self.x.new_empty(tuple(self.x.shape[:2]) + tuple(self.out)))
+        r = self.x.new_empty(tuple(self.x.shape[:2]) + tuple(self.out))
+        if self.x.requires_grad:   # still in the graph (zero gradients), as Paddle's result
+            r = r + self.x.reshape(-1)[:0].sum()
+        return self.finish(r)
 
 
 class _WindowGrad(torch.autograd.Function):
@@ -291,14 +280,27 @@ def _avg_values(g: _Geom, n: int, x: torch.Tensor, exclusive: bool,
         if divisor_override is not None:
             count = count.abs()  # an empty window past the end is +0 there, as Paddle's
     else:
-        ones = torch.ones((1, 1) + tuple(x.shape[2:]), dtype=x.dtype, device=x.device)
-        count = _AVG[n](g.padded(1.0, x=ones, ones_until_mirror=True), g.k, g.s, 0) * numel
+        count = _inclusive_counts(g, x, sums.shape[2:])
     out = sums / count
     if divisor_override is not None:
         # Paddle rescales the average by kernel size / divisor (tensor division: a zero
         # divisor gives inf / nan, as in Paddle)
         out = out * numel / float(divisor_override)
     return out
+
+
+def _inclusive_counts(g: _Geom, x: torch.Tensor, out_shape: torch.Size) -> torch.Tensor:
+    """Paddle's divisor of each non-exclusive window: per axis ``min(start + k, size + before)
+    - start`` (the padding counts up to ``before`` past the end), multiplied over the axes. A
+    ceil-mode window starting past that is negative: its average is -0, not NaN."""
+    count = torch.ones((), dtype=x.dtype, device=x.device)
+    dims = len(out_shape)
+    for d, (size, o) in enumerate(zip(x.shape[2:], out_shape)):
+        before = g.pairs[d][0]
+        start = torch.arange(o, device=x.device) * g.s[d] - before
+        c = (start + g.k[d]).clamp(max=size + before) - start
+        count = count * c.to(x.dtype).reshape((o,) + (1,) * (dims - d - 1))
+    return count
 
 
 def _exclusive_counts(g: _Geom, x: torch.Tensor, out_shape: torch.Size) -> torch.Tensor:
