@@ -164,3 +164,16 @@ def test_pool_with_no_window_keeps_the_input_in_the_graph(op):
     ours, theirs = both(lambda P: output_and_grads(P, [x], lambda P, t: getattr(P.nn.functional, op)(t, 4, 2)))
     assert ours[0].stop_gradient is theirs[0].stop_gradient is False
     assert_same(ours, theirs)
+
+
+@pytest.mark.parametrize("kw, blocks", [
+    (dict(output_sizes=[1, 5], kernel_sizes=[3, 1], strides=[3, 1], paddings=[0, 1], dilations=[1, 2]), 7),
+    (dict(output_sizes=[2, 1], kernel_sizes=[2, 1], strides=[3, 3], dilations=[2, 1]), 1),
+    (dict(output_sizes=[7, 2], kernel_sizes=[3, 2], strides=[3, 2], paddings=[0, 0, 0, 1], dilations=[1, 2]), 2),
+])
+def test_fold_counts_blocks_dividing_toward_zero(kw, blocks):
+    """A block larger than the padded output is still one block in Paddle (C division); the
+    part of it past the end is dropped."""
+    kh, kw_ = kw["kernel_sizes"]
+    x = np.arange(2 * kh * kw_ * blocks).reshape(1, 2 * kh * kw_, blocks).astype("float64") + 1
+    assert_same(*both(lambda P: output_and_grads(P, [x], lambda P, t: P.nn.functional.fold(t, **kw))))

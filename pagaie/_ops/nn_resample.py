@@ -658,11 +658,13 @@ def fold(x, output_sizes, kernel_sizes, strides=1, paddings=0, dilations=1, name
                          f"4 ints, but received {type(paddings).__name__}")
     top, left, bottom, right = _paddings4(paddings, "fold")
     if min(k + s + d) > 0:
-        blocks = []
+        blocks, spans = [], []
         for axis, size, lo, hi in ((0, o[0], top, bottom), (1, o[1], left, right)):
-            span = d[axis] * (k[axis] - 1) + 1
-            blocks.append((size + 2 * lo - span) // s[axis] + 1)
-            if (size + lo + hi - span) // s[axis] + 1 != blocks[-1]:
+            # Paddle divides as C does (toward zero): a window larger than the padded output
+            # still makes one block, its part past the end dropped
+            spans.append(d[axis] * (k[axis] - 1) + 1)
+            blocks.append(int((size + 2 * lo - spans[-1]) / s[axis]) + 1)
+            if int((size + lo + hi - spans[-1]) / s[axis]) + 1 != blocks[-1]:
                 raise ValueError(f"paddle.nn.functional.fold: the paddings {[top, left, bottom, right]} "
                                  f"give another number of blocks along output dim {axis} (size {size}) "
                                  f"than padding {lo} on both sides")
@@ -671,4 +673,10 @@ def fold(x, output_sizes, kernel_sizes, strides=1, paddings=0, dilations=1, name
                              f"{s}, paddings {[top, left, bottom, right]} and dilations {d} make "
                              f"{blocks[0]} * {blocks[1]} blocks, but the input holds {x.shape[2]} "
                              f"(its dimension 2)")
+        if any(size + 2 * lo < span for size, lo, span in zip(o, (top, left), spans)):
+            # torch would count no block there: fold onto a canvas the blocks fill, then
+            # keep the output's part of it (block i starts at i * stride - top / left)
+            canvas = [(b - 1) * st + span for b, st, span in zip(blocks, s, spans)]
+            out = F.fold(x, canvas, k, dilation=d, stride=s)
+            return _crop_pad(out, [-left, o[1] + left - canvas[1], -top, o[0] + top - canvas[0]], 0.0)
     return F.fold(x, o, k, dilation=d, padding=[top, left], stride=s)
