@@ -537,7 +537,8 @@ def kl_div(input, label, reduction="mean", log_target=False, name=None):
     Args:
         input (Tensor): log-probabilities.
         label (Tensor): probabilities (log-probabilities when ``log_target``).
-        reduction (str): ``'mean'`` (over all elements), ``'batchmean'``, ``'sum'`` or ``'none'``.
+        reduction (str): ``'mean'`` (over all elements), ``'batchmean'``, ``'sum'`` or ``'none'``
+            (as Paddle, any other value also gives the unreduced loss).
         log_target (bool): whether ``label`` is given in log space.
         name (str, optional): unused.
 
@@ -550,9 +551,8 @@ def kl_div(input, label, reduction="mean", log_target=False, name=None):
         >>> round(paddle.nn.functional.kl_div(x, paddle.to_tensor([[0.5, 0.5]]), 'sum').item(), 4)
         0.3069
     """
-    if reduction not in ("none", "mean", "sum", "batchmean"):
-        raise ValueError("paddle.nn.functional.kl_div: the value of 'reduction' should be 'sum', "
-                         f"'mean', 'batchmean' or 'none', but received {reduction}")
+    if reduction not in ("mean", "sum", "batchmean"):
+        reduction = "none"  # Paddle reduces only for these three; any other value gives the loss
     if list(label.shape) != list(input.shape):
         raise ValueError(f"paddle.nn.functional.kl_div: 'input' and 'label' must have the same shape, "
                          f"but received {list(input.shape)} and {list(label.shape)}")
@@ -601,6 +601,9 @@ def log_loss(input, label, epsilon=0.0001, name=None):
     if input.dim() != 2 or input.shape[1] != 1:
         raise ValueError("paddle.nn.functional.log_loss: the input must be [N, 1] (one probability "
                          f"per row), but received shape {list(input.shape)}")
+    if list(label.shape) != list(input.shape):
+        raise ValueError("paddle.nn.functional.log_loss: 'label' must have the shape of 'input' "
+                         f"{list(input.shape)}, but received {list(label.shape)}")
     label = label.detach()  # Paddle's log_loss has no gradient for the label
     return -label * torch.log(input + epsilon) - (1 - label) * torch.log(1 - input + epsilon)
 

@@ -357,7 +357,9 @@ def gaussian_nll_loss(input, label, variance, full=False, epsilon=1e-06, reducti
                              f"received {dtype_name(t)}")
     if bool((variance < 0).any()):
         raise ValueError("paddle.nn.functional.gaussian_nll_loss: variance has negative entry/entries")
-    return F.gaussian_nll_loss(input, label, variance, full=full, eps=epsilon, reduction=reduction)
+    # Paddle clamps the variance under no_grad, so no gradient reaches it
+    return F.gaussian_nll_loss(input, label, variance.detach(), full=full, eps=epsilon,
+                               reduction=reduction)
 
 
 @defop(amp="black", method=False, paddle_types=("sigmoid_focal_loss",))

@@ -1,0 +1,32 @@
+"""Session-14: losses, optimizers, linalg and fft checked against Paddle 3.3.1 on the argument
+combinations of Paddle's API QA cases (values, gradients, errors)."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from tests.reference import assert_same, both, output_and_grads, same_exception
+
+_RNG = np.random.default_rng(14)
+_X = _RNG.standard_normal((3, 4)).astype("float32")
+_Y = _RNG.standard_normal((3, 4)).astype("float32")
+_VAR = _RNG.random((3, 4)).astype("float32") + 0.1
+
+
+def test_gaussian_nll_loss_gives_the_variance_no_gradient():
+    # Paddle clamps the variance under no_grad: the loss has no gradient for it
+    ours, theirs = both(lambda P: output_and_grads(
+        P, [_X, _Y, _VAR], lambda P, x, y, v: P.nn.functional.gaussian_nll_loss(x, y, v, full=True)))
+    assert ours[3] is None and theirs[3] is None
+    assert_same(ours[:3], theirs[:3])
+
+
+@pytest.mark.parametrize("red", ["x", None, "BatchMean"])
+def test_kl_div_with_another_reduction_gives_the_unreduced_loss(red):
+    ours, theirs = both(lambda P: P.nn.KLDivLoss(reduction=red)(P.to_tensor(_X), P.to_tensor(_VAR)))
+    assert_same(ours, theirs)
+
+
+@pytest.mark.parametrize("label_shape", [[4], [1, 1], [4, 2]])
+def test_log_loss_label_of_another_shape_raises(label_shape):
+    same_exception(lambda P: P.nn.functional.log_loss(P.rand([4, 1]), P.rand(label_shape)))
