@@ -30,3 +30,18 @@ def test_kl_div_with_another_reduction_gives_the_unreduced_loss(red):
 @pytest.mark.parametrize("label_shape", [[4], [1, 1], [4, 2]])
 def test_log_loss_label_of_another_shape_raises(label_shape):
     same_exception(lambda P: P.nn.functional.log_loss(P.rand([4, 1]), P.rand(label_shape)))
+
+
+@pytest.mark.parametrize("rcond", [0.5, 0.2])
+def test_pinv_gradient_when_rcond_drops_singular_values(rcond):
+    # torch's pinv backward differentiates the untruncated pseudo-inverse; Paddle goes through
+    # the SVD, whose gradient is the truncated one's (the finite-difference one)
+    rng = np.random.default_rng(5)
+    a, w = rng.standard_normal((3, 4)), rng.standard_normal((4, 3))  # singular values 2.85, 1.18, 0.45
+
+    def run(P):
+        x = P.to_tensor(a)
+        x.stop_gradient = False
+        out = P.linalg.pinv(x, rcond=rcond)
+        return [out, *P.grad((out * P.to_tensor(w)).sum(), x)]
+    assert_same(*both(run), rtol=1e-6)

@@ -420,7 +420,12 @@ def pinv(x, rcond=1e-15, hermitian=False, name=None):
         cut = rcond * w.abs().amax(-1, keepdim=True)
         w_inv = torch.where(w.abs() > cut, 1.0 / w, torch.zeros_like(w))
         return torch.matmul(v * w_inv.unsqueeze(-2).to(v.dtype), v.mH)
-    return torch.linalg.pinv(x, rtol=rcond)
+    # Through the SVD, as Paddle: torch's pinv backward differentiates the untruncated
+    # pseudo-inverse, wrong once ``rcond`` drops singular values
+    u, s, vh = torch.linalg.svd(x, full_matrices=False)
+    cut = rcond * s.amax(-1, keepdim=True) if s.shape[-1] else s
+    s_inv = torch.where(s > cut, 1.0 / s, torch.zeros_like(s))
+    return torch.matmul(vh.mH * s_inv.unsqueeze(-2).to(vh.dtype), u.mH)
 
 
 @defop(amp="black", paddle_types=("matrix_power", "pd_op.matrix_power"))
