@@ -45,3 +45,17 @@ def test_pinv_gradient_when_rcond_drops_singular_values(rcond):
         out = P.linalg.pinv(x, rcond=rcond)
         return [out, *P.grad((out * P.to_tensor(w)).sum(), x)]
     assert_same(*both(run), rtol=1e-6)
+
+
+@pytest.mark.parametrize("fn, kwargs", [
+    ("fft", lambda P: {"n": P.to_tensor(5)}),
+    ("hfft", lambda P: {"n": np.int64(4)}),
+    ("fft", lambda P: {"axis": P.to_tensor(0)}),
+    ("fft", lambda P: {"n": True}),
+    ("fft2", lambda P: {"s": P.to_tensor([3, 3])}),
+    ("fftn", lambda P: {"axes": [0, np.int64(1)]}),
+    ("irfft2", lambda P: {"s": [3, P.to_tensor(3)]}),
+], ids=["n_tensor", "n_numpy", "axis_tensor", "n_bool", "s_tensor", "axes_numpy", "s_tensor_entry"])
+def test_fft_sizes_and_axes_must_be_python_ints(fn, kwargs):
+    # Paddle checks n/axis/s/axes with isinstance(int): a Tensor or numpy integer is a ValueError
+    same_exception(lambda P: getattr(P.fft, fn)(P.rand([4, 4]), **kwargs(P)))

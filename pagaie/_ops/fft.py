@@ -68,20 +68,23 @@ def _empty(api: str, base: str, x, s, axes):
     return r
 
 
-def _no_float(api: str, arg: str, v) -> None:
-    """Paddle takes only integers for n/axis/s/axes: a float (even 4.0) is a ValueError."""
+def _ints(api: str, arg: str, v) -> None:
+    """Paddle takes only Python ints for n/axis/s/axes: a float (even 4.0), a numpy integer or a
+    Tensor is a ValueError, a bool ``n``/``s`` entry the TypeError of its argument parser."""
     items = v if isinstance(v, (list, tuple)) else [v]
     for e in items:
-        if isinstance(e, (float, np.floating)) or (isinstance(e, torch.Tensor) and e.is_floating_point()):
-            raise ValueError(f"paddle.fft.{api}: '{arg}' must be an integer (or integers), but received {v!r}")
+        if type(e) is bool:
+            raise TypeError(f"paddle.fft.{api}: '{arg}' must hold integers, but received {v!r}")
+        if not isinstance(e, int):
+            what = "a Tensor" if isinstance(e, torch.Tensor) else f"{type(e).__name__} {e!r}"
+            raise ValueError(f"paddle.fft.{api}: '{arg}' must be an integer (or integers), but "
+                             f"received {what}")
 
 
 def _check_n(api: str, n, x, axis: int) -> int | None:
-    _no_float(api, "axis", axis)
-    axis = int(scalar_of(axis))
+    _ints(api, "axis", axis)
     if n is not None:
-        _no_float(api, "n", n)
-        n = int(scalar_of(n))
+        _ints(api, "n", n)
         if n <= 0:
             raise ValueError(f"paddle.fft.{api}: 'n' must be positive, but received {n}")
     if not -x.dim() <= axis < max(x.dim(), 1):
@@ -91,13 +94,13 @@ def _check_n(api: str, n, x, axis: int) -> int | None:
 
 
 def _check_sa(api: str, x, s, axes, two_d: bool):
-    if not two_d:  # the N-D transforms take only sequences (Paddle: ValueError for a bare int)
-        for arg, v in (("s", s), ("axes", axes)):
-            if v is not None and not isinstance(v, (list, tuple, torch.Tensor)):
-                raise ValueError(f"paddle.fft.{api}: '{arg}' must be a sequence of integers, but received {v!r}")
     for arg, v in (("s", s), ("axes", axes)):
         if v is not None:
-            _no_float(api, arg, v)
+            if not isinstance(v, (list, tuple)):  # a bare int, an array or a Tensor: Paddle's ValueError
+                what = "a Tensor" if isinstance(v, torch.Tensor) else f"{type(v).__name__} {v!r}"
+                raise ValueError(f"paddle.fft.{api}: '{arg}' must be a sequence of integers, but "
+                                 f"received {what}")
+            _ints(api, arg, v)
     if s is not None:
         s = int_list(s)
         if any(v <= 0 for v in s):
