@@ -59,3 +59,19 @@ def test_pinv_gradient_when_rcond_drops_singular_values(rcond):
 def test_fft_sizes_and_axes_must_be_python_ints(fn, kwargs):
     # Paddle checks n/axis/s/axes with isinstance(int): a Tensor or numpy integer is a ValueError
     same_exception(lambda P: getattr(P.fft, fn)(P.rand([4, 4]), **kwargs(P)))
+
+
+@pytest.mark.parametrize("call", [
+    lambda P, a: P.nn.functional.mse_loss(P.rand([4, 3]), a),
+    lambda P, a: P.nn.functional.l1_loss(P.rand([4, 3]), a),
+    lambda P, a: P.nn.functional.square_error_cost(P.rand([4, 3]), a),
+    lambda P, a: P.nn.functional.binary_cross_entropy_with_logits(P.rand([4, 3]), P.rand([4, 3]), pos_weight=a),
+    lambda P, a: P.nn.functional.npair_loss(P.rand([4, 3]), P.rand([4, 3]), a.tolist()),
+    lambda P, a: P.linalg.eigh(np.eye(3)),
+    lambda P, a: P.linalg.ormqr(a, P.rand([3], "float64"), P.rand([4, 3], "float64")),
+    lambda P, a: P.linalg.ormqr(P.rand([4, 3], "float64"), P.rand([3], "float64"), a.tolist()),
+], ids=["mse_label", "l1_label", "square_error_label", "bce_logits_pos_weight", "npair_labels_list",
+        "eigh", "ormqr_x", "ormqr_y_list"])
+def test_a_numpy_array_or_list_for_a_tensor_raises_as_paddle(call):
+    # numpy labels used to broadcast through torch's arithmetic; the others raised another type
+    same_exception(lambda P: call(P, np.random.default_rng(0).random((4, 3)).astype("float32")))

@@ -33,7 +33,7 @@ ATTRIBUTE_ERROR_OPS = frozenset({
     'histogramdd', 'hsplit', 'ifft2', 'ihfft2', 'index_fill', 'inner', 'irfft2', 'lcm', 'lerp',
     'lstsq', 'masked_fill', 'masked_scatter', 'matrix_rank', 'matrix_transpose', 'moveaxis',
     'multigammaln', 'nan_to_num', 'nanmean', 'nansum', 'narrow', 'normal', 'ones_like',
-    'outer', 'pdist', 'polar', 'positive', 'put_along_axis', 'rad2deg', 'rand_like',
+    'ormqr', 'outer', 'pdist', 'polar', 'positive', 'put_along_axis', 'rad2deg', 'rand_like',
     'randint_like', 'randn_like', 'rank', 'renorm', 'repeat_interleave', 'reshape', 'rfft2',
     'scatter_nd', 'scatter_nd_add', 'scatter_reduce', 'select_scatter', 'sgn', 'slice', 'split',
     't', 'take', 'take_along_axis', 'tensor_split', 'tensordot', 'trapezoid',
@@ -61,7 +61,7 @@ BY_PARAMETER: dict[tuple[str, str], type[Exception]] = {
 # Ops of ATTRIBUTE_ERROR_OPS whose Python part finds what it reads on a numpy array (it has a
 # dtype and a shape), so Paddle's C++ parser rejects the array with ValueError (probed).
 NUMPY_VALUE_ERROR_OPS = frozenset({
-    'clip', 'cond', 'crop', 'cumsum', 'deg2rad', 'diagflat', 'diff', 'histogram_bin_edges',
+    'clip', 'cond', 'crop', 'cumsum', 'deg2rad', 'diagflat', 'diff', 'eigh', 'histogram_bin_edges',
     'einsum', 'histogramdd', 'matrix_rank', 'nanmean', 'rad2deg', 't', 'unbind', 'unique',
     'unique_consecutive', 'unstack', 'where'
 })
@@ -106,7 +106,7 @@ NUMPY_BY_OP: dict = {
     **{op: AttributeError for op in ('adaptive_avg_pool2d', 'adaptive_avg_pool3d',
                                      'adaptive_log_softmax_with_loss',
                                      'multi_label_margin_loss')},
-    'dice_loss': AssertionError, 'masked_scatter': AssertionError,
+    'dice_loss': AssertionError, 'masked_scatter': AssertionError, 'ormqr': AssertionError,
 }
 
 
@@ -125,7 +125,7 @@ PARAM_EXCEPTION: dict[tuple[str, str], type[Exception]] = {
 ATTRIBUTE_ERROR_PARAMS = frozenset({
     ("softmax_with_cross_entropy", "logits"), ("softmax_with_cross_entropy", "label"),
     ("cosine_similarity", "x1"), ("cosine_similarity", "x2"), ("npair_loss", "anchor"),
-    ("npair_loss", "positive"), ("slice_scatter", "value"),
+    ("npair_loss", "positive"), ("npair_loss", "labels"), ("slice_scatter", "value"),
 })
 
 

@@ -347,7 +347,8 @@ _TENSOR_PARAMS = frozenset({"x", "y", "input", "other", "label", "index", "condi
 _TENSOR_LIKE_PARAMS = frozenset({"weight", "bias", "positive", "negative", "theta", "value",
                                  "values", "vec", "grid", "labels", "running_mean", "running_var",
                                  "input1", "input2", "x1", "x2", "logits", "sorted_sequence",
-                                 "alpha", "anchor", "mat2", "vec1", "vec2", "tensor1", "tensor2"})
+                                 "alpha", "anchor", "mat2", "vec1", "vec2", "tensor1", "tensor2",
+                                 "pos_weight"})
 
 
 def _has_tensor(v: Any) -> bool:

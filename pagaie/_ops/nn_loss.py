@@ -383,6 +383,13 @@ def binary_cross_entropy_with_logits(logit, label, weight=None, reduction="mean"
                                               pos_weight=pos_weight)
 
 
+def _tensor_label(label) -> None:
+    """A numpy ``label`` would broadcast through torch's arithmetic; Paddle's subtract rejects it
+    (the registry turns this TypeError into the op's exception, naming the argument)."""
+    if not isinstance(label, torch.Tensor):
+        raise TypeError(f"label must be a Tensor, but got {type(label).__name__}")
+
+
 @defop(amp="black", method=False, paddle_types=("mse_loss",))
 def mse_loss(input, label, reduction="mean", name=None):
     """Mean squared error ``(input - label) ** 2``, reduced.
@@ -393,7 +400,8 @@ def mse_loss(input, label, reduction="mean", name=None):
         5.0
     """
     check_reduction(reduction, "nn.functional.mse_loss")
-    if input.dtype != label.dtype:
+    if input.dtype != label.dtype:  # a numpy label lands here (its dtype is not torch's)
+        _tensor_label(label)
         check_binary_dtypes("nn.functional.mse_loss", input, label)
     if input.is_floating_point() and input.dtype == label.dtype and input.shape == label.shape:
         # torch's kernel: ``(input - label) ** 2`` in one pass, the same gradient
@@ -415,7 +423,8 @@ def l1_loss(input, label, reduction="mean", name=None):
         2.0
     """
     check_reduction(reduction, "nn.functional.l1_loss")
-    if input.dtype != label.dtype:
+    if input.dtype != label.dtype:  # a numpy label lands here (its dtype is not torch's)
+        _tensor_label(label)
         check_binary_dtypes("nn.functional.l1_loss", input, label)
     return reduce_loss(_abs(input - label), reduction)
 
@@ -582,7 +591,8 @@ def square_error_cost(input, label):
         >>> paddle.nn.functional.square_error_cost(paddle.to_tensor([3.0]), paddle.to_tensor([1.0])).tolist()
         [4.0]
     """
-    if input.dtype != label.dtype:
+    if input.dtype != label.dtype:  # a numpy label lands here (its dtype is not torch's)
+        _tensor_label(label)
         check_binary_dtypes("nn.functional.square_error_cost", input, label)
     return torch.square(input - label)
 
