@@ -75,3 +75,14 @@ def test_fft_sizes_and_axes_must_be_python_ints(fn, kwargs):
 def test_a_numpy_array_or_list_for_a_tensor_raises_as_paddle(call):
     # numpy labels used to broadcast through torch's arithmetic; the others raised another type
     same_exception(lambda P: call(P, np.random.default_rng(0).random((4, 3)).astype("float32")))
+
+
+@pytest.mark.parametrize("call", [
+    lambda P, v: P.linalg.multi_dot([P.rand([2, 2]), v]),
+    lambda P, v: P.fft.hfftn(v),
+    lambda P, v: P.fft.ihfftn(v),
+    lambda P, v: P.linalg.lu_unpack(P.rand([3, 3]), v),
+], ids=["multi_dot", "hfftn", "ihfftn", "lu_unpack_pivots"])
+@pytest.mark.parametrize("value", [[[1.0, 2.0], [3.0, 4.0]], None], ids=["list", "none"])
+def test_a_non_tensor_argument_raises_as_paddle(call, value):
+    same_exception(lambda P: call(P, value))

@@ -42,7 +42,8 @@ ATTRIBUTE_ERROR_OPS = frozenset({
 })
 
 TYPE_ERROR_OPS = frozenset({
-    'arange', 'atleast_1d', 'atleast_2d', 'atleast_3d', 'eye', 'fft', 'fftn', 'hfft', 'hypot',
+    'arange', 'atleast_1d', 'atleast_2d', 'atleast_3d', 'eye', 'fft', 'fftn', 'hfft', 'hfftn',
+    'hypot', 'ihfftn',
     'ifft', 'ifftn', 'ihfft', 'irfft', 'irfftn', 'isin', 'isneginf', 'isposinf', 'isreal',
     'ldexp', 'linspace', 'logaddexp', 'matrix_exp', 'median', 'nanmedian', 'nanquantile',
     'norm', 'quantile', 'rfft', 'rfftn', 'rot90', 'signbit', 'sinc', 'slice_scatter',
@@ -126,6 +127,7 @@ ATTRIBUTE_ERROR_PARAMS = frozenset({
     ("softmax_with_cross_entropy", "logits"), ("softmax_with_cross_entropy", "label"),
     ("cosine_similarity", "x1"), ("cosine_similarity", "x2"), ("npair_loss", "anchor"),
     ("npair_loss", "positive"), ("npair_loss", "labels"), ("slice_scatter", "value"),
+    ("lu_unpack", "y"),
 })
 
 

@@ -505,6 +505,10 @@ def multi_dot(x, name=None):
     """
     if not isinstance(x, (list, tuple)) or len(x) < 2:
         raise ValueError("paddle.linalg.multi_dot: 'x' must be a list of at least two Tensors")
+    for i, t in enumerate(x):
+        if not isinstance(t, torch.Tensor):
+            raise ValueError("paddle.linalg.multi_dot: 'x' must be a list of Tensors, but element "
+                             f"{i} is {type(t).__name__}")
     _real("multi_dot", x[0])
     _no_integer("multi_dot", x[0])
     return torch.linalg.multi_dot(list(x))
