@@ -86,3 +86,11 @@ def test_a_numpy_array_or_list_for_a_tensor_raises_as_paddle(call):
 @pytest.mark.parametrize("value", [[[1.0, 2.0], [3.0, 4.0]], None], ids=["list", "none"])
 def test_a_non_tensor_argument_raises_as_paddle(call, value):
     same_exception(lambda P: call(P, value))
+
+
+@pytest.mark.parametrize("call", [
+    lambda P: P.nn.functional.hsigmoid_loss(P.rand([4, 3]), P.zeros([4, 1], "int64"), 1, P.rand([4, 3])),
+    lambda P: P.nn.functional.softmax_with_cross_entropy(P.rand([4, 5]), P.zeros([4, 1], "int64"), axis=-3),
+], ids=["hsigmoid_one_class", "softmax_xent_axis_-3"])
+def test_loss_argument_out_of_range_raises(call):
+    same_exception(call)

@@ -282,6 +282,9 @@ def softmax_with_cross_entropy(logits, label, soft_label=False, ignore_index=-10
     """
     api = "nn.functional.softmax_with_cross_entropy"
     nd = logits.dim()
+    if not -nd <= axis < max(nd, 1):
+        raise ValueError(f"paddle.{api}: 'axis' must be in the range [{-nd}, {nd - 1}] (the rank of "
+                         f"'logits' is {nd}), but received {axis}")
     ax = axis + nd if axis < 0 else axis
     logp = torch.log_softmax(logits, ax)
     if soft_label:

@@ -558,6 +558,9 @@ def hsigmoid_loss(input, label, num_classes, weight, bias=None, path_table=None,
         >>> out.shape
         paddle.Size([2, 1])
     """
+    if num_classes < 2:
+        raise ValueError("paddle.nn.functional.hsigmoid_loss: expected num_classes >= 2, but "
+                         f"received {num_classes}")
     if label.dtype != torch.int64:  # Paddle's kernel reads int64 labels only: InvalidArgument
         raise ValueError(f"paddle.nn.functional.hsigmoid_loss: 'label' must be an int64 tensor, "
                          f"but received {dtype_name(label)}")
