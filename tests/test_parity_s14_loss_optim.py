@@ -94,3 +94,10 @@ def test_a_non_tensor_argument_raises_as_paddle(call, value):
 ], ids=["hsigmoid_one_class", "softmax_xent_axis_-3"])
 def test_loss_argument_out_of_range_raises(call):
     same_exception(call)
+
+
+@pytest.mark.parametrize("rcond", [[0.5], np.array([[[0.1]], [[0.9]]])], ids=["list", "array"])
+@pytest.mark.parametrize("hermitian", [False, True])
+def test_pinv_takes_rcond_as_a_list_or_array(rcond, hermitian):
+    a = np.random.default_rng(0).standard_normal((3, 3))
+    assert_same(*both(lambda P: P.linalg.pinv(P.to_tensor(a + a.T), rcond=rcond, hermitian=hermitian)))

@@ -414,6 +414,9 @@ def pinv(x, rcond=1e-15, hermitian=False, name=None):
         [[0.5, 0.0], [0.0, 0.0]]
     """
     _floating("pinv", x)
+    if isinstance(rcond, (list, tuple)) or type(rcond).__name__ == "ndarray":
+        # Paddle makes rcond a tensor of x's dtype, an array or a list too
+        rcond = torch.as_tensor(rcond, dtype=x.real.dtype, device=x.device)
     if hermitian:
         # Through the eigendecomposition, so gradients match Paddle's (symmetric) ones.
         w, v = torch.linalg.eigh(x)
