@@ -101,3 +101,8 @@ def test_loss_argument_out_of_range_raises(call):
 def test_pinv_takes_rcond_as_a_list_or_array(rcond, hermitian):
     a = np.random.default_rng(0).standard_normal((3, 3))
     assert_same(*both(lambda P: P.linalg.pinv(P.to_tensor(a + a.T), rcond=rcond, hermitian=hermitian)))
+
+
+def test_triangular_solve_with_a_1d_y_raises_in_paddle_words():
+    exc = same_exception(lambda P: P.linalg.triangular_solve(P.rand([3, 3]), P.rand([3])))
+    assert "paddle.linalg.triangular_solve" in str(exc) and "solve_triangular" not in str(exc)

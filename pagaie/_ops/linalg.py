@@ -567,6 +567,10 @@ def triangular_solve(x, y, upper=True, transpose=False, unitriangular=False, nam
     if x.dtype != y.dtype:  # Paddle's kernel reads both with the dtype of 'x'
         raise ValueError(f"paddle.linalg.triangular_solve: 'x' and 'y' must have the same dtype, but received "
                          f"{str(x.dtype)[6:]} and {str(y.dtype)[6:]}")
+    if y.dim() < 2 or y.shape[-2] != x.shape[-1]:
+        raise ValueError("paddle.linalg.triangular_solve: 'y' must be a (batch of) matrices with "
+                         f"{x.shape[-1]} rows to match 'x' {list(x.shape)}, but received shape "
+                         f"{list(y.shape)}")
     if transpose:
         x, upper = x.transpose(-1, -2), not upper
     return torch.linalg.solve_triangular(x, y, upper=upper, left=True, unitriangular=unitriangular)
