@@ -1,4 +1,4 @@
-"""paddle.signal: short-time Fourier transform and its inverse.
+"""paddle.signal: short-time Fourier transform and its inverse, framing and overlap-add.
 
     >>> import pagaie as paddle
     >>> x = paddle.to_tensor([[float(i % 5) for i in range(64)]])
@@ -177,3 +177,86 @@ def istft(x, n_fft, hop_length=None, win_length=None, window=None, center=True, 
             raise
         raise ValueError("paddle.signal.istft: the window fails the nonzero overlap-add (NOLA) condition for "
                          f"hop_length={hop}, win_length={win}, center={center}") from None
+
+
+_FRAME_DTYPES = (torch.int32, torch.int64, torch.float32, torch.float64, torch.complex64, torch.complex128)
+
+
+def _frame_args(api: str, x, axis, hop_length, frame_length=None) -> None:
+    x.dim()  # a list or an array: the registry raises Paddle's error for a non-Tensor 'x'
+    if axis not in (0, -1):
+        raise ValueError(f"paddle.signal.{api}: Unexpected axis: {axis}. It should be 0 or -1.")
+    for arg, v in (("frame_length", frame_length), ("hop_length", hop_length)):
+        if (arg == "hop_length" or frame_length is not None) and (not isinstance(v, int) or v <= 0):
+            raise ValueError(f"paddle.signal.{api}: Unexpected {arg}: {v}. It should be an positive integer.")
+    if x.dtype not in _FRAME_DTYPES:  # Paddle's CPU kernels: NotFound (RuntimeError)
+        raise RuntimeError(f"paddle.signal.{api}: 'x' must be int32, int64, float32, float64, complex64 or "
+                           f"complex128, but received {str(x.dtype).replace('torch.', '')}")
+
+
+@defop(amp="black", paddle_types=("pd_op.frame",))
+def frame(x, frame_length, hop_length, axis=-1, name=None):
+    """Slice ``x`` into overlapping frames of ``frame_length`` samples, ``hop_length`` apart.
+
+    Args:
+        x (Tensor): the signal, framed along its last axis (``axis=-1``) or its first (``axis=0``).
+        frame_length (int): samples per frame, at most the signal's length.
+        hop_length (int): samples between the starts of two frames.
+        axis (int, optional): ``-1`` gives ``[..., frame_length, num_frames]``, ``0`` gives
+            ``[num_frames, frame_length, ...]``. Default -1.
+        name (str, optional): unused.
+
+    Returns:
+        Tensor: the frames, with ``num_frames = 1 + (seq_length - frame_length) // hop_length``.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> paddle.signal.frame(paddle.arange(6), frame_length=4, hop_length=2).tolist()
+        [[0, 2], [1, 3], [2, 4], [3, 5]]
+    """
+    _frame_args("frame", x, axis, hop_length, frame_length)
+    if frame_length > x.shape[axis]:
+        raise ValueError("paddle.signal.frame: Attribute frame_length should be less equal than sequence "
+                         f"length, but got ({frame_length}) > ({x.shape[axis]}).")
+    if axis == 0:
+        return x.unfold(0, frame_length, hop_length).movedim(-1, 1).contiguous()
+    return x.unfold(-1, frame_length, hop_length).transpose(-1, -2).contiguous()
+
+
+@defop(amp="black", paddle_types=("pd_op.overlap_add",))
+def overlap_add(x, hop_length, axis=-1, name=None):
+    """Sum overlapping frames back into a signal (the inverse layout of :func:`frame`).
+
+    Args:
+        x (Tensor): frames ``[..., frame_length, num_frames]`` (``axis=-1``) or
+            ``[num_frames, frame_length, ...]`` (``axis=0``), at least 2-D.
+        hop_length (int): samples between the starts of two frames, at most ``frame_length``.
+        axis (int, optional): -1 or 0, as above. Default -1.
+        name (str, optional): unused.
+
+    Returns:
+        Tensor: the signal of ``(num_frames - 1) * hop_length + frame_length`` samples.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> paddle.signal.overlap_add(paddle.ones([4, 3]), hop_length=2).tolist()
+        [1.0, 1.0, 2.0, 2.0, 2.0, 2.0, 1.0, 1.0]
+    """
+    _frame_args("overlap_add", x, axis, hop_length)
+    if x.dim() < 2:
+        raise ValueError("paddle.signal.overlap_add: Input(X) should be a tensor which contains at least 2 "
+                         f"dimensions, but got rank {x.dim()}.")
+    if axis == 0:
+        n_frames, frame_length = x.shape[0], x.shape[1]
+        src = x.reshape(n_frames * frame_length, *x.shape[2:])
+    else:
+        frame_length, n_frames = x.shape[-2], x.shape[-1]
+        src = x.transpose(-1, -2).reshape(*x.shape[:-2], n_frames * frame_length)
+    if hop_length > frame_length:
+        raise ValueError("paddle.signal.overlap_add: Attribute(hop_length) should be less or equal than "
+                         f"frame_length, but got hop_length({hop_length}) > frame_length({frame_length}).")
+    seq = (n_frames - 1) * hop_length + frame_length
+    index = (torch.arange(n_frames, device=x.device)[:, None] * hop_length
+             + torch.arange(frame_length, device=x.device)).reshape(-1)
+    shape = [seq, *x.shape[2:]] if axis == 0 else [*x.shape[:-2], seq]
+    return x.new_zeros(shape).index_add(axis, index, src)

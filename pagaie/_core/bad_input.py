@@ -28,7 +28,7 @@ ATTRIBUTE_ERROR_OPS = frozenset({
     'addmm', 'atan2', 'baddbmm', 'bincount', 'cdist', 'cholesky', 'chunk', 'clip', 'clone',
     'combinations', 'cond', 'copysign', 'corrcoef', 'cov', 'crop', 'cummax', 'cummin',
     'cumprod', 'cumsum', 'cumulative_trapezoid', 'deg2rad', 'diagflat', 'diagonal_scatter',
-    'diff', 'dsplit', 'eigh', 'einsum', 'eigvals', 'eigvalsh', 'empty', 'empty_like', 'fft2', 'frac', 'frexp',
+    'diff', 'dsplit', 'frame', 'eigh', 'einsum', 'eigvals', 'eigvalsh', 'empty', 'empty_like', 'fft2', 'frac', 'frexp',
     'full_like', 'gammainc', 'gammaincc', 'gcd', 'ger', 'hfft2', 'histogram_bin_edges',
     'histogramdd', 'hsplit', 'ifft2', 'ihfft2', 'index_fill', 'inner', 'irfft2', 'lcm', 'lerp',
     'lstsq', 'masked_fill', 'masked_scatter', 'matrix_rank', 'matrix_transpose', 'moveaxis',
@@ -63,7 +63,7 @@ BY_PARAMETER: dict[tuple[str, str], type[Exception]] = {
 # dtype and a shape), so Paddle's C++ parser rejects the array with ValueError (probed).
 NUMPY_VALUE_ERROR_OPS = frozenset({
     'clip', 'cond', 'crop', 'cumsum', 'deg2rad', 'diagflat', 'diff', 'eigh', 'histogram_bin_edges',
-    'einsum', 'histogramdd', 'matrix_rank', 'nanmean', 'rad2deg', 't', 'unbind', 'unique',
+    'einsum', 'frame', 'histogramdd', 'matrix_rank', 'nanmean', 'rad2deg', 't', 'unbind', 'unique',
     'unique_consecutive', 'unstack', 'where'
 })
 

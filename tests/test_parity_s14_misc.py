@@ -1,0 +1,49 @@
+"""Session-14: cases from PaddleTest's API suites outside the core tensor ops (incubate,
+distribution, device, utils, vision, geometric, signal, sparse, io, metric) that pagaie got
+wrong, checked against Paddle 3.3.1.
+"""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from tests.reference import assert_same, both, both_same, same_exception
+
+
+_A24 = np.arange(24)
+
+
+@pytest.mark.parametrize("fn", [
+    lambda P: P.signal.frame(P.to_tensor(_A24[:10].astype("float32")), 4, 2),
+    lambda P: P.signal.frame(P.to_tensor(_A24.reshape(2, 3, 4)), 2, 1),
+    lambda P: P.signal.frame(P.to_tensor(_A24.reshape(4, 3, 2).astype("complex64")), 2, 2, axis=0),
+    lambda P: P.signal.overlap_add(P.to_tensor(_A24.reshape(2, 4, 3).astype("float32")), 2),
+    lambda P: P.signal.overlap_add(P.to_tensor(_A24.reshape(3, 4, 2)), hop_length=1, axis=0),
+    lambda P: P.signal.overlap_add(P.zeros([4, 0]), 2),
+], ids=["frame_1d", "frame_3d_int", "frame_axis0_complex", "overlap_add", "overlap_add_axis0", "overlap_add_no_frames"])
+def test_signal_frame_and_overlap_add(fn):
+    both_same(fn)
+
+
+@pytest.mark.parametrize("fn", [
+    lambda P: P.signal.frame(P.arange(10).astype("float32"), 11, 2),
+    lambda P: P.signal.frame(P.arange(10).astype("float32"), 4, 2, axis=1),
+    lambda P: P.signal.frame(P.arange(10).astype("float32"), 4.0, 2),
+    lambda P: P.signal.frame(P.arange(10).astype("bool"), 4, 2),
+    lambda P: P.signal.frame(np.arange(10.0), 4, 2),
+    lambda P: P.signal.overlap_add(P.ones([4, 3]), 5),
+    lambda P: P.signal.overlap_add(P.ones([4]), 2),
+    lambda P: P.signal.overlap_add(P.ones([4, 3]), 0),
+], ids=["too_long", "axis", "float_length", "bool", "ndarray", "hop_over_frame", "rank1", "hop0"])
+def test_signal_frame_and_overlap_add_errors(fn):
+    same_exception(fn)
+
+
+def test_signal_frame_and_overlap_add_gradients():
+    x = np.random.default_rng(0).standard_normal((11, 2))
+
+    def f(P):
+        t = P.to_tensor(x, stop_gradient=False)
+        y = P.signal.overlap_add(P.signal.frame(t, 4, 3, axis=0) * 2.0, 2, axis=0)
+        return [y, P.grad((y * y).sum(), t)[0]]
+    both_same(f)
