@@ -47,3 +47,13 @@ def test_signal_frame_and_overlap_add_gradients():
         y = P.signal.overlap_add(P.signal.frame(t, 4, 3, axis=0) * 2.0, 2, axis=0)
         return [y, P.grad((y * y).sum(), t)[0]]
     both_same(f)
+
+
+@pytest.mark.parametrize("pot_dt, len_dt", [("float32", "int32"), ("float32", "int16"), ("float64", "uint8"),
+                                            ("int64", "int64"), ("float16", "int64")])
+def test_viterbi_decode_dtypes(pot_dt, len_dt):
+    """lengths must be int64 (even int32 is Paddle's ValueError); potentials float32/float64."""
+    rng = np.random.default_rng(0)
+    pot, trans = rng.standard_normal((2, 4, 3)), rng.standard_normal((3, 3))
+    same_exception(lambda P: P.text.viterbi_decode(P.to_tensor(pot).astype(pot_dt), P.to_tensor(trans).astype(pot_dt),
+                                                   P.to_tensor([4, 2]).astype(len_dt)))
