@@ -57,3 +57,10 @@ def test_viterbi_decode_dtypes(pot_dt, len_dt):
     pot, trans = rng.standard_normal((2, 4, 3)), rng.standard_normal((3, 3))
     same_exception(lambda P: P.text.viterbi_decode(P.to_tensor(pot).astype(pot_dt), P.to_tensor(trans).astype(pot_dt),
                                                    P.to_tensor([4, 2]).astype(len_dt)))
+
+
+@pytest.mark.parametrize("kw", [dict(update_to="foo.bar"), dict(level=3), dict(since=2.0)])
+def test_utils_deprecated_checks_its_arguments_when_applied(kw):
+    """Making the decorator never raises; applying it raises AssertionError."""
+    both(lambda P: P.utils.deprecated(**kw))
+    same_exception(lambda P: P.utils.deprecated(**kw)(lambda x: x))

@@ -147,14 +147,15 @@ def deprecated(update_to: str = "", since: str = "", reason: str = "",
         >>> len(w)
         1
     """
-    if not (isinstance(update_to, str) and isinstance(since, str) and isinstance(reason, str)):
-        raise AssertionError("paddle.utils.deprecated: update_to, since and reason must be str")
-    if not (isinstance(level, int) and 0 <= level < 3):
-        raise AssertionError(f'type of "level" must be int and must be one of 0, 1, 2. But received: {level}.')
-    if update_to.strip() and not update_to.strip().startswith("paddle."):
-        raise AssertionError(f'Argument update_to must start with "paddle.", your value is "{update_to}"')
 
     def decorator(func: Callable) -> Callable:
+        # Paddle checks the arguments when the decorator is applied, not when it is made
+        if not (isinstance(update_to, str) and isinstance(since, str) and isinstance(reason, str)):
+            raise AssertionError("paddle.utils.deprecated: update_to, since and reason must be str")
+        if not (isinstance(level, int) and 0 <= level < 3):
+            raise AssertionError(f'type of "level" must be int and must be one of 0, 1, 2. But received: {level}.')
+        if update_to.strip() and not update_to.strip().startswith("paddle."):
+            raise AssertionError(f'Argument update_to must start with "paddle.", your value is "{update_to}"')
         msg = f'API "{func.__module__}.{func.__name__}" is deprecated'
         if since.strip():
             msg += f" since {since.strip()}"
