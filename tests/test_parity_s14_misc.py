@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from tests.reference import assert_same, both, both_same, same_exception
+from tests.reference import assert_same, both, both_same, both_static, same_exception
 
 
 _A24 = np.arange(24)
@@ -64,3 +64,36 @@ def test_utils_deprecated_checks_its_arguments_when_applied(kw):
     """Making the decorator never raises; applying it raises AssertionError."""
     both(lambda P: P.utils.deprecated(**kw))
     same_exception(lambda P: P.utils.deprecated(**kw)(lambda x: x))
+
+
+def _image_model(P, which):
+    F = P.vision.transforms.functional
+
+    def hflip(t):
+        return F.hflip(t)
+
+    def normalize(t):
+        return F.normalize(t, [0.5, 0.4, 0.3], [0.2, 0.3, 0.4])
+
+    def crop_resize(t):
+        return F.resize(F.center_crop(t, 3), (2, 5)) * 2.0
+    return {"hflip": hflip, "normalize": normalize, "crop_resize": crop_resize}[which]
+
+
+@pytest.mark.parametrize("which", ["hflip", "normalize", "crop_resize"])
+def test_tensor_image_transforms_in_to_static_and_static_mode(which):
+    """The functional transforms of a Tensor image are recorded in a program (pagaie ran them
+    on the placeholder and returned a tensor without data)."""
+    img = np.random.default_rng(0).standard_normal((3, 4, 5)).astype("float32")
+
+    def jit(P):
+        return P.jit.to_static(_image_model(P, which), full_graph=True)(P.to_tensor(img))
+    both_same(jit)
+
+    def static(P):
+        main = P.static.Program()
+        with P.static.program_guard(main, P.static.Program()):
+            out = _image_model(P, which)(P.static.data("img", [3, 4, 5], "float32"))
+        return P.static.Executor().run(main, feed={"img": img}, fetch_list=[out])[0]
+    ours, theirs = both_static(static)
+    assert_same(ours, theirs)
