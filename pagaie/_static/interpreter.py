@@ -133,6 +133,18 @@ def _initial_slots(plan: Any, feed: dict[str, torch.Tensor]) -> list:
     return slots
 
 
+def _grad_leaf(kernel: Callable) -> Callable:
+    """``kernel`` whose floating result, when it does not already record gradients, becomes a
+    leaf that does (a value the program differentiates with respect to)."""
+    def run(*args: Any, **kwargs: Any) -> Any:
+        out = kernel(*args, **kwargs)
+        if isinstance(out, torch.Tensor) and not out.requires_grad and torch.is_grad_enabled() \
+                and (out.is_floating_point() or out.is_complex()):
+            out = out.detach().requires_grad_()
+        return out
+    return run
+
+
 def _write_back(writeback: Any, slots: list) -> None:
     """Copy the final values of re-defined captured tensors back into those eager tensors."""
     for s, src in writeback:
@@ -296,10 +308,16 @@ class Plan:
         srcs = dict(self.sources)
         self.writeback = [(slot_of_name[n], srcs[slot_of_name[n]]) for n in sorted(producers)
                           if n in slot_of_name and slot_of_name[n] in srcs]
+        # Op results that gradients are taken with respect to (``x = assign(a)`` then
+        # ``x.stop_gradient = False``) start a graph of their own when nothing upstream needs
+        # gradients, as fed values do.
+        grad_slots = {slot_of_name[v.name] for op in chosen if op.type == "pagaie.backward"
+                      for v in op.args[1] if isinstance(v, Value) and v.name in producers}
         # What run() walks: the steps with their argument builders prebuilt and a single
         # output as its slot number.
-        self._run_steps = [(op, kernel, graph, _filler(args), _filler(kwargs),
-                            outs.i if type(outs) is _Slot else outs, frees)
+        self._run_steps = [(op, _grad_leaf(kernel) if kernel is not None and type(outs) is _Slot
+                            and outs.i in grad_slots else kernel, graph, _filler(args),
+                            _filler(kwargs), outs.i if type(outs) is _Slot else outs, frees)
                            for op, kernel, graph, args, kwargs, outs, frees in self.steps]
 
     def run(self, feed: dict[str, torch.Tensor]) -> list[torch.Tensor]:
