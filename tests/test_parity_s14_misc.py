@@ -77,10 +77,13 @@ def _image_model(P, which):
 
     def crop_resize(t):
         return F.resize(F.center_crop(t, 3), (2, 5)) * 2.0
-    return {"hflip": hflip, "normalize": normalize, "crop_resize": crop_resize}[which]
+
+    def erase(t):
+        return F.erase(t, 1, 1, 2, 2, 0.5)
+    return {"hflip": hflip, "normalize": normalize, "crop_resize": crop_resize, "erase": erase}[which]
 
 
-@pytest.mark.parametrize("which", ["hflip", "normalize", "crop_resize"])
+@pytest.mark.parametrize("which", ["hflip", "normalize", "crop_resize", "erase"])
 def test_tensor_image_transforms_in_to_static_and_static_mode(which):
     """The functional transforms of a Tensor image are recorded in a program (pagaie ran them
     on the placeholder and returned a tensor without data)."""
@@ -96,4 +99,21 @@ def test_tensor_image_transforms_in_to_static_and_static_mode(which):
             out = _image_model(P, which)(P.static.data("img", [3, 4, 5], "float32"))
         return P.static.Executor().run(main, feed={"img": img}, fetch_list=[out])[0]
     ours, theirs = both_static(static)
+    assert_same(ours, theirs)
+
+
+def test_static_gradients_with_respect_to_an_op_result_made_differentiable():
+    """``x = assign(a); x.stop_gradient = False``: Paddle differentiates with respect to x
+    (pagaie's run gave zeros, x's producer having no input that needs gradients)."""
+    a = np.array([0.5, 1.0, 2.0], "float32")
+
+    def f(P):
+        main = P.static.Program()
+        with P.static.program_guard(main, P.static.Program()):
+            x = P.assign(P.static.data("a", [3], "float32"))
+            x.stop_gradient = False
+            y = P.tanh(x) * x
+            g, = P.static.gradients([y], [x])
+        return P.static.Executor().run(main, feed={"a": a}, fetch_list=[g])[0]
+    ours, theirs = both_static(f)
     assert_same(ours, theirs)
