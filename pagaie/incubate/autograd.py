@@ -39,8 +39,16 @@ def _zeros_for(x):
     return z
 
 
+def _raw_grads(ys: list, xs: list, vs: list | None, create_graph: bool) -> list:
+    """Gradients of ``ys`` (weighted by ``vs``) with respect to ``xs``, None where unused: as
+    in Paddle, a program being built (static mode) gets backward ops appended instead."""
+    if not _p.in_dynamic_mode():
+        return list(_p.static.gradients(ys, xs, vs))
+    return list(_p.grad(ys, xs, vs, retain_graph=True, create_graph=create_graph, allow_unused=True))
+
+
 def _grads(ys: list, xs: list, vs: list | None, create_graph: bool = False) -> list:
-    gs = _p.grad(ys, xs, vs, retain_graph=True, create_graph=create_graph, allow_unused=True)
+    gs = _raw_grads(ys, xs, vs, create_graph)
     return [_zeros_for(x) if g is None else g for g, x in zip(gs, xs)]
 
 
@@ -106,7 +114,7 @@ def jvp(func: Callable, xs, v=None):
         u.stop_gradient = False
         us.append(u)
     gs = _grads(ys_l, xs_l, us, create_graph=True)  # linear in u: u -> J^T u
-    ts = _p.grad(gs, us, vs, create_graph=True, allow_unused=True)
+    ts = _raw_grads(gs, us, vs, create_graph=True)
     ts = [_p.zeros_like(y) if t is None else t for t, y in zip(ts, ys_l)]
     return _pack(ys_l, y_single), _pack(ts, y_single)
 
