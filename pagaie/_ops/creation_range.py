@@ -20,14 +20,17 @@ _T = torch.Tensor
 
 
 def _num(v: Any) -> Any:
-    """A Python number from a number or a one-element tensor."""
-    return v.reshape(-1)[0].item() if isinstance(v, _T) else v
+    """A Python number from a number or a one-element tensor or numpy array (Paddle fills a
+    bound into a tensor, which reads a one-element array as its value)."""
+    return v.reshape(-1)[0].item() if isinstance(v, (_T, np.ndarray)) else v
 
 
 def _is_floatish(v: Any) -> bool:
     if isinstance(v, _T):
         return v.is_floating_point() or v.is_complex()
-    return isinstance(v, (float, complex, np.floating, np.complexfloating))
+    # Paddle's rule: a bound that is not a Python or numpy integer (a numpy array too) makes
+    # the default float dtype
+    return isinstance(v, (float, complex, np.floating, np.complexfloating, np.ndarray))
 
 
 def _range_dtype(dtype: Any, values: tuple, api: str, allow_bool: bool = False) -> torch.dtype:
@@ -97,10 +100,11 @@ def _range_size(s: Any, e: Any, st: Any, dt: torch.dtype, inclusive: bool = Fals
 
 
 def _scalar_bound(v: Any, what: str, api: str) -> Any:
-    """A range bound: a number, or a Tensor of exactly one element."""
-    if isinstance(v, _T) and v.numel() != 1:
-        raise ValueError(f"paddle.{api}: '{what}' as a Tensor must hold exactly 1 element, but "
-                         f"it has {v.numel()} (shape {list(v.shape)})")
+    """A range bound: a number, or a Tensor or numpy array of exactly one element."""
+    if isinstance(v, (_T, np.ndarray)) and (v.size if isinstance(v, np.ndarray) else v.numel()) != 1:
+        kind = "a Tensor" if isinstance(v, _T) else "an array"
+        raise ValueError(f"paddle.{api}: '{what}' as {kind} must hold exactly 1 element, but "
+                         f"it has {int(np.prod(v.shape))} (shape {list(v.shape)})")
     return _num(v)
 
 
@@ -182,7 +186,8 @@ def range(start=0, end=None, step=1, dtype=None, *, out=None, device=None, requi
     if end is None:
         start, end = 0, start
     dt = _dt.default_float() if dtype is None else _range_dtype(dtype, (), "range")
-    s, e, st = _cast_bounds(dt, _num(start), _num(end), _num(step))
+    s, e, st = _cast_bounds(dt, *(_scalar_bound(v, w, "range") for v, w in
+                                  ((start, "start"), (end, "end"), (step, "step"))))
     if st == 0:
         raise ValueError("paddle.range: 'step' must not be 0")
     n = _range_size(s, e, st, dt, inclusive=True)
@@ -199,7 +204,7 @@ def _num_arg(num: Any, api: str) -> int:
                             f"received dtype {_dt.from_torch_dtype(num.dtype).name}")
         n = _scalar_bound(num, "num", api)
     else:
-        n = num.item() if isinstance(num, np.generic) else num
+        n = num.item() if isinstance(num, np.generic) else _scalar_bound(num, "num", api)
         if isinstance(n, str):
             try:
                 n = float(n)

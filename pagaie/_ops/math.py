@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math as _math
 
+import numpy as np
 import torch
 
 from pagaie._core.registry import defop
@@ -102,6 +103,15 @@ def scale(x, scale=1.0, bias=0.0, bias_after_scale=True, act=None, name=None):
 
 
 def _bound(v, x, api, arg):
+    exact = x.is_floating_point() or x.is_complex()
+    if type(v) is np.ndarray:  # read as a number of the array's kind, from its first element
+        if v.size == 0:
+            raise ValueError(f"paddle.{api}: '{arg}' as an array must not be empty")
+        v = v.reshape(-1)[0].item()
+        if not exact and isinstance(v, float):
+            v = int(v)  # an integer x keeps its dtype: Paddle's kernel truncates the bound
+    if type(v) is _T and not exact and v.numel() and not v.is_meta:
+        v = v.reshape(-1)[0].item()  # Paddle reads an integer x's Tensor bound with item(0)
     if type(v) is _T:
         if v.numel() != 1:
             raise ValueError(f"paddle.{api}: '{arg}' must be a number or a one-element Tensor, "

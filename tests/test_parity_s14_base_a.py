@@ -1,0 +1,53 @@
+"""Session-14: cases from Paddle's API QA suite (paddlebase, APIs a..l and Tensor methods)
+that pagaie answered differently from Paddle 3.3.1."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from tests.reference import assert_same, both, both_same, same_exception
+
+_X = np.array([[1.0, -2.5, 3.0], [4.5, 0.0, -6.0]], "float32")
+
+
+@pytest.mark.parametrize("args, dtype", [
+    ((np.array([1]), 20, 3), None),                   # an array bound: the default float dtype
+    ((np.array([1]), np.array([20]), np.array([3])), "float32"),
+    ((1, 20, np.array([3])), "int64"),
+    ((np.array([3.5]),), None),
+])
+def test_arange_takes_one_element_arrays(args, dtype):
+    both_same(lambda P: P.arange(*args, dtype=dtype))
+
+
+@pytest.mark.parametrize("fn", [
+    lambda P: P.linspace(np.array([1]), np.array([7.0]), np.array([4])),
+    lambda P: P.range(np.array([1]), np.array([7]), np.array([2])),
+    lambda P: P.logspace(np.array([1]), np.array([3]), 3),
+])
+def test_range_creation_takes_one_element_arrays(fn):
+    both_same(fn)
+
+
+@pytest.mark.parametrize("dt", ["int32", "int64", "float32"])
+@pytest.mark.parametrize("lo, hi", [
+    (np.array([1.1], "float32"), np.array([2.2], "float32")),   # an int x keeps its dtype
+    (np.array([1]), None),
+    (np.array([1.5, 2.5]), 3),                                   # the first element
+])
+def test_clip_takes_numpy_bounds(dt, lo, hi):
+    both_same(lambda P: P.clip(P.to_tensor(np.array([[1, 2], [3, 4]], dt)), lo, hi))
+
+
+@pytest.mark.parametrize("lo, hi", [
+    (np.array([1.1]), np.array([2.2])),          # float64 Tensor bounds: a float32 result
+    (np.array([0.0]), np.array([1.0])),
+    (np.array([2, 3, 4]), np.array([3])),        # Paddle reads item(0) of any shape
+    (np.array([2.5, 3.0]), None),
+])
+@pytest.mark.parametrize("dt", ["int32", "int64"])
+def test_clip_of_an_int_tensor_reads_the_first_value_of_tensor_bounds(dt, lo, hi):
+    def f(P):
+        x = P.to_tensor(np.array([[1, 2], [3, 4]], dt))
+        return P.clip(x, P.to_tensor(lo), None if hi is None else P.to_tensor(hi))
+    both_same(f)
