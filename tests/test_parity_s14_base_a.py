@@ -51,3 +51,15 @@ def test_clip_of_an_int_tensor_reads_the_first_value_of_tensor_bounds(dt, lo, hi
         x = P.to_tensor(np.array([[1, 2], [3, 4]], dt))
         return P.clip(x, P.to_tensor(lo), None if hi is None else P.to_tensor(hi))
     both_same(f)
+
+
+@pytest.mark.parametrize("fn", [
+    lambda P: P.expand(P.ones([1, 3]), np.array([2, 3])),
+    lambda P: P.broadcast_to(P.ones([1, 3]), np.array([4, 2, 3], "int32")),
+])
+def test_expand_takes_a_numpy_shape(fn):
+    both_same(fn)
+
+
+def test_unflatten_still_refuses_a_numpy_shape():
+    same_exception(lambda P: P.unflatten(P.ones([1, 3]), 1, np.array([3, 1])))

@@ -4,6 +4,7 @@ from __future__ import annotations
 import numbers
 from typing import Any, Sequence
 
+import numpy as np
 import torch
 
 from pagaie._core import dtype as _dt
@@ -225,6 +226,8 @@ def shape_arg(shape: Any, api: str, arg: str = "shape", allow_bool: bool = False
     ints, with Paddle's TypeError for anything else."""
     if isinstance(shape, (int, _T)) and not (isinstance(shape, _T) and shape.dim() > 0):
         return [int(shape)]
+    if type(shape) is np.ndarray and shape.dtype.kind in "iu":  # read as a list, as in Paddle
+        shape = shape.reshape(-1).tolist()
     if not isinstance(shape, (list, tuple, _T)):
         raise TypeError(f"paddle.{api}: '{arg}' must be a list, tuple or Tensor, "
                         f"but received {type(shape).__name__}")

@@ -406,6 +406,9 @@ def unflatten(x, axis, shape, name=None):
         paddle.Size([2, 2, 3])
     """
     a = axis_arg(axis, x.dim(), "unflatten", low=AssertionError, high=AssertionError, rank0=0)
+    if not isinstance(shape, (list, tuple, _T)):  # (no numpy array here, unlike expand's)
+        raise TypeError(f"paddle.unflatten: 'shape' must be a list, tuple or Tensor, but "
+                        f"received {type(shape).__name__}")
     s = _shape(shape, "unflatten")
     if not s:
         raise ValueError("paddle.unflatten: 'shape' must not be empty")
