@@ -63,3 +63,28 @@ def test_expand_takes_a_numpy_shape(fn):
 
 def test_unflatten_still_refuses_a_numpy_shape():
     same_exception(lambda P: P.unflatten(P.ones([1, 3]), 1, np.array([3, 1])))
+
+
+_T3 = np.array([1.0, 2.0, 3.0], "float32")
+
+
+@pytest.mark.parametrize("op", ["add", "subtract", "multiply", "divide", "not_equal", "less_than",
+                                "less_equal", "greater_than", "greater_equal"])
+@pytest.mark.parametrize("number", [2, 2.5, True])
+def test_binary_functions_refuse_a_number(op, number):
+    """Paddle's functions (and Tensor methods) take Tensors only: ValueError."""
+    same_exception(lambda P: getattr(P, op)(P.to_tensor(_T3), number))
+    same_exception(lambda P: getattr(P.to_tensor(_T3), op)(number))
+
+
+@pytest.mark.parametrize("op", ["add", "multiply", "less_than", "equal"])
+def test_binary_functions_refuse_a_number_x(op):
+    same_exception(lambda P: getattr(P, op)(2, P.to_tensor(_T3)))
+
+
+def test_operators_and_equal_still_take_numbers():
+    def f(P):
+        x = P.to_tensor(np.array([1, 2, 3], "int32"))
+        return [x + 2, x * 2.5, 2 - x, x / 2, x < 2, x >= 2.5, x != 2, P.equal(x, 2.5),
+                x.equal(2), x ** 2.5]
+    both_same(f)

@@ -502,14 +502,28 @@ def _view_rule(rec: OpRecord) -> str:
             "            r = r.detach()\n")
 
 
-def _make_api(rec: OpRecord) -> Callable:
+def _need_tensor(v: Any, rec: OpRecord, arg: str, pos: int) -> Any:
+    """A ``tensor_args`` parameter that is not a plain Tensor: a Tensor subclass or a torch
+    tensor unwraps; anything else (a Python number too) is the ValueError of Paddle's
+    argument parser."""
+    if isinstance(v, (Tensor, torch.Tensor)):
+        return unwrap(v)
+    name = type(v).__name__ if type(v).__module__ != "numpy" else f"numpy.{type(v).__name__}"
+    raise ValueError(f"paddle.{rec.name}: argument '{arg}' (position {pos}) must be Tensor, but "
+                     f"got {name}")
+
+
+def _make_api(rec: OpRecord, strict: bool = False) -> Callable:
     """Generate the public function: the kernel's exact signature, Tensor arguments unwrapped.
 
     The wrapper is generated source rather than a ``*args`` closure because binding
     parameters directly is the cheapest way Python offers, and the eager path's
-    per-call cost is a benchmarked target.
+    per-call cost is a benchmarked target. With ``strict``, the parameters a record names in
+    its ``tensor_args`` extra take only Tensors in eager calls (Paddle's parser refuses a
+    number there, where the operators take one), checked on the path that is not a Tensor.
     """
     sig = inspect.signature(rec.kernel)
+    tensor_args = rec.extra.get("tensor_args", ()) if strict else ()
     params, call, names, defaults = [], [], [], {}
     short_call, kw_defaulted = [], []  # the call without keyword-only arguments left at default
     kinds = inspect.Parameter
@@ -556,7 +570,11 @@ def _make_api(rec: OpRecord) -> Callable:
                 raise TypeError(f"defop({rec.name!r}): positional-only parameters are not supported")
             params.append(f"{p.name}{d}")
             # ``name`` is Paddle's never-a-tensor label argument: pass it through untouched.
-            call.append(p.name if p.name == "name" else _unwrap_expr(p.name))
+            if p.name in tensor_args:
+                call.append(f"({p.name}._t if type({p.name}) is _Tensor else "
+                            f"_need({p.name}, _rec, {p.name!r}, {len(names)}))")
+            else:
+                call.append(p.name if p.name == "name" else _unwrap_expr(p.name))
             short_call.append(call[-1])
             names.append(p.name)
     pos = [n for n in names if "=" not in n and not n.startswith("*")]
@@ -608,7 +626,7 @@ def _make_api(rec: OpRecord) -> Callable:
           "_wrapr": _WRAPPERS[_rule_of(rec)], "_wrap_stopped": wrap_stopped, "_carry": carry_grad,
           "_ug": UNTRACKED_GRADS, "_UNTR": _UNTRACKED, "_PLAIN": _PLAIN, "_TT": torch.Tensor, "_new": object.__new__,
           "_u": unwrap, "_ua": unwrap_args, "_uk": unwrap_kwargs, "_translate": translate_error,
-          "_bad": bad_argument, "_MISSING": _MISSING, "_UNSET": _UNSET, "_alias_call": _alias_call,
+          "_bad": bad_argument, "_need": _need_tensor, "_MISSING": _MISSING, "_UNSET": _UNSET, "_alias_call": _alias_call,
           "_aliases": aliases, "_alias_defaults": alias_defaults, "_bind_out": bind_out,
           "_self": [None],
           **defaults}
@@ -623,6 +641,12 @@ def _make_api(rec: OpRecord) -> Callable:
     api.__qualname__ = rec.name
     api.op_record = rec
     return api
+
+
+def number_api(api: Callable) -> Callable:
+    """``api`` (a public op function) as the operators call it: without its record's
+    ``tensor_args`` check, so that a Python number operand goes to the kernel."""
+    return _make_api(api.op_record) if api.op_record.extra.get("tensor_args") else api
 
 
 def binary_operator(api: Callable, reflected: bool = False) -> Callable:
@@ -914,7 +938,7 @@ def defop(name: str | None = None, *, amp: str = "promote", paddle_types: tuple 
             raise ValueError(f"defop: op {opname!r} is declared twice")
         rec = OpRecord(opname, kernel, amp, paddle_types, onnx, differentiable, extra=extra)
         REGISTRY[opname] = rec
-        fn = _make_api(rec)
+        fn = _make_api(rec, strict=True)
         for m in _method_names(method, opname):
             setattr(Tensor, m, fn)
         if inplace:

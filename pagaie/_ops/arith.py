@@ -54,8 +54,14 @@ def _pow_inplace(x, y, name=None):
     return x.pow_(y)
 
 
+# Paddle's add/subtract/multiply/divide take only Tensors (a Python number is its parser's
+# ValueError); the operators ``+ - * /`` call the kernels and take numbers.
+_TENSORS = ("x", "y")
+
+
 @defop(amp="promote", paddle_types=("elementwise_add", "add", "pd_op.add"),
-       promotes=True, inplace=lambda x, y, name=None, *, alpha=1: x.add_(y, alpha=alpha))
+       promotes=True, inplace=lambda x, y, name=None, *, alpha=1: x.add_(y, alpha=alpha),
+       tensor_args=_TENSORS)
 def add(x, y, name=None, *, alpha=1, out=None):
     """Elementwise ``x + alpha * y`` with broadcasting.
 
@@ -89,7 +95,7 @@ def _sub_inplace(x, y, name=None, *, alpha=1):
 
 
 @defop(paddle_types=("elementwise_sub", "subtract", "pd_op.subtract"),
-       promotes=True, inplace=_sub_inplace)
+       promotes=True, inplace=_sub_inplace, tensor_args=_TENSORS)
 def subtract(x, y, name=None, *, alpha=1, out=None):
     """Elementwise ``x - alpha * y`` with broadcasting.
 
@@ -131,7 +137,7 @@ def _bool_sub_operands(x, y):
 
 
 @defop(paddle_types=("elementwise_mul", "multiply", "pd_op.multiply"), method=("multiply", "mul"),
-       promotes=True, inplace=lambda x, y, name=None: x.mul_(y))
+       promotes=True, inplace=lambda x, y, name=None: x.mul_(y), tensor_args=_TENSORS)
 def multiply(x, y, name=None, *, out=None):
     """Elementwise ``x * y`` with broadcasting.
 
@@ -172,7 +178,7 @@ def _scaled_by_number(x, y):
 
 
 @defop(paddle_types=("elementwise_div", "divide", "pd_op.divide"), method=("divide", "div"),
-       inplace=True, promotes=True)
+       inplace=True, promotes=True, tensor_args=_TENSORS)
 def divide(x, y, name=None, *, rounding_mode=None, out=None):
     """Elementwise true division ``x / y``; integer inputs give a float result.
 
@@ -606,7 +612,7 @@ def _rpow_operator(self, other):
 def _pow_operator(self, other):
     # ``int_tensor ** 2.5`` promotes to float (unlike paddle.pow, which truncates the exponent).
     if type(other) is float and not (self._t.is_floating_point() or self._t.is_complex()):
-        return pow(multiply(self, 1.0), other)
+        return pow(self.astype(_dt.default_float()), other)
     if type(other) is complex:  # paddle.pow refuses a complex number; ``**`` takes it
         d = torch.complex128 if self._t.dtype in (torch.float64, torch.complex128) else torch.complex64
         return pow(self if self._t.dtype is d else self.astype(d), wrap(torch.tensor(other, dtype=d)))

@@ -12,7 +12,7 @@ import numbers
 import numpy as np
 import torch
 
-from pagaie._core.registry import defop
+from pagaie._core.registry import defop, number_api
 from pagaie._core.tensor import Tensor, wrap
 from pagaie._ops._helpers import check_binary_dtypes, dtype_name, write_out
 
@@ -109,8 +109,10 @@ def _declare_compare(opname, fn, sym, ex, aliases, cast_scalar=False):
 
     kernel.__name__ = kernel.__qualname__ = opname
     kernel.__doc__ = _DOC.format(sym=sym, name=opname, ex=ex)
+    # Paddle's functions take only Tensors (equal: a number y too); the operators take numbers
     api = defop(opname, paddle_types=(opname, f"pd_op.{opname}"), method=(opname,) + aliases,
-                inplace=ikernel, differentiable=False)(kernel)
+                inplace=ikernel, differentiable=False,
+                tensor_args=("x",) if cast_scalar else ("x", "y"))(kernel)
     globals()[opname] = api
     globals()[opname + "_"] = api.inplace
     for a in aliases:
@@ -598,6 +600,8 @@ _SCALARS = (Tensor, numbers.Number)
 def _cmp_operator(fn, arrays=False):
     """``self <op> other`` for Tensors and numbers (and, for comparisons, numpy arrays, which
     become tensors of their own dtype as in Paddle)."""
+    fn = number_api(fn)
+
     def op(self, other):
         if isinstance(other, _SCALARS):
             return fn(self, other)
