@@ -88,3 +88,17 @@ def test_operators_and_equal_still_take_numbers():
         return [x + 2, x * 2.5, 2 - x, x / 2, x < 2, x >= 2.5, x != 2, P.equal(x, 2.5),
                 x.equal(2), x ** 2.5]
     both_same(f)
+
+
+@pytest.mark.parametrize("bins", [5.0, True, "3", None])
+def test_histogram_bins_of_another_type_is_a_type_error(bins):
+    same_exception(lambda P: P.histogram(P.to_tensor(_T3), bins=bins))
+
+
+@pytest.mark.parametrize("fn", [
+    lambda P: P.histogram(P.to_tensor(_T3), bins=np.int64(3)),
+    lambda P: P.histogram(P.to_tensor(_T3), bins=P.to_tensor(3.0)),   # a float 0-D tensor too
+    lambda P: P.histogram_bin_edges(P.to_tensor(_T3), bins=5.5),      # linspace of 6.5 values
+])
+def test_histogram_bins_forms(fn):
+    both_same(fn)

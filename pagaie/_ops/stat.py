@@ -6,6 +6,7 @@ import builtins
 
 import math
 import numbers
+import operator
 
 import torch
 
@@ -496,6 +497,24 @@ def _hist_kernel_range(x, min, max):
     return xf, lo, hi
 
 
+def _int_bins(bins, api: str) -> int:
+    """``bins`` as Paddle's parser reads it: an integer (a numpy integer or a one-element
+    tensor too; a float, bool or string is a TypeError), then at least 1 (ValueError)."""
+    if type(bins) is torch.Tensor and bins.numel() == 1 and bins.dtype is not torch.bool:
+        bins = int(bins.item())  # Paddle's parser reads a one-element tensor of any real dtype
+    elif type(bins) is not bool:
+        try:
+            bins = operator.index(bins)
+        except TypeError:
+            pass
+    if type(bins) is not int:
+        raise TypeError(f"paddle.{api}: 'bins' must be an int, but received "
+                        f"{type(bins).__name__} ({bins!r})")
+    if bins < 1:
+        raise ValueError(f"paddle.{api}: 'bins' must be greater than or equal to 1, but received {bins}")
+    return bins
+
+
 @defop(paddle_types=("histogram",), differentiable=False)
 def histogram(input, bins=100, min=0.0, max=0.0, weight=None, density=False, name=None):
     """Histogram of ``input`` with ``bins`` equal-width bins over ``[min, max]``.
@@ -517,8 +536,7 @@ def histogram(input, bins=100, min=0.0, max=0.0, weight=None, density=False, nam
         >>> paddle.histogram(paddle.to_tensor([1.0, 2.0, 1.0, 4.0]), bins=3).tolist()
         [2, 1, 1]
     """
-    if not isinstance(bins, int) or bins < 1:
-        raise ValueError(f"paddle.histogram: 'bins' must be a positive int, but received {bins!r}")
+    bins = _int_bins(bins, "histogram")
     if weight is not None and weight.dtype is not input.dtype:
         raise ValueError(f"paddle.histogram: 'weight' must have the dtype of 'input' ({dtype_name(input)}), "
                          f"but received {dtype_name(weight)}")
@@ -573,7 +591,8 @@ def histogram_bin_edges(input, bins=100, min=0.0, max=0.0, name=None):
         raise ValueError("paddle.histogram_bin_edges: cannot take the range of an empty input; "
                          "pass 'min' and 'max'")
     lo, hi = _hist_range(input, min, max, "histogram_bin_edges", pad=0.5)
-    return torch.linspace(lo, hi, bins + 1, dtype=torch.float32, device=input.device)
+    n = int(bins + 1) if isinstance(bins, float) else bins + 1  # linspace truncates a float count
+    return torch.linspace(lo, hi, n, dtype=torch.float32, device=input.device)
 
 
 @defop(paddle_types=("histogramdd",), differentiable=False)
