@@ -102,3 +102,19 @@ def test_histogram_bins_of_another_type_is_a_type_error(bins):
 ])
 def test_histogram_bins_forms(fn):
     both_same(fn)
+
+
+_INF_X = np.array([np.inf, -np.inf, 5.0, 0.0, -5.0, np.nan, 0.0, 1.0])
+_INF_Y = np.array([-np.inf, np.inf, np.inf, -np.inf, np.inf, np.inf, 1e-16, 1.0 + 1e-15])
+
+
+@pytest.mark.parametrize("dt", ["float32", "float64"])
+@pytest.mark.parametrize("rtol, atol", [(1e-5, 1e-8), (0.0, 0.0), (0.0, 1.0), (0.1, 0.0)])
+def test_isclose_at_infinities_as_paddles_kernel(dt, rtol, atol):
+    """Paddle: with rtol > 0 an infinite y is close to any non-NaN x; differences within
+    1e-15 of the tolerance count as close."""
+    def f(P):
+        x, y = P.to_tensor(_INF_X.astype(dt)), P.to_tensor(_INF_Y.astype(dt))
+        return [P.isclose(x, y, rtol, atol), P.isclose(x, y, rtol, atol, equal_nan=True),
+                P.allclose(x[:5], y[:5], rtol, atol)]
+    both_same(f)

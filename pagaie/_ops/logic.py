@@ -221,6 +221,17 @@ def _tolerance(api, arg, v):
 
 def _isclose(api, x, y, rtol, atol, equal_nan):
     rtol, atol = _tolerance(api, "rtol", rtol), _tolerance(api, "atol", atol)
+    if x.is_floating_point():
+        # Paddle's kernel, in x's dtype: equal, or |x - y| <= atol + rtol * |y|, or the two
+        # sides within 1e-15 of each other. With rtol > 0 an infinite y is close to every
+        # non-NaN x (the right side is inf); with rtol == 0 it is close to itself only.
+        left = (x - y).abs()
+        right = rtol * y.abs() + atol
+        r = (x == y) | (left <= right) | ((left - right).abs() <= 1e-15)
+        nan = x.isnan() | y.isnan()
+        if equal_nan:
+            return torch.where(nan, x.isnan() & y.isnan(), r)
+        return r & ~nan
     if rtol >= 0 and atol >= 0:
         return torch.isclose(x, y, rtol, atol, equal_nan)
     # negative tolerances are legal in Paddle: equal values stay close, others compare as usual
@@ -239,6 +250,9 @@ def _isclose(api, x, y, rtol, atol, equal_nan):
 @defop(paddle_types=("isclose", "pd_op.isclose"), differentiable=False)
 def isclose(x, y, rtol=1e-05, atol=1e-08, equal_nan=False, name=None, *, out=None):
     """Elementwise ``|x - y| <= atol + rtol * |y|``; returns a bool tensor.
+
+    As Paddle's kernel computes it: with ``rtol > 0`` an infinite ``y`` is close to every
+    ``x`` that is not NaN, and values whose two sides differ by at most 1e-15 count as close.
 
     Args:
         x (Tensor): the first tensor.
