@@ -118,3 +118,11 @@ def test_isclose_at_infinities_as_paddles_kernel(dt, rtol, atol):
         return [P.isclose(x, y, rtol, atol), P.isclose(x, y, rtol, atol, equal_nan=True),
                 P.allclose(x[:5], y[:5], rtol, atol)]
     both_same(f)
+
+
+@pytest.mark.parametrize("api", ["isclose", "allclose"])
+def test_close_tolerances_as_strings_and_none(api):
+    x, y = np.array([1.0, 2.0], "float32"), np.array([1.0, 2.5], "float32")
+    both_same(lambda P: [getattr(P, api)(P.to_tensor(x), P.to_tensor(y), rtol=r, atol=a)
+                         for r, a in (("0.5", 1e-8), ("abc", 1e-8), (1e-5, "abc"), ("1e-1", "0.6"))])
+    same_exception(lambda P: getattr(P, api)(P.to_tensor(x), P.to_tensor(y), rtol=None))

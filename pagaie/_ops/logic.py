@@ -7,6 +7,7 @@ number or a 0-D tensor compares by value.
 """
 from __future__ import annotations
 
+import math
 import numbers
 
 import numpy as np
@@ -210,6 +211,13 @@ def _num(v):
 def _tolerance(api, arg, v):
     """Paddle's kernels take the tolerances as doubles: an int or bool (number or tensor) is a
     ValueError, and so, for isclose, is a float32 (numpy number or tensor)."""
+    if type(v) is str:  # Paddle's parser reads a string as a double (NaN when it is not one)
+        try:
+            return float(v)
+        except ValueError:
+            return math.nan
+    if v is None:
+        raise TypeError(f"paddle.{api}: '{arg}' must be a float or a Tensor, but received None")
     if type(v) is _T:
         ok = v.dtype is torch.float64 or (api == "allclose" and v.dtype is torch.float32)
     else:
