@@ -126,3 +126,17 @@ def test_close_tolerances_as_strings_and_none(api):
     both_same(lambda P: [getattr(P, api)(P.to_tensor(x), P.to_tensor(y), rtol=r, atol=a)
                          for r, a in (("0.5", 1e-8), ("abc", 1e-8), (1e-5, "abc"), ("1e-1", "0.6"))])
     same_exception(lambda P: getattr(P, api)(P.to_tensor(x), P.to_tensor(y), rtol=None))
+
+
+@pytest.mark.parametrize("axis", [None, 1, -1, 0])
+def test_logsumexp_of_infinite_rows_is_nan_as_paddles_kernel(axis):
+    """Paddle computes log(sum(exp(x - max))) + max: a row whose max is +-inf gives NaN (and
+    NaN gradients); rows with a -inf entry next to finite ones stay finite."""
+    x = np.array([[-np.inf, -np.inf], [np.inf, 1.0], [np.inf, np.inf], [-np.inf, 1.0], [2.0, 3.0]],
+                 "float32")
+
+    def f(P):
+        t = P.to_tensor(x, stop_gradient=False)
+        out = P.logsumexp(t, axis=axis)
+        return [out, P.grad(out.sum(), t)[0]]
+    both_same(f)

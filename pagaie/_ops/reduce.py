@@ -307,7 +307,16 @@ def logsumexp(x, axis=None, keepdim=False, name=None, *, out=None):
     if not (x.is_floating_point() or x.is_complex()):
         x = x.to(torch.float32)
     dims = _axes(axis, x.dim(), "logsumexp")
-    r = torch.logsumexp(x, tuple(range(x.dim())) if dims is None else dims, keepdim)
+    dims = tuple(range(x.dim())) if dims is None else dims
+    if x.numel() == 0 or x.dim() == 0 or x.is_complex():
+        r = torch.logsumexp(x, dims, keepdim)
+    else:
+        # Paddle's kernel: log(sum(exp(x - max))) + max, so a row whose max is infinite gives
+        # NaN (and NaN gradients), where torch's fused kernel gives -inf / inf
+        xf = x.float() if x.dtype in (torch.float16, torch.bfloat16) else x
+        m = xf.detach().amax(dims, keepdim=True)
+        r = torch.log(torch.exp(xf - m).sum(dims, keepdim=True)) + m
+        r = (r if keepdim else r.squeeze(dims)).to(x.dtype)
     return r if out is None else write_out(out, r)
 
 
