@@ -140,3 +140,8 @@ def test_logsumexp_of_infinite_rows_is_nan_as_paddles_kernel(axis):
         out = P.logsumexp(t, axis=axis)
         return [out, P.grad(out.sum(), t)[0]]
     both_same(f)
+
+
+@pytest.mark.parametrize("shape, dt", [([0], "float32"), ([0, 3], "int64")])
+def test_increment_of_an_empty_tensor_stays_empty(shape, dt):
+    both_same(lambda P: P.increment(P.zeros(shape, dt), 2))
