@@ -145,3 +145,26 @@ def test_logsumexp_of_infinite_rows_is_nan_as_paddles_kernel(axis):
 @pytest.mark.parametrize("shape, dt", [([0], "float32"), ([0, 3], "int64")])
 def test_increment_of_an_empty_tensor_stays_empty(shape, dt):
     both_same(lambda P: P.increment(P.zeros(shape, dt), 2))
+
+
+def _idx(P, fn):
+    x = P.to_tensor(np.zeros((2, 6), "float64"))
+    fn(P, x)
+    return x
+
+
+@pytest.mark.parametrize("fn", [
+    # a one-element int32/int64 Tensor of any shape bounds a slice, as Paddle's parser reads it
+    lambda P, x: x.__setitem__((P.to_tensor([1], "int32"), slice(1, P.to_tensor([3]))),
+                               np.array([1.0, 3.0])),
+    lambda P, x: x.__setitem__((slice(None), slice(5, 0, P.to_tensor([-2]))), 42.0),
+    lambda P, x: x.__getitem__((slice(None), slice(P.to_tensor([[1]]), None))),
+])
+def test_slice_bounds_as_one_element_tensors(fn):
+    both_same(lambda P: [_idx(P, fn), fn(P, P.to_tensor(np.arange(12.0).reshape(2, 6)))])
+
+
+@pytest.mark.parametrize("bound", [lambda P: P.to_tensor([1.0]), lambda P: P.to_tensor([1, 2]),
+                                   lambda P: P.to_tensor(True)])
+def test_slice_bound_tensors_of_another_dtype_or_size_raise_value_error(bound):
+    same_exception(lambda P: P.ones([2, 6])[:, bound(P):])

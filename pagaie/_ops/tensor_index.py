@@ -53,7 +53,20 @@ def _as_index_tensor(item: Any, pos: int, device: torch.device) -> _T:
 
 
 def _as_int(v: Any) -> Any:
-    return v if v is None or type(v) is int else operator.index(v)
+    """A slice bound as an int: a Tensor bound must hold one int32/int64 value (any shape,
+    as Paddle's slice parser reads it), other kinds go through ``__index__``."""
+    if v is None or type(v) is int:
+        return v
+    t = v._t if isinstance(v, Tensor) else v if isinstance(v, _T) else None
+    if t is None:
+        return operator.index(v)
+    if t.dtype is not torch.int64 and t.dtype is not torch.int32:
+        raise ValueError("paddle.Tensor.__getitem__: a Tensor in slice indices must be int32 or "
+                         f"int64, but received {str(t.dtype).replace('torch.', '')}")
+    if t.numel() != 1:
+        raise ValueError("paddle.Tensor.__getitem__: a Tensor in slice indices must hold 1 "
+                         f"element, but received {t.numel()}")
+    return int(t.reshape(()).item())
 
 
 def _too_many(x: _T, items: tuple, n_used: int, api: str) -> None:
