@@ -168,3 +168,27 @@ def test_slice_bounds_as_one_element_tensors(fn):
                                    lambda P: P.to_tensor(True)])
 def test_slice_bound_tensors_of_another_dtype_or_size_raise_value_error(bound):
     same_exception(lambda P: P.ones([2, 6])[:, bound(P):])
+
+
+_X3 = np.arange(24.0, dtype="float32").reshape(2, 3, 4)
+
+
+@pytest.mark.parametrize("fn", [
+    lambda P, t, a: P.concat([t, t], axis=a),
+    lambda P, t, a: P.stack([t, t], axis=a),
+    lambda P, t, a: P.flip(t, a),
+    lambda P, t, a: P.gather(t, P.to_tensor([0, 1]), axis=a),
+    lambda P, t, a: P.index_select(t, P.to_tensor([1]), axis=a),
+    lambda P, t, a: P.roll(t, 1, axis=a),
+    lambda P, t, a: P.diff(t, axis=a),
+], ids=["concat", "stack", "flip", "gather", "index_select", "roll", "diff"])
+@pytest.mark.parametrize("axis", [np.int64(1), np.int32(-1)])
+def test_numpy_integer_axis(fn, axis):
+    both_same(lambda P: fn(P, P.to_tensor(_X3), axis))
+
+
+@pytest.mark.parametrize("api", ["sum", "mean", "max", "amax", "logsumexp", "std", "nansum",
+                                 "count_nonzero", "all"])
+@pytest.mark.parametrize("axis", [np.array([0]), np.array([0, 2])])
+def test_reductions_take_a_numpy_array_axis(api, axis):
+    both_same(lambda P: getattr(P, api)(P.to_tensor(_X3), axis=axis))

@@ -24,6 +24,8 @@ def norm_axis(axis: Any, ndim: int, api: str, arg: str = "axis", error: type = V
     a bad axis as OutOfRange (gather, index_select, cross...)."""
     if isinstance(axis, torch.Tensor):
         axis = int(axis.item())
+    elif type(axis) is not int and isinstance(axis, np.integer):
+        axis = int(axis)  # a numpy integer, as Paddle's argument parser takes it
     n = max(ndim, 1)
     if not isinstance(axis, int) or isinstance(axis, bool):
         raise TypeError(f"paddle.{api}: '{arg}' must be an int, but received {type(axis).__name__}")

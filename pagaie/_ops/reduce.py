@@ -9,6 +9,7 @@ from __future__ import annotations
 import builtins
 import numbers
 
+import numpy as np
 import torch
 
 from pagaie._core.registry import defop
@@ -44,6 +45,8 @@ def _axes(axis, ndim, api):
             raise TypeError(f"paddle.{api}: 'axis' must be an int or a list or tuple of ints, but "
                             f"received a Tensor of shape {list(axis.shape)}")
         axis = _tensor_axis(axis)
+    elif type(axis) is np.ndarray and axis.dtype.kind in "iu":
+        axis = axis.tolist()  # read as a list (a 0-D array as an int), as in Paddle
     if type(axis) is not int and isinstance(axis, numbers.Integral) and not isinstance(axis, bool):
         axis = int(axis)  # a numpy integer, as Paddle's argument parser takes it
     if type(axis) is int:
