@@ -192,3 +192,11 @@ def test_numpy_integer_axis(fn, axis):
 @pytest.mark.parametrize("axis", [np.array([0]), np.array([0, 2])])
 def test_reductions_take_a_numpy_array_axis(api, axis):
     both_same(lambda P: getattr(P, api)(P.to_tensor(_X3), axis=axis))
+
+
+@pytest.mark.parametrize("dt", ["float32", "float64"])
+def test_logaddexp_of_equal_infinities_is_nan(dt):
+    """Paddle's composite log1p(exp(-|x - y|)) + maximum(x, y) gives NaN there."""
+    x = np.array([-np.inf, np.inf, 1.0, 3.0, 2.0], dt)
+    y = np.array([-np.inf, np.inf, 2.0, -np.inf, 2.0], dt)
+    both_same(lambda P: P.logaddexp(P.to_tensor(x), P.to_tensor(y)))

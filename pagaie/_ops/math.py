@@ -771,7 +771,9 @@ def logaddexp(x, y, name=None):
             raise ValueError(f"paddle.logaddexp: '{arg}' must be a Tensor, but received "
                              f"{type(v).__name__} {v!r}")
     x, y = _float_pair("logaddexp", x, y)
-    return torch.logaddexp(x, y)
+    # Paddle's composite, log1p(exp(-|x - y|)) + maximum(x, y): NaN where x and y are the
+    # same infinity (torch's kernel gives that infinity)
+    return torch.log1p(torch.exp(-(x - y).abs())) + torch.maximum(x, y)
 
 
 nan_to_num_ = nan_to_num.inplace
