@@ -200,3 +200,11 @@ def test_logaddexp_of_equal_infinities_is_nan(dt):
     x = np.array([-np.inf, np.inf, 1.0, 3.0, 2.0], dt)
     y = np.array([-np.inf, np.inf, 2.0, -np.inf, 2.0], dt)
     both_same(lambda P: P.logaddexp(P.to_tensor(x), P.to_tensor(y)))
+
+
+@pytest.mark.parametrize("real, imag", [("float32", "float16"), ("float32", "int32"),
+                                        ("float64", "complex64"), ("int32", "float32")])
+def test_complex_kernel_follows_real_dtype(real, imag):
+    """Paddle picks the kernel by real's dtype (none: RuntimeError); an imag of another dtype
+    is then its ValueError."""
+    same_exception(lambda P: P.complex(P.ones([2], real), P.ones([2], imag)))

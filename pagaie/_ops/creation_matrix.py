@@ -306,9 +306,10 @@ def complex(real, imag, name=None, *, out=None):
     for v, arg in ((real, "real"), (imag, "imag")):
         if not isinstance(v, _T):
             raise ValueError(f"paddle.complex: '{arg}' must be a Tensor, but received {type(v).__name__}")
-        if v.dtype not in (torch.float32, torch.float64):
-            raise RuntimeError(f"paddle.complex: '{arg}' must be float32 or float64, but received "
-                               f"{_name(v.dtype)} (no kernel for it)")
+    # Paddle picks the kernel by real's dtype, then finds imag's dtype does not match it
+    if real.dtype not in (torch.float32, torch.float64):
+        raise RuntimeError(f"paddle.complex: 'real' must be float32 or float64, but received "
+                           f"{_name(real.dtype)} (no kernel for it)")
     if real.dtype is not imag.dtype:
         raise ValueError(f"paddle.complex: 'real' and 'imag' must have the same dtype, but received "
                          f"{_name(real.dtype)} and {_name(imag.dtype)}")
