@@ -208,3 +208,16 @@ def test_complex_kernel_follows_real_dtype(real, imag):
     """Paddle picks the kernel by real's dtype (none: RuntimeError); an imag of another dtype
     is then its ValueError."""
     same_exception(lambda P: P.complex(P.ones([2], real), P.ones([2], imag)))
+
+
+@pytest.mark.parametrize("fn", [
+    lambda P, t, a: P.concat([t, t], axis=a),
+    lambda P, t, a: P.gather(t, P.to_tensor([0, 1]), axis=a),
+    lambda P, t, a: P.argmax(t, axis=a),
+    lambda P, t, a: P.cumsum(t, axis=a),
+], ids=["concat", "gather", "argmax", "cumsum"])
+@pytest.mark.parametrize("axis", [True, 1.5, np.array([1, 2])])
+def test_scalar_parsed_axis(fn, axis):
+    """These ops read 'axis' with Paddle's Scalar parser: a bool or float counts as an int
+    (truncated), a numpy array as its first value."""
+    both_same(lambda P: fn(P, P.to_tensor(_X3), axis))

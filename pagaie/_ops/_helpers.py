@@ -13,7 +13,7 @@ from pagaie._core.registry import check_promotable
 
 _T = torch.Tensor
 
-__all__ = ["norm_axis", "norm_axes", "int_list", "check_binary_dtypes", "promote_pair", "check_same_dtype", "reject_bool", "float_inplace", "torch_dtype",
+__all__ = ["norm_axis", "norm_axes", "scalar_axis", "int_list", "check_binary_dtypes", "promote_pair", "check_same_dtype", "reject_bool", "float_inplace", "torch_dtype",
            "float_dtype", "device", "scalar_of", "write_out", "write_result_into", "stopped",
            "zero_dropped", "compare_mask", "trace_constant", "TRACE_CONSTANTS"]
 
@@ -33,6 +33,18 @@ def norm_axis(axis: Any, ndim: int, api: str, arg: str = "axis", error: type = V
         raise error(f"paddle.{api}: '{arg}' must be in the range [{-n}, {n}), but received {axis} "
                          f"(input has {ndim} dimension(s))")
     return axis % n
+
+
+def scalar_axis(axis: Any) -> Any:
+    """An axis that Paddle reads with its Scalar parser (concat, gather, argmax, cumsum): a
+    numpy array gives its first value, and a bool, a float (truncated) or a numpy number its
+    int; anything else is returned as it is, for the caller's checks."""
+    if type(axis) is np.ndarray and axis.size and axis.dtype.kind in "biuf":
+        axis = axis.reshape(-1)[0].item()
+    if isinstance(axis, (bool, np.bool_, np.integer)) or (
+            isinstance(axis, (float, np.floating)) and axis == axis and abs(axis) != float("inf")):
+        return int(axis)
+    return axis
 
 
 def norm_axes(axis: Any, ndim: int, api: str, arg: str = "axis") -> list[int] | None:

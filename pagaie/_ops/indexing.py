@@ -14,8 +14,8 @@ import torch
 from pagaie._core import dtype as _dt
 from pagaie._core.registry import defop
 from pagaie._core.tensor import check_inplace
-from pagaie._ops._helpers import (check_binary_dtypes, dtype_name, int_list, norm_axis, stopped,
-                                  write_result_into)
+from pagaie._ops._helpers import (check_binary_dtypes, dtype_name, int_list, norm_axis, scalar_axis,
+                                  stopped, write_result_into)
 from pagaie._ops.manipulation import view_results
 
 _T = torch.Tensor
@@ -80,6 +80,8 @@ def gather(x, index, axis=None, name=None, out=None, *, dim=None):
             out.copy_(r)
             return out
         return r
+    if axis is not None and type(axis) is not int:
+        axis = scalar_axis(axis)  # Paddle's scalar parser: a bool, float or array counts
     _axis_of_0d("gather", x, 0 if axis is None else axis)
     a = 0 if axis is None else norm_axis(axis, x.dim(), "gather", error=IndexError)
     index = check_index(index, "gather")

@@ -8,7 +8,7 @@ import torch
 
 from pagaie._core.registry import defop
 from pagaie._core.tensor import Tensor
-from pagaie._ops._helpers import int_list, norm_axis, seq_of_tensors
+from pagaie._ops._helpers import int_list, norm_axis, scalar_axis, seq_of_tensors
 from pagaie._ops._helpers import axis_arg, int_entries
 from pagaie._ops.manipulation import _dims_of, check_int_entries, view_pieces
 
@@ -93,8 +93,8 @@ def concat(x, axis=0, name=None, *, out=None):
             raise ValueError(f"paddle.concat: all tensors in 'x' must have the same rank, but "
                              f"the first has shape {list(xs[0].shape)} and the one at position "
                              f"{i} has {list(t.shape)}")
-    if isinstance(axis, float):
-        axis = int(axis)  # Paddle's scalar parser truncates a float axis
+    if type(axis) is not int:
+        axis = scalar_axis(axis)  # Paddle's scalar parser: a float is truncated, a bool counts
     a = axis if type(axis) is int and -1 <= axis < xs[0].dim() else norm_axis(axis, xs[0].dim(), "concat")
     if out is not None:
         return torch.cat(xs, a, out=out)

@@ -5,10 +5,11 @@ from __future__ import annotations
 import math
 import numbers
 
+import numpy as np
 import torch
 
 from pagaie._core.registry import defop
-from pagaie._ops._helpers import dtype_name, norm_axis, torch_dtype, write_out
+from pagaie._ops._helpers import dtype_name, norm_axis, scalar_axis, torch_dtype, write_out
 
 _T = torch.Tensor
 
@@ -28,6 +29,8 @@ def _cum_axis(x, axis, api, error=IndexError, lenient=False, zero_d=(-1, 0)):
     if type(axis) is not int:
         if isinstance(axis, _T):
             axis = int(axis.item())
+        elif lenient and type(axis) is np.ndarray:
+            axis = scalar_axis(axis)  # Paddle's scalar parser reads an array's first value
         elif isinstance(axis, numbers.Integral) and (lenient or not isinstance(axis, bool)):
             axis = int(axis)
         elif lenient and isinstance(axis, numbers.Real) and math.isfinite(axis):

@@ -9,7 +9,7 @@ import torch
 
 from pagaie._core.registry import defop
 from pagaie._core.tensor import Tensor
-from pagaie._ops._helpers import norm_axis, parsed_dtype, scalar_of, torch_dtype, write_out
+from pagaie._ops._helpers import norm_axis, parsed_dtype, scalar_axis, scalar_of, torch_dtype, write_out
 
 __all__ = ["argmax", "argmin", "argsort", "argwhere", "bucketize", "kthvalue", "mode", "msort",
            "nonzero", "searchsorted", "sort", "topk", "unique", "unique_consecutive"]
@@ -41,9 +41,9 @@ def _unique_index_dtype(dtype, api: str) -> torch.dtype:
 
 def _arg_reduce(fn, api, x, axis, keepdim, dtype):
     d = torch.int64 if dtype == "int64" else _index_dtype(dtype, api)
-    if isinstance(axis, (float, bool)):  # Paddle's argument parser truncates these to an int
-        axis = int(axis)
-    elif isinstance(axis, (list, tuple, str)):
+    if axis is not None and type(axis) is not int and not isinstance(axis, torch.Tensor):
+        axis = scalar_axis(axis)  # Paddle's scalar parser: a float is truncated, an array read
+    if isinstance(axis, (list, tuple, str)):
         raise TypeError(f"paddle.{api}: 'axis' must be an int, a float, a bool or a Tensor, "
                         f"but received {type(axis).__name__} {axis!r}")
     if x.dtype is torch.bool:  # Paddle has no bool kernel: its eager mode raises RuntimeError
