@@ -221,3 +221,11 @@ def test_scalar_parsed_axis(fn, axis):
     """These ops read 'axis' with Paddle's Scalar parser: a bool or float counts as an int
     (truncated), a numpy array as its first value."""
     both_same(lambda P: fn(P, P.to_tensor(_X3), axis))
+
+
+@pytest.mark.parametrize("fn", [
+    lambda P: P.flip(P.to_tensor(_X3), np.array([0, 2])),   # an int array is an axis list
+    lambda P: P.chunk(P.to_tensor(_X3), 3, axis=True),       # a bool axis is an int
+])
+def test_flip_array_axis_and_chunk_bool_axis(fn):
+    both_same(fn)

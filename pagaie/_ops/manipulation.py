@@ -9,6 +9,7 @@ import functools
 import numbers
 from typing import Any, Callable
 
+import numpy as np
 import torch
 
 from pagaie._core import dtype as _dt
@@ -823,6 +824,8 @@ def flip(x, axis, name=None):
         if isinstance(axis, (list, tuple)) and not axis:
             return x.clone()
         raise ValueError(f"paddle.flip: a 0-D tensor has no axis {axis} to flip")
+    if type(axis) is np.ndarray and axis.dtype.kind in "iu":
+        axis = axis.reshape(-1).tolist()  # read as a list, as Paddle's parser does
     return torch.flip(x, norm_axes(axis, x.dim(), "flip") or [])
 
 

@@ -275,6 +275,8 @@ def chunk(x, chunks, axis=0, name=None):
                         f"{type(chunks).__name__}")
     # Paddle's Python check reads x.shape[axis] for an int axis (IndexError past the last
     # axis); a Tensor axis goes to split's kernel (ValueError); below -rank it asserts.
+    if type(axis) is bool:
+        axis = int(axis)  # Paddle's int parser takes a bool
     a = axis_arg(axis, x.dim(), "chunk", low=AssertionError,
                  high=ValueError if isinstance(axis, _T) else IndexError, bad_float=ValueError,
                  rank0=0)
