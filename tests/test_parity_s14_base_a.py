@@ -229,3 +229,8 @@ def test_scalar_parsed_axis(fn, axis):
 ])
 def test_flip_array_axis_and_chunk_bool_axis(fn):
     both_same(fn)
+
+
+@pytest.mark.parametrize("dt", ["int64", "float32", "int16"])
+def test_logspace_num_tensor_must_be_int32(dt):
+    same_exception(lambda P: P.logspace(0.0, 2.0, P.to_tensor(3, dt)))

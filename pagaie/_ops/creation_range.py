@@ -294,6 +294,9 @@ def logspace(start, stop, num, base=10.0, dtype=None, name=None):
         [1.0, 2.0, 4.0, 8.0]
     """
     dt = _dt.default_float() if dtype is None else _range_dtype(dtype, (), "logspace")
+    if isinstance(num, _T) and num.dtype is not torch.int32:  # Paddle's kernel reads an int32
+        raise ValueError(f"paddle.logspace: 'num' as a Tensor must be int32, but received "
+                         f"{_dt.from_torch_dtype(num.dtype).name}")
     n = _num_arg(num, "logspace")
     if n == 0:
         raise ValueError("paddle.logspace: 'num' must be larger than 0, but received 0")
