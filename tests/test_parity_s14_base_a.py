@@ -229,6 +229,10 @@ def test_flip_array_axis_and_chunk_bool_axis(fn):
     both_same(fn)
 
 
+def test_chunk_array_axis_is_a_value_error():
+    same_exception(lambda P: P.chunk(P.ones([2, 4]), 2, axis=np.array([1])))
+
+
 @pytest.mark.parametrize("dt", ["int64", "float32", "int16"])
 def test_logspace_num_tensor_must_be_int32(dt):
     same_exception(lambda P: P.logspace(0.0, 2.0, P.to_tensor(3, dt)))

@@ -4,6 +4,7 @@ from __future__ import annotations
 import itertools
 from typing import Any
 
+import numpy as np
 import torch
 
 from pagaie._core.registry import defop
@@ -278,7 +279,8 @@ def chunk(x, chunks, axis=0, name=None):
     if type(axis) is bool:
         axis = int(axis)  # Paddle's int parser takes a bool
     a = axis_arg(axis, x.dim(), "chunk", low=AssertionError,
-                 high=ValueError if isinstance(axis, _T) else IndexError, bad_float=ValueError,
+                 high=ValueError if isinstance(axis, _T) else IndexError,
+                 bad=ValueError if isinstance(axis, np.ndarray) else TypeError, bad_float=ValueError,
                  rank0=0)
     return _split_copies(x, _sections(x.shape[a], chunks, "chunk", "chunks"), a)
 
