@@ -8,6 +8,7 @@ composite over it.
 from __future__ import annotations
 
 import inspect
+import numbers
 
 import torch
 import torch.nn.functional as F
@@ -29,10 +30,31 @@ def _float(x, api):
                            f"float32 and float64 inputs, but received {str(x.dtype).replace('torch.', '')}")
 
 
-def _f32(v):
+def _number(v, api, arg):
+    """A float attribute as Paddle's argument parser reads it: a real Python or numpy number
+    (a bool too), a 0-D numpy array or a 0-D tensor; anything else (a str, None, a list, a
+    complex number) is Paddle's TypeError."""
+    import numpy as np
+    if isinstance(v, Tensor):
+        v = v._t
+    if isinstance(v, torch.Tensor):
+        if v.dim() == 0 and not v.is_complex():
+            return v.item()
+    elif isinstance(v, np.ndarray):
+        if v.ndim == 0 and v.dtype.kind in "biuf":
+            return v.item()
+    elif isinstance(v, (numbers.Real, np.bool_)):
+        return float(v)
+    raise TypeError(f"paddle.nn.functional.{api}: '{arg}' must be a float, but received "
+                    f"{type(v).__name__} {v!r}")
+
+
+def _f32(v, api, arg):
     """A kernel attribute as Paddle stores it: a C++ ``float``, so float64 inputs see the
     float32-rounded value (e.g. ``alpha=0.3`` acts as 0.30000001192...)."""
     import numpy as np
+    if type(v) is not float and type(v) is not int:
+        v = _number(v, api, arg)
     return float(np.float32(v))
 
 
@@ -88,6 +110,8 @@ def _leaky_relu(x, negative_slope):
 
 
 def _leaky_relu_(x, negative_slope=0.01, name=None):
+    if type(negative_slope) is not float and type(negative_slope) is not int:
+        negative_slope = _number(negative_slope, "leaky_relu_", "negative_slope")
     if x.requires_grad:
         # the out-of-place result is written back: torch's in-place kernel has another
         # gradient at 0 (and none for a negative slope)
@@ -105,6 +129,8 @@ def leaky_relu(x, negative_slope=0.01, name=None):
         [-1.0, 1.0]
     """
     _float(x, "leaky_relu")
+    if type(negative_slope) is not float and type(negative_slope) is not int:
+        negative_slope = _number(negative_slope, "leaky_relu", "negative_slope")
     return _leaky_relu(x, negative_slope)
 
 
@@ -195,19 +221,20 @@ def rrelu(x, lower=1.0 / 8.0, upper=1.0 / 3.0, training=True, name=None):
     return torch.where(neg, x * slope, x)
 
 
-def _elu(x, alpha):
-    alpha = _f32(alpha)
+def _elu(x, alpha, api):
+    alpha = _f32(alpha, api, "alpha")
     if alpha > 0:  # torch's kernel: the same values (its CPU where is many times slower)
         return torch.ops.aten.elu.default(x, alpha, 1, 1)
     return torch.where(x > 0, x, alpha * torch.expm1(torch.clamp(x, max=0)))
 
 
 def _elu_(x, alpha=1.0, name=None):
+    alpha = _f32(alpha, "elu_", "alpha")
     if alpha < 0:
         raise AssertionError("paddle.nn.functional.elu_: only alpha >= 0 is supported, but received "
                              f"alpha={alpha}; use elu instead")
     _float(x, "elu_")
-    return F.elu_(x, _f32(alpha))
+    return F.elu_(x, alpha)
 
 
 @defop(paddle_types=("elu", "pd_op.elu"), method=False, inplace=_elu_)
@@ -220,7 +247,7 @@ def elu(x, alpha=1.0, name=None):
         [-0.1264, 1.0]
     """
     _float(x, "elu")
-    return _elu(x, alpha)
+    return _elu(x, alpha, "elu")
 
 
 elu_ = elu.inplace
@@ -240,7 +267,7 @@ def selu(x, scale=1.0507009873554804934193349852946, alpha=1.6732632423543772848
     if alpha < 0:
         raise ValueError(f"paddle.nn.functional.selu: The alpha must be no less than zero. Received: {alpha}.")
     _float(x, "selu")
-    return _f32(scale) * _elu(x, alpha)
+    return _f32(scale, "selu", "scale") * _elu(x, alpha, "selu")
 
 
 @defop(paddle_types=("celu", "pd_op.celu"), method=False)
@@ -254,7 +281,7 @@ def celu(x, alpha=1.0, name=None):
     """
     if alpha == 0:
         raise ZeroDivisionError("alpha cannot be 0 for celu")
-    return F.celu(x, _f32(alpha))
+    return F.celu(x, _f32(alpha, "celu", "alpha"))
 
 
 @defop(paddle_types=("gelu", "pd_op.gelu"), method=False)
@@ -272,6 +299,9 @@ def gelu(x, approximate=False, name=None, *, out=None):
             raise ValueError("paddle.nn.functional.gelu: approximate must be True, False, 'tanh' or "
                              f"'none', but received {approximate!r}")
         approximate = approximate == "tanh"
+    elif not isinstance(approximate, bool) and approximate is not None:
+        raise TypeError("paddle.nn.functional.gelu: approximate must be a bool, 'tanh' or 'none', "
+                        f"but received {type(approximate).__name__} {approximate!r}")
     r = F.gelu(x, approximate="tanh" if approximate else "none")
     return r if out is None else write_out(out, r)
 
@@ -370,12 +400,13 @@ def hardsigmoid(x, slope=0.1666667, offset=0.5, name=None):
     """
     _float(x, "hardsigmoid")
     # hardtanh's gradient vanishes where the output reaches 0 or 1, as Paddle's does
-    return F.hardtanh(x * _f32(slope) + _f32(offset), 0.0, 1.0)
+    return F.hardtanh(x * _f32(slope, "hardsigmoid", "slope") + _f32(offset, "hardsigmoid", "offset"),
+                      0.0, 1.0)
 
 
 def _hardtanh_(x, min=-1.0, max=1.0, name=None):
     _float(x, "hardtanh_")
-    lo, hi = _f32(min), _f32(max)
+    lo, hi = _f32(min, "hardtanh_", "min"), _f32(max, "hardtanh_", "max")
     return F.hardtanh_(x, lo, hi) if lo <= hi else x.clamp_(lo, hi)
 
 
@@ -391,7 +422,7 @@ def hardtanh(x, min=-1.0, max=1.0, name=None):
     _float(x, "hardtanh")
     # no gradient at the bounds themselves, as in Paddle (clamp would pass it there);
     # with min > max every value becomes max, as in Paddle
-    lo, hi = _f32(min), _f32(max)
+    lo, hi = _f32(min, "hardtanh", "min"), _f32(max, "hardtanh", "max")
     return F.hardtanh(x, lo, hi) if lo <= hi else torch.clamp(x, lo, hi)
 
 
@@ -408,7 +439,7 @@ def hardshrink(x, threshold=0.5, name=None):
         [-1.0, 0.0, 0.5]
     """
     _float(x, "hardshrink")
-    t = _f32(threshold)
+    t = _f32(threshold, "hardshrink", "threshold")
     # as Paddle's kernel: x times the mask, so x = +-threshold is kept, a dropped negative
     # value gives -0.0, NaN stays NaN and its gradient is 0
     # (x >= t or x <= -t is |x| >= t, for any t)
@@ -428,7 +459,7 @@ def softshrink(x, threshold=0.5, name=None):
         raise ValueError("paddle.nn.functional.softshrink: The threshold must be no less than zero. "
                          f"Received: {threshold}.")
     _float(x, "softshrink")
-    t = _f32(threshold)
+    t = _f32(threshold, "softshrink", "threshold")
     # Paddle's kernel: (x > t) * (x - t) + (x < -t) * (x + t) with 0/1 masks, so +-inf and NaN
     # give NaN, the band gives +0, and the gradient is the masks' sum (0 at NaN)
     above, below = compare_mask(torch.gt, x, t), compare_mask(torch.lt, x, -t)
@@ -450,7 +481,8 @@ def tanhshrink(x, name=None):
 
 def _thresholded_relu_(x, threshold=1.0, value=0.0, name=None):
     _float(x, "thresholded_relu_")
-    return x.masked_fill_(x <= _f32(threshold), _f32(value))
+    return x.masked_fill_(x <= _f32(threshold, "thresholded_relu_", "threshold"),
+                          _f32(value, "thresholded_relu_", "value"))
 
 
 @defop(paddle_types=("thresholded_relu", "pd_op.thresholded_relu"), method=False,
@@ -465,8 +497,9 @@ def thresholded_relu(x, threshold=1.0, value=0.0, name=None):
     """
     _float(x, "thresholded_relu")
     # Paddle's kernel: (x > t) * x + (x <= t) * value with 0/1 masks: -inf and NaN give NaN
-    t = _f32(threshold)
-    return compare_mask(torch.gt, x, t) * x + compare_mask(torch.le, x, t) * _f32(value)
+    t = _f32(threshold, "thresholded_relu", "threshold")
+    v = _f32(value, "thresholded_relu", "value")
+    return compare_mask(torch.gt, x, t) * x + compare_mask(torch.le, x, t) * v
 
 
 thresholded_relu_ = thresholded_relu.inplace
@@ -498,6 +531,10 @@ def softplus(x, beta=1, threshold=20, name=None, *, out=None):
         [0.6931]
     """
     _float(x, "softplus")
+    if type(beta) is not float and type(beta) is not int:
+        beta = _number(beta, "softplus", "beta")
+    if type(threshold) is not float and type(threshold) is not int:
+        threshold = _number(threshold, "softplus", "threshold")
     r = F.softplus(x, beta, threshold)
     return r if out is None else write_out(out, r)
 

@@ -376,7 +376,9 @@ def interpolate(x, size=None, scale_factor=None, mode="nearest", align_corners=F
     if data_format not in fmts:
         raise ValueError(f"Got wrong value for param `data_format`: {data_format} received but only "
                          f"`{fmts[0]}` or `{fmts[1]}` supported for {nd}-D input.")
-    last = data_format == fmts[1]
+    # Paddle's area mode pools the axes after the first two whatever data_format says (its
+    # adaptive average pooling is called without it)
+    last = data_format == fmts[1] and mode != "area"
     if last:
         x = x.movedim(-1, 1)
     nsp = nd - 2

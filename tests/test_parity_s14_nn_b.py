@@ -1,0 +1,69 @@
+"""Session-14 sweep of ``paddle.nn`` g..z (activations, norms, pooling, resampling, padding,
+shuffles, one_hot, sequence_mask, unfold...) against real Paddle 3.3.1, with the inputs and
+argument combinations of Paddle's own API tests and the variations next to them.
+
+Pinned here: the float attributes of the activations are read as Paddle's argument parser
+reads them (numpy numbers and 0-D tensors taken, a str, None, list or complex number a
+TypeError), gelu's ``approximate`` takes a bool or a str only, and area interpolation pools
+the axes after the first two whatever ``data_format`` says.
+"""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from tests.reference import assert_same, both, same_exception
+
+_RNG = np.random.default_rng(14)
+_X1 = _RNG.uniform(-3, 3, (5,)).astype("float32")
+_X4 = _RNG.standard_normal((2, 3, 4, 5)).astype("float32")
+
+
+def _F(P):
+    return P.nn.functional
+
+
+# -- float attributes of the activations --------------------------------------------------------
+
+_ATTR_APIS = ["hardshrink", "softshrink", "leaky_relu", "thresholded_relu", "celu", "elu",
+              "hardtanh", "hardsigmoid", "softplus", "leaky_relu_", "hardtanh_", "elu_"]
+
+
+@pytest.mark.parametrize("api", _ATTR_APIS)
+@pytest.mark.parametrize("bad", ["1", None, [0.5], 1 + 2j], ids=["str", "none", "list", "complex"])
+def test_activation_float_attribute_rejects_non_numbers(api, bad):
+    """Paddle's parser wants a double there: TypeError (pagaie read a str through numpy)."""
+    same_exception(lambda P: getattr(_F(P), api)(P.to_tensor(_X1), bad))
+
+
+@pytest.mark.parametrize("api", ["hardshrink", "leaky_relu", "celu", "hardtanh", "thresholded_relu",
+                                 "softplus"])
+def test_activation_float_attribute_takes_numpy_and_0d_tensors(api):
+    vals = lambda P: [np.float32(0.5), np.int64(1), np.bool_(True), np.array(0.25),  # noqa: E731
+                      P.to_tensor(0.5), P.to_tensor(1)]
+    assert_same(*both(lambda P: [getattr(_F(P), api)(P.to_tensor(_X1), v) for v in vals(P)]))
+
+
+@pytest.mark.parametrize("approximate", [1, 1.0, np.bool_(True)], ids=["int", "float", "np_bool"])
+def test_gelu_approximate_is_a_bool_or_str(approximate):
+    same_exception(lambda P: _F(P).gelu(P.to_tensor(_X1), approximate))
+
+
+def test_gelu_approximate_none_and_strings():
+    assert_same(*both(lambda P: [_F(P).gelu(P.to_tensor(_X1), a) for a in (None, "tanh", "none")]))
+
+
+# -- interpolate -------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("shape, fmt", [((2, 3, 5), "NWC"), ((2, 3, 4, 5), "NHWC"), ((1, 2, 3, 4, 5), "NDHWC")])
+def test_area_interpolation_pools_axes_after_the_first_two(shape, fmt):
+    """Paddle's area mode calls adaptive average pooling without data_format: a channel-last
+    input is pooled over its axes 2.. as if channel-first (values and gradient)."""
+    x = _RNG.standard_normal(shape).astype("float32")
+
+    def run(P):
+        t = P.to_tensor(x)
+        t.stop_gradient = False
+        out = _F(P).interpolate(t, size=[3] * (len(shape) - 2), mode="area", data_format=fmt)
+        return [out, P.grad((out * out).sum(), t)[0]]
+    assert_same(*both(run))
