@@ -67,3 +67,31 @@ def test_area_interpolation_pools_axes_after_the_first_two(shape, fmt):
         out = _F(P).interpolate(t, size=[3] * (len(shape) - 2), mode="area", data_format=fmt)
         return [out, P.grad((out * out).sum(), t)[0]]
     assert_same(*both(run))
+
+
+# -- padding, one_hot, kernels for floating types only ----------------------------------------
+
+def test_zeropad2d_takes_no_int_padding():
+    """paddle.nn.functional.zeropad2d hands ``padding`` to pad: an int is a TypeError there
+    (the ZeroPad2D layer expands one)."""
+    same_exception(lambda P: _F(P).zeropad2d(P.to_tensor(_X4), 1))
+    assert_same(*both(lambda P: P.nn.ZeroPad2D(1)(P.to_tensor(_X4))))
+
+
+@pytest.mark.parametrize("dtype", ["uint8", "int8", "int16"])
+def test_one_hot_takes_int32_and_int64_only(dtype):
+    same_exception(lambda P: _F(P).one_hot(P.to_tensor(np.array([1, 2], dtype)), 4))
+
+
+@pytest.mark.parametrize("call", [
+    lambda P: _F(P).temporal_shift(P.to_tensor(np.arange(48).reshape(4, 4, 3, 1).astype("int32")), 2),
+    lambda P: _F(P).label_smooth(P.to_tensor(np.eye(3, dtype="int64"))),
+], ids=["temporal_shift", "label_smooth"])
+def test_float_only_kernels_reject_integers(call):
+    same_exception(call)
+
+
+@pytest.mark.parametrize("groups", [1, 0, -2])
+def test_maxout_groups_must_exceed_one(groups):
+    """Paddle's maxout checks ``groups > 1`` first (its API test expects a ValueError for 1)."""
+    same_exception(lambda P: _F(P).maxout(P.to_tensor(np.ones((2, 4, 1, 1), "float32")), groups))

@@ -633,7 +633,10 @@ def maxout(x, groups, axis=1, name=None):
         raise ValueError(f"paddle.nn.functional.maxout: the input must be 4-D, but received {x.dim()}-D")
     ax = axis % 4
     c = x.shape[ax]
-    if groups <= 0 or c % groups != 0:
+    if groups <= 1:
+        raise ValueError("paddle.nn.functional.maxout: Attr(groups) of Op(maxout) should be larger "
+                         f"than 1. But received {groups}.")
+    if c % groups != 0:
         raise ValueError(f"paddle.nn.functional.maxout: the number of channels ({c}) must be divisible "
                          f"by groups ({groups})")
     shape = list(x.shape[:ax]) + [c // groups, groups] + list(x.shape[ax + 1:])

@@ -529,7 +529,7 @@ def one_hot(x, num_classes=-1, name=None):
     if num_classes < -1:   # Paddle's kernel cannot allocate a negative depth: a RuntimeError
         raise RuntimeError(f"paddle.nn.functional.one_hot: 'num_classes' must be -1 (inferred) or "
                            f"non-negative, but received {num_classes}")
-    if x.is_floating_point() or x.is_complex() or x.dtype is torch.bool:
+    if x.is_floating_point() or x.dtype not in (torch.int32, torch.int64):
         raise RuntimeError("paddle.nn.functional.one_hot: the input must be int32 or int64, but received "
                         f"{str(x.dtype).replace('torch.', '')}")
     if num_classes != -1 and x.numel():
@@ -677,6 +677,9 @@ def label_smooth(label, prior_dist=None, epsilon=0.1, name=None):
         raise ValueError("paddle.nn.functional.label_smooth: The value of epsilon must be between 0 and "
                          f"1, but received {epsilon}")
     api = "paddle.nn.functional.label_smooth"
+    if not label.is_floating_point():   # Paddle's kernels are for floating types only
+        raise RuntimeError(f"{api}: the kernel supports floating-point labels only, but received "
+                           f"{str(label.dtype).replace('torch.', '')}")
     if prior_dist is not None:
         if prior_dist.dtype != label.dtype:
             raise ValueError(f"{api}: 'prior_dist' ({str(prior_dist.dtype).replace('torch.', '')}) must "

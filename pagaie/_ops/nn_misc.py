@@ -144,6 +144,9 @@ def temporal_shift(x, seg_num, shift_ratio=0.25, name=None, data_format="NCHW"):
     if x.shape[0] % seg_num:
         raise ValueError(f"{api}: the first dimension of 'x' ({x.shape[0]}, shape {list(x.shape)}) "
                          f"must be divisible by 'seg_num' ({seg_num})")
+    if not x.is_floating_point():   # Paddle's kernels are for floating types only
+        raise RuntimeError(f"{api}: the kernel supports floating-point inputs only, but received "
+                           f"{str(x.dtype).replace('torch.', '')}")
     nhwc = data_format == "NHWC"
     if nhwc:
         x = x.permute(0, 3, 1, 2)

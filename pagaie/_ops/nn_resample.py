@@ -160,15 +160,14 @@ def pad(x, pad, mode="constant", value=0.0, data_format=None, pad_from_left_axis
 
 @defop(paddle_types=("zeropad2d",), method=False)
 def zeropad2d(x, padding, data_format="NCHW", name=None):
-    """Zero-pad a 4-D tensor: ``padding`` is ``[left, right, top, bottom]`` (or an int).
+    """Zero-pad a 4-D tensor: ``padding`` is ``[left, right, top, bottom]`` (a list, tuple or
+    Tensor; an int is Paddle's TypeError here, the ``ZeroPad2D`` layer takes one).
 
     Examples:
         >>> import pagaie as paddle
         >>> paddle.nn.functional.zeropad2d(paddle.ones([1, 1, 1, 1]), [1, 0, 0, 1]).tolist()
         [[[[0.0, 1.0], [0.0, 0.0]]]]
     """
-    if isinstance(padding, int):
-        padding = [padding] * 4
     return pad.op_record.kernel(x, padding, "constant", 0.0, data_format)
 
 
