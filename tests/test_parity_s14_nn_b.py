@@ -95,3 +95,20 @@ def test_float_only_kernels_reject_integers(call):
 def test_maxout_groups_must_exceed_one(groups):
     """Paddle's maxout checks ``groups > 1`` first (its API test expects a ValueError for 1)."""
     same_exception(lambda P: _F(P).maxout(P.to_tensor(np.ones((2, 4, 1, 1), "float32")), groups))
+
+
+@pytest.mark.parametrize("pad", [[1, 1, 1, 1], [1, 1, 1, 1, 0, 0, 0, 0]], ids=["pad3d", "pad"])
+@pytest.mark.parametrize("value", [None, [1.0], 1 + 1j], ids=["none", "list", "complex"])
+def test_pad_value_must_be_a_number(pad, value):
+    """None was read as 0 and a list was an AttributeError: Paddle raises TypeError."""
+    same_exception(lambda P: _F(P).pad(P.to_tensor(_X4), pad, value=value))
+
+
+def test_pad_value_numpy_and_tensor():
+    assert_same(*both(lambda P: [_F(P).pad(P.to_tensor(_X4), [1, 0, 0, 1], value=v)
+                                 for v in (np.float64(2.5), P.to_tensor(-1.0), True)]))
+
+
+def test_local_response_norm_rejects_empty_axes_after_the_batch():
+    same_exception(lambda P: _F(P).local_response_norm(P.zeros([2, 3, 0, 4]), 3))
+    assert_same(*both(lambda P: _F(P).local_response_norm(P.zeros([0, 3, 2, 4]), 3)))

@@ -7,15 +7,35 @@ pairs including the (zero) batch and channel pairs, or the strings ``'SAME'`` /
 """
 from __future__ import annotations
 
+import numbers
 from typing import Any
 
+import numpy as np
 import torch
 import torch.nn.functional as F
 
 __all__ = ["ntuple", "conv_padding", "same_pads", "channel_last", "to_first", "to_last",
-           "pad_input", "reduce_loss", "check_reduction"]
+           "pad_input", "reduce_loss", "check_reduction", "float_attr"]
 
 _FORMATS = {1: ("NCL", "NLC"), 2: ("NCHW", "NHWC"), 3: ("NCDHW", "NDHWC")}
+
+
+def float_attr(v: Any, api: str, arg: str) -> float:
+    """A float attribute as Paddle's argument parser reads it: a real Python or numpy number
+    (a bool too), a 0-D numpy array or a 0-D tensor; anything else (a str, None, a list, a
+    complex number) is Paddle's TypeError."""
+    if hasattr(v, "_t"):
+        v = v._t
+    if isinstance(v, torch.Tensor):
+        if v.dim() == 0 and not v.is_complex():
+            return v.item()
+    elif isinstance(v, np.ndarray):
+        if v.ndim == 0 and v.dtype.kind in "biuf":
+            return v.item()
+    elif isinstance(v, (numbers.Real, np.bool_)):
+        return float(v)
+    raise TypeError(f"paddle.nn.functional.{api}: '{arg}' must be a float, but received "
+                    f"{type(v).__name__} {v!r}")
 
 
 def ntuple(v: Any, n: int, api: str, arg: str) -> list[int]:

@@ -8,7 +8,6 @@ composite over it.
 from __future__ import annotations
 
 import inspect
-import numbers
 
 import torch
 import torch.nn.functional as F
@@ -16,6 +15,7 @@ import torch.nn.functional as F
 from pagaie._core.registry import defop
 from pagaie._core.tensor import Tensor, is_grad_leaf
 from pagaie._ops._helpers import compare_mask, write_out
+from pagaie._ops._nn_helpers import float_attr
 
 __all__ = ["relu", "relu_", "relu6", "leaky_relu", "leaky_relu_", "prelu", "rrelu", "elu", "elu_",
            "selu", "celu", "gelu", "silu", "swish", "mish", "hardswish", "hardsigmoid", "hardtanh",
@@ -30,31 +30,12 @@ def _float(x, api):
                            f"float32 and float64 inputs, but received {str(x.dtype).replace('torch.', '')}")
 
 
-def _number(v, api, arg):
-    """A float attribute as Paddle's argument parser reads it: a real Python or numpy number
-    (a bool too), a 0-D numpy array or a 0-D tensor; anything else (a str, None, a list, a
-    complex number) is Paddle's TypeError."""
-    import numpy as np
-    if isinstance(v, Tensor):
-        v = v._t
-    if isinstance(v, torch.Tensor):
-        if v.dim() == 0 and not v.is_complex():
-            return v.item()
-    elif isinstance(v, np.ndarray):
-        if v.ndim == 0 and v.dtype.kind in "biuf":
-            return v.item()
-    elif isinstance(v, (numbers.Real, np.bool_)):
-        return float(v)
-    raise TypeError(f"paddle.nn.functional.{api}: '{arg}' must be a float, but received "
-                    f"{type(v).__name__} {v!r}")
-
-
 def _f32(v, api, arg):
     """A kernel attribute as Paddle stores it: a C++ ``float``, so float64 inputs see the
     float32-rounded value (e.g. ``alpha=0.3`` acts as 0.30000001192...)."""
     import numpy as np
     if type(v) is not float and type(v) is not int:
-        v = _number(v, api, arg)
+        v = float_attr(v, api, arg)
     return float(np.float32(v))
 
 
@@ -111,7 +92,7 @@ def _leaky_relu(x, negative_slope):
 
 def _leaky_relu_(x, negative_slope=0.01, name=None):
     if type(negative_slope) is not float and type(negative_slope) is not int:
-        negative_slope = _number(negative_slope, "leaky_relu_", "negative_slope")
+        negative_slope = float_attr(negative_slope, "leaky_relu_", "negative_slope")
     if x.requires_grad:
         # the out-of-place result is written back: torch's in-place kernel has another
         # gradient at 0 (and none for a negative slope)
@@ -130,7 +111,7 @@ def leaky_relu(x, negative_slope=0.01, name=None):
     """
     _float(x, "leaky_relu")
     if type(negative_slope) is not float and type(negative_slope) is not int:
-        negative_slope = _number(negative_slope, "leaky_relu", "negative_slope")
+        negative_slope = float_attr(negative_slope, "leaky_relu", "negative_slope")
     return _leaky_relu(x, negative_slope)
 
 
@@ -532,9 +513,9 @@ def softplus(x, beta=1, threshold=20, name=None, *, out=None):
     """
     _float(x, "softplus")
     if type(beta) is not float and type(beta) is not int:
-        beta = _number(beta, "softplus", "beta")
+        beta = float_attr(beta, "softplus", "beta")
     if type(threshold) is not float and type(threshold) is not int:
-        threshold = _number(threshold, "softplus", "threshold")
+        threshold = float_attr(threshold, "softplus", "threshold")
     r = F.softplus(x, beta, threshold)
     return r if out is None else write_out(out, r)
 

@@ -399,6 +399,9 @@ def local_response_norm(x, size, alpha=0.0001, beta=0.75, k=1.0, data_format="NC
         raise ValueError(f"paddle.{api}: the input must be 3-D or more, but received a "
                          f"{x.dim()}-D tensor")
     last = _check_format(data_format, api, ("NCL", "NCHW", "NCDHW", "NLC", "NHWC", "NDHWC"))
+    if 0 in x.shape[1:]:   # Paddle checks every axis but the first
+        raise ValueError(f"paddle.{api}: Expected every dim's size to be larger than 0, but the "
+                         f"size of the {list(x.shape[1:]).index(0) + 1}-th dim is 0")
     if last:
         x = x.movedim(-1, 1)
     out = F.local_response_norm(x, size, alpha, beta, k)

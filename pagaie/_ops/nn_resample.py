@@ -11,6 +11,7 @@ import torch.nn.functional as F
 
 from pagaie._core.registry import defop
 from pagaie._ops._helpers import int_list
+from pagaie._ops._nn_helpers import float_attr
 from pagaie._ops._random_mask import as_scalar
 
 __all__ = ["pad", "zeropad2d", "interpolate", "upsample", "pixel_shuffle", "pixel_unshuffle",
@@ -114,7 +115,12 @@ def pad(x, pad, mode="constant", value=0.0, data_format=None, pad_from_left_axis
     plist = _pad_ints(pad.reshape(-1).tolist() if isinstance(pad, np.ndarray) else pad, nd)
     value = float(value.reshape(-1)[0]) if isinstance(value, torch.Tensor) else value
     if mode == "constant" and isinstance(pad, (list, tuple)) and len(plist) != (nd - 2) * 2:
-        return _pad_generic(x, plist, value, pad_from_left_axis)
+        # Paddle's Python code takes float(value) there (a str of a number too)
+        if type(value) is not float and type(value) is not int and not isinstance(value, str):
+            value = float_attr(value, "pad", "value")
+        return _pad_generic(x, plist, float(value), pad_from_left_axis)
+    if type(value) is not float and type(value) is not int:   # pad3d's double attribute
+        value = float_attr(value, "pad", "value")
     if nd not in (3, 4, 5):
         raise AssertionError(f"input tensor dimension must be in [3, 4, 5] but got {nd}")
     if data_format is None:
