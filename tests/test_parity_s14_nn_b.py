@@ -112,3 +112,40 @@ def test_pad_value_numpy_and_tensor():
 def test_local_response_norm_rejects_empty_axes_after_the_batch():
     same_exception(lambda P: _F(P).local_response_norm(P.zeros([2, 3, 0, 4]), 3))
     assert_same(*both(lambda P: _F(P).local_response_norm(P.zeros([0, 3, 2, 4]), 3)))
+
+
+@pytest.mark.parametrize("dtype", ["int8", "uint8", "int16", "bool"])
+def test_sequence_mask_lengths_dtypes(dtype):
+    """Paddle's sequence_mask kernels take int32/int64/float32/float64 lengths only."""
+    same_exception(lambda P: _F(P).sequence_mask(P.to_tensor(np.array([2, 1]).astype(dtype)), 3))
+
+
+# -- bool attributes: a bool or None, nothing else ----------------------------------------------
+
+@pytest.mark.parametrize("call", [
+    lambda P, v: _F(P).gumbel_softmax(P.to_tensor(_X4), hard=v),
+    lambda P, v: _F(P).kl_div(P.to_tensor(_X4), P.to_tensor(_X4), log_target=v),
+    lambda P, v: _F(P).max_pool2d(P.to_tensor(_X4), 2, ceil_mode=v),
+    lambda P, v: _F(P).lp_pool2d(P.to_tensor(_X4), 2, 2, ceil_mode=v),
+], ids=["gumbel_hard", "kl_div_log_target", "max_pool_ceil", "lp_pool_ceil"])
+@pytest.mark.parametrize("value", [0, 1, "x"])
+def test_bool_attributes_reject_other_types(call, value):
+    same_exception(lambda P: call(P, value))
+
+
+def test_bool_attributes_read_none_as_false():
+    assert_same(*both(lambda P: [_F(P).max_pool2d(P.to_tensor(_X4), 3, 2, ceil_mode=None),
+                                 _F(P).max_pool1d(P.to_tensor(_X4[0]), 3, 2, ceil_mode=None),
+                                 _F(P).lp_pool2d(P.to_tensor(_X4), 2, 3, 2, ceil_mode=None),
+                                 _F(P).kl_div(P.to_tensor(_X4), P.to_tensor(_X4), log_target=None)]))
+
+
+def test_loss_flags_written_in_python_take_any_truth_value():
+    """triplet_margin_loss's swap and poisson_nll_loss's full/log_input are Python-level
+    flags in Paddle: 0, 1, None or a str work (torch's kernels wanted a bool)."""
+    a, b, c = (np.abs(_X4[i, 0]) + 0.1 for i in (0, 1, 0))
+    assert_same(*both(lambda P: [
+        _F(P).triplet_margin_loss(P.to_tensor(a), P.to_tensor(b), P.to_tensor(c[::-1].copy()), swap=1),
+        _F(P).triplet_margin_loss(P.to_tensor(a), P.to_tensor(b), P.to_tensor(c), swap=None),
+        _F(P).poisson_nll_loss(P.to_tensor(a), P.to_tensor(b), log_input=0, full="yes"),
+        _F(P).poisson_nll_loss(P.to_tensor(a), P.to_tensor(b), full=None)]))

@@ -698,6 +698,9 @@ def gumbel_softmax(x, temperature=1.0, hard=False, axis=-1, name=None):
     if temperature <= 0:
         raise ValueError(f"paddle.nn.functional.gumbel_softmax: temperature must be positive, but "
                          f"received {temperature}")
+    if hard is not None and not isinstance(hard, bool):   # Paddle's parser wants a bool
+        raise TypeError("paddle.nn.functional.gumbel_softmax: 'hard' must be a bool, but received "
+                        f"{type(hard).__name__} {hard!r}")
     _float(x, "gumbel_softmax")
     if x.numel() == 0:
         return x.clone()

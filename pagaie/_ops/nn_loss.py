@@ -574,6 +574,9 @@ def kl_div(input, label, reduction="mean", log_target=False, name=None):
     # Paddle's kl_div gives the label no gradient; a wider label promotes the result
     d = torch.promote_types(input.dtype, label.dtype)
     input, label = input.to(d), label.detach().to(d)
+    if log_target is not None and not isinstance(log_target, bool):   # Paddle's bool attribute
+        raise TypeError("paddle.nn.functional.kl_div: 'log_target' must be a bool, but received "
+                        f"{type(log_target).__name__} {log_target!r}")
     if not log_target:
         # Paddle's elementwise loss is 0 where the label is not positive (no NaN from log)
         pos = label > 0

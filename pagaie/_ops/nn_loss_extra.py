@@ -105,7 +105,7 @@ def triplet_margin_loss(input, positive, negative, margin=1.0, p=2, epsilon=1e-0
     """
     check_reduction(reduction, "nn.functional.triplet_margin_loss")
     return F.triplet_margin_loss(input, positive, negative, margin=margin, p=p, eps=epsilon,
-                                 swap=swap, reduction=reduction)
+                                 swap=bool(swap), reduction=reduction)
 
 
 def triplet_margin_with_distance_loss(input: Any, positive: Any, negative: Any,
@@ -334,7 +334,7 @@ def poisson_nll_loss(input, label, log_input=True, full=False, epsilon=1e-08, re
         raise ValueError(f"paddle.{api}: 'input' and 'label' must have the same shape, but "
                          f"received {list(input.shape)} and {list(label.shape)}")
     input, label = _promote(api, input, label)
-    return F.poisson_nll_loss(input, label, log_input=log_input, full=full,
+    return F.poisson_nll_loss(input, label, log_input=bool(log_input), full=bool(full),
                               eps=epsilon, reduction=reduction)
 
 

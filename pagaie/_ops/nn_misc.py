@@ -17,6 +17,9 @@ __all__ = ["sequence_mask", "gather_tree", "temporal_shift", "affine_grid", "gri
            "class_center_sample"]
 
 
+_SEQUENCE_MASK_DTYPES = (torch.int32, torch.int64, torch.float32, torch.float64)
+
+
 @defop(paddle_types=("sequence_mask", "pd_op.sequence_mask"), method=False, differentiable=False)
 def sequence_mask(x, maxlen=None, dtype="int64", name=None):
     """Mask of valid positions: ``out[..., j] = j < x[...]``.
@@ -35,6 +38,9 @@ def sequence_mask(x, maxlen=None, dtype="int64", name=None):
         >>> paddle.nn.functional.sequence_mask(paddle.to_tensor([1, 3]), 4).tolist()
         [[1, 0, 0, 0], [1, 1, 1, 0]]
     """
+    if x.dtype not in _SEQUENCE_MASK_DTYPES:   # Paddle's kernels
+        raise RuntimeError("paddle.nn.functional.sequence_mask: the lengths must be int32, int64, "
+                           f"float32 or float64, but received {str(x.dtype).replace('torch.', '')}")
     n = None
     if maxlen is not None:
         n = int(maxlen.reshape(-1)[0].item()) if isinstance(maxlen, torch.Tensor) else int(maxlen)

@@ -87,6 +87,11 @@ class _Geom:
     __slots__ = ("x", "last", "k", "s", "pairs", "out", "fast", "ceil", "empty")
 
     def __init__(self, api, n, x, kernel_size, stride, padding, ceil_mode, data_format):
+        if ceil_mode is None:   # Paddle's bool attribute reads None as False
+            ceil_mode = False
+        elif not isinstance(ceil_mode, bool):
+            raise TypeError(f"paddle.{api}: 'ceil_mode' must be a bool, but received "
+                            f"{type(ceil_mode).__name__} {ceil_mode!r}")
         self.last = channel_last(data_format, n, api)
         if x.dim() != n + 2:
             raise ValueError(f"paddle.{api}: the input 'x' must be a {n + 2}-D tensor, but "
