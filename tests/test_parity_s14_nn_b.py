@@ -149,3 +149,22 @@ def test_loss_flags_written_in_python_take_any_truth_value():
         _F(P).triplet_margin_loss(P.to_tensor(a), P.to_tensor(b), P.to_tensor(c), swap=None),
         _F(P).poisson_nll_loss(P.to_tensor(a), P.to_tensor(b), log_input=0, full="yes"),
         _F(P).poisson_nll_loss(P.to_tensor(a), P.to_tensor(b), full=None)]))
+
+
+# -- int and float attributes of other nn functionals -----------------------------------------
+
+@pytest.mark.parametrize("call", [
+    lambda P: _F(P).group_norm(P.to_tensor(_X4[:, :2]), 2.0),
+    lambda P: _F(P).maxout(P.to_tensor(np.ones((2, 4, 1, 1), "float32")), 2, axis=1.0),
+    lambda P: _F(P).maxout(P.to_tensor(np.ones((2, 4, 1, 1), "float32")), 2, axis=None),
+    lambda P: _F(P).glu(P.to_tensor(np.ones((2, 4), "float32")), 1.0),
+    lambda P: _F(P).glu(P.to_tensor(np.ones((2, 4), "float32")), "1"),
+    lambda P: _F(P).layer_norm(P.to_tensor(_X4), 5, epsilon="1e-5"),
+    lambda P: _F(P).label_smooth(P.to_tensor(np.eye(3, dtype="float32")), epsilon="0.1"),
+    lambda P: _F(P).selu(P.to_tensor(_X1), alpha="2"),
+], ids=["group_norm_groups_float", "maxout_axis_float", "maxout_axis_none", "glu_axis_float",
+        "glu_axis_str", "layer_norm_eps_str", "label_smooth_eps_str", "selu_alpha_str"])
+def test_attribute_types(call):
+    """Paddle's TypeError for a float int-attribute or a str number (ValueError for glu's
+    float axis, from its split); pagaie read them as numbers or raised ValueError."""
+    same_exception(call)

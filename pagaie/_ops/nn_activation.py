@@ -8,6 +8,7 @@ composite over it.
 from __future__ import annotations
 
 import inspect
+import numbers
 
 import torch
 import torch.nn.functional as F
@@ -243,6 +244,10 @@ def selu(x, scale=1.0507009873554804934193349852946, alpha=1.6732632423543772848
         >>> paddle.nn.functional.selu(paddle.to_tensor([1.0], 'float64')).round(4).tolist()
         [1.0507]
     """
+    if type(scale) is not float and type(scale) is not int:
+        scale = float_attr(scale, "selu", "scale")
+    if type(alpha) is not float and type(alpha) is not int:
+        alpha = float_attr(alpha, "selu", "alpha")
     if scale <= 1.0:
         raise ValueError(f"paddle.nn.functional.selu: The scale must be greater than 1.0. Received: {scale}.")
     if alpha < 0:
@@ -606,6 +611,9 @@ def maxout(x, groups, axis=1, name=None):
         >>> paddle.nn.functional.maxout(x, 2).tolist()
         [[[[5.0]], [[3.0]]]]
     """
+    if isinstance(axis, bool) or not isinstance(axis, numbers.Integral):   # Paddle's int attribute
+        raise TypeError(f"paddle.nn.functional.maxout: 'axis' must be an int, but received "
+                        f"{type(axis).__name__} {axis!r}")
     if axis not in (1, -1, 3):
         raise ValueError("paddle.nn.functional.maxout: Attr(axis) should be 1 when data format is NCHW, "
                          f"-1 or 3 when data format is NHWC. Received Attr(axis): {axis}.")
@@ -634,6 +642,13 @@ def glu(x, axis=-1, name=None):
         >>> paddle.nn.functional.glu(paddle.to_tensor([[2.0, 0.0]])).tolist()
         [[1.0]]
     """
+    if not isinstance(axis, numbers.Real):   # Paddle compares it with the rank first
+        raise TypeError(f"paddle.nn.functional.glu: axis must be an int, but received "
+                        f"{type(axis).__name__} {axis!r}")
+    if not isinstance(axis, numbers.Integral):   # then its split reports a float axis
+        raise ValueError(f"paddle.nn.functional.glu: axis must be an int, but received "
+                         f"{type(axis).__name__} {axis!r}")
+    axis = int(axis)
     if not -x.dim() <= axis < x.dim():
         raise ValueError(f"paddle.nn.functional.glu: axis must be in [{-x.dim()}, {x.dim()}), but "
                          f"received {axis}")

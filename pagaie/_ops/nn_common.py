@@ -673,6 +673,9 @@ def label_smooth(label, prior_dist=None, epsilon=0.1, name=None):
         >>> paddle.nn.functional.label_smooth(paddle.to_tensor([[0.0, 1.0]], 'float64'), epsilon=0.2).tolist()
         [[0.1, 0.9]]
     """
+    if isinstance(epsilon, str):   # Paddle compares it with numbers first
+        raise TypeError(f"paddle.nn.functional.label_smooth: 'epsilon' must be a float, but "
+                        f"received str {epsilon!r}")
     if not 0.0 <= float(epsilon) <= 1.0:
         raise ValueError("paddle.nn.functional.label_smooth: The value of epsilon must be between 0 and "
                          f"1, but received {epsilon}")

@@ -19,6 +19,7 @@ import torch.nn.functional as F
 
 from pagaie._core.registry import defop
 from pagaie._ops._helpers import scalar_of
+from pagaie._ops._nn_helpers import float_attr
 from pagaie._ops._random_mask import as_scalar
 
 __all__ = ["batch_norm", "instance_norm", "layer_norm", "rms_norm", "group_norm",
@@ -259,6 +260,8 @@ def layer_norm(x, normalized_shape, weight=None, bias=None, epsilon=1e-05, name=
     if not shape:
         raise ValueError(f"{api}: normalized_shape must not be empty (received [] for an input "
                          f"of shape {list(x.shape)})")
+    if type(epsilon) is not float and type(epsilon) is not int:   # Paddle's double attribute
+        epsilon = float_attr(epsilon, "layer_norm", "epsilon")
     if not 0.0 <= as_scalar(float(epsilon), torch.float32) <= as_scalar(0.001, torch.float32):
         raise ValueError(f"{api}: epsilon should be between 0.0 and 0.001, but received "
                          f"{epsilon}")
@@ -339,6 +342,9 @@ def _group_norm(x, num_groups, epsilon=1e-05, weight=None, bias=None, data_forma
     if last:
         x = x.movedim(-1, 1)
     c = x.shape[1]
+    if not isinstance(num_groups, (numbers.Integral, torch.Tensor)):   # Paddle's int attribute
+        raise TypeError(f"paddle.{api}: 'num_groups' must be an int, but received "
+                        f"{type(num_groups).__name__} {num_groups!r}")
     if num_groups <= 0 or c % num_groups:
         raise ValueError(f"paddle.{api}: the number of channels ({c}) must be divisible by "
                          f"num_groups ({num_groups})")
