@@ -168,3 +168,19 @@ def test_attribute_types(call):
     """Paddle's TypeError for a float int-attribute or a str number (ValueError for glu's
     float axis, from its split); pagaie read them as numbers or raised ValueError."""
     same_exception(call)
+
+
+@pytest.mark.parametrize("axis", [-1, 0])
+def test_log_softmax_clips_shifted_logits_at_minus_64(axis):
+    """Paddle's CPU log_softmax clips ``x - max`` at -64: a masked (-inf) or far logit gives
+    about -64 - logsumexp, not -inf; the gradient stays ``dy - exp(out) * sum(dy)``."""
+    x = np.array([[0.0, -np.inf, 1.0, -80.0], [3.0, 1.0, -1e30, 2.0]], "float32")
+    x = x if axis == -1 else x.T.copy()
+
+    def run(P):
+        t = P.to_tensor(x)
+        t.stop_gradient = False
+        out = _F(P).log_softmax(t, axis=axis)
+        w = P.to_tensor(np.arange(1, 9, dtype="float32").reshape(x.shape))
+        return [out, P.grad((out * w).sum(), t)[0]]
+    assert_same(*both(run))

@@ -16,6 +16,7 @@ import torch.nn.functional as F
 from pagaie._core.registry import defop
 from pagaie._core.tensor import Tensor, is_grad_leaf
 from pagaie._ops._helpers import compare_mask, write_out
+from pagaie._core.random import on_paddle_cpu
 from pagaie._ops._nn_helpers import float_attr
 
 __all__ = ["relu", "relu_", "relu6", "leaky_relu", "leaky_relu_", "prelu", "rrelu", "elu", "elu_",
@@ -555,7 +556,31 @@ def log_softmax(x, axis=-1, dtype=None, name=None):
         >>> paddle.nn.functional.log_softmax(paddle.to_tensor([0.0, 0.0], 'float64')).round(4).tolist()
         [-0.6931, -0.6931]
     """
-    return torch.log_softmax(_cast_for_softmax(x, dtype, "log_softmax"), dim=axis)
+    x = _cast_for_softmax(x, dtype, "log_softmax")
+    out = torch.log_softmax(x, dim=axis)
+    if out.numel() and on_paddle_cpu(out.device) and bool((out < -64).any()):
+        # Paddle's CPU kernel clips the shifted logits ``x - max`` at -64: a masked (-inf)
+        # logit gives about -64 - logsumexp, not -inf
+        return _ClippedLogSoftmax.apply(x, axis)
+    return out
+
+
+class _ClippedLogSoftmax(torch.autograd.Function):
+    """Paddle's CPU log_softmax: ``s - log(sum(exp(s)))`` with ``s = max(x - max(x), -64)``;
+    its gradient is ``dy - exp(out) * sum(dy)`` whatever the clip."""
+
+    @staticmethod
+    def forward(ctx, x, axis):
+        s = (x - x.amax(axis, keepdim=True)).clamp_min(-64.0)
+        out = s - s.exp().sum(axis, keepdim=True).log()
+        ctx.save_for_backward(out)
+        ctx.axis = axis
+        return out
+
+    @staticmethod
+    def backward(ctx, dy):
+        (out,) = ctx.saved_tensors
+        return dy - out.exp() * dy.sum(ctx.axis, keepdim=True), None
 
 
 @defop(amp="black", paddle_types=("softmax", "pd_op.softmax"), method=False, inplace=True)
