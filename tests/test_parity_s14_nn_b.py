@@ -184,3 +184,13 @@ def test_log_softmax_clips_shifted_logits_at_minus_64(axis):
         w = P.to_tensor(np.arange(1, 9, dtype="float32").reshape(x.shape))
         return [out, P.grad((out * w).sum(), t)[0]]
     assert_same(*both(run))
+
+
+@pytest.mark.parametrize("custom", [False, True])
+@pytest.mark.parametrize("num_classes", [1, 0])
+def test_hsigmoid_loss_needs_two_classes(custom, num_classes):
+    """Paddle checks num_classes >= 2 first, with custom paths too (pagaie computed a loss)."""
+    paths = lambda P: dict(path_table=P.to_tensor(np.zeros((4, 2), "int64")),  # noqa: E731
+                           path_code=P.to_tensor(np.zeros((4, 2), "int64"))) if custom else {}
+    same_exception(lambda P: _F(P).hsigmoid_loss(P.ones([4, 3]), P.to_tensor([[0], [1], [0], [1]]),
+                                                 num_classes, P.ones([4, 3]), **paths(P)))
