@@ -194,3 +194,9 @@ def test_hsigmoid_loss_needs_two_classes(custom, num_classes):
                            path_code=P.to_tensor(np.zeros((4, 2), "int64"))) if custom else {}
     same_exception(lambda P: _F(P).hsigmoid_loss(P.ones([4, 3]), P.to_tensor([[0], [1], [0], [1]]),
                                                  num_classes, P.ones([4, 3]), **paths(P)))
+
+
+@pytest.mark.parametrize("api", ["relu_", "leaky_relu_", "hardtanh_", "elu_", "thresholded_relu_"])
+def test_inplace_functionals_take_no_input_keyword(api):
+    """Paddle's in-place activations have no ``input=`` spelling: TypeError (was a KeyError)."""
+    same_exception(lambda P: getattr(_F(P), api)(input=P.to_tensor(_X1)))

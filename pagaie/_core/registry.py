@@ -729,6 +729,15 @@ def _inplace_dtype(api: str, t: torch.Tensor, y: Any) -> torch.dtype | None:
     return None
 
 
+def _missing_first(name: str, first: str, params: list, kwargs: dict) -> Any:
+    """Python's TypeError for an in-place call without its first argument (Paddle's in-place
+    functions take no PyTorch spelling such as ``input=``)."""
+    unknown = [k for k in kwargs if k not in params]
+    if unknown:
+        raise TypeError(f"{name}() got an unexpected keyword argument '{unknown[0]}'")
+    raise TypeError(f"{name}() missing 1 required positional argument: '{first}'")
+
+
 def _make_inplace(rec: OpRecord, base: OpRecord) -> Callable:
     """In-place variant: mutates its first argument and returns it.
 
@@ -767,7 +776,8 @@ def _make_inplace(rec: OpRecord, base: OpRecord) -> Callable:
     def api(*args, **kwargs):
         if kwargs and aliases:  # ``x.add_(other=y)``: Paddle's in-place ops take the aliases too
             kwargs = rename_aliases(rec.name, kwargs, aliases)
-        x = args[0] if args else kwargs[first]
+        x = (args[0] if args else kwargs[first] if first in kwargs
+             else _missing_first(rec.name, first, params, kwargs))
         t = x._t
         run, want = out_of_place, None
         if binary:
