@@ -200,3 +200,16 @@ def test_hsigmoid_loss_needs_two_classes(custom, num_classes):
 def test_inplace_functionals_take_no_input_keyword(api):
     """Paddle's in-place activations have no ``input=`` spelling: TypeError (was a KeyError)."""
     same_exception(lambda P: getattr(_F(P), api)(input=P.to_tensor(_X1)))
+
+
+@pytest.mark.parametrize("output_size", [[4], [5], [1], [2, 3, 5]])
+def test_max_unpool1d_output_size(output_size):
+    """Paddle's 1-D unpooling checks a one-value output_size as the 2-D ``[L, 1]``, which no
+    L passes (ValueError); ``[N, C, L]`` works."""
+    def run(P):
+        y, m = _F(P).max_pool1d(P.to_tensor(_X4[:, :, 0, :4].copy()), 2, return_mask=True)
+        return _F(P).max_unpool1d(y, m, 2, output_size=output_size)
+    if len(output_size) == 1:
+        same_exception(run)
+    else:
+        assert_same(*both(run))

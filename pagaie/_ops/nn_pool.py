@@ -431,6 +431,11 @@ def _unpool(api, n, x, indices, kernel_size, stride, padding, data_format, outpu
                                  else output_size)]
         if len(size) == n + 2:
             size = size[2:]
+        elif n == 1 and len(size) == 1:
+            # Paddle's 1-D form checks a one-value size as the 2-D [L, 1] against the sizes
+            # of its unsqueezed input, which no L passes: only [N, C, L] works there
+            raise ValueError(f"paddle.{api}: invalid output_size {size + [1]} (a one-value "
+                             f"output_size is checked as 2-D; give [N, C, L])")
         if len(size) != n:
             raise ValueError(f"paddle.{api}: output_size should be a sequence of {n} or {n + 2} "
                              f"ints, but received {output_size}")
@@ -810,7 +815,8 @@ def max_unpool1d(x, indices, kernel_size, stride=None, padding=0, data_format="N
         stride (int|list, optional): the pooling stride; defaults to ``kernel_size``.
         padding (int|list): the pooling padding.
         data_format (str): ``'NCL'``.
-        output_size (list, optional): the output length (``[L]`` or ``[N, C, L]``).
+        output_size (list, optional): the output size ``[N, C, L]`` (a one-value list is
+            Paddle's ValueError).
         name (str, optional): unused.
 
     Returns:
