@@ -213,3 +213,15 @@ def test_max_unpool1d_output_size(output_size):
         same_exception(run)
     else:
         assert_same(*both(run))
+
+
+@pytest.mark.parametrize("call", [
+    lambda P, t: P.nn.LayerNorm(3)(t),
+    lambda P, t: _F(P).local_response_norm(t, 3),
+    lambda P, t: _F(P).unfold(t.astype("bool"), 2),
+    lambda P, t: _F(P).pad(t.astype("bool"), [1, 1, 1, 1]),
+    lambda P, t: _F(P).pad(t.astype("uint8"), [1, 1, 1, 1, 0, 0, 0, 0]),
+], ids=["LayerNorm", "local_response_norm", "unfold_bool", "pad3d_bool", "pad_uint8"])
+def test_integer_inputs_without_kernels(call):
+    """Paddle has no such kernels: RuntimeError (pagaie computed, or raised ValueError)."""
+    same_exception(lambda P: call(P, P.to_tensor(np.arange(72).reshape(2, 4, 3, 3))))

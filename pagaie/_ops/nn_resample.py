@@ -69,6 +69,9 @@ def _crop_pad(x, plist, value):
     return out
 
 
+_PAD_NO_KERNEL = (torch.bool, torch.uint8, torch.int8)
+
+
 @defop(paddle_types=("pad", "pad3d", "pd_op.pad", "pd_op.pad3d"), method=False)
 def pad(x, pad, mode="constant", value=0.0, data_format=None, pad_from_left_axis=True, name=None):
     """Pad a tensor.
@@ -108,6 +111,9 @@ def pad(x, pad, mode="constant", value=0.0, data_format=None, pad_from_left_axis
         raise TypeError(f"paddle.nn.functional.pad: 'pad' must be a list, tuple or Tensor, but "
                         f"received {type(pad).__name__} {pad!r}")
     nd = x.dim()
+    if x.dtype in _PAD_NO_KERNEL:   # Paddle's pad and pad3d kernels have none for these
+        raise RuntimeError(f"paddle.nn.functional.pad: no kernel for dtype "
+                           f"{str(x.dtype).replace('torch.', '')}")
     is_tensor = isinstance(pad, torch.Tensor)
     if is_tensor and pad.numel() == 0:
         return x.clone()
@@ -638,6 +644,9 @@ def unfold(x, kernel_sizes, strides=1, paddings=0, dilations=1, name=None):
         # uneven paddings pad the input first; negative ones crop it, as in Paddle
         x = _crop_pad(x, [left, right, top, bottom], 0.0)
         top = left = 0
+    if not x.is_floating_point():   # Paddle's kernels are for floating types only
+        raise RuntimeError("paddle.nn.functional.unfold: the kernel supports floating-point inputs "
+                           f"only, but received {str(x.dtype).replace('torch.', '')}")
     return F.unfold(x, k, dilation=d, padding=[top, left], stride=s)
 
 
