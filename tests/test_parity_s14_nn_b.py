@@ -225,3 +225,19 @@ def test_max_unpool1d_output_size(output_size):
 def test_integer_inputs_without_kernels(call):
     """Paddle has no such kernels: RuntimeError (pagaie computed, or raised ValueError)."""
     same_exception(lambda P: call(P, P.to_tensor(np.arange(72).reshape(2, 4, 3, 3))))
+
+
+@pytest.mark.parametrize("call", [
+    lambda P, a, b: _F(P).log_loss(a.astype("float64"), b.astype("float64")),
+    lambda P, a, b: _F(P).log_loss(a, b.astype("int64")),
+    lambda P, a, b: _F(P).log_loss(a.astype("float64"), b),
+    lambda P, a, b: _F(P).kl_div(a.astype("int64"), b.astype("int64")),
+    lambda P, a, b: _F(P).kl_div(a.astype("int32"), b),
+    lambda P, a, b: _F(P).smooth_l1_loss(a.astype("int64"), b.astype("int64")),
+], ids=["log_loss_f64", "log_loss_int_label", "log_loss_mixed", "kl_div_int", "kl_div_int_input",
+        "smooth_l1_int"])
+def test_loss_kernel_dtypes(call):
+    """Paddle's log_loss kernel is float32 only (its dtype from the label, a mismatched input
+    a ValueError); kldiv_loss and huber_loss have float kernels only."""
+    a, b = np.full((4, 1), 0.25, "float32"), np.full((4, 1), 1.0, "float32")
+    same_exception(lambda P: call(P, P.to_tensor(a), P.to_tensor(b)))

@@ -464,11 +464,14 @@ def smooth_l1_loss(input, label, reduction="mean", delta=1.0, is_huber=True, nam
         check_binary_dtypes(api, input, label)
         d = torch.promote_types(input.dtype, label.dtype)
         input, label = input.to(d), label.to(d)
+    if not input.is_floating_point():   # Paddle's huber_loss kernel is for floats only
+        raise RuntimeError(f"paddle.{api}: the kernel supports floating-point inputs only, but "
+                           f"received {dtype_name(input)}")
     # written out (not torch's kernels, which reject delta <= 0): Paddle's huber_loss takes
     # any delta (delta 0 gives zeros) and the smooth-L1 form divides it by delta
     # (the kernel's delta is a C++ float: float64 inputs see it rounded to float32)
     d = float(np.float32(delta))
-    if d > 0 and input.is_floating_point():
+    if d > 0:
         # torch's kernel: the same products, and at |r| == delta both branches are 0.5 d^2
         loss = F.huber_loss(input, label, reduction="none", delta=d)
     else:
@@ -568,6 +571,9 @@ def kl_div(input, label, reduction="mean", log_target=False, name=None):
     if list(label.shape) != list(input.shape):
         raise ValueError(f"paddle.nn.functional.kl_div: 'input' and 'label' must have the same shape, "
                          f"but received {list(input.shape)} and {list(label.shape)}")
+    if not input.is_floating_point():   # Paddle's kldiv_loss kernel is for floats only
+        raise RuntimeError("paddle.nn.functional.kl_div: the kernel supports floating-point "
+                           f"inputs only, but received {dtype_name(input)}")
     if not label.is_floating_point() and input.is_floating_point():  # Paddle: InvalidArgument
         raise ValueError(f"paddle.nn.functional.kl_div: 'label' must be a floating tensor, but "
                          f"received {dtype_name(label)}")
@@ -617,6 +623,13 @@ def log_loss(input, label, epsilon=0.0001, name=None):
     if input.dim() != 2 or input.shape[1] != 1:
         raise ValueError("paddle.nn.functional.log_loss: the input must be [N, 1] (one probability "
                          f"per row), but received shape {list(input.shape)}")
+    # Paddle's kernel is float32 only and takes its dtype from the label
+    if label.dtype != torch.float32:
+        raise RuntimeError("paddle.nn.functional.log_loss: the kernel supports float32 only, but "
+                           f"received a {dtype_name(label)} label")
+    if input.dtype != label.dtype:
+        raise ValueError("paddle.nn.functional.log_loss: 'input' must have the label's dtype "
+                         f"(float32), but received {dtype_name(input)}")
     if list(label.shape) != list(input.shape):
         raise ValueError("paddle.nn.functional.log_loss: 'label' must have the shape of 'input' "
                          f"{list(input.shape)}, but received {list(label.shape)}")
