@@ -241,3 +241,14 @@ def test_loss_kernel_dtypes(call):
     a ValueError); kldiv_loss and huber_loss have float kernels only."""
     a, b = np.full((4, 1), 0.25, "float32"), np.full((4, 1), 1.0, "float32")
     same_exception(lambda P: call(P, P.to_tensor(a), P.to_tensor(b)))
+
+
+@pytest.mark.parametrize("call", [
+    lambda P, a: _F(P).margin_ranking_loss(a, a, a),
+    lambda P, a: _F(P).triplet_margin_loss(a, a, a),
+    lambda P, a: _F(P).triplet_margin_loss(a.astype("float32"), a, a.astype("float32")),
+], ids=["margin_ranking_int", "triplet_int", "triplet_float_int_mix"])
+def test_margin_losses_integer_operands(call):
+    """RuntimeError for integer operands (Paddle's relu / p_norm kernels), TypeError for an
+    integer/float mix (its type promotion); torch computed them."""
+    same_exception(lambda P: call(P, P.to_tensor(np.arange(6).reshape(2, 3))))

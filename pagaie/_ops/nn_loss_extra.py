@@ -46,6 +46,9 @@ def margin_ranking_loss(input, other, label, margin=0.0, reduction="mean", name=
     check_reduction(reduction, api)
     input, other = _promote(api, input, other)
     label = _promote(api, input - other, label)[1]
+    if not input.is_floating_point():   # Paddle's relu kernel is for floats only
+        raise RuntimeError(f"paddle.{api}: the kernel supports floating-point inputs only, but "
+                           f"received {str(input.dtype).replace('torch.', '')}")
     return reduce_loss(torch.relu(-label * (input - other) + margin), reduction)
 
 
@@ -103,7 +106,16 @@ def triplet_margin_loss(input, positive, negative, margin=1.0, p=2, epsilon=1e-0
         >>> F.triplet_margin_loss(a, a, a + 3.0).item()
         0.0
     """
-    check_reduction(reduction, "nn.functional.triplet_margin_loss")
+    api = "nn.functional.triplet_margin_loss"
+    check_reduction(reduction, api)
+    # Paddle subtracts the operands (its type promotion: floats only) and takes p_norm (a
+    # float kernel)
+    input, positive = _promote(api, input, positive)
+    input, negative = _promote(api, input, negative)
+    positive = positive.to(input.dtype)
+    if not input.is_floating_point():
+        raise RuntimeError(f"paddle.{api}: the kernel supports floating-point inputs only, but "
+                           f"received {str(input.dtype).replace('torch.', '')}")
     return F.triplet_margin_loss(input, positive, negative, margin=margin, p=p, eps=epsilon,
                                  swap=bool(swap), reduction=reduction)
 
