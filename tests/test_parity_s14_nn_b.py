@@ -253,3 +253,8 @@ def test_margin_losses_integer_operands(call):
     """RuntimeError for integer operands (Paddle's relu / p_norm kernels), TypeError for an
     integer/float mix (its type promotion); torch computed them."""
     same_exception(lambda P: call(P, P.to_tensor(np.arange(6).reshape(2, 3))))
+
+
+@pytest.mark.parametrize("api", ["hardshrink", "swish", "tanhshrink", "gumbel_softmax"])
+def test_activations_without_complex_kernels(api):
+    same_exception(lambda P: getattr(_F(P), api)(P.to_tensor(_X1.astype("complex64"))))

@@ -26,8 +26,10 @@ __all__ = ["relu", "relu_", "relu6", "leaky_relu", "leaky_relu_", "prelu", "rrel
            "maxout", "glu", "swiglu", "gumbel_softmax", "softmax", "softmax_"]
 
 
-def _float(x, api):
-    if not (x.is_floating_point() or x.is_complex()):
+def _float(x, api, complex_ok=True):
+    """Paddle's NotFound (RuntimeError) for a dtype the op's kernels lack: integers and bool,
+    and complex numbers too for the ops without complex kernels (``complex_ok=False``)."""
+    if not x.is_floating_point() and not (complex_ok and x.is_complex()):
         raise RuntimeError(f"paddle.nn.functional.{api}: the kernel of {api} supports float16, bfloat16, "
                            f"float32 and float64 inputs, but received {str(x.dtype).replace('torch.', '')}")
 
@@ -346,7 +348,7 @@ def swish(x, name=None):
         >>> paddle.nn.functional.swish(paddle.to_tensor([0.0])).tolist()
         [0.0]
     """
-    _float(x, "swish")
+    _float(x, "swish", complex_ok=False)
     return F.silu(x)
 
 
@@ -425,7 +427,7 @@ def hardshrink(x, threshold=0.5, name=None):
         >>> paddle.nn.functional.hardshrink(paddle.to_tensor([-1.0, 0.3, 0.5])).tolist()
         [-1.0, 0.0, 0.5]
     """
-    _float(x, "hardshrink")
+    _float(x, "hardshrink", complex_ok=False)
     t = _f32(threshold, "hardshrink", "threshold")
     # as Paddle's kernel: x times the mask, so x = +-threshold is kept, a dropped negative
     # value gives -0.0, NaN stays NaN and its gradient is 0
@@ -462,7 +464,7 @@ def tanhshrink(x, name=None):
         >>> paddle.nn.functional.tanhshrink(paddle.to_tensor([1.0], 'float64')).round(4).tolist()
         [0.2384]
     """
-    _float(x, "tanhshrink")
+    _float(x, "tanhshrink", complex_ok=False)
     return x - torch.tanh(x)
 
 
@@ -741,7 +743,7 @@ def gumbel_softmax(x, temperature=1.0, hard=False, axis=-1, name=None):
     if hard is not None and not isinstance(hard, bool):   # Paddle's parser wants a bool
         raise TypeError("paddle.nn.functional.gumbel_softmax: 'hard' must be a bool, but received "
                         f"{type(hard).__name__} {hard!r}")
-    _float(x, "gumbel_softmax")
+    _float(x, "gumbel_softmax", complex_ok=False)
     if x.numel() == 0:
         return x.clone()
     y = torch.softmax((x + _gumbel_noise(x)) / temperature, dim=axis)
