@@ -255,6 +255,6 @@ def test_margin_losses_integer_operands(call):
     same_exception(lambda P: call(P, P.to_tensor(np.arange(6).reshape(2, 3))))
 
 
-@pytest.mark.parametrize("api", ["hardshrink", "swish", "tanhshrink", "gumbel_softmax"])
+@pytest.mark.parametrize("api", ["hardshrink", "swish", "tanhshrink", "gumbel_softmax", "normalize"])
 def test_activations_without_complex_kernels(api):
     same_exception(lambda P: getattr(_F(P), api)(P.to_tensor(_X1.astype("complex64"))))
