@@ -258,3 +258,9 @@ def test_margin_losses_integer_operands(call):
 @pytest.mark.parametrize("api", ["hardshrink", "swish", "tanhshrink", "gumbel_softmax", "normalize"])
 def test_activations_without_complex_kernels(api):
     same_exception(lambda P: getattr(_F(P), api)(P.to_tensor(_X1.astype("complex64"))))
+
+
+@pytest.mark.parametrize("dtype", ["int16", "bool", "complex64", "int32"])
+def test_glu_non_float_inputs(dtype):
+    """RuntimeError where Paddle's split or sigmoid has no kernel, TypeError for the rest."""
+    same_exception(lambda P: _F(P).glu(P.to_tensor(np.ones((2, 4)).astype(dtype))))

@@ -679,9 +679,12 @@ def glu(x, axis=-1, name=None):
     if not -x.dim() <= axis < x.dim():
         raise ValueError(f"paddle.nn.functional.glu: axis must be in [{-x.dim()}, {x.dim()}), but "
                          f"received {axis}")
-    if not (x.is_floating_point() or x.is_complex()):
-        raise TypeError("paddle.nn.functional.glu: x must be a floating-point tensor, but received "
-                        f"{str(x.dtype).replace('torch.', '')}")
+    if not x.is_floating_point():
+        # Paddle: no split kernel for int16 or complex types, no sigmoid kernel for bool; the
+        # other integers reach its float/int product (TypeError)
+        error = RuntimeError if x.is_complex() or x.dtype in (torch.int16, torch.bool) else TypeError
+        raise error("paddle.nn.functional.glu: x must be a floating-point tensor, but received "
+                    f"{str(x.dtype).replace('torch.', '')}")
     if x.shape[axis] % 2 != 0:
         raise ValueError(f"paddle.nn.functional.glu: the size of axis {axis} ({x.shape[axis]}) must be even")
     a, b = torch.chunk(x, 2, dim=axis)
