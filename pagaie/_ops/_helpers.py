@@ -13,7 +13,7 @@ from pagaie._core.registry import check_promotable
 
 _T = torch.Tensor
 
-__all__ = ["norm_axis", "norm_axes", "scalar_axis", "int_list", "check_binary_dtypes", "promote_pair", "check_same_dtype", "reject_bool", "float_inplace", "torch_dtype",
+__all__ = ["norm_axis", "norm_axes", "scalar_axis", "int_list", "check_binary_dtypes", "promote_pair", "check_same_dtype", "reject_bool", "kernel_dtypes", "float_inplace", "torch_dtype",
            "float_dtype", "device", "scalar_of", "write_out", "write_result_into", "stopped",
            "zero_dropped", "compare_mask", "trace_constant", "TRACE_CONSTANTS"]
 
@@ -117,6 +117,15 @@ def reject_bool(api: str, x: torch.Tensor) -> None:
     if x.dtype is torch.bool:
         raise RuntimeError(f"paddle.{api}: bool tensors are not supported; cast 'x' to a "
                            "numeric dtype first (received bool)")
+
+
+def kernel_dtypes(api: str, x: torch.Tensor, allowed: frozenset, arg: str = "x") -> None:
+    """Paddle registers the CPU kernel of ``api`` for the ``allowed`` dtypes only: another dtype
+    is its NotFound, a RuntimeError (its GPU kernels take more, so a CUDA tensor passes)."""
+    if x.dtype not in allowed and x.device.type == "cpu":
+        names = ", ".join(sorted(_dt.from_torch_dtype(d).name for d in allowed))
+        raise RuntimeError(f"paddle.{api}: '{arg}' of dtype {_dt.from_torch_dtype(x.dtype).name} "
+                           f"is not supported (Paddle's kernel takes {names})")
 
 
 def float_inplace(api: str, x: torch.Tensor) -> None:

@@ -14,8 +14,8 @@ import torch
 from pagaie._core import dtype as _dt
 from pagaie._core.registry import defop
 from pagaie._core.tensor import check_inplace
-from pagaie._ops._helpers import (check_binary_dtypes, dtype_name, int_list, norm_axis, scalar_axis,
-                                  stopped, write_result_into)
+from pagaie._ops._helpers import (check_binary_dtypes, dtype_name, int_list, kernel_dtypes,
+                                  norm_axis, scalar_axis, stopped, write_result_into)
 from pagaie._ops.manipulation import view_results
 
 _T = torch.Tensor
@@ -332,6 +332,9 @@ def _slice_dims(x: _T, axes: Any, starts: Any, ends: Any, strides: Any, api: str
     idx: list = [_slice(None)] * x.dim()
     flips = []
     for a, s, e, k in zip(axes_l, st, en, sd):
+        if x.dim() == 0:
+            raise ValueError(f"paddle.{api}: a 0-D input has no axis to slice, but received "
+                             f"axes={axes_l}")
         a = norm_axis(a, x.dim(), api, "axes")
         if k == 0:
             raise ValueError(f"paddle.{api}: 'strides' must not contain 0")
@@ -361,6 +364,8 @@ def slice(input, axes, starts, ends):  # noqa: A001 (Paddle's name)
         >>> paddle.slice(x, axes=[0, 1], starts=[1, 0], ends=[3, 2]).tolist()
         [[4, 5], [8, 9]]
     """
+    if isinstance(axes, (list, tuple)) and not axes:
+        raise ValueError("paddle.slice: 'axes' must not be an empty list or tuple")
     idx, _ = _slice_dims(input, axes, starts, ends, None, "slice")
     return input[idx]
 
@@ -472,12 +477,36 @@ def multiplex(inputs, index, name=None):
     """
     if not isinstance(inputs, (list, tuple)) or len(inputs) < 1:
         raise ValueError("paddle.multiplex: 'inputs' must be a non-empty list of tensors")
+    x0 = inputs[0]
+    kernel_dtypes("multiplex", x0, _MULTIPLEX_DTYPES, "inputs")
+    if any(t.dtype != x0.dtype for t in inputs):
+        raise ValueError(f"paddle.multiplex: the tensors of 'inputs' must have one dtype, but "
+                         f"received {[dtype_name(t) for t in inputs]}")
+    if x0.dim() < 2:
+        raise ValueError(f"paddle.multiplex: the tensors of 'inputs' must be at least 2-D, but "
+                         f"received shape {list(x0.shape)}")
+    if any(t.shape != x0.shape for t in inputs):  # Paddle's PreconditionNotMet: RuntimeError
+        raise RuntimeError(f"paddle.multiplex: the tensors of 'inputs' must have one shape, but "
+                           f"received {[list(t.shape) for t in inputs]}")
+    if isinstance(index, _T) and (index.dim() != 2 or index.shape[1] != 1):
+        raise RuntimeError(f"paddle.multiplex: 'index' must have shape [batch_size, 1], but "
+                           f"received {list(index.shape)}")
+    idx = check_index(index, "multiplex")
+    if idx.shape[0] > x0.shape[0]:  # fewer rows are fine: the result has one per index row
+        raise ValueError(f"paddle.multiplex: 'index' has {idx.shape[0]} rows, more than the "
+                         f"{x0.shape[0]} of the tensors of 'inputs'")
+    if index.dtype is not torch.int32:  # Paddle's kernel reads the index as int32
+        raise ValueError(f"paddle.multiplex: 'index' must be an int32 tensor, but received "
+                         f"{dtype_name(index)}")
     # Paddle's kernel checks the rows it picks: PreconditionNotMet (RuntimeError)
-    idx = bound_index(check_index(index, "multiplex").reshape(-1), len(inputs), "multiplex",
-                      RuntimeError, negative=False)
+    idx = bound_index(idx.reshape(-1), len(inputs), "multiplex", RuntimeError, negative=False)
     stacked = torch.stack(list(inputs), 0)
-    rows = torch.arange(stacked.shape[1], device=stacked.device)
+    rows = torch.arange(idx.shape[0], device=stacked.device)
     return stacked[idx, rows]
+
+
+_MULTIPLEX_DTYPES = frozenset((torch.float32, torch.float64, torch.int32, torch.int64,
+                               torch.complex64, torch.complex128))
 
 
 @defop(paddle_types=("shard_index", "pd_op.shard_index"), differentiable=False)
@@ -490,6 +519,12 @@ def shard_index(input, index_num, nshards, shard_id, ignore_value=-1):
         >>> paddle.shard_index(paddle.to_tensor([[16], [1]]), 20, 2, 0).tolist()
         [[-1], [1]]
     """
+    if input.dtype not in (torch.int32, torch.int64):  # Paddle has int kernels only: NotFound
+        raise RuntimeError(f"paddle.shard_index: 'input' must be an int32 or int64 tensor, but "
+                           f"received {dtype_name(input)}")
+    if input.dim() < 2 or input.shape[-1] != 1:
+        raise ValueError(f"paddle.shard_index: 'input' must be at least 2-D with a last dimension "
+                         f"of 1, but received shape {list(input.shape)}")
     if not 0 <= shard_id < nshards:
         raise ValueError(f"paddle.shard_index: 'shard_id' must be in [0, {nshards}), but received "
                          f"{shard_id}")

@@ -203,6 +203,13 @@ def mv(x, vec, name=None):
     if x.dim() != 2 or vec.dim() != 1:
         raise ValueError(f"paddle.mv: 'x' must be 2-D and 'vec' 1-D, but received x: {list(x.shape)}, "
                          f"vec: {list(vec.shape)}")
+    # Paddle's kernel is chosen by vec's dtype (float only: NotFound), then reads x as that type
+    if not (vec.is_floating_point() or vec.is_complex()):
+        raise RuntimeError(f"paddle.mv: 'vec' must be a floating tensor, but received dtype "
+                           f"{str(vec.dtype).replace('torch.', '')}")
+    if x.dtype != vec.dtype:
+        raise ValueError(f"paddle.mv: 'x' and 'vec' must have the same dtype, but received "
+                         f"{str(x.dtype).replace('torch.', '')} and {str(vec.dtype).replace('torch.', '')}")
     return torch.mv(x, vec)
 
 

@@ -15,7 +15,7 @@ import torch
 from pagaie._core import dtype as _dt
 from pagaie._core.registry import REGISTRY, OpRecord, defop
 from pagaie._core.tensor import Tensor, check_inplace
-from pagaie._ops._helpers import axis_arg, int_entries, int_list, norm_axis, norm_axes, shape_arg as _shape, write_out
+from pagaie._ops._helpers import axis_arg, int_entries, kernel_dtypes, int_list, norm_axis, norm_axes, shape_arg as _shape, write_out
 
 _T = torch.Tensor
 
@@ -771,6 +771,10 @@ def tile(x, repeat_times, name=None):
     return torch.tile(x, r)
 
 
+_REPEAT_INTERLEAVE_DTYPES = frozenset((torch.float32, torch.float64, torch.int32, torch.int64,
+                                       torch.bfloat16))
+
+
 @defop(paddle_types=("repeat_interleave", "pd_op.repeat_interleave", "pd_op.repeat_interleave_with_tensor_index"))
 def repeat_interleave(x, repeats, axis=None, name=None, *, output_size=None):
     """Repeat each element ``repeats`` times (an int, or a tensor with one count per element).
@@ -782,6 +786,7 @@ def repeat_interleave(x, repeats, axis=None, name=None, *, output_size=None):
         >>> paddle.repeat_interleave(paddle.to_tensor([1, 2]), 2).tolist()
         [1, 1, 2, 2]
     """
+    kernel_dtypes("repeat_interleave", x, _REPEAT_INTERLEAVE_DTYPES)
     if axis is None:
         x, axis = x.reshape(-1), 0
     axis = axis_arg(axis, x.dim(), "repeat_interleave", low=IndexError, high=IndexError, rank0=0)

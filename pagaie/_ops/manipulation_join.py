@@ -191,6 +191,9 @@ def _sections(n: int, num_or_sections: Any, api: str, arg: str) -> list[int]:
         raise ValueError(f"paddle.{api}: at most one entry of '{arg}' may be -1, but received {s}")
     if unknown:
         s[unknown[0]] = n - (sum(s) + 1)
+        if s[unknown[0]] == 0 and n:  # Paddle's -1 section takes at least one entry
+            raise ValueError(f"paddle.{api}: the sections of '{arg}' other than -1 must add up "
+                             f"to less than the size of the split axis ({n}), but received {s}")
     if any(v < 0 for v in s) or sum(s) != n:
         raise ValueError(f"paddle.{api}: the sections {list(int_list(num_or_sections))} must be "
                          f"non-negative and add up to the size of the split axis ({n})")

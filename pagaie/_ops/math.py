@@ -10,7 +10,7 @@ import torch
 from pagaie._core.registry import defop
 from pagaie._core.tensor import Tensor
 from pagaie._ops._helpers import (AssertionValueError, check_binary_dtypes, check_same_dtype,
-                                  dtype_name, float_inplace, reject_bool, write_out)
+                                  dtype_name, float_inplace, kernel_dtypes, reject_bool, write_out)
 
 _T = torch.Tensor
 
@@ -81,7 +81,7 @@ def scale(x, scale=1.0, bias=0.0, bias_after_scale=True, act=None, name=None):
         if scale.numel() != 1:
             raise ValueError(f"paddle.scale: 'scale' must be a number or a one-element Tensor, "
                              f"but received a Tensor of shape {list(scale.shape)}")
-        scale = scale.reshape(()).to(x.dtype)
+        scale = scale.detach().reshape(()).to(x.dtype)  # Paddle gives no gradient to it
     if x.dtype is torch.bool:  # Paddle's bool kernel: scale and bias act as bools (and / or)
         s = bool(scale.item()) if type(scale) is _T else bool(scale)
         b = bool(bias.item()) if type(bias) is _T else bool(bias)
@@ -339,16 +339,21 @@ def softmax(input, dim: int | None = None, dtype=None, *, out=None):
     return F.softmax(input, dim, dtype, out=out)
 
 
+_COMPLEX = frozenset((torch.complex64, torch.complex128))
+_FLOAT32_64 = frozenset((torch.float32, torch.float64))
+
+
 @defop(paddle_types=("real", "pd_op.real"))
 def real(x, name=None):
-    """The real part of a complex tensor (a copy of a real tensor).
+    """The real part of a complex tensor (Paddle has no kernel for a real one: RuntimeError).
 
     Examples:
         >>> import pagaie as paddle
         >>> paddle.real(paddle.to_tensor([1 + 2j, 3 - 1j])).tolist()
         [1.0, 3.0]
     """
-    return torch.real(x).clone() if x.is_complex() else x.clone()
+    kernel_dtypes("real", x, _COMPLEX)
+    return torch.real(x).clone()
 
 
 @defop(paddle_types=("imag", "pd_op.imag"))
@@ -749,6 +754,7 @@ def nextafter(x, y, name=None):
         True
     """
     _tensor_operands("nextafter", x, y, ValueError)
+    kernel_dtypes("nextafter", x, _FLOAT32_64)
     x, y = _float_pair("nextafter", x, y)
     r = torch.nextafter(x, y)
     return r.detach() if r.requires_grad else r

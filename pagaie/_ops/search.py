@@ -9,7 +9,8 @@ import torch
 
 from pagaie._core.registry import defop
 from pagaie._core.tensor import Tensor
-from pagaie._ops._helpers import norm_axis, parsed_dtype, scalar_axis, scalar_of, torch_dtype, write_out
+from pagaie._ops._helpers import (kernel_dtypes, norm_axis, parsed_dtype, scalar_axis, scalar_of,
+                                  torch_dtype, write_out)
 
 __all__ = ["argmax", "argmin", "argsort", "argwhere", "bucketize", "kthvalue", "mode", "msort",
            "nonzero", "searchsorted", "sort", "topk", "unique", "unique_consecutive"]
@@ -125,6 +126,13 @@ class TopKRetType(NamedTuple):
     indices: Any
 
 
+# the dtypes Paddle's CPU kernels take (NotFound, a RuntimeError, for the others)
+_SORT_DTYPES = frozenset((torch.uint8, torch.int16, torch.int32, torch.int64, torch.float16,
+                          torch.bfloat16, torch.float32, torch.float64))
+_TOPK_DTYPES = frozenset((torch.int32, torch.int64, torch.float16, torch.float32, torch.float64))
+_MODE_DTYPES = frozenset((torch.int32, torch.int64, torch.float32, torch.float64))
+
+
 @defop("topk", paddle_types=("top_k_v2", "pd_op.topk"), method=False)
 def _topk(x, k, axis=None, largest=True, sorted=True, name=None, *, out=None):
     """The ``k`` largest (or smallest) entries along an axis, with their indices.
@@ -150,6 +158,7 @@ def _topk(x, k, axis=None, largest=True, sorted=True, name=None, *, out=None):
         >>> paddle.topk(paddle.to_tensor([1.0, 4.0]), k=1).indices.tolist()
         [1]
     """
+    kernel_dtypes("topk", x, _TOPK_DTYPES)
     k = int(scalar_of(k))  # an int or a Tensor, at least 1 either way (Paddle's kernel)
     dim = -1 if axis is None else _one_axis(axis, x.dim(), "topk")
     if x.dim() == 0:  # Paddle takes any k >= 1 here: the value itself, at index 0
@@ -184,15 +193,21 @@ def _check_0d_axis(axis, api):
 
 
 _SEARCH_DTYPES = (torch.float32, torch.float64, torch.int32, torch.int64)
+_SEARCH_VALUE_DTYPES = _SEARCH_DTYPES + (torch.float16, torch.bfloat16)
 
 
 def _check_search_inputs(seq, values, api, seq_arg):
-    """Paddle's searchsorted kernel takes float32/float64/int32/int64 only and needs a 1-D
-    sequence or one whose leading dimensions match the values' (InvalidArgument/Unavailable)."""
-    for arg, t in ((seq_arg, seq), ("values" if api == "searchsorted" else "x", values)):
-        if t.dtype not in _SEARCH_DTYPES:
-            raise ValueError(f"paddle.{api}: '{arg}' must be a float32, float64, int32 or int64 "
-                             f"tensor, but received {str(t.dtype).replace('torch.', '')}")
+    """Paddle's searchsorted kernel is registered for a float32/float64/int32/int64 sequence
+    (NotFound otherwise), takes values of those dtypes or float16/bfloat16 (InvalidArgument
+    otherwise) and needs a 1-D sequence or one whose leading dimensions match the values'
+    (Unavailable)."""
+    if seq.dtype not in _SEARCH_DTYPES:
+        raise RuntimeError(f"paddle.{api}: '{seq_arg}' must be a float32, float64, int32 or int64 "
+                           f"tensor, but received {str(seq.dtype).replace('torch.', '')}")
+    if values.dtype not in _SEARCH_VALUE_DTYPES:
+        raise ValueError(f"paddle.{api}: '{'values' if api == 'searchsorted' else 'x'}' must be a "
+                         f"float16, bfloat16, float32, float64, int32 or int64 tensor, but received "
+                         f"{str(values.dtype).replace('torch.', '')}")
     if seq.dim() > 1 and (values.dim() != seq.dim() or list(seq.shape[:-1]) != list(values.shape[:-1])):
         raise RuntimeError(f"paddle.{api}: the leading dimensions of '{seq_arg}' {list(seq.shape)} "
                            f"and of the values {list(values.shape)} must match when '{seq_arg}' "
@@ -227,6 +242,7 @@ def sort(x, axis=-1, descending=False, stable=False, name=None):
         >>> paddle.sort(paddle.to_tensor([3.0, 1.0, 2.0]), descending=True).tolist()
         [3.0, 2.0, 1.0]
     """
+    kernel_dtypes("sort", x, _SORT_DTYPES)
     if x.dim() == 0:
         _check_0d_axis(axis, "sort")
         return x.clone()
@@ -252,6 +268,7 @@ def argsort(x, axis=-1, descending=False, stable=False, name=None):
         >>> paddle.argsort(paddle.to_tensor([3.0, 1.0, 2.0])).tolist()
         [1, 2, 0]
     """
+    kernel_dtypes("argsort", x, _SORT_DTYPES)
     if x.dim() == 0:
         _check_0d_axis(axis, "argsort")
         return torch.zeros((), dtype=torch.int64, device=x.device)
@@ -274,6 +291,7 @@ def msort(input, *, out=None):
         >>> paddle.msort(paddle.to_tensor([[3, 1], [1, 2]])).tolist()
         [[1, 1], [3, 2]]
     """
+    kernel_dtypes("msort", input, _SORT_DTYPES, "input")
     return write_out(out, torch.msort(input))
 
 
@@ -344,6 +362,9 @@ def _empty_unique(x, d, *flags):
     return tuple([x.clone(), *extra]) if extra else x.clone()
 
 
+_UNIQUE_DTYPES = frozenset((torch.float32, torch.float64, torch.int32, torch.int64))
+
+
 @defop(paddle_types=("unique", "pd_op.unique"), differentiable=False)
 def unique(x, return_index=False, return_inverse=False, return_counts=False, axis=None,
            dtype="int64", sorted=True, name=None):
@@ -369,6 +390,7 @@ def unique(x, return_index=False, return_inverse=False, return_counts=False, axi
         >>> out.tolist(), counts.tolist()
         ([1, 2, 3], [1, 1, 2])
     """
+    kernel_dtypes("unique", x, _UNIQUE_DTYPES)
     d = _unique_index_dtype(dtype, "unique")
     if axis is not None:
         _unique_axis(x, axis, "unique")
@@ -414,6 +436,7 @@ def unique_consecutive(x, return_inverse=False, return_counts=False, axis=None, 
         >>> paddle.unique_consecutive(paddle.to_tensor([1, 1, 2, 2, 1])).tolist()
         [1, 2, 1]
     """
+    kernel_dtypes("unique_consecutive", x, _UNIQUE_DTYPES)
     d = _unique_index_dtype(dtype, "unique_consecutive")
     if axis is not None:
         _unique_axis(x, axis, "unique_consecutive")
@@ -555,6 +578,7 @@ def mode(x, axis=-1, keepdim=False, name=None):
         >>> v.item()
         2.0
     """
+    kernel_dtypes("mode", x, _MODE_DTYPES)
     dim = _one_axis(axis, x.dim(), "mode")
     if x.dim() == 0 and keepdim and axis >= 0:  # Paddle's kernel then checks a 0-size axis
         raise ValueError(f"paddle.mode: a 0-D input with keepdim=True takes axis=-1 only, but "
