@@ -117,3 +117,19 @@ def test_multiplex_rejects_1d_inputs_and_takes_fewer_index_rows():
                                          P.to_tensor(np.array([[1], [0]], "int32"))))
     both_same(lambda P: P.multiplex([P.to_tensor(_X1), P.to_tensor(-_X1)],
                                     P.to_tensor(np.array([[1], [0]], "int32"))))
+
+
+# ---- sinc: Paddle's composite ----------------------------------------------------------------
+@pytest.mark.parametrize("dt", ["float32", "float64"])
+def test_sinc_is_one_where_the_quotient_is_nan_and_rounds_its_gradient_as_paddle(dt):
+    """sin(pi x) / (pi x) with 1 where it is NaN (x NaN or infinite, pi x overflowing), and the
+    gradient of that quotient as Paddle's divide kernel rounds it (1e-3 loses digits)."""
+    v = np.array([1e-30, 1e-3, 1e30, 3.4e38, np.inf, np.nan, -np.inf, 0.0, 0.5, -1.7], dt)
+
+    def f(P):
+        x = P.to_tensor(v)
+        x.stop_gradient = False
+        out = P.sinc(x)
+        return out, P.grad(out.sum(), x)[0]
+    assert_same(*both(f), rtol=1e-6, atol=0)
+    both_same(lambda P: P.sinc(P.to_tensor(np.array([1 + 1j, np.inf + 0j, 0j]))))

@@ -754,6 +754,10 @@ def nextafter(x, y, name=None):
         True
     """
     _tensor_operands("nextafter", x, y, ValueError)
+    if type(y) is _T and y.dtype is not x.dtype:  # type promotion comes before the kernel
+        check_binary_dtypes("nextafter", x, y)
+        d = torch.promote_types(x.dtype, y.dtype)
+        x, y = x.to(d), y.to(d)
     kernel_dtypes("nextafter", x, _FLOAT32_64)
     x, y = _float_pair("nextafter", x, y)
     r = torch.nextafter(x, y)

@@ -7,6 +7,7 @@ results, as in Paddle.
 """
 from __future__ import annotations
 
+import math
 import numbers
 
 import torch
@@ -69,11 +70,34 @@ def _erfinv(x: torch.Tensor) -> torch.Tensor:
     return r.to(x.dtype) if low else r
 
 
+class _Quotient(torch.autograd.Function):
+    """``a / b`` with the gradients of Paddle's divide kernel (``-g * out / b`` for ``b``), so
+    that a composite built on it rounds its gradient as Paddle's does."""
+
+    @staticmethod
+    def forward(ctx, a, b):
+        out = a / b
+        ctx.save_for_backward(b, out)
+        return out
+
+    @staticmethod
+    def backward(ctx, g):
+        b, out = ctx.saved_tensors
+        return g / b, -g * out / b
+
+
 def _sinc(x: torch.Tensor) -> torch.Tensor:
     if not (x.is_floating_point() or x.is_complex()) and x.dtype is not torch.bool:
         raise TypeError(f"paddle.sinc: 'x' must be a float16, bfloat16, float32 or float64 "
                         f"tensor, but received {str(x.dtype).replace('torch.', '')}")
-    return torch.sinc(x)
+    if not x.is_floating_point():  # bool and complex: torch's kernel (1 at NaN as below)
+        r = torch.sinc(x)
+        return torch.where(torch.isnan(r), torch.ones((), dtype=r.dtype, device=r.device), r)
+    # Paddle's composite: t = pi * (x, or 1e-20 where x is 0); sin(t) / t, and 1 where that
+    # is NaN (x NaN or infinite, or pi x overflowing)
+    t = torch.where(x != 0, x, 1e-20) * math.pi
+    r = _Quotient.apply(torch.sin(t), t) if t.requires_grad else torch.sin(t).div_(t)
+    return torch.where(torch.isnan(r), 1.0, r)
 
 
 def _rsqrt(x: torch.Tensor) -> torch.Tensor:
