@@ -28,9 +28,12 @@ _I = np.array([1, 0, 1])
     (lambda P, x: P.mv(x.reshape([1, 3]), x), ["int32", "int64"]),
     (lambda P, x: P.shard_index(x.reshape([3, 1]), 4, 2, 0), ["float32", "int16"]),
     (lambda P, x: P.searchsorted(x, x.astype("float32")), ["int8", "bool", "float16"]),
+    (lambda P, x: P.scatter(x, P.to_tensor([0]), x[:1]), ["bool", "uint8", "float16"]),
+    (lambda P, x: P.scatter_nd_add(x, P.to_tensor([[0]]), x[:1]), ["int16", "bool"]),
+    (lambda P, x: P.put_along_axis(x, P.to_tensor([0]), x[:1], 0), ["int8", "bfloat16"]),
 ], ids=["repeat_interleave", "repeat_interleave_tensor", "unique", "unique_consecutive", "sort",
         "argsort", "msort", "topk", "mode", "real", "nextafter", "mv", "shard_index",
-        "searchsorted"])
+        "searchsorted", "scatter", "scatter_nd_add", "put_along_axis"])
 def test_dtypes_without_a_kernel(fn, dtypes):
     for dt in dtypes:
         same_exception(lambda P: fn(P, P.to_tensor(_I).astype(dt)))
@@ -42,6 +45,10 @@ def test_dtypes_without_a_kernel(fn, dtypes):
     lambda P: P.topk(P.to_tensor(_I).astype("float16"), 2)[0].astype("float32"),
     lambda P: P.searchsorted(P.to_tensor([1.0, 2.0, 3.0]), P.to_tensor([2.5, 0.0]).astype("float16")),
     lambda P: P.real(P.to_tensor([1 + 2j, 3 - 1j])),
+    lambda P: P.put_along_axis(P.to_tensor(_I).astype("uint8"), P.to_tensor([1]),
+                               P.to_tensor([7]).astype("uint8"), 0, "add"),
+    lambda P: P.scatter_nd_add(P.to_tensor(_I).astype("uint8"), P.to_tensor([[2]]),
+                               P.to_tensor([4]).astype("uint8")),
 ])
 def test_dtypes_with_a_kernel(fn):
     both_same(fn)

@@ -8,10 +8,17 @@ import torch
 
 from pagaie._core.registry import REGISTRY, OpRecord, defop
 from pagaie._core.tensor import Tensor, check_inplace
-from pagaie._ops._helpers import axis_arg, norm_axis, write_result_into
+from pagaie._ops._helpers import axis_arg, kernel_dtypes, norm_axis, write_result_into
 from pagaie._ops.indexing import _slice_dims, bound_index, check_index
 
 _T = torch.Tensor
+
+# the dtypes of Paddle's CPU kernels (NotFound, a RuntimeError, for the others)
+_ALONG_DTYPES = frozenset((torch.uint8, torch.int16, torch.int32, torch.int64, torch.float32,
+                           torch.float64))
+_SCATTER_DTYPES = frozenset((torch.int32, torch.int64, torch.float32, torch.float64))
+_SCATTER_ND_ADD_DTYPES = frozenset((torch.uint8, torch.int32, torch.int64, torch.float32,
+                                    torch.float64))
 
 __all__ = ["scatter", "scatter_", "scatter_nd", "scatter_nd_add", "scatter_add", "scatter_add_",
            "scatter_reduce", "index_add", "index_add_", "index_fill", "index_fill_", "index_put",
@@ -120,10 +127,12 @@ def put_along_axis(arr, indices, values, axis, reduce="assign", include_self=Tru
         >>> paddle.put_along_axis(x, paddle.to_tensor([[1], [2]]), 5.0, 1).tolist()
         [[0.0, 5.0, 0.0], [0.0, 0.0, 5.0]]
     """
+    kernel_dtypes("put_along_axis", arr, _ALONG_DTYPES, "arr")
     return _put_along(arr, indices, values, axis, reduce, include_self, broadcast, "put_along_axis")
 
 
 def _scatter_paddle(x: _T, index: _T, updates: _T, overwrite: bool, api: str) -> _T:
+    kernel_dtypes(api, x, _SCATTER_DTYPES)
     index = check_index(index, api)
     if index.dim() > 1 and not (index.dim() == 2 and index.shape[1] == 1):
         raise ValueError(f"paddle.{api}: 'index' must be 1-D (or of shape [N, 1]), but received "
@@ -248,6 +257,7 @@ def scatter_nd_add(x, index, updates, name=None):
         [0.0, 3.0, 0.0]
     """
     _same_dtype(x, updates, "scatter_nd_add", "updates", TypeError)
+    kernel_dtypes("scatter_nd_add", x, _SCATTER_ND_ADD_DTYPES)
     return _scatter_nd_add(x, index, updates, "scatter_nd_add")
 
 
