@@ -16,6 +16,7 @@ import itertools
 import json
 from typing import Any, Iterator
 
+import numpy as np
 import torch
 
 from pagaie._core import dtype as _dt
@@ -371,6 +372,12 @@ def _encode(v: Any) -> Any:
         return {"$slice": [_encode(v.start), _encode(v.stop), _encode(v.step)]}
     if v is Ellipsis:
         return {"$ellipsis": True}
+    if isinstance(v, (np.ndarray, np.generic)):  # data given to an op (to_tensor(array)):
+        # kept with its dtype and shape, as Paddle's assign_value keeps the values
+        a = np.asarray(v)
+        vals = a.astype(np.complex128 if a.dtype.kind == "c" else a.dtype).ravel().tolist()
+        return {"$ndarray": [a.dtype.str, list(a.shape), _encode(vals),
+                             isinstance(v, np.generic)]}
     raise TypeError(f"paddle.static: cannot serialise an argument of type {type(v).__name__}")
 
 
@@ -394,6 +401,10 @@ def _decode(v: Any, block: "Block") -> Any:
             return slice(*(_decode(e, block) for e in v["$slice"]))
         if "$ellipsis" in v:
             return Ellipsis
+        if "$ndarray" in v:
+            dt, shape, vals, scalar = v["$ndarray"]
+            a = np.array(_decode(vals, block), dtype=np.dtype(dt)).reshape(shape)
+            return a[()] if scalar else a
         if "$obj" in v:
             tag, data = v["$obj"]
             if tag not in ATTR_CODECS:
