@@ -131,11 +131,12 @@ def _entries(shape: Any) -> list | None:
 
 
 def _reshape_static_shape(x, shape, name=None) -> list[int] | None:
-    """Static rule (see ``Recorder``) for a shape holding symbolic values: a 0 copies x's
-    size, the sizes read from the values are -1 (and so is a -1: as Paddle records them)."""
+    """Static rule (see ``Recorder``) for a shape holding symbolic values, or an ``x`` of
+    unknown sizes that no placeholder fits (``[-1, -1]`` to ``[6, 4]``): a 0 copies x's size,
+    the sizes read from the values are -1 (and so is a -1: as Paddle records them)."""
     xs, asked = _dims_of(x), _entries(shape)
-    if asked is None or None not in asked:   # no symbolic size: the kernel's own error stands
-        return None
+    if asked is None or (None not in asked and -1 not in xs):   # all known: the kernel's own
+        return None                                              # error stands
     return [-1 if d is None else xs[i] if d == 0 and i < len(xs) else d for i, d in enumerate(asked)]
 
 

@@ -251,8 +251,8 @@ def _zeros(v: Any, fill: Any = 0) -> Any:
     """``v`` with symbolic tensors replaced by data: ``fill`` everywhere, ``"ramp"`` (distinct
     values 1, 2, 3...; alternating for bool), ``"ramp2"`` (2, 3, 4...) or ``"alt"`` (1, 0, 1,
     0...). Eager tensors keep their data."""
-    if isinstance(v, Tensor):
-        t = v._t
+    if isinstance(v, (Tensor, torch.Tensor)):   # torch: a meta tensor of _meta_alt's
+        t = v._t if isinstance(v, Tensor) else v
         if t.numel() > _MAX_FALLBACK_ELEMENTS:
             raise ValueError("paddle.static: cannot infer the output shape of this op symbolically, "
                              "and the input is too large to probe")
@@ -354,9 +354,39 @@ def _recording_error(rec: OpRecord, exc: BaseException, vargs: list, vkwargs: di
         return err
 
 
+def _too_large(v: Any) -> bool:
+    if isinstance(v, Tensor):
+        return v._t.numel() > _MAX_FALLBACK_ELEMENTS
+    return type(v) in (list, tuple) and any(_too_large(e) for e in v)
+
+
+# Sizes for the unknown dims of inputs whose placeholder sizes make too much data to run on.
+_SMALL_SIZES = (6, 12)
+
+
 def _run_on_data(rec: OpRecord, vargs: list, vkwargs: dict) -> tuple[Any, Any]:
     """Run a kernel that needs data on made-up inputs: the outputs and, from a second run on
-    other data, which of their dims do not depend on the data."""
+    other data, which of their dims do not depend on the data.
+
+    Inputs with unknown sizes whose placeholders hold too many elements (``[-1, -1, -1]``)
+    run with small sizes there instead, twice: the output dims that differ between the two
+    follow the unknown sizes and are unknown (-1) too."""
+    inputs = list(vargs) + list(vkwargs.values())
+    if _too_large(inputs) and _has_unknown(inputs):
+        try:
+            runs = [_run_on_data_at(rec, _meta_alt(vargs, n), _meta_alt(vkwargs, n))
+                    for n in _SMALL_SIZES]
+        except Exception:  # noqa: BLE001 - the sizes do not fit the op: the error below stands
+            pass
+        else:
+            (out, known), (alt, _) = runs
+            dims = _known_dims(out, alt)
+            return out, True if known is True or dims is None else _merge_known(known, dims)
+    return _run_on_data_at(rec, vargs, vkwargs)
+
+
+def _run_on_data_at(rec: OpRecord, vargs: list, vkwargs: dict) -> tuple[Any, Any]:
+    """:func:`_run_on_data` with the inputs' sizes as they are."""
     try:
         out = rec.kernel(*_zeros(vargs), **_zeros(vkwargs))
     except Exception as exc:  # noqa: BLE001
