@@ -54,6 +54,9 @@ CASES = {
     "put_along_axis": (lambda fw, x: fw.put_along_axis(
         x, indices=fw.to_tensor([[[[0]]]], dtype="int32"), values=21.0, axis=0), [X4]),
     "unique": (lambda fw, x: fw.unique(x), [INTS]),
+    # the unknown size must match the repeats' length
+    "repeat_interleave": (lambda fw, x: fw.repeat_interleave(
+        x, repeats=fw.to_tensor([2, 3, 1], dtype="int32"), axis=1), [X4]),
 }
 
 

@@ -376,12 +376,20 @@ def _run_on_data(rec: OpRecord, vargs: list, vkwargs: dict) -> tuple[Any, Any]:
         try:
             runs = [_run_on_data_at(rec, _meta_alt(vargs, n), _meta_alt(vkwargs, n))
                     for n in _SMALL_SIZES]
-        except Exception:  # noqa: BLE001 - the sizes do not fit the op: the error below stands
+        except Exception:  # noqa: BLE001 - the sizes do not fit the op: try the known ones
             pass
         else:
             (out, known), (alt, _) = runs
             dims = _known_dims(out, alt)
             return out, True if known is True or dims is None else _merge_known(known, dims)
+        # A size the op needs the unknown ones to match (repeat_interleave's repeats along
+        # its axis): one run with all of them at a known size of the inputs, every output
+        # size unknown.
+        for n in sorted({d for v in _values_in(inputs) for d in v._known_dims() if d > 1})[:4]:
+            try:
+                return _run_on_data_at(rec, _meta_alt(vargs, n), _meta_alt(vkwargs, n))[0], True
+            except Exception:  # noqa: BLE001 - the error below stands
+                continue
     return _run_on_data_at(rec, vargs, vkwargs)
 
 
