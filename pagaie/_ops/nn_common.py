@@ -352,7 +352,9 @@ def _alpha_dropout(x, p, training, mask_shape, api):
     return out if out.dtype is dt else out.to(dt)  # integer inputs stay integer
 
 
-@defop(paddle_types=("alpha_dropout",), method=False)
+# Paddle's alpha dropouts are compositions of random ops: a test-mode program keeps them
+# as traced (no test form)
+@defop(paddle_types=("alpha_dropout",), method=False, for_test={"training": None})
 def alpha_dropout(x, p=0.5, training=True, name=None):
     """Dropout for SELU networks: dropped values become SELU's negative saturation and
     an affine correction keeps the mean and variance.
@@ -365,7 +367,7 @@ def alpha_dropout(x, p=0.5, training=True, name=None):
     return _alpha_dropout(x, p, training, x.shape, "alpha_dropout")
 
 
-@defop(paddle_types=("feature_alpha_dropout",), method=False)
+@defop(paddle_types=("feature_alpha_dropout",), method=False, for_test={"training": None})
 def feature_alpha_dropout(x, p=0.5, training=True, name=None):
     """Alpha dropout of whole channels (the mask varies over the first two axes).
 

@@ -7,7 +7,8 @@ their outputs) and switches ops that behave differently in training to their
 inference form: an op whose kernel has a ``training`` argument gets ``False``, an
 ``is_test`` argument gets ``True``, and the record's ``extra['for_test']`` dict (if
 any) names further argument overrides; ``batch_norm`` is told to use its running
-statistics. Each switched op carries ``attrs['is_test'] = True``.
+statistics; an override of None keeps the argument as recorded (Paddle's alpha
+dropouts are compositions of random ops, which its clone does not switch). Each switched op carries ``attrs['is_test'] = True``.
 """
 from __future__ import annotations
 
@@ -86,7 +87,8 @@ def _to_test(op: Operator) -> None:
         overrides.setdefault("is_test", True)
     changed = False
     for k, v in overrides.items():
-        changed |= set_call_arg(op, k, v)
+        if v is not None:
+            changed |= set_call_arg(op, k, v)
     if changed:
         op.attrs["is_test"] = True
 

@@ -1,7 +1,8 @@
 """``paddle.jit.save`` / ``paddle.jit.load`` and :class:`TranslatedLayer`.
 
-``save(layer, path, input_spec)`` traces the layer's forward in evaluation mode and
-writes:
+``save(layer, path, input_spec)`` traces the layer's forward in its current modes (as
+Paddle: Python branches on ``self.training`` stay as taken; ops with a test form are
+switched to it) and writes:
 
 - ``path.json``: the inference program (pruned to the inputs -> outputs subgraph,
   test-mode ops) in pagaie's Program JSON, with ``feed_names`` / ``fetch_names``
@@ -68,10 +69,12 @@ def _static_function(layer: Any, api: str) -> StaticFunction:
                     f"{type(layer).__name__}")
 
 
-def _trace_mode(sf: StaticFunction, spec: list, training: bool) -> ConcreteProgram:
+def _trace_mode(sf: StaticFunction, spec: list, training: bool | None) -> ConcreteProgram:
+    """The program of ``sf`` traced with every sublayer in ``training`` mode (None: the
+    modes they are in)."""
     inst = sf._instance
     flags = [(layer, layer.training) for layer in inst.sublayers(include_self=True)] \
-        if isinstance(inst, Layer) else []
+        if isinstance(inst, Layer) and training is not None else []
     try:
         for layer, _ in flags:
             layer.__dict__["training"] = training
@@ -131,7 +134,10 @@ def save(layer: Any, path: str, input_spec: Any = None, **configs: Any) -> None:
                              "to_static layer once before saving")
         from pagaie.static.input_spec import InputSpec
         spec = [InputSpec(v.shape, v.dtype, v.name) for v in last.inputs]
-    infer = _trace_mode(sf, spec, training=False)
+    # Paddle traces the inference program in the layer's current modes (Python branches on
+    # ``self.training`` stay as taken, e.g. AlphaDropout's), then switches the ops that have a
+    # test form (dropout, batch_norm...) to it
+    infer = _trace_mode(sf, spec, training=None)
     try:
         train: ConcreteProgram | None = _trace_mode(sf, spec, training=True)
     except ValueError:
