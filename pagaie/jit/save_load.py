@@ -143,6 +143,8 @@ def save(layer: Any, path: str, input_spec: Any = None, **configs: Any) -> None:
     except ValueError:
         train = None
     keep = _kept_outputs(infer.outputs, configs.get("output_spec"))
+    # an output returned again (a GRUCell's ``h, h``) is fetched once, as in Paddle's programs
+    keep = [i for n, i in enumerate(keep) if all(infer.outputs[i] is not infer.outputs[j] for j in keep[:n])]
     fetch = [infer.outputs[i] for i in keep]
     train_fetch = [] if train is None else train.outputs if len(train.outputs) != len(infer.outputs) \
         else [train.outputs[i] for i in keep]
