@@ -74,6 +74,12 @@ def rnn(input, pre_state, weight_list, sequence_length=None, dropout_prob=0.0, i
                          f"{weight_list[0].shape[-1]}, but received input of shape {list(input.shape)}")
     d = 2 if is_bidirec else 1
     _check_args(input, list(pre_state), list(weight_list), num_layers * d, mode, sequence_length)
+    if input.device.type == "meta":
+        # shapes only (a static program's record): torch's meta recurrence steps through
+        # every time step, thousands for an unknown (-1) sequence length
+        size = pre_state[0].shape[-1] if pre_state else weight_list[1].shape[-1]
+        out = input.new_empty([input.shape[0], input.shape[1], d * size])
+        return out, [h.new_empty(h.shape) for h in pre_state]
     params, has_bias = _torch_params(list(weight_list), num_layers * d)
     per_cell = 4 if has_bias else 2
     train = not is_test
