@@ -32,7 +32,10 @@ def op_kernel(op: Operator) -> Callable:
     ``random_seed`` when the op was recorded (a fresh engine seeded with it on every run); with
     ``attrs['seed_from_main']`` (``to_static``), the default main program's ``random_seed``
     when the op runs; otherwise 0, whatever the program says now."""
-    kernel = REGISTRY[op.type].kernel
+    rec = REGISTRY[op.type]
+    kernel = rec.kernel
+    if not rec.differentiable and any(not v.stop_gradient for v in op.output_values()):
+        return _zero_grads(kernel)
     if op.type not in _PROGRAM_SEEDED:
         return kernel
     from pagaie._ops._random_mask import pinned_seed
@@ -43,6 +46,53 @@ def op_kernel(op: Operator) -> Callable:
         with pinned_seed(_main_seed() if from_main else seed):
             return kernel(*args, **kwargs)
     return seeded
+
+
+class _ZeroGrad(torch.autograd.Function):
+    """The floating result ``out`` of an op without a backward, attached to the ``inputs``
+    that record gradients: they get zeros from it."""
+
+    @staticmethod
+    def forward(ctx: Any, out: torch.Tensor, *inputs: torch.Tensor) -> torch.Tensor:
+        ctx.metas = [(t.shape, t.dtype, t.device) for t in inputs]
+        return out.view_as(out)
+
+    @staticmethod
+    def backward(ctx: Any, grad: torch.Tensor) -> tuple:
+        return (None, *(torch.zeros(s, dtype=d, device=dev) for s, d, dev in ctx.metas))
+
+
+def _grad_inputs(values: Any, found: list) -> list:
+    for v in values:
+        if isinstance(v, torch.Tensor):
+            if v.requires_grad:
+                found.append(v)
+        elif type(v) in (list, tuple):
+            _grad_inputs(v, found)
+    return found
+
+
+def _zero_grads(kernel: Callable) -> Callable:
+    """``kernel`` of an op without a backward whose recorded results say stop_gradient=False
+    (one input needs gradients): its floating results record gradients, zeros for those
+    inputs, as Paddle's program backward gives them (``bincount`` weights, ``linspace``
+    bounds, ``full_like``'s input); eagerly the same op's results stop gradients."""
+    def run(*args: Any, **kwargs: Any) -> Any:
+        out = kernel(*args, **kwargs)
+        if not torch.is_grad_enabled():
+            return out
+        req = _grad_inputs(kwargs.values(), _grad_inputs(args, []))
+        if not req:
+            return out
+        if isinstance(out, torch.Tensor):
+            return _ZeroGrad.apply(out.detach(), *req) if out.is_floating_point() or out.is_complex() \
+                else out
+        if isinstance(out, (tuple, list)):
+            parts = [_ZeroGrad.apply(o.detach(), *req) if isinstance(o, torch.Tensor) and
+                     (o.is_floating_point() or o.is_complex()) else o for o in out]
+            return type(out)(parts) if type(out) in (tuple, list) else out
+        return out
+    return run
 
 
 def _main_seed() -> int:
