@@ -421,7 +421,15 @@ def kron(x, y, name=None):
     return torch.kron(*_promote(x, y, "kron"))
 
 
-@defop(paddle_types=("cross", "pd_op.cross"))
+def _cross_static_shape(x, y, axis=9, name=None) -> list[int] | None:
+    """Static rule (see ``Recorder``): with unknown sizes the axis of size 3 the default
+    ``axis`` picks is only known when the program runs; the result has the inputs' shape."""
+    if not (x._t.is_floating_point() or x._t.is_complex()) or x.dim() != y.dim():
+        return None
+    return [a if a != -1 else b for a, b in zip(x._known_dims(), y._known_dims())]
+
+
+@defop(paddle_types=("cross", "pd_op.cross"), static_shape=_cross_static_shape)
 def cross(x, y, axis=9, name=None):
     """Cross product of 3-vectors along ``axis``.
 
