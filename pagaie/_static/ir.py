@@ -12,6 +12,7 @@ executing it is calling the same kernel the eager path calls.
 """
 from __future__ import annotations
 
+import base64
 import itertools
 import json
 from typing import Any, Iterator
@@ -372,11 +373,10 @@ def _encode(v: Any) -> Any:
         return {"$slice": [_encode(v.start), _encode(v.stop), _encode(v.step)]}
     if v is Ellipsis:
         return {"$ellipsis": True}
-    if isinstance(v, (np.ndarray, np.generic)):  # data given to an op (to_tensor(array)):
-        # kept with its dtype and shape, as Paddle's assign_value keeps the values
-        a = np.asarray(v)
-        vals = a.astype(np.complex128 if a.dtype.kind == "c" else a.dtype).ravel().tolist()
-        return {"$ndarray": [a.dtype.str, list(a.shape), _encode(vals),
+    if isinstance(v, (np.ndarray, np.generic)) and v.dtype.kind in "biufc":
+        # a numpy constant the traced code made (``to_tensor(np.array(...))``), kept exactly
+        a = np.ascontiguousarray(v)
+        return {"$ndarray": [a.dtype.str, list(a.shape), base64.b64encode(a.tobytes()).decode("ascii"),
                              isinstance(v, np.generic)]}
     raise TypeError(f"paddle.static: cannot serialise an argument of type {type(v).__name__}")
 
@@ -402,8 +402,8 @@ def _decode(v: Any, block: "Block") -> Any:
         if "$ellipsis" in v:
             return Ellipsis
         if "$ndarray" in v:
-            dt, shape, vals, scalar = v["$ndarray"]
-            a = np.array(_decode(vals, block), dtype=np.dtype(dt)).reshape(shape)
+            dtype, shape, data, scalar = v["$ndarray"]
+            a = np.frombuffer(base64.b64decode(data), dtype=np.dtype(dtype)).reshape(shape).copy()
             return a[()] if scalar else a
         if "$obj" in v:
             tag, data = v["$obj"]
