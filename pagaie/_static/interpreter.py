@@ -34,7 +34,8 @@ def op_kernel(op: Operator) -> Callable:
     when the op runs; otherwise 0, whatever the program says now."""
     rec = REGISTRY[op.type]
     kernel = rec.kernel
-    if not rec.differentiable and any(not v.stop_gradient for v in op.output_values()):
+    if not rec.differentiable and "stop_gradient" not in getattr(getattr(kernel, "__code__", None), "co_varnames", ()) \
+            and any(not v.stop_gradient for v in op.output_values()):
         return _zero_grads(kernel)
     if op.type not in _PROGRAM_SEEDED:
         return kernel
