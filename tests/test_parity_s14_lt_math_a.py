@@ -106,3 +106,24 @@ def test_save_a_numpy_constant_made_in_forward(tmp_path):
 
     ours, theirs = both(run)
     assert_same(ours, theirs)
+
+
+def test_save_sizes_read_from_unknown_dims(tmp_path):
+    """``x.shape[i]`` of an InputSpec's unknown size used as an op argument or in arithmetic
+    (``arange(x.shape[0])``, ``x.shape[1] * x.shape[2]``, ``x[: x.shape[0] // 2]``) is the
+    size the program runs with, as Paddle's shape op gives it; a saved program took it as -1
+    (an empty arange, a [24, 1] reshape, ``x[:-1]``)."""
+    x = np.arange(24, dtype="float32").reshape(4, 3, 2)
+
+    def run(fw):
+        class Net(fw.nn.Layer):
+            def forward(self, x):
+                return (fw.arange(x.shape[0], dtype="float32"), x.reshape([-1, x.shape[1] * x.shape[2]]),
+                        x[: x.shape[0] // 2], fw.full([x.shape[1] - 1], 3.0), fw.eye(x.shape[0], x.shape[2]))
+
+        outs = _saved_and_loaded(fw, Net(), [fw.static.InputSpec([-1, -1, -1], "float32")],
+                                 os.path.join(str(tmp_path), fw.__name__), [x])
+        return list(outs) + [[list(o.shape) for o in outs]]
+
+    ours, theirs = both(run)
+    assert_same(ours, theirs)

@@ -651,6 +651,38 @@ class UnknownDim(int):
     def __ge__(self, other: Any) -> Any:
         return self.symbolic() >= _symbolic(other)
 
+    # Arithmetic on it is the shape op's arithmetic too (``x.shape[1] * x.shape[2]``,
+    # ``x.shape[0] // 2``), not the -1 it reads as
+    def __add__(self, other: Any) -> Any:
+        return self.symbolic() + _symbolic(other)
+
+    def __radd__(self, other: Any) -> Any:
+        return _symbolic(other) + self.symbolic()
+
+    def __sub__(self, other: Any) -> Any:
+        return self.symbolic() - _symbolic(other)
+
+    def __rsub__(self, other: Any) -> Any:
+        return _symbolic(other) - self.symbolic()
+
+    def __mul__(self, other: Any) -> Any:
+        return self.symbolic() * _symbolic(other)
+
+    def __rmul__(self, other: Any) -> Any:
+        return _symbolic(other) * self.symbolic()
+
+    def __floordiv__(self, other: Any) -> Any:
+        return self.symbolic() // _symbolic(other)
+
+    def __rfloordiv__(self, other: Any) -> Any:
+        return _symbolic(other) // self.symbolic()
+
+    def __mod__(self, other: Any) -> Any:
+        return self.symbolic() % _symbolic(other)
+
+    def __neg__(self) -> Any:
+        return -self.symbolic()
+
     __hash__ = int.__hash__
 
 

@@ -73,6 +73,10 @@ def _to_values(block: Block, v: Any) -> Any:
         return v
     if isinstance(v, Tensor):
         return capture(block, v)
+    if isinstance(v, int) and type(v) is not int and hasattr(v, "symbolic"):
+        # ``x.shape[0]`` of an unknown size read in traced code (ast_runtime.UnknownDim): the
+        # size as the program runs, as Paddle's shape op gives it (not the -1 it reads as)
+        return v.symbolic()
     if type(v) in (list, tuple):
         conv = [_to_values(block, e) for e in v]
         return type(v)(conv)
