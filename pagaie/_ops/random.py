@@ -10,6 +10,7 @@ from torch's samplers on the device's default generator, which :func:`pagaie.see
 """
 from __future__ import annotations
 
+import functools
 import math
 
 import numpy as np
@@ -38,6 +39,21 @@ _T = torch.Tensor
 
 def _dtype_name(t: torch.dtype) -> str:
     return _dt.from_torch_dtype(t).name
+
+
+
+def _fill_cuts_grad(kernel):
+    """An in-place sampler's kernel whose fill leaves no gradient to the values it overwrote,
+    as Paddle's (its backward is zero): the sample is written under ``no_grad`` (a leaf that
+    needs gradients may be filled), and a tensor in a graph then takes it through ``copy_``,
+    whose backward gives its old values zero."""
+    @functools.wraps(kernel)
+    def fill(x, *args, **kwargs):
+        r = kernel(x, *args, **kwargs)
+        if r.requires_grad and not r.is_leaf and torch.is_grad_enabled():
+            r.copy_(r.detach().clone())
+        return r
+    return fill
 
 
 def _need_float(x: torch.Tensor, api: str, arg: str = "x", error: type = RuntimeError) -> None:
@@ -354,7 +370,7 @@ def _normal_(x, mean=0.0, std=1.0, name=None):
     return x.normal_(float(mean), float(std))
 
 
-normal_ = returns_self(defop("normal_", method=False)(_normal_), "normal_")
+normal_ = returns_self(defop("normal_", method=False)(_fill_cuts_grad(_normal_)), "normal_")
 
 
 @defop(method=False, paddle_types=("gaussian_random",))
@@ -405,7 +421,7 @@ def _log_normal_(x, mean=1.0, std=2.0, name=None):
     return x.log_normal_(float(mean), float(std))
 
 
-log_normal_ = returns_self(defop("log_normal_", method=False)(_log_normal_), "log_normal_")
+log_normal_ = returns_self(defop("log_normal_", method=False)(_fill_cuts_grad(_log_normal_)), "log_normal_")
 
 
 def _int_dtype(dtype, api: str) -> torch.dtype:
@@ -667,7 +683,7 @@ def _bernoulli_(x, p=0.5, name=None):
         return x.masked_fill_(ones, 1.0).masked_fill_(zeros, 0.0)
 
 
-bernoulli_ = returns_self(defop("bernoulli_", method=False)(_bernoulli_), "bernoulli_")
+bernoulli_ = returns_self(defop("bernoulli_", method=False)(_fill_cuts_grad(_bernoulli_)), "bernoulli_")
 
 
 @defop(method=False, differentiable=False, paddle_types=("binomial", "pd_op.binomial"))
@@ -840,7 +856,7 @@ def _cauchy_(x, loc=0, scale=1, name=None):
     return x.cauchy_(float(loc), float(scale))
 
 
-cauchy_ = returns_self(defop("cauchy_", method=False)(_cauchy_), "cauchy_")
+cauchy_ = returns_self(defop("cauchy_", method=False)(_fill_cuts_grad(_cauchy_)), "cauchy_")
 
 
 def _geometric_(x, probs, name=None):
@@ -870,7 +886,7 @@ def _geometric_(x, probs, name=None):
         return x.log_().div_(torch.log1p(-p.to(x.device) + 0.0))
 
 
-geometric_ = returns_self(defop("geometric_", method=False)(_geometric_), "geometric_")
+geometric_ = returns_self(defop("geometric_", method=False)(_fill_cuts_grad(_geometric_)), "geometric_")
 
 
 def _exponential_(x, lam=1.0, name=None):
@@ -897,7 +913,7 @@ def _exponential_(x, lam=1.0, name=None):
         return x.exponential_(float(lam))
 
 
-returns_self(defop("exponential_", method=False)(_exponential_), "exponential_", leaf_check=False)
+returns_self(defop("exponential_", method=False)(_fill_cuts_grad(_exponential_)), "exponential_", leaf_check=False)
 
 
 def _uniform_(x, min=0, max=1.0, seed=0, name=None):
@@ -933,7 +949,7 @@ def _uniform_(x, min=0, max=1.0, seed=0, name=None):
     return x.uniform_(lo, hi, generator=gen)
 
 
-returns_self(defop("uniform_", method=False)(_uniform_), "uniform_")
+returns_self(defop("uniform_", method=False)(_fill_cuts_grad(_uniform_)), "uniform_")
 
 _MANTISSA = {torch.float32: 24, torch.float64: 53, torch.float16: 11, torch.bfloat16: 8}
 
@@ -1019,7 +1035,7 @@ _RANDOM_DTYPES = (torch.float16, torch.bfloat16, torch.float32, torch.float64, t
                   torch.int64)
 
 
-returns_self(defop("random_", method=False)(_random_), "random_")
+returns_self(defop("random_", method=False)(_fill_cuts_grad(_random_)), "random_")
 
 
 # Paddle's creation functions take the dims as separate ints too (``paddle.rand(2, 3)``)
