@@ -89,11 +89,14 @@ REGISTRY: dict[str, OpRecord] = {}
 
 
 class _DispatchState:
-    __slots__ = ("handlers", "intercept")
+    __slots__ = ("handlers", "intercept", "recording")
 
     def __init__(self) -> None:
         self.handlers: list[Callable] = []
         self.intercept: Callable | None = None
+        # whether a handler that records a program is active (one that says
+        # ``records_program = True``): in-place APIs then record their out-of-place op
+        self.recording = False
 
 
 STATE = _DispatchState()
@@ -222,12 +225,14 @@ def push_handler(h: Callable) -> None:
     """Route every op call through ``h(record, args, kwargs, proceed)`` until popped."""
     STATE.handlers.append(h)
     STATE.intercept = _run_chain
+    STATE.recording = STATE.recording or bool(getattr(h, "records_program", False))
 
 
 def pop_handler(h: Callable) -> None:
     """Remove a handler pushed with :func:`push_handler`."""
     STATE.handlers.remove(h)
     STATE.intercept = _run_chain if STATE.handlers else None
+    STATE.recording = any(getattr(g, "records_program", False) for g in STATE.handlers)
 
 
 @contextmanager
@@ -247,12 +252,25 @@ def suspended() -> Iterator[None]:
     Used where work must happen now rather than be recorded, e.g. initialising a
     parameter's value while a static program is being built.
     """
-    saved = STATE.handlers, STATE.intercept
-    STATE.handlers, STATE.intercept = [], None
+    saved = STATE.handlers, STATE.intercept, STATE.recording
+    STATE.handlers, STATE.intercept, STATE.recording = [], None, False
     try:
         yield
     finally:
-        STATE.handlers, STATE.intercept = saved
+        STATE.handlers, STATE.intercept, STATE.recording = saved
+
+
+@contextmanager
+def inplace_redefines() -> Iterator[None]:
+    """Inside, in-place APIs called while a program is recorded re-define their input (the
+    program's value of ``x`` changes from there on) instead of recording the out-of-place op:
+    for pagaie's own accumulators (a metric's persistable state updated each run)."""
+    saved = STATE.recording
+    STATE.recording = False
+    try:
+        yield
+    finally:
+        STATE.recording = saved
 
 
 _TORCH_WORDS = re.compile(r"\btorch\.|\baten::|\bat::|\bc10::|\bTHP|\bCPUFloatType\b|\bcuda\b")
@@ -750,6 +768,11 @@ def _make_inplace(rec: OpRecord, base: OpRecord) -> Callable:
     may not broadcast ``x`` to a bigger shape (ValueError); on a tensor in a graph the result
     is computed from a copy and written into ``x`` (views write through, and a backward that
     saved ``x`` earlier raises, as in Paddle).
+
+    While a program is recorded (``paddle.static``, ``jit.to_static``), the call is the
+    out-of-place op, as in Paddle's programs: ``x`` keeps its value and the result is a new
+    value (``y = x.tanh_()`` records ``tanh``), except for the records that say
+    ``program_inplace=True`` (``increment``, ``index_put``: Paddle records their in-place op).
     """
     out_of_place = _make_api(rec)
     params = list(base.signature.parameters)
@@ -764,6 +787,7 @@ def _make_inplace(rec: OpRecord, base: OpRecord) -> Callable:
     # backward; a record may say otherwise (``leaf_check``): composites without their own
     # backward allow it, some non-differentiable kernels still refuse.
     leaf_check = bool(base.extra.get("leaf_check", base.differentiable))
+    functional = not base.extra.get("program_inplace")
     # elementwise binary ops (``x.add_(y)``, ``x.equal_(y)``...): ``y`` may not broadcast ``x``
     # to a bigger shape (Paddle's ValueError), checked before anything is written
     # (``pow_`` takes only a number for ``y``: its own TypeError comes first)
@@ -778,6 +802,8 @@ def _make_inplace(rec: OpRecord, base: OpRecord) -> Callable:
             kwargs = rename_aliases(rec.name, kwargs, aliases)
         x = (args[0] if args else kwargs[first] if first in kwargs
              else _missing_first(rec.name, first, params, kwargs))
+        if STATE.recording and functional:
+            return out_of_place(*args, **kwargs)   # recorded as the out-of-place op
         t = x._t
         run, want = out_of_place, None
         if binary:

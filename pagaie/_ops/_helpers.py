@@ -9,7 +9,7 @@ import torch
 
 from pagaie._core import dtype as _dt
 from pagaie._core.place import default_device
-from pagaie._core.registry import check_promotable
+from pagaie._core.registry import STATE, check_promotable
 
 _T = torch.Tensor
 
@@ -179,13 +179,17 @@ def write_out(out: Any, result: torch.Tensor) -> torch.Tensor:
     return result
 
 
-def write_result_into(x: Any, r: torch.Tensor) -> Any:
-    """Make the pagaie Tensor ``x`` hold ``r``, the same-shape result of an in-place form
-    computed out of place, and return ``x``: a gradient leaf under ``no_grad`` (a manual
-    update) takes the values and stays the same leaf; a tensor in a graph is rebound to ``r``
-    (keeping the graph); otherwise the values are written into ``x``'s storage (through to the
-    base of a view). The caller has applied Paddle's leaf rule (``check_inplace``)."""
-    t = x._t
+def write_result_into(x: Any, result: Any) -> Any:
+    """Make the pagaie Tensor ``x`` hold ``result``, the same-shape result (a Tensor) of an
+    in-place form computed out of place, and return ``x``: a gradient leaf under ``no_grad``
+    (a manual update) takes the values and stays the same leaf; a tensor in a graph is rebound
+    to it (keeping the graph); otherwise the values are written into ``x``'s storage (through
+    to the base of a view). The caller has applied Paddle's leaf rule (``check_inplace``).
+    While a program is recorded, ``result`` itself is returned (Paddle's programs record
+    in-place APIs as their out-of-place op)."""
+    if STATE.recording:
+        return result
+    t, r = x._t, result._t
     if t.is_leaf and t.requires_grad and not torch.is_grad_enabled():
         t.copy_(r)
     elif t.requires_grad or r.requires_grad:

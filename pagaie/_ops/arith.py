@@ -435,7 +435,8 @@ def _increment_inplace(x, value=1.0, name=None):
     return x.add_(value if x.is_floating_point() else int(value))
 
 
-@defop("increment", paddle_types=("increment", "pd_op.increment"), inplace=_increment_inplace)
+@defop("increment", paddle_types=("increment", "pd_op.increment"), inplace=_increment_inplace,
+       program_inplace=True)
 def _increment(x, value=1.0, name=None):
     # The op record (and its in-place twin ``increment_``, the one programs record);
     # the public ``increment`` below updates its input in place, as Paddle's does.

@@ -294,7 +294,7 @@ def _attach_where_inplace() -> Any:
         if r._t.shape != x._t.shape:
             return r   # a result bigger than x: Paddle hands back the new tensor, x is left alone
         check_inplace(x, "where_", "where")
-        return write_result_into(x, r._t)
+        return write_result_into(x, r)
 
     where_.op_record = rec
     Tensor.where_ = where_

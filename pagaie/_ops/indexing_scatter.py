@@ -205,7 +205,7 @@ def scatter_(*args: Any, **kwargs: Any) -> Tensor:
 
 def _write_back(api: str, x: Tensor, r: Tensor) -> Tensor:
     check_inplace(x, api, api[:-1])
-    return write_result_into(x, r._t)
+    return write_result_into(x, r)
 
 
 REGISTRY["scatter_"] = OpRecord("scatter_", scatter.op_record.kernel, inplace_of="scatter")
@@ -354,7 +354,7 @@ def index_fill(x, index, axis, value, name=None):
     return torch.index_fill(x, a, idx, value)
 
 
-@defop(paddle_types=("index_put", "pd_op.index_put"), inplace=True)
+@defop(paddle_types=("index_put", "pd_op.index_put"), inplace=True, program_inplace=True)
 def index_put(x, indices, value, accumulate=False, name=None):
     """Write ``value`` at ``x[indices]`` (a tuple of int or bool tensors); sum with ``accumulate``.
 

@@ -13,7 +13,7 @@ import numpy as np
 import torch
 
 from pagaie._core import dtype as _dt
-from pagaie._core.registry import REGISTRY, OpRecord, defop
+from pagaie._core.registry import REGISTRY, STATE, OpRecord, defop
 from pagaie._core.tensor import Tensor, check_inplace
 from pagaie._ops._helpers import axis_arg, int_entries, kernel_dtypes, int_list, norm_axis, norm_axes, shape_arg as _shape, write_out
 
@@ -58,7 +58,9 @@ def rebinding_inplace(base: Callable, name: str, check: Callable | None = None) 
 
     The tensor object keeps its identity and takes the out-of-place result (the
     registry's generic in-place path requires the shape to stay the same). ``check(x)``, when
-    given, refuses inputs the in-place form does not take although the function does.
+    given, refuses inputs the in-place form does not take although the function does. While a
+    program is recorded, the call is the out-of-place op (Paddle's programs: ``x`` keeps its
+    shape and the result is a new value).
     """
     brec = base.op_record
     rec = OpRecord(name, brec.kernel, brec.amp, (), None, brec.differentiable, inplace_of=brec.name)
@@ -67,6 +69,8 @@ def rebinding_inplace(base: Callable, name: str, check: Callable | None = None) 
 
     @functools.wraps(base)
     def api(*args, **kwargs):
+        if STATE.recording:
+            return base(*args, **kwargs)
         x = args[0] if args else kwargs[first]
         if check is not None:
             check(x)

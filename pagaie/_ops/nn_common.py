@@ -219,7 +219,7 @@ def dropout(*args, **kwargs):
                                   "supported (as in Paddle)")
     check_inplace(x, "dropout", "dropout with inplace=False")
     r = _dropout_op(*args, **kwargs)
-    return x if r is x else write_result_into(x, r._t)
+    return x if r is x else write_result_into(x, r)
 
 
 del dropout.__wrapped__

@@ -21,6 +21,7 @@ import torch
 from pagaie._core.parameter import Parameter
 from pagaie._core.random import draws_discarded
 from pagaie._core.registry import REGISTRY as _REGISTRY
+from pagaie._core.registry import STATE
 from pagaie._core.registry import OpRecord, bad_argument, pop_handler, push_handler, translate_error
 from pagaie._core.tensor import Tensor
 from pagaie._static.interpreter import _PROGRAM_SEEDED
@@ -472,7 +473,14 @@ class Recorder:
     def handler(self, rec: OpRecord, args: tuple, kwargs: dict, proceed: Any) -> Any:
         return self.record(rec, args, kwargs)
 
+    handler.records_program = True   # (the registry's in-place APIs then run out of place)
+
     def record(self, rec: OpRecord, args: tuple, kwargs: dict) -> Any:
+        if rec.inplace_of is not None and STATE.recording and \
+                not _REGISTRY[rec.inplace_of].extra.get("program_inplace"):
+            # Paddle's programs record an in-place API as its out-of-place op (``tanh_`` is
+            # ``tanh``: the input keeps its value); ``increment`` and ``index_put_`` stay in place
+            rec = _REGISTRY[rec.inplace_of]
         block = self.block
         vargs = [_to_values(block, a) for a in args]
         vkwargs = {k: _to_values(block, v) for k, v in kwargs.items()}
@@ -495,7 +503,7 @@ class Recorder:
             target = vargs[0] if vargs else next(iter(vkwargs.values()))
             block.append_op(base, vargs, vkwargs, target, attrs)
             return target
-        if _mutates_first_input(rec) and vargs and isinstance(vargs[0], Value):
+        if rec.inplace_of is None and _mutates_first_input(rec) and vargs and isinstance(vargs[0], Value):
             # A kernel that writes into its first argument (``x[i] = v``, ``x.fill_(v)``): it
             # runs on a copy, and the copy re-defines the argument, so the Python object seen
             # by later ops holds the new contents (aliases of the old one keep theirs).

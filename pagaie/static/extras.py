@@ -8,7 +8,7 @@ from typing import Any, Iterator
 import numpy as np
 import torch
 
-from pagaie._core.registry import suspended
+from pagaie._core.registry import inplace_redefines, suspended
 from pagaie._core.tensor import Tensor
 from pagaie._static.interpreter import register_graph_op
 from pagaie._static.ir import Operator, Value
@@ -207,7 +207,8 @@ def _window_auc(pos: Any, neg: Any, real: Any, n: int, steps: int) -> tuple:
         slot = (pagaie.arange(steps, dtype="int64") == count % steps).astype("int64").unsqueeze(1)
         total = st[steps * n:(steps + 1) * n] - pagaie.sum(ring * slot, 0) + counts * real
         ring = ring * (1 - slot) + slot * counts.unsqueeze(0)
-        st = st.add_(pagaie.concat([ring.reshape([-1]), total, count + 1]) - st)
+        with inplace_redefines():   # the persistable state changes for the next run
+            st = st.add_(pagaie.concat([ring.reshape([-1]), total, count + 1]) - st)
         states.append(st)
         sums.append(total)
     return _auc_from_stats(*sums), states
@@ -266,8 +267,9 @@ def auc(input: Any, label: Any, curve: str = "ROC", num_thresholds: int = 4095, 
 
 def _global_counts(pos: Any, neg: Any, real: Any, n: int, kind: str) -> tuple:
     """Persistable ``[1, n]`` positive / negative counts of every (real) run."""
-    return tuple(_auc_state([1, n], f"{kind}_{k}").add_((c * real).unsqueeze(0))
-                 for c, k in ((pos, "pos"), (neg, "neg")))
+    with inplace_redefines():   # the persistable counts change for the next run
+        return tuple(_auc_state([1, n], f"{kind}_{k}").add_((c * real).unsqueeze(0))
+                     for c, k in ((pos, "pos"), (neg, "neg")))
 
 
 def ctr_metric_bundle(input: Any, label: Any, ins_tag_weight: Any = None) -> tuple:
@@ -310,7 +312,8 @@ def ctr_metric_bundle(input: Any, label: Any, ins_tag_weight: Any = None) -> tup
     terms = [pagaie.sum(diff * diff), pagaie.sum(diff.abs()), pagaie.sum(p),
              pagaie.sum(pagaie.nn.functional.sigmoid(p)) * w.reshape(wshape),
              pagaie.sum(label.astype("float32")), count * w.reshape(wshape)]
-    return tuple(v.add_(t.reshape(v.shape)) for v, t in zip(vals, terms))
+    with inplace_redefines():   # the persistable sums change for the next run
+        return tuple(v.add_(t.reshape(v.shape)) for v, t in zip(vals, terms))
 
 
 _DEVICES = ("cpu", "gpu")

@@ -92,13 +92,30 @@ def test_symbolic_values_refuse_data_access():
         bool(x)
 
 
-def test_inplace_call_redefines_its_input():
+def test_inplace_call_records_the_out_of_place_op():
+    # As Paddle's programs: ``y.add_(...)`` records ``add`` and y keeps its value
     prog = Program()
     x = prog.global_block().create_var("x", [3], "float32")
     x.is_data = True
     with recording(prog):
         y = x * 2
-        y.add_(paddle.ones([3]))
+        r = y.add_(paddle.ones([3]))
+        z = y * 3
+    assert r is not y
+    plan = Plan(prog, ["x"], [z, r])
+    out, res = plan.run({"x": torch.ones(3)})
+    assert out.tolist() == [6.0, 6.0, 6.0] and res.tolist() == [3.0, 3.0, 3.0]
+
+
+def test_inplace_call_redefines_its_input_inside_inplace_redefines():
+    from pagaie._core.registry import inplace_redefines
+    prog = Program()
+    x = prog.global_block().create_var("x", [3], "float32")
+    x.is_data = True
+    with recording(prog):
+        y = x * 2
+        with inplace_redefines():
+            y.add_(paddle.ones([3]))
         z = y * 3
     plan = Plan(prog, ["x"], [z])
     (out,) = plan.run({"x": torch.ones(3)})
