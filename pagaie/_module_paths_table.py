@@ -361,6 +361,7 @@ TABLE = {
     },
     'nn.functional.conv': {
         'nn.functional': 'conv1d conv1d_transpose conv2d conv2d_transpose conv3d conv3d_transpose',
+        '_ops.nn_conv': '_conv_nd',
     },
     'nn.functional.distance': {
         '': 'pdist',

@@ -103,3 +103,39 @@ def test_inplace_samplers_leave_no_gradient_to_overwritten_values():
         return grads
 
     assert_same(*both(run))
+
+
+def test_conv_nd_module_path_and_reshape_of_unknown_sizes_to_fixed_ones(tmp_path):
+    # PaddleLT's layercase programs call paddle.nn.functional.conv._conv_nd; saving one with
+    # unknown input sizes reshapes [-1, 8, -1, -1] to fixed sizes (Paddle records them)
+    x = np.random.RandomState(1).rand(2, 4, 3, 3).astype("float32")
+    w = np.random.RandomState(2).rand(8, 4, 1, 1).astype("float32")
+
+    def run(fw):
+        class Net(fw.nn.Layer):
+            def __init__(self):
+                super().__init__()
+                self.w = fw.create_parameter([8, 4, 1, 1], "float32")
+                self.b = fw.create_parameter([8], "float32")
+
+            def forward(self, v):
+                y = fw.nn.functional.conv._conv_nd(v, self.w, bias=self.b, stride=[1, 1],
+                                                    padding=[0, 0], dilation=[1, 1],
+                                                    padding_algorithm="EXPLICIT")
+                return y.reshape((2, 2, 4, 3, 3)).sum(axis=1)
+
+        net = Net()
+        net.w.set_value(fw.to_tensor(w))
+        net.b.set_value(fw.to_tensor(np.arange(8, dtype="float32")))
+        spec = [fw.static.InputSpec([-1, 4, -1, -1], "float32")]
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            path = os.path.join(str(tmp_path), fw.__name__, "m")
+            fw.jit.save(fw.jit.to_static(net, input_spec=spec, full_graph=True), path,
+                        input_spec=spec)
+            out = fw.jit.load(path)(fw.to_tensor(x))
+        return list(out.shape), out.numpy()
+
+    ours, theirs = both(run)
+    assert ours[0] == theirs[0]
+    assert_same(ours[1], theirs[1])

@@ -366,6 +366,28 @@ def conv3d(x, weight, bias=None, stride=1, padding=0, dilation=1, groups=1, data
                  data_format)
 
 
+def _conv_nd(x, weight, bias=None, stride=1, padding=0, padding_algorithm=None, dilation=1,
+             groups=1, data_format="NCHW", channel_dim=1, op_type="conv2d", use_cudnn=True,
+             name=None):
+    """Paddle's internal ``paddle.nn.functional.conv._conv_nd``, which the public conv functions
+    call once the padding is resolved (programs exported from models call it directly):
+    :func:`conv2d` for ``op_type`` ``conv2d`` / ``depthwise_conv2d``, :func:`conv3d` for
+    ``conv3d`` / ``depthwise_conv3d``; ``padding_algorithm`` ``'SAME'`` / ``'VALID'`` replaces
+    ``padding``. ``channel_dim`` (the bias axis) follows ``data_format``; ``use_cudnn`` is unused.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> from pagaie._ops.nn_conv import _conv_nd
+        >>> _conv_nd(paddle.ones([1, 2, 4, 4]), paddle.ones([3, 2, 3, 3]), paddle.ones([3]),
+        ...          padding=[1, 1], padding_algorithm="EXPLICIT").shape
+        paddle.Size([1, 3, 4, 4])
+    """
+    if padding_algorithm in ("SAME", "VALID"):
+        padding = padding_algorithm
+    conv = conv3d if op_type in ("conv3d", "depthwise_conv3d") else conv2d
+    return conv(x, weight, bias, stride, padding, dilation, groups, data_format)
+
+
 @defop(amp="promote", method=False, paddle_types=("conv2d_transpose", "pd_op.conv2d_transpose"))
 def conv1d_transpose(x, weight, bias=None, stride=1, padding=0, output_padding=0, groups=1,
                      dilation=1, output_size=None, data_format="NCL", name=None):
