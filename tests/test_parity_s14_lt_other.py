@@ -139,3 +139,22 @@ def test_conv_nd_module_path_and_reshape_of_unknown_sizes_to_fixed_ones(tmp_path
     ours, theirs = both(run)
     assert ours[0] == theirs[0]
     assert_same(ours[1], theirs[1])
+
+
+def _tanh_in_place_then_double(fw):
+    def fn(x):
+        y = x * 1
+        y.tanh_()
+        z = fw.reshape_(y * 1, [-1])
+        return y * 2, z
+    return fn
+
+
+def test_default_to_static_keeps_eager_inplace_semantics():
+    # Paddle's default mode (bytecode translation) runs in-place APIs as in dygraph; only
+    # full_graph=True (its AST mode) records them as their out-of-place ops
+    def run(fw):
+        x = fw.to_tensor([[0.5, -1.0, 2.0]])
+        return [list(fw.jit.to_static(_tanh_in_place_then_double(fw), full_graph=fg)(x))
+                for fg in (False, True)]
+    assert_same(*both(run))

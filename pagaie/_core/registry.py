@@ -89,7 +89,7 @@ REGISTRY: dict[str, OpRecord] = {}
 
 
 class _DispatchState:
-    __slots__ = ("handlers", "intercept", "recording")
+    __slots__ = ("handlers", "intercept", "recording", "redefining")
 
     def __init__(self) -> None:
         self.handlers: list[Callable] = []
@@ -97,6 +97,12 @@ class _DispatchState:
         # whether a handler that records a program is active (one that says
         # ``records_program = True``): in-place APIs then record their out-of-place op
         self.recording = False
+        # depth of ``inplace_redefines()``: in-place APIs re-define their input while recording
+        self.redefining = 0
+
+    def functional_inplace(self) -> bool:
+        """Whether an in-place API called now records its out-of-place op."""
+        return self.recording and not self.redefining
 
 
 STATE = _DispatchState()
@@ -264,13 +270,14 @@ def suspended() -> Iterator[None]:
 def inplace_redefines() -> Iterator[None]:
     """Inside, in-place APIs called while a program is recorded re-define their input (the
     program's value of ``x`` changes from there on) instead of recording the out-of-place op:
-    for pagaie's own accumulators (a metric's persistable state updated each run)."""
-    saved = STATE.recording
-    STATE.recording = False
+    for pagaie's own accumulators (a metric's persistable state updated each run) and for
+    ``jit.to_static``'s default mode, whose programs keep eager in-place semantics as Paddle's
+    bytecode translation does (``full_graph=True``, its AST mode, records the out-of-place op)."""
+    STATE.redefining += 1
     try:
         yield
     finally:
-        STATE.recording = saved
+        STATE.redefining -= 1
 
 
 _TORCH_WORDS = re.compile(r"\btorch\.|\baten::|\bat::|\bc10::|\bTHP|\bCPUFloatType\b|\bcuda\b")
@@ -802,7 +809,7 @@ def _make_inplace(rec: OpRecord, base: OpRecord) -> Callable:
             kwargs = rename_aliases(rec.name, kwargs, aliases)
         x = (args[0] if args else kwargs[first] if first in kwargs
              else _missing_first(rec.name, first, params, kwargs))
-        if STATE.recording and functional:
+        if functional and STATE.functional_inplace():
             return out_of_place(*args, **kwargs)   # recorded as the out-of-place op
         t = x._t
         run, want = out_of_place, None

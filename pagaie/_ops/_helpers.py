@@ -187,7 +187,7 @@ def write_result_into(x: Any, result: Any) -> Any:
     to the base of a view). The caller has applied Paddle's leaf rule (``check_inplace``).
     While a program is recorded, ``result`` itself is returned (Paddle's programs record
     in-place APIs as their out-of-place op)."""
-    if STATE.recording:
+    if STATE.functional_inplace():
         return result
     t, r = x._t, result._t
     if t.is_leaf and t.requires_grad and not torch.is_grad_enabled():

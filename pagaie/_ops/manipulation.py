@@ -69,7 +69,7 @@ def rebinding_inplace(base: Callable, name: str, check: Callable | None = None) 
 
     @functools.wraps(base)
     def api(*args, **kwargs):
-        if STATE.recording:
+        if STATE.recording:   # a program value cannot change its shape: the result is new
             return base(*args, **kwargs)
         x = args[0] if args else kwargs[first]
         if check is not None:

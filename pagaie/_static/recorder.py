@@ -476,7 +476,7 @@ class Recorder:
     handler.records_program = True   # (the registry's in-place APIs then run out of place)
 
     def record(self, rec: OpRecord, args: tuple, kwargs: dict) -> Any:
-        if rec.inplace_of is not None and STATE.recording and \
+        if rec.inplace_of is not None and STATE.functional_inplace() and \
                 not _REGISTRY[rec.inplace_of].extra.get("program_inplace"):
             # Paddle's programs record an in-place API as its out-of-place op (``tanh_`` is
             # ``tanh``: the input keeps its value); ``increment`` and ``index_put_`` stay in place

@@ -16,6 +16,7 @@ naming the file and line: never a wrong answer.
 """
 from __future__ import annotations
 
+import contextlib
 import functools
 import inspect
 import logging
@@ -29,6 +30,7 @@ from typing import Any, Callable
 import numpy as np
 import torch
 
+from pagaie._core.registry import inplace_redefines
 from pagaie._core.tensor import Tensor, wrap
 from pagaie._static import ast_runtime
 from pagaie._static.ir import UNKNOWN_SHAPE_READS, Program, Value
@@ -586,7 +588,11 @@ class StaticFunction:
         snapshot = _layer_tensors(self._instance, bound, self.dygraph_function)
         updates: list = []
         try:
-            with recording(program), ast_runtime.tracing(full_graph=bool(self._kwargs.get("full_graph"))):
+            full_graph = bool(self._kwargs.get("full_graph"))
+            # the default mode keeps eager in-place semantics (Paddle's bytecode translation);
+            # full_graph=True (its AST mode) records in-place APIs as their out-of-place ops
+            with recording(program), ast_runtime.tracing(full_graph=full_graph), \
+                    (contextlib.nullcontext() if full_graph else inplace_redefines()):
                 out = fn(*bound.args, **bound.kwargs)
                 updates = _reassigned_tensors(snapshot)
                 reads = UNKNOWN_SHAPE_READS[0] - reads
