@@ -13,7 +13,7 @@ from pagaie._core.registry import STATE, check_promotable
 
 _T = torch.Tensor
 
-__all__ = ["norm_axis", "norm_axes", "scalar_axis", "int_list", "check_binary_dtypes", "promote_pair", "check_same_dtype", "reject_bool", "kernel_dtypes", "float_inplace", "torch_dtype",
+__all__ = ["norm_axis", "norm_axes", "scalar_axis", "int_list", "check_binary_dtypes", "promote_pair", "check_same_dtype", "reject_bool", "float_kernel", "kernel_dtypes", "float_inplace", "torch_dtype",
            "float_dtype", "device", "scalar_of", "write_out", "write_result_into", "stopped",
            "zero_dropped", "compare_mask", "trace_constant", "TRACE_CONSTANTS"]
 
@@ -117,6 +117,15 @@ def reject_bool(api: str, x: torch.Tensor) -> None:
     if x.dtype is torch.bool:
         raise RuntimeError(f"paddle.{api}: bool tensors are not supported; cast 'x' to a "
                            "numeric dtype first (received bool)")
+
+
+def float_kernel(api: str, x: torch.Tensor, what: str = "inputs", complex_ok: bool = False) -> None:
+    """Paddle registers the kernels of ``api`` (its full name, ``'paddle.nn.functional.kl_div'``)
+    for floating types only (and complex ones with ``complex_ok``): a bool or integer ``x`` is
+    its NotFound, a RuntimeError."""
+    if not x.is_floating_point() and not (complex_ok and x.is_complex()):
+        raise RuntimeError(f"{api}: the kernel supports floating-point {what} only, but received "
+                           f"{dtype_name(x)}")
 
 
 def kernel_dtypes(api: str, x: torch.Tensor, allowed: frozenset, arg: str = "x") -> None:

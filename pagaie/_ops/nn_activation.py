@@ -15,7 +15,7 @@ import torch.nn.functional as F
 
 from pagaie._core.registry import defop
 from pagaie._core.tensor import Tensor, is_grad_leaf
-from pagaie._ops._helpers import compare_mask, write_out
+from pagaie._ops._helpers import compare_mask, float_kernel, write_out
 from pagaie._core.random import on_paddle_cpu
 from pagaie._ops._nn_helpers import float_attr
 
@@ -29,9 +29,7 @@ __all__ = ["relu", "relu_", "relu6", "leaky_relu", "leaky_relu_", "prelu", "rrel
 def _float(x, api, complex_ok=True):
     """Paddle's NotFound (RuntimeError) for a dtype the op's kernels lack: integers and bool,
     and complex numbers too for the ops without complex kernels (``complex_ok=False``)."""
-    if not x.is_floating_point() and not (complex_ok and x.is_complex()):
-        raise RuntimeError(f"paddle.nn.functional.{api}: the kernel of {api} supports float16, bfloat16, "
-                           f"float32 and float64 inputs, but received {str(x.dtype).replace('torch.', '')}")
+    float_kernel(f"paddle.nn.functional.{api}", x, complex_ok=complex_ok)
 
 
 def _f32(v, api, arg):

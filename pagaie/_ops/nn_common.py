@@ -16,7 +16,7 @@ import torch.nn.functional as F
 
 from pagaie._core.registry import defop
 from pagaie._core.tensor import Tensor, check_inplace
-from pagaie._ops._helpers import write_result_into, zero_dropped
+from pagaie._ops._helpers import float_kernel, write_result_into, zero_dropped
 from pagaie._ops._random_mask import as_scalar, dropout_divisor, keep_mask, program_seed, upscale_kept
 
 __all__ = ["linear", "bilinear", "dropout", "dropout1d", "dropout2d", "dropout3d", "alpha_dropout",
@@ -684,10 +684,7 @@ def label_smooth(label, prior_dist=None, epsilon=0.1, name=None):
     if not 0.0 <= float(epsilon) <= 1.0:
         raise ValueError("paddle.nn.functional.label_smooth: The value of epsilon must be between 0 and "
                          f"1, but received {epsilon}")
-    api = "paddle.nn.functional.label_smooth"
-    if not label.is_floating_point():   # Paddle's kernels are for floating types only
-        raise RuntimeError(f"{api}: the kernel supports floating-point labels only, but received "
-                           f"{str(label.dtype).replace('torch.', '')}")
+    float_kernel("paddle.nn.functional.label_smooth", label, "labels")
     if prior_dist is not None:
         if prior_dist.dtype != label.dtype:
             raise ValueError(f"{api}: 'prior_dist' ({str(prior_dist.dtype).replace('torch.', '')}) must "

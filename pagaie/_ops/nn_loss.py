@@ -10,8 +10,8 @@ import torch
 import torch.nn.functional as F
 
 from pagaie._core.registry import defop
-from pagaie._ops._helpers import (check_binary_dtypes, compare_mask, dtype_name, trace_constant,
-                                 zero_dropped)
+from pagaie._ops._helpers import (check_binary_dtypes, compare_mask, dtype_name, float_kernel,
+                                 trace_constant, zero_dropped)
 from pagaie._ops._nn_helpers import check_reduction, reduce_loss
 from pagaie._ops.math_unary import _abs
 
@@ -464,9 +464,7 @@ def smooth_l1_loss(input, label, reduction="mean", delta=1.0, is_huber=True, nam
         check_binary_dtypes(api, input, label)
         d = torch.promote_types(input.dtype, label.dtype)
         input, label = input.to(d), label.to(d)
-    if not input.is_floating_point():   # Paddle's huber_loss kernel is for floats only
-        raise RuntimeError(f"paddle.{api}: the kernel supports floating-point inputs only, but "
-                           f"received {dtype_name(input)}")
+    float_kernel(f"paddle.{api}", input)   # Paddle's huber_loss kernel
     # written out (not torch's kernels, which reject delta <= 0): Paddle's huber_loss takes
     # any delta (delta 0 gives zeros) and the smooth-L1 form divides it by delta
     # (the kernel's delta is a C++ float: float64 inputs see it rounded to float32)
@@ -571,9 +569,7 @@ def kl_div(input, label, reduction="mean", log_target=False, name=None):
     if list(label.shape) != list(input.shape):
         raise ValueError(f"paddle.nn.functional.kl_div: 'input' and 'label' must have the same shape, "
                          f"but received {list(input.shape)} and {list(label.shape)}")
-    if not input.is_floating_point():   # Paddle's kldiv_loss kernel is for floats only
-        raise RuntimeError("paddle.nn.functional.kl_div: the kernel supports floating-point "
-                           f"inputs only, but received {dtype_name(input)}")
+    float_kernel("paddle.nn.functional.kl_div", input)
     if not label.is_floating_point() and input.is_floating_point():  # Paddle: InvalidArgument
         raise ValueError(f"paddle.nn.functional.kl_div: 'label' must be a floating tensor, but "
                          f"received {dtype_name(label)}")

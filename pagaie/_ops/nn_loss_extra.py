@@ -11,7 +11,7 @@ import torch
 import torch.nn.functional as F
 
 from pagaie._core.registry import defop
-from pagaie._ops._helpers import check_binary_dtypes, dtype_name
+from pagaie._ops._helpers import check_binary_dtypes, dtype_name, float_kernel
 from pagaie._ops._nn_helpers import check_reduction, reduce_loss
 
 
@@ -46,9 +46,7 @@ def margin_ranking_loss(input, other, label, margin=0.0, reduction="mean", name=
     check_reduction(reduction, api)
     input, other = _promote(api, input, other)
     label = _promote(api, input - other, label)[1]
-    if not input.is_floating_point():   # Paddle's relu kernel is for floats only
-        raise RuntimeError(f"paddle.{api}: the kernel supports floating-point inputs only, but "
-                           f"received {str(input.dtype).replace('torch.', '')}")
+    float_kernel(f"paddle.{api}", input)   # Paddle's relu kernel
     return reduce_loss(torch.relu(-label * (input - other) + margin), reduction)
 
 
@@ -113,9 +111,7 @@ def triplet_margin_loss(input, positive, negative, margin=1.0, p=2, epsilon=1e-0
     input, positive = _promote(api, input, positive)
     input, negative = _promote(api, input, negative)
     positive = positive.to(input.dtype)
-    if not input.is_floating_point():
-        raise RuntimeError(f"paddle.{api}: the kernel supports floating-point inputs only, but "
-                           f"received {str(input.dtype).replace('torch.', '')}")
+    float_kernel(f"paddle.{api}", input)
     return F.triplet_margin_loss(input, positive, negative, margin=margin, p=p, eps=epsilon,
                                  swap=bool(swap), reduction=reduction)
 

@@ -11,7 +11,7 @@ import torch
 import torch.nn.functional as F
 
 from pagaie._core.registry import defop
-from pagaie._ops._helpers import int_list, torch_dtype
+from pagaie._ops._helpers import float_kernel, int_list, torch_dtype
 
 __all__ = ["sequence_mask", "gather_tree", "temporal_shift", "affine_grid", "grid_sample",
            "class_center_sample"]
@@ -150,9 +150,7 @@ def temporal_shift(x, seg_num, shift_ratio=0.25, name=None, data_format="NCHW"):
     if x.shape[0] % seg_num:
         raise ValueError(f"{api}: the first dimension of 'x' ({x.shape[0]}, shape {list(x.shape)}) "
                          f"must be divisible by 'seg_num' ({seg_num})")
-    if not x.is_floating_point():   # Paddle's kernels are for floating types only
-        raise RuntimeError(f"{api}: the kernel supports floating-point inputs only, but received "
-                           f"{str(x.dtype).replace('torch.', '')}")
+    float_kernel(api, x)
     nhwc = data_format == "NHWC"
     if nhwc:
         x = x.permute(0, 3, 1, 2)

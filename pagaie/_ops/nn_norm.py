@@ -18,7 +18,7 @@ import torch
 import torch.nn.functional as F
 
 from pagaie._core.registry import defop
-from pagaie._ops._helpers import scalar_of
+from pagaie._ops._helpers import float_kernel, scalar_of
 from pagaie._ops._nn_helpers import float_attr
 from pagaie._ops._random_mask import as_scalar
 
@@ -269,9 +269,7 @@ def layer_norm(x, normalized_shape, weight=None, bias=None, epsilon=1e-05, name=
         if t is not None and t.dim() != 1:
             raise ValueError(f"paddle.nn.functional.layer_norm: the dimensions of '{arg}' must be "
                              f"1, but received {t.dim()} (shape {list(t.shape)})")
-    if not x.is_floating_point():   # Paddle's kernels are for floating types only
-        raise RuntimeError(f"{api}: the kernel supports floating-point inputs only, but received "
-                           f"{str(x.dtype).replace('torch.', '')}")
+    float_kernel(api, x)
     w = None if weight is None else weight.reshape(shape)
     b = None if bias is None else bias.reshape(shape)
     return F.layer_norm(x, shape, w, b, epsilon)
@@ -411,9 +409,7 @@ def local_response_norm(x, size, alpha=0.0001, beta=0.75, k=1.0, data_format="NC
     if 0 in x.shape[1:]:   # Paddle checks every axis but the first
         raise ValueError(f"paddle.{api}: Expected every dim's size to be larger than 0, but the "
                          f"size of the {list(x.shape[1:]).index(0) + 1}-th dim is 0")
-    if not x.is_floating_point():   # Paddle's pooling kernels are for floating types only
-        raise RuntimeError(f"paddle.{api}: the kernel supports floating-point inputs only, but "
-                           f"received {str(x.dtype).replace('torch.', '')}")
+    float_kernel(f"paddle.{api}", x)   # Paddle's pooling kernels
     if last:
         x = x.movedim(-1, 1)
     out = F.local_response_norm(x, size, alpha, beta, k)

@@ -10,7 +10,7 @@ import torch
 import torch.nn.functional as F
 
 from pagaie._core.registry import defop
-from pagaie._ops._helpers import int_list
+from pagaie._ops._helpers import float_kernel, int_list
 from pagaie._ops._nn_helpers import float_attr
 from pagaie._ops._random_mask import as_scalar
 
@@ -644,9 +644,7 @@ def unfold(x, kernel_sizes, strides=1, paddings=0, dilations=1, name=None):
         # uneven paddings pad the input first; negative ones crop it, as in Paddle
         x = _crop_pad(x, [left, right, top, bottom], 0.0)
         top = left = 0
-    if not x.is_floating_point():   # Paddle's kernels are for floating types only
-        raise RuntimeError("paddle.nn.functional.unfold: the kernel supports floating-point inputs "
-                           f"only, but received {str(x.dtype).replace('torch.', '')}")
+    float_kernel("paddle.nn.functional.unfold", x)
     return F.unfold(x, k, dilation=d, padding=[top, left], stride=s)
 
 
