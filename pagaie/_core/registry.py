@@ -89,20 +89,23 @@ REGISTRY: dict[str, OpRecord] = {}
 
 
 class _DispatchState:
-    __slots__ = ("handlers", "intercept", "recording", "redefining")
+    __slots__ = ("handlers", "intercept", "redefining")
 
     def __init__(self) -> None:
         self.handlers: list[Callable] = []
         self.intercept: Callable | None = None
-        # whether a handler that records a program is active (one that says
-        # ``records_program = True``): in-place APIs then record their out-of-place op
-        self.recording = False
         # depth of ``inplace_redefines()``: in-place APIs re-define their input while recording
         self.redefining = 0
 
+    @property
+    def recording(self) -> bool:
+        """Whether a handler that records a program is active (one that says
+        ``records_program = True``): in-place APIs then record their out-of-place op."""
+        return any(getattr(h, "records_program", False) for h in self.handlers)
+
     def functional_inplace(self) -> bool:
         """Whether an in-place API called now records its out-of-place op."""
-        return self.recording and not self.redefining
+        return self.intercept is not None and not self.redefining and self.recording
 
 
 STATE = _DispatchState()
@@ -231,14 +234,12 @@ def push_handler(h: Callable) -> None:
     """Route every op call through ``h(record, args, kwargs, proceed)`` until popped."""
     STATE.handlers.append(h)
     STATE.intercept = _run_chain
-    STATE.recording = STATE.recording or bool(getattr(h, "records_program", False))
 
 
 def pop_handler(h: Callable) -> None:
     """Remove a handler pushed with :func:`push_handler`."""
     STATE.handlers.remove(h)
     STATE.intercept = _run_chain if STATE.handlers else None
-    STATE.recording = any(getattr(g, "records_program", False) for g in STATE.handlers)
 
 
 @contextmanager
@@ -258,12 +259,12 @@ def suspended() -> Iterator[None]:
     Used where work must happen now rather than be recorded, e.g. initialising a
     parameter's value while a static program is being built.
     """
-    saved = STATE.handlers, STATE.intercept, STATE.recording
-    STATE.handlers, STATE.intercept, STATE.recording = [], None, False
+    saved = STATE.handlers, STATE.intercept
+    STATE.handlers, STATE.intercept = [], None
     try:
         yield
     finally:
-        STATE.handlers, STATE.intercept, STATE.recording = saved
+        STATE.handlers, STATE.intercept = saved
 
 
 @contextmanager

@@ -85,14 +85,12 @@ def _zero_grads(kernel: Callable) -> Callable:
         req = _grad_inputs(kwargs.values(), _grad_inputs(args, []))
         if not req:
             return out
-        if isinstance(out, torch.Tensor):
-            return _ZeroGrad.apply(out.detach(), *req) if out.is_floating_point() or out.is_complex() \
-                else out
-        if isinstance(out, (tuple, list)):
-            parts = [_ZeroGrad.apply(o.detach(), *req) if isinstance(o, torch.Tensor) and
-                     (o.is_floating_point() or o.is_complex()) else o for o in out]
-            return type(out)(parts) if type(out) in (tuple, list) else out
-        return out
+
+        def attach(o: Any) -> Any:
+            if isinstance(o, torch.Tensor) and (o.is_floating_point() or o.is_complex()):
+                return _ZeroGrad.apply(o.detach(), *req)
+            return o
+        return type(out)(map(attach, out)) if type(out) in (tuple, list) else attach(out)
     return run
 
 
