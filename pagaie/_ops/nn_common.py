@@ -684,7 +684,8 @@ def label_smooth(label, prior_dist=None, epsilon=0.1, name=None):
     if not 0.0 <= float(epsilon) <= 1.0:
         raise ValueError("paddle.nn.functional.label_smooth: The value of epsilon must be between 0 and "
                          f"1, but received {epsilon}")
-    float_kernel("paddle.nn.functional.label_smooth", label, "labels")
+    api = "paddle.nn.functional.label_smooth"
+    float_kernel(api, label, "labels")
     if prior_dist is not None:
         if prior_dist.dtype != label.dtype:
             raise ValueError(f"{api}: 'prior_dist' ({str(prior_dist.dtype).replace('torch.', '')}) must "
