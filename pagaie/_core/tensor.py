@@ -838,7 +838,14 @@ class Tensor(metaclass=_TensorType):
             kept[handle.id] = hook
             return TensorHookRemoveHelper(self, handle)
 
-        def torch_hook(g: torch.Tensor) -> torch.Tensor | None:
+        owner = weakref.ref(self._t)
+
+        def torch_hook(g: torch.Tensor | None) -> torch.Tensor | None:
+            if g is None:  # an output that got no gradient: Paddle's hook sees zeros
+                o = owner()
+                if o is None:
+                    return None
+                g = torch.zeros_like(o)
             if not g.requires_grad:
                 setattr(g, GRAD_FLAG, True)  # gradients say stop_gradient=False in Paddle
             try:
@@ -873,10 +880,12 @@ class Tensor(metaclass=_TensorType):
         setattr(t, _KEPT_GRAD, None)
         owner = weakref.ref(t)
 
-        def keep(g: torch.Tensor) -> None:
+        def keep(g: torch.Tensor | None) -> None:
             o = owner()
             if o is not None:
-                setattr(o, _KEPT_GRAD, g.detach())
+                # torch gives None to an output of a node that got no gradient (the unused
+                # half of a split); Paddle's backward fills it with zeros
+                setattr(o, _KEPT_GRAD, torch.zeros_like(o) if g is None else g.detach())
 
         t.register_hook(keep)
 
