@@ -32,7 +32,13 @@ from pagaie._core.tensor import (GRAD_FLAG, UNTRACKED_GRADS, Tensor, check_inpla
                                  write_leaf_view)
 
 __all__ = ["OpRecord", "REGISTRY", "defop", "push_handler", "pop_handler", "handler",
-           "suspended", "eager_call", "translate_error", "binary_operator"]
+           "suspended", "eager_call", "translate_error", "binary_operator", "NoKernelError"]
+
+
+class NoKernelError(RuntimeError):
+    """Paddle has no kernel of the op for the input's dtype: its NotFound, a RuntimeError when
+    the op runs. While a program is built, Paddle refuses the dtype already (its static API's
+    dtype check or PIR's op verifier), with TypeError: the recorder raises that instead."""
 
 
 class OpRecord:
@@ -341,7 +347,7 @@ def translate_error(api: str, exc: BaseException, args: tuple, kwargs: dict) -> 
                 f"written in place into an input of dtype {_SCALAR_TYPES.get(cast[2], cast[2])}")
     kind: type[Exception]
     if cast or missing:
-        kind = RuntimeError  # Paddle has no kernel for that dtype: its NotFound
+        kind = NoKernelError  # Paddle has no kernel for that dtype: its NotFound
     elif text.startswith("ZeroDivisionError"):  # integer division (remainder) by zero
         kind, text = ZeroDivisionError, "integer division by zero"
     elif "Dimension out of range" in text or "dimension out of range" in text:
@@ -355,7 +361,7 @@ def translate_error(api: str, exc: BaseException, args: tuple, kwargs: dict) -> 
             or "No available kernel" in text or "No viable backend" in text \
             or "could not infer output dtype" in text \
             or "only supported for half, float and double" in text:
-        kind = RuntimeError  # no kernel for this dtype/device: Paddle's NotFound
+        kind = NoKernelError  # no kernel for this dtype/device: Paddle's NotFound
     elif isinstance(exc, RuntimeError):
         kind = ValueError
     else:

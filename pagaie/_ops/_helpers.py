@@ -9,7 +9,7 @@ import torch
 
 from pagaie._core import dtype as _dt
 from pagaie._core.place import default_device
-from pagaie._core.registry import STATE, check_promotable
+from pagaie._core.registry import STATE, NoKernelError, check_promotable
 
 _T = torch.Tensor
 
@@ -124,7 +124,7 @@ def float_kernel(api: str, x: torch.Tensor, what: str = "inputs", complex_ok: bo
     for floating types only (and complex ones with ``complex_ok``): a bool or integer ``x`` is
     its NotFound, a RuntimeError."""
     if not x.is_floating_point() and not (complex_ok and x.is_complex()):
-        raise RuntimeError(f"{api}: the kernel supports floating-point {what} only, but received "
+        raise NoKernelError(f"{api}: the kernel supports floating-point {what} only, but received "
                            f"{dtype_name(x)}")
 
 
@@ -133,7 +133,7 @@ def kernel_dtypes(api: str, x: torch.Tensor, allowed: frozenset, arg: str = "x")
     is its NotFound, a RuntimeError (its GPU kernels take more, so a CUDA tensor passes)."""
     if x.dtype not in allowed and x.device.type == "cpu":
         names = ", ".join(sorted(_dt.from_torch_dtype(d).name for d in allowed))
-        raise RuntimeError(f"paddle.{api}: '{arg}' of dtype {_dt.from_torch_dtype(x.dtype).name} "
+        raise NoKernelError(f"paddle.{api}: '{arg}' of dtype {_dt.from_torch_dtype(x.dtype).name} "
                            f"is not supported (Paddle's kernel takes {names})")
 
 

@@ -413,9 +413,12 @@ def polygamma(x, n, name=None):
         >>> paddle.polygamma(paddle.to_tensor([1.0, 2.0], 'float64'), 1).numpy().round(4).tolist()
         [1.6449, 0.6449]
     """
-    if not isinstance(n, int) or isinstance(n, bool) or n < 0:
-        raise ValueError(f"paddle.polygamma: 'n' must be a non-negative int, but received {n!r}")
-    r = torch.polygamma(n, x)
+    if not isinstance(n, int) or n is True:   # False is order 0, as Paddle reads it
+        raise TypeError(f"paddle.polygamma: 'n' must be an int, but received "
+                        f"{type(n).__name__} ({n!r})")
+    if n < 0:
+        raise ValueError(f"paddle.polygamma: 'n' must be a non-negative int, but received {n}")
+    r = torch.polygamma(int(n), x)
     return _trigamma(x, r) if n == 1 and x.is_floating_point() else r
 
 

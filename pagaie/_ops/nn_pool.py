@@ -18,7 +18,7 @@ import numpy as np
 import torch
 import torch.nn.functional as F
 
-from pagaie._core.registry import defop
+from pagaie._core.registry import NoKernelError, defop
 from pagaie._ops._nn_helpers import (channel_last, conv_padding, ntuple, pad_input, same_pads,
                                      to_first, to_last)
 
@@ -39,7 +39,7 @@ _DEFAULT_FMT = {1: "NCL", 2: "NCHW", 3: "NCDHW"}
 def _check_float(x: torch.Tensor, api: str) -> None:
     """Paddle's CPU pools have float kernels only: another dtype is NotFound, a RuntimeError."""
     if not x.is_floating_point():
-        raise RuntimeError(f"paddle.{api}: the input dtype must be float16, bfloat16, float32 or "
+        raise NoKernelError(f"paddle.{api}: the input dtype must be float16, bfloat16, float32 or "
                            f"float64, but received {str(x.dtype).replace('torch.', '')}")
 
 

@@ -20,7 +20,7 @@ from pagaie._core import dtype as _dt
 from pagaie._core.random import (Generator, cpu_engine, get_cuda_rng_state, get_rng_state,
                                  manual_seed, on_paddle_cpu, seed, set_cuda_rng_state,
                                  set_rng_state)
-from pagaie._core.registry import defop
+from pagaie._core.registry import NoKernelError, defop
 from pagaie._ops import _std_dists_gamma as _sg
 from pagaie._ops import _std_dists_samplers as _ss
 from pagaie._ops.creation import _size_args
@@ -75,6 +75,11 @@ class _ShapeTypeError(TypeError, AttributeError):
     """A shape that is neither a list, a tuple nor an array: Paddle reads it as an array
     (``shape.astype(int)``) and fails with an AttributeError; a TypeError too, as pagaie's
     creation ops raise."""
+
+
+# The dtypes of a shape Tensor that Paddle's static API of normal and randint takes (eagerly a
+# floating one is truncated to ints).
+_INT_SHAPE = frozenset({torch.int32, torch.int64})
 
 
 def _dims(shape, api: str, int_ok: bool = False) -> list[int]:
@@ -279,7 +284,8 @@ def _complex_mean(mean: complex, api: str) -> float:
     return mean.real
 
 
-@defop(method=False, paddle_types=("gaussian_random", "pd_op.gaussian"))
+@defop(method=False, paddle_types=("gaussian_random", "pd_op.gaussian"),
+       program_dtypes={"shape": _INT_SHAPE})
 def normal(mean=0.0, std=1.0, shape=None, name=None, *, out=None):
     """Samples from normal distributions with the given means and standard deviations.
 
@@ -308,7 +314,7 @@ def normal(mean=0.0, std=1.0, shape=None, name=None, *, out=None):
     mt, st = isinstance(mean, _T), isinstance(std, _T)
     if mt:
         if not (mean.is_floating_point() or mean.is_complex()):
-            raise RuntimeError("paddle.normal: a Tensor 'mean' must be float32, float64, complex64 "
+            raise NoKernelError("paddle.normal: a Tensor 'mean' must be float32, float64, complex64 "
                                f"or complex128, but received {_dtype_name(mean.dtype)}")
         if st:
             if std.numel() != mean.numel():
@@ -320,7 +326,7 @@ def normal(mean=0.0, std=1.0, shape=None, name=None, *, out=None):
         r = _gaussian(list(mean.shape), mean.dtype, mean.device) * std + mean
     elif st:
         if not std.is_floating_point():
-            raise RuntimeError("paddle.normal: a Tensor 'std' must be float32 or float64, but "
+            raise NoKernelError("paddle.normal: a Tensor 'std' must be float32 or float64, but "
                                f"received {_dtype_name(std.dtype)}")
         if isinstance(mean, complex):
             m = _complex_mean(mean, "normal")
@@ -328,9 +334,9 @@ def normal(mean=0.0, std=1.0, shape=None, name=None, *, out=None):
         else:
             r = _gaussian(list(std.shape), std.dtype, std.device) * std + float(mean)
     else:
-        dims = _dims(shape, "normal")
-        if isinstance(mean, complex):
-            m = _complex_mean(mean, "normal")
+        m = _complex_mean(mean, "normal") if isinstance(mean, complex) else None
+        dims = _dims(shape, "normal")   # Paddle checks a complex mean first
+        if m is not None:
             r = _gaussian(dims, torch.complex64, device_of(None, "normal"), m, float(std))
         else:
             r = _gaussian(dims, float_dtype(None, "normal"), device_of(None, "normal"), float(mean),
@@ -451,7 +457,8 @@ def _bounds(low, high, api: str) -> tuple[int, int]:
     return int(low), int(high)
 
 
-@defop(method=False, differentiable=False, paddle_types=("randint", "pd_op.randint"))
+@defop(method=False, differentiable=False, paddle_types=("randint", "pd_op.randint"),
+       program_dtypes={"shape": _INT_SHAPE})
 def randint(low=0, high=None, shape=[1], dtype=None, name=None):  # noqa: B006 (Paddle's default)
     """Random integers uniformly drawn from ``[low, high)``.
 

@@ -345,7 +345,8 @@ def nansum(x, axis=None, dtype=None, keepdim=False, name=None):
     return torch.nansum(x, _axes(axis, x.dim(), "nansum"), keepdim, dtype=dt)
 
 
-@defop(amp="black", paddle_types=("nanmean",))
+@defop(amp="black", paddle_types=("nanmean",), program_dtypes={"x": frozenset(
+    {torch.float16, torch.bfloat16, torch.float32, torch.float64})})
 def nanmean(x, axis=None, keepdim=False, name=None):
     """Mean over ``axis`` ignoring NaN; integer inputs give float32.
 

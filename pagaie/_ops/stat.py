@@ -10,7 +10,7 @@ import operator
 
 import torch
 
-from pagaie._core.registry import defop
+from pagaie._core.registry import NoKernelError, defop
 from pagaie._core.tensor import flag_grad
 from pagaie._ops._helpers import AssertionValueError, dtype_name, norm_axis, stopped, write_out
 from pagaie._ops.reduce import _axes, _tensor_axis
@@ -75,7 +75,7 @@ def _constant_zero_var(x):
 def _check_real(api, x):
     """Paddle has no kernel for bool or complex inputs here (NotFound: RuntimeError)."""
     if x.dtype is torch.bool or x.is_complex():
-        raise RuntimeError(f"paddle.{api}: 'x' must be a real number tensor, but received "
+        raise NoKernelError(f"paddle.{api}: 'x' must be a real number tensor, but received "
                            f"{dtype_name(x)} (no kernel for this dtype)")
 
 
@@ -83,7 +83,7 @@ def _check_cov_input(api, x):
     if x.dim() == 0:
         raise ValueError(f"paddle.{api}: 'x' must be a 1-D or 2-D tensor, but received a 0-D tensor")
     if x.is_complex():
-        raise RuntimeError(f"paddle.{api}: complex inputs are not supported, but received {dtype_name(x)} "
+        raise NoKernelError(f"paddle.{api}: complex inputs are not supported, but received {dtype_name(x)} "
                            "(no kernel for this dtype)")
 
 
@@ -299,7 +299,7 @@ def median(x, axis=None, keepdim=False, mode='avg', name=None, *, out=None):
     """
     if x.dtype is torch.bool or x.is_complex():
         if mode == "min":  # Paddle has no kernel for these (NotFound: RuntimeError)
-            raise RuntimeError(f"paddle.median: {dtype_name(x)} tensors are not supported with "
+            raise NoKernelError(f"paddle.median: {dtype_name(x)} tensors are not supported with "
                                "mode='min' (no kernel for this dtype)")
     if mode == "avg" and x.dtype is not torch.float64:
         # Paddle computes the 'avg' median in float32 for every dtype but float64 (a complex

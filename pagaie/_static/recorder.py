@@ -22,7 +22,7 @@ from pagaie._core.parameter import Parameter
 from pagaie._core.random import draws_discarded
 from pagaie._core.registry import REGISTRY as _REGISTRY
 from pagaie._core.registry import STATE
-from pagaie._core.registry import OpRecord, bad_argument, pop_handler, push_handler, translate_error
+from pagaie._core.registry import NoKernelError, OpRecord, bad_argument, pop_handler, push_handler, translate_error
 from pagaie._core.tensor import Tensor
 from pagaie._static.interpreter import _PROGRAM_SEEDED
 from pagaie._static.ir import UNKNOWN, UNKNOWN_ALT, Block, Program, Value, _shape_out, _values_in
@@ -346,17 +346,36 @@ def _recording_error(rec: OpRecord, exc: BaseException, vargs: list, vkwargs: di
 
     One difference: where Paddle's argument parser refuses a non-tensor (a list, a number, a
     numpy array) for a tensor argument, eagerly with ValueError, its static-graph parser
-    wants a program Value and raises TypeError (None still gives ValueError)."""
+    wants a program Value and raises TypeError (None still gives ValueError). Another: a
+    dtype the op has no kernel for (eagerly Paddle's NotFound, a RuntimeError) is refused
+    while the op is built, with TypeError."""
     if isinstance(exc, (TypeError, AttributeError)):   # as the eager dispatcher sorts them
         err = bad_argument(rec, exc, tuple(vargs))
     else:
         err = translate_error(rec.name, exc, tuple(vargs), vkwargs)
     if type(err) is ValueError and _NOT_A_TENSOR.search(str(err)):
         return TypeError(f"{err} (a static program takes its Values, or eager Tensors)")
+    if isinstance(err, NoKernelError):   # Paddle refuses the dtype while building the op
+        return TypeError(str(err).replace(str(UNKNOWN), "-1"))
     try:
         return type(err)(str(err).replace(str(UNKNOWN), "-1"))
     except Exception:  # noqa: BLE001 - an exception type with another constructor
         return err
+
+
+def _check_program_dtype(rec: OpRecord, args: tuple, kwargs: dict) -> None:
+    """The dtype checks Paddle's static API makes (``check_variable_and_dtype``) and its eager
+    calls skip, for the records naming them (``program_dtypes``: argument -> the torch dtypes
+    it takes): TypeError."""
+    names = list(rec.signature.parameters)
+    for arg, allowed in rec.extra["program_dtypes"].items():
+        i = names.index(arg)
+        v = args[i] if i < len(args) else kwargs.get(arg)
+        if isinstance(v, Tensor) and v._t.dtype not in allowed:
+            from pagaie._core.dtype import from_torch_dtype
+            want = ", ".join(sorted(from_torch_dtype(d).name for d in allowed))
+            raise TypeError(f"paddle.{rec.name}: '{arg}' of dtype {from_torch_dtype(v._t.dtype).name} "
+                            f"is not supported in a static program (Paddle's static API takes {want})")
 
 
 def _too_large(v: Any) -> bool:
@@ -481,6 +500,8 @@ class Recorder:
             # Paddle's programs record an in-place API as its out-of-place op (``tanh_`` is
             # ``tanh``: the input keeps its value); ``increment`` and ``index_put_`` stay in place
             rec = _REGISTRY[rec.inplace_of]
+        if "program_dtypes" in rec.extra:
+            _check_program_dtype(rec, args, kwargs)
         block = self.block
         vargs = [_to_values(block, a) for a in args]
         vkwargs = {k: _to_values(block, v) for k, v in kwargs.items()}
