@@ -130,11 +130,14 @@ def float_kernel(api: str, x: torch.Tensor, what: str = "inputs", complex_ok: bo
 
 def kernel_dtypes(api: str, x: torch.Tensor, allowed: frozenset, arg: str = "x") -> None:
     """Paddle registers the CPU kernel of ``api`` for the ``allowed`` dtypes only: another dtype
-    is its NotFound, a RuntimeError (its GPU kernels take more, so a CUDA tensor passes)."""
-    if x.dtype not in allowed and x.device.type == "cpu":
+    is its NotFound, a RuntimeError (its GPU kernels take more, so a CUDA tensor passes). A
+    placeholder of a program recorded for the CPU counts as a CPU tensor (the recorder then
+    raises Paddle's build-time TypeError)."""
+    if x.dtype not in allowed and (x.device.type == "cpu" or (
+            x.device.type == "meta" and default_device().type == "cpu")):
         names = ", ".join(sorted(_dt.from_torch_dtype(d).name for d in allowed))
         raise NoKernelError(f"paddle.{api}: '{arg}' of dtype {_dt.from_torch_dtype(x.dtype).name} "
-                           f"is not supported (Paddle's kernel takes {names})")
+                            f"is not supported (Paddle's kernel takes {names})")
 
 
 def float_inplace(api: str, x: torch.Tensor) -> None:
