@@ -115,14 +115,14 @@ def dtype_name(t: torch.Tensor) -> str:
 def reject_bool(api: str, x: torch.Tensor) -> None:
     """Paddle's float math kernels have no bool version: its NotFound, a RuntimeError."""
     if x.dtype is torch.bool:
-        raise RuntimeError(f"paddle.{api}: bool tensors are not supported; cast 'x' to a "
-                           "numeric dtype first (received bool)")
+        raise NoKernelError(f"paddle.{api}: bool tensors are not supported; cast 'x' to a "
+                            "numeric dtype first (received bool)")
 
 
 def float_kernel(api: str, x: torch.Tensor, what: str = "inputs", complex_ok: bool = False) -> None:
     """Paddle registers the kernels of ``api`` (its full name, ``'paddle.nn.functional.kl_div'``)
     for floating types only (and complex ones with ``complex_ok``): a bool or integer ``x`` is
-    its NotFound, a RuntimeError."""
+    its NotFound, a RuntimeError (:class:`NoKernelError`: TypeError in a program)."""
     if not x.is_floating_point() and not (complex_ok and x.is_complex()):
         raise NoKernelError(f"{api}: the kernel supports floating-point {what} only, but received "
                            f"{dtype_name(x)}")

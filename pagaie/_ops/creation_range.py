@@ -11,6 +11,7 @@ import torch
 from pagaie._core import dtype as _dt
 from pagaie._core.registry import defop
 from pagaie._ops._factory import c_float_to_int, device_of, finish
+from pagaie._core.registry import NoKernelError
 from pagaie._ops._helpers import AssertionValueError, stopped
 
 __all__ = ["arange", "range", "linspace", "logspace", "eye", "meshgrid", "tril_indices",
@@ -41,6 +42,17 @@ def _range_dtype(dtype: Any, values: tuple, api: str, allow_bool: bool = False) 
         raise RuntimeError(f"paddle.{api}: 'dtype' bool is not supported (no bool kernel); use "
                            "an integer or floating dtype")
     return dt
+
+
+# linspace's and logspace's CPU kernels (GPU ones take float16 and bfloat16 too)
+_SPACE_DTYPES = frozenset({torch.float32, torch.float64, torch.int32, torch.int64})
+
+
+def _space_kernel(dt: torch.dtype, dev: Any, api: str) -> None:
+    half_on_gpu = dt in (torch.float16, torch.bfloat16) and torch.device(dev).type != "cpu"
+    if dt not in _SPACE_DTYPES and not half_on_gpu:
+        raise NoKernelError(f"paddle.{api}: 'dtype' {_dt.from_torch_dtype(dt).name} is not "
+                               f"supported (Paddle's kernel takes float32, float64, int32, int64)")
 
 
 def _cast_bounds(dt: torch.dtype, *vals: Any) -> list:
@@ -244,11 +256,12 @@ def linspace(start, stop, num, dtype=None, name=None, *, out=None, device=None,
         >>> paddle.linspace(0, 10, 5).tolist()
         [0.0, 2.5, 5.0, 7.5, 10.0]
     """
-    dt = _dt.default_float() if dtype is None else _range_dtype(dtype, (), "linspace")
+    dt = _dt.default_float() if dtype is None else _range_dtype(dtype, (), "linspace", True)
     n = _num_arg(num, "linspace")
     s, e = _cast_bounds(dt, _scalar_bound(start, "start", "linspace"),
                         _scalar_bound(stop, "stop", "linspace"))
     dev = device_of(device, "linspace")
+    _space_kernel(dt, dev, "linspace")
     if dt in (torch.float32, torch.float64):
         t = _paddle_linspace(s, e, n, dt, dev)
     elif not (dt.is_floating_point or dt.is_complex):
@@ -293,7 +306,8 @@ def logspace(start, stop, num, base=10.0, dtype=None, name=None):
         >>> paddle.logspace(0, 3, 4, base=2).tolist()
         [1.0, 2.0, 4.0, 8.0]
     """
-    dt = _dt.default_float() if dtype is None else _range_dtype(dtype, (), "logspace")
+    dt = _dt.default_float() if dtype is None else _range_dtype(dtype, (), "logspace", True)
+    _space_kernel(dt, device_of(None, "logspace"), "logspace")
     if isinstance(num, _T) and num.dtype is not torch.int32:  # Paddle's kernel reads an int32
         raise ValueError(f"paddle.logspace: 'num' as a Tensor must be int32, but received "
                          f"{_dt.from_torch_dtype(num.dtype).name}")

@@ -380,6 +380,10 @@ def index_put(x, indices, value, accumulate=False, name=None):
     dim = 0
     for t in indices:
         if t.dtype is torch.bool:
+            if not t.any():
+                # nothing selected: Paddle returns x whatever value's shape (value gets a zero
+                # gradient, here through an empty slice of it)
+                return x.index_put((t,), value.reshape(-1)[:0].sum().to(x.dtype))
             idx.append(t)
             dim += t.dim()
         else:

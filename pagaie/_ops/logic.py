@@ -15,7 +15,7 @@ import torch
 
 from pagaie._core.registry import defop, number_api
 from pagaie._core.tensor import Tensor, wrap
-from pagaie._ops._helpers import check_binary_dtypes, dtype_name, write_out
+from pagaie._ops._helpers import check_binary_dtypes, dtype_name, float_kernel, write_out
 
 _T = torch.Tensor
 
@@ -191,9 +191,11 @@ def equal_all(x, y, name=None):
     return torch.tensor(torch.equal(x, y), device=x.device)
 
 
-def _close_args(api, x, y):
+def _close_args(api, x, y, float_only=False):
     if type(y) is not _T:
         raise ValueError(f"paddle.{api}: 'y' must be a Tensor, but received {type(y).__name__}")
+    if float_only:  # Paddle's kernel lookup comes before its dtype check of the pair
+        float_kernel(f"paddle.{api}", x, complex_ok=True)
     if x.dtype is not y.dtype:
         raise ValueError(f"paddle.{api}: 'x' and 'y' must have the same dtype, but received "
                          f"{dtype_name(x)} and {dtype_name(y)}")
@@ -229,6 +231,9 @@ def _tolerance(api, arg, v):
 
 def _isclose(api, x, y, rtol, atol, equal_nan):
     rtol, atol = _tolerance(api, "rtol", rtol), _tolerance(api, "atol", atol)
+    if equal_nan is not None and type(equal_nan) is not bool:  # Paddle's parser: bool only
+        raise TypeError(f"paddle.{api}: 'equal_nan' must be a bool, but received "
+                        f"{type(equal_nan).__name__} {equal_nan!r}")
     if x.is_floating_point():
         # Paddle's kernel, in x's dtype: equal, or |x - y| <= atol + rtol * |y|, or the two
         # sides within 1e-15 of each other. With rtol > 0 an infinite y is close to every
@@ -274,7 +279,7 @@ def isclose(x, y, rtol=1e-05, atol=1e-08, equal_nan=False, name=None, *, out=Non
         >>> paddle.isclose(paddle.to_tensor([1.0, 2.0]), paddle.to_tensor([1.0, 2.1])).tolist()
         [True, False]
     """
-    _close_args("isclose", x, y)
+    _close_args("isclose", x, y, float_only=True)  # allclose's kernel takes integers too
     r = _isclose("isclose", x, y, rtol, atol, equal_nan)
     return r if out is None else write_out(out, r)
 

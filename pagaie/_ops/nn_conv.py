@@ -15,6 +15,7 @@ import torch
 import torch.nn.functional as F
 
 from pagaie._core.registry import defop
+from pagaie._core.registry import NoKernelError
 from pagaie._ops._nn_helpers import (channel_last, conv_padding, ntuple, pad_input, same_pads,
                                      to_first, to_last)
 
@@ -27,7 +28,7 @@ _CONV_T = {1: F.conv_transpose1d, 2: F.conv_transpose2d, 3: F.conv_transpose3d}
 
 def _check_float(x: torch.Tensor, api: str) -> None:
     if not x.is_floating_point():  # Paddle has no conv kernel for it: NotFound, a RuntimeError
-        raise RuntimeError(f"paddle.{api}: the input dtype must be float16, bfloat16, float32 or "
+        raise NoKernelError(f"paddle.{api}: the input dtype must be float16, bfloat16, float32 or "
                            f"float64, but received {str(x.dtype).replace('torch.', '')}")
 
 

@@ -13,6 +13,7 @@ import numpy as np
 import torch
 
 from pagaie._core.registry import defop
+from pagaie._core.registry import NoKernelError
 from pagaie._ops._helpers import parsed_dtype, torch_dtype, write_out
 
 _T = torch.Tensor
@@ -195,7 +196,7 @@ def _no_kernel(x, api, complex_too=True, axis=None):
             _axes(axis, 64, api)  # (the type checks only: any rank would do)
         except ValueError:
             pass
-        raise RuntimeError(f"paddle.{api}: {str(x.dtype)[6:]} tensors are not supported (no kernel "
+        raise NoKernelError(f"paddle.{api}: {str(x.dtype)[6:]} tensors are not supported (no kernel "
                            "for this dtype); cast 'x' to a real number dtype first")
 
 
