@@ -810,8 +810,13 @@ class Tensor(metaclass=_TensorType):
             if fn is not None and fn.metadata.get(RELEASED):
                 from pagaie.autograd.backward_mode import _released_error
                 raise _released_error("Tensor.backward")
+            if t.layout is torch.strided:
+                g = torch.ones_like(t)
+            else:  # sparse: ones at the stored entries
+                from pagaie.autograd.backward_mode import initial_grad
+                g = initial_grad(t)
             try:
-                _run_backward((t,), (torch.ones_like(t),), bool(retain_graph), False, (), True, True)
+                _run_backward((t,), (g,), bool(retain_graph), False, (), True, True)
             except RuntimeError as exc:
                 from pagaie.autograd.backward_mode import _autograd_error
                 raise _autograd_error("Tensor.backward", exc) from None

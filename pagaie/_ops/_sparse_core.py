@@ -324,6 +324,24 @@ def dense_to_coo(x: torch.Tensor, sparse_dim: int) -> torch.Tensor:
     return coo(idx, x[tuple(idx)], x.shape, coalesced=True)
 
 
+class _DenseToCoo(torch.autograd.Function):
+    """``Tensor.to_sparse_coo``: the dense gradient is the output gradient made dense, at
+    every position (Paddle's ``dense_to_coo`` backward), not only at the kept entries."""
+
+    @staticmethod
+    def forward(ctx, x, sparse_dim):  # type: ignore[override]
+        return dense_to_coo(x.detach(), sparse_dim)
+
+    @staticmethod
+    def backward(ctx, g):  # type: ignore[override]
+        return (g if g.layout is _DENSE else g.to_dense()), None
+
+
+def dense_to_coo_api(x: torch.Tensor, sparse_dim: int) -> torch.Tensor:
+    """:func:`dense_to_coo` with Paddle's gradient for the dense input."""
+    return _DenseToCoo.apply(x, sparse_dim) if x.requires_grad else dense_to_coo(x, sparse_dim)
+
+
 def to_coo(x: torch.Tensor) -> torch.Tensor:
     """Any layout as COO (dense: every position with a non-zero)."""
     if x.layout is _COO:

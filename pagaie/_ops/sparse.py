@@ -126,10 +126,16 @@ def sparse_csr_tensor(crows, cols, values, shape=None, dtype=None, place=None, s
     if co.numel() != v.numel():
         raise ValueError(f"paddle.{api}: the length of cols must equal the length of values, "
                          f"but received {co.numel()} and {v.numel()}")
-    if shape is None:
-        rows = cr.numel() - 1
+    if shape is None:  # as Paddle: a new batch starts wherever crows decreases
+        batches = int((cr[:-1] > cr[1:]).sum()) + 1 if cr.numel() else 1
+        if cr.numel() % batches:
+            raise ValueError(f"paddle.{api}: the {batches} batches that crows describes cannot "
+                             f"split its {cr.numel()} row offsets evenly; check crows or give "
+                             "the shape")
         ncols = int(co.max()) + 1 if co.numel() else 0
-        dims = [rows, ncols]
+        dims = [cr.numel() // batches - 1, ncols]
+        if batches > 1:
+            dims = [batches] + dims
     else:
         dims = sc.shape_list(shape)
     if len(dims) not in (2, 3):
@@ -272,7 +278,7 @@ def sparse_to_sparse_coo(x, sparse_dim):
     if not isinstance(sparse_dim, int) or not 0 < sparse_dim <= x.dim():
         raise ValueError(f"paddle.Tensor.to_sparse_coo: sparse_dim must be in [1, {x.dim()}] "
                          f"(the number of dimensions), but received {sparse_dim}")
-    return sc.dense_to_coo(x, sparse_dim)
+    return sc.dense_to_coo_api(x, sparse_dim)
 
 
 @defop(method="to_sparse_csr", paddle_types=("sparse_to_sparse_csr", "dense_to_csr"))
@@ -291,7 +297,10 @@ def sparse_to_sparse_csr(x):
         if x.dim() not in (2, 3):
             raise ValueError("paddle.Tensor.to_sparse_csr: only 2-D or 3-D tensors can be "
                              f"converted, but received shape {list(x.shape)}")
-        x = sc.dense_to_coo(x, x.dim())
+        # Paddle's dense-to-CSR conversion has no backward: the result is a new leaf that
+        # keeps the input's stop_gradient (its gradient stays there)
+        out = sc.coo_to_csr(sc.dense_to_coo(x.detach(), x.dim()))
+        return out.requires_grad_(True) if x.requires_grad and not out.is_complex() else out
     return sc.coo_to_csr(x)
 
 

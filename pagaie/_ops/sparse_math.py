@@ -198,6 +198,8 @@ def _binary(x, y, op: Callable, api: str, scalar_ok: bool) -> torch.Tensor:
         raise TypeError(f"paddle.{api}: x and y of different dtypes are only supported when "
                         f"both are floating-point or complex, but received "
                         f"{dtype_name(x)} and {dtype_name(y)}")
+    if op is torch.add and x.layout is _COO and y.layout is torch.strided and y.dim() == 1:
+        return _add_bias(x, y, api)
     if y.layout is not x.layout:
         raise NotImplementedError(f"paddle.{api}: both operands must be sparse tensors of the "
                                   f"same layout, but received {sc.layout_name(x)} and "
@@ -222,6 +224,19 @@ def _binary(x, y, op: Callable, api: str, scalar_ok: bool) -> torch.Tensor:
     return sc.from_coo_like(out, x, api)
 
 
+def _add_bias(x: torch.Tensor, y: torch.Tensor, api: str) -> torch.Tensor:
+    """A sparse COO tensor plus a 1-D dense tensor: Paddle adds it to the stored values
+    (broadcast against them), keeping the pattern."""
+    v = sc.coo_values(x)
+    try:
+        torch.broadcast_shapes(v.shape, y.shape)
+    except RuntimeError:
+        raise ValueError(f"paddle.{api}: the 1-D dense y of shape {list(y.shape)} cannot be "
+                         f"broadcast against the values of x, of shape {list(v.shape)}") from None
+    out = sc.coo(x._indices(), v + y, x.shape, coalesced=x.is_coalesced())
+    return sc.keep_index_dtype(out, x)
+
+
 @defop("sparse_add", method=False, paddle_types=("sparse_add",))
 def sparse_add(x, y, name=None):
     """Add two sparse tensors of the same layout and shape; the result holds the union of
@@ -229,7 +244,8 @@ def sparse_add(x, y, name=None):
 
     Args:
         x (Tensor): a sparse COO or CSR tensor.
-        y (Tensor): a sparse tensor of the same layout and shape.
+        y (Tensor): a sparse tensor of the same layout and shape; or, for a COO ``x``, a 1-D
+            dense tensor added to its stored values (a bias over the last axis).
         name (str, optional): unused.
 
     Returns:

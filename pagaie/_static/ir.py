@@ -200,6 +200,13 @@ class Value(Tensor):
         """The operator that defines this value (None for inputs and parameters)."""
         return self.op
 
+    def is_same(self, other: "Value") -> bool:
+        """Whether ``other`` is this very value (not an equal one)."""
+        if not isinstance(other, Value):
+            raise TypeError(f"paddle.pir.Value.is_same: other must be a Value, but received "
+                            f"{type(other).__name__}")
+        return other is self
+
     def __len__(self) -> int:
         if self._t.dim() == 0 or self._known_dims()[0] == -1:
             raise TypeError(f"paddle.static: len() of Value {self.name!r} is unknown while the "
@@ -588,6 +595,13 @@ def _int64_seed(seed: Any, api: str) -> int:
     return int(value)
 
 
+def _check_scope(scope: Any, api: str) -> None:
+    from pagaie.static.framework import Scope
+    if scope is not None and not isinstance(scope, Scope):
+        raise TypeError(f"paddle.static.Program.{api}: scope must be None or a paddle.static.Scope, "
+                        f"but received {type(scope).__name__}")
+
+
 class Program:
     """A static graph: a list of blocks, block 0 being the global block.
 
@@ -684,6 +698,10 @@ class Program:
     def state_dict(self, mode: str = "all", scope: Any = None) -> dict:
         """Persistable values by name: ``'param'``, ``'opt'`` (optimizer state) or ``'all'``."""
         from pagaie._static.program_tools import program_state_dict
+        _check_scope(scope, "state_dict")
+        if not isinstance(mode, str):
+            raise TypeError(f"paddle.static.Program.state_dict: mode must be a str ('all', "
+                            f"'param' or 'opt'), but received {type(mode).__name__} {mode!r}")
         return program_state_dict(self, mode)
 
     def set_state_dict(self, state_dict: dict, scope: Any = None) -> None:
@@ -691,6 +709,9 @@ class Program:
         import warnings
 
         from pagaie._static.program_tools import set_program_state_dict
+        if not isinstance(state_dict, dict):
+            raise TypeError(f"paddle.static.Program.set_state_dict: state_dict must be a dict, "
+                            f"but received {type(state_dict).__name__}")
         unused = set_program_state_dict(self, state_dict)
         if unused:
             warnings.warn(f"paddle.static.Program.set_state_dict: no variable in the program for "

@@ -207,11 +207,15 @@ def program_state_dict(program: Program, mode: str = "all") -> dict:
             if v.persistable and v.source is not None:
                 out[v.name] = v.source
     if mode in ("all", "opt"):
+        import torch
+
         from pagaie._core.tensor import Tensor
-        for opt, _ in optimizer_steps(program):
+        for opt, lr_name in optimizer_steps(program):
             for k, t in opt.state_dict().items():
                 if isinstance(t, Tensor):
                     out[k] = t
+            if lr_name:  # Paddle's persistable learning-rate variable: a 0-D float32 value
+                out[lr_name] = Tensor(torch.tensor(float(opt.get_lr()), dtype=torch.float32))
     return out
 
 

@@ -313,6 +313,16 @@ def base_name(rec: OpRecord) -> str:
     return rec.inplace_of or rec.name
 
 
+def _sparse_placeholder(out: torch.Tensor) -> torch.Tensor:
+    """An entry-less CPU tensor in the layout of sparse output ``out``: the placeholder of a
+    sparse value (torch's sparse kernels do not run on ``meta`` tensors, so the ops reading
+    it infer their outputs from a run on this one)."""
+    zeros = torch.zeros([max(d, 0) for d in out.shape], dtype=out.dtype)
+    if out.layout is torch.sparse_coo:
+        return zeros.to_sparse(out.sparse_dim())
+    return zeros.to_sparse(layout=out.layout)
+
+
 def _make_outputs(block: Block, out: Any, prefix: str, stop: bool, unknown: Any) -> Any:
     """Values for a kernel's outputs; ``unknown``: False (shapes exact), True (all dims
     unknown) or the per-output dims of :func:`_known_dims`."""
@@ -324,6 +334,8 @@ def _make_outputs(block: Block, out: Any, prefix: str, stop: bool, unknown: Any)
         else:
             shape = [-1] * out.dim()
         v = block.create_var(block.program.unique_name(prefix), shape, out.dtype, stop_gradient=stop)
+        if out.layout is not torch.strided:
+            v._t = _sparse_placeholder(out)
         return v
     if isinstance(out, (tuple, list)):
         # plain tuple/list (torch's named result tuples are not structures the IR walks)

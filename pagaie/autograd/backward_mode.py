@@ -129,6 +129,17 @@ def _dump_graph(roots: list, path: str) -> str:
     return out
 
 
+def initial_grad(t: torch.Tensor) -> torch.Tensor:
+    """The gradient a backward starts from when none is given: ones like ``t``; for a sparse
+    tensor, ones at its stored entries (Paddle's default), in its layout."""
+    if t.layout is torch.sparse_coo:
+        return torch.sparse_coo_tensor(t._indices(), torch.ones_like(t._values()), t.shape)
+    if t.layout is torch.sparse_csr:
+        return torch.sparse_csr_tensor(t.crow_indices(), t.col_indices(),
+                                       torch.ones_like(t.values()), t.shape)
+    return torch.ones_like(t)
+
+
 def backward(tensors: Sequence[Tensor], grad_tensors: Sequence[Tensor | None] | None = None,
              retain_graph: bool = False, *, dump_backward_graph_path: str | None = None) -> None:
     """Compute gradients of ``tensors`` and accumulate them into the leaves' ``grad``.
@@ -166,7 +177,7 @@ def backward(tensors: Sequence[Tensor], grad_tensors: Sequence[Tensor | None] | 
         if not t.requires_grad:
             continue  # Paddle silently does nothing for outputs that stop gradient
         ts.append(t)
-        gs.append(torch.ones_like(t) if g is None else as_torch(g, t.dtype))
+        gs.append(initial_grad(t) if g is None else as_torch(g, t.dtype))
     if not ts:
         return
     if dump_backward_graph_path is not None:
@@ -255,7 +266,7 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
     for o, g in zip(outs, gos):
         if o._t.requires_grad:
             ts.append(o._t)
-            gs.append(torch.ones_like(o._t) if g is None else as_torch(g, o._t.dtype))
+            gs.append(initial_grad(o._t) if g is None else as_torch(g, o._t.dtype))
     live = [i for i in ins if i._t.requires_grad]
     if not ts or not live:
         if allow_unused:

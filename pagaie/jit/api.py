@@ -519,11 +519,14 @@ class StaticFunction:
         spec = self._input_spec
         if not spec:
             return
-        names = [n for n, p in self._signature.parameters.items()
+        params = self._signature.parameters
+        names = [n for n, p in params.items()
                  if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
         if self._instance is not None:
             names = names[1:]
-        given = len(args) + sum(1 for n in names[len(args):] if n in kwargs)
+        # Paddle counts the arguments with their defaults filled in
+        given = len(args) + sum(1 for n in names[len(args):]
+                                if n in kwargs or params[n].default is not params[n].empty)
         if len(spec) > given:
             raise ValueError(f"paddle.jit.to_static: {self.dygraph_function.__qualname__} was "
                              f"called with {given} arguments, fewer than the {len(spec)} "

@@ -33,6 +33,7 @@ from pagaie._static.recorder import _to_values, active_recorder, capture
 from pagaie.static.framework import current_recorder
 from pagaie.jit.api import ConcreteProgram, StaticFunction, make_runner, run_program
 from pagaie.nn import Layer
+from pagaie.utils.layers_utils import flatten
 
 __all__ = ["save", "load", "TranslatedLayer"]
 
@@ -93,6 +94,38 @@ def _program_dict(program: Program) -> dict:
     return json.loads(program.to_json())
 
 
+def _hashable(v: Any) -> Any:
+    if isinstance(v, (list, tuple)):
+        return tuple(map(_hashable, v))
+    if isinstance(v, dict):
+        return tuple(sorted((k, _hashable(x)) for k, x in v.items()))
+    try:
+        hash(v)
+        return v
+    except TypeError:
+        return None
+
+
+def _specs_compatible(given: list, declared: list) -> bool:
+    """Whether jit.save's input_spec agrees with the to_static one (Paddle's rule): a
+    shorter list must be a subset; same length: tensor specs match in rank, dtype and
+    known dims, other values are equal."""
+    from pagaie.static.input_spec import InputSpec
+    if len(given) != len(declared):
+        return all(s in declared for s in given)
+    for a, b in zip(given, declared):
+        if isinstance(a, InputSpec) or isinstance(b, InputSpec):
+            if not (isinstance(a, InputSpec) and isinstance(b, InputSpec)) \
+                    or len(a.shape) != len(b.shape) or a.dtype != b.dtype:
+                return False
+            if any(i is not None and j is not None and i >= 0 and j >= 0 and i != j
+                   for i, j in zip(a.shape, b.shape)):
+                return False
+        elif _hashable(a) != _hashable(b):
+            return False
+    return True
+
+
 def save(layer: Any, path: str, input_spec: Any = None, **configs: Any) -> None:
     """Save a Layer (or function) as an inference program plus its parameters.
 
@@ -126,6 +159,11 @@ def save(layer: Any, path: str, input_spec: Any = None, **configs: Any) -> None:
     path = _check_path(path, "save")
     sf = _static_function(layer, "save")
     spec = list(input_spec) if input_spec is not None else sf.input_spec
+    if input_spec is not None and sf.input_spec is not None:  # the decorator's spec wins
+        if not _specs_compatible(flatten(spec), flatten(sf.input_spec)):
+            raise ValueError(f"paddle.jit.save: the input_spec {spec} conflicts with the "
+                             f"input_spec {sf.input_spec} given to paddle.jit.to_static")
+        spec = sf.input_spec
     if spec is None:
         last = sf._last  # the program of the last call
         if last is None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 import torch
 
 from pagaie._core.registry import defop
+from pagaie._core.registry import NoKernelError
 
 __all__ = ["accuracy"]
 
@@ -62,8 +63,8 @@ def accuracy(input, label, k=1, correct=None, total=None, name=None):
                          f"{str(label.dtype).replace('torch.', '')}")
     if not input.is_floating_point():
         # Paddle has no accuracy kernel for other dtypes and says so with a RuntimeError
-        raise RuntimeError(f"paddle.metric.accuracy: 'input' must be a floating tensor, but received "
-                           f"{str(input.dtype).replace('torch.', '')}")
+        raise NoKernelError(f"paddle.metric.accuracy: 'input' must be a floating tensor, but "
+                               f"received {str(input.dtype).replace('torch.', '')}")
     if label.numel() and label.device.type != "meta" and bool((label < 0).any()):
         raise ValueError(f"paddle.metric.accuracy: 'label' must be >= 0, but received "
                          f"{int(label.min())}")

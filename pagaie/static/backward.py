@@ -116,7 +116,11 @@ def append_backward(loss: Value, parameter_list: Sequence | None = None,
     block = loss.block.program.global_block()
     skip = {getattr(n, "name", n) for n in _as_list(no_grad_set)}
     params = block.all_parameters()
-    if parameter_list is not None:  # in the order given (Values, eager parameters or names)
+    if parameter_list is None:  # Paddle also takes the values marked persistable by hand
+        seen = set(map(id, params))
+        params += [v for op in block.ops for v in op.output_values()
+                   if v.persistable and id(v) not in seen and not seen.add(id(v))]
+    else:  # in the order given (Values, eager parameters or names)
         by_name = {v.name: v for v in params}
         by_name.update({v.source.name: v for v in params if v.source is not None})
         params = [p if isinstance(p, Value) else by_name.get(getattr(p, "name", p))

@@ -89,4 +89,4 @@ class InputSpec:
             (other.shape, other.dtype, other.name, other.stop_gradient)
 
     def __hash__(self) -> int:
-        return hash((self.shape, self.dtype.name, self.name))
+        return hash((self.shape, self.dtype.name, self.stop_gradient))  # not the name, as Paddle
