@@ -10,7 +10,7 @@ import torch
 
 from pagaie._core import dtype as _dt
 from pagaie._core.place import to_torch_device
-from pagaie._core.registry import defop
+from pagaie._core.registry import NoKernelError, defop
 from pagaie._ops._helpers import int_list, scalar_of, torch_dtype, write_out
 
 __all__: list[str] = []
@@ -18,26 +18,41 @@ __all__: list[str] = []
 _NORMS = ("backward", "ortho", "forward")
 
 
-def _prep(api: str, x, norm, real_only: bool = False):
-    """Validate ``norm`` and bring integer/bool inputs to the default float dtype."""
+def _check_norm(api: str, norm) -> None:
     if norm not in _NORMS:
         raise ValueError(f"paddle.fft.{api}: 'norm' must be 'forward', 'backward' or 'ortho', but received {norm!r}")
+
+
+def _prep(api: str, x, norm, real_only: bool = False):
+    """Validate ``norm`` and bring integer/bool inputs to the default float dtype (Paddle checks
+    the arguments before the op meets the dtype: callers check n/axis/s/axes first)."""
+    _check_norm(api, norm)
     if x.is_complex():
         if real_only:  # Paddle has no complex kernel for the real-input transforms: NotFound
-            raise RuntimeError(f"paddle.fft.{api}: 'x' must be a real tensor, but received {x.dtype}".replace(
+            raise NoKernelError(f"paddle.fft.{api}: 'x' must be a real tensor, but received {x.dtype}".replace(
                 "torch.", "paddle."))
         return x
     if x.dtype == torch.bool:  # Paddle casts only integers; no FFT kernel takes bool: NotFound
-        raise RuntimeError(f"paddle.fft.{api}: 'x' must be a numeric tensor, but received bool")
+        raise NoKernelError(f"paddle.fft.{api}: 'x' must be a numeric tensor, but received bool")
     if not x.is_floating_point():
         return x.to(_dt.default_float())
     if x.dtype in (torch.float16, torch.bfloat16) and x.device.type == "cpu":  # no CPU half kernel in Paddle
-        raise RuntimeError(f"paddle.fft.{api}: 'x' must be float32, float64 or complex, but received "
-                           f"{x.dtype}".replace("torch.", "paddle."))
+        raise NoKernelError(f"paddle.fft.{api}: 'x' must be float32, float64 or complex, but received "
+                            f"{x.dtype}".replace("torch.", "paddle."))
     return x
 
 
 _COMPLEX_OF = {torch.float32: torch.complex64, torch.float64: torch.complex128}
+_C2R = ("irfft", "hfft")
+
+
+def _one_point(base: str, x, s, axes) -> bool:
+    """A complex-to-real transform whose default output length is 0 (one input point on the
+    last transformed axis): Paddle returns an empty result there."""
+    if base not in _C2R or s is not None or x.dim() == 0:
+        return False
+    last = axes[-1] if axes is not None else -1
+    return x.shape[last] == 1
 
 
 def _empty(api: str, base: str, x, s, axes):
@@ -59,8 +74,8 @@ def _empty(api: str, base: str, x, s, axes):
         dtype = real
         if s is None:
             shape[axes[-1]] = 2 * (shape[axes[-1]] - 1)
-        if shape[axes[-1]] <= 0:
-            raise ValueError(f"paddle.fft.{api}: the output length along axis {axes[-1]} must be positive, "
+        if shape[axes[-1]] < 0:  # a length of 0 (one input point) is Paddle's empty result
+            raise ValueError(f"paddle.fft.{api}: the output length along axis {axes[-1]} must not be negative, "
                              f"but it is {shape[axes[-1]]} for input shape {list(x.shape)}")
     r = torch.zeros(shape, dtype=dtype, device=x.device)
     if x.requires_grad:  # keep the (empty) graph connection, as Paddle does
@@ -82,6 +97,11 @@ def _ints(api: str, arg: str, v) -> None:
 
 
 def _check_n(api: str, n, x, axis: int) -> int | None:
+    if axis is None:  # Paddle reads None as the last axis
+        axis = -1
+    for arg, v in (("axis", axis), ("n", n)):
+        if isinstance(v, (list, tuple)):  # Paddle's ValueError: one axis, one length
+            raise ValueError(f"paddle.fft.{api}: '{arg}' must be an integer, but received {v!r}")
     _ints(api, "axis", axis)
     if n is not None:
         _ints(api, "n", n)
@@ -159,9 +179,10 @@ def _fft1(kind: str, real_only: bool):
     tfn = getattr(torch.fft, kind)
 
     def kernel(x, n=None, axis=-1, norm="backward", name=None, *, out=None):
-        x = _prep(kind, x, norm, real_only)
+        _check_norm(kind, norm)
         n, axis = _check_n(kind, n, x, axis)
-        if x.numel() == 0:
+        x = _prep(kind, x, norm, real_only)
+        if x.numel() == 0 or (n is None and kind in _C2R and x.shape[axis] == 1):
             return write_out(out, _empty(kind, kind, x, None if n is None else [n], [axis]))
         return write_out(out, tfn(x, n=n, dim=axis, norm=norm))
 
@@ -181,17 +202,22 @@ def _fftn(kind: str, base: str, real_only: bool, two_d: bool):
     tfn = getattr(torch.fft, kind)
 
     if two_d:
+        tfn_n = getattr(torch.fft, base + "n")
+
         def kernel(x, s=None, axes=(-2, -1), norm="backward", name=None, *, out=None):
-            x = _prep(kind, x, norm, real_only)
+            _check_norm(kind, norm)
             s, axes = _check_sa(kind, x, s, axes, True)
-            if x.numel() == 0:
+            x = _prep(kind, x, norm, real_only)
+            if x.numel() == 0 or _one_point(base, x, s, axes):
                 return write_out(out, _empty(kind, base, x, s, axes))
-            return write_out(out, tfn(x, s=s, dim=axes, norm=norm))
+            # axes=None: Paddle's 2-D forms hand over to the n-D one (all axes, or the last len(s))
+            return write_out(out, (tfn if axes is not None else tfn_n)(x, s=s, dim=axes, norm=norm))
     else:
         def kernel(x, s=None, axes=None, norm="backward", name=None, *, out=None):
-            x = _prep(kind, x, norm, real_only)
+            _check_norm(kind, norm)
             s, axes = _check_sa(kind, x, s, axes, False)
-            if x.numel() == 0:
+            x = _prep(kind, x, norm, real_only)
+            if x.numel() == 0 or _one_point(base, x, s, axes):
                 return write_out(out, _empty(kind, base, x, s, axes))
             return write_out(out, tfn(x, s=s, dim=axes, norm=norm))
 

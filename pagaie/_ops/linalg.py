@@ -11,7 +11,7 @@ import numbers
 
 import torch
 
-from pagaie._core.registry import defop
+from pagaie._core.registry import NoKernelError, defop
 from pagaie._ops._helpers import AssertionValueError, norm_axis, torch_dtype, write_out
 from pagaie._ops.math_unary import _abs
 
@@ -27,8 +27,8 @@ def _square(api: str, x, arg: str = "x") -> None:
 def _floating(api: str, x) -> None:
     """Paddle has no integer/bool/half kernel for the LAPACK-backed ops: its NotFound (RuntimeError)."""
     if not (x.is_floating_point() or x.is_complex()) or x.dtype in (torch.float16, torch.bfloat16):
-        raise RuntimeError(f"paddle.linalg.{api}: 'x' must be a floating or complex tensor, but "
-                           f"received dtype {str(x.dtype).replace('torch.', '')}")
+        raise NoKernelError(f"paddle.linalg.{api}: 'x' must be a floating or complex tensor, but "
+                            f"received dtype {str(x.dtype).replace('torch.', '')}")
 
 
 def _real(api: str, x) -> None:
@@ -283,6 +283,7 @@ def cond(x, p=None, name=None):
     if p is not None and p not in _MATRIX_ORDS:
         raise ValueError("paddle.linalg.cond: 'p' must be None, 'fro', 'nuc', 1, -1, 2, -2, inf or -inf, "
                          f"but received {p!r}")
+    _floating("cond", x)
     if x.dim() >= 2 and x.shape[-1] * x.shape[-2] == 0:  # empty matrices: Paddle gives 0 per matrix
         return x.new_zeros(x.shape[:-2])
     if p is None or p == 2 or p == -2:
@@ -345,6 +346,7 @@ def det(x, name=None):
         -2.0...
     """
     _square("det", x)
+    _floating("det", x)
     return torch.linalg.det(x)
 
 
@@ -537,6 +539,7 @@ def solve(x, y, left=True, name=None, *, out=None):
         [1.0, 0.5]
     """
     _real("solve", x)
+    _floating("solve", x)
     _square("solve", x)
     _invertible("solve", x)
     return write_out(out, torch.linalg.solve(x, y, left=left))
@@ -626,6 +629,7 @@ def cholesky(x, upper=False, name=None):
     if x.is_complex():
         raise RuntimeError("paddle.linalg.cholesky: 'x' must be float32 or float64, but received "
                            f"dtype {str(x.dtype).replace('torch.', '')}")
+    _floating("cholesky", x)
     a = x.mH if upper else x  # Paddle reads the triangle it returns
     fac, info = torch.linalg.cholesky_ex(a)
     if a.numel() and not a.is_meta and bool((info > 0).any()):
@@ -678,6 +682,7 @@ def cholesky_inverse(x, upper=False, name=None):
     if x.dim() != 2:
         raise ValueError(f"paddle.linalg.cholesky_inverse: 'x' must be 2-D, but received shape {list(x.shape)}")
     _square("cholesky_inverse", x)
+    _floating("cholesky_inverse", x)
     return torch.cholesky_inverse(x, upper=upper)
 
 

@@ -6,7 +6,7 @@ import numbers
 import numpy as np
 import torch
 
-from pagaie._core.registry import defop
+from pagaie._core.registry import NoKernelError, defop
 from pagaie._core.tensor import Tensor, wrap
 from pagaie._ops._helpers import AssertionValueError, int_list, norm_axis, write_out
 
@@ -18,8 +18,8 @@ __all__ = ["matmul", "mm", "bmm", "mv", "dot", "einsum", "addmm", "addmm_", "bad
 
 def _floating(api: str, x) -> None:
     if not (x.is_floating_point() or x.is_complex()):  # no integer kernel in Paddle: NotFound
-        raise RuntimeError(f"paddle.{api}: 'x' must be a floating tensor, but received dtype "
-                           f"{str(x.dtype).replace('torch.', '')}")
+        raise NoKernelError(f"paddle.{api}: 'x' must be a floating tensor, but received dtype "
+                            f"{str(x.dtype).replace('torch.', '')}")
 
 @defop(amp="white", paddle_types=("matmul_v2", "matmul", "pd_op.matmul"))
 def matmul(x, y, transpose_x=False, transpose_y=False, name=None, *, out=None):
@@ -205,8 +205,8 @@ def mv(x, vec, name=None):
                          f"vec: {list(vec.shape)}")
     # Paddle's kernel is chosen by vec's dtype (float only: NotFound), then reads x as that type
     if not (vec.is_floating_point() or vec.is_complex()):
-        raise RuntimeError(f"paddle.mv: 'vec' must be a floating tensor, but received dtype "
-                           f"{str(vec.dtype).replace('torch.', '')}")
+        raise NoKernelError(f"paddle.mv: 'vec' must be a floating tensor, but received dtype "
+                            f"{str(vec.dtype).replace('torch.', '')}")
     if x.dtype != vec.dtype:
         raise ValueError(f"paddle.mv: 'x' and 'vec' must have the same dtype, but received "
                          f"{str(x.dtype).replace('torch.', '')} and {str(vec.dtype).replace('torch.', '')}")

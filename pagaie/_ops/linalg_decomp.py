@@ -9,7 +9,7 @@ import numbers
 
 import torch
 
-from pagaie._core.registry import defop
+from pagaie._core.registry import NoKernelError, defop
 from pagaie._ops._helpers import AssertionValueError, write_out
 from pagaie._ops.linalg import _floating
 
@@ -51,6 +51,7 @@ def svd(x, full_matrices=False, name=None, *, out=None):
         [3.0, 2.0]
     """
     _matrix("svd", x)
+    _floating("svd", x)
     return _out(out, torch.linalg.svd(x, full_matrices=full_matrices))
 
 
@@ -71,9 +72,10 @@ def svdvals(x, name=None):
         [3.0, 2.0]
     """
     if x.is_complex():  # Paddle registers svdvals for float32/float64 only: its NotFound
-        raise RuntimeError("paddle.linalg.svdvals: 'x' must be float32 or float64, but received "
-                           f"{str(x.dtype).replace('torch.', '')}")
+        raise NoKernelError("paddle.linalg.svdvals: 'x' must be float32 or float64, but received "
+                            f"{str(x.dtype).replace('torch.', '')}")
     _matrix("svdvals", x)
+    _floating("svdvals", x)
     return torch.linalg.svdvals(x)
 
 
@@ -115,6 +117,7 @@ def qr(x, mode="reduced", name=None):
     if mode not in ("reduced", "complete", "r"):
         raise ValueError(f"paddle.linalg.qr: 'mode' must be 'reduced', 'complete' or 'r', but received {mode!r}")
     _matrix("qr", x)
+    _floating("qr", x)
     if x.requires_grad and torch.is_grad_enabled() and (
             mode == "r" or (mode == "complete" and x.shape[-2] > x.shape[-1])):
         q, r = _QRNoGrad.apply(x, mode)
@@ -144,7 +147,34 @@ def eig(x, name=None):
     """
     _matrix("eig", x, square=True)
     _floating("eig", x)
+    if x.requires_grad and torch.is_grad_enabled():
+        return _Eig.apply(x)
     return torch.linalg.eig(x)
+
+
+class _Eig(torch.autograd.Function):
+    """``torch.linalg.eig`` with Paddle's backward: the same formula as torch's, without its
+    refusal of losses that depend on the eigenvectors' phases (Paddle computes the gradient)."""
+
+    @staticmethod
+    def forward(ctx, x):
+        w, v = torch.linalg.eig(x)
+        ctx.save_for_backward(w, v)
+        ctx.real_input = not x.is_complex()
+        return w, v
+
+    @staticmethod
+    def backward(ctx, gw, gv):
+        w, v = ctx.saved_tensors
+        vh = v.mH
+        gw = torch.zeros_like(w) if gw is None else gw
+        vhgv = vh @ gv if gv is not None else torch.zeros_like(v)
+        diag_re = vhgv.diagonal(dim1=-2, dim2=-1).real.to(v.dtype)
+        off = (vhgv - vh @ (v * diag_re.unsqueeze(-2))) / (w.unsqueeze(-2) - w.unsqueeze(-1)).conj()
+        eye = torch.eye(w.shape[-1], dtype=torch.bool, device=w.device)
+        res = off.masked_fill(eye, 0) + torch.diag_embed(gw)
+        gx = torch.linalg.solve(vh, res @ vh)
+        return gx.real if ctx.real_input else gx
 
 
 @defop(amp="black", differentiable=False, paddle_types=("eigvals", "pd_op.eigvals"))
@@ -195,6 +225,7 @@ def eigh(x, UPLO="L", name=None):
         [1.0, 3.0]
     """
     _matrix("eigh", x, square=True)
+    _floating("eigh", x)
     return torch.linalg.eigh(x, UPLO=_uplo("eigh", UPLO))
 
 
@@ -217,6 +248,7 @@ def eigvalsh(x, UPLO="L", name=None):
         [1.0, 3.0]
     """
     _matrix("eigvalsh", x, square=True)
+    _floating("eigvalsh", x)
     if not isinstance(UPLO, str):
         raise TypeError(f"paddle.linalg.eigvalsh: 'UPLO' must be a str, but received {type(UPLO).__name__}")
     # unlike eigh, Paddle's eigvalsh checks no further: every string but 'L' reads the upper triangle
@@ -245,6 +277,7 @@ def lu(x, pivot=True, get_infos=False, name=None):
         [2, 2]
     """
     _matrix("lu", x)
+    _floating("lu", x)
     if not pivot and x.device.type == "cpu":
         raise ValueError("paddle.linalg.lu: factorisation without pivoting is not implemented on the CPU, "
                          "but received pivot=False")
@@ -441,8 +474,8 @@ def _lowrank_rank(api: str, x, q, niter, check_empty: bool = True) -> int:
 def _lowrank_float(api, x):
     """Paddle has only float kernels for the low-rank decompositions (RuntimeError otherwise)."""
     if not x.is_floating_point():
-        raise RuntimeError(f"paddle.linalg.{api}: 'x' must be a floating tensor, but received dtype "
-                           f"{str(x.dtype).replace('torch.', '')}")
+        raise NoKernelError(f"paddle.linalg.{api}: 'x' must be a floating tensor, but received dtype "
+                            f"{str(x.dtype).replace('torch.', '')}")
 
 
 @defop(amp="black")

@@ -9,7 +9,7 @@ import torch
 
 from torch.autograd.graph import get_gradient_edge
 
-from pagaie._core.tensor import RELEASED, GradNode, Tensor, as_torch, require_grad, wrap
+from pagaie._core.tensor import GRAD_FLAG, RELEASED, GradNode, Tensor, as_torch, require_grad, wrap
 
 __all__ = ["backward", "grad"]
 
@@ -239,7 +239,8 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
         raise AssertionError("paddle.grad: only_inputs=False is not supported")
     for arg, ts in (("outputs", outs), ("inputs", ins)):
         if len({id(t) for t in ts}) != len(ts):
-            raise RuntimeError(f"paddle.grad: '{arg}' contains the same Tensor more than once")
+            raise RuntimeError(f"paddle.grad: '{arg}' contains a duplicate tensor (the same Tensor "
+                               "more than once)")
     if isinstance(no_grad_vars, set):
         no_grad_vars = list(no_grad_vars)
     ngv = _as_list(no_grad_vars, "grad", "no_grad_vars")
@@ -320,4 +321,8 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
         # Paddle's gradients built with create_graph=True never stop gradient, also where
         # they are constant (the output is linear in the input).
         res = [r if r is None or r.requires_grad else require_grad(r.detach()) for r in res]
+    else:
+        # a hook on an intermediate tensor marked the gradient it saw as not stopping gradient
+        # (as Paddle's hooks see it); the gradients returned here stop gradient
+        res = [r.detach() if r is not None and getattr(r, GRAD_FLAG, False) else r for r in res]
     return [None if r is None else wrap(r) for r in res]

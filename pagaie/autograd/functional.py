@@ -104,6 +104,7 @@ class Jacobian:
         return torch.stack([self._row(i) for i in rows], dim=self._rows_axis)
 
     def __getitem__(self, index: Any) -> Tensor:
+        _check_index(index)
         if self._rows_axis is None:
             full = self._row(None)
             if not self._batched and full.dim() == 0:
@@ -193,6 +194,18 @@ class Hessian(Jacobian):
 
     def __repr__(self) -> str:
         return f"<paddle.autograd.Hessian shape={self.shape}>"
+
+
+def _check_index(index: Any) -> None:
+    """Paddle indexes a Jacobian with ints and slices only: Ellipsis is its IndexError, any
+    other index (None, a list, a Tensor, a numpy integer) its TypeError."""
+    for i in ([index] if isinstance(index, list) else index if isinstance(index, tuple) else (index,)):
+        if i is Ellipsis:
+            raise IndexError("paddle.autograd.Jacobian: an Ellipsis index is not supported; "
+                             "index with ints and slices")
+        if not isinstance(i, (int, slice)):
+            raise TypeError(f"paddle.autograd.Jacobian: an index of type {type(i).__name__} is not "
+                            "supported; index with ints and slices")
 
 
 def _torch_index(i: Any) -> Any:

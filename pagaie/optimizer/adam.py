@@ -7,7 +7,7 @@ from typing import Any, Sequence
 import torch
 
 from pagaie._core.tensor import Tensor
-from pagaie.optimizer.optimizer import Optimizer, _check_range, _flag, _in_dtype, _scalar
+from pagaie.optimizer.optimizer import SPARSE_GRAD, Optimizer, _check_range, _flag, _in_dtype, _scalar
 
 __all__ = ["Adam"]
 
@@ -60,6 +60,17 @@ class Adam(Optimizer):
         self.type = "adam"
         self._init_hparams(beta1, beta2, epsilon, lazy_mode, multi_precision, amsgrad)
         self._use_multi_tensor = use_multi_tensor
+
+    def step(self) -> None:
+        # Paddle's Adam refuses weight decay on the row-sparse gradient of an
+        # Embedding(sparse=True) weight (only with an ungrouped parameter list, as Paddle checks)
+        if self.regularization is not None and not self._grouped:
+            for p in self._param_groups:
+                if getattr(p, SPARSE_GRAD, False) and p._t.grad is not None and not p.stop_gradient:
+                    raise RuntimeError(f"paddle.optimizer.{type(self).__name__}: weight_decay is not "
+                                       f"supported with sparse parameters ({p.name} gets row-sparse "
+                                       "gradients); set weight_decay to None")
+        super().step()
 
     @staticmethod
     def _check_hparams(api: str, learning_rate: Any, beta1: Any, beta2: Any, epsilon: Any) -> None:

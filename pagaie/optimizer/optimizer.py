@@ -51,6 +51,12 @@ def _loaded_value(value: Any, var_name: str, shape: torch.Size) -> torch.Tensor:
     return t
 
 
+# The attribute marking a parameter whose gradients Paddle keeps row-sparse (SelectedRows):
+# the weight of an Embedding(sparse=True). pagaie's gradients are dense; optimizers that refuse
+# sparse gradients in some configuration read the mark.
+SPARSE_GRAD = "_pagaie_sparse_grad"
+
+
 def _check_grad_clip(grad_clip: Any) -> None:
     if grad_clip is None:
         return
@@ -858,9 +864,11 @@ def _param_shaped(param: Tensor, g: torch.Tensor) -> torch.Tensor:
 
 
 def _scalar(x: Any, what: str = "a hyper-parameter") -> float:
-    """A Python float from a number or a one-element Tensor (betas may be Tensors)."""
+    """A Python float from a number or a one-element Tensor (betas may be Tensors; in a static
+    program a persistable variable, read from the eager tensor that holds its value)."""
     if isinstance(x, (Tensor, torch.Tensor)):
-        return float(as_torch(x).reshape(-1)[0].item())
+        src = getattr(x, "source", None)
+        return float(as_torch(x if src is None else src).reshape(-1)[0].item())
     return _number(x, what)
 
 

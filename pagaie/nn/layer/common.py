@@ -156,6 +156,9 @@ class Embedding(Layer):
         if padding_idx is not None and padding_idx != -1:
             with torch.no_grad():
                 self.weight._t[padding_idx] = 0
+        if sparse:  # Paddle's gradient of this weight is row-sparse (see optimizer.SPARSE_GRAD)
+            from pagaie.optimizer.optimizer import SPARSE_GRAD
+            setattr(self.weight, SPARSE_GRAD, True)
 
     @property
     def padding_idx(self) -> Any:
