@@ -51,6 +51,14 @@ TYPE_ERROR_OPS = frozenset({
 })
 
 
+# Ops of ATTRIBUTE_ERROR_OPS whose Python part checks its input's type first while a program
+# is being built (``check_variable_and_dtype``): there a non-Tensor is Paddle's TypeError
+# (probed in static mode against Paddle 3.3.1).
+STATIC_TYPE_ERROR_OPS = frozenset({
+    'crop', 'histogram_bin_edges', 'nanmean', 'nansum', 'rank', 'unique', 'unique_consecutive',
+    'vander',
+})
+
 # Where another argument than the first fails otherwise: (op, parameter) -> exception type.
 BY_PARAMETER: dict[tuple[str, str], type[Exception]] = {
     ("pow", "y"): TypeError, ("equal", "y"): TypeError, ("take", "index"): TypeError,

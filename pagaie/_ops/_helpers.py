@@ -128,6 +128,29 @@ def float_kernel(api: str, x: torch.Tensor, what: str = "inputs", complex_ok: bo
                            f"{dtype_name(x)}")
 
 
+# Integer dtypes many of Paddle's CPU kernels are not registered for (where, trunc, var...).
+SMALL_INTS = frozenset({torch.int8, torch.uint8, torch.int16})
+_NOT_SMALL_INTS = frozenset({torch.bool, torch.int32, torch.int64, torch.float16, torch.bfloat16,
+                             torch.float32, torch.float64, torch.complex64, torch.complex128})
+
+
+def no_small_int_kernel(api: str, x: torch.Tensor, arg: str = "x") -> None:
+    """Paddle's CPU kernel of ``api`` has no int8/uint8/int16 version (NotFound, a RuntimeError);
+    call it only when ``x.dtype in SMALL_INTS``."""
+    kernel_dtypes(api, x, _NOT_SMALL_INTS, arg)
+
+
+def parser_bool(v: Any, api: str, name: str) -> bool:
+    """A bool argument of an op that Paddle's C++ argument parser reads: None is False, any
+    other non-bool (an int, a string, a numpy bool) its TypeError. Call it only when
+    ``type(v) is not bool``."""
+    if v is None:
+        return False
+    if type(v) is bool:
+        return v
+    raise TypeError(f"paddle.{api}: '{name}' must be a bool, but received {type(v).__name__} {v!r}")
+
+
 def kernel_dtypes(api: str, x: torch.Tensor, allowed: frozenset, arg: str = "x") -> None:
     """Paddle registers the CPU kernel of ``api`` for the ``allowed`` dtypes only: another dtype
     is its NotFound, a RuntimeError (its GPU kernels take more, so a CUDA tensor passes). A

@@ -7,7 +7,7 @@ import numpy as np
 import torch
 
 from pagaie._core import dtype as _dt
-from pagaie._core.registry import binary_operator, defop
+from pagaie._core.registry import NoKernelError, binary_operator, defop
 from pagaie._core.tensor import Tensor, wrap
 from pagaie._ops._helpers import check_binary_dtypes, promote_pair, write_out
 
@@ -125,8 +125,8 @@ def _bool_sub_operands(x, y):
     if type(x) is _T and type(y) is _T:
         d = torch.result_type(x, y)
         if d is torch.bool:
-            raise RuntimeError("paddle.subtract: subtraction of two bool tensors is not supported; "
-                               "use paddle.logical_xor")
+            raise NoKernelError("paddle.subtract: subtraction of two bool tensors is not supported; "
+                                "use paddle.logical_xor")
         return x.to(d), y.to(d)
     t, v = (x, y) if type(x) is _T else (y, x)
     if type(v) is bool:

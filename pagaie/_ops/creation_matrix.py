@@ -13,7 +13,8 @@ from pagaie._core import dtype as _dt
 from pagaie._core.registry import defop
 from pagaie._core.tensor import Tensor
 from pagaie._ops._factory import c_float_to_int, finish, returns_self
-from pagaie._ops._helpers import AssertionValueError, stopped
+from pagaie._ops._helpers import (SMALL_INTS, AssertionValueError, kernel_dtypes, no_small_int_kernel,
+                                  stopped)
 
 __all__ = ["diag", "diagflat", "diag_embed", "tril", "triu", "tril_", "triu_", "vander",
            "block_diag", "complex", "polar"]
@@ -161,6 +162,10 @@ def _check_tri(x: torch.Tensor, diagonal: Any, api: str) -> int:
     return k
 
 
+# The dtypes of Paddle's CPU tril/triu kernels (probed; others are NotFound).
+_TRI_DTYPES = frozenset({torch.bool, torch.float16, torch.float32, torch.float64, torch.int32, torch.int64, torch.complex64, torch.complex128})
+
+
 @defop(method=True, paddle_types=("tril_triu", "pd_op.tril"), inplace=lambda x, diagonal=0, name=None:
        x.tril_(_check_tri(x, diagonal, "tril_")))
 def tril(x, diagonal=0, name=None, *, out=None):
@@ -182,6 +187,7 @@ def tril(x, diagonal=0, name=None, *, out=None):
         [[1, 0], [3, 4]]
     """
     k = _check_tri(x, diagonal, "tril")
+    kernel_dtypes("tril", x, _TRI_DTYPES)
     return finish(torch.tril(x, k), out)
 
 
@@ -206,6 +212,7 @@ def triu(x, diagonal=0, name=None, *, out=None):
         [[1, 2], [0, 4]]
     """
     k = _check_tri(x, diagonal, "triu")
+    kernel_dtypes("triu", x, _TRI_DTYPES)
     return finish(torch.triu(x, k), out)
 
 
@@ -232,6 +239,8 @@ def vander(x, n=None, increasing=False, name=None):
         >>> paddle.vander(paddle.to_tensor([1, 2, 3])).tolist()
         [[1, 1, 1], [4, 2, 1], [9, 3, 1]]
     """
+    if x.dtype in SMALL_INTS:
+        no_small_int_kernel("vander", x)
     if x.dim() != 1:
         raise ValueError(f"paddle.vander: 'x' must be a 1-D tensor, but received a {x.dim()}-D tensor")
     if n is None:

@@ -14,8 +14,9 @@ import torch
 from pagaie._core import dtype as _dt
 from pagaie._core.registry import defop
 from pagaie._core.tensor import check_inplace
-from pagaie._ops._helpers import (check_binary_dtypes, dtype_name, int_list, kernel_dtypes,
-                                  norm_axis, scalar_axis, stopped, write_result_into)
+from pagaie._ops._helpers import (SMALL_INTS, check_binary_dtypes, dtype_name, int_list,
+                                  kernel_dtypes, no_small_int_kernel, norm_axis, scalar_axis,
+                                  stopped, write_result_into)
 from pagaie._ops.manipulation import view_results
 
 _T = torch.Tensor
@@ -257,6 +258,8 @@ def where(condition, x=None, y=None, name=None, *, out=None):
         check_binary_dtypes("where", x, y)
         common = torch.promote_types(x.dtype, y.dtype)
         x, y = x.to(common), y.to(common)
+    if x.dtype in SMALL_INTS:
+        no_small_int_kernel("where", x)
     if out is not None:
         return torch.where(condition, x, y, out=out)
     return torch.where(condition, x, y)
@@ -411,6 +414,7 @@ def take(x, index, mode="raise", name=None):
     if index.dtype not in (torch.int32, torch.int64):
         raise TypeError(f"paddle.take: 'index' must be an int32 or int64 tensor, but received "
                         f"dtype {str(index.dtype).replace('torch.', '')}")
+    kernel_dtypes("take", x, _TAKE_DTYPES)
     idx = check_index(index, "take")
     n = x.numel()
     if mode == "raise":
@@ -444,6 +448,11 @@ def _along_axis_inputs(arr: _T, indices: _T, axis: Any, broadcast: bool, api: st
     return arr, idx, a
 
 
+# The dtypes of Paddle's CPU take_along_axis and take kernels (probed; others are NotFound).
+_TAKE_ALONG_DTYPES = frozenset({torch.uint8, torch.int16, torch.int32, torch.int64, torch.float32, torch.float64})
+_TAKE_DTYPES = frozenset({torch.bool, torch.bfloat16, torch.complex64, torch.complex128, torch.int32, torch.int64, torch.float32, torch.float64})
+
+
 @defop(paddle_types=("take_along_axis", "pd_op.take_along_axis"))
 def take_along_axis(arr, indices, axis, broadcast=True, *, out=None):
     """``out[..., i, ...] = arr[..., indices[..., i, ...], ...]`` along ``axis``.
@@ -456,6 +465,7 @@ def take_along_axis(arr, indices, axis, broadcast=True, *, out=None):
         >>> paddle.take_along_axis(x, paddle.to_tensor([[1], [0]]), 1).tolist()
         [[2], [3]]
     """
+    kernel_dtypes("take_along_axis", arr, _TAKE_ALONG_DTYPES, "arr")
     arr, idx, a = _along_axis_inputs(arr, indices, axis, broadcast, "take_along_axis")
     if out is not None:
         return torch.gather(arr, a, idx, out=out)
@@ -522,6 +532,9 @@ def shard_index(input, index_num, nshards, shard_id, ignore_value=-1):
     if input.dtype not in (torch.int32, torch.int64):  # Paddle has int kernels only: NotFound
         raise RuntimeError(f"paddle.shard_index: 'input' must be an int32 or int64 tensor, but "
                            f"received {dtype_name(input)}")
+    if type(ignore_value) is bool or not isinstance(ignore_value, numbers.Integral):
+        raise TypeError(f"paddle.shard_index: 'ignore_value' must be an int, but received "
+                        f"{type(ignore_value).__name__} {ignore_value!r}")
     if input.dim() < 2 or input.shape[-1] != 1:
         raise ValueError(f"paddle.shard_index: 'input' must be at least 2-D with a last dimension "
                          f"of 1, but received shape {list(input.shape)}")

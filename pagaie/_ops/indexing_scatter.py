@@ -8,7 +8,7 @@ import torch
 
 from pagaie._core.registry import REGISTRY, OpRecord, defop
 from pagaie._core.tensor import Tensor, check_inplace
-from pagaie._ops._helpers import axis_arg, kernel_dtypes, norm_axis, write_result_into
+from pagaie._ops._helpers import axis_arg, kernel_dtypes, norm_axis, parser_bool, write_result_into
 from pagaie._ops.indexing import _slice_dims, bound_index, check_index
 
 _T = torch.Tensor
@@ -183,6 +183,8 @@ def scatter(x, index, updates, overwrite=True, name=None, out=None):
     if isinstance(index, int) and not isinstance(index, bool):
         r = _scatter_torch(x, index, updates, overwrite, name, "scatter")
     else:
+        if type(overwrite) is not bool:
+            overwrite = parser_bool(overwrite, "scatter", "overwrite")
         r = _scatter_paddle(x, index, updates, overwrite, "scatter")
     if out is not None:
         out.copy_(r)
@@ -222,6 +224,10 @@ def _nd_columns(x_shape: Any, index: _T, api: str) -> tuple:
     return tuple(bound_index(index[..., i], x_shape[i], api) for i in range(k)), k
 
 
+# The dtypes of Paddle's CPU scatter_nd kernel (probed; others are NotFound).
+_SCATTER_ND_DTYPES = frozenset({torch.uint8, torch.int32, torch.int64, torch.float32, torch.float64})
+
+
 @defop(method=False, paddle_types=("scatter_nd", "pd_op.scatter_nd"))
 def scatter_nd(index, updates, shape, name=None):
     """A zero tensor of ``shape`` with ``updates`` summed in at the positions ``index``.
@@ -232,6 +238,7 @@ def scatter_nd(index, updates, shape, name=None):
         [0.0, 3.0, 0.0]
     """
     from pagaie._ops._helpers import int_list
+    kernel_dtypes("scatter_nd", updates, _SCATTER_ND_DTYPES, "updates")
     shp = int_list(shape)
     zeros = torch.zeros(shp, dtype=updates.dtype, device=updates.device)
     return _scatter_nd_add(zeros, index, updates, "scatter_nd")

@@ -8,7 +8,7 @@ import torch
 
 from pagaie._core.registry import NoKernelError, defop
 from pagaie._core.tensor import Tensor, wrap
-from pagaie._ops._helpers import AssertionValueError, int_list, norm_axis, write_out
+from pagaie._ops._helpers import AssertionValueError, int_list, kernel_dtypes, norm_axis, write_out
 
 __all__ = ["matmul", "mm", "bmm", "mv", "dot", "einsum", "addmm", "addmm_", "baddbmm", "baddbmm_",
            "kron", "cross", "outer", "inner", "ger", "tensordot", "trace", "dist", "cdist", "pdist",
@@ -540,7 +540,7 @@ def _axes_list(v):
     return [int(v)]
 
 
-@defop(amp="white", method=True)
+@defop(amp="white", method=True, program_dtypes={"x": frozenset({torch.float16, torch.float32, torch.float64})})
 def tensordot(x, y, axes=2, name=None):
     """Sum the products of ``x`` and ``y`` over the given axes.
 
@@ -568,7 +568,7 @@ def tensordot(x, y, axes=2, name=None):
         if n < 0:
             raise AssertionError(f"paddle.tensordot: an int 'axes' must be non-negative, but received {n}")
         ax_x, ax_y = list(range(x.dim() - n, x.dim())), list(range(n))
-    elif isinstance(axes, float):  # Paddle indexes into a non-int axes: its TypeError
+    elif isinstance(axes, (float, str)):  # Paddle indexes into a non-int axes: its TypeError
         raise TypeError(f"paddle.tensordot: 'axes' must be an int, a list or a tuple, but received {axes!r}")
     else:
         ax_x, ax_y = _axes_pair(list(axes))
@@ -601,6 +601,10 @@ def _axes_pair(axes: list) -> tuple[list, list]:
     return ax_x, ax_y
 
 
+# The dtypes of Paddle's CPU trace kernel (probed; others are NotFound).
+_TRACE_DTYPES = frozenset({torch.float16, torch.float32, torch.float64, torch.int32, torch.int64, torch.complex64, torch.complex128})
+
+
 @defop(paddle_types=("trace", "pd_op.trace"))
 def trace(x, offset=0, axis1=0, axis2=1, name=None):
     """Sum of the diagonal of the 2-D slices given by ``axis1`` and ``axis2``.
@@ -620,6 +624,7 @@ def trace(x, offset=0, axis1=0, axis2=1, name=None):
         >>> paddle.trace(paddle.to_tensor([[1, 2], [3, 4]])).item()
         5
     """
+    kernel_dtypes("trace", x, _TRACE_DTYPES)
     if x.dim() < 2:
         raise IndexError(f"paddle.trace: 'x' must be at least 2-D, but received {x.dim()}-D")
     a1, a2 = norm_axis(axis1, x.dim(), "trace", "axis1"), norm_axis(axis2, x.dim(), "trace", "axis2")
@@ -747,8 +752,8 @@ def vecdot(x, y, axis=-1, name=None):
         [11.0]
     """
     if x.dtype == torch.bool or y.dtype == torch.bool:  # Paddle has no bool kernel of conj: NotFound
-        raise RuntimeError(f"paddle.linalg.vecdot: 'x' and 'y' must not be bool, but received "
-                           f"{str(x.dtype)[6:]} and {str(y.dtype)[6:]}")
+        raise NoKernelError(f"paddle.linalg.vecdot: 'x' and 'y' must not be bool, but received "
+                            f"{str(x.dtype)[6:]} and {str(y.dtype)[6:]}")
     if x.is_floating_point() != y.is_floating_point() and not (x.is_complex() or y.is_complex()):
         raise TypeError("paddle.linalg.vecdot: type promotion only works between floating-point (or complex and "
                         f"real) tensors, but received {str(x.dtype)[6:]} and {str(y.dtype)[6:]}")

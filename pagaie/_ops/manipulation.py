@@ -401,7 +401,16 @@ def ravel(input):
     return input.reshape(-1) if input.dim() else input.reshape(1).clone()  # 0-D: a copy, as Paddle
 
 
-@defop()
+def _unflatten_static_shape(x, axis, shape, name=None) -> list[int] | None:
+    """Static rule of unflatten for a shape holding symbolic values: Paddle records every
+    size of the result as unknown (-1)."""
+    asked = _entries(shape) if isinstance(shape, (list, tuple, Tensor)) else None
+    if asked is None or None not in asked:
+        return None
+    return [-1] * (len(_dims_of(x)) - 1 + len(asked))
+
+
+@defop(static_shape=_unflatten_static_shape)
 @view_results
 def unflatten(x, axis, shape, name=None):
     """Split axis ``axis`` of ``x`` into several axes of sizes ``shape`` (one may be -1).
@@ -752,7 +761,16 @@ Tensor.broadcast_shape = broadcast_shape
 Tensor.broadcast_shapes = broadcast_shapes
 
 
-@defop(paddle_types=("tile", "pd_op.tile"))
+def _tile_static_check(x, repeat_times=None, name=None) -> None:
+    """Paddle's tile, while a program is built: a bool ``x`` must stop gradients."""
+    if x.dtype == _dt.bool and not x.stop_gradient:
+        raise ValueError("paddle.tile: a bool 'x' must have stop_gradient=True in a static program")
+
+
+@defop(paddle_types=("tile", "pd_op.tile"), static_check=_tile_static_check,
+       program_dtypes={"x": frozenset({torch.bool, torch.float16, torch.float32, torch.float64,
+                                       torch.int32, torch.int64, torch.complex64,
+                                       torch.complex128})})
 def tile(x, repeat_times, name=None):
     """Repeat ``x`` ``repeat_times[i]`` times along each axis.
 

@@ -10,7 +10,7 @@ import torch
 from pagaie._core.registry import defop
 from pagaie._core.tensor import Tensor
 from pagaie._ops._helpers import int_list, norm_axis, scalar_axis, seq_of_tensors
-from pagaie._ops._helpers import axis_arg, int_entries
+from pagaie._ops._helpers import axis_arg, int_entries, kernel_dtypes
 from pagaie._ops.manipulation import _dims_of, check_int_entries, view_pieces
 
 _T = torch.Tensor
@@ -381,6 +381,10 @@ def unbind(input, axis=0):
     return [input.select(a, i) for i in range(input.shape[a])]  # one view each (see _pieces)
 
 
+# The dtypes of Paddle's CPU unstack kernel (probed; others are NotFound).
+_UNSTACK_DTYPES = frozenset({torch.float32, torch.float64, torch.int32, torch.int64, torch.complex64, torch.complex128})
+
+
 @defop(paddle_types=("unstack", "pd_op.unstack"))
 def unstack(x, axis=0, num=None):
     """Same as :func:`unbind`; ``num``, when given, must equal the size of ``axis``.
@@ -390,7 +394,11 @@ def unstack(x, axis=0, num=None):
         >>> len(paddle.unstack(paddle.ones([2, 3]), axis=1))
         3
     """
+    kernel_dtypes("unstack", x, _UNSTACK_DTYPES)
     a = axis_arg(axis, x.dim(), "unstack", rank0=0)
+    if num is not None and (type(num) is bool or not isinstance(num, (int, np.integer))):
+        raise TypeError(f"paddle.unstack: 'num' must be an int, but received {type(num).__name__} "
+                        f"{num!r}")
     if num is not None and num != x.shape[a]:
         raise ValueError(f"paddle.unstack: 'num' ({num}) must equal the size of axis {axis} "
                          f"({x.shape[a]})")

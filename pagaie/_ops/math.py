@@ -10,7 +10,8 @@ import torch
 from pagaie._core.registry import defop
 from pagaie._core.tensor import Tensor
 from pagaie._ops._helpers import (AssertionValueError, check_binary_dtypes, check_same_dtype,
-                                  dtype_name, float_inplace, kernel_dtypes, reject_bool, write_out)
+                                  dtype_name, float_inplace, kernel_dtypes, parser_bool, reject_bool,
+                                  write_out)
 
 _T = torch.Tensor
 
@@ -77,6 +78,8 @@ def scale(x, scale=1.0, bias=0.0, bias_after_scale=True, act=None, name=None):
         >>> paddle.scale(x, scale=2.0, bias=1.0, bias_after_scale=False).tolist()
         [4.0, 6.0]
     """
+    if type(bias_after_scale) is not bool:
+        bias_after_scale = parser_bool(bias_after_scale, "scale", "bias_after_scale")
     if type(scale) is _T:
         if scale.numel() != 1:
             raise ValueError(f"paddle.scale: 'scale' must be a number or a one-element Tensor, "

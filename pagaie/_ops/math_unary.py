@@ -15,7 +15,7 @@ import torch
 from pagaie._core import dtype as _dt
 from pagaie._core.registry import defop
 from pagaie._core.tensor import Tensor
-from pagaie._ops._helpers import float_inplace, reject_bool, write_out
+from pagaie._ops._helpers import SMALL_INTS, float_inplace, no_small_int_kernel, reject_bool, write_out
 
 __all__: list[str] = []
 
@@ -295,7 +295,8 @@ for _n, _row in _TABLE.items():
     _declare(_n, *_row)
 
 
-@defop(paddle_types=("trunc", "pd_op.trunc"), inplace=True)
+@defop(paddle_types=("trunc", "pd_op.trunc"), inplace=True,
+       program_dtypes={"input": frozenset({torch.int32, torch.int64, torch.float32, torch.float64})})   # its CPU kernels
 def trunc(input, name=None):
     """Elementwise truncation toward zero.
 
@@ -311,6 +312,8 @@ def trunc(input, name=None):
         >>> paddle.trunc(paddle.to_tensor([-1.5, 0.7, 2.0])).tolist()
         [-1.0, 0.0, 2.0]
     """
+    if input.dtype in SMALL_INTS:
+        no_small_int_kernel("trunc", input, "input")
     return torch.trunc(input)
 
 

@@ -7,9 +7,9 @@ from typing import Any, NamedTuple
 
 import torch
 
-from pagaie._core.registry import defop
+from pagaie._core.registry import NoKernelError, defop
 from pagaie._core.tensor import Tensor
-from pagaie._ops._helpers import (kernel_dtypes, norm_axis, parsed_dtype, scalar_axis, scalar_of,
+from pagaie._ops._helpers import (kernel_dtypes, norm_axis, parsed_dtype, parser_bool, scalar_axis, scalar_of,
                                   torch_dtype, write_out)
 
 __all__ = ["argmax", "argmin", "argsort", "argwhere", "bucketize", "kthvalue", "mode", "msort",
@@ -159,6 +159,8 @@ def _topk(x, k, axis=None, largest=True, sorted=True, name=None, *, out=None):
         [1]
     """
     kernel_dtypes("topk", x, _TOPK_DTYPES)
+    if type(largest) is not bool or type(sorted) is not bool:
+        largest, sorted = _bool_flags("topk", largest=largest, sorted=sorted)
     k = int(scalar_of(k))  # an int or a Tensor, at least 1 either way (Paddle's kernel)
     dim = -1 if axis is None else _one_axis(axis, x.dim(), "topk")
     if x.dim() == 0:  # Paddle takes any k >= 1 here: the value itself, at index 0
@@ -202,8 +204,8 @@ def _check_search_inputs(seq, values, api, seq_arg):
     otherwise) and needs a 1-D sequence or one whose leading dimensions match the values'
     (Unavailable)."""
     if seq.dtype not in _SEARCH_DTYPES:
-        raise RuntimeError(f"paddle.{api}: '{seq_arg}' must be a float32, float64, int32 or int64 "
-                           f"tensor, but received {str(seq.dtype).replace('torch.', '')}")
+        raise NoKernelError(f"paddle.{api}: '{seq_arg}' must be a float32, float64, int32 or int64 "
+                            f"tensor, but received {str(seq.dtype).replace('torch.', '')}")
     if values.dtype not in _SEARCH_VALUE_DTYPES:
         raise ValueError(f"paddle.{api}: '{'values' if api == 'searchsorted' else 'x'}' must be a "
                          f"float16, bfloat16, float32, float64, int32 or int64 tensor, but received "
@@ -212,6 +214,12 @@ def _check_search_inputs(seq, values, api, seq_arg):
         raise RuntimeError(f"paddle.{api}: the leading dimensions of '{seq_arg}' {list(seq.shape)} "
                            f"and of the values {list(values.shape)} must match when '{seq_arg}' "
                            "is not 1-D")
+
+
+def _bool_flags(api: str, **flags: Any) -> list[bool]:
+    """Paddle's argument parser takes only a Python bool (or None: False) for these flags
+    (TypeError for an int, a string or a numpy bool)."""
+    return [v if type(v) is bool else parser_bool(v, api, k) for k, v in flags.items()]
 
 
 def _nan_last_sequence(seq, right):
@@ -246,6 +254,8 @@ def sort(x, axis=-1, descending=False, stable=False, name=None):
     if x.dim() == 0:
         _check_0d_axis(axis, "sort")
         return x.clone()
+    if type(descending) is not bool or (stable is not None and type(stable) is not bool):
+        descending, stable = _bool_flags("sort", descending=descending, stable=stable)
     return torch.sort(x, dim=_one_axis(axis, x.dim(), "sort"), descending=descending, stable=stable)[0]
 
 
@@ -272,6 +282,8 @@ def argsort(x, axis=-1, descending=False, stable=False, name=None):
     if x.dim() == 0:
         _check_0d_axis(axis, "argsort")
         return torch.zeros((), dtype=torch.int64, device=x.device)
+    if type(descending) is not bool or (stable is not None and type(stable) is not bool):
+        descending, stable = _bool_flags("argsort", descending=descending, stable=stable)
     return torch.sort(x, dim=_one_axis(axis, x.dim(), "argsort"), descending=descending, stable=stable)[1]
 
 
@@ -391,6 +403,9 @@ def unique(x, return_index=False, return_inverse=False, return_counts=False, axi
         ([1, 2, 3], [1, 1, 2])
     """
     kernel_dtypes("unique", x, _UNIQUE_DTYPES)
+    return_index, return_inverse, return_counts = _bool_flags(
+        "unique", return_index=return_index, return_inverse=return_inverse,
+        return_counts=return_counts)
     d = _unique_index_dtype(dtype, "unique")
     if axis is not None:
         _unique_axis(x, axis, "unique")
@@ -437,6 +452,8 @@ def unique_consecutive(x, return_inverse=False, return_counts=False, axis=None, 
         [1, 2, 1]
     """
     kernel_dtypes("unique_consecutive", x, _UNIQUE_DTYPES)
+    return_inverse, return_counts = _bool_flags("unique_consecutive", return_inverse=return_inverse,
+                                                return_counts=return_counts)
     d = _unique_index_dtype(dtype, "unique_consecutive")
     if axis is not None:
         _unique_axis(x, axis, "unique_consecutive")
@@ -487,6 +504,11 @@ def searchsorted(sorted_sequence, values, out_int32=False, right=False, name=Non
             raise ValueError(f"paddle.searchsorted: 'side' must be 'left' or 'right', but received {side!r}")
         right = side == "right"
     _check_search_inputs(sorted_sequence, values, "searchsorted", "sorted_sequence")
+    out_int32, right = _bool_flags("searchsorted", out_int32=out_int32, right=right)
+    if out_int32 and sorted_sequence.shape[-1] >= 2**31 - 1:
+        raise RuntimeError(f"paddle.searchsorted: the last dimension of 'sorted_sequence' "
+                           f"({sorted_sequence.shape[-1]}) must be less than 2147483647 (the largest "
+                           "int32 index) when out_int32 is True")
     if sorter is not None:
         sorted_sequence = sorted_sequence.gather(-1, sorter.to(torch.int64))
     r = torch.searchsorted(_nan_last_sequence(sorted_sequence, bool(right)), values,

@@ -12,7 +12,8 @@ import torch
 
 from pagaie._core.registry import NoKernelError, defop
 from pagaie._core.tensor import flag_grad
-from pagaie._ops._helpers import AssertionValueError, dtype_name, norm_axis, stopped, write_out
+from pagaie._ops._helpers import (SMALL_INTS, AssertionValueError, dtype_name, no_small_int_kernel,
+                                  norm_axis, parser_bool, stopped, write_out)
 from pagaie._ops.reduce import _axes, _tensor_axis
 
 _T = torch.Tensor
@@ -25,7 +26,21 @@ def _is_int(t):
     return not (t.is_floating_point() or t.is_complex())
 
 
-@defop(amp="promote", paddle_types=("variance", "var"))
+def _check_correction(correction: object) -> None:
+    """var's ``correction``: a number (a float too); Paddle's parser refuses None and
+    sequences (TypeError) and cannot read a string as a number (ValueError)."""
+    if isinstance(correction, str):
+        raise ValueError(f"paddle.var: 'correction' must be a number, but received {correction!r}")
+    if correction is None or isinstance(correction, (list, tuple, dict, set, complex)):
+        raise TypeError(f"paddle.var: 'correction' must be a number, but received "
+                        f"{type(correction).__name__} {correction!r}")
+
+
+# Paddle's var/std check the dtype in a static program only (eagerly the kernels decide).
+_VAR_PROGRAM_DTYPES = {"x": frozenset({torch.float16, torch.float32, torch.float64})}
+
+
+@defop(amp="promote", paddle_types=("variance", "var"), program_dtypes=_VAR_PROGRAM_DTYPES)
 def var(x, axis=None, unbiased=None, keepdim=False, name=None, *, correction=1, out=None):
     """Variance over ``axis``: ``sum((x - mean)^2) / (N - correction)``.
 
@@ -47,6 +62,8 @@ def var(x, axis=None, unbiased=None, keepdim=False, name=None, *, correction=1, 
         >>> round(paddle.var(x).item(), 4), paddle.var(x, unbiased=False).item()
         (1.6667, 1.25)
     """
+    if type(correction) is not int:
+        _check_correction(correction)
     if unbiased is not None:
         if correction != 1:
             raise ValueError(f"paddle.var: only one of 'unbiased' and 'correction' may be given, but "
@@ -54,6 +71,10 @@ def var(x, axis=None, unbiased=None, keepdim=False, name=None, *, correction=1, 
         correction = 1 if unbiased else 0
     dims = _axes(axis, x.dim(), "var")  # Paddle checks the axes before the dtype
     _check_real("var", x)
+    if x.dtype in SMALL_INTS:
+        no_small_int_kernel("var", x)
+    if type(keepdim) is not bool:
+        keepdim = parser_bool(keepdim, "var", "keepdim")
     if x.dim() == 0 and correction == 0:
         r = _constant_zero_var(x)
     elif _is_int(x):
@@ -76,7 +97,7 @@ def _check_real(api, x):
     """Paddle has no kernel for bool or complex inputs here (NotFound: RuntimeError)."""
     if x.dtype is torch.bool or x.is_complex():
         raise NoKernelError(f"paddle.{api}: 'x' must be a real number tensor, but received "
-                           f"{dtype_name(x)} (no kernel for this dtype)")
+                            f"{dtype_name(x)} (no kernel for this dtype)")
 
 
 def _check_cov_input(api, x):
@@ -84,7 +105,7 @@ def _check_cov_input(api, x):
         raise ValueError(f"paddle.{api}: 'x' must be a 1-D or 2-D tensor, but received a 0-D tensor")
     if x.is_complex():
         raise NoKernelError(f"paddle.{api}: complex inputs are not supported, but received {dtype_name(x)} "
-                           "(no kernel for this dtype)")
+                            "(no kernel for this dtype)")
 
 
 def _int_var(x, dims, correction, keepdim):
@@ -102,7 +123,7 @@ def _int_var(x, dims, correction, keepdim):
     return torch.div(d, n - correction, rounding_mode="trunc")
 
 
-@defop(amp="promote", paddle_types=("std",), int_autocast=True)  # Paddle: sqrt(var(x))
+@defop(amp="promote", paddle_types=("std",), int_autocast=True, program_dtypes=_VAR_PROGRAM_DTYPES)  # Paddle: sqrt(var(x))
 def std(x, axis=None, unbiased=True, keepdim=False, name=None):
     """Standard deviation over ``axis`` (with Bessel's correction when ``unbiased``).
 
@@ -116,7 +137,11 @@ def std(x, axis=None, unbiased=True, keepdim=False, name=None):
         1.291
     """
     dims = _axes(axis, x.dim(), "std")
+    if type(keepdim) is not bool:
+        keepdim = parser_bool(keepdim, "std", "keepdim")
     _check_real("std", x)
+    if x.dtype in SMALL_INTS:
+        no_small_int_kernel("std", x)
     if x.dim() == 0 and not unbiased:
         r = _constant_zero_var(x)
         return r.to(torch.float32) if _is_int(x) else r
@@ -300,7 +325,7 @@ def median(x, axis=None, keepdim=False, mode='avg', name=None, *, out=None):
     if x.dtype is torch.bool or x.is_complex():
         if mode == "min":  # Paddle has no kernel for these (NotFound: RuntimeError)
             raise NoKernelError(f"paddle.median: {dtype_name(x)} tensors are not supported with "
-                               "mode='min' (no kernel for this dtype)")
+                                "mode='min' (no kernel for this dtype)")
     if mode == "avg" and x.dtype is not torch.float64:
         # Paddle computes the 'avg' median in float32 for every dtype but float64 (a complex
         # input gives the median of its real parts)

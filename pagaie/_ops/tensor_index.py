@@ -315,8 +315,11 @@ def setitem(x, index, value):
         # nothing and leaves the tensor's inplace_version where it was.
         return x
     tracked = isinstance(v, _T) and v.requires_grad and not v.is_meta
-    if isinstance(v, _T) and v.device != x.device:
-        v = v.to(x.device)
+    if isinstance(v, _T):
+        if v.device != x.device:
+            v = v.to(x.device)
+        elif not v.is_meta and v.untyped_storage().data_ptr() == x.untyped_storage().data_ptr():
+            v = v.clone()   # a view of x (``x[idx] = x[0]``): Paddle reads the value first
     if not (flips or tracked):
         try:
             x[idx] = v

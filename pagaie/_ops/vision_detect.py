@@ -11,7 +11,7 @@ import numbers
 
 import torch
 
-from pagaie._core.registry import defop
+from pagaie._core.registry import NoKernelError, defop
 from pagaie._ops._helpers import dtype_name
 from pagaie._ops.vision import _check_boxes, _check_float, _fail, _iou_matrix, greedy_nms
 
@@ -270,8 +270,8 @@ def _check_matrix_nms(bboxes: torch.Tensor, scores: torch.Tensor) -> None:
         raise ValueError(f"{api}: 'bboxes' and 'scores' must hold the same number of boxes M, but received "
                          f"bboxes {list(bboxes.shape)} and scores {list(scores.shape)}")
     if scores.dtype not in (torch.float32, torch.float64):
-        raise RuntimeError(f"{api}: 'scores' must be float32 or float64, but received "
-                           f"{str(scores.dtype).replace('torch.', '')} (no kernel for this dtype)")
+        raise NoKernelError(f"{api}: 'scores' must be float32 or float64, but received "
+                            f"{str(scores.dtype).replace('torch.', '')} (no kernel for this dtype)")
     if bboxes.dtype is not scores.dtype:
         raise ValueError(f"{api}: 'bboxes' must have the dtype of 'scores' "
                          f"({str(scores.dtype).replace('torch.', '')}), but received "

@@ -18,6 +18,7 @@ from typing import Any, Iterator
 
 import torch
 
+from pagaie._core.bad_input import STATIC_TYPE_ERROR_OPS
 from pagaie._core.parameter import Parameter
 from pagaie._core.random import draws_discarded
 from pagaie._core.registry import REGISTRY as _REGISTRY
@@ -252,6 +253,10 @@ def _pinned_run(rec: OpRecord, vargs: list, vkwargs: dict, keys: list, pin: int)
     return None if dims is None else (out, dims)
 
 
+_TOO_LARGE = ("paddle.static: cannot infer the output shape of this op symbolically, "
+              "and the input is too large to probe")
+
+
 def _zeros(v: Any, fill: Any = 0) -> Any:
     """``v`` with symbolic tensors replaced by data: ``fill`` everywhere, ``"ramp"`` (distinct
     values 1, 2, 3...; alternating for bool), ``"ramp2"`` (2, 3, 4...) or ``"alt"`` (1, 0, 1,
@@ -259,8 +264,7 @@ def _zeros(v: Any, fill: Any = 0) -> Any:
     if isinstance(v, (Tensor, torch.Tensor)):   # torch: a meta tensor of _meta_alt's
         t = v._t if isinstance(v, Tensor) else v
         if t.numel() > _MAX_FALLBACK_ELEMENTS:
-            raise ValueError("paddle.static: cannot infer the output shape of this op symbolically, "
-                             "and the input is too large to probe")
+            raise ValueError(_TOO_LARGE)
         if t.device.type != "meta":
             return t.detach()
         if fill in ("ramp", "ramp2", "alt"):
@@ -349,7 +353,9 @@ def _make_outputs(block: Block, out: Any, prefix: str, stop: bool, unknown: Any)
 # The words of pagaie's "not a tensor" errors (registry.bad_argument's, and the ops' own),
 # for a value other than None.
 _NOT_A_TENSOR = re.compile(r"must be (a )?Tensor( or a number)?, but (got|received) (?!None)"
-                           r"|must be (a )?list of Tensors, but element")
+                           r"|must be (a )?list of Tensors, but element"
+                           r"|must be a list or tuple of Tensors, but received (?!None)"
+                           r"|the value must be a Tensor, numpy\.ndarray, int, float")
 
 
 
@@ -366,7 +372,8 @@ def _recording_error(rec: OpRecord, exc: BaseException, vargs: list, vkwargs: di
         err = bad_argument(rec, exc, tuple(vargs))
     else:
         err = translate_error(rec.name, exc, tuple(vargs), vkwargs)
-    if type(err) is ValueError and _NOT_A_TENSOR.search(str(err)):
+    if (type(err) is ValueError or (type(err) is AttributeError and rec.name in STATIC_TYPE_ERROR_OPS)) \
+            and _NOT_A_TENSOR.search(str(err)):
         return TypeError(f"{err} (a static program takes its Values, or eager Tensors)")
     if isinstance(err, NoKernelError):   # Paddle refuses the dtype while building the op
         return TypeError(str(err).replace(str(UNKNOWN), "-1"))
@@ -518,13 +525,21 @@ class Recorder:
         block = self.block
         vargs = [_to_values(block, a) for a in args]
         vkwargs = {k: _to_values(block, v) for k, v in kwargs.items()}
+        if "static_check" in rec.extra:   # the op's own checks of its program Values
+            rec.extra["static_check"](*vargs, **vkwargs)
         with draws_discarded():
             try:
                 out = rec.kernel(*_meta(vargs), **_meta(vkwargs))
-            except Exception:  # noqa: BLE001 - the meta run failing only means "needs data"
-                out, unknown = _shape_from_rule(rec, vargs, vkwargs) or \
-                    _meta_on_composites(rec, vargs, vkwargs) or \
-                    _meta_broadcast_unknowns(rec, vargs, vkwargs) or _run_on_data(rec, vargs, vkwargs)
+            except Exception as meta_exc:  # noqa: BLE001 - failing only means "needs data"
+                try:
+                    out, unknown = _shape_from_rule(rec, vargs, vkwargs) or \
+                        _meta_on_composites(rec, vargs, vkwargs) or \
+                        _meta_broadcast_unknowns(rec, vargs, vkwargs) or _run_on_data(rec, vargs, vkwargs)
+                except ValueError as exc:
+                    # inputs too large to run on: the op's own check of their sizes stands
+                    if exc.args and exc.args[0] == _TOO_LARGE and str(meta_exc).startswith("paddle."):
+                        raise meta_exc from None
+                    raise
             else:
                 unknown = _meta_dims(rec, out, vargs, vkwargs)
         inputs = list(vargs) + list(vkwargs.values())
