@@ -51,12 +51,12 @@ TYPE_ERROR_OPS = frozenset({
 })
 
 
-# Ops of ATTRIBUTE_ERROR_OPS whose Python part checks its input's type first while a program
-# is being built (``check_variable_and_dtype``): there a non-Tensor is Paddle's TypeError
-# (probed in static mode against Paddle 3.3.1).
+# Ops of ATTRIBUTE_ERROR_OPS / FUNCTIONAL_ATTRIBUTE_ERROR_OPS whose Python part checks its
+# input's type first while a program is built (``check_variable_and_dtype``): there a
+# non-Tensor is Paddle's TypeError instead of AttributeError (probed against Paddle 3.3.1).
 STATIC_TYPE_ERROR_OPS = frozenset({
-    'crop', 'histogram_bin_edges', 'nanmean', 'nansum', 'rank', 'unique', 'unique_consecutive',
-    'vander',
+    'alpha_dropout', 'avg_pool1d', 'crop', 'fold', 'glu', 'histogram_bin_edges', 'lp_pool1d',
+    'nanmean', 'nansum', 'rank', 'unfold', 'unique', 'unique_consecutive', 'vander',
 })
 
 # Where another argument than the first fails otherwise: (op, parameter) -> exception type.
@@ -95,6 +95,16 @@ FUNCTIONAL_ATTRIBUTE_ERROR_OPS = frozenset({
     'multi_label_soft_margin_loss', 'multi_margin_loss', 'nll_loss', 'normalize', 'pad',
     'pairwise_distance', 'pixel_unshuffle', 'poisson_nll_loss', 'prelu', 'rnnt_loss',
     'soft_margin_loss', 'triplet_margin_loss', 'unfold', 'upsample', 'zeropad2d',
+})
+
+# nn.functional ops whose Python part checks, while a program is built, that the input (the
+# first tensor argument) is floating (``check_variable_and_dtype``): an integer or bool one is
+# TypeError there, where the eager call computes or fails later (probed against Paddle 3.3.1).
+STATIC_FLOAT_INPUT_OPS = frozenset({
+    'dropout', 'dropout2d', 'dropout3d', 'alpha_dropout', 'batch_norm', 'bilinear',
+    'pairwise_distance', 'nll_loss', 'binary_cross_entropy', 'binary_cross_entropy_with_logits',
+    'mse_loss', 'hinge_embedding_loss', 'multi_margin_loss', 'poisson_nll_loss',
+    'gaussian_nll_loss', 'fold', 'softmax_with_cross_entropy',
 })
 
 # What a numpy array in place of a Tensor raises, where it is not the op's list/None type

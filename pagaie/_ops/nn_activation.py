@@ -268,6 +268,7 @@ def celu(x, alpha=1.0, name=None):
     """
     if alpha == 0:
         raise ZeroDivisionError("alpha cannot be 0 for celu")
+    _float(x, "celu", complex_ok=False)
     return F.celu(x, _f32(alpha, "celu", "alpha"))
 
 
@@ -289,6 +290,7 @@ def gelu(x, approximate=False, name=None, *, out=None):
     elif not isinstance(approximate, bool) and approximate is not None:
         raise TypeError("paddle.nn.functional.gelu: approximate must be a bool, 'tanh' or 'none', "
                         f"but received {type(approximate).__name__} {approximate!r}")
+    _float(x, "gelu", complex_ok=False)
     r = F.gelu(x, approximate="tanh" if approximate else "none")
     return r if out is None else write_out(out, r)
 
@@ -373,6 +375,9 @@ def hardswish(x, name=None):
         [-0.0, 0.6667, 4.0]
     """
     _float(x, "hardswish")
+    if x.is_complex():   # Paddle's complex kernel clips x + 3 by its real part
+        y = x + 3
+        return x * torch.where(y.real < 0, 0, torch.where(y.real > 6, 6, y)) / 6
     return F.hardswish(x)
 
 
@@ -502,6 +507,8 @@ def log_sigmoid(x, name=None):
         [-0.6931]
     """
     _float(x, "log_sigmoid")
+    if x.is_complex():   # -log(1 + exp(-x)), which is x where the real part is very negative
+        return torch.where(x.real < -20, x, -torch.log1p(torch.exp(-x)))
     return F.logsigmoid(x)
 
 
@@ -522,7 +529,11 @@ def softplus(x, beta=1, threshold=20, name=None, *, out=None):
         beta = float_attr(beta, "softplus", "beta")
     if type(threshold) is not float and type(threshold) is not int:
         threshold = float_attr(threshold, "softplus", "threshold")
-    r = F.softplus(x, beta, threshold)
+    if x.is_complex():   # Paddle's complex kernel compares the real part with the threshold
+        xb = x * beta
+        r = torch.where(xb.real > threshold, x, torch.log1p(torch.exp(xb)) / beta)
+    else:
+        r = F.softplus(x, beta, threshold)
     return r if out is None else write_out(out, r)
 
 

@@ -14,7 +14,7 @@ from typing import Any
 import torch
 import torch.nn.functional as F
 
-from pagaie._core.registry import defop
+from pagaie._core.registry import NoKernelError, defop
 from pagaie._core.tensor import Tensor, check_inplace
 from pagaie._ops._helpers import float_kernel, write_result_into, zero_dropped
 from pagaie._ops._random_mask import as_scalar, dropout_divisor, keep_mask, program_seed, upscale_kept
@@ -532,8 +532,8 @@ def one_hot(x, num_classes=-1, name=None):
         raise RuntimeError(f"paddle.nn.functional.one_hot: 'num_classes' must be -1 (inferred) or "
                            f"non-negative, but received {num_classes}")
     if x.is_floating_point() or x.dtype not in (torch.int32, torch.int64):
-        raise RuntimeError("paddle.nn.functional.one_hot: the input must be int32 or int64, but received "
-                        f"{str(x.dtype).replace('torch.', '')}")
+        raise NoKernelError("paddle.nn.functional.one_hot: the input must be int32 or int64, but received "
+                         f"{str(x.dtype).replace('torch.', '')}")
     if num_classes != -1 and x.numel():
         hi, lo = int(x.max()), int(x.min())
         if hi >= num_classes or lo < 0:
@@ -627,19 +627,18 @@ def normalize(x, p=2, axis=1, epsilon=1e-12, out=None, name=None):
         [[0.6000000238418579, 0.800000011920929]]
     """
     if x.is_complex():   # Paddle's p_norm kernel has no complex types (checked first)
-        raise RuntimeError("paddle.nn.functional.normalize: the kernel supports real floating-point "
-                           f"inputs only, but received {str(x.dtype).replace('torch.', '')}")
+        raise NoKernelError("paddle.nn.functional.normalize: the kernel supports real floating-point "
+                            f"inputs only, but received {str(x.dtype).replace('torch.', '')}")
     if isinstance(axis, torch.Tensor) and axis.numel() == 1 and not axis.is_floating_point():
         axis = int(axis.reshape(-1)[0])
     if isinstance(axis, bool) or not isinstance(axis, numbers.Integral):
         raise TypeError(f"paddle.nn.functional.normalize: 'axis' must be an int, but received "
                         f"{type(axis).__name__} {axis!r}")
-    if x.dim() == 1 and axis in (1, -2):
-        raise ValueError("paddle.nn.functional.normalize: axis must be in [-1, 0] for a 1-D input, "
-                         f"but received {axis}")
-    if not -max(x.dim(), 1) <= axis < max(x.dim(), 1):
-        raise ValueError(f"paddle.nn.functional.normalize: 'axis' must be in [{-max(x.dim(), 1)}, "
-                         f"{max(x.dim(), 1) - 1}] for a {x.dim()}-D input, but received {axis}")
+    rank = max(x.dim(), 1)
+    if not -rank <= axis < rank:
+        raise ValueError(f"paddle.nn.functional.normalize: Attr(axis) value should be in range [-R, R-1], "
+                         f"R is the rank of Input(X). But received axis: {axis}, R: {rank}; 'x' has "
+                         f"shape {list(x.shape)}")
     return F.normalize(x, p=float(p), dim=axis, eps=epsilon)
 
 

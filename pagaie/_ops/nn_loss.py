@@ -9,7 +9,7 @@ import numpy as np
 import torch
 import torch.nn.functional as F
 
-from pagaie._core.registry import defop
+from pagaie._core.registry import NoKernelError, defop
 from pagaie._ops._helpers import (check_binary_dtypes, compare_mask, dtype_name, float_kernel,
                                  trace_constant, zero_dropped)
 from pagaie._ops._nn_helpers import check_reduction, reduce_loss
@@ -156,8 +156,8 @@ def cross_entropy(input, label, weight=None, ignore_index=-100, reduction="mean"
         raise ValueError(f"paddle.{api}: 'label_smoothing' must be in [0, 1], but received "
                          f"{label_smoothing}")
     if not (input.is_floating_point() or input.is_complex()):
-        raise RuntimeError(f"paddle.{api}: the kernel supports float16, bfloat16, float32 and float64 "
-                           f"inputs, but received {dtype_name(input)}")
+        raise NoKernelError(f"paddle.{api}: the kernel supports float16, bfloat16, float32 and float64 "
+                            f"inputs, but received {dtype_name(input)}")
     nd = input.dim()
     ax = axis + nd if axis < 0 else axis
     if not 0 <= ax < nd:
@@ -179,9 +179,9 @@ def cross_entropy(input, label, weight=None, ignore_index=-100, reduction="mean"
         else:
             if not (label.is_floating_point() or label.is_complex()):
                 # Paddle has no integer label_smooth kernel: its eager mode raises RuntimeError
-                raise RuntimeError(f"paddle.{api}: with label_smoothing, a label shaped like the "
-                                   f"input must be a floating tensor, but received {label.dtype}"
-                                   .replace("torch.", ""))
+                raise NoKernelError(f"paddle.{api}: with label_smoothing, a label shaped like the "
+                                    f"input must be a floating tensor, but received {label.dtype}"
+                                    .replace("torch.", ""))
             # Paddle's label_smooth spreads eps over the label's last axis
             label = (label * (1 - eps) + eps / label.shape[-1]).to(input.dtype)
         soft_label = True
@@ -364,14 +364,14 @@ def binary_cross_entropy_with_logits(logit, label, weight=None, reduction="mean"
     api = "nn.functional.binary_cross_entropy_with_logits"
     check_reduction(reduction, api)
     if logit.is_complex():
-        raise RuntimeError(f"paddle.{api}: 'logit' must be a real floating tensor, but received "
-                           f"{str(logit.dtype)[6:]}")
+        raise NoKernelError(f"paddle.{api}: 'logit' must be a real floating tensor, but received "
+                            f"{str(logit.dtype)[6:]}")
     if not logit.is_floating_point():
         raise ValueError(f"paddle.{api}: 'logit' must be a floating tensor of the dtype of 'label', "
                          f"but received {str(logit.dtype)[6:]}")
     if not label.is_floating_point():  # Paddle has no kernel for an integer label: NotFound
-        raise RuntimeError(f"paddle.{api}: 'label' must be a floating tensor, but received "
-                           f"{str(label.dtype)[6:]}")
+        raise NoKernelError(f"paddle.{api}: 'label' must be a floating tensor, but received "
+                            f"{str(label.dtype)[6:]}")
     _same_float_dtype(api, logit, label, ("logit", "label"))
     label = label.detach().to(logit.dtype)
     if pos_weight is not None:
@@ -621,8 +621,8 @@ def log_loss(input, label, epsilon=0.0001, name=None):
                          f"per row), but received shape {list(input.shape)}")
     # Paddle's kernel is float32 only and takes its dtype from the label
     if label.dtype != torch.float32:
-        raise RuntimeError("paddle.nn.functional.log_loss: the kernel supports float32 only, but "
-                           f"received a {dtype_name(label)} label")
+        raise NoKernelError("paddle.nn.functional.log_loss: the kernel supports float32 only, but "
+                            f"received a {dtype_name(label)} label")
     if input.dtype != label.dtype:
         raise ValueError("paddle.nn.functional.log_loss: 'input' must have the label's dtype "
                          f"(float32), but received {dtype_name(input)}")

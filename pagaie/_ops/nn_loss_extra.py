@@ -10,7 +10,7 @@ from typing import Any, Callable
 import torch
 import torch.nn.functional as F
 
-from pagaie._core.registry import defop
+from pagaie._core.registry import NoKernelError, defop
 from pagaie._ops._helpers import check_binary_dtypes, dtype_name, float_kernel
 from pagaie._ops._nn_helpers import check_reduction, reduce_loss
 
@@ -390,8 +390,8 @@ def sigmoid_focal_loss(logit, label, normalizer=None, alpha=0.25, gamma=2.0, red
                              f"{list(normalizer.shape)}")
         check_binary_dtypes(api[7:], logit, normalizer)
     if not label.is_floating_point():  # Paddle has no kernel for an integer label: NotFound
-        raise RuntimeError(f"{api}: 'label' must be a floating tensor, but received "
-                           f"{dtype_name(label)}")
+        raise NoKernelError(f"{api}: 'label' must be a floating tensor, but received "
+                            f"{dtype_name(label)}")
     if logit.is_floating_point() and logit.dtype != label.dtype:  # Paddle: InvalidArgument
         raise ValueError(f"{api}: 'label' must have the dtype of 'logit' ({dtype_name(logit)}), "
                          f"but received {dtype_name(label)}")

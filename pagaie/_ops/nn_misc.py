@@ -10,7 +10,7 @@ import numbers
 import torch
 import torch.nn.functional as F
 
-from pagaie._core.registry import defop
+from pagaie._core.registry import NoKernelError, defop
 from pagaie._ops._helpers import float_kernel, int_list, torch_dtype
 
 __all__ = ["sequence_mask", "gather_tree", "temporal_shift", "affine_grid", "grid_sample",
@@ -39,8 +39,8 @@ def sequence_mask(x, maxlen=None, dtype="int64", name=None):
         [[1, 0, 0, 0], [1, 1, 1, 0]]
     """
     if x.dtype not in _SEQUENCE_MASK_DTYPES:   # Paddle's kernels
-        raise RuntimeError("paddle.nn.functional.sequence_mask: the lengths must be int32, int64, "
-                           f"float32 or float64, but received {str(x.dtype).replace('torch.', '')}")
+        raise NoKernelError("paddle.nn.functional.sequence_mask: the lengths must be int32, int64, "
+                            f"float32 or float64, but received {str(x.dtype).replace('torch.', '')}")
     n = None
     if maxlen is not None:
         n = int(maxlen.reshape(-1)[0].item()) if isinstance(maxlen, torch.Tensor) else int(maxlen)
@@ -73,8 +73,8 @@ def gather_tree(ids, parents):
         if not isinstance(t, torch.Tensor):
             raise ValueError(f"{api}: '{arg}' must be a Tensor, but received {type(t).__name__}")
     if ids.dtype not in (torch.int32, torch.int64):   # Paddle has no kernel for other ids
-        raise RuntimeError(f"{api}: 'ids' must be int32 or int64, but received "
-                           f"{str(ids.dtype).replace('torch.', '')}")
+        raise NoKernelError(f"{api}: 'ids' must be int32 or int64, but received "
+                            f"{str(ids.dtype).replace('torch.', '')}")
     if ids.dim() != 3:
         raise ValueError(f"{api}: the input ids must be a 3D tensor with shape "
                          f"[length, batch_size, beam_size], but received {ids.dim()}-D")
@@ -200,8 +200,8 @@ def affine_grid(theta, out_shape, align_corners=True, name=None):
         raise ValueError(f"{api}: theta must have shape [N, {want[0]}, {want[1]}] for out_shape "
                          f"{shape}, but received {list(theta.shape)}")
     if not theta.is_floating_point():  # Paddle's kernel is float32/float64 only: NotFound
-        raise RuntimeError(f"{api}: 'theta' must be float32 or float64, but received "
-                           f"{str(theta.dtype).replace('torch.', '')}")
+        raise NoKernelError(f"{api}: 'theta' must be float32 or float64, but received "
+                            f"{str(theta.dtype).replace('torch.', '')}")
     shape[0] = theta.shape[0]
     if min(shape[2:]) < 0:
         raise ValueError(f"{api}: the sizes in out_shape must not be negative, but received {shape}")
@@ -249,8 +249,8 @@ def grid_sample(x, grid, mode="bilinear", padding_mode="zeros", align_corners=Tr
         raise ValueError(f"paddle.nn.functional.grid_sample: 'grid' must have shape {want} for "
                          f"'x' of shape {list(x.shape)}, but received {list(grid.shape)}")
     if not x.is_floating_point():  # Paddle's kernel is float32/float64 only: NotFound
-        raise RuntimeError("paddle.nn.functional.grid_sample: 'x' must be float32 or float64, but "
-                           f"received {str(x.dtype).replace('torch.', '')}")
+        raise NoKernelError("paddle.nn.functional.grid_sample: 'x' must be float32 or float64, but "
+                            f"received {str(x.dtype).replace('torch.', '')}")
     if grid.dtype != x.dtype:  # Paddle's kernel reads both as one type: a ValueError
         raise ValueError(f"paddle.nn.functional.grid_sample: 'x' and 'grid' must have the same "
                          f"dtype, but received {str(x.dtype).replace('torch.', '')} and "
@@ -307,8 +307,8 @@ def class_center_sample(label, num_classes, num_samples, group=None):
         raise ValueError(f"Expected label_dims == 1 (got label_dims: {label.dim()})")
     api = "paddle.nn.functional.class_center_sample"
     if label.dtype not in (torch.int32, torch.int64):   # Paddle has no kernel for other labels
-        raise RuntimeError(f"{api}: 'label' must be int32 or int64, but received "
-                           f"{str(label.dtype).replace('torch.', '')}")
+        raise NoKernelError(f"{api}: 'label' must be int32 or int64, but received "
+                            f"{str(label.dtype).replace('torch.', '')}")
     if num_samples <= 0:
         raise ValueError(f"{api}: 'num_samples' must be greater than 0, but received {num_samples}")
     pos, remapped = torch.unique(label, sorted=True, return_inverse=True)

@@ -440,6 +440,15 @@ def spectral_norm(weight, weight_u, weight_v, dim=0, power_iters=1, eps=1e-12, n
     if power_iters < 0:
         raise ValueError(f"{api}: power_iters should be >= 0, but received {power_iters}")
     mat = weight.movedim(dim, 0).reshape(weight.shape[dim], -1)
+    h, w = mat.shape
+    if weight_u.numel() != h:
+        raise ValueError(f"{api}: Input(U) dimension[0] should be equal to Input(Weight) "
+                         f"dimension[Attr(dim)], but received U dimension[0]({weight_u.numel()}) "
+                         f"!= Weight dimension[{dim}]({h})")
+    if weight_v.numel() != w:
+        raise ValueError(f"{api}: Input(V) dimension[0] should be equal to the product of "
+                         f"Input(Weight) dimension except dimension[Attr(dim)], but received V "
+                         f"dimension[0]({weight_v.numel()}) != product of Input(Weight) dimension({w})")
     with torch.no_grad():
         u, v = weight_u, weight_v
         for _ in range(power_iters):

@@ -132,7 +132,9 @@ class _Geom:
             # the input still gives one output, over the part that exists; less gives none.
             o = _trunc_div(span + ss - 1 if ceil_mode else span, ss) + 1
             out.append(max(o, 0))
-        self.empty = min(out) == 0
+        # no window, or no element (a zero batch or channel count, which torch's pool
+        # kernels refuse): an empty result of Paddle's shape
+        self.empty = min(out) == 0 or x.numel() == 0
         # torch runs it directly when padding is symmetric, at most half the kernel, the
         # windows fit in the input, and torch's ceil-mode output size agrees with Paddle's.
         fast = all(a == b and a <= kk // 2 and i + a + b >= kk
@@ -413,8 +415,8 @@ def _unpool(api, n, x, indices, kernel_size, stride, padding, data_format, outpu
         raise ValueError(f"paddle.{api}: 'indices' must be an int32 or int64 tensor, but "
                          f"received {str(indices.dtype).replace('torch.', '')}")
     if not x.is_floating_point() and x.dtype != torch.int64:
-        raise RuntimeError(f"paddle.{api}: the input dtype must be float32, float64 or int64, but "
-                           f"received {str(x.dtype).replace('torch.', '')}")
+        raise NoKernelError(f"paddle.{api}: the input dtype must be float32, float64 or int64, but "
+                            f"received {str(x.dtype).replace('torch.', '')}")
     k = ntuple(kernel_size, n, api, "kernel_size")
     s = k if stride is None else ntuple(stride, n, api, "stride")
     p = ntuple(padding, n, api, "padding")

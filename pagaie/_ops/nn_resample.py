@@ -9,7 +9,7 @@ import numpy as np
 import torch
 import torch.nn.functional as F
 
-from pagaie._core.registry import defop
+from pagaie._core.registry import NoKernelError, defop
 from pagaie._ops._helpers import float_kernel, int_list
 from pagaie._ops._nn_helpers import float_attr
 from pagaie._ops._random_mask import as_scalar
@@ -112,8 +112,8 @@ def pad(x, pad, mode="constant", value=0.0, data_format=None, pad_from_left_axis
                         f"received {type(pad).__name__} {pad!r}")
     nd = x.dim()
     if x.dtype in _PAD_NO_KERNEL:   # Paddle's pad and pad3d kernels have none for these
-        raise RuntimeError(f"paddle.nn.functional.pad: no kernel for dtype "
-                           f"{str(x.dtype).replace('torch.', '')}")
+        raise NoKernelError(f"paddle.nn.functional.pad: no kernel for dtype "
+                            f"{str(x.dtype).replace('torch.', '')}")
     is_tensor = isinstance(pad, torch.Tensor)
     if is_tensor and pad.numel() == 0:
         return x.clone()
@@ -442,8 +442,8 @@ def interpolate(x, size=None, scale_factor=None, mode="nearest", align_corners=F
             out = out.to(torch.uint8)
             return out.movedim(1, -1) if last else out
         if mode != "nearest" or x.dtype not in (torch.uint8, torch.int32, torch.int64):
-            raise RuntimeError(f"paddle.nn.functional.interpolate: mode '{mode}' has no kernel for "
-                               f"dtype {str(x.dtype).replace('torch.', '')}")
+            raise NoKernelError(f"paddle.nn.functional.interpolate: mode '{mode}' has no kernel for "
+                                f"dtype {str(x.dtype).replace('torch.', '')}")
     half = x.dtype if x.dtype in (torch.float16, torch.bfloat16) and mode != "nearest" else None
     if half is not None:   # Paddle's kernels compute half types in float32
         x = x.float()
@@ -485,9 +485,7 @@ def upsample(x, size=None, scale_factor=None, mode="nearest", align_corners=Fals
 
 def _check_real_float(x, api):
     """Paddle's CPU kernels of the shuffles are float16/bfloat16/float32/float64 only."""
-    if not x.is_floating_point():
-        raise RuntimeError(f"paddle.nn.functional.{api}: the input dtype must be a floating type, "
-                           f"but received {str(x.dtype).replace('torch.', '')}")
+    float_kernel(f"paddle.nn.functional.{api}", x)
 
 
 def _check_fmt(data_format, api):
@@ -522,7 +520,13 @@ def pixel_shuffle(x, upscale_factor, data_format="NCHW", name=None):
     if c % (upscale_factor * upscale_factor) != 0:
         raise ValueError(f"paddle.nn.functional.pixel_shuffle: The square of upscale_factor[{upscale_factor}] "
                          f"should divide the number of channel[{c}]")
-    out = F.pixel_shuffle(x, upscale_factor)
+    if x.numel():
+        out = F.pixel_shuffle(x, upscale_factor)
+    else:   # spelled out: torch's backward of an empty input gives the wrong shape
+        n, _, h, w = x.shape
+        r = upscale_factor
+        out = x.reshape(n, c // (r * r), r, r, h, w).permute(0, 1, 4, 2, 5, 3)
+        out = out.reshape(n, c // (r * r), h * r, w * r)
     return out.movedim(1, -1) if last else out
 
 
@@ -585,6 +589,16 @@ def channel_shuffle(x, groups, data_format="NCHW", name=None):
     return out.movedim(1, -1) if last else out
 
 
+def _int_items(v, api, arg):
+    """The ints of a list/tuple argument; a float item is the TypeError of Paddle's argument
+    parser (its attribute is a list of int)."""
+    for e in v:
+        if isinstance(e, (float, np.floating)):
+            raise TypeError(f"paddle.nn.functional.{api}: '{arg}' must be a list of int, but "
+                            f"received {list(v)} (a {type(e).__name__} item)")
+    return int_list(v)
+
+
 def _pair(v, api, arg, error=ValueError):
     """An int or two ints as a list of two; ``error`` (Paddle's type for this API) otherwise.
     ``error=None`` stands for Paddle's NotSupportedTensorArgumentError (a TypeError)."""
@@ -598,11 +612,11 @@ def _pair(v, api, arg, error=ValueError):
             from pagaie.utils.layers_utils import NotSupportedTensorArgumentError
             raise NotSupportedTensorArgumentError(msg, arg)
         raise error(msg)
-    return int_list(v)
+    return _int_items(v, api, arg)
 
 
 def _paddings4(p, api):
-    p = int_list(p)
+    p = _int_items(p, api, "paddings") if isinstance(p, (list, tuple)) else int_list(p)
     if len(p) == 1:
         return p * 4
     if len(p) == 2:

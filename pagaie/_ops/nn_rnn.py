@@ -14,7 +14,7 @@ import torch
 import torch.nn.functional as F
 from torch.nn.utils.rnn import PackedSequence, pack_padded_sequence, pad_packed_sequence
 
-from pagaie._core.registry import defop
+from pagaie._core.registry import NoKernelError, defop
 from pagaie._ops._random_mask import keep_mask, upscale_kept
 
 __all__: list[str] = []
@@ -113,8 +113,8 @@ def _check_args(input, pre_state, weight_list, rows, mode, sequence_length=None)
     ``[num_layers * num_directions, batch, size]``, and integer lengths ``[batch]``."""
     api = "paddle.nn." + ("SimpleRNN" if mode.startswith("RNN") else mode)
     if not input.dtype.is_floating_point:
-        raise RuntimeError(f"{api}: the dtype of 'inputs' must be float16, bfloat16, float32 or "
-                           f"float64, but received {str(input.dtype).replace('torch.', '')}")
+        raise NoKernelError(f"{api}: the dtype of 'inputs' must be float16, bfloat16, float32 or "
+                            f"float64, but received {str(input.dtype).replace('torch.', '')}")
     if input.shape[0] == 0:
         raise ValueError(f"{api}: 'inputs' must have at least one time step, but received shape "
                          f"{list(input.shape)} (time-major)")

@@ -193,6 +193,18 @@ class Value(Tensor):
         """Whether an optimizer updates it (a parameter that does not stop gradient)."""
         return type(self.source).__name__ == "Parameter" and bool(self.source.trainable)
 
+    @property
+    def grad(self) -> None:  # type: ignore[override]
+        """A program value holds no gradient: Paddle's ``Value`` has no ``grad`` attribute
+        (take one from ``paddle.static.gradients`` / ``append_backward``)."""
+        raise AttributeError(f"'{self._paddle_class}' object has no attribute 'grad' (the "
+                             "gradients of a program come from paddle.static.gradients)")
+
+    @grad.setter
+    def grad(self, value: Any) -> None:
+        raise AttributeError(f"'{self._paddle_class}' object has no attribute 'grad' (the "
+                             "gradients of a program come from paddle.static.gradients)")
+
     def is_dense_tensor_type(self) -> bool:
         return True
 

@@ -18,7 +18,7 @@ from typing import Any, Iterator
 
 import torch
 
-from pagaie._core.bad_input import STATIC_TYPE_ERROR_OPS
+from pagaie._core.bad_input import STATIC_FLOAT_INPUT_OPS, STATIC_TYPE_ERROR_OPS
 from pagaie._core.parameter import Parameter
 from pagaie._core.random import draws_discarded
 from pagaie._core.registry import REGISTRY as _REGISTRY
@@ -358,7 +358,6 @@ _NOT_A_TENSOR = re.compile(r"must be (a )?Tensor( or a number)?, but (got|receiv
                            r"|the value must be a Tensor, numpy\.ndarray, int, float")
 
 
-
 def _recording_error(rec: OpRecord, exc: BaseException, vargs: list, vkwargs: dict) -> BaseException:
     """The error of an op that cannot be recorded, as the eager call would raise it (Paddle's
     exception type, ``paddle.<api>: ...``), unknown sizes shown as -1.
@@ -372,9 +371,10 @@ def _recording_error(rec: OpRecord, exc: BaseException, vargs: list, vkwargs: di
         err = bad_argument(rec, exc, tuple(vargs))
     else:
         err = translate_error(rec.name, exc, tuple(vargs), vkwargs)
-    if (type(err) is ValueError or (type(err) is AttributeError and rec.name in STATIC_TYPE_ERROR_OPS)) \
-            and _NOT_A_TENSOR.search(str(err)):
+    if type(err) is ValueError and _NOT_A_TENSOR.search(str(err)):
         return TypeError(f"{err} (a static program takes its Values, or eager Tensors)")
+    if type(err) is AttributeError and rec.name in STATIC_TYPE_ERROR_OPS:
+        return TypeError(str(err))   # Paddle's static type check of the input comes first
     if isinstance(err, NoKernelError):   # Paddle refuses the dtype while building the op
         return TypeError(str(err).replace(str(UNKNOWN), "-1"))
     try:
@@ -396,6 +396,15 @@ def _check_program_dtype(rec: OpRecord, args: tuple, kwargs: dict) -> None:
             want = ", ".join(sorted(from_torch_dtype(d).name for d in allowed))
             raise TypeError(f"paddle.{rec.name}: '{arg}' of dtype {from_torch_dtype(v._t.dtype).name} "
                             f"is not supported in a static program (Paddle's static API takes {want})")
+
+
+def _check_float_input(rec: OpRecord, vargs: list, vkwargs: dict) -> None:
+    """Paddle's static dtype check of an op's input (its first tensor argument): an integer
+    or bool one is TypeError while the program is built."""
+    first = vargs[0] if vargs else next(iter(vkwargs.values()), None)
+    if isinstance(first, Tensor) and not (first._t.is_floating_point() or first._t.is_complex()):
+        raise TypeError(f"paddle.nn.functional.{rec.name}: the input must be float16, bfloat16, "
+                        f"float32 or float64, but received {str(first.dtype).replace('paddle.', '')}")
 
 
 def _too_large(v: Any) -> bool:
@@ -527,6 +536,8 @@ class Recorder:
         vkwargs = {k: _to_values(block, v) for k, v in kwargs.items()}
         if "static_check" in rec.extra:   # the op's own checks of its program Values
             rec.extra["static_check"](*vargs, **vkwargs)
+        if rec.name in STATIC_FLOAT_INPUT_OPS:
+            _check_float_input(rec, vargs, vkwargs)
         with draws_discarded():
             try:
                 out = rec.kernel(*_meta(vargs), **_meta(vkwargs))

@@ -111,9 +111,20 @@ def _work_dtype(t: torch.Tensor) -> torch.dtype:
     return t.dtype if t.dtype == torch.float64 or t.is_complex() else torch.float32
 
 
+def _random_kernel_dtype(t: torch.Tensor, cpu_refused: tuple = ()) -> None:
+    """Paddle's random kernels (uniform, gaussian, truncated_gaussian) are registered for
+    floating and complex types only, some of them for fewer on the CPU (``cpu_refused``):
+    another parameter dtype is their NotFound, a RuntimeError."""
+    if not (t.is_floating_point() or t.is_complex()) or \
+            (t.dtype in cpu_refused and _on_paddle_engine(t)):
+        raise RuntimeError("paddle.nn.initializer: Paddle's random initializer kernels do not take "
+                           f"a parameter of dtype {str(t.dtype).replace('torch.', '')}")
+
+
 def _draw(t: torch.Tensor, paddle_values: Callable[[], torch.Tensor], torch_fill: Callable) -> None:
     """Fill ``t`` with random values: on the CPU the tensor ``paddle_values()`` (what Paddle's
     kernel computes, drawn from its engine), elsewhere ``torch_fill(float tensor)`` in place."""
+    _random_kernel_dtype(t)
     if _on_paddle_engine(t):
         t.copy_(paddle_values().reshape(t.shape))
     else:
@@ -248,6 +259,8 @@ class TruncatedNormalInitializer(Initializer):
 
     def _fill(self, t: torch.Tensor) -> None:
         m, s, a, b = self._mean, self._std, self._a, self._b
+        # Paddle's CPU truncated_gaussian kernel has no float16 or complex types
+        _random_kernel_dtype(t, (torch.float16, torch.complex64, torch.complex128))
         work = np.float64 if _work_dtype(t) == torch.float64 else np.float32
         _draw(t, lambda: torch.from_numpy(_dists.truncated_normal(cpu_engine(self._seed), t.numel(),
                                                                   m, s, a, b, work)),

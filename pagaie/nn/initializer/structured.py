@@ -8,7 +8,8 @@ import numpy as np
 import torch
 
 from pagaie._ops._std_dists_samplers import normal_cpu
-from pagaie.nn.initializer.initializer import Initializer, _on_paddle_engine, _sample, _work_dtype
+from pagaie.nn.initializer.initializer import (Initializer, _on_paddle_engine, _random_kernel_dtype, _sample,
+                                               _work_dtype)
 
 __all__ = ["Orthogonal", "Assign", "Dirac", "Bilinear", "NumpyArrayInitializer"]
 
@@ -41,6 +42,8 @@ class Orthogonal(Initializer):
         if t.dim() < 2:
             raise AssertionError("paddle.nn.initializer.Orthogonal: only tensors with 2 or more "
                                  f"dimensions can be initialized, but received shape {list(t.shape)}")
+        # Paddle's CPU qr kernel takes float32/float64/complex only
+        _random_kernel_dtype(t, (torch.float16, torch.bfloat16))
         rows, cols = t.shape[0], int(np.prod(t.shape[1:]))   # a size-0 row count is legal
         big, small = max(rows, cols), min(rows, cols)
 

@@ -5,7 +5,7 @@ from typing import Any
 
 from pagaie._core import dtype as _dt
 from pagaie._ops import nn_activation as _a
-from pagaie.nn.layer.layers import Layer, kw_alias
+from pagaie.nn.layer.layers import Layer, attr_alias, kw_alias
 
 __all__ = ["ReLU", "ReLU6", "LeakyReLU", "PReLU", "RReLU", "ELU", "SELU", "CELU", "GELU", "Silu", "SiLU",
            "Swish", "Mish", "Hardswish", "Hardsigmoid", "Hardtanh", "Hardshrink", "Softshrink",
@@ -273,6 +273,8 @@ class GELU(Layer):
 class _Threshold(Layer):
     _fn_name = "hardshrink"
 
+    lambd = attr_alias("_threshold")
+
     @kw_alias("threshold", "lambd")
     def __init__(self, threshold: float = 0.5, name: str | None = None) -> None:
         super().__init__()
@@ -452,6 +454,8 @@ class GLU(Layer):
         >>> paddle.nn.GLU()(paddle.ones([2, 4])).shape
         paddle.Size([2, 2])
     """
+
+    dim = attr_alias("_axis")
 
     @kw_alias("axis", "dim")
     def __init__(self, axis: int = -1, name: str | None = None) -> None:

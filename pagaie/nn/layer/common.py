@@ -12,7 +12,7 @@ import pagaie as _pg
 from pagaie._core import dtype as _dt
 from pagaie._ops import nn_common as _c
 from pagaie._ops import nn_resample as _r
-from pagaie.nn.layer.layers import Layer, kw_alias
+from pagaie.nn.layer.layers import Layer, attr_alias, kw_alias
 
 __all__ = ["Linear", "Bilinear", "Embedding", "Dropout", "Dropout2D", "Dropout3D", "AlphaDropout",
            "FeatureAlphaDropout", "Flatten", "Unflatten", "Identity", "Pad1D", "Pad2D", "Pad3D",
@@ -604,6 +604,12 @@ class Fold(Layer):
         paddle.Size([1, 2, 3, 3])
     """
 
+    output_size = attr_alias("output_sizes")
+    kernel_size = attr_alias("kernel_sizes")
+    stride = attr_alias("strides")
+    padding = attr_alias("paddings")
+    dilation = attr_alias("dilations")
+
     @kw_alias("output_sizes", "output_size")
     @kw_alias("kernel_sizes", "kernel_size")
     @kw_alias("dilations", "dilation")
@@ -633,6 +639,8 @@ class CosineSimilarity(Layer):
         1.0
     """
 
+    dim = attr_alias("_axis")
+
     @kw_alias("axis", "dim")
     def __init__(self, axis: int = 1, eps: float = 1e-8) -> None:
         super().__init__()
@@ -653,6 +661,9 @@ class PairwiseDistance(Layer):
         >>> paddle.nn.PairwiseDistance(epsilon=0.0)(paddle.to_tensor([[3.0, 4.0]]), paddle.zeros([1, 2])).tolist()
         [5.0]
     """
+
+    eps = attr_alias("epsilon")
+    norm = attr_alias("p")
 
     @kw_alias("epsilon", "eps")
     def __init__(self, p: float = 2.0, epsilon: float = 1e-6, keepdim: bool = False,

@@ -60,6 +60,21 @@ def kw_alias(name: str, alias: str) -> Callable[[Callable], Callable]:
     return wrap
 
 
+def attr_alias(attr: str) -> property:
+    """A read-write property for attribute ``attr`` under another name (Paddle 3's PyTorch
+    spelling of a Layer's option, ``CosineSimilarity().dim`` for ``_axis``).
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> m = paddle.nn.Softshrink(0.3)
+        >>> m.lambd = 0.2
+        >>> m.lambd
+        0.2
+    """
+    return property(lambda self: getattr(self, attr), lambda self, v: setattr(self, attr, v),
+                    doc=f"alias of ``{attr}``")
+
+
 def _addindent(text: str, n: int) -> str:
     lines = text.split("\n")
     if len(lines) == 1:

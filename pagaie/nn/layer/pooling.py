@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from pagaie._ops import nn_pool as _f
-from pagaie.nn.layer.layers import Layer, kw_alias
+from pagaie.nn.layer.layers import Layer, attr_alias, kw_alias
 
 __all__ = ["MaxPool1D", "MaxPool2D", "MaxPool3D", "AvgPool1D", "AvgPool2D", "AvgPool3D", "LPPool1D", "LPPool2D", "AdaptiveAvgPool1D", "AdaptiveAvgPool2D", "AdaptiveAvgPool3D", "AdaptiveMaxPool1D", "AdaptiveMaxPool2D", "AdaptiveMaxPool3D", "FractionalMaxPool2D", "FractionalMaxPool3D",
            "MaxUnPool1D", "MaxUnPool2D", "MaxUnPool3D", "AdaptiveMaxPool1d", "AdaptiveMaxPool2d",
@@ -243,6 +243,7 @@ class AdaptiveAvgPool2D(_Pool):
 
     _fn = _f.adaptive_avg_pool2d
     _attr_names = None
+    output_size = attr_alias("_output_size")
 
     def __init__(self, output_size: Any, data_format: Any = "NCHW", name: str | None = None) -> None:
         super().__init__(output_size=output_size, data_format=data_format, name=name)
@@ -262,6 +263,7 @@ class AdaptiveAvgPool3D(_Pool):
 
     _fn = _f.adaptive_avg_pool3d
     _attr_names = None
+    output_size = attr_alias("_output_size")
 
     def __init__(self, output_size: Any, data_format: Any = "NCDHW", name: str | None = None) -> None:
         super().__init__(output_size=output_size, data_format=data_format, name=name)
@@ -281,6 +283,7 @@ class AdaptiveMaxPool1D(_Pool):
 
     _fn = _f.adaptive_max_pool1d
     _attr_names = _PUBLIC_1D
+    return_indices = attr_alias("return_mask")
 
     @kw_alias("return_mask", "return_indices")
     def __init__(self, output_size: Any, return_mask: Any = False, name: str | None = None) -> None:
@@ -301,6 +304,7 @@ class AdaptiveMaxPool2D(_Pool):
 
     _fn = _f.adaptive_max_pool2d
     _attr_names = None
+    return_indices = attr_alias("_return_mask")
 
     @kw_alias("return_mask", "return_indices")
     def __init__(self, output_size: Any, return_mask: Any = False, name: str | None = None) -> None:
@@ -321,6 +325,7 @@ class AdaptiveMaxPool3D(_Pool):
 
     _fn = _f.adaptive_max_pool3d
     _attr_names = None
+    return_indices = attr_alias("_return_mask")
 
     @kw_alias("return_mask", "return_indices")
     def __init__(self, output_size: Any, return_mask: Any = False, name: str | None = None) -> None:

@@ -1,4 +1,5 @@
-"""In-place gradient clipping of parameter lists: clip_grad_norm_ and clip_grad_value_."""
+"""In-place gradient clipping of parameter lists by their joint norm: clip_grad_norm_ (the module
+of Paddle's name, ``paddle.nn.utils.clip_grad_norm_``)."""
 from __future__ import annotations
 
 from typing import Any, Iterable
@@ -7,7 +8,7 @@ import torch
 
 from pagaie._core.tensor import Tensor, wrap
 
-__all__ = ["clip_grad_norm_", "clip_grad_value_"]
+__all__ = ["clip_grad_norm_"]
 
 
 _NORM_TYPES = (float("inf"), 0, 1, 2)
@@ -70,24 +71,3 @@ def clip_grad_norm_(parameters: Iterable[Tensor] | Tensor, max_norm: float, norm
         for g in grads:
             g.mul_(coef.to(g.dtype))
     return wrap(total)
-
-
-def clip_grad_value_(parameters: Iterable[Tensor] | Tensor, clip_value: float) -> None:
-    """Clamp every gradient element of ``parameters`` into ``[-clip_value, clip_value]``, in place.
-
-    Examples:
-        >>> import pagaie as paddle
-        >>> fc = paddle.nn.Linear(2, 2)
-        >>> (fc(paddle.ones([1, 2])) * 10).sum().backward()
-        >>> paddle.nn.utils.clip_grad_value_(fc.parameters(), 1.0)
-        >>> float(abs(fc.weight.grad.numpy()).max()) <= 1.0
-        True
-    """
-    clip_value = float(clip_value)
-    if clip_value < 0:
-        raise ValueError(f"paddle.nn.utils.clip_grad_value_: 'clip_value' must be >= 0 (the clip range is "
-                         f"[-clip_value, clip_value]), but received {clip_value}")
-    with torch.no_grad():
-        for p in _params(parameters):
-            if p._t.grad is not None:
-                p._t.grad.clamp_(-clip_value, clip_value)
