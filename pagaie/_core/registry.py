@@ -38,7 +38,10 @@ __all__ = ["OpRecord", "REGISTRY", "defop", "push_handler", "pop_handler", "hand
 class NoKernelError(RuntimeError):
     """Paddle has no kernel of the op for the input's dtype: its NotFound, a RuntimeError when
     the op runs. While a program is built, Paddle refuses the dtype already (its static API's
-    dtype check or PIR's op verifier), with TypeError: the recorder raises that instead."""
+    dtype check or PIR's op verifier), with TypeError: the recorder raises ``static_type``
+    instead (an op's own error can carry a ``static_type`` attribute to the same effect)."""
+
+    static_type = TypeError
 
 
 class OpRecord:

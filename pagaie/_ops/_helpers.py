@@ -113,7 +113,8 @@ def dtype_name(t: torch.Tensor) -> str:
 
 
 def reject_bool(api: str, x: torch.Tensor) -> None:
-    """Paddle's float math kernels have no bool version: its NotFound, a RuntimeError."""
+    """Paddle's float math kernels have no bool version: its NotFound, a RuntimeError (while a
+    program is recorded, its build-time dtype check's TypeError)."""
     if x.dtype is torch.bool:
         raise NoKernelError(f"paddle.{api}: bool tensors are not supported; cast 'x' to a "
                             "numeric dtype first (received bool)")
@@ -151,15 +152,22 @@ def parser_bool(v: Any, api: str, name: str) -> bool:
     raise TypeError(f"paddle.{api}: '{name}' must be a bool, but received {type(v).__name__} {v!r}")
 
 
-def kernel_dtypes(api: str, x: torch.Tensor, allowed: frozenset, arg: str = "x") -> None:
+def kernel_dtypes(api: str, x: torch.Tensor, allowed: frozenset, arg: str = "x",
+                  static: frozenset | None = None) -> None:
     """Paddle registers the CPU kernel of ``api`` for the ``allowed`` dtypes only: another dtype
     is its NotFound, a RuntimeError (its GPU kernels take more, so a CUDA tensor passes). A
     placeholder of a program recorded for the CPU counts as a CPU tensor (the recorder then
-    raises Paddle's build-time TypeError)."""
-    if x.dtype not in allowed and (x.device.type == "cpu" or (
-            x.device.type == "meta" and default_device().type == "cpu")):
+    raises Paddle's build-time TypeError). ``static``: the dtypes Paddle's build-time check
+    takes where they differ from the kernel's (empty: no build-time check)."""
+    if x.dtype in allowed and (static is None or x.device.type != "meta"):
+        return
+    kind = x.device.type
+    if kind == "meta" and static is not None and (not static or x.dtype in static):
+        return
+    if kind == "cpu" or (kind == "meta" and default_device().type == "cpu"):
         names = ", ".join(sorted(_dt.from_torch_dtype(d).name for d in allowed))
-        raise NoKernelError(f"paddle.{api}: '{arg}' of dtype {_dt.from_torch_dtype(x.dtype).name} "
+        what = "'dtype'" if arg == "dtype" else f"'{arg}' of dtype"
+        raise NoKernelError(f"paddle.{api}: {what} {_dt.from_torch_dtype(x.dtype).name} "
                             f"is not supported (Paddle's kernel takes {names})")
 
 

@@ -9,7 +9,7 @@ import torch
 from pagaie._core import dtype as _dt
 from pagaie._core.registry import NoKernelError, binary_operator, defop
 from pagaie._core.tensor import Tensor, wrap
-from pagaie._ops._helpers import check_binary_dtypes, promote_pair, write_out
+from pagaie._ops._helpers import check_binary_dtypes, kernel_dtypes, promote_pair, write_out
 
 _T = torch.Tensor
 
@@ -364,6 +364,9 @@ def minimum(x, y, name=None, *, out=None):
     return r if out is None else write_out(out, r)
 
 
+_FMINMAX_DTYPES = frozenset((torch.float32, torch.float64, torch.int32, torch.int64))
+
+
 @defop(paddle_types=("fmax", "pd_op.fmax"))
 def fmax(x, y, name=None):
     """Elementwise maximum that ignores NaN (the other value is taken).
@@ -374,6 +377,7 @@ def fmax(x, y, name=None):
         [3.0, 2.0]
     """
     x, y = _binary_pair("fmax", x, y)
+    kernel_dtypes("fmax", x, _FMINMAX_DTYPES)
     return _fminmax(x, y, True)
 
 
@@ -387,6 +391,7 @@ def fmin(x, y, name=None):
         [1.0, 2.0]
     """
     x, y = _binary_pair("fmin", x, y)
+    kernel_dtypes("fmin", x, _FMINMAX_DTYPES)
     return _fminmax(x, y, False)
 
 

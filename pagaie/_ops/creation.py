@@ -579,6 +579,8 @@ def empty(shape, dtype=None, name=None, *, out=None, device=None, requires_grad=
 
 
 def _like(x: torch.Tensor, dtype: Any, dev: Any, api: str) -> tuple:
+    if not isinstance(x, torch.Tensor):   # (a numpy array has a shape and a device too)
+        raise AttributeError(f"paddle.{api}: 'x' must be a Tensor, but received {type(x).__name__}")
     dt = x.dtype if dtype is None else _dt.to_torch_dtype(dtype, f"paddle.{api}")
     return dt, (x.device if dev is None else device_of(dev, api))
 

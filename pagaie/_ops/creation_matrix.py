@@ -13,8 +13,8 @@ from pagaie._core import dtype as _dt
 from pagaie._core.registry import defop
 from pagaie._core.tensor import Tensor
 from pagaie._ops._factory import c_float_to_int, finish, returns_self
-from pagaie._ops._helpers import (SMALL_INTS, AssertionValueError, kernel_dtypes, no_small_int_kernel,
-                                  stopped)
+from pagaie._ops._helpers import (AssertionValueError, SMALL_INTS, kernel_dtypes,
+                                  no_small_int_kernel, stopped)
 
 __all__ = ["diag", "diagflat", "diag_embed", "tril", "triu", "tril_", "triu_", "vander",
            "block_diag", "complex", "polar"]
@@ -36,6 +36,14 @@ def _int_arg(v: Any, arg: str, api: str) -> int:
 
 def _name(dt: torch.dtype) -> str:
     return _dt.from_torch_dtype(dt).name
+
+
+# The CPU kernels Paddle registers (diag_v2 and diag_embed).
+_DIAG_DTYPES = frozenset((torch.float16, torch.float32, torch.float64, torch.int32, torch.int64,
+                          torch.complex64, torch.complex128))
+_DIAG_EMBED_DTYPES = frozenset((torch.float32, torch.float64, torch.int32, torch.int64))
+_FILL_DIAGONAL_DTYPES = frozenset((torch.bool, torch.float16, torch.float32, torch.float64, torch.int32,
+                                   torch.int64))
 
 
 @defop(method=True, paddle_types=("diag_v2", "pd_op.diag"))
@@ -69,9 +77,7 @@ def diag(x, offset=0, padding_value=0, name=None):
         raise TypeError(f"paddle.diag: 'padding_value' must be a real number, but received "
                         f"{padding_value!r}")
     padding_value = padding_value.item() if isinstance(padding_value, np.generic) else padding_value
-    if x.dtype is torch.bool:
-        raise RuntimeError("paddle.diag: bool tensors are not supported (no bool kernel); cast to "
-                           "an integer or float dtype first")
+    kernel_dtypes("diag", x, _DIAG_DTYPES)
     if x.dim() == 0:
         x = x.reshape(1)
     if x.dim() == 1:
@@ -110,7 +116,9 @@ def diagflat(x, offset=0, name=None):
         >>> paddle.diagflat(paddle.to_tensor([[1, 2]])).tolist()
         [[1, 0], [0, 2]]
     """
-    return torch.diagflat(x, _int_arg(offset, "offset", "diagflat"))
+    k = _int_arg(offset, "offset", "diagflat")
+    kernel_dtypes("diagflat", x, _DIAG_DTYPES)
+    return torch.diagflat(x, k)
 
 
 @defop(method=True, differentiable=False, paddle_types=("diag_embed", "pd_op.diag_embed"))
@@ -140,6 +148,7 @@ def diag_embed(input, offset=0, dim1=-2, dim2=-1):
     if dim1 % nd == dim2 % nd:
         raise ValueError(f"paddle.diag_embed: the diagonal dimensions must differ, but received "
                          f"dim1={dim1}, dim2={dim2}")
+    kernel_dtypes("diag_embed", input, _DIAG_EMBED_DTYPES, "input")
     return torch.diag_embed(input.detach(), offset, dim1, dim2)
 
 
@@ -380,6 +389,7 @@ def _fill_diagonal_(x, value, offset=0, wrap=False, name=None):
         >>> paddle.zeros([2, 3]).fill_diagonal_(1.0, offset=1).tolist()
         [[0.0, 1.0, 0.0], [0.0, 0.0, 1.0]]
     """
+    kernel_dtypes("Tensor.fill_diagonal_", x, _FILL_DIAGONAL_DTYPES)
     if x.dim() < 2:
         raise ValueError(f"paddle.Tensor.fill_diagonal_: the tensor must be at least 2-D, but "
                          f"received shape {list(x.shape)}")

@@ -9,10 +9,9 @@ import numpy as np
 import torch
 
 from pagaie._core import dtype as _dt
-from pagaie._core.registry import defop
+from pagaie._core.registry import NoKernelError, defop
 from pagaie._ops._factory import c_float_to_int, device_of, finish
-from pagaie._core.registry import NoKernelError
-from pagaie._ops._helpers import AssertionValueError, stopped
+from pagaie._ops._helpers import AssertionValueError, kernel_dtypes, stopped
 
 __all__ = ["arange", "range", "linspace", "logspace", "eye", "meshgrid", "tril_indices",
            "triu_indices", "cartesian_prod", "combinations"]
@@ -361,6 +360,10 @@ def _dim_arg(v: Any, what: str, api: str) -> int:
     return int(v)
 
 
+_EYE_DTYPES = frozenset((torch.float16, torch.float32, torch.float64, torch.int32, torch.int64,
+                         torch.complex64, torch.complex128))
+
+
 @defop(method=False, differentiable=False, paddle_types=("eye", "pd_op.eye"))
 def eye(num_rows, num_columns=None, dtype=None, name=None, *, out=None, device=None,
         requires_grad=False, pin_memory=False):
@@ -388,6 +391,7 @@ def eye(num_rows, num_columns=None, dtype=None, name=None, *, out=None, device=N
     c = r if num_columns is None else _dim_arg(num_columns, "num_columns", "eye")
     dt = _dt.default_float() if dtype is None else _range_dtype(dtype, (), "eye")
     t = torch.eye(r, c, dtype=dt, device=device_of(device, "eye"))
+    kernel_dtypes("eye", t, _EYE_DTYPES, "dtype")
     return finish(t, out, requires_grad, pin_memory, "eye")
 
 

@@ -29,15 +29,19 @@ __all__ = ["gather", "gather_nd", "index_select", "index_sample", "masked_select
 _INT_INDEX = (torch.int32, torch.int64, torch.int16, torch.int8, torch.uint8)
 
 
-def check_index(index: Any, api: str, arg: str = "index") -> _T:
-    """``index`` must be an integer tensor; returned as int64 (what torch's kernels take)."""
+def check_index(index: Any, api: str, arg: str = "index", static_type: type | None = None) -> _T:
+    """``index`` must be an integer tensor; returned as int64 (what torch's kernels take).
+    ``static_type``: the exception Paddle's Python dtype check raises for another dtype while a
+    program is recorded (its eager kernel's is ValueError)."""
     if not isinstance(index, _T):
         raise ValueError(f"paddle.{api}: '{arg}' must be a Tensor, but received {type(index).__name__}")
     if index.dtype is torch.int64:
         return index
     if index.dtype not in _INT_INDEX:
-        raise ValueError(f"paddle.{api}: '{arg}' must be an int32 or int64 tensor, but received "
-                        f"dtype {str(index.dtype).replace('torch.', '')}")
+        err = ValueError(f"paddle.{api}: '{arg}' must be an int32 or int64 tensor, but received "
+                         f"dtype {str(index.dtype).replace('torch.', '')}")
+        err.static_type = static_type
+        raise err
     return index.long()
 
 
@@ -128,7 +132,7 @@ def gather_nd(x, index, name=None):
         >>> paddle.gather_nd(x, paddle.to_tensor([[1, 0], [0, 1]])).tolist()
         [3, 2]
     """
-    index = check_index(index, "gather_nd")
+    index = check_index(index, "gather_nd", static_type=TypeError)
     if index.dim() == 0:  # Paddle's InvalidArgument
         raise ValueError("paddle.gather_nd: 'index' must have at least 1 dimension (its last "
                          "one addresses the axes of 'x'), but received a 0-D Tensor")

@@ -8,7 +8,8 @@ import torch
 
 from pagaie._core.registry import REGISTRY, OpRecord, defop
 from pagaie._core.tensor import Tensor, check_inplace
-from pagaie._ops._helpers import axis_arg, kernel_dtypes, norm_axis, parser_bool, write_result_into
+from pagaie._ops._helpers import (AssertionValueError, axis_arg, kernel_dtypes, norm_axis,
+                                  parser_bool, write_result_into)
 from pagaie._ops.indexing import _slice_dims, bound_index, check_index
 
 _T = torch.Tensor
@@ -504,8 +505,15 @@ def diagonal_scatter(x, y, offset=0, axis1=0, axis2=1, name=None):
         >>> paddle.diagonal_scatter(paddle.zeros([2, 2]), paddle.ones([2])).tolist()
         [[1.0, 0.0], [0.0, 1.0]]
     """
-    a1 = norm_axis(axis1, x.dim(), "diagonal_scatter", "axis1")
-    a2 = norm_axis(axis2, x.dim(), "diagonal_scatter", "axis2")
+    n = x.dim()
+    for arg, a in (("axis1", axis1), ("axis2", axis2)):  # Paddle asserts the axes
+        if not -n <= a < n:
+            raise AssertionValueError(f"paddle.diagonal_scatter: '{arg}' must be in [-{n}, {n}) for "
+                                      f"'x' of {n} dimension(s), but received {a}")
+    a1, a2 = axis1 % n, axis2 % n
+    if a1 == a2:
+        raise AssertionValueError(f"paddle.diagonal_scatter: 'axis1' and 'axis2' must differ, but "
+                                  f"both are dimension {a1}")
     want = list(torch.diagonal(x, int(offset), a1, a2).shape)
     if list(y.shape) != want:  # Paddle asserts the shape
         raise AssertionError(f"paddle.diagonal_scatter: 'y' must have the shape of the diagonal "

@@ -213,8 +213,10 @@ def mv(x, vec, name=None):
     return torch.mv(x, vec)
 
 
-_DOT_KERNEL_DTYPES = (torch.float32, torch.float64, torch.int32, torch.int64, torch.complex64,
-                      torch.complex128)
+_FLOAT32_64 = frozenset((torch.float32, torch.float64))
+_EINSUM_DTYPES = frozenset((torch.float32, torch.float64, torch.complex64, torch.complex128))
+_DOT_KERNEL_DTYPES = frozenset((torch.float32, torch.float64, torch.int32, torch.int64, torch.complex64,
+                                torch.complex128))
 
 
 @defop(paddle_types=("dot", "pd_op.dot"))
@@ -246,6 +248,7 @@ def dot(x, y, name=None, *, out=None):
         kind = ValueError if x.dtype in _DOT_KERNEL_DTYPES else RuntimeError
         raise kind(f"paddle.dot: 'x' and 'y' must have the same dtype, but received "
                    f"{str(x.dtype)[6:]} and {str(y.dtype)[6:]}")
+    kernel_dtypes("dot", x, _DOT_KERNEL_DTYPES)
     if x.dim() == 1 and y.dim() == 1:
         r = torch.dot(x, y) if x.dtype.is_floating_point else (x * y).sum(dtype=x.dtype)
     elif x.dim() == 2 and x.shape == y.shape:
@@ -274,6 +277,9 @@ def einsum(equation, *operands):
         5.0
     """
     _check_equation(equation, operands)
+    for i, t in enumerate(operands):
+        if isinstance(t, torch.Tensor):
+            kernel_dtypes("einsum", t, _EINSUM_DTYPES, f"operands[{i}]")
     return torch.einsum(equation, *operands)
 
 
@@ -656,8 +662,8 @@ def dist(x, y, p=2, name=None):
         # Paddle's kernel reads both as y's dtype: a mismatch is its InvalidArgument
         raise ValueError(f"paddle.dist: 'x' and 'y' must have the same dtype, but received "
                          f"{str(x.dtype)[6:]} and {str(y.dtype)[6:]}")
-    _floating("dist", x)
-    _floating("dist", y)
+    kernel_dtypes("dist", x, _FLOAT32_64)
+    kernel_dtypes("dist", y, _FLOAT32_64, "y")
     p = float(p)
     if (p in (0, 1) or np.isinf(p)) and (x.requires_grad or y.requires_grad) and torch.is_grad_enabled():
         from pagaie._ops.linalg import _pnorm  # Paddle's gradients at these orders

@@ -15,7 +15,8 @@ import torch
 
 from pagaie._core.registry import defop, number_api
 from pagaie._core.tensor import Tensor, wrap
-from pagaie._ops._helpers import check_binary_dtypes, dtype_name, float_kernel, write_out
+from pagaie._ops._helpers import (check_binary_dtypes, dtype_name, float_kernel, kernel_dtypes,
+                                  write_out)
 
 _T = torch.Tensor
 
@@ -170,6 +171,9 @@ less_ = less_than_  # noqa: F821  (declared just above)
 Tensor.less_ = less_
 
 
+_EQUAL_ALL_DTYPES = frozenset((torch.bool, torch.int32, torch.int64, torch.float32, torch.float64))
+
+
 @defop(paddle_types=("equal_all", "pd_op.equal_all"), differentiable=False)
 def equal_all(x, y, name=None):
     """True (a 0-D bool tensor) when ``x`` and ``y`` have the same shape and equal elements.
@@ -186,6 +190,7 @@ def equal_all(x, y, name=None):
     if x.dtype is not y.dtype:
         raise ValueError(f"paddle.equal_all: 'x' and 'y' must have the same dtype, but received "
                          f"{dtype_name(x)} and {dtype_name(y)}")
+    kernel_dtypes("equal_all", x, _EQUAL_ALL_DTYPES)
     if x.is_floating_point():  # Paddle's float == (|x - y| < 1e-15)
         return _float_eq(x, y).all()
     return torch.tensor(torch.equal(x, y), device=x.device)

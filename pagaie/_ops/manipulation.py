@@ -666,7 +666,19 @@ def _expand_shape(x: _T, shape: Any, api: str) -> list[int]:
     return out
 
 
-@defop(paddle_types=("expand_v2", "expand", "pd_op.expand"), static_shape=_expand_static_shape)
+def _bool_x_stops(api: str):
+    """The ``static_check`` of Paddle's expanding ops: while a program is built a bool ``x``
+    must stop gradients (ValueError); eager calls take it."""
+    def check(*args, **kwargs) -> None:
+        x = args[0] if args else kwargs.get("x")
+        if isinstance(x, Tensor) and x.dtype == _dt.bool and not x.stop_gradient:
+            raise ValueError(f"paddle.{api}: a bool 'x' must have stop_gradient=True in a static "
+                             f"program (set x.stop_gradient = True)")
+    return check
+
+
+@defop(paddle_types=("expand_v2", "expand", "pd_op.expand"), static_shape=_expand_static_shape,
+       static_check=_bool_x_stops("expand"))
 def expand(x, shape, name=None):
     """Broadcast ``x`` to ``shape`` (``-1`` keeps a dimension's size).
 
@@ -678,7 +690,10 @@ def expand(x, shape, name=None):
     return x.expand(_expand_shape(x, shape, "expand")).clone()  # a new tensor, as Paddle (not a view of x)
 
 
-@defop(paddle_types=("expand_as_v2", "pd_op.expand_as"))
+_EXPAND_AS_DTYPES = frozenset((torch.bool, torch.float32, torch.float64, torch.int32, torch.int64))
+
+
+@defop(paddle_types=("expand_as_v2", "pd_op.expand_as"), static_check=_bool_x_stops("expand_as"))
 def expand_as(x, y, name=None, *, out=None):
     """Broadcast ``x`` to the shape of ``y``.
 
@@ -687,11 +702,12 @@ def expand_as(x, y, name=None, *, out=None):
         >>> paddle.expand_as(paddle.ones([3]), paddle.zeros([2, 3])).shape
         paddle.Size([2, 3])
     """
+    kernel_dtypes("expand_as", x, _EXPAND_AS_DTYPES)
     r = x.expand(_expand_shape(x, list(y.shape), "expand_as")).clone()  # a new tensor, as Paddle (not a view of x)
     return r if out is None else write_out(out, r)
 
 
-@defop(static_shape=_expand_static_shape)
+@defop(static_shape=_expand_static_shape, static_check=_bool_x_stops("broadcast_to"))
 def broadcast_to(x, shape, name=None):
     """Broadcast ``x`` to ``shape`` (same as :func:`expand`).
 
@@ -761,13 +777,7 @@ Tensor.broadcast_shape = broadcast_shape
 Tensor.broadcast_shapes = broadcast_shapes
 
 
-def _tile_static_check(x, repeat_times=None, name=None) -> None:
-    """Paddle's tile, while a program is built: a bool ``x`` must stop gradients."""
-    if x.dtype == _dt.bool and not x.stop_gradient:
-        raise ValueError("paddle.tile: a bool 'x' must have stop_gradient=True in a static program")
-
-
-@defop(paddle_types=("tile", "pd_op.tile"), static_check=_tile_static_check,
+@defop(paddle_types=("tile", "pd_op.tile"), static_check=_bool_x_stops("tile"),
        program_dtypes={"x": frozenset({torch.bool, torch.float16, torch.float32, torch.float64,
                                        torch.int32, torch.int64, torch.complex64,
                                        torch.complex128})})
@@ -854,10 +864,13 @@ def flip(x, axis, name=None):
         raise ValueError(f"paddle.flip: a 0-D tensor has no axis {axis} to flip")
     if type(axis) is np.ndarray and axis.dtype.kind in "iu":
         axis = axis.reshape(-1).tolist()  # read as a list, as Paddle's parser does
+    kernel_dtypes("flip", x, _FLIP_DTYPES)
     return torch.flip(x, norm_axes(axis, x.dim(), "flip") or [])
 
 
 reverse = flip
+_FLIP_DTYPES = frozenset((torch.bool, torch.int32, torch.int64, torch.float32, torch.float64,
+                          torch.complex64, torch.complex128))
 
 
 @defop(paddle_types=("roll", "pd_op.roll"))

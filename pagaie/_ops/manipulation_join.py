@@ -45,7 +45,8 @@ def _rows(x: Any, api: str) -> Any:
 
 
 def _same_dtype(xs: Any, api: str) -> Any:
-    """Paddle joins tensors of one dtype only (mixed dtypes raise ValueError)."""
+    """Paddle joins tensors of one dtype only (mixed dtypes raise ValueError; TypeError from
+    the Python check of a recorded program)."""
     if type(xs) is not list and type(xs) is not tuple:
         xs = seq_of_tensors(xs, api)
     if not xs:
@@ -57,9 +58,11 @@ def _same_dtype(xs: Any, api: str) -> Any:
     d = xs[0].dtype
     for i, t in enumerate(xs):
         if t.dtype is not d:
-            raise ValueError(f"paddle.{api}: all tensors in 'x' must have the same dtype, but the "
+            err = ValueError(f"paddle.{api}: all tensors in 'x' must have the same dtype, but the "
                              f"first is {str(d).replace('torch.', '')} and the one at position {i} "
                              f"is {str(t.dtype).replace('torch.', '')}; cast them first")
+            err.static_type = TypeError
+            raise err
     return xs
 
 

@@ -7,7 +7,7 @@ import math as _math
 import numpy as np
 import torch
 
-from pagaie._core.registry import defop
+from pagaie._core.registry import NoKernelError, defop
 from pagaie._core.tensor import Tensor
 from pagaie._ops._helpers import (AssertionValueError, check_binary_dtypes, check_same_dtype,
                                   dtype_name, float_inplace, kernel_dtypes, parser_bool, reject_bool,
@@ -344,6 +344,8 @@ def softmax(input, dim: int | None = None, dtype=None, *, out=None):
 
 _COMPLEX = frozenset((torch.complex64, torch.complex128))
 _FLOAT32_64 = frozenset((torch.float32, torch.float64))
+_REAL_32_64 = frozenset((torch.float32, torch.float64, torch.int32, torch.int64))
+_HYPOT_DTYPES = _REAL_32_64 | {torch.complex64, torch.complex128}
 
 
 @defop(paddle_types=("real", "pd_op.real"))
@@ -474,6 +476,7 @@ def _gamma_args_nonneg(api, x, y):
 
 def _igamma(x, y, upper):
     """Paddle's kernel: Q(x, y) is 1 (P is 0) where ``x <= 0`` or ``y < 0``."""
+    kernel_dtypes("gammaincc" if upper else "gammainc", x, _FLOAT32_64)
     r = (torch.special.gammaincc if upper else torch.special.gammainc)(x.detach(), y)
     if type(y) is _T:
         outside = (x.detach() <= 0) | (y.detach() < 0)
@@ -598,6 +601,8 @@ def hypot(x, y, name=None):
     """
     if type(y) is not _T:
         raise TypeError(f"paddle.hypot: 'y' must be a Tensor, but received {type(y).__name__}")
+    kernel_dtypes("hypot", x, _HYPOT_DTYPES)
+    kernel_dtypes("hypot", y, _HYPOT_DTYPES, "y")
     if x.is_complex() or y.is_complex():
         # Paddle computes ``sqrt(x ** 2 + y ** 2)`` (complex in, complex out)
         if x.dtype is not y.dtype:
@@ -658,6 +663,7 @@ def heaviside(x, y, name=None):
     if type(y) is not _T:
         raise ValueError(f"paddle.heaviside: 'y' must be a Tensor, but received {type(y).__name__}")
     check_same_dtype("heaviside", x, y)  # Paddle's kernel does not promote
+    kernel_dtypes("heaviside", x, _REAL_32_64)
     r = torch.where(x == 0, y, (x > 0).to(x.dtype))
     if x.requires_grad:
         r = _ZeroGrad.apply(r, x)
@@ -675,8 +681,8 @@ def _int_pair(api, x, y):
         raise TypeError(f"paddle.{api}: the inputs must be integer or real floating tensors, "
                         f"but received {dtype_name(x)}")
     if x.dtype is torch.bool:
-        raise RuntimeError(f"paddle.{api}: the inputs must be integer or real floating tensors, "
-                           f"but received {dtype_name(x)}")
+        raise NoKernelError(f"paddle.{api}: the inputs must be integer or real floating tensors, "
+                            f"but received {dtype_name(x)}")
     return x, y
 
 
@@ -704,6 +710,7 @@ def gcd(x, y, name=None):
     """
     _tensor_operands("gcd", x, y, AttributeError)
     x, y = _int_pair("gcd", x, y)
+    kernel_dtypes("gcd", x, _REAL_32_64)   # (Paddle's loop of remainder kernels)
     return torch.gcd(x, y) if _is_int(x) else _float_gcd(x, y)
 
 

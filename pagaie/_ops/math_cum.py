@@ -9,7 +9,7 @@ import numpy as np
 import torch
 
 from pagaie._core.registry import defop
-from pagaie._ops._helpers import dtype_name, norm_axis, scalar_axis, torch_dtype, write_out
+from pagaie._ops._helpers import dtype_name, kernel_dtypes, norm_axis, scalar_axis, torch_dtype, write_out
 
 _T = torch.Tensor
 
@@ -210,6 +210,7 @@ def diff(x, n=1, axis=-1, prepend=None, append=None, name=None, *, out=None):
     """
     if x.dim() == 0:  # Paddle fails indexing the shape: IndexError
         raise IndexError("paddle.diff: 'x' must be at least 1-D, but received a 0-D tensor")
+    kernel_dtypes("diff", x, _DIFF_DTYPES, static=_DIFF_STATIC_DTYPES)   # (a composite in programs)
     if n < 1:
         raise ValueError(f"paddle.diff: 'n' must be a positive int, but received {n}")
     if not isinstance(n, int):  # Paddle takes a float 1.0 and fails counting past it: TypeError
@@ -225,6 +226,13 @@ def diff(x, n=1, axis=-1, prepend=None, append=None, name=None, *, out=None):
     axis = norm_axis(axis, x.dim(), "diff", error=IndexError if past_end else ValueError)
     r = torch.diff(x, n, axis, prepend, append)
     return r if out is None else write_out(out, r)
+
+
+_DIFF_DTYPES = frozenset((torch.bool, torch.int16, torch.int32, torch.int64, torch.bfloat16, torch.float32,
+                          torch.float64, torch.complex64, torch.complex128))
+
+
+_DIFF_STATIC_DTYPES = _DIFF_DTYPES | {torch.uint8, torch.int8}
 
 
 def _float_name(t):

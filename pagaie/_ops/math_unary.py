@@ -15,7 +15,8 @@ import torch
 from pagaie._core import dtype as _dt
 from pagaie._core.registry import defop
 from pagaie._core.tensor import Tensor
-from pagaie._ops._helpers import SMALL_INTS, float_inplace, no_small_int_kernel, reject_bool, write_out
+from pagaie._ops._helpers import (SMALL_INTS, float_inplace, kernel_dtypes, no_small_int_kernel,
+                                  reject_bool, write_out)
 
 __all__: list[str] = []
 
@@ -319,6 +320,7 @@ def trunc(input, name=None):
 
 # Paddle's frac checks its input against this list (no bfloat16) before any kernel runs.
 _FRAC_DTYPES = frozenset({torch.int32, torch.int64, torch.float16, torch.float32, torch.float64})
+_FRAC_CPU_DTYPES = frozenset((torch.int32, torch.int64, torch.float32, torch.float64))
 
 
 @defop(paddle_types=("frac", "pd_op.frac"), inplace=True)
@@ -333,6 +335,8 @@ def frac(x, name=None, *, out=None):
     if x.dtype not in _FRAC_DTYPES:
         raise TypeError(f"paddle.frac: the input dtype must be int32, int64, float16, float32 or "
                         f"float64, but received {str(x.dtype).replace('torch.', '')}")
+    if x.dtype is torch.float16:   # (accepted by the Python check, no CPU kernel)
+        kernel_dtypes("frac", x, _FRAC_CPU_DTYPES)
     r = torch.frac(x) if x.is_floating_point() else torch.zeros_like(x)
     return r if out is None else write_out(out, r)
 

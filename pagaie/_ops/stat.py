@@ -12,8 +12,8 @@ import torch
 
 from pagaie._core.registry import NoKernelError, defop
 from pagaie._core.tensor import flag_grad
-from pagaie._ops._helpers import (SMALL_INTS, AssertionValueError, dtype_name, no_small_int_kernel,
-                                  norm_axis, parser_bool, stopped, write_out)
+from pagaie._ops._helpers import (AssertionValueError, SMALL_INTS, dtype_name, kernel_dtypes,
+                                  no_small_int_kernel, norm_axis, parser_bool, stopped, write_out)
 from pagaie._ops.reduce import _axes, _tensor_axis
 
 _T = torch.Tensor
@@ -540,6 +540,10 @@ def _int_bins(bins, api: str) -> int:
     return bins
 
 
+_HISTOGRAM_DTYPES = frozenset((torch.float32, torch.float64, torch.int32, torch.int64))
+_FLOAT32_64 = frozenset((torch.float32, torch.float64))
+
+
 @defop(paddle_types=("histogram",), differentiable=False)
 def histogram(input, bins=100, min=0.0, max=0.0, weight=None, density=False, name=None):
     """Histogram of ``input`` with ``bins`` equal-width bins over ``[min, max]``.
@@ -565,9 +569,7 @@ def histogram(input, bins=100, min=0.0, max=0.0, weight=None, density=False, nam
     if weight is not None and weight.dtype is not input.dtype:
         raise ValueError(f"paddle.histogram: 'weight' must have the dtype of 'input' ({dtype_name(input)}), "
                          f"but received {dtype_name(weight)}")
-    if input.dtype is torch.bool:  # no Paddle kernel (NotFound: RuntimeError)
-        raise RuntimeError("paddle.histogram: bool tensors are not supported; cast 'input' to a "
-                           "numeric dtype first")
+    kernel_dtypes("histogram", input, _HISTOGRAM_DTYPES, "input")
     if input.numel() == 0:  # Paddle's shortcut: zeros of the input's dtype, whatever the options
         if float(min) > float(max):
             raise ValueError(f"paddle.histogram: 'max' must be larger or equal to 'min', but "
@@ -575,9 +577,10 @@ def histogram(input, bins=100, min=0.0, max=0.0, weight=None, density=False, nam
         return torch.zeros(bins, dtype=input.dtype, device=input.device)
     _hist_range(input, min, max, "histogram")  # the argument checks
     xf, lo, hi = _hist_kernel_range(input, min, max)
-    if math.isinf(hi - lo):  # equal bounds took the data's range, and it is not finite
-        raise ValueError(f"paddle.histogram: the range of the histogram must be finite, but the "
-                         f"data range is [{lo}, {hi}]")
+    info = torch.finfo(xf.dtype) if xf.is_floating_point() else torch.iinfo(xf.dtype)
+    if not float(hi) - float(lo) < float(info.max):   # Paddle's kernel checks the span in double
+        raise ValueError(f"paddle.histogram: the range max - min must be less than {info.max} for "
+                         f"'input' of dtype {dtype_name(input)}, but min is {lo}, max is {hi}")
     inside = (xf >= lo) & (xf <= hi)
     if xf.is_floating_point():
         pos = torch.where(inside, (xf - lo) * bins / (hi - lo), torch.zeros_like(xf)).floor()
@@ -640,6 +643,7 @@ def histogramdd(x, bins=10, ranges=None, density=False, weights=None, name=None)
         >>> h.tolist(), edges[0].tolist()
         ([[0.0, 1.0], [1.0, 1.0]], [0.0, 1.0, 2.0])
     """
+    kernel_dtypes("histogramdd", x, _HISTOGRAM_DTYPES, static=_FLOAT32_64)   # (a float-only static check)
     if x.dim() < 2:
         raise AssertionError(f"paddle.histogramdd: 'x' must have at least 2 dimensions, but received shape "
                              f"{list(x.shape)}")
@@ -677,11 +681,36 @@ def histogramdd(x, bins=10, ranges=None, density=False, weights=None, name=None)
         if isinstance(bins, (list, tuple)) and bins and type(bins[0]) is _T:
             bins = [b.to(torch.float64) for b in bins]
         else:  # Paddle computes the edges in x's integer dtype (truncated), then counts with them
-            _, fedges = torch.histogramdd(pts, bins, range=rng)
+            fedges = _flat_dims_edges(pts, bins, rng)
+            if fedges is bins:
+                _, fedges = torch.histogramdd(pts, bins, range=rng)
             bins = [e.to(out_dt).to(torch.float64) for e in fedges]
             rng = None
+    bins = _flat_dims_edges(pts, bins, rng)
+    if bins is not None and not isinstance(bins, int) and type(bins[0]) is _T:
+        rng = None
     h, edges = torch.histogramdd(pts, bins, range=rng, weight=w, density=density)
     return h.to(dev, out_dt), [e.to(dev, out_dt) for e in edges]
+
+
+def _flat_dims_edges(pts, bins, rng):
+    """``bins`` as explicit edges when a dimension's range is a single value: Paddle does not
+    widen it (torch pads it by 0.5), its edges all equal that value and every point falls in
+    the last bin."""
+    if isinstance(bins, (list, tuple)) and bins and type(bins[0]) is _T:
+        return bins
+    d = pts.shape[-1]
+    flat = pts.reshape(-1, d)
+    if rng is None:
+        if flat.shape[0] == 0:
+            return bins
+        lo, hi = flat.min(0).values.tolist(), flat.max(0).values.tolist()
+    else:
+        lo, hi = rng[0::2], rng[1::2]
+    if all(a != b for a, b in zip(lo, hi)):
+        return bins
+    _, edges = torch.histogramdd(pts, bins, range=rng)
+    return [torch.full_like(e, a) if a == b else e for e, a, b in zip(edges, lo, hi)]
 
 
 @defop(paddle_types=("bincount",), differentiable=False)

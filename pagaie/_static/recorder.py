@@ -331,6 +331,11 @@ def _make_outputs(block: Block, out: Any, prefix: str, stop: bool, unknown: Any)
     """Values for a kernel's outputs; ``unknown``: False (shapes exact), True (all dims
     unknown) or the per-output dims of :func:`_known_dims`."""
     if isinstance(out, torch.Tensor):
+        if out.dim() >= UNKNOWN:
+            # the rank came from an unknown size (a shape tensor of unknown length): Paddle
+            # declares such a result as [-1]
+            return block.create_var(block.program.unique_name(prefix), [-1], out.dtype,
+                                    stop_gradient=stop)
         if unknown is False:
             shape = _shape_out(out.shape)
         elif isinstance(unknown, list) and len(unknown) == out.dim():
@@ -367,6 +372,9 @@ def _recording_error(rec: OpRecord, exc: BaseException, vargs: list, vkwargs: di
     wants a program Value and raises TypeError (None still gives ValueError). Another: a
     dtype the op has no kernel for (eagerly Paddle's NotFound, a RuntimeError) is refused
     while the op is built, with TypeError."""
+    static = getattr(exc, "static_type", None)   # Paddle's build-time check refuses it
+    if static is not None:
+        return static(str(exc).replace(str(UNKNOWN), "-1"))
     if isinstance(exc, (TypeError, AttributeError)):   # as the eager dispatcher sorts them
         err = bad_argument(rec, exc, tuple(vargs))
     else:
@@ -376,7 +384,7 @@ def _recording_error(rec: OpRecord, exc: BaseException, vargs: list, vkwargs: di
     if type(err) is AttributeError and rec.name in STATIC_TYPE_ERROR_OPS:
         return TypeError(str(err))   # Paddle's static type check of the input comes first
     if isinstance(err, NoKernelError):   # Paddle refuses the dtype while building the op
-        return TypeError(str(err).replace(str(UNKNOWN), "-1"))
+        return err.static_type(str(err).replace(str(UNKNOWN), "-1"))
     try:
         return type(err)(str(err).replace(str(UNKNOWN), "-1"))
     except Exception:  # noqa: BLE001 - an exception type with another constructor
@@ -542,6 +550,8 @@ class Recorder:
             try:
                 out = rec.kernel(*_meta(vargs), **_meta(vkwargs))
             except Exception as meta_exc:  # noqa: BLE001 - failing only means "needs data"
+                if getattr(meta_exc, "static_type", None) is not None:   # a dtype check: no data helps
+                    raise _recording_error(rec, meta_exc, vargs, vkwargs) from None
                 try:
                     out, unknown = _shape_from_rule(rec, vargs, vkwargs) or \
                         _meta_on_composites(rec, vargs, vkwargs) or \

@@ -47,6 +47,8 @@ def _as_feed_tensor(value: Any, var: Value, device: torch.device) -> torch.Tenso
         # (ascontiguousarray would turn a 0-D array into 1-D)
         t = torch.as_tensor(a if a.flags.c_contiguous else a.copy())
     want = var._t.dtype
+    if want is torch.bfloat16 and t.dtype is torch.uint16 and typed:
+        t = t.view(torch.bfloat16)  # Paddle's bfloat16 arrays: the bits as numpy uint16
     if t.dtype != want:
         if typed:
             raise ValueError(f"paddle.static.Executor.run: the data type of feed variable "
