@@ -55,8 +55,9 @@ TYPE_ERROR_OPS = frozenset({
 # input's type first while a program is built (``check_variable_and_dtype``): there a
 # non-Tensor is Paddle's TypeError instead of AttributeError (probed against Paddle 3.3.1).
 STATIC_TYPE_ERROR_OPS = frozenset({
-    'alpha_dropout', 'avg_pool1d', 'crop', 'fold', 'glu', 'histogram_bin_edges', 'lp_pool1d',
-    'nanmean', 'nansum', 'rank', 'unfold', 'unique', 'unique_consecutive', 'vander',
+    'alpha_dropout', 'avg_pool1d', 'cdist', 'crop', 'cumprod', 'fold', 'glu',
+    'histogram_bin_edges', 'lp_pool1d', 'nanmean', 'nansum', 'rank', 'unfold', 'unique',
+    'unique_consecutive', 'vander',
 })
 
 # Where another argument than the first fails otherwise: (op, parameter) -> exception type.

@@ -9,6 +9,7 @@ from typing import Any, Callable
 import numpy as np
 import torch
 
+from pagaie._core.registry import NoKernelError
 from pagaie._core import dtype as _dt
 from pagaie._core.place import to_torch_device
 from pagaie._core.tensor import Tensor, check_inplace, is_leaf_view, require_grad, write_leaf_view
@@ -125,8 +126,8 @@ def float_only(dtype: torch.dtype, api: str, complex_ok: bool = True) -> torch.d
     allowed = _FLOATS_COMPLEX if complex_ok else _FLOATS
     if dtype not in allowed:
         names = ", ".join(_dt.from_torch_dtype(d).name for d in allowed)
-        raise RuntimeError(f"paddle.{api}: 'dtype' must be one of {names}, but received "
-                           f"{_dt.from_torch_dtype(dtype).name} (no kernel for it)")
+        raise NoKernelError(f"paddle.{api}: 'dtype' must be one of {names}, but received "
+                            f"{_dt.from_torch_dtype(dtype).name} (no kernel for it)")
     return dtype
 
 

@@ -10,7 +10,7 @@ import numpy as np
 import torch
 
 from pagaie._core import dtype as _dt
-from pagaie._core.registry import defop
+from pagaie._core.registry import NoKernelError, defop
 from pagaie._core.tensor import Tensor
 from pagaie._ops._factory import c_float_to_int, finish, returns_self
 from pagaie._ops._helpers import (AssertionValueError, SMALL_INTS, kernel_dtypes,
@@ -260,8 +260,8 @@ def vander(x, n=None, increasing=False, name=None):
         return stopped(x.new_empty([x.shape[0], 0]))
     if x.dtype is torch.bool:   # Paddle's cumprod has no bool kernel: only x**0 columns exist
         if n > 1:
-            raise RuntimeError("paddle.vander: bool tensors are not supported for n > 1 (no bool "
-                               "kernel); cast 'x' first")
+            raise NoKernelError("paddle.vander: bool tensors are not supported for n > 1 (no bool "
+                                "kernel); cast 'x' first")
         return stopped(torch.ones([x.shape[0], 1], dtype=torch.bool, device=x.device))
     # Column j is x**j: a running product keeps x's dtype and a clean gradient.
     cols = torch.cat([torch.ones_like(x).unsqueeze(1), x.unsqueeze(1).expand(-1, n - 1)], dim=1)
@@ -293,7 +293,14 @@ def block_diag(inputs, name=None):
     ts = list(inputs.unbind(0)) if isinstance(inputs, _T) else list(inputs)
     if not ts:
         raise ValueError("paddle.block_diag: 'inputs' must hold at least one tensor")
-    for t in ts:
+    for i, t in enumerate(ts):
+        if type(t) is not _T:
+            # Paddle reads each block's ``ndim``: a numpy array has it and reaches concat's
+            # argument parser, anything else fails on the attribute
+            kind = "numpy.ndarray" if isinstance(t, np.ndarray) else type(t).__name__
+            err = ValueError if isinstance(t, np.ndarray) and t.ndim == 2 else AttributeError
+            raise err(f"paddle.block_diag: argument 'inputs' must be list of Tensors, but element {i} "
+                      f"is {kind}")
         if t.dim() > 2:
             raise ValueError("paddle.block_diag: every input must be 0-D, 1-D or 2-D, but received "
                              f"a {t.dim()}-D tensor")
@@ -326,8 +333,8 @@ def complex(real, imag, name=None, *, out=None):
             raise ValueError(f"paddle.complex: '{arg}' must be a Tensor, but received {type(v).__name__}")
     # Paddle picks the kernel by real's dtype, then finds imag's dtype does not match it
     if real.dtype not in (torch.float32, torch.float64):
-        raise RuntimeError(f"paddle.complex: 'real' must be float32 or float64, but received "
-                           f"{_name(real.dtype)} (no kernel for it)")
+        raise NoKernelError(f"paddle.complex: 'real' must be float32 or float64, but received "
+                            f"{_name(real.dtype)} (no kernel for it)")
     if real.dtype is not imag.dtype:
         raise ValueError(f"paddle.complex: 'real' and 'imag' must have the same dtype, but received "
                          f"{_name(real.dtype)} and {_name(imag.dtype)}")
@@ -355,8 +362,8 @@ def polar(abs, angle, name=None, *, out=None):
     """
     for v, arg in ((abs, "abs"), (angle, "angle")):
         if v.dtype in (torch.float16, torch.bfloat16):  # Paddle has no complex type for them
-            raise RuntimeError(f"paddle.polar: '{arg}' must be float32 or float64, but received "
-                               f"{_name(v.dtype)} (no complex type for it)")
+            raise NoKernelError(f"paddle.polar: '{arg}' must be float32 or float64, but received "
+                                f"{_name(v.dtype)} (no complex type for it)")
         if not v.is_floating_point():
             raise TypeError(f"paddle.polar: '{arg}' must be a floating tensor, but received "
                             f"{_name(v.dtype)}")

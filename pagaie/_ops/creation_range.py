@@ -33,6 +33,12 @@ def _is_floatish(v: Any) -> bool:
     return isinstance(v, (float, complex, np.floating, np.complexfloating, np.ndarray))
 
 
+# arange's kernel dtypes (float16 and bfloat16 are GPU kernels in Paddle; pagaie computes them
+# on any device)
+_ARANGE_DTYPES = frozenset((torch.int32, torch.int64, torch.float32, torch.float64, torch.float16,
+                            torch.bfloat16))
+
+
 def _range_dtype(dtype: Any, values: tuple, api: str, allow_bool: bool = False) -> torch.dtype:
     if dtype is None:
         return _dt.default_float() if any(_is_floatish(v) for v in values) else torch.int64
@@ -152,6 +158,9 @@ def arange(start=0, end=None, step=1, dtype=None, *, out=None, device=None, requ
     if end is None:
         start, end = 0, start
     dt = _range_dtype(dtype, (start, end, step), "arange")
+    if dt not in _ARANGE_DTYPES:
+        raise NoKernelError(f"paddle.arange: 'dtype' {_dt.from_torch_dtype(dt).name} is not supported "
+                            f"(Paddle's kernel takes int32, int64, float32, float64)")
     for what, v in (("start", start), ("end", end)):
         v = _num(v)
         if isinstance(v, (str, bytes)) or v is None:
@@ -442,8 +451,8 @@ def meshgrid(*args, **kwargs):
 def _index_dtype(dtype: Any, api: str) -> torch.dtype:
     dt = _dt.to_torch_dtype(dtype, f"paddle.{api}")
     if dt not in (torch.int32, torch.int64):
-        raise RuntimeError(f"paddle.{api}: 'dtype' must be int32 or int64, but received "
-                           f"{_dt.from_torch_dtype(dt).name} (no kernel for it)")
+        raise NoKernelError(f"paddle.{api}: 'dtype' must be int32 or int64, but received "
+                            f"{_dt.from_torch_dtype(dt).name} (no kernel for it)")
     return dt
 
 
@@ -564,7 +573,7 @@ def combinations(x, r=2, with_replacement=False, name=None):
         >>> paddle.combinations(paddle.to_tensor([1, 2, 3])).tolist()
         [[1, 2], [1, 3], [2, 3]]
     """
-    if x.dim() != 1:
+    if len(x.shape) != 1:   # Paddle checks the shape first, a numpy array's too
         raise TypeError(f"paddle.combinations: expected a 1-D tensor, but received shape {list(x.shape)}")
     if isinstance(r, bool) or not isinstance(r, int) or r < 0:
         raise ValueError(f"paddle.combinations: 'r' must be a non-negative int, but received {r!r}")

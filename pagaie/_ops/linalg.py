@@ -34,8 +34,8 @@ def _floating(api: str, x) -> None:
 def _real(api: str, x) -> None:
     """Paddle registers some CPU kernels for float32/float64 only: complex input is its NotFound."""
     if x.is_complex():
-        raise RuntimeError(f"paddle.linalg.{api}: 'x' must be float32 or float64, but received "
-                           f"{str(x.dtype).replace('torch.', '')}")
+        raise NoKernelError(f"paddle.linalg.{api}: 'x' must be float32 or float64, but received "
+                            f"{str(x.dtype).replace('torch.', '')}")
 
 
 def _invertible(api: str, x) -> None:
@@ -49,8 +49,8 @@ def _invertible(api: str, x) -> None:
 def _no_integer(api: str, x) -> None:
     """Paddle has no integer or bool kernel for this op: its NotFound (RuntimeError)."""
     if not (x.is_floating_point() or x.is_complex()):
-        raise RuntimeError(f"paddle.linalg.{api}: 'x' must be a floating or complex tensor, but "
-                           f"received dtype {str(x.dtype).replace('torch.', '')}")
+        raise NoKernelError(f"paddle.linalg.{api}: 'x' must be a floating or complex tensor, but "
+                            f"received dtype {str(x.dtype).replace('torch.', '')}")
 
 
 def _axis_list(axis, ndim, api):
@@ -627,8 +627,8 @@ def cholesky(x, upper=False, name=None):
         raise AssertionValueError(f"paddle.linalg.cholesky: 'x' must be a (batch of) square matrices, "
                                   f"but received shape {list(x.shape)}")
     if x.is_complex():
-        raise RuntimeError("paddle.linalg.cholesky: 'x' must be float32 or float64, but received "
-                           f"dtype {str(x.dtype).replace('torch.', '')}")
+        raise NoKernelError("paddle.linalg.cholesky: 'x' must be float32 or float64, but received "
+                            f"dtype {str(x.dtype).replace('torch.', '')}")
     _floating("cholesky", x)
     a = x.mH if upper else x  # Paddle reads the triangle it returns
     fac, info = torch.linalg.cholesky_ex(a)

@@ -8,7 +8,8 @@ import torch
 
 from pagaie._core.registry import NoKernelError, defop
 from pagaie._core.tensor import Tensor, wrap
-from pagaie._ops._helpers import AssertionValueError, int_list, kernel_dtypes, norm_axis, write_out
+from pagaie._ops._helpers import (AssertionValueError, float_kernel, int_list, kernel_dtypes, norm_axis,
+                                  write_out)
 
 __all__ = ["matmul", "mm", "bmm", "mv", "dot", "einsum", "addmm", "addmm_", "baddbmm", "baddbmm_",
            "kron", "cross", "outer", "inner", "ger", "tensordot", "trace", "dist", "cdist", "pdist",
@@ -180,6 +181,8 @@ def bmm(x, y, name=None, *, out=None):
     if x.dim() != 3 or y.dim() != 3:
         raise ValueError(f"paddle.bmm: 'x' and 'y' must be 3-D tensors, but received x: {list(x.shape)}, "
                          f"y: {list(y.shape)}")
+    if not x.is_floating_point():
+        float_kernel("paddle.bmm", x)
     return write_out(out, torch.bmm(x, y))
 
 
@@ -353,6 +356,8 @@ def addmm(input, x, y, beta=1.0, alpha=1.0, name=None):
     if input.dim() not in (1, 2):
         raise ValueError(f"paddle.addmm: the dimension of input should be 2 or 1, but received "
                          f"input's shape {list(input.shape)}")
+    if not x.is_floating_point():
+        float_kernel("paddle.addmm", x)
     return torch.addmm(input, x, y, beta=beta, alpha=alpha)
 
 
@@ -401,6 +406,8 @@ def baddbmm(input, x, y, beta=1.0, alpha=1.0, name=None):
         input = input.unsqueeze(1)
     elif input.dim() != 3:
         raise ValueError(f"paddle.baddbmm: 'input' must be 2-D or 3-D, but received shape {list(input.shape)}")
+    if not x.is_floating_point():
+        float_kernel("paddle.baddbmm", x)
     return torch.baddbmm(input, x, y, beta=beta, alpha=alpha)
 
 

@@ -13,7 +13,7 @@ import numbers
 import numpy as np
 import torch
 
-from pagaie._core.registry import defop, number_api
+from pagaie._core.registry import NoKernelError, defop, number_api
 from pagaie._core.tensor import Tensor, wrap
 from pagaie._ops._helpers import (check_binary_dtypes, dtype_name, float_kernel, kernel_dtypes,
                                   write_out)
@@ -217,7 +217,8 @@ def _num(v):
 
 def _tolerance(api, arg, v):
     """Paddle's kernels take the tolerances as doubles: an int or bool (number or tensor) is a
-    ValueError, and so, for isclose, is a float32 (numpy number or tensor)."""
+    ValueError, and so, for isclose, is a float32 (numpy number or tensor) or a numpy array;
+    allclose reads the first value of a numpy array."""
     if type(v) is str:  # Paddle's parser reads a string as a double (NaN when it is not one)
         try:
             return float(v)
@@ -225,6 +226,8 @@ def _tolerance(api, arg, v):
             return math.nan
     if v is None:
         raise TypeError(f"paddle.{api}: '{arg}' must be a float or a Tensor, but received None")
+    if type(v) is np.ndarray and api == "allclose" and v.size:
+        return float(v.flat[0])   # Paddle's binding reads a numpy array's first value, any dtype
     if type(v) is _T:
         ok = v.dtype is torch.float64 or (api == "allclose" and v.dtype is torch.float32)
     else:
@@ -461,8 +464,8 @@ Tensor.bitwise_invert_ = bitwise_not_
 def _shift_check(api, x):
     # Paddle's shift kernels take integer tensors only (no bool): RuntimeError (NotFound).
     if x.dtype is torch.bool or x.is_floating_point() or x.is_complex():
-        raise RuntimeError(f"paddle.{api}: the input must be an integer tensor, but received "
-                           f"{dtype_name(x)}")
+        raise NoKernelError(f"paddle.{api}: the input must be an integer tensor, but received "
+                            f"{dtype_name(x)}")
 
 
 def _shift_left(x, y, is_arithmetic, api):

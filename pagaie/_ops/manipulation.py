@@ -13,7 +13,7 @@ import numpy as np
 import torch
 
 from pagaie._core import dtype as _dt
-from pagaie._core.registry import REGISTRY, STATE, OpRecord, defop
+from pagaie._core.registry import NoKernelError, REGISTRY, STATE, OpRecord, defop
 from pagaie._core.tensor import Tensor, check_inplace
 from pagaie._ops._helpers import axis_arg, int_entries, kernel_dtypes, int_list, norm_axis, norm_axes, shape_arg as _shape, write_out
 
@@ -719,6 +719,9 @@ def broadcast_to(x, shape, name=None):
     return x.expand(_expand_shape(x, shape, "broadcast_to")).clone()  # a new tensor, as Paddle (not a view of x)
 
 
+_NO_BROADCAST_KERNEL = frozenset((torch.uint8, torch.int8, torch.int16))
+
+
 @defop(method=False)
 def broadcast_tensors(input, name=None):
     """Broadcast a list of tensors to their common shape.
@@ -740,6 +743,10 @@ def broadcast_tensors(input, name=None):
             raise ValueError(f"paddle.broadcast_tensors: the tensors in 'input' must have one data "
                              f"type, but the first is {_dt.from_torch_dtype(input[0].dtype).name} "
                              f"and element {i} is {_dt.from_torch_dtype(t.dtype).name}")
+    if input and input[0].dtype in _NO_BROADCAST_KERNEL:
+        raise NoKernelError(f"paddle.broadcast_tensors: 'input' of dtype "
+                            f"{_dt.from_torch_dtype(input[0].dtype).name} is not supported (Paddle's kernel "
+                            f"takes bool, int32, int64, float16, float32, float64, complex64, complex128)")
     try:
         return [t.clone() for t in torch.broadcast_tensors(*input)]  # new tensors, as Paddle
     except RuntimeError:
@@ -944,6 +951,9 @@ def cast(x, dtype):
 cast_ = rebinding_inplace(cast, "cast_")
 
 
+_AS_COMPLEX_DTYPES = frozenset((torch.float32, torch.float64))
+
+
 @defop()
 @view_results
 def as_complex(x, name=None):
@@ -954,6 +964,7 @@ def as_complex(x, name=None):
         >>> paddle.as_complex(paddle.to_tensor([[1.0, 2.0]])).shape
         paddle.Size([1])
     """
+    kernel_dtypes("as_complex", x, _AS_COMPLEX_DTYPES)
     return torch.view_as_complex(x if x.is_contiguous() else x.contiguous())
 
 
@@ -980,6 +991,7 @@ def view_as_complex(input):
         >>> paddle.view_as_complex(paddle.ones([3, 2])).dtype
         <DataType.COMPLEX64: 12>
     """
+    kernel_dtypes("view_as_complex", input, _AS_COMPLEX_DTYPES, "input")
     return torch.view_as_complex(input if input.is_contiguous() else input.contiguous())
 
 

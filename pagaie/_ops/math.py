@@ -158,6 +158,8 @@ def clip(x, min=None, max=None, name=None, *, out=None):
         >>> paddle.clip(paddle.to_tensor([-2.0, 0.5, 3.0]), min=-1.0, max=1.0).tolist()
         [-1.0, 0.5, 1.0]
     """
+    if x.dtype not in _CLIP_DTYPES:
+        _clip_dtype(x)
     limit = _CLIP_LIMITS.get(x.dtype)
     if limit is not None:  # Paddle's missing bound is the dtype's finite limit: it clips +-inf
         min = -limit if min is None else min
@@ -177,6 +179,19 @@ def clip(x, min=None, max=None, name=None, *, out=None):
         # Paddle's clip differentiates x only: Tensor bounds get no gradient
         r = torch.clamp(x, *(v.detach() if isinstance(v, torch.Tensor) else v for v in (min, max)))
     return r if out is None else write_out(out, r)
+
+
+# Paddle registers clip's kernels for these (float16/bfloat16 on GPU only: pagaie computes
+# them on any device)
+_CLIP_DTYPES = frozenset((torch.float32, torch.float64, torch.int32, torch.int64, torch.float16,
+                          torch.bfloat16))
+
+
+def _clip_dtype(x):
+    if type(x) is not _T:   # not a tensor: the argument error comes later
+        return
+    raise NoKernelError(f"paddle.clip: 'x' of dtype {dtype_name(x)} is not supported (Paddle's kernel "
+                        f"takes float32, float64, int32, int64)")
 
 
 # The bound Paddle puts in place of a missing one, per float dtype (others: none)
@@ -394,6 +409,9 @@ def angle(x, name=None):
         >>> paddle.angle(paddle.to_tensor([-1.0, 2.0], 'float64')).numpy().round(4).tolist()
         [3.1416, 0.0]
     """
+    if not (x.is_floating_point() or x.is_complex()):   # Paddle has float and complex kernels only
+        raise NoKernelError(f"paddle.angle: 'x' of dtype {dtype_name(x)} is not supported (Paddle's kernel "
+                            f"takes floating and complex tensors)")
     return torch.angle(x)
 
 
@@ -548,11 +566,13 @@ def frexp(x, name=None):
 
 def _tensor_operands(api: str, x, y, error: type[Exception]) -> None:
     """Paddle's atan2, gcd, lcm, nextafter take tensors only: a Python number fails on an
-    attribute in its Python code (AttributeError) or in its argument parser (ValueError)."""
+    attribute in its Python code (AttributeError) or in its argument parser (ValueError); a
+    numpy array has the attributes and reaches the parser (ValueError)."""
     for i, (arg, v) in enumerate((("x", x), ("y", y))):
         if type(v) is not _T:
-            raise error(f"paddle.{api}: argument '{arg}' (position {i}) must be Tensor, but got "
-                        f"{type(v).__name__}")
+            kind = ValueError if isinstance(v, np.ndarray) else error
+            name = "numpy.ndarray" if isinstance(v, np.ndarray) else type(v).__name__
+            raise kind(f"paddle.{api}: argument '{arg}' (position {i}) must be Tensor, but got {name}")
 
 
 def _float_pair(api, x, y, int_dtype=None):

@@ -8,7 +8,7 @@ import numbers
 import numpy as np
 import torch
 
-from pagaie._core.registry import defop
+from pagaie._core.registry import NoKernelError, defop
 from pagaie._ops._helpers import dtype_name, kernel_dtypes, norm_axis, scalar_axis, torch_dtype, write_out
 
 _T = torch.Tensor
@@ -52,8 +52,8 @@ def _cum_axis(x, axis, api, error=IndexError, lenient=False, zero_d=(-1, 0)):
 def _check_not_bool(x, api):
     # Paddle has no bool kernel here: its eager mode raises RuntimeError (NotFound).
     if x.dtype is torch.bool:
-        raise RuntimeError(f"paddle.{api}: bool tensors are not supported; cast to an integer or "
-                           "float dtype first")
+        raise NoKernelError(f"paddle.{api}: bool tensors are not supported; cast to an integer or "
+                            "float dtype first")
 
 
 def _flat_store(x, r):
@@ -119,6 +119,11 @@ def cumprod(x, dim=None, *, dtype=None, out=None, name=None):
 
 
 def _cum_extreme(x, axis, dtype, api, fn):
+    if axis is not None and type(x) is not torch.Tensor:
+        # with an axis Paddle hands ``x`` straight to its argument parser (no flatten first)
+        kind = type(x)
+        name = kind.__name__ if kind.__module__ == "builtins" else f"{kind.__module__}.{kind.__name__}"
+        raise ValueError(f"paddle.{api}: argument 'x' (position 0) must be Tensor, but got {name}")
     _check_not_bool(x, api)
     if x.is_complex():  # no Paddle kernel (NotFound: RuntimeError), checked before 'dtype'
         raise RuntimeError(f"paddle.{api}: {str(x.dtype)[6:]} tensors are not supported; 'x' must "

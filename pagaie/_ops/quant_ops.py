@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import torch
 
-from pagaie._core.registry import defop
+from pagaie._core.registry import NoKernelError, defop
 
 __all__: list[str] = []  # internal ops: nothing goes to the top-level namespace
 
@@ -125,8 +125,8 @@ def fake_quantize_dequantize_moving_average_abs_max(x, in_scale, in_accum=None, 
     _check_bits(bit_length, api)
     if not x.is_floating_point():
         # Paddle has no kernel for other dtypes and says so with a RuntimeError
-        raise RuntimeError(f"paddle.{api}: 'x' must be a floating tensor, but received "
-                           f"{str(x.dtype).replace('torch.', '')}")
+        raise NoKernelError(f"paddle.{api}: 'x' must be a floating tensor, but received "
+                            f"{str(x.dtype).replace('torch.', '')}")
     if is_test:
         out = _StraightThrough.apply(x, in_scale.detach().reshape(()), bit_length, round_type)
         return out, in_scale, in_state, in_accum

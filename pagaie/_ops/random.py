@@ -56,7 +56,7 @@ def _fill_cuts_grad(kernel):
     return fill
 
 
-def _need_float(x: torch.Tensor, api: str, arg: str = "x", error: type = RuntimeError) -> None:
+def _need_float(x: torch.Tensor, api: str, arg: str = "x", error: type = NoKernelError) -> None:
     """A sampler's input must be floating: Paddle has no kernel for other dtypes (RuntimeError,
     its NotFound; ``geometric_`` checks in Python and raises ValueError)."""
     if not x.is_floating_point():
@@ -433,8 +433,8 @@ log_normal_ = returns_self(defop("log_normal_", method=False)(_fill_cuts_grad(_l
 def _int_dtype(dtype, api: str) -> torch.dtype:
     dt = torch.int64 if dtype is None else _dt.to_torch_dtype(dtype, f"paddle.{api}")
     if dt not in (torch.int32, torch.int64):
-        raise RuntimeError(f"paddle.{api}: 'dtype' must be int32 or int64, but received "
-                           f"{_dtype_name(dt)} (no kernel for it)")
+        raise NoKernelError(f"paddle.{api}: 'dtype' must be int32 or int64, but received "
+                            f"{_dtype_name(dt)} (no kernel for it)")
     return dt
 
 
@@ -596,8 +596,8 @@ def randperm(n, dtype="int64", name=None, *, out=None, device=None, requires_gra
         raise _NegativeSizeError(f"paddle.randperm: 'n' must be non-negative, but received {n}")
     dt = _dt.to_torch_dtype(dtype, "paddle.randperm")
     if dt not in (torch.int32, torch.int64, torch.float32, torch.float64):
-        raise RuntimeError("paddle.randperm: 'dtype' must be int32, int64, float32 or float64, but "
-                           f"received {_dtype_name(dt)} (no kernel for it)")
+        raise NoKernelError("paddle.randperm: 'dtype' must be int32, int64, float32 or float64, but "
+                            f"received {_dtype_name(dt)} (no kernel for it)")
     dev = device_of(device, "randperm")
     if on_paddle_cpu(dev):
         t = torch.from_numpy(_ss.shuffle(cpu_engine(), n)).to(dt)
@@ -675,8 +675,8 @@ def _bernoulli_(x, p=0.5, name=None):
     """
     if not x.is_floating_point():
         # Paddle has no uniform kernel for these dtypes: its eager mode raises RuntimeError (NotFound)
-        raise RuntimeError(f"paddle.bernoulli_: 'x' must be a floating tensor, but received "
-                           f"{_dtype_name(x.dtype)}")
+        raise NoKernelError(f"paddle.bernoulli_: 'x' must be a floating tensor, but received "
+                            f"{_dtype_name(x.dtype)}")
     if isinstance(p, _T):
         if not (p.is_floating_point() or p.is_complex()):
             raise TypeError(f"paddle.bernoulli_: 'p' must be a floating tensor like 'x' "

@@ -12,7 +12,7 @@ import numbers
 import numpy as np
 import torch
 
-from pagaie._core.registry import defop
+from pagaie._core.registry import NoKernelError, defop
 from pagaie._core.registry import NoKernelError
 from pagaie._ops._helpers import parsed_dtype, torch_dtype, write_out
 
@@ -334,7 +334,7 @@ def nansum(x, axis=None, dtype=None, keepdim=False, name=None):
         3.0
     """
     if x.dtype is torch.bool:
-        raise RuntimeError("paddle.nansum: bool tensors are not supported")
+        raise NoKernelError("paddle.nansum: bool tensors are not supported")
     dt = _SUM_DTYPE.get(x.dtype) if dtype is None else parsed_dtype(dtype, "nansum")
     if dt is not None and dt.is_complex and not x.is_complex():  # a real x summed as complex
         x = x.to(dt)
@@ -357,7 +357,7 @@ def nanmean(x, axis=None, keepdim=False, name=None):
         1.5
     """
     if x.dtype is torch.bool:
-        raise RuntimeError("paddle.nanmean: bool tensors are not supported")
+        raise NoKernelError("paddle.nanmean: bool tensors are not supported")
     if not (x.is_floating_point() or x.is_complex()):
         x = x.to(torch.float32)
     axes = _axes(axis, x.dim(), "nanmean")

@@ -48,8 +48,8 @@ def _arg_reduce(fn, api, x, axis, keepdim, dtype):
         raise TypeError(f"paddle.{api}: 'axis' must be an int, a float, a bool or a Tensor, "
                         f"but received {type(axis).__name__} {axis!r}")
     if x.dtype is torch.bool:  # Paddle has no bool kernel: its eager mode raises RuntimeError
-        raise RuntimeError(f"paddle.{api}: bool tensors are not supported; cast to an integer or "
-                           "float dtype first")
+        raise NoKernelError(f"paddle.{api}: bool tensors are not supported; cast to an integer or "
+                            "float dtype first")
     if x.is_floating_point():  # Paddle's kernel skips NaN entries (all NaN: index 0)
         x = torch.nan_to_num(x, nan=float("-inf") if fn is torch.argmax else float("inf"),
                              posinf=float("inf"), neginf=float("-inf"))

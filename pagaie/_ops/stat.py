@@ -747,6 +747,9 @@ def bincount(x, weights=None, minlength=0, name=None):
     return r
 
 
+_NO_SUBTRACT = frozenset((torch.bool, torch.uint8, torch.int8, torch.int16))
+
+
 @defop(amp="black", paddle_types=("cov",))
 def cov(x, rowvar=True, ddof=True, fweights=None, aweights=None, name=None):
     """Covariance matrix of the variables in the rows (``rowvar=True``) or columns of ``x``.
@@ -768,8 +771,9 @@ def cov(x, rowvar=True, ddof=True, fweights=None, aweights=None, name=None):
         if not bool(torch.all(fweights == torch.round(fweights))):
             raise ValueError("paddle.linalg.cov: 'fweights' must hold integers, but received non-integral values")
         fweights = fweights.to(torch.int64)
-    if x.dtype is torch.bool:   # Paddle has no bool kernel for the centring subtraction
-        raise RuntimeError("paddle.linalg.cov: bool inputs are not supported (no kernel for 'subtract')")
+    if x.dtype in _NO_SUBTRACT:   # Paddle's CPU kernel of the centring subtraction lacks them
+        raise NoKernelError(f"paddle.linalg.cov: {dtype_name(x)} inputs are not supported (no kernel for "
+                            f"'subtract')")
     if _is_int(x):
         raise TypeError(f"paddle.linalg.cov: the input must be a float tensor, but received "
                         f"{dtype_name(x)}")
@@ -792,8 +796,9 @@ def corrcoef(x, rowvar=True, name=None):
         [[1.0, -1.0], [-1.0, 1.0]]
     """
     _check_cov_input("linalg.corrcoef", x)
-    if x.dtype is torch.bool:   # Paddle has no bool kernel for the centring subtraction
-        raise RuntimeError("paddle.linalg.corrcoef: bool inputs are not supported (no kernel for 'subtract')")
+    if x.dtype in _NO_SUBTRACT:   # Paddle's CPU kernel of the centring subtraction lacks them
+        raise NoKernelError(f"paddle.linalg.corrcoef: {dtype_name(x)} inputs are not supported (no kernel for "
+                            f"'subtract')")
     if _is_int(x):
         raise TypeError(f"paddle.linalg.corrcoef: the input must be a float tensor, but received "
                         f"{dtype_name(x)}")

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import torch
 
-from pagaie._core.registry import defop
+from pagaie._core.registry import NoKernelError, defop
 from pagaie.nn import Layer
 
 __all__ = ["viterbi_decode", "ViterbiDecoder"]
@@ -57,8 +57,8 @@ def viterbi_decode(potentials, transition_params, lengths, include_bos_eos_tag=T
         raise ValueError(f"paddle.text.viterbi_decode: 'transition_params' must have the dtype of 'potentials' "
                          f"({_name(potentials.dtype)}), but received {_name(transition_params.dtype)}")
     if potentials.dtype not in (torch.float32, torch.float64):  # Paddle's CPU kernel: NotFound
-        raise RuntimeError(f"paddle.text.viterbi_decode: 'potentials' must be float32 or float64, but "
-                           f"received {_name(potentials.dtype)}")
+        raise NoKernelError(f"paddle.text.viterbi_decode: 'potentials' must be float32 or float64, but "
+                            f"received {_name(potentials.dtype)}")
     if lengths.dtype != torch.int64:  # Paddle's kernel reads int64 data only (even int32 fails)
         raise ValueError(f"paddle.text.viterbi_decode: 'lengths' must be an int64 tensor, "
                          f"but received {_name(lengths.dtype)}")
