@@ -174,3 +174,28 @@ def test_softplus_log_sigmoid_and_hardswish_take_complex_inputs(fn):
 def test_static_int_input_of_nn_functional_ops_is_a_type_error(fn):
     same_static_exception(lambda P: fn(P.nn.functional,
                                        lambda n, s, dt="int32": P.static.data(n, s, dt)))
+
+
+@pytest.mark.parametrize("dt", ["int32", "int64"])
+@pytest.mark.parametrize("reduction", ["mean", "sum", "none"])
+def test_mse_loss_of_integers_keeps_their_dtype(dt, reduction):
+    a, b = np.array([[1, 5, 2], [7, 0, 3]], dt), np.array([[2, 1, 2], [3, 3, 0]], dt)
+    both_same(lambda P: P.nn.functional.mse_loss(P.to_tensor(a), P.to_tensor(b), reduction=reduction))
+
+
+@pytest.mark.parametrize("fn", [
+    lambda F, i, f, l: F.hinge_embedding_loss(i, i),
+    lambda F, i, f, l: F.multi_margin_loss(i, l),
+    lambda F, i, f, l: F.poisson_nll_loss(i, i),
+    lambda F, i, f, l: F.poisson_nll_loss(f, i),
+])
+def test_composed_losses_refuse_integer_operands(fn):
+    same_exception(lambda P: fn(P.nn.functional, P.ones([2, 3], "int32"), P.ones([2, 3]),
+                                P.ones([2], "int64")))
+
+
+@pytest.mark.parametrize("dt", ["int32", "int64"])
+@pytest.mark.parametrize("reduction", ["mean", "none"])
+def test_soft_margin_loss_of_integers_computes_in_float32(dt, reduction):
+    x, y = np.array([[1, -2, 3], [0, 2, -1]], dt), np.array([[1, -1, 1], [-1, 1, 1]], dt)
+    both_same(lambda P: P.nn.functional.soft_margin_loss(P.to_tensor(x), P.to_tensor(y), reduction=reduction))

@@ -412,7 +412,7 @@ def mse_loss(input, label, reduction="mean", name=None):
     else:
         sq = torch.square(input - label)
     if reduction == "mean" and not (sq.is_floating_point() or sq.is_complex()):
-        return torch.div(sq.sum(), max(sq.numel(), 1), rounding_mode="trunc")  # Paddle's integer mean
+        return torch.div(sq.sum(dtype=sq.dtype), max(sq.numel(), 1), rounding_mode="trunc")  # Paddle's integer mean
     return reduce_loss(sq, reduction)
 
 

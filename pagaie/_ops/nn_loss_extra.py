@@ -32,6 +32,15 @@ __all__ = ["margin_ranking_loss", "cosine_embedding_loss", "triplet_margin_loss"
            "adaptive_log_softmax_with_loss"]
 
 
+def _float_operands(api: str, *tensors: torch.Tensor) -> None:
+    """Paddle composes these losses from float constants and the inputs: its type promotion
+    refuses an integer or bool operand (TypeError)."""
+    for t in tensors:
+        if not (t.is_floating_point() or t.is_complex()):
+            raise TypeError(f"{api}: Type promotion only support calculations between "
+                            f"floating-point numbers, but received {dtype_name(t)}")
+
+
 @defop(amp="black", method=False, paddle_types=())
 def margin_ranking_loss(input, other, label, margin=0.0, reduction="mean", name=None):
     """Ranking loss ``max(0, -label * (input - other) + margin)``.
@@ -174,6 +183,7 @@ def hinge_embedding_loss(input, label, margin=1.0, reduction="mean", name=None):
         0.55
     """
     check_reduction(reduction, "nn.functional.hinge_embedding_loss")
+    _float_operands("paddle.nn.functional.hinge_embedding_loss", input)
     zero = input.new_zeros([1])   # Paddle's [1]-shaped zero: 0-D operands give a [1] loss
     loss = torch.where(label == 1.0, input, zero) + \
         torch.where(label == -1.0, torch.relu(margin - input), zero)
@@ -191,7 +201,10 @@ def soft_margin_loss(input, label, reduction="mean", name=None):
         0.6931
     """
     check_reduction(reduction, "nn.functional.soft_margin_loss")
-    return reduce_loss(F.softplus(-label.to(input.dtype) * input), reduction)
+    z = -label.to(input.dtype) * input
+    if not (z.is_floating_point() or z.is_complex()):
+        z = z.float()   # Paddle's exp/log run an integer operand through float32
+    return reduce_loss(F.softplus(z), reduction)
 
 
 @defop(amp="black", method=False, paddle_types=())
@@ -299,6 +312,7 @@ def multi_margin_loss(input, label, p=1, margin=1.0, weight=None, reduction="mea
     if label.dtype not in (torch.int32, torch.int64):
         raise ValueError(f"{api}: 'label' must be an int32 or int64 tensor, but received "
                          f"{dtype_name(label)}")
+    _float_operands(api, input)
     c = input.shape[1]
     lab = label.reshape(-1).long()
     if lab.numel() != input.shape[0]:
@@ -341,6 +355,7 @@ def poisson_nll_loss(input, label, log_input=True, full=False, epsilon=1e-08, re
     if list(input.shape) != list(label.shape):
         raise ValueError(f"paddle.{api}: 'input' and 'label' must have the same shape, but "
                          f"received {list(input.shape)} and {list(label.shape)}")
+    _float_operands("paddle." + api, input, label)
     input, label = _promote(api, input, label)
     return F.poisson_nll_loss(input, label, log_input=bool(log_input), full=bool(full),
                               eps=epsilon, reduction=reduction)
