@@ -14,7 +14,7 @@ import numpy as np
 import torch
 
 from pagaie._core import dtype as _dt
-from pagaie._core.registry import defop
+from pagaie._core.registry import NoKernelError, defop
 
 __all__ = ["stft", "istft"]
 
@@ -85,8 +85,8 @@ def stft(x, n_fft, hop_length=None, win_length=None, window=None, center=True, p
     if onesided and x.is_complex():
         raise AssertionError("paddle.signal.stft: 'onesided' must be False for complex input")
     if x.dtype in (torch.float16, torch.bfloat16, torch.bool):  # no CPU kernel in Paddle: NotFound
-        raise RuntimeError(f"paddle.signal.stft: 'x' must be float32, float64, complex or integer, but "
-                           f"received {str(x.dtype).replace('torch.', '')}")
+        raise NoKernelError(f"paddle.signal.stft: 'x' must be float32, float64, complex or integer, but "
+                            f"received {str(x.dtype).replace('torch.', '')}")
     if window is not None and window.dtype != x.dtype and not (
             (x.is_floating_point() or x.is_complex()) and (window.is_floating_point() or window.is_complex())):
         raise TypeError(f"paddle.signal.stft: 'window' ({str(window.dtype).replace('torch.', '')}) cannot multiply "
@@ -104,7 +104,8 @@ def stft(x, n_fft, hop_length=None, win_length=None, window=None, center=True, p
     return out[:0] if empty else out
 
 
-@defop(amp="black", paddle_types=("pd_op.istft",))
+@defop(amp="black", paddle_types=("pd_op.istft",),
+       program_dtypes={"x": frozenset({torch.complex64, torch.complex128})})
 def istft(x, n_fft, hop_length=None, win_length=None, window=None, center=True, normalized=False,
           onesided=True, length=None, return_complex=False, name=None):
     """Inverse short-time Fourier transform by weighted overlap-add of the inverse DFTs.
@@ -152,9 +153,10 @@ def istft(x, n_fft, hop_length=None, win_length=None, window=None, center=True, 
     if not return_complex and window is not None and window.is_complex():
         raise AssertionError("paddle.signal.istft: 'window' must be real when 'return_complex' is False, but "
                              f"received {str(window.dtype).replace('torch.', '')}")
-    if not x.is_complex():  # Paddle reads a real spectrogram as one with zero imaginary part
-        if not x.is_floating_point():
-            x = x.to(_dt.default_float())
+    if not x.is_complex():  # Paddle reads a float32/float64 spectrogram as one with zero imaginary part
+        if x.dtype not in (torch.float32, torch.float64):  # its complex-to-real kernel: NotFound
+            raise NoKernelError("paddle.signal.istft: 'x' must be complex64, complex128, float32 or float64, "
+                                f"but received {str(x.dtype).replace('torch.', '')}")
         x = torch.complex(x, torch.zeros_like(x))
     if window is None:
         window = torch.ones(win, dtype=x.real.dtype, device=x.device)
@@ -190,8 +192,8 @@ def _frame_args(api: str, x, axis, hop_length, frame_length=None) -> None:
         if (arg == "hop_length" or frame_length is not None) and (not isinstance(v, int) or v <= 0):
             raise ValueError(f"paddle.signal.{api}: Unexpected {arg}: {v}. It should be an positive integer.")
     if x.dtype not in _FRAME_DTYPES:  # Paddle's CPU kernels: NotFound (RuntimeError)
-        raise RuntimeError(f"paddle.signal.{api}: 'x' must be int32, int64, float32, float64, complex64 or "
-                           f"complex128, but received {str(x.dtype).replace('torch.', '')}")
+        raise NoKernelError(f"paddle.signal.{api}: 'x' must be int32, int64, float32, float64, complex64 or "
+                            f"complex128, but received {str(x.dtype).replace('torch.', '')}")
 
 
 @defop(amp="black", paddle_types=("pd_op.frame",))

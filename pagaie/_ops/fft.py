@@ -36,7 +36,7 @@ def _prep(api: str, x, norm, real_only: bool = False):
         raise NoKernelError(f"paddle.fft.{api}: 'x' must be a numeric tensor, but received bool")
     if not x.is_floating_point():
         return x.to(_dt.default_float())
-    if x.dtype in (torch.float16, torch.bfloat16) and x.device.type == "cpu":  # no CPU half kernel in Paddle
+    if x.dtype in (torch.float16, torch.bfloat16) and x.device.type != "cuda":  # no CPU half kernel in Paddle
         raise NoKernelError(f"paddle.fft.{api}: 'x' must be float32, float64 or complex, but received "
                             f"{x.dtype}".replace("torch.", "paddle."))
     return x

@@ -567,6 +567,7 @@ def triangular_solve(x, y, upper=True, transpose=False, unitriangular=False, nam
         [[1.0], [1.0]]
     """
     _square("triangular_solve", x)
+    _floating("triangular_solve", x)
     if x.dtype != y.dtype:  # Paddle's kernel reads both with the dtype of 'x'
         raise ValueError(f"paddle.linalg.triangular_solve: 'x' and 'y' must have the same dtype, but received "
                          f"{str(x.dtype)[6:]} and {str(y.dtype)[6:]}")
@@ -599,6 +600,7 @@ def cholesky_solve(x, y, upper=False, name=None):
         [[1.0], [1.0]]
     """
     _square("cholesky_solve", y, "y")
+    _floating("cholesky_solve", x)
     for t in (x, y):  # Paddle registers cholesky_solve for float32/float64 only
         _real("cholesky_solve", t)
     # Only one triangle of ``y`` is read, so only that triangle receives gradients.

@@ -181,9 +181,11 @@ def bmm(x, y, name=None, *, out=None):
     if x.dim() != 3 or y.dim() != 3:
         raise ValueError(f"paddle.bmm: 'x' and 'y' must be 3-D tensors, but received x: {list(x.shape)}, "
                          f"y: {list(y.shape)}")
-    if not x.is_floating_point():
-        float_kernel("paddle.bmm", x)
+    kernel_dtypes("bmm", x, _BMM_DTYPES)
     return write_out(out, torch.bmm(x, y))
+
+
+_BMM_DTYPES = frozenset({torch.float32, torch.float64})  # Paddle's CPU bmm kernel
 
 
 @defop(amp="promote", paddle_types=("mv", "pd_op.mv"))
