@@ -12,6 +12,7 @@ import torch
 from pagaie._core.registry import NoKernelError
 from pagaie._core import dtype as _dt
 from pagaie._core.place import to_torch_device
+from pagaie._core.registry import NoKernelError
 from pagaie._core.tensor import Tensor, check_inplace, is_leaf_view, require_grad, write_leaf_view
 from pagaie._ops._helpers import device as default_device
 

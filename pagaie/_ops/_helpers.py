@@ -126,7 +126,7 @@ def float_kernel(api: str, x: torch.Tensor, what: str = "inputs", complex_ok: bo
     its NotFound, a RuntimeError (:class:`NoKernelError`: TypeError in a program)."""
     if not x.is_floating_point() and not (complex_ok and x.is_complex()):
         raise NoKernelError(f"{api}: the kernel supports floating-point {what} only, but received "
-                           f"{dtype_name(x)}")
+                            f"{dtype_name(x)}")
 
 
 # Integer dtypes many of Paddle's CPU kernels are not registered for (where, trunc, var...).

@@ -459,7 +459,8 @@ def _full(dims: list, value: Any, dt: torch.dtype, dev: torch.device, api: str =
     return torch.full(dims, value, dtype=dt, device=dev)
 
 
-@defop(method=False, differentiable=False, paddle_types=("fill_constant", "pd_op.full"))
+@defop(method=False, differentiable=False, paddle_types=("fill_constant", "pd_op.full"),
+       program_no_arrays=("shape",))
 def zeros(shape, dtype=None, name=None, *, out=None, device=None, requires_grad=False,
           pin_memory=False):
     """A tensor of zeros.
@@ -488,7 +489,8 @@ def zeros(shape, dtype=None, name=None, *, out=None, device=None, requires_grad=
     return finish(t, out, requires_grad, pin_memory, "zeros")
 
 
-@defop(method=False, differentiable=False, paddle_types=("fill_constant", "pd_op.full"))
+@defop(method=False, differentiable=False, paddle_types=("fill_constant", "pd_op.full"),
+       program_no_arrays=("shape",))
 def ones(shape, dtype=None, name=None, *, out=None, device=None, requires_grad=False,
          pin_memory=False):
     """A tensor of ones.
@@ -517,7 +519,8 @@ def ones(shape, dtype=None, name=None, *, out=None, device=None, requires_grad=F
     return finish(t, out, requires_grad, pin_memory, "ones")
 
 
-@defop(method=False, differentiable=False, paddle_types=("fill_constant", "pd_op.full", "pd_op.full_with_tensor"))
+@defop(method=False, differentiable=False, paddle_types=("fill_constant", "pd_op.full", "pd_op.full_with_tensor"),
+       program_no_arrays=("shape",))
 def full(shape, fill_value, dtype=None, name=None, *, out=None, device=None, requires_grad=False,
          pin_memory=False):
     """A tensor filled with ``fill_value``.

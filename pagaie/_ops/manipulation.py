@@ -15,7 +15,7 @@ import torch
 from pagaie._core import dtype as _dt
 from pagaie._core.registry import NoKernelError, REGISTRY, STATE, OpRecord, defop
 from pagaie._core.tensor import Tensor, check_inplace
-from pagaie._ops._helpers import axis_arg, int_entries, kernel_dtypes, int_list, norm_axis, norm_axes, shape_arg as _shape, write_out
+from pagaie._ops._helpers import axis_arg, device, int_entries, kernel_dtypes, int_list, norm_axis, norm_axes, shape_arg as _shape, write_out
 
 _T = torch.Tensor
 
@@ -1050,6 +1050,8 @@ def rank(input):
         >>> paddle.rank(paddle.ones([2, 3])).item()
         2
     """
+    if isinstance(input, np.ndarray):   # Paddle reads len(input.shape): an array works too
+        return torch.tensor(input.ndim, dtype=torch.int32, device=device())
     return torch.tensor(input.dim(), dtype=torch.int32, device=input.device)
 
 

@@ -336,16 +336,46 @@ def renorm(x, p, axis, max_norm):
     """
     if not -x.dim() <= axis < x.dim():
         raise ValueError(f"paddle.renorm: 'axis' must be in [{-x.dim()}, {x.dim()}), but received {axis}")
-    if x.is_complex() or x.dtype is torch.bool:  # no Paddle kernel (NotFound: RuntimeError)
-        raise RuntimeError(f"paddle.renorm: {str(x.dtype)[6:]} tensors are not supported; 'x' must be "
-                           "a float tensor")
+    if not x.is_floating_point():  # no Paddle kernel (NotFound: RuntimeError)
+        raise NoKernelError(f"paddle.renorm: {str(x.dtype)[6:]} tensors are not supported; 'x' must be "
+                            "a float tensor")
     if not p > 0:
         raise ValueError(f"paddle.renorm: 'p' must be positive, but received {p}")
     if not max_norm >= 0:
         raise ValueError(f"paddle.renorm: 'max_norm' must be non-negative, but received {max_norm}")
-    if x.dim() == 1:  # each element is a slice of its own, as in Paddle
-        return torch.renorm(x.reshape(-1, 1), p, 0, max_norm).reshape(x.shape)
-    return torch.renorm(x, p, axis % x.dim(), max_norm)
+    # Paddle's attributes are float32; a 1-D tensor's elements are slices of their own
+    return _Renorm.apply(x, float(np.float32(p)), axis % x.dim(), float(np.float32(max_norm)))
+
+
+class _Renorm(torch.autograd.Function):
+    """Paddle's renorm kernels: the slice sums ``S = sum |x|^p`` and norms ``N = S^(1/p)``
+    give the factor ``max_norm / N`` where ``N > max_norm`` (no epsilon, unlike torch's); the
+    gradient is ``factor * g - sum(x * g) * max_norm * S^(-1-1/p) * |x|^(p-1) * sign(x)``
+    (``sign(0)`` is 1), in that order."""
+
+    @staticmethod
+    def forward(ctx, x, p, axis, max_norm):  # noqa: D102
+        dims = [d for d in range(x.dim()) if d != axis]
+        s = x.abs().pow(p)
+        if dims:
+            s = s.sum(dims, keepdim=True)
+        n = s.pow(1.0 / p)
+        over = n > max_norm
+        factor = torch.where(over, max_norm / n, torch.ones_like(n))
+        ctx.save_for_backward(x, s, factor, over)
+        ctx.p, ctx.dims, ctx.max_norm = p, dims, max_norm
+        return torch.where(factor < 1.0, factor * x, x)
+
+    @staticmethod
+    def backward(ctx, g):  # noqa: D102
+        x, s, factor, over = ctx.saved_tensors
+        p, dims = ctx.p, ctx.dims
+        power = torch.where(over, s.pow(-1.0 - 1.0 / p) * -1 * ctx.max_norm, torch.zeros_like(s))
+        w = x * g
+        if dims:
+            w = w.sum(dims, keepdim=True)
+        sign = torch.where(x >= 0, 1.0, -1.0).to(x.dtype)
+        return factor * g + w * power * x.abs().pow(p - 1.0) * sign, None, None, None
 
 
 @defop(amp="black", paddle_types=("reduce_as", "pd_op.reduce_as"))

@@ -40,7 +40,7 @@ def _check_float(x: torch.Tensor, api: str) -> None:
     """Paddle's CPU pools have float kernels only: another dtype is NotFound, a RuntimeError."""
     if not x.is_floating_point():
         raise NoKernelError(f"paddle.{api}: the input dtype must be float16, bfloat16, float32 or "
-                           f"float64, but received {str(x.dtype).replace('torch.', '')}")
+                            f"float64, but received {str(x.dtype).replace('torch.', '')}")
 
 
 def _refuse_tensor(v, api: str, arg: str, want: str) -> None:

@@ -130,7 +130,8 @@ def _seed_arg(seed, api: str) -> int:
     return seed
 
 
-@defop(method=False, differentiable=False, paddle_types=("uniform_random", "pd_op.uniform"))
+@defop(method=False, differentiable=False, paddle_types=("uniform_random", "pd_op.uniform"),
+       program_no_arrays=("shape",))
 def uniform(shape, dtype=None, min=0, max=1.0, seed=0, name=None, *, out=None, device=None,
             requires_grad=False):
     """Samples uniformly distributed in ``[min, max)``.
@@ -177,7 +178,8 @@ def uniform(shape, dtype=None, min=0, max=1.0, seed=0, name=None, *, out=None, d
     return finish(t, out, requires_grad)
 
 
-@defop(method=False, differentiable=False, paddle_types=("uniform_random", "pd_op.uniform"))
+@defop(method=False, differentiable=False, paddle_types=("uniform_random", "pd_op.uniform"),
+       program_no_arrays=("shape",))
 def rand(shape, dtype=None, name=None, *, out=None, device=None, requires_grad=False,
          pin_memory=False):
     """Samples uniformly distributed in ``[0, 1)``.
@@ -285,7 +287,7 @@ def _complex_mean(mean: complex, api: str) -> float:
 
 
 @defop(method=False, paddle_types=("gaussian_random", "pd_op.gaussian"),
-       program_dtypes={"shape": _INT_SHAPE})
+       program_dtypes={"shape": _INT_SHAPE}, program_no_arrays=("shape",))
 def normal(mean=0.0, std=1.0, shape=None, name=None, *, out=None):
     """Samples from normal distributions with the given means and standard deviations.
 
@@ -315,7 +317,7 @@ def normal(mean=0.0, std=1.0, shape=None, name=None, *, out=None):
     if mt:
         if not (mean.is_floating_point() or mean.is_complex()):
             raise NoKernelError("paddle.normal: a Tensor 'mean' must be float32, float64, complex64 "
-                               f"or complex128, but received {_dtype_name(mean.dtype)}")
+                                f"or complex128, but received {_dtype_name(mean.dtype)}")
         if st:
             if std.numel() != mean.numel():
                 raise ValueError(f"paddle.normal: 'std' of shape {list(std.shape)} cannot be "
@@ -327,7 +329,7 @@ def normal(mean=0.0, std=1.0, shape=None, name=None, *, out=None):
     elif st:
         if not std.is_floating_point():
             raise NoKernelError("paddle.normal: a Tensor 'std' must be float32 or float64, but "
-                               f"received {_dtype_name(std.dtype)}")
+                                f"received {_dtype_name(std.dtype)}")
         if isinstance(mean, complex):
             m = _complex_mean(mean, "normal")
             r = _gaussian(list(std.shape), torch.complex64, std.device) * std + complex(m, m)
@@ -458,7 +460,7 @@ def _bounds(low, high, api: str) -> tuple[int, int]:
 
 
 @defop(method=False, differentiable=False, paddle_types=("randint", "pd_op.randint"),
-       program_dtypes={"shape": _INT_SHAPE})
+       program_dtypes={"shape": _INT_SHAPE}, program_no_arrays=("shape",))
 def randint(low=0, high=None, shape=[1], dtype=None, name=None):  # noqa: B006 (Paddle's default)
     """Random integers uniformly drawn from ``[low, high)``.
 

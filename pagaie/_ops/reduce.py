@@ -13,7 +13,6 @@ import numpy as np
 import torch
 
 from pagaie._core.registry import NoKernelError, defop
-from pagaie._core.registry import NoKernelError
 from pagaie._ops._helpers import parsed_dtype, torch_dtype, write_out
 
 _T = torch.Tensor
@@ -109,7 +108,11 @@ def sum(x, axis=None, dtype=None, keepdim=False, name=None, *, out=None):
         (10.0, [4.0, 6.0])
         >>> paddle.sum(paddle.to_tensor([True, True, False])).dtype
         <DataType.INT64: 9>
+        >>> paddle.sum(x, 1, True).shape   # a bool third argument is keepdim
+        paddle.Size([2, 1])
     """
+    if dtype.__class__ is bool:   # torch's order sum(x, axis, keepdim, dtype), as Paddle reads it
+        dtype, keepdim = (None if keepdim.__class__ is bool else keepdim), dtype
     dt = _SUM_DTYPE.get(x.dtype) if dtype is None else parsed_dtype(dtype, "sum")
     if axis is None:
         if keepdim:
@@ -175,6 +178,8 @@ def prod(x, axis=None, keepdim=False, dtype=None, out=None, name=None):
     if dtype is not None:
         x = x.to(torch_dtype(dtype, "prod"))
     _no_kernel(x, "prod", complex_too=False)
+    if isinstance(axis, _T) and axis.numel() == 0:   # Paddle's prod then reduces no axis
+        return x.clone() if out is None else write_out(out, x.clone())
     dims = _axes(axis, x.dim(), "prod")
     if dims is None:
         r = torch.prod(x, dtype=x.dtype)
@@ -197,7 +202,7 @@ def _no_kernel(x, api, complex_too=True, axis=None):
         except ValueError:
             pass
         raise NoKernelError(f"paddle.{api}: {str(x.dtype)[6:]} tensors are not supported (no kernel "
-                           "for this dtype); cast 'x' to a real number dtype first")
+                            "for this dtype); cast 'x' to a real number dtype first")
 
 
 def _extreme(x, axis, keepdim, api, fn):
@@ -324,7 +329,8 @@ def logsumexp(x, axis=None, keepdim=False, name=None, *, out=None):
     return r if out is None else write_out(out, r)
 
 
-@defop(amp="black", paddle_types=("nansum",))
+@defop(amp="black", paddle_types=("nansum",), program_dtypes={"x": frozenset(
+    {torch.float16, torch.bfloat16, torch.float32, torch.float64, torch.int32, torch.int64})})
 def nansum(x, axis=None, dtype=None, keepdim=False, name=None):
     """Sum over ``axis`` treating NaN as zero.
 
@@ -334,7 +340,7 @@ def nansum(x, axis=None, dtype=None, keepdim=False, name=None):
         3.0
     """
     if x.dtype is torch.bool:
-        raise NoKernelError("paddle.nansum: bool tensors are not supported")
+        raise NoKernelError("paddle.nansum: bool tensors are not supported (no kernel for this dtype)")
     dt = _SUM_DTYPE.get(x.dtype) if dtype is None else parsed_dtype(dtype, "nansum")
     if dt is not None and dt.is_complex and not x.is_complex():  # a real x summed as complex
         x = x.to(dt)
@@ -357,7 +363,7 @@ def nanmean(x, axis=None, keepdim=False, name=None):
         1.5
     """
     if x.dtype is torch.bool:
-        raise NoKernelError("paddle.nanmean: bool tensors are not supported")
+        raise NoKernelError("paddle.nanmean: bool tensors are not supported (no kernel for this dtype)")
     if not (x.is_floating_point() or x.is_complex()):
         x = x.to(torch.float32)
     axes = _axes(axis, x.dim(), "nanmean")

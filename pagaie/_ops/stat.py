@@ -418,9 +418,9 @@ def _quantile(x, q, axis, keepdim, interpolation, api, fn):
             x.dtype in (torch.int32, torch.int64) and interpolation != "linear"):
         # Paddle has no kernel for other dtypes (nor a linear interpolation of integers): its
         # eager mode raises RuntimeError (NotFound).
-        raise RuntimeError(f"paddle.{api}: the input must be a float32 or float64 tensor (or "
-                           f"int32/int64 with an interpolation other than 'linear'), but received "
-                           f"{dtype_name(x)} with interpolation={interpolation!r}")
+        raise NoKernelError(f"paddle.{api}: the input must be a float32 or float64 tensor (or "
+                            f"int32/int64 with an interpolation other than 'linear'), but received "
+                            f"{dtype_name(x)} with interpolation={interpolation!r}")
     qt = qt.to(x.dtype if x.is_floating_point() else torch.float64)
     fn = _quantile_kernel(fn)
     scalar_q = scalar_q or qt.numel() == 1  # Paddle drops the q axis for a single quantile

@@ -16,6 +16,7 @@ import re
 from contextlib import contextmanager
 from typing import Any, Iterator
 
+import numpy as np
 import torch
 
 from pagaie._core.bad_input import STATIC_FLOAT_INPUT_OPS, STATIC_TYPE_ERROR_OPS
@@ -391,18 +392,28 @@ def _recording_error(rec: OpRecord, exc: BaseException, vargs: list, vkwargs: di
         return err
 
 
-def _check_program_dtype(rec: OpRecord, args: tuple, kwargs: dict) -> None:
-    """The dtype checks Paddle's static API makes (``check_variable_and_dtype``) and its eager
-    calls skip, for the records naming them (``program_dtypes``: argument -> the torch dtypes
-    it takes): TypeError."""
+def _check_program_args(rec: OpRecord, args: tuple, kwargs: dict) -> None:
+    """The checks Paddle's static API makes and its eager calls skip, for the records naming
+    them: ``program_dtypes`` (argument -> the torch dtypes a Tensor there may have, as
+    ``check_variable_and_dtype``) and ``program_no_arrays`` (arguments that may not be numpy
+    arrays or numpy numbers, as ``check_type``). Both are TypeError."""
     names = list(rec.signature.parameters)
-    for arg, allowed in rec.extra["program_dtypes"].items():
-        i = names.index(arg)
-        v = args[i] if i < len(args) else kwargs.get(arg)
+
+    def arg(name: str) -> Any:
+        i = names.index(name)
+        return args[i] if i < len(args) else kwargs.get(name)
+
+    for name in rec.extra.get("program_no_arrays", ()):
+        v = arg(name)
+        if isinstance(v, (np.ndarray, np.generic)):
+            raise TypeError(f"paddle.{rec.name}: '{name}' must be a list, a tuple or a Tensor in a "
+                            f"static program, but received numpy.{type(v).__name__}")
+    for name, allowed in rec.extra.get("program_dtypes", {}).items():
+        v = arg(name)
         if isinstance(v, Tensor) and v._t.dtype not in allowed:
             from pagaie._core.dtype import from_torch_dtype
             want = ", ".join(sorted(from_torch_dtype(d).name for d in allowed))
-            raise TypeError(f"paddle.{rec.name}: '{arg}' of dtype {from_torch_dtype(v._t.dtype).name} "
+            raise TypeError(f"paddle.{rec.name}: '{name}' of dtype {from_torch_dtype(v._t.dtype).name} "
                             f"is not supported in a static program (Paddle's static API takes {want})")
 
 
@@ -443,15 +454,29 @@ def _run_on_data(rec: OpRecord, vargs: list, vkwargs: dict) -> tuple[Any, Any]:
             (out, known), (alt, _) = runs
             dims = _known_dims(out, alt)
             return out, True if known is True or dims is None else _merge_known(known, dims)
-        # A size the op needs the unknown ones to match (repeat_interleave's repeats along
-        # its axis): one run with all of them at a known size of the inputs, every output
-        # size unknown.
-        for n in sorted({d for v in _values_in(inputs) for d in v._known_dims() if d > 1})[:4]:
-            try:
-                return _run_on_data_at(rec, _meta_alt(vargs, n), _meta_alt(vkwargs, n))[0], True
-            except Exception:  # noqa: BLE001 - the error below stands
-                continue
-    return _run_on_data_at(rec, vargs, vkwargs)
+        found = _run_at_known_sizes(rec, vargs, vkwargs, inputs)
+        if found is not None:
+            return found
+        return _run_on_data_at(rec, vargs, vkwargs)
+    try:
+        return _run_on_data_at(rec, vargs, vkwargs)
+    except Exception:  # noqa: BLE001 - unknown sizes may have to match a known one
+        found = _run_at_known_sizes(rec, vargs, vkwargs, inputs) if _has_unknown(inputs) else None
+        if found is None:
+            raise
+        return found
+
+
+def _run_at_known_sizes(rec: OpRecord, vargs: list, vkwargs: dict, inputs: list) -> Any:
+    """For a size the op needs the unknown ones to match (repeat_interleave's repeats along
+    its axis, a [-1, 4] input with 3 counts): one run with all of them at a known size of the
+    inputs, every output size unknown; None when no such size fits."""
+    for n in sorted({d for v in _values_in(inputs) for d in v._known_dims() if d > 1})[:4]:
+        try:
+            return _run_on_data_at(rec, _meta_alt(vargs, n), _meta_alt(vkwargs, n))[0], True
+        except Exception:  # noqa: BLE001 - the caller's error stands
+            continue
+    return None
 
 
 def _run_on_data_at(rec: OpRecord, vargs: list, vkwargs: dict) -> tuple[Any, Any]:
@@ -537,8 +562,8 @@ class Recorder:
             # Paddle's programs record an in-place API as its out-of-place op (``tanh_`` is
             # ``tanh``: the input keeps its value); ``increment`` and ``index_put_`` stay in place
             rec = _REGISTRY[rec.inplace_of]
-        if "program_dtypes" in rec.extra:
-            _check_program_dtype(rec, args, kwargs)
+        if "program_dtypes" in rec.extra or "program_no_arrays" in rec.extra:
+            _check_program_args(rec, args, kwargs)
         block = self.block
         vargs = [_to_values(block, a) for a in args]
         vkwargs = {k: _to_values(block, v) for k, v in kwargs.items()}
