@@ -219,3 +219,44 @@ def test_a_dtype_without_kernel_is_a_type_error_while_building_a_program(fn, dty
     # eagerly Paddle raises its kernel NotFound (RuntimeError); its PIR op check: TypeError
     same_static_exception(lambda P: fn(P, P.static.data("x", [4, 4], dtype)))
     same_exception(lambda P: fn(P, P.ones([4, 4], dtype)))
+
+
+def test_append_backward_takes_data_values_marked_persistable():
+    def f(P):
+        i = P.static.data("i", [1], "float32")
+        x = P.static.data("x", [1], "float32")
+        for v in (i, x):
+            v.stop_gradient = False
+            v.persistable = True
+        out = P.static.nn.while_loop(lambda i, x: i < 3, lambda i, x: [i + 1, x * i], [i, x])
+        pairs = P.static.append_backward(P.mean(out[1]))
+        assert [(p.is_same(i), p.is_same(x)) for p, _ in pairs] == [(True, False), (False, True)]
+        feed = {"i": np.ones(1, "float32"), "x": np.ones(1, "float32")}
+        return P.static.Executor().run(feed=feed, fetch_list=[out[1]] + [g for _, g in pairs])
+    ours, theirs = both_static(f, fresh_programs=True)
+    assert_same(ours, theirs)
+
+
+def test_static_gradients_with_respect_to_a_created_parameter():
+    def f(P):
+        x = P.create_parameter([1], "float32", name="s15_w",
+                               default_initializer=P.nn.initializer.Constant(3.0))
+        (g1,) = P.static.gradients(x * x, x)
+        (g2,) = P.static.gradients((x - g1) * (x - g1), x)
+        exe = P.static.Executor()
+        exe.run(P.static.default_startup_program())
+        return exe.run(fetch_list=[g1, g2])
+    ours, theirs = both_static(f, fresh_programs=True)
+    assert_same(ours, theirs)
+
+
+def test_static_minimize_creates_the_optimizer_state_with_the_program():
+    def f(P):
+        _adam_program(P)
+        P.static.Executor().run(P.static.default_startup_program())
+        sd = P.static.default_main_program().state_dict("opt")  # before any run
+        return {re.sub(r"_\d+", "_N", k): np.array(v) for k, v in sd.items()}
+    ours, theirs = both_static(f, fresh_programs=True)
+    assert sorted(ours) == sorted(theirs)
+    for k in theirs:
+        assert_same(ours[k], theirs[k], what=k)

@@ -78,6 +78,16 @@ def _check_target(t: Any, api: str) -> Value:
     return t
 
 
+def _input_value(block: Block | None, t: Any) -> Value:
+    """An input of ``gradients``: a program Value, or an eager tensor the program reads (a
+    parameter made by ``paddle.create_parameter`` in static mode), as its captured Value."""
+    from pagaie._core.tensor import Tensor
+    if block is not None and isinstance(t, Tensor) and not isinstance(t, Value):
+        from pagaie._static.recorder import capture
+        return capture(block, t)
+    return _check_target(t, "gradients")
+
+
 def append_backward(loss: Value, parameter_list: Sequence | None = None,
                     no_grad_set: set | None = None, callbacks: Any = None,
                     checkpoints: Any = None, distop_context: Any = None) -> list[tuple[Value, Value]]:
@@ -117,9 +127,8 @@ def append_backward(loss: Value, parameter_list: Sequence | None = None,
     skip = {getattr(n, "name", n) for n in _as_list(no_grad_set)}
     params = block.all_parameters()
     if parameter_list is None:  # Paddle also takes the values marked persistable by hand
-        seen = set(map(id, params))
-        params += [v for op in block.ops for v in op.output_values()
-                   if v.persistable and id(v) not in seen and not seen.add(id(v))]
+        seen = set(map(id, params))  # (data values too), in the order they were made
+        params += [v for v in block.vars.values() if v.persistable and id(v) not in seen]
     else:  # in the order given (Values, eager parameters or names)
         by_name = {v.name: v for v in params}
         by_name.update({v.source.name: v for v in params if v.source is not None})
@@ -161,7 +170,8 @@ def gradients(targets: Any, inputs: Any, target_gradients: Any = None,
         >>> paddle.disable_static()
     """
     ts = [_check_target(t, "gradients") for t in _as_list(targets)]
-    ins = [_check_target(i, "gradients") for i in _as_list(inputs)]
+    block = ts[0].block.program.global_block() if ts else None
+    ins = [_input_value(block, i) for i in _as_list(inputs)]
     tg = _as_list(target_gradients) or None
     if tg is not None:  # (ValueError, as Paddle's checks of grad_outputs)
         if len(tg) != len(ts):
@@ -173,7 +183,6 @@ def gradients(targets: Any, inputs: Any, target_gradients: Any = None,
                                                               for a, b in zip(gs, ss))):
                 raise ValueError(f"paddle.static.gradients: the shape of target_gradients[{i}] {gs} "
                                  f"should be the same as the shape of targets[{i}] {ss}")
-    block = ts[0].block.program.global_block()
     skip = {getattr(n, "name", n) for n in _as_list(no_grad_set)}
     # As Paddle: None for an input that stops gradient or that no target depends on.
     live = [i for i in ins if not i.stop_gradient and i.name not in skip and _reaches(block, i, ts, skip)]
@@ -190,6 +199,9 @@ def minimize(optimizer: Any, loss: Value, parameters: Any = None, no_grad_set: A
     grads = [g for _, g in pairs]
     for g in grads:  # the optimizer consumes them: Paddle marks them stop_gradient then
         g.stop_gradient = True
+    # Paddle's minimize creates the accumulators (moments, beta powers...) with the program,
+    # so the optimizer state exists, and state_dict('opt') lists it, before the first run
+    optimizer._create_accumulators([p.source for p in params if p.source is not None])
     # Paddle keeps the learning rate in a persistable variable ``learning_rate_<n>`` (named
     # when the optimizer joins the program); ``static.save`` writes it to the .pdopt file.
     lr_name = next((op.attrs["lr_name"] for op in block.ops if op.type == "pagaie.optimizer_step"
