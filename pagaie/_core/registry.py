@@ -43,6 +43,18 @@ class NoKernelError(RuntimeError):
 
     static_type = TypeError
 
+    def __reduce__(self) -> tuple:   # pickled by the factory: the class's name is builtins'
+        return _no_kernel_error, self.args
+
+
+def _no_kernel_error(*args: Any) -> NoKernelError:
+    return NoKernelError(*args)
+
+
+# Users see Paddle's exception: tracebacks and ``type(e).__name__`` say RuntimeError.
+NoKernelError.__name__ = NoKernelError.__qualname__ = "RuntimeError"
+NoKernelError.__module__ = "builtins"
+
 
 class OpRecord:
     """Everything pagaie knows about one op.
