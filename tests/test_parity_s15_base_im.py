@@ -44,6 +44,7 @@ def test_isclose_argument_errors(fn):
 
 @pytest.mark.parametrize("fn", [
     lambda P, x: P.isclose(x, x),
+    lambda P, x: P.isclose(x.astype("float64"), x),   # an integer y: the static check's TypeError
     lambda P, x: P.nn.functional.relu(x),
     lambda P, x: P.nn.functional.avg_pool2d(x, 1),
     lambda P, x: P.nn.functional.conv2d(x, x),
@@ -70,4 +71,55 @@ def test_no_kernel_dtype_is_a_type_error_in_a_program(fn):
     def f(P):
         with static_mode(P), P.static.program_guard(P.static.Program()):
             fn(P)
+    same_exception(f)
+
+
+@pytest.mark.parametrize("fn", [
+    lambda P, x: P.multiplex(x, P.static.data("i", [2, 1], "int32")),       # not a list
+    lambda P, x: P.multiplex([x], P.static.data("i", [2, 1], "int32")),     # one candidate
+    lambda P, x: P.multiplex([x, x], P.static.data("i", [2, 1], "int16")),  # index dtype
+    lambda P, x: P.multiplex([x.astype("int16")] * 2, P.static.data("i", [2, 1], "int32")),
+    lambda P, x: P.unique(x.astype("int16")),
+])
+def test_multiplex_and_kernel_dtype_errors_in_a_program(fn):
+    def f(P):
+        with static_mode(P), P.static.program_guard(P.static.Program()):
+            fn(P, P.static.data("x", [2, 2], "int64"))
+    same_exception(f)
+
+
+def test_sort_of_int16_records_in_a_program():
+    def f(P):
+        with static_mode(P), P.static.program_guard(P.static.Program()):
+            return P.sort(P.static.data("x", [2, 2], "int16")).shape
+    both_same(f)
+
+
+@pytest.mark.parametrize("fn", [
+    lambda P: P.multiplex(P.ones([2, 2]), P.to_tensor([[0], [1]], "int32")),
+    lambda P: P.multiplex([P.ones([2, 2])], P.to_tensor([[0], [0]], "int32")),
+])
+def test_multiplex_eager_input_errors(fn):
+    same_exception(fn)
+
+
+@pytest.mark.parametrize("dtype", ["bool", "int32", "float16"])
+@pytest.mark.parametrize("api", ["inverse", "linalg.slogdet", "linalg.matrix_power"])
+def test_linalg_dtype_refusal_is_a_type_error_in_a_program(api, dtype):
+    if api == "linalg.matrix_power" and dtype == "float16":
+        pytest.skip("matrix_power computes float16 eagerly")
+    def f(P):
+        fn = P.inverse if api == "inverse" else getattr(P.linalg, api.split(".")[1])
+        args = (2,) if api == "linalg.matrix_power" else ()
+        with static_mode(P), P.static.program_guard(P.static.Program()):
+            fn(P.static.data("x", [4, 4], dtype), *args)
+    same_exception(f)
+
+
+@pytest.mark.parametrize("api", ["logit", "exp", "sqrt", "nn.functional.sigmoid"])
+def test_bool_input_of_float_math_is_a_type_error_in_a_program(api):
+    def f(P):
+        fn = P.nn.functional.sigmoid if api.startswith("nn.") else getattr(P, api)
+        with static_mode(P), P.static.program_guard(P.static.Program()):
+            fn(P.static.data("x", [4], "bool"))
     same_exception(f)

@@ -489,8 +489,12 @@ def multiplex(inputs, index, name=None):
         >>> paddle.multiplex([a, b], paddle.to_tensor([[1], [0]], dtype='int32')).tolist()
         [[5, 6], [3, 4]]
     """
-    if not isinstance(inputs, (list, tuple)) or len(inputs) < 1:
-        raise ValueError("paddle.multiplex: 'inputs' must be a non-empty list of tensors")
+    if not isinstance(inputs, (list, tuple)):
+        raise ValueError(f"paddle.multiplex: argument 'inputs' (position 0) must be list of "
+                         f"Tensors, but got {type(inputs).__name__}")
+    if len(inputs) < 2:  # Paddle's InvalidArgument
+        raise ValueError(f"paddle.multiplex: 'inputs' must hold more than one candidate tensor, "
+                         f"but received {len(inputs)}")
     x0 = inputs[0]
     kernel_dtypes("multiplex", x0, _MULTIPLEX_DTYPES, "inputs")
     if any(t.dtype != x0.dtype for t in inputs):
@@ -510,8 +514,10 @@ def multiplex(inputs, index, name=None):
         raise ValueError(f"paddle.multiplex: 'index' has {idx.shape[0]} rows, more than the "
                          f"{x0.shape[0]} of the tensors of 'inputs'")
     if index.dtype is not torch.int32:  # Paddle's kernel reads the index as int32
-        raise ValueError(f"paddle.multiplex: 'index' must be an int32 tensor, but received "
+        err = ValueError(f"paddle.multiplex: 'index' must be an int32 tensor, but received "
                          f"{dtype_name(index)}")
+        err.static_type = TypeError   # Paddle's static check of the index comes first
+        raise err
     # Paddle's kernel checks the rows it picks: PreconditionNotMet (RuntimeError)
     idx = bound_index(idx.reshape(-1), len(inputs), "multiplex", RuntimeError, negative=False)
     stacked = torch.stack(list(inputs), 0)

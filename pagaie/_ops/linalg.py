@@ -25,7 +25,8 @@ def _square(api: str, x, arg: str = "x") -> None:
 
 
 def _floating(api: str, x) -> None:
-    """Paddle has no integer/bool/half kernel for the LAPACK-backed ops: its NotFound (RuntimeError)."""
+    """Paddle has no integer/bool/half kernel for the LAPACK-backed ops: its NotFound (RuntimeError;
+    TypeError in a program)."""
     if not (x.is_floating_point() or x.is_complex()) or x.dtype in (torch.float16, torch.bfloat16):
         raise NoKernelError(f"paddle.linalg.{api}: 'x' must be a floating or complex tensor, but "
                             f"received dtype {str(x.dtype).replace('torch.', '')}")

@@ -202,8 +202,11 @@ def _close_args(api, x, y, float_only=False):
     if float_only:  # Paddle's kernel lookup comes before its dtype check of the pair
         float_kernel(f"paddle.{api}", x, complex_ok=True)
     if x.dtype is not y.dtype:
-        raise ValueError(f"paddle.{api}: 'x' and 'y' must have the same dtype, but received "
+        err = ValueError(f"paddle.{api}: 'x' and 'y' must have the same dtype, but received "
                          f"{dtype_name(x)} and {dtype_name(y)}")
+        if api == "isclose" and not (y.is_floating_point() or y.is_complex()):
+            err.static_type = TypeError   # isclose's static check refuses a bool/integer y first
+        raise err
     if x.shape != y.shape and not (api == "allclose" and x.dim() == y.dim()
                                    and (x.numel() == 0 or y.numel() == 0)):
         # No broadcasting, as in Paddle (whose allclose lets an empty tensor broadcast).

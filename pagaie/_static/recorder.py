@@ -359,7 +359,7 @@ def _make_outputs(block: Block, out: Any, prefix: str, stop: bool, unknown: Any)
 # The words of pagaie's "not a tensor" errors (registry.bad_argument's, and the ops' own),
 # for a value other than None.
 _NOT_A_TENSOR = re.compile(r"must be (a )?Tensor( or a number)?, but (got|received) (?!None)"
-                           r"|must be (a )?list of Tensors, but element"
+                           r"|must be (a )?list of Tensors, but (element|got (?!None))"
                            r"|must be a list or tuple of Tensors, but received (?!None)"
                            r"|the value must be a Tensor, numpy\.ndarray, int, float")
 
