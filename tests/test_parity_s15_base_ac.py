@@ -125,3 +125,18 @@ def test_broadcast_tensors_kernel_dtypes(dt):
 def test_angle_has_floating_and_complex_kernels_only(dt):
     same_exception(lambda P: P.angle(P.ones([2], dt)))
     same_static_exception(lambda P: P.angle(_data(P, dt)))
+
+
+@pytest.mark.parametrize("dt", ["uint8", "int8", "int16"])
+@pytest.mark.parametrize("fn", [
+    lambda P, x: P.cumprod(x, 0),
+    lambda P, x: P.cummax(x, axis=0),
+    lambda P, x: P.cummin(x),
+])
+def test_cumprod_and_cum_extremes_have_no_small_int_kernels(fn, dt):
+    same_exception(lambda P: fn(P, P.to_tensor(np.arange(6, dtype=dt).reshape(2, 3))))
+
+
+@pytest.mark.parametrize("dt", ["bool", "uint8", "int8", "int16"])
+def test_atan2_has_no_bool_or_small_int_kernel(dt):
+    same_exception(lambda P: P.atan2(P.ones([2], dt), P.ones([2], dt)))

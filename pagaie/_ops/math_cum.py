@@ -56,6 +56,16 @@ def _check_not_bool(x, api):
                             "float dtype first")
 
 
+_NO_CUM_KERNEL = frozenset((torch.uint8, torch.int8, torch.int16))
+
+
+def _check_not_small_int(x, api):
+    # cumprod, cummax and cummin have no uint8/int8/int16 kernels either (cumsum has)
+    if x.dtype in _NO_CUM_KERNEL:
+        raise RuntimeError(f"paddle.{api}: 'x' of dtype {str(x.dtype)[6:]} is not supported (Paddle's "
+                           "kernel takes no uint8, int8 or int16 tensors)")
+
+
 def _flat_store(x, r):
     """In-place result over the flattened input (``axis=None``): ``x`` takes its shape, as in Paddle."""
     if r.shape != x.shape and not x.requires_grad:
@@ -113,6 +123,7 @@ def cumprod(x, dim=None, *, dtype=None, out=None, name=None):
     if dtype is not None:
         x = x.to(torch_dtype(dtype, "cumprod"))
     _check_not_bool(x, "cumprod")
+    _check_not_small_int(x, "cumprod")
     x, dim = _cum_axis(x, dim, "cumprod", ValueError, zero_d=(0,))  # Paddle's cumprod: no -1 on 0-D
     r = torch.cumprod(x, dim, dtype=x.dtype)
     return r if out is None else write_out(out, r)
@@ -125,6 +136,7 @@ def _cum_extreme(x, axis, dtype, api, fn):
         name = kind.__name__ if kind.__module__ == "builtins" else f"{kind.__module__}.{kind.__name__}"
         raise ValueError(f"paddle.{api}: argument 'x' (position 0) must be Tensor, but got {name}")
     _check_not_bool(x, api)
+    _check_not_small_int(x, api)
     if x.is_complex():  # no Paddle kernel (NotFound: RuntimeError), checked before 'dtype'
         raise RuntimeError(f"paddle.{api}: {str(x.dtype)[6:]} tensors are not supported; 'x' must "
                            "be a real number tensor")
