@@ -606,8 +606,8 @@ def atan2(x, y, name=None):
         [0.7854, -2.3562]
     """
     if type(x) is _T and type(y) is _T and x.dtype is y.dtype and x.dtype in _NO_ATAN2_KERNEL:
-        raise RuntimeError(f"paddle.atan2: 'x' of dtype {dtype_name(x)} is not supported (Paddle's kernel "
-                           f"takes no bool, uint8, int8 or int16 tensors)")
+        raise NoKernelError(f"paddle.atan2: 'x' of dtype {dtype_name(x)} is not supported (Paddle's kernel "
+                            f"takes no bool, uint8, int8 or int16 tensors)")
     if type(x) is _T and type(y) is _T and _is_int(x) and _is_int(y) and x.dtype is y.dtype:
         # Paddle's integer kernel works in float32 and returns float64
         return torch.atan2(x.to(torch.float32), y.to(torch.float32)).to(torch.float64)

@@ -62,8 +62,8 @@ _NO_CUM_KERNEL = frozenset((torch.uint8, torch.int8, torch.int16))
 def _check_not_small_int(x, api):
     # cumprod, cummax and cummin have no uint8/int8/int16 kernels either (cumsum has)
     if x.dtype in _NO_CUM_KERNEL:
-        raise RuntimeError(f"paddle.{api}: 'x' of dtype {str(x.dtype)[6:]} is not supported (Paddle's "
-                           "kernel takes no uint8, int8 or int16 tensors)")
+        raise NoKernelError(f"paddle.{api}: 'x' of dtype {str(x.dtype)[6:]} is not supported (Paddle's "
+                            "kernel takes no uint8, int8 or int16 tensors)")
 
 
 def _flat_store(x, r):
