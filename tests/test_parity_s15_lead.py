@@ -25,3 +25,9 @@ def test_unused_split_output_gets_zero_gradient_in_hooks_and_retain_grads():
 
 def test_non_scalar_backward_of_one_split_output():
     both_same(lambda fw: _split_grads(fw, "p2"))
+
+
+def test_imag_of_a_real_tensor_has_no_cpu_kernel():
+    from tests.reference import same_exception
+    same_exception(lambda fw: fw.imag(fw.to_tensor([1.0, 2.0])))
+    same_exception(lambda fw: fw.to_tensor([1, 2]).imag())

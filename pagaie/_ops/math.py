@@ -378,14 +378,15 @@ def real(x, name=None):
 
 @defop(paddle_types=("imag", "pd_op.imag"))
 def imag(x, name=None):
-    """The imaginary part of a complex tensor (zeros for a real tensor).
+    """The imaginary part of a complex tensor (Paddle has no kernel for a real one: RuntimeError).
 
     Examples:
         >>> import pagaie as paddle
         >>> paddle.imag(paddle.to_tensor([1 + 2j, 3 - 1j])).tolist()
         [2.0, -1.0]
     """
-    return torch.imag(x).clone() if x.is_complex() else torch.zeros_like(x)
+    kernel_dtypes("imag", x, _COMPLEX)
+    return torch.imag(x).clone()
 
 
 @defop(paddle_types=("conj", "pd_op.conj"))
