@@ -31,3 +31,9 @@ def test_imag_of_a_real_tensor_has_no_cpu_kernel():
     from tests.reference import same_exception
     same_exception(lambda fw: fw.imag(fw.to_tensor([1.0, 2.0])))
     same_exception(lambda fw: fw.to_tensor([1, 2]).imag())
+
+
+def test_static_polar_and_tensordot_of_a_list_are_type_errors():
+    from tests.reference import same_static_exception
+    same_static_exception(lambda fw: fw.polar([[1.0, 2.0]], fw.static.data("x", [1, 2], "float32")))
+    same_static_exception(lambda fw: fw.tensordot([[1.0, 2.0]], fw.static.data("x", [2, 2], "float32"), 1))

@@ -56,8 +56,8 @@ TYPE_ERROR_OPS = frozenset({
 # non-Tensor is Paddle's TypeError instead of AttributeError (probed against Paddle 3.3.1).
 STATIC_TYPE_ERROR_OPS = frozenset({
     'alpha_dropout', 'avg_pool1d', 'cdist', 'crop', 'cumprod', 'fold', 'glu',
-    'histogram_bin_edges', 'lp_pool1d', 'nanmean', 'nansum', 'rank', 'unfold', 'unique',
-    'unique_consecutive', 'vander',
+    'histogram_bin_edges', 'lp_pool1d', 'nanmean', 'nansum', 'polar', 'rank', 'tensordot',
+    'unfold', 'unique', 'unique_consecutive', 'vander',
 })
 
 # Where another argument than the first fails otherwise: (op, parameter) -> exception type.
