@@ -37,3 +37,10 @@ def test_static_polar_and_tensordot_of_a_list_are_type_errors():
     from tests.reference import same_static_exception
     same_static_exception(lambda fw: fw.polar([[1.0, 2.0]], fw.static.data("x", [1, 2], "float32")))
     same_static_exception(lambda fw: fw.tensordot([[1.0, 2.0]], fw.static.data("x", [2, 2], "float32"), 1))
+
+
+def test_where_operands_that_are_not_tensors_or_numbers():
+    import numpy as np
+    from tests.reference import same_exception
+    for bad in ("a", [1.0, 2.0], np.array([1.0, 2.0], "float32")):
+        same_exception(lambda fw: fw.where(fw.to_tensor([True, False]), bad, fw.to_tensor([1.0, 2.0])))

@@ -9,6 +9,7 @@ import builtins
 import numbers
 from typing import Any
 
+import numpy as np
 import torch
 
 from pagaie._core import dtype as _dt
@@ -213,10 +214,22 @@ def masked_select(x, mask, name=None, *, out=None):
     return torch.masked_select(x, mask)
 
 
-def _where_operand(v: Any, device: torch.device) -> _T:
-    """A Python scalar operand becomes a 0-D tensor of Paddle's dtype for it."""
+def _where_operand(v: Any, device: torch.device, arg: str) -> _T:
+    """A Python scalar operand becomes a 0-D tensor of Paddle's dtype for it; other
+    non-Tensors get the errors of Paddle's where (its Python part reads ``v.shape``, its
+    argument parser refuses an array, its tensor constructor a string)."""
     if isinstance(v, _T):
         return v
+    pos = 1 if arg == "x" else 2
+    if isinstance(v, np.ndarray):
+        raise ValueError(f"paddle.where: argument '{arg}' (position {pos}) must be Tensor, but got "
+                         f"numpy.ndarray")
+    if isinstance(v, (str, bytes)):
+        raise TypeError(f"paddle.where: '{arg}' must be a Tensor or a number, but received "
+                        f"{type(v).__name__} {v!r}")
+    if not isinstance(v, (numbers.Number, np.generic)):
+        raise AttributeError(f"paddle.where: '{arg}' must be a Tensor or a number, but received "
+                             f"{type(v).__name__}")
     if isinstance(v, bool):
         dt = torch.bool
     elif isinstance(v, int):
@@ -256,8 +269,8 @@ def where(condition, x=None, y=None, name=None, *, out=None):
     if condition.dtype is not torch.bool:  # Paddle checks it before the operands' dtypes
         raise ValueError(f"paddle.where: 'condition' must be a bool Tensor, but received "
                          f"{str(condition.dtype).replace('torch.', '')}")
-    x = _where_operand(x, condition.device)
-    y = _where_operand(y, condition.device)
+    x = _where_operand(x, condition.device, "x")
+    y = _where_operand(y, condition.device, "y")
     if x.dtype is not y.dtype:
         check_binary_dtypes("where", x, y)
         common = torch.promote_types(x.dtype, y.dtype)
