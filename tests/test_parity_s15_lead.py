@@ -44,3 +44,15 @@ def test_where_operands_that_are_not_tensors_or_numbers():
     from tests.reference import same_exception
     for bad in ("a", [1.0, 2.0], np.array([1.0, 2.0], "float32")):
         same_exception(lambda fw: fw.where(fw.to_tensor([True, False]), bad, fw.to_tensor([1.0, 2.0])))
+
+
+def test_integer_inputs_of_float_only_nn_kernels():
+    from tests.reference import same_exception
+    F = lambda fw: fw.nn.functional  # noqa: E731
+    xi = lambda fw: fw.to_tensor([[1, 2], [3, 4]])  # noqa: E731
+    same_exception(lambda fw: F(fw).dropout(xi(fw), 0.5))
+    same_exception(lambda fw: F(fw).dropout(xi(fw), 0.5, training=False))
+    same_exception(lambda fw: F(fw).dropout(fw.to_tensor([True, False]), 0.5))
+    same_exception(lambda fw: F(fw).bilinear(xi(fw), xi(fw), fw.ones([1, 2, 2], "int64")))
+    same_exception(lambda fw: F(fw).pairwise_distance(xi(fw), xi(fw)))
+    same_exception(lambda fw: F(fw).binary_cross_entropy_with_logits(xi(fw), xi(fw)))

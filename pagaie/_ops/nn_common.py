@@ -127,6 +127,7 @@ def bilinear(x1, x2, weight, bias=None, name=None):
         raise ValueError(f"{api}: 'weight' of shape {list(weight.shape)} does not fit 'x1' "
                          f"{list(x1.shape)} and 'x2' {list(x2.shape)} (expected [out, "
                          f"{x1.shape[1]}, {x2.shape[1]}])")
+    float_kernel(api, x1)   # Paddle's bilinear kernel: floating inputs only
     if bias is not None and (bias.dim() != 2 or bias.shape[0] != 1 or bias.shape[1] != weight.shape[0]):
         raise ValueError(f"{api}: 'bias' must have shape [1, {weight.shape[0]}], but received "
                          f"{list(bias.shape)}")
@@ -227,6 +228,9 @@ del dropout.__wrapped__
 
 def _dropout_elements(x, p, training, upscale):
     """Paddle's dropout kernel: a mask element per element of ``x``."""
+    if not x.is_floating_point() and x.device.type != "cuda":  # Paddle's CPU kernel: floats only
+        raise NoKernelError(f"paddle.nn.functional.dropout: the CPU kernel supports floating-point "
+                            f"inputs only, but received {str(x.dtype).replace('torch.', '')}")
     if not training:
         return x if upscale else x * dropout_divisor(p, x.dtype)
     if as_scalar(p, torch.float32) == 1:  # the kernel zeroes the output without drawing
@@ -606,6 +610,7 @@ def pairwise_distance(x, y, p=2.0, epsilon=1e-6, keepdim=False, name=None):
     if isinstance(p, bool) or not isinstance(p, numbers.Real):
         raise TypeError(f"{api}: 'p' must be a number, but received {type(p).__name__}")
     _check_broadcast(api, "x", x, "y", y)
+    float_kernel(api, x)   # Paddle's p_norm kernel: floating inputs only
     d = x - y + epsilon
     p = float(p)
     if p == 0:   # counts non-zeros; Paddle's p_norm still gives a (zero) gradient

@@ -366,12 +366,12 @@ def binary_cross_entropy_with_logits(logit, label, weight=None, reduction="mean"
     if logit.is_complex():
         raise NoKernelError(f"paddle.{api}: 'logit' must be a real floating tensor, but received "
                             f"{str(logit.dtype)[6:]}")
-    if not logit.is_floating_point():
-        raise ValueError(f"paddle.{api}: 'logit' must be a floating tensor of the dtype of 'label', "
-                         f"but received {str(logit.dtype)[6:]}")
     if not label.is_floating_point():  # Paddle has no kernel for an integer label: NotFound
         raise NoKernelError(f"paddle.{api}: 'label' must be a floating tensor, but received "
                             f"{str(label.dtype)[6:]}")
+    if not logit.is_floating_point():
+        raise ValueError(f"paddle.{api}: 'logit' must be a floating tensor of the dtype of 'label', "
+                         f"but received {str(logit.dtype)[6:]}")
     _same_float_dtype(api, logit, label, ("logit", "label"))
     label = label.detach().to(logit.dtype)
     if pos_weight is not None:
