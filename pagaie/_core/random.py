@@ -270,7 +270,12 @@ def seed(seed: int) -> Generator:
     s = int(seed)
     if not 0 <= s < 1 << 64:   # Paddle's binding takes an unsigned 64-bit integer
         raise TypeError(f"paddle.seed: 'seed' must be an integer in [0, 2**64), but received {seed!r}")
-    torch.manual_seed(s)  # the CPU generator and every CUDA one
+    torch.default_generator.manual_seed(s)
+    if torch.cuda.is_available():
+        # Lazily for devices not yet initialised. (torch.manual_seed would queue that call on a
+        # CPU-only machine too, recording a stack trace: a DataLoader worker forked while
+        # another thread held a module lock deadlocked there.)
+        torch.cuda.manual_seed_all(s)
     cpu = default_generator(torch.device("cpu"))
     cpu._reseed(s)
     return cpu
