@@ -98,16 +98,6 @@ FUNCTIONAL_ATTRIBUTE_ERROR_OPS = frozenset({
     'soft_margin_loss', 'triplet_margin_loss', 'unfold', 'upsample', 'zeropad2d',
 })
 
-# nn.functional ops whose Python part checks, while a program is built, that the input (the
-# first tensor argument) is floating (``check_variable_and_dtype``): an integer or bool one is
-# TypeError there, where the eager call computes or fails later (probed against Paddle 3.3.1).
-STATIC_FLOAT_INPUT_OPS = frozenset({
-    'dropout', 'dropout2d', 'dropout3d', 'alpha_dropout', 'batch_norm', 'bilinear',
-    'pairwise_distance', 'nll_loss', 'binary_cross_entropy', 'binary_cross_entropy_with_logits',
-    'mse_loss', 'hinge_embedding_loss', 'multi_margin_loss', 'poisson_nll_loss',
-    'gaussian_nll_loss', 'fold', 'softmax_with_cross_entropy',
-})
-
 # What a numpy array in place of a Tensor raises, where it is not the op's list/None type
 # (key: op, or (op, parameter)); probed against Paddle 3.3.1.
 NUMPY_BY_OP: dict = {

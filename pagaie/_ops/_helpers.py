@@ -129,6 +129,12 @@ def float_kernel(api: str, x: torch.Tensor, what: str = "inputs", complex_ok: bo
                             f"{dtype_name(x)}")
 
 
+# The floating and complex dtypes: what a ``program_dtypes`` entry of an op whose static API
+# refuses integer and bool inputs takes (dropout, the losses...).
+FLOAT_OR_COMPLEX = frozenset({torch.float16, torch.bfloat16, torch.float32, torch.float64,
+                              torch.complex64, torch.complex128})
+
+
 # Integer dtypes many of Paddle's CPU kernels are not registered for (where, trunc, var...).
 SMALL_INTS = frozenset({torch.int8, torch.uint8, torch.int16})
 _NOT_SMALL_INTS = frozenset({torch.bool, torch.int32, torch.int64, torch.float16, torch.bfloat16,

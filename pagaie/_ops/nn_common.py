@@ -16,7 +16,7 @@ import torch.nn.functional as F
 
 from pagaie._core.registry import NoKernelError, defop
 from pagaie._core.tensor import Tensor, check_inplace
-from pagaie._ops._helpers import float_kernel, write_result_into, zero_dropped
+from pagaie._ops._helpers import FLOAT_OR_COMPLEX, float_kernel, write_result_into, zero_dropped
 from pagaie._ops._random_mask import as_scalar, dropout_divisor, keep_mask, program_seed, upscale_kept
 
 __all__ = ["linear", "bilinear", "dropout", "dropout1d", "dropout2d", "dropout3d", "alpha_dropout",
@@ -93,7 +93,8 @@ def _broadcasts(shape: torch.Size, to: tuple) -> bool:
     return True
 
 
-@defop(amp="promote", paddle_types=("bilinear", "bilinear_tensor_product", "pd_op.bilinear"), method=False)
+@defop(program_dtypes={"x1": FLOAT_OR_COMPLEX},
+       amp="promote", paddle_types=("bilinear", "bilinear_tensor_product", "pd_op.bilinear"), method=False)
 def bilinear(x1, x2, weight, bias=None, name=None):
     """Bilinear transform ``out[:, k] = x1 @ weight[k] @ x2.T + bias[k]``.
 
@@ -151,7 +152,8 @@ def _check_p(p, api):
     return float(p)
 
 
-@defop(paddle_types=("dropout", "pd_op.dropout"), method=False)
+@defop(program_dtypes={"x": FLOAT_OR_COMPLEX},
+       paddle_types=("dropout", "pd_op.dropout"), method=False)
 def dropout(x, p=0.5, axis=None, training=True, inplace=False, mode="upscale_in_train", name=None):
     """Randomly zero elements with probability ``p``.
 
@@ -229,8 +231,7 @@ del dropout.__wrapped__
 def _dropout_elements(x, p, training, upscale):
     """Paddle's dropout kernel: a mask element per element of ``x``."""
     if not x.is_floating_point() and x.device.type != "cuda":  # Paddle's CPU kernel: floats only
-        raise NoKernelError(f"paddle.nn.functional.dropout: the CPU kernel supports floating-point "
-                            f"inputs only, but received {str(x.dtype).replace('torch.', '')}")
+        float_kernel("paddle.nn.functional.dropout", x)
     if not training:
         return x if upscale else x * dropout_divisor(p, x.dtype)
     if as_scalar(p, torch.float32) == 1:  # the kernel zeroes the output without drawing
@@ -304,7 +305,7 @@ def dropout1d(input, p=0.5, training=True, inplace=False):
     return _channel_dropout(input, p, training, "NCL", 1, "dropout1d")
 
 
-@defop(paddle_types=("dropout2d",), method=False)
+@defop(program_dtypes={"x": FLOAT_OR_COMPLEX}, paddle_types=("dropout2d",), method=False)
 def dropout2d(x, p=0.5, training=True, data_format="NCHW", name=None):
     """Zero whole channels of 4-D inputs with probability ``p`` (kept ones scaled by 1/(1-p)).
 
@@ -317,7 +318,7 @@ def dropout2d(x, p=0.5, training=True, data_format="NCHW", name=None):
     return _channel_dropout(x, p, training, data_format, 2, "dropout2d")
 
 
-@defop(paddle_types=("dropout3d",), method=False)
+@defop(program_dtypes={"x": FLOAT_OR_COMPLEX}, paddle_types=("dropout3d",), method=False)
 def dropout3d(x, p=0.5, training=True, data_format="NCDHW", name=None):
     """Zero whole channels of 5-D inputs with probability ``p`` (kept ones scaled by 1/(1-p)).
 
@@ -358,7 +359,8 @@ def _alpha_dropout(x, p, training, mask_shape, api):
 
 # Paddle's alpha dropouts are compositions of random ops: a test-mode program keeps them
 # as traced (no test form)
-@defop(paddle_types=("alpha_dropout",), method=False, for_test={"training": None})
+@defop(program_dtypes={"x": FLOAT_OR_COMPLEX},
+       paddle_types=("alpha_dropout",), method=False, for_test={"training": None})
 def alpha_dropout(x, p=0.5, training=True, name=None):
     """Dropout for SELU networks: dropped values become SELU's negative saturation and
     an affine correction keeps the mean and variance.
@@ -583,7 +585,8 @@ def cosine_similarity(x1, x2, axis=1, eps=1e-8):
     return w12 / torch.sqrt(torch.clamp(w1 * w2, min=eps * eps))
 
 
-@defop(amp="black", paddle_types=("pairwise_distance", "dist"), method=False)
+@defop(program_dtypes={"x": FLOAT_OR_COMPLEX},
+       amp="black", paddle_types=("pairwise_distance", "dist"), method=False)
 def pairwise_distance(x, y, p=2.0, epsilon=1e-6, keepdim=False, name=None):
     """The ``p``-norm of ``x - y + epsilon`` along the last axis.
 

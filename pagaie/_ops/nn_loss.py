@@ -10,8 +10,8 @@ import torch
 import torch.nn.functional as F
 
 from pagaie._core.registry import NoKernelError, defop
-from pagaie._ops._helpers import (check_binary_dtypes, compare_mask, dtype_name, float_kernel,
-                                 trace_constant, zero_dropped)
+from pagaie._ops._helpers import (FLOAT_OR_COMPLEX, check_binary_dtypes, compare_mask, dtype_name,
+                                 float_kernel, trace_constant, zero_dropped)
 from pagaie._ops._nn_helpers import check_reduction, reduce_loss
 from pagaie._ops.math_unary import _abs
 
@@ -255,7 +255,8 @@ def cross_entropy(input, label, weight=None, ignore_index=-100, reduction="mean"
     return _safe_div(loss.sum(), m.sum())
 
 
-@defop(amp="black", method=False, paddle_types=("softmax_with_cross_entropy",
+@defop(program_dtypes={"logits": FLOAT_OR_COMPLEX},
+       amp="black", method=False, paddle_types=("softmax_with_cross_entropy",
                                                 "pd_op.cross_entropy_with_softmax"))
 def softmax_with_cross_entropy(logits, label, soft_label=False, ignore_index=-100,
                                numeric_stable_mode=True, return_softmax=False, axis=-1):
@@ -304,7 +305,8 @@ def softmax_with_cross_entropy(logits, label, soft_label=False, ignore_index=-10
     return loss
 
 
-@defop(amp="promote", method=False, paddle_types=("bce_loss", "pd_op.bce_loss"))
+@defop(program_dtypes={"input": FLOAT_OR_COMPLEX},
+       amp="promote", method=False, paddle_types=("bce_loss", "pd_op.bce_loss"))
 def binary_cross_entropy(input, label, weight=None, reduction="mean", name=None):
     """Binary cross entropy between probabilities ``input`` and targets ``label``.
 
@@ -338,7 +340,8 @@ def binary_cross_entropy(input, label, weight=None, reduction="mean", name=None)
     return F.binary_cross_entropy(input, label, weight, reduction=reduction)
 
 
-@defop(amp="black", method=False, paddle_types=("sigmoid_cross_entropy_with_logits",
+@defop(program_dtypes={"logit": FLOAT_OR_COMPLEX},
+       amp="black", method=False, paddle_types=("sigmoid_cross_entropy_with_logits",
                                                 "pd_op.sigmoid_cross_entropy_with_logits"))
 def binary_cross_entropy_with_logits(logit, label, weight=None, reduction="mean", pos_weight=None,
                                      name=None):
@@ -393,7 +396,8 @@ def _tensor_label(label) -> None:
         raise TypeError(f"label must be a Tensor, but got {type(label).__name__}")
 
 
-@defop(amp="black", method=False, paddle_types=("mse_loss",))
+@defop(program_dtypes={"input": FLOAT_OR_COMPLEX},
+       amp="black", method=False, paddle_types=("mse_loss",))
 def mse_loss(input, label, reduction="mean", name=None):
     """Mean squared error ``(input - label) ** 2``, reduced.
 
@@ -484,7 +488,8 @@ def smooth_l1_loss(input, label, reduction="mean", delta=1.0, is_huber=True, nam
     return reduce_loss(loss, reduction)
 
 
-@defop(amp="black", method=False, paddle_types=("nll_loss", "pd_op.nll_loss"))
+@defop(program_dtypes={"input": FLOAT_OR_COMPLEX},
+       amp="black", method=False, paddle_types=("nll_loss", "pd_op.nll_loss"))
 def nll_loss(input, label, weight=None, ignore_index=-100, reduction="mean", name=None):
     """Negative log likelihood of log-probabilities ``input`` ``[N, C, *]`` at ``label`` ``[N, *]``.
 

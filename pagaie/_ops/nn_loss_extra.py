@@ -11,7 +11,7 @@ import torch
 import torch.nn.functional as F
 
 from pagaie._core.registry import NoKernelError, defop
-from pagaie._ops._helpers import check_binary_dtypes, dtype_name, float_kernel
+from pagaie._ops._helpers import FLOAT_OR_COMPLEX, check_binary_dtypes, dtype_name, float_kernel
 from pagaie._ops._nn_helpers import check_reduction, reduce_loss
 
 
@@ -172,7 +172,7 @@ def triplet_margin_with_distance_loss(input: Any, positive: Any, negative: Any,
     return loss
 
 
-@defop(amp="black", method=False, paddle_types=())
+@defop(program_dtypes={"input": FLOAT_OR_COMPLEX}, amp="black", method=False, paddle_types=())
 def hinge_embedding_loss(input, label, margin=1.0, reduction="mean", name=None):
     """``x`` where label is 1, ``max(0, margin - x)`` where label is -1.
 
@@ -292,7 +292,7 @@ class _IndexSampleGrad(torch.autograd.Function):
                            "create_graph=False")
 
 
-@defop(amp="black", method=False, paddle_types=())
+@defop(program_dtypes={"input": FLOAT_OR_COMPLEX}, amp="black", method=False, paddle_types=())
 def multi_margin_loss(input, label, p=1, margin=1.0, weight=None, reduction="mean", name=None):
     """Multi-class hinge loss ``sum_{i != y} max(0, margin - x[y] + x[i]) ** p / C``.
 
@@ -335,7 +335,7 @@ def multi_margin_loss(input, label, p=1, margin=1.0, weight=None, reduction="mea
     return reduce_loss(loss, reduction)
 
 
-@defop(amp="black", method=False, paddle_types=())
+@defop(program_dtypes={"input": FLOAT_OR_COMPLEX}, amp="black", method=False, paddle_types=())
 def poisson_nll_loss(input, label, log_input=True, full=False, epsilon=1e-08, reduction="mean",
                      name=None):
     """Poisson negative log likelihood: ``exp(x) - y x`` (log input) or ``x - y log(x + eps)``,
@@ -361,7 +361,7 @@ def poisson_nll_loss(input, label, log_input=True, full=False, epsilon=1e-08, re
                               eps=epsilon, reduction=reduction)
 
 
-@defop(amp="black", method=False, paddle_types=())
+@defop(program_dtypes={"input": FLOAT_OR_COMPLEX}, amp="black", method=False, paddle_types=())
 def gaussian_nll_loss(input, label, variance, full=False, epsilon=1e-06, reduction="mean",
                       name=None):
     """Gaussian negative log likelihood ``0.5 (log var + (x - y) ** 2 / var)`` (+ const if full).

@@ -18,7 +18,7 @@ import torch
 import torch.nn.functional as F
 
 from pagaie._core.registry import defop
-from pagaie._ops._helpers import float_kernel, scalar_of
+from pagaie._ops._helpers import FLOAT_OR_COMPLEX, float_kernel, scalar_of
 from pagaie._ops._nn_helpers import float_attr
 from pagaie._ops._random_mask import as_scalar
 
@@ -36,7 +36,8 @@ def _check_format(data_format: str, api: str, allowed=_FORMATS) -> bool:
     return data_format in _CHANNEL_LAST
 
 
-@defop(method=False, paddle_types=("batch_norm", "pd_op.batch_norm", "pd_op.batch_norm_"),
+@defop(program_dtypes={"x": FLOAT_OR_COMPLEX},
+       method=False, paddle_types=("batch_norm", "pd_op.batch_norm", "pd_op.batch_norm_"),
        amp_inputs=("x",))
 def batch_norm(x, running_mean, running_var, weight=None, bias=None, training=False, momentum=0.9,
                epsilon=1e-05, data_format="NCHW", use_global_stats=None, name=None):

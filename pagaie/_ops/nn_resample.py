@@ -10,7 +10,7 @@ import torch
 import torch.nn.functional as F
 
 from pagaie._core.registry import NoKernelError, defop
-from pagaie._ops._helpers import float_kernel, int_list
+from pagaie._ops._helpers import FLOAT_OR_COMPLEX, float_kernel, int_list
 from pagaie._ops._nn_helpers import float_attr
 from pagaie._ops._random_mask import as_scalar
 
@@ -662,7 +662,7 @@ def unfold(x, kernel_sizes, strides=1, paddings=0, dilations=1, name=None):
     return F.unfold(x, k, dilation=d, padding=[top, left], stride=s)
 
 
-@defop(paddle_types=("fold", "pd_op.fold"), method=False)
+@defop(program_dtypes={"x": FLOAT_OR_COMPLEX}, paddle_types=("fold", "pd_op.fold"), method=False)
 def fold(x, output_sizes, kernel_sizes, strides=1, paddings=0, dilations=1, name=None):
     """Combine sliding blocks into a tensor (col2im): ``[N, C*kh*kw, L]`` to
     ``[N, C, H, W]``, summing overlaps. ``paddings`` is an int, ``[ph, pw]`` or

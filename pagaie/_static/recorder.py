@@ -19,12 +19,12 @@ from typing import Any, Iterator
 import numpy as np
 import torch
 
-from pagaie._core.bad_input import STATIC_FLOAT_INPUT_OPS, STATIC_TYPE_ERROR_OPS
+from pagaie._core.bad_input import STATIC_TYPE_ERROR_OPS
 from pagaie._core.parameter import Parameter
 from pagaie._core.random import draws_discarded
 from pagaie._core.registry import REGISTRY as _REGISTRY
-from pagaie._core.registry import STATE
-from pagaie._core.registry import NoKernelError, OpRecord, bad_argument, pop_handler, push_handler, translate_error
+from pagaie._core.registry import (STATE, NoKernelError, OpRecord, bad_argument, pop_handler,
+                                   push_handler, translate_error)
 from pagaie._core.tensor import Tensor
 from pagaie._static.interpreter import _PROGRAM_SEEDED
 from pagaie._static.ir import UNKNOWN, UNKNOWN_ALT, Block, Program, Value, _shape_out, _values_in
@@ -417,15 +417,6 @@ def _check_program_args(rec: OpRecord, args: tuple, kwargs: dict) -> None:
                             f"is not supported in a static program (Paddle's static API takes {want})")
 
 
-def _check_float_input(rec: OpRecord, vargs: list, vkwargs: dict) -> None:
-    """Paddle's static dtype check of an op's input (its first tensor argument): an integer
-    or bool one is TypeError while the program is built."""
-    first = vargs[0] if vargs else next(iter(vkwargs.values()), None)
-    if isinstance(first, Tensor) and not (first._t.is_floating_point() or first._t.is_complex()):
-        raise TypeError(f"paddle.nn.functional.{rec.name}: the input must be float16, bfloat16, "
-                        f"float32 or float64, but received {str(first.dtype).replace('paddle.', '')}")
-
-
 def _too_large(v: Any) -> bool:
     if isinstance(v, Tensor):
         return v._t.numel() > _MAX_FALLBACK_ELEMENTS
@@ -569,8 +560,6 @@ class Recorder:
         vkwargs = {k: _to_values(block, v) for k, v in kwargs.items()}
         if "static_check" in rec.extra:   # the op's own checks of its program Values
             rec.extra["static_check"](*vargs, **vkwargs)
-        if rec.name in STATIC_FLOAT_INPUT_OPS:
-            _check_float_input(rec, vargs, vkwargs)
         with draws_discarded():
             try:
                 out = rec.kernel(*_meta(vargs), **_meta(vkwargs))
