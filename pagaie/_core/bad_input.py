@@ -55,7 +55,7 @@ TYPE_ERROR_OPS = frozenset({
 # input's type first while a program is built (``check_variable_and_dtype``): there a
 # non-Tensor is Paddle's TypeError instead of AttributeError (probed against Paddle 3.3.1).
 STATIC_TYPE_ERROR_OPS = frozenset({
-    'alpha_dropout', 'avg_pool1d', 'cdist', 'crop', 'cumprod', 'fold', 'glu',
+    'alpha_dropout', 'avg_pool1d', 'bucketize', 'cdist', 'crop', 'cumprod', 'fold', 'glu',
     'histogram_bin_edges', 'lp_pool1d', 'nanmean', 'nansum', 'polar', 'rank', 'tensordot',
     'unfold', 'unique', 'unique_consecutive', 'vander',
 })

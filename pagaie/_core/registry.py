@@ -329,6 +329,8 @@ _SCALAR_TYPES = {"Bool": "bool", "Byte": "uint8", "Char": "int8", "Short": "int1
 
 _BROADCAST = re.compile(r"The size of tensor a \(\d+\) must match the size of tensor b|"
                         r"doesn't match the broadcast shape|shape mismatch: value tensor of shape")
+# torch's allocator failing: "you tried to allocate 68719476736 bytes"
+_ALLOC_SIZE = re.compile(r"tried to allocate (\d+) bytes")
 
 
 def translate_error(api: str, exc: BaseException, args: tuple, kwargs: dict) -> Exception:
@@ -363,6 +365,11 @@ def translate_error(api: str, exc: BaseException, args: tuple, kwargs: dict) -> 
     kind: type[Exception]
     if cast or missing:
         kind = NoKernelError  # Paddle has no kernel for that dtype: its NotFound
+    elif "can't allocate memory" in text or isinstance(exc, torch.OutOfMemoryError):
+        # Paddle's allocator failing is its ResourceExhausted, a MemoryError
+        size = _ALLOC_SIZE.search(text)
+        kind = MemoryError
+        text = f"failed to allocate {size[1]} bytes" if size else "out of memory"
     elif text.startswith("ZeroDivisionError"):  # integer division (remainder) by zero
         kind, text = ZeroDivisionError, "integer division by zero"
     elif "Dimension out of range" in text or "dimension out of range" in text:

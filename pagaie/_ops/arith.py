@@ -404,6 +404,11 @@ def _fminmax(x, y, is_max):
     return torch.where(take_x, x, y)
 
 
+# Paddle's CPU add_n kernel: no bool, int8, uint8 or int16 version
+_ADD_N_DTYPES = frozenset({torch.int32, torch.int64, torch.float16, torch.bfloat16, torch.float32,
+                           torch.float64, torch.complex64, torch.complex128})
+
+
 @defop(paddle_types=("sum", "add_n", "pd_op.add_n"))
 def add_n(inputs, name=None):
     """Sum a list of tensors of the same shape and dtype elementwise.
@@ -418,8 +423,18 @@ def add_n(inputs, name=None):
         [3.0, 6.0]
     """
     if type(inputs) is _T:
+        kernel_dtypes("add_n", inputs, _ADD_N_DTYPES, "inputs")
         return inputs.clone()
-    if not isinstance(inputs, (list, tuple)) or not inputs:
+    if inputs is None:   # Paddle's kernel lookup finds nothing to key on (TypeError in a program)
+        raise NoKernelError("paddle.add_n: 'inputs' must be a Tensor or a list of Tensors, but received None")
+    if not isinstance(inputs, (list, tuple)) or not all(type(t) is _T for t in inputs):
+        # Paddle's argument parser (a program's wants Values: TypeError)
+        bad = inputs if not isinstance(inputs, (list, tuple)) else next(t for t in inputs if type(t) is not _T)
+        err = ValueError(f"paddle.add_n: argument 'inputs' (position 0) must be list of Tensors, but got "
+                         f"{type(bad).__name__}")
+        err.static_type = TypeError
+        raise err
+    if not inputs:
         raise ValueError("paddle.add_n: 'inputs' must be a Tensor or a non-empty list of Tensors, "
                          f"but received {inputs!r}")
     d = inputs[0].dtype
@@ -427,6 +442,12 @@ def add_n(inputs, name=None):
         if t.dtype is not d:
             raise ValueError(f"paddle.add_n: all inputs must have the same dtype, but received "
                              f"{str(d).replace('torch.', '')} and {str(t.dtype).replace('torch.', '')}")
+    for i, t in enumerate(inputs[1:], 1):   # no broadcasting, as in Paddle
+        # (a program's placeholders stand for unknown sizes too: only their ranks must agree)
+        if t.shape != inputs[0].shape and (t.device.type != "meta" or t.dim() != inputs[0].dim()):
+            raise ValueError(f"paddle.add_n: all inputs must have the same shape, but input 0 has "
+                             f"{list(inputs[0].shape)} and input {i} has {list(t.shape)}")
+    kernel_dtypes("add_n", inputs[0], _ADD_N_DTYPES, "inputs")
     r = inputs[0]
     for t in inputs[1:]:
         r = r + t

@@ -11,7 +11,7 @@ import torch.utils.dlpack
 
 from pagaie._core import dtype as _dt
 from pagaie._core.place import to_torch_device
-from pagaie._core.registry import bind_out, defop
+from pagaie._core.registry import NoKernelError, bind_out, defop
 from pagaie._core.tensor import Tensor, name_as_data, require_grad
 from pagaie._ops._factory import (c_float_to_int, device_of, finish, returns_self, shape_of, size_args,
                                   write_out)
@@ -311,6 +311,9 @@ def assign(x, output=None):
                             "can't be converted to a tensor")
         if x.dtype not in _dt.NUMPY_DATA_TYPES:
             raise ValueError(f"paddle.assign: numpy dtype {x.dtype} of 'x' is not supported")
+        if x.dtype == np.uint8 or x.dtype == np.int16:   # no assign_value kernel in Paddle
+            raise NoKernelError(f"paddle.assign: numpy dtype {x.dtype} of 'x' is not supported (Paddle's "
+                                "kernel takes no uint8 or int16 data)")
         if x.dtype == np.uint16:  # Paddle: the name of bfloat16, converted by value
             r = torch.from_numpy(x.astype(np.float32)).to(torch.bfloat16)
         else:

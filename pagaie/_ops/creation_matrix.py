@@ -15,6 +15,7 @@ from pagaie._core.tensor import Tensor
 from pagaie._ops._factory import c_float_to_int, finish, returns_self
 from pagaie._ops._helpers import (AssertionValueError, SMALL_INTS, kernel_dtypes,
                                   no_small_int_kernel, stopped)
+from pagaie._ops.manipulation_join import concat_refuses_uint8
 
 __all__ = ["diag", "diagflat", "diag_embed", "tril", "triu", "tril_", "triu_", "vander",
            "block_diag", "complex", "polar"]
@@ -269,7 +270,21 @@ def vander(x, n=None, increasing=False, name=None):
     return out if increasing else out.flip(1)
 
 
-@defop(method=True)
+_block_diag_uint8 = concat_refuses_uint8("block_diag")
+
+
+def _block_diag_static_check(inputs, *args, **kwargs) -> None:
+    """While a program is built Paddle's block_diag makes zero blocks of its inputs' sizes, so
+    an input of unknown size (-1) is its ValueError; and concat's uint8 check applies."""
+    _block_diag_uint8(inputs)
+    if type(inputs) is list or type(inputs) is tuple:
+        for t in inputs:
+            if isinstance(t, Tensor) and any(d < 0 for d in t.shape):
+                raise ValueError(f"paddle.block_diag: every input needs known sizes in a static "
+                                 f"program, but received shape {list(t.shape)}")
+
+
+@defop(method=True, static_check=_block_diag_static_check)
 def block_diag(inputs, name=None):
     """A block-diagonal matrix from the given 0-D, 1-D or 2-D tensors.
 

@@ -524,6 +524,19 @@ def triu_indices(row, col=None, offset=0, dtype="int64"):
     return torch.triu_indices(r, c, k, dtype=dt, device=device_of(None, "triu_indices"))
 
 
+# Paddle's CPU meshgrid kernel, which cartesian_prod and combinations run on two or more
+# tensors, has no bool, int8, uint8 or int16 version (float16 and bfloat16 run on its GPU only;
+# pagaie computes them on any device)
+_MESHGRID_DTYPES = frozenset({torch.int32, torch.int64, torch.float16, torch.bfloat16, torch.float32,
+                              torch.float64, torch.complex64, torch.complex128})
+# What combinations' static API takes (masked_select's check, even for r=1)
+_COMBINATIONS_STATIC = frozenset({torch.int32, torch.int64, torch.float16, torch.bfloat16,
+                                  torch.float32, torch.float64})
+_ANY_DTYPE = frozenset(_dt.to_torch_dtype(d) for d in ("bool", "uint8", "int8", "int16", "int32", "int64",
+                                                       "float16", "bfloat16", "float32", "float64",
+                                                       "complex64", "complex128"))
+
+
 @defop(method=False)
 def cartesian_prod(x, name=None):
     """The Cartesian product of 1-D tensors, one combination per row.
@@ -540,6 +553,14 @@ def cartesian_prod(x, name=None):
         >>> paddle.cartesian_prod([paddle.to_tensor([1, 2]), paddle.to_tensor([3, 4])]).tolist()
         [[1, 3], [1, 4], [2, 3], [2, 4]]
     """
+    if not isinstance(x, (_T, np.ndarray)) and not (
+            (type(x) is list or type(x) is tuple) and all(isinstance(t, (_T, np.ndarray)) for t in x)):
+        # Paddle iterates over x and reads each entry's shape
+        kind = type(x).__name__
+        if x is None or isinstance(x, (int, float, complex)):
+            raise TypeError(f"paddle.cartesian_prod: 'x' must be a list of 1-D Tensors, but received {kind} "
+                            "(not iterable)")
+        raise AttributeError(f"paddle.cartesian_prod: 'x' must be a list of 1-D Tensors, but received {kind}")
     if isinstance(x, _T) and x.dim() == 0:  # Paddle asserts on len() of a 0-D tensor
         raise AssertionValueError("paddle.cartesian_prod: 'x' must be a list of 1-D tensors, but received "
                                   "a 0-D Tensor")
@@ -551,6 +572,7 @@ def cartesian_prod(x, name=None):
     _same_dtype(ts, "cartesian_prod")
     if len(ts) == 1:
         return ts[0].clone()
+    kernel_dtypes("cartesian_prod", ts[0], _MESHGRID_DTYPES)
     grids = torch.meshgrid(*ts, indexing="ij")
     return torch.stack([g.reshape(-1) for g in grids], dim=1)
 
@@ -579,6 +601,7 @@ def combinations(x, r=2, with_replacement=False, name=None):
         raise ValueError(f"paddle.combinations: 'r' must be a non-negative int, but received {r!r}")
     if r == 0:
         return stopped(x[:0])
+    kernel_dtypes("combinations", x, _MESHGRID_DTYPES if r > 1 else _ANY_DTYPE, static=_COMBINATIONS_STATIC)
     n = x.shape[0]
     if not with_replacement and r > n:
         return x[:0].unsqueeze(1).expand(0, r)

@@ -312,6 +312,23 @@ def _check_equation(equation: str, operands: tuple) -> None:
                                  f"{type(op).__name__}")
 
 
+# addmm and baddbmm: Paddle's CPU kernels take float32 and float64 only (its GPU kernels add
+# float16 and bfloat16); no device has an integer or complex kernel.
+_ADDMM_CPU = frozenset({torch.float32, torch.float64})
+
+
+def _addmm_dtypes(api: str, x: torch.Tensor, input: torch.Tensor, shape: tuple) -> None:
+    """The dtype check, after Paddle's shape check: ``input`` must broadcast to the result's
+    ``shape`` (a ValueError whatever the dtypes)."""
+    if input.dim() <= len(shape) and any(a != b and a != 1 for a, b in
+                                         zip(input.shape[::-1], shape[::-1])):
+        raise ValueError(f"paddle.{api}: 'input' of shape {list(input.shape)} does not broadcast to "
+                         f"the result's shape {list(shape)}")
+    if not x.is_floating_point():
+        float_kernel(f"paddle.{api}", x)
+    kernel_dtypes(api, x, _ADDMM_CPU)
+
+
 def _check_mm(api, x, y):
     if x.dim() != 2 or y.dim() != 2:
         raise ValueError(f"paddle.{api}: 'x' and 'y' must be 2-D tensors, but received x: "
@@ -329,6 +346,7 @@ def _into_input(input: torch.Tensor, r: torch.Tensor) -> torch.Tensor:
 
 def _addmm_inplace(input, x, y, beta=1.0, alpha=1.0, name=None):
     _check_mm("addmm_", x, y)
+    _addmm_dtypes("addmm_", x, input, (x.shape[0], y.shape[1]))
     if input.shape == (x.shape[0], y.shape[1]):
         return input.addmm_(x, y, beta=beta, alpha=alpha)
     return _into_input(input, addmm.op_record.kernel(input, x, y, beta, alpha))
@@ -358,8 +376,7 @@ def addmm(input, x, y, beta=1.0, alpha=1.0, name=None):
     if input.dim() not in (1, 2):
         raise ValueError(f"paddle.addmm: the dimension of input should be 2 or 1, but received "
                          f"input's shape {list(input.shape)}")
-    if not x.is_floating_point():
-        float_kernel("paddle.addmm", x)
+    _addmm_dtypes("addmm", x, input, (x.shape[0], y.shape[1]))
     return torch.addmm(input, x, y, beta=beta, alpha=alpha)
 
 
@@ -370,6 +387,7 @@ def _baddbmm_inplace(input, x, y, beta=1.0, alpha=1.0, name=None):
     if x.dim() != 3 or y.dim() != 3:
         raise ValueError(f"paddle.baddbmm_: 'x' and 'y' must be 3-D tensors, but received x: "
                          f"{list(x.shape)}, y: {list(y.shape)}")
+    _addmm_dtypes("baddbmm_", x, input, (x.shape[0], x.shape[1], y.shape[2]))
     if input.shape == (x.shape[0], x.shape[1], y.shape[2]):
         return input.baddbmm_(x, y, beta=beta, alpha=alpha)
     return _into_input(input, baddbmm.op_record.kernel(input, x, y, beta, alpha))
@@ -396,6 +414,8 @@ def baddbmm(input, x, y, beta=1.0, alpha=1.0, name=None):
         >>> paddle.baddbmm(paddle.zeros([1, 2, 2]), paddle.ones([1, 2, 3]), paddle.ones([1, 3, 2])).tolist()
         [[[3.0, 3.0], [3.0, 3.0]]]
     """
+    if not isinstance(input, (torch.Tensor, np.ndarray)):   # Paddle reads input.shape first
+        raise AttributeError(f"paddle.baddbmm: 'input' must be a Tensor, but received {type(input).__name__}")
     if x.dim() != 3 or y.dim() != 3:
         raise ValueError(f"paddle.baddbmm: 'x' and 'y' must be 3-D tensors, but received x: "
                          f"{list(x.shape)}, y: {list(y.shape)}")
@@ -408,8 +428,7 @@ def baddbmm(input, x, y, beta=1.0, alpha=1.0, name=None):
         input = input.unsqueeze(1)
     elif input.dim() != 3:
         raise ValueError(f"paddle.baddbmm: 'input' must be 2-D or 3-D, but received shape {list(input.shape)}")
-    if not x.is_floating_point():
-        float_kernel("paddle.baddbmm", x)
+    _addmm_dtypes("baddbmm", x, input, (x.shape[0], x.shape[1], y.shape[2]))
     return torch.baddbmm(input, x, y, beta=beta, alpha=alpha)
 
 
@@ -444,6 +463,12 @@ def _cross_static_shape(x, y, axis=9, name=None) -> list[int] | None:
     return [a if a != -1 else b for a, b in zip(x._known_dims(), y._known_dims())]
 
 
+# Paddle's CPU cross kernel has no bool, int8, uint8 or int16 version (float16 and bfloat16 run
+# on its GPU only; pagaie computes them on any device)
+_CROSS_DTYPES = frozenset({torch.int32, torch.int64, torch.float16, torch.bfloat16, torch.float32,
+                           torch.float64, torch.complex64, torch.complex128})
+
+
 @defop(paddle_types=("cross", "pd_op.cross"), static_shape=_cross_static_shape)
 def cross(x, y, axis=9, name=None):
     """Cross product of 3-vectors along ``axis``.
@@ -464,6 +489,7 @@ def cross(x, y, axis=9, name=None):
         [0.0, 0.0, 1.0]
     """
     x, y = _promote_float(x, y, "cross")
+    kernel_dtypes("cross", x, _CROSS_DTYPES)
     if list(x.shape) != list(y.shape):
         raise ValueError(f"paddle.cross: 'x' and 'y' must have the same shape, but received "
                          f"{list(x.shape)} and {list(y.shape)}")
@@ -680,7 +706,10 @@ def dist(x, y, p=2, name=None):
     return torch.dist(x, y, p=p)
 
 
-@defop(amp="black")
+_F32_F64 = frozenset({torch.float32, torch.float64})
+
+
+@defop(amp="black", program_dtypes={"x": _F32_F64, "y": _F32_F64})  # its static API's check
 def cdist(x, y, p=2.0, compute_mode="use_mm_for_euclid_dist_if_necessary", name=None):
     """Pairwise ``p``-norm distances between the rows of ``x`` and ``y``.
 

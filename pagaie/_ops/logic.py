@@ -16,7 +16,7 @@ import torch
 from pagaie._core.registry import NoKernelError, defop, number_api
 from pagaie._core.tensor import Tensor, wrap
 from pagaie._ops._helpers import (check_binary_dtypes, dtype_name, float_kernel, kernel_dtypes,
-                                  write_out)
+                                  parser_bool, write_out)
 
 _T = torch.Tensor
 
@@ -295,7 +295,14 @@ def isclose(x, y, rtol=1e-05, atol=1e-08, equal_nan=False, name=None, *, out=Non
     return r if out is None else write_out(out, r)
 
 
-@defop(paddle_types=("allclose", "pd_op.allclose"), differentiable=False)
+# Paddle's CPU allclose kernel takes bool, int32, int64, float32 and float64 (float16 and
+# bfloat16 run on its GPU only; pagaie computes them on any device)
+_ALLCLOSE_DTYPES = frozenset({torch.bool, torch.int32, torch.int64, torch.float16, torch.bfloat16,
+                              torch.float32, torch.float64})
+
+
+@defop(paddle_types=("allclose", "pd_op.allclose"), differentiable=False,
+       program_no_arrays=("x", "y"))   # its static API checks the inputs' type first
 def allclose(x, y, rtol=1e-05, atol=1e-08, equal_nan=False, name=None):
     """Whether every element satisfies :func:`isclose`; returns a 0-D bool tensor.
 
@@ -305,6 +312,7 @@ def allclose(x, y, rtol=1e-05, atol=1e-08, equal_nan=False, name=None):
         True
     """
     _close_args("allclose", x, y)
+    kernel_dtypes("allclose", x, _ALLCLOSE_DTYPES)
     return torch.all(_isclose("allclose", x, y, rtol, atol, equal_nan))
 
 
@@ -386,7 +394,11 @@ def logical_not(x, name=None, *, out=None):
 def _bit_pair(api, x, y, check=None):
     """``y`` as a tensor of ``x``'s dtype. Paddle picks the kernel by ``y``'s dtype: a float
     ``y`` finds none (RuntimeError), an integer ``y`` of another dtype than ``x`` does not
-    match ``x``'s data (ValueError); ``x`` is checked after."""
+    match ``x``'s data (ValueError); ``x`` is checked after (a non-Tensor ``x`` first: the
+    parser's ValueError)."""
+    if type(x) is not _T:
+        raise ValueError(f"paddle.{api}: argument 'x' (position 0) must be Tensor, but got "
+                         f"{type(x).__name__}")
     if type(y) is not _T:
         raise _not_tensor(api, y)
     if y.dtype is not x.dtype:
@@ -400,9 +412,10 @@ def _bit_pair(api, x, y, check=None):
 
 
 def _bit_check(api, x):
-    # Paddle has no kernel for these dtypes: its eager mode raises RuntimeError (NotFound).
+    # Paddle has no kernel for these dtypes: its eager mode raises RuntimeError (NotFound), its
+    # static API the build-time dtype check's TypeError.
     if x.is_floating_point() or x.is_complex():
-        raise RuntimeError(f"paddle.{api}: the input must be a bool or integer tensor, but received "
+        raise NoKernelError(f"paddle.{api}: the input must be a bool or integer tensor, but received "
                            f"{dtype_name(x)}")
 
 
@@ -489,10 +502,14 @@ def _shift_right(x, y, is_arithmetic, api):
 
 
 def _left_shift_inplace(x, y, is_arithmetic=True, out=None, name=None):
+    if type(is_arithmetic) is not bool:
+        is_arithmetic = parser_bool(is_arithmetic, "bitwise_left_shift_", "is_arithmetic")
     return _store(x, _shift_left(x, y, is_arithmetic, "bitwise_left_shift_"))
 
 
 def _right_shift_inplace(x, y, is_arithmetic=True, out=None, name=None):
+    if type(is_arithmetic) is not bool:
+        is_arithmetic = parser_bool(is_arithmetic, "bitwise_right_shift_", "is_arithmetic")
     return _store(x, _shift_right(x, y, is_arithmetic, "bitwise_right_shift_"))
 
 
@@ -512,6 +529,8 @@ def bitwise_left_shift(x, y, is_arithmetic=True, out=None, name=None):
         >>> paddle.bitwise_left_shift(paddle.to_tensor([1, 3]), paddle.to_tensor([2, 1])).tolist()
         [4, 6]
     """
+    if type(is_arithmetic) is not bool:   # Paddle's argument parser: a bool (or None) only
+        is_arithmetic = parser_bool(is_arithmetic, "bitwise_left_shift", "is_arithmetic")
     r = _shift_left(x, y, is_arithmetic, "bitwise_left_shift")
     return r if out is None else write_out(out, r)
 
@@ -528,6 +547,8 @@ def bitwise_right_shift(x, y, is_arithmetic=True, out=None, name=None):
         >>> paddle.bitwise_right_shift(x, y).tolist(), paddle.bitwise_right_shift(x, y, False).tolist()
         ([-4], [124])
     """
+    if type(is_arithmetic) is not bool:   # Paddle's argument parser: a bool (or None) only
+        is_arithmetic = parser_bool(is_arithmetic, "bitwise_right_shift", "is_arithmetic")
     r = _shift_right(x, y, is_arithmetic, "bitwise_right_shift")
     return r if out is None else write_out(out, r)
 

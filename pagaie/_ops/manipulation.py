@@ -707,7 +707,20 @@ def expand_as(x, y, name=None, *, out=None):
     return r if out is None else write_out(out, r)
 
 
-@defop(static_shape=_expand_static_shape, static_check=_bool_x_stops("broadcast_to"))
+_broadcast_to_bool_check = _bool_x_stops("broadcast_to")
+
+
+def _broadcast_to_static_check(*args, **kwargs) -> None:
+    """Paddle's static broadcast_to reads ``x.dtype`` first (AttributeError for a non-Tensor),
+    then refuses a bool ``x`` that needs gradients."""
+    x = args[0] if args else kwargs.get("x")
+    if not isinstance(x, (Tensor, np.ndarray)):
+        raise AttributeError(f"paddle.broadcast_to: 'x' must be a Tensor in a static program, but "
+                             f"received {type(x).__name__}")
+    _broadcast_to_bool_check(*args, **kwargs)
+
+
+@defop(static_shape=_expand_static_shape, static_check=_broadcast_to_static_check)
 def broadcast_to(x, shape, name=None):
     """Broadcast ``x`` to ``shape`` (same as :func:`expand`).
 
@@ -733,8 +746,13 @@ def broadcast_tensors(input, name=None):
         (paddle.Size([2, 3]), paddle.Size([2, 3]))
     """
     if isinstance(input, torch.Tensor) or not isinstance(input, (list, tuple)):
-        raise ValueError(f"paddle.broadcast_tensors: argument 'input' must be a list of Tensors, "
-                         f"but received {type(input).__name__}")
+        # Paddle takes len(input) first (TypeError for None or a number), then its argument
+        # parser refuses anything but a list (TypeError while a program is built)
+        err = (TypeError if input is None or isinstance(input, numbers.Number) else ValueError)(
+            f"paddle.broadcast_tensors: argument 'input' must be a list of Tensors, but received "
+            f"{type(input).__name__}")
+        err.static_type = TypeError
+        raise err
     for i, t in enumerate(input):
         if not isinstance(t, torch.Tensor):
             raise ValueError(f"paddle.broadcast_tensors: argument 'input' must be a list of Tensors, "
@@ -1008,7 +1026,16 @@ def view_as_real(input):
     return torch.view_as_real(input)
 
 
-@defop()
+def _eager_only(api: str):
+    """The ``static_check`` of an op Paddle runs in dynamic mode only (its AssertionError while
+    a program is built)."""
+    def check(*args, **kwargs) -> None:
+        raise AssertionError(f"We only support '{api}()' in dynamic graph mode, please call "
+                             "'paddle.disable_static()' to enter dynamic graph mode.")
+    return check
+
+
+@defop(static_check=_eager_only("as_strided"))
 @view_results
 def as_strided(x, shape, stride, offset=0, name=None):
     """A view of ``x``'s memory with the given shape, strides (in elements) and offset (in

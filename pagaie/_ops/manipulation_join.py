@@ -7,7 +7,7 @@ from typing import Any
 import numpy as np
 import torch
 
-from pagaie._core.registry import defop
+from pagaie._core.registry import NoKernelError, defop
 from pagaie._core.tensor import Tensor
 from pagaie._ops._helpers import int_list, norm_axis, scalar_axis, seq_of_tensors
 from pagaie._ops._helpers import axis_arg, int_entries, kernel_dtypes
@@ -74,7 +74,20 @@ def _complex_first(x: Any) -> Any:
     return x
 
 
-@defop(paddle_types=("concat", "pd_op.concat"))
+def concat_refuses_uint8(api: str):
+    """The ``static_check`` of concat and the ops Paddle builds on it (column_stack,
+    block_diag...): its static concat checks each input's dtype against a list that misspells
+    uint8 ('unit8'), so a uint8 input is its TypeError while a program is built."""
+    def check(x: Any, *args: Any, **kwargs: Any) -> None:
+        if type(x) is list or type(x) is tuple:
+            for i, t in enumerate(x):
+                if isinstance(t, Tensor) and t._t.dtype is torch.uint8:
+                    raise TypeError(f"paddle.{api}: input {i} of dtype uint8 is not supported in a "
+                                    "static program (Paddle's concat refuses it)")
+    return check
+
+
+@defop(paddle_types=("concat", "pd_op.concat"), static_check=concat_refuses_uint8("concat"))
 def concat(x, axis=0, name=None, *, out=None):
     """Join tensors along an existing axis.
 
@@ -91,12 +104,16 @@ def concat(x, axis=0, name=None, *, out=None):
         >>> paddle.concat([paddle.ones([1, 2]), paddle.zeros([2, 2])]).shape
         paddle.Size([3, 2])
     """
+    if x is None:   # Paddle's kernel lookup finds nothing to key on (its static API: TypeError)
+        raise NoKernelError("paddle.concat: 'x' must be a list or tuple of Tensors, but received None")
     xs = _same_dtype(x, "concat")
     for i, t in enumerate(xs):  # torch skips 1-D empty inputs; Paddle wants one rank
         if t.dim() != xs[0].dim():
             raise ValueError(f"paddle.concat: all tensors in 'x' must have the same rank, but "
                              f"the first has shape {list(xs[0].shape)} and the one at position "
                              f"{i} has {list(t.shape)}")
+    if type(axis) is _T and axis.numel() > 1 and axis.device.type != "meta":
+        axis = axis.reshape(-1)[0]   # Paddle's kernel reads an axis tensor's first value
     if type(axis) is not int:
         axis = scalar_axis(axis)  # Paddle's scalar parser: a float is truncated, a bool counts
     a = axis if type(axis) is int and -1 <= axis < xs[0].dim() else norm_axis(axis, xs[0].dim(), "concat")
@@ -164,7 +181,19 @@ def dstack(x, name=None):
     return torch.dstack(_same_dtype(_rows(x, "dstack"), "dstack"))
 
 
-@defop(method=False)
+def _column_stack_bad_input(x: Any) -> None:
+    """Paddle's column_stack iterates over ``x`` and reads each entry's ``ndim`` (a numpy
+    array's ``numel``): a number or None is its TypeError (not iterable), anything else that
+    holds no Tensors (a numpy array, a string, nested lists) its AttributeError."""
+    kind = type(x).__name__
+    if x is None or isinstance(x, (int, float, complex)):
+        raise TypeError(f"paddle.column_stack: 'x' must be a list or tuple of Tensors, but received "
+                        f"{kind} (not iterable)")
+    raise AttributeError(f"paddle.column_stack: 'x' must be a list or tuple of Tensors, but received "
+                         f"{kind}")
+
+
+@defop(method=False, static_check=concat_refuses_uint8("column_stack"))
 def column_stack(x, name=None):
     """Join 1-D tensors as columns (2-D tensors are joined along axis 1).
 
@@ -173,6 +202,8 @@ def column_stack(x, name=None):
         >>> paddle.column_stack([paddle.ones([3]), paddle.zeros([3])]).shape
         paddle.Size([3, 2])
     """
+    if type(x) is not _T and not ((type(x) is list or type(x) is tuple) and all(type(t) is _T for t in x)):
+        _column_stack_bad_input(x)
     return torch.column_stack(_same_dtype(_rows(x, "column_stack"), "column_stack"))
 
 
@@ -268,6 +299,11 @@ def split_with_sizes(self, split_sizes, dim=0):
     return _pieces(x=self, cuts=list(itertools.accumulate(sizes[:-1])), axis=a)
 
 
+# Paddle's CPU kernel for a split into equal parts (chunk's) has no int16 or complex version
+_SPLIT_NUM_DTYPES = frozenset({torch.bool, torch.uint8, torch.int8, torch.int32, torch.int64,
+                               torch.float16, torch.bfloat16, torch.float32, torch.float64})
+
+
 @defop()
 def chunk(x, chunks, axis=0, name=None):
     """Split ``x`` into ``chunks`` equal parts along ``axis`` (the size must divide evenly).
@@ -288,7 +324,9 @@ def chunk(x, chunks, axis=0, name=None):
                  high=ValueError if isinstance(axis, _T) else IndexError,
                  bad=ValueError if isinstance(axis, np.ndarray) else TypeError, bad_float=ValueError,
                  rank0=0)
-    return _split_copies(x, _sections(x.shape[a], chunks, "chunk", "chunks"), a)
+    sections = _sections(x.shape[a], chunks, "chunk", "chunks")
+    kernel_dtypes("chunk", x, _SPLIT_NUM_DTYPES)
+    return _split_copies(x, sections, a)
 
 
 def _tensor_split(x: _T, num_or_indices: Any, axis: int, api: str) -> list:

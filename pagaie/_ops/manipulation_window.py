@@ -7,7 +7,7 @@ import torch
 
 from pagaie._core.registry import defop
 from pagaie._core.tensor import Tensor
-from pagaie._ops._helpers import axis_arg, norm_axis, shape_arg as _shape, write_out
+from pagaie._ops._helpers import axis_arg, kernel_dtypes, norm_axis, shape_arg as _shape, write_out
 from pagaie._ops.manipulation import check_int_array, view_results
 
 __all__ = ["atleast_1d", "atleast_2d", "atleast_3d", "crop", "narrow", "unfold", "diagonal"]
@@ -75,7 +75,13 @@ for _f in (atleast_1d, atleast_2d, atleast_3d):
 
 
 # ---- windows and sub-blocks --------------------------------------------------------------
-@defop(method=False, paddle_types=("crop", "crop_tensor", "pd_op.crop"))
+# Paddle's crop kernels take int32, int64, float32 and float64 (its static API checks for those;
+# pagaie's eager crop also computes float16 and bfloat16, on any device)
+_CROP_STATIC = frozenset({torch.int32, torch.int64, torch.float32, torch.float64})
+_CROP_DTYPES = _CROP_STATIC | {torch.float16, torch.bfloat16}
+
+
+@defop(method=False, paddle_types=("crop", "crop_tensor", "pd_op.crop"), program_dtypes={"x": _CROP_STATIC})
 def crop(x, shape=None, offsets=None, name=None):
     """The block of ``x`` of size ``shape`` (``-1``: to the end) starting at ``offsets``.
 
@@ -101,6 +107,7 @@ def crop(x, shape=None, offsets=None, name=None):
             raise ValueError(f"paddle.crop: offset {o[i]} plus size {s[i]} exceeds dimension {i} "
                              f"of size {x.shape[i]}")
         idx.append(slice(o[i], o[i] + size))
+    kernel_dtypes("crop", x, _CROP_DTYPES)
     return x[tuple(idx)].clone()  # Paddle's crop kernel copies: the block does not share x's memory
 
 

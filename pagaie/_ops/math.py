@@ -389,6 +389,12 @@ def imag(x, name=None):
     return torch.imag(x).clone()
 
 
+# Paddle's CPU conj kernel has no bool, int8, uint8 or int16 version (float16 and bfloat16 run
+# on its GPU only; pagaie computes them on any device)
+_CONJ_REAL_DTYPES = frozenset({torch.int32, torch.int64, torch.float16, torch.bfloat16, torch.float32,
+                               torch.float64})
+
+
 @defop(paddle_types=("conj", "pd_op.conj"))
 def conj(x, name=None):
     """Elementwise complex conjugate (real tensors are returned unchanged).
@@ -398,7 +404,10 @@ def conj(x, name=None):
         >>> paddle.conj(paddle.to_tensor([1 + 2j])).tolist()
         [(1-2j)]
     """
-    return torch.conj_physical(x) if x.is_complex() else x.clone()
+    if x.is_complex():
+        return torch.conj_physical(x)
+    kernel_dtypes("conj", x, _CONJ_REAL_DTYPES)
+    return x.clone()
 
 
 @defop(paddle_types=("angle", "pd_op.angle"))
@@ -594,6 +603,14 @@ def _float_pair(api, x, y, int_dtype=None):
 _NO_ATAN2_KERNEL = frozenset((torch.bool, torch.uint8, torch.int8, torch.int16))
 
 
+def _no_complex_kernel(api: str, x, y) -> None:
+    """Paddle's kernel of ``api`` takes real tensors only: NotFound (RuntimeError), and its
+    build-time TypeError in a program (torch's meta kernels would take complex ones)."""
+    c = x if type(x) is _T and x.is_complex() else y
+    raise NoKernelError(f"paddle.{api}: not implemented for dtype {dtype_name(c)} (Paddle's kernel "
+                        "takes real tensors only)")
+
+
 @defop(paddle_types=("atan2", "pd_op.atan2"))
 def atan2(x, y, name=None):
     """Elementwise arc tangent of ``x / y`` using both signs to pick the quadrant.
@@ -609,6 +626,8 @@ def atan2(x, y, name=None):
     if type(x) is _T and type(y) is _T and x.dtype is y.dtype and x.dtype in _NO_ATAN2_KERNEL:
         raise NoKernelError(f"paddle.atan2: 'x' of dtype {dtype_name(x)} is not supported (Paddle's kernel "
                             f"takes no bool, uint8, int8 or int16 tensors)")
+    if (type(x) is _T and x.is_complex()) or (type(y) is _T and y.is_complex()):
+        _no_complex_kernel("atan2", x, y)
     if type(x) is _T and type(y) is _T and _is_int(x) and _is_int(y) and x.dtype is y.dtype:
         # Paddle's integer kernel works in float32 and returns float64
         return torch.atan2(x.to(torch.float32), y.to(torch.float32)).to(torch.float64)
@@ -660,6 +679,8 @@ def copysign(x, y, name=None):
         >>> paddle.copysign(paddle.to_tensor([1.0, -2.0]), paddle.to_tensor([-1.0, 1.0])).tolist()
         [-1.0, 2.0]
     """
+    if (type(x) is _T and x.is_complex()) or (type(y) is _T and y.is_complex()):
+        _no_complex_kernel("copysign", x, y)
     if type(y) is _T and x.dtype is not y.dtype:
         check_binary_dtypes("copysign", x, y, True)
         d = torch.result_type(x, y)  # a 0-D operand promotes like a scalar

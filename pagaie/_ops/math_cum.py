@@ -120,6 +120,15 @@ def cumprod(x, dim=None, *, dtype=None, out=None, name=None):
         >>> paddle.cumprod(paddle.to_tensor([1.0, 2.0, 3.0]), dim=0).tolist()
         [1.0, 2.0, 6.0]
     """
+    if not isinstance(x, torch.Tensor):
+        kind = type(x).__name__
+        if dim is None:
+            # Paddle flattens x first, in Python (numpy's flatten takes no axes); in a program too
+            err = (TypeError if isinstance(x, np.ndarray) else AttributeError)(
+                f"paddle.cumprod: 'x' must be a Tensor, but received {kind}, which cannot be flattened")
+            err.static_type = type(err)
+            raise err
+        raise ValueError(f"paddle.cumprod: argument 'x' (position 0) must be Tensor, but got {kind}")
     if dtype is not None:
         x = x.to(torch_dtype(dtype, "cumprod"))
     _check_not_bool(x, "cumprod")
@@ -138,7 +147,7 @@ def _cum_extreme(x, axis, dtype, api, fn):
     _check_not_bool(x, api)
     _check_not_small_int(x, api)
     if x.is_complex():  # no Paddle kernel (NotFound: RuntimeError), checked before 'dtype'
-        raise RuntimeError(f"paddle.{api}: {str(x.dtype)[6:]} tensors are not supported; 'x' must "
+        raise NoKernelError(f"paddle.{api}: {str(x.dtype)[6:]} tensors are not supported; 'x' must "
                            "be a real number tensor")
     idt = torch_dtype(dtype, api)
     if idt not in (torch.int32, torch.int64):

@@ -13,7 +13,7 @@ import numbers
 import torch
 
 from pagaie._core import dtype as _dt
-from pagaie._core.registry import defop
+from pagaie._core.registry import NoKernelError, defop
 from pagaie._core.tensor import Tensor
 from pagaie._ops._helpers import (SMALL_INTS, float_inplace, kernel_dtypes, no_small_int_kernel,
                                   reject_bool, write_out)
@@ -112,10 +112,21 @@ def _abs(x: torch.Tensor) -> torch.Tensor:
     """``|x|``. With a gradient to record, ``x * sign(x)`` with the sign held constant: Paddle's
     abs gradient ``sign(x)`` has no gradient of its own (a second derivative does not reach
     ``x``), where torch's would be an immutable zero tensor that breaks a later accumulation.
-    Adding 0 turns ``-0.0`` into ``0.0``, as ``|x|`` gives."""
+    Adding 0 turns ``-0.0`` into ``0.0``, as ``|x|`` gives. Paddle's CPU kernel has no
+    int8/uint8/int16 version."""
+    if x.dtype in SMALL_INTS:
+        no_small_int_kernel("abs", x)
     if x.requires_grad and x.is_floating_point() and torch.is_grad_enabled():
         return x * torch.sign(x).detach() + 0.0
     return torch.abs(x)
+
+
+def _ceil(x: torch.Tensor) -> torch.Tensor:
+    """``ceil``; Paddle has no complex kernel (torch's meta kernel would let a program take one)."""
+    if x.is_complex():
+        raise NoKernelError(f"paddle.ceil: complex tensors are not supported (received "
+                            f"{_dt.from_torch_dtype(x.dtype).name})")
+    return torch.ceil(x)
 
 
 # name: (torch function, description, example input, example output, has ``out=``,
@@ -136,7 +147,7 @@ _TABLE = {
              "[0.0, 1.0]", "[0.0, 0.7854]", False, "P", "promote"),
     "atanh": (torch.atanh, "Elementwise inverse hyperbolic tangent.",
               "[0.0, 0.5]", "[0.0, 0.5493]", True, "P", "black"),
-    "ceil": (torch.ceil, "Elementwise ceiling: the smallest integer not below ``x``.",
+    "ceil": (_ceil, "Elementwise ceiling: the smallest integer not below ``x``.",
              "[-1.5, 0.2, 2.0]", "[-1.0, 1.0, 2.0]", True, "T", "promote"),
     "cos": (torch.cos, "Elementwise cosine.", "[0.0, 3.1416]", "[1.0, -1.0]", True, "P", "promote"),
     "cosh": (torch.cosh, "Elementwise hyperbolic cosine.", "[0.0, 1.0]", "[1.0, 1.5431]", True, "P",
@@ -255,6 +266,8 @@ def _inplace_kernel(opname, fn, inplace_fn):
     elif opname == "abs":  # a complex x becomes real, as in Paddle
         def ikernel(x, name=None):
             reject_bool(iname, x)
+            if x.dtype in SMALL_INTS:
+                no_small_int_kernel(iname, x)
             return fn(x) if x.is_complex() else inplace_fn(x)
     else:
         def ikernel(x, name=None):

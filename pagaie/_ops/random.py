@@ -713,6 +713,14 @@ def binomial(count, prob, name=None):
         >>> out.tolist(), out.dtype
         ([0, 20], <DataType.INT64: 9>)
     """
+    if not isinstance(count, torch.Tensor):
+        # Paddle casts count first: its argument parser's ValueError (TypeError while a program
+        # is built, except for None)
+        err = ValueError(f"paddle.binomial: argument 'count' (position 0) must be Tensor, but got "
+                         f"{type(count).__name__}")
+        if count is not None:
+            err.static_type = TypeError
+        raise err
     _need_float(prob, "binomial", "prob")
     calc = torch.float64 if prob.dtype is torch.float64 else torch.float32
     c, p = torch.broadcast_tensors(count.to(calc), prob.to(calc))

@@ -13,7 +13,7 @@ import numpy as np
 import torch
 
 from pagaie._core.registry import NoKernelError, defop
-from pagaie._ops._helpers import parsed_dtype, torch_dtype, write_out
+from pagaie._ops._helpers import SMALL_INTS, no_small_int_kernel, parsed_dtype, torch_dtype, write_out
 
 _T = torch.Tensor
 
@@ -249,6 +249,8 @@ def amax(x, axis=None, keepdim=False, name=None, *, out=None):
         >>> paddle.amax(paddle.to_tensor([[1.0, 5.0], [3.0, 2.0]]), axis=0).tolist()
         [3.0, 5.0]
     """
+    if x.dtype in SMALL_INTS:
+        no_small_int_kernel("amax", x)
     r = _extreme(x, axis, keepdim, "amax", torch.amax)
     return r if out is None else write_out(out, r)
 
@@ -262,6 +264,8 @@ def amin(x, axis=None, keepdim=False, name=None, *, out=None):
         >>> paddle.amin(paddle.to_tensor([[1.0, 5.0], [3.0, 2.0]]), axis=0).tolist()
         [1.0, 2.0]
     """
+    if x.dtype in SMALL_INTS:
+        no_small_int_kernel("amin", x)
     r = _extreme(x, axis, keepdim, "amin", torch.amin)
     return r if out is None else write_out(out, r)
 
@@ -285,6 +289,8 @@ def all(x, axis=None, keepdim=False, name=None, *, out=None):
         >>> paddle.all(x).item(), paddle.all(x, axis=1).tolist()
         (False, [False, True])
     """
+    if x.dtype in SMALL_INTS:
+        no_small_int_kernel("all", x)
     r = _bool_reduce(x, axis, keepdim, "all", torch.all)
     return r if out is None else write_out(out, r)
 
@@ -299,6 +305,8 @@ def any(x, axis=None, keepdim=False, name=None, *, out=None):
         >>> paddle.any(x).item(), paddle.any(x, axis=1).tolist()
         (True, [True, False])
     """
+    if x.dtype in SMALL_INTS:
+        no_small_int_kernel("any", x)
     r = _bool_reduce(x, axis, keepdim, "any", torch.any)
     return r if out is None else write_out(out, r)
 

@@ -40,6 +40,12 @@ def _unique_index_dtype(dtype, api: str) -> torch.dtype:
     return d
 
 
+# Paddle's argmax/argmin CPU kernels take no int8 or complex tensor (float16 and bfloat16 run on
+# its GPU only; pagaie computes them on any device)
+_ARG_DTYPES = frozenset({torch.uint8, torch.int16, torch.int32, torch.int64, torch.float16,
+                         torch.bfloat16, torch.float32, torch.float64})
+
+
 def _arg_reduce(fn, api, x, axis, keepdim, dtype):
     d = torch.int64 if dtype == "int64" else _index_dtype(dtype, api)
     if axis is not None and type(axis) is not int and not isinstance(axis, torch.Tensor):
@@ -50,6 +56,7 @@ def _arg_reduce(fn, api, x, axis, keepdim, dtype):
     if x.dtype is torch.bool:  # Paddle has no bool kernel: its eager mode raises RuntimeError
         raise NoKernelError(f"paddle.{api}: bool tensors are not supported; cast to an integer or "
                             "float dtype first")
+    kernel_dtypes(api, x, _ARG_DTYPES)
     if x.is_floating_point():  # Paddle's kernel skips NaN entries (all NaN: index 0)
         x = torch.nan_to_num(x, nan=float("-inf") if fn is torch.argmax else float("inf"),
                              posinf=float("inf"), neginf=float("-inf"))
@@ -332,6 +339,13 @@ def nonzero(x, as_tuple=False, *, out=None):
     return write_out(out, torch.nonzero(x))
 
 
+# Paddle's CPU nonzero kernel, which argwhere runs, has no int8 or uint8 version (float16 runs
+# on its GPU only; pagaie computes it on any device)
+_NONZERO_DTYPES = frozenset({torch.bool, torch.int16, torch.int32, torch.int64, torch.float16,
+                             torch.bfloat16, torch.float32, torch.float64, torch.complex64,
+                             torch.complex128})
+
+
 @defop(differentiable=False)
 def argwhere(input):
     """Indices of the non-zero entries as one ``[N, ndim]`` int64 tensor.
@@ -349,6 +363,7 @@ def argwhere(input):
     """
     if input.dim() == 0:
         raise ValueError("paddle.argwhere: 'input' must have at least 1 dimension, but received a 0-D tensor")
+    kernel_dtypes("argwhere", input, _NONZERO_DTYPES, "input")
     return torch.nonzero(input)
 
 
@@ -540,8 +555,13 @@ def bucketize(x, sorted_sequence, out_int32=False, right=False, name=None, *, ou
         raise ValueError("paddle.bucketize: 'sorted_sequence' must be a 1-D tensor, but received "
                          f"a {sorted_sequence.dim()}-D tensor")
     _check_search_inputs(sorted_sequence, x, "bucketize", "sorted_sequence")
-    return write_out(out, torch.bucketize(x, _nan_last_sequence(sorted_sequence, bool(right)),
-                                          out_int32=bool(out_int32), right=bool(right)))
+    # Paddle's bucketize is its searchsorted, whose parser takes only a bool (or None) flag
+    out_int32, right = _bool_flags("bucketize", out_int32=out_int32, right=right)
+    r = torch.bucketize(x, _nan_last_sequence(sorted_sequence, right), out_int32=out_int32, right=right)
+    if x.is_floating_point():
+        # Paddle's search kernel puts every non-finite value (-inf too) past the last boundary
+        r = torch.where(torch.isfinite(x), r, sorted_sequence.shape[-1])
+    return write_out(out, r)
 
 
 @defop(paddle_types=("kthvalue", "pd_op.kthvalue"))

@@ -13,7 +13,8 @@ import torch
 from pagaie._core.registry import NoKernelError, defop
 from pagaie._core.tensor import flag_grad
 from pagaie._ops._helpers import (AssertionValueError, SMALL_INTS, dtype_name, kernel_dtypes,
-                                  no_small_int_kernel, norm_axis, parser_bool, stopped, write_out)
+                                  no_small_int_kernel, norm_axis, parser_bool, scalar_axis, stopped,
+                                  write_out)
 from pagaie._ops.reduce import _axes, _tensor_axis
 
 _T = torch.Tensor
@@ -713,6 +714,21 @@ def _flat_dims_edges(pts, bins, rng):
     return [torch.full_like(e, a) if a == b else e for e, a, b in zip(edges, lo, hi)]
 
 
+def _scalar_int(v, api: str, arg: str) -> int:
+    """An int argument Paddle's Scalar parser reads: a one-element tensor gives its value, a
+    float (numpy's too) is truncated, a bool or a one-element numpy array gives its int."""
+    if isinstance(v, torch.Tensor):
+        if v.numel() != 1:
+            raise ValueError(f"paddle.{api}: a Tensor '{arg}' must have 1 element, but it has "
+                             f"{v.numel()}")
+        return int(v.item())
+    n = scalar_axis(v)
+    if type(n) is not int:
+        raise TypeError(f"paddle.{api}: '{arg}' must be an int, a float, a bool or a Tensor, but "
+                        f"received {type(v).__name__}")
+    return n
+
+
 @defop(paddle_types=("bincount",), differentiable=False)
 def bincount(x, weights=None, minlength=0, name=None):
     """Count occurrences of each non-negative integer in the 1-D tensor ``x``.
@@ -737,6 +753,8 @@ def bincount(x, weights=None, minlength=0, name=None):
         raise ValueError(f"paddle.bincount: 'x' must be a 1-D tensor, but received shape {list(x.shape)}")
     if x.numel() and int(x.min()) < 0:
         raise ValueError("paddle.bincount: the elements of 'x' must be non-negative")
+    if type(minlength) is not int:
+        minlength = _scalar_int(minlength, "bincount", "minlength")
     if minlength < 0:
         raise ValueError(f"paddle.bincount: 'minlength' must be non-negative, but received {minlength}")
     if x.numel() == 0:  # Paddle's shortcut: int64 zeros, whatever the weights' dtype
@@ -750,14 +768,15 @@ def bincount(x, weights=None, minlength=0, name=None):
 _NO_SUBTRACT = frozenset((torch.bool, torch.uint8, torch.int8, torch.int16))
 
 
-@defop(amp="black", paddle_types=("cov",))
+@defop(amp="black", paddle_types=("cov",), program_no_arrays=("x",))   # its static type check
 def cov(x, rowvar=True, ddof=True, fweights=None, aweights=None, name=None):
     """Covariance matrix of the variables in the rows (``rowvar=True``) or columns of ``x``.
 
     Args:
         x (Tensor): 1-D or 2-D float tensor.
         rowvar (bool, optional): rows are variables (True) or observations (False).
-        ddof (bool, optional): divide by ``N - 1`` (True) or ``N`` (False).
+        ddof (bool|float, optional): divide by ``N - 1`` (True) or ``N`` (False); a number
+            divides by ``N - ddof`` (clipped at 0), except with ``aweights``.
         fweights (Tensor, optional): integer frequency weights per observation.
         aweights (Tensor, optional): observation weights.
 
@@ -783,10 +802,18 @@ def cov(x, rowvar=True, ddof=True, fweights=None, aweights=None, name=None):
         x = x.t()
     if aweights is not None and aweights.dtype is not x.dtype:
         aweights = aweights.to(x.dtype)
-    return torch.cov(x, correction=int(bool(ddof)), fweights=fweights, aweights=aweights)
+    if ddof is None:
+        raise TypeError("paddle.linalg.cov: 'ddof' must be a bool or a number, but received None")
+    if aweights is not None or type(ddof) is bool or ddof in (0, 1):
+        # (with aweights Paddle reads ddof as a flag)
+        return torch.cov(x, correction=int(bool(ddof)), fweights=fweights, aweights=aweights)
+    # Paddle divides by the observation count less ddof, taken as a number, clipped at 0
+    n = fweights.sum().to(x.dtype) if fweights is not None else \
+        torch.tensor(float(x.shape[-1] if x.dim() else 1), dtype=x.dtype, device=x.device)
+    return torch.cov(x, correction=0, fweights=fweights) * (n / torch.clamp(n - ddof, min=0))
 
 
-@defop(amp="black", paddle_types=("corrcoef",))
+@defop(amp="black", paddle_types=("corrcoef",), program_no_arrays=("x",))
 def corrcoef(x, rowvar=True, name=None):
     """Pearson correlation coefficients of the variables in the rows (or columns) of ``x``.
 
