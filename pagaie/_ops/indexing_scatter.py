@@ -390,8 +390,10 @@ def index_put(x, indices, value, accumulate=False, name=None):
         if t.dtype is torch.bool:
             if not t.any():
                 # nothing selected: Paddle returns x whatever value's shape (value gets a zero
-                # gradient, here through an empty slice of it)
-                return x.index_put((t,), value.reshape(-1)[:0].sum().to(x.dtype))
+                # gradient, here through an empty slice of it); a mask after other indices
+                # selects nothing either, written as an empty mask over x's first axis
+                none = t if dim == 0 else torch.zeros(x.shape[:1], dtype=torch.bool, device=x.device)
+                return x.index_put((none,), value.reshape(-1)[:0].sum().to(x.dtype))
             idx.append(t)
             dim += t.dim()
         else:

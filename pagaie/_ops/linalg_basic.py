@@ -281,35 +281,78 @@ def einsum(equation, *operands):
         >>> paddle.einsum('ii->', a).item()
         5.0
     """
-    _check_equation(equation, operands)
+    equation = _check_equation(equation, operands)
     for i, t in enumerate(operands):
         if isinstance(t, torch.Tensor):
             kernel_dtypes("einsum", t, _EINSUM_DTYPES, f"operands[{i}]")
+    lhs, arrow, rhs = equation.partition("->")
+    if arrow and "." not in rhs and len(set(rhs)) < len(rhs):
+        return _einsum_repeated_output(lhs, rhs, operands)
     return torch.einsum(equation, *operands)
 
 
-def _check_equation(equation: str, operands: tuple) -> None:
-    """Paddle's assertions on the equation: at least one operand, one ``->`` at most, one
-    comma-separated term per operand (a list of tensors is one operand), and an ellipsis in
-    the output where the inputs have one."""
+def _einsum_repeated_output(lhs: str, rhs: str, operands: tuple) -> torch.Tensor:
+    """An output label written more than once (``'i->ii'``) places the values on the diagonal
+    of those axes, zeros elsewhere, as Paddle's kernel does; torch refuses such an output."""
+    unique = "".join(dict.fromkeys(rhs))
+    part = torch.einsum(f"{lhs}->{unique}", *operands)
+    size = dict(zip(unique, part.shape))
+    out = part.new_zeros([size[c] for c in rhs])
+    strides = [sum(st for c2, st in zip(rhs, out.stride()) if c2 == c) for c in unique]
+    out.as_strided(part.shape, strides).copy_(part)
+    return out
+
+
+def _check_equation(equation: str, operands: tuple) -> str:
+    """Paddle's checks of the equation, in its order, with its messages: at least one operand,
+    one ``->`` at most, one comma-separated term per operand (a list of tensors is one
+    operand), letters and whole ellipses only, one label per dimension, an ellipsis in the
+    output where the inputs have one, and one size per label (1 broadcasts). Returns the
+    equation as Paddle reads it: without spaces and in lower case (``'IJ'`` is ``'ij'``)."""
     if not isinstance(equation, str):
-        return  # torch's own error, mapped by the dispatcher
-    lhs, *rhs = equation.replace(" ", "").split("->")
-    terms = lhs.split(",")
+        return equation  # torch's own error, mapped by the dispatcher
+    equation = equation.replace(" ", "").lower()
     if not operands:
-        raise AssertionError("paddle.einsum: at least one operand is required, but received none")
+        raise AssertionError("paddle.einsum: Required at least one operand in Einsum API, but "
+                             "received 0")
+    lhs, *rhs = equation.split("->")
     if len(rhs) > 1:
-        raise AssertionError(f"paddle.einsum: the equation {equation!r} has more than one '->'")
+        raise AssertionError(f"paddle.einsum: Invalid equation: multiple `->` were found "
+                             f"(equation {equation!r}).")
+    terms = lhs.split(",")
     if len(terms) != len(operands):  # a list of tensors counts as one operand
-        raise AssertionError(f"paddle.einsum: the equation {equation!r} has {len(terms)} input terms, but "
-                             f"{len(operands)} operands were given")
-    if rhs and "..." in lhs and "..." not in rhs[0]:
-        raise AssertionError(f"paddle.einsum: the equation {equation!r} has an ellipsis in its inputs but "
-                             "not in its output")
-    for op in operands:
+        raise AssertionError(f"paddle.einsum: Invalid equation: the number of operands is "
+                             f"{len(operands)}, but found {len(terms)} segments in the label equation.")
+    sizes: dict = {}
+    for term, op in zip(terms, operands):
+        for c in term.replace(".", ""):
+            if not c.isalpha():
+                raise AssertionError(f"paddle.einsum: Invalid equation: {c} is not a valid label, "
+                                     "which should be letters.")
+        if term.replace("...", "", 1).find(".") != -1:
+            raise AssertionError("paddle.einsum: Invalid equation: `.` is found outside of an "
+                                 f"ellipsis (label string {term!r}).")
         if isinstance(op, (list, tuple)):  # Paddle reads the operand's shape
             raise AttributeError(f"paddle.einsum: each operand must be a Tensor, but received a "
                                  f"{type(op).__name__}")
+        labels = term.replace("...", "." * (op.dim() - len(term) + 3))
+        if len(labels) != op.dim():
+            raise AssertionError(f"paddle.einsum: Invalid equation: the label string '{term}' misses "
+                                 f"dimensions (the operand has shape {list(op.shape)}).")
+        mine: dict = {}
+        for c, n in zip(labels, op.shape):
+            if c == ".":
+                continue
+            seen = sizes.get(c)
+            if mine.get(c, n) != n or (seen is not None and n != seen and 1 not in (n, seen)):
+                raise ValueError(f"paddle.einsum: Same label have different shapes for label: `{c}` "
+                                 f"({n} and {mine.get(c, seen)}, in equation {equation!r}).")
+            mine[c] = n
+            sizes[c] = n if seen in (None, 1) else seen
+    if rhs and "..." in lhs and "..." not in rhs[0]:
+        raise AssertionError(f"paddle.einsum: Invalid equation: missing ellipsis in output labels "
+                             f"(equation {equation!r}).")
+    return equation
 
 
 # addmm and baddbmm: Paddle's CPU kernels take float32 and float64 only (its GPU kernels add

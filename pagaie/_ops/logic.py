@@ -196,11 +196,16 @@ def equal_all(x, y, name=None):
     return torch.tensor(torch.equal(x, y), device=x.device)
 
 
+# The dtypes of Paddle's CPU kernels (isclose has no float16/bfloat16 one, allclose no complex)
+_ISCLOSE_DTYPES = frozenset((torch.float32, torch.float64, torch.complex64, torch.complex128))
+_ALLCLOSE_DTYPES = frozenset((torch.float32, torch.float64, torch.int32, torch.int64, torch.bool))
+
+
 def _close_args(api, x, y, float_only=False):
     if type(y) is not _T:
         raise ValueError(f"paddle.{api}: 'y' must be a Tensor, but received {type(y).__name__}")
-    if float_only:  # Paddle's kernel lookup comes before its dtype check of the pair
-        float_kernel(f"paddle.{api}", x, complex_ok=True)
+    # Paddle's kernel lookup comes before its dtype check of the pair
+    kernel_dtypes(api, x, _ISCLOSE_DTYPES if float_only else _ALLCLOSE_DTYPES)
     if x.dtype is not y.dtype:
         err = ValueError(f"paddle.{api}: 'x' and 'y' must have the same dtype, but received "
                          f"{dtype_name(x)} and {dtype_name(y)}")

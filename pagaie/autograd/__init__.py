@@ -6,6 +6,7 @@ custom backward; ``jacobian``/``hessian`` return lazily evaluated matrices;
 """
 from pagaie.autograd.backward_mode import backward, grad
 from pagaie.autograd.functional import Hessian, Jacobian, hessian, jacobian
+from pagaie.autograd import ir_backward
 from pagaie.autograd.grad_mode import enable_grad, is_grad_enabled, no_grad, set_grad_enabled
 from pagaie.autograd.py_layer import Function, PyLayer, PyLayerContext
 from pagaie.autograd.saved_tensors_hooks import saved_tensors_hooks
