@@ -35,6 +35,7 @@ from pagaie._core.parameter import Parameter
 from pagaie._core.registry import REGISTRY
 from pagaie._formats.paddle_args import VARTYPE_DTYPES as _VARTYPE_DTYPES
 from pagaie._formats.paddle_args import ARGS, PaddleOp, _Const, _Unsupported
+from pagaie._ops._helpers import cpu_as_gpu
 from pagaie._static.ir import Block, Program, Value, _shape_in
 from pagaie._static.recorder import Recorder, _to_values
 
@@ -145,7 +146,10 @@ class _Translator:
         return self.as_tensor(v, op)
 
     def emit(self, record: str, args: tuple, kwargs: dict) -> Any:
-        return self.recorder.record(REGISTRY[record], tuple(args), dict(kwargs))
+        # (a saved program's ops are taken as Paddle built them, for any device: without the
+        # build-time dtype checks of its Python APIs)
+        with cpu_as_gpu():
+            return self.recorder.record(REGISTRY[record], tuple(args), dict(kwargs))
 
     def translate(self, op: PaddleOp) -> Any:
         candidates = self.index.get(op.type)

@@ -2,7 +2,8 @@
 from __future__ import annotations
 
 import numbers
-from typing import Any, Sequence
+from contextlib import contextmanager
+from typing import Any, Iterator, Sequence
 
 import numpy as np
 import torch
@@ -158,6 +159,24 @@ def parser_bool(v: Any, api: str, name: str) -> bool:
     raise TypeError(f"paddle.{api}: '{name}' must be a bool, but received {type(v).__name__} {v!r}")
 
 
+# When the CPU stands in for a GPU, whose kernels take more dtypes (float16, bfloat16...), so
+# that kernel_dtypes lets a CPU tensor (or a CPU program's placeholder) through: while pagaie's
+# CPU AMP mode is on ("amp", owned by pagaie.amp.state), and while a recorded program runs or a
+# pass rewrites one ("programs", a depth, see cpu_as_gpu): its dtypes were checked when it was
+# built, and Paddle's static AMP runs low-precision oneDNN kernels on CPUs.
+CPU_AS_GPU: dict[str, Any] = {"amp": False, "programs": 0}
+
+
+@contextmanager
+def cpu_as_gpu() -> Iterator[None]:
+    """Inside the block the kernels' dtype checks treat the CPU as a GPU (see CPU_AS_GPU)."""
+    CPU_AS_GPU["programs"] += 1
+    try:
+        yield
+    finally:
+        CPU_AS_GPU["programs"] -= 1
+
+
 def kernel_dtypes(api: str, x: torch.Tensor, allowed: frozenset, arg: str = "x",
                   static: frozenset | None = None) -> None:
     """Paddle registers the CPU kernel of ``api`` for the ``allowed`` dtypes only: another dtype
@@ -170,11 +189,28 @@ def kernel_dtypes(api: str, x: torch.Tensor, allowed: frozenset, arg: str = "x",
     kind = x.device.type
     if kind == "meta" and static is not None and (not static or x.dtype in static):
         return
+    if (kind == "cpu" or kind == "meta") and (CPU_AS_GPU["amp"] or CPU_AS_GPU["programs"]):
+        return
     if kind == "cpu" or (kind == "meta" and default_device().type == "cpu"):
         names = ", ".join(sorted(_dt.from_torch_dtype(d).name for d in allowed))
         what = "'dtype'" if arg == "dtype" else f"'{arg}' of dtype"
         raise NoKernelError(f"paddle.{api}: {what} {_dt.from_torch_dtype(x.dtype).name} "
                             f"is not supported (Paddle's kernel takes {names})")
+
+
+def pair_kernel_dtypes(api: str, x: Any, y: Any, allowed: frozenset, number_promotes: bool = False) -> None:
+    """:func:`kernel_dtypes` for a binary op, whose kernel runs in the dtype the two operands
+    promote to. A Python number operand takes the tensor's dtype, or with ``number_promotes``
+    (the operators, whose number becomes an int64/float32 tensor) promotes a bool tensor."""
+    t, o = (x, y) if type(x) is torch.Tensor else (y, x)
+    if type(o) is torch.Tensor:
+        d = t.dtype if o.dtype is t.dtype else torch.promote_types(t.dtype, o.dtype)
+    elif t.dtype in allowed:
+        return
+    else:
+        d = torch.result_type(t, o) if number_promotes else t.dtype
+    if d not in allowed:
+        kernel_dtypes(api, t if t.dtype is d else t.to(d), allowed)
 
 
 def float_inplace(api: str, x: torch.Tensor) -> None:

@@ -9,7 +9,7 @@ import torch
 from pagaie._core import dtype as _dt
 from pagaie._core.registry import NoKernelError, binary_operator, defop
 from pagaie._core.tensor import Tensor, wrap
-from pagaie._ops._helpers import check_binary_dtypes, kernel_dtypes, promote_pair, write_out
+from pagaie._ops._helpers import check_binary_dtypes, kernel_dtypes, pair_kernel_dtypes, promote_pair, write_out
 
 _T = torch.Tensor
 
@@ -47,6 +47,7 @@ def _pow_inplace(x, y, name=None):
     if type(y) not in (int, float, bool):
         raise TypeError(f"paddle.pow_: 'y' must be a Python int or float, but received "
                         f"{'Tensor' if type(y) is _T else type(y).__name__}")
+    kernel_dtypes("pow_", x, _POW_DTYPES)
     if type(y) is float and not (x.is_floating_point() or x.is_complex()):
         y = int(y)  # the exponent is truncated for an integer x, as in paddle.pow
     elif type(y) is float and (y == 0.5 or y == -0.5) and x.is_floating_point():
@@ -245,6 +246,7 @@ def remainder(x, y, name=None, *, out=None):
         x, y = promote_pair("remainder", x, y)
     elif type(y) is not _T or type(x) is not _T:
         x, y = _scalar_operand(x, y, True)
+    pair_kernel_dtypes("remainder", x, y, _POW_DTYPES, True)  # (the same CPU kernels as pow)
     try:
         r = torch.remainder(x, y)
     except RuntimeError:
@@ -292,6 +294,8 @@ def pow(x, y, name=None, *, out=None):
     elif type(y) is complex and type(x) is _T:
         raise TypeError("paddle.pow: 'y' must be a Python int or float, or a Tensor, but received "
                         "complex; use a complex Tensor exponent")
+    if type(y) is _T or type(x) is not _T or x.dtype not in _POW_DTYPES:
+        pair_kernel_dtypes("pow", x, y, _POW_TENSOR_DTYPES if type(y) is _T else _POW_DTYPES)
     if type(x) is _T and x.dtype in _LOW and type(y) in (int, float) and abs(y) > _LOW_MAX[x.dtype]:
         r = torch.pow(x.float(), y).to(x.dtype)  # an exponent float16 cannot hold: in float32
     elif type(y) is float and (y == 0.5 or y == -0.5) and type(x) is _T and x.is_floating_point():
@@ -322,6 +326,14 @@ def _promoted(api, x, y, scalar_0d=False):
     return x.to(d), y.to(d)
 
 
+# Paddle's CPU kernels: pow with a number exponent (also remainder's), pow with a Tensor one
+# (elementwise_pow), maximum and minimum
+_POW_DTYPES = frozenset((torch.int32, torch.int64, torch.float32, torch.float64, torch.complex64,
+                         torch.complex128))
+_POW_TENSOR_DTYPES = _POW_DTYPES | {torch.bfloat16}
+_MAXIMUM_DTYPES = frozenset((torch.int32, torch.int64, torch.bfloat16, torch.float32, torch.float64))
+
+
 def _binary_pair(api, x, y):
     """Two tensor operands of maximum/minimum/fmax/fmin, promoted: Paddle's argument parser
     rejects a Python number (ValueError)."""
@@ -346,6 +358,7 @@ def maximum(x, y, name=None, *, out=None):
         [3.0, 5.0]
     """
     x, y = _binary_pair("maximum", x, y)
+    pair_kernel_dtypes("maximum", x, y, _MAXIMUM_DTYPES)
     r = torch.maximum(x, y)
     return r if out is None else write_out(out, r)
 
@@ -360,6 +373,7 @@ def minimum(x, y, name=None, *, out=None):
         [1.0, 2.0]
     """
     x, y = _binary_pair("minimum", x, y)
+    pair_kernel_dtypes("minimum", x, y, _MAXIMUM_DTYPES)
     r = torch.minimum(x, y)
     return r if out is None else write_out(out, r)
 
@@ -633,6 +647,8 @@ def _pow_operand(other, op):
 
 
 def _rpow_operator(self, other):
+    if type(other) is int and self._t.dtype is torch.bool:  # (paddle.pow has no bool kernel)
+        return pow(other, self.astype("int64"))
     return pow(_pow_operand(other, "__rpow__"), self)
 
 
@@ -640,6 +656,8 @@ def _pow_operator(self, other):
     # ``int_tensor ** 2.5`` promotes to float (unlike paddle.pow, which truncates the exponent).
     if type(other) is float and not (self._t.is_floating_point() or self._t.is_complex()):
         return pow(self.astype(_dt.default_float()), other)
+    if type(other) is int and self._t.dtype is torch.bool:  # (paddle.pow has no bool kernel)
+        return pow(self.astype("int64"), other)
     if type(other) is complex:  # paddle.pow refuses a complex number; ``**`` takes it
         d = torch.complex128 if self._t.dtype in (torch.float64, torch.complex128) else torch.complex64
         return pow(self if self._t.dtype is d else self.astype(d), wrap(torch.tensor(other, dtype=d)))

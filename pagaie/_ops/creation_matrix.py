@@ -379,7 +379,10 @@ def polar(abs, angle, name=None, *, out=None):
         if v.dtype in (torch.float16, torch.bfloat16):  # Paddle has no complex type for them
             raise NoKernelError(f"paddle.polar: '{arg}' must be float32 or float64, but received "
                                 f"{_name(v.dtype)} (no complex type for it)")
-        if not v.is_floating_point():
+        if v.dtype is torch.bool or v.is_complex():  # no cos/complex kernel for them: NotFound
+            raise NoKernelError(f"paddle.polar: '{arg}' must be float32 or float64, but received "
+                                f"{_name(v.dtype)} (no kernel for it)")
+        if not v.is_floating_point():  # an integer fails Paddle's type promotion
             raise TypeError(f"paddle.polar: '{arg}' must be a floating tensor, but received "
                             f"{_name(v.dtype)}")
     # as Paddle: cos and sin in the angle's own dtype, then the product promotes

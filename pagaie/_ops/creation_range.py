@@ -445,7 +445,13 @@ def meshgrid(*args, **kwargs):
             raise ValueError(f"paddle.meshgrid: expected 0-D or 1-D tensors, but input {i} has shape "
                              f"{list(t.shape)}")
     _same_dtype(ts, "meshgrid")
+    kernel_dtypes("meshgrid", ts[0], _MESHGRID_DTYPES)
     return list(torch.meshgrid(*ts, indexing=indexing))
+
+
+# Paddle's CPU meshgrid kernels
+_MESHGRID_DTYPES = frozenset((torch.int32, torch.int64, torch.float32, torch.float64, torch.complex64,
+                              torch.complex128))
 
 
 def _index_dtype(dtype: Any, api: str) -> torch.dtype:

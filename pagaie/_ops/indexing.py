@@ -191,7 +191,9 @@ def index_sample(x, index):
     return torch.gather(x, 1, idx)
 
 
-@defop(paddle_types=("masked_select", "pd_op.masked_select"))
+# the static API's own check (its kernels take every dtype)
+@defop(paddle_types=("masked_select", "pd_op.masked_select"), program_dtypes={"x": frozenset(
+    (torch.int32, torch.int64, torch.float16, torch.bfloat16, torch.float32, torch.float64))})
 def masked_select(x, mask, name=None, *, out=None):
     """The elements of ``x`` where the boolean ``mask`` (broadcast with ``x``) is True, as 1-D.
 

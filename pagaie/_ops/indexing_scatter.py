@@ -438,6 +438,11 @@ def masked_fill(x, mask, value, name=None):
     return x.masked_fill(mask, value)
 
 
+# Paddle's masked_scatter composes CPU kernels (where...) that take these dtypes only
+_MASKED_SCATTER_DTYPES = frozenset((torch.bool, torch.int32, torch.int64, torch.float32, torch.float64,
+                                    torch.complex64, torch.complex128))
+
+
 @defop(paddle_types=("masked_scatter", "pd_op.masked_scatter"), inplace=True)
 def masked_scatter(x, mask, value, name=None):
     """``x`` with the elements where ``mask`` is True taken, in order, from ``value``.
@@ -450,6 +455,7 @@ def masked_scatter(x, mask, value, name=None):
     """
     _check_mask(mask, "masked_scatter")
     _same_dtype(x, value, "masked_scatter", "value", AssertionError)  # Paddle asserts it
+    kernel_dtypes("masked_scatter", x, _MASKED_SCATTER_DTYPES)
     n = int(mask.expand(_broadcast_shape(x, mask, "masked_scatter")).sum())
     if value.numel() < n:
         raise AssertionError(f"paddle.masked_scatter: 'value' has {value.numel()} elements, fewer "

@@ -12,7 +12,7 @@ import numbers
 import torch
 
 from pagaie._core.registry import NoKernelError, defop
-from pagaie._ops._helpers import AssertionValueError, norm_axis, torch_dtype, write_out
+from pagaie._ops._helpers import AssertionValueError, kernel_dtypes, norm_axis, torch_dtype, write_out
 from pagaie._ops.math_unary import _abs
 
 __all__ = ["norm", "cholesky", "inverse"]
@@ -176,6 +176,8 @@ def norm(x, p=None, axis=None, keepdim=False, out=None, dtype=None, name=None):
         raise ValueError(f"paddle.linalg.norm: p={p!r} needs 'axis' to be an int or a list of two ints, but "
                          f"received {axis}")
     if axis is None and dtype is None and out is None and (p is None or p == "fro" or p == 2):
+        if x.dtype not in _P_NORM_DTYPES:
+            kernel_dtypes("linalg.norm", x, _P_NORM_DTYPES)
         return torch.linalg.vector_norm(x, keepdim=keepdim)
     if dtype is not None:
         x = x.to(torch_dtype(dtype, "linalg.norm"))
@@ -195,11 +197,16 @@ def norm(x, p=None, axis=None, keepdim=False, out=None, dtype=None, name=None):
             raise ValueError(f"paddle.linalg.norm: p='fro' needs 'axis' to be an int or two ints, but received {axis}")
         if isinstance(p, str) and p != "fro":
             raise ValueError(f"paddle.linalg.norm: 'p' must be a number, 'fro' or 'nuc', but received {p!r}")
+        kernel_dtypes("linalg.norm", x, _P_NORM_DTYPES)
         return write_out(out, _vector_norm(x, p, dims, keepdim))
     if p not in _MATRIX_ORDS:
         raise ValueError("paddle.linalg.norm: for a 2-D 'axis', 'p' must be one of 'fro', 'nuc', 1, -1, "
                          f"2, -2, inf, -inf, but received {p!r}")
     return write_out(out, _matrix_norm(x, p, dims, keepdim))
+
+
+# Paddle's CPU p_norm kernels (a complex input's norm is taken of its magnitude)
+_P_NORM_DTYPES = frozenset((torch.float32, torch.float64, torch.complex64, torch.complex128))
 
 
 @defop(amp="black", method=False)
@@ -457,6 +464,7 @@ def matrix_power(x, n, name=None):
         raise TypeError(f"paddle.linalg.matrix_power: 'n' must be an int, but received {type(n).__name__}")
     _square("matrix_power", x)
     _no_integer("matrix_power", x)
+    kernel_dtypes("linalg.matrix_power", x, _P_NORM_DTYPES)  # (float32/64 and complex kernels)
     if int(n) < 0:
         _invertible("matrix_power", x)
     return torch.linalg.matrix_power(x, int(n))
@@ -517,6 +525,7 @@ def multi_dot(x, name=None):
                              f"{i} is {type(t).__name__}")
     _real("multi_dot", x[0])
     _no_integer("multi_dot", x[0])
+    kernel_dtypes("linalg.multi_dot", x[0], _P_NORM_DTYPES)
     return torch.linalg.multi_dot(list(x))
 
 

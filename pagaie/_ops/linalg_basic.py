@@ -22,6 +22,12 @@ def _floating(api: str, x) -> None:
         raise NoKernelError(f"paddle.{api}: 'x' must be a floating tensor, but received dtype "
                             f"{str(x.dtype).replace('torch.', '')}")
 
+# Paddle's CPU matmul kernels, and the dtypes its static API lets a program record
+_MATMUL_DTYPES = frozenset((torch.int32, torch.int64, torch.float32, torch.float64, torch.complex64,
+                            torch.complex128))
+_MATMUL_STATIC = _MATMUL_DTYPES | {torch.int8, torch.uint8, torch.bfloat16}
+
+
 @defop(amp="white", paddle_types=("matmul_v2", "matmul", "pd_op.matmul"))
 def matmul(x, y, transpose_x=False, transpose_y=False, name=None, *, out=None):
     """Matrix product with broadcasting over batch dimensions.
@@ -60,6 +66,8 @@ def matmul(x, y, transpose_x=False, transpose_y=False, name=None, *, out=None):
             _check_matmul_shapes(x, y)
             raise
         r = torch.matmul(*_promote(x, y, "matmul"))   # promotion off the hot path
+    if r.dtype not in _MATMUL_DTYPES:
+        kernel_dtypes("matmul", r, _MATMUL_DTYPES, static=_MATMUL_STATIC)
     return r if out is None else write_out(out, r)
 
 
@@ -82,9 +90,16 @@ def _check_matmul_shapes(x: torch.Tensor, y: torch.Tensor) -> None:
                          f"{list(y.shape[:-2])} do not broadcast") from None
 
 
+# Paddle's CPU multiply kernels
+_MULTIPLY_DTYPES = frozenset((torch.bool, torch.int32, torch.int64, torch.bfloat16, torch.float32,
+                              torch.float64, torch.complex64, torch.complex128))
+
+
 def _outer(x, y, out, api):
     """The outer product of the flattened ``x`` and ``y`` (``outer`` and ``ger``)."""
     x, y = _promote_float(x, y, api)
+    # (Paddle multiplies with its multiply kernel, which a program records for int8/uint8 too)
+    kernel_dtypes(api, x, _MULTIPLY_DTYPES, static=_MULTIPLY_DTYPES | {torch.int8, torch.uint8})
     return write_out(out, torch.outer(x.reshape(-1), y.reshape(-1)))
 
 
@@ -157,6 +172,8 @@ def mm(input, mat2, name=None):
     """
     if input.dtype != mat2.dtype:
         input, mat2 = _promote(input, mat2, "mm")
+    # (the matmul kernel; a program records float32 and float64 only)
+    kernel_dtypes("mm", input, _MATMUL_DTYPES, arg="input", static=_FLOAT32_64)
     return torch.matmul(input, mat2)
 
 
@@ -215,6 +232,7 @@ def mv(x, vec, name=None):
     if x.dtype != vec.dtype:
         raise ValueError(f"paddle.mv: 'x' and 'vec' must have the same dtype, but received "
                          f"{str(x.dtype).replace('torch.', '')} and {str(vec.dtype).replace('torch.', '')}")
+    kernel_dtypes("mv", vec, _FLOAT32_64, arg="vec")
     return torch.mv(x, vec)
 
 
@@ -478,6 +496,11 @@ def baddbmm(input, x, y, beta=1.0, alpha=1.0, name=None):
 baddbmm_ = baddbmm.inplace
 
 
+# Paddle's CPU kron kernel (no bool, small-int or bfloat16 one).
+_KRON_DTYPES = frozenset({torch.int32, torch.int64, torch.float16, torch.float32, torch.float64,
+                          torch.complex64, torch.complex128})
+
+
 @defop(paddle_types=("kron", "pd_op.kron"))
 def kron(x, y, name=None):
     """Kronecker product of ``x`` and ``y``.
@@ -495,7 +518,9 @@ def kron(x, y, name=None):
         >>> paddle.kron(paddle.to_tensor([1, 2]), paddle.to_tensor([1, 10])).tolist()
         [1, 10, 2, 20]
     """
-    return torch.kron(*_promote(x, y, "kron"))
+    x, y = _promote(x, y, "kron")
+    kernel_dtypes("kron", x, _KRON_DTYPES)
+    return torch.kron(x, y)
 
 
 def _cross_static_shape(x, y, axis=9, name=None) -> list[int] | None:
@@ -817,6 +842,17 @@ def pdist(x, p=2.0, name=None):
     if x.dim() != 2:
         raise AssertionValueError(f"paddle.pdist: 'x' must be 2-D, but received {x.dim()}-D")  # Paddle asserts
     _floating("pdist", x)
+    if x.is_complex() or float(p) < 0:
+        # Paddle's composite: the real p-norms of the rows' differences' moduli (torch's pdist
+        # takes neither a complex input nor a negative p)
+        i, j = torch.triu_indices(x.shape[0], x.shape[0], 1, device=x.device)
+        d = (x[i] - x[j]).abs()
+        if float(p) == 0:  # the count of non-zero entries, with Paddle's zero gradient
+            return (d != 0).sum(-1).to(d.dtype) + d.sum(-1) * 0
+        if abs(float(p)) == float("inf"):  # every tied extreme takes the whole gradient
+            m = d.detach().amax(-1, keepdim=True) if p > 0 else d.detach().amin(-1, keepdim=True)
+            return m.squeeze(-1) + ((d - d.detach()) * (d.detach() == m)).sum(-1)
+        return torch.linalg.vector_norm(d, ord=float(p), dim=-1)
     return torch.pdist(x, p=float(p))
 
 

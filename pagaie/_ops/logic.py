@@ -15,8 +15,8 @@ import torch
 
 from pagaie._core.registry import NoKernelError, defop, number_api
 from pagaie._core.tensor import Tensor, wrap
-from pagaie._ops._helpers import (check_binary_dtypes, dtype_name, float_kernel, kernel_dtypes,
-                                  parser_bool, write_out)
+from pagaie._ops._helpers import (check_binary_dtypes, dtype_name, kernel_dtypes,
+                                  pair_kernel_dtypes, parser_bool, write_out)
 
 _T = torch.Tensor
 
@@ -300,12 +300,6 @@ def isclose(x, y, rtol=1e-05, atol=1e-08, equal_nan=False, name=None, *, out=Non
     return r if out is None else write_out(out, r)
 
 
-# Paddle's CPU allclose kernel takes bool, int32, int64, float32 and float64 (float16 and
-# bfloat16 run on its GPU only; pagaie computes them on any device)
-_ALLCLOSE_DTYPES = frozenset({torch.bool, torch.int32, torch.int64, torch.float16, torch.bfloat16,
-                              torch.float32, torch.float64})
-
-
 @defop(paddle_types=("allclose", "pd_op.allclose"), differentiable=False,
        program_no_arrays=("x", "y"))   # its static API checks the inputs' type first
 def allclose(x, y, rtol=1e-05, atol=1e-08, equal_nan=False, name=None):
@@ -317,7 +311,6 @@ def allclose(x, y, rtol=1e-05, atol=1e-08, equal_nan=False, name=None):
         True
     """
     _close_args("allclose", x, y)
-    kernel_dtypes("allclose", x, _ALLCLOSE_DTYPES)
     return torch.all(_isclose("allclose", x, y, rtol, atol, equal_nan))
 
 
@@ -329,13 +322,21 @@ def _not_tensor(api, y):
                       f"{type(y).__name__}")
 
 
+# Paddle's CPU kernels of the logical ops (no uint8, float16 or bfloat16 one)
+_LOGICAL_DTYPES = frozenset((torch.bool, torch.int8, torch.int16, torch.int32, torch.int64,
+                             torch.float32, torch.float64, torch.complex64, torch.complex128))
+
+
 def _logical_pair(api, x, y):
     if type(y) is not _T:
         raise _not_tensor(api, y)
     if y.dtype is not x.dtype:
         check_binary_dtypes(api, x, y)
+        pair_kernel_dtypes(api, x, y, _LOGICAL_DTYPES)
         if x.is_complex() or y.is_complex():  # torch would compute in complex32 with a half x
             return y.bool()
+    elif x.dtype not in _LOGICAL_DTYPES:
+        kernel_dtypes(api, x, _LOGICAL_DTYPES)
     return y
 
 
@@ -391,6 +392,8 @@ def logical_not(x, name=None, *, out=None):
         >>> paddle.logical_not(paddle.to_tensor([True, False])).tolist()
         [False, True]
     """
+    if x.dtype not in _LOGICAL_DTYPES:
+        kernel_dtypes("logical_not", x, _LOGICAL_DTYPES)
     r = torch.logical_not(x)
     return r if out is None else write_out(out, r)
 

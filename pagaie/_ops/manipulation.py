@@ -896,6 +896,7 @@ def flip(x, axis, name=None):
 reverse = flip
 _FLIP_DTYPES = frozenset((torch.bool, torch.int32, torch.int64, torch.float32, torch.float64,
                           torch.complex64, torch.complex128))
+_ROT90_STATIC = frozenset((torch.bool, torch.int32, torch.int64, torch.float32, torch.float64))
 
 
 @defop(paddle_types=("roll", "pd_op.roll"))
@@ -915,6 +916,7 @@ def roll(x, shifts, axis=None, name=None, *, out=None):
         raise TypeError(f"paddle.roll: 'shifts' must be an int, a list, a tuple or a Tensor, but "
                         f"received {shifts!r}")
     if axis is None:
+        kernel_dtypes("roll", x, _FLIP_DTYPES)
         r = torch.roll(x, s)
         return r if out is None else write_out(out, r)
     if x.dim() == 0 and axis not in ([], ()):  # Paddle: no axis is in range [0, 0)
@@ -923,6 +925,7 @@ def roll(x, shifts, axis=None, name=None, *, out=None):
     if len(s) != len(axes):
         raise ValueError(f"paddle.roll: 'shifts' and 'axis' must have the same length, but received "
                          f"{shifts} and {axis}")
+    kernel_dtypes("roll", x, _FLIP_DTYPES)  # (the same CPU kernels as flip)
     r = torch.roll(x, s, axes)
     return r if out is None else write_out(out, r)
 
@@ -941,6 +944,10 @@ def rot90(x, k=1, axes=[0, 1], name=None):  # noqa: B006 (Paddle's default)
     a = norm_axes(list(axes), x.dim(), "rot90", "axes")
     if a[0] == a[1]:
         raise ValueError(f"paddle.rot90: the two 'axes' must differ, but received {axes}")
+    # Paddle turns with its flip kernel, which a whole turn does not call; a program records
+    # no complex rot90 at all
+    if int(k) % 4 or x.device.type == "meta":
+        kernel_dtypes("rot90", x, _FLIP_DTYPES, static=_ROT90_STATIC)
     return torch.rot90(x, int(k), a)
 
 

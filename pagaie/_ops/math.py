@@ -10,8 +10,8 @@ import torch
 from pagaie._core.registry import NoKernelError, defop
 from pagaie._core.tensor import Tensor
 from pagaie._ops._helpers import (AssertionValueError, check_binary_dtypes, check_same_dtype,
-                                  dtype_name, float_inplace, kernel_dtypes, parser_bool, reject_bool,
-                                  write_out)
+                                  dtype_name, float_inplace, kernel_dtypes, pair_kernel_dtypes,
+                                  parser_bool, reject_bool, write_out)
 
 _T = torch.Tensor
 
@@ -246,12 +246,14 @@ def lerp(x, y, weight, name=None):
     if x.dtype is not y.dtype:
         raise ValueError(f"paddle.lerp: 'x' and 'y' must have the same dtype, but received "
                          f"{dtype_name(x)} and {dtype_name(y)}")
+    kernel_dtypes("lerp", x, _FLOAT32_64)
     weight = _lerp_weight(x, weight, "lerp").detach()  # Paddle's lerp has no weight gradient
     return x + weight * (y - x)
 
 
 def _logit_inplace(x, eps=None, name=None):
     float_inplace("logit_", x)
+    kernel_dtypes("logit_", x, _REAL_OR_INT_DTYPES)
     return _logit(x, eps)
 
 
@@ -304,6 +306,7 @@ def logit(x, eps=None, name=None):
     """
     if x.dtype is torch.bool:
         reject_bool("logit", x)
+    kernel_dtypes("logit", x, _REAL_OR_INT_DTYPES)
     return _logit(x, eps)
 
 
@@ -426,6 +429,7 @@ def angle(x, name=None):
 
 
 def _polygamma_inplace(x, n, name=None):
+    kernel_dtypes("polygamma_", x, _REAL_OR_INT_DTYPES)
     if int(n) != 1 or not x.is_floating_point():
         return x.polygamma_(int(n))
     x0 = x.detach().clone()
@@ -451,6 +455,7 @@ def polygamma(x, n, name=None):
                         f"{type(n).__name__} ({n!r})")
     if n < 0:
         raise ValueError(f"paddle.polygamma: 'n' must be a non-negative int, but received {n}")
+    kernel_dtypes("polygamma", x, _REAL_OR_INT_DTYPES)
     r = torch.polygamma(int(n), x)
     return _trigamma(x, r) if n == 1 and x.is_floating_point() else r
 
@@ -583,6 +588,13 @@ def _tensor_operands(api: str, x, y, error: type[Exception]) -> None:
             kind = ValueError if isinstance(v, np.ndarray) else error
             name = "numpy.ndarray" if isinstance(v, np.ndarray) else type(v).__name__
             raise kind(f"paddle.{api}: argument '{arg}' (position {i}) must be Tensor, but got {name}")
+
+
+# Paddle's CPU kernels of logit and polygamma (an integer input is cast to float32 first) and
+# of the subtract/maximum kernels its logaddexp composes
+_REAL_OR_INT_DTYPES = frozenset((torch.int8, torch.uint8, torch.int16, torch.int32, torch.int64,
+                                 torch.float32, torch.float64))
+_LOGADDEXP_DTYPES = frozenset((torch.int32, torch.int64, torch.float32, torch.float64))
 
 
 def _float_pair(api, x, y, int_dtype=None):
@@ -841,6 +853,10 @@ def logaddexp(x, y, name=None):
         if type(v) is not _T and not (type(other) is _T and other.dtype is torch.bool):
             raise ValueError(f"paddle.logaddexp: '{arg}' must be a Tensor, but received "
                              f"{type(v).__name__} {v!r}")
+    if x.device.type == "meta":  # (a program records bfloat16, which fails when it runs)
+        kernel_dtypes("logaddexp", x, _LOGADDEXP_DTYPES | {torch.bfloat16})
+    else:
+        pair_kernel_dtypes("logaddexp", x, y, _LOGADDEXP_DTYPES)
     x, y = _float_pair("logaddexp", x, y)
     # Paddle's composite, log1p(exp(-|x - y|)) + maximum(x, y): NaN where x and y are the
     # same infinity (torch's kernel gives that infinity)

@@ -192,6 +192,11 @@ def cummin(x, axis=None, dtype='int64', name=None):
     return _cum_extreme(x, axis, dtype, "cummin", torch.cummin)
 
 
+# Paddle's CPU kernels (float32 and float64; an integer input is cast to float first)
+_LOGCUMSUMEXP_DTYPES = frozenset((torch.int8, torch.uint8, torch.int16, torch.int32, torch.int64,
+                                  torch.float32, torch.float64))
+
+
 @defop(amp="promote", paddle_types=("logcumsumexp", "pd_op.logcumsumexp"), int_autocast=True)
 def logcumsumexp(x, axis=None, dtype=None, name=None):
     """Cumulative ``log(sum(exp(x)))`` along ``axis``, computed stably.
@@ -208,6 +213,7 @@ def logcumsumexp(x, axis=None, dtype=None, name=None):
         # imaginary part.
         raise RuntimeError(f"paddle.logcumsumexp: {str(x.dtype)[6:]} tensors are not supported; "
                            "'x' must be a float or integer tensor")
+    kernel_dtypes("logcumsumexp", x, _LOGCUMSUMEXP_DTYPES)
     if not x.is_floating_point():  # integers are computed in the default float dtype
         x = x.to(torch.get_default_dtype())
     x, axis = _cum_axis(x, axis, "logcumsumexp")
@@ -360,6 +366,7 @@ def renorm(x, p, axis, max_norm):
     if not x.is_floating_point():  # no Paddle kernel (NotFound: RuntimeError)
         raise NoKernelError(f"paddle.renorm: {str(x.dtype)[6:]} tensors are not supported; 'x' must be "
                             "a float tensor")
+    kernel_dtypes("renorm", x, _LOGCUMSUMEXP_DTYPES)  # (float32 and float64 here)
     if not p > 0:
         raise ValueError(f"paddle.renorm: 'p' must be positive, but received {p}")
     if not max_norm >= 0:

@@ -276,9 +276,38 @@ def _inplace_kernel(opname, fn, inplace_fn):
     return ikernel
 
 
+_F = (torch.float32, torch.float64)
+_C = (torch.complex64, torch.complex128)
+_INTS = (torch.int8, torch.uint8, torch.int16, torch.int32, torch.int64)
+_FLOATS_LOW = (torch.float16, torch.bfloat16)
+# Input dtypes of the ops whose Paddle CPU kernels take fewer than torch's (an integer input of
+# an autocast op counts as its float32 kernel); another dtype there is Paddle's NotFound.
+_CPU_DTYPES = {
+    "lgamma": frozenset(_INTS + _F),
+    "rsqrt": frozenset(_INTS + _F),
+    "reciprocal": frozenset(_INTS + _F + _C),
+    **dict.fromkeys(("log", "log2", "log10", "log1p"),
+                    frozenset((torch.int32, torch.int64) + _FLOATS_LOW + _F + _C)),
+}
+
+
+def _checked_inplace(opname, ikernel, cpu_dtypes):
+    def checked(x, name=None):
+        if x.dtype not in cpu_dtypes:
+            kernel_dtypes(opname + "_", x, cpu_dtypes)
+        return ikernel(x)
+    return checked
+
+
 def _declare(opname, fn, desc, ex_in, ex_out, has_out, inplace, amp):
     # the bool check sits in the kernel itself: these are hot, one more call shows
     bool_ok = opname in _BOOL_OK
+    cpu_dtypes = _CPU_DTYPES.get(opname)
+    if cpu_dtypes is not None:
+        def fn(x, fn=fn):
+            if x.dtype not in cpu_dtypes:
+                kernel_dtypes(opname, x, cpu_dtypes)
+            return fn(x)
     if has_out:
         def kernel(x, name=None, *, out=None):
             if x.dtype is torch.bool and not bool_ok:
@@ -296,6 +325,8 @@ def _declare(opname, fn, desc, ex_in, ex_out, has_out, inplace, amp):
     torch_inplace = None if opname in _OWN_KERNEL else getattr(torch.Tensor, opname + "_", None)
     ikernel = _inplace_kernel(opname, fn, torch_inplace) if inplace \
         else False
+    if ikernel and cpu_dtypes is not None:
+        ikernel = _checked_inplace(opname, ikernel, cpu_dtypes)
     api = defop(opname, amp=amp, paddle_types=(opname, f"pd_op.{opname}"), inplace=ikernel,
                 int_autocast=opname in _INT_AUTOCAST)(kernel)
     globals()[opname] = api
@@ -354,6 +385,9 @@ def frac(x, name=None, *, out=None):
     return r if out is None else write_out(out, r)
 
 
+_ROUND_DTYPES = frozenset((torch.int32, torch.int64) + _F + _C)  # Paddle's CPU kernels
+
+
 def _round(x: torch.Tensor, decimals: int) -> torch.Tensor:
     return torch.round(x) if decimals == 0 or not x.is_floating_point() else torch.round(x, decimals=decimals)
 
@@ -379,6 +413,8 @@ def round(x, decimals=0, name=None, *, out=None):
         raise TypeError(f"paddle.round: 'decimals' must be an int, but received "
                         f"{type(decimals).__name__} {decimals!r}")
     decimals = int(decimals)
+    if x.dtype not in _ROUND_DTYPES:
+        kernel_dtypes("round", x, _ROUND_DTYPES)
     if x.is_complex():  # real and imaginary parts separately
         r = torch.complex(_round(x.real, decimals), _round(x.imag, decimals))
     else:

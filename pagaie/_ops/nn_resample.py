@@ -10,7 +10,7 @@ import torch
 import torch.nn.functional as F
 
 from pagaie._core.registry import NoKernelError, defop
-from pagaie._ops._helpers import FLOAT_OR_COMPLEX, float_kernel, int_list
+from pagaie._ops._helpers import FLOAT_OR_COMPLEX, float_kernel, int_list, kernel_dtypes
 from pagaie._ops._nn_helpers import float_attr
 from pagaie._ops._random_mask import as_scalar
 
@@ -70,6 +70,10 @@ def _crop_pad(x, plist, value):
 
 
 _PAD_NO_KERNEL = (torch.bool, torch.uint8, torch.int8)
+# the CPU kernels of Paddle's pad (every axis padded) and pad3d (the spatial axes)
+_PAD_DTYPES = frozenset((torch.int16, torch.int32, torch.int64, torch.bfloat16, torch.float32,
+                         torch.float64, torch.complex64, torch.complex128))
+_PAD3D_DTYPES = _PAD_DTYPES - {torch.int16, torch.bfloat16}
 
 
 @defop(paddle_types=("pad", "pad3d", "pd_op.pad", "pd_op.pad3d"), method=False)
@@ -124,6 +128,7 @@ def pad(x, pad, mode="constant", value=0.0, data_format=None, pad_from_left_axis
         # Paddle's Python code takes float(value) there (a str of a number too)
         if type(value) is not float and type(value) is not int and not isinstance(value, str):
             value = float_attr(value, "pad", "value")
+        kernel_dtypes("nn.functional.pad", x, _PAD_DTYPES)
         return _pad_generic(x, plist, float(value), pad_from_left_axis)
     if type(value) is not float and type(value) is not int:   # pad3d's double attribute
         value = float_attr(value, "pad", "value")
@@ -138,6 +143,7 @@ def pad(x, pad, mode="constant", value=0.0, data_format=None, pad_from_left_axis
     if len(plist) != 2 * (nd - 2):
         raise ValueError(f"paddle.nn.functional.pad: Size of paddings should be equal to {2 * (nd - 2)}, "
                          f"but received {len(plist)}.")
+    kernel_dtypes("nn.functional.pad", x, _PAD3D_DTYPES)
     last = data_format != _PAD_FORMATS[nd][0]
     if last:
         x = x.movedim(-1, 1)

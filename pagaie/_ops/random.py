@@ -25,7 +25,7 @@ from pagaie._ops import _std_dists_gamma as _sg
 from pagaie._ops import _std_dists_samplers as _ss
 from pagaie._ops.creation import _size_args
 from pagaie._ops._factory import device_of, finish, float_only, returns_self, shape_of, size_args
-from pagaie._ops._helpers import float_dtype
+from pagaie._ops._helpers import float_dtype, kernel_dtypes
 
 __all__ = ["Generator", "seed", "manual_seed", "get_rng_state", "set_rng_state",
            "get_cuda_rng_state", "set_cuda_rng_state",
@@ -749,6 +749,7 @@ def poisson(x, name=None):
         [0.0, 0.0]
     """
     _need_float(x, "poisson")
+    kernel_dtypes("poisson", x, _MULTINOMIAL_DTYPES)  # (float32 and float64 kernels)
     if on_paddle_cpu(x.device) and x.dtype in (torch.float32, torch.float64):
         rate = x.detach().reshape(-1).numpy()
         sample = torch.from_numpy(_sg.poisson(cpu_engine(), rate)).reshape(x.shape)
@@ -792,6 +793,9 @@ def standard_gamma(x, name=None):
     return torch._standard_gamma(x.detach())
 
 
+_MULTINOMIAL_DTYPES = frozenset((torch.float32, torch.float64))  # Paddle's CPU kernels
+
+
 @defop(method=True, differentiable=False, paddle_types=("multinomial", "pd_op.multinomial"))
 def multinomial(x, num_samples=1, replacement=False, name=None, *, out=None):
     """Draw category indices from the (unnormalised) distributions in the last axis of ``x``.
@@ -813,6 +817,7 @@ def multinomial(x, num_samples=1, replacement=False, name=None, *, out=None):
         [1, 1]
     """
     _need_float(x, "multinomial")
+    kernel_dtypes("multinomial", x, _MULTINOMIAL_DTYPES)
     if x.dim() == 0:
         raise ValueError("paddle.multinomial: 'x' must have at least 1 dimension, but received a 0-D Tensor")
     if x.dim() > 2:

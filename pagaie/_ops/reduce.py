@@ -13,7 +13,8 @@ import numpy as np
 import torch
 
 from pagaie._core.registry import NoKernelError, defop
-from pagaie._ops._helpers import SMALL_INTS, no_small_int_kernel, parsed_dtype, torch_dtype, write_out
+from pagaie._ops._helpers import (SMALL_INTS, kernel_dtypes, no_small_int_kernel, parsed_dtype, torch_dtype,
+                                  write_out)
 
 _T = torch.Tensor
 
@@ -23,6 +24,22 @@ __all__ = ["sum", "mean", "prod", "max", "min", "amax", "amin", "all", "any", "l
 # Paddle's default accumulation dtype of sum: int32 and bool become int64, the rest stay.
 _SUM_DTYPE = {torch.int32: torch.int64, torch.bool: torch.int64, torch.int8: torch.int8,
               torch.int16: torch.int16, torch.uint8: torch.uint8}
+
+
+_F = (torch.float32, torch.float64)
+_C = (torch.complex64, torch.complex128)
+_I = (torch.int32, torch.int64)
+# The dtypes Paddle's CPU kernels take (another is its NotFound) and, where they differ, the
+# ones its static API lets a program record (bfloat16 passes there, to fail when it runs).
+_MEAN_DTYPES = frozenset((torch.bool,) + _I + _F + _C)
+_MEAN_STATIC = _MEAN_DTYPES | {torch.bfloat16}
+_PROD_DTYPES = frozenset(_I + _F + _C)
+_EXTREME_DTYPES = frozenset(_I + _F)
+_EXTREME_STATIC = {"max": _EXTREME_DTYPES | {torch.bfloat16}, "min": _EXTREME_DTYPES | {torch.bfloat16}}
+# integers are cast to float32 first
+_LOGSUMEXP_DTYPES = frozenset((torch.int8, torch.uint8, torch.int16) + _I + _F)
+_NANSUM_DTYPES = frozenset(_I + _F + _C)
+_NAN_STATIC = {"nansum": frozenset(_I + _F), "nanmean": frozenset(_F)}
 
 
 # Paddle's argument parser takes a multi-axis ``axis`` for these only as a list or tuple
@@ -147,6 +164,7 @@ def mean(x, axis=None, keepdim=False, name=None, *, dtype=None, out=None):
     """
     if dtype is not None:
         x = x.to(torch_dtype(dtype, "mean"))
+    kernel_dtypes("mean", x, _MEAN_DTYPES, static=_MEAN_STATIC)
     dims = None if axis is None else _axes(axis, x.dim(), "mean")
     if x.is_floating_point() or x.is_complex():
         r = torch.mean(x, dims, keepdim)
@@ -178,6 +196,7 @@ def prod(x, axis=None, keepdim=False, dtype=None, out=None, name=None):
     if dtype is not None:
         x = x.to(torch_dtype(dtype, "prod"))
     _no_kernel(x, "prod", complex_too=False)
+    kernel_dtypes("prod", x, _PROD_DTYPES)
     if isinstance(axis, _T) and axis.numel() == 0:   # Paddle's prod then reduces no axis
         return x.clone() if out is None else write_out(out, x.clone())
     dims = _axes(axis, x.dim(), "prod")
@@ -207,6 +226,7 @@ def _no_kernel(x, api, complex_too=True, axis=None):
 
 def _extreme(x, axis, keepdim, api, fn):
     _no_kernel(x, api, axis=axis)
+    kernel_dtypes(api, x, _EXTREME_DTYPES, static=_EXTREME_STATIC.get(api))
     dims = _axes(axis, x.dim(), api)
     _check_nonempty(x, dims, api)
     if dims is None:
@@ -321,6 +341,7 @@ def logsumexp(x, axis=None, keepdim=False, name=None, *, out=None):
         0.6931
     """
     _no_kernel(x, "logsumexp", axis=axis)  # (a complex result would need a complex kernel Paddle lacks)
+    kernel_dtypes("logsumexp", x, _LOGSUMEXP_DTYPES)
     if not (x.is_floating_point() or x.is_complex()):
         x = x.to(torch.float32)
     dims = _axes(axis, x.dim(), "logsumexp")
@@ -337,8 +358,7 @@ def logsumexp(x, axis=None, keepdim=False, name=None, *, out=None):
     return r if out is None else write_out(out, r)
 
 
-@defop(amp="black", paddle_types=("nansum",), program_dtypes={"x": frozenset(
-    {torch.float16, torch.bfloat16, torch.float32, torch.float64, torch.int32, torch.int64})})
+@defop(amp="black", paddle_types=("nansum",))
 def nansum(x, axis=None, dtype=None, keepdim=False, name=None):
     """Sum over ``axis`` treating NaN as zero.
 
@@ -349,6 +369,7 @@ def nansum(x, axis=None, dtype=None, keepdim=False, name=None):
     """
     if x.dtype is torch.bool:
         raise NoKernelError("paddle.nansum: bool tensors are not supported (no kernel for this dtype)")
+    kernel_dtypes("nansum", x, _NANSUM_DTYPES, static=_NAN_STATIC["nansum"])
     dt = _SUM_DTYPE.get(x.dtype) if dtype is None else parsed_dtype(dtype, "nansum")
     if dt is not None and dt.is_complex and not x.is_complex():  # a real x summed as complex
         x = x.to(dt)
@@ -360,8 +381,7 @@ def nansum(x, axis=None, dtype=None, keepdim=False, name=None):
     return torch.nansum(x, _axes(axis, x.dim(), "nansum"), keepdim, dtype=dt)
 
 
-@defop(amp="black", paddle_types=("nanmean",), program_dtypes={"x": frozenset(
-    {torch.float16, torch.bfloat16, torch.float32, torch.float64})})
+@defop(amp="black", paddle_types=("nanmean",))
 def nanmean(x, axis=None, keepdim=False, name=None):
     """Mean over ``axis`` ignoring NaN; integer inputs give float32.
 
@@ -372,6 +392,7 @@ def nanmean(x, axis=None, keepdim=False, name=None):
     """
     if x.dtype is torch.bool:
         raise NoKernelError("paddle.nanmean: bool tensors are not supported (no kernel for this dtype)")
+    kernel_dtypes("nanmean", x, _NANSUM_DTYPES, static=_NAN_STATIC["nanmean"])
     if not (x.is_floating_point() or x.is_complex()):
         x = x.to(torch.float32)
     axes = _axes(axis, x.dim(), "nanmean")

@@ -314,6 +314,11 @@ def msort(input, *, out=None):
     return write_out(out, torch.msort(input))
 
 
+# Paddle's CPU nonzero kernels (no int8, uint8 or float16 one)
+_NONZERO_DTYPES = frozenset((torch.bool, torch.int16, torch.int32, torch.int64, torch.bfloat16,
+                             torch.float32, torch.float64, torch.complex64, torch.complex128))
+
+
 @defop(paddle_types=("where_index", "pd_op.nonzero"), differentiable=False)
 def nonzero(x, as_tuple=False, *, out=None):
     """Indices of the non-zero entries.
@@ -334,6 +339,8 @@ def nonzero(x, as_tuple=False, *, out=None):
     """
     if x.dim() == 0:
         raise ValueError("paddle.nonzero: 'x' must have at least 1 dimension, but received a 0-D tensor")
+    if x.dtype not in _NONZERO_DTYPES:
+        kernel_dtypes("nonzero", x, _NONZERO_DTYPES)
     if as_tuple:
         return tuple(torch.nonzero(x, as_tuple=True))
     return write_out(out, torch.nonzero(x))
@@ -564,6 +571,9 @@ def bucketize(x, sorted_sequence, out_int32=False, right=False, name=None, *, ou
     return write_out(out, r)
 
 
+_KTHVALUE_DTYPES = frozenset((torch.int32, torch.int64, torch.float32, torch.float64))  # its CPU kernels
+
+
 @defop(paddle_types=("kthvalue", "pd_op.kthvalue"))
 def kthvalue(x, k, axis=None, keepdim=False, name=None):
     """The ``k``-th smallest entry along an axis, with its index.
@@ -588,6 +598,7 @@ def kthvalue(x, k, axis=None, keepdim=False, name=None):
     if isinstance(k, float):
         raise TypeError(f"paddle.kthvalue: 'k' must be an int, but received float {k}")
     k = int(scalar_of(k))
+    kernel_dtypes("kthvalue", x, _KTHVALUE_DTYPES)
     n = x.shape[dim] if x.dim() else 1
     if not 1 <= k <= n:
         raise ValueError(f"paddle.kthvalue: 'k' must be in [1, {n}] (the size of axis {dim}), "

@@ -327,6 +327,8 @@ def median(x, axis=None, keepdim=False, mode='avg', name=None, *, out=None):
         if mode == "min":  # Paddle has no kernel for these (NotFound: RuntimeError)
             raise NoKernelError(f"paddle.median: {dtype_name(x)} tensors are not supported with "
                                 "mode='min' (no kernel for this dtype)")
+    if mode == "min":
+        kernel_dtypes("median", x, _NANMEDIAN_DTYPES)  # (the same CPU kernels)
     if mode == "avg" and x.dtype is not torch.float64:
         # Paddle computes the 'avg' median in float32 for every dtype but float64 (a complex
         # input gives the median of its real parts)
@@ -335,6 +337,9 @@ def median(x, axis=None, keepdim=False, mode='avg', name=None, *, out=None):
     if isinstance(r, tuple):
         return r[0], stopped(r[1])  # Paddle's indices say stop_gradient=True
     return r if out is None else write_out(out, r)
+
+
+_NANMEDIAN_DTYPES = frozenset((torch.int32, torch.int64, torch.float32, torch.float64))  # its CPU kernels
 
 
 @defop(paddle_types=("nanmedian", "pd_op.nanmedian"))
@@ -350,6 +355,7 @@ def nanmedian(x, axis=None, keepdim=False, mode='avg', name=None):
         raise ValueError("paddle.nanmedian: 'axis' must not be an empty list")
     _check_median_mode("nanmedian", mode)  # Paddle checks the mode before the dtype
     _check_real("nanmedian", x)
+    kernel_dtypes("nanmedian", x, _NANMEDIAN_DTYPES)
     r = _median(x, axis, keepdim, mode, "nanmedian", True)
     if isinstance(r, tuple) and x.is_floating_point() and x.numel():  # all-NaN lines: index -1, as Paddle
         ax = norm_axis(axis, x.dim(), "nanmedian") if x.dim() else 0

@@ -17,6 +17,7 @@ from typing import Any, Callable, Sequence
 import torch
 
 from pagaie._core.registry import REGISTRY
+from pagaie._ops._helpers import CPU_AS_GPU
 from pagaie._static.ir import Operator, Program, Value, map_values
 
 __all__ = ["Plan", "GRAPH_OPS", "register_graph_op", "op_kernel"]
@@ -372,6 +373,7 @@ class Plan:
     def run(self, feed: dict[str, torch.Tensor]) -> list[torch.Tensor]:
         slots = _initial_slots(self, feed)
         op = None
+        CPU_AS_GPU["programs"] += 1  # (the kernels' dtypes were checked when the program was built)
         try:
             with torch.set_grad_enabled(self.has_backward):
                 for op, kernel, graph, fill_args, fill_kwargs, outs, frees in self._run_steps:
@@ -389,5 +391,7 @@ class Plan:
             if op is not None and not hasattr(exc, "failed_op"):
                 exc.failed_op = op   # for the executor's message (program_errors)
             raise
+        finally:
+            CPU_AS_GPU["programs"] -= 1
         _write_back(self.writeback, slots)
         return [slots[s] for s in self.fetch_slots]

@@ -11,8 +11,11 @@ from __future__ import annotations
 
 import os
 
+from pagaie._ops._helpers import CPU_AS_GPU
+
 _AMP_DTYPE = ["float32"]
-_CPU_AMP = [os.environ.get("PAGAIE_AMP_ON_CPU", "").strip().lower() not in ("", "0", "false", "no")]
+# (the ops' kernel dtype checks read the same switch)
+CPU_AS_GPU["amp"] = os.environ.get("PAGAIE_AMP_ON_CPU", "").strip().lower() not in ("", "0", "false", "no")
 
 
 def amp_dtype() -> str:
@@ -26,9 +29,14 @@ def set_amp_dtype(name: str) -> None:
 def allow_cpu(flag: bool = True) -> bool:
     """Let AMP take effect on the CPU (a pagaie extension; Paddle ignores AMP there).
     Returns the previous setting."""
-    prev = _CPU_AMP[0]
-    _CPU_AMP[0] = bool(flag)
+    prev = CPU_AS_GPU["amp"]
+    CPU_AS_GPU["amp"] = bool(flag)
     return prev
+
+
+def cpu_amp_on() -> bool:
+    """Whether CPU AMP is on: CPU kernels then take the dtypes a GPU's do."""
+    return CPU_AS_GPU["amp"]
 
 
 def place_supported() -> str | None:
@@ -36,7 +44,7 @@ def place_supported() -> str | None:
     name (``'Place(cpu)'``) for the warning. Static mode is never restricted (as in Paddle,
     the program's AMP pass does not look at the place)."""
     from pagaie._core.place import default_device
-    if _CPU_AMP[0] or default_device().type != "cpu":
+    if CPU_AS_GPU["amp"] or default_device().type != "cpu":
         return None
     from pagaie.static.framework import in_dynamic_mode
     if not in_dynamic_mode():

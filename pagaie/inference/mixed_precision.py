@@ -19,6 +19,7 @@ import torch
 from pagaie._core.parameter import Parameter
 from pagaie._core.registry import REGISTRY
 from pagaie._formats.pdiparams import write_pdiparams
+from pagaie._ops._helpers import cpu_as_gpu
 from pagaie._static.ir import Program, Value, _values_in, map_values
 from pagaie._static.recorder import Recorder
 from pagaie.inference.config import Config, PrecisionType
@@ -104,19 +105,22 @@ def convert_to_mixed_precision(model_file: str, params_file: str, mixed_model_fi
         mapping[old.name] = v
         return v
 
-    for op in old_gb.ops:
-        record = REGISTRY[op.type]
-        keep32 = op.type in black or any(t in black for t in record.paddle_types)
-        args = map_values(op.args, value_of)
-        kwargs = map_values(op.kwargs, value_of)
-        if keep32:
-            args = map_values(args, lambda v: to(v, torch.float32))
-            kwargs = map_values(kwargs, lambda v: to(v, torch.float32))
-        out = rec.record(record, tuple(args), kwargs)
-        if keep32:
-            out = map_values(out, lambda v: to(v, low))
-        for o, n in zip(_values_in(op.outputs), _values_in(out)):
-            mapping[o.name] = n
+    # the ops are re-recorded for the target device, as Paddle's pass rewrites them: the
+    # build-time dtype checks of its Python APIs do not apply
+    with cpu_as_gpu():
+        for op in old_gb.ops:
+            record = REGISTRY[op.type]
+            keep32 = op.type in black or any(t in black for t in record.paddle_types)
+            args = map_values(op.args, value_of)
+            kwargs = map_values(op.kwargs, value_of)
+            if keep32:
+                args = map_values(args, lambda v: to(v, torch.float32))
+                kwargs = map_values(kwargs, lambda v: to(v, torch.float32))
+            out = rec.record(record, tuple(args), kwargs)
+            if keep32:
+                out = map_values(out, lambda v: to(v, low))
+            for o, n in zip(_values_in(op.outputs), _values_in(out)):
+                mapping[o.name] = n
     fetch = [mapping[v.name] for v in model.fetch_values]
     if keep_io_types:
         fetch = [to(v, torch.float32) for v in fetch]

@@ -188,7 +188,7 @@ def test_prepare_validation_matches_paddle():
 
 
 def test_amp_o1_training_runs(monkeypatch):
-    monkeypatch.setattr(pagaie.amp.state, "_CPU_AMP", [True])   # AMP is a no-op on CPU otherwise
+    monkeypatch.setitem(pagaie.amp.state.CPU_AS_GPU, "amp", True)   # AMP is a no-op on CPU otherwise
     model = pagaie.Model(pagaie.nn.Sequential(pagaie.nn.Linear(4, 8), pagaie.nn.ReLU(),
                                               pagaie.nn.Linear(8, 3)))
     model.prepare(pagaie.optimizer.SGD(0.1, parameters=model.parameters()),
