@@ -559,12 +559,14 @@ def _view_rule(rec: OpRecord) -> str:
 def _need_tensor(v: Any, rec: OpRecord, arg: str, pos: int) -> Any:
     """A ``tensor_args`` parameter that is not a plain Tensor: a Tensor subclass or a torch
     tensor unwraps; anything else (a Python number too) is the ValueError of Paddle's
-    argument parser."""
+    argument parser, or its TypeError while a program is recorded (the static API's parser
+    wants a Value there)."""
     if isinstance(v, (Tensor, torch.Tensor)):
         return unwrap(v)
     name = type(v).__name__ if type(v).__module__ != "numpy" else f"numpy.{type(v).__name__}"
-    raise ValueError(f"paddle.{rec.name}: argument '{arg}' (position {pos}) must be Tensor, but "
-                     f"got {name}")
+    kind = TypeError if STATE.recording else ValueError
+    raise kind(f"paddle.{rec.name}: argument '{arg}' (position {pos}) must be Tensor, but "
+               f"got {name}")
 
 
 def _make_api(rec: OpRecord, strict: bool = False) -> Callable:
@@ -579,6 +581,7 @@ def _make_api(rec: OpRecord, strict: bool = False) -> Callable:
     sig = inspect.signature(rec.kernel)
     tensor_args = rec.extra.get("tensor_args", ()) if strict else ()
     params, call, names, defaults = [], [], [], {}
+    intercept_checks: list[str] = []
     short_call, kw_defaulted = [], []  # the call without keyword-only arguments left at default
     kinds = inspect.Parameter
     aliases = _aliases_of(rec, sig)
@@ -627,6 +630,9 @@ def _make_api(rec: OpRecord, strict: bool = False) -> Callable:
             if p.name in tensor_args:
                 call.append(f"({p.name}._t if type({p.name}) is _Tensor else "
                             f"_need({p.name}, _rec, {p.name!r}, {len(names)}))")
+                # handlers (a program being recorded, autocast...) get the same check
+                intercept_checks.append(f"        if not isinstance({p.name}, (_Tensor, _TT)):\n"
+                                        f"            _need({p.name}, _rec, {p.name!r}, {len(names)})\n")
             else:
                 call.append(p.name if p.name == "name" else _unwrap_expr(p.name))
             short_call.append(call[-1])
@@ -660,6 +666,7 @@ def _make_api(rec: OpRecord, strict: bool = False) -> Callable:
     src = (f"def {rec.name}({', '.join(params)}):\n"
            f"{alias_check}"
            f"    if _state.intercept is not None:\n"
+           f"{''.join(intercept_checks)}"
            f"        return _state.intercept(_rec, {args_expr}, {kwargs_expr})\n"
            f"    try:\n"
            f"{kernel_call}"
@@ -706,7 +713,8 @@ def number_api(api: Callable) -> Callable:
 def binary_operator(api: Callable, reflected: bool = False) -> Callable:
     """A ``Tensor.__op__`` method for a binary op: ``self`` is always a Tensor and every
     other parameter keeps its default, so the kernel is called with two positional
-    arguments. Static recording, autocast and the other handlers go through ``api``.
+    arguments. Static recording, autocast and the other handlers go through ``api``'s
+    twin that takes a Python number operand (``number_api``).
     """
     rec = api.op_record
     name = "__r%s__" if reflected else "__%s__"
@@ -734,7 +742,7 @@ def binary_operator(api: Callable, reflected: bool = False) -> Callable:
            f"        t._t = r\n"
            f"        return t\n"
            f"    return _wrapr(r, {pair}, {{}})\n")
-    ns = {"_state": STATE, "_api": api, "_kernel": rec.kernel, "_Tensor": Tensor,
+    ns = {"_state": STATE, "_api": number_api(api), "_kernel": rec.kernel, "_Tensor": Tensor,
           "_wrapr": _WRAPPERS[_rule_of(rec)], "_wrap_stopped": wrap_stopped, "_carry": carry_grad,
           "_ug": UNTRACKED_GRADS, "_UNTR": _UNTRACKED, "_PLAIN": _PLAIN, "_TT": torch.Tensor, "_new": object.__new__, "_u": _operand,
           "_translate": translate_error, "_ndarray": np.ndarray, "_tensor_operand": _tensor_operand,

@@ -272,7 +272,7 @@ def reshape(x: Any = _ABSENT, shape: Any = _ABSENT, name: Any = None, **kwargs: 
 Tensor.reshape = reshape
 
 
-@defop(paddle_types=("view_shape", "view_dtype"), int_results=True)
+@defop(paddle_types=("view_shape", "view_dtype"), int_results=True, dygraph_only=True)
 @view_results
 def view(x, shape_or_dtype, name=None):
     """A view of ``x`` with another shape, or with another dtype of the same bits.
@@ -330,7 +330,7 @@ def view(x: Any = _ABSENT, shape_or_dtype: Any = _ABSENT, name: Any = None, **kw
     return _view_op(x, shape_or_dtype, name)
 
 
-@defop()
+@defop(dygraph_only=True)
 @view_results
 def view_as(x, other, name=None):
     """A view of ``x`` with the shape of ``other``.
@@ -1033,16 +1033,7 @@ def view_as_real(input):
     return torch.view_as_real(input)
 
 
-def _eager_only(api: str):
-    """The ``static_check`` of an op Paddle runs in dynamic mode only (its AssertionError while
-    a program is built)."""
-    def check(*args, **kwargs) -> None:
-        raise AssertionError(f"We only support '{api}()' in dynamic graph mode, please call "
-                             "'paddle.disable_static()' to enter dynamic graph mode.")
-    return check
-
-
-@defop(static_check=_eager_only("as_strided"))
+@defop(dygraph_only=True)
 @view_results
 def as_strided(x, shape, stride, offset=0, name=None):
     """A view of ``x``'s memory with the given shape, strides (in elements) and offset (in
@@ -1109,7 +1100,9 @@ def tolist(x: Tensor) -> Any:
         >>> paddle.tolist(paddle.to_tensor([[1, 2]]))
         [[1, 2]]
     """
-    return x._t.tolist()
+    # the method: bfloat16 bit patterns as Paddle gives them, and a program Value's
+    # AssertionError (Paddle's tolist works only in dynamic mode)
+    return x.tolist()
 
 
 def check_shape(shape: Any, op_name: str, expected_shape_type: tuple = (list, tuple, Tensor),

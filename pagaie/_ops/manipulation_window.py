@@ -145,7 +145,8 @@ def narrow(input, dim, start, length):
     return input.narrow(d, st, int(length))
 
 
-@defop("tensor_unfold", method="unfold", paddle_types=("tensor_unfold", "pd_op.tensor_unfold"))
+@defop("tensor_unfold", method="unfold", paddle_types=("tensor_unfold", "pd_op.tensor_unfold"),
+       dygraph_only="unfold")
 @view_results
 def unfold(x, axis, size, step, name=None):
     """Sliding windows of ``size`` elements, ``step`` apart, along ``axis`` (new last axis).

@@ -378,7 +378,7 @@ def _normal_(x, mean=0.0, std=1.0, name=None):
     return x.normal_(float(mean), float(std))
 
 
-normal_ = returns_self(defop("normal_", method=False)(_fill_cuts_grad(_normal_)), "normal_")
+normal_ = returns_self(defop("normal_", method=False, dygraph_only=True)(_fill_cuts_grad(_normal_)), "normal_")
 
 
 @defop(method=False, paddle_types=("gaussian_random",))
@@ -429,7 +429,7 @@ def _log_normal_(x, mean=1.0, std=2.0, name=None):
     return x.log_normal_(float(mean), float(std))
 
 
-log_normal_ = returns_self(defop("log_normal_", method=False)(_fill_cuts_grad(_log_normal_)), "log_normal_")
+log_normal_ = returns_self(defop("log_normal_", method=False, dygraph_only=True)(_fill_cuts_grad(_log_normal_)), "log_normal_")
 
 
 def _int_dtype(dtype, api: str) -> torch.dtype:
@@ -692,7 +692,7 @@ def _bernoulli_(x, p=0.5, name=None):
         return x.masked_fill_(ones, 1.0).masked_fill_(zeros, 0.0)
 
 
-bernoulli_ = returns_self(defop("bernoulli_", method=False)(_fill_cuts_grad(_bernoulli_)), "bernoulli_")
+bernoulli_ = returns_self(defop("bernoulli_", method=False, dygraph_only=True)(_fill_cuts_grad(_bernoulli_)), "bernoulli_")
 
 
 @defop(method=False, differentiable=False, paddle_types=("binomial", "pd_op.binomial"))
@@ -878,7 +878,7 @@ def _cauchy_(x, loc=0, scale=1, name=None):
     return x.cauchy_(float(loc), float(scale))
 
 
-cauchy_ = returns_self(defop("cauchy_", method=False)(_fill_cuts_grad(_cauchy_)), "cauchy_")
+cauchy_ = returns_self(defop("cauchy_", method=False, dygraph_only=True)(_fill_cuts_grad(_cauchy_)), "cauchy_")
 
 
 def _geometric_(x, probs, name=None):
@@ -908,7 +908,7 @@ def _geometric_(x, probs, name=None):
         return x.log_().div_(torch.log1p(-p.to(x.device) + 0.0))
 
 
-geometric_ = returns_self(defop("geometric_", method=False)(_fill_cuts_grad(_geometric_)), "geometric_")
+geometric_ = returns_self(defop("geometric_", method=False, dygraph_only=True)(_fill_cuts_grad(_geometric_)), "geometric_")
 
 
 def _exponential_(x, lam=1.0, name=None):
@@ -971,7 +971,7 @@ def _uniform_(x, min=0, max=1.0, seed=0, name=None):
     return x.uniform_(lo, hi, generator=gen)
 
 
-returns_self(defop("uniform_", method=False)(_fill_cuts_grad(_uniform_)), "uniform_")
+returns_self(defop("uniform_", method=False, dygraph_only=True)(_fill_cuts_grad(_uniform_)), "uniform_")
 
 _MANTISSA = {torch.float32: 24, torch.float64: 53, torch.float16: 11, torch.bfloat16: 8}
 

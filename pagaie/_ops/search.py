@@ -496,7 +496,8 @@ def unique_consecutive(x, return_inverse=False, return_counts=False, axis=None, 
     return tuple(res)
 
 
-@defop(paddle_types=("searchsorted", "pd_op.searchsorted"), method=False, differentiable=False)
+@defop(paddle_types=("searchsorted", "pd_op.searchsorted"), method=False, differentiable=False,
+       tensor_args=("sorted_sequence", "values"))
 def searchsorted(sorted_sequence, values, out_int32=False, right=False, name=None, *, side=None,
                  out=None, sorter=None):
     """Insertion points of ``values`` into the innermost axis of ``sorted_sequence``.

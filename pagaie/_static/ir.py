@@ -136,6 +136,15 @@ def _paddle_op_name(op: "Operator") -> str:
     return name if name is not None else f"pd_op.{op.type}"
 
 
+def _dygraph_only(method: str) -> None:
+    """Paddle's AssertionError for the Tensor methods it runs only in dynamic mode, called on a
+    Value while static mode is on (a ``to_static`` trace keeps the Tensor behaviour)."""
+    from pagaie.static.framework import in_dynamic_mode
+    if not in_dynamic_mode():
+        raise AssertionError(f"paddle.Tensor.{method}: only a Tensor in dynamic graph mode can call "
+                             "it; call paddle.disable_static() to enter dynamic graph mode")
+
+
 class Value(Tensor):
     """A symbolic tensor in a :class:`Program` (Paddle's static ``Variable``).
 
@@ -242,6 +251,19 @@ class Value(Tensor):
 
     def pin_memory(self, blocking: bool = True) -> "Value":  # type: ignore[override]
         return self
+
+    def register_hook(self, hook: Any) -> Any:  # type: ignore[override]
+        _dygraph_only("register_hook")
+        return super().register_hook(hook)
+
+    def clear_gradient(self, set_to_zero: bool = True) -> None:  # type: ignore[override]
+        _dygraph_only("clear_gradient")
+        return super().clear_gradient(set_to_zero)
+
+    @property
+    def place(self) -> None:  # type: ignore[override]
+        # As Paddle's program Values: a Value lives on no device until an executor runs it
+        return None
 
     @property
     def stop_gradient(self) -> bool:  # type: ignore[override]

@@ -533,9 +533,13 @@ def _program_seed_attrs(rec: OpRecord, vargs: list, vkwargs: dict, recorder: "Re
 class Recorder:
     """Appends op calls to ``program``'s current block while it is installed."""
 
-    def __init__(self, program: Program) -> None:
+    def __init__(self, program: Program, static_mode: bool = False) -> None:
         self.program = program
         self.block_stack: list[Block] = [program.global_block()]
+        # The recorder of static mode (``paddle.enable_static``) refuses the records marked
+        # ``dygraph_only``, as Paddle's decorator of those APIs does when dynamic mode is off;
+        # a ``to_static`` trace (dynamic mode on) records them.
+        self.static_mode = static_mode
         defer_dynamo_import()   # shapes come from meta kernels: no compiler import for them
 
     @property
@@ -555,6 +559,10 @@ class Recorder:
             rec = _REGISTRY[rec.inplace_of]
         if "program_dtypes" in rec.extra or "program_no_arrays" in rec.extra:
             _check_program_args(rec, args, kwargs)
+        if self.static_mode and rec.extra.get("dygraph_only"):
+            api = rec.extra["dygraph_only"] if isinstance(rec.extra["dygraph_only"], str) else rec.name
+            raise AssertionError(f"paddle.{api}: only supported in dynamic graph mode; call "
+                                 "paddle.disable_static() to enter dynamic graph mode")
         block = self.block
         vargs = [_to_values(block, a) for a in args]
         vkwargs = {k: _to_values(block, v) for k, v in kwargs.items()}

@@ -10,7 +10,7 @@ from pagaie.static.extras import (ExponentialMovingAverage, IpuCompiledProgram, 
 from pagaie.static.framework import (Program, Scope, Variable, data, default_main_program,
                                      default_startup_program, disable_static, enable_static,
                                      global_scope, in_dynamic_mode, name_scope, program_guard,
-                                     scope_guard)
+                                     scope_guard, setitem)
 from pagaie.static.input_spec import InputSpec
 from pagaie.static.io import (deserialize_persistables, deserialize_program, load, load_from_file,
                               load_inference_model, load_program_state, normalize_program, save,

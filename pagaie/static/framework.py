@@ -39,7 +39,7 @@ _S = _StaticState()
 def _install(program: Program) -> None:
     if _S.recorder is not None:
         pop_handler(_S.recorder.handler)
-    _S.recorder = Recorder(program)
+    _S.recorder = Recorder(program, static_mode=True)
     push_handler(_S.recorder.handler)
 
 
@@ -207,6 +207,32 @@ def data(name: str, shape: Any, dtype: Any = None, lod_level: int = 0) -> Value:
     v = block.create_var(name, shape, dt, stop_gradient=True)
     v.is_data = True
     return v
+
+
+
+def setitem(x: Tensor, index: Any, value: Any) -> Tensor:
+    """``x[index] = value`` as a function that returns the written tensor.
+
+    ``x`` is written in place (in a program, its value is re-defined), as the ``[]=``
+    statement does; the result is ``x``.
+
+    Args:
+        x (Tensor): the tensor to write into.
+        index (int|slice|tuple|list|Tensor): where to write; several axes' indices go in a
+            tuple (``(1, slice(None), 2)`` is ``x[1, :, 2]``).
+        value (Tensor|number|numpy.ndarray): the value, broadcast to the indexed shape.
+
+    Returns:
+        Tensor: ``x`` after the write.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> x = paddle.zeros([2, 3])
+        >>> paddle.static.setitem(x, (0, 1), 5.0).tolist()
+        [[0.0, 5.0, 0.0], [0.0, 0.0, 0.0]]
+    """
+    x[index] = value
+    return x
 
 
 class Scope:

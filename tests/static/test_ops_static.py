@@ -70,6 +70,8 @@ def test_op_static_matches_eager(sample: OpSample, dtype: str):
         pytest.xfail(KNOWN[sample.name])
     arrays = _arrays(sample, dtype)
     fn = resolve(pagaie, sample.api)
+    if getattr(getattr(fn, "op_record", None), "extra", {}).get("dygraph_only"):
+        pytest.skip("Paddle runs this API only in dynamic mode (AssertionError in static mode)")
     args, kwargs, _ = _build(sample, arrays, _eager_input)
     expected = fn(*args, **kwargs)
     main = pagaie.static.Program()
