@@ -558,6 +558,15 @@ def _cast_for_softmax(x, dtype, api):
     return x
 
 
+def _softmax_axis(x, axis, api):
+    """Paddle's InvalidArgument (ValueError) for an int axis outside ``[-rank, rank)`` (a 0-D
+    input takes -1 and 0); torch's shape inference for a program's placeholders lets it by."""
+    n = x.dim() or 1
+    if type(axis) is int and not -n <= axis < n:
+        raise ValueError(f"paddle.nn.functional.{api}: 'axis' must be in the range [{-n}, {n}), "
+                         f"but received {axis} (input has {x.dim()} dimension(s))")
+
+
 @defop(amp="black", paddle_types=("log_softmax", "pd_op.log_softmax"), method=False)
 def log_softmax(x, axis=-1, dtype=None, name=None):
     """``log(softmax(x))`` along ``axis``, computed stably (``dtype``: cast first).
@@ -603,6 +612,7 @@ def softmax(x, axis=-1, dtype=None, name=None, *, out=None):
         >>> paddle.nn.functional.softmax(paddle.to_tensor([0.0, 0.0])).tolist()
         [0.5, 0.5]
     """
+    _softmax_axis(x, axis, "softmax")
     r = torch.softmax(_cast_for_softmax(x, dtype, "softmax"), dim=axis)
     if out is not None:
         with torch.no_grad():
@@ -756,6 +766,7 @@ def gumbel_softmax(x, temperature=1.0, hard=False, axis=-1, name=None):
         raise TypeError("paddle.nn.functional.gumbel_softmax: 'hard' must be a bool, but received "
                         f"{type(hard).__name__} {hard!r}")
     _float(x, "gumbel_softmax", complex_ok=False)
+    _softmax_axis(x, axis, "gumbel_softmax")
     if x.numel() == 0:
         return x.clone()
     y = torch.softmax((x + _gumbel_noise(x)) / temperature, dim=axis)

@@ -137,6 +137,10 @@ def _conv(api: str, n: int, x, weight, bias, stride, padding, dilation, groups, 
         raise ValueError(f"paddle.{api}: the number of input channels ({x.shape[1]}) should equal "
                          f"the filter's channels ({weight.shape[1]}) * groups ({groups}); the "
                          f"filter's shape is {list(weight.shape)}, data_format is {data_format}")
+    if groups > 0 and weight.shape[0] % groups:   # (torch's shape inference does not check)
+        raise ValueError(f"paddle.{api}: the number of filters must be divisible by groups, but "
+                         f"received {weight.shape[0]} filters (the filter's shape is "
+                         f"{list(weight.shape)}) and groups {groups}")
     stride = _int_arg(stride, n, api, "stride")
     if min(stride) <= 0:
         raise ValueError(f"paddle.{api}: the stride should be larger than 0, but received "
@@ -152,6 +156,9 @@ def _conv(api: str, n: int, x, weight, bias, stride, padding, dilation, groups, 
             mode, pad = "asym", pairs
     elif mode == "VALID":
         pad = [0] * n
+    if min(dilation) <= 0:
+        raise ValueError(f"paddle.{api}: the dilation should be larger than 0, but received "
+                         f"dilation {list(dilation)}")
     if mode == "asym":
         x = pad_input(x, pad)
         pad = [0] * n
@@ -196,6 +203,11 @@ def _conv_t(api: str, n: int, x, weight, bias, stride, padding, output_padding, 
         raise ValueError(f"paddle.{api}: the number of input channels ({x.shape[1]}) should equal "
                          f"the filter's first dimension; the filter's shape is "
                          f"{list(weight.shape)}, data_format is {data_format}")
+    if groups == 0:
+        raise ValueError(f"paddle.{api}: groups should not be zero")
+    if groups > 0 and x.shape[1] % groups:   # (torch's shape inference does not check)
+        raise ValueError(f"paddle.{api}: the number of input channels must be divisible by "
+                         f"groups, but received {x.shape[1]} channels and groups {groups}")
     stride = _int_arg(stride, n, api, "stride")
     dilation = _int_arg(dilation, n, api, "dilation")
     if min(dilation) < 0:

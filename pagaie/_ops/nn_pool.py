@@ -28,10 +28,23 @@ __all__ = ["max_pool1d", "max_pool2d", "max_pool3d", "avg_pool1d", "avg_pool2d",
            "adaptive_max_pool3d", "max_unpool1d", "max_unpool2d", "max_unpool3d",
            "fractional_max_pool2d", "fractional_max_pool3d"]
 
+
+def _float32_sums(pool):
+    """``pool`` over a float16 CPU input summed in float32, as Paddle's CPU kernels do (its
+    average is rounded once): torch's 3-D CPU average pool has no float16 kernel and its
+    adaptive one sums in float16, whose rounding differs."""
+    def run(x, *args):
+        if x.dtype is torch.float16 and x.device.type == "cpu":
+            return pool(x.float(), *args).to(torch.float16)
+        return pool(x, *args)
+    return run
+
+
 _MAX = {1: F.max_pool1d, 2: F.max_pool2d, 3: F.max_pool3d}
-_AVG = {1: F.avg_pool1d, 2: F.avg_pool2d, 3: F.avg_pool3d}
+_AVG = {1: F.avg_pool1d, 2: F.avg_pool2d, 3: _float32_sums(F.avg_pool3d)}
 _AMAX = {1: F.adaptive_max_pool1d, 2: F.adaptive_max_pool2d, 3: F.adaptive_max_pool3d}
-_AAVG = {1: F.adaptive_avg_pool1d, 2: F.adaptive_avg_pool2d, 3: F.adaptive_avg_pool3d}
+_AAVG = {1: F.adaptive_avg_pool1d, 2: F.adaptive_avg_pool2d,
+         3: _float32_sums(F.adaptive_avg_pool3d)}
 _UNPOOL = {1: F.max_unpool1d, 2: F.max_unpool2d, 3: F.max_unpool3d}
 _DEFAULT_FMT = {1: "NCL", 2: "NCHW", 3: "NCDHW"}
 

@@ -429,6 +429,10 @@ def interpolate(x, size=None, scale_factor=None, mode="nearest", align_corners=F
         if not isinstance(sf, (int, float, list, tuple)) or isinstance(sf, bool):
             raise TypeError(f"paddle.nn.functional.interpolate: 'scale_factor' must be a float, int, "
                             f"list, tuple or Tensor, but received {type(sf).__name__} {sf!r}")
+        if isinstance(sf, (list, tuple)) and any(isinstance(s, str) for s in sf):
+            # Paddle compares each factor with 0: a string there is its TypeError
+            raise TypeError(f"paddle.nn.functional.interpolate: 'scale_factor' must hold numbers, "
+                            f"but received {sf!r}")
         scales = [float(s) for s in sf] if isinstance(sf, (list, tuple)) else [float(sf)] * nsp
         if len(scales) != nsp:
             raise ValueError("The x and scale_factor should satisfy rank(x) - 2 == len(scale_factor).")

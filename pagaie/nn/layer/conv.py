@@ -10,6 +10,8 @@ from __future__ import annotations
 import math
 from typing import Any
 
+import numpy as np
+
 from pagaie._core import dtype as _dt
 from pagaie._ops import nn_conv as _f
 from pagaie._ops._nn_helpers import ntuple
@@ -19,6 +21,9 @@ __all__ = ["Conv1D", "Conv2D", "Conv3D", "Conv1DTranspose", "Conv2DTranspose", "
            "Conv1d", "Conv2d", "Conv3d"]
 
 _FORMATS = {1: ("NCL", "NLC"), 2: ("NCHW", "NHWC"), 3: ("NCDHW", "NDHWC")}
+# Paddle's convolution layers take the format of any rank; a 2-D or 3-D convolution then
+# reads a channels-first one as its own (a Conv2D made with 'NCL' computes as 'NCHW')
+_ANY_FORMAT = ("NCL", "NLC", "NCHW", "NHWC", "NCDHW", "NDHWC")
 _PAD_MODES = ("zeros", "reflect", "replicate", "circular")
 
 
@@ -55,8 +60,9 @@ def _check_padding(padding: Any, n: int, api: str) -> None:
         values = list(padding)
     elif isinstance(padding, int):
         values = [padding]
-    else:
-        return
+    else:   # a float, None...
+        raise ValueError(f"paddle.{api}: padding must be an int, a list/tuple or a string, but "
+                         f"received {padding!r}")
     if any(p < 0 for p in values):
         raise ValueError(f"paddle.{api}: padding must not be negative, but received {padding!r}")
 
@@ -72,9 +78,8 @@ class _ConvNd(Layer):
         super().__init__()
         n = self._n
         api = f"nn.{type(self).__name__}"
-        data_format = data_format or _FORMATS[n][0]
-        if data_format not in _FORMATS[n]:
-            raise ValueError(f"paddle.{api}: data_format must be one of {_FORMATS[n]}, but "
+        if data_format not in _ANY_FORMAT:   # None too: each layer passes its default
+            raise ValueError(f"paddle.{api}: data_format must be one of {_ANY_FORMAT}, but "
                              f"received {data_format}")
         if padding_mode not in _PAD_MODES:
             raise ValueError(f"paddle.{api}: padding_mode must be one of {list(_PAD_MODES)}, but got "
@@ -98,6 +103,12 @@ class _ConvNd(Layer):
                              f"groups ({groups})")
         self._in_channels, self._out_channels = in_channels, out_channels
         self._kernel_size = _int_list(kernel_size, n, api, "kernel_size")
+        if isinstance(kernel_size, (list, tuple)) and not all(
+                isinstance(k, (int, np.integer)) and not isinstance(k, bool) for k in kernel_size):
+            # Paddle makes the weight's shape from the list as given: a float or a bool there is
+            # its TypeError
+            raise TypeError(f"paddle.{api}: kernel_size must hold ints, but received "
+                            f"{kernel_size!r}")
         self._stride = stride
         self._padding = padding
         self._dilation = dilation
@@ -105,6 +116,8 @@ class _ConvNd(Layer):
         self._padding_mode = padding_mode
         self.output_padding = output_padding
         self._data_format = data_format
+        self._op_format = (_FORMATS[n][0] if n > 1 and data_format in ("NCL", "NCHW", "NCDHW")
+                           else data_format)
         self._dtype = dtype if dtype is not None else _dt.get_default_dtype()
         if self._transposed:
             shape = [in_channels, out_channels // groups] + self._kernel_size
@@ -162,7 +175,7 @@ class _Conv(_ConvNd):
         x = input if x is None else x
         x, padding = self._padded_input(x)
         return _CONV_FN[self._n](x, self.weight, self.bias, self._stride, padding, self._dilation,
-                                 self._groups, self._data_format)
+                                 self._groups, self._op_format)
 
 
 class Conv1D(_Conv):

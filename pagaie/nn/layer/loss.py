@@ -241,6 +241,11 @@ class CosineEmbeddingLoss(Layer):
 
     def __init__(self, margin: Any = 0, reduction: str = "mean", name: str | None = None) -> None:
         super().__init__()
+        # the layer checks the margin (the functional form does not); a non-number does not
+        # compare: TypeError, as in Paddle
+        if margin > 1 or margin < -1:
+            raise ValueError("paddle.nn.CosineEmbeddingLoss: the value of 'margin' should be in "
+                             f"the interval of [-1, 1], but received {margin}")
         _check_reduction("CosineEmbeddingLoss", reduction)
         self.margin = margin
         self.reduction = reduction
