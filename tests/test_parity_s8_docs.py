@@ -242,7 +242,8 @@ def test_static_deform_conv2d_builds_and_matches_paddle_kernel():
     try:
         exe = pagaie.static.Executor(pagaie.CPUPlace())
         exe.run(start)
-        ours = exe.run(main, feed={"dx": x, "doff": off, "dm": m}, fetch_list=out)
+        ours = exe.run(main, feed={"x": np.zeros([4, 10], "float32"), "dx": x, "doff": off, "dm": m},
+                       fetch_list=out)
     finally:
         pagaie.disable_static()
     t = ref.to_tensor

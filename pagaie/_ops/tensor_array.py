@@ -37,7 +37,17 @@ def _create(dtype: str = "float32") -> torch.Tensor:
     return torch.empty([0], dtype=_dt.to_torch_dtype(dtype))
 
 
-@defop("tensor_array_write", method=False)
+def _write_static_shape(array, x, i) -> list:
+    """A write's result while a program is built: the element count is read from the index."""
+    return [-1, *x.shape]
+
+
+def _read_static_shape(array, i) -> list:
+    return list(array.shape[1:])
+
+
+@defop("tensor_array_write", method=False, inplace=True, program_inplace=True,
+       static_shape=_write_static_shape)
 def _write(array: torch.Tensor, x: torch.Tensor, i) -> torch.Tensor:
     idx, n = _index(i, "array_write"), _length(array)
     if idx < 0 or idx > n:
@@ -52,7 +62,7 @@ def _write(array: torch.Tensor, x: torch.Tensor, i) -> torch.Tensor:
     return torch.cat([array[:idx], item.to(array.dtype), array[idx + 1:]])
 
 
-@defop("tensor_array_read", method=False)
+@defop("tensor_array_read", method=False, static_shape=_read_static_shape)
 def _read(array: torch.Tensor, i) -> torch.Tensor:
     idx, n = _index(i, "array_read"), _length(array)
     idx = idx + n if idx < 0 else idx  # (slice_array_dense counts from the end too)

@@ -1,6 +1,7 @@
 """``paddle.static.Executor``: runs programs with the interpreter."""
 from __future__ import annotations
 
+import warnings
 from typing import Any, Sequence
 
 import numpy as np
@@ -11,7 +12,7 @@ from pagaie._core.parameter import replace_data
 from pagaie._core.place import to_torch_device
 from pagaie._core.registry import suspended
 from pagaie._core.tensor import Tensor, wrap
-from pagaie._static.interpreter import Plan
+from pagaie._static.interpreter import MissingFeedError, Plan
 from pagaie._static.ir import Program, Value
 from pagaie._static.program_tools import program_errors
 from pagaie._static.recorder import capture
@@ -192,13 +193,22 @@ class Executor:
             else:
                 raise TypeError(f"paddle.static.Executor.run: fetch_list[{i}] must be a Value or a "
                                 f"str, but received {type(f).__name__}")
+        # As Paddle's executor: every input of the program (a non-persistable data value of
+        # its global block) must be fed, whether or not the fetched values need it.
+        for name, var in block.vars.items():
+            if var.is_data and not var.persistable and name not in feed:
+                raise MissingFeedError(f"paddle.static.Executor.run: the program input {name!r} "
+                                       "is not fed")
         tensors = {}
         for name, value in feed.items():
-            # Names that are not inputs of the program are ignored, as in Paddle (a test
-            # program pruned of its label input still accepts the training feed).
+            # Names that are not values of the program are dropped with Paddle's warning (a
+            # test program pruned of its label input still accepts the training feed).
             var = block.vars.get(name)
             if var is not None:
                 tensors[name] = _as_feed_tensor(value, var, self._device)
+            else:
+                warnings.warn(f"The value {name} is not found in program. It is not declared or "
+                              "is pruned.")
         sc = scope or global_scope()
         for name, src in self._state_of(prog):
             # The program's state lives on the executor's place, as Paddle's scope

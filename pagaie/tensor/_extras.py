@@ -3,8 +3,9 @@
 
 Tensor arrays have their eager (dynamic-mode) meaning: an array is a Python ``list`` of
 Tensors, and the index ``i`` is an integer Tensor of shape ``[1]`` whose value is read.
-They are plain Python over public ops, so under static recording they build the same
-list while the program is traced (the index must then hold a concrete value).
+They are plain Python over public ops. While a program is built, an index or array that
+is a program value makes the array one value instead (the stack of its elements, written in
+place), as Paddle's static tensor arrays, so loops can carry it.
 """
 from __future__ import annotations
 
@@ -53,6 +54,37 @@ def create_array(dtype: Any, initialized_list: Sequence[Tensor] | None = None) -
     return array
 
 
+def _symbolic(*args: Any) -> bool:
+    """Whether an index or array is a value of a program being built: the array is then one
+    program value (the stack of its elements, see :mod:`pagaie._ops.tensor_array`) that loops
+    can carry and gradients flow through, as Paddle's static tensor arrays."""
+    from pagaie._static.ir import Value
+    return any(isinstance(a, Value) for a in args)
+
+
+def _as_program_array(array: Any) -> Tensor:
+    """``array`` as one program value: a list's elements are stacked (as written so far)."""
+    if not isinstance(array, list):
+        return array
+    from pagaie import stack
+    if not array:
+        raise ValueError("paddle.tensor.array_read: the array is empty")
+    return stack(array)
+
+
+def _program_write(x: Tensor, i: Any, array: Any) -> Any:
+    """``array_write`` while a program is built with a symbolic index or array: a new array
+    (``array`` None or a list, whose elements come first) or an in-place write into the
+    array value, which later reads, loops and the returned value all see."""
+    from pagaie._ops import tensor_array as _ta
+    if isinstance(array, Tensor):
+        # (the array keeps its stop_gradient, as Paddle's: gradients reach what was written
+        # only through an array marked stop_gradient=False)
+        return _ta._write.inplace(array, x, i)
+    base = _ta._create(str(x.dtype).replace("paddle.", "")) if not array else _as_program_array(array)
+    return _ta._write(base, x, i)
+
+
 def _index(i: Any, api: str) -> int:
     """The Python int held by the ``[1]``-shaped integer Tensor ``i``."""
     assert isinstance(i, Tensor), f"The index 'i' in {api} must be Variable in dygraph mode"
@@ -89,6 +121,8 @@ def array_write(x: Tensor, i: Tensor, array: list[Tensor] | None = None) -> list
         [[[5.0, 5.0, 5.0]], [7.0, 7.0]]
     """
     assert isinstance(x, Tensor), "The input data 'x' in array_write must be Variable in dygraph mode"
+    if _symbolic(i, array):
+        return _program_write(x, i, array)
     idx = _index(i, "array_write")
     if array is None:
         array = create_array(x.dtype)
@@ -123,6 +157,9 @@ def array_read(array: list[Tensor], i: Tensor) -> Tensor:
         >>> paddle.tensor.array_read(arr, paddle.ones([1], dtype='int64')).tolist()
         [0.0, 0.0, 0.0]
     """
+    if _symbolic(i, array):
+        from pagaie._ops import tensor_array as _ta
+        return _ta._read(_as_program_array(array), i)
     assert isinstance(array, list), "The 'array' in array_read must be list in dygraph mode"
     idx = _index(i, "array_read")
     try:
@@ -149,6 +186,9 @@ def array_length(array: list[Tensor]) -> int:
         >>> paddle.tensor.array_length(paddle.tensor.create_array('float32', [paddle.ones([1])]))
         1
     """
+    if _symbolic(array):
+        from pagaie._ops import tensor_array as _ta
+        return _ta._array_length(array)
     assert isinstance(array, list), "The 'array' in array_length must be a list in dygraph mode"
     return len(array)
 

@@ -88,6 +88,12 @@ def _captured(blocks: list[Block], extra: list) -> list[Value]:
 
 
 # ---- cond -------------------------------------------------------------------------------
+def _check_branch(fn: Any, what: str) -> None:
+    if fn is not None and not callable(fn):
+        raise TypeError(f"paddle.static.nn.cond: {what} must be callable, but received "
+                        f"{type(fn).__name__}")
+
+
 def _count(out: Any) -> int:
     """How many values a branch returns: the items of a list / tuple, else one (a dict too)."""
     return len(out) if isinstance(out, (list, tuple)) else 1
@@ -117,10 +123,6 @@ def cond(pred: Any, true_fn: Callable | None = None, false_fn: Callable | None =
         >>> paddle.static.nn.cond(x > 1, lambda: x * 2, lambda: x - 1).item()
         6.0
     """
-    for fn, what in ((true_fn, "true_fn"), (false_fn, "false_fn")):
-        if fn is not None and not callable(fn):
-            raise TypeError(f"paddle.static.nn.cond: {what} must be callable, but received "
-                            f"{type(fn).__name__}")
     if not isinstance(pred, Tensor):
         # (Paddle raises TypeError while a program is built, AssertionError in dynamic mode)
         err = TypeError if _cf.current_recorder() is not None else AssertionError
@@ -133,14 +135,23 @@ def cond(pred: Any, true_fn: Callable | None = None, false_fn: Callable | None =
         raise AssertionError(f"paddle.static.nn.cond: condition input's numel should be 1, but the "
                              f"shape is {list(pred.shape)}")
     if not isinstance(pred, Value):
-        fn = true_fn if bool(pred) else false_fn
+        # Eagerly only the branch taken runs, so only its callability is checked, as in Paddle.
+        fn, what = (true_fn, "true_fn") if bool(pred) else (false_fn, "false_fn")
+        _check_branch(fn, what)
         return None if fn is None else fn()
-    if pred.dtype.name != "bool":
-        raise TypeError(f"paddle.static.nn.cond: pred must be a bool tensor, but received "
-                        f"{pred.dtype.name}")
+    if name is not None and not isinstance(name, str):
+        raise TypeError("paddle.static.nn.cond: the type of 'name' must be (str, NoneType), but "
+                        f"received {type(name).__name__}")
+    _check_branch(true_fn, "true_fn")
+    _check_branch(false_fn, "false_fn")
     rec = _recorder("cond")
     tb, tout = _cf.record_block(true_fn or (lambda: None), rec)
     fb, fout = _cf.record_block(false_fn or (lambda: None), rec)
+    if (tout is None) != (fout is None):
+        which = ("true_fn returns None while false_fn returns non-None" if tout is None else
+                 "true_fn returns non-None while false_fn returns None")
+        raise ValueError("paddle.static.nn.cond: Incompatible return values of true_fn and "
+                         f"false_fn in cond: {which}")
     tleaves, tskel = _flatten(tout)
     fleaves, fskel = _flatten(fout)
     # As Paddle: the branches return as many values (a list and a tuple, or dicts with other
@@ -327,7 +338,24 @@ def while_loop(cond: Callable, body: Callable, loop_vars: Sequence, is_test: boo
     block.append_op("pagaie.while", [pred, values, captured], {}, outs,
                     {"body_block": b.idx, "loop_vars": [h.name for h in holders],
                      "body_outputs": [n.name for n in nvalues], "cond_output": npred.name})
-    return _as_list(_unflatten(skel, outs))
+    # As Paddle: a loop variable the body hands back itself comes out as the value that went
+    # in (so gradients with respect to it reach that value's other uses); when the body wrote
+    # it in place (``increment``, ``array_write``) a value that needs no gradients takes the
+    # final one, as Paddle's in-place ops write through to the variable passed in (a counter
+    # read after the loop).
+    written = {n for blk in b.program.blocks[b.idx:] for op in blk.ops for n in op.output_names()}
+    results = []
+    for o, n, h, out in zip(values, nvalues, holders, outs):
+        if n is not h:
+            results.append(out)
+        elif h.name not in written:
+            results.append(o)
+        elif o.source is None and o.stop_gradient:
+            block.append_op("assign", [out], {}, o, {})
+            results.append(o)
+        else:
+            results.append(out)
+    return _as_list(_unflatten(skel, results))
 
 
 # ---- switch_case / case -----------------------------------------------------------------
@@ -481,9 +509,9 @@ def static_pylayer(forward_fn: Callable, inputs: Sequence, backward_fn: Callable
     if static and backward_fn is None:
         for x in inputs:
             if getattr(x, "stop_gradient", True) is False:
-                raise ValueError(f"paddle.static.nn.static_pylayer: the stop_gradient of every input "
-                                 f"must be True when backward_fn is None, but {x.name}.stop_gradient "
-                                 f"is False")
+                raise ValueError("paddle.static.nn.static_pylayer: ``stop_gradient`` attr of all "
+                                 "inputs to ``forward_fn`` are expected to be True, when "
+                                 f"``backward_fn == None``, but {x.name}.stop_gradient got False")
     if not callable(forward_fn):
         raise ValueError(f"paddle.static.nn.static_pylayer: forward_fn must be callable, but received "
                          f"{type(forward_fn).__name__}")
