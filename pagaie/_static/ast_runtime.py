@@ -25,11 +25,17 @@ from pagaie._static.ir import UNKNOWN_SHAPE_READS, Value
 __all__ = ["UNDEFINED", "Dy2StaticError", "convert_ifelse", "convert_ifexp", "convert_while_loop",
            "convert_logical_and", "convert_logical_or", "convert_logical_not", "convert_print",
            "convert_call", "convert_assert", "convert_var_dtype", "convert_numpy", "convert_shape", "convert_compare_chain", "tracing", "range_args", "range_cond", "for_prepare", "for_cond", "for_item",
+           "convert_len", "convert_enumerate", "convert_zip", "Unconvertible",
            "return_value", "IGNORED_MODULES"]
 
 
 class Dy2StaticError(Exception):
     """Python control flow over symbolic values that cannot be turned into graph ops."""
+
+
+class Unconvertible(RuntimeError):
+    """Code that Paddle's converter refuses with a RuntimeError too: ``to_static`` still falls
+    back to eager, ``jit.save`` raises it as it is."""
 
 
 class _Undefined:
@@ -755,7 +761,45 @@ class _PyIter:
         return self.buf.pop()
 
 
+def convert_len(x: Any) -> Any:
+    """``len(x)``: a Value's unknown first size is an :class:`UnknownDim` (the shape op)."""
+    if isinstance(x, Value) and x._t.dim() > 0:
+        dims = x.shape
+        if dims[0] == -1:
+            return UnknownDim(x, 0)
+    return builtins.len(x)
+
+
+def convert_zip(*args: Any) -> Any:
+    """``zip(...)``: over a symbolic tensor of unknown length it cannot be unrolled."""
+    for i, a in builtins.enumerate(args):
+        if isinstance(a, Value) and a._t.dim() > 0 and a._known_dims()[0] == -1:
+            raise Unconvertible(f"Not support zip(tensor, ...) when tensor.shape[0] == -1, but "
+                                f"found args[{i}].shape[0] == -1 in 'zip'")
+    return builtins.zip(*args)
+
+
+class _EnumerateValue:
+    """``enumerate`` over a symbolic tensor: a converted ``for`` indexes it (so its length may be
+    unknown); elsewhere it iterates as Python's ``enumerate``."""
+    __slots__ = ("seq", "start")
+
+    def __init__(self, seq: Value, start: Any) -> None:
+        self.seq, self.start = seq, start
+
+    def __iter__(self) -> Iterator:
+        return builtins.enumerate(self.seq, self.start)
+
+
+def convert_enumerate(seq: Any, start: Any = 0) -> Any:
+    if isinstance(seq, Value):
+        return _EnumerateValue(seq, start)
+    return builtins.enumerate(seq, start)
+
+
 def for_prepare(seq: Any) -> tuple:
+    if isinstance(seq, _EnumerateValue):
+        return seq, for_prepare(seq.seq)[1]
     if isinstance(seq, Value):
         reads = _UserReads()  # an unknown length becomes a shape op, not a Python number
         dims = list(seq.shape)
@@ -779,6 +823,8 @@ def for_cond(seq: Any, i: Any, n: Any, brk: Any) -> Any:
 def for_item(seq: Any, i: Any) -> Any:
     if isinstance(seq, _PyIter):
         return seq.take()
+    if isinstance(seq, _EnumerateValue):
+        return i + seq.start, seq.seq[i]
     return seq[i]
 
 
@@ -811,9 +857,34 @@ def converted(fn: types.FunctionType) -> Callable:
         return fn
 
 
+def _program_grad(outputs: Any, inputs: Any, grad_outputs: Any = None, retain_graph: Any = None,
+                  create_graph: bool = False, only_inputs: bool = True, allow_unused: bool = False,
+                  no_grad_vars: Any = None, **kwargs: Any) -> list:
+    """``paddle.grad`` in traced code: the program's own gradients (``static.gradients``), as
+    Paddle's converter does. Its default mode keeps ``create_graph``; ``full_graph=True`` (its
+    AST mode) always leaves the gradients differentiable."""
+    from pagaie.static.backward import gradients
+    outs = outputs if isinstance(outputs, (list, tuple)) else [outputs]
+    if not any(isinstance(o, Value) for o in outs):
+        from pagaie.autograd import grad
+        return grad(outputs, inputs, grad_outputs, retain_graph, create_graph, only_inputs,
+                    allow_unused, no_grad_vars, **kwargs)
+    grads = gradients(outputs, inputs, grad_outputs, no_grad_vars)
+    block = outs[0].block.program.global_block()
+    for op in block.ops:
+        if op.type == "pagaie.backward" and any(g is not None and g.op is op for g in grads):
+            op.attrs["in_forward"] = True  # what the function computes: inference keeps it
+            if create_graph or _TRACE.full_graph:
+                op.attrs["create_graph"] = True
+    return grads
+
+
 def convert_call(f: Any) -> Any:
     """What a call to ``f`` runs while tracing: user functions and Layers, converted."""
     from pagaie.nn import Layer
+    from pagaie.autograd import grad
+    if f is grad:
+        return _program_grad
     if isinstance(f, Layer):
         return _layer_call(f)
     if getattr(f, "__jst_static_function__", False):

@@ -21,7 +21,9 @@ record ``pagaie.cond`` / ``pagaie.while`` graph ops when it is symbolic:
   ``x.shape`` through ``_jst.convert_shape`` (an unknown size bounds loops symbolically), every call through ``_jst.convert_call`` (so called user
   functions and Layers are converted too), ``print`` through ``_jst.convert_print`` and
   ``bool``/``int``/``float`` of one argument through ``_jst.convert_var_dtype`` and
-  ``x.numpy()`` through ``_jst.convert_numpy``.
+  ``x.numpy()`` through ``_jst.convert_numpy``, ``len``, ``enumerate`` and ``zip``
+  through ``_jst.convert_len`` / ``convert_enumerate`` / ``convert_zip`` (a tensor of unknown
+  length).
 
 Anything this module cannot rewrite raises :class:`ConversionError`; the caller
 then runs the function unconverted (and the trace falls back to eager execution if
@@ -514,6 +516,17 @@ class _Expressions(ast.NodeTransformer):
         if isinstance(f, ast.Name):
             if f.id == "print":
                 node.func = _jst("convert_print")
+                return node
+            plain = not node.keywords and not any(isinstance(a, ast.Starred) for a in node.args)
+            if f.id == "len" and len(node.args) == 1 and plain:
+                # ``len(x)`` of an unknown size: the shape op, as ``x.shape[0]``
+                return ast.copy_location(_call(_jst("convert_len"), node.args[0]), node)
+            if f.id == "zip" and not node.keywords:
+                node.func = ast.copy_location(_jst("convert_zip"), f)
+                return node
+            if f.id == "enumerate" and not any(isinstance(a, ast.Starred) for a in node.args):
+                # ``enumerate(x)`` of a symbolic tensor iterates as ``for`` over the tensor does
+                node.func = ast.copy_location(_jst("convert_enumerate"), f)
                 return node
             if f.id in ("bool", "int", "float") and len(node.args) == 1 and not node.keywords \
                     and not isinstance(node.args[0], ast.Starred):

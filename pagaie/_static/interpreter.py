@@ -177,10 +177,42 @@ def _initial_slots(plan: Any, feed: dict[str, torch.Tensor]) -> list:
     slots: list = [None] * plan.n_slots
     for s, name in plan.feeds:
         t = feed[name]
-        slots[s] = t.detach().requires_grad_() if name in plan.grad_feeds else t
+        if name in plan.grad_feeds:
+            # (a caller's tensor that records gradients stays in its graph: a to_static call
+            # whose gradients are differentiated again reaches it)
+            t = t if t.requires_grad else t.detach().requires_grad_()
+        elif name in plan.cut_feeds:
+            t = t.detach()
+        slots[s] = t
     for s, src in plan.sources:
         slots[s] = src._t
     return slots
+
+
+def _cut_mask(outs: Any) -> Any:
+    """Which outputs the program cuts gradients at (``Value._cut``), in the outputs' structure;
+    None when none is."""
+    if isinstance(outs, Value):
+        return True if outs._cut else None
+    if type(outs) in (list, tuple):
+        masks = [_cut_mask(o) for o in outs]
+        return masks if any(m is not None for m in masks) else None
+    return None
+
+
+def _detach_where(result: Any, mask: Any) -> Any:
+    if mask is True:
+        return result.detach() if isinstance(result, torch.Tensor) else result
+    if mask is None or type(result) not in (list, tuple):
+        return result
+    return type(result)(_detach_where(r, m) for r, m in zip(result, mask))
+
+
+def _cutting(kernel: Callable, mask: Any) -> Callable:
+    """``kernel`` whose outputs marked in ``mask`` leave the autograd graph."""
+    def run(*args: Any, **kwargs: Any) -> Any:
+        return _detach_where(kernel(*args, **kwargs), mask)
+    return run
 
 
 def _grad_leaf(kernel: Callable) -> Callable:
@@ -299,10 +331,12 @@ class Plan:
                 chosen.append(op)
                 needed |= set(op.input_names())
         chosen.reverse()
-        self.has_backward = any(op.type == "pagaie.backward" for op in chosen)
+        self.has_backward = self.backward_ops = any(op.type == "pagaie.backward" for op in chosen)
         # Fed values that gradients are taken with respect to must require grad.
         self.grad_feeds = {v.name for op in chosen if op.type == "pagaie.backward"
                            for v in op.args[1] if isinstance(v, Value)}
+        # fed values the program itself marks stop_gradient=True
+        self.cut_feeds = {n for n in feed_names if block.has_var(n) and block.var(n)._cut}
 
         # (a data value re-defined by an in-place op still needs its fed value first)
         missing = [n for n in needed if block.has_var(n) and block.var(n).is_data and n not in feed_names]
@@ -336,6 +370,9 @@ class Plan:
             outs = _template(op.outputs, slot_of)
             graph = GRAPH_OPS.get(op.type)
             kernel = None if graph else op_kernel(op)
+            mask = _cut_mask(op.outputs) if kernel is not None else None
+            if mask is not None:
+                kernel = _cutting(kernel, mask)
             self.steps.append([op, kernel, graph, args, kwargs, outs, ()])
             for v in op.input_values():
                 last_use[slot_of(v)] = idx

@@ -176,6 +176,9 @@ class Value(Tensor):
         self._name = name
         self.block = block
         self._stop_gradient = bool(stop_gradient)
+        # set where the program asks for it (``v.stop_gradient = True``, an op recorded under
+        # ``no_grad``): running the program cuts the gradient there, as Paddle's backward does
+        self._cut = False
         self.persistable = bool(persistable)
         self.op: Operator | None = None
         self.source: Tensor | None = None  # the eager tensor a captured value reads at run time
@@ -271,7 +274,7 @@ class Value(Tensor):
 
     @stop_gradient.setter
     def stop_gradient(self, value: bool) -> None:
-        self._stop_gradient = bool(value)
+        self._stop_gradient = self._cut = bool(value)
 
     @property
     def size(self) -> int:  # type: ignore[override]
@@ -378,9 +381,12 @@ class Value(Tensor):
         return f"tensor<{dims}x{short}>" if dims else f"tensor<{short}>"
 
     def to_json(self) -> dict:
-        return {"name": self.name, "shape": list(self.shape), "dtype": self.dtype.name,
-                "stop_gradient": self.stop_gradient, "persistable": self.persistable,
-                "is_data": self.is_data}
+        d = {"name": self.name, "shape": list(self.shape), "dtype": self.dtype.name,
+             "stop_gradient": self.stop_gradient, "persistable": self.persistable,
+             "is_data": self.is_data}
+        if self._cut:
+            d["cut"] = True
+        return d
 
 
 # Attribute objects that a subsystem serialises itself (the startup program's initializers):
@@ -791,7 +797,7 @@ class Program:
                 for vd in bdata["vars"]:
                     v = b.create_var(vd["name"], vd["shape"], vd["dtype"], vd["stop_gradient"],
                                      vd["persistable"])
-                    v.is_data = vd.get("is_data", False)
+                    v.is_data, v._cut = vd.get("is_data", False), vd.get("cut", False)
             for bdata, b in zip(data["blocks"], prog.blocks):
                 for od in bdata["ops"]:
                     if od["type"] not in REGISTRY and not od["type"].startswith("pagaie."):

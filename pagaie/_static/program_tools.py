@@ -3,7 +3,8 @@
 ``clone_program`` copies blocks, values (captured values keep reading the same eager
 tensors) and operators. With ``for_test=True`` it drops the training ops (the
 ``pagaie.backward`` / ``pagaie.optimizer_step`` ops and everything computed from
-their outputs) and switches ops that behave differently in training to their
+their outputs; a ``pagaie.backward`` op marked ``in_forward``, the ``paddle.grad`` of a
+``to_static`` function, stays) and switches ops that behave differently in training to their
 inference form: an op whose kernel has a ``training`` argument gets ``False``, an
 ``is_test`` argument gets ``True``, and the record's ``extra['for_test']`` dict (if
 any) names further argument overrides; ``batch_norm`` is told to use its running
@@ -102,7 +103,7 @@ def clone_program(program: Program, for_test: bool = False) -> Program:
     for b, nb in zip(program.blocks, new.blocks):
         for v in b.vars.values():
             nv = nb.create_var(v.name, list(v.shape), v.dtype, v.stop_gradient, v.persistable)
-            nv.is_data = v.is_data
+            nv.is_data, nv._cut = v.is_data, v._cut
             nv.source = v.source
             if v.source is not None:
                 captured[id(v.source)] = nv
@@ -113,7 +114,9 @@ def clone_program(program: Program, for_test: bool = False) -> Program:
 
     for b, nb in zip(program.blocks, new.blocks):
         for op in b.ops:
-            if for_test and (op.type in TRAINING_OPS or dropped & set(op.input_names())):
+            # (gradients a to_static function computes and returns are part of its forward)
+            training = op.type in TRAINING_OPS and not op.attrs.get("in_forward")
+            if for_test and (training or dropped & set(op.input_names())):
                 dropped |= set(op.output_names())
                 continue
             nop = nb.append_op(op.type, remap(op.args, nb), remap(op.kwargs, nb),

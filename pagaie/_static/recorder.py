@@ -27,7 +27,7 @@ from pagaie._core.registry import (STATE, NoKernelError, OpRecord, bad_argument,
                                    push_handler, translate_error)
 from pagaie._core.tensor import Tensor
 from pagaie._static.interpreter import _PROGRAM_SEEDED
-from pagaie._static.ir import UNKNOWN, UNKNOWN_ALT, Block, Program, Value, _shape_out, _values_in
+from pagaie._static.ir import UNKNOWN, UNKNOWN_ALT, Block, Program, Value, _shape_out, _values_in, map_values
 from pagaie._static.meta_kernels import defer_dynamo_import
 
 __all__ = ["Recorder", "capture", "recording"]
@@ -587,7 +587,9 @@ class Recorder:
                 unknown = _meta_dims(rec, out, vargs, vkwargs)
         inputs = list(vargs) + list(vkwargs.values())
         flat = [x for a in inputs for x in (a if isinstance(a, (list, tuple)) else [a])]
-        stop = base_name(rec) in _ALWAYS_STOP or not _any_requires_grad(flat)
+        # an op recorded under ``no_grad`` stops gradients where the program runs, as Paddle's
+        cut = not torch.is_grad_enabled()
+        stop = cut or base_name(rec) in _ALWAYS_STOP or not _any_requires_grad(flat)
         base = rec.inplace_of or rec.name
         attrs = _program_seed_attrs(rec, vargs, vkwargs, self)
         if rec.inplace_of is not None:
@@ -604,6 +606,8 @@ class Recorder:
             block.append_op(base, [copy] + vargs[1:], vkwargs, target, attrs)
             return target
         outputs = _make_outputs(block, out, base, stop, unknown)
+        if cut:
+            map_values(outputs, lambda v: setattr(v, "_cut", True))
         block.append_op(base, vargs, vkwargs, outputs, attrs)
         return outputs
 

@@ -239,7 +239,8 @@ class _Signature:
         if type(v) is dict:
             self.key.append(("dict", tuple(v)))
             specs = spec if type(spec) is dict else {}
-            return {k: self.walk(e, specs.get(k), f"{name}_{k}") for k, e in v.items()}
+            # a dict's entries are named by their keys (a list's by ``<name>_<i>``), as Paddle's
+            return {k: self.walk(e, specs.get(k), str(k)) for k, e in v.items()}
         self.key.append(_hashable(v))
         return v
 
@@ -281,7 +282,7 @@ def run_program(runner: Any, feed_names: list[str], tensors: list) -> list:
     plan = getattr(runner, "plan", runner)
     # The interpreter enables autograd while running iff ``has_backward``: a traced
     # forward must record the graph whenever the caller's grad mode is on.
-    plan.has_backward = torch.is_grad_enabled()
+    plan.has_backward = torch.is_grad_enabled() or getattr(plan, "backward_ops", False)
     feed = {}
     for n, t in zip(feed_names, tensors):
         if not isinstance(t, Tensor):
@@ -346,8 +347,9 @@ class ConcreteProgram:
 
 
 class _Fallback:
-    def __init__(self, reason: str) -> None:
+    def __init__(self, reason: str, exc: BaseException | None = None) -> None:
         self.reason = reason
+        self.exc = exc
 
 
 def _user_frame(exc: BaseException) -> tuple[str, int]:
@@ -370,6 +372,23 @@ def _reason(exc: BaseException) -> str:
     return f"{type(exc).__name__}: {msg}"
 
 
+def _check_layer_method(instance: Any) -> None:
+    from pagaie.nn import Layer
+    if not isinstance(instance, Layer):
+        raise TypeError("When using 'to_static' to convert method of a class, please ensure the "
+                        "class inherits from nn.Layer")
+
+
+def _check_init_mode(instance: Any) -> None:
+    # a Layer built in static mode holds no parameter values to run its program with
+    from pagaie.nn import Layer
+    if isinstance(instance, Layer) and not instance.__dict__.get("_init_in_dynamic_mode", True):
+        raise RuntimeError(" `paddle.jit.to_static` is only available in dynamic mode. Please call "
+                           "`paddle.disable_static()` before initializing your Layer class "
+                           f"`{type(instance).__name__}` . Because parameters of Layer class should "
+                           "be initialized firstly in dynamic mode while applying transformation.")
+
+
 class StaticFunction:
     """A function (or Layer method) run as a cached static program; see :func:`to_static`.
 
@@ -385,6 +404,8 @@ class StaticFunction:
                  backend: Any = None, instance: Any = None, **kwargs: Any) -> None:
         if isinstance(function, types.MethodType):
             instance, function = function.__self__, function.__func__
+        if instance is not None:
+            _check_layer_method(instance)
         if isinstance(function, StaticFunction):
             function = function.dygraph_function
         if not callable(function):
@@ -406,12 +427,21 @@ class StaticFunction:
         self._last: ConcreteProgram | None = None
         self._bound: "weakref.WeakKeyDictionary[Any, StaticFunction]" = weakref.WeakKeyDictionary()
         self._signature = inspect.signature(function)
+        # a plain function's own train/eval mode (a Layer method follows its Layer's)
+        self._training = True
         functools.update_wrapper(self, function)
 
     # ---- binding to instances --------------------------------------------------------
     @property
     def _instance(self) -> Any:
-        return self._instance_ref() if self._instance_ref is not None else None
+        if self._instance_ref is None:
+            return None
+        inst = self._instance_ref()
+        if inst is None:
+            # a method converted on its own (``to_static(obj.method)``) holds its object weakly
+            raise RuntimeError("The instance of class has been deleted, please re-create the "
+                               "instance.")
+        return inst
 
     def __get__(self, instance: Any, owner: Any = None) -> Any:
         if instance is None or self._instance_ref is not None:
@@ -426,6 +456,38 @@ class StaticFunction:
     @property
     def input_spec(self) -> list | None:
         return self._input_spec
+
+    def _switch_mode(self, training: bool) -> None:
+        from pagaie.nn import Layer
+        inst = self._instance
+        if isinstance(inst, Layer) and inst.training is not training:
+            mode, api = ("train", "train()") if training else ("eval", "eval()")
+            method = types.MethodType(self.dygraph_function, inst)
+            raise RuntimeError(f"Failed to switch {mode} mode. {method} is a Layer's method, please use Layer.{api} to switch {mode} mode.")
+        self._training = training
+
+    def train(self) -> None:
+        """Put a converted function in train mode (its programs are cached per mode).
+
+        Raises:
+            RuntimeError: a Layer's method whose Layer is in eval mode; use ``Layer.train()``.
+        """
+        self._switch_mode(True)
+
+    def eval(self) -> None:
+        """Put a converted function in eval mode (its programs are cached per mode).
+
+        Raises:
+            RuntimeError: a Layer's method whose Layer is in train mode; use ``Layer.eval()``.
+        """
+        self._switch_mode(False)
+
+    def _mode_key(self) -> tuple:
+        # Paddle keys its program cache on the train mode: a Layer's sublayers' flags, or the
+        # function's own
+        if self._instance is None:
+            return (self._training,)
+        return _training_flags(self._instance)
 
     @property
     def code(self) -> str:
@@ -454,6 +516,16 @@ class StaticFunction:
     @property
     def main_program(self) -> Program:
         return self.concrete_program.main_program
+
+    @property
+    def inputs(self) -> list:
+        """The fed values of :attr:`concrete_program` (named after the arguments or specs)."""
+        return list(self.concrete_program.inputs)
+
+    @property
+    def outputs(self) -> list:
+        """The fetched values of :attr:`concrete_program`, in the returned structure's order."""
+        return [v for v in self.concrete_program.leaves if isinstance(v, Value)]
 
     @property
     def program_cache(self) -> dict:
@@ -493,7 +565,7 @@ class StaticFunction:
                                "called in static graph mode; call paddle.disable_static() first")
         self._check_spec_count(args, kwargs)
         bound, sig = self._bind(args, kwargs, None)
-        flags = _training_flags(self._instance)
+        flags = self._mode_key()
         key = (tuple(sig.key), flags)
         entry = self._cache.get(key)
         dynamic = any(-1 in shape for _, shape, _, _ in sig.feeds)
@@ -524,6 +596,11 @@ class StaticFunction:
                  if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
         if self._instance is not None:
             names = names[1:]
+        extra = {k: v for k, v in kwargs.items() if k not in names[len(args):]}
+        if extra:
+            # keyword arguments beyond the named parameters have no place in the specs
+            raise ValueError(f"{self.dygraph_function.__name__} got unexpected keyword arguments: "
+                             f"{extra}. Cannot trace the function when `input_spec` is specified.")
         # Paddle counts the arguments with their defaults filled in
         given = len(args) + sum(1 for n in names[len(args):]
                                 if n in kwargs or params[n].default is not params[n].empty)
@@ -563,6 +640,7 @@ class StaticFunction:
 
     def _trace(self, bound: inspect.BoundArguments, sig: _Signature,
                warn: bool = True) -> ConcreteProgram | _Fallback:
+        _check_init_mode(self._instance)
         fn = ast_runtime.converted(self.dygraph_function)
         if _STATE.code_level > 0 and fn is not self.dygraph_function:
             from pagaie._static.ast_transform import converted_source
@@ -594,7 +672,8 @@ class StaticFunction:
             full_graph = bool(self._kwargs.get("full_graph"))
             # the default mode keeps eager in-place semantics (Paddle's bytecode translation);
             # full_graph=True (its AST mode) records in-place APIs as their out-of-place ops
-            with recording(program), ast_runtime.tracing(full_graph=full_graph), \
+            # a caller's no_grad does not reach into the program (its own no_grad blocks do)
+            with recording(program), ast_runtime.tracing(full_graph=full_graph), torch.enable_grad(), \
                     (contextlib.nullcontext() if full_graph else inplace_redefines()):
                 out = fn(*bound.args, **bound.kwargs)
                 updates = _reassigned_tensors(snapshot)
@@ -630,11 +709,11 @@ class StaticFunction:
         name = self.dygraph_function.__qualname__
         reason = _reason(exc)
         if not warn:
-            return _Fallback(reason)
+            return _Fallback(reason, exc)
         warnings.warn(f"paddle.jit.to_static: {name} cannot be converted to a static graph "
                       f"({reason}) at {file}:{line}; it runs in dynamic (eager) mode instead",
                       UserWarning, stacklevel=4)
-        return _Fallback(reason)
+        return _Fallback(reason, exc)
 
     def get_concrete_program(self, *args: Any, **kwargs: Any) -> tuple:
         """Trace (or fetch from the cache) the program for these arguments (or InputSpecs).
@@ -647,7 +726,7 @@ class StaticFunction:
         entry = self.concrete_program_specify_input_spec(specs) if specs is not None else None
         if entry is None:
             bound, sig = self._bind(args, kwargs, None)
-            key = (tuple(sig.key), _training_flags(self._instance))
+            key = (tuple(sig.key), self._mode_key())
             entry = self._cache.get(key) or self._trace(bound, sig)
             self._cache[key] = entry
         if isinstance(entry, _Fallback):
@@ -663,7 +742,7 @@ class StaticFunction:
         spec = [s if not isinstance(s, Tensor) else _spec_of(s) for s in spec]
         args = [_placeholder_arg(s) for s in spec]
         bound, sig = self._bind(tuple(args), {}, spec)
-        key = (tuple(sig.key), _training_flags(self._instance))
+        key = (tuple(sig.key), self._mode_key())
         entry = self._cache.get(key)
         if entry is None:
             entry = self._trace(bound, sig)
@@ -673,8 +752,10 @@ class StaticFunction:
     def __deepcopy__(self, memo: dict) -> "StaticFunction":
         inst = self._instance
         new_inst = memo.get(id(inst), inst) if inst is not None else None
-        return StaticFunction(self.dygraph_function, self._input_spec, self._build_strategy,
+        copy = StaticFunction(self.dygraph_function, self._input_spec, self._build_strategy,
                               self._backend, instance=new_inst, **self._kwargs)
+        copy._training = self._training
+        return copy
 
     def __repr__(self) -> str:
         return f"<StaticFunction {self.dygraph_function.__qualname__}>"

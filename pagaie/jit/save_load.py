@@ -27,6 +27,7 @@ from pagaie._core.parameter import Parameter
 from pagaie._core.place import default_device
 from pagaie._core.tensor import Tensor, wrap
 from pagaie._formats.pdiparams import load_tensors, write_pdiparams
+from pagaie._static import ast_runtime
 from pagaie._static.ir import FORMAT_VERSION, Program, Value, map_values
 from pagaie._static.program_tools import clone_program, prune_program
 from pagaie._static.recorder import _to_values, active_recorder, capture
@@ -84,6 +85,9 @@ def _trace_mode(sf: StaticFunction, spec: list, training: bool | None) -> Concre
         for layer, mode in flags:
             layer.__dict__["training"] = mode
     if not isinstance(entry, ConcreteProgram):
+        exc = getattr(entry, "exc", None)
+        if isinstance(exc, ast_runtime.Unconvertible):
+            raise exc  # an error Paddle's converter raises too, as it is
         reason = getattr(entry, "reason", "no program")
         raise ValueError(f"paddle.jit.save: {sf.dygraph_function.__qualname__} cannot be converted to "
                          f"a static program ({reason})")

@@ -448,7 +448,7 @@ def clone_program(program: Program) -> Program:
             nv = nb.create_var(v.name, list(v.shape), v.dtype, v.stop_gradient, v.persistable)
             nv._t, nv._dims = v._t, list(v.shape)  # same meta tensor: placeholder sizes included
             nv.source = v.source
-            nv.is_data = v.is_data
+            nv.is_data, nv._cut = v.is_data, v._cut
             vmap[id(v)] = nv
 
     def sub(x: Any) -> Any:

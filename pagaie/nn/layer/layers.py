@@ -162,6 +162,9 @@ class Layer(StateMixin, CastMixin):
         d["_state_dict_hooks"] = OrderedDict()
         d["_casted_by_pure_fp16"] = False
         d["_cast_to_low_precision"] = True
+        # paddle.jit.to_static converts only Layers built eagerly (their parameters hold values)
+        from pagaie.static.framework import in_dynamic_mode
+        d["_init_in_dynamic_mode"] = in_dynamic_mode()
 
     # ---- tables -------------------------------------------------------------------
     @property
