@@ -35,7 +35,7 @@ from pagaie.device import (Event, Stream, device_guard, get_cudnn_version, get_d
                            get_device_module, set_default_device, XPUPlace, IPUPlace)
 
 # Subpackages; each may hoist names into this namespace with ``__paddle_toplevel__``.
-_SUBPACKAGES = ("framework", "nn", "optimizer", "regularizer", "io", "metric", "utils", "vision", "text", "hapi", "callbacks", "amp", "static", "jit", "distribution", "profiler", "distributed", "inference", "onnx", "sparse", "quantization", "incubate", "geometric", "tensor", "base", "cuda", "special", "sysconfig", "version", "audio", "compat", "functional", "random", "library")
+_SUBPACKAGES = ("framework", "nn", "optimizer", "regularizer", "io", "metric", "utils", "vision", "text", "hapi", "callbacks", "amp", "static", "jit", "distribution", "profiler", "distributed", "inference", "onnx", "sparse", "quantization", "incubate", "geometric", "tensor", "base", "cuda", "special", "sysconfig", "version", "audio", "compat", "functional", "random", "library", "reader")
 for _sub in _SUBPACKAGES:
     _mod = _import_module(f"pagaie.{_sub}")
     globals()[_sub] = _mod

@@ -133,6 +133,9 @@ def clone_program(program: Program, for_test: bool = False) -> Program:
     for k in ("_feed_names", "_fetch_names"):
         if k in program.__dict__:
             new.__dict__[k] = list(program.__dict__[k])
+    for k in ("lr_scheduler", "lr_name"):   # the scheduler stays shared, as Paddle's clone keeps it
+        if k in program.__dict__:
+            new.__dict__[k] = program.__dict__[k]
     return new
 
 

@@ -96,3 +96,76 @@ class AdamW(Adam):
             else:
                 torch._foreach_mul_(params, decays)
         return lrs
+
+    def sharded_state_dict(self, model_sharded_state_dict: dict) -> dict:
+        """This optimizer's state as ``ShardedWeight`` entries laid out like the model's, for
+        distributed checkpoints: a moment (or master weight) takes the position of its
+        parameter's ``ShardedWeight``; a scalar state (``beta*_pow_acc``) is a whole ``(1,)``
+        piece. Keys are ``<parameter key>.<state>`` (``0.weight.moment1_0``); a master weight's
+        is ``<parameter key>.w_0``.
+
+        Args:
+            model_sharded_state_dict (dict): the model's sharded state dict
+                (``layer.sharded_state_dict()``).
+
+        Returns:
+            dict: key -> ``paddle.distributed.ShardedWeight``.
+
+        Examples:
+            >>> import pagaie as paddle
+            >>> net = paddle.nn.Sequential(paddle.nn.Linear(2, 3))
+            >>> opt = paddle.optimizer.AdamW(0.1, parameters=net.parameters())
+            >>> net(paddle.ones([1, 2])).sum().backward()
+            >>> opt.step()
+            >>> sd = opt.sharded_state_dict(net.sharded_state_dict())
+            >>> sd['0.weight.moment1_0'].global_shape, sd['0.bias.beta1_pow_acc_0'].local_shape
+            ((2, 3), (1,))
+        """
+        from pagaie.distributed.checkpoint import ShardedWeight
+
+        def split_name(name: str) -> tuple[str, str]:
+            # "<param>_fp32_master_0_<state>" or "<param>_<state>": the parameter's name and the state's
+            if "fp32_master_0" in name:
+                param, state = name.split("_fp32_master_0_", 1)
+                return param, state
+            for state in _SHARDED_STATES:
+                if name.endswith(state):
+                    return name[:-(len(state) + 1)], state
+            raise ValueError(f"Cannot split variable name: {name}.")
+
+        def like(key: str, tensor: Tensor, ref: Any) -> Any:
+            # the state takes its parameter's place in the global tensor
+            if tensor.is_dist():
+                return ShardedWeight(key, tensor, tuple(tensor.shape), tuple(tensor.shape), ref.global_offset)
+            if tuple(tensor.shape) != tuple(ref.local_shape):
+                raise ValueError(f"Shape mismatch: new_local_tensor has shape {tensor.shape}, but expected "
+                                 f"shape {ref.local_shape} (from reference_tensor.local_shape).")
+            return ShardedWeight(key, tensor, tuple(ref.local_shape), tuple(ref.global_shape),
+                                 tuple(ref.global_offset))
+
+        state = self.state_dict()
+        # parameter name -> structured key; with shared weights the first key (in sorted
+        # order) holds the optimizer's state
+        struct = {}
+        for key, sw in sorted(model_sharded_state_dict.items()):
+            struct.setdefault(sw.local_tensor.name, key)
+        masters = state.pop("master_weights", None)
+        state.pop("LR_Scheduler", None)
+        out = {}
+        for name, tensor in state.items():
+            param, kind = split_name(name)
+            key = struct[param]
+            unified = f"{key}.{kind}"
+            if "moment" in kind:
+                out[unified] = like(unified, tensor, model_sharded_state_dict[key])
+            else:
+                out[unified] = ShardedWeight(unified, tensor, (1,), (1,), (0,))
+        for param, tensor in (masters or {}).items():
+            key = struct[param]
+            out[f"{key}.w_0"] = like(f"{key}.w_0", tensor, model_sharded_state_dict[key])
+        return out
+
+
+# The state names AdamW's sharded state dict recognises (Paddle's list: its Momentum's
+# velocity too).
+_SHARDED_STATES = ("beta1_pow_acc_0", "beta2_pow_acc_0", "moment1_0", "moment2_0", "velocity_0")

@@ -594,7 +594,8 @@ class Optimizer:
     def backward(self, loss: Tensor, startup_program: Any = None, parameters: list | None = None,
                  no_grad_set: set | None = None, callbacks: list | None = None) -> list:
         """The (parameter, gradient) pairs of the parameters that have gradients. In dynamic
-        mode the gradients come from an earlier ``loss.backward()``.
+        mode the gradients come from an earlier ``loss.backward()``; a static program's loss
+        gets its backward added to the program (``paddle.static.append_backward``).
 
         Args:
             loss (Tensor): the loss (already back-propagated).
@@ -616,6 +617,10 @@ class Optimizer:
             >>> [(p.name, g.tolist()) for p, g in opt.backward(y)]
             [('doc_backward_w', [3.0])]
         """
+        from pagaie._static.ir import Value
+        if isinstance(loss, Value):  # a static program's loss: add its backward to the program
+            from pagaie.static.backward import append_backward
+            return [(p, g) for p, g in append_backward(loss, parameters, no_grad_set) if g is not None]
         params = self._select(parameters)
         return [(p, p.grad) for p in params if p._t.grad is not None]
 
@@ -627,13 +632,15 @@ class Optimizer:
         return [by_name[x] if isinstance(x, str) else x for x in parameters]
 
     def apply_gradients(self, params_grads: list) -> list:
-        """Clip, regularize and apply the given (parameter, gradient) pairs.
+        """Clip, regularize and apply the given (parameter, gradient) pairs. Pairs from a
+        static program (``paddle.static.append_backward`` or :meth:`backward` of a static
+        loss) add the update step to that program instead.
 
         Args:
             params_grads (list[tuple[Tensor, Tensor]]): the pairs to apply.
 
         Returns:
-            list: the operators appended (always empty in dynamic mode).
+            list: the operators appended (empty: a static program's update is one step op).
 
         Examples:
             >>> import pagaie as paddle
@@ -643,10 +650,16 @@ class Optimizer:
             >>> w.tolist()
             [0.5]
         """
+        from pagaie._static.ir import Value
         api = "paddle.optimizer.Optimizer.apply_gradients"
         for p, g in params_grads:
             if g is not None:
                 _check_grad(api, p, g)
+        if any(isinstance(x, Value) for pair in params_grads for x in pair):
+            # pairs from a static program (append_backward): add the update step to it
+            from pagaie.static.backward import append_optimizer_step
+            append_optimizer_step(self, params_grads)
+            return []
         pairs = sorted(((p, as_torch(g)) for p, g in params_grads if g is not None), key=lambda x: x[0].name)
         with torch.no_grad():
             self._apply_optimize(pairs, None)
