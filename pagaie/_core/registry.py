@@ -56,6 +56,13 @@ NoKernelError.__name__ = NoKernelError.__qualname__ = "RuntimeError"
 NoKernelError.__module__ = "builtins"
 
 
+def dygraph_only_error(api: str) -> AssertionError:
+    """Paddle's error for an API it runs only in dynamic graph mode, called in static mode
+    (its ``dygraph_only`` decorator asserts)."""
+    return AssertionError(f"We only support '{api}()' in dynamic graph mode, please call "
+                          "'paddle.disable_static()' to enter dynamic graph mode.")
+
+
 class OpRecord:
     """Everything pagaie knows about one op.
 

@@ -139,10 +139,10 @@ def _paddle_op_name(op: "Operator") -> str:
 def _dygraph_only(method: str) -> None:
     """Paddle's AssertionError for the Tensor methods it runs only in dynamic mode, called on a
     Value while static mode is on (a ``to_static`` trace keeps the Tensor behaviour)."""
+    from pagaie._core.registry import dygraph_only_error
     from pagaie.static.framework import in_dynamic_mode
     if not in_dynamic_mode():
-        raise AssertionError(f"paddle.Tensor.{method}: only a Tensor in dynamic graph mode can call "
-                             "it; call paddle.disable_static() to enter dynamic graph mode")
+        raise dygraph_only_error(method)
 
 
 class Value(Tensor):

@@ -23,8 +23,8 @@ from pagaie._core.bad_input import STATIC_TYPE_ERROR_OPS
 from pagaie._core.parameter import Parameter
 from pagaie._core.random import draws_discarded
 from pagaie._core.registry import REGISTRY as _REGISTRY
-from pagaie._core.registry import (STATE, NoKernelError, OpRecord, bad_argument, pop_handler,
-                                   push_handler, translate_error)
+from pagaie._core.registry import (STATE, NoKernelError, OpRecord, bad_argument, dygraph_only_error,
+                                   pop_handler, push_handler, translate_error)
 from pagaie._core.tensor import Tensor
 from pagaie._static.interpreter import _PROGRAM_SEEDED
 from pagaie._static.ir import UNKNOWN, UNKNOWN_ALT, Block, Program, Value, _shape_out, _values_in, map_values
@@ -561,8 +561,7 @@ class Recorder:
             _check_program_args(rec, args, kwargs)
         if self.static_mode and rec.extra.get("dygraph_only"):
             api = rec.extra["dygraph_only"] if isinstance(rec.extra["dygraph_only"], str) else rec.name
-            raise AssertionError(f"paddle.{api}: only supported in dynamic graph mode; call "
-                                 "paddle.disable_static() to enter dynamic graph mode")
+            raise dygraph_only_error(api)
         block = self.block
         vargs = [_to_values(block, a) for a in args]
         vkwargs = {k: _to_values(block, v) for k, v in kwargs.items()}

@@ -17,6 +17,7 @@ from typing import Any, Callable
 
 from pagaie._core.flags import flag
 from pagaie._core.parameter import Parameter
+from pagaie._core.registry import dygraph_only_error
 from pagaie.static import (Program, Variable, default_main_program,  # noqa: F401
                            default_startup_program, device_guard, name_scope, program_guard)
 from pagaie.static.framework import in_dynamic_mode
@@ -217,9 +218,8 @@ def dygraph_only(func: Callable) -> Callable:
     """
     @functools.wraps(func)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
-        assert in_dynamic_mode(), (
-            f"We only support '{func.__name__}()' in dynamic graph mode, please call "
-            "'paddle.disable_static()' to enter dynamic graph mode.")
+        if not in_dynamic_mode():
+            raise dygraph_only_error(func.__name__)
         return func(*args, **kwargs)
     return wrapper
 

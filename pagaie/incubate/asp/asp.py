@@ -195,9 +195,9 @@ class OptimizerWithSparsityGuarantee:
 
 def _dygraph_only(method: str) -> None:
     from pagaie import in_dynamic_mode
+    from pagaie._core.registry import dygraph_only_error
     if not in_dynamic_mode():
-        raise AssertionError(f"We only support '{method}()' in dynamic graph mode, please call "
-                             "'paddle.disable_static()' to enter dynamic graph mode.")
+        raise dygraph_only_error(method)
 
 
 def decorate(optimizer: Any) -> OptimizerWithSparsityGuarantee:
