@@ -669,5 +669,28 @@ for _name, _fn in (("add", add), ("sub", subtract), ("mul", multiply), ("truediv
     setattr(Tensor, f"__{_name}__", binary_operator(_fn))
     setattr(Tensor, f"__r{_name}__", binary_operator(_fn, reflected=True))
 Tensor.__pow__ = _pow_operator
+
+
+def _dynamic() -> bool:
+    from pagaie.static.framework import in_dynamic_mode
+    return in_dynamic_mode()
+
+
+def _number_as_shape1(op):
+    """``//`` with a Python number: Paddle's eager operator makes the number a ``[1]``-shaped
+    tensor first, so a 0-D Tensor's quotient has shape ``[1]`` (also in ``to_static`` code, which
+    runs in dynamic mode; the other operators, and ``//`` in static mode, keep 0-D)."""
+    def floordiv(self, other):
+        r = op(self, other)
+        if type(other) in (int, float) and len(r.shape) == 0 and _dynamic():
+            return r.reshape([1])
+        return r
+    floordiv.__name__ = floordiv.__qualname__ = op.__name__
+    floordiv.__doc__ = op.__doc__
+    return floordiv
+
+
+Tensor.__floordiv__ = _number_as_shape1(Tensor.__floordiv__)
+Tensor.__rfloordiv__ = _number_as_shape1(Tensor.__rfloordiv__)
 Tensor.true_divide = true_divide
 Tensor.__rpow__ = _rpow_operator
