@@ -329,3 +329,48 @@ def test_cov_ddof_none_is_a_type_error():
 
 def test_concat_reads_the_first_value_of_an_axis_tensor():
     both_same(lambda P: P.concat([P.ones([2, 1]), P.zeros([2, 1])], axis=P.to_tensor([1, 0])))
+
+
+@pytest.mark.parametrize("alpha", [2, 2.0, 0.5, True])
+@pytest.mark.parametrize("dt", ["int32", "bool", "float32"])
+def test_add_alpha_scales_y_first(alpha, dt):
+    def fn(P):
+        return P.add(P.ones([2], dt), P.ones([2], dt), alpha=alpha)
+    if dt != "float32" and (isinstance(alpha, float) or (dt == "bool" and alpha is not True)):
+        same_exception(fn)
+    else:
+        both_same(fn)
+
+
+@pytest.mark.parametrize("a, b", [([-1, 3], [2, 1]), ([-1, 3], [1, 1]), ([-1], [0]), ([-2, 3], [2, 1]),
+                                  ([2], [-1, -1]), ([-1, 3], [4])])
+def test_broadcast_shape_of_unknown_sizes(a, b):
+    if b == [4]:
+        same_exception(lambda P: P.broadcast_shape(a, b))
+    else:
+        both_same(lambda P: P.broadcast_shape(a, b))
+
+
+@pytest.mark.parametrize("x", [[], [[1, 2], [3, 4]], [[1, 2]], [1, 2]])
+def test_cartesian_prod_of_an_empty_list_or_a_tensor(x):
+    def fn(P):
+        return P.cartesian_prod(x if x == [] else P.to_tensor(x))
+    if x in ([[1, 2]],):
+        both_same(fn)
+    else:
+        same_exception(fn)
+
+
+@pytest.mark.parametrize("r", [True, False])
+def test_combinations_takes_a_bool_r(r):
+    both_same(lambda P: P.combinations(P.to_tensor([1, 2, 3]), r))
+
+
+@pytest.mark.parametrize("fn", [
+    lambda P, a: P.argsort(P.ones([2, 3]), axis=a),
+    lambda P, a: P.cummax(P.ones([2, 3]), axis=a),
+    lambda P, a: P.cumprod(P.ones([2, 3]), a),
+])
+def test_int_axis_parsers_refuse_a_tensor_of_several_elements(fn):
+    same_exception(lambda P: fn(P, P.to_tensor([0, 1])))
+    both_same(lambda P: fn(P, P.to_tensor(1)))

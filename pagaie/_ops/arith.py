@@ -9,7 +9,8 @@ import torch
 from pagaie._core import dtype as _dt
 from pagaie._core.registry import NoKernelError, binary_operator, defop
 from pagaie._core.tensor import Tensor, wrap
-from pagaie._ops._helpers import check_binary_dtypes, kernel_dtypes, pair_kernel_dtypes, promote_pair, write_out
+from pagaie._ops._helpers import (check_binary_dtypes, dtype_name, kernel_dtypes, pair_kernel_dtypes,
+                                  promote_pair, write_out)
 
 _T = torch.Tensor
 
@@ -85,7 +86,16 @@ def add(x, y, name=None, *, alpha=1, out=None):
         x, y = promote_pair("add", x, y)
     elif type(y) is not _T or type(x) is not _T:
         x, y = _scalar_operand(x, y)
-    r = torch.add(x, y) if alpha == 1 else torch.add(x, y, alpha=alpha)
+    if alpha == 1:
+        r = torch.add(x, y)
+    else:
+        if type(y) is _T and not (y.is_floating_point() or y.is_complex()) and \
+                (isinstance(alpha, float) or y.dtype is torch.bool):
+            # Paddle scales y first: a float alpha (or any alpha on bool) makes it another
+            # dtype than x, and adding the two is its type promotion's TypeError
+            raise TypeError(f"paddle.add: alpha={alpha!r} scales {dtype_name(y)} 'y' to another dtype "
+                            "than 'x'; type promotion only takes floating-point and complex pairs")
+        r = torch.add(x, y, alpha=alpha)
     return r if out is None else write_out(out, r)
 
 

@@ -571,6 +571,11 @@ def cartesian_prod(x, name=None):
         raise AssertionValueError("paddle.cartesian_prod: 'x' must be a list of 1-D tensors, but received "
                                   "a 0-D Tensor")
     ts = list(x.unbind(0)) if isinstance(x, _T) else list(x)  # a Tensor is iterated, as in Paddle
+    if not ts or (isinstance(x, _T) and x.dim() == 2 and len(ts) > 1):
+        # Paddle's meshgrid refuses an empty list, and the rows of a Tensor (its entries are
+        # not the 1-D tensors it lists)
+        raise ValueError(f"paddle.cartesian_prod: 'x' must be a non-empty list of 1-D tensors, but received "
+                         f"{'a Tensor of shape ' + str(list(x.shape)) if isinstance(x, _T) else 'an empty list'}")
     for t in ts:
         if t.dim() != 1:
             raise ValueError(f"paddle.cartesian_prod: expected 1-D tensors, but received shape "
@@ -603,7 +608,9 @@ def combinations(x, r=2, with_replacement=False, name=None):
     """
     if len(x.shape) != 1:   # Paddle checks the shape first, a numpy array's too
         raise TypeError(f"paddle.combinations: expected a 1-D tensor, but received shape {list(x.shape)}")
-    if isinstance(r, bool) or not isinstance(r, int) or r < 0:
+    if isinstance(r, bool):   # Paddle's check takes a bool as an int
+        r = int(r)
+    if not isinstance(r, int) or r < 0:
         raise ValueError(f"paddle.combinations: 'r' must be a non-negative int, but received {r!r}")
     if r == 0:
         return stopped(x[:0])

@@ -783,6 +783,24 @@ def broadcast_shape(x_shape: Any, y_shape: Any) -> list:
     return broadcast_shapes(x_shape, y_shape)
 
 
+def _broadcast_unknown(shapes: list) -> list:
+    """Broadcasting with unknown (negative) sizes, as Paddle's: an unknown size takes the other
+    operand's size unless that is 1 (or unknown too)."""
+    out = []
+    for i in range(1, max(len(s) for s in shapes) + 1):
+        d = 1
+        for s in shapes:
+            if i > len(s):
+                continue
+            v = -1 if s[-i] < 0 else s[-i]
+            if d == 1 or (d == -1 and v != 1):
+                d = v
+            elif v != 1 and v != -1 and v != d:
+                raise RuntimeError("mismatch")
+        out.append(d)
+    return out[::-1]
+
+
 def broadcast_shapes(*shapes: Any) -> list:
     """The shape several shapes broadcast to.
 
@@ -791,8 +809,11 @@ def broadcast_shapes(*shapes: Any) -> list:
         >>> paddle.broadcast_shapes([3, 1], [1, 4], [4])
         [3, 4]
     """
+    shapes_ = [tuple(int_list(s)) for s in shapes]
     try:
-        return list(torch.broadcast_shapes(*[tuple(int_list(s)) for s in shapes]))
+        if any(d < 0 for s in shapes_ for d in s):
+            return _broadcast_unknown(shapes_)
+        return list(torch.broadcast_shapes(*shapes_))
     except RuntimeError:
         raise ValueError(f"paddle.broadcast_shapes: the shapes {[list(s) for s in shapes]} "
                          "cannot be broadcast together") from None

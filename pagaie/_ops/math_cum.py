@@ -28,6 +28,9 @@ def _cum_axis(x, axis, api, error=IndexError, lenient=False, zero_d=(-1, 0)):
         return x.reshape(-1), 0
     if type(axis) is not int:
         if isinstance(axis, _T):
+            if axis.numel() != 1 and not lenient:   # Paddle's int parser takes one element only
+                raise TypeError(f"paddle.{api}: 'axis' must be an int, but received a Tensor of "
+                                f"{axis.numel()} elements")
             axis = int(axis.item())
         elif lenient and type(axis) is np.ndarray:
             axis = scalar_axis(axis)  # Paddle's scalar parser reads an array's first value

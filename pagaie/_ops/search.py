@@ -286,6 +286,9 @@ def argsort(x, axis=-1, descending=False, stable=False, name=None):
         [1, 2, 0]
     """
     kernel_dtypes("argsort", x, _SORT_DTYPES)
+    if isinstance(axis, torch.Tensor) and axis.numel() != 1:   # Paddle's int parser
+        raise TypeError(f"paddle.argsort: 'axis' must be an int, but received a Tensor of {axis.numel()} "
+                        "elements")
     if x.dim() == 0:
         _check_0d_axis(axis, "argsort")
         return torch.zeros((), dtype=torch.int64, device=x.device)
