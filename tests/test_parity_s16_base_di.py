@@ -135,3 +135,63 @@ def test_close_static_dtypes(api, dtype):
         x = P.static.data("x", [2], dtype)
         return getattr(P, api)(x, x)
     same_static_exception(fn)
+
+
+# -- CPU kernel dtypes ---------------------------------------------------------------------------
+
+_I = lambda P, *v: P.to_tensor(list(v))  # noqa: E731
+_KERNEL_CASES = {
+    "exp": (lambda P, x: P.exp(x), ["int8", "uint8"]),
+    "exp_": (lambda P, x: x.clone().exp_(), ["int16"]),
+    "expm1": (lambda P, x: P.expm1(x), ["bfloat16", "int16"]),
+    "erf": (lambda P, x: P.erf(x), ["bfloat16"]),
+    "erfinv": (lambda P, x: P.erfinv(x), ["float16"]),
+    "digamma": (lambda P, x: P.digamma(x), ["float16", "bfloat16"]),
+    "gammaln": (lambda P, x: P.gammaln(x), ["float16", "int32", "int8"]),
+    "i0": (lambda P, x: P.i0(x), ["float16"]),
+    "i0e": (lambda P, x: P.i0e(x), ["bfloat16"]),
+    "i1": (lambda P, x: P.i1(x), ["float16"]),
+    "i1e": (lambda P, x: P.i1e(x), ["float16"]),
+    "gather": (lambda P, x: P.gather(x, _I(P, 0, 2)), ["float16"]),
+    "gather_nd": (lambda P, x: P.gather_nd(x, _I(P, [0, 1])), ["float16", "bfloat16"]),
+    "increment": (lambda P, x: P.increment(x.reshape([-1])[:1]), ["float16", "int8", "complex64"]),
+    "index_add": (lambda P, x: P.index_add(x, _I(P, 0), 0, x[:1]), ["bfloat16", "bool", "int8", "complex64"]),
+    "index_sample": (lambda P, x: P.index_sample(x, _I(P, [0], [1], [2])), ["float16", "bool", "uint8"]),
+    "index_select": (lambda P, x: P.index_select(x, _I(P, 0, 1)), ["float16", "int16"]),
+    "isnan": (lambda P, x: P.isnan(x), ["bool", "int8"]),
+    "isfinite": (lambda P, x: P.isfinite(x), ["uint8"]),
+    "isinf": (lambda P, x: P.isinf(x), ["bool"]),
+    "isneginf": (lambda P, x: P.isneginf(x), ["float16", "bool"]),
+    "isposinf": (lambda P, x: P.isposinf(x), ["bfloat16"]),
+    "histogram_bin_edges": (lambda P, x: P.histogram_bin_edges(x, bins=3), ["float16", "int8"]),
+    "diagonal_scatter": (lambda P, x: P.diagonal_scatter(x, P.diagonal(x)), ["bfloat16"]),
+}
+
+
+def _x(P, dtype):
+    return P.to_tensor((np.arange(9).reshape(3, 3) % 3 + 1).astype("float32")).astype(dtype)
+
+
+@pytest.mark.parametrize("case, dtype", [(k, d) for k, (_, ds) in _KERNEL_CASES.items() for d in ds])
+def test_cpu_kernel_lacks_dtype(case, dtype):
+    fn = _KERNEL_CASES[case][0]
+    same_exception(lambda P: fn(P, _x(P, dtype)))
+
+
+@pytest.mark.parametrize("case, dtype", [("gammaln", "float32"), ("index_add", "float16"),
+                                         ("index_select", "bfloat16"), ("isinf", "int8"),
+                                         ("gather", "bfloat16"), ("erf", "float16"), ("exp", "int32")])
+def test_cpu_kernel_has_dtype(case, dtype):
+    fn = _KERNEL_CASES[case][0]
+    both_same(lambda P: fn(P, _x(P, dtype)))
+
+
+@pytest.mark.parametrize("case, dtype", [("isnan", "int8"), ("gather", "float16"), ("erf", "bfloat16"),
+                                         ("gammaln", "int32"), ("index_select", "float16")])
+def test_cpu_kernel_dtype_while_building(case, dtype):
+    fn = _KERNEL_CASES[case][0]
+    same_static_exception(lambda P: fn(P, P.static.data("x", [3, 3], dtype)))
+
+
+def test_histogram_bin_edges_given_range_takes_any_dtype():
+    both_same(lambda P: P.histogram_bin_edges(_x(P, "float16"), bins=3, min=0, max=3))

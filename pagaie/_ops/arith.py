@@ -478,10 +478,15 @@ def add_n(inputs, name=None):
     return r if len(inputs) > 1 else r.clone()
 
 
+# the dtypes of Paddle's CPU kernel of increment
+_INCREMENT_DTYPES = frozenset({torch.float32, torch.float64, torch.int32, torch.int64})
+
+
 def _increment_inplace(x, value=1.0, name=None):
     if x.numel() > 1:  # (an empty tensor passes Paddle's check and stays empty)
         raise ValueError(f"paddle.increment: the input must have exactly one element, "
                          f"but it has {x.numel()}")
+    kernel_dtypes("increment", x, _INCREMENT_DTYPES)
     return x.add_(value if x.is_floating_point() else int(value))
 
 
@@ -493,6 +498,7 @@ def _increment(x, value=1.0, name=None):
     if x.numel() > 1:  # (an empty tensor passes Paddle's check and stays empty)
         raise ValueError(f"paddle.increment: the input must have exactly one element, "
                          f"but it has {x.numel()}")
+    kernel_dtypes("increment", x, _INCREMENT_DTYPES)
     return x + (value if x.is_floating_point() else int(value))
 
 

@@ -27,6 +27,10 @@ __all__ = ["gather", "gather_nd", "index_select", "index_sample", "masked_select
            "where_", "slice", "strided_slice", "take", "take_along_axis", "take_along_dim",
            "multiplex", "shard_index"]
 
+# every dtype a tensor here can have: a CPU kernel's set written as what it lacks
+_ALL = frozenset({torch.bool, torch.uint8, torch.int8, torch.int16, torch.int32, torch.int64, torch.float16,
+                  torch.bfloat16, torch.float32, torch.float64, torch.complex64, torch.complex128})
+
 _INT_INDEX = (torch.int32, torch.int64, torch.int16, torch.int8, torch.uint8)
 
 
@@ -86,6 +90,8 @@ def gather(x, index, axis=None, name=None, out=None, *, dim=None):
             out.copy_(r)
             return out
         return r
+    if x.dtype is torch.float16:  # Paddle's CPU kernel of gather has no float16 version
+        kernel_dtypes("gather", x, _ALL - {torch.float16})
     if axis is not None and type(axis) is not int:
         axis = scalar_axis(axis)  # Paddle's scalar parser: a bool, float or array counts
     _axis_of_0d("gather", x, 0 if axis is None else axis)
@@ -120,6 +126,10 @@ def _torch_order(index, axis) -> bool:
         and axis.dim() > 0
 
 
+# the dtypes of Paddle's CPU kernel of gather_nd
+_GATHER_ND_DTYPES = _ALL - {torch.float16, torch.bfloat16}
+
+
 @defop(paddle_types=("gather_nd", "pd_op.gather_nd"))
 def gather_nd(x, index, name=None):
     """Gather slices of ``x`` addressed by the last axis of ``index``.
@@ -133,6 +143,7 @@ def gather_nd(x, index, name=None):
         >>> paddle.gather_nd(x, paddle.to_tensor([[1, 0], [0, 1]])).tolist()
         [3, 2]
     """
+    kernel_dtypes("gather_nd", x, _GATHER_ND_DTYPES, "x")  # the dtypes of Paddle's CPU kernel
     index = check_index(index, "gather_nd", static_type=TypeError)
     if index.dim() == 0:  # Paddle's InvalidArgument
         raise ValueError("paddle.gather_nd: 'index' must have at least 1 dimension (its last "
@@ -149,6 +160,10 @@ def gather_nd(x, index, name=None):
     return x[tuple(cols)]
 
 
+# the dtypes of Paddle's CPU kernel of index_select
+_INDEX_SELECT_DTYPES = _ALL - {torch.float16, torch.int8, torch.int16, torch.uint8}
+
+
 @defop(paddle_types=("index_select", "pd_op.index_select"))
 def index_select(x, index, axis=0, name=None, *, out=None):
     """Select the entries of ``x`` at positions ``index`` (1-D) along ``axis``.
@@ -159,6 +174,7 @@ def index_select(x, index, axis=0, name=None, *, out=None):
         >>> paddle.index_select(x, paddle.to_tensor([2, 0]), axis=1).tolist()
         [[3, 1], [6, 4]]
     """
+    kernel_dtypes("index_select", x, _INDEX_SELECT_DTYPES, "x")  # the dtypes of Paddle's CPU kernel
     if _torch_order(index, axis):
         index, axis = axis, index  # PyTorch's index_select(input, dim, index), as Paddle 3 allows
     _axis_of_0d("index_select", x, axis)
@@ -173,6 +189,10 @@ def index_select(x, index, axis=0, name=None, *, out=None):
     return torch.index_select(x, a, idx.reshape(-1))
 
 
+# the dtypes of Paddle's CPU kernel of index_sample
+_INDEX_SAMPLE_DTYPES = frozenset({torch.float32, torch.float64, torch.int32, torch.int64, torch.complex64, torch.complex128})
+
+
 @defop(paddle_types=("index_sample", "pd_op.index_sample"))
 def index_sample(x, index):
     """Row-wise selection: ``out[i, j] = x[i, index[i, j]]`` for 2-D ``x`` and ``index``.
@@ -183,6 +203,7 @@ def index_sample(x, index):
         >>> paddle.index_sample(x, paddle.to_tensor([[2], [0]])).tolist()
         [[3], [4]]
     """
+    kernel_dtypes("index_sample", x, _INDEX_SAMPLE_DTYPES, "x")  # the dtypes of Paddle's CPU kernel
     if x.dim() != 2 or index.dim() != 2 or x.shape[0] != index.shape[0]:
         raise ValueError(f"paddle.index_sample: 'x' and 'index' must be 2-D with the same number of "
                          f"rows, but received shapes {list(x.shape)} and {list(index.shape)}")

@@ -26,6 +26,11 @@ __all__ = ["scatter", "scatter_", "scatter_nd", "scatter_nd_add", "scatter_add",
            "index_put_", "masked_fill", "masked_fill_", "masked_scatter", "masked_scatter_",
            "put_along_axis", "slice_scatter", "select_scatter", "diagonal_scatter"]
 
+# every dtype a tensor here can have: a CPU kernel's set written as what it lacks
+_ALL = frozenset({torch.bool, torch.uint8, torch.int8, torch.int16, torch.int32, torch.int64, torch.float16,
+                  torch.bfloat16, torch.float32, torch.float64, torch.complex64, torch.complex128})
+
+
 def _same_dtype(x: _T, v: Any, api: str, arg: str, error: type = ValueError) -> None:
     """Paddle writes a tensor ``arg`` into ``x`` only when their dtypes agree (no casting)."""
     if isinstance(v, _T) and v.dtype is not x.dtype:
@@ -304,6 +309,10 @@ def scatter_reduce(input, dim, index, src, reduce, *, include_self=True):
     return torch.scatter_reduce(input, d, idx, src.to(input.dtype), reduce, include_self=include_self)
 
 
+# the dtypes of Paddle's CPU kernel of index_add
+_INDEX_ADD_DTYPES = frozenset({torch.float16, torch.float32, torch.float64, torch.int32, torch.int64})
+
+
 # ---- index_* ----------------------------------------------------------------------------
 @defop(paddle_types=("index_add", "pd_op.index_add"), inplace=True)
 def index_add(x, index, axis, value, alpha=1, name=None, *, out=None):
@@ -315,6 +324,7 @@ def index_add(x, index, axis, value, alpha=1, name=None, *, out=None):
         >>> paddle.index_add(x, paddle.to_tensor([1, 1]), 0, paddle.ones([2, 2])).tolist()
         [[0.0, 0.0], [2.0, 2.0]]
     """
+    kernel_dtypes("index_add", x, _INDEX_ADD_DTYPES, "x")  # the dtypes of Paddle's CPU kernel
     if isinstance(index, int) and not isinstance(index, bool):  # torch order: (x, dim, index, source)
         index, axis = axis, index
     a = norm_axis(axis, x.dim(), "index_add", error=IndexError)
@@ -504,6 +514,10 @@ def select_scatter(x, values, axis, index, name=None):
     return torch.select_scatter(x, values.to(x.dtype), a, int(index))
 
 
+# the dtypes of Paddle's CPU kernel of diagonal_scatter
+_DIAGONAL_SCATTER_DTYPES = _ALL - {torch.bfloat16}
+
+
 @defop()
 def diagonal_scatter(x, y, offset=0, axis1=0, axis2=1, name=None):
     """``x`` with the diagonal (``offset``, ``axis1``, ``axis2``) replaced by ``y``.
@@ -513,6 +527,7 @@ def diagonal_scatter(x, y, offset=0, axis1=0, axis2=1, name=None):
         >>> paddle.diagonal_scatter(paddle.zeros([2, 2]), paddle.ones([2])).tolist()
         [[1.0, 0.0], [0.0, 1.0]]
     """
+    kernel_dtypes("diagonal_scatter", x, _DIAGONAL_SCATTER_DTYPES, "x")  # the dtypes of Paddle's CPU kernel
     n = x.dim()
     for arg, a in (("axis1", axis1), ("axis2", axis2)):  # Paddle asserts the axes
         if not -n <= a < n:

@@ -30,6 +30,10 @@ __all__ = ["equal", "not_equal", "less_than", "less_equal", "greater_than", "gre
            "bitwise_left_shift_", "bitwise_right_shift_", "isnan", "isinf", "isfinite", "isneginf",
            "isposinf", "isreal", "isin"]
 
+# every dtype a tensor here can have: a CPU kernel's set written as what it lacks
+_ALL = frozenset({torch.bool, torch.uint8, torch.int8, torch.int16, torch.int32, torch.int64, torch.float16,
+                  torch.bfloat16, torch.float32, torch.float64, torch.complex64, torch.complex128})
+
 
 def _store(x, r):
     """In-place result of an op whose output dtype may differ (bool): rebind ``x``'s data.
@@ -565,6 +569,10 @@ bitwise_left_shift_ = bitwise_left_shift.inplace
 bitwise_right_shift_ = bitwise_right_shift.inplace
 
 
+# the dtypes of Paddle's CPU kernel of isnan
+_ISNAN_DTYPES = _ALL - {torch.bool, torch.int8, torch.int16, torch.uint8}
+
+
 # ---- value classes ------------------------------------------------------------------------
 @defop(paddle_types=("isnan", "isnan_v2", "pd_op.isnan"), differentiable=False)
 def isnan(x, name=None, *, out=None):
@@ -575,7 +583,12 @@ def isnan(x, name=None, *, out=None):
         >>> paddle.isnan(paddle.to_tensor([1.0, float('nan')])).tolist()
         [False, True]
     """
+    kernel_dtypes("isnan", x, _ISNAN_DTYPES, "x")  # the dtypes of Paddle's CPU kernel
     return torch.isnan(x) if out is None else write_out(out, torch.isnan(x))
+
+
+# the dtypes of Paddle's CPU kernel of isinf
+_ISINF_DTYPES = _ALL - {torch.bool}
 
 
 @defop(paddle_types=("isinf", "isinf_v2", "pd_op.isinf"), differentiable=False)
@@ -587,6 +600,7 @@ def isinf(x, name=None, *, out=None):
         >>> paddle.isinf(paddle.to_tensor([1.0, float('-inf')])).tolist()
         [False, True]
     """
+    kernel_dtypes("isinf", x, _ISINF_DTYPES, "x")  # the dtypes of Paddle's CPU kernel
     return torch.isinf(x) if out is None else write_out(out, torch.isinf(x))
 
 
@@ -599,7 +613,12 @@ def isfinite(x, name=None, *, out=None):
         >>> paddle.isfinite(paddle.to_tensor([1.0, float('inf'), float('nan')])).tolist()
         [True, False, False]
     """
+    kernel_dtypes("isfinite", x, _ISNAN_DTYPES, "x")  # the dtypes of Paddle's CPU kernel
     return torch.isfinite(x) if out is None else write_out(out, torch.isfinite(x))
+
+
+# the dtypes of Paddle's CPU kernel of isneginf
+_ISNEGINF_DTYPES = _ALL - {torch.bool, torch.float16, torch.bfloat16}
 
 
 @defop(paddle_types=("isneginf",), differentiable=False)
@@ -611,6 +630,7 @@ def isneginf(x, name=None):
         >>> paddle.isneginf(paddle.to_tensor([float('-inf'), float('inf')])).tolist()
         [True, False]
     """
+    kernel_dtypes("isneginf", x, _ISNEGINF_DTYPES, "x")  # the dtypes of Paddle's CPU kernel
     return torch.isneginf(x)
 
 
@@ -623,6 +643,7 @@ def isposinf(x, name=None):
         >>> paddle.isposinf(paddle.to_tensor([float('-inf'), float('inf')])).tolist()
         [False, True]
     """
+    kernel_dtypes("isposinf", x, _ISNEGINF_DTYPES, "x")  # the dtypes of Paddle's CPU kernel
     return torch.isposinf(x)
 
 

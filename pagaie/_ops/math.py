@@ -572,10 +572,10 @@ def frexp(x, name=None):
                         f"{dtype_name(x)}")
     m, e = torch.frexp(x)
     # Paddle's exponent of an infinity is 1 and of a NaN is NaN; its mantissa of -0.0 is +0.0
-    # and of any NaN a NaN with the sign bit set (its exponent: a NaN without)
+    # and of any NaN a NaN without the sign bit, as its exponent
     nan = torch.isnan(x)
     e = torch.where(torch.isinf(x), 1, e.to(x.dtype))
-    m = torch.where(nan, -x.abs(), torch.where(x == 0, 0, m))
+    m = torch.where(nan, x.abs(), torch.where(x == 0, 0, m))
     return m, torch.where(nan, x.abs(), e)
 
 

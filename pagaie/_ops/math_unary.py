@@ -248,6 +248,22 @@ _OWN_KERNEL = frozenset({"erfinv", "sinc", "rsqrt", "asinh", "atanh", "acosh"})
 _BOOL_OK = frozenset({"deg2rad", "rad2deg"})
 
 
+# Dtypes that Paddle's CPU kernel of an op of the table lacks (its NotFound, RuntimeError; while
+# a program is built, the TypeError of its build-time check). bool is ruled out by _BOOL_OK.
+# (exp's CPU kernel lacks bfloat16 too, but its build-time check takes it and AMP programs run
+# it: left computing.)
+_LOW_FLOATS = frozenset({torch.float16, torch.bfloat16})
+_NO_CPU_KERNEL = {
+    "exp": SMALL_INTS, "expm1": SMALL_INTS | {torch.bfloat16},
+    "erf": frozenset({torch.bfloat16}), "erfinv": _LOW_FLOATS, "digamma": _LOW_FLOATS,
+    "i0": _LOW_FLOATS, "i0e": _LOW_FLOATS, "i1": _LOW_FLOATS, "i1e": _LOW_FLOATS,
+    "gammaln": _LOW_FLOATS | SMALL_INTS | {torch.int32, torch.int64},
+}
+_ALL_DTYPES = frozenset((
+    torch.bool, torch.uint8, torch.int8, torch.int16, torch.int32, torch.int64, torch.float16,
+    torch.bfloat16, torch.float32, torch.float64, torch.complex64, torch.complex128))
+
+
 def _inplace_kernel(opname, fn, inplace_fn):
     """The in-place kernel of a unary op: torch's ``<op>_``; for the ops Paddle also runs in
     place on an integer tensor (which then becomes float), the out-of-place result there.
@@ -279,7 +295,6 @@ def _inplace_kernel(opname, fn, inplace_fn):
 _F = (torch.float32, torch.float64)
 _C = (torch.complex64, torch.complex128)
 _INTS = (torch.int8, torch.uint8, torch.int16, torch.int32, torch.int64)
-_FLOATS_LOW = (torch.float16, torch.bfloat16)
 # Input dtypes of the ops whose Paddle CPU kernels take fewer than torch's (an integer input of
 # an autocast op counts as its float32 kernel); another dtype there is Paddle's NotFound.
 _CPU_DTYPES = {
@@ -287,15 +302,16 @@ _CPU_DTYPES = {
     "rsqrt": frozenset(_INTS + _F),
     "reciprocal": frozenset(_INTS + _F + _C),
     **dict.fromkeys(("log", "log2", "log10", "log1p"),
-                    frozenset((torch.int32, torch.int64) + _FLOATS_LOW + _F + _C)),
+                    frozenset((torch.int32, torch.int64) + _F + _C) | _LOW_FLOATS),
+    **{op: _ALL_DTYPES - refused for op, refused in _NO_CPU_KERNEL.items()},
 }
 
 
-def _checked_inplace(opname, ikernel, cpu_dtypes):
+def _checked(fn, api, cpu_dtypes):
     def checked(x, name=None):
         if x.dtype not in cpu_dtypes:
-            kernel_dtypes(opname + "_", x, cpu_dtypes)
-        return ikernel(x)
+            kernel_dtypes(api, x, cpu_dtypes)
+        return fn(x)
     return checked
 
 
@@ -304,10 +320,7 @@ def _declare(opname, fn, desc, ex_in, ex_out, has_out, inplace, amp):
     bool_ok = opname in _BOOL_OK
     cpu_dtypes = _CPU_DTYPES.get(opname)
     if cpu_dtypes is not None:
-        def fn(x, fn=fn):
-            if x.dtype not in cpu_dtypes:
-                kernel_dtypes(opname, x, cpu_dtypes)
-            return fn(x)
+        fn = _checked(fn, opname, cpu_dtypes)
     if has_out:
         def kernel(x, name=None, *, out=None):
             if x.dtype is torch.bool and not bool_ok:
@@ -326,7 +339,7 @@ def _declare(opname, fn, desc, ex_in, ex_out, has_out, inplace, amp):
     ikernel = _inplace_kernel(opname, fn, torch_inplace) if inplace \
         else False
     if ikernel and cpu_dtypes is not None:
-        ikernel = _checked_inplace(opname, ikernel, cpu_dtypes)
+        ikernel = _checked(ikernel, opname + "_", cpu_dtypes)
     api = defop(opname, amp=amp, paddle_types=(opname, f"pd_op.{opname}"), inplace=ikernel,
                 int_autocast=opname in _INT_AUTOCAST)(kernel)
     globals()[opname] = api

@@ -609,6 +609,10 @@ def histogram(input, bins=100, min=0.0, max=0.0, weight=None, density=False, nam
     return counts.to(out_dtype)
 
 
+# the dtypes of Paddle's CPU min and max kernels (histogram_bin_edges takes the data's range)
+_HIST_EDGES_DTYPES = frozenset({torch.float32, torch.float64, torch.int32, torch.int64})
+
+
 @defop(paddle_types=("histogram_bin_edges",), differentiable=False)
 def histogram_bin_edges(input, bins=100, min=0.0, max=0.0, name=None):
     """The ``bins + 1`` edges that :func:`histogram` uses.
@@ -618,10 +622,9 @@ def histogram_bin_edges(input, bins=100, min=0.0, max=0.0, name=None):
         >>> paddle.histogram_bin_edges(paddle.to_tensor([1.0, 4.0]), bins=3).tolist()
         [1.0, 2.0, 3.0, 4.0]
     """
-    if input.dtype is torch.bool and float(min) == 0 and float(max) == 0:
-        # the data's range: Paddle's min kernel has no bool version (NotFound: RuntimeError)
-        raise RuntimeError("paddle.histogram_bin_edges: cannot take the range of a bool tensor; "
-                           "pass 'min' and 'max' or cast 'input' first")
+    if float(min) == 0 and float(max) == 0:
+        # the data's range, from Paddle's min and max kernels: float32/64 and int32/64 only
+        kernel_dtypes("histogram_bin_edges", input, _HIST_EDGES_DTYPES, "input")
     if input.numel() == 0 and float(min) == 0 and float(max) == 0:
         raise ValueError("paddle.histogram_bin_edges: cannot take the range of an empty input; "
                          "pass 'min' and 'max'")
