@@ -159,3 +159,62 @@ def test_pdist_of_complex_rows_is_the_real_norm_of_the_moduli(p):
     from tests.reference import output_and_grads
     a = np.array([[1 + 2j, 0.5 - 1j, 3j], [2 - 1j, 1 + 1j, -1 + 0j], [0.5j, 2 + 0j, 1 - 1j]])
     both_same(lambda P: output_and_grads(P, [a], lambda P, x: P.pdist(x, p)))
+
+
+@pytest.mark.parametrize("build", [
+    lambda P: P.logspace(0, 10, 1.33, 2, dtype="int32"),                 # a float num
+    lambda P: P.linspace(0, 10, 2.0),
+    lambda P: P.logspace(P.static.data("s", [1], "float64"), 10, 1, 2, dtype="float32"),  # overflow
+    lambda P: P.logspace(0, 10, 1, P.static.data("b", [1], "float64"), dtype="float32"),
+    lambda P: P.linspace(0, P.static.data("e", [1], "float64"), 1, dtype="float32"),
+    lambda P: P.linspace(P.static.data("s", [1], "int64"), 10, 3, dtype="int32"),
+    lambda P: P.logspace(0, 10, P.static.data("n", [1], "float32"), 2),   # num int32 only
+    lambda P: P.logspace(0, 10, P.static.data("n", [1], "int64"), 2),
+])
+def test_static_linspace_and_logspace_checks(build):
+    same_static_exception(build)
+
+
+def test_static_linspace_keeps_what_paddle_takes():
+    def build(P):
+        P.enable_static()
+        try:
+            with P.static.program_guard(P.static.Program(), P.static.Program()):
+                P.linspace(P.static.data("s", [1], "int64"), 10, 3, dtype="float32")
+                P.linspace(0, 10, P.static.data("n", [1], "int64"))
+                return P.logspace(P.static.data("s2", [1], "float32"), 10, 3, dtype="float64").dtype
+        finally:
+            P.disable_static()
+    both_same(lambda P: str(build(P)))
+
+
+@pytest.mark.parametrize("op,dtype", [
+    ("pinv", "complex64"), ("matrix_norm", "float16"), ("pdist", "bfloat16"), ("multigammaln", "float16"),
+    ("normal", "float16"), ("randint_like", "int8"), ("pad3d", "int16"),
+])
+def test_static_api_dtype_checks(op, dtype):
+    fns = {
+        "pinv": lambda P, x: P.linalg.pinv(x), "matrix_norm": lambda P, x: P.linalg.matrix_norm(x),
+        "pdist": lambda P, x: P.pdist(x), "multigammaln": lambda P, x: P.multigammaln(x, 2),
+        "normal": lambda P, x: P.normal(x, 1.0), "randint_like": lambda P, x: P.randint_like(x, 0, 3),
+        "pad3d": _OPS["pad3d"],
+    }
+    same_static_exception(lambda P: fns[op](P, P.static.data("x", [3, 4], dtype)))
+
+
+@pytest.mark.parametrize("dtype", ["float16", "bfloat16"])
+def test_static_pad_records_low_precision(dtype):
+    def build(P):
+        P.enable_static()
+        try:
+            with P.static.program_guard(P.static.Program(), P.static.Program()):
+                x = P.static.data("x", [1, 3, 4], dtype)
+                return list(P.nn.functional.pad(x, [1, 1]).shape)
+        finally:
+            P.disable_static()
+    both_same(build)
+
+
+@pytest.mark.parametrize("dtype", ["bool", "int8", "float16"])
+def test_multigammaln_without_a_kernel(dtype):
+    same_exception(lambda P: P.multigammaln(_t(P, dtype), 2))

@@ -241,7 +241,30 @@ def _num_arg(num: Any, api: str) -> int:
     return n
 
 
-@defop(method=False, differentiable=False, paddle_types=("linspace", "pd_op.linspace"))
+def _spacing_checks(api, num, dtype, *bounds):
+    """The static API's own checks: a Python float ``num`` is its TypeError (eagerly it is
+    truncated), and a float64 (int64) ``start``/``stop``/``base`` Tensor with a float32 or
+    int32 (int32) ``dtype`` its ValueError, a possible overflow."""
+    if isinstance(num, float):
+        raise TypeError(f"paddle.{api}: the type of 'num' must be int, but received float ({num})")
+    out = _dt.default_float() if dtype is None else _dt.to_torch_dtype(dtype, f"paddle.{api}")
+    ins = {getattr(getattr(v, "_t", None), "dtype", None) for v in bounds}
+    if (torch.float64 in ins and out in (torch.float32, torch.int32)) or \
+            (torch.int64 in ins and out is torch.int32):
+        raise ValueError(f"paddle.{api}: a float64/int64 'start', 'stop' or 'base' with "
+                         f"dtype={_dt.from_torch_dtype(out).name} may overflow; set 'dtype'")
+
+
+def _linspace_checks(start, stop, num, dtype=None, *args, **kwargs):
+    _spacing_checks("linspace", num, dtype, start, stop)
+
+
+def _logspace_checks(start, stop, num, base=10.0, dtype=None, *args, **kwargs):
+    _spacing_checks("logspace", num, dtype, start, stop, base)
+
+
+@defop(method=False, differentiable=False, paddle_types=("linspace", "pd_op.linspace"),
+       static_check=_linspace_checks)
 def linspace(start, stop, num, dtype=None, name=None, *, out=None, device=None,
              requires_grad=False):
     """``num`` evenly spaced values from ``start`` to ``stop``, both included.
@@ -294,7 +317,8 @@ def _paddle_linspace(start, stop, n: int, dt: torch.dtype, device) -> torch.Tens
     return torch.cat([s + step * i[:half], e - step * (n - 1 - i[half:])])
 
 
-@defop(method=False, differentiable=False, paddle_types=("logspace", "pd_op.logspace"))
+@defop(method=False, differentiable=False, paddle_types=("logspace", "pd_op.logspace"),
+       static_check=_logspace_checks, program_dtypes={"num": frozenset((torch.int32,))})
 def logspace(start, stop, num, base=10.0, dtype=None, name=None):
     """``num`` values ``base ** v`` for ``v`` evenly spaced from ``start`` to ``stop`` (included).
 

@@ -239,7 +239,7 @@ def vector_norm(x, p=2.0, axis=None, keepdim=False, name=None, *, dtype=None, ou
     return write_out(out, _pnorm(x, float(p), dims, keepdim))
 
 
-@defop(amp="black", method=False)
+@defop(amp="black", method=False, program_dtypes={"x": frozenset((torch.float32, torch.float64, torch.complex64, torch.complex128))})  # (its static API's check)
 def matrix_norm(x, p="fro", axis=[-2, -1], keepdim=False, name=None):  # noqa: B006 (Paddle's default)
     """Matrix norm over the two dimensions in ``axis``.
 
@@ -405,7 +405,7 @@ def inv(x, name=None):
 inverse = inv
 
 
-@defop(amp="black")
+@defop(amp="black", program_dtypes={"x": frozenset((torch.float32, torch.float64))})  # (its static API's check)
 def pinv(x, rcond=1e-15, hermitian=False, name=None):
     """Moore-Penrose pseudo-inverse, dropping singular values below ``rcond`` times the largest.
 

@@ -822,7 +822,7 @@ def cdist(x, y, p=2.0, compute_mode="use_mm_for_euclid_dist_if_necessary", name=
     return torch.cdist(x, y, p=float(p), compute_mode=compute_mode)
 
 
-@defop(amp="black", method=False)
+@defop(amp="black", method=False, program_dtypes={"x": frozenset((torch.float32, torch.float64, torch.complex64, torch.complex128))})  # (its static API's check)
 def pdist(x, p=2.0, name=None):
     """``p``-norm distances between every pair of rows of a 2-D ``x`` (upper triangle, flat).
 

@@ -479,7 +479,8 @@ def _trigamma(x: torch.Tensor, r: torch.Tensor) -> torch.Tensor:
     return torch.where(x.detach() == -_math.inf, _math.inf, r + _trigamma_fix(x, r))
 
 
-@defop(paddle_types=("multigammaln",), inplace=True, leaf_check=False)  # a composite in Paddle
+@defop(paddle_types=("multigammaln",), inplace=True, leaf_check=False,  # a composite in Paddle
+       program_dtypes={"x": frozenset((torch.float32, torch.float64))})
 def multigammaln(x, p, name=None):
     """Multivariate log-gamma of dimension ``p``:
     ``p (p - 1) / 4 * log(pi) + sum_{i<p} lgamma(x - i / 2)``.
@@ -491,6 +492,8 @@ def multigammaln(x, p, name=None):
     """
     if not isinstance(p, int) or p < 1:
         raise ValueError(f"paddle.multigammaln: 'p' must be a positive int, but received {p!r}")
+    # (its arange has no kernel for these: NotFound; other integers fail its type promotion)
+    kernel_dtypes("multigammaln", x, _REAL_32_64 | _COMPLEX)
     if not (x.is_floating_point() or x.is_complex()):  # Paddle's promotion with its float terms
         raise TypeError(f"paddle.multigammaln: 'x' must be a floating tensor, but received "
                         f"{str(x.dtype).replace('torch.', '')}")

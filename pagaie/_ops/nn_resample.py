@@ -74,6 +74,8 @@ _PAD_NO_KERNEL = (torch.bool, torch.uint8, torch.int8)
 _PAD_DTYPES = frozenset((torch.int16, torch.int32, torch.int64, torch.bfloat16, torch.float32,
                          torch.float64, torch.complex64, torch.complex128))
 _PAD3D_DTYPES = _PAD_DTYPES - {torch.int16, torch.bfloat16}
+# what its static API lets a program record (float16 and bfloat16 then fail when it runs)
+_PAD_STATIC = _PAD3D_DTYPES | {torch.float16, torch.bfloat16}
 
 
 @defop(paddle_types=("pad", "pad3d", "pd_op.pad", "pd_op.pad3d"), method=False)
@@ -128,7 +130,7 @@ def pad(x, pad, mode="constant", value=0.0, data_format=None, pad_from_left_axis
         # Paddle's Python code takes float(value) there (a str of a number too)
         if type(value) is not float and type(value) is not int and not isinstance(value, str):
             value = float_attr(value, "pad", "value")
-        kernel_dtypes("nn.functional.pad", x, _PAD_DTYPES)
+        kernel_dtypes("nn.functional.pad", x, _PAD_DTYPES, static=_PAD_STATIC)
         return _pad_generic(x, plist, float(value), pad_from_left_axis)
     if type(value) is not float and type(value) is not int:   # pad3d's double attribute
         value = float_attr(value, "pad", "value")
@@ -143,7 +145,7 @@ def pad(x, pad, mode="constant", value=0.0, data_format=None, pad_from_left_axis
     if len(plist) != 2 * (nd - 2):
         raise ValueError(f"paddle.nn.functional.pad: Size of paddings should be equal to {2 * (nd - 2)}, "
                          f"but received {len(plist)}.")
-    kernel_dtypes("nn.functional.pad", x, _PAD3D_DTYPES)
+    kernel_dtypes("nn.functional.pad", x, _PAD3D_DTYPES, static=_PAD_STATIC)
     last = data_format != _PAD_FORMATS[nd][0]
     if last:
         x = x.movedim(-1, 1)

@@ -287,7 +287,9 @@ def _complex_mean(mean: complex, api: str) -> float:
 
 
 @defop(method=False, paddle_types=("gaussian_random", "pd_op.gaussian"),
-       program_dtypes={"shape": _INT_SHAPE}, program_no_arrays=("shape",))
+       program_dtypes={"shape": _INT_SHAPE, "mean": frozenset(
+           (torch.float32, torch.float64, torch.complex64, torch.complex128))},
+       program_no_arrays=("shape",))
 def normal(mean=0.0, std=1.0, shape=None, name=None, *, out=None):
     """Samples from normal distributions with the given means and standard deviations.
 
@@ -492,7 +494,9 @@ def _randint(lo: int, hi: int, dims: list[int], dt: torch.dtype, dev: torch.devi
     return torch.randint(lo, hi, dims, dtype=dt, device=dev)
 
 
-@defop(method=False, differentiable=False)
+# (the static API's check of x)
+@defop(method=False, differentiable=False, program_dtypes={"x": frozenset(
+    (torch.bool, torch.int32, torch.int64, torch.float16, torch.float32, torch.float64))})
 def randint_like(x, low=0, high=None, dtype=None, name=None):
     """Random integers from ``[low, high)`` in a tensor shaped like ``x``.
 
