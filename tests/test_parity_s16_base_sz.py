@@ -113,3 +113,67 @@ def test_static_value_hooks_and_gradient_clearing_raise(call):
         x.stop_gradient = False
         call(x)
     assert isinstance(same_static_exception(f), AssertionError)
+
+
+# --- CPU kernels Paddle does not register for a dtype ----------------------------------------------
+@pytest.mark.parametrize("op,dtype", [
+    ("sin", "float16"), ("sinh", "bfloat16"), ("sqrt", "float16"), ("tan", "bfloat16"),
+    ("tanh", "float16"), ("sign", "bfloat16"), ("sgn", "float16"), ("square", "int8"),
+    ("square", "uint8"), ("square", "float16"), ("stanh", "float16"), ("trunc", "bfloat16"),
+    ("sin_", "float16"), ("square_", "int16")])
+def test_no_cpu_kernel_for_the_dtype(op, dtype):
+    def f(P):
+        x = P.to_tensor([[1, 2]]).astype(dtype)
+        return getattr(x, op)() if op.endswith("_") else getattr(P, op)(x)
+    assert isinstance(same_exception(f), RuntimeError)
+
+
+@pytest.mark.parametrize("op", ["sin", "sqrt", "square", "tanh", "stanh", "trunc", "sign"])
+def test_cpu_kernels_still_computed(op):
+    both_same(lambda P: getattr(P, op)(P.to_tensor([[1.5, 2.0]], dtype="float32")))
+
+
+@pytest.mark.parametrize("dtype", ["uint8", "int8"])
+def test_subtract_has_no_cpu_kernel_for_the_dtype(dtype):
+    x = lambda P: P.to_tensor([[1, 2]]).astype(dtype)  # noqa: E731
+    for f in (lambda P: P.subtract(x(P), x(P)), lambda P: x(P) - x(P), lambda P: x(P).subtract_(x(P))):
+        assert isinstance(same_exception(f), RuntimeError)
+    both_same(lambda P: x(P) - 1)   # a number operand is Paddle's scale kernel
+
+
+@pytest.mark.parametrize("call,dtype", [
+    (lambda P, x: P.split(x, 2, 1), "int16"), (lambda P, x: P.split(x, 2, 1), "complex64"),
+    (lambda P, x: P.chunk(x, 2, 1), "int16"), (lambda P, x: P.tile(x, [1, 2]), "bfloat16"),
+    (lambda P, x: P.var(x), "float16"), (lambda P, x: P.std(x, 1), "bfloat16"),
+    (lambda P, x: P.vander(x[0]), "float16"), (lambda P, x: x.tril_(), "int8"),
+    (lambda P, x: x.triu_(), "bfloat16")])
+def test_more_kernels_missing_on_the_cpu(call, dtype):
+    assert isinstance(same_exception(lambda P: call(P, P.to_tensor([[1, 2]]).astype(dtype))),
+                      RuntimeError)
+
+
+def test_split_into_sections_still_takes_int16():
+    both_same(lambda P: P.split(P.to_tensor([[1, 2]]).astype("int16"), [1, -1], 1))
+
+
+@pytest.mark.parametrize("dtype", ["int8", "float16", "bfloat16", "bool", "complex64"])
+def test_scatter_reduce_has_no_cpu_kernel_for_the_dtype(dtype):
+    def f(P):
+        x = P.to_tensor([[1, 2]]).astype(dtype)
+        return P.scatter_reduce(x, 1, P.to_tensor([[0, 1]]), x, "sum")
+    assert isinstance(same_exception(f), RuntimeError)
+
+
+def test_trapezoid_of_float16_has_no_cpu_kernel():
+    assert isinstance(same_exception(lambda P: P.trapezoid(P.to_tensor([1.0, 2.0]).astype("float16"))),
+                      RuntimeError)
+    both_same(lambda P: P.cumulative_trapezoid(P.to_tensor([1.0, 2.0, 4.0])))
+
+
+@pytest.mark.parametrize("dtype", ["float16", "bfloat16"])
+def test_where_of_half_tensors_has_no_cpu_kernel(dtype):
+    c = lambda P: P.to_tensor([[True, False]])  # noqa: E731
+    x = lambda P: P.to_tensor([[1, 2]]).astype(dtype)  # noqa: E731
+    assert isinstance(same_exception(lambda P: P.where(c(P), x(P), x(P))), RuntimeError)
+    if dtype == "float16":   # a number operand promotes to float32 first
+        both_same(lambda P: P.where(c(P), x(P), 0.5))

@@ -102,6 +102,8 @@ def add(x, y, name=None, *, alpha=1, out=None):
 def _sub_inplace(x, y, name=None, *, alpha=1):
     if type(y) is _T and y.dtype is torch.bool and x.dtype is not torch.bool:
         y = y.to(x.dtype)  # torch refuses ``-`` with a bool operand (complex_x.subtract_(mask))
+    if x.dtype in _SUB_NO_CPU and type(y) is _T:
+        kernel_dtypes("subtract_", x, _SUB_CPU_DTYPES, static=frozenset())
     return x.sub_(y, alpha=alpha)
 
 
@@ -127,7 +129,18 @@ def subtract(x, y, name=None, *, alpha=1, out=None):
             raise
         x, y = _bool_sub_operands(x, y)
         r = torch.sub(x, y) if alpha == 1 else torch.sub(x, y, alpha=alpha)
+    if r.dtype in _SUB_NO_CPU and type(x) is _T and type(y) is _T:
+        # Paddle's CPU subtract kernel has none of these (a number operand goes to scale)
+        kernel_dtypes("subtract", r, _SUB_CPU_DTYPES, static=frozenset())   # (a program builds)
     return r if out is None else write_out(out, r)
+
+
+# (Paddle has no float16 CPU kernel either; pagaie computes it, as its add does, so that
+# float16 programs run on the CPU)
+_SUB_NO_CPU = frozenset({torch.uint8, torch.int8})
+_SUB_CPU_DTYPES = frozenset({torch.bool, torch.int16, torch.int32, torch.int64, torch.float16,
+                             torch.bfloat16, torch.float32, torch.float64, torch.complex64,
+                             torch.complex128})
 
 
 def _bool_sub_operands(x, y):

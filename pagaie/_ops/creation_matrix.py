@@ -169,6 +169,8 @@ def _check_tri(x: torch.Tensor, diagonal: Any, api: str) -> int:
     if x.dim() < 2:
         raise ValueError(f"paddle.{api}: the input must have at least 2 dimensions, but received "
                          f"shape {list(x.shape)}")
+    if api.endswith("_"):   # the in-place forms (the out-of-place ones check in their kernel)
+        kernel_dtypes(api, x, _TRI_DTYPES)
     return k
 
 
@@ -230,6 +232,10 @@ tril_ = tril.inplace
 triu_ = triu.inplace
 
 
+_VANDER_CPU_DTYPES = frozenset({torch.int32, torch.int64, torch.float32, torch.float64,
+                                torch.complex64, torch.complex128})
+
+
 @defop(method=True)
 def vander(x, n=None, increasing=False, name=None):
     """The Vandermonde matrix of a 1-D tensor: column ``j`` holds powers of ``x``.
@@ -264,6 +270,8 @@ def vander(x, n=None, increasing=False, name=None):
             raise NoKernelError("paddle.vander: bool tensors are not supported for n > 1 (no bool "
                                 "kernel); cast 'x' first")
         return stopped(torch.ones([x.shape[0], 1], dtype=torch.bool, device=x.device))
+    if x.dtype is torch.float16 or x.dtype is torch.bfloat16:   # nor float16/bfloat16 ones
+        kernel_dtypes("vander", x, _VANDER_CPU_DTYPES)
     # Column j is x**j: a running product keeps x's dtype and a clean gradient.
     cols = torch.cat([torch.ones_like(x).unsqueeze(1), x.unsqueeze(1).expand(-1, n - 1)], dim=1)
     out = torch.cumprod(cols, dim=1, dtype=x.dtype)

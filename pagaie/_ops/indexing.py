@@ -300,9 +300,15 @@ def where(condition, x=None, y=None, name=None, *, out=None):
         x, y = x.to(common), y.to(common)
     if x.dtype in SMALL_INTS:
         no_small_int_kernel("where", x)
+    elif x.dtype is torch.float16 or x.dtype is torch.bfloat16:   # nor float16/bfloat16 ones
+        kernel_dtypes("where", x, _WHERE_CPU_DTYPES, static=frozenset())
     if out is not None:
         return torch.where(condition, x, y, out=out)
     return torch.where(condition, x, y)
+
+
+_WHERE_CPU_DTYPES = frozenset({torch.bool, torch.int32, torch.int64, torch.float32, torch.float64,
+                               torch.complex64, torch.complex128})
 
 
 def _where_inplace(condition, x=None, y=None, name=None):

@@ -290,6 +290,9 @@ def scatter_add(input, dim, index, src):
     return torch.scatter_add(input, d, idx, src.to(input.dtype))
 
 
+_SCATTER_REDUCE_CPU_DTYPES = frozenset({torch.uint8, torch.int16, torch.int32, torch.int64,
+                                        torch.float32, torch.float64})
+
 @defop()
 def scatter_reduce(input, dim, index, src, reduce, *, include_self=True):
     """Combine ``src`` into ``input`` at ``index`` along ``dim`` with ``reduce``
@@ -304,6 +307,8 @@ def scatter_reduce(input, dim, index, src, reduce, *, include_self=True):
     if reduce not in ("sum", "prod", "mean", "amax", "amin"):
         raise ValueError(f"paddle.scatter_reduce: 'reduce' must be one of sum, prod, mean, amax, amin, "
                          f"but received {reduce!r}")
+    if input.dtype not in _SCATTER_REDUCE_CPU_DTYPES:   # its CPU kernel (put_along_axis)
+        kernel_dtypes("scatter_reduce", input, _SCATTER_REDUCE_CPU_DTYPES, "input", static=frozenset())
     d = norm_axis(dim, input.dim(), "scatter_reduce", "dim")
     idx = bound_index(check_index(index, "scatter_reduce"), input.shape[d], "scatter_reduce")
     return torch.scatter_reduce(input, d, idx, src.to(input.dtype), reduce, include_self=include_self)

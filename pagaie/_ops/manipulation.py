@@ -847,7 +847,14 @@ def tile(x, repeat_times, name=None):
     if any(v < 0 for v in r):
         raise ValueError(f"paddle.tile: every element of 'repeat_times' must be non-negative, "
                          f"but received {r}")
+    if x.dtype is torch.bfloat16:   # Paddle's CPU tile kernel has no bfloat16
+        kernel_dtypes("tile", x, _TILE_CPU_DTYPES)
     return torch.tile(x, r)
+
+
+_TILE_CPU_DTYPES = frozenset({torch.bool, torch.uint8, torch.int8, torch.int16, torch.int32,
+                              torch.int64, torch.float16, torch.float32, torch.float64,
+                              torch.complex64, torch.complex128})
 
 
 _REPEAT_INTERLEAVE_DTYPES = frozenset((torch.float32, torch.float64, torch.int32, torch.int64,

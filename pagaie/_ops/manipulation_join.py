@@ -261,7 +261,15 @@ def split(x, num_or_sections, axis=0, name=None):
     """
     # Paddle asserts rank + axis >= 0; its kernel rejects the rest (a float too) as invalid
     a = axis_arg(axis, x.dim(), "split", low=AssertionError, bad_float=ValueError, rank0=0)
+    if x.dtype in _NO_SPLIT_NUM and isinstance(num_or_sections, int):
+        # Paddle's CPU kernel for a number of equal parts has neither (its sections one has)
+        kernel_dtypes("split", x, _SPLIT_NUM_CPU_DTYPES)
     return _split_copies(x, _sections(x.shape[a], num_or_sections, "split", "num_or_sections"), a)
+
+
+_NO_SPLIT_NUM = frozenset({torch.int16, torch.complex64, torch.complex128})
+_SPLIT_NUM_CPU_DTYPES = frozenset({torch.bool, torch.uint8, torch.int8, torch.int32, torch.int64,
+                                   torch.float16, torch.bfloat16, torch.float32, torch.float64})
 
 
 def _pieces(x: _T, cuts: list[int], axis: int) -> list:
@@ -300,10 +308,6 @@ def split_with_sizes(self, split_sizes, dim=0):
 
 
 # Paddle's CPU kernel for a split into equal parts (chunk's) has no int16 or complex version
-_SPLIT_NUM_DTYPES = frozenset({torch.bool, torch.uint8, torch.int8, torch.int32, torch.int64,
-                               torch.float16, torch.bfloat16, torch.float32, torch.float64})
-
-
 @defop()
 def chunk(x, chunks, axis=0, name=None):
     """Split ``x`` into ``chunks`` equal parts along ``axis`` (the size must divide evenly).
@@ -324,9 +328,9 @@ def chunk(x, chunks, axis=0, name=None):
                  high=ValueError if isinstance(axis, _T) else IndexError,
                  bad=ValueError if isinstance(axis, np.ndarray) else TypeError, bad_float=ValueError,
                  rank0=0)
-    sections = _sections(x.shape[a], chunks, "chunk", "chunks")
-    kernel_dtypes("chunk", x, _SPLIT_NUM_DTYPES)
-    return _split_copies(x, sections, a)
+    if x.dtype in _NO_SPLIT_NUM:   # split's kernel for a number of parts
+        kernel_dtypes("chunk", x, _SPLIT_NUM_CPU_DTYPES)
+    return _split_copies(x, _sections(x.shape[a], chunks, "chunk", "chunks"), a)
 
 
 def _tensor_split(x: _T, num_or_indices: Any, axis: int, api: str) -> list:

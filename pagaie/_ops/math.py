@@ -321,6 +321,9 @@ def _logit(x: torch.Tensor, eps) -> torch.Tensor:
     return torch.logit(x, eps)
 
 
+_STANH_CPU_DTYPES = frozenset({torch.float32, torch.float64})
+
+
 @defop(paddle_types=("stanh", "pd_op.stanh"), int_autocast=True)
 def stanh(x, scale_a=0.67, scale_b=1.7159, name=None):
     """Scaled tanh: ``scale_b * tanh(scale_a * x)``.
@@ -332,6 +335,8 @@ def stanh(x, scale_a=0.67, scale_b=1.7159, name=None):
     """
     if x.dtype is torch.bool:
         reject_bool("stanh", x)
+    elif x.dtype is torch.float16 or x.dtype is torch.bfloat16:   # Paddle's CPU kernel has neither
+        kernel_dtypes("stanh", x, _STANH_CPU_DTYPES)
     return torch.tanh(x * scale_a) * scale_b
 
 

@@ -274,6 +274,9 @@ def _float_name(t):
     return t.is_floating_point() and t.dtype is not torch.bfloat16
 
 
+_TRAPZ_CPU_DTYPES = frozenset({torch.float32, torch.float64})
+
+
 def _trapz(y, x, dx, axis, api, cumulative):
     """The trapezoidal rule as Paddle composes it: ``0.5 * sum((y[1:] + y[:-1]) * d)`` with
     ``d`` the spacing ``dx`` (a number or a 0-/1-D tensor, 1.0 by default) or ``diff(x)``
@@ -288,6 +291,8 @@ def _trapz(y, x, dx, axis, api, cumulative):
         raise IndexError(f"paddle.{api}: 'axis' is out of range (expected to be in range of "
                          f"[{-y.dim()}, {y.dim()}), but got {axis})")
     axis = norm_axis(axis, y.dim(), api, error=IndexError)
+    if y.dtype is torch.float16:   # Paddle's composite reaches a CPU kernel without float16
+        kernel_dtypes(api, y, _TRAPZ_CPU_DTYPES, "y", static=frozenset())
     if x is None:
         if dx is None:
             dx = 1.0

@@ -258,6 +258,8 @@ _NO_CPU_KERNEL = {
     "erf": frozenset({torch.bfloat16}), "erfinv": _LOW_FLOATS, "digamma": _LOW_FLOATS,
     "i0": _LOW_FLOATS, "i0e": _LOW_FLOATS, "i1": _LOW_FLOATS, "i1e": _LOW_FLOATS,
     "gammaln": _LOW_FLOATS | SMALL_INTS | {torch.int32, torch.int64},
+    **dict.fromkeys(("sin", "sinh", "sqrt", "tan", "tanh", "sign"), _LOW_FLOATS),
+    "square": _LOW_FLOATS | SMALL_INTS,
 }
 _ALL_DTYPES = frozenset((
     torch.bool, torch.uint8, torch.int8, torch.int16, torch.int32, torch.int64, torch.float16,
@@ -316,21 +318,29 @@ def _checked(fn, api, cpu_dtypes):
 
 
 def _declare(opname, fn, desc, ex_in, ex_out, has_out, inplace, amp):
-    # the bool check sits in the kernel itself: these are hot, one more call shows
+    # The dtype checks sit in the kernel itself behind one set lookup: these are hot, one more
+    # call shows. ``ok`` holds the dtypes that need no check (bool only where the op takes it).
     bool_ok = opname in _BOOL_OK
     cpu_dtypes = _CPU_DTYPES.get(opname)
-    if cpu_dtypes is not None:
-        fn = _checked(fn, opname, cpu_dtypes)
+    ok = cpu_dtypes if cpu_dtypes is not None else _ALL_DTYPES
+    if not bool_ok:
+        ok = ok - {torch.bool}
+
+    def check(x):
+        if x.dtype is torch.bool and not bool_ok:
+            reject_bool(opname, x)
+        if cpu_dtypes is not None:
+            kernel_dtypes(opname, x, cpu_dtypes)
     if has_out:
         def kernel(x, name=None, *, out=None):
-            if x.dtype is torch.bool and not bool_ok:
-                reject_bool(opname, x)
+            if x.dtype not in ok:
+                check(x)
             r = fn(x)
             return r if out is None else write_out(out, r)
     else:
         def kernel(x, name=None):
-            if x.dtype is torch.bool and not bool_ok:
-                reject_bool(opname, x)
+            if x.dtype not in ok:
+                check(x)
             return fn(x)
     kernel.__name__ = kernel.__qualname__ = opname
     kernel.__doc__ = _DOC.format(desc=desc, name=opname, ex_in=ex_in, ex_out=ex_out,
@@ -353,6 +363,10 @@ for _n, _row in _TABLE.items():
     _declare(_n, *_row)
 
 
+_HALVES = frozenset({torch.float16, torch.bfloat16})
+_TRUNC_CPU_DTYPES = frozenset({torch.int32, torch.int64, torch.float32, torch.float64})
+
+
 @defop(paddle_types=("trunc", "pd_op.trunc"), inplace=True,
        program_dtypes={"input": frozenset({torch.int32, torch.int64, torch.float32, torch.float64})})   # its CPU kernels
 def trunc(input, name=None):
@@ -372,6 +386,8 @@ def trunc(input, name=None):
     """
     if input.dtype in SMALL_INTS:
         no_small_int_kernel("trunc", input, "input")
+    elif input.dtype in _HALVES:   # no float16/bfloat16 CPU kernel either
+        kernel_dtypes("trunc", input, _TRUNC_CPU_DTYPES, "input")
     return torch.trunc(input)
 
 
@@ -504,6 +520,8 @@ def sgn(x, name=None):
     if not (x.is_floating_point() or x.is_complex()) or x.dtype is torch.bfloat16:
         raise TypeError(f"paddle.sgn: the input dtype must be float16, float32, float64, complex64 or "
                         f"complex128, but received {str(x.dtype).replace('torch.', '')}")
+    if x.dtype is torch.float16:   # its dtype check takes float16, the CPU sign kernel does not
+        kernel_dtypes("sgn", x, _ALL_DTYPES - _LOW_FLOATS)
     return _sgn_complex(x) if x.is_complex() else _sign(x, torch.sign)
 
 

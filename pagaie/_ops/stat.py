@@ -39,6 +39,9 @@ def _check_correction(correction: object) -> None:
 
 # Paddle's var/std check the dtype in a static program only (eagerly the kernels decide).
 _VAR_PROGRAM_DTYPES = {"x": frozenset({torch.float16, torch.float32, torch.float64})}
+# The dtypes of Paddle's CPU mean kernel, which var/std run on (no float16/bfloat16 there).
+_MEAN_CPU_DTYPES = frozenset({torch.bool, torch.int32, torch.int64, torch.float32, torch.float64,
+                              torch.complex64, torch.complex128})
 
 
 @defop(amp="promote", paddle_types=("variance", "var"), program_dtypes=_VAR_PROGRAM_DTYPES)
@@ -74,6 +77,8 @@ def var(x, axis=None, unbiased=None, keepdim=False, name=None, *, correction=1, 
     _check_real("var", x)
     if x.dtype in SMALL_INTS:
         no_small_int_kernel("var", x)
+    elif x.dtype is torch.float16 or x.dtype is torch.bfloat16:   # its CPU mean kernel has neither
+        kernel_dtypes("var", x, _MEAN_CPU_DTYPES)
     if type(keepdim) is not bool:
         keepdim = parser_bool(keepdim, "var", "keepdim")
     if x.dim() == 0 and correction == 0:
@@ -143,6 +148,8 @@ def std(x, axis=None, unbiased=True, keepdim=False, name=None):
     _check_real("std", x)
     if x.dtype in SMALL_INTS:
         no_small_int_kernel("std", x)
+    elif x.dtype is torch.float16 or x.dtype is torch.bfloat16:   # its CPU mean kernel has neither
+        kernel_dtypes("std", x, _MEAN_CPU_DTYPES)
     if x.dim() == 0 and not unbiased:
         r = _constant_zero_var(x)
         return r.to(torch.float32) if _is_int(x) else r
