@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from tests.reference import both_same, same_exception, same_static_exception
+from tests.reference import both_same, both_static, same_exception, same_static_exception
 
 _RNG = np.random.RandomState(0)
 _X5 = _RNG.rand(2, 3, 7, 7, 7)
@@ -93,3 +93,23 @@ def test_convolution_layers_check_kernel_size_and_padding_types(call):
 def test_interpolate_refuses_a_string_scale_factor_entry(scale_factor):
     same_exception(lambda P: P.nn.functional.interpolate(P.ones([1, 1, 2, 2]),
                                                          scale_factor=scale_factor))
+
+
+# ---- static shapes ------------------------------------------------------------------------------
+@pytest.mark.parametrize("xshape,shape", [
+    ([-1, 3, 8], [0, 0, 2, 4]), ([-1, 3, 8], [0, -1, 4]), ([2, -1, 8], [0, 0, -1]),
+    ([2, -1, 8], [0, -1]), ([-1, 3, 8], [6, -1]),
+])
+def test_static_reshape_sizes_follow_paddles_rule(xshape, shape):
+    ours, theirs = both_static(
+        lambda P: list(P.reshape(P.static.data("x", xshape, "float32"), shape).shape),
+        fresh_programs=True)
+    assert ours == theirs
+
+
+def test_static_multi_head_attention_keeps_the_sequence_length():
+    ours, theirs = both_static(
+        lambda P: list(P.nn.MultiHeadAttention(8, 2)(
+            P.static.data("x", [-1, 3, 8], "float32")).shape),
+        fresh_programs=True)
+    assert ours == theirs == [-1, 3, 8]

@@ -154,7 +154,8 @@ def _expand_static_shape(x, shape, name=None) -> list[int] | None:
     return [-1 if d is None else xs[i - off] if d == -1 and i >= off else d for i, d in enumerate(asked)]
 
 
-@defop(paddle_types=("reshape2", "reshape", "pd_op.reshape"), static_shape=_reshape_static_shape)
+@defop(paddle_types=("reshape2", "reshape", "pd_op.reshape"), static_shape=_reshape_static_shape,
+       static_shape_first=True)
 @view_results
 def reshape(x, shape, name=None):
     """Give ``x`` a new shape with the same number of elements.

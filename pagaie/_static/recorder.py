@@ -584,6 +584,11 @@ class Recorder:
                     raise
             else:
                 unknown = _meta_dims(rec, out, vargs, vkwargs)
+                if "static_shape_first" in rec.extra and (
+                        _has_unknown(vargs) or _has_unknown(vkwargs.values())):
+                    # Paddle's own size rule for unknown input sizes, where probing differs
+                    # (its reshape copies an unknown size for a 0 and keeps a -1 unknown)
+                    out, unknown = _shape_from_rule(rec, vargs, vkwargs) or (out, unknown)
         inputs = list(vargs) + list(vkwargs.values())
         flat = [x for a in inputs for x in (a if isinstance(a, (list, tuple)) else [a])]
         # an op recorded under ``no_grad`` stops gradients where the program runs, as Paddle's
