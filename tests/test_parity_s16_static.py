@@ -149,3 +149,28 @@ def test_static_pylayer_without_backward_names_the_stop_gradient_rule():
     err = same_static_exception(build)
     assert ("``stop_gradient`` attr of all inputs to ``forward_fn`` are expected to be True, "
             "when ``backward_fn == None``") in str(err)
+
+
+# ---- append_backward / gradients / minimize: no_grad_set and parameter_list ------------------
+def _fc_loss(fw):
+    x = fw.static.data(name="x", shape=[16, 5], dtype="float32")
+    return x, fw.mean(fw.static.nn.fc(x, 3))
+
+
+@pytest.mark.parametrize("no_grad_set", ["test", 3, ["a"], {"a"}, ("a", 3)])
+@pytest.mark.parametrize("api", ["minimize", "append_backward", "gradients"])
+def test_no_grad_set_takes_values_only(api, no_grad_set):
+    def build(fw):
+        x, loss = _fc_loss(fw)
+        if api == "minimize":
+            fw.optimizer.SGD(0.1).minimize(loss, no_grad_set=no_grad_set)
+        elif api == "append_backward":
+            fw.static.append_backward(loss, no_grad_set=no_grad_set)
+        else:
+            fw.static.gradients(loss, [x], no_grad_set=no_grad_set)
+    same_static_exception(build)
+
+
+@pytest.mark.parametrize("plist", [[3], ("a",)])
+def test_append_backward_parameter_list_takes_values_only(plist):
+    same_static_exception(lambda fw: fw.static.append_backward(_fc_loss(fw)[1], parameter_list=plist))

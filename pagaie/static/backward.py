@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any, Sequence
 
+from pagaie._core.tensor import Tensor
 from pagaie._static.ir import Block, Value
 from pagaie.utils import unique_name
 
@@ -19,6 +20,23 @@ def _as_list(v: Any) -> list:
     if v is None:
         return []
     return list(v) if isinstance(v, (list, tuple, set, frozenset)) else [v]
+
+
+def _no_grad_names(no_grad_set: Any, api: str, single_value: bool = False) -> set[str]:
+    """The names in ``no_grad_set``: a set, list or tuple of program values (a lone value too
+    where ``single_value``), as Paddle's PIR backward takes them (names are refused)."""
+    if no_grad_set is None:
+        return set()
+    if single_value and isinstance(no_grad_set, Tensor):
+        no_grad_set = [no_grad_set]
+    if not isinstance(no_grad_set, (list, tuple, set, frozenset)):
+        raise TypeError(f"paddle.static.{api}: the type of no_grad_set should be set or list or "
+                        f"tuple, but received {type(no_grad_set).__name__}")
+    for v in no_grad_set:
+        if not isinstance(v, Tensor):
+            raise TypeError(f"paddle.static.{api}: the type of no_grad_set's member must be "
+                            f"paddle.pir.Value, but received {type(v).__name__}")
+    return {v.name for v in no_grad_set}
 
 
 def _ancestors(block: Block, targets: list[Value]) -> set[str]:
@@ -81,7 +99,6 @@ def _check_target(t: Any, api: str) -> Value:
 def _input_value(block: Block | None, t: Any) -> Value:
     """An input of ``gradients``: a program Value, or an eager tensor the program reads (a
     parameter made by ``paddle.create_parameter`` in static mode), as its captured Value."""
-    from pagaie._core.tensor import Tensor
     if block is not None and isinstance(t, Tensor) and not isinstance(t, Value):
         from pagaie._static.recorder import capture
         return capture(block, t)
@@ -95,9 +112,9 @@ def append_backward(loss: Value, parameter_list: Sequence | None = None,
 
     Args:
         loss (Value): the scalar loss.
-        parameter_list (list|tuple|set, optional): parameters (or their names) to
+        parameter_list (list|tuple|set, optional): parameters to
             differentiate; all the program's parameters by default.
-        no_grad_set (set, optional): parameters (or names) that get no gradient.
+        no_grad_set (set|list|tuple, optional): values that get no gradient.
         callbacks, checkpoints: accepted for compatibility.
         distop_context (optional): Paddle's auto-parallel bookkeeping; accepted and unused
             (a single-process program needs none).
@@ -123,17 +140,21 @@ def append_backward(loss: Value, parameter_list: Sequence | None = None,
     if parameter_list is not None and not isinstance(parameter_list, (list, tuple, set)):
         raise TypeError(f"paddle.static.append_backward: parameter_list must be a list, tuple or "
                         f"set, but received {type(parameter_list).__name__}")
+    if parameter_list is not None:
+        for i, p in enumerate(parameter_list):
+            if not isinstance(p, Tensor):
+                raise TypeError(f"paddle.static.append_backward: the type of parameter_list[{i}] "
+                                f"must be paddle.pir.Value, but received {type(p).__name__}")
     block = loss.block.program.global_block()
-    skip = {getattr(n, "name", n) for n in _as_list(no_grad_set)}
+    skip = _no_grad_names(no_grad_set, "append_backward")
     params = block.all_parameters()
     if parameter_list is None:  # Paddle also takes the values marked persistable by hand
         seen = set(map(id, params))  # (data values too), in the order they were made
         params += [v for v in block.vars.values() if v.persistable and id(v) not in seen]
-    else:  # in the order given (Values, eager parameters or names)
+    else:  # in the order given (Values or eager parameters)
         by_name = {v.name: v for v in params}
         by_name.update({v.source.name: v for v in params if v.source is not None})
-        params = [p if isinstance(p, Value) else by_name.get(getattr(p, "name", p))
-                  for p in parameter_list]
+        params = [p if isinstance(p, Value) else by_name.get(p.name) for p in parameter_list]
         params = [p for p in params if p is not None]
     reach = _ancestors(block, [loss])
     live = [v for v in params if v.name in reach and not v.stop_gradient and v.name not in skip]
@@ -149,7 +170,7 @@ def gradients(targets: Any, inputs: Any, target_gradients: Any = None,
         targets (Value|list[Value]): what to differentiate.
         inputs (Value|list[Value]): with respect to what (data values included).
         target_gradients (Value|list[Value], optional): initial gradients of the targets.
-        no_grad_set (set, optional): values (or names) to treat as constants.
+        no_grad_set (set|list|tuple|Value, optional): values to treat as constants.
 
     Returns:
         list[Value|None]: one gradient per input; None for an input that stops gradient
@@ -183,7 +204,7 @@ def gradients(targets: Any, inputs: Any, target_gradients: Any = None,
                                                               for a, b in zip(gs, ss))):
                 raise ValueError(f"paddle.static.gradients: the shape of target_gradients[{i}] {gs} "
                                  f"should be the same as the shape of targets[{i}] {ss}")
-    skip = {getattr(n, "name", n) for n in _as_list(no_grad_set)}
+    skip = _no_grad_names(no_grad_set, "gradients", single_value=True)
     # As Paddle: None for an input that stops gradient or that no target depends on.
     live = [i for i in ins if not i.stop_gradient and i.name not in skip and _reaches(block, i, ts, skip)]
     grads = iter(_record_backward(block, ts, live, tg) if live else [])
