@@ -8,7 +8,8 @@ from __future__ import annotations
 import numpy as np
 
 import pagaie
-from tests.reference import assert_same, both, both_same, both_static, paddle_ref, same_exception
+from tests.reference import (assert_same, both, both_same, both_static, paddle_ref, same_exception,
+                             same_static_exception)
 
 
 def _for_enumerate(fw):
@@ -468,4 +469,52 @@ def test_saved_train_program_keeps_gradient_cut(tmp_path):
         out = loaded(fw.to_tensor([1.0, 3.0]))
         out.sum().backward()
         return out, loaded.parameters()[0].grad
+    both_same(run)
+
+
+def test_size_of_unknown_shape_is_numel():
+    # ``x.size`` of a value whose shape is only known when the program runs: the numel op
+    def run(fw):
+        def f(x):
+            x = fw.reshape(x, fw.shape(x))
+            return x.size
+        x = fw.ones([1, 2, 3])
+        return [fw.jit.to_static(f, full_graph=g)(x) for g in (False, True)]
+    ours, theirs = both(run)
+    assert [int(np.asarray(o)) for o in ours] == [int(np.asarray(t)) for t in theirs] == [6, 6]
+
+
+def test_static_value_clear_gradient():
+    def run(fw):
+        x = fw.static.data('x', [2, 3], 'float32')
+        x.clear_gradient()
+    same_static_exception(run)
+
+
+def test_saved_program_applies_outer_layer_hooks(tmp_path):
+    # jit.save puts the outermost Layer's forward pre/post hooks into the program, as Paddle
+    def run(fw):
+        def post(layer, inputs, output):
+            return output + output
+
+        def pre(layer, inputs):
+            return (inputs[0] * 2,)
+
+        class Net(fw.nn.Layer):
+            def __init__(self):
+                super().__init__()
+                self.fc = fw.nn.Linear(2, 2)
+                self.fc.weight.set_value(fw.to_tensor([[1.0, 2.0], [3.0, 4.0]]))
+                self.fc.register_forward_post_hook(post)
+                self.register_forward_pre_hook(pre)
+                self.register_forward_post_hook(post)
+
+            def forward(self, x):
+                return self.fc(x).sum()
+        net = fw.jit.to_static(Net())
+        x = fw.to_tensor([[1.0, -2.0]])
+        out = net(x)
+        path = str(tmp_path / fw.__name__)
+        fw.jit.save(net, path)
+        return out, fw.jit.load(path)(x)
     both_same(run)

@@ -568,7 +568,7 @@ def index_fill_(x, index, axis, value, name=None):
         >>> x.tolist(), x.inplace_version
         ([[0.0, 0.0], [5.0, 5.0]], 3)
     """
-    if isinstance(index, Tensor) and index.size == 0:
+    if isinstance(index, Tensor) and 0 in index.shape:
         return x
     _index_fill_write(x, index, axis, value, name)
     for _ in range(2):  # on x's own counter: a tensor x views counts them too, as Paddle's

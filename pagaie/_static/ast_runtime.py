@@ -20,7 +20,7 @@ from typing import Any, Callable, Iterator
 from pagaie._core.registry import suspended
 from pagaie._core.tensor import Tensor
 from pagaie._static import control_flow as _cf
-from pagaie._static.ir import UNKNOWN_SHAPE_READS, Value
+from pagaie._static.ir import UNKNOWN_SHAPE_READS, Value, declared_size
 
 __all__ = ["UNDEFINED", "Dy2StaticError", "convert_ifelse", "convert_ifexp", "convert_while_loop",
            "convert_logical_and", "convert_logical_or", "convert_logical_not", "convert_print",
@@ -132,10 +132,7 @@ def _truthy(c: Any) -> bool:
 def _as_pred(pred: Value) -> Value:
     if pred.dtype.name != "bool":
         pred = _pg().cast(pred, "bool")
-    reads = _UserReads()
-    size = pred.size
-    reads.done()
-    if size not in (1, -1):
+    if declared_size(pred) not in (1, -1):
         raise Dy2StaticError(f"the condition of an 'if'/'while' must hold one element, but it has "
                              f"shape {list(pred.shape)}")
     return pred
@@ -598,10 +595,7 @@ def convert_assert(cond: Any, msg: Callable | None = None) -> None:
         if not _truthy(cond):
             raise AssertionError(msg()) if msg is not None else AssertionError()
         return
-    reads = _UserReads()
-    size = cond.size
-    reads.done()
-    if size not in (1, -1):
+    if declared_size(cond) not in (1, -1):
         raise Dy2StaticError(f"the condition of an 'assert' must hold one element, but it has "
                              f"shape {list(cond.shape)}")
     m = msg() if msg is not None else None

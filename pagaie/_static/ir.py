@@ -277,11 +277,21 @@ class Value(Tensor):
         self._stop_gradient = self._cut = bool(value)
 
     @property
-    def size(self) -> int:  # type: ignore[override]
+    def size(self) -> Any:  # type: ignore[override]
+        dims = self._known_dims()
+        if -1 in dims:
+            # an unknown size: the element count as the program runs (Paddle's numel op)
+            from pagaie import numel
+            return numel(self)
         n = 1
-        for d in self.shape:
+        for d in dims:
             n *= d
-        return n if n >= 0 else -1
+        return n
+
+    def clear_gradient(self, set_to_zero: bool = True) -> None:  # type: ignore[override]
+        # a program value holds no gradient: Paddle's dygraph-only method check
+        raise AssertionError("'clear_gradient' only can be called by `paddle.Tensor` in dynamic "
+                             "graph mode; a static Value holds no gradient")
 
     def numpy(self):  # type: ignore[override]
         # AssertionError, as Paddle raises for numpy()/tolist() in static mode
@@ -472,6 +482,19 @@ def _values_in(v: Any) -> Iterator[Value]:
     elif type(v) is slice:   # x[:, :n] with n a Value
         yield from _values_in((v.start, v.stop, v.step))
 
+
+
+def declared_size(v: Any) -> int:
+    """The element count a program declares for Value ``v`` (-1 when a size is unknown; a
+    plain Tensor's own size), without recording the numel op ``Value.size`` gives then."""
+    if not isinstance(v, Value):
+        return v.size
+    n = 1
+    for d in v._known_dims():
+        if d == -1:
+            return -1
+        n *= d
+    return n
 
 
 def map_values(v: Any, fn: Any) -> Any:

@@ -17,8 +17,10 @@ parameters are Parameters (fine-tuning works), and its forward runs the program.
 """
 from __future__ import annotations
 
+import inspect
 import json
 import os
+import types
 from typing import Any
 
 import torch
@@ -69,6 +71,33 @@ def _static_function(layer: Any, api: str) -> StaticFunction:
         return StaticFunction(layer)
     raise TypeError(f"paddle.jit.{api}: the input must be a Layer or a function, but received "
                     f"{type(layer).__name__}")
+
+
+def _with_outer_hooks(sf: StaticFunction) -> StaticFunction:
+    """``sf`` when its Layer has no forward hooks; else a function that calls the Layer (its
+    pre/post hooks around the converted forward), as Paddle saves the outermost Layer's hooks
+    into the program (sublayers' hooks run as their calls are traced anyway)."""
+    inst = sf._instance
+    if not isinstance(inst, Layer) or not (inst._forward_pre_hooks or inst._forward_post_hooks):
+        return sf
+    fn = sf.dygraph_function
+
+    def hooked(self: Layer, *args: Any, **kwargs: Any) -> Any:
+        own = self.__dict__.get("forward")
+        self.__dict__["forward"] = types.MethodType(ast_runtime.converted(fn), self)
+        try:
+            return self(*args, **kwargs)
+        finally:
+            if own is None:
+                self.__dict__.pop("forward", None)
+            else:
+                self.__dict__["forward"] = own
+
+    # the forward's parameters name the inputs (not ``functools.wraps``: the trace would read
+    # the forward's source through ``__wrapped__``)
+    hooked.__signature__ = inspect.signature(fn)
+    hooked.__qualname__ = fn.__qualname__
+    return StaticFunction(hooked, sf.input_spec, instance=inst, **sf._kwargs)
 
 
 def _trace_mode(sf: StaticFunction, spec: list, training: bool | None) -> ConcreteProgram:
@@ -179,9 +208,10 @@ def save(layer: Any, path: str, input_spec: Any = None, **configs: Any) -> None:
     # Paddle traces the inference program in the layer's current modes (Python branches on
     # ``self.training`` stay as taken, e.g. AlphaDropout's), then switches the ops that have a
     # test form (dropout, batch_norm...) to it
-    infer = _trace_mode(sf, spec, training=None)
+    traced = _with_outer_hooks(sf)
+    infer = _trace_mode(traced, spec, training=None)
     try:
-        train: ConcreteProgram | None = _trace_mode(sf, spec, training=True)
+        train: ConcreteProgram | None = _trace_mode(traced, spec, training=True)
     except ValueError:
         train = None
     keep = _kept_outputs(infer.outputs, configs.get("output_spec"))

@@ -7,7 +7,7 @@ import torch
 
 from pagaie._core.registry import REGISTRY, suspended
 from pagaie._core.tensor import Tensor
-from pagaie._static.ir import Operator, Value, map_values
+from pagaie._static.ir import Operator, Value, declared_size, map_values
 from pagaie._static.passes.engine import (GRAPH_SIDE_EFFECTS, Pass, PassContext, Rule, is_barrier,
                                           is_graph_op, is_impure, register_pass)
 
@@ -62,7 +62,7 @@ class FoldConstant(Rule):
         a = ctx.analysis
         if not outs or any(a.n_defs(v) != 1 for v in outs):
             return False
-        if any(v.size < 0 or v.size > FOLD_LIMIT for v in outs):
+        if any(declared_size(v) < 0 or declared_size(v) > FOLD_LIMIT for v in outs):
             return False
         return True
 

@@ -13,7 +13,7 @@ from typing import Any, Callable, Sequence
 from pagaie._core.registry import suspended
 from pagaie._core.tensor import Tensor
 from pagaie._static import control_flow as _cf
-from pagaie._static.ir import Block, Value
+from pagaie._static.ir import Block, Value, declared_size
 
 __all__ = ["cond", "while_loop", "switch_case", "case", "static_pylayer"]
 
@@ -131,7 +131,7 @@ def cond(pred: Any, true_fn: Callable | None = None, false_fn: Callable | None =
     if isinstance(pred, Value) and pred.dtype.name != "bool":  # (Paddle checks the dtype first)
         raise TypeError(f"paddle.static.nn.cond: pred must be a bool tensor, but received "
                         f"{pred.dtype.name}")
-    if pred.size != 1 and pred.size != -1:
+    if declared_size(pred) not in (1, -1):
         raise AssertionError(f"paddle.static.nn.cond: condition input's numel should be 1, but the "
                              f"shape is {list(pred.shape)}")
     if not isinstance(pred, Value):
@@ -259,7 +259,7 @@ def _check_loop_cond(pred: Any) -> Any:
     if isinstance(pred, Value) and pred.dtype.name != "bool":
         raise TypeError(f"paddle.static.nn.while_loop: cond must return a bool tensor, but its "
                         f"data type is {pred.dtype.name}")
-    if pred.size not in (1, -1):
+    if declared_size(pred) not in (1, -1):
         raise TypeError(f"paddle.static.nn.while_loop: cond must return a tensor of one element, "
                         f"but its shape is {list(pred.shape)}")
     return pred
