@@ -421,7 +421,7 @@ def unbind(input, axis=0):
         [paddle.Size([2]), paddle.Size([2]), paddle.Size([2])]
     """
     if isinstance(axis, _T):  # Paddle checks for a Python int
-        raise TypeError(f"paddle.unbind: 'axis' must be an int, but received a Tensor")
+        raise TypeError("paddle.unbind: 'axis' must be an int, but received a Tensor")
     a = axis_arg(axis, input.dim(), "unbind", rank0=0)
     return [input.select(a, i) for i in range(input.shape[a])]  # one view each (see _pieces)
 
