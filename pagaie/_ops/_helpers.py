@@ -209,8 +209,8 @@ def pair_kernel_dtypes(api: str, x: Any, y: Any, allowed: frozenset, number_prom
         return
     else:
         d = torch.result_type(t, o) if number_promotes else t.dtype
-    if d not in allowed:
-        kernel_dtypes(api, t if t.dtype is d else t.to(d), allowed)
+    if d not in allowed:   # (a 0-D stand-in of the promoted dtype: no copy of the data)
+        kernel_dtypes(api, t if t.dtype is d else t.new_empty((), dtype=d), allowed)
 
 
 def float_inplace(api: str, x: torch.Tensor) -> None:
