@@ -23,9 +23,12 @@ def _check_norm(api: str, norm) -> None:
         raise ValueError(f"paddle.fft.{api}: 'norm' must be 'forward', 'backward' or 'ortho', but received {norm!r}")
 
 
-def _prep(api: str, x, norm, real_only: bool = False):
+def _prep(api: str, x, norm, real_only: bool = False, c2r: bool = False):
     """Validate ``norm`` and bring integer/bool inputs to the default float dtype (Paddle checks
-    the arguments before the op meets the dtype: callers check n/axis/s/axes first)."""
+    the arguments before the op meets the dtype: callers check n/axis/s/axes first).
+
+    ``c2r``: a complex-to-real transform (irfft/hfft families), whose Paddle kernel takes a
+    float tensor only as a complex one; integers, cast to float32 first, find no kernel."""
     _check_norm(api, norm)
     if x.is_complex():
         if real_only:  # Paddle has no complex kernel for the real-input transforms: NotFound
@@ -35,6 +38,9 @@ def _prep(api: str, x, norm, real_only: bool = False):
     if x.dtype == torch.bool:  # Paddle casts only integers; no FFT kernel takes bool: NotFound
         raise NoKernelError(f"paddle.fft.{api}: 'x' must be a numeric tensor, but received bool")
     if not x.is_floating_point():
+        if c2r:
+            raise NoKernelError(f"paddle.fft.{api}: 'x' must be a float or complex tensor, but received "
+                                f"{x.dtype}".replace("torch.", "paddle."))
         return x.to(_dt.default_float())
     if x.dtype in (torch.float16, torch.bfloat16) and x.device.type != "cuda":  # no CPU half kernel in Paddle
         raise NoKernelError(f"paddle.fft.{api}: 'x' must be float32, float64 or complex, but received "
@@ -181,7 +187,7 @@ def _fft1(kind: str, real_only: bool):
     def kernel(x, n=None, axis=-1, norm="backward", name=None, *, out=None):
         _check_norm(kind, norm)
         n, axis = _check_n(kind, n, x, axis)
-        x = _prep(kind, x, norm, real_only)
+        x = _prep(kind, x, norm, real_only, kind in _C2R)
         if x.numel() == 0 or (n is None and kind in _C2R and x.shape[axis] == 1):
             return write_out(out, _empty(kind, kind, x, None if n is None else [n], [axis]))
         return write_out(out, tfn(x, n=n, dim=axis, norm=norm))
@@ -207,7 +213,7 @@ def _fftn(kind: str, base: str, real_only: bool, two_d: bool):
         def kernel(x, s=None, axes=(-2, -1), norm="backward", name=None, *, out=None):
             _check_norm(kind, norm)
             s, axes = _check_sa(kind, x, s, axes, True)
-            x = _prep(kind, x, norm, real_only)
+            x = _prep(kind, x, norm, real_only, base in _C2R)
             if x.numel() == 0 or _one_point(base, x, s, axes):
                 return write_out(out, _empty(kind, base, x, s, axes))
             # axes=None: Paddle's 2-D forms hand over to the n-D one (all axes, or the last len(s))
@@ -216,7 +222,7 @@ def _fftn(kind: str, base: str, real_only: bool, two_d: bool):
         def kernel(x, s=None, axes=None, norm="backward", name=None, *, out=None):
             _check_norm(kind, norm)
             s, axes = _check_sa(kind, x, s, axes, False)
-            x = _prep(kind, x, norm, real_only)
+            x = _prep(kind, x, norm, real_only, base in _C2R)
             if x.numel() == 0 or _one_point(base, x, s, axes):
                 return write_out(out, _empty(kind, base, x, s, axes))
             return write_out(out, tfn(x, s=s, dim=axes, norm=norm))
