@@ -136,10 +136,14 @@ FLOAT_OR_COMPLEX = frozenset({torch.float16, torch.bfloat16, torch.float32, torc
                               torch.complex64, torch.complex128})
 
 
+# Every dtype a tensor can have: a CPU kernel's dtype set is written as what it lacks.
+ALL_DTYPES = frozenset({torch.bool, torch.uint8, torch.int8, torch.int16, torch.int32, torch.int64,
+                        torch.float16, torch.bfloat16, torch.float32, torch.float64, torch.complex64,
+                        torch.complex128})
+
 # Integer dtypes many of Paddle's CPU kernels are not registered for (where, trunc, var...).
 SMALL_INTS = frozenset({torch.int8, torch.uint8, torch.int16})
-_NOT_SMALL_INTS = frozenset({torch.bool, torch.int32, torch.int64, torch.float16, torch.bfloat16,
-                             torch.float32, torch.float64, torch.complex64, torch.complex128})
+_NOT_SMALL_INTS = ALL_DTYPES - SMALL_INTS
 
 
 def no_small_int_kernel(api: str, x: torch.Tensor, arg: str = "x") -> None:

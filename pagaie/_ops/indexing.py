@@ -15,7 +15,7 @@ import torch
 from pagaie._core import dtype as _dt
 from pagaie._core.registry import defop
 from pagaie._core.tensor import check_inplace
-from pagaie._ops._helpers import (SMALL_INTS, check_binary_dtypes, dtype_name, int_list,
+from pagaie._ops._helpers import (ALL_DTYPES, SMALL_INTS, check_binary_dtypes, dtype_name, int_list,
                                   kernel_dtypes, no_small_int_kernel, norm_axis, scalar_axis,
                                   stopped, write_result_into)
 from pagaie._ops.manipulation import view_results
@@ -27,9 +27,6 @@ __all__ = ["gather", "gather_nd", "index_select", "index_sample", "masked_select
            "where_", "slice", "strided_slice", "take", "take_along_axis", "take_along_dim",
            "multiplex", "shard_index"]
 
-# every dtype a tensor here can have: a CPU kernel's set written as what it lacks
-_ALL = frozenset({torch.bool, torch.uint8, torch.int8, torch.int16, torch.int32, torch.int64, torch.float16,
-                  torch.bfloat16, torch.float32, torch.float64, torch.complex64, torch.complex128})
 
 _INT_INDEX = (torch.int32, torch.int64, torch.int16, torch.int8, torch.uint8)
 
@@ -91,7 +88,7 @@ def gather(x, index, axis=None, name=None, out=None, *, dim=None):
             return out
         return r
     if x.dtype is torch.float16:  # Paddle's CPU kernel of gather has no float16 version
-        kernel_dtypes("gather", x, _ALL - {torch.float16})
+        kernel_dtypes("gather", x, ALL_DTYPES - {torch.float16})
     if axis is not None and type(axis) is not int:
         axis = scalar_axis(axis)  # Paddle's scalar parser: a bool, float or array counts
     _axis_of_0d("gather", x, 0 if axis is None else axis)
@@ -127,7 +124,7 @@ def _torch_order(index, axis) -> bool:
 
 
 # the dtypes of Paddle's CPU kernel of gather_nd
-_GATHER_ND_DTYPES = _ALL - {torch.float16, torch.bfloat16}
+_GATHER_ND_DTYPES = ALL_DTYPES - {torch.float16, torch.bfloat16}
 
 
 @defop(paddle_types=("gather_nd", "pd_op.gather_nd"))
@@ -161,7 +158,7 @@ def gather_nd(x, index, name=None):
 
 
 # the dtypes of Paddle's CPU kernel of index_select
-_INDEX_SELECT_DTYPES = _ALL - {torch.float16, torch.int8, torch.int16, torch.uint8}
+_INDEX_SELECT_DTYPES = ALL_DTYPES - {torch.float16, torch.int8, torch.int16, torch.uint8}
 
 
 @defop(paddle_types=("index_select", "pd_op.index_select"))

@@ -8,7 +8,7 @@ import torch
 
 from pagaie._core.registry import REGISTRY, OpRecord, defop
 from pagaie._core.tensor import Tensor, check_inplace
-from pagaie._ops._helpers import (AssertionValueError, axis_arg, kernel_dtypes, norm_axis,
+from pagaie._ops._helpers import (ALL_DTYPES, AssertionValueError, axis_arg, kernel_dtypes, norm_axis,
                                   parser_bool, write_result_into)
 from pagaie._ops.indexing import _slice_dims, bound_index, check_index
 
@@ -25,10 +25,6 @@ __all__ = ["scatter", "scatter_", "scatter_nd", "scatter_nd_add", "scatter_add",
            "scatter_reduce", "index_add", "index_add_", "index_fill", "index_fill_", "index_put",
            "index_put_", "masked_fill", "masked_fill_", "masked_scatter", "masked_scatter_",
            "put_along_axis", "slice_scatter", "select_scatter", "diagonal_scatter"]
-
-# every dtype a tensor here can have: a CPU kernel's set written as what it lacks
-_ALL = frozenset({torch.bool, torch.uint8, torch.int8, torch.int16, torch.int32, torch.int64, torch.float16,
-                  torch.bfloat16, torch.float32, torch.float64, torch.complex64, torch.complex128})
 
 
 def _same_dtype(x: _T, v: Any, api: str, arg: str, error: type = ValueError) -> None:
@@ -293,6 +289,7 @@ def scatter_add(input, dim, index, src):
 _SCATTER_REDUCE_CPU_DTYPES = frozenset({torch.uint8, torch.int16, torch.int32, torch.int64,
                                         torch.float32, torch.float64})
 
+
 @defop()
 def scatter_reduce(input, dim, index, src, reduce, *, include_self=True):
     """Combine ``src`` into ``input`` at ``index`` along ``dim`` with ``reduce``
@@ -520,7 +517,7 @@ def select_scatter(x, values, axis, index, name=None):
 
 
 # the dtypes of Paddle's CPU kernel of diagonal_scatter
-_DIAGONAL_SCATTER_DTYPES = _ALL - {torch.bfloat16}
+_DIAGONAL_SCATTER_DTYPES = ALL_DTYPES - {torch.bfloat16}
 
 
 @defop()

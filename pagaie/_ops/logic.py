@@ -15,7 +15,7 @@ import torch
 
 from pagaie._core.registry import NoKernelError, defop, number_api
 from pagaie._core.tensor import Tensor, wrap
-from pagaie._ops._helpers import (check_binary_dtypes, dtype_name, kernel_dtypes,
+from pagaie._ops._helpers import (ALL_DTYPES, check_binary_dtypes, dtype_name, kernel_dtypes,
                                   pair_kernel_dtypes, parser_bool, write_out)
 
 _T = torch.Tensor
@@ -29,10 +29,6 @@ __all__ = ["equal", "not_equal", "less_than", "less_equal", "greater_than", "gre
            "bitwise_not_", "bitwise_invert_", "bitwise_left_shift", "bitwise_right_shift",
            "bitwise_left_shift_", "bitwise_right_shift_", "isnan", "isinf", "isfinite", "isneginf",
            "isposinf", "isreal", "isin"]
-
-# every dtype a tensor here can have: a CPU kernel's set written as what it lacks
-_ALL = frozenset({torch.bool, torch.uint8, torch.int8, torch.int16, torch.int32, torch.int64, torch.float16,
-                  torch.bfloat16, torch.float32, torch.float64, torch.complex64, torch.complex128})
 
 
 def _store(x, r):
@@ -570,7 +566,7 @@ bitwise_right_shift_ = bitwise_right_shift.inplace
 
 
 # the dtypes of Paddle's CPU kernel of isnan
-_ISNAN_DTYPES = _ALL - {torch.bool, torch.int8, torch.int16, torch.uint8}
+_ISNAN_DTYPES = ALL_DTYPES - {torch.bool, torch.int8, torch.int16, torch.uint8}
 
 
 # ---- value classes ------------------------------------------------------------------------
@@ -588,7 +584,7 @@ def isnan(x, name=None, *, out=None):
 
 
 # the dtypes of Paddle's CPU kernel of isinf
-_ISINF_DTYPES = _ALL - {torch.bool}
+_ISINF_DTYPES = ALL_DTYPES - {torch.bool}
 
 
 @defop(paddle_types=("isinf", "isinf_v2", "pd_op.isinf"), differentiable=False)
@@ -618,7 +614,7 @@ def isfinite(x, name=None, *, out=None):
 
 
 # the dtypes of Paddle's CPU kernel of isneginf
-_ISNEGINF_DTYPES = _ALL - {torch.bool, torch.float16, torch.bfloat16}
+_ISNEGINF_DTYPES = ALL_DTYPES - {torch.bool, torch.float16, torch.bfloat16}
 
 
 @defop(paddle_types=("isneginf",), differentiable=False)

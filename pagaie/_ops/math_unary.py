@@ -15,8 +15,8 @@ import torch
 from pagaie._core import dtype as _dt
 from pagaie._core.registry import NoKernelError, defop
 from pagaie._core.tensor import Tensor
-from pagaie._ops._helpers import (SMALL_INTS, float_inplace, kernel_dtypes, no_small_int_kernel,
-                                  reject_bool, write_out)
+from pagaie._ops._helpers import (ALL_DTYPES, SMALL_INTS, float_inplace, kernel_dtypes,
+                                  no_small_int_kernel, reject_bool, write_out)
 
 __all__: list[str] = []
 
@@ -261,9 +261,6 @@ _NO_CPU_KERNEL = {
     **dict.fromkeys(("sin", "sinh", "sqrt", "tan", "tanh", "sign"), _LOW_FLOATS),
     "square": _LOW_FLOATS | SMALL_INTS,
 }
-_ALL_DTYPES = frozenset((
-    torch.bool, torch.uint8, torch.int8, torch.int16, torch.int32, torch.int64, torch.float16,
-    torch.bfloat16, torch.float32, torch.float64, torch.complex64, torch.complex128))
 
 
 def _inplace_kernel(opname, fn, inplace_fn):
@@ -305,7 +302,7 @@ _CPU_DTYPES = {
     "reciprocal": frozenset(_INTS + _F + _C),
     **dict.fromkeys(("log", "log2", "log10", "log1p"),
                     frozenset((torch.int32, torch.int64) + _F + _C) | _LOW_FLOATS),
-    **{op: _ALL_DTYPES - refused for op, refused in _NO_CPU_KERNEL.items()},
+    **{op: ALL_DTYPES - refused for op, refused in _NO_CPU_KERNEL.items()},
 }
 
 
@@ -322,7 +319,7 @@ def _declare(opname, fn, desc, ex_in, ex_out, has_out, inplace, amp):
     # call shows. ``ok`` holds the dtypes that need no check (bool only where the op takes it).
     bool_ok = opname in _BOOL_OK
     cpu_dtypes = _CPU_DTYPES.get(opname)
-    ok = cpu_dtypes if cpu_dtypes is not None else _ALL_DTYPES
+    ok = cpu_dtypes if cpu_dtypes is not None else ALL_DTYPES
     if not bool_ok:
         ok = ok - {torch.bool}
 
@@ -363,12 +360,11 @@ for _n, _row in _TABLE.items():
     _declare(_n, *_row)
 
 
-_HALVES = frozenset({torch.float16, torch.bfloat16})
 _TRUNC_CPU_DTYPES = frozenset({torch.int32, torch.int64, torch.float32, torch.float64})
 
 
 @defop(paddle_types=("trunc", "pd_op.trunc"), inplace=True,
-       program_dtypes={"input": frozenset({torch.int32, torch.int64, torch.float32, torch.float64})})   # its CPU kernels
+       program_dtypes={"input": _TRUNC_CPU_DTYPES})   # its CPU kernels
 def trunc(input, name=None):
     """Elementwise truncation toward zero.
 
@@ -386,7 +382,7 @@ def trunc(input, name=None):
     """
     if input.dtype in SMALL_INTS:
         no_small_int_kernel("trunc", input, "input")
-    elif input.dtype in _HALVES:   # no float16/bfloat16 CPU kernel either
+    elif input.dtype in _LOW_FLOATS:   # no float16/bfloat16 CPU kernel either
         kernel_dtypes("trunc", input, _TRUNC_CPU_DTYPES, "input")
     return torch.trunc(input)
 
@@ -521,7 +517,7 @@ def sgn(x, name=None):
         raise TypeError(f"paddle.sgn: the input dtype must be float16, float32, float64, complex64 or "
                         f"complex128, but received {str(x.dtype).replace('torch.', '')}")
     if x.dtype is torch.float16:   # its dtype check takes float16, the CPU sign kernel does not
-        kernel_dtypes("sgn", x, _ALL_DTYPES - _LOW_FLOATS)
+        kernel_dtypes("sgn", x, ALL_DTYPES - _LOW_FLOATS)
     return _sgn_complex(x) if x.is_complex() else _sign(x, torch.sign)
 
 

@@ -278,14 +278,11 @@ class Value(Tensor):
 
     @property
     def size(self) -> Any:  # type: ignore[override]
-        dims = self._known_dims()
-        if -1 in dims:
+        n = declared_size(self)
+        if n == -1:
             # an unknown size: the element count as the program runs (Paddle's numel op)
             from pagaie import numel
             return numel(self)
-        n = 1
-        for d in dims:
-            n *= d
         return n
 
     def clear_gradient(self, set_to_zero: bool = True) -> None:  # type: ignore[override]
