@@ -79,3 +79,29 @@ def test_unary_dtypes_eager_and_in_programs(op):
             if ours != theirs:
                 diffs.append(f"inplace {dt}: pagaie {ours}, Paddle {theirs}")
     assert not diffs, "\n".join(diffs)
+
+
+_FNS = {
+    "cumsum": lambda P, x: P.cumsum(x, 0), "cumsum_flat": lambda P, x: P.cumsum(x),
+    "cumprod": lambda P, x: P.cumprod(x, 0), "cummax": lambda P, x: P.cummax(x, 0)[0],
+    "cummin": lambda P, x: P.cummin(x, 0)[0], "logcumsumexp": lambda P, x: P.logcumsumexp(x, 0),
+    "angle": lambda P, x: P.angle(x), "conj": lambda P, x: P.conj(x),
+    "clip": lambda P, x: P.clip(x, 0.3, 1.0), "clip_int_bounds": lambda P, x: P.clip(x, 1, 2),
+    "trapezoid": lambda P, x: P.trapezoid(x), "cumulative_trapezoid": lambda P, x: P.cumulative_trapezoid(x),
+}
+
+
+@pytest.mark.parametrize("name", sorted(_FNS))
+def test_cumulative_angle_conj_clip_dtypes(name):
+    """float16/bfloat16 CPU tensors: Paddle's kernels refuse them (clip's bfloat16 program
+    builds and runs); logcumsumexp's bool/complex refusal is a TypeError while building."""
+    ref, fn = paddle_ref(), _FNS[name]
+    diffs = []
+    for dt in _DTYPES:
+        for what, run in (("eager", _eager), ("static", _static)):
+            if what == "static" and dt not in _STATIC_DTYPES + ("complex128",):
+                continue
+            ours, theirs = run(pagaie, fn, dt), run(ref, fn, dt)
+            if ours.split(" ")[0] != theirs.split(" ")[0] or (what == "eager" and ours != theirs):
+                diffs.append(f"{what} {dt}: pagaie {ours}, Paddle {theirs}")
+    assert not diffs, "\n".join(diffs)
