@@ -413,3 +413,19 @@ def zero_dropped(values: torch.Tensor, keep: torch.Tensor, out: torch.Tensor | N
     if out is None:
         return torch.ops.aten.threshold_backward.default(values, keep, 0)
     return torch.ops.aten.threshold_backward.grad_input(values, keep, 0, grad_input=out)
+
+
+# float16 and bfloat16: what many of Paddle's CPU kernels lack (cumsum, angle, clip, acos...).
+LOW_FLOATS = frozenset({torch.float16, torch.bfloat16})
+_NOT_LOW_FLOATS = ALL_DTYPES - LOW_FLOATS
+
+
+def no_low_float_kernel(api: str, x: torch.Tensor, static: frozenset | None = None) -> None:
+    """Paddle's CPU kernel of ``api`` has no float16/bfloat16 version (NotFound, a RuntimeError;
+    a GPU tensor passes); call it only when ``x.dtype in LOW_FLOATS``. ``static``: as for
+    :func:`kernel_dtypes`."""
+    try:
+        kernel_dtypes(api, x, _NOT_LOW_FLOATS, static=static)
+    except NoKernelError:
+        raise NoKernelError(f"paddle.{api}: 'x' of dtype {dtype_name(x)} is not supported (Paddle's "
+                            "CPU kernel has no float16 or bfloat16 version)") from None

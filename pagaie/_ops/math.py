@@ -9,9 +9,10 @@ import torch
 
 from pagaie._core.registry import NoKernelError, defop
 from pagaie._core.tensor import Tensor
-from pagaie._ops._helpers import (AssertionValueError, check_binary_dtypes, check_same_dtype,
-                                  dtype_name, float_inplace, kernel_dtypes, pair_kernel_dtypes,
-                                  parser_bool, reject_bool, write_out)
+from pagaie._ops._helpers import (ALL_DTYPES, LOW_FLOATS, AssertionValueError, check_binary_dtypes,
+                                  check_same_dtype, dtype_name, float_inplace, kernel_dtypes,
+                                  no_low_float_kernel, pair_kernel_dtypes, parser_bool, reject_bool,
+                                  write_out)
 
 _T = torch.Tensor
 
@@ -160,6 +161,8 @@ def clip(x, min=None, max=None, name=None, *, out=None):
     """
     if x.dtype not in _CLIP_DTYPES:
         _clip_dtype(x)
+    elif x.dtype in LOW_FLOATS:   # (GPU kernels; bfloat16 builds into a program and runs)
+        no_low_float_kernel("clip", x, _CLIP_PROGRAM_DTYPES)
     limit = _CLIP_LIMITS.get(x.dtype)
     if limit is not None:  # Paddle's missing bound is the dtype's finite limit: it clips +-inf
         min = -limit if min is None else min
@@ -185,6 +188,7 @@ def clip(x, min=None, max=None, name=None, *, out=None):
 # them on any device)
 _CLIP_DTYPES = frozenset((torch.float32, torch.float64, torch.int32, torch.int64, torch.float16,
                           torch.bfloat16))
+_CLIP_PROGRAM_DTYPES = ALL_DTYPES - {torch.float16}
 
 
 def _clip_dtype(x):
@@ -399,8 +403,7 @@ def imag(x, name=None):
 
 # Paddle's CPU conj kernel has no bool, int8, uint8 or int16 version (float16 and bfloat16 run
 # on its GPU only; pagaie computes them on any device)
-_CONJ_REAL_DTYPES = frozenset({torch.int32, torch.int64, torch.float16, torch.bfloat16, torch.float32,
-                               torch.float64})
+_CONJ_REAL_DTYPES = frozenset({torch.int32, torch.int64, torch.float32, torch.float64})
 
 
 @defop(paddle_types=("conj", "pd_op.conj"))
@@ -430,6 +433,8 @@ def angle(x, name=None):
     if not (x.is_floating_point() or x.is_complex()):   # Paddle has float and complex kernels only
         raise NoKernelError(f"paddle.angle: 'x' of dtype {dtype_name(x)} is not supported (Paddle's kernel "
                             f"takes floating and complex tensors)")
+    if x.dtype in LOW_FLOATS:
+        no_low_float_kernel("angle", x)
     return torch.angle(x)
 
 

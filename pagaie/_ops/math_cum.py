@@ -9,7 +9,8 @@ import numpy as np
 import torch
 
 from pagaie._core.registry import NoKernelError, defop
-from pagaie._ops._helpers import dtype_name, kernel_dtypes, norm_axis, scalar_axis, torch_dtype, write_out
+from pagaie._ops._helpers import (LOW_FLOATS, dtype_name, kernel_dtypes, no_low_float_kernel, norm_axis,
+                                  scalar_axis, torch_dtype, write_out)
 
 _T = torch.Tensor
 
@@ -106,6 +107,8 @@ def cumsum(x, axis=None, dtype=None, name=None, *, out=None):
     if dtype is not None:
         x = x.to(torch_dtype(dtype, "cumsum"))
     _check_not_bool(x, "cumsum")
+    if x.dtype in LOW_FLOATS:
+        no_low_float_kernel("cumsum", x)
     x, axis = _cum_axis(x, axis, "cumsum", lenient=True)
     small = dtype is None and x.dtype in _SMALL_INTS  # an explicit dtype is kept, as in Paddle
     r = torch.cumsum(x, axis, dtype=torch.int64 if small else x.dtype)
@@ -136,6 +139,8 @@ def cumprod(x, dim=None, *, dtype=None, out=None, name=None):
         x = x.to(torch_dtype(dtype, "cumprod"))
     _check_not_bool(x, "cumprod")
     _check_not_small_int(x, "cumprod")
+    if x.dtype in LOW_FLOATS:
+        no_low_float_kernel("cumprod", x)
     x, dim = _cum_axis(x, dim, "cumprod", ValueError, zero_d=(0,))  # Paddle's cumprod: no -1 on 0-D
     r = torch.cumprod(x, dim, dtype=x.dtype)
     return r if out is None else write_out(out, r)
@@ -149,6 +154,8 @@ def _cum_extreme(x, axis, dtype, api, fn):
         raise ValueError(f"paddle.{api}: argument 'x' (position 0) must be Tensor, but got {name}")
     _check_not_bool(x, api)
     _check_not_small_int(x, api)
+    if x.dtype in LOW_FLOATS:
+        no_low_float_kernel(api, x)
     if x.is_complex():  # no Paddle kernel (NotFound: RuntimeError), checked before 'dtype'
         raise NoKernelError(f"paddle.{api}: {str(x.dtype)[6:]} tensors are not supported; 'x' must "
                            "be a real number tensor")
@@ -214,7 +221,7 @@ def logcumsumexp(x, axis=None, dtype=None, name=None):
     if x.dtype is torch.bool or x.is_complex():
         # Paddle has no kernel for these (RuntimeError); a real result would drop the
         # imaginary part.
-        raise RuntimeError(f"paddle.logcumsumexp: {str(x.dtype)[6:]} tensors are not supported; "
+        raise NoKernelError(f"paddle.logcumsumexp: {str(x.dtype)[6:]} tensors are not supported; "
                            "'x' must be a float or integer tensor")
     kernel_dtypes("logcumsumexp", x, _LOGCUMSUMEXP_DTYPES)
     if not x.is_floating_point():  # integers are computed in the default float dtype
@@ -292,7 +299,7 @@ def _trapz(y, x, dx, axis, api, cumulative):
                          f"[{-y.dim()}, {y.dim()}), but got {axis})")
     axis = norm_axis(axis, y.dim(), api, error=IndexError)
     if y.dtype is torch.float16:   # Paddle's composite reaches a CPU kernel without float16
-        kernel_dtypes(api, y, _TRAPZ_CPU_DTYPES, "y", static=frozenset())
+        kernel_dtypes(api, y, _TRAPZ_CPU_DTYPES, "y")
     if x is None:
         if dx is None:
             dx = 1.0

@@ -88,7 +88,7 @@ class _Quotient(torch.autograd.Function):
 
 
 def _sinc(x: torch.Tensor) -> torch.Tensor:
-    if not (x.is_floating_point() or x.is_complex()) and x.dtype is not torch.bool:
+    if x.dtype is torch.int32 or x.dtype is torch.int64:  # (the others: no CPU kernel)
         raise TypeError(f"paddle.sinc: 'x' must be a float16, bfloat16, float32 or float64 "
                         f"tensor, but received {str(x.dtype).replace('torch.', '')}")
     if not x.is_floating_point():  # bool and complex: torch's kernel (1 at NaN as below)
@@ -112,10 +112,7 @@ def _abs(x: torch.Tensor) -> torch.Tensor:
     """``|x|``. With a gradient to record, ``x * sign(x)`` with the sign held constant: Paddle's
     abs gradient ``sign(x)`` has no gradient of its own (a second derivative does not reach
     ``x``), where torch's would be an immutable zero tensor that breaks a later accumulation.
-    Adding 0 turns ``-0.0`` into ``0.0``, as ``|x|`` gives. Paddle's CPU kernel has no
-    int8/uint8/int16 version."""
-    if x.dtype in SMALL_INTS:
-        no_small_int_kernel("abs", x)
+    Adding 0 turns ``-0.0`` into ``0.0``, as ``|x|`` gives."""
     if x.requires_grad and x.is_floating_point() and torch.is_grad_enabled():
         return x * torch.sign(x).detach() + 0.0
     return torch.abs(x)
@@ -248,19 +245,37 @@ _OWN_KERNEL = frozenset({"erfinv", "sinc", "rsqrt", "asinh", "atanh", "acosh"})
 _BOOL_OK = frozenset({"deg2rad", "rad2deg"})
 
 
-# Dtypes that Paddle's CPU kernel of an op of the table lacks (its NotFound, RuntimeError; while
-# a program is built, the TypeError of its build-time check). bool is ruled out by _BOOL_OK.
-# (exp's CPU kernel lacks bfloat16 too, but its build-time check takes it and AMP programs run
-# it: left computing.)
+_F = (torch.float32, torch.float64)
+_C = frozenset((torch.complex64, torch.complex128))
 _LOW_FLOATS = frozenset({torch.float16, torch.bfloat16})
+_BF16 = frozenset({torch.bfloat16})
+# The dtypes that Paddle's CPU kernel of an op of the table lacks (its NotFound, RuntimeError;
+# while a program is built, the TypeError of its build-time check). bool is ruled out by
+# _BOOL_OK. An integer input of an int_autocast op runs the float32 kernel.
 _NO_CPU_KERNEL = {
-    "exp": SMALL_INTS, "expm1": SMALL_INTS | {torch.bfloat16},
-    "erf": frozenset({torch.bfloat16}), "erfinv": _LOW_FLOATS, "digamma": _LOW_FLOATS,
-    "i0": _LOW_FLOATS, "i0e": _LOW_FLOATS, "i1": _LOW_FLOATS, "i1e": _LOW_FLOATS,
-    "gammaln": _LOW_FLOATS | SMALL_INTS | {torch.int32, torch.int64},
-    **dict.fromkeys(("sin", "sinh", "sqrt", "tan", "tanh", "sign"), _LOW_FLOATS),
-    "square": _LOW_FLOATS | SMALL_INTS,
+    **dict.fromkeys(("acos", "acosh", "asin", "asinh", "atan", "atanh", "cos", "cosh", "sin",
+                     "sinh", "tan", "tanh", "sqrt", "sign", "reciprocal"), _LOW_FLOATS),
+    "abs": _LOW_FLOATS | SMALL_INTS, "square": _LOW_FLOATS | SMALL_INTS,
+    "rsqrt": _LOW_FLOATS | _C, "ceil": _C, "floor": _C,
+    "exp": SMALL_INTS | _BF16, "expm1": SMALL_INTS | _BF16,
+    **dict.fromkeys(("log", "log2", "log10", "log1p"), SMALL_INTS),
+    "erf": _BF16 | _C,
+    **dict.fromkeys(("erfinv", "digamma", "lgamma", "i0", "i0e", "i1", "i1e"), _LOW_FLOATS | _C),
+    "gammaln": ALL_DTYPES - frozenset(_F),
+    "sinc": _LOW_FLOATS | SMALL_INTS,   # (int32/int64: the TypeError of its Python check)
+    # and of the unary ops declared below the table
+    "trunc": _LOW_FLOATS | SMALL_INTS | _C, "round": _LOW_FLOATS | SMALL_INTS,
+    "signbit": _LOW_FLOATS | _C, "sigmoid": _LOW_FLOATS,
 }
+# Dtypes that Paddle's build-time check of a program takes although its CPU kernel lacks them
+# (the program then runs: oneDNN kernels); every other refused dtype is refused there too.
+# sinc's complex kernel runs eagerly, but its program-time check refuses complex.
+_PROGRAM_ONLY = {"abs": _BF16, "exp": _BF16, "sqrt": _BF16, "tanh": _BF16, "sigmoid": _BF16}
+_NOT_IN_PROGRAMS = {"sinc": _C}
+_CPU_DTYPES = {op: ALL_DTYPES - refused for op, refused in _NO_CPU_KERNEL.items()}
+_PROGRAM_DTYPES = {op: (_CPU_DTYPES[op] | _PROGRAM_ONLY.get(op, frozenset()))
+                   - _NOT_IN_PROGRAMS.get(op, frozenset())
+                   for op in {**_PROGRAM_ONLY, **_NOT_IN_PROGRAMS}}
 
 
 def _inplace_kernel(opname, fn, inplace_fn):
@@ -281,8 +296,6 @@ def _inplace_kernel(opname, fn, inplace_fn):
     elif opname == "abs":  # a complex x becomes real, as in Paddle
         def ikernel(x, name=None):
             reject_bool(iname, x)
-            if x.dtype in SMALL_INTS:
-                no_small_int_kernel(iname, x)
             return fn(x) if x.is_complex() else inplace_fn(x)
     else:
         def ikernel(x, name=None):
@@ -291,25 +304,10 @@ def _inplace_kernel(opname, fn, inplace_fn):
     return ikernel
 
 
-_F = (torch.float32, torch.float64)
-_C = (torch.complex64, torch.complex128)
-_INTS = (torch.int8, torch.uint8, torch.int16, torch.int32, torch.int64)
-# Input dtypes of the ops whose Paddle CPU kernels take fewer than torch's (an integer input of
-# an autocast op counts as its float32 kernel); another dtype there is Paddle's NotFound.
-_CPU_DTYPES = {
-    "lgamma": frozenset(_INTS + _F),
-    "rsqrt": frozenset(_INTS + _F),
-    "reciprocal": frozenset(_INTS + _F + _C),
-    **dict.fromkeys(("log", "log2", "log10", "log1p"),
-                    frozenset((torch.int32, torch.int64) + _F + _C) | _LOW_FLOATS),
-    **{op: ALL_DTYPES - refused for op, refused in _NO_CPU_KERNEL.items()},
-}
-
-
-def _checked(fn, api, cpu_dtypes):
+def _checked(fn, api, cpu_dtypes, program_dtypes):
     def checked(x, name=None):
         if x.dtype not in cpu_dtypes:
-            kernel_dtypes(api, x, cpu_dtypes)
+            kernel_dtypes(api, x, cpu_dtypes, static=program_dtypes)
         return fn(x)
     return checked
 
@@ -319,7 +317,10 @@ def _declare(opname, fn, desc, ex_in, ex_out, has_out, inplace, amp):
     # call shows. ``ok`` holds the dtypes that need no check (bool only where the op takes it).
     bool_ok = opname in _BOOL_OK
     cpu_dtypes = _CPU_DTYPES.get(opname)
+    program_dtypes = _PROGRAM_DTYPES.get(opname)
     ok = cpu_dtypes if cpu_dtypes is not None else ALL_DTYPES
+    if program_dtypes is not None:
+        ok = ok & program_dtypes
     if not bool_ok:
         ok = ok - {torch.bool}
 
@@ -327,7 +328,7 @@ def _declare(opname, fn, desc, ex_in, ex_out, has_out, inplace, amp):
         if x.dtype is torch.bool and not bool_ok:
             reject_bool(opname, x)
         if cpu_dtypes is not None:
-            kernel_dtypes(opname, x, cpu_dtypes)
+            kernel_dtypes(opname, x, cpu_dtypes, static=program_dtypes)
     if has_out:
         def kernel(x, name=None, *, out=None):
             if x.dtype not in ok:
@@ -346,7 +347,7 @@ def _declare(opname, fn, desc, ex_in, ex_out, has_out, inplace, amp):
     ikernel = _inplace_kernel(opname, fn, torch_inplace) if inplace \
         else False
     if ikernel and cpu_dtypes is not None:
-        ikernel = _checked(ikernel, opname + "_", cpu_dtypes)
+        ikernel = _checked(ikernel, opname + "_", cpu_dtypes, program_dtypes)
     api = defop(opname, amp=amp, paddle_types=(opname, f"pd_op.{opname}"), inplace=ikernel,
                 int_autocast=opname in _INT_AUTOCAST)(kernel)
     globals()[opname] = api
@@ -360,7 +361,7 @@ for _n, _row in _TABLE.items():
     _declare(_n, *_row)
 
 
-_TRUNC_CPU_DTYPES = frozenset({torch.int32, torch.int64, torch.float32, torch.float64})
+_TRUNC_CPU_DTYPES = _CPU_DTYPES["trunc"] - {torch.bool}
 
 
 @defop(paddle_types=("trunc", "pd_op.trunc"), inplace=True,
@@ -410,7 +411,7 @@ def frac(x, name=None, *, out=None):
     return r if out is None else write_out(out, r)
 
 
-_ROUND_DTYPES = frozenset((torch.int32, torch.int64) + _F + _C)  # Paddle's CPU kernels
+_ROUND_DTYPES = _CPU_DTYPES["round"] - {torch.bool}
 
 
 def _round(x: torch.Tensor, decimals: int) -> torch.Tensor:
@@ -521,6 +522,22 @@ def sgn(x, name=None):
     return _sgn_complex(x) if x.is_complex() else _sign(x, torch.sign)
 
 
+_SIGNBIT_DTYPES = _CPU_DTYPES["signbit"]
+_SIGMOID_DTYPES = _CPU_DTYPES["sigmoid"] - {torch.bool}
+
+
+def _sigmoid_check(x: torch.Tensor, api: str) -> None:
+    if x.dtype is torch.bool:
+        reject_bool(api, x)
+    kernel_dtypes(api, x, _SIGMOID_DTYPES, static=_PROGRAM_DTYPES["sigmoid"])
+
+
+def _sigmoid_inplace(x, name=None):
+    if x.dtype not in _SIGMOID_DTYPES:
+        _sigmoid_check(x, "sigmoid_")
+    return x.sigmoid_()
+
+
 @defop(paddle_types=("signbit",), differentiable=False)
 def signbit(x, name=None):
     """Whether the sign bit of each element is set (True for negatives and -0.0).
@@ -531,10 +548,12 @@ def signbit(x, name=None):
         [True, False, False]
     """
     reject_bool("signbit", x)
+    if x.dtype not in _SIGNBIT_DTYPES:
+        kernel_dtypes("signbit", x, _SIGNBIT_DTYPES)
     return torch.signbit(x)
 
 
-@defop(paddle_types=("sigmoid", "pd_op.sigmoid"), inplace=lambda x, name=None: x.sigmoid_(),
+@defop(paddle_types=("sigmoid", "pd_op.sigmoid"), inplace=_sigmoid_inplace,
        int_autocast=True)
 def sigmoid(x, name=None, *, out=None):
     """Elementwise logistic sigmoid ``1 / (1 + exp(-x))``.
@@ -544,8 +563,8 @@ def sigmoid(x, name=None, *, out=None):
         >>> paddle.to_tensor([0.0, 2.0], 'float64').sigmoid().numpy().round(4).tolist()
         [0.5, 0.8808]
     """
-    if x.dtype is torch.bool:
-        reject_bool("sigmoid", x)
+    if x.dtype not in _SIGMOID_DTYPES:
+        _sigmoid_check(x, "sigmoid")
     r = torch.sigmoid(x)
     return r if out is None else write_out(out, r)
 

@@ -34,7 +34,6 @@ SKIPS: dict[str, str] = {
     "amax[empty*]": _GARBAGE, "amin[empty*]": _GARBAGE, "argmax[empty*]": _GARBAGE,
     "argmin[empty*]": _GARBAGE, "mode[empty*]": _GARBAGE,
     "sqrt[special]": "Paddle gives sqrt(inf) = NaN; pagaie inf (IEEE)",
-    "sinc[special]": "Paddle gives sinc(nan/inf) = 1; pagaie follows IEEE (nan)",
     "builtin_bool[*]": "Paddle's bool() of a negative one-element tensor is False; pagaie uses Python truth",
     "deg2rad[bool]": "Paddle returns a bool tensor; pagaie converts to float32",
     "rad2deg[bool]": "Paddle returns a bool tensor; pagaie converts to float32",
@@ -72,9 +71,6 @@ SKIPS: dict[str, str] = {
     "quantile[0d_*]": _PERMISSIVE_AXIS, "nanquantile[axis_*]": _PERMISSIVE_AXIS,
     "nanquantile[0d_*]": _PERMISSIVE_AXIS,
     "nanmedian[axis_empty_list]": "pagaie treats an empty axis list as all axes, as sum does",
-    "frac[*]": "Paddle's Python-side dtype whitelist rejects this dtype; pagaie computes it",
-    "sgn[bfloat16]": "Paddle's Python-side dtype whitelist rejects bfloat16; pagaie computes it",
-    "sinc[*int*]": "Paddle fails promoting integer input; pagaie computes in float32",
     "nan_to_num[*]": "Paddle asserts a float32/float64 input; pagaie accepts every dtype",
     # both raise, with another exception type
     "op_and[*]": _BITWISE_EXC, "op_or[*]": _BITWISE_EXC, "op_xor[*]": _BITWISE_EXC,

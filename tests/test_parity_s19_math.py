@@ -1,0 +1,107 @@
+"""Session-19 sweep: the dtypes Paddle 3.3.1's CPU kernels of the elementwise math ops take,
+eagerly and while a static program is built and run, against real Paddle."""
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+import pytest
+
+import pagaie
+from tests.reference import paddle_ref
+
+paddle = pytest.importorskip("paddle")
+
+_DTYPES = ["bool", "uint8", "int8", "int16", "int32", "int64", "float16", "bfloat16", "float32",
+           "float64", "complex64", "complex128"]
+_STATIC_DTYPES = ("bool", "int8", "int32", "float16", "bfloat16", "complex64")
+_VALS = np.array([0.25, 0.5, 1.5], "float32")
+_UNARY = ["abs", "acos", "acosh", "asin", "asinh", "atan", "atanh", "ceil", "cos", "cosh", "exp",
+          "expm1", "floor", "log", "log10", "log1p", "log2", "reciprocal", "rsqrt", "sin", "sinh",
+          "sqrt", "square", "tan", "tanh", "sign", "erf", "erfinv", "digamma", "lgamma", "gammaln",
+          "i0", "i0e", "i1", "i1e", "sinc", "trunc", "frac", "round", "sgn", "signbit", "sigmoid"]
+
+
+def _outcome(fn):
+    """'ok <dtype>' or the exception type's name (a torch name in a message fails)."""
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            r = fn()
+    except Exception as exc:  # noqa: BLE001
+        assert "torch" not in str(exc), str(exc)
+        return type(exc).__name__
+    return "ok " + str(getattr(r, "dtype", type(r).__name__)).replace("paddle.", "")
+
+
+def _eager(P, fn, dt):
+    return _outcome(lambda: fn(P, P.to_tensor(_VALS).astype(dt)))
+
+
+def _static(P, fn, dt):
+    """'build:<exc>' (raised while the program is built), 'run:<exc>' or 'ok'."""
+    P.enable_static()
+    try:
+        main = P.static.Program()
+        built = []
+        with P.static.program_guard(main, P.static.Program()):
+            x = P.static.data("x", [3], "float32")
+            got = _outcome(lambda: built.append(fn(P, x.astype(dt))))
+        if not built:
+            return "build:" + got
+        r = built[0]
+        out = _outcome(lambda: P.static.Executor(P.CPUPlace()).run(
+            main, feed={"x": _VALS}, fetch_list=[r]))
+        return "ok" if out.startswith("ok") else "run:" + out
+    finally:
+        P.disable_static()
+
+
+@pytest.mark.parametrize("op", _UNARY)
+def test_unary_dtypes_eager_and_in_programs(op):
+    ref = paddle_ref()
+
+    def fn(P, x):
+        return getattr(P, op)(x)
+
+    def fn_(P, x):
+        return getattr(P, op + "_")(x)
+    diffs = []
+    for dt in _DTYPES:
+        for what, run, f in (("eager", _eager, fn), ("static", _static, fn)):
+            if what == "static" and dt not in _STATIC_DTYPES:
+                continue
+            ours, theirs = run(pagaie, f, dt), run(ref, f, dt)
+            if ours != theirs:
+                diffs.append(f"{what} {dt}: pagaie {ours}, Paddle {theirs}")
+        if hasattr(ref, op + "_") and hasattr(pagaie, op + "_"):
+            ours, theirs = _eager(pagaie, fn_, dt), _eager(ref, fn_, dt)
+            if ours != theirs:
+                diffs.append(f"inplace {dt}: pagaie {ours}, Paddle {theirs}")
+    assert not diffs, "\n".join(diffs)
+
+
+_FNS = {
+    "cumsum": lambda P, x: P.cumsum(x, 0), "cumsum_flat": lambda P, x: P.cumsum(x),
+    "cumprod": lambda P, x: P.cumprod(x, 0), "cummax": lambda P, x: P.cummax(x, 0)[0],
+    "cummin": lambda P, x: P.cummin(x, 0)[0], "logcumsumexp": lambda P, x: P.logcumsumexp(x, 0),
+    "angle": lambda P, x: P.angle(x), "conj": lambda P, x: P.conj(x),
+    "clip": lambda P, x: P.clip(x, 0.3, 1.0), "clip_int_bounds": lambda P, x: P.clip(x, 1, 2),
+    "trapezoid": lambda P, x: P.trapezoid(x), "cumulative_trapezoid": lambda P, x: P.cumulative_trapezoid(x),
+}
+
+
+@pytest.mark.parametrize("name", sorted(_FNS))
+def test_cumulative_angle_conj_clip_dtypes(name):
+    """float16/bfloat16 CPU tensors: Paddle's kernels refuse them (clip's bfloat16 program
+    builds and runs); logcumsumexp's bool/complex refusal is a TypeError while building."""
+    ref, fn = paddle_ref(), _FNS[name]
+    diffs = []
+    for dt in _DTYPES:
+        for what, run in (("eager", _eager), ("static", _static)):
+            if what == "static" and dt not in _STATIC_DTYPES + ("complex128",):
+                continue
+            ours, theirs = run(pagaie, fn, dt), run(ref, fn, dt)
+            if ours.split(" ")[0] != theirs.split(" ")[0] or (what == "eager" and ours != theirs):
+                diffs.append(f"{what} {dt}: pagaie {ours}, Paddle {theirs}")
+    assert not diffs, "\n".join(diffs)
