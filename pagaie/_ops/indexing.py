@@ -298,7 +298,7 @@ def where(condition, x=None, y=None, name=None, *, out=None):
     if x.dtype in SMALL_INTS:
         no_small_int_kernel("where", x)
     elif x.dtype is torch.float16 or x.dtype is torch.bfloat16:   # nor float16/bfloat16 ones
-        kernel_dtypes("where", x, _WHERE_CPU_DTYPES, static=frozenset())
+        kernel_dtypes("where", x, _WHERE_CPU_DTYPES)
     if out is not None:
         return torch.where(condition, x, y, out=out)
     return torch.where(condition, x, y)

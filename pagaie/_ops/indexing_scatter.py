@@ -11,6 +11,7 @@ from pagaie._core.tensor import Tensor, check_inplace
 from pagaie._ops._helpers import (ALL_DTYPES, AssertionValueError, axis_arg, kernel_dtypes, norm_axis,
                                   parser_bool, write_result_into)
 from pagaie._ops.indexing import _slice_dims, bound_index, check_index
+from pagaie._ops.manipulation import _dims_of
 
 _T = torch.Tensor
 
@@ -106,7 +107,19 @@ def _put_along(arr: _T, indices: _T, values: Any, axis: Any, reduce: str, includ
     return torch.scatter_reduce(arr, a, idx, v, red, include_self=include_self)
 
 
-@defop(paddle_types=("put_along_axis", "pd_op.put_along_axis"), inplace=True)
+def _put_along_static_shape(arr, indices, values, axis, *args, **kwargs) -> list | None:
+    """Static rule (see ``Recorder``): the result has ``arr``'s sizes, known or not, as in
+    Paddle's programs (probing an unknown index size against ``arr`` loses them)."""
+    dims, idx_dims = _dims_of(arr), _dims_of(indices)
+    if -1 not in dims + idx_dims or len(dims) != len(idx_dims) or type(axis) is not int or \
+            not -len(dims) <= axis < len(dims) or \
+            getattr(indices, "_t", indices).dtype not in (torch.int32, torch.int64):
+        return None   # (the kernel's own checks stand)
+    return dims
+
+
+@defop(paddle_types=("put_along_axis", "pd_op.put_along_axis"), inplace=True,
+       static_shape=_put_along_static_shape, static_shape_first=True)
 def put_along_axis(arr, indices, values, axis, reduce="assign", include_self=True, broadcast=True):
     """Write ``values`` into ``arr`` at ``indices`` along ``axis``, combining with ``reduce``.
 

@@ -235,12 +235,15 @@ def _sections(n: int, num_or_sections: Any, api: str, arg: str) -> list[int]:
 
 
 def _split_static_shape(x, num_or_sections, axis=0, name=None) -> list | None:
-    """Static rule (see ``Recorder``): sections along an axis of unknown size cannot be
-    checked; every piece's size there is unknown, as Paddle records them."""
+    """Static rule (see ``Recorder``), Paddle's sizes where probing differs: sections along an
+    axis of unknown size cannot be checked, so every piece's size there is unknown (a known
+    section too); a section held by a Tensor leaves every size of every piece unknown."""
     dims = _dims_of(x)
     if isinstance(axis, Tensor) or not isinstance(num_or_sections, (list, tuple)) or \
             not -len(dims) <= axis < len(dims):
         return None
+    if any(isinstance(s, Tensor) for s in num_or_sections):
+        return [[-1] * len(dims) for _ in num_or_sections]
     a = axis % len(dims)
     if dims[a] != -1:
         return None
@@ -248,7 +251,7 @@ def _split_static_shape(x, num_or_sections, axis=0, name=None) -> list | None:
 
 
 @defop(paddle_types=("split", "split_with_num", "pd_op.split", "pd_op.split_with_num"),
-       static_shape=_split_static_shape)
+       static_shape=_split_static_shape, static_shape_first=True)
 def split(x, num_or_sections, axis=0, name=None):
     """Split ``x`` along ``axis`` into equal parts (an int) or parts of the given sizes.
 

@@ -77,11 +77,11 @@ for _f in (atleast_1d, atleast_2d, atleast_3d):
 # ---- windows and sub-blocks --------------------------------------------------------------
 # Paddle's crop kernels take int32, int64, float32 and float64 (its static API checks for those;
 # pagaie's eager crop also computes float16 and bfloat16, on any device)
-_CROP_STATIC = frozenset({torch.int32, torch.int64, torch.float32, torch.float64})
-_CROP_DTYPES = _CROP_STATIC | {torch.float16, torch.bfloat16}
+# Paddle's CPU crop kernel and its static build-time check (a GPU tensor passes kernel_dtypes)
+_CROP_DTYPES = frozenset({torch.int32, torch.int64, torch.float32, torch.float64})
 
 
-@defop(method=False, paddle_types=("crop", "crop_tensor", "pd_op.crop"), program_dtypes={"x": _CROP_STATIC})
+@defop(method=False, paddle_types=("crop", "crop_tensor", "pd_op.crop"), program_dtypes={"x": _CROP_DTYPES})
 def crop(x, shape=None, offsets=None, name=None):
     """The block of ``x`` of size ``shape`` (``-1``: to the end) starting at ``offsets``.
 

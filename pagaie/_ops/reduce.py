@@ -13,7 +13,7 @@ import numpy as np
 import torch
 
 from pagaie._core.registry import NoKernelError, defop
-from pagaie._ops._helpers import (SMALL_INTS, kernel_dtypes, no_small_int_kernel, parsed_dtype, torch_dtype,
+from pagaie._ops._helpers import (ALL_DTYPES, SMALL_INTS, kernel_dtypes, no_small_int_kernel, parsed_dtype, torch_dtype,
                                   write_out)
 
 _T = torch.Tensor
@@ -40,6 +40,8 @@ _EXTREME_STATIC = {"max": _EXTREME_DTYPES | {torch.bfloat16}, "min": _EXTREME_DT
 _LOGSUMEXP_DTYPES = frozenset((torch.int8, torch.uint8, torch.int16) + _I + _F)
 _NANSUM_DTYPES = frozenset(_I + _F + _C)
 _NAN_STATIC = {"nansum": frozenset(_I + _F), "nanmean": frozenset(_F)}
+# all/any: no int8/uint8/int16, float16 or bfloat16 kernel on the CPU, nor in the static check
+_ALL_ANY_DTYPES = ALL_DTYPES - SMALL_INTS - {torch.float16, torch.bfloat16}
 
 
 # Paddle's argument parser takes a multi-axis ``axis`` for these only as a list or tuple
@@ -309,8 +311,8 @@ def all(x, axis=None, keepdim=False, name=None, *, out=None):
         >>> paddle.all(x).item(), paddle.all(x, axis=1).tolist()
         (False, [False, True])
     """
-    if x.dtype in SMALL_INTS:
-        no_small_int_kernel("all", x)
+    if x.dtype not in _ALL_ANY_DTYPES:
+        kernel_dtypes("all", x, _ALL_ANY_DTYPES)
     r = _bool_reduce(x, axis, keepdim, "all", torch.all)
     return r if out is None else write_out(out, r)
 
@@ -325,8 +327,8 @@ def any(x, axis=None, keepdim=False, name=None, *, out=None):
         >>> paddle.any(x).item(), paddle.any(x, axis=1).tolist()
         (True, [True, False])
     """
-    if x.dtype in SMALL_INTS:
-        no_small_int_kernel("any", x)
+    if x.dtype not in _ALL_ANY_DTYPES:
+        kernel_dtypes("any", x, _ALL_ANY_DTYPES)
     r = _bool_reduce(x, axis, keepdim, "any", torch.any)
     return r if out is None else write_out(out, r)
 

@@ -9,7 +9,7 @@ import torch
 
 from pagaie._core.registry import NoKernelError, defop
 from pagaie._core.tensor import Tensor
-from pagaie._ops._helpers import (kernel_dtypes, norm_axis, parsed_dtype, parser_bool, scalar_axis, scalar_of,
+from pagaie._ops._helpers import (ALL_DTYPES, kernel_dtypes, norm_axis, parsed_dtype, parser_bool, scalar_axis, scalar_of,
                                   torch_dtype, write_out)
 
 __all__ = ["argmax", "argmin", "argsort", "argwhere", "bucketize", "kthvalue", "mode", "msort",
@@ -40,10 +40,10 @@ def _unique_index_dtype(dtype, api: str) -> torch.dtype:
     return d
 
 
-# Paddle's argmax/argmin CPU kernels take no int8 or complex tensor (float16 and bfloat16 run on
-# its GPU only; pagaie computes them on any device)
-_ARG_DTYPES = frozenset({torch.uint8, torch.int16, torch.int32, torch.int64, torch.float16,
-                         torch.bfloat16, torch.float32, torch.float64})
+# Paddle's argmax/argmin CPU kernels (and its static build-time check) take no int8, float16,
+# bfloat16 or complex tensor (a GPU tensor passes kernel_dtypes: its kernels take more)
+_ARG_DTYPES = ALL_DTYPES - {torch.bool, torch.int8, torch.float16, torch.bfloat16, torch.complex64,
+                            torch.complex128}
 
 
 def _arg_reduce(fn, api, x, axis, keepdim, dtype):
@@ -317,9 +317,9 @@ def msort(input, *, out=None):
     return write_out(out, torch.msort(input))
 
 
-# Paddle's CPU nonzero kernels (no int8, uint8 or float16 one)
-_NONZERO_DTYPES = frozenset((torch.bool, torch.int16, torch.int32, torch.int64, torch.bfloat16,
-                             torch.float32, torch.float64, torch.complex64, torch.complex128))
+# Paddle's CPU nonzero kernel, which argwhere runs too, and its static build-time check: no int8,
+# uint8 or float16 version (a GPU tensor passes kernel_dtypes: its kernels take more)
+_NONZERO_DTYPES = ALL_DTYPES - {torch.int8, torch.uint8, torch.float16}
 
 
 @defop(paddle_types=("where_index", "pd_op.nonzero"), differentiable=False)
@@ -347,13 +347,6 @@ def nonzero(x, as_tuple=False, *, out=None):
     if as_tuple:
         return tuple(torch.nonzero(x, as_tuple=True))
     return write_out(out, torch.nonzero(x))
-
-
-# Paddle's CPU nonzero kernel, which argwhere runs, has no int8 or uint8 version (float16 runs
-# on its GPU only; pagaie computes it on any device)
-_NONZERO_DTYPES = frozenset({torch.bool, torch.int16, torch.int32, torch.int64, torch.float16,
-                             torch.bfloat16, torch.float32, torch.float64, torch.complex64,
-                             torch.complex128})
 
 
 @defop(differentiable=False)

@@ -18,6 +18,7 @@ from pagaie._core.param_aliases import keyword_aliases
 from pagaie.compat import disable_compat, enable_compat
 from pagaie._core.registry import defop
 from pagaie._core.tensor import Tensor
+from pagaie._ops._helpers import kernel_dtypes
 
 __all__ = ["is_tensor", "is_complex", "is_floating_point", "is_integer", "is_empty",
            "e", "pi", "nan", "inf", "newaxis", "LazyGuard", "batch", "disable_signal_handler",
@@ -147,7 +148,12 @@ def is_empty(x, name=None):
     """
     if not isinstance(x, torch.Tensor):
         raise ValueError(f"paddle.is_empty: argument 'x' must be a Tensor, but got {type(x).__name__}")
+    if x.dtype not in _IS_EMPTY_DTYPES:   # Paddle's CPU kernel and static check take only these
+        kernel_dtypes("is_empty", x, _IS_EMPTY_DTYPES)
     return torch.tensor(x.numel() == 0, device=x.device)
+
+
+_IS_EMPTY_DTYPES = frozenset({torch.int32, torch.int64, torch.float32, torch.float64})
 
 
 _lazy_depth = 0
