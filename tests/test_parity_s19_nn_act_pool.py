@@ -86,3 +86,61 @@ def test_swiglu_int_in_program():
     same_static_exception(lambda P: P.nn.functional.swiglu(P.static.data("x", [4], "float32"),
                                                            P.static.data("y", [4], "int64")))
     assert_same(*both(lambda P: P.nn.functional.swiglu(P.to_tensor(_A), P.to_tensor(_A))))
+
+
+_POOLS = {
+    "avg_pool1d": ([1, 2, 4], lambda F, x: F.avg_pool1d(x, 2)),
+    "avg_pool2d": ([1, 2, 4, 4], lambda F, x: F.avg_pool2d(x, 2)),
+    "avg_pool3d": ([1, 2, 4, 4, 4], lambda F, x: F.avg_pool3d(x, 2)),
+    "max_pool1d": ([1, 2, 4], lambda F, x: F.max_pool1d(x, 2)),
+    "max_pool2d": ([1, 2, 4, 4], lambda F, x: F.max_pool2d(x, 2, ceil_mode=True)),
+    "max_pool3d": ([1, 2, 4, 4, 4], lambda F, x: F.max_pool3d(x, 2)),
+    "max_pool2d_mask": ([1, 2, 4, 4], lambda F, x: F.max_pool2d(x, 2, return_mask=True)[0]),
+    "max_pool3d_mask": ([1, 2, 4, 4, 4], lambda F, x: F.max_pool3d(x, 2, return_mask=True)[0]),
+    "adaptive_avg_pool1d": ([1, 2, 4], lambda F, x: F.adaptive_avg_pool1d(x, 2)),
+    "adaptive_avg_pool3d": ([1, 2, 4, 4, 4], lambda F, x: F.adaptive_avg_pool3d(x, 2)),
+    "adaptive_max_pool1d": ([1, 2, 4], lambda F, x: F.adaptive_max_pool1d(x, 2)),
+    "adaptive_max_pool2d": ([1, 2, 4, 4], lambda F, x: F.adaptive_max_pool2d(x, 2, return_mask=True)[0]),
+    "lp_pool1d": ([1, 2, 4], lambda F, x: F.lp_pool1d(x, 2, 2)),
+    "lp_pool2d": ([1, 2, 4, 4], lambda F, x: F.lp_pool2d(x, float("inf"), 2)),
+    "fractional_max_pool2d": ([1, 2, 4, 4], lambda F, x: F.fractional_max_pool2d(x, 2, random_u=0.3)),
+    "max_unpool2d": ([1, 2, 4, 4], lambda F, x: F.max_unpool2d(x, x.astype("int32") * 0, 2)),
+    "channel_shuffle": ([1, 4, 2, 2], lambda F, x: F.channel_shuffle(x, 2)),
+    "pixel_shuffle": ([1, 4, 2, 2], lambda F, x: F.pixel_shuffle(x, 2)),
+    "pixel_unshuffle": ([1, 1, 4, 4], lambda F, x: F.pixel_unshuffle(x, 2)),
+}
+
+
+@pytest.mark.parametrize("op", sorted(_POOLS))
+def test_pool_shuffle_cpu_dtypes(op):
+    # Paddle's CPU pools take float16 except the indexed (return_mask), adaptive max and lp
+    # ones; the shuffles take float32/float64 only; bfloat16 nowhere
+    shape, fn = _POOLS[op]
+    a = np.arange(int(np.prod(shape))).reshape(shape) % 7 - 3.0
+
+    def outcomes(P):
+        return [_outcome(lambda: fn(P.nn.functional, P.to_tensor(a).astype(d)))
+                for d in ("int64", "float16", "bfloat16", "float32")]
+    ours, theirs = both(outcomes)
+    assert ours == theirs
+
+
+@pytest.mark.parametrize("op", ["avg_pool2d", "avg_pool3d", "max_pool2d", "max_pool2d_mask",
+                                "adaptive_max_pool1d", "lp_pool2d", "max_unpool2d", "pixel_shuffle"])
+def test_pool_shuffle_program_dtypes(op):
+    # while a CPU program is built: bfloat16 only for the oneDNN 2-D pools, float16 not for the
+    # float32/float64-only kernels
+    shape, fn = _POOLS[op]
+
+    def outcomes(P):
+        res = []
+        for d in ("float16", "bfloat16", "int64"):
+            P.enable_static()
+            try:
+                with P.static.program_guard(P.static.Program(), P.static.Program()):
+                    res.append(_outcome(lambda: fn(P.nn.functional, P.static.data("x", shape, d))))
+            finally:
+                P.disable_static()
+        return [r if r.endswith("Error") else "built" for r in res]
+    ours, theirs = both(outcomes)
+    assert ours == theirs
