@@ -15,7 +15,7 @@ import torch.nn.functional as F
 
 from pagaie._core.registry import defop
 from pagaie._core.tensor import Tensor, is_grad_leaf
-from pagaie._ops._helpers import compare_mask, float_kernel, write_out
+from pagaie._ops._helpers import compare_mask, float_kernel, kernel_dtypes, write_out
 from pagaie._core.random import on_paddle_cpu
 from pagaie._ops._nn_helpers import float_attr
 
@@ -26,10 +26,30 @@ __all__ = ["relu", "relu_", "relu6", "leaky_relu", "leaky_relu_", "prelu", "rrel
            "maxout", "glu", "swiglu", "gumbel_softmax", "softmax", "softmax_"]
 
 
-def _float(x, api, complex_ok=True):
-    """Paddle's NotFound (RuntimeError) for a dtype the op's kernels lack: integers and bool,
-    and complex numbers too for the ops without complex kernels (``complex_ok=False``)."""
-    float_kernel(f"paddle.nn.functional.{api}", x, complex_ok=complex_ok)
+_REAL = frozenset({torch.float32, torch.float64})
+_REAL_COMPLEX = _REAL | {torch.complex64, torch.complex128}
+# Paddle's CPU kernels of each activation: op -> (eager dtypes, dtypes a CPU program may be built
+# with: its oneDNN bfloat16 kernels run there). Another dtype is Paddle's NotFound eagerly (a
+# RuntimeError; integers and bool on any device) and its build-time TypeError in a program.
+_DTYPES = {
+    **dict.fromkeys(("celu", "glu", "hardshrink", "hardsigmoid", "hardtanh", "hardtanh_", "maxout",
+                     "prelu", "selu", "softshrink", "swiglu", "tanhshrink", "thresholded_relu",
+                     "thresholded_relu_", "gumbel_softmax"), (_REAL, None)),
+    **dict.fromkeys(("elu", "elu_", "gelu", "leaky_relu", "leaky_relu_", "log_softmax", "mish",
+                     "relu", "relu_", "relu6", "softmax", "swish"), (_REAL, _REAL | {torch.bfloat16})),
+    **dict.fromkeys(("log_sigmoid", "silu", "softsign"), (_REAL_COMPLEX, None)),
+    **dict.fromkeys(("hardswish", "softplus"), (_REAL_COMPLEX, _REAL_COMPLEX | {torch.bfloat16})),
+    "rrelu": (_REAL | {torch.float16}, None),
+}
+
+
+def _float(x, api):
+    """Paddle's NotFound (RuntimeError) for a dtype the CPU kernels of ``api`` lack (see
+    ``_DTYPES``; a GPU tensor may be float16/bfloat16, never an integer or bool)."""
+    allowed, static = _DTYPES[api]
+    if x.dtype not in allowed:
+        float_kernel(f"paddle.nn.functional.{api}", x, complex_ok=torch.complex64 in allowed)
+        kernel_dtypes(f"nn.functional.{api}", x, allowed, static=static)
 
 
 def _f32(v, api, arg):
@@ -93,6 +113,7 @@ def _leaky_relu(x, negative_slope):
 
 
 def _leaky_relu_(x, negative_slope=0.01, name=None):
+    _float(x, "leaky_relu_")
     if type(negative_slope) is not float and type(negative_slope) is not int:
         negative_slope = float_attr(negative_slope, "leaky_relu_", "negative_slope")
     if x.requires_grad:
@@ -268,7 +289,7 @@ def celu(x, alpha=1.0, name=None):
     """
     if alpha == 0:
         raise ZeroDivisionError("alpha cannot be 0 for celu")
-    _float(x, "celu", complex_ok=False)
+    _float(x, "celu")
     return F.celu(x, _f32(alpha, "celu", "alpha"))
 
 
@@ -290,7 +311,7 @@ def gelu(x, approximate=False, name=None, *, out=None):
     elif not isinstance(approximate, bool) and approximate is not None:
         raise TypeError("paddle.nn.functional.gelu: approximate must be a bool, 'tanh' or 'none', "
                         f"but received {type(approximate).__name__} {approximate!r}")
-    _float(x, "gelu", complex_ok=False)
+    _float(x, "gelu")
     r = F.gelu(x, approximate="tanh" if approximate else "none")
     return r if out is None else write_out(out, r)
 
@@ -348,7 +369,7 @@ def swish(x, name=None):
         >>> paddle.nn.functional.swish(paddle.to_tensor([0.0])).tolist()
         [0.0]
     """
-    _float(x, "swish", complex_ok=False)
+    _float(x, "swish")
     return F.silu(x)
 
 
@@ -430,7 +451,7 @@ def hardshrink(x, threshold=0.5, name=None):
         >>> paddle.nn.functional.hardshrink(paddle.to_tensor([-1.0, 0.3, 0.5])).tolist()
         [-1.0, 0.0, 0.5]
     """
-    _float(x, "hardshrink", complex_ok=False)
+    _float(x, "hardshrink")
     t = _f32(threshold, "hardshrink", "threshold")
     # as Paddle's kernel: x times the mask, so x = +-threshold is kept, a dropped negative
     # value gives -0.0, NaN stays NaN and its gradient is 0
@@ -467,7 +488,7 @@ def tanhshrink(x, name=None):
         >>> paddle.nn.functional.tanhshrink(paddle.to_tensor([1.0], 'float64')).round(4).tolist()
         [0.2384]
     """
-    _float(x, "tanhshrink", complex_ok=False)
+    _float(x, "tanhshrink")
     return x - torch.tanh(x)
 
 
@@ -688,24 +709,27 @@ def glu(x, axis=-1, name=None):
         >>> paddle.nn.functional.glu(paddle.to_tensor([[2.0, 0.0]])).tolist()
         [[1.0]]
     """
-    if not isinstance(axis, numbers.Real):   # Paddle compares it with the rank first
+    # Paddle's order: the axis against the rank, its split (no int16 or complex kernel, then a
+    # float axis, then an odd size), then sigmoid (no bool, float16 or bfloat16 kernel on the
+    # CPU) and the float/int product (TypeError for the other integers)
+    if not isinstance(axis, numbers.Real):
         raise TypeError(f"paddle.nn.functional.glu: axis must be an int, but received "
                         f"{type(axis).__name__} {axis!r}")
-    if not isinstance(axis, numbers.Integral):   # then its split reports a float axis
-        raise ValueError(f"paddle.nn.functional.glu: axis must be an int, but received "
-                         f"{type(axis).__name__} {axis!r}")
-    axis = int(axis)
     if not -x.dim() <= axis < x.dim():
         raise ValueError(f"paddle.nn.functional.glu: axis must be in [{-x.dim()}, {x.dim()}), but "
                          f"received {axis}")
-    if not x.is_floating_point():
-        # Paddle: no split kernel for int16 or complex types, no sigmoid kernel for bool; the
-        # other integers reach its float/int product (TypeError)
-        error = RuntimeError if x.is_complex() or x.dtype in (torch.int16, torch.bool) else TypeError
-        raise error("paddle.nn.functional.glu: x must be a floating-point tensor, but received "
-                    f"{str(x.dtype).replace('torch.', '')}")
+    if x.is_complex() or x.dtype is torch.int16:
+        _float(x, "glu")
+    if not isinstance(axis, numbers.Integral):
+        raise ValueError(f"paddle.nn.functional.glu: axis must be an int, but received "
+                         f"{type(axis).__name__} {axis!r}")
+    axis = int(axis)
     if x.shape[axis] % 2 != 0:
         raise ValueError(f"paddle.nn.functional.glu: the size of axis {axis} ({x.shape[axis]}) must be even")
+    if not x.is_floating_point() and x.dtype is not torch.bool:
+        raise TypeError("paddle.nn.functional.glu: x must be a floating-point tensor, but received "
+                        f"{str(x.dtype).replace('torch.', '')}")
+    _float(x, "glu")
     a, b = torch.chunk(x, 2, dim=axis)
     return a * torch.sigmoid(b)
 
@@ -719,11 +743,17 @@ def swiglu(x, y=None, name=None):
         >>> paddle.nn.functional.swiglu(paddle.to_tensor([0.0]), paddle.to_tensor([3.0])).tolist()
         [0.0]
     """
+    # Paddle's kernel is chosen by the dtype of y (of x without y)
+    _float(x if y is None else y, "swiglu")
     if y is None:
         if x.dim() == 0 or x.shape[-1] % 2:
             raise ValueError(f"paddle.nn.functional.swiglu: with y None, the last axis of x must have an "
                              f"even size, but received x of shape {list(x.shape)}")
         x, y = torch.chunk(x, 2, dim=-1)
+    elif y.dtype is not x.dtype:
+        raise ValueError(f"paddle.nn.functional.swiglu: y must have the dtype of x "
+                         f"({str(x.dtype).replace('torch.', '')}), but received "
+                         f"{str(y.dtype).replace('torch.', '')}")
     elif y.shape != x.shape:   # Paddle's kernel does not broadcast
         raise ValueError(f"paddle.nn.functional.swiglu: y must have the shape of x "
                          f"{list(x.shape)}, but received {list(y.shape)}")
@@ -765,7 +795,7 @@ def gumbel_softmax(x, temperature=1.0, hard=False, axis=-1, name=None):
     if hard is not None and not isinstance(hard, bool):   # Paddle's parser wants a bool
         raise TypeError("paddle.nn.functional.gumbel_softmax: 'hard' must be a bool, but received "
                         f"{type(hard).__name__} {hard!r}")
-    _float(x, "gumbel_softmax", complex_ok=False)
+    _float(x, "gumbel_softmax")
     _softmax_axis(x, axis, "gumbel_softmax")
     if x.numel() == 0:
         return x.clone()

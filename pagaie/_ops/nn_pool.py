@@ -19,6 +19,7 @@ import torch
 import torch.nn.functional as F
 
 from pagaie._core.registry import NoKernelError, defop
+from pagaie._ops._helpers import kernel_dtypes
 from pagaie._ops._nn_helpers import (channel_last, conv_padding, ntuple, pad_input, same_pads,
                                      to_first, to_last)
 
@@ -49,11 +50,34 @@ _UNPOOL = {1: F.max_unpool1d, 2: F.max_unpool2d, 3: F.max_unpool3d}
 _DEFAULT_FMT = {1: "NCL", 2: "NCHW", 3: "NCDHW"}
 
 
-def _check_float(x: torch.Tensor, api: str) -> None:
-    """Paddle's CPU pools have float kernels only: another dtype is NotFound, a RuntimeError."""
-    if not x.is_floating_point():
-        raise NoKernelError(f"paddle.{api}: the input dtype must be float16, bfloat16, float32 or "
-                            f"float64, but received {str(x.dtype).replace('torch.', '')}")
+_REAL = frozenset({torch.float32, torch.float64})
+_HALF = _REAL | {torch.float16}
+_HALVES = _HALF | {torch.bfloat16}
+# Paddle's CPU kernels of each pool: api -> (eager dtypes, dtypes a CPU program may be built
+# with where they differ: its oneDNN bfloat16 kernels). Another dtype is its NotFound eagerly
+# (a RuntimeError; integers, bool and complex on any device), a TypeError while a program is
+# built. The indexed max pools (``return_mask``) take float32/float64 only.
+_DTYPES = {
+    **dict.fromkeys(("avg_pool1d", "avg_pool3d", "max_pool3d", "adaptive_avg_pool3d",
+                     "fractional_max_pool2d", "fractional_max_pool3d"), (_HALF, None)),
+    **dict.fromkeys(("avg_pool2d", "max_pool1d", "max_pool2d", "adaptive_avg_pool1d",
+                     "adaptive_avg_pool2d"), (_HALF, _HALVES)),
+    **dict.fromkeys(("lp_pool1d", "lp_pool2d", "adaptive_max_pool1d", "adaptive_max_pool2d",
+                     "adaptive_max_pool3d", "mask"), (_REAL, None)),
+    **dict.fromkeys(("max_unpool1d", "max_unpool2d", "max_unpool3d"), (_REAL | {torch.int64}, None)),
+}
+
+
+def _check_float(x: torch.Tensor, api: str, key: str | None = None) -> None:
+    """Paddle's NotFound (RuntimeError) for a dtype the CPU kernels of ``api`` lack (see
+    ``_DTYPES``, read under ``key`` when given)."""
+    allowed, static = _DTYPES[key or api.rsplit(".", 1)[-1]]
+    if x.dtype not in allowed:
+        if not x.is_floating_point():
+            names = ", ".join(sorted(str(d).replace("torch.", "") for d in allowed))
+            raise NoKernelError(f"paddle.{api}: the input dtype must be one of {names}, but "
+                                f"received {str(x.dtype).replace('torch.', '')}")
+        kernel_dtypes(api, x, allowed, static=static)
 
 
 def _refuse_tensor(v, api: str, arg: str, want: str) -> None:
@@ -243,6 +267,8 @@ def _max_pool(api, n, x, kernel_size, stride, padding, return_mask, ceil_mode, d
     if return_mask and isinstance(padding, str) and padding.upper() == "SAME":
         padding = 0  # Paddle's indexed max pool has no padding algorithm: SAME acts as 0
     g = _Geom(api, n, x, kernel_size, stride, padding, ceil_mode, data_format)
+    if return_mask:
+        _check_float(x, api, "mask")
     if g.empty:
         out = g.nothing()
         return (out, torch.empty(out.shape, dtype=torch.int32, device=out.device)) if return_mask else out
@@ -427,9 +453,7 @@ def _unpool(api, n, x, indices, kernel_size, stride, padding, data_format, outpu
     if indices.is_floating_point() or indices.is_complex() or indices.dtype == torch.bool:
         raise ValueError(f"paddle.{api}: 'indices' must be an int32 or int64 tensor, but "
                          f"received {str(indices.dtype).replace('torch.', '')}")
-    if not x.is_floating_point() and x.dtype != torch.int64:
-        raise NoKernelError(f"paddle.{api}: the input dtype must be float32, float64 or int64, but "
-                            f"received {str(x.dtype).replace('torch.', '')}")
+    _check_float(x, api)
     k = ntuple(kernel_size, n, api, "kernel_size")
     s = k if stride is None else ntuple(stride, n, api, "stride")
     p = ntuple(padding, n, api, "padding")

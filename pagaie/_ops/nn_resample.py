@@ -495,9 +495,15 @@ def upsample(x, size=None, scale_factor=None, mode="nearest", align_corners=Fals
                                         data_format)
 
 
+_REAL = frozenset({torch.float32, torch.float64})
+
+
 def _check_real_float(x, api):
-    """Paddle's CPU kernels of the shuffles are float16/bfloat16/float32/float64 only."""
-    float_kernel(f"paddle.nn.functional.{api}", x)
+    """Paddle's CPU kernels of the shuffles are float32/float64 only (its GPU ones also take
+    float16/bfloat16): another dtype is its NotFound, a TypeError while a program is built."""
+    if x.dtype not in _REAL:
+        float_kernel(f"paddle.nn.functional.{api}", x)
+        kernel_dtypes(f"nn.functional.{api}", x, _REAL)
 
 
 def _check_fmt(data_format, api):
