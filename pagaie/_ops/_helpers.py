@@ -413,3 +413,9 @@ def zero_dropped(values: torch.Tensor, keep: torch.Tensor, out: torch.Tensor | N
     if out is None:
         return torch.ops.aten.threshold_backward.default(values, keep, 0)
     return torch.ops.aten.threshold_backward.grad_input(values, keep, 0, grad_input=out)
+
+
+# The dtypes of most of Paddle's nn CPU kernels (norms, convolutions, unfold, bilinear...),
+# and those of their static APIs' build-time checks that also take bfloat16.
+F32_F64 = frozenset({torch.float32, torch.float64})
+BF16_F32_F64 = F32_F64 | {torch.bfloat16}
