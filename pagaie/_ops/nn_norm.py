@@ -225,7 +225,22 @@ def _shape_list(normalized_shape) -> list[int]:
     return [int(normalized_shape)]
 
 
-@defop(amp="black", method=False, paddle_types=("layer_norm", "pd_op.layer_norm"), amp_inputs=("x",))
+def _layer_norm_static_shape(x, normalized_shape, *args, **kwargs) -> list[int] | None:
+    """Static rule: x's shape, where Paddle lets an unknown (-1) size of x stand for any size of
+    ``normalized_shape`` (None, declining, when a known size differs)."""
+    dims = x._known_dims() if hasattr(x, "_known_dims") else list(x.shape)
+    try:
+        shape = _shape_list(normalized_shape)
+    except Exception:  # noqa: BLE001 - the kernel's own check reports it
+        return None
+    if not 0 < len(shape) < len(dims) or any(
+            d not in (-1, s) for d, s in zip(dims[len(dims) - len(shape):], shape)):
+        return None
+    return dims
+
+
+@defop(amp="black", method=False, paddle_types=("layer_norm", "pd_op.layer_norm"), amp_inputs=("x",),
+       static_shape=_layer_norm_static_shape)
 def layer_norm(x, normalized_shape, weight=None, bias=None, epsilon=1e-05, name=None):
     """Layer normalisation over the trailing ``normalized_shape`` axes.
 
