@@ -402,7 +402,16 @@ group_norm.op_record = getattr(_group_norm, "op_record", None)
 group_norm.accepts_aliases = getattr(_group_norm, "accepts_aliases", ())
 
 
-@defop(amp="black", method=False, paddle_types=("lrn", "pd_op.lrn"))
+def _lrn_static_check(x, *args, **kwargs) -> None:
+    """Paddle's static local_response_norm wants every size but the first known (ValueError)."""
+    dims = x._known_dims() if hasattr(x, "_known_dims") else []
+    if -1 in dims[1:]:
+        raise ValueError(f"paddle.nn.functional.local_response_norm: Expected every dim's size to "
+                         f"be larger than 0, but the size of the {dims.index(-1, 1)}-th dim is -1 "
+                         f"(a static program needs every size of 'x' but the first, got {dims})")
+
+
+@defop(amp="black", method=False, paddle_types=("lrn", "pd_op.lrn"), static_check=_lrn_static_check)
 def local_response_norm(x, size, alpha=0.0001, beta=0.75, k=1.0, data_format="NCHW", name=None):
     """Local response normalisation across channels:
     ``x / (k + alpha / size * sum of x ** 2 over size neighbouring channels) ** beta``.
