@@ -429,3 +429,9 @@ def no_low_float_kernel(api: str, x: torch.Tensor, static: frozenset | None = No
     except NoKernelError:
         raise NoKernelError(f"paddle.{api}: 'x' of dtype {dtype_name(x)} is not supported (Paddle's "
                             "CPU kernel has no float16 or bfloat16 version)") from None
+
+
+# The dtypes of most of Paddle's nn CPU kernels (norms, convolutions, unfold, bilinear...),
+# and those of their static APIs' build-time checks that also take bfloat16.
+F32_F64 = frozenset({torch.float32, torch.float64})
+BF16_F32_F64 = F32_F64 | {torch.bfloat16}

@@ -16,12 +16,19 @@ import torch.nn.functional as F
 
 from pagaie._core.registry import NoKernelError, defop
 from pagaie._core.tensor import Tensor, check_inplace
-from pagaie._ops._helpers import FLOAT_OR_COMPLEX, float_kernel, write_result_into, zero_dropped
+from pagaie._ops._helpers import (ALL_DTYPES, BF16_F32_F64, F32_F64, FLOAT_OR_COMPLEX, SMALL_INTS,
+                                  float_kernel, kernel_dtypes, write_result_into, zero_dropped)
 from pagaie._ops._random_mask import as_scalar, dropout_divisor, keep_mask, program_seed, upscale_kept
 
 __all__ = ["linear", "bilinear", "dropout", "dropout1d", "dropout2d", "dropout3d", "alpha_dropout",
            "feature_alpha_dropout", "embedding", "one_hot", "cosine_similarity", "pairwise_distance",
            "normalize", "label_smooth", "embedding_renorm_"]
+
+
+# Paddle's CPU matmul kernel, and its static API's check (which also takes uint8, int8, bfloat16)
+_LINEAR_CPU_DTYPES = frozenset({torch.int32, torch.int64, torch.float32, torch.float64,
+                                torch.complex64, torch.complex128})
+_LINEAR_STATIC_DTYPES = _LINEAR_CPU_DTYPES | {torch.uint8, torch.int8, torch.bfloat16}
 
 
 @defop(amp="white", paddle_types=("linear", "fc", "pd_op.linear"), method=False)
@@ -47,9 +54,13 @@ def linear(x, weight, bias=None, name=None):
         [[2.5, 1.5], [2.5, 1.5]]
     """
     try:
+        if x.dtype not in _LINEAR_CPU_DTYPES:   # Paddle's CPU matmul kernel
+            kernel_dtypes("nn.functional.linear", x, _LINEAR_CPU_DTYPES, static=_LINEAR_STATIC_DTYPES)
         if x.dim() >= 2 and weight.dim() == 2 and (bias is None or bias.dtype == x.dtype):
             return F.linear(x, weight.t(), bias)
         out = torch.matmul(x, weight)
+    except NoKernelError:
+        raise
     except AttributeError:   # a list of Tensors passes the registry's own check
         for i, (arg, v) in enumerate((("x", x), ("weight", weight))):
             if not isinstance(v, torch.Tensor):
@@ -129,6 +140,7 @@ def bilinear(x1, x2, weight, bias=None, name=None):
                          f"{list(x1.shape)} and 'x2' {list(x2.shape)} (expected [out, "
                          f"{x1.shape[1]}, {x2.shape[1]}])")
     float_kernel(api, x1)   # Paddle's bilinear kernel: floating inputs only
+    kernel_dtypes("nn.functional.bilinear", x1, F32_F64, "x1")   # (float32/float64 on the CPU)
     if bias is not None and (bias.dim() != 2 or bias.shape[0] != 1 or bias.shape[1] != weight.shape[0]):
         raise ValueError(f"{api}: 'bias' must have shape [1, {weight.shape[0]}], but received "
                          f"{list(bias.shape)}")
@@ -152,8 +164,9 @@ def _check_p(p, api):
     return float(p)
 
 
-@defop(program_dtypes={"x": FLOAT_OR_COMPLEX},
-       paddle_types=("dropout", "pd_op.dropout"), method=False)
+# (no program_dtypes: Paddle's static dropout with p=0 returns x of any dtype; its kernel's
+# checks below make the others)
+@defop(paddle_types=("dropout", "pd_op.dropout"), method=False)
 def dropout(x, p=0.5, axis=None, training=True, inplace=False, mode="upscale_in_train", name=None):
     """Randomly zero elements with probability ``p``.
 
@@ -253,6 +266,11 @@ def _dropout_elements(x, p, training, upscale):
 def _dropout_slices(x, p, axes, training, upscale):
     """Paddle's dropout with ``axis`` (a composite there): a uniform draw per element of the
     mask shape, ``x`` scaled by ``1/(1-p)`` and multiplied by the broadcast mask."""
+    # Paddle's static API takes floating x only; drawing a mask, its CPU multiply kernel has
+    # neither small integers nor float16 (and a program then refuses float16 too)
+    draws = training and p < 1
+    kernel_dtypes("nn.functional.dropout", x, _MULTIPLY_CPU_DTYPES if draws else ALL_DTYPES,
+                  static=BF16_F32_F64 if draws else _REAL_FLOATS)
     if not training:
         if upscale:
             return x
@@ -268,6 +286,10 @@ def _dropout_slices(x, p, axes, training, upscale):
     scaled = x * as_scalar(1.0 / (1.0 - p), x.dtype) + 0 if upscale else x
     out = scaled * keep.to(x.dtype)
     return out if out.dtype is x.dtype else out.to(x.dtype)
+
+
+_REAL_FLOATS = FLOAT_OR_COMPLEX - {torch.complex64, torch.complex128}
+_MULTIPLY_CPU_DTYPES = ALL_DTYPES - SMALL_INTS - {torch.float16}
 
 
 def _channel_dropout(x, p, training, data_format, nd, api):
@@ -330,6 +352,8 @@ def dropout3d(x, p=0.5, training=True, data_format="NCDHW", name=None):
     return _channel_dropout(x, p, training, data_format, 3, "dropout3d")
 
 
+_ALPHA_CPU_DTYPES = frozenset({torch.int32, torch.int64, torch.float32, torch.float64,
+                               torch.complex64, torch.complex128})
 _SELU_ALPHA = 1.6732632423543772848170429916717
 _SELU_SCALE = 1.0507009873554804934193349852946
 
@@ -343,6 +367,8 @@ def _alpha_dropout(x, p, training, mask_shape, api):
     p = _check_p(p, api)
     if not training:
         return x
+    if p < 1:   # Paddle's composite: its CPU add/subtract/multiply kernels (bfloat16 in a program)
+        kernel_dtypes(f"nn.functional.{api}", x, _ALPHA_CPU_DTYPES, static=BF16_F32_F64)
     if x.dtype is torch.bool:
         return x & keep_mask(mask_shape, p, x.device) if p < 1 else x & False
     if p == 1:  # every value dropped (the affine correction is undefined there)
@@ -359,7 +385,7 @@ def _alpha_dropout(x, p, training, mask_shape, api):
 
 # Paddle's alpha dropouts are compositions of random ops: a test-mode program keeps them
 # as traced (no test form)
-@defop(program_dtypes={"x": FLOAT_OR_COMPLEX},
+@defop(program_dtypes={"x": _REAL_FLOATS},
        paddle_types=("alpha_dropout",), method=False, for_test={"training": None})
 def alpha_dropout(x, p=0.5, training=True, name=None):
     """Dropout for SELU networks: dropped values become SELU's negative saturation and
@@ -373,7 +399,8 @@ def alpha_dropout(x, p=0.5, training=True, name=None):
     return _alpha_dropout(x, p, training, x.shape, "alpha_dropout")
 
 
-@defop(paddle_types=("feature_alpha_dropout",), method=False, for_test={"training": None})
+@defop(program_dtypes={"x": _REAL_FLOATS},
+       paddle_types=("feature_alpha_dropout",), method=False, for_test={"training": None})
 def feature_alpha_dropout(x, p=0.5, training=True, name=None):
     """Alpha dropout of whole channels (the mask varies over the first two axes).
 
@@ -387,6 +414,9 @@ def feature_alpha_dropout(x, p=0.5, training=True, name=None):
                          f"2 dimensions, but received {x.dim()}")
     shape = list(x.shape[:2]) + [1] * (x.dim() - 2)
     return _alpha_dropout(x, p, training, shape, "feature_alpha_dropout")
+
+
+_EMBEDDING_CPU_DTYPES = ALL_DTYPES - {torch.bool, torch.uint8, torch.int16, torch.int32, torch.int64}
 
 
 @defop(amp="black", paddle_types=("lookup_table_v2", "embedding", "pd_op.embedding"), method=False)
@@ -423,6 +453,8 @@ def embedding(x, weight, padding_idx=None, max_norm=None, norm_type=2.0, sparse=
     if x.dtype not in (torch.int32, torch.int64):
         raise NotImplementedError(f"{api}: input only support int32 and int64, but get "
                                   f"{str(x.dtype).replace('torch.', '')}")
+    if weight.dtype not in _EMBEDDING_CPU_DTYPES:   # Paddle's CPU kernel
+        kernel_dtypes("nn.functional.embedding", weight, _EMBEDDING_CPU_DTYPES, "weight")
     if isinstance(padding_idx, torch.Tensor) and padding_idx.numel() == 1 \
             and not padding_idx.is_floating_point():
         padding_idx = int(padding_idx.reshape(-1)[0])
@@ -567,11 +599,15 @@ def cosine_similarity(x1, x2, axis=1, eps=1e-8):
         [1.0, 0.7071]
     """
     api = "paddle.nn.functional.cosine_similarity"
+    if x1.dtype in SMALL_INTS:   # Paddle's CPU multiply kernel fails before its type promotion
+        kernel_dtypes("nn.functional.cosine_similarity", x1, F32_F64, "x1")
     if not (x1.is_floating_point() or x1.is_complex()) or not (x2.is_floating_point() or x2.is_complex()):
         # Paddle's composite divides an integer sum by a float norm: its type promotion refuses
         raise TypeError(f"{api}: 'x1' and 'x2' must be floating point, but received "
                         f"{str(x1.dtype).replace('torch.', '')} and {str(x2.dtype).replace('torch.', '')}")
     _check_broadcast(api, "x1", x1, "x2", x2)
+    # Paddle's CPU multiply/clip kernels; its static API also takes bfloat16
+    kernel_dtypes("nn.functional.cosine_similarity", x1, F32_F64, "x1", static=BF16_F32_F64)
     s1, s2 = x1.shape[axis], x2.shape[axis]
     w12 = torch.sum(x1 * x2, dim=axis)
     if s1 == 0 or s2 == 0:
@@ -647,6 +683,7 @@ def normalize(x, p=2, axis=1, epsilon=1e-12, out=None, name=None):
         raise ValueError(f"paddle.nn.functional.normalize: Attr(axis) value should be in range [-R, R-1], "
                          f"R is the rank of Input(X). But received axis: {axis}, R: {rank}; 'x' has "
                          f"shape {list(x.shape)}")
+    kernel_dtypes("nn.functional.normalize", x, F32_F64)   # Paddle's CPU p_norm kernel
     return F.normalize(x, p=float(p), dim=axis, eps=epsilon)
 
 
@@ -693,6 +730,7 @@ def label_smooth(label, prior_dist=None, epsilon=0.1, name=None):
                          f"1, but received {epsilon}")
     api = "paddle.nn.functional.label_smooth"
     float_kernel(api, label, "labels")
+    kernel_dtypes("nn.functional.label_smooth", label, F32_F64, "label")   # Paddle's CPU kernel
     if prior_dist is not None:
         if prior_dist.dtype != label.dtype:
             raise ValueError(f"{api}: 'prior_dist' ({str(prior_dist.dtype).replace('torch.', '')}) must "

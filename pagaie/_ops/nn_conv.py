@@ -16,6 +16,7 @@ import torch.nn.functional as F
 
 from pagaie._core.registry import defop
 from pagaie._core.registry import NoKernelError
+from pagaie._ops._helpers import BF16_F32_F64, F32_F64, kernel_dtypes
 from pagaie._ops._nn_helpers import (channel_last, conv_padding, ntuple, pad_input, same_pads,
                                      to_first, to_last)
 
@@ -26,10 +27,12 @@ _CONV = {1: F.conv1d, 2: F.conv2d, 3: F.conv3d}
 _CONV_T = {1: F.conv_transpose1d, 2: F.conv_transpose2d, 3: F.conv_transpose3d}
 
 
-def _check_float(x: torch.Tensor, api: str) -> None:
+def _check_float(x: torch.Tensor, api: str, n: int) -> None:
     if not x.is_floating_point():  # Paddle has no conv kernel for it: NotFound, a RuntimeError
         raise NoKernelError(f"paddle.{api}: the input dtype must be float16, bfloat16, float32 or "
                            f"float64, but received {str(x.dtype).replace('torch.', '')}")
+    # Paddle's CPU kernels: float32/float64 (a program's 1-D/2-D ones also pass bfloat16)
+    kernel_dtypes(api, x, F32_F64, static=None if n == 3 else BF16_F32_F64)
 
 
 def _is_int(v) -> bool:
@@ -129,7 +132,7 @@ def _conv(api: str, n: int, x, weight, bias, stride, padding, dilation, groups, 
     if x.dim() != n + 2:
         raise ValueError(f"paddle.{api}: the input 'x' must be a {n + 2}-D tensor, but received "
                          f"a {x.dim()}-D tensor of shape {list(x.shape)}")
-    _check_float(x, api)
+    _check_float(x, api, n)
     _check_groups(groups, api)
     if last:
         x = to_first(x)
@@ -195,7 +198,7 @@ def _conv_t(api: str, n: int, x, weight, bias, stride, padding, output_padding, 
     if x.dim() != n + 2:
         raise ValueError(f"paddle.{api}: the input 'x' must be a {n + 2}-D tensor, but received "
                          f"a {x.dim()}-D tensor of shape {list(x.shape)}")
-    _check_float(x, api)
+    _check_float(x, api, n)
     _check_groups(groups, api)
     if last:
         x = to_first(x)

@@ -18,13 +18,15 @@ import torch
 import torch.nn.functional as F
 
 from pagaie._core.registry import defop
-from pagaie._ops._helpers import FLOAT_OR_COMPLEX, float_kernel, scalar_of
+from pagaie._ops._helpers import (BF16_F32_F64, F32_F64, FLOAT_OR_COMPLEX, float_kernel,
+                                  kernel_dtypes, scalar_of)
 from pagaie._ops._nn_helpers import float_attr
 from pagaie._ops._random_mask import as_scalar
 
 __all__ = ["batch_norm", "instance_norm", "layer_norm", "rms_norm", "group_norm",
            "local_response_norm"]
 
+_F32 = frozenset({torch.float32})
 _CHANNEL_LAST = ("NLC", "NHWC", "NDHWC")
 _FORMATS = ("NC", "NCL", "NCHW", "NCDHW", "NLC", "NHWC", "NDHWC")
 
@@ -108,6 +110,7 @@ def batch_norm(x, running_mean, running_var, weight=None, bias=None, training=Fa
             if t.dim() != 1:
                 raise ValueError(f"paddle.{api}: {arg} must be 1-D to be used as the global "
                                  f"statistics, but received shape {list(t.shape)}")
+    kernel_dtypes(api, x, F32_F64)   # Paddle's CPU kernel
     m = scalar_of(momentum)
     if epsilon < 0 and x.numel() != 0 and (use_global_stats or x.numel() != c):
         # torch refuses a negative epsilon: the same arithmetic by hand (NaN where var + eps < 0)
@@ -203,6 +206,7 @@ def instance_norm(x, running_mean=None, running_var=None, weight=None, bias=None
     if not 2 <= x.dim() <= 5:
         raise ValueError(f"paddle.nn.functional.instance_norm: the input must be 2-D to 5-D, but "
                          f"received a {x.dim()}-D tensor of shape {list(x.shape)}")
+    kernel_dtypes("nn.functional.instance_norm", x, F32_F64)   # Paddle's CPU kernel
     if x.dim() <= 2 or math.prod(x.shape[2:]) == 1 or x.numel() == 0:
         # one spatial element: the centred input is 0, so only the shift remains
         shape = [1, -1] + [1] * (x.dim() - 2)
@@ -221,7 +225,22 @@ def _shape_list(normalized_shape) -> list[int]:
     return [int(normalized_shape)]
 
 
-@defop(amp="black", method=False, paddle_types=("layer_norm", "pd_op.layer_norm"), amp_inputs=("x",))
+def _layer_norm_static_shape(x, normalized_shape, *args, **kwargs) -> list[int] | None:
+    """Static rule: x's shape, where Paddle lets an unknown (-1) size of x stand for any size of
+    ``normalized_shape`` (None, declining, when a known size differs)."""
+    dims = x._known_dims() if hasattr(x, "_known_dims") else list(x.shape)
+    try:
+        shape = _shape_list(normalized_shape)
+    except Exception:  # noqa: BLE001 - the kernel's own check reports it
+        return None
+    if not 0 < len(shape) < len(dims) or any(
+            d not in (-1, s) for d, s in zip(dims[len(dims) - len(shape):], shape)):
+        return None
+    return dims
+
+
+@defop(amp="black", method=False, paddle_types=("layer_norm", "pd_op.layer_norm"), amp_inputs=("x",),
+       static_shape=_layer_norm_static_shape)
 def layer_norm(x, normalized_shape, weight=None, bias=None, epsilon=1e-05, name=None):
     """Layer normalisation over the trailing ``normalized_shape`` axes.
 
@@ -271,6 +290,8 @@ def layer_norm(x, normalized_shape, weight=None, bias=None, epsilon=1e-05, name=
             raise ValueError(f"paddle.nn.functional.layer_norm: the dimensions of '{arg}' must be "
                              f"1, but received {t.dim()} (shape {list(t.shape)})")
     float_kernel(api, x)
+    # Paddle's CPU kernel (its static API's check also passes bfloat16)
+    kernel_dtypes("nn.functional.layer_norm", x, F32_F64, static=BF16_F32_F64)
     w = None if weight is None else weight.reshape(shape)
     b = None if bias is None else bias.reshape(shape)
     return F.layer_norm(x, shape, w, b, epsilon)
@@ -350,6 +371,7 @@ def _group_norm(x, num_groups, epsilon=1e-05, weight=None, bias=None, data_forma
     if num_groups <= 0 or c % num_groups:
         raise ValueError(f"paddle.{api}: the number of channels ({c}) must be divisible by "
                          f"num_groups ({num_groups})")
+    kernel_dtypes(api, x, F32_F64)   # Paddle's CPU kernel
     out = F.group_norm(x, num_groups, weight, bias, epsilon)
     return out.movedim(1, -1) if last else out
 
@@ -380,7 +402,16 @@ group_norm.op_record = getattr(_group_norm, "op_record", None)
 group_norm.accepts_aliases = getattr(_group_norm, "accepts_aliases", ())
 
 
-@defop(amp="black", method=False, paddle_types=("lrn", "pd_op.lrn"))
+def _lrn_static_check(x, *args, **kwargs) -> None:
+    """Paddle's static local_response_norm wants every size but the first known (ValueError)."""
+    dims = x._known_dims() if hasattr(x, "_known_dims") else []
+    if -1 in dims[1:]:
+        raise ValueError(f"paddle.nn.functional.local_response_norm: Expected every dim's size to "
+                         f"be larger than 0, but the size of the {dims.index(-1, 1)}-th dim is -1 "
+                         f"(a static program needs every size of 'x' but the first, got {dims})")
+
+
+@defop(amp="black", method=False, paddle_types=("lrn", "pd_op.lrn"), static_check=_lrn_static_check)
 def local_response_norm(x, size, alpha=0.0001, beta=0.75, k=1.0, data_format="NCHW", name=None):
     """Local response normalisation across channels:
     ``x / (k + alpha / size * sum of x ** 2 over size neighbouring channels) ** beta``.
@@ -411,6 +442,8 @@ def local_response_norm(x, size, alpha=0.0001, beta=0.75, k=1.0, data_format="NC
         raise ValueError(f"paddle.{api}: Expected every dim's size to be larger than 0, but the "
                          f"size of the {list(x.shape[1:]).index(0) + 1}-th dim is 0")
     float_kernel(f"paddle.{api}", x)   # Paddle's pooling kernels
+    # float32/float64 on the CPU; its static API takes float32 only (float16 fails its multiply)
+    kernel_dtypes(api, x, F32_F64, static=_F32)
     if last:
         x = x.movedim(-1, 1)
     out = F.local_response_norm(x, size, alpha, beta, k)

@@ -15,6 +15,7 @@ import torch.nn.functional as F
 from torch.nn.utils.rnn import PackedSequence, pack_padded_sequence, pad_packed_sequence
 
 from pagaie._core.registry import NoKernelError, defop
+from pagaie._ops._helpers import F32_F64, kernel_dtypes
 from pagaie._ops._random_mask import keep_mask, upscale_kept
 
 __all__: list[str] = []
@@ -115,6 +116,7 @@ def _check_args(input, pre_state, weight_list, rows, mode, sequence_length=None)
     if not input.dtype.is_floating_point:
         raise NoKernelError(f"{api}: the dtype of 'inputs' must be float16, bfloat16, float32 or "
                             f"float64, but received {str(input.dtype).replace('torch.', '')}")
+    kernel_dtypes(api[7:], input, F32_F64, "inputs")   # Paddle's CPU rnn kernel
     if input.shape[0] == 0:
         raise ValueError(f"{api}: 'inputs' must have at least one time step, but received shape "
                          f"{list(input.shape)} (time-major)")
@@ -180,6 +182,8 @@ def _run(mode, input, pre_state, params, has_bias, num_layers, train, is_bidirec
 
 def _check_cell(api, input, states, weight_ih):
     """A cell step's input ``[batch, input_size]`` and states share the weights' float dtype."""
+    if isinstance(input, torch.Tensor) and input.dtype is weight_ih.dtype:
+        kernel_dtypes(api[7:], input, F32_F64, "inputs")   # Paddle's CPU matmul, its first step
     for name, t in (("inputs", input),) + tuple((f"states[{i}]", h) for i, h in enumerate(states)):
         if not isinstance(t, torch.Tensor):
             raise ValueError(f"{api}: '{name}' must be a Tensor, but received {type(t).__name__}")

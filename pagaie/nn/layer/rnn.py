@@ -15,6 +15,7 @@ import pagaie as _pg
 from pagaie._core import dtype as _dt
 from pagaie._core.registry import suspended
 from pagaie._ops import nn_rnn as _r
+from pagaie._ops._helpers import ALL_DTYPES, kernel_dtypes
 from pagaie._ops.nn_misc import sequence_mask as _sequence_mask
 from pagaie.nn.layer.container import LayerList
 from pagaie.nn.layer.layers import Layer
@@ -58,6 +59,9 @@ def _full_batch_like(ref: Any, batch_dim_idx: int, shape: list, batch_pos: int, 
     col = _pg.full_like(col, value, dtype)
     col = _pg.reshape(col, [1] * batch_pos + [-1] + [1] * (len(shape) - batch_pos - 1))
     return _pg.tile(col, [1 if i == batch_pos else int(d) for i, d in enumerate(shape)])
+
+_COALESCE_CPU_DTYPES = ALL_DTYPES - {_dt.to_torch_dtype("float16"), _dt.to_torch_dtype("bfloat16")}
+
 
 class RNNCellBase(Layer):
     """Base class of RNN cells: maps ``(inputs, states)`` to ``(outputs, new_states)``.
@@ -560,6 +564,8 @@ class RNNBase(LayerList):
             from pagaie.nn.initializer import Constant
             ps = self.parameters()
             if ps:  # (none for num_layers=0: Paddle then fails in forward)
+                # Paddle's coalesce_tensor, which makes that copy, has no float16/bfloat16 CPU kernel
+                kernel_dtypes(f"nn.{type(self).__name__}", ps[0]._t, _COALESCE_CPU_DTYPES, "weight")
                 self.create_parameter([sum(p.size for p in ps)], dtype=ps[0].dtype,
                                       default_initializer=Constant(0.0))
             # Paddle's cuDNN dropout state: a 0-D uint8 buffer, never saved (absent where its
