@@ -413,3 +413,19 @@ def zero_dropped(values: torch.Tensor, keep: torch.Tensor, out: torch.Tensor | N
     if out is None:
         return torch.ops.aten.threshold_backward.default(values, keep, 0)
     return torch.ops.aten.threshold_backward.grad_input(values, keep, 0, grad_input=out)
+
+
+FLOAT32_64 = frozenset({torch.float32, torch.float64})
+LOW_FLOATS = frozenset({torch.float16, torch.bfloat16})
+# (the composite losses whose static API builds a bfloat16 program, which fails when run)
+BUILDS_BF16 = FLOAT32_64 | {torch.bfloat16}
+
+
+def no_low_float_kernel(api: str, x: torch.Tensor, arg: str = "input",
+                        static: frozenset | None = None) -> None:
+    """Paddle's CPU kernels of ``api`` (the losses, and the CPU kernels its composite losses
+    call) have no float16/bfloat16 version: its NotFound, a RuntimeError (while a program is
+    built for the CPU, its TypeError unless ``static`` takes the dtype, as ``kernel_dtypes``).
+    Other dtypes are left to the caller's checks."""
+    if x.dtype in LOW_FLOATS:
+        kernel_dtypes(api, x, FLOAT32_64, arg, static)
