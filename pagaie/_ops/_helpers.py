@@ -415,23 +415,23 @@ def zero_dropped(values: torch.Tensor, keep: torch.Tensor, out: torch.Tensor | N
     return torch.ops.aten.threshold_backward.grad_input(values, keep, 0, grad_input=out)
 
 
-# float16 and bfloat16: what many of Paddle's CPU kernels lack (cumsum, angle, clip, acos...).
+# float16 and bfloat16: what many of Paddle's CPU kernels lack (cumsum, angle, clip, the losses...).
 LOW_FLOATS = frozenset({torch.float16, torch.bfloat16})
-_NOT_LOW_FLOATS = ALL_DTYPES - LOW_FLOATS
-
-
-def no_low_float_kernel(api: str, x: torch.Tensor, static: frozenset | None = None) -> None:
-    """Paddle's CPU kernel of ``api`` has no float16/bfloat16 version (NotFound, a RuntimeError;
-    a GPU tensor passes); call it only when ``x.dtype in LOW_FLOATS``. ``static``: as for
-    :func:`kernel_dtypes`."""
-    try:
-        kernel_dtypes(api, x, _NOT_LOW_FLOATS, static=static)
-    except NoKernelError:
-        raise NoKernelError(f"paddle.{api}: 'x' of dtype {dtype_name(x)} is not supported (Paddle's "
-                            "CPU kernel has no float16 or bfloat16 version)") from None
-
-
-# The dtypes of most of Paddle's nn CPU kernels (norms, convolutions, unfold, bilinear...),
+# The dtypes of most of Paddle's nn CPU kernels (norms, convolutions, losses, unfold, bilinear...),
 # and those of their static APIs' build-time checks that also take bfloat16.
 F32_F64 = frozenset({torch.float32, torch.float64})
 BF16_F32_F64 = F32_F64 | {torch.bfloat16}
+
+
+def no_low_float_kernel(api: str, x: torch.Tensor, *, arg: str = "x",
+                        static: frozenset | None = None) -> None:
+    """Paddle's CPU kernel of ``api`` has no float16/bfloat16 version (NotFound, a RuntimeError;
+    a GPU tensor passes). Other dtypes are left to the caller's checks. ``static``: as for
+    :func:`kernel_dtypes`."""
+    if x.dtype not in LOW_FLOATS:
+        return
+    try:
+        kernel_dtypes(api, x, ALL_DTYPES - LOW_FLOATS, arg, static)
+    except NoKernelError:
+        raise NoKernelError(f"paddle.{api}: '{arg}' of dtype {dtype_name(x)} is not supported (Paddle's "
+                            "CPU kernel has no float16 or bfloat16 version)") from None

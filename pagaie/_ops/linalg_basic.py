@@ -8,7 +8,7 @@ import torch
 
 from pagaie._core.registry import NoKernelError, defop
 from pagaie._core.tensor import Tensor, wrap
-from pagaie._ops._helpers import (AssertionValueError, float_kernel, int_list, kernel_dtypes, norm_axis,
+from pagaie._ops._helpers import (AssertionValueError, F32_F64, float_kernel, int_list, kernel_dtypes, norm_axis,
                                   write_out)
 
 __all__ = ["matmul", "mm", "bmm", "mv", "dot", "einsum", "addmm", "addmm_", "baddbmm", "baddbmm_",
@@ -173,7 +173,7 @@ def mm(input, mat2, name=None):
     if input.dtype != mat2.dtype:
         input, mat2 = _promote(input, mat2, "mm")
     # (the matmul kernel; a program records float32 and float64 only)
-    kernel_dtypes("mm", input, _MATMUL_DTYPES, arg="input", static=_FLOAT32_64)
+    kernel_dtypes("mm", input, _MATMUL_DTYPES, arg="input", static=F32_F64)
     return torch.matmul(input, mat2)
 
 
@@ -232,11 +232,10 @@ def mv(x, vec, name=None):
     if x.dtype != vec.dtype:
         raise ValueError(f"paddle.mv: 'x' and 'vec' must have the same dtype, but received "
                          f"{str(x.dtype).replace('torch.', '')} and {str(vec.dtype).replace('torch.', '')}")
-    kernel_dtypes("mv", vec, _FLOAT32_64, arg="vec")
+    kernel_dtypes("mv", vec, F32_F64, arg="vec")
     return torch.mv(x, vec)
 
 
-_FLOAT32_64 = frozenset((torch.float32, torch.float64))
 _EINSUM_DTYPES = frozenset((torch.float32, torch.float64, torch.complex64, torch.complex128))
 _DOT_KERNEL_DTYPES = frozenset((torch.float32, torch.float64, torch.int32, torch.int64, torch.complex64,
                                 torch.complex128))
@@ -765,8 +764,8 @@ def dist(x, y, p=2, name=None):
         # Paddle's kernel reads both as y's dtype: a mismatch is its InvalidArgument
         raise ValueError(f"paddle.dist: 'x' and 'y' must have the same dtype, but received "
                          f"{str(x.dtype)[6:]} and {str(y.dtype)[6:]}")
-    kernel_dtypes("dist", x, _FLOAT32_64)
-    kernel_dtypes("dist", y, _FLOAT32_64, "y")
+    kernel_dtypes("dist", x, F32_F64)
+    kernel_dtypes("dist", y, F32_F64, "y")
     p = float(p)
     if (p in (0, 1) or np.isinf(p)) and (x.requires_grad or y.requires_grad) and torch.is_grad_enabled():
         from pagaie._ops.linalg import _pnorm  # Paddle's gradients at these orders
@@ -774,10 +773,9 @@ def dist(x, y, p=2, name=None):
     return torch.dist(x, y, p=p)
 
 
-_F32_F64 = frozenset({torch.float32, torch.float64})
 
 
-@defop(amp="black", program_dtypes={"x": _F32_F64, "y": _F32_F64})  # its static API's check
+@defop(amp="black", program_dtypes={"x": F32_F64, "y": F32_F64})  # its static API's check
 def cdist(x, y, p=2.0, compute_mode="use_mm_for_euclid_dist_if_necessary", name=None):
     """Pairwise ``p``-norm distances between the rows of ``x`` and ``y``.
 

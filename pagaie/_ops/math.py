@@ -9,7 +9,7 @@ import torch
 
 from pagaie._core.registry import NoKernelError, defop
 from pagaie._core.tensor import Tensor
-from pagaie._ops._helpers import (ALL_DTYPES, LOW_FLOATS, AssertionValueError, check_binary_dtypes,
+from pagaie._ops._helpers import (ALL_DTYPES, F32_F64, LOW_FLOATS, AssertionValueError, check_binary_dtypes,
                                   check_same_dtype, dtype_name, float_inplace, kernel_dtypes,
                                   no_low_float_kernel, pair_kernel_dtypes, parser_bool, reject_bool,
                                   write_out)
@@ -162,7 +162,7 @@ def clip(x, min=None, max=None, name=None, *, out=None):
     if x.dtype not in _CLIP_DTYPES:
         _clip_dtype(x)
     elif x.dtype in LOW_FLOATS:   # (GPU kernels; bfloat16 builds into a program and runs)
-        no_low_float_kernel("clip", x, _CLIP_PROGRAM_DTYPES)
+        no_low_float_kernel("clip", x, static=_CLIP_PROGRAM_DTYPES)
     limit = _CLIP_LIMITS.get(x.dtype)
     if limit is not None:  # Paddle's missing bound is the dtype's finite limit: it clips +-inf
         min = -limit if min is None else min
@@ -250,7 +250,7 @@ def lerp(x, y, weight, name=None):
     if x.dtype is not y.dtype:
         raise ValueError(f"paddle.lerp: 'x' and 'y' must have the same dtype, but received "
                          f"{dtype_name(x)} and {dtype_name(y)}")
-    kernel_dtypes("lerp", x, _FLOAT32_64)
+    kernel_dtypes("lerp", x, F32_F64)
     weight = _lerp_weight(x, weight, "lerp").detach()  # Paddle's lerp has no weight gradient
     return x + weight * (y - x)
 
@@ -370,7 +370,6 @@ def softmax(input, dim: int | None = None, dtype=None, *, out=None):
 
 
 _COMPLEX = frozenset((torch.complex64, torch.complex128))
-_FLOAT32_64 = frozenset((torch.float32, torch.float64))
 _REAL_32_64 = frozenset((torch.float32, torch.float64, torch.int32, torch.int64))
 _HYPOT_DTYPES = _REAL_32_64 | {torch.complex64, torch.complex128}
 
@@ -522,7 +521,7 @@ def _gamma_args_nonneg(api, x, y):
 
 def _igamma(x, y, upper):
     """Paddle's kernel: Q(x, y) is 1 (P is 0) where ``x <= 0`` or ``y < 0``."""
-    kernel_dtypes("gammaincc" if upper else "gammainc", x, _FLOAT32_64)
+    kernel_dtypes("gammaincc" if upper else "gammainc", x, F32_F64)
     r = (torch.special.gammaincc if upper else torch.special.gammainc)(x.detach(), y)
     if type(y) is _T:
         outside = (x.detach() <= 0) | (y.detach() < 0)
@@ -844,7 +843,7 @@ def nextafter(x, y, name=None):
         check_binary_dtypes("nextafter", x, y)
         d = torch.promote_types(x.dtype, y.dtype)
         x, y = x.to(d), y.to(d)
-    kernel_dtypes("nextafter", x, _FLOAT32_64)
+    kernel_dtypes("nextafter", x, F32_F64)
     x, y = _float_pair("nextafter", x, y)
     r = torch.nextafter(x, y)
     return r.detach() if r.requires_grad else r

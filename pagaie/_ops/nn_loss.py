@@ -10,8 +10,9 @@ import torch
 import torch.nn.functional as F
 
 from pagaie._core.registry import NoKernelError, defop
-from pagaie._ops._helpers import (FLOAT_OR_COMPLEX, check_binary_dtypes, compare_mask, dtype_name,
-                                 float_kernel, trace_constant, zero_dropped)
+from pagaie._ops._helpers import (BF16_F32_F64, F32_F64, FLOAT_OR_COMPLEX, check_binary_dtypes,
+                                 compare_mask, dtype_name, float_kernel, kernel_dtypes,
+                                 no_low_float_kernel, trace_constant, zero_dropped)
 from pagaie._ops._nn_helpers import check_reduction, reduce_loss
 from pagaie._ops.math_unary import _abs
 
@@ -148,6 +149,7 @@ def cross_entropy(input, label, weight=None, ignore_index=-100, reduction="mean"
     """
     api = "nn.functional.cross_entropy"
     check_reduction(reduction, api)
+    no_low_float_kernel(api, input, arg="input")
     if ignore_index > 0 and soft_label:
         raise ValueError(f"paddle.{api}: 'ignore_index' must be -100 when soft_label is True, but "
                          f"received {ignore_index}")
@@ -282,6 +284,7 @@ def softmax_with_cross_entropy(logits, label, soft_label=False, ignore_index=-10
         (paddle.Size([1, 1]), 0.1269)
     """
     api = "nn.functional.softmax_with_cross_entropy"
+    no_low_float_kernel(api, logits, arg="logits")
     nd = logits.dim()
     if not -nd <= axis < max(nd, 1):
         raise ValueError(f"paddle.{api}: 'axis' must be in the range [{-nd}, {nd - 1}] (the rank of "
@@ -327,6 +330,7 @@ def binary_cross_entropy(input, label, weight=None, reduction="mean", name=None)
         0.6931
     """
     check_reduction(reduction, "nn.functional.binary_cross_entropy")
+    no_low_float_kernel("nn.functional.binary_cross_entropy", input, arg="input")
     if input.is_floating_point() and not label.is_floating_point():
         raise ValueError(f"paddle.nn.functional.binary_cross_entropy: 'label' must have the dtype "
                          f"of 'input' ({str(input.dtype)[6:]}), but received {str(label.dtype)[6:]}")
@@ -366,6 +370,7 @@ def binary_cross_entropy_with_logits(logit, label, weight=None, reduction="mean"
     """
     api = "nn.functional.binary_cross_entropy_with_logits"
     check_reduction(reduction, api)
+    no_low_float_kernel(api, logit, arg="logit")
     if logit.is_complex():
         raise NoKernelError(f"paddle.{api}: 'logit' must be a real floating tensor, but received "
                             f"{str(logit.dtype)[6:]}")
@@ -407,6 +412,7 @@ def mse_loss(input, label, reduction="mean", name=None):
         5.0
     """
     check_reduction(reduction, "nn.functional.mse_loss")
+    no_low_float_kernel("nn.functional.mse_loss", input, arg="input")
     if input.dtype != label.dtype:  # a numpy label lands here (its dtype is not torch's)
         _tensor_label(label)
         check_binary_dtypes("nn.functional.mse_loss", input, label)
@@ -430,6 +436,7 @@ def l1_loss(input, label, reduction="mean", name=None):
         2.0
     """
     check_reduction(reduction, "nn.functional.l1_loss")
+    no_low_float_kernel("nn.functional.l1_loss", input, arg="input", static=BF16_F32_F64)
     if input.dtype != label.dtype:  # a numpy label lands here (its dtype is not torch's)
         _tensor_label(label)
         check_binary_dtypes("nn.functional.l1_loss", input, label)
@@ -461,6 +468,7 @@ def smooth_l1_loss(input, label, reduction="mean", delta=1.0, is_huber=True, nam
     """
     api = "nn.functional.smooth_l1_loss"
     check_reduction(reduction, api)
+    no_low_float_kernel(api, input, arg="input")
     if list(input.shape) != list(label.shape):  # Paddle's huber_loss does not broadcast
         raise ValueError(f"paddle.{api}: 'input' and 'label' must have the same shape, but "
                          f"received {list(input.shape)} and {list(label.shape)}")
@@ -511,6 +519,7 @@ def nll_loss(input, label, weight=None, ignore_index=-100, reduction="mean", nam
         0.3
     """
     check_reduction(reduction, "nn.functional.nll_loss")
+    no_low_float_kernel("nn.functional.nll_loss", input, arg="input")
     if input.dim() < 2:
         raise ValueError(f"paddle.nn.functional.nll_loss: the input must have 2 or more "
                          f"dimensions, but received shape {list(input.shape)}")
@@ -575,6 +584,7 @@ def kl_div(input, label, reduction="mean", log_target=False, name=None):
         raise ValueError(f"paddle.nn.functional.kl_div: 'input' and 'label' must have the same shape, "
                          f"but received {list(input.shape)} and {list(label.shape)}")
     float_kernel("paddle.nn.functional.kl_div", input)
+    no_low_float_kernel("nn.functional.kl_div", input, arg="input")
     if not label.is_floating_point() and input.is_floating_point():  # Paddle: InvalidArgument
         raise ValueError(f"paddle.nn.functional.kl_div: 'label' must be a floating tensor, but "
                          f"received {dtype_name(label)}")
@@ -607,6 +617,7 @@ def square_error_cost(input, label):
     if input.dtype != label.dtype:  # a numpy label lands here (its dtype is not torch's)
         _tensor_label(label)
         check_binary_dtypes("nn.functional.square_error_cost", input, label)
+    no_low_float_kernel("nn.functional.square_error_cost", input, arg="input")
     return torch.square(input - label)
 
 
@@ -621,13 +632,14 @@ def log_loss(input, label, epsilon=0.0001, name=None):
         >>> round(out.item(), 4)
         0.6929
     """
-    if input.dim() != 2 or input.shape[1] != 1:
-        raise ValueError("paddle.nn.functional.log_loss: the input must be [N, 1] (one probability "
-                         f"per row), but received shape {list(input.shape)}")
-    # Paddle's kernel is float32 only and takes its dtype from the label
+    # Paddle's kernel is float32 only and takes its dtype from the label (chosen before the
+    # shapes are checked)
     if label.dtype != torch.float32:
         raise NoKernelError("paddle.nn.functional.log_loss: the kernel supports float32 only, but "
                             f"received a {dtype_name(label)} label")
+    if input.dim() != 2 or input.shape[1] != 1:
+        raise ValueError("paddle.nn.functional.log_loss: the input must be [N, 1] (one probability "
+                         f"per row), but received shape {list(input.shape)}")
     if input.dtype != label.dtype:
         raise ValueError("paddle.nn.functional.log_loss: 'input' must have the label's dtype "
                          f"(float32), but received {dtype_name(input)}")
@@ -755,6 +767,7 @@ def rnnt_loss(input, label, input_lengths, label_lengths, blank=0, fastemit_lamb
         raise AssertionError(f"paddle.nn.functional.rnnt_loss: the value of 'reduction' should be "
                              f"'sum', 'mean' or 'none', but received {reduction}")
     api = "nn.functional.rnnt_loss"
+    kernel_dtypes(api, input, F32_F64)   # warprnnt's CPU kernel
     for t, arg in ((label, "label"), (input_lengths, "input_lengths"), (label_lengths, "label_lengths")):
         _check_index_dtype(api, t, arg, (torch.int32,))
     losses = torch.stack([_rnnt_one(input[b], label[b], int(input_lengths[b]), int(label_lengths[b]),

@@ -11,7 +11,8 @@ import torch
 import torch.nn.functional as F
 
 from pagaie._core.registry import NoKernelError, defop
-from pagaie._ops._helpers import FLOAT_OR_COMPLEX, check_binary_dtypes, dtype_name, float_kernel
+from pagaie._ops._helpers import (BF16_F32_F64, F32_F64, FLOAT_OR_COMPLEX, check_binary_dtypes,
+                                 dtype_name, float_kernel, kernel_dtypes, no_low_float_kernel)
 from pagaie._ops._nn_helpers import check_reduction, reduce_loss
 
 
@@ -53,6 +54,7 @@ def margin_ranking_loss(input, other, label, margin=0.0, reduction="mean", name=
     """
     api = "nn.functional.margin_ranking_loss"
     check_reduction(reduction, api)
+    no_low_float_kernel(api, input, arg="input", static=BF16_F32_F64)
     input, other = _promote(api, input, other)
     label = _promote(api, input - other, label)[1]
     float_kernel(f"paddle.{api}", input)   # Paddle's relu kernel
@@ -115,6 +117,7 @@ def triplet_margin_loss(input, positive, negative, margin=1.0, p=2, epsilon=1e-0
     """
     api = "nn.functional.triplet_margin_loss"
     check_reduction(reduction, api)
+    no_low_float_kernel(api, input, arg="input")
     # Paddle subtracts the operands (its type promotion: floats only) and takes p_norm (a
     # float kernel)
     input, positive = _promote(api, input, positive)
@@ -183,6 +186,7 @@ def hinge_embedding_loss(input, label, margin=1.0, reduction="mean", name=None):
         0.55
     """
     check_reduction(reduction, "nn.functional.hinge_embedding_loss")
+    no_low_float_kernel("nn.functional.hinge_embedding_loss", input, arg="input")
     _float_operands("paddle.nn.functional.hinge_embedding_loss", input)
     zero = input.new_zeros([1])   # Paddle's [1]-shaped zero: 0-D operands give a [1] loss
     loss = torch.where(label == 1.0, input, zero) + \
@@ -201,6 +205,7 @@ def soft_margin_loss(input, label, reduction="mean", name=None):
         0.6931
     """
     check_reduction(reduction, "nn.functional.soft_margin_loss")
+    no_low_float_kernel("nn.functional.soft_margin_loss", input, arg="input")
     z = -label.to(input.dtype) * input
     if not (z.is_floating_point() or z.is_complex()):
         z = z.float()   # Paddle's exp/log run an integer operand through float32
@@ -219,6 +224,7 @@ def multi_label_soft_margin_loss(input, label, weight=None, reduction="mean", na
     """
     api = "nn.functional.multi_label_soft_margin_loss"
     check_reduction(reduction, api)
+    no_low_float_kernel(api, input, arg="input")
     if list(input.shape) != list(label.shape):
         raise ValueError(f"paddle.{api}: 'input' and 'label' must have the same shape, but "
                          f"received {list(input.shape)} and {list(label.shape)}")
@@ -305,6 +311,7 @@ def multi_margin_loss(input, label, p=1, margin=1.0, weight=None, reduction="mea
     """
     api = "paddle.nn.functional.multi_margin_loss"
     check_reduction(reduction, api[7:])
+    no_low_float_kernel(api[7:], input, arg="input")
     if input.dim() != 2 or label.dim() == 0 or label.shape[0] != input.shape[0]:
         raise ValueError(f"{api}: 'input' must be [N, C] and label's shape[0] equal to N, but "
                          f"received input shape {list(input.shape)} and label shape "
@@ -352,6 +359,7 @@ def poisson_nll_loss(input, label, log_input=True, full=False, epsilon=1e-08, re
         raise ValueError(f"paddle.nn.functional.poisson_nll_loss: epsilon should be positive, "
                          f"but received {epsilon}")
     api = "nn.functional.poisson_nll_loss"
+    no_low_float_kernel(api, input, arg="input", static=BF16_F32_F64)
     if list(input.shape) != list(label.shape):
         raise ValueError(f"paddle.{api}: 'input' and 'label' must have the same shape, but "
                          f"received {list(input.shape)} and {list(label.shape)}")
@@ -399,6 +407,7 @@ def sigmoid_focal_loss(logit, label, normalizer=None, alpha=0.25, gamma=2.0, red
     """
     api = "paddle.nn.functional.sigmoid_focal_loss"
     check_reduction(reduction, api[7:])
+    no_low_float_kernel(api[7:], logit, arg="logit")
     if normalizer is not None:
         if normalizer.dim() > 1:
             raise ValueError(f"{api}: 'normalizer' must be 0-D or 1-D, but received shape "
@@ -465,6 +474,7 @@ def npair_loss(anchor, positive, labels, l2_reg=0.002):
         >>> round(F.npair_loss(a, a, paddle.to_tensor([0.0, 1.0]), l2_reg=0.0).item(), 4)
         0.3133
     """
+    no_low_float_kernel("nn.functional.npair_loss", anchor, arg="anchor")
     reg = l2_reg * 0.25 * (anchor.square().sum(1).mean() + positive.square().sum(1).mean())
     lab = labels.reshape(-1, 1)
     same = (lab == lab.T).to(anchor.dtype)
@@ -508,6 +518,7 @@ def margin_cross_entropy(logits, label, margin1=1.0, margin2=0.5, margin3=0.0, s
         raise NotImplementedError("paddle.nn.functional.margin_cross_entropy: model-parallel "
                                   "groups are not supported; pass group=None")
     api = "paddle.nn.functional.margin_cross_entropy"
+    kernel_dtypes(api[7:], logits, F32_F64, "logits")
     if reduction is not None and reduction not in ("none", "mean", "sum"):   # Paddle asserts
         raise AssertionError(f"{api}: the value of 'reduction' should be 'sum', 'mean', 'none' "
                              f"or None, but received {reduction}")
@@ -584,6 +595,7 @@ def hsigmoid_loss(input, label, num_classes, weight, bias=None, path_table=None,
     if num_classes < 2:
         raise ValueError("paddle.nn.functional.hsigmoid_loss: expected num_classes >= 2, but "
                          f"received {num_classes}")
+    kernel_dtypes("nn.functional.hsigmoid_loss", input, F32_F64)
     if label.dtype != torch.int64:  # Paddle's kernel reads int64 labels only: InvalidArgument
         raise ValueError(f"paddle.nn.functional.hsigmoid_loss: 'label' must be an int64 tensor, "
                          f"but received {dtype_name(label)}")

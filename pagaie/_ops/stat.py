@@ -12,7 +12,7 @@ import torch
 
 from pagaie._core.registry import NoKernelError, defop
 from pagaie._core.tensor import flag_grad
-from pagaie._ops._helpers import (AssertionValueError, SMALL_INTS, dtype_name, kernel_dtypes,
+from pagaie._ops._helpers import (AssertionValueError, F32_F64, SMALL_INTS, dtype_name, kernel_dtypes,
                                   no_small_int_kernel, norm_axis, parser_bool, scalar_axis, stopped,
                                   write_out)
 from pagaie._ops.reduce import _axes, _tensor_axis
@@ -555,7 +555,6 @@ def _int_bins(bins, api: str) -> int:
 
 
 _HISTOGRAM_DTYPES = frozenset((torch.float32, torch.float64, torch.int32, torch.int64))
-_FLOAT32_64 = frozenset((torch.float32, torch.float64))
 
 
 @defop(paddle_types=("histogram",), differentiable=False)
@@ -660,7 +659,7 @@ def histogramdd(x, bins=10, ranges=None, density=False, weights=None, name=None)
         >>> h.tolist(), edges[0].tolist()
         ([[0.0, 1.0], [1.0, 1.0]], [0.0, 1.0, 2.0])
     """
-    kernel_dtypes("histogramdd", x, _HISTOGRAM_DTYPES, static=_FLOAT32_64)   # (a float-only static check)
+    kernel_dtypes("histogramdd", x, _HISTOGRAM_DTYPES, static=F32_F64)   # (a float-only static check)
     if x.dim() < 2:
         raise AssertionError(f"paddle.histogramdd: 'x' must have at least 2 dimensions, but received shape "
                              f"{list(x.shape)}")
