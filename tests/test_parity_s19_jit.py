@@ -104,3 +104,25 @@ def test_predictor_runs_a_model_without_parameter_file(tmp_path, params):
         pred.run()
         return pred.get_output_handle(pred.get_output_names()[0]).copy_to_cpu()
     assert_same(*both(f))
+
+
+@pytest.mark.parametrize("full_graph", [True, False])
+def test_saved_shape_equality_branches_on_the_fed_size(tmp_path, full_graph):
+    """``x.shape[0] == n`` / ``!= n`` of a size the InputSpec leaves unknown is the shape op's
+    comparison in the saved program, not -1's."""
+    def f(fw):
+        class M(fw.nn.Layer):
+            def forward(self, x):
+                if x.shape[0] == 2:
+                    y = x + 1
+                else:
+                    y = x - 1
+                if x.shape[0] != 3:
+                    y = y * 10
+                return y
+        path = str(tmp_path / fw.__name__ / "m")
+        m = fw.jit.to_static(M(), full_graph=full_graph, input_spec=_spec(fw, (None, 3)))
+        fw.jit.save(m, path)
+        loaded = fw.jit.load(path)
+        return [loaded(fw.ones([n, 3])) for n in (2, 3, 4)] + [m(fw.ones([n, 3])) for n in (2, 3, 4)]
+    assert_same(*both(f))
