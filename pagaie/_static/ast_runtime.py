@@ -651,6 +651,17 @@ class UnknownDim(int):
     def __ge__(self, other: Any) -> Any:
         return self.symbolic() >= _symbolic(other)
 
+    # ``x.shape[0] == n`` too (a saved program must not keep the branch -1 picks)
+    def __eq__(self, other: Any) -> Any:
+        if isinstance(other, (int, Value)) and not isinstance(other, bool):
+            return self.symbolic() == _symbolic(other)
+        return NotImplemented
+
+    def __ne__(self, other: Any) -> Any:
+        if isinstance(other, (int, Value)) and not isinstance(other, bool):
+            return self.symbolic() != _symbolic(other)
+        return NotImplemented
+
     # Arithmetic on it is the shape op's arithmetic too (``x.shape[1] * x.shape[2]``,
     # ``x.shape[0] // 2``), not the -1 it reads as
     def __add__(self, other: Any) -> Any:

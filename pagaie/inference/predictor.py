@@ -126,7 +126,14 @@ def load_model(config: Config) -> ImportedProgram:
     model = _read(prog)
     if params is None:
         return _parse(model, list, prog)
-    return _parse(model, lambda: tensors_from_bytes(_read(params)), prog)
+    if os.path.exists(params):
+        return _parse(model, lambda: tensors_from_bytes(_read(params)), prog)
+    # Paddle runs a program without parameters when the parameter file is missing.
+    try:
+        return _parse(model, list, prog)
+    except ValueError:
+        _read(params)  # the model needs parameters: say the file is missing
+        raise
 
 
 # ---- handles -------------------------------------------------------------------------

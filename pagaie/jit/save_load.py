@@ -27,7 +27,7 @@ import torch
 
 from pagaie._core.parameter import Parameter
 from pagaie._core.place import default_device
-from pagaie._core.tensor import Tensor, wrap
+from pagaie._core.tensor import Tensor, flag_grad, wrap
 from pagaie._formats.pdiparams import load_tensors, write_pdiparams
 from pagaie._static import ast_runtime
 from pagaie._static.ir import FORMAT_VERSION, Program, Value, map_values
@@ -36,6 +36,7 @@ from pagaie._static.recorder import _to_values, active_recorder, capture
 from pagaie.static.framework import current_recorder
 from pagaie.jit.api import ConcreteProgram, StaticFunction, make_runner, run_program
 from pagaie.nn import Layer
+from pagaie.utils import unique_name
 from pagaie.utils.layers_utils import flatten
 
 __all__ = ["save", "load", "TranslatedLayer"]
@@ -385,8 +386,16 @@ class TranslatedLayer(Layer):
             outs = _inline(rec, holder, train, list(inputs))
             return outs[0] if len(outs) == 1 else outs
         runner, feed_names = self._runner(holder, train)
-        outs = run_program(runner, feed_names, list(inputs))
-        outs = _zero_grads_for_all(outs, self.parameters())
+        if self.training:
+            outs = _zero_grads_for_all(run_program(runner, feed_names, list(inputs)), self.parameters())
+        else:
+            # Paddle's inference program has no backward: nothing reaches the parameters
+            # or the inputs in eval mode
+            with torch.no_grad():
+                outs = run_program(runner, feed_names, list(inputs))
+        for o in outs:
+            if isinstance(o, Tensor) and o.stop_gradient:
+                flag_grad(o._t, carried=True)  # Paddle's outputs always say stop_gradient=False
         return outs[0] if len(outs) == 1 else outs
 
 
@@ -502,7 +511,8 @@ def _load_paddle_program(raw: bytes, model_path: str, params_path: str) -> Trans
     imported = load_program_file(raw, tensors, repr(model_path))
     persistable: dict[str, Parameter] = {}
     for n, p in imported.parameters.items():
-        persistable[n] = Parameter(p._t.detach().to(default_device()), trainable=bool(p.trainable), name=n)
+        persistable[n] = Parameter(p._t.detach().to(default_device()), trainable=bool(p.trainable),
+                                  name=unique_name.generate(n))
     holder = {"infer": imported.program, "train": None, "feed_names": list(imported.feed_names),
               "fetch_names": list(imported.fetch_names), "train_fetch_names": [],
               "fetch_values": list(imported.fetch_values)}
@@ -600,7 +610,8 @@ def load(path: str, **configs: Any) -> TranslatedLayer:
                 if v._t.dtype != t.dtype:
                     raise ValueError(f"paddle.jit.load: parameter {n!r} has dtype {t.dtype} in the "
                                      f"parameter file, but the program expects {v.dtype.name}")
-        p = Parameter(t.to(default_device()), trainable=trainable[n], name=n)
+        # as Paddle, a loaded parameter's name is a new unique name: <saved name>_<n>
+        p = Parameter(t.to(default_device()), trainable=trainable[n], name=unique_name.generate(n))
         persistable[n] = p
     for prog in (infer, train):
         if prog is None:

@@ -1,0 +1,128 @@
+"""Session-19 sweep of ``paddle.jit`` and ``paddle.inference`` against real Paddle 3.3.1:
+TranslatedLayer gradients and stop_gradient by mode, loaded parameter names, predictors over
+models without parameters, and ``to_static`` conversion semantics.
+
+PYTEST_DONT_REWRITE: Paddle's default mode translates bytecode.
+"""
+from __future__ import annotations
+
+import os
+
+import numpy as np
+import pytest
+
+from tests.reference import assert_same, both, paddle_ref, same_exception
+
+pytest.importorskip("paddle")
+
+X = np.random.RandomState(0).rand(2, 4).astype("float32") - 0.3
+W = np.linspace(-1, 1, 12).reshape(4, 3).astype("float32")
+
+
+def _spec(fw, shape=(None, 4), dtype="float32"):
+    return [fw.static.InputSpec(list(shape), dtype)]
+
+
+def _saved_linear(fw, path):
+    class Net(fw.nn.Layer):
+        def __init__(self):
+            super().__init__()
+            self.fc = fw.nn.Linear(4, 3)
+
+        def forward(self, x):
+            y = self.fc(x)
+            return y, y.argmax(-1)
+
+    net = Net()
+    net.fc.weight.set_value(fw.to_tensor(W))
+    fw.jit.save(net, path, input_spec=_spec(fw))
+    return fw.jit.load(path)
+
+
+@pytest.mark.parametrize("mode", ["train", "eval"])
+def test_translated_layer_gradients_by_mode(tmp_path, mode):
+    """Eval mode runs the inference program: no gradient reaches the parameters or the
+    inputs, yet every output says stop_gradient=False (integer ones too)."""
+    def f(fw):
+        loaded = _saved_linear(fw, str(tmp_path / fw.__name__ / "m"))
+        getattr(loaded, mode)()
+        x = fw.to_tensor(X)
+        x.stop_gradient = False
+        y, idx = loaded(x)
+        (y * x[:, :3]).sum().backward()
+        with fw.no_grad():
+            ng = loaded(x)[0].stop_gradient
+        return (y, x.grad, [p.grad for p in loaded.parameters()], y.stop_gradient,
+                idx.stop_gradient, ng, loaded.training)
+    assert_same(*both(f))
+
+
+def test_translated_layer_starts_in_eval_without_gradients(tmp_path):
+    def f(fw):
+        loaded = _saved_linear(fw, str(tmp_path / fw.__name__ / "m"))
+        loaded(fw.to_tensor(X))[0].sum().backward()
+        return loaded.training, [p.grad is None for p in loaded.parameters()]
+    assert_same(*both(f))
+
+
+def test_loaded_parameter_names_are_unique_names(tmp_path):
+    def f(fw):
+        a = _saved_linear(fw, str(tmp_path / fw.__name__ / "m"))
+        b = fw.jit.load(str(tmp_path / fw.__name__ / "m"))
+        return ([p.name.rsplit("_", 1)[0] for p in a.parameters()],
+                [int(p.name.rsplit("_", 1)[1]) + 1 == int(q.name.rsplit("_", 1)[1])
+                 for p, q in zip(a.parameters(), b.parameters())])
+    assert_same(*both(f))
+
+
+def test_translated_layer_without_parameters_outputs_need_gradients(tmp_path):
+    def f(fw):
+        class N(fw.nn.Layer):
+            def forward(self, x):
+                return x * 2
+        path = str(tmp_path / fw.__name__ / "n")
+        fw.jit.save(N(), path, input_spec=_spec(fw))
+        loaded = fw.jit.load(path)
+        out = [loaded(fw.to_tensor(X)).stop_gradient]
+        loaded.train()
+        return out + [loaded(fw.to_tensor(X)).stop_gradient]
+    assert_same(*both(f))
+
+
+@pytest.mark.parametrize("params", ["missing", "empty"])
+def test_predictor_runs_a_model_without_parameter_file(tmp_path, params):
+    def f(fw):
+        class N(fw.nn.Layer):
+            def forward(self, x):
+                return fw.nn.functional.relu(x) * 2 + 1
+        path = str(tmp_path / fw.__name__ / "n")
+        fw.jit.save(N(), path, input_spec=_spec(fw))
+        assert not os.path.exists(path + ".pdiparams")
+        cfg = fw.inference.Config(path + ".json", path + ".pdiparams" if params == "missing" else "")
+        pred = fw.inference.create_predictor(cfg)
+        pred.get_input_handle(pred.get_input_names()[0]).copy_from_cpu(X)
+        pred.run()
+        return pred.get_output_handle(pred.get_output_names()[0]).copy_to_cpu()
+    assert_same(*both(f))
+
+
+@pytest.mark.parametrize("full_graph", [True, False])
+def test_saved_shape_equality_branches_on_the_fed_size(tmp_path, full_graph):
+    """``x.shape[0] == n`` / ``!= n`` of a size the InputSpec leaves unknown is the shape op's
+    comparison in the saved program, not -1's."""
+    def f(fw):
+        class M(fw.nn.Layer):
+            def forward(self, x):
+                if x.shape[0] == 2:
+                    y = x + 1
+                else:
+                    y = x - 1
+                if x.shape[0] != 3:
+                    y = y * 10
+                return y
+        path = str(tmp_path / fw.__name__ / "m")
+        m = fw.jit.to_static(M(), full_graph=full_graph, input_spec=_spec(fw, (None, 3)))
+        fw.jit.save(m, path)
+        loaded = fw.jit.load(path)
+        return [loaded(fw.ones([n, 3])) for n in (2, 3, 4)] + [m(fw.ones([n, 3])) for n in (2, 3, 4)]
+    assert_same(*both(f))
