@@ -263,8 +263,23 @@ def _logspace_checks(start, stop, num, base=10.0, dtype=None, *args, **kwargs):
     _spacing_checks("logspace", num, dtype, start, stop, base)
 
 
+def _spacing_static_shape(api: str):
+    """Static rule of linspace/logspace: Paddle's programs read ``num`` when they run, so the
+    length is unknown (-1) even for a Python int, and a negative one fails only then. (The
+    rule gives the output's dtype too: it comes from ``dtype``, not from an input.)"""
+    def rule(start, stop, num, *args, dtype=None, **kwargs) -> tuple[list[int], torch.dtype]:
+        if api == "logspace" and len(args) > 1:
+            dtype = args[1]
+        elif api == "linspace" and args:
+            dtype = args[0]
+        dt = _dt.default_float() if dtype is None else _range_dtype(dtype, (), api, True)
+        return [-1], dt
+    return rule
+
+
 @defop(method=False, differentiable=False, paddle_types=("linspace", "pd_op.linspace"),
-       static_check=_linspace_checks)
+       static_check=_linspace_checks, static_shape=_spacing_static_shape("linspace"),
+       static_shape_first="always")
 def linspace(start, stop, num, dtype=None, name=None, *, out=None, device=None,
              requires_grad=False):
     """``num`` evenly spaced values from ``start`` to ``stop``, both included.
@@ -318,7 +333,8 @@ def _paddle_linspace(start, stop, n: int, dt: torch.dtype, device) -> torch.Tens
 
 
 @defop(method=False, differentiable=False, paddle_types=("logspace", "pd_op.logspace"),
-       static_check=_logspace_checks, program_dtypes={"num": frozenset((torch.int32,))})
+       static_check=_logspace_checks, program_dtypes={"num": frozenset((torch.int32,))},
+       static_shape=_spacing_static_shape("logspace"), static_shape_first="always")
 def logspace(start, stop, num, base=10.0, dtype=None, name=None):
     """``num`` values ``base ** v`` for ``v`` evenly spaced from ``start`` to ``stop`` (included).
 

@@ -25,7 +25,7 @@ from pagaie._core.random import draws_discarded
 from pagaie._core.registry import REGISTRY as _REGISTRY
 from pagaie._core.registry import (STATE, NoKernelError, OpRecord, bad_argument, dygraph_only_error,
                                    pop_handler, push_handler, translate_error)
-from pagaie._core.tensor import Tensor
+from pagaie._core.tensor import Tensor, wrap
 from pagaie._static.interpreter import _PROGRAM_SEEDED
 from pagaie._static.ir import UNKNOWN, UNKNOWN_ALT, Block, Program, Value, _shape_out, _values_in, map_values
 from pagaie._static.meta_kernels import defer_dynamo_import
@@ -88,7 +88,82 @@ def _to_values(block: Block, v: Any) -> Any:
     return v
 
 
+# Ops whose Paddle shape rule reads the data of a constant input: a value a ``full`` op
+# (``zeros``, ``ones``) made, or the sizes of ``paddle.shape(y)`` (its unknown ones stay
+# unknown), also concatenated; inside a list only a 0-D one. ``arange(full(2), full(7))`` is
+# [5] and ``reshape(x, paddle.shape(y))`` y's sizes; random ops, slices, ``split``,
+# ``linspace`` and the data-dependent ops leave such sizes unknown, as their shape rules do.
+_READS_CONSTANTS = frozenset({
+    "arange", "full", "zeros", "ones", "empty", "eye", "reshape", "expand", "broadcast_to",
+    "tile", "topk", "unsqueeze", "squeeze", "sum", "mean", "max", "min", "prod", "crop", "pad"})
+
+# Value id -> (data, unknown mask) of the constant inputs of the op being recorded.
+_CONSTANTS: dict = {}
+_MAX_CONSTANT = 64
+
+
+def _constant(v: Value) -> tuple[torch.Tensor, torch.Tensor] | None:
+    """The data a value holds when the program is built (see ``_READS_CONSTANTS``) and which
+    of its entries are unknown sizes; None for any other value."""
+    op = v.op
+    if op is None or v._t.dim() > 1:
+        return None
+    if op.type in ("full", "zeros", "ones") and not op.input_values():
+        if v._t.numel() > _MAX_CONSTANT:
+            return None
+        data = op.record.kernel(*op.args, **op.kwargs)
+        return data, torch.zeros(data.shape, dtype=torch.bool)
+    if op.type == "shape":
+        dims = op.input_values()[0]._known_dims()
+        return (torch.tensor([max(d, 0) for d in dims], dtype=v._t.dtype),
+                torch.tensor([d < 0 for d in dims], dtype=torch.bool))
+    if op.type == "concat" and type(op.args[0]) in (list, tuple) and \
+            all(isinstance(p, Value) for p in op.args[0]):
+        parts = [_constant(p) for p in op.args[0]]
+        if any(p is None or p[0].dim() != 1 for p in parts):
+            return None
+        return torch.cat([p[0].to(v._t.dtype) for p in parts]), torch.cat([p[1] for p in parts])
+    return None
+
+
+def _find_constants(v: Any, found: dict, in_list: bool = False) -> None:
+    if isinstance(v, Value):
+        if not (in_list and v._t.dim() != 0):
+            c = _constant(v)
+            if c is not None:
+                found[id(v)] = c
+    elif type(v) in (list, tuple):
+        for e in v:
+            _find_constants(e, found, True)
+
+
+def _constant_data(v: Value, size: int) -> torch.Tensor | None:
+    c = _CONSTANTS.get(id(v))
+    if c is None:
+        return None
+    data, unknown = c
+    return torch.where(unknown, torch.tensor(size, dtype=data.dtype), data) if unknown.any() else data
+
+
+def _rule_args(v: Any) -> Any:
+    """``v`` for a ``static_shape`` rule: a constant input as its sizes, an unknown one as a
+    0-D symbolic stand-in (which such rules read as -1)."""
+    if isinstance(v, Value) and id(v) in _CONSTANTS:
+        data, unknown = _CONSTANTS[id(v)]
+        if not unknown.any():
+            return wrap(data)
+        return [wrap(torch.empty((), dtype=data.dtype, device="meta")) if u else int(d)
+                for d, u in zip(data.tolist(), unknown.tolist())]
+    if type(v) in (list, tuple):
+        return type(v)(_rule_args(e) for e in v)
+    return v
+
+
 def _meta(v: Any) -> Any:
+    if isinstance(v, Value) and _CONSTANTS:
+        data = _constant_data(v, UNKNOWN)
+        if data is not None:
+            return data
     if isinstance(v, Tensor):  # Values too: their _t is already a meta tensor
         return v._t if v._t.device.type == "meta" else v._t.detach().to("meta")
     if type(v) in (list, tuple):
@@ -101,7 +176,7 @@ def _meta(v: Any) -> Any:
 def _has_unknown(values: Any) -> bool:
     for v in values:
         if isinstance(v, Value):
-            if -1 in v._known_dims():
+            if -1 in v._known_dims() or (id(v) in _CONSTANTS and bool(_CONSTANTS[id(v)][1].any())):
                 return True
         elif type(v) in (list, tuple) and _has_unknown(v):
             return True
@@ -112,6 +187,9 @@ def _meta_alt(v: Any, size: int = UNKNOWN_ALT, sizes: dict | None = None) -> Any
     """:func:`_meta` with ``size`` for the unknown sizes of symbolic values (the unknown size
     of axis ``i`` of value ``v`` at ``sizes[(id(v), i)]`` where given)."""
     if isinstance(v, Value):
+        data = _constant_data(v, size) if _CONSTANTS else None
+        if data is not None:
+            return data
         return torch.empty([(sizes or {}).get((id(v), i), size) if d == -1 else d
                             for i, d in enumerate(v._known_dims())], dtype=v._t.dtype, device="meta")
     if type(v) in (list, tuple):
@@ -129,18 +207,24 @@ def _shape_from_rule(rec: OpRecord, vargs: list, vkwargs: dict) -> tuple[Any, An
     with ``n`` a Value): no made-up data can fit ``x`` there, so the record's
     ``static_shape`` rule gives the sizes (-1 for those read from the values); None when the
     record has no rule or it declines. A rule of an op with several outputs (``split``) gives
-    a list of such size lists; every output has ``x``'s dtype."""
+    a list of such size lists; every output has ``x``'s dtype, unless the rule gives
+    ``(sizes, torch_dtype)``."""
     rule = rec.extra.get("static_shape")
     if rule is None:
         return None
+    if _CONSTANTS:
+        vargs, vkwargs = _rule_args(vargs), {k: _rule_args(v) for k, v in vkwargs.items()}
     try:
         dims = rule(*vargs, **vkwargs)
     except Exception:  # noqa: BLE001 - the rule declines; the generic fallbacks report
         return None
     if dims is None:
         return None
-    x = vargs[0] if vargs else next(iter(vkwargs.values()))
-    dtype = _meta(x).dtype
+    if type(dims) is tuple and len(dims) == 2 and isinstance(dims[1], torch.dtype):
+        dims, dtype = dims   # the rule names the dtype (one not taken from ``x``)
+    else:
+        x = vargs[0] if vargs else next(iter(vkwargs.values()))
+        dtype = _meta(x).dtype
 
     def empty(sizes: list) -> torch.Tensor:
         return torch.empty([UNKNOWN if d < 0 else d for d in sizes], dtype=dtype, device="meta")
@@ -258,10 +342,17 @@ _TOO_LARGE = ("paddle.static: cannot infer the output shape of this op symbolica
               "and the input is too large to probe")
 
 
-def _zeros(v: Any, fill: Any = 0) -> Any:
+def _zeros(v: Any, fill: Any = 0, _seen: list | None = None) -> Any:
     """``v`` with symbolic tensors replaced by data: ``fill`` everywhere, ``"ramp"`` (distinct
     values 1, 2, 3...; alternating for bool), ``"ramp2"`` (2, 3, 4...) or ``"alt"`` (1, 0, 1,
-    0...). Eager tensors keep their data."""
+    0...); the ramps of the k-th symbolic input start k higher, so that two inputs never hold
+    the same data (``arange(a[0], b[0])`` is no size every run agrees on). Eager tensors keep
+    their data."""
+    seen = [0] if _seen is None else _seen
+    if isinstance(v, Value) and _CONSTANTS:
+        data = _constant_data(v, UNKNOWN)
+        if data is not None:
+            return data
     if isinstance(v, (Tensor, torch.Tensor)):   # torch: a meta tensor of _meta_alt's
         t = v._t if isinstance(v, Tensor) else v
         if t.numel() > _MAX_FALLBACK_ELEMENTS:
@@ -269,16 +360,17 @@ def _zeros(v: Any, fill: Any = 0) -> Any:
         if t.device.type != "meta":
             return t.detach()
         if fill in ("ramp", "ramp2", "alt"):
-            start = 2 if fill == "ramp2" else 1
+            start = (2 if fill == "ramp2" else 1) + seen[0]
+            seen[0] += 1
             r = torch.arange(start, t.numel() + start).reshape(t.shape)
             if fill == "alt" or t.dtype == torch.bool:
                 r = r % 2
             return r.to(t.dtype)
         return torch.full(t.shape, fill, dtype=t.dtype)
     if type(v) in (list, tuple):
-        return type(v)(_zeros(e, fill) for e in v)
+        return type(v)(_zeros(e, fill, seen) for e in v)
     if type(v) is slice:
-        return slice(*(_zeros(e, fill) for e in (v.start, v.stop, v.step)))
+        return slice(*(_zeros(e, fill, seen) for e in (v.start, v.stop, v.step)))
     return v
 
 
@@ -567,6 +659,28 @@ class Recorder:
         vkwargs = {k: _to_values(block, v) for k, v in kwargs.items()}
         if "static_check" in rec.extra:   # the op's own checks of its program Values
             rec.extra["static_check"](*vargs, **vkwargs)
+        constants: dict = {}
+        if base_name(rec) in _READS_CONSTANTS:
+            for a in [*vargs, *vkwargs.values()]:
+                _find_constants(a, constants)
+        saved = dict(_CONSTANTS)
+        _CONSTANTS.clear()
+        _CONSTANTS.update(constants)
+        try:
+            try:
+                out, unknown = self._infer(rec, vargs, vkwargs)
+            except Exception:  # noqa: BLE001 - a constant Paddle reads as unknown sizes (-1)
+                if not constants:
+                    raise
+                _CONSTANTS.clear()
+                out, unknown = self._infer(rec, vargs, vkwargs)
+        finally:
+            _CONSTANTS.clear()
+            _CONSTANTS.update(saved)
+        return self._append(rec, block, vargs, vkwargs, out, unknown)
+
+    def _infer(self, rec: OpRecord, vargs: list, vkwargs: dict) -> tuple[Any, Any]:
+        """The outputs of a call on placeholders and which of their sizes are known."""
         with draws_discarded():
             try:
                 out = rec.kernel(*_meta(vargs), **_meta(vkwargs))
@@ -584,11 +698,17 @@ class Recorder:
                     raise
             else:
                 unknown = _meta_dims(rec, out, vargs, vkwargs)
-                if "static_shape_first" in rec.extra and (
-                        _has_unknown(vargs) or _has_unknown(vkwargs.values())):
+                first = rec.extra.get("static_shape_first")
+                if first == "always" or (first and not _CONSTANTS and (
+                        _has_unknown(vargs) or _has_unknown(vkwargs.values()))):
                     # Paddle's own size rule for unknown input sizes, where probing differs
-                    # (its reshape copies an unknown size for a 0 and keeps a -1 unknown)
+                    # (its reshape copies an unknown size for a 0 and keeps a -1 unknown);
+                    # "always": for any input (linspace's length is read when it runs)
                     out, unknown = _shape_from_rule(rec, vargs, vkwargs) or (out, unknown)
+        return out, unknown
+
+    def _append(self, rec: OpRecord, block: Block, vargs: list, vkwargs: dict, out: Any,
+                unknown: Any) -> Any:
         inputs = list(vargs) + list(vkwargs.values())
         flat = [x for a in inputs for x in (a if isinstance(a, (list, tuple)) else [a])]
         # an op recorded under ``no_grad`` stops gradients where the program runs, as Paddle's

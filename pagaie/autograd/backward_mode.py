@@ -9,6 +9,7 @@ import torch
 
 from torch.autograd.graph import get_gradient_edge
 
+from pagaie._core.registry import dygraph_only_error
 from pagaie._core.tensor import GRAD_FLAG, RELEASED, GradNode, Tensor, as_torch, require_grad, wrap
 
 __all__ = ["backward", "grad"]
@@ -221,6 +222,9 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
         >>> g.tolist()
         [12.0]
     """
+    from pagaie.static.framework import in_dynamic_mode
+    if not in_dynamic_mode():   # Paddle's grad is dynamic-mode only (static: gradients())
+        raise dygraph_only_error("grad")
     outs = _tensors_arg(outputs, "grad", "outputs")
     ins = _tensors_arg(inputs, "grad", "inputs")
     gos = _as_list(grad_outputs, "grad", "grad_outputs") or [None] * len(outs)

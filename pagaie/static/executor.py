@@ -16,7 +16,7 @@ from pagaie._static.interpreter import MissingFeedError, Plan
 from pagaie._static.ir import Program, Value
 from pagaie._static.program_tools import program_errors
 from pagaie._static.recorder import capture
-from pagaie.static.framework import DenseTensor, default_main_program, global_scope
+from pagaie.static.framework import DenseTensor, _ScopeVar, default_main_program, global_scope
 
 __all__ = ["Executor", "global_plan_cache"]
 
@@ -156,7 +156,8 @@ class Executor:
                 one such dict, as a DataLoader with ``return_list=False`` gives it).
             fetch_list (list, optional): Values (or their names) to return.
             scope (Scope, optional): where persistable values are published.
-            return_numpy (bool, optional): numpy arrays (True) or Tensors.
+            return_numpy (bool, optional): numpy arrays (True) or Paddle's ``DenseTensor``
+                views (``np.array(t)``, ``t.shape()``, ``t._dtype()``).
 
         Returns:
             list: the fetched values, in ``fetch_list`` order.
@@ -216,6 +217,8 @@ class Executor:
             if src._t.device != self._device:
                 replace_data(src, src._t.to(self._device))
             sc.set(name, src)
+        for name, t in tensors.items():   # the fed inputs live in the scope, as in Paddle's
+            sc.set(name, wrap(t))
         with suspended(), program_errors("paddle.static.Executor.run"):
             if runner is not None:
                 outs = runner(tensors, fetch)
@@ -228,8 +231,8 @@ class Executor:
                 results.append(None)
             elif return_numpy:
                 results.append(_fetched_array(wrap(o.detach()).numpy()))
-            else:
-                results.append(wrap(o.detach()))
+            else:   # Paddle's DenseTensor (np.array(t), t.shape(), t._dtype())
+                results.append(DenseTensor(_ScopeVar("", wrap(o.detach()))))
         return results
 
     def _state_of(self, prog: Program) -> list:

@@ -1,0 +1,163 @@
+"""Session-19 sweep of paddle.static programs against real Paddle 3.3.1 (PIR): the sizes a
+program infers from constant inputs (a ``full`` value, ``paddle.shape(y)``), probes with
+distinct data per input, linspace/logspace lengths, ``paddle.grad`` in static mode."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from tests.reference import assert_same, both_static, same_static_exception
+
+pytest.importorskip("paddle")
+
+
+def _both(fn):
+    return both_static(fn, fresh_programs=True)
+
+
+def _shapes(build):
+    """The build-time shapes of ``build(fw)``'s results in both frameworks (equal)."""
+    ours, theirs = _both(lambda fw: [list(v.shape) for v in build(fw)])
+    assert ours == theirs
+
+
+# ---- sizes read from constant inputs -----------------------------------------------------------
+def _full(fw, shape, v, dt="int64"):
+    return fw.full(shape, v, dt)
+
+
+def _x(fw, shape=(4, 6)):
+    return fw.static.data("x", list(shape), "float32")
+
+
+@pytest.mark.parametrize("build", [
+    lambda fw: [fw.arange(_full(fw, [], 2), _full(fw, [], 7))],
+    lambda fw: [fw.arange(_full(fw, [1], 0.5, "float32"), _full(fw, [1], 3.0, "float32"), 0.5)],
+    lambda fw: [fw.arange(0, 10, _full(fw, [], 2))],
+    lambda fw: [fw.zeros(_full(fw, [2], 3)), fw.ones(_full(fw, [2], 3, "int32")),
+                fw.empty(_full(fw, [2], 3)), fw.full(_full(fw, [2], 3), 1.0)],
+    lambda fw: [fw.eye(_full(fw, [1], 3))],
+    lambda fw: [fw.ones([_full(fw, [], 3), 2]), fw.ones([_full(fw, [1], 3), 2])],
+    lambda fw: [fw.ones(_full(fw, [2], -1))],
+    lambda fw: list(fw.topk(_x(fw), _full(fw, [1], 2))) + [fw.topk(_x(fw), _full(fw, [], 3, "int32"))[0]],
+    lambda fw: [fw.expand(_x(fw, (1, 6)), _full(fw, [2], 6, "int32")),
+                fw.broadcast_to(_x(fw, (1, 6)), _full(fw, [2], 6, "int32")),
+                fw.expand(_x(fw, (1, 6)), [_full(fw, [], 3), 6])],
+    lambda fw: [fw.tile(_x(fw, (2, 6)), _full(fw, [2], 2, "int32")), fw.tile(_x(fw, (1, 6)), [_full(fw, [], 3), 1])],
+    lambda fw: [fw.reshape(_x(fw), [_full(fw, [], 3), 8]), fw.reshape(_x(fw), [_full(fw, [1], 3), 8])],
+    lambda fw: [fw.unsqueeze(_x(fw), _full(fw, [1], 1)), fw.squeeze(_x(fw, (4, 1)), _full(fw, [1], 1))],
+    lambda fw: [fw.sum(_x(fw), axis=_full(fw, [1], 1)), fw.mean(_x(fw), axis=_full(fw, [1], 1)),
+                fw.max(_x(fw), axis=_full(fw, [1], 1)), fw.prod(_x(fw), axis=_full(fw, [1], 1))],
+    lambda fw: [fw.crop(_x(fw), _full(fw, [2], 2, "int32"))],
+    lambda fw: [fw.nn.functional.pad(_x(fw, (1, 1, 4, 6)), _full(fw, [4], 1, "int32"))],
+    # not read: random ops, slices, split sections, values computed from a constant
+    lambda fw: [fw.rand(_full(fw, [2], 3)), fw.randint(0, 5, _full(fw, [2], 3))],
+    lambda fw: [fw.slice(_x(fw, (8, 6)), [0], _full(fw, [1], 1), _full(fw, [1], 4))],
+    lambda fw: [fw.zeros(_full(fw, [2], 3) * 2), fw.arange(_full(fw, [], 2) + 1, 7)],
+    lambda fw: [fw.nonzero(_full(fw, [3], 1))],
+])
+def test_sizes_read_from_full_values(build):
+    _shapes(build)
+
+
+@pytest.mark.parametrize("build", [
+    lambda fw: [fw.reshape(_x(fw), fw.shape(fw.static.data("y", [-1, 3], "float32")))],
+    lambda fw: [fw.reshape(_x(fw), fw.shape(fw.static.data("y", [8, 3], "float32")))],
+    lambda fw: [fw.reshape(_x(fw, (-1, 6)), fw.shape(fw.static.data("y", [-1, 2, 3], "float32")))],
+    lambda fw: [fw.ones(fw.shape(fw.static.data("y", [-1, 3], "float32")))],
+    lambda fw: [fw.expand(_x(fw, (1, 3)), fw.shape(fw.static.data("y", [-1, 3], "float32")))],
+    lambda fw: [fw.tile(_x(fw, (2, 3)), fw.shape(fw.static.data("y", [-1, 2], "float32")))],
+    lambda fw: [fw.zeros(fw.concat([fw.shape(fw.static.data("y", [-1, 2, 3], "float32")),
+                                    _full(fw, [1], 4)]))],
+    lambda fw: [fw.zeros(fw.shape(fw.static.data("y", [-1, 2, 3], "float32"))[1:])],
+])
+def test_sizes_read_from_shape_values(build):
+    _shapes(build)
+
+
+def test_constant_inputs_run_to_the_inferred_sizes():
+    def run(fw):
+        x = fw.static.data("x", [4, 6], "float32")
+        y = fw.static.data("y", [-1, 3], "float32")
+        outs = [fw.arange(_full(fw, [], 2), _full(fw, [], 7)), fw.topk(x, _full(fw, [1], 2))[0],
+                fw.reshape(x, fw.shape(y)), fw.zeros(_full(fw, [2], 3))]
+        exe = fw.static.Executor(fw.CPUPlace())
+        feed = {"x": np.arange(24, dtype="float32").reshape(4, 6), "y": np.ones((8, 3), "float32")}
+        return [list(v.shape) for v in outs], exe.run(feed=feed, fetch_list=outs)
+
+    ours, theirs = _both(run)
+    assert ours[0] == theirs[0]
+    assert_same(ours[1], theirs[1])
+
+
+def test_probes_give_each_input_its_own_data():
+    # two data inputs with the same values would always make an empty range
+    _shapes(lambda fw: [fw.arange(fw.static.data("a", [3], "int64")[0],
+                                  fw.static.data("b", [3], "int64")[0])])
+
+
+# ---- linspace / logspace ----------------------------------------------------------------------
+@pytest.mark.parametrize("num", [5, 0, -1])
+@pytest.mark.parametrize("api", ["linspace", "logspace"])
+def test_spacing_length_is_read_when_the_program_runs(api, num):
+    _shapes(lambda fw: [getattr(fw, api)(0, 1, num), getattr(fw, api)(0, 1, num, dtype="float64")])
+
+    def run(fw):
+        y = getattr(fw, api)(0, 1, num)
+        return str(y.dtype), fw.static.Executor(fw.CPUPlace()).run(fetch_list=[y])
+
+    if num > 0 or (api == "linspace" and num == 0):
+        ours, theirs = _both(run)
+        assert ours[0] == theirs[0]
+        assert_same(ours[1], theirs[1])
+    else:
+        same_static_exception(run)
+
+
+# ---- paddle.grad --------------------------------------------------------------------------------
+def test_grad_is_dynamic_mode_only():
+    def build(fw):
+        x = fw.static.data("x", [3], "float32")
+        x.stop_gradient = False
+        fw.grad((x * x).sum(), x)
+
+    assert type(same_static_exception(build)) is AssertionError
+
+
+# ---- Executor ---------------------------------------------------------------------------------
+def _times_two(fw):
+    x = fw.static.data("x", [3], "float32")
+    return x, x * 2
+
+
+def test_return_numpy_false_gives_dense_tensors():
+    def run(fw):
+        _, y = _times_two(fw)
+        (t,) = fw.static.Executor(fw.CPUPlace()).run(feed={"x": np.ones(3, "float32")},
+                                                     fetch_list=[y], return_numpy=False)
+        return (type(t).__name__, t.shape(), str(t._dtype()), np.array(t),
+                hasattr(t, "dtype"), hasattr(t, "stop_gradient"))
+
+    ours, theirs = _both(run)
+    assert ours[:3] == theirs[:3] and ours[4:] == theirs[4:]
+    assert_same(ours[3], theirs[3])
+
+
+def test_fed_inputs_are_in_the_global_scope():
+    def run(fw):
+        _, y = _times_two(fw)
+        fw.static.Executor(fw.CPUPlace()).run(feed={"x": np.arange(3, dtype="float32")}, fetch_list=[y])
+        t = fw.static.global_scope().find_var("x").get_tensor()
+        return t.shape(), str(t._dtype())   # (Paddle's has released its data by then: ours keeps it)
+
+    ours, theirs = _both(run)
+    assert ours == theirs
+
+
+@pytest.mark.parametrize("fed", ["int32", "bool", "float64"])
+def test_feeds_of_another_dtype_are_refused(fed):
+    def run(fw):
+        x = fw.static.data("x", [3], "int64" if fed != "float64" else "float32")
+        fw.static.Executor(fw.CPUPlace()).run(feed={"x": np.array([1, 0, 1], fed)}, fetch_list=[x + 1])
+
+    assert type(same_static_exception(run)) is ValueError
