@@ -105,3 +105,43 @@ def test_cumulative_angle_conj_clip_dtypes(name):
             if ours.split(" ")[0] != theirs.split(" ")[0] or (what == "eager" and ours != theirs):
                 diffs.append(f"{what} {dt}: pagaie {ours}, Paddle {theirs}")
     assert not diffs, "\n".join(diffs)
+
+
+_BINARY = ["multiply", "divide", "floor_divide", "atan2", "gcd", "lcm"]
+
+
+@pytest.mark.parametrize("op", _BINARY)
+def test_binary_same_dtype_pairs(op):
+    """multiply's int8/uint8/int16, divide's float16/bfloat16 and atan2's bfloat16 CPU kernels
+    do not exist; floor_divide refuses bool before dividing by zero; gcd and lcm programs take
+    int32/int64 only, lcm's kernel no small ints or 16-bit floats."""
+    ref = paddle_ref()
+    xv = np.array([1.5, 2.5, 3.0], "float32")
+    yv = np.array([1.5, 0.0 if op == "floor_divide" else 2.0, 1.0], "float32")
+
+    def fn(P, x):
+        return getattr(P, op)(x, P.to_tensor(yv).astype(x.dtype))
+    diffs = []
+    for dt in _DTYPES:
+        if (op in ("gcd", "lcm") and dt.startswith("complex")) or (op == "multiply" and dt == "float16") \
+                or (op == "divide" and dt == "bool"):
+            continue   # (deliberate: Paddle computes a float "gcd" of complex numbers, divides
+            # bools as integers; pagaie multiplies float16 CPU tensors, as it adds them)
+        ours = _outcome(lambda: fn(pagaie, pagaie.to_tensor(xv).astype(dt)))
+        theirs = _outcome(lambda: fn(ref, ref.to_tensor(xv).astype(dt)))
+        if ours != theirs and not (op == "floor_divide" and "Error" in ours
+                                   and theirs == "EnforceNotMet"):
+            diffs.append(f"eager {dt}: pagaie {ours}, Paddle {theirs}")
+        if dt in _STATIC_DTYPES or dt in ("uint8", "int16", "float32"):
+            ours, theirs = _static(pagaie, fn, dt), _static(ref, fn, dt)
+            if ours.split(":")[0] != theirs.split(":")[0] and theirs != "run:RuntimeError":
+                diffs.append(f"static {dt}: pagaie {ours}, Paddle {theirs}")
+    assert not diffs, "\n".join(diffs)
+
+
+def test_operators_with_numbers_keep_16_bit_floats():
+    """``x / 2`` of a float16/bfloat16 tensor goes to Paddle's scale kernel, which has them."""
+    for dt in ("float16", "bfloat16"):
+        ours, theirs = (P.to_tensor([1.0, 3.0]).astype(dt) / 2 for P in (pagaie, paddle_ref()))
+        assert str(ours.dtype) == str(theirs.dtype) == f"paddle.{dt}"
+        np.testing.assert_allclose(ours.astype("float32").numpy(), theirs.astype("float32").numpy())

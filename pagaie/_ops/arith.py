@@ -9,7 +9,7 @@ import torch
 from pagaie._core import dtype as _dt
 from pagaie._core.registry import NoKernelError, binary_operator, defop
 from pagaie._core.tensor import Tensor, wrap
-from pagaie._ops._helpers import (check_binary_dtypes, dtype_name, kernel_dtypes, pair_kernel_dtypes,
+from pagaie._ops._helpers import (ALL_DTYPES, SMALL_INTS, check_binary_dtypes, dtype_name, kernel_dtypes, pair_kernel_dtypes,
                                   promote_pair, write_out)
 
 _T = torch.Tensor
@@ -21,6 +21,9 @@ __all__ = ["add", "subtract", "multiply", "divide", "floor_divide", "remainder",
 
 
 _LOW = (torch.float16, torch.bfloat16)
+_DIV_CPU_DTYPES = ALL_DTYPES - set(_LOW)
+_DIV_PROGRAM_DTYPES = ALL_DTYPES - {torch.float16}
+_NOT_BOOL = ALL_DTYPES - {torch.bool}
 _LOW_MAX = {d: torch.finfo(d).max for d in _LOW}
 
 
@@ -178,7 +181,16 @@ def multiply(x, y, name=None, *, out=None):
             return zero_biased if out is None else write_out(out, zero_biased)
         x, y = _scalar_operand(x, y, True)
     r = torch.mul(x, y)
+    if r.dtype in SMALL_INTS and type(x) is _T and type(y) is _T:
+        # Paddle's CPU multiply kernel has none of these (a number operand goes to scale;
+        # uint8/int8 pass its program-time check and fail when the program runs)
+        kernel_dtypes("multiply", r, _MUL_CPU_DTYPES, static=_MUL_PROGRAM_DTYPES)
     return r if out is None else write_out(out, r)
+
+
+# (Paddle has no float16 CPU multiply kernel either; pagaie computes it, as its add does)
+_MUL_CPU_DTYPES = ALL_DTYPES - SMALL_INTS
+_MUL_PROGRAM_DTYPES = ALL_DTYPES - {torch.int16}
 
 
 _ZEROS: dict = {}
@@ -218,9 +230,13 @@ def divide(x, y, name=None, *, rounding_mode=None, out=None):
         >>> paddle.divide(paddle.to_tensor([3.0]), paddle.to_tensor([2.0])).tolist()
         [1.5]
     """
-    if type(x) is _T and type(y) is _T and x.dtype is not y.dtype:
-        x, y = promote_pair("divide", x, y)
-    elif type(y) is not _T or type(x) is not _T:
+    if type(x) is _T and type(y) is _T:
+        if x.dtype is not y.dtype:
+            x, y = promote_pair("divide", x, y)
+        elif x.dtype in _LOW:   # no float16/bfloat16 CPU kernel (a number operand goes to scale;
+            # a bfloat16 program builds and runs)
+            kernel_dtypes("divide", x, _DIV_CPU_DTYPES, static=_DIV_PROGRAM_DTYPES)
+    else:
         x, y = _scalar_operand(x, y, True)
     if rounding_mode is None:
         r = torch.div(x, y)
@@ -246,6 +262,7 @@ def floor_divide(x, y, name=None, *, out=None):
         x, y = _promoted("floor_divide", x, y, True)
     elif type(y) is not _T or type(x) is not _T:
         x, y = _scalar_operand(x, y, True)
+    pair_kernel_dtypes("floor_divide", x, y, _NOT_BOOL, True)   # (before the zero check, as Paddle)
     if type(y) is torch.Tensor and not (y.is_floating_point() or y.is_complex()) \
             and type(x) is not float and type(x) is not complex and bool((y == 0).any()):
         raise ZeroDivisionError("paddle.floor_divide: integer division by zero")

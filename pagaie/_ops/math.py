@@ -372,6 +372,7 @@ def softmax(input, dim: int | None = None, dtype=None, *, out=None):
 _COMPLEX = frozenset((torch.complex64, torch.complex128))
 _FLOAT32_64 = frozenset((torch.float32, torch.float64))
 _REAL_32_64 = frozenset((torch.float32, torch.float64, torch.int32, torch.int64))
+_INT_32_64 = frozenset((torch.int32, torch.int64))
 _HYPOT_DTYPES = _REAL_32_64 | {torch.complex64, torch.complex128}
 
 
@@ -653,6 +654,8 @@ def atan2(x, y, name=None):
                             f"takes no bool, uint8, int8 or int16 tensors)")
     if (type(x) is _T and x.is_complex()) or (type(y) is _T and y.is_complex()):
         _no_complex_kernel("atan2", x, y)
+    if type(x) is _T and x.dtype is torch.bfloat16 and (type(y) is not _T or y.dtype is x.dtype):
+        no_low_float_kernel("atan2", x)   # (its float16 CPU kernel exists)
     if type(x) is _T and type(y) is _T and _is_int(x) and _is_int(y) and x.dtype is y.dtype:
         # Paddle's integer kernel works in float32 and returns float64
         return torch.atan2(x.to(torch.float32), y.to(torch.float32)).to(torch.float64)
@@ -783,7 +786,8 @@ def gcd(x, y, name=None):
     """
     _tensor_operands("gcd", x, y, AttributeError)
     x, y = _int_pair("gcd", x, y)
-    kernel_dtypes("gcd", x, _REAL_32_64)   # (Paddle's loop of remainder kernels)
+    # (Paddle's loop of remainder kernels; its program-time check takes int32/int64 only)
+    kernel_dtypes("gcd", x, _REAL_32_64, static=_INT_32_64)
     return torch.gcd(x, y) if _is_int(x) else _float_gcd(x, y)
 
 
@@ -798,6 +802,7 @@ def lcm(x, y, name=None):
     """
     _tensor_operands("lcm", x, y, AttributeError)
     x, y = _int_pair("lcm", x, y)
+    kernel_dtypes("lcm", x, _REAL_32_64, static=_INT_32_64)   # (as gcd's)
     if _is_int(x):
         return torch.lcm(x, y)
     g = _float_gcd(x, y)
