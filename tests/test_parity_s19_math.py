@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 import pagaie
-from tests.reference import paddle_ref
+from tests.reference import paddle_ref, same_exception
 
 paddle = pytest.importorskip("paddle")
 
@@ -145,3 +145,26 @@ def test_operators_with_numbers_keep_16_bit_floats():
         ours, theirs = (P.to_tensor([1.0, 3.0]).astype(dt) / 2 for P in (pagaie, paddle_ref()))
         assert str(ours.dtype) == str(theirs.dtype) == f"paddle.{dt}"
         np.testing.assert_allclose(ours.astype("float32").numpy(), theirs.astype("float32").numpy())
+
+
+@pytest.mark.parametrize("op", ["multiply_", "subtract_", "hypot_"])
+def test_inplace_binary_dtypes(op):
+    """multiply_ of int8/uint8/int16 tensors, subtract_ of bools and hypot_ into an integer
+    tensor are Paddle's NotFound (RuntimeError)."""
+    ref = paddle_ref()
+    diffs = []
+    for dt in ("bool", "uint8", "int8", "int16", "int32", "int64", "float32"):
+        def fn(P):
+            x = P.to_tensor(np.array([1.5, 2.5, 3.0], "float32")).astype(dt)
+            return getattr(P, op)(x, P.to_tensor(np.array([1.5, 2.0, 1.0], "float32")).astype(dt))
+        ours, theirs = _outcome(lambda: fn(pagaie)), _outcome(lambda: fn(ref))
+        if ours != theirs:
+            diffs.append(f"{dt}: pagaie {ours}, Paddle {theirs}")
+    assert not diffs, "\n".join(diffs)
+
+
+def test_mixed_dtype_errors_come_in_paddles_order():
+    """logaddexp's type promotion TypeError precedes its kernel check; atan2 of a complex
+    tensor and a Python number fails on the number (AttributeError)."""
+    same_exception(lambda P: P.logaddexp(P.to_tensor([1], "int8"), P.to_tensor([1], "int16")))
+    same_exception(lambda P: P.atan2(P.to_tensor([1j]), 2.0))

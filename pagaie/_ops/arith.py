@@ -103,6 +103,8 @@ def add(x, y, name=None, *, alpha=1, out=None):
 
 
 def _sub_inplace(x, y, name=None, *, alpha=1):
+    if x.dtype is torch.bool and type(y) is _T and y.dtype is torch.bool:
+        _bool_sub_operands(x, y)   # (its NotFound, as subtract's)
     if type(y) is _T and y.dtype is torch.bool and x.dtype is not torch.bool:
         y = y.to(x.dtype)  # torch refuses ``-`` with a bool operand (complex_x.subtract_(mask))
     if x.dtype in _SUB_NO_CPU and type(y) is _T:
@@ -163,8 +165,14 @@ def _bool_sub_operands(x, y):
     return (t, v) if type(x) is _T else (v, t)
 
 
+def _mul_inplace(x, y, name=None):
+    if x.dtype in SMALL_INTS and type(y) is _T and y.dtype is x.dtype:
+        kernel_dtypes("multiply_", x, _MUL_CPU_DTYPES)
+    return x.mul_(y)
+
+
 @defop(paddle_types=("elementwise_mul", "multiply", "pd_op.multiply"), method=("multiply", "mul"),
-       promotes=True, inplace=lambda x, y, name=None: x.mul_(y), tensor_args=_TENSORS)
+       promotes=True, inplace=_mul_inplace, tensor_args=_TENSORS)
 def multiply(x, y, name=None, *, out=None):
     """Elementwise ``x * y`` with broadcasting.
 

@@ -652,19 +652,24 @@ def atan2(x, y, name=None):
     if type(x) is _T and type(y) is _T and x.dtype is y.dtype and x.dtype in _NO_ATAN2_KERNEL:
         raise NoKernelError(f"paddle.atan2: 'x' of dtype {dtype_name(x)} is not supported (Paddle's kernel "
                             f"takes no bool, uint8, int8 or int16 tensors)")
-    if (type(x) is _T and x.is_complex()) or (type(y) is _T and y.is_complex()):
+    _tensor_operands("atan2", x, y, AttributeError)   # (before any dtype check, as Paddle)
+    if x.is_complex() or y.is_complex():
         _no_complex_kernel("atan2", x, y)
-    if type(x) is _T and x.dtype is torch.bfloat16 and (type(y) is not _T or y.dtype is x.dtype):
+    if x.dtype is torch.bfloat16 and y.dtype is x.dtype:
         no_low_float_kernel("atan2", x)   # (its float16 CPU kernel exists)
     if type(x) is _T and type(y) is _T and _is_int(x) and _is_int(y) and x.dtype is y.dtype:
         # Paddle's integer kernel works in float32 and returns float64
         return torch.atan2(x.to(torch.float32), y.to(torch.float32)).to(torch.float64)
-    _tensor_operands("atan2", x, y, AttributeError)
     x, y = _float_pair("atan2", x, y, torch.float64)
     return torch.atan2(x, y)
 
 
-@defop(paddle_types=("hypot",), inplace=True, promotes=True)
+def _hypot_inplace(x, y, name=None):
+    float_inplace("hypot_", x)   # (an integer x: Paddle has no kernel writing floats into it)
+    return hypot.op_record.kernel(x, y)
+
+
+@defop(paddle_types=("hypot",), inplace=_hypot_inplace, promotes=True)
 def hypot(x, y, name=None):
     """Elementwise ``sqrt(x ** 2 + y ** 2)``.
 
@@ -871,6 +876,8 @@ def logaddexp(x, y, name=None):
         if type(v) is not _T and not (type(other) is _T and other.dtype is torch.bool):
             raise ValueError(f"paddle.logaddexp: '{arg}' must be a Tensor, but received "
                              f"{type(v).__name__} {v!r}")
+    if type(x) is _T and type(y) is _T and x.dtype is not y.dtype:
+        check_binary_dtypes("logaddexp", x, y)   # (its type promotion's TypeError comes first)
     if x.device.type == "meta":  # (a program records bfloat16, which fails when it runs)
         kernel_dtypes("logaddexp", x, _LOGADDEXP_DTYPES | {torch.bfloat16})
     else:
