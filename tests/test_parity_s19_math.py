@@ -168,3 +168,18 @@ def test_mixed_dtype_errors_come_in_paddles_order():
     tensor and a Python number fails on the number (AttributeError)."""
     same_exception(lambda P: P.logaddexp(P.to_tensor([1], "int8"), P.to_tensor([1], "int16")))
     same_exception(lambda P: P.atan2(P.to_tensor([1j]), 2.0))
+
+
+def test_16_bit_floats_compute_where_the_cpu_stands_in_for_a_gpu():
+    """The refusals are the CPU kernels' only: Paddle's GPU kernels (and pagaie's CPU AMP mode,
+    and recorded programs as they run) take float16/bfloat16."""
+    from pagaie._ops._helpers import cpu_as_gpu
+    x = pagaie.to_tensor([0.25, 0.5]).astype("float16")
+    with cpu_as_gpu():
+        for r in (pagaie.acos(x), pagaie.cumsum(x, 0), pagaie.angle(x), pagaie.clip(x, 0.3, 0.4),
+                  pagaie.divide(x, x), pagaie.sigmoid(x), pagaie.cummax(x, 0)[0]):
+            assert r.dtype == pagaie.float16
+        i8 = pagaie.to_tensor([2, 3]).astype("int8")
+        assert (i8 * i8).numpy().tolist() == [4, 9]
+    with pytest.raises(RuntimeError):
+        pagaie.acos(x)
