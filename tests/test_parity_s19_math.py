@@ -183,3 +183,18 @@ def test_16_bit_floats_compute_where_the_cpu_stands_in_for_a_gpu():
         assert (i8 * i8).numpy().tolist() == [4, 9]
     with pytest.raises(RuntimeError):
         pagaie.acos(x)
+
+
+@pytest.mark.parametrize("dt", ["bool", "uint8", "int8", "int16", "int32", "bfloat16", "float32"])
+def test_operators_with_a_python_bool(dt):
+    """A Python bool operand becomes a tensor of the other operand's dtype and runs the
+    elementwise kernel, not scale: int8 * True, bfloat16 / True and uint8 - True find no
+    CPU kernel there."""
+    def cases(P):
+        x = P.to_tensor(np.array([1, 2, 3], "float32")).astype(dt)
+        # (not copied: Paddle divides bools as integers; pagaie adds bfloat16 CPU tensors)
+        return [lambda: True - x, lambda: True * x, lambda: x - False, lambda: x * False] + (
+            [] if dt == "bool" else [lambda: x / True, lambda: True / x]) + (
+            [] if dt == "bfloat16" else [lambda: False + x])
+    ref = paddle_ref()
+    assert [_outcome(f) for f in cases(pagaie)] == [_outcome(f) for f in cases(ref)]

@@ -47,6 +47,14 @@ def _scalar_operand(x, y, cast_low=False):
     return (t, v) if first else (v, t)
 
 
+def _bool_operand_kernel(api, x, y, lacks, allowed, program):
+    """A Python bool operand of an operator: Paddle makes it a tensor of the other operand's
+    dtype and runs its elementwise kernel (not ``scale``), whose CPU version ``lacks`` some."""
+    t = x if type(y) is bool else y if type(x) is bool else None
+    if type(t) is _T and t.dtype in lacks:
+        kernel_dtypes(api, t, allowed, static=program)
+
+
 def _pow_inplace(x, y, name=None):
     if type(y) not in (int, float, bool):
         raise TypeError(f"paddle.pow_: 'y' must be a Python int or float, but received "
@@ -125,6 +133,8 @@ def subtract(x, y, name=None, *, alpha=1, out=None):
     if type(x) is _T and type(y) is _T and x.dtype is not y.dtype:
         x, y = promote_pair("subtract", x, y)
     elif type(y) is not _T or type(x) is not _T:
+        _bool_operand_kernel("subtract", x, y, _SUB_NO_CPU | {torch.bool},
+                             _SUB_CPU_DTYPES - {torch.bool}, frozenset())
         x, y = _scalar_operand(x, y)
     try:
         r = torch.sub(x, y) if alpha == 1 else torch.sub(x, y, alpha=alpha)
@@ -184,6 +194,7 @@ def multiply(x, y, name=None, *, out=None):
     if type(x) is _T and type(y) is _T and x.dtype is not y.dtype:
         x, y = promote_pair("multiply", x, y)
     elif type(y) is not _T or type(x) is not _T:
+        _bool_operand_kernel("multiply", x, y, SMALL_INTS, _MUL_CPU_DTYPES, _MUL_PROGRAM_DTYPES)
         zero_biased = _scaled_by_number(x, y)
         if zero_biased is not None:
             return zero_biased if out is None else write_out(out, zero_biased)
@@ -245,6 +256,7 @@ def divide(x, y, name=None, *, rounding_mode=None, out=None):
             # a bfloat16 program builds and runs)
             kernel_dtypes("divide", x, _DIV_CPU_DTYPES, static=_DIV_PROGRAM_DTYPES)
     else:
+        _bool_operand_kernel("divide", x, y, _LOW, _DIV_CPU_DTYPES, _DIV_PROGRAM_DTYPES)
         x, y = _scalar_operand(x, y, True)
     if rounding_mode is None:
         r = torch.div(x, y)
