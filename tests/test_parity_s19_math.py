@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 import pagaie
-from tests.reference import paddle_ref
+from tests.reference import paddle_ref, same_exception
 
 paddle = pytest.importorskip("paddle")
 
@@ -105,3 +105,96 @@ def test_cumulative_angle_conj_clip_dtypes(name):
             if ours.split(" ")[0] != theirs.split(" ")[0] or (what == "eager" and ours != theirs):
                 diffs.append(f"{what} {dt}: pagaie {ours}, Paddle {theirs}")
     assert not diffs, "\n".join(diffs)
+
+
+_BINARY = ["multiply", "divide", "floor_divide", "atan2", "gcd", "lcm"]
+
+
+@pytest.mark.parametrize("op", _BINARY)
+def test_binary_same_dtype_pairs(op):
+    """multiply's int8/uint8/int16, divide's float16/bfloat16 and atan2's bfloat16 CPU kernels
+    do not exist; floor_divide refuses bool before dividing by zero; gcd and lcm programs take
+    int32/int64 only, lcm's kernel no small ints or 16-bit floats."""
+    ref = paddle_ref()
+    xv = np.array([1.5, 2.5, 3.0], "float32")
+    yv = np.array([1.5, 0.0 if op == "floor_divide" else 2.0, 1.0], "float32")
+
+    def fn(P, x):
+        return getattr(P, op)(x, P.to_tensor(yv).astype(x.dtype))
+    diffs = []
+    for dt in _DTYPES:
+        if (op in ("gcd", "lcm") and dt.startswith("complex")) or (op == "multiply" and dt == "float16") \
+                or (op == "divide" and dt == "bool"):
+            continue   # (deliberate: Paddle computes a float "gcd" of complex numbers, divides
+            # bools as integers; pagaie multiplies float16 CPU tensors, as it adds them)
+        ours = _outcome(lambda: fn(pagaie, pagaie.to_tensor(xv).astype(dt)))
+        theirs = _outcome(lambda: fn(ref, ref.to_tensor(xv).astype(dt)))
+        if ours != theirs and not (op == "floor_divide" and "Error" in ours
+                                   and theirs == "EnforceNotMet"):
+            diffs.append(f"eager {dt}: pagaie {ours}, Paddle {theirs}")
+        if dt in _STATIC_DTYPES or dt in ("uint8", "int16", "float32"):
+            ours, theirs = _static(pagaie, fn, dt), _static(ref, fn, dt)
+            if ours.split(":")[0] != theirs.split(":")[0] and theirs != "run:RuntimeError":
+                diffs.append(f"static {dt}: pagaie {ours}, Paddle {theirs}")
+    assert not diffs, "\n".join(diffs)
+
+
+def test_operators_with_numbers_keep_16_bit_floats():
+    """``x / 2`` of a float16/bfloat16 tensor goes to Paddle's scale kernel, which has them."""
+    for dt in ("float16", "bfloat16"):
+        ours, theirs = (P.to_tensor([1.0, 3.0]).astype(dt) / 2 for P in (pagaie, paddle_ref()))
+        assert str(ours.dtype) == str(theirs.dtype) == f"paddle.{dt}"
+        np.testing.assert_allclose(ours.astype("float32").numpy(), theirs.astype("float32").numpy())
+
+
+@pytest.mark.parametrize("op", ["multiply_", "subtract_", "hypot_"])
+def test_inplace_binary_dtypes(op):
+    """multiply_ of int8/uint8/int16 tensors, subtract_ of bools and hypot_ into an integer
+    tensor are Paddle's NotFound (RuntimeError)."""
+    ref = paddle_ref()
+    diffs = []
+    for dt in ("bool", "uint8", "int8", "int16", "int32", "int64", "float32"):
+        def fn(P):
+            x = P.to_tensor(np.array([1.5, 2.5, 3.0], "float32")).astype(dt)
+            return getattr(P, op)(x, P.to_tensor(np.array([1.5, 2.0, 1.0], "float32")).astype(dt))
+        ours, theirs = _outcome(lambda: fn(pagaie)), _outcome(lambda: fn(ref))
+        if ours != theirs:
+            diffs.append(f"{dt}: pagaie {ours}, Paddle {theirs}")
+    assert not diffs, "\n".join(diffs)
+
+
+def test_mixed_dtype_errors_come_in_paddles_order():
+    """logaddexp's type promotion TypeError precedes its kernel check; atan2 of a complex
+    tensor and a Python number fails on the number (AttributeError)."""
+    same_exception(lambda P: P.logaddexp(P.to_tensor([1], "int8"), P.to_tensor([1], "int16")))
+    same_exception(lambda P: P.atan2(P.to_tensor([1j]), 2.0))
+
+
+def test_16_bit_floats_compute_where_the_cpu_stands_in_for_a_gpu():
+    """The refusals are the CPU kernels' only: Paddle's GPU kernels (and pagaie's CPU AMP mode,
+    and recorded programs as they run) take float16/bfloat16."""
+    from pagaie._ops._helpers import cpu_as_gpu
+    x = pagaie.to_tensor([0.25, 0.5]).astype("float16")
+    with cpu_as_gpu():
+        for r in (pagaie.acos(x), pagaie.cumsum(x, 0), pagaie.angle(x), pagaie.clip(x, 0.3, 0.4),
+                  pagaie.divide(x, x), pagaie.sigmoid(x), pagaie.cummax(x, 0)[0]):
+            assert r.dtype == pagaie.float16
+        i8 = pagaie.to_tensor([2, 3]).astype("int8")
+        assert (i8 * i8).numpy().tolist() == [4, 9]
+    with pytest.raises(RuntimeError):
+        pagaie.acos(x)
+
+
+@pytest.mark.parametrize("dt", ["bool", "uint8", "int8", "int16", "int32", "bfloat16", "float32"])
+def test_operators_with_a_python_bool(dt):
+    """A Python bool operand becomes a tensor of the other operand's dtype and runs the
+    elementwise kernel, not scale: int8 * True, bfloat16 / True and uint8 - True find no
+    CPU kernel there."""
+    def cases(P):
+        x = P.to_tensor(np.array([1, 2, 3], "float32")).astype(dt)
+        # (not copied: Paddle divides bools as integers; pagaie adds bfloat16 CPU tensors)
+        return [lambda: True - x, lambda: True * x, lambda: x - False, lambda: x * False] + (
+            [] if dt == "bool" else [lambda: x / True, lambda: True / x]) + (
+            [] if dt == "bfloat16" else [lambda: False + x])
+    ref = paddle_ref()
+    assert [_outcome(f) for f in cases(pagaie)] == [_outcome(f) for f in cases(ref)]

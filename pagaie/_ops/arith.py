@@ -9,7 +9,7 @@ import torch
 from pagaie._core import dtype as _dt
 from pagaie._core.registry import NoKernelError, binary_operator, defop
 from pagaie._core.tensor import Tensor, wrap
-from pagaie._ops._helpers import (check_binary_dtypes, dtype_name, kernel_dtypes, pair_kernel_dtypes,
+from pagaie._ops._helpers import (ALL_DTYPES, SMALL_INTS, check_binary_dtypes, dtype_name, kernel_dtypes, pair_kernel_dtypes,
                                   promote_pair, write_out)
 
 _T = torch.Tensor
@@ -21,6 +21,9 @@ __all__ = ["add", "subtract", "multiply", "divide", "floor_divide", "remainder",
 
 
 _LOW = (torch.float16, torch.bfloat16)
+_DIV_CPU_DTYPES = ALL_DTYPES - set(_LOW)
+_DIV_PROGRAM_DTYPES = ALL_DTYPES - {torch.float16}
+_NOT_BOOL = ALL_DTYPES - {torch.bool}
 _LOW_MAX = {d: torch.finfo(d).max for d in _LOW}
 
 
@@ -42,6 +45,14 @@ def _scalar_operand(x, y, cast_low=False):
     else:
         return x, y
     return (t, v) if first else (v, t)
+
+
+def _bool_operand_kernel(api, x, y, lacks, allowed, program):
+    """A Python bool operand of an operator: Paddle makes it a tensor of the other operand's
+    dtype and runs its elementwise kernel (not ``scale``), whose CPU version ``lacks`` some."""
+    t = x if type(y) is bool else y if type(x) is bool else None
+    if type(t) is _T and t.dtype in lacks:
+        kernel_dtypes(api, t, allowed, static=program)
 
 
 def _pow_inplace(x, y, name=None):
@@ -100,6 +111,8 @@ def add(x, y, name=None, *, alpha=1, out=None):
 
 
 def _sub_inplace(x, y, name=None, *, alpha=1):
+    if x.dtype is torch.bool and type(y) is _T and y.dtype is torch.bool:
+        _bool_sub_operands(x, y)   # (its NotFound, as subtract's)
     if type(y) is _T and y.dtype is torch.bool and x.dtype is not torch.bool:
         y = y.to(x.dtype)  # torch refuses ``-`` with a bool operand (complex_x.subtract_(mask))
     if x.dtype in _SUB_NO_CPU and type(y) is _T:
@@ -120,6 +133,8 @@ def subtract(x, y, name=None, *, alpha=1, out=None):
     if type(x) is _T and type(y) is _T and x.dtype is not y.dtype:
         x, y = promote_pair("subtract", x, y)
     elif type(y) is not _T or type(x) is not _T:
+        _bool_operand_kernel("subtract", x, y, _SUB_NO_CPU | {torch.bool},
+                             _SUB_CPU_DTYPES - {torch.bool}, frozenset())
         x, y = _scalar_operand(x, y)
     try:
         r = torch.sub(x, y) if alpha == 1 else torch.sub(x, y, alpha=alpha)
@@ -160,8 +175,14 @@ def _bool_sub_operands(x, y):
     return (t, v) if type(x) is _T else (v, t)
 
 
+def _mul_inplace(x, y, name=None):
+    if x.dtype in SMALL_INTS and type(y) is _T and y.dtype is x.dtype:
+        kernel_dtypes("multiply_", x, _MUL_CPU_DTYPES)
+    return x.mul_(y)
+
+
 @defop(paddle_types=("elementwise_mul", "multiply", "pd_op.multiply"), method=("multiply", "mul"),
-       promotes=True, inplace=lambda x, y, name=None: x.mul_(y), tensor_args=_TENSORS)
+       promotes=True, inplace=_mul_inplace, tensor_args=_TENSORS)
 def multiply(x, y, name=None, *, out=None):
     """Elementwise ``x * y`` with broadcasting.
 
@@ -173,12 +194,22 @@ def multiply(x, y, name=None, *, out=None):
     if type(x) is _T and type(y) is _T and x.dtype is not y.dtype:
         x, y = promote_pair("multiply", x, y)
     elif type(y) is not _T or type(x) is not _T:
+        _bool_operand_kernel("multiply", x, y, SMALL_INTS, _MUL_CPU_DTYPES, _MUL_PROGRAM_DTYPES)
         zero_biased = _scaled_by_number(x, y)
         if zero_biased is not None:
             return zero_biased if out is None else write_out(out, zero_biased)
         x, y = _scalar_operand(x, y, True)
     r = torch.mul(x, y)
+    if r.dtype in SMALL_INTS and type(x) is _T and type(y) is _T:
+        # Paddle's CPU multiply kernel has none of these (a number operand goes to scale;
+        # uint8/int8 pass its program-time check and fail when the program runs)
+        kernel_dtypes("multiply", r, _MUL_CPU_DTYPES, static=_MUL_PROGRAM_DTYPES)
     return r if out is None else write_out(out, r)
+
+
+# (Paddle has no float16 CPU multiply kernel either; pagaie computes it, as its add does)
+_MUL_CPU_DTYPES = ALL_DTYPES - SMALL_INTS
+_MUL_PROGRAM_DTYPES = ALL_DTYPES - {torch.int16}
 
 
 _ZEROS: dict = {}
@@ -218,9 +249,14 @@ def divide(x, y, name=None, *, rounding_mode=None, out=None):
         >>> paddle.divide(paddle.to_tensor([3.0]), paddle.to_tensor([2.0])).tolist()
         [1.5]
     """
-    if type(x) is _T and type(y) is _T and x.dtype is not y.dtype:
-        x, y = promote_pair("divide", x, y)
-    elif type(y) is not _T or type(x) is not _T:
+    if type(x) is _T and type(y) is _T:
+        if x.dtype is not y.dtype:
+            x, y = promote_pair("divide", x, y)
+        elif x.dtype in _LOW:   # no float16/bfloat16 CPU kernel (a number operand goes to scale;
+            # a bfloat16 program builds and runs)
+            kernel_dtypes("divide", x, _DIV_CPU_DTYPES, static=_DIV_PROGRAM_DTYPES)
+    else:
+        _bool_operand_kernel("divide", x, y, _LOW, _DIV_CPU_DTYPES, _DIV_PROGRAM_DTYPES)
         x, y = _scalar_operand(x, y, True)
     if rounding_mode is None:
         r = torch.div(x, y)
@@ -246,6 +282,7 @@ def floor_divide(x, y, name=None, *, out=None):
         x, y = _promoted("floor_divide", x, y, True)
     elif type(y) is not _T or type(x) is not _T:
         x, y = _scalar_operand(x, y, True)
+    pair_kernel_dtypes("floor_divide", x, y, _NOT_BOOL, True)   # (before the zero check, as Paddle)
     if type(y) is torch.Tensor and not (y.is_floating_point() or y.is_complex()) \
             and type(x) is not float and type(x) is not complex and bool((y == 0).any()):
         raise ZeroDivisionError("paddle.floor_divide: integer division by zero")

@@ -371,6 +371,7 @@ def softmax(input, dim: int | None = None, dtype=None, *, out=None):
 
 _COMPLEX = frozenset((torch.complex64, torch.complex128))
 _REAL_32_64 = frozenset((torch.float32, torch.float64, torch.int32, torch.int64))
+_INT_32_64 = frozenset((torch.int32, torch.int64))
 _HYPOT_DTYPES = _REAL_32_64 | {torch.complex64, torch.complex128}
 
 
@@ -650,17 +651,24 @@ def atan2(x, y, name=None):
     if type(x) is _T and type(y) is _T and x.dtype is y.dtype and x.dtype in _NO_ATAN2_KERNEL:
         raise NoKernelError(f"paddle.atan2: 'x' of dtype {dtype_name(x)} is not supported (Paddle's kernel "
                             f"takes no bool, uint8, int8 or int16 tensors)")
-    if (type(x) is _T and x.is_complex()) or (type(y) is _T and y.is_complex()):
+    _tensor_operands("atan2", x, y, AttributeError)   # (before any dtype check, as Paddle)
+    if x.is_complex() or y.is_complex():
         _no_complex_kernel("atan2", x, y)
+    if x.dtype is torch.bfloat16 and y.dtype is x.dtype:
+        no_low_float_kernel("atan2", x)   # (its float16 CPU kernel exists)
     if type(x) is _T and type(y) is _T and _is_int(x) and _is_int(y) and x.dtype is y.dtype:
         # Paddle's integer kernel works in float32 and returns float64
         return torch.atan2(x.to(torch.float32), y.to(torch.float32)).to(torch.float64)
-    _tensor_operands("atan2", x, y, AttributeError)
     x, y = _float_pair("atan2", x, y, torch.float64)
     return torch.atan2(x, y)
 
 
-@defop(paddle_types=("hypot",), inplace=True, promotes=True)
+def _hypot_inplace(x, y, name=None):
+    float_inplace("hypot_", x)   # (an integer x: Paddle has no kernel writing floats into it)
+    return hypot.op_record.kernel(x, y)
+
+
+@defop(paddle_types=("hypot",), inplace=_hypot_inplace, promotes=True)
 def hypot(x, y, name=None):
     """Elementwise ``sqrt(x ** 2 + y ** 2)``.
 
@@ -782,7 +790,8 @@ def gcd(x, y, name=None):
     """
     _tensor_operands("gcd", x, y, AttributeError)
     x, y = _int_pair("gcd", x, y)
-    kernel_dtypes("gcd", x, _REAL_32_64)   # (Paddle's loop of remainder kernels)
+    # (Paddle's loop of remainder kernels; its program-time check takes int32/int64 only)
+    kernel_dtypes("gcd", x, _REAL_32_64, static=_INT_32_64)
     return torch.gcd(x, y) if _is_int(x) else _float_gcd(x, y)
 
 
@@ -797,6 +806,7 @@ def lcm(x, y, name=None):
     """
     _tensor_operands("lcm", x, y, AttributeError)
     x, y = _int_pair("lcm", x, y)
+    kernel_dtypes("lcm", x, _REAL_32_64, static=_INT_32_64)   # (as gcd's)
     if _is_int(x):
         return torch.lcm(x, y)
     g = _float_gcd(x, y)
@@ -865,6 +875,8 @@ def logaddexp(x, y, name=None):
         if type(v) is not _T and not (type(other) is _T and other.dtype is torch.bool):
             raise ValueError(f"paddle.logaddexp: '{arg}' must be a Tensor, but received "
                              f"{type(v).__name__} {v!r}")
+    if type(x) is _T and type(y) is _T and x.dtype is not y.dtype:
+        check_binary_dtypes("logaddexp", x, y)   # (its type promotion's TypeError comes first)
     if x.device.type == "meta":  # (a program records bfloat16, which fails when it runs)
         kernel_dtypes("logaddexp", x, _LOGADDEXP_DTYPES | {torch.bfloat16})
     else:

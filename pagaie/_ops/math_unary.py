@@ -15,8 +15,8 @@ import torch
 from pagaie._core import dtype as _dt
 from pagaie._core.registry import NoKernelError, defop
 from pagaie._core.tensor import Tensor
-from pagaie._ops._helpers import (ALL_DTYPES, SMALL_INTS, float_inplace, kernel_dtypes,
-                                  no_small_int_kernel, reject_bool, write_out)
+from pagaie._ops._helpers import (ALL_DTYPES, LOW_FLOATS, SMALL_INTS, float_inplace,
+                                  kernel_dtypes, no_small_int_kernel, reject_bool, write_out)
 
 __all__: list[str] = []
 
@@ -247,25 +247,24 @@ _BOOL_OK = frozenset({"deg2rad", "rad2deg"})
 
 _F = (torch.float32, torch.float64)
 _C = frozenset((torch.complex64, torch.complex128))
-_LOW_FLOATS = frozenset({torch.float16, torch.bfloat16})
 _BF16 = frozenset({torch.bfloat16})
 # The dtypes that Paddle's CPU kernel of an op of the table lacks (its NotFound, RuntimeError;
 # while a program is built, the TypeError of its build-time check). bool is ruled out by
 # _BOOL_OK. An integer input of an int_autocast op runs the float32 kernel.
 _NO_CPU_KERNEL = {
     **dict.fromkeys(("acos", "acosh", "asin", "asinh", "atan", "atanh", "cos", "cosh", "sin",
-                     "sinh", "tan", "tanh", "sqrt", "sign", "reciprocal"), _LOW_FLOATS),
-    "abs": _LOW_FLOATS | SMALL_INTS, "square": _LOW_FLOATS | SMALL_INTS,
-    "rsqrt": _LOW_FLOATS | _C, "ceil": _C, "floor": _C,
+                     "sinh", "tan", "tanh", "sqrt", "sign", "reciprocal"), LOW_FLOATS),
+    "abs": LOW_FLOATS | SMALL_INTS, "square": LOW_FLOATS | SMALL_INTS,
+    "rsqrt": LOW_FLOATS | _C, "ceil": _C, "floor": _C,
     "exp": SMALL_INTS | _BF16, "expm1": SMALL_INTS | _BF16,
     **dict.fromkeys(("log", "log2", "log10", "log1p"), SMALL_INTS),
     "erf": _BF16 | _C,
-    **dict.fromkeys(("erfinv", "digamma", "lgamma", "i0", "i0e", "i1", "i1e"), _LOW_FLOATS | _C),
+    **dict.fromkeys(("erfinv", "digamma", "lgamma", "i0", "i0e", "i1", "i1e"), LOW_FLOATS | _C),
     "gammaln": ALL_DTYPES - frozenset(_F),
-    "sinc": _LOW_FLOATS | SMALL_INTS,   # (int32/int64: the TypeError of its Python check)
+    "sinc": LOW_FLOATS | SMALL_INTS,   # (int32/int64: the TypeError of its Python check)
     # and of the unary ops declared below the table
-    "trunc": _LOW_FLOATS | SMALL_INTS | _C, "round": _LOW_FLOATS | SMALL_INTS,
-    "signbit": _LOW_FLOATS | _C, "sigmoid": _LOW_FLOATS,
+    "trunc": LOW_FLOATS | SMALL_INTS | _C, "round": LOW_FLOATS | SMALL_INTS,
+    "signbit": LOW_FLOATS | _C, "sigmoid": LOW_FLOATS,
 }
 # Dtypes that Paddle's build-time check of a program takes although its CPU kernel lacks them
 # (the program then runs: oneDNN kernels); every other refused dtype is refused there too.
@@ -383,7 +382,7 @@ def trunc(input, name=None):
     """
     if input.dtype in SMALL_INTS:
         no_small_int_kernel("trunc", input, "input")
-    elif input.dtype in _LOW_FLOATS:   # no float16/bfloat16 CPU kernel either
+    elif input.dtype in LOW_FLOATS:   # no float16/bfloat16 CPU kernel either
         kernel_dtypes("trunc", input, _TRUNC_CPU_DTYPES, "input")
     return torch.trunc(input)
 
@@ -518,7 +517,7 @@ def sgn(x, name=None):
         raise TypeError(f"paddle.sgn: the input dtype must be float16, float32, float64, complex64 or "
                         f"complex128, but received {str(x.dtype).replace('torch.', '')}")
     if x.dtype is torch.float16:   # its dtype check takes float16, the CPU sign kernel does not
-        kernel_dtypes("sgn", x, ALL_DTYPES - _LOW_FLOATS)
+        kernel_dtypes("sgn", x, ALL_DTYPES - LOW_FLOATS)
     return _sgn_complex(x) if x.is_complex() else _sign(x, torch.sign)
 
 

@@ -40,7 +40,7 @@ SKIPS: dict[str, str] = {
     "transpose[bad]": "Paddle silently ignores a perm shorter than the rank; pagaie raises ValueError",
     "Tensor.tolist[bf16]": "Paddle returns the raw uint16 bit patterns of bfloat16 values",
     "kthvalue": "which index of tied values kthvalue reports is implementation-defined",
-    "*div*[bool*]": _BOOL_DIV, "op_truediv[bool_bool]": _BOOL_DIV, "op_floordiv[bool_bool]": _BOOL_DIV,
+    "*div*[bool*]": _BOOL_DIV, "op_truediv[bool_bool]": _BOOL_DIV,
     "negative[bool]": "paddle.negative rejects bool while paddle.neg accepts it; pagaie's negative is neg",
     # torch cannot represent this
     **{f"Tensor.{m}[grad]": _TORCH_INT_GRAD for m in ("int", "long", "bool", "short", "byte", "char",
