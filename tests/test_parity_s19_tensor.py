@@ -93,3 +93,90 @@ def test_static_split_by_tensor_section_runs():
 ])
 def test_static_put_along_axis_bad_arguments(case):
     same_static_exception(lambda P: case(P, P.static.data))
+
+
+# -- tensor arguments inside a program --------------------------------------------------------
+
+def _run_program(fn, feed):
+    def run(P):
+        main = P.static.Program()
+        with P.static.program_guard(main, P.static.Program()):
+            outs = fn(P, P.static.data)
+            outs = list(outs) if isinstance(outs, (list, tuple)) else [outs]
+            shapes = [list(o.shape) for o in outs]
+            return [shapes] + list(P.static.Executor(P.CPUPlace()).run(main, feed=feed, fetch_list=outs))
+    ours, theirs = both_static(run)
+    assert ours[0] == theirs[0]
+    assert_same(ours[1:], theirs[1:])
+
+
+_X = np.arange(12, dtype="float32").reshape(3, 4)
+
+
+@pytest.mark.parametrize("fn,feed", [
+    # a 0-D constant made by full is read when Paddle builds the program
+    (lambda P, D: P.full([P.full([], 3, "int64"), 2], 1.5), {}),
+    (lambda P, D: P.zeros([P.full([], 3, "int64"), 2]), {}),
+    (lambda P, D: P.full(P.full([2], 3, "int64"), 1.5), {}),
+    (lambda P, D: P.reshape(D("x", [3, 4], "float32"), [P.full([], 4, "int64"), -1]), {"x": _X}),
+    (lambda P, D: P.expand(D("x", [1, 4], "float32"), [P.full([], 3, "int64"), 4]), {"x": _X[:1]}),
+    (lambda P, D: P.tile(D("x", [3, 4], "float32"), [P.full([], 2, "int64"), 1]), {"x": _X}),
+    (lambda P, D: P.arange(0, P.full([], 5, "int64"), 2), {}),
+    (lambda P, D: P.eye(P.full([], 3, "int64")), {}),
+    (lambda P, D: P.sum(D("x", [3, 4], "float32"), P.full([1], 1, "int64")), {"x": _X}),
+    (lambda P, D: P.topk(D("x", [3, 4], "float32"), P.full([1], 2, "int64")), {"x": _X}),
+    (lambda P, D: P.concat([D("x", [3, 4], "float32")] * 2, P.full([], 1, "int64")), {"x": _X}),
+    # a value fed when the program runs stays unknown
+    (lambda P, D: P.full([D("n", [], "int64"), 2], 1.5), {"n": np.array(3)}),
+    (lambda P, D: P.repeat_interleave(D("x", [3, 4], "float32"), D("r", [4], "int64"), 1),
+     {"x": _X, "r": np.array([1, 0, 2, 1])}),
+])
+def test_program_tensor_arguments(fn, feed):
+    _run_program(fn, feed)
+
+
+@pytest.mark.parametrize("repeats", [lambda P, D: D("r", [], "int64"), lambda P, D: P.full([], 2, "int64"),
+                                     lambda P, D: D("r", [1], "int64")])
+def test_program_repeat_interleave_0d_repeats(repeats):
+    # Paddle builds the program (size unknown along the axis) and refuses the single count
+    # when it runs, as its eager API does
+    def build(P):
+        x = P.static.data("x", [3, 4], "float32")
+        return list(P.repeat_interleave(x, repeats(P, P.static.data), 1).shape)
+    ours, theirs = both_static(build, fresh_programs=True)
+    assert ours == theirs == [3, -1]
+
+    def run(P):
+        with P.static.program_guard(P.static.Program(), P.static.Program()):
+            main = P.static.default_main_program()
+            out = P.repeat_interleave(P.static.data("x", [3, 4], "float32"), repeats(P, P.static.data), 1)
+            feed = {"x": _X, "r": np.array(2)} if "r" in [v.name for v in main.list_vars()] else {"x": _X}
+            if feed.get("r") is not None and list(main.global_block().var("r").shape) == [1]:
+                feed["r"] = np.array([2])
+            P.static.Executor(P.CPUPlace()).run(main, feed=feed, fetch_list=[out])
+    with_static = lambda P: _in_static(P, run)  # noqa: E731
+    same_exception(with_static)
+
+
+def _in_static(P, fn):
+    P.enable_static()
+    try:
+        return fn(P)
+    finally:
+        P.disable_static()
+
+
+@pytest.mark.parametrize("case", [
+    lambda P, D: P.kthvalue(D("x", [3, 4], "float32"), D("k", [], "int64"), 1),
+    lambda P, D: P.kthvalue(D("x", [3, 4], "float32"), P.full([], 2, "int64"), 1),
+    lambda P, D: P.tril(D("x", [3, 4], "float32"), D("d", [], "int64")),
+    lambda P, D: P.triu(D("x", [3, 4], "float32"), diagonal=P.full([], 1, "int64")),
+])
+def test_program_refuses_tensor_int_arguments(case):
+    same_static_exception(lambda P: case(P, P.static.data))
+
+
+def test_eager_takes_0d_tensor_int_arguments():
+    x = lambda P: P.to_tensor(_X)  # noqa: E731
+    assert_same(*both(lambda P: P.kthvalue(x(P), P.to_tensor(2), 1)))
+    assert_same(*both(lambda P: P.tril(x(P), P.to_tensor(1))))

@@ -413,3 +413,30 @@ def zero_dropped(values: torch.Tensor, keep: torch.Tensor, out: torch.Tensor | N
     if out is None:
         return torch.ops.aten.threshold_backward.default(values, keep, 0)
     return torch.ops.aten.threshold_backward.grad_input(values, keep, 0, grad_input=out)
+
+
+def program_constant(v: Any) -> Any:
+    """The number a program value holds when ``full`` made it from constants (a Python fill
+    value and shape), else None: Paddle's programs read such a value at build time where a
+    size, an axis or a count is expected (``full([full([], 3), 2], 1.0)`` is [3, 2] there)."""
+    op = getattr(v, "op", None)
+    if op is None or op.type != "full":
+        return None
+    call = dict(zip(("shape", "fill_value"), op.args), **op.kwargs)
+    fill, shape = call.get("fill_value"), call.get("shape")
+    sizes = shape if isinstance(shape, (list, tuple)) else [shape]
+    if type(fill) not in (bool, int, float) or not all(type(s) is int for s in sizes):
+        return None
+    return fill
+
+
+def int_only_in_programs(api: str, arg: str, position: int):
+    """A ``static_check`` for an int argument that Paddle's eager API also takes as a 0-D
+    Tensor while its static argument parser wants a Python int: a program Value there is its
+    TypeError (``kthvalue``'s ``k``, ``tril``'s ``diagonal``)."""
+    def check(*args: Any, **kwargs: Any) -> None:
+        v = args[position] if len(args) > position else kwargs.get(arg)
+        if isinstance(v, _T) or hasattr(v, "_t"):
+            raise TypeError(f"paddle.{api}: '{arg}' must be an int while a program is built, "
+                            f"but received a Tensor (a program Value)")
+    return check

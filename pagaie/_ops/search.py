@@ -9,7 +9,7 @@ import torch
 
 from pagaie._core.registry import NoKernelError, defop
 from pagaie._core.tensor import Tensor
-from pagaie._ops._helpers import (ALL_DTYPES, kernel_dtypes, norm_axis, parsed_dtype, parser_bool, scalar_axis, scalar_of,
+from pagaie._ops._helpers import (ALL_DTYPES, int_only_in_programs, kernel_dtypes, norm_axis, parsed_dtype, parser_bool, scalar_axis, scalar_of,
                                   torch_dtype, write_out)
 
 __all__ = ["argmax", "argmin", "argsort", "argwhere", "bucketize", "kthvalue", "mode", "msort",
@@ -571,7 +571,7 @@ def bucketize(x, sorted_sequence, out_int32=False, right=False, name=None, *, ou
 _KTHVALUE_DTYPES = frozenset((torch.int32, torch.int64, torch.float32, torch.float64))  # its CPU kernels
 
 
-@defop(paddle_types=("kthvalue", "pd_op.kthvalue"))
+@defop(paddle_types=("kthvalue", "pd_op.kthvalue"), static_check=int_only_in_programs("kthvalue", "k", 1))
 def kthvalue(x, k, axis=None, keepdim=False, name=None):
     """The ``k``-th smallest entry along an axis, with its index.
 
