@@ -180,3 +180,26 @@ def test_eager_takes_0d_tensor_int_arguments():
     x = lambda P: P.to_tensor(_X)  # noqa: E731
     assert_same(*both(lambda P: P.kthvalue(x(P), P.to_tensor(2), 1)))
     assert_same(*both(lambda P: P.tril(x(P), P.to_tensor(1))))
+
+
+# -- bad arguments ----------------------------------------------------------------------------
+
+_X3 = np.arange(24, dtype="float32").reshape(2, 3, 4)
+_AXIS_OPS = {
+    "argmax": lambda P, x, a: P.argmax(x, a), "argmin": lambda P, x, a: P.argmin(x, a),
+    "concat": lambda P, x, a: P.concat([x, x], a), "split": lambda P, x, a: P.split(x, 1, a),
+    "chunk": lambda P, x, a: P.chunk(x, 1, a),
+    "gather": lambda P, x, a: P.gather(x, P.to_tensor([0, 1]), a),
+}
+
+
+@pytest.mark.parametrize("api", sorted(_AXIS_OPS))
+@pytest.mark.parametrize("axis", [1.5, True])
+def test_program_refuses_float_or_bool_axis(api, axis):
+    # Paddle's eager parser truncates a float axis (or reads a bool); its static one refuses both
+    same_static_exception(lambda P: _AXIS_OPS[api](P, P.static.data("x", [2, 3, 4], "float32"), axis))
+
+
+@pytest.mark.parametrize("api", ["argmax", "concat", "split", "gather"])
+def test_eager_bool_axis(api):
+    assert_same(*both(lambda P: _AXIS_OPS[api](P, P.to_tensor(_X3), True)))

@@ -430,13 +430,15 @@ def program_constant(v: Any) -> Any:
     return fill
 
 
-def int_only_in_programs(api: str, arg: str, position: int):
-    """A ``static_check`` for an int argument that Paddle's eager API also takes as a 0-D
-    Tensor while its static argument parser wants a Python int: a program Value there is its
-    TypeError (``kthvalue``'s ``k``, ``tril``'s ``diagonal``)."""
+def int_only_in_programs(api: str, arg: str, position: int, tensors: bool = False):
+    """A ``static_check`` for an int argument that Paddle's eager API also takes as a bool or
+    a float (truncated; ``argmax``'s, ``concat``'s ``axis``) or, with ``tensors``, as a 0-D
+    Tensor (``kthvalue``'s ``k``, ``tril``'s ``diagonal``), while its static argument parser
+    wants a Python int: those are its TypeError while a program is built."""
     def check(*args: Any, **kwargs: Any) -> None:
         v = args[position] if len(args) > position else kwargs.get(arg)
-        if isinstance(v, _T) or hasattr(v, "_t"):
+        if isinstance(v, (bool, float, np.bool_, np.floating)) or (
+                tensors and (isinstance(v, _T) or hasattr(v, "_t"))):
             raise TypeError(f"paddle.{api}: '{arg}' must be an int while a program is built, "
-                            f"but received a Tensor (a program Value)")
+                            f"but received {type(v).__name__}")
     return check

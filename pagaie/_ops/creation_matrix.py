@@ -179,7 +179,7 @@ _TRI_DTYPES = frozenset({torch.bool, torch.float16, torch.float32, torch.float64
 
 
 @defop(method=True, paddle_types=("tril_triu", "pd_op.tril"), inplace=lambda x, diagonal=0, name=None:
-       x.tril_(_check_tri(x, diagonal, "tril_")), static_check=int_only_in_programs("tril", "diagonal", 1))
+       x.tril_(_check_tri(x, diagonal, "tril_")), static_check=int_only_in_programs("tril", "diagonal", 1, True))
 def tril(x, diagonal=0, name=None, *, out=None):
     """The lower triangle of the last two axes; the other elements are zero.
 
@@ -204,7 +204,7 @@ def tril(x, diagonal=0, name=None, *, out=None):
 
 
 @defop(method=True, paddle_types=("tril_triu", "pd_op.triu"), inplace=lambda x, diagonal=0, name=None:
-       x.triu_(_check_tri(x, diagonal, "triu_")), static_check=int_only_in_programs("triu", "diagonal", 1))
+       x.triu_(_check_tri(x, diagonal, "triu_")), static_check=int_only_in_programs("triu", "diagonal", 1, True))
 def triu(x, diagonal=0, name=None, *, out=None):
     """The upper triangle of the last two axes; the other elements are zero.
 

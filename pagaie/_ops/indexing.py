@@ -16,6 +16,7 @@ from pagaie._core import dtype as _dt
 from pagaie._core.registry import defop
 from pagaie._core.tensor import check_inplace
 from pagaie._ops._helpers import (ALL_DTYPES, SMALL_INTS, check_binary_dtypes, dtype_name, int_list,
+                                  int_only_in_programs,
                                   kernel_dtypes, no_small_int_kernel, norm_axis, scalar_axis,
                                   stopped, write_result_into)
 from pagaie._ops.manipulation import view_results
@@ -60,7 +61,7 @@ def bound_index(index: _T, n: int, api: str, exc: type = IndexError, negative: b
     return index
 
 
-@defop(paddle_types=("gather", "pd_op.gather"))
+@defop(paddle_types=("gather", "pd_op.gather"), static_check=int_only_in_programs("gather", "axis", 2))
 def gather(x, index, axis=None, name=None, out=None, *, dim=None):
     """Select the slices of ``x`` at positions ``index`` along ``axis`` (default 0).
 
