@@ -203,3 +203,32 @@ def test_program_refuses_float_or_bool_axis(api, axis):
 @pytest.mark.parametrize("api", ["argmax", "concat", "split", "gather"])
 def test_eager_bool_axis(api):
     assert_same(*both(lambda P: _AXIS_OPS[api](P, P.to_tensor(_X3), True)))
+
+
+# -- creation / joining dtype sets ------------------------------------------------------------
+
+@pytest.mark.parametrize("dt", ["float16", "bfloat16"])
+@pytest.mark.parametrize("api", ["meshgrid", "cartesian_prod", "combinations"])
+def test_meshgrid_family_no_half_cpu_kernel(api, dt):
+    # creation_range's second _MESHGRID_DTYPES table (with float16/bfloat16) replaced the first
+    calls = {"meshgrid": lambda P, x: P.meshgrid(x, x), "cartesian_prod": lambda P, x: P.cartesian_prod([x, x]),
+             "combinations": lambda P, x: P.combinations(x)}
+    same_exception(lambda P: calls[api](P, P.to_tensor([1.0, 2.0, 3.0]).astype(dt)))
+    same_static_exception(lambda P: calls[api](P, P.static.data("x", [3], dt)))
+
+
+@pytest.mark.parametrize("dt", ["float16", "bfloat16", "bool"])
+def test_arange_cpu_dtypes(dt):
+    same_exception(lambda P: P.arange(0, 3, 1, dt))
+    same_static_exception(lambda P: P.arange(0, 3, 1, dt))
+
+
+@pytest.mark.parametrize("dt", ["float32", "int16", "bool"])
+def test_shard_index_refuses_non_int_input_in_programs(dt):
+    same_static_exception(lambda P: P.shard_index(P.static.data("x", [2, 1], dt), 20, 2, 0))
+
+
+@pytest.mark.parametrize("api", ["hstack", "vstack"])
+def test_stacks_refuse_uint8_in_programs(api):
+    same_static_exception(lambda P: getattr(P, api)([P.static.data("x", [2, 3], "uint8")] * 2))
+    assert_same(*both(lambda P: getattr(P, api)([P.to_tensor(np.ones((2, 3), "uint8"))] * 2)))

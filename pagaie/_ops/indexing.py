@@ -13,7 +13,7 @@ import numpy as np
 import torch
 
 from pagaie._core import dtype as _dt
-from pagaie._core.registry import defop
+from pagaie._core.registry import NoKernelError, defop
 from pagaie._core.tensor import check_inplace
 from pagaie._ops._helpers import (ALL_DTYPES, SMALL_INTS, check_binary_dtypes, dtype_name, int_list,
                                   int_only_in_programs,
@@ -580,8 +580,8 @@ def shard_index(input, index_num, nshards, shard_id, ignore_value=-1):
         [[-1], [1]]
     """
     if input.dtype not in (torch.int32, torch.int64):  # Paddle has int kernels only: NotFound
-        raise RuntimeError(f"paddle.shard_index: 'input' must be an int32 or int64 tensor, but "
-                           f"received {dtype_name(input)}")
+        raise NoKernelError(f"paddle.shard_index: 'input' must be an int32 or int64 tensor, but "
+                            f"received {dtype_name(input)}")
     if type(ignore_value) is bool or not isinstance(ignore_value, numbers.Integral):
         raise TypeError(f"paddle.shard_index: 'ignore_value' must be an int, but received "
                         f"{type(ignore_value).__name__} {ignore_value!r}")

@@ -151,7 +151,7 @@ def stack(x, axis=0, name=None, *, out=None):
     return torch.stack(xs, a)
 
 
-@defop(method=False)
+@defop(method=False, static_check=concat_refuses_uint8("hstack"))
 def hstack(x, name=None):
     """Join tensors column-wise (along axis 1; axis 0 for 1-D tensors).
 
@@ -163,7 +163,7 @@ def hstack(x, name=None):
     return torch.hstack(_same_dtype(_rows(x, "hstack"), "hstack"))
 
 
-@defop(method=False)
+@defop(method=False, static_check=concat_refuses_uint8("vstack"))
 def vstack(x, name=None):
     """Join tensors row-wise (1-D tensors become rows).
 
