@@ -232,3 +232,19 @@ def test_shard_index_refuses_non_int_input_in_programs(dt):
 def test_stacks_refuse_uint8_in_programs(api):
     same_static_exception(lambda P: getattr(P, api)([P.static.data("x", [2, 3], "uint8")] * 2))
     assert_same(*both(lambda P: getattr(P, api)([P.to_tensor(np.ones((2, 3), "uint8"))] * 2)))
+
+
+@pytest.mark.parametrize("case", [
+    lambda P, x: P.split(x, 3, 1), lambda P, x: P.split(x, 0, 1), lambda P, x: P.chunk(x, 3, 1),
+    lambda P, x: P.reshape(x, [-1, -1]),
+])
+def test_bad_arguments_eager_and_static(case):
+    # Paddle's static API asserts (AssertionError) where its eager kernels raise ValueError
+    same_exception(lambda P: case(P, P.to_tensor(np.ones((3, 4), "float32"))))
+    same_static_exception(lambda P: case(P, P.static.data("x", [3, 4], "float32")))
+
+
+def test_topk_float_k():
+    # eagerly Paddle truncates a float k; its static parser refuses it
+    assert_same(*both(lambda P: P.topk(P.to_tensor(_X), 1.5)))
+    same_static_exception(lambda P: P.topk(P.static.data("x", [3, 4], "float32"), 1.5))

@@ -16,7 +16,7 @@ from pagaie._core import dtype as _dt
 from pagaie._core.registry import NoKernelError, REGISTRY, STATE, OpRecord, defop
 from pagaie._core.tensor import Tensor, check_inplace
 from pagaie._ops._helpers import axis_arg, device, int_entries, kernel_dtypes, int_list, norm_axis, norm_axes, shape_arg as _shape, write_out
-from pagaie._ops._helpers import program_constant
+from pagaie._ops._helpers import AssertionValueError, program_constant
 
 _T = torch.Tensor
 
@@ -218,8 +218,10 @@ def _reshape(x: _T, shape: Any) -> _T:
                 return x.reshape(given)
             except RuntimeError:
                 pass
-        raise ValueError(f"paddle.reshape: the input of shape {list(x.shape)} ({x.numel()} elements) "
-                         f"cannot be reshaped to {s}") from None
+        # (Paddle's static API asserts a single -1: AssertionError there, ValueError eagerly)
+        error = AssertionValueError if s.count(-1) > 1 else ValueError
+        raise error(f"paddle.reshape: the input of shape {list(x.shape)} ({x.numel()} elements) "
+                    f"cannot be reshaped to {s}") from None
 
 
 def _empty_shape(xs: list, s: list) -> list:

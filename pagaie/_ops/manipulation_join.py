@@ -10,7 +10,7 @@ import torch
 from pagaie._core.registry import NoKernelError, defop
 from pagaie._core.tensor import Tensor
 from pagaie._ops._helpers import int_list, norm_axis, scalar_axis, seq_of_tensors
-from pagaie._ops._helpers import axis_arg, int_entries, int_only_in_programs, kernel_dtypes
+from pagaie._ops._helpers import AssertionValueError, axis_arg, int_entries, int_only_in_programs, kernel_dtypes
 from pagaie._ops.manipulation import _dims_of, check_int_entries, view_pieces
 
 _T = torch.Tensor
@@ -220,8 +220,8 @@ def column_stack(x, name=None):
 def _sections(n: int, num_or_sections: Any, api: str, arg: str) -> list[int]:
     if isinstance(num_or_sections, int) and not isinstance(num_or_sections, bool):
         num = num_or_sections
-        if num <= 0 or n % num:
-            raise ValueError(f"paddle.{api}: the size of the split axis ({n}) must be divisible by "
+        if num <= 0 or n % num:   # (Paddle's static API asserts it: AssertionError there)
+            raise AssertionValueError(f"paddle.{api}: the size of the split axis ({n}) must be divisible by "
                              f"'{arg}' ({num})")
         return [n // num] * num
     if not isinstance(num_or_sections, (list, tuple)):

@@ -142,7 +142,8 @@ _TOPK_DTYPES = frozenset((torch.int32, torch.int64, torch.float16, torch.float32
 _MODE_DTYPES = frozenset((torch.int32, torch.int64, torch.float32, torch.float64))
 
 
-@defop("topk", paddle_types=("top_k_v2", "pd_op.topk"), method=False)
+@defop("topk", paddle_types=("top_k_v2", "pd_op.topk"), method=False,
+       static_check=int_only_in_programs("topk", "k", 1))
 def _topk(x, k, axis=None, largest=True, sorted=True, name=None, *, out=None):
     """The ``k`` largest (or smallest) entries along an axis, with their indices.
 
