@@ -248,3 +248,16 @@ def test_topk_float_k():
     # eagerly Paddle truncates a float k; its static parser refuses it
     assert_same(*both(lambda P: P.topk(P.to_tensor(_X), 1.5)))
     same_static_exception(lambda P: P.topk(P.static.data("x", [3, 4], "float32"), 1.5))
+
+
+@pytest.mark.parametrize("fn,feed", [
+    # bounds held by Tensors: the sliced sizes are unknown when the program is built (they were 0)
+    (lambda P, D: P.slice(D("x", [3, 4], "float32"), [1], [D("s", [], "int64")], [D("e", [], "int64")]),
+     {"x": _X, "s": np.array(1), "e": np.array(3)}),
+    (lambda P, D: P.slice(D("x", [3, 4], "float32"), [1], D("s", [1], "int64"), D("e", [1], "int64")),
+     {"x": _X, "s": np.array([1]), "e": np.array([3])}),
+    (lambda P, D: P.strided_slice(D("x", [3, 4], "float32"), [1], [D("s", [], "int64")], [4], [1]),
+     {"x": _X, "s": np.array(1)}),
+])
+def test_program_slice_tensor_bounds(fn, feed):
+    _run_program(fn, feed)
