@@ -435,3 +435,32 @@ def no_low_float_kernel(api: str, x: torch.Tensor, *, arg: str = "x",
     except NoKernelError:
         raise NoKernelError(f"paddle.{api}: '{arg}' of dtype {dtype_name(x)} is not supported (Paddle's "
                             "CPU kernel has no float16 or bfloat16 version)") from None
+
+
+def program_constant(v: Any) -> Any:
+    """The number a program value holds when ``full`` made it from constants (a Python fill
+    value and shape), else None: Paddle's programs read such a value at build time where a
+    size, an axis or a count is expected (``full([full([], 3), 2], 1.0)`` is [3, 2] there)."""
+    op = getattr(v, "op", None)
+    if op is None or op.type != "full":
+        return None
+    call = dict(zip(("shape", "fill_value"), op.args), **op.kwargs)
+    fill, shape = call.get("fill_value"), call.get("shape")
+    sizes = shape if isinstance(shape, (list, tuple)) else [shape]
+    if type(fill) not in (bool, int, float) or not all(type(s) is int for s in sizes):
+        return None
+    return fill
+
+
+def int_only_in_programs(api: str, arg: str, position: int, tensors: bool = False):
+    """A ``static_check`` for an int argument that Paddle's eager API also takes as a bool or
+    a float (truncated; ``argmax``'s, ``concat``'s ``axis``) or, with ``tensors``, as a 0-D
+    Tensor (``kthvalue``'s ``k``, ``tril``'s ``diagonal``), while its static argument parser
+    wants a Python int: those are its TypeError while a program is built."""
+    def check(*args: Any, **kwargs: Any) -> None:
+        v = args[position] if len(args) > position else kwargs.get(arg)
+        if isinstance(v, (bool, float, np.bool_, np.floating)) or (
+                tensors and (isinstance(v, _T) or hasattr(v, "_t"))):
+            raise TypeError(f"paddle.{api}: '{arg}' must be an int while a program is built, "
+                            f"but received {type(v).__name__}")
+    return check

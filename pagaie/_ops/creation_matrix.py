@@ -13,7 +13,7 @@ from pagaie._core import dtype as _dt
 from pagaie._core.registry import NoKernelError, defop
 from pagaie._core.tensor import Tensor
 from pagaie._ops._factory import c_float_to_int, finish, returns_self
-from pagaie._ops._helpers import (AssertionValueError, SMALL_INTS, kernel_dtypes,
+from pagaie._ops._helpers import (AssertionValueError, SMALL_INTS, int_only_in_programs, kernel_dtypes,
                                   no_small_int_kernel, stopped)
 from pagaie._ops.manipulation_join import concat_refuses_uint8
 
@@ -179,7 +179,7 @@ _TRI_DTYPES = frozenset({torch.bool, torch.float16, torch.float32, torch.float64
 
 
 @defop(method=True, paddle_types=("tril_triu", "pd_op.tril"), inplace=lambda x, diagonal=0, name=None:
-       x.tril_(_check_tri(x, diagonal, "tril_")))
+       x.tril_(_check_tri(x, diagonal, "tril_")), static_check=int_only_in_programs("tril", "diagonal", 1, True))
 def tril(x, diagonal=0, name=None, *, out=None):
     """The lower triangle of the last two axes; the other elements are zero.
 
@@ -204,7 +204,7 @@ def tril(x, diagonal=0, name=None, *, out=None):
 
 
 @defop(method=True, paddle_types=("tril_triu", "pd_op.triu"), inplace=lambda x, diagonal=0, name=None:
-       x.triu_(_check_tri(x, diagonal, "triu_")))
+       x.triu_(_check_tri(x, diagonal, "triu_")), static_check=int_only_in_programs("triu", "diagonal", 1, True))
 def triu(x, diagonal=0, name=None, *, out=None):
     """The upper triangle of the last two axes; the other elements are zero.
 

@@ -11,7 +11,7 @@ import torch
 from pagaie._core import dtype as _dt
 from pagaie._core.registry import NoKernelError, defop
 from pagaie._ops._factory import c_float_to_int, device_of, finish
-from pagaie._ops._helpers import AssertionValueError, kernel_dtypes, stopped
+from pagaie._ops._helpers import ALL_DTYPES, SMALL_INTS, AssertionValueError, kernel_dtypes, stopped
 
 __all__ = ["arange", "range", "linspace", "logspace", "eye", "meshgrid", "tril_indices",
            "triu_indices", "cartesian_prod", "combinations"]
@@ -33,10 +33,8 @@ def _is_floatish(v: Any) -> bool:
     return isinstance(v, (float, complex, np.floating, np.complexfloating, np.ndarray))
 
 
-# arange's kernel dtypes (float16 and bfloat16 are GPU kernels in Paddle; pagaie computes them
-# on any device)
-_ARANGE_DTYPES = frozenset((torch.int32, torch.int64, torch.float32, torch.float64, torch.float16,
-                            torch.bfloat16))
+# arange's CPU kernel dtypes (its GPU kernels also take float16 and bfloat16)
+_ARANGE_DTYPES = frozenset((torch.int32, torch.int64, torch.float32, torch.float64))
 
 
 def _range_dtype(dtype: Any, values: tuple, api: str, allow_bool: bool = False) -> torch.dtype:
@@ -44,7 +42,7 @@ def _range_dtype(dtype: Any, values: tuple, api: str, allow_bool: bool = False) 
         return _dt.default_float() if any(_is_floatish(v) for v in values) else torch.int64
     dt = _dt.to_torch_dtype(dtype, f"paddle.{api}")
     if dt is torch.bool and not allow_bool:
-        raise RuntimeError(f"paddle.{api}: 'dtype' bool is not supported (no bool kernel); use "
+        raise NoKernelError(f"paddle.{api}: 'dtype' bool is not supported (no bool kernel); use "
                            "an integer or floating dtype")
     return dt
 
@@ -158,9 +156,9 @@ def arange(start=0, end=None, step=1, dtype=None, *, out=None, device=None, requ
     if end is None:
         start, end = 0, start
     dt = _range_dtype(dtype, (start, end, step), "arange")
-    if dt not in _ARANGE_DTYPES:
-        raise NoKernelError(f"paddle.arange: 'dtype' {_dt.from_torch_dtype(dt).name} is not supported "
-                            f"(Paddle's kernel takes int32, int64, float32, float64)")
+    if dt not in _ARANGE_DTYPES:   # (a 0-D stand-in of the result's dtype on its device)
+        kernel_dtypes("arange", torch.empty((), dtype=dt, device=device_of(device, "arange")),
+                      _ARANGE_DTYPES, "dtype")
     for what, v in (("start", start), ("end", end)):
         v = _num(v)
         if isinstance(v, (str, bytes)) or v is None:
@@ -489,9 +487,10 @@ def meshgrid(*args, **kwargs):
     return list(torch.meshgrid(*ts, indexing=indexing))
 
 
-# Paddle's CPU meshgrid kernels
-_MESHGRID_DTYPES = frozenset((torch.int32, torch.int64, torch.float32, torch.float64, torch.complex64,
-                              torch.complex128))
+# Paddle's CPU meshgrid kernel, which cartesian_prod and combinations run on two or more
+# tensors, and its static check: no bool, int8, uint8, int16, float16 or bfloat16 version
+# (a GPU tensor passes kernel_dtypes: its kernels take float16 and bfloat16)
+_MESHGRID_DTYPES = ALL_DTYPES - SMALL_INTS - {torch.bool, torch.float16, torch.bfloat16}
 
 
 def _index_dtype(dtype: Any, api: str) -> torch.dtype:
@@ -570,17 +569,10 @@ def triu_indices(row, col=None, offset=0, dtype="int64"):
     return torch.triu_indices(r, c, k, dtype=dt, device=device_of(None, "triu_indices"))
 
 
-# Paddle's CPU meshgrid kernel, which cartesian_prod and combinations run on two or more
-# tensors, has no bool, int8, uint8 or int16 version (float16 and bfloat16 run on its GPU only;
-# pagaie computes them on any device)
-_MESHGRID_DTYPES = frozenset({torch.int32, torch.int64, torch.float16, torch.bfloat16, torch.float32,
-                              torch.float64, torch.complex64, torch.complex128})
 # What combinations' static API takes (masked_select's check, even for r=1)
 _COMBINATIONS_STATIC = frozenset({torch.int32, torch.int64, torch.float16, torch.bfloat16,
                                   torch.float32, torch.float64})
-_ANY_DTYPE = frozenset(_dt.to_torch_dtype(d) for d in ("bool", "uint8", "int8", "int16", "int32", "int64",
-                                                       "float16", "bfloat16", "float32", "float64",
-                                                       "complex64", "complex128"))
+
 
 
 @defop(method=False)
@@ -654,7 +646,10 @@ def combinations(x, r=2, with_replacement=False, name=None):
         raise ValueError(f"paddle.combinations: 'r' must be a non-negative int, but received {r!r}")
     if r == 0:
         return stopped(x[:0])
-    kernel_dtypes("combinations", x, _MESHGRID_DTYPES if r > 1 else _ANY_DTYPE, static=_COMBINATIONS_STATIC)
+    if r > 1:
+        kernel_dtypes("combinations", x, _MESHGRID_DTYPES, static=_COMBINATIONS_STATIC & _MESHGRID_DTYPES)
+    else:
+        kernel_dtypes("combinations", x, ALL_DTYPES, static=_COMBINATIONS_STATIC)
     n = x.shape[0]
     if not with_replacement and r > n:
         return x[:0].unsqueeze(1).expand(0, r)

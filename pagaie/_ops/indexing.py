@@ -13,12 +13,13 @@ import numpy as np
 import torch
 
 from pagaie._core import dtype as _dt
-from pagaie._core.registry import defop
-from pagaie._core.tensor import check_inplace
+from pagaie._core.registry import NoKernelError, defop
+from pagaie._core.tensor import Tensor, check_inplace
 from pagaie._ops._helpers import (ALL_DTYPES, SMALL_INTS, check_binary_dtypes, dtype_name, int_list,
+                                  int_only_in_programs,
                                   kernel_dtypes, no_small_int_kernel, norm_axis, scalar_axis,
                                   stopped, write_result_into)
-from pagaie._ops.manipulation import view_results
+from pagaie._ops.manipulation import _dims_of, view_results
 
 _T = torch.Tensor
 _slice = builtins.slice
@@ -60,7 +61,7 @@ def bound_index(index: _T, n: int, api: str, exc: type = IndexError, negative: b
     return index
 
 
-@defop(paddle_types=("gather", "pd_op.gather"))
+@defop(paddle_types=("gather", "pd_op.gather"), static_check=int_only_in_programs("gather", "axis", 2))
 def gather(x, index, axis=None, name=None, out=None, *, dim=None):
     """Select the slices of ``x`` at positions ``index`` along ``axis`` (default 0).
 
@@ -399,7 +400,31 @@ def _slice_dims(x: _T, axes: Any, starts: Any, ends: Any, strides: Any, api: str
     return tuple(idx), flips
 
 
-@defop(paddle_types=("slice", "pd_op.slice"))
+def _has_tensor_bound(*bounds: Any) -> bool:
+    return any(isinstance(b, Tensor) or (isinstance(b, (list, tuple)) and
+                                          any(isinstance(e, Tensor) for e in b)) for b in bounds)
+
+
+def _slice_static_shape(input, axes, starts, ends) -> list | None:
+    """Static rule (see ``Recorder``): a bound held by a Tensor leaves the sliced axes'
+    sizes unknown, as Paddle records them (probing it with made-up values found 0)."""
+    dims = _dims_of(input)
+    if not _has_tensor_bound(starts, ends) or not isinstance(axes, (list, tuple)) or \
+            not all(type(a) is int and -len(dims) <= a < len(dims) for a in axes):
+        return None
+    cut = {a % len(dims) for a in axes}
+    return [-1 if i in cut else d for i, d in enumerate(dims)]
+
+
+def _strided_slice_static_shape(x, axes, starts, ends, strides, name=None) -> list | None:
+    """Static rule: a bound or stride held by a Tensor leaves every size unknown in Paddle's
+    programs."""
+    if not _has_tensor_bound(starts, ends, strides):
+        return None
+    return [-1] * len(_dims_of(x))
+
+
+@defop(paddle_types=("slice", "pd_op.slice"), static_shape=_slice_static_shape)
 @view_results
 def slice(input, axes, starts, ends):  # noqa: A001 (Paddle's name)
     """Take ``input[starts[i]:ends[i]]`` along each axis ``axes[i]`` (bounds are clamped).
@@ -416,7 +441,7 @@ def slice(input, axes, starts, ends):  # noqa: A001 (Paddle's name)
     return input[idx]
 
 
-@defop(paddle_types=("strided_slice", "pd_op.strided_slice"))
+@defop(paddle_types=("strided_slice", "pd_op.strided_slice"), static_shape=_strided_slice_static_shape)
 @view_results
 def strided_slice(x, axes, starts, ends, strides, name=None):
     """Take ``x[starts[i]:ends[i]:strides[i]]`` along each axis ``axes[i]`` (negative strides too).
@@ -579,8 +604,8 @@ def shard_index(input, index_num, nshards, shard_id, ignore_value=-1):
         [[-1], [1]]
     """
     if input.dtype not in (torch.int32, torch.int64):  # Paddle has int kernels only: NotFound
-        raise RuntimeError(f"paddle.shard_index: 'input' must be an int32 or int64 tensor, but "
-                           f"received {dtype_name(input)}")
+        raise NoKernelError(f"paddle.shard_index: 'input' must be an int32 or int64 tensor, but "
+                            f"received {dtype_name(input)}")
     if type(ignore_value) is bool or not isinstance(ignore_value, numbers.Integral):
         raise TypeError(f"paddle.shard_index: 'ignore_value' must be an int, but received "
                         f"{type(ignore_value).__name__} {ignore_value!r}")

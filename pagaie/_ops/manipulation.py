@@ -16,6 +16,7 @@ from pagaie._core import dtype as _dt
 from pagaie._core.registry import NoKernelError, REGISTRY, STATE, OpRecord, defop
 from pagaie._core.tensor import Tensor, check_inplace
 from pagaie._ops._helpers import axis_arg, device, int_entries, kernel_dtypes, int_list, norm_axis, norm_axes, shape_arg as _shape, write_out
+from pagaie._ops._helpers import AssertionValueError, program_constant
 
 _T = torch.Tensor
 
@@ -128,10 +129,18 @@ def _entries(shape: Any) -> list | None:
     if isinstance(shape, Tensor):
         if not shape._t.is_meta:
             return [int(v) for v in shape._t.reshape(-1).tolist()]
-        n = _dims_of(shape)
-        return None if len(n) != 1 or n[0] < 0 else [None] * n[0]
-    return [(None if e._t.is_meta else int(e._t.item())) if isinstance(e, Tensor) else int(e)
-            for e in shape]
+        n, c = _dims_of(shape), program_constant(shape)
+        return None if len(n) != 1 or n[0] < 0 else [None if c is None else int(c)] * n[0]
+    return [_entry(e) if isinstance(e, Tensor) else int(e) for e in shape]
+
+
+def _entry(e: Tensor) -> int | None:
+    """A size one Tensor entry of a shape list gives: None when a program reads it only when
+    it runs (a 0-D constant of ``full`` is known when the program is built, as in Paddle)."""
+    if not e._t.is_meta:
+        return int(e._t.item())
+    c = program_constant(e) if e._t.dim() == 0 else None
+    return None if c is None else int(c)
 
 
 def _reshape_static_shape(x, shape, name=None) -> list[int] | None:
@@ -209,8 +218,10 @@ def _reshape(x: _T, shape: Any) -> _T:
                 return x.reshape(given)
             except RuntimeError:
                 pass
-        raise ValueError(f"paddle.reshape: the input of shape {list(x.shape)} ({x.numel()} elements) "
-                         f"cannot be reshaped to {s}") from None
+        # (Paddle's static API asserts a single -1: AssertionError there, ValueError eagerly)
+        error = AssertionValueError if s.count(-1) > 1 else ValueError
+        raise error(f"paddle.reshape: the input of shape {list(x.shape)} ({x.numel()} elements) "
+                    f"cannot be reshaped to {s}") from None
 
 
 def _empty_shape(xs: list, s: list) -> list:
@@ -862,7 +873,21 @@ _REPEAT_INTERLEAVE_DTYPES = frozenset((torch.float32, torch.float64, torch.int32
                                        torch.bfloat16))
 
 
-@defop(paddle_types=("repeat_interleave", "pd_op.repeat_interleave", "pd_op.repeat_interleave_with_tensor_index"))
+def _repeat_interleave_static_shape(x, repeats, axis=None, name=None, **kwargs) -> list | None:
+    """Static rule (see ``Recorder``) for a Tensor ``repeats``: the size along ``axis`` is
+    unknown, whatever the counts' shape (Paddle checks it when the program runs)."""
+    dims = _dims_of(x)
+    if not isinstance(repeats, Tensor) or repeats.dtype not in (_dt.int32, _dt.int64):
+        return None
+    if axis is None:
+        return [-1]
+    if type(axis) is not int or not -len(dims) <= axis < len(dims):
+        return None
+    return [-1 if i == axis % len(dims) else d for i, d in enumerate(dims)]
+
+
+@defop(paddle_types=("repeat_interleave", "pd_op.repeat_interleave", "pd_op.repeat_interleave_with_tensor_index"),
+       static_shape=_repeat_interleave_static_shape)
 def repeat_interleave(x, repeats, axis=None, name=None, *, output_size=None):
     """Repeat each element ``repeats`` times (an int, or a tensor with one count per element).
 

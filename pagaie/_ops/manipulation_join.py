@@ -10,7 +10,7 @@ import torch
 from pagaie._core.registry import NoKernelError, defop
 from pagaie._core.tensor import Tensor
 from pagaie._ops._helpers import int_list, norm_axis, scalar_axis, seq_of_tensors
-from pagaie._ops._helpers import axis_arg, int_entries, kernel_dtypes
+from pagaie._ops._helpers import AssertionValueError, axis_arg, int_entries, int_only_in_programs, kernel_dtypes
 from pagaie._ops.manipulation import _dims_of, check_int_entries, view_pieces
 
 _T = torch.Tensor
@@ -87,7 +87,16 @@ def concat_refuses_uint8(api: str):
     return check
 
 
-@defop(paddle_types=("concat", "pd_op.concat"), static_check=concat_refuses_uint8("concat"))
+def _concat_static_check(x: Any, *args: Any, **kwargs: Any) -> None:
+    concat_refuses_uint8("concat")(x)
+    _int_axis_in_programs["concat"](x, *args, **kwargs)
+
+
+_int_axis_in_programs = {api: int_only_in_programs(api, "axis", pos)
+                         for api, pos in (("concat", 1), ("split", 2), ("chunk", 2))}
+
+
+@defop(paddle_types=("concat", "pd_op.concat"), static_check=_concat_static_check)
 def concat(x, axis=0, name=None, *, out=None):
     """Join tensors along an existing axis.
 
@@ -142,7 +151,7 @@ def stack(x, axis=0, name=None, *, out=None):
     return torch.stack(xs, a)
 
 
-@defop(method=False)
+@defop(method=False, static_check=concat_refuses_uint8("hstack"))
 def hstack(x, name=None):
     """Join tensors column-wise (along axis 1; axis 0 for 1-D tensors).
 
@@ -154,7 +163,7 @@ def hstack(x, name=None):
     return torch.hstack(_same_dtype(_rows(x, "hstack"), "hstack"))
 
 
-@defop(method=False)
+@defop(method=False, static_check=concat_refuses_uint8("vstack"))
 def vstack(x, name=None):
     """Join tensors row-wise (1-D tensors become rows).
 
@@ -211,8 +220,8 @@ def column_stack(x, name=None):
 def _sections(n: int, num_or_sections: Any, api: str, arg: str) -> list[int]:
     if isinstance(num_or_sections, int) and not isinstance(num_or_sections, bool):
         num = num_or_sections
-        if num <= 0 or n % num:
-            raise ValueError(f"paddle.{api}: the size of the split axis ({n}) must be divisible by "
+        if num <= 0 or n % num:   # (Paddle's static API asserts it: AssertionError there)
+            raise AssertionValueError(f"paddle.{api}: the size of the split axis ({n}) must be divisible by "
                              f"'{arg}' ({num})")
         return [n // num] * num
     if not isinstance(num_or_sections, (list, tuple)):
@@ -251,7 +260,8 @@ def _split_static_shape(x, num_or_sections, axis=0, name=None) -> list | None:
 
 
 @defop(paddle_types=("split", "split_with_num", "pd_op.split", "pd_op.split_with_num"),
-       static_shape=_split_static_shape, static_shape_first=True)
+       static_shape=_split_static_shape, static_shape_first=True,
+       static_check=_int_axis_in_programs["split"])
 def split(x, num_or_sections, axis=0, name=None):
     """Split ``x`` along ``axis`` into equal parts (an int) or parts of the given sizes.
 
@@ -263,6 +273,8 @@ def split(x, num_or_sections, axis=0, name=None):
         [1, 3, 2]
     """
     # Paddle asserts rank + axis >= 0; its kernel rejects the rest (a float too) as invalid
+    if type(axis) is bool:
+        axis = int(axis)  # Paddle's int parser takes a bool (a program's refuses it)
     a = axis_arg(axis, x.dim(), "split", low=AssertionError, bad_float=ValueError, rank0=0)
     if x.dtype in _NO_SPLIT_NUM and isinstance(num_or_sections, int):
         # Paddle's CPU kernel for a number of equal parts has neither (its sections one has)
@@ -311,7 +323,7 @@ def split_with_sizes(self, split_sizes, dim=0):
 
 
 # Paddle's CPU kernel for a split into equal parts (chunk's) has no int16 or complex version
-@defop()
+@defop(static_check=_int_axis_in_programs["chunk"])
 def chunk(x, chunks, axis=0, name=None):
     """Split ``x`` into ``chunks`` equal parts along ``axis`` (the size must divide evenly).
 

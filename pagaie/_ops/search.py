@@ -9,7 +9,7 @@ import torch
 
 from pagaie._core.registry import NoKernelError, defop
 from pagaie._core.tensor import Tensor
-from pagaie._ops._helpers import (ALL_DTYPES, kernel_dtypes, norm_axis, parsed_dtype, parser_bool, scalar_axis, scalar_of,
+from pagaie._ops._helpers import (ALL_DTYPES, int_only_in_programs, kernel_dtypes, norm_axis, parsed_dtype, parser_bool, scalar_axis, scalar_of,
                                   torch_dtype, write_out)
 
 __all__ = ["argmax", "argmin", "argsort", "argwhere", "bucketize", "kthvalue", "mode", "msort",
@@ -78,7 +78,8 @@ def _arg_reduce(fn, api, x, axis, keepdim, dtype):
     return r if d is torch.int64 else r.to(d)
 
 
-@defop(paddle_types=("arg_max", "pd_op.argmax"), differentiable=False)
+@defop(paddle_types=("arg_max", "pd_op.argmax"), differentiable=False,
+       static_check=int_only_in_programs("argmax", "axis", 1))
 def argmax(x, axis=None, keepdim=False, dtype="int64", name=None, *, out=None):
     """Indices of the maximum values along an axis (the first one on ties).
 
@@ -104,7 +105,8 @@ def argmax(x, axis=None, keepdim=False, dtype="int64", name=None, *, out=None):
     return r if out is None else write_out(out, r)
 
 
-@defop(paddle_types=("arg_min", "pd_op.argmin"), differentiable=False)
+@defop(paddle_types=("arg_min", "pd_op.argmin"), differentiable=False,
+       static_check=int_only_in_programs("argmin", "axis", 1))
 def argmin(x, axis=None, keepdim=False, dtype="int64", name=None, *, out=None):
     """Indices of the minimum values along an axis (the first one on ties).
 
@@ -140,7 +142,8 @@ _TOPK_DTYPES = frozenset((torch.int32, torch.int64, torch.float16, torch.float32
 _MODE_DTYPES = frozenset((torch.int32, torch.int64, torch.float32, torch.float64))
 
 
-@defop("topk", paddle_types=("top_k_v2", "pd_op.topk"), method=False)
+@defop("topk", paddle_types=("top_k_v2", "pd_op.topk"), method=False,
+       static_check=int_only_in_programs("topk", "k", 1))
 def _topk(x, k, axis=None, largest=True, sorted=True, name=None, *, out=None):
     """The ``k`` largest (or smallest) entries along an axis, with their indices.
 
@@ -571,7 +574,7 @@ def bucketize(x, sorted_sequence, out_int32=False, right=False, name=None, *, ou
 _KTHVALUE_DTYPES = frozenset((torch.int32, torch.int64, torch.float32, torch.float64))  # its CPU kernels
 
 
-@defop(paddle_types=("kthvalue", "pd_op.kthvalue"))
+@defop(paddle_types=("kthvalue", "pd_op.kthvalue"), static_check=int_only_in_programs("kthvalue", "k", 1, True))
 def kthvalue(x, k, axis=None, keepdim=False, name=None):
     """The ``k``-th smallest entry along an axis, with its index.
 
