@@ -144,3 +144,14 @@ def test_pool_shuffle_program_dtypes(op):
         return [r if r.endswith("Error") else "built" for r in res]
     ours, theirs = both(outcomes)
     assert ours == theirs
+
+
+@pytest.mark.parametrize("op", ["channel_shuffle", "pixel_shuffle", "pixel_unshuffle"])
+@pytest.mark.parametrize("shape", [[1, 4, 4, 4], [1, 4, 4]])
+@pytest.mark.parametrize("dt", ["float32", "int32"])
+@pytest.mark.parametrize("factor", [2.0, 0, True, 3])
+@pytest.mark.parametrize("fmt", ["NCHW", "NCL"])
+def test_shuffle_check_order(op, shape, dt, factor, fmt):
+    # Paddle's order differs per op (rank, a float factor, data_format, the sign, a bool
+    # factor from its argument parser, the kernel's dtype, divisibility)
+    same_exception(lambda P: getattr(P.nn.functional, op)(P.ones(shape, dt), factor, fmt))
