@@ -155,3 +155,14 @@ def test_shuffle_check_order(op, shape, dt, factor, fmt):
     # Paddle's order differs per op (rank, a float factor, data_format, the sign, a bool
     # factor from its argument parser, the kernel's dtype, divisibility)
     same_exception(lambda P: getattr(P.nn.functional, op)(P.ones(shape, dt), factor, fmt))
+
+
+@pytest.mark.parametrize("nd", [3, 4, 5])
+def test_interpolate_area_dtypes(nd):
+    # area mode is Paddle's adaptive average pool: float16 runs on the CPU, bfloat16 does not
+    def outcomes(P):
+        return [_outcome(lambda: P.nn.functional.interpolate(
+            P.ones([1, 1] + [4] * (nd - 2)).astype(d), size=[8] * (nd - 2), mode="area"))
+            for d in ("uint8", "float16", "bfloat16", "float64")]
+    ours, theirs = both(outcomes)
+    assert ours == theirs

@@ -302,6 +302,9 @@ def _bicubic_single_outputs(x, sizes, scales, align_corners):
     return x, scales
 
 
+_AREA_CPU = frozenset({torch.float16, torch.float32, torch.float64})
+
+
 @defop(amp="black", paddle_types=("bilinear_interp_v2", "nearest_interp_v2", "bicubic_interp_v2",
                      "linear_interp_v2", "trilinear_interp_v2", "pd_op.bilinear_interp",
                      "pd_op.nearest_interp", "pd_op.bicubic_interp", "pd_op.linear_interp",
@@ -456,6 +459,9 @@ def interpolate(x, size=None, scale_factor=None, mode="nearest", align_corners=F
         if mode != "nearest" or x.dtype not in (torch.uint8, torch.int32, torch.int64):
             raise NoKernelError(f"paddle.nn.functional.interpolate: mode '{mode}' has no kernel for "
                                 f"dtype {str(x.dtype).replace('torch.', '')}")
+    if mode == "area" and x.dtype is torch.bfloat16:
+        # its adaptive average pool: no bfloat16 CPU kernel (a program builds, as in Paddle)
+        kernel_dtypes("nn.functional.interpolate", x, _AREA_CPU, static=_AREA_CPU | {torch.bfloat16})
     half = x.dtype if x.dtype in (torch.float16, torch.bfloat16) and mode != "nearest" else None
     if half is not None:   # Paddle's kernels compute half types in float32
         x = x.float()
