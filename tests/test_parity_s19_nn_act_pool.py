@@ -196,3 +196,18 @@ def test_avg_pool_exclusive_must_be_bool(n, exclusive):
         assert_same(*both(f))
     else:
         same_exception(f)
+
+
+@pytest.mark.parametrize("case", ["aavg1", "aavg2", "aavg3", "amax1", "amax2", "area"])
+def test_adaptive_pool_negative_size(case):
+    # a negative output size fails when Paddle allocates the result: RuntimeError
+    def f(P):
+        F = P.nn.functional
+        x1, x2, x3 = P.ones([1, 2, 6]), P.ones([1, 2, 6, 6]), P.ones([1, 2, 4, 6, 6])
+        return {"aavg1": lambda: F.adaptive_avg_pool1d(x1, [-1]),
+                "aavg2": lambda: F.adaptive_avg_pool2d(x2, [2, -3]),
+                "aavg3": lambda: F.adaptive_avg_pool3d(x3, [2, 2, -1]),
+                "amax1": lambda: F.adaptive_max_pool1d(x1, -2),
+                "amax2": lambda: F.adaptive_max_pool2d(x2, [-1, 2]),
+                "area": lambda: F.interpolate(x2, size=[-1, 2], mode="area")}[case]()
+    same_exception(f)

@@ -417,9 +417,9 @@ def _adaptive_size(output_size, x, n, api):
         raise ValueError(f"paddle.{api}: the input must be a {n + 2}-D tensor when 'output_size' "
                          f"has None entries, but received a {x.dim()}-D tensor")
     sizes = [int(x.shape[2 + i]) if v is None else int(v) for i, v in enumerate(sizes)]
-    if any(v < 0 for v in sizes):
-        raise ValueError(f"paddle.{api}: 'output_size' must not be negative, but received "
-                         f"{output_size}")
+    if any(v < 0 for v in sizes):   # Paddle's PreconditionNotMet on allocating the result
+        raise RuntimeError(f"paddle.{api}: 'output_size' must not be negative, but received "
+                           f"{output_size}")
     return sizes
 
 
