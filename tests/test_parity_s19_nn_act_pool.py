@@ -144,3 +144,70 @@ def test_pool_shuffle_program_dtypes(op):
         return [r if r.endswith("Error") else "built" for r in res]
     ours, theirs = both(outcomes)
     assert ours == theirs
+
+
+@pytest.mark.parametrize("op", ["channel_shuffle", "pixel_shuffle", "pixel_unshuffle"])
+@pytest.mark.parametrize("shape", [[1, 4, 4, 4], [1, 4, 4]])
+@pytest.mark.parametrize("dt", ["float32", "int32"])
+@pytest.mark.parametrize("factor", [2.0, 0, True, 3])
+@pytest.mark.parametrize("fmt", ["NCHW", "NCL"])
+def test_shuffle_check_order(op, shape, dt, factor, fmt):
+    # Paddle's order differs per op (rank, a float factor, data_format, the sign, a bool
+    # factor from its argument parser, the kernel's dtype, divisibility)
+    same_exception(lambda P: getattr(P.nn.functional, op)(P.ones(shape, dt), factor, fmt))
+
+
+@pytest.mark.parametrize("nd", [3, 4, 5])
+def test_interpolate_area_dtypes(nd):
+    # area mode is Paddle's adaptive average pool: float16 runs on the CPU, bfloat16 does not
+    def outcomes(P):
+        return [_outcome(lambda: P.nn.functional.interpolate(
+            P.ones([1, 1] + [4] * (nd - 2)).astype(d), size=[8] * (nd - 2), mode="area"))
+            for d in ("uint8", "float16", "bfloat16", "float64")]
+    ours, theirs = both(outcomes)
+    assert ours == theirs
+
+
+@pytest.mark.parametrize("case", ["max1_k", "max2_k", "max2_k_list", "max2_s", "max1_s", "lp1_k",
+                                  "lp2_k", "frac2_k", "unpool2_k", "max1_mask_k", "max3_k"])
+def test_pool_string_window(case):
+    # Paddle reads a string window as a sequence of characters: too short for 2-D/3-D
+    # (ValueError), not a list of ints for 1-D (TypeError); a string in a list is a TypeError
+    def f(P):
+        F = P.nn.functional
+        x1, x2, x3 = P.ones([1, 2, 6]), P.ones([1, 2, 6, 6]), P.ones([1, 2, 4, 4, 4])
+        return {"max1_k": lambda: F.max_pool1d(x1, "2"), "max2_k": lambda: F.max_pool2d(x2, "2"),
+                "max2_k_list": lambda: F.max_pool2d(x2, ["2", 2]),
+                "max2_s": lambda: F.max_pool2d(x2, 2, "2"), "max1_s": lambda: F.max_pool1d(x1, 2, "2"),
+                "lp1_k": lambda: F.lp_pool1d(x1, 2, "2"), "lp2_k": lambda: F.lp_pool2d(x2, 2, "2"),
+                "frac2_k": lambda: F.fractional_max_pool2d(x2, 2, "2"),
+                "unpool2_k": lambda: F.max_unpool2d(x2, P.zeros([1, 2, 6, 6], "int32"), "2"),
+                "max1_mask_k": lambda: F.max_pool1d(x1, "2", return_mask=True),
+                "max3_k": lambda: F.max_pool3d(x3, "2")}[case]()
+    same_exception(f)
+
+
+@pytest.mark.parametrize("n", [1, 2, 3])
+@pytest.mark.parametrize("exclusive", [1, 1.0, "a", None])
+def test_avg_pool_exclusive_must_be_bool(n, exclusive):
+    def f(P):
+        return getattr(P.nn.functional, f"avg_pool{n}d")(P.ones([1, 1] + [4] * n), 2, exclusive=exclusive)
+    if exclusive is None:   # read as False
+        assert_same(*both(f))
+    else:
+        same_exception(f)
+
+
+@pytest.mark.parametrize("case", ["aavg1", "aavg2", "aavg3", "amax1", "amax2", "area"])
+def test_adaptive_pool_negative_size(case):
+    # a negative output size fails when Paddle allocates the result: RuntimeError
+    def f(P):
+        F = P.nn.functional
+        x1, x2, x3 = P.ones([1, 2, 6]), P.ones([1, 2, 6, 6]), P.ones([1, 2, 4, 6, 6])
+        return {"aavg1": lambda: F.adaptive_avg_pool1d(x1, [-1]),
+                "aavg2": lambda: F.adaptive_avg_pool2d(x2, [2, -3]),
+                "aavg3": lambda: F.adaptive_avg_pool3d(x3, [2, 2, -1]),
+                "amax1": lambda: F.adaptive_max_pool1d(x1, -2),
+                "amax2": lambda: F.adaptive_max_pool2d(x2, [-1, 2]),
+                "area": lambda: F.interpolate(x2, size=[-1, 2], mode="area")}[case]()
+    same_exception(f)

@@ -89,11 +89,22 @@ def _refuse_tensor(v, api: str, arg: str, want: str) -> None:
             f"paddle.{api}: '{arg}' must be {want}, but received a Tensor", arg)
 
 
+def _refuse_str(v, n: int, api: str, arg: str) -> None:
+    """A string window argument, which Paddle reads as a sequence of characters: too short for
+    n > 1 (ValueError), else not the list of ints its argument parser wants (TypeError, as for
+    a string inside a list)."""
+    if isinstance(v, str) or isinstance(v, (list, tuple)) and any(isinstance(e, str) for e in v):
+        error = ValueError if isinstance(v, str) and n > 1 and len(v) != n else TypeError
+        raise error(f"paddle.{api}: '{arg}' must be an int or a list/tuple of {n} ints, but "
+                    f"received {v!r}")
+
+
 def _window_ints(v, n: int, api: str, arg: str) -> list[int]:
     """``kernel_size`` / ``stride`` as ``n`` ints, refused as Paddle does: a Tensor is a
     TypeError (NotSupportedTensorArgumentError), a float a ValueError, a float in a list a
     TypeError."""
     _refuse_tensor(v, api, arg, "an int or a list of ints")
+    _refuse_str(v, n, api, arg)
     if isinstance(v, float):
         raise ValueError(f"paddle.{api}: '{arg}' must be an int or a list/tuple of ints, but "
                          f"received {v!r}")
@@ -302,6 +313,9 @@ def _max_pool(api, n, x, kernel_size, stride, padding, return_mask, ceil_mode, d
 
 def _avg_pool(api, n, x, kernel_size, stride, padding, ceil_mode, exclusive, divisor_override,
               data_format):
+    if exclusive is not None and type(exclusive) is not bool:   # Paddle's bool attribute
+        raise TypeError(f"paddle.{api}: 'exclusive' must be a bool, but received "
+                        f"{type(exclusive).__name__} {exclusive!r}")
     g = _Geom(api, n, x, kernel_size, stride, padding, ceil_mode, data_format)
     if divisor_override is not None and not isinstance(divisor_override, (int, float)):
         raise ValueError(f"paddle.{api}: 'divisor_override' must be an int or a float, but "
@@ -403,9 +417,9 @@ def _adaptive_size(output_size, x, n, api):
         raise ValueError(f"paddle.{api}: the input must be a {n + 2}-D tensor when 'output_size' "
                          f"has None entries, but received a {x.dim()}-D tensor")
     sizes = [int(x.shape[2 + i]) if v is None else int(v) for i, v in enumerate(sizes)]
-    if any(v < 0 for v in sizes):
-        raise ValueError(f"paddle.{api}: 'output_size' must not be negative, but received "
-                         f"{output_size}")
+    if any(v < 0 for v in sizes):   # Paddle's PreconditionNotMet on allocating the result
+        raise RuntimeError(f"paddle.{api}: 'output_size' must not be negative, but received "
+                           f"{output_size}")
     return sizes
 
 
@@ -454,6 +468,8 @@ def _unpool(api, n, x, indices, kernel_size, stride, padding, data_format, outpu
         raise ValueError(f"paddle.{api}: 'indices' must be an int32 or int64 tensor, but "
                          f"received {str(indices.dtype).replace('torch.', '')}")
     _check_float(x, api)
+    _refuse_str(kernel_size, n, api, "kernel_size")
+    _refuse_str(stride, n, api, "stride")
     k = ntuple(kernel_size, n, api, "kernel_size")
     s = k if stride is None else ntuple(stride, n, api, "stride")
     p = ntuple(padding, n, api, "padding")

@@ -302,6 +302,9 @@ def _bicubic_single_outputs(x, sizes, scales, align_corners):
     return x, scales
 
 
+_AREA_CPU = frozenset({torch.float16, torch.float32, torch.float64})
+
+
 @defop(amp="black", paddle_types=("bilinear_interp_v2", "nearest_interp_v2", "bicubic_interp_v2",
                      "linear_interp_v2", "trilinear_interp_v2", "pd_op.bilinear_interp",
                      "pd_op.nearest_interp", "pd_op.bicubic_interp", "pd_op.linear_interp",
@@ -456,6 +459,9 @@ def interpolate(x, size=None, scale_factor=None, mode="nearest", align_corners=F
         if mode != "nearest" or x.dtype not in (torch.uint8, torch.int32, torch.int64):
             raise NoKernelError(f"paddle.nn.functional.interpolate: mode '{mode}' has no kernel for "
                                 f"dtype {str(x.dtype).replace('torch.', '')}")
+    if mode == "area" and x.dtype is torch.bfloat16:
+        # its adaptive average pool: no bfloat16 CPU kernel (a program builds, as in Paddle)
+        kernel_dtypes("nn.functional.interpolate", x, _AREA_CPU, static=_AREA_CPU | {torch.bfloat16})
     half = x.dtype if x.dtype in (torch.float16, torch.bfloat16) and mode != "nearest" else None
     if half is not None:   # Paddle's kernels compute half types in float32
         x = x.float()
@@ -506,6 +512,18 @@ def _check_real_float(x, api):
         kernel_dtypes(f"nn.functional.{api}", x, _REAL)
 
 
+def _int_factor(v, api, arg):
+    """Paddle's Python check of a shuffle's factor: an int (a bool passes here)."""
+    if not isinstance(v, int):
+        raise TypeError(f"paddle.nn.functional.{api}: {arg} must be an int, but received {v!r}")
+
+
+def _bool_factor(v, api, arg):
+    """A bool factor: the TypeError of Paddle's argument parser, after its Python checks."""
+    if isinstance(v, bool):
+        raise TypeError(f"paddle.nn.functional.{api}: {arg} must be an int, but received bool {v!r}")
+
+
 def _check_fmt(data_format, api):
     if data_format not in ("NCHW", "NHWC"):
         raise ValueError(f"paddle.nn.functional.{api}: Attr(data_format) should be 'NCHW' or 'NHWC'. "
@@ -522,16 +540,17 @@ def pixel_shuffle(x, upscale_factor, data_format="NCHW", name=None):
         >>> paddle.nn.functional.pixel_shuffle(paddle.ones([1, 4, 2, 2]), 2).shape
         paddle.Size([1, 1, 4, 4])
     """
-    if not isinstance(upscale_factor, int):
-        raise TypeError("paddle.nn.functional.pixel_shuffle: upscale_factor must be an int, but "
-                        f"received {upscale_factor!r}")
+    # Paddle's order: a non-int factor, data_format, a bool factor (its argument parser), the
+    # dtype (kernel), then the shapes (its shape inference)
+    _int_factor(upscale_factor, "pixel_shuffle", "upscale_factor")
+    last = _check_fmt(data_format, "pixel_shuffle")
+    _bool_factor(upscale_factor, "pixel_shuffle", "upscale_factor")
+    _check_real_float(x, "pixel_shuffle")
+    if x.dim() != 4:
+        raise ValueError(f"paddle.nn.functional.pixel_shuffle: the input must be 4-D, but received {x.dim()}-D")
     if upscale_factor <= 0:
         raise ValueError("paddle.nn.functional.pixel_shuffle: upscale_factor must be positive, but "
                          f"received {upscale_factor}")
-    last = _check_fmt(data_format, "pixel_shuffle")
-    if x.dim() != 4:
-        raise ValueError(f"paddle.nn.functional.pixel_shuffle: the input must be 4-D, but received {x.dim()}-D")
-    _check_real_float(x, "pixel_shuffle")
     if last:
         x = x.movedim(-1, 1)
     c = x.shape[1]
@@ -557,16 +576,17 @@ def pixel_unshuffle(x, downscale_factor, data_format="NCHW", name=None):
         >>> paddle.nn.functional.pixel_unshuffle(paddle.ones([1, 1, 4, 4]), 2).shape
         paddle.Size([1, 4, 2, 2])
     """
-    last = _check_fmt(data_format, "pixel_unshuffle")
+    # Paddle's order: the rank, a non-int factor, its sign, data_format, a bool factor (its
+    # argument parser), the dtype (kernel), then divisibility (its shape inference)
     if x.dim() != 4:
         raise ValueError(f"paddle.nn.functional.pixel_unshuffle: the input must be 4-D, but received {x.dim()}-D")
-    _check_real_float(x, "pixel_unshuffle")
-    if not isinstance(downscale_factor, int):
-        raise TypeError("paddle.nn.functional.pixel_unshuffle: downscale_factor must be an int, "
-                        f"but received {downscale_factor!r}")
+    _int_factor(downscale_factor, "pixel_unshuffle", "downscale_factor")
     if downscale_factor <= 0:
         raise ValueError("paddle.nn.functional.pixel_unshuffle: downscale_factor must be positive, "
                          f"but received {downscale_factor}")
+    last = _check_fmt(data_format, "pixel_unshuffle")
+    _bool_factor(downscale_factor, "pixel_unshuffle", "downscale_factor")
+    _check_real_float(x, "pixel_unshuffle")
     if last:
         x = x.movedim(-1, 1)
     if x.shape[2] % downscale_factor or x.shape[3] % downscale_factor:
@@ -592,15 +612,19 @@ def channel_shuffle(x, groups, data_format="NCHW", name=None):
     """
     if x.dim() != 4:
         raise ValueError(f"paddle.nn.functional.channel_shuffle: the input must be 4-D, but received {x.dim()}-D")
-    _check_real_float(x, "channel_shuffle")
-    if not isinstance(groups, int):
-        raise TypeError(f"paddle.nn.functional.channel_shuffle: groups must be an int, but received "
-                        f"{groups!r}")
+    # Paddle's order: the rank, a non-int groups, data_format, its sign, a bool groups (its
+    # argument parser), the dtype (kernel), then divisibility (its shape inference)
+    _int_factor(groups, "channel_shuffle", "groups")
     last = _check_fmt(data_format, "channel_shuffle")
+    if groups <= 0:
+        raise ValueError(f"paddle.nn.functional.channel_shuffle: groups must be positive, but "
+                         f"received {groups}")
+    _bool_factor(groups, "channel_shuffle", "groups")
+    _check_real_float(x, "channel_shuffle")
     if last:
         x = x.movedim(-1, 1)
     n, c, h, w = x.shape
-    if groups <= 0 or c % groups != 0:
+    if c % groups != 0:
         raise ValueError(f"paddle.nn.functional.channel_shuffle: The number of groups to divide channels "
                          f"in [{groups}] should divide the number of channel [{c}]")
     out = x.reshape(n, groups, c // groups, h, w).transpose(1, 2).reshape(n, c, h, w)
