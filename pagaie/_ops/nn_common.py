@@ -485,6 +485,8 @@ def embedding(x, weight, padding_idx=None, max_norm=None, norm_type=2.0, sparse=
                              f"but got {bad}. Please check input value.")
         if pad < 0 and bool((x == pad).any()):
             ids = torch.where(x == pad, 0, x)
+    if max_norm:   # Paddle's renorm gathers the rows with its CPU index_select kernel
+        kernel_dtypes("nn.functional.embedding", weight, F32_F64, "weight")
     if max_norm and weight.numel() and not weight.is_meta:   # Paddle skips a max_norm of 0
         with torch.no_grad():
             # Paddle renormalises through embedding_renorm_, which wraps a negative id
@@ -650,6 +652,7 @@ def pairwise_distance(x, y, p=2.0, epsilon=1e-6, keepdim=False, name=None):
         raise TypeError(f"{api}: 'p' must be a number, but received {type(p).__name__}")
     _check_broadcast(api, "x", x, "y", y)
     float_kernel(api, x)   # Paddle's p_norm kernel: floating inputs only
+    kernel_dtypes("nn.functional.pairwise_distance", x, F32_F64)   # (float32/float64 on the CPU)
     d = x - y + epsilon
     p = float(p)
     if p == 0:   # counts non-zeros; Paddle's p_norm still gives a (zero) gradient
