@@ -185,3 +185,36 @@ def test_rnn_float16_input_with_float32_weights():
     same_exception(lambda P: P.nn.GRUCell(4, 3)(_x(P, [2, 4], "float16")))
     ours, theirs = both(lambda P: _desc(_rnn(P, "GRU", "float64")[0]))
     assert ours == theirs == ("float64", [2, 5, 3])
+
+
+@pytest.mark.parametrize("kw", [{"p": 0.5, "training": False}, {"p": 1.0}])
+def test_feature_alpha_dropout_1d_without_a_mask(kw):
+    # Paddle wants 2 dimensions only when it draws a mask
+    ours, theirs = both(lambda P: _desc(_F(P).feature_alpha_dropout(_x(P, [3], "float32"), **kw)))
+    assert ours == theirs
+    same_exception(lambda P: _F(P).feature_alpha_dropout(_x(P, [3], "float32"), 0.5))
+    same_exception(lambda P: _F(P).feature_alpha_dropout(_x(P, [3], "float32"), 1.5))
+
+
+@pytest.mark.parametrize("name,dt", [("pairwise_distance", "float16"), ("temporal_shift", "bfloat16"),
+                                     ("affine_grid", "float16"), ("grid_sample", "float16"),
+                                     ("embedding_max_norm", "float16"), ("sdpa", "float16"),
+                                     ("sdpa", "bool")])
+def test_more_cpu_kernel_dtypes(name, dt):
+    F = _F
+    ops = {
+        "pairwise_distance": (lambda P, x: F(P).pairwise_distance(x, x), [2, 4]),
+        "temporal_shift": (lambda P, x: F(P).temporal_shift(x, 2), [4, 4, 2, 2]),
+        "affine_grid": (lambda P, x: F(P).affine_grid(x, [1, 1, 3, 3]), [1, 2, 3]),
+        "grid_sample": (lambda P, x: F(P).grid_sample(x, P.zeros([1, 2, 2, 2]).astype(x.dtype)),
+                        [1, 1, 3, 3]),
+        "embedding_max_norm": (lambda P, x: F(P).embedding(P.to_tensor([[0, 1]]), x, max_norm=1.0),
+                               [3, 4]),
+        "sdpa": (lambda P, x: F(P).scaled_dot_product_attention(x, x, x), [1, 3, 2, 4]),
+    }
+    fn, shape = ops[name]
+    same_exception(lambda P: fn(P, _x(P, shape, dt)))
+    if name != "embedding_max_norm":   # (Paddle's static max_norm fails on any dtype)
+        same_static_exception(lambda P: fn(P, P.static.data("x", shape, dt)))
+    ours, theirs = both(lambda P: _desc(fn(P, _x(P, shape, "float64"))))
+    assert ours == theirs

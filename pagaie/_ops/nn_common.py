@@ -368,6 +368,9 @@ def _alpha_dropout(x, p, training, mask_shape, api):
     if not training:
         return x
     if p < 1:   # Paddle's composite: its CPU add/subtract/multiply kernels (bfloat16 in a program)
+        if mask_shape is None:
+            raise ValueError(f"paddle.nn.functional.{api}: the input must have at least 2 "
+                             f"dimensions, but received {x.dim()}")
         kernel_dtypes(f"nn.functional.{api}", x, _ALPHA_CPU_DTYPES, static=BF16_F32_F64)
     if x.dtype is torch.bool:
         return x & keep_mask(mask_shape, p, x.device) if p < 1 else x & False
@@ -409,10 +412,8 @@ def feature_alpha_dropout(x, p=0.5, training=True, name=None):
         >>> paddle.nn.functional.feature_alpha_dropout(paddle.ones([2, 3, 4]), 0.2, training=False).shape
         paddle.Size([2, 3, 4])
     """
-    if x.dim() < 2:
-        raise ValueError("paddle.nn.functional.feature_alpha_dropout: the input must have at least "
-                         f"2 dimensions, but received {x.dim()}")
-    shape = list(x.shape[:2]) + [1] * (x.dim() - 2)
+    # (a mask needs 2 dimensions: Paddle checks them only when it draws one)
+    shape = list(x.shape[:2]) + [1] * (x.dim() - 2) if x.dim() >= 2 else None
     return _alpha_dropout(x, p, training, shape, "feature_alpha_dropout")
 
 
