@@ -218,3 +218,15 @@ def test_more_cpu_kernel_dtypes(name, dt):
         same_static_exception(lambda P: fn(P, P.static.data("x", shape, dt)))
     ours, theirs = both(lambda P: _desc(fn(P, _x(P, shape, "float64"))))
     assert ours == theirs
+
+
+@pytest.mark.parametrize("dt", ["float16", "bfloat16"])
+def test_spectral_norm_layer_low_precision_on_cpu(dt):
+    def f(P):
+        P.set_default_dtype(dt)
+        try:
+            m = P.nn.SpectralNorm([3, 4])
+        finally:
+            P.set_default_dtype("float32")
+        return m(_x(P, [3, 4], dt))
+    same_exception(f)   # (no torch wording: the message is checked too)

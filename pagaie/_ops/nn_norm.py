@@ -473,6 +473,7 @@ def spectral_norm(weight, weight_u, weight_v, dim=0, power_iters=1, eps=1e-12, n
         raise ValueError(f"{api}: dim can only be 0 or 1, but received {dim}")
     if power_iters < 0:
         raise ValueError(f"{api}: power_iters should be >= 0, but received {power_iters}")
+    kernel_dtypes("nn.SpectralNorm", weight, F32_F64, "weight")   # Paddle's CPU kernel
     mat = weight.movedim(dim, 0).reshape(weight.shape[dim], -1)
     h, w = mat.shape
     if weight_u.numel() != h:
