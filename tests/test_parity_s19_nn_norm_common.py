@@ -230,3 +230,23 @@ def test_spectral_norm_layer_low_precision_on_cpu(dt):
             P.set_default_dtype("float32")
         return m(_x(P, [3, 4], dt))
     same_exception(f)   # (no torch wording: the message is checked too)
+
+
+_MIXED = {
+    "conv2d": lambda P, a, b: _F(P).conv2d(a([1, 3, 4, 4]), b([2, 3, 2, 2])),
+    "conv1d_transpose": lambda P, a, b: _F(P).conv1d_transpose(a([1, 3, 4]), b([3, 2, 2])),
+    "layer_norm": lambda P, a, b: _F(P).layer_norm(a([2, 4]), 4, b([4])),
+    "batch_norm_eval": lambda P, a, b: _F(P).batch_norm(a([2, 3]), b([3]), b([3]).abs()),
+    "batch_norm_weight": lambda P, a, b: _F(P).batch_norm(a([2, 3]), P.zeros([3]), P.ones([3]),
+                                                          b([3]), training=True),
+    "group_norm": lambda P, a, b: _F(P).group_norm(a([2, 4, 3]), 2, weight=b([4])),
+    "instance_norm": lambda P, a, b: _F(P).instance_norm(a([2, 3, 4]), weight=b([3])),
+}
+
+
+@pytest.mark.parametrize("name", list(_MIXED))
+def test_parameters_of_another_dtype(name):
+    # Paddle's ValueError, with dtypes named as Paddle names them (not torch's "Float"/"Double")
+    exc = same_exception(lambda P: _MIXED[name](P, lambda s: _x(P, s, "float32"),
+                                                 lambda s: _x(P, s, "float64")))
+    assert "float64" in str(exc) and "Double" not in str(exc) and "Float" not in str(exc)

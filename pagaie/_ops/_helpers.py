@@ -419,3 +419,13 @@ def zero_dropped(values: torch.Tensor, keep: torch.Tensor, out: torch.Tensor | N
 # and those of their static APIs' build-time checks that also take bfloat16.
 F32_F64 = frozenset({torch.float32, torch.float64})
 BF16_F32_F64 = F32_F64 | {torch.bfloat16}
+
+
+def same_dtype_args(api: str, x: torch.Tensor, **others: Any) -> None:
+    """Paddle's kernels read their parameters (weight, bias, running statistics) in x's dtype:
+    another dtype is its ValueError. Kernels call this where torch refused a call, so that the
+    message is Paddle's rather than torch's."""
+    for name, t in others.items():
+        if isinstance(t, torch.Tensor) and t.dtype is not x.dtype:
+            raise ValueError(f"paddle.{api}: '{name}' ({dtype_name(t)}) must have the dtype of the "
+                             f"input ({dtype_name(x)})")

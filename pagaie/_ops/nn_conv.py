@@ -16,7 +16,7 @@ import torch.nn.functional as F
 
 from pagaie._core.registry import defop
 from pagaie._core.registry import NoKernelError
-from pagaie._ops._helpers import BF16_F32_F64, F32_F64, kernel_dtypes
+from pagaie._ops._helpers import BF16_F32_F64, F32_F64, kernel_dtypes, same_dtype_args
 from pagaie._ops._nn_helpers import (channel_last, conv_padding, ntuple, pad_input, same_pads,
                                      to_first, to_last)
 
@@ -133,6 +133,8 @@ def _conv(api: str, n: int, x, weight, bias, stride, padding, dilation, groups, 
         raise ValueError(f"paddle.{api}: the input 'x' must be a {n + 2}-D tensor, but received "
                          f"a {x.dim()}-D tensor of shape {list(x.shape)}")
     _check_float(x, api, n)
+    if weight.dtype is not x.dtype:   # Paddle's kernel reads the filter in x's dtype
+        same_dtype_args(api, x, weight=weight)
     _check_groups(groups, api)
     if last:
         x = to_first(x)
@@ -199,6 +201,8 @@ def _conv_t(api: str, n: int, x, weight, bias, stride, padding, output_padding, 
         raise ValueError(f"paddle.{api}: the input 'x' must be a {n + 2}-D tensor, but received "
                          f"a {x.dim()}-D tensor of shape {list(x.shape)}")
     _check_float(x, api, n)
+    if weight.dtype is not x.dtype:   # Paddle's kernel reads the filter in x's dtype
+        same_dtype_args(api, x, weight=weight)
     _check_groups(groups, api)
     if last:
         x = to_first(x)
