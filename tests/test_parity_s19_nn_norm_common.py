@@ -250,3 +250,11 @@ def test_parameters_of_another_dtype(name):
     exc = same_exception(lambda P: _MIXED[name](P, lambda s: _x(P, s, "float32"),
                                                  lambda s: _x(P, s, "float64")))
     assert "float64" in str(exc) and "Double" not in str(exc) and "Float" not in str(exc)
+
+
+@pytest.mark.parametrize("xd,wd", [("float16", "float32"), ("float32", "float16"), ("int8", "float32"),
+                                   ("bfloat16", "float32"), ("float64", "float16")])
+def test_linear_kernel_follows_the_weight_dtype(xd, wd):
+    # Paddle picks the matmul kernel by the weight: a float16 weight is the CPU's RuntimeError,
+    # a float16 x with a float32 weight its dtype-mismatch ValueError
+    same_exception(lambda P: _F(P).linear(_x(P, [2, 4], xd), _x(P, [4, 3], wd)))

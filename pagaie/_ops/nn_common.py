@@ -54,8 +54,9 @@ def linear(x, weight, bias=None, name=None):
         [[2.5, 1.5], [2.5, 1.5]]
     """
     try:
-        if x.dtype not in _LINEAR_CPU_DTYPES:   # Paddle's CPU matmul kernel
-            kernel_dtypes("nn.functional.linear", x, _LINEAR_CPU_DTYPES, static=_LINEAR_STATIC_DTYPES)
+        if weight.dtype not in _LINEAR_CPU_DTYPES:   # Paddle's CPU matmul kernel, keyed by the weight
+            kernel_dtypes("nn.functional.linear", weight, _LINEAR_CPU_DTYPES, "weight",
+                          static=_LINEAR_STATIC_DTYPES)
         if x.dim() >= 2 and weight.dim() == 2 and (bias is None or bias.dtype == x.dtype):
             return F.linear(x, weight.t(), bias)
         out = torch.matmul(x, weight)
