@@ -141,7 +141,8 @@ def bilinear(x1, x2, weight, bias=None, name=None):
                          f"{list(x1.shape)} and 'x2' {list(x2.shape)} (expected [out, "
                          f"{x1.shape[1]}, {x2.shape[1]}])")
     float_kernel(api, x1)   # Paddle's bilinear kernel: floating inputs only
-    kernel_dtypes("nn.functional.bilinear", x1, F32_F64, "x1")   # (float32/float64 on the CPU)
+    if x1.dtype not in F32_F64:
+        kernel_dtypes("nn.functional.bilinear", x1, F32_F64, "x1")   # (float32/float64 on the CPU)
     if bias is not None and (bias.dim() != 2 or bias.shape[0] != 1 or bias.shape[1] != weight.shape[0]):
         raise ValueError(f"{api}: 'bias' must have shape [1, {weight.shape[0]}], but received "
                          f"{list(bias.shape)}")
@@ -611,7 +612,8 @@ def cosine_similarity(x1, x2, axis=1, eps=1e-8):
                         f"{str(x1.dtype).replace('torch.', '')} and {str(x2.dtype).replace('torch.', '')}")
     _check_broadcast(api, "x1", x1, "x2", x2)
     # Paddle's CPU multiply/clip kernels; its static API also takes bfloat16
-    kernel_dtypes("nn.functional.cosine_similarity", x1, F32_F64, "x1", static=BF16_F32_F64)
+    if x1.dtype not in F32_F64:
+        kernel_dtypes("nn.functional.cosine_similarity", x1, F32_F64, "x1", static=BF16_F32_F64)
     s1, s2 = x1.shape[axis], x2.shape[axis]
     w12 = torch.sum(x1 * x2, dim=axis)
     if s1 == 0 or s2 == 0:
@@ -654,7 +656,8 @@ def pairwise_distance(x, y, p=2.0, epsilon=1e-6, keepdim=False, name=None):
         raise TypeError(f"{api}: 'p' must be a number, but received {type(p).__name__}")
     _check_broadcast(api, "x", x, "y", y)
     float_kernel(api, x)   # Paddle's p_norm kernel: floating inputs only
-    kernel_dtypes("nn.functional.pairwise_distance", x, F32_F64)   # (float32/float64 on the CPU)
+    if x.dtype not in F32_F64:
+        kernel_dtypes("nn.functional.pairwise_distance", x, F32_F64)   # (float32/float64 on the CPU)
     d = x - y + epsilon
     p = float(p)
     if p == 0:   # counts non-zeros; Paddle's p_norm still gives a (zero) gradient
@@ -688,7 +691,8 @@ def normalize(x, p=2, axis=1, epsilon=1e-12, out=None, name=None):
         raise ValueError(f"paddle.nn.functional.normalize: Attr(axis) value should be in range [-R, R-1], "
                          f"R is the rank of Input(X). But received axis: {axis}, R: {rank}; 'x' has "
                          f"shape {list(x.shape)}")
-    kernel_dtypes("nn.functional.normalize", x, F32_F64)   # Paddle's CPU p_norm kernel
+    if x.dtype not in F32_F64:
+        kernel_dtypes("nn.functional.normalize", x, F32_F64)   # Paddle's CPU p_norm kernel
     return F.normalize(x, p=float(p), dim=axis, eps=epsilon)
 
 
@@ -735,7 +739,8 @@ def label_smooth(label, prior_dist=None, epsilon=0.1, name=None):
                          f"1, but received {epsilon}")
     api = "paddle.nn.functional.label_smooth"
     float_kernel(api, label, "labels")
-    kernel_dtypes("nn.functional.label_smooth", label, F32_F64, "label")   # Paddle's CPU kernel
+    if label.dtype not in F32_F64:
+        kernel_dtypes("nn.functional.label_smooth", label, F32_F64, "label")   # Paddle's CPU kernel
     if prior_dist is not None:
         if prior_dist.dtype != label.dtype:
             raise ValueError(f"{api}: 'prior_dist' ({str(prior_dist.dtype).replace('torch.', '')}) must "

@@ -32,7 +32,8 @@ def _check_float(x: torch.Tensor, api: str, n: int) -> None:
         raise NoKernelError(f"paddle.{api}: the input dtype must be float16, bfloat16, float32 or "
                            f"float64, but received {str(x.dtype).replace('torch.', '')}")
     # Paddle's CPU kernels: float32/float64 (a program's 1-D/2-D ones also pass bfloat16)
-    kernel_dtypes(api, x, F32_F64, static=None if n == 3 else BF16_F32_F64)
+    if x.dtype not in F32_F64:
+        kernel_dtypes(api, x, F32_F64, static=None if n == 3 else BF16_F32_F64)
 
 
 def _is_int(v) -> bool:

@@ -110,7 +110,8 @@ def batch_norm(x, running_mean, running_var, weight=None, bias=None, training=Fa
             if t.dim() != 1:
                 raise ValueError(f"paddle.{api}: {arg} must be 1-D to be used as the global "
                                  f"statistics, but received shape {list(t.shape)}")
-    kernel_dtypes(api, x, F32_F64)   # Paddle's CPU kernel
+    if x.dtype not in F32_F64:
+        kernel_dtypes(api, x, F32_F64)   # Paddle's CPU kernel
     m = scalar_of(momentum)
     try:
         if epsilon < 0 and x.numel() != 0 and (use_global_stats or x.numel() != c):
@@ -211,7 +212,8 @@ def instance_norm(x, running_mean=None, running_var=None, weight=None, bias=None
     if not 2 <= x.dim() <= 5:
         raise ValueError(f"paddle.nn.functional.instance_norm: the input must be 2-D to 5-D, but "
                          f"received a {x.dim()}-D tensor of shape {list(x.shape)}")
-    kernel_dtypes("nn.functional.instance_norm", x, F32_F64)   # Paddle's CPU kernel
+    if x.dtype not in F32_F64:
+        kernel_dtypes("nn.functional.instance_norm", x, F32_F64)   # Paddle's CPU kernel
     if x.dim() <= 2 or math.prod(x.shape[2:]) == 1 or x.numel() == 0:
         # one spatial element: the centred input is 0, so only the shift remains
         shape = [1, -1] + [1] * (x.dim() - 2)
@@ -300,7 +302,8 @@ def layer_norm(x, normalized_shape, weight=None, bias=None, epsilon=1e-05, name=
                              f"1, but received {t.dim()} (shape {list(t.shape)})")
     float_kernel(api, x)
     # Paddle's CPU kernel (its static API's check also passes bfloat16)
-    kernel_dtypes("nn.functional.layer_norm", x, F32_F64, static=BF16_F32_F64)
+    if x.dtype not in F32_F64:
+        kernel_dtypes("nn.functional.layer_norm", x, F32_F64, static=BF16_F32_F64)
     w = None if weight is None else weight.reshape(shape)
     b = None if bias is None else bias.reshape(shape)
     try:
@@ -384,7 +387,8 @@ def _group_norm(x, num_groups, epsilon=1e-05, weight=None, bias=None, data_forma
     if num_groups <= 0 or c % num_groups:
         raise ValueError(f"paddle.{api}: the number of channels ({c}) must be divisible by "
                          f"num_groups ({num_groups})")
-    kernel_dtypes(api, x, F32_F64)   # Paddle's CPU kernel
+    if x.dtype not in F32_F64:
+        kernel_dtypes(api, x, F32_F64)   # Paddle's CPU kernel
     try:
         out = F.group_norm(x, num_groups, weight, bias, epsilon)
     except RuntimeError:   # torch's refusal of mixed dtypes, in Paddle's words
@@ -490,7 +494,8 @@ def spectral_norm(weight, weight_u, weight_v, dim=0, power_iters=1, eps=1e-12, n
         raise ValueError(f"{api}: dim can only be 0 or 1, but received {dim}")
     if power_iters < 0:
         raise ValueError(f"{api}: power_iters should be >= 0, but received {power_iters}")
-    kernel_dtypes("nn.SpectralNorm", weight, F32_F64, "weight")   # Paddle's CPU kernel
+    if weight.dtype not in F32_F64:
+        kernel_dtypes("nn.SpectralNorm", weight, F32_F64, "weight")   # Paddle's CPU kernel
     mat = weight.movedim(dim, 0).reshape(weight.shape[dim], -1)
     h, w = mat.shape
     if weight_u.numel() != h:
