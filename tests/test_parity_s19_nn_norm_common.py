@@ -185,3 +185,76 @@ def test_rnn_float16_input_with_float32_weights():
     same_exception(lambda P: P.nn.GRUCell(4, 3)(_x(P, [2, 4], "float16")))
     ours, theirs = both(lambda P: _desc(_rnn(P, "GRU", "float64")[0]))
     assert ours == theirs == ("float64", [2, 5, 3])
+
+
+@pytest.mark.parametrize("kw", [{"p": 0.5, "training": False}, {"p": 1.0}])
+def test_feature_alpha_dropout_1d_without_a_mask(kw):
+    # Paddle wants 2 dimensions only when it draws a mask
+    ours, theirs = both(lambda P: _desc(_F(P).feature_alpha_dropout(_x(P, [3], "float32"), **kw)))
+    assert ours == theirs
+    same_exception(lambda P: _F(P).feature_alpha_dropout(_x(P, [3], "float32"), 0.5))
+    same_exception(lambda P: _F(P).feature_alpha_dropout(_x(P, [3], "float32"), 1.5))
+
+
+@pytest.mark.parametrize("name,dt", [("pairwise_distance", "float16"), ("temporal_shift", "bfloat16"),
+                                     ("affine_grid", "float16"), ("grid_sample", "float16"),
+                                     ("embedding_max_norm", "float16"), ("sdpa", "float16"),
+                                     ("sdpa", "bool")])
+def test_more_cpu_kernel_dtypes(name, dt):
+    F = _F
+    ops = {
+        "pairwise_distance": (lambda P, x: F(P).pairwise_distance(x, x), [2, 4]),
+        "temporal_shift": (lambda P, x: F(P).temporal_shift(x, 2), [4, 4, 2, 2]),
+        "affine_grid": (lambda P, x: F(P).affine_grid(x, [1, 1, 3, 3]), [1, 2, 3]),
+        "grid_sample": (lambda P, x: F(P).grid_sample(x, P.zeros([1, 2, 2, 2]).astype(x.dtype)),
+                        [1, 1, 3, 3]),
+        "embedding_max_norm": (lambda P, x: F(P).embedding(P.to_tensor([[0, 1]]), x, max_norm=1.0),
+                               [3, 4]),
+        "sdpa": (lambda P, x: F(P).scaled_dot_product_attention(x, x, x), [1, 3, 2, 4]),
+    }
+    fn, shape = ops[name]
+    same_exception(lambda P: fn(P, _x(P, shape, dt)))
+    if name != "embedding_max_norm":   # (Paddle's static max_norm fails on any dtype)
+        same_static_exception(lambda P: fn(P, P.static.data("x", shape, dt)))
+    ours, theirs = both(lambda P: _desc(fn(P, _x(P, shape, "float64"))))
+    assert ours == theirs
+
+
+@pytest.mark.parametrize("dt", ["float16", "bfloat16"])
+def test_spectral_norm_layer_low_precision_on_cpu(dt):
+    def f(P):
+        P.set_default_dtype(dt)
+        try:
+            m = P.nn.SpectralNorm([3, 4])
+        finally:
+            P.set_default_dtype("float32")
+        return m(_x(P, [3, 4], dt))
+    same_exception(f)   # (no torch wording: the message is checked too)
+
+
+_MIXED = {
+    "conv2d": lambda P, a, b: _F(P).conv2d(a([1, 3, 4, 4]), b([2, 3, 2, 2])),
+    "conv1d_transpose": lambda P, a, b: _F(P).conv1d_transpose(a([1, 3, 4]), b([3, 2, 2])),
+    "layer_norm": lambda P, a, b: _F(P).layer_norm(a([2, 4]), 4, b([4])),
+    "batch_norm_eval": lambda P, a, b: _F(P).batch_norm(a([2, 3]), b([3]), b([3]).abs()),
+    "batch_norm_weight": lambda P, a, b: _F(P).batch_norm(a([2, 3]), P.zeros([3]), P.ones([3]),
+                                                          b([3]), training=True),
+    "group_norm": lambda P, a, b: _F(P).group_norm(a([2, 4, 3]), 2, weight=b([4])),
+    "instance_norm": lambda P, a, b: _F(P).instance_norm(a([2, 3, 4]), weight=b([3])),
+}
+
+
+@pytest.mark.parametrize("name", list(_MIXED))
+def test_parameters_of_another_dtype(name):
+    # Paddle's ValueError, with dtypes named as Paddle names them (not torch's "Float"/"Double")
+    exc = same_exception(lambda P: _MIXED[name](P, lambda s: _x(P, s, "float32"),
+                                                 lambda s: _x(P, s, "float64")))
+    assert "float64" in str(exc) and "Double" not in str(exc) and "Float" not in str(exc)
+
+
+@pytest.mark.parametrize("xd,wd", [("float16", "float32"), ("float32", "float16"), ("int8", "float32"),
+                                   ("bfloat16", "float32"), ("float64", "float16")])
+def test_linear_kernel_follows_the_weight_dtype(xd, wd):
+    # Paddle picks the matmul kernel by the weight: a float16 weight is the CPU's RuntimeError,
+    # a float16 x with a float32 weight its dtype-mismatch ValueError
+    same_exception(lambda P: _F(P).linear(_x(P, [2, 4], xd), _x(P, [4, 3], wd)))

@@ -464,3 +464,13 @@ def int_only_in_programs(api: str, arg: str, position: int, tensors: bool = Fals
             raise TypeError(f"paddle.{api}: '{arg}' must be an int while a program is built, "
                             f"but received {type(v).__name__}")
     return check
+
+
+def same_dtype_args(api: str, x: torch.Tensor, **others: Any) -> None:
+    """Paddle's kernels read their parameters (weight, bias, running statistics) in x's dtype:
+    another dtype is its ValueError. Kernels call this where torch refused a call, so that the
+    message is Paddle's rather than torch's."""
+    for name, t in others.items():
+        if isinstance(t, torch.Tensor) and t.dtype is not x.dtype:
+            raise ValueError(f"paddle.{api}: '{name}' ({dtype_name(t)}) must have the dtype of the "
+                             f"input ({dtype_name(x)})")

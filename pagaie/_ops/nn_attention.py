@@ -12,6 +12,7 @@ import torch
 import torch.nn.functional as F
 
 from pagaie._core.registry import defop
+from pagaie._ops._helpers import kernel_dtypes
 from pagaie._ops._random_mask import keep_mask, upscale_kept
 
 __all__ = ["scaled_dot_product_attention", "flash_attn_qkvpacked", "flash_attn_varlen_qkvpacked",
@@ -157,6 +158,12 @@ def _dropout_rate(api, arg, p, training):
     return max(p, 0.0) if training else 0.0
 
 
+_SDPA_CPU_DTYPES = frozenset({torch.int32, torch.int64, torch.float32, torch.float64,
+                              torch.complex64, torch.complex128})
+_SDPA_STATIC_DTYPES = frozenset({torch.uint8, torch.int8, torch.int32, torch.int64, torch.bfloat16,
+                                 torch.float32, torch.float64})
+
+
 def _check_sdpa_args(query, key, value, attn_mask):
     """Paddle's checks (and promotions) of scaled_dot_product_attention's tensors."""
     api = "paddle.nn.functional.scaled_dot_product_attention"
@@ -178,6 +185,9 @@ def _check_sdpa_args(query, key, value, attn_mask):
                          f"{list(key.shape)} and value of shape {list(value.shape)}")
     if attn_mask is not None:
         _check_mask_shape(api, attn_mask, query, key, value)
+    # Paddle's CPU matmul kernel (its static API's check takes another set)
+    kernel_dtypes("nn.functional.scaled_dot_product_attention", query, _SDPA_CPU_DTYPES, "query",
+                  static=_SDPA_STATIC_DTYPES)
     # integer inputs compute in float32, as Paddle's ``query * scale`` promotes them
     query, key, value = (t if t.is_floating_point() or t.is_complex() else t.to(torch.float32)
                          for t in (query, key, value))

@@ -54,8 +54,9 @@ def linear(x, weight, bias=None, name=None):
         [[2.5, 1.5], [2.5, 1.5]]
     """
     try:
-        if x.dtype not in _LINEAR_CPU_DTYPES:   # Paddle's CPU matmul kernel
-            kernel_dtypes("nn.functional.linear", x, _LINEAR_CPU_DTYPES, static=_LINEAR_STATIC_DTYPES)
+        if weight.dtype not in _LINEAR_CPU_DTYPES:   # Paddle's CPU matmul kernel, keyed by the weight
+            kernel_dtypes("nn.functional.linear", weight, _LINEAR_CPU_DTYPES, "weight",
+                          static=_LINEAR_STATIC_DTYPES)
         if x.dim() >= 2 and weight.dim() == 2 and (bias is None or bias.dtype == x.dtype):
             return F.linear(x, weight.t(), bias)
         out = torch.matmul(x, weight)
@@ -140,7 +141,8 @@ def bilinear(x1, x2, weight, bias=None, name=None):
                          f"{list(x1.shape)} and 'x2' {list(x2.shape)} (expected [out, "
                          f"{x1.shape[1]}, {x2.shape[1]}])")
     float_kernel(api, x1)   # Paddle's bilinear kernel: floating inputs only
-    kernel_dtypes("nn.functional.bilinear", x1, F32_F64, "x1")   # (float32/float64 on the CPU)
+    if x1.dtype not in F32_F64:
+        kernel_dtypes("nn.functional.bilinear", x1, F32_F64, "x1")   # (float32/float64 on the CPU)
     if bias is not None and (bias.dim() != 2 or bias.shape[0] != 1 or bias.shape[1] != weight.shape[0]):
         raise ValueError(f"{api}: 'bias' must have shape [1, {weight.shape[0]}], but received "
                          f"{list(bias.shape)}")
@@ -368,6 +370,9 @@ def _alpha_dropout(x, p, training, mask_shape, api):
     if not training:
         return x
     if p < 1:   # Paddle's composite: its CPU add/subtract/multiply kernels (bfloat16 in a program)
+        if mask_shape is None:
+            raise ValueError(f"paddle.nn.functional.{api}: the input must have at least 2 "
+                             f"dimensions, but received {x.dim()}")
         kernel_dtypes(f"nn.functional.{api}", x, _ALPHA_CPU_DTYPES, static=BF16_F32_F64)
     if x.dtype is torch.bool:
         return x & keep_mask(mask_shape, p, x.device) if p < 1 else x & False
@@ -409,10 +414,8 @@ def feature_alpha_dropout(x, p=0.5, training=True, name=None):
         >>> paddle.nn.functional.feature_alpha_dropout(paddle.ones([2, 3, 4]), 0.2, training=False).shape
         paddle.Size([2, 3, 4])
     """
-    if x.dim() < 2:
-        raise ValueError("paddle.nn.functional.feature_alpha_dropout: the input must have at least "
-                         f"2 dimensions, but received {x.dim()}")
-    shape = list(x.shape[:2]) + [1] * (x.dim() - 2)
+    # (a mask needs 2 dimensions: Paddle checks them only when it draws one)
+    shape = list(x.shape[:2]) + [1] * (x.dim() - 2) if x.dim() >= 2 else None
     return _alpha_dropout(x, p, training, shape, "feature_alpha_dropout")
 
 
@@ -485,6 +488,8 @@ def embedding(x, weight, padding_idx=None, max_norm=None, norm_type=2.0, sparse=
                              f"but got {bad}. Please check input value.")
         if pad < 0 and bool((x == pad).any()):
             ids = torch.where(x == pad, 0, x)
+    if max_norm:   # Paddle's renorm gathers the rows with its CPU index_select kernel
+        kernel_dtypes("nn.functional.embedding", weight, F32_F64, "weight")
     if max_norm and weight.numel() and not weight.is_meta:   # Paddle skips a max_norm of 0
         with torch.no_grad():
             # Paddle renormalises through embedding_renorm_, which wraps a negative id
@@ -607,7 +612,8 @@ def cosine_similarity(x1, x2, axis=1, eps=1e-8):
                         f"{str(x1.dtype).replace('torch.', '')} and {str(x2.dtype).replace('torch.', '')}")
     _check_broadcast(api, "x1", x1, "x2", x2)
     # Paddle's CPU multiply/clip kernels; its static API also takes bfloat16
-    kernel_dtypes("nn.functional.cosine_similarity", x1, F32_F64, "x1", static=BF16_F32_F64)
+    if x1.dtype not in F32_F64:
+        kernel_dtypes("nn.functional.cosine_similarity", x1, F32_F64, "x1", static=BF16_F32_F64)
     s1, s2 = x1.shape[axis], x2.shape[axis]
     w12 = torch.sum(x1 * x2, dim=axis)
     if s1 == 0 or s2 == 0:
@@ -650,6 +656,8 @@ def pairwise_distance(x, y, p=2.0, epsilon=1e-6, keepdim=False, name=None):
         raise TypeError(f"{api}: 'p' must be a number, but received {type(p).__name__}")
     _check_broadcast(api, "x", x, "y", y)
     float_kernel(api, x)   # Paddle's p_norm kernel: floating inputs only
+    if x.dtype not in F32_F64:
+        kernel_dtypes("nn.functional.pairwise_distance", x, F32_F64)   # (float32/float64 on the CPU)
     d = x - y + epsilon
     p = float(p)
     if p == 0:   # counts non-zeros; Paddle's p_norm still gives a (zero) gradient
@@ -683,7 +691,8 @@ def normalize(x, p=2, axis=1, epsilon=1e-12, out=None, name=None):
         raise ValueError(f"paddle.nn.functional.normalize: Attr(axis) value should be in range [-R, R-1], "
                          f"R is the rank of Input(X). But received axis: {axis}, R: {rank}; 'x' has "
                          f"shape {list(x.shape)}")
-    kernel_dtypes("nn.functional.normalize", x, F32_F64)   # Paddle's CPU p_norm kernel
+    if x.dtype not in F32_F64:
+        kernel_dtypes("nn.functional.normalize", x, F32_F64)   # Paddle's CPU p_norm kernel
     return F.normalize(x, p=float(p), dim=axis, eps=epsilon)
 
 
@@ -730,7 +739,8 @@ def label_smooth(label, prior_dist=None, epsilon=0.1, name=None):
                          f"1, but received {epsilon}")
     api = "paddle.nn.functional.label_smooth"
     float_kernel(api, label, "labels")
-    kernel_dtypes("nn.functional.label_smooth", label, F32_F64, "label")   # Paddle's CPU kernel
+    if label.dtype not in F32_F64:
+        kernel_dtypes("nn.functional.label_smooth", label, F32_F64, "label")   # Paddle's CPU kernel
     if prior_dist is not None:
         if prior_dist.dtype != label.dtype:
             raise ValueError(f"{api}: 'prior_dist' ({str(prior_dist.dtype).replace('torch.', '')}) must "

@@ -16,7 +16,7 @@ import torch.nn.functional as F
 
 from pagaie._core.registry import defop
 from pagaie._core.registry import NoKernelError
-from pagaie._ops._helpers import BF16_F32_F64, F32_F64, kernel_dtypes
+from pagaie._ops._helpers import BF16_F32_F64, F32_F64, kernel_dtypes, same_dtype_args
 from pagaie._ops._nn_helpers import (channel_last, conv_padding, ntuple, pad_input, same_pads,
                                      to_first, to_last)
 
@@ -32,7 +32,8 @@ def _check_float(x: torch.Tensor, api: str, n: int) -> None:
         raise NoKernelError(f"paddle.{api}: the input dtype must be float16, bfloat16, float32 or "
                            f"float64, but received {str(x.dtype).replace('torch.', '')}")
     # Paddle's CPU kernels: float32/float64 (a program's 1-D/2-D ones also pass bfloat16)
-    kernel_dtypes(api, x, F32_F64, static=None if n == 3 else BF16_F32_F64)
+    if x.dtype not in F32_F64:
+        kernel_dtypes(api, x, F32_F64, static=None if n == 3 else BF16_F32_F64)
 
 
 def _is_int(v) -> bool:
@@ -133,6 +134,8 @@ def _conv(api: str, n: int, x, weight, bias, stride, padding, dilation, groups, 
         raise ValueError(f"paddle.{api}: the input 'x' must be a {n + 2}-D tensor, but received "
                          f"a {x.dim()}-D tensor of shape {list(x.shape)}")
     _check_float(x, api, n)
+    if weight.dtype is not x.dtype:   # Paddle's kernel reads the filter in x's dtype
+        same_dtype_args(api, x, weight=weight)
     _check_groups(groups, api)
     if last:
         x = to_first(x)
@@ -199,6 +202,8 @@ def _conv_t(api: str, n: int, x, weight, bias, stride, padding, output_padding, 
         raise ValueError(f"paddle.{api}: the input 'x' must be a {n + 2}-D tensor, but received "
                          f"a {x.dim()}-D tensor of shape {list(x.shape)}")
     _check_float(x, api, n)
+    if weight.dtype is not x.dtype:   # Paddle's kernel reads the filter in x's dtype
+        same_dtype_args(api, x, weight=weight)
     _check_groups(groups, api)
     if last:
         x = to_first(x)

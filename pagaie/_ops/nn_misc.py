@@ -11,7 +11,7 @@ import torch
 import torch.nn.functional as F
 
 from pagaie._core.registry import NoKernelError, defop
-from pagaie._ops._helpers import float_kernel, int_list, torch_dtype
+from pagaie._ops._helpers import F32_F64, float_kernel, int_list, kernel_dtypes, torch_dtype
 
 __all__ = ["sequence_mask", "gather_tree", "temporal_shift", "affine_grid", "grid_sample",
            "class_center_sample"]
@@ -151,6 +151,8 @@ def temporal_shift(x, seg_num, shift_ratio=0.25, name=None, data_format="NCHW"):
         raise ValueError(f"{api}: the first dimension of 'x' ({x.shape[0]}, shape {list(x.shape)}) "
                          f"must be divisible by 'seg_num' ({seg_num})")
     float_kernel(api, x)
+    if x.dtype not in F32_F64:
+        kernel_dtypes("nn.functional.temporal_shift", x, F32_F64)   # Paddle's CPU kernel
     nhwc = data_format == "NHWC"
     if nhwc:
         x = x.permute(0, 3, 1, 2)
@@ -202,6 +204,8 @@ def affine_grid(theta, out_shape, align_corners=True, name=None):
     if not theta.is_floating_point():  # Paddle's kernel is float32/float64 only: NotFound
         raise NoKernelError(f"{api}: 'theta' must be float32 or float64, but received "
                             f"{str(theta.dtype).replace('torch.', '')}")
+    if theta.dtype not in F32_F64:
+        kernel_dtypes("nn.functional.affine_grid", theta, F32_F64, "theta")   # (float16 on GPUs)
     shape[0] = theta.shape[0]
     if min(shape[2:]) < 0:
         raise ValueError(f"{api}: the sizes in out_shape must not be negative, but received {shape}")
@@ -251,6 +255,8 @@ def grid_sample(x, grid, mode="bilinear", padding_mode="zeros", align_corners=Tr
     if not x.is_floating_point():  # Paddle's kernel is float32/float64 only: NotFound
         raise NoKernelError("paddle.nn.functional.grid_sample: 'x' must be float32 or float64, but "
                             f"received {str(x.dtype).replace('torch.', '')}")
+    if x.dtype not in F32_F64:
+        kernel_dtypes("nn.functional.grid_sample", x, F32_F64)   # (float16 on GPUs)
     if grid.dtype != x.dtype:  # Paddle's kernel reads both as one type: a ValueError
         raise ValueError(f"paddle.nn.functional.grid_sample: 'x' and 'grid' must have the same "
                          f"dtype, but received {str(x.dtype).replace('torch.', '')} and "

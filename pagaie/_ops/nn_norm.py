@@ -19,7 +19,7 @@ import torch.nn.functional as F
 
 from pagaie._core.registry import defop
 from pagaie._ops._helpers import (BF16_F32_F64, F32_F64, FLOAT_OR_COMPLEX, float_kernel,
-                                  kernel_dtypes, scalar_of)
+                                  kernel_dtypes, same_dtype_args, scalar_of)
 from pagaie._ops._nn_helpers import float_attr
 from pagaie._ops._random_mask import as_scalar
 
@@ -110,39 +110,45 @@ def batch_norm(x, running_mean, running_var, weight=None, bias=None, training=Fa
             if t.dim() != 1:
                 raise ValueError(f"paddle.{api}: {arg} must be 1-D to be used as the global "
                                  f"statistics, but received shape {list(t.shape)}")
-    kernel_dtypes(api, x, F32_F64)   # Paddle's CPU kernel
+    if x.dtype not in F32_F64:
+        kernel_dtypes(api, x, F32_F64)   # Paddle's CPU kernel
     m = scalar_of(momentum)
-    if epsilon < 0 and x.numel() != 0 and (use_global_stats or x.numel() != c):
-        # torch refuses a negative epsilon: the same arithmetic by hand (NaN where var + eps < 0)
-        out = _batch_norm_by_hand(x, running_mean, running_var, weight, bias,
-                                  bool(use_global_stats), m, epsilon)
-    elif x.numel() == 0:
-        # an empty batch: an empty result, running statistics left alone (as in Paddle)
-        out = x.clone()
-        for t in (weight, bias):
-            if t is not None and t.requires_grad:
-                out = out + 0 * t.reshape([1, -1] + [1] * (x.dim() - 2))
-    elif use_global_stats:
-        out = F.batch_norm(x, running_mean.detach().reshape(-1), running_var.detach().reshape(-1),
-                           weight, bias, False, 0.0, epsilon)
-    elif x.numel() == x.shape[1]:
-        # one value per channel: Paddle passes the input through unchanged (the scale and shift
-        # get zero gradients) and leaves the running statistics alone
-        out = x.clone()
-        for t in (weight, bias):
-            if t is not None and t.requires_grad:
-                out = out + 0 * t.reshape([1, -1] + [1] * (x.dim() - 2))
-    else:
-        # One pass: the kernel also returns the batch mean and 1/sqrt(biased var + eps),
-        # from which Paddle's running statistics (biased variance) follow.
-        out, mean, invstd = torch.native_batch_norm(x, weight, bias, None, None, True, 0.0, epsilon)
-        with torch.no_grad():
-            var = invstd.double().pow(-2).sub_(epsilon)
-            _update_running(running_mean, running_var, mean, var, m)
-        if test_batch_stats and out.requires_grad:
-            stats = [t.detach().reshape(-1).to(x.dtype) for t in (running_mean, running_var)]
-            g = F.batch_norm(x, *stats, weight, bias, False, 0.0, epsilon)
-            out = out.detach() + (g - g.detach())
+    try:
+        if epsilon < 0 and x.numel() != 0 and (use_global_stats or x.numel() != c):
+            # torch refuses a negative epsilon: the same arithmetic by hand (NaN where var + eps < 0)
+            out = _batch_norm_by_hand(x, running_mean, running_var, weight, bias,
+                                      bool(use_global_stats), m, epsilon)
+        elif x.numel() == 0:
+            # an empty batch: an empty result, running statistics left alone (as in Paddle)
+            out = x.clone()
+            for t in (weight, bias):
+                if t is not None and t.requires_grad:
+                    out = out + 0 * t.reshape([1, -1] + [1] * (x.dim() - 2))
+        elif use_global_stats:
+            out = F.batch_norm(x, running_mean.detach().reshape(-1), running_var.detach().reshape(-1),
+                               weight, bias, False, 0.0, epsilon)
+        elif x.numel() == x.shape[1]:
+            # one value per channel: Paddle passes the input through unchanged (the scale and shift
+            # get zero gradients) and leaves the running statistics alone
+            out = x.clone()
+            for t in (weight, bias):
+                if t is not None and t.requires_grad:
+                    out = out + 0 * t.reshape([1, -1] + [1] * (x.dim() - 2))
+        else:
+            # One pass: the kernel also returns the batch mean and 1/sqrt(biased var + eps),
+            # from which Paddle's running statistics (biased variance) follow.
+            out, mean, invstd = torch.native_batch_norm(x, weight, bias, None, None, True, 0.0, epsilon)
+            with torch.no_grad():
+                var = invstd.double().pow(-2).sub_(epsilon)
+                _update_running(running_mean, running_var, mean, var, m)
+            if test_batch_stats and out.requires_grad:
+                stats = [t.detach().reshape(-1).to(x.dtype) for t in (running_mean, running_var)]
+                g = F.batch_norm(x, *stats, weight, bias, False, 0.0, epsilon)
+                out = out.detach() + (g - g.detach())
+    except RuntimeError:   # torch's refusal of mixed dtypes, in Paddle's words
+        stats = {"running_mean": running_mean, "running_var": running_var} if use_global_stats else {}
+        same_dtype_args(api, x, weight=weight, bias=bias, **stats)
+        raise
     return out.movedim(1, -1) if last else out
 
 
@@ -206,7 +212,8 @@ def instance_norm(x, running_mean=None, running_var=None, weight=None, bias=None
     if not 2 <= x.dim() <= 5:
         raise ValueError(f"paddle.nn.functional.instance_norm: the input must be 2-D to 5-D, but "
                          f"received a {x.dim()}-D tensor of shape {list(x.shape)}")
-    kernel_dtypes("nn.functional.instance_norm", x, F32_F64)   # Paddle's CPU kernel
+    if x.dtype not in F32_F64:
+        kernel_dtypes("nn.functional.instance_norm", x, F32_F64)   # Paddle's CPU kernel
     if x.dim() <= 2 or math.prod(x.shape[2:]) == 1 or x.numel() == 0:
         # one spatial element: the centred input is 0, so only the shift remains
         shape = [1, -1] + [1] * (x.dim() - 2)
@@ -214,7 +221,11 @@ def instance_norm(x, running_mean=None, running_var=None, weight=None, bias=None
         if weight is not None:
             out = out * weight.reshape(shape)
         return out if bias is None else out + bias.reshape(shape)
-    return F.instance_norm(x, None, None, weight, bias, True, 0.0, eps)
+    try:
+        return F.instance_norm(x, None, None, weight, bias, True, 0.0, eps)
+    except RuntimeError:   # torch's refusal of mixed dtypes, in Paddle's words
+        same_dtype_args("nn.functional.instance_norm", x, weight=weight, bias=bias)
+        raise
 
 
 def _shape_list(normalized_shape) -> list[int]:
@@ -291,10 +302,15 @@ def layer_norm(x, normalized_shape, weight=None, bias=None, epsilon=1e-05, name=
                              f"1, but received {t.dim()} (shape {list(t.shape)})")
     float_kernel(api, x)
     # Paddle's CPU kernel (its static API's check also passes bfloat16)
-    kernel_dtypes("nn.functional.layer_norm", x, F32_F64, static=BF16_F32_F64)
+    if x.dtype not in F32_F64:
+        kernel_dtypes("nn.functional.layer_norm", x, F32_F64, static=BF16_F32_F64)
     w = None if weight is None else weight.reshape(shape)
     b = None if bias is None else bias.reshape(shape)
-    return F.layer_norm(x, shape, w, b, epsilon)
+    try:
+        return F.layer_norm(x, shape, w, b, epsilon)
+    except RuntimeError:   # torch's refusal of mixed dtypes, in Paddle's words
+        same_dtype_args("nn.functional.layer_norm", x, weight=weight, bias=bias)
+        raise
 
 
 @defop(amp="black", method=False, paddle_types=("rms_norm", "pd_op.rms_norm"))
@@ -371,8 +387,13 @@ def _group_norm(x, num_groups, epsilon=1e-05, weight=None, bias=None, data_forma
     if num_groups <= 0 or c % num_groups:
         raise ValueError(f"paddle.{api}: the number of channels ({c}) must be divisible by "
                          f"num_groups ({num_groups})")
-    kernel_dtypes(api, x, F32_F64)   # Paddle's CPU kernel
-    out = F.group_norm(x, num_groups, weight, bias, epsilon)
+    if x.dtype not in F32_F64:
+        kernel_dtypes(api, x, F32_F64)   # Paddle's CPU kernel
+    try:
+        out = F.group_norm(x, num_groups, weight, bias, epsilon)
+    except RuntimeError:   # torch's refusal of mixed dtypes, in Paddle's words
+        same_dtype_args(api, x, weight=weight, bias=bias)
+        raise
     return out.movedim(1, -1) if last else out
 
 
@@ -473,6 +494,8 @@ def spectral_norm(weight, weight_u, weight_v, dim=0, power_iters=1, eps=1e-12, n
         raise ValueError(f"{api}: dim can only be 0 or 1, but received {dim}")
     if power_iters < 0:
         raise ValueError(f"{api}: power_iters should be >= 0, but received {power_iters}")
+    if weight.dtype not in F32_F64:
+        kernel_dtypes("nn.SpectralNorm", weight, F32_F64, "weight")   # Paddle's CPU kernel
     mat = weight.movedim(dim, 0).reshape(weight.shape[dim], -1)
     h, w = mat.shape
     if weight_u.numel() != h:

@@ -116,7 +116,8 @@ def _check_args(input, pre_state, weight_list, rows, mode, sequence_length=None)
     if not input.dtype.is_floating_point:
         raise NoKernelError(f"{api}: the dtype of 'inputs' must be float16, bfloat16, float32 or "
                             f"float64, but received {str(input.dtype).replace('torch.', '')}")
-    kernel_dtypes(api[7:], input, F32_F64, "inputs")   # Paddle's CPU rnn kernel
+    if input.dtype not in F32_F64:
+        kernel_dtypes(api[7:], input, F32_F64, "inputs")   # Paddle's CPU rnn kernel
     if input.shape[0] == 0:
         raise ValueError(f"{api}: 'inputs' must have at least one time step, but received shape "
                          f"{list(input.shape)} (time-major)")
@@ -183,7 +184,8 @@ def _run(mode, input, pre_state, params, has_bias, num_layers, train, is_bidirec
 def _check_cell(api, input, states, weight_ih):
     """A cell step's input ``[batch, input_size]`` and states share the weights' float dtype."""
     if isinstance(input, torch.Tensor) and input.dtype is weight_ih.dtype:
-        kernel_dtypes(api[7:], input, F32_F64, "inputs")   # Paddle's CPU matmul, its first step
+        if input.dtype not in F32_F64:
+            kernel_dtypes(api[7:], input, F32_F64, "inputs")   # Paddle's CPU matmul, its first step
     for name, t in (("inputs", input),) + tuple((f"states[{i}]", h) for i, h in enumerate(states)):
         if not isinstance(t, torch.Tensor):
             raise ValueError(f"{api}: '{name}' must be a Tensor, but received {type(t).__name__}")
