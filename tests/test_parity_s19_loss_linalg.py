@@ -93,3 +93,33 @@ def test_loss_program_refuses_float16(fn):
 def test_log_loss_checks_the_label_dtype_before_the_shape():
     same_exception(lambda P: P.nn.functional.log_loss(_t(P, np.full((4, 5), .5), "float64"),
                                                       _t(P, np.ones((4, 5)), "float64")))
+
+
+@pytest.mark.parametrize("reduction", ["none", "mean", "sum"])
+@pytest.mark.parametrize("wt", [None, "float32"])
+def test_bce_takes_labels_outside_0_1(reduction, wt):
+    x, y = _R.uniform(0.05, 0.95, (3, 4)), np.linspace(-1.0, 2.0, 12).reshape(3, 4)
+    w = np.linspace(0.5, 1.5, 4)
+
+    def f(P):
+        xt = _t(P, x, "float64")
+        xt.stop_gradient = False
+        out = P.nn.functional.binary_cross_entropy(xt, _t(P, y, "float64"), reduction=reduction,
+                                                   weight=None if wt is None else _t(P, w, "float64"))
+        return [out, P.grad(out.sum(), xt)[0]]
+    assert_same(*both(f), rtol=1e-6, atol=1e-8)
+
+
+@pytest.mark.parametrize("reduction", ["none", "mean", "sum"])
+@pytest.mark.parametrize("dts", [("float32", "float64"), ("float64", "float32")])
+def test_cross_entropy_hard_label_weight_promotes(reduction, dts):
+    def f(P):
+        return P.nn.functional.cross_entropy(_t(P, _X, dts[0]), _t(P, _LBL, "int64"), reduction=reduction,
+                                             weight=_t(P, np.linspace(0.5, 2, 5), dts[1]))
+    assert_same(*both(f), rtol=1e-5, atol=1e-6)
+
+
+@pytest.mark.parametrize("dts", [("float64", "float32"), ("float32", "float64")])
+def test_hsigmoid_weight_and_bias_take_the_input_dtype(dts):
+    same_exception(lambda P: P.nn.functional.hsigmoid_loss(
+        _t(P, _X), _t(P, _LBL, "int64"), 5, _t(P, _HW, dts[0]), _t(P, np.ones((4, 1)), dts[1])))
