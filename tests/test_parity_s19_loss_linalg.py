@@ -123,3 +123,45 @@ def test_cross_entropy_hard_label_weight_promotes(reduction, dts):
 def test_hsigmoid_weight_and_bias_take_the_input_dtype(dts):
     same_exception(lambda P: P.nn.functional.hsigmoid_loss(
         _t(P, _X), _t(P, _LBL, "int64"), 5, _t(P, _HW, dts[0]), _t(P, np.ones((4, 1)), dts[1])))
+
+
+# -- linalg ------------------------------------------------------------------------------------
+
+_A = _R.standard_normal((3, 3)) + 3 * np.eye(3)
+_B = _R.standard_normal((3, 3))
+_LINALG = {
+    "norm_fro_axis": lambda P, d: P.linalg.norm(_t(P, _A, d), p="fro", axis=[0, 1]),
+    "norm_2_axis": lambda P, d: P.linalg.norm(_t(P, _A, d), p=2, axis=[0, 1]),
+    "vector_norm": lambda P, d: P.linalg.vector_norm(_t(P, _A, d)),
+    "vector_norm_0": lambda P, d: P.linalg.vector_norm(_t(P, _A, d), p=0),
+    "matrix_norm": lambda P, d: P.linalg.matrix_norm(_t(P, _A, d)),
+    "matrix_norm_1": lambda P, d: P.linalg.matrix_norm(_t(P, _A, d), p=1),
+    "matrix_norm_nuc": lambda P, d: P.linalg.matrix_norm(_t(P, _A, d), p="nuc"),
+    "cross": lambda P, d: P.cross(_t(P, _A, d), _t(P, _B, d)),
+    "cov": lambda P, d: P.linalg.cov(_t(P, _A, d)),
+    "corrcoef": lambda P, d: P.linalg.corrcoef(_t(P, _A, d)),
+    "vecdot": lambda P, d: P.linalg.vecdot(_t(P, _A, d), _t(P, _B, d)),
+    "inner": lambda P, d: P.inner(_t(P, _A, d), _t(P, _B, d)),
+    "tensordot": lambda P, d: P.tensordot(_t(P, _A, d), _t(P, _B, d)),
+}
+
+
+@pytest.mark.parametrize("dt", ["float16", "bfloat16"])
+@pytest.mark.parametrize("name", sorted(_LINALG))
+def test_linalg_refuses_low_floats_on_cpu(name, dt):
+    assert isinstance(same_exception(lambda P: _LINALG[name](P, dt)), RuntimeError)
+
+
+@pytest.mark.parametrize("name", sorted(_LINALG))
+def test_linalg_float32_still_matches(name):
+    assert_same(*both(lambda P: _LINALG[name](P, "float32")), rtol=1e-4, atol=1e-5)
+
+
+@pytest.mark.parametrize("fn", [
+    lambda P, x, y: P.cross(x, y), lambda P, x, y: P.linalg.cov(x), lambda P, x, y: P.linalg.vecdot(x, y),
+    lambda P, x, y: P.inner(x, y), lambda P, x, y: P.linalg.vector_norm(x),
+    lambda P, x, y: P.linalg.norm(x, p="fro", axis=[0, 1])])
+def test_linalg_program_refuses_float16(fn):
+    def build(P):
+        fn(P, P.static.data("x", [3, 3], "float16"), P.static.data("y", [3, 3], "float16"))
+    assert isinstance(same_static_exception(build), TypeError)

@@ -12,7 +12,8 @@ import numbers
 import torch
 
 from pagaie._core.registry import NoKernelError, defop
-from pagaie._ops._helpers import AssertionValueError, kernel_dtypes, norm_axis, torch_dtype, write_out
+from pagaie._ops._helpers import (AssertionValueError, kernel_dtypes, no_low_float_kernel, norm_axis,
+                                 torch_dtype, write_out)
 from pagaie._ops.math_unary import _abs
 
 __all__ = ["norm", "cholesky", "inverse"]
@@ -168,8 +169,8 @@ def norm(x, p=None, axis=None, keepdim=False, out=None, dtype=None, name=None):
         7.0
     """
     if isinstance(p, torch.Tensor):  # Paddle takes only a number or a string
-        raise ValueError(f"paddle.linalg.norm: 'p' must be an int, a float, 'fro' or 'nuc', but received a "
-                         f"Tensor")
+        raise ValueError("paddle.linalg.norm: 'p' must be an int, a float, 'fro' or 'nuc', but received a "
+                         "Tensor")
     if isinstance(p, str) and isinstance(axis, tuple) and len(axis) == 1:
         # Paddle unwraps a one-element list to an int axis, but not a tuple: a string order over a
         # 1-tuple is a matrix norm over one axis, its ValueError
@@ -202,6 +203,7 @@ def norm(x, p=None, axis=None, keepdim=False, out=None, dtype=None, name=None):
     if p not in _MATRIX_ORDS:
         raise ValueError("paddle.linalg.norm: for a 2-D 'axis', 'p' must be one of 'fro', 'nuc', 1, -1, "
                          f"2, -2, inf, -inf, but received {p!r}")
+    no_low_float_kernel("linalg.norm", x, "x")   # (its CPU frobenius_norm, p_norm and svd kernels)
     return write_out(out, _matrix_norm(x, p, dims, keepdim))
 
 
@@ -236,6 +238,7 @@ def vector_norm(x, p=2.0, axis=None, keepdim=False, name=None, *, dtype=None, ou
         raise ValueError("paddle.linalg.vector_norm: 'p' must be an int or a float, but received "
                          f"{'a Tensor' if isinstance(p, torch.Tensor) else repr(p)}")
     dims = _axis_list(axis, x.dim(), "linalg.vector_norm")
+    no_low_float_kernel("linalg.vector_norm", x, "x")   # (Paddle's CPU p_norm kernel)
     return write_out(out, _pnorm(x, float(p), dims, keepdim))
 
 
@@ -267,6 +270,7 @@ def matrix_norm(x, p="fro", axis=[-2, -1], keepdim=False, name=None):  # noqa: B
     if p not in _MATRIX_ORDS:
         raise ValueError("paddle.linalg.matrix_norm: 'p' must be one of 'fro', 'nuc', 1, -1, 2, -2, inf, "
                          f"-inf, but received {p!r}")
+    no_low_float_kernel("linalg.matrix_norm", x, "x")
     return _matrix_norm(x, p, dims, keepdim)
 
 

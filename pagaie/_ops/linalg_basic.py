@@ -8,8 +8,8 @@ import torch
 
 from pagaie._core.registry import NoKernelError, defop
 from pagaie._core.tensor import Tensor, wrap
-from pagaie._ops._helpers import (AssertionValueError, float_kernel, int_list, kernel_dtypes, norm_axis,
-                                  write_out)
+from pagaie._ops._helpers import (AssertionValueError, float_kernel, int_list, kernel_dtypes,
+                                  no_low_float_kernel, norm_axis, write_out)
 
 __all__ = ["matmul", "mm", "bmm", "mv", "dot", "einsum", "addmm", "addmm_", "baddbmm", "baddbmm_",
            "kron", "cross", "outer", "inner", "ger", "tensordot", "trace", "dist", "cdist", "pdist",
@@ -531,9 +531,9 @@ def _cross_static_shape(x, y, axis=9, name=None) -> list[int] | None:
     return [a if a != -1 else b for a, b in zip(x._known_dims(), y._known_dims())]
 
 
-# Paddle's CPU cross kernel has no bool, int8, uint8 or int16 version (float16 and bfloat16 run
-# on its GPU only; pagaie computes them on any device)
-_CROSS_DTYPES = frozenset({torch.int32, torch.int64, torch.float16, torch.bfloat16, torch.float32,
+# Paddle's CPU cross kernel has no bool, int8, uint8, int16, float16 or bfloat16 version (the
+# last two run on its GPU)
+_CROSS_DTYPES = frozenset({torch.int32, torch.int64, torch.float32,
                            torch.float64, torch.complex64, torch.complex128})
 
 
@@ -638,7 +638,9 @@ def inner(x, y, name=None):
     if x.numel() == 1 or y.numel() == 1:   # Paddle multiplies (broadcasting) when one has one element
         from pagaie._ops.arith import multiply
         return multiply.op_record.kernel(x, y)
-    return torch.inner(*_promote(x, y, "inner"))
+    x, y = _promote(x, y, "inner")
+    no_low_float_kernel("inner", x, "x")   # (Paddle's CPU matmul kernel)
+    return torch.inner(x, y)
 
 
 def _axes_list(v):
@@ -690,7 +692,9 @@ def tensordot(x, y, axes=2, name=None):
         elif x.shape[a] != y.shape[b]:
             raise AssertionError(f"paddle.tensordot: 'x' has size {x.shape[a]} in axis {a} but 'y' has size "
                                  f"{y.shape[b]} in axis {b}; contracted axes must match (or be 1)")
-    return torch.tensordot(*_promote(x, y, "tensordot"), dims=(ax_x, ax_y))
+    x, y = _promote(x, y, "tensordot")
+    no_low_float_kernel("tensordot", x, "x")   # (Paddle's CPU matmul kernel)
+    return torch.tensordot(x, y, dims=(ax_x, ax_y))
 
 
 def _axes_pair(axes: list) -> tuple[list, list]:
@@ -880,4 +884,6 @@ def vecdot(x, y, axis=-1, name=None):
     if x.is_floating_point() != y.is_floating_point() and not (x.is_complex() or y.is_complex()):
         raise TypeError("paddle.linalg.vecdot: type promotion only works between floating-point (or complex and "
                         f"real) tensors, but received {str(x.dtype)[6:]} and {str(y.dtype)[6:]}")
+    no_low_float_kernel("linalg.vecdot", x, "x")   # (Paddle's CPU conj kernel)
+    no_low_float_kernel("linalg.vecdot", y, "y")
     return (x.conj() * y).sum(dim=axis)
