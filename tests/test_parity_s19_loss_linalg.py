@@ -165,3 +165,39 @@ def test_linalg_program_refuses_float16(fn):
     def build(P):
         fn(P, P.static.data("x", [3, 3], "float16"), P.static.data("y", [3, 3], "float16"))
     assert isinstance(same_static_exception(build), TypeError)
+
+
+_PAIR_OPS = {
+    "matmul": lambda P, a, b: P.matmul(a, b), "mm": lambda P, a, b: P.mm(a, b),
+    "inner": lambda P, a, b: P.inner(a, b), "tensordot": lambda P, a, b: P.tensordot(a, b),
+    "kron": lambda P, a, b: P.kron(a, b), "bmm": lambda P, a, b: P.bmm(a.unsqueeze(0), b.unsqueeze(0)),
+    "mv": lambda P, a, b: P.mv(a, b[0]), "cholesky_solve": lambda P, a, b: P.linalg.cholesky_solve(a, b),
+}
+
+
+@pytest.mark.parametrize("dts", [("float32", "bool"), ("float64", "bool"), ("int64", "bool"),
+                                 ("float32", "float16"), ("int32", "float16"), ("float32", "int32"),
+                                 ("int32", "float32"), ("float16", "float32"), ("complex64", "float32"),
+                                 ("float64", "complex64"), ("float32", "float32")])
+@pytest.mark.parametrize("name", sorted(_PAIR_OPS))
+def test_linalg_mixed_dtype_pairs(name, dts):
+    """Paddle looks its kernel up by y's dtype (a complex operand's in a real/complex mix), so a
+    y without a CPU kernel is NotFound, before the mix is read."""
+    if (name in ("matmul", "mm", "inner", "tensordot", "kron") and dts == ("float64", "complex64")) \
+            or (name == "kron" and dts == ("float32", "int32")):
+        # Paddle's NotImplementedError from a cast, its kron reading int32 data as float32: not copied
+        pytest.skip("Paddle bug")
+
+    def f(P):
+        return _PAIR_OPS[name](P, _t(P, _A, dts[0]), _t(P, np.tril(_B) + 3 * np.eye(3), dts[1]))
+    ref = pytest.importorskip("paddle")
+    try:
+        f(ref)
+    except Exception:   # noqa: BLE001
+        same_exception(f)
+        return
+    assert_same(*both(f), rtol=1e-4, atol=1e-5)
+
+
+def test_vecdot_promotes_a_float16_y():
+    assert_same(*both(lambda P: P.linalg.vecdot(_t(P, _A), _t(P, _B, "float16"))), rtol=1e-3, atol=1e-3)

@@ -207,6 +207,8 @@ def norm(x, p=None, axis=None, keepdim=False, out=None, dtype=None, name=None):
     return write_out(out, _matrix_norm(x, p, dims, keepdim))
 
 
+_FLOAT32_64 = frozenset((torch.float32, torch.float64))
+
 # Paddle's CPU p_norm kernels (a complex input's norm is taken of its magnitude)
 _P_NORM_DTYPES = frozenset((torch.float32, torch.float64, torch.complex64, torch.complex128))
 
@@ -614,9 +616,14 @@ def cholesky_solve(x, y, upper=False, name=None):
         [[1.0], [1.0]]
     """
     _square("cholesky_solve", y, "y")
-    _floating("cholesky_solve", x)
-    for t in (x, y):  # Paddle registers cholesky_solve for float32/float64 only
-        _real("cholesky_solve", t)
+    # Paddle picks its kernel (float32/float64 only) by y's dtype and reads x as that type
+    # (a complex one's, in a real/complex mix)
+    if x.is_complex():
+        kernel_dtypes("linalg.cholesky_solve", x, _FLOAT32_64)
+    kernel_dtypes("linalg.cholesky_solve", y, _FLOAT32_64, "y")
+    if x.dtype != y.dtype:
+        raise ValueError(f"paddle.linalg.cholesky_solve: 'x' must have the dtype of 'y' "
+                         f"({str(y.dtype)[6:]}), but received {str(x.dtype)[6:]}")
     # Only one triangle of ``y`` is read, so only that triangle receives gradients.
     return torch.cholesky_solve(x, y.triu() if upper else y.tril(), upper=upper)
 

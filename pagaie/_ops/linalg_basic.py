@@ -134,6 +134,8 @@ def _promote(x, y, api):
     if x.is_complex() or y.is_complex():
         dt = torch.promote_types(x.dtype, y.dtype)
         return x.to(dt), y.to(dt)
+    # the kernel is looked up by y's dtype (NotFound, a RuntimeError, when the CPU has none)
+    kernel_dtypes(api, y, _KRON_DTYPES if api == "kron" else _MATMUL_DTYPES, "y")
     if x.is_floating_point() and not y.is_floating_point():
         return x, y.to(x.dtype)
     raise ValueError(f"paddle.{api}: the operands must have the same dtype, but received "
@@ -198,7 +200,14 @@ def bmm(x, y, name=None, *, out=None):
     if x.dim() != 3 or y.dim() != 3:
         raise ValueError(f"paddle.bmm: 'x' and 'y' must be 3-D tensors, but received x: {list(x.shape)}, "
                          f"y: {list(y.shape)}")
-    kernel_dtypes("bmm", x, _BMM_DTYPES)
+    # Paddle picks its kernel by y's dtype (a complex one's, in a real/complex mix) and reads x
+    # as that type
+    if x.is_complex() and not y.is_complex():
+        kernel_dtypes("bmm", x, _BMM_DTYPES)
+    kernel_dtypes("bmm", y, _BMM_DTYPES, "y")
+    if x.dtype != y.dtype:
+        raise ValueError(f"paddle.bmm: 'x' must have the dtype of 'y' ({str(y.dtype)[6:]}), but "
+                         f"received {str(x.dtype)[6:]}")
     return write_out(out, torch.bmm(x, y))
 
 
@@ -229,10 +238,12 @@ def mv(x, vec, name=None):
     if not (vec.is_floating_point() or vec.is_complex()):
         raise NoKernelError(f"paddle.mv: 'vec' must be a floating tensor, but received dtype "
                             f"{str(vec.dtype).replace('torch.', '')}")
+    if x.is_complex():
+        kernel_dtypes("mv", x, _FLOAT32_64)
+    kernel_dtypes("mv", vec, _FLOAT32_64, arg="vec")
     if x.dtype != vec.dtype:
         raise ValueError(f"paddle.mv: 'x' and 'vec' must have the same dtype, but received "
                          f"{str(x.dtype).replace('torch.', '')} and {str(vec.dtype).replace('torch.', '')}")
-    kernel_dtypes("mv", vec, _FLOAT32_64, arg="vec")
     return torch.mv(x, vec)
 
 
@@ -884,6 +895,5 @@ def vecdot(x, y, axis=-1, name=None):
     if x.is_floating_point() != y.is_floating_point() and not (x.is_complex() or y.is_complex()):
         raise TypeError("paddle.linalg.vecdot: type promotion only works between floating-point (or complex and "
                         f"real) tensors, but received {str(x.dtype)[6:]} and {str(y.dtype)[6:]}")
-    no_low_float_kernel("linalg.vecdot", x, "x")   # (Paddle's CPU conj kernel)
-    no_low_float_kernel("linalg.vecdot", y, "y")
+    no_low_float_kernel("linalg.vecdot", x, "x")   # (Paddle's CPU conj kernel, run on x only)
     return (x.conj() * y).sum(dim=axis)
