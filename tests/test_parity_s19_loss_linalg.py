@@ -93,3 +93,111 @@ def test_loss_program_refuses_float16(fn):
 def test_log_loss_checks_the_label_dtype_before_the_shape():
     same_exception(lambda P: P.nn.functional.log_loss(_t(P, np.full((4, 5), .5), "float64"),
                                                       _t(P, np.ones((4, 5)), "float64")))
+
+
+@pytest.mark.parametrize("reduction", ["none", "mean", "sum"])
+@pytest.mark.parametrize("wt", [None, "float32"])
+def test_bce_takes_labels_outside_0_1(reduction, wt):
+    x, y = _R.uniform(0.05, 0.95, (3, 4)), np.linspace(-1.0, 2.0, 12).reshape(3, 4)
+    w = np.linspace(0.5, 1.5, 4)
+
+    def f(P):
+        xt = _t(P, x, "float64")
+        xt.stop_gradient = False
+        out = P.nn.functional.binary_cross_entropy(xt, _t(P, y, "float64"), reduction=reduction,
+                                                   weight=None if wt is None else _t(P, w, "float64"))
+        return [out, P.grad(out.sum(), xt)[0]]
+    assert_same(*both(f), rtol=1e-6, atol=1e-8)
+
+
+@pytest.mark.parametrize("reduction", ["none", "mean", "sum"])
+@pytest.mark.parametrize("dts", [("float32", "float64"), ("float64", "float32")])
+def test_cross_entropy_hard_label_weight_promotes(reduction, dts):
+    def f(P):
+        return P.nn.functional.cross_entropy(_t(P, _X, dts[0]), _t(P, _LBL, "int64"), reduction=reduction,
+                                             weight=_t(P, np.linspace(0.5, 2, 5), dts[1]))
+    assert_same(*both(f), rtol=1e-5, atol=1e-6)
+
+
+@pytest.mark.parametrize("dts", [("float64", "float32"), ("float32", "float64")])
+def test_hsigmoid_weight_and_bias_take_the_input_dtype(dts):
+    same_exception(lambda P: P.nn.functional.hsigmoid_loss(
+        _t(P, _X), _t(P, _LBL, "int64"), 5, _t(P, _HW, dts[0]), _t(P, np.ones((4, 1)), dts[1])))
+
+
+# -- linalg ------------------------------------------------------------------------------------
+
+_A = _R.standard_normal((3, 3)) + 3 * np.eye(3)
+_B = _R.standard_normal((3, 3))
+_LINALG = {
+    "norm_fro_axis": lambda P, d: P.linalg.norm(_t(P, _A, d), p="fro", axis=[0, 1]),
+    "norm_2_axis": lambda P, d: P.linalg.norm(_t(P, _A, d), p=2, axis=[0, 1]),
+    "vector_norm": lambda P, d: P.linalg.vector_norm(_t(P, _A, d)),
+    "vector_norm_0": lambda P, d: P.linalg.vector_norm(_t(P, _A, d), p=0),
+    "matrix_norm": lambda P, d: P.linalg.matrix_norm(_t(P, _A, d)),
+    "matrix_norm_1": lambda P, d: P.linalg.matrix_norm(_t(P, _A, d), p=1),
+    "matrix_norm_nuc": lambda P, d: P.linalg.matrix_norm(_t(P, _A, d), p="nuc"),
+    "cross": lambda P, d: P.cross(_t(P, _A, d), _t(P, _B, d)),
+    "cov": lambda P, d: P.linalg.cov(_t(P, _A, d)),
+    "corrcoef": lambda P, d: P.linalg.corrcoef(_t(P, _A, d)),
+    "vecdot": lambda P, d: P.linalg.vecdot(_t(P, _A, d), _t(P, _B, d)),
+    "inner": lambda P, d: P.inner(_t(P, _A, d), _t(P, _B, d)),
+    "tensordot": lambda P, d: P.tensordot(_t(P, _A, d), _t(P, _B, d)),
+}
+
+
+@pytest.mark.parametrize("dt", ["float16", "bfloat16"])
+@pytest.mark.parametrize("name", sorted(_LINALG))
+def test_linalg_refuses_low_floats_on_cpu(name, dt):
+    assert isinstance(same_exception(lambda P: _LINALG[name](P, dt)), RuntimeError)
+
+
+@pytest.mark.parametrize("name", sorted(_LINALG))
+def test_linalg_float32_still_matches(name):
+    assert_same(*both(lambda P: _LINALG[name](P, "float32")), rtol=1e-4, atol=1e-5)
+
+
+@pytest.mark.parametrize("fn", [
+    lambda P, x, y: P.cross(x, y), lambda P, x, y: P.linalg.cov(x), lambda P, x, y: P.linalg.vecdot(x, y),
+    lambda P, x, y: P.inner(x, y), lambda P, x, y: P.linalg.vector_norm(x),
+    lambda P, x, y: P.linalg.norm(x, p="fro", axis=[0, 1])])
+def test_linalg_program_refuses_float16(fn):
+    def build(P):
+        fn(P, P.static.data("x", [3, 3], "float16"), P.static.data("y", [3, 3], "float16"))
+    assert isinstance(same_static_exception(build), TypeError)
+
+
+_PAIR_OPS = {
+    "matmul": lambda P, a, b: P.matmul(a, b), "mm": lambda P, a, b: P.mm(a, b),
+    "inner": lambda P, a, b: P.inner(a, b), "tensordot": lambda P, a, b: P.tensordot(a, b),
+    "kron": lambda P, a, b: P.kron(a, b), "bmm": lambda P, a, b: P.bmm(a.unsqueeze(0), b.unsqueeze(0)),
+    "mv": lambda P, a, b: P.mv(a, b[0]), "cholesky_solve": lambda P, a, b: P.linalg.cholesky_solve(a, b),
+}
+
+
+@pytest.mark.parametrize("dts", [("float32", "bool"), ("float64", "bool"), ("int64", "bool"),
+                                 ("float32", "float16"), ("int32", "float16"), ("float32", "int32"),
+                                 ("int32", "float32"), ("float16", "float32"), ("complex64", "float32"),
+                                 ("float64", "complex64"), ("float32", "float32")])
+@pytest.mark.parametrize("name", sorted(_PAIR_OPS))
+def test_linalg_mixed_dtype_pairs(name, dts):
+    """Paddle looks its kernel up by y's dtype (a complex operand's in a real/complex mix), so a
+    y without a CPU kernel is NotFound, before the mix is read."""
+    if (name in ("matmul", "mm", "inner", "tensordot", "kron") and dts == ("float64", "complex64")) \
+            or (name == "kron" and dts == ("float32", "int32")):
+        # Paddle's NotImplementedError from a cast, its kron reading int32 data as float32: not copied
+        pytest.skip("Paddle bug")
+
+    def f(P):
+        return _PAIR_OPS[name](P, _t(P, _A, dts[0]), _t(P, np.tril(_B) + 3 * np.eye(3), dts[1]))
+    ref = pytest.importorskip("paddle")
+    try:
+        f(ref)
+    except Exception:   # noqa: BLE001
+        same_exception(f)
+        return
+    assert_same(*both(f), rtol=1e-4, atol=1e-5)
+
+
+def test_vecdot_promotes_a_float16_y():
+    assert_same(*both(lambda P: P.linalg.vecdot(_t(P, _A), _t(P, _B, "float16"))), rtol=1e-3, atol=1e-3)

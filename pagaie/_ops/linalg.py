@@ -12,7 +12,8 @@ import numbers
 import torch
 
 from pagaie._core.registry import NoKernelError, defop
-from pagaie._ops._helpers import AssertionValueError, kernel_dtypes, norm_axis, torch_dtype, write_out
+from pagaie._ops._helpers import (F32_F64, AssertionValueError, kernel_dtypes, no_low_float_kernel, norm_axis,
+                                 torch_dtype, write_out)
 from pagaie._ops.math_unary import _abs
 
 __all__ = ["norm", "cholesky", "inverse"]
@@ -168,8 +169,8 @@ def norm(x, p=None, axis=None, keepdim=False, out=None, dtype=None, name=None):
         7.0
     """
     if isinstance(p, torch.Tensor):  # Paddle takes only a number or a string
-        raise ValueError(f"paddle.linalg.norm: 'p' must be an int, a float, 'fro' or 'nuc', but received a "
-                         f"Tensor")
+        raise ValueError("paddle.linalg.norm: 'p' must be an int, a float, 'fro' or 'nuc', but received a "
+                         "Tensor")
     if isinstance(p, str) and isinstance(axis, tuple) and len(axis) == 1:
         # Paddle unwraps a one-element list to an int axis, but not a tuple: a string order over a
         # 1-tuple is a matrix norm over one axis, its ValueError
@@ -202,7 +203,9 @@ def norm(x, p=None, axis=None, keepdim=False, out=None, dtype=None, name=None):
     if p not in _MATRIX_ORDS:
         raise ValueError("paddle.linalg.norm: for a 2-D 'axis', 'p' must be one of 'fro', 'nuc', 1, -1, "
                          f"2, -2, inf, -inf, but received {p!r}")
+    no_low_float_kernel("linalg.norm", x, arg="x")   # (its CPU frobenius_norm, p_norm and svd kernels)
     return write_out(out, _matrix_norm(x, p, dims, keepdim))
+
 
 
 # Paddle's CPU p_norm kernels (a complex input's norm is taken of its magnitude)
@@ -236,6 +239,7 @@ def vector_norm(x, p=2.0, axis=None, keepdim=False, name=None, *, dtype=None, ou
         raise ValueError("paddle.linalg.vector_norm: 'p' must be an int or a float, but received "
                          f"{'a Tensor' if isinstance(p, torch.Tensor) else repr(p)}")
     dims = _axis_list(axis, x.dim(), "linalg.vector_norm")
+    no_low_float_kernel("linalg.vector_norm", x, arg="x")   # (Paddle's CPU p_norm kernel)
     return write_out(out, _pnorm(x, float(p), dims, keepdim))
 
 
@@ -267,6 +271,7 @@ def matrix_norm(x, p="fro", axis=[-2, -1], keepdim=False, name=None):  # noqa: B
     if p not in _MATRIX_ORDS:
         raise ValueError("paddle.linalg.matrix_norm: 'p' must be one of 'fro', 'nuc', 1, -1, 2, -2, inf, "
                          f"-inf, but received {p!r}")
+    no_low_float_kernel("linalg.matrix_norm", x, arg="x")
     return _matrix_norm(x, p, dims, keepdim)
 
 
@@ -610,9 +615,14 @@ def cholesky_solve(x, y, upper=False, name=None):
         [[1.0], [1.0]]
     """
     _square("cholesky_solve", y, "y")
-    _floating("cholesky_solve", x)
-    for t in (x, y):  # Paddle registers cholesky_solve for float32/float64 only
-        _real("cholesky_solve", t)
+    # Paddle picks its kernel (float32/float64 only) by y's dtype and reads x as that type
+    # (a complex one's, in a real/complex mix)
+    if x.is_complex():
+        kernel_dtypes("linalg.cholesky_solve", x, F32_F64)
+    kernel_dtypes("linalg.cholesky_solve", y, F32_F64, "y")
+    if x.dtype != y.dtype:
+        raise ValueError(f"paddle.linalg.cholesky_solve: 'x' must have the dtype of 'y' "
+                         f"({str(y.dtype)[6:]}), but received {str(x.dtype)[6:]}")
     # Only one triangle of ``y`` is read, so only that triangle receives gradients.
     return torch.cholesky_solve(x, y.triu() if upper else y.tril(), upper=upper)
 

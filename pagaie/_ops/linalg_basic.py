@@ -8,8 +8,8 @@ import torch
 
 from pagaie._core.registry import NoKernelError, defop
 from pagaie._core.tensor import Tensor, wrap
-from pagaie._ops._helpers import (AssertionValueError, F32_F64, float_kernel, int_list, kernel_dtypes, norm_axis,
-                                  write_out)
+from pagaie._ops._helpers import (F32_F64, AssertionValueError, float_kernel, int_list, kernel_dtypes,
+                                  no_low_float_kernel, norm_axis, write_out)
 
 __all__ = ["matmul", "mm", "bmm", "mv", "dot", "einsum", "addmm", "addmm_", "baddbmm", "baddbmm_",
            "kron", "cross", "outer", "inner", "ger", "tensordot", "trace", "dist", "cdist", "pdist",
@@ -134,6 +134,8 @@ def _promote(x, y, api):
     if x.is_complex() or y.is_complex():
         dt = torch.promote_types(x.dtype, y.dtype)
         return x.to(dt), y.to(dt)
+    # the kernel is looked up by y's dtype (NotFound, a RuntimeError, when the CPU has none)
+    kernel_dtypes(api, y, _KRON_DTYPES if api == "kron" else _MATMUL_DTYPES, "y")
     if x.is_floating_point() and not y.is_floating_point():
         return x, y.to(x.dtype)
     raise ValueError(f"paddle.{api}: the operands must have the same dtype, but received "
@@ -198,7 +200,14 @@ def bmm(x, y, name=None, *, out=None):
     if x.dim() != 3 or y.dim() != 3:
         raise ValueError(f"paddle.bmm: 'x' and 'y' must be 3-D tensors, but received x: {list(x.shape)}, "
                          f"y: {list(y.shape)}")
-    kernel_dtypes("bmm", x, _BMM_DTYPES)
+    # Paddle picks its kernel by y's dtype (a complex one's, in a real/complex mix) and reads x
+    # as that type
+    if x.is_complex() and not y.is_complex():
+        kernel_dtypes("bmm", x, _BMM_DTYPES)
+    kernel_dtypes("bmm", y, _BMM_DTYPES, "y")
+    if x.dtype != y.dtype:
+        raise ValueError(f"paddle.bmm: 'x' must have the dtype of 'y' ({str(y.dtype)[6:]}), but "
+                         f"received {str(x.dtype)[6:]}")
     return write_out(out, torch.bmm(x, y))
 
 
@@ -229,10 +238,12 @@ def mv(x, vec, name=None):
     if not (vec.is_floating_point() or vec.is_complex()):
         raise NoKernelError(f"paddle.mv: 'vec' must be a floating tensor, but received dtype "
                             f"{str(vec.dtype).replace('torch.', '')}")
+    if x.is_complex():
+        kernel_dtypes("mv", x, F32_F64)
+    kernel_dtypes("mv", vec, F32_F64, arg="vec")
     if x.dtype != vec.dtype:
         raise ValueError(f"paddle.mv: 'x' and 'vec' must have the same dtype, but received "
                          f"{str(x.dtype).replace('torch.', '')} and {str(vec.dtype).replace('torch.', '')}")
-    kernel_dtypes("mv", vec, F32_F64, arg="vec")
     return torch.mv(x, vec)
 
 
@@ -530,9 +541,9 @@ def _cross_static_shape(x, y, axis=9, name=None) -> list[int] | None:
     return [a if a != -1 else b for a, b in zip(x._known_dims(), y._known_dims())]
 
 
-# Paddle's CPU cross kernel has no bool, int8, uint8 or int16 version (float16 and bfloat16 run
-# on its GPU only; pagaie computes them on any device)
-_CROSS_DTYPES = frozenset({torch.int32, torch.int64, torch.float16, torch.bfloat16, torch.float32,
+# Paddle's CPU cross kernel has no bool, int8, uint8, int16, float16 or bfloat16 version (the
+# last two run on its GPU)
+_CROSS_DTYPES = frozenset({torch.int32, torch.int64, torch.float32,
                            torch.float64, torch.complex64, torch.complex128})
 
 
@@ -637,7 +648,9 @@ def inner(x, y, name=None):
     if x.numel() == 1 or y.numel() == 1:   # Paddle multiplies (broadcasting) when one has one element
         from pagaie._ops.arith import multiply
         return multiply.op_record.kernel(x, y)
-    return torch.inner(*_promote(x, y, "inner"))
+    x, y = _promote(x, y, "inner")
+    no_low_float_kernel("inner", x, arg="x")   # (Paddle's CPU matmul kernel)
+    return torch.inner(x, y)
 
 
 def _axes_list(v):
@@ -689,7 +702,9 @@ def tensordot(x, y, axes=2, name=None):
         elif x.shape[a] != y.shape[b]:
             raise AssertionError(f"paddle.tensordot: 'x' has size {x.shape[a]} in axis {a} but 'y' has size "
                                  f"{y.shape[b]} in axis {b}; contracted axes must match (or be 1)")
-    return torch.tensordot(*_promote(x, y, "tensordot"), dims=(ax_x, ax_y))
+    x, y = _promote(x, y, "tensordot")
+    no_low_float_kernel("tensordot", x, arg="x")   # (Paddle's CPU matmul kernel)
+    return torch.tensordot(x, y, dims=(ax_x, ax_y))
 
 
 def _axes_pair(axes: list) -> tuple[list, list]:
@@ -878,4 +893,5 @@ def vecdot(x, y, axis=-1, name=None):
     if x.is_floating_point() != y.is_floating_point() and not (x.is_complex() or y.is_complex()):
         raise TypeError("paddle.linalg.vecdot: type promotion only works between floating-point (or complex and "
                         f"real) tensors, but received {str(x.dtype)[6:]} and {str(y.dtype)[6:]}")
+    no_low_float_kernel("linalg.vecdot", x, arg="x")   # (Paddle's CPU conj kernel, run on x only)
     return (x.conj() * y).sum(dim=axis)

@@ -242,7 +242,7 @@ def cross_entropy(input, label, weight=None, ignore_index=-100, reduction="mean"
         loss = -_tolerable_log(input.gather(ax, safe.unsqueeze(ax)).squeeze(ax))
     m = mask.to(loss.dtype)
     if weight is not None:
-        m = weight[safe].to(loss.dtype) * m
+        m = weight[safe] * m   # (Paddle promotes: a float64 weight gives a float64 loss)
     loss = loss * m
     if reduction == "none":
         return loss.unsqueeze(ax) if keep else loss
@@ -340,8 +340,21 @@ def binary_cross_entropy(input, label, weight=None, reduction="mean", name=None)
         # Paddle multiplies by the weight after the elementwise loss: it is differentiated
         # and promotes the result (a float64 weight gives a float64 loss)
         # Paddle differentiates the weight (applied after the elementwise loss), not the label
-        return reduce_loss(F.binary_cross_entropy(input, label, reduction="none") * weight, reduction)
-    return F.binary_cross_entropy(input, label, weight, reduction=reduction)
+        return reduce_loss(_bce(input, label, None, "none") * weight, reduction)
+    return _bce(input, label, weight, reduction)
+
+
+def _bce(input: torch.Tensor, label: torch.Tensor, weight, reduction: str) -> torch.Tensor:
+    """torch's binary cross entropy, which is Paddle's, except that Paddle's kernel takes a
+    label outside [0, 1] (torch's CPU kernel refuses one): that loss is written out, with the
+    logs clamped at -100 as both kernels clamp them."""
+    try:
+        return F.binary_cross_entropy(input, label, weight, reduction=reduction)
+    except RuntimeError as exc:
+        if "target" not in str(exc):
+            raise
+    loss = (label - 1) * torch.log1p(-input).clamp(min=-100) - label * torch.log(input).clamp(min=-100)
+    return reduce_loss(loss if weight is None else loss * weight, reduction)
 
 
 @defop(program_dtypes={"logit": FLOAT_OR_COMPLEX},

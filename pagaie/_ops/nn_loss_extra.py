@@ -596,6 +596,10 @@ def hsigmoid_loss(input, label, num_classes, weight, bias=None, path_table=None,
         raise ValueError("paddle.nn.functional.hsigmoid_loss: expected num_classes >= 2, but "
                          f"received {num_classes}")
     kernel_dtypes("nn.functional.hsigmoid_loss", input, F32_F64)
+    for t, arg in ((weight, "weight"), (bias, "bias")):
+        if t is not None and t.dtype != input.dtype:   # Paddle's kernel never promotes
+            raise ValueError(f"paddle.nn.functional.hsigmoid_loss: '{arg}' must have the dtype of "
+                             f"'input' ({dtype_name(input)}), but received {dtype_name(t)}")
     if label.dtype != torch.int64:  # Paddle's kernel reads int64 labels only: InvalidArgument
         raise ValueError(f"paddle.nn.functional.hsigmoid_loss: 'label' must be an int64 tensor, "
                          f"but received {dtype_name(label)}")

@@ -12,9 +12,9 @@ import torch
 
 from pagaie._core.registry import NoKernelError, defop
 from pagaie._core.tensor import flag_grad
-from pagaie._ops._helpers import (AssertionValueError, F32_F64, SMALL_INTS, dtype_name, kernel_dtypes,
-                                  no_small_int_kernel, norm_axis, parser_bool, scalar_axis, stopped,
-                                  write_out)
+from pagaie._ops._helpers import (F32_F64, AssertionValueError, SMALL_INTS, dtype_name, kernel_dtypes,
+                                  no_low_float_kernel, no_small_int_kernel, norm_axis, parser_bool,
+                                  scalar_axis, stopped, write_out)
 from pagaie._ops.reduce import _axes, _tensor_axis
 
 _T = torch.Tensor
@@ -801,6 +801,7 @@ def cov(x, rowvar=True, ddof=True, fweights=None, aweights=None, name=None):
         [[1.0, 2.0], [2.0, 4.0]]
     """
     _check_cov_input("linalg.cov", x)
+    no_low_float_kernel("linalg.cov", x, arg="x")   # (Paddle's CPU divide kernel)
     if fweights is not None and fweights.is_floating_point():  # Paddle takes integral float weights too
         if not bool(torch.all(fweights == torch.round(fweights))):
             raise ValueError("paddle.linalg.cov: 'fweights' must hold integers, but received non-integral values")
@@ -838,6 +839,7 @@ def corrcoef(x, rowvar=True, name=None):
         [[1.0, -1.0], [-1.0, 1.0]]
     """
     _check_cov_input("linalg.corrcoef", x)
+    no_low_float_kernel("linalg.corrcoef", x, arg="x")
     if x.dtype in _NO_SUBTRACT:   # Paddle's CPU kernel of the centring subtraction lacks them
         raise NoKernelError(f"paddle.linalg.corrcoef: {dtype_name(x)} inputs are not supported (no kernel for "
                             f"'subtract')")
