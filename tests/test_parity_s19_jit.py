@@ -126,3 +126,30 @@ def test_saved_shape_equality_branches_on_the_fed_size(tmp_path, full_graph):
         loaded = fw.jit.load(path)
         return [loaded(fw.ones([n, 3])) for n in (2, 3, 4)] + [m(fw.ones([n, 3])) for n in (2, 3, 4)]
     assert_same(*both(f))
+
+
+@pytest.mark.parametrize("attr", ["concrete_program", "main_program", "inputs", "outputs",
+                                  "program_cache", "code", "get_concrete_program",
+                                  "concrete_program_specify_input_spec"])
+@pytest.mark.parametrize("spec", [False, True])
+def test_default_mode_keeps_no_inspectable_program(attr, spec):
+    def f(fw):
+        g = fw.jit.to_static(_double, input_spec=_spec(fw, (None, 3)) if spec else None)
+        g(fw.ones([2, 3]))
+        v = getattr(g, attr)
+        return v(fw.ones([2, 3])) if attr == "get_concrete_program" else v() if callable(v) else v
+    same_exception(f)
+
+
+def _double(x):
+    return x * 2
+
+
+def test_full_graph_keeps_an_inspectable_program_and_default_mode_saves(tmp_path):
+    def f(fw):
+        g = fw.jit.to_static(_double, full_graph=True, input_spec=_spec(fw, (None, 3)))
+        g(fw.ones([2, 3]))
+        path = str(tmp_path / fw.__name__ / "f")
+        fw.jit.save(fw.jit.to_static(_double, input_spec=_spec(fw, (None, 3))), path)
+        return [list(v.shape) for v in g.inputs], fw.jit.load(path)(fw.ones([2, 3]))
+    assert_same(*both(f))

@@ -489,8 +489,16 @@ class StaticFunction:
             return (self._training,)
         return _training_flags(self._instance)
 
+    def _ast_only(self, what: str) -> None:
+        # Paddle's default (bytecode) mode keeps no inspectable program: AST mode only
+        if not self._kwargs.get("full_graph"):
+            raise RuntimeError(f"paddle.jit.to_static: can't call {what} of "
+                               f"{self.dygraph_function.__qualname__} when full_graph=False; use "
+                               "paddle.jit.to_static(full_graph=True) instead")
+
     @property
     def code(self) -> str:
+        self._ast_only("code")
         from pagaie._static.ast_transform import converted_source
         fn = ast_runtime.converted(self.dygraph_function)
         return converted_source(fn) or inspect.getsource(self.dygraph_function)
@@ -501,11 +509,13 @@ class StaticFunction:
 
         Raises:
             ValueError: never called and no ``input_spec``, or the function cannot be converted.
+            RuntimeError: ``full_graph=False`` (as the other program attributes).
         """
+        self._ast_only("concrete_program")
         if self._last is not None and self._input_spec is None:
             return self._last
         # with input_spec, the program traced from it (as Paddle), whatever was called since
-        entry = self.concrete_program_specify_input_spec() if self._input_spec is not None else None
+        entry = self._specify() if self._input_spec is not None else None
         if entry is None or isinstance(entry, _Fallback):
             why = f" ({entry.reason})" if isinstance(entry, _Fallback) else ""
             raise ValueError(f"paddle.jit.to_static: no program for "
@@ -515,20 +525,24 @@ class StaticFunction:
 
     @property
     def main_program(self) -> Program:
+        self._ast_only("main_program")
         return self.concrete_program.main_program
 
     @property
     def inputs(self) -> list:
         """The fed values of :attr:`concrete_program` (named after the arguments or specs)."""
+        self._ast_only("inputs")
         return list(self.concrete_program.inputs)
 
     @property
     def outputs(self) -> list:
         """The fetched values of :attr:`concrete_program`, in the returned structure's order."""
+        self._ast_only("outputs")
         return [v for v in self.concrete_program.leaves if isinstance(v, Value)]
 
     @property
     def program_cache(self) -> dict:
+        self._ast_only("program_cache")
         return self._cache
 
     def rollback(self) -> Callable:
@@ -721,9 +735,10 @@ class StaticFunction:
         Returns:
             tuple: ``(ConcreteProgram, runner)``.
         """
+        self._ast_only("get_concrete_program")
         specs = list(args) if args and all(_is_spec(a) or isinstance(a, (list, tuple)) for a in args) \
             and any(_is_spec(a) for a in args) else None
-        entry = self.concrete_program_specify_input_spec(specs) if specs is not None else None
+        entry = self._specify(specs) if specs is not None else None
         if entry is None:
             bound, sig = self._bind(args, kwargs, None)
             key = (tuple(sig.key), self._mode_key())
@@ -736,6 +751,10 @@ class StaticFunction:
 
     def concrete_program_specify_input_spec(self, input_spec: list | None = None) -> Any:
         """Trace with ``input_spec`` (default: the decorator's) and no real tensors."""
+        self._ast_only("concrete_program_specify_input_spec")
+        return self._specify(input_spec)
+
+    def _specify(self, input_spec: list | None = None) -> Any:
         spec = input_spec if input_spec is not None else self._input_spec
         if spec is None:
             return self._last

@@ -110,7 +110,7 @@ def _trace_mode(sf: StaticFunction, spec: list, training: bool | None) -> Concre
     try:
         for layer, _ in flags:
             layer.__dict__["training"] = training
-        entry = sf.concrete_program_specify_input_spec(spec)
+        entry = sf._specify(spec)
     finally:
         for layer, mode in flags:
             layer.__dict__["training"] = mode
