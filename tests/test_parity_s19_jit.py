@@ -153,3 +153,30 @@ def test_full_graph_keeps_an_inspectable_program_and_default_mode_saves(tmp_path
         fw.jit.save(fw.jit.to_static(_double, input_spec=_spec(fw, (None, 3))), path)
         return [list(v.shape) for v in g.inputs], fw.jit.load(path)(fw.ones([2, 3]))
     assert_same(*both(f))
+
+
+def _pass_through(x, y):
+    return x, y + 1, [x, {"a": y}]
+
+
+def _add_in_place(x):
+    x.add_(x * 0 + 1)
+    return x
+
+
+@pytest.mark.parametrize("full_graph", [False, True])
+def test_returned_inputs_are_the_callers_tensors_in_default_mode(full_graph):
+    def f(fw):
+        x, y = fw.ones([3]), fw.ones([3])
+        y.stop_gradient = False
+        g = fw.jit.to_static(_pass_through, full_graph=full_graph)
+        res = []
+        for _ in range(2):
+            a, b, (c, d) = g(x, y)
+            res += [a is x, c is x, d["a"] is y, b.stop_gradient]
+        if not full_graph:  # Paddle's AST mode drops the in-place write of an input
+            h = fw.jit.to_static(_add_in_place, full_graph=full_graph)
+            r = h(x)
+            res += [h(x) is x, r is x, x]
+        return res
+    assert_same(*both(f))

@@ -343,6 +343,13 @@ class ConcreteProgram:
                     t._t.copy_(new._t)
         outs = iter(outs[:k])
         leaves = [next(outs) if isinstance(v, Value) else v for v in self.leaves]
+        if not self.detach_updates:
+            # the default mode (Paddle's bytecode translation) returns an input, also one it
+            # wrote in place, as the caller's very tensor
+            fed = {id(v): i for i, v in enumerate(self.inputs)}
+            fed.update((id(v), i) for i, v in self.inplace_feeds)
+            leaves = [tensors[fed[id(v)]] if id(v) in fed and isinstance(tensors[fed[id(v)]], Tensor)
+                      else o for v, o in zip(self.leaves, leaves)]
         return ast_runtime._unflatten(self.skeleton, leaves)
 
 
