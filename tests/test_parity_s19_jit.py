@@ -180,3 +180,26 @@ def test_returned_inputs_are_the_callers_tensors_in_default_mode(full_graph):
             res += [h(x) is x, r is x, x]
         return res
     assert_same(*both(f))
+
+
+@pytest.mark.parametrize("strategy", ["x", 1, None, {}, "build"])
+def test_build_strategy_type(strategy):
+    def f(fw):
+        s = fw.static.BuildStrategy() if strategy == "build" else strategy
+        return fw.jit.to_static(_double, build_strategy=s)(fw.ones([2]))
+    if strategy in ("x", 1):
+        same_exception(f)
+    else:
+        assert_same(*both(f))
+
+
+def _star(x, *args):
+    return x + sum(args)
+
+
+@pytest.mark.parametrize("full_graph", [False, True])
+def test_star_args_take_no_spec_tensors(full_graph):
+    def f(fw):
+        spec = [fw.static.InputSpec([2]), fw.static.InputSpec([2])]
+        return fw.jit.to_static(_star, input_spec=spec, full_graph=full_graph)(fw.ones([2]), fw.ones([2]))
+    same_exception(f)

@@ -631,6 +631,18 @@ class StaticFunction:
                              "InputSpecs of input_spec")
 
     def _bind(self, args: tuple, kwargs: dict, specs: list | None) -> tuple:
+        params = self._signature.parameters.values()
+        named = [p.name for p in params if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+        if self._instance is not None:
+            named = named[1:]
+        from pagaie.jit.save_load import TranslatedLayer
+        if self._input_spec is not None and len(args) > len(named) and \
+                not isinstance(self._instance, TranslatedLayer):
+            # Paddle binds the named parameters only: ``*args`` takes no tensors (without
+            # input_spec too; pagaie feeds them there)
+            raise ValueError(f"paddle.jit.to_static: {self.dygraph_function.__qualname__} takes "
+                             f"{len(named)} positional arguments {named}, but received {len(args)}; "
+                             "a converted function cannot take them through *args")
         try:
             bound = self._signature.bind(*self._call_args(args), **kwargs)
         except TypeError as exc:
@@ -883,7 +895,8 @@ def to_static(function: Any = None, input_spec: Any = None, build_strategy: Any 
         function (callable|Layer, optional): what to convert; without it, returns a decorator.
         input_spec (list[InputSpec], optional): the inputs' shapes (None / -1 for any size),
             dtypes and names; one program then serves all matching inputs.
-        build_strategy (BuildStrategy, optional): accepted for compatibility.
+        build_strategy (BuildStrategy, optional): accepted for compatibility (another
+            non-empty value: TypeError).
         backend (str, optional): ``'CINN'`` or None runs the interpreter; ``'inductor'``
             (or another torch.compile backend) the compiled executor.
         **kwargs: ``full_graph`` and other Paddle options, accepted.
@@ -905,6 +918,12 @@ def to_static(function: Any = None, input_spec: Any = None, build_strategy: Any 
         >>> f(paddle.to_tensor([-1.0, -2.0])).tolist()
         [1.0, 2.0]
     """
+    from pagaie.static.build_strategy import BuildStrategy
+    if build_strategy and not isinstance(build_strategy, BuildStrategy):
+        # as Paddle, an empty value means the default strategy
+        raise TypeError("paddle.jit.to_static: build_strategy must be a paddle.static.BuildStrategy, "
+                        f"but received {type(build_strategy).__name__}")
+
     def decorate(fn: Any) -> Any:
         from pagaie.nn import Layer
         if isinstance(fn, Layer):
