@@ -203,3 +203,18 @@ def test_star_args_take_no_spec_tensors(full_graph):
         spec = [fw.static.InputSpec([2]), fw.static.InputSpec([2])]
         return fw.jit.to_static(_star, input_spec=spec, full_graph=full_graph)(fw.ones([2]), fw.ones([2]))
     same_exception(f)
+
+
+@pytest.mark.parametrize("dtype", ["np_type", "np_dtype", "name", "none"])
+def test_input_spec_keeps_numpy_scalar_types(tmp_path, dtype):
+    def f(fw):
+        d = {"np_type": np.float32, "np_dtype": np.dtype("float32"), "name": "float32",
+             "none": None}[dtype]
+        s = fw.static.InputSpec([None, 3], d, "x")
+        res = [str(s.dtype), repr(s), s == fw.static.InputSpec([None, 3], "float32", "x")]
+        if d is None:  # Paddle cannot build a program input of it
+            return res
+        path = str(tmp_path / fw.__name__ / "m")
+        fw.jit.save(fw.nn.Linear(3, 2), path, input_spec=[s])
+        return res + [fw.jit.load(path)(fw.ones([2, 3])).shape]
+    assert_same(*both(f))

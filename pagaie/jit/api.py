@@ -30,6 +30,7 @@ from typing import Any, Callable
 import numpy as np
 import torch
 
+from pagaie._core import dtype as _dt
 from pagaie._core.registry import inplace_redefines
 from pagaie._core.tensor import Tensor, wrap
 from pagaie._static import ast_runtime
@@ -181,12 +182,13 @@ def _spec_shape(spec: Any, t: Tensor | None) -> tuple[list[int], Any]:
     if spec is None:
         return list(t.shape), t.dtype
     shape = [-1 if d is None else int(d) for d in spec.shape]
+    dtype = _dt.to_dtype(spec.dtype)  # the spec may keep a numpy scalar type
     if t is not None:
         ts = list(t.shape)
         if len(ts) != len(shape) or any(d >= 0 and d != e for d, e in zip(shape, ts)) or \
-                t.dtype != spec.dtype:
+                t.dtype != dtype:
             return ts, t.dtype  # incompatible with the spec: a program of its own
-    return shape, spec.dtype
+    return shape, dtype
 
 
 def _is_spec(x: Any) -> bool:
