@@ -218,3 +218,30 @@ def test_input_spec_keeps_numpy_scalar_types(tmp_path, dtype):
         fw.jit.save(fw.nn.Linear(3, 2), path, input_spec=[s])
         return res + [fw.jit.load(path)(fw.ones([2, 3])).shape]
     assert_same(*both(f))
+
+
+def test_save_writes_the_layers_other_to_static_methods(tmp_path):
+    def f(fw):
+        spec = [fw.static.InputSpec([None, 4], "float32")]
+
+        class M(fw.nn.Layer):
+            def __init__(self):
+                super().__init__()
+                self.fc = fw.nn.Linear(4, 3)
+
+            @fw.jit.to_static(input_spec=spec)
+            def forward(self, x):
+                return self.fc(x)
+
+            @fw.jit.to_static(input_spec=spec)
+            def double(self, x):
+                return self.fc(x) * 2
+
+        m = M()
+        m.fc.weight.set_value(fw.to_tensor(W))
+        d = tmp_path / fw.__name__
+        fw.jit.save(m, str(d / "m"))
+        loaded = fw.jit.load(str(d / "m"))
+        x = fw.to_tensor(X)
+        return sorted(os.listdir(d)), loaded.double(x), loaded(x), len(loaded.parameters())
+    assert_same(*both(f))
