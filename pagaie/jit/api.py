@@ -30,6 +30,7 @@ from typing import Any, Callable
 import numpy as np
 import torch
 
+from pagaie._core import dtype as _dt
 from pagaie._core.registry import inplace_redefines
 from pagaie._core.tensor import Tensor, wrap
 from pagaie._static import ast_runtime
@@ -181,12 +182,13 @@ def _spec_shape(spec: Any, t: Tensor | None) -> tuple[list[int], Any]:
     if spec is None:
         return list(t.shape), t.dtype
     shape = [-1 if d is None else int(d) for d in spec.shape]
+    dtype = _dt.to_dtype(spec.dtype)  # the spec may keep a numpy scalar type
     if t is not None:
         ts = list(t.shape)
         if len(ts) != len(shape) or any(d >= 0 and d != e for d, e in zip(shape, ts)) or \
-                t.dtype != spec.dtype:
+                t.dtype != dtype:
             return ts, t.dtype  # incompatible with the spec: a program of its own
-    return shape, spec.dtype
+    return shape, dtype
 
 
 def _is_spec(x: Any) -> bool:
@@ -343,6 +345,13 @@ class ConcreteProgram:
                     t._t.copy_(new._t)
         outs = iter(outs[:k])
         leaves = [next(outs) if isinstance(v, Value) else v for v in self.leaves]
+        if not self.detach_updates:
+            # the default mode (Paddle's bytecode translation) returns an input, also one it
+            # wrote in place, as the caller's very tensor
+            fed = {id(v): i for i, v in enumerate(self.inputs)}
+            fed.update((id(v), i) for i, v in self.inplace_feeds)
+            leaves = [tensors[fed[id(v)]] if id(v) in fed and isinstance(tensors[fed[id(v)]], Tensor)
+                      else o for v, o in zip(self.leaves, leaves)]
         return ast_runtime._unflatten(self.skeleton, leaves)
 
 
@@ -489,8 +498,16 @@ class StaticFunction:
             return (self._training,)
         return _training_flags(self._instance)
 
+    def _ast_only(self, what: str) -> None:
+        # Paddle's default (bytecode) mode keeps no inspectable program: AST mode only
+        if not self._kwargs.get("full_graph"):
+            raise RuntimeError(f"paddle.jit.to_static: can't call {what} of "
+                               f"{self.dygraph_function.__qualname__} when full_graph=False; use "
+                               "paddle.jit.to_static(full_graph=True) instead")
+
     @property
     def code(self) -> str:
+        self._ast_only("code")
         from pagaie._static.ast_transform import converted_source
         fn = ast_runtime.converted(self.dygraph_function)
         return converted_source(fn) or inspect.getsource(self.dygraph_function)
@@ -501,11 +518,13 @@ class StaticFunction:
 
         Raises:
             ValueError: never called and no ``input_spec``, or the function cannot be converted.
+            RuntimeError: ``full_graph=False`` (as the other program attributes).
         """
+        self._ast_only("concrete_program")
         if self._last is not None and self._input_spec is None:
             return self._last
         # with input_spec, the program traced from it (as Paddle), whatever was called since
-        entry = self.concrete_program_specify_input_spec() if self._input_spec is not None else None
+        entry = self._specify() if self._input_spec is not None else None
         if entry is None or isinstance(entry, _Fallback):
             why = f" ({entry.reason})" if isinstance(entry, _Fallback) else ""
             raise ValueError(f"paddle.jit.to_static: no program for "
@@ -515,20 +534,24 @@ class StaticFunction:
 
     @property
     def main_program(self) -> Program:
+        self._ast_only("main_program")
         return self.concrete_program.main_program
 
     @property
     def inputs(self) -> list:
         """The fed values of :attr:`concrete_program` (named after the arguments or specs)."""
+        self._ast_only("inputs")
         return list(self.concrete_program.inputs)
 
     @property
     def outputs(self) -> list:
         """The fetched values of :attr:`concrete_program`, in the returned structure's order."""
+        self._ast_only("outputs")
         return [v for v in self.concrete_program.leaves if isinstance(v, Value)]
 
     @property
     def program_cache(self) -> dict:
+        self._ast_only("program_cache")
         return self._cache
 
     def rollback(self) -> Callable:
@@ -610,6 +633,18 @@ class StaticFunction:
                              "InputSpecs of input_spec")
 
     def _bind(self, args: tuple, kwargs: dict, specs: list | None) -> tuple:
+        params = self._signature.parameters.values()
+        named = [p.name for p in params if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+        if self._instance is not None:
+            named = named[1:]
+        from pagaie.jit.save_load import TranslatedLayer
+        if self._input_spec is not None and len(args) > len(named) and \
+                not isinstance(self._instance, TranslatedLayer):
+            # Paddle binds the named parameters only: ``*args`` takes no tensors (without
+            # input_spec too; pagaie feeds them there)
+            raise ValueError(f"paddle.jit.to_static: {self.dygraph_function.__qualname__} takes "
+                             f"{len(named)} positional arguments {named}, but received {len(args)}; "
+                             "a converted function cannot take them through *args")
         try:
             bound = self._signature.bind(*self._call_args(args), **kwargs)
         except TypeError as exc:
@@ -721,9 +756,10 @@ class StaticFunction:
         Returns:
             tuple: ``(ConcreteProgram, runner)``.
         """
+        self._ast_only("get_concrete_program")
         specs = list(args) if args and all(_is_spec(a) or isinstance(a, (list, tuple)) for a in args) \
             and any(_is_spec(a) for a in args) else None
-        entry = self.concrete_program_specify_input_spec(specs) if specs is not None else None
+        entry = self._specify(specs) if specs is not None else None
         if entry is None:
             bound, sig = self._bind(args, kwargs, None)
             key = (tuple(sig.key), self._mode_key())
@@ -736,6 +772,10 @@ class StaticFunction:
 
     def concrete_program_specify_input_spec(self, input_spec: list | None = None) -> Any:
         """Trace with ``input_spec`` (default: the decorator's) and no real tensors."""
+        self._ast_only("concrete_program_specify_input_spec")
+        return self._specify(input_spec)
+
+    def _specify(self, input_spec: list | None = None) -> Any:
         spec = input_spec if input_spec is not None else self._input_spec
         if spec is None:
             return self._last
@@ -857,7 +897,8 @@ def to_static(function: Any = None, input_spec: Any = None, build_strategy: Any 
         function (callable|Layer, optional): what to convert; without it, returns a decorator.
         input_spec (list[InputSpec], optional): the inputs' shapes (None / -1 for any size),
             dtypes and names; one program then serves all matching inputs.
-        build_strategy (BuildStrategy, optional): accepted for compatibility.
+        build_strategy (BuildStrategy, optional): accepted for compatibility (another
+            non-empty value: TypeError).
         backend (str, optional): ``'CINN'`` or None runs the interpreter; ``'inductor'``
             (or another torch.compile backend) the compiled executor.
         **kwargs: ``full_graph`` and other Paddle options, accepted.
@@ -879,6 +920,12 @@ def to_static(function: Any = None, input_spec: Any = None, build_strategy: Any 
         >>> f(paddle.to_tensor([-1.0, -2.0])).tolist()
         [1.0, 2.0]
     """
+    from pagaie.static.build_strategy import BuildStrategy
+    if build_strategy and not isinstance(build_strategy, BuildStrategy):
+        # as Paddle, an empty value means the default strategy
+        raise TypeError("paddle.jit.to_static: build_strategy must be a paddle.static.BuildStrategy, "
+                        f"but received {type(build_strategy).__name__}")
+
     def decorate(fn: Any) -> Any:
         from pagaie.nn import Layer
         if isinstance(fn, Layer):

@@ -17,6 +17,7 @@ parameters are Parameters (fine-tuning works), and its forward runs the program.
 """
 from __future__ import annotations
 
+import functools
 import inspect
 import json
 import os
@@ -110,7 +111,7 @@ def _trace_mode(sf: StaticFunction, spec: list, training: bool | None) -> Concre
     try:
         for layer, _ in flags:
             layer.__dict__["training"] = training
-        entry = sf.concrete_program_specify_input_spec(spec)
+        entry = sf._specify(spec)
     finally:
         for layer, mode in flags:
             layer.__dict__["training"] = mode
@@ -206,10 +207,32 @@ def save(layer: Any, path: str, input_spec: Any = None, **configs: Any) -> None:
                              "to_static layer once before saving")
         from pagaie.static.input_spec import InputSpec
         spec = [InputSpec(v.shape, v.dtype, v.name) for v in last.inputs]
+    _save_program(_with_outer_hooks(sf), path, spec, configs)
+    if isinstance(layer, Layer):
+        # as Paddle, the Layer's other to_static methods are saved as ``<path>.<method>.json``
+        for name, attr in sorted(_other_static_methods(layer).items()):
+            method = attr.__get__(layer, type(layer))
+            mspec = method.input_spec
+            if mspec is None and method._last is not None:
+                from pagaie.static.input_spec import InputSpec
+                mspec = [InputSpec(v.shape, v.dtype, v.name) for v in method._last.inputs]
+            if mspec is not None:
+                _save_program(method, f"{path}.{name}", list(mspec), configs)
+
+
+def _other_static_methods(layer: Layer) -> dict:
+    found: dict = {}
+    for klass in reversed(type(layer).__mro__):
+        for name, attr in vars(klass).items():
+            if name != "forward" and isinstance(attr, StaticFunction):
+                found[name] = attr
+    return found
+
+
+def _save_program(traced: StaticFunction, path: str, spec: list, configs: dict) -> None:
     # Paddle traces the inference program in the layer's current modes (Python branches on
     # ``self.training`` stay as taken, e.g. AlphaDropout's), then switches the ops that have a
     # test form (dropout, batch_norm...) to it
-    traced = _with_outer_hooks(sf)
     infer = _trace_mode(traced, spec, training=None)
     try:
         train: ConcreteProgram | None = _trace_mode(traced, spec, training=True)
@@ -319,6 +342,9 @@ class TranslatedLayer(Layer):
         self.__dict__["_runners"] = {}
         for i, (name, p) in enumerate(sorted(persistable_vars.items())):
             self.add_parameter(f"param_{i}", p)
+        for name in programs:
+            if name != "forward":  # another saved to_static method of the Layer
+                self.__dict__[name] = functools.partial(self._run_method, name)
         for holder in programs.values():
             for key in ("infer", "train"):
                 prog = holder.get(key)
@@ -373,11 +399,14 @@ class TranslatedLayer(Layer):
         return hit
 
     def forward(self, *inputs: Any) -> Any:
-        holder = self._programs["forward"]
+        return self._run_method("forward", *inputs)
+
+    def _run_method(self, method_name: str, *inputs: Any) -> Any:
+        holder = self._programs[method_name]
         train = self.training and holder.get("train") is not None
         feed_names = holder["feed_names"]
         if len(inputs) != len(feed_names):
-            raise ValueError(f"paddle.jit.TranslatedLayer: forward takes {len(feed_names)} inputs "
+            raise ValueError(f"paddle.jit.TranslatedLayer: {method_name} takes {len(feed_names)} inputs "
                              f"({feed_names}), but received {len(inputs)}")
         rec = active_recorder() or current_recorder()
         if rec is not None:
@@ -564,6 +593,31 @@ def load(path: str, **configs: Any) -> TranslatedLayer:
         raise _corrupt(model_path, "not a program")
     if isinstance(data.get("base_code"), dict) and data["base_code"].get("magic") == "pir":
         return _load_paddle_program(raw, model_path, params_path)
+    holder, persistable = _load_pagaie(raw, data, model_path, params_path, {})
+    methods = {"forward": holder}
+    # the Layer's other to_static methods, saved as ``<path>.<method>.json``
+    d, base = os.path.split(path)
+    if not model:
+        for f in sorted(os.listdir(d or ".")):
+            name = f[len(base) + 1:-len(".json")] if f.startswith(base + ".") and f.endswith(".json") else ""
+            if name.isidentifier() and name != "forward":
+                mp = os.path.join(d, f)
+                with open(mp, "rb") as fh:
+                    mraw = fh.read()
+                try:
+                    mdata = json.loads(mraw.decode("utf-8"))
+                except (UnicodeDecodeError, ValueError):
+                    continue
+                if isinstance(mdata, dict) and isinstance(mdata.get("jit"), dict):
+                    methods[name], more = _load_pagaie(mraw, mdata, mp, f"{path}.{name}.pdiparams",
+                                                       persistable)
+                    persistable.update(more)
+    return TranslatedLayer(methods, persistable)
+
+
+def _load_pagaie(raw: bytes, data: dict, model_path: str, params_path: str, shared: dict) -> tuple:
+    """The holder of one program file written by :func:`save` and its parameters (those named
+    in ``shared`` are shared, as a Layer's methods share them)."""
     jit = data.get("jit")
     if jit is None and isinstance(data.get("feed_names"), list) and isinstance(data.get("fetch_names"), list):
         jit = _jit_section_of_inference_model(raw.decode("utf-8"))
@@ -611,7 +665,8 @@ def load(path: str, **configs: Any) -> TranslatedLayer:
                     raise ValueError(f"paddle.jit.load: parameter {n!r} has dtype {t.dtype} in the "
                                      f"parameter file, but the program expects {v.dtype.name}")
         # as Paddle, a loaded parameter's name is a new unique name: <saved name>_<n>
-        p = Parameter(t.to(default_device()), trainable=trainable[n], name=unique_name.generate(n))
+        p = shared[n] if n in shared else Parameter(t.to(default_device()), trainable=trainable[n],
+                                                    name=unique_name.generate(n))
         persistable[n] = p
     for prog in (infer, train):
         if prog is None:
@@ -621,5 +676,5 @@ def load(path: str, **configs: Any) -> TranslatedLayer:
                 raise _corrupt(model_path, f"no saved value for persistable {v.name!r}")
     holder = {"infer": infer, "train": train, "feed_names": feed_names, "fetch_names": fetch_names,
               "train_fetch_names": train_fetch}
-    return TranslatedLayer({"forward": holder}, persistable)
+    return holder, persistable
 

@@ -42,7 +42,13 @@ class InputSpec:
             raise TypeError(f"paddle.static.InputSpec: shape must be a list or tuple, but received "
                             f"{type(shape).__name__}")
         self.shape = tuple(_dim(d, i) for i, d in enumerate(shape))
-        self.dtype = _dt.to_dtype(dtype)
+        # as Paddle, a numpy dtype or a name is normalised; a numpy scalar type (np.float32)
+        # or a paddle dtype is kept as given (it reads as such, and compares unequal)
+        if isinstance(dtype, (np.dtype, str)):
+            dtype = _dt.to_dtype(dtype)
+        else:
+            _dt.to_dtype(dtype)  # an unknown dtype is still an error here
+        self.dtype = dtype
         self.name = name
         self.stop_gradient = stop_gradient
 
@@ -89,4 +95,4 @@ class InputSpec:
             (other.shape, other.dtype, other.name, other.stop_gradient)
 
     def __hash__(self) -> int:
-        return hash((self.shape, self.dtype.name, self.stop_gradient))  # not the name, as Paddle
+        return hash((self.shape, str(self.dtype), self.stop_gradient))  # not the name, as Paddle

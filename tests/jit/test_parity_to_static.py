@@ -60,7 +60,8 @@ def test_lstm_with_unknown_batch_in_input_spec():
 
 def test_spec_batch_sizes_share_one_program_when_sizes_are_not_read():
     net = _net(pagaie)
-    f = pagaie.jit.to_static(net, input_spec=[pagaie.static.InputSpec([None, 3], "float32")])
+    f = pagaie.jit.to_static(net, input_spec=[pagaie.static.InputSpec([None, 3], "float32")],
+                              full_graph=True)
     for b in (1, 3, 5):
         f(pagaie.ones([b, 3]))
     assert len(f.forward.program_cache) == 1

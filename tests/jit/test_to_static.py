@@ -13,7 +13,7 @@ def _twin(cls, *args):
     """Two instances with the same parameters: one eager, one to_static."""
     a, b = cls(*args), cls(*args)
     b.set_state_dict(a.state_dict())
-    return a, paddle.jit.to_static(b)
+    return a, paddle.jit.to_static(b, full_graph=True)
 
 
 def _grads(layer):
@@ -53,7 +53,7 @@ def test_control_flow_paths_use_one_program():
 
 
 def test_while_with_break_function():
-    f = paddle.jit.to_static(loop_fn)
+    f = paddle.jit.to_static(loop_fn, full_graph=True)
     for limit in (0, 3, 20):
         xe = paddle.to_tensor([1.0, 2.0, 3.0], stop_gradient=False)
         xs = paddle.to_tensor([1.0, 2.0, 3.0], stop_gradient=False)
@@ -105,7 +105,8 @@ def test_training_matches_eager():
 
 def test_input_spec_serves_all_batch_sizes():
     net = MLP()
-    static = paddle.jit.to_static(MLP(), input_spec=[InputSpec([None, 4], "float32", "x")])
+    static = paddle.jit.to_static(MLP(), input_spec=[InputSpec([None, 4], "float32", "x")],
+                                    full_graph=True)
     static.set_state_dict(net.state_dict())
     for b in (1, 3, 7):
         x = paddle.randn([b, 4])
@@ -198,7 +199,7 @@ def test_nested_user_function_and_print(capsys):
 
 
 def test_code_and_rollback():
-    net = paddle.jit.to_static(ControlFlow())
+    net = paddle.jit.to_static(ControlFlow(), full_graph=True)
     assert "convert_ifelse" in net.forward.code
     net.forward.rollback()
     assert not hasattr(net.forward, "program_cache")
