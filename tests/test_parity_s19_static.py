@@ -161,3 +161,31 @@ def test_feeds_of_another_dtype_are_refused(fed):
         fw.static.Executor(fw.CPUPlace()).run(feed={"x": np.array([1, 0, 1], fed)}, fetch_list=[x + 1])
 
     assert type(same_static_exception(run)) is ValueError
+
+
+# ---- autograd.jacobian in programs ------------------------------------------------------------
+def _feed_x(fw, shape, arr, fetch):
+    return fw.static.Executor(fw.CPUPlace()).run(feed={"x": arr}, fetch_list=fetch)
+
+
+@pytest.mark.parametrize("case", [
+    ([3], lambda fw, x: fw.autograd.jacobian(x * x, x)[1, :]),
+    ([3], lambda fw, x: fw.autograd.jacobian(x * x, x)[:]),
+    ([3], lambda fw, x: fw.autograd.jacobian(fw.sin(x) * x[0], x)[:, 0]),
+    ([3], lambda fw, x: fw.autograd.jacobian((x * x).sum(), x)[:]),
+    ([2, 3], lambda fw, x: fw.autograd.jacobian(x * x, x, batch_axis=0)[:]),
+    ([3], lambda fw, x: fw.autograd.jacobian(x * x, (x, x * 1))[0][1]),
+])
+def test_jacobian_rows_are_program_values(case):
+    shape, fn = case
+    arr = np.arange(1, 1 + int(np.prod(shape)), dtype="float32").reshape(shape)
+
+    def run(fw):
+        x = fw.static.data("x", shape, "float32")
+        x.stop_gradient = False
+        v = fn(fw, x)
+        return list(v.shape), _feed_x(fw, shape, arr, [v])
+
+    ours, theirs = _both(run)
+    assert ours[0] == theirs[0]
+    assert_same(ours[1], theirs[1])
