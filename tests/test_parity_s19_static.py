@@ -3,6 +3,8 @@ program infers from constant inputs (a ``full`` value, ``paddle.shape(y)``), pro
 distinct data per input, linspace/logspace lengths, ``paddle.grad`` in static mode."""
 from __future__ import annotations
 
+import os
+
 import numpy as np
 import pytest
 
@@ -189,3 +191,80 @@ def test_jacobian_rows_are_program_values(case):
     ours, theirs = _both(run)
     assert ours[0] == theirs[0]
     assert_same(ours[1], theirs[1])
+
+
+# ---- static.save_vars / load_vars -------------------------------------------------------------
+def _with_linear(fw, body):
+    """``body(exe, lin, main)`` in static mode over a fresh program holding a Linear(3, 2), its
+    startup program run (the programs stay referenced throughout)."""
+    fw.enable_static()
+    try:
+        main, start = fw.static.Program(), fw.static.Program()   # (PIR programs: after enable)
+        with fw.static.program_guard(main, start):
+            x = fw.static.data("x", [1, 3], "float32")
+            lin = fw.nn.Linear(3, 2)
+            lin(x)
+            exe = fw.static.Executor(fw.CPUPlace())
+            exe.run(start)
+            return body(exe, lin, main)
+    finally:
+        fw.disable_static()
+
+
+def _scope_array(fw, name):
+    return np.array(fw.static.global_scope().find_var(name).get_tensor())
+
+
+def _frameworks():
+    import paddle
+    import pagaie
+    return pagaie, paddle
+
+
+@pytest.mark.parametrize("filename", [None, "params"])
+def test_save_vars_files_and_load_vars_round_trip(tmp_path, filename):
+    def run(fw, exe, lin, main):
+        d = str(tmp_path / fw.__name__)
+        wn, bn = lin.weight.name, lin.bias.name
+        fw.static.save_vars(exe, d, main, vars=[lin.weight, lin.bias], filename=filename)
+        files = sorted(f.replace(wn, "W").replace(bn, "B") for f in os.listdir(d))
+        w = _scope_array(fw, wn)
+        fw.static.global_scope().find_var(wn).get_tensor().set(np.zeros([3, 2], "float32"), fw.CPUPlace())
+        fw.static.load_vars(exe, d, main, vars=[lin.weight, lin.bias], filename=filename)
+        return files, bool((_scope_array(fw, wn) == w).all())
+
+    ours, theirs = [_with_linear(fw, lambda exe, lin, main, fw=fw: run(fw, exe, lin, main)) for fw in _frameworks()]
+    assert ours == theirs
+
+
+def test_save_vars_defaults_to_the_program_parameters(tmp_path):
+    def run(fw, exe, main):
+        d = str(tmp_path / fw.__name__)
+        fw.static.save_vars(exe, d, main, predicate=lambda v: False)   # (ignored, as Paddle's PIR form)
+        return len(os.listdir(d))
+
+    ours, theirs = [_with_linear(fw, lambda exe, lin, main, fw=fw: run(fw, exe, main)) for fw in _frameworks()]
+    assert ours == theirs == 2
+
+
+def test_vars_files_read_across_frameworks(tmp_path):
+    for writer, reader in (_frameworks(), _frameworks()[::-1]):
+        d = str(tmp_path / writer.__name__)
+
+        def save(exe, lin, main, fw=writer):
+            fw.static.save_vars(exe, d, main, vars=[lin.weight, lin.bias], filename="params")
+            # (sorted by name: the bias first)
+            return [_scope_array(fw, lin.bias.name), _scope_array(fw, lin.weight.name)]
+
+        def load(exe, lin, main, fw=reader):
+            fw.static.load_vars(exe, d, main, vars=[lin.weight, lin.bias], filename="params")
+            return [_scope_array(fw, lin.bias.name), _scope_array(fw, lin.weight.name)]
+
+        want = _with_linear(writer, save)
+        assert_same(_with_linear(reader, load), want)
+
+
+def test_load_vars_of_a_missing_file_errors(tmp_path):
+    for fw in _frameworks():
+        with pytest.raises(RuntimeError):
+            _with_linear(fw, lambda exe, lin, main, fw=fw: fw.static.load_vars(exe, str(tmp_path), main, vars=[lin.weight]))
