@@ -268,3 +268,30 @@ def test_load_vars_of_a_missing_file_errors(tmp_path):
     for fw in _frameworks():
         with pytest.raises(RuntimeError):
             _with_linear(fw, lambda exe, lin, main, fw=fw: fw.static.load_vars(exe, str(tmp_path), main, vars=[lin.weight]))
+
+
+# ---- PIR Value introspection ------------------------------------------------------------------
+def test_value_uses_and_kinds():
+    def run(fw):
+        x = fw.static.data("x", [2, 3], "float32")
+        y = x * 2
+        u = x * 3
+        z = y + 1
+        w = fw.static.create_parameter([3], "float32")
+        facts = [x.has_name, y.has_name, x.initialized(), x.is_parameter, w.is_parameter,
+                 x.use_empty(), z.use_empty(), x.has_one_use(), y.has_one_use(),
+                 [op.name() for op in x.all_used_ops()], type(x.id).__name__,
+                 type(x.hash()).__name__, x.is_combine(), x.is_dense_tensor_array_type(),
+                 x.is_selected_row_type(), x.is_sparse_coo_tensor_type(),
+                 x.is_dist_dense_tensor_type(), x.is_distributed, x.need_clip, w.need_clip, u.has_one_use(),
+                 x.optimize_attr, w.optimize_attr, x.regularizer, x.index(), z.index(),
+                 x._names, x._has_only_one_name()]
+        y.replace_all_uses_with(u)   # z now reads x * 3
+        feed = {"x": np.ones([2, 3], "float32")}
+        exe = fw.static.Executor(fw.CPUPlace())
+        exe.run(fw.static.default_startup_program())
+        return facts, y.use_empty(), exe.run(feed=feed, fetch_list=[z])
+
+    ours, theirs = _both(run)
+    assert ours[:2] == theirs[:2]
+    assert_same(ours[2], theirs[2])
