@@ -295,3 +295,27 @@ def test_value_uses_and_kinds():
     ours, theirs = _both(run)
     assert ours[:2] == theirs[:2]
     assert_same(ours[2], theirs[2])
+
+
+@pytest.mark.parametrize("build", [
+    lambda fw: list(fw.split(_x(fw), [2, _full(fw, [1], 4, "int32")], axis=1)),
+    lambda fw: list(fw.split(_x(fw), [2, fw.static.data("n", [1], "int32")], axis=1)),
+    lambda fw: list(fw.split(_x(fw), 2, axis=fw.static.data("a", [1], "int64"))),
+    lambda fw: list(fw.split(_x(fw), [2, -1], axis=1)),
+])
+def test_split_with_symbolic_sections_or_axis(build):
+    _shapes(build)
+
+
+def test_split_with_symbolic_sections_runs():
+    def run(fw):
+        x, n = _x(fw), fw.static.data("n", [1], "int32")
+        ys = fw.split(x, [2, n], axis=1)
+        feed = {"x": np.arange(24, dtype="float32").reshape(4, 6), "n": np.array([4], "int32")}
+        return fw.static.Executor(fw.CPUPlace()).run(feed=feed, fetch_list=list(ys))
+
+    assert_same(*_both(run))
+
+
+def test_set_shape_outside_to_static_errors():
+    assert type(same_static_exception(lambda fw: _x(fw, (-1, 3)).set_shape([4, 3]))) is AssertionError

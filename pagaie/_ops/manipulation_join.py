@@ -236,8 +236,11 @@ def _sections(n: int, num_or_sections: Any, api: str, arg: str) -> list[int]:
 
 def _split_static_shape(x, num_or_sections, axis=0, name=None) -> list | None:
     """Static rule (see ``Recorder``): sections along an axis of unknown size cannot be
-    checked; every piece's size there is unknown, as Paddle records them."""
+    checked; every piece's size there is unknown, as Paddle records them. Sections that hold
+    symbolic values leave every size of every piece unknown (Paddle's rule)."""
     dims = _dims_of(x)
+    if isinstance(num_or_sections, (list, tuple)) and any(isinstance(s, Tensor) for s in num_or_sections):
+        return [[-1] * len(dims) for _ in num_or_sections]
     if isinstance(axis, Tensor) or not isinstance(num_or_sections, (list, tuple)) or \
             not -len(dims) <= axis < len(dims):
         return None

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import torch
+
 
 class ValueUses:
     """Paddle's ``Value`` methods over the uses of a value in its program."""
@@ -42,6 +44,16 @@ class ValueUses:
             op.args = map_values(op.args, swap)
             op.kwargs = map_values(op.kwargs, swap)
         self.block.program._bump()
+
+    def set_shape(self, shape: Any) -> None:
+        """Declare the value's sizes (-1 unknown); only while ``to_static`` traces, as Paddle."""
+        from pagaie._static.ir import _shape_in
+        from pagaie.static.framework import in_dynamic_mode
+        if not in_dynamic_mode():
+            raise AssertionError("We only support call 'set_shape' in to_static mode.")
+        dims = [-1 if d is None or d < 0 else int(d) for d in shape]
+        self._t = torch.empty(_shape_in(dims), dtype=self._t.dtype, device="meta")
+        self._dims = dims
 
     def index(self) -> int:
         """The position of this value among its defining operator's results (0 for inputs)."""
