@@ -319,3 +319,19 @@ def test_split_with_symbolic_sections_runs():
 
 def test_set_shape_outside_to_static_errors():
     assert type(same_static_exception(lambda fw: _x(fw, (-1, 3)).set_shape([4, 3]))) is AssertionError
+
+
+@pytest.mark.parametrize("build", [
+    lambda fw: fw.reshape(_x(fw), _full(fw, [2], 12, "int32")),
+    lambda fw: fw.squeeze(_x(fw), _full(fw, [1], 5)),
+    lambda fw: fw.sum(_x(fw), axis=_full(fw, [1], 5)),
+])
+def test_constants_paddle_checks_while_building(build):
+    assert type(same_static_exception(build)) is ValueError
+
+
+def test_constants_paddle_does_not_check_build():
+    # (Paddle's own sizes there, [4, 10] and [5, 5], are not checked: ours are unknown)
+    ours, theirs = _both(lambda fw: [len(fw.topk(_x(fw), _full(fw, [1], 10))[0].shape),
+                                     len(fw.expand(_x(fw, (2, 6)), _full(fw, [2], 5, "int32")).shape)])
+    assert ours == theirs
