@@ -248,11 +248,11 @@ def _split_static_shape(x, num_or_sections, axis=0, name=None) -> list | None:
     axis of unknown size cannot be checked, so every piece's size there is unknown (a known
     section too); a section held by a Tensor leaves every size of every piece unknown."""
     dims = _dims_of(x)
+    if isinstance(num_or_sections, (list, tuple)) and any(isinstance(s, Tensor) for s in num_or_sections):
+        return [[-1] * len(dims) for _ in num_or_sections]
     if isinstance(axis, Tensor) or not isinstance(num_or_sections, (list, tuple)) or \
             not -len(dims) <= axis < len(dims):
         return None
-    if any(isinstance(s, Tensor) for s in num_or_sections):
-        return [[-1] * len(dims) for _ in num_or_sections]
     a = axis % len(dims)
     if dims[a] != -1:
         return None

@@ -23,6 +23,7 @@ import torch
 from pagaie._core import dtype as _dt
 from pagaie._core.registry import REGISTRY
 from pagaie._core.tensor import Size, Tensor, VarType
+from pagaie._static.value_uses import ValueUses
 
 __all__ = ["UNKNOWN", "UNKNOWN_ALT", "Value", "Operator", "Block", "Program", "FORMAT_VERSION",
            "ATTR_CODECS"]
@@ -145,7 +146,7 @@ def _dygraph_only(method: str) -> None:
         raise dygraph_only_error(method)
 
 
-class Value(Tensor):
+class Value(ValueUses, Tensor):
     """A symbolic tensor in a :class:`Program` (Paddle's static ``Variable``).
 
     Attributes:

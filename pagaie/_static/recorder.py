@@ -98,6 +98,10 @@ _READS_CONSTANTS = frozenset({
     "arange", "full", "zeros", "ones", "empty", "eye", "reshape", "expand", "broadcast_to",
     "tile", "topk", "unsqueeze", "squeeze", "sum", "mean", "max", "min", "prod", "crop", "pad"})
 
+# Those of them whose Paddle rule also checks such constants while the program is built
+# (the others build and fail when the program runs: topk's k, expand's sizes).
+_CHECKS_CONSTANTS = frozenset({"reshape", "squeeze", "sum", "mean", "max", "min", "prod"})
+
 # Value id -> (data, unknown mask) of the constant inputs of the op being recorded.
 _CONSTANTS: dict = {}
 _MAX_CONSTANT = 64
@@ -125,6 +129,13 @@ def _constant(v: Value) -> tuple[torch.Tensor, torch.Tensor] | None:
             return None
         return torch.cat([p[0].to(v._t.dtype) for p in parts]), torch.cat([p[1] for p in parts])
     return None
+
+
+def _definite(constants: dict, vargs: list, vkwargs: dict) -> bool:
+    """Whether a call that failed on its constants fails for good: every input size and
+    constant entry is known and none is negative (Paddle reads a -1 as an unknown size)."""
+    return not (_has_unknown(vargs) or _has_unknown(vkwargs.values())) and \
+        all(not u.any() and not bool((d < 0).any()) for d, u in constants.values())
 
 
 def _find_constants(v: Any, found: dict, in_list: bool = False) -> None:
@@ -345,10 +356,9 @@ _TOO_LARGE = ("paddle.static: cannot infer the output shape of this op symbolica
 
 def _zeros(v: Any, fill: Any = 0, _seen: list | None = None) -> Any:
     """``v`` with symbolic tensors replaced by data: ``fill`` everywhere, ``"ramp"`` (distinct
-    values 1, 2, 3...; alternating for bool), ``"ramp2"`` (2, 3, 4...) or ``"alt"`` (1, 0, 1,
-    0...); the ramps of the k-th symbolic input start k higher, so that two inputs never hold
-    the same data (``arange(a[0], b[0])`` is no size every run agrees on). Eager tensors keep
-    their data."""
+    values 1, 2, 3...; alternating for bool), ``"ramp2"`` (2, 3, 4...), ``"spread"`` (the ramp
+    of the k-th symbolic input starting k higher, so that no two inputs hold the same data)
+    or ``"alt"`` (1, 0, 1, 0...). Eager tensors keep their data."""
     seen = [0] if _seen is None else _seen
     if isinstance(v, Value) and _CONSTANTS:
         data = _constant_data(v, UNKNOWN)
@@ -673,8 +683,9 @@ class Recorder:
             try:
                 out, unknown = self._infer(rec, vargs, vkwargs)
             except Exception:  # noqa: BLE001 - a constant Paddle reads as unknown sizes (-1)
-                if not constants:
-                    raise
+                if not constants or (base_name(rec) in _CHECKS_CONSTANTS and
+                                     _definite(constants, vargs, vkwargs)):
+                    raise   # (Paddle's build-time error: reshape to [12, 12], axis 5 of 2)
                 _CONSTANTS.clear()
                 out, unknown = self._infer(rec, vargs, vkwargs)
         finally:

@@ -52,6 +52,9 @@ class Jacobian:
                 self._fail(arg, t, is_batched)
         self._y = y
         self._x = x
+        # values of a program being built: rows are backward ops (static.gradients) over them
+        self._symbolic = y.is_meta or x.is_meta
+        self._ys, self._xs = ys, xs
         if is_batched:
             b = x.shape[0]  # as Paddle: the batch size is that of xs
             self._m = y.shape[1] if y.dim() == 2 else 0
@@ -71,8 +74,14 @@ class Jacobian:
         raise ValueError(f"paddle.autograd.jacobian: {arg}.ndim should be {allowed} when "
                          f"is_batched={batched} but got {t.dim()}")
 
-    def _grad(self, out: torch.Tensor) -> torch.Tensor:
+    def _grad(self, out: Any) -> Any:
         """d(out)/d(xs), zeros where xs is unused, keeping the graph for higher orders."""
+        if self._symbolic:
+            import pagaie
+            g = None
+            if not (out.stop_gradient or self._xs.stop_gradient):
+                (g,) = pagaie.static.gradients([out], [self._xs])
+            return pagaie.zeros_like(self._xs) if g is None else g
         if not (out.requires_grad and self._x.requires_grad):
             # as Paddle: zeros where ys does not depend on xs, also when xs stops gradient
             return torch.zeros_like(self._x)
@@ -85,22 +94,25 @@ class Jacobian:
         key = -1 if i is None else i
         r = self._rows.get(key)
         if r is None:
-            y = self._y
+            y = self._ys if self._symbolic else self._y   # (the same methods either way)
             if self._batched:
                 out = (y if i is None else y[:, i]).sum()
                 r = self._grad(out)
-                r = r.reshape(r.shape[0], -1) if self._x.dim() == 2 else r
+                r = r.reshape([r.shape[0], -1]) if self._x.dim() == 2 else r
             else:
-                out = y if i is None else y.reshape(-1)[i]
-                r = self._grad(out).reshape(-1) if self._x.dim() >= 1 else self._grad(out)
-            if not r.requires_grad and self._x.requires_grad:
+                out = y if i is None else y.reshape([-1])[i]
+                r = self._grad(out).reshape([-1]) if self._x.dim() >= 1 else self._grad(out)
+            if not self._symbolic and not r.requires_grad and self._x.requires_grad:
                 # Paddle's Jacobian entries do not stop gradient, constant ones included, unless
                 # xs itself stops gradient.
                 r = require_grad(r.detach())
             self._rows[key] = r
         return r
 
-    def _full_rows(self, rows: Sequence[int]) -> torch.Tensor:
+    def _full_rows(self, rows: Sequence[int]) -> Any:
+        if self._symbolic:
+            import pagaie
+            return pagaie.stack([self._row(i) for i in rows], axis=self._rows_axis)
         return torch.stack([self._row(i) for i in rows], dim=self._rows_axis)
 
     def __getitem__(self, index: Any) -> Tensor:

@@ -16,6 +16,7 @@ from pagaie.static.io import (deserialize_persistables, deserialize_program, loa
                               load_inference_model, load_program_state, normalize_program, save,
                               save_inference_model, save_to_file, serialize_persistables,
                               serialize_program, set_program_state)
+from pagaie.static.io import load_vars, save_vars  # noqa: F401  (public, not in Paddle's __all__)
 from pagaie.static.nn.extras import py_func
 
 __all__ = ["append_backward", "gradients", "Executor", "global_scope", "scope_guard",

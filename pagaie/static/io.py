@@ -25,7 +25,8 @@ from pagaie.static.framework import default_main_program, global_scope
 
 __all__ = ["save", "load", "load_program_state", "set_program_state", "save_inference_model",
            "load_inference_model", "normalize_program", "serialize_program", "deserialize_program",
-           "serialize_persistables", "deserialize_persistables", "save_to_file", "load_from_file"]
+           "serialize_persistables", "deserialize_persistables", "save_to_file", "load_from_file",
+           "save_vars", "load_vars"]
 
 
 class _ModelFileError(ValueError, RuntimeError):
@@ -429,6 +430,155 @@ def deserialize_persistables(program: Program, data: bytes, executor: Any) -> No
             with torch.no_grad():
                 v.source._t.copy_(t)
         scope.set(v.name, v.source)
+
+
+def _scope_tensor(v: Any, api: str, error: type) -> Tensor:
+    """The tensor the scope (else the program) holds for variable ``v``."""
+    var = global_scope().find_var(v.name)
+    t = var.tensor if var is not None else None
+    t = getattr(v, "source", None) if t is None else t
+    if t is None:
+        raise error(f"paddle.static.{api}: variable {v.name!r} holds no value in the scope "
+                    "(run the startup program first; data variables hold none)")
+    return t
+
+
+def _program_vars(main_program: Any, vars: Any) -> list:
+    """``vars`` as a list, or the persistable variables of the program (parameters and
+    optimizer states) when None (Paddle's PIR form ignores ``predicate``)."""
+    if vars is not None:
+        return list(vars)
+    prog = default_main_program() if main_program is None else main_program
+    if not isinstance(prog, Program):
+        raise TypeError(f"The type of input main_program is invalid, expected type is "
+                        f"paddle.static.Program, but received {type(prog)}")
+    return _persistables(prog)
+
+
+def save_vars(executor: Any, dirname: str | None, main_program: Program | None = None,
+              vars: Sequence | None = None, predicate: Any = None,
+              filename: str | None = None) -> bytes | None:
+    """Save variables' values: one file per variable (named after it) in ``dirname``, or all
+    of them in the file ``filename`` (Paddle's ``.pdiparams`` layout, ordered by name), or
+    as returned bytes when both are None.
+
+    Args:
+        executor (Executor): unused (the values come from the global scope).
+        dirname (str|None): the directory.
+        main_program (Program, optional): whose persistable variables to save when ``vars``
+            is None; the default main program when None.
+        vars (list[Variable], optional): the variables to save.
+        predicate (callable, optional): ignored, as in Paddle's PIR mode.
+        filename (str, optional): one file for all of them.
+
+    Returns:
+        bytes|None: the serialised values when ``dirname`` and ``filename`` are None.
+
+    Examples:
+        >>> import os, tempfile
+        >>> import pagaie as paddle
+        >>> paddle.enable_static()
+        >>> main, start = paddle.static.Program(), paddle.static.Program()
+        >>> with paddle.static.program_guard(main, start):
+        ...     y = paddle.nn.Linear(3, 2)(paddle.static.data('x', [1, 3], 'float32'))
+        >>> exe = paddle.static.Executor(paddle.CPUPlace())
+        >>> _ = exe.run(start)
+        >>> d = tempfile.mkdtemp()
+        >>> paddle.static.save_vars(exe, d, main_program=main)
+        >>> len(os.listdir(d))
+        2
+        >>> paddle.disable_static()
+    """
+    del executor, predicate
+    values = _program_vars(main_program, vars)
+    if not values:
+        import warnings
+        warnings.warn("no variable in your model, please ensure there are any variables in "
+                      "your model to save")
+        return None
+    tensors = {v.name: _scope_tensor(v, "save_vars", AttributeError) for v in values}
+    if filename is None and dirname is not None:
+        os.makedirs(dirname, exist_ok=True)
+        for name, t in tensors.items():
+            with open(os.path.join(os.path.normpath(dirname), name), "wb") as f:
+                f.write(serialize_tensor(t._t))
+        return None
+    data = b"".join(serialize_tensor(tensors[n]._t) for n in sorted(tensors))
+    if filename is None:
+        return data
+    os.makedirs(dirname or ".", exist_ok=True)
+    with open(os.path.join(os.path.normpath(dirname or "."), filename), "wb") as f:
+        f.write(data)
+    return None
+
+
+def load_vars(executor: Any, dirname: str | None, main_program: Program | None = None,
+              vars: Sequence | None = None, predicate: Any = None,
+              filename: str | None = None) -> None:
+    """Load variables' values saved by :func:`save_vars` into the global scope (and so into
+    the parameters the programs read).
+
+    Args:
+        executor (Executor): an Executor (or None).
+        dirname (str): the directory.
+        main_program (Program, optional): whose persistable variables to load when ``vars``
+            is None; the default main program when None.
+        vars (list[Variable], optional): the variables to load.
+        predicate (callable, optional): ignored, as in Paddle's PIR mode.
+        filename (str, optional): the one file holding all of them.
+
+    Examples:
+        >>> import tempfile
+        >>> import numpy as np
+        >>> import pagaie as paddle
+        >>> paddle.enable_static()
+        >>> main, start = paddle.static.Program(), paddle.static.Program()
+        >>> with paddle.static.program_guard(main, start):
+        ...     lin = paddle.nn.Linear(3, 2)
+        ...     y = lin(paddle.static.data('x', [1, 3], 'float32'))
+        >>> exe = paddle.static.Executor(paddle.CPUPlace())
+        >>> _ = exe.run(start)
+        >>> d = tempfile.mkdtemp()
+        >>> w = lin.weight.numpy().copy()
+        >>> paddle.static.save_vars(exe, d, vars=[lin.weight])
+        >>> paddle.static.global_scope().find_var(lin.weight.name).get_tensor().set(
+        ...     np.zeros([3, 2], 'float32'), paddle.CPUPlace())
+        >>> paddle.static.load_vars(exe, d, vars=[lin.weight])
+        >>> bool((lin.weight.numpy() == w).all())
+        True
+        >>> paddle.disable_static()
+    """
+    from pagaie.static.executor import Executor
+    assert executor is None or isinstance(executor, Executor), \
+        f"paddle.static.load_vars: executor must be an Executor, but received {type(executor).__name__}"
+    del predicate
+    values = _program_vars(main_program, vars)
+    filename = filename or None
+    if filename is None and dirname is None:
+        raise ValueError("The directory path and params cannot be None at the same time.")
+    base = os.path.normpath(dirname) if dirname is not None else "."
+
+    def read(path: str) -> bytes:
+        try:
+            with open(path, "rb") as f:
+                return f.read()
+        except OSError as exc:
+            raise RuntimeError(f"paddle.static.load_vars: cannot open the file {path!r} "
+                               f"({exc.strerror})") from None
+
+    if filename is None:
+        arrays = {v.name: deserialize_tensors(read(os.path.join(base, v.name)))[0] for v in values}
+    else:
+        names = sorted({v.name for v in values})
+        found = deserialize_tensors(read(os.path.join(base, filename)))
+        if len(found) != len(names):
+            raise RuntimeError(f"paddle.static.load_vars: {filename!r} holds {len(found)} "
+                               f"tensors, but {len(names)} variables are loaded")
+        arrays = dict(zip(names, found))
+    scope = global_scope()
+    for v in values:
+        scope.set(v.name, _scope_tensor(v, "load_vars", AssertionError))
+        scope.find_var(v.name).get_tensor().set(arrays[v.name])   # in place: the parameter too
 
 
 def save_to_file(path: str, content: bytes) -> None:
