@@ -335,3 +335,20 @@ def test_constants_paddle_does_not_check_build():
     ours, theirs = _both(lambda fw: [len(fw.topk(_x(fw), _full(fw, [1], 10))[0].shape),
                                      len(fw.expand(_x(fw, (2, 6)), _full(fw, [2], 5, "int32")).shape)])
     assert ours == theirs
+
+
+def test_operation_block_and_program_introspection():
+    def run(fw):
+        x = fw.static.data("x", [3], "float32")
+        y = fw.add(x, x)
+        v, i = fw.topk(x, 2)
+        op, b = y.get_defining_op(), fw.static.default_main_program().global_block()
+        return [op.num_operands(), op.num_results(), [s.is_same(x) for s in op.operands_source()],
+                op.operand_source(1).is_same(x), op.result(0).is_same(y),
+                [r.is_same(y) for r in op.results()], v.get_defining_op().num_results(),
+                op.get_parent_block() is b, type(op.id()).__name__, b.back().name(), b.empty(),
+                b.parent_block, fw.static.default_main_program().parameters_num(),
+                len(fw.static.default_main_program().get_all_parameter_values())]
+
+    ours, theirs = _both(run)
+    assert ours == theirs

@@ -23,7 +23,7 @@ import torch
 from pagaie._core import dtype as _dt
 from pagaie._core.registry import REGISTRY
 from pagaie._core.tensor import Size, Tensor, VarType
-from pagaie._static.value_uses import ValueUses
+from pagaie._static.pir_methods import BlockMethods, OperationMethods, ProgramMethods, ValueUses
 
 __all__ = ["UNKNOWN", "UNKNOWN_ALT", "Value", "Operator", "Block", "Program", "FORMAT_VERSION",
            "ATTR_CODECS"]
@@ -509,7 +509,7 @@ def map_values(v: Any, fn: Any) -> Any:
     return v
 
 
-class Operator:
+class Operator(OperationMethods):
     """One op call in a block: the record name, the call's arguments, and its outputs.
 
     Attributes:
@@ -573,7 +573,7 @@ def _short(v: Any) -> str:
     return repr(v)
 
 
-class Block:
+class Block(BlockMethods):
     """An ordered list of operators and the values they define.
 
     Examples:
@@ -663,7 +663,7 @@ def _check_scope(scope: Any, api: str) -> None:
                         f"but received {type(scope).__name__}")
 
 
-class Program:
+class Program(ProgramMethods):
     """A static graph: a list of blocks, block 0 being the global block.
 
     Examples:

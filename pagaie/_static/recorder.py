@@ -115,7 +115,7 @@ def _constant(v: Value) -> tuple[torch.Tensor, torch.Tensor] | None:
     if op.type in ("full", "zeros", "ones") and not op.input_values():
         if v._t.numel() > _MAX_CONSTANT:
             return None
-        data = op.record.kernel(*op.args, **op.kwargs)
+        data = op.record.kernel(*op.args, **op.kwargs).cpu()
         return data, torch.zeros(data.shape, dtype=torch.bool)
     if op.type == "shape":
         dims = op.input_values()[0]._known_dims()

@@ -1,7 +1,9 @@
-"""The PIR introspection methods of a program ``Value`` (``paddle.pir.Value``): its uses by
-the program's operators, what kind of value it is, and a parameter's optimizer attributes.
-
-A mixin of :class:`pagaie._static.ir.Value`, kept apart from the IR's core."""
+"""Paddle's PIR introspection methods of the IR's classes, as mixins kept apart from the IR's
+core: a ``Value``'s uses by the program's operators, what kind of value it is and a
+parameter's optimizer attributes; an ``Operation``'s operands and results; a ``Block``'s
+ends; a ``Program``'s counts. (pagaie's programs hold no ``data``/``full`` operators for
+inputs and constant arguments, so counts of operators and operands can be lower than
+Paddle's.)"""
 from __future__ import annotations
 
 from typing import Any
@@ -137,3 +139,68 @@ class ValueUses:
     def is_distributed(self) -> bool:
         p = self._parameter()
         return bool(getattr(p, "is_distributed", False)) if p is not None else False
+
+
+class OperationMethods:
+    """Paddle's ``Operation`` methods over an :class:`pagaie._static.ir.Operator`."""
+
+    def operands_source(self) -> list:
+        """The values the operator reads, in argument order (a value read twice twice)."""
+        from pagaie._static.ir import _values_in
+        return [*_values_in(self.args), *_values_in(self.kwargs)]
+
+    def operand_source(self, index: int) -> Any:
+        return self.operands_source()[index]
+
+    def num_operands(self) -> int:
+        return len(self.operands_source())
+
+    def results(self) -> list:
+        """The values the operator defines."""
+        return self.output_values()
+
+    def result(self, index: int) -> Any:
+        return self.output_values()[index]
+
+    def num_results(self) -> int:
+        return len(self.output_values())
+
+    def get_parent_block(self) -> Any:
+        return self.block
+
+    def id(self) -> int:
+        return id(self)
+
+
+class BlockMethods:
+    """Paddle's ``Block`` methods over an :class:`pagaie._static.ir.Block`."""
+
+    def num_ops(self) -> int:
+        return len(self.ops)
+
+    def empty(self) -> bool:
+        return not self.ops
+
+    def front(self) -> Any:
+        return self.ops[0]
+
+    def back(self) -> Any:
+        return self.ops[-1]
+
+    @property
+    def parent_block(self) -> Any:
+        """The enclosing block (None for the global block)."""
+        return None if self.parent_idx < 0 else self.program.blocks[self.parent_idx]
+
+
+class ProgramMethods:
+    """Paddle's ``Program`` counts over an :class:`pagaie._static.ir.Program`."""
+
+    def num_ops(self) -> int:
+        return sum(len(b.ops) for b in self.blocks)
+
+    def get_all_parameter_values(self) -> list:
+        return self.all_parameters()
+
+    def parameters_num(self) -> int:
+        return len(self.all_parameters())
