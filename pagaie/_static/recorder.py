@@ -369,8 +369,8 @@ def _zeros(v: Any, fill: Any = 0, _seen: list | None = None) -> Any:
             raise ValueError(_TOO_LARGE)
         if t.device.type != "meta":
             return t.detach()
-        if fill in ("ramp", "ramp2", "alt"):
-            start = (2 if fill == "ramp2" else 1) + seen[0]
+        if fill in ("ramp", "ramp2", "spread", "alt"):
+            start = 2 if fill == "ramp2" else 1 + seen[0] if fill == "spread" else 1
             seen[0] += 1
             r = torch.arange(start, t.numel() + start).reshape(t.shape)
             if fill == "alt" or t.dtype == torch.bool:
@@ -595,6 +595,12 @@ def _run_on_data_at(rec: OpRecord, vargs: list, vkwargs: dict) -> tuple[Any, Any
         third = None
     if known is not None and third is not None:
         known = _merge_known(known, _known_dims(out, third))
+    try:  # a fourth: inputs that held the same data (``arange(a[0], b[0])``) now differ
+        spread = rec.kernel(*_zeros(vargs, "spread"), **_zeros(vkwargs, "spread"))
+    except Exception:  # noqa: BLE001
+        spread = None
+    if known is not None and spread is not None:
+        known = _merge_known(known, _known_dims(out, spread))
     return out, True if known is None else known
 
 
