@@ -129,8 +129,8 @@ def _entries(shape: Any) -> list | None:
     if isinstance(shape, Tensor):
         if not shape._t.is_meta:
             return [int(v) for v in shape._t.reshape(-1).tolist()]
-        n, c = _dims_of(shape), program_constant(shape)
-        return None if len(n) != 1 or n[0] < 0 else [None if c is None else int(c)] * n[0]
+        n = _dims_of(shape)
+        return None if len(n) != 1 or n[0] < 0 else [None] * n[0]
     return [_entry(e) if isinstance(e, Tensor) else int(e) for e in shape]
 
 

@@ -27,6 +27,7 @@ from pagaie._core.registry import (STATE, NoKernelError, OpRecord, bad_argument,
                                    pop_handler, push_handler, translate_error)
 from pagaie._core.tensor import Tensor, wrap
 from pagaie._static.interpreter import _PROGRAM_SEEDED
+from pagaie._ops._helpers import program_constant
 from pagaie._static.ir import UNKNOWN, UNKNOWN_ALT, Block, Program, Value, _shape_out, _values_in, map_values
 from pagaie._static.meta_kernels import defer_dynamo_import
 
@@ -369,6 +370,8 @@ def _zeros(v: Any, fill: Any = 0, _seen: list | None = None) -> Any:
             raise ValueError(_TOO_LARGE)
         if t.device.type != "meta":
             return t.detach()
+        if t.dim() == 0 and (c := program_constant(v)) is not None:   # Paddle reads it at build time
+            return torch.full((), c, dtype=t.dtype)
         if fill in ("ramp", "ramp2", "spread", "alt"):
             start = 2 if fill == "ramp2" else 1 + seen[0] if fill == "spread" else 1
             seen[0] += 1
