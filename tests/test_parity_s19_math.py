@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 import pagaie
-from tests.reference import paddle_ref, same_exception
+from tests.reference import both, paddle_ref, same_exception
 
 paddle = pytest.importorskip("paddle")
 
@@ -198,3 +198,13 @@ def test_operators_with_a_python_bool(dt):
             [] if dt == "bfloat16" else [lambda: False + x])
     ref = paddle_ref()
     assert [_outcome(f) for f in cases(pagaie)] == [_outcome(f) for f in cases(ref)]
+
+
+@pytest.mark.parametrize("api", ["remainder", "mod", "floor_mod"])
+def test_remainder_refuses_a_python_complex(api):
+    """paddle.remainder's argument parser takes a Python int or float, not a complex (the
+    ``%`` operator does)."""
+    same_exception(lambda P: getattr(P, api)(P.to_tensor([1.0, 2.0]), 1j))
+    same_exception(lambda P: P.to_tensor([1.0, 2.0]).remainder(1j))
+    ours, theirs = both(lambda P: P.to_tensor([1.0, 2.0]) % 1j)
+    assert str(ours.dtype) == str(theirs.dtype)

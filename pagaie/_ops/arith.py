@@ -596,15 +596,19 @@ def _number_dtype(v: bool | int | float) -> torch.dtype:
     return torch.bool if type(v) is bool else torch.int64 if type(v) is int else _dt.default_float()
 
 
-def _with_number_y(op, rule):
+def _with_number_y(op, rule, no_complex=False):
     """``op`` (a binary op's API) with ``rule(x, y) -> (x, y)`` applied first when ``x`` is a
     tensor and ``y`` a Python bool/int/float; ``x`` and ``y`` may come by position or by
-    keyword (``x=``/``input=``, ``y=``/``other=``)."""
+    keyword (``x=``/``input=``, ``y=``/``other=``). ``no_complex``: a Python complex ``y`` is
+    the ValueError of Paddle's argument parser."""
     def api(*args, **kwargs):
         xk = next((k for k in ("x", "input") if k in kwargs), None)
         yk = next((k for k in ("y", "other") if k in kwargs), None)
         x = args[0] if args else kwargs.get(xk)
         y = args[1] if len(args) > 1 else kwargs.get(yk)
+        if no_complex and type(y) is complex:
+            raise ValueError(f"paddle.{op.__name__}: argument 'y' (position 1) must be Tensor, "
+                             "but got complex")
         if type(y) in (bool, int, float) and isinstance(getattr(x, "dtype", None), _dt.DType):
             x, y = rule(x, y)
             args = (x, y, *args[2:])[:len(args)]
@@ -659,7 +663,7 @@ floor_divide.__doc__ = """Elementwise floor division ``x // y``.
         >>> print(paddle.floor_divide(paddle.to_tensor([7, -7], 'int32'), 2).dtype)
         paddle.int64
     """
-remainder = _with_number_y(_remainder_op, _remainder_number)
+remainder = _with_number_y(_remainder_op, _remainder_number, no_complex=True)
 remainder.__name__ = remainder.__qualname__ = "remainder"
 remainder.__doc__ = """Elementwise remainder with the sign of the divisor (Python's ``%``).
 
