@@ -208,3 +208,8 @@ def test_remainder_refuses_a_python_complex(api):
     same_exception(lambda P: P.to_tensor([1.0, 2.0]).remainder(1j))
     ours, theirs = both(lambda P: P.to_tensor([1.0, 2.0]) % 1j)
     assert str(ours.dtype) == str(theirs.dtype)
+
+
+@pytest.mark.parametrize("dt", ["bool", "uint8", "float32", "complex64"])
+def test_copysign_refuses_a_python_complex(dt):
+    same_exception(lambda P: P.copysign(P.to_tensor([1.0, -2.0]).astype(dt), 1j))

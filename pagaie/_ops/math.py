@@ -712,6 +712,10 @@ def copysign(x, y, name=None):
         >>> paddle.copysign(paddle.to_tensor([1.0, -2.0]), paddle.to_tensor([-1.0, 1.0])).tolist()
         [-1.0, 2.0]
     """
+    if type(y) is complex:  # Paddle's Python code reads the shape of any other number it
+        # cannot take (AttributeError)
+        raise AttributeError("paddle.copysign: 'y' must be a Tensor or a real number, but "
+                             "received complex")
     if (type(x) is _T and x.is_complex()) or (type(y) is _T and y.is_complex()):
         _no_complex_kernel("copysign", x, y)
     if type(y) is _T and x.dtype is not y.dtype:
