@@ -213,3 +213,17 @@ def test_remainder_refuses_a_python_complex(api):
 @pytest.mark.parametrize("dt", ["bool", "uint8", "float32", "complex64"])
 def test_copysign_refuses_a_python_complex(dt):
     same_exception(lambda P: P.copysign(P.to_tensor([1.0, -2.0]).astype(dt), 1j))
+
+
+@pytest.mark.parametrize("api", ["gammainc", "gammaincc"])
+def test_igamma_dtype_errors_come_in_paddles_order(api):
+    """Paddle's incomplete gamma picks its kernel by y's dtype (NotFound, RuntimeError, when it
+    has none) before finding x of another dtype (ValueError); a number y fails first
+    (AttributeError)."""
+    def f(dx, dy):
+        return lambda P: getattr(P, api)(P.to_tensor([1.0, 2.0]).astype(dx),
+                                         P.to_tensor([1.0, 2.0]).astype(dy))
+    for dx, dy in [("float32", "int32"), ("float64", "float16"), ("float32", "float64"),
+                   ("int32", "float32"), ("int64", "int64")]:
+        same_exception(f(dx, dy))
+    same_exception(lambda P: getattr(P, api)(P.to_tensor([1, 2]), 2.0))
