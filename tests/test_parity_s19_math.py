@@ -227,3 +227,16 @@ def test_igamma_dtype_errors_come_in_paddles_order(api):
                    ("int32", "float32"), ("int64", "int64")]:
         same_exception(f(dx, dy))
     same_exception(lambda P: getattr(P, api)(P.to_tensor([1, 2]), 2.0))
+
+
+@pytest.mark.parametrize("mode", ["trunc", "floor"])
+def test_divide_rounding_modes_take_16_bit_floats(mode):
+    """Paddle's trunc/floor division kernels have float16/bfloat16 CPU versions (true division
+    has not) and no bool or complex ones (refused while a program is built)."""
+    ref = paddle_ref()
+
+    def fn(P, x):
+        return P.divide(x, x + 1 if x.dtype != P.bool else x, rounding_mode=mode)
+    for dt in ("bool", "int32", "float16", "bfloat16", "complex64"):
+        assert _eager(pagaie, fn, dt) == _eager(ref, fn, dt), dt
+        assert _static(pagaie, fn, dt).split(":")[0] == _static(ref, fn, dt).split(":")[0], dt

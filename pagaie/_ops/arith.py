@@ -23,6 +23,7 @@ __all__ = ["add", "subtract", "multiply", "divide", "floor_divide", "remainder",
 _LOW = (torch.float16, torch.bfloat16)
 _DIV_CPU_DTYPES = ALL_DTYPES - set(_LOW)
 _DIV_PROGRAM_DTYPES = ALL_DTYPES - {torch.float16}
+_DIV_ROUNDING_DTYPES = ALL_DTYPES - {torch.bool, torch.complex64, torch.complex128}
 _NOT_BOOL = ALL_DTYPES - {torch.bool}
 _LOW_MAX = {d: torch.finfo(d).max for d in _LOW}
 
@@ -252,15 +253,19 @@ def divide(x, y, name=None, *, rounding_mode=None, out=None):
     if type(x) is _T and type(y) is _T:
         if x.dtype is not y.dtype:
             x, y = promote_pair("divide", x, y)
-        elif x.dtype in _LOW:   # no float16/bfloat16 CPU kernel (a number operand goes to scale;
-            # a bfloat16 program builds and runs)
+        elif x.dtype in _LOW and rounding_mode is None:   # no float16/bfloat16 CPU kernel (a
+            # number operand goes to scale; a bfloat16 program builds and runs)
             kernel_dtypes("divide", x, _DIV_CPU_DTYPES, static=_DIV_PROGRAM_DTYPES)
     else:
-        _bool_operand_kernel("divide", x, y, _LOW, _DIV_CPU_DTYPES, _DIV_PROGRAM_DTYPES)
+        if rounding_mode is None:
+            _bool_operand_kernel("divide", x, y, _LOW, _DIV_CPU_DTYPES, _DIV_PROGRAM_DTYPES)
         x, y = _scalar_operand(x, y, True)
     if rounding_mode is None:
         r = torch.div(x, y)
     elif rounding_mode in ("trunc", "floor"):
+        if type(x) is _T and (x.dtype is torch.bool or x.is_complex()):
+            # Paddle's trunc/floor kernels have none (TypeError while a program is built)
+            kernel_dtypes("divide", x, _DIV_ROUNDING_DTYPES)
         r = torch.div(x, y, rounding_mode=rounding_mode)
     else:
         raise ValueError(f"paddle.divide: 'rounding_mode' must be None, 'trunc' or 'floor', "
