@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 import pagaie
-from tests.reference import paddle_ref, same_exception
+from tests.reference import both, paddle_ref, same_exception
 
 paddle = pytest.importorskip("paddle")
 
@@ -198,3 +198,45 @@ def test_operators_with_a_python_bool(dt):
             [] if dt == "bfloat16" else [lambda: False + x])
     ref = paddle_ref()
     assert [_outcome(f) for f in cases(pagaie)] == [_outcome(f) for f in cases(ref)]
+
+
+@pytest.mark.parametrize("api", ["remainder", "mod", "floor_mod"])
+def test_remainder_refuses_a_python_complex(api):
+    """paddle.remainder's argument parser takes a Python int or float, not a complex (the
+    ``%`` operator does)."""
+    same_exception(lambda P: getattr(P, api)(P.to_tensor([1.0, 2.0]), 1j))
+    same_exception(lambda P: P.to_tensor([1.0, 2.0]).remainder(1j))
+    ours, theirs = both(lambda P: P.to_tensor([1.0, 2.0]) % 1j)
+    assert str(ours.dtype) == str(theirs.dtype)
+
+
+@pytest.mark.parametrize("dt", ["bool", "uint8", "float32", "complex64"])
+def test_copysign_refuses_a_python_complex(dt):
+    same_exception(lambda P: P.copysign(P.to_tensor([1.0, -2.0]).astype(dt), 1j))
+
+
+@pytest.mark.parametrize("api", ["gammainc", "gammaincc"])
+def test_igamma_dtype_errors_come_in_paddles_order(api):
+    """Paddle's incomplete gamma picks its kernel by y's dtype (NotFound, RuntimeError, when it
+    has none) before finding x of another dtype (ValueError); a number y fails first
+    (AttributeError)."""
+    def f(dx, dy):
+        return lambda P: getattr(P, api)(P.to_tensor([1.0, 2.0]).astype(dx),
+                                         P.to_tensor([1.0, 2.0]).astype(dy))
+    for dx, dy in [("float32", "int32"), ("float64", "float16"), ("float32", "float64"),
+                   ("int32", "float32"), ("int64", "int64")]:
+        same_exception(f(dx, dy))
+    same_exception(lambda P: getattr(P, api)(P.to_tensor([1, 2]), 2.0))
+
+
+@pytest.mark.parametrize("mode", ["trunc", "floor"])
+def test_divide_rounding_modes_take_16_bit_floats(mode):
+    """Paddle's trunc/floor division kernels have float16/bfloat16 CPU versions (true division
+    has not) and no bool or complex ones (refused while a program is built)."""
+    ref = paddle_ref()
+
+    def fn(P, x):
+        return P.divide(x, x + 1 if x.dtype != P.bool else x, rounding_mode=mode)
+    for dt in ("bool", "int32", "float16", "bfloat16", "complex64"):
+        assert _eager(pagaie, fn, dt) == _eager(ref, fn, dt), dt
+        assert _static(pagaie, fn, dt).split(":")[0] == _static(ref, fn, dt).split(":")[0], dt

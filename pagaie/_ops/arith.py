@@ -23,6 +23,7 @@ __all__ = ["add", "subtract", "multiply", "divide", "floor_divide", "remainder",
 _LOW = (torch.float16, torch.bfloat16)
 _DIV_CPU_DTYPES = ALL_DTYPES - set(_LOW)
 _DIV_PROGRAM_DTYPES = ALL_DTYPES - {torch.float16}
+_DIV_ROUNDING_DTYPES = ALL_DTYPES - {torch.bool, torch.complex64, torch.complex128}
 _NOT_BOOL = ALL_DTYPES - {torch.bool}
 _LOW_MAX = {d: torch.finfo(d).max for d in _LOW}
 
@@ -252,15 +253,19 @@ def divide(x, y, name=None, *, rounding_mode=None, out=None):
     if type(x) is _T and type(y) is _T:
         if x.dtype is not y.dtype:
             x, y = promote_pair("divide", x, y)
-        elif x.dtype in _LOW:   # no float16/bfloat16 CPU kernel (a number operand goes to scale;
-            # a bfloat16 program builds and runs)
+        elif x.dtype in _LOW and rounding_mode is None:   # no float16/bfloat16 CPU kernel (a
+            # number operand goes to scale; a bfloat16 program builds and runs)
             kernel_dtypes("divide", x, _DIV_CPU_DTYPES, static=_DIV_PROGRAM_DTYPES)
     else:
-        _bool_operand_kernel("divide", x, y, _LOW, _DIV_CPU_DTYPES, _DIV_PROGRAM_DTYPES)
+        if rounding_mode is None:
+            _bool_operand_kernel("divide", x, y, _LOW, _DIV_CPU_DTYPES, _DIV_PROGRAM_DTYPES)
         x, y = _scalar_operand(x, y, True)
     if rounding_mode is None:
         r = torch.div(x, y)
     elif rounding_mode in ("trunc", "floor"):
+        if type(x) is _T and (x.dtype is torch.bool or x.is_complex()):
+            # Paddle's trunc/floor kernels have none (TypeError while a program is built)
+            kernel_dtypes("divide", x, _DIV_ROUNDING_DTYPES)
         r = torch.div(x, y, rounding_mode=rounding_mode)
     else:
         raise ValueError(f"paddle.divide: 'rounding_mode' must be None, 'trunc' or 'floor', "
@@ -596,15 +601,19 @@ def _number_dtype(v: bool | int | float) -> torch.dtype:
     return torch.bool if type(v) is bool else torch.int64 if type(v) is int else _dt.default_float()
 
 
-def _with_number_y(op, rule):
+def _with_number_y(op, rule, no_complex=False):
     """``op`` (a binary op's API) with ``rule(x, y) -> (x, y)`` applied first when ``x`` is a
     tensor and ``y`` a Python bool/int/float; ``x`` and ``y`` may come by position or by
-    keyword (``x=``/``input=``, ``y=``/``other=``)."""
+    keyword (``x=``/``input=``, ``y=``/``other=``). ``no_complex``: a Python complex ``y`` is
+    the ValueError of Paddle's argument parser."""
     def api(*args, **kwargs):
         xk = next((k for k in ("x", "input") if k in kwargs), None)
         yk = next((k for k in ("y", "other") if k in kwargs), None)
         x = args[0] if args else kwargs.get(xk)
         y = args[1] if len(args) > 1 else kwargs.get(yk)
+        if no_complex and type(y) is complex:
+            raise ValueError(f"paddle.{op.__name__}: argument 'y' (position 1) must be Tensor, "
+                             "but got complex")
         if type(y) in (bool, int, float) and isinstance(getattr(x, "dtype", None), _dt.DType):
             x, y = rule(x, y)
             args = (x, y, *args[2:])[:len(args)]
@@ -659,7 +668,7 @@ floor_divide.__doc__ = """Elementwise floor division ``x // y``.
         >>> print(paddle.floor_divide(paddle.to_tensor([7, -7], 'int32'), 2).dtype)
         paddle.int64
     """
-remainder = _with_number_y(_remainder_op, _remainder_number)
+remainder = _with_number_y(_remainder_op, _remainder_number, no_complex=True)
 remainder.__name__ = remainder.__qualname__ = "remainder"
 remainder.__doc__ = """Elementwise remainder with the sign of the divisor (Python's ``%``).
 

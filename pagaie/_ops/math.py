@@ -530,9 +530,19 @@ def _igamma(x, y, upper):
     return r
 
 
+def _igamma_dtypes(api, x, y):
+    """Paddle picks the kernel by ``y``'s dtype (its NotFound first), then finds ``x`` of
+    another dtype (ValueError); a number ``y`` fails first, on an attribute (AttributeError)."""
+    if type(y) is not _T:
+        raise AttributeError(f"paddle.{api}: argument 'y' (position 1) must be Tensor, but got "
+                             f"{type(y).__name__}")
+    kernel_dtypes(api, y, _FLOAT32_64, "y")
+    check_same_dtype(api, x, y)
+
+
 def _igamma_inplace(upper):
     def ikernel(x, y, name=None):  # Paddle's in-place form skips the >= 0 checks
-        check_same_dtype("gammaincc_" if upper else "gammainc_", x, y)
+        _igamma_dtypes("gammaincc_" if upper else "gammainc_", x, y)
         return x.copy_(_igamma(x, y, upper))
     return ikernel
 
@@ -547,7 +557,7 @@ def gammainc(x, y, name=None):
         >>> paddle.gammainc(x, x).numpy().round(4).tolist()
         [0.6321, 0.594]
     """
-    check_same_dtype("gammainc", x, y)
+    _igamma_dtypes("gammainc", x, y)
     _gamma_args_nonneg("gammainc", x, y)
     return _igamma(x, y, upper=False)
 
@@ -562,7 +572,7 @@ def gammaincc(x, y, name=None):
         >>> paddle.gammaincc(x, x).numpy().round(4).tolist()
         [0.3679, 0.406]
     """
-    check_same_dtype("gammaincc", x, y)
+    _igamma_dtypes("gammaincc", x, y)
     _gamma_args_nonneg("gammaincc", x, y)
     return _igamma(x, y, upper=True)
 
@@ -711,6 +721,10 @@ def copysign(x, y, name=None):
         >>> paddle.copysign(paddle.to_tensor([1.0, -2.0]), paddle.to_tensor([-1.0, 1.0])).tolist()
         [-1.0, 2.0]
     """
+    if type(y) is complex:  # Paddle's Python code reads the shape of any other number it
+        # cannot take (AttributeError)
+        raise AttributeError("paddle.copysign: 'y' must be a Tensor or a real number, but "
+                             "received complex")
     if (type(x) is _T and x.is_complex()) or (type(y) is _T and y.is_complex()):
         _no_complex_kernel("copysign", x, y)
     if type(y) is _T and x.dtype is not y.dtype:
