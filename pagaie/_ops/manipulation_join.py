@@ -9,7 +9,7 @@ import torch
 
 from pagaie._core.registry import NoKernelError, defop
 from pagaie._core.tensor import Tensor
-from pagaie._ops._helpers import int_list, norm_axis, scalar_axis, seq_of_tensors
+from pagaie._ops._helpers import ALL_DTYPES, int_list, norm_axis, scalar_axis, seq_of_tensors
 from pagaie._ops._helpers import AssertionValueError, axis_arg, int_entries, int_only_in_programs, kernel_dtypes
 from pagaie._ops._helpers import program_constant
 from pagaie._ops.manipulation import _dims_of, check_int_entries, view_pieces
@@ -288,8 +288,7 @@ def split(x, num_or_sections, axis=0, name=None):
 
 
 _NO_SPLIT_NUM = frozenset({torch.int16, torch.complex64, torch.complex128})
-_SPLIT_NUM_CPU_DTYPES = frozenset({torch.bool, torch.uint8, torch.int8, torch.int32, torch.int64,
-                                   torch.float16, torch.bfloat16, torch.float32, torch.float64})
+_SPLIT_NUM_CPU_DTYPES = ALL_DTYPES - {torch.int16, torch.complex64, torch.complex128}
 
 
 def _pieces(x: _T, cuts: list[int], axis: int) -> list:
