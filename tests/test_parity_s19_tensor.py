@@ -64,6 +64,8 @@ def _static_shapes(fn):
     lambda P, D: P.split(D("x", [4, 6], "float32"), [D("s", [1], "int64"), -1], axis=1),
     lambda P, D: P.split(D("x", [4, 6], "float32"), [P.full([1], 2, "int64"), -1], axis=1),
     lambda P, D: P.split(D("x", [-1, 6], "float32"), 3, axis=1),
+    lambda P, D: P.split(D("x", [4, 6], "float32"), 2, axis=P.full([1], 1, "int64")),
+    lambda P, D: P.split(D("x", [4, 6], "float32"), 2, axis=D("a", [], "int64")),
     lambda P, D: P.put_along_axis(D("x", [3, -1], "float32"), D("i", [-1, 1], "int64"), 1.0, 1),
     lambda P, D: P.put_along_axis(D("x", [-1, 4], "float32"), D("i", [1, 4], "int32"), D("v", [1, 4], "float32"), 0),
     lambda P, D: P.take(D("x", [-1, 4], "float32"), D("i", [-1, 5], "int64")),
@@ -261,3 +263,9 @@ def test_topk_float_k():
 ])
 def test_program_slice_tensor_bounds(fn, feed):
     _run_program(fn, feed)
+
+
+def test_program_split_by_tensor_axis():
+    # the axis is read when the program runs: every size of the pieces is unknown before
+    _run_program(lambda P, D: P.split(D("x", [4, 6], "float32"), 2, D("a", [], "int64")),
+                 {"x": np.arange(24, dtype="float32").reshape(4, 6), "a": np.array(1)})

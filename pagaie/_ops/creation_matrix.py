@@ -13,7 +13,7 @@ from pagaie._core import dtype as _dt
 from pagaie._core.registry import NoKernelError, defop
 from pagaie._core.tensor import Tensor
 from pagaie._ops._factory import c_float_to_int, finish, returns_self
-from pagaie._ops._helpers import (AssertionValueError, SMALL_INTS, int_only_in_programs, kernel_dtypes,
+from pagaie._ops._helpers import (ALL_DTYPES, AssertionValueError, SMALL_INTS, int_only_in_programs, kernel_dtypes,
                                   no_small_int_kernel, stopped)
 from pagaie._ops.manipulation_join import concat_refuses_uint8
 
@@ -40,8 +40,7 @@ def _name(dt: torch.dtype) -> str:
 
 
 # The CPU kernels Paddle registers (diag_v2 and diag_embed).
-_DIAG_DTYPES = frozenset((torch.float16, torch.float32, torch.float64, torch.int32, torch.int64,
-                          torch.complex64, torch.complex128))
+_DIAG_DTYPES = ALL_DTYPES - SMALL_INTS - {torch.bool, torch.bfloat16}
 _DIAG_EMBED_DTYPES = frozenset((torch.float32, torch.float64, torch.int32, torch.int64))
 _FILL_DIAGONAL_DTYPES = frozenset((torch.bool, torch.float16, torch.float32, torch.float64, torch.int32,
                                    torch.int64))
@@ -175,7 +174,7 @@ def _check_tri(x: torch.Tensor, diagonal: Any, api: str) -> int:
 
 
 # The dtypes of Paddle's CPU tril/triu kernels (probed; others are NotFound).
-_TRI_DTYPES = frozenset({torch.bool, torch.float16, torch.float32, torch.float64, torch.int32, torch.int64, torch.complex64, torch.complex128})
+_TRI_DTYPES = ALL_DTYPES - SMALL_INTS - {torch.bfloat16}
 
 
 @defop(method=True, paddle_types=("tril_triu", "pd_op.tril"), inplace=lambda x, diagonal=0, name=None:

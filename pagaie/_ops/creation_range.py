@@ -407,8 +407,7 @@ def _dim_arg(v: Any, what: str, api: str) -> int:
     return int(v)
 
 
-_EYE_DTYPES = frozenset((torch.float16, torch.float32, torch.float64, torch.int32, torch.int64,
-                         torch.complex64, torch.complex128))
+_EYE_DTYPES = ALL_DTYPES - SMALL_INTS - {torch.bool, torch.bfloat16}
 
 
 @defop(method=False, differentiable=False, paddle_types=("eye", "pd_op.eye"))

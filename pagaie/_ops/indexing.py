@@ -305,8 +305,7 @@ def where(condition, x=None, y=None, name=None, *, out=None):
     return torch.where(condition, x, y)
 
 
-_WHERE_CPU_DTYPES = frozenset({torch.bool, torch.int32, torch.int64, torch.float32, torch.float64,
-                               torch.complex64, torch.complex128})
+_WHERE_CPU_DTYPES = ALL_DTYPES - SMALL_INTS - {torch.float16, torch.bfloat16}
 
 
 def _where_inplace(condition, x=None, y=None, name=None):
@@ -518,7 +517,7 @@ def _along_axis_inputs(arr: _T, indices: _T, axis: Any, broadcast: bool, api: st
 
 # The dtypes of Paddle's CPU take_along_axis and take kernels (probed; others are NotFound).
 _TAKE_ALONG_DTYPES = frozenset({torch.uint8, torch.int16, torch.int32, torch.int64, torch.float32, torch.float64})
-_TAKE_DTYPES = frozenset({torch.bool, torch.bfloat16, torch.complex64, torch.complex128, torch.int32, torch.int64, torch.float32, torch.float64})
+_TAKE_DTYPES = ALL_DTYPES - SMALL_INTS - {torch.float16}
 
 
 @defop(paddle_types=("take_along_axis", "pd_op.take_along_axis"))

@@ -8,7 +8,7 @@ import torch
 
 from pagaie._core.registry import REGISTRY, OpRecord, defop
 from pagaie._core.tensor import Tensor, check_inplace
-from pagaie._ops._helpers import (ALL_DTYPES, AssertionValueError, axis_arg, kernel_dtypes, norm_axis,
+from pagaie._ops._helpers import (ALL_DTYPES, SMALL_INTS, AssertionValueError, axis_arg, kernel_dtypes, norm_axis,
                                   parser_bool, write_result_into)
 from pagaie._ops.indexing import _slice_dims, bound_index, check_index
 from pagaie._ops.manipulation import _dims_of
@@ -464,8 +464,7 @@ def masked_fill(x, mask, value, name=None):
 
 
 # Paddle's masked_scatter composes CPU kernels (where...) that take these dtypes only
-_MASKED_SCATTER_DTYPES = frozenset((torch.bool, torch.int32, torch.int64, torch.float32, torch.float64,
-                                    torch.complex64, torch.complex128))
+_MASKED_SCATTER_DTYPES = ALL_DTYPES - SMALL_INTS - {torch.float16, torch.bfloat16}
 
 
 @defop(paddle_types=("masked_scatter", "pd_op.masked_scatter"), inplace=True)

@@ -323,8 +323,7 @@ def _not_tensor(api, y):
 
 
 # Paddle's CPU kernels of the logical ops (no uint8, float16 or bfloat16 one)
-_LOGICAL_DTYPES = frozenset((torch.bool, torch.int8, torch.int16, torch.int32, torch.int64,
-                             torch.float32, torch.float64, torch.complex64, torch.complex128))
+_LOGICAL_DTYPES = ALL_DTYPES - {torch.uint8, torch.float16, torch.bfloat16}
 
 
 def _logical_pair(api, x, y):

@@ -16,7 +16,7 @@ from pagaie._core import dtype as _dt
 from pagaie._core.registry import NoKernelError, REGISTRY, STATE, OpRecord, defop
 from pagaie._core.tensor import Tensor, check_inplace
 from pagaie._ops._helpers import axis_arg, device, int_entries, kernel_dtypes, int_list, norm_axis, norm_axes, shape_arg as _shape, write_out
-from pagaie._ops._helpers import AssertionValueError, program_constant
+from pagaie._ops._helpers import ALL_DTYPES, SMALL_INTS, AssertionValueError, program_constant
 
 _T = torch.Tensor
 
@@ -864,9 +864,7 @@ def tile(x, repeat_times, name=None):
     return torch.tile(x, r)
 
 
-_TILE_CPU_DTYPES = frozenset({torch.bool, torch.uint8, torch.int8, torch.int16, torch.int32,
-                              torch.int64, torch.float16, torch.float32, torch.float64,
-                              torch.complex64, torch.complex128})
+_TILE_CPU_DTYPES = ALL_DTYPES - {torch.bfloat16}
 
 
 _REPEAT_INTERLEAVE_DTYPES = frozenset((torch.float32, torch.float64, torch.int32, torch.int64,
@@ -948,8 +946,7 @@ def flip(x, axis, name=None):
 
 
 reverse = flip
-_FLIP_DTYPES = frozenset((torch.bool, torch.int32, torch.int64, torch.float32, torch.float64,
-                          torch.complex64, torch.complex128))
+_FLIP_DTYPES = ALL_DTYPES - SMALL_INTS - {torch.float16, torch.bfloat16}
 _ROT90_STATIC = frozenset((torch.bool, torch.int32, torch.int64, torch.float32, torch.float64))
 
 

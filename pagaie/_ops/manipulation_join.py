@@ -9,8 +9,9 @@ import torch
 
 from pagaie._core.registry import NoKernelError, defop
 from pagaie._core.tensor import Tensor
-from pagaie._ops._helpers import int_list, norm_axis, scalar_axis, seq_of_tensors
+from pagaie._ops._helpers import ALL_DTYPES, int_list, norm_axis, scalar_axis, seq_of_tensors
 from pagaie._ops._helpers import AssertionValueError, axis_arg, int_entries, int_only_in_programs, kernel_dtypes
+from pagaie._ops._helpers import program_constant
 from pagaie._ops.manipulation import _dims_of, check_int_entries, view_pieces
 
 _T = torch.Tensor
@@ -246,10 +247,14 @@ def _sections(n: int, num_or_sections: Any, api: str, arg: str) -> list[int]:
 def _split_static_shape(x, num_or_sections, axis=0, name=None) -> list | None:
     """Static rule (see ``Recorder``), Paddle's sizes where probing differs: sections along an
     axis of unknown size cannot be checked, so every piece's size there is unknown (a known
-    section too); a section held by a Tensor leaves every size of every piece unknown."""
+    section too); a section or an axis held by a Tensor (one the program reads only when it
+    runs) leaves every size of every piece unknown."""
     dims = _dims_of(x)
     if isinstance(num_or_sections, (list, tuple)) and any(isinstance(s, Tensor) for s in num_or_sections):
         return [[-1] * len(dims) for _ in num_or_sections]
+    if isinstance(axis, Tensor) and program_constant(axis) is None:   # which axis is unknown
+        n = num_or_sections if isinstance(num_or_sections, int) else len(num_or_sections)
+        return [[-1] * len(dims) for _ in range(n)]
     if isinstance(axis, Tensor) or not isinstance(num_or_sections, (list, tuple)) or \
             not -len(dims) <= axis < len(dims):
         return None
@@ -283,8 +288,7 @@ def split(x, num_or_sections, axis=0, name=None):
 
 
 _NO_SPLIT_NUM = frozenset({torch.int16, torch.complex64, torch.complex128})
-_SPLIT_NUM_CPU_DTYPES = frozenset({torch.bool, torch.uint8, torch.int8, torch.int32, torch.int64,
-                                   torch.float16, torch.bfloat16, torch.float32, torch.float64})
+_SPLIT_NUM_CPU_DTYPES = ALL_DTYPES - {torch.int16, torch.complex64, torch.complex128}
 
 
 def _pieces(x: _T, cuts: list[int], axis: int) -> list:

@@ -31,7 +31,7 @@ _C = (torch.complex64, torch.complex128)
 _I = (torch.int32, torch.int64)
 # The dtypes Paddle's CPU kernels take (another is its NotFound) and, where they differ, the
 # ones its static API lets a program record (bfloat16 passes there, to fail when it runs).
-_MEAN_DTYPES = frozenset((torch.bool,) + _I + _F + _C)
+_MEAN_DTYPES = ALL_DTYPES - SMALL_INTS - {torch.float16, torch.bfloat16}
 _MEAN_STATIC = _MEAN_DTYPES | {torch.bfloat16}
 _PROD_DTYPES = frozenset(_I + _F + _C)
 _EXTREME_DTYPES = frozenset(_I + _F)

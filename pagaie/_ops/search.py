@@ -136,8 +136,7 @@ class TopKRetType(NamedTuple):
 
 
 # the dtypes Paddle's CPU kernels take (NotFound, a RuntimeError, for the others)
-_SORT_DTYPES = frozenset((torch.uint8, torch.int16, torch.int32, torch.int64, torch.float16,
-                          torch.bfloat16, torch.float32, torch.float64))
+_SORT_DTYPES = ALL_DTYPES - {torch.bool, torch.int8, torch.complex64, torch.complex128}
 _TOPK_DTYPES = frozenset((torch.int32, torch.int64, torch.float16, torch.float32, torch.float64))
 _MODE_DTYPES = frozenset((torch.int32, torch.int64, torch.float32, torch.float64))
 

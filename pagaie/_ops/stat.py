@@ -12,7 +12,7 @@ import torch
 
 from pagaie._core.registry import NoKernelError, defop
 from pagaie._core.tensor import flag_grad
-from pagaie._ops._helpers import (F32_F64, AssertionValueError, SMALL_INTS, dtype_name, kernel_dtypes,
+from pagaie._ops._helpers import (ALL_DTYPES, F32_F64, AssertionValueError, SMALL_INTS, dtype_name, kernel_dtypes,
                                   no_low_float_kernel, no_small_int_kernel, norm_axis, parser_bool,
                                   scalar_axis, stopped, write_out)
 from pagaie._ops.reduce import _axes, _tensor_axis
@@ -40,8 +40,7 @@ def _check_correction(correction: object) -> None:
 # Paddle's var/std check the dtype in a static program only (eagerly the kernels decide).
 _VAR_PROGRAM_DTYPES = {"x": frozenset({torch.float16, torch.float32, torch.float64})}
 # The dtypes of Paddle's CPU mean kernel, which var/std run on (no float16/bfloat16 there).
-_MEAN_CPU_DTYPES = frozenset({torch.bool, torch.int32, torch.int64, torch.float32, torch.float64,
-                              torch.complex64, torch.complex128})
+_MEAN_CPU_DTYPES = ALL_DTYPES - SMALL_INTS - {torch.float16, torch.bfloat16}
 
 
 @defop(amp="promote", paddle_types=("variance", "var"), program_dtypes=_VAR_PROGRAM_DTYPES)
