@@ -211,3 +211,19 @@ def test_adaptive_pool_negative_size(case):
                 "amax2": lambda: F.adaptive_max_pool2d(x2, [-1, 2]),
                 "area": lambda: F.interpolate(x2, size=[-1, 2], mode="area")}[case]()
     same_exception(f)
+
+
+@pytest.mark.parametrize("op", ["hardswish", "silu", "softplus", "log_sigmoid", "softsign"])
+@pytest.mark.parametrize("dt", ["complex64", "complex128"])
+def test_complex_activation_values_and_gradients(op, dt):
+    # hardswish's complex kernel splits by the real part of x + 3 (x itself from 6 on, a zero
+    # gradient at 0); silu has a complex gradient
+    a = np.array([-3 + 1j, -2 + 1j, 0.5 - 0.3j, 2.999 + 1j, 3 + 1j, 3 + 2j, -25 + 1j, 30 - 1j])
+
+    def f(P):
+        x = P.to_tensor(a.astype(dt))
+        x.stop_gradient = False
+        y = getattr(P.nn.functional, op)(x)
+        return [y, *P.grad(y.real().sum(), x)]
+    ours, theirs = both(f)
+    assert_same(ours, theirs, rtol=1e-4, atol=1e-5)

@@ -345,6 +345,8 @@ def _silu(x, inplace=False, name=None):
                              "can't use the inplace strategy (set stop_gradient=True or pass "
                              "inplace=False)")
         return F.silu(x, inplace=True)
+    if x.is_complex() and x.requires_grad:   # torch's silu has no complex gradient
+        return x * torch.sigmoid(x)
     return F.silu(x)
 
 
@@ -396,9 +398,13 @@ def hardswish(x, name=None):
         [-0.0, 0.6667, 4.0]
     """
     _float(x, "hardswish")
-    if x.is_complex():   # Paddle's complex kernel clips x + 3 by its real part
+    if x.is_complex():
+        # Paddle's complex kernel, by the real part r of x + 3: x from r >= 6 (gradient 1),
+        # 0 below r = 0, x * (x + 3) / 6 between, whose gradient is 0 at r = 0 itself
         y = x + 3
-        return x * torch.where(y.real < 0, 0, torch.where(y.real > 6, 6, y)) / 6
+        mid = x * y / 6
+        low = torch.where(y.real < 0, torch.zeros_like(mid), mid.detach())
+        return torch.where(y.real >= 6, x, torch.where(y.real <= 0, low, mid))
     return F.hardswish(x)
 
 
