@@ -258,3 +258,20 @@ def test_linear_kernel_follows_the_weight_dtype(xd, wd):
     # Paddle picks the matmul kernel by the weight: a float16 weight is the CPU's RuntimeError,
     # a float16 x with a float32 weight its dtype-mismatch ValueError
     same_exception(lambda P: _F(P).linear(_x(P, [2, 4], xd), _x(P, [4, 3], wd)))
+
+
+def _cell(P, cls, dt):
+    P.set_default_dtype(dt)
+    try:
+        return getattr(P.nn, cls)(4, 3)
+    finally:
+        P.set_default_dtype("float32")
+
+
+@pytest.mark.parametrize("cell_dt,x_dt", [("float16", "float16"), ("float16", "float32"),
+                                          ("float32", "float16"), ("float32", "float64")])
+def test_rnn_wrapper_steps_the_cell_kernel_keyed_by_weight(cell_dt, x_dt):
+    # Paddle's RNN steps the cell: its matmul is chosen by the weight (RuntimeError for float16),
+    # and an input of another dtype is its ValueError
+    same_exception(lambda P: P.nn.RNN(_cell(P, "GRUCell", cell_dt))(_x(P, [2, 5, 4], x_dt)))
+    same_exception(lambda P: _cell(P, "LSTMCell", cell_dt)(_x(P, [2, 4], x_dt)))

@@ -183,9 +183,8 @@ def _run(mode, input, pre_state, params, has_bias, num_layers, train, is_bidirec
 
 def _check_cell(api, input, states, weight_ih):
     """A cell step's input ``[batch, input_size]`` and states share the weights' float dtype."""
-    if isinstance(input, torch.Tensor) and input.dtype is weight_ih.dtype:
-        if input.dtype not in F32_F64:
-            kernel_dtypes(api[7:], input, F32_F64, "inputs")   # Paddle's CPU matmul, its first step
+    if weight_ih.dtype not in F32_F64:   # Paddle's CPU matmul, its first step, keyed by the weight
+        kernel_dtypes(api[7:], weight_ih, F32_F64, "weight_ih")
     for name, t in (("inputs", input),) + tuple((f"states[{i}]", h) for i, h in enumerate(states)):
         if not isinstance(t, torch.Tensor):
             raise ValueError(f"{api}: '{name}' must be a Tensor, but received {type(t).__name__}")

@@ -15,7 +15,7 @@ import pagaie as _pg
 from pagaie._core import dtype as _dt
 from pagaie._core.registry import suspended
 from pagaie._ops import nn_rnn as _r
-from pagaie._ops._helpers import ALL_DTYPES, kernel_dtypes
+from pagaie._ops._helpers import ALL_DTYPES, F32_F64, kernel_dtypes
 from pagaie._ops.nn_misc import sequence_mask as _sequence_mask
 from pagaie.nn.layer.container import LayerList
 from pagaie.nn.layer.layers import Layer
@@ -341,6 +341,13 @@ def _fused_single(cell: Layer, inputs: Any, initial_states: Any, time_major: boo
     if is_reverse:
         x = _pg.flip(x, [0])
     mode = _MODES[type(cell)] or ("RNN_TANH" if cell.activation == "tanh" else "RNN_RELU")
+    # Paddle steps the cell, whose CPU matmul kernel is chosen by the weight and reads x in its dtype
+    if cell.weight_ih._t.dtype not in F32_F64:
+        kernel_dtypes(f"nn.{type(cell).__name__}", cell.weight_ih._t, F32_F64, "weight_ih")
+    if x.dtype != cell.weight_ih.dtype:
+        raise ValueError(f"paddle.nn.{type(cell).__name__}: the dtype of 'inputs' "
+                         f"({str(x.dtype).replace('paddle.', '')}) must be the parameters' dtype "
+                         f"({str(cell.weight_ih.dtype).replace('paddle.', '')})")
     if initial_states is None:
         initial_states = cell.get_initial_states(x, batch_dim_idx=1, dtype=x.dtype)
     states = [s.unsqueeze(0) for s in _flatten(initial_states)]
