@@ -201,3 +201,7 @@ def test_linalg_mixed_dtype_pairs(name, dts):
 
 def test_vecdot_promotes_a_float16_y():
     assert_same(*both(lambda P: P.linalg.vecdot(_t(P, _A), _t(P, _B, "float16"))), rtol=1e-3, atol=1e-3)
+
+
+def test_cholesky_inverse_refuses_nan():
+    same_exception(lambda P: P.linalg.cholesky_inverse(_t(P, [[np.nan, 0.0], [1.0, 1.0]])))

@@ -706,6 +706,7 @@ def cholesky_inverse(x, upper=False, name=None):
         raise ValueError(f"paddle.linalg.cholesky_inverse: 'x' must be 2-D, but received shape {list(x.shape)}")
     _square("cholesky_inverse", x)
     _floating("cholesky_inverse", x)
+    _invertible("cholesky_inverse", x)   # (Paddle's LU pivot check fails on a NaN)
     return torch.cholesky_inverse(x, upper=upper)
 
 
