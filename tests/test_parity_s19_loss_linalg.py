@@ -205,3 +205,8 @@ def test_vecdot_promotes_a_float16_y():
 
 def test_cholesky_inverse_refuses_nan():
     same_exception(lambda P: P.linalg.cholesky_inverse(_t(P, [[np.nan, 0.0], [1.0, 1.0]])))
+
+
+def test_cond_program_refuses_complex():
+    assert isinstance(same_static_exception(
+        lambda P: P.linalg.cond(P.static.data("x", [3, 3], "complex64"))), TypeError)

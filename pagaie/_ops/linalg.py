@@ -276,7 +276,7 @@ def matrix_norm(x, p="fro", axis=[-2, -1], keepdim=False, name=None):  # noqa: B
     return _matrix_norm(x, p, dims, keepdim)
 
 
-@defop(amp="black")
+@defop(amp="black", program_dtypes={"x": _FLOAT32_64})  # (its static API refuses complex input)
 def cond(x, p=None, name=None):
     """Condition number of (a batch of) matrices in the norm ``p``.
 
