@@ -429,3 +429,7 @@ def no_low_float_kernel(api: str, x: torch.Tensor, arg: str = "input",
     Other dtypes are left to the caller's checks."""
     if x.dtype in LOW_FLOATS:
         kernel_dtypes(api, x, FLOAT32_64, arg, static)
+
+# The real floating dtypes: a ``program_dtypes`` entry of an op whose static API refuses complex
+# input too (mse_loss, nll_loss...; its CPU kernels then refuse the low floats while it is built).
+REAL_FLOATS = FLOAT32_64 | LOW_FLOATS
