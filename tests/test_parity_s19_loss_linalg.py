@@ -201,3 +201,28 @@ def test_linalg_mixed_dtype_pairs(name, dts):
 
 def test_vecdot_promotes_a_float16_y():
     assert_same(*both(lambda P: P.linalg.vecdot(_t(P, _A), _t(P, _B, "float16"))), rtol=1e-3, atol=1e-3)
+
+
+def test_cholesky_inverse_refuses_nan():
+    same_exception(lambda P: P.linalg.cholesky_inverse(_t(P, [[np.nan, 0.0], [1.0, 1.0]])))
+
+
+def test_cond_program_refuses_complex():
+    assert isinstance(same_static_exception(
+        lambda P: P.linalg.cond(P.static.data("x", [3, 3], "complex64"))), TypeError)
+
+
+@pytest.mark.parametrize("dt", ["complex64", "int64"])
+@pytest.mark.parametrize("fn", [
+    lambda F, x, y, l: F.mse_loss(x, y), lambda F, x, y, l: F.nll_loss(x, l),
+    lambda F, x, y, l: F.binary_cross_entropy(x, y), lambda F, x, y, l: F.hinge_embedding_loss(x, y),
+    lambda F, x, y, l: F.soft_margin_loss(x, y), lambda F, x, y, l: F.multi_label_soft_margin_loss(x, y),
+    lambda F, x, y, l: F.poisson_nll_loss(x, y), lambda F, x, y, l: F.npair_loss(x, y, l.astype(x.dtype)),
+    lambda F, x, y, l: F.softmax_with_cross_entropy(x, l.unsqueeze(1)),
+    lambda F, x, y, l: F.gaussian_nll_loss(x, y, y),
+    lambda F, x, y, l: F.multi_label_margin_loss(x, l.unsqueeze(1).tile([1, 5]))])
+def test_loss_program_refuses_complex_and_int(fn, dt):
+    def build(P):
+        x, y = P.static.data("x", [4, 5], dt), P.static.data("y", [4, 5], dt)
+        fn(P.nn.functional, x, y, P.static.data("l", [4], "int64"))
+    assert isinstance(same_static_exception(build), TypeError)

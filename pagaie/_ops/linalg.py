@@ -275,7 +275,7 @@ def matrix_norm(x, p="fro", axis=[-2, -1], keepdim=False, name=None):  # noqa: B
     return _matrix_norm(x, p, dims, keepdim)
 
 
-@defop(amp="black")
+@defop(amp="black", program_dtypes={"x": F32_F64})  # (its static API refuses complex input)
 def cond(x, p=None, name=None):
     """Condition number of (a batch of) matrices in the norm ``p``.
 
@@ -705,6 +705,7 @@ def cholesky_inverse(x, upper=False, name=None):
         raise ValueError(f"paddle.linalg.cholesky_inverse: 'x' must be 2-D, but received shape {list(x.shape)}")
     _square("cholesky_inverse", x)
     _floating("cholesky_inverse", x)
+    _invertible("cholesky_inverse", x)   # (Paddle's LU pivot check fails on a NaN)
     return torch.cholesky_inverse(x, upper=upper)
 
 

@@ -536,7 +536,7 @@ def _igamma_dtypes(api, x, y):
     if type(y) is not _T:
         raise AttributeError(f"paddle.{api}: argument 'y' (position 1) must be Tensor, but got "
                              f"{type(y).__name__}")
-    kernel_dtypes(api, y, _FLOAT32_64, "y")
+    kernel_dtypes(api, y, F32_F64, "y")
     check_same_dtype(api, x, y)
 
 

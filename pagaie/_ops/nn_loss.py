@@ -10,9 +10,9 @@ import torch
 import torch.nn.functional as F
 
 from pagaie._core.registry import NoKernelError, defop
-from pagaie._ops._helpers import (BF16_F32_F64, F32_F64, FLOAT_OR_COMPLEX, check_binary_dtypes,
-                                 compare_mask, dtype_name, float_kernel, kernel_dtypes,
-                                 no_low_float_kernel, trace_constant, zero_dropped)
+from pagaie._ops._helpers import (BF16_F32_F64, F32_F64, FLOAT_OR_COMPLEX, REAL_FLOATS,
+                                 check_binary_dtypes, compare_mask, dtype_name, float_kernel,
+                                 kernel_dtypes, no_low_float_kernel, trace_constant, zero_dropped)
 from pagaie._ops._nn_helpers import check_reduction, reduce_loss
 from pagaie._ops.math_unary import _abs
 
@@ -257,7 +257,7 @@ def cross_entropy(input, label, weight=None, ignore_index=-100, reduction="mean"
     return _safe_div(loss.sum(), m.sum())
 
 
-@defop(program_dtypes={"logits": FLOAT_OR_COMPLEX},
+@defop(program_dtypes={"logits": REAL_FLOATS},
        amp="black", method=False, paddle_types=("softmax_with_cross_entropy",
                                                 "pd_op.cross_entropy_with_softmax"))
 def softmax_with_cross_entropy(logits, label, soft_label=False, ignore_index=-100,
@@ -308,7 +308,7 @@ def softmax_with_cross_entropy(logits, label, soft_label=False, ignore_index=-10
     return loss
 
 
-@defop(program_dtypes={"input": FLOAT_OR_COMPLEX},
+@defop(program_dtypes={"input": REAL_FLOATS},
        amp="promote", method=False, paddle_types=("bce_loss", "pd_op.bce_loss"))
 def binary_cross_entropy(input, label, weight=None, reduction="mean", name=None):
     """Binary cross entropy between probabilities ``input`` and targets ``label``.
@@ -414,7 +414,7 @@ def _tensor_label(label) -> None:
         raise TypeError(f"label must be a Tensor, but got {type(label).__name__}")
 
 
-@defop(program_dtypes={"input": FLOAT_OR_COMPLEX},
+@defop(program_dtypes={"input": REAL_FLOATS},
        amp="black", method=False, paddle_types=("mse_loss",))
 def mse_loss(input, label, reduction="mean", name=None):
     """Mean squared error ``(input - label) ** 2``, reduced.
@@ -509,7 +509,7 @@ def smooth_l1_loss(input, label, reduction="mean", delta=1.0, is_huber=True, nam
     return reduce_loss(loss, reduction)
 
 
-@defop(program_dtypes={"input": FLOAT_OR_COMPLEX},
+@defop(program_dtypes={"input": REAL_FLOATS},
        amp="black", method=False, paddle_types=("nll_loss", "pd_op.nll_loss"))
 def nll_loss(input, label, weight=None, ignore_index=-100, reduction="mean", name=None):
     """Negative log likelihood of log-probabilities ``input`` ``[N, C, *]`` at ``label`` ``[N, *]``.

@@ -11,8 +11,9 @@ import torch
 import torch.nn.functional as F
 
 from pagaie._core.registry import NoKernelError, defop
-from pagaie._ops._helpers import (BF16_F32_F64, F32_F64, FLOAT_OR_COMPLEX, check_binary_dtypes,
-                                 dtype_name, float_kernel, kernel_dtypes, no_low_float_kernel)
+from pagaie._ops._helpers import (BF16_F32_F64, F32_F64, FLOAT_OR_COMPLEX, REAL_FLOATS,
+                                 check_binary_dtypes, dtype_name, float_kernel, kernel_dtypes,
+                                 no_low_float_kernel)
 from pagaie._ops._nn_helpers import check_reduction, reduce_loss
 
 
@@ -175,7 +176,7 @@ def triplet_margin_with_distance_loss(input: Any, positive: Any, negative: Any,
     return loss
 
 
-@defop(program_dtypes={"input": FLOAT_OR_COMPLEX}, amp="black", method=False, paddle_types=())
+@defop(program_dtypes={"input": REAL_FLOATS}, amp="black", method=False, paddle_types=())
 def hinge_embedding_loss(input, label, margin=1.0, reduction="mean", name=None):
     """``x`` where label is 1, ``max(0, margin - x)`` where label is -1.
 
@@ -194,7 +195,7 @@ def hinge_embedding_loss(input, label, margin=1.0, reduction="mean", name=None):
     return reduce_loss(loss, reduction)
 
 
-@defop(amp="black", method=False, paddle_types=())
+@defop(program_dtypes={"input": REAL_FLOATS}, amp="black", method=False, paddle_types=())
 def soft_margin_loss(input, label, reduction="mean", name=None):
     """Two-class logistic loss ``log(1 + exp(-label * input))``.
 
@@ -212,7 +213,7 @@ def soft_margin_loss(input, label, reduction="mean", name=None):
     return reduce_loss(F.softplus(z), reduction)
 
 
-@defop(amp="black", method=False, paddle_types=())
+@defop(program_dtypes={"input": REAL_FLOATS}, amp="black", method=False, paddle_types=())
 def multi_label_soft_margin_loss(input, label, weight=None, reduction="mean", name=None):
     """Multi-label one-versus-all logistic loss, averaged over classes: ``[N]`` per sample.
 
@@ -235,7 +236,7 @@ def multi_label_soft_margin_loss(input, label, weight=None, reduction="mean", na
     return reduce_loss(loss.mean(-1), reduction)
 
 
-@defop(amp="black", method=False, paddle_types=())
+@defop(program_dtypes={"input": REAL_FLOATS}, amp="black", method=False, paddle_types=())
 def multi_label_margin_loss(input, label, reduction="mean", name=None):
     """Multi-label hinge loss; ``label`` lists target classes, ended by the first -1.
 
@@ -342,7 +343,7 @@ def multi_margin_loss(input, label, p=1, margin=1.0, weight=None, reduction="mea
     return reduce_loss(loss, reduction)
 
 
-@defop(program_dtypes={"input": FLOAT_OR_COMPLEX}, amp="black", method=False, paddle_types=())
+@defop(program_dtypes={"input": REAL_FLOATS}, amp="black", method=False, paddle_types=())
 def poisson_nll_loss(input, label, log_input=True, full=False, epsilon=1e-08, reduction="mean",
                      name=None):
     """Poisson negative log likelihood: ``exp(x) - y x`` (log input) or ``x - y log(x + eps)``,
@@ -369,7 +370,7 @@ def poisson_nll_loss(input, label, log_input=True, full=False, epsilon=1e-08, re
                               eps=epsilon, reduction=reduction)
 
 
-@defop(program_dtypes={"input": FLOAT_OR_COMPLEX}, amp="black", method=False, paddle_types=())
+@defop(program_dtypes={"input": REAL_FLOATS}, amp="black", method=False, paddle_types=())
 def gaussian_nll_loss(input, label, variance, full=False, epsilon=1e-06, reduction="mean",
                       name=None):
     """Gaussian negative log likelihood ``0.5 (log var + (x - y) ** 2 / var)`` (+ const if full).
@@ -462,7 +463,7 @@ def dice_loss(input, label, epsilon=1e-05, name=None):
     return (1 - inse * 2 / (denom + epsilon)).mean()
 
 
-@defop(amp="black", method=False, paddle_types=())
+@defop(program_dtypes={"anchor": REAL_FLOATS}, amp="black", method=False, paddle_types=())
 def npair_loss(anchor, positive, labels, l2_reg=0.002):
     """N-pair loss: softmax cross entropy of ``anchor @ positive.T`` against the normalised
     same-label matrix, plus ``l2_reg / 4 * (mean ||a||^2 + mean ||p||^2)``.
