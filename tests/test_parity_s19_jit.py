@@ -245,3 +245,36 @@ def test_save_writes_the_layers_other_to_static_methods(tmp_path):
         x = fw.to_tensor(X)
         return sorted(os.listdir(d)), loaded.double(x), loaded(x), len(loaded.parameters())
     assert_same(*both(f))
+
+
+_CALLS = []
+
+
+def _appends(x):
+    _CALLS.append(1)
+    return x * len(_CALLS)
+
+
+@pytest.mark.parametrize("full_graph", [False, True])
+def test_python_side_effects_run_per_call_in_default_mode(full_graph):
+    """Paddle's default mode runs a function's Python side effects (container mutations,
+    attribute stores) on every call; its AST mode (full_graph=True) once, while tracing."""
+    def f(fw):
+        class L(fw.nn.Layer):
+            def __init__(self):
+                super().__init__()
+                self.calls = 0
+                self.log = []
+
+            def forward(self, x):
+                self.calls += 1
+                self.log.append(x.shape[0])
+                return x * 2
+
+        _CALLS.clear()
+        g = fw.jit.to_static(_appends, full_graph=full_graph)
+        outs = [g(fw.ones([1])) for _ in range(3)]
+        m = fw.jit.to_static(L(), full_graph=full_graph)
+        outs += [m(fw.ones([2])) for _ in range(3)]
+        return outs, len(_CALLS), m.calls, m.log
+    assert_same(*both(f))
