@@ -11,7 +11,7 @@ import os
 import numpy as np
 import pytest
 
-from tests.reference import assert_same, both, paddle_ref, same_exception
+from tests.reference import assert_same, both, same_exception
 
 pytest.importorskip("paddle")
 
