@@ -278,3 +278,36 @@ def test_python_side_effects_run_per_call_in_default_mode(full_graph):
         outs += [m(fw.ones([2])) for _ in range(3)]
         return outs, len(_CALLS), m.calls, m.log
     assert_same(*both(f))
+
+
+def _count_down(x):
+    n = 0
+    s = 0.5
+    while x.sum() > 0:
+        x = x - 1
+        n += 1
+        s = s * 2
+    return x, n, s
+
+
+def _pick(x):
+    if x.sum() > 0:
+        n = 1
+    else:
+        n = 2
+    return x, n
+
+
+def test_default_mode_keeps_python_numbers_decided_by_tensor_conditions():
+    """Paddle's default mode evaluates a tensor condition, so a Python number it decides
+    stays a Python number (AST mode, full_graph=True, makes it a tensor)."""
+    def f(fw):
+        res = []
+        for fn in (_count_down, _pick):
+            for v in (3.0, -1.0):
+                out = fw.jit.to_static(fn)(fw.to_tensor([v]))
+                res.append([type(o).__name__ for o in out[1:]] + list(out))
+        out = fw.jit.to_static(_pick, full_graph=True)(fw.to_tensor([3.0]))
+        res.append([type(out[1]).__name__, str(out[1].dtype)])
+        return res
+    assert_same(*both(f))

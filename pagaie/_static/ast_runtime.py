@@ -76,7 +76,14 @@ class _TraceState:
 
 
 class SideEffect(Exception):
-    """A default-mode call's trace met a Python side effect: that call runs eagerly."""
+    """A default-mode call's trace met a Python side effect (or a Python number that a
+    tensor condition decides): that call runs eagerly."""
+
+
+def _number_under_tensor_condition(name: str) -> None:
+    # Paddle's default mode evaluates a tensor condition and keeps Python numbers numbers
+    if _TRACE.side_effects:
+        raise SideEffect(f"the Python number {_pretty(name)!r} depends on a tensor condition")
 
 
 def note_side_effect(obj: Any, attr: str | None) -> None:
@@ -313,6 +320,8 @@ def _record_ifelse(pred: Value, rec: Any, run: Callable, true_fn: Callable, fals
                 merged.append(x)
                 continue
             xt, yt = isinstance(x, Tensor), isinstance(y, Tensor)
+            if not (xt and yt) and (isinstance(x, _SCALARS) or isinstance(y, _SCALARS)):
+                _number_under_tensor_condition(name)
             if not xt and not yt:
                 if isinstance(x, _SCALARS) and isinstance(y, _SCALARS):
                     dt = _scalar_dtype(x, y)
@@ -491,6 +500,8 @@ def _record_while(cond_fn: Callable, body_fn: Callable, get: Callable, set_: Cal
         for i, v in enumerate(now):
             if i in loop_idx:
                 k = loop_idx.index(i)
+                if isinstance(init[i], _SCALARS) and v is not vs[k]:
+                    _number_under_tensor_condition(names[i])
                 if isinstance(v, _SCALARS) and dtypes[k] is not None:
                     v = _const(v, dtypes[k])
                 elif names[i] == _RET_VAL and _carried(v):
