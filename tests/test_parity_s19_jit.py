@@ -11,7 +11,7 @@ import os
 import numpy as np
 import pytest
 
-from tests.reference import assert_same, both, paddle_ref, same_exception
+from tests.reference import assert_same, both, same_exception
 
 pytest.importorskip("paddle")
 
@@ -244,4 +244,70 @@ def test_save_writes_the_layers_other_to_static_methods(tmp_path):
         loaded = fw.jit.load(str(d / "m"))
         x = fw.to_tensor(X)
         return sorted(os.listdir(d)), loaded.double(x), loaded(x), len(loaded.parameters())
+    assert_same(*both(f))
+
+
+_CALLS = []
+
+
+def _appends(x):
+    _CALLS.append(1)
+    return x * len(_CALLS)
+
+
+@pytest.mark.parametrize("full_graph", [False, True])
+def test_python_side_effects_run_per_call_in_default_mode(full_graph):
+    """Paddle's default mode runs a function's Python side effects (container mutations,
+    attribute stores) on every call; its AST mode (full_graph=True) once, while tracing."""
+    def f(fw):
+        class L(fw.nn.Layer):
+            def __init__(self):
+                super().__init__()
+                self.calls = 0
+                self.log = []
+
+            def forward(self, x):
+                self.calls += 1
+                self.log.append(x.shape[0])
+                return x * 2
+
+        _CALLS.clear()
+        g = fw.jit.to_static(_appends, full_graph=full_graph)
+        outs = [g(fw.ones([1])) for _ in range(3)]
+        m = fw.jit.to_static(L(), full_graph=full_graph)
+        outs += [m(fw.ones([2])) for _ in range(3)]
+        return outs, len(_CALLS), m.calls, m.log
+    assert_same(*both(f))
+
+
+def _count_down(x):
+    n = 0
+    s = 0.5
+    while x.sum() > 0:
+        x = x - 1
+        n += 1
+        s = s * 2
+    return x, n, s
+
+
+def _pick(x):
+    if x.sum() > 0:
+        n = 1
+    else:
+        n = 2
+    return x, n
+
+
+def test_default_mode_keeps_python_numbers_decided_by_tensor_conditions():
+    """Paddle's default mode evaluates a tensor condition, so a Python number it decides
+    stays a Python number (AST mode, full_graph=True, makes it a tensor)."""
+    def f(fw):
+        res = []
+        for fn in (_count_down, _pick):
+            for v in (3.0, -1.0):
+                out = fw.jit.to_static(fn)(fw.to_tensor([v]))
+                res.append([type(o).__name__ for o in out[1:]] + list(out))
+        out = fw.jit.to_static(_pick, full_graph=True)(fw.to_tensor([3.0]))
+        res.append([type(out[1]).__name__, str(out[1].dtype)])
+        return res
     assert_same(*both(f))

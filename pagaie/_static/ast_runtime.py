@@ -72,21 +72,46 @@ _SKIP_TOP = {"pagaie", "torch", "numpy", "paddle", "builtins", "typing", "functo
 class _TraceState:
     full_graph = False  # the StaticFunction being traced asked for full_graph=True
     active = False  # a StaticFunction is being traced
+    side_effects = False  # a Python side effect stops the trace (a default-mode call's)
+
+
+class SideEffect(Exception):
+    """A default-mode call's trace met a Python side effect (or a Python number that a
+    tensor condition decides): that call runs eagerly."""
+
+
+def _number_under_tensor_condition(name: str) -> None:
+    # Paddle's default mode evaluates a tensor condition and keeps Python numbers numbers
+    if _TRACE.side_effects:
+        raise SideEffect(f"the Python number {_pretty(name)!r} depends on a tensor condition")
+
+
+def note_side_effect(obj: Any, attr: str | None) -> None:
+    """Before a store into an object the converted function does not own: tensors' own
+    writes and a Layer's tensor attributes are recorded, anything else stops a
+    default-mode call's trace (Paddle's bytecode mode runs it on every call)."""
+    if not _TRACE.side_effects or isinstance(obj, Tensor):
+        return
+    if attr is not None and isinstance(getattr(obj, attr, None), Tensor):
+        return
+    raise SideEffect("the function changes Python state (an attribute, item or container "
+                     "it does not own), which runs on every call")
 
 
 _TRACE = _TraceState()
 
 
 @contextlib.contextmanager
-def tracing(full_graph: bool = False) -> Iterator[None]:
+def tracing(full_graph: bool = False, side_effects: bool = False) -> Iterator[None]:
     """While a ``to_static`` function is traced: ``full_graph`` picks how ``print`` and
-    ``assert`` of symbolic values behave at run time (as Paddle's two modes do)."""
-    before = _TRACE.full_graph, _TRACE.active
-    _TRACE.full_graph, _TRACE.active = full_graph, True
+    ``assert`` of symbolic values behave at run time (as Paddle's two modes do);
+    ``side_effects``: a Python side effect raises :class:`SideEffect`."""
+    before = _TRACE.full_graph, _TRACE.active, _TRACE.side_effects
+    _TRACE.full_graph, _TRACE.active, _TRACE.side_effects = full_graph, True, side_effects
     try:
         yield
     finally:
-        _TRACE.full_graph, _TRACE.active = before
+        _TRACE.full_graph, _TRACE.active, _TRACE.side_effects = before
 
 
 class _UserReads:
@@ -295,6 +320,8 @@ def _record_ifelse(pred: Value, rec: Any, run: Callable, true_fn: Callable, fals
                 merged.append(x)
                 continue
             xt, yt = isinstance(x, Tensor), isinstance(y, Tensor)
+            if not (xt and yt) and (isinstance(x, _SCALARS) or isinstance(y, _SCALARS)):
+                _number_under_tensor_condition(name)
             if not xt and not yt:
                 if isinstance(x, _SCALARS) and isinstance(y, _SCALARS):
                     dt = _scalar_dtype(x, y)
@@ -473,6 +500,8 @@ def _record_while(cond_fn: Callable, body_fn: Callable, get: Callable, set_: Cal
         for i, v in enumerate(now):
             if i in loop_idx:
                 k = loop_idx.index(i)
+                if isinstance(init[i], _SCALARS) and v is not vs[k]:
+                    _number_under_tensor_condition(names[i])
                 if isinstance(v, _SCALARS) and dtypes[k] is not None:
                     v = _const(v, dtypes[k])
                 elif names[i] == _RET_VAL and _carried(v):

@@ -32,6 +32,7 @@ it meets data-dependent Python control flow).
 from __future__ import annotations
 
 import ast
+import copy
 import gc
 import inspect
 import itertools
@@ -216,6 +217,11 @@ class _FunctionConverter:
                 raise ConversionError("loops with an 'else' clause are not converted")
             if isinstance(n, (ast.AsyncFor, ast.AsyncWith)):
                 raise ConversionError("async statements are not converted")
+        params = {a.arg for a in fn.args.posonlyargs + fn.args.args + fn.args.kwonlyargs}
+        params |= {a.arg for a in (fn.args.vararg, fn.args.kwarg) if a is not None}
+        local = {n.id for n in _walk_scope(fn.body) if isinstance(n, ast.Name)
+                 and isinstance(n.ctx, ast.Store)} - params - self.declared
+        fn.body = _mark_side_effects(fn.body, local)
         # Nested user functions: their own scope.
         fn.body = self._nested(fn.body)
         body = self._returns(fn)
@@ -454,6 +460,53 @@ class _FunctionConverter:
                                     _name(set_n), ast.Tuple(elts=[_const(n) for n in names], ctx=ast.Load()),
                                     *self._effects(s.body)))
         return _located([cdef, bdef] + state + [call], s)
+
+
+_MUTATORS = frozenset({"append", "extend", "insert", "pop", "remove", "clear", "update",
+                       "setdefault", "popitem", "add", "discard", "sort", "reverse"})
+
+
+def _store_root(target: ast.expr) -> tuple:
+    """``(object expression, attribute name or None, root name)`` of an attribute or item
+    store (``a.b.c = v``: ``a.b``, ``'c'``, ``a``); ``(None, None, None)`` otherwise."""
+    if not isinstance(target, (ast.Attribute, ast.Subscript)):
+        return None, None, None
+    root = target.value
+    while isinstance(root, (ast.Attribute, ast.Subscript)):
+        root = root.value
+    if not isinstance(root, ast.Name):
+        return None, None, None
+    return target.value, (target.attr if isinstance(target, ast.Attribute) else None), root.id
+
+
+def _mark_side_effects(stmts: list, local: set) -> list:
+    """Before each store into (or mutating method call on) an object the function does not
+    own (reached from a parameter, a global or a closure variable), a
+    ``_jst.note_side_effect(obj, attr)`` call: Paddle's default mode runs such Python side
+    effects on every call, so a call's trace that meets one runs eagerly instead."""
+    out: list = []
+    for st in stmts:
+        for field in ("body", "orelse", "finalbody"):
+            if not isinstance(st, _SCOPES) and isinstance(getattr(st, field, None), list):
+                setattr(st, field, _mark_side_effects(getattr(st, field), local))
+        for h in getattr(st, "handlers", None) or []:
+            h.body = _mark_side_effects(h.body, local)
+        targets: list = []
+        if isinstance(st, ast.Assign):
+            targets = [t for t in st.targets]
+        elif isinstance(st, (ast.AugAssign, ast.AnnAssign)):
+            targets = [st.target]
+        elif isinstance(st, ast.Expr) and isinstance(st.value, ast.Call) and \
+                isinstance(st.value.func, ast.Attribute) and st.value.func.attr in _MUTATORS:
+            targets = [ast.Subscript(value=st.value.func.value, slice=_const(0), ctx=ast.Store())]
+        for t in targets:
+            obj, attr, root = _store_root(t)
+            if obj is not None and root not in local and root != "_jst" and not root.startswith(_PREFIX):
+                note = ast.Expr(value=_call(_jst("note_side_effect"), copy.deepcopy(obj), _const(attr)))
+                out.append(ast.fix_missing_locations(ast.copy_location(note, st)))
+                break
+        out.append(st)
+    return out
 
 
 class _Expressions(ast.NodeTransformer):

@@ -593,7 +593,7 @@ class StaticFunction:
         entry = self._cache.get(key)
         dynamic = any(-1 in shape for _, shape, _, _ in sig.feeds)
         if entry is None:
-            entry = self._trace(bound, sig, warn=not dynamic)
+            entry = self._trace(bound, sig, warn=not dynamic, call=True)
             self._cache[key] = entry
         if dynamic and (isinstance(entry, _Fallback) or entry.reads_unknown_dims):
             # The function read a size that input_spec leaves unknown (``x.shape[0]``) as a
@@ -603,7 +603,7 @@ class StaticFunction:
             key = (tuple(sig.key), flags)
             entry = self._cache.get(key)
             if entry is None:
-                entry = self._trace(bound, sig)
+                entry = self._trace(bound, sig, call=True)
                 self._cache[key] = entry
         if isinstance(entry, _Fallback):
             return self._eager(*args, **kwargs)
@@ -674,7 +674,7 @@ class StaticFunction:
         return bound, sig
 
     def _trace(self, bound: inspect.BoundArguments, sig: _Signature,
-               warn: bool = True) -> ConcreteProgram | _Fallback:
+               warn: bool = True, call: bool = False) -> ConcreteProgram | _Fallback:
         _check_init_mode(self._instance)
         fn = ast_runtime.converted(self.dygraph_function)
         if _STATE.code_level > 0 and fn is not self.dygraph_function:
@@ -708,7 +708,10 @@ class StaticFunction:
             # the default mode keeps eager in-place semantics (Paddle's bytecode translation);
             # full_graph=True (its AST mode) records in-place APIs as their out-of-place ops
             # a caller's no_grad does not reach into the program (its own no_grad blocks do)
-            with recording(program), ast_runtime.tracing(full_graph=full_graph), torch.enable_grad(), \
+            # a call's trace in the default mode stops at a Python side effect (Paddle's
+            # bytecode mode runs those on every call): that call runs eagerly
+            with recording(program), torch.enable_grad(), \
+                    ast_runtime.tracing(full_graph=full_graph, side_effects=call and not full_graph), \
                     (contextlib.nullcontext() if full_graph else inplace_redefines()):
                 out = fn(*bound.args, **bound.kwargs)
                 updates = _reassigned_tensors(snapshot)
@@ -743,7 +746,7 @@ class StaticFunction:
             file, line = code.co_filename, code.co_firstlineno
         name = self.dygraph_function.__qualname__
         reason = _reason(exc)
-        if not warn:
+        if not warn or isinstance(exc, ast_runtime.SideEffect):  # no warning: Paddle runs it
             return _Fallback(reason, exc)
         warnings.warn(f"paddle.jit.to_static: {name} cannot be converted to a static graph "
                       f"({reason}) at {file}:{line}; it runs in dynamic (eager) mode instead",
