@@ -352,3 +352,25 @@ def test_operation_block_and_program_introspection():
 
     ours, theirs = _both(run)
     assert ours == theirs
+
+
+@pytest.mark.parametrize("build", [
+    lambda fw: [fw.full([2, _full(fw, [], 3, "int32")], 1.0), fw.ones([2, _full(fw, [], 3, "int32")]),
+                fw.reshape(_x(fw), [_full(fw, [], 3, "int32"), 8])],   # (int32 in a list: not read)
+    lambda fw: [fw.nn.functional.one_hot(fw.static.data("i", [4], "int64"), _full(fw, [1], 5))],
+    lambda fw: [fw.nn.functional.one_hot(fw.static.data("i", [4], "int64"), fw.static.data("n", [1], "int64"))],
+    lambda fw: [fw.nn.functional.one_hot(fw.static.data("i", [4], "int64"), 3)],
+    lambda fw: [fw.strided_slice(_x(fw, (8, 6)), [0], _full(fw, [1], 1), _full(fw, [1], 5), [1])],
+])
+def test_more_sizes_read_from_constants(build):
+    _shapes(build)
+
+
+def test_one_hot_with_a_symbolic_depth_runs():
+    def run(fw):
+        i, n = fw.static.data("i", [4], "int64"), fw.static.data("n", [1], "int64")
+        y = fw.nn.functional.one_hot(i, n)
+        feed = {"i": np.array([0, 2, 1, 2]), "n": np.array([3])}
+        return fw.static.Executor(fw.CPUPlace()).run(feed=feed, fetch_list=[y])
+
+    assert_same(*_both(run))

@@ -547,7 +547,18 @@ def embedding_renorm_(x, weight, max_norm, norm_type=2.0):
     return weight if getattr(out, "_t", None) is getattr(weight, "_t", False) else out
 
 
-@defop(paddle_types=("one_hot_v2", "one_hot", "pd_op.one_hot"), method=False, differentiable=False)
+def _one_hot_static_shape(x, num_classes=-1, name=None) -> tuple[list[int], torch.dtype]:
+    """Static rule (see ``Recorder``): ``x``'s sizes and the depth, unknown (-1) when a
+    symbolic value gives it or it is inferred (-1); the ids are checked when the program runs."""
+    dims = x._known_dims() if hasattr(x, "_known_dims") else list(x.shape)
+    depth = num_classes
+    if isinstance(num_classes, Tensor):
+        depth = -1 if num_classes._t.is_meta else int(num_classes._t.reshape(-1)[0])
+    return [*dims, int(depth) if int(depth) >= 0 else -1], torch.float32
+
+
+@defop(paddle_types=("one_hot_v2", "one_hot", "pd_op.one_hot"), method=False, differentiable=False,
+       static_shape=_one_hot_static_shape)
 def one_hot(x, num_classes=-1, name=None):
     """One-hot float32 encoding of integer class ids.
 

@@ -91,12 +91,14 @@ def _to_values(block: Block, v: Any) -> Any:
 
 # Ops whose Paddle shape rule reads the data of a constant input: a value a ``full`` op
 # (``zeros``, ``ones``) made, or the sizes of ``paddle.shape(y)`` (its unknown ones stay
-# unknown), also concatenated; inside a list only a 0-D one. ``arange(full(2), full(7))`` is
+# unknown), also concatenated; inside a list only a 0-D int64 one (Paddle casts the others
+# to int64 first, and reads no constant through the cast). ``arange(full(2), full(7))`` is
 # [5] and ``reshape(x, paddle.shape(y))`` y's sizes; random ops, slices, ``split``,
 # ``linspace`` and the data-dependent ops leave such sizes unknown, as their shape rules do.
 _READS_CONSTANTS = frozenset({
     "arange", "full", "zeros", "ones", "empty", "eye", "reshape", "expand", "broadcast_to",
-    "tile", "topk", "unsqueeze", "squeeze", "sum", "mean", "max", "min", "prod", "crop", "pad"})
+    "tile", "topk", "unsqueeze", "squeeze", "sum", "mean", "max", "min", "prod", "crop", "pad",
+    "one_hot", "strided_slice"})
 
 # Those of them whose Paddle rule also checks such constants while the program is built
 # (the others build and fail when the program runs: topk's k, expand's sizes).
@@ -140,7 +142,7 @@ def _definite(constants: dict, vargs: list, vkwargs: dict) -> bool:
 
 def _find_constants(v: Any, found: dict, in_list: bool = False) -> None:
     if isinstance(v, Value):
-        if not (in_list and v._t.dim() != 0):
+        if not (in_list and (v._t.dim() != 0 or v._t.dtype is not torch.int64)):
             c = _constant(v)
             if c is not None:
                 found[id(v)] = c
