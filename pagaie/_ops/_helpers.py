@@ -421,6 +421,7 @@ LOW_FLOATS = frozenset({torch.float16, torch.bfloat16})
 # and those of their static APIs' build-time checks that also take bfloat16.
 F32_F64 = frozenset({torch.float32, torch.float64})
 BF16_F32_F64 = F32_F64 | {torch.bfloat16}
+REAL_FLOATS = F32_F64 | LOW_FLOATS
 
 
 def no_low_float_kernel(api: str, x: torch.Tensor, *, arg: str = "x",

@@ -16,7 +16,7 @@ import torch.nn.functional as F
 
 from pagaie._core.registry import NoKernelError, defop
 from pagaie._core.tensor import Tensor, check_inplace
-from pagaie._ops._helpers import (ALL_DTYPES, BF16_F32_F64, F32_F64, FLOAT_OR_COMPLEX, SMALL_INTS,
+from pagaie._ops._helpers import (ALL_DTYPES, BF16_F32_F64, F32_F64, FLOAT_OR_COMPLEX, REAL_FLOATS, SMALL_INTS,
                                   float_kernel, kernel_dtypes, write_result_into, zero_dropped)
 from pagaie._ops._random_mask import as_scalar, dropout_divisor, keep_mask, program_seed, upscale_kept
 
@@ -272,7 +272,7 @@ def _dropout_slices(x, p, axes, training, upscale):
     # neither small integers nor float16 (and a program then refuses float16 too)
     draws = training and p < 1
     kernel_dtypes("nn.functional.dropout", x, _MULTIPLY_CPU_DTYPES if draws else ALL_DTYPES,
-                  static=BF16_F32_F64 if draws else _REAL_FLOATS)
+                  static=BF16_F32_F64 if draws else REAL_FLOATS)
     if not training:
         if upscale:
             return x
@@ -290,7 +290,6 @@ def _dropout_slices(x, p, axes, training, upscale):
     return out if out.dtype is x.dtype else out.to(x.dtype)
 
 
-_REAL_FLOATS = FLOAT_OR_COMPLEX - {torch.complex64, torch.complex128}
 _MULTIPLY_CPU_DTYPES = ALL_DTYPES - SMALL_INTS - {torch.float16}
 
 
@@ -390,7 +389,7 @@ def _alpha_dropout(x, p, training, mask_shape, api):
 
 # Paddle's alpha dropouts are compositions of random ops: a test-mode program keeps them
 # as traced (no test form)
-@defop(program_dtypes={"x": _REAL_FLOATS},
+@defop(program_dtypes={"x": REAL_FLOATS},
        paddle_types=("alpha_dropout",), method=False, for_test={"training": None})
 def alpha_dropout(x, p=0.5, training=True, name=None):
     """Dropout for SELU networks: dropped values become SELU's negative saturation and
@@ -404,7 +403,7 @@ def alpha_dropout(x, p=0.5, training=True, name=None):
     return _alpha_dropout(x, p, training, x.shape, "alpha_dropout")
 
 
-@defop(program_dtypes={"x": _REAL_FLOATS},
+@defop(program_dtypes={"x": REAL_FLOATS},
        paddle_types=("feature_alpha_dropout",), method=False, for_test={"training": None})
 def feature_alpha_dropout(x, p=0.5, training=True, name=None):
     """Alpha dropout of whole channels (the mask varies over the first two axes).
