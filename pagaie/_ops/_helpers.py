@@ -441,9 +441,10 @@ def no_low_float_kernel(api: str, x: torch.Tensor, *, arg: str = "x",
 def program_constant(v: Any) -> Any:
     """The number a program value holds when ``full`` made it from constants (a Python fill
     value and shape), else None: Paddle's programs read such a value at build time where a
-    size, an axis or a count is expected (``full([full([], 3), 2], 1.0)`` is [3, 2] there)."""
+    size, an axis or a count is expected (``full([full([], 3), 2], 1.0)`` is [3, 2] there).
+    Only an int64 one: an int32 constant is read by a few ops only (the recorder's table)."""
     op = getattr(v, "op", None)
-    if op is None or op.type != "full":
+    if op is None or op.type != "full" or v.dtype != _dt.int64:
         return None
     call = dict(zip(("shape", "fill_value"), op.args), **op.kwargs)
     fill, shape = call.get("fill_value"), call.get("shape")

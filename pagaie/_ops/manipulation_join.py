@@ -252,11 +252,15 @@ def _split_static_shape(x, num_or_sections, axis=0, name=None) -> list | None:
     dims = _dims_of(x)
     if isinstance(num_or_sections, (list, tuple)) and any(isinstance(s, Tensor) for s in num_or_sections):
         return [[-1] * len(dims) for _ in num_or_sections]
-    if isinstance(axis, Tensor) and program_constant(axis) is None:   # which axis is unknown
-        n = num_or_sections if isinstance(num_or_sections, int) else len(num_or_sections)
-        return [[-1] * len(dims) for _ in range(n)]
-    if isinstance(axis, Tensor) or not isinstance(num_or_sections, (list, tuple)) or \
-            not -len(dims) <= axis < len(dims):
+    if isinstance(axis, Tensor):
+        if (c := program_constant(axis)) is None:   # which axis is unknown
+            n = num_or_sections if isinstance(num_or_sections, int) else len(num_or_sections)
+            return [[-1] * len(dims) for _ in range(n)]
+        axis = int(c)   # (Paddle reads a constant axis while it builds)
+        if isinstance(num_or_sections, int) and -len(dims) <= axis < len(dims):
+            a, n = axis % len(dims), num_or_sections
+            return [[d // n if i == a and d != -1 else d for i, d in enumerate(dims)] for _ in range(n)]
+    if not isinstance(num_or_sections, (list, tuple)) or not -len(dims) <= axis < len(dims):
         return None
     a = axis % len(dims)
     if dims[a] != -1:
