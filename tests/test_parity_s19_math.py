@@ -240,3 +240,13 @@ def test_divide_rounding_modes_take_16_bit_floats(mode):
     for dt in ("bool", "int32", "float16", "bfloat16", "complex64"):
         assert _eager(pagaie, fn, dt) == _eager(ref, fn, dt), dt
         assert _static(pagaie, fn, dt).split(":")[0] == _static(ref, fn, dt).split(":")[0], dt
+
+
+def test_bfloat16_power_operator():
+    """``x ** 2`` of a bfloat16 tensor: pow's scalar CPU kernel has no bfloat16 (RuntimeError)
+    eagerly, but a program (and ``x ** True``) uses elementwise_pow, which has."""
+    ref = paddle_ref()
+
+    for f in (lambda P, x: x ** 2, lambda P, x: x ** 0.5, lambda P, x: x ** True):
+        assert _eager(pagaie, f, "bfloat16") == _eager(ref, f, "bfloat16")
+        assert _static(pagaie, f, "bfloat16") == _static(ref, f, "bfloat16")

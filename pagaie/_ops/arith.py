@@ -733,6 +733,13 @@ def _pow_operator(self, other):
         return pow(self.astype(_dt.default_float()), other)
     if type(other) is int and self._t.dtype is torch.bool:  # (paddle.pow has no bool kernel)
         return pow(self.astype("int64"), other)
+    if self._t.dtype is torch.bfloat16 and type(other) in (bool, int, float):
+        # ``**`` makes the number a tensor of x's dtype (elementwise_pow, which has bfloat16
+        # kernels) for a bool, and in a program for any number; eagerly an int/float goes to
+        # pow's scalar kernel, which has no bfloat16 CPU version
+        if type(other) is not bool:
+            kernel_dtypes("pow", self._t, _POW_DTYPES, static=_POW_TENSOR_DTYPES)
+        return pow(self, wrap(torch.tensor(other, dtype=torch.bfloat16)))
     if type(other) is complex:  # paddle.pow refuses a complex number; ``**`` takes it
         d = torch.complex128 if self._t.dtype in (torch.float64, torch.complex128) else torch.complex64
         return pow(self if self._t.dtype is d else self.astype(d), wrap(torch.tensor(other, dtype=d)))
