@@ -422,14 +422,17 @@ BUILDS_BF16 = FLOAT32_64 | {torch.bfloat16}
 
 
 def no_low_float_kernel(api: str, x: torch.Tensor, arg: str = "input",
-                        static: frozenset | None = None) -> None:
+                        static: frozenset | None = None, missing: frozenset = LOW_FLOATS) -> None:
     """Paddle's CPU kernels of ``api`` (the losses, and the CPU kernels its composite losses
-    call) have no float16/bfloat16 version: its NotFound, a RuntimeError (while a program is
-    built for the CPU, its TypeError unless ``static`` takes the dtype, as ``kernel_dtypes``).
-    Other dtypes are left to the caller's checks."""
-    if x.dtype in LOW_FLOATS:
-        kernel_dtypes(api, x, FLOAT32_64, arg, static)
+    call) have no float16/bfloat16 version (nor one of the other ``missing`` dtypes): its
+    NotFound, a RuntimeError (while a program is built for the CPU, its TypeError unless
+    ``static`` takes the dtype, as ``kernel_dtypes``). Other dtypes are left to the caller."""
+    if x.dtype in missing:
+        kernel_dtypes(api, x, FLOAT32_64 if missing is LOW_FLOATS else ALL_DTYPES - missing, arg, static)
 
 # The real floating dtypes: a ``program_dtypes`` entry of an op whose static API refuses complex
 # input too (mse_loss, nll_loss...; its CPU kernels then refuse the low floats while it is built).
 REAL_FLOATS = FLOAT32_64 | LOW_FLOATS
+
+# What the CPU kernels a composite loss starts with (subtract, exp, where...) lack.
+NO_SUBTRACT_KERNEL = LOW_FLOATS | SMALL_INTS | {torch.bool}
