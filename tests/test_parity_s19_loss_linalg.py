@@ -233,3 +233,9 @@ def test_loss_program_refuses_complex_and_int(fn, dt):
                                   "hinge_embedding", "multi_margin", "poisson_nll"])
 def test_composite_losses_refuse_bool_and_small_ints(name, dt):
     same_exception(lambda P: _LOSSES[name](P, dt))
+
+
+@pytest.mark.parametrize("dt", ["int8", "uint8", "int16"])
+@pytest.mark.parametrize("name", ["inner", "tensordot", "vecdot"])
+def test_matmul_composites_refuse_small_ints(name, dt):
+    assert isinstance(same_exception(lambda P: _LINALG[name](P, dt)), RuntimeError)
