@@ -226,3 +226,16 @@ def test_loss_program_refuses_complex_and_int(fn, dt):
         x, y = P.static.data("x", [4, 5], dt), P.static.data("y", [4, 5], dt)
         fn(P.nn.functional, x, y, P.static.data("l", [4], "int64"))
     assert isinstance(same_static_exception(build), TypeError)
+
+
+@pytest.mark.parametrize("dt", ["bool", "int8", "uint8", "int16"])
+@pytest.mark.parametrize("name", ["mse", "l1", "margin_ranking", "square_error_cost", "soft_margin",
+                                  "hinge_embedding", "multi_margin", "poisson_nll"])
+def test_composite_losses_refuse_bool_and_small_ints(name, dt):
+    same_exception(lambda P: _LOSSES[name](P, dt))
+
+
+@pytest.mark.parametrize("dt", ["int8", "uint8", "int16"])
+@pytest.mark.parametrize("name", ["inner", "tensordot", "vecdot"])
+def test_matmul_composites_refuse_small_ints(name, dt):
+    assert isinstance(same_exception(lambda P: _LINALG[name](P, dt)), RuntimeError)

@@ -422,18 +422,22 @@ LOW_FLOATS = frozenset({torch.float16, torch.bfloat16})
 F32_F64 = frozenset({torch.float32, torch.float64})
 BF16_F32_F64 = F32_F64 | {torch.bfloat16}
 REAL_FLOATS = F32_F64 | LOW_FLOATS
+# What the CPU kernels a composite loss starts with (subtract, exp, where...) lack.
+NO_SUBTRACT_KERNEL = LOW_FLOATS | SMALL_INTS | {torch.bool}
 
 
 def no_low_float_kernel(api: str, x: torch.Tensor, *, arg: str = "x",
-                        static: frozenset | None = None) -> None:
-    """Paddle's CPU kernel of ``api`` has no float16/bfloat16 version (NotFound, a RuntimeError;
-    a GPU tensor passes). Other dtypes are left to the caller's checks. ``static``: as for
-    :func:`kernel_dtypes`."""
-    if x.dtype not in LOW_FLOATS:
+                        static: frozenset | None = None, missing: frozenset = LOW_FLOATS) -> None:
+    """Paddle's CPU kernel of ``api`` has no float16/bfloat16 version (nor one of the other
+    ``missing`` dtypes): its NotFound, a RuntimeError (a GPU tensor passes). Other dtypes are
+    left to the caller's checks. ``static``: as for :func:`kernel_dtypes`."""
+    if x.dtype not in missing:
         return
     try:
-        kernel_dtypes(api, x, ALL_DTYPES - LOW_FLOATS, arg, static)
+        kernel_dtypes(api, x, ALL_DTYPES - missing, arg, static)
     except NoKernelError:
+        if missing is not LOW_FLOATS:
+            raise
         raise NoKernelError(f"paddle.{api}: '{arg}' of dtype {dtype_name(x)} is not supported (Paddle's "
                             "CPU kernel has no float16 or bfloat16 version)") from None
 

@@ -8,8 +8,8 @@ import torch
 
 from pagaie._core.registry import NoKernelError, defop
 from pagaie._core.tensor import Tensor, wrap
-from pagaie._ops._helpers import (F32_F64, AssertionValueError, float_kernel, int_list, kernel_dtypes,
-                                  no_low_float_kernel, norm_axis, write_out)
+from pagaie._ops._helpers import (F32_F64, LOW_FLOATS, SMALL_INTS, AssertionValueError, float_kernel, int_list,
+                                  kernel_dtypes, no_low_float_kernel, norm_axis, write_out)
 
 __all__ = ["matmul", "mm", "bmm", "mv", "dot", "einsum", "addmm", "addmm_", "baddbmm", "baddbmm_",
            "kron", "cross", "outer", "inner", "ger", "tensordot", "trace", "dist", "cdist", "pdist",
@@ -26,6 +26,9 @@ def _floating(api: str, x) -> None:
 _MATMUL_DTYPES = frozenset((torch.int32, torch.int64, torch.float32, torch.float64, torch.complex64,
                             torch.complex128))
 _MATMUL_STATIC = _MATMUL_DTYPES | {torch.int8, torch.uint8, torch.bfloat16}
+# what the CPU matmul and conj kernels behind inner, tensordot and vecdot lack (bool is refused
+# elsewhere, before them)
+_NO_MATMUL_KERNEL = LOW_FLOATS | SMALL_INTS
 
 
 @defop(amp="white", paddle_types=("matmul_v2", "matmul", "pd_op.matmul"))
@@ -649,7 +652,7 @@ def inner(x, y, name=None):
         from pagaie._ops.arith import multiply
         return multiply.op_record.kernel(x, y)
     x, y = _promote(x, y, "inner")
-    no_low_float_kernel("inner", x, arg="x")   # (Paddle's CPU matmul kernel)
+    no_low_float_kernel("inner", x, arg="x", missing=_NO_MATMUL_KERNEL)
     return torch.inner(x, y)
 
 
@@ -703,7 +706,7 @@ def tensordot(x, y, axes=2, name=None):
             raise AssertionError(f"paddle.tensordot: 'x' has size {x.shape[a]} in axis {a} but 'y' has size "
                                  f"{y.shape[b]} in axis {b}; contracted axes must match (or be 1)")
     x, y = _promote(x, y, "tensordot")
-    no_low_float_kernel("tensordot", x, arg="x")   # (Paddle's CPU matmul kernel)
+    no_low_float_kernel("tensordot", x, arg="x", missing=_NO_MATMUL_KERNEL)
     return torch.tensordot(x, y, dims=(ax_x, ax_y))
 
 
@@ -893,5 +896,5 @@ def vecdot(x, y, axis=-1, name=None):
     if x.is_floating_point() != y.is_floating_point() and not (x.is_complex() or y.is_complex()):
         raise TypeError("paddle.linalg.vecdot: type promotion only works between floating-point (or complex and "
                         f"real) tensors, but received {str(x.dtype)[6:]} and {str(y.dtype)[6:]}")
-    no_low_float_kernel("linalg.vecdot", x, arg="x")   # (Paddle's CPU conj kernel, run on x only)
+    no_low_float_kernel("linalg.vecdot", x, arg="x", missing=_NO_MATMUL_KERNEL)   # (conj, on x only)
     return (x.conj() * y).sum(dim=axis)

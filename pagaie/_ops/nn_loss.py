@@ -10,8 +10,8 @@ import torch
 import torch.nn.functional as F
 
 from pagaie._core.registry import NoKernelError, defop
-from pagaie._ops._helpers import (BF16_F32_F64, F32_F64, FLOAT_OR_COMPLEX, REAL_FLOATS,
-                                 check_binary_dtypes, compare_mask, dtype_name, float_kernel,
+from pagaie._ops._helpers import (BF16_F32_F64, F32_F64, FLOAT_OR_COMPLEX, NO_SUBTRACT_KERNEL,
+                                 REAL_FLOATS, check_binary_dtypes, compare_mask, dtype_name, float_kernel,
                                  kernel_dtypes, no_low_float_kernel, trace_constant, zero_dropped)
 from pagaie._ops._nn_helpers import check_reduction, reduce_loss
 from pagaie._ops.math_unary import _abs
@@ -425,7 +425,7 @@ def mse_loss(input, label, reduction="mean", name=None):
         5.0
     """
     check_reduction(reduction, "nn.functional.mse_loss")
-    no_low_float_kernel("nn.functional.mse_loss", input, arg="input")
+    no_low_float_kernel("nn.functional.mse_loss", input, arg="input", missing=NO_SUBTRACT_KERNEL)
     if input.dtype != label.dtype:  # a numpy label lands here (its dtype is not torch's)
         _tensor_label(label)
         check_binary_dtypes("nn.functional.mse_loss", input, label)
@@ -449,7 +449,7 @@ def l1_loss(input, label, reduction="mean", name=None):
         2.0
     """
     check_reduction(reduction, "nn.functional.l1_loss")
-    no_low_float_kernel("nn.functional.l1_loss", input, arg="input", static=BF16_F32_F64)
+    no_low_float_kernel("nn.functional.l1_loss", input, arg="input", static=BF16_F32_F64, missing=NO_SUBTRACT_KERNEL)
     if input.dtype != label.dtype:  # a numpy label lands here (its dtype is not torch's)
         _tensor_label(label)
         check_binary_dtypes("nn.functional.l1_loss", input, label)
@@ -630,7 +630,7 @@ def square_error_cost(input, label):
     if input.dtype != label.dtype:  # a numpy label lands here (its dtype is not torch's)
         _tensor_label(label)
         check_binary_dtypes("nn.functional.square_error_cost", input, label)
-    no_low_float_kernel("nn.functional.square_error_cost", input, arg="input")
+    no_low_float_kernel("nn.functional.square_error_cost", input, arg="input", missing=NO_SUBTRACT_KERNEL)
     return torch.square(input - label)
 
 

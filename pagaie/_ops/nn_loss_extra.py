@@ -11,8 +11,8 @@ import torch
 import torch.nn.functional as F
 
 from pagaie._core.registry import NoKernelError, defop
-from pagaie._ops._helpers import (BF16_F32_F64, F32_F64, FLOAT_OR_COMPLEX, REAL_FLOATS,
-                                 check_binary_dtypes, dtype_name, float_kernel, kernel_dtypes,
+from pagaie._ops._helpers import (BF16_F32_F64, F32_F64, FLOAT_OR_COMPLEX, NO_SUBTRACT_KERNEL,
+                                 REAL_FLOATS, check_binary_dtypes, dtype_name, float_kernel, kernel_dtypes,
                                  no_low_float_kernel)
 from pagaie._ops._nn_helpers import check_reduction, reduce_loss
 
@@ -55,7 +55,7 @@ def margin_ranking_loss(input, other, label, margin=0.0, reduction="mean", name=
     """
     api = "nn.functional.margin_ranking_loss"
     check_reduction(reduction, api)
-    no_low_float_kernel(api, input, arg="input", static=BF16_F32_F64)
+    no_low_float_kernel(api, input, arg="input", static=BF16_F32_F64, missing=NO_SUBTRACT_KERNEL)
     input, other = _promote(api, input, other)
     label = _promote(api, input - other, label)[1]
     float_kernel(f"paddle.{api}", input)   # Paddle's relu kernel
@@ -187,7 +187,8 @@ def hinge_embedding_loss(input, label, margin=1.0, reduction="mean", name=None):
         0.55
     """
     check_reduction(reduction, "nn.functional.hinge_embedding_loss")
-    no_low_float_kernel("nn.functional.hinge_embedding_loss", input, arg="input")
+    # (a bool input meets the promotion check first)
+    no_low_float_kernel("nn.functional.hinge_embedding_loss", input, arg="input", missing=NO_SUBTRACT_KERNEL - {torch.bool})
     _float_operands("paddle.nn.functional.hinge_embedding_loss", input)
     zero = input.new_zeros([1])   # Paddle's [1]-shaped zero: 0-D operands give a [1] loss
     loss = torch.where(label == 1.0, input, zero) + \
@@ -206,7 +207,7 @@ def soft_margin_loss(input, label, reduction="mean", name=None):
         0.6931
     """
     check_reduction(reduction, "nn.functional.soft_margin_loss")
-    no_low_float_kernel("nn.functional.soft_margin_loss", input, arg="input")
+    no_low_float_kernel("nn.functional.soft_margin_loss", input, arg="input", missing=NO_SUBTRACT_KERNEL)
     z = -label.to(input.dtype) * input
     if not (z.is_floating_point() or z.is_complex()):
         z = z.float()   # Paddle's exp/log run an integer operand through float32
@@ -312,7 +313,7 @@ def multi_margin_loss(input, label, p=1, margin=1.0, weight=None, reduction="mea
     """
     api = "paddle.nn.functional.multi_margin_loss"
     check_reduction(reduction, api[7:])
-    no_low_float_kernel(api[7:], input, arg="input")
+    no_low_float_kernel(api[7:], input, arg="input", missing=NO_SUBTRACT_KERNEL)
     if input.dim() != 2 or label.dim() == 0 or label.shape[0] != input.shape[0]:
         raise ValueError(f"{api}: 'input' must be [N, C] and label's shape[0] equal to N, but "
                          f"received input shape {list(input.shape)} and label shape "
@@ -360,7 +361,7 @@ def poisson_nll_loss(input, label, log_input=True, full=False, epsilon=1e-08, re
         raise ValueError(f"paddle.nn.functional.poisson_nll_loss: epsilon should be positive, "
                          f"but received {epsilon}")
     api = "nn.functional.poisson_nll_loss"
-    no_low_float_kernel(api, input, arg="input", static=BF16_F32_F64)
+    no_low_float_kernel(api, input, arg="input", static=BF16_F32_F64, missing=NO_SUBTRACT_KERNEL)
     if list(input.shape) != list(label.shape):
         raise ValueError(f"paddle.{api}: 'input' and 'label' must have the same shape, but "
                          f"received {list(input.shape)} and {list(label.shape)}")
