@@ -311,3 +311,16 @@ def test_default_mode_keeps_python_numbers_decided_by_tensor_conditions():
         res.append([type(out[1]).__name__, str(out[1].dtype)])
         return res
     assert_same(*both(f))
+
+
+def test_pass_builder_lists_paddles_pass_names():
+    def f(fw):
+        c = fw.inference.Config()  # (Paddle's builder lives in its config)
+        b = c.pass_builder()
+        before = b.all_passes()
+        b.delete_pass("conv_bn_fuse_pass")
+        return type(b).__name__, before, b.all_passes()
+    assert_same(*both(f))
+    config = __import__("pagaie").inference.Config()
+    config.pass_builder().delete_pass("conv_bn_fuse_pass")  # Paddle's name switches pagaie's pass off
+    assert "fold_conv_bn" not in config.passes_to_run() and "constant_folding" in config.passes_to_run()
