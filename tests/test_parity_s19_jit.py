@@ -311,3 +311,39 @@ def test_default_mode_keeps_python_numbers_decided_by_tensor_conditions():
         res.append([type(out[1]).__name__, str(out[1].dtype)])
         return res
     assert_same(*both(f))
+
+
+def test_pass_builder_lists_paddles_pass_names():
+    def f(fw):
+        c = fw.inference.Config()  # (Paddle's builder lives in its config)
+        b = c.pass_builder()
+        before = b.all_passes()
+        b.delete_pass("conv_bn_fuse_pass")
+        return type(b).__name__, before, b.all_passes()
+    assert_same(*both(f))
+    config = __import__("pagaie").inference.Config()
+    config.pass_builder().delete_pass("conv_bn_fuse_pass")  # Paddle's name switches pagaie's pass off
+    assert "fold_conv_bn" not in config.passes_to_run() and "constant_folding" in config.passes_to_run()
+
+
+def _float_branch(x):
+    if x.sum() > 0:
+        s = 1.5
+    else:
+        s = 2.5
+    return x, s
+
+
+def _float_loop(x):
+    s = 0.5
+    i = 0
+    while x.sum() > 0:
+        x = x - 1
+        s = s + 1
+        i = i + 1
+    return x, s, i
+
+
+@pytest.mark.parametrize("fn", [_float_branch, _float_loop])
+def test_full_graph_makes_python_floats_float64(fn):
+    assert_same(*both(lambda fw: fw.jit.to_static(fn, full_graph=True)(fw.to_tensor([2.0]))))

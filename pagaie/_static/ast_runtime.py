@@ -146,7 +146,9 @@ def _const(value: Any, dtype: Any = None) -> Tensor:
     """An eager tensor holding a Python scalar (captured into the program when used)."""
     with suspended():
         if dtype is None:
-            dtype = "bool" if isinstance(value, bool) else "int64" if isinstance(value, int) else None
+            # as Paddle's AST mode: a Python float becomes float64 (not the default dtype)
+            dtype = "bool" if isinstance(value, bool) else "int64" if isinstance(value, int) else \
+                "float64" if isinstance(value, float) else None
         return _pg().to_tensor(value, dtype=dtype)
 
 
@@ -229,7 +231,7 @@ def _scalar_dtype(a: Any, b: Any) -> str:
     if isinstance(a, bool) and isinstance(b, bool):
         return "bool"
     if isinstance(a, float) or isinstance(b, float):
-        return _pg().get_default_dtype()
+        return "float64"  # as Paddle's AST mode
     return "int64"
 
 

@@ -149,20 +149,38 @@ def _str(api: str, arg: str, v: Any) -> str:
 
 _MISSING = object()
 
+# Paddle's CPU pass list, as its ``pass_builder()`` gives it
+PADDLE_CPU_PASSES = (
+    "simplify_with_basic_ops_pass", "layer_norm_fuse_pass", "attention_lstm_fuse_pass",
+    "seqconv_eltadd_relu_fuse_pass", "seqpool_cvm_concat_fuse_pass", "mul_lstm_fuse_pass",
+    "fc_gru_fuse_pass", "mul_gru_fuse_pass", "seq_concat_fc_fuse_pass",
+    "gpu_cpu_squeeze2_matmul_fuse_pass", "gpu_cpu_reshape2_matmul_fuse_pass",
+    "gpu_cpu_flatten2_matmul_fuse_pass", "matmul_v2_scale_fuse_pass",
+    "gpu_cpu_map_matmul_v2_to_mul_pass", "gpu_cpu_map_matmul_v2_to_matmul_pass",
+    "matmul_scale_fuse_pass", "gpu_cpu_map_matmul_to_mul_pass", "fc_fuse_pass",
+    "repeated_fc_relu_fuse_pass", "squared_mat_sub_fuse_pass", "conv_bn_fuse_pass",
+    "conv_eltwiseadd_bn_fuse_pass", "conv_transpose_bn_fuse_pass",
+    "conv_transpose_eltwiseadd_bn_fuse_pass", "is_test_pass", "constant_folding_pass")
+# the pagaie pass each Paddle pass name stands for
+PASS_ALIASES = {"constant_folding_pass": "constant_folding", "conv_bn_fuse_pass": "fold_conv_bn",
+                "conv_eltwiseadd_bn_fuse_pass": "fuse_conv_bn_add_act", "fc_fuse_pass": "fuse_linear_act"}
 
-class PassBuilder:
-    """The list of graph passes a predictor runs (Paddle's ``PaddlePassBuilder``).
 
-    Returned by :meth:`Config.pass_builder`. The names are pagaie's inference passes
-    (see :mod:`pagaie._static.passes`); names pagaie does not know (Paddle's own pass
-    names, for instance) are kept in the list and skipped when the predictor runs.
+class PaddlePassBuilder:
+    """The list of graph passes a predictor runs.
+
+    Returned by :meth:`Config.pass_builder`: Paddle's CPU pass names; those pagaie implements
+    (``PASS_ALIASES``) run pagaie's pass, pagaie's own pass names (see
+    :mod:`pagaie._static.passes`) are accepted too, other names are kept and skipped. Until
+    :meth:`set_passes`, pagaie's clean-up passes (common subexpressions, elementwise fusion,
+    dead code) also run unless deleted.
 
     Examples:
         >>> import pagaie as paddle
         >>> config = paddle.inference.Config()
         >>> builder = config.pass_builder()
-        >>> builder.delete_pass('constant_folding')
-        >>> 'constant_folding' in builder.all_passes()
+        >>> builder.delete_pass('conv_bn_fuse_pass')
+        >>> 'conv_bn_fuse_pass' in builder.all_passes()
         False
         >>> builder.set_passes(['dead_code_elimination'])
         >>> print(builder.debug_string(), end='')
@@ -174,6 +192,8 @@ class PassBuilder:
         self._passes = list(passes)
         self._analysis: list[str] = []
         self._debug = False
+        self._implicit = True  # pagaie's clean-up passes run too (until set_passes)
+        self._deleted: set[str] = set()
 
     def all_passes(self) -> list[str]:
         return list(self._passes)
@@ -183,25 +203,27 @@ class PassBuilder:
         return list(self._analysis)
 
     def append_pass(self, pass_type: str) -> None:
-        self._passes.append(_str("PassBuilder.append_pass", "pass_type", pass_type))
+        self._passes.append(_str("PaddlePassBuilder.append_pass", "pass_type", pass_type))
 
     def append_analysis_pass(self, pass_type: str) -> None:
-        self._analysis.append(_str("PassBuilder.append_analysis_pass", "pass_type", pass_type))
+        self._analysis.append(_str("PaddlePassBuilder.append_analysis_pass", "pass_type", pass_type))
 
     def insert_pass(self, idx: int, pass_type: str) -> None:
-        idx = _int("PassBuilder.insert_pass", "idx", idx, non_negative=True)
+        idx = _int("PaddlePassBuilder.insert_pass", "idx", idx, non_negative=True)
         if idx > len(self._passes):
-            raise IndexError(f"paddle.inference.PassBuilder.insert_pass: idx must be in [0, "
+            raise IndexError(f"paddle.inference.PaddlePassBuilder.insert_pass: idx must be in [0, "
                              f"{len(self._passes)}], but received {idx}")
-        self._passes.insert(idx, _str("PassBuilder.insert_pass", "pass_type", pass_type))
+        self._passes.insert(idx, _str("PaddlePassBuilder.insert_pass", "pass_type", pass_type))
 
     def delete_pass(self, pass_type: str) -> None:
         """Remove every occurrence of ``pass_type`` (a name not in the list is ignored)."""
-        pass_type = _str("PassBuilder.delete_pass", "pass_type", pass_type)
+        pass_type = _str("PaddlePassBuilder.delete_pass", "pass_type", pass_type)
         self._passes = [p for p in self._passes if p != pass_type]
+        self._deleted.add(pass_type)
 
     def set_passes(self, passes: list[str]) -> None:
-        self._passes = [_str("PassBuilder.set_passes", "passes", p) for p in passes]
+        self._passes = [_str("PaddlePassBuilder.set_passes", "passes", p) for p in passes]
+        self._implicit = False
 
     def turn_on_debug(self) -> None:
         """Verify the program's shapes and dtypes after every pass."""
@@ -209,6 +231,9 @@ class PassBuilder:
 
     def debug_string(self) -> str:
         return "Passes to apply:\n" + "".join(f"  - {p}\n" for p in self._passes)
+
+
+PassBuilder = PaddlePassBuilder  # (pagaie's earlier name)
 
 
 class Config:
@@ -268,7 +293,7 @@ class Config:
         self._use_optimized = False
         self._optim_cache_dir = ""
         self._deleted_passes: list[str] = []
-        self._pass_builder: PassBuilder | None = None
+        self._pass_builder: PaddlePassBuilder | None = None
         self._shape_range_path = ""
         self._trt = {"dla": False, "varseqlen": False, "inspector": False, "explicit_quant": False,
                      "opt_level": 3}
@@ -486,11 +511,10 @@ class Config:
         """Verify shapes and dtypes after every pass."""
         self._ir_debug = _flag("Config.switch_ir_debug", "x", x)
 
-    def pass_builder(self) -> PassBuilder:
-        """The passes the predictor runs (one :class:`PassBuilder` per config)."""
+    def pass_builder(self) -> PaddlePassBuilder:
+        """The passes the predictor runs (one :class:`PaddlePassBuilder` per config)."""
         if self._pass_builder is None:
-            from pagaie._static.passes.strategy import INFERENCE_PASSES
-            self._pass_builder = PassBuilder(INFERENCE_PASSES)
+            self._pass_builder = PaddlePassBuilder(PADDLE_CPU_PASSES)
         return self._pass_builder
 
     def delete_pass(self, pass_name: str) -> None:
@@ -512,7 +536,17 @@ class Config:
         if not self._ir_optim or self._opt_level <= 0:
             return []
         from pagaie._static.passes.engine import PASSES
-        return [p for p in self.pass_builder().all_passes() if p in PASSES and p not in self._deleted_passes]
+        from pagaie._static.passes.strategy import INFERENCE_PASSES
+        builder = self.pass_builder()
+        deleted = {PASS_ALIASES.get(p, p) for p in self._deleted_passes}
+        wanted = [PASS_ALIASES.get(p, p) for p in builder.all_passes()]
+        if builder._implicit:
+            wanted += [p for p in INFERENCE_PASSES if p not in PASS_ALIASES.values() and
+                       p not in builder._deleted]
+        wanted = [p for p in dict.fromkeys(wanted) if p in PASSES and p not in deleted]
+        # pagaie's passes in their own order, then the others as listed
+        return [p for p in INFERENCE_PASSES if p in wanted] + \
+            [p for p in wanted if p not in INFERENCE_PASSES]
 
     def enable_memory_optim(self, x: bool = True) -> None:
         """Let elementwise ops write into inputs that die there (buffer reuse)."""
