@@ -416,7 +416,16 @@ def slice(input, axes, starts, ends):  # noqa: A001 (Paddle's name)
     return input[idx]
 
 
-@defop(paddle_types=("strided_slice", "pd_op.strided_slice"))
+def _strided_slice_static_shape(x, axes, starts, ends, strides, name=None) -> list[int] | None:
+    """Static rule (see ``Recorder``): bounds or strides that symbolic values give leave
+    every size unknown (-1), as Paddle's rule (``slice`` keeps the sliced axes' only)."""
+    parts = [e for p in (starts, ends, strides) for e in (p if isinstance(p, (list, tuple)) else [p])]
+    if not any(isinstance(getattr(e, "_t", None), torch.Tensor) and e._t.is_meta for e in parts):
+        return None
+    return [-1] * x.dim()
+
+
+@defop(paddle_types=("strided_slice", "pd_op.strided_slice"), static_shape=_strided_slice_static_shape)
 @view_results
 def strided_slice(x, axes, starts, ends, strides, name=None):
     """Take ``x[starts[i]:ends[i]:strides[i]]`` along each axis ``axes[i]`` (negative strides too).
