@@ -384,3 +384,8 @@ def test_one_hot_with_a_symbolic_depth_runs():
 ])
 def test_sizes_from_symbolic_axes_and_bounds(build):
     _shapes(build)
+
+
+def test_kthvalue_k_must_be_an_int_in_programs():
+    assert type(same_static_exception(
+        lambda fw: fw.kthvalue(_x(fw), fw.static.data("k", [], "int64")))) is TypeError

@@ -578,7 +578,14 @@ def bucketize(x, sorted_sequence, out_int32=False, right=False, name=None, *, ou
 _KTHVALUE_DTYPES = frozenset((torch.int32, torch.int64, torch.float32, torch.float64))  # its CPU kernels
 
 
-@defop(paddle_types=("kthvalue", "pd_op.kthvalue"))
+def _kthvalue_static_check(x, k, *args, **kwargs) -> None:
+    """Paddle's static API takes ``k`` as an int only (eagerly a Tensor works too)."""
+    if isinstance(k, Tensor):
+        raise TypeError("paddle.kthvalue: 'k' must be an int in a static program, but received "
+                        "a Tensor")
+
+
+@defop(paddle_types=("kthvalue", "pd_op.kthvalue"), static_check=_kthvalue_static_check)
 def kthvalue(x, k, axis=None, keepdim=False, name=None):
     """The ``k``-th smallest entry along an axis, with its index.
 
