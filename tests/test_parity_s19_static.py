@@ -374,3 +374,18 @@ def test_one_hot_with_a_symbolic_depth_runs():
         return fw.static.Executor(fw.CPUPlace()).run(feed=feed, fetch_list=[y])
 
     assert_same(*_both(run))
+
+
+@pytest.mark.parametrize("build", [
+    lambda fw: [fw.squeeze(_x(fw), fw.static.data("a", [1], "int64"))],
+    lambda fw: [fw.strided_slice(_x(fw), [0], fw.static.data("a", [1], "int64"),
+                                 fw.static.data("b", [1], "int64"), [1])],
+    lambda fw: [fw.slice(_x(fw), [0], fw.static.data("a", [1], "int64"), fw.static.data("b", [1], "int64"))],
+])
+def test_sizes_from_symbolic_axes_and_bounds(build):
+    _shapes(build)
+
+
+def test_kthvalue_k_must_be_an_int_in_programs():
+    assert type(same_static_exception(
+        lambda fw: fw.kthvalue(_x(fw), fw.static.data("k", [], "int64")))) is TypeError

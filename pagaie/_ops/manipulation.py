@@ -473,7 +473,17 @@ def _squeeze_axes(axis: Any, nd: int, api: str) -> list[int] | None:
     return out
 
 
-@defop(paddle_types=("squeeze2", "squeeze", "pd_op.squeeze"))
+def _squeeze_static_shape(x, axis=None, name=None) -> list[int] | None:
+    """Static rule (see ``Recorder``) for axes a symbolic value gives: as Paddle's, each of
+    them removes one axis, and every size left is unknown (-1)."""
+    entries = axis if isinstance(axis, (list, tuple)) else [axis]
+    if not any(isinstance(e, Tensor) and e._t.is_meta for e in entries):
+        return None
+    count = sum(e._t.numel() if isinstance(e, Tensor) and e._t.dim() else 1 for e in entries)
+    return [-1] * max(len(_dims_of(x)) - count, 0)
+
+
+@defop(paddle_types=("squeeze2", "squeeze", "pd_op.squeeze"), static_shape=_squeeze_static_shape)
 @view_results
 def squeeze(x, axis=None, name=None):
     """Remove axes of size 1 (all of them, or those in ``axis``; others are kept).
