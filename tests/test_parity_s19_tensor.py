@@ -269,3 +269,12 @@ def test_program_split_by_tensor_axis():
     # the axis is read when the program runs: every size of the pieces is unknown before
     _run_program(lambda P, D: P.split(D("x", [4, 6], "float32"), 2, D("a", [], "int64")),
                  {"x": np.arange(24, dtype="float32").reshape(4, 6), "a": np.array(1)})
+
+
+@pytest.mark.parametrize("case", [
+    lambda P: P.full(None, 1.0), lambda P: P.full([2], "a"),
+    lambda P: P.full_like(P.static.data("x", [2], "float32"), "a"),
+])
+def test_full_arguments_refused_in_programs(case):
+    same_static_exception(case)
+    assert_same(*both(lambda P: P.full(None, 1.0)))   # eagerly a 0-D tensor

@@ -522,8 +522,23 @@ def ones(shape, dtype=None, name=None, *, out=None, device=None, requires_grad=F
     return finish(t, out, requires_grad, pin_memory, "ones")
 
 
+def _full_static_check(shape: Any, fill_value: Any, *args: Any, **kwargs: Any) -> None:
+    """Paddle's static full wants a list, tuple or Value shape (None builds a 0-D tensor
+    eagerly) and a number or Value fill (its eager API reads a string): TypeError."""
+    if shape is None:
+        raise TypeError("paddle.full: 'shape' must be a list, tuple or Tensor while a program is "
+                        "built, but received None")
+    _str_fill_in_programs("full", fill_value)
+
+
+def _str_fill_in_programs(api: str, fill_value: Any) -> None:
+    if isinstance(fill_value, str):
+        raise TypeError(f"paddle.{api}: 'fill_value' must be a number or a Tensor while a program "
+                        f"is built, but received str {fill_value!r}")
+
+
 @defop(method=False, differentiable=False, paddle_types=("fill_constant", "pd_op.full", "pd_op.full_with_tensor"),
-       program_no_arrays=("shape",))
+       program_no_arrays=("shape",), static_check=_full_static_check)
 def full(shape, fill_value, dtype=None, name=None, *, out=None, device=None, requires_grad=False,
          pin_memory=False):
     """A tensor filled with ``fill_value``.
@@ -641,7 +656,8 @@ def ones_like(x, dtype=None, name=None, *, device=None, requires_grad=False, pin
     return finish(t, None, requires_grad, pin_memory, "ones_like")
 
 
-@defop(method=False, differentiable=False, paddle_types=("fill_any_like", "pd_op.full_like"))
+@defop(method=False, differentiable=False, paddle_types=("fill_any_like", "pd_op.full_like"),
+       static_check=lambda x, fill_value, *args, **kwargs: _str_fill_in_programs("full_like", fill_value))
 def full_like(x, fill_value, dtype=None, name=None, *, device=None, requires_grad=False,
               pin_memory=False):
     """``fill_value`` everywhere, with ``x``'s shape (and dtype and device unless given).
