@@ -190,6 +190,7 @@ def test_non_integer_sample_shape_is_a_type_error_like_paddle(name):
 def test_bernoulli_integer_probs_is_a_type_error_like_paddle(dtype):
     exc = same_exception(lambda fw: fw.distribution.Bernoulli(_t(fw, [1, 0], dtype)))
     assert "paddle.distribution.Bernoulli" in str(exc) and dtype in str(exc)
-    # float16 keeps computing in pagaie (Paddle's CPU build has no eps for it).
-    d = pagaie.distribution.Bernoulli(_t(pagaie, [0.25], "float16"))
-    assert d.mean.dtype == pagaie.float16 and d.variance.numpy().tolist() == [0.1875]
+    # float16 probabilities fail on the CPU in both (Paddle's finfo has no eps for them; its
+    # clip kernel, which pagaie's reports, has no float16 version)
+    with pytest.raises(RuntimeError, match="clip"):
+        pagaie.distribution.Bernoulli(_t(pagaie, [0.25], "float16"))

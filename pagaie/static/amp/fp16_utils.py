@@ -17,6 +17,7 @@ from typing import Any, Iterator
 import torch
 
 from pagaie._core import dtype as _dt
+from pagaie._ops._helpers import cpu_as_gpu
 from pagaie._static.ir import Operator, Program, Value
 from pagaie._static.recorder import _meta
 from pagaie.static.framework import default_main_program
@@ -105,8 +106,9 @@ def _map_args(obj: Any, fn: Any) -> Any:
 
 
 def _reinfer(op: Operator) -> None:
-    try:
-        out = op.record.kernel(*_meta(op.args), **_meta(op.kwargs))
+    try:   # (the program's low-precision kernels are Paddle's GPU/oneDNN ones: the CPU stands in)
+        with cpu_as_gpu():
+            out = op.record.kernel(*_meta(op.args), **_meta(op.kwargs))
     except Exception:  # noqa: BLE001 - a kernel that needs data keeps its recorded dtypes
         return
     outs = op.outputs
