@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from tests.reference import both_static, same_exception, same_static_exception, static_mode
+from tests.reference import both_static, same_exception, same_static_exception
 
 pytest.importorskip("paddle")
 
@@ -43,3 +43,24 @@ def test_pad_every_axis_static_dtypes(shape, pad, dt):
     # its static check is the kernel's set: int16 and bfloat16 record, float16 does not
     ok = dt in ("int16", "bfloat16")
     _check(shape, dt, lambda P, x: P.nn.functional.pad(x, pad), ok, ok)
+
+
+# -- unfold / fold ----------------------------------------------------------------------------
+
+@pytest.mark.parametrize("dt", ["float16", "bfloat16", "float64", "complex64", "int32"])
+def test_unfold_cpu_kernel_is_float32_float64(dt):
+    ok = dt == "float64"
+    _check([1, 2, 4, 4], dt, lambda P, x: P.nn.functional.unfold(x, [2, 2]), ok, ok)
+
+
+@pytest.mark.parametrize("dt", ["float16", "bfloat16", "bool", "int64", "complex64", "float64"])
+def test_fold_takes_float32_float64_complex(dt):
+    ok = dt in ("complex64", "float64")
+    _check([1, 8, 9], dt, lambda P, x: P.nn.functional.fold(x, [4, 4], 2), ok, ok)
+
+
+@pytest.mark.parametrize("dt", ["float16", "int32"])
+def test_unfold_fold_dtype_error_before_shape_error(dt):
+    # Paddle looks its kernel up before checking the shapes: NotFound, not InvalidArgument
+    same_exception(lambda P: P.nn.functional.unfold(_x(P, [1, 2, 1, 1], dt), [3, 3]))
+    same_exception(lambda P: P.nn.functional.fold(_x(P, [1, 8, 7], dt), [4, 4], 2))

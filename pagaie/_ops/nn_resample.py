@@ -10,7 +10,7 @@ import torch
 import torch.nn.functional as F
 
 from pagaie._core.registry import NoKernelError, defop
-from pagaie._ops._helpers import FLOAT_OR_COMPLEX, float_kernel, int_list, kernel_dtypes
+from pagaie._ops._helpers import F32_F64, float_kernel, int_list, kernel_dtypes
 from pagaie._ops._nn_helpers import float_attr
 from pagaie._ops._random_mask import as_scalar
 
@@ -698,15 +698,20 @@ def unfold(x, kernel_sizes, strides=1, paddings=0, dilations=1, name=None):
             "paddle.nn.functional.unfold: 'paddings' must be an int or a list/tuple of 2 or 4 "
             f"ints, but received {type(paddings).__name__}", "paddings")
     top, left, bottom, right = _paddings4(paddings, "unfold")
+    # Paddle's CPU kernel is float32/float64 only (its kernel lookup precedes the shape checks)
+    kernel_dtypes("nn.functional.unfold", x, F32_F64)
     if top != bottom or left != right or min(top, left) < 0:
         # uneven paddings pad the input first; negative ones crop it, as in Paddle
         x = _crop_pad(x, [left, right, top, bottom], 0.0)
         top = left = 0
-    float_kernel("paddle.nn.functional.unfold", x)
     return F.unfold(x, k, dilation=d, padding=[top, left], stride=s)
 
 
-@defop(program_dtypes={"x": FLOAT_OR_COMPLEX}, paddle_types=("fold", "pd_op.fold"), method=False)
+# Paddle's fold kernels and its static API's check take no float16/bfloat16, bool or integer
+_FOLD_DTYPES = frozenset({torch.float32, torch.float64, torch.complex64, torch.complex128})
+
+
+@defop(program_dtypes={"x": _FOLD_DTYPES}, paddle_types=("fold", "pd_op.fold"), method=False)
 def fold(x, output_sizes, kernel_sizes, strides=1, paddings=0, dilations=1, name=None):
     """Combine sliding blocks into a tensor (col2im): ``[N, C*kh*kw, L]`` to
     ``[N, C, H, W]``, summing overlaps. ``paddings`` is an int, ``[ph, pw]`` or
@@ -729,6 +734,7 @@ def fold(x, output_sizes, kernel_sizes, strides=1, paddings=0, dilations=1, name
         raise ValueError(f"paddle.nn.functional.fold: 'paddings' must be an int or a list of 2 or "
                          f"4 ints, but received {type(paddings).__name__}")
     top, left, bottom, right = _paddings4(paddings, "fold")
+    kernel_dtypes("nn.functional.fold", x, _FOLD_DTYPES)   # before the kernel's shape checks
     if min(k + s + d) > 0:
         blocks, spans = [], []
         for axis, size, lo, hi in ((0, o[0], top, bottom), (1, o[1], left, right)):
