@@ -88,3 +88,17 @@ def test_empty_like_static_input_dtypes(dt):
     _check([2, 3], dt, lambda P, x: P.empty_like(x), True, ok)
     ours, theirs = both_static(lambda P: _static_out(P, [2, 3], "float32", lambda P, x: P.empty_like(x, dtype=dt)))
     assert ours == theirs == dt
+
+
+# -- interpolate: integer inputs Paddle's static check records ---------------------------------
+
+@pytest.mark.parametrize("mode,dt,eager_ok,static_ok", [
+    ("nearest", "int8", False, True), ("nearest", "int16", False, False),
+    ("bilinear", "int32", False, True), ("bilinear", "int64", False, True),
+    ("bilinear", "int8", False, False), ("bicubic", "int32", False, False),
+    ("area", "uint8", False, True), ("area", "int8", False, True), ("area", "int32", False, False),
+])
+def test_interpolate_static_integer_inputs(mode, dt, eager_ok, static_ok):
+    # they build in Paddle's programs (its CPU kernel then fails when the program runs)
+    _check([1, 1, 2, 2], dt, lambda P, x: P.nn.functional.interpolate(x, size=[4, 4], mode=mode),
+           eager_ok, static_ok)
