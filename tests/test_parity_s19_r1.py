@@ -102,3 +102,35 @@ def test_interpolate_static_integer_inputs(mode, dt, eager_ok, static_ok):
     # they build in Paddle's programs (its CPU kernel then fails when the program runs)
     _check([1, 1, 2, 2], dt, lambda P, x: P.nn.functional.interpolate(x, size=[4, 4], mode=mode),
            eager_ok, static_ok)
+
+
+# -- pad with a Tensor pad ---------------------------------------------------------------------
+
+def _pad_t(P, shape, n, pdt, xdt="float32", static=False):
+    x = P.static.data("x", shape, xdt) if static else _x(P, shape, xdt)
+    return P.nn.functional.pad(x, P.to_tensor(np.ones(n, pdt)))
+
+
+@pytest.mark.parametrize("nd", [3, 4, 5])
+@pytest.mark.parametrize("pdt", ["int64", "int16", "bool"])
+def test_pad_tensor_pad_dtypes(nd, pdt):
+    # Paddle joins the pad tensor of a 3-D/4-D input with int32 zeros: only int32 goes
+    shape, n = [1, 2, 3, 3, 3][:nd], 2 * (nd - 2)
+    if nd == 5 and pdt != "bool":
+        assert list(_pad_t(__import__("pagaie"), shape, n, pdt).shape) == [1, 2, 5, 5, 5]
+    else:
+        same_exception(lambda P: _pad_t(P, shape, n, pdt))
+    if nd != 5:
+        same_static_exception(lambda P: _pad_t(P, shape, n, pdt, static=True))
+
+
+@pytest.mark.parametrize("xdt", ["float16", "bfloat16", "int16"])
+def test_pad_tensor_pad_static_x_dtypes(xdt):
+    # pad3d's static check takes float16/bfloat16 (its CPU kernel then fails), not int16
+    same_exception(lambda P: _pad_t(P, [1, 2, 3, 3], 4, "int32", xdt))
+    if xdt == "int16":
+        same_static_exception(lambda P: _pad_t(P, [1, 2, 3, 3], 4, "int32", xdt, static=True))
+    else:
+        ours, theirs = both_static(lambda P: list(_pad_t(P, [1, 2, 3, 3], 4, "int32", xdt, True).shape),
+                                   fresh_programs=True)
+        assert ours == theirs == [1, 2, -1, -1]

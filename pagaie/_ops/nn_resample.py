@@ -41,14 +41,39 @@ def _pad_generic(x, pad, value, from_left):
     return F.pad(x, torch_pad, mode="constant", value=value)
 
 
+def _pad_tensor_dtype(pad, nd):
+    """A Tensor ``pad`` of a 3-D or 4-D input, which Paddle joins with int32 zeros first, must
+    be int32 (another dtype is its ValueError, TypeError while a program is built); a 5-D
+    input's must hold integers (TypeError)."""
+    name = str(pad.dtype).replace("torch.", "")
+    if nd in (3, 4) and pad.dtype != torch.int32:
+        err = ValueError(f"paddle.nn.functional.pad: a Tensor 'pad' of a {nd}-D input must be "
+                         f"int32, but received {name}")
+        err.static_type = TypeError
+        raise err
+    if pad.is_floating_point() or pad.is_complex() or pad.dtype == torch.bool:
+        raise TypeError(f"paddle.nn.functional.pad: a Tensor 'pad' must hold integers, but "
+                        f"received {name}")
+
+
+def _pad_static_shape(x, pad, mode="constant", value=0.0, data_format=None, *args, **kwargs):
+    """The output of a Tensor ``pad`` in a program: its values are read when the program runs,
+    so the padded (spatial) sizes are unknown (-1), as in Paddle."""
+    if isinstance(pad, (list, tuple, np.ndarray)):
+        return None
+    dims = list(x.shape)
+    nd = len(dims)
+    if nd not in (3, 4, 5) or (data_format is not None and data_format.upper() not in _PAD_FORMATS[nd]):
+        return None   # the kernel's own checks report it
+    first = data_format is None or data_format.upper() == _PAD_FORMATS[nd][0]
+    for i in range(2, nd) if first else range(1, nd - 1):
+        dims[i] = -1
+    return dims
+
+
 def _pad_ints(pad, nd):
-    """The paddings as ints; float values are a TypeError as in Paddle (a float Tensor of a
-    3-D or 4-D input, which Paddle joins with int32 zeros first, a ValueError)."""
+    """The paddings as ints; float values are a TypeError as in Paddle."""
     if isinstance(pad, torch.Tensor):
-        if pad.is_floating_point() or pad.is_complex():
-            error = ValueError if nd in (3, 4) else TypeError
-            raise error(f"paddle.nn.functional.pad: a Tensor 'pad' must hold integers, but "
-                        f"received {str(pad.dtype).replace('torch.', '')}")
         return int_list(pad)
     for v in pad:
         if isinstance(v, float) or (isinstance(v, torch.Tensor) and v.is_floating_point()):
@@ -78,7 +103,7 @@ _PAD3D_DTYPES = _PAD_DTYPES - {torch.int16, torch.bfloat16}
 _PAD_STATIC = _PAD3D_DTYPES | {torch.float16, torch.bfloat16}
 
 
-@defop(paddle_types=("pad", "pad3d", "pd_op.pad", "pd_op.pad3d"), method=False)
+@defop(paddle_types=("pad", "pad3d", "pd_op.pad", "pd_op.pad3d"), method=False, static_shape=_pad_static_shape)
 def pad(x, pad, mode="constant", value=0.0, data_format=None, pad_from_left_axis=True, name=None):
     """Pad a tensor.
 
@@ -123,6 +148,10 @@ def pad(x, pad, mode="constant", value=0.0, data_format=None, pad_from_left_axis
     is_tensor = isinstance(pad, torch.Tensor)
     if is_tensor and pad.numel() == 0:
         return x.clone()
+    if is_tensor:
+        _pad_tensor_dtype(pad, nd)
+        if nd in (3, 4, 5):   # the pad3d kernel's dtypes, checked before a program reads the values
+            kernel_dtypes("nn.functional.pad", x, _PAD3D_DTYPES, static=_PAD_STATIC)
     # a numpy array is read as a list, but only in the spatial (pad3d) form, as in Paddle
     plist = _pad_ints(pad.reshape(-1).tolist() if isinstance(pad, np.ndarray) else pad, nd)
     value = float(value.reshape(-1)[0]) if isinstance(value, torch.Tensor) else value
