@@ -134,3 +134,10 @@ def test_pad_tensor_pad_static_x_dtypes(xdt):
         ours, theirs = both_static(lambda P: list(_pad_t(P, [1, 2, 3, 3], 4, "int32", xdt, True).shape),
                                    fresh_programs=True)
         assert ours == theirs == [1, 2, -1, -1]
+
+
+@pytest.mark.parametrize("fmt,n", [("NCL", 4), ("NCHW", 6)])
+def test_pad_tensor_pad_error_order(fmt, n):
+    # the data_format assertion comes before the kernel's dtype lookup, the padding count after
+    same_exception(lambda P: P.nn.functional.pad(_x(P, [1, 2, 3, 3], "float16"),
+                                                 P.to_tensor(np.ones(n, "int32")), data_format=fmt))

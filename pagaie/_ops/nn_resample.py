@@ -150,7 +150,8 @@ def pad(x, pad, mode="constant", value=0.0, data_format=None, pad_from_left_axis
         return x.clone()
     if is_tensor:
         _pad_tensor_dtype(pad, nd)
-        if nd in (3, 4, 5):   # the pad3d kernel's dtypes, checked before a program reads the values
+        if nd in (3, 4, 5) and (data_format is None or str(data_format).upper() in _PAD_FORMATS[nd]):
+            # the pad3d kernel's dtypes, checked before a program reads the values
             kernel_dtypes("nn.functional.pad", x, _PAD3D_DTYPES, static=_PAD_STATIC)
     # a numpy array is read as a list, but only in the spatial (pad3d) form, as in Paddle
     plist = _pad_ints(pad.reshape(-1).tolist() if isinstance(pad, np.ndarray) else pad, nd)
