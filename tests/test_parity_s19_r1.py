@@ -141,3 +141,16 @@ def test_pad_tensor_pad_error_order(fmt, n):
     # the data_format assertion comes before the kernel's dtype lookup, the padding count after
     same_exception(lambda P: P.nn.functional.pad(_x(P, [1, 2, 3, 3], "float16"),
                                                  P.to_tensor(np.ones(n, "int32")), data_format=fmt))
+
+
+@pytest.mark.parametrize("pad", [[1, 1, 1, 1], [1, 1, 0, 0, 1, 0, 0, 1]])
+def test_pad_tensor_value_in_a_program(pad):
+    # pad3d's static API wants a number; the every-axis pad reads a Tensor value
+    def f(P):
+        return list(P.nn.functional.pad(P.static.data("x", [1, 2, 3, 3], "float32"), pad,
+                                        value=P.to_tensor(2.5)).shape)
+    if len(pad) == 4:
+        same_static_exception(f)
+    else:
+        ours, theirs = both_static(f, fresh_programs=True)
+        assert ours == theirs == [3, 2, 4, 4]

@@ -5,6 +5,8 @@ Not a top-level family: these records are exported by ``pagaie.nn.functional``.
 """
 from __future__ import annotations
 
+import numbers
+
 import numpy as np
 import torch
 import torch.nn.functional as F
@@ -71,6 +73,18 @@ def _pad_static_shape(x, pad, mode="constant", value=0.0, data_format=None, *arg
     return dims
 
 
+def _pad_static_check(x, pad, mode="constant", value=0.0, *args, **kwargs):
+    """Paddle's static pad3d takes ``value`` as a float attribute: a Tensor there is its
+    TypeError while a program is built (its every-axis pad, and eager code, read it)."""
+    if isinstance(value, (list, tuple, np.ndarray, numbers.Number, str)) or value is None:
+        return
+    nd = len(x.shape)
+    generic = mode == "constant" and isinstance(pad, (list, tuple)) and len(pad) != 2 * (nd - 2)
+    if not generic and nd in (3, 4, 5):
+        raise TypeError("paddle.nn.functional.pad: 'value' must be a number while a program is "
+                        f"built with the spatial paddings, but received {type(value).__name__}")
+
+
 def _pad_ints(pad, nd):
     """The paddings as ints; float values are a TypeError as in Paddle."""
     if isinstance(pad, torch.Tensor):
@@ -103,7 +117,8 @@ _PAD3D_DTYPES = _PAD_DTYPES - {torch.int16, torch.bfloat16}
 _PAD_STATIC = _PAD3D_DTYPES | {torch.float16, torch.bfloat16}
 
 
-@defop(paddle_types=("pad", "pad3d", "pd_op.pad", "pd_op.pad3d"), method=False, static_shape=_pad_static_shape)
+@defop(paddle_types=("pad", "pad3d", "pd_op.pad", "pd_op.pad3d"), method=False, static_shape=_pad_static_shape,
+       static_check=_pad_static_check)
 def pad(x, pad, mode="constant", value=0.0, data_format=None, pad_from_left_axis=True, name=None):
     """Pad a tensor.
 
