@@ -15,7 +15,7 @@ from pagaie._core.registry import NoKernelError, bind_out, defop
 from pagaie._core.tensor import Tensor, name_as_data, require_grad
 from pagaie._ops._factory import (c_float_to_int, device_of, finish, returns_self, shape_of, size_args,
                                   write_out)
-from pagaie._ops._helpers import device, float_dtype, stopped
+from pagaie._ops._helpers import ALL_DTYPES, device, float_dtype, stopped
 
 __all__ = ["to_tensor", "as_tensor", "asarray", "from_numpy", "assign", "clone",
            "zeros", "ones", "full", "empty", "zeros_like", "ones_like", "full_like", "empty_like",
@@ -570,7 +570,22 @@ def full(shape, fill_value, dtype=None, name=None, *, out=None, device=None, req
     return finish(t, out, requires_grad, pin_memory, "full")
 
 
-@defop(method=False, differentiable=False, paddle_types=("empty", "pd_op.empty"))
+def _empty_static_check(shape: Any, dtype: Any = None, name: Any = None, *args: Any, **kwargs: Any) -> None:
+    """Paddle's static empty checks its dtype against a list without uint8 (eagerly any dtype
+    goes): TypeError while a program is built."""
+    shape, dtype = _size_args(shape, dtype, name)
+    if dtype is None:
+        return
+    try:
+        dt = _dt.checked_dtype(dtype, "paddle.empty")
+    except (TypeError, ValueError):
+        return   # the kernel reports it
+    if dt is torch.uint8:
+        raise TypeError("paddle.empty: 'dtype' uint8 is not supported while a program is built")
+
+
+@defop(method=False, differentiable=False, paddle_types=("empty", "pd_op.empty"),
+       static_check=_empty_static_check)
 def empty(shape, dtype=None, name=None, *, out=None, device=None, requires_grad=False,
           pin_memory=False):
     """An uninitialised tensor (its values are arbitrary).
@@ -685,7 +700,8 @@ def full_like(x, fill_value, dtype=None, name=None, *, device=None, requires_gra
     return finish(t, None, requires_grad, pin_memory, "full_like")
 
 
-@defop(method=False, differentiable=False)
+# Paddle's static empty_like reads x's shape with paddle.shape, whose check refuses int16
+@defop(method=False, differentiable=False, program_dtypes={"x": (ALL_DTYPES | set(_dt.FLOAT8)) - {torch.int16}})
 def empty_like(x, dtype=None, name=None, *, device=None, requires_grad=False, pin_memory=False):
     """An uninitialised tensor with ``x``'s shape (and dtype and device unless given).
 

@@ -5,12 +5,14 @@ Not a top-level family: these records are exported by ``pagaie.nn.functional``.
 """
 from __future__ import annotations
 
+import numbers
+
 import numpy as np
 import torch
 import torch.nn.functional as F
 
 from pagaie._core.registry import NoKernelError, defop
-from pagaie._ops._helpers import FLOAT_OR_COMPLEX, float_kernel, int_list, kernel_dtypes
+from pagaie._ops._helpers import F32_F64, float_kernel, int_list, kernel_dtypes
 from pagaie._ops._nn_helpers import float_attr
 from pagaie._ops._random_mask import as_scalar
 
@@ -41,14 +43,51 @@ def _pad_generic(x, pad, value, from_left):
     return F.pad(x, torch_pad, mode="constant", value=value)
 
 
+def _pad_tensor_dtype(pad, nd):
+    """A Tensor ``pad`` of a 3-D or 4-D input, which Paddle joins with int32 zeros first, must
+    be int32 (another dtype is its ValueError, TypeError while a program is built); a 5-D
+    input's must hold integers (TypeError)."""
+    name = str(pad.dtype).replace("torch.", "")
+    if nd in (3, 4) and pad.dtype != torch.int32:
+        err = ValueError(f"paddle.nn.functional.pad: a Tensor 'pad' of a {nd}-D input must be "
+                         f"int32, but received {name}")
+        err.static_type = TypeError
+        raise err
+    if pad.is_floating_point() or pad.is_complex() or pad.dtype == torch.bool:
+        raise TypeError(f"paddle.nn.functional.pad: a Tensor 'pad' must hold integers, but "
+                        f"received {name}")
+
+
+def _pad_static_shape(x, pad, mode="constant", value=0.0, data_format=None, *args, **kwargs):
+    """The output of a Tensor ``pad`` in a program: its values are read when the program runs,
+    so the padded (spatial) sizes are unknown (-1), as in Paddle."""
+    if isinstance(pad, (list, tuple, np.ndarray)):
+        return None
+    dims = list(x.shape)
+    nd = len(dims)
+    if nd not in (3, 4, 5) or (data_format is not None and data_format.upper() not in _PAD_FORMATS[nd]):
+        return None   # the kernel's own checks report it
+    first = data_format is None or data_format.upper() == _PAD_FORMATS[nd][0]
+    for i in range(2, nd) if first else range(1, nd - 1):
+        dims[i] = -1
+    return dims
+
+
+def _pad_static_check(x, pad, mode="constant", value=0.0, *args, **kwargs):
+    """Paddle's static pad3d takes ``value`` as a float attribute: a Tensor there is its
+    TypeError while a program is built (its every-axis pad, and eager code, read it)."""
+    if isinstance(value, (list, tuple, np.ndarray, numbers.Number, str)) or value is None:
+        return
+    nd = len(x.shape)
+    generic = mode == "constant" and isinstance(pad, (list, tuple)) and len(pad) != 2 * (nd - 2)
+    if not generic and nd in (3, 4, 5):
+        raise TypeError("paddle.nn.functional.pad: 'value' must be a number while a program is "
+                        f"built with the spatial paddings, but received {type(value).__name__}")
+
+
 def _pad_ints(pad, nd):
-    """The paddings as ints; float values are a TypeError as in Paddle (a float Tensor of a
-    3-D or 4-D input, which Paddle joins with int32 zeros first, a ValueError)."""
+    """The paddings as ints; float values are a TypeError as in Paddle."""
     if isinstance(pad, torch.Tensor):
-        if pad.is_floating_point() or pad.is_complex():
-            error = ValueError if nd in (3, 4) else TypeError
-            raise error(f"paddle.nn.functional.pad: a Tensor 'pad' must hold integers, but "
-                        f"received {str(pad.dtype).replace('torch.', '')}")
         return int_list(pad)
     for v in pad:
         if isinstance(v, float) or (isinstance(v, torch.Tensor) and v.is_floating_point()):
@@ -74,11 +113,12 @@ _PAD_NO_KERNEL = (torch.bool, torch.uint8, torch.int8)
 _PAD_DTYPES = frozenset((torch.int16, torch.int32, torch.int64, torch.bfloat16, torch.float32,
                          torch.float64, torch.complex64, torch.complex128))
 _PAD3D_DTYPES = _PAD_DTYPES - {torch.int16, torch.bfloat16}
-# what its static API lets a program record (float16 and bfloat16 then fail when it runs)
+# what its static API lets a program record for pad3d (float16 and bfloat16 then fail when it runs)
 _PAD_STATIC = _PAD3D_DTYPES | {torch.float16, torch.bfloat16}
 
 
-@defop(paddle_types=("pad", "pad3d", "pd_op.pad", "pd_op.pad3d"), method=False)
+@defop(paddle_types=("pad", "pad3d", "pd_op.pad", "pd_op.pad3d"), method=False, static_shape=_pad_static_shape,
+       static_check=_pad_static_check)
 def pad(x, pad, mode="constant", value=0.0, data_format=None, pad_from_left_axis=True, name=None):
     """Pad a tensor.
 
@@ -123,6 +163,11 @@ def pad(x, pad, mode="constant", value=0.0, data_format=None, pad_from_left_axis
     is_tensor = isinstance(pad, torch.Tensor)
     if is_tensor and pad.numel() == 0:
         return x.clone()
+    if is_tensor:
+        _pad_tensor_dtype(pad, nd)
+        if nd in (3, 4, 5) and (data_format is None or str(data_format).upper() in _PAD_FORMATS[nd]):
+            # the pad3d kernel's dtypes, checked before a program reads the values
+            kernel_dtypes("nn.functional.pad", x, _PAD3D_DTYPES, static=_PAD_STATIC)
     # a numpy array is read as a list, but only in the spatial (pad3d) form, as in Paddle
     plist = _pad_ints(pad.reshape(-1).tolist() if isinstance(pad, np.ndarray) else pad, nd)
     value = float(value.reshape(-1)[0]) if isinstance(value, torch.Tensor) else value
@@ -130,7 +175,9 @@ def pad(x, pad, mode="constant", value=0.0, data_format=None, pad_from_left_axis
         # Paddle's Python code takes float(value) there (a str of a number too)
         if type(value) is not float and type(value) is not int and not isinstance(value, str):
             value = float_attr(value, "pad", "value")
-        kernel_dtypes("nn.functional.pad", x, _PAD_DTYPES, static=_PAD_STATIC)
+        # the static check of Paddle's every-axis pad is its kernel's dtype set (int16 passes,
+        # float16 does not), unlike pad3d's
+        kernel_dtypes("nn.functional.pad", x, _PAD_DTYPES)
         return _pad_generic(x, plist, float(value), pad_from_left_axis)
     if type(value) is not float and type(value) is not int:   # pad3d's double attribute
         value = float_attr(value, "pad", "value")
@@ -303,6 +350,10 @@ def _bicubic_single_outputs(x, sizes, scales, align_corners):
 
 
 _AREA_CPU = frozenset({torch.float16, torch.float32, torch.float64})
+# the integer dtypes Paddle's static interpolate records although its CPU kernel has none
+_INTERP_STATIC_INTS = {"nearest": frozenset({torch.int8}),
+                       "bilinear": frozenset({torch.int32, torch.int64}),
+                       "area": frozenset({torch.uint8, torch.int8})}
 
 
 @defop(amp="black", paddle_types=("bilinear_interp_v2", "nearest_interp_v2", "bicubic_interp_v2",
@@ -456,7 +507,9 @@ def interpolate(x, size=None, scale_factor=None, mode="nearest", align_corners=F
             out = _resample(x.float(), sizes, scales, mode, bool(align_corners), align_mode)
             out = out.to(torch.uint8)
             return out.movedim(1, -1) if last else out
-        if mode != "nearest" or x.dtype not in (torch.uint8, torch.int32, torch.int64):
+        if x.device.type == "meta" and x.dtype in _INTERP_STATIC_INTS.get(mode, ()):
+            pass   # Paddle's static check lets these build; its CPU kernel fails when run
+        elif mode != "nearest" or x.dtype not in (torch.uint8, torch.int32, torch.int64):
             raise NoKernelError(f"paddle.nn.functional.interpolate: mode '{mode}' has no kernel for "
                                 f"dtype {str(x.dtype).replace('torch.', '')}")
     if mode == "area" and x.dtype is torch.bfloat16:
@@ -696,15 +749,20 @@ def unfold(x, kernel_sizes, strides=1, paddings=0, dilations=1, name=None):
             "paddle.nn.functional.unfold: 'paddings' must be an int or a list/tuple of 2 or 4 "
             f"ints, but received {type(paddings).__name__}", "paddings")
     top, left, bottom, right = _paddings4(paddings, "unfold")
+    # Paddle's CPU kernel is float32/float64 only (its kernel lookup precedes the shape checks)
+    kernel_dtypes("nn.functional.unfold", x, F32_F64)
     if top != bottom or left != right or min(top, left) < 0:
         # uneven paddings pad the input first; negative ones crop it, as in Paddle
         x = _crop_pad(x, [left, right, top, bottom], 0.0)
         top = left = 0
-    float_kernel("paddle.nn.functional.unfold", x)
     return F.unfold(x, k, dilation=d, padding=[top, left], stride=s)
 
 
-@defop(program_dtypes={"x": FLOAT_OR_COMPLEX}, paddle_types=("fold", "pd_op.fold"), method=False)
+# Paddle's fold kernels and its static API's check take no float16/bfloat16, bool or integer
+_FOLD_DTYPES = frozenset({torch.float32, torch.float64, torch.complex64, torch.complex128})
+
+
+@defop(program_dtypes={"x": _FOLD_DTYPES}, paddle_types=("fold", "pd_op.fold"), method=False)
 def fold(x, output_sizes, kernel_sizes, strides=1, paddings=0, dilations=1, name=None):
     """Combine sliding blocks into a tensor (col2im): ``[N, C*kh*kw, L]`` to
     ``[N, C, H, W]``, summing overlaps. ``paddings`` is an int, ``[ph, pw]`` or
@@ -727,6 +785,7 @@ def fold(x, output_sizes, kernel_sizes, strides=1, paddings=0, dilations=1, name
         raise ValueError(f"paddle.nn.functional.fold: 'paddings' must be an int or a list of 2 or "
                          f"4 ints, but received {type(paddings).__name__}")
     top, left, bottom, right = _paddings4(paddings, "fold")
+    kernel_dtypes("nn.functional.fold", x, _FOLD_DTYPES)   # before the kernel's shape checks
     if min(k + s + d) > 0:
         blocks, spans = [], []
         for axis, size, lo, hi in ((0, o[0], top, bottom), (1, o[1], left, right)):
