@@ -94,3 +94,41 @@ def test_unknown_fetch_name_raises(tmp_path):
     ours, theirs = both_static(run)
     assert ours is not None and theirs is not None
     assert "fetch_list[0]" in str(ours) and "torch" not in str(ours)
+
+
+def _introspect(fw):
+    x = fw.static.data("x", [3, 4], "float32")
+    y = fw.add(x, x)
+    s = fw.sum(y, axis=1, keepdim=True)
+    c = fw.cast(s, "float64")
+    sop, cop, aop = s.get_defining_op(), c.get_defining_op(), y.get_defining_op()
+    p = fw.static.data("p", [1], "float32")
+    r = fw.static.nn.cond(p.sum() > 0, lambda: p + 1, lambda: p - 1)
+    i = fw.full([1], 0, "int64")
+    w = fw.static.nn.while_loop(lambda i: i < 3, lambda i: [i + 1], [i])[0]
+    whiles = [o for o in w.block.program.global_block().ops if o.name() == "pd_op.while"]
+    t = fw.tanh(x)
+    first = x.first_use()
+    return [sop.has_attr("keepdim"), sop.has_attr("zz"), "keepdim" in sop.get_attr_names(),
+            cop.get_attr_names(), cop.get_input_names(), aop.get_input_names(),
+            [o.source().is_same(x) for o in aop.operands()], aop.operand(1).index(),
+            aop.num_regions(), r.get_defining_op().num_regions(), whiles[0].num_regions(),
+            first.owner().name(), first.index(), first.source().is_same(x),
+            y.first_use().owner().name(), fw is pagaie and t.first_use()]
+
+
+def test_operation_and_value_introspection():
+    # an unused value's first_use: Paddle gives a null OpOperand (truthy, every method raises
+    # ValueError); ours is None
+    ours, theirs = both_static(_introspect, fresh_programs=True)
+    assert ours[-1] is None
+    ours[-1] = theirs[-1] = None
+    assert ours == theirs
+
+
+def test_has_attr_takes_a_str():
+    def run(fw):
+        y = fw.static.data("x", [3], "float32") * 2
+        y.get_defining_op().has_attr(1)
+    from tests.reference import same_static_exception
+    same_static_exception(run)

@@ -24,6 +24,15 @@ class ValueUses:
         """The operators of this value's own block that read it."""
         return [op for op in self.block.ops if any(v is self for v in op.input_values())]
 
+    def first_use(self) -> Any:
+        """The head of the value's use list (an ``OpOperand``); None when nothing reads it. As
+        in Paddle, where each new use goes first, that is the operand recorded last."""
+        for op in reversed(self.all_used_ops()):
+            for i, v in reversed(list(enumerate(op.operands_source()))):
+                if v is self:
+                    return op.operand(i)
+        return None
+
     def use_empty(self) -> bool:
         """Whether no operator reads this value."""
         return not self.all_used_ops()
@@ -168,8 +177,78 @@ class OperationMethods:
     def get_parent_block(self) -> Any:
         return self.block
 
+    def operands(self) -> list:
+        """The operator's operands (each an :class:`OpOperand`), in argument order."""
+        return [OpOperand(self, i) for i in range(self.num_operands())]
+
+    def operand(self, index: int) -> "OpOperand":
+        n = self.num_operands()
+        if not isinstance(index, int) or not 0 <= index < n:
+            raise IndexError(f"paddle.pir.Operation.operand: index must be in [0, {n}), but "
+                             f"received {index!r}")
+        return OpOperand(self, index)
+
+    def _named_args(self) -> list:
+        """(parameter name, argument) of the call, defaults included, bound to the op's record
+        (an op without one, such as the control-flow ops: its own attributes only)."""
+        rec = self.record
+        if rec is None:
+            return []
+        try:
+            bound = rec.signature.bind(*self.args, **self.kwargs)
+        except TypeError:
+            return []
+        bound.apply_defaults()
+        return [(k, v) for k, v in bound.arguments.items() if k not in ("name", "out")]
+
+    def get_input_names(self) -> list:
+        """The names of the op's parameters that take program values (``['x', 'y']``)."""
+        from pagaie._static.ir import _values_in
+        return [k for k, v in self._named_args() if any(True for _ in _values_in(v))]
+
+    def get_attr_names(self) -> list:
+        """The names of the op's other parameters (``['axis', 'keepdim']``) and its attributes."""
+        from pagaie._static.ir import _values_in
+        names = [k for k, v in self._named_args() if not any(True for _ in _values_in(v))]
+        return names + [k for k in self.attrs if k not in names]
+
+    def has_attr(self, name: str) -> bool:
+        """Whether the op has the attribute ``name`` (see :meth:`get_attr_names`)."""
+        if not isinstance(name, str):
+            raise TypeError(f"paddle.pir.Operation.has_attr: name must be a str, but received "
+                            f"{type(name).__name__}")
+        return name in self.get_attr_names()
+
+    def num_regions(self) -> int:
+        """The op's nested regions: a branch or loop body each (0 for other ops)."""
+        return sum(1 for k, v in self.attrs.items() if k.endswith("_block") and isinstance(v, int))
+
     def id(self) -> int:
         return id(self)
+
+
+class OpOperand:
+    """Paddle's ``OpOperand``: operand ``index`` of operator ``op``."""
+
+    def __init__(self, op: Any, index: int) -> None:
+        self._op, self._index = op, index
+
+    def source(self) -> Any:
+        """The value the operand reads."""
+        return self._op.operand_source(self._index)
+
+    def owner(self) -> Any:
+        """The operator the operand belongs to."""
+        return self._op
+
+    def index(self) -> int:
+        return self._index
+
+    def __eq__(self, other: Any) -> bool:
+        return isinstance(other, OpOperand) and other._op is self._op and other._index == self._index
+
+    def __hash__(self) -> int:
+        return hash((id(self._op), self._index))
 
 
 class BlockMethods:
