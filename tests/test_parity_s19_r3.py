@@ -132,3 +132,13 @@ def test_has_attr_takes_a_str():
         y.get_defining_op().has_attr(1)
     from tests.reference import same_static_exception
     same_static_exception(run)
+
+
+def test_operation_attrs_is_callable():
+    def run(fw):
+        x = fw.static.data("x", [3, 4], "float32")
+        s = fw.sum(x, axis=1, keepdim=True)
+        a = s.get_defining_op().attrs()
+        return [a["keepdim"], a["stop_gradient"]]
+    ours, theirs = both_static(run, fresh_programs=True)
+    assert ours == theirs

@@ -23,7 +23,7 @@ import torch
 from pagaie._core import dtype as _dt
 from pagaie._core.registry import REGISTRY
 from pagaie._core.tensor import Size, Tensor, VarType
-from pagaie._static.pir_methods import BlockMethods, OperationMethods, ProgramMethods, ValueUses
+from pagaie._static.pir_methods import BlockMethods, OpAttrs, OperationMethods, ProgramMethods, ValueUses
 
 __all__ = ["UNKNOWN", "UNKNOWN_ALT", "Value", "Operator", "Block", "Program", "FORMAT_VERSION",
            "ATTR_CODECS"]
@@ -527,7 +527,7 @@ class Operator(OperationMethods):
         self.args = list(args)
         self.kwargs = dict(kwargs)
         self.outputs = outputs
-        self.attrs = dict(attrs or {})
+        self.attrs = OpAttrs(self, attrs or {})  # (also callable: Paddle's attrs())
 
     @property
     def record(self):

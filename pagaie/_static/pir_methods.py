@@ -6,6 +6,7 @@ inputs and constant arguments, so counts of operators and operands can be lower 
 Paddle's.)"""
 from __future__ import annotations
 
+import weakref
 from typing import Any
 
 import torch
@@ -225,6 +226,22 @@ class OperationMethods:
 
     def id(self) -> int:
         return id(self)
+
+
+class OpAttrs(dict):
+    """An operator's attributes (a dict, set by passes and control flow) that, called as
+    Paddle's ``Operation.attrs()``, gives every attribute: the call's non-value arguments,
+    these entries and ``stop_gradient`` of its results."""
+
+    def __init__(self, op: Any, attrs: dict) -> None:
+        super().__init__(attrs)
+        self._op = weakref.ref(op)
+
+    def __call__(self) -> dict:
+        op = self._op()
+        from pagaie._static.ir import _values_in
+        named = {k: v for k, v in op._named_args() if not any(True for _ in _values_in(v))}
+        return {**named, **self, "stop_gradient": [v.stop_gradient for v in op.output_values()]}
 
 
 class OpOperand:
