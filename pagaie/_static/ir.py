@@ -260,10 +260,6 @@ class Value(ValueUses, Tensor):
         _dygraph_only("register_hook")
         return super().register_hook(hook)
 
-    def clear_gradient(self, set_to_zero: bool = True) -> None:  # type: ignore[override]
-        _dygraph_only("clear_gradient")
-        return super().clear_gradient(set_to_zero)
-
     @property
     def place(self) -> None:  # type: ignore[override]
         # As Paddle's program Values: a Value lives on no device until an executor runs it
