@@ -113,6 +113,7 @@ def _introspect(fw):
             cop.get_attr_names(), cop.get_input_names(), aop.get_input_names(),
             [o.source().is_same(x) for o in aop.operands()], aop.operand(1).index(),
             aop.num_regions(), r.get_defining_op().num_regions(), whiles[0].num_regions(),
+            len(list(r.get_defining_op().blocks())), len(list(aop.blocks())),
             first.owner().name(), first.index(), first.source().is_same(x),
             y.first_use().owner().name(), fw is pagaie and t.first_use()]
 

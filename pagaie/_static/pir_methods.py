@@ -222,7 +222,14 @@ class OperationMethods:
 
     def num_regions(self) -> int:
         """The op's nested regions: a branch or loop body each (0 for other ops)."""
-        return sum(1 for k, v in self.attrs.items() if k.endswith("_block") and isinstance(v, int))
+        return len(self.blocks())
+
+    def blocks(self) -> list:
+        """The blocks of the op's regions (a branch or loop body each), in region order."""
+        prog = self.block.program
+        # (a PyLayer's backward block is no region of Paddle's pylayer op)
+        return [prog.blocks[v] for k, v in self.attrs.items()
+                if k.endswith("_block") and k != "backward_block" and isinstance(v, int)]
 
     def id(self) -> int:
         return id(self)
