@@ -13,6 +13,11 @@ XV = (np.arange(1, 13, dtype="float32").reshape(3, 4) / 4)
 IV = np.arange(12, dtype="int32").reshape(3, 4)
 
 
+def fw_full(x):
+    fw = pagaie if type(x).__module__.startswith("pagaie") else paddle_ref()
+    return fw.full([1], 0, "int64")
+
+
 def _program(fw, build):
     x = fw.static.data("x", [3, 4], "float32")
     i = fw.static.data("i", [3, 4], "int32")
@@ -29,6 +34,7 @@ def _program(fw, build):
     lambda x, i, j: i.bitwise_and_(j),
     lambda x, i, j: i.bitwise_xor_(j, None),
     lambda x, i, j: i.bitwise_not_(),
+    lambda x, i, j: x.index_fill_(fw_full(x), 1, 5.0),   # the program's result, not x
 ])
 def test_inplace_method_with_positional_args_in_a_program(build):
     ours, theirs = both_static(lambda fw: _program(fw, build), fresh_programs=True)
