@@ -149,3 +149,12 @@ def test_operation_attrs_is_callable():
         return [a["keepdim"], a["stop_gradient"]]
     ours, theirs = both_static(run, fresh_programs=True)
     assert ours == theirs
+
+
+@pytest.mark.parametrize("call", [
+    lambda op: op.operand(5), lambda op: op.operand_source(5), lambda op: op.result(3),
+    lambda op: op.operand(-1), lambda op: op.operand("a"),
+])
+def test_operation_index_errors(call):
+    from tests.reference import same_static_exception
+    same_static_exception(lambda fw: call((fw.static.data("x", [3], "float32") + 1).get_defining_op()))

@@ -160,7 +160,7 @@ class OperationMethods:
         return [*_values_in(self.args), *_values_in(self.kwargs)]
 
     def operand_source(self, index: int) -> Any:
-        return self.operands_source()[index]
+        return self.operands_source()[_checked_index("operand_source", index, self.num_operands())]
 
     def num_operands(self) -> int:
         return len(self.operands_source())
@@ -170,7 +170,7 @@ class OperationMethods:
         return self.output_values()
 
     def result(self, index: int) -> Any:
-        return self.output_values()[index]
+        return self.output_values()[_checked_index("result", index, self.num_results())]
 
     def num_results(self) -> int:
         return len(self.output_values())
@@ -183,11 +183,7 @@ class OperationMethods:
         return [OpOperand(self, i) for i in range(self.num_operands())]
 
     def operand(self, index: int) -> "OpOperand":
-        n = self.num_operands()
-        if not isinstance(index, int) or not 0 <= index < n:
-            raise IndexError(f"paddle.pir.Operation.operand: index must be in [0, {n}), but "
-                             f"received {index!r}")
-        return OpOperand(self, index)
+        return OpOperand(self, _checked_index("operand", index, self.num_operands()))
 
     def _named_args(self) -> list:
         """(parameter name, argument) of the call, defaults included, bound to the op's record
@@ -233,6 +229,18 @@ class OperationMethods:
 
     def id(self) -> int:
         return id(self)
+
+
+def _checked_index(api: str, index: Any, n: int) -> int:
+    """``index`` of ``Operation.<api>``, as Paddle's: a TypeError for anything but a
+    non-negative int, a RuntimeError past the end."""
+    if type(index) is not int or index < 0:
+        raise TypeError(f"paddle.pir.Operation.{api}: index must be a non-negative int, but "
+                        f"received {index!r}")
+    if index >= n:
+        raise RuntimeError(f"paddle.pir.Operation.{api}: index {index} is out of range; the "
+                           f"operator has {n} {'results' if api == 'result' else 'operands'}")
+    return index
 
 
 class OpAttrs(dict):
