@@ -158,3 +158,15 @@ def test_operation_attrs_is_callable():
 def test_operation_index_errors(call):
     from tests.reference import same_static_exception
     same_static_exception(lambda fw: call((fw.static.data("x", [3], "float32") + 1).get_defining_op()))
+
+
+def test_value_use_list_counts_each_operand_latest_first():
+    def run(fw):
+        x = fw.static.data("x", [3, 4], "float32")
+        a = x + x
+        out = [x.has_one_use(), [o.name() for o in x.all_used_ops()]]
+        fw.tanh(x)
+        return out + [x.has_one_use(), [o.name() for o in x.all_used_ops()], a.use_empty(),
+                      len(x.all_used_ops_in_same_block())]
+    ours, theirs = both_static(run, fresh_programs=True)
+    assert ours == theirs

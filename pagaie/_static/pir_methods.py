@@ -15,32 +15,36 @@ import torch
 class ValueUses:
     """Paddle's ``Value`` methods over the uses of a value in its program."""
 
+    def _uses(self, blocks: Any = None) -> list:
+        """(operator, operand index) of every read of this value, as Paddle's use list: one
+        entry per operand (``x + x`` reads ``x`` twice), the latest first."""
+        blocks = self.block.program.blocks if blocks is None else blocks
+        uses = [(op, i) for b in blocks for op in b.ops
+                for i, v in enumerate(op.operands_source()) if v is self]
+        return uses[::-1]
+
     def all_used_ops(self) -> list:
-        """The operators (of every block of the program) that read this value, in order."""
-        prog = self.block.program
-        return [op for b in prog.blocks for op in b.ops
-                if any(v is self for v in op.input_values())]
+        """The operators (of every block of the program) that read this value: one entry per
+        read, the latest first (Paddle's order)."""
+        return [op for op, _ in self._uses()]
 
     def all_used_ops_in_same_block(self) -> list:
-        """The operators of this value's own block that read it."""
-        return [op for op in self.block.ops if any(v is self for v in op.input_values())]
+        """The operators of this value's own block that read it (as :meth:`all_used_ops`)."""
+        return [op for op, _ in self._uses([self.block])]
 
     def first_use(self) -> Any:
-        """The head of the value's use list (an ``OpOperand``); None when nothing reads it. As
-        in Paddle, where each new use goes first, that is the operand recorded last."""
-        for op in reversed(self.all_used_ops()):
-            for i, v in reversed(list(enumerate(op.operands_source()))):
-                if v is self:
-                    return op.operand(i)
-        return None
+        """The head of the value's use list (an ``OpOperand``): the read recorded last; None
+        when nothing reads it."""
+        uses = self._uses()
+        return uses[0][0].operand(uses[0][1]) if uses else None
 
     def use_empty(self) -> bool:
         """Whether no operator reads this value."""
-        return not self.all_used_ops()
+        return not self._uses()
 
     def has_one_use(self) -> bool:
-        """Whether exactly one operator reads this value."""
-        return len(self.all_used_ops()) == 1
+        """Whether exactly one operand reads this value (``x + x`` reads it twice)."""
+        return len(self._uses()) == 1
 
     def replace_all_uses_with(self, other: Any) -> None:
         """Make every operator that reads this value read ``other`` instead."""
@@ -52,7 +56,7 @@ class ValueUses:
         def swap(v: Value) -> Value:
             return other if v is self else v
 
-        for op in self.all_used_ops():
+        for op in {id(op): op for op in self.all_used_ops()}.values():
             op.args = map_values(op.args, swap)
             op.kwargs = map_values(op.kwargs, swap)
         self.block.program._bump()
