@@ -579,7 +579,9 @@ def index_fill_(x, index, axis, value, name=None):
     """
     if isinstance(index, Tensor) and 0 in index.shape:
         return x
-    _index_fill_write(x, index, axis, value, name)
+    r = _index_fill_write(x, index, axis, value, name)
+    if r is not x:   # a program being built records index_fill: its result is a new value
+        return r
     for _ in range(2):  # on x's own counter: a tensor x views counts them too, as Paddle's
         torch.autograd.graph.increment_version(x._t)
     return x

@@ -23,7 +23,7 @@ import torch
 from pagaie._core import dtype as _dt
 from pagaie._core.registry import REGISTRY
 from pagaie._core.tensor import Size, Tensor, VarType
-from pagaie._static.pir_methods import BlockMethods, OperationMethods, ProgramMethods, ValueUses
+from pagaie._static.pir_methods import BlockMethods, OpAttrs, OperationMethods, ProgramMethods, ValueUses
 
 __all__ = ["UNKNOWN", "UNKNOWN_ALT", "Value", "Operator", "Block", "Program", "FORMAT_VERSION",
            "ATTR_CODECS"]
@@ -259,10 +259,6 @@ class Value(ValueUses, Tensor):
     def register_hook(self, hook: Any) -> Any:  # type: ignore[override]
         _dygraph_only("register_hook")
         return super().register_hook(hook)
-
-    def clear_gradient(self, set_to_zero: bool = True) -> None:  # type: ignore[override]
-        _dygraph_only("clear_gradient")
-        return super().clear_gradient(set_to_zero)
 
     @property
     def place(self) -> None:  # type: ignore[override]
@@ -527,7 +523,7 @@ class Operator(OperationMethods):
         self.args = list(args)
         self.kwargs = dict(kwargs)
         self.outputs = outputs
-        self.attrs = dict(attrs or {})
+        self.attrs = OpAttrs(self, attrs or {})  # (also callable: Paddle's attrs())
 
     @property
     def record(self):

@@ -6,6 +6,7 @@ inputs and constant arguments, so counts of operators and operands can be lower 
 Paddle's.)"""
 from __future__ import annotations
 
+import weakref
 from typing import Any
 
 import torch
@@ -14,23 +15,36 @@ import torch
 class ValueUses:
     """Paddle's ``Value`` methods over the uses of a value in its program."""
 
+    def _uses(self, blocks: Any = None) -> list:
+        """(operator, operand index) of every read of this value, as Paddle's use list: one
+        entry per operand (``x + x`` reads ``x`` twice), the latest first."""
+        blocks = self.block.program.blocks if blocks is None else blocks
+        uses = [(op, i) for b in blocks for op in b.ops
+                for i, v in enumerate(op.operands_source()) if v is self]
+        return uses[::-1]
+
     def all_used_ops(self) -> list:
-        """The operators (of every block of the program) that read this value, in order."""
-        prog = self.block.program
-        return [op for b in prog.blocks for op in b.ops
-                if any(v is self for v in op.input_values())]
+        """The operators (of every block of the program) that read this value: one entry per
+        read, the latest first (Paddle's order)."""
+        return [op for op, _ in self._uses()]
 
     def all_used_ops_in_same_block(self) -> list:
-        """The operators of this value's own block that read it."""
-        return [op for op in self.block.ops if any(v is self for v in op.input_values())]
+        """The operators of this value's own block that read it (as :meth:`all_used_ops`)."""
+        return [op for op, _ in self._uses([self.block])]
+
+    def first_use(self) -> Any:
+        """The head of the value's use list (an ``OpOperand``): the read recorded last; None
+        when nothing reads it."""
+        uses = self._uses()
+        return uses[0][0].operand(uses[0][1]) if uses else None
 
     def use_empty(self) -> bool:
         """Whether no operator reads this value."""
-        return not self.all_used_ops()
+        return not self._uses()
 
     def has_one_use(self) -> bool:
-        """Whether exactly one operator reads this value."""
-        return len(self.all_used_ops()) == 1
+        """Whether exactly one operand reads this value (``x + x`` reads it twice)."""
+        return len(self._uses()) == 1
 
     def replace_all_uses_with(self, other: Any) -> None:
         """Make every operator that reads this value read ``other`` instead."""
@@ -42,7 +56,7 @@ class ValueUses:
         def swap(v: Value) -> Value:
             return other if v is self else v
 
-        for op in self.all_used_ops():
+        for op in {id(op): op for op in self.all_used_ops()}.values():
             op.args = map_values(op.args, swap)
             op.kwargs = map_values(op.kwargs, swap)
         self.block.program._bump()
@@ -150,7 +164,7 @@ class OperationMethods:
         return [*_values_in(self.args), *_values_in(self.kwargs)]
 
     def operand_source(self, index: int) -> Any:
-        return self.operands_source()[index]
+        return self.operands_source()[_checked_index("operand_source", index, self.num_operands())]
 
     def num_operands(self) -> int:
         return len(self.operands_source())
@@ -160,7 +174,7 @@ class OperationMethods:
         return self.output_values()
 
     def result(self, index: int) -> Any:
-        return self.output_values()[index]
+        return self.output_values()[_checked_index("result", index, self.num_results())]
 
     def num_results(self) -> int:
         return len(self.output_values())
@@ -168,8 +182,109 @@ class OperationMethods:
     def get_parent_block(self) -> Any:
         return self.block
 
+    def operands(self) -> list:
+        """The operator's operands (each an :class:`OpOperand`), in argument order."""
+        return [OpOperand(self, i) for i in range(self.num_operands())]
+
+    def operand(self, index: int) -> "OpOperand":
+        return OpOperand(self, _checked_index("operand", index, self.num_operands()))
+
+    def _named_args(self) -> list:
+        """(parameter name, argument) of the call, defaults included, bound to the op's record
+        (an op without one, such as the control-flow ops: its own attributes only)."""
+        rec = self.record
+        if rec is None:
+            return []
+        try:
+            bound = rec.signature.bind(*self.args, **self.kwargs)
+        except TypeError:
+            return []
+        bound.apply_defaults()
+        return [(k, v) for k, v in bound.arguments.items() if k not in ("name", "out")]
+
+    def get_input_names(self) -> list:
+        """The names of the op's parameters that take program values (``['x', 'y']``)."""
+        from pagaie._static.ir import _values_in
+        return [k for k, v in self._named_args() if any(True for _ in _values_in(v))]
+
+    def get_attr_names(self) -> list:
+        """The names of the op's other parameters (``['axis', 'keepdim']``) and its attributes."""
+        from pagaie._static.ir import _values_in
+        names = [k for k, v in self._named_args() if not any(True for _ in _values_in(v))]
+        return names + [k for k in self.attrs if k not in names]
+
+    def has_attr(self, name: str) -> bool:
+        """Whether the op has the attribute ``name`` (see :meth:`get_attr_names`)."""
+        if not isinstance(name, str):
+            raise TypeError(f"paddle.pir.Operation.has_attr: name must be a str, but received "
+                            f"{type(name).__name__}")
+        return name in self.get_attr_names()
+
+    def num_regions(self) -> int:
+        """The op's nested regions: a branch or loop body each (0 for other ops)."""
+        return len(self.blocks())
+
+    def blocks(self) -> list:
+        """The blocks of the op's regions (a branch or loop body each), in region order."""
+        prog = self.block.program
+        # (a PyLayer's backward block is no region of Paddle's pylayer op)
+        return [prog.blocks[v] for k, v in self.attrs.items()
+                if k.endswith("_block") and k != "backward_block" and isinstance(v, int)]
+
     def id(self) -> int:
         return id(self)
+
+
+def _checked_index(api: str, index: Any, n: int) -> int:
+    """``index`` of ``Operation.<api>``, as Paddle's: a TypeError for anything but a
+    non-negative int, a RuntimeError past the end."""
+    if type(index) is not int or index < 0:
+        raise TypeError(f"paddle.pir.Operation.{api}: index must be a non-negative int, but "
+                        f"received {index!r}")
+    if index >= n:
+        raise RuntimeError(f"paddle.pir.Operation.{api}: index {index} is out of range; the "
+                           f"operator has {n} {'results' if api == 'result' else 'operands'}")
+    return index
+
+
+class OpAttrs(dict):
+    """An operator's attributes (a dict, set by passes and control flow) that, called as
+    Paddle's ``Operation.attrs()``, gives every attribute: the call's non-value arguments,
+    these entries and ``stop_gradient`` of its results."""
+
+    def __init__(self, op: Any, attrs: dict) -> None:
+        super().__init__(attrs)
+        self._op = weakref.ref(op)
+
+    def __call__(self) -> dict:
+        op = self._op()
+        from pagaie._static.ir import _values_in
+        named = {k: v for k, v in op._named_args() if not any(True for _ in _values_in(v))}
+        return {**named, **self, "stop_gradient": [v.stop_gradient for v in op.output_values()]}
+
+
+class OpOperand:
+    """Paddle's ``OpOperand``: operand ``index`` of operator ``op``."""
+
+    def __init__(self, op: Any, index: int) -> None:
+        self._op, self._index = op, index
+
+    def source(self) -> Any:
+        """The value the operand reads."""
+        return self._op.operand_source(self._index)
+
+    def owner(self) -> Any:
+        """The operator the operand belongs to."""
+        return self._op
+
+    def index(self) -> int:
+        return self._index
+
+    def __eq__(self, other: Any) -> bool:
+        return isinstance(other, OpOperand) and other._op is self._op and other._index == self._index
+
+    def __hash__(self) -> int:
+        return hash((id(self._op), self._index))
 
 
 class BlockMethods:

@@ -420,6 +420,21 @@ _ALWAYS_STOP = frozenset({
     "detach", "rand_like", "randn_like", "randint_like"})
 
 
+def _as_base_call(rec: OpRecord, args: tuple, kwargs: dict) -> tuple:
+    """In-place record ``rec``'s call as a call of its out-of-place op. Their signatures may
+    differ (``cumprod_(x, dim, dtype)`` where ``cumprod`` takes ``dtype`` by keyword only,
+    ``bitwise_and_`` has no ``out``): the arguments after the shared positional ones go by name."""
+    base = _REGISTRY[rec.inplace_of]
+    ipos = [p.name for p in rec.signature.parameters.values() if p.kind is p.POSITIONAL_OR_KEYWORD]
+    bpos = [p.name for p in base.signature.parameters.values() if p.kind is p.POSITIONAL_OR_KEYWORD]
+    if len(args) > len(ipos) or ipos == bpos[:len(ipos)]:
+        return base, args, kwargs
+    keep = 0
+    while keep < min(len(args), len(bpos)) and ipos[keep] == bpos[keep]:
+        keep += 1
+    return base, args[:keep], {**dict(zip(ipos[keep:], args[keep:])), **kwargs}
+
+
 def base_name(rec: OpRecord) -> str:
     """The op a record is, in-place variants included (``equal_`` is ``equal``)."""
     return rec.inplace_of or rec.name
@@ -669,7 +684,7 @@ class Recorder:
                 not _REGISTRY[rec.inplace_of].extra.get("program_inplace"):
             # Paddle's programs record an in-place API as its out-of-place op (``tanh_`` is
             # ``tanh``: the input keeps its value); ``increment`` and ``index_put_`` stay in place
-            rec = _REGISTRY[rec.inplace_of]
+            rec, args, kwargs = _as_base_call(rec, args, kwargs)
         if "program_dtypes" in rec.extra or "program_no_arrays" in rec.extra:
             _check_program_args(rec, args, kwargs)
         if self.static_mode and rec.extra.get("dygraph_only"):
@@ -741,6 +756,7 @@ class Recorder:
         if rec.inplace_of is not None:
             # In-place calls re-define their first input (the program stays in call order).
             target = vargs[0] if vargs else next(iter(vkwargs.values()))
+            _, vargs, vkwargs = _as_base_call(rec, vargs, vkwargs)   # the op runs as ``base``
             block.append_op(base, vargs, vkwargs, target, attrs)
             return target
         if rec.inplace_of is None and _mutates_first_input(rec) and vargs and isinstance(vargs[0], Value):

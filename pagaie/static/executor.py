@@ -181,11 +181,18 @@ class Executor:
         feed = dict(feed or {})
         block = prog.global_block()
         fetch = []
-        for i, f in enumerate(_fetch_targets(fetch_list)):
+        # a program loaded by load_inference_model has Paddle's fetch ops, named fetch_name_<i>:
+        # an empty fetch_list fetches them, and a name picks one
+        saved = prog.__dict__.get("_inference_fetch") or []
+        for i, f in enumerate(_fetch_targets(fetch_list) or saved):
             if isinstance(f, str):
+                k = f[11:] if f.startswith("fetch_name_") else ""
+                if not block.has_var(f) and k.isdigit() and int(k) < len(saved):
+                    fetch.append(saved[int(k)])
+                    continue
                 if not block.has_var(f):
-                    raise ValueError(f"paddle.static.Executor.run: fetch target {f!r} is not a variable "
-                                     "of the program")
+                    raise ValueError(f"paddle.static.Executor.run: fetch_list[{i}] {f!r} is not a "
+                                     "variable or a fetch target of the program")
                 fetch.append(block.var(f))
             elif isinstance(f, Value):
                 fetch.append(f)

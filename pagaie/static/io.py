@@ -685,6 +685,7 @@ def load_inference_model(path_prefix: str, executor: Any, **kwargs: Any) -> list
                               f"{params_path!r}")
     gb = program.global_block()
     fetch = [gb.var(n) for n in program.__dict__.get("_fetch_names", [])]
+    program._inference_fetch = fetch   # Paddle's program has their fetch ops (see Executor.run)
     return [program, list(program.__dict__.get("_feed_names", [])), fetch]
 
 
@@ -701,4 +702,5 @@ def _load_paddle_inference_model(model: bytes, params_path: str | None, model_pa
     if params_path is not None and os.path.exists(params_path):
         params = tensors_from_bytes(load_from_file(params_path))
     imported = load_program_file(model, params, repr(model_path))
+    imported.program._inference_fetch = list(imported.fetch_values)
     return [imported.program, list(imported.feed_names), list(imported.fetch_values)]
