@@ -351,6 +351,9 @@ def _bce(input: torch.Tensor, label: torch.Tensor, weight, reduction: str) -> to
     try:
         return F.binary_cross_entropy(input, label, weight, reduction=reduction)
     except RuntimeError as exc:
+        if "input" in str(exc):   # Paddle's kernel refuses a probability outside [0, 1] (or NaN)
+            raise ValueError("paddle.nn.functional.binary_cross_entropy: every element of 'input' "
+                             "must be a probability in [0, 1]") from None
         if "target" not in str(exc):
             raise
     loss = (label - 1) * torch.log1p(-input).clamp(min=-100) - label * torch.log(input).clamp(min=-100)

@@ -383,6 +383,9 @@ def gaussian_nll_loss(input, label, variance, full=False, epsilon=1e-06, reducti
         2.0
     """
     api = "nn.functional.gaussian_nll_loss"
+    if not isinstance(reduction, str):   # Paddle's check fails on a non-str with a TypeError
+        raise TypeError(f"paddle.{api}: 'reduction' must be a str ('sum', 'mean' or 'none'), "
+                        f"but received {type(reduction).__name__}")
     check_reduction(reduction, api)
     for t, arg in ((input, "input"), (label, "label"), (variance, "variance")):
         if t.dtype not in (torch.float32, torch.float64):
