@@ -32,3 +32,41 @@ def test_gaussian_nll_loss_reduction_type(red):
     err = same_exception(lambda P: P.nn.functional.gaussian_nll_loss(
         _t(P, [[1.0, 2.0]]), _t(P, [[1.5, 2.5]]), _t(P, [[0.5, 1.0]]), reduction=red))
     assert "reduction" in str(err)
+
+
+# -- cross_entropy: a soft-label loss takes the weight's dtype --------------------------------
+
+_R = np.random.default_rng(0)
+_X = _R.random((3, 5))
+_L = _R.random((3, 5))
+_L /= _L.sum(1, keepdims=True)
+_W = _R.random(5)
+
+
+@pytest.mark.parametrize("xd,wd", [("float64", "float32"), ("float32", "float64")])
+@pytest.mark.parametrize("red", ["mean", "sum", "none"])
+def test_cross_entropy_soft_label_weight_dtype(xd, wd, red):
+    def f(P):
+        x = P.to_tensor(_X.astype(xd))
+        x.stop_gradient = False
+        out = P.nn.functional.cross_entropy(x, P.to_tensor(_L.astype(xd)), soft_label=True,
+                                            weight=P.to_tensor(_W.astype(wd)), reduction=red)
+        return [out, P.grad(out.sum(), x)[0]]
+    assert_same(*both(f))
+
+
+@pytest.mark.parametrize("eps", [0.0, 0.1])
+def test_cross_entropy_smoothed_weight_dtype(eps):
+    def f(P):
+        x = P.to_tensor(_X)
+        lab = P.to_tensor(np.array([0, 3, 1], "int64"))
+        return P.nn.functional.cross_entropy(x, lab, weight=P.to_tensor(_W.astype("float32")),
+                                             label_smoothing=eps)
+    assert_same(*both(f))
+
+
+@pytest.mark.parametrize("wd", ["float16", "bfloat16"])
+def test_cross_entropy_soft_label_low_float_weight(wd):
+    same_exception(lambda P: P.nn.functional.cross_entropy(
+        P.to_tensor(_X), P.to_tensor(_L), soft_label=True,
+        weight=P.cast(P.to_tensor(_W.astype("float32")), wd)))

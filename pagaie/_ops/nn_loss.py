@@ -203,6 +203,11 @@ def cross_entropy(input, label, weight=None, ignore_index=-100, reduction="mean"
         if weight is not None:
             shape = [1] * nd
             shape[ax] = c
+            if weight.is_floating_point():
+                # Paddle gathers the sample weights by a matmul in the weight's dtype (no
+                # float16/bfloat16 one on CPU), and the loss takes that dtype
+                no_low_float_kernel(api, weight, arg="weight")
+                label, loss = label.to(weight.dtype), loss.to(weight.dtype)
             wsum = (label * weight.reshape(shape)).sum(ax, keepdim=True)
             loss = loss * wsum
         if reduction == "none":
