@@ -70,3 +70,59 @@ def test_cross_entropy_soft_label_low_float_weight(wd):
     same_exception(lambda P: P.nn.functional.cross_entropy(
         P.to_tensor(_X), P.to_tensor(_L), soft_label=True,
         weight=P.cast(P.to_tensor(_W.astype("float32")), wd)))
+
+
+# -- matmul family: which float/int operand pairs run ----------------------------------------
+
+def _m(P, dt, v=((1.0, 2.0), (3.0, 4.0))):
+    return P.cast(P.to_tensor(np.array(v, "float32")), dt)
+
+
+_MATMULS = {
+    "matmul": lambda P, a, b: P.matmul(a, b),
+    "method": lambda P, a, b: a.matmul(b),
+    "mm": lambda P, a, b: P.mm(a, b),
+    "inner": lambda P, a, b: P.inner(a, b),
+    "tensordot": lambda P, a, b: P.tensordot(a, b, axes=1),
+    "kron": lambda P, a, b: P.kron(a, b),
+}
+
+
+@pytest.mark.parametrize("api", sorted(_MATMULS))
+@pytest.mark.parametrize("xd", ["float64", "float16", "bfloat16"])
+@pytest.mark.parametrize("yd", ["int32", "int64"])
+def test_matmul_family_non_float32_with_int_is_value_error(api, xd, yd):
+    err = same_exception(lambda P: _MATMULS[api](P, _m(P, xd), _m(P, yd)))
+    assert isinstance(err, ValueError)
+    assert f"paddle.{'matmul' if api == 'method' else api}" in str(err)
+
+
+@pytest.mark.parametrize("api", sorted(_MATMULS))
+@pytest.mark.parametrize("yd", ["int32", "int64"])
+def test_matmul_family_float32_with_int(api, yd):
+    f = lambda P: _MATMULS[api](P, _m(P, "float32"), _m(P, yd))   # noqa: E731
+    if api == "kron":   # kron casts nothing
+        same_exception(f)
+    else:
+        assert_same(*both(f))
+
+
+@pytest.mark.parametrize("xd", ["float64", "float16"])
+@pytest.mark.parametrize("yd", ["int32", "int64"])
+def test_matmul_operator_casts_the_int_operand(xd, yd):
+    f = lambda P: _m(P, xd) @ _m(P, yd)   # noqa: E731
+    if xd == "float16":   # no CPU float16 matmul kernel
+        same_exception(f)
+    else:
+        assert_same(*both(f))
+
+
+def test_kron_program_records_float_int_pair():
+    from tests.reference import both_static
+
+    def f(P):
+        x = P.static.data("x", [2, 2], "float64")
+        y = P.static.data("y", [2, 2], "int64")
+        return [P.kron(x, y).dtype == P.float64]
+    ours, theirs = both_static(f, fresh_programs=True)
+    assert ours == theirs == [True]

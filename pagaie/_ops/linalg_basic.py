@@ -128,10 +128,10 @@ Tensor.__rmatmul__ = lambda self, other: matmul(_matmul_operand(self, other, "__
 
 
 def _promote(x, y, api):
-    """Paddle's matmul family: a real operand with a complex one is promoted; an integer ``y``
-    is read as ``x``'s floating dtype (its kernels take y's data as x's type); any other mix
-    (two floating dtypes, two integer dtypes, an integer ``x`` with a floating ``y``) is an
-    error."""
+    """Paddle's matmul family: a real operand with a complex one is promoted; an int32/int64
+    ``y`` is cast for a float32 ``x`` only (not by kron) when it runs; any other mix (two floating dtypes,
+    two integer dtypes, an integer ``x`` with a floating ``y``, a float64/float16/bfloat16
+    ``x`` with an integer ``y``) is Paddle's ValueError."""
     if x.dtype == y.dtype:
         return x, y
     if x.is_complex() or y.is_complex():
@@ -139,8 +139,9 @@ def _promote(x, y, api):
         return x.to(dt), y.to(dt)
     # the kernel is looked up by y's dtype (NotFound, a RuntimeError, when the CPU has none)
     kernel_dtypes(api, y, _KRON_DTYPES if api == "kron" else _MATMUL_DTYPES, "y")
-    if x.is_floating_point() and not y.is_floating_point():
-        return x, y.to(x.dtype)
+    if x.is_floating_point() and not y.is_floating_point() and (
+            x.device.type == "meta" or (x.dtype == torch.float32 and api != "kron")):
+        return x, y.to(x.dtype)   # (a program records any such pair; its run fails)
     raise ValueError(f"paddle.{api}: the operands must have the same dtype, but received "
                      f"{str(x.dtype)[6:]} and {str(y.dtype)[6:]}")
 
