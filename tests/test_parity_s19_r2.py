@@ -126,3 +126,31 @@ def test_kron_program_records_float_int_pair():
         return [P.kron(x, y).dtype == P.float64]
     ours, theirs = both_static(f, fresh_programs=True)
     assert ours == theirs == [True]
+
+
+_PROGRAM_MATMULS = {
+    "mm": lambda P, a, b: P.mm(a, b),
+    "inner": lambda P, a, b: P.inner(a, b),
+    "tensordot": lambda P, a, b: P.tensordot(a, b, axes=1),
+    "matmul": lambda P, a, b: P.matmul(a, b),
+    "kron": lambda P, a, b: P.kron(a, b),
+}
+
+
+@pytest.mark.parametrize("api", sorted(_PROGRAM_MATMULS))
+@pytest.mark.parametrize("xd,yd", [("float32", "int64"), ("int32", "float32"), ("float32", "float64"),
+                                   ("int64", "int64"), ("complex64", "complex64")])
+def test_matmul_family_program_dtypes(api, xd, yd):
+    """mm/inner/tensordot's static APIs take float16/32/64 operands only (TypeError while the
+    program is built); matmul and kron record a mixed real pair in x's dtype."""
+    from tests.reference import both_static
+
+    def f(P):
+        x = P.static.data("x", [2, 2], xd)
+        y = P.static.data("y", [2, 2], yd)
+        try:
+            return str(_PROGRAM_MATMULS[api](P, x, y).dtype).replace("paddle.", "")
+        except Exception as exc:   # noqa: BLE001
+            return type(exc).__name__
+    ours, theirs = both_static(f, fresh_programs=True)
+    assert ours == theirs

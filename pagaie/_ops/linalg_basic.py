@@ -139,9 +139,9 @@ def _promote(x, y, api):
         return x.to(dt), y.to(dt)
     # the kernel is looked up by y's dtype (NotFound, a RuntimeError, when the CPU has none)
     kernel_dtypes(api, y, _KRON_DTYPES if api == "kron" else _MATMUL_DTYPES, "y")
-    if x.is_floating_point() and not y.is_floating_point() and (
-            x.device.type == "meta" or (x.dtype == torch.float32 and api != "kron")):
-        return x, y.to(x.dtype)   # (a program records any such pair; its run fails)
+    if x.device.type == "meta" or (x.dtype == torch.float32 and not y.is_floating_point()
+                                   and api != "kron"):
+        return x, y.to(x.dtype)   # (a program records any real pair in x's dtype; its run fails)
     raise ValueError(f"paddle.{api}: the operands must have the same dtype, but received "
                      f"{str(x.dtype)[6:]} and {str(y.dtype)[6:]}")
 
@@ -159,7 +159,12 @@ def _promote_float(x, y, api):
     return x.to(dt), y.to(dt)
 
 
-@defop(amp="white", paddle_types=("pd_op.mm",))
+# what the static APIs of mm, inner and tensordot take for both operands (a build-time TypeError)
+_PROGRAM_MATMUL = frozenset({torch.float16, torch.float32, torch.float64})
+
+
+@defop(amp="white", paddle_types=("pd_op.mm",),
+       program_dtypes={"input": _PROGRAM_MATMUL, "mat2": _PROGRAM_MATMUL})
 def mm(input, mat2, name=None):
     """Matrix product of ``input`` and ``mat2`` (broadcasting like :func:`matmul`).
 
@@ -631,7 +636,7 @@ def ger(x, y, name=None, *, out=None):
     return _outer(x, y, out, "ger")
 
 
-@defop(paddle_types=("pd_op.inner",))
+@defop(paddle_types=("pd_op.inner",), program_dtypes={"x": _PROGRAM_MATMUL, "y": _PROGRAM_MATMUL})
 def inner(x, y, name=None):
     """Inner product over the last axis of ``x`` and ``y`` (a broadcast product when either has
     one element).
@@ -665,7 +670,7 @@ def _axes_list(v):
     return [int(v)]
 
 
-@defop(amp="white", method=True, program_dtypes={"x": frozenset({torch.float16, torch.float32, torch.float64})})
+@defop(amp="white", method=True, program_dtypes={"x": _PROGRAM_MATMUL, "y": _PROGRAM_MATMUL})
 def tensordot(x, y, axes=2, name=None):
     """Sum the products of ``x`` and ``y`` over the given axes.
 
