@@ -154,3 +154,48 @@ def test_matmul_family_program_dtypes(api, xd, yd):
             return type(exc).__name__
     ours, theirs = both_static(f, fresh_programs=True)
     assert ours == theirs
+
+
+# -- loss weights: an integer weight, a narrower pos_weight, a float16 gathered weight ---------
+
+_P = _R.random((3, 4)) * 0.8 + 0.1
+_L01 = _R.integers(0, 2, (3, 4)).astype("float64")
+_W4 = _R.random(4) * 3
+_CLS = np.array([0, 2, 1])
+
+
+def _c(P, a, dt):
+    return P.to_tensor(np.asarray(a).astype(dt))
+
+
+_WEIGHTED = {
+    "bce": lambda P, xd, wd: P.nn.functional.binary_cross_entropy(
+        _c(P, _P, xd), _c(P, _L01, xd), weight=_c(P, _W4, wd)),
+    "bce_logits_weight": lambda P, xd, wd: P.nn.functional.binary_cross_entropy_with_logits(
+        _c(P, _P, xd), _c(P, _L01, xd), weight=_c(P, _W4, wd)),
+    "bce_logits_pos_weight": lambda P, xd, wd: P.nn.functional.binary_cross_entropy_with_logits(
+        _c(P, _P, xd), _c(P, _L01, xd), pos_weight=_c(P, _W4, wd)),
+    "multi_margin": lambda P, xd, wd: P.nn.functional.multi_margin_loss(
+        _c(P, _P, xd), _c(P, _CLS, "int64"), weight=_c(P, _W4, wd)),
+    "multi_label_soft_margin": lambda P, xd, wd: P.nn.functional.multi_label_soft_margin_loss(
+        _c(P, _P, xd), _c(P, _L01, xd), weight=_c(P, _W4, wd)),
+    "cross_entropy": lambda P, xd, wd: P.nn.functional.cross_entropy(
+        _c(P, _P, xd), _c(P, _CLS, "int64"), weight=_c(P, _W4, wd), reduction="none"),
+    "cross_entropy_probs": lambda P, xd, wd: P.nn.functional.cross_entropy(
+        _c(P, _P, xd), _c(P, _CLS, "int64"), weight=_c(P, _W4, wd), use_softmax=False),
+}
+
+
+@pytest.mark.parametrize("api", sorted(_WEIGHTED))
+@pytest.mark.parametrize("xd,wd", [("float32", "int64"), ("float64", "int32"), ("float64", "float16"),
+                                   ("float64", "float32"), ("float32", "float64")])
+def test_loss_weight_dtypes(api, xd, wd):
+    f = lambda P: _WEIGHTED[api](P, xd, wd)   # noqa: E731
+    try:
+        both(f)
+    except Exception:   # noqa: BLE001
+        err = same_exception(f)
+        if wd.startswith("int"):
+            assert isinstance(err, TypeError) and "weight" in str(err)
+        return
+    assert_same(*both(f))

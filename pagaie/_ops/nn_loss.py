@@ -12,7 +12,8 @@ import torch.nn.functional as F
 from pagaie._core.registry import NoKernelError, defop
 from pagaie._ops._helpers import (BF16_F32_F64, F32_F64, FLOAT_OR_COMPLEX, NO_SUBTRACT_KERNEL,
                                  REAL_FLOATS, check_binary_dtypes, compare_mask, dtype_name, float_kernel,
-                                 kernel_dtypes, no_low_float_kernel, trace_constant, zero_dropped)
+                                 float_weight, kernel_dtypes, no_low_float_kernel, trace_constant,
+                                 zero_dropped)
 from pagaie._ops._nn_helpers import check_reduction, reduce_loss
 from pagaie._ops.math_unary import _abs
 
@@ -234,6 +235,9 @@ def cross_entropy(input, label, weight=None, ignore_index=-100, reduction="mean"
     if weight is not None and (weight.dim() != 1 or weight.shape[0] != c):
         raise ValueError(f"paddle.{api}: input's class dimension ({c}) must equal the weight's "
                          f"({list(weight.shape)}) when weight is provided")
+    if weight is not None:
+        float_weight(api, input, weight)
+        no_low_float_kernel(api, weight, arg="weight")   # (Paddle gathers it: no CPU float16 gather)
     mask = lab != ignore_index
     safe = torch.where(mask, lab, torch.zeros_like(lab))
     # (a data-dependent check: under torch.compile the compiled gather bounds-checks instead)
@@ -340,6 +344,7 @@ def binary_cross_entropy(input, label, weight=None, reduction="mean", name=None)
         raise ValueError(f"paddle.nn.functional.binary_cross_entropy: 'label' must have the dtype "
                          f"of 'input' ({str(input.dtype)[6:]}), but received {str(label.dtype)[6:]}")
     _same_float_dtype("nn.functional.binary_cross_entropy", input, label)
+    float_weight("nn.functional.binary_cross_entropy", input, weight)
     label = label.detach().to(input.dtype)
     if weight is not None and (weight.requires_grad or weight.dtype != input.dtype):
         # Paddle multiplies by the weight after the elementwise loss: it is differentiated
@@ -403,9 +408,13 @@ def binary_cross_entropy_with_logits(logit, label, weight=None, reduction="mean"
                          f"but received {str(logit.dtype)[6:]}")
     _same_float_dtype(api, logit, label, ("logit", "label"))
     label = label.detach().to(logit.dtype)
+    float_weight(api, logit, weight)
     if pos_weight is not None:
-        _same_float_dtype(api, logit, pos_weight, ("logit", "pos_weight"))
-        pos_weight = pos_weight.detach()
+        float_weight(api, logit, pos_weight, "pos_weight")
+        if torch.promote_types(logit.dtype, pos_weight.dtype) != logit.dtype:
+            # (a pos_weight of a narrower float dtype is cast to the logit's)
+            _same_float_dtype(api, logit, pos_weight, ("logit", "pos_weight"))
+        pos_weight = pos_weight.detach().to(logit.dtype)
     if weight is not None and (weight.requires_grad or weight.dtype != logit.dtype):
         # Paddle differentiates the weight (applied after the elementwise loss), not the label,
         # and a weight of another float dtype promotes the result

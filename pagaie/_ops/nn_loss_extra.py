@@ -13,7 +13,7 @@ import torch.nn.functional as F
 from pagaie._core.registry import NoKernelError, defop
 from pagaie._ops._helpers import (BF16_F32_F64, F32_F64, FLOAT_OR_COMPLEX, NO_SUBTRACT_KERNEL,
                                  REAL_FLOATS, check_binary_dtypes, dtype_name, float_kernel, kernel_dtypes,
-                                 no_low_float_kernel)
+                                 float_weight, no_low_float_kernel)
 from pagaie._ops._nn_helpers import check_reduction, reduce_loss
 
 
@@ -231,6 +231,7 @@ def multi_label_soft_margin_loss(input, label, weight=None, reduction="mean", na
         raise ValueError(f"paddle.{api}: 'input' and 'label' must have the same shape, but "
                          f"received {list(input.shape)} and {list(label.shape)}")
     input, label = _promote(api, input, label)
+    float_weight(api, input, weight)
     loss = -(label * F.logsigmoid(input) + (1 - label) * F.logsigmoid(-input))
     if weight is not None:
         loss = loss * weight
@@ -333,6 +334,9 @@ def multi_margin_loss(input, label, p=1, margin=1.0, weight=None, reduction="mea
     if weight is not None and (weight.dim() != 1 or weight.shape[0] != c):
         raise ValueError(f"{api}: 'weight' must have shape [{c}] (input's shape[1]), but "
                          f"received {list(weight.shape)}")
+    if weight is not None:
+        float_weight(api[7:], input, weight)
+        no_low_float_kernel(api[7:], weight, arg="weight")   # (Paddle gathers it: no CPU float16 gather)
     # Paddle's formula: the mean over all C classes (the target's own term included) less
     # that term's nominal value margin ** p / C
     t = (margin - _IndexSample.apply(input, lab[:, None]) + input).clamp_min(0) ** p
