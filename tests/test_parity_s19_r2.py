@@ -65,8 +65,8 @@ def test_cross_entropy_smoothed_weight_dtype(eps):
     assert_same(*both(f))
 
 
-@pytest.mark.parametrize("wd", ["float16", "bfloat16"])
-def test_cross_entropy_soft_label_low_float_weight(wd):
+@pytest.mark.parametrize("wd", ["float16", "bfloat16", "bool"])
+def test_cross_entropy_soft_label_weight_without_cpu_kernel(wd):
     same_exception(lambda P: P.nn.functional.cross_entropy(
         P.to_tensor(_X), P.to_tensor(_L), soft_label=True,
         weight=P.cast(P.to_tensor(_W.astype("float32")), wd)))
@@ -188,14 +188,14 @@ _WEIGHTED = {
 
 @pytest.mark.parametrize("api", sorted(_WEIGHTED))
 @pytest.mark.parametrize("xd,wd", [("float32", "int64"), ("float64", "int32"), ("float64", "float16"),
-                                   ("float64", "float32"), ("float32", "float64")])
+                                   ("float64", "float32"), ("float32", "float64"), ("float32", "bool")])
 def test_loss_weight_dtypes(api, xd, wd):
     f = lambda P: _WEIGHTED[api](P, xd, wd)   # noqa: E731
     try:
         both(f)
     except Exception:   # noqa: BLE001
         err = same_exception(f)
-        if wd.startswith("int"):
+        if wd.startswith("int") or wd == "bool":
             assert isinstance(err, TypeError) and "weight" in str(err)
         return
     assert_same(*both(f))

@@ -10,7 +10,7 @@ import torch
 import torch.nn.functional as F
 
 from pagaie._core.registry import NoKernelError, defop
-from pagaie._ops._helpers import (BF16_F32_F64, F32_F64, FLOAT_OR_COMPLEX, NO_SUBTRACT_KERNEL,
+from pagaie._ops._helpers import (BF16_F32_F64, F32_F64, FLOAT_OR_COMPLEX, LOW_FLOATS, NO_SUBTRACT_KERNEL,
                                  REAL_FLOATS, check_binary_dtypes, compare_mask, dtype_name, float_kernel,
                                  float_weight, kernel_dtypes, no_low_float_kernel, trace_constant,
                                  zero_dropped)
@@ -204,10 +204,10 @@ def cross_entropy(input, label, weight=None, ignore_index=-100, reduction="mean"
         if weight is not None:
             shape = [1] * nd
             shape[ax] = c
+            # Paddle gathers the sample weights by a matmul in the weight's dtype (no bool,
+            # float16 or bfloat16 one on CPU), and the loss takes that dtype
+            no_low_float_kernel(api, weight, arg="weight", missing=LOW_FLOATS | {torch.bool})
             if weight.is_floating_point():
-                # Paddle gathers the sample weights by a matmul in the weight's dtype (no
-                # float16/bfloat16 one on CPU), and the loss takes that dtype
-                no_low_float_kernel(api, weight, arg="weight")
                 label, loss = label.to(weight.dtype), loss.to(weight.dtype)
             wsum = (label * weight.reshape(shape)).sum(ax, keepdim=True)
             loss = loss * wsum
