@@ -199,3 +199,23 @@ def test_loss_weight_dtypes(api, xd, wd):
             assert isinstance(err, TypeError) and "weight" in str(err)
         return
     assert_same(*both(f))
+
+
+@pytest.mark.parametrize("xd,wd", [("float64", "float32"), ("float32", "float64"), ("float32", "int64"),
+                                   ("float64", "float16")])
+def test_nll_loss_weight_of_another_dtype(xd, wd):
+    err = same_exception(lambda P: P.nn.functional.nll_loss(
+        _c(P, np.log(_P), xd), _c(P, _CLS, "int64"), weight=_c(P, _W4, wd)))
+    assert "paddle.nn.functional.nll_loss" in str(err) and "'weight'" in str(err)
+
+
+def test_nll_loss_program_records_weight_of_another_dtype():
+    from tests.reference import both_static
+
+    def f(P):
+        x = P.static.data("x", [3, 4], "float64")
+        lab = P.static.data("l", [3], "int64")
+        w = P.static.data("w", [4], "float32")
+        return str(P.nn.functional.nll_loss(x, lab, weight=w).dtype).replace("paddle.", "")
+    ours, theirs = both_static(f, fresh_programs=True)
+    assert ours == theirs

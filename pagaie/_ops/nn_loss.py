@@ -12,8 +12,8 @@ import torch.nn.functional as F
 from pagaie._core.registry import NoKernelError, defop
 from pagaie._ops._helpers import (BF16_F32_F64, F32_F64, FLOAT_OR_COMPLEX, LOW_FLOATS, NO_SUBTRACT_KERNEL,
                                  REAL_FLOATS, check_binary_dtypes, compare_mask, dtype_name, float_kernel,
-                                 float_weight, kernel_dtypes, no_low_float_kernel, trace_constant,
-                                 zero_dropped)
+                                 float_weight, kernel_dtypes, no_low_float_kernel, same_dtype_args,
+                                 trace_constant, zero_dropped)
 from pagaie._ops._nn_helpers import check_reduction, reduce_loss
 from pagaie._ops.math_unary import _abs
 
@@ -569,6 +569,10 @@ def nll_loss(input, label, weight=None, ignore_index=-100, reduction="mean", nam
             label = label.reshape(input.shape[:1] + input.shape[2:])
     _check_index_dtype("nn.functional.nll_loss", label, "label", (torch.int64,))
     if weight is not None:
+        # Paddle's kernel reads the weight in the input's dtype: another one is its ValueError
+        # when it runs (a program records it)
+        if input.device.type != "meta":
+            same_dtype_args("nn.functional.nll_loss", input, weight=weight)
         weight = weight.detach()
     lab = label
     # torch's nll_loss2d backward rejects a non-contiguous input
