@@ -219,3 +219,29 @@ def test_nll_loss_program_records_weight_of_another_dtype():
         return str(P.nn.functional.nll_loss(x, lab, weight=w).dtype).replace("paddle.", "")
     ours, theirs = both_static(f, fresh_programs=True)
     assert ours == theirs
+
+
+# -- shape errors in our own words --------------------------------------------------------------
+
+@pytest.mark.parametrize("vs", [(3, 1), (3,), (1, 4), (4,), (3, 4, 1), (2, 4)])
+def test_gaussian_nll_loss_variance_shape(vs):
+    def f(P):
+        return P.nn.functional.gaussian_nll_loss(_c(P, _P, "float32"), _c(P, _P[::-1], "float32"),
+                                                 _c(P, np.full(vs, 0.5), "float32"), reduction="none")
+    if vs in ((3, 1), (3,)):
+        assert_same(*both(f))
+    else:
+        assert "'variance'" in str(same_exception(f))
+
+
+@pytest.mark.parametrize("ls", [(3, 1), (1, 4), (4,), (3, 4, 1)])
+def test_sigmoid_focal_loss_label_shape(ls):
+    err = same_exception(lambda P: P.nn.functional.sigmoid_focal_loss(
+        _c(P, _P, "float32"), _c(P, np.ones(ls), "float32")))
+    assert "paddle.nn.functional.sigmoid_focal_loss" in str(err) and "'label'" in str(err)
+
+
+def test_nll_loss_weight_shape():
+    err = same_exception(lambda P: P.nn.functional.nll_loss(
+        _c(P, np.log(_P), "float32"), _c(P, _CLS, "int64"), weight=_c(P, np.ones(5), "float32")))
+    assert "paddle.nn.functional.nll_loss" in str(err) and "'weight'" in str(err)

@@ -568,6 +568,9 @@ def nll_loss(input, label, weight=None, ignore_index=-100, reduction="mean", nam
         if label.numel() == input.numel() // max(input.shape[1], 1) and label.shape[:1] == input.shape[:1]:
             label = label.reshape(input.shape[:1] + input.shape[2:])
     _check_index_dtype("nn.functional.nll_loss", label, "label", (torch.int64,))
+    if weight is not None and list(weight.shape) != [input.shape[1]]:
+        raise ValueError(f"paddle.nn.functional.nll_loss: 'weight' must have shape [{input.shape[1]}] "
+                         f"(the input's class axis), but received {list(weight.shape)}")
     if weight is not None:
         # Paddle's kernel reads the weight in the input's dtype: another one is its ValueError
         # when it runs (a program records it)

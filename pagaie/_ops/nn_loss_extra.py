@@ -395,6 +395,10 @@ def gaussian_nll_loss(input, label, variance, full=False, epsilon=1e-06, reducti
         if t.dtype not in (torch.float32, torch.float64):
             raise ValueError(f"paddle.{api}: '{arg}' must be a float32 or float64 tensor, but "
                              f"received {dtype_name(t)}")
+    xs, vs = list(input.shape), list(variance.shape)
+    if not (vs == xs or vs == xs[:-1] or (vs[:-1] == xs[:-1] and vs[-1:] == [1])):
+        raise ValueError(f"paddle.{api}: 'variance' must have the input's shape {xs}, that shape "
+                         f"without its last axis, or with it as 1, but received {vs}")
     if bool((variance < 0).any()):
         raise ValueError("paddle.nn.functional.gaussian_nll_loss: variance has negative entry/entries")
     # Paddle clamps the variance under no_grad, so no gradient reaches it
@@ -428,6 +432,9 @@ def sigmoid_focal_loss(logit, label, normalizer=None, alpha=0.25, gamma=2.0, red
     if logit.is_floating_point() and logit.dtype != label.dtype:  # Paddle: InvalidArgument
         raise ValueError(f"{api}: 'label' must have the dtype of 'logit' ({dtype_name(logit)}), "
                          f"but received {dtype_name(label)}")
+    if list(label.shape) != list(logit.shape):   # Paddle: InvalidArgument
+        raise ValueError(f"{api}: 'label' must have the shape of 'logit' {list(logit.shape)}, but "
+                         f"received {list(label.shape)}")
     p = torch.sigmoid(logit)
     # as in Paddle, the label is differentiated through p_t and alpha_t only
     ce = F.binary_cross_entropy_with_logits(logit, label.detach(), reduction="none")
