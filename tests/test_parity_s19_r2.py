@@ -245,3 +245,23 @@ def test_nll_loss_weight_shape():
     err = same_exception(lambda P: P.nn.functional.nll_loss(
         _c(P, np.log(_P), "float32"), _c(P, _CLS, "int64"), weight=_c(P, np.ones(5), "float32")))
     assert "paddle.nn.functional.nll_loss" in str(err) and "'weight'" in str(err)
+
+
+_SHAPE_ERRORS = {
+    "mm": lambda P: P.mm(P.ones([2, 3]), P.ones([4, 5])),
+    "mm_0d": lambda P: P.mm(P.ones([]), P.ones([])),
+    "bmm": lambda P: P.bmm(P.ones([2, 2, 3]), P.ones([2, 4, 5])),
+    "bmm_batch": lambda P: P.bmm(P.ones([2, 2, 3]), P.ones([3, 3, 5])),
+    "mv": lambda P: P.mv(P.ones([2, 3]), P.ones([4])),
+    "inner": lambda P: P.inner(P.ones([2, 3]), P.ones([2, 4])),
+    "addmm": lambda P: P.addmm(P.ones([2, 2]), P.ones([2, 3]), P.ones([4, 2])),
+    "baddbmm": lambda P: P.baddbmm(P.ones([1, 2, 2]), P.ones([1, 2, 3]), P.ones([1, 4, 2])),
+}
+
+
+@pytest.mark.parametrize("case", sorted(_SHAPE_ERRORS))
+def test_matmul_family_shape_errors_in_our_words(case):
+    msg = str(same_exception(_SHAPE_ERRORS[case]))
+    assert msg.startswith(f"paddle.{case.split('_')[0]}:"), msg
+    for torch_words in ("mat1", "batch2", "size mismatch", "inner()", "need to be at least", "(received"):
+        assert torch_words not in msg, msg
