@@ -265,3 +265,20 @@ def test_matmul_family_shape_errors_in_our_words(case):
     assert msg.startswith(f"paddle.{case.split('_')[0]}:"), msg
     for torch_words in ("mat1", "batch2", "size mismatch", "inner()", "need to be at least", "(received"):
         assert torch_words not in msg, msg
+
+
+@pytest.mark.parametrize("dt", ["int32", "int64"])
+@pytest.mark.parametrize("red", ["mean", "sum", "none"])
+def test_l1_loss_integer_inputs(dt, red):
+    f = lambda P: P.nn.functional.l1_loss(_c(P, [[1, 5], [2, 0]], dt), _c(P, [[3, 1], [2, 2]], dt),   # noqa: E731
+                                          reduction=red)
+    if red == "mean":   # no integer mean kernel
+        assert "reduction" in str(same_exception(f))
+    else:
+        assert_same(*both(f))
+
+
+def test_cross_entropy_soft_label_weight_shape():
+    err = same_exception(lambda P: P.nn.functional.cross_entropy(
+        _c(P, _P, "float32"), _c(P, _P, "float32"), soft_label=True, weight=_c(P, np.ones(5), "float32")))
+    assert "paddle.nn.functional.cross_entropy" in str(err) and "'weight'" in str(err)

@@ -204,6 +204,9 @@ def cross_entropy(input, label, weight=None, ignore_index=-100, reduction="mean"
         if weight is not None:
             shape = [1] * nd
             shape[ax] = c
+            if list(weight.shape) != [c]:
+                raise ValueError(f"paddle.{api}: 'weight' must have shape [{c}] (the input's class "
+                                 f"axis), but received {list(weight.shape)}")
             # Paddle gathers the sample weights by a matmul in the weight's dtype (no bool,
             # float16 or bfloat16 one on CPU), and the loss takes that dtype
             no_low_float_kernel(api, weight, arg="weight", missing=LOW_FLOATS | {torch.bool})
@@ -470,6 +473,8 @@ def l1_loss(input, label, reduction="mean", name=None):
     if input.dtype != label.dtype:  # a numpy label lands here (its dtype is not torch's)
         _tensor_label(label)
         check_binary_dtypes("nn.functional.l1_loss", input, label)
+    if reduction == "mean":   # Paddle's mean kernel has no integer version (NotFound)
+        float_kernel("paddle.nn.functional.l1_loss", input, "inputs with reduction='mean'", complex_ok=True)
     return reduce_loss(_abs(input - label), reduction)
 
 
