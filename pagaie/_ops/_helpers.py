@@ -480,3 +480,12 @@ def same_dtype_args(api: str, x: torch.Tensor, **others: Any) -> None:
         if isinstance(t, torch.Tensor) and t.dtype is not x.dtype:
             raise ValueError(f"paddle.{api}: '{name}' ({dtype_name(t)}) must have the dtype of the "
                              f"input ({dtype_name(x)})")
+
+
+def float_weight(api: str, x: torch.Tensor, w: Any, arg: str = "weight") -> None:
+    """A loss multiplies its ``w`` into the floating loss of ``x``: an integer or bool one is
+    Paddle's type-promotion TypeError."""
+    if isinstance(w, torch.Tensor) and not (w.is_floating_point() or w.is_complex()) \
+            and x.is_floating_point():
+        raise TypeError(f"paddle.{api}: '{arg}' must be a floating-point tensor, but received "
+                        f"{dtype_name(w)} (type promotion does not mix it with {dtype_name(x)})")

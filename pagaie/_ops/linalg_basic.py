@@ -74,22 +74,23 @@ def matmul(x, y, transpose_x=False, transpose_y=False, name=None, *, out=None):
     return r if out is None else write_out(out, r)
 
 
-def _check_matmul_shapes(x: torch.Tensor, y: torch.Tensor) -> None:
-    """Name a shape mismatch of ``matmul`` in Paddle's terms (after any transposes)."""
+def _check_matmul_shapes(x: torch.Tensor, y: torch.Tensor, api: str = "matmul") -> None:
+    """Name a shape mismatch of ``matmul`` (or of ``api``, one of its family) in Paddle's terms
+    (after any transposes)."""
     if x.dim() == 0 or y.dim() == 0:
-        raise ValueError(f"paddle.matmul: the inputs must have at least 1 dimension, but received "
+        raise ValueError(f"paddle.{api}: the inputs must have at least 1 dimension, but received "
                          f"shapes {list(x.shape)} and {list(y.shape)}")
     kx = x.shape[-1]
     ky = y.shape[0] if y.dim() == 1 else y.shape[-2]
     if kx != ky:
-        raise ValueError(f"paddle.matmul: the last dimension of x ({kx}) must equal the "
+        raise ValueError(f"paddle.{api}: the last dimension of x ({kx}) must equal the "
                          f"{'first' if y.dim() == 1 else 'second-to-last'} dimension of y "
-                         f"({ky}); the shapes (after transpose_x/transpose_y) are "
-                         f"{list(x.shape)} and {list(y.shape)}")
+                         f"({ky}); the shapes{' (after transpose_x/transpose_y)' if api == 'matmul' else ''} "
+                         f"are {list(x.shape)} and {list(y.shape)}")
     try:
         torch.broadcast_shapes(x.shape[:-2], y.shape[:-2])
     except RuntimeError:
-        raise ValueError(f"paddle.matmul: the batch dimensions of x {list(x.shape[:-2])} and y "
+        raise ValueError(f"paddle.{api}: the batch dimensions of x {list(x.shape[:-2])} and y "
                          f"{list(y.shape[:-2])} do not broadcast") from None
 
 
@@ -128,10 +129,10 @@ Tensor.__rmatmul__ = lambda self, other: matmul(_matmul_operand(self, other, "__
 
 
 def _promote(x, y, api):
-    """Paddle's matmul family: a real operand with a complex one is promoted; an integer ``y``
-    is read as ``x``'s floating dtype (its kernels take y's data as x's type); any other mix
-    (two floating dtypes, two integer dtypes, an integer ``x`` with a floating ``y``) is an
-    error."""
+    """Paddle's matmul family: a real operand with a complex one is promoted; an int32/int64
+    ``y`` is cast for a float32 ``x`` only (not by kron) when it runs; any other mix (two floating dtypes,
+    two integer dtypes, an integer ``x`` with a floating ``y``, a float64/float16/bfloat16
+    ``x`` with an integer ``y``) is Paddle's ValueError."""
     if x.dtype == y.dtype:
         return x, y
     if x.is_complex() or y.is_complex():
@@ -139,8 +140,9 @@ def _promote(x, y, api):
         return x.to(dt), y.to(dt)
     # the kernel is looked up by y's dtype (NotFound, a RuntimeError, when the CPU has none)
     kernel_dtypes(api, y, _KRON_DTYPES if api == "kron" else _MATMUL_DTYPES, "y")
-    if x.is_floating_point() and not y.is_floating_point():
-        return x, y.to(x.dtype)
+    if x.device.type == "meta" or (x.dtype == torch.float32 and not y.is_floating_point()
+                                   and api != "kron"):
+        return x, y.to(x.dtype)   # (a program records any real pair in x's dtype; its run fails)
     raise ValueError(f"paddle.{api}: the operands must have the same dtype, but received "
                      f"{str(x.dtype)[6:]} and {str(y.dtype)[6:]}")
 
@@ -158,7 +160,12 @@ def _promote_float(x, y, api):
     return x.to(dt), y.to(dt)
 
 
-@defop(amp="white", paddle_types=("pd_op.mm",))
+# what the static APIs of mm, inner and tensordot take for both operands (a build-time TypeError)
+_PROGRAM_MATMUL = frozenset({torch.float16, torch.float32, torch.float64})
+
+
+@defop(amp="white", paddle_types=("pd_op.mm",),
+       program_dtypes={"input": _PROGRAM_MATMUL, "mat2": _PROGRAM_MATMUL})
 def mm(input, mat2, name=None):
     """Matrix product of ``input`` and ``mat2`` (broadcasting like :func:`matmul`).
 
@@ -179,7 +186,11 @@ def mm(input, mat2, name=None):
         input, mat2 = _promote(input, mat2, "mm")
     # (the matmul kernel; a program records float32 and float64 only)
     kernel_dtypes("mm", input, _MATMUL_DTYPES, arg="input", static=F32_F64)
-    return torch.matmul(input, mat2)
+    try:
+        return torch.matmul(input, mat2)
+    except RuntimeError:
+        _check_matmul_shapes(input, mat2, "mm")
+        raise
 
 
 @defop(amp="promote", paddle_types=("bmm", "pd_op.bmm"))
@@ -211,6 +222,7 @@ def bmm(x, y, name=None, *, out=None):
     if x.dtype != y.dtype:
         raise ValueError(f"paddle.bmm: 'x' must have the dtype of 'y' ({str(y.dtype)[6:]}), but "
                          f"received {str(x.dtype)[6:]}")
+    _check_bmm_shapes("bmm", x, y)
     return write_out(out, torch.bmm(x, y))
 
 
@@ -247,6 +259,9 @@ def mv(x, vec, name=None):
     if x.dtype != vec.dtype:
         raise ValueError(f"paddle.mv: 'x' and 'vec' must have the same dtype, but received "
                          f"{str(x.dtype).replace('torch.', '')} and {str(vec.dtype).replace('torch.', '')}")
+    if x.shape[1] != vec.shape[0]:
+        raise ValueError(f"paddle.mv: the second dimension of 'x' ({x.shape[1]}) must equal the size of "
+                         f"'vec' ({vec.shape[0]}), but received shapes {list(x.shape)} and {list(vec.shape)}")
     return torch.mv(x, vec)
 
 
@@ -407,6 +422,14 @@ def _check_mm(api, x, y):
     if x.dim() != 2 or y.dim() != 2:
         raise ValueError(f"paddle.{api}: 'x' and 'y' must be 2-D tensors, but received x: "
                          f"{list(x.shape)}, y: {list(y.shape)}")
+    _check_matmul_shapes(x, y, api)
+
+
+def _check_bmm_shapes(api, x, y):
+    """Paddle's batched products: equal batch sizes and x's width equal to y's height."""
+    if x.shape[0] != y.shape[0] or x.shape[2] != y.shape[1]:
+        raise ValueError(f"paddle.{api}: 'x' [b, m, k] and 'y' [b, k, n] must agree in b and k, but "
+                         f"received shapes {list(x.shape)} and {list(y.shape)}")
 
 
 def _into_input(input: torch.Tensor, r: torch.Tensor) -> torch.Tensor:
@@ -493,6 +516,7 @@ def baddbmm(input, x, y, beta=1.0, alpha=1.0, name=None):
     if x.dim() != 3 or y.dim() != 3:
         raise ValueError(f"paddle.baddbmm: 'x' and 'y' must be 3-D tensors, but received x: "
                          f"{list(x.shape)}, y: {list(y.shape)}")
+    _check_bmm_shapes("baddbmm", x, y)
     if input.dim() == 2:
         # Paddle reads a 2-D input as one row per batch, [b, n] -> [b, 1, n], not as a matrix
         # shared by the batch
@@ -630,7 +654,7 @@ def ger(x, y, name=None, *, out=None):
     return _outer(x, y, out, "ger")
 
 
-@defop(paddle_types=("pd_op.inner",))
+@defop(paddle_types=("pd_op.inner",), program_dtypes={"x": _PROGRAM_MATMUL, "y": _PROGRAM_MATMUL})
 def inner(x, y, name=None):
     """Inner product over the last axis of ``x`` and ``y`` (a broadcast product when either has
     one element).
@@ -652,6 +676,9 @@ def inner(x, y, name=None):
         from pagaie._ops.arith import multiply
         return multiply.op_record.kernel(x, y)
     x, y = _promote(x, y, "inner")
+    if x.shape[-1] != y.shape[-1]:
+        raise ValueError(f"paddle.inner: the last dimensions of 'x' and 'y' must match, but received "
+                         f"shapes {list(x.shape)} and {list(y.shape)}")
     no_low_float_kernel("inner", x, arg="x", missing=_NO_MATMUL_KERNEL)
     return torch.inner(x, y)
 
@@ -664,7 +691,7 @@ def _axes_list(v):
     return [int(v)]
 
 
-@defop(amp="white", method=True, program_dtypes={"x": frozenset({torch.float16, torch.float32, torch.float64})})
+@defop(amp="white", method=True, program_dtypes={"x": _PROGRAM_MATMUL, "y": _PROGRAM_MATMUL})
 def tensordot(x, y, axes=2, name=None):
     """Sum the products of ``x`` and ``y`` over the given axes.
 

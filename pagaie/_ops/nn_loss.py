@@ -10,9 +10,10 @@ import torch
 import torch.nn.functional as F
 
 from pagaie._core.registry import NoKernelError, defop
-from pagaie._ops._helpers import (BF16_F32_F64, F32_F64, FLOAT_OR_COMPLEX, NO_SUBTRACT_KERNEL,
+from pagaie._ops._helpers import (BF16_F32_F64, F32_F64, FLOAT_OR_COMPLEX, LOW_FLOATS, NO_SUBTRACT_KERNEL,
                                  REAL_FLOATS, check_binary_dtypes, compare_mask, dtype_name, float_kernel,
-                                 kernel_dtypes, no_low_float_kernel, trace_constant, zero_dropped)
+                                 float_weight, kernel_dtypes, no_low_float_kernel, same_dtype_args,
+                                 trace_constant, zero_dropped)
 from pagaie._ops._nn_helpers import check_reduction, reduce_loss
 from pagaie._ops.math_unary import _abs
 
@@ -203,6 +204,14 @@ def cross_entropy(input, label, weight=None, ignore_index=-100, reduction="mean"
         if weight is not None:
             shape = [1] * nd
             shape[ax] = c
+            if list(weight.shape) != [c]:
+                raise ValueError(f"paddle.{api}: 'weight' must have shape [{c}] (the input's class "
+                                 f"axis), but received {list(weight.shape)}")
+            # Paddle gathers the sample weights by a matmul in the weight's dtype (no bool,
+            # float16 or bfloat16 one on CPU), and the loss takes that dtype
+            no_low_float_kernel(api, weight, arg="weight", missing=LOW_FLOATS | {torch.bool})
+            if weight.is_floating_point():
+                label, loss = label.to(weight.dtype), loss.to(weight.dtype)
             wsum = (label * weight.reshape(shape)).sum(ax, keepdim=True)
             loss = loss * wsum
         if reduction == "none":
@@ -229,6 +238,9 @@ def cross_entropy(input, label, weight=None, ignore_index=-100, reduction="mean"
     if weight is not None and (weight.dim() != 1 or weight.shape[0] != c):
         raise ValueError(f"paddle.{api}: input's class dimension ({c}) must equal the weight's "
                          f"({list(weight.shape)}) when weight is provided")
+    if weight is not None:
+        float_weight(api, input, weight)
+        no_low_float_kernel(api, weight, arg="weight")   # (Paddle gathers it: no CPU float16 gather)
     mask = lab != ignore_index
     safe = torch.where(mask, lab, torch.zeros_like(lab))
     # (a data-dependent check: under torch.compile the compiled gather bounds-checks instead)
@@ -335,6 +347,7 @@ def binary_cross_entropy(input, label, weight=None, reduction="mean", name=None)
         raise ValueError(f"paddle.nn.functional.binary_cross_entropy: 'label' must have the dtype "
                          f"of 'input' ({str(input.dtype)[6:]}), but received {str(label.dtype)[6:]}")
     _same_float_dtype("nn.functional.binary_cross_entropy", input, label)
+    float_weight("nn.functional.binary_cross_entropy", input, weight)
     label = label.detach().to(input.dtype)
     if weight is not None and (weight.requires_grad or weight.dtype != input.dtype):
         # Paddle multiplies by the weight after the elementwise loss: it is differentiated
@@ -351,6 +364,9 @@ def _bce(input: torch.Tensor, label: torch.Tensor, weight, reduction: str) -> to
     try:
         return F.binary_cross_entropy(input, label, weight, reduction=reduction)
     except RuntimeError as exc:
+        if "input" in str(exc):   # Paddle's kernel refuses a probability outside [0, 1] (or NaN)
+            raise ValueError("paddle.nn.functional.binary_cross_entropy: every element of 'input' "
+                             "must be a probability in [0, 1]") from None
         if "target" not in str(exc):
             raise
     loss = (label - 1) * torch.log1p(-input).clamp(min=-100) - label * torch.log(input).clamp(min=-100)
@@ -395,9 +411,13 @@ def binary_cross_entropy_with_logits(logit, label, weight=None, reduction="mean"
                          f"but received {str(logit.dtype)[6:]}")
     _same_float_dtype(api, logit, label, ("logit", "label"))
     label = label.detach().to(logit.dtype)
+    float_weight(api, logit, weight)
     if pos_weight is not None:
-        _same_float_dtype(api, logit, pos_weight, ("logit", "pos_weight"))
-        pos_weight = pos_weight.detach()
+        float_weight(api, logit, pos_weight, "pos_weight")
+        if torch.promote_types(logit.dtype, pos_weight.dtype) != logit.dtype:
+            # (a pos_weight of a narrower float dtype is cast to the logit's)
+            _same_float_dtype(api, logit, pos_weight, ("logit", "pos_weight"))
+        pos_weight = pos_weight.detach().to(logit.dtype)
     if weight is not None and (weight.requires_grad or weight.dtype != logit.dtype):
         # Paddle differentiates the weight (applied after the elementwise loss), not the label,
         # and a weight of another float dtype promotes the result
@@ -453,6 +473,8 @@ def l1_loss(input, label, reduction="mean", name=None):
     if input.dtype != label.dtype:  # a numpy label lands here (its dtype is not torch's)
         _tensor_label(label)
         check_binary_dtypes("nn.functional.l1_loss", input, label)
+    if reduction == "mean":   # Paddle's mean kernel has no integer version (NotFound)
+        float_kernel("paddle.nn.functional.l1_loss", input, "inputs with reduction='mean'", complex_ok=True)
     return reduce_loss(_abs(input - label), reduction)
 
 
@@ -551,7 +573,14 @@ def nll_loss(input, label, weight=None, ignore_index=-100, reduction="mean", nam
         if label.numel() == input.numel() // max(input.shape[1], 1) and label.shape[:1] == input.shape[:1]:
             label = label.reshape(input.shape[:1] + input.shape[2:])
     _check_index_dtype("nn.functional.nll_loss", label, "label", (torch.int64,))
+    if weight is not None and list(weight.shape) != [input.shape[1]]:
+        raise ValueError(f"paddle.nn.functional.nll_loss: 'weight' must have shape [{input.shape[1]}] "
+                         f"(the input's class axis), but received {list(weight.shape)}")
     if weight is not None:
+        # Paddle's kernel reads the weight in the input's dtype: another one is its ValueError
+        # when it runs (a program records it)
+        if input.device.type != "meta":
+            same_dtype_args("nn.functional.nll_loss", input, weight=weight)
         weight = weight.detach()
     lab = label
     # torch's nll_loss2d backward rejects a non-contiguous input

@@ -13,7 +13,7 @@ import torch.nn.functional as F
 from pagaie._core.registry import NoKernelError, defop
 from pagaie._ops._helpers import (BF16_F32_F64, F32_F64, FLOAT_OR_COMPLEX, NO_SUBTRACT_KERNEL,
                                  REAL_FLOATS, check_binary_dtypes, dtype_name, float_kernel, kernel_dtypes,
-                                 no_low_float_kernel)
+                                 float_weight, no_low_float_kernel)
 from pagaie._ops._nn_helpers import check_reduction, reduce_loss
 
 
@@ -231,6 +231,7 @@ def multi_label_soft_margin_loss(input, label, weight=None, reduction="mean", na
         raise ValueError(f"paddle.{api}: 'input' and 'label' must have the same shape, but "
                          f"received {list(input.shape)} and {list(label.shape)}")
     input, label = _promote(api, input, label)
+    float_weight(api, input, weight)
     loss = -(label * F.logsigmoid(input) + (1 - label) * F.logsigmoid(-input))
     if weight is not None:
         loss = loss * weight
@@ -333,6 +334,9 @@ def multi_margin_loss(input, label, p=1, margin=1.0, weight=None, reduction="mea
     if weight is not None and (weight.dim() != 1 or weight.shape[0] != c):
         raise ValueError(f"{api}: 'weight' must have shape [{c}] (input's shape[1]), but "
                          f"received {list(weight.shape)}")
+    if weight is not None:
+        float_weight(api[7:], input, weight)
+        no_low_float_kernel(api[7:], weight, arg="weight")   # (Paddle gathers it: no CPU float16 gather)
     # Paddle's formula: the mean over all C classes (the target's own term included) less
     # that term's nominal value margin ** p / C
     t = (margin - _IndexSample.apply(input, lab[:, None]) + input).clamp_min(0) ** p
@@ -383,11 +387,18 @@ def gaussian_nll_loss(input, label, variance, full=False, epsilon=1e-06, reducti
         2.0
     """
     api = "nn.functional.gaussian_nll_loss"
+    if not isinstance(reduction, str):   # Paddle's check fails on a non-str with a TypeError
+        raise TypeError(f"paddle.{api}: 'reduction' must be a str ('sum', 'mean' or 'none'), "
+                        f"but received {type(reduction).__name__}")
     check_reduction(reduction, api)
     for t, arg in ((input, "input"), (label, "label"), (variance, "variance")):
         if t.dtype not in (torch.float32, torch.float64):
             raise ValueError(f"paddle.{api}: '{arg}' must be a float32 or float64 tensor, but "
                              f"received {dtype_name(t)}")
+    xs, vs = list(input.shape), list(variance.shape)
+    if not (vs == xs or vs == xs[:-1] or (vs[:-1] == xs[:-1] and vs[-1:] == [1])):
+        raise ValueError(f"paddle.{api}: 'variance' must have the input's shape {xs}, that shape "
+                         f"without its last axis, or with it as 1, but received {vs}")
     if bool((variance < 0).any()):
         raise ValueError("paddle.nn.functional.gaussian_nll_loss: variance has negative entry/entries")
     # Paddle clamps the variance under no_grad, so no gradient reaches it
@@ -421,6 +432,9 @@ def sigmoid_focal_loss(logit, label, normalizer=None, alpha=0.25, gamma=2.0, red
     if logit.is_floating_point() and logit.dtype != label.dtype:  # Paddle: InvalidArgument
         raise ValueError(f"{api}: 'label' must have the dtype of 'logit' ({dtype_name(logit)}), "
                          f"but received {dtype_name(label)}")
+    if list(label.shape) != list(logit.shape):   # Paddle: InvalidArgument
+        raise ValueError(f"{api}: 'label' must have the shape of 'logit' {list(logit.shape)}, but "
+                         f"received {list(label.shape)}")
     p = torch.sigmoid(logit)
     # as in Paddle, the label is differentiated through p_t and alpha_t only
     ce = F.binary_cross_entropy_with_logits(logit, label.detach(), reduction="none")
