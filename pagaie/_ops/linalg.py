@@ -203,7 +203,7 @@ def norm(x, p=None, axis=None, keepdim=False, out=None, dtype=None, name=None):
     if p not in _MATRIX_ORDS:
         raise ValueError("paddle.linalg.norm: for a 2-D 'axis', 'p' must be one of 'fro', 'nuc', 1, -1, "
                          f"2, -2, inf, -inf, but received {p!r}")
-    no_low_float_kernel("linalg.norm", x, arg="x")   # (its CPU frobenius_norm, p_norm and svd kernels)
+    no_low_float_kernel("linalg.norm", x)   # (its CPU frobenius_norm, p_norm and svd kernels)
     return write_out(out, _matrix_norm(x, p, dims, keepdim))
 
 
@@ -239,7 +239,7 @@ def vector_norm(x, p=2.0, axis=None, keepdim=False, name=None, *, dtype=None, ou
         raise ValueError("paddle.linalg.vector_norm: 'p' must be an int or a float, but received "
                          f"{'a Tensor' if isinstance(p, torch.Tensor) else repr(p)}")
     dims = _axis_list(axis, x.dim(), "linalg.vector_norm")
-    no_low_float_kernel("linalg.vector_norm", x, arg="x")   # (Paddle's CPU p_norm kernel)
+    no_low_float_kernel("linalg.vector_norm", x)   # (Paddle's CPU p_norm kernel)
     return write_out(out, _pnorm(x, float(p), dims, keepdim))
 
 
@@ -271,7 +271,7 @@ def matrix_norm(x, p="fro", axis=[-2, -1], keepdim=False, name=None):  # noqa: B
     if p not in _MATRIX_ORDS:
         raise ValueError("paddle.linalg.matrix_norm: 'p' must be one of 'fro', 'nuc', 1, -1, 2, -2, inf, "
                          f"-inf, but received {p!r}")
-    no_low_float_kernel("linalg.matrix_norm", x, arg="x")
+    no_low_float_kernel("linalg.matrix_norm", x)
     return _matrix_norm(x, p, dims, keepdim)
 
 

@@ -679,7 +679,7 @@ def inner(x, y, name=None):
     if x.shape[-1] != y.shape[-1]:
         raise ValueError(f"paddle.inner: the last dimensions of 'x' and 'y' must match, but received "
                          f"shapes {list(x.shape)} and {list(y.shape)}")
-    no_low_float_kernel("inner", x, arg="x", missing=_NO_MATMUL_KERNEL)
+    no_low_float_kernel("inner", x, missing=_NO_MATMUL_KERNEL)
     return torch.inner(x, y)
 
 
@@ -733,7 +733,7 @@ def tensordot(x, y, axes=2, name=None):
             raise AssertionError(f"paddle.tensordot: 'x' has size {x.shape[a]} in axis {a} but 'y' has size "
                                  f"{y.shape[b]} in axis {b}; contracted axes must match (or be 1)")
     x, y = _promote(x, y, "tensordot")
-    no_low_float_kernel("tensordot", x, arg="x", missing=_NO_MATMUL_KERNEL)
+    no_low_float_kernel("tensordot", x, missing=_NO_MATMUL_KERNEL)
     return torch.tensordot(x, y, dims=(ax_x, ax_y))
 
 
@@ -923,5 +923,5 @@ def vecdot(x, y, axis=-1, name=None):
     if x.is_floating_point() != y.is_floating_point() and not (x.is_complex() or y.is_complex()):
         raise TypeError("paddle.linalg.vecdot: type promotion only works between floating-point (or complex and "
                         f"real) tensors, but received {str(x.dtype)[6:]} and {str(y.dtype)[6:]}")
-    no_low_float_kernel("linalg.vecdot", x, arg="x", missing=_NO_MATMUL_KERNEL)   # (conj, on x only)
+    no_low_float_kernel("linalg.vecdot", x, missing=_NO_MATMUL_KERNEL)   # (conj, on x only)
     return (x.conj() * y).sum(dim=axis)

@@ -800,7 +800,7 @@ def cov(x, rowvar=True, ddof=True, fweights=None, aweights=None, name=None):
         [[1.0, 2.0], [2.0, 4.0]]
     """
     _check_cov_input("linalg.cov", x)
-    no_low_float_kernel("linalg.cov", x, arg="x")   # (Paddle's CPU divide kernel)
+    no_low_float_kernel("linalg.cov", x)   # (Paddle's CPU divide kernel)
     if fweights is not None and fweights.is_floating_point():  # Paddle takes integral float weights too
         if not bool(torch.all(fweights == torch.round(fweights))):
             raise ValueError("paddle.linalg.cov: 'fweights' must hold integers, but received non-integral values")
@@ -838,7 +838,7 @@ def corrcoef(x, rowvar=True, name=None):
         [[1.0, -1.0], [-1.0, 1.0]]
     """
     _check_cov_input("linalg.corrcoef", x)
-    no_low_float_kernel("linalg.corrcoef", x, arg="x")
+    no_low_float_kernel("linalg.corrcoef", x)
     if x.dtype in _NO_SUBTRACT:   # Paddle's CPU kernel of the centring subtraction lacks them
         raise NoKernelError(f"paddle.linalg.corrcoef: {dtype_name(x)} inputs are not supported (no kernel for "
                             f"'subtract')")
