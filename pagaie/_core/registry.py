@@ -30,6 +30,7 @@ import torch
 from pagaie._core.tensor import (GRAD_FLAG, UNTRACKED_GRADS, Tensor, check_inplace, flag_grad,
                                  is_grad_leaf, is_leaf_view, unwrap, unwrap_args, unwrap_kwargs, wrap,
                                  write_leaf_view)
+from pagaie._core.public_names import public_name
 
 __all__ = ["OpRecord", "REGISTRY", "defop", "push_handler", "pop_handler", "handler",
            "suspended", "eager_call", "translate_error", "binary_operator", "NoKernelError"]
@@ -336,6 +337,8 @@ _SCALAR_TYPES = {"Bool": "bool", "Byte": "uint8", "Char": "int8", "Short": "int1
 
 _BROADCAST = re.compile(r"The size of tensor a \(\d+\) must match the size of tensor b|"
                         r"doesn't match the broadcast shape|shape mismatch: value tensor of shape")
+_TARGET_SIZE = re.compile(r"[Tt]arget size \((\[[^\]]*\])\) (?:that is different to|must be the same "
+                          r"as) (?:the )?input size \((\[[^\]]*\])\)")
 # torch's allocator failing: "you tried to allocate 68719476736 bytes"
 _ALLOC_SIZE = re.compile(r"tried to allocate (\d+) bytes")
 
@@ -350,21 +353,25 @@ def translate_error(api: str, exc: BaseException, args: tuple, kwargs: dict) -> 
     """
     if str(exc).startswith("paddle."):
         return exc  # raised deliberately by a kernel, already in Paddle's terms
-    seen = ", ".join([_describe(a) for a in args] + [f"{k}={_describe(v)}" for k, v in kwargs.items()])
+    where = public_name(api)
     if not api.startswith("sparse_") and any(
             isinstance(a, Tensor) and a._t.layout is not torch.strided
             for a in (*args, *kwargs.values())):
-        return NotImplementedError(f"paddle.{api}: sparse (COO/CSR) tensors are not supported "
+        return NotImplementedError(f"{where}: sparse (COO/CSR) tensors are not supported "
                                    "here; use the paddle.sparse API or convert with "
-                                   f"Tensor.to_dense() first (received {seen})")
+                                   f"Tensor.to_dense() first")
     text = _clean(str(exc))
     missing = _NO_KERNEL.search(text)
     if missing:  # '"atan2_cpu" not implemented for 'ComplexFloat'': name no torch kernel
         text = f"not implemented for dtype {_SCALAR_TYPES.get(missing[2], missing[2])}"
-    if _BROADCAST.search(text):   # torch's "size of tensor a (2) must match ..." in Paddle's words
+    shapes_said = _BROADCAST.search(text)
+    if shapes_said:   # torch's "size of tensor a (2) must match ..." in Paddle's words
         shapes = [list(a._t.shape) for a in (*args, *kwargs.values()) if isinstance(a, Tensor)]
         text = (f"Broadcast dimension mismatch: operands of shapes {', '.join(map(str, shapes))} "
                 f"cannot be broadcast together")
+    target = _TARGET_SIZE.search(text)
+    if target:   # torch's loss words for a label whose shape is not the input's
+        text = f"the label's shape {target[1]} must equal the input's shape {target[2]}"
     cast = _CANT_CAST.search(text)
     if cast:  # an in-place op whose result dtype cannot be written into its input
         text = (f"the result has dtype {_SCALAR_TYPES.get(cast[1], cast[1])}, which cannot be "
@@ -395,7 +402,29 @@ def translate_error(api: str, exc: BaseException, args: tuple, kwargs: dict) -> 
         kind = ValueError
     else:
         kind = type(exc)
-    return kind(f"paddle.{api}: {text} (received {seen})")
+    # the shapes in the text say it all
+    seen = "" if shapes_said or target else _received(api, args, kwargs)
+    return kind(f"{where}: {text}" + (f" (received {seen})" if seen else ""))
+
+
+def _received(api: str, args: tuple, kwargs: dict) -> str:
+    """The arguments of a failed call worth showing: by name, those not left at their
+    default (a Tensor by shape and dtype)."""
+    rec = REGISTRY.get(api)
+    try:
+        bound = rec.bind(args, kwargs).arguments if rec is not None else None
+    except TypeError:
+        bound = None
+    if bound is None:
+        return ", ".join([_describe(a) for a in args] + [f"{k}={_describe(v)}" for k, v in kwargs.items()])
+    params = rec.signature.parameters
+    shown = []
+    for k, v in bound.items():
+        default = params[k].default
+        if isinstance(v, Tensor) or _has_tensor(v) or not (v is default or (
+                type(v) is type(default) and not isinstance(v, np.ndarray) and v == default)):
+            shown.append(f"{k}={_describe(v)}")
+    return ", ".join(shown)
 
 
 # Parameters that must hold a Tensor: Paddle's argument parser rejects anything else with
