@@ -91,3 +91,21 @@ def test_broadcastable_shapes_still_broadcast_where_paddle_does(shapes):
               lambda P: P.nn.functional.hinge_embedding_loss(_c(P, a), _c(P, b))):
         ours, theirs = both(f)
         assert float(ours) == pytest.approx(float(theirs))
+
+
+@pytest.mark.parametrize("case", ["soft_margin", "soft_margin_f16", "soft_margin_0d", "triplet_pos",
+                                  "triplet_neg", "triplet_margin"])
+def test_losses_paddle_refuses_to_broadcast(case):
+    """soft_margin_loss and triplet_margin_loss want equal shapes (no broadcasting)."""
+    F = lambda P: P.nn.functional   # noqa: E731
+    fn = {
+        "soft_margin": lambda P: F(P).soft_margin_loss(_c(P, [2, 3]), _c(P, [3])),
+        "soft_margin_f16": lambda P: F(P).soft_margin_loss(_c(P, [2, 3], "float16"), _c(P, [1, 3], "float16")),
+        "soft_margin_0d": lambda P: F(P).soft_margin_loss(_c(P, []), _c(P, [1])),
+        "triplet_pos": lambda P: F(P).triplet_margin_loss(_c(P, [2, 3]), _c(P, [1, 3]), _c(P, [2, 3])),
+        "triplet_neg": lambda P: F(P).triplet_margin_loss(_c(P, [2, 3]), _c(P, [2, 3]), _c(P, [3])),
+        "triplet_margin": lambda P: F(P).triplet_margin_loss(_c(P, [2, 3]), _c(P, [2, 3]), _c(P, [2, 3]),
+                                                             margin=-1.0),
+    }[case]
+    msg = str(same_exception(fn))
+    assert "paddle.nn.functional." in msg, msg
