@@ -109,3 +109,14 @@ def test_losses_paddle_refuses_to_broadcast(case):
     }[case]
     msg = str(same_exception(fn))
     assert "paddle.nn.functional." in msg, msg
+
+
+@pytest.mark.parametrize("case", ["mse_label_str", "inv_str", "add_grow"])
+def test_argument_errors_name_the_public_path(case):
+    path, fn = {
+        "mse_label_str": ("nn.functional.mse_loss", lambda P: P.nn.functional.mse_loss(_c(P, _A), "a")),
+        "inv_str": ("linalg.inv", lambda P: P.linalg.inv("a")),
+        "add_grow": ("Tensor.add_", lambda P: _c(P, [3]).add_(_c(P, _A))),
+    }[case]
+    msg = str(same_exception(fn))
+    assert msg.startswith(f"paddle.{path}:"), msg

@@ -478,7 +478,7 @@ def bad_argument(rec: OpRecord, exc: BaseException, args: tuple) -> BaseExceptio
             tname = kind.__name__ if kind.__module__ == "builtins" else \
                 f"{kind.__module__}.{kind.__name__}"
             return exception_type(rec.name, p.name, v)(
-                f"paddle.{rec.name}: argument '{p.name}' (position {i}) must be Tensor, "
+                f"{public_name(rec.name)}: argument '{p.name}' (position {i}) must be Tensor, "
                 f"but got {tname}")
     return exc
 
@@ -504,7 +504,7 @@ def _bad_operand(api: str, exc: TypeError, other: Any) -> TypeError:
     (pagaie's own TypeErrors, such as type promotion refusals, pass unchanged)."""
     if str(exc).startswith("paddle."):
         return exc
-    return TypeError(f"paddle.{api}: argument (position 1) must be int, float, bool or "
+    return TypeError(f"{public_name(api)}: argument (position 1) must be int, float, bool or "
                      f"Tensor, but got {type(other).__name__}")
 
 
@@ -548,10 +548,10 @@ def _alias_call(api: Callable, aliases: dict[str, str], named: dict, extra: dict
     for key, value in extra.items():
         param = aliases.get(key)
         if param is None:
-            raise TypeError(f"paddle.{api.__name__}() got an unexpected keyword argument '{key}'")
+            raise TypeError(f"{public_name(api.op_record.name)}() got an unexpected keyword argument '{key}'")
         if named.get(param) is not _MISSING and named.get(param) is not \
                 api.__signature__.parameters[param].default:
-            raise ValueError(f"paddle.{api.__name__}() got values for both '{param}' and its alias "
+            raise ValueError(f"{public_name(api.op_record.name)}() got values for both '{param}' and its alias "
                             f"'{key}'")
         named[param] = value
     for key, value in alias_defaults.items():
@@ -561,7 +561,7 @@ def _alias_call(api: Callable, aliases: dict[str, str], named: dict, extra: dict
             named[key] = value if extra else api.__signature__.parameters[key].default
     missing = [k for k, v in named.items() if v is _MISSING]
     if missing:
-        raise TypeError(f"paddle.{api.__name__}() missing required argument '{missing[0]}'")
+        raise TypeError(f"{public_name(api.op_record.name)}() missing required argument '{missing[0]}'")
     return api(**named)
 
 
@@ -601,7 +601,7 @@ def _need_tensor(v: Any, rec: OpRecord, arg: str, pos: int) -> Any:
         return unwrap(v)
     name = type(v).__name__ if type(v).__module__ != "numpy" else f"numpy.{type(v).__name__}"
     kind = TypeError if STATE.recording else ValueError
-    raise kind(f"paddle.{rec.name}: argument '{arg}' (position {pos}) must be Tensor, but "
+    raise kind(f"{public_name(rec.name)}: argument '{arg}' (position {pos}) must be Tensor, but "
                f"got {name}")
 
 
@@ -802,7 +802,7 @@ def check_promotable(api: str, a: torch.dtype, b: torch.dtype) -> None:
     if a is not b and not (a in _FLOATISH and b in _FLOATISH) and not (a.is_complex or b.is_complex):
         from pagaie._core import dtype as _dt
         raise TypeError(
-            f"paddle.{api}: type promotion only supports calculations between floating-point "
+            f"{public_name(api)}: type promotion only supports calculations between floating-point "
             f"numbers and between complex and real numbers, but got x: "
             f"{_dt.from_torch_dtype(a).name}, y: {_dt.from_torch_dtype(b).name}; cast one "
             "of them with astype first")
@@ -985,7 +985,7 @@ def _check_inplace_broadcast(api: str, t: torch.Tensor, y: torch.Tensor) -> None
     except RuntimeError:
         return
     if out != t.shape:
-        raise ValueError(f"paddle.{api}: the shape of broadcast output {list(out)} is different "
+        raise ValueError(f"{public_name(api)}: the shape of broadcast output {list(out)} is different "
                          f"from that of the in-place tensor x {list(t.shape)} (y has shape "
                          f"{list(y.shape)})")
 
@@ -1003,7 +1003,7 @@ def _inplace_result(r: torch.Tensor, want: torch.dtype | None) -> torch.Tensor:
 def _check_result_shape(api: str, r: torch.Tensor, t: torch.Tensor) -> None:
     """An in-place op's result must keep the input's shape (a broadcast may not grow it)."""
     if r.shape != t.shape:
-        raise ValueError(f"paddle.{api}: the in-place result has shape {list(r.shape)}, "
+        raise ValueError(f"{public_name(api)}: the in-place result has shape {list(r.shape)}, "
                          f"which differs from the input's shape {list(t.shape)}")
 
 
