@@ -120,3 +120,10 @@ def test_argument_errors_name_the_public_path(case):
     }[case]
     msg = str(same_exception(fn))
     assert msg.startswith(f"paddle.{path}:"), msg
+
+
+@pytest.mark.parametrize("api,axis", [("softmax", "a"), ("log_softmax", None)])
+def test_torch_argument_type_errors_in_paddle_terms(api, axis):
+    msg = str(same_exception(lambda P: getattr(P.nn.functional, api)(_c(P, _A), axis=axis)))
+    assert msg.startswith(f"paddle.nn.functional.{api}: 'axis' must be int"), msg
+    assert "dim" not in msg, msg

@@ -480,7 +480,24 @@ def bad_argument(rec: OpRecord, exc: BaseException, args: tuple) -> BaseExceptio
             return exception_type(rec.name, p.name, v)(
                 f"{public_name(rec.name)}: argument '{p.name}' (position {i}) must be Tensor, "
                 f"but got {tname}")
-    return exc
+    return _torch_arg_type(rec, exc, args)
+
+
+# torch's argument parser: "softmax(): argument 'dim' (position 2) must be int, not str"
+_TORCH_ARG_TYPE = re.compile(r"^\w+\(\): argument '\w+'(?: \(position \d+\))? must be (.+?), not (\w+)$")
+
+
+def _torch_arg_type(rec: OpRecord, exc: BaseException, args: tuple) -> BaseException:
+    """torch's argument-parser TypeError, in Paddle's terms: naming the public API and the
+    Paddle parameter that holds a value of the refused type (where only one does)."""
+    m = _TORCH_ARG_TYPE.match(str(exc).strip())
+    if m is None:
+        return exc
+    params = list(rec.signature.parameters.values())
+    names = [p.name for p, v in zip(params, args)
+             if type(v).__name__ == m[2] and v is not p.default]   # (not a default None)
+    arg = f"'{names[0]}'" if len(names) == 1 else "an argument"
+    return TypeError(f"{public_name(rec.name)}: {arg} must be {m[1]}, but received {m[2]}")
 
 
 def _operand(v: Any) -> Any:
