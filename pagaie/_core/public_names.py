@@ -27,7 +27,7 @@ def _build() -> dict[str, str]:
     for ns in _NAMESPACES:
         try:
             mod = importlib.import_module(f"pagaie.{ns}" if ns else "pagaie")
-        except ImportError:   # an optional namespace that failed to import
+        except Exception:   # noqa: BLE001 - an optional namespace that fails to import is skipped
             continue
         for attr, value in list(vars(mod).items()):
             rec = getattr(value, "op_record", None) if callable(value) else None
