@@ -30,6 +30,7 @@ import torch
 from pagaie._core.tensor import (GRAD_FLAG, UNTRACKED_GRADS, Tensor, check_inplace, flag_grad,
                                  is_grad_leaf, is_leaf_view, unwrap, unwrap_args, unwrap_kwargs, wrap,
                                  write_leaf_view)
+from pagaie._core.public_names import public_name
 
 __all__ = ["OpRecord", "REGISTRY", "defop", "push_handler", "pop_handler", "handler",
            "suspended", "eager_call", "translate_error", "binary_operator", "NoKernelError"]
@@ -336,6 +337,8 @@ _SCALAR_TYPES = {"Bool": "bool", "Byte": "uint8", "Char": "int8", "Short": "int1
 
 _BROADCAST = re.compile(r"The size of tensor a \(\d+\) must match the size of tensor b|"
                         r"doesn't match the broadcast shape|shape mismatch: value tensor of shape")
+_TARGET_SIZE = re.compile(r"[Tt]arget size \((\[[^\]]*\])\) (?:that is different to|must be the same "
+                          r"as) (?:the )?input size \((\[[^\]]*\])\)")
 # torch's allocator failing: "you tried to allocate 68719476736 bytes"
 _ALLOC_SIZE = re.compile(r"tried to allocate (\d+) bytes")
 
@@ -350,21 +353,25 @@ def translate_error(api: str, exc: BaseException, args: tuple, kwargs: dict) -> 
     """
     if str(exc).startswith("paddle."):
         return exc  # raised deliberately by a kernel, already in Paddle's terms
-    seen = ", ".join([_describe(a) for a in args] + [f"{k}={_describe(v)}" for k, v in kwargs.items()])
+    where = public_name(api)
     if not api.startswith("sparse_") and any(
             isinstance(a, Tensor) and a._t.layout is not torch.strided
             for a in (*args, *kwargs.values())):
-        return NotImplementedError(f"paddle.{api}: sparse (COO/CSR) tensors are not supported "
+        return NotImplementedError(f"{where}: sparse (COO/CSR) tensors are not supported "
                                    "here; use the paddle.sparse API or convert with "
-                                   f"Tensor.to_dense() first (received {seen})")
+                                   f"Tensor.to_dense() first")
     text = _clean(str(exc))
     missing = _NO_KERNEL.search(text)
     if missing:  # '"atan2_cpu" not implemented for 'ComplexFloat'': name no torch kernel
         text = f"not implemented for dtype {_SCALAR_TYPES.get(missing[2], missing[2])}"
-    if _BROADCAST.search(text):   # torch's "size of tensor a (2) must match ..." in Paddle's words
+    shapes_said = _BROADCAST.search(text)
+    if shapes_said:   # torch's "size of tensor a (2) must match ..." in Paddle's words
         shapes = [list(a._t.shape) for a in (*args, *kwargs.values()) if isinstance(a, Tensor)]
         text = (f"Broadcast dimension mismatch: operands of shapes {', '.join(map(str, shapes))} "
                 f"cannot be broadcast together")
+    target = _TARGET_SIZE.search(text)
+    if target:   # torch's loss words for a label whose shape is not the input's
+        text = f"the label's shape {target[1]} must equal the input's shape {target[2]}"
     cast = _CANT_CAST.search(text)
     if cast:  # an in-place op whose result dtype cannot be written into its input
         text = (f"the result has dtype {_SCALAR_TYPES.get(cast[1], cast[1])}, which cannot be "
@@ -395,7 +402,29 @@ def translate_error(api: str, exc: BaseException, args: tuple, kwargs: dict) -> 
         kind = ValueError
     else:
         kind = type(exc)
-    return kind(f"paddle.{api}: {text} (received {seen})")
+    # the shapes in the text say it all
+    seen = "" if shapes_said or target else _received(api, args, kwargs)
+    return kind(f"{where}: {text}" + (f" (received {seen})" if seen else ""))
+
+
+def _received(api: str, args: tuple, kwargs: dict) -> str:
+    """The arguments of a failed call worth showing: by name, those not left at their
+    default (a Tensor by shape and dtype)."""
+    rec = REGISTRY.get(api)
+    try:
+        bound = rec.bind(args, kwargs).arguments if rec is not None else None
+    except TypeError:
+        bound = None
+    if bound is None:
+        return ", ".join([_describe(a) for a in args] + [f"{k}={_describe(v)}" for k, v in kwargs.items()])
+    params = rec.signature.parameters
+    shown = []
+    for k, v in bound.items():
+        default = params[k].default
+        if isinstance(v, Tensor) or _has_tensor(v) or not (v is default or (
+                type(v) is type(default) and not isinstance(v, np.ndarray) and v == default)):
+            shown.append(f"{k}={_describe(v)}")
+    return ", ".join(shown)
 
 
 # Parameters that must hold a Tensor: Paddle's argument parser rejects anything else with
@@ -449,9 +478,26 @@ def bad_argument(rec: OpRecord, exc: BaseException, args: tuple) -> BaseExceptio
             tname = kind.__name__ if kind.__module__ == "builtins" else \
                 f"{kind.__module__}.{kind.__name__}"
             return exception_type(rec.name, p.name, v)(
-                f"paddle.{rec.name}: argument '{p.name}' (position {i}) must be Tensor, "
+                f"{public_name(rec.name)}: argument '{p.name}' (position {i}) must be Tensor, "
                 f"but got {tname}")
-    return exc
+    return _torch_arg_type(rec, exc, args)
+
+
+# torch's argument parser: "softmax(): argument 'dim' (position 2) must be int, not str"
+_TORCH_ARG_TYPE = re.compile(r"^\w+\(\): argument '\w+'(?: \(position \d+\))? must be (.+?), not (\w+)$")
+
+
+def _torch_arg_type(rec: OpRecord, exc: BaseException, args: tuple) -> BaseException:
+    """torch's argument-parser TypeError, in Paddle's terms: naming the public API and the
+    Paddle parameter that holds a value of the refused type (where only one does)."""
+    m = _TORCH_ARG_TYPE.match(str(exc).strip())
+    if m is None:
+        return exc
+    params = list(rec.signature.parameters.values())
+    names = [p.name for p, v in zip(params, args)
+             if type(v).__name__ == m[2] and v is not p.default]   # (not a default None)
+    arg = f"'{names[0]}'" if len(names) == 1 else "an argument"
+    return TypeError(f"{public_name(rec.name)}: {arg} must be {m[1]}, but received {m[2]}")
 
 
 def _operand(v: Any) -> Any:
@@ -475,7 +521,7 @@ def _bad_operand(api: str, exc: TypeError, other: Any) -> TypeError:
     (pagaie's own TypeErrors, such as type promotion refusals, pass unchanged)."""
     if str(exc).startswith("paddle."):
         return exc
-    return TypeError(f"paddle.{api}: argument (position 1) must be int, float, bool or "
+    return TypeError(f"{public_name(api)}: argument (position 1) must be int, float, bool or "
                      f"Tensor, but got {type(other).__name__}")
 
 
@@ -519,10 +565,10 @@ def _alias_call(api: Callable, aliases: dict[str, str], named: dict, extra: dict
     for key, value in extra.items():
         param = aliases.get(key)
         if param is None:
-            raise TypeError(f"paddle.{api.__name__}() got an unexpected keyword argument '{key}'")
+            raise TypeError(f"{public_name(api.op_record.name)}() got an unexpected keyword argument '{key}'")
         if named.get(param) is not _MISSING and named.get(param) is not \
                 api.__signature__.parameters[param].default:
-            raise ValueError(f"paddle.{api.__name__}() got values for both '{param}' and its alias "
+            raise ValueError(f"{public_name(api.op_record.name)}() got values for both '{param}' and its alias "
                             f"'{key}'")
         named[param] = value
     for key, value in alias_defaults.items():
@@ -532,7 +578,7 @@ def _alias_call(api: Callable, aliases: dict[str, str], named: dict, extra: dict
             named[key] = value if extra else api.__signature__.parameters[key].default
     missing = [k for k, v in named.items() if v is _MISSING]
     if missing:
-        raise TypeError(f"paddle.{api.__name__}() missing required argument '{missing[0]}'")
+        raise TypeError(f"{public_name(api.op_record.name)}() missing required argument '{missing[0]}'")
     return api(**named)
 
 
@@ -572,7 +618,7 @@ def _need_tensor(v: Any, rec: OpRecord, arg: str, pos: int) -> Any:
         return unwrap(v)
     name = type(v).__name__ if type(v).__module__ != "numpy" else f"numpy.{type(v).__name__}"
     kind = TypeError if STATE.recording else ValueError
-    raise kind(f"paddle.{rec.name}: argument '{arg}' (position {pos}) must be Tensor, but "
+    raise kind(f"{public_name(rec.name)}: argument '{arg}' (position {pos}) must be Tensor, but "
                f"got {name}")
 
 
@@ -773,7 +819,7 @@ def check_promotable(api: str, a: torch.dtype, b: torch.dtype) -> None:
     if a is not b and not (a in _FLOATISH and b in _FLOATISH) and not (a.is_complex or b.is_complex):
         from pagaie._core import dtype as _dt
         raise TypeError(
-            f"paddle.{api}: type promotion only supports calculations between floating-point "
+            f"{public_name(api)}: type promotion only supports calculations between floating-point "
             f"numbers and between complex and real numbers, but got x: "
             f"{_dt.from_torch_dtype(a).name}, y: {_dt.from_torch_dtype(b).name}; cast one "
             "of them with astype first")
@@ -956,7 +1002,7 @@ def _check_inplace_broadcast(api: str, t: torch.Tensor, y: torch.Tensor) -> None
     except RuntimeError:
         return
     if out != t.shape:
-        raise ValueError(f"paddle.{api}: the shape of broadcast output {list(out)} is different "
+        raise ValueError(f"{public_name(api)}: the shape of broadcast output {list(out)} is different "
                          f"from that of the in-place tensor x {list(t.shape)} (y has shape "
                          f"{list(y.shape)})")
 
@@ -974,7 +1020,7 @@ def _inplace_result(r: torch.Tensor, want: torch.dtype | None) -> torch.Tensor:
 def _check_result_shape(api: str, r: torch.Tensor, t: torch.Tensor) -> None:
     """An in-place op's result must keep the input's shape (a broadcast may not grow it)."""
     if r.shape != t.shape:
-        raise ValueError(f"paddle.{api}: the in-place result has shape {list(r.shape)}, "
+        raise ValueError(f"{public_name(api)}: the in-place result has shape {list(r.shape)}, "
                          f"which differs from the input's shape {list(t.shape)}")
 
 

@@ -118,6 +118,13 @@ def triplet_margin_loss(input, positive, negative, margin=1.0, p=2, epsilon=1e-0
     """
     api = "nn.functional.triplet_margin_loss"
     check_reduction(reduction, api)
+    if margin < 0:
+        raise ValueError(f"paddle.{api}: 'margin' must not be negative, but received {margin}")
+    if not list(input.shape) == list(positive.shape) == list(negative.shape):
+        # Paddle wants one shape: no broadcasting between the three
+        raise ValueError(f"paddle.{api}: 'input', 'positive' and 'negative' must have the same "
+                         f"shape, but received {list(input.shape)}, {list(positive.shape)} and "
+                         f"{list(negative.shape)}")
     no_low_float_kernel(api, input, arg="input")
     # Paddle subtracts the operands (its type promotion: floats only) and takes p_norm (a
     # float kernel)
@@ -207,6 +214,9 @@ def soft_margin_loss(input, label, reduction="mean", name=None):
         0.6931
     """
     check_reduction(reduction, "nn.functional.soft_margin_loss")
+    if list(input.shape) != list(label.shape):   # Paddle does not broadcast the label
+        raise ValueError("paddle.nn.functional.soft_margin_loss: 'input' and 'label' must have "
+                         f"the same shape, but received {list(input.shape)} and {list(label.shape)}")
     no_low_float_kernel("nn.functional.soft_margin_loss", input, arg="input", missing=NO_SUBTRACT_KERNEL)
     z = -label.to(input.dtype) * input
     if not (z.is_floating_point() or z.is_complex()):
