@@ -619,7 +619,14 @@ def cartesian_prod(x, name=None):
     return torch.stack([g.reshape(-1) for g in grids], dim=1)
 
 
-@defop(method=True)
+def _combinations_static_shape(x, r=2, *args, **kwargs):
+    """Static rule of combinations: Paddle's programs declare the count of combinations as
+    unknown (-1), whatever ``x``'s size (r = 0 keeps its [0])."""
+    r = int(r) if isinstance(r, (bool, int)) else r
+    return [-1, r] if isinstance(r, int) and r > 0 else None
+
+
+@defop(method=True, static_shape=_combinations_static_shape, static_shape_first="always")
 def combinations(x, r=2, with_replacement=False, name=None):
     """All length-``r`` combinations of the elements of a 1-D tensor, in order.
 
