@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from tests.reference import both_static
+from tests.reference import both_static, same_exception, same_static_exception
 
 pytest.importorskip("paddle")
 
@@ -35,3 +35,18 @@ def test_combinations_runs_with_unknown_count():
         res = pagaie.static.Executor().run(main, feed={"x": np.arange(4, dtype="float32")},
                                            fetch_list=[o])
     assert res[0].shape == (6, 2)
+
+
+# ---- paddle.shape: no CPU kernel (nor program check) for int16 and float8 --------------------
+@pytest.mark.parametrize("dt", ["int16", "float8_e4m3fn", "int8", "bool"])
+def test_shape_dtypes_in_program(dt):
+    build = lambda fw: [fw.shape(fw.static.data("x", [3], dt))]   # noqa: E731
+    if dt in ("int16", "float8_e4m3fn"):
+        assert isinstance(same_static_exception(build), TypeError)
+    else:
+        _shapes(build)
+
+
+@pytest.mark.parametrize("dt", ["int16", "float8_e5m2"])
+def test_shape_dtypes_eager(dt):
+    assert isinstance(same_exception(lambda fw: fw.shape(fw.zeros([3]).astype(dt))), RuntimeError)
