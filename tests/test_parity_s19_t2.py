@@ -50,3 +50,29 @@ def test_shape_dtypes_in_program(dt):
 @pytest.mark.parametrize("dt", ["int16", "float8_e5m2"])
 def test_shape_dtypes_eager(dt):
     assert isinstance(same_exception(lambda fw: fw.shape(fw.zeros([3]).astype(dt))), RuntimeError)
+
+
+# ---- numpy data in programs: Paddle's static assign takes no uint8/int8/float16 data --------
+@pytest.mark.parametrize("make", [
+    lambda fw: fw.to_tensor(np.zeros(3, np.uint8)),
+    lambda fw: fw.to_tensor(np.zeros(3, np.int8), dtype="float32"),
+    lambda fw: fw.to_tensor(np.float16(1)),
+    lambda fw: fw.to_tensor([np.uint8(1), np.uint8(2)]),
+    lambda fw: fw.assign(np.zeros(3, np.float16)),
+    lambda fw: fw.assign(np.zeros(3, np.int8)),
+    lambda fw: fw.assign(np.float32(1)),
+])
+def test_program_numpy_data_refused(make):
+    assert isinstance(same_static_exception(make), TypeError)
+
+
+@pytest.mark.parametrize("make", [
+    lambda fw: fw.to_tensor(np.zeros(3, np.int16)),
+    lambda fw: fw.to_tensor([np.float16(1), np.float16(2)]),
+    lambda fw: fw.to_tensor([1, 2], dtype="uint8"),
+    lambda fw: fw.to_tensor(np.zeros(2, np.complex64)),
+    lambda fw: fw.to_tensor(np.zeros(2, bool)),
+    lambda fw: fw.assign(np.zeros(3, np.int32)),
+])
+def test_program_numpy_data_taken(make):
+    _shapes(lambda fw: [make(fw)])
