@@ -76,3 +76,16 @@ def test_program_numpy_data_refused(make):
 ])
 def test_program_numpy_data_taken(make):
     _shapes(lambda fw: [make(fw)])
+
+
+# ---- kernels run on made-up data follow the program's dtype rules ---------------------------
+@pytest.mark.parametrize("dt", ["bfloat16", "float16", "int8", "bool"])
+def test_pad_with_value_in_list_program_dtypes(dt):
+    def build(fw):
+        x = fw.static.data("x", [2, 3, 4], dt)
+        return fw.nn.functional.pad(x, [fw.full([1], 1, "int32"), 1], data_format="NCL")
+    if dt in ("int8", "bool"):
+        assert isinstance(same_static_exception(build), TypeError)
+    else:   # Paddle builds it (its CPU kernel lacks these dtypes; a program may run elsewhere)
+        ours, theirs = both_static(lambda fw: build(fw).dtype, fresh_programs=True)
+        assert str(ours).split(".")[-1] == str(theirs).split(".")[-1] == dt

@@ -27,7 +27,7 @@ from pagaie._core.registry import (STATE, NoKernelError, OpRecord, bad_argument,
                                    pop_handler, push_handler, translate_error)
 from pagaie._core.tensor import Tensor, wrap
 from pagaie._static.interpreter import _PROGRAM_SEEDED
-from pagaie._ops._helpers import program_constant
+from pagaie._ops._helpers import CPU_AS_GPU, cpu_as_gpu, program_constant
 from pagaie._static.ir import UNKNOWN, UNKNOWN_ALT, Block, Program, Value, _shape_out, _values_in, map_values
 from pagaie._static.meta_kernels import defer_dynamo_import
 
@@ -592,8 +592,29 @@ def _run_at_known_sizes(rec: OpRecord, vargs: list, vkwargs: dict, inputs: list)
     return None
 
 
+@contextmanager
+def _probing(rec: OpRecord) -> Iterator[None]:
+    """Kernel runs on made-up CPU data follow the program's dtype rules, not eager CPU ones:
+    a record with ``program_dtypes`` passed its build-time check (the CPU stands in for any
+    device), another one's CPU tensors count as the program's placeholders (``static`` sets)."""
+    if "program_dtypes" in rec.extra:
+        with cpu_as_gpu():
+            yield
+        return
+    CPU_AS_GPU["probes"] += 1
+    try:
+        yield
+    finally:
+        CPU_AS_GPU["probes"] -= 1
+
+
 def _run_on_data_at(rec: OpRecord, vargs: list, vkwargs: dict) -> tuple[Any, Any]:
     """:func:`_run_on_data` with the inputs' sizes as they are."""
+    with _probing(rec):
+        return _run_on_data_probes(rec, vargs, vkwargs)
+
+
+def _run_on_data_probes(rec: OpRecord, vargs: list, vkwargs: dict) -> tuple[Any, Any]:
     try:
         out = rec.kernel(*_zeros(vargs), **_zeros(vkwargs))
     except Exception as exc:  # noqa: BLE001
