@@ -89,3 +89,34 @@ def test_pad_with_value_in_list_program_dtypes(dt):
     else:   # Paddle builds it (its CPU kernel lacks these dtypes; a program may run elsewhere)
         ours, theirs = both_static(lambda fw: build(fw).dtype, fresh_programs=True)
         assert str(ours).split(".")[-1] == str(theirs).split(".")[-1] == dt
+
+
+# ---- a full() value bounding a slice: Paddle declares that dim unknown ------------------------
+def _f(fw, v, shape=(), dt="int64"):
+    return fw.full(list(shape), v, dt)
+
+
+@pytest.mark.parametrize("index", [
+    lambda fw, x: x[:, :_f(fw, 2)],
+    lambda fw, x: x[:, _f(fw, 1):],
+    lambda fw, x: x[:, :_f(fw, 2, [1])],
+    lambda fw, x: x[_f(fw, 1)],
+    lambda fw, x: x[_f(fw, 1), _f(fw, 2)],
+    lambda fw, x: fw.slice(x, [1], [0], [_f(fw, 2)]),
+    lambda fw, x: fw.strided_slice(x, [1], [0], [_f(fw, 2)], [1]),
+])
+def test_slice_bound_from_full_declared_shape(index):
+    _shapes(lambda fw: [index(fw, fw.static.data("x", [4, 6, 5], "float32"))])
+
+
+def test_slice_bound_from_full_runs():
+    from tests.reference import static_mode
+    import pagaie
+    with static_mode(pagaie):
+        main = pagaie.static.Program()
+        with pagaie.static.program_guard(main, pagaie.static.Program()):
+            x = pagaie.static.data("x", [4, 6, 5], "float32")
+            o = x[:, 1:_f(pagaie, 3)]
+        res = pagaie.static.Executor().run(main, feed={"x": np.ones((4, 6, 5), "float32")},
+                                           fetch_list=[o])
+    assert res[0].shape == (4, 2, 5)

@@ -356,11 +356,12 @@ _TOO_LARGE = ("paddle.static: cannot infer the output shape of this op symbolica
               "and the input is too large to probe")
 
 
-def _zeros(v: Any, fill: Any = 0, _seen: list | None = None) -> Any:
+def _zeros(v: Any, fill: Any = 0, _seen: list | None = None, _bound: bool = False) -> Any:
     """``v`` with symbolic tensors replaced by data: ``fill`` everywhere, ``"ramp"`` (distinct
     values 1, 2, 3...; alternating for bool), ``"ramp2"`` (2, 3, 4...), ``"spread"`` (the ramp
     of the k-th symbolic input starting k higher, so that no two inputs hold the same data)
-    or ``"alt"`` (1, 0, 1, 0...). Eager tensors keep their data."""
+    or ``"alt"`` (1, 0, 1, 0...). Eager tensors keep their data. (A ``full`` value bounding a
+    slice, ``x[:, :n]``, stays made-up data: Paddle's programs give that dim -1.)"""
     seen = [0] if _seen is None else _seen
     if isinstance(v, Value) and _CONSTANTS:
         data = _constant_data(v, UNKNOWN)
@@ -372,7 +373,7 @@ def _zeros(v: Any, fill: Any = 0, _seen: list | None = None) -> Any:
             raise ValueError(_TOO_LARGE)
         if t.device.type != "meta":
             return t.detach()
-        if t.dim() == 0 and (c := program_constant(v)) is not None:   # Paddle reads it at build time
+        if t.dim() == 0 and not _bound and (c := program_constant(v)) is not None:   # Paddle reads it at build time
             return torch.full((), c, dtype=t.dtype)
         if fill in ("ramp", "ramp2", "spread", "alt"):
             start = 2 if fill == "ramp2" else 1 + seen[0] if fill == "spread" else 1
@@ -383,9 +384,9 @@ def _zeros(v: Any, fill: Any = 0, _seen: list | None = None) -> Any:
             return r.to(t.dtype)
         return torch.full(t.shape, fill, dtype=t.dtype)
     if type(v) in (list, tuple):
-        return type(v)(_zeros(e, fill, seen) for e in v)
+        return type(v)(_zeros(e, fill, seen, _bound) for e in v)
     if type(v) is slice:
-        return slice(*(_zeros(e, fill, seen) for e in (v.start, v.stop, v.step)))
+        return slice(*(_zeros(e, fill, seen, True) for e in (v.start, v.stop, v.step)))
     return v
 
 
