@@ -120,3 +120,32 @@ def test_slice_bound_from_full_runs():
         res = pagaie.static.Executor().run(main, feed={"x": np.ones((4, 6, 5), "float32")},
                                            fetch_list=[o])
     assert res[0].shape == (4, 2, 5)
+
+
+# ---- pad reads full() entries of its list (0-D or 1-D, int32 or int64) -----------------------
+@pytest.mark.parametrize("pad", [
+    lambda fw: [_f(fw, 1, [1], "int32"), 1],
+    lambda fw: [_f(fw, 1, [], "int32"), 1],
+    lambda fw: [_f(fw, 1, [1]), 2],
+    lambda fw: [_f(fw, 1), 1],
+    lambda fw: _f(fw, 1, [2], "int32"),
+])
+@pytest.mark.parametrize("shape", [[2, 3, 4], [-1, 3, 4]])
+def test_pad_list_constants_declared_shape(pad, shape):
+    _shapes(lambda fw: [fw.nn.functional.pad(fw.static.data("x", shape, "float32"), pad(fw),
+                                             data_format="NCL")])
+
+
+def test_pad_list_constants_4d_runs():
+    _shapes(lambda fw: [fw.nn.functional.pad(fw.static.data("x", [1, 2, 3, 4], "float32"),
+                                             [_f(fw, 1, [1], "int32"), 1, 2, _f(fw, 3, [1], "int32")])])
+    from tests.reference import static_mode
+    import pagaie
+    with static_mode(pagaie):
+        main = pagaie.static.Program()
+        with pagaie.static.program_guard(main, pagaie.static.Program()):
+            x = pagaie.static.data("x", [1, 2, 3, 4], "float32")
+            o = pagaie.nn.functional.pad(x, [_f(pagaie, 1, [1], "int32"), 1, 2, _f(pagaie, 3, [1], "int32")])
+        res = pagaie.static.Executor().run(main, feed={"x": np.ones((1, 2, 3, 4), "float32")},
+                                           fetch_list=[o])
+    assert res[0].shape == (1, 2, 8, 6) and list(o.shape) == [1, 2, 8, 6]

@@ -140,15 +140,21 @@ def _definite(constants: dict, vargs: list, vkwargs: dict) -> bool:
         all(not u.any() and not bool((d < 0).any()) for d, u in constants.values())
 
 
-def _find_constants(v: Any, found: dict, in_list: bool = False) -> None:
+# Ops whose Paddle rule reads a constant entry of a list of any int dtype, 0-D or 1-D
+# (``pad(x, [full([1], 1, 'int32'), 1])``); the others read 0-D int64 entries only.
+_READS_LIST_CONSTANTS = frozenset({"pad"})
+
+
+def _find_constants(v: Any, found: dict, in_list: bool = False, any_int: bool = False) -> None:
     if isinstance(v, Value):
-        if not (in_list and (v._t.dim() != 0 or v._t.dtype is not torch.int64)):
+        if not (in_list and (v._t.dim() != 0 or v._t.dtype is not torch.int64)) or (
+                any_int and v._t.numel() == 1 and v._t.dtype in (torch.int32, torch.int64)):
             c = _constant(v)
             if c is not None:
                 found[id(v)] = c
     elif type(v) in (list, tuple):
         for e in v:
-            _find_constants(e, found, True)
+            _find_constants(e, found, True, any_int)
 
 
 def _constant_data(v: Value, size: int) -> torch.Tensor | None:
@@ -720,7 +726,7 @@ class Recorder:
         constants: dict = {}
         if base_name(rec) in _READS_CONSTANTS:
             for a in [*vargs, *vkwargs.values()]:
-                _find_constants(a, constants)
+                _find_constants(a, constants, any_int=base_name(rec) in _READS_LIST_CONSTANTS)
         saved = dict(_CONSTANTS)
         _CONSTANTS.clear()
         _CONSTANTS.update(constants)
