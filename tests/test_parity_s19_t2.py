@@ -149,3 +149,29 @@ def test_pad_list_constants_4d_runs():
         res = pagaie.static.Executor().run(main, feed={"x": np.ones((1, 2, 3, 4), "float32")},
                                            fetch_list=[o])
     assert res[0].shape == (1, 2, 8, 6) and list(o.shape) == [1, 2, 8, 6]
+
+
+# ---- arange reads full() bounds only of its output dtype (Paddle casts the others first) ----
+@pytest.mark.parametrize("make", [
+    lambda fw: fw.arange(_f(fw, 0, [], "int32"), _f(fw, 5, [], "int32")),
+    lambda fw: fw.arange(_f(fw, 0, [1], "int32"), _f(fw, 5, [1], "int32")),
+    lambda fw: fw.arange(_f(fw, 0, [1]), _f(fw, 5, [1])),
+    lambda fw: fw.arange(_f(fw, 5, [], "int32")),
+    lambda fw: fw.arange(_f(fw, 0.0, [], "float64"), _f(fw, 5.0, [], "float64")),
+    lambda fw: fw.arange(_f(fw, 5.0, [], "float32")),
+    lambda fw: fw.arange(0, 10, _f(fw, 2, [], "int32")),
+    lambda fw: fw.arange(_f(fw, 0, [], "int32"), _f(fw, 5, [], "int32"), dtype="int32"),
+])
+def test_arange_constant_bounds_declared_shape(make):
+    _shapes(lambda fw: [make(fw)])
+
+
+def test_arange_cast_bounds_run():
+    from tests.reference import static_mode
+    import pagaie
+    with static_mode(pagaie):
+        main = pagaie.static.Program()
+        with pagaie.static.program_guard(main, pagaie.static.Program()):
+            o = pagaie.arange(_f(pagaie, 1, [], "int32"), _f(pagaie, 5, [], "int32"))
+        res = pagaie.static.Executor().run(main, fetch_list=[o])
+    assert res[0].tolist() == [1, 2, 3, 4] and list(o.shape) == [-1]

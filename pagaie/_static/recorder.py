@@ -140,6 +140,10 @@ def _definite(constants: dict, vargs: list, vkwargs: dict) -> bool:
         all(not u.any() and not bool((d < 0).any()) for d, u in constants.values())
 
 
+# Ops whose Paddle API casts a constant input of another dtype than the output's before its
+# rule reads it (``arange(full([], 5, 'int32'))`` is [-1]: int64 output; int32 dtype: [5]).
+_CASTS_CONSTANTS = frozenset({"arange"})
+
 # Ops whose Paddle rule reads a constant entry of a list of any int dtype, 0-D or 1-D
 # (``pad(x, [full([1], 1, 'int32'), 1])``); the others read 0-D int64 entries only.
 _READS_LIST_CONSTANTS = frozenset({"pad"})
@@ -739,6 +743,12 @@ class Recorder:
                     raise   # (Paddle's build-time error: reshape to [12, 12], axis 5 of 2)
                 _CONSTANTS.clear()
                 out, unknown = self._infer(rec, vargs, vkwargs)
+            if base_name(rec) in _CASTS_CONSTANTS and isinstance(out, torch.Tensor):
+                other = [k for k, (d, _) in _CONSTANTS.items() if d.dtype is not out.dtype]
+                if other:   # Paddle casts those first: a cast's value is unknown there
+                    for k in other:
+                        del _CONSTANTS[k]
+                    out, unknown = self._infer(rec, vargs, vkwargs)
         finally:
             _CONSTANTS.clear()
             _CONSTANTS.update(saved)
