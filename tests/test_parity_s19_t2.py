@@ -175,3 +175,10 @@ def test_arange_cast_bounds_run():
             o = pagaie.arange(_f(pagaie, 1, [], "int32"), _f(pagaie, 5, [], "int32"))
         res = pagaie.static.Executor().run(main, fetch_list=[o])
     assert res[0].tolist() == [1, 2, 3, 4] and list(o.shape) == [-1]
+
+
+# ---- index_sample: the output has index's shape ---------------------------------------------
+@pytest.mark.parametrize("xs, js", [([-1, 5], [4, 2]), ([4, 5], [-1, 2]), ([-1, 5], [-1, 2]), ([4, 5], [4, 2])])
+def test_index_sample_declared_shape(xs, js):
+    _shapes(lambda fw: [fw.index_sample(fw.static.data("x", xs, "float32"),
+                                        fw.static.data("i", js, "int64"))])
