@@ -182,3 +182,15 @@ def test_arange_cast_bounds_run():
 def test_index_sample_declared_shape(xs, js):
     _shapes(lambda fw: [fw.index_sample(fw.static.data("x", xs, "float32"),
                                         fw.static.data("i", js, "int64"))])
+
+
+# ---- linspace/logspace: the static API takes a Python int or a Tensor as num -----------------
+@pytest.mark.parametrize("api", ["linspace", "logspace"])
+@pytest.mark.parametrize("num", [np.int64(5), np.int32(5), np.array(5), [5]])
+def test_spacing_numpy_num_refused_in_program(api, num):
+    assert isinstance(same_static_exception(lambda fw: getattr(fw, api)(0, 1, num)), TypeError)
+
+
+@pytest.mark.parametrize("api", ["linspace", "logspace"])
+def test_spacing_bool_num_taken_in_program(api):
+    _shapes(lambda fw: [getattr(fw, api)(0, 1, True)])
