@@ -168,7 +168,9 @@ def parser_bool(v: Any, api: str, name: str) -> bool:
 # CPU AMP mode is on ("amp", owned by pagaie.amp.state), and while a recorded program runs or a
 # pass rewrites one ("programs", a depth, see cpu_as_gpu): its dtypes were checked when it was
 # built, and Paddle's static AMP runs low-precision oneDNN kernels on CPUs.
-CPU_AS_GPU: dict[str, Any] = {"amp": False, "programs": 0}
+# "probes" (a depth): the recorder runs a kernel on made-up CPU data to size its outputs; its
+# CPU tensors then stand for the program's placeholders (``static`` sets apply).
+CPU_AS_GPU: dict[str, Any] = {"amp": False, "programs": 0, "probes": 0}
 
 
 @contextmanager
@@ -188,9 +190,9 @@ def kernel_dtypes(api: str, x: torch.Tensor, allowed: frozenset, arg: str = "x",
     placeholder of a program recorded for the CPU counts as a CPU tensor (the recorder then
     raises Paddle's build-time TypeError). ``static``: the dtypes Paddle's build-time check
     takes where they differ from the kernel's (empty: no build-time check)."""
-    if x.dtype in allowed and (static is None or x.device.type != "meta"):
+    kind = "meta" if CPU_AS_GPU["probes"] and x.device.type == "cpu" else x.device.type
+    if x.dtype in allowed and (static is None or kind != "meta"):
         return
-    kind = x.device.type
     if kind == "meta" and static is not None and (not static or x.dtype in static):
         return
     if (kind == "cpu" or kind == "meta") and (CPU_AS_GPU["amp"] or CPU_AS_GPU["programs"]):

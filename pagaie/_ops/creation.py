@@ -152,7 +152,34 @@ def _place(t: torch.Tensor, place: Any, api: str) -> torch.Tensor:
     return t if t.device == dev else t.to(dev)
 
 
-@defop(method=False, paddle_types=("assign_value", "pd_op.assign_value_"), differentiable=False)
+# The numpy dtypes Paddle's static assign takes as data (its to_tensor in programs goes through it)
+_PROGRAM_DATA_DTYPES = frozenset(np.dtype(d) for d in ("float32", "float64", "int32", "int64", "bool",
+                                                       "complex64", "complex128"))
+
+
+def _program_data_check(api: str, data: Any) -> None:
+    """Paddle's build-time TypeError for numpy data of a dtype its static assign lacks (uint8,
+    int8, float16...). to_tensor first turns int16 data into int32, and the float16 numpy makes of
+    a list into the default float; assign refuses a numpy scalar outright."""
+    if api == "assign" and isinstance(data, np.generic):
+        raise TypeError(f"paddle.assign: 'x' must be a Tensor, numpy.ndarray, list, tuple or Python "
+                        f"number in a static program, but received numpy.{type(data).__name__}")
+    if not isinstance(data, (np.ndarray, np.generic, list, tuple)):
+        return
+    try:
+        dt = np.asarray(data).dtype
+    except Exception:  # noqa: BLE001 - Values in the list: stacked, not assigned
+        return
+    if dt == np.object_ or dt in _PROGRAM_DATA_DTYPES or (api == "to_tensor" and (
+            dt == np.int16 or (dt == np.float16 and isinstance(data, (list, tuple))))):
+        return
+    want = ", ".join(sorted(d.name for d in _PROGRAM_DATA_DTYPES))
+    raise TypeError(f"paddle.{api}: numpy data of dtype {dt} is not supported in a static program "
+                    f"(Paddle's static assign takes {want})")
+
+
+@defop(method=False, paddle_types=("assign_value", "pd_op.assign_value_"), differentiable=False,
+       static_check=lambda data, *args, **kwargs: _program_data_check("to_tensor", data))
 def to_tensor(data, dtype=None, place=None, stop_gradient=True):
     """Create a Tensor from Python data, a numpy array or another Tensor (always a copy).
 
@@ -270,7 +297,8 @@ def from_numpy(ndarray):
     return _place(_from_data(ndarray, None, "from_numpy"), None, "from_numpy")
 
 
-@defop(method=False, paddle_types=("assign", "pd_op.assign"))
+@defop(method=False, paddle_types=("assign", "pd_op.assign"),
+       static_check=lambda x, *args, **kwargs: _program_data_check("assign", x))
 def assign(x, output=None):
     """Copy ``x`` (a Tensor, numpy array, list or number) into a new tensor or into ``output``.
 

@@ -243,8 +243,10 @@ def _spacing_checks(api, num, dtype, *bounds):
     """The static API's own checks: a Python float ``num`` is its TypeError (eagerly it is
     truncated), and a float64 (int64) ``start``/``stop``/``base`` Tensor with a float32 or
     int32 (int32) ``dtype`` its ValueError, a possible overflow."""
-    if isinstance(num, float):
-        raise TypeError(f"paddle.{api}: the type of 'num' must be int, but received float ({num})")
+    if isinstance(num, float) or not (isinstance(num, int) or hasattr(num, "_t")):
+        # (a numpy number or array, a list: TypeError too; a bool passes as an int)
+        raise TypeError(f"paddle.{api}: the type of 'num' must be int, but received "
+                        f"{type(num).__name__} ({num})")
     out = _dt.default_float() if dtype is None else _dt.to_torch_dtype(dtype, f"paddle.{api}")
     ins = {getattr(getattr(v, "_t", None), "dtype", None) for v in bounds}
     if (torch.float64 in ins and out in (torch.float32, torch.int32)) or \
@@ -619,7 +621,14 @@ def cartesian_prod(x, name=None):
     return torch.stack([g.reshape(-1) for g in grids], dim=1)
 
 
-@defop(method=True)
+def _combinations_static_shape(x, r=2, *args, **kwargs):
+    """Static rule of combinations: Paddle's programs declare the count of combinations as
+    unknown (-1), whatever ``x``'s size (r = 0 keeps its [0])."""
+    r = int(r) if isinstance(r, (bool, int)) else r
+    return [-1, r] if isinstance(r, int) and r > 0 else None
+
+
+@defop(method=True, static_shape=_combinations_static_shape, static_shape_first="always")
 def combinations(x, r=2, with_replacement=False, name=None):
     """All length-``r`` combinations of the elements of a 1-D tensor, in order.
 

@@ -191,7 +191,16 @@ def index_select(x, index, axis=0, name=None, *, out=None):
 _INDEX_SAMPLE_DTYPES = frozenset({torch.float32, torch.float64, torch.int32, torch.int64, torch.complex64, torch.complex128})
 
 
-@defop(paddle_types=("index_sample", "pd_op.index_sample"))
+def _index_sample_static_shape(x, index):
+    """Static rule: Paddle's output has ``index``'s shape (an unknown row count of ``x`` does
+    not make it unknown); None (the generic checks) where the known row counts differ."""
+    xs, js = list(x.shape), list(index.shape)
+    if len(xs) != 2 or len(js) != 2 or (xs[0] >= 0 and js[0] >= 0 and xs[0] != js[0]):
+        return None
+    return js
+
+
+@defop(paddle_types=("index_sample", "pd_op.index_sample"), static_shape=_index_sample_static_shape)
 def index_sample(x, index):
     """Row-wise selection: ``out[i, j] = x[i, index[i, j]]`` for 2-D ``x`` and ``index``.
 

@@ -1150,6 +1150,8 @@ def shape(input):
         >>> paddle.shape(paddle.ones([2, 3])).tolist()
         [2, 3]
     """
+    if isinstance(input, torch.Tensor):   # Paddle's CPU kernel (and program check) skip int16
+        kernel_dtypes("shape", input, ALL_DTYPES - {torch.int16}, arg="input")
     return torch.tensor(list(input.shape), dtype=torch.int64)
 
 

@@ -27,7 +27,7 @@ from pagaie._core.registry import (STATE, NoKernelError, OpRecord, bad_argument,
                                    pop_handler, push_handler, translate_error)
 from pagaie._core.tensor import Tensor, wrap
 from pagaie._static.interpreter import _PROGRAM_SEEDED
-from pagaie._ops._helpers import program_constant
+from pagaie._ops._helpers import CPU_AS_GPU, cpu_as_gpu, program_constant
 from pagaie._static.ir import UNKNOWN, UNKNOWN_ALT, Block, Program, Value, _shape_out, _values_in, map_values
 from pagaie._static.meta_kernels import defer_dynamo_import
 
@@ -140,15 +140,25 @@ def _definite(constants: dict, vargs: list, vkwargs: dict) -> bool:
         all(not u.any() and not bool((d < 0).any()) for d, u in constants.values())
 
 
-def _find_constants(v: Any, found: dict, in_list: bool = False) -> None:
+# Ops whose Paddle API casts a constant input of another dtype than the output's before its
+# rule reads it (``arange(full([], 5, 'int32'))`` is [-1]: int64 output; int32 dtype: [5]).
+_CASTS_CONSTANTS = frozenset({"arange"})
+
+# Ops whose Paddle rule reads a constant entry of a list of any int dtype, 0-D or 1-D
+# (``pad(x, [full([1], 1, 'int32'), 1])``); the others read 0-D int64 entries only.
+_READS_LIST_CONSTANTS = frozenset({"pad"})
+
+
+def _find_constants(v: Any, found: dict, in_list: bool = False, any_int: bool = False) -> None:
     if isinstance(v, Value):
-        if not (in_list and (v._t.dim() != 0 or v._t.dtype is not torch.int64)):
+        if not (in_list and (v._t.dim() != 0 or v._t.dtype is not torch.int64)) or (
+                any_int and v._t.numel() == 1 and v._t.dtype in (torch.int32, torch.int64)):
             c = _constant(v)
             if c is not None:
                 found[id(v)] = c
     elif type(v) in (list, tuple):
         for e in v:
-            _find_constants(e, found, True)
+            _find_constants(e, found, True, any_int)
 
 
 def _constant_data(v: Value, size: int) -> torch.Tensor | None:
@@ -356,11 +366,12 @@ _TOO_LARGE = ("paddle.static: cannot infer the output shape of this op symbolica
               "and the input is too large to probe")
 
 
-def _zeros(v: Any, fill: Any = 0, _seen: list | None = None) -> Any:
+def _zeros(v: Any, fill: Any = 0, _seen: list | None = None, _bound: bool = False) -> Any:
     """``v`` with symbolic tensors replaced by data: ``fill`` everywhere, ``"ramp"`` (distinct
     values 1, 2, 3...; alternating for bool), ``"ramp2"`` (2, 3, 4...), ``"spread"`` (the ramp
     of the k-th symbolic input starting k higher, so that no two inputs hold the same data)
-    or ``"alt"`` (1, 0, 1, 0...). Eager tensors keep their data."""
+    or ``"alt"`` (1, 0, 1, 0...). Eager tensors keep their data. (A ``full`` value bounding a
+    slice, ``x[:, :n]``, stays made-up data: Paddle's programs give that dim -1.)"""
     seen = [0] if _seen is None else _seen
     if isinstance(v, Value) and _CONSTANTS:
         data = _constant_data(v, UNKNOWN)
@@ -372,7 +383,7 @@ def _zeros(v: Any, fill: Any = 0, _seen: list | None = None) -> Any:
             raise ValueError(_TOO_LARGE)
         if t.device.type != "meta":
             return t.detach()
-        if t.dim() == 0 and (c := program_constant(v)) is not None:   # Paddle reads it at build time
+        if t.dim() == 0 and not _bound and (c := program_constant(v)) is not None:   # Paddle reads it at build time
             return torch.full((), c, dtype=t.dtype)
         if fill in ("ramp", "ramp2", "spread", "alt"):
             start = 2 if fill == "ramp2" else 1 + seen[0] if fill == "spread" else 1
@@ -383,9 +394,9 @@ def _zeros(v: Any, fill: Any = 0, _seen: list | None = None) -> Any:
             return r.to(t.dtype)
         return torch.full(t.shape, fill, dtype=t.dtype)
     if type(v) in (list, tuple):
-        return type(v)(_zeros(e, fill, seen) for e in v)
+        return type(v)(_zeros(e, fill, seen, _bound) for e in v)
     if type(v) is slice:
-        return slice(*(_zeros(e, fill, seen) for e in (v.start, v.stop, v.step)))
+        return slice(*(_zeros(e, fill, seen, True) for e in (v.start, v.stop, v.step)))
     return v
 
 
@@ -592,8 +603,29 @@ def _run_at_known_sizes(rec: OpRecord, vargs: list, vkwargs: dict, inputs: list)
     return None
 
 
+@contextmanager
+def _probing(rec: OpRecord) -> Iterator[None]:
+    """Kernel runs on made-up CPU data follow the program's dtype rules, not eager CPU ones:
+    a record with ``program_dtypes`` passed its build-time check (the CPU stands in for any
+    device), another one's CPU tensors count as the program's placeholders (``static`` sets)."""
+    if "program_dtypes" in rec.extra:
+        with cpu_as_gpu():
+            yield
+        return
+    CPU_AS_GPU["probes"] += 1
+    try:
+        yield
+    finally:
+        CPU_AS_GPU["probes"] -= 1
+
+
 def _run_on_data_at(rec: OpRecord, vargs: list, vkwargs: dict) -> tuple[Any, Any]:
     """:func:`_run_on_data` with the inputs' sizes as they are."""
+    with _probing(rec):
+        return _run_on_data_probes(rec, vargs, vkwargs)
+
+
+def _run_on_data_probes(rec: OpRecord, vargs: list, vkwargs: dict) -> tuple[Any, Any]:
     try:
         out = rec.kernel(*_zeros(vargs), **_zeros(vkwargs))
     except Exception as exc:  # noqa: BLE001
@@ -698,7 +730,7 @@ class Recorder:
         constants: dict = {}
         if base_name(rec) in _READS_CONSTANTS:
             for a in [*vargs, *vkwargs.values()]:
-                _find_constants(a, constants)
+                _find_constants(a, constants, any_int=base_name(rec) in _READS_LIST_CONSTANTS)
         saved = dict(_CONSTANTS)
         _CONSTANTS.clear()
         _CONSTANTS.update(constants)
@@ -711,6 +743,12 @@ class Recorder:
                     raise   # (Paddle's build-time error: reshape to [12, 12], axis 5 of 2)
                 _CONSTANTS.clear()
                 out, unknown = self._infer(rec, vargs, vkwargs)
+            if base_name(rec) in _CASTS_CONSTANTS and isinstance(out, torch.Tensor):
+                other = [k for k, (d, _) in _CONSTANTS.items() if d.dtype is not out.dtype]
+                if other:   # Paddle casts those first: a cast's value is unknown there
+                    for k in other:
+                        del _CONSTANTS[k]
+                    out, unknown = self._infer(rec, vargs, vkwargs)
         finally:
             _CONSTANTS.clear()
             _CONSTANTS.update(saved)
