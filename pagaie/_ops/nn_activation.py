@@ -15,7 +15,7 @@ import torch.nn.functional as F
 
 from pagaie._core.registry import defop
 from pagaie._core.tensor import Tensor, is_grad_leaf
-from pagaie._ops._helpers import compare_mask, float_kernel, kernel_dtypes, write_out
+from pagaie._ops._helpers import F32_F64, compare_mask, float_kernel, kernel_dtypes, write_out
 from pagaie._core.random import on_paddle_cpu
 from pagaie._ops._nn_helpers import float_attr
 
@@ -26,20 +26,19 @@ __all__ = ["relu", "relu_", "relu6", "leaky_relu", "leaky_relu_", "prelu", "rrel
            "maxout", "glu", "swiglu", "gumbel_softmax", "softmax", "softmax_"]
 
 
-_REAL = frozenset({torch.float32, torch.float64})
-_REAL_COMPLEX = _REAL | {torch.complex64, torch.complex128}
+_REAL_COMPLEX = F32_F64 | {torch.complex64, torch.complex128}
 # Paddle's CPU kernels of each activation: op -> (eager dtypes, dtypes a CPU program may be built
 # with: its oneDNN bfloat16 kernels run there). Another dtype is Paddle's NotFound eagerly (a
 # RuntimeError; integers and bool on any device) and its build-time TypeError in a program.
 _DTYPES = {
     **dict.fromkeys(("celu", "glu", "hardshrink", "hardsigmoid", "hardtanh", "hardtanh_", "maxout",
                      "prelu", "selu", "softshrink", "swiglu", "tanhshrink", "thresholded_relu",
-                     "thresholded_relu_", "gumbel_softmax"), (_REAL, None)),
+                     "thresholded_relu_", "gumbel_softmax"), (F32_F64, None)),
     **dict.fromkeys(("elu", "elu_", "gelu", "leaky_relu", "leaky_relu_", "log_softmax", "mish",
-                     "relu", "relu_", "relu6", "softmax", "swish"), (_REAL, _REAL | {torch.bfloat16})),
+                     "relu", "relu_", "relu6", "softmax", "swish"), (F32_F64, F32_F64 | {torch.bfloat16})),
     **dict.fromkeys(("log_sigmoid", "silu", "softsign"), (_REAL_COMPLEX, None)),
     **dict.fromkeys(("hardswish", "softplus"), (_REAL_COMPLEX, _REAL_COMPLEX | {torch.bfloat16})),
-    "rrelu": (_REAL | {torch.float16}, None),
+    "rrelu": (F32_F64 | {torch.float16}, None),
 }
 
 

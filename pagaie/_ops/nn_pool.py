@@ -19,7 +19,7 @@ import torch
 import torch.nn.functional as F
 
 from pagaie._core.registry import NoKernelError, defop
-from pagaie._ops._helpers import kernel_dtypes
+from pagaie._ops._helpers import F32_F64, kernel_dtypes
 from pagaie._ops._nn_helpers import (channel_last, conv_padding, ntuple, pad_input, same_pads,
                                      to_first, to_last)
 
@@ -50,8 +50,7 @@ _UNPOOL = {1: F.max_unpool1d, 2: F.max_unpool2d, 3: F.max_unpool3d}
 _DEFAULT_FMT = {1: "NCL", 2: "NCHW", 3: "NCDHW"}
 
 
-_REAL = frozenset({torch.float32, torch.float64})
-_HALF = _REAL | {torch.float16}
+_HALF = F32_F64 | {torch.float16}
 _HALVES = _HALF | {torch.bfloat16}
 # Paddle's CPU kernels of each pool: api -> (eager dtypes, dtypes a CPU program may be built
 # with where they differ: its oneDNN bfloat16 kernels). Another dtype is its NotFound eagerly
@@ -63,8 +62,8 @@ _DTYPES = {
     **dict.fromkeys(("avg_pool2d", "max_pool1d", "max_pool2d", "adaptive_avg_pool1d",
                      "adaptive_avg_pool2d"), (_HALF, _HALVES)),
     **dict.fromkeys(("lp_pool1d", "lp_pool2d", "adaptive_max_pool1d", "adaptive_max_pool2d",
-                     "adaptive_max_pool3d", "mask"), (_REAL, None)),
-    **dict.fromkeys(("max_unpool1d", "max_unpool2d", "max_unpool3d"), (_REAL | {torch.int64}, None)),
+                     "adaptive_max_pool3d", "mask"), (F32_F64, None)),
+    **dict.fromkeys(("max_unpool1d", "max_unpool2d", "max_unpool3d"), (F32_F64 | {torch.int64}, None)),
 }
 
 

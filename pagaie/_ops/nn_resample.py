@@ -554,15 +554,14 @@ def upsample(x, size=None, scale_factor=None, mode="nearest", align_corners=Fals
                                         data_format)
 
 
-_REAL = frozenset({torch.float32, torch.float64})
 
 
 def _check_real_float(x, api):
     """Paddle's CPU kernels of the shuffles are float32/float64 only (its GPU ones also take
     float16/bfloat16): another dtype is its NotFound, a TypeError while a program is built."""
-    if x.dtype not in _REAL:
+    if x.dtype not in F32_F64:
         float_kernel(f"paddle.nn.functional.{api}", x)
-        kernel_dtypes(f"nn.functional.{api}", x, _REAL)
+        kernel_dtypes(f"nn.functional.{api}", x, F32_F64)
 
 
 def _int_factor(v, api, arg):
