@@ -25,6 +25,10 @@ def parameters_to_vector(parameters: Iterable[Tensor], name: str | None = None) 
     if not hasattr(parameters, "__getitem__"):   # Paddle indexes it: an iterator is a TypeError
         raise TypeError("paddle.nn.utils.parameters_to_vector: 'parameters' must be a list or tuple "
                         f"of Tensors, but received {type(parameters).__name__}")
+    for i, p in enumerate(parameters):
+        if not isinstance(p, Tensor):   # Paddle's reshape of it: ValueError
+            raise ValueError(f"paddle.nn.utils.parameters_to_vector: every item of 'parameters' must "
+                             f"be a Tensor, but item {i} is a {type(p).__name__}")
     ts = [p._t for p in parameters]
     if not ts:   # Paddle reads parameters[0]: IndexError
         raise IndexError("paddle.nn.utils.parameters_to_vector: 'parameters' is empty; "
@@ -53,6 +57,13 @@ def vector_to_parameters(vec: Tensor, parameters: Iterable[Tensor], name: str | 
         >>> fc.weight.tolist(), fc.bias.tolist()
         ([[1.0], [1.0]], [1.0])
     """
+    if not isinstance(vec, Tensor):
+        # Paddle asserts on vec.shape, then its split refuses an array: ValueError; an object
+        # without a shape fails at the attribute
+        what = (f"'vec' must be a 1-D Tensor, but received a {type(vec).__name__}")
+        if hasattr(vec, "shape"):
+            raise ValueError(f"paddle.nn.utils.vector_to_parameters: {what}")
+        raise AttributeError(f"paddle.nn.utils.vector_to_parameters: {what} (it has no shape)")
     v = vec._t
     if v.dim() != 1:  # Paddle asserts here
         raise AssertionError(f"paddle.nn.utils.vector_to_parameters: 'vec' must be 1-D, but received "

@@ -1,0 +1,94 @@
+"""Session-20: the nn.Layer object API, checkpoints and ``nn.utils`` against real Paddle 3.3.1
+(parameter creation checks, the flatten/unflatten utilities' bad inputs, weight_norm's dtypes)."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from tests.reference import both, same_exception
+
+pytest.importorskip("paddle")
+
+
+def _fresh_linear(P, dtype="float32"):
+    with P.utils.unique_name.guard():
+        layer = P.nn.Linear(3, 2)
+    return layer.to(dtype=dtype)
+
+
+# -- paddle.create_parameter: dtype and shape checks --------------------------------------------
+
+@pytest.mark.parametrize("dtype", ["float", "int", None, "str", object])
+def test_create_parameter_dtype_is_checked_strictly(dtype):
+    # the public API takes no numpy aliases nor None (Layer.create_parameter does)
+    same_exception(lambda P: P.create_parameter([2], dtype))
+
+
+@pytest.mark.parametrize("dtype", ["float", None, "float64", np.dtype("float64")])
+def test_layer_create_parameter_takes_aliases(dtype):
+    ours, theirs = both(lambda P: str(P.nn.Layer().create_parameter([2], dtype=dtype).dtype))
+    assert ours == theirs
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64", "float16", np.float64, np.dtype("float32")])
+def test_create_parameter_valid_dtypes(dtype):
+    ours, theirs = both(lambda P: str(P.create_parameter([2, 3], dtype).dtype))
+    assert ours == theirs
+
+
+def test_create_parameter_bool_shape_item():
+    same_exception(lambda P: P.create_parameter([True], "float32"))
+
+
+# -- nn.utils.parameters_to_vector / vector_to_parameters on non-Tensors ------------------------
+
+def test_parameters_to_vector_array_item():
+    same_exception(lambda P: P.nn.utils.parameters_to_vector([P.ones([2]), np.ones(2, "float32")]))
+
+
+def test_parameters_to_vector_array():
+    same_exception(lambda P: P.nn.utils.parameters_to_vector(np.ones(2, "float32")))
+
+
+@pytest.mark.parametrize("vec", [np.ones(2, "float32"), [1.0, 2.0]])
+def test_vector_to_parameters_non_tensor_vec(vec):
+    same_exception(lambda P: P.nn.utils.vector_to_parameters(vec, [P.ones([2])]))
+
+
+# -- nn.utils.weight_norm: Paddle's norm kernel has no float16/bfloat16 CPU version -------------
+
+@pytest.mark.parametrize("dtype", ["float16", "bfloat16"])
+def test_weight_norm_low_float(dtype):
+    same_exception(lambda P: P.nn.utils.weight_norm(_fresh_linear(P, dtype)))
+
+
+@pytest.mark.parametrize("dtype", ["float16", "bfloat16"])
+def test_weight_norm_forward_after_cast(dtype):
+    def run(P):
+        layer = P.nn.utils.weight_norm(_fresh_linear(P))
+        layer.to(dtype=dtype)
+        return layer(P.ones([1, 3], dtype))
+    same_exception(run)
+
+
+@pytest.mark.parametrize("dtype", ["float16", "bfloat16"])
+def test_remove_weight_norm_after_cast(dtype):
+    def run(P):
+        layer = P.nn.utils.weight_norm(_fresh_linear(P))
+        layer.to(dtype=dtype)
+        return P.nn.utils.remove_weight_norm(layer)
+    same_exception(run)
+
+
+def test_weight_norm_float64():
+    def run(P):
+        layer = _fresh_linear(P, "float64")
+        layer.weight.set_value(np.sin(np.arange(6)).reshape(3, 2))
+        layer = P.nn.utils.weight_norm(layer)
+        out = layer(P.ones([1, 3], "float64"))
+        out.sum().backward()
+        return [str(out.dtype), out.numpy(), layer.weight_g.grad.numpy()]
+    ours, theirs = both(run)
+    assert ours[0] == theirs[0]
+    np.testing.assert_allclose(ours[1], theirs[1], rtol=1e-10)
+    np.testing.assert_allclose(ours[2], theirs[2], rtol=1e-10)
