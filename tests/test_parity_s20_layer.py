@@ -92,3 +92,20 @@ def test_weight_norm_float64():
     assert ours[0] == theirs[0]
     np.testing.assert_allclose(ours[1], theirs[1], rtol=1e-10)
     np.testing.assert_allclose(ours[2], theirs[2], rtol=1e-10)
+
+
+@pytest.mark.parametrize("dim", [0.5, "a"])
+def test_weight_norm_bad_dim_leaves_layer(dim):
+    # Paddle's TypeError; ours comes before the weight is replaced
+    same_exception(lambda P: P.nn.utils.weight_norm(_fresh_linear(P), dim=dim))
+    layer = _fresh_linear(__import__("pagaie"))
+    with pytest.raises(TypeError):
+        __import__("pagaie").nn.utils.weight_norm(layer, dim=dim)
+    assert [n for n, _ in layer.named_parameters()] == ["weight", "bias"]
+
+
+@pytest.mark.parametrize("dim", [True, np.int64(1), -1, None])
+def test_weight_norm_int_like_dims(dim):
+    ours, theirs = both(lambda P: [(n, list(p.shape)) for n, p in
+                                   P.nn.utils.weight_norm(_fresh_linear(P), dim=dim).named_parameters()])
+    assert ours == theirs

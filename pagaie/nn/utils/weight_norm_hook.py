@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
 import torch
 
 from pagaie._core.parameter import Parameter
@@ -93,6 +94,11 @@ def weight_norm(layer: Any, name: str = "weight", dim: int = 0) -> Any:
             raise RuntimeError(f"Cannot register two weight_norm hooks on the same parameter {name}")
     if dim is None:
         dim = -1
+    if not isinstance(dim, (int, np.integer)):
+        # a TypeError as in Paddle, but raised before the layer is changed
+        raise TypeError(f"paddle.nn.utils.weight_norm: 'dim' must be an int or None, but received "
+                        f"{type(dim).__name__} {dim!r}")
+    dim = int(dim)
     if name not in layer._parameters:
         raise KeyError(f"paddle.nn.utils.weight_norm: {type(layer).__name__} has no parameter named {name!r}")
     w = layer._parameters[name]
