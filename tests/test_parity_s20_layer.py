@@ -109,3 +109,32 @@ def test_weight_norm_int_like_dims(dim):
     ours, theirs = both(lambda P: [(n, list(p.shape)) for n, p in
                                    P.nn.utils.weight_norm(_fresh_linear(P), dim=dim).named_parameters()])
     assert ours == theirs
+
+
+# -- Parameter attributes ------------------------------------------------------------------------
+
+@pytest.mark.parametrize("value", [1, 0, None, "a"])
+def test_parameter_trainable_must_be_bool(value):
+    same_exception(lambda P: setattr(_fresh_linear(P).weight, "trainable", value))
+
+
+@pytest.mark.parametrize("value", [True, False])
+def test_parameter_trainable_bool(value):
+    def run(P):
+        w = _fresh_linear(P).weight
+        w.trainable = value
+        return [w.trainable, w.stop_gradient]
+    ours, theirs = both(run)
+    assert ours == theirs
+
+
+def test_detach_keeps_persistable():
+    def run(P):
+        layer = P.nn.BatchNorm1D(2)
+        t = P.ones([1])
+        t.persistable = True
+        return [layer.weight.detach().persistable, layer._mean.detach().persistable,
+                t.detach().persistable, P.ones([1]).detach().persistable,
+                layer.weight.detach().stop_gradient]
+    ours, theirs = both(run)
+    assert ours == theirs
