@@ -138,3 +138,35 @@ def test_detach_keeps_persistable():
                 layer.weight.detach().stop_gradient]
     ours, theirs = both(run)
     assert ours == theirs
+
+
+# -- nn.utils in static mode: eager-only APIs -----------------------------------------------------
+
+def _in_program(fn):
+    def run(P):
+        P.enable_static()
+        try:
+            with P.static.program_guard(P.static.Program(), P.static.Program()):
+                return fn(P)
+        finally:
+            P.disable_static()
+    return run
+
+
+@pytest.mark.parametrize("call", [
+    lambda P: P.nn.utils.parameters_to_vector(P.nn.Linear(2, 2).parameters()),
+    lambda P: P.nn.utils.vector_to_parameters(P.static.data("v", [6], "float32"),
+                                              P.nn.Linear(2, 2).parameters()),
+    lambda P: P.nn.utils.clip_grad_norm_(P.nn.Linear(2, 2).parameters(), 1.0),
+    lambda P: P.nn.utils.clip_grad_value_(P.nn.Linear(2, 2).parameters(), 1.0),
+    lambda P: P.nn.utils.spectral_norm(P.nn.Linear(2, 2)),
+], ids=["parameters_to_vector", "vector_to_parameters", "clip_grad_norm_", "clip_grad_value_",
+        "spectral_norm"])
+def test_nn_utils_eager_only(call):
+    same_exception(_in_program(call))
+
+
+def test_weight_norm_in_program():
+    ours, theirs = both(_in_program(
+        lambda P: [n for n, _ in P.nn.utils.weight_norm(P.nn.Linear(2, 2)).named_parameters()]))
+    assert ours == theirs

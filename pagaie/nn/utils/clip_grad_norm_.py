@@ -14,6 +14,13 @@ __all__ = ["clip_grad_norm_"]
 _NORM_TYPES = (float("inf"), 0, 1, 2)
 
 
+def _dynamic_only(api: str) -> None:
+    """Paddle's gradient clipping utilities run only eagerly: its RuntimeError in static mode."""
+    from pagaie.static.framework import in_dynamic_mode
+    if not in_dynamic_mode():
+        raise RuntimeError(f"paddle.nn.utils.{api}: this API can only run in dynamic mode.")
+
+
 def _params(parameters: Any) -> list:
     return [parameters] if isinstance(parameters, Tensor) else list(parameters)
 
@@ -48,6 +55,7 @@ def clip_grad_norm_(parameters: Iterable[Tensor] | Tensor, max_norm: float, norm
         >>> float(total) > 0.1
         True
     """
+    _dynamic_only("clip_grad_norm_")
     if norm_type not in _NORM_TYPES:
         raise ValueError(f"paddle.nn.utils.clip_grad_norm_: 'norm_type' only supports [inf, 0, 1, 2], "
                          f"but received {norm_type!r}")

@@ -7,10 +7,12 @@ import torch
 
 from pagaie._core.dtype import from_torch_dtype
 from pagaie._core.tensor import Tensor, wrap
+from pagaie.base.framework import dygraph_only
 
 __all__ = ["parameters_to_vector", "vector_to_parameters"]
 
 
+@dygraph_only   # Paddle's AssertionError in static mode
 def parameters_to_vector(parameters: Iterable[Tensor], name: str | None = None) -> Tensor:
     """Concatenate the flattened parameters into one 1-D Tensor.
 
@@ -46,6 +48,7 @@ def parameters_to_vector(parameters: Iterable[Tensor], name: str | None = None) 
     return out
 
 
+@dygraph_only
 def vector_to_parameters(vec: Tensor, parameters: Iterable[Tensor], name: str | None = None) -> None:
     """Give ``parameters`` the consecutive slices of the 1-D ``vec`` as their values (in
     place); as in Paddle, each parameter takes ``vec``'s dtype.
