@@ -170,3 +170,15 @@ def test_weight_norm_in_program():
     ours, theirs = both(_in_program(
         lambda P: [n for n, _ in P.nn.utils.weight_norm(P.nn.Linear(2, 2)).named_parameters()]))
     assert ours == theirs
+
+
+# -- nn.SpectralNorm: the kernel's dtypes are checked before the shapes and dim ------------------
+
+@pytest.mark.parametrize("dtype", ["float16", "bfloat16", "int32"])
+@pytest.mark.parametrize("shape,kw", [([2, 3, 4], {"dim": 2}), ([4], {}), ([2, 3], {"power_iters": -1})])
+def test_spectral_norm_layer_dtype_before_shape_checks(dtype, shape, kw):
+    same_exception(lambda P: P.nn.SpectralNorm(shape, **kw)(P.ones(shape, dtype)))
+
+
+def test_spectral_norm_layer_dim2_float32():
+    same_exception(lambda P: P.nn.SpectralNorm([2, 3, 4], dim=2)(P.ones([2, 3, 4])))
