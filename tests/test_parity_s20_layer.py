@@ -182,3 +182,35 @@ def test_spectral_norm_layer_dtype_before_shape_checks(dtype, shape, kw):
 
 def test_spectral_norm_layer_dim2_float32():
     same_exception(lambda P: P.nn.SpectralNorm([2, 3, 4], dim=2)(P.ones([2, 3, 4])))
+
+
+# -- clip_grad_value_ clips with Paddle's clip kernel, and so its CPU dtypes ---------------------
+
+def _grads_of(P, dtype):
+    layer = _fresh_linear(P, dtype)
+    ((layer.weight * 4).sum() + (layer.bias * 3).sum()).backward()
+    return layer
+
+
+@pytest.mark.parametrize("dtype", ["float16", "bfloat16"])
+def test_clip_grad_value_low_float(dtype):
+    same_exception(lambda P: P.nn.utils.clip_grad_value_(_grads_of(P, dtype).parameters(), 1.0))
+
+
+def test_clip_grad_value_complex():
+    def run(P):
+        p = P.to_tensor(np.array([1 + 1j, 2 - 1j, 0.5j], "complex64"))
+        p.stop_gradient = False
+        (p * p).sum().real().backward()
+        P.nn.utils.clip_grad_value_([p], 1.0)
+    same_exception(run)
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_clip_grad_value_values(dtype):
+    ours, theirs = both(lambda P: [p.grad.numpy() for p in
+                                   (lambda layer: (P.nn.utils.clip_grad_value_(layer.parameters(), 1.0),
+                                                   layer.parameters())[1])(_grads_of(P, dtype))])
+    for a, b in zip(ours, theirs):
+        assert a.dtype == b.dtype
+        np.testing.assert_array_equal(a, b)
