@@ -187,8 +187,9 @@ def test_spectral_norm_layer_dim2_float32():
 # -- clip_grad_value_ clips with Paddle's clip kernel, and so its CPU dtypes ---------------------
 
 def _grads_of(P, dtype):
+    # (the loss in float32: Paddle's CPU add has no float16 kernel, the casts' backward has)
     layer = _fresh_linear(P, dtype)
-    ((layer.weight * 4).sum() + (layer.bias * 3).sum()).backward()
+    ((layer.weight.astype("float32") * 4).sum() + (layer.bias.astype("float32") * 3).sum()).backward()
     return layer
 
 
@@ -214,3 +215,24 @@ def test_clip_grad_value_values(dtype):
     for a, b in zip(ours, theirs):
         assert a.dtype == b.dtype
         np.testing.assert_array_equal(a, b)
+
+
+# -- clip_grad_norm_: Paddle's p_norm/abs CPU kernels have no float16/bfloat16 version -----------
+
+@pytest.mark.parametrize("dtype", ["float16", "bfloat16"])
+@pytest.mark.parametrize("norm_type", [2, 1, float("inf"), 0])
+def test_clip_grad_norm_low_float(dtype, norm_type):
+    same_exception(lambda P: P.nn.utils.clip_grad_norm_(_grads_of(P, dtype).parameters(), 1.0,
+                                                        norm_type=norm_type))
+
+
+@pytest.mark.parametrize("norm_type", [2, 1, float("inf"), 0])
+def test_clip_grad_norm_float64(norm_type):
+    def run(P):
+        layer = _grads_of(P, "float64")
+        total = P.nn.utils.clip_grad_norm_(layer.parameters(), 1.0, norm_type=norm_type)
+        return [str(total.dtype), total.numpy(), *[p.grad.numpy() for p in layer.parameters()]]
+    ours, theirs = both(run)
+    assert ours[0] == theirs[0]
+    for a, b in zip(ours[1:], theirs[1:]):
+        np.testing.assert_allclose(a, b, rtol=1e-6)

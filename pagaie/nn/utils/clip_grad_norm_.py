@@ -7,6 +7,7 @@ from typing import Any, Iterable
 import torch
 
 from pagaie._core.tensor import Tensor, wrap
+from pagaie._ops._helpers import no_low_float_kernel
 
 __all__ = ["clip_grad_norm_"]
 
@@ -63,6 +64,8 @@ def clip_grad_norm_(parameters: Iterable[Tensor] | Tensor, max_norm: float, norm
     max_norm = _as_float(max_norm)   # where Paddle converts it: a 1-element Tensor is a number
     if not grads:
         return wrap(torch.tensor(0.0))
+    for g in grads:   # Paddle's norm (p_norm, abs) CPU kernels have no float16/bfloat16 version
+        no_low_float_kernel("nn.utils.clip_grad_norm_", g, arg="grad")
     norm_type = float(norm_type)
     with torch.no_grad():
         if norm_type == float("inf"):
