@@ -97,6 +97,9 @@ class Parameter(Tensor):
 
     @trainable.setter
     def trainable(self, value: bool) -> None:
+        if not isinstance(value, bool):   # Paddle takes no 0/1 nor None here
+            raise ValueError(f"paddle.Tensor.trainable: the type of trainable MUST be bool, but "
+                             f"the type is {type(value)}")
         self.stop_gradient = not value
 
 

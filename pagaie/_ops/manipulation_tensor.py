@@ -70,6 +70,8 @@ def detach(x, name=None):  # noqa: F811
     r = _detach_op(x, name)
     if type(r) is Tensor:
         r._name = f"eager_in_tmp_{next_data_number()}"
+        if x.persistable:   # Paddle's detached tensor keeps the flag (a parameter's, a buffer's)
+            r.persistable = True
     return r
 
 

@@ -487,6 +487,8 @@ def spectral_norm(weight, weight_u, weight_v, dim=0, power_iters=1, eps=1e-12, n
         [[1.0, 0.0], [0.0, 0.5]]
     """
     api = "paddle.nn.SpectralNorm"
+    if weight.dtype not in F32_F64:   # Paddle selects the kernel before it checks the shapes
+        kernel_dtypes("nn.SpectralNorm", weight, F32_F64, "weight")   # Paddle's CPU kernel
     if weight.dim() < 2:
         raise ValueError(f"{api}: the weight must be at least 2-D, but received a "
                          f"{weight.dim()}-D tensor of shape {list(weight.shape)}")
@@ -494,8 +496,6 @@ def spectral_norm(weight, weight_u, weight_v, dim=0, power_iters=1, eps=1e-12, n
         raise ValueError(f"{api}: dim can only be 0 or 1, but received {dim}")
     if power_iters < 0:
         raise ValueError(f"{api}: power_iters should be >= 0, but received {power_iters}")
-    if weight.dtype not in F32_F64:
-        kernel_dtypes("nn.SpectralNorm", weight, F32_F64, "weight")   # Paddle's CPU kernel
     mat = weight.movedim(dim, 0).reshape(weight.shape[dim], -1)
     h, w = mat.shape
     if weight_u.numel() != h:

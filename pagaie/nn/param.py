@@ -150,6 +150,12 @@ def create_parameter(shape: Any, dtype: Any, name: str | None = None, attr: Any 
         ([[0.0, 0.0], [0.0, 0.0], [0.0, 0.0]], False)
     """
     from pagaie.framework.param_attr import ParamAttr
+    # Paddle's public API checks the dtype strictly (no None, 'float' or 'int' aliases, which
+    # Layer.create_parameter takes) and the items of the shape (an int, not a bool)
+    _dt.checked_dtype(dtype, "paddle.create_parameter")
+    if isinstance(shape, (list, tuple)) and any(isinstance(d, (bool, np.bool_)) for d in shape):
+        raise TypeError(f"paddle.create_parameter: 'shape' must be a list or tuple of int, but "
+                        f"received {shape!r}")
     if attr is None:
         attr = ParamAttr(name=name)
     prefix = name if name is not None else unique_name.generate("create_parameter")

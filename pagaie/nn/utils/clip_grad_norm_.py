@@ -7,11 +7,19 @@ from typing import Any, Iterable
 import torch
 
 from pagaie._core.tensor import Tensor, wrap
+from pagaie._ops._helpers import no_low_float_kernel
 
 __all__ = ["clip_grad_norm_"]
 
 
 _NORM_TYPES = (float("inf"), 0, 1, 2)
+
+
+def _dynamic_only(api: str) -> None:
+    """Paddle's gradient clipping utilities run only eagerly: its RuntimeError in static mode."""
+    from pagaie.static.framework import in_dynamic_mode
+    if not in_dynamic_mode():
+        raise RuntimeError(f"paddle.nn.utils.{api}: this API can only run in dynamic mode.")
 
 
 def _params(parameters: Any) -> list:
@@ -48,6 +56,7 @@ def clip_grad_norm_(parameters: Iterable[Tensor] | Tensor, max_norm: float, norm
         >>> float(total) > 0.1
         True
     """
+    _dynamic_only("clip_grad_norm_")
     if norm_type not in _NORM_TYPES:
         raise ValueError(f"paddle.nn.utils.clip_grad_norm_: 'norm_type' only supports [inf, 0, 1, 2], "
                          f"but received {norm_type!r}")
@@ -55,6 +64,8 @@ def clip_grad_norm_(parameters: Iterable[Tensor] | Tensor, max_norm: float, norm
     max_norm = _as_float(max_norm)   # where Paddle converts it: a 1-element Tensor is a number
     if not grads:
         return wrap(torch.tensor(0.0))
+    for g in grads:   # Paddle's norm (p_norm, abs) CPU kernels have no float16/bfloat16 version
+        no_low_float_kernel("nn.utils.clip_grad_norm_", g, arg="grad")
     norm_type = float(norm_type)
     with torch.no_grad():
         if norm_type == float("inf"):

@@ -7,7 +7,7 @@ from typing import Iterable
 import torch
 
 from pagaie._core.tensor import Tensor
-from pagaie.nn.utils.clip_grad_norm_ import _params
+from pagaie.nn.utils.clip_grad_norm_ import _dynamic_only, _params
 
 __all__ = ["clip_grad_value_"]
 
@@ -23,11 +23,15 @@ def clip_grad_value_(parameters: Iterable[Tensor] | Tensor, clip_value: float) -
         >>> float(abs(fc.weight.grad.numpy()).max()) <= 1.0
         True
     """
+    _dynamic_only("clip_grad_value_")
     clip_value = float(clip_value)
     if clip_value < 0:
         raise ValueError(f"paddle.nn.utils.clip_grad_value_: 'clip_value' must be >= 0 (the clip range is "
                          f"[-clip_value, clip_value]), but received {clip_value}")
+    from pagaie._ops.math import clip
+    kernel = clip.op_record.kernel   # Paddle clips with its clip kernel, and so its dtypes
     with torch.no_grad():
         for p in _params(parameters):
-            if p._t.grad is not None:
-                p._t.grad.clamp_(-clip_value, clip_value)
+            g = p._t.grad
+            if g is not None:
+                g.copy_(kernel(g, -clip_value, clip_value))

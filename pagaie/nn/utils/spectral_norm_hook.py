@@ -71,6 +71,11 @@ def spectral_norm(layer: Any, name: str = "weight", n_power_iterations: int = 1,
         >>> list(fc.state_dict())
         ['bias', 'weight_orig', 'weight_u', 'weight_v']
     """
+    from pagaie.static.framework import in_dynamic_mode
+    if not in_dynamic_mode():
+        # Paddle registers u and v as buffers, which takes no program variable: its TypeError
+        raise TypeError("paddle.nn.utils.spectral_norm: runs only in dynamic mode (its u and v "
+                        "buffers must be Tensors, not program variables)")
     for hook in layer._forward_pre_hooks.values():
         if isinstance(hook, SpectralNorm) and hook.name == name:
             raise RuntimeError(f"Cannot register two spectral_norm hooks on the same parameter {name}")

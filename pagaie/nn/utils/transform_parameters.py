@@ -7,10 +7,12 @@ import torch
 
 from pagaie._core.dtype import from_torch_dtype
 from pagaie._core.tensor import Tensor, wrap
+from pagaie.base.framework import dygraph_only
 
 __all__ = ["parameters_to_vector", "vector_to_parameters"]
 
 
+@dygraph_only   # Paddle's AssertionError in static mode
 def parameters_to_vector(parameters: Iterable[Tensor], name: str | None = None) -> Tensor:
     """Concatenate the flattened parameters into one 1-D Tensor.
 
@@ -25,6 +27,10 @@ def parameters_to_vector(parameters: Iterable[Tensor], name: str | None = None) 
     if not hasattr(parameters, "__getitem__"):   # Paddle indexes it: an iterator is a TypeError
         raise TypeError("paddle.nn.utils.parameters_to_vector: 'parameters' must be a list or tuple "
                         f"of Tensors, but received {type(parameters).__name__}")
+    for i, p in enumerate(parameters):
+        if not isinstance(p, Tensor):   # Paddle's reshape of it: ValueError
+            raise ValueError(f"paddle.nn.utils.parameters_to_vector: every item of 'parameters' must "
+                             f"be a Tensor, but item {i} is a {type(p).__name__}")
     ts = [p._t for p in parameters]
     if not ts:   # Paddle reads parameters[0]: IndexError
         raise IndexError("paddle.nn.utils.parameters_to_vector: 'parameters' is empty; "
@@ -42,6 +48,7 @@ def parameters_to_vector(parameters: Iterable[Tensor], name: str | None = None) 
     return out
 
 
+@dygraph_only
 def vector_to_parameters(vec: Tensor, parameters: Iterable[Tensor], name: str | None = None) -> None:
     """Give ``parameters`` the consecutive slices of the 1-D ``vec`` as their values (in
     place); as in Paddle, each parameter takes ``vec``'s dtype.
@@ -53,6 +60,13 @@ def vector_to_parameters(vec: Tensor, parameters: Iterable[Tensor], name: str | 
         >>> fc.weight.tolist(), fc.bias.tolist()
         ([[1.0], [1.0]], [1.0])
     """
+    if not isinstance(vec, Tensor):
+        # Paddle asserts on vec.shape, then its split refuses an array: ValueError; an object
+        # without a shape fails at the attribute
+        what = (f"'vec' must be a 1-D Tensor, but received a {type(vec).__name__}")
+        if hasattr(vec, "shape"):
+            raise ValueError(f"paddle.nn.utils.vector_to_parameters: {what}")
+        raise AttributeError(f"paddle.nn.utils.vector_to_parameters: {what} (it has no shape)")
     v = vec._t
     if v.dim() != 1:  # Paddle asserts here
         raise AssertionError(f"paddle.nn.utils.vector_to_parameters: 'vec' must be 1-D, but received "

@@ -3,10 +3,12 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
 import torch
 
 from pagaie._core.parameter import Parameter
 from pagaie._core.tensor import wrap
+from pagaie._ops._helpers import no_low_float_kernel
 
 __all__ = ["weight_norm", "remove_weight_norm"]
 
@@ -44,9 +46,11 @@ class WeightNorm:
     def __init__(self, name: str, dim: int) -> None:
         self.name, self.dim = name, dim
 
-    def compute_weight(self, layer: Any) -> Any:
+    def compute_weight(self, layer: Any, api: str = "nn.utils.weight_norm") -> Any:
         g = getattr(layer, self.name + "_g")._t
         v = getattr(layer, self.name + "_v")._t
+        # Paddle computes ||v|| with its norm kernel, which has no float16/bfloat16 CPU version
+        no_low_float_kernel(api, v, arg=self.name + "_v")
         d = _direction(v, self.dim)
         if self.dim != -1:
             shape = [1] * v.dim()
@@ -90,6 +94,11 @@ def weight_norm(layer: Any, name: str = "weight", dim: int = 0) -> Any:
             raise RuntimeError(f"Cannot register two weight_norm hooks on the same parameter {name}")
     if dim is None:
         dim = -1
+    if not isinstance(dim, (int, np.integer)):
+        # a TypeError as in Paddle, but raised before the layer is changed
+        raise TypeError(f"paddle.nn.utils.weight_norm: 'dim' must be an int or None, but received "
+                        f"{type(dim).__name__} {dim!r}")
+    dim = int(dim)
     if name not in layer._parameters:
         raise KeyError(f"paddle.nn.utils.weight_norm: {type(layer).__name__} has no parameter named {name!r}")
     w = layer._parameters[name]
@@ -99,6 +108,7 @@ def weight_norm(layer: Any, name: str = "weight", dim: int = 0) -> Any:
     if dim != -1:
         dim = (dim + nd) % nd
     t = w._t.detach()
+    no_low_float_kernel("nn.utils.weight_norm", t, arg=name)   # as in compute_weight
     fn = WeightNorm(name, dim)
     g = _norm_except_dim(t, dim)
     g = g.reshape(()) if dim == -1 else g.reshape(-1)
@@ -123,7 +133,7 @@ def remove_weight_norm(layer: Any, name: str = "weight") -> Any:
     """
     for hid, hook in list(layer._forward_pre_hooks.items()):
         if isinstance(hook, WeightNorm) and hook.name == name:
-            w = hook.compute_weight(layer)
+            w = hook.compute_weight(layer, "nn.utils.remove_weight_norm")
             delattr(layer, name)
             del layer._parameters[name + "_g"]
             del layer._parameters[name + "_v"]
