@@ -85,6 +85,8 @@ def _cast_value(v: Any, dst: torch.dtype, cache: dict) -> Any:
         d = t.dtype
         if d is dst or d not in _AMP_FLOATS:
             return v
+        if t.is_meta:
+            return _recorded_cast(v, dst)
         if t.is_leaf and t.requires_grad:
             key = (id(t), t._version, dst)
             hit = cache.get(key)
@@ -95,6 +97,19 @@ def _cast_value(v: Any, dst: torch.dtype, cache: dict) -> Any:
     if type(v) in (list, tuple):
         return type(v)(_cast_value(e, dst, cache) for e in v)
     return v
+
+
+def _recorded_cast(v: Tensor, dst: torch.dtype) -> Tensor:
+    """The cast of a program's symbolic value (a static program or a ``to_static`` trace
+    being built): a ``cast`` op recorded into the program, as Paddle's AMP inserts one (a
+    direct conversion would leave the program a constant without data). Autocast is paused
+    for it so that the cast itself is not cast."""
+    from pagaie._ops.manipulation import cast
+    _STACK.append(None)
+    try:
+        return cast(v, _dt.from_torch_dtype(dst).name)
+    finally:
+        _STACK.pop()
 
 
 def _cast_call(args: tuple, kwargs: dict, dst: torch.dtype, cache: dict):
