@@ -59,3 +59,31 @@ def test_static_bfloat16_autocast_records_its_casts(level, ops):
     assert ours[1] == theirs[1]
     for a, b in zip(ours[2], theirs[2]):
         np.testing.assert_allclose(a, b, rtol=1e-2)
+
+
+# ---- float64 optimizer state ---------------------------------------------------------------
+def _float64_run(fw, name, steps=3, **kw):
+    """Parameters and state (by accumulator suffix) after ``steps`` float64 steps."""
+    rng = np.random.RandomState(0)
+    with fw.utils.unique_name.guard():
+        p = fw.create_parameter([3, 2], "float64", default_initializer=fw.nn.initializer.Assign(
+            np.arange(6, dtype="float64").reshape(3, 2) / 10 + 0.05))
+        opt = getattr(fw.optimizer, name)(0.1, parameters=[p], **kw)
+        for _ in range(steps):
+            (p * fw.to_tensor(rng.randn(3, 2))).sum().backward()
+            opt.step()
+            opt.clear_grad()
+        state = {k.replace(p.name, "P"): v.numpy() for k, v in opt.state_dict().items()}
+        return p.numpy(), state
+
+
+@pytest.mark.parametrize("kw", [{}, {"weight_decay": 0.1}, {"beta1": 0.7}])
+def test_adamax_float64_beta1_power_is_exact(kw):
+    """Paddle multiplies Adamax's beta1 power by the beta as a double: a float64 parameter's
+    power is 0.9 ** t exactly (not 0.9 rounded to float32), and so are its steps."""
+    ours = _float64_run(pagaie, "Adamax", **kw)
+    theirs = _float64_run(paddle_ref(), "Adamax", **kw)
+    np.testing.assert_allclose(ours[0], theirs[0], rtol=1e-13, atol=0)
+    assert sorted(ours[1]) == sorted(theirs[1])
+    for k in theirs[1]:
+        np.testing.assert_allclose(ours[1][k], theirs[1][k], rtol=1e-13, atol=0, err_msg=k)
