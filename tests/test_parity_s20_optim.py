@@ -87,3 +87,81 @@ def test_adamax_float64_beta1_power_is_exact(kw):
     assert sorted(ours[1]) == sorted(theirs[1])
     for k in theirs[1]:
         np.testing.assert_allclose(ours[1][k], theirs[1][k], rtol=1e-13, atol=0, err_msg=k)
+
+
+# ---- amp.debugging: the tensor checker -----------------------------------------------------
+def _checker_steps(fw, steps, **cfg_kw):
+    """Per enable_tensor_checker call: (FLAGS_check_nan_inf, what a NaN-making op does)."""
+    import contextlib
+    import io
+    D = fw.amp.debugging
+    D.TensorCheckerConfig.current_step_id = 0   # (a class-level counter in both frameworks)
+    level = fw.get_flags("FLAGS_check_nan_inf_level")
+    try:
+        with contextlib.redirect_stdout(io.StringIO()):
+            cfg = D.TensorCheckerConfig(**cfg_kw)
+        out = []
+        for _ in range(steps):
+            D.enable_tensor_checker(cfg)
+            flag = bool(fw.get_flags("FLAGS_check_nan_inf")["FLAGS_check_nan_inf"])
+            try:
+                with contextlib.redirect_stdout(io.StringIO()):
+                    fw.log(fw.to_tensor([0.0, 1.0])) * 0   # -inf * 0: NaN
+                what = "ok"
+            except RuntimeError:
+                what = "RuntimeError"
+            out.append((flag, what))
+        D.disable_tensor_checker()
+        out.append(bool(fw.get_flags("FLAGS_check_nan_inf")["FLAGS_check_nan_inf"]))
+        return out
+    finally:
+        fw.set_flags({"FLAGS_check_nan_inf": False, **level})
+
+
+@pytest.mark.parametrize("kw", [
+    {"enable": True},
+    {"enable": True, "debug_step": [0, 2]},     # the checks stop after the window
+    {"enable": True, "debug_step": (0, 1)},
+    {"enable": False},
+    {"enable": True, "debug_mode": "CHECK_NAN_INF"},   # reported, not raised
+    {"enable": True, "debug_mode": "CHECK_ALL"},
+], ids=str)
+def test_tensor_checker_steps_and_flag_like_paddle(kw):
+    def run(fw):
+        k = dict(kw)
+        if "debug_mode" in k:
+            k["debug_mode"] = getattr(fw.amp.debugging.DebugMode, k["debug_mode"])
+        return _checker_steps(fw, 4, **k)
+    assert run(pagaie) == run(paddle_ref())
+
+
+def test_disabled_checker_config_turns_the_flag_off_like_paddle():
+    def run(fw):
+        fw.set_flags({"FLAGS_check_nan_inf": True})
+        try:
+            fw.amp.debugging.enable_tensor_checker(fw.amp.debugging.TensorCheckerConfig(enable=False))
+            return fw.get_flags("FLAGS_check_nan_inf")
+        finally:
+            fw.set_flags({"FLAGS_check_nan_inf": False})
+    assert run(pagaie) == run(paddle_ref())
+
+
+def test_tensor_checker_config_step_methods_like_paddle():
+    def run(fw):
+        import contextlib
+        import io
+        D = fw.amp.debugging
+        D.TensorCheckerConfig.current_step_id = 0
+        level = fw.get_flags("FLAGS_check_nan_inf_level")
+        with contextlib.redirect_stdout(io.StringIO()):
+            cfg = D.TensorCheckerConfig(enable=True, debug_mode=D.DebugMode.CHECK_ALL, debug_step=[0, 2])
+        out = [cfg.update_and_check_step_id() for _ in range(3)]
+        try:
+            cfg.start_check_nan_inf()
+            out.append(fw.get_flags(["FLAGS_check_nan_inf", "FLAGS_check_nan_inf_level"]))
+            cfg.stop_check_nan_inf()
+            out.append(fw.get_flags(["FLAGS_check_nan_inf", "FLAGS_check_nan_inf_level"]))
+        finally:
+            fw.set_flags({"FLAGS_check_nan_inf": False, **level})
+        return out
+    assert run(pagaie) == run(paddle_ref())
