@@ -165,3 +165,50 @@ def test_tensor_checker_config_step_methods_like_paddle():
             fw.set_flags({"FLAGS_check_nan_inf": False, **level})
         return out
     assert run(pagaie) == run(paddle_ref())
+
+
+_LINEAR_CALLS = {
+    "bias": lambda fw, x, w, b: fw.nn.functional.linear(x, w, b),
+    "bias_kw": lambda fw, x, w, b: fw.nn.functional.linear(x=x, weight=w, bias=b),
+    "no_bias": lambda fw, x, w, b: fw.nn.functional.linear(x, w),
+    "relu_of": lambda fw, x, w, b: fw.nn.functional.relu(fw.nn.functional.linear(x, w, b)),
+}
+
+
+def _static_linear(fw, level, call, **kw):
+    fw.enable_static()
+    try:
+        main, start = fw.static.Program(), fw.static.Program()
+        with fw.static.program_guard(main, start):
+            x = fw.static.data("x", [4, 3], "float32")
+            w = fw.static.data("w", [3, 2], "float32")
+            b = fw.static.data("b", [2], "float32")
+            with fw.amp.auto_cast(level=level, dtype="bfloat16", **kw):
+                out = _LINEAR_CALLS[call](fw, x, w, b)
+            built = str(out.dtype)
+        exe = fw.static.Executor(fw.CPUPlace())
+        exe.run(start)
+        rng = np.random.RandomState(0)
+        got = np.asarray(exe.run(main, feed={"x": rng.randn(4, 3).astype("float32"), "w": rng.randn(3, 2).astype("float32"),
+                                             "b": rng.randn(2).astype("float32")}, fetch_list=[out])[0])
+        if got.dtype == np.uint16:   # bfloat16 bit patterns
+            got = (got.astype(np.uint32) << 16).view(np.float32)
+        return built, got
+    finally:
+        fw.disable_static()
+
+
+@pytest.mark.skipif(pagaie.is_compiled_with_cuda(), reason="Paddle's CUDA builds keep one fused linear op")
+@pytest.mark.parametrize("call", sorted(_LINEAR_CALLS))
+@pytest.mark.parametrize("level,kw", [("O1", {}), ("O2", {}), ("OD", {}), ("O2", {"use_promote": False}),
+                                      ("O1", {"custom_black_list": {"linear"}})], ids=str)
+def test_static_linear_under_autocast_is_matmul_then_add(level, kw, call):
+    """A program's linear (built without CUDA) is Paddle's matmul then add: the float32 bias
+    promotes the bfloat16 product back to float32 (at O1, at O2 with use_promote, at OD), and
+    black-listing 'linear' changes nothing."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        ours = _static_linear(pagaie, level, call, **kw)
+        theirs = _static_linear(paddle_ref(), level, call, **kw)
+    assert ours[0] == theirs[0]
+    np.testing.assert_allclose(ours[1], theirs[1], rtol=1e-2, atol=1e-2)

@@ -143,7 +143,21 @@ def _autocast_handler(rec: OpRecord, args: tuple, kwargs: dict, proceed: Callabl
         bias = call_arg(rec, args, kwargs, "bias")
         if bias is not None or (rec.name == "conv1d" and st.level == "OD"):
             return _conv_then_bias(st, rec, args, kwargs, proceed, bias)
+    elif rec.name == "linear" and _linear_in_program(rec, args, kwargs):
+        # as Paddle's program: a matmul op, then an add of the bias, each decided on its own
+        import pagaie
+        out = pagaie.matmul(call_arg(rec, args, kwargs, "x"), call_arg(rec, args, kwargs, "weight"))
+        bias = call_arg(rec, args, kwargs, "bias")
+        return out if bias is None else pagaie.add(out, bias)
     return _cast_and_run(st, rec, args, kwargs, proceed)
+
+
+def _linear_in_program(rec: OpRecord, args: tuple, kwargs: dict) -> bool:
+    """Whether Paddle's ``linear`` would be a matmul op (then a separate ``add`` of the
+    bias): in a program (static or ``to_static``; its values are symbolic) built by a Paddle
+    without CUDA. Eagerly, and in programs of CUDA builds, it is one fused op."""
+    x = call_arg(rec, args, kwargs, "x")
+    return isinstance(x, Tensor) and x._t.is_meta and torch.version.cuda is None
 
 
 def _cast_and_run(st: "_AmpState", rec: OpRecord, args: tuple, kwargs: dict, proceed: Callable) -> Any:
