@@ -212,3 +212,66 @@ def test_static_linear_under_autocast_is_matmul_then_add(level, kw, call):
         theirs = _static_linear(paddle_ref(), level, call, **kw)
     assert ours[0] == theirs[0]
     np.testing.assert_allclose(ours[1], theirs[1], rtol=1e-2, atol=1e-2)
+
+
+# ---- set_state_dict checks the loaded values as Paddle's set_value does --------------------
+def _reload(fw, name, dtype, change, step_first=True):
+    """Train one step, change the numpy state with ``change``, load it into a fresh optimizer
+    (after one step of its own, or before any) and step: (parameter, state) or the error."""
+    with fw.utils.unique_name.guard():
+        init = fw.nn.initializer.Constant(1.0)
+        p = fw.create_parameter([2], dtype, default_initializer=init)
+        opt = getattr(fw.optimizer, name)(0.1, parameters=[p])
+        (p.astype("float32") * fw.to_tensor([2.0, -3.0])).sum().backward()
+        opt.step()
+        state = change({k: v.numpy() for k, v in opt.state_dict().items()})
+    with fw.utils.unique_name.guard():
+        q = fw.create_parameter([2], dtype, default_initializer=init)
+        opt2 = getattr(fw.optimizer, name)(0.1, parameters=[q])
+        try:
+            if step_first:
+                (q.astype("float32") * fw.to_tensor([2.0, -3.0])).sum().backward()
+                opt2.step()
+                opt2.clear_grad()
+            opt2.set_state_dict(state)
+            (q.astype("float32") * fw.to_tensor([2.0, -3.0])).sum().backward()
+            opt2.step()
+        except AssertionError:
+            return "AssertionError"
+        return q.astype("float32").numpy(), {k: v.numpy() for k, v in opt2.state_dict().items()}
+
+
+def _first(sub, f):
+    def change(state):
+        k = sorted(x for x in state if sub in x)[0]
+        state[k] = f(state[k])
+        return state
+    return change
+
+
+@pytest.mark.parametrize("step_first", [True, False])
+@pytest.mark.parametrize("name,sub,f", [
+    ("Adam", "moment1", lambda v: v.astype("float64")),       # another dtype
+    ("Adam", "beta1_pow", lambda v: v.astype("int64")),
+    ("Momentum", "velocity", lambda v: v.tolist()),           # not a Tensor or an array
+    ("Momentum", "velocity", lambda v: float(v[0])),
+    ("Adam", "moment2", lambda v: v),                         # unchanged: loads
+], ids=["float64", "int64", "list", "float", "same"])
+def test_loaded_state_must_keep_its_dtype_and_type(name, sub, f, step_first):
+    ours = _reload(pagaie, name, "float32", _first(sub, f), step_first)
+    theirs = _reload(paddle_ref(), name, "float32", _first(sub, f), step_first)
+    if isinstance(theirs, str):
+        assert ours == theirs
+        return
+    np.testing.assert_allclose(ours[0], theirs[0], rtol=1e-6)
+    assert sorted(ours[1]) == sorted(theirs[1])
+
+
+def test_bfloat16_state_loads_from_its_numpy_bit_patterns():
+    """A bfloat16 state comes out of .numpy() as uint16 bit patterns; loading it back keeps
+    the values (it was once converted as numbers: 0.1's bits became 15821.0)."""
+    same = lambda state: state  # noqa: E731
+    ours = _reload(pagaie, "Rprop", "bfloat16", same)
+    theirs = _reload(paddle_ref(), "Rprop", "bfloat16", same)
+    np.testing.assert_array_equal(ours[0], theirs[0])
+    assert {k: v.tolist() for k, v in ours[1].items()} == {k: v.tolist() for k, v in theirs[1].items()}
