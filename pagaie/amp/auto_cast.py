@@ -85,6 +85,8 @@ def _cast_value(v: Any, dst: torch.dtype, cache: dict) -> Any:
         d = t.dtype
         if d is dst or d not in _AMP_FLOATS:
             return v
+        if t.is_meta:
+            return _recorded_cast(v, dst)
         if t.is_leaf and t.requires_grad:
             key = (id(t), t._version, dst)
             hit = cache.get(key)
@@ -95,6 +97,19 @@ def _cast_value(v: Any, dst: torch.dtype, cache: dict) -> Any:
     if type(v) in (list, tuple):
         return type(v)(_cast_value(e, dst, cache) for e in v)
     return v
+
+
+def _recorded_cast(v: Tensor, dst: torch.dtype) -> Tensor:
+    """The cast of a program's symbolic value (a static program or a ``to_static`` trace
+    being built): a ``cast`` op recorded into the program, as Paddle's AMP inserts one (a
+    direct conversion would leave the program a constant without data). Autocast is paused
+    for it so that the cast itself is not cast."""
+    from pagaie._ops.manipulation import cast
+    _STACK.append(None)
+    try:
+        return cast(v, _dt.from_torch_dtype(dst).name)
+    finally:
+        _STACK.pop()
 
 
 def _cast_call(args: tuple, kwargs: dict, dst: torch.dtype, cache: dict):
@@ -128,7 +143,21 @@ def _autocast_handler(rec: OpRecord, args: tuple, kwargs: dict, proceed: Callabl
         bias = call_arg(rec, args, kwargs, "bias")
         if bias is not None or (rec.name == "conv1d" and st.level == "OD"):
             return _conv_then_bias(st, rec, args, kwargs, proceed, bias)
+    elif rec.name == "linear" and _linear_in_program(rec, args, kwargs):
+        # as Paddle's program: a matmul op, then an add of the bias, each decided on its own
+        import pagaie
+        out = pagaie.matmul(call_arg(rec, args, kwargs, "x"), call_arg(rec, args, kwargs, "weight"))
+        bias = call_arg(rec, args, kwargs, "bias")
+        return out if bias is None else pagaie.add(out, bias)
     return _cast_and_run(st, rec, args, kwargs, proceed)
+
+
+def _linear_in_program(rec: OpRecord, args: tuple, kwargs: dict) -> bool:
+    """Whether Paddle's ``linear`` would be a matmul op (then a separate ``add`` of the
+    bias): in a program (static or ``to_static``; its values are symbolic) built by a Paddle
+    without CUDA. Eagerly, and in programs of CUDA builds, it is one fused op."""
+    x = call_arg(rec, args, kwargs, "x")
+    return isinstance(x, Tensor) and x._t.is_meta and torch.version.cuda is None
 
 
 def _cast_and_run(st: "_AmpState", rec: OpRecord, args: tuple, kwargs: dict, proceed: Callable) -> Any:

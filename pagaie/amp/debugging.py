@@ -132,6 +132,10 @@ class TensorCheckerConfig:
         (False, None)
     """
 
+    # the number of checker steps so far (enable_tensor_checker calls of enabled configs with a
+    # debug_step window), shared by every config as Paddle's class attribute is
+    current_step_id: int = 0
+
     def __init__(self, enable: bool, debug_mode: DebugMode = DebugMode.CHECK_NAN_INF_AND_ABORT,
                  output_dir: str | None = None, checked_op_list: Sequence[str] | None = None,
                  skipped_op_list: Sequence[str] | None = None, debug_step: Sequence[int] | None = None,
@@ -166,7 +170,6 @@ class TensorCheckerConfig:
                                  f"tuple, but received {type(ops).__name__}")
         from pagaie.random import initial_seed
         self.initial_seed = initial_seed()
-        self.current_step_id = 0
         if self.enable:
             self._set_seed()
 
@@ -187,33 +190,60 @@ class TensorCheckerConfig:
             return False
         return not names & set(self.skipped_op_list or ())
 
+    def update_and_check_step_id(self) -> bool:
+        """Count one step and say whether it is to be checked: always for an enabled config
+        without ``debug_step``, inside ``[start, end)`` with it; never for a disabled one.
+        (Paddle counts only the steps inside the window, so one starting after step 0 never
+        opens; here every step counts.)"""
+        if not self.enable:
+            return False
+        if self.start_step is None or self.end_step is None:
+            return True
+        step = TensorCheckerConfig.current_step_id
+        TensorCheckerConfig.current_step_id += 1
+        return self.start_step <= step < self.end_step
+
+    def start_check_nan_inf(self) -> None:
+        """Turn the checks on as this config says (``FLAGS_check_nan_inf`` and its level,
+        as Paddle sets them); nothing for a disabled config."""
+        if not self.enable:
+            return
+        if not isinstance(self.stack_height_limit, int):
+            raise ValueError("paddle.amp.debugging.TensorCheckerConfig: stack_height_limit must be "
+                             f"int, but received {type(self.stack_height_limit).__name__}")
+        _CHECKER.config = self
+        _flags.set_flags({"FLAGS_check_nan_inf_level": self.debug_mode.value, "FLAGS_check_nan_inf": True})
+
+    def stop_check_nan_inf(self) -> None:
+        """Turn the checks off (``FLAGS_check_nan_inf`` back to False)."""
+        _flags.set_flags({"FLAGS_check_nan_inf": False})
+
 
 class _Checker:
-    """The active NaN/Inf check: from the flag, from a TensorCheckerConfig, or both."""
+    """The active NaN/Inf check, on while ``FLAGS_check_nan_inf`` is; what it does on a bad
+    tensor follows ``FLAGS_check_nan_inf_level`` (a DebugMode value: abort, report, or report
+    every tensor), and the ops it looks at the op lists of the config that turned it on."""
 
     def __init__(self) -> None:
-        self.from_flag = False
+        self.on = False
+        self.level = 0
         self.config: TensorCheckerConfig | None = None
         self.installed = False
 
     def refresh(self) -> None:
-        want = self.from_flag or (self.config is not None and self.config.enable)
-        if want and not self.installed:
+        if self.on and not self.installed:
             push_handler(self.handler)
-        elif not want and self.installed:
+        elif not self.on and self.installed:
             pop_handler(self.handler)
-        self.installed = want
+        self.installed = self.on
 
     def handler(self, rec: OpRecord, args: tuple, kwargs: dict, proceed: Callable) -> Any:
         out = proceed(args, kwargs)
         cfg = self.config
-        if cfg is not None and not self.from_flag:
-            if not cfg._wants(rec):
-                return out
-            abort = cfg.debug_mode is DebugMode.CHECK_NAN_INF_AND_ABORT
-            print_all = cfg.debug_mode is DebugMode.CHECK_ALL
-        else:
-            abort, print_all = True, False
+        if cfg is not None and not cfg._wants(rec):
+            return out
+        abort = self.level == DebugMode.CHECK_NAN_INF_AND_ABORT.value
+        print_all = self.level == DebugMode.CHECK_ALL.value
         for i, t in enumerate(_tensors(out)):
             if t.is_floating_point() or t.is_complex():
                 if print_all or not bool(torch.isfinite(t).all()):
@@ -248,16 +278,27 @@ _CHECKER = _Checker()
 
 
 def _on_flag(value: Any) -> None:
-    _CHECKER.from_flag = bool(value)
+    _CHECKER.on = bool(value)
+    if not _CHECKER.on:
+        _CHECKER.config = None  # a config's op lists apply until the checks stop
     _CHECKER.refresh()
 
 
+def _on_level(value: Any) -> None:
+    _CHECKER.level = int(value)
+
+
 _flags.on_change("check_nan_inf", _on_flag)
-_on_flag(_flags.flag("check_nan_inf"))
+_flags.on_change("check_nan_inf_level", _on_level)
 
 
 def enable_tensor_checker(checker_config: TensorCheckerConfig) -> None:
-    """Check every op's outputs for NaN/Inf as ``checker_config`` says.
+    """Start one checker step: if ``checker_config`` is enabled and the step is in its
+    ``debug_step`` window, every op's outputs are checked for NaN/Inf as it says (Paddle's
+    ``FLAGS_check_nan_inf`` goes on); otherwise the checks stop.
+
+    Args:
+        checker_config (TensorCheckerConfig): what to check.
 
     Examples:
         >>> import pagaie as paddle
@@ -266,25 +307,27 @@ def enable_tensor_checker(checker_config: TensorCheckerConfig) -> None:
         >>> cfg = debugging.TensorCheckerConfig(enable=True)   # reseeds with 2024, as Paddle
         AMP Debugging TensorCheckerConfig: seed  2024
         >>> debugging.enable_tensor_checker(cfg)
+        >>> paddle.get_flags("FLAGS_check_nan_inf")
+        {'FLAGS_check_nan_inf': True}
         >>> debugging.disable_tensor_checker()
     """
     if not isinstance(checker_config, TensorCheckerConfig):
         raise TypeError("paddle.amp.debugging.enable_tensor_checker: 'checker_config' must be a "
                         f"TensorCheckerConfig, but received {type(checker_config).__name__}")
-    cfg = checker_config
-    if cfg.debug_step is not None:
-        step = cfg.current_step_id
-        cfg.current_step_id += 1
-        if not cfg.start_step <= step < cfg.end_step:
-            return
-    _CHECKER.config = cfg
-    _CHECKER.refresh()
+    if checker_config.update_and_check_step_id():
+        checker_config.start_check_nan_inf()
+    else:
+        checker_config.stop_check_nan_inf()
 
 
 def disable_tensor_checker() -> None:
-    """Stop the checks started by :func:`enable_tensor_checker`."""
-    _CHECKER.config = None
-    _CHECKER.refresh()
+    """Stop the NaN/Inf checks (``FLAGS_check_nan_inf`` back to False, as in Paddle).
+
+    Examples:
+        >>> from pagaie.amp import debugging
+        >>> debugging.disable_tensor_checker()
+    """
+    _flags.set_flags({"FLAGS_check_nan_inf": False})
 
 
 # ---- operator statistics ----------------------------------------------------------------

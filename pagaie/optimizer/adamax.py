@@ -6,7 +6,7 @@ from typing import Any, Sequence
 import torch
 
 from pagaie._core.tensor import Tensor
-from pagaie.optimizer.optimizer import Optimizer, _check_range, _f32, _scalar
+from pagaie.optimizer.optimizer import Optimizer, _check_range, _f32, _in_dtype, _scalar
 
 __all__ = ["Adamax"]
 
@@ -71,4 +71,6 @@ class Adamax(Optimizer):
         torch.maximum(u.mul_(b2).add_(eps), g.abs(), out=u)
         step = lr / (1 - b1p)
         p.sub_(step * (m / u))
-        b1p.mul_(b1)
+        # Paddle scales the power by beta1 with its scale op, whose factor is a double: exact
+        # for a float64 parameter (the kernel above takes its betas as C++ floats)
+        b1p.mul_(_in_dtype(_scalar(hp["beta1"]), b1p.dtype))

@@ -39,16 +39,37 @@ def _to_torch_value(value: Any) -> torch.Tensor:
     return torch.as_tensor(np.asarray(value))
 
 
-def _loaded_value(value: Any, var_name: str, shape: torch.Size) -> torch.Tensor:
+def _loaded_value(value: Any, var_name: str, shape: torch.Size, dtype: torch.dtype | None = None) -> torch.Tensor:
     """A loaded accumulator value as a torch tensor of ``shape`` (Paddle's ``set_value``
-    accepts the same number of elements only when the shapes agree)."""
+    accepts the same number of elements only when the shapes agree). With ``dtype`` (the
+    accumulator's), the value must be a Tensor or a numpy array of that dtype, as Paddle's
+    ``set_value`` asserts; a numpy uint16 array holds a bfloat16 state's bit patterns."""
+    if dtype is not None:
+        if not isinstance(value, (Tensor, torch.Tensor, np.ndarray)):
+            raise AssertionError(f"paddle.optimizer.Optimizer.set_state_dict: the value of {var_name!r} "
+                                 f"should be a Tensor or a numpy array, but received {type(value).__name__}")
     t = _to_torch_value(value)
+    if dtype is not None and t.dtype != dtype:
+        if dtype == torch.bfloat16 and t.dtype == torch.uint16 and isinstance(value, np.ndarray):
+            t = t.view(torch.bfloat16)   # how a bfloat16 state comes out of .numpy()
+        else:
+            raise AssertionError(f"paddle.optimizer.Optimizer.set_state_dict: the dtype of {var_name!r} "
+                                 f"should be {_dtype_name(dtype)}, but the state dict holds "
+                                 f"{_dtype_name(t.dtype)}")
     if tuple(t.shape) != tuple(shape):
         if t.numel() == 1 and len(shape) <= 1 and (not shape or shape[0] == 1):
             return t.reshape(shape)  # a 0-D and a [1] scalar state are interchangeable
         raise AssertionError(f"paddle.optimizer.Optimizer.set_state_dict: the shape of {var_name!r} "
                              f"should be {list(shape)}, but the state dict holds shape {list(t.shape)}")
     return t
+
+
+def _dtype_name(dtype: torch.dtype) -> str:
+    from pagaie._core.dtype import from_torch_dtype
+    try:
+        return from_torch_dtype(dtype).name
+    except (KeyError, TypeError, ValueError):
+        return str(dtype).replace("torch.", "")
 
 
 # The attribute marking a parameter whose gradients Paddle keeps row-sparse (SelectedRows):
@@ -306,7 +327,7 @@ class Optimizer:
             if key is None:
                 raise AssertionError(f"paddle.optimizer: the loaded state dict has no entry {var_name!r} "
                                      f"(accumulator {name!r} of parameter {param.name!r})")
-            value = _loaded_value(self._accumulators_holder.pop(key), var_name, t.shape)
+            value = _loaded_value(self._accumulators_holder.pop(key), var_name, t.shape, tdtype)
             t = value.to(dtype=tdtype, device=dev).clone()
         acc = Tensor(t, name=var_name)
         acc.persistable = True
@@ -780,7 +801,7 @@ class Optimizer:
                 if t.name not in state:
                     missing.append(t.name)
                     continue
-                value = _loaded_value(state[t.name], t.name, t._t.shape)
+                value = _loaded_value(state[t.name], t.name, t._t.shape, t._t.dtype)
                 with torch.no_grad():
                     t._t.copy_(value.to(dtype=t._t.dtype, device=t._t.device))
         if missing:
