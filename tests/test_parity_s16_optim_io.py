@@ -84,8 +84,10 @@ def test_reader_module_paths():
 
 def _adamw_sharded(P, steps=1, amsgrad=False):
     P.seed(1)
-    net = P.nn.Sequential(P.nn.Linear(2, 3), P.nn.Linear(3, 1))
-    opt = P.optimizer.AdamW(0.1, parameters=net.parameters(), amsgrad=amsgrad)
+    # fresh name counters: the state names must not depend on what earlier tests built
+    with P.utils.unique_name.guard():
+        net = P.nn.Sequential(P.nn.Linear(2, 3), P.nn.Linear(3, 1))
+        opt = P.optimizer.AdamW(0.1, parameters=net.parameters(), amsgrad=amsgrad)
     for _ in range(steps):
         net(P.ones([1, 2])).sum().backward()
         opt.step()
