@@ -722,12 +722,20 @@ def _pow_operand(other, op):
 
 
 def _rpow_operator(self, other):
+    if isinstance(other, np.generic) and other.dtype.kind in "biufc":
+        other = other.item()
     if type(other) is int and self._t.dtype is torch.bool:  # (paddle.pow has no bool kernel)
         return pow(other, self.astype("int64"))
+    if type(other) in (float, complex) and not (self._t.is_floating_point() or self._t.is_complex()):
+        # ``2.5 ** int_x`` makes x the default float dtype (complex64 for a complex base) first,
+        # as Paddle's operator does, so the integer dtypes paddle.pow lacks (bool, int8...) work
+        self = self.astype(_dt.default_float() if type(other) is float else "complex64")
     return pow(_pow_operand(other, "__rpow__"), self)
 
 
 def _pow_operator(self, other):
+    if isinstance(other, np.generic) and other.dtype.kind in "biufc":
+        other = other.item()   # as its Python number
     # ``int_tensor ** 2.5`` promotes to float (unlike paddle.pow, which truncates the exponent).
     if type(other) is float and not (self._t.is_floating_point() or self._t.is_complex()):
         return pow(self.astype(_dt.default_float()), other)
