@@ -130,3 +130,18 @@ def test_item_refuses_negative_indices(shape):
         assert ours == theirs
     ours, theirs = both(lambda P: P.to_tensor(a).item(0))
     assert ours == theirs
+
+
+# -- outer / ger promote as multiply does ----------------------------------------------------------
+
+@pytest.mark.parametrize("api", ["outer", "ger"])
+@pytest.mark.parametrize("d1,d2", [("int32", "complex64"), ("complex64", "bool"), ("int8", "complex128"),
+                                   ("float64", "complex64"), ("float16", "float32")])
+def test_outer_promotes_like_multiply(api, d1, d2):
+    ours, theirs = both(lambda P: getattr(P, api)(_x(P, d1, (1, 2)), _x(P, d2, (3, -1))))
+    assert_same(ours, theirs)
+
+
+@pytest.mark.parametrize("api", ["outer", "ger"])
+def test_outer_refuses_int_float_mix(api):
+    same_exception(lambda P: getattr(P, api)(_x(P, "int32", (1, 2)), _x(P, "float32", (3, -1))))

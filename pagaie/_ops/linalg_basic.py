@@ -9,7 +9,7 @@ import torch
 from pagaie._core.registry import NoKernelError, defop
 from pagaie._core.tensor import Tensor, wrap
 from pagaie._ops._helpers import (F32_F64, LOW_FLOATS, SMALL_INTS, AssertionValueError, float_kernel, int_list,
-                                  kernel_dtypes, no_low_float_kernel, norm_axis, write_out)
+                                  check_binary_dtypes, kernel_dtypes, no_low_float_kernel, norm_axis, write_out)
 
 __all__ = ["matmul", "mm", "bmm", "mv", "dot", "einsum", "addmm", "addmm_", "baddbmm", "baddbmm_",
            "kron", "cross", "outer", "inner", "ger", "tensordot", "trace", "dist", "cdist", "pdist",
@@ -100,8 +100,12 @@ _MULTIPLY_DTYPES = frozenset((torch.bool, torch.int32, torch.int64, torch.bfloat
 
 
 def _outer(x, y, out, api):
-    """The outer product of the flattened ``x`` and ``y`` (``outer`` and ``ger``)."""
-    x, y = _promote_float(x, y, api)
+    """The outer product of the flattened ``x`` and ``y`` (``outer`` and ``ger``), promoted as
+    ``multiply`` promotes (a complex operand takes an integer or bool one too)."""
+    if x.dtype != y.dtype:
+        check_binary_dtypes(api, x, y)
+        dt = torch.promote_types(x.dtype, y.dtype)
+        x, y = x.to(dt), y.to(dt)
     # (Paddle multiplies with its multiply kernel, which a program records for int8/uint8 too)
     kernel_dtypes(api, x, _MULTIPLY_DTYPES, static=_MULTIPLY_DTYPES | {torch.int8, torch.uint8})
     return write_out(out, torch.outer(x.reshape(-1), y.reshape(-1)))
