@@ -145,3 +145,13 @@ def test_outer_promotes_like_multiply(api, d1, d2):
 @pytest.mark.parametrize("api", ["outer", "ger"])
 def test_outer_refuses_int_float_mix(api):
     same_exception(lambda P: getattr(P, api)(_x(P, "int32", (1, 2)), _x(P, "float32", (3, -1))))
+
+
+# -- a Python factor past float32's range ---------------------------------------------------------
+
+@pytest.mark.parametrize("v", [1e40, -1e40, 1e300, 2 ** 200])
+@pytest.mark.parametrize("rev", [False, True])
+def test_float32_times_out_of_range_number(v, rev):
+    """Paddle holds the factor as a float32 (+-inf), so ``0 * 1e40`` is nan."""
+    ours, theirs = both(lambda P: v * _x(P, "float32", (1, 0, -5)) if rev else _x(P, "float32", (1, 0, -5)) * v)
+    assert_same(ours, theirs)

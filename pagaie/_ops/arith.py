@@ -228,9 +228,13 @@ def _scaled_by_number(x, y):
     if zero is None:
         zero = _ZEROS[key] = torch.zeros((), dtype=t.dtype, device=t.device)
     v = float(v)
-    if (t.dtype is torch.float16 or t.dtype is torch.bfloat16) and abs(v) > _LOW_MAX[t.dtype]:
-        v = torch.tensor(v, dtype=t.dtype).item()  # past the dtype's range: +-inf, as in Paddle
+    if t.dtype is not torch.float64 and abs(v) > _SCALE_MAX[t.dtype]:
+        # past the dtype's range: +-inf, as Paddle holds the factor (torch would refuse it)
+        v = torch.tensor(v, dtype=t.dtype).item()
     return torch.add(zero, t, alpha=v)
+
+
+_SCALE_MAX = {d: torch.finfo(d).max for d in (torch.float16, torch.bfloat16, torch.float32)}
 
 
 @defop(paddle_types=("elementwise_div", "divide", "pd_op.divide"), method=("divide", "div"),
