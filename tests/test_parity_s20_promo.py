@@ -155,3 +155,28 @@ def test_float32_times_out_of_range_number(v, rev):
     """Paddle holds the factor as a float32 (+-inf), so ``0 * 1e40`` is nan."""
     ours, theirs = both(lambda P: v * _x(P, "float32", (1, 0, -5)) if rev else _x(P, "float32", (1, 0, -5)) * v)
     assert_same(ours, theirs)
+
+
+# -- a 0-D operand counts as a scalar: the kernel runs in the N-D operand's dtype ------------------
+
+@pytest.mark.parametrize("dt", ["uint8", "int8", "int16"])
+@pytest.mark.parametrize("op", [operator.mod, operator.pow])
+@pytest.mark.parametrize("zero_d", ["int32", "int64"])
+def test_small_int_with_0d_int_has_no_kernel(dt, op, zero_d):
+    same_exception(lambda P: op(_x(P, dt, (1, 2)), P.to_tensor(2).astype(zero_d)))
+    same_exception(lambda P: op(P.to_tensor(2).astype(zero_d), _x(P, dt, (1, 2))))
+
+
+@pytest.mark.parametrize("dt", ["float16", "bfloat16"])
+@pytest.mark.parametrize("zero_d", ["bool", "int32", "float32", "float64"])
+def test_low_float_divided_by_0d_has_no_cpu_kernel(dt, zero_d):
+    same_exception(lambda P: _x(P, dt, (1, 2)) / P.to_tensor(2).astype(zero_d))
+    same_exception(lambda P: P.divide(P.to_tensor(2).astype(zero_d), _x(P, dt, (1, 2))))
+
+
+@pytest.mark.parametrize("d1,d2", [("int32", "int64"), ("int64", "int32"), ("float32", "float64"),
+                                   ("int32", "bool"), ("complex64", "float64")])
+@pytest.mark.parametrize("op", [operator.mod, operator.pow, operator.truediv])
+def test_0d_operand_of_another_dtype(d1, d2, op):
+    ours, theirs = both(lambda P: op(_x(P, d1, (1, 2, 3)), P.to_tensor(2).astype(d2)))
+    assert_same(ours, theirs)
