@@ -206,3 +206,14 @@ def test_matmul_operator_with_a_complex_number(dt):
 def test_matmul_shape_error_after_dtype(v):
     same_exception(lambda P: P.ones([2, 2]) @ v if not isinstance(v, np.ndarray) else P.ones([2, 3]) @ v)
     same_exception(lambda P: P.ones([2, 2], "bool") @ 2)
+
+
+# -- paddle.equal with a float no integer holds ----------------------------------------------------
+
+@pytest.mark.parametrize("dt", ["int32", "int64"])
+@pytest.mark.parametrize("v", [float("nan"), float("inf"), -float("inf"), 1e30, 2.5])
+def test_equal_int_tensor_with_unrepresentable_float(dt, v):
+    """Paddle casts the number to x's dtype; one that no integer holds matches nothing (uint8 and
+    int8 get an undefined cast in Paddle, so only int32/int64 are compared)."""
+    ours, theirs = both(lambda P: P.equal(_x(P, dt, (0, 1, 2)), v))
+    assert_same(ours, theirs)

@@ -97,7 +97,12 @@ def _declare_compare(opname, fn, sym, ex, aliases, cast_scalar=False):
         if type(y) is not _T or y.dtype is not x.dtype:
             check(x, y)
             if cast_scalar and type(y) in _CAST_NUMBERS and not (x.is_floating_point() or x.is_complex()):
-                # paddle.equal makes a number a 0-D tensor of x's dtype (2.5 -> 2 for ints)
+                # paddle.equal makes a number a 0-D tensor of x's dtype (2.5 -> 2 for ints); a
+                # float no integer holds (nan, inf, 1e30) equals nothing (Paddle's cast of it
+                # is undefined; int32/int64 give all False)
+                if type(y) is float and x.dtype is not torch.bool and not abs(y) < 2.0 ** 63:
+                    r = torch.zeros(x.shape, dtype=torch.bool, device=x.device)
+                    return r if out is None else write_out(out, r)
                 y = bool(y) if x.dtype is torch.bool else int(y)
         r = fn(x, y)
         return r if out is None else write_out(out, r)
