@@ -217,3 +217,14 @@ def test_equal_int_tensor_with_unrepresentable_float(dt, v):
     int8 get an undefined cast in Paddle, so only int32/int64 are compared)."""
     ours, theirs = both(lambda P: P.equal(_x(P, dt, (0, 1, 2)), v))
     assert_same(ours, theirs)
+
+
+@pytest.mark.parametrize("v", [2 ** 40, 2 ** 63, -2 ** 63, -2 ** 63 - 1, 2 ** 64 + 1])
+def test_bitwise_operators_with_big_ints(v):
+    """An int is made a tensor of x's dtype through numpy: outside int64/uint64 it is a TypeError."""
+    for fn in (lambda P: v & _x(P, "int32", (1, 2)), lambda P: _x(P, "int32", (1, 2)) >> v):
+        if -2 ** 63 <= v < 2 ** 64:
+            ours, theirs = both(fn)
+            assert_same(ours, theirs)
+        else:
+            assert isinstance(same_exception(fn), TypeError)

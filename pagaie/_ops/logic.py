@@ -714,6 +714,9 @@ def _int_operand(self, other, sym):
     other number (a float, a complex, a numpy number) is a TypeError."""
     if isinstance(other, int):
         t = self._t
+        if not -2 ** 63 <= other < 2 ** 64:   # (numpy holds no wider integer, nor does Paddle)
+            raise TypeError(f"unsupported operand for {sym}: the int {other} is out of the int64 "
+                            "and uint64 ranges")
         if t.dtype is torch.bool:
             return wrap(torch.tensor(bool(other), device=_const_device(t)))
         v = (int(other) + 2 ** 63) % 2 ** 64 - 2 ** 63
