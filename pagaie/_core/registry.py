@@ -502,9 +502,12 @@ def _torch_arg_type(rec: OpRecord, exc: BaseException, args: tuple) -> BaseExcep
 
 def _operand(v: Any) -> Any:
     """The other operand of a Tensor operator: numpy arrays become tensors of their dtype,
-    as in Paddle (``x * np.ones(3)``)."""
+    as in Paddle (``x * np.ones(3)``); a numpy number is its Python number (torch would drop
+    the imaginary part of a ``np.complex64``)."""
     if isinstance(v, np.ndarray):
         return torch.from_numpy(v.copy()) if v.dtype.kind in "biufc" else v
+    if isinstance(v, np.generic) and v.dtype.kind in "biufc":
+        return v.item()
     return unwrap(v)
 
 
@@ -526,8 +529,9 @@ def _bad_operand(api: str, exc: TypeError, other: Any) -> TypeError:
 
 
 def _tensor_operand(v: np.ndarray) -> Any:
-    """A numpy operand of a Tensor operator while ops are intercepted (static recording): a
-    Tensor of its dtype, so the recorder captures it as a constant."""
+    """A numpy operand of a Tensor operator while ops are intercepted (static recording): an
+    array is a Tensor of its dtype, so the recorder captures it as a constant; a numpy number
+    is its Python number."""
     t = _operand(v)
     return wrap(t) if isinstance(t, torch.Tensor) else t
 
@@ -778,7 +782,7 @@ def binary_operator(api: Callable, reflected: bool = False) -> Callable:
               f"            return NotImplemented\n") if rec.name == "multiply" else ""
     src = (f"def op(self, other):\n"
            f"    if _state.intercept is not None:\n"
-           f"        if type(other) is _ndarray:\n"
+           f"        if type(other) is _ndarray or isinstance(other, _npgeneric):\n"
            f"            other = _tensor_operand(other)\n"
            f"        return _api{pair}\n"
            f"    o = {_unwrap_expr('other')}\n"
@@ -799,6 +803,7 @@ def binary_operator(api: Callable, reflected: bool = False) -> Callable:
           "_wrapr": _WRAPPERS[_rule_of(rec)], "_wrap_stopped": wrap_stopped, "_carry": carry_grad,
           "_ug": UNTRACKED_GRADS, "_UNTR": _UNTRACKED, "_PLAIN": _PLAIN, "_TT": torch.Tensor, "_new": object.__new__, "_u": _operand,
           "_translate": translate_error, "_ndarray": np.ndarray, "_tensor_operand": _tensor_operand,
+          "_npgeneric": np.generic,
           "_bad_operand": _bad_operand}
     exec(compile(src, f"<pagaie operator {rec.name}>", "exec"), ns)
     op = ns["op"]

@@ -633,9 +633,11 @@ class Tensor(metaclass=_TensorType):
         if args:
             args = tuple(_item_index(a) for a in args)
             dims = [t.numel()] if len(args) == 1 else list(t.shape)
-            if len(args) != len(dims) or any(not -d <= i < d for i, d in zip(args, dims)):
+            # Paddle reads the indices as unsigned: a negative one is out of bounds
+            if len(args) != len(dims) or any(not 0 <= i < d for i, d in zip(args, dims)):
                 raise ValueError(f"paddle.Tensor.item: index {list(args)} is out of bounds for "
-                                 f"a tensor of shape {list(t.shape)}")
+                                 f"a tensor of shape {list(t.shape)} (negative indices are "
+                                 "not supported)")
             return t.reshape(-1)[args[0]].item() if len(args) == 1 else t[args].item()
         if t.numel() != 1:
             raise ValueError(f"paddle.Tensor.item: only a tensor with exactly one element can be "

@@ -204,13 +204,18 @@ def kernel_dtypes(api: str, x: torch.Tensor, allowed: frozenset, arg: str = "x",
                             f"is not supported (Paddle's kernel takes {names})")
 
 
-def pair_kernel_dtypes(api: str, x: Any, y: Any, allowed: frozenset, number_promotes: bool = False) -> None:
+def pair_kernel_dtypes(api: str, x: Any, y: Any, allowed: frozenset, number_promotes: bool = False,
+                       scalar_0d: bool = False) -> None:
     """:func:`kernel_dtypes` for a binary op, whose kernel runs in the dtype the two operands
     promote to. A Python number operand takes the tensor's dtype, or with ``number_promotes``
-    (the operators, whose number becomes an int64/float32 tensor) promotes a bool tensor."""
+    (the operators, whose number becomes an int64/float32 tensor) promotes a bool tensor.
+    With ``scalar_0d`` (the arithmetic ops, see :func:`promote_pair`), a 0-D tensor operand
+    counts as a scalar: ``uint8 % 0-D int32`` runs the uint8 kernel."""
     t, o = (x, y) if type(x) is torch.Tensor else (y, x)
     if type(o) is torch.Tensor:
         d = t.dtype if o.dtype is t.dtype else torch.promote_types(t.dtype, o.dtype)
+        if scalar_0d and o.dtype is not t.dtype and not d.is_complex and (t.dim() == 0 or o.dim() == 0):
+            d = torch.result_type(t, o)   # (a complex/real mix keeps the wider precision)
     elif t.dtype in allowed:
         return
     else:

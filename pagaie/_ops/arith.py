@@ -228,9 +228,13 @@ def _scaled_by_number(x, y):
     if zero is None:
         zero = _ZEROS[key] = torch.zeros((), dtype=t.dtype, device=t.device)
     v = float(v)
-    if (t.dtype is torch.float16 or t.dtype is torch.bfloat16) and abs(v) > _LOW_MAX[t.dtype]:
-        v = torch.tensor(v, dtype=t.dtype).item()  # past the dtype's range: +-inf, as in Paddle
+    if t.dtype is not torch.float64 and abs(v) > _SCALE_MAX[t.dtype]:
+        # past the dtype's range: +-inf, as Paddle holds the factor (torch would refuse it)
+        v = torch.tensor(v, dtype=t.dtype).item()
     return torch.add(zero, t, alpha=v)
+
+
+_SCALE_MAX = {d: torch.finfo(d).max for d in (torch.float16, torch.bfloat16, torch.float32)}
 
 
 @defop(paddle_types=("elementwise_div", "divide", "pd_op.divide"), method=("divide", "div"),
@@ -253,9 +257,13 @@ def divide(x, y, name=None, *, rounding_mode=None, out=None):
     if type(x) is _T and type(y) is _T:
         if x.dtype is not y.dtype:
             x, y = promote_pair("divide", x, y)
-        elif x.dtype in _LOW and rounding_mode is None:   # no float16/bfloat16 CPU kernel (a
-            # number operand goes to scale; a bfloat16 program builds and runs)
-            kernel_dtypes("divide", x, _DIV_CPU_DTYPES, static=_DIV_PROGRAM_DTYPES)
+        if (x.dtype in _LOW or y.dtype in _LOW) and rounding_mode is None:
+            # no float16/bfloat16 CPU kernel, also where a 0-D operand of another dtype leaves
+            # the result low (a number operand goes to scale; a bfloat16 program builds and runs)
+            d = x.dtype if x.dtype is y.dtype else torch.result_type(x, y)
+            if d in _LOW:
+                kernel_dtypes("divide", x if x.dtype is d else y, _DIV_CPU_DTYPES,
+                              static=_DIV_PROGRAM_DTYPES)
     else:
         if rounding_mode is None:
             _bool_operand_kernel("divide", x, y, _LOW, _DIV_CPU_DTYPES, _DIV_PROGRAM_DTYPES)
@@ -287,7 +295,7 @@ def floor_divide(x, y, name=None, *, out=None):
         x, y = _promoted("floor_divide", x, y, True)
     elif type(y) is not _T or type(x) is not _T:
         x, y = _scalar_operand(x, y, True)
-    pair_kernel_dtypes("floor_divide", x, y, _NOT_BOOL, True)   # (before the zero check, as Paddle)
+    pair_kernel_dtypes("floor_divide", x, y, _NOT_BOOL, True, scalar_0d=True)   # (before the zero check, as Paddle)
     if type(y) is torch.Tensor and not (y.is_floating_point() or y.is_complex()) \
             and type(x) is not float and type(x) is not complex and bool((y == 0).any()):
         raise ZeroDivisionError("paddle.floor_divide: integer division by zero")
@@ -311,7 +319,7 @@ def remainder(x, y, name=None, *, out=None):
         x, y = promote_pair("remainder", x, y)
     elif type(y) is not _T or type(x) is not _T:
         x, y = _scalar_operand(x, y, True)
-    pair_kernel_dtypes("remainder", x, y, _POW_DTYPES, True)  # (the same CPU kernels as pow)
+    pair_kernel_dtypes("remainder", x, y, _POW_DTYPES, True, scalar_0d=True)  # (the same CPU kernels as pow)
     try:
         r = torch.remainder(x, y)
     except RuntimeError:
@@ -360,7 +368,8 @@ def pow(x, y, name=None, *, out=None):
         raise TypeError("paddle.pow: 'y' must be a Python int or float, or a Tensor, but received "
                         "complex; use a complex Tensor exponent")
     if type(y) is _T or type(x) is not _T or x.dtype not in _POW_DTYPES:
-        pair_kernel_dtypes("pow", x, y, _POW_TENSOR_DTYPES if type(y) is _T else _POW_DTYPES)
+        pair_kernel_dtypes("pow", x, y, _POW_TENSOR_DTYPES if type(y) is _T else _POW_DTYPES,
+                           scalar_0d=True)
     if type(x) is _T and x.dtype in _LOW and type(y) in (int, float) and abs(y) > _LOW_MAX[x.dtype]:
         r = torch.pow(x.float(), y).to(x.dtype)  # an exponent float16 cannot hold: in float32
     elif type(y) is float and (y == 0.5 or y == -0.5) and type(x) is _T and x.is_floating_point():
@@ -722,12 +731,20 @@ def _pow_operand(other, op):
 
 
 def _rpow_operator(self, other):
+    if isinstance(other, np.generic) and other.dtype.kind in "biufc":
+        other = other.item()
     if type(other) is int and self._t.dtype is torch.bool:  # (paddle.pow has no bool kernel)
         return pow(other, self.astype("int64"))
+    if type(other) in (float, complex) and not (self._t.is_floating_point() or self._t.is_complex()):
+        # ``2.5 ** int_x`` makes x the default float dtype (complex64 for a complex base) first,
+        # as Paddle's operator does, so the integer dtypes paddle.pow lacks (bool, int8...) work
+        self = self.astype(_dt.default_float() if type(other) is float else "complex64")
     return pow(_pow_operand(other, "__rpow__"), self)
 
 
 def _pow_operator(self, other):
+    if isinstance(other, np.generic) and other.dtype.kind in "biufc":
+        other = other.item()   # as its Python number
     # ``int_tensor ** 2.5`` promotes to float (unlike paddle.pow, which truncates the exponent).
     if type(other) is float and not (self._t.is_floating_point() or self._t.is_complex()):
         return pow(self.astype(_dt.default_float()), other)

@@ -6,10 +6,11 @@ import numbers
 import numpy as np
 import torch
 
+from pagaie._core import dtype as _dt
 from pagaie._core.registry import NoKernelError, defop
 from pagaie._core.tensor import Tensor, wrap
 from pagaie._ops._helpers import (F32_F64, LOW_FLOATS, SMALL_INTS, AssertionValueError, float_kernel, int_list,
-                                  kernel_dtypes, no_low_float_kernel, norm_axis, write_out)
+                                  check_binary_dtypes, kernel_dtypes, no_low_float_kernel, norm_axis, write_out)
 
 __all__ = ["matmul", "mm", "bmm", "mv", "dot", "einsum", "addmm", "addmm_", "baddbmm", "baddbmm_",
            "kron", "cross", "outer", "inner", "ger", "tensordot", "trace", "dist", "cdist", "pdist",
@@ -66,6 +67,8 @@ def matmul(x, y, transpose_x=False, transpose_y=False, name=None, *, out=None):
         r = torch.matmul(x, y)
     except RuntimeError:
         if x.dtype == y.dtype:
+            if x.dtype not in _MATMUL_DTYPES:   # Paddle finds no kernel before it checks shapes
+                kernel_dtypes("matmul", x, _MATMUL_DTYPES, static=_MATMUL_STATIC)
             _check_matmul_shapes(x, y)
             raise
         r = torch.matmul(*_promote(x, y, "matmul"))   # promotion off the hot path
@@ -100,32 +103,59 @@ _MULTIPLY_DTYPES = frozenset((torch.bool, torch.int32, torch.int64, torch.bfloat
 
 
 def _outer(x, y, out, api):
-    """The outer product of the flattened ``x`` and ``y`` (``outer`` and ``ger``)."""
-    x, y = _promote_float(x, y, api)
+    """The outer product of the flattened ``x`` and ``y`` (``outer`` and ``ger``), promoted as
+    ``multiply`` promotes (a complex operand takes an integer or bool one too)."""
+    if x.dtype != y.dtype:
+        check_binary_dtypes(api, x, y)
+        dt = torch.promote_types(x.dtype, y.dtype)
+        x, y = x.to(dt), y.to(dt)
     # (Paddle multiplies with its multiply kernel, which a program records for int8/uint8 too)
     kernel_dtypes(api, x, _MULTIPLY_DTYPES, static=_MULTIPLY_DTYPES | {torch.int8, torch.uint8})
     return write_out(out, torch.outer(x.reshape(-1), y.reshape(-1)))
 
 
-def _matmul_operand(self: Tensor, other, op: str):
-    """The other operand of ``@`` as Paddle takes it: a numpy array or a Python number becomes
-    a tensor of ``self``'s dtype (a number as shape [1]), and so does a real Tensor of another
-    dtype when neither is complex (Paddle's operator casts it); other non-tensors raise
-    TypeError."""
+def _matmul_operands(self: Tensor, other, op: str) -> tuple[Tensor, Tensor]:
+    """``self`` and the other operand of ``@`` as Paddle takes them: a real Tensor of another
+    dtype is cast to ``self``'s when neither is complex (Paddle's operator casts it); a numpy
+    array counts as a Tensor of its dtype; a Python number (a numpy number as its Python number)
+    is a shape-[1] tensor of ``self``'s dtype, except that a float makes an integer ``self`` the
+    default float dtype and a complex one is complex, as in Paddle's arithmetic operators; other
+    non-tensors raise TypeError."""
     if isinstance(other, Tensor):
         a, b = self._t.dtype, other._t.dtype
         if a is not b and not (a.is_complex or b.is_complex):
-            return other.astype(self.dtype)
-        return other
-    if isinstance(other, np.ndarray) or type(other) in (int, float, bool):
-        t = torch.as_tensor(np.array(other))
-        return wrap((t if isinstance(other, np.ndarray) else t.reshape(1)).to(self._t.dtype))
+            return self, other.astype(self.dtype)
+        return self, other
+    if isinstance(other, np.ndarray) and other.dtype.kind in "biufc":
+        return _matmul_operands(self, wrap(torch.from_numpy(other.copy())), op)   # as a Tensor
+    if isinstance(other, np.generic) and other.dtype.kind in "biufc":
+        other = other.item()
+    if type(other) in (int, float, bool, complex):
+        d = self._t.dtype
+        if type(other) is float and not (d.is_floating_point or d.is_complex):
+            self = self.astype(_dt.default_float())
+            d = self._t.dtype
+        elif type(other) is complex and not d.is_complex:
+            d = torch.complex128 if d is torch.float64 else torch.complex64
+        # (on the CPU for a symbolic ``self``, so that a recorded program keeps the value)
+        dev = torch.device("cpu") if self._t.device.type == "meta" else self._t.device
+        return self, wrap(torch.tensor([other], device=dev).to(d))
     raise TypeError(f"paddle.Tensor.{op}: argument (position 1) must be int, float, bool or Tensor, "
                     f"but got {type(other).__name__}")
 
 
-Tensor.__matmul__ = lambda self, other: matmul(self, _matmul_operand(self, other, "__matmul__"))
-Tensor.__rmatmul__ = lambda self, other: matmul(_matmul_operand(self, other, "__rmatmul__"), self)
+def _matmul_operator(self: Tensor, other) -> Tensor:
+    x, y = _matmul_operands(self, other, "__matmul__")
+    return matmul(x, y)
+
+
+def _rmatmul_operator(self: Tensor, other) -> Tensor:
+    y, x = _matmul_operands(self, other, "__rmatmul__")
+    return matmul(x, y)
+
+
+Tensor.__matmul__ = _matmul_operator
+Tensor.__rmatmul__ = _rmatmul_operator
 
 
 def _promote(x, y, api):

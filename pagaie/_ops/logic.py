@@ -97,7 +97,12 @@ def _declare_compare(opname, fn, sym, ex, aliases, cast_scalar=False):
         if type(y) is not _T or y.dtype is not x.dtype:
             check(x, y)
             if cast_scalar and type(y) in _CAST_NUMBERS and not (x.is_floating_point() or x.is_complex()):
-                # paddle.equal makes a number a 0-D tensor of x's dtype (2.5 -> 2 for ints)
+                # paddle.equal makes a number a 0-D tensor of x's dtype (2.5 -> 2 for ints); a
+                # float no integer holds (nan, inf, 1e30) equals nothing (Paddle's cast of it
+                # is undefined; int32/int64 give all False)
+                if type(y) is float and x.dtype is not torch.bool and not abs(y) < 2.0 ** 63:
+                    r = torch.zeros(x.shape, dtype=torch.bool, device=x.device)
+                    return r if out is None else write_out(out, r)
                 y = bool(y) if x.dtype is torch.bool else int(y)
         r = fn(x, y)
         return r if out is None else write_out(out, r)
@@ -687,6 +692,8 @@ def _cmp_operator(fn, arrays=False):
 
     def op(self, other):
         if isinstance(other, _SCALARS):
+            if isinstance(other, np.generic):   # as its Python number (torch would drop the
+                other = other.item()            # imaginary part of a np.complex64)
             return fn(self, other)
         if arrays and isinstance(other, np.ndarray) and other.dtype.kind in "biufc":
             return fn(self, wrap(torch.from_numpy(other.copy())))
@@ -702,11 +709,14 @@ def _const_device(t):
 
 
 def _int_operand(self, other, sym):
-    """The Python int/bool left operand of a reflected bitwise operator as a 0-D tensor of
-    ``self``'s dtype, wrapping like a C cast (Paddle's ``to_tensor(y, dtype=x.dtype)``); a
-    float or complex one is a TypeError."""
-    if type(other) is bool or isinstance(other, numbers.Integral):
+    """The Python int/bool operand of a shift or reflected bitwise operator as a 0-D tensor of
+    ``self``'s dtype, wrapping like a C cast (Paddle's ``to_tensor(y, dtype=x.dtype)``); any
+    other number (a float, a complex, a numpy number) is a TypeError."""
+    if isinstance(other, int):
         t = self._t
+        if not -2 ** 63 <= other < 2 ** 64:   # (numpy holds no wider integer, nor does Paddle)
+            raise TypeError(f"unsupported operand for {sym}: the int {other} is out of the int64 "
+                            "and uint64 ranges")
         if t.dtype is torch.bool:
             return wrap(torch.tensor(bool(other), device=_const_device(t)))
         v = (int(other) + 2 ** 63) % 2 ** 64 - 2 ** 63
@@ -715,24 +725,43 @@ def _int_operand(self, other, sym):
 
 
 def _rbit(fn, sym):
+    """``y & x`` (``|``, ``^``) for a non-Tensor ``y``: a Python int or bool is a 0-D tensor of
+    x's dtype; anything else (numpy numbers included) is Paddle's TypeError."""
     def op(self, other):
         if isinstance(other, numbers.Number):
             return fn(_int_operand(self, other, sym), self)
         return NotImplemented
+    op.__name__ = f"__r{fn.__name__}__"
     return op
 
 
-def _shift_operator(fn, sym):
-    """``x << y`` / ``x >> y``: as the other operators, but a float ``y`` is a TypeError."""
-    plain = _cmp_operator(fn)
+def _bit_operator(fn):
+    """``x & y`` (``|``, ``^``): Paddle hands ``y`` to the op itself, which takes only a Tensor,
+    so any other operand (a number, a numpy value, a list) is the op's ValueError."""
+    plain = number_api(fn)
 
     def op(self, other):
-        if type(other) is float:
-            raise TypeError(f"unsupported operand type(s) for {sym}: 'Tensor' and 'float'")
-        if isinstance(other, numbers.Number):   # Paddle's shift operators take a number as x's dtype
-            return fn(self, _int_operand(self, other, sym))
-        return plain(self, other)
-    op.__name__ = plain.__name__
+        return plain(self, other) if isinstance(other, Tensor) else fn(self, other)
+    op.__name__ = f"__{fn.__name__}__"
+    return op
+
+
+def _shift_operator(fn, sym, reflected=False):
+    """``x << y`` / ``x >> y`` (and ``y << x`` when ``reflected``): a Python int or bool operand
+    is a 0-D tensor of x's dtype and a float is a TypeError, as in Paddle; any other non-Tensor
+    (a complex, a numpy value, a list) reaches the op, which refuses it (ValueError)."""
+    plain = number_api(fn)
+
+    def op(self, other):
+        if isinstance(other, float):
+            names = ("float", "Tensor") if reflected else ("Tensor", "float")
+            raise TypeError(f"unsupported operand type(s) for {sym}: '{names[0]}' and '{names[1]}'")
+        if isinstance(other, int):
+            other = _int_operand(self, other, sym)
+        elif not isinstance(other, Tensor):
+            return fn(other, self) if reflected else fn(self, other)
+        return plain(other, self) if reflected else plain(self, other)
+    op.__name__ = f"__{'r' if reflected else ''}{fn.__name__}__"
     return op
 
 
@@ -741,6 +770,8 @@ def _eq_operator(base):
     ``paddle.equal`` first casts the number to x's dtype: such a number goes in as a 0-D tensor."""
     def op(self, other):
         t = self._t
+        if isinstance(other, np.generic) and other.dtype.kind in "biufc":
+            other = other.item()   # (np.float64 is a Python float to Paddle)
         if (type(other) is float or (type(other) is int and t.dtype is torch.bool)) \
                 and not (t.is_floating_point() or t.is_complex()):
             other = wrap(torch.tensor(other, dtype=torch.float64 if type(other) is float else torch.int64,
@@ -758,9 +789,9 @@ Tensor.__gt__ = _cmp_operator(greater_than, arrays=True)
 Tensor.__ge__ = _cmp_operator(greater_equal, arrays=True)
 for _op, _fn, _sym in (("and", bitwise_and, "&"), ("or", bitwise_or, "|"), ("xor", bitwise_xor, "^"),
                        ("lshift", bitwise_left_shift, "<<"), ("rshift", bitwise_right_shift, ">>")):
-    setattr(Tensor, f"__{_op}__", _shift_operator(_fn, _sym) if _sym in ("<<", ">>")
-            else _cmp_operator(_fn))
-    setattr(Tensor, f"__r{_op}__", _rbit(_fn, _sym))
+    _shift = _sym in ("<<", ">>")
+    setattr(Tensor, f"__{_op}__", _shift_operator(_fn, _sym) if _shift else _bit_operator(_fn))
+    setattr(Tensor, f"__r{_op}__", _shift_operator(_fn, _sym, True) if _shift else _rbit(_fn, _sym))
 Tensor.__invert__ = bitwise_not
 
 logical_and_ = logical_and.inplace
