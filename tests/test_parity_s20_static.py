@@ -48,3 +48,51 @@ def test_feed_data_numpy_cannot_read_as_numbers_is_a_type_error(data):
 @pytest.mark.parametrize("data", ["abc", [[1, 2], [3]]])
 def test_feed_data_numpy_cannot_convert_is_a_value_error(data):
     same_static_exception(_fed(data))
+
+
+# ---- Value.item ---------------------------------------------------------------------------------
+_ARANGE = np.arange(6, dtype="float32").reshape(2, 3)
+
+
+@pytest.mark.parametrize("shape, args", [
+    ([1], ()), ([], ()), ([1], (0,)), ([2, 3], (4,)), ([2, 3], (1, 2)), ([2, 3], (0, -1)), ([6], (3,)),
+])
+def test_item_of_a_program_value_is_a_value(shape, args):
+    """Paddle's program Values give ``item()`` as the Value itself (one element) or the element
+    at ``args`` as a 0-D Value; the program goes on with it."""
+    def build(fw):
+        x = fw.static.data("x", shape, "float32")
+        v = x.item(*args)
+        out = v * fw.ones([2], "float32")
+        exe = fw.static.Executor(fw.CPUPlace())
+        return [list(v.shape), list(out.shape)] + exe.run(feed={"x": _ARANGE.reshape(-1)[:int(np.prod(shape))].reshape(shape)},
+                                                          fetch_list=[v, out])
+    ours, theirs = _both(build)
+    assert_same(ours, theirs)
+
+
+@pytest.mark.parametrize("shape, args", [
+    ([2, 3], ()), ([1], (7,)), ([2, 3], (1, 1, 1)), ([2, 3], (1, 1.0)), ([2, 3], (2, 0)), ([-1, 3], ()),
+])
+def test_item_errors_of_program_values(shape, args):
+    same_static_exception(lambda fw: fw.static.data("x", shape, "float32").item(*args))
+
+
+def test_item_in_full_graph_to_static_keeps_the_gradient():
+    """``to_static(full_graph=True)`` traces ``item()`` as the tensor itself (its gradient
+    flows), while the default mode gives eager code's Python number."""
+    from tests.reference import paddle_ref
+    import pagaie
+    out = []
+    for fw in (pagaie, paddle_ref()):
+        res = []
+        for full_graph in (True, False):
+            def f(x):
+                return x * x.sum().item()
+            g = fw.jit.to_static(f, full_graph=full_graph)
+            x = fw.to_tensor(_ARANGE)
+            x.stop_gradient = False
+            y = g(x)
+            res += [y.numpy(), fw.grad(y.sum(), x)[0].numpy()]
+        out.append(res)
+    assert_same(out[0], out[1])
