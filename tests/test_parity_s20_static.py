@@ -96,3 +96,48 @@ def test_item_in_full_graph_to_static_keeps_the_gradient():
             res += [y.numpy(), fw.grad(y.sum(), x)[0].numpy()]
         out.append(res)
     assert_same(out[0], out[1])
+
+
+# ---- no_grad_set values inside the graph ---------------------------------------------------------
+def _fetch(fw, fetch):
+    exe = fw.static.Executor(fw.CPUPlace())
+    exe.run(fw.static.default_startup_program())
+    return exe.run(feed={"x": _ARANGE - 2}, fetch_list=fetch)
+
+
+def test_gradients_do_not_flow_through_no_grad_set_values():
+    """An op result in ``no_grad_set`` is a constant for that ``gradients`` call only."""
+    def build(fw):
+        x = fw.static.data("x", [2, 3], "float32")
+        x.stop_gradient = False
+        y = x * 2
+        y2 = fw.exp(x)
+        z = (y * x + y2 * y).sum()
+        gs = (fw.static.gradients([z], [x], no_grad_set=[y]) + fw.static.gradients([z], [x])
+              + fw.static.gradients([z], [x], no_grad_set=[y, y2])
+              + fw.static.gradients([z], [x, y2], no_grad_set=[y]))
+        blocked = fw.static.gradients([fw.tanh(y).sum()], [x], no_grad_set=[y])
+        return [blocked] + _fetch(fw, gs)
+    ours, theirs = _both(build)
+    assert_same(ours, theirs)
+
+
+def test_append_backward_and_minimize_stop_at_no_grad_set_values():
+    """Parameters reached only through a ``no_grad_set`` value get no gradient (None), so
+    ``minimize`` leaves them as they are."""
+    def build(fw):
+        x = fw.static.data("x", [2, 3], "float32")
+        w = fw.static.create_parameter([3], "float32", default_initializer=fw.nn.initializer.Constant(1.5))
+        w2 = fw.static.create_parameter([3], "float32", default_initializer=fw.nn.initializer.Constant(0.5))
+        y = x * w
+        loss = (fw.tanh(y) * w2 * w).sum()
+        pairs = fw.static.append_backward(loss, no_grad_set=[y])
+        lin = fw.nn.Linear(3, 3, weight_attr=fw.ParamAttr(initializer=fw.nn.initializer.Constant(0.5)))
+        h = lin(x)
+        loss2 = (fw.nn.functional.sigmoid(h) * h).mean() + (lin.weight * 0.1).sum()
+        fw.optimizer.SGD(0.5).minimize(loss2, no_grad_set=[h])
+        grads = [g for _, g in pairs]
+        return ([g is None for g in grads]
+                + [_fetch(fw, [g for g in grads if g is not None] + [loss2]) for _ in range(2)])
+    ours, theirs = _both(build)
+    assert_same(ours, theirs)
