@@ -1,6 +1,7 @@
 """Session-20 sweep of static graphs against real Paddle 3.3.1 (PIR): how ``Executor.run``
 converts Python feed data (numpy reads it, then casts it to the input's dtype; other types
-are refused), training loops, control flow and ``to_static``."""
+are refused), a program Value's ``item()`` (in programs and ``to_static(full_graph=True)``),
+gradients that stop at ``no_grad_set`` values, and ``minimize`` training loops."""
 from __future__ import annotations
 
 import numpy as np
@@ -141,3 +142,44 @@ def test_append_backward_and_minimize_stop_at_no_grad_set_values():
                 + [_fetch(fw, [g for g in grads if g is not None] + [loss2]) for _ in range(2)])
     ours, theirs = _both(build)
     assert_same(ours, theirs)
+
+
+# ---- training loops -----------------------------------------------------------------------------
+@pytest.mark.parametrize("make_opt", [
+    lambda fw: fw.optimizer.Momentum(0.05, momentum=0.9, use_nesterov=True,
+                                     weight_decay=fw.regularizer.L1Decay(0.01)),
+    lambda fw: fw.optimizer.AdamW(0.01, grad_clip=fw.nn.ClipGradByGlobalNorm(0.5)),
+    lambda fw: fw.optimizer.Adam(fw.optimizer.lr.StepDecay(0.05, 1, 0.5)),
+])
+def test_minimize_loops_give_paddles_losses(make_opt):
+    """The same parameters (set through the scope) train to the same losses, with the
+    learning-rate scheduler stepped between runs."""
+    def build(fw):
+        x = fw.static.data("x", [-1, 4], "float32")
+        y = fw.static.data("y", [-1, 1], "float32")
+        net = fw.nn.Sequential(fw.nn.Linear(4, 8), fw.nn.LayerNorm(8), fw.nn.GELU(), fw.nn.Linear(8, 1))
+        loss = fw.nn.functional.mse_loss(net(x), y)
+        opt = make_opt(fw)
+        opt.minimize(loss)
+        exe = fw.static.Executor(fw.CPUPlace())
+        exe.run(fw.static.default_startup_program())
+        rng = np.random.RandomState(1)
+        params = fw.static.default_main_program().global_block().all_parameters()
+        for p in sorted((p for p in params if not p.stop_gradient), key=lambda p: p.name):
+            fw.static.global_scope().find_var(p.name).get_tensor().set(
+                rng.uniform(-0.5, 0.5, p.shape).astype("float32"), fw.CPUPlace())
+        xs, ys = rng.rand(8, 4).astype("float32"), rng.rand(8, 1).astype("float32")
+        losses = []
+        for _ in range(4):
+            losses += exe.run(feed={"x": xs, "y": ys}, fetch_list=[loss])
+            if isinstance(opt._learning_rate, fw.optimizer.lr.LRScheduler):
+                opt._learning_rate.step()
+        return losses
+    ours, theirs = _both(lambda fw: _named_afresh(fw, build))
+    assert_same(ours, theirs, rtol=1e-4, atol=1e-6)
+
+
+def _named_afresh(fw, build):
+    """``build(fw)`` with fresh unique names (the parameters sort the same way in both)."""
+    with fw.utils.unique_name.guard():
+        return build(fw)
