@@ -270,9 +270,16 @@ def _run_backward(op: Operator, args: list, kwargs: dict, plan: "Plan") -> list:
         # an earlier backward of a program that differentiates again keeps its graph; one
         # whose gradients are differentiated records them (second-order gradients)
         cg = bool(op.attrs.get("create_graph"))
-        res = torch.autograd.grad(outs, [x for _, x in wrt], gos, allow_unused=True,
-                                  retain_graph=cg or bool(op.attrs.get("retain_graph")),
-                                  create_graph=cg)
+        # no_grad_set's intermediate values pass no gradient on (for this backward only)
+        hooks = [t.register_hook(torch.zeros_like) for t in kwargs.get("no_grad", ())
+                 if isinstance(t, torch.Tensor) and t.requires_grad]
+        try:
+            res = torch.autograd.grad(outs, [x for _, x in wrt], gos, allow_unused=True,
+                                      retain_graph=cg or bool(op.attrs.get("retain_graph")),
+                                      create_graph=cg)
+        finally:
+            for h in hooks:
+                h.remove()
         for (i, _), g in zip(wrt, res):
             grads[i] = g
     return [torch.zeros_like(x) if g is None else g for x, g in zip(inputs, grads)]

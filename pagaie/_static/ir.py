@@ -293,10 +293,43 @@ class Value(ValueUses, Tensor):
                              "fetch it with Executor.run(program, feed=..., fetch_list=[...]), or "
                              "call numpy() in dynamic mode")
 
-    def item(self, *args: Any):  # type: ignore[override]
-        # ValueError, as Paddle's static Value.item()
-        raise ValueError(f"paddle.static: Value {self.name!r} is symbolic and has no data; fetch it "
-                        "with Executor.run(program, feed=..., fetch_list=[...])")
+    def item(self, *args: int) -> "Value":  # type: ignore[override]
+        """The element of a one-element Value (the Value itself) or the element at ``args``
+        (a flat offset, or one index per axis) as a 0-D Value, as Paddle's program Values
+        give it: the program goes on with a tensor where eager code gets a Python number."""
+        from pagaie._static.ast_runtime import _TRACE
+        if _TRACE.active and not _TRACE.full_graph:
+            # to_static's default mode: the Python number of eager code (the call runs eagerly)
+            raise ValueError(f"paddle.static: Value {self.name!r} is symbolic and has no data; "
+                             "fetch it with Executor.run(program, feed=..., fetch_list=[...])")
+        dims = self._known_dims()
+        if -1 in dims and len(dims) > 1:   # (Paddle multiplies the sizes as Python ints)
+            self._no_scalar("int")
+        numel = None if -1 in dims else int(np.prod(dims, dtype=np.int64))
+        offset = 0
+        if not args:
+            if numel is not None and numel != 1:
+                raise ValueError(f"paddle.Tensor.item: only one element tensors can be converted to "
+                                 f"Python scalars when no input coordinates (Value {self.name!r} "
+                                 f"has shape {dims})")
+            return self
+        if len(args) == 1:
+            offset = args[0]
+            if numel is not None and offset >= numel:
+                raise ValueError(f"paddle.Tensor.item: index {offset} is out of bounds for size {numel}")
+        else:
+            if len(args) != len(dims):
+                raise ValueError(f"paddle.Tensor.item: incorrect number of indices for a Value of "
+                                 f"shape {dims}: {list(args)}")
+            for i, (index, size) in enumerate(zip(args, dims)):
+                if not isinstance(index, int):
+                    raise TypeError(f"paddle.Tensor.item: argument (position {i}) must be long, but "
+                                    f"got {type(index).__name__}")
+                if index >= size:
+                    raise ValueError(f"paddle.Tensor.item: index {index} is out of bounds for axis "
+                                     f"{i} with size {size}")
+                offset = offset * size + index
+        return self.flatten()[offset]
 
     def tolist(self):  # type: ignore[override]
         self.numpy()

@@ -22,11 +22,11 @@ def _as_list(v: Any) -> list:
     return list(v) if isinstance(v, (list, tuple, set, frozenset)) else [v]
 
 
-def _no_grad_names(no_grad_set: Any, api: str, single_value: bool = False) -> set[str]:
-    """The names in ``no_grad_set``: a set, list or tuple of program values (a lone value too
-    where ``single_value``), as Paddle's PIR backward takes them (names are refused)."""
+def _no_grad_names(no_grad_set: Any, api: str, single_value: bool = False) -> dict[str, Value]:
+    """The values in ``no_grad_set`` by name: a set, list or tuple of program values (a lone
+    value too where ``single_value``), as Paddle's PIR backward takes them (names are refused)."""
     if no_grad_set is None:
-        return set()
+        return {}
     if single_value and isinstance(no_grad_set, Tensor):
         no_grad_set = [no_grad_set]
     if not isinstance(no_grad_set, (list, tuple, set, frozenset)):
@@ -36,7 +36,15 @@ def _no_grad_names(no_grad_set: Any, api: str, single_value: bool = False) -> se
         if not isinstance(v, Tensor):
             raise TypeError(f"paddle.static.{api}: the type of no_grad_set's member must be "
                             f"paddle.pir.Value, but received {type(v).__name__}")
-    return {v.name for v in no_grad_set}
+    return {v.name: v for v in no_grad_set}
+
+
+def _blocked(block: Block, skip: dict[str, Value], inputs: list[Value]) -> list[Value]:
+    """The values of ``skip`` that the gradients must not flow through (not the inputs
+    themselves): op results of ``block`` whose gradient the backward treats as zero."""
+    ins = set(map(id, inputs))
+    return [v for v in skip.values() if isinstance(v, Value) and v.block is block
+            and v.op is not None and id(v) not in ins]
 
 
 def _ancestors(block: Block, targets: list[Value]) -> set[str]:
@@ -70,7 +78,7 @@ def _reaches(block: Block, source: Value, targets: list[Value], blocked: set = f
 
 
 def _record_backward(block: Block, targets: list[Value], inputs: list[Value],
-                     target_gradients: list | None) -> list[Value]:
+                     target_gradients: list | None, blocked: list[Value] = ()) -> list[Value]:
     grads = []
     for v in inputs:
         name = v.name + "@GRAD"
@@ -85,7 +93,10 @@ def _record_backward(block: Block, targets: list[Value], inputs: list[Value],
             op.attrs["retain_graph"] = True
             if set(op.output_names()) & reach:
                 op.attrs["create_graph"] = True
-    block.append_op("pagaie.backward", [list(targets), list(inputs), target_gradients], {}, grads)
+    # (the values of no_grad_set the gradients must not flow through, as Paddle's backward
+    # treats them as constants for this call only)
+    kwargs = {"no_grad": list(blocked)} if blocked else {}
+    block.append_op("pagaie.backward", [list(targets), list(inputs), target_gradients], kwargs, grads)
     return grads
 
 
@@ -157,8 +168,10 @@ def append_backward(loss: Value, parameter_list: Sequence | None = None,
         params = [p if isinstance(p, Value) else by_name.get(p.name) for p in parameter_list]
         params = [p for p in params if p is not None]
     reach = _ancestors(block, [loss])
-    live = [v for v in params if v.name in reach and not v.stop_gradient and v.name not in skip]
-    grads = dict(zip(map(id, live), _record_backward(block, [loss], live, None) if live else []))
+    live = [v for v in params if v.name in reach and not v.stop_gradient and v.name not in skip
+            and (not skip or _reaches(block, v, [loss], skip))]
+    grads = dict(zip(map(id, live), _record_backward(block, [loss], live, None,
+                                                     _blocked(block, skip, live)) if live else []))
     return [(v, grads.get(id(v))) for v in params]
 
 
@@ -207,7 +220,7 @@ def gradients(targets: Any, inputs: Any, target_gradients: Any = None,
     skip = _no_grad_names(no_grad_set, "gradients", single_value=True)
     # As Paddle: None for an input that stops gradient or that no target depends on.
     live = [i for i in ins if not i.stop_gradient and i.name not in skip and _reaches(block, i, ts, skip)]
-    grads = iter(_record_backward(block, ts, live, tg) if live else [])
+    grads = iter(_record_backward(block, ts, live, tg, _blocked(block, skip, live)) if live else [])
     return [next(grads) if any(i is x for x in live) else None for i in ins]
 
 

@@ -34,12 +34,7 @@ def _as_feed_tensor(value: Any, var: Value, device: torch.device) -> torch.Tenso
         t = value.detach()
     else:
         typed = isinstance(value, np.ndarray)
-        want_np = _numpy_dtype(var._t.dtype)
-        try:  # Python data convert to the declared dtype, as Paddle's (ValueError for 'ab')
-            a = np.asarray(value) if typed or want_np is None else np.asarray(value, dtype=want_np)
-        except (TypeError, ValueError) as exc:
-            raise type(exc)(f"paddle.static.Executor.run: feed data of {var.name!r} cannot be "
-                            f"converted to {_dt.from_torch_dtype(var._t.dtype).name}: {exc}") from None
+        a = value if typed else _python_feed_array(value, var)
         if a.dtype.kind not in "biufc":
             raise TypeError(f"paddle.static.Executor.run: feed data of {var.name!r} must be numeric, "
                             f"but received an array of {a.dtype}")
@@ -59,6 +54,32 @@ def _as_feed_tensor(value: Any, var: Value, device: torch.device) -> torch.Tenso
     # As Paddle's executor, the fed shape is not checked against the declared one: the
     # kernels see the real shapes (and raise if they cannot work with them).
     return t.to(device)
+
+
+def _python_feed_array(value: Any, var: Value) -> np.ndarray:
+    """Python feed data (a number, a string, a list or tuple) as an array of ``var``'s dtype.
+
+    As Paddle's executor: numpy reads the data with its own dtype, which is then cast
+    (numpy's casting rules: a complex number keeps its real part, an int wraps around);
+    data of any other type (None, a dict, a set...) and lists numpy can only hold as
+    objects (``[1, None]``) are a TypeError."""
+    want = _dt.from_torch_dtype(var._t.dtype).name
+    if not (np.isscalar(value) or isinstance(value, (list, tuple))):
+        raise TypeError(f"paddle.static.Executor.run: feed data of {var.name!r} must be a numpy "
+                        f"array, a number or a list, but received {type(value).__name__}")
+    try:
+        a = np.array(value)
+        if a.dtype == np.object_:
+            raise TypeError(f"paddle.static.Executor.run: feed data of {var.name!r} is not a "
+                            f"regular array of numbers (nested lists of different lengths or "
+                            f"other objects): {value!r:.80}")
+        want_np = _numpy_dtype(var._t.dtype)
+        with warnings.catch_warnings():   # (numpy's casting warnings: the cast is the rule)
+            warnings.simplefilter("ignore")
+            return a if want_np is None else a.astype(want_np)
+    except ValueError as exc:   # 'ab' into a float input, a ragged list
+        raise ValueError(f"paddle.static.Executor.run: feed data of {var.name!r} cannot be "
+                         f"converted to {want}: {exc}") from None
 
 
 def _numpy_dtype(dtype: torch.dtype) -> Any:
