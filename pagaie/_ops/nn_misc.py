@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import numbers
 
+import numpy as np
 import torch
 import torch.nn.functional as F
 
@@ -167,6 +168,33 @@ def temporal_shift(x, seg_num, shift_ratio=0.25, name=None, data_format="NCHW"):
     return out.permute(0, 2, 3, 1) if nhwc else out
 
 
+def _affine_out_shape(out_shape, api):
+    """``affine_grid``'s ``out_shape`` as ints, read as Paddle's argument parser does: a list,
+    tuple, int, integer numpy array or integer Tensor; list items are ints or 0-D Tensors (a
+    float, bool or None item is its TypeError)."""
+    if out_shape is None:
+        return []
+    if isinstance(out_shape, (torch.Tensor, np.ndarray)):
+        integer = (not out_shape.is_floating_point() and not out_shape.is_complex()
+                   and out_shape.dtype != torch.bool) if isinstance(out_shape, torch.Tensor) \
+            else out_shape.dtype.kind in "iu"
+        if not integer or out_shape.ndim > 1:
+            kind = str(out_shape.dtype).replace("torch.", "")
+            raise TypeError(f"{api}: 'out_shape' must be a list of int, but received a "
+                            f"{out_shape.ndim}-D {type(out_shape).__name__} of {kind}")
+        return [int(e) for e in out_shape.reshape(-1).tolist()]
+    if isinstance(out_shape, (list, tuple)):
+        for e in out_shape:
+            if not isinstance(e, (int, np.integer, torch.Tensor)) or isinstance(e, bool):
+                raise TypeError(f"{api}: 'out_shape' must be a list of int, but received "
+                                f"{list(out_shape)} (a {type(e).__name__} item)")
+        return int_list(out_shape)
+    if isinstance(out_shape, (int, np.integer)) and not isinstance(out_shape, bool):
+        return [int(out_shape)]
+    raise TypeError(f"{api}: 'out_shape' must be a list, tuple, int or Tensor, but received "
+                    f"{type(out_shape).__name__}")
+
+
 @defop(paddle_types=("affine_grid", "pd_op.affine_grid"), method=False)
 def affine_grid(theta, out_shape, align_corners=True, name=None):
     """Sampling grid of an affine transform, for :func:`grid_sample`.
@@ -190,7 +218,7 @@ def affine_grid(theta, out_shape, align_corners=True, name=None):
     api = "paddle.nn.functional.affine_grid"
     if not isinstance(align_corners, bool):
         raise TypeError(f"{api}: 'align_corners' must be a bool, but received {align_corners!r}")
-    shape = int_list(out_shape)
+    shape = _affine_out_shape(out_shape, api)
     if not shape:
         raise ValueError("The out_shape cannot be empty.")
     if len(shape) not in (4, 5):
@@ -207,8 +235,8 @@ def affine_grid(theta, out_shape, align_corners=True, name=None):
     if theta.dtype not in F32_F64:
         kernel_dtypes("nn.functional.affine_grid", theta, F32_F64, "theta")   # (float16 on GPUs)
     shape[0] = theta.shape[0]
-    if min(shape[2:]) < 0:
-        raise ValueError(f"{api}: the sizes in out_shape must not be negative, but received {shape}")
+    if min(shape[2:]) < 0:   # Paddle's kernel fails to allocate the grid: a RuntimeError
+        raise RuntimeError(f"{api}: the sizes in out_shape must not be negative, but received {shape}")
     if not theta.shape[0] or 0 in shape[2:]:  # an empty grid, as in Paddle
         return theta.new_empty(shape[:1] + shape[2:] + [len(shape) - 2]) + theta.sum() * 0
     return F.affine_grid(theta, shape, align_corners=align_corners)

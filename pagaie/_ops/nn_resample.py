@@ -515,6 +515,13 @@ def interpolate(x, size=None, scale_factor=None, mode="nearest", align_corners=F
     if mode == "area" and x.dtype is torch.bfloat16:
         # its adaptive average pool: no bfloat16 CPU kernel (a program builds, as in Paddle)
         kernel_dtypes("nn.functional.interpolate", x, _AREA_CPU, static=_AREA_CPU | {torch.bfloat16})
+    if x.numel() == 0 and not last and (mode == "area" or (x.shape[1] == 0 and min(in_sizes) > 0)):
+        # Paddle returns the empty result when there are no channels, and area mode (an
+        # adaptive average pool) averages empty spatial axes into NaN; torch's kernels refuse
+        # both. The zero sum keeps the result in the graph (its gradient is zeros).
+        fill = float("nan") if x.shape[0] * x.shape[1] else 0
+        out = torch.full(list(x.shape[:2]) + list(sizes), fill, dtype=x.dtype, device=x.device)
+        return out + (x.sum() * 0).to(x.dtype)
     half = x.dtype if x.dtype in (torch.float16, torch.bfloat16) and mode != "nearest" else None
     if half is not None:   # Paddle's kernels compute half types in float32
         x = x.float()

@@ -1,0 +1,59 @@
+"""Session-20 sweep of the resampling and vision ops (interpolate, affine_grid / grid_sample,
+pad, the transposed convolutions, the shuffles, unfold / fold and ``paddle.vision.ops``)
+against real Paddle 3.3.1: values, gradients, shapes, dtypes and error types."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from tests.reference import assert_same, both, output_and_grads, same_exception
+
+_RNG = np.random.RandomState(20)
+_X4 = _RNG.rand(1, 2, 3, 4).astype("float32")
+_THETA = _RNG.rand(2, 2, 3).astype("float32")
+
+
+@pytest.mark.parametrize("shape,mode,kw", [
+    ((1, 0, 3, 4), "nearest", {"size": [5, 5]}),
+    ((1, 0, 3, 4), "bilinear", {"scale_factor": 2}),
+    ((0, 0, 3, 4), "bicubic", {"size": [5, 5]}),
+    ((1, 0, 3), "linear", {"scale_factor": 2}),
+    ((1, 0, 2, 3, 4), "trilinear", {"size": [3, 4, 5]}),
+    ((1, 0, 2, 3, 4), "area", {"size": [3, 4, 5]}),
+    ((1, 0, 3, 4), "area", {"size": [5, 5]}),
+    ((0, 1, 0, 3), "area", {"size": [5, 5]}),
+    ((1, 1, 0, 3), "area", {"size": [2, 2]}),
+])
+def test_interpolate_empty_inputs(shape, mode, kw):
+    # no channels: Paddle returns the empty result (and zero gradients); area mode averages
+    # empty spatial axes into NaN
+    ours, theirs = both(lambda P: output_and_grads(
+        P, [np.zeros(shape, "float32")], lambda P, x: P.nn.functional.interpolate(x, mode=mode, **kw)))
+    assert_same(ours, theirs)
+
+
+@pytest.mark.parametrize("shape,fmt", [((1, 3, 4, 0), "NHWC"), ((1, 0, 0, 3), "NCHW")])
+def test_interpolate_empty_errors(shape, fmt):
+    # channel-last without channels, or empty spatial axes outside area mode: ValueError
+    same_exception(lambda P: P.nn.functional.interpolate(
+        P.to_tensor(np.zeros(shape, "float32")), size=[5, 5], mode="bilinear", data_format=fmt))
+
+
+@pytest.mark.parametrize("make", [
+    lambda P: np.array([2, 3, 4, 5], "int32"),
+    lambda P: [np.int64(2), 3, P.to_tensor(4.5), 5],
+    lambda P: P.to_tensor([2, 3, 4, 5], dtype="int32"),
+])
+def test_affine_grid_out_shape_forms(make):
+    ours, theirs = both(lambda P: P.nn.functional.affine_grid(P.to_tensor(_THETA), make(P)))
+    assert_same(ours, theirs)
+
+
+@pytest.mark.parametrize("make", [
+    lambda P: np.array([2, 3, 4, 5.0]), lambda P: (2, 3, 4, 5.0), lambda P: [2, 3, True, 5],
+    lambda P: [2, 3, np.float32(4), 5], lambda P: [2, 3, None, 5], lambda P: "2345",
+    lambda P: P.to_tensor([2.0, 3, 4, 5]), lambda P: P.to_tensor([[2, 3], [4, 5]]),
+    lambda P: [2, 3, -1, 5], lambda P: None, lambda P: 4,
+])
+def test_affine_grid_out_shape_errors(make):
+    same_exception(lambda P: P.nn.functional.affine_grid(P.to_tensor(_THETA), make(P)))
