@@ -57,3 +57,41 @@ def test_affine_grid_out_shape_forms(make):
 ])
 def test_affine_grid_out_shape_errors(make):
     same_exception(lambda P: P.nn.functional.affine_grid(P.to_tensor(_THETA), make(P)))
+
+
+@pytest.mark.parametrize("nd,pad", [(1, [1, 0, 2, 1]), (1, [1, 2, 3]), (2, [1, 2, 3, 4, 5]),
+                                    (3, list(range(1, 13))), (5, [1] * 12)])
+def test_pad_longer_than_twice_the_rank(nd, pad):
+    # Paddle pads with the first 2 * ndim values, from the last axis backwards
+    x = _RNG.rand(*[2, 3, 2, 2, 2][:nd]).astype("float32")
+    ours, theirs = both(lambda P: output_and_grads(
+        P, [x], lambda P, t: P.nn.functional.pad(t, pad, value=2.0)))
+    assert_same(ours, theirs)
+
+
+@pytest.mark.parametrize("pad", [[True, 1, 1, 1], [True, 1], ["1", 1, 1, 1], [None, 1, 1, 1],
+                                 [np.float32(1), 1, 1, 1]])
+@pytest.mark.parametrize("mode", ["constant", "reflect"])
+def test_pad_list_items_errors(pad, mode):
+    same_exception(lambda P: P.nn.functional.pad(P.to_tensor(_X4), pad, mode=mode))
+
+
+@pytest.mark.parametrize("make", [lambda P: range(4), lambda P: [P.to_tensor(1.7), 0, 1, 0]])
+def test_pad_list_forms(make):
+    # a range is read as its list; a float 0-D Tensor item is truncated
+    ours, theirs = both(lambda P: P.nn.functional.pad(P.to_tensor(_X4), make(P)))
+    assert_same(ours, theirs)
+
+
+@pytest.mark.parametrize("shape,pad", [([1, 1, 2, 2], [[1, 1]]), ([1, 1, 2], [[1], [1]]),
+                                       ([1, 1, 2, 2, 2], [[1, 1], [1, 1], [1, 1]])])
+def test_pad_tensor_of_rows(shape, pad):
+    same_exception(lambda P: P.nn.functional.pad(P.ones(shape), P.to_tensor(pad, dtype="int32")))
+
+
+@pytest.mark.parametrize("padding", [1.5, True, None])
+def test_pad_layer_repeats_any_scalar(padding):
+    # the layer repeats what it is given and pad() checks the values when called
+    ours, theirs = both(lambda P: repr(P.nn.Pad2D(padding)))
+    assert ours == theirs
+    same_exception(lambda P: P.nn.Pad2D(padding)(P.to_tensor(_X4)))

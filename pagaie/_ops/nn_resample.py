@@ -27,8 +27,9 @@ def _pad_generic(x, pad, value, from_left):
     axis (from_left and len == 2*ndim) or from the last axis backwards (torch order)."""
     nd = x.dim()
     if len(pad) > 2 * nd:
-        raise ValueError(f"paddle.nn.functional.pad: the length of 'pad' must be at most "
-                         f"{2 * nd}, but received {len(pad)}")
+        # Paddle reads the first 2 * ndim values (from the last axis backwards) and ignores
+        # the rest
+        pad, from_left = pad[:2 * nd], False
     if any(p < 0 for p in pad):   # this kernel does not crop
         raise ValueError(f"paddle.nn.functional.pad: the paddings must be >= 0 in constant mode "
                          f"of a {nd}-D input, but received {list(pad)}")
@@ -56,6 +57,12 @@ def _pad_tensor_dtype(pad, nd):
     if pad.is_floating_point() or pad.is_complex() or pad.dtype == torch.bool:
         raise TypeError(f"paddle.nn.functional.pad: a Tensor 'pad' must hold integers, but "
                         f"received {name}")
+    if pad.dim() > 1 and nd in (3, 4, 5):
+        # Paddle joins a 3-D/4-D input's pad with 1-D zeros (a ValueError for another rank);
+        # a 5-D input's is read as a list of ints (a TypeError for rows)
+        raise (ValueError if nd < 5 else TypeError)(
+            f"paddle.nn.functional.pad: a Tensor 'pad' must be 1-D, but received shape "
+            f"{list(pad.shape)}")
 
 
 def _pad_static_shape(x, pad, mode="constant", value=0.0, data_format=None, *args, **kwargs):
@@ -86,13 +93,17 @@ def _pad_static_check(x, pad, mode="constant", value=0.0, *args, **kwargs):
 
 
 def _pad_ints(pad, nd):
-    """The paddings as ints; float values are a TypeError as in Paddle."""
+    """The paddings as ints, read as Paddle's argument parser does: int items and one-value
+    Tensors (a float Tensor truncated); a float, bool, str or None item is its TypeError."""
     if isinstance(pad, torch.Tensor):
         return int_list(pad)
     for v in pad:
-        if isinstance(v, float) or (isinstance(v, torch.Tensor) and v.is_floating_point()):
+        ok = v.numel() == 1 if isinstance(v, torch.Tensor) else (
+            isinstance(v, (int, np.integer)) and not isinstance(v, bool))
+        if not ok:
+            seen = f"a Tensor of shape {list(v.shape)}" if isinstance(v, torch.Tensor) else repr(v)
             raise TypeError(f"paddle.nn.functional.pad: 'pad' must be a list of ints, but "
-                            f"received {list(pad)}")
+                            f"received {seen} in it")
     return int_list(pad)
 
 
@@ -153,6 +164,8 @@ def pad(x, pad, mode="constant", value=0.0, data_format=None, pad_from_left_axis
     if mode not in ("reflect", "replicate", "constant", "circular"):
         raise AssertionError("mode should be one of constant, reflect, replicate, circular, but got "
                              f"{mode}.")
+    if isinstance(pad, range):   # read as the list it holds
+        pad = list(pad)
     if not isinstance(pad, (list, tuple, torch.Tensor, np.ndarray)):
         raise TypeError(f"paddle.nn.functional.pad: 'pad' must be a list, tuple or Tensor, but "
                         f"received {type(pad).__name__} {pad!r}")
