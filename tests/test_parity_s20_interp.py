@@ -95,3 +95,46 @@ def test_pad_layer_repeats_any_scalar(padding):
     ours, theirs = both(lambda P: repr(P.nn.Pad2D(padding)))
     assert ours == theirs
     same_exception(lambda P: P.nn.Pad2D(padding)(P.to_tensor(_X4)))
+
+
+_ROI_X = _RNG.rand(2, 2, 6, 6).astype("float32")
+_ROI_BOXES = np.array([[0, 0, 4, 4], [1, 1, 5, 3], [2, 0, 5, 5]], "float32")
+
+
+@pytest.mark.parametrize("op", ["roi_align", "roi_pool"])
+@pytest.mark.parametrize("dtype,boxes_dtype", [("float16", "float16"), ("bfloat16", "bfloat16"),
+                                               ("int64", "int64"), ("float16", "float32")])
+def test_roi_cpu_kernel_dtypes(op, dtype, boxes_dtype):
+    # Paddle's CPU kernels take int32, float32 and float64; the kernel lookup comes before
+    # the check that boxes match x
+    same_exception(lambda P: getattr(P.vision.ops, op)(
+        P.to_tensor(_ROI_X).astype(dtype), P.to_tensor(_ROI_BOXES).astype(boxes_dtype),
+        P.to_tensor([2, 1], dtype="int32"), 2))
+
+
+@pytest.mark.parametrize("op", ["roi_align", "roi_pool"])
+def test_roi_program_dtypes(op):
+    def outcome(P, dtype):
+        P.enable_static()
+        try:
+            with P.static.program_guard(P.static.Program(), P.static.Program()):
+                x = P.static.data("x", [2, 3, 8, 8], dtype)
+                b = P.static.data("b", [4, 4], dtype)
+                n = P.static.data("n", [2], "int32")
+                return list(getattr(P.vision.ops, op)(x, b, n, 2).shape)
+        except TypeError:
+            return "TypeError"
+        finally:
+            P.disable_static()
+    ours, theirs = both(lambda P: [outcome(P, d) for d in ("float16", "int32", "int64")])
+    assert ours == theirs
+
+
+def test_roi_align_int32_keeps_its_dtype():
+    # Paddle's int32 kernel rounds every output to 0 (integer weights); pagaie truncates the
+    # float averages, but the result is int32 as Paddle's
+    ours, theirs = both(lambda P: P.vision.ops.roi_align(
+        P.to_tensor(_ROI_X * 10).astype("int32"), P.to_tensor(_ROI_BOXES).astype("int32"),
+        P.to_tensor([2, 1], dtype="int32"), 2))
+    assert str(ours.dtype).split(".")[-1] == str(theirs.dtype).split(".")[-1] == "int32"
+    assert list(ours.shape) == list(theirs.shape)

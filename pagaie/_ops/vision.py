@@ -14,7 +14,7 @@ import numbers
 import torch
 
 from pagaie._core.registry import defop
-from pagaie._ops._helpers import dtype_name
+from pagaie._ops._helpers import dtype_name, kernel_dtypes
 
 __all__ = ["nms", "box_coder", "prior_box", "yolo_box", "roi_align", "roi_pool", "psroi_pool"]
 
@@ -415,6 +415,10 @@ def yolo_box(x, img_size, anchors, class_num, conf_thresh, downsample_ratio, cli
     return boxes.reshape(n, an * h * w, 4), scores.permute(0, 1, 3, 4, 2).reshape(n, an * h * w, class_num)
 
 
+# the dtypes of Paddle's CPU roi_align / roi_pool kernels (also its build-time check)
+_ROI_DTYPES = frozenset({torch.int32, torch.float32, torch.float64})
+
+
 def _fail(kind: type, api: str, text: str) -> Exception:
     return kind(f"paddle.vision.ops.{api}: {text}")
 
@@ -575,6 +579,7 @@ def roi_align(x, boxes, boxes_num, output_size, spatial_scale=1.0, sampling_rati
     """
     _check_rank("roi_align", x, "x", 4, " [N, C, H, W]")
     _check_rois("roi_align", boxes, boxes_num, x, (torch.int32, torch.int64))
+    kernel_dtypes("vision.ops.roi_align", x, _ROI_DTYPES)   # before the dtype match, as Paddle
     _check_same_dtype("roi_align", x, boxes, "x", "boxes")
     if not isinstance(aligned, bool):
         raise _fail(TypeError, "roi_align", f"'aligned' must be a bool, but received {type(aligned).__name__} "
@@ -592,6 +597,11 @@ def roi_align(x, boxes, boxes_num, output_size, spatial_scale=1.0, sampling_rati
         return out
     off = 0.5 if aligned else 0.0
     rois = boxes.detach().to(torch.float64).cpu() * spatial_scale - off
+    out_dtype = x.dtype
+    if not x.is_floating_point():
+        # an int32 input is sampled in float64 and the averages truncated back (Paddle's int32
+        # kernel interpolates in integers, which rounds every weight, and so every output, to 0)
+        x = x.to(torch.float64)
     res = []
     for i, b in enumerate(batch):
         x1, y1, x2, y2 = rois[i].tolist()
@@ -608,7 +618,7 @@ def roi_align(x, boxes, boxes_num, output_size, spatial_scale=1.0, sampling_rati
         yy, xx = torch.meshgrid(ys.to(x.dtype).to(x.device), xs.to(x.dtype).to(x.device), indexing="ij")
         v = _bilinear(x[b], yy, xx).reshape(x.shape[1], ph, gh, pw, gw)
         res.append(v.sum(dim=(2, 4)) / max(gh * gw, 1))
-    return torch.stack(res)
+    return torch.stack(res).to(out_dtype)
 
 
 @defop(method=False, paddle_types=("roi_pool", "pd_op.roi_pool"))
@@ -638,6 +648,7 @@ def roi_pool(x, boxes, boxes_num, output_size, spatial_scale=1.0, name=None):
     """
     _check_rank("roi_pool", x, "x", 4, " [N, C, H, W]")
     _check_rois("roi_pool", boxes, boxes_num, x)
+    kernel_dtypes("vision.ops.roi_pool", x, _ROI_DTYPES)
     _check_same_dtype("roi_pool", x, boxes, "x", "boxes")
     ph, pw = _pair(output_size, "roi_pool")
     _check_positive("roi_pool", "output_size", (ph, pw), IndexError)  # Paddle: OutOfRange here
