@@ -138,3 +138,22 @@ def test_roi_align_int32_keeps_its_dtype():
         P.to_tensor([2, 1], dtype="int32"), 2))
     assert str(ours.dtype).split(".")[-1] == str(theirs.dtype).split(".")[-1] == "int32"
     assert list(ours.shape) == list(theirs.shape)
+
+
+@pytest.mark.parametrize("dtype", ["float16", "bfloat16", "int32"])
+def test_deform_conv2d_cpu_dtypes(dtype):
+    # float32/float64 only: NotFound eagerly (before the offset dtype check), TypeError while
+    # a program is built
+    same_exception(lambda P: P.vision.ops.deform_conv2d(
+        P.ones([2, 4, 5, 5], dtype), P.zeros([2, 18, 3, 3]), P.ones([6, 4, 3, 3])))
+
+    def build(P):
+        P.enable_static()
+        try:
+            with P.static.program_guard(P.static.Program(), P.static.Program()):
+                P.vision.ops.deform_conv2d(P.static.data("x", [2, 4, 5, 5], dtype),
+                                           P.static.data("o", [2, 18, 3, 3], dtype),
+                                           P.static.data("w", [6, 4, 3, 3], dtype))
+        finally:
+            P.disable_static()
+    same_exception(build)
