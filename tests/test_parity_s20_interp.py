@@ -157,3 +157,23 @@ def test_deform_conv2d_cpu_dtypes(dtype):
         finally:
             P.disable_static()
     same_exception(build)
+
+
+@pytest.mark.parametrize("dtype", ["float16", "int32", "complex64"])
+@pytest.mark.parametrize("channels", [16, 5])
+def test_yolo_loss_cpu_dtypes(dtype, channels):
+    # float32/float64 only: NotFound (RuntimeError), looked up before the shape checks
+    x = _RNG.rand(2, channels, 5, 5)
+    same_exception(lambda P: P.vision.ops.yolo_loss(
+        P.to_tensor(x).astype(dtype), P.to_tensor(_RNG.rand(2, 4, 4) * 0.5).astype(dtype),
+        P.zeros([2, 4], "int32"), [10, 13, 16, 30], [0, 1], 3, 0.5, 32))
+
+
+@pytest.mark.parametrize("var", [None, "abc", 0.1, [1.0, 2.0, 3.0]])
+@pytest.mark.parametrize("prior_cols,dtype", [(3, "float32"), (4, "int32")])
+def test_box_coder_checks_prior_box_var_first(var, prior_cols, dtype):
+    # Paddle's Python code refuses a bad prior_box_var (TypeError, AssertionError for a list
+    # of another length) before looking at the boxes
+    prior = np.array([[0.0, 0.0, 2.0, 2.0], [1.0, 1.0, 3.0, 4.0]], "float32")[:, :prior_cols]
+    same_exception(lambda P: P.vision.ops.box_coder(
+        P.to_tensor(prior).astype(dtype), var, P.to_tensor([[1.0, 1.0, 3.0, 3.0]])))

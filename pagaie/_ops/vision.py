@@ -167,6 +167,13 @@ def box_coder(prior_box, prior_box_var, target_box, code_type="encode_center_siz
         >>> paddle.vision.ops.box_coder(prior, [1., 1., 1., 1.], target).tolist()
         [[[0.5, 0.5, 0.0, 0.0]]]
     """
+    # Paddle's Python code checks prior_box_var before anything else
+    if isinstance(prior_box_var, (list, tuple)) and len(prior_box_var) != 4:
+        raise AssertionError("paddle.vision.ops.box_coder: Input prior_box_var must be Variable or "
+                             f"list|tuple with 4 elements, but received {len(prior_box_var)} elements")
+    if not isinstance(prior_box_var, (list, tuple, torch.Tensor)):
+        raise TypeError("paddle.vision.ops.box_coder: Input prior_box_var must be Variable or list|tuple, "
+                        f"but received {type(prior_box_var).__name__}")
     _check_boxes("box_coder", prior_box, "prior_box")
     _check_float("box_coder", prior_box, "prior_box")
     _check_same_dtype("box_coder", prior_box, target_box, "prior_box", "target_box")
@@ -180,9 +187,6 @@ def box_coder(prior_box, prior_box_var, target_box, code_type="encode_center_siz
                                              f"priors ({prior_box.shape[0]}) when decoding with axis={axis}, "
                                              f"but received {list(target_box.shape)}")
     if isinstance(prior_box_var, (list, tuple)):
-        if len(prior_box_var) != 4:
-            raise AssertionError("paddle.vision.ops.box_coder: Input prior_box_var must be Variable or "
-                                 f"list|tuple with 4 elements, but received {len(prior_box_var)} elements")
         var = torch.tensor([float(v) for v in prior_box_var], dtype=prior_box.dtype, device=prior_box.device)
     elif isinstance(prior_box_var, torch.Tensor):
         if prior_box_var.dim() != 2:  # Paddle's InferMeta wants [M, 4]; 4 numbers go as a list
@@ -193,9 +197,6 @@ def box_coder(prior_box, prior_box_var, target_box, code_type="encode_center_siz
                                                  f"{list(prior_box.shape)}, but received {list(prior_box_var.shape)}")
         _check_same_dtype("box_coder", prior_box, prior_box_var, "prior_box", "prior_box_var")
         var = prior_box_var
-    else:
-        raise TypeError("paddle.vision.ops.box_coder: Input prior_box_var must be Variable or list|tuple, "
-                        f"but received {type(prior_box_var).__name__}")
     off = 0.0 if box_normalized else 1.0
     pw = prior_box[:, 2] - prior_box[:, 0] + off
     ph = prior_box[:, 3] - prior_box[:, 1] + off

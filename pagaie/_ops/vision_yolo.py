@@ -15,6 +15,7 @@ import torch
 import torch.nn.functional as F
 
 from pagaie._core.registry import defop
+from pagaie._ops._helpers import F32_F64, kernel_dtypes
 
 __all__ = ["yolo_loss"]
 
@@ -23,10 +24,11 @@ _API = "paddle.vision.ops.yolo_loss"
 
 def _check(x, gt_box, gt_label, gt_score, anchors, anchor_mask, class_num, downsample_ratio) -> None:
     """Paddle's shape/attribute checks (all ValueError, as in Paddle's InferMeta)."""
+    # Paddle looks its kernel up (float32/float64 only: NotFound, a TypeError while a program
+    # is built) before its shape checks
+    kernel_dtypes("vision.ops.yolo_loss", x, F32_F64)
     if x.dim() != 4:
         raise ValueError(f"{_API}: x must be a 4-D tensor [N, C, H, W], but received {x.dim()}-D")
-    if x.dtype not in (torch.float32, torch.float64):
-        raise ValueError(f"{_API}: x must be float32 or float64, but received {str(x.dtype)[6:]}")
     if x.shape[2] != x.shape[3]:
         raise ValueError(f"{_API}: the height and width of x must be equal, but received {x.shape[2]} and "
                          f"{x.shape[3]}")
