@@ -177,3 +177,39 @@ def test_box_coder_checks_prior_box_var_first(var, prior_cols, dtype):
     prior = np.array([[0.0, 0.0, 2.0, 2.0], [1.0, 1.0, 3.0, 4.0]], "float32")[:, :prior_cols]
     same_exception(lambda P: P.vision.ops.box_coder(
         P.to_tensor(prior).astype(dtype), var, P.to_tensor([[1.0, 1.0, 3.0, 3.0]])))
+
+
+_ORD_X = _RNG.rand(2, 8, 6, 6).astype("float32")
+_ORD_BOXES = np.array([[0, 0, 4, 4], [1, 1, 5, 3], [2, 0, 5, 5]], "float32")
+_ORDER_CASES = {
+    "roi_align rank3": lambda P: P.vision.ops.roi_align(
+        P.to_tensor(_ORD_X[0]).astype("float16"), P.to_tensor(_ORD_BOXES).astype("float16"),
+        P.to_tensor([2, 1], "int32"), 2),
+    "roi_pool boxes3": lambda P: P.vision.ops.roi_pool(
+        P.to_tensor(_ORD_X).astype("float16"), P.to_tensor(_ORD_BOXES[:, :3]).astype("float16"),
+        P.to_tensor([2, 1], "int32"), 2),
+    "roi_pool num list": lambda P: P.vision.ops.roi_pool(
+        P.to_tensor(_ORD_X).astype("float16"), P.to_tensor(_ORD_BOXES).astype("float16"), [2, 1], 2),
+    "psroi_pool num int64": lambda P: P.vision.ops.psroi_pool(
+        P.to_tensor(_ORD_X).astype("float16"), P.to_tensor(_ORD_BOXES).astype("float16"),
+        P.to_tensor([2, 1], "int64"), 2),
+    "psroi_pool num None": lambda P: P.vision.ops.psroi_pool(
+        P.to_tensor(_ORD_X).astype("float16"), P.to_tensor(_ORD_BOXES).astype("float16"), None, 2),
+    "deform_conv2d offset": lambda P: P.vision.ops.deform_conv2d(
+        P.ones([2, 4, 5, 5], "float16"), P.zeros([2, 10, 3, 3], "float16"), P.ones([6, 4, 3, 3], "float16")),
+    "box_coder prior3": lambda P: P.vision.ops.box_coder(
+        P.to_tensor(_ORD_BOXES[:, :3]).astype("float16"), [1.0, 1, 1, 1], P.to_tensor(_ORD_BOXES).astype("float16")),
+    "prior_box rank3": lambda P: P.vision.ops.prior_box(
+        P.ones([3, 4, 5], "float16"), P.ones([1, 3, 32, 40], "float16"), [4.0]),
+    "yolo_box channels": lambda P: P.vision.ops.yolo_box(
+        P.ones([1, 16, 4, 5], "float16"), P.to_tensor([[32, 40]], "int32"), [10, 13], 3, 0.3, 8),
+    "yolo_box float anchors": lambda P: P.vision.ops.yolo_box(
+        P.ones([1, 8, 4, 5], "float16"), P.to_tensor([[32, 40]], "int32"), [10.5, 13], 3, 0.3, 8),
+}
+
+
+@pytest.mark.parametrize("case", sorted(_ORDER_CASES))
+def test_vision_ops_kernel_lookup_before_shape_checks(case):
+    # Paddle's order: Python checks and its argument parser, then the kernel lookup (NotFound
+    # for a dtype its CPU kernel lacks), then the shape checks
+    same_exception(_ORDER_CASES[case])

@@ -174,8 +174,8 @@ def box_coder(prior_box, prior_box_var, target_box, code_type="encode_center_siz
     if not isinstance(prior_box_var, (list, tuple, torch.Tensor)):
         raise TypeError("paddle.vision.ops.box_coder: Input prior_box_var must be Variable or list|tuple, "
                         f"but received {type(prior_box_var).__name__}")
+    _check_float("box_coder", prior_box, "prior_box")   # the kernel lookup comes first
     _check_boxes("box_coder", prior_box, "prior_box")
-    _check_float("box_coder", prior_box, "prior_box")
     _check_same_dtype("box_coder", prior_box, target_box, "prior_box", "target_box")
     if code_type == "encode_center_size":
         _check_boxes("box_coder", target_box, "target_box")
@@ -278,9 +278,9 @@ def prior_box(input, image, min_sizes, max_sizes=None, aspect_ratios=[1.0], vari
         >>> box.shape, box[0, 0, 0].tolist()
         (paddle.Size([2, 2, 1, 4]), [0.0, 0.0, 0.5, 0.5])
     """
+    _check_float("prior_box", input, "input")   # Paddle's kernel lookup precedes its shape checks
     _check_rank("prior_box", input, "input", 4, " [N, C, H, W]")
     _check_rank("prior_box", image, "image", 4, " [N, C, H, W]")
-    _check_float("prior_box", input, "input")
     min_sizes = [float(v) for v in (min_sizes if isinstance(min_sizes, (list, tuple)) else [min_sizes])]
     ratios = [float(v) for v in (aspect_ratios if isinstance(aspect_ratios, (list, tuple)) else [aspect_ratios])]
     steps = steps if isinstance(steps, (list, tuple)) else [steps]
@@ -363,6 +363,9 @@ def yolo_box(x, img_size, anchors, class_num, conf_thresh, downsample_ratio, cli
         >>> boxes.shape, scores.shape
         (paddle.Size([1, 32, 4]), paddle.Size([1, 32, 2]))
     """
+    _check_ints("yolo_box", "anchors", anchors)   # Paddle's argument parser, then its kernel lookup
+    _check_ints("yolo_box", "downsample_ratio", [downsample_ratio])
+    _check_float("yolo_box", x, "x")
     _check_rank("yolo_box", x, "x", 4, " [N, C, H, W]")
     _check_rank("yolo_box", img_size, "img_size", 2, " [N, 2]")
     if img_size.shape[0] != x.shape[0] or img_size.shape[1] != 2:
@@ -370,8 +373,6 @@ def yolo_box(x, img_size, anchors, class_num, conf_thresh, downsample_ratio, cli
                                             f"of x), but received {list(img_size.shape)}")
     if not anchors:
         raise _fail(ValueError, "yolo_box", "'anchors' must not be empty")
-    _check_ints("yolo_box", "anchors", anchors)
-    _check_ints("yolo_box", "downsample_ratio", [downsample_ratio])
     if class_num <= 0:
         raise _fail(ValueError, "yolo_box", f"'class_num' must be positive, but received {class_num}")
     per = (6 if iou_aware else 5) + class_num
@@ -379,7 +380,6 @@ def yolo_box(x, img_size, anchors, class_num, conf_thresh, downsample_ratio, cli
         raise _fail(ValueError, "yolo_box", f"the channels of x ({x.shape[1]}) must equal the anchor count "
                                             f"({len(anchors) // 2}) * ({'6' if iou_aware else '5'} + class_num) "
                                             f"= {len(anchors) // 2 * per}")
-    _check_float("yolo_box", x, "x")
     if img_size.dtype is not torch.int32:
         raise _fail(ValueError, "yolo_box", f"'img_size' must be int32, but received {dtype_name(img_size)}")
     n, _, h, w = x.shape
@@ -474,10 +474,7 @@ def _check_boxes(api: str, boxes: torch.Tensor, arg: str = "boxes") -> None:
 def _check_rois(api: str, boxes: torch.Tensor, boxes_num: torch.Tensor | None, x: torch.Tensor | None = None,
                 num_dtypes: tuple = (torch.int32,)) -> None:
     """Paddle's checks of ``boxes`` and ``boxes_num``: a 1-D integer tensor of one count per image."""
-    if boxes_num is None:
-        raise AssertionError(f"paddle.vision.ops.{api}: boxes_num should not be None in dygraph mode.")
-    if not isinstance(boxes_num, torch.Tensor):
-        raise _fail(ValueError, api, f"'boxes_num' must be a Tensor, but received {type(boxes_num).__name__}")
+    _check_num_given(api, boxes_num)
     _check_boxes(api, boxes)
     if boxes_num.dim() != 1:
         raise _fail(ValueError, api, f"'boxes_num' must be a 1-D tensor of one count per image, but received "
@@ -488,6 +485,15 @@ def _check_rois(api: str, boxes: torch.Tensor, boxes_num: torch.Tensor | None, x
     if x is not None and not x.is_meta and boxes_num.shape[0] != x.shape[0]:
         raise _fail(ValueError, api, f"'boxes_num' must hold one count per image of x ({x.shape[0]}), but "
                                      f"received shape {list(boxes_num.shape)}")
+
+
+def _check_num_given(api: str, boxes_num, none_allowed: bool = False) -> None:
+    """Paddle's Python assertion and its argument parser's Tensor check of ``boxes_num``, made
+    before its kernel lookup and shape checks."""
+    if boxes_num is None and not none_allowed:
+        raise AssertionError(f"paddle.vision.ops.{api}: boxes_num should not be None in dygraph mode.")
+    if boxes_num is not None and not isinstance(boxes_num, torch.Tensor):
+        raise _fail(ValueError, api, f"'boxes_num' must be a Tensor, but received {type(boxes_num).__name__}")
 
 
 def _check_finite_boxes(api: str, boxes: torch.Tensor) -> None:
@@ -578,14 +584,15 @@ def roi_align(x, boxes, boxes_num, output_size, spatial_scale=1.0, sampling_rati
         >>> out.tolist()
         [[[[2.5, 4.5], [10.5, 12.5]]]]
     """
+    _check_num_given("roi_align", boxes_num)
+    ph, pw = _pair(output_size, "roi_align")
+    kernel_dtypes("vision.ops.roi_align", x, _ROI_DTYPES)   # before Paddle's shape checks
     _check_rank("roi_align", x, "x", 4, " [N, C, H, W]")
     _check_rois("roi_align", boxes, boxes_num, x, (torch.int32, torch.int64))
-    kernel_dtypes("vision.ops.roi_align", x, _ROI_DTYPES)   # before the dtype match, as Paddle
     _check_same_dtype("roi_align", x, boxes, "x", "boxes")
     if not isinstance(aligned, bool):
         raise _fail(TypeError, "roi_align", f"'aligned' must be a bool, but received {type(aligned).__name__} "
                                             f"{aligned!r}")
-    ph, pw = _pair(output_size, "roi_align")
     _check_positive("roi_align", "output_size", (ph, pw))
     _check_scale("roi_align", spatial_scale, ValueError)
     k = boxes.shape[0]
@@ -647,11 +654,12 @@ def roi_pool(x, boxes, boxes_num, output_size, spatial_scale=1.0, name=None):
         >>> out.tolist()
         [[[[5.0, 7.0], [13.0, 15.0]]]]
     """
+    _check_num_given("roi_pool", boxes_num)
+    ph, pw = _pair(output_size, "roi_pool")
+    kernel_dtypes("vision.ops.roi_pool", x, _ROI_DTYPES)   # before Paddle's shape checks
     _check_rank("roi_pool", x, "x", 4, " [N, C, H, W]")
     _check_rois("roi_pool", boxes, boxes_num, x)
-    kernel_dtypes("vision.ops.roi_pool", x, _ROI_DTYPES)
     _check_same_dtype("roi_pool", x, boxes, "x", "boxes")
-    ph, pw = _pair(output_size, "roi_pool")
     _check_positive("roi_pool", "output_size", (ph, pw), IndexError)  # Paddle: OutOfRange here
     _check_scale("roi_pool", spatial_scale, IndexError)
     k = boxes.shape[0]
@@ -715,8 +723,9 @@ def psroi_pool(x, boxes, boxes_num, output_size, spatial_scale=1.0, name=None):
                              f"but received shape {list(x.shape)}")
     if ph * pw == 0:
         raise ValueError("paddle.vision.ops.psroi_pool: output_size should not contain 0.")
+    _check_num_given("psroi_pool", boxes_num, none_allowed=True)   # (None: asserted below)
+    _check_float("psroi_pool", x, "x")   # the kernel lookup precedes Paddle's shape checks
     _check_rois("psroi_pool", boxes, boxes_num, x)
-    _check_float("psroi_pool", x, "x")
     _check_same_dtype("psroi_pool", x, boxes, "x", "boxes")
     oc = x.shape[1] // (ph * pw)
     if not x.is_meta and (oc == 0 or oc * ph * pw != x.shape[1]):  # meta: channels may be unknown
