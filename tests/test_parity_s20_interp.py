@@ -213,3 +213,22 @@ def test_vision_ops_kernel_lookup_before_shape_checks(case):
     # Paddle's order: Python checks and its argument parser, then the kernel lookup (NotFound
     # for a dtype its CPU kernel lacks), then the shape checks
     same_exception(_ORDER_CASES[case])
+
+
+_ORDER_NN_CASES = {
+    "grid_sample grid shape": lambda P: P.nn.functional.grid_sample(
+        P.ones([1, 1, 4, 4], "int32"), P.ones([1, 2, 2, 3], "int32")),
+    "grid_sample batch": lambda P: P.nn.functional.grid_sample(
+        P.ones([1, 1, 4, 4], "float16"), P.ones([2, 2, 2, 2], "float16")),
+    "grid_sample rank3": lambda P: P.nn.functional.grid_sample(
+        P.ones([1, 4, 4], "float16"), P.ones([1, 2, 2], "float16")),
+    "affine_grid theta shape": lambda P: P.nn.functional.affine_grid(P.ones([2, 3, 4], "int32"), [2, 3, 4, 5]),
+    "affine_grid out_shape len": lambda P: P.nn.functional.affine_grid(P.ones([2, 2, 3], "float16"), [2, 3, 4]),
+    "pad bool 2-D reflect": lambda P: P.nn.functional.pad(P.ones([2, 2], "bool"), [1, 1], mode="reflect"),
+    "pad int8 5-D constant": lambda P: P.nn.functional.pad(P.ones([1, 1, 2, 2, 2], "int8"), [1, 1]),
+}
+
+
+@pytest.mark.parametrize("case", sorted(_ORDER_NN_CASES))
+def test_nn_kernel_lookup_before_shape_checks(case):
+    same_exception(_ORDER_NN_CASES[case])

@@ -221,6 +221,12 @@ def affine_grid(theta, out_shape, align_corners=True, name=None):
     shape = _affine_out_shape(out_shape, api)
     if not shape:
         raise ValueError("The out_shape cannot be empty.")
+    # Paddle's kernel lookup (float32/float64 on the CPU) precedes its shape checks
+    if not theta.is_floating_point():  # Paddle's kernel is float32/float64 only: NotFound
+        raise NoKernelError(f"{api}: 'theta' must be float32 or float64, but received "
+                            f"{str(theta.dtype).replace('torch.', '')}")
+    if theta.dtype not in F32_F64:
+        kernel_dtypes("nn.functional.affine_grid", theta, F32_F64, "theta")   # (float16 on GPUs)
     if len(shape) not in (4, 5):
         raise ValueError(f"{api}: out_shape must hold 4 ([N, C, H, W]) or 5 ([N, C, D, H, W]) "
                          f"values, but received {shape}")
@@ -229,11 +235,6 @@ def affine_grid(theta, out_shape, align_corners=True, name=None):
     if theta.dim() != 3 or list(theta.shape[1:]) != want:
         raise ValueError(f"{api}: theta must have shape [N, {want[0]}, {want[1]}] for out_shape "
                          f"{shape}, but received {list(theta.shape)}")
-    if not theta.is_floating_point():  # Paddle's kernel is float32/float64 only: NotFound
-        raise NoKernelError(f"{api}: 'theta' must be float32 or float64, but received "
-                            f"{str(theta.dtype).replace('torch.', '')}")
-    if theta.dtype not in F32_F64:
-        kernel_dtypes("nn.functional.affine_grid", theta, F32_F64, "theta")   # (float16 on GPUs)
     shape[0] = theta.shape[0]
     if min(shape[2:]) < 0:   # Paddle's kernel fails to allocate the grid: a RuntimeError
         raise RuntimeError(f"{api}: the sizes in out_shape must not be negative, but received {shape}")
@@ -273,6 +274,12 @@ def grid_sample(x, grid, mode="bilinear", padding_mode="zeros", align_corners=Tr
     if not isinstance(align_corners, bool):
         raise TypeError("paddle.nn.functional.grid_sample: 'align_corners' must be a bool, but received "
                         f"{align_corners!r}")
+    # Paddle's kernel lookup (float32/float64 on the CPU) precedes its shape checks
+    if not x.is_floating_point():  # Paddle's kernel is float32/float64 only: NotFound
+        raise NoKernelError("paddle.nn.functional.grid_sample: 'x' must be float32 or float64, but "
+                            f"received {str(x.dtype).replace('torch.', '')}")
+    if x.dtype not in F32_F64:
+        kernel_dtypes("nn.functional.grid_sample", x, F32_F64)   # (float16 on GPUs)
     if x.dim() not in (4, 5):
         raise ValueError("paddle.nn.functional.grid_sample: 'x' must be a 4-D or 5-D tensor, but "
                          f"received a {x.dim()}-D tensor")
@@ -280,11 +287,6 @@ def grid_sample(x, grid, mode="bilinear", padding_mode="zeros", align_corners=Tr
         want = [x.shape[0]] + ["*"] * (x.dim() - 2) + [x.dim() - 2]
         raise ValueError(f"paddle.nn.functional.grid_sample: 'grid' must have shape {want} for "
                          f"'x' of shape {list(x.shape)}, but received {list(grid.shape)}")
-    if not x.is_floating_point():  # Paddle's kernel is float32/float64 only: NotFound
-        raise NoKernelError("paddle.nn.functional.grid_sample: 'x' must be float32 or float64, but "
-                            f"received {str(x.dtype).replace('torch.', '')}")
-    if x.dtype not in F32_F64:
-        kernel_dtypes("nn.functional.grid_sample", x, F32_F64)   # (float16 on GPUs)
     if grid.dtype != x.dtype:  # Paddle's kernel reads both as one type: a ValueError
         raise ValueError(f"paddle.nn.functional.grid_sample: 'x' and 'grid' must have the same "
                          f"dtype, but received {str(x.dtype).replace('torch.', '')} and "

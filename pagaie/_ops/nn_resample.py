@@ -170,7 +170,10 @@ def pad(x, pad, mode="constant", value=0.0, data_format=None, pad_from_left_axis
         raise TypeError(f"paddle.nn.functional.pad: 'pad' must be a list, tuple or Tensor, but "
                         f"received {type(pad).__name__} {pad!r}")
     nd = x.dim()
-    if x.dtype in _PAD_NO_KERNEL:   # Paddle's pad and pad3d kernels have none for these
+    generic = mode == "constant" and isinstance(pad, (list, tuple)) and len(pad) != 2 * (nd - 2)
+    # Paddle's pad and pad3d kernels have none for these (the spatial form asserts the rank
+    # first)
+    if x.dtype in _PAD_NO_KERNEL and (generic or nd in (3, 4, 5)):
         raise NoKernelError(f"paddle.nn.functional.pad: no kernel for dtype "
                             f"{str(x.dtype).replace('torch.', '')}")
     is_tensor = isinstance(pad, torch.Tensor)
