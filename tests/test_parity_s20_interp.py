@@ -203,6 +203,12 @@ _ORDER_CASES = {
         P.ones([3, 4, 5], "float16"), P.ones([1, 3, 32, 40], "float16"), [4.0]),
     "yolo_box channels": lambda P: P.vision.ops.yolo_box(
         P.ones([1, 16, 4, 5], "float16"), P.to_tensor([[32, 40]], "int32"), [10, 13], 3, 0.3, 8),
+    "yolo_loss float anchors": lambda P: P.vision.ops.yolo_loss(
+        P.ones([2, 16, 5, 5], "float16"), P.ones([2, 4, 4], "float16"), P.zeros([2, 4], "int32"),
+        [10.5, 13, 16, 30], [0, 1], 3, 0.5, 32),
+    "yolo_loss float class_num": lambda P: P.vision.ops.yolo_loss(
+        P.ones([2, 16, 5, 6]), P.ones([2, 4, 4]), P.zeros([2, 4], "int32"), [10, 13, 16, 30], [0, 1],
+        3.0, 0.5, 32),
     "yolo_box float anchors": lambda P: P.vision.ops.yolo_box(
         P.ones([1, 8, 4, 5], "float16"), P.to_tensor([[32, 40]], "int32"), [10.5, 13], 3, 0.3, 8),
 }
