@@ -230,6 +230,12 @@ _ORDER_NN_CASES = {
         P.ones([1, 4, 4], "float16"), P.ones([1, 2, 2], "float16")),
     "affine_grid theta shape": lambda P: P.nn.functional.affine_grid(P.ones([2, 3, 4], "int32"), [2, 3, 4, 5]),
     "affine_grid out_shape len": lambda P: P.nn.functional.affine_grid(P.ones([2, 2, 3], "float16"), [2, 3, 4]),
+    "interpolate bool zero output": lambda P: P.nn.functional.interpolate(
+        P.ones([1, 2, 3, 4], "bool"), scale_factor=0.1),
+    "interpolate int32 bilinear zero output": lambda P: P.nn.functional.interpolate(
+        P.ones([1, 2, 3, 4], "int32"), scale_factor=0.1, mode="bilinear"),
+    "interpolate uint8 bilinear zero output": lambda P: P.nn.functional.interpolate(
+        P.ones([1, 2, 3, 4], "uint8"), scale_factor=0.1, mode="bilinear"),
     "pad bool 2-D reflect": lambda P: P.nn.functional.pad(P.ones([2, 2], "bool"), [1, 1], mode="reflect"),
     "pad int8 5-D constant": lambda P: P.nn.functional.pad(P.ones([1, 1, 2, 2, 2], "int8"), [1, 1]),
 }

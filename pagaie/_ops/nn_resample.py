@@ -513,16 +513,10 @@ def interpolate(x, size=None, scale_factor=None, mode="nearest", align_corners=F
         sizes = [int(i * s) for i, s in zip(in_sizes, scales)]
         if recompute_scale_factor:
             scales = [None] * nsp
-    if min(sizes, default=1) <= 0 and mode != "area":
-        raise ValueError(f"paddle.nn.functional.interpolate: the output sizes {sizes} must be "
-                         f"greater than 0 (input spatial sizes {in_sizes})")
-    if not x.is_floating_point():
+    uint8_linear = mode in ("linear", "bilinear", "trilinear") and x.dtype == torch.uint8
+    if not x.is_floating_point() and not uint8_linear:
         # Paddle's CPU kernels: nearest takes integers, the linear modes uint8 (computed in
         # float, truncated back), bicubic and area floats only; the rest is NotFound
-        if mode in ("linear", "bilinear", "trilinear") and x.dtype == torch.uint8:
-            out = _resample(x.float(), sizes, scales, mode, bool(align_corners), align_mode)
-            out = out.to(torch.uint8)
-            return out.movedim(1, -1) if last else out
         if x.device.type == "meta" and x.dtype in _INTERP_STATIC_INTS.get(mode, ()):
             pass   # Paddle's static check lets these build; its CPU kernel fails when run
         elif mode != "nearest" or x.dtype not in (torch.uint8, torch.int32, torch.int64):
@@ -531,6 +525,13 @@ def interpolate(x, size=None, scale_factor=None, mode="nearest", align_corners=F
     if mode == "area" and x.dtype is torch.bfloat16:
         # its adaptive average pool: no bfloat16 CPU kernel (a program builds, as in Paddle)
         kernel_dtypes("nn.functional.interpolate", x, _AREA_CPU, static=_AREA_CPU | {torch.bfloat16})
+    if min(sizes, default=1) <= 0 and mode != "area":   # (after the kernel lookup, as Paddle)
+        raise ValueError(f"paddle.nn.functional.interpolate: the output sizes {sizes} must be "
+                         f"greater than 0 (input spatial sizes {in_sizes})")
+    if uint8_linear:
+        out = _resample(x.float(), sizes, scales, mode, bool(align_corners), align_mode)
+        out = out.to(torch.uint8)
+        return out.movedim(1, -1) if last else out
     if x.numel() == 0 and not last and (mode == "area" or (x.shape[1] == 0 and min(in_sizes) > 0)):
         # Paddle returns the empty result when there are no channels, and area mode (an
         # adaptive average pool) averages empty spatial axes into NaN; torch's kernels refuse
