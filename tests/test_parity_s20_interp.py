@@ -209,6 +209,11 @@ _ORDER_CASES = {
     "yolo_loss float class_num": lambda P: P.vision.ops.yolo_loss(
         P.ones([2, 16, 5, 6]), P.ones([2, 4, 4]), P.zeros([2, 4], "int32"), [10, 13, 16, 30], [0, 1],
         3.0, 0.5, 32),
+    "nms boxes3": lambda P: P.vision.ops.nms(P.ones([5, 3], "int32"), 0.3),
+    "matrix_nms box count": lambda P: P.vision.ops.matrix_nms(
+        P.ones([1, 5, 4], "float16"), P.ones([1, 3, 6], "float16"), 0.1, 0.1, 5, 5),
+    "matrix_nms float top_k": lambda P: P.vision.ops.matrix_nms(
+        P.ones([1, 5, 4]), P.ones([1, 3, 5], "float16"), 0.1, 0.1, 5.0, 5),
     "yolo_box float anchors": lambda P: P.vision.ops.yolo_box(
         P.ones([1, 8, 4, 5], "float16"), P.to_tensor([[32, 40]], "int32"), [10.5, 13], 3, 0.3, 8),
 }

@@ -98,8 +98,8 @@ def nms(boxes, iou_threshold=0.3, scores=None, category_idxs=None, categories=No
     """
     if not isinstance(boxes, torch.Tensor):
         raise _fail(ValueError, "nms", f"argument 'boxes' must be a Tensor, but received {type(boxes).__name__}")
+    _check_float("nms", boxes, "boxes")   # Paddle's kernel lookup precedes its shape checks
     _check_boxes("nms", boxes)
-    _check_float("nms", boxes, "boxes")
     if scores is not None and scores.dim() != 1:
         raise _fail(ValueError, "nms", f"'scores' must be a 1-D tensor of one score per box, but received shape "
                                        f"{list(scores.shape)}")
