@@ -249,3 +249,37 @@ _ORDER_NN_CASES = {
 @pytest.mark.parametrize("case", sorted(_ORDER_NN_CASES))
 def test_nn_kernel_lookup_before_shape_checks(case):
     same_exception(_ORDER_NN_CASES[case])
+
+
+def _static_outcome(P, fn):
+    P.enable_static()
+    try:
+        with P.static.program_guard(P.static.Program(), P.static.Program()):
+            out = fn(P)
+            return list(out.shape), str(out.dtype).split(".")[-1]
+    except Exception as exc:  # noqa: BLE001
+        return type(exc).__name__
+    finally:
+        P.disable_static()
+
+
+_STATIC_VISION = {
+    "nms f16": lambda P: P.vision.ops.nms(P.static.data("b", [5, 4], "float16"), 0.3),
+    "nms shape": lambda P: P.vision.ops.nms(P.static.data("b", [5, 4], "float32"), 0.3),
+    "prior_box f16": lambda P: P.vision.ops.prior_box(
+        P.static.data("x", [1, 3, 4, 5], "float16"), P.static.data("i", [1, 3, 32, 40], "float16"), [4.0])[0],
+    "yolo_box f16": lambda P: P.vision.ops.yolo_box(
+        P.static.data("x", [1, 8, 4, 5], "float16"), P.static.data("i", [1, 2], "int32"), [10, 13], 3, 0.3, 8)[0],
+    "box_coder f16": lambda P: P.vision.ops.box_coder(
+        P.static.data("p", [3, 4], "float16"), [1.0, 1, 1, 1], P.static.data("t", [2, 4], "float16")),
+    "psroi_pool int32": lambda P: P.vision.ops.psroi_pool(
+        P.static.data("x", [2, 8, 6, 6], "int32"), P.static.data("b", [3, 4], "int32"),
+        P.static.data("n", [2], "int32"), 2),
+}
+
+
+@pytest.mark.parametrize("case", sorted(_STATIC_VISION))
+def test_vision_ops_program_build(case):
+    # float32/float64-only kernels are Paddle's build-time TypeError; nms keeps an unknown count
+    ours, theirs = both(lambda P: _static_outcome(P, _STATIC_VISION[case]))
+    assert ours == theirs

@@ -13,7 +13,7 @@ import numbers
 
 import torch
 
-from pagaie._core.registry import defop
+from pagaie._core.registry import NoKernelError, defop
 from pagaie._ops._helpers import dtype_name, kernel_dtypes
 
 __all__ = ["nms", "box_coder", "prior_box", "yolo_box", "roi_align", "roi_pool", "psroi_pool"]
@@ -70,7 +70,13 @@ def greedy_nms(boxes: torch.Tensor, iou_threshold: float, normalized: bool = Tru
     return torch.tensor(keep, dtype=torch.int64, device=boxes.device)
 
 
-@defop(method=False, differentiable=False, paddle_types=("nms", "pd_op.nms"))
+def _nms_static_shape(boxes, *args, **kwargs):
+    """In a program the number of kept boxes is read from the values: ``[-1]`` int64, as Paddle."""
+    return [-1], torch.int64
+
+
+@defop(method=False, differentiable=False, paddle_types=("nms", "pd_op.nms"),
+       static_shape=_nms_static_shape, static_shape_first="always")
 def nms(boxes, iou_threshold=0.3, scores=None, category_idxs=None, categories=None, top_k=None):
     """Non-maximum suppression: drop boxes that overlap a higher-priority kept box.
 
@@ -432,12 +438,13 @@ def _check_rank(api: str, t: torch.Tensor, arg: str, rank: int, layout: str = ""
 
 
 def _check_float(api: str, t: torch.Tensor, arg: str, half: bool = False) -> None:
-    """Paddle registers these kernels for float32/float64 only (NotFound: RuntimeError)."""
+    """Paddle registers these kernels for float32/float64 only: NotFound (a RuntimeError), and
+    the TypeError of its build-time dtype check while a program is built."""
     ok = (torch.float32, torch.float64) + ((torch.float16, torch.bfloat16) if half else ())
     if t.dtype not in ok:
         names = "float32 or float64" if not half else "a floating point dtype"
-        raise _fail(RuntimeError, api, f"'{arg}' must be {names}, but received {dtype_name(t)} "
-                                       "(no kernel for this dtype)")
+        raise NoKernelError(f"paddle.vision.ops.{api}: '{arg}' must be {names}, but received "
+                            f"{dtype_name(t)} (no kernel for this dtype)")
 
 
 def _check_same_dtype(api: str, a: torch.Tensor, b: torch.Tensor, arg_a: str, arg_b: str) -> None:
