@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import numbers
 
+import numpy as np
 import torch
 import torch.nn.functional as F
 
@@ -167,6 +168,33 @@ def temporal_shift(x, seg_num, shift_ratio=0.25, name=None, data_format="NCHW"):
     return out.permute(0, 2, 3, 1) if nhwc else out
 
 
+def _affine_out_shape(out_shape, api):
+    """``affine_grid``'s ``out_shape`` as ints, read as Paddle's argument parser does: a list,
+    tuple, int, integer numpy array or integer Tensor; list items are ints or 0-D Tensors (a
+    float, bool or None item is its TypeError)."""
+    if out_shape is None:
+        return []
+    if isinstance(out_shape, (torch.Tensor, np.ndarray)):
+        integer = (not out_shape.is_floating_point() and not out_shape.is_complex()
+                   and out_shape.dtype != torch.bool) if isinstance(out_shape, torch.Tensor) \
+            else out_shape.dtype.kind in "iu"
+        if not integer or out_shape.ndim > 1:
+            kind = str(out_shape.dtype).replace("torch.", "")
+            raise TypeError(f"{api}: 'out_shape' must be a list of int, but received a "
+                            f"{out_shape.ndim}-D {type(out_shape).__name__} of {kind}")
+        return [int(e) for e in out_shape.reshape(-1).tolist()]
+    if isinstance(out_shape, (list, tuple)):
+        for e in out_shape:
+            if not isinstance(e, (int, np.integer, torch.Tensor)) or isinstance(e, bool):
+                raise TypeError(f"{api}: 'out_shape' must be a list of int, but received "
+                                f"{list(out_shape)} (a {type(e).__name__} item)")
+        return int_list(out_shape)
+    if isinstance(out_shape, (int, np.integer)) and not isinstance(out_shape, bool):
+        return [int(out_shape)]
+    raise TypeError(f"{api}: 'out_shape' must be a list, tuple, int or Tensor, but received "
+                    f"{type(out_shape).__name__}")
+
+
 @defop(paddle_types=("affine_grid", "pd_op.affine_grid"), method=False)
 def affine_grid(theta, out_shape, align_corners=True, name=None):
     """Sampling grid of an affine transform, for :func:`grid_sample`.
@@ -190,9 +218,15 @@ def affine_grid(theta, out_shape, align_corners=True, name=None):
     api = "paddle.nn.functional.affine_grid"
     if not isinstance(align_corners, bool):
         raise TypeError(f"{api}: 'align_corners' must be a bool, but received {align_corners!r}")
-    shape = int_list(out_shape)
+    shape = _affine_out_shape(out_shape, api)
     if not shape:
         raise ValueError("The out_shape cannot be empty.")
+    # Paddle's kernel lookup (float32/float64 on the CPU) precedes its shape checks
+    if not theta.is_floating_point():  # Paddle's kernel is float32/float64 only: NotFound
+        raise NoKernelError(f"{api}: 'theta' must be float32 or float64, but received "
+                            f"{str(theta.dtype).replace('torch.', '')}")
+    if theta.dtype not in F32_F64:
+        kernel_dtypes("nn.functional.affine_grid", theta, F32_F64, "theta")   # (float16 on GPUs)
     if len(shape) not in (4, 5):
         raise ValueError(f"{api}: out_shape must hold 4 ([N, C, H, W]) or 5 ([N, C, D, H, W]) "
                          f"values, but received {shape}")
@@ -201,14 +235,9 @@ def affine_grid(theta, out_shape, align_corners=True, name=None):
     if theta.dim() != 3 or list(theta.shape[1:]) != want:
         raise ValueError(f"{api}: theta must have shape [N, {want[0]}, {want[1]}] for out_shape "
                          f"{shape}, but received {list(theta.shape)}")
-    if not theta.is_floating_point():  # Paddle's kernel is float32/float64 only: NotFound
-        raise NoKernelError(f"{api}: 'theta' must be float32 or float64, but received "
-                            f"{str(theta.dtype).replace('torch.', '')}")
-    if theta.dtype not in F32_F64:
-        kernel_dtypes("nn.functional.affine_grid", theta, F32_F64, "theta")   # (float16 on GPUs)
     shape[0] = theta.shape[0]
-    if min(shape[2:]) < 0:
-        raise ValueError(f"{api}: the sizes in out_shape must not be negative, but received {shape}")
+    if min(shape[2:]) < 0:   # Paddle's kernel fails to allocate the grid: a RuntimeError
+        raise RuntimeError(f"{api}: the sizes in out_shape must not be negative, but received {shape}")
     if not theta.shape[0] or 0 in shape[2:]:  # an empty grid, as in Paddle
         return theta.new_empty(shape[:1] + shape[2:] + [len(shape) - 2]) + theta.sum() * 0
     return F.affine_grid(theta, shape, align_corners=align_corners)
@@ -245,6 +274,12 @@ def grid_sample(x, grid, mode="bilinear", padding_mode="zeros", align_corners=Tr
     if not isinstance(align_corners, bool):
         raise TypeError("paddle.nn.functional.grid_sample: 'align_corners' must be a bool, but received "
                         f"{align_corners!r}")
+    # Paddle's kernel lookup (float32/float64 on the CPU) precedes its shape checks
+    if not x.is_floating_point():  # Paddle's kernel is float32/float64 only: NotFound
+        raise NoKernelError("paddle.nn.functional.grid_sample: 'x' must be float32 or float64, but "
+                            f"received {str(x.dtype).replace('torch.', '')}")
+    if x.dtype not in F32_F64:
+        kernel_dtypes("nn.functional.grid_sample", x, F32_F64)   # (float16 on GPUs)
     if x.dim() not in (4, 5):
         raise ValueError("paddle.nn.functional.grid_sample: 'x' must be a 4-D or 5-D tensor, but "
                          f"received a {x.dim()}-D tensor")
@@ -252,11 +287,6 @@ def grid_sample(x, grid, mode="bilinear", padding_mode="zeros", align_corners=Tr
         want = [x.shape[0]] + ["*"] * (x.dim() - 2) + [x.dim() - 2]
         raise ValueError(f"paddle.nn.functional.grid_sample: 'grid' must have shape {want} for "
                          f"'x' of shape {list(x.shape)}, but received {list(grid.shape)}")
-    if not x.is_floating_point():  # Paddle's kernel is float32/float64 only: NotFound
-        raise NoKernelError("paddle.nn.functional.grid_sample: 'x' must be float32 or float64, but "
-                            f"received {str(x.dtype).replace('torch.', '')}")
-    if x.dtype not in F32_F64:
-        kernel_dtypes("nn.functional.grid_sample", x, F32_F64)   # (float16 on GPUs)
     if grid.dtype != x.dtype:  # Paddle's kernel reads both as one type: a ValueError
         raise ValueError(f"paddle.nn.functional.grid_sample: 'x' and 'grid' must have the same "
                          f"dtype, but received {str(x.dtype).replace('torch.', '')} and "

@@ -27,8 +27,9 @@ def _pad_generic(x, pad, value, from_left):
     axis (from_left and len == 2*ndim) or from the last axis backwards (torch order)."""
     nd = x.dim()
     if len(pad) > 2 * nd:
-        raise ValueError(f"paddle.nn.functional.pad: the length of 'pad' must be at most "
-                         f"{2 * nd}, but received {len(pad)}")
+        # Paddle reads the first 2 * ndim values (from the last axis backwards) and ignores
+        # the rest
+        pad, from_left = pad[:2 * nd], False
     if any(p < 0 for p in pad):   # this kernel does not crop
         raise ValueError(f"paddle.nn.functional.pad: the paddings must be >= 0 in constant mode "
                          f"of a {nd}-D input, but received {list(pad)}")
@@ -56,6 +57,12 @@ def _pad_tensor_dtype(pad, nd):
     if pad.is_floating_point() or pad.is_complex() or pad.dtype == torch.bool:
         raise TypeError(f"paddle.nn.functional.pad: a Tensor 'pad' must hold integers, but "
                         f"received {name}")
+    if pad.dim() > 1 and nd in (3, 4, 5):
+        # Paddle joins a 3-D/4-D input's pad with 1-D zeros (a ValueError for another rank);
+        # a 5-D input's is read as a list of ints (a TypeError for rows)
+        raise (ValueError if nd < 5 else TypeError)(
+            f"paddle.nn.functional.pad: a Tensor 'pad' must be 1-D, but received shape "
+            f"{list(pad.shape)}")
 
 
 def _pad_static_shape(x, pad, mode="constant", value=0.0, data_format=None, *args, **kwargs):
@@ -86,13 +93,17 @@ def _pad_static_check(x, pad, mode="constant", value=0.0, *args, **kwargs):
 
 
 def _pad_ints(pad, nd):
-    """The paddings as ints; float values are a TypeError as in Paddle."""
+    """The paddings as ints, read as Paddle's argument parser does: int items and one-value
+    Tensors (a float Tensor truncated); a float, bool, str or None item is its TypeError."""
     if isinstance(pad, torch.Tensor):
         return int_list(pad)
     for v in pad:
-        if isinstance(v, float) or (isinstance(v, torch.Tensor) and v.is_floating_point()):
+        ok = v.numel() == 1 if isinstance(v, torch.Tensor) else (
+            isinstance(v, (int, np.integer)) and not isinstance(v, bool))
+        if not ok:
+            seen = f"a Tensor of shape {list(v.shape)}" if isinstance(v, torch.Tensor) else repr(v)
             raise TypeError(f"paddle.nn.functional.pad: 'pad' must be a list of ints, but "
-                            f"received {list(pad)}")
+                            f"received {seen} in it")
     return int_list(pad)
 
 
@@ -153,11 +164,16 @@ def pad(x, pad, mode="constant", value=0.0, data_format=None, pad_from_left_axis
     if mode not in ("reflect", "replicate", "constant", "circular"):
         raise AssertionError("mode should be one of constant, reflect, replicate, circular, but got "
                              f"{mode}.")
+    if isinstance(pad, range):   # read as the list it holds
+        pad = list(pad)
     if not isinstance(pad, (list, tuple, torch.Tensor, np.ndarray)):
         raise TypeError(f"paddle.nn.functional.pad: 'pad' must be a list, tuple or Tensor, but "
                         f"received {type(pad).__name__} {pad!r}")
     nd = x.dim()
-    if x.dtype in _PAD_NO_KERNEL:   # Paddle's pad and pad3d kernels have none for these
+    generic = mode == "constant" and isinstance(pad, (list, tuple)) and len(pad) != 2 * (nd - 2)
+    # Paddle's pad and pad3d kernels have none for these (the spatial form asserts the rank
+    # first)
+    if x.dtype in _PAD_NO_KERNEL and (generic or nd in (3, 4, 5)):
         raise NoKernelError(f"paddle.nn.functional.pad: no kernel for dtype "
                             f"{str(x.dtype).replace('torch.', '')}")
     is_tensor = isinstance(pad, torch.Tensor)
@@ -497,16 +513,10 @@ def interpolate(x, size=None, scale_factor=None, mode="nearest", align_corners=F
         sizes = [int(i * s) for i, s in zip(in_sizes, scales)]
         if recompute_scale_factor:
             scales = [None] * nsp
-    if min(sizes, default=1) <= 0 and mode != "area":
-        raise ValueError(f"paddle.nn.functional.interpolate: the output sizes {sizes} must be "
-                         f"greater than 0 (input spatial sizes {in_sizes})")
-    if not x.is_floating_point():
+    uint8_linear = mode in ("linear", "bilinear", "trilinear") and x.dtype == torch.uint8
+    if not x.is_floating_point() and not uint8_linear:
         # Paddle's CPU kernels: nearest takes integers, the linear modes uint8 (computed in
         # float, truncated back), bicubic and area floats only; the rest is NotFound
-        if mode in ("linear", "bilinear", "trilinear") and x.dtype == torch.uint8:
-            out = _resample(x.float(), sizes, scales, mode, bool(align_corners), align_mode)
-            out = out.to(torch.uint8)
-            return out.movedim(1, -1) if last else out
         if x.device.type == "meta" and x.dtype in _INTERP_STATIC_INTS.get(mode, ()):
             pass   # Paddle's static check lets these build; its CPU kernel fails when run
         elif mode != "nearest" or x.dtype not in (torch.uint8, torch.int32, torch.int64):
@@ -515,6 +525,20 @@ def interpolate(x, size=None, scale_factor=None, mode="nearest", align_corners=F
     if mode == "area" and x.dtype is torch.bfloat16:
         # its adaptive average pool: no bfloat16 CPU kernel (a program builds, as in Paddle)
         kernel_dtypes("nn.functional.interpolate", x, _AREA_CPU, static=_AREA_CPU | {torch.bfloat16})
+    if min(sizes, default=1) <= 0 and mode != "area":   # (after the kernel lookup, as Paddle)
+        raise ValueError(f"paddle.nn.functional.interpolate: the output sizes {sizes} must be "
+                         f"greater than 0 (input spatial sizes {in_sizes})")
+    if uint8_linear:
+        out = _resample(x.float(), sizes, scales, mode, bool(align_corners), align_mode)
+        out = out.to(torch.uint8)
+        return out.movedim(1, -1) if last else out
+    if x.numel() == 0 and not last and (mode == "area" or (x.shape[1] == 0 and min(in_sizes) > 0)):
+        # Paddle returns the empty result when there are no channels, and area mode (an
+        # adaptive average pool) averages empty spatial axes into NaN; torch's kernels refuse
+        # both. The zero sum keeps the result in the graph (its gradient is zeros).
+        fill = float("nan") if x.shape[0] * x.shape[1] else 0
+        out = torch.full(list(x.shape[:2]) + list(sizes), fill, dtype=x.dtype, device=x.device)
+        return out + (x.sum() * 0).to(x.dtype)
     half = x.dtype if x.dtype in (torch.float16, torch.bfloat16) and mode != "nearest" else None
     if half is not None:   # Paddle's kernels compute half types in float32
         x = x.float()

@@ -13,8 +13,8 @@ import numbers
 
 import torch
 
-from pagaie._core.registry import defop
-from pagaie._ops._helpers import dtype_name
+from pagaie._core.registry import NoKernelError, defop
+from pagaie._ops._helpers import dtype_name, kernel_dtypes
 
 __all__ = ["nms", "box_coder", "prior_box", "yolo_box", "roi_align", "roi_pool", "psroi_pool"]
 
@@ -70,7 +70,13 @@ def greedy_nms(boxes: torch.Tensor, iou_threshold: float, normalized: bool = Tru
     return torch.tensor(keep, dtype=torch.int64, device=boxes.device)
 
 
-@defop(method=False, differentiable=False, paddle_types=("nms", "pd_op.nms"))
+def _nms_static_shape(boxes, *args, **kwargs):
+    """In a program the number of kept boxes is read from the values: ``[-1]`` int64, as Paddle."""
+    return [-1], torch.int64
+
+
+@defop(method=False, differentiable=False, paddle_types=("nms", "pd_op.nms"),
+       static_shape=_nms_static_shape, static_shape_first="always")
 def nms(boxes, iou_threshold=0.3, scores=None, category_idxs=None, categories=None, top_k=None):
     """Non-maximum suppression: drop boxes that overlap a higher-priority kept box.
 
@@ -98,8 +104,8 @@ def nms(boxes, iou_threshold=0.3, scores=None, category_idxs=None, categories=No
     """
     if not isinstance(boxes, torch.Tensor):
         raise _fail(ValueError, "nms", f"argument 'boxes' must be a Tensor, but received {type(boxes).__name__}")
+    _check_float("nms", boxes, "boxes")   # Paddle's kernel lookup precedes its shape checks
     _check_boxes("nms", boxes)
-    _check_float("nms", boxes, "boxes")
     if scores is not None and scores.dim() != 1:
         raise _fail(ValueError, "nms", f"'scores' must be a 1-D tensor of one score per box, but received shape "
                                        f"{list(scores.shape)}")
@@ -167,8 +173,15 @@ def box_coder(prior_box, prior_box_var, target_box, code_type="encode_center_siz
         >>> paddle.vision.ops.box_coder(prior, [1., 1., 1., 1.], target).tolist()
         [[[0.5, 0.5, 0.0, 0.0]]]
     """
+    # Paddle's Python code checks prior_box_var before anything else
+    if isinstance(prior_box_var, (list, tuple)) and len(prior_box_var) != 4:
+        raise AssertionError("paddle.vision.ops.box_coder: Input prior_box_var must be Variable or "
+                             f"list|tuple with 4 elements, but received {len(prior_box_var)} elements")
+    if not isinstance(prior_box_var, (list, tuple, torch.Tensor)):
+        raise TypeError("paddle.vision.ops.box_coder: Input prior_box_var must be Variable or list|tuple, "
+                        f"but received {type(prior_box_var).__name__}")
+    _check_float("box_coder", prior_box, "prior_box")   # the kernel lookup comes first
     _check_boxes("box_coder", prior_box, "prior_box")
-    _check_float("box_coder", prior_box, "prior_box")
     _check_same_dtype("box_coder", prior_box, target_box, "prior_box", "target_box")
     if code_type == "encode_center_size":
         _check_boxes("box_coder", target_box, "target_box")
@@ -180,9 +193,6 @@ def box_coder(prior_box, prior_box_var, target_box, code_type="encode_center_siz
                                              f"priors ({prior_box.shape[0]}) when decoding with axis={axis}, "
                                              f"but received {list(target_box.shape)}")
     if isinstance(prior_box_var, (list, tuple)):
-        if len(prior_box_var) != 4:
-            raise AssertionError("paddle.vision.ops.box_coder: Input prior_box_var must be Variable or "
-                                 f"list|tuple with 4 elements, but received {len(prior_box_var)} elements")
         var = torch.tensor([float(v) for v in prior_box_var], dtype=prior_box.dtype, device=prior_box.device)
     elif isinstance(prior_box_var, torch.Tensor):
         if prior_box_var.dim() != 2:  # Paddle's InferMeta wants [M, 4]; 4 numbers go as a list
@@ -193,9 +203,6 @@ def box_coder(prior_box, prior_box_var, target_box, code_type="encode_center_siz
                                                  f"{list(prior_box.shape)}, but received {list(prior_box_var.shape)}")
         _check_same_dtype("box_coder", prior_box, prior_box_var, "prior_box", "prior_box_var")
         var = prior_box_var
-    else:
-        raise TypeError("paddle.vision.ops.box_coder: Input prior_box_var must be Variable or list|tuple, "
-                        f"but received {type(prior_box_var).__name__}")
     off = 0.0 if box_normalized else 1.0
     pw = prior_box[:, 2] - prior_box[:, 0] + off
     ph = prior_box[:, 3] - prior_box[:, 1] + off
@@ -277,9 +284,9 @@ def prior_box(input, image, min_sizes, max_sizes=None, aspect_ratios=[1.0], vari
         >>> box.shape, box[0, 0, 0].tolist()
         (paddle.Size([2, 2, 1, 4]), [0.0, 0.0, 0.5, 0.5])
     """
+    _check_float("prior_box", input, "input")   # Paddle's kernel lookup precedes its shape checks
     _check_rank("prior_box", input, "input", 4, " [N, C, H, W]")
     _check_rank("prior_box", image, "image", 4, " [N, C, H, W]")
-    _check_float("prior_box", input, "input")
     min_sizes = [float(v) for v in (min_sizes if isinstance(min_sizes, (list, tuple)) else [min_sizes])]
     ratios = [float(v) for v in (aspect_ratios if isinstance(aspect_ratios, (list, tuple)) else [aspect_ratios])]
     steps = steps if isinstance(steps, (list, tuple)) else [steps]
@@ -362,6 +369,9 @@ def yolo_box(x, img_size, anchors, class_num, conf_thresh, downsample_ratio, cli
         >>> boxes.shape, scores.shape
         (paddle.Size([1, 32, 4]), paddle.Size([1, 32, 2]))
     """
+    _check_ints("yolo_box", "anchors", anchors)   # Paddle's argument parser, then its kernel lookup
+    _check_ints("yolo_box", "downsample_ratio", [downsample_ratio])
+    _check_float("yolo_box", x, "x")
     _check_rank("yolo_box", x, "x", 4, " [N, C, H, W]")
     _check_rank("yolo_box", img_size, "img_size", 2, " [N, 2]")
     if img_size.shape[0] != x.shape[0] or img_size.shape[1] != 2:
@@ -369,8 +379,6 @@ def yolo_box(x, img_size, anchors, class_num, conf_thresh, downsample_ratio, cli
                                             f"of x), but received {list(img_size.shape)}")
     if not anchors:
         raise _fail(ValueError, "yolo_box", "'anchors' must not be empty")
-    _check_ints("yolo_box", "anchors", anchors)
-    _check_ints("yolo_box", "downsample_ratio", [downsample_ratio])
     if class_num <= 0:
         raise _fail(ValueError, "yolo_box", f"'class_num' must be positive, but received {class_num}")
     per = (6 if iou_aware else 5) + class_num
@@ -378,7 +386,6 @@ def yolo_box(x, img_size, anchors, class_num, conf_thresh, downsample_ratio, cli
         raise _fail(ValueError, "yolo_box", f"the channels of x ({x.shape[1]}) must equal the anchor count "
                                             f"({len(anchors) // 2}) * ({'6' if iou_aware else '5'} + class_num) "
                                             f"= {len(anchors) // 2 * per}")
-    _check_float("yolo_box", x, "x")
     if img_size.dtype is not torch.int32:
         raise _fail(ValueError, "yolo_box", f"'img_size' must be int32, but received {dtype_name(img_size)}")
     n, _, h, w = x.shape
@@ -415,6 +422,10 @@ def yolo_box(x, img_size, anchors, class_num, conf_thresh, downsample_ratio, cli
     return boxes.reshape(n, an * h * w, 4), scores.permute(0, 1, 3, 4, 2).reshape(n, an * h * w, class_num)
 
 
+# the dtypes of Paddle's CPU roi_align / roi_pool kernels (also its build-time check)
+_ROI_DTYPES = frozenset({torch.int32, torch.float32, torch.float64})
+
+
 def _fail(kind: type, api: str, text: str) -> Exception:
     return kind(f"paddle.vision.ops.{api}: {text}")
 
@@ -427,12 +438,13 @@ def _check_rank(api: str, t: torch.Tensor, arg: str, rank: int, layout: str = ""
 
 
 def _check_float(api: str, t: torch.Tensor, arg: str, half: bool = False) -> None:
-    """Paddle registers these kernels for float32/float64 only (NotFound: RuntimeError)."""
+    """Paddle registers these kernels for float32/float64 only: NotFound (a RuntimeError), and
+    the TypeError of its build-time dtype check while a program is built."""
     ok = (torch.float32, torch.float64) + ((torch.float16, torch.bfloat16) if half else ())
     if t.dtype not in ok:
         names = "float32 or float64" if not half else "a floating point dtype"
-        raise _fail(RuntimeError, api, f"'{arg}' must be {names}, but received {dtype_name(t)} "
-                                       "(no kernel for this dtype)")
+        raise NoKernelError(f"paddle.vision.ops.{api}: '{arg}' must be {names}, but received "
+                            f"{dtype_name(t)} (no kernel for this dtype)")
 
 
 def _check_same_dtype(api: str, a: torch.Tensor, b: torch.Tensor, arg_a: str, arg_b: str) -> None:
@@ -469,10 +481,7 @@ def _check_boxes(api: str, boxes: torch.Tensor, arg: str = "boxes") -> None:
 def _check_rois(api: str, boxes: torch.Tensor, boxes_num: torch.Tensor | None, x: torch.Tensor | None = None,
                 num_dtypes: tuple = (torch.int32,)) -> None:
     """Paddle's checks of ``boxes`` and ``boxes_num``: a 1-D integer tensor of one count per image."""
-    if boxes_num is None:
-        raise AssertionError(f"paddle.vision.ops.{api}: boxes_num should not be None in dygraph mode.")
-    if not isinstance(boxes_num, torch.Tensor):
-        raise _fail(ValueError, api, f"'boxes_num' must be a Tensor, but received {type(boxes_num).__name__}")
+    _check_num_given(api, boxes_num)
     _check_boxes(api, boxes)
     if boxes_num.dim() != 1:
         raise _fail(ValueError, api, f"'boxes_num' must be a 1-D tensor of one count per image, but received "
@@ -483,6 +492,15 @@ def _check_rois(api: str, boxes: torch.Tensor, boxes_num: torch.Tensor | None, x
     if x is not None and not x.is_meta and boxes_num.shape[0] != x.shape[0]:
         raise _fail(ValueError, api, f"'boxes_num' must hold one count per image of x ({x.shape[0]}), but "
                                      f"received shape {list(boxes_num.shape)}")
+
+
+def _check_num_given(api: str, boxes_num, none_allowed: bool = False) -> None:
+    """Paddle's Python assertion and its argument parser's Tensor check of ``boxes_num``, made
+    before its kernel lookup and shape checks."""
+    if boxes_num is None and not none_allowed:
+        raise AssertionError(f"paddle.vision.ops.{api}: boxes_num should not be None in dygraph mode.")
+    if boxes_num is not None and not isinstance(boxes_num, torch.Tensor):
+        raise _fail(ValueError, api, f"'boxes_num' must be a Tensor, but received {type(boxes_num).__name__}")
 
 
 def _check_finite_boxes(api: str, boxes: torch.Tensor) -> None:
@@ -573,13 +591,15 @@ def roi_align(x, boxes, boxes_num, output_size, spatial_scale=1.0, sampling_rati
         >>> out.tolist()
         [[[[2.5, 4.5], [10.5, 12.5]]]]
     """
+    _check_num_given("roi_align", boxes_num)
+    ph, pw = _pair(output_size, "roi_align")
+    kernel_dtypes("vision.ops.roi_align", x, _ROI_DTYPES)   # before Paddle's shape checks
     _check_rank("roi_align", x, "x", 4, " [N, C, H, W]")
     _check_rois("roi_align", boxes, boxes_num, x, (torch.int32, torch.int64))
     _check_same_dtype("roi_align", x, boxes, "x", "boxes")
     if not isinstance(aligned, bool):
         raise _fail(TypeError, "roi_align", f"'aligned' must be a bool, but received {type(aligned).__name__} "
                                             f"{aligned!r}")
-    ph, pw = _pair(output_size, "roi_align")
     _check_positive("roi_align", "output_size", (ph, pw))
     _check_scale("roi_align", spatial_scale, ValueError)
     k = boxes.shape[0]
@@ -592,6 +612,11 @@ def roi_align(x, boxes, boxes_num, output_size, spatial_scale=1.0, sampling_rati
         return out
     off = 0.5 if aligned else 0.0
     rois = boxes.detach().to(torch.float64).cpu() * spatial_scale - off
+    out_dtype = x.dtype
+    if not x.is_floating_point():
+        # an int32 input is sampled in float64 and the averages truncated back (Paddle's int32
+        # kernel interpolates in integers, which rounds every weight, and so every output, to 0)
+        x = x.to(torch.float64)
     res = []
     for i, b in enumerate(batch):
         x1, y1, x2, y2 = rois[i].tolist()
@@ -608,7 +633,7 @@ def roi_align(x, boxes, boxes_num, output_size, spatial_scale=1.0, sampling_rati
         yy, xx = torch.meshgrid(ys.to(x.dtype).to(x.device), xs.to(x.dtype).to(x.device), indexing="ij")
         v = _bilinear(x[b], yy, xx).reshape(x.shape[1], ph, gh, pw, gw)
         res.append(v.sum(dim=(2, 4)) / max(gh * gw, 1))
-    return torch.stack(res)
+    return torch.stack(res).to(out_dtype)
 
 
 @defop(method=False, paddle_types=("roi_pool", "pd_op.roi_pool"))
@@ -636,10 +661,12 @@ def roi_pool(x, boxes, boxes_num, output_size, spatial_scale=1.0, name=None):
         >>> out.tolist()
         [[[[5.0, 7.0], [13.0, 15.0]]]]
     """
+    _check_num_given("roi_pool", boxes_num)
+    ph, pw = _pair(output_size, "roi_pool")
+    kernel_dtypes("vision.ops.roi_pool", x, _ROI_DTYPES)   # before Paddle's shape checks
     _check_rank("roi_pool", x, "x", 4, " [N, C, H, W]")
     _check_rois("roi_pool", boxes, boxes_num, x)
     _check_same_dtype("roi_pool", x, boxes, "x", "boxes")
-    ph, pw = _pair(output_size, "roi_pool")
     _check_positive("roi_pool", "output_size", (ph, pw), IndexError)  # Paddle: OutOfRange here
     _check_scale("roi_pool", spatial_scale, IndexError)
     k = boxes.shape[0]
@@ -703,8 +730,9 @@ def psroi_pool(x, boxes, boxes_num, output_size, spatial_scale=1.0, name=None):
                              f"but received shape {list(x.shape)}")
     if ph * pw == 0:
         raise ValueError("paddle.vision.ops.psroi_pool: output_size should not contain 0.")
+    _check_num_given("psroi_pool", boxes_num, none_allowed=True)   # (None: asserted below)
+    _check_float("psroi_pool", x, "x")   # the kernel lookup precedes Paddle's shape checks
     _check_rois("psroi_pool", boxes, boxes_num, x)
-    _check_float("psroi_pool", x, "x")
     _check_same_dtype("psroi_pool", x, boxes, "x", "boxes")
     oc = x.shape[1] // (ph * pw)
     if not x.is_meta and (oc == 0 or oc * ph * pw != x.shape[1]):  # meta: channels may be unknown

@@ -9,8 +9,9 @@ from __future__ import annotations
 import torch
 
 from pagaie._core.registry import defop
+from pagaie._ops._helpers import F32_F64, kernel_dtypes
 from pagaie._ops._nn_helpers import ntuple
-from pagaie._ops.vision import _check_float, _check_positive, _check_rank, _check_same_dtype, _fail
+from pagaie._ops.vision import _check_positive, _check_rank, _check_same_dtype, _fail
 
 __all__ = ["deform_conv2d"]
 
@@ -87,6 +88,9 @@ def deform_conv2d(x, offset, weight, bias=None, stride=1, padding=0, dilation=1,
 
 def _check_deform(x, offset, weight, bias, mask, stride, dilation, padding, dg, groups) -> None:
     api = "deform_conv2d"
+    # Paddle's CPU kernel (and its build-time check) take float32/float64 only; its kernel
+    # lookup precedes the shape checks
+    kernel_dtypes("vision.ops.deform_conv2d", x, F32_F64)
     _check_rank(api, x, "x", 4, " [N, C, H, W]")
     _check_rank(api, weight, "weight", 4, " [Co, C / groups, kh, kw]")
     _check_rank(api, offset, "offset", 4, " [N, 2 * deformable_groups * kh * kw, Ho, Wo]")
@@ -124,7 +128,6 @@ def _check_deform(x, offset, weight, bias, mask, stride, dilation, padding, dg, 
     if bias is not None and (bias.dim() != 1 or bias.numel() != co):
         raise _fail(ValueError, api, f"'bias' must have {co} values (one per output channel), but received "
                                      f"shape {list(bias.shape)}")
-    _check_float(api, x, "x", half=True)
     for arg, t in (("offset", offset), ("weight", weight), ("mask", mask), ("bias", bias)):
         if t is not None:
             _check_same_dtype(api, x, t, "x", arg)

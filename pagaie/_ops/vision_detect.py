@@ -259,6 +259,9 @@ def _partial_sort(items: list, k: int, before) -> list:
 
 def _check_matrix_nms(bboxes: torch.Tensor, scores: torch.Tensor) -> None:
     api = "paddle.vision.ops.matrix_nms"
+    if scores.dtype not in (torch.float32, torch.float64):   # the kernel lookup comes first
+        raise NoKernelError(f"{api}: 'scores' must be float32 or float64, but received "
+                            f"{str(scores.dtype).replace('torch.', '')} (no kernel for this dtype)")
     if scores.dim() != 3:
         raise ValueError(f"{api}: 'scores' must be a 3-D tensor [N, C, M], but received shape {list(scores.shape)}")
     if bboxes.dim() != 3:
@@ -269,9 +272,6 @@ def _check_matrix_nms(bboxes: torch.Tensor, scores: torch.Tensor) -> None:
     if bboxes.shape[1] != scores.shape[2]:
         raise ValueError(f"{api}: 'bboxes' and 'scores' must hold the same number of boxes M, but received "
                          f"bboxes {list(bboxes.shape)} and scores {list(scores.shape)}")
-    if scores.dtype not in (torch.float32, torch.float64):
-        raise NoKernelError(f"{api}: 'scores' must be float32 or float64, but received "
-                            f"{str(scores.dtype).replace('torch.', '')} (no kernel for this dtype)")
     if bboxes.dtype is not scores.dtype:
         raise ValueError(f"{api}: 'bboxes' must have the dtype of 'scores' "
                          f"({str(scores.dtype).replace('torch.', '')}), but received "
@@ -311,10 +311,11 @@ def matrix_nms(bboxes, scores, score_threshold, post_threshold, nms_top_k, keep_
         >>> out.shape, num.tolist()
         (paddle.Size([1, 6]), [1])
     """
-    _check_matrix_nms(bboxes, scores)
+    # Paddle's order: its argument parser's int checks, the kernel lookup, then the shapes
     for arg, v in (("nms_top_k", nms_top_k), ("keep_top_k", keep_top_k), ("background_label", background_label)):
         if not isinstance(v, numbers.Integral):
             raise _fail(TypeError, "matrix_nms", f"'{arg}' must be an int, but received {type(v).__name__} {v!r}")
+    _check_matrix_nms(bboxes, scores)
     n, c, m = scores.shape
     outs, idxs, nums = [], [], []
     for i in range(n):

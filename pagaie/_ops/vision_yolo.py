@@ -15,6 +15,7 @@ import torch
 import torch.nn.functional as F
 
 from pagaie._core.registry import defop
+from pagaie._ops._helpers import F32_F64, kernel_dtypes
 
 __all__ = ["yolo_loss"]
 
@@ -22,11 +23,18 @@ _API = "paddle.vision.ops.yolo_loss"
 
 
 def _check(x, gt_box, gt_label, gt_score, anchors, anchor_mask, class_num, downsample_ratio) -> None:
-    """Paddle's shape/attribute checks (all ValueError, as in Paddle's InferMeta)."""
+    """Paddle's checks in its order: argument types (TypeError), kernel dtype, shapes (ValueError)."""
+    # Paddle's argument parser checks the ints first, then looks its kernel up (float32/float64
+    # only: NotFound, a TypeError while a program is built), then checks the shapes
+    for arg, values in (("anchors", anchors), ("anchor_mask", anchor_mask), ("class_num", [class_num]),
+                        ("downsample_ratio", [downsample_ratio])):
+        for v in values:  # Paddle's argument parser: an int (list of ints) or TypeError
+            if not isinstance(v, numbers.Integral):
+                raise TypeError(f"{_API}: {arg} must be an int or a list of ints, but received "
+                                f"{type(v).__name__} {v!r}")
+    kernel_dtypes("vision.ops.yolo_loss", x, F32_F64)
     if x.dim() != 4:
         raise ValueError(f"{_API}: x must be a 4-D tensor [N, C, H, W], but received {x.dim()}-D")
-    if x.dtype not in (torch.float32, torch.float64):
-        raise ValueError(f"{_API}: x must be float32 or float64, but received {str(x.dtype)[6:]}")
     if x.shape[2] != x.shape[3]:
         raise ValueError(f"{_API}: the height and width of x must be equal, but received {x.shape[2]} and "
                          f"{x.shape[3]}")
@@ -50,12 +58,6 @@ def _check(x, gt_box, gt_label, gt_score, anchors, anchor_mask, class_num, downs
     if x.shape[0] != gt_box.shape[0]:
         raise ValueError(f"{_API}: x and gt_box must have the same batch size, but received {x.shape[0]} and "
                          f"{gt_box.shape[0]}")
-    for arg, values in (("anchors", anchors), ("anchor_mask", anchor_mask), ("class_num", [class_num]),
-                        ("downsample_ratio", [downsample_ratio])):
-        for v in values:  # Paddle's argument parser: an int (list of ints) or TypeError
-            if not isinstance(v, numbers.Integral):
-                raise TypeError(f"{_API}: {arg} must be an int or a list of ints, but received "
-                                f"{type(v).__name__} {v!r}")
     if len(anchors) == 0 or len(anchors) % 2:
         raise ValueError(f"{_API}: anchors must hold a positive, even number of values [w0, h0, ...], but "
                          f"received {len(anchors)} values")

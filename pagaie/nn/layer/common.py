@@ -349,11 +349,9 @@ class _PadnD(Layer):
                  data_format: str | None = None, name: str | None = None) -> None:
         super().__init__()
         n = 2 * self._nd
-        if isinstance(padding, numbers.Integral):
+        if not isinstance(padding, (list, tuple, _pg.Tensor)):
+            # as Paddle: anything else is repeated, and pad() checks the values when called
             padding = [padding] * n
-        elif not hasattr(padding, "__iter__"):   # a list/tuple/Tensor is kept as given
-            raise TypeError(f"paddle.nn.{type(self).__name__}: padding must be an int, a "
-                            f"list/tuple of ints or a Tensor, but received {padding!r}")
         self.padding = padding
         self._mode = mode
         self.value = value
