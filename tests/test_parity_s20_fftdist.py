@@ -1,0 +1,83 @@
+"""Session-20 sweep of paddle.fft, paddle.signal, paddle.audio and paddle.distribution against
+real Paddle 3.3.1: values, dtypes and shapes on fixed inputs, and the exception types of bad
+arguments."""
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+import pytest
+
+import pagaie
+from tests.reference import assert_same, both, same_exception
+
+paddle = pytest.importorskip("paddle")
+
+_RNG = np.random.RandomState(20)
+_X = _RNG.randn(2, 40)
+_XC = _RNG.randn(2, 40) + 1j * _RNG.randn(2, 40)
+_W8 = np.hanning(8) + 0.1
+
+
+# ---------------------------------------------------------------- signal.stft / istft windows
+
+@pytest.mark.parametrize("wdt", ["int32", "int64", "bool"])
+@pytest.mark.parametrize("xdt", ["complex64", "complex128"])
+def test_stft_complex_signal_takes_an_integer_window(xdt, wdt):
+    """A complex signal promotes an integer or bool window (Paddle multiplies the frames by it)."""
+    ours, theirs = both(lambda P: P.signal.stft(P.to_tensor(_XC).astype(xdt), 8,
+                                                 window=P.to_tensor(np.arange(1, 9) % 3).astype(wdt)))
+    assert_same(ours, theirs, rtol=1e-4, atol=1e-4)
+
+
+@pytest.mark.parametrize("xdt", ["float32", "float64", "int64"])
+def test_stft_complex_window_refuses_onesided(xdt):
+    """A complex window makes complex frames: ``onesided=True`` is Paddle's AssertionError."""
+    same_exception(lambda P: P.signal.stft(P.to_tensor(_X[0]).astype(xdt), 8, onesided=True,
+                                           window=P.to_tensor(_W8 + 0.5j)))
+
+
+@pytest.mark.parametrize("xdt", ["float32", "int32"])
+@pytest.mark.parametrize("wdt", ["int64", "bool", "float64"])
+def test_stft_window_promotion_errors(xdt, wdt):
+    """Mixed float/integer pairs of signal and window are Paddle's TypeError."""
+    def run(P):
+        return P.signal.stft(P.to_tensor(_X[0]).astype(xdt), 8, window=P.ones([8]).astype(wdt))
+    if xdt == "float32" and wdt == "float64":
+        ours, theirs = both(run)
+        assert_same(ours, theirs, rtol=1e-4, atol=1e-4)
+    else:
+        same_exception(run)
+
+
+def test_stft_without_window_does_not_warn():
+    x = pagaie.to_tensor(_XC)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        pagaie.signal.stft(x, 8)
+        pagaie.signal.stft(pagaie.to_tensor(_X), 8, onesided=False)
+
+
+def _spec(P, complex_signal):
+    return P.signal.stft(P.to_tensor(_XC if complex_signal else _X), 8)
+
+
+@pytest.mark.parametrize("wdt", ["int32", "int64", "bool", "uint8", "float16", "bfloat16", "float64"])
+@pytest.mark.parametrize("rc", [True, False])
+def test_istft_window_dtypes(wdt, rc):
+    """istft multiplies the real frames by the window (integer windows: TypeError) and squares
+    and overlap-adds it on the CPU (float16/bfloat16/bool/uint8: no kernel, RuntimeError)."""
+    def run(P):
+        return P.signal.istft(_spec(P, rc), 8, window=P.ones([8]).astype(wdt), onesided=not rc,
+                              return_complex=rc)
+    if wdt in ("int32", "int64", "float64") and (rc or wdt == "float64"):
+        ours, theirs = both(run)
+        assert_same(ours, theirs, rtol=1e-4, atol=1e-4)
+    else:
+        same_exception(run)
+
+
+def test_istft_float_length_after_dtype_check():
+    """Paddle meets a float ``length`` only when it trims: a spectrogram without a kernel fails first."""
+    same_exception(lambda P: P.signal.istft(_spec(P, False).real().astype("float16"), 8, length=30.0))
+    same_exception(lambda P: P.signal.istft(_spec(P, False), 8, length=30.0))
