@@ -81,3 +81,12 @@ def test_istft_float_length_after_dtype_check():
     """Paddle meets a float ``length`` only when it trims: a spectrogram without a kernel fails first."""
     same_exception(lambda P: P.signal.istft(_spec(P, False).real().astype("float16"), 8, length=30.0))
     same_exception(lambda P: P.signal.istft(_spec(P, False), 8, length=30.0))
+
+
+# ---------------------------------------------------------------- fft argument checks
+
+@pytest.mark.parametrize("api", ["rfftn", "ihfftn", "fftn", "irfftn"])
+def test_fftn_too_long_s_is_checked_before_the_dtype(api):
+    """Paddle checks ``len(s)`` against the rank before it meets a dtype without a kernel."""
+    same_exception(lambda P: getattr(P.fft, api)(P.to_tensor(_XC[:, :3]), s=[2, 3, 4]))
+    same_exception(lambda P: getattr(P.fft, api)(P.to_tensor(_X[:, :3]).astype("float16"), s=[2, 3, 4]))

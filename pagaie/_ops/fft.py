@@ -129,6 +129,9 @@ def _check_sa(api: str, x, s, axes, two_d: bool):
             _ints(api, arg, v)
     if s is not None:
         s = int_list(s)
+        if len(s) > x.dim():  # checked before the dtype, as Paddle does
+            raise ValueError(f"paddle.fft.{api}: 's' must not have more entries than 'x' has axes, but "
+                             f"received s={s} for a {x.dim()}-D input")
         if any(v <= 0 for v in s):
             raise ValueError(f"paddle.fft.{api}: every entry of 's' must be positive, but received {s}")
     if axes is not None:
