@@ -212,6 +212,9 @@ def _frame_args(api: str, x, axis, hop_length, frame_length=None) -> None:
     for arg, v in (("frame_length", frame_length), ("hop_length", hop_length)):
         if (arg == "hop_length" or frame_length is not None) and (not isinstance(v, int) or v <= 0):
             raise ValueError(f"paddle.signal.{api}: Unexpected {arg}: {v}. It should be an positive integer.")
+    if frame_length is not None and frame_length > x.shape[axis]:  # checked before the kernel's dtype
+        raise ValueError(f"paddle.signal.{api}: Attribute frame_length should be less equal than sequence "
+                         f"length, but got ({frame_length}) > ({x.shape[axis]}).")
     if x.dtype not in _FRAME_DTYPES:  # Paddle's CPU kernels: NotFound (RuntimeError)
         raise NoKernelError(f"paddle.signal.{api}: 'x' must be int32, int64, float32, float64, complex64 or "
                             f"complex128, but received {str(x.dtype).replace('torch.', '')}")
@@ -238,9 +241,6 @@ def frame(x, frame_length, hop_length, axis=-1, name=None):
         [[0, 2], [1, 3], [2, 4], [3, 5]]
     """
     _frame_args("frame", x, axis, hop_length, frame_length)
-    if frame_length > x.shape[axis]:
-        raise ValueError("paddle.signal.frame: Attribute frame_length should be less equal than sequence "
-                         f"length, but got ({frame_length}) > ({x.shape[axis]}).")
     if axis == 0:
         return x.unfold(0, frame_length, hop_length).movedim(-1, 1).contiguous()
     return x.unfold(-1, frame_length, hop_length).transpose(-1, -2).contiguous()

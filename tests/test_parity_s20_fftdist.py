@@ -90,3 +90,10 @@ def test_fftn_too_long_s_is_checked_before_the_dtype(api):
     """Paddle checks ``len(s)`` against the rank before it meets a dtype without a kernel."""
     same_exception(lambda P: getattr(P.fft, api)(P.to_tensor(_XC[:, :3]), s=[2, 3, 4]))
     same_exception(lambda P: getattr(P.fft, api)(P.to_tensor(_X[:, :3]).astype("float16"), s=[2, 3, 4]))
+
+
+@pytest.mark.parametrize("dt", ["float16", "bool", "int8"])
+@pytest.mark.parametrize("shape,axis", [((3, 10), 0), ((10, 3), -1)])
+def test_frame_length_checked_before_the_dtype(dt, shape, axis):
+    """A frame longer than the signal is Paddle's ValueError even for a dtype without a kernel."""
+    same_exception(lambda P: P.signal.frame(P.ones(shape).astype(dt), 4, 2, axis=axis))
