@@ -97,3 +97,28 @@ def test_fftn_too_long_s_is_checked_before_the_dtype(api):
 def test_frame_length_checked_before_the_dtype(dt, shape, axis):
     """A frame longer than the signal is Paddle's ValueError even for a dtype without a kernel."""
     same_exception(lambda P: P.signal.frame(P.ones(shape).astype(dt), 4, 2, axis=axis))
+
+
+@pytest.mark.parametrize("api", ["fftshift", "ifftshift"])
+@pytest.mark.parametrize("dt", ["float16", "bfloat16", "int8", "uint8", "bool", "int32", "complex64"])
+@pytest.mark.parametrize("axes", [None, (0, 1)])  # Paddle fails on a partial list (SystemError)
+def test_fftshift_dtypes_of_the_roll_kernel(api, dt, axes):
+    """The shifts run Paddle's roll kernel: the CPU has none for half floats and small integers."""
+    def run(P):
+        return getattr(P.fft, api)(P.arange(12).reshape([3, 4]).astype(dt), axes=axes)
+    if dt in ("bool", "int32", "complex64"):
+        ours, theirs = both(run)
+        assert_same(ours, theirs)
+    else:
+        same_exception(run)
+
+
+@pytest.mark.parametrize("api", ["fftshift", "ifftshift"])
+@pytest.mark.parametrize("axes", [[-3], 2, 1.0])
+def test_fftshift_bad_axes_before_the_dtype(api, axes):
+    same_exception(lambda P: getattr(P.fft, api)(P.ones([3, 4]).astype("float16"), axes=axes))
+
+
+def test_fftshift_half_float_in_a_program_is_a_build_time_error():
+    from tests.reference import same_static_exception
+    same_static_exception(lambda P: P.fft.fftshift(P.static.data("x", [3, 4], "float16")))

@@ -11,7 +11,8 @@ import torch
 from pagaie._core import dtype as _dt
 from pagaie._core.place import to_torch_device
 from pagaie._core.registry import NoKernelError, defop
-from pagaie._ops._helpers import int_list, scalar_of, torch_dtype, write_out
+from pagaie._ops._helpers import (ALL_DTYPES, LOW_FLOATS, SMALL_INTS, int_list, kernel_dtypes, scalar_of,
+                                  torch_dtype, write_out)
 
 __all__: list[str] = []
 
@@ -333,8 +334,13 @@ def rfftfreq(n, d=1.0, dtype=None, name=None, *, out=None, device=None, requires
     return _freq("rfftfreq", torch.fft.rfftfreq, n, d, dtype, out, device, requires_grad)
 
 
+# the shifts run Paddle's roll kernel, which the CPU has for no small integer or half float
+_ROLL_DTYPES = ALL_DTYPES - SMALL_INTS - LOW_FLOATS
+
+
 def _shift_axes(api, x, axes):
     if axes is None:
+        kernel_dtypes(f"fft.{api}", x, _ROLL_DTYPES)
         return None
     items = axes if isinstance(axes, (list, tuple)) else [axes]
     if any(isinstance(e, (float, np.floating)) for e in items):  # Paddle: TypeError
@@ -346,6 +352,7 @@ def _shift_axes(api, x, axes):
         if not -x.dim() <= a < x.dim():
             raise kind(f"paddle.fft.{api}: 'axes' entries must be in the range [{-x.dim()}, {x.dim()}), "
                              f"but received {axes}")
+    kernel_dtypes(f"fft.{api}", x, _ROLL_DTYPES)  # after the axes, as Paddle meets the kernel last
     return axes
 
 
