@@ -122,3 +122,24 @@ def test_fftshift_bad_axes_before_the_dtype(api, axes):
 def test_fftshift_half_float_in_a_program_is_a_build_time_error():
     from tests.reference import same_static_exception
     same_static_exception(lambda P: P.fft.fftshift(P.static.data("x", [3, 4], "float16")))
+
+
+@pytest.mark.parametrize("api", ["fftfreq", "rfftfreq"])
+@pytest.mark.parametrize("dt", ["float16", "bfloat16", "int8", "bool", "complex64", "int32", "int64", "float64"])
+@pytest.mark.parametrize("n", [4, -3])
+def test_fftfreq_dtypes_of_the_arange_kernel(api, dt, n):
+    """The sample indices are counted by arange in ``dtype``: its CPU kernel takes int32, int64,
+    float32 and float64 only (integer requests give the default float)."""
+    def run(P):
+        return getattr(P.fft, api)(n, d=0.5, dtype=dt)
+    if dt in ("int32", "int64", "float64"):
+        ours, theirs = both(run)
+        assert_same(ours, theirs)
+    else:
+        same_exception(run)
+
+
+@pytest.mark.parametrize("dt", [None, "float16"])
+@pytest.mark.parametrize("n", [0.0, 4.0])
+def test_fftfreq_float_n_checked_after_zero_and_dtype(dt, n):
+    same_exception(lambda P: P.fft.fftfreq(n, dtype=dt))

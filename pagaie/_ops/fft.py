@@ -267,18 +267,26 @@ hfftn = _fftn("hfftn", "hfft", False, False)
 ihfftn = _fftn("ihfftn", "ihfft", True, False)
 
 
+# the dtypes of the CPU arange kernel that counts the sample indices
+_ARANGE_DTYPES = frozenset((torch.int32, torch.int64, torch.float32, torch.float64))
+
+
 def _freq(api, tfn, n, d, dtype, out, device, requires_grad):
     if isinstance(d, (str, bytes)):  # Paddle divides by d: its TypeError
         raise TypeError(f"paddle.fft.{api}: 'd' must be a number, but received {d!r}")
-    if api == "fftfreq" and isinstance(n, (float, np.floating)):  # Paddle rolls by n // 2: an int only
-        raise TypeError(f"paddle.fft.{api}: 'n' must be an int, but received {n!r}")
-    n, d = int(scalar_of(n)), float(scalar_of(d))
+    float_n = api == "fftfreq" and isinstance(n, (float, np.floating))
+    n, d = scalar_of(n), float(scalar_of(d))
     if n == 0 or d == 0:
         raise ValueError(f"paddle.fft.{api}: 'n' and 'd' must not be 0, but received n={n}, d={d}")
     dt = _dt.default_float() if dtype is None else torch_dtype(dtype, f"fft.{api}")
+    dev = None if device is None else to_torch_device(device, f"paddle.fft.{api}")
+    if dt not in _ARANGE_DTYPES:  # Paddle counts the indices with arange in `dtype` first
+        kernel_dtypes(f"fft.{api}", torch.empty((), dtype=dt, device=dev), _ARANGE_DTYPES, "dtype")
+    if float_n:  # then rolls them by n // 2: an int only
+        raise TypeError(f"paddle.fft.{api}: 'n' must be an int, but received {n!r}")
+    n = int(n)
     if not (dt.is_floating_point or dt.is_complex):  # Paddle computes integer requests in float
         dt = _dt.default_float()
-    dev = None if device is None else to_torch_device(device, f"paddle.fft.{api}")
     # a negative n gives no frequencies, as in Paddle
     r = tfn(n, d=d, dtype=dt, device=dev) if n > 0 else torch.empty(0, dtype=dt, device=dev)
     if requires_grad:
