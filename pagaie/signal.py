@@ -15,6 +15,7 @@ import torch
 
 from pagaie._core import dtype as _dt
 from pagaie._core.registry import NoKernelError, defop
+from pagaie._ops._helpers import kernel_dtypes
 
 __all__ = ["stft", "istft"]
 
@@ -82,26 +83,38 @@ def stft(x, n_fft, hop_length=None, win_length=None, window=None, center=True, p
     if not 0 < n_fft <= x.shape[-1]:  # Paddle checks the unpadded length, even with center=True
         raise AssertionError(f"paddle.signal.stft: 'n_fft' must be in (0, seq_length({x.shape[-1]})], "
                              f"but received {n_fft}")
-    if onesided and x.is_complex():
-        raise AssertionError("paddle.signal.stft: 'onesided' must be False for complex input")
+    complex_window = window is not None and window.is_complex()
+    if onesided and (x.is_complex() or complex_window):
+        raise AssertionError("paddle.signal.stft: 'onesided' must be False when 'x' or 'window' is complex")
     if x.dtype in (torch.float16, torch.bfloat16, torch.bool):  # no CPU kernel in Paddle: NotFound
         raise NoKernelError(f"paddle.signal.stft: 'x' must be float32, float64, complex or integer, but "
                             f"received {str(x.dtype).replace('torch.', '')}")
+    # the frames are multiplied by the window: Paddle promotes floats with floats and anything
+    # with a complex dtype, and refuses other mixed pairs
     if window is not None and window.dtype != x.dtype and not (
-            (x.is_floating_point() or x.is_complex()) and (window.is_floating_point() or window.is_complex())):
+            x.is_complex() or complex_window or (x.is_floating_point() and window.is_floating_point())):
         raise TypeError(f"paddle.signal.stft: 'window' ({str(window.dtype).replace('torch.', '')}) cannot multiply "
-                        f"frames of 'x' ({str(x.dtype).replace('torch.', '')}): only floating and complex dtypes "
-                        "promote")
+                        f"frames of 'x' ({str(x.dtype).replace('torch.', '')}): only floating dtypes, or a complex "
+                        "one with any other, promote")
     if not (x.is_floating_point() or x.is_complex()):  # Paddle transforms integers in the default float
         x = x.to(_dt.default_float())
-        if window is not None:
+        if window is not None and not complex_window:
             window = window.to(x.dtype)
+    if window is not None and x.is_complex() and not (window.is_floating_point() or window.is_complex()):
+        window = window.to(x.real.dtype)  # an integer or bool window scales complex frames as numbers
+    if window is None:  # Paddle's default; torch would warn about the rectangular window it implies
+        window = torch.ones(win, dtype=x.real.dtype, device=x.device)
     empty = x.numel() == 0  # an empty batch: the per-row shape of a one-row batch
     if empty:
         x = x.new_zeros(1, x.shape[-1])
     out = torch.stft(x, n_fft, hop_length=hop, win_length=win, window=window, center=center,
                      pad_mode=pad_mode, normalized=normalized, onesided=onesided, return_complex=True)
     return out[:0] if empty else out
+
+
+# the dtypes of the CPU kernels istft runs its window through (multiply, tile, overlap_add)
+_WINDOW_DTYPES = frozenset({torch.int32, torch.int64, torch.float32, torch.float64, torch.complex64,
+                            torch.complex128})
 
 
 @defop(amp="black", paddle_types=("pd_op.istft",),
@@ -137,8 +150,6 @@ def istft(x, n_fft, hop_length=None, win_length=None, window=None, center=True, 
     if x.dim() not in (2, 3):
         raise AssertionError(f"paddle.signal.istft: 'x' must be a 2-D or 3-D tensor, but received {x.dim()}-D")
     n_fft, hop, win = _frames("istft", n_fft, hop_length, win_length, window)
-    if length is not None:
-        length = _int_arg("istft", "length", length, ValueError)
     if hop > win:
         raise AssertionError(f"paddle.signal.istft: 'hop_length' must be in (0, win_length({win})], but "
                              f"received {hop}")
@@ -153,11 +164,21 @@ def istft(x, n_fft, hop_length=None, win_length=None, window=None, center=True, 
     if not return_complex and window is not None and window.is_complex():
         raise AssertionError("paddle.signal.istft: 'window' must be real when 'return_complex' is False, but "
                              f"received {str(window.dtype).replace('torch.', '')}")
+    if window is not None:
+        # the real frames are multiplied by the window first: Paddle refuses an integer or bool
+        # one there (a complex signal promotes it); the window's own square and overlap-add then
+        # need a CPU kernel for its dtype
+        if not return_complex and not window.is_floating_point():
+            raise TypeError(f"paddle.signal.istft: 'window' of dtype {str(window.dtype).replace('torch.', '')} "
+                            "cannot multiply the real frames: only floating dtypes promote with them")
+        kernel_dtypes("signal.istft", window, _WINDOW_DTYPES, arg="window")
     if not x.is_complex():  # Paddle reads a float32/float64 spectrogram as one with zero imaginary part
         if x.dtype not in (torch.float32, torch.float64):  # its complex-to-real kernel: NotFound
             raise NoKernelError("paddle.signal.istft: 'x' must be complex64, complex128, float32 or float64, "
                                 f"but received {str(x.dtype).replace('torch.', '')}")
         x = torch.complex(x, torch.zeros_like(x))
+    if length is not None:  # Paddle meets `length` last, when it trims the signal
+        length = _int_arg("istft", "length", length, ValueError)
     if window is None:
         window = torch.ones(win, dtype=x.real.dtype, device=x.device)
     if not onesided and not return_complex:  # Paddle inverts only the non-negative frequencies
@@ -191,6 +212,9 @@ def _frame_args(api: str, x, axis, hop_length, frame_length=None) -> None:
     for arg, v in (("frame_length", frame_length), ("hop_length", hop_length)):
         if (arg == "hop_length" or frame_length is not None) and (not isinstance(v, int) or v <= 0):
             raise ValueError(f"paddle.signal.{api}: Unexpected {arg}: {v}. It should be an positive integer.")
+    if frame_length is not None and frame_length > x.shape[axis]:  # checked before the kernel's dtype
+        raise ValueError(f"paddle.signal.{api}: Attribute frame_length should be less equal than sequence "
+                         f"length, but got ({frame_length}) > ({x.shape[axis]}).")
     if x.dtype not in _FRAME_DTYPES:  # Paddle's CPU kernels: NotFound (RuntimeError)
         raise NoKernelError(f"paddle.signal.{api}: 'x' must be int32, int64, float32, float64, complex64 or "
                             f"complex128, but received {str(x.dtype).replace('torch.', '')}")
@@ -217,9 +241,6 @@ def frame(x, frame_length, hop_length, axis=-1, name=None):
         [[0, 2], [1, 3], [2, 4], [3, 5]]
     """
     _frame_args("frame", x, axis, hop_length, frame_length)
-    if frame_length > x.shape[axis]:
-        raise ValueError("paddle.signal.frame: Attribute frame_length should be less equal than sequence "
-                         f"length, but got ({frame_length}) > ({x.shape[axis]}).")
     if axis == 0:
         return x.unfold(0, frame_length, hop_length).movedim(-1, 1).contiguous()
     return x.unfold(-1, frame_length, hop_length).transpose(-1, -2).contiguous()

@@ -11,7 +11,8 @@ import torch
 from pagaie._core import dtype as _dt
 from pagaie._core.place import to_torch_device
 from pagaie._core.registry import NoKernelError, defop
-from pagaie._ops._helpers import int_list, scalar_of, torch_dtype, write_out
+from pagaie._ops._helpers import (ALL_DTYPES, LOW_FLOATS, SMALL_INTS, int_list, kernel_dtypes, scalar_of,
+                                  torch_dtype, write_out)
 
 __all__: list[str] = []
 
@@ -129,6 +130,9 @@ def _check_sa(api: str, x, s, axes, two_d: bool):
             _ints(api, arg, v)
     if s is not None:
         s = int_list(s)
+        if len(s) > x.dim():  # checked before the dtype, as Paddle does
+            raise ValueError(f"paddle.fft.{api}: 's' must not have more entries than 'x' has axes, but "
+                             f"received s={s} for a {x.dim()}-D input")
         if any(v <= 0 for v in s):
             raise ValueError(f"paddle.fft.{api}: every entry of 's' must be positive, but received {s}")
     if axes is not None:
@@ -263,18 +267,26 @@ hfftn = _fftn("hfftn", "hfft", False, False)
 ihfftn = _fftn("ihfftn", "ihfft", True, False)
 
 
+# the dtypes of the CPU arange kernel that counts the sample indices
+_ARANGE_DTYPES = frozenset((torch.int32, torch.int64, torch.float32, torch.float64))
+
+
 def _freq(api, tfn, n, d, dtype, out, device, requires_grad):
     if isinstance(d, (str, bytes)):  # Paddle divides by d: its TypeError
         raise TypeError(f"paddle.fft.{api}: 'd' must be a number, but received {d!r}")
-    if api == "fftfreq" and isinstance(n, (float, np.floating)):  # Paddle rolls by n // 2: an int only
-        raise TypeError(f"paddle.fft.{api}: 'n' must be an int, but received {n!r}")
-    n, d = int(scalar_of(n)), float(scalar_of(d))
+    float_n = api == "fftfreq" and isinstance(n, (float, np.floating))
+    n, d = scalar_of(n), float(scalar_of(d))
     if n == 0 or d == 0:
         raise ValueError(f"paddle.fft.{api}: 'n' and 'd' must not be 0, but received n={n}, d={d}")
     dt = _dt.default_float() if dtype is None else torch_dtype(dtype, f"fft.{api}")
+    dev = None if device is None else to_torch_device(device, f"paddle.fft.{api}")
+    if dt not in _ARANGE_DTYPES:  # Paddle counts the indices with arange in `dtype` first
+        kernel_dtypes(f"fft.{api}", torch.empty((), dtype=dt, device=dev), _ARANGE_DTYPES, "dtype")
+    if float_n:  # then rolls them by n // 2: an int only
+        raise TypeError(f"paddle.fft.{api}: 'n' must be an int, but received {n!r}")
+    n = int(n)
     if not (dt.is_floating_point or dt.is_complex):  # Paddle computes integer requests in float
         dt = _dt.default_float()
-    dev = None if device is None else to_torch_device(device, f"paddle.fft.{api}")
     # a negative n gives no frequencies, as in Paddle
     r = tfn(n, d=d, dtype=dt, device=dev) if n > 0 else torch.empty(0, dtype=dt, device=dev)
     if requires_grad:
@@ -330,8 +342,13 @@ def rfftfreq(n, d=1.0, dtype=None, name=None, *, out=None, device=None, requires
     return _freq("rfftfreq", torch.fft.rfftfreq, n, d, dtype, out, device, requires_grad)
 
 
+# the shifts run Paddle's roll kernel, which the CPU has for no small integer or half float
+_ROLL_DTYPES = ALL_DTYPES - SMALL_INTS - LOW_FLOATS
+
+
 def _shift_axes(api, x, axes):
     if axes is None:
+        kernel_dtypes(f"fft.{api}", x, _ROLL_DTYPES)
         return None
     items = axes if isinstance(axes, (list, tuple)) else [axes]
     if any(isinstance(e, (float, np.floating)) for e in items):  # Paddle: TypeError
@@ -343,6 +360,7 @@ def _shift_axes(api, x, axes):
         if not -x.dim() <= a < x.dim():
             raise kind(f"paddle.fft.{api}: 'axes' entries must be in the range [{-x.dim()}, {x.dim()}), "
                              f"but received {axes}")
+    kernel_dtypes(f"fft.{api}", x, _ROLL_DTYPES)  # after the axes, as Paddle meets the kernel last
     return axes
 
 
