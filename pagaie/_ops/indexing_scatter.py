@@ -10,6 +10,7 @@ from pagaie._core.registry import REGISTRY, OpRecord, defop
 from pagaie._core.tensor import Tensor, check_inplace
 from pagaie._ops._helpers import (ALL_DTYPES, SMALL_INTS, AssertionValueError, axis_arg, kernel_dtypes, norm_axis,
                                   parser_bool, write_result_into)
+from pagaie._ops.creation import _from_data
 from pagaie._ops.indexing import _slice_dims, bound_index, check_index
 from pagaie._ops.manipulation import _dims_of
 
@@ -34,6 +35,23 @@ def _same_dtype(x: _T, v: Any, api: str, arg: str, error: type = ValueError) -> 
         raise error(f"paddle.{api}: '{arg}' must have the dtype of 'x' "
                     f"({str(x.dtype).replace('torch.', '')}), but received "
                     f"{str(v.dtype).replace('torch.', '')}")
+
+
+def cast_number(value: Any, dtype: torch.dtype, device: torch.device) -> _T:
+    """A Python number that overflows ``dtype`` as a 0-D tensor of it, converted as Paddle's C++
+    casts from a double do (float32 ``1e40`` is inf, uint8 ``300`` is 44, int32 ``2**40`` the
+    platform's out-of-range cast), where torch refuses the number."""
+    if isinstance(value, complex):
+        t = torch.tensor(complex(value), dtype=torch.complex128)
+    else:
+        t = torch.tensor(float(value), dtype=torch.float64)
+    return t.to(device=device, dtype=dtype)
+
+
+def overflow(exc: Exception, value: Any) -> bool:
+    """Whether torch refused the Python number ``value`` as out of its tensor dtype's range."""
+    return isinstance(value, (int, float, complex)) and (
+        isinstance(exc, OverflowError) or "verflow" in str(exc))
 
 
 _REDUCE = {"assign": None, "add": "sum", "sum": "sum", "mul": "prod", "multiply": "prod",
@@ -85,9 +103,10 @@ def _put_along(arr: _T, indices: _T, values: Any, axis: Any, reduce: str, includ
     if not broadcast and idx.numel() and int(idx.max()) >= arr.shape[a]:
         raise RuntimeError(f"paddle.{api}: index {int(idx.max())} is out of bounds for axis {a} "
                            f"of size {arr.shape[a]}")
-    _same_dtype(arr, values, api, "values")
-    v = values if isinstance(values, _T) else torch.tensor(values, dtype=arr.dtype, device=arr.device)
-    v = v.to(arr.dtype)
+    # As Paddle: data values become a tensor of to_tensor's dtype (a Python float the default
+    # float dtype, an int int64), which must be arr's dtype as a tensor's must
+    v = values if isinstance(values, _T) else _from_data(values, None, api).to(arr.device)
+    _same_dtype(arr, v, api, "values")
     if broadcast:
         if all(i <= s for i, s in zip(idx.shape, arr.shape)):
             shp = list(arr.shape)
@@ -232,7 +251,10 @@ Tensor.scatter_ = scatter_
 
 def _nd_columns(x_shape: Any, index: _T, api: str) -> tuple:
     index = check_index(index, api)
-    k = index.shape[-1] if index.dim() else 0
+    if index.dim() == 0:   # Paddle's InvalidArgument: the last axis of index addresses x's axes
+        raise ValueError(f"paddle.{api}: 'index' must have at least 1 dimension, but received a "
+                         "0-D Tensor")
+    k = index.shape[-1]
     if k > len(x_shape):
         raise ValueError(f"paddle.{api}: the last dimension of 'index' ({k}) must not exceed the "
                          f"rank of the target ({len(x_shape)})")
@@ -263,8 +285,7 @@ def _scatter_nd_add(x: _T, index: _T, updates: _T, api: str) -> _T:
     cols, k = _nd_columns(list(x.shape), index, api)
     u = updates
     if k == 0:
-        lead = index.dim() - 1 if index.dim() else 0
-        return x + u.reshape([-1] + list(x.shape)).sum(0) if lead else x + u
+        return x + u.reshape([-1] + list(x.shape)).sum(0) if index.dim() > 1 else x + u
     return x.index_put(cols, u, accumulate=True)
 
 
@@ -294,7 +315,8 @@ def scatter_add(input, dim, index, src):
         [[2.0, 0.0, 0.0]]
     """
     d = norm_axis(dim, input.dim(), "scatter_add", "dim")
-    idx = bound_index(check_index(index, "scatter_add"), input.shape[d], "scatter_add")
+    idx = bound_index(check_index(index, "scatter_add", error=TypeError), input.shape[d],
+                      "scatter_add")
     _same_dtype(input, src, "scatter_add", "src")
     return torch.scatter_add(input, d, idx, src.to(input.dtype))
 
@@ -320,7 +342,8 @@ def scatter_reduce(input, dim, index, src, reduce, *, include_self=True):
     if input.dtype not in _SCATTER_REDUCE_CPU_DTYPES:   # its CPU kernel (put_along_axis)
         kernel_dtypes("scatter_reduce", input, _SCATTER_REDUCE_CPU_DTYPES, "input", static=frozenset())
     d = norm_axis(dim, input.dim(), "scatter_reduce", "dim")
-    idx = bound_index(check_index(index, "scatter_reduce"), input.shape[d], "scatter_reduce")
+    idx = bound_index(check_index(index, "scatter_reduce", error=TypeError), input.shape[d],
+                      "scatter_reduce")
     return torch.scatter_reduce(input, d, idx, src.to(input.dtype), reduce, include_self=include_self)
 
 
@@ -460,7 +483,12 @@ def masked_fill(x, mask, value, name=None):
             return torch.where(mask, value, x)
     if mask.dim() > x.dim() or any(m != s and s == 1 for m, s in zip(mask.shape[::-1], x.shape[::-1])):
         x = x.expand(torch.broadcast_shapes(x.shape, mask.shape))
-    return x.masked_fill(mask, value)
+    try:
+        return x.masked_fill(mask, value)
+    except (RuntimeError, ValueError, OverflowError) as exc:   # torch's kinds, by path
+        if not overflow(exc, value):
+            raise
+    return x.masked_fill(mask, cast_number(value, x.dtype, x.device))
 
 
 # Paddle's masked_scatter composes CPU kernels (where...) that take these dtypes only
