@@ -157,3 +157,59 @@ def test_put_along_axis_data_values(dt, value):
         same_exception(run)
         return
     assert_same(ours, theirs)
+
+
+# -- scatter: PyTorch's form by keyword ---------------------------------------------------------
+
+def _scatter_args(P):
+    return P.to_tensor(_A[0].astype("float32")), P.to_tensor([[0], [1], [2]]), P.ones([3, 1])
+
+
+_TORCH_SCATTER = {
+    "reduce_kw": lambda P, x, i, s: P.scatter(x, 1, i, s, reduce="add"),
+    "reduce_multiply": lambda P, x, i, s: P.scatter(x, 1, i, s * 3, reduce="multiply"),
+    "src_kw": lambda P, x, i, s: P.scatter(x, 1, i, src=s),
+    "value_kw": lambda P, x, i, s: P.scatter(x, 1, i, value=s),
+    "all_kw": lambda P, x, i, s: P.scatter(input=x, dim=1, index=i, src=s),
+    "dim_kw": lambda P, x, i, s: P.scatter(x, dim=1, index=i, src=s),
+    "method": lambda P, x, i, s: x.scatter(dim=1, index=i, src=s, reduce="add"),
+    "inplace_method": lambda P, x, i, s: [x.scatter_(1, i, value=s, reduce="add"), x],
+    "inplace_fn": lambda P, x, i, s: [P.scatter_(x, 1, i, s, reduce="add"), x],
+    "paddle_kw": lambda P, x, i, s: P.scatter(x=x, index=P.to_tensor([1]), updates=P.ones([1, 4]),
+                                              overwrite=False),
+}
+
+
+@pytest.mark.parametrize("form", sorted(_TORCH_SCATTER))
+def test_scatter_pytorch_form_keywords(form):
+    assert_same(*both(lambda P: _TORCH_SCATTER[form](P, *_scatter_args(P))))
+
+
+@pytest.mark.parametrize("call", [
+    lambda P, x, i, s: P.scatter(x, 1, i),                      # no src
+    lambda P, x, i, s: P.scatter(x, 1, i, src=s, value=s),     # both spellings
+], ids=["no_src", "src_and_value"])
+def test_scatter_pytorch_form_bad_calls(call):
+    same_exception(lambda P: call(P, *_scatter_args(P)))
+
+
+# -- slice axes, 0-D arr of the along-axis ops --------------------------------------------------
+
+@pytest.mark.parametrize("axes", [lambda P: 1, lambda P: P.to_tensor([1]), lambda P: np.array([1])],
+                         ids=["int", "tensor", "ndarray"])
+def test_slice_axes_must_be_a_list(axes):
+    same_exception(lambda P: P.slice(_x(P), axes(P), [1], [3]))
+
+
+def test_strided_slice_takes_int_axes():
+    assert_same(*both(lambda P: P.strided_slice(_x(P), 1, [1], [3], [1])))
+
+
+@pytest.mark.parametrize("call", [
+    lambda P: P.take_along_axis(P.to_tensor(1.0), P.to_tensor(0), 0),
+    lambda P: P.take_along_axis(P.to_tensor(1.0), P.to_tensor(0), -1),
+    lambda P: P.put_along_axis(P.to_tensor(1.0), P.to_tensor(0), 5.0, 0),
+], ids=["take", "take_neg_axis", "put"])
+def test_along_axis_0d_arr(call):
+    exc = same_exception(call)
+    assert isinstance(exc, AssertionError)

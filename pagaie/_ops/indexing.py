@@ -452,7 +452,10 @@ def slice(input, axes, starts, ends):  # noqa: A001 (Paddle's name)
         >>> paddle.slice(x, axes=[0, 1], starts=[1, 0], ends=[3, 2]).tolist()
         [[4, 5], [8, 9]]
     """
-    if isinstance(axes, (list, tuple)) and not axes:
+    if not isinstance(axes, (list, tuple)):   # Paddle's check (strided_slice takes an int)
+        raise ValueError(f"paddle.slice: 'axes' must be a list or tuple, but received "
+                         f"{type(axes).__name__}")
+    if not axes:
         raise ValueError("paddle.slice: 'axes' must not be an empty list or tuple")
     idx, _ = _slice_dims(input, axes, starts, ends, None, "slice")
     return input[idx]
@@ -515,6 +518,9 @@ def _along_axis_inputs(arr: _T, indices: _T, axis: Any, broadcast: bool, api: st
     if arr.dim() != indices.dim():
         raise ValueError(f"paddle.{api}: 'indices' and 'arr' must have the same number of "
                          f"dimensions, but received {indices.dim()} and {arr.dim()}")
+    if arr.dim() == 0:   # Paddle asserts the axis range, [-0, 0) for a 0-D arr
+        raise AssertionError(f"paddle.{api}: 'axis' must be in the range [-0, 0) for a 0-D "
+                             f"'arr', but received {axis}")
     a = norm_axis(axis, arr.dim(), api, error=AssertionError)  # Paddle asserts the range
     idx = check_index(indices, api, "indices", small_ints=True)
     if broadcast:

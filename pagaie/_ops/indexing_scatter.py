@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import functools
+import inspect
 from typing import Any
 
 import torch
@@ -83,6 +84,9 @@ def _put_along(arr: _T, indices: _T, values: Any, axis: Any, reduce: str, includ
     if arr.dim() != indices.dim():
         raise ValueError(f"paddle.{api}: 'indices' and 'arr' must have the same number of "
                          f"dimensions, but received {indices.dim()} and {arr.dim()}")
+    if arr.dim() == 0:   # Paddle asserts the axis range, [-0, 0) for a 0-D arr
+        raise AssertionError(f"paddle.{api}: 'axis' must be in the range [-0, 0) for a 0-D "
+                             f"'arr', but received {axis}")
     a = norm_axis(axis, arr.dim(), api, error=AssertionError)  # Paddle asserts the range
     if not broadcast and isinstance(values, _T):
         # Paddle's own checks without broadcasting: rank (ValueError), then sizes (RuntimeError)
@@ -223,6 +227,66 @@ def scatter(x, index, updates, overwrite=True, name=None, out=None):
     if out is not None:
         out.copy_(r)
     return r
+
+
+_scatter_op = scatter
+
+
+def _torch_scatter(input, dim, index, src=None, reduce=None, out=None, value=None):
+    """PyTorch's ``scatter(input, dim, index, src (alias value), *, reduce, out)``, called with
+    keywords: the record's positional torch form (put_along_axis without broadcasting)."""
+    if src is None:
+        if value is None:   # Paddle's TypeError: no pattern of the two matches
+            raise TypeError("paddle.scatter: expects (Tensor input, int dim, Tensor index, Tensor "
+                            "src (alias value), *, str reduce, Tensor out) or (Tensor x, Tensor "
+                            "index, Tensor updates, bool overwrite, str name), but the PyTorch "
+                            "form got neither 'src' nor 'value'")
+        src = value
+    elif value is not None:
+        raise TypeError("paddle.scatter: 'value' is an alias of 'src'; give only one of them")
+    return _scatter_op(input, dim, index, src, reduce, out=out)
+
+
+def scatter(*args: Any, **kwargs: Any) -> Tensor:  # noqa: F811 (the public form of the record)
+    """Write the rows of ``updates`` into the rows ``index`` of ``x``; or, called as PyTorch's
+    ``scatter(input, dim, index, src, *, reduce=None, out=None)`` (an int second argument, or
+    ``dim=``), :func:`put_along_axis` along ``dim`` without broadcasting (``value=`` is an alias
+    of ``src``; ``reduce`` is ``'add'``, ``'multiply'``... or None to assign).
+
+    With ``overwrite`` a repeated index keeps the last update; without it the addressed rows
+    are zeroed and then all their updates are summed.
+
+    Args:
+        x (Tensor): the input, at least 1-D.
+        index (Tensor): 1-D (or 0-D) int32/int64 row numbers.
+        updates (Tensor): the rows to write, ``x``'s shape past the first axis.
+        overwrite (bool, optional): replace (True) or sum (False) at repeated rows.
+        name (str, optional): unused, for Paddle compatibility.
+        out (Tensor, optional): also store the result here.
+
+    Returns:
+        Tensor: the result.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> x = paddle.zeros([3, 2])
+        >>> u = paddle.to_tensor([[1.0, 1.0], [2.0, 2.0]])
+        >>> paddle.scatter(x, paddle.to_tensor([1, 1]), u, overwrite=False).tolist()
+        [[0.0, 0.0], [3.0, 3.0], [0.0, 0.0]]
+        >>> paddle.scatter(x, dim=1, index=paddle.to_tensor([[1], [0], [1]]), src=paddle.ones([3, 1]),
+        ...                reduce='add').tolist()
+        [[0.0, 1.0], [1.0, 0.0], [0.0, 1.0]]
+    """
+    # Paddle's dispatch: the PyTorch form has an int second argument, or ``dim`` as a keyword
+    torch_form = isinstance(args[1], int) if len(args) >= 2 else "dim" in kwargs
+    if torch_form and (kwargs or len(args) < 4):
+        return _torch_scatter(*args, **kwargs)
+    return _scatter_op(*args, **kwargs)
+
+
+scatter.__signature__ = inspect.signature(_scatter_op)   # Paddle's, as its inspect shows
+scatter.op_record = _scatter_op.op_record
+Tensor.scatter = scatter
 
 
 def scatter_(*args: Any, **kwargs: Any) -> Tensor:
