@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from tests.reference import assert_same, both, same_exception
+from tests.reference import assert_same, both, same_exception, same_static_exception
 
 _A = np.arange(24).reshape(2, 3, 4)
 
@@ -213,3 +213,27 @@ def test_strided_slice_takes_int_axes():
 def test_along_axis_0d_arr(call):
     exc = same_exception(call)
     assert isinstance(exc, AssertionError)
+
+
+# -- index errors while a program is built --------------------------------------------------------
+
+def _data(P):
+    return P.static.data("x", [2, 3, 4], "float32")
+
+
+def _static_set(P, index):
+    y = _data(P) * 1
+    y[index] = 1.0
+    return y
+
+
+@pytest.mark.parametrize("build", [
+    lambda P: _data(P)[1.0],                               # IndexError in a program
+    lambda P: _data(P)["a"],
+    lambda P: _data(P)[0, np.bool_(True)],
+    lambda P: _data(P)[..., ...],
+    lambda P: _static_set(P, np.bool_(True)),
+    lambda P: _data(P)[[1.0]],                             # TypeError in a program
+], ids=["float", "str", "np_bool", "two_ellipses", "set_np_bool", "float_list"])
+def test_static_index_errors(build):
+    same_static_exception(build)

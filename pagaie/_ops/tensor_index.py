@@ -26,10 +26,18 @@ _ELLIPSIS = type(Ellipsis)
 __all__: list[str] = []
 
 
+def _static_type(err: Exception, kind: type) -> Exception:
+    """``err`` raised as ``kind`` while a program is built (Paddle's static index parser)."""
+    err.static_type = kind
+    return err
+
+
 def _bad_type(item: Any, pos: int) -> ValueError:
-    return ValueError("paddle.Tensor.__getitem__: indices must be ints, slices, Ellipsis, None, "
-                      "bool, or lists/Tensors of ints or bools, but received "
-                      f"{type(item).__name__} at position {pos}")
+    tp = type(item)
+    name = tp.__name__ if tp.__module__ == "builtins" else f"{tp.__module__}.{tp.__name__}"
+    return _static_type(ValueError(
+        "paddle.Tensor.__getitem__: indices must be ints, slices, Ellipsis, None, bool, or "
+        f"lists/Tensors of ints or bools, but received {name} at position {pos}"), IndexError)
 
 
 def _as_index_tensor(item: Any, pos: int, device: torch.device) -> _T:
@@ -47,9 +55,9 @@ def _as_index_tensor(item: Any, pos: int, device: torch.device) -> _T:
     elif t.dtype is torch.int32 or (t.numel() == 0 and t.dtype.is_floating_point):
         t = t.long()
     else:  # as Paddle: int8/int16/uint8 index tensors are refused too
-        raise ValueError(f"paddle.Tensor.__getitem__: an index tensor must hold int32, int64 or "
-                         f"bool values, but the one at position {pos} holds "
-                         f"{str(t.dtype).replace('torch.', '')}")
+        raise _static_type(ValueError(
+            f"paddle.Tensor.__getitem__: an index tensor must hold int32, int64 or bool values, "
+            f"but the one at position {pos} holds {str(t.dtype).replace('torch.', '')}"), TypeError)
     return t if t.device == device else t.to(device)
 
 
@@ -151,8 +159,8 @@ def _normalize(x: _T, index: Any, api: str = "__getitem__") -> tuple[tuple, list
             out.append(None)
         elif it is Ellipsis:
             if seen_ellipsis:
-                raise ValueError(f"paddle.Tensor.{api}: an index can only have a single "
-                                 "ellipsis ('...')")
+                raise _static_type(ValueError(f"paddle.Tensor.{api}: an index can only have a "
+                                          "single ellipsis ('...')"), IndexError)
             seen_ellipsis = True
             out.append(Ellipsis)
             dim += nd - n_used
