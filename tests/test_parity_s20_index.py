@@ -237,3 +237,29 @@ def _static_set(P, index):
 ], ids=["float", "str", "np_bool", "two_ellipses", "set_np_bool", "float_list"])
 def test_static_index_errors(build):
     same_static_exception(build)
+
+
+# -- index_put with only 0-D indices, index_add's float alpha on integers ---------------------
+
+@pytest.mark.parametrize("indices", [
+    lambda P: (P.to_tensor(1),), lambda P: (P.to_tensor(1), P.to_tensor(2)),
+    lambda P: (P.to_tensor(True),),
+], ids=["one_0d", "two_0d", "0d_bool"])
+def test_index_put_all_0d_indices_refused(indices):
+    same_exception(lambda P: P.index_put(_x(P)[0], indices(P), P.to_tensor(1.0)))
+
+
+def test_index_put_0d_with_1d_index_runs():
+    assert_same(*both(lambda P: P.index_put(_x(P)[0], (P.to_tensor(1), P.to_tensor([2])),
+                                            P.to_tensor(1.0))))
+
+
+@pytest.mark.parametrize("dt,alpha", [("int32", 2.0), ("int64", 1.5), ("float16", 2.5),
+                                      ("float32", True), ("int32", 3)])
+def test_index_add_alpha_kinds(dt, alpha):
+    def run(P):
+        return P.index_add(_x(P, dt)[0], P.to_tensor([0]), 0, P.ones([1, 4], dt), alpha=alpha)
+    if dt.startswith("int") and isinstance(alpha, float):
+        same_exception(run)
+    else:
+        assert_same(*both(run))

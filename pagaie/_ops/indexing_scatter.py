@@ -445,6 +445,10 @@ def index_add(x, index, axis, value, alpha=1, name=None, *, out=None):
             value.shape[d] == want[d] for d in range(x.dim()) if d != a)
         raise (RuntimeError if short else ValueError)(f"paddle.index_add: 'value' must have shape {want} (x's shape with "
                          f"axis {a} the length of 'index'), but received {list(value.shape)}")
+    if isinstance(alpha, float) and not (x.dtype.is_floating_point or x.dtype.is_complex):
+        # Paddle's kernel reads a float alpha as the tensor's integer type: InvalidArgument
+        raise ValueError(f"paddle.index_add: a float 'alpha' ({alpha}) needs a floating 'x', but "
+                         f"'x' is {str(x.dtype).replace('torch.', '')}")
     r = torch.index_add(x, a, idx, value.to(x.dtype), alpha=alpha)
     if out is not None:
         out.copy_(r)
@@ -492,6 +496,9 @@ def index_put(x, indices, value, accumulate=False, name=None):
         raise ValueError(f"paddle.index_put: argument 'value' (position 2) must be Tensor, but got "
                          f"{type(value).__name__}")
     _same_dtype(x, value, "index_put", "value")
+    if indices and all(t.dim() == 0 for t in indices):   # Paddle's InvalidArgument
+        raise ValueError("paddle.index_put: at least one of 'indices' must have 1 or more "
+                         f"dimensions, but all {len(indices)} are 0-D Tensors")
     used = sum(t.dim() if t.dtype is torch.bool else 1 for t in indices)
     if used > x.dim():
         raise IndexError(f"paddle.index_put: too many indices ({used}) for 'x' of rank {x.dim()} "
