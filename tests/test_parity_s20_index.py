@@ -263,3 +263,16 @@ def test_index_add_alpha_kinds(dt, alpha):
         same_exception(run)
     else:
         assert_same(*both(run))
+
+
+def test_setitem_int_tensor_from_value_needing_gradients():
+    def run(P):
+        x = _x(P, "int32")
+        v = P.ones([3, 4])
+        v.stop_gradient = False
+        x[0] = v
+        with P.no_grad():
+            y = _x(P, "int32")
+            y[0] = v
+        return [x, x.stop_gradient, x.is_leaf, (x + 1).stop_gradient, y.stop_gradient]
+    assert_same(*both(run))

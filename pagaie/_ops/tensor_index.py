@@ -16,7 +16,7 @@ import numpy as np
 import torch
 
 from pagaie._core.registry import defop
-from pagaie._core.tensor import Tensor, is_grad_leaf, is_leaf_view, wrap, write_leaf_view
+from pagaie._core.tensor import Tensor, flag_grad, is_grad_leaf, is_leaf_view, wrap, write_leaf_view
 from pagaie._ops.indexing_scatter import cast_number, overflow
 from pagaie._ops.manipulation import view_results
 
@@ -336,11 +336,15 @@ def setitem(x, index, value):
                          "use inplace strategy (set stop_gradient=True first, or write into a copy)")
     v = _value_for(x, index, value)
     try:
-        return _write(x, index, v)
+        _write(x, index, v)
     except (RuntimeError, ValueError, OverflowError) as exc:   # torch's kinds, by path
         if not overflow(exc, v):
             raise
-    return _write(x, index, cast_number(v, x.dtype, x.device))
+        _write(x, index, cast_number(v, x.dtype, x.device))
+    if isinstance(value, _T) and value.requires_grad and not (x.is_floating_point() or x.is_complex()) \
+            and torch.is_grad_enabled():
+        flag_grad(x, carried=True)   # as Paddle: an int x written from a value needing gradients
+    return x
 
 
 def _write(x: _T, index: Any, v: Any) -> _T:
