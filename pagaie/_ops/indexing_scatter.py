@@ -30,10 +30,11 @@ __all__ = ["scatter", "scatter_", "scatter_nd", "scatter_nd_add", "scatter_add",
            "put_along_axis", "slice_scatter", "select_scatter", "diagonal_scatter"]
 
 
-def _same_dtype(x: _T, v: Any, api: str, arg: str, error: type = ValueError) -> None:
-    """Paddle writes a tensor ``arg`` into ``x`` only when their dtypes agree (no casting)."""
+def _same_dtype(x: _T, v: Any, api: str, arg: str, error: type = ValueError, target: str = "x") -> None:
+    """Paddle writes a tensor ``arg`` into ``x`` (its argument ``target``) only when their
+    dtypes agree (no casting)."""
     if isinstance(v, _T) and v.dtype is not x.dtype:
-        raise error(f"paddle.{api}: '{arg}' must have the dtype of 'x' "
+        raise error(f"paddle.{api}: '{arg}' must have the dtype of '{target}' "
                     f"({str(x.dtype).replace('torch.', '')}), but received "
                     f"{str(v.dtype).replace('torch.', '')}")
 
@@ -110,7 +111,7 @@ def _put_along(arr: _T, indices: _T, values: Any, axis: Any, reduce: str, includ
     # As Paddle: data values become a tensor of to_tensor's dtype (a Python float the default
     # float dtype, an int int64), which must be arr's dtype as a tensor's must
     v = values if isinstance(values, _T) else _from_data(values, None, api).to(arr.device)
-    _same_dtype(arr, v, api, "values")
+    _same_dtype(arr, v, api, "values", target="input" if api == "scatter" else "arr")
     if broadcast:
         if all(i <= s for i, s in zip(idx.shape, arr.shape)):
             shp = list(arr.shape)
