@@ -29,20 +29,28 @@ __all__ = ["gather", "gather_nd", "index_select", "index_sample", "masked_select
            "multiplex", "shard_index"]
 
 
-_INT_INDEX = (torch.int32, torch.int64, torch.int16, torch.int8, torch.uint8)
+_INT_INDEX = (torch.int32, torch.int64)
+_SMALL_INT_INDEX = (torch.int16, torch.int8, torch.uint8)
 
 
-def check_index(index: Any, api: str, arg: str = "index", static_type: type | None = None) -> _T:
-    """``index`` must be an integer tensor; returned as int64 (what torch's kernels take).
-    ``static_type``: the exception Paddle's Python dtype check raises for another dtype while a
-    program is recorded (its eager kernel's is ValueError)."""
+def check_index(index: Any, api: str, arg: str = "index", static_type: type | None = None,
+                small_ints: bool = False, error: type = ValueError) -> _T:
+    """``index`` must be an int32 or int64 tensor; returned as int64 (what torch's kernels take).
+
+    ``small_ints``: also take int8/int16/uint8 (Paddle's kernels of ``take_along_axis`` and of
+    the PyTorch form of ``gather`` read them without a check, as garbage; pagaie reads them
+    right). ``error``: the exception of Paddle's check for another dtype (its kernels'
+    InvalidArgument, a ValueError, unless the API checks in Python first). ``static_type``: the
+    exception Paddle's Python dtype check raises for another dtype while a program is recorded."""
     if not isinstance(index, _T):
-        raise ValueError(f"paddle.{api}: '{arg}' must be a Tensor, but received {type(index).__name__}")
+        from pagaie._core.bad_input import exception_type
+        raise exception_type(api, arg, index)(
+            f"paddle.{api}: '{arg}' must be a Tensor, but received {type(index).__name__}")
     if index.dtype is torch.int64:
         return index
-    if index.dtype not in _INT_INDEX:
-        err = ValueError(f"paddle.{api}: '{arg}' must be an int32 or int64 tensor, but received "
-                         f"dtype {str(index.dtype).replace('torch.', '')}")
+    if index.dtype not in _INT_INDEX and not (small_ints and index.dtype in _SMALL_INT_INDEX):
+        err = error(f"paddle.{api}: '{arg}' must be an int32 or int64 tensor, but received "
+                    f"dtype {str(index.dtype).replace('torch.', '')}")
         err.static_type = static_type
         raise err
     return index.long()
@@ -83,7 +91,8 @@ def gather(x, index, axis=None, name=None, out=None, *, dim=None):
             d, idx = norm_axis(dim, x.dim(), "gather", error=IndexError), index
         else:
             d, idx = norm_axis(index, x.dim(), "gather", error=IndexError), axis
-        r = torch.gather(x, d, bound_index(check_index(idx, "gather"), x.shape[d], "gather"))
+        r = torch.gather(x, d, bound_index(check_index(idx, "gather", small_ints=True), x.shape[d],
+                                            "gather"))
         if out is not None:
             out.copy_(r)
             return out
@@ -443,7 +452,10 @@ def slice(input, axes, starts, ends):  # noqa: A001 (Paddle's name)
         >>> paddle.slice(x, axes=[0, 1], starts=[1, 0], ends=[3, 2]).tolist()
         [[4, 5], [8, 9]]
     """
-    if isinstance(axes, (list, tuple)) and not axes:
+    if not isinstance(axes, (list, tuple)):   # Paddle's check (strided_slice takes an int)
+        raise ValueError(f"paddle.slice: 'axes' must be a list or tuple, but received "
+                         f"{type(axes).__name__}")
+    if not axes:
         raise ValueError("paddle.slice: 'axes' must not be an empty list or tuple")
     idx, _ = _slice_dims(input, axes, starts, ends, None, "slice")
     return input[idx]
@@ -506,8 +518,11 @@ def _along_axis_inputs(arr: _T, indices: _T, axis: Any, broadcast: bool, api: st
     if arr.dim() != indices.dim():
         raise ValueError(f"paddle.{api}: 'indices' and 'arr' must have the same number of "
                          f"dimensions, but received {indices.dim()} and {arr.dim()}")
+    if arr.dim() == 0:   # Paddle asserts the axis range, [-0, 0) for a 0-D arr
+        raise AssertionError(f"paddle.{api}: 'axis' must be in the range [-0, 0) for a 0-D "
+                             f"'arr', but received {axis}")
     a = norm_axis(axis, arr.dim(), api, error=AssertionError)  # Paddle asserts the range
-    idx = check_index(indices, api, "indices")
+    idx = check_index(indices, api, "indices", small_ints=True)
     if broadcast:
         shp = [0 if (i == 0 or s == 0) else max(s, i) for s, i in zip(arr.shape, idx.shape)]
         shp[a] = idx.shape[a]
@@ -581,7 +596,7 @@ def multiplex(inputs, index, name=None):
     if isinstance(index, _T) and (index.dim() != 2 or index.shape[1] != 1):
         raise RuntimeError(f"paddle.multiplex: 'index' must have shape [batch_size, 1], but "
                            f"received {list(index.shape)}")
-    idx = check_index(index, "multiplex")
+    idx = check_index(index, "multiplex", static_type=TypeError)
     if idx.shape[0] > x0.shape[0]:  # fewer rows are fine: the result has one per index row
         raise ValueError(f"paddle.multiplex: 'index' has {idx.shape[0]} rows, more than the "
                          f"{x0.shape[0]} of the tensors of 'inputs'")

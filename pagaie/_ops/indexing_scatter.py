@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import functools
+import inspect
 from typing import Any
 
 import torch
@@ -10,6 +11,7 @@ from pagaie._core.registry import REGISTRY, OpRecord, defop
 from pagaie._core.tensor import Tensor, check_inplace
 from pagaie._ops._helpers import (ALL_DTYPES, SMALL_INTS, AssertionValueError, axis_arg, kernel_dtypes, norm_axis,
                                   parser_bool, write_result_into)
+from pagaie._ops.creation import _from_data
 from pagaie._ops.indexing import _slice_dims, bound_index, check_index
 from pagaie._ops.manipulation import _dims_of
 
@@ -28,12 +30,30 @@ __all__ = ["scatter", "scatter_", "scatter_nd", "scatter_nd_add", "scatter_add",
            "put_along_axis", "slice_scatter", "select_scatter", "diagonal_scatter"]
 
 
-def _same_dtype(x: _T, v: Any, api: str, arg: str, error: type = ValueError) -> None:
-    """Paddle writes a tensor ``arg`` into ``x`` only when their dtypes agree (no casting)."""
+def _same_dtype(x: _T, v: Any, api: str, arg: str, error: type = ValueError, target: str = "x") -> None:
+    """Paddle writes a tensor ``arg`` into ``x`` (its argument ``target``) only when their
+    dtypes agree (no casting)."""
     if isinstance(v, _T) and v.dtype is not x.dtype:
-        raise error(f"paddle.{api}: '{arg}' must have the dtype of 'x' "
+        raise error(f"paddle.{api}: '{arg}' must have the dtype of '{target}' "
                     f"({str(x.dtype).replace('torch.', '')}), but received "
                     f"{str(v.dtype).replace('torch.', '')}")
+
+
+def cast_number(value: Any, dtype: torch.dtype, device: torch.device) -> _T:
+    """A Python number that overflows ``dtype`` as a 0-D tensor of it, converted as Paddle's C++
+    casts from a double do (float32 ``1e40`` is inf, uint8 ``300`` is 44, int32 ``2**40`` the
+    platform's out-of-range cast), where torch refuses the number."""
+    if isinstance(value, complex):
+        t = torch.tensor(complex(value), dtype=torch.complex128)
+    else:
+        t = torch.tensor(float(value), dtype=torch.float64)
+    return t.to(device=device, dtype=dtype)
+
+
+def overflow(exc: Exception, value: Any) -> bool:
+    """Whether torch refused the Python number ``value`` as out of its tensor dtype's range."""
+    return isinstance(value, (int, float, complex)) and (
+        isinstance(exc, OverflowError) or "verflow" in str(exc))
 
 
 _REDUCE = {"assign": None, "add": "sum", "sum": "sum", "mul": "prod", "multiply": "prod",
@@ -65,6 +85,9 @@ def _put_along(arr: _T, indices: _T, values: Any, axis: Any, reduce: str, includ
     if arr.dim() != indices.dim():
         raise ValueError(f"paddle.{api}: 'indices' and 'arr' must have the same number of "
                          f"dimensions, but received {indices.dim()} and {arr.dim()}")
+    if arr.dim() == 0:   # Paddle asserts the axis range, [-0, 0) for a 0-D arr
+        raise AssertionError(f"paddle.{api}: 'axis' must be in the range [-0, 0) for a 0-D "
+                             f"'arr', but received {axis}")
     a = norm_axis(axis, arr.dim(), api, error=AssertionError)  # Paddle asserts the range
     if not broadcast and isinstance(values, _T):
         # Paddle's own checks without broadcasting: rank (ValueError), then sizes (RuntimeError)
@@ -85,9 +108,10 @@ def _put_along(arr: _T, indices: _T, values: Any, axis: Any, reduce: str, includ
     if not broadcast and idx.numel() and int(idx.max()) >= arr.shape[a]:
         raise RuntimeError(f"paddle.{api}: index {int(idx.max())} is out of bounds for axis {a} "
                            f"of size {arr.shape[a]}")
-    _same_dtype(arr, values, api, "values")
-    v = values if isinstance(values, _T) else torch.tensor(values, dtype=arr.dtype, device=arr.device)
-    v = v.to(arr.dtype)
+    # As Paddle: data values become a tensor of to_tensor's dtype (a Python float the default
+    # float dtype, an int int64), which must be arr's dtype as a tensor's must
+    v = values if isinstance(values, _T) else _from_data(values, None, api).to(arr.device)
+    _same_dtype(arr, v, api, "values", target="input" if api == "scatter" else "arr")
     if broadcast:
         if all(i <= s for i, s in zip(idx.shape, arr.shape)):
             shp = list(arr.shape)
@@ -206,6 +230,66 @@ def scatter(x, index, updates, overwrite=True, name=None, out=None):
     return r
 
 
+_scatter_op = scatter
+
+
+def _torch_scatter(input, dim, index, src=None, reduce=None, out=None, value=None):
+    """PyTorch's ``scatter(input, dim, index, src (alias value), *, reduce, out)``, called with
+    keywords: the record's positional torch form (put_along_axis without broadcasting)."""
+    if src is None:
+        if value is None:   # Paddle's TypeError: no pattern of the two matches
+            raise TypeError("paddle.scatter: expects (Tensor input, int dim, Tensor index, Tensor "
+                            "src (alias value), *, str reduce, Tensor out) or (Tensor x, Tensor "
+                            "index, Tensor updates, bool overwrite, str name), but the PyTorch "
+                            "form got neither 'src' nor 'value'")
+        src = value
+    elif value is not None:
+        raise TypeError("paddle.scatter: 'value' is an alias of 'src'; give only one of them")
+    return _scatter_op(input, dim, index, src, reduce, out=out)
+
+
+def scatter(*args: Any, **kwargs: Any) -> Tensor:  # noqa: F811 (the public form of the record)
+    """Write the rows of ``updates`` into the rows ``index`` of ``x``; or, called as PyTorch's
+    ``scatter(input, dim, index, src, *, reduce=None, out=None)`` (an int second argument, or
+    ``dim=``), :func:`put_along_axis` along ``dim`` without broadcasting (``value=`` is an alias
+    of ``src``; ``reduce`` is ``'add'``, ``'multiply'``... or None to assign).
+
+    With ``overwrite`` a repeated index keeps the last update; without it the addressed rows
+    are zeroed and then all their updates are summed.
+
+    Args:
+        x (Tensor): the input, at least 1-D.
+        index (Tensor): 1-D (or 0-D) int32/int64 row numbers.
+        updates (Tensor): the rows to write, ``x``'s shape past the first axis.
+        overwrite (bool, optional): replace (True) or sum (False) at repeated rows.
+        name (str, optional): unused, for Paddle compatibility.
+        out (Tensor, optional): also store the result here.
+
+    Returns:
+        Tensor: the result.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> x = paddle.zeros([3, 2])
+        >>> u = paddle.to_tensor([[1.0, 1.0], [2.0, 2.0]])
+        >>> paddle.scatter(x, paddle.to_tensor([1, 1]), u, overwrite=False).tolist()
+        [[0.0, 0.0], [3.0, 3.0], [0.0, 0.0]]
+        >>> paddle.scatter(x, dim=1, index=paddle.to_tensor([[1], [0], [1]]), src=paddle.ones([3, 1]),
+        ...                reduce='add').tolist()
+        [[0.0, 1.0], [1.0, 0.0], [0.0, 1.0]]
+    """
+    # Paddle's dispatch: the PyTorch form has an int second argument, or ``dim`` as a keyword
+    torch_form = isinstance(args[1], int) if len(args) >= 2 else "dim" in kwargs
+    if torch_form and (kwargs or len(args) < 4):
+        return _torch_scatter(*args, **kwargs)
+    return _scatter_op(*args, **kwargs)
+
+
+scatter.__signature__ = inspect.signature(_scatter_op)   # Paddle's, as its inspect shows
+scatter.op_record = _scatter_op.op_record
+Tensor.scatter = scatter
+
+
 def scatter_(*args: Any, **kwargs: Any) -> Tensor:
     """In-place :func:`scatter`: writes into ``x`` (or ``input``) and returns it.
 
@@ -232,7 +316,10 @@ Tensor.scatter_ = scatter_
 
 def _nd_columns(x_shape: Any, index: _T, api: str) -> tuple:
     index = check_index(index, api)
-    k = index.shape[-1] if index.dim() else 0
+    if index.dim() == 0:   # Paddle's InvalidArgument: the last axis of index addresses x's axes
+        raise ValueError(f"paddle.{api}: 'index' must have at least 1 dimension, but received a "
+                         "0-D Tensor")
+    k = index.shape[-1]
     if k > len(x_shape):
         raise ValueError(f"paddle.{api}: the last dimension of 'index' ({k}) must not exceed the "
                          f"rank of the target ({len(x_shape)})")
@@ -263,8 +350,7 @@ def _scatter_nd_add(x: _T, index: _T, updates: _T, api: str) -> _T:
     cols, k = _nd_columns(list(x.shape), index, api)
     u = updates
     if k == 0:
-        lead = index.dim() - 1 if index.dim() else 0
-        return x + u.reshape([-1] + list(x.shape)).sum(0) if lead else x + u
+        return x + u.reshape([-1] + list(x.shape)).sum(0) if index.dim() > 1 else x + u
     return x.index_put(cols, u, accumulate=True)
 
 
@@ -294,7 +380,8 @@ def scatter_add(input, dim, index, src):
         [[2.0, 0.0, 0.0]]
     """
     d = norm_axis(dim, input.dim(), "scatter_add", "dim")
-    idx = bound_index(check_index(index, "scatter_add"), input.shape[d], "scatter_add")
+    idx = bound_index(check_index(index, "scatter_add", error=TypeError), input.shape[d],
+                      "scatter_add")
     _same_dtype(input, src, "scatter_add", "src")
     return torch.scatter_add(input, d, idx, src.to(input.dtype))
 
@@ -320,7 +407,8 @@ def scatter_reduce(input, dim, index, src, reduce, *, include_self=True):
     if input.dtype not in _SCATTER_REDUCE_CPU_DTYPES:   # its CPU kernel (put_along_axis)
         kernel_dtypes("scatter_reduce", input, _SCATTER_REDUCE_CPU_DTYPES, "input", static=frozenset())
     d = norm_axis(dim, input.dim(), "scatter_reduce", "dim")
-    idx = bound_index(check_index(index, "scatter_reduce"), input.shape[d], "scatter_reduce")
+    idx = bound_index(check_index(index, "scatter_reduce", error=TypeError), input.shape[d],
+                      "scatter_reduce")
     return torch.scatter_reduce(input, d, idx, src.to(input.dtype), reduce, include_self=include_self)
 
 
@@ -358,6 +446,10 @@ def index_add(x, index, axis, value, alpha=1, name=None, *, out=None):
             value.shape[d] == want[d] for d in range(x.dim()) if d != a)
         raise (RuntimeError if short else ValueError)(f"paddle.index_add: 'value' must have shape {want} (x's shape with "
                          f"axis {a} the length of 'index'), but received {list(value.shape)}")
+    if isinstance(alpha, float) and not (x.dtype.is_floating_point or x.dtype.is_complex):
+        # Paddle's kernel reads a float alpha as the tensor's integer type: InvalidArgument
+        raise ValueError(f"paddle.index_add: a float 'alpha' ({alpha}) needs a floating 'x', but "
+                         f"'x' is {str(x.dtype).replace('torch.', '')}")
     r = torch.index_add(x, a, idx, value.to(x.dtype), alpha=alpha)
     if out is not None:
         out.copy_(r)
@@ -405,6 +497,9 @@ def index_put(x, indices, value, accumulate=False, name=None):
         raise ValueError(f"paddle.index_put: argument 'value' (position 2) must be Tensor, but got "
                          f"{type(value).__name__}")
     _same_dtype(x, value, "index_put", "value")
+    if indices and all(t.dim() == 0 for t in indices):   # Paddle's InvalidArgument
+        raise ValueError("paddle.index_put: at least one of 'indices' must have 1 or more "
+                         f"dimensions, but all {len(indices)} are 0-D Tensors")
     used = sum(t.dim() if t.dtype is torch.bool else 1 for t in indices)
     if used > x.dim():
         raise IndexError(f"paddle.index_put: too many indices ({used}) for 'x' of rank {x.dim()} "
@@ -460,7 +555,12 @@ def masked_fill(x, mask, value, name=None):
             return torch.where(mask, value, x)
     if mask.dim() > x.dim() or any(m != s and s == 1 for m, s in zip(mask.shape[::-1], x.shape[::-1])):
         x = x.expand(torch.broadcast_shapes(x.shape, mask.shape))
-    return x.masked_fill(mask, value)
+    try:
+        return x.masked_fill(mask, value)
+    except (RuntimeError, ValueError, OverflowError) as exc:   # torch's kinds, by path
+        if not overflow(exc, value):
+            raise
+    return x.masked_fill(mask, cast_number(value, x.dtype, x.device))
 
 
 # Paddle's masked_scatter composes CPU kernels (where...) that take these dtypes only

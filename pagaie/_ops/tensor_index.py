@@ -16,7 +16,8 @@ import numpy as np
 import torch
 
 from pagaie._core.registry import defop
-from pagaie._core.tensor import Tensor, is_grad_leaf, is_leaf_view, wrap, write_leaf_view
+from pagaie._core.tensor import Tensor, flag_grad, is_grad_leaf, is_leaf_view, wrap, write_leaf_view
+from pagaie._ops.indexing_scatter import cast_number, overflow
 from pagaie._ops.manipulation import view_results
 
 _T = torch.Tensor
@@ -25,10 +26,18 @@ _ELLIPSIS = type(Ellipsis)
 __all__: list[str] = []
 
 
+def _static_type(err: Exception, kind: type) -> Exception:
+    """``err`` raised as ``kind`` while a program is built (Paddle's static index parser)."""
+    err.static_type = kind
+    return err
+
+
 def _bad_type(item: Any, pos: int) -> ValueError:
-    return ValueError("paddle.Tensor.__getitem__: indices must be ints, slices, Ellipsis, None, "
-                      "bool, or lists/Tensors of ints or bools, but received "
-                      f"{type(item).__name__} at position {pos}")
+    tp = type(item)
+    name = tp.__name__ if tp.__module__ == "builtins" else f"{tp.__module__}.{tp.__name__}"
+    return _static_type(ValueError(
+        "paddle.Tensor.__getitem__: indices must be ints, slices, Ellipsis, None, bool, or "
+        f"lists/Tensors of ints or bools, but received {name} at position {pos}"), IndexError)
 
 
 def _as_index_tensor(item: Any, pos: int, device: torch.device) -> _T:
@@ -46,9 +55,9 @@ def _as_index_tensor(item: Any, pos: int, device: torch.device) -> _T:
     elif t.dtype is torch.int32 or (t.numel() == 0 and t.dtype.is_floating_point):
         t = t.long()
     else:  # as Paddle: int8/int16/uint8 index tensors are refused too
-        raise ValueError(f"paddle.Tensor.__getitem__: an index tensor must hold int32, int64 or "
-                         f"bool values, but the one at position {pos} holds "
-                         f"{str(t.dtype).replace('torch.', '')}")
+        raise _static_type(ValueError(
+            f"paddle.Tensor.__getitem__: an index tensor must hold int32, int64 or bool values, "
+            f"but the one at position {pos} holds {str(t.dtype).replace('torch.', '')}"), TypeError)
     return t if t.device == device else t.to(device)
 
 
@@ -124,8 +133,10 @@ def _normalize(x: _T, index: Any, api: str = "__getitem__") -> tuple[tuple, list
     if any(type(it) is range for it in items):  # as Paddle: a range is its list of ints
         items = tuple(list(it) if type(it) is range else it for it in items)
     n_used = 0
-    for it in items:
-        if it is None or it is Ellipsis or isinstance(it, (bool, np.bool_)):
+    for pos, it in enumerate(items):
+        if type(it) is np.bool_:   # as Paddle: a numpy bool is no index (a list of them is a mask)
+            raise _bad_type(it, pos)
+        if it is None or it is Ellipsis or type(it) is bool:
             continue
         if isinstance(it, _T) and it.dtype is torch.bool:
             n_used += max(it.dim(), 1) if it.dim() else 0
@@ -148,8 +159,8 @@ def _normalize(x: _T, index: Any, api: str = "__getitem__") -> tuple[tuple, list
             out.append(None)
         elif it is Ellipsis:
             if seen_ellipsis:
-                raise ValueError(f"paddle.Tensor.{api}: an index can only have a single "
-                                 "ellipsis ('...')")
+                raise _static_type(ValueError(f"paddle.Tensor.{api}: an index can only have a "
+                                          "single ellipsis ('...')"), IndexError)
             seen_ellipsis = True
             out.append(Ellipsis)
             dim += nd - n_used
@@ -167,12 +178,12 @@ def _normalize(x: _T, index: Any, api: str = "__getitem__") -> tuple[tuple, list
                 out.append(slice(size - 1 - s, size - 1 - e, -k))
                 flips.append(dim)
             dim += 1
-        elif isinstance(it, (bool, np.bool_)):
-            out.append(bool(it))
+        elif type(it) is bool:
+            out.append(it)
             advanced = True
-        elif isinstance(it, (int, np.integer)) or (isinstance(it, _T) and it.dim() == 0
-                                                   and it.dtype is not torch.bool
-                                                   and not it.is_floating_point()):
+        elif isinstance(it, (int, np.integer)) or (isinstance(it, _T) and it.dim() == 0 and (
+                it.dtype is torch.int64 or it.dtype is torch.int32)):
+            # (a 0-D tensor of another dtype is refused by _as_index_tensor, as in Paddle)
             i = int(it)
             size = x.shape[dim]
             if not -size <= i < size:
@@ -273,22 +284,40 @@ def _mismatch(api: str, exc: IndexError) -> Exception:
 
 
 
-def _value_for(x: _T, value: Any) -> Any:
+# The tensor dtypes Paddle's __setitem__ writes a numpy array into (ValueError for the others)
+_NUMPY_VALUE_DTYPES = frozenset((torch.bool, torch.int32, torch.int64, torch.float32, torch.float64,
+                                 torch.complex64, torch.complex128))
+
+
+def _value_for(x: _T, index: Any, value: Any) -> Any:
     tp = type(value)
     if tp is float or tp is int or tp is bool:
         return value
     if isinstance(value, _T):
         return value if value.dtype is x.dtype else value.to(x.dtype)
-    if isinstance(value, (bool, int, float, complex)):
+    if isinstance(value, (int, float, complex)) and not isinstance(value, np.generic) or \
+            isinstance(value, (np.float64, np.complex128)):
+        # (np.float64 and np.complex128 are Python float/complex subclasses, which Paddle takes)
         return value
-    if not isinstance(value, (np.ndarray, np.generic)):
+    # As Paddle: the index is read (and its errors raised) before the value is
+    _normalize(x, index, "__setitem__")
+    if not isinstance(value, np.ndarray):
+        # numpy scalars (np.float32, np.int64, np.bool_...) included, as Paddle refuses them
         raise ValueError("paddle.Tensor.__setitem__: the value must be a Tensor, numpy.ndarray, "
-                         f"int, float, complex or bool, but received {type(value).__name__}")
+                         f"int, float, complex or bool, but received {tp.__module__}.{tp.__name__}"
+                         if tp.__module__ != "builtins" else
+                         "paddle.Tensor.__setitem__: the value must be a Tensor, numpy.ndarray, "
+                         f"int, float, complex or bool, but received {tp.__name__}")
+    if x.dtype not in _NUMPY_VALUE_DTYPES:
+        raise ValueError("paddle.Tensor.__setitem__: a numpy.ndarray value can only be written into "
+                         "a tensor of dtype bool, int32, int64, float32, float64, complex64 or "
+                         f"complex128, but the tensor is {str(x.dtype).replace('torch.', '')} "
+                         "(convert the value with paddle.to_tensor first)")
     try:
-        return torch.as_tensor(np.asarray(value), device=x.device).to(x.dtype)
-    except (TypeError, ValueError):
+        return torch.as_tensor(value, device=x.device).to(x.dtype)
+    except (TypeError, ValueError, RuntimeError):
         raise ValueError(f"paddle.Tensor.__setitem__: the value must be a Tensor, a number or "
-                         f"array-like, but received {type(value).__name__}") from None
+                         f"array-like, but received a numpy.ndarray of dtype {value.dtype}") from None
 
 
 @defop("setitem", method=False, paddle_types=("set_value", "set_value_with_tensor"))
@@ -305,7 +334,21 @@ def setitem(x, index, value):
     if is_grad_leaf(x) and torch.is_grad_enabled():   # under no_grad: a manual update, allowed
         raise ValueError("paddle.Tensor.__setitem__: Leaf Tensor that doesn't stop gradient can't "
                          "use inplace strategy (set stop_gradient=True first, or write into a copy)")
-    v = _value_for(x, value)
+    v = _value_for(x, index, value)
+    try:
+        _write(x, index, v)
+    except (RuntimeError, ValueError, OverflowError) as exc:   # torch's kinds, by path
+        if not overflow(exc, v):
+            raise
+        _write(x, index, cast_number(v, x.dtype, x.device))
+    if isinstance(value, _T) and value.requires_grad and not (x.is_floating_point() or x.is_complex()) \
+            and torch.is_grad_enabled():
+        flag_grad(x, carried=True)   # as Paddle: an int x written from a value needing gradients
+    return x
+
+
+def _write(x: _T, index: Any, v: Any) -> _T:
+    """``x[index] = v`` with Paddle's rules (``v`` a number, or a tensor of ``x``'s dtype)."""
     if _is_basic(x, index):
         x[index] = v
         return x
