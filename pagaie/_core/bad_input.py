@@ -168,3 +168,17 @@ def exception_type(op: str, param: str = "x", value: object = None) -> type[Exce
     if op in TYPE_ERROR_OPS:
         return TypeError
     return ValueError
+
+
+def type_name(value: object) -> str:
+    """The type of ``value`` as Paddle's argument checks name it: a builtin's bare name
+    (``list``), any other type with its module (``numpy.float32``).
+
+    Examples:
+        >>> import numpy as np
+        >>> from pagaie._core.bad_input import type_name
+        >>> type_name([1]), type_name(np.float32(1))
+        ('list', 'numpy.float32')
+    """
+    kind = type(value)
+    return kind.__name__ if kind.__module__ == "builtins" else f"{kind.__module__}.{kind.__name__}"

@@ -330,6 +330,22 @@ def default_float() -> torch.dtype:
     return _default_float
 
 
+def python_number(v: Any) -> Any:
+    """A numpy number (bool, int, float or complex) as its Python number, as Paddle's Tensor
+    operators read it (torch would drop the imaginary part of a ``np.complex64``); anything
+    else unchanged.
+
+    Examples:
+        >>> import numpy as np
+        >>> from pagaie._core.dtype import python_number
+        >>> python_number(np.complex64(1 + 2j)), python_number('a')
+        ((1+2j), 'a')
+    """
+    if isinstance(v, np.generic) and v.dtype.kind in "biufc":
+        return v.item()
+    return v
+
+
 class iinfo:
     """Machine limits of an integer dtype, as ``paddle.iinfo``.
 

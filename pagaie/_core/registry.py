@@ -30,6 +30,7 @@ import torch
 from pagaie._core.tensor import (GRAD_FLAG, UNTRACKED_GRADS, Tensor, check_inplace, flag_grad,
                                  is_grad_leaf, is_leaf_view, unwrap, unwrap_args, unwrap_kwargs, wrap,
                                  write_leaf_view)
+from pagaie._core.dtype import python_number
 from pagaie._core.public_names import public_name
 
 __all__ = ["OpRecord", "REGISTRY", "defop", "push_handler", "pop_handler", "handler",
@@ -473,13 +474,10 @@ def bad_argument(rec: OpRecord, exc: BaseException, args: tuple) -> BaseExceptio
             break
         p = params[min(i, star)]
         if _not_a_tensor(p, v, exc):
-            from pagaie._core.bad_input import exception_type
-            kind = type(v)
-            tname = kind.__name__ if kind.__module__ == "builtins" else \
-                f"{kind.__module__}.{kind.__name__}"
+            from pagaie._core.bad_input import exception_type, type_name
             return exception_type(rec.name, p.name, v)(
                 f"{public_name(rec.name)}: argument '{p.name}' (position {i}) must be Tensor, "
-                f"but got {tname}")
+                f"but got {type_name(v)}")
     return _torch_arg_type(rec, exc, args)
 
 
@@ -506,9 +504,7 @@ def _operand(v: Any) -> Any:
     the imaginary part of a ``np.complex64``)."""
     if isinstance(v, np.ndarray):
         return torch.from_numpy(v.copy()) if v.dtype.kind in "biufc" else v
-    if isinstance(v, np.generic) and v.dtype.kind in "biufc":
-        return v.item()
-    return unwrap(v)
+    return unwrap(python_number(v))
 
 
 def bind_out(out: Any, r: Any) -> None:

@@ -731,8 +731,7 @@ def _pow_operand(other, op):
 
 
 def _rpow_operator(self, other):
-    if isinstance(other, np.generic) and other.dtype.kind in "biufc":
-        other = other.item()
+    other = _dt.python_number(other)
     if type(other) is int and self._t.dtype is torch.bool:  # (paddle.pow has no bool kernel)
         return pow(other, self.astype("int64"))
     if type(other) in (float, complex) and not (self._t.is_floating_point() or self._t.is_complex()):
@@ -743,8 +742,7 @@ def _rpow_operator(self, other):
 
 
 def _pow_operator(self, other):
-    if isinstance(other, np.generic) and other.dtype.kind in "biufc":
-        other = other.item()   # as its Python number
+    other = _dt.python_number(other)
     # ``int_tensor ** 2.5`` promotes to float (unlike paddle.pow, which truncates the exponent).
     if type(other) is float and not (self._t.is_floating_point() or self._t.is_complex()):
         return pow(self.astype(_dt.default_float()), other)

@@ -128,8 +128,7 @@ def _matmul_operands(self: Tensor, other, op: str) -> tuple[Tensor, Tensor]:
         return self, other
     if isinstance(other, np.ndarray) and other.dtype.kind in "biufc":
         return _matmul_operands(self, wrap(torch.from_numpy(other.copy())), op)   # as a Tensor
-    if isinstance(other, np.generic) and other.dtype.kind in "biufc":
-        other = other.item()
+    other = _dt.python_number(other)
     if type(other) in (int, float, bool, complex):
         d = self._t.dtype
         if type(other) is float and not (d.is_floating_point or d.is_complex):

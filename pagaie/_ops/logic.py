@@ -13,6 +13,7 @@ import numbers
 import numpy as np
 import torch
 
+from pagaie._core.dtype import python_number
 from pagaie._core.registry import NoKernelError, defop, number_api
 from pagaie._core.tensor import Tensor, wrap
 from pagaie._ops._helpers import (ALL_DTYPES, check_binary_dtypes, dtype_name, kernel_dtypes,
@@ -692,9 +693,7 @@ def _cmp_operator(fn, arrays=False):
 
     def op(self, other):
         if isinstance(other, _SCALARS):
-            if isinstance(other, np.generic):   # as its Python number (torch would drop the
-                other = other.item()            # imaginary part of a np.complex64)
-            return fn(self, other)
+            return fn(self, python_number(other))
         if arrays and isinstance(other, np.ndarray) and other.dtype.kind in "biufc":
             return fn(self, wrap(torch.from_numpy(other.copy())))
         return NotImplemented
@@ -770,8 +769,7 @@ def _eq_operator(base):
     ``paddle.equal`` first casts the number to x's dtype: such a number goes in as a 0-D tensor."""
     def op(self, other):
         t = self._t
-        if isinstance(other, np.generic) and other.dtype.kind in "biufc":
-            other = other.item()   # (np.float64 is a Python float to Paddle)
+        other = python_number(other)   # (np.float64 is a Python float to Paddle)
         if (type(other) is float or (type(other) is int and t.dtype is torch.bool)) \
                 and not (t.is_floating_point() or t.is_complex()):
             other = wrap(torch.tensor(other, dtype=torch.float64 if type(other) is float else torch.int64,

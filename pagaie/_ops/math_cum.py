@@ -8,6 +8,7 @@ import numbers
 import numpy as np
 import torch
 
+from pagaie._core.bad_input import type_name
 from pagaie._core.registry import NoKernelError, defop
 from pagaie._ops._helpers import (LOW_FLOATS, dtype_name, kernel_dtypes, no_low_float_kernel, norm_axis,
                                   scalar_axis, torch_dtype, write_out)
@@ -149,9 +150,8 @@ def cumprod(x, dim=None, *, dtype=None, out=None, name=None):
 def _cum_extreme(x, axis, dtype, api, fn):
     if axis is not None and type(x) is not torch.Tensor:
         # with an axis Paddle hands ``x`` straight to its argument parser (no flatten first)
-        kind = type(x)
-        name = kind.__name__ if kind.__module__ == "builtins" else f"{kind.__module__}.{kind.__name__}"
-        raise ValueError(f"paddle.{api}: argument 'x' (position 0) must be Tensor, but got {name}")
+        raise ValueError(f"paddle.{api}: argument 'x' (position 0) must be Tensor, but got "
+                         f"{type_name(x)}")
     _check_not_bool(x, api)
     _check_not_small_int(x, api)
     if x.dtype in LOW_FLOATS:

@@ -15,8 +15,9 @@ from typing import Any
 import numpy as np
 import torch
 
+from pagaie._core.bad_input import type_name
 from pagaie._core.registry import defop
-from pagaie._core.tensor import Tensor, flag_grad, is_grad_leaf, is_leaf_view, wrap, write_leaf_view
+from pagaie._core.tensor import Tensor, flag_grad, is_grad_leaf, is_leaf_view, write_leaf_view
 from pagaie._ops.indexing_scatter import cast_number, overflow
 from pagaie._ops.manipulation import view_results
 
@@ -33,11 +34,10 @@ def _static_type(err: Exception, kind: type) -> Exception:
 
 
 def _bad_type(item: Any, pos: int) -> ValueError:
-    tp = type(item)
-    name = tp.__name__ if tp.__module__ == "builtins" else f"{tp.__module__}.{tp.__name__}"
     return _static_type(ValueError(
         "paddle.Tensor.__getitem__: indices must be ints, slices, Ellipsis, None, bool, or "
-        f"lists/Tensors of ints or bools, but received {name} at position {pos}"), IndexError)
+        f"lists/Tensors of ints or bools, but received {type_name(item)} at position {pos}"),
+        IndexError)
 
 
 def _as_index_tensor(item: Any, pos: int, device: torch.device) -> _T:
@@ -304,10 +304,7 @@ def _value_for(x: _T, index: Any, value: Any) -> Any:
     if not isinstance(value, np.ndarray):
         # numpy scalars (np.float32, np.int64, np.bool_...) included, as Paddle refuses them
         raise ValueError("paddle.Tensor.__setitem__: the value must be a Tensor, numpy.ndarray, "
-                         f"int, float, complex or bool, but received {tp.__module__}.{tp.__name__}"
-                         if tp.__module__ != "builtins" else
-                         "paddle.Tensor.__setitem__: the value must be a Tensor, numpy.ndarray, "
-                         f"int, float, complex or bool, but received {tp.__name__}")
+                         f"int, float, complex or bool, but received {type_name(value)}")
     if x.dtype not in _NUMPY_VALUE_DTYPES:
         raise ValueError("paddle.Tensor.__setitem__: a numpy.ndarray value can only be written into "
                          "a tensor of dtype bool, int32, int64, float32, float64, complex64 or "
