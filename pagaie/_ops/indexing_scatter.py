@@ -205,20 +205,8 @@ def _scatter_torch(input: _T, dim: int, index: _T, src: Any, reduce: Any, api: s
 
 @defop(amp="black", paddle_types=("scatter", "pd_op.scatter"))
 def scatter(x, index, updates, overwrite=True, name=None, out=None):
-    """Write the rows of ``updates`` into the rows ``index`` of ``x``.
-
-    With ``overwrite`` a repeated index keeps the last update; without it the
-    addressed rows are zeroed and then all their updates are summed. The torch
-    form ``scatter(input, dim, index, src, reduce)`` (an int second argument) is
-    :func:`put_along_axis` without broadcasting.
-
-    Examples:
-        >>> import pagaie as paddle
-        >>> x = paddle.zeros([3, 2])
-        >>> u = paddle.to_tensor([[1.0, 1.0], [2.0, 2.0]])
-        >>> paddle.scatter(x, paddle.to_tensor([1, 1]), u, overwrite=False).tolist()
-        [[0.0, 0.0], [3.0, 3.0], [0.0, 0.0]]
-    """
+    """The record of :func:`scatter` (Paddle's form, or PyTorch's with an int second
+    argument): see the public function below for both forms and an example."""
     if isinstance(index, int) and not isinstance(index, bool):
         r = _scatter_torch(x, index, updates, overwrite, name, "scatter")
     else:
