@@ -20,6 +20,7 @@ import numpy as np
 import torch
 
 from pagaie._core.tensor import Tensor, as_torch, wrap
+from pagaie._ops._helpers import dtype_name
 from pagaie.optimizer.lr import LRScheduler
 from pagaie.regularizer import L1Decay, L2Decay, WeightDecayRegularizer
 
@@ -54,22 +55,14 @@ def _loaded_value(value: Any, var_name: str, shape: torch.Size, dtype: torch.dty
             t = t.view(torch.bfloat16)   # how a bfloat16 state comes out of .numpy()
         else:
             raise AssertionError(f"paddle.optimizer.Optimizer.set_state_dict: the dtype of {var_name!r} "
-                                 f"should be {_dtype_name(dtype)}, but the state dict holds "
-                                 f"{_dtype_name(t.dtype)}")
+                                 f"should be {str(dtype).replace('torch.', '')}, but the state dict "
+                                 f"holds {dtype_name(t)}")
     if tuple(t.shape) != tuple(shape):
         if t.numel() == 1 and len(shape) <= 1 and (not shape or shape[0] == 1):
             return t.reshape(shape)  # a 0-D and a [1] scalar state are interchangeable
         raise AssertionError(f"paddle.optimizer.Optimizer.set_state_dict: the shape of {var_name!r} "
                              f"should be {list(shape)}, but the state dict holds shape {list(t.shape)}")
     return t
-
-
-def _dtype_name(dtype: torch.dtype) -> str:
-    from pagaie._core.dtype import from_torch_dtype
-    try:
-        return from_torch_dtype(dtype).name
-    except (KeyError, TypeError, ValueError):
-        return str(dtype).replace("torch.", "")
 
 
 # The attribute marking a parameter whose gradients Paddle keeps row-sparse (SelectedRows):
