@@ -266,7 +266,9 @@ def _run_backward(op: Operator, args: list, kwargs: dict, plan: "Plan") -> list:
     grads: list = [None] * len(inputs)
     if pairs and wrt:
         outs = [t for t, _ in pairs]
-        gos = [torch.ones_like(t) if g is None else g for t, g in pairs]
+        # torch seeds a one-element output itself; a seed tensor passed in would make it
+        # import its symbolic-shape checks (and sympy) to compare the shapes
+        gos = [g if g is not None or t.numel() == 1 else torch.ones_like(t) for t, g in pairs]
         # an earlier backward of a program that differentiates again keeps its graph; one
         # whose gradients are differentiated records them (second-order gradients)
         cg = bool(op.attrs.get("create_graph"))

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 import numbers
+import warnings
 from typing import Any
 
 from pagaie._core import dtype as _dt
@@ -73,6 +74,8 @@ class _BatchNormBase(Layer):
     @kw_alias("x", "input")
     def forward(self, x: Any) -> Any:
         self._check_input(x)
+        if self.training:   # Paddle's notice on every training call (use_global_stats aside)
+            warnings.warn("When training, we now always track global mean and variance.")
         # like Paddle, only where the channel axis is matters (second or last)
         fmt = "NHWC" if self._data_format in ("NLC", "NHWC", "NDHWC") else "NCHW"
         return _f.batch_norm(x, self._mean, self._variance, self.weight, self.bias,
