@@ -27,6 +27,7 @@ from typing import Any, Callable, Iterator
 import numpy as np
 import torch
 
+from pagaie._core.broadcast import broadcast_shapes
 from pagaie._core.tensor import (GRAD_FLAG, UNTRACKED_GRADS, Tensor, check_inplace, flag_grad,
                                  is_grad_leaf, is_leaf_view, unwrap, unwrap_args, unwrap_kwargs, wrap,
                                  write_leaf_view)
@@ -999,7 +1000,7 @@ def _check_inplace_broadcast(api: str, t: torch.Tensor, y: torch.Tensor) -> None
     shape, never ``x`` to a bigger one (ValueError). Shapes that do not broadcast at all are
     left to the op's own message."""
     try:
-        out = torch.broadcast_shapes(t.shape, y.shape)
+        out = broadcast_shapes(t.shape, y.shape)
     except RuntimeError:
         return
     if out != t.shape:

@@ -18,6 +18,7 @@ from typing import Any, Callable
 import torch
 import torch.nn.functional as F
 
+from pagaie._core.broadcast import broadcast_shapes
 from pagaie._core.registry import REGISTRY, defop
 from pagaie._ops.onednn_conv import prepacked_conv2d
 
@@ -120,7 +121,7 @@ def fused_conv2d_bn_act(x, weight=None, bias=None, running_mean=None, running_va
     in_place = y is not x and not (torch.is_grad_enabled() and y.requires_grad)
     if residual is not None:
         fits = in_place and residual.dtype == y.dtype and \
-            y.shape == torch.broadcast_shapes(y.shape, residual.shape)
+            y.shape == broadcast_shapes(y.shape, residual.shape)
         y = y.add_(residual) if fits else y + residual
     if in_place and act in _INPLACE_ACTS and not act_args and not act_kwargs:
         return _INPLACE_ACTS[act](y)

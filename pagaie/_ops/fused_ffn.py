@@ -25,6 +25,7 @@ from typing import Any
 
 import torch
 
+from pagaie._core import engine
 from pagaie._core.registry import defop
 from pagaie._ops._helpers import zero_dropped
 from pagaie._ops._random_mask import dropout_divisor, keep_mask, upscale_kept
@@ -100,7 +101,7 @@ def _act_backward(grad: torch.Tensor, h: torch.Tensor, act: str | None,
     with torch.enable_grad():
         hd = h.detach().requires_grad_()
         out = _act(hd, act, None, act_kwargs)
-    return torch.autograd.grad(out, hd, grad)[0]
+    return engine.grad([out], [hd], [grad])[0]
 
 
 @defop(amp="white", method=False, impure=True)

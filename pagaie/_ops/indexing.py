@@ -12,6 +12,7 @@ from typing import Any
 import numpy as np
 import torch
 
+from pagaie._core.broadcast import broadcast_shapes
 from pagaie._core import dtype as _dt
 from pagaie._core.registry import NoKernelError, defop
 from pagaie._core.tensor import Tensor, check_inplace
@@ -244,7 +245,7 @@ def masked_select(x, mask, name=None, *, out=None):
         raise ValueError(f"paddle.masked_select: 'mask' must be a bool tensor, but received "
                          f"{str(mask.dtype).replace('torch.', '')}")
     try:
-        torch.broadcast_shapes(x.shape, mask.shape)
+        broadcast_shapes(x.shape, mask.shape)
     except RuntimeError:  # Paddle's PreconditionNotMet
         raise RuntimeError(f"paddle.masked_select: the shapes of 'x' {list(x.shape)} and 'mask' "
                            f"{list(mask.shape)} cannot be broadcast together") from None

@@ -7,6 +7,7 @@ from typing import Any
 
 import torch
 
+from pagaie._core.broadcast import broadcast_shapes
 from pagaie._core.registry import REGISTRY, OpRecord, defop
 from pagaie._core.tensor import Tensor, check_inplace
 from pagaie._ops._helpers import (ALL_DTYPES, SMALL_INTS, AssertionValueError, axis_arg, kernel_dtypes, norm_axis,
@@ -519,7 +520,7 @@ def _check_mask(mask: _T, api: str) -> None:
 
 def _broadcast_shape(x: _T, mask: _T, api: str) -> Any:
     try:
-        return torch.broadcast_shapes(x.shape, mask.shape)
+        return broadcast_shapes(x.shape, mask.shape)
     except RuntimeError:  # Paddle's InvalidArgument
         raise ValueError(f"paddle.{api}: the shapes of 'x' {list(x.shape)} and 'mask' "
                          f"{list(mask.shape)} cannot be broadcast together") from None
@@ -542,7 +543,7 @@ def masked_fill(x, mask, value, name=None):
         if value.dim():
             return torch.where(mask, value, x)
     if mask.dim() > x.dim() or any(m != s and s == 1 for m, s in zip(mask.shape[::-1], x.shape[::-1])):
-        x = x.expand(torch.broadcast_shapes(x.shape, mask.shape))
+        x = x.expand(broadcast_shapes(x.shape, mask.shape))
     try:
         return x.masked_fill(mask, value)
     except (RuntimeError, ValueError, OverflowError) as exc:   # torch's kinds, by path

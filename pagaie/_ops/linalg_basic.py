@@ -6,6 +6,7 @@ import numbers
 import numpy as np
 import torch
 
+from pagaie._core.broadcast import broadcast_shapes
 from pagaie._core import dtype as _dt
 from pagaie._core.registry import NoKernelError, defop
 from pagaie._core.tensor import Tensor, wrap
@@ -91,7 +92,7 @@ def _check_matmul_shapes(x: torch.Tensor, y: torch.Tensor, api: str = "matmul") 
                          f"({ky}); the shapes{' (after transpose_x/transpose_y)' if api == 'matmul' else ''} "
                          f"are {list(x.shape)} and {list(y.shape)}")
     try:
-        torch.broadcast_shapes(x.shape[:-2], y.shape[:-2])
+        broadcast_shapes(x.shape[:-2], y.shape[:-2])
     except RuntimeError:
         raise ValueError(f"paddle.{api}: the batch dimensions of x {list(x.shape[:-2])} and y "
                          f"{list(y.shape[:-2])} do not broadcast") from None

@@ -12,6 +12,7 @@ from typing import Any, Callable
 import numpy as np
 import torch
 
+from pagaie._core.broadcast import broadcast_shapes as _broadcast_shapes
 from pagaie._core import dtype as _dt
 from pagaie._core.registry import NoKernelError, REGISTRY, STATE, OpRecord, defop
 from pagaie._core.tensor import Tensor, check_inplace
@@ -835,7 +836,7 @@ def broadcast_shapes(*shapes: Any) -> list:
     try:
         if any(d < 0 for s in shapes_ for d in s):
             return _broadcast_unknown(shapes_)
-        return list(torch.broadcast_shapes(*shapes_))
+        return list(_broadcast_shapes(*shapes_))
     except RuntimeError:
         raise ValueError(f"paddle.broadcast_shapes: the shapes {[list(s) for s in shapes]} "
                          "cannot be broadcast together") from None

@@ -7,6 +7,7 @@ import math as _math
 import numpy as np
 import torch
 
+from pagaie._core.broadcast import broadcast_shapes
 from pagaie._core.registry import NoKernelError, defop
 from pagaie._core.tensor import Tensor
 from pagaie._ops._helpers import (ALL_DTYPES, F32_F64, LOW_FLOATS, AssertionValueError, check_binary_dtypes,
@@ -734,7 +735,7 @@ def copysign(x, y, name=None):
             return torch.copysign(x.to(d), y.to(d))
         x = x.to(d)
     if x.dtype is torch.bool or x.dtype is torch.uint8:  # no sign to take: x itself
-        shape = torch.broadcast_shapes(x.shape, y.shape) if type(y) is _T else x.shape
+        shape = broadcast_shapes(x.shape, y.shape) if type(y) is _T else x.shape
         return x.expand(shape).clone()
     if _is_int(x):
         a = torch.abs(x)

@@ -8,6 +8,7 @@ import numbers
 import numpy as np
 import torch
 
+from pagaie._core.broadcast import broadcast_shapes
 from pagaie._core.bad_input import type_name
 from pagaie._core.registry import NoKernelError, defop
 from pagaie._ops._helpers import (LOW_FLOATS, dtype_name, kernel_dtypes, no_low_float_kernel, norm_axis,
@@ -320,7 +321,7 @@ def _trapz(y, x, dx, axis, api, cumulative):
     n = max(y.shape[axis] - 1, 0)
     pairs = y.narrow(axis, min(1, y.shape[axis]), n) + y.narrow(axis, 0, n)
     try:
-        torch.broadcast_shapes(pairs.shape, d.shape)
+        broadcast_shapes(pairs.shape, d.shape)
     except RuntimeError:
         raise ValueError(f"paddle.{api}: the spacing of shape {list(d.shape)} does not broadcast "
                          f"with the {n} intervals of 'y' (shape {list(y.shape)}) along axis "

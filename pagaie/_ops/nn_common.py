@@ -14,6 +14,7 @@ from typing import Any
 import torch
 import torch.nn.functional as F
 
+from pagaie._core.broadcast import broadcast_shapes
 from pagaie._core.registry import NoKernelError, defop
 from pagaie._core.tensor import Tensor, check_inplace
 from pagaie._ops._helpers import (ALL_DTYPES, BF16_F32_F64, F32_F64, FLOAT_OR_COMPLEX, REAL_FLOATS, SMALL_INTS,
@@ -99,7 +100,7 @@ def linear(x, weight, bias=None, name=None):
 
 def _broadcasts(shape: torch.Size, to: tuple) -> bool:
     try:
-        torch.broadcast_shapes(shape, to)
+        broadcast_shapes(shape, to)
     except RuntimeError:
         return False
     return True

@@ -18,6 +18,7 @@ import numpy as np
 import torch
 import torch.nn.functional as F
 
+from pagaie._core import engine
 from pagaie._core.registry import NoKernelError, defop
 from pagaie._ops._helpers import F32_F64, kernel_dtypes
 from pagaie._ops._nn_helpers import (channel_last, conv_padding, ntuple, pad_input, same_pads,
@@ -231,8 +232,8 @@ class _WindowGrad(torch.autograd.Function):
     @staticmethod
     def backward(ctx, grad):
         inner, y = ctx.inner
-        (gx,) = torch.autograd.grad(y, inner, grad, retain_graph=True,
-                                    create_graph=torch.is_grad_enabled())
+        (gx,) = engine.grad([y], [inner], [grad], retain_graph=True,
+                            create_graph=torch.is_grad_enabled())
         return gx, None
 
 

@@ -12,6 +12,7 @@ from typing import Callable
 
 import torch
 
+from pagaie._core.broadcast import broadcast_shapes
 from pagaie._core.registry import defop
 from pagaie._ops import _sparse_core as sc
 from pagaie._ops._helpers import dtype_name, torch_dtype
@@ -229,7 +230,7 @@ def _add_bias(x: torch.Tensor, y: torch.Tensor, api: str) -> torch.Tensor:
     (broadcast against them), keeping the pattern."""
     v = sc.coo_values(x)
     try:
-        torch.broadcast_shapes(v.shape, y.shape)
+        broadcast_shapes(v.shape, y.shape)
     except RuntimeError:
         raise ValueError(f"paddle.{api}: the 1-D dense y of shape {list(y.shape)} cannot be "
                          f"broadcast against the values of x, of shape {list(v.shape)}") from None

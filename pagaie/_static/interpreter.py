@@ -16,6 +16,7 @@ from typing import Any, Callable, Sequence
 
 import torch
 
+from pagaie._core import engine
 from pagaie._core.registry import REGISTRY
 from pagaie._ops._helpers import CPU_AS_GPU
 from pagaie._static.ir import Operator, Program, Value, map_values
@@ -266,9 +267,7 @@ def _run_backward(op: Operator, args: list, kwargs: dict, plan: "Plan") -> list:
     grads: list = [None] * len(inputs)
     if pairs and wrt:
         outs = [t for t, _ in pairs]
-        # torch seeds a one-element output itself; a seed tensor passed in would make it
-        # import its symbolic-shape checks (and sympy) to compare the shapes
-        gos = [g if g is not None or t.numel() == 1 else torch.ones_like(t) for t, g in pairs]
+        gos = [torch.ones_like(t) if g is None else g for t, g in pairs]
         # an earlier backward of a program that differentiates again keeps its graph; one
         # whose gradients are differentiated records them (second-order gradients)
         cg = bool(op.attrs.get("create_graph"))
@@ -276,9 +275,8 @@ def _run_backward(op: Operator, args: list, kwargs: dict, plan: "Plan") -> list:
         hooks = [t.register_hook(torch.zeros_like) for t in kwargs.get("no_grad", ())
                  if isinstance(t, torch.Tensor) and t.requires_grad]
         try:
-            res = torch.autograd.grad(outs, [x for _, x in wrt], gos, allow_unused=True,
-                                      retain_graph=cg or bool(op.attrs.get("retain_graph")),
-                                      create_graph=cg)
+            res = engine.grad(outs, [x for _, x in wrt], gos,
+                              retain_graph=cg or bool(op.attrs.get("retain_graph")), create_graph=cg)
         finally:
             for h in hooks:
                 h.remove()

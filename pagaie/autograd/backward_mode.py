@@ -9,6 +9,7 @@ import torch
 
 from torch.autograd.graph import get_gradient_edge
 
+from pagaie._core import engine
 from pagaie._core.registry import dygraph_only_error
 from pagaie._core.tensor import GRAD_FLAG, RELEASED, GradNode, Tensor, as_torch, require_grad, wrap
 
@@ -187,7 +188,7 @@ def backward(tensors: Sequence[Tensor], grad_tensors: Sequence[Tensor | None] | 
     if any(fn.metadata.get(RELEASED) for fn in fns):
         raise _released_error("Tensor.backward")
     try:
-        torch.autograd.backward(ts, gs, retain_graph=retain_graph)
+        engine.backward(ts, gs, retain_graph=retain_graph)
     except RuntimeError as exc:
         raise _autograd_error("Tensor.backward", exc) from None
     if not retain_graph:
@@ -300,8 +301,8 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
         h.clear()
     try:
         if live:
-            got = torch.autograd.grad(ts, [i._t for i in live], gs, retain_graph=True,
-                                      create_graph=create_graph, allow_unused=True)
+            got = engine.grad(ts, [i._t for i in live], gs, retain_graph=True,
+                              create_graph=create_graph)
         else:
             got = []
     except RuntimeError as exc:

@@ -19,6 +19,7 @@ from typing import Any, Callable
 import torch
 import torch.nn.functional as F
 
+from pagaie._core.broadcast import broadcast_shapes
 from pagaie._static.interpreter import _fill, _Slot
 from pagaie._static.ir import Value
 
@@ -72,7 +73,7 @@ def _wrapper(kernel: Callable, write: Callable, check_shape: bool, probe: list |
             return None
         if (sys.getrefcount(x) == _RC and _storage_uses(x.untyped_storage()._cdata) == _SC
                 and not x.requires_grad
-                and (not check_shape or torch.broadcast_shapes(x.shape, a[1].shape) == x.shape)):
+                and (not check_shape or broadcast_shapes(x.shape, a[1].shape) == x.shape)):
             write(x, a)
             return x
         return kernel(*a, **k)

@@ -14,6 +14,7 @@ from typing import Callable
 
 import torch
 
+from pagaie._core import engine
 from pagaie._core.tensor import Tensor, wrap
 
 Objective = Callable[[Tensor], Tensor]
@@ -30,7 +31,7 @@ def value_and_gradient(f: Objective, x: torch.Tensor) -> tuple[torch.Tensor, tor
             raise AssertionError("paddle.incubate.optimizer.functional: 'objective_func' must "
                                  f"return a single element Tensor, but returned shape "
                                  f"{list(v.shape)}")
-        (g,) = torch.autograd.grad(v, leaf, grad_outputs=torch.ones_like(v))
+        (g,) = engine.grad([v], [leaf], [torch.ones_like(v)])
     return v.detach(), g.detach()
 
 
