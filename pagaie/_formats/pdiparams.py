@@ -23,6 +23,8 @@ from typing import Any, BinaryIO, Iterable
 import numpy as np
 import torch
 
+from pagaie._formats.atomic_file import atomic_open
+
 __all__ = ["write_pdiparams", "read_pdiparams", "serialize_tensor", "deserialize_tensors",
            "save_tensors", "load_tensors", "tensors_from_bytes", "tensors_to_bytes",
            "first_tensor"]
@@ -110,7 +112,7 @@ def tensors_to_bytes(tensors: Iterable[Any]) -> bytes:
 def write_pdiparams(f: BinaryIO | str | os.PathLike, arrays: Iterable[Any]) -> None:
     """Write ``arrays`` (already in the order the reader expects) as a ``.pdiparams`` file."""
     if isinstance(f, (str, os.PathLike)):
-        with open(f, "wb") as fh:
+        with atomic_open(f) as fh:
             write_pdiparams(fh, arrays)
         return
     for a in arrays:

@@ -15,6 +15,7 @@ from typing import Any, Dict
 import numpy as np
 import torch
 
+from pagaie._formats.atomic_file import atomic_open
 from pagaie._core.tensor import Tensor
 from pagaie.distributed import _env
 
@@ -133,10 +134,10 @@ def save_state_dict(state_dict: dict, path: str, process_group: Any = None, coor
     os.makedirs(path, exist_ok=True)
     rank = _env.get_rank()
     uid = 0 if unique_id is None else unique_id
-    with open(os.path.join(path, f"{rank}_{uid}.distcp"), "wb") as f:
+    with atomic_open(os.path.join(path, f"{rank}_{uid}.distcp")) as f:
         pickle.dump(_pieces(state_dict), f, protocol=4)
     if rank == coordinator_rank:
-        with open(os.path.join(path, f"{uid}.metadata"), "wb") as f:
+        with atomic_open(os.path.join(path, f"{uid}.metadata")) as f:
             pickle.dump({"keys": sorted(_pieces(state_dict))}, f, protocol=4)
 
 

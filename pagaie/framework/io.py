@@ -28,8 +28,6 @@ import _compat_pickle
 import io
 import os
 import pickle
-import stat
-import uuid
 import warnings
 from typing import Any, BinaryIO
 
@@ -39,6 +37,7 @@ from collections.abc import Iterable
 import numpy as np
 import torch
 
+from pagaie._formats.atomic_file import atomic_open
 from pagaie._core.place import default_device
 from pagaie._core.tensor import Tensor, name_as_data, wrap
 
@@ -174,7 +173,7 @@ def _save_binary(obj: Any, path: Any) -> None:
     if hasattr(path, "write"):
         path.write(data)
         return
-    with open(path, "wb") as f:
+    with atomic_open(path) as f:
         f.write(data)
 
 
@@ -214,19 +213,6 @@ def _load_safetensors(data: bytes, return_numpy: bool, where: str) -> dict:
             dev = default_device()   # named eager_tmp_N when asked, as Paddle's are
             out[k] = wrap(t if dev.type == "cpu" else t.to(dev))
     return out
-
-
-def _open_temp_beside(path: str, folder: str) -> tuple[int, str]:
-    """A new temporary file next to ``path``, created with the permissions ``open(path, 'wb')``
-    would give (0o666 less the umask; ``mkstemp``'s 0o600 would make saved files private)."""
-    base = os.path.basename(path)
-    while True:
-        tmp = os.path.join(folder, f".tmp-{base}-{uuid.uuid4().hex[:12]}")
-        try:
-            return os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0),
-                           0o666), tmp
-        except FileExistsError:
-            continue
 
 
 def save(obj: Any, path: str | os.PathLike | BinaryIO, protocol: int = 4, **configs: Any) -> None:
@@ -306,19 +292,8 @@ def save(obj: Any, path: str | os.PathLike | BinaryIO, protocol: int = 4, **conf
                          "such as 'model.pdparams'")
     folder = os.path.dirname(path) or "."
     os.makedirs(folder, exist_ok=True)
-    fd, tmp = _open_temp_beside(path, folder)
-    try:
-        with os.fdopen(fd, "wb") as f:
-            dump(f)
-            f.flush()
-            os.fsync(f.fileno())
-        if os.path.exists(path):   # an overwritten file keeps its permissions, as with open()
-            os.chmod(tmp, stat.S_IMODE(os.stat(path).st_mode))
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
+    with atomic_open(path) as f:
+        dump(f)
 
 
 _SAFE_GLOBALS = {

@@ -16,6 +16,7 @@ from typing import Any
 
 import torch
 
+from pagaie._formats.atomic_file import atomic_open
 from pagaie._core.parameter import Parameter
 from pagaie._core.registry import REGISTRY
 from pagaie._formats.pdiparams import write_pdiparams
@@ -135,7 +136,7 @@ def convert_to_mixed_precision(model_file: str, params_file: str, mixed_model_fi
     for d in (os.path.dirname(mixed_model_file), os.path.dirname(mixed_params_file)):
         if d:
             os.makedirs(d, exist_ok=True)
-    with open(mixed_model_file, "w") as f:
+    with atomic_open(mixed_model_file, "w") as f:
         json.dump(data, f)
     params = sorted((v for v in gb.vars.values() if v.persistable and not v.is_data), key=lambda v: v.name)
     write_pdiparams(mixed_params_file, [v.source._t.detach().cpu() for v in params])

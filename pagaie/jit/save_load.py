@@ -7,13 +7,15 @@ switched to it) and writes:
 - ``path.json``: the inference program (pruned to the inputs -> outputs subgraph,
   test-mode ops) in pagaie's Program JSON, with ``feed_names`` / ``fetch_names``
   (so ``paddle.static.load_inference_model`` reads it too) and a ``jit`` section: the
-  program traced in training mode (used by a loaded layer after ``.train()``) and the
   parameters' trainable flags;
-- ``path.pdiparams``: every value the programs read from the layer (parameters,
+- ``path.pdiparams``: every value the program reads from the layer (parameters,
   buffers, captured constants), in Paddle's binary layout, sorted by name.
 
 ``load(path)`` rebuilds a :class:`TranslatedLayer` from those two files alone: its
-parameters are Parameters (fine-tuning works), and its forward runs the program.
+parameters are Parameters (fine-tuning works), and its forward runs the program. As in
+Paddle, that is the inference program in both modes: after ``.train()`` gradients reach
+the parameters, while dropout stays off and batch norm keeps normalising with (and not
+updating) its running statistics.
 """
 from __future__ import annotations
 
@@ -26,6 +28,7 @@ from typing import Any
 
 import torch
 
+from pagaie._formats.atomic_file import atomic_open
 from pagaie._core.parameter import Parameter
 from pagaie._core.place import default_device
 from pagaie._core.tensor import Tensor, flag_grad, wrap
@@ -234,16 +237,10 @@ def _save_program(traced: StaticFunction, path: str, spec: list, configs: dict) 
     # ``self.training`` stay as taken, e.g. AlphaDropout's), then switches the ops that have a
     # test form (dropout, batch_norm...) to it
     infer = _trace_mode(traced, spec, training=None)
-    try:
-        train: ConcreteProgram | None = _trace_mode(traced, spec, training=True)
-    except ValueError:
-        train = None
     keep = _kept_outputs(infer.outputs, configs.get("output_spec"))
     # an output returned again (a GRUCell's ``h, h``) is fetched once, as in Paddle's programs
     keep = [i for n, i in enumerate(keep) if all(infer.outputs[i] is not infer.outputs[j] for j in keep[:n])]
     fetch = [infer.outputs[i] for i in keep]
-    train_fetch = [] if train is None else train.outputs if len(train.outputs) != len(infer.outputs) \
-        else [train.outputs[i] for i in keep]
     if configs.get("skip_prune_program"):
         infer_prog = clone_program(infer.main_program, for_test=True)
     else:
@@ -257,32 +254,20 @@ def _save_program(traced: StaticFunction, path: str, spec: list, configs: dict) 
     infer_prog.__dict__["_feed_names"] = list(infer.feed_names)
     infer_prog.__dict__["_fetch_names"] = [v.name for v in fetch]
     sources: dict[str, Tensor] = {}
-    programs = [infer_prog]
-    train_prog = None
-    if train is not None:
-        train_prog = clone_program(train.main_program, for_test=False)
-        programs.append(train_prog)
-    for prog in programs:
-        for v in prog.global_block().vars.values():
-            if v.source is None:
-                continue
-            other = sources.get(v.name)
-            if other is not None and other is not v.source:
-                if prog is train_prog:  # two tensors share a name: keep inference only
-                    train_prog = None
-                    break
-                raise ValueError(f"paddle.jit.save: two different tensors are both named {v.name!r}")
-            sources[v.name] = v.source
-            v.persistable = True
-    names = sorted(n for n in sources if train_prog is not None or infer_prog.global_block().has_var(n)
-                   and infer_prog.global_block().var(n).source is not None)
+    for v in infer_prog.global_block().vars.values():
+        if v.source is None:
+            continue
+        other = sources.get(v.name)
+        if other is not None and other is not v.source:
+            raise ValueError(f"paddle.jit.save: two different tensors are both named {v.name!r}")
+        sources[v.name] = v.source
+        v.persistable = True
+    names = sorted(sources)
     data = _program_dict(infer_prog)
     data["feed_names"] = list(infer.feed_names)
     data["fetch_names"] = [v.name for v in fetch]
     data["jit"] = {
         "version": JIT_FORMAT_VERSION,
-        "train_program": _program_dict(train_prog) if train_prog is not None else None,
-        "train_fetch_names": [v.name for v in train_fetch] if train_prog is not None else [],
         "params": [{"name": n,
                     "trainable": isinstance(sources[n], Parameter) and not sources[n].stop_gradient,
                     "dtype": sources[n].dtype.name, "shape": list(sources[n].shape)} for n in names],
@@ -290,7 +275,7 @@ def _save_program(traced: StaticFunction, path: str, spec: list, configs: dict) 
     d = os.path.dirname(path)
     if d:
         os.makedirs(d, exist_ok=True)
-    with open(path + ".json", "w") as f:
+    with atomic_open(path + ".json", "w") as f:
         json.dump(data, f)
     if names:  # (as Paddle, a program without parameters is saved without a .pdiparams file)
         write_pdiparams(path + ".pdiparams", [sources[n]._t.detach().cpu() for n in names])
@@ -324,13 +309,14 @@ class TranslatedLayer(Layer):
     """A Layer rebuilt from files written by :func:`save`: no Python class needed.
 
     Its parameters are real Parameters (trainable ones receive gradients); ``forward``
-    runs the saved program (the training-mode program after ``.train()``, when saved).
+    runs the saved inference program in both modes, as Paddle's (after ``.train()``
+    gradients flow; dropout and batch norm keep their test forms).
     Called while another program is recorded (a ``to_static`` trace, ``jit.save`` of this
     layer or of a Layer holding it), it copies the saved program's ops into that program.
 
     Args:
-        programs (dict): ``{'forward': {'infer': Program, 'train': Program|None,
-            'feed_names': [...], 'fetch_names': [...], 'train_fetch_names': [...]}}``.
+        programs (dict): ``{'forward': {'infer': Program, 'feed_names': [...],
+            'fetch_names': [...]}}``.
         persistable_vars (dict): ``{name: Parameter}``, the values the programs read.
     """
 
@@ -346,17 +332,13 @@ class TranslatedLayer(Layer):
             if name != "forward":  # another saved to_static method of the Layer
                 self.__dict__[name] = functools.partial(self._run_method, name)
         for holder in programs.values():
-            for key in ("infer", "train"):
-                prog = holder.get(key)
-                if prog is None:
-                    continue
-                for v in prog.global_block().vars.values():
-                    if v.persistable and v.name in persistable_vars:
-                        v.source = persistable_vars[v.name]
+            for v in holder["infer"].global_block().vars.values():
+                if v.persistable and v.name in persistable_vars:
+                    v.source = persistable_vars[v.name]
         self.eval()
 
     def train(self, mode: bool = True) -> None:  # type: ignore[override]
-        """Switch to training mode (the training program, when saved); returns None, as in Paddle."""
+        """Switch to training mode (gradients reach the parameters); returns None, as in Paddle."""
         Layer.train(self, mode)
 
     def eval(self) -> None:  # type: ignore[override]
@@ -386,16 +368,13 @@ class TranslatedLayer(Layer):
         values = holder.get("fetch_values") or [gb.var(n) for n in holder["fetch_names"]]
         return [InputSpec(list(v.shape), v.dtype, f"output_{i}") for i, v in enumerate(values)]
 
-    def _runner(self, holder: dict, train: bool) -> tuple:
-        key = (id(holder), train)
-        hit = self._runners.get(key)
+    def _runner(self, holder: dict) -> tuple:
+        hit = self._runners.get(id(holder))
         if hit is None:
-            prog = holder["train"] if train else holder["infer"]
-            fetch_names = holder["train_fetch_names"] if train else holder["fetch_names"]
-            gb = prog.global_block()
-            fetch = holder.get("fetch_values") or [gb.var(n) for n in fetch_names]
+            prog = holder["infer"]
+            fetch = _fetch_values(holder)
             hit = (make_runner(prog, holder["feed_names"], fetch, None), holder["feed_names"])
-            self._runners[key] = hit
+            self._runners[id(holder)] = hit
         return hit
 
     def forward(self, *inputs: Any) -> Any:
@@ -403,7 +382,6 @@ class TranslatedLayer(Layer):
 
     def _run_method(self, method_name: str, *inputs: Any) -> Any:
         holder = self._programs[method_name]
-        train = self.training and holder.get("train") is not None
         feed_names = holder["feed_names"]
         if len(inputs) != len(feed_names):
             raise ValueError(f"paddle.jit.TranslatedLayer: {method_name} takes {len(feed_names)} inputs "
@@ -412,9 +390,9 @@ class TranslatedLayer(Layer):
         if rec is not None:
             # called while another program is recorded (a to_static trace, jit.save of this
             # layer or of a Layer holding it, static mode): its ops join that program
-            outs = _inline(rec, holder, train, list(inputs))
+            outs = _inline(rec, holder, list(inputs))
             return outs[0] if len(outs) == 1 else outs
-        runner, feed_names = self._runner(holder, train)
+        runner, feed_names = self._runner(holder)
         if self.training:
             outs = _zero_grads_for_all(run_program(runner, feed_names, list(inputs)), self.parameters())
         else:
@@ -434,13 +412,17 @@ _VALUE_NAME_ATTRS = frozenset({"true_outputs", "false_outputs", "loop_vars", "bo
                                "backward_inputs", "backward_outputs"})
 
 
-def _inline(rec: Any, holder: dict, train: bool, inputs: list) -> list:
+def _fetch_values(holder: dict) -> list:
+    """The values a loaded method returns."""
+    return holder.get("fetch_values") or [holder["infer"].global_block().var(n) for n in holder["fetch_names"]]
+
+
+def _inline(rec: Any, holder: dict, inputs: list) -> list:
     """Copy a loaded program's ops into the program ``rec`` records: the feeds become
     ``inputs``, the persistable values read this layer's parameters, the other values (and
     the control-flow blocks) are renamed where their names are taken; returns the fetches."""
-    src = holder["train"] if train else holder["infer"]
-    fetch_names = holder["train_fetch_names"] if train else holder["fetch_names"]
-    fetch = holder.get("fetch_values") or [src.global_block().var(n) for n in fetch_names]
+    src = holder["infer"]
+    fetch = _fetch_values(holder)
     target, here = rec.program, rec.block
     blocks = {0: here}
     for b in src.blocks[1:]:
@@ -524,7 +506,7 @@ def _jit_section_of_inference_model(text: str) -> dict:
     prog = Program.from_json(text)
     values = sorted((v for v in prog.global_block().vars.values() if v.persistable and not v.is_data),
                     key=lambda v: v.name)
-    return {"version": JIT_FORMAT_VERSION, "train_program": None, "train_fetch_names": [],
+    return {"version": JIT_FORMAT_VERSION,
             "params": [{"name": v.name, "trainable": not v.stop_gradient, "dtype": v.dtype.name,
                         "shape": list(v.shape)} for v in values]}
 
@@ -542,9 +524,8 @@ def _load_paddle_program(raw: bytes, model_path: str, params_path: str) -> Trans
     for n, p in imported.parameters.items():
         persistable[n] = Parameter(p._t.detach().to(default_device()), trainable=bool(p.trainable),
                                   name=unique_name.generate(n))
-    holder = {"infer": imported.program, "train": None, "feed_names": list(imported.feed_names),
-              "fetch_names": list(imported.fetch_names), "train_fetch_names": [],
-              "fetch_values": list(imported.fetch_values)}
+    holder = {"infer": imported.program, "feed_names": list(imported.feed_names),
+              "fetch_names": list(imported.fetch_names), "fetch_values": list(imported.fetch_values)}
     return TranslatedLayer({"forward": holder}, persistable)
 
 
@@ -628,13 +609,9 @@ def _load_pagaie(raw: bytes, data: dict, model_path: str, params_path: str, shar
                          f"{data.get('version')}/{jit['version']}; this one reads up to "
                          f"{FORMAT_VERSION}/{JIT_FORMAT_VERSION}); upgrade pagaie")
     infer = Program.from_json(raw.decode("utf-8"))
-    train = None
     try:
-        if jit.get("train_program") is not None:
-            train = Program.from_json(json.dumps(jit["train_program"]))
         feed_names = list(data["feed_names"])
         fetch_names = list(data["fetch_names"])
-        train_fetch = list(jit.get("train_fetch_names") or [])
         entries = list(jit["params"])
         names = [e["name"] for e in entries]
         trainable = {e["name"]: bool(e["trainable"]) for e in entries}
@@ -658,23 +635,18 @@ def _load_pagaie(raw: bytes, data: dict, model_path: str, params_path: str, shar
         if list(t.shape) != list(e["shape"]):
             raise ValueError(f"paddle.jit.load: parameter {n!r} has shape {list(t.shape)} in "
                              f"{params_path!r}, but the program expects {e['shape']}")
-        for prog in (infer, train):
-            if prog is not None and prog.global_block().has_var(n):
-                v = prog.global_block().var(n)
-                if v._t.dtype != t.dtype:
-                    raise ValueError(f"paddle.jit.load: parameter {n!r} has dtype {t.dtype} in the "
-                                     f"parameter file, but the program expects {v.dtype.name}")
+        if infer.global_block().has_var(n):
+            v = infer.global_block().var(n)
+            if v._t.dtype != t.dtype:
+                raise ValueError(f"paddle.jit.load: parameter {n!r} has dtype {t.dtype} in the "
+                                 f"parameter file, but the program expects {v.dtype.name}")
         # as Paddle, a loaded parameter's name is a new unique name: <saved name>_<n>
         p = shared[n] if n in shared else Parameter(t.to(default_device()), trainable=trainable[n],
                                                     name=unique_name.generate(n))
         persistable[n] = p
-    for prog in (infer, train):
-        if prog is None:
-            continue
-        for v in prog.global_block().vars.values():
-            if v.persistable and not v.is_data and v.name not in persistable and v.op is None:
-                raise _corrupt(model_path, f"no saved value for persistable {v.name!r}")
-    holder = {"infer": infer, "train": train, "feed_names": feed_names, "fetch_names": fetch_names,
-              "train_fetch_names": train_fetch}
+    for v in infer.global_block().vars.values():
+        if v.persistable and not v.is_data and v.name not in persistable and v.op is None:
+            raise _corrupt(model_path, f"no saved value for persistable {v.name!r}")
+    holder = {"infer": infer, "feed_names": feed_names, "fetch_names": fetch_names}
     return holder, persistable
 

@@ -16,6 +16,7 @@ from typing import Any, Sequence
 import numpy as np
 import torch
 
+from pagaie._formats.atomic_file import atomic_open
 from pagaie._core import dtype as _dt
 from pagaie._core.registry import REGISTRY, suspended
 from pagaie._static.ir import Operator, Value, _values_in
@@ -217,10 +218,5 @@ def export(layer: Any, path: str, input_spec: Sequence[Any] | None = None, opset
     if d:
         os.makedirs(d, exist_ok=True)
     target = os.fspath(path) + ".onnx"
-    tmp = f"{target}.tmp{os.getpid()}"
-    try:  # written beside the target, then renamed: readers never see a partial file
-        onnx.save(model, tmp)
-        os.replace(tmp, target)
-    finally:
-        if os.path.exists(tmp):
-            os.remove(tmp)
+    with atomic_open(target) as f:   # readers never see a partial file
+        onnx.save(model, f)

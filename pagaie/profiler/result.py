@@ -6,6 +6,7 @@ import os
 import re
 from typing import Any
 
+from pagaie._formats.atomic_file import atomic_open
 from pagaie.profiler._nodes import (DeviceNode, HostNode, MemNode, TracerEventType, TracerMemEventType,
                                     innermost, nest)
 
@@ -77,7 +78,7 @@ class ProfilerResult:
         d = os.path.dirname(path)
         if d:
             os.makedirs(d, exist_ok=True)
-        with open(path, "w") as f:
+        with atomic_open(path, "w") as f:
             json.dump(self.to_chrome_trace(), f, indent=1)
 
     def to_chrome_trace(self) -> dict[str, Any]:

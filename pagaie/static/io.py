@@ -16,6 +16,7 @@ from typing import Any, Sequence
 import numpy as np
 import torch
 
+from pagaie._formats.atomic_file import atomic_open
 from pagaie._core.tensor import Tensor
 from pagaie._formats.pdiparams import deserialize_tensors, serialize_tensor
 from pagaie._static.ir import Program, Value
@@ -137,7 +138,7 @@ def save(program: Program, model_path: str, protocol: int = 4, **configs: Any) -
     opt = _optimizer_state(program)
     _save(params, model_path + ".pdparams", protocol=protocol)
     _save(opt, model_path + ".pdopt", protocol=protocol)
-    with open(model_path + ".json", "w") as f:
+    with atomic_open(model_path + ".json", "w") as f:
         f.write(program.clone(for_test=True).to_json())
 
 
@@ -500,14 +501,14 @@ def save_vars(executor: Any, dirname: str | None, main_program: Program | None =
     if filename is None and dirname is not None:
         os.makedirs(dirname, exist_ok=True)
         for name, t in tensors.items():
-            with open(os.path.join(os.path.normpath(dirname), name), "wb") as f:
+            with atomic_open(os.path.join(os.path.normpath(dirname), name)) as f:
                 f.write(serialize_tensor(t._t))
         return None
     data = b"".join(serialize_tensor(tensors[n]._t) for n in sorted(tensors))
     if filename is None:
         return data
     os.makedirs(dirname or ".", exist_ok=True)
-    with open(os.path.join(os.path.normpath(dirname or "."), filename), "wb") as f:
+    with atomic_open(os.path.join(os.path.normpath(dirname or "."), filename)) as f:
         f.write(data)
     return None
 
@@ -586,7 +587,7 @@ def save_to_file(path: str, content: bytes) -> None:
     if not isinstance(content, (bytes, bytearray)):
         raise ValueError(f"paddle.static.save_to_file: content must be bytes, but received "
                          f"{type(content).__name__}")
-    with open(path, "wb") as f:
+    with atomic_open(path) as f:
         f.write(content)
 
 

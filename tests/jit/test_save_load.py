@@ -33,7 +33,8 @@ def test_round_trip_outputs_and_gradients(tmp_path, cls, spec, make):
         np.testing.assert_allclose(out.numpy(), ref.numpy(), rtol=1e-5, atol=1e-6)
     (out ** 2).sum().backward()  # eval mode runs the inference program: no backward, as Paddle
     assert all(p.grad is None for p in loaded.parameters())
-    net.train()
+    # after .train() the loaded layer still runs the inference program (as Paddle's): its
+    # gradients are those of the eager layer in eval mode
     loaded.train()
     inputs = make()
     (net(*inputs) ** 2).sum().backward()
@@ -63,7 +64,7 @@ def test_fine_tune_loaded_layer_matches_eager(tmp_path):
     net = CNN()
     loaded = _save_load(net, str(tmp_path / "cnn"), [InputSpec([None, 1, 8, 8], "float32", "x")])
     loaded.train()
-    net.train()
+    net.eval()   # Paddle's loaded layer trains its inference program: batch norm on running stats
     by_name = {p.name.rsplit("_", 1)[0]: p for p in loaded.parameters()}
     o1 = paddle.optimizer.SGD(0.1, parameters=net.parameters())
     o2 = paddle.optimizer.SGD(0.1, parameters=[by_name[p.name] for p in net.parameters()])
@@ -74,7 +75,7 @@ def test_fine_tune_loaded_layer_matches_eager(tmp_path):
             loss.backward()
             opt.step()
             opt.clear_grad()
-    for p in net.parameters():  # trained weights and BatchNorm running statistics
+    for p in net.parameters():  # trained weights; BatchNorm running statistics unchanged
         np.testing.assert_allclose(by_name[p.name].numpy(), p.numpy(), rtol=1e-4, atol=1e-5)
 
 

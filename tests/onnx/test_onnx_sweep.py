@@ -358,7 +358,7 @@ def test_names_atomic_write_and_checker(tmp_path, monkeypatch):
     before = open(path + ".onnx", "rb").read()
 
     def boom(model, f, *a, **k):
-        open(f, "wb").write(b"partial")
+        f.write(b"partial")
         raise OSError("disk full")
     monkeypatch.setattr(onnx, "save", boom)
     with pytest.raises(OSError, match="disk full"):

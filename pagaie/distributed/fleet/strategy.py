@@ -15,6 +15,8 @@ import struct
 import warnings
 from typing import Any
 
+from pagaie._formats.atomic_file import atomic_open
+
 __all__ = ["DistributedStrategy"]
 
 _SWITCHES = ("amp", "recompute", "sharding", "pipeline", "tensor_parallel", "gradient_merge", "lars", "lamb",
@@ -316,7 +318,7 @@ class DistributedStrategy:
         state.update(self.__dict__["_configs"])
         state["hybrid_configs"] = {k: dict(v._values) if isinstance(v, _SubConfig) else v
                                    for k, v in state["hybrid_configs"].items()}
-        with open(output, "w") as f:
+        with atomic_open(output, "w") as f:
             json.dump(state, f, indent=1, default=str)
 
     def load_from_prototxt(self, pb_file: str) -> None:
