@@ -1,0 +1,65 @@
+"""Session-21: attention and Transformer APIs against real Paddle 3.3.1 (scaled_dot_product_attention's
+masks, the flash-attention functions' CPU dtypes and shapes, sequence_mask, Transformer helpers)."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from tests.nn.seq_helpers import compare_seq
+from tests.reference import assert_same, both, same_exception
+
+pytest.importorskip("paddle")
+
+RNG = np.random.default_rng(21)
+Q = RNG.standard_normal((2, 5, 4, 8)).astype("float32")
+K = RNG.standard_normal((2, 6, 4, 8)).astype("float32")
+V = RNG.standard_normal((2, 6, 4, 8)).astype("float32")
+# row 1 of the mask hides every key
+BOOL_MASK = RNG.random((5, 6)) > 0.5
+BOOL_MASK[1] = False
+
+
+def _sdpa(P, mask, grads=False, **kw):
+    ts = [P.to_tensor(a, stop_gradient=not grads) for a in (Q, K, V)]
+    out = P.nn.functional.scaled_dot_product_attention(*ts, attn_mask=mask, **kw)
+    return [out, *P.grad((out * out).sum(), ts)] if grads else out
+
+
+# -- scaled_dot_product_attention: a query row the mask hides from every key ---------------------
+
+@pytest.mark.parametrize("kind", ["bool", "float"])
+def test_sdpa_fully_masked_row_is_nan_with_nan_gradients(kind):
+    # Paddle's CPU attention is softmax(q k^T * scale + mask): a row of -inf gives NaN
+    mask = BOOL_MASK if kind == "bool" else np.where(BOOL_MASK, 0, -np.inf).astype("float32")
+    ours, theirs = both(lambda P: _sdpa(P, P.to_tensor(mask), grads=True))
+    assert np.isnan(theirs[0].numpy()[:, 1]).all()
+    assert_same(ours, theirs, rtol=1e-4, atol=1e-5)
+
+
+def test_sdpa_fully_masked_row_unbatched_and_causal():
+    assert_same(*both(lambda P: P.nn.functional.scaled_dot_product_attention(
+        *[P.to_tensor(a[0]) for a in (Q, K, V)], attn_mask=P.to_tensor(BOOL_MASK))), rtol=1e-5)
+    # is_causal ignores the mask
+    assert_same(*both(lambda P: _sdpa(P, P.to_tensor(BOOL_MASK), is_causal=True)), rtol=1e-5)
+
+
+def test_mha_float_mask_hiding_a_row():
+    mask = np.zeros((5, 5), "float32")
+    mask[0] = -np.inf
+    compare_seq(lambda nn: nn.MultiHeadAttention(16, 4),
+                lambda P, m, x: m(x, attn_mask=P.to_tensor(mask)),
+                [Q.reshape(2, 5, 32)[..., :16].copy()], grad=False)
+
+
+# -- scaled_dot_product_attention: a numpy attn_mask ---------------------------------------------
+
+@pytest.mark.parametrize("dtype", ["float32", "float16"])
+def test_sdpa_numpy_float_mask_is_additive(dtype):
+    mask = RNG.standard_normal((5, 6)).astype(dtype)
+    assert_same(*both(lambda P: _sdpa(P, mask)), rtol=1e-5, atol=1e-5)
+
+
+@pytest.mark.parametrize("dtype", ["bool", "int32", "float64"])
+def test_sdpa_numpy_mask_other_dtypes_fail(dtype):
+    mask = np.ones((5, 6), dtype)
+    same_exception(lambda P: _sdpa(P, mask))
