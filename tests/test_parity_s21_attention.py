@@ -63,3 +63,53 @@ def test_sdpa_numpy_float_mask_is_additive(dtype):
 def test_sdpa_numpy_mask_other_dtypes_fail(dtype):
     mask = np.ones((5, 6), dtype)
     same_exception(lambda P: _sdpa(P, mask))
+
+
+# -- flash_attention / flash_attn_qkvpacked on the CPU: Paddle's math path ----------------------
+
+QKV = RNG.standard_normal((2, 5, 3, 4, 8)).astype("float32")
+
+
+def _fa(P, *arrays, **kw):
+    return P.nn.functional.flash_attention.flash_attention(
+        *[P.to_tensor(a) if isinstance(a, np.ndarray) else a for a in arrays], **kw)
+
+
+@pytest.mark.parametrize("dtype", ["float16", "bfloat16", "bool", "int8", "uint8", "int16",
+                                   "complex64"])
+def test_flash_functions_cpu_dtypes_without_kernels(dtype):
+    # matmul has no bool/small-int/half CPU kernel, softmax no complex one: Paddle's NotFound
+    same_exception(lambda P: P.nn.functional.flash_attention.flash_attention(
+        *[P.to_tensor(a).astype(dtype) for a in (Q, Q, Q)]))
+    same_exception(lambda P: P.nn.functional.flash_attn_qkvpacked(P.to_tensor(QKV).astype(dtype)))
+
+
+def test_flash_attention_key_of_a_half_dtype():
+    same_exception(lambda P: _fa(P, Q, P.to_tensor(K).astype("float16"), V))
+
+
+@pytest.mark.parametrize("dtype", ["int32", "int64", "float64"])
+def test_flash_attn_qkvpacked_integer_and_double(dtype):
+    # integers compute in float32, as Paddle's ``query * scale`` promotes them
+    assert_same(*both(lambda P: P.nn.functional.flash_attn_qkvpacked(P.to_tensor(QKV).astype(dtype))),
+                rtol=1e-5, atol=1e-6)
+
+
+def test_flash_attention_unbatched_query_is_index_error():
+    same_exception(lambda P: _fa(P, Q[0], K[0], V[0]))
+    same_exception(lambda P: _fa(P, Q, K[0], V[0]))
+
+
+@pytest.mark.parametrize("where", [0, 1])
+def test_flash_attention_numpy_and_list_arguments(where):
+    def call(P, value):
+        args = [P.to_tensor(a) for a in (Q, K, V)]
+        args[where] = value
+        return P.nn.functional.flash_attention.flash_attention(*args)
+    same_exception(lambda P: call(P, Q))
+    same_exception(lambda P: call(P, Q.tolist()))
+
+
+@pytest.mark.parametrize("value", [QKV, QKV.tolist()])
+def test_flash_attn_qkvpacked_non_tensor(value):
+    same_exception(lambda P: P.nn.functional.flash_attn_qkvpacked(value))

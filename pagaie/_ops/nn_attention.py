@@ -11,6 +11,7 @@ import numpy as np
 import torch
 import torch.nn.functional as F
 
+from pagaie._core.bad_input import type_name
 from pagaie._core.random import on_paddle_cpu
 from pagaie._core.registry import defop
 from pagaie._ops._helpers import kernel_dtypes
@@ -252,6 +253,20 @@ def _weights(q, k, mask, causal, scale):
     return torch.softmax(prod, -1)
 
 
+# Paddle's CPU attention runs matmul (no bool, small-integer or half-precision kernel), then
+# softmax (real floats only): the dtypes its flash-attention functions take on the CPU
+FLASH_CPU_DTYPES = frozenset({torch.int32, torch.int64, torch.float32, torch.float64})
+
+
+def tensor_arg(api: str, name: str, t, shape_read: bool = True) -> None:
+    """Refuse a non-Tensor ``t`` where attention op ``api`` wants a Tensor: Paddle's ValueError
+    (its argument parser), or its AttributeError where its Python code reads the shape of the
+    value first (``shape_read``) and the value, unlike a numpy array, has none."""
+    if not isinstance(t, torch.Tensor):
+        kind = AttributeError if shape_read and not isinstance(t, np.ndarray) else ValueError
+        raise kind(f"{api}: argument '{name}' must be Tensor, but got {type_name(t)}")
+
+
 def _unpack_qkv(qkv, heads_axis):
     """``[..., groups + 2, kv_heads, dim]`` -> q ``[..., heads, dim]``, k, v ``[..., kv_heads, dim]``."""
     q = qkv.narrow(heads_axis, 0, qkv.shape[heads_axis] - 2)
@@ -284,13 +299,17 @@ def flash_attn_qkvpacked(qkv, dropout=0.0, causal=False, return_softmax=False, *
         >>> out.shape
         paddle.Size([1, 6, 2, 8])
     """
+    api = "paddle.nn.functional.flash_attn_qkvpacked"
+    tensor_arg(api, "qkv", qkv)
     if qkv.dim() != 5 or qkv.shape[2] < 3:
-        raise ValueError("paddle.nn.functional.flash_attn_qkvpacked: 'qkv' must be 5-D [batch_size, "
-                         "seq_len, num_heads/num_heads_k + 2, num_heads_k, head_dim], but received "
-                         f"shape {list(qkv.shape)}")
+        raise ValueError(f"{api}: 'qkv' must be 5-D [batch_size, seq_len, num_heads/num_heads_k + 2, "
+                         f"num_heads_k, head_dim], but received shape {list(qkv.shape)}")
+    kernel_dtypes(api[len("paddle."):], qkv, FLASH_CPU_DTYPES, "qkv")
+    if not qkv.is_floating_point():   # Paddle's ``query * scale`` promotes integers
+        qkv = qkv.to(torch.float32)
     q, k, v = _unpack_qkv(qkv, 2)
     return flash_bshd(q, k, v, q.shape[-1] ** -0.5, dropout, causal, return_softmax, training,
-                      api="paddle.nn.functional.flash_attn_qkvpacked")
+                      api=api)
 
 
 def flash_bshd(query, key, value, scale, dropout, causal, return_softmax, training,
