@@ -113,3 +113,28 @@ def test_flash_attention_numpy_and_list_arguments(where):
 @pytest.mark.parametrize("value", [QKV, QKV.tolist()])
 def test_flash_attn_qkvpacked_non_tensor(value):
     same_exception(lambda P: P.nn.functional.flash_attn_qkvpacked(value))
+
+
+# -- sequence_mask and Transformer.generate_square_subsequent_mask: argument types ---------------
+
+@pytest.mark.parametrize("x", [np.array([1, 2]), [1, 2], None])
+def test_sequence_mask_non_tensor_lengths(x):
+    same_exception(lambda P: P.nn.functional.sequence_mask(x))
+
+
+@pytest.mark.parametrize("length", [3.0, True, "3", np.float32(3)])
+def test_square_subsequent_mask_length_must_be_an_int(length):
+    same_exception(lambda P: P.nn.Transformer(16, 4, 1, 1, 32).generate_square_subsequent_mask(length))
+
+
+def test_square_subsequent_mask_float_tensor_length():
+    same_exception(lambda P: P.nn.Transformer(16, 4, 1, 1, 32).generate_square_subsequent_mask(
+        P.to_tensor(3.0)))
+
+
+@pytest.mark.parametrize("length", [np.int64(3), 0, "tensor"])
+def test_square_subsequent_mask_int_lengths(length):
+    def run(P):
+        n = P.to_tensor([3], dtype="int32") if length == "tensor" else length
+        return P.nn.Transformer(16, 4, 1, 1, 32).generate_square_subsequent_mask(n)
+    assert_same(*both(run))
