@@ -138,3 +138,33 @@ def test_square_subsequent_mask_int_lengths(length):
         n = P.to_tensor([3], dtype="int32") if length == "tensor" else length
         return P.nn.Transformer(16, 4, 1, 1, 32).generate_square_subsequent_mask(n)
     assert_same(*both(run))
+
+
+# -- paddle.incubate.nn.functional.fused_dot_product_attention (cuDNN's attention) -------------
+
+def test_fused_dot_product_attention_is_sdpa_with_a_scaling_factor():
+    import pagaie
+    ts = [pagaie.to_tensor(a) for a in (Q, K, V)]
+    mask = pagaie.to_tensor(RNG.standard_normal((5, 6)).astype("float32"))
+    ours = pagaie.incubate.nn.functional.fused_dot_product_attention(*ts, mask, scaling_factor=0.5)
+    ref = pagaie.nn.functional.scaled_dot_product_attention(*ts, mask, scale=0.5)
+    np.testing.assert_allclose(ours.numpy(), ref.numpy(), rtol=1e-6)
+
+
+@pytest.mark.parametrize("case", ["causal_and_mask", "mask_dtype", "bool_mask", "unbatched",
+                                  "float16"])
+def test_fused_dot_product_attention_checks(case):
+    def run(P):
+        q, k, v = (P.to_tensor(a) for a in (Q, K, V))
+        mask = P.to_tensor(RNG.standard_normal((5, 6)).astype("float32"))
+        fdpa = P.incubate.nn.functional.fused_dot_product_attention
+        if case == "causal_and_mask":
+            return fdpa(q, k, v, mask, is_causal=True)
+        if case == "mask_dtype":
+            return fdpa(q, k, v, mask.astype("float64"))
+        if case == "bool_mask":
+            return fdpa(q, k, v, mask > 0)
+        if case == "unbatched":
+            return fdpa(q[0], k[0], v[0])
+        return fdpa(q.astype("float16"), k.astype("float16"), v.astype("float16"))
+    same_exception(run)
