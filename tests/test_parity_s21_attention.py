@@ -2,6 +2,8 @@
 masks, the flash-attention functions' CPU dtypes and shapes, sequence_mask, Transformer helpers)."""
 from __future__ import annotations
 
+import sys
+
 import numpy as np
 import pytest
 
@@ -168,3 +170,74 @@ def test_fused_dot_product_attention_checks(case):
             return fdpa(q[0], k[0], v[0])
         return fdpa(q.astype("float16"), k.astype("float16"), v.astype("float16"))
     same_exception(run)
+
+
+# -- paddle.compat.nn.MultiheadAttention (PyTorch's layout and masks) ----------------------------
+
+X_SBE = RNG.standard_normal((5, 2, 16)).astype("float32")
+MEM_SBE = RNG.standard_normal((7, 2, 16)).astype("float32")
+KEY_PAD = RNG.standard_normal((2, 7)).astype("float32")
+HIDE = RNG.random((5, 7)) > 0.7
+MASK_3D = RNG.standard_normal((8, 5, 7)).astype("float32")
+
+
+def _compat_nn(nn):
+    """compare_seq builds layers from ``paddle.nn`` / ``pagaie.nn``: their framework's compat.nn."""
+    return sys.modules[nn.__name__.split(".")[0]].compat.nn
+
+
+def _compat_mha(kw, call, **tol):
+    compare_seq(lambda nn: _compat_nn(nn).MultiheadAttention(16, 4, **kw), call, [X_SBE, MEM_SBE],
+                **tol)
+
+
+@pytest.mark.parametrize("need_weights", [True, False])
+@pytest.mark.parametrize("masks", ["none", "bool_attn", "float_pad", "bool_both", "float3d_bool_pad",
+                                   "causal"])
+def test_compat_mha_masks(need_weights, masks):
+    def call(P, m, x, mem):
+        kw = {"need_weights": need_weights}
+        if masks in ("bool_attn", "bool_both"):
+            kw["attn_mask"] = P.to_tensor(HIDE)
+        if masks == "float3d_bool_pad":
+            kw["attn_mask"] = P.to_tensor(MASK_3D)
+        if masks == "float_pad":
+            kw["key_padding_mask"] = P.to_tensor(KEY_PAD)
+        if masks in ("bool_both", "float3d_bool_pad"):
+            kw["key_padding_mask"] = P.to_tensor(KEY_PAD > 0)
+        if masks == "causal":
+            return list(m(x, x, x, is_causal=True, **kw))
+        return list(m(x, mem, mem, **kw))
+    _compat_mha({}, call, rtol=1e-5, atol=1e-5)
+
+
+@pytest.mark.parametrize("kw", [{"kdim": 12, "vdim": 10}, {"add_bias_kv": True, "add_zero_attn": True},
+                                {"bias": False}, {"batch_first": True}])
+def test_compat_mha_options(kw):
+    def call(P, m, x, mem):
+        k = P.concat([mem, mem], axis=-1)
+        key, value = (k[..., :12], k[..., :10]) if "kdim" in kw else (mem, mem)
+        if kw.get("batch_first"):
+            key = value = mem[:5]
+        return list(m(x, key, value, key_padding_mask=P.to_tensor(KEY_PAD > 0)
+                      if not kw.get("batch_first") else None, average_attn_weights=False))
+    _compat_mha(kw, call, rtol=1e-5, atol=1e-5)
+
+
+def test_compat_mha_dropout_in_training():
+    def call(P, m, x, mem):
+        P.seed(5)
+        return list(m(x, mem, mem))
+    compare_seq(lambda nn: _compat_nn(nn).MultiheadAttention(16, 4, dropout=0.3), call,
+                [X_SBE, MEM_SBE], train=True)
+
+
+def test_compat_mha_parameters_and_errors():
+    ours, theirs = both(lambda P: [(n, p.name, list(p.shape)) for n, p in
+                                   P.compat.nn.MultiheadAttention(16, 4, add_bias_kv=True, kdim=8)
+                                   .named_parameters()])
+    assert ours == theirs
+    same_exception(lambda P: P.compat.nn.MultiheadAttention(16, 5))
+    same_exception(lambda P: P.compat.nn.MultiheadAttention(16, 4)(
+        P.to_tensor(X_SBE), P.to_tensor(MEM_SBE), P.to_tensor(MEM_SBE),
+        key_padding_mask=P.to_tensor(KEY_PAD[:, :3] > 0)))
