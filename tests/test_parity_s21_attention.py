@@ -67,6 +67,21 @@ def test_sdpa_numpy_mask_other_dtypes_fail(dtype):
     same_exception(lambda P: _sdpa(P, mask))
 
 
+@pytest.mark.parametrize("where", [0, 1, 2, 3])
+@pytest.mark.parametrize("value", [Q.tolist(), None, Q, 1.0])
+def test_sdpa_non_tensor_arguments(where, value):
+    # Paddle's Python code reads .dim()/.shape/.place first: AttributeError, arrays included
+    # (an array mask is added to the scores instead)
+    if where == 3 and (value is None or isinstance(value, np.ndarray)):
+        pytest.skip("None is no mask; an array mask is tested above")
+
+    def run(P):
+        args = [P.to_tensor(a) for a in (Q, Q, Q)] + [None]
+        args[where] = value
+        return P.nn.functional.scaled_dot_product_attention(*args)
+    same_exception(run)
+
+
 # -- flash_attention / flash_attn_qkvpacked on the CPU: Paddle's math path ----------------------
 
 QKV = RNG.standard_normal((2, 5, 3, 4, 8)).astype("float32")

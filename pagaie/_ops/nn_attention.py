@@ -125,6 +125,9 @@ def scaled_dot_product_attention(query, key, value, attn_mask=None, dropout_p=0.
         >>> paddle.nn.functional.scaled_dot_product_attention(q, q, q, is_causal=True).shape
         paddle.Size([2, 5, 4, 8])
     """
+    api = "paddle.nn.functional.scaled_dot_product_attention"
+    for name, t in (("query", query), ("key", key), ("value", value)):
+        tensor_arg(api, name, t, place_read=True)
     batched = query.dim() == 4
     # Paddle compares the head counts first (an AssertionError), reading axis 2 of each input
     # after giving all three a batch axis when the query has none; the shape checks follow
@@ -195,6 +198,8 @@ def _check_sdpa_args(query, key, value, attn_mask):
                          f"{list(key.shape)} and value of shape {list(value.shape)}")
     if isinstance(attn_mask, np.ndarray):
         attn_mask = _array_mask(api, attn_mask, query)
+    elif attn_mask is not None:
+        tensor_arg(api, "attn_mask", attn_mask)
     if attn_mask is not None:
         _check_mask_shape(api, attn_mask, query, key, value)
     # Paddle's CPU matmul kernel (its static API's check takes another set)
@@ -258,12 +263,14 @@ def _weights(q, k, mask, causal, scale):
 FLASH_CPU_DTYPES = frozenset({torch.int32, torch.int64, torch.float32, torch.float64})
 
 
-def tensor_arg(api: str, name: str, t, shape_read: bool = True) -> None:
+def tensor_arg(api: str, name: str, t, shape_read: bool = True, place_read: bool = False) -> None:
     """Refuse a non-Tensor ``t`` where attention op ``api`` wants a Tensor: Paddle's ValueError
-    (its argument parser), or its AttributeError where its Python code reads the shape of the
-    value first (``shape_read``) and the value, unlike a numpy array, has none."""
+    (its argument parser), or its AttributeError where its Python code first reads the value's
+    shape (``shape_read``), which a numpy array has, or its place (``place_read``), which a
+    numpy array lacks too."""
     if not isinstance(t, torch.Tensor):
-        kind = AttributeError if shape_read and not isinstance(t, np.ndarray) else ValueError
+        array = isinstance(t, np.ndarray)
+        kind = AttributeError if place_read or (shape_read and not array) else ValueError
         raise kind(f"{api}: argument '{name}' must be Tensor, but got {type_name(t)}")
 
 
