@@ -1,5 +1,6 @@
 """Session-21: attention and Transformer APIs against real Paddle 3.3.1 (scaled_dot_product_attention's
-masks, the flash-attention functions' CPU dtypes and shapes, sequence_mask, Transformer helpers)."""
+masks and argument types, the flash-attention functions' CPU dtypes and shapes, sequence_mask,
+Transformer helpers, incubate's fused_dot_product_attention, compat.nn.MultiheadAttention)."""
 from __future__ import annotations
 
 import sys

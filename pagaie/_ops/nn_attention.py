@@ -142,8 +142,7 @@ def scaled_dot_product_attention(query, key, value, attn_mask=None, dropout_p=0.
     k, v = _repeat_kv(k, qh), _repeat_kv(v, qh)
     if not scale:
         scale = q.shape[-1] ** -0.5 if q.shape[-1] else 1.0
-    p = _dropout_rate("paddle.nn.functional.scaled_dot_product_attention", "dropout_p", dropout_p,
-                      training)
+    p = _dropout_rate(api, "dropout_p", dropout_p, training)
     out = attention_bhsd(q, k, v, attn_mask, p, bool(is_causal), scale, nan_rows=True).transpose(1, 2)
     return out if batched else out.squeeze(0)
 

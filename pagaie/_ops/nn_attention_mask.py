@@ -15,8 +15,8 @@ import torch
 from pagaie._core.registry import defop
 from pagaie._ops._helpers import kernel_dtypes
 from pagaie._ops._random_mask import keep_mask
-from pagaie._ops.nn_attention import (FLASH_CPU_DTYPES, _drop_weights, _repeat_kv, _weights, attention_bhsd,
-                                     flash_bshd, tensor_arg)
+from pagaie._ops.nn_attention import (FLASH_CPU_DTYPES, _drop_weights, _repeat_kv, _weights,
+                                     attention_bhsd, flash_bshd, tensor_arg)
 
 __all__ = ["flashmask_attention", "flash_attention_v3_varlen"]
 
