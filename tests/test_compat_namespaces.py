@@ -229,9 +229,10 @@ def test_compat_nn_errors(call):
     same_exception(call)
 
 
-def test_compat_multihead_attention_not_implemented():
-    with pytest.raises(NotImplementedError, match="MultiheadAttention"):
-        pagaie.compat.nn.MultiheadAttention(4, 2)
+def test_compat_multihead_attention_shapes():
+    mha = pagaie.compat.nn.MultiheadAttention(4, 2)
+    out, weights = mha(pagaie.rand([3, 2, 4]), pagaie.rand([5, 2, 4]), pagaie.rand([5, 2, 4]))
+    assert out.shape == [3, 2, 4] and weights.shape == [2, 3, 5]
 
 
 # -------------------------------------------------------- functional, random, nn.modules

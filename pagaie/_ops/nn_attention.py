@@ -11,6 +11,8 @@ import numpy as np
 import torch
 import torch.nn.functional as F
 
+from pagaie._core.bad_input import type_name
+from pagaie._core.random import on_paddle_cpu
 from pagaie._core.registry import defop
 from pagaie._ops._helpers import kernel_dtypes
 from pagaie._ops._random_mask import keep_mask, upscale_kept
@@ -25,10 +27,12 @@ def _repeat_kv(k, heads):
     return k if n == heads or n == 0 else k.repeat_interleave(heads // n, dim=1)
 
 
-def attention_bhsd(q, k, v, mask=None, dropout_p=0.0, causal=False, scale=None):
+def attention_bhsd(q, k, v, mask=None, dropout_p=0.0, causal=False, scale=None, nan_rows=False):
     """softmax(q k^T * scale + mask) (dropout) @ v on ``[batch, heads, seq, dim]`` torch tensors.
 
     ``mask`` is additive (float) or boolean (True = attend); a causal mask replaces it.
+    A query row that the mask leaves no key gives zeros, as the fused kernels do, or with
+    ``nan_rows`` NaN on the CPU, as Paddle's CPU attention (a softmax over ``-inf`` only).
     """
     if mask is not None:
         if mask.dim() < 2:   # a mask over the keys only: broadcast like Paddle's ``product + mask``
@@ -39,17 +43,23 @@ def attention_bhsd(q, k, v, mask=None, dropout_p=0.0, causal=False, scale=None):
             mask = mask.to(q.dtype)
     if causal:
         mask = None
-    if dropout_p > 0.0 and q.device.type == "cpu":
-        return _attention_with_dropout_cpu(q, k, v, mask, dropout_p, causal, scale)
+    if q.device.type == "cpu" and (dropout_p > 0.0 or (nan_rows and on_paddle_cpu(q.device)
+                                                       and _has_masked_row(mask))):
+        return _math_attention_cpu(q, k, v, mask, dropout_p, causal, scale, not nan_rows)
     return F.scaled_dot_product_attention(q, k, v, attn_mask=mask, dropout_p=dropout_p,
                                           is_causal=causal, scale=scale)
 
 
-def _attention_with_dropout_cpu(q, k, v, mask, dropout_p, causal, scale):
-    """The attention core with dropout on the weights, spelled out as Paddle's CPU attention
-    is (``softmax((q * scale) k^T + mask)``, then ``dropout``), drawing Paddle's mask.
+def _has_masked_row(mask):
+    """Whether an additive ``mask`` hides every key from some query row."""
+    return mask is not None and mask.numel() > 0 and bool(torch.isneginf(mask).all(-1).any())
 
-    Rows with no allowed key give zeros, as the fused kernels do.
+
+def _math_attention_cpu(q, k, v, mask, dropout_p, causal, scale, safe=True):
+    """The attention core spelled out as Paddle's CPU attention is
+    (``softmax((q * scale) k^T + mask)``, then ``dropout``), drawing Paddle's dropout mask.
+
+    Rows with no allowed key give zeros when ``safe`` (as the fused kernels do), else NaN.
     """
     if scale is None:
         scale = q.shape[-1] ** -0.5 if q.shape[-1] else 1.0
@@ -62,10 +72,10 @@ def _attention_with_dropout_cpu(q, k, v, mask, dropout_p, causal, scale):
         mask = torch.zeros(lq, lk, dtype=q.dtype, device=q.device).masked_fill_(~mask, float("-inf"))
     if mask is not None:
         scores = scores + mask
-        weights = _safe_softmax(scores)
-    else:
-        weights = torch.softmax(scores, -1)
-    return torch.matmul(_drop_weights(weights, dropout_p), v)
+    weights = _safe_softmax(scores) if safe and mask is not None else torch.softmax(scores, -1)
+    if dropout_p > 0.0:
+        weights = _drop_weights(weights, dropout_p)
+    return torch.matmul(weights, v)
 
 
 def _drop_weights(w, p):
@@ -115,6 +125,9 @@ def scaled_dot_product_attention(query, key, value, attn_mask=None, dropout_p=0.
         >>> paddle.nn.functional.scaled_dot_product_attention(q, q, q, is_causal=True).shape
         paddle.Size([2, 5, 4, 8])
     """
+    api = "paddle.nn.functional.scaled_dot_product_attention"
+    for name, t in (("query", query), ("key", key), ("value", value)):
+        tensor_arg(api, name, t, place_read=True)
     batched = query.dim() == 4
     # Paddle compares the head counts first (an AssertionError), reading axis 2 of each input
     # after giving all three a batch axis when the query has none; the shape checks follow
@@ -129,9 +142,8 @@ def scaled_dot_product_attention(query, key, value, attn_mask=None, dropout_p=0.
     k, v = _repeat_kv(k, qh), _repeat_kv(v, qh)
     if not scale:
         scale = q.shape[-1] ** -0.5 if q.shape[-1] else 1.0
-    p = _dropout_rate("paddle.nn.functional.scaled_dot_product_attention", "dropout_p", dropout_p,
-                      training)
-    out = attention_bhsd(q, k, v, attn_mask, p, bool(is_causal), scale).transpose(1, 2)
+    p = _dropout_rate(api, "dropout_p", dropout_p, training)
+    out = attention_bhsd(q, k, v, attn_mask, p, bool(is_causal), scale, nan_rows=True).transpose(1, 2)
     return out if batched else out.squeeze(0)
 
 
@@ -183,6 +195,10 @@ def _check_sdpa_args(query, key, value, attn_mask):
         raise ValueError(f"{api}: query and key must have the same head_dim, and query, key and "
                          f"value batch sizes that broadcast, but received query of shape {list(query.shape)}, key of shape "
                          f"{list(key.shape)} and value of shape {list(value.shape)}")
+    if isinstance(attn_mask, np.ndarray):
+        attn_mask = _array_mask(api, attn_mask, query)
+    elif attn_mask is not None:
+        tensor_arg(api, "attn_mask", attn_mask)
     if attn_mask is not None:
         _check_mask_shape(api, attn_mask, query, key, value)
     # Paddle's CPU matmul kernel (its static API's check takes another set)
@@ -205,6 +221,15 @@ def _check_sdpa_args(query, key, value, attn_mask):
         raise ValueError(f"{api}: a float 'attn_mask' must have the dtype of query "
                          f"({_name(query.dtype)}), but received {_name(attn_mask.dtype)}")
     return query, key, value, attn_mask
+
+
+def _array_mask(api, mask, query):
+    """A numpy ``attn_mask``: Paddle adds it to the scores as a tensor of its dtype, so a
+    float array is an additive mask and a bool or integer one fails type promotion."""
+    if mask.dtype.kind not in "fc":
+        raise TypeError(f"{api}: a numpy 'attn_mask' is added to the attention scores, so it must "
+                        f"be floating-point, but received {mask.dtype}")
+    return torch.from_numpy(mask).to(query.device)
 
 
 def _check_mask_shape(api, mask, query, key, value):
@@ -230,6 +255,22 @@ def _weights(q, k, mask, causal, scale):
     elif mask is not None:
         prod = prod + mask
     return torch.softmax(prod, -1)
+
+
+# Paddle's CPU attention runs matmul (no bool, small-integer or half-precision kernel), then
+# softmax (real floats only): the dtypes its flash-attention functions take on the CPU
+FLASH_CPU_DTYPES = frozenset({torch.int32, torch.int64, torch.float32, torch.float64})
+
+
+def tensor_arg(api: str, name: str, t, shape_read: bool = True, place_read: bool = False) -> None:
+    """Refuse a non-Tensor ``t`` where attention op ``api`` wants a Tensor: Paddle's ValueError
+    (its argument parser), or its AttributeError where its Python code first reads the value's
+    shape (``shape_read``), which a numpy array has, or its place (``place_read``), which a
+    numpy array lacks too."""
+    if not isinstance(t, torch.Tensor):
+        array = isinstance(t, np.ndarray)
+        kind = AttributeError if place_read or (shape_read and not array) else ValueError
+        raise kind(f"{api}: argument '{name}' must be Tensor, but got {type_name(t)}")
 
 
 def _unpack_qkv(qkv, heads_axis):
@@ -264,13 +305,17 @@ def flash_attn_qkvpacked(qkv, dropout=0.0, causal=False, return_softmax=False, *
         >>> out.shape
         paddle.Size([1, 6, 2, 8])
     """
+    api = "paddle.nn.functional.flash_attn_qkvpacked"
+    tensor_arg(api, "qkv", qkv)
     if qkv.dim() != 5 or qkv.shape[2] < 3:
-        raise ValueError("paddle.nn.functional.flash_attn_qkvpacked: 'qkv' must be 5-D [batch_size, "
-                         "seq_len, num_heads/num_heads_k + 2, num_heads_k, head_dim], but received "
-                         f"shape {list(qkv.shape)}")
+        raise ValueError(f"{api}: 'qkv' must be 5-D [batch_size, seq_len, num_heads/num_heads_k + 2, "
+                         f"num_heads_k, head_dim], but received shape {list(qkv.shape)}")
+    kernel_dtypes(api[len("paddle."):], qkv, FLASH_CPU_DTYPES, "qkv")
+    if not qkv.is_floating_point():   # Paddle's ``query * scale`` promotes integers
+        qkv = qkv.to(torch.float32)
     q, k, v = _unpack_qkv(qkv, 2)
     return flash_bshd(q, k, v, q.shape[-1] ** -0.5, dropout, causal, return_softmax, training,
-                      api="paddle.nn.functional.flash_attn_qkvpacked")
+                      api=api)
 
 
 def flash_bshd(query, key, value, scale, dropout, causal, return_softmax, training,

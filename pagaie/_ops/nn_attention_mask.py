@@ -13,8 +13,10 @@ from __future__ import annotations
 import torch
 
 from pagaie._core.registry import defop
+from pagaie._ops._helpers import kernel_dtypes
 from pagaie._ops._random_mask import keep_mask
-from pagaie._ops.nn_attention import _drop_weights, _repeat_kv, _weights, attention_bhsd, flash_bshd
+from pagaie._ops.nn_attention import (FLASH_CPU_DTYPES, _drop_weights, _repeat_kv, _weights,
+                                     attention_bhsd, flash_bshd, tensor_arg)
 
 __all__ = ["flashmask_attention", "flash_attention_v3_varlen"]
 
@@ -273,8 +275,12 @@ def _check_qkv(api, query, key, value, rank):
     api = f"paddle.nn.functional.flash_attention.{api}"
     ts = []
     for what, t in (("query", query), ("key", key), ("value", value)):
+        tensor_arg(api, what, t, what == "query")
         if t.dim() != rank:
-            raise ValueError(f"{api}: '{what}' must be {rank}-D, but received shape {list(t.shape)}")
+            # Paddle reads the query's head_dim as ``shape[rank - 1]`` first
+            kind = IndexError if what == "query" and t.dim() < rank else ValueError
+            raise kind(f"{api}: '{what}' must be {rank}-D, but received shape {list(t.shape)}")
+        kernel_dtypes(api[len("paddle."):], t, FLASH_CPU_DTYPES, what)
         if t.dtype == torch.bool or t.is_complex():
             raise TypeError(f"{api}: '{what}' must be a floating point (or integer) tensor, but "
                             f"received {str(t.dtype).replace('torch.', '')}")

@@ -39,6 +39,8 @@ def sequence_mask(x, maxlen=None, dtype="int64", name=None):
         >>> paddle.nn.functional.sequence_mask(paddle.to_tensor([1, 3]), 4).tolist()
         [[1, 0, 0, 0], [1, 1, 1, 0]]
     """
+    if not isinstance(x, torch.Tensor):   # reported as Paddle's argument check (the registry)
+        raise TypeError(f"'x' is a {type(x).__name__}, not a Tensor")
     if x.dtype not in _SEQUENCE_MASK_DTYPES:   # Paddle's kernels
         raise NoKernelError("paddle.nn.functional.sequence_mask: the lengths must be int32, int64, "
                             f"float32 or float64, but received {str(x.dtype).replace('torch.', '')}")

@@ -13,6 +13,7 @@ from typing import Any
 from pagaie.compat.nn import functional
 from pagaie.compat.nn.layers import (AvgPool1d, AvgPool1D, AvgPool2d, AvgPool2D, AvgPool3d,
                                      AvgPool3D, Linear, Unfold)
+from pagaie.compat.nn.transformer import MultiheadAttention
 from pagaie.nn.layer.layers import Layer
 
 __all__ = ["Unfold", "Linear", "Softmax", "AvgPool1D", "AvgPool2D", "AvgPool3D", "AvgPool1d",
@@ -47,43 +48,3 @@ class Softmax(Layer):
     def extra_repr(self) -> str:
         return f"dim={self._dim}"
 
-
-class MultiheadAttention(Layer):
-    """PyTorch-style multi-head attention (``batch_first``, ``kdim``/``vdim``, packed
-    ``in_proj_weight``). Not available yet in pagaie: constructing one raises
-    ``NotImplementedError``; use :class:`paddle.nn.MultiHeadAttention` (Paddle's layout) or
-    :func:`paddle.compat.nn.functional.scaled_dot_product_attention`.
-
-    Args:
-        embed_dim (int): model width.
-        num_heads (int): number of heads.
-        dropout (float, optional): attention dropout.
-        bias (bool, optional): projection biases.
-        add_bias_kv (bool, optional): learned bias rows appended to key and value.
-        add_zero_attn (bool, optional): a zero row appended to key and value.
-        kdim (int, optional): key width.
-        vdim (int, optional): value width.
-        batch_first (bool, optional): inputs are ``[batch, seq, feature]``.
-        device (str|Place, optional): parameter device.
-        dtype (str|paddle.dtype, optional): parameter dtype.
-
-    Raises:
-        NotImplementedError: always.
-
-    Examples:
-        >>> import pagaie as paddle
-        >>> try:
-        ...     paddle.compat.nn.MultiheadAttention(4, 2)
-        ... except NotImplementedError:
-        ...     print('use paddle.nn.MultiHeadAttention')
-        use paddle.nn.MultiHeadAttention
-    """
-
-    def __init__(self, embed_dim: int, num_heads: int, dropout: float = 0.0, bias: bool = True,
-                 add_bias_kv: bool = False, add_zero_attn: bool = False, kdim: int | None = None,
-                 vdim: int | None = None, batch_first: bool = False, device: Any = None,
-                 dtype: Any = None) -> None:
-        raise NotImplementedError(
-            "paddle.compat.nn.MultiheadAttention is not available in pagaie yet; use "
-            "paddle.nn.MultiHeadAttention (Paddle's argument names and layout) or "
-            "paddle.compat.nn.functional.scaled_dot_product_attention.")

@@ -1,5 +1,6 @@
 """Transformer blocks among ``paddle.incubate.nn.functional``'s fused ops: the feed-forward
-block, multi-head attention and rotary position embedding, as composites of public ops."""
+block, multi-head attention, cuDNN's dot-product attention and rotary position embedding, as
+composites of public ops."""
 from __future__ import annotations
 
 import pagaie as _p
@@ -130,6 +131,45 @@ def fused_multi_head_attention(x, qkv_weight, linear_weight, pre_layer_norm=Fals
     if not pre_layer_norm:
         out = _ln(out, ln_scale, ln_bias, ln_epsilon)
     return out if cache_out is None else (out, cache_out)
+
+
+def fused_dot_product_attention(query, key, value, attn_mask=None, dropout_p=0.0, is_causal=False,
+                                scaling_factor=None, training=True, name=None):
+    """Attention ``softmax(Q K^T * scaling_factor + attn_mask) V`` on ``[batch, seq, heads,
+    head_dim]`` tensors: Paddle's cuDNN attention, computed here by
+    :func:`paddle.nn.functional.scaled_dot_product_attention`.
+
+    Args:
+        query (Tensor): ``[batch, seq_q, heads, head_dim]``.
+        key, value (Tensor): ``[batch, seq_k, kv_heads, head_dim]``.
+        attn_mask (Tensor, optional): additive mask of query's dtype, broadcastable to
+            ``[batch, heads, seq_q, seq_k]``; must be None when ``is_causal``.
+        dropout_p (float): dropout on the attention weights (training only).
+        is_causal (bool): hide the keys after each query.
+        scaling_factor (float, optional): ``1/sqrt(head_dim)`` when None.
+        training (bool): apply dropout.
+        name (str, optional): unused.
+
+    Returns:
+        Tensor: ``[batch, seq_q, heads, head_dim]``.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> q = paddle.rand([1, 4, 2, 8])
+        >>> paddle.incubate.nn.functional.fused_dot_product_attention(q, q, q, is_causal=True).shape
+        paddle.Size([1, 4, 2, 8])
+    """
+    if is_causal:
+        assert attn_mask is None, "mask must be None when is_causal is True"
+    if attn_mask is not None:
+        assert attn_mask.dtype == query.dtype, "attn_mask dtype should be the same as qkv dtype"
+    if scaling_factor is None:
+        if query.ndim < 4:   # Paddle reads the head_dim as shape[3]
+            raise IndexError(f"{_API}.fused_dot_product_attention: 'query' must be 4-D [batch_size, "
+                             f"seq_len, num_heads, head_dim], but received shape {list(query.shape)}")
+        scaling_factor = query.shape[3] ** -0.5
+    return _F.scaled_dot_product_attention(query, key, value, attn_mask, dropout_p, is_causal,
+                                           training, scale=scaling_factor)
 
 
 def _rope_tables(seq: int, dim: int, base: float, interleaved: bool, dtype):

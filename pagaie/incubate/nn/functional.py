@@ -338,8 +338,10 @@ def fused_bias_act(x, bias=None, dequant_scales=None, shift=None, smooth=None, a
     return _quant(h, quant_scale, quant_round_type, quant_max_bound, quant_min_bound)
 
 
+# (``fused_dot_product_attention`` is public there, though not in Paddle's ``__all__``)
 from pagaie.incubate.nn._fused_attention import (  # noqa: E402
-    fused_feedforward, fused_multi_head_attention, fused_rotary_position_embedding)
+    fused_dot_product_attention, fused_feedforward, fused_multi_head_attention,
+    fused_rotary_position_embedding)
 from pagaie._ops.incubate_llm_ops import (  # noqa: E402
     blha_get_max_len, build_src_rank_and_local_expert_id, cal_aux_loss, embedding_grad_add_to_,
     expand_modality_expert_id, fast_ln, fast_rms_norm, fused_rms_norm_ext, int_bincount,

@@ -536,5 +536,5 @@ class Transformer(Layer):
             >>> paddle.nn.Transformer(16, 4, 1, 1, 32).generate_square_subsequent_mask(2).tolist()
             [[0.0, -inf], [0.0, 0.0]]
         """
-        n = int(length.item()) if hasattr(length, "item") else int(length)
-        return _pg.triu(_pg.full([n, n], float("-inf"), _dt.get_default_dtype()), 1)
+        # ``full`` reads the length: an int or an integer Tensor, anything else Paddle's TypeError
+        return _pg.triu(_pg.full([length, length], float("-inf"), _dt.get_default_dtype()), 1)
