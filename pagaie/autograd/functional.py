@@ -110,40 +110,59 @@ class Jacobian:
         return r
 
     def _full_rows(self, rows: Sequence[int]) -> Any:
+        if not rows:   # an empty selection (or an empty ys): no row to differentiate
+            shape = list(self.shape)
+            shape[self._rows_axis] = 0
+            empty = torch.zeros(shape, dtype=self._x.dtype, device=self._x.device)
+            return require_grad(empty) if self._x.requires_grad else empty
         if self._symbolic:
             import pagaie
             return pagaie.stack([self._row(i) for i in rows], axis=self._rows_axis)
         return torch.stack([self._row(i) for i in rows], dim=self._rows_axis)
 
     def __getitem__(self, index: Any) -> Tensor:
-        _check_index(index)
-        if self._rows_axis is None:
-            full = self._row(None)
-            if not self._batched and full.dim() == 0:
-                raise IndexError("paddle.autograd.Jacobian: a 0-D Jacobian cannot be indexed")
-            return wrap(full[_torch_index(index)])
-        idx = index if isinstance(index, tuple) else (index,)
-        idx = tuple(_torch_index(i) for i in idx)
+        idx = self._parse_index(index)
         ax = self._rows_axis
-        if len(idx) > ax and idx[:ax] == (slice(None),) * ax and isinstance(idx[ax], (int, slice)) \
-                and not isinstance(idx[ax], bool):
-            sel = idx[ax]
-            if isinstance(sel, int):
-                if not -self._m <= sel < self._m:
-                    raise IndexError(f"paddle.autograd.Jacobian: index {sel} is out of range for "
-                                     f"the axis of size {self._m}")
-                block = self._row(sel % self._m)
-                return wrap(block[idx[:ax] + idx[ax + 1:]])
-            rows = range(self._m)[sel]
-            if len(rows):
-                return wrap(self._full_rows(rows)[idx[:ax] + (slice(None),) + idx[ax + 1:]])
-        return wrap(self._full_rows(range(self._m))[idx])
+        if ax is None or len(idx) <= ax:
+            return self._evaluate_all()[idx]
+        sel = idx[ax]
+        if isinstance(sel, int) and not isinstance(sel, bool):
+            if not -self._m <= sel < self._m:
+                raise IndexError(f"paddle.autograd.Jacobian: index {sel} is out of range for "
+                                 f"axis {ax} of size {self._m} (Jacobian shape {self.shape})")
+            rest = idx[:ax] + idx[ax + 1:]
+            block = wrap(self._row(sel % self._m))
+            return block[rest] if rest else block
+        if isinstance(sel, slice):
+            # only the selected rows are evaluated; the other axes are indexed as a Tensor is
+            block = wrap(self._full_rows(range(self._m)[sel]))
+            return block[idx[:ax] + (slice(None),) + idx[ax + 1:]]
+        return wrap(self._full_rows(range(self._m)))[idx]
+
+    def _parse_index(self, index: Any) -> tuple:
+        """``index`` as a tuple of ints and slices, checked as Paddle's Jacobian checks it."""
+        _check_index(index)
+        if not self.shape:
+            raise IndexError("paddle.autograd.Jacobian: a 0-D Jacobian cannot be indexed")
+        several = isinstance(index, tuple)
+        if several and len(self.shape) == 1:
+            raise TypeError(f"paddle.autograd.Jacobian: a Jacobian of shape {self.shape} takes one "
+                            f"int or slice as its index, but got {index!r}")
+        idx = tuple(index) if several else (index,)
+        if len(idx) > len(self.shape):
+            raise IndexError(f"paddle.autograd.Jacobian: too many indices ({len(idx)}) for a "
+                             f"Jacobian of shape {self.shape}")
+        return idx
 
     def _evaluate_all(self) -> Tensor:
         """The whole matrix as a Tensor (every row evaluated)."""
         if self._rows_axis is None:
             return wrap(self._row(None))
         return wrap(self._full_rows(range(self._m)))
+
+    def __array__(self, dtype: Any = None, copy: Any = None) -> Any:
+        """The fully evaluated matrix as a numpy array (``np.asarray(J)``), as in Paddle."""
+        return self._evaluate_all().__array__(dtype)
 
     def __getattr__(self, name: str) -> Any:
         # As in Paddle, other attributes (dtype, numpy, stop_gradient, sum...) are those of
@@ -218,14 +237,6 @@ def _check_index(index: Any) -> None:
         if not isinstance(i, (int, slice)):
             raise TypeError(f"paddle.autograd.Jacobian: an index of type {type(i).__name__} is not "
                             "supported; index with ints and slices")
-
-
-def _torch_index(i: Any) -> Any:
-    if isinstance(i, Tensor):
-        return i._t
-    if isinstance(i, tuple):
-        return tuple(_torch_index(e) for e in i)
-    return i
 
 
 def _as_seq(v: Any, api: str, arg: str) -> tuple[list, bool]:

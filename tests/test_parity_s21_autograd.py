@@ -1,0 +1,84 @@
+"""Session-21: the autograd API against real Paddle 3.3.1 (lazy Jacobian indexing and errors,
+numpy conversion of a Jacobian)."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import pagaie
+from tests.reference import assert_same, both, same_exception
+
+pytest.importorskip("paddle")
+
+
+def _jacobian(P, kind: str):
+    """A Jacobian of a small function: ``sq`` [3, 3], ``sum`` [3] (0-D ys), ``rect`` [6, 3],
+    ``batched`` [2, 3, 3]."""
+    if kind == "batched":
+        x = P.to_tensor([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]], stop_gradient=False)
+        return P.autograd.jacobian(x * x, x, batch_axis=0)
+    x = P.to_tensor([1.0, 2.0, 3.0], stop_gradient=False)
+    ys = {"sq": lambda: x * x, "sum": lambda: (x * x).sum(), "rect": lambda: P.concat([x, x * 2])}
+    return P.autograd.jacobian(ys[kind](), x)
+
+
+# -- Jacobian indexing: values where Paddle's lazy indexing is right, its errors elsewhere -------
+
+@pytest.mark.parametrize("kind, index", [
+    ("sq", (slice(None), 0)), ("sq", (0, slice(1, 3))), ("sq", -1), ("sq", slice(1, None)),
+    ("rect", (slice(None), -1)), ("rect", slice(None, None, 2)), ("sum", 1), ("sum", slice(1, None)),
+    ("batched", (slice(None), 1)), ("batched", (slice(0, 1), slice(None), 2)), ("batched", -1),
+])
+def test_jacobian_index_values(kind, index):
+    assert_same(*both(lambda P: _jacobian(P, kind)[index]))
+
+
+@pytest.mark.parametrize("kind, index", [
+    ("sq", (slice(None), slice(None), 1)), ("sq", (0, 0, 0)), ("sq", 5), ("sq", (0, 3)),
+    ("rect", (slice(None),) * 4), ("batched", (slice(None),) * 4), ("batched", 5),
+    ("batched", (0, 3)), ("sum", 5),
+])
+def test_jacobian_bad_index_is_index_error(kind, index):
+    exc = same_exception(lambda P: _jacobian(P, kind)[index])
+    assert "Jacobian" in str(exc) or "getitem" in str(exc)
+
+
+@pytest.mark.parametrize("index", [(slice(None), 0), (0, 1), (0,), (slice(None),) * 3])
+def test_tuple_index_of_a_1d_jacobian_is_type_error(index):
+    # a 0-D ys gives a 1-D Jacobian, which Paddle indexes with one int or slice only
+    assert "Jacobian" in str(same_exception(lambda P: _jacobian(P, "sum")[index]))
+
+
+@pytest.mark.parametrize("kind", ["sq", "rect", "batched"])
+def test_jacobian_negative_step_reverses_rows(kind):
+    # Paddle's lazy indexing turns a negative step on the rows axis into an empty result or a
+    # failed concat; pagaie indexes as a Tensor does
+    ours = _jacobian(pagaie, kind)
+    full = ours[:].numpy()
+    ax = 1 if kind == "batched" else 0
+    rev = ours[(slice(None),) * ax + (slice(None, None, -1),)].numpy()
+    np.testing.assert_array_equal(rev, np.flip(full, ax))
+    cols = ours[(slice(None),) * (ax + 1) + (slice(2, 0, -1),)].numpy()
+    np.testing.assert_array_equal(cols, full[(slice(None),) * (ax + 1) + (slice(2, 0, -1),)])
+
+
+def test_jacobian_of_empty_tensors_is_empty():
+    # Paddle fails in an internal concat over no rows
+    x = pagaie.to_tensor([], stop_gradient=False)
+    J = pagaie.autograd.jacobian(x * x, x)
+    full = J[:]
+    assert J.shape == [0, 0] and full.shape == [0, 0] and not full.stop_gradient
+
+
+def test_jacobian_as_numpy_array():
+    def f(P):
+        J = _jacobian(P, "sq")
+        return np.asarray(J), np.asarray(J, dtype="float64"), np.array(_jacobian(P, "batched"))
+    ours, theirs = both(f)
+    for a, b in zip(ours, theirs):
+        assert a.dtype == b.dtype
+        np.testing.assert_array_equal(a, b)
+
+
+def test_jacobian_iterates_over_rows():
+    assert_same(*both(lambda P: list(_jacobian(P, "sq"))))
