@@ -82,3 +82,43 @@ def test_jacobian_as_numpy_array():
 
 def test_jacobian_iterates_over_rows():
     assert_same(*both(lambda P: list(_jacobian(P, "sq"))))
+
+
+# -- paddle.grad: a non-leaf input's gradient includes its hooks --------------------------------
+
+@pytest.mark.parametrize("inputs", ["y", "y,x", "x,y", "y,w"])
+def test_grad_of_a_hooked_non_leaf_input_includes_the_hook(inputs):
+    # torch leaves the hook out when the backward goes on past y to another input
+    def f(P):
+        x = P.to_tensor([1.0, 2.0, 3.0], stop_gradient=False)
+        w = P.to_tensor([1.0, -1.0, 2.0], stop_gradient=False)
+        y = x * 2
+        y.register_hook(lambda g: g * 10)
+        named = {"x": x, "y": y, "w": w}
+        return P.grad((y * 3).sum() + (w * w).sum(), [named[n] for n in inputs.split(",")])
+    assert_same(*both(f))
+
+
+def test_grad_of_a_hooked_non_leaf_input_with_create_graph():
+    def f(P):
+        x = P.to_tensor([1.0, 2.0, 3.0], stop_gradient=False)
+        y = x * x
+        y.register_hook(lambda g: g * 10)
+        gy, gx = P.grad((y * y).sum(), [y, x], create_graph=True)
+        return gy, gx, P.grad(gx.sum(), x)
+    assert_same(*both(f))
+
+
+# -- register_hook: a hook must return a Tensor or None (Paddle crashes on anything else) -------
+
+@pytest.mark.parametrize("value", [5, 1.5, "a", np.ones(3, "float32"), ()])
+@pytest.mark.parametrize("where", ["leaf", "intermediate", "grad"])
+def test_a_hook_returning_a_non_tensor_is_an_oserror(value, where):
+    x = pagaie.to_tensor([1.0, 2.0, 3.0], stop_gradient=False)
+    y = x * 2
+    (x if where == "leaf" else y).register_hook(lambda g: (g,) if isinstance(value, tuple) else value)
+    with pytest.raises(OSError, match="must return a Tensor or None, but returned"):
+        if where == "grad":
+            pagaie.grad((y * y).sum(), x)
+        else:
+            (y * y).sum().backward()
