@@ -122,3 +122,44 @@ def test_a_hook_returning_a_non_tensor_is_an_oserror(value, where):
             pagaie.grad((y * y).sum(), x)
         else:
             (y * y).sum().backward()
+
+
+# -- hessian: ys of one element (per batch row) in any shape; batch_axis must be an int ---------
+
+def _hessian(P, ys_shape, batch_axis=None, tuple_xs=False):
+    x = P.to_tensor([[1.0, 2.0], [3.0, 4.0]] if batch_axis is not None else [1.0, 2.0],
+                    stop_gradient=False)
+    cubes = x * x * x
+    y = cubes.sum(-1) if batch_axis is not None else cubes.sum()
+    y = y.reshape(ys_shape)
+    if tuple_xs:
+        z = P.to_tensor([1.5], stop_gradient=False)
+        h = P.autograd.hessian(y * z, (x, z), batch_axis=batch_axis)
+        return [[e[:] for e in row] for row in h]
+    return P.autograd.hessian(y, x, batch_axis=batch_axis)[:]
+
+
+@pytest.mark.parametrize("ys_shape", [[], [1], [1, 1], [1, 1, 1]])
+@pytest.mark.parametrize("tuple_xs", [False, True])
+def test_hessian_of_a_one_element_ys_of_any_shape(ys_shape, tuple_xs):
+    assert_same(*both(lambda P: _hessian(P, ys_shape, tuple_xs=tuple_xs)))
+
+
+@pytest.mark.parametrize("ys_shape", [[2], [2, 1], [2, 1, 1]])
+def test_batched_hessian_of_one_element_per_row(ys_shape):
+    assert_same(*both(lambda P: _hessian(P, ys_shape, batch_axis=0)))
+
+
+@pytest.mark.parametrize("ys_shape", [[2, 2], [1, 4]])
+@pytest.mark.parametrize("tuple_xs", [False, True])
+def test_batched_hessian_of_several_elements_per_row_raises(ys_shape, tuple_xs):
+    def f(P):
+        x = P.to_tensor([[1.0, 2.0], [3.0, 4.0]], stop_gradient=False)
+        y = (x * x * x).reshape(ys_shape)
+        P.autograd.hessian(y, (x, x * 1) if tuple_xs else x, batch_axis=0)[0]
+    assert "hessian" in str(same_exception(f))
+
+
+@pytest.mark.parametrize("batch_axis", [0.0, np.int64(0), "0", 1, -1])
+def test_hessian_batch_axis_must_be_the_int_0(batch_axis):
+    assert "hessian" in str(same_exception(lambda P: _hessian(P, [2], batch_axis=batch_axis)))

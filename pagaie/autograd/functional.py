@@ -16,9 +16,9 @@ from pagaie._core.tensor import Tensor, require_grad, wrap
 __all__ = ["jacobian", "hessian", "Jacobian", "Hessian"]
 
 
-def _check_batch_axis(batch_axis: Any) -> None:
+def _check_batch_axis(batch_axis: Any, api: str) -> None:
     if batch_axis is not None and batch_axis != 0:
-        raise ValueError(f"paddle.autograd.jacobian: batch_axis should be None or 0, but got "
+        raise ValueError(f"paddle.autograd.{api}: batch_axis should be None or 0, but got "
                          f"{batch_axis}.")
 
 
@@ -205,14 +205,7 @@ class Hessian(Jacobian):
     """
 
     def __init__(self, ys: Tensor, xs: Tensor, is_batched: bool = False) -> None:
-        y = ys._t
-        if is_batched:
-            if y.dim() == 2 and y.shape[1] != 1 or y.dim() > 2:
-                raise ValueError(f"paddle.autograd.hessian: only support ys.shape == [B] or "
-                                 f"[B, 1] when batch_axis=0, but got {list(y.shape)}")
-        elif y.numel() != 1:
-            raise ValueError(f"Only support ys.numel()({y.numel()})==1 when batch_axis is None "
-                             "(paddle.autograd.hessian needs a scalar ys)")
+        ys = _scalar_ys(ys, is_batched)
         g = Jacobian(ys, xs, is_batched)._row(None)
         super().__init__(wrap(g), xs, is_batched)
 
@@ -225,6 +218,21 @@ class Hessian(Jacobian):
 
     def __repr__(self) -> str:
         return f"<paddle.autograd.Hessian shape={self.shape}>"
+
+
+def _scalar_ys(ys: Tensor, batched: bool) -> Tensor:
+    """The ``ys`` of a Hessian as Paddle reads it: one element (per batch row with a batch
+    axis, whatever ys's shape), reshaped to ``[]`` (``[B]``)."""
+    y = ys._t
+    if batched:
+        if y.dim() == 0 or y[0].numel() != 1:
+            raise ValueError(f"paddle.autograd.hessian: with batch_axis=0, ys must hold one element "
+                             f"per batch row (ys[0].numel() == 1), but ys has shape {list(y.shape)}")
+        return ys if y.dim() == 1 else ys.reshape([-1])
+    if y.numel() != 1:
+        raise ValueError(f"Only support ys.numel()({y.numel()})==1 when batch_axis is None "
+                         "(paddle.autograd.hessian needs a scalar ys)")
+    return ys if y.dim() == 0 else ys.reshape([])
 
 
 def _check_index(index: Any) -> None:
@@ -268,7 +276,7 @@ def jacobian(ys: Tensor | Sequence[Tensor], xs: Tensor | Sequence[Tensor],
         >>> J[0].tolist()
         [2.0, 0.0, 0.0]
     """
-    _check_batch_axis(batch_axis)
+    _check_batch_axis(batch_axis, "jacobian")
     batched = batch_axis is not None
     ys_l, ys_seq = _as_seq(ys, "jacobian", "ys")
     xs_l, xs_seq = _as_seq(xs, "jacobian", "xs")
@@ -280,7 +288,8 @@ def hessian(ys: Tensor, xs: Tensor | Sequence[Tensor], batch_axis: int | None = 
     """Hessians of a scalar ``ys`` with respect to ``xs``, evaluated lazily when indexed.
 
     Args:
-        ys (Tensor): a scalar output (shape ``[]`` or ``[1]``; ``[B]`` with a batch axis).
+        ys (Tensor): a scalar output (any shape of one element; one element per batch
+            row with a batch axis: ``[B]``, ``[B, 1]``...).
         xs (Tensor|tuple[Tensor]): inputs with ``stop_gradient=False``.
         batch_axis (int, optional): None or 0.
 
@@ -294,7 +303,11 @@ def hessian(ys: Tensor, xs: Tensor | Sequence[Tensor], batch_axis: int | None = 
         >>> H[:].tolist()
         [[2.0, 0.0], [0.0, 2.0]]
     """
-    _check_batch_axis(batch_axis)
+    if batch_axis is not None and not isinstance(batch_axis, int):
+        # (jacobian takes any value equal to 0; hessian wants an int)
+        raise ValueError(f"paddle.autograd.hessian: batch_axis should be None or int, but got "
+                         f"{type(batch_axis)}.")
+    _check_batch_axis(batch_axis, "hessian")
     batched = batch_axis is not None
     if not isinstance(ys, Tensor):
         raise TypeError(f"paddle.autograd.hessian: ys should be a Tensor, but received "
@@ -302,10 +315,7 @@ def hessian(ys: Tensor, xs: Tensor | Sequence[Tensor], batch_axis: int | None = 
     xs_l, xs_seq = _as_seq(xs, "hessian", "xs")
     if not xs_seq:
         return Hessian(ys, xs_l[0], batched)
-    y = ys._t
-    if not batched and y.numel() != 1:
-        raise ValueError(f"Only support ys.numel()({y.numel()})==1 when batch_axis is None "
-                         "(paddle.autograd.hessian needs a scalar ys)")
+    ys = _scalar_ys(ys, batched)
     out = []
     for xi in xs_l:
         gi = Jacobian(ys, xi, batched)._row(None)
