@@ -163,3 +163,40 @@ def test_batched_hessian_of_several_elements_per_row_raises(ys_shape, tuple_xs):
 @pytest.mark.parametrize("batch_axis", [0.0, np.int64(0), "0", 1, -1])
 def test_hessian_batch_axis_must_be_the_int_0(batch_axis):
     assert "hessian" in str(same_exception(lambda P: _hessian(P, [2], batch_axis=batch_axis)))
+
+
+# -- PyLayer: a saved tensor modified in place is read as it is now (Paddle has no version check) --
+
+def _saving_layer(P):
+    class Twice(P.autograd.PyLayer):
+        @staticmethod
+        def forward(ctx, a):
+            b = a * 2
+            ctx.save_for_backward(a, b)
+            return b
+
+        @staticmethod
+        def backward(ctx, g):
+            a, b = ctx.saved_tensor()
+            return g * b + a
+    return Twice
+
+
+@pytest.mark.parametrize("modified", ["output", "input"])
+def test_pylayer_saved_tensor_modified_in_place_before_backward(modified):
+    def f(P):
+        x = P.to_tensor([1.0, 2.0, 3.0], stop_gradient=False)
+        a = x * 1
+        y = _saving_layer(P).apply(a)
+        (y if modified == "output" else a).add_(P.ones([3]))
+        y.sum().backward()
+        return x.grad
+    assert_same(*both(f))
+
+
+def test_pylayer_saved_tensors_keep_their_history_for_double_backward():
+    def f(P):
+        x = P.to_tensor([1.0, 2.0, 3.0], stop_gradient=False)
+        (g,) = P.grad(_saving_layer(P).apply(x * x).sum(), x, create_graph=True)
+        return g, P.grad(g.sum(), x)
+    assert_same(*both(f))
