@@ -200,3 +200,18 @@ def test_pylayer_saved_tensors_keep_their_history_for_double_backward():
         (g,) = P.grad(_saving_layer(P).apply(x * x).sum(), x, create_graph=True)
         return g, P.grad(g.sum(), x)
     assert_same(*both(f))
+
+
+# -- elu / celu: the second derivative at 0 is that of the x <= 0 side, as the first one is ------
+
+@pytest.mark.parametrize("api, alpha", [("elu", 1.0), ("elu", 0.5), ("elu", 2.0), ("celu", 1.0),
+                                        ("celu", 0.5), ("celu", -1.0)])
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_exp_linear_second_derivative_at_zero(api, alpha, dtype):
+    def f(P):
+        x = P.to_tensor([-1.0, 0.0, 0.5], dtype=dtype, stop_gradient=False)
+        dy = P.to_tensor([1.0, 2.0, 3.0], dtype=dtype, stop_gradient=False)
+        y = getattr(P.nn.functional, api)(x, alpha)
+        (g,) = P.grad(y, x, grad_outputs=dy, create_graph=True)
+        return y, g, P.grad((g * g).sum(), [x, dy])
+    assert_same(*both(f), rtol=1e-6)
