@@ -1,5 +1,7 @@
-"""Session-21: the autograd API against real Paddle 3.3.1 (lazy Jacobian indexing and errors,
-numpy conversion of a Jacobian)."""
+"""Session-21: the autograd API against real Paddle 3.3.1: lazy Jacobian indexing and errors,
+hessian's ys and batch_axis, paddle.grad of a hooked non-leaf input, hooks that return a
+non-Tensor, PyLayer tensors modified in place after save_for_backward, elu/celu second
+derivatives at 0."""
 from __future__ import annotations
 
 import numpy as np
