@@ -863,7 +863,11 @@ class Tensor(metaclass=_TensorType):
                 # OSError ("External") naming the original type.
                 from pagaie.autograd.py_layer import _external_error
                 raise _external_error("paddle.Tensor.register_hook: the hook", exc) from exc
-            return None if r is None else as_torch(r)
+            if r is not None and not isinstance(r, Tensor):
+                # Paddle crashes on such a value; an error in backward is its OSError
+                raise OSError(f"(External) paddle.Tensor.register_hook: the hook must return a "
+                              f"Tensor or None, but returned {type(r).__name__}")
+            return None if r is None else r._t
 
         return TensorHookRemoveHelper(self, self._t.register_hook(torch_hook))
 

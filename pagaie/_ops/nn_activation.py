@@ -227,8 +227,33 @@ def rrelu(x, lower=1.0 / 8.0, upper=1.0 / 3.0, training=True, name=None):
 def _elu(x, alpha, api):
     alpha = _f32(alpha, api, "alpha")
     if alpha > 0:  # torch's kernel: the same values (its CPU where is many times slower)
-        return torch.ops.aten.elu.default(x, alpha, 1, 1)
+        return _exp_linear(x, alpha, 1.0)
     return torch.where(x > 0, x, alpha * torch.expm1(torch.clamp(x, max=0)))
+
+
+def _exp_linear(x, alpha, beta):
+    """``x`` if ``x > 0`` else ``alpha * expm1(beta * x)`` (elu, celu), by torch's kernel."""
+    if x.requires_grad and torch.is_grad_enabled():
+        return _ExpLinear.apply(x, alpha, beta)
+    return torch.ops.aten.elu.default(x, alpha, 1, beta)
+
+
+class _ExpLinear(torch.autograd.Function):
+    """elu / celu with Paddle's derivatives at 0: those of the ``x <= 0`` side at every order
+    (torch's second derivative there is the ``x > 0`` side's 0). The backward is written with
+    differentiable ops, so it is itself differentiated for higher orders."""
+
+    @staticmethod
+    def forward(ctx, x, alpha, beta):
+        ctx.save_for_backward(x)
+        ctx.alpha, ctx.beta = alpha, beta
+        return torch.ops.aten.elu.default(x, alpha, 1, beta)
+
+    @staticmethod
+    def backward(ctx, dy):
+        (x,) = ctx.saved_tensors
+        slope = (ctx.alpha * ctx.beta) * torch.exp(torch.clamp(x, max=0) * ctx.beta)
+        return torch.where(x > 0, dy, dy * slope), None, None
 
 
 def _elu_(x, alpha=1.0, name=None):
@@ -289,7 +314,8 @@ def celu(x, alpha=1.0, name=None):
     if alpha == 0:
         raise ZeroDivisionError("alpha cannot be 0 for celu")
     _float(x, "celu")
-    return F.celu(x, _f32(alpha, "celu", "alpha"))
+    alpha = _f32(alpha, "celu", "alpha")
+    return _exp_linear(x, alpha, 1.0 / alpha)
 
 
 @defop(paddle_types=("gelu", "pd_op.gelu"), method=False)

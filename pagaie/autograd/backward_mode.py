@@ -294,6 +294,12 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
     if seeded:
         seeds = {id(o._t): g for o, g in zip((o for o in outs if o._t.requires_grad), gs)}
         hooks += [v._t.register_hook(lambda _g, s=seeds[id(v._t)]: s) for v in seeded]
+    # torch returns a non-leaf input's gradient from before its hooks when the backward goes
+    # on past it (to another input); Paddle's includes them: catch it after the last hook.
+    hooked: dict = {}
+    for i in live:
+        if not i._t.is_leaf and i._t._backward_hooks:
+            hooks.append(i._t.register_hook(lambda g, k=id(i): hooked.__setitem__(k, g)))
     # Paddle runs a leaf's hooks when its gradient is accumulated, which paddle.grad never
     # does: hide the hooks of leaf inputs for this call.
     hidden = [(h, dict(h)) for h in (i._t._backward_hooks for i in live if i._t.is_leaf) if h]
@@ -315,7 +321,7 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
     # torch answers some second derivatives (of sgn, through norms) with an immutable
     # "zero tensor" that has no data; hand back real zeros.
     got = [torch.zeros_like(r) if r is not None and r._is_zerotensor() else r for r in got]
-    by_id = {id(i): r for i, r in zip(live, got)}
+    by_id = {id(i): hooked.get(id(i), r) for i, r in zip(live, got)}
     res = [by_id.get(id(i)) for i in ins]
     if not allow_unused:
         unused = [i.name for i, r in zip(ins, res) if r is None]

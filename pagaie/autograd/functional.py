@@ -16,9 +16,9 @@ from pagaie._core.tensor import Tensor, require_grad, wrap
 __all__ = ["jacobian", "hessian", "Jacobian", "Hessian"]
 
 
-def _check_batch_axis(batch_axis: Any) -> None:
+def _check_batch_axis(batch_axis: Any, api: str) -> None:
     if batch_axis is not None and batch_axis != 0:
-        raise ValueError(f"paddle.autograd.jacobian: batch_axis should be None or 0, but got "
+        raise ValueError(f"paddle.autograd.{api}: batch_axis should be None or 0, but got "
                          f"{batch_axis}.")
 
 
@@ -110,40 +110,59 @@ class Jacobian:
         return r
 
     def _full_rows(self, rows: Sequence[int]) -> Any:
+        if not rows:   # an empty selection (or an empty ys): no row to differentiate
+            shape = list(self.shape)
+            shape[self._rows_axis] = 0
+            empty = torch.zeros(shape, dtype=self._x.dtype, device=self._x.device)
+            return require_grad(empty) if self._x.requires_grad else empty
         if self._symbolic:
             import pagaie
             return pagaie.stack([self._row(i) for i in rows], axis=self._rows_axis)
         return torch.stack([self._row(i) for i in rows], dim=self._rows_axis)
 
     def __getitem__(self, index: Any) -> Tensor:
-        _check_index(index)
-        if self._rows_axis is None:
-            full = self._row(None)
-            if not self._batched and full.dim() == 0:
-                raise IndexError("paddle.autograd.Jacobian: a 0-D Jacobian cannot be indexed")
-            return wrap(full[_torch_index(index)])
-        idx = index if isinstance(index, tuple) else (index,)
-        idx = tuple(_torch_index(i) for i in idx)
+        idx = self._parse_index(index)
         ax = self._rows_axis
-        if len(idx) > ax and idx[:ax] == (slice(None),) * ax and isinstance(idx[ax], (int, slice)) \
-                and not isinstance(idx[ax], bool):
-            sel = idx[ax]
-            if isinstance(sel, int):
-                if not -self._m <= sel < self._m:
-                    raise IndexError(f"paddle.autograd.Jacobian: index {sel} is out of range for "
-                                     f"the axis of size {self._m}")
-                block = self._row(sel % self._m)
-                return wrap(block[idx[:ax] + idx[ax + 1:]])
-            rows = range(self._m)[sel]
-            if len(rows):
-                return wrap(self._full_rows(rows)[idx[:ax] + (slice(None),) + idx[ax + 1:]])
-        return wrap(self._full_rows(range(self._m))[idx])
+        if ax is None or len(idx) <= ax:
+            return self._evaluate_all()[idx]
+        sel = idx[ax]
+        if isinstance(sel, int) and not isinstance(sel, bool):
+            if not -self._m <= sel < self._m:
+                raise IndexError(f"paddle.autograd.Jacobian: index {sel} is out of range for "
+                                 f"axis {ax} of size {self._m} (Jacobian shape {self.shape})")
+            rest = idx[:ax] + idx[ax + 1:]
+            block = wrap(self._row(sel % self._m))
+            return block[rest] if rest else block
+        if isinstance(sel, slice):
+            # only the selected rows are evaluated; the other axes are indexed as a Tensor is
+            block = wrap(self._full_rows(range(self._m)[sel]))
+            return block[idx[:ax] + (slice(None),) + idx[ax + 1:]]
+        return wrap(self._full_rows(range(self._m)))[idx]
+
+    def _parse_index(self, index: Any) -> tuple:
+        """``index`` as a tuple of ints and slices, checked as Paddle's Jacobian checks it."""
+        _check_index(index)
+        if not self.shape:
+            raise IndexError("paddle.autograd.Jacobian: a 0-D Jacobian cannot be indexed")
+        several = isinstance(index, tuple)
+        if several and len(self.shape) == 1:
+            raise TypeError(f"paddle.autograd.Jacobian: a Jacobian of shape {self.shape} takes one "
+                            f"int or slice as its index, but got {index!r}")
+        idx = tuple(index) if several else (index,)
+        if len(idx) > len(self.shape):
+            raise IndexError(f"paddle.autograd.Jacobian: too many indices ({len(idx)}) for a "
+                             f"Jacobian of shape {self.shape}")
+        return idx
 
     def _evaluate_all(self) -> Tensor:
         """The whole matrix as a Tensor (every row evaluated)."""
         if self._rows_axis is None:
             return wrap(self._row(None))
         return wrap(self._full_rows(range(self._m)))
+
+    def __array__(self, dtype: Any = None, copy: Any = None) -> Any:
+        """The fully evaluated matrix as a numpy array (``np.asarray(J)``), as in Paddle."""
+        return self._evaluate_all().__array__(dtype)
 
     def __getattr__(self, name: str) -> Any:
         # As in Paddle, other attributes (dtype, numpy, stop_gradient, sum...) are those of
@@ -186,14 +205,7 @@ class Hessian(Jacobian):
     """
 
     def __init__(self, ys: Tensor, xs: Tensor, is_batched: bool = False) -> None:
-        y = ys._t
-        if is_batched:
-            if y.dim() == 2 and y.shape[1] != 1 or y.dim() > 2:
-                raise ValueError(f"paddle.autograd.hessian: only support ys.shape == [B] or "
-                                 f"[B, 1] when batch_axis=0, but got {list(y.shape)}")
-        elif y.numel() != 1:
-            raise ValueError(f"Only support ys.numel()({y.numel()})==1 when batch_axis is None "
-                             "(paddle.autograd.hessian needs a scalar ys)")
+        ys = _scalar_ys(ys, is_batched)
         g = Jacobian(ys, xs, is_batched)._row(None)
         super().__init__(wrap(g), xs, is_batched)
 
@@ -208,6 +220,21 @@ class Hessian(Jacobian):
         return f"<paddle.autograd.Hessian shape={self.shape}>"
 
 
+def _scalar_ys(ys: Tensor, batched: bool) -> Tensor:
+    """The ``ys`` of a Hessian as Paddle reads it: one element (per batch row with a batch
+    axis, whatever ys's shape), reshaped to ``[]`` (``[B]``)."""
+    y = ys._t
+    if batched:
+        if y.dim() == 0 or y[0].numel() != 1:
+            raise ValueError(f"paddle.autograd.hessian: with batch_axis=0, ys must hold one element "
+                             f"per batch row (ys[0].numel() == 1), but ys has shape {list(y.shape)}")
+        return ys if y.dim() == 1 else ys.reshape([-1])
+    if y.numel() != 1:
+        raise ValueError(f"Only support ys.numel()({y.numel()})==1 when batch_axis is None "
+                         "(paddle.autograd.hessian needs a scalar ys)")
+    return ys if y.dim() == 0 else ys.reshape([])
+
+
 def _check_index(index: Any) -> None:
     """Paddle indexes a Jacobian with ints and slices only: Ellipsis is its IndexError, any
     other index (None, a list, a Tensor, a numpy integer) its TypeError."""
@@ -218,14 +245,6 @@ def _check_index(index: Any) -> None:
         if not isinstance(i, (int, slice)):
             raise TypeError(f"paddle.autograd.Jacobian: an index of type {type(i).__name__} is not "
                             "supported; index with ints and slices")
-
-
-def _torch_index(i: Any) -> Any:
-    if isinstance(i, Tensor):
-        return i._t
-    if isinstance(i, tuple):
-        return tuple(_torch_index(e) for e in i)
-    return i
 
 
 def _as_seq(v: Any, api: str, arg: str) -> tuple[list, bool]:
@@ -257,7 +276,7 @@ def jacobian(ys: Tensor | Sequence[Tensor], xs: Tensor | Sequence[Tensor],
         >>> J[0].tolist()
         [2.0, 0.0, 0.0]
     """
-    _check_batch_axis(batch_axis)
+    _check_batch_axis(batch_axis, "jacobian")
     batched = batch_axis is not None
     ys_l, ys_seq = _as_seq(ys, "jacobian", "ys")
     xs_l, xs_seq = _as_seq(xs, "jacobian", "xs")
@@ -269,7 +288,8 @@ def hessian(ys: Tensor, xs: Tensor | Sequence[Tensor], batch_axis: int | None = 
     """Hessians of a scalar ``ys`` with respect to ``xs``, evaluated lazily when indexed.
 
     Args:
-        ys (Tensor): a scalar output (shape ``[]`` or ``[1]``; ``[B]`` with a batch axis).
+        ys (Tensor): a scalar output (any shape of one element; one element per batch
+            row with a batch axis: ``[B]``, ``[B, 1]``...).
         xs (Tensor|tuple[Tensor]): inputs with ``stop_gradient=False``.
         batch_axis (int, optional): None or 0.
 
@@ -283,7 +303,11 @@ def hessian(ys: Tensor, xs: Tensor | Sequence[Tensor], batch_axis: int | None = 
         >>> H[:].tolist()
         [[2.0, 0.0], [0.0, 2.0]]
     """
-    _check_batch_axis(batch_axis)
+    if batch_axis is not None and not isinstance(batch_axis, int):
+        # (jacobian takes any value equal to 0; hessian wants an int)
+        raise ValueError(f"paddle.autograd.hessian: batch_axis should be None or int, but got "
+                         f"{type(batch_axis)}.")
+    _check_batch_axis(batch_axis, "hessian")
     batched = batch_axis is not None
     if not isinstance(ys, Tensor):
         raise TypeError(f"paddle.autograd.hessian: ys should be a Tensor, but received "
@@ -291,10 +315,7 @@ def hessian(ys: Tensor, xs: Tensor | Sequence[Tensor], batch_axis: int | None = 
     xs_l, xs_seq = _as_seq(xs, "hessian", "xs")
     if not xs_seq:
         return Hessian(ys, xs_l[0], batched)
-    y = ys._t
-    if not batched and y.numel() != 1:
-        raise ValueError(f"Only support ys.numel()({y.numel()})==1 when batch_axis is None "
-                         "(paddle.autograd.hessian needs a scalar ys)")
+    ys = _scalar_ys(ys, batched)
     out = []
     for xi in xs_l:
         gi = Jacobian(ys, xi, batched)._row(None)

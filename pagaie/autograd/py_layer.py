@@ -56,7 +56,9 @@ class PyLayerContext:
         for v in tensors:
             if isinstance(v, Tensor):
                 saved.append(("t", len(ts), v))
-                ts.append(v._t)
+                # ``.data``: an alias with its own version counter, as Paddle does not check
+                # whether a saved tensor was modified in place before backward reads it
+                ts.append(v._t.data)
             else:
                 saved.append(("v", v, None))
         self._saved = tuple(saved)
