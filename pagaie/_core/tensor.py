@@ -1337,6 +1337,72 @@ def _checked_ctor_kwargs(kwargs: dict) -> None:
 _NO_PLACE = object()
 
 
+def _is_var_type(v: Any) -> bool:
+    """Whether ``v`` is a member of the legacy ``VarDesc.VarType`` enum (defined in
+    ``pagaie.base``, above this layer: it is known by its dtype hook)."""
+    return hasattr(type(v), "__paddle_dtype__")
+
+
+def _is_legacy_form(args: tuple, kwargs: dict) -> bool:
+    """Whether a call is ``Tensor(dtype, dims, name, type, persistable)``: a dtype object first,
+    or, without positional arguments nor ``value``, a ``dtype`` or ``dims`` keyword."""
+    if args:
+        return isinstance(args[0], _dt.DType) or getattr(args[0], "__paddle_dtype__", None) is not None
+    return "value" not in kwargs and ("dtype" in kwargs or "dims" in kwargs)
+
+
+def _legacy_dims(dims: Any) -> list:
+    """The ``dims`` of the legacy form as Paddle's argument parser reads them: an int, or a list
+    or tuple of ints (None: no dimensions)."""
+    if dims is None:
+        return []
+    if isinstance(dims, int) and not isinstance(dims, bool):
+        dims = [dims]
+    if not isinstance(dims, (list, tuple)):
+        raise TypeError(f"paddle.Tensor: argument 'dims' must be a list or tuple of ints, but "
+                        f"received {type(dims).__name__}")
+    for d in dims:
+        if isinstance(d, bool) or not hasattr(d, "__index__"):
+            raise TypeError(f"paddle.Tensor: argument 'dims' must be a list of ints, but received "
+                            f"{type(d).__name__} {d!r:.20} in {list(dims)!r:.60}")
+    dims = [operator.index(d) for d in dims]
+    if any(d < 0 for d in dims):   # (Paddle keeps a negative size in the shape)
+        raise ValueError(f"paddle.Tensor: each of 'dims' must be at least 0, but received {dims}")
+    return dims
+
+
+def _legacy_tensor(args: tuple, kwargs: dict) -> tuple:
+    """``Tensor(dtype, dims, name, type, persistable)``: all five by position, or all by keyword
+    (where Paddle ignores ``place``, ``stop_gradient`` and ``zero_copy``); zeros of that dtype
+    and shape, where Paddle leaves the memory unallocated."""
+    if args:
+        if len(args) < len(_LEGACY_ORDER):
+            raise ValueError(f"paddle.Tensor: the form Tensor(dtype, dims, name, type, persistable) "
+                             f"takes all five arguments by position, but received {len(args)}; "
+                             "otherwise the first argument should be a numpy array or a Tensor")
+        if kwargs:
+            raise RuntimeError(f"paddle.Tensor: the form Tensor(dtype, dims, name, type, persistable) "
+                               f"takes no keyword arguments, but received {sorted(kwargs)}")
+        if len(args) > len(_LEGACY_ORDER):
+            raise RuntimeError(f"paddle.Tensor: too many positional arguments ({len(args)})")
+        kwargs = dict(zip(_LEGACY_ORDER, args))
+    dtype = kwargs.get("dtype")
+    if not (isinstance(dtype, _dt.DType) or getattr(dtype, "__paddle_dtype__", None) is not None):
+        raise ValueError(f"paddle.Tensor: built from keywords without 'value', 'dtype' must be a "
+                         f"paddle dtype, but received {dtype!r:.40}")
+    missing = [k for k in _LEGACY_ORDER if k not in kwargs]
+    if missing:
+        raise ValueError(f"paddle.Tensor: the form Tensor(dtype=, dims=, name=, type=, persistable=) "
+                         f"needs every one of them, but {missing} are missing")
+    if not _is_var_type(kwargs["type"]):
+        raise TypeError(f"paddle.Tensor: argument 'type' must be a paddle.base.core.VarDesc.VarType, "
+                        f"but received {type(kwargs['type']).__name__}")
+    _checked_ctor_kwargs({k: kwargs[k] for k in ("name", "persistable")})
+    t = torch.zeros(_legacy_dims(kwargs["dims"]), dtype=_dt.to_torch_dtype(dtype, "paddle.Tensor"),
+                    device=default_device())
+    return t, kwargs["name"], True, bool(kwargs["persistable"]), None, 0
+
+
 def _constructor_args(args: tuple, kwargs: dict) -> tuple:
     """Parse ``Tensor(...)``'s forms into (torch tensor, name, stop_gradient, persistable, extra,
     how many data numbers a temporary took: see ``Tensor.__init__``)."""
@@ -1361,20 +1427,14 @@ def _constructor_args(args: tuple, kwargs: dict) -> tuple:
     if unknown:
         raise RuntimeError(f"paddle.Tensor: could not parse the arguments; unexpected keyword(s) "
                            f"{sorted(unknown)}; the accepted ones are {list(_CTOR_ORDER)}")
-    legacy = (args and isinstance(args[0], _dt.DType)) or ("dims" in kwargs and "value" not in kwargs)
-    order = _LEGACY_ORDER if legacy else _CTOR_ORDER
-    if len(args) > len(order):
+    if _is_legacy_form(args, kwargs):
+        return _legacy_tensor(args, kwargs)
+    if len(args) > len(_CTOR_ORDER):
         raise RuntimeError(f"paddle.Tensor: too many positional arguments ({len(args)})")
-    for k, a in zip(order, args):
+    for k, a in zip(_CTOR_ORDER, args):
         if k in kwargs:
             raise RuntimeError(f"paddle.Tensor: argument {k!r} given by position and by keyword")
         kwargs[k] = a
-    if legacy:
-        _checked_ctor_kwargs(kwargs)
-        dims = [int(d) for d in (kwargs.get("dims") or [])]
-        t = torch.zeros(dims, dtype=_dt.to_torch_dtype(kwargs.get("dtype"), "paddle.Tensor"),
-                        device=default_device())
-        return t, kwargs.get("name"), True, bool(kwargs.get("persistable")), None, 0
     # The value form: Paddle ignores ``dtype`` and ``dims`` here.
     value = kwargs.get("value")
     if not isinstance(value, (Tensor, torch.Tensor, np.ndarray)):
