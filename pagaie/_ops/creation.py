@@ -15,7 +15,7 @@ from pagaie._core.registry import NoKernelError, bind_out, defop
 from pagaie._core.tensor import Tensor, name_as_data, require_grad
 from pagaie._ops._factory import (c_float_to_int, device_of, finish, returns_self, shape_of, size_args,
                                   write_out)
-from pagaie._ops._helpers import ALL_DTYPES, device, float_dtype, stopped
+from pagaie._ops._helpers import ALL_DTYPES, device, float_dtype, numpy_scalar_args, stopped
 
 __all__ = ["to_tensor", "as_tensor", "asarray", "from_numpy", "assign", "clone",
            "zeros", "ones", "full", "empty", "zeros_like", "ones_like", "full_like", "empty_like",
@@ -418,6 +418,7 @@ def _fill_value(v: Any, api: str = "full") -> Any:
         raise TypeError(f"paddle.{api}: 'fill_value' must be an int, float, bool, complex, "
                         "numpy number, numeric string or Tensor, but received numpy.bool")
     if isinstance(v, np.generic):
+        numpy_scalar_args(api, fill_value=v)
         return v.item()
     if isinstance(v, str):
         try:
@@ -637,6 +638,8 @@ def empty(shape, dtype=None, name=None, *, out=None, device=None, requires_grad=
     """
     shape, dtype = _size_args(shape, dtype, name)
     dt = _dt.default_float() if dtype is None else _dt.checked_dtype(dtype, "paddle.empty")
+    if isinstance(shape, np.ndarray):   # Paddle casts an array to ints (floats truncate)
+        shape = shape.astype(np.int64)
     t = torch.empty(shape_of(shape, "empty"), dtype=dt,
                     device=device_of(device, "empty"))
     return finish(t, out, requires_grad, pin_memory, "empty")

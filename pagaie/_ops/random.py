@@ -25,7 +25,7 @@ from pagaie._ops import _std_dists_gamma as _sg
 from pagaie._ops import _std_dists_samplers as _ss
 from pagaie._ops.creation import _size_args
 from pagaie._ops._factory import device_of, finish, float_only, returns_self, shape_of, size_args
-from pagaie._ops._helpers import F32_F64, float_dtype, kernel_dtypes
+from pagaie._ops._helpers import F32_F64, float_dtype, kernel_dtypes, parser_int_args
 
 __all__ = ["Generator", "seed", "manual_seed", "get_rng_state", "set_rng_state",
            "get_cuda_rng_state", "set_cuda_rng_state",
@@ -455,6 +455,7 @@ def _bounds(low, high, api: str) -> tuple[int, int]:
         if isinstance(v, (bool, float, np.floating)):
             raise TypeError(f"paddle.{api}: '{arg}' must be an int, but received "
                             f"{type(v).__name__} ({v!r})")
+    parser_int_args(api, low=low, high=high)
     low = int(low.item()) if isinstance(low, _T) else low
     high = int(high.item()) if isinstance(high, _T) else high
     if high is None:
@@ -605,6 +606,7 @@ def randperm(n, dtype="int64", name=None, *, out=None, device=None, requires_gra
     """
     if isinstance(n, (bool, float, np.floating)):
         raise TypeError(f"paddle.randperm: 'n' must be an int, but received {type(n).__name__} ({n!r})")
+    parser_int_args("randperm", n=n)
     n = int(n.item()) if isinstance(n, _T) else int(n)
     if n < 0:
         raise _NegativeSizeError(f"paddle.randperm: 'n' must be non-negative, but received {n}")
