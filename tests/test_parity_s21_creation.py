@@ -184,3 +184,23 @@ def test_int_arguments_the_parser_refuses(make):
 def test_int_arguments_the_parser_reads(make):
     ours, theirs = both(lambda P: (list(make(P).shape), str(make(P).dtype)))
     assert ours == theirs
+
+
+# -- paddle.Tensor(array, ..., zero_copy=True) shares the array's memory ------------------------
+
+@pytest.mark.parametrize("make", [
+    lambda P, a: P.Tensor(a, P.CPUPlace(), False, True),
+    lambda P, a: P.Tensor(a, zero_copy=True),
+    lambda P, a: P.Tensor(a, zero_copy=False),
+    lambda P, a: P.Tensor(a.T, zero_copy=True),       # not contiguous: a copy
+], ids=["positional", "keyword", "copy", "transposed"])
+@pytest.mark.parametrize("dtype", ["float32", "int64"])
+def test_tensor_zero_copy_shares_memory(make, dtype):
+    def run(P):
+        a = np.ones((2, 2), dtype)
+        t = make(P, a)
+        a[0, 0] = 5
+        t[1] = 7
+        return t.numpy().tolist(), a.tolist()
+    ours, theirs = both(run)
+    assert ours == theirs

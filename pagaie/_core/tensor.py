@@ -1305,15 +1305,18 @@ def _float32_data(data: Any, device: Any) -> torch.Tensor:
     return t.to(to_torch_device("cpu" if device is None else device, "paddle.Tensor"))
 
 
-def _ndarray_data(value: np.ndarray) -> torch.Tensor:
+def _ndarray_data(value: np.ndarray, zero_copy: bool = False) -> torch.Tensor:
     """A copy of ``value`` (Paddle copies the array), a uint16 array as bfloat16 bit patterns;
-    ValueError for the dtypes Paddle's constructor refuses."""
+    with ``zero_copy``, a contiguous writable array's own memory, as Paddle shares it. ValueError
+    for the dtypes Paddle's constructor refuses."""
     if value.dtype not in _dt.NUMPY_DATA_TYPES:
         raise ValueError(f"paddle.Tensor: numpy arrays of dtype {value.dtype} are not supported; use "
                          "bool, (u)int8, int16, int32, int64, float16/32/64, complex64/128 or "
                          "uint16 (bfloat16 bits)")
     if value.dtype == np.uint16:
         return torch.from_numpy(value.astype(np.uint16).view(np.int16).copy()).view(torch.bfloat16)
+    if zero_copy and value.flags.c_contiguous and value.flags.writeable:
+        return torch.from_numpy(value)
     return torch.from_numpy(np.array(value, copy=True))
 
 
@@ -1450,7 +1453,7 @@ def _constructor_args(args: tuple, kwargs: dict) -> tuple:
     elif isinstance(value, torch.Tensor):
         t = value
     else:
-        t = _ndarray_data(value)
+        t = _ndarray_data(value, bool(kwargs.get("zero_copy")))
     place = kwargs.get("place")
     if place is not None:
         t = t.to(to_torch_device(place, "paddle.Tensor"))
