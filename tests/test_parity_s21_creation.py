@@ -204,3 +204,20 @@ def test_tensor_zero_copy_shares_memory(make, dtype):
         return t.numpy().tolist(), a.tolist()
     ours, theirs = both(run)
     assert ours == theirs
+
+
+# -- Tensor.to with a dtype name casts into a new tensor, a dtype object equal to x's does not --
+
+@pytest.mark.parametrize("convert", [
+    lambda P, x: x.to("float32"), lambda P, x: x.to(dtype="float32"), lambda P, x: x.to("cpu", "float32"),
+    lambda P, x: x.to(P.float32), lambda P, x: x.to(dtype=P.float32), lambda P, x: x.to("cpu"),
+    lambda P, x: x.astype("float32"), lambda P, x: x.to(x),
+], ids=["name", "name keyword", "device and name", "dtype", "dtype keyword", "device", "astype",
+        "other"])
+def test_to_same_dtype_copies_only_for_a_name(convert):
+    def run(P):
+        x = P.to_tensor([1.5, 2.5], stop_gradient=False)
+        y = convert(P, x)
+        return y is x, y.is_leaf, y.stop_gradient
+    ours, theirs = both(run)
+    assert ours == theirs

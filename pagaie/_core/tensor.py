@@ -721,7 +721,9 @@ class Tensor(metaclass=_TensorType):
             t = t.to(_dt.to_torch_dtype(dtype.lower() if isinstance(dtype, str) else dtype,
                                         "paddle.Tensor.to"))
         if t is self._t:
-            return wrap(t.clone()) if copy_tensor else self
+            # Paddle compares a dtype name with the tensor's dtype object, never equal: a name
+            # always casts, into a new tensor (a dtype object equal to the tensor's does not)
+            return wrap(t.clone()) if copy_tensor or isinstance(dtype, str) else self
         if getattr(self._t, GRAD_FLAG, False) or (self._t.requires_grad and not t.requires_grad):
             flag_grad(t)  # an integer result still says stop_gradient=False
         return wrap(t)
