@@ -221,3 +221,26 @@ def test_to_same_dtype_copies_only_for_a_name(convert):
         return y is x, y.is_leaf, y.stop_gradient
     ours, theirs = both(run)
     assert ours == theirs
+
+
+# -- full, zeros and ones check an out tensor's dtype and return it itself ----------------------
+
+_OUT_APIS = {"zeros": lambda P, **k: P.zeros([2], **k), "ones": lambda P, **k: P.ones([2], **k),
+             "full": lambda P, **k: P.full([2], 3, **k), "zeros int64": lambda P, **k: P.zeros([2], "int64", **k),
+             "empty": lambda P, **k: P.empty([2], **k), "arange": lambda P, **k: P.arange(2, **k)}
+
+
+@pytest.mark.parametrize("api", sorted(_OUT_APIS))
+@pytest.mark.parametrize("out", [("float32", [2]), ("float32", [3]), ("int64", [2]), ("float64", [2, 1])],
+                         ids=str)
+def test_creation_out_argument(api, out):
+    def run(P):
+        o = P.zeros(out[1], out[0])
+        r = _OUT_APIS[api](P, out=o)
+        return r is o, str(o.dtype), list(o.shape), None if api == "empty" else o.tolist()
+    try:
+        ours, theirs = both(run)
+    except TypeError:
+        same_exception(run)
+    else:
+        assert ours == theirs

@@ -3,7 +3,7 @@ in-place fills, DLPack, and the legacy ``FloatTensor``-style constructors."""
 from __future__ import annotations
 
 import functools
-from typing import Any
+from typing import Any, Callable
 
 import numpy as np
 import torch
@@ -399,6 +399,25 @@ def clone(x, name=None):
 
 # ---- constants ----------------------------------------------------------------------
 
+def _out_dtype(out: torch.Tensor | None, dt: torch.dtype, api: str) -> torch.dtype:
+    """``dt``, the dtype of the result of full, zeros or ones, checked against their ``out``
+    tensor's: Paddle refuses another dtype (TypeError) instead of casting."""
+    if out is not None and out.dtype is not dt:
+        raise TypeError(f"paddle.{api}: 'out' must have the result's dtype "
+                        f"{_dt.from_torch_dtype(dt).name}, but it has {_dt.from_torch_dtype(out.dtype).name}")
+    return dt
+
+
+def _result_is_out(api: Callable) -> Callable:
+    """full, zeros and ones as Paddle's: an ``out`` tensor is returned itself."""
+    @functools.wraps(api)
+    def call(*args: Any, **kwargs: Any) -> Any:
+        r = api(*args, **kwargs)
+        out = kwargs.get("out")
+        return out if isinstance(out, Tensor) and isinstance(r, Tensor) and r._t is out._t else r
+    return call
+
+
 def _size_args(shape: Any, dtype: Any, name: Any = None) -> tuple:
     """Paddle accepts ``zeros(2, 3)`` as ``zeros([2, 3])``: ints in the dtype/name slots are dims."""
     if isinstance(shape, int) and isinstance(dtype, int) and not isinstance(dtype, bool):
@@ -515,9 +534,9 @@ def zeros(shape, dtype=None, name=None, *, out=None, device=None, requires_grad=
         [0.0, 0.0]
     """
     shape, dtype = _size_args(shape, dtype, name)
+    dt = _out_dtype(out, float_dtype(dtype, "zeros"), "zeros")
     dims = shape_of(shape, "zeros") if shape is not None else []  # None: a 0-D tensor, as in Paddle
-    t = torch.zeros(dims, dtype=float_dtype(dtype, "zeros"),
-                    device=device_of(device, "zeros"))
+    t = torch.zeros(dims, dtype=dt, device=device_of(device, "zeros"))
     return finish(t, out, requires_grad, pin_memory, "zeros")
 
 
@@ -545,9 +564,9 @@ def ones(shape, dtype=None, name=None, *, out=None, device=None, requires_grad=F
         [1.0, 1.0]
     """
     shape, dtype = _size_args(shape, dtype, name)
+    dt = _out_dtype(out, float_dtype(dtype, "ones"), "ones")
     dims = shape_of(shape, "ones") if shape is not None else []  # None: a 0-D tensor, as in Paddle
-    t = torch.ones(dims, dtype=float_dtype(dtype, "ones"),
-                   device=device_of(device, "ones"))
+    t = torch.ones(dims, dtype=dt, device=device_of(device, "ones"))
     return finish(t, out, requires_grad, pin_memory, "ones")
 
 
@@ -593,7 +612,7 @@ def full(shape, fill_value, dtype=None, name=None, *, out=None, device=None, req
     """
     value = _fill_value(fill_value, "full")
     # a Tensor value takes the default float dtype, as in Paddle (whatever its own dtype)
-    dt = _fill_dtype(0.0 if isinstance(fill_value, _T) else value, dtype, "full")
+    dt = _out_dtype(out, _fill_dtype(0.0 if isinstance(fill_value, _T) else value, dtype, "full"), "full")
     dims = shape_of(shape, "full") if shape is not None else []  # None: 0-D, as in Paddle
     t = _full(dims, value, dt, device_of(device, "full"))
     return finish(t, out, requires_grad, pin_memory, "full")
@@ -958,6 +977,7 @@ BoolTensor = _dtype_tensor_class("BoolTensor", "bool")
 
 
 # Paddle's creation functions take the dims as separate ints too (``paddle.zeros(2, 3)``)
-zeros = size_args(zeros)
-ones = size_args(ones)
+zeros = size_args(_result_is_out(zeros))
+ones = size_args(_result_is_out(ones))
+full = _result_is_out(full)
 empty = size_args(empty)
