@@ -244,3 +244,19 @@ def test_creation_out_argument(api, out):
         same_exception(run)
     else:
         assert ours == theirs
+
+
+@pytest.mark.parametrize("kw", [{"stop_gradient": 1}, {"persistable": 1}, {"zero_copy": 1},
+                                {"name": 3}, {"place": "cpu"}], ids=str)
+@pytest.mark.parametrize("data", ["tensor", "array"])
+def test_tensor_value_form_keyword_types(kw, data):
+    # from a Tensor, Paddle ignores the bool flags without checking them (not name nor place)
+    def run(P):
+        d = P.to_tensor([1.5], stop_gradient=False) if data == "tensor" else np.ones(1, "float32")
+        t = P.Tensor(d, **kw)
+        return t.stop_gradient, t.persistable
+    if data == "tensor" and "name" not in kw and "place" not in kw:
+        ours, theirs = both(run)
+        assert ours == theirs
+    else:
+        same_exception(run)

@@ -1327,8 +1327,12 @@ _CTOR_TYPES = {"persistable": (bool, "bool"), "zero_copy": (bool, "bool"),
                "stop_gradient": (bool, "bool"), "name": (str, "str")}
 
 
-def _checked_ctor_kwargs(kwargs: dict) -> None:
+def _checked_ctor_kwargs(kwargs: dict, flags: bool = True) -> None:
+    """Paddle's type checks of the constructor's keywords (``flags`` False: not of the bool
+    ones, which Paddle ignores when the value is a Tensor)."""
     for k, (tp, shown) in _CTOR_TYPES.items():
+        if tp is bool and not flags:
+            continue
         v = kwargs.get(k)
         if v is not None and not isinstance(v, tp):
             raise TypeError(f"paddle.Tensor: argument {k!r} must be a {shown}, but received "
@@ -1445,7 +1449,7 @@ def _constructor_args(args: tuple, kwargs: dict) -> tuple:
     if not isinstance(value, (Tensor, torch.Tensor, np.ndarray)):
         raise ValueError("paddle.Tensor: the first argument should be a numpy array, a Tensor or a "
                          f"list, but received {type(value).__name__}")
-    _checked_ctor_kwargs(kwargs)
+    _checked_ctor_kwargs(kwargs, flags=not isinstance(value, Tensor))
     sg = kwargs.get("stop_gradient", True)
     persistable = bool(kwargs.get("persistable"))
     if isinstance(value, Tensor):
