@@ -260,3 +260,20 @@ def test_tensor_value_form_keyword_types(kw, data):
         assert ours == theirs
     else:
         same_exception(run)
+
+
+# -- Tensor.fill_diagonal_ reads its value as a C++ double --------------------------------------
+
+@pytest.mark.parametrize("value", [np.float16(2.5), np.float32(2.5), np.bool_(True), np.int8(3), 2,
+                                   True, "0d tensor"], ids=repr)
+def test_fill_diagonal_number_values(value):
+    def run(P):
+        v = P.to_tensor(2.0) if isinstance(value, str) else value
+        return P.ones([2, 2]).fill_diagonal_(v).tolist()
+    ours, theirs = both(run)
+    assert ours == theirs
+
+
+@pytest.mark.parametrize("value", [1j, "3", None], ids=repr)
+def test_fill_diagonal_non_number_values(value):
+    assert isinstance(same_exception(lambda P: P.ones([2, 2]).fill_diagonal_(value)), TypeError)
