@@ -169,9 +169,12 @@ def test_numpy_scalar_types_the_parser_reads(api, v):
     lambda P: P.randint(0, np.longlong(3), [1]), lambda P: P.randint(0, np.complex64(3), [1]),
     lambda P: P.randint_like(P.ones([1]), np.uint8(3)), lambda P: P.randperm(np.uint8(3)),
     lambda P: P.randperm(np.bool_(True)), lambda P: P.randint(0, 3j, [1]),
+    lambda P: P.zeros(np.uint8(2)), lambda P: P.full(np.longlong(2), 1.0),
+    lambda P: P.ones([1]).new_full(np.uint16(2), 1.0), lambda P: P.ones([1]).new_ones(np.bool_(True)),
 ], ids=["zeros uint8", "ones int8 uint16", "full longlong", "ones uint8 array", "rand uint32",
         "randint shape", "new_zeros uint64", "randint low", "randint bool", "randint longlong",
-        "randint complex64", "randint_like", "randperm uint8", "randperm bool", "randint complex"])
+        "randint complex64", "randint_like", "randperm uint8", "randperm bool", "randint complex",
+        "zeros scalar uint8", "full scalar longlong", "new_full scalar uint16", "new_ones scalar bool"])
 def test_int_arguments_the_parser_refuses(make):
     assert isinstance(same_exception(make), TypeError)
 
@@ -180,6 +183,8 @@ def test_int_arguments_the_parser_refuses(make):
     lambda P: P.zeros([np.int8(1), np.int16(2)]), lambda P: P.randint(np.int8(0), np.int16(3), [2]),
     lambda P: P.randperm(np.int8(3)), lambda P: P.empty([np.intc(2)]),
     lambda P: P.empty(np.array([2], "uint8")), lambda P: P.empty(np.array([2.7])),
+    lambda P: P.zeros(np.int8(2)), lambda P: P.empty(np.uint8(2)), lambda P: P.rand(np.longlong(2)),
+    lambda P: P.ones([1]).new_empty(np.uint8(2)),
 ])
 def test_int_arguments_the_parser_reads(make):
     ours, theirs = both(lambda P: (list(make(P).shape), str(make(P).dtype)))

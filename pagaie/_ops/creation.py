@@ -15,7 +15,8 @@ from pagaie._core.registry import NoKernelError, bind_out, defop
 from pagaie._core.tensor import Tensor, name_as_data, require_grad
 from pagaie._ops._factory import (c_float_to_int, device_of, finish, returns_self, shape_of, size_args,
                                   write_out)
-from pagaie._ops._helpers import ALL_DTYPES, device, float_dtype, numpy_scalar_args, stopped
+from pagaie._ops._helpers import (ALL_DTYPES, PARSER_NUMPY_INTS, device, float_dtype, numpy_scalar_args,
+                                  stopped)
 
 __all__ = ["to_tensor", "as_tensor", "asarray", "from_numpy", "assign", "clone",
            "zeros", "ones", "full", "empty", "zeros_like", "ones_like", "full_like", "empty_like",
@@ -399,6 +400,16 @@ def clone(x, name=None):
 
 # ---- constants ----------------------------------------------------------------------
 
+def _full_shape(shape: Any, api: str) -> list[int]:
+    """The shape of the ops over Paddle's ``full`` (zeros, ones, full, new_zeros/ones/full),
+    whose C++ parser takes a numpy scalar shape only of the types it reads as an int (others go
+    through Python first in Paddle, ``empty`` and the samplers, and are taken)."""
+    if isinstance(shape, np.generic) and not isinstance(shape, PARSER_NUMPY_INTS):
+        raise TypeError(f"paddle.{api}: 'shape' must be a list, tuple, int or Tensor, but "
+                        f"received numpy.{type(shape).__name__}")
+    return shape_of(shape, api)
+
+
 def _out_dtype(out: torch.Tensor | None, dt: torch.dtype, api: str) -> torch.dtype:
     """``dt``, the dtype of the result of full, zeros or ones, checked against their ``out``
     tensor's: Paddle refuses another dtype (TypeError) instead of casting."""
@@ -535,7 +546,7 @@ def zeros(shape, dtype=None, name=None, *, out=None, device=None, requires_grad=
     """
     shape, dtype = _size_args(shape, dtype, name)
     dt = _out_dtype(out, float_dtype(dtype, "zeros"), "zeros")
-    dims = shape_of(shape, "zeros") if shape is not None else []  # None: a 0-D tensor, as in Paddle
+    dims = _full_shape(shape, "zeros") if shape is not None else []  # None: a 0-D tensor, as in Paddle
     t = torch.zeros(dims, dtype=dt, device=device_of(device, "zeros"))
     return finish(t, out, requires_grad, pin_memory, "zeros")
 
@@ -565,7 +576,7 @@ def ones(shape, dtype=None, name=None, *, out=None, device=None, requires_grad=F
     """
     shape, dtype = _size_args(shape, dtype, name)
     dt = _out_dtype(out, float_dtype(dtype, "ones"), "ones")
-    dims = shape_of(shape, "ones") if shape is not None else []  # None: a 0-D tensor, as in Paddle
+    dims = _full_shape(shape, "ones") if shape is not None else []  # None: a 0-D tensor, as in Paddle
     t = torch.ones(dims, dtype=dt, device=device_of(device, "ones"))
     return finish(t, out, requires_grad, pin_memory, "ones")
 
@@ -613,7 +624,7 @@ def full(shape, fill_value, dtype=None, name=None, *, out=None, device=None, req
     value = _fill_value(fill_value, "full")
     # a Tensor value takes the default float dtype, as in Paddle (whatever its own dtype)
     dt = _out_dtype(out, _fill_dtype(0.0 if isinstance(fill_value, _T) else value, dtype, "full"), "full")
-    dims = shape_of(shape, "full") if shape is not None else []  # None: 0-D, as in Paddle
+    dims = _full_shape(shape, "full") if shape is not None else []  # None: 0-D, as in Paddle
     t = _full(dims, value, dt, device_of(device, "full"))
     return finish(t, out, requires_grad, pin_memory, "full")
 
@@ -780,8 +791,8 @@ def empty_like(x, dtype=None, name=None, *, device=None, requires_grad=False, pi
 
 # ---- Tensor.new_* ------------------------------------------------------------------------
 
-def _new_size(size: Any, more: tuple, api: str) -> list[int]:
-    return shape_of([size, *more] if more else size, api)
+def _new_size(size: Any, more: tuple, api: str, parse: Callable = shape_of) -> list[int]:
+    return parse([size, *more] if more else size, api)
 
 
 @defop(method=True, differentiable=False)
@@ -805,7 +816,7 @@ def new_zeros(x, size, *args, dtype=None, device=None, requires_grad=False, pin_
         [0, 0, 0]
     """
     dt, dev = _like(x, dtype, device, "Tensor.new_zeros")
-    t = torch.zeros(_new_size(size, args, "Tensor.new_zeros"), dtype=dt, device=dev)
+    t = torch.zeros(_new_size(size, args, "Tensor.new_zeros", _full_shape), dtype=dt, device=dev)
     return finish(t, None, requires_grad, pin_memory, "Tensor.new_zeros")
 
 
@@ -830,7 +841,7 @@ def new_ones(x, size, *args, dtype=None, device=None, requires_grad=False, pin_m
         [1.0, 1.0]
     """
     dt, dev = _like(x, dtype, device, "Tensor.new_ones")
-    t = torch.ones(_new_size(size, args, "Tensor.new_ones"), dtype=dt, device=dev)
+    t = torch.ones(_new_size(size, args, "Tensor.new_ones", _full_shape), dtype=dt, device=dev)
     return finish(t, None, requires_grad, pin_memory, "Tensor.new_ones")
 
 
@@ -884,7 +895,7 @@ def new_full(x, size, fill_value, *, dtype=None, device=None, requires_grad=Fals
         [3, 3]
     """
     dt, dev = _like(x, dtype, device, "Tensor.new_full")
-    t = _full(shape_of(size, "Tensor.new_full"), _fill_value(fill_value), dt, dev)
+    t = _full(_full_shape(size, "Tensor.new_full"), _fill_value(fill_value), dt, dev)
     return finish(t, None, requires_grad, pin_memory, "Tensor.new_full")
 
 
