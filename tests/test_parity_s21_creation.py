@@ -282,3 +282,18 @@ def test_fill_diagonal_number_values(value):
 @pytest.mark.parametrize("value", [1j, "3", None], ids=repr)
 def test_fill_diagonal_non_number_values(value):
     assert isinstance(same_exception(lambda P: P.ones([2, 2]).fill_diagonal_(value)), TypeError)
+
+
+def test_static_full_and_arange_take_any_numpy_scalar():
+    # Paddle's static API fills numpy scalars in as they come: no parser check there
+    def run(P):
+        P.enable_static()
+        try:
+            main, startup = P.static.Program(), P.static.Program()
+            with P.static.program_guard(main, startup):
+                v, w = P.full([2], np.int8(3)), P.arange(np.int16(3))
+            return [a.tolist() for a in P.static.Executor(P.CPUPlace()).run(main, fetch_list=[v, w])]
+        finally:
+            P.disable_static()
+    ours, theirs = both(run)
+    assert ours == theirs

@@ -252,6 +252,13 @@ SCALAR_NUMPY_TYPES = (np.float16, np.float32, np.float64, np.int32, np.int64, np
                       np.complex128)
 
 
+def _eager_parser() -> bool:
+    """Whether Paddle's eager C++ argument parser reads the Scalar arguments of a call now: not
+    while a program is recorded or runs (Paddle's static full takes numpy scalars as they come;
+    its int arguments go through the parser in both modes)."""
+    return not (STATE.recording or CPU_AS_GPU["programs"])
+
+
 # The numpy integer types Paddle's C++ parser takes for an int argument or in a list of ints
 # (not the unsigned ones, nor ``np.longlong``, a type of its own beside ``np.int64``).
 PARSER_NUMPY_INTS = (np.int8, np.int16, np.int32, np.int64)
@@ -290,6 +297,8 @@ def numpy_scalar_args(api: str, **args: Any) -> None:
         ...     print(e)
         paddle.full: 'fill_value' as a numpy scalar must be float16, ... but received numpy.uint8
     """
+    if not _eager_parser():
+        return
     for name, v in args.items():
         if isinstance(v, np.generic) and not isinstance(v, SCALAR_NUMPY_TYPES):
             raise ValueError(f"paddle.{api}: '{name}' as a numpy scalar must be float16, float32, "

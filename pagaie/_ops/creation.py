@@ -414,8 +414,10 @@ def _out_dtype(out: torch.Tensor | None, dt: torch.dtype, api: str) -> torch.dty
     """``dt``, the dtype of the result of full, zeros or ones, checked against their ``out``
     tensor's: Paddle refuses another dtype (TypeError) instead of casting."""
     if out is not None and out.dtype is not dt:
-        raise TypeError(f"paddle.{api}: 'out' must have the result's dtype "
+        err = TypeError(f"paddle.{api}: 'out' must have the result's dtype "
                         f"{_dt.from_torch_dtype(dt).name}, but it has {_dt.from_torch_dtype(out.dtype).name}")
+        err.static_type = TypeError   # (while a program is built too)
+        raise err
     return dt
 
 
