@@ -297,3 +297,17 @@ def test_static_full_and_arange_take_any_numpy_scalar():
             P.disable_static()
     ours, theirs = both(run)
     assert ours == theirs
+
+
+@pytest.mark.parametrize("data", [[1.0], np.ones(1), [1], 1.5], ids=repr)
+def test_static_to_tensor_keeps_stop_gradient_false(data):
+    def run(P):
+        P.enable_static()
+        try:
+            with P.static.program_guard(P.static.Program(), P.static.Program()):
+                v = P.to_tensor(data, stop_gradient=False)
+                return v.stop_gradient, str(v.dtype)
+        finally:
+            P.disable_static()
+    ours, theirs = both(run)
+    assert ours == theirs

@@ -180,7 +180,8 @@ def _program_data_check(api: str, data: Any) -> None:
 
 
 @defop(method=False, paddle_types=("assign_value", "pd_op.assign_value_"), differentiable=False,
-       static_check=lambda data, *args, **kwargs: _program_data_check("to_tensor", data))
+       static_check=lambda data, *args, **kwargs: _program_data_check("to_tensor", data),
+       own_stop_gradient=True)
 def to_tensor(data, dtype=None, place=None, stop_gradient=True):
     """Create a Tensor from Python data, a numpy array or another Tensor (always a copy).
 
