@@ -60,10 +60,15 @@ def test_legacy_constructor_forms(make):
     lambda P: P.Tensor(P.float64, [[2]], "a", _lod(P), True),
     lambda P: P.Tensor(P.float64, [2], 3, _lod(P), True),
     lambda P: P.Tensor(P.float64, [2], "a", _lod(P), 1),
+    lambda P: P.Tensor(P.float64, [2], "a", _lod(P), persistable=True),
+    lambda P: P.Tensor(P.float64, [2], "a", type=_lod(P), persistable=True),
+    lambda P: P.Tensor(P.float64, [2], name="a", type=_lod(P), persistable=True),
+    lambda P: P.Tensor(P.float64, [2], "a", _lod(P), True, place=P.CPUPlace()),
 ], ids=["dtype only", "dtype dims", "four", "dtype then keywords", "dims keyword",
         "two keywords", "four keywords", "str dtype keyword", "numpy dtype keyword",
         "None dtype keyword", "type None", "type int", "type None keyword", "float dim", "bool dim",
-        "str dims", "array dims", "nested dims", "int name", "int persistable"])
+        "str dims", "array dims", "nested dims", "int name", "int persistable", "four and one",
+        "three and two", "two and three", "five and place"])
 def test_legacy_constructor_refusals(make):
     same_exception(make)
 

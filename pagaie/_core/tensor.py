@@ -1385,13 +1385,16 @@ def _legacy_tensor(args: tuple, kwargs: dict) -> tuple:
     (where Paddle ignores ``place``, ``stop_gradient`` and ``zero_copy``); zeros of that dtype
     and shape, where Paddle leaves the memory unallocated."""
     if args:
-        if len(args) < len(_LEGACY_ORDER):
+        # Paddle parses positional arguments with keywords as the value form's: a keyword
+        # naming a slot a positional one fills cannot be parsed
+        clash = sorted(set(kwargs) & set(_CTOR_ORDER[:len(args)]))
+        if clash:
+            raise RuntimeError(f"paddle.Tensor: argument(s) {clash} given by position and by keyword")
+        if len(args) < len(_LEGACY_ORDER) or kwargs:
             raise ValueError(f"paddle.Tensor: the form Tensor(dtype, dims, name, type, persistable) "
-                             f"takes all five arguments by position, but received {len(args)}; "
-                             "otherwise the first argument should be a numpy array or a Tensor")
-        if kwargs:
-            raise RuntimeError(f"paddle.Tensor: the form Tensor(dtype, dims, name, type, persistable) "
-                               f"takes no keyword arguments, but received {sorted(kwargs)}")
+                             f"takes all five arguments by position and no keyword, but received "
+                             f"{len(args)} and {sorted(kwargs)}; otherwise the first argument should "
+                             "be a numpy array or a Tensor")
         if len(args) > len(_LEGACY_ORDER):
             raise RuntimeError(f"paddle.Tensor: too many positional arguments ({len(args)})")
         kwargs = dict(zip(_LEGACY_ORDER, args))
