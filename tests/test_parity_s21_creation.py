@@ -316,3 +316,23 @@ def test_static_to_tensor_keeps_stop_gradient_false(data):
             P.disable_static()
     ours, theirs = both(run)
     assert ours == theirs
+
+
+# -- zeros_like, ones_like and full_like run Paddle's full_like kernel: no float8 on the CPU -----
+
+@pytest.mark.parametrize("make", [
+    lambda P: P.zeros_like(P.ones([2]), dtype="float8_e4m3fn"),
+    lambda P: P.ones_like(P.ones([2]), dtype="float8_e5m2"),
+    lambda P: P.full_like(P.ones([2], "float8_e4m3fn"), 1.0),
+], ids=["zeros_like", "ones_like", "full_like"])
+def test_like_ops_refuse_float8(make):
+    same_exception(make)
+
+
+@pytest.mark.parametrize("make", [
+    lambda P: P.zeros([2], "float8_e4m3fn"), lambda P: P.empty_like(P.ones([2]), dtype="float8_e5m2"),
+    lambda P: P.ones([2]).new_ones([2], dtype="float8_e4m3fn"),
+], ids=["zeros", "empty_like", "new_ones"])
+def test_float8_creation_with_a_kernel(make):
+    ours, theirs = both(lambda P: str(make(P).dtype))
+    assert ours == theirs

@@ -15,8 +15,8 @@ from pagaie._core.registry import NoKernelError, bind_out, defop
 from pagaie._core.tensor import Tensor, name_as_data, require_grad
 from pagaie._ops._factory import (c_float_to_int, device_of, finish, returns_self, shape_of, size_args,
                                   write_out)
-from pagaie._ops._helpers import (ALL_DTYPES, PARSER_NUMPY_INTS, device, float_dtype, numpy_scalar_args,
-                                  stopped)
+from pagaie._ops._helpers import (ALL_DTYPES, PARSER_NUMPY_INTS, device, float_dtype, kernel_dtypes,
+                                  numpy_scalar_args, stopped)
 
 __all__ = ["to_tensor", "as_tensor", "asarray", "from_numpy", "assign", "clone",
            "zeros", "ones", "full", "empty", "zeros_like", "ones_like", "full_like", "empty_like",
@@ -707,6 +707,7 @@ def zeros_like(x, dtype=None, name=None, *, device=None, requires_grad=False, pi
     """
     dt, dev = _like(x, dtype, device, "zeros_like")
     t = torch.zeros(x.shape, dtype=dt, device=dev)
+    kernel_dtypes("zeros_like", t, ALL_DTYPES, "dtype")   # (Paddle's full_like kernel: no float8)
     return finish(t, None, requires_grad, pin_memory, "zeros_like")
 
 
@@ -732,6 +733,7 @@ def ones_like(x, dtype=None, name=None, *, device=None, requires_grad=False, pin
     """
     dt, dev = _like(x, dtype, device, "ones_like")
     t = torch.ones(x.shape, dtype=dt, device=dev)
+    kernel_dtypes("ones_like", t, ALL_DTYPES, "dtype")
     return finish(t, None, requires_grad, pin_memory, "ones_like")
 
 
@@ -761,6 +763,7 @@ def full_like(x, fill_value, dtype=None, name=None, *, device=None, requires_gra
     dt, dev = _like(x, dtype, device, "full_like")
     t = _full(list(x.shape), _fill_value(fill_value, "full_like"), dt, dev, "full_like",
               strict=True)
+    kernel_dtypes("full_like", t, ALL_DTYPES, "dtype")
     return finish(t, None, requires_grad, pin_memory, "full_like")
 
 
