@@ -218,7 +218,8 @@ def test_tensor_constructor_keywords_and_errors():
 
     ours, theirs = both(run)
     assert ours == theirs
-    assert pagaie.Tensor(pagaie.float32, [2, 3], "x", None, True).persistable
+    lod = pagaie.base.core.VarDesc.VarType.LOD_TENSOR
+    assert pagaie.Tensor(pagaie.float32, [2, 3], "x", lod, True).persistable
     same_exception(lambda p: p.Tensor(1.5))
     same_exception(lambda p: p.Tensor("a"))
     same_exception(lambda p: p.Tensor(x=1))

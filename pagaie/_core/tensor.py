@@ -721,7 +721,9 @@ class Tensor(metaclass=_TensorType):
             t = t.to(_dt.to_torch_dtype(dtype.lower() if isinstance(dtype, str) else dtype,
                                         "paddle.Tensor.to"))
         if t is self._t:
-            return wrap(t.clone()) if copy_tensor else self
+            # Paddle compares a dtype name with the tensor's dtype object, never equal: a name
+            # always casts, into a new tensor (a dtype object equal to the tensor's does not)
+            return wrap(t.clone()) if copy_tensor or isinstance(dtype, str) else self
         if getattr(self._t, GRAD_FLAG, False) or (self._t.requires_grad and not t.requires_grad):
             flag_grad(t)  # an integer result still says stop_gradient=False
         return wrap(t)
@@ -1309,15 +1311,18 @@ def _float32_data(data: Any, device: Any) -> torch.Tensor:
     return t.to(to_torch_device("cpu" if device is None else device, "paddle.Tensor"))
 
 
-def _ndarray_data(value: np.ndarray) -> torch.Tensor:
+def _ndarray_data(value: np.ndarray, zero_copy: bool = False) -> torch.Tensor:
     """A copy of ``value`` (Paddle copies the array), a uint16 array as bfloat16 bit patterns;
-    ValueError for the dtypes Paddle's constructor refuses."""
+    with ``zero_copy``, a contiguous writable array's own memory, as Paddle shares it. ValueError
+    for the dtypes Paddle's constructor refuses."""
     if value.dtype not in _dt.NUMPY_DATA_TYPES:
         raise ValueError(f"paddle.Tensor: numpy arrays of dtype {value.dtype} are not supported; use "
                          "bool, (u)int8, int16, int32, int64, float16/32/64, complex64/128 or "
                          "uint16 (bfloat16 bits)")
     if value.dtype == np.uint16:
         return torch.from_numpy(value.astype(np.uint16).view(np.int16).copy()).view(torch.bfloat16)
+    if zero_copy and value.flags.c_contiguous and value.flags.writeable:
+        return torch.from_numpy(value)
     return torch.from_numpy(np.array(value, copy=True))
 
 
@@ -1326,8 +1331,12 @@ _CTOR_TYPES = {"persistable": (bool, "bool"), "zero_copy": (bool, "bool"),
                "stop_gradient": (bool, "bool"), "name": (str, "str")}
 
 
-def _checked_ctor_kwargs(kwargs: dict) -> None:
+def _checked_ctor_kwargs(kwargs: dict, flags: bool = True) -> None:
+    """Paddle's type checks of the constructor's keywords (``flags`` False: not of the bool
+    ones, which Paddle ignores when the value is a Tensor)."""
     for k, (tp, shown) in _CTOR_TYPES.items():
+        if tp is bool and not flags:
+            continue
         v = kwargs.get(k)
         if v is not None and not isinstance(v, tp):
             raise TypeError(f"paddle.Tensor: argument {k!r} must be a {shown}, but received "
@@ -1339,6 +1348,75 @@ def _checked_ctor_kwargs(kwargs: dict) -> None:
 
 
 _NO_PLACE = object()
+
+
+def _is_var_type(v: Any) -> bool:
+    """Whether ``v`` is a member of the legacy ``VarDesc.VarType`` enum (defined in
+    ``pagaie.base``, above this layer: it is known by its dtype hook)."""
+    return hasattr(type(v), "__paddle_dtype__")
+
+
+def _is_legacy_form(args: tuple, kwargs: dict) -> bool:
+    """Whether a call is ``Tensor(dtype, dims, name, type, persistable)``: a dtype object first,
+    or, without positional arguments nor ``value``, a ``dtype`` or ``dims`` keyword."""
+    if args:
+        return isinstance(args[0], _dt.DType) or getattr(args[0], "__paddle_dtype__", None) is not None
+    return "value" not in kwargs and ("dtype" in kwargs or "dims" in kwargs)
+
+
+def _legacy_dims(dims: Any) -> list:
+    """The ``dims`` of the legacy form as Paddle's argument parser reads them: an int, or a list
+    or tuple of ints (None: no dimensions)."""
+    if dims is None:
+        return []
+    if isinstance(dims, int) and not isinstance(dims, bool):
+        dims = [dims]
+    if not isinstance(dims, (list, tuple)):
+        raise TypeError(f"paddle.Tensor: argument 'dims' must be a list or tuple of ints, but "
+                        f"received {type(dims).__name__}")
+    for d in dims:
+        if isinstance(d, bool) or not hasattr(d, "__index__"):
+            raise TypeError(f"paddle.Tensor: argument 'dims' must be a list of ints, but received "
+                            f"{type(d).__name__} {d!r:.20} in {list(dims)!r:.60}")
+    dims = [operator.index(d) for d in dims]
+    if any(d < 0 for d in dims):   # (Paddle keeps a negative size in the shape)
+        raise ValueError(f"paddle.Tensor: each of 'dims' must be at least 0, but received {dims}")
+    return dims
+
+
+def _legacy_tensor(args: tuple, kwargs: dict) -> tuple:
+    """``Tensor(dtype, dims, name, type, persistable)``: all five by position, or all by keyword
+    (where Paddle ignores ``place``, ``stop_gradient`` and ``zero_copy``); zeros of that dtype
+    and shape, where Paddle leaves the memory unallocated."""
+    if args:
+        # Paddle parses positional arguments with keywords as the value form's: a keyword
+        # naming a slot a positional one fills cannot be parsed
+        clash = sorted(set(kwargs) & set(_CTOR_ORDER[:len(args)]))
+        if clash:
+            raise RuntimeError(f"paddle.Tensor: argument(s) {clash} given by position and by keyword")
+        if len(args) < len(_LEGACY_ORDER) or kwargs:
+            raise ValueError(f"paddle.Tensor: the form Tensor(dtype, dims, name, type, persistable) "
+                             f"takes all five arguments by position and no keyword, but received "
+                             f"{len(args)} and {sorted(kwargs)}; otherwise the first argument should "
+                             "be a numpy array or a Tensor")
+        if len(args) > len(_LEGACY_ORDER):
+            raise RuntimeError(f"paddle.Tensor: too many positional arguments ({len(args)})")
+        kwargs = dict(zip(_LEGACY_ORDER, args))
+    dtype = kwargs.get("dtype")
+    if not (isinstance(dtype, _dt.DType) or getattr(dtype, "__paddle_dtype__", None) is not None):
+        raise ValueError(f"paddle.Tensor: built from keywords without 'value', 'dtype' must be a "
+                         f"paddle dtype, but received {dtype!r:.40}")
+    missing = [k for k in _LEGACY_ORDER if k not in kwargs]
+    if missing:
+        raise ValueError(f"paddle.Tensor: the form Tensor(dtype=, dims=, name=, type=, persistable=) "
+                         f"needs every one of them, but {missing} are missing")
+    if not _is_var_type(kwargs["type"]):
+        raise TypeError(f"paddle.Tensor: argument 'type' must be a paddle.base.core.VarDesc.VarType, "
+                        f"but received {type(kwargs['type']).__name__}")
+    _checked_ctor_kwargs({k: kwargs[k] for k in ("name", "persistable")})
+    t = torch.zeros(_legacy_dims(kwargs["dims"]), dtype=_dt.to_torch_dtype(dtype, "paddle.Tensor"),
+                    device=default_device())
+    return t, kwargs["name"], True, bool(kwargs["persistable"]), None, 0
 
 
 def _constructor_args(args: tuple, kwargs: dict) -> tuple:
@@ -1365,26 +1443,20 @@ def _constructor_args(args: tuple, kwargs: dict) -> tuple:
     if unknown:
         raise RuntimeError(f"paddle.Tensor: could not parse the arguments; unexpected keyword(s) "
                            f"{sorted(unknown)}; the accepted ones are {list(_CTOR_ORDER)}")
-    legacy = (args and isinstance(args[0], _dt.DType)) or ("dims" in kwargs and "value" not in kwargs)
-    order = _LEGACY_ORDER if legacy else _CTOR_ORDER
-    if len(args) > len(order):
+    if _is_legacy_form(args, kwargs):
+        return _legacy_tensor(args, kwargs)
+    if len(args) > len(_CTOR_ORDER):
         raise RuntimeError(f"paddle.Tensor: too many positional arguments ({len(args)})")
-    for k, a in zip(order, args):
+    for k, a in zip(_CTOR_ORDER, args):
         if k in kwargs:
             raise RuntimeError(f"paddle.Tensor: argument {k!r} given by position and by keyword")
         kwargs[k] = a
-    if legacy:
-        _checked_ctor_kwargs(kwargs)
-        dims = [int(d) for d in (kwargs.get("dims") or [])]
-        t = torch.zeros(dims, dtype=_dt.to_torch_dtype(kwargs.get("dtype"), "paddle.Tensor"),
-                        device=default_device())
-        return t, kwargs.get("name"), True, bool(kwargs.get("persistable")), None, 0
     # The value form: Paddle ignores ``dtype`` and ``dims`` here.
     value = kwargs.get("value")
     if not isinstance(value, (Tensor, torch.Tensor, np.ndarray)):
         raise ValueError("paddle.Tensor: the first argument should be a numpy array, a Tensor or a "
                          f"list, but received {type(value).__name__}")
-    _checked_ctor_kwargs(kwargs)
+    _checked_ctor_kwargs(kwargs, flags=not isinstance(value, Tensor))
     sg = kwargs.get("stop_gradient", True)
     persistable = bool(kwargs.get("persistable"))
     if isinstance(value, Tensor):
@@ -1394,7 +1466,7 @@ def _constructor_args(args: tuple, kwargs: dict) -> tuple:
     elif isinstance(value, torch.Tensor):
         t = value
     else:
-        t = _ndarray_data(value)
+        t = _ndarray_data(value, bool(kwargs.get("zero_copy")))
     place = kwargs.get("place")
     if place is not None:
         t = t.to(to_torch_device(place, "paddle.Tensor"))

@@ -14,6 +14,7 @@ from pagaie._core import dtype as _dt
 from pagaie._core.place import to_torch_device
 from pagaie._core.registry import NoKernelError
 from pagaie._core.tensor import Tensor, check_inplace, is_leaf_view, require_grad, write_leaf_view
+from pagaie._ops._helpers import PARSER_NUMPY_INTS
 from pagaie._ops._helpers import device as default_device
 
 __all__ = ["size_args", "shape_of", "device_of", "finish", "write_out", "float_only", "returns_self",
@@ -42,7 +43,7 @@ def shape_of(shape: Any, api: str) -> list[int]:
         if shape.dtype.kind not in "iu":
             raise TypeError(f"paddle.{api}: 'shape' must hold integers, but received a numpy "
                             f"array of dtype {shape.dtype}")
-        shape = [int(v) for v in shape.reshape(-1)]
+        shape = list(shape.reshape(-1))
     elif isinstance(shape, np.integer):
         shape = int(shape)
     if isinstance(shape, torch.Tensor):
@@ -55,7 +56,7 @@ def shape_of(shape: Any, api: str) -> list[int]:
         for e in shape:
             if isinstance(e, torch.Tensor):
                 e = e.item()
-            if isinstance(e, np.integer):
+            if isinstance(e, PARSER_NUMPY_INTS):
                 e = int(e)
             if isinstance(e, bool) or not isinstance(e, int):
                 raise TypeError(f"paddle.{api}: each element of 'shape' must be an int, but received "

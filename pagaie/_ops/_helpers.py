@@ -246,6 +246,66 @@ def parsed_dtype(dtype: Any, api: str) -> torch.dtype | None:
         raise ValueError(str(exc)) from None
 
 
+# The numpy scalar types Paddle's C++ argument parser reads as a Scalar argument (a fill value,
+# a range bound, eye's sizes); it refuses the others (int8, uint8, bool, longdouble...).
+SCALAR_NUMPY_TYPES = (np.float16, np.float32, np.float64, np.int32, np.int64, np.complex64,
+                      np.complex128)
+
+
+def _eager_parser() -> bool:
+    """Whether Paddle's eager C++ argument parser reads the Scalar arguments of a call now: not
+    while a program is recorded or runs (Paddle's static full takes numpy scalars as they come;
+    its int arguments go through the parser in both modes)."""
+    return not (STATE.recording or CPU_AS_GPU["programs"])
+
+
+# The numpy integer types Paddle's C++ parser takes for an int argument or in a list of ints
+# (not the unsigned ones, nor ``np.longlong``, a type of its own beside ``np.int64``).
+PARSER_NUMPY_INTS = (np.int8, np.int16, np.int32, np.int64)
+
+
+def parser_int_args(api: str, **args: Any) -> None:
+    """Paddle's TypeError for an int argument its C++ parser refuses: a numpy scalar other than
+    :data:`PARSER_NUMPY_INTS`, a complex number or a string.
+
+    Examples:
+        >>> import numpy as np
+        >>> parser_int_args("randperm", n=np.int16(3))
+        >>> try:
+        ...     parser_int_args("randperm", n=np.uint8(3))
+        ... except TypeError as e:
+        ...     print(e)
+        paddle.randperm: 'n' must be an int, but received numpy.uint8 (3)
+    """
+    for name, v in args.items():
+        if isinstance(v, (complex, str)) or (isinstance(v, np.generic)
+                                             and not isinstance(v, PARSER_NUMPY_INTS)):
+            shown = f"numpy.{type(v).__name__}" if isinstance(v, np.generic) else type(v).__name__
+            raise TypeError(f"paddle.{api}: '{name}' must be an int, but received {shown} ({v})")
+
+
+def numpy_scalar_args(api: str, **args: Any) -> None:
+    """Paddle's ValueError for an argument holding a numpy scalar of a type its argument parser
+    does not read as a Scalar (``paddle.full([2], np.int8(3))``).
+
+    Examples:
+        >>> import numpy as np
+        >>> numpy_scalar_args("full", fill_value=np.int32(3))
+        >>> try:
+        ...     numpy_scalar_args("full", fill_value=np.uint8(3))
+        ... except ValueError as e:
+        ...     print(e)
+        paddle.full: 'fill_value' as a numpy scalar must be float16, ... but received numpy.uint8
+    """
+    if not _eager_parser():
+        return
+    for name, v in args.items():
+        if isinstance(v, np.generic) and not isinstance(v, SCALAR_NUMPY_TYPES):
+            raise ValueError(f"paddle.{api}: '{name}' as a numpy scalar must be float16, float32, "
+                             "float64, int32, int64, complex64 or complex128, but received "
+                             f"numpy.{type(v).__name__}")
+
+
 def float_dtype(dtype: Any, api: str) -> torch.dtype:
     """The dtype argument, or the default float dtype when None."""
     return _dt.default_float() if dtype is None else _dt.to_torch_dtype(dtype, f"paddle.{api}")

@@ -3,7 +3,7 @@ in-place fills, DLPack, and the legacy ``FloatTensor``-style constructors."""
 from __future__ import annotations
 
 import functools
-from typing import Any
+from typing import Any, Callable
 
 import numpy as np
 import torch
@@ -15,7 +15,8 @@ from pagaie._core.registry import NoKernelError, bind_out, defop
 from pagaie._core.tensor import Tensor, name_as_data, require_grad
 from pagaie._ops._factory import (c_float_to_int, device_of, finish, returns_self, shape_of, size_args,
                                   write_out)
-from pagaie._ops._helpers import ALL_DTYPES, device, float_dtype, stopped
+from pagaie._ops._helpers import (ALL_DTYPES, PARSER_NUMPY_INTS, device, float_dtype, kernel_dtypes,
+                                  numpy_scalar_args, stopped)
 
 __all__ = ["to_tensor", "as_tensor", "asarray", "from_numpy", "assign", "clone",
            "zeros", "ones", "full", "empty", "zeros_like", "ones_like", "full_like", "empty_like",
@@ -179,7 +180,8 @@ def _program_data_check(api: str, data: Any) -> None:
 
 
 @defop(method=False, paddle_types=("assign_value", "pd_op.assign_value_"), differentiable=False,
-       static_check=lambda data, *args, **kwargs: _program_data_check("to_tensor", data))
+       static_check=lambda data, *args, **kwargs: _program_data_check("to_tensor", data),
+       own_stop_gradient=True)
 def to_tensor(data, dtype=None, place=None, stop_gradient=True):
     """Create a Tensor from Python data, a numpy array or another Tensor (always a copy).
 
@@ -399,6 +401,37 @@ def clone(x, name=None):
 
 # ---- constants ----------------------------------------------------------------------
 
+def _full_shape(shape: Any, api: str) -> list[int]:
+    """The shape of the ops over Paddle's ``full`` (zeros, ones, full, new_zeros/ones/full),
+    whose C++ parser takes a numpy scalar shape only of the types it reads as an int (others go
+    through Python first in Paddle, ``empty`` and the samplers, and are taken)."""
+    if isinstance(shape, np.generic) and not isinstance(shape, PARSER_NUMPY_INTS):
+        raise TypeError(f"paddle.{api}: 'shape' must be a list, tuple, int or Tensor, but "
+                        f"received numpy.{type(shape).__name__}")
+    return shape_of(shape, api)
+
+
+def _out_dtype(out: torch.Tensor | None, dt: torch.dtype, api: str) -> torch.dtype:
+    """``dt``, the dtype of the result of full, zeros or ones, checked against their ``out``
+    tensor's: Paddle refuses another dtype (TypeError) instead of casting."""
+    if out is not None and out.dtype is not dt:
+        err = TypeError(f"paddle.{api}: 'out' must have the result's dtype "
+                        f"{_dt.from_torch_dtype(dt).name}, but it has {_dt.from_torch_dtype(out.dtype).name}")
+        err.static_type = TypeError   # (while a program is built too)
+        raise err
+    return dt
+
+
+def _result_is_out(api: Callable) -> Callable:
+    """full, zeros and ones as Paddle's: an ``out`` tensor is returned itself."""
+    @functools.wraps(api)
+    def call(*args: Any, **kwargs: Any) -> Any:
+        r = api(*args, **kwargs)
+        out = kwargs.get("out")
+        return out if isinstance(out, Tensor) and isinstance(r, Tensor) and r._t is out._t else r
+    return call
+
+
 def _size_args(shape: Any, dtype: Any, name: Any = None) -> tuple:
     """Paddle accepts ``zeros(2, 3)`` as ``zeros([2, 3])``: ints in the dtype/name slots are dims."""
     if isinstance(shape, int) and isinstance(dtype, int) and not isinstance(dtype, bool):
@@ -418,6 +451,7 @@ def _fill_value(v: Any, api: str = "full") -> Any:
         raise TypeError(f"paddle.{api}: 'fill_value' must be an int, float, bool, complex, "
                         "numpy number, numeric string or Tensor, but received numpy.bool")
     if isinstance(v, np.generic):
+        numpy_scalar_args(api, fill_value=v)
         return v.item()
     if isinstance(v, str):
         try:
@@ -514,9 +548,9 @@ def zeros(shape, dtype=None, name=None, *, out=None, device=None, requires_grad=
         [0.0, 0.0]
     """
     shape, dtype = _size_args(shape, dtype, name)
-    dims = shape_of(shape, "zeros") if shape is not None else []  # None: a 0-D tensor, as in Paddle
-    t = torch.zeros(dims, dtype=float_dtype(dtype, "zeros"),
-                    device=device_of(device, "zeros"))
+    dt = _out_dtype(out, float_dtype(dtype, "zeros"), "zeros")
+    dims = _full_shape(shape, "zeros") if shape is not None else []  # None: a 0-D tensor, as in Paddle
+    t = torch.zeros(dims, dtype=dt, device=device_of(device, "zeros"))
     return finish(t, out, requires_grad, pin_memory, "zeros")
 
 
@@ -544,9 +578,9 @@ def ones(shape, dtype=None, name=None, *, out=None, device=None, requires_grad=F
         [1.0, 1.0]
     """
     shape, dtype = _size_args(shape, dtype, name)
-    dims = shape_of(shape, "ones") if shape is not None else []  # None: a 0-D tensor, as in Paddle
-    t = torch.ones(dims, dtype=float_dtype(dtype, "ones"),
-                   device=device_of(device, "ones"))
+    dt = _out_dtype(out, float_dtype(dtype, "ones"), "ones")
+    dims = _full_shape(shape, "ones") if shape is not None else []  # None: a 0-D tensor, as in Paddle
+    t = torch.ones(dims, dtype=dt, device=device_of(device, "ones"))
     return finish(t, out, requires_grad, pin_memory, "ones")
 
 
@@ -592,8 +626,8 @@ def full(shape, fill_value, dtype=None, name=None, *, out=None, device=None, req
     """
     value = _fill_value(fill_value, "full")
     # a Tensor value takes the default float dtype, as in Paddle (whatever its own dtype)
-    dt = _fill_dtype(0.0 if isinstance(fill_value, _T) else value, dtype, "full")
-    dims = shape_of(shape, "full") if shape is not None else []  # None: 0-D, as in Paddle
+    dt = _out_dtype(out, _fill_dtype(0.0 if isinstance(fill_value, _T) else value, dtype, "full"), "full")
+    dims = _full_shape(shape, "full") if shape is not None else []  # None: 0-D, as in Paddle
     t = _full(dims, value, dt, device_of(device, "full"))
     return finish(t, out, requires_grad, pin_memory, "full")
 
@@ -637,6 +671,8 @@ def empty(shape, dtype=None, name=None, *, out=None, device=None, requires_grad=
     """
     shape, dtype = _size_args(shape, dtype, name)
     dt = _dt.default_float() if dtype is None else _dt.checked_dtype(dtype, "paddle.empty")
+    if isinstance(shape, np.ndarray):   # Paddle casts an array to ints (floats truncate)
+        shape = shape.astype(np.int64)
     t = torch.empty(shape_of(shape, "empty"), dtype=dt,
                     device=device_of(device, "empty"))
     return finish(t, out, requires_grad, pin_memory, "empty")
@@ -671,6 +707,7 @@ def zeros_like(x, dtype=None, name=None, *, device=None, requires_grad=False, pi
     """
     dt, dev = _like(x, dtype, device, "zeros_like")
     t = torch.zeros(x.shape, dtype=dt, device=dev)
+    kernel_dtypes("zeros_like", t, ALL_DTYPES, "dtype")   # (Paddle's full_like kernel: no float8)
     return finish(t, None, requires_grad, pin_memory, "zeros_like")
 
 
@@ -696,6 +733,7 @@ def ones_like(x, dtype=None, name=None, *, device=None, requires_grad=False, pin
     """
     dt, dev = _like(x, dtype, device, "ones_like")
     t = torch.ones(x.shape, dtype=dt, device=dev)
+    kernel_dtypes("ones_like", t, ALL_DTYPES, "dtype")
     return finish(t, None, requires_grad, pin_memory, "ones_like")
 
 
@@ -725,6 +763,7 @@ def full_like(x, fill_value, dtype=None, name=None, *, device=None, requires_gra
     dt, dev = _like(x, dtype, device, "full_like")
     t = _full(list(x.shape), _fill_value(fill_value, "full_like"), dt, dev, "full_like",
               strict=True)
+    kernel_dtypes("full_like", t, ALL_DTYPES, "dtype")
     return finish(t, None, requires_grad, pin_memory, "full_like")
 
 
@@ -758,8 +797,8 @@ def empty_like(x, dtype=None, name=None, *, device=None, requires_grad=False, pi
 
 # ---- Tensor.new_* ------------------------------------------------------------------------
 
-def _new_size(size: Any, more: tuple, api: str) -> list[int]:
-    return shape_of([size, *more] if more else size, api)
+def _new_size(size: Any, more: tuple, api: str, parse: Callable = shape_of) -> list[int]:
+    return parse([size, *more] if more else size, api)
 
 
 @defop(method=True, differentiable=False)
@@ -783,7 +822,7 @@ def new_zeros(x, size, *args, dtype=None, device=None, requires_grad=False, pin_
         [0, 0, 0]
     """
     dt, dev = _like(x, dtype, device, "Tensor.new_zeros")
-    t = torch.zeros(_new_size(size, args, "Tensor.new_zeros"), dtype=dt, device=dev)
+    t = torch.zeros(_new_size(size, args, "Tensor.new_zeros", _full_shape), dtype=dt, device=dev)
     return finish(t, None, requires_grad, pin_memory, "Tensor.new_zeros")
 
 
@@ -808,7 +847,7 @@ def new_ones(x, size, *args, dtype=None, device=None, requires_grad=False, pin_m
         [1.0, 1.0]
     """
     dt, dev = _like(x, dtype, device, "Tensor.new_ones")
-    t = torch.ones(_new_size(size, args, "Tensor.new_ones"), dtype=dt, device=dev)
+    t = torch.ones(_new_size(size, args, "Tensor.new_ones", _full_shape), dtype=dt, device=dev)
     return finish(t, None, requires_grad, pin_memory, "Tensor.new_ones")
 
 
@@ -862,7 +901,7 @@ def new_full(x, size, fill_value, *, dtype=None, device=None, requires_grad=Fals
         [3, 3]
     """
     dt, dev = _like(x, dtype, device, "Tensor.new_full")
-    t = _full(shape_of(size, "Tensor.new_full"), _fill_value(fill_value), dt, dev)
+    t = _full(_full_shape(size, "Tensor.new_full"), _fill_value(fill_value), dt, dev)
     return finish(t, None, requires_grad, pin_memory, "Tensor.new_full")
 
 
@@ -955,6 +994,7 @@ BoolTensor = _dtype_tensor_class("BoolTensor", "bool")
 
 
 # Paddle's creation functions take the dims as separate ints too (``paddle.zeros(2, 3)``)
-zeros = size_args(zeros)
-ones = size_args(ones)
+zeros = size_args(_result_is_out(zeros))
+ones = size_args(_result_is_out(ones))
+full = _result_is_out(full)
 empty = size_args(empty)

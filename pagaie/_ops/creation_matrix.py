@@ -399,6 +399,19 @@ def polar(abs, angle, name=None, *, out=None):
 
 # ---- diagonal fills (Tensor methods) -----------------------------------------------------
 
+def _double_arg(v: Any, api: str, arg: str) -> float | int | bool:
+    """A number argument Paddle's C++ parser reads as a double: a Python or numpy real number
+    or bool, or a Tensor's value; TypeError for anything else (complex, str, None)."""
+    if isinstance(v, _T):
+        return v.item()
+    if isinstance(v, np.generic) and v.dtype.kind in "biuf":
+        return v.item()
+    if isinstance(v, (int, float)):
+        return v
+    raise TypeError(f"paddle.{api}: argument '{arg}' must be a real number, but received "
+                    f"{type(v).__name__} {v!r:.40}")
+
+
 def _fill_diagonal_(x, value, offset=0, wrap=False, name=None):
     """Write ``value`` on a diagonal of ``x`` in place and return ``x``.
 
@@ -421,6 +434,7 @@ def _fill_diagonal_(x, value, offset=0, wrap=False, name=None):
         >>> paddle.zeros([2, 3]).fill_diagonal_(1.0, offset=1).tolist()
         [[0.0, 1.0, 0.0], [0.0, 0.0, 1.0]]
     """
+    v = _double_arg(value, "Tensor.fill_diagonal_", "value")
     kernel_dtypes("Tensor.fill_diagonal_", x, _FILL_DIAGONAL_DTYPES)
     if x.dim() < 2:
         raise ValueError(f"paddle.Tensor.fill_diagonal_: the tensor must be at least 2-D, but "
@@ -437,7 +451,6 @@ def _fill_diagonal_(x, value, offset=0, wrap=False, name=None):
     col = starts % cols + offset
     pos = starts[(col >= 0) & (col < cols)] + offset
     pos = pos[(pos >= 0) & (pos < numel)]
-    v = value.item() if isinstance(value, _T) else value
     if x.is_contiguous():
         x.view(-1)[pos] = v
         return x

@@ -11,7 +11,8 @@ import torch
 from pagaie._core import dtype as _dt
 from pagaie._core.registry import NoKernelError, defop
 from pagaie._ops._factory import c_float_to_int, device_of, finish
-from pagaie._ops._helpers import ALL_DTYPES, SMALL_INTS, AssertionValueError, kernel_dtypes, stopped
+from pagaie._ops._helpers import (ALL_DTYPES, SMALL_INTS, AssertionValueError, kernel_dtypes,
+                                  numpy_scalar_args, stopped)
 
 __all__ = ["arange", "range", "linspace", "logspace", "eye", "meshgrid", "tril_indices",
            "triu_indices", "cartesian_prod", "combinations"]
@@ -115,7 +116,9 @@ def _range_size(s: Any, e: Any, st: Any, dt: torch.dtype, inclusive: bool = Fals
 
 
 def _scalar_bound(v: Any, what: str, api: str) -> Any:
-    """A range bound: a number, or a Tensor or numpy array of exactly one element."""
+    """A range bound: a number (a numpy one of a type Paddle's parser reads), or a Tensor or
+    numpy array of exactly one element."""
+    numpy_scalar_args(api, **{what: v})
     if isinstance(v, (_T, np.ndarray)) and (v.size if isinstance(v, np.ndarray) else v.numel()) != 1:
         kind = "a Tensor" if isinstance(v, _T) else "an array"
         raise ValueError(f"paddle.{api}: '{what}' as {kind} must hold exactly 1 element, but "
@@ -156,17 +159,17 @@ def arange(start=0, end=None, step=1, dtype=None, *, out=None, device=None, requ
     if end is None:
         start, end = 0, start
     dt = _range_dtype(dtype, (start, end, step), "arange")
-    if dt not in _ARANGE_DTYPES:   # (a 0-D stand-in of the result's dtype on its device)
-        kernel_dtypes("arange", torch.empty((), dtype=dt, device=device_of(device, "arange")),
-                      _ARANGE_DTYPES, "dtype")
     for what, v in (("start", start), ("end", end)):
         v = _num(v)
         if isinstance(v, (str, bytes)) or v is None:
             raise TypeError(f"paddle.arange: '{what}' must be a number or a Tensor, but received {v!r}")
         if isinstance(v, (float, np.floating)) and not math.isfinite(v):
             raise ValueError(f"paddle.arange: the value of '{what}' must be finite, but received {v}")
-    s, e, st = _cast_bounds(dt, *(_scalar_bound(v, w, "arange") for v, w in
-                                  ((start, "start"), (end, "end"), (step, "step"))))
+    bounds = [_scalar_bound(v, w, "arange") for v, w in ((start, "start"), (end, "end"), (step, "step"))]
+    if dt not in _ARANGE_DTYPES:   # (a 0-D stand-in of the result's dtype on its device)
+        kernel_dtypes("arange", torch.empty((), dtype=dt, device=device_of(device, "arange")),
+                      _ARANGE_DTYPES, "dtype")
+    s, e, st = _cast_bounds(dt, *bounds)
     if st == 0:
         raise ValueError("paddle.arange: 'step' must not be 0 (after casting to the output dtype)")
     n = _range_size(s, e, st, dt)
@@ -222,6 +225,7 @@ def _num_arg(num: Any, api: str) -> int:
                             f"received dtype {_dt.from_torch_dtype(num.dtype).name}")
         n = _scalar_bound(num, "num", api)
     else:
+        numpy_scalar_args(api, num=num)
         n = num.item() if isinstance(num, np.generic) else _scalar_bound(num, "num", api)
         if isinstance(n, str):
             try:
@@ -355,6 +359,7 @@ def logspace(start, stop, num, base=10.0, dtype=None, name=None):
         [1.0, 2.0, 4.0, 8.0]
     """
     dt = _dt.default_float() if dtype is None else _range_dtype(dtype, (), "logspace", True)
+    numpy_scalar_args("logspace", start=start, stop=stop, num=num, base=base)  # (parsed first)
     _space_kernel(dt, device_of(None, "logspace"), "logspace")
     if isinstance(num, _T) and num.dtype is not torch.int32:  # Paddle's kernel reads an int32
         raise ValueError(f"paddle.logspace: 'num' as a Tensor must be int32, but received "
@@ -437,6 +442,7 @@ def eye(num_rows, num_columns=None, dtype=None, name=None, *, out=None, device=N
     """
     r = _dim_arg(num_rows, "num_rows", "eye")
     c = r if num_columns is None else _dim_arg(num_columns, "num_columns", "eye")
+    numpy_scalar_args("eye", num_rows=num_rows, num_columns=num_columns)
     dt = _dt.default_float() if dtype is None else _range_dtype(dtype, (), "eye")
     t = torch.eye(r, c, dtype=dt, device=device_of(device, "eye"))
     kernel_dtypes("eye", t, _EYE_DTYPES, "dtype")

@@ -25,7 +25,7 @@ from pagaie._ops import _std_dists_gamma as _sg
 from pagaie._ops import _std_dists_samplers as _ss
 from pagaie._ops.creation import _size_args
 from pagaie._ops._factory import device_of, finish, float_only, returns_self, shape_of, size_args
-from pagaie._ops._helpers import float_dtype, kernel_dtypes
+from pagaie._ops._helpers import F32_F64, float_dtype, kernel_dtypes, parser_int_args
 
 __all__ = ["Generator", "seed", "manual_seed", "get_rng_state", "set_rng_state",
            "get_cuda_rng_state", "set_cuda_rng_state",
@@ -54,6 +54,12 @@ def _fill_cuts_grad(kernel):
             r.copy_(r.detach().clone())
         return r
     return fill
+
+
+# The dtypes of Paddle's CPU sampling kernels (its GPU kernels also take float16 and bfloat16):
+# uniform_inplace (under uniform_, bernoulli_, geometric_), bernoulli, exponential and binomial
+# take float32/float64, gaussian_inplace (under normal_, log_normal_, cauchy_) complex too.
+_GAUSSIAN_INPLACE_DTYPES = F32_F64 | {torch.complex64, torch.complex128}
 
 
 def _need_float(x: torch.Tensor, api: str, arg: str = "x", error: type = NoKernelError) -> None:
@@ -369,6 +375,7 @@ def _normal_(x, mean=0.0, std=1.0, name=None):
     if not (x.is_floating_point() or x.is_complex()):
         _need_float(x, "normal_")
     mean, std = _num(mean, "normal_", "mean", AssertionError), _num(std, "normal_", "std", AssertionError)
+    kernel_dtypes("normal_", x, _GAUSSIAN_INPLACE_DTYPES)
     if isinstance(mean, complex):
         if not x.is_complex():
             raise TypeError("paddle.normal_: a complex 'mean' needs a complex64 or complex128 'x', "
@@ -424,6 +431,7 @@ def _log_normal_(x, mean=1.0, std=2.0, name=None):
     """
     if not x.is_complex():
         _need_float(x, "log_normal_")
+    kernel_dtypes("log_normal_", x, _GAUSSIAN_INPLACE_DTYPES)
     if on_paddle_cpu(x.device) or x.is_complex():       # Paddle: normal_, then exp_
         _normal_(x, mean, std)
         with torch.no_grad():
@@ -447,6 +455,7 @@ def _bounds(low, high, api: str) -> tuple[int, int]:
         if isinstance(v, (bool, float, np.floating)):
             raise TypeError(f"paddle.{api}: '{arg}' must be an int, but received "
                             f"{type(v).__name__} ({v!r})")
+    parser_int_args(api, low=low, high=high)
     low = int(low.item()) if isinstance(low, _T) else low
     high = int(high.item()) if isinstance(high, _T) else high
     if high is None:
@@ -597,6 +606,7 @@ def randperm(n, dtype="int64", name=None, *, out=None, device=None, requires_gra
     """
     if isinstance(n, (bool, float, np.floating)):
         raise TypeError(f"paddle.randperm: 'n' must be an int, but received {type(n).__name__} ({n!r})")
+    parser_int_args("randperm", n=n)
     n = int(n.item()) if isinstance(n, _T) else int(n)
     if n < 0:
         raise _NegativeSizeError(f"paddle.randperm: 'n' must be non-negative, but received {n}")
@@ -644,6 +654,7 @@ def bernoulli(x, p=None, name=None):
         [0.0, 1.0]
     """
     _need_float(x, "bernoulli")
+    kernel_dtypes("bernoulli", x, F32_F64)
     if p is not None:
         p = float(p)
         if not 0.0 <= p <= 1.0:
@@ -683,6 +694,7 @@ def _bernoulli_(x, p=0.5, name=None):
         # Paddle has no uniform kernel for these dtypes: its eager mode raises RuntimeError (NotFound)
         raise NoKernelError(f"paddle.bernoulli_: 'x' must be a floating tensor, but received "
                             f"{_dtype_name(x.dtype)}")
+    kernel_dtypes("bernoulli_", x, F32_F64)
     if isinstance(p, _T):
         if not (p.is_floating_point() or p.is_complex()):
             raise TypeError(f"paddle.bernoulli_: 'p' must be a floating tensor like 'x' "
@@ -726,6 +738,7 @@ def binomial(count, prob, name=None):
             err.static_type = TypeError
         raise err
     _need_float(prob, "binomial", "prob")
+    kernel_dtypes("binomial", prob, F32_F64, arg="prob")
     calc = torch.float64 if prob.dtype is torch.float64 else torch.float32
     c, p = torch.broadcast_tensors(count.to(calc), prob.to(calc))
     if on_paddle_cpu(p.device):
@@ -869,6 +882,7 @@ def _cauchy_(x, loc=0, scale=1, name=None):
     """
     if not x.is_complex():
         _need_float(x, "cauchy_")
+    kernel_dtypes("cauchy_", x, _GAUSSIAN_INPLACE_DTYPES)
     if on_paddle_cpu(x.device) or x.is_complex():
         # Paddle's composite: normal_(), then tan((x - 0.5) * pi) * scale + loc (complex too)
         if isinstance(loc, _T) and loc.numel() != 1:     # Paddle adds it elementwise
@@ -903,7 +917,9 @@ def _geometric_(x, probs, name=None):
         >>> bool((paddle.zeros([5]).geometric_(0.3) >= 0).all())
         True
     """
-    _need_float(x, "geometric_", error=ValueError)
+    if not x.is_complex():   # (Paddle's Python check takes any inexact numpy dtype)
+        _need_float(x, "geometric_", error=ValueError)
+    kernel_dtypes("geometric_", x, F32_F64)
     tiny = torch.finfo(x.dtype).tiny
     p = probs.to(x.dtype) if isinstance(probs, _T) else torch.tensor(float(probs), dtype=x.dtype)
     with torch.no_grad():
@@ -933,6 +949,7 @@ def _exponential_(x, lam=1.0, name=None):
     """
     _need_float(x, "exponential_")
     lam = _num(lam, "exponential_", "lam", TypeError)
+    kernel_dtypes("exponential_", x, F32_F64)
     with torch.no_grad():  # Paddle also fills a leaf that doesn't stop gradient
         if on_paddle_cpu(x.device):
             return x.copy_(_ss.exponential_cpu(list(x.shape), x.dtype, float(lam)))
@@ -965,6 +982,7 @@ def _uniform_(x, min=0, max=1.0, seed=0, name=None):
         _need_float(x, "uniform_")
     seed = _seed_arg(seed, "uniform_")
     lo, hi = _num(min, "uniform_", "min", TypeError), _num(max, "uniform_", "max", TypeError)
+    kernel_dtypes("uniform_", x, F32_F64)
     if not lo < hi:   # Paddle's in-place kernel checks this (paddle.uniform does not)
         raise ValueError(f"paddle.uniform_: 'min' must be less than 'max', but received min = "
                          f"{lo}, max = {hi}")
@@ -1006,9 +1024,10 @@ def _random_(x, from_=0, to=None, *, generator=None):
         if from_ == 0:
             if x.is_floating_point():
                 to = 2 ** _MANTISSA.get(x.dtype, 8)
-            elif x.dtype is torch.bool:  # Paddle asks iinfo(bool) for the bound
-                raise ValueError("paddle.Tensor.random_: a bool tensor needs an explicit 'to' (iinfo only "
-                                 "covers int8, int16, int32, int64 and uint8), but received to=None")
+            elif x.dtype is torch.bool or x.is_complex():  # Paddle asks iinfo(dtype) for the bound
+                raise ValueError(f"paddle.Tensor.random_: a {_dtype_name(x.dtype)} tensor needs an "
+                                 "explicit 'to' (iinfo only covers int8, int16, int32, int64 and "
+                                 "uint8), but received to=None")
             else:
                 to = torch.iinfo(x.dtype).max
         else:
@@ -1016,6 +1035,7 @@ def _random_(x, from_=0, to=None, *, generator=None):
     if from_ >= to:
         raise ValueError(f"paddle.Tensor.random_: 'from_' must be less than 'to', but received "
                          f"from_={from_} >= to={to}")
+    kernel_dtypes("Tensor.random_", x, _RANDOM_DTYPES)
     if on_paddle_cpu(x.device) and x.dtype in _RANDOM_DTYPES:
         from_, to = int(from_), int(to)
         if x.is_floating_point():
@@ -1057,8 +1077,8 @@ def _float_to(to: int, dtype: torch.dtype) -> int:
 
 
 # the dtypes of Paddle's CPU random_ kernel
-_RANDOM_DTYPES = (torch.float16, torch.bfloat16, torch.float32, torch.float64, torch.int32,
-                  torch.int64)
+_RANDOM_DTYPES = frozenset({torch.float16, torch.bfloat16, torch.float32, torch.float64, torch.int32,
+                            torch.int64})
 
 
 returns_self(defop("random_", method=False)(_fill_cuts_grad(_random_)), "random_")

@@ -25,7 +25,7 @@ from pagaie._core.random import draws_discarded
 from pagaie._core.registry import REGISTRY as _REGISTRY
 from pagaie._core.registry import (STATE, NoKernelError, OpRecord, bad_argument, dygraph_only_error,
                                    pop_handler, push_handler, translate_error)
-from pagaie._core.tensor import Tensor, wrap
+from pagaie._core.tensor import GRAD_FLAG, Tensor, wrap
 from pagaie._static.interpreter import _PROGRAM_SEEDED
 from pagaie._ops._helpers import CPU_AS_GPU, cpu_as_gpu, program_constant
 from pagaie._static.ir import UNKNOWN, UNKNOWN_ALT, Block, Program, Value, _shape_out, _values_in, map_values
@@ -461,6 +461,12 @@ def _sparse_placeholder(out: torch.Tensor) -> torch.Tensor:
     return zeros.to_sparse(layout=out.layout)
 
 
+def _asks_grad(out: Any) -> bool:
+    """Whether a kernel that takes a ``stop_gradient`` argument (``to_tensor``) made its result
+    say ``stop_gradient=False``: its program Value says so too, as Paddle's."""
+    return isinstance(out, torch.Tensor) and (out.requires_grad or bool(getattr(out, GRAD_FLAG, False)))
+
+
 def _make_outputs(block: Block, out: Any, prefix: str, stop: bool, unknown: Any) -> Any:
     """Values for a kernel's outputs; ``unknown``: False (shapes exact), True (all dims
     unknown) or the per-output dims of :func:`_known_dims`."""
@@ -788,7 +794,8 @@ class Recorder:
         flat = [x for a in inputs for x in (a if isinstance(a, (list, tuple)) else [a])]
         # an op recorded under ``no_grad`` stops gradients where the program runs, as Paddle's
         cut = not torch.is_grad_enabled()
-        stop = cut or base_name(rec) in _ALWAYS_STOP or not _any_requires_grad(flat)
+        stop = cut or base_name(rec) in _ALWAYS_STOP or not (
+            _any_requires_grad(flat) or (rec.extra.get("own_stop_gradient") and _asks_grad(out)))
         base = rec.inplace_of or rec.name
         attrs = _program_seed_attrs(rec, vargs, vkwargs, self)
         if rec.inplace_of is not None:
