@@ -15,7 +15,9 @@ import torch
 import torch.nn.functional as tF
 
 from pagaie._core.dtype import default_float
+from pagaie._core.registry import NoKernelError
 from pagaie._ops._helpers import check_binary_dtypes
+from pagaie._ops.nn_resample import interpolate
 from pagaie.vision.transforms.functional_cv2 import center_box, check_pad_args, output_size_for, parse_padding
 
 __all__: list[str] = []
@@ -36,10 +38,12 @@ def normalize(img: torch.Tensor, mean: Any, std: Any, data_format: str = "CHW") 
     mean_t, std_t = _as_stat(mean, img.device), _as_stat(std, img.device)
     if data_format.lower() == "chw":
         mean_t, std_t = mean_t.reshape(-1, 1, 1), std_t.reshape(-1, 1, 1)
-    # Paddle subtracts tensors: an integer mean (or a uint8 image) meets its promotion rule.
+    # Paddle subtracts, then divides, tensors: an integer mean or std (or a uint8 image) meets
+    # its promotion rule, each step checked (dtypes, then shapes) before the next one runs.
     check_binary_dtypes("vision.transforms.normalize", img, mean_t, scalar_0d=True)
-    check_binary_dtypes("vision.transforms.normalize", img, std_t, scalar_0d=True)
-    return (img - mean_t) / std_t
+    centred = img - mean_t
+    check_binary_dtypes("vision.transforms.normalize", centred, std_t, scalar_0d=True)
+    return centred / std_t
 
 
 def _as_stat(v: Any, device: torch.device) -> torch.Tensor:
@@ -360,10 +364,6 @@ def pad(img: torch.Tensor, padding: Any, fill: Any = 0, padding_mode: str = "con
     return _from_batch(out, chw, batched)
 
 
-_INTERP = {"nearest": "nearest", "bilinear": "bilinear", "bicubic": "bicubic", "area": "area",
-           "linear": "linear", "trilinear": "trilinear"}
-
-
 def resize(img: torch.Tensor, size: Any, interpolation: str = "bilinear", data_format: str = "CHW") -> torch.Tensor:
     check_image(img, data_format)
     if not (isinstance(size, int) or (isinstance(size, (tuple, list)) and len(size) == 2)):
@@ -376,28 +376,18 @@ def resize(img: torch.Tensor, size: Any, interpolation: str = "bilinear", data_f
     hw = output_size_for(h, w, size)
     if hw is None:
         return img
-    if min(hw) <= 0:
-        # Paddle's interpolate asserts on the output shape.
-        raise AssertionError(f"paddle.vision.transforms.resize: each output size should be greater than 0, "
-                             f"got {list(hw)}")
-    mode = _INTERP.get(interpolation.lower()) if isinstance(interpolation, str) else None
-    if mode is None:
-        raise ValueError("paddle.vision.transforms.resize: 'interpolation' of a Tensor image can only be "
-                         f"{sorted(_INTERP)}, but received {interpolation!r}")
-    if mode in ("linear", "trilinear"):
-        # The image is resized as a 4-D batch of one, which neither mode takes (as Paddle).
-        raise ValueError(f"paddle.vision.transforms.resize: interpolation {interpolation!r} needs a "
-                         f"{3 if mode == 'linear' else 5}-D input, but an image is resized as a 4-D batch "
-                         f"of shape {[1, *img.shape]}")
-    x = _to_batch(img, chw)
-    kw = {"align_corners": False} if mode in ("bilinear", "bicubic") else {}
-    if mode == "area":
-        out = tF.adaptive_avg_pool2d(x, tuple(hw))
-    elif mode != "nearest" and not x.is_floating_point():
-        # Integer images are interpolated in float32 and truncated back, as Paddle's kernels do.
-        info = torch.iinfo(x.dtype)
-        out = tF.interpolate(x.to(torch.float32), size=tuple(hw), mode=mode, **kw)
-        out = out.clamp(info.min, info.max).to(x.dtype)
-    else:
-        out = tF.interpolate(x, size=tuple(hw), mode=mode, **kw)
-    return _from_batch(out, chw)
+    if not isinstance(interpolation, str):
+        # Paddle lower-cases the mode name, which fails on anything but a string.
+        raise AttributeError(f"paddle.vision.transforms.resize: 'interpolation' should be a str, "
+                             f"but received {type(interpolation).__name__} {interpolation!r}")
+    # Paddle resizes the image as a batch of one with interpolate, whose checks (the mode's
+    # rank, so a batched image fails; the kernel's dtypes; sizes > 0) and sampling apply.
+    try:
+        out = interpolate.op_record.kernel(img.unsqueeze(0), size=list(hw), mode=interpolation.lower(),
+                                           data_format="N" + data_format.upper())
+    except (ValueError, AssertionError, NoKernelError) as exc:
+        said = str(exc).removeprefix("paddle.nn.functional.interpolate: ")
+        raise type(exc)(f"paddle.vision.transforms.resize: interpolation {interpolation!r} of a "
+                        f"{img.ndim}-D image of shape {list(img.shape)} (resized as a batch of one): "
+                        f"{said}") from None
+    return out.squeeze(0)
