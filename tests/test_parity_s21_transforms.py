@@ -60,3 +60,50 @@ def test_normalize_tensor_shape_error_before_integer_std(shape, fmt):
     img = RS.rand(*shape).astype("float32")
     same_exception(lambda P: _F(P).normalize(P.to_tensor(img), [0.5] * 3, [0, 1, 1], fmt))
     same_exception(lambda P: P.vision.transforms.Normalize([0.5] * 3, [0, 1, 1], fmt)(P.to_tensor(img)))
+
+
+# -- pad and flips of Tensor images go through Paddle's pad and flip kernels ---------------------
+
+@pytest.mark.parametrize("dtype", ["uint8", "bool", "int8"])
+@pytest.mark.parametrize("mode", ["constant", "edge", "reflect"])
+def test_pad_tensor_dtype_without_kernel(dtype, mode):
+    same_exception(lambda P: _F(P).pad(P.to_tensor(CHW_U8).astype(dtype), 1, 0, mode))
+    same_exception(lambda P: P.vision.transforms.Pad(1, padding_mode=mode)(P.to_tensor(CHW_U8).astype(dtype)))
+
+
+@pytest.mark.parametrize("padding", [-1, (-1, 2)])
+def test_pad_batched_tensor_negative_padding(padding):
+    same_exception(lambda P: _F(P).pad(P.to_tensor(CHW[None]), padding))
+
+
+@pytest.mark.parametrize("padding", [-1, (-1, 2), [1, 2, 3, 4]])
+@pytest.mark.parametrize("dtype", ["float32", "int32"])
+def test_pad_tensor_values(padding, dtype):
+    ours, theirs = both(lambda P: _F(P).pad(P.to_tensor(CHW * 10).astype(dtype), padding, 3))
+    assert_same(ours, theirs)
+
+
+@pytest.mark.parametrize("padding", [1.5, (1, 2.0)])
+def test_pad_tensor_float_padding_is_type_error(padding):
+    exc = same_exception(lambda P: _F(P).pad(P.to_tensor(CHW), padding))
+    assert str(padding[-1] if isinstance(padding, tuple) else padding) in str(exc)
+
+
+def test_pad_numpy_float_padding_is_type_error():
+    # Paddle's numpy and PIL paths fail further on with an UnboundLocalError (its bug)
+    import pagaie
+    with pytest.raises(TypeError, match="padding.*1.5"):
+        pagaie.vision.transforms.pad(U8, 1.5)
+
+
+@pytest.mark.parametrize("name", ["hflip", "vflip"])
+@pytest.mark.parametrize("dtype", ["uint8", "int16", "float16"])
+def test_flip_tensor_dtype_without_kernel(name, dtype):
+    same_exception(lambda P: getattr(_F(P), name)(P.to_tensor(CHW_U8).astype(dtype)))
+
+
+@pytest.mark.parametrize("name", ["hflip", "vflip"])
+@pytest.mark.parametrize("dtype", ["bool", "int32", "float64"])
+def test_flip_tensor_dtypes(name, dtype):
+    ours, theirs = both(lambda P: getattr(_F(P), name)(P.to_tensor(CHW_U8).astype(dtype)))
+    assert_same(ours, theirs)

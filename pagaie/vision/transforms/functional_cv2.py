@@ -97,6 +97,10 @@ def check_pad_args(padding: Any, fill: Any, padding_mode: Any) -> None:
                          f"{len(padding)} element tuple")
     assert padding_mode in ("constant", "edge", "reflect", "symmetric"), \
         "Padding mode should be either constant, edge, reflect or symmetric"
+    if isinstance(padding, numbers.Number) and not isinstance(padding, numbers.Integral):
+        # Paddle reads a single padding only as an integer (a float fails there further on)
+        raise TypeError(f"paddle.vision.transforms.pad: a single padding should be an integer, but "
+                        f"received {type(padding).__name__} {padding!r}")
 
 
 def pad(img: np.ndarray, padding: Any, fill: Any = 0, padding_mode: str = "constant") -> np.ndarray:

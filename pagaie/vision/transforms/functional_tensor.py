@@ -17,7 +17,9 @@ import torch.nn.functional as tF
 from pagaie._core.dtype import default_float
 from pagaie._core.registry import NoKernelError
 from pagaie._ops._helpers import check_binary_dtypes
+from pagaie._ops.manipulation import flip
 from pagaie._ops.nn_resample import interpolate
+from pagaie._ops.nn_resample import pad as pad_op
 from pagaie.vision.transforms.functional_cv2 import center_box, check_pad_args, output_size_for, parse_padding
 
 __all__: list[str] = []
@@ -284,12 +286,12 @@ def perspective(img: torch.Tensor, coeffs: Sequence[float], interpolation: str =
 
 def vflip(img: torch.Tensor, data_format: str = "CHW") -> torch.Tensor:
     check_image(img, data_format)
-    return img.flip(-2 if data_format.lower() == "chw" else -3)
+    return flip.op_record.kernel(img, [-2 if data_format.lower() == "chw" else -3])
 
 
 def hflip(img: torch.Tensor, data_format: str = "CHW") -> torch.Tensor:
     check_image(img, data_format)
-    return img.flip(-1 if data_format.lower() == "chw" else -2)
+    return flip.op_record.kernel(img, [-1 if data_format.lower() == "chw" else -2])
 
 
 def crop(img: torch.Tensor, top: int, left: int, height: int, width: int,
@@ -350,18 +352,11 @@ def pad(img: torch.Tensor, padding: Any, fill: Any = 0, padding_mode: str = "con
     if padding_mode == "symmetric":
         raise ValueError("Do not support symmetric mode")
     mode = "replicate" if padding_mode == "edge" else padding_mode
-    chw = data_format.lower() == "chw"
-    batched = img.ndim == 4
-    if batched and mode != "constant":  # Paddle pads a 5-D batch there, which only 'constant' accepts
-        raise AssertionError(f"paddle.vision.transforms.pad: padding_mode {padding_mode!r} needs a 3-D image, "
-                             f"but received a {img.ndim}-D Tensor of shape {list(img.shape)}")
-    x = _to_batch(img, chw, batched)
-    value = float(fill)
-    if mode == "constant":
-        out = tF.pad(x, (left, right, top, bottom), mode="constant", value=value)
-    else:
-        out = tF.pad(x, (left, right, top, bottom), mode=mode)
-    return _from_batch(out, chw, batched)
+    # Paddle pads the image as a batch of one with nn.functional.pad, whose checks apply: its
+    # kernels' dtypes, and a batched image becomes 5-D, which only the constant mode takes.
+    out = pad_op.op_record.kernel(img.unsqueeze(0), [left, right, top, bottom], mode=mode,
+                                  value=float(fill), data_format="N" + data_format)
+    return out.squeeze(0)
 
 
 def resize(img: torch.Tensor, size: Any, interpolation: str = "bilinear", data_format: str = "CHW") -> torch.Tensor:
