@@ -107,3 +107,46 @@ def test_flip_tensor_dtype_without_kernel(name, dtype):
 def test_flip_tensor_dtypes(name, dtype):
     ours, theirs = both(lambda P: getattr(_F(P), name)(P.to_tensor(CHW_U8).astype(dtype)))
     assert_same(ours, theirs)
+
+
+# -- colour adjustments of Tensor images: the dtypes of Paddle's multiply, lerp and max kernels ---
+
+_COLOR = {
+    "brightness": lambda P, x: _F(P).adjust_brightness(x, 0.5),
+    "contrast": lambda P, x: _F(P).adjust_contrast(x, 0.5),
+    "saturation": lambda P, x: _F(P).adjust_saturation(x, 0.5),
+    "hue": lambda P, x: _F(P).adjust_hue(x, 0.2),
+    "grayscale": lambda P, x: _F(P).to_grayscale(x, 3),
+}
+
+
+def _color_case(P, name, dtype, channels):
+    return _COLOR[name](P, P.to_tensor(CHW_U8[:channels]).astype(dtype))
+
+
+_COLOR_ERRORS = [
+    ("uint8", "brightness"), ("uint8", "contrast"), ("uint8", "saturation"), ("uint8", "grayscale"),
+    ("int32", "brightness"), ("int32", "contrast"), ("int32", "hue"),
+    ("float16", "brightness"), ("float16", "contrast"), ("float16", "hue"), ("float16", "grayscale"),
+    ("int64", "contrast"), ("bool", "hue"), ("bfloat16", "hue"), ("int16", "grayscale"),
+]
+
+
+# (hue and saturation return a single-channel image as it is)
+@pytest.mark.parametrize("dtype, name, channels", [
+    (d, n, c) for d, n in _COLOR_ERRORS for c in (1, 3) if c == 3 or n not in ("hue", "saturation")])
+def test_color_tensor_dtype_errors(name, dtype, channels):
+    same_exception(lambda P: _color_case(P, name, dtype, channels))
+
+
+@pytest.mark.parametrize("dtype", ["int32", "int64"])
+def test_saturation_integer_tensor_is_runtime_error(dtype):
+    # its grayscale target widens to int64, which lerp has no kernel for
+    same_exception(lambda P: _color_case(P, "saturation", dtype, 3))
+
+
+@pytest.mark.parametrize("name, dtype", [("grayscale", "int32"), ("grayscale", "bool"), ("grayscale", "bfloat16"),
+                                         ("hue", "uint8"), ("hue", "float64"), ("saturation", "float64")])
+def test_color_tensor_dtypes_that_work(name, dtype):
+    ours, theirs = both(lambda P: _color_case(P, name, dtype, 3))
+    assert_same(ours, theirs, atol=1.0 if dtype in ("uint8", "bfloat16") else 1e-6)

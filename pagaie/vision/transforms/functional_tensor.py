@@ -59,27 +59,48 @@ def _as_stat(v: Any, device: torch.device) -> torch.Tensor:
     return torch.as_tensor(a, dtype=dtype, device=device)
 
 
-def to_grayscale(img: torch.Tensor, num_output_channels: int = 1, data_format: str = "CHW") -> torch.Tensor:
+# Paddle's CPU kernels behind the Tensor colour transforms (another dtype is its NotFound):
+# the grayscale product, the blend (lerp) and the hue's channel maximum.
+_MULTIPLY_CPU = frozenset({torch.bool, torch.int32, torch.int64, torch.bfloat16, torch.float32, torch.float64,
+                           torch.complex64, torch.complex128})
+_LERP_CPU = frozenset({torch.float32, torch.float64})
+_MAX_CPU = frozenset({torch.int32, torch.int64, torch.float32, torch.float64})
+
+
+def _no_kernel(api: str, step: str, dtype: torch.dtype, allowed: frozenset) -> NoKernelError:
+    names = ", ".join(sorted(str(d).replace("torch.", "") for d in allowed))
+    return NoKernelError(f"paddle.vision.transforms.{api}: {step} of a {str(dtype).replace('torch.', '')} "
+                         f"image has no kernel (Paddle's takes {names})")
+
+
+def to_grayscale(img: torch.Tensor, num_output_channels: int = 1, data_format: str = "CHW",
+                 api: str = "to_grayscale") -> torch.Tensor:
     check_image(img, data_format)
     if num_output_channels not in (1, 3):
         raise ValueError("num_output_channels should be either 1 or 3")
+    if img.dtype not in _MULTIPLY_CPU:
+        raise _no_kernel(api, "the grayscale weighting", img.dtype, _MULTIPLY_CPU)
     # Paddle casts the luma weights to the image dtype (integer images get zero weights).
     w = torch.tensor([0.2989, 0.587, 0.114], device=img.device).to(img.dtype)
     axis = -3 if data_format.lower() == "chw" else -1
     if axis == -3:
         w = w.reshape(-1, 1, 1)
-    prod = img * w
-    # Paddle's sum keeps small integer dtypes and widens int32 / bool to int64.
-    gray = prod.sum(dim=axis, keepdim=True, dtype=_SUM_DTYPE.get(prod.dtype))
+    # the sum widens int32 and bool to int64, as Paddle's
+    gray = (img * w).sum(dim=axis, keepdim=True)
     shape = list(gray.shape)
     shape[axis] = num_output_channels
     return gray.expand(shape)
 
 
-_SUM_DTYPE = {torch.uint8: torch.uint8, torch.int8: torch.int8, torch.int16: torch.int16}
-
-
-def _blend(img: torch.Tensor, target: torch.Tensor, ratio: float) -> torch.Tensor:
+def _blend(img: torch.Tensor, target: torch.Tensor, ratio: float, api: str) -> torch.Tensor:
+    """``lerp(target, img, ratio)`` clipped to the image's range, in the image's dtype. Paddle's
+    lerp kernel is looked up by the target's dtype, then wants the image in the same one."""
+    if target.dtype not in _LERP_CPU:
+        raise _no_kernel(api, "the blend (lerp)", target.dtype, _LERP_CPU)
+    if target.dtype != img.dtype:
+        raise ValueError(f"paddle.vision.transforms.{api}: the image ({str(img.dtype).replace('torch.', '')}) "
+                         f"is blended with a {str(target.dtype).replace('torch.', '')} target, but both "
+                         f"should have one dtype")
     top = 1.0 if img.is_floating_point() else 255.0
     out = target + float(ratio) * (img - target)
     return out.clip(0, top).to(img.dtype)
@@ -89,7 +110,7 @@ def adjust_brightness(img: torch.Tensor, brightness_factor: float) -> torch.Tens
     check_image(img)
     assert brightness_factor >= 0, "brightness_factor should be non-negative."
     assert _channels(img) in (1, 3), "channels of input should be either 1 or 3."
-    return _blend(img, torch.zeros_like(img), brightness_factor)
+    return _blend(img, torch.zeros_like(img), brightness_factor, "adjust_brightness")
 
 
 def adjust_contrast(img: torch.Tensor, contrast_factor: float) -> torch.Tensor:
@@ -100,11 +121,11 @@ def adjust_contrast(img: torch.Tensor, contrast_factor: float) -> torch.Tensor:
     if c == 1:
         src = img
     elif c == 3:
-        src = to_grayscale(img)
+        src = to_grayscale(img, api="adjust_contrast")
     else:
         raise ValueError("channels of input should be either 1 or 3.")
     target = src.to(dtype).mean(dim=(-3, -2, -1), keepdim=True)
-    return _blend(img, target, contrast_factor)
+    return _blend(img, target, contrast_factor, "adjust_contrast")
 
 
 def adjust_saturation(img: torch.Tensor, saturation_factor: float) -> torch.Tensor:
@@ -115,7 +136,7 @@ def adjust_saturation(img: torch.Tensor, saturation_factor: float) -> torch.Tens
         return img
     if c != 3:
         raise ValueError("channels of input should be either 1 or 3.")
-    return _blend(img, to_grayscale(img), saturation_factor)
+    return _blend(img, to_grayscale(img, api="adjust_saturation"), saturation_factor, "adjust_saturation")
 
 
 def _rgb_to_hsv(img: torch.Tensor) -> torch.Tensor:
@@ -162,6 +183,13 @@ def adjust_hue(img: torch.Tensor, hue_factor: float) -> torch.Tensor:
         raise ValueError("channels of input should be either 1 or 3.")
     dtype = img.dtype
     x = img.to(torch.float32) / 255.0 if dtype == torch.uint8 else img
+    if x.dtype not in _MAX_CPU:
+        raise _no_kernel("adjust_hue", "the channel maximum", x.dtype, _MAX_CPU)
+    if not x.is_floating_point():
+        # Paddle's hue arithmetic turns the channel differences into float32 and then meets an
+        # integer mask of the image dtype: its type promotion error
+        raise TypeError(f"paddle.vision.transforms.adjust_hue: a {str(dtype).replace('torch.', '')} image "
+                        f"cannot be converted to HSV (only uint8 and floating images can); cast it first")
     h, s, v = _rgb_to_hsv(x).unbind(dim=-3)
     h = h + hue_factor
     h = h - h.floor()
