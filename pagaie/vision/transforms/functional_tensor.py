@@ -63,7 +63,7 @@ def _as_stat(v: Any, device: torch.device) -> torch.Tensor:
 # the grayscale product, the blend (lerp) and the hue's channel maximum.
 _MULTIPLY_CPU = frozenset({torch.bool, torch.int32, torch.int64, torch.bfloat16, torch.float32, torch.float64,
                            torch.complex64, torch.complex128})
-_LERP_CPU = frozenset({torch.float32, torch.float64})
+_F32_F64 = frozenset({torch.float32, torch.float64})
 _MAX_CPU = frozenset({torch.int32, torch.int64, torch.float32, torch.float64})
 
 
@@ -95,8 +95,8 @@ def to_grayscale(img: torch.Tensor, num_output_channels: int = 1, data_format: s
 def _blend(img: torch.Tensor, target: torch.Tensor, ratio: float, api: str) -> torch.Tensor:
     """``lerp(target, img, ratio)`` clipped to the image's range, in the image's dtype. Paddle's
     lerp kernel is looked up by the target's dtype, then wants the image in the same one."""
-    if target.dtype not in _LERP_CPU:
-        raise _no_kernel(api, "the blend (lerp)", target.dtype, _LERP_CPU)
+    if target.dtype not in _F32_F64:
+        raise _no_kernel(api, "the blend (lerp)", target.dtype, _F32_F64)
     if target.dtype != img.dtype:
         raise ValueError(f"paddle.vision.transforms.{api}: the image ({str(img.dtype).replace('torch.', '')}) "
                          f"is blended with a {str(target.dtype).replace('torch.', '')} target, but both "
@@ -221,8 +221,11 @@ def _affine_grid(theta: torch.Tensor, w: int, h: int, ow: int, oh: int) -> torch
     return grid.reshape(1, oh, ow, 2)
 
 
-def _grid_transform(img: torch.Tensor, grid: torch.Tensor, mode: str, fill: Any) -> torch.Tensor:
-    """Sample NCHW ``img`` at ``grid``; outside points get ``fill`` (None: zeros)."""
+def _grid_transform(img: torch.Tensor, grid: torch.Tensor, mode: str, fill: Any, api: str) -> torch.Tensor:
+    """Sample NCHW ``img`` at ``grid``; outside points get ``fill`` (None: zeros). Paddle's
+    grid_sample CPU kernel has no half-precision version."""
+    if img.dtype in (torch.float16, torch.bfloat16):
+        raise _no_kernel(api, "the grid sampling", img.dtype, _F32_F64)
     n = img.shape[0]
     if n > 1:
         grid = grid.expand(n, *grid.shape[1:])
@@ -264,7 +267,7 @@ def affine(img: torch.Tensor, matrix: Sequence[float], interpolation: str = "nea
     grid = _affine_grid(theta, w, h, w, h)
     if isinstance(fill, int):
         fill = (fill, fill, fill)
-    return _from_batch(_grid_transform(x, grid, interpolation, fill), chw, batched)
+    return _from_batch(_grid_transform(x, grid, interpolation, fill, "affine"), chw, batched)
 
 
 def rotate(img: torch.Tensor, angle: float, interpolation: str = "nearest", expand: bool = False,
@@ -289,7 +292,7 @@ def rotate(img: torch.Tensor, angle: float, interpolation: str = "nearest", expa
         size = pos.amax(dim=0).ceil() - pos.amin(dim=0).floor()
         ow, oh = int(size[0]), int(size[1])
     grid = _affine_grid(m, w, h, ow, oh)
-    return _from_batch(_grid_transform(x, grid, interpolation, fill), chw)
+    return _from_batch(_grid_transform(x, grid, interpolation, fill, "rotate"), chw)
 
 
 def perspective(img: torch.Tensor, coeffs: Sequence[float], interpolation: str = "nearest",
@@ -309,7 +312,7 @@ def perspective(img: torch.Tensor, coeffs: Sequence[float], interpolation: str =
     flat = base.reshape(1, oh * ow, 3)
     scale = torch.tensor([0.5 * ow, 0.5 * oh], dtype=dtype, device=img.device)
     grid = flat.bmm(theta1.transpose(1, 2) / scale) / flat.bmm(theta2.transpose(1, 2)) - 1.0
-    return _from_batch(_grid_transform(x, grid.reshape(1, oh, ow, 2), interpolation, fill), chw, batched)
+    return _from_batch(_grid_transform(x, grid.reshape(1, oh, ow, 2), interpolation, fill, "perspective"), chw, batched)
 
 
 def vflip(img: torch.Tensor, data_format: str = "CHW") -> torch.Tensor:
