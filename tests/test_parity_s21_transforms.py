@@ -179,3 +179,10 @@ def test_warp_float64_tensor_samples_as_float32(name):
     theirs = _WARPS[name](ref, ref.to_tensor(CHW))
     assert str(ours.dtype) == "paddle.float64"
     np.testing.assert_allclose(ours.numpy(), theirs.numpy(), atol=1e-5)
+
+
+def test_random_erasing_non_image_is_type_error():
+    # Paddle fails with an UnboundLocalError there (its bug)
+    import pagaie
+    with pytest.raises(TypeError, match="RandomErasing.*list"):
+        pagaie.vision.transforms.RandomErasing(1.0)([[1, 2]])
