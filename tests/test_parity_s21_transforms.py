@@ -186,3 +186,12 @@ def test_random_erasing_non_image_is_type_error():
     import pagaie
     with pytest.raises(TypeError, match="RandomErasing.*list"):
         pagaie.vision.transforms.RandomErasing(1.0)([[1, 2]])
+
+
+@pytest.mark.parametrize("mode", ["reflect", "symmetric"])
+@pytest.mark.parametrize("shape", [(0, 4, 3), (3, 0, 3)])
+def test_pad_empty_numpy_image_reflect_is_value_error(mode, shape):
+    # OpenCV never returns there, so Paddle hangs (not compared)
+    import pagaie
+    with pytest.raises(ValueError, match=f"{mode}.*empty.*{shape[0]}, {shape[1]}"):
+        pagaie.vision.transforms.pad(np.zeros(shape, "uint8"), 1, 0, mode)
