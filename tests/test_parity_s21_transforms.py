@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from tests.reference import assert_same, both, same_exception
+from tests.reference import assert_same, both, same_exception, same_static_exception
 
 pytest.importorskip("paddle")
 
@@ -195,3 +195,10 @@ def test_pad_empty_numpy_image_reflect_is_value_error(mode, shape):
     import pagaie
     with pytest.raises(ValueError, match=f"{mode}.*empty.*{shape[0]}, {shape[1]}"):
         pagaie.vision.transforms.pad(np.zeros(shape, "uint8"), 1, 0, mode)
+
+
+@pytest.mark.parametrize("name, dtype", [("affine", "int32"), ("rotate", "float16"), ("grayscale", "float16"),
+                                         ("grayscale", "int16"), ("brightness", "uint8"), ("hue", "float16")])
+def test_tensor_transform_dtype_refused_while_a_program_is_built(name, dtype):
+    calls = {**_WARPS, **_COLOR}
+    same_static_exception(lambda P: calls[name](P, P.static.data("x", [3, 6, 8], dtype)))

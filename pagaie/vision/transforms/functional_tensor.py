@@ -16,7 +16,7 @@ import torch.nn.functional as tF
 
 from pagaie._core.dtype import default_float
 from pagaie._core.registry import NoKernelError
-from pagaie._ops._helpers import check_binary_dtypes
+from pagaie._ops._helpers import check_binary_dtypes, kernel_dtypes
 from pagaie._ops.manipulation import flip
 from pagaie._ops.nn_resample import interpolate
 from pagaie._ops.nn_resample import pad as pad_op
@@ -63,6 +63,8 @@ def _as_stat(v: Any, device: torch.device) -> torch.Tensor:
 # the grayscale product, the blend (lerp) and the hue's channel maximum.
 _MULTIPLY_CPU = frozenset({torch.bool, torch.int32, torch.int64, torch.bfloat16, torch.float32, torch.float64,
                            torch.complex64, torch.complex128})
+# (a program with a uint8 or int8 product builds; its kernel fails when the program runs)
+_MULTIPLY_STATIC = _MULTIPLY_CPU | {torch.uint8, torch.int8}
 _F32_F64 = frozenset({torch.float32, torch.float64})
 _MAX_CPU = frozenset({torch.int32, torch.int64, torch.float32, torch.float64})
 
@@ -78,8 +80,7 @@ def to_grayscale(img: torch.Tensor, num_output_channels: int = 1, data_format: s
     check_image(img, data_format)
     if num_output_channels not in (1, 3):
         raise ValueError("num_output_channels should be either 1 or 3")
-    if img.dtype not in _MULTIPLY_CPU:
-        raise _no_kernel(api, "the grayscale weighting", img.dtype, _MULTIPLY_CPU)
+    kernel_dtypes(f"vision.transforms.{api}", img, _MULTIPLY_CPU, arg="img", static=_MULTIPLY_STATIC)
     # Paddle casts the luma weights to the image dtype (integer images get zero weights).
     w = torch.tensor([0.2989, 0.587, 0.114], device=img.device).to(img.dtype)
     axis = -3 if data_format.lower() == "chw" else -1
@@ -223,8 +224,8 @@ def _affine_grid(theta: torch.Tensor, w: int, h: int, ow: int, oh: int) -> torch
 
 def _grid_transform(img: torch.Tensor, grid: torch.Tensor, mode: str, fill: Any, api: str) -> torch.Tensor:
     """Sample NCHW ``img`` at ``grid``; outside points get ``fill`` (None: zeros). Paddle's
-    grid_sample CPU kernel has no half-precision version."""
-    if img.dtype in (torch.float16, torch.bfloat16):
+    grid_sample CPU kernel takes float32 and float64 only."""
+    if img.dtype not in _F32_F64:
         raise _no_kernel(api, "the grid sampling", img.dtype, _F32_F64)
     n = img.shape[0]
     if n > 1:
