@@ -202,3 +202,15 @@ def test_pad_empty_numpy_image_reflect_is_value_error(mode, shape):
 def test_tensor_transform_dtype_refused_while_a_program_is_built(name, dtype):
     calls = {**_WARPS, **_COLOR}
     same_static_exception(lambda P: calls[name](P, P.static.data("x", [3, 6, 8], dtype)))
+
+
+@pytest.mark.parametrize("mode", [None, 1])
+@pytest.mark.parametrize("name", ["rotate", "perspective", "affine"])
+def test_warp_tensor_non_str_interpolation_is_type_error(name, mode):
+    calls = {
+        "rotate": lambda P, x: _F(P).rotate(x, 10, mode),
+        "affine": lambda P, x: _F(P).affine(x, 10, (0, 0), 1.0, 0, mode),
+        "perspective": lambda P, x: _F(P).perspective(x, [[0, 0], [7, 0], [7, 5], [0, 5]],
+                                                      [[1, 1], [6, 0], [7, 4], [0, 5]], mode),
+    }
+    same_exception(lambda P: calls[name](P, P.to_tensor(CHW)))

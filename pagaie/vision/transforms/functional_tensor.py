@@ -249,10 +249,14 @@ def _grid_transform(img: torch.Tensor, grid: torch.Tensor, mode: str, fill: Any,
 
 def _check_warp(img: torch.Tensor, interpolation: str, api: str) -> None:
     """Paddle's checks before a grid-sampled warp: an image of rank 3 or 4 (IndexError, as
-    Paddle's layout lookup fails on a 2-D one) and grid_sample's two modes (ValueError)."""
+    Paddle's layout lookup fails on a 2-D one) and grid_sample's two modes (a string, else
+    TypeError; 'nearest' or 'bilinear', else ValueError)."""
     if img.ndim < 3:
         raise IndexError(f"paddle.vision.transforms.{api}: img should be a CHW or NCHW Tensor, "
                          f"got shape {list(img.shape)}")
+    if not isinstance(interpolation, str):
+        raise TypeError(f"paddle.vision.transforms.{api}: interpolation should be a str, got "
+                        f"{type(interpolation).__name__} {interpolation!r}")
     if interpolation not in ("nearest", "bilinear"):
         raise ValueError(f"paddle.vision.transforms.{api}: interpolation of a Tensor image should be "
                          f"'nearest' or 'bilinear', got {interpolation!r}")
