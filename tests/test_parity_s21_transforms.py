@@ -214,3 +214,39 @@ def test_warp_tensor_non_str_interpolation_is_type_error(name, mode):
                                                       [[1, 1], [6, 0], [7, 4], [0, 5]], mode),
     }
     same_exception(lambda P: calls[name](P, P.to_tensor(CHW)))
+
+
+# -- erase in place on Tensors: Paddle's in-place rules and programs -----------------------------
+
+def test_erase_inplace_leaf_needing_gradient_is_value_error():
+    def call(P):
+        x = P.to_tensor(CHW)
+        x.stop_gradient = False
+        return _F(P).erase(x, 1, 1, 2, 2, 0.5, True)
+    same_exception(call)
+
+
+def test_erase_inplace_gradient_and_identity():
+    def call(P):
+        x = P.to_tensor(CHW)
+        x.stop_gradient = False
+        y = x * 2
+        out = _F(P).erase(y, 1, 1, 2, 2, 0.5, True)
+        return out is y, out, P.grad(out.sum(), [x])[0]
+    ours, theirs = both(call)
+    assert ours[0] is theirs[0] is True
+    assert_same(list(ours[1:]), list(theirs[1:]))
+
+
+def test_erase_inplace_in_a_program():
+    def call(P):
+        P.enable_static()
+        try:
+            main, start = P.static.Program(), P.static.Program()
+            with P.static.program_guard(main, start):
+                y = _F(P).erase(P.static.data("x", [3, 6, 8], "float32") * 1, 1, 1, 2, 2, 0.5, True)
+            return P.static.Executor(P.CPUPlace()).run(main, feed={"x": CHW}, fetch_list=[y])[0]
+        finally:
+            P.disable_static()
+    ours, theirs = both(call)
+    np.testing.assert_allclose(ours, theirs)

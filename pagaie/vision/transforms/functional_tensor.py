@@ -342,7 +342,9 @@ def crop(img: torch.Tensor, top: int, left: int, height: int, width: int,
     return img[top:top + height, left:left + width, :]
 
 
-def erase(img: torch.Tensor, i: int, j: int, h: int, w: int, v: Any, inplace: bool = False) -> torch.Tensor:
+def erase(img: torch.Tensor, i: int, j: int, h: int, w: int, v: Any) -> torch.Tensor:
+    """``img`` with the box at (i, j) of size (h, w) set to ``v`` (a new tensor: the public
+    ``erase`` writes it back for ``inplace``)."""
     check_image(img)
     if isinstance(v, (list, tuple)):
         raise ValueError(f"paddle.vision.transforms.erase: v should be a Tensor, numpy.ndarray or number "
@@ -353,8 +355,7 @@ def erase(img: torch.Tensor, i: int, j: int, h: int, w: int, v: Any, inplace: bo
                              f"bool, float32, float64, complex, int32 or int64 image, got {img.dtype}"
                              .replace("torch.", ""))
         v = torch.as_tensor(v, dtype=img.dtype, device=img.device)
-    if not inplace:
-        img = img.clone()
+    img = img.clone()
     region = img[..., i:i + h, j:j + w]
     if isinstance(v, torch.Tensor) and not _broadcasts_to(tuple(v.shape), tuple(region.shape)):
         raise ValueError(f"paddle.vision.transforms.erase: the value's shape {list(v.shape)} cannot be "
