@@ -5,7 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from tests.reference import assert_same, both, same_exception, same_static_exception
+import pagaie
+from tests.reference import assert_same, both, paddle_ref, same_exception, same_static_exception
 
 pytest.importorskip("paddle")
 
@@ -91,7 +92,6 @@ def test_pad_tensor_float_padding_is_type_error(padding):
 
 def test_pad_numpy_float_padding_is_type_error():
     # Paddle's numpy and PIL paths fail further on with an UnboundLocalError (its bug)
-    import pagaie
     with pytest.raises(TypeError, match="padding.*1.5"):
         pagaie.vision.transforms.pad(U8, 1.5)
 
@@ -173,8 +173,7 @@ def test_warp_half_tensor_has_no_kernel(name, dtype):
 def test_warp_float64_tensor_samples_as_float32(name):
     # Paddle builds a float32 grid, which its grid_sample then refuses beside a float64 image
     # (its bug); pagaie warps the float64 image as Paddle warps the float32 one
-    import pagaie
-    ref = pytest.importorskip("paddle")
+    ref = paddle_ref()
     ours = _WARPS[name](pagaie, pagaie.to_tensor(CHW.astype("float64")))
     theirs = _WARPS[name](ref, ref.to_tensor(CHW))
     assert str(ours.dtype) == "paddle.float64"
@@ -183,7 +182,6 @@ def test_warp_float64_tensor_samples_as_float32(name):
 
 def test_random_erasing_non_image_is_type_error():
     # Paddle fails with an UnboundLocalError there (its bug)
-    import pagaie
     with pytest.raises(TypeError, match="RandomErasing.*list"):
         pagaie.vision.transforms.RandomErasing(1.0)([[1, 2]])
 
@@ -192,7 +190,6 @@ def test_random_erasing_non_image_is_type_error():
 @pytest.mark.parametrize("shape", [(0, 4, 3), (3, 0, 3)])
 def test_pad_empty_numpy_image_reflect_is_value_error(mode, shape):
     # OpenCV never returns there, so Paddle hangs (not compared)
-    import pagaie
     with pytest.raises(ValueError, match=f"{mode}.*empty.*{shape[0]}, {shape[1]}"):
         pagaie.vision.transforms.pad(np.zeros(shape, "uint8"), 1, 0, mode)
 
