@@ -514,12 +514,14 @@ def erase(img: Any, i: int, j: int, h: int, w: int, v: Any, inplace: bool = Fals
         >>> float(F.erase(paddle.ones([3, 4, 4]), 1, 1, 2, 2, 0.0).sum())
         36.0
     """
-    if _is_tensor_image(img) and not inplace:
-        return _on_tensor(F_t.erase, img, i, j, h, w, v)
     if _is_tensor_image(img):
-        v_t = v._t if isinstance(v, Tensor) else v
-        out = F_t.erase(img._t, i, j, h, w, v_t, inplace=inplace)
-        return img if inplace else wrap(out)
+        out = _on_tensor(F_t.erase, img, i, j, h, w, v)
+        if not inplace:
+            return out
+        # written back by item assignment, which Paddle's in-place rules (a leaf that needs
+        # gradients refuses it) and programs (a recorded write) apply to
+        img[..., i:i + h, j:j + w] = out[..., i:i + h, j:j + w]
+        return img
     if _is_pil_image(img):
         return F_pil.erase(img, i, j, h, w, v, inplace=inplace)
     return F_cv2.erase(img, i, j, h, w, v, inplace=inplace)

@@ -97,12 +97,20 @@ def check_pad_args(padding: Any, fill: Any, padding_mode: Any) -> None:
                          f"{len(padding)} element tuple")
     assert padding_mode in ("constant", "edge", "reflect", "symmetric"), \
         "Padding mode should be either constant, edge, reflect or symmetric"
+    if isinstance(padding, numbers.Number) and not isinstance(padding, numbers.Integral):
+        # Paddle reads a single padding only as an integer (a float fails there further on)
+        raise TypeError(f"paddle.vision.transforms.pad: a single padding should be an integer, but "
+                        f"received {type(padding).__name__} {padding!r}")
 
 
 def pad(img: np.ndarray, padding: Any, fill: Any = 0, padding_mode: str = "constant") -> np.ndarray:
     cv2 = cv2_module()
     check_pad_args(padding, fill, padding_mode)
     left, top, right, bottom = parse_padding(padding)
+    if padding_mode in ("reflect", "symmetric") and 0 in img.shape[:2]:
+        # OpenCV never returns there (so Paddle hangs); nothing can be reflected anyway
+        raise ValueError(f"paddle.vision.transforms.pad: padding_mode {padding_mode!r} cannot pad an empty "
+                         f"image, got shape {list(img.shape)}")
     border = {"constant": cv2.BORDER_CONSTANT, "edge": cv2.BORDER_REPLICATE,
               "reflect": cv2.BORDER_REFLECT_101, "symmetric": cv2.BORDER_REFLECT}[padding_mode]
     out = cv2.copyMakeBorder(img, top=top, bottom=bottom, left=left, right=right,

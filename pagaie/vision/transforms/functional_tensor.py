@@ -15,7 +15,11 @@ import torch
 import torch.nn.functional as tF
 
 from pagaie._core.dtype import default_float
-from pagaie._ops._helpers import check_binary_dtypes
+from pagaie._core.registry import NoKernelError
+from pagaie._ops._helpers import check_binary_dtypes, kernel_dtypes
+from pagaie._ops.manipulation import flip
+from pagaie._ops.nn_resample import interpolate
+from pagaie._ops.nn_resample import pad as pad_op
 from pagaie.vision.transforms.functional_cv2 import center_box, check_pad_args, output_size_for, parse_padding
 
 __all__: list[str] = []
@@ -36,10 +40,12 @@ def normalize(img: torch.Tensor, mean: Any, std: Any, data_format: str = "CHW") 
     mean_t, std_t = _as_stat(mean, img.device), _as_stat(std, img.device)
     if data_format.lower() == "chw":
         mean_t, std_t = mean_t.reshape(-1, 1, 1), std_t.reshape(-1, 1, 1)
-    # Paddle subtracts tensors: an integer mean (or a uint8 image) meets its promotion rule.
+    # Paddle subtracts, then divides, tensors: an integer mean or std (or a uint8 image) meets
+    # its promotion rule, each step checked (dtypes, then shapes) before the next one runs.
     check_binary_dtypes("vision.transforms.normalize", img, mean_t, scalar_0d=True)
-    check_binary_dtypes("vision.transforms.normalize", img, std_t, scalar_0d=True)
-    return (img - mean_t) / std_t
+    centred = img - mean_t
+    check_binary_dtypes("vision.transforms.normalize", centred, std_t, scalar_0d=True)
+    return centred / std_t
 
 
 def _as_stat(v: Any, device: torch.device) -> torch.Tensor:
@@ -53,27 +59,49 @@ def _as_stat(v: Any, device: torch.device) -> torch.Tensor:
     return torch.as_tensor(a, dtype=dtype, device=device)
 
 
-def to_grayscale(img: torch.Tensor, num_output_channels: int = 1, data_format: str = "CHW") -> torch.Tensor:
+# Paddle's CPU kernels behind the Tensor colour transforms (another dtype is its NotFound):
+# the grayscale product, the blend (lerp) and the hue's channel maximum.
+_MULTIPLY_CPU = frozenset({torch.bool, torch.int32, torch.int64, torch.bfloat16, torch.float32, torch.float64,
+                           torch.complex64, torch.complex128})
+# (a program with a uint8 or int8 product builds; its kernel fails when the program runs)
+_MULTIPLY_STATIC = _MULTIPLY_CPU | {torch.uint8, torch.int8}
+_F32_F64 = frozenset({torch.float32, torch.float64})
+_MAX_CPU = frozenset({torch.int32, torch.int64, torch.float32, torch.float64})
+
+
+def _no_kernel(api: str, step: str, dtype: torch.dtype, allowed: frozenset) -> NoKernelError:
+    names = ", ".join(sorted(str(d).replace("torch.", "") for d in allowed))
+    return NoKernelError(f"paddle.vision.transforms.{api}: {step} of a {str(dtype).replace('torch.', '')} "
+                         f"image has no kernel (Paddle's takes {names})")
+
+
+def to_grayscale(img: torch.Tensor, num_output_channels: int = 1, data_format: str = "CHW",
+                 api: str = "to_grayscale") -> torch.Tensor:
     check_image(img, data_format)
     if num_output_channels not in (1, 3):
         raise ValueError("num_output_channels should be either 1 or 3")
+    kernel_dtypes(f"vision.transforms.{api}", img, _MULTIPLY_CPU, arg="img", static=_MULTIPLY_STATIC)
     # Paddle casts the luma weights to the image dtype (integer images get zero weights).
     w = torch.tensor([0.2989, 0.587, 0.114], device=img.device).to(img.dtype)
     axis = -3 if data_format.lower() == "chw" else -1
     if axis == -3:
         w = w.reshape(-1, 1, 1)
-    prod = img * w
-    # Paddle's sum keeps small integer dtypes and widens int32 / bool to int64.
-    gray = prod.sum(dim=axis, keepdim=True, dtype=_SUM_DTYPE.get(prod.dtype))
+    # the sum widens int32 and bool to int64, as Paddle's
+    gray = (img * w).sum(dim=axis, keepdim=True)
     shape = list(gray.shape)
     shape[axis] = num_output_channels
     return gray.expand(shape)
 
 
-_SUM_DTYPE = {torch.uint8: torch.uint8, torch.int8: torch.int8, torch.int16: torch.int16}
-
-
-def _blend(img: torch.Tensor, target: torch.Tensor, ratio: float) -> torch.Tensor:
+def _blend(img: torch.Tensor, target: torch.Tensor, ratio: float, api: str) -> torch.Tensor:
+    """``lerp(target, img, ratio)`` clipped to the image's range, in the image's dtype. Paddle's
+    lerp kernel is looked up by the target's dtype, then wants the image in the same one."""
+    if target.dtype not in _F32_F64:
+        raise _no_kernel(api, "the blend (lerp)", target.dtype, _F32_F64)
+    if target.dtype != img.dtype:
+        raise ValueError(f"paddle.vision.transforms.{api}: the image ({str(img.dtype).replace('torch.', '')}) "
+                         f"is blended with a {str(target.dtype).replace('torch.', '')} target, but both "
+                         f"should have one dtype")
     top = 1.0 if img.is_floating_point() else 255.0
     out = target + float(ratio) * (img - target)
     return out.clip(0, top).to(img.dtype)
@@ -83,7 +111,7 @@ def adjust_brightness(img: torch.Tensor, brightness_factor: float) -> torch.Tens
     check_image(img)
     assert brightness_factor >= 0, "brightness_factor should be non-negative."
     assert _channels(img) in (1, 3), "channels of input should be either 1 or 3."
-    return _blend(img, torch.zeros_like(img), brightness_factor)
+    return _blend(img, torch.zeros_like(img), brightness_factor, "adjust_brightness")
 
 
 def adjust_contrast(img: torch.Tensor, contrast_factor: float) -> torch.Tensor:
@@ -94,11 +122,11 @@ def adjust_contrast(img: torch.Tensor, contrast_factor: float) -> torch.Tensor:
     if c == 1:
         src = img
     elif c == 3:
-        src = to_grayscale(img)
+        src = to_grayscale(img, api="adjust_contrast")
     else:
         raise ValueError("channels of input should be either 1 or 3.")
     target = src.to(dtype).mean(dim=(-3, -2, -1), keepdim=True)
-    return _blend(img, target, contrast_factor)
+    return _blend(img, target, contrast_factor, "adjust_contrast")
 
 
 def adjust_saturation(img: torch.Tensor, saturation_factor: float) -> torch.Tensor:
@@ -109,7 +137,7 @@ def adjust_saturation(img: torch.Tensor, saturation_factor: float) -> torch.Tens
         return img
     if c != 3:
         raise ValueError("channels of input should be either 1 or 3.")
-    return _blend(img, to_grayscale(img), saturation_factor)
+    return _blend(img, to_grayscale(img, api="adjust_saturation"), saturation_factor, "adjust_saturation")
 
 
 def _rgb_to_hsv(img: torch.Tensor) -> torch.Tensor:
@@ -156,6 +184,13 @@ def adjust_hue(img: torch.Tensor, hue_factor: float) -> torch.Tensor:
         raise ValueError("channels of input should be either 1 or 3.")
     dtype = img.dtype
     x = img.to(torch.float32) / 255.0 if dtype == torch.uint8 else img
+    if x.dtype not in _MAX_CPU:
+        raise _no_kernel("adjust_hue", "the channel maximum", x.dtype, _MAX_CPU)
+    if not x.is_floating_point():
+        # Paddle's hue arithmetic turns the channel differences into float32 and then meets an
+        # integer mask of the image dtype: its type promotion error
+        raise TypeError(f"paddle.vision.transforms.adjust_hue: a {str(dtype).replace('torch.', '')} image "
+                        f"cannot be converted to HSV (only uint8 and floating images can); cast it first")
     h, s, v = _rgb_to_hsv(x).unbind(dim=-3)
     h = h + hue_factor
     h = h - h.floor()
@@ -187,8 +222,11 @@ def _affine_grid(theta: torch.Tensor, w: int, h: int, ow: int, oh: int) -> torch
     return grid.reshape(1, oh, ow, 2)
 
 
-def _grid_transform(img: torch.Tensor, grid: torch.Tensor, mode: str, fill: Any) -> torch.Tensor:
-    """Sample NCHW ``img`` at ``grid``; outside points get ``fill`` (None: zeros)."""
+def _grid_transform(img: torch.Tensor, grid: torch.Tensor, mode: str, fill: Any, api: str) -> torch.Tensor:
+    """Sample NCHW ``img`` at ``grid``; outside points get ``fill`` (None: zeros). Paddle's
+    grid_sample CPU kernel takes float32 and float64 only."""
+    if img.dtype not in _F32_F64:
+        raise _no_kernel(api, "the grid sampling", img.dtype, _F32_F64)
     n = img.shape[0]
     if n > 1:
         grid = grid.expand(n, *grid.shape[1:])
@@ -211,10 +249,14 @@ def _grid_transform(img: torch.Tensor, grid: torch.Tensor, mode: str, fill: Any)
 
 def _check_warp(img: torch.Tensor, interpolation: str, api: str) -> None:
     """Paddle's checks before a grid-sampled warp: an image of rank 3 or 4 (IndexError, as
-    Paddle's layout lookup fails on a 2-D one) and grid_sample's two modes (ValueError)."""
+    Paddle's layout lookup fails on a 2-D one) and grid_sample's two modes (a string, else
+    TypeError; 'nearest' or 'bilinear', else ValueError)."""
     if img.ndim < 3:
         raise IndexError(f"paddle.vision.transforms.{api}: img should be a CHW or NCHW Tensor, "
                          f"got shape {list(img.shape)}")
+    if not isinstance(interpolation, str):
+        raise TypeError(f"paddle.vision.transforms.{api}: interpolation should be a str, got "
+                        f"{type(interpolation).__name__} {interpolation!r}")
     if interpolation not in ("nearest", "bilinear"):
         raise ValueError(f"paddle.vision.transforms.{api}: interpolation of a Tensor image should be "
                          f"'nearest' or 'bilinear', got {interpolation!r}")
@@ -230,7 +272,7 @@ def affine(img: torch.Tensor, matrix: Sequence[float], interpolation: str = "nea
     grid = _affine_grid(theta, w, h, w, h)
     if isinstance(fill, int):
         fill = (fill, fill, fill)
-    return _from_batch(_grid_transform(x, grid, interpolation, fill), chw, batched)
+    return _from_batch(_grid_transform(x, grid, interpolation, fill, "affine"), chw, batched)
 
 
 def rotate(img: torch.Tensor, angle: float, interpolation: str = "nearest", expand: bool = False,
@@ -255,7 +297,7 @@ def rotate(img: torch.Tensor, angle: float, interpolation: str = "nearest", expa
         size = pos.amax(dim=0).ceil() - pos.amin(dim=0).floor()
         ow, oh = int(size[0]), int(size[1])
     grid = _affine_grid(m, w, h, ow, oh)
-    return _from_batch(_grid_transform(x, grid, interpolation, fill), chw)
+    return _from_batch(_grid_transform(x, grid, interpolation, fill, "rotate"), chw)
 
 
 def perspective(img: torch.Tensor, coeffs: Sequence[float], interpolation: str = "nearest",
@@ -275,17 +317,17 @@ def perspective(img: torch.Tensor, coeffs: Sequence[float], interpolation: str =
     flat = base.reshape(1, oh * ow, 3)
     scale = torch.tensor([0.5 * ow, 0.5 * oh], dtype=dtype, device=img.device)
     grid = flat.bmm(theta1.transpose(1, 2) / scale) / flat.bmm(theta2.transpose(1, 2)) - 1.0
-    return _from_batch(_grid_transform(x, grid.reshape(1, oh, ow, 2), interpolation, fill), chw, batched)
+    return _from_batch(_grid_transform(x, grid.reshape(1, oh, ow, 2), interpolation, fill, "perspective"), chw, batched)
 
 
 def vflip(img: torch.Tensor, data_format: str = "CHW") -> torch.Tensor:
     check_image(img, data_format)
-    return img.flip(-2 if data_format.lower() == "chw" else -3)
+    return flip.op_record.kernel(img, [-2 if data_format.lower() == "chw" else -3])
 
 
 def hflip(img: torch.Tensor, data_format: str = "CHW") -> torch.Tensor:
     check_image(img, data_format)
-    return img.flip(-1 if data_format.lower() == "chw" else -2)
+    return flip.op_record.kernel(img, [-1 if data_format.lower() == "chw" else -2])
 
 
 def crop(img: torch.Tensor, top: int, left: int, height: int, width: int,
@@ -300,7 +342,9 @@ def crop(img: torch.Tensor, top: int, left: int, height: int, width: int,
     return img[top:top + height, left:left + width, :]
 
 
-def erase(img: torch.Tensor, i: int, j: int, h: int, w: int, v: Any, inplace: bool = False) -> torch.Tensor:
+def erase(img: torch.Tensor, i: int, j: int, h: int, w: int, v: Any) -> torch.Tensor:
+    """``img`` with the box at (i, j) of size (h, w) set to ``v`` (a new tensor: the public
+    ``erase`` writes it back for ``inplace``)."""
     check_image(img)
     if isinstance(v, (list, tuple)):
         raise ValueError(f"paddle.vision.transforms.erase: v should be a Tensor, numpy.ndarray or number "
@@ -311,8 +355,7 @@ def erase(img: torch.Tensor, i: int, j: int, h: int, w: int, v: Any, inplace: bo
                              f"bool, float32, float64, complex, int32 or int64 image, got {img.dtype}"
                              .replace("torch.", ""))
         v = torch.as_tensor(v, dtype=img.dtype, device=img.device)
-    if not inplace:
-        img = img.clone()
+    img = img.clone()
     region = img[..., i:i + h, j:j + w]
     if isinstance(v, torch.Tensor) and not _broadcasts_to(tuple(v.shape), tuple(region.shape)):
         raise ValueError(f"paddle.vision.transforms.erase: the value's shape {list(v.shape)} cannot be "
@@ -346,22 +389,11 @@ def pad(img: torch.Tensor, padding: Any, fill: Any = 0, padding_mode: str = "con
     if padding_mode == "symmetric":
         raise ValueError("Do not support symmetric mode")
     mode = "replicate" if padding_mode == "edge" else padding_mode
-    chw = data_format.lower() == "chw"
-    batched = img.ndim == 4
-    if batched and mode != "constant":  # Paddle pads a 5-D batch there, which only 'constant' accepts
-        raise AssertionError(f"paddle.vision.transforms.pad: padding_mode {padding_mode!r} needs a 3-D image, "
-                             f"but received a {img.ndim}-D Tensor of shape {list(img.shape)}")
-    x = _to_batch(img, chw, batched)
-    value = float(fill)
-    if mode == "constant":
-        out = tF.pad(x, (left, right, top, bottom), mode="constant", value=value)
-    else:
-        out = tF.pad(x, (left, right, top, bottom), mode=mode)
-    return _from_batch(out, chw, batched)
-
-
-_INTERP = {"nearest": "nearest", "bilinear": "bilinear", "bicubic": "bicubic", "area": "area",
-           "linear": "linear", "trilinear": "trilinear"}
+    # Paddle pads the image as a batch of one with nn.functional.pad, whose checks apply: its
+    # kernels' dtypes, and a batched image becomes 5-D, which only the constant mode takes.
+    out = pad_op.op_record.kernel(img.unsqueeze(0), [left, right, top, bottom], mode=mode,
+                                  value=float(fill), data_format="N" + data_format)
+    return out.squeeze(0)
 
 
 def resize(img: torch.Tensor, size: Any, interpolation: str = "bilinear", data_format: str = "CHW") -> torch.Tensor:
@@ -376,28 +408,18 @@ def resize(img: torch.Tensor, size: Any, interpolation: str = "bilinear", data_f
     hw = output_size_for(h, w, size)
     if hw is None:
         return img
-    if min(hw) <= 0:
-        # Paddle's interpolate asserts on the output shape.
-        raise AssertionError(f"paddle.vision.transforms.resize: each output size should be greater than 0, "
-                             f"got {list(hw)}")
-    mode = _INTERP.get(interpolation.lower()) if isinstance(interpolation, str) else None
-    if mode is None:
-        raise ValueError("paddle.vision.transforms.resize: 'interpolation' of a Tensor image can only be "
-                         f"{sorted(_INTERP)}, but received {interpolation!r}")
-    if mode in ("linear", "trilinear"):
-        # The image is resized as a 4-D batch of one, which neither mode takes (as Paddle).
-        raise ValueError(f"paddle.vision.transforms.resize: interpolation {interpolation!r} needs a "
-                         f"{3 if mode == 'linear' else 5}-D input, but an image is resized as a 4-D batch "
-                         f"of shape {[1, *img.shape]}")
-    x = _to_batch(img, chw)
-    kw = {"align_corners": False} if mode in ("bilinear", "bicubic") else {}
-    if mode == "area":
-        out = tF.adaptive_avg_pool2d(x, tuple(hw))
-    elif mode != "nearest" and not x.is_floating_point():
-        # Integer images are interpolated in float32 and truncated back, as Paddle's kernels do.
-        info = torch.iinfo(x.dtype)
-        out = tF.interpolate(x.to(torch.float32), size=tuple(hw), mode=mode, **kw)
-        out = out.clamp(info.min, info.max).to(x.dtype)
-    else:
-        out = tF.interpolate(x, size=tuple(hw), mode=mode, **kw)
-    return _from_batch(out, chw)
+    if not isinstance(interpolation, str):
+        # Paddle lower-cases the mode name, which fails on anything but a string.
+        raise AttributeError(f"paddle.vision.transforms.resize: 'interpolation' should be a str, "
+                             f"but received {type(interpolation).__name__} {interpolation!r}")
+    # Paddle resizes the image as a batch of one with interpolate, whose checks (the mode's
+    # rank, so a batched image fails; the kernel's dtypes; sizes > 0) and sampling apply.
+    try:
+        out = interpolate.op_record.kernel(img.unsqueeze(0), size=list(hw), mode=interpolation.lower(),
+                                           data_format="N" + data_format.upper())
+    except (ValueError, AssertionError, NoKernelError) as exc:
+        said = str(exc).removeprefix("paddle.nn.functional.interpolate: ")
+        raise type(exc)(f"paddle.vision.transforms.resize: interpolation {interpolation!r} of a "
+                        f"{img.ndim}-D image of shape {list(img.shape)} (resized as a batch of one): "
+                        f"{said}") from None
+    return out.squeeze(0)

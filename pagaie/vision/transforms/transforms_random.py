@@ -437,6 +437,10 @@ class RandomErasing(BaseTransform):
     def _dynamic_get_param(self, img: Any, scale: Sequence[float], ratio: Sequence[float],
                            value: Any) -> tuple:
         import pagaie
+        if not (F._is_pil_image(img) or F._is_numpy_image(img) or F._is_tensor_image(img)):
+            # (Paddle fails there with an UnboundLocalError, its bug)
+            raise TypeError(f"paddle.vision.transforms.RandomErasing: the image should be a PIL Image, "
+                            f"numpy.ndarray or Tensor, got {type(img).__name__}")
         shape = np.asarray(img).shape if F._is_pil_image(img) else tuple(img.shape)
         if len(shape) < 3:
             # Paddle fails the same way (IndexError) on a 2-D (single-channel HW) image.
