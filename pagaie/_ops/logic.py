@@ -506,9 +506,11 @@ def _shift_right(x, y, is_arithmetic, api):
     r = torch.bitwise_right_shift(x, y)
     if is_arithmetic or x.dtype is torch.uint8 or x.dtype is torch.bool:
         return r
-    # Logical shift of a signed type: clear the sign-extended high bits.
+    # Logical shift of a signed type: clear the sign-extended high bits; a negative amount
+    # keeps none (Paddle's logical shift gives 0 there).
     bits = torch.iinfo(x.dtype).bits
-    keep = torch.clamp(bits - y.to(torch.int64), 0, bits)
+    y = y.to(torch.int64)
+    keep = torch.where(y < 0, 0, torch.clamp(bits - y, 0, bits))
     mask = torch.where(keep >= bits, torch.full_like(keep, -1),
                        torch.bitwise_left_shift(torch.ones_like(keep), keep) - 1)
     return torch.bitwise_and(r.to(torch.int64), mask).to(x.dtype)
