@@ -18,3 +18,25 @@ def test_logical_right_shift_by_a_negative_amount_is_zero(dtype):
     y = np.array([-1, -9, -1, 7, 7], dtype)
     ours, theirs = both(lambda P: P.bitwise_right_shift(P.to_tensor(x), P.to_tensor(y), is_arithmetic=False))
     assert_same(ours, theirs)
+
+
+# -- logical ops: no uint8 kernel, in place either ----------------------------------------------
+
+def test_logical_not_inplace_refuses_uint8():
+    same_exception(lambda P: P.to_tensor(np.array([1, 0], "uint8")).logical_not_())
+
+
+# -- non-promoting binary ops pick their kernel by the complex promotion, else by y's dtype ------
+
+@pytest.mark.parametrize("op", ["equal_all", "heaviside", "dist", "gammainc"])
+@pytest.mark.parametrize("dx,dy", [("int32", "complex64"), ("complex64", "int32"), ("float32", "float16"),
+                                   ("complex64", "complex128"), ("float32", "complex64"), ("int32", "int64"),
+                                   ("float32", "float64")])
+def test_mixed_dtypes_no_kernel_before_mismatch(op, dx, dy):
+    same_exception(lambda P: getattr(P, op)(P.to_tensor([1, 2]).astype(dx), P.to_tensor([1, 3]).astype(dy)))
+
+
+def test_equal_all_checks_the_kernel_before_the_shapes():
+    same_exception(lambda P: P.equal_all(P.to_tensor([1, 2, 3]), P.to_tensor([1, 3]).astype("complex64")))
+    ours, theirs = both(lambda P: P.equal_all(P.to_tensor([1, 2, 3]), P.to_tensor([1, 3]).astype("int64")))
+    assert_same(ours, theirs)

@@ -10,9 +10,8 @@ import torch
 from pagaie._core.registry import NoKernelError, defop
 from pagaie._core.tensor import Tensor
 from pagaie._ops._helpers import (ALL_DTYPES, F32_F64, LOW_FLOATS, AssertionValueError, check_binary_dtypes,
-                                  check_same_dtype, dtype_name, float_inplace, kernel_dtypes,
-                                  no_low_float_kernel, pair_kernel_dtypes, parser_bool, reject_bool,
-                                  write_out)
+                                  dtype_name, float_inplace, kernel_dtypes, no_low_float_kernel,
+                                  pair_kernel_dtypes, parser_bool, reject_bool, unpromoted_pair, write_out)
 
 _T = torch.Tensor
 
@@ -531,13 +530,12 @@ def _igamma(x, y, upper):
 
 
 def _igamma_dtypes(api, x, y):
-    """Paddle picks the kernel by ``y``'s dtype (its NotFound first), then finds ``x`` of
-    another dtype (ValueError); a number ``y`` fails first, on an attribute (AttributeError)."""
+    """Paddle's kernel choice (:func:`unpromoted_pair`); a number ``y`` fails first, on an
+    attribute (AttributeError)."""
     if type(y) is not _T:
         raise AttributeError(f"paddle.{api}: argument 'y' (position 1) must be Tensor, but got "
                              f"{type(y).__name__}")
-    kernel_dtypes(api, y, F32_F64, "y")
-    check_same_dtype(api, x, y)
+    unpromoted_pair(api, x, y, F32_F64)
 
 
 def _igamma_inplace(upper):
@@ -756,8 +754,7 @@ def heaviside(x, y, name=None):
     """
     if type(y) is not _T:
         raise ValueError(f"paddle.heaviside: 'y' must be a Tensor, but received {type(y).__name__}")
-    check_same_dtype("heaviside", x, y)  # Paddle's kernel does not promote
-    kernel_dtypes("heaviside", x, _REAL_32_64)
+    unpromoted_pair("heaviside", x, y, _REAL_32_64)
     r = torch.where(x == 0, y, (x > 0).to(x.dtype))
     if x.requires_grad:
         r = _ZeroGrad.apply(r, x)
