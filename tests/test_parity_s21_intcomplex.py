@@ -40,3 +40,30 @@ def test_equal_all_checks_the_kernel_before_the_shapes():
     same_exception(lambda P: P.equal_all(P.to_tensor([1, 2, 3]), P.to_tensor([1, 3]).astype("complex64")))
     ours, theirs = both(lambda P: P.equal_all(P.to_tensor([1, 2, 3]), P.to_tensor([1, 3]).astype("int64")))
     assert_same(ours, theirs)
+
+
+# -- in-place binary ops read y's shape first: a shapeless y is Paddle's AttributeError --------
+
+@pytest.mark.parametrize("op", ["add_", "sub_", "multiply_", "divide_", "floor_divide_", "remainder_",
+                                "mod_", "equal_", "less_than_", "greater_equal_", "bitwise_and_",
+                                "bitwise_left_shift_", "logical_or_"])
+@pytest.mark.parametrize("y", [2, 2.5, True, [1, 2], None])
+def test_inplace_binary_op_with_a_shapeless_y(op, y):
+    same_exception(lambda P: getattr(P.to_tensor([1, 2]), op)(y))
+
+
+@pytest.mark.parametrize("y", [[1.0, 2.0], None])
+def test_copysign_inplace_takes_numbers_but_not_lists(y):
+    same_exception(lambda P: P.to_tensor([1.0, 2.0]).copysign_(y))
+    ours, theirs = both(lambda P: P.to_tensor([1.0, 2.0]).copysign_(-2))
+    assert_same(ours, theirs)
+
+
+@pytest.mark.parametrize("op", ["gammainc_", "gammaincc_"])
+@pytest.mark.parametrize("y", [2.0, [1.0, 2.0], None])
+def test_igamma_inplace_non_tensor_y(op, y):
+    same_exception(lambda P: getattr(P.to_tensor([1.0, 2.0]), op)(y))
+
+
+def test_hypot_inplace_checks_y_before_x_dtype():
+    same_exception(lambda P: P.to_tensor([1, 2]).hypot_(2))

@@ -529,18 +529,19 @@ def _igamma(x, y, upper):
     return r
 
 
-def _igamma_dtypes(api, x, y):
-    """Paddle's kernel choice (:func:`unpromoted_pair`); a number ``y`` fails first, on an
-    attribute (AttributeError)."""
+def _igamma_dtypes(api, x, y, not_tensor=AttributeError):
+    """Paddle's kernel choice (:func:`unpromoted_pair`); a non-Tensor ``y`` fails first, on an
+    attribute (AttributeError), or in the in-place forms on the C++ parser (``not_tensor``:
+    ValueError)."""
     if type(y) is not _T:
-        raise AttributeError(f"paddle.{api}: argument 'y' (position 1) must be Tensor, but got "
-                             f"{type(y).__name__}")
+        raise not_tensor(f"paddle.{api}: argument 'y' (position 1) must be Tensor, but got "
+                         f"{type(y).__name__}")
     unpromoted_pair(api, x, y, F32_F64)
 
 
 def _igamma_inplace(upper):
     def ikernel(x, y, name=None):  # Paddle's in-place form skips the >= 0 checks
-        _igamma_dtypes("gammaincc_" if upper else "gammainc_", x, y)
+        _igamma_dtypes("gammaincc_" if upper else "gammainc_", x, y, ValueError)
         return x.copy_(_igamma(x, y, upper))
     return ikernel
 
@@ -672,6 +673,8 @@ def atan2(x, y, name=None):
 
 
 def _hypot_inplace(x, y, name=None):
+    if type(y) is not _T:  # Paddle checks y's type first
+        raise TypeError(f"paddle.hypot_: 'y' must be a Tensor, but received {type(y).__name__}")
     float_inplace("hypot_", x)   # (an integer x: Paddle has no kernel writing floats into it)
     return hypot.op_record.kernel(x, y)
 
