@@ -67,3 +67,10 @@ def test_igamma_inplace_non_tensor_y(op, y):
 
 def test_hypot_inplace_checks_y_before_x_dtype():
     same_exception(lambda P: P.to_tensor([1, 2]).hypot_(2))
+
+
+# -- clip: a Tensor bound becomes a Scalar before the kernel is chosen --------------------------
+
+@pytest.mark.parametrize("dtype", ["bool", "int8", "float16"])
+def test_clip_many_element_bound_before_the_missing_kernel(dtype):
+    same_exception(lambda P: P.clip(P.to_tensor([1, 0, 3]).astype(dtype), P.to_tensor([1, 2, 3]), None))

@@ -105,6 +105,13 @@ def scale(x, scale=1.0, bias=0.0, bias_after_scale=True, act=None, name=None):
     return _activation(act, r)
 
 
+def _one_element(v, api, arg):
+    """A Tensor bound is a Scalar to Paddle's kernel: one element only (ValueError)."""
+    if type(v) is _T and v.numel() != 1:
+        raise ValueError(f"paddle.{api}: '{arg}' must be a number or a one-element Tensor, "
+                         f"but received a Tensor of shape {list(v.shape)}")
+
+
 def _bound(v, x, api, arg):
     exact = x.is_floating_point() or x.is_complex()
     if type(v) is np.ndarray:  # read as a number of the array's kind, from its first element
@@ -116,9 +123,7 @@ def _bound(v, x, api, arg):
     if type(v) is _T and not exact and v.numel() and not v.is_meta:
         v = v.reshape(-1)[0].item()  # Paddle reads an integer x's Tensor bound with item(0)
     if type(v) is _T:
-        if v.numel() != 1:
-            raise ValueError(f"paddle.{api}: '{arg}' must be a number or a one-element Tensor, "
-                             f"but received a Tensor of shape {list(v.shape)}")
+        _one_element(v, api, arg)
         v = v.reshape(())
         if x.is_floating_point() and v.dtype is not x.dtype:
             v = v.to(x.dtype)
@@ -158,10 +163,8 @@ def clip(x, min=None, max=None, name=None, *, out=None):
         >>> paddle.clip(paddle.to_tensor([-2.0, 0.5, 3.0]), min=-1.0, max=1.0).tolist()
         [-1.0, 0.5, 1.0]
     """
-    if x.dtype not in _CLIP_DTYPES:
-        _clip_dtype(x)
-    elif x.dtype in LOW_FLOATS:   # (GPU kernels; bfloat16 builds into a program and runs)
-        no_low_float_kernel("clip", x, static=_CLIP_PROGRAM_DTYPES)
+    if x.dtype not in _CLIP_DTYPES or x.dtype in LOW_FLOATS:
+        _clip_dtype(x, min, max)
     limit = _CLIP_LIMITS.get(x.dtype)
     if limit is not None:  # Paddle's missing bound is the dtype's finite limit: it clips +-inf
         min = -limit if min is None else min
@@ -190,8 +193,15 @@ _CLIP_DTYPES = frozenset((torch.float32, torch.float64, torch.int32, torch.int64
 _CLIP_PROGRAM_DTYPES = ALL_DTYPES - {torch.float16}
 
 
-def _clip_dtype(x):
+def _clip_dtype(x, min, max):
+    """The dtypes clip's CPU kernel lacks; a Tensor bound of more than one element is Paddle's
+    ValueError first (its Scalar conversion comes before the kernel's choice)."""
     if type(x) is not _T:   # not a tensor: the argument error comes later
+        return
+    _one_element(min, "clip", "min")
+    _one_element(max, "clip", "max")
+    if x.dtype in LOW_FLOATS:   # (GPU kernels; bfloat16 builds into a program and runs)
+        no_low_float_kernel("clip", x, static=_CLIP_PROGRAM_DTYPES)
         return
     raise NoKernelError(f"paddle.clip: 'x' of dtype {dtype_name(x)} is not supported (Paddle's kernel "
                         f"takes float32, float64, int32, int64)")
