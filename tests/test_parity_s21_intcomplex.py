@@ -74,3 +74,22 @@ def test_hypot_inplace_checks_y_before_x_dtype():
 @pytest.mark.parametrize("dtype", ["bool", "int8", "float16"])
 def test_clip_many_element_bound_before_the_missing_kernel(dtype):
     same_exception(lambda P: P.clip(P.to_tensor([1, 0, 3]).astype(dtype), P.to_tensor([1, 2, 3]), None))
+
+
+# -- trunc division by -1 ----------------------------------------------------------------------
+
+@pytest.mark.parametrize("dtype,low", [("int8", -128), ("int16", -32768)])
+def test_trunc_divide_minimum_by_minus_one(dtype, low):
+    x, y = np.array([low, 5, -7], dtype), np.array([-1, -1, 2], dtype)
+    ours, theirs = both(lambda P: P.divide(P.to_tensor(x), P.to_tensor(y), rounding_mode="trunc"))
+    assert_same(ours, theirs)
+
+
+@pytest.mark.parametrize("dtype", ["int32", "int64"])
+def test_trunc_divide_minimum_by_minus_one_does_not_trap(dtype):
+    # Paddle's own kernel dies of SIGFPE here (not compared): pagaie wraps around, as -x does
+    import pagaie
+    low = np.iinfo(dtype).min
+    x = pagaie.to_tensor(np.array([low, 9], dtype))
+    r = pagaie.divide(x, pagaie.to_tensor(np.array([-1, -2], dtype)), rounding_mode="trunc")
+    assert r.numpy().tolist() == [low, -4]
