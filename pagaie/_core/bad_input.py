@@ -139,6 +139,16 @@ ATTRIBUTE_ERROR_PARAMS = frozenset({
     ("lu_unpack", "y"),
 })
 
+# In-place binary ops whose Paddle wrapper reads ``y.shape`` (its broadcast check) before
+# anything else: a ``y`` without a shape (a Python number, a list, None) is AttributeError
+# (``x.add_(1)``, ``x.less_than_(None)``); ``copysign_`` takes a Python number there.
+SHAPE_FIRST_INPLACE_OPS = frozenset({
+    'add_', 'subtract_', 'multiply_', 'divide_', 'floor_divide_', 'remainder_', 'copysign_',
+    'equal_', 'not_equal_', 'less_than_', 'less_equal_', 'greater_than_', 'greater_equal_',
+    'bitwise_and_', 'bitwise_or_', 'bitwise_xor_', 'bitwise_left_shift_', 'bitwise_right_shift_',
+    'logical_and_', 'logical_or_', 'logical_xor_',
+})
+
 
 def exception_type(op: str, param: str = "x", value: object = None) -> type[Exception]:
     """The exception type Paddle raises when ``op`` gets ``value``, a non-Tensor, where a

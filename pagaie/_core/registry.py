@@ -891,6 +891,8 @@ def _make_inplace(rec: OpRecord, base: OpRecord) -> Callable:
     # to a bigger shape (Paddle's ValueError), checked before anything is written
     # (``pow_`` takes only a number for ``y``: its own TypeError comes first)
     binary = params[:2] == ["x", "y"] and base.name != "pow"
+    from pagaie._core.bad_input import SHAPE_FIRST_INPLACE_OPS
+    shape_first = rec.name in SHAPE_FIRST_INPLACE_OPS
     explicit = rec.kernel is not base.kernel
     native: set = set()  # dtypes for which the explicit kernel was seen to write into x
     from pagaie._core.param_aliases import ALIASES_BY_NAME, rename_aliases
@@ -907,8 +909,11 @@ def _make_inplace(rec: OpRecord, base: OpRecord) -> Callable:
         run, want = out_of_place, None
         if binary:
             y = args[1] if len(args) > 1 else kwargs.get("y")
-            if isinstance(y, Tensor) and y._t.shape != t.shape:
-                _check_inplace_broadcast(rec.name, t, y._t)
+            if isinstance(y, Tensor):
+                if y._t.shape != t.shape:
+                    _check_inplace_broadcast(rec.name, t, y._t)
+            elif shape_first and not hasattr(y, "shape") and not (number_keeps and isinstance(y, _PY_NUMBERS)):
+                _shapeless_operand(rec.name, y)
         if promotes:
             y = args[1] if len(args) > 1 else kwargs.get(second)
             if not (number_keeps and isinstance(y, _PY_NUMBERS)):
@@ -993,6 +998,14 @@ def _make_inplace(rec: OpRecord, base: OpRecord) -> Callable:
     if aliases:
         api.accepts_aliases = aliases
     return api
+
+
+def _shapeless_operand(api: str, y: Any) -> None:
+    """Paddle's in-place binary ops read ``y.shape`` first (``bad_input.SHAPE_FIRST_INPLACE_OPS``):
+    a ``y`` without one is its AttributeError."""
+    from pagaie._core.bad_input import type_name
+    raise AttributeError(f"{public_name(api)}: 'y' must be a Tensor (its shape is checked against "
+                         f"x's), but received {type_name(y)}")
 
 
 def _check_inplace_broadcast(api: str, t: torch.Tensor, y: torch.Tensor) -> None:

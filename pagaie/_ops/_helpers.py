@@ -108,6 +108,23 @@ def check_same_dtype(api: str, x: Any, y: Any) -> None:
                          f"y: {_dt.from_torch_dtype(y.dtype).name}")
 
 
+def pair_kernel_key(api: str, x: torch.Tensor, y: torch.Tensor, allowed: frozenset) -> None:
+    """:func:`kernel_dtypes` for a binary op whose Paddle kernel does not promote: Paddle picks
+    the kernel by the complex dtype the operands promote to, otherwise by ``y``'s dtype."""
+    d = torch.promote_types(x.dtype, y.dtype) if x.is_complex() or y.is_complex() else y.dtype
+    if d not in allowed:
+        key, arg = (x, "x") if x.dtype is d else (y, "y") if y.dtype is d else (x.new_empty((), dtype=d), "x")
+        kernel_dtypes(api, key, allowed, arg)
+
+
+def unpromoted_pair(api: str, x: torch.Tensor, y: torch.Tensor, allowed: frozenset) -> None:
+    """The dtype checks of a binary op whose Paddle kernel does not promote (``heaviside``,
+    ``dist``, ``gammainc``): the kernel's dtype lacking a kernel is Paddle's NotFound
+    (:func:`pair_kernel_key`) before an ``x`` of another dtype than ``y`` is its ValueError."""
+    pair_kernel_key(api, x, y, allowed)
+    check_same_dtype(api, x, y)
+
+
 def dtype_name(t: torch.Tensor) -> str:
     """The dtype of ``t`` as messages name it (``'float32'``)."""
     return str(t.dtype).replace("torch.", "")

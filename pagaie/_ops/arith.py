@@ -274,11 +274,24 @@ def divide(x, y, name=None, *, rounding_mode=None, out=None):
         if type(x) is _T and (x.dtype is torch.bool or x.is_complex()):
             # Paddle's trunc/floor kernels have none (TypeError while a program is built)
             kernel_dtypes("divide", x, _DIV_ROUNDING_DTYPES)
-        r = torch.div(x, y, rounding_mode=rounding_mode)
+        r = _trunc_divide(x, y) if rounding_mode == "trunc" else torch.div(x, y, rounding_mode="floor")
     else:
         raise ValueError(f"paddle.divide: 'rounding_mode' must be None, 'trunc' or 'floor', "
                          f"but received {rounding_mode!r}")
     return r if out is None else write_out(out, r)
+
+
+def _trunc_divide(x, y):
+    """``x / y`` rounded toward zero. The integer quotient of a dtype's minimum by -1 traps on
+    x86 (a crash, as Paddle's own kernel does): there the result is ``-x``, wrapped around."""
+    if type(x) is not _T or x.is_floating_point() or x.is_complex():
+        return torch.div(x, y, rounding_mode="trunc")
+    if type(y) is not _T:
+        return torch.neg(x) if y == -1 else torch.div(x, y, rounding_mode="trunc")
+    if y.is_floating_point() or y.is_complex():
+        return torch.div(x, y, rounding_mode="trunc")
+    minus_one = y == -1
+    return torch.where(minus_one, torch.neg(x), torch.div(x, y.masked_fill(minus_one, 1), rounding_mode="trunc"))
 
 
 @defop(paddle_types=("elementwise_floordiv", "floor_divide", "pd_op.floor_divide"),

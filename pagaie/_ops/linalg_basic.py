@@ -11,7 +11,8 @@ from pagaie._core import dtype as _dt
 from pagaie._core.registry import NoKernelError, defop
 from pagaie._core.tensor import Tensor, wrap
 from pagaie._ops._helpers import (F32_F64, LOW_FLOATS, SMALL_INTS, AssertionValueError, float_kernel, int_list,
-                                  check_binary_dtypes, kernel_dtypes, no_low_float_kernel, norm_axis, write_out)
+                                  check_binary_dtypes, kernel_dtypes, no_low_float_kernel, norm_axis,
+                                  unpromoted_pair, write_out)
 
 __all__ = ["matmul", "mm", "bmm", "mv", "dot", "einsum", "addmm", "addmm_", "baddbmm", "baddbmm_",
            "kron", "cross", "outer", "inner", "ger", "tensordot", "trace", "dist", "cdist", "pdist",
@@ -835,12 +836,7 @@ def dist(x, y, p=2, name=None):
         >>> paddle.dist(paddle.to_tensor([3.0, 0.0]), paddle.to_tensor([0.0, 4.0])).item()
         5.0
     """
-    if x.dtype != y.dtype and (y.is_floating_point() or y.is_complex()):
-        # Paddle's kernel reads both as y's dtype: a mismatch is its InvalidArgument
-        raise ValueError(f"paddle.dist: 'x' and 'y' must have the same dtype, but received "
-                         f"{str(x.dtype)[6:]} and {str(y.dtype)[6:]}")
-    kernel_dtypes("dist", x, F32_F64)
-    kernel_dtypes("dist", y, F32_F64, "y")
+    unpromoted_pair("dist", x, y, F32_F64)
     p = float(p)
     if (p in (0, 1) or np.isinf(p)) and (x.requires_grad or y.requires_grad) and torch.is_grad_enabled():
         from pagaie._ops.linalg import _pnorm  # Paddle's gradients at these orders

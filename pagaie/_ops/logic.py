@@ -16,8 +16,8 @@ import torch
 from pagaie._core.dtype import python_number
 from pagaie._core.registry import NoKernelError, defop, number_api
 from pagaie._core.tensor import Tensor, wrap
-from pagaie._ops._helpers import (ALL_DTYPES, check_binary_dtypes, dtype_name, kernel_dtypes,
-                                  pair_kernel_dtypes, parser_bool, write_out)
+from pagaie._ops._helpers import (ALL_DTYPES, check_binary_dtypes, check_same_dtype, dtype_name, kernel_dtypes,
+                                  pair_kernel_dtypes, pair_kernel_key, parser_bool, write_out)
 
 _T = torch.Tensor
 
@@ -191,12 +191,10 @@ def equal_all(x, y, name=None):
     """
     if type(y) is not _T:
         raise ValueError(f"paddle.equal_all: 'y' must be a Tensor, but received {type(y).__name__}")
+    pair_kernel_key("equal_all", x, y, _EQUAL_ALL_DTYPES)
     if x.shape != y.shape:
         return torch.tensor(False, device=x.device)
-    if x.dtype is not y.dtype:
-        raise ValueError(f"paddle.equal_all: 'x' and 'y' must have the same dtype, but received "
-                         f"{dtype_name(x)} and {dtype_name(y)}")
-    kernel_dtypes("equal_all", x, _EQUAL_ALL_DTYPES)
+    check_same_dtype("equal_all", x, y)
     if x.is_floating_point():  # Paddle's float == (|x - y| < 1e-15)
         return _float_eq(x, y).all()
     return torch.tensor(torch.equal(x, y), device=x.device)
@@ -387,8 +385,14 @@ def logical_xor(x, y, name=None, *, out=None):
     return r if out is None else write_out(out, r)
 
 
+def _logical_not_inplace(x, name=None):
+    if x.dtype not in _LOGICAL_DTYPES:
+        kernel_dtypes("logical_not_", x, _LOGICAL_DTYPES)
+    return _store(x, torch.logical_not(x))
+
+
 @defop(paddle_types=("logical_not", "pd_op.logical_not"), differentiable=False,
-       inplace=lambda x, name=None: _store(x, torch.logical_not(x)))
+       inplace=_logical_not_inplace)
 def logical_not(x, name=None, *, out=None):
     """Elementwise logical NOT (zero becomes True); returns a bool tensor.
 
@@ -506,9 +510,11 @@ def _shift_right(x, y, is_arithmetic, api):
     r = torch.bitwise_right_shift(x, y)
     if is_arithmetic or x.dtype is torch.uint8 or x.dtype is torch.bool:
         return r
-    # Logical shift of a signed type: clear the sign-extended high bits.
+    # Logical shift of a signed type: clear the sign-extended high bits; a negative amount
+    # keeps none (Paddle's logical shift gives 0 there).
     bits = torch.iinfo(x.dtype).bits
-    keep = torch.clamp(bits - y.to(torch.int64), 0, bits)
+    y = y.to(torch.int64)
+    keep = torch.where(y < 0, 0, torch.clamp(bits - y, 0, bits))
     mask = torch.where(keep >= bits, torch.full_like(keep, -1),
                        torch.bitwise_left_shift(torch.ones_like(keep), keep) - 1)
     return torch.bitwise_and(r.to(torch.int64), mask).to(x.dtype)

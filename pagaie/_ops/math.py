@@ -11,9 +11,8 @@ from pagaie._core.broadcast import broadcast_shapes
 from pagaie._core.registry import NoKernelError, defop
 from pagaie._core.tensor import Tensor
 from pagaie._ops._helpers import (ALL_DTYPES, F32_F64, LOW_FLOATS, AssertionValueError, check_binary_dtypes,
-                                  check_same_dtype, dtype_name, float_inplace, kernel_dtypes,
-                                  no_low_float_kernel, pair_kernel_dtypes, parser_bool, reject_bool,
-                                  write_out)
+                                  dtype_name, float_inplace, kernel_dtypes, no_low_float_kernel,
+                                  pair_kernel_dtypes, parser_bool, reject_bool, unpromoted_pair, write_out)
 
 _T = torch.Tensor
 
@@ -107,6 +106,13 @@ def scale(x, scale=1.0, bias=0.0, bias_after_scale=True, act=None, name=None):
     return _activation(act, r)
 
 
+def _one_element(v, api, arg):
+    """A Tensor bound is a Scalar to Paddle's kernel: one element only (ValueError)."""
+    if type(v) is _T and v.numel() != 1:
+        raise ValueError(f"paddle.{api}: '{arg}' must be a number or a one-element Tensor, "
+                         f"but received a Tensor of shape {list(v.shape)}")
+
+
 def _bound(v, x, api, arg):
     exact = x.is_floating_point() or x.is_complex()
     if type(v) is np.ndarray:  # read as a number of the array's kind, from its first element
@@ -118,9 +124,7 @@ def _bound(v, x, api, arg):
     if type(v) is _T and not exact and v.numel() and not v.is_meta:
         v = v.reshape(-1)[0].item()  # Paddle reads an integer x's Tensor bound with item(0)
     if type(v) is _T:
-        if v.numel() != 1:
-            raise ValueError(f"paddle.{api}: '{arg}' must be a number or a one-element Tensor, "
-                             f"but received a Tensor of shape {list(v.shape)}")
+        _one_element(v, api, arg)
         v = v.reshape(())
         if x.is_floating_point() and v.dtype is not x.dtype:
             v = v.to(x.dtype)
@@ -160,10 +164,8 @@ def clip(x, min=None, max=None, name=None, *, out=None):
         >>> paddle.clip(paddle.to_tensor([-2.0, 0.5, 3.0]), min=-1.0, max=1.0).tolist()
         [-1.0, 0.5, 1.0]
     """
-    if x.dtype not in _CLIP_DTYPES:
-        _clip_dtype(x)
-    elif x.dtype in LOW_FLOATS:   # (GPU kernels; bfloat16 builds into a program and runs)
-        no_low_float_kernel("clip", x, static=_CLIP_PROGRAM_DTYPES)
+    if x.dtype not in _CLIP_DTYPES or x.dtype in LOW_FLOATS:
+        _clip_dtype(x, min, max)
     limit = _CLIP_LIMITS.get(x.dtype)
     if limit is not None:  # Paddle's missing bound is the dtype's finite limit: it clips +-inf
         min = -limit if min is None else min
@@ -192,8 +194,15 @@ _CLIP_DTYPES = frozenset((torch.float32, torch.float64, torch.int32, torch.int64
 _CLIP_PROGRAM_DTYPES = ALL_DTYPES - {torch.float16}
 
 
-def _clip_dtype(x):
+def _clip_dtype(x, min, max):
+    """The dtypes clip's CPU kernel lacks; a Tensor bound of more than one element is Paddle's
+    ValueError first (its Scalar conversion comes before the kernel's choice)."""
     if type(x) is not _T:   # not a tensor: the argument error comes later
+        return
+    _one_element(min, "clip", "min")
+    _one_element(max, "clip", "max")
+    if x.dtype in LOW_FLOATS:   # (GPU kernels; bfloat16 builds into a program and runs)
+        no_low_float_kernel("clip", x, static=_CLIP_PROGRAM_DTYPES)
         return
     raise NoKernelError(f"paddle.clip: 'x' of dtype {dtype_name(x)} is not supported (Paddle's kernel "
                         f"takes float32, float64, int32, int64)")
@@ -531,19 +540,19 @@ def _igamma(x, y, upper):
     return r
 
 
-def _igamma_dtypes(api, x, y):
-    """Paddle picks the kernel by ``y``'s dtype (its NotFound first), then finds ``x`` of
-    another dtype (ValueError); a number ``y`` fails first, on an attribute (AttributeError)."""
+def _igamma_dtypes(api, x, y, not_tensor=AttributeError):
+    """Paddle's kernel choice (:func:`unpromoted_pair`); a non-Tensor ``y`` fails first, on an
+    attribute (AttributeError), or in the in-place forms on the C++ parser (``not_tensor``:
+    ValueError)."""
     if type(y) is not _T:
-        raise AttributeError(f"paddle.{api}: argument 'y' (position 1) must be Tensor, but got "
-                             f"{type(y).__name__}")
-    kernel_dtypes(api, y, F32_F64, "y")
-    check_same_dtype(api, x, y)
+        raise not_tensor(f"paddle.{api}: argument 'y' (position 1) must be Tensor, but got "
+                         f"{type(y).__name__}")
+    unpromoted_pair(api, x, y, F32_F64)
 
 
 def _igamma_inplace(upper):
     def ikernel(x, y, name=None):  # Paddle's in-place form skips the >= 0 checks
-        _igamma_dtypes("gammaincc_" if upper else "gammainc_", x, y)
+        _igamma_dtypes("gammaincc_" if upper else "gammainc_", x, y, ValueError)
         return x.copy_(_igamma(x, y, upper))
     return ikernel
 
@@ -675,6 +684,8 @@ def atan2(x, y, name=None):
 
 
 def _hypot_inplace(x, y, name=None):
+    if type(y) is not _T:  # Paddle checks y's type first
+        raise TypeError(f"paddle.hypot_: 'y' must be a Tensor, but received {type(y).__name__}")
     float_inplace("hypot_", x)   # (an integer x: Paddle has no kernel writing floats into it)
     return hypot.op_record.kernel(x, y)
 
@@ -757,8 +768,7 @@ def heaviside(x, y, name=None):
     """
     if type(y) is not _T:
         raise ValueError(f"paddle.heaviside: 'y' must be a Tensor, but received {type(y).__name__}")
-    check_same_dtype("heaviside", x, y)  # Paddle's kernel does not promote
-    kernel_dtypes("heaviside", x, _REAL_32_64)
+    unpromoted_pair("heaviside", x, y, _REAL_32_64)
     r = torch.where(x == 0, y, (x > 0).to(x.dtype))
     if x.requires_grad:
         r = _ZeroGrad.apply(r, x)
