@@ -99,3 +99,9 @@ def test_dataloader_bad_arguments(kw):
 def test_get_worker_info_outside_workers():
     ours, theirs = both(lambda P: P.io.get_worker_info())
     assert ours is None and theirs is None
+
+
+@pytest.mark.parametrize("places", [[], (), None, "cpu"])
+def test_dataloader_places_attribute(places):
+    ours, theirs = both(lambda P: [str(p) for p in P.io.DataLoader([1, 2], places=places).places])
+    assert ours == theirs
