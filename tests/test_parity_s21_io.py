@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from tests.reference import assert_same, both, same_exception
+from tests.reference import assert_same, both, same_exception, static_mode
 
 pytest.importorskip("paddle")
 
@@ -104,4 +104,15 @@ def test_get_worker_info_outside_workers():
 @pytest.mark.parametrize("places", [[], (), None, "cpu"])
 def test_dataloader_places_attribute(places):
     ours, theirs = both(lambda P: [str(p) for p in P.io.DataLoader([1, 2], places=places).places])
+    assert ours == theirs
+
+
+def test_static_feed_dict_order():
+    def run(P):
+        with static_mode(P), P.static.program_guard(P.static.Program(), P.static.Program()):
+            feeds = [P.static.data(n, [None, 1], "float32") for n in ("b", "a", "c")]
+            samples = [(np.ones(1, "float32"), np.ones(1, "float32") * 2, np.ones(1, "float32") * 3)] * 2
+            batches = list(P.io.DataLoader(_ds(P, samples), feed_list=feeds, return_list=False, batch_size=2))
+            return [[(k, float(np.asarray(v)[0, 0])) for k, v in b[0].items()] for b in batches]
+    ours, theirs = both(run)
     assert ours == theirs

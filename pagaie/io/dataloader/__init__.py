@@ -203,7 +203,8 @@ def _as_feed(batch: Any, names: list[str] | None) -> Any:
     if len(fields) != len(names):
         raise ValueError(f"paddle.io.DataLoader: each sample gives {len(fields)} fields, but "
                          f"feed_list has {len(names)} variables")
-    return [dict(zip(names, fields))]
+    # Paddle fills the feed dict from the last variable to the first; its key order shows that.
+    return [dict(zip(reversed(names), reversed(fields)))]
 
 
 class _SingleProcessIter:
