@@ -62,6 +62,10 @@ def default_collate_fn(batch: Sequence[Any]) -> Any:
     """
     sample = batch[0]
     if isinstance(sample, np.ndarray):
+        shapes = {np.shape(b) for b in batch}
+        if len(shapes) > 1:
+            raise ValueError("paddle.io.DataLoader: default_collate_fn stacks numpy arrays of one shape, but the "
+                             f"samples give shapes {sorted(shapes)}")
         out = _stack_out((len(batch),) + sample.shape, sample.dtype) if _stack_out is not None else None
         return np.stack(batch, axis=0, out=out) if out is not None else np.stack(batch, axis=0)
     if isinstance(sample, (Tensor, torch.Tensor)):

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import bisect
 import math
+import numbers
 import warnings
 from collections.abc import Iterable, Iterator, Sequence
 from typing import Any, Generic, TypeVar
@@ -260,6 +261,9 @@ def random_split(dataset: Dataset, lengths: Sequence[int | float], generator: An
     if sum(lengths) != n:
         raise ValueError("paddle.io.random_split: sum of input lengths does not equal the length of the "
                          f"input dataset: sum({list(lengths)}) != {n}")
+    if not isinstance(sum(lengths), numbers.Integral):
+        raise TypeError("paddle.io.random_split: lengths should be ints, or fractions summing to 1, but got "
+                        f"{list(lengths)}")
     perm = _randperm(n, generator)
     out, offset = [], 0
     for size in lengths:

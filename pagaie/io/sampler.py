@@ -197,6 +197,9 @@ class WeightedRandomSampler(Sampler):
 
     def __iter__(self) -> Iterator[int]:
         w = _weights_array(self.weights)
+        # Paddle compares the weights with 0 in numpy, which refuses text.
+        _check(w.dtype.kind not in "USa", "paddle.io.WeightedRandomSampler: weights should be numbers, but got "
+               f"an array of dtype {w.dtype}", TypeError)
         if w.dtype.kind not in "fiub":
             w = w.astype(np.float64)
         _check(w.ndim <= 2, "paddle.io.WeightedRandomSampler: weights should be a 1-D or 2-D array, "

@@ -110,7 +110,9 @@ class DataLoader:
         given = [p for p in places if p is not None] if isinstance(places, (list, tuple)) else [places]
         devices = [default_device() if p is None else to_torch_device(p, "paddle.io.DataLoader") for p in given]
         self._device = devices[0] if devices else default_device()
-        self.places = [place_of(d) for d in devices] or [place_of(self._device)]
+        # An empty list stays empty, as in Paddle (batches then go to the current device).
+        self.places = [place_of(d) for d in devices] if devices or isinstance(places, (list, tuple)) \
+            else [place_of(self._device)]
         self.pin_memory = _in_dynamic_mode()  # Paddle's default in dynamic mode; unused on torch
         _check(num_workers >= 0, f"num_workers should be a non-negative value, but got {num_workers}")
         _check(prefetch_factor > 0, f"prefetch_factor should be a positive value, but got {prefetch_factor}")
@@ -201,7 +203,8 @@ def _as_feed(batch: Any, names: list[str] | None) -> Any:
     if len(fields) != len(names):
         raise ValueError(f"paddle.io.DataLoader: each sample gives {len(fields)} fields, but "
                          f"feed_list has {len(names)} variables")
-    return [dict(zip(names, fields))]
+    # Paddle fills the feed dict from the last variable to the first; its key order shows that.
+    return [dict(zip(reversed(names), reversed(fields)))]
 
 
 class _SingleProcessIter:
