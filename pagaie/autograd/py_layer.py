@@ -15,6 +15,7 @@ from typing import Any
 import torch
 
 from pagaie._core.tensor import GRAD_FLAG, Tensor, flag_grad, wrap
+from pagaie.autograd.saved_tensors_hooks import hooks_active
 
 __all__ = ["PyLayer", "PyLayerContext", "Function", "once_differentiable"]
 
@@ -57,8 +58,9 @@ class PyLayerContext:
             if isinstance(v, Tensor):
                 saved.append(("t", len(ts), v))
                 # ``.data``: an alias with its own version counter, as Paddle does not check
-                # whether a saved tensor was modified in place before backward reads it
-                ts.append(v._t.data)
+                # whether a saved tensor was modified in place before backward reads it; under
+                # saved_tensors_hooks the pack hook is given the tensor itself (its stop_gradient)
+                ts.append(v._t if hooks_active() else v._t.data)
             else:
                 saved.append(("v", v, None))
         self._saved = tuple(saved)

@@ -134,7 +134,7 @@ def test_no_fusion_across_in_place_redefinition():
         h = x * 1.0
         a = paddle.exp(h)
         with inplace_redefines():
-            h.add_(1.0)                       # barrier: h changes between exp and tanh
+            h.add_(x)                         # barrier: h changes between exp and tanh
         out = paddle.tanh(a) + h
     opt = clone_program(main)
     run_passes(opt, ["fuse_elementwise"], keep=[out.name], debug=True)

@@ -93,7 +93,7 @@ def test_cse_respects_redefinitions():
         h = x * 1.0
         a = paddle.exp(h)
         with inplace_redefines():
-            h.add_(1.0)                                           # h re-defined in place
+            h.add_(x)                                             # h re-defined in place
         b = paddle.exp(h)                                     # not the same value as a
         out = a + b
     opt = clone_program(main)
