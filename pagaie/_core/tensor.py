@@ -1356,11 +1356,16 @@ def _is_var_type(v: Any) -> bool:
     return hasattr(type(v), "__paddle_dtype__")
 
 
+def _is_dtype_object(v: Any) -> bool:
+    """Whether ``v`` is a paddle dtype or a legacy ``VarType`` dtype member."""
+    return isinstance(v, _dt.DType) or getattr(v, "__paddle_dtype__", None) is not None
+
+
 def _is_legacy_form(args: tuple, kwargs: dict) -> bool:
     """Whether a call is ``Tensor(dtype, dims, name, type, persistable)``: a dtype object first,
     or, without positional arguments nor ``value``, a ``dtype`` or ``dims`` keyword."""
     if args:
-        return isinstance(args[0], _dt.DType) or getattr(args[0], "__paddle_dtype__", None) is not None
+        return _is_dtype_object(args[0])
     return "value" not in kwargs and ("dtype" in kwargs or "dims" in kwargs)
 
 
@@ -1403,7 +1408,7 @@ def _legacy_tensor(args: tuple, kwargs: dict) -> tuple:
             raise RuntimeError(f"paddle.Tensor: too many positional arguments ({len(args)})")
         kwargs = dict(zip(_LEGACY_ORDER, args))
     dtype = kwargs.get("dtype")
-    if not (isinstance(dtype, _dt.DType) or getattr(dtype, "__paddle_dtype__", None) is not None):
+    if not _is_dtype_object(dtype):
         raise ValueError(f"paddle.Tensor: built from keywords without 'value', 'dtype' must be a "
                          f"paddle dtype, but received {dtype!r:.40}")
     missing = [k for k in _LEGACY_ORDER if k not in kwargs]

@@ -19,12 +19,12 @@ from pagaie._core.tensor import Tensor, wrap
 __all__ = ["saved_tensors_hooks"]
 
 _active = False  # Paddle allows one pair of hooks at a time
+_API = "paddle.autograd.saved_tensors_hooks"
 
 
 def hooks_active() -> bool:
     """Whether a ``saved_tensors_hooks`` block is open."""
     return _active
-_API = "paddle.autograd.saved_tensors_hooks"
 
 
 def _external(where: str, exc: Exception) -> OSError:

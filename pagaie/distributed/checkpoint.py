@@ -15,8 +15,8 @@ from typing import Any, Dict
 import numpy as np
 import torch
 
-from pagaie._formats.atomic_file import atomic_open
 from pagaie._core.tensor import Tensor
+from pagaie._formats.atomic_file import atomic_open
 from pagaie.distributed import _env
 
 __all__ = ["ShardedWeight", "ShardedStateDict", "build_sharded_state_dict", "shard_weight", "save_state_dict",

@@ -37,9 +37,9 @@ from collections.abc import Iterable
 import numpy as np
 import torch
 
-from pagaie._formats.atomic_file import atomic_open
 from pagaie._core.place import default_device
 from pagaie._core.tensor import Tensor, name_as_data, wrap
+from pagaie._formats.atomic_file import atomic_open
 
 __all__ = ["save", "load"]
 

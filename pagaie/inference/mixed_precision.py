@@ -16,9 +16,9 @@ from typing import Any
 
 import torch
 
-from pagaie._formats.atomic_file import atomic_open
 from pagaie._core.parameter import Parameter
 from pagaie._core.registry import REGISTRY
+from pagaie._formats.atomic_file import atomic_open
 from pagaie._formats.pdiparams import write_pdiparams
 from pagaie._ops._helpers import cpu_as_gpu
 from pagaie._static.ir import Program, Value, _values_in, map_values

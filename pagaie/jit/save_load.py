@@ -28,10 +28,10 @@ from typing import Any
 
 import torch
 
-from pagaie._formats.atomic_file import atomic_open
 from pagaie._core.parameter import Parameter
 from pagaie._core.place import default_device
 from pagaie._core.tensor import Tensor, flag_grad, wrap
+from pagaie._formats.atomic_file import atomic_open
 from pagaie._formats.pdiparams import load_tensors, write_pdiparams
 from pagaie._static import ast_runtime
 from pagaie._static.ir import FORMAT_VERSION, Program, Value, map_values
@@ -347,11 +347,14 @@ class TranslatedLayer(Layer):
 
     def program(self, method_name: str = "forward") -> Program:
         """The inference program of ``method_name``."""
+        return self._holder(method_name)["infer"]
+
+    def _holder(self, method_name: str) -> dict:
         holder = self._programs.get(method_name)
         if holder is None:
             raise ValueError(f"paddle.jit.TranslatedLayer.program: no method named {method_name!r}; "
                              f"saved methods: {sorted(self._programs)}")
-        return holder["infer"]
+        return holder
 
     def _input_spec(self, method_name: str = "forward") -> list:
         """InputSpecs of the saved inputs of ``method_name`` (names, shapes, dtypes)."""
@@ -363,17 +366,14 @@ class TranslatedLayer(Layer):
     def _output_spec(self, method_name: str = "forward") -> list:
         """InputSpecs describing the outputs of ``method_name`` (named ``output_<i>``)."""
         from pagaie.static.input_spec import InputSpec
-        holder = self._programs.get(method_name) or {}
-        gb = self.program(method_name).global_block()
-        values = holder.get("fetch_values") or [gb.var(n) for n in holder["fetch_names"]]
+        values = _fetch_values(self._holder(method_name))
         return [InputSpec(list(v.shape), v.dtype, f"output_{i}") for i, v in enumerate(values)]
 
     def _runner(self, holder: dict) -> tuple:
         hit = self._runners.get(id(holder))
         if hit is None:
-            prog = holder["infer"]
-            fetch = _fetch_values(holder)
-            hit = (make_runner(prog, holder["feed_names"], fetch, None), holder["feed_names"])
+            runner = make_runner(holder["infer"], holder["feed_names"], _fetch_values(holder), None)
+            hit = (runner, holder["feed_names"])
             self._runners[id(holder)] = hit
         return hit
 

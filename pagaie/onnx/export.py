@@ -16,9 +16,9 @@ from typing import Any, Sequence
 import numpy as np
 import torch
 
-from pagaie._formats.atomic_file import atomic_open
 from pagaie._core import dtype as _dt
 from pagaie._core.registry import REGISTRY, suspended
+from pagaie._formats.atomic_file import atomic_open
 from pagaie._static.ir import Operator, Value, _values_in
 
 __all__ = ["export", "LoweringContext"]

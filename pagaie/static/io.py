@@ -16,8 +16,8 @@ from typing import Any, Sequence
 import numpy as np
 import torch
 
-from pagaie._formats.atomic_file import atomic_open
 from pagaie._core.tensor import Tensor
+from pagaie._formats.atomic_file import atomic_open
 from pagaie._formats.pdiparams import deserialize_tensors, serialize_tensor
 from pagaie._static.ir import Program, Value
 from pagaie._static.program_tools import (optimizer_steps, program_state_dict, prune_program,

@@ -159,10 +159,11 @@ def fused_dot_product_attention(query, key, value, attn_mask=None, dropout_p=0.0
         >>> paddle.incubate.nn.functional.fused_dot_product_attention(q, q, q, is_causal=True).shape
         paddle.Size([1, 4, 2, 8])
     """
-    if is_causal:
-        assert attn_mask is None, "mask must be None when is_causal is True"
-    if attn_mask is not None:
-        assert attn_mask.dtype == query.dtype, "attn_mask dtype should be the same as qkv dtype"
+    # Paddle's own checks are assertions; raised here so that ``python -O`` keeps them
+    if is_causal and attn_mask is not None:
+        raise AssertionError("mask must be None when is_causal is True")
+    if attn_mask is not None and attn_mask.dtype != query.dtype:
+        raise AssertionError("attn_mask dtype should be the same as qkv dtype")
     if scaling_factor is None:
         if query.ndim < 4:   # Paddle reads the head_dim as shape[3]
             raise IndexError(f"{_API}.fused_dot_product_attention: 'query' must be 4-D [batch_size, "
