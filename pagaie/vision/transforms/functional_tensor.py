@@ -7,7 +7,6 @@ through these functions as through any op.
 from __future__ import annotations
 
 import math
-import numbers
 from typing import Any, Sequence
 
 import numpy as np
@@ -16,7 +15,7 @@ import torch.nn.functional as tF
 
 from pagaie._core.dtype import default_float
 from pagaie._core.registry import NoKernelError
-from pagaie._ops._helpers import check_binary_dtypes, kernel_dtypes
+from pagaie._ops._helpers import check_binary_dtypes, dtype_name, kernel_dtypes
 from pagaie._ops.manipulation import flip
 from pagaie._ops.nn_resample import interpolate
 from pagaie._ops.nn_resample import pad as pad_op
@@ -99,8 +98,8 @@ def _blend(img: torch.Tensor, target: torch.Tensor, ratio: float, api: str) -> t
     if target.dtype not in _F32_F64:
         raise _no_kernel(api, "the blend (lerp)", target.dtype, _F32_F64)
     if target.dtype != img.dtype:
-        raise ValueError(f"paddle.vision.transforms.{api}: the image ({str(img.dtype).replace('torch.', '')}) "
-                         f"is blended with a {str(target.dtype).replace('torch.', '')} target, but both "
+        raise ValueError(f"paddle.vision.transforms.{api}: the image ({dtype_name(img)}) "
+                         f"is blended with a {dtype_name(target)} target, but both "
                          f"should have one dtype")
     top = 1.0 if img.is_floating_point() else 255.0
     out = target + float(ratio) * (img - target)
@@ -189,7 +188,7 @@ def adjust_hue(img: torch.Tensor, hue_factor: float) -> torch.Tensor:
     if not x.is_floating_point():
         # Paddle's hue arithmetic turns the channel differences into float32 and then meets an
         # integer mask of the image dtype: its type promotion error
-        raise TypeError(f"paddle.vision.transforms.adjust_hue: a {str(dtype).replace('torch.', '')} image "
+        raise TypeError(f"paddle.vision.transforms.adjust_hue: a {dtype_name(img)} image "
                         f"cannot be converted to HSV (only uint8 and floating images can); cast it first")
     h, s, v = _rgb_to_hsv(x).unbind(dim=-3)
     h = h + hue_factor
