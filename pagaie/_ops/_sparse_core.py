@@ -131,7 +131,7 @@ class _CooToDense(torch.autograd.Function):
     def forward(ctx, x):  # type: ignore[override]
         ctx.save_for_backward(x._indices())
         ctx.shape = x.shape
-        return x.to_dense()
+        return _dense_last_wins(x)
 
     @staticmethod
     def backward(ctx, g):  # type: ignore[override]
@@ -194,8 +194,23 @@ def keep_index_dtype(out: torch.Tensor, like: torch.Tensor) -> torch.Tensor:
     return with_index_dtype(out, index_dtype(like))
 
 
+def _dense_last_wins(x: torch.Tensor) -> torch.Tensor:
+    """``x`` dense, where Paddle's kernel writes the entries in order: of duplicate indices the
+    last entry's value stands (torch's ``to_dense`` would sum them)."""
+    idx = x._indices()
+    if x.is_coalesced() or idx.shape[1] < 2:
+        return x.to_dense()
+    keys = linear_keys(idx, list(x.shape[:x.sparse_dim()]))
+    uniq, inv = torch.unique(keys, return_inverse=True)
+    if uniq.numel() == keys.numel():
+        return x.to_dense()
+    pos = torch.arange(keys.numel(), device=keys.device)
+    last = torch.full_like(uniq, -1).scatter_reduce(0, inv, pos, "amax")
+    return torch.sparse_coo_tensor(idx[:, last], x._values()[last], x.shape).to_dense()
+
+
 def coo_to_dense(x: torch.Tensor) -> torch.Tensor:
-    return _CooToDense.apply(x) if x.requires_grad else x.to_dense()
+    return _CooToDense.apply(x) if x.requires_grad else _dense_last_wins(x)
 
 
 # ---- index arithmetic -------------------------------------------------------------
