@@ -22,3 +22,27 @@ def test_uncoalesced_coo_to_dense_keeps_the_last_duplicate(indices, values, shap
         x = P.sparse.sparse_coo_tensor(indices, values, shape)
         return [x.to_dense(), P.sparse.coalesce(x).to_dense()]
     both_same(run)
+
+
+@pytest.mark.parametrize("padding_idx", [1, -1])
+def test_sparse_embedding_padding_row_still_gets_its_gradient(padding_idx):
+    """With ``sparse=True`` Paddle's gradient has a row per id, the padding id's too: the
+    padding row outputs zeros but an optimizer step moves it (dense gradients mask it)."""
+    def run(P):
+        P.seed(2)
+        emb = P.nn.Embedding(5, 3, padding_idx=padding_idx, sparse=True)
+        opt = P.optimizer.SGD(0.1, parameters=emb.parameters())
+        out = emb(P.to_tensor([[0, 1, 4, 4]]))
+        (out * P.arange(1, 4, dtype="float32")).sum().backward()
+        opt.step()
+        return [out, emb.weight]
+    both_same(run)
+
+
+def test_dense_embedding_padding_row_gets_no_gradient():
+    def run(P):
+        w = P.to_tensor([[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]], stop_gradient=False)
+        out = P.nn.functional.embedding(P.to_tensor([0, 1, 1, 2]), w, padding_idx=1)
+        out.sum().backward()
+        return [out, w.grad]
+    both_same(run)

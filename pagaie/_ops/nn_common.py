@@ -430,12 +430,13 @@ def embedding(x, weight, padding_idx=None, max_norm=None, norm_type=2.0, sparse=
     Args:
         x (Tensor): int32/int64 ids in ``[0, num_embeddings)``.
         weight (Tensor): ``[num_embeddings, embedding_dim]``.
-        padding_idx (int, optional): this id outputs zeros and gets no gradient
-            (negative values count from the end).
+        padding_idx (int, optional): this id outputs zeros and, unless ``sparse``, gets no
+            gradient (negative values count from the end).
         max_norm (float, optional): renormalise looked-up rows (in ``weight``, in place)
             whose ``norm_type``-norm exceeds it.
         norm_type (float): the norm for ``max_norm``. Default 2.0.
-        sparse (bool): accepted; gradients are dense.
+        sparse (bool): gradients are dense, but as Paddle's sparse gradient the padding
+            row's gradient is not zeroed.
         scale_grad_by_freq (bool): scale gradients by the inverse frequency of ids.
         name (str, optional): unused.
 
@@ -495,6 +496,11 @@ def embedding(x, weight, padding_idx=None, max_norm=None, norm_type=2.0, sparse=
             # Paddle renormalises through embedding_renorm_, which wraps a negative id
             torch.embedding_renorm_(weight.detach(), x.reshape(-1).long() % max(n, 1), max_norm,
                                     norm_type)
+    if sparse and pad >= 0:
+        # Paddle's sparse (SelectedRows) gradient has a row for every id, the padding id's
+        # too: the padding row reads as zeros but still gets its gradient.
+        out = F.embedding(ids.long(), weight)
+        return torch.where((x == pad).unsqueeze(-1), out - out.detach(), out)
     out = F.embedding(ids.long(), weight, padding_idx=pad if pad >= 0 else None,
                       scale_grad_by_freq=scale_grad_by_freq)
     if padding_idx is not None or ids is not x:
