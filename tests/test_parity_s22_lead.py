@@ -46,3 +46,23 @@ def test_dense_embedding_padding_row_gets_no_gradient():
         out.sum().backward()
         return [out, w.grad]
     both_same(run)
+
+
+def _rosenbrock(x):
+    return 100 * (x[1] - x[0] ** 2) ** 2 + (1 - x[0]) ** 2
+
+
+@pytest.mark.parametrize("case", ["quadratic", "rosenbrock", "h0"])
+def test_minimize_bfgs_follows_paddles_inverse_hessian_update(case):
+    """Paddle's BFGS update multiplies by ``I - rho y s^T`` on the left (the textbook's
+    transpose): its iterates, function-call count and returned inverse Hessian follow."""
+    def run(P):
+        opt = P.incubate.optimizer.functional.minimize_bfgs
+        if case == "quadratic":
+            w = P.to_tensor([1.0, 2.0])
+            return opt(lambda x: P.sum((x - 1.5) ** 2 * w), P.to_tensor([0.0, 0.0]))
+        if case == "rosenbrock":
+            return opt(_rosenbrock, P.to_tensor([-1.2, 1.0], dtype="float64"), dtype="float64")
+        return opt(lambda x: P.sum(x ** 4 + x ** 2), P.to_tensor([1.0, -2.0]), max_iters=4,
+                   initial_inverse_hessian_estimate=P.to_tensor([[2.0, 0.0], [0.0, 1.0]]))
+    both_same(run, rtol=1e-4, atol=1e-5)

@@ -24,10 +24,12 @@ def minimize_bfgs(objective_func: Objective, initial_position: Tensor, max_iters
 
     .. math::
 
-        H_{k+1} = (I - \rho_k s_k y_k^T) H_k (I - \rho_k y_k s_k^T) + \rho_k s_k s_k^T,
+        H_{k+1} = (I - \rho_k y_k s_k^T) H_k (I - \rho_k s_k y_k^T) + \rho_k s_k s_k^T,
         \qquad \rho_k = 1 / (y_k^T s_k)
 
-    with :math:`s_k` the step and :math:`y_k` the change of gradient.
+    with :math:`s_k` the step and :math:`y_k` the change of gradient. (Paddle's update, whose
+    outer factors are the transposes of the textbook's; its iterates, call counts and
+    estimates are what this gives.)
 
     Args:
         objective_func (callable): takes a 1-D Tensor, returns a scalar Tensor.
@@ -83,7 +85,7 @@ def minimize_bfgs(objective_func: Objective, initial_position: Tensor, max_iters
             sk, yk = alpha * pk, g2 - g1
             xk, g1 = xk + sk, g2
             rho = C.inverse_curvature(yk, sk)
-            left = eye - rho * torch.outer(sk, yk)
+            left = eye - rho * torch.outer(yk, sk)
             h = left @ h @ left.t() + rho * torch.outer(sk, sk)
             converged, stop = C.stop_flags(g1, pk, alpha, tolerance_grad, tolerance_change)
             if stop:
