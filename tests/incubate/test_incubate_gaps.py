@@ -270,17 +270,15 @@ def test_minimize_bfgs_one_dimensional_matches_paddle(f, x0, kw):
     assert_same(ours[2:], theirs[2:], rtol=1e-4, atol=1e-5)
 
 
-def test_minimize_bfgs_multidimensional_converges_with_the_secant_update():
-    # Paddle 3.3.1 swaps s and y in its inverse-Hessian update (no secant condition), so it
-    # crawls; ours is Nocedal & Wright's BFGS: same minimiser, far fewer calls.
-    ref = paddle_ref()
-    ours = _minimize(pagaie, "minimize_bfgs", _quad, np.zeros(3), dtype="float64", max_iters=500)
-    theirs = _minimize(ref, "minimize_bfgs", _quad, np.zeros(3), dtype="float64", max_iters=500)
-    assert bool(ours[0]) and ours[1].item() < theirs[1].item()
-    np.testing.assert_allclose(ours[2].numpy(), theirs[2].numpy(), atol=1e-6)
-    np.testing.assert_allclose(ours[2].numpy(), [1.0, 2.0, 3.0], atol=1e-9)
-    # H approximates the inverse Hessian diag(1/2, 1/20, 1/200) of the quadratic
-    np.testing.assert_allclose(np.diag(ours[5].numpy()), [0.5, 0.05, 0.005], rtol=1e-6)
+@pytest.mark.parametrize("iters", [1, 3, 8])
+def test_minimize_bfgs_multidimensional_matches_paddle(iters):
+    # Paddle 3.3.1's inverse-Hessian update has the textbook's outer factors transposed (it
+    # crawls on ill-conditioned problems, where long runs turn on rounding); pagaie follows it,
+    # call count and estimate included.
+    ours, theirs = both(lambda fw: _minimize(fw, "minimize_bfgs", _quad, np.zeros(3), dtype="float64",
+                                             max_iters=iters))
+    assert_same(ours[:2], theirs[:2])
+    assert_same(ours[2:], theirs[2:], rtol=1e-6, atol=1e-8)
     assert ours[5].shape == [3, 3] and ours[5].dtype == pagaie.float64
 
 
