@@ -66,3 +66,11 @@ def test_minimize_bfgs_follows_paddles_inverse_hessian_update(case):
         return opt(lambda x: P.sum(x ** 4 + x ** 2), P.to_tensor([1.0, -2.0]), max_iters=4,
                    initial_inverse_hessian_estimate=P.to_tensor([[2.0, 0.0], [0.0, 1.0]]))
     both_same(run, rtol=1e-4, atol=1e-5)
+
+
+@pytest.mark.parametrize("op", ["deg2rad", "rad2deg"])
+@pytest.mark.parametrize("dt", ["bool", "uint8", "int8", "int16", "int32", "int64"])
+def test_deg2rad_rad2deg_integer_kernels(op, dt):
+    """Paddle casts int32/int64 to float32; its int8/int16/uint8 kernels multiply by the
+    factor truncated to an integer (wrapping) and its bool kernel keeps the values."""
+    both_same(lambda P: getattr(P, op)(P.to_tensor([0, 1, 3, 100, 200]).astype(dt)))

@@ -47,9 +47,13 @@ def _sgn_complex(x: torch.Tensor) -> torch.Tensor:
 def _scale_by(x: torch.Tensor, s: float) -> torch.Tensor:
     """``x * s + 0`` as Paddle's ``scale`` kernel computes deg2rad/rad2deg: floats multiply by
     ``s`` in their own dtype (a float16/bfloat16 factor is rounded to it first) and the added
-    0 turns ``-0.0`` into ``0.0``. Integers are cast to float32 first, as Paddle does for
-    int32/int64 (for int8/int16/uint8/bool its integer kernels give ``x * int(s)``, zeros
-    for deg2rad: pagaie gives the float32 angles)."""
+    0 turns ``-0.0`` into ``0.0``. int32/int64 are cast to float32 first, as Paddle does;
+    int8/int16/uint8 keep their dtype and multiply by ``int(s)`` (wrapping), and bool by
+    ``bool(s)``, as Paddle's integer kernels do (deg2rad gives zeros and the booleans)."""
+    if x.dtype is torch.bool:
+        return x.clone() if s else torch.zeros_like(x)
+    if x.dtype in (torch.int8, torch.int16, torch.uint8):
+        return x * int(s)
     if not (x.is_floating_point() or x.is_complex()):
         x = x.to(torch.float32)
     if x.dtype in (torch.float16, torch.bfloat16):

@@ -35,8 +35,6 @@ SKIPS: dict[str, str] = {
     "argmin[empty*]": _GARBAGE, "mode[empty*]": _GARBAGE,
     "sqrt[special]": "Paddle gives sqrt(inf) = NaN; pagaie inf (IEEE)",
     "builtin_bool[*]": "Paddle's bool() of a negative one-element tensor is False; pagaie uses Python truth",
-    "deg2rad[bool]": "Paddle returns a bool tensor; pagaie converts to float32",
-    "rad2deg[bool]": "Paddle returns a bool tensor; pagaie converts to float32",
     "transpose[bad]": "Paddle silently ignores a perm shorter than the rank; pagaie raises ValueError",
     "Tensor.tolist[bf16]": "Paddle returns the raw uint16 bit patterns of bfloat16 values",
     "kthvalue": "which index of tied values kthvalue reports is implementation-defined",
@@ -89,8 +87,7 @@ SKIPS: dict[str, str] = {
     "lcm[x_*bool*]": _EXC_ORDER, "hypot[x_*bool*]": _EXC_ORDER, "bitwise_*[x_float*]": _EXC_ORDER,
     "bitwise_*shift[x_int*_bool_*]": _EXC_ORDER, "argmax[x_bool_*]": _EXC_ORDER,
     "argmin[x_bool_*]": _EXC_ORDER, "quantile[x_*_t02_*]": _PERMISSIVE_AXIS,
-    "nanquantile[x_*_t02_*]": _PERMISSIVE_AXIS, "deg2rad[x_bool_*]": "Paddle returns a bool tensor",
-    "rad2deg[x_bool_*]": "Paddle returns a bool tensor", "negative[x_bool_*]": "paddle.negative "
+    "nanquantile[x_*_t02_*]": _PERMISSIVE_AXIS, "negative[x_bool_*]": "paddle.negative "
     "rejects bool while paddle.neg accepts it; pagaie's negative is neg",
     "nanmean[x_int32_*]": "Paddle fails promoting an int32 input; pagaie computes it",
     "floor_divide[int_zero]": "Paddle raises its own EnforceNotMet type for integer division by zero",
