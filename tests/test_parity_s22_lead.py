@@ -2,9 +2,10 @@
 Paddle 3.3.1 (sparse tensors, ...)."""
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
-from tests.reference import both_same
+from tests.reference import assert_same, both_same
 
 pytest.importorskip("paddle")
 
@@ -74,3 +75,45 @@ def test_deg2rad_rad2deg_integer_kernels(op, dt):
     """Paddle casts int32/int64 to float32; its int8/int16/uint8 kernels multiply by the
     factor truncated to an integer (wrapping) and its bool kernel keeps the values."""
     both_same(lambda P: getattr(P, op)(P.to_tensor([0, 1, 3, 100, 200]).astype(dt)))
+
+
+@pytest.mark.parametrize("shape,dim,iters", [([3, 4], 0, 3), ([2, 3, 2], 1, 1), ([4, 2, 3], 0, 2)])
+def test_spectral_norm_gradient_is_paddles_kernel(shape, dim, iters):
+    """Paddle's spectral_norm gradient is ``g * (1 - u v^T * sum(W / sigma)) / sigma``
+    element-wise, not the derivative of ``W / sigma``: nn.SpectralNorm follows it."""
+    w0 = np.random.RandomState(0).rand(*shape).astype("float32")
+    g0 = np.random.RandomState(1).rand(*shape).astype("float32")
+
+    def run(P):
+        P.seed(0)
+        sn = P.nn.SpectralNorm(shape, dim=dim, power_iters=iters)
+        w = P.to_tensor(w0, stop_gradient=False)
+        out = sn(w)
+        (out * P.to_tensor(g0)).sum().backward()
+        return [out, w.grad]
+    both_same(run)
+
+
+def test_static_spectral_norm_is_the_op():
+    """static.nn.spectral_norm runs the spectral_norm op: the same output and gradient as
+    Paddle's from the same u and v."""
+    from tests.reference import both_static
+    w0 = np.random.RandomState(0).rand(3, 4).astype("float32")
+
+    def run(P):
+        main, start = P.static.Program(), P.static.Program()
+        with P.static.program_guard(main, start):
+            w = P.static.data("w", [3, 4], "float32")
+            w.stop_gradient = False
+            out = P.static.nn.spectral_norm(w, dim=0, power_iters=2)
+            loss = (out * P.arange(12, dtype="float32").reshape([3, 4])).sum()
+            grads = P.static.gradients([loss], [w])
+        exe = P.static.Executor(P.CPUPlace())
+        exe.run(start)
+        for k, var in enumerate(sorted((v for v in main.list_vars() if v.persistable),
+                                       key=lambda v: v.shape[0])):
+            t = P.static.global_scope().find_var(var.name).get_tensor()
+            t.set(np.random.RandomState(k).rand(*var.shape).astype("float32"), P.CPUPlace())
+        return exe.run(main, feed={"w": w0}, fetch_list=[out] + grads)
+    ours, theirs = both_static(run)
+    assert_same(ours, theirs)

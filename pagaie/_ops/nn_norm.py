@@ -513,5 +513,23 @@ def spectral_norm(weight, weight_u, weight_v, dim=0, power_iters=1, eps=1e-12, n
             v = v / (v.norm() + eps)
             u = mat @ v
             u = u / (u.norm() + eps)
-    sigma = u @ mat @ v
-    return weight / sigma
+    out = _SpectralNormDivide.apply(mat, u, v)
+    return out.reshape([h] + [d for i, d in enumerate(weight.shape) if i != dim]).movedim(0, dim)
+
+
+class _SpectralNormDivide(torch.autograd.Function):
+    """``mat / sigma`` (``sigma = u^T mat v``) with the gradient of Paddle's
+    ``spectral_norm_grad`` kernel, ``g * (1 - u v^T * sum(mat / sigma)) / sigma``: an
+    element-wise form, not the derivative of the forward."""
+
+    @staticmethod
+    def forward(ctx, mat, u, v):  # type: ignore[override]
+        sigma = u @ mat @ v
+        out = mat / sigma
+        ctx.save_for_backward(out, u, v, sigma)
+        return out
+
+    @staticmethod
+    def backward(ctx, g):  # type: ignore[override]
+        out, u, v, sigma = ctx.saved_tensors
+        return g * (1 - torch.outer(u, v) * out.sum()) / sigma, None, None

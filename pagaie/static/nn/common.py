@@ -627,8 +627,7 @@ def spectral_norm(weight: Any, dim: int = 0, power_iters: int = 1, eps: float = 
                   name: str | None = None) -> Any:
     """``weight / sigma``, sigma the largest singular value of ``weight`` viewed as a matrix
     with ``dim`` as rows, estimated by ``power_iters`` power iterations from the vectors ``u``
-    and ``v`` (non-trainable, normal init; unlike Paddle, gradients also flow through the
-    iteration).
+    and ``v`` (non-trainable, normal init): Paddle's ``spectral_norm`` op, its gradient too.
 
     Returns:
         Tensor: the normalised weight (same shape).
@@ -643,7 +642,6 @@ def spectral_norm(weight: Any, dim: int = 0, power_iters: int = 1, eps: float = 
     """
     from pagaie.framework.param_attr import ParamAttr
     from pagaie.nn.initializer import Normal
-    import pagaie as paddle
     if _dtype_of(weight) not in ("float32", "float64"):  # (TypeError, as Paddle's dtype check)
         raise TypeError(f"paddle.static.nn.spectral_norm: the data type of weight must be float32 or "
                         f"float64, but received {_dtype_of(weight)}")
@@ -661,16 +659,8 @@ def spectral_norm(weight: Any, dim: int = 0, power_iters: int = 1, eps: float = 
     dt = _dtype_of(weight)
     u = make_parameter([h], ParamAttr(initializer=Normal(0.0, 1.0), trainable=False), dt, False, None, prefix)
     v = make_parameter([w_], ParamAttr(initializer=Normal(0.0, 1.0), trainable=False), dt, False, None, prefix)
-    perm = [dim] + [i for i in range(nd) if i != dim]
-    mat = paddle.reshape(paddle.transpose(weight, perm) if dim else weight, [h, w_])
-    m = mat
-    for _ in range(power_iters):
-        v = paddle.matmul(m, u, transpose_x=True)
-        v = v / (paddle.linalg.norm(v) + eps)
-        u = paddle.matmul(m, v)
-        u = u / (paddle.linalg.norm(u) + eps)
-    sigma = paddle.sum(u * paddle.matmul(mat, v))
-    return weight / sigma
+    from pagaie._ops.nn_norm import spectral_norm as spectral_norm_op
+    return spectral_norm_op(weight, u, v, dim, power_iters, eps)
 
 
 def bilinear_tensor_product(x: Any, y: Any, size: int, act: str | None = None, name: str | None = None,
