@@ -117,3 +117,18 @@ def test_static_spectral_norm_is_the_op():
         return exe.run(main, feed={"w": w0}, fetch_list=[out] + grads)
     ours, theirs = both_static(run)
     assert_same(ours, theirs)
+
+
+@pytest.mark.parametrize("axis,keepdim", [(1, False), (None, False), ([0, 2], True), (-1, True)])
+def test_prod_gradient_is_grad_times_out_over_x(axis, keepdim):
+    """Paddle's prod gradient is ``grad * out / x``: NaN where a zero input zeroes the
+    product, the usual values elsewhere."""
+    data = np.random.RandomState(0).rand(2, 3, 4).astype("float32") + 0.5
+    data[0, 1, 2] = 0.0
+
+    def run(P):
+        x = P.to_tensor(data, stop_gradient=False)
+        y = P.prod(x, axis, keepdim=keepdim)
+        (y * 2.0).sum().backward()
+        return [y, x.grad]
+    both_same(run)

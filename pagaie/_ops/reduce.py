@@ -202,15 +202,41 @@ def prod(x, axis=None, keepdim=False, dtype=None, out=None, name=None):
     if isinstance(axis, _T) and axis.numel() == 0:   # Paddle's prod then reduces no axis
         return x.clone() if out is None else write_out(out, x.clone())
     dims = _axes(axis, x.dim(), "prod")
+    if x.requires_grad and x.is_floating_point():
+        r = _ProdOverQuotient.apply(x, dims, keepdim)
+    else:
+        r = _prod(x, dims, keepdim)
+    return r if out is None else write_out(out, r)
+
+
+def _prod(x: torch.Tensor, dims: list[int] | None, keepdim: bool) -> torch.Tensor:
     if dims is None:
         r = torch.prod(x, dtype=x.dtype)
-        if keepdim:
-            r = r.reshape([1] * x.dim())
-    else:
-        r = x
-        for d in sorted(dims, reverse=True):
-            r = torch.prod(r, d, keepdim, dtype=x.dtype)
-    return r if out is None else write_out(out, r)
+        return r.reshape([1] * x.dim()) if keepdim else r
+    for d in sorted(dims, reverse=True):
+        x = torch.prod(x, d, keepdim, dtype=x.dtype)
+    return x
+
+
+class _ProdOverQuotient(torch.autograd.Function):
+    """``prod`` with Paddle's gradient, ``grad * out / x``: NaN where ``x`` is 0 and the
+    product is 0 (torch's gradient there is the product of the other elements)."""
+
+    @staticmethod
+    def forward(ctx, x, dims, keepdim):  # type: ignore[override]
+        out = _prod(x, dims, keepdim)
+        ctx.save_for_backward(x, out)
+        ctx.dims, ctx.keepdim = dims, keepdim
+        return out
+
+    @staticmethod
+    def backward(ctx, g):  # type: ignore[override]
+        x, out = ctx.saved_tensors
+        if not ctx.keepdim:
+            dims = range(x.dim()) if ctx.dims is None else ctx.dims
+            for d in sorted(d % x.dim() if x.dim() else d for d in dims):
+                g, out = g.unsqueeze(d), out.unsqueeze(d)
+        return g * out / x, None, None
 
 
 def _no_kernel(x, api, complex_too=True, axis=None):
