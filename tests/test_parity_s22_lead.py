@@ -132,3 +132,20 @@ def test_prod_gradient_is_grad_times_out_over_x(axis, keepdim):
         (y * 2.0).sum().backward()
         return [y, x.grad]
     both_same(run)
+
+
+@pytest.mark.parametrize("shape,fmt", [([2, 4, 3], "NCL"), ([2, 4, 3, 2], "NCHW"), ([2, 3, 2, 4], "NHWC")])
+@pytest.mark.parametrize("with_bias", [False, True])
+def test_group_norm_without_scale_has_paddles_gradient(shape, fmt, with_bias):
+    """Without a weight, Paddle's CPU group_norm gradient leaves out the mean of the output
+    gradient (``dx = (dy - mean(dy * xhat) * xhat) / std``); with a weight it is exact."""
+    data = np.random.RandomState(0).rand(*shape).astype("float32")
+    c = shape[-1] if fmt == "NHWC" else shape[1]
+
+    def run(P):
+        x = P.to_tensor(data, stop_gradient=False)
+        b = P.to_tensor(np.linspace(-1, 1, c).astype("float32"), stop_gradient=False) if with_bias else None
+        y = P.nn.functional.group_norm(x, 2, bias=b, data_format=fmt)
+        (y * P.arange(int(np.prod(shape)), dtype="float32").reshape(shape)).sum().backward()
+        return [y, x.grad] + ([b.grad] if with_bias else [])
+    both_same(run, rtol=1e-4, atol=1e-4)

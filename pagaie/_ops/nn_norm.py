@@ -390,11 +390,39 @@ def _group_norm(x, num_groups, epsilon=1e-05, weight=None, bias=None, data_forma
     if x.dtype not in F32_F64:
         kernel_dtypes(api, x, F32_F64)   # Paddle's CPU kernel
     try:
-        out = F.group_norm(x, num_groups, weight, bias, epsilon)
+        if weight is None and x.requires_grad:
+            out = _GroupNormNoScale.apply(x, int(num_groups), bias, float(epsilon))
+        else:
+            out = F.group_norm(x, num_groups, weight, bias, epsilon)
     except RuntimeError:   # torch's refusal of mixed dtypes, in Paddle's words
         same_dtype_args(api, x, weight=weight, bias=bias)
         raise
     return out.movedim(1, -1) if last else out
+
+
+class _GroupNormNoScale(torch.autograd.Function):
+    """Group norm without a scale, with the gradient of Paddle's CPU kernel: lacking a scale
+    it leaves out the mean of the output gradient, ``dx = (dy - mean(dy * xhat) * xhat) /
+    std`` per group (the bias, if any, gets the summed output gradient)."""
+
+    @staticmethod
+    def forward(ctx, x, groups, bias, eps):  # type: ignore[override]
+        ctx.groups, ctx.eps = groups, eps
+        ctx.save_for_backward(x)
+        return F.group_norm(x, groups, None, bias, eps)
+
+    @staticmethod
+    def backward(ctx, g):  # type: ignore[override]
+        (x,) = ctx.saved_tensors
+        n = x.shape[0]
+        xg = x.reshape(n, ctx.groups, -1)
+        var, mean = torch.var_mean(xg, -1, correction=0, keepdim=True)
+        inv = torch.rsqrt(var + ctx.eps)
+        xhat = (xg - mean) * inv
+        gg = g.reshape(n, ctx.groups, -1)
+        dx = (gg - (gg * xhat).mean(-1, keepdim=True) * xhat) * inv
+        dbias = g.sum([d for d in range(g.dim()) if d != 1]) if ctx.needs_input_grad[2] else None
+        return dx.reshape(x.shape), None, dbias, None
 
 
 def group_norm(*args, **kwargs):
