@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from tests.reference import assert_same, both_same
+from tests.reference import assert_same, both, both_same
 
 pytest.importorskip("paddle")
 
@@ -149,3 +149,38 @@ def test_group_norm_without_scale_has_paddles_gradient(shape, fmt, with_bias):
         (y * P.arange(int(np.prod(shape)), dtype="float32").reshape(shape)).sum().backward()
         return [y, x.grad] + ([b.grad] if with_bias else [])
     both_same(run, rtol=1e-4, atol=1e-4)
+
+
+@pytest.mark.parametrize("norm", ["batch_train", "batch_eval", "instance"])
+@pytest.mark.parametrize("given", ["weight", "bias"])
+def test_norm_scale_or_shift_alone_gets_no_gradient(norm, given):
+    """Paddle's batch_norm and instance_norm kernels give the scale and shift gradients only
+    when both are passed: alone, either stays without a gradient."""
+    data = np.random.RandomState(0).rand(4, 3, 2).astype("float32")
+
+    def run(P):
+        x = P.to_tensor(data, stop_gradient=False)
+        p = P.to_tensor([1.0, 2.0, 0.5], stop_gradient=False)
+        kw = {given: p}
+        F = P.nn.functional
+        if norm == "instance":
+            y = F.instance_norm(x, **kw)
+        else:
+            y = F.batch_norm(x, P.zeros([3]) + 0.5, P.ones([3]) * 2, training=norm == "batch_train", **kw)
+        (y * P.arange(24, dtype="float32").reshape([4, 3, 2])).sum().backward()
+        return [y, x.grad, p.grad]
+    both_same(run, rtol=1e-4, atol=1e-4)
+
+
+def test_batch_norm_layer_without_bias_leaves_its_weight_untrained():
+    def run(P):
+        P.seed(0)
+        bn = P.nn.BatchNorm1D(3, bias_attr=False)
+        opt = P.optimizer.SGD(0.1, parameters=bn.parameters())
+        x = P.to_tensor(np.random.RandomState(0).rand(4, 3).astype("float32"))
+        (bn(x) * P.arange(12, dtype="float32").reshape([4, 3])).sum().backward()
+        opt.step()
+        return [bn.weight, bn.weight.grad]
+    ours, theirs = both(run)
+    assert_same(ours[0], theirs[0])
+    assert ours[1] is None and theirs[1] is None

@@ -112,6 +112,7 @@ def batch_norm(x, running_mean, running_var, weight=None, bias=None, training=Fa
                                  f"statistics, but received shape {list(t.shape)}")
     if x.dtype not in F32_F64:
         kernel_dtypes(api, x, F32_F64)   # Paddle's CPU kernel
+    weight, bias = _affine_grads_in_pairs(weight, bias)
     m = scalar_of(momentum)
     try:
         if epsilon < 0 and x.numel() != 0 and (use_global_stats or x.numel() != c):
@@ -150,6 +151,15 @@ def batch_norm(x, running_mean, running_var, weight=None, bias=None, training=Fa
         same_dtype_args(api, x, weight=weight, bias=bias, **stats)
         raise
     return out.movedim(1, -1) if last else out
+
+
+def _affine_grads_in_pairs(weight, bias):
+    """Paddle's batch and instance norm kernels give the scale and shift gradients only when
+    both are passed: with one of them None, the other gets no gradient either."""
+    if (weight is None) != (bias is None):
+        return (None if weight is None else weight.detach(),
+                None if bias is None else bias.detach())
+    return weight, bias
 
 
 def _update_running(running_mean, running_var, mean, var, m) -> None:
@@ -214,6 +224,7 @@ def instance_norm(x, running_mean=None, running_var=None, weight=None, bias=None
                          f"received a {x.dim()}-D tensor of shape {list(x.shape)}")
     if x.dtype not in F32_F64:
         kernel_dtypes("nn.functional.instance_norm", x, F32_F64)   # Paddle's CPU kernel
+    weight, bias = _affine_grads_in_pairs(weight, bias)
     if x.dim() <= 2 or math.prod(x.shape[2:]) == 1 or x.numel() == 0:
         # one spatial element: the centred input is 0, so only the shift remains
         shape = [1, -1] + [1] * (x.dim() - 2)
