@@ -182,7 +182,13 @@ def _flatten(obj: Any) -> tuple[list, Any]:
         if isinstance(o, tuple) and hasattr(type(o), "_fields"):  # a named tuple (topk's)
             return (type(o), tuple(go(e) for e in o))
         if type(o) is dict:
-            return ("dict", tuple((k, go(v)) for k, v in o.items()))
+            # leaves in sorted key order, as Paddle's flatten (a saved program's outputs are
+            # in that order); the skeleton keeps the dict's own order
+            try:
+                keys = sorted(o)
+            except TypeError:  # keys that do not sort keep their order
+                keys = list(o)
+            return ("dict", tuple((k, go(o[k])) for k in keys), tuple(o))
         leaves.append(o)
         return "*"
 
@@ -195,9 +201,10 @@ def _unflatten(skel: Any, leaves: list) -> Any:
     def go(s: Any) -> Any:
         if s == "*":
             return next(it)
-        kind, items = s
+        kind, items = s[0], s[1]
         if kind == "dict":
-            return {k: go(v) for k, v in items}
+            values = {k: go(v) for k, v in items}
+            return {k: values[k] for k in s[2]}
         seq = [go(e) for e in items]
         if isinstance(kind, type):
             return kind(*seq)
@@ -542,6 +549,10 @@ def convert_logical_and(fa: Callable, fb: Callable) -> Any:
     a = fa()
     if not isinstance(a, Value):
         return fb() if _truthy(a) else a
+    if not _TRACE.full_graph:
+        # Paddle's default mode keeps Python's meaning: ``b`` when ``a`` holds true, else ``a``
+        # itself (AST mode, full_graph=True, makes it a logical_and op)
+        return convert_ifexp(a, fb, lambda: a)
     b = fb()
     if isinstance(b, Tensor):
         return _pg().logical_and(_bool_value(a), _bool_value(_value(b, _recorder().block)
@@ -554,6 +565,9 @@ def convert_logical_or(fa: Callable, fb: Callable) -> Any:
     a = fa()
     if not isinstance(a, Value):
         return a if _truthy(a) else fb()
+    if not _TRACE.full_graph:
+        # Paddle's default mode keeps Python's meaning: ``a`` itself when it holds true, else ``b``
+        return convert_ifexp(a, lambda: a, fb)
     b = fb()
     if isinstance(b, Tensor):
         return _pg().logical_or(_bool_value(a), _bool_value(b))

@@ -1,0 +1,129 @@
+"""``paddle.jit.to_static`` on Python constructs against real Paddle 3.3.1, cases after
+Paddle's dygraph-to-static tests: ``and`` / ``or`` on tensors in the default mode, and what
+``jit.load`` gives back for converted models (output order of dicts, stop_gradient).
+
+PYTEST_DONT_REWRITE: Paddle's default mode translates bytecode.
+"""
+from __future__ import annotations
+
+import os
+
+import numpy as np
+
+from tests.reference import assert_same, both, both_same
+
+
+# ---- `and` / `or` keep Python's meaning in the default mode ---------------------------------
+def _and_value(x):
+    y = (x.sum() > 0) and x * 2
+    return y
+
+
+def _and_number(x):
+    y = x.sum() and 3
+    return y
+
+
+def test_and_gives_right_operand_value():
+    # `a and b` is b (a float tensor) when a holds true, not a logical_and of the two
+    def run(fw):
+        f = fw.jit.to_static(_and_value)
+        return [f(fw.to_tensor([1.0, 2.0])), f(fw.to_tensor([-1.0, 2.0]))]
+    both_same(run)
+
+
+def test_and_with_python_number():
+    def run(fw):
+        f = fw.jit.to_static(_and_number)
+        return [f(fw.to_tensor([1.0, 2.0])), f(fw.to_tensor([-1.0, 2.0]))]
+    both_same(run)
+
+
+def test_and_full_graph_stays_logical_and():
+    def run(fw):
+        f = fw.jit.to_static(_and_value, full_graph=True)
+        return [f(fw.to_tensor([1.0, 2.0])), f(fw.to_tensor([-3.0, 2.0]))]
+    both_same(run)
+
+
+# ---- jit.save / jit.load of converted models -------------------------------------------------
+def _saved(fw, tmp_path, forward, tag, spec_kwargs=None):
+    class Net(fw.nn.Layer):
+        def __init__(self):
+            super().__init__()
+            self.fc = fw.nn.Linear(3, 2)
+            self.fc.weight.set_value(np.ones((3, 2), 'float32'))
+
+        def forward(self, x):
+            return forward(fw, self, x)
+
+    net = Net()
+    net.eval()
+    spec = fw.static.InputSpec([None, 3], 'float32', **(spec_kwargs or {}))
+    path = os.path.join(str(tmp_path), f"{fw.__name__}_{tag}")
+    fw.jit.save(fw.jit.to_static(net, input_spec=[spec]), path)
+    return fw.jit.load(path)
+
+
+def _dict_out(fw, net, x):
+    return {"b": net.fc(x), "a": x * 4, "c": x.argmax(-1)}
+
+
+def _nested_dict_out(fw, net, x):
+    return [x * 4, {"z": x * 2, "y": x * 5}], x * 3
+
+
+def test_loaded_dict_outputs_in_sorted_key_order(tmp_path):
+    # the saved program's outputs are the dict's values by sorted key
+    def run(fw):
+        out = _saved(fw, tmp_path, _dict_out, "dict")(fw.ones([4, 3]))
+        return [type(out).__name__, *out]
+    both_same(run)
+
+
+def test_loaded_nested_dict_outputs(tmp_path):
+    def run(fw):
+        return list(_saved(fw, tmp_path, _nested_dict_out, "nested")(fw.ones([2, 3])))
+    both_same(run)
+
+
+def test_to_static_dict_output_keeps_key_order():
+    def run(fw):
+        out = fw.jit.to_static(lambda x: {"b": x * 2, "a": x * 3})(fw.ones([2]))
+        return [list(out), *out.values()]
+    both_same(run)
+
+
+def _many_outputs(fw, net, x):
+    return (net.fc(x), x * 2, x.argmax(-1), fw.zeros([2]), x > 0, fw.shape(x), x.sum() > 0,
+            x.mean(), fw.numel(x), x.astype('int32'), x.detach() * 2, x.shape[0] * x,
+            fw.full([1], 3, 'int32'))
+
+
+def test_loaded_outputs_stop_gradient(tmp_path):
+    # a comparison's, a shape's or a constant's output stops gradients, the others do not
+    def run(fw):
+        outs = _saved(fw, tmp_path, _many_outputs, "sg")(fw.ones([4, 3]))
+        return [[o.stop_gradient for o in outs], *outs]
+    both_same(run)
+
+
+def test_loaded_outputs_stop_gradient_train_mode(tmp_path):
+    def run(fw):
+        layer = _saved(fw, tmp_path, _many_outputs, "sg_train")
+        layer.train()
+        x = fw.ones([4, 3])
+        x.stop_gradient = False
+        return [o.stop_gradient for o in layer(x)]
+    both_same(run)
+
+
+def test_loaded_outputs_stop_gradient_input_spec_stops(tmp_path):
+    # InputSpec(stop_gradient=True): every output of the saved program stops gradients
+    def run(fw):
+        layer = _saved(fw, tmp_path, lambda fw, net, x: (x * 2, x.argmax(-1), x.mean()), "spec_sg",
+                       {"stop_gradient": True})
+        x = fw.ones([4, 3])
+        x.stop_gradient = False
+        return [o.stop_gradient for o in layer(x)]
+    both_same(run)
