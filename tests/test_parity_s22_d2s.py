@@ -127,3 +127,25 @@ def test_loaded_outputs_stop_gradient_input_spec_stops(tmp_path):
         x.stop_gradient = False
         return [o.stop_gradient for o in layer(x)]
     both_same(run)
+
+
+# ---- sizes only the data decides, read in Python --------------------------------------------
+def test_nonzero_size_read_in_python():
+    # the default mode reads the real size on every call (not the -1 a program holds)
+    def run(fw):
+        @fw.jit.to_static
+        def f(x):
+            y = fw.nonzero(x)
+            return y.shape[0], list(y.shape)
+        return [f(fw.to_tensor([1.0, 0.0, 2.0])), f(fw.to_tensor([0.0, 0.0, 3.0]))]
+    both_same(run)
+
+
+def test_tensor_sized_zeros_read_in_python():
+    def run(fw):
+        @fw.jit.to_static
+        def f(x, n):
+            y = fw.zeros([n, 2])
+            return y.shape[0], y.sum() + x.sum()
+        return [f(fw.ones([2]), fw.to_tensor(3)), f(fw.ones([2]), fw.to_tensor(5))]
+    both_same(run)

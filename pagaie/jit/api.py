@@ -716,6 +716,12 @@ class StaticFunction:
                 out = fn(*bound.args, **bound.kwargs)
                 updates = _reassigned_tensors(snapshot)
                 reads = UNKNOWN_SHAPE_READS[0] - reads
+                if reads and call and not full_graph and \
+                        not any(-1 in shape for _, shape, _, _ in sig.feeds):
+                    # a size that only the data decides (nonzero's, a mask's, zeros([n])'s)
+                    # was read as a Python number: Paddle's default mode reads the real one
+                    # on every call, so this call runs eagerly
+                    raise ast_runtime.SideEffect("the function reads a data-dependent size")
                 leaves, skel = ast_runtime._flatten(out)
                 for x in leaves:
                     if x is ast_runtime.UNDEFINED:
