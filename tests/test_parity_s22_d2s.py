@@ -9,8 +9,9 @@ from __future__ import annotations
 import os
 
 import numpy as np
+import pytest
 
-from tests.reference import assert_same, both, both_same
+from tests.reference import both_same, same_exception
 
 
 # ---- `and` / `or` keep Python's meaning in the default mode ---------------------------------
@@ -149,3 +150,31 @@ def test_tensor_sized_zeros_read_in_python():
             return y.shape[0], y.sum() + x.sum()
         return [f(fw.ones([2]), fw.to_tensor(3)), f(fw.ones([2]), fw.to_tensor(5))]
     both_same(run)
+
+
+# ---- *args take no positional arguments -----------------------------------------------------
+def _star(x, *args):
+    return x + sum(args)
+
+
+@pytest.mark.parametrize("full_graph", [False, True])
+@pytest.mark.parametrize("extra", ["tensor", "int"])
+def test_star_args_without_input_spec(full_graph, extra):
+    # Paddle binds the named parameters only, with or without input_spec
+    def run(fw):
+        more = fw.ones([2]) if extra == "tensor" else 3
+        return fw.jit.to_static(_star, full_graph=full_graph)(fw.ones([2]), more)
+    same_exception(run)
+
+
+def test_star_args_of_layer_forward():
+    def run(fw):
+        class Net(fw.nn.Layer):
+            def forward(self, x, *args):
+                return x + len(args)
+        return fw.jit.to_static(Net())(fw.ones([2]), 1, 2)
+    same_exception(run)
+
+
+def test_star_args_left_empty():
+    both_same(lambda fw: fw.jit.to_static(_star)(fw.ones([2])))

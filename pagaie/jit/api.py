@@ -638,10 +638,9 @@ class StaticFunction:
         if self._instance is not None:
             named = named[1:]
         from pagaie.jit.save_load import TranslatedLayer
-        if self._input_spec is not None and len(args) > len(named) and \
-                not isinstance(self._instance, TranslatedLayer):
-            # Paddle binds the named parameters only: ``*args`` takes no tensors (without
-            # input_spec too; pagaie feeds them there)
+        if len(args) > len(named) and not isinstance(self._instance, TranslatedLayer):
+            # Paddle binds the named parameters only: ``*args`` takes no argument, with or
+            # without input_spec, in both modes
             raise ValueError(f"paddle.jit.to_static: {self.dygraph_function.__qualname__} takes "
                              f"{len(named)} positional arguments {named}, but received {len(args)}; "
                              "a converted function cannot take them through *args")
