@@ -11,7 +11,7 @@ import os
 import numpy as np
 import pytest
 
-from tests.reference import both_same, same_exception
+from tests.reference import both_same, both_static, same_exception
 
 
 # ---- `and` / `or` keep Python's meaning in the default mode ---------------------------------
@@ -178,3 +178,82 @@ def test_star_args_of_layer_forward():
 
 def test_star_args_left_empty():
     both_same(lambda fw: fw.jit.to_static(_star)(fw.ones([2])))
+
+
+# ---- Tensor.size of a symbolic value ---------------------------------------------------------
+def _size_uses(x):
+    return x.size, x * x.size
+
+
+@pytest.mark.parametrize("full_graph", [False, True])
+@pytest.mark.parametrize("spec", [False, True])
+def test_size_in_converted_function(full_graph, spec):
+    # the default mode reads a Python number; full_graph=True (AST mode) the numel op's tensor
+    def run(fw):
+        specs = [fw.static.InputSpec([None, 3])] if spec else None
+        return fw.jit.to_static(_size_uses, full_graph=full_graph, input_spec=specs)(fw.ones([2, 3]))
+    both_same(run)
+
+
+def test_size_in_static_mode():
+    # a static Value's size is the numel op's value, also for a known shape
+    def run(fw):
+        x = fw.static.data("x", [2, 3], "float32")
+        s = x.size
+        return [type(s).__name__, str(s.dtype), list(s.shape)]
+    ours, theirs = both_static(run, fresh_programs=True)
+    assert ours == theirs
+
+
+# ---- functions decorated with a gradient mode ------------------------------------------------
+def test_no_grad_decorated_callee():
+    # the callee's ops stop gradients, as when it runs eagerly
+    def run(fw):
+        @fw.no_grad()
+        def helper(x):
+            return x * 3
+
+        @fw.jit.to_static
+        def f(x):
+            return helper(x) + x
+
+        x = fw.to_tensor([1.0, 2.0])
+        x.stop_gradient = False
+        out = f(x)
+        out.sum().backward()
+        return [out, x.grad]
+    both_same(run)
+
+
+def test_no_grad_decorated_converted_function():
+    def run(fw):
+        @fw.jit.to_static
+        @fw.no_grad()
+        def f(x):
+            return x * 3
+
+        x = fw.to_tensor([1.0, 2.0])
+        x.stop_gradient = False
+        out = f(x)
+        return [out, out.stop_gradient]
+    both_same(run)
+
+
+def test_no_grad_decorated_layer_method():
+    def run(fw):
+        class Net(fw.nn.Layer):
+            def __init__(self):
+                super().__init__()
+                self.fc = fw.nn.Linear(2, 2)
+
+            @fw.no_grad()
+            def stats(self, x):
+                return self.fc(x).mean()
+
+            def forward(self, x):
+                return self.fc(x) + self.stats(x)
+
+        net = fw.jit.to_static(Net())
+        net(fw.ones([1, 2])).sum().backward()
+        return [net.fc.bias.grad]
+    both_same(run)

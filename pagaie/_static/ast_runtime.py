@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import builtins
 import contextlib
+import functools
 import operator
 import sys
 import types
@@ -901,6 +902,17 @@ def _should_convert(fn: Any) -> bool:
 def converted(fn: types.FunctionType) -> Callable:
     """``fn`` converted (or ``fn`` itself when it cannot be)."""
     from pagaie._static.ast_transform import ConversionError, convert_function
+    mode = getattr(fn, "__jst_grad_mode__", None)
+    if mode is not None:
+        # a ``@paddle.no_grad()`` (enable_grad, set_grad_enabled) function: its body is
+        # converted and still runs in that gradient mode, as Paddle's converter runs it
+        inner = converted(fn.__wrapped__)
+
+        @functools.wraps(inner)
+        def in_mode(*args: Any, **kwargs: Any) -> Any:
+            with mode():
+                return inner(*args, **kwargs)
+        return in_mode
     try:
         return convert_function(fn, sys.modules[__name__])
     except ConversionError:
