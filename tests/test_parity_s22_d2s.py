@@ -257,3 +257,34 @@ def test_no_grad_decorated_layer_method():
         net(fw.ones([1, 2])).sum().backward()
         return [net.fc.bias.grad]
     both_same(run)
+
+
+# ---- unknown sizes (InputSpec None) read in Python with full_graph=True ----------------------
+def _first_size(x):
+    return x.shape[0]
+
+
+def _sizes_sum(x):
+    return x.reshape([x.shape[0], 3, 1]), x.shape[0] + x.shape[1]
+
+
+def _length(x):
+    return len(x)
+
+
+def _rows_loop(x):
+    s = 0
+    for i in range(x.shape[0]):
+        s = s + x[i].sum()
+    return s
+
+
+@pytest.mark.parametrize("fn", [_first_size, _sizes_sum, _length, _rows_loop])
+@pytest.mark.parametrize("full_graph", [False, True])
+def test_unknown_size_read_in_python(fn, full_graph):
+    # AST mode reads an unknown size as the shape op's tensor; the default mode as a number
+    def run(fw):
+        spec = [fw.static.InputSpec([None, 3])]
+        f = fw.jit.to_static(fn, input_spec=spec, full_graph=full_graph)
+        return [f(fw.ones([4, 3])), f(fw.ones([2, 3]))]
+    both_same(run)

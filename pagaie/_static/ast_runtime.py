@@ -757,7 +757,18 @@ def convert_shape(x: Any) -> Any:
     kind = list if _TRACE.full_graph else type(dims)
     if -1 not in dims:
         return kind(dims)
-    return kind([UnknownDim(x, i) if d == -1 else d for i, d in enumerate(dims)])
+    return kind([_unknown_dim(x, i) if d == -1 else d for i, d in enumerate(dims)])
+
+
+def _unknown_dim(x: Value, axis: int) -> Any:
+    """An unknown size read in Python: with ``full_graph=True`` the shape op's 0-D tensor, as
+    Paddle's AST mode gives (the trace stays general: the read is not counted), else an
+    :class:`UnknownDim`."""
+    if not _TRACE.full_graph:
+        return UnknownDim(x, axis)
+    if axis == 0 or -1 not in x._known_dims()[:axis]:
+        UNKNOWN_SHAPE_READS[0] -= 1   # the one read of ``x.shape`` that found the -1
+    return _pg().shape(x)[axis]
 
 
 # ---- loops over ranges and sequences -------------------------------------------------------
@@ -817,7 +828,7 @@ def convert_len(x: Any) -> Any:
     if isinstance(x, Value) and x._t.dim() > 0:
         dims = x.shape
         if dims[0] == -1:
-            return UnknownDim(x, 0)
+            return _unknown_dim(x, 0)
     return builtins.len(x)
 
 
