@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import builtins
 import contextlib
+import functools
 import operator
 import sys
 import types
@@ -182,7 +183,13 @@ def _flatten(obj: Any) -> tuple[list, Any]:
         if isinstance(o, tuple) and hasattr(type(o), "_fields"):  # a named tuple (topk's)
             return (type(o), tuple(go(e) for e in o))
         if type(o) is dict:
-            return ("dict", tuple((k, go(v)) for k, v in o.items()))
+            # leaves in sorted key order, as Paddle's flatten (a saved program's outputs are
+            # in that order); the skeleton keeps the dict's own order
+            try:
+                keys = sorted(o)
+            except TypeError:  # keys that do not sort keep their order
+                keys = list(o)
+            return ("dict", tuple((k, go(o[k])) for k in keys), tuple(o))
         leaves.append(o)
         return "*"
 
@@ -195,9 +202,10 @@ def _unflatten(skel: Any, leaves: list) -> Any:
     def go(s: Any) -> Any:
         if s == "*":
             return next(it)
-        kind, items = s
+        kind, items = s[0], s[1]
         if kind == "dict":
-            return {k: go(v) for k, v in items}
+            values = {k: go(v) for k, v in items}
+            return {k: values[k] for k in s[2]}
         seq = [go(e) for e in items]
         if isinstance(kind, type):
             return kind(*seq)
@@ -542,6 +550,10 @@ def convert_logical_and(fa: Callable, fb: Callable) -> Any:
     a = fa()
     if not isinstance(a, Value):
         return fb() if _truthy(a) else a
+    if not _TRACE.full_graph:
+        # Paddle's default mode keeps Python's meaning: ``b`` when ``a`` holds true, else ``a``
+        # itself (AST mode, full_graph=True, makes it a logical_and op)
+        return convert_ifexp(a, fb, lambda: a)
     b = fb()
     if isinstance(b, Tensor):
         return _pg().logical_and(_bool_value(a), _bool_value(_value(b, _recorder().block)
@@ -554,6 +566,9 @@ def convert_logical_or(fa: Callable, fb: Callable) -> Any:
     a = fa()
     if not isinstance(a, Value):
         return a if _truthy(a) else fb()
+    if not _TRACE.full_graph:
+        # Paddle's default mode keeps Python's meaning: ``a`` itself when it holds true, else ``b``
+        return convert_ifexp(a, lambda: a, fb)
     b = fb()
     if isinstance(b, Tensor):
         return _pg().logical_or(_bool_value(a), _bool_value(b))
@@ -742,7 +757,18 @@ def convert_shape(x: Any) -> Any:
     kind = list if _TRACE.full_graph else type(dims)
     if -1 not in dims:
         return kind(dims)
-    return kind([UnknownDim(x, i) if d == -1 else d for i, d in enumerate(dims)])
+    return kind([_unknown_dim(x, i) if d == -1 else d for i, d in enumerate(dims)])
+
+
+def _unknown_dim(x: Value, axis: int) -> Any:
+    """An unknown size read in Python: with ``full_graph=True`` the shape op's 0-D tensor, as
+    Paddle's AST mode gives (the trace stays general: the read is not counted), else an
+    :class:`UnknownDim`."""
+    if not _TRACE.full_graph:
+        return UnknownDim(x, axis)
+    if axis == 0 or -1 not in x._known_dims()[:axis]:
+        UNKNOWN_SHAPE_READS[0] -= 1   # the one read of ``x.shape`` that found the -1
+    return _pg().shape(x)[axis]
 
 
 # ---- loops over ranges and sequences -------------------------------------------------------
@@ -802,7 +828,7 @@ def convert_len(x: Any) -> Any:
     if isinstance(x, Value) and x._t.dim() > 0:
         dims = x.shape
         if dims[0] == -1:
-            return UnknownDim(x, 0)
+            return _unknown_dim(x, 0)
     return builtins.len(x)
 
 
@@ -887,6 +913,17 @@ def _should_convert(fn: Any) -> bool:
 def converted(fn: types.FunctionType) -> Callable:
     """``fn`` converted (or ``fn`` itself when it cannot be)."""
     from pagaie._static.ast_transform import ConversionError, convert_function
+    mode = getattr(fn, "__jst_grad_mode__", None)
+    if mode is not None:
+        # a ``@paddle.no_grad()`` (enable_grad, set_grad_enabled) function: its body is
+        # converted and still runs in that gradient mode, as Paddle's converter runs it
+        inner = converted(fn.__wrapped__)
+
+        @functools.wraps(inner)
+        def in_mode(*args: Any, **kwargs: Any) -> Any:
+            with mode():
+                return inner(*args, **kwargs)
+        return in_mode
     try:
         return convert_function(fn, sys.modules[__name__])
     except ConversionError:

@@ -275,10 +275,17 @@ class Value(ValueUses, Tensor):
 
     @property
     def size(self) -> Any:  # type: ignore[override]
+        from pagaie import numel
+        from pagaie._static.ast_runtime import _TRACE
         n = declared_size(self)
+        if not _TRACE.active or _TRACE.full_graph:
+            # static mode and to_static's AST mode (full_graph=True): Paddle's Value.size is
+            # the element count as the program runs (its numel op), also for known sizes
+            return numel(self)
         if n == -1:
-            # an unknown size: the element count as the program runs (Paddle's numel op)
-            from pagaie import numel
+            # the default mode reads the real count, a Python number: to_static
+            # specialises a trace that reads an unknown one
+            UNKNOWN_SHAPE_READS[0] += 1
             return numel(self)
         return n
 

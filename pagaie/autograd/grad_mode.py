@@ -44,6 +44,7 @@ class _GradMode:
         def wrapper(*args: Any, **kwargs: Any) -> Any:
             with mode():
                 return func(*args, **kwargs)
+        wrapper.__jst_grad_mode__ = mode  # to_static converts ``func`` and keeps the mode
         return wrapper
 
 
@@ -113,6 +114,7 @@ class set_grad_enabled:
         def wrapper(*args: Any, **kwargs: Any) -> Any:
             with set_grad_enabled(self._mode):
                 return func(*args, **kwargs)
+        wrapper.__jst_grad_mode__ = functools.partial(set_grad_enabled, self._mode)
         return wrapper
 
 

@@ -638,10 +638,9 @@ class StaticFunction:
         if self._instance is not None:
             named = named[1:]
         from pagaie.jit.save_load import TranslatedLayer
-        if self._input_spec is not None and len(args) > len(named) and \
-                not isinstance(self._instance, TranslatedLayer):
-            # Paddle binds the named parameters only: ``*args`` takes no tensors (without
-            # input_spec too; pagaie feeds them there)
+        if len(args) > len(named) and not isinstance(self._instance, TranslatedLayer):
+            # Paddle binds the named parameters only: ``*args`` takes no argument, with or
+            # without input_spec, in both modes
             raise ValueError(f"paddle.jit.to_static: {self.dygraph_function.__qualname__} takes "
                              f"{len(named)} positional arguments {named}, but received {len(args)}; "
                              "a converted function cannot take them through *args")
@@ -716,6 +715,12 @@ class StaticFunction:
                 out = fn(*bound.args, **bound.kwargs)
                 updates = _reassigned_tensors(snapshot)
                 reads = UNKNOWN_SHAPE_READS[0] - reads
+                if reads and call and not full_graph and \
+                        not any(-1 in shape for _, shape, _, _ in sig.feeds):
+                    # a size that only the data decides (nonzero's, a mask's, zeros([n])'s)
+                    # was read as a Python number: Paddle's default mode reads the real one
+                    # on every call, so this call runs eagerly
+                    raise ast_runtime.SideEffect("the function reads a data-dependent size")
                 leaves, skel = ast_runtime._flatten(out)
                 for x in leaves:
                     if x is ast_runtime.UNDEFINED:

@@ -400,9 +400,17 @@ class TranslatedLayer(Layer):
             # or the inputs in eval mode
             with torch.no_grad():
                 outs = run_program(runner, feed_names, list(inputs))
-        for o in outs:
-            if isinstance(o, Tensor) and o.stop_gradient:
-                flag_grad(o._t, carried=True)  # Paddle's outputs always say stop_gradient=False
+        # Paddle's outputs say what the saved program's values say (a comparison's, a shape's
+        # or a constant's stop gradients, whatever the inputs); a program written by Paddle
+        # itself does not carry that here: its outputs say stop_gradient=False
+        stops = holder.get("fetch_stop_gradient") or [False] * len(outs)
+        for o, stop in zip(outs, stops):
+            if not isinstance(o, Tensor):
+                continue
+            if stop:
+                o.stop_gradient = True
+            elif o.stop_gradient:
+                flag_grad(o._t, carried=True)
         return outs[0] if len(outs) == 1 else outs
 
 
@@ -647,6 +655,7 @@ def _load_pagaie(raw: bytes, data: dict, model_path: str, params_path: str, shar
     for v in infer.global_block().vars.values():
         if v.persistable and not v.is_data and v.name not in persistable and v.op is None:
             raise _corrupt(model_path, f"no saved value for persistable {v.name!r}")
-    holder = {"infer": infer, "feed_names": feed_names, "fetch_names": fetch_names}
+    holder = {"infer": infer, "feed_names": feed_names, "fetch_names": fetch_names,
+              "fetch_stop_gradient": [infer.global_block().var(n).stop_gradient for n in fetch_names]}
     return holder, persistable
 

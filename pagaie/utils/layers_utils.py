@@ -378,7 +378,7 @@ def convert_shape_to_list(shape: Any) -> Any:
     from pagaie._core.tensor import Tensor
     if isinstance(shape, (list, tuple)):
         return [x.item(0) if isinstance(x, Tensor) else x for x in shape
-                if not (isinstance(x, Tensor) and x.size == 0)]
+                if not (isinstance(x, Tensor) and 0 in x.shape)]
     return shape.astype("int64").tolist()
 
 

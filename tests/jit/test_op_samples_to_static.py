@@ -30,7 +30,8 @@ def test_every_op_sample_through_to_static():
             continue
         slots = [i for i, a in enumerate(args) if isinstance(a, paddle.Tensor)]
 
-        def call(*tensors, _args=args, _slots=slots, _fn=fn, _kwargs=kwargs):
+        # the tensors come as one list: a converted function's *args take no arguments
+        def call(tensors, _args=args, _slots=slots, _fn=fn, _kwargs=kwargs):
             a = list(_args)
             for i, t in zip(_slots, tensors):
                 a[i] = t
@@ -40,7 +41,7 @@ def test_every_op_sample_through_to_static():
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
             try:
-                got = paddle.jit.to_static(call)(*[args[i] for i in slots])
+                got = paddle.jit.to_static(call)([args[i] for i in slots])
             except Exception as exc:  # noqa: BLE001
                 problems.append(f"{s.name}: {type(exc).__name__}: {exc}")
                 continue
