@@ -184,3 +184,11 @@ def test_batch_norm_layer_without_bias_leaves_its_weight_untrained():
     ours, theirs = both(run)
     assert_same(ours[0], theirs[0])
     assert ours[1] is None and theirs[1] is None
+
+
+@pytest.mark.parametrize("dt", ["float32", "float64"])
+@pytest.mark.parametrize("approximate", [False, True])
+def test_gelu_of_infinities(dt, approximate):
+    """gelu(inf) is inf and gelu(-inf) NaN (``-inf * 0``), in every dtype and form."""
+    vals = [float("inf"), -float("inf"), 1e30, -1e30, 0.0, 1.5] * 3
+    both_same(lambda P: P.nn.functional.gelu(P.to_tensor(vals, dtype=dt), approximate=approximate))

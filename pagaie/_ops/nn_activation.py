@@ -8,6 +8,7 @@ composite over it.
 from __future__ import annotations
 
 import inspect
+import math
 import numbers
 
 import torch
@@ -338,6 +339,8 @@ def gelu(x, approximate=False, name=None, *, out=None):
                         f"but received {type(approximate).__name__} {approximate!r}")
     _float(x, "gelu")
     r = F.gelu(x, approximate="tanh" if approximate else "none")
+    if not approximate and x.dtype is torch.float32:
+        r = torch.where(x == math.inf, x, r)   # torch's vectorised float32 erf path gives NaN at inf
     return r if out is None else write_out(out, r)
 
 
