@@ -1,0 +1,33 @@
+"""Session-22 sweep of ``paddle.nn.functional`` ops named m..z (losses, pooling, padding,
+activations, resampling) and their ``paddle.nn`` layers: numerical outputs, gradients of the
+inputs and weights, and argument checks, compared with real Paddle 3.3.1."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from tests.reference import assert_same, both, output_and_grads, same_exception
+
+pytest.importorskip("paddle")
+
+_RNG = np.random.default_rng(22)
+
+
+def _rand(*shape, dtype="float64"):
+    return _RNG.standard_normal(shape).astype(dtype)
+
+
+def _same_grads(arrays: list, fn, rtol: float = 1e-5, atol: float = 1e-6) -> None:
+    """``fn(P, *leaves)`` and the gradients of its squared sum agree with Paddle's."""
+    ours, theirs = both(lambda P: output_and_grads(P, arrays, fn))
+    assert_same(ours, theirs, rtol=rtol, atol=atol)
+
+
+# -- softmax_with_cross_entropy ------------------------------------------------------------------
+
+@pytest.mark.parametrize("label_shape,axis", [([3, 1], -1), ([1, 4], 0), ([5, 1], -1)])
+def test_softmax_with_cross_entropy_label_shape_off_axis_checked(label_shape, axis):
+    logits = _rand(4, 5)
+    label = np.zeros(label_shape, dtype="int64")
+    same_exception(lambda P: P.nn.functional.softmax_with_cross_entropy(
+        P.to_tensor(logits), P.to_tensor(label), axis=axis))
