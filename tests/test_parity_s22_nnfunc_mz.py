@@ -31,3 +31,26 @@ def test_softmax_with_cross_entropy_label_shape_off_axis_checked(label_shape, ax
     label = np.zeros(label_shape, dtype="int64")
     same_exception(lambda P: P.nn.functional.softmax_with_cross_entropy(
         P.to_tensor(logits), P.to_tensor(label), axis=axis))
+
+
+# -- normalize / pairwise_distance: the gradient of Paddle's p_norm kernel ------------------------
+
+@pytest.mark.parametrize("p", [1, 2, 3, 0.5])
+@pytest.mark.parametrize("axis", [1, -1])
+def test_normalize_gradient_divides_by_norm_plus_epsilon(p, axis):
+    _same_grads([_rand(2, 3, 4)], lambda P, a: P.nn.functional.normalize(a, p=p, axis=axis, epsilon=1e-2))
+
+
+@pytest.mark.parametrize("p", [1, 2])
+def test_normalize_gradient_at_a_norm_equal_to_epsilon(p):
+    x = np.array([[0.5, 0.0], [0.25, 0.0]])
+    _same_grads([x], lambda P, a: P.nn.functional.normalize(a, p=p, epsilon=0.5))
+
+
+@pytest.mark.parametrize("p", [2.0, 1.0, 0.5, 3.0])
+@pytest.mark.parametrize("keepdim", [False, True])
+def test_pairwise_distance_gradient_at_a_zero_difference(p, keepdim):
+    x = np.array([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]])
+    y = np.array([[1.0, 0.0, 3.0], [4.0, 5.0, 6.0]])
+    _same_grads([x, y], lambda P, a, b: P.nn.functional.pairwise_distance(a, b, p=p, epsilon=0.0,
+                                                                          keepdim=keepdim))

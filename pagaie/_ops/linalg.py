@@ -93,6 +93,38 @@ class _EdgeNorm(torch.autograd.Function):
         return g.reshape(ctx.r.shape) * hit, None, None, None
 
 
+class _EpsNorm(torch.autograd.Function):
+    """The ``p``-norm (``p`` finite, not 0) over the single axis ``dim`` with the gradient of
+    Paddle's ``p_norm`` kernel: ``|x|^(p-1) * sign(x) / (norm^(p-1) + eps)``. ``eps`` is the
+    kernel's attribute (``normalize`` passes its ``epsilon``, ``pairwise_distance`` 0), which
+    scales every gradient; at an all-zero slice with ``eps = 0`` the gradient is NaN (0 / 0),
+    and zeros get NaN for ``p < 1``, where torch's norm gradient masks both to 0."""
+
+    @staticmethod
+    def forward(ctx, x, p, dim, keepdim, eps):
+        r = torch.linalg.vector_norm(x, ord=p, dim=dim, keepdim=True)
+        ctx.p, ctx.dim, ctx.keepdim, ctx.eps = p, dim, keepdim, eps
+        ctx.save_for_backward(x, r)
+        return r if keepdim else r.squeeze(dim)
+
+    @staticmethod
+    def backward(ctx, g):
+        x, r = ctx.saved_tensors
+        p = ctx.p
+        if not ctx.keepdim:
+            g = g.unsqueeze(ctx.dim)
+        dx = x.abs().pow(p - 1) / (r.pow(p - 1) + ctx.eps) * g * torch.sign(x)
+        return dx, None, None, None, None
+
+
+def eps_pnorm(x, p: float, dim: int, keepdim: bool, eps: float):
+    """``vector_norm`` of ``x`` over ``dim`` whose gradient is Paddle's ``p_norm`` one with
+    the kernel attribute ``epsilon=eps`` (orders 0 and +-inf go through ``_pnorm``)."""
+    if p == 0 or math.isinf(p) or x.numel() == 0 or not (x.requires_grad and torch.is_grad_enabled()):
+        return _pnorm(x, p, [dim % max(x.dim(), 1)], keepdim)
+    return _EpsNorm.apply(x, p, dim, keepdim, eps)
+
+
 def _pnorm(x, p, dims, keepdim):
     """``torch.linalg.vector_norm`` with Paddle's gradients at the orders 0 and +-inf (over
     several axes Paddle's +-inf norm is a max of ``|x|``, which splits ties as torch does)."""
