@@ -54,3 +54,20 @@ def test_pairwise_distance_gradient_at_a_zero_difference(p, keepdim):
     y = np.array([[1.0, 0.0, 3.0], [4.0, 5.0, 6.0]])
     _same_grads([x, y], lambda P, a, b: P.nn.functional.pairwise_distance(a, b, p=p, epsilon=0.0,
                                                                           keepdim=keepdim))
+
+
+# -- interpolate ----------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("kwargs", [dict(size=[1]), dict(scale_factor=0.3), dict(scale_factor=0.45)])
+@pytest.mark.parametrize("data_format", ["NCW", "NWC"])
+def test_linear_interpolate_single_output_gradient_goes_to_the_first_input(kwargs, data_format):
+    # the forward samples at the scaled coordinate; Paddle's backward uses a ratio of 0
+    x = _rand(2, 3, 4)
+    if data_format == "NWC":
+        x = x.transpose(0, 2, 1).copy()
+    _same_grads([x], lambda P, a: P.nn.functional.interpolate(a, mode="linear", data_format=data_format,
+                                                              **kwargs))
+
+
+def test_upsample_layer_linear_single_output_gradient():
+    _same_grads([_rand(1, 2, 4)], lambda P, a: P.nn.Upsample(size=[1], mode="linear")(a))
