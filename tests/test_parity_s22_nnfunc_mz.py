@@ -71,3 +71,17 @@ def test_linear_interpolate_single_output_gradient_goes_to_the_first_input(kwarg
 
 def test_upsample_layer_linear_single_output_gradient():
     _same_grads([_rand(1, 2, 4)], lambda P, a: P.nn.Upsample(size=[1], mode="linear")(a))
+
+
+# -- triplet losses -------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("swap", [False, True])
+@pytest.mark.parametrize("reduction", ["mean", "none"])
+def test_triplet_margin_with_distance_layer_measures_the_default_distance(swap, reduction):
+    a, p, n = _rand(4, 5), _rand(4, 5), _rand(4, 5)
+
+    def run(P, x, y, z):
+        layer = P.nn.TripletMarginWithDistanceLoss(distance_function=lambda u, v: P.abs(u - v).sum(-1),
+                                                   margin=2.0, swap=swap, reduction=reduction)
+        return layer(x, y, z)
+    _same_grads([a, p, n], run)
