@@ -85,3 +85,52 @@ def test_triplet_margin_with_distance_layer_measures_the_default_distance(swap, 
                                                    margin=2.0, swap=swap, reduction=reduction)
         return layer(x, y, z)
     _same_grads([a, p, n], run)
+
+
+@pytest.mark.parametrize("p", [2.0, 1.0, float("inf")])
+def test_triplet_margin_loss_gradient_where_anchor_and_positive_coincide(p):
+    a, n = _rand(4, 5), _rand(4, 5)
+    _same_grads([a, a.copy(), n], lambda P, x, y, z: P.nn.functional.triplet_margin_loss(
+        x, y, z, p=p, epsilon=0.0, margin=5.0))
+
+
+def test_triplet_margin_loss_inf_norm_gradient_reaches_every_tie():
+    a = np.array([[1.0, -1.0, 0.5], [2.0, 0.0, -2.0]])
+    z = np.zeros((2, 3))
+    _same_grads([a, z, z + 3.0], lambda P, x, y, w: P.nn.functional.triplet_margin_loss(
+        x, y, w, p=float("inf"), epsilon=0.0, margin=5.0, swap=True))
+
+
+def test_triplet_margin_with_distance_loss_refuses_broadcasting_shapes():
+    a, p = _rand(4, 5), _rand(1, 5)
+    same_exception(lambda P: P.nn.functional.triplet_margin_with_distance_loss(
+        P.to_tensor(a), P.to_tensor(p), P.to_tensor(a)))
+
+
+def test_triplet_margin_with_distance_loss_refuses_negative_distances():
+    a, p, n = _rand(4, 5), _rand(4, 5), _rand(4, 5)
+    same_exception(lambda P: P.nn.functional.triplet_margin_with_distance_loss(
+        P.to_tensor(a), P.to_tensor(p), P.to_tensor(n), distance_function=lambda u, v: (u - v).sum(-1) - 100))
+
+
+@pytest.mark.parametrize("fn", ["triplet_margin_loss", "triplet_margin_with_distance_loss"])
+def test_triplet_loss_of_exactly_zero_passes_its_gradient(fn):
+    # d(a, p) - d(a, n) + margin is exactly 0 in the first row (L1 distances 3 and 4, margin
+    # 1): Paddle's clip passes the gradient there, where a relu would not
+    a = np.array([[0.0, 0.0], [1.0, 1.0]])
+    p = np.array([[1.0, 2.0], [1.5, 1.0]])
+    n = np.array([[0.0, 4.0], [5.0, 5.0]])
+
+    def run(P):
+        x, y, z = (P.to_tensor(v, stop_gradient=False) for v in (a, p, n))
+        if fn == "triplet_margin_loss":
+            loss = P.nn.functional.triplet_margin_loss(x, y, z, margin=1.0, p=1, epsilon=0.0,
+                                                       reduction="sum")
+        else:
+            loss = P.nn.functional.triplet_margin_with_distance_loss(
+                x, y, z, distance_function=lambda u, v: P.abs(u - v).sum(-1), margin=1.0,
+                reduction="sum")
+        loss.backward()
+        return [loss, x.grad, y.grad, z.grad]
+    ours, theirs = both(run)
+    assert_same(ours, theirs)

@@ -125,6 +125,18 @@ def eps_pnorm(x, p: float, dim: int, keepdim: bool, eps: float):
     return _EpsNorm.apply(x, p, dim, keepdim, eps)
 
 
+def last_axis_pnorm(d, p: float, keepdim: bool):
+    """Paddle's ``p_norm`` of ``d`` over its last axis with the kernel attribute epsilon 0 (as
+    ``pairwise_distance`` calls it), gradients included: a zero gradient for the count of
+    non-zeros (``p = 0``), every tied extreme for +-inf, NaN at an all-zero slice, and 0 over
+    no elements."""
+    if p == 0:
+        return (d != 0).to(d.dtype).sum(dim=-1, keepdim=keepdim) + (d * 0).sum(dim=-1, keepdim=keepdim)
+    if d.requires_grad or d.numel() == 0:
+        return eps_pnorm(d, p, d.dim() - 1, keepdim, 0.0)
+    return torch.linalg.vector_norm(d, ord=p, dim=-1, keepdim=keepdim)
+
+
 def _pnorm(x, p, dims, keepdim):
     """``torch.linalg.vector_norm`` with Paddle's gradients at the orders 0 and +-inf (over
     several axes Paddle's +-inf norm is a max of ``|x|``, which splits ties as torch does)."""

@@ -668,16 +668,8 @@ def pairwise_distance(x, y, p=2.0, epsilon=1e-6, keepdim=False, name=None):
     float_kernel(api, x)   # Paddle's p_norm kernel: floating inputs only
     if x.dtype not in F32_F64:
         kernel_dtypes("nn.functional.pairwise_distance", x, F32_F64)   # (float32/float64 on the CPU)
-    d = x - y + epsilon
-    p = float(p)
-    if p == 0:   # counts non-zeros; Paddle's p_norm still gives a (zero) gradient
-        return (d != 0).to(d.dtype).sum(dim=-1, keepdim=keepdim) + (d * 0).sum(dim=-1, keepdim=keepdim)
-    if d.requires_grad or d.numel() == 0:
-        # Paddle's p_norm (epsilon 0) gives every tied extreme the gradient, NaN at a zero
-        # difference, and 0 over no elements
-        from pagaie._ops.linalg import eps_pnorm
-        return eps_pnorm(d, p, d.dim() - 1, keepdim, 0.0)
-    return torch.linalg.vector_norm(d, ord=p, dim=-1, keepdim=keepdim)
+    from pagaie._ops.linalg import last_axis_pnorm
+    return last_axis_pnorm(x - y + epsilon, float(p), keepdim)
 
 
 @defop(amp="promote", paddle_types=("p_norm", "normalize"), method=False)
