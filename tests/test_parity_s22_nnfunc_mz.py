@@ -134,3 +134,48 @@ def test_triplet_loss_of_exactly_zero_passes_its_gradient(fn):
         return [loss, x.grad, y.grad, z.grad]
     ours, theirs = both(run)
     assert_same(ours, theirs)
+
+
+# -- max pooling: windows with no element above float32's lowest value ---------------------------
+
+_NEG_INF_MAP = np.array([[[[-np.inf, -np.inf, 1.0], [-np.inf, -np.inf, 2.0], [3.0, -np.inf, 4.0]]]])
+_TINY_MAP = np.array([[[[-1e300, -1e300, 1.0], [-1e300, -1e300, 2.0], [3.0, 0.0, 4.0]]]])
+
+
+def _neg_inf_pools(P, x):
+    F = P.nn.functional
+    return [F.max_pool2d(x, 2, stride=1), F.max_pool2d(x, 2, stride=1, padding=1),
+            F.max_pool1d(x[0], 2, stride=1), F.max_pool3d(x.unsqueeze(2), [1, 2, 2], stride=1),
+            F.adaptive_max_pool1d(x[0], 2), F.adaptive_max_pool2d(x, 2),
+            F.adaptive_max_pool3d(x.unsqueeze(2), [1, 2, 2])]
+
+
+@pytest.mark.parametrize("data", [_NEG_INF_MAP, _NEG_INF_MAP.astype("float32"), _TINY_MAP],
+                         ids=["neginf64", "neginf32", "tiny64"])
+def test_max_pools_start_at_float32_lowest(data):
+    ours, theirs = both(lambda P: _neg_inf_pools(P, P.to_tensor(data)))
+    assert_same(ours, theirs)
+
+
+@pytest.mark.parametrize("data", [_NEG_INF_MAP, _TINY_MAP], ids=["neginf", "tiny"])
+def test_max_pools_with_mask_mark_windows_below_float32_lowest(data):
+    def run(P):
+        x = P.to_tensor(data)
+        F = P.nn.functional
+        return [*F.max_pool2d(x, 2, stride=1, return_mask=True),
+                *F.max_pool2d(x, 2, stride=1, padding=1, return_mask=True),
+                *F.adaptive_max_pool2d(x, 2, return_mask=True)]
+    ours, theirs = both(run)
+    assert_same(ours, theirs)
+
+
+@pytest.mark.parametrize("data", [_NEG_INF_MAP, _TINY_MAP], ids=["neginf", "tiny"])
+def test_max_pool_gradient_skips_windows_below_float32_lowest(data):
+    # (only the pool without a mask: Paddle's indexed backward writes through the -1 mask)
+    def run(P):
+        x = P.to_tensor(data, stop_gradient=False)
+        y = P.nn.functional.max_pool2d(x, 2, stride=1)
+        y.backward(P.ones_like(y))
+        return [y, x.grad]
+    ours, theirs = both(run)
+    assert_same(ours, theirs)
