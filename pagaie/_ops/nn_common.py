@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import functools
 import inspect
-import math
 import numbers
 from typing import Any
 
@@ -697,13 +696,7 @@ def normalize(x, p=2, axis=1, epsilon=1e-12, out=None, name=None):
                          f"shape {list(x.shape)}")
     if x.dtype not in F32_F64:
         kernel_dtypes("nn.functional.normalize", x, F32_F64)   # Paddle's CPU p_norm kernel
-    if x.dim() == 0:
-        # Paddle's p_norm of a 0-D input reduces nothing (0; -inf / inf for the orders inf /
-        # -inf), and the [1] epsilon tensor broadcasts the quotient to shape [1]
-        p = float(p)
-        empty_norm = -math.inf if p == math.inf else math.inf if p == -math.inf else 0.0
-        return x.reshape(1) / max(empty_norm, float(epsilon))
-    if x.requires_grad and torch.is_grad_enabled():
+    if x.requires_grad and torch.is_grad_enabled() and x.dim():
         # Paddle's p_norm gradient divides by norm^(p-1) + epsilon (not torch's), and its
         # maximum splits the gradient of a norm equal to epsilon in half (clamp would not)
         from pagaie._ops.linalg import eps_pnorm
