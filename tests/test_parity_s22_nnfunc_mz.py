@@ -211,3 +211,12 @@ def test_indexed_and_adaptive_max_pools_skip_nan(dtype):
         return [*outs, x.grad]
     ours, theirs = both(run)
     assert_same(ours, theirs)
+
+
+@pytest.mark.parametrize("margin", [0.0, 0.3])
+@pytest.mark.parametrize("reduction", ["none", "mean"])
+def test_margin_ranking_loss_of_zero_dim_inputs(margin, reduction):
+    # a non-zero margin is added as a [1] tensor in Paddle: the 'none' loss of 0-D inputs is [1]
+    a, b = np.array(0.4), np.array(0.9)
+    _same_grads([a, b], lambda P, x, y: P.nn.functional.margin_ranking_loss(
+        x, y, P.to_tensor(-1.0, dtype="float64"), margin=margin, reduction=reduction))

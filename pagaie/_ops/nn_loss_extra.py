@@ -59,7 +59,12 @@ def margin_ranking_loss(input, other, label, margin=0.0, reduction="mean", name=
     input, other = _promote(api, input, other)
     label = _promote(api, input - other, label)[1]
     float_kernel(f"paddle.{api}", input)   # Paddle's relu kernel
-    return reduce_loss(torch.relu(-label * (input - other) + margin), reduction)
+    out = -label * (input - other)
+    if margin != 0:
+        # Paddle adds a non-zero margin as a [1] tensor: a 0-D loss comes out as [1]
+        out = out + torch.full([1] if out.dim() == 0 else [], margin, dtype=out.dtype,
+                               device=out.device)
+    return reduce_loss(torch.relu(out), reduction)
 
 
 @defop(amp="black", method=False, paddle_types=())
