@@ -93,6 +93,50 @@ class _EdgeNorm(torch.autograd.Function):
         return g.reshape(ctx.r.shape) * hit, None, None, None
 
 
+class _EpsNorm(torch.autograd.Function):
+    """The ``p``-norm (``p`` finite, not 0) over the single axis ``dim`` with the gradient of
+    Paddle's ``p_norm`` kernel: ``|x|^(p-1) * sign(x) / (norm^(p-1) + eps)``. ``eps`` is the
+    kernel's attribute (``normalize`` passes its ``epsilon``, ``pairwise_distance`` 0), which
+    scales every gradient; at an all-zero slice with ``eps = 0`` the gradient is NaN (0 / 0),
+    and zeros get NaN for ``p < 1``, where torch's norm gradient masks both to 0."""
+
+    @staticmethod
+    def forward(ctx, x, p, dim, keepdim, eps):
+        r = torch.linalg.vector_norm(x, ord=p, dim=dim, keepdim=True)
+        ctx.p, ctx.dim, ctx.keepdim, ctx.eps = p, dim, keepdim, eps
+        ctx.save_for_backward(x, r)
+        return r if keepdim else r.squeeze(dim)
+
+    @staticmethod
+    def backward(ctx, g):
+        x, r = ctx.saved_tensors
+        p = ctx.p
+        if not ctx.keepdim:
+            g = g.unsqueeze(ctx.dim)
+        dx = x.abs().pow(p - 1) / (r.pow(p - 1) + ctx.eps) * g * torch.sign(x)
+        return dx, None, None, None, None
+
+
+def eps_pnorm(x, p: float, dim: int, keepdim: bool, eps: float):
+    """``vector_norm`` of ``x`` over ``dim`` whose gradient is Paddle's ``p_norm`` one with
+    the kernel attribute ``epsilon=eps`` (orders 0 and +-inf go through ``_pnorm``)."""
+    if p == 0 or math.isinf(p) or x.numel() == 0 or not (x.requires_grad and torch.is_grad_enabled()):
+        return _pnorm(x, p, [dim % max(x.dim(), 1)], keepdim)
+    return _EpsNorm.apply(x, p, dim, keepdim, eps)
+
+
+def last_axis_pnorm(d, p: float, keepdim: bool):
+    """Paddle's ``p_norm`` of ``d`` over its last axis with the kernel attribute epsilon 0 (as
+    ``pairwise_distance`` calls it), gradients included: a zero gradient for the count of
+    non-zeros (``p = 0``), every tied extreme for +-inf, NaN at an all-zero slice, and 0 over
+    no elements."""
+    if p == 0:
+        return (d != 0).to(d.dtype).sum(dim=-1, keepdim=keepdim) + (d * 0).sum(dim=-1, keepdim=keepdim)
+    if d.requires_grad or d.numel() == 0:
+        return eps_pnorm(d, p, d.dim() - 1, keepdim, 0.0)
+    return torch.linalg.vector_norm(d, ord=p, dim=-1, keepdim=keepdim)
+
+
 def _pnorm(x, p, dims, keepdim):
     """``torch.linalg.vector_norm`` with Paddle's gradients at the orders 0 and +-inf (over
     several axes Paddle's +-inf norm is a max of ``|x|``, which splits ties as torch does)."""

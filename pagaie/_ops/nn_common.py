@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import functools
 import inspect
-import math
 import numbers
 from typing import Any
 
@@ -675,15 +674,8 @@ def pairwise_distance(x, y, p=2.0, epsilon=1e-6, keepdim=False, name=None):
     float_kernel(api, x)   # Paddle's p_norm kernel: floating inputs only
     if x.dtype not in F32_F64:
         kernel_dtypes("nn.functional.pairwise_distance", x, F32_F64)   # (float32/float64 on the CPU)
-    d = x - y + epsilon
-    p = float(p)
-    if p == 0:   # counts non-zeros; Paddle's p_norm still gives a (zero) gradient
-        return (d != 0).to(d.dtype).sum(dim=-1, keepdim=keepdim) + (d * 0).sum(dim=-1, keepdim=keepdim)
-    if (math.isinf(p) and d.requires_grad) or d.numel() == 0:
-        # Paddle's p_norm gives every tied extreme the gradient, and 0 over no elements
-        from pagaie._ops.linalg import _pnorm
-        return _pnorm(d, p, [d.dim() - 1], keepdim)
-    return torch.linalg.vector_norm(d, ord=p, dim=-1, keepdim=keepdim)
+    from pagaie._ops.linalg import last_axis_pnorm
+    return last_axis_pnorm(x - y + epsilon, float(p), keepdim)
 
 
 @defop(amp="promote", paddle_types=("p_norm", "normalize"), method=False)
@@ -710,6 +702,12 @@ def normalize(x, p=2, axis=1, epsilon=1e-12, out=None, name=None):
                          f"shape {list(x.shape)}")
     if x.dtype not in F32_F64:
         kernel_dtypes("nn.functional.normalize", x, F32_F64)   # Paddle's CPU p_norm kernel
+    if x.requires_grad and torch.is_grad_enabled() and x.dim():
+        # Paddle's p_norm gradient divides by norm^(p-1) + epsilon (not torch's), and its
+        # maximum splits the gradient of a norm equal to epsilon in half (clamp would not)
+        from pagaie._ops.linalg import eps_pnorm
+        n = eps_pnorm(x, float(p), axis, True, epsilon)
+        return x / torch.maximum(n, n.new_tensor(epsilon))
     return F.normalize(x, p=float(p), dim=axis, eps=epsilon)
 
 

@@ -310,6 +310,11 @@ def softmax_with_cross_entropy(logits, label, soft_label=False, ignore_index=-10
             raise ValueError(f"paddle.{api}: the hard label must have the logits' rank with size 1 "
                              f"on axis {axis}, but received label shape {list(label.shape)} for "
                              f"logits shape {list(logits.shape)}")
+        if any(a != b for i, (a, b) in enumerate(zip(logits.shape, label.shape)) if i != ax):
+            # (torch's gather would read a smaller label as a slice of the logits)
+            raise ValueError(f"paddle.{api}: 'logits' and 'label' must have the same shape except "
+                             f"on axis {axis}, but received logits shape {list(logits.shape)} and "
+                             f"label shape {list(label.shape)}")
         lab = label.long()
         mask = lab != ignore_index
         safe = torch.where(mask, lab, torch.zeros_like(lab))

@@ -59,7 +59,12 @@ def margin_ranking_loss(input, other, label, margin=0.0, reduction="mean", name=
     input, other = _promote(api, input, other)
     label = _promote(api, input - other, label)[1]
     float_kernel(f"paddle.{api}", input)   # Paddle's relu kernel
-    return reduce_loss(torch.relu(-label * (input - other) + margin), reduction)
+    out = -label * (input - other)
+    if margin != 0:
+        # Paddle adds a non-zero margin as a [1] tensor: a 0-D loss comes out as [1]
+        out = out + torch.full([1] if out.dim() == 0 else [], margin, dtype=out.dtype,
+                               device=out.device)
+    return reduce_loss(torch.relu(out), reduction)
 
 
 @defop(amp="black", method=False, paddle_types=())
@@ -132,8 +137,15 @@ def triplet_margin_loss(input, positive, negative, margin=1.0, p=2, epsilon=1e-0
     input, negative = _promote(api, input, negative)
     positive = positive.to(input.dtype)
     float_kernel(f"paddle.{api}", input)
-    return F.triplet_margin_loss(input, positive, negative, margin=margin, p=p, eps=epsilon,
-                                 swap=bool(swap), reduction=reduction)
+    # the distances as Paddle's pairwise_distance takes them (its p_norm gradient: NaN where
+    # two samples coincide with epsilon 0, every tied extreme for p = inf)
+    from pagaie._ops.linalg import last_axis_pnorm
+    p = float(p)
+    d_pos = last_axis_pnorm(input - positive + epsilon, p, False)
+    d_neg = last_axis_pnorm(input - negative + epsilon, p, False)
+    if swap:
+        d_neg = torch.minimum(d_neg, last_axis_pnorm(positive - negative + epsilon, p, False))
+    return reduce_loss((d_pos - d_neg + margin).clamp_min(0), reduction)
 
 
 def triplet_margin_with_distance_loss(input: Any, positive: Any, negative: Any,
@@ -170,12 +182,24 @@ def triplet_margin_with_distance_loss(input: Any, positive: Any, negative: Any,
     if margin < 0:
         raise ValueError("paddle.nn.functional.triplet_margin_with_distance_loss: 'margin' must "
                          f"not be negative, but received {margin}")
+    api = "paddle.nn.functional.triplet_margin_with_distance_loss"
+    if not list(input.shape) == list(positive.shape) == list(negative.shape):
+        # Paddle wants one shape: no broadcasting between the three
+        raise ValueError(f"{api}: 'input', 'positive' and 'negative' must have the same shape, but "
+                         f"received {list(input.shape)}, {list(positive.shape)} and "
+                         f"{list(negative.shape)}")
     dist = distance_function or pagaie.nn.functional.pairwise_distance
     d_pos = dist(input, positive)
     d_neg = dist(input, negative)
     if swap:
         d_neg = pagaie.minimum(d_neg, dist(positive, negative))
-    loss = pagaie.nn.functional.relu(d_pos - d_neg + margin)
+    for d in (d_pos, d_neg):
+        # Paddle checks the values it has (not those of a static program)
+        if not d._t.is_meta and not bool((d._t >= 0).all()):
+            raise ValueError(f"{api}: the distances must not be negative: check the "
+                             f"distance_function (received a minimum of {float(d._t.min())})")
+    # a clip, as Paddle: a loss of exactly 0 still passes its gradient (relu's would not)
+    loss = pagaie.clip(d_pos - d_neg + margin, min=0.0)
     if reduction == "mean":
         return loss.mean()
     if reduction == "sum":

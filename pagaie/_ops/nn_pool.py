@@ -258,8 +258,34 @@ def _lowest(dtype: torch.dtype) -> float:
     return torch.finfo(torch.float32 if dtype == torch.float64 else dtype).min
 
 
+def _floor_lowest(out: torch.Tensor, idx: torch.Tensor | None = None):
+    """Paddle's max pools start each window at float32's lowest value (for float64 too) and
+    keep an element only when it is larger: a window of ``-inf`` (or, in float64, of values
+    below that) gives the lowest value, and its mask -1. ``out`` (and ``idx``) so adjusted;
+    the gradient of such a window is 0, as Paddle's (no element equals the result)."""
+    if out.dtype not in (torch.float32, torch.float64):
+        return out if idx is None else (out, idx)
+    low = _lowest(out.dtype)
+    if idx is not None:
+        idx = torch.where(out < low, torch.full_like(idx, -1), idx)
+    out = out.clamp_min(low)
+    return out if idx is None else (out, idx)
+
+
+def _skip_nan(x: torch.Tensor) -> torch.Tensor:
+    """``x`` with NaN as ``-inf``: Paddle's indexed (and adaptive) max pools keep an element
+    only when the running maximum is smaller than it, which a NaN never is."""
+    if not x.is_floating_point():
+        return x
+    return torch.where(torch.isnan(x), torch.full_like(x, -math.inf), x)
+
+
 def _max_values(g: _Geom, n: int, x: torch.Tensor) -> torch.Tensor:
     """The max pool of channels-first ``x`` over ``g``'s windows."""
+    return _floor_lowest(_max_windows(g, n, x))
+
+
+def _max_windows(g: _Geom, n: int, x: torch.Tensor) -> torch.Tensor:
     if not g.fast:
         return _MAX[n](g.padded(_lowest(x.dtype), x=x), g.k, g.s, 0, 1, False)
     pad = [a for a, _ in g.pairs]
@@ -289,9 +315,9 @@ def _max_pool(api, n, x, kernel_size, stride, padding, return_mask, ceil_mode, d
     if not return_mask:
         return g.finish(_window_pool(g.x, lambda t: _max_values(g, n, t)))
     if g.fast:
-        r = _MAX[n](g.x, g.k, g.s, [a for a, _ in g.pairs], 1, g.ceil, True)
-        return r[0], r[1].to(torch.int32)
-    xp = g.padded(_lowest(x.dtype))
+        r = _MAX[n](_skip_nan(g.x), g.k, g.s, [a for a, _ in g.pairs], 1, g.ceil, True)
+        return _floor_lowest(r[0], r[1].to(torch.int32))
+    xp = g.padded(_lowest(x.dtype), x=_skip_nan(g.x))
     out, idx = _MAX[n](xp, g.k, g.s, 0, 1, False, True)
     # Indices refer to the padded map: back to the input's flattened spatial positions.
     psz, sz = list(xp.shape[2:]), list(g.x.shape[2:])
@@ -308,7 +334,7 @@ def _max_pool(api, n, x, kernel_size, stride, padding, return_mask, ceil_mode, d
         valid &= (c >= 0) & (c < d)
         flat = flat * d + c
     # A window entirely in the padding has no maximum: Paddle marks it -1.
-    return out, torch.where(valid, flat, -1).to(torch.int32)
+    return _floor_lowest(out, torch.where(valid, flat, -1).to(torch.int32))
 
 
 def _avg_pool(api, n, x, kernel_size, stride, padding, ceil_mode, exclusive, divisor_override,
@@ -450,10 +476,10 @@ def _adaptive_max(api, n, x, output_size, return_mask):
     if 0 in sizes:
         out = _empty_map(x, sizes)
         return (out, torch.empty(out.shape, dtype=torch.int32, device=x.device)) if return_mask else out
-    out = _AMAX[n](x, sizes, return_mask)
+    out = _AMAX[n](_skip_nan(x), sizes, return_mask)
     if return_mask:
-        return out[0], out[1].to(torch.int32)
-    return out
+        return _floor_lowest(out[0], out[1].to(torch.int32))
+    return _floor_lowest(out)
 
 
 def _unpool(api, n, x, indices, kernel_size, stride, padding, data_format, output_size):

@@ -335,7 +335,15 @@ def _resample(x, sizes, scales, mode, align_corners, align_mode):
             shape = [1] * out.dim()
             shape[axis] = sizes[k]
             w = lam.to(out.dtype).reshape(shape)
-            out = a + (b - a) * w
+            blend = a + (b - a) * w
+            if mode == "linear" and sizes[k] == 1 and align_mode == 0 and not align_corners \
+                    and blend.requires_grad:
+                # Paddle's linear_interp forward samples a single output at the scaled
+                # coordinate, but its backward takes a ratio of 0 there: the whole gradient
+                # goes to the first input position
+                first = out.narrow(axis, 0, 1)
+                blend = first + (blend - first).detach()
+            out = blend
         else:
             out = a
     return out

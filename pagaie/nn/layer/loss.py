@@ -286,6 +286,9 @@ class TripletMarginLoss(Layer):
 class TripletMarginWithDistanceLoss(Layer):
     """Layer form of :func:`paddle.nn.functional.triplet_margin_with_distance_loss` (same options, same defaults).
 
+    As in Paddle 3.3.1, ``distance_function`` is stored as an attribute but the loss uses the
+    default pairwise L2 distance.
+
     Examples:
         >>> import pagaie as paddle
         >>> loss = paddle.nn.TripletMarginWithDistanceLoss()(paddle.zeros([1, 2]), paddle.zeros([1, 2]), paddle.full([1, 2], 3.0))
@@ -304,8 +307,9 @@ class TripletMarginWithDistanceLoss(Layer):
         self.name = name
 
     def forward(self, input: Any, positive: Any, negative: Any) -> Any:
+        # Paddle 3.3.1's layer keeps ``distance_function`` but never passes it on: the loss
+        # always measures the default pairwise (L2) distance
         return _x.triplet_margin_with_distance_loss(input, positive, negative,
-                                                    distance_function=self.distance_function,
                                                     margin=self.margin, swap=self.swap,
                                                     reduction=self.reduction)
 
