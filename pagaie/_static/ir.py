@@ -786,13 +786,18 @@ class Program(ProgramMethods):
         return clone_program(self, for_test)
 
     def state_dict(self, mode: str = "all", scope: Any = None) -> dict:
-        """Persistable values by name: ``'param'``, ``'opt'`` (optimizer state) or ``'all'``."""
+        """Persistable values by name: ``'param'``, ``'opt'`` (optimizer state) or ``'all'``.
+
+        As Paddle, each value is a ``DenseTensor`` view of the variable: ``np.array(v)``,
+        ``v.shape()``, and ``v.set(array, place)`` writes the variable itself.
+        """
         from pagaie._static.program_tools import program_state_dict
+        from pagaie.static.framework import DenseTensor, _ScopeVar
         _check_scope(scope, "state_dict")
         if not isinstance(mode, str):
             raise TypeError(f"paddle.static.Program.state_dict: mode must be a str ('all', "
                             f"'param' or 'opt'), but received {type(mode).__name__} {mode!r}")
-        return program_state_dict(self, mode)
+        return {k: DenseTensor(_ScopeVar(k, t)) for k, t in program_state_dict(self, mode).items()}
 
     def set_state_dict(self, state_dict: dict, scope: Any = None) -> None:
         """Copy the values of ``state_dict`` into the matching persistable values."""

@@ -240,7 +240,7 @@ def set_program_state(program: Program, state_dict: dict) -> None:
         ...     x = paddle.static.data('sps_x', [None, 2], 'float32')
         ...     y = paddle.static.nn.fc(x, 1, name='sps_fc', bias_attr=False)
         >>> paddle.static.set_program_state(main, {'sps_fc.w_0': np.ones([2, 1], 'float32')})
-        >>> main.state_dict()['sps_fc.w_0'].tolist()
+        >>> np.array(main.state_dict()['sps_fc.w_0']).tolist()
         [[1.0], [1.0]]
         >>> paddle.disable_static()
     """

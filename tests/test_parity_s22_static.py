@@ -1,0 +1,85 @@
+"""Session-22 sweep of static programs against real Paddle 3.3.1 (PIR): what a program's
+``state_dict`` hands out (DenseTensor views of the variables), ``paddle.load`` in static mode
+(DenseTensors, not eager Tensors), and more Executor, Program, static.nn and inference APIs."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from tests.reference import assert_same, both_static
+
+pytest.importorskip("paddle")
+
+
+def _both(fn):
+    return both_static(fn, fresh_programs=True)
+
+
+def _fc_program(fw):
+    x = fw.static.data("x", [None, 4], "float32")
+    y = fw.static.nn.fc(x, 3)
+    exe = fw.static.Executor(fw.CPUPlace())
+    exe.run(fw.static.default_startup_program())
+    return x, y, exe
+
+
+# ---- Program.state_dict / set_state_dict ----------------------------------------------------------
+@pytest.mark.parametrize("mode", ["all", "param"])
+def test_program_state_dict_values_are_dense_tensor_views(mode):
+    """Each value is a DenseTensor: ``shape()`` is a method, and ``set`` writes the variable
+    the program reads."""
+    def run(fw):
+        x, y, exe = _fc_program(fw)
+        sd = fw.static.default_main_program().state_dict(mode)
+        kinds = sorted((type(v).__name__, v.shape(), str(v._dtype())) for v in sd.values())
+        w = next(k for k in sd if k.endswith(".w_0"))
+        b = next(k for k in sd if k.endswith(".b_0"))
+        sd[w].set(np.full([4, 3], 0.5, "float32"), fw.CPUPlace())
+        sd[b].set(np.arange(3, dtype="float32"), fw.CPUPlace())
+        out = exe.run(feed={"x": np.ones([2, 4], "float32")}, fetch_list=[y])
+        return kinds, out, np.array(fw.static.global_scope().find_var(w).get_tensor())
+    ours, theirs = _both(run)
+    assert ours[0] == theirs[0]
+    assert_same(ours[1:], theirs[1:])
+
+
+def test_program_state_dict_saved_loaded_and_set_back(tmp_path):
+    """``paddle.save(program.state_dict())`` then ``paddle.load`` in static mode gives
+    DenseTensors (numpy arrays with return_numpy), which ``set_state_dict`` takes back."""
+    def run(fw):
+        x, y, exe = _fc_program(fw)
+        prog = fw.static.default_main_program()
+        path = str(tmp_path / f"{fw.__name__}.pdparams")
+        fw.save(prog.state_dict(), path)
+        before = exe.run(feed={"x": np.ones([2, 4], "float32")}, fetch_list=[y])
+        loaded = fw.load(path)
+        arrays = fw.load(path, return_numpy=True)
+        kinds = sorted((type(v).__name__, np.array(v).shape) for v in loaded.values())
+        kinds += sorted((type(v).__name__, v.shape) for v in arrays.values())
+        exe.run(fw.static.default_startup_program())   # new random values...
+        prog.set_state_dict(loaded, fw.static.global_scope())   # ... and the saved ones back
+        after = exe.run(feed={"x": np.ones([2, 4], "float32")}, fetch_list=[y])
+        return kinds, before, after
+    ours, theirs = _both(run)
+    assert ours[0] == theirs[0]
+    assert_same(ours[1], ours[2])
+    assert_same(theirs[1], theirs[2])
+
+
+def test_paddle_load_in_static_mode_gives_dense_tensors(tmp_path):
+    from tests.reference import paddle_ref
+    import pagaie
+    for fw in (pagaie, paddle_ref()):
+        fw.save({"a": fw.to_tensor(np.ones(3, "float32")), "b": np.ones(2)},
+                str(tmp_path / f"d{fw.__name__}.pd"))
+        fw.save(fw.to_tensor(np.arange(4, dtype="int64")), str(tmp_path / f"t{fw.__name__}.pd"))
+
+    def run(fw):
+        d = fw.load(str(tmp_path / f"d{fw.__name__}.pd"))
+        t = fw.load(str(tmp_path / f"t{fw.__name__}.pd"))
+        return ([(k, type(v).__name__, np.array(v)) for k, v in sorted(d.items())],
+                type(t).__name__, np.array(t))
+    ours, theirs = _both(run)
+    assert [e[:2] for e in ours[0]] == [e[:2] for e in theirs[0]]
+    assert ours[1] == theirs[1]
+    assert_same([e[2] for e in ours[0]] + [ours[2]], [e[2] for e in theirs[0]] + [theirs[2]])
