@@ -83,3 +83,18 @@ def test_paddle_load_in_static_mode_gives_dense_tensors(tmp_path):
     assert [e[:2] for e in ours[0]] == [e[:2] for e in theirs[0]]
     assert ours[1] == theirs[1]
     assert_same([e[2] for e in ours[0]] + [ours[2]], [e[2] for e in theirs[0]] + [theirs[2]])
+
+
+# ---- static.gradients ---------------------------------------------------------------------------
+@pytest.mark.parametrize("target_gradients", [None, [3.0, 5.0, None], [1.0, 5.0, 3.0]])
+def test_gradients_count_a_target_listed_twice_once_with_its_last_gradient(target_gradients):
+    def run(fw):
+        x = fw.static.data("x", [2, 3], "float32")
+        x.stop_gradient = False
+        z, w = x * x, x * 2
+        tg = None if target_gradients is None else [
+            None if g is None else fw.full([2, 3], g) for g in target_gradients]
+        gs = fw.static.gradients([z, w, z], [x], tg)
+        return fw.static.Executor().run(feed={"x": np.full([2, 3], 2.0, "float32")}, fetch_list=gs)
+    ours, theirs = _both(run)
+    assert_same(ours, theirs)
