@@ -98,3 +98,65 @@ def test_gradients_count_a_target_listed_twice_once_with_its_last_gradient(targe
         return fw.static.Executor().run(feed={"x": np.full([2, 3], 2.0, "float32")}, fetch_list=gs)
     ours, theirs = _both(run)
     assert_same(ours, theirs)
+
+
+# ---- paddle.inference ---------------------------------------------------------------------------
+def _three_outputs_net(fw):
+    class Net(fw.nn.Layer):
+        def __init__(self):
+            super().__init__()
+            self.fc = fw.nn.Linear(4, 2)
+
+        def forward(self, x, y):
+            h = self.fc(x)
+            return h, y * 2, h.sum()
+    return Net()
+
+
+def _predictor_outputs(fw, tmp_path, how):
+    """Output names, handle shapes/types and values of a predictor over a model ``fw`` saved
+    with ``how`` ('jit' or 'static')."""
+    import os
+    path = os.path.join(str(tmp_path), f"{fw.__name__}_{how}")
+    if how == "jit":
+        net = _three_outputs_net(fw)
+        for p in net.parameters():
+            p.set_value(np.full(p.shape, 0.25, "float32"))
+        fw.jit.save(net, path, [fw.static.InputSpec([None, 4], "float32", "a"),
+                                fw.static.InputSpec([3], "int64", "b")])
+    else:
+        fw.enable_static()
+        try:
+            main, start = fw.static.Program(), fw.static.Program()
+            with fw.static.program_guard(main, start):
+                x = fw.static.data("a", [-1, 4], "float32")
+                y = fw.static.data("b", [3], "int64")
+                h = fw.static.nn.fc(x, 2)
+                outs = [h, y * 2, h.sum()]
+            exe = fw.static.Executor(fw.CPUPlace())
+            with fw.static.scope_guard(fw.static.Scope()):
+                exe.run(start)
+                for k, v in main.state_dict().items():
+                    v.set(np.full(v.shape(), 0.25, "float32"), fw.CPUPlace())
+                fw.static.save_inference_model(path, [x, y], outs, exe, program=main)
+        finally:
+            fw.disable_static()
+    config = fw.inference.Config(path + ".json", path + ".pdiparams")
+    pred = fw.inference.create_predictor(config)
+    pred.get_input_handle("a").copy_from_cpu(np.arange(8, dtype="float32").reshape(2, 4))
+    pred.get_input_handle("b").copy_from_cpu(np.arange(3, dtype="int64"))
+    pred.run()
+    names = pred.get_output_names()
+    handles = [pred.get_output_handle(n) for n in names]
+    return (names, [(h.shape(), str(h.type())) for h in handles],
+            [h.copy_to_cpu() for h in handles])
+
+
+@pytest.mark.parametrize("how", ["jit", "static"])
+def test_predictor_output_names_are_the_fetch_names(tmp_path, how):
+    """Paddle's predictor names a model's outputs fetch_name_<i>, whoever exported it."""
+    from tests.reference import paddle_ref
+    import pagaie
+    ours, theirs = (_predictor_outputs(fw, tmp_path, how) for fw in (pagaie, paddle_ref()))
+    assert ours[:2] == theirs[:2]
+    assert_same(ours[2], theirs[2])
