@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from tests.reference import assert_same, both_static
+from tests.reference import assert_same, both_static, same_static_exception
 
 pytest.importorskip("paddle")
 
@@ -160,3 +160,22 @@ def test_predictor_output_names_are_the_fetch_names(tmp_path, how):
     ours, theirs = (_predictor_outputs(fw, tmp_path, how) for fw in (pagaie, paddle_ref()))
     assert ours[:2] == theirs[:2]
     assert_same(ours[2], theirs[2])
+
+
+# ---- static.auc's curve -------------------------------------------------------------------------
+@pytest.mark.parametrize("curve", ["PR", "ROC", "other"])
+def test_auc_takes_any_curve_name_and_computes_the_roc_area(curve):
+    def run(fw):
+        p = fw.static.data("p", [None, 2], "float32")
+        lab = fw.static.data("l", [None, 1], "int64")
+        r = fw.static.auc(p, lab, curve=curve, num_thresholds=10)
+        feed = {"p": np.array([[0.9, 0.1], [0.2, 0.8], [0.6, 0.4], [0.3, 0.7]], "float32"),
+                "l": np.array([[0], [1], [1], [0]], "int64")}
+        return fw.static.Executor().run(feed=feed, fetch_list=[r[0]])
+    ours, theirs = _both(run)
+    assert_same(ours, theirs)
+
+
+def test_auc_curve_must_be_a_str():
+    same_static_exception(lambda fw: fw.static.auc(fw.static.data("p", [None, 2], "float32"),
+                                                   fw.static.data("l", [None, 1], "int64"), curve=3))

@@ -216,7 +216,8 @@ def _window_auc(pos: Any, neg: Any, real: Any, n: int, steps: int) -> tuple:
 
 def auc(input: Any, label: Any, curve: str = "ROC", num_thresholds: int = 4095, topk: int = 1,
         slide_steps: int = 1, ins_tag_weight: Any = None) -> tuple:
-    """Area under the ROC curve from bucketed positive / negative counts.
+    """Area under the ROC curve from bucketed positive / negative counts (Paddle's kernel
+    computes that area for any ``curve`` name, ``'PR'`` included).
 
     The last column of ``input`` (``[N, 1]`` or ``[N, 2]``) is the positive-class
     probability, bucketed by ``int(p * num_thresholds)``; a label above 0 counts as a
@@ -235,8 +236,10 @@ def auc(input: Any, label: Any, curve: str = "ROC", num_thresholds: int = 4095, 
         >>> round(float(a), 4)
         1.0
     """
-    if curve != "ROC":
-        raise ValueError(f"paddle.static.auc: only curve='ROC' is supported, but received {curve!r}")
+    if not isinstance(curve, str):  # (TypeError, as Paddle's str attribute)
+        raise TypeError(f"paddle.static.auc: curve must be a str, but received "
+                        f"{type(curve).__name__} {curve!r}")
+    # As Paddle's kernel: the area is the ROC one whatever ``curve`` names ('PR' included).
     for arg, v, kinds in (("input", input, ("float32", "float64")), ("label", label, ("int32", "int64")),
                           ("ins_tag_weight", ins_tag_weight, ("float32", "float64"))):
         if v is not None and getattr(v, "dtype", None) is not None and v.dtype.name not in kinds:
