@@ -179,3 +179,18 @@ def test_auc_takes_any_curve_name_and_computes_the_roc_area(curve):
 def test_auc_curve_must_be_a_str():
     same_static_exception(lambda fw: fw.static.auc(fw.static.data("p", [None, 2], "float32"),
                                                    fw.static.data("l", [None, 1], "int64"), curve=3))
+
+
+# ---- printing a program -------------------------------------------------------------------------
+def test_a_printed_program_names_paddles_ops():
+    """``str(program)`` names each op as Paddle does (pd_op.matmul...), inputs and parameters
+    included (pd_op.data, builtin.parameter)."""
+    def run(fw):
+        x = fw.static.data("x", [None, 4], "float32")
+        fw.mean(fw.static.nn.fc(x, 3, activation="relu") * 2)
+        text = str(fw.static.default_main_program())
+        names = ["pd_op.data", "builtin.parameter", "pd_op.matmul", "pd_op.add", "pd_op.relu",
+                 "pd_op.scale", "pd_op.mean"]
+        return [n for n in names if f'"{n}"' in text]
+    ours, theirs = _both(run)
+    assert ours == theirs

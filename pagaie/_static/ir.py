@@ -586,7 +586,8 @@ class Operator(OperationMethods):
         parts = [_short(a) for a in self.args] + [f"{k}={_short(v)}" for k, v in self.kwargs.items()
                                                    if k != "name"]
         attrs = f" {self.attrs}" if self.attrs else ""
-        return f"({outs}) = {self.type}({', '.join(parts)}){attrs}"
+        # Paddle's op name (quoted, as Paddle prints a program: "pd_op.matmul"), then ours
+        return f"({outs}) = \"{self.name()}\" {self.type}({', '.join(parts)}){attrs}"
 
     def to_json(self) -> dict:
         return {"type": self.type, "args": _encode(self.args), "kwargs": _encode(self.kwargs),
@@ -664,7 +665,8 @@ class Block(BlockMethods):
         for v in self.vars.values():
             if v.persistable or v.is_data:
                 tag = "persist " if v.persistable else ""
-                lines.append(f"    {tag}var {v.name} : Tensor(shape={list(v.shape)}, "
+                op = v._defining_op()[0]   # Paddle's op: "pd_op.data", "builtin.parameter"
+                lines.append(f"    {tag}var {v.name} = \"{op}\" : Tensor(shape={list(v.shape)}, "
                              f"dtype={v.dtype.name}, stop_gradient={v.stop_gradient})")
         lines += [f"    {op!r}" for op in self.ops]
         lines.append("}")
