@@ -194,3 +194,27 @@ def test_a_printed_program_names_paddles_ops():
         return [n for n in names if f'"{n}"' in text]
     ours, theirs = _both(run)
     assert ours == theirs
+
+
+# ---- static.save / load_inference_model argument checks ----------------------------------------
+def _inference_model(fw, prefix):
+    x = fw.static.data("x", [None, 3], "float32")
+    y = fw.static.nn.fc(x, 2)
+    exe = fw.static.Executor(fw.CPUPlace())
+    exe.run(fw.static.default_startup_program())
+    fw.static.save_inference_model(prefix, [x], [y], exe)
+
+
+@pytest.mark.parametrize("executor", [None, 3, "exe"])
+def test_load_inference_model_needs_an_executor_for_the_parameters(tmp_path, executor):
+    """Paddle asserts an Executor (None fails on its attribute: AttributeError)."""
+    def run(fw):
+        prefix = str(tmp_path / f"{fw.__name__}_m")
+        _inference_model(fw, prefix)
+        fw.static.load_inference_model(prefix, executor)
+    same_static_exception(run)
+
+
+@pytest.mark.parametrize("program", [3, "main", None])
+def test_static_save_of_something_not_a_program(tmp_path, program):
+    same_static_exception(lambda fw: fw.static.save(program, str(tmp_path / "m")))

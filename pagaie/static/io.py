@@ -122,9 +122,10 @@ def save(program: Program, model_path: str, protocol: int = 4, **configs: Any) -
         >>> paddle.disable_static()
     """
     from pagaie.framework.io import save as _save
-    if not isinstance(program, Program):
-        raise TypeError(f"paddle.static.save: program must be a Program, but received "
-                        f"{type(program).__name__}")
+    if not isinstance(program, Program):  # (Paddle fails reading its variables: AttributeError)
+        from pagaie.static.executor import _NotAProgramError
+        raise _NotAProgramError(f"paddle.static.save: program must be a Program, but received "
+                                f"{type(program).__name__}")
     if not isinstance(protocol, int) or not 2 <= protocol <= 4:
         raise ValueError(f"paddle.static.save: protocol must be an int in [2, 4], but received {protocol!r}")
     base = os.path.basename(model_path)
@@ -670,6 +671,8 @@ def load_inference_model(path_prefix: str, executor: Any, **kwargs: Any) -> list
     if not os.path.exists(model_path):
         raise _ModelFileError(f"paddle.static.load_inference_model: there is no model file "
                               f"{model_path!r}")
+    if params_path is not None and os.path.exists(params_path):
+        _check_loading_executor(executor)
     model = load_from_file(model_path)
     if not _is_pagaie_program(model):  # a model exported by real Paddle (PIR JSON or .pdmodel)
         try:
@@ -688,6 +691,18 @@ def load_inference_model(path_prefix: str, executor: Any, **kwargs: Any) -> list
     fetch = [gb.var(n) for n in program.__dict__.get("_fetch_names", [])]
     program._inference_fetch = fetch   # Paddle's program has their fetch ops (see Executor.run)
     return [program, list(program.__dict__.get("_feed_names", [])), fetch]
+
+
+def _check_loading_executor(executor: Any) -> None:
+    """The executor that receives a model's parameters must be an Executor, as Paddle's
+    loader asserts (AssertionError); None fails there as an AttributeError."""
+    from pagaie.static.executor import Executor
+    if executor is None:
+        raise AttributeError("paddle.static.load_inference_model: executor must be an Executor to "
+                             "load the model's parameters, but received None")
+    if not isinstance(executor, Executor):
+        raise AssertionError(f"paddle.static.load_inference_model: executor must be an Executor, "
+                             f"but received {type(executor).__name__}")
 
 
 def _is_pagaie_program(model: bytes) -> bool:
