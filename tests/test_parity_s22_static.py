@@ -218,3 +218,35 @@ def test_load_inference_model_needs_an_executor_for_the_parameters(tmp_path, exe
 @pytest.mark.parametrize("program", [3, "main", None])
 def test_static_save_of_something_not_a_program(tmp_path, program):
     same_static_exception(lambda fw: fw.static.save(program, str(tmp_path / "m")))
+
+
+# ---- inference.Config ---------------------------------------------------------------------------
+def test_config_feed_fetch_ops_switch_is_ignored():
+    """Paddle 3's predictors have no feed/fetch ops: the switch changes nothing."""
+    def run(fw):
+        c = fw.inference.Config()
+        seen = [c.use_feed_fetch_ops_enabled()]
+        for x in (True, False, True):
+            c.switch_use_feed_fetch_ops(x)
+            seen.append(c.use_feed_fetch_ops_enabled())
+        return seen
+    from tests.reference import both
+    ours, theirs = both(run)
+    assert ours == theirs
+
+
+def test_config_set_model_directory_keeps_the_files(tmp_path):
+    """``set_model(dir)`` sets the directory; the program and parameter files set before stay."""
+    (tmp_path / "a.json").write_text("{}")
+    (tmp_path / "d").mkdir()
+
+    def run(fw):
+        c = fw.inference.Config(str(tmp_path / "a.json"), str(tmp_path / "b.pdiparams"))
+        c.set_model(str(tmp_path / "d"))
+        got = [(c.model_dir(), c.prog_file(), c.params_file())]
+        c.set_prog_file(str(tmp_path / "z.json"))
+        got.append((c.model_dir(), c.prog_file(), c.params_file()))
+        return got
+    from tests.reference import both
+    ours, theirs = both(run)
+    assert ours == theirs
