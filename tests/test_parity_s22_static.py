@@ -250,3 +250,32 @@ def test_config_set_model_directory_keeps_the_files(tmp_path):
     from tests.reference import both
     ours, theirs = both(run)
     assert ours == theirs
+
+
+# ---- Scope --------------------------------------------------------------------------------------
+def test_scope_kids_find_their_parents_variables():
+    def run(fw):
+        s = fw.static.Scope()
+        s.var("a").get_tensor().set(np.arange(3, dtype="float32"), fw.CPUPlace())
+        kid = s.new_scope()
+        kid.var("b").get_tensor().set(np.ones(2, "int64"), fw.CPUPlace())
+        got = [np.array(kid.find_var("a").get_tensor()).tolist(), s.find_var("b") is None,
+               kid.find_var("b") is not None]
+        s.erase(["a", "missing"])
+        got.append(s.find_var("a") is None)
+        s.drop_kids()
+        return got
+    from tests.reference import both
+    ours, theirs = both(run)
+    assert ours == theirs
+
+
+@pytest.mark.parametrize("call", [
+    lambda fw, s: s.var(3),
+    lambda fw, s: s.find_var(None),
+    lambda fw, s: s.var("a").get_tensor().set(np.ones(2)),                          # no place
+    lambda fw, s: s.var("a").get_tensor().set(np.array(["x", "y"]), fw.CPUPlace()),  # not numbers
+])
+def test_scope_and_dense_tensor_argument_errors(call):
+    from tests.reference import same_exception
+    same_exception(lambda fw: call(fw, fw.static.Scope()))

@@ -245,20 +245,52 @@ class Scope:
         True
     """
 
-    def __init__(self) -> None:
+    def __init__(self, parent: "Scope | None" = None) -> None:
         self._vars: dict[str, "_ScopeVar"] = {}
+        self._parent = parent
+        self._kids: list[Scope] = []
 
     def var(self, name: str) -> "_ScopeVar":
-        return self._vars.setdefault(name, _ScopeVar(name))
+        """The variable ``name`` of this scope, created (uninitialised) when missing."""
+        return self._vars.setdefault(_var_name(name, "var"), _ScopeVar(name))
 
     def find_var(self, name: str) -> "_ScopeVar | None":
-        return self._vars.get(name)
+        """The variable ``name`` of this scope or of its parents (None when there is none)."""
+        _var_name(name, "find_var")
+        scope: Scope | None = self
+        while scope is not None:
+            if name in scope._vars:
+                return scope._vars[name]
+            scope = scope._parent
+        return None
+
+    def new_scope(self) -> "Scope":
+        """A child scope: it finds its parent's variables, and its own stay in it."""
+        kid = Scope(self)
+        self._kids.append(kid)
+        return kid
+
+    def drop_kids(self) -> None:
+        """Forget the child scopes made by :meth:`new_scope`."""
+        self._kids.clear()
+
+    def erase(self, names: list) -> None:
+        """Remove the variables ``names`` from this scope (names it does not hold are skipped)."""
+        for n in names:
+            self._vars.pop(_var_name(n, "erase"), None)
 
     def set(self, name: str, tensor: Tensor) -> None:
         self.var(name).tensor = tensor
 
     def local_var_names(self) -> list[str]:
         return list(self._vars)
+
+
+def _var_name(name: Any, api: str) -> str:
+    if not isinstance(name, str):  # (TypeError, as Paddle's bound signature)
+        raise TypeError(f"paddle.static.Scope.{api}: the variable name must be a str, but received "
+                        f"{type(name).__name__} {name!r}")
+    return name
 
 
 class _ScopeVar:
@@ -301,9 +333,13 @@ class DenseTensor:
         a = self._var.tensor.numpy()
         return a if dtype is None else a.astype(dtype)
 
-    def set(self, array: Any, place: Any = None) -> None:
+    def set(self, array: Any, place: Any) -> None:
         t = self._var.tensor
-        value = torch.as_tensor(np.asarray(array))
+        array = np.asarray(array)
+        if array.dtype.kind not in "biufc":  # (ValueError, as Paddle: no tensor of such data)
+            raise ValueError(f"paddle DenseTensor.set: the data must be numbers, but received a "
+                             f"numpy array of {array.dtype}")
+        value = torch.as_tensor(array)
         if t is None:
             self._var.tensor = wrap(value)
         elif list(value.shape) == list(t._t.shape):

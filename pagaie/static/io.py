@@ -580,7 +580,7 @@ def load_vars(executor: Any, dirname: str | None, main_program: Program | None =
     scope = global_scope()
     for v in values:
         scope.set(v.name, _scope_tensor(v, "load_vars", AssertionError))
-        scope.find_var(v.name).get_tensor().set(arrays[v.name])   # in place: the parameter too
+        scope.find_var(v.name).get_tensor().set(arrays[v.name], None)   # in place: the parameter too
 
 
 def save_to_file(path: str, content: bytes) -> None:
