@@ -279,3 +279,26 @@ def test_scope_kids_find_their_parents_variables():
 def test_scope_and_dense_tensor_argument_errors(call):
     from tests.reference import same_exception
     same_exception(lambda fw: call(fw, fw.static.Scope()))
+
+
+# ---- DenseTensor --------------------------------------------------------------------------------
+def test_dense_tensor_set_takes_the_arrays_dtype_and_lod_methods():
+    def run(fw):
+        t = fw.static.Scope().var("a").get_tensor()
+        t.set(np.arange(6, dtype="float32").reshape(2, 3), fw.CPUPlace())
+        got = [t._get_dims(), t._get_float_element(4), t._layout()]
+        t._set_float_element(4, 9.5)
+        t.set_lod([[0, 1, 2]])
+        got += [t.lod(), str(t), np.array(t._copy(fw.CPUPlace())).tolist()]
+        t.set(np.ones([2, 3], "int64"), fw.CPUPlace())     # same shape, another dtype
+        got += [t.shape(), str(t._dtype())]
+        t.set(np.array(2.5, "float16"), fw.CPUPlace())
+        got += [t.shape(), str(t._dtype())]
+        t._clear()
+        got.append(t._is_initialized())
+        return got
+    from tests.reference import both
+    ours, theirs = both(run)
+    assert ours == theirs
+    from tests.reference import same_exception
+    same_exception(lambda fw: fw.static.Scope().var("b").get_tensor()._place())
