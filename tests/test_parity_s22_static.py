@@ -302,3 +302,18 @@ def test_dense_tensor_set_takes_the_arrays_dtype_and_lod_methods():
     assert ours == theirs
     from tests.reference import same_exception
     same_exception(lambda fw: fw.static.Scope().var("b").get_tensor()._place())
+
+
+# ---- static.accuracy ----------------------------------------------------------------------------
+def test_static_accuracy_in_a_program_leaves_correct_and_total_alone():
+    def run(fw):
+        p = fw.static.data("p", [4, 3], "float32")
+        lab = fw.static.data("l", [4, 1], "int64")
+        c, t = fw.zeros([1], "int32"), fw.zeros([1], "int32")
+        acc = fw.static.accuracy(p, lab, k=2, correct=c, total=t)
+        feed = {"p": np.array([[0.1, 0.5, 0.4], [0.9, 0.05, 0.05], [0.2, 0.3, 0.5], [0.3, 0.3, 0.4]],
+                              "float32"),
+                "l": np.array([[2], [0], [1], [0]], "int64")}
+        return fw.static.Executor().run(feed=feed, fetch_list=[acc, c, t])
+    ours, theirs = _both(run)
+    assert_same(ours, theirs)

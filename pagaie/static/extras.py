@@ -163,6 +163,10 @@ def accuracy(input: Any, label: Any, k: int = 1, correct: Any = None, total: Any
         # (a TypeError while the program is built, as Paddle's op-building dtype check)
         raise TypeError(f"paddle.static.accuracy: the data type of input must be float32 or "
                         f"float64, but received {input.dtype.name}")
+    if isinstance(input, Value):
+        # Paddle's PIR accuracy op has no correct/total outputs: in a program the given
+        # tensors are left as they are (only eager calls write the counts into them)
+        correct = total = None
     return _acc(input, label, k, correct, total)
 
 
