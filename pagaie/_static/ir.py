@@ -593,7 +593,8 @@ class Operator(OperationMethods):
         parts = [_short(a) for a in self.args] + [f"{k}={_short(v)}" for k, v in self.kwargs.items()
                                                    if k != "name"]
         attrs = f" {self.attrs}" if self.attrs else ""
-        return f"({outs}) = {self.type}({', '.join(parts)}){attrs}"
+        # Paddle's op name (quoted, as Paddle prints a program: "pd_op.matmul"), then ours
+        return f"({outs}) = \"{self.name()}\" {self.type}({', '.join(parts)}){attrs}"
 
     def to_json(self) -> dict:
         return {"type": self.type, "args": _encode(self.args), "kwargs": _encode(self.kwargs),
@@ -671,7 +672,8 @@ class Block(BlockMethods):
         for v in self.vars.values():
             if v.persistable or v.is_data:
                 tag = "persist " if v.persistable else ""
-                lines.append(f"    {tag}var {v.name} : Tensor(shape={list(v.shape)}, "
+                op = v._defining_op()[0]   # Paddle's op: "pd_op.data", "builtin.parameter"
+                lines.append(f"    {tag}var {v.name} = \"{op}\" : Tensor(shape={list(v.shape)}, "
                              f"dtype={v.dtype.name}, stop_gradient={v.stop_gradient})")
         lines += [f"    {op!r}" for op in self.ops]
         lines.append("}")
@@ -793,13 +795,18 @@ class Program(ProgramMethods):
         return clone_program(self, for_test)
 
     def state_dict(self, mode: str = "all", scope: Any = None) -> dict:
-        """Persistable values by name: ``'param'``, ``'opt'`` (optimizer state) or ``'all'``."""
+        """Persistable values by name: ``'param'``, ``'opt'`` (optimizer state) or ``'all'``.
+
+        As Paddle, each value is a ``DenseTensor`` view of the variable: ``np.array(v)``,
+        ``v.shape()``, and ``v.set(array, place)`` writes the variable itself.
+        """
         from pagaie._static.program_tools import program_state_dict
+        from pagaie.static.framework import DenseTensor, _ScopeVar
         _check_scope(scope, "state_dict")
         if not isinstance(mode, str):
             raise TypeError(f"paddle.static.Program.state_dict: mode must be a str ('all', "
                             f"'param' or 'opt'), but received {type(mode).__name__} {mode!r}")
-        return program_state_dict(self, mode)
+        return {k: DenseTensor(_ScopeVar(k, t)) for k, t in program_state_dict(self, mode).items()}
 
     def set_state_dict(self, state_dict: dict, scope: Any = None) -> None:
         """Copy the values of ``state_dict`` into the matching persistable values."""

@@ -61,7 +61,16 @@ def _from_array(a: np.ndarray, bf16_bits: bool = True) -> Tensor:
         t = torch.from_numpy(np.array(a.view(np.int16))).view(torch.bfloat16)
     else:
         t = torch.from_numpy(np.array(a, copy=True))
-    return name_as_data(wrap(t if dev.type == "cpu" else t.to(dev)))
+    return _as_loaded(t if dev.type == "cpu" else t.to(dev))
+
+
+def _as_loaded(t: torch.Tensor) -> Any:
+    """A loaded tensor as Paddle hands it out: a Tensor in dynamic mode, and in static mode
+    (where there are no eager tensors) a ``DenseTensor`` holding the data."""
+    from pagaie.static.framework import _S, DenseTensor, _ScopeVar
+    if _S.enabled:
+        return DenseTensor(_ScopeVar("", wrap(t)))
+    return name_as_data(wrap(t))
 
 
 def _scope_tensor_type() -> type:
@@ -343,7 +352,8 @@ def _unpack_nested(obj: Any, return_numpy: bool, arrays_too: bool) -> Any:
         if return_numpy:
             return obj[1]
         t = _from_array(obj[1])
-        t.name = obj[0]
+        if isinstance(t, Tensor):
+            t.name = obj[0]
         return t
     if isinstance(obj, np.ndarray):
         return obj if return_numpy or not arrays_too else _from_array(obj)
@@ -372,7 +382,8 @@ def _unpack(obj: Any, return_numpy: bool, keep_name_table: bool) -> Any:
             v = out.get(k)
             if isinstance(v, np.ndarray) and not return_numpy:
                 t = _from_array(v)
-                t.name = name
+                if isinstance(t, Tensor):
+                    t.name = name
                 out[k] = t
         if not keep_name_table:
             del out[_NAME_TABLE]
@@ -391,7 +402,7 @@ def _binary_tensor(data: bytes, return_numpy: bool) -> Any:
     if return_numpy:
         return t
     dev = default_device()
-    return name_as_data(wrap(t if dev.type == "cpu" else t.to(dev)))
+    return _as_loaded(t if dev.type == "cpu" else t.to(dev))
 
 
 class _TruncatedFileError(ValueError, EOFError):

@@ -285,7 +285,6 @@ class Config:
         self._mkldnn_int8 = False
         self._openvino = False
         self._glog_disabled = False
-        self._feed_fetch_ops = False
         self._specify_input_names = False
         self._profile = False
         self._new_ir = False
@@ -309,8 +308,8 @@ class Config:
         directory wins when both are set).
         """
         first = _str("Config.set_model", "prog_file_or_model_dir", prog_file_or_model_dir)
-        if params_file is _MISSING:
-            self._model_dir, self._prog, self._params = first, "", ""
+        if params_file is _MISSING:  # (the program and parameter files set before stay, as Paddle's)
+            self._model_dir = first
         else:
             self._prog = first
             self._params = _str("Config.set_model", "params_file", params_file)
@@ -553,10 +552,12 @@ class Config:
         self._memory_optim = _flag("Config.enable_memory_optim", "x", x)
 
     def switch_use_feed_fetch_ops(self, x: bool = True) -> None:
-        self._feed_fetch_ops = _flag("Config.switch_use_feed_fetch_ops", "x", x)
+        """Accepted and ignored, as in Paddle 3 (whose predictors have no feed/fetch ops)."""
+        _flag("Config.switch_use_feed_fetch_ops", "x", x)
 
     def use_feed_fetch_ops_enabled(self) -> bool:
-        return self._feed_fetch_ops
+        """False: Paddle 3's predictors never use feed/fetch ops."""
+        return False
 
     def switch_specify_input_names(self, x: bool = True) -> None:
         self._specify_input_names = _flag("Config.switch_specify_input_names", "x", x)

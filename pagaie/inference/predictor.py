@@ -94,8 +94,10 @@ def _read_pagaie(text: str, data: dict, params: list[torch.Tensor], source: str)
         if v.persistable and not v.is_data and v.source is None and v.op is None:
             raise ValueError(f"paddle.inference: {source} has no saved value for {v.name!r}")
     feeds = list(data.get("feed_names", []))
-    fetch_names = list(data.get("fetch_names", []))
-    return ImportedProgram(program, feeds, fetch_names, [gb.var(n) for n in fetch_names])
+    fetch = [gb.var(n) for n in data.get("fetch_names", [])]
+    # Paddle's exporters name the outputs by their fetch ops, fetch_name_<i>, whatever the
+    # values' names; the predictor's output names are those
+    return ImportedProgram(program, feeds, [f"fetch_name_{i}" for i in range(len(fetch))], fetch)
 
 
 def _parse(model: bytes, params: Callable[[], list[torch.Tensor]], source: str) -> ImportedProgram:

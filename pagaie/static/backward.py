@@ -217,6 +217,12 @@ def gradients(targets: Any, inputs: Any, target_gradients: Any = None,
                                                               for a, b in zip(gs, ss))):
                 raise ValueError(f"paddle.static.gradients: the shape of target_gradients[{i}] {gs} "
                                  f"should be the same as the shape of targets[{i}] {ss}")
+    if len({id(t) for t in ts}) < len(ts):
+        # As Paddle: a target listed twice counts once, with its last target gradient
+        last = {id(t): i for i, t in enumerate(ts)}
+        keep = [i for i, t in enumerate(ts) if last[id(t)] == i]
+        ts = [ts[i] for i in keep]
+        tg = None if tg is None else [tg[i] for i in keep]
     skip = _no_grad_names(no_grad_set, "gradients", single_value=True)
     # As Paddle: None for an input that stops gradient or that no target depends on.
     live = [i for i in ins if not i.stop_gradient and i.name not in skip and _reaches(block, i, ts, skip)]

@@ -110,8 +110,8 @@ def _fetch_targets(fetch_list: Any) -> list:
 
 
 class _NotAProgramError(TypeError, AttributeError):
-    """``Executor.run`` of something that is not a program: a TypeError, and the
-    AttributeError Paddle raises when it looks for the program's description."""
+    """``Executor.run`` (or ``static.save``) of something that is not a program: a TypeError,
+    and the AttributeError Paddle raises when it looks for the program's description."""
 
 
 class _PlanCache:

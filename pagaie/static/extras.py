@@ -163,6 +163,10 @@ def accuracy(input: Any, label: Any, k: int = 1, correct: Any = None, total: Any
         # (a TypeError while the program is built, as Paddle's op-building dtype check)
         raise TypeError(f"paddle.static.accuracy: the data type of input must be float32 or "
                         f"float64, but received {input.dtype.name}")
+    if isinstance(input, Value):
+        # Paddle's PIR accuracy op has no correct/total outputs: in a program the given
+        # tensors are left as they are (only eager calls write the counts into them)
+        correct = total = None
     return _acc(input, label, k, correct, total)
 
 
@@ -216,7 +220,8 @@ def _window_auc(pos: Any, neg: Any, real: Any, n: int, steps: int) -> tuple:
 
 def auc(input: Any, label: Any, curve: str = "ROC", num_thresholds: int = 4095, topk: int = 1,
         slide_steps: int = 1, ins_tag_weight: Any = None) -> tuple:
-    """Area under the ROC curve from bucketed positive / negative counts.
+    """Area under the ROC curve from bucketed positive / negative counts (Paddle's kernel
+    computes that area for any ``curve`` name, ``'PR'`` included).
 
     The last column of ``input`` (``[N, 1]`` or ``[N, 2]``) is the positive-class
     probability, bucketed by ``int(p * num_thresholds)``; a label above 0 counts as a
@@ -235,8 +240,10 @@ def auc(input: Any, label: Any, curve: str = "ROC", num_thresholds: int = 4095, 
         >>> round(float(a), 4)
         1.0
     """
-    if curve != "ROC":
-        raise ValueError(f"paddle.static.auc: only curve='ROC' is supported, but received {curve!r}")
+    if not isinstance(curve, str):  # (TypeError, as Paddle's str attribute)
+        raise TypeError(f"paddle.static.auc: curve must be a str, but received "
+                        f"{type(curve).__name__} {curve!r}")
+    # As Paddle's kernel: the area is the ROC one whatever ``curve`` names ('PR' included).
     for arg, v, kinds in (("input", input, ("float32", "float64")), ("label", label, ("int32", "int64")),
                           ("ins_tag_weight", ins_tag_weight, ("float32", "float64"))):
         if v is not None and getattr(v, "dtype", None) is not None and v.dtype.name not in kinds:

@@ -245,20 +245,52 @@ class Scope:
         True
     """
 
-    def __init__(self) -> None:
+    def __init__(self, parent: "Scope | None" = None) -> None:
         self._vars: dict[str, "_ScopeVar"] = {}
+        self._parent = parent
+        self._kids: list[Scope] = []
 
     def var(self, name: str) -> "_ScopeVar":
-        return self._vars.setdefault(name, _ScopeVar(name))
+        """The variable ``name`` of this scope, created (uninitialised) when missing."""
+        return self._vars.setdefault(_var_name(name, "var"), _ScopeVar(name))
 
     def find_var(self, name: str) -> "_ScopeVar | None":
-        return self._vars.get(name)
+        """The variable ``name`` of this scope or of its parents (None when there is none)."""
+        _var_name(name, "find_var")
+        scope: Scope | None = self
+        while scope is not None:
+            if name in scope._vars:
+                return scope._vars[name]
+            scope = scope._parent
+        return None
+
+    def new_scope(self) -> "Scope":
+        """A child scope: it finds its parent's variables, and its own stay in it."""
+        kid = Scope(self)
+        self._kids.append(kid)
+        return kid
+
+    def drop_kids(self) -> None:
+        """Forget the child scopes made by :meth:`new_scope`."""
+        self._kids.clear()
+
+    def erase(self, names: list) -> None:
+        """Remove the variables ``names`` from this scope (names it does not hold are skipped)."""
+        for n in names:
+            self._vars.pop(_var_name(n, "erase"), None)
 
     def set(self, name: str, tensor: Tensor) -> None:
         self.var(name).tensor = tensor
 
     def local_var_names(self) -> list[str]:
         return list(self._vars)
+
+
+def _var_name(name: Any, api: str) -> str:
+    if not isinstance(name, str):  # (TypeError, as Paddle's bound signature)
+        raise TypeError(f"paddle.static.Scope.{api}: the variable name must be a str, but received "
+                        f"{type(name).__name__} {name!r}")
+    return name
 
 
 class _ScopeVar:
@@ -301,17 +333,21 @@ class DenseTensor:
         a = self._var.tensor.numpy()
         return a if dtype is None else a.astype(dtype)
 
-    def set(self, array: Any, place: Any = None) -> None:
+    def set(self, array: Any, place: Any) -> None:
         t = self._var.tensor
-        value = torch.as_tensor(np.asarray(array))
+        array = np.asarray(array)
+        if array.dtype.kind not in "biufc":  # (ValueError, as Paddle: no tensor of such data)
+            raise ValueError(f"paddle DenseTensor.set: the data must be numbers, but received a "
+                             f"numpy array of {array.dtype}")
+        value = torch.as_tensor(array)
         if t is None:
             self._var.tensor = wrap(value)
-        elif list(value.shape) == list(t._t.shape):
+        elif list(value.shape) == list(t._t.shape) and value.dtype == t._t.dtype:
             with torch.no_grad():
-                t._t.copy_(value.to(t._t.dtype))
-        else:  # as Paddle: the variable takes the new array and its shape
+                t._t.copy_(value)
+        else:  # as Paddle: the variable takes the new array, its shape and its dtype
             from pagaie._core.parameter import replace_data
-            replace_data(t, value.to(dtype=t._t.dtype, device=t._t.device).clone())
+            replace_data(t, value.to(device=t._t.device).clone())
 
     def shape(self) -> list[int]:
         return list(self._var.tensor._t.shape) if self._var.tensor is not None else [0]
@@ -328,10 +364,41 @@ class DenseTensor:
         return 0 if self._var.tensor is None else self._var.tensor._t.numel()
 
     def _place(self) -> Any:
-        return None if self._var.tensor is None else self._var.tensor.place
+        if self._var.tensor is None:  # (RuntimeError, as Paddle's uninitialised tensor)
+            raise RuntimeError("paddle DenseTensor._place: the tensor is not initialized")
+        return self._var.tensor.place
 
     def lod(self) -> list:
-        return []
+        return [list(level) for level in getattr(self._var, "lod", [])]
+
+    def set_lod(self, lod: list) -> None:
+        """Attach level-of-detail offsets (kept and printed; pagaie's ops do not read them)."""
+        self._var.lod = [[int(i) for i in level] for level in lod]
+
+    def _copy(self, place: Any = None) -> "DenseTensor":
+        """A new DenseTensor holding a copy of the data."""
+        t = self._var.tensor
+        return DenseTensor(_ScopeVar("", None if t is None else wrap(t._t.detach().clone())))
+
+    def _get_dims(self) -> list[int]:
+        return self.shape()
+
+    def _layout(self) -> str:
+        return "NCHW"
+
+    def _clear(self) -> None:
+        """Release the data: the tensor is uninitialised again."""
+        self._var.tensor = None
+
+    def _get_float_element(self, index: int) -> float:
+        return float(self._var.tensor._t.reshape(-1)[index])
+
+    def _set_float_element(self, index: int, value: float) -> None:
+        with torch.no_grad():
+            self._var.tensor._t.view(-1)[index] = value
+
+    _get_double_element = _get_float_element
+    _set_double_element = _set_float_element
 
     def __str__(self) -> str:
         t = self._var.tensor
@@ -339,7 +406,10 @@ class DenseTensor:
             return "  - shape: []\n  - layout: NCHW\nuninited\n"
         a = t.numpy()
         data = " ".join(str(int(v)) if a.dtype == np.bool_ else format(v, "g") for v in a.reshape(-1))
-        return (f"  - shape: {list(a.shape)}\n  - layout: NCHW\n  - place: {t.place}\n"
+        lod = self.lod()
+        head = ("  - lod: {" + ", ".join("{" + ", ".join(map(str, level)) + "}" for level in lod)
+                + "}\n") if lod else ""
+        return (f"{head}  - shape: {list(a.shape)}\n  - layout: NCHW\n  - place: {t.place}\n"
                 f"  - dtype: {_dt.from_torch_dtype(t._t.dtype).name}\n  - data: [{data}]")
 
 

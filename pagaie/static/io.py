@@ -122,9 +122,10 @@ def save(program: Program, model_path: str, protocol: int = 4, **configs: Any) -
         >>> paddle.disable_static()
     """
     from pagaie.framework.io import save as _save
-    if not isinstance(program, Program):
-        raise TypeError(f"paddle.static.save: program must be a Program, but received "
-                        f"{type(program).__name__}")
+    if not isinstance(program, Program):  # (Paddle fails reading its variables: AttributeError)
+        from pagaie.static.executor import _NotAProgramError
+        raise _NotAProgramError(f"paddle.static.save: program must be a Program, but received "
+                                f"{type(program).__name__}")
     if not isinstance(protocol, int) or not 2 <= protocol <= 4:
         raise ValueError(f"paddle.static.save: protocol must be an int in [2, 4], but received {protocol!r}")
     base = os.path.basename(model_path)
@@ -240,7 +241,7 @@ def set_program_state(program: Program, state_dict: dict) -> None:
         ...     x = paddle.static.data('sps_x', [None, 2], 'float32')
         ...     y = paddle.static.nn.fc(x, 1, name='sps_fc', bias_attr=False)
         >>> paddle.static.set_program_state(main, {'sps_fc.w_0': np.ones([2, 1], 'float32')})
-        >>> main.state_dict()['sps_fc.w_0'].tolist()
+        >>> np.array(main.state_dict()['sps_fc.w_0']).tolist()
         [[1.0], [1.0]]
         >>> paddle.disable_static()
     """
@@ -579,7 +580,7 @@ def load_vars(executor: Any, dirname: str | None, main_program: Program | None =
     scope = global_scope()
     for v in values:
         scope.set(v.name, _scope_tensor(v, "load_vars", AssertionError))
-        scope.find_var(v.name).get_tensor().set(arrays[v.name])   # in place: the parameter too
+        scope.find_var(v.name).get_tensor().set(arrays[v.name], None)   # in place: the parameter too
 
 
 def save_to_file(path: str, content: bytes) -> None:
@@ -670,6 +671,8 @@ def load_inference_model(path_prefix: str, executor: Any, **kwargs: Any) -> list
     if not os.path.exists(model_path):
         raise _ModelFileError(f"paddle.static.load_inference_model: there is no model file "
                               f"{model_path!r}")
+    if params_path is not None and os.path.exists(params_path):
+        _check_loading_executor(executor)
     model = load_from_file(model_path)
     if not _is_pagaie_program(model):  # a model exported by real Paddle (PIR JSON or .pdmodel)
         try:
@@ -688,6 +691,18 @@ def load_inference_model(path_prefix: str, executor: Any, **kwargs: Any) -> list
     fetch = [gb.var(n) for n in program.__dict__.get("_fetch_names", [])]
     program._inference_fetch = fetch   # Paddle's program has their fetch ops (see Executor.run)
     return [program, list(program.__dict__.get("_feed_names", [])), fetch]
+
+
+def _check_loading_executor(executor: Any) -> None:
+    """The executor that receives a model's parameters must be an Executor, as Paddle's
+    loader asserts (AssertionError); None fails there as an AttributeError."""
+    from pagaie.static.executor import Executor
+    if executor is None:
+        raise AttributeError("paddle.static.load_inference_model: executor must be an Executor to "
+                             "load the model's parameters, but received None")
+    if not isinstance(executor, Executor):
+        raise AssertionError(f"paddle.static.load_inference_model: executor must be an Executor, "
+                             f"but received {type(executor).__name__}")
 
 
 def _is_pagaie_program(model: bytes) -> bool:
