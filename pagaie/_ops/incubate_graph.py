@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 import torch
 
-from pagaie._core.registry import defop
+from pagaie._core.registry import NoKernelError, defop
 from pagaie._ops._helpers import dtype_name
 from pagaie._ops.incubate_ops import _check_index_dtype
 
@@ -32,6 +32,15 @@ def _ids(api: str, arg: str, t: torch.Tensor, like: torch.Tensor | None = None) 
                          f"tensors ({dtype_name(like)}), but received {dtype_name(t)}")
     _check_vector(api, arg, t)
     return t.reshape(-1)
+
+
+def _kernel_key(api: str, arg: str, t: torch.Tensor) -> None:
+    """Paddle picks the kernel of a graph op by the dtype of one input (``arg``) before it
+    checks anything else, and has int32/int64 kernels only: NoKernelError (a RuntimeError)
+    for any other dtype of that input, whatever is wrong with the others."""
+    if t.dtype not in (torch.int32, torch.int64):
+        raise NoKernelError(f"paddle.{api}: '{arg}' must be int32 or int64 (the dtypes of "
+                            f"its kernel), but received {dtype_name(t)}")
 
 
 def _sample_size(api: str, sample_size) -> int:
@@ -112,6 +121,7 @@ def incubate_graph_reindex(x, neighbors, count, value_buffer=None, index_buffer=
     if flag_buffer_hashtable and (value_buffer is None or index_buffer is None):
         raise ValueError(f"paddle.{api}: 'value_buffer' and 'index_buffer' should not be "
                          "None if 'flag_buffer_hashtable' is True")
+    _kernel_key(api, "x", x)
     xs = _ids(api, "x", x)
     nb = _ids(api, "neighbors", neighbors, like=x)
     cnt = _ids(api, "count", count)
@@ -219,6 +229,7 @@ def incubate_graph_sample_neighbors(row, colptr, input_nodes, eids=None, perm_bu
         raise ValueError(f"paddle.{api}: 'perm_buffer' should not be None if "
                          "'flag_perm_buffer' is True")
     k = _sample_size(api, sample_size)
+    _kernel_key(api, "row", row)
     _check_csc(api, row, colptr, input_nodes)
     eid_v = _ids(api, "eids", eids, like=row) if return_eids else None
     edges, counts = _sample(row, colptr.reshape(-1), input_nodes.reshape(-1), k)
@@ -280,6 +291,7 @@ def incubate_graph_khop_sampler(row, colptr, input_nodes, sample_sizes, sorted_e
     if not isinstance(sample_sizes, (list, tuple)) or not sample_sizes:
         raise ValueError(f"paddle.{api}: 'sample_sizes' must be a non-empty list of ints, "
                          f"but received {sample_sizes!r}")
+    _kernel_key(api, "row", row)
     _check_csc(api, row, colptr, input_nodes)
     if row.numel() == 0 or input_nodes.numel() == 0:
         raise ValueError(f"paddle.{api}: 'row' and 'input_nodes' should not be empty")

@@ -1,0 +1,61 @@
+"""Session-22: paddle.signal, paddle.audio, paddle.geometric, paddle.vision.ops, paddle.text and
+paddle.incubate against real Paddle 3.3.1 on cases the earlier sweeps missed (non-default
+arguments, dtypes that have no kernel, batch shapes, gradients)."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from tests.reference import assert_same, both, same_exception, same_static_exception
+
+pytest.importorskip("paddle")
+
+ROW = [3, 7, 0, 9, 1, 4, 2, 9, 3, 9, 1, 9, 7]
+COLPTR = [0, 2, 4, 5, 6, 7, 9, 11, 11, 13, 13]
+NODES = [0, 8, 1, 2]
+
+
+def _t(P, v, dtype="int64"):
+    return P.to_tensor(np.asarray(v, dtype=dtype))
+
+
+# -- graph ops: the dtype Paddle picks the kernel by ----------------------------------------
+
+def _graph_call(P, api, bad, dtype):
+    """``api`` with input ``bad`` of ``dtype`` (the rest int64, valid)."""
+    def arg(name, v):
+        return _t(P, v, dtype if name == bad else "int64")
+    if api == "sample_neighbors":
+        return P.geometric.sample_neighbors(arg("row", ROW), arg("colptr", COLPTR),
+                                            arg("nodes", NODES), sample_size=2)
+    if api == "weighted_sample_neighbors":
+        return P.geometric.weighted_sample_neighbors(arg("row", ROW), arg("colptr", COLPTR),
+                                                     P.ones([13]), arg("nodes", NODES), 2)
+    if api == "graph_khop_sampler":
+        return P.incubate.graph_khop_sampler(arg("row", ROW), arg("colptr", COLPTR),
+                                             arg("nodes", NODES), [2])
+    return P.geometric.reindex_graph(arg("x", [0, 1, 2]), arg("nb", [8, 9, 0, 4, 7, 6, 7]),
+                                     _t(P, [2, 3, 2], "int32"))
+
+
+@pytest.mark.parametrize("api,bad", [("sample_neighbors", "row"), ("weighted_sample_neighbors", "nodes"),
+                                     ("graph_khop_sampler", "row"), ("reindex_graph", "x")])
+@pytest.mark.parametrize("dtype", ["float32", "bool", "int16"])
+def test_graph_kernel_key_dtype_is_runtime_error(api, bad, dtype):
+    """The input Paddle selects the kernel by (row / input_nodes / x) of a dtype other than
+    int32/int64 is a RuntimeError (no kernel), found before the checks of the other inputs."""
+    same_exception(lambda P: _graph_call(P, api, bad, dtype))
+
+
+@pytest.mark.parametrize("api,bad", [("sample_neighbors", "colptr"), ("weighted_sample_neighbors", "row"),
+                                     ("reindex_graph", "nb")])
+def test_graph_other_index_dtype_is_value_error(api, bad):
+    """A float index that is not the kernel's key stays a ValueError."""
+    same_exception(lambda P: _graph_call(P, api, bad, "float32"))
+
+
+def test_graph_kernel_key_dtype_in_static_program():
+    """While a program is built the same inputs are TypeErrors."""
+    same_static_exception(lambda P: P.geometric.sample_neighbors(
+        P.static.data("r", [13], "float32"), P.static.data("c", [11], "int64"),
+        P.static.data("n", [4], "int64"), sample_size=2))
