@@ -59,3 +59,24 @@ def test_graph_kernel_key_dtype_in_static_program():
     same_static_exception(lambda P: P.geometric.sample_neighbors(
         P.static.data("r", [13], "float32"), P.static.data("c", [11], "int64"),
         P.static.data("n", [4], "int64"), sample_size=2))
+
+
+# -- send_u_recv without edges ----------------------------------------------------------------
+
+@pytest.mark.parametrize("api", ["geometric.send_u_recv", "incubate.graph_send_recv"])
+@pytest.mark.parametrize("case", [("mean", 3, (5, 3), 0), ("max", 7, (5, 2, 2), 0), ("sum", None, (5, 3), 0),
+                                  ("min", 3, (5, 0), 2), ("sum", 0, (5, 3), 0)])
+def test_send_u_recv_without_edges_or_values(api, case):
+    """No edges (or an empty x) with out_size > 0: Paddle's output is zeros of shape [out_size]
+    (the feature dimensions dropped); x still gets a zero gradient."""
+    reduce_op, out_size, shape, n_edges = case
+
+    def fn(P):
+        x = P.to_tensor(np.arange(np.prod(shape), dtype="float32").reshape(shape))
+        x.stop_gradient = False
+        f = P.geometric.send_u_recv if api.startswith("geometric") else P.incubate.graph_send_recv
+        idx = _t(P, list(range(n_edges)))
+        out = f(x, idx, idx, reduce_op, out_size=out_size)
+        (out * out).sum().backward()
+        return out, x.grad
+    assert_same(*both(fn))

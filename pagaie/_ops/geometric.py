@@ -12,7 +12,7 @@ import torch
 from pagaie._core.registry import defop
 from pagaie._ops._helpers import dtype_name
 from pagaie._ops.incubate_ops import (REDUCE_OPS, _out_rows, _segment, check_choice,
-                                      check_edges, document_segments, receive)
+                                      check_edges, document_segments, receive, send_u_recv)
 
 __all__ = ["geometric_segment_sum", "geometric_segment_mean", "geometric_segment_max",
            "geometric_segment_min", "geometric_send_u_recv", "geometric_send_ue_recv",
@@ -94,9 +94,7 @@ def geometric_send_u_recv(x, src_index, dst_index, reduce_op="sum", out_size=Non
     """
     api = "geometric.send_u_recv"
     check_choice(api, "reduce_op", reduce_op, REDUCE_OPS)
-    src, dst = check_edges(api, x, src_index, dst_index)
-    rows = _out_rows(out_size, x.shape[0], api)
-    return receive(api, x.index_select(0, src), dst, reduce_op, rows)
+    return send_u_recv(api, x, src_index, dst_index, reduce_op, out_size)
 
 
 @defop(amp="promote", paddle_types=("send_ue_recv", "pd_op.send_ue_recv"), method=False)
