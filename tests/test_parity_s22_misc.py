@@ -80,3 +80,23 @@ def test_send_u_recv_without_edges_or_values(api, case):
         (out * out).sum().backward()
         return out, x.grad
     assert_same(*both(fn))
+
+
+# -- deform_conv2d ------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("shapes", [(6, 4, 4, 1), (6, 2, 4, 2), (4, 4, 4, 1), (8, 1, 4, 4)])
+def test_deform_conv2d_out_channels_divisible_by_deformable_groups(shapes):
+    """weight.shape[0] must be divisible by deformable_groups (ValueError), as well as the
+    channels of x."""
+    co, ci, dg, groups = shapes
+    rs = np.random.RandomState(0)
+    x, w = rs.randn(2, 4, 8, 8).astype("float32"), rs.randn(co, ci, 3, 3).astype("float32")
+    off, m = rs.randn(2, 2 * dg * 9, 6, 6).astype("float32"), rs.rand(2, dg * 9, 6, 6).astype("float32")
+
+    def fn(P):
+        return P.vision.ops.deform_conv2d(P.to_tensor(x), P.to_tensor(off), P.to_tensor(w),
+                                          deformable_groups=dg, groups=groups, mask=P.to_tensor(m))
+    if co % dg:
+        same_exception(fn)
+    else:
+        assert_same(*both(fn), rtol=1e-4, atol=1e-4)
