@@ -100,3 +100,27 @@ def test_deform_conv2d_out_channels_divisible_by_deformable_groups(shapes):
         same_exception(fn)
     else:
         assert_same(*both(fn), rtol=1e-4, atol=1e-4)
+
+
+# -- viterbi_decode -----------------------------------------------------------------------------
+
+@pytest.mark.parametrize("tag", [True, False])
+@pytest.mark.parametrize("lengths", [[-1, 3, 2], [-3, 4, 1], [-1, -2, 1], [-5, 0, 2]])
+def test_viterbi_negative_lengths_beside_a_positive_one(tag, lengths):
+    """Negative lengths mask every step, as Paddle's kernel does, as long as the longest is
+    positive (scores and paths compared)."""
+    rs = np.random.RandomState(0)
+    pot, tr = rs.randn(3, 4, 5).astype("float32"), rs.randn(5, 5).astype("float32")
+    assert_same(*both(lambda P: P.text.viterbi_decode(P.to_tensor(pot), P.to_tensor(tr),
+                                                      _t(P, lengths), tag)))
+
+
+@pytest.mark.parametrize("tag", [True, False])
+@pytest.mark.parametrize("lengths", [[1, 1], [2, 1], [-1, -1]])
+def test_viterbi_needs_two_tags_and_a_nonnegative_longest_length(tag, lengths):
+    """A single tag is a ValueError; all lengths negative is a RuntimeError."""
+    rs = np.random.RandomState(1)
+    n = 1 if lengths[0] > 0 else 3
+    pot, tr = rs.randn(2, 2, n).astype("float32"), rs.randn(n, n).astype("float32")
+    same_exception(lambda P: P.text.viterbi_decode(P.to_tensor(pot), P.to_tensor(tr), _t(P, lengths), tag))
+    same_exception(lambda P: P.text.ViterbiDecoder(P.to_tensor(tr), tag)(P.to_tensor(pot), _t(P, lengths)))
