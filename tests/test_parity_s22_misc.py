@@ -124,3 +124,20 @@ def test_viterbi_needs_two_tags_and_a_nonnegative_longest_length(tag, lengths):
     pot, tr = rs.randn(2, 2, n).astype("float32"), rs.randn(n, n).astype("float32")
     same_exception(lambda P: P.text.viterbi_decode(P.to_tensor(pot), P.to_tensor(tr), _t(P, lengths), tag))
     same_exception(lambda P: P.text.ViterbiDecoder(P.to_tensor(tr), tag)(P.to_tensor(pot), _t(P, lengths)))
+
+
+# -- incubate.autograd --------------------------------------------------------------------------
+
+@pytest.mark.parametrize("cls", ["Jacobian", "Hessian"])
+@pytest.mark.parametrize("index", [slice(None), (0, 0), 5, Ellipsis])
+def test_incubate_jacobian_of_a_lone_0d_input(cls, index):
+    """Paddle cannot evaluate the Jacobian (or Hessian) of a single 0-D input given bare: any
+    row read is a ValueError (an out-of-range row an IndexError); in a list it works."""
+    def make(P, xs):
+        return getattr(P.incubate.autograd, cls)(lambda a: a * a * a, xs)
+
+    same_exception(lambda P: make(P, P.to_tensor(np.float32(2.0)))[index])
+    ours, theirs = both(lambda P: make(P, P.to_tensor(np.float32(2.0))).shape)
+    assert ours == theirs
+    if index is not Ellipsis and index != 5:
+        assert_same(*both(lambda P: make(P, [P.to_tensor(np.float32(2.0))])[index]))
