@@ -141,3 +141,73 @@ def test_incubate_jacobian_of_a_lone_0d_input(cls, index):
     assert ours == theirs
     if index is not Ellipsis and index != 5:
         assert_same(*both(lambda P: make(P, [P.to_tensor(np.float32(2.0))])[index]))
+
+
+# -- static programs: the sizes Paddle leaves unknown -------------------------------------------
+
+def _static_shapes(fn, feeds):
+    """[(shape, dtype) of each output] of ``fn(P, vars)`` built in a new program, for both."""
+    def run(P):
+        with P.static.program_guard(P.static.Program(), P.static.Program()):
+            v = {k: P.static.data(k, s, d) for k, (s, d) in feeds.items()}
+            r = fn(P, v)
+            return [(list(t.shape), str(t.dtype).replace("paddle.", ""))
+                    for t in (r if isinstance(r, (list, tuple)) else [r])]
+    from tests.reference import both_static
+    return both_static(run)
+
+
+_GRAPH = {"x": ([5, 3], "float32"), "x3": ([5, 2, 3], "float32"), "x1": ([5], "float32"),
+          "y": ([7, 3], "float32"), "s": ([7], "int64"), "d": ([7], "int64")}
+
+
+@pytest.mark.parametrize("call", [
+    lambda P, v: P.geometric.send_u_recv(v["x"], v["s"], v["d"]),
+    lambda P, v: P.geometric.send_u_recv(v["x3"], v["s"], v["d"], "mean", out_size=9),
+    lambda P, v: P.geometric.send_u_recv(v["x1"], v["s"], v["d"], "max"),
+    lambda P, v: P.incubate.graph_send_recv(v["x"], v["s"], v["d"], out_size=9),
+    lambda P, v: P.geometric.send_ue_recv(v["x"], v["y"], v["s"], v["d"]),
+    lambda P, v: P.geometric.send_ue_recv(v["x"], v["y"], v["s"], v["d"], "mul", "min", out_size=9),
+])
+def test_send_recv_rows_unknown_in_a_program(call):
+    """In a program the rows of a send-and-receive output are unknown (-1), out_size or not."""
+    ours, theirs = _static_shapes(call, _GRAPH)
+    assert ours == theirs
+
+
+_CSC = {"r": ([13], "int64"), "c": ([11], "int64"), "n": ([4], "int64"), "e": ([13], "int64"),
+        "w": ([13], "float32"), "r32": ([13], "int32"), "c32": ([11], "int32"), "n32": ([4], "int32")}
+
+
+@pytest.mark.parametrize("call", [
+    lambda P, v: P.geometric.sample_neighbors(v["r"], v["c"], v["n"], sample_size=2),
+    lambda P, v: P.geometric.sample_neighbors(v["r32"], v["c32"], v["n32"], sample_size=2),
+    lambda P, v: P.incubate.graph_sample_neighbors(v["r"], v["c"], v["n"], v["e"], sample_size=2,
+                                                   return_eids=True),
+    lambda P, v: P.geometric.weighted_sample_neighbors(v["r"], v["c"], v["w"], v["n"], 2, v["e"], True),
+])
+def test_sample_neighbors_counts_unknown_in_a_program(call):
+    """The int32 counts of the sampling ops are of unknown size in a program, as the rest."""
+    ours, theirs = _static_shapes(call, _CSC)
+    assert ours == theirs
+
+
+def test_khop_sampler_in_a_program():
+    """graph_khop_sampler can be recorded in a program (its sizes but the new numbers of the
+    input nodes unknown) and runs there to Paddle's dynamic result."""
+    def build(P, v):
+        return P.incubate.graph_khop_sampler(v["r"], v["c"], v["n"], [2], v["e"], True)
+    ours, theirs = _static_shapes(build, _CSC)
+    assert [s for s, _ in ours] == [s for s, _ in theirs]
+    import pagaie
+    feed = {"r": np.array(ROW), "c": np.array(COLPTR), "n": np.array(NODES), "e": np.arange(13)}
+    from tests.reference import static_mode
+    with static_mode(pagaie):
+        with pagaie.static.program_guard(pagaie.static.Program(), pagaie.static.Program()):
+            v = {k: pagaie.static.data(k, s, d) for k, (s, d) in _CSC.items() if k in feed}
+            outs = build(pagaie, v)
+            got = pagaie.static.Executor().run(feed=feed, fetch_list=list(outs))
+    want = both(lambda P: P.incubate.graph_khop_sampler(_t(P, ROW), _t(P, COLPTR), _t(P, NODES), [100],
+                                                        _t(P, range(13)), True))[1]
+    assert [list(g.shape) for g in got][3] == list(want[3].shape)
+    assert got[0].shape[1] == 1 and got[0].shape[0] == got[4].shape[0]

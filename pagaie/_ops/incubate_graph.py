@@ -9,6 +9,7 @@ from __future__ import annotations
 import numpy as np
 import torch
 
+from pagaie._core import dtype as _dt
 from pagaie._core.registry import NoKernelError, defop
 from pagaie._ops._helpers import dtype_name
 from pagaie._ops.incubate_ops import _check_index_dtype
@@ -183,8 +184,25 @@ def _check_csc(api: str, row, colptr, nodes) -> None:
                              f"received values in [{lo}, {hi}]")
 
 
+def sample_static_shape(row, *args, return_eids=False, **kwargs) -> tuple:
+    """Static rule of the neighbour sampling ops: Paddle's programs leave every output size
+    unknown, the int32 counts too."""
+    ids = _dt.to_torch_dtype(row.dtype)
+    dims, dtypes = [[-1], [-1]], [ids, torch.int32]
+    if return_eids:
+        dims.append([-1])
+        dtypes.append(ids)
+    return dims, dtypes
+
+
+def _sample_neighbors_static_shape(row, colptr, input_nodes, eids=None, perm_buffer=None,
+                                   sample_size=-1, return_eids=False, *args, **kwargs) -> tuple:
+    return sample_static_shape(row, return_eids=return_eids)
+
+
 @defop(paddle_types=("graph_sample_neighbors", "pd_op.graph_sample_neighbors"), method=False,
-       differentiable=False)
+       differentiable=False, static_shape=_sample_neighbors_static_shape,
+       static_shape_first="always")
 def incubate_graph_sample_neighbors(row, colptr, input_nodes, eids=None, perm_buffer=None,
                                     sample_size=-1, return_eids=False, flag_perm_buffer=False,
                                     name=None):
@@ -248,8 +266,16 @@ def _unique_in_order(t: torch.Tensor) -> torch.Tensor:
     return uniq[torch.sort(first).indices]
 
 
+def _khop_static_shape(row, colptr, input_nodes, sample_sizes, sorted_eids=None,
+                       return_eids=False, *args, **kwargs) -> list:
+    """Static rule: the sampled edges and nodes are counted when the program runs (-1); the
+    new number of each input node has the input nodes' length."""
+    dims = [[-1, 1], [-1, 1], [-1], [input_nodes.shape[0]]]
+    return dims + [[-1]] if return_eids else dims
+
+
 @defop(paddle_types=("graph_khop_sampler", "pd_op.graph_khop_sampler"), method=False,
-       differentiable=False)
+       differentiable=False, static_shape=_khop_static_shape, static_shape_first="always")
 def incubate_graph_khop_sampler(row, colptr, input_nodes, sample_sizes, sorted_eids=None,
                                 return_eids=False, name=None):
     """Multi-hop neighbour sampling with the sampled subgraph renumbered from 0.

@@ -184,8 +184,14 @@ def _out_rows(out_size, default: int, api: str = "incubate.graph_send_recv") -> 
     return default if out_size <= 0 else int(out_size)
 
 
+def send_recv_static_shape(x, *args, **kwargs) -> list:
+    """Static rule (see ``Recorder``) of the send-and-receive ops: Paddle leaves the rows of
+    the output unknown in a program (-1), out_size or not; the other sizes are x's."""
+    return [-1] + list(x.shape[1:])
+
+
 @defop(amp="promote", paddle_types=("graph_send_recv",),
-       method=False)
+       method=False, static_shape=send_recv_static_shape, static_shape_first="always")
 def incubate_graph_send_recv(x, src_index, dst_index, pool_type="sum", out_size=None, name=None):
     """Message passing on a graph: gather the rows ``x[src_index]`` and reduce them into the
     rows ``dst_index`` of the output with ``pool_type`` (sum, mean, max or min).
