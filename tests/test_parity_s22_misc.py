@@ -211,3 +211,19 @@ def test_khop_sampler_in_a_program():
                                                         _t(P, range(13)), True))[1]
     assert [list(g.shape) for g in got][3] == list(want[3].shape)
     assert got[0].shape[1] == 1 and got[0].shape[0] == got[4].shape[0]
+
+
+# -- a program's values as Layer attributes -----------------------------------------------------
+
+def test_program_value_is_a_plain_layer_attribute():
+    """A program's value set on a Layer is no buffer; a buffer's name keeps being a buffer."""
+    from tests.reference import both_static
+
+    def run(P):
+        layer = P.nn.Layer()
+        layer.a = P.ones([3])
+        layer.register_buffer("b", None)
+        layer.b = P.ones([2])
+        return sorted(layer._buffers), "a" in vars(layer), [k for k, _ in layer.named_buffers()]
+    ours, theirs = both_static(run, fresh_programs=True)
+    assert ours == theirs
