@@ -227,3 +227,33 @@ def test_program_value_is_a_plain_layer_attribute():
         return sorted(layer._buffers), "a" in vars(layer), [k for k, _ in layer.named_buffers()]
     ours, theirs = both_static(run, fresh_programs=True)
     assert ours == theirs
+
+
+def test_generate_proposals_sizes_in_a_program():
+    """generate_proposals leaves the number of proposals unknown in a program (Paddle: -1);
+    run there it gives its dynamic result."""
+    rs = np.random.RandomState(0)
+    n, a, h, w = 2, 3, 4, 5
+    feed = {"s": rs.rand(n, a, h, w).astype("float32"),
+            "d": (rs.randn(n, 4 * a, h, w) * 0.1).astype("float32"),
+            "im": np.array([[60, 80], [50, 70]], "float32")}
+    grid = np.stack(np.meshgrid(np.arange(w) * 16 + 8, np.arange(h) * 16 + 8), -1).astype("float32")
+    sizes = 8.0 * np.arange(1, a + 1, dtype="float32")
+    centre = np.broadcast_to(grid[:, :, None, :], (h, w, a, 2))
+    half = np.broadcast_to(sizes[None, None, :, None], (h, w, a, 2))
+    feed["an"] = np.concatenate([centre - half, centre + half], -1).astype("float32")
+    feed["va"] = np.broadcast_to(np.array([0.1, 0.1, 0.2, 0.2], "float32"), (h, w, a, 4)).copy()
+
+    def call(P, v):
+        return P.vision.ops.generate_proposals(v["s"], v["d"], v["im"], v["an"], v["va"], return_rois_num=True)
+    ours, theirs = _static_shapes(call, {k: (list(x.shape), "float32") for k, x in feed.items()})
+    assert [s for s, _ in ours] == [s for s, _ in theirs]
+    import pagaie
+    from tests.reference import static_mode
+    with static_mode(pagaie):
+        with pagaie.static.program_guard(pagaie.static.Program(), pagaie.static.Program()):
+            v = {k: pagaie.static.data(k, list(x.shape), "float32") for k, x in feed.items()}
+            got = pagaie.static.Executor().run(feed=feed, fetch_list=list(call(pagaie, v)))
+    want = both(lambda P: call(P, {k: P.to_tensor(x) for k, x in feed.items()}))[1]
+    for g, t in zip(got, want):
+        np.testing.assert_allclose(g, t.numpy(), rtol=1e-5, atol=1e-5)

@@ -106,7 +106,16 @@ def _decode(anchors, deltas, variances, off):
     return torch.stack([cx - w / 2, cy - h / 2, cx + w / 2 - off, cy + h / 2 - off], dim=1)
 
 
-@defop(method=False, differentiable=False, paddle_types=("generate_proposals", "pd_op.generate_proposals"))
+def _proposals_static_shape(scores, *args, **kwargs) -> tuple:
+    """Static rule: the number of proposals is known when the program runs (-1), the count
+    per image has one entry per image (int32)."""
+    from pagaie._core import dtype as _dt
+    dt = _dt.to_torch_dtype(scores.dtype)
+    return [[-1, 4], [-1, 1], [scores.shape[0]]], [dt, dt, torch.int32]
+
+
+@defop(method=False, differentiable=False, paddle_types=("generate_proposals", "pd_op.generate_proposals"),
+       static_shape=_proposals_static_shape, static_shape_first="always")
 def generate_proposals(scores, bbox_deltas, img_size, anchors, variances, pre_nms_top_n=6000, post_nms_top_n=1000,
                        nms_thresh=0.5, min_size=0.1, eta=1.0, pixel_offset=False, return_rois_num=False,
                        name=None):
