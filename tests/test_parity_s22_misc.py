@@ -257,3 +257,27 @@ def test_generate_proposals_sizes_in_a_program():
     want = both(lambda P: call(P, {k: P.to_tensor(x) for k, x in feed.items()}))[1]
     for g, t in zip(got, want):
         np.testing.assert_allclose(g, t.numpy(), rtol=1e-5, atol=1e-5)
+
+
+def test_distribute_fpn_proposals_sizes_in_a_program():
+    """distribute_fpn_proposals leaves the RoIs per level unknown in a program (Paddle: -1);
+    run there it gives its dynamic result."""
+    rs = np.random.RandomState(0)
+    rois = rs.rand(12, 4).astype("float32") * 100
+    rois[:, 2:] += rois[:, :2] + rs.rand(12, 2).astype("float32") * 300
+    feed = {"b": rois, "n": np.array([5, 7], "int32")}
+
+    def call(P, v):
+        multi, restore, nums = P.vision.ops.distribute_fpn_proposals(v["b"], 2, 5, 4, 224, rois_num=v["n"])
+        return list(multi) + [restore] + list(nums)
+    ours, theirs = _static_shapes(call, {"b": ([12, 4], "float32"), "n": ([2], "int32")})
+    assert ours == theirs
+    import pagaie
+    from tests.reference import static_mode
+    with static_mode(pagaie):
+        with pagaie.static.program_guard(pagaie.static.Program(), pagaie.static.Program()):
+            v = {"b": pagaie.static.data("b", [12, 4], "float32"), "n": pagaie.static.data("n", [2], "int32")}
+            got = pagaie.static.Executor().run(feed=feed, fetch_list=call(pagaie, v))
+    want = both(lambda P: call(P, {k: P.to_tensor(x) for k, x in feed.items()}))[1]
+    for g, t in zip(got, want):
+        np.testing.assert_allclose(g, t.numpy())

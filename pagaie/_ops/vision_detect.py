@@ -20,8 +20,19 @@ __all__ = ["distribute_fpn_proposals", "generate_proposals", "matrix_nms"]
 _BBOX_CLIP = math.log(1000.0 / 16.0)
 
 
+def _fpn_static_shape(fpn_rois, min_level, max_level, *args, **kwargs) -> tuple | None:
+    """Static rule: how many RoIs go to each level is known when the program runs (-1)."""
+    if not isinstance(min_level, numbers.Integral) or not isinstance(max_level, numbers.Integral):
+        return None
+    from pagaie._core import dtype as _dt
+    levels = max(int(max_level) - int(min_level) + 1, 0)
+    return ([[[-1, 4]] * levels, [-1, 1], [[-1]] * levels],
+            [_dt.to_torch_dtype(fpn_rois.dtype), torch.int32, torch.int32])
+
+
 @defop(method=False, differentiable=False,
-       paddle_types=("distribute_fpn_proposals", "pd_op.distribute_fpn_proposals"))
+       paddle_types=("distribute_fpn_proposals", "pd_op.distribute_fpn_proposals"),
+       static_shape=_fpn_static_shape, static_shape_first="always")
 def distribute_fpn_proposals(fpn_rois, min_level, max_level, refer_level, refer_scale, pixel_offset=False,
                              rois_num=None, name=None):
     """Assign each RoI to an FPN level by its size: ``floor(refer_level + log2(sqrt(area) / refer_scale))``.
