@@ -281,3 +281,19 @@ def test_distribute_fpn_proposals_sizes_in_a_program():
     want = both(lambda P: call(P, {k: P.to_tensor(x) for k, x in feed.items()}))[1]
     for g, t in zip(got, want):
         np.testing.assert_allclose(g, t.numpy())
+
+
+# -- stft ---------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("x_dtype,w_dtype", [("float32", "complex64"), ("float64", "complex64"),
+                                             ("float32", "complex128"), ("int64", "complex64")])
+@pytest.mark.parametrize("onesided", [None, False])
+def test_stft_complex_window_on_a_real_signal(x_dtype, w_dtype, onesided):
+    """A complex window on a real (or integer) signal is a RuntimeError: Paddle's transform of
+    a real x gets complex frames it has no kernel for. A complex signal takes it."""
+    x = np.random.RandomState(0).randn(2, 100) * 10
+    w = (np.hanning(32) + 1j * np.hanning(32)).astype(w_dtype)
+    kw = {} if onesided is None else {"onesided": onesided}
+    same_exception(lambda P: P.signal.stft(P.to_tensor(x.astype(x_dtype)), 32, window=P.to_tensor(w), **kw))
+    assert_same(*both(lambda P: P.signal.stft(P.to_tensor(x.astype("complex64")), 32, window=P.to_tensor(w),
+                                              onesided=False)), rtol=1e-4, atol=1e-3)
