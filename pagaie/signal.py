@@ -89,6 +89,11 @@ def stft(x, n_fft, hop_length=None, win_length=None, window=None, center=True, p
     if x.dtype in (torch.float16, torch.bfloat16, torch.bool):  # no CPU kernel in Paddle: NotFound
         raise NoKernelError(f"paddle.signal.stft: 'x' must be float32, float64, complex or integer, but "
                             f"received {str(x.dtype).replace('torch.', '')}")
+    if complex_window and not x.is_complex():
+        # Paddle picks its real-to-complex transform by x, then feeds it the complex frames
+        raise NoKernelError("paddle.signal.stft: a complex 'window' needs a complex 'x' (the transform of a real "
+                            f"'x' takes real frames only), but received 'x' of dtype "
+                            f"{str(x.dtype).replace('torch.', '')}")
     # the frames are multiplied by the window: Paddle promotes floats with floats and anything
     # with a complex dtype, and refuses other mixed pairs
     if window is not None and window.dtype != x.dtype and not (

@@ -12,7 +12,8 @@ import torch
 from pagaie._core.registry import defop
 from pagaie._ops._helpers import dtype_name
 from pagaie._ops.incubate_ops import (REDUCE_OPS, _out_rows, _segment, check_choice,
-                                      check_edges, document_segments, receive)
+                                      check_edges, document_segments, receive, send_recv_static_shape,
+                                      send_u_recv)
 
 __all__ = ["geometric_segment_sum", "geometric_segment_mean", "geometric_segment_max",
            "geometric_segment_min", "geometric_send_u_recv", "geometric_send_ue_recv",
@@ -67,7 +68,8 @@ def _message(api: str, op: str, a: torch.Tensor, b: torch.Tensor) -> torch.Tenso
     return _MESSAGE_OPS[op](a, b)
 
 
-@defop(amp="promote", paddle_types=("send_u_recv", "pd_op.send_u_recv"), method=False)
+@defop(amp="promote", paddle_types=("send_u_recv", "pd_op.send_u_recv"), method=False,
+       static_shape=send_recv_static_shape, static_shape_first="always")
 def geometric_send_u_recv(x, src_index, dst_index, reduce_op="sum", out_size=None, name=None):
     """Message passing: gather the rows ``x[src_index]`` and reduce them into the rows
     ``dst_index`` of the output with ``reduce_op``; rows that receive nothing are zeros.
@@ -94,12 +96,19 @@ def geometric_send_u_recv(x, src_index, dst_index, reduce_op="sum", out_size=Non
     """
     api = "geometric.send_u_recv"
     check_choice(api, "reduce_op", reduce_op, REDUCE_OPS)
-    src, dst = check_edges(api, x, src_index, dst_index)
-    rows = _out_rows(out_size, x.shape[0], api)
-    return receive(api, x.index_select(0, src), dst, reduce_op, rows)
+    return send_u_recv(api, x, src_index, dst_index, reduce_op, out_size)
 
 
-@defop(amp="promote", paddle_types=("send_ue_recv", "pd_op.send_ue_recv"), method=False)
+def _send_ue_recv_static_shape(x, y, *args, **kwargs) -> list:
+    """Static rule: unknown rows (as in Paddle's programs), the features of x and y broadcast."""
+    fx, fy = list(x.shape[1:]) or [1], list(y.shape[1:]) or [1]
+    n = max(len(fx), len(fy))
+    fx, fy = [1] * (n - len(fx)) + fx, [1] * (n - len(fy)) + fy
+    return [-1] + [q if p == 1 else p for p, q in zip(fx, fy)]
+
+
+@defop(amp="promote", paddle_types=("send_ue_recv", "pd_op.send_ue_recv"), method=False,
+       static_shape=_send_ue_recv_static_shape, static_shape_first="always")
 def geometric_send_ue_recv(x, y, src_index, dst_index, message_op="add", reduce_op="sum",
                            out_size=None, name=None):
     """Message passing with edge features: the message of edge ``e`` is
@@ -178,8 +187,15 @@ def geometric_send_uv(x, y, src_index, dst_index, message_op="add", name=None):
     return _message(api, message_op, x.index_select(0, src), y.index_select(0, dst))
 
 
+def _weighted_sample_static_shape(row, colptr, edge_weight, input_nodes, sample_size=-1,
+                                  eids=None, return_eids=False, *args, **kwargs) -> tuple:
+    from pagaie._ops.incubate_graph import sample_static_shape
+    return sample_static_shape(row, return_eids=return_eids)
+
+
 @defop(paddle_types=("weighted_sample_neighbors", "pd_op.weighted_sample_neighbors"),
-       method=False, differentiable=False)
+       method=False, differentiable=False, static_shape=_weighted_sample_static_shape,
+       static_shape_first="always")
 def geometric_weighted_sample_neighbors(row, colptr, edge_weight, input_nodes, sample_size=-1,
                                         eids=None, return_eids=False, name=None):
     """Sample up to ``sample_size`` distinct neighbours of each input node of a CSC graph, an
@@ -211,11 +227,13 @@ def geometric_weighted_sample_neighbors(row, colptr, edge_weight, input_nodes, s
         >>> nb.tolist(), cnt.tolist()
         ([3, 7, 9, 7, 0, 9, 1], [2, 2, 2, 1])
     """
-    from pagaie._ops.incubate_graph import _check_csc, _check_vector, _ids, _sample_size
+    from pagaie._ops.incubate_graph import (_check_csc, _check_vector, _ids, _kernel_key,
+                                            _sample_size)
     api = "geometric.weighted_sample_neighbors"
     if return_eids and eids is None:
         raise ValueError(f"paddle.{api}: 'eids' should not be None if 'return_eids' is True")
     k = _sample_size(api, sample_size)
+    _kernel_key(api, "input_nodes", input_nodes)  # Paddle's kernel key here, not 'row'
     _check_csc(api, row, colptr, input_nodes)
     eid_v = _ids(api, "eids", eids, like=row) if return_eids else None
     if edge_weight.dtype != torch.float32:  # Paddle's kernel reads float32 weights only

@@ -9,7 +9,8 @@ from __future__ import annotations
 import numpy as np
 import torch
 
-from pagaie._core.registry import defop
+from pagaie._core import dtype as _dt
+from pagaie._core.registry import NoKernelError, defop
 from pagaie._ops._helpers import dtype_name
 from pagaie._ops.incubate_ops import _check_index_dtype
 
@@ -32,6 +33,15 @@ def _ids(api: str, arg: str, t: torch.Tensor, like: torch.Tensor | None = None) 
                          f"tensors ({dtype_name(like)}), but received {dtype_name(t)}")
     _check_vector(api, arg, t)
     return t.reshape(-1)
+
+
+def _kernel_key(api: str, arg: str, t: torch.Tensor) -> None:
+    """Paddle picks the kernel of a graph op by the dtype of one input (``arg``) before it
+    checks anything else, and has int32/int64 kernels only: NoKernelError (a RuntimeError)
+    for any other dtype of that input, whatever is wrong with the others."""
+    if t.dtype not in (torch.int32, torch.int64):
+        raise NoKernelError(f"paddle.{api}: '{arg}' must be int32 or int64 (the dtypes of "
+                            f"its kernel), but received {dtype_name(t)}")
 
 
 def _sample_size(api: str, sample_size) -> int:
@@ -112,6 +122,7 @@ def incubate_graph_reindex(x, neighbors, count, value_buffer=None, index_buffer=
     if flag_buffer_hashtable and (value_buffer is None or index_buffer is None):
         raise ValueError(f"paddle.{api}: 'value_buffer' and 'index_buffer' should not be "
                          "None if 'flag_buffer_hashtable' is True")
+    _kernel_key(api, "x", x)
     xs = _ids(api, "x", x)
     nb = _ids(api, "neighbors", neighbors, like=x)
     cnt = _ids(api, "count", count)
@@ -173,8 +184,25 @@ def _check_csc(api: str, row, colptr, nodes) -> None:
                              f"received values in [{lo}, {hi}]")
 
 
+def sample_static_shape(row, *args, return_eids=False, **kwargs) -> tuple:
+    """Static rule of the neighbour sampling ops: Paddle's programs leave every output size
+    unknown, the int32 counts too."""
+    ids = _dt.to_torch_dtype(row.dtype)
+    dims, dtypes = [[-1], [-1]], [ids, torch.int32]
+    if return_eids:
+        dims.append([-1])
+        dtypes.append(ids)
+    return dims, dtypes
+
+
+def _sample_neighbors_static_shape(row, colptr, input_nodes, eids=None, perm_buffer=None,
+                                   sample_size=-1, return_eids=False, *args, **kwargs) -> tuple:
+    return sample_static_shape(row, return_eids=return_eids)
+
+
 @defop(paddle_types=("graph_sample_neighbors", "pd_op.graph_sample_neighbors"), method=False,
-       differentiable=False)
+       differentiable=False, static_shape=_sample_neighbors_static_shape,
+       static_shape_first="always")
 def incubate_graph_sample_neighbors(row, colptr, input_nodes, eids=None, perm_buffer=None,
                                     sample_size=-1, return_eids=False, flag_perm_buffer=False,
                                     name=None):
@@ -219,6 +247,7 @@ def incubate_graph_sample_neighbors(row, colptr, input_nodes, eids=None, perm_bu
         raise ValueError(f"paddle.{api}: 'perm_buffer' should not be None if "
                          "'flag_perm_buffer' is True")
     k = _sample_size(api, sample_size)
+    _kernel_key(api, "row", row)
     _check_csc(api, row, colptr, input_nodes)
     eid_v = _ids(api, "eids", eids, like=row) if return_eids else None
     edges, counts = _sample(row, colptr.reshape(-1), input_nodes.reshape(-1), k)
@@ -237,8 +266,16 @@ def _unique_in_order(t: torch.Tensor) -> torch.Tensor:
     return uniq[torch.sort(first).indices]
 
 
+def _khop_static_shape(row, colptr, input_nodes, sample_sizes, sorted_eids=None,
+                       return_eids=False, *args, **kwargs) -> list:
+    """Static rule: the sampled edges and nodes are counted when the program runs (-1); the
+    new number of each input node has the input nodes' length."""
+    dims = [[-1, 1], [-1, 1], [-1], [input_nodes.shape[0]]]
+    return dims + [[-1]] if return_eids else dims
+
+
 @defop(paddle_types=("graph_khop_sampler", "pd_op.graph_khop_sampler"), method=False,
-       differentiable=False)
+       differentiable=False, static_shape=_khop_static_shape, static_shape_first="always")
 def incubate_graph_khop_sampler(row, colptr, input_nodes, sample_sizes, sorted_eids=None,
                                 return_eids=False, name=None):
     """Multi-hop neighbour sampling with the sampled subgraph renumbered from 0.
@@ -280,6 +317,7 @@ def incubate_graph_khop_sampler(row, colptr, input_nodes, sample_sizes, sorted_e
     if not isinstance(sample_sizes, (list, tuple)) or not sample_sizes:
         raise ValueError(f"paddle.{api}: 'sample_sizes' must be a non-empty list of ints, "
                          f"but received {sample_sizes!r}")
+    _kernel_key(api, "row", row)
     _check_csc(api, row, colptr, input_nodes)
     if row.numel() == 0 or input_nodes.numel() == 0:
         raise ValueError(f"paddle.{api}: 'row' and 'input_nodes' should not be empty")

@@ -184,8 +184,14 @@ def _out_rows(out_size, default: int, api: str = "incubate.graph_send_recv") -> 
     return default if out_size <= 0 else int(out_size)
 
 
+def send_recv_static_shape(x, *args, **kwargs) -> list:
+    """Static rule (see ``Recorder``) of the send-and-receive ops: Paddle leaves the rows of
+    the output unknown in a program (-1), out_size or not; the other sizes are x's."""
+    return [-1] + list(x.shape[1:])
+
+
 @defop(amp="promote", paddle_types=("graph_send_recv",),
-       method=False)
+       method=False, static_shape=send_recv_static_shape, static_shape_first="always")
 def incubate_graph_send_recv(x, src_index, dst_index, pool_type="sum", out_size=None, name=None):
     """Message passing on a graph: gather the rows ``x[src_index]`` and reduce them into the
     rows ``dst_index`` of the output with ``pool_type`` (sum, mean, max or min).
@@ -216,9 +222,21 @@ def incubate_graph_send_recv(x, src_index, dst_index, pool_type="sum", out_size=
     """
     api = "incubate.graph_send_recv"
     check_choice(api, "pool_type", pool_type, REDUCE_OPS)
+    return send_u_recv(api, x, src_index, dst_index, pool_type, out_size)
+
+
+def send_u_recv(api: str, x: torch.Tensor, src_index, dst_index, reduce_op: str,
+                out_size) -> torch.Tensor:
+    """The rows ``x[src_index]`` reduced into the rows ``dst_index`` of the output.
+
+    Without edges or without values Paddle's kernel fills a shape of just ``[out_size]`` when
+    ``out_size`` > 0 (it drops the feature dimensions): the same here, a zeros tensor still
+    joined to ``x`` so that ``x`` gets its (zero) gradient."""
     src, dst = check_edges(api, x, src_index, dst_index)
-    rows = _out_rows(out_size, x.shape[0])
-    return receive(api, x.index_select(0, src), dst, pool_type, rows)
+    given = _out_rows(out_size, 0, api)  # 0: no out_size > 0
+    if (src.numel() == 0 or x.numel() == 0) and given:
+        return x.new_zeros(given) + x.reshape(-1)[:0].sum()
+    return receive(api, x.index_select(0, src), dst, reduce_op, given or x.shape[0])
 
 
 REDUCE_OPS = ("sum", "mean", "max", "min")

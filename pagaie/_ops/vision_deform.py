@@ -107,7 +107,10 @@ def _check_deform(x, offset, weight, bias, mask, stride, dilation, padding, dg, 
                                      f"({ci} * {groups})")
     if co % groups:
         raise _fail(ValueError, api, f"weight.shape[0] ({co}) must be divisible by groups ({groups})")
-    if x.shape[1] % dg:
+    if co % dg:
+        raise _fail(ValueError, api, f"weight.shape[0] ({co}) must be divisible by "
+                                     f"deformable_groups ({dg})")
+    if x.shape[1] % dg:  # Paddle's kernel then reads offsets past the groups given
         raise _fail(ValueError, api, f"the channels of x ({x.shape[1]}) must be divisible by "
                                      f"deformable_groups ({dg})")
     ho = (x.shape[2] + 2 * padding[0] - (dilation[0] * (kh - 1) + 1)) // stride[0] + 1

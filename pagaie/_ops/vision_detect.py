@@ -20,8 +20,19 @@ __all__ = ["distribute_fpn_proposals", "generate_proposals", "matrix_nms"]
 _BBOX_CLIP = math.log(1000.0 / 16.0)
 
 
+def _fpn_static_shape(fpn_rois, min_level, max_level, *args, **kwargs) -> tuple | None:
+    """Static rule: how many RoIs go to each level is known when the program runs (-1)."""
+    if not isinstance(min_level, numbers.Integral) or not isinstance(max_level, numbers.Integral):
+        return None
+    from pagaie._core import dtype as _dt
+    levels = max(int(max_level) - int(min_level) + 1, 0)
+    return ([[[-1, 4]] * levels, [-1, 1], [[-1]] * levels],
+            [_dt.to_torch_dtype(fpn_rois.dtype), torch.int32, torch.int32])
+
+
 @defop(method=False, differentiable=False,
-       paddle_types=("distribute_fpn_proposals", "pd_op.distribute_fpn_proposals"))
+       paddle_types=("distribute_fpn_proposals", "pd_op.distribute_fpn_proposals"),
+       static_shape=_fpn_static_shape, static_shape_first="always")
 def distribute_fpn_proposals(fpn_rois, min_level, max_level, refer_level, refer_scale, pixel_offset=False,
                              rois_num=None, name=None):
     """Assign each RoI to an FPN level by its size: ``floor(refer_level + log2(sqrt(area) / refer_scale))``.
@@ -106,7 +117,16 @@ def _decode(anchors, deltas, variances, off):
     return torch.stack([cx - w / 2, cy - h / 2, cx + w / 2 - off, cy + h / 2 - off], dim=1)
 
 
-@defop(method=False, differentiable=False, paddle_types=("generate_proposals", "pd_op.generate_proposals"))
+def _proposals_static_shape(scores, *args, **kwargs) -> tuple:
+    """Static rule: the number of proposals is known when the program runs (-1), the count
+    per image has one entry per image (int32)."""
+    from pagaie._core import dtype as _dt
+    dt = _dt.to_torch_dtype(scores.dtype)
+    return [[-1, 4], [-1, 1], [scores.shape[0]]], [dt, dt, torch.int32]
+
+
+@defop(method=False, differentiable=False, paddle_types=("generate_proposals", "pd_op.generate_proposals"),
+       static_shape=_proposals_static_shape, static_shape_first="always")
 def generate_proposals(scores, bbox_deltas, img_size, anchors, variances, pre_nms_top_n=6000, post_nms_top_n=1000,
                        nms_thresh=0.5, min_size=0.1, eta=1.0, pixel_offset=False, return_rois_num=False,
                        name=None):

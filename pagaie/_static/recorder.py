@@ -232,7 +232,9 @@ def _shape_from_rule(rec: OpRecord, vargs: list, vkwargs: dict) -> tuple[Any, An
     ``static_shape`` rule gives the sizes (-1 for those read from the values); None when the
     record has no rule or it declines. A rule of an op with several outputs (``split``) gives
     a list of such size lists; every output has ``x``'s dtype, unless the rule gives
-    ``(sizes, torch_dtype)``."""
+    ``(sizes, torch_dtype)`` (or, for several outputs, ``(sizes, [torch_dtype, ...])``). An
+    output that is itself a list of tensors (``distribute_fpn_proposals``) has a list of size
+    lists, all of its entry's dtype."""
     rule = rec.extra.get("static_shape")
     if rule is None:
         return None
@@ -244,18 +246,24 @@ def _shape_from_rule(rec: OpRecord, vargs: list, vkwargs: dict) -> tuple[Any, An
         return None
     if dims is None:
         return None
-    if type(dims) is tuple and len(dims) == 2 and isinstance(dims[1], torch.dtype):
-        dims, dtype = dims   # the rule names the dtype (one not taken from ``x``)
+    if type(dims) is tuple and len(dims) == 2 and isinstance(dims[1], (torch.dtype, list)):
+        dims, dtype = dims   # the rule names the dtype(s) (not taken from ``x``)
     else:
         x = vargs[0] if vargs else next(iter(vkwargs.values()))
         dtype = _meta(x).dtype
 
-    def empty(sizes: list) -> torch.Tensor:
-        return torch.empty([UNKNOWN if d < 0 else d for d in sizes], dtype=dtype, device="meta")
+    def empty(sizes: list, dt: torch.dtype) -> Any:
+        if sizes and all(isinstance(d, (list, tuple)) for d in sizes):  # a list of outputs
+            parts = [empty(d, dt) for d in sizes]
+            return [p[0] for p in parts], [p[1] for p in parts]
+        return (torch.empty([UNKNOWN if d < 0 else d for d in sizes], dtype=dt, device="meta"),
+                list(sizes))
 
     if dims and all(isinstance(d, (list, tuple)) for d in dims):
-        return [empty(d) for d in dims], [list(d) for d in dims]
-    return empty(dims), list(dims)
+        dtypes = dtype if isinstance(dtype, list) else [dtype] * len(dims)
+        parts = [empty(d, t) for d, t in zip(dims, dtypes)]
+        return [p[0] for p in parts], [p[1] for p in parts]
+    return empty(dims, dtype)
 
 
 def _meta_on_composites(rec: OpRecord, vargs: list, vkwargs: dict) -> tuple[Any, Any] | None:

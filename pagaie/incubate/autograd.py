@@ -147,11 +147,14 @@ class Jacobian:
     """
 
     def __init__(self, func: Callable, xs, is_batched: bool = False) -> None:
-        xs_l, _ = _as_list("Jacobian", "xs", xs)
+        xs_l, single = _as_list("Jacobian", "xs", xs)
         xs_l = _inputs(xs_l)
         ys_l, _ = _as_list("Jacobian", "func(xs)", func(*xs_l))
         self._value = _jacobian_matrix(ys_l, xs_l, is_batched, create_graph=True)
         self.is_batched = is_batched
+        # Paddle flattens the gradient of a lone (not listed) input by iterating over it: a
+        # 0-D one gives no pieces, and reading any row fails (its concat of nothing).
+        self._no_columns = single and not is_batched and xs_l[0].ndim == 0
 
     @property
     def shape(self) -> tuple:
@@ -167,6 +170,11 @@ class Jacobian:
             if not isinstance(i, (int, slice)):
                 raise TypeError("paddle.incubate.autograd.Jacobian: indexes must be ints or "
                                 f"slices, but received {i!r}")
+        if self._no_columns:
+            if isinstance(index[0], int):
+                self._value[int(index[0])]  # an out-of-range row is still an IndexError first
+            raise ValueError("paddle.incubate.autograd.Jacobian: a single 0-D input (not in a "
+                             "list) cannot be evaluated, as in Paddle; pass it as [x]")
         return self._value[tuple(int(i) if isinstance(i, int) else i for i in index)]
 
 

@@ -62,11 +62,16 @@ def viterbi_decode(potentials, transition_params, lengths, include_bos_eos_tag=T
     if lengths.dtype != torch.int64:  # Paddle's kernel reads int64 data only (even int32 fails)
         raise ValueError(f"paddle.text.viterbi_decode: 'lengths' must be an int64 tensor, "
                          f"but received {_name(lengths.dtype)}")
+    if n < 2:  # Paddle's kernel splits the transitions into n - 2 rows, then stop and start
+        raise ValueError(f"paddle.text.viterbi_decode: 'potentials' must have at least 2 tags, but received "
+                         f"shape {list(potentials.shape)}")
     if lengths.numel():
-        shortest, longest = int(lengths.min()), int(lengths.max())
-        if shortest < 0:  # Paddle fails allocating a negative-length buffer: RuntimeError
-            raise RuntimeError(f"paddle.text.viterbi_decode: 'lengths' must be non-negative, but received "
-                               f"{lengths.tolist()}")
+        longest = int(lengths.max())
+        # Paddle sizes the path by the longest length: a negative one fails to allocate
+        # (RuntimeError); other negative lengths just mask every step, as zero lengths do.
+        if longest < 0:
+            raise RuntimeError(f"paddle.text.viterbi_decode: the longest of 'lengths' must be non-negative, "
+                               f"but received {lengths.tolist()}")
         if longest > potentials.shape[1]:
             raise IndexError(f"paddle.text.viterbi_decode: 'lengths' must not exceed seq_len "
                              f"({potentials.shape[1]}) of 'potentials', but received {lengths.tolist()}")

@@ -36,6 +36,12 @@ _FIRST_CAP = re.compile("(.)([A-Z][a-z]+)")
 _ALL_CAP = re.compile("([a-z])([A-Z])")
 
 
+def _is_program_value(value: Any) -> bool:
+    """Whether ``value`` is a value of a program being built (static mode)."""
+    from pagaie._static.ir import Value  # the static package imports this module
+    return isinstance(value, Value)
+
+
 def _camel_to_snake(name: str) -> str:
     return _ALL_CAP.sub(r"\1_\2", _FIRST_CAP.sub(r"\1_\2", name)).lower()
 
@@ -908,7 +914,9 @@ class Layer(StateMixin, CastMixin):
             layers[name] = None
             return
         buffers = d.get("_buffers")
-        if isinstance(value, Tensor):
+        # A program's value (static mode) is a plain attribute unless it replaces a buffer, as
+        # in Paddle: register_buffer then finds the name taken.
+        if isinstance(value, Tensor) and not (_is_program_value(value) and name not in (buffers or {})):
             if buffers is None:
                 raise ValueError("super().__init__() should be called first")
             drop(d, self._parameters, self._sub_layers)
