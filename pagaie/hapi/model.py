@@ -32,6 +32,13 @@ __all__ = ["Model"]
 _AMP_SCALER_KEYS = frozenset({"init_loss_scaling", "incr_ratio", "decr_ratio", "incr_every_n_steps",
                               "decr_every_n_nan_or_inf", "use_dynamic_loss_scaling",
                               "use_fp16_guard"})
+
+# One logs dict for every epoch of every Model, as Paddle's ``_run_one_epoch`` (whose
+# ``logs={}`` default is shared): the dict a callback kept from a training epoch shows the
+# values of the evaluation after it (``on_train_end`` gets them), and keys stay in the order
+# they were first written.
+_EPOCH_LOGS: dict = {}
+
 _AMP_LIST_KEYS = ("custom_white_list", "custom_black_list", "custom_black_varnames")
 
 
@@ -649,7 +656,7 @@ class Model:
         return outputs
 
     def _run_one_epoch(self, data_loader: Any, callbacks: Any, mode: str) -> Any:
-        logs: dict = {}
+        logs = _EPOCH_LOGS
         outputs = []
         n_batches = _len_of(data_loader)
         n_inputs = len(self._inputs)
