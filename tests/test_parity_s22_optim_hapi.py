@@ -58,3 +58,46 @@ def test_fit_hands_every_callback_one_shared_logs_dict():
     last_eval = [then for h, _, then in theirs if h == "eval_end"][-1]
     train_end = [then for h, _, then in ours if h == "train_end"][0]
     assert train_end["step"] == last_eval["step"] == 1
+
+
+# -- the learning rate a step uses ----------------------------------------------------------
+
+def _lr_trajectory(fw, name: str, scenario: str) -> list:
+    p = fw.create_parameter([2], "float32", default_initializer=fw.nn.initializer.Constant(1.0))
+    sched = scenario.startswith("sched")
+    opt = getattr(fw.optimizer, name)(fw.optimizer.lr.StepDecay(0.1, 1, 0.5) if sched else 0.1,
+                                      parameters=[p])
+    out = []
+    for i in range(4):
+        if i == 1 and scenario in ("float_attr", "sched_attr"):
+            opt._learning_rate = 0.01
+        if i == 2 and scenario == "float_attr":
+            opt.set_lr(0.02)  # set_lr does write the variable
+        if i == 0 and scenario == "attr_before_step":
+            opt._learning_rate = 0.3  # no variable yet: the first step makes it from this
+        (p * p).sum().backward()
+        opt.step()
+        opt.clear_grad()
+        if isinstance(opt._learning_rate, fw.optimizer.lr.LRScheduler):
+            opt._learning_rate.step()
+        out.append((p.numpy().copy(), opt.get_lr()))
+    return out
+
+
+@pytest.mark.parametrize("name", ["SGD", "Momentum", "Adam", "AdamW", "RMSProp", "Lamb"])
+@pytest.mark.parametrize("scenario", ["float_attr", "sched_attr", "attr_before_step"])
+def test_a_float_put_in_learning_rate_after_a_step_only_shows_in_get_lr(name, scenario):
+    ours, theirs = both(lambda fw: _lr_trajectory(fw, name, scenario))
+    assert_same(ours, theirs)
+
+
+def test_reduce_lr_on_plateau_fit_trajectory():
+    def run(fw):
+        model = make_model(fw, lr=0.5, optimizer="SGD")
+        cb = fw.callbacks.ReduceLROnPlateau(monitor="loss", factor=0.5, patience=0,
+                                            min_delta=10.0, verbose=0)
+        model.fit(Loader(fw, X, Y), Loader(fw, X[:8], Y[:8]), epochs=3, verbose=0,
+                  callbacks=[cb])
+        return [p.numpy() for p in model.parameters()], model._optimizer.get_lr()
+    ours, theirs = both(run)
+    assert_same(ours, theirs, rtol=1e-4, atol=1e-5)

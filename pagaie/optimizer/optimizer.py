@@ -150,6 +150,8 @@ class Optimizer:
         self.regularization = weight_decay
         self._grad_clip = grad_clip
         self._learning_rate = learning_rate
+        # the value of Paddle's learning-rate variable (see _global_lr); None before a step
+        self._lr_value: float | None = None
         self._dtype = None
         self._grouped = bool(self._parameter_list) and isinstance(self._parameter_list[0], dict)
         if self._parameter_list:
@@ -273,6 +275,8 @@ class Optimizer:
             raise RuntimeError("paddle.optimizer.Optimizer.set_lr: the learning rate is an LRScheduler; "
                                "setting a float would conflict with it")
         self._learning_rate = float(value)
+        if self._lr_value is not None:
+            self._lr_value = float(value)
 
     def set_lr_scheduler(self, scheduler: LRScheduler) -> None:
         """Replace the learning rate by ``scheduler``.
@@ -292,6 +296,15 @@ class Optimizer:
             raise TypeError("paddle.optimizer.Optimizer.set_lr_scheduler: 'scheduler' must be an "
                             f"LRScheduler, but received {type(scheduler).__name__}")
         self._learning_rate = scheduler
+
+    def _global_lr(self) -> float:
+        """The learning rate the update uses. Paddle keeps it in a variable made at the first
+        step; a scheduler's value is written into it at every step and ``set_lr`` writes its
+        own, but a float later put in ``_learning_rate`` (hapi's ReduceLROnPlateau does that)
+        only shows in ``get_lr()``: the steps keep the variable's value."""
+        if self._lr_value is None or isinstance(self._learning_rate, LRScheduler):
+            self._lr_value = self.get_lr()
+        return self._lr_value
 
     # ---- accumulators ---------------------------------------------------------------
     def _add_accumulator(self, name: str, param: Tensor, dtype: Any = None, fill_value: float = 0.0,
@@ -430,6 +443,7 @@ class Optimizer:
 
     def _apply_optimize(self, pairs: list, group: dict | None) -> None:
         """Clip, regularize, create missing accumulators and run the update rule."""
+        lr = self._global_lr()
         clip = self._grad_clip if group is None else group.get("grad_clip")
         if clip is not None and pairs:
             clipped = clip([(p, wrap(g)) for p, g in pairs])
@@ -440,7 +454,6 @@ class Optimizer:
         params = [p for p, _ in pairs]
         hp = self._group_hparams(group)
         self._create_accumulators(params, hp)
-        lr = self.get_lr()
         targets, grads, states, lrs = [], [], [], []
         masters = []
         for p, g in pairs:
