@@ -8,8 +8,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from tests.hapi.helpers import X, Y, Loader, make_model
-from tests.reference import assert_same, both
+from tests.hapi.helpers import X, Y, Loader, make_model, make_net
+from tests.reference import assert_same, both, same_exception
 
 pytest.importorskip("paddle")
 
@@ -101,3 +101,29 @@ def test_reduce_lr_on_plateau_fit_trajectory():
         return [p.numpy() for p in model.parameters()], model._optimizer.get_lr()
     ours, theirs = both(run)
     assert_same(ours, theirs, rtol=1e-4, atol=1e-5)
+
+
+# -- a Model that was never prepared --------------------------------------------------------
+
+@pytest.mark.parametrize("call", ["fit", "evaluate", "predict", "eval_batch"])
+def test_unprepared_model_raises_attribute_error(call):
+    def run(fw):
+        model = fw.Model(make_net(fw))
+        if call == "fit":
+            model.fit(Loader(fw, X, Y), epochs=1, verbose=0)
+        elif call == "evaluate":
+            model.evaluate(Loader(fw, X, Y), verbose=0)
+        elif call == "predict":
+            model.predict(Loader(fw, X), verbose=0)
+        else:
+            model.eval_batch([X[:4]], [Y[:4]])
+    same_exception(run)
+
+
+def test_unprepared_model_still_predicts_a_batch_and_saves(tmp_path):
+    def run(fw):
+        model = fw.Model(make_net(fw))
+        out = model.predict_batch([X[:4]])
+        model.save(str(tmp_path / fw.__name__ / "m"))
+        return out
+    assert_same(*both(run))

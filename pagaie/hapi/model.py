@@ -173,7 +173,8 @@ class Model:
         self._loss = None
         self._loss_weights = None
         self._optimizer = None
-        self._metrics: list[Metric] = []
+        # no ``_metrics`` until prepare(): as in Paddle, fit / evaluate / predict / eval_batch
+        # of a model that was never prepared raise AttributeError
         self._input_info = _input_info(inputs) if inputs else None
         self._is_shape_inferred = False
         self._test_dataloader = None
