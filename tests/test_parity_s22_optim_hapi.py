@@ -127,3 +127,60 @@ def test_unprepared_model_still_predicts_a_batch_and_saves(tmp_path):
         model.save(str(tmp_path / fw.__name__ / "m"))
         return out
     assert_same(*both(run))
+
+
+# -- an optimizer without parameters ---------------------------------------------------------
+# Paddle reads the first entry of the parameter list (a Tensor or a group?) when it applies a
+# weight decay at construction, in step() and in clear_grad(): an IndexError for an empty list.
+
+_OPTIMIZERS = ["SGD", "Momentum", "Adam", "AdamW", "Adamax", "Adagrad", "Adadelta", "RMSProp",
+               "Lamb", "NAdam", "RAdam", "ASGD", "Rprop"]
+
+
+@pytest.mark.parametrize("name", _OPTIMIZERS)
+@pytest.mark.parametrize("call", ["step", "clear_grad"])
+def test_empty_parameter_list_step_and_clear_grad_raise_index_error(name, call):
+    same_exception(lambda fw: getattr(getattr(fw.optimizer, name)(0.01, parameters=[]), call)())
+
+
+@pytest.mark.parametrize("name", ["SGD", "Adam", "RMSProp", "NAdam", "ASGD"])
+@pytest.mark.parametrize("decay", ["float", "L1"])
+def test_empty_parameter_list_with_weight_decay_raises_index_error(name, decay):
+    def make(fw):
+        wd = 0.1 if decay == "float" else fw.regularizer.L1Decay(0.1)
+        getattr(fw.optimizer, name)(0.01, parameters=[], weight_decay=wd)
+    same_exception(make)
+
+
+@pytest.mark.parametrize("name", ["Momentum", "Rprop", "LBFGS"])
+def test_empty_parameter_list_refused_at_construction(name):
+    same_exception(lambda fw: getattr(fw.optimizer, name)(parameters=[]))
+
+
+@pytest.mark.parametrize("name", ["SGD", "Adam", "Momentum", "Lamb", "LBFGS"])
+def test_empty_first_parameter_group_raises_index_error(name):
+    def make(fw):
+        p = fw.create_parameter([2], "float32")
+        getattr(fw.optimizer, name)(parameters=[{"params": []}, {"params": [p]}])
+    same_exception(make)
+
+
+@pytest.mark.parametrize("name", ["SGD", "Adam", "Momentum", "Lamb"])
+def test_empty_later_parameter_group_trains(name):
+    def run(fw):
+        p = fw.create_parameter([2], "float32", default_initializer=fw.nn.initializer.Constant(1.0))
+        opt = getattr(fw.optimizer, name)(0.1, parameters=[{"params": [p]}, {"params": []}])
+        for _ in range(2):
+            (p * p).sum().backward()
+            opt.step()
+            opt.clear_grad()
+        return p
+    assert_same(*both(run))
+
+
+def test_lbfgs_with_an_empty_last_group_raises_value_error():
+    def run(fw):
+        p = fw.create_parameter([2], "float32", default_initializer=fw.nn.initializer.Constant(1.0))
+        opt = fw.optimizer.LBFGS(parameters=[{"params": [p]}, {"params": []}])
+        opt.step(lambda: (p * p).sum())
+    same_exception(run)

@@ -124,8 +124,8 @@ class Optimizer:
                  parameters: Sequence[Tensor] | Sequence[dict] | None = None,
                  weight_decay: float | WeightDecayRegularizer | None = None,
                  grad_clip: Any = None, name: str | None = None) -> None:
+        from pagaie.static.framework import in_static_mode
         if parameters is None:
-            from pagaie.static.framework import in_static_mode
             if not in_static_mode():  # Paddle's own rule: static programs find their parameters
                 raise AttributeError("paddle.optimizer: the 'parameters' argument given to the Optimizer "
                                      "should not be None in dynamic graph mode")
@@ -137,6 +137,10 @@ class Optimizer:
             raise TypeError("paddle.optimizer: 'parameters' should not be a dict; to use parameter "
                             "groups, pass a list of dicts")
         self._parameter_list = list(parameters)
+        if not self._parameter_list and weight_decay is not None and not in_static_mode():
+            # Paddle looks at the first parameter (a Tensor or a group?) to apply a weight decay
+            raise IndexError(f"paddle.optimizer.{type(self).__name__}: 'parameters' is empty, so "
+                             f"the weight_decay {weight_decay} has nothing to apply to")
         self._name = name
         self.helper = None  # Paddle's static-graph layer helper; None in dynamic mode
         if not isinstance(learning_rate, (float, LRScheduler)):
@@ -184,6 +188,9 @@ class Optimizer:
         # the first parameter's dtype (read after the groups turned their 'params' into lists,
         # so that an iterator given as a group's 'params' is consumed only once)
         first = self._param_groups[0]["params"] if self._grouped else self._parameter_list
+        if self._grouped and not first:  # Paddle reads the first group's first parameter dtype
+            raise IndexError(f"paddle.optimizer.{type(self).__name__}: the first parameter group "
+                             "has no parameters")
         if first:
             self._dtype = first[0].dtype
         self._use_fusion_storage = False
@@ -430,6 +437,9 @@ class Optimizer:
             >>> [round(v, 6) for v in w.tolist()]
             [0.8, 0.8]
         """
+        if not self._parameter_list:  # Paddle reads the first entry to tell Tensors from groups
+            raise IndexError(f"paddle.optimizer.{type(self).__name__}.step: the optimizer has no "
+                             "parameters")
         with torch.no_grad():
             if not self._grouped:
                 pairs = [(p, p._t.grad) for p in self._param_groups
@@ -597,6 +607,9 @@ class Optimizer:
             >>> w.grad is None
             True
         """
+        if not self._parameter_list:  # Paddle reads the first entry to tell Tensors from groups
+            raise IndexError(f"paddle.optimizer.{type(self).__name__}.clear_grad: the optimizer has "
+                             "no parameters")
         for p in self._all_params():
             if p._t.requires_grad:
                 p.clear_gradient(set_to_zero)
