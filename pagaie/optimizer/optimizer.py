@@ -86,6 +86,22 @@ def _check_grad_clip(grad_clip: Any) -> None:
                         f"derived class, but received {type(grad_clip).__name__}")
 
 
+def _update_passes(params: list) -> list[list[int]]:
+    """Indices of ``params`` in update passes. Paddle runs one update per entry of its list, so
+    a parameter listed twice is updated twice, the second time from the state the first left;
+    the rules here update a pass's tensors together, so the k-th entry of a parameter goes to
+    the k-th pass."""
+    seen: dict[int, int] = {}
+    passes: list[list[int]] = []
+    for i, p in enumerate(params):
+        k = seen.get(id(p), 0)
+        seen[id(p)] = k + 1
+        if k == len(passes):
+            passes.append([])
+        passes[k].append(i)
+    return passes
+
+
 class Optimizer:
     r"""Base class of the optimizers: holds parameters, learning rate, weight decay,
     gradient clipping and the optimizer state. Use a subclass such as
@@ -497,7 +513,13 @@ class Optimizer:
             stored = states
             states = [{k: (v.float() if v.dtype in _LOW_PRECISION else v) for k, v in st.items()}
                       for st in stored]
-        self._update(targets, grads, states, lrs, hp, params)
+        for idx in _update_passes(params):
+            if len(idx) == len(params):
+                self._update(targets, grads, states, lrs, hp, params)
+            else:
+                self._update(*([seq[i] for i in idx] for seq in (targets, grads, states, lrs)), hp,
+                             [params[i] for i in idx])
+        self._finish_update(states, hp)
         if low:
             for st, work in zip(stored, states):
                 for k, v in st.items():
@@ -512,6 +534,9 @@ class Optimizer:
         """Apply the rule to a group: ``params`` are updated in place. Default: one by one."""
         for p, g, st, lr, t in zip(params, grads, states, lrs, tensors):
             self._update_one(p, g, st, lr, hp, t)
+
+    def _finish_update(self, states: list[dict[str, torch.Tensor]], hp: dict) -> None:
+        """Work Paddle does after every update of a step, once per entry (default: none)."""
 
     def _update_one(self, p: torch.Tensor, g: torch.Tensor, state: dict[str, torch.Tensor],
                     lr: float, hp: dict, param: Tensor) -> None:
