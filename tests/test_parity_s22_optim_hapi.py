@@ -219,3 +219,36 @@ def test_a_parameter_listed_twice_is_updated_twice_per_step(name, extra):
     ours, theirs = both(run)
     assert ours[1] == theirs[1]
     np.testing.assert_allclose(np.array(ours[0]), np.array(theirs[0]), rtol=1e-5, atol=1e-6)
+
+
+# -- labels given to train_batch / eval_batch outside a list ---------------------------------
+
+def _prepared(fw):
+    model = fw.Model(make_net(fw))
+    model.prepare(fw.optimizer.SGD(0.1, parameters=model.parameters()), fw.nn.CrossEntropyLoss(),
+                  fw.metric.Accuracy())
+    return model
+
+
+@pytest.mark.parametrize("call", ["train_batch", "eval_batch"])
+@pytest.mark.parametrize("kind", ["numpy", "tensor"])
+def test_bare_labels_of_several_samples_fail_the_truth_test(call, kind):
+    # Paddle's ``labels or []`` asks for the truth value of the array / Tensor
+    def run(fw):
+        x, y = X[:4], Y[:4]
+        if kind == "tensor":
+            x, y = fw.to_tensor(x), fw.to_tensor(y)
+        getattr(_prepared(fw), call)(x, y)
+    same_exception(run)
+
+
+@pytest.mark.parametrize("call", ["train_batch", "eval_batch"])
+@pytest.mark.parametrize("label", [0, 1])
+def test_a_bare_one_sample_label(call, label):
+    # a truthy one-element label is used; a falsy one is dropped (the loss then lacks it)
+    def run(fw):
+        return getattr(_prepared(fw), call)(X[:1], np.array([[label]], "int64"))
+    if label:
+        assert_same(*both(run))
+    else:
+        same_exception(run)

@@ -222,7 +222,9 @@ class Model:
         self.mode = "train"
         inputs = _to_list(inputs)
         self._batch_input_info = _input_info(inputs)
-        labels = [paddle.to_tensor(lab) for lab in (_to_list(labels) or [])]
+        # Paddle's ``labels or []``: a bare array or Tensor of several labels fails its truth
+        # test (wrap it in a list), and a falsy one-element label is dropped
+        labels = [paddle.to_tensor(lab) for lab in _to_list(labels or [])]
         if self._amp_level != "O0" and self._scaler is None:
             self._scaler = paddle.amp.GradScaler(**self._amp_configs)
         with paddle.amp.auto_cast(enable=self._amp_level != "O0", level=self._amp_level,
@@ -264,7 +266,7 @@ class Model:
             self.mode = "eval"
             inputs = _to_list(inputs)
             self._batch_input_info = _input_info(inputs)
-            labels = [paddle.to_tensor(lab) for lab in (_to_list(labels) or [])]
+            labels = [paddle.to_tensor(lab) for lab in _to_list(labels or [])]  # as train_batch
             outputs = _to_list(self.network(*[paddle.to_tensor(x) for x in inputs]))
             losses = _to_list(self._loss(*(outputs + labels))) if self._loss else None
             metrics = self._compute_metrics(outputs, labels)
