@@ -1,8 +1,10 @@
-"""Session-22 sweep of the optimizers, learning-rate handling, hapi ``Model`` / callbacks and
-``paddle.metric`` against real Paddle 3.3.1: the logs dict ``fit`` hands its callbacks (one dict
-shared by every epoch, so ``on_train_end`` sees the last evaluation), and the learning rate a
-step uses once Paddle's learning-rate variable exists (a float put in ``_learning_rate``, as
-hapi's ReduceLROnPlateau does, only shows in ``get_lr()``)."""
+"""Session-22 sweep of the optimizers, learning-rate handling and hapi ``Model`` / callbacks
+against real Paddle 3.3.1: the logs dict ``fit`` hands its callbacks (one dict shared by every
+epoch, so ``on_train_end`` sees the last evaluation); the learning rate a step uses once
+Paddle's learning-rate variable exists (a float put in ``_learning_rate``, as hapi's
+ReduceLROnPlateau does, only shows in ``get_lr()``); a Model never prepared; optimizers with
+an empty parameter list or group (Paddle's IndexErrors) and with a parameter listed twice
+(updated twice per step); labels handed to ``train_batch`` / ``eval_batch`` outside a list."""
 from __future__ import annotations
 
 import numpy as np
