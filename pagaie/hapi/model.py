@@ -17,7 +17,7 @@ import inspect
 import os
 import warnings
 from contextlib import contextmanager
-from typing import Any, Callable, Iterator, Sequence
+from typing import Any, Callable, Iterator
 
 import numpy as np
 
@@ -32,6 +32,13 @@ __all__ = ["Model"]
 _AMP_SCALER_KEYS = frozenset({"init_loss_scaling", "incr_ratio", "decr_ratio", "incr_every_n_steps",
                               "decr_every_n_nan_or_inf", "use_dynamic_loss_scaling",
                               "use_fp16_guard"})
+
+# One logs dict for every epoch of every Model, as Paddle's ``_run_one_epoch`` (whose
+# ``logs={}`` default is shared): the dict a callback kept from a training epoch shows the
+# values of the evaluation after it (``on_train_end`` gets them), and keys stay in the order
+# they were first written.
+_EPOCH_LOGS: dict = {}
+
 _AMP_LIST_KEYS = ("custom_white_list", "custom_black_list", "custom_black_varnames")
 
 
@@ -166,7 +173,8 @@ class Model:
         self._loss = None
         self._loss_weights = None
         self._optimizer = None
-        self._metrics: list[Metric] = []
+        # no ``_metrics`` until prepare(): as in Paddle, fit / evaluate / predict / eval_batch
+        # of a model that was never prepared raise AttributeError
         self._input_info = _input_info(inputs) if inputs else None
         self._is_shape_inferred = False
         self._test_dataloader = None
@@ -214,7 +222,9 @@ class Model:
         self.mode = "train"
         inputs = _to_list(inputs)
         self._batch_input_info = _input_info(inputs)
-        labels = [paddle.to_tensor(lab) for lab in (_to_list(labels) or [])]
+        # Paddle's ``labels or []``: a bare array or Tensor of several labels fails its truth
+        # test (wrap it in a list), and a falsy one-element label is dropped
+        labels = [paddle.to_tensor(lab) for lab in _to_list(labels or [])]
         if self._amp_level != "O0" and self._scaler is None:
             self._scaler = paddle.amp.GradScaler(**self._amp_configs)
         with paddle.amp.auto_cast(enable=self._amp_level != "O0", level=self._amp_level,
@@ -256,7 +266,7 @@ class Model:
             self.mode = "eval"
             inputs = _to_list(inputs)
             self._batch_input_info = _input_info(inputs)
-            labels = [paddle.to_tensor(lab) for lab in (_to_list(labels) or [])]
+            labels = [paddle.to_tensor(lab) for lab in _to_list(labels or [])]  # as train_batch
             outputs = _to_list(self.network(*[paddle.to_tensor(x) for x in inputs]))
             losses = _to_list(self._loss(*(outputs + labels))) if self._loss else None
             metrics = self._compute_metrics(outputs, labels)
@@ -649,7 +659,7 @@ class Model:
         return outputs
 
     def _run_one_epoch(self, data_loader: Any, callbacks: Any, mode: str) -> Any:
-        logs: dict = {}
+        logs = _EPOCH_LOGS
         outputs = []
         n_batches = _len_of(data_loader)
         n_inputs = len(self._inputs)

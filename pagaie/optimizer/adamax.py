@@ -71,6 +71,11 @@ class Adamax(Optimizer):
         torch.maximum(u.mul_(b2).add_(eps), g.abs(), out=u)
         step = lr / (1 - b1p)
         p.sub_(step * (m / u))
-        # Paddle scales the power by beta1 with its scale op, whose factor is a double: exact
-        # for a float64 parameter (the kernel above takes its betas as C++ floats)
-        b1p.mul_(_in_dtype(_scalar(hp["beta1"]), b1p.dtype))
+
+    def _finish_update(self, states, hp) -> None:
+        # Paddle scales the powers by beta1 after all the updates of a step (so a parameter
+        # listed twice is updated twice with the same power), with its scale op, whose factor
+        # is a double: exact for a float64 parameter (the kernel takes its betas as C++ floats)
+        for st in states:
+            b1p = st["beta1_pow_acc"]
+            b1p.mul_(_in_dtype(_scalar(hp["beta1"]), b1p.dtype))

@@ -170,6 +170,8 @@ class LBFGS(Optimizer):
         self.line_search_fn = line_search_fn
         self.state: dict = defaultdict(dict)
         super().__init__(1.0, parameters, weight_decay, grad_clip, name)
+        if not self._parameter_list:  # Paddle reads the first entry to tell Tensors from groups
+            raise IndexError("paddle.optimizer.LBFGS: 'parameters' is empty")
         if self._grouped:
             self._params = self._param_groups[-1]["params"]
         else:
@@ -180,9 +182,9 @@ class LBFGS(Optimizer):
         return {"state": {k: wrap(v) for k, v in self.state.items()}}
 
     def _flat_grad(self) -> torch.Tensor:
-        if not self._params:  # Paddle fails indexing the empty list of gradients
-            raise IndexError("paddle.optimizer.LBFGS.step: the optimizer has no parameters to "
-                             "gather gradients from (parameters=[])")
+        if not self._params:  # an empty last group: Paddle fails concatenating no gradients
+            raise ValueError("paddle.optimizer.LBFGS.step: the last parameter group has no "
+                             "parameters to gather gradients from")
         views = []
         for p in self._params:
             g = p._t.grad

@@ -70,7 +70,10 @@ class Momentum(Optimizer):
         if isinstance(weight_decay, int) and not isinstance(weight_decay, bool):
             weight_decay = float(weight_decay)
         is_l2 = lambda d: isinstance(d, (L2Decay, float))  # noqa: E731
-        if isinstance(parameters, list) and parameters and isinstance(parameters[0], dict):
+        if isinstance(parameters, list) and not parameters:
+            # Paddle reads the first entry of a list to tell Tensors from parameter groups
+            raise IndexError("paddle.optimizer.Momentum: 'parameters' is an empty list")
+        if isinstance(parameters, list) and isinstance(parameters[0], dict):
             groups = []
             for g in parameters:
                 g = dict(g)

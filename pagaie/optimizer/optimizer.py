@@ -86,6 +86,22 @@ def _check_grad_clip(grad_clip: Any) -> None:
                         f"derived class, but received {type(grad_clip).__name__}")
 
 
+def _update_passes(params: list) -> list[list[int]]:
+    """Indices of ``params`` in update passes. Paddle runs one update per entry of its list, so
+    a parameter listed twice is updated twice, the second time from the state the first left;
+    the rules here update a pass's tensors together, so the k-th entry of a parameter goes to
+    the k-th pass."""
+    seen: dict[int, int] = {}
+    passes: list[list[int]] = []
+    for i, p in enumerate(params):
+        k = seen.get(id(p), 0)
+        seen[id(p)] = k + 1
+        if k == len(passes):
+            passes.append([])
+        passes[k].append(i)
+    return passes
+
+
 class Optimizer:
     r"""Base class of the optimizers: holds parameters, learning rate, weight decay,
     gradient clipping and the optimizer state. Use a subclass such as
@@ -124,8 +140,8 @@ class Optimizer:
                  parameters: Sequence[Tensor] | Sequence[dict] | None = None,
                  weight_decay: float | WeightDecayRegularizer | None = None,
                  grad_clip: Any = None, name: str | None = None) -> None:
+        from pagaie.static.framework import in_static_mode
         if parameters is None:
-            from pagaie.static.framework import in_static_mode
             if not in_static_mode():  # Paddle's own rule: static programs find their parameters
                 raise AttributeError("paddle.optimizer: the 'parameters' argument given to the Optimizer "
                                      "should not be None in dynamic graph mode")
@@ -137,6 +153,10 @@ class Optimizer:
             raise TypeError("paddle.optimizer: 'parameters' should not be a dict; to use parameter "
                             "groups, pass a list of dicts")
         self._parameter_list = list(parameters)
+        if not self._parameter_list and weight_decay is not None and not in_static_mode():
+            # Paddle looks at the first parameter (a Tensor or a group?) to apply a weight decay
+            raise IndexError(f"paddle.optimizer.{type(self).__name__}: 'parameters' is empty, so "
+                             f"the weight_decay {weight_decay} has nothing to apply to")
         self._name = name
         self.helper = None  # Paddle's static-graph layer helper; None in dynamic mode
         if not isinstance(learning_rate, (float, LRScheduler)):
@@ -150,6 +170,8 @@ class Optimizer:
         self.regularization = weight_decay
         self._grad_clip = grad_clip
         self._learning_rate = learning_rate
+        # the value of Paddle's learning-rate variable (see _global_lr); None before a step
+        self._lr_value: float | None = None
         self._dtype = None
         self._grouped = bool(self._parameter_list) and isinstance(self._parameter_list[0], dict)
         if self._parameter_list:
@@ -182,6 +204,9 @@ class Optimizer:
         # the first parameter's dtype (read after the groups turned their 'params' into lists,
         # so that an iterator given as a group's 'params' is consumed only once)
         first = self._param_groups[0]["params"] if self._grouped else self._parameter_list
+        if self._grouped and not first:  # Paddle reads the first group's first parameter dtype
+            raise IndexError(f"paddle.optimizer.{type(self).__name__}: the first parameter group "
+                             "has no parameters")
         if first:
             self._dtype = first[0].dtype
         self._use_fusion_storage = False
@@ -273,6 +298,8 @@ class Optimizer:
             raise RuntimeError("paddle.optimizer.Optimizer.set_lr: the learning rate is an LRScheduler; "
                                "setting a float would conflict with it")
         self._learning_rate = float(value)
+        if self._lr_value is not None:
+            self._lr_value = float(value)
 
     def set_lr_scheduler(self, scheduler: LRScheduler) -> None:
         """Replace the learning rate by ``scheduler``.
@@ -292,6 +319,15 @@ class Optimizer:
             raise TypeError("paddle.optimizer.Optimizer.set_lr_scheduler: 'scheduler' must be an "
                             f"LRScheduler, but received {type(scheduler).__name__}")
         self._learning_rate = scheduler
+
+    def _global_lr(self) -> float:
+        """The learning rate the update uses. Paddle keeps it in a variable made at the first
+        step; a scheduler's value is written into it at every step and ``set_lr`` writes its
+        own, but a float later put in ``_learning_rate`` (hapi's ReduceLROnPlateau does that)
+        only shows in ``get_lr()``: the steps keep the variable's value."""
+        if self._lr_value is None or isinstance(self._learning_rate, LRScheduler):
+            self._lr_value = self.get_lr()
+        return self._lr_value
 
     # ---- accumulators ---------------------------------------------------------------
     def _add_accumulator(self, name: str, param: Tensor, dtype: Any = None, fill_value: float = 0.0,
@@ -417,6 +453,9 @@ class Optimizer:
             >>> [round(v, 6) for v in w.tolist()]
             [0.8, 0.8]
         """
+        if not self._parameter_list:  # Paddle reads the first entry to tell Tensors from groups
+            raise IndexError(f"paddle.optimizer.{type(self).__name__}.step: the optimizer has no "
+                             "parameters")
         with torch.no_grad():
             if not self._grouped:
                 pairs = [(p, p._t.grad) for p in self._param_groups
@@ -430,6 +469,7 @@ class Optimizer:
 
     def _apply_optimize(self, pairs: list, group: dict | None) -> None:
         """Clip, regularize, create missing accumulators and run the update rule."""
+        lr = self._global_lr()
         clip = self._grad_clip if group is None else group.get("grad_clip")
         if clip is not None and pairs:
             clipped = clip([(p, wrap(g)) for p, g in pairs])
@@ -440,7 +480,6 @@ class Optimizer:
         params = [p for p, _ in pairs]
         hp = self._group_hparams(group)
         self._create_accumulators(params, hp)
-        lr = self.get_lr()
         targets, grads, states, lrs = [], [], [], []
         masters = []
         for p, g in pairs:
@@ -474,7 +513,13 @@ class Optimizer:
             stored = states
             states = [{k: (v.float() if v.dtype in _LOW_PRECISION else v) for k, v in st.items()}
                       for st in stored]
-        self._update(targets, grads, states, lrs, hp, params)
+        for idx in _update_passes(params):
+            if len(idx) == len(params):
+                self._update(targets, grads, states, lrs, hp, params)
+            else:
+                self._update(*([seq[i] for i in idx] for seq in (targets, grads, states, lrs)), hp,
+                             [params[i] for i in idx])
+        self._finish_update(states, hp)
         if low:
             for st, work in zip(stored, states):
                 for k, v in st.items():
@@ -489,6 +534,9 @@ class Optimizer:
         """Apply the rule to a group: ``params`` are updated in place. Default: one by one."""
         for p, g, st, lr, t in zip(params, grads, states, lrs, tensors):
             self._update_one(p, g, st, lr, hp, t)
+
+    def _finish_update(self, states: list[dict[str, torch.Tensor]], hp: dict) -> None:
+        """Work Paddle does after every update of a step, once per entry (default: none)."""
 
     def _update_one(self, p: torch.Tensor, g: torch.Tensor, state: dict[str, torch.Tensor],
                     lr: float, hp: dict, param: Tensor) -> None:
@@ -584,6 +632,9 @@ class Optimizer:
             >>> w.grad is None
             True
         """
+        if not self._parameter_list:  # Paddle reads the first entry to tell Tensors from groups
+            raise IndexError(f"paddle.optimizer.{type(self).__name__}.clear_grad: the optimizer has "
+                             "no parameters")
         for p in self._all_params():
             if p._t.requires_grad:
                 p.clear_gradient(set_to_zero)

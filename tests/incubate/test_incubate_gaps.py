@@ -330,7 +330,8 @@ def test_incubate_lbfgs_is_deprecated_optimizer_lbfgs():
         return [loss, w]
     ours, theirs = run(pagaie), run(ref)
     assert_same(ours, theirs, rtol=1e-5, atol=1e-6)
-    assert isinstance(pagaie.incubate.optimizer.LBFGS(parameters=[]), pagaie.optimizer.LBFGS)
+    w = pagaie.create_parameter([2], "float32")
+    assert isinstance(pagaie.incubate.optimizer.LBFGS(parameters=[w]), pagaie.optimizer.LBFGS)
 
 
 def test_distributed_fused_lamb_refuses_dygraph_like_paddle():
