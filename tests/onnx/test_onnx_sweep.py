@@ -21,8 +21,9 @@ class Fn(nn.Layer):
         super().__init__()
         self.fn = fn
 
-    def forward(self, *args):
-        return self.fn(*args)
+    # named parameters: a converted function takes no argument through *args (as in Paddle)
+    def forward(self, x, y=None, z=None, w=None):
+        return self.fn(*[a for a in (x, y, z, w) if a is not None])
 
 
 def S(shape, dtype="float32", name="x"):
