@@ -171,14 +171,22 @@ def cross_entropy(input, label, weight=None, ignore_index=-100, reduction="mean"
         # like Paddle: smoothing makes the label soft; a label without the class axis is
         # one-hot encoded first, a label shaped like the input is smoothed as it is
         if label.dim() == nd - 1:
-            # Paddle one-hot encodes every label, ignore_index included: out of [0, C) is
-            # its InvalidArgument
+            # Paddle one-hot encodes every label, ignore_index included, with the input's LAST
+            # size as the class count and the classes appended last, whatever the axis: out of
+            # [0, that size) is its InvalidArgument, and so is a one-hot label that then does
+            # not have the input's shape (an axis other than the last one)
+            c_last = input.shape[-1]
             if label.numel() and not torch.compiler.is_compiling() and \
-                    bool(((label < 0) | (label >= c)).any()):
+                    bool(((label < 0) | (label >= c_last)).any()):
                 raise ValueError(f"paddle.{api}: with label_smoothing, every label must be in "
-                                 f"[0, {c}) (ignore_index is not applied), but received labels "
+                                 f"[0, {c_last}) (ignore_index is not applied), but received labels "
                                  f"from {int(label.min())} to {int(label.max())}")
-            label = _smoothed_one_hot(label, c, eps, ax, input)
+            if list(label.shape) + [c_last] != list(input.shape):
+                raise ValueError(f"paddle.{api}: with label_smoothing, the one-hot label (shape "
+                                 f"{list(label.shape) + [c_last]}, classes last) must have the "
+                                 f"input's shape {list(input.shape)}, so axis {axis} must be the "
+                                 f"last one")
+            label = _smoothed_one_hot(label, c_last, eps, nd - 1, input)
         else:
             if not (label.is_floating_point() or label.is_complex()):
                 # Paddle has no integer label_smooth kernel: its eager mode raises RuntimeError
@@ -212,7 +220,15 @@ def cross_entropy(input, label, weight=None, ignore_index=-100, reduction="mean"
             no_low_float_kernel(api, weight, arg="weight", missing=LOW_FLOATS | {torch.bool})
             if weight.is_floating_point():
                 label, loss = label.to(weight.dtype), loss.to(weight.dtype)
-            wsum = (label * weight.reshape(shape)).sum(ax, keepdim=True)
+            if ax == nd - 1:
+                wsum = (label * weight.reshape(shape)).sum(ax, keepdim=True)
+            else:
+                # Paddle gathers the sample weights as label @ weight over the label's LAST
+                # axis whatever the class axis, then reshapes that to the loss's shape
+                if label.shape[-1] != c:
+                    raise ValueError(f"paddle.{api}: with a soft label and 'weight', the label's "
+                                     f"last size ({label.shape[-1]}) must equal the weight's ({c})")
+                wsum = torch.matmul(label, weight).reshape(loss.shape)
             loss = loss * wsum
         if reduction == "none":
             return loss
