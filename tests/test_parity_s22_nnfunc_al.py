@@ -55,3 +55,20 @@ def test_cross_entropy_axis1_shape_mismatch_raises():
     same_exception(lambda P: P.nn.functional.cross_entropy(
         P.to_tensor(x), P.to_tensor(s), axis=1, soft_label=True,
         weight=P.to_tensor(np.ones(5))))
+
+
+# -- conv*_transpose: an empty spatial output ----------------------------------------------------
+
+@pytest.mark.parametrize("n", [1, 2, 3])
+def test_conv_transpose_empty_output_channel_last_raises_channel_first_does_not(n):
+    fn = ["conv1d_transpose", "conv2d_transpose", "conv3d_transpose"][n - 1]
+    last = ["NLC", "NHWC", "NDHWC"][n - 1]
+    x, w = _rn(1, 2, *[2] * n), _rn(2, 2, *[2] * n)
+    pad = [0] * (2 * n - 1) + [3]     # the last spatial size: 1 + 2 - 3 = 0
+
+    def run(P, data_format):
+        xx = x if data_format != last else np.moveaxis(x, 1, -1).copy()
+        return getattr(P.nn.functional, fn)(P.to_tensor(xx), P.to_tensor(w), padding=pad,
+                                            data_format=data_format)
+    assert_same(*both(lambda P: run(P, ["NCL", "NCHW", "NCDHW"][n - 1])))
+    same_exception(lambda P: run(P, last))
