@@ -72,3 +72,51 @@ def test_conv_transpose_empty_output_channel_last_raises_channel_first_does_not(
                                             data_format=data_format)
     assert_same(*both(lambda P: run(P, ["NCL", "NCHW", "NCDHW"][n - 1])))
     same_exception(lambda P: run(P, last))
+
+
+# -- interpolate: Paddle's float32 ratio and coordinates, also for float64 inputs -----------------
+
+_IMG = _rn(2, 3, 5, 7)
+
+
+@pytest.mark.parametrize("mode", ["bilinear", "bicubic"])
+@pytest.mark.parametrize("align_corners,align_mode", [(False, 0), (False, 1), (True, 0)])
+@pytest.mark.parametrize("kw", [{"size": [8, 11]}, {"size": [3, 4]}, {"scale_factor": [1.5, 2.3]},
+                                {"scale_factor": 0.6}, {"size": [1, 9]}])
+@pytest.mark.parametrize("data_format", ["NCHW", "NHWC"])
+def test_interpolate_2d_float64_values(mode, align_corners, align_mode, kw, data_format):
+    x = _IMG if data_format == "NCHW" else np.moveaxis(_IMG, 1, -1).copy()
+    ours, theirs = both(lambda P: P.nn.functional.interpolate(
+        P.to_tensor(x), mode=mode, align_corners=align_corners, align_mode=align_mode,
+        data_format=data_format, **kw))
+    assert_same(ours, theirs, rtol=1e-12, atol=1e-12)
+
+
+@pytest.mark.parametrize("align_corners,align_mode", [(False, 0), (False, 1), (True, 0)])
+@pytest.mark.parametrize("kw", [{"size": [9]}, {"scale_factor": 1.7}, {"scale_factor": [0.6]}])
+def test_interpolate_linear_float64_values(align_corners, align_mode, kw):
+    ours, theirs = both(lambda P: P.nn.functional.interpolate(
+        P.to_tensor(_IMG[0]), mode="linear", align_corners=align_corners, align_mode=align_mode,
+        **kw))
+    assert_same(ours, theirs, rtol=1e-12, atol=1e-12)
+
+
+@pytest.mark.parametrize("align_corners,align_mode", [(False, 0), (False, 1), (True, 0)])
+@pytest.mark.parametrize("kw", [{"size": [5, 6, 4]}, {"scale_factor": [1.5, 0.5, 2.3]}])
+def test_interpolate_trilinear_float64_values(align_corners, align_mode, kw):
+    x = _IMG[:, :, :4, :6].reshape(1, 2, 3, 4, 6)
+    ours, theirs = both(lambda P: P.nn.functional.interpolate(
+        P.to_tensor(x), mode="trilinear", align_corners=align_corners, align_mode=align_mode,
+        **kw))
+    assert_same(ours, theirs, rtol=1e-12, atol=1e-12)
+
+
+@pytest.mark.parametrize("mode", ["bilinear", "bicubic"])
+def test_interpolate_float32_values_and_float64_gradients(mode):
+    assert_same(*both(lambda P: P.nn.functional.interpolate(
+        P.to_tensor(_IMG.astype("float32")), scale_factor=[1.5, 2.3], mode=mode)), rtol=1e-6,
+        atol=1e-6)
+    # (Paddle's backward kernels round their coordinates differently from its forward ones)
+    ours, theirs = both(lambda P: output_and_grads(P, [_IMG], lambda P, x: P.nn.functional.interpolate(
+        x, size=[8, 11], mode=mode, align_mode=1)))
+    assert_same(ours, theirs, rtol=1e-5, atol=1e-5)
