@@ -120,3 +120,14 @@ def test_interpolate_float32_values_and_float64_gradients(mode):
     ours, theirs = both(lambda P: output_and_grads(P, [_IMG], lambda P, x: P.nn.functional.interpolate(
         x, size=[8, 11], mode=mode, align_mode=1)))
     assert_same(ours, theirs, rtol=1e-5, atol=1e-5)
+
+
+# -- affine_grid: a size-1 axis with align_corners ------------------------------------------------
+
+@pytest.mark.parametrize("shape", [[2, 1, 1, 3], [2, 1, 3, 1], [2, 1, 1, 1], [2, 1, 2, 1, 3]])
+@pytest.mark.parametrize("align_corners", [True, False])
+def test_affine_grid_size_one_axis(shape, align_corners):
+    theta = _rn(2, 2, 3) if len(shape) == 4 else _rn(2, 3, 4)
+    ours, theirs = both(lambda P: output_and_grads(P, [theta], lambda P, t: P.nn.functional.affine_grid(
+        t, shape, align_corners=align_corners)))
+    assert_same(ours, theirs)
