@@ -131,3 +131,53 @@ def test_affine_grid_size_one_axis(shape, align_corners):
     ours, theirs = both(lambda P: output_and_grads(P, [theta], lambda P, t: P.nn.functional.affine_grid(
         t, shape, align_corners=align_corners)))
     assert_same(ours, theirs)
+
+
+# -- norms: Paddle's float32 attributes applied to float64 inputs ---------------------------------
+
+_X4 = _rn(3, 4, 5, 6)
+
+
+@pytest.mark.parametrize("size,data_format", [(3, "NCHW"), (5, "NHWC"), (2, "NCL")])
+def test_local_response_norm_beta_is_a_float32(size, data_format):
+    x = _X4 if data_format != "NCL" else _X4[0]
+    if data_format == "NHWC":
+        x = np.moveaxis(x, 1, -1).copy()
+    ours, theirs = both(lambda P: output_and_grads(P, [x], lambda P, a: P.nn.functional.local_response_norm(
+        a, size, alpha=0.01, beta=0.6, k=2.0, data_format=data_format)))
+    assert_same(ours[0], theirs[0], rtol=1e-12, atol=1e-12)
+    # (Paddle's average pooling scales the gradient by a float32 1 / size)
+    assert_same(ours[1], theirs[1], rtol=1e-8, atol=1e-8)
+
+
+@pytest.mark.parametrize("training,use_global_stats", [(True, None), (False, None), (False, False),
+                                                       (True, True)])
+@pytest.mark.parametrize("data_format", ["NCHW", "NHWC"])
+def test_batch_norm_float64_epsilon_and_momentum_are_float32s(training, use_global_stats, data_format):
+    x = _X4 if data_format == "NCHW" else np.moveaxis(_X4, 1, -1).copy()
+    mean, var, w, b = _rn(4), np.abs(_rn(4)), _rn(4), _rn(4)
+
+    def fn(P):
+        rm, rv = P.to_tensor(mean), P.to_tensor(var)
+        out = P.nn.functional.batch_norm(
+            P.to_tensor(x), rm, rv, P.to_tensor(w), P.to_tensor(b), training=training, momentum=0.8,
+            epsilon=0.01, data_format=data_format, use_global_stats=use_global_stats)
+        return [out, rm, rv]
+    assert_same(*both(fn), rtol=1e-12, atol=1e-12)
+
+
+def test_batch_norm_layer_running_statistics_float64():
+    def fn(P):
+        P.seed(0)
+        layer = P.nn.BatchNorm2D(4, momentum=0.7, epsilon=0.01)
+        layer.to(dtype="float64")
+        out = layer(P.to_tensor(_X4))
+        return [out, layer._mean, layer._variance]
+    assert_same(*both(fn), rtol=1e-12, atol=1e-12)
+
+
+def test_instance_norm_float64_epsilon_is_a_float32():
+    w, b = _rn(4), _rn(4)
+    ours, theirs = both(lambda P: output_and_grads(P, [_X4, w, b], lambda P, a, w, b:
+                        P.nn.functional.instance_norm(a, weight=w, bias=b, eps=0.01)))
+    assert_same(ours, theirs, rtol=1e-10, atol=1e-10)
