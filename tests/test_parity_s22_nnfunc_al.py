@@ -181,3 +181,33 @@ def test_instance_norm_float64_epsilon_is_a_float32():
     ours, theirs = both(lambda P: output_and_grads(P, [_X4, w, b], lambda P, a, w, b:
                         P.nn.functional.instance_norm(a, weight=w, bias=b, eps=0.01)))
     assert_same(ours, theirs, rtol=1e-10, atol=1e-10)
+
+
+# -- indexed and adaptive max pools: NaN and -inf are never picked --------------------------------
+
+_NAN_MAP = np.array([[[[1.0, np.nan, np.nan, np.nan, 3.0, -np.inf],
+                       [0.0, 2.0, np.nan, np.nan, -np.inf, -np.inf]]]])
+
+
+@pytest.mark.parametrize("fn", [
+    lambda P, x: P.nn.functional.max_pool2d(x, 2, return_mask=True),
+    lambda P, x: P.nn.functional.max_pool2d(x, 2, padding=1, return_mask=True),
+    lambda P, x: P.nn.functional.max_pool1d(x[:, :, 0], 2, return_mask=True),
+    lambda P, x: P.nn.functional.max_pool3d(x.reshape([1, 1, 2, 2, 3]), 2, return_mask=True),
+    lambda P, x: P.nn.functional.adaptive_max_pool2d(x, [1, 3], return_mask=True),
+    lambda P, x: P.nn.functional.adaptive_max_pool2d(x.astype("float32"), [1, 3]),
+    lambda P, x: P.nn.functional.adaptive_max_pool1d(x[:, :, 1], 3, return_mask=True),
+    lambda P, x: P.nn.functional.adaptive_max_pool3d(x.reshape([1, 1, 2, 2, 3]), [1, 1, 3]),
+])
+def test_max_pool_with_mask_skips_nan(fn):
+    # a window without a pickable value gives float32's lowest value and index -1 (Paddle's
+    # backward then writes out of bounds: forward only)
+    assert_same(*both(lambda P: fn(P, P.to_tensor(_NAN_MAP))))
+
+
+def test_max_pool_with_mask_skips_nan_gradient():
+    x = _NAN_MAP.copy()
+    x[0, 0, 0, 3], x[0, 0, 1, 5] = 5.0, 7.0     # every window has a value
+    ours, theirs = both(lambda P: output_and_grads(P, [x], lambda P, a: P.nn.functional.max_pool2d(
+        a, 2, return_mask=True)))
+    assert_same(ours, theirs)

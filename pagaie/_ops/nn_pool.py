@@ -271,6 +271,18 @@ def _max_values(g: _Geom, n: int, x: torch.Tensor) -> torch.Tensor:
     return _MAX[n](x, g.k, g.s, pad, 1, g.ceil)
 
 
+def _strict_max(x: torch.Tensor, pool):
+    """``pool(x) -> (out, idx)`` as Paddle's indexed max pools (and adaptive ones) pick: an
+    element counts only if it exceeds float32's lowest value, so NaN (and -inf) is never
+    picked and a window without such an element gives that lowest value and index -1."""
+    low = _lowest(x.dtype)
+    if x.device.type == "meta" or torch.compiler.is_compiling() or not bool((~(x > low)).any()):
+        return pool(x)
+    out, idx = pool(torch.where(x > low, x, float("-inf")))
+    none = out == float("-inf")
+    return torch.where(none, low, out), torch.where(none, -1, idx)
+
+
 def _max_pool(api, n, x, kernel_size, stride, padding, return_mask, ceil_mode, data_format):
     if return_mask and data_format != _DEFAULT_FMT[n]:
         raise ValueError(f"When setting return_mask to true, data_format must be set to "
@@ -289,10 +301,10 @@ def _max_pool(api, n, x, kernel_size, stride, padding, return_mask, ceil_mode, d
     if not return_mask:
         return g.finish(_window_pool(g.x, lambda t: _max_values(g, n, t)))
     if g.fast:
-        r = _MAX[n](g.x, g.k, g.s, [a for a, _ in g.pairs], 1, g.ceil, True)
+        r = _strict_max(g.x, lambda t: _MAX[n](t, g.k, g.s, [a for a, _ in g.pairs], 1, g.ceil, True))
         return r[0], r[1].to(torch.int32)
     xp = g.padded(_lowest(x.dtype))
-    out, idx = _MAX[n](xp, g.k, g.s, 0, 1, False, True)
+    out, idx = _strict_max(xp, lambda t: _MAX[n](t, g.k, g.s, 0, 1, False, True))
     # Indices refer to the padded map: back to the input's flattened spatial positions.
     psz, sz = list(xp.shape[2:]), list(g.x.shape[2:])
     flat = torch.zeros_like(idx)
@@ -450,10 +462,8 @@ def _adaptive_max(api, n, x, output_size, return_mask):
     if 0 in sizes:
         out = _empty_map(x, sizes)
         return (out, torch.empty(out.shape, dtype=torch.int32, device=x.device)) if return_mask else out
-    out = _AMAX[n](x, sizes, return_mask)
-    if return_mask:
-        return out[0], out[1].to(torch.int32)
-    return out
+    out, idx = _strict_max(x, lambda t: _AMAX[n](t, sizes, True))
+    return (out, idx.to(torch.int32)) if return_mask else out
 
 
 def _unpool(api, n, x, indices, kernel_size, stride, padding, data_format, output_size):
