@@ -74,7 +74,7 @@ def batch_norm(x, running_mean, running_var, weight=None, bias=None, training=Fa
         >>> paddle.nn.functional.batch_norm(x, mean, var, training=True).round(3).tolist()
         [[-1.0], [1.0]]
         >>> mean.tolist()
-        [0.20000000298023224]
+        [0.20000004768371582]
     """
     api = "nn.functional.batch_norm"
     if x.dim() < 2:
