@@ -211,3 +211,29 @@ def test_max_pool_with_mask_skips_nan_gradient():
     ours, theirs = both(lambda P: output_and_grads(P, [x], lambda P, a: P.nn.functional.max_pool2d(
         a, 2, return_mask=True)))
     assert_same(ours, theirs)
+
+
+# -- label smoothing: Paddle's float32 coefficients, also for float64 labels ----------------------
+
+@pytest.mark.parametrize("eps", [0.1, 0.37])
+def test_label_smooth_float64_uses_float32_coefficients(eps):
+    onehot = np.eye(4)[RNG.integers(0, 4, (5,))]
+    prior = np.array([[0.1, 0.2, 0.3, 0.4]])
+    assert_same(*both(lambda P: P.nn.functional.label_smooth(P.to_tensor(onehot), epsilon=eps)),
+                rtol=1e-13, atol=1e-13)
+    assert_same(*both(lambda P: P.nn.functional.label_smooth(
+        P.to_tensor(onehot), prior_dist=P.to_tensor(prior), epsilon=eps)), rtol=1e-13, atol=1e-13)
+
+
+@pytest.mark.parametrize("soft", [False, True])
+@pytest.mark.parametrize("reduction", ["mean", "none"])
+def test_cross_entropy_label_smoothing_float64(soft, reduction):
+    x = _rn(6, 5)
+    if soft:
+        label = np.abs(_rn(6, 5))
+        label /= label.sum(-1, keepdims=True)
+    else:
+        label = RNG.integers(0, 5, (6,))
+    ours, theirs = both(lambda P: output_and_grads(P, [x], lambda P, a: P.nn.functional.cross_entropy(
+        a, P.to_tensor(label), soft_label=soft, label_smoothing=0.1, reduction=reduction)))
+    assert_same(ours, theirs, rtol=1e-12, atol=1e-12)

@@ -14,7 +14,7 @@ from pagaie._ops._helpers import (BF16_F32_F64, F32_F64, FLOAT_OR_COMPLEX, LOW_F
                                  REAL_FLOATS, check_binary_dtypes, compare_mask, dtype_name, float_kernel,
                                  float_weight, kernel_dtypes, no_low_float_kernel, same_dtype_args,
                                  trace_constant, zero_dropped)
-from pagaie._ops._nn_helpers import check_reduction, reduce_loss
+from pagaie._ops._nn_helpers import check_reduction, reduce_loss, smoothing_coefficients
 from pagaie._ops.math_unary import _abs
 
 __all__ = ["cross_entropy", "softmax_with_cross_entropy", "binary_cross_entropy",
@@ -46,8 +46,10 @@ def _check_index_dtype(api: str, t: torch.Tensor, arg: str, allowed: tuple) -> N
 
 @trace_constant
 def _smoothing_values(eps: float, c: int, dtype: torch.dtype) -> list:
-    """``[1, 0] * (1 - eps) + eps / c`` as a ``dtype`` tensor rounds them (on the CPU)."""
-    return (torch.tensor([1.0, 0.0], dtype=dtype) * (1 - eps) + eps / c).tolist()
+    """``[1, 0] * (1 - eps) + eps / c`` as Paddle smooths its float32 one-hot labels (in
+    float32, on the CPU), then rounded to ``dtype``."""
+    keep, uniform = smoothing_coefficients(eps, c)
+    return (torch.tensor([1.0, 0.0]) * keep + uniform).to(dtype).tolist()
 
 
 def _smoothed_one_hot(label: torch.Tensor, c: int, eps: float, ax: int, like: torch.Tensor) -> torch.Tensor:
@@ -194,7 +196,8 @@ def cross_entropy(input, label, weight=None, ignore_index=-100, reduction="mean"
                                     f"input must be a floating tensor, but received {label.dtype}"
                                     .replace("torch.", ""))
             # Paddle's label_smooth spreads eps over the label's last axis
-            label = (label * (1 - eps) + eps / label.shape[-1]).to(input.dtype)
+            keep, uniform = smoothing_coefficients(eps, label.shape[-1])
+            label = (label * keep + uniform).to(input.dtype)
         soft_label = True
     elif soft_label and not (label.is_floating_point() or label.is_complex()):
         raise ValueError(f"paddle.{api}: a soft label must have the input's dtype "
