@@ -140,3 +140,17 @@ def reduce_loss(loss: torch.Tensor, reduction: str) -> torch.Tensor:
     if reduction == "sum":
         return loss.sum()
     return loss
+
+
+def smoothing_coefficients(epsilon: float, classes: int) -> tuple[float, float]:
+    """``(1 - epsilon, epsilon / classes)`` as Paddle's label_smooth kernel computes them: in
+    float32, whatever the label's dtype.
+
+    Examples:
+        >>> from pagaie._ops._nn_helpers import smoothing_coefficients
+        >>> smoothing_coefficients(0.1, 3)
+        (0.8999999761581421, 0.03333333507180214)
+    """
+    import numpy as np
+    eps = np.float32(epsilon)
+    return float(np.float32(1) - eps), float(eps / np.float32(classes))

@@ -18,6 +18,7 @@ from pagaie._core.registry import NoKernelError, defop
 from pagaie._core.tensor import Tensor, check_inplace
 from pagaie._ops._helpers import (ALL_DTYPES, BF16_F32_F64, F32_F64, FLOAT_OR_COMPLEX, REAL_FLOATS, SMALL_INTS,
                                   float_kernel, kernel_dtypes, write_result_into, zero_dropped)
+from pagaie._ops._nn_helpers import smoothing_coefficients
 from pagaie._ops._random_mask import as_scalar, dropout_divisor, keep_mask, program_seed, upscale_kept
 
 __all__ = ["linear", "bilinear", "dropout", "dropout1d", "dropout2d", "dropout3d", "alpha_dropout",
@@ -744,7 +745,7 @@ def label_smooth(label, prior_dist=None, epsilon=0.1, name=None):
     Examples:
         >>> import pagaie as paddle
         >>> paddle.nn.functional.label_smooth(paddle.to_tensor([[0.0, 1.0]], 'float64'), epsilon=0.2).tolist()
-        [[0.1, 0.9]]
+        [[0.10000000149011612, 0.9000000134110451]]
     """
     if isinstance(epsilon, str):   # Paddle compares it with numbers first
         raise TypeError(f"paddle.nn.functional.label_smooth: 'epsilon' must be a float, but "
@@ -765,7 +766,11 @@ def label_smooth(label, prior_dist=None, epsilon=0.1, name=None):
             raise ValueError(f"{api}: 'prior_dist' must hold one value per class ({classes}), but "
                              f"received shape {list(prior_dist.shape)}")
         # Paddle's kernel has no gradient for the prior
-        return (1 - epsilon) * label + epsilon * prior_dist.detach().reshape(label.shape[-1:])
+        keep, _ = smoothing_coefficients(epsilon, 1)
+        return keep * label + as_scalar(float(epsilon), torch.float32) * \
+            prior_dist.detach().reshape(label.shape[-1:])
+    # (Paddle's kernel computes the coefficients in float32)
+    keep, uniform = smoothing_coefficients(epsilon, label.shape[-1] if label.dim() else 1)
     if label.dim() == 0:   # Paddle's kernel adds no uniform part to a 0-D label
-        return (1 - epsilon) * label
-    return (1 - epsilon) * label + epsilon / label.shape[-1]
+        return keep * label
+    return keep * label + uniform

@@ -271,6 +271,11 @@ def _conv_t(api: str, n: int, x, weight, bias, stride, padding, output_padding, 
         raise RuntimeError(f"paddle.{api}: the output size {size_out} is negative: the padding "
                            f"{padding} is too large for the input's spatial size {sizes}")
     if min(size_out) == 0:
+        if last:
+            # Paddle's channel-last kernel cannot lay out an empty output (its InvalidArgument);
+            # the channel-first one returns it
+            raise ValueError(f"paddle.{api}: the output size {size_out} has a zero dimension, "
+                             f"which data_format {data_format} does not support")
         link = _link(x, weight, bias)
         out = x.new_zeros([x.shape[0], weight.shape[1] * groups] + size_out) + link
         return to_last(out) if last else out

@@ -14,7 +14,7 @@ from pagaie._ops._helpers import (BF16_F32_F64, F32_F64, FLOAT_OR_COMPLEX, LOW_F
                                  REAL_FLOATS, check_binary_dtypes, compare_mask, dtype_name, float_kernel,
                                  float_weight, kernel_dtypes, no_low_float_kernel, same_dtype_args,
                                  trace_constant, zero_dropped)
-from pagaie._ops._nn_helpers import check_reduction, reduce_loss
+from pagaie._ops._nn_helpers import check_reduction, reduce_loss, smoothing_coefficients
 from pagaie._ops.math_unary import _abs
 
 __all__ = ["cross_entropy", "softmax_with_cross_entropy", "binary_cross_entropy",
@@ -46,8 +46,10 @@ def _check_index_dtype(api: str, t: torch.Tensor, arg: str, allowed: tuple) -> N
 
 @trace_constant
 def _smoothing_values(eps: float, c: int, dtype: torch.dtype) -> list:
-    """``[1, 0] * (1 - eps) + eps / c`` as a ``dtype`` tensor rounds them (on the CPU)."""
-    return (torch.tensor([1.0, 0.0], dtype=dtype) * (1 - eps) + eps / c).tolist()
+    """``[1, 0] * (1 - eps) + eps / c`` as Paddle smooths its float32 one-hot labels (in
+    float32, on the CPU), then rounded to ``dtype``."""
+    keep, uniform = smoothing_coefficients(eps, c)
+    return (torch.tensor([1.0, 0.0]) * keep + uniform).to(dtype).tolist()
 
 
 def _smoothed_one_hot(label: torch.Tensor, c: int, eps: float, ax: int, like: torch.Tensor) -> torch.Tensor:
@@ -171,14 +173,22 @@ def cross_entropy(input, label, weight=None, ignore_index=-100, reduction="mean"
         # like Paddle: smoothing makes the label soft; a label without the class axis is
         # one-hot encoded first, a label shaped like the input is smoothed as it is
         if label.dim() == nd - 1:
-            # Paddle one-hot encodes every label, ignore_index included: out of [0, C) is
-            # its InvalidArgument
+            # Paddle one-hot encodes every label, ignore_index included, with the input's LAST
+            # size as the class count and the classes appended last, whatever the axis: out of
+            # [0, that size) is its InvalidArgument, and so is a one-hot label that then does
+            # not have the input's shape (an axis other than the last one)
+            c_last = input.shape[-1]
             if label.numel() and not torch.compiler.is_compiling() and \
-                    bool(((label < 0) | (label >= c)).any()):
+                    bool(((label < 0) | (label >= c_last)).any()):
                 raise ValueError(f"paddle.{api}: with label_smoothing, every label must be in "
-                                 f"[0, {c}) (ignore_index is not applied), but received labels "
+                                 f"[0, {c_last}) (ignore_index is not applied), but received labels "
                                  f"from {int(label.min())} to {int(label.max())}")
-            label = _smoothed_one_hot(label, c, eps, ax, input)
+            if list(label.shape) + [c_last] != list(input.shape):
+                raise ValueError(f"paddle.{api}: with label_smoothing, the one-hot label (shape "
+                                 f"{list(label.shape) + [c_last]}, classes last) must have the "
+                                 f"input's shape {list(input.shape)}, so axis {axis} must be the "
+                                 f"last one")
+            label = _smoothed_one_hot(label, c_last, eps, nd - 1, input)
         else:
             if not (label.is_floating_point() or label.is_complex()):
                 # Paddle has no integer label_smooth kernel: its eager mode raises RuntimeError
@@ -186,7 +196,8 @@ def cross_entropy(input, label, weight=None, ignore_index=-100, reduction="mean"
                                     f"input must be a floating tensor, but received {label.dtype}"
                                     .replace("torch.", ""))
             # Paddle's label_smooth spreads eps over the label's last axis
-            label = (label * (1 - eps) + eps / label.shape[-1]).to(input.dtype)
+            keep, uniform = smoothing_coefficients(eps, label.shape[-1])
+            label = (label * keep + uniform).to(input.dtype)
         soft_label = True
     elif soft_label and not (label.is_floating_point() or label.is_complex()):
         raise ValueError(f"paddle.{api}: a soft label must have the input's dtype "
@@ -212,7 +223,15 @@ def cross_entropy(input, label, weight=None, ignore_index=-100, reduction="mean"
             no_low_float_kernel(api, weight, arg="weight", missing=LOW_FLOATS | {torch.bool})
             if weight.is_floating_point():
                 label, loss = label.to(weight.dtype), loss.to(weight.dtype)
-            wsum = (label * weight.reshape(shape)).sum(ax, keepdim=True)
+            if ax == nd - 1:
+                wsum = (label * weight.reshape(shape)).sum(ax, keepdim=True)
+            else:
+                # Paddle gathers the sample weights as label @ weight over the label's LAST
+                # axis whatever the class axis, then reshapes that to the loss's shape
+                if label.shape[-1] != c:
+                    raise ValueError(f"paddle.{api}: with a soft label and 'weight', the label's "
+                                     f"last size ({label.shape[-1]}) must equal the weight's ({c})")
+                wsum = torch.matmul(label, weight).reshape(loss.shape)
             loss = loss * wsum
         if reduction == "none":
             return loss

@@ -242,7 +242,12 @@ def affine_grid(theta, out_shape, align_corners=True, name=None):
         raise RuntimeError(f"{api}: the sizes in out_shape must not be negative, but received {shape}")
     if not theta.shape[0] or 0 in shape[2:]:  # an empty grid, as in Paddle
         return theta.new_empty(shape[:1] + shape[2:] + [len(shape) - 2]) + theta.sum() * 0
-    return F.affine_grid(theta, shape, align_corners=align_corners)
+    out = F.affine_grid(theta, shape, align_corners=align_corners)
+    if align_corners and 1 in shape[2:]:
+        # Paddle spaces a size-1 axis from -1 to 1 in steps of 2 / 0: its coordinate is NaN, and
+        # through theta so is every point of the grid (and theta's gradient)
+        out = out * float("nan")
+    return out
 
 
 @defop(paddle_types=("grid_sampler", "grid_sample", "pd_op.grid_sample"), method=False)

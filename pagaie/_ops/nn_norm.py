@@ -74,7 +74,7 @@ def batch_norm(x, running_mean, running_var, weight=None, bias=None, training=Fa
         >>> paddle.nn.functional.batch_norm(x, mean, var, training=True).round(3).tolist()
         [[-1.0], [1.0]]
         >>> mean.tolist()
-        [0.20000000298023224]
+        [0.20000004768371582]
     """
     api = "nn.functional.batch_norm"
     if x.dim() < 2:
@@ -113,7 +113,9 @@ def batch_norm(x, running_mean, running_var, weight=None, bias=None, training=Fa
     if x.dtype not in F32_F64:
         kernel_dtypes(api, x, F32_F64)   # Paddle's CPU kernel
     weight, bias = _affine_grads_in_pairs(weight, bias)
-    m = scalar_of(momentum)
+    # Paddle's momentum and epsilon attributes are float32s
+    m = as_scalar(float(scalar_of(momentum)), torch.float32)
+    epsilon = as_scalar(float(epsilon), torch.float32)
     try:
         if epsilon < 0 and x.numel() != 0 and (use_global_stats or x.numel() != c):
             # torch refuses a negative epsilon: the same arithmetic by hand (NaN where var + eps < 0)
@@ -233,7 +235,9 @@ def instance_norm(x, running_mean=None, running_var=None, weight=None, bias=None
             out = out * weight.reshape(shape)
         return out if bias is None else out + bias.reshape(shape)
     try:
-        return F.instance_norm(x, None, None, weight, bias, True, 0.0, eps)
+        # (Paddle's epsilon attribute is a float32)
+        return F.instance_norm(x, None, None, weight, bias, True, 0.0,
+                               as_scalar(float(eps), torch.float32))
     except RuntimeError:   # torch's refusal of mixed dtypes, in Paddle's words
         same_dtype_args("nn.functional.instance_norm", x, weight=weight, bias=bias)
         raise
@@ -506,7 +510,8 @@ def local_response_norm(x, size, alpha=0.0001, beta=0.75, k=1.0, data_format="NC
     kernel_dtypes(api, x, F32_F64, static=_F32)
     if last:
         x = x.movedim(-1, 1)
-    out = F.local_response_norm(x, size, alpha, beta, k)
+    # Paddle raises to beta with its pow op, whose exponent is a float32 attribute
+    out = F.local_response_norm(x, size, alpha, as_scalar(float(beta), torch.float32), k)
     return out.movedim(1, -1) if last else out
 
 

@@ -259,33 +259,51 @@ _MODE_RANK = {"linear": 3, "bilinear": 4, "trilinear": 5, "bicubic": 4}
 _INTERP_FORMATS = {3: ("NCW", "NWC"), 4: ("NCHW", "NHWC"), 5: ("NCDHW", "NDHWC")}
 
 
-def _src_index(out_size, in_size, ratio, align_corners, align_mode, device, linear):
-    """Source coordinates of each output position along one axis (Paddle's rules)."""
+def _src_index(out_size, in_size, ratio, align_corners, align_mode, device, mode, dtype,
+               first=False):
+    """Source positions of each output along one axis (``first``: the first spatial one),
+    computed as Paddle's CPU kernels do: for the linear modes the two taps and their weights
+    (1 - lam, lam), for nearest the tap.
+
+    The ratio is a float32 value. ``ratio * dst`` is a float product. The half-pixel
+    coordinate ``ratio * (dst + 0.5) - 0.5`` is computed in double by the 1-D kernel and in
+    float by the 2-D and 3-D ones, except that the 2-D kernel's first axis rounds it to float
+    once (as a fused multiply-add); the 1-D kernel then keeps the coordinate and the weights
+    in the input's dtype, the others in float32."""
     dst = torch.arange(out_size, device=device, dtype=torch.float64)
-    if linear:
-        if align_corners:
-            src = dst * ratio
-        elif align_mode == 0:
-            src = torch.clamp((dst + 0.5) * ratio - 0.5, min=0)
+    if mode == "nearest":
+        # Paddle's nearest kernel multiplies in float32 (its ratio is a float)
+        idx = torch.floor(dst.float() * as_scalar(ratio, torch.float32) + (0.5 if align_corners else 0.0))
+        return torch.clamp(idx.long(), max=in_size - 1), None, None, None
+    cdt = dtype if mode == "linear" else torch.float32
+    if not align_corners and align_mode == 0:
+        if mode == "linear" or (mode == "bilinear" and first):
+            src = ratio * (dst + 0.5) - 0.5
         else:
-            src = dst * ratio
-        i0 = torch.clamp(torch.floor(src).long(), max=in_size - 1)
-        i1 = torch.clamp(i0 + 1, max=in_size - 1)
-        lam = (src - i0.to(torch.float64)).clamp(0, 1)
-        return i0, i1, lam
-    # Paddle's nearest kernel multiplies in float32 (its ratio is a float)
-    idx = torch.floor(dst.float() * as_scalar(ratio, torch.float32) + (0.5 if align_corners else 0.0))
-    return torch.clamp(idx.long(), max=in_size - 1), None, None
+            src = (dst.float() + 0.5) * ratio - 0.5
+        i0 = torch.trunc(src).clamp(min=0)
+        src = src.clamp(min=0).to(cdt)
+    else:
+        src = dst.float() * ratio
+        i0 = torch.trunc(src)
+        src = src.to(cdt)
+    lam = src - i0.to(cdt)
+    i0 = i0.long().clamp(max=in_size - 1)
+    i1 = torch.clamp(i0 + 1, max=in_size - 1)
+    return i0, i1, lam, 1 - lam
 
 
 def _ratio(in_size, out_size, scale, align_corners, mode):
+    """Paddle's ratio of input to output coordinates along one axis: a float32 value (its
+    kernels hold it in a float; ``1 / scale`` is rounded from double)."""
+    f32 = np.float32
     if out_size == 1 and mode == "bilinear":
         return 0.0  # Paddle's bilinear kernel reads a single output from the first input
     if align_corners:
-        return (in_size - 1) / (out_size - 1) if out_size > 1 else 0.0
+        return float(f32(in_size - 1) / f32(out_size - 1)) if out_size > 1 else 0.0
     if scale is not None and scale > 0:
-        return 1.0 / scale
-    return in_size / out_size
+        return float(f32(1.0 / scale))
+    return float(f32(in_size) / f32(out_size))
 
 
 def _torch_kernel_agrees(x, sizes, scales, mode, align_corners, align_mode) -> bool:
@@ -297,6 +315,8 @@ def _torch_kernel_agrees(x, sizes, scales, mode, align_corners, align_mode) -> b
     reads a single output at ratio 0; torch has no ``align_mode=1``."""
     if not x.is_floating_point() or (mode != "nearest" and not align_corners and align_mode != 0):
         return False
+    if x.dtype == torch.float64 and mode != "nearest":
+        return False   # Paddle weighs float64 inputs with float32 coordinates; torch's in double
     for k, out in enumerate(sizes):
         if type(out) is not int or out <= 0 or (out == 1 and mode != "nearest"):
             return False
@@ -328,14 +348,14 @@ def _resample(x, sizes, scales, mode, align_corners, align_mode):
         axis = 2 + k
         in_size = out.shape[axis]
         ratio = _ratio(in_size, sizes[k], scales[k], align_corners, mode)
-        i0, i1, lam = _src_index(sizes[k], in_size, ratio, align_corners, align_mode, out.device, linear)
+        i0, i1, lam, rest = _src_index(sizes[k], in_size, ratio, align_corners, align_mode,
+                                       out.device, mode, out.dtype, k == 0)
         a = out.index_select(axis, i0)
         if linear:
             b = out.index_select(axis, i1)
             shape = [1] * out.dim()
             shape[axis] = sizes[k]
-            w = lam.to(out.dtype).reshape(shape)
-            blend = a + (b - a) * w
+            blend = a * rest.to(out.dtype).reshape(shape) + b * lam.to(out.dtype).reshape(shape)
             if mode == "linear" and sizes[k] == 1 and align_mode == 0 and not align_corners \
                     and blend.requires_grad:
                 # Paddle's linear_interp forward samples a single output at the scaled
@@ -349,28 +369,34 @@ def _resample(x, sizes, scales, mode, align_corners, align_mode):
     return out
 
 
-# Cubic-convolution weights (A = -0.75) of the taps -2..1 around a source coordinate of -0.5.
-_CUBIC_AT_MINUS_HALF = (-0.09375, 0.59375, 0.59375, -0.09375)
-
-
-def _bicubic_single_outputs(x, sizes, scales, align_corners):
-    """Axes resized to one output. Paddle's bicubic kernel then uses a ratio of 0 (also without
-    align_corners), so the single output is read at source coordinate -0.5: the taps -2..1,
-    clamped to the input, i.e. ``1.09375 * x[0] - 0.09375 * x[1]``. Those axes are reduced
-    here (then resized 1 -> 1, an identity); returns the input and the updated scales."""
-    if align_corners:
-        return x, scales
-    scales = list(scales)
-    for k, size in enumerate(sizes):
-        axis = 2 + k
-        if size != 1 or x.shape[axis] == 1:
-            continue
-        last = x.shape[axis] - 1
-        taps = [x.narrow(axis, min(max(i, 0), last), 1) for i in (-2, -1, 0, 1)]
-        x = sum(w * t for w, t in zip(_CUBIC_AT_MINUS_HALF, taps))
-        if scales[k] is not None:
-            scales[k] = 1.0
-    return x, scales
+def _bicubic(x, sizes, scales, align_corners):
+    """Bicubic resampling as Paddle's CPU kernel computes it: the source coordinate from the
+    float32 ratio (a single output reads at ratio 0) in double, then held in the input's
+    dtype; its tap the floor of that coordinate read as a float; the four cubic-convolution
+    (A = -0.75) weights in the input's dtype. Applied per axis, the last one first; an
+    unchanged size copies."""
+    if list(sizes) == list(x.shape[2:]):
+        return x.clone()
+    a = -0.75
+    for k in reversed(range(len(sizes))):
+        axis, in_size, out_size = 2 + k, x.shape[2 + k], sizes[k]
+        ratio = 0.0 if out_size <= 1 else _ratio(in_size, out_size, scales[k], align_corners, "")
+        dst = torch.arange(out_size, device=x.device, dtype=torch.float64)
+        src = (dst.float() * ratio).to(x.dtype) if align_corners else \
+            (ratio * (dst + 0.5) - 0.5).to(x.dtype)
+        base = torch.floor(src.float()).to(x.dtype)
+        t = src - base
+        u = 1 - t
+        weights = (((a * (t + 1) - 5 * a) * (t + 1) + 8 * a) * (t + 1) - 4 * a,
+                   ((a + 2) * t - (a + 3)) * t * t + 1,
+                   ((a + 2) * u - (a + 3)) * u * u + 1,
+                   ((a * (u + 1) - 5 * a) * (u + 1) + 8 * a) * (u + 1) - 4 * a)
+        shape = [1] * x.dim()
+        shape[axis] = out_size
+        base = base.long()
+        x = sum(x.index_select(axis, (base + j - 1).clamp(0, in_size - 1)) * w.reshape(shape)
+                for j, w in enumerate(weights))
+    return x
 
 
 _AREA_CPU = frozenset({torch.float16, torch.float32, torch.float64})
@@ -558,13 +584,8 @@ def interpolate(x, size=None, scale_factor=None, mode="nearest", align_corners=F
         pool = {1: F.adaptive_avg_pool1d, 2: F.adaptive_avg_pool2d, 3: F.adaptive_avg_pool3d}[nsp]
         out = pool(x, sizes)
     elif mode == "bicubic":
-        x, scales = _bicubic_single_outputs(x, sizes, scales, align_corners)
-        if all(s is not None for s in scales) and not align_corners:
-            out = F.interpolate(x, scale_factor=scales, mode="bicubic", align_corners=False)
-            if list(out.shape[2:]) != sizes:
-                out = F.interpolate(x, size=sizes, mode="bicubic", align_corners=False)
-        else:
-            out = F.interpolate(x, size=sizes, mode="bicubic", align_corners=bool(align_corners))
+        # (torch's kernel rounds the coordinates differently: a few ulps apart)
+        out = _bicubic(x, sizes, scales, bool(align_corners))
     else:
         out = _resample(x, sizes, scales, mode, bool(align_corners), align_mode)
     if half is not None:
