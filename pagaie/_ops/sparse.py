@@ -233,12 +233,15 @@ def sparse_cols(x):
 
 @defop(method="to_dense", paddle_types=("sparse_to_dense",))
 def sparse_to_dense(x):
-    """The dense tensor a sparse one stands for (duplicate entries summed).
+    """The dense tensor a sparse one stands for. Of duplicate entries in an uncoalesced COO
+    tensor the last one stands, as Paddle's kernel writes them in order (``coalesce`` sums them).
 
     Examples:
         >>> import pagaie as paddle
         >>> x = paddle.sparse.sparse_coo_tensor([[0, 0], [1, 1]], [2.0, 3.0], [2, 2])
         >>> x.to_dense().tolist()
+        [[0.0, 3.0], [0.0, 0.0]]
+        >>> paddle.sparse.coalesce(x).to_dense().tolist()
         [[0.0, 5.0], [0.0, 0.0]]
     """
     if x.layout is _COO:
