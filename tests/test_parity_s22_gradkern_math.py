@@ -1,0 +1,41 @@
+"""Session-22: gradients of math/manipulation ops where Paddle's hand-written CPU gradient
+kernels differ from the mathematical derivative (torch autograd): maximum/minimum with NaN,
+p-norms with p < 1 at zeros, atan2 at the origin, i0e at 0, digamma at the poles, and the
+gradients Paddle does not give (diagonal_scatter's ``y``)."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from tests.reference import assert_same, both
+
+pytest.importorskip("paddle")
+
+NAN, INF = float("nan"), float("inf")
+
+
+def _grads(P, fn, arrays, needs=None):
+    """``[y, *grads]`` of ``(y * (1, 2, 3...)).sum()``, a non-trivial upstream gradient;
+    ``needs[i]`` False keeps input i a constant (stop_gradient)."""
+    ts = [P.to_tensor(np.asarray(a, dtype="float32"), stop_gradient=not (needs is None or needs[i]))
+          for i, a in enumerate(arrays)]
+    y = fn(P, *ts)
+    y = y[0] if isinstance(y, (list, tuple)) else y
+    w = (P.arange(int(np.prod(y.shape)), dtype=y.dtype) + 1).reshape(y.shape)
+    (y * w).sum().backward()
+    return [y] + [t.grad for t in ts]
+
+
+def _same_grads(fn, arrays, needs=None):
+    assert_same(*both(lambda P: _grads(P, fn, arrays, needs)))
+
+
+@pytest.mark.parametrize("api", ["maximum", "minimum"])
+@pytest.mark.parametrize("x, y", [
+    ([1.0, NAN, 3.0, 2.0], [NAN, 1.0, 3.0, 5.0]),
+    ([[1.0, NAN, 3.0], [3.0, 3.0, 4.0]], [3.0]),
+])
+def test_maximum_minimum_give_no_gradient_at_nan(api, x, y):
+    # Paddle's kernel: the winner gets the gradient, a tie splits it, NaN gives neither any
+    _same_grads(lambda P, a, b: getattr(P, api)(a, b), [x, y])
+    _same_grads(lambda P, a, b: getattr(P, api)(a, b), [x, y], [True, False])
