@@ -39,3 +39,23 @@ def test_maximum_minimum_give_no_gradient_at_nan(api, x, y):
     # Paddle's kernel: the winner gets the gradient, a tie splits it, NaN gives neither any
     _same_grads(lambda P, a, b: getattr(P, api)(a, b), [x, y])
     _same_grads(lambda P, a, b: getattr(P, api)(a, b), [x, y], [True, False])
+
+
+_M = [[0.0, 1.0, -2.0], [1.0, 2.0, 3.0]]
+
+
+@pytest.mark.parametrize("fn", [
+    lambda P, x: P.linalg.norm(x, p=0.5),
+    lambda P, x: P.linalg.norm(x, p=-1),
+    lambda P, x: P.linalg.vector_norm(x, p=0.5),
+    lambda P, x: P.linalg.vector_norm(x, p=0.5, axis=1),
+    lambda P, x: P.linalg.vector_norm(x, p=0.5, axis=[0, 1]),   # composite: no NaN
+    lambda P, x: P.linalg.vector_norm(x, p=-1, axis=[0, 1], keepdim=True),
+    lambda P, x: x.norm(p=0.5),
+    lambda P, x: P.dist(x, P.zeros_like(x), p=0.5),
+    lambda P, x: P.dist(x, P.ones_like(x), p=-1),
+    lambda P, x: P.cdist(x, P.to_tensor([[0.0, 1.0, -2.0], [3.0, 3.0, 3.0]]), p=0.5),
+])
+def test_pnorm_below_one_is_nan_at_zeros(fn):
+    # Paddle's p_norm gradient |x|^(p-1) * sign(x) / ... is 0 * inf there; torch masks it to 0
+    _same_grads(fn, [_M])
