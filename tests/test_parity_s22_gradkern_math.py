@@ -59,3 +59,13 @@ _M = [[0.0, 1.0, -2.0], [1.0, 2.0, 3.0]]
 def test_pnorm_below_one_is_nan_at_zeros(fn):
     # Paddle's p_norm gradient |x|^(p-1) * sign(x) / ... is 0 * inf there; torch masks it to 0
     _same_grads(fn, [_M])
+
+
+@pytest.mark.parametrize("x, y, needs", [
+    ([0.0, 1.0, -2.0], [0.0, 0.0, 3.0], None),
+    ([[0.0, 1.0, -2.0], [1.0, 2.0, 0.0]], [0.0], None),
+    ([[0.0, 1.0, -2.0], [1.0, 2.0, 0.0]], [0.0], [True, False]),
+])
+def test_atan2_gradient_is_nan_at_the_origin(x, y, needs):
+    # Paddle: (y, -x) / (x^2 + y^2), 0 / 0 at (0, 0); torch masks it to 0
+    _same_grads(lambda P, a, b: P.atan2(a, b), [x, y], needs)

@@ -680,7 +680,27 @@ def atan2(x, y, name=None):
         # Paddle's integer kernel works in float32 and returns float64
         return torch.atan2(x.to(torch.float32), y.to(torch.float32)).to(torch.float64)
     x, y = _float_pair("atan2", x, y, torch.float64)
+    if (x.requires_grad or y.requires_grad) and torch.is_grad_enabled():
+        return _Atan2.apply(x, y)
     return torch.atan2(x, y)
+
+
+class _Atan2(torch.autograd.Function):
+    """atan2 with Paddle's gradient ``(y, -x) / (x^2 + y^2)`` unmasked: NaN at the origin,
+    where torch's is 0."""
+
+    @staticmethod
+    def forward(ctx, x, y):  # type: ignore[override]
+        ctx.save_for_backward(x, y)
+        return torch.atan2(x, y)
+
+    @staticmethod
+    def backward(ctx, g):  # type: ignore[override]
+        x, y = ctx.saved_tensors
+        q = g / (x * x + y * y)
+        gx = (q * y).sum_to_size(x.shape) if ctx.needs_input_grad[0] else None
+        gy = (-q * x).sum_to_size(y.shape) if ctx.needs_input_grad[1] else None
+        return gx, gy
 
 
 def _hypot_inplace(x, y, name=None):
