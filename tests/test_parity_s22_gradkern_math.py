@@ -69,3 +69,17 @@ def test_pnorm_below_one_is_nan_at_zeros(fn):
 def test_atan2_gradient_is_nan_at_the_origin(x, y, needs):
     # Paddle: (y, -x) / (x^2 + y^2), 0 / 0 at (0, 0); torch masks it to 0
     _same_grads(lambda P, a, b: P.atan2(a, b), [x, y], needs)
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_digamma_gradient_is_paddles_trigamma_at_poles_and_infinities(dtype):
+    # Paddle: polygamma(1, x), +inf at 0, -1, -2..., -100 and -inf, NaN at +inf
+    x = [0.0, -0.0, -1.0, -2.0, -100.0, -0.5, 3.0, NAN, -INF, INF]
+    _same_grads(lambda P, t: P.digamma(t.astype(dtype)), [x])
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_i0e_gradient_at_signed_zeros(dtype):
+    # Paddle: i1e(x) - sign(x) * i0e(x) with the sign bit of a zero: -1 at +0, +1 at -0
+    x = [0.0, -0.0, 1e-30, -1e-30, -2.0, 0.5, NAN, INF, -INF]
+    _same_grads(lambda P, t: P.i0e(t.astype(dtype)), [x])
