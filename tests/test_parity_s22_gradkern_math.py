@@ -83,3 +83,15 @@ def test_i0e_gradient_at_signed_zeros(dtype):
     # Paddle: i1e(x) - sign(x) * i0e(x) with the sign bit of a zero: -1 at +0, +1 at -0
     x = [0.0, -0.0, 1e-30, -1e-30, -2.0, 0.5, NAN, INF, -INF]
     _same_grads(lambda P, t: P.i0e(t.astype(dtype)), [x])
+
+
+@pytest.mark.parametrize("x_needs", [True, False])
+def test_diagonal_scatter_gives_y_no_gradient(x_needs):
+    # Paddle's fill_diagonal_tensor gradient has no part for y
+    def fn(P):
+        x = P.to_tensor([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]], stop_gradient=not x_needs)
+        y = P.to_tensor([7.0, 8.0], stop_gradient=False)
+        out = P.diagonal_scatter(x, y)
+        (out * P.arange(6, dtype="float32").reshape([2, 3])).sum().backward()
+        return [out, out.stop_gradient, x.grad, y.grad]
+    assert_same(*both(fn))

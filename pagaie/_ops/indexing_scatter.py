@@ -644,7 +644,8 @@ def diagonal_scatter(x, y, offset=0, axis1=0, axis2=1, name=None):
     if list(y.shape) != want:  # Paddle asserts the shape
         raise AssertionError(f"paddle.diagonal_scatter: 'y' must have the shape of the diagonal "
                              f"{want}, but received {list(y.shape)}")
-    return torch.diagonal_scatter(x, y.to(x.dtype), int(offset), a1, a2)
+    # Paddle runs fill_diagonal_tensor, whose gradient has no part for y: y gets none
+    return torch.diagonal_scatter(x, y.detach().to(x.dtype), int(offset), a1, a2)
 
 
 scatter_add_ = scatter_add.inplace
