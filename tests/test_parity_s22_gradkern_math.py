@@ -95,3 +95,12 @@ def test_diagonal_scatter_gives_y_no_gradient(x_needs):
         (out * P.arange(6, dtype="float32").reshape([2, 3])).sum().backward()
         return [out, out.stop_gradient, x.grad, y.grad]
     assert_same(*both(fn))
+
+
+@pytest.mark.parametrize("x_sg, y_sg", [(False, True), (True, False)])
+def test_diagonal_scatter_stop_gradient_follows_x_only(x_sg, y_sg):
+    def fn(P):
+        x = P.to_tensor([[1, 2, 3], [4, 5, 6]], stop_gradient=x_sg)
+        y = P.to_tensor([7, 8], stop_gradient=y_sg)
+        return P.diagonal_scatter(x, y).stop_gradient
+    assert_same(*both(fn))

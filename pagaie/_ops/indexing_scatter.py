@@ -9,7 +9,7 @@ import torch
 
 from pagaie._core.broadcast import broadcast_shapes
 from pagaie._core.registry import REGISTRY, OpRecord, defop
-from pagaie._core.tensor import Tensor, check_inplace
+from pagaie._core.tensor import GRAD_FLAG, Tensor, check_inplace, flag_grad
 from pagaie._ops._helpers import (ALL_DTYPES, SMALL_INTS, AssertionValueError, axis_arg, kernel_dtypes, norm_axis,
                                   parser_bool, write_result_into)
 from pagaie._ops.creation import _from_data
@@ -621,7 +621,7 @@ def select_scatter(x, values, axis, index, name=None):
 _DIAGONAL_SCATTER_DTYPES = ALL_DTYPES - {torch.bfloat16}
 
 
-@defop()
+@defop(own_stop_gradient=True)   # (only x decides the result's stop_gradient)
 def diagonal_scatter(x, y, offset=0, axis1=0, axis2=1, name=None):
     """``x`` with the diagonal (``offset``, ``axis1``, ``axis2``) replaced by ``y``.
 
@@ -645,7 +645,10 @@ def diagonal_scatter(x, y, offset=0, axis1=0, axis2=1, name=None):
         raise AssertionError(f"paddle.diagonal_scatter: 'y' must have the shape of the diagonal "
                              f"{want}, but received {list(y.shape)}")
     # Paddle runs fill_diagonal_tensor, whose gradient has no part for y: y gets none
-    return torch.diagonal_scatter(x, y.detach().to(x.dtype), int(offset), a1, a2)
+    r = torch.diagonal_scatter(x, y.detach().to(x.dtype), int(offset), a1, a2)
+    if getattr(x, GRAD_FLAG, False) and torch.is_grad_enabled():   # an integer x saying False
+        flag_grad(r, carried=True)
+    return r
 
 
 scatter_add_ = scatter_add.inplace
