@@ -104,3 +104,18 @@ def test_diagonal_scatter_stop_gradient_follows_x_only(x_sg, y_sg):
         y = P.to_tensor([7, 8], stop_gradient=y_sg)
         return P.diagonal_scatter(x, y).stop_gradient
     assert_same(*both(fn))
+
+
+@pytest.mark.parametrize("x_needs", [True, False])
+@pytest.mark.parametrize("shape", [[], [1]])
+def test_masked_fill_one_element_value_gradient(x_needs, shape):
+    # with x needing a gradient too, Paddle's kernel leaves the value's ~0 (its int64 count of
+    # masked elements read as a float); otherwise the value gets the masked gradients' sum
+    def fn(P):
+        x = P.to_tensor([1.0, 2.0, 3.0], stop_gradient=not x_needs)
+        v = P.full(shape, 5.0)
+        v.stop_gradient = False
+        out = P.masked_fill(x, x > 1, v)
+        (out * P.to_tensor([1.0, 2.0, 3.0])).sum().backward()
+        return [out, v.grad]
+    assert_same(*both(fn))

@@ -540,6 +540,12 @@ def masked_fill(x, mask, value, name=None):
         mask = mask != 0
     if isinstance(value, _T):
         _same_dtype(x, value, "masked_fill", "value")
+        if value.requires_grad and value.numel() == 1 and x.requires_grad:
+            # When x needs a gradient too, Paddle's masked_fill_grad writes the int64 count of
+            # masked elements into the value's gradient buffer: read as a float, a denormal ~0
+            # (a larger value gets uninitialised memory, not matched). A zero gradient, then.
+            from pagaie._ops.math import _ZeroGrad
+            value = _ZeroGrad.apply(value.detach(), value)
         if value.dim():
             return torch.where(mask, value, x)
     if mask.dim() > x.dim() or any(m != s and s == 1 for m, s in zip(mask.shape[::-1], x.shape[::-1])):
