@@ -119,3 +119,16 @@ def test_masked_fill_one_element_value_gradient(x_needs, shape):
         (out * P.to_tensor([1.0, 2.0, 3.0])).sum().backward()
         return [out, v.grad]
     assert_same(*both(fn))
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_erfinv_gradient_outside_the_domain_is_inf(dtype):
+    # Paddle: sqrt(pi) / 2 * exp(out^2), +inf where the output is +-inf (|x| >= 1)
+    x = [-1.0, 1.0, 2.0, -3.0, 0.0, 0.3, -0.7, NAN]
+    _same_grads(lambda P, t: P.erfinv(t.astype(dtype)), [x])
+
+
+def test_polygamma_order_0_has_digammas_gradient():
+    x = [0.0, -1.0, 2.0, INF, -INF]
+    _same_grads(lambda P, t: P.polygamma(t, 0), [x])
+    _same_grads(lambda P, t: (t * 1).polygamma_(0), [x])

@@ -450,6 +450,9 @@ def angle(x, name=None):
 
 def _polygamma_inplace(x, n, name=None):
     kernel_dtypes("polygamma_", x, _REAL_OR_INT_DTYPES)
+    if int(n) == 0 and x.is_floating_point():   # (the out-of-place result, written back)
+        from pagaie._ops.math_unary import _digamma
+        return _digamma(x)
     if int(n) != 1 or not x.is_floating_point():
         return x.polygamma_(int(n))
     x0 = x.detach().clone()
@@ -476,6 +479,9 @@ def polygamma(x, n, name=None):
     if n < 0:
         raise ValueError(f"paddle.polygamma: 'n' must be a non-negative int, but received {n}")
     kernel_dtypes("polygamma", x, _REAL_OR_INT_DTYPES)
+    if n == 0 and x.is_floating_point():   # digamma, with Paddle's gradient (its trigamma)
+        from pagaie._ops.math_unary import _digamma
+        return _digamma(x)
     r = torch.polygamma(int(n), x)
     return _trigamma(x, r) if n == 1 and x.is_floating_point() else r
 

@@ -70,9 +70,28 @@ def _erfinv(x: torch.Tensor) -> torch.Tensor:
     floats are computed in float32."""
     low = x.dtype in (torch.float16, torch.bfloat16)
     xf = x.to(torch.float32) if low else x
-    p = xf * 0.5 + 0.5
-    r = torch.special.ndtri(p.clamp(0, 1)) * _SQRT1_2
+    r = _Erfinv.apply(xf) if xf.requires_grad and torch.is_grad_enabled() else _erfinv_values(xf)
     return r.to(x.dtype) if low else r
+
+
+def _erfinv_values(x: torch.Tensor) -> torch.Tensor:
+    return torch.special.ndtri((x * 0.5 + 0.5).clamp(0, 1)) * _SQRT1_2
+
+
+class _Erfinv(torch.autograd.Function):
+    """erfinv with Paddle's gradient ``sqrt(pi) / 2 * exp(out^2)``: +inf outside [-1, 1]
+    too, where the clamp of the formula above would give 0."""
+
+    @staticmethod
+    def forward(ctx, x):  # type: ignore[override]
+        out = _erfinv_values(x)
+        ctx.save_for_backward(out)
+        return out
+
+    @staticmethod
+    def backward(ctx, g):  # type: ignore[override]
+        (out,) = ctx.saved_tensors
+        return g * (math.sqrt(math.pi) / 2) * torch.exp(out * out)
 
 
 class _Quotient(torch.autograd.Function):
