@@ -132,3 +132,13 @@ def test_polygamma_order_0_has_digammas_gradient():
     x = [0.0, -1.0, 2.0, INF, -INF]
     _same_grads(lambda P, t: P.polygamma(t, 0), [x])
     _same_grads(lambda P, t: (t * 1).polygamma_(0), [x])
+
+
+@pytest.mark.parametrize("api", ["gammainc", "gammaincc"])
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_incomplete_gamma_gradient_at_y_zero_and_inf(api, dtype):
+    # Paddle: +-exp(-y) * y^(x-1) / gamma(x) with a power: 1 at (1, 0), 0 at y = inf, where
+    # torch's exp-of-log form gives NaN (x gets no gradient)
+    x = [1.0, 2.0, 0.5, 0.5, 1.0, 3.0, 0.0, 0.0]
+    y = [0.0, 0.0, 0.0, 1.0, INF, 1e-30, 1.0, 0.0]
+    _same_grads(lambda P, a, b: getattr(P, api)(a.astype(dtype), b.astype(dtype)), [x, y], [False, True])

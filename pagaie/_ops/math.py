@@ -539,11 +539,33 @@ def _gamma_args_nonneg(api, x, y):
 def _igamma(x, y, upper):
     """Paddle's kernel: Q(x, y) is 1 (P is 0) where ``x <= 0`` or ``y < 0``."""
     kernel_dtypes("gammaincc" if upper else "gammainc", x, F32_F64)
-    r = (torch.special.gammaincc if upper else torch.special.gammainc)(x.detach(), y)
+    if type(y) is _T and y.requires_grad and torch.is_grad_enabled():
+        r = _IgammaOfY.apply(x.detach(), y, upper)
+    else:
+        r = (torch.special.gammaincc if upper else torch.special.gammainc)(x.detach(), y)
     if type(y) is _T:
         outside = (x.detach() <= 0) | (y.detach() < 0)
         r = torch.where(outside, torch.ones_like(r) if upper else torch.zeros_like(r), r)
     return r
+
+
+class _IgammaOfY(torch.autograd.Function):
+    """P(x, y) or Q(x, y) with Paddle's gradient in ``y``, ``+-exp(-y) * y^(x-1) / gamma(x)``
+    computed with a power: 1 at x = 1, y = 0 and 0 at y = inf, where torch's exp-of-log form
+    gives NaN (``x`` is a constant, as in Paddle)."""
+
+    @staticmethod
+    def forward(ctx, x, y, upper):  # type: ignore[override]
+        ctx.save_for_backward(x, y)
+        ctx.upper = upper
+        return (torch.special.gammaincc if upper else torch.special.gammainc)(x, y)
+
+    @staticmethod
+    def backward(ctx, g):  # type: ignore[override]
+        x, y = ctx.saved_tensors
+        d = torch.exp(-y) * y.pow(x - 1) / torch.exp(torch.lgamma(x))
+        d = g * (-d if ctx.upper else d)
+        return None, d.sum_to_size(y.shape), None
 
 
 def _igamma_dtypes(api, x, y, not_tensor=AttributeError):
