@@ -142,3 +142,12 @@ def test_incomplete_gamma_gradient_at_y_zero_and_inf(api, dtype):
     x = [1.0, 2.0, 0.5, 0.5, 1.0, 3.0, 0.0, 0.0]
     y = [0.0, 0.0, 0.0, 1.0, INF, 1e-30, 1.0, 0.0]
     _same_grads(lambda P, a, b: getattr(P, api)(a.astype(dtype), b.astype(dtype)), [x, y], [False, True])
+
+
+@pytest.mark.parametrize("api", ["gammainc", "gammaincc"])
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_incomplete_gamma_at_y_inf_is_nan(api, dtype):
+    def fn(P):
+        x = P.to_tensor([1.0, 2.0, 0.5, 0.0], dtype=dtype)
+        return getattr(P, api)(x, P.full([4], INF, dtype=dtype))
+    assert_same(*both(fn))

@@ -546,6 +546,8 @@ def _igamma(x, y, upper):
     if type(y) is _T:
         outside = (x.detach() <= 0) | (y.detach() < 0)
         r = torch.where(outside, torch.ones_like(r) if upper else torch.zeros_like(r), r)
+        # Paddle's series does not converge at y = inf: NaN for every x > 0 (torch: the limit)
+        r = torch.where((y.detach() == _math.inf) & (x.detach() > 0), _math.nan, r)
     return r
 
 
