@@ -151,3 +151,15 @@ def test_incomplete_gamma_at_y_inf_is_nan(api, dtype):
         x = P.to_tensor([1.0, 2.0, 0.5, 0.0], dtype=dtype)
         return getattr(P, api)(x, P.full([4], INF, dtype=dtype))
     assert_same(*both(fn))
+
+
+@pytest.mark.parametrize("m", [
+    [[1.0, 2.0], [2.0, 4.0]],
+    [[0.0, 0.0], [0.0, 0.0]],
+    [[[1.0, 2.0], [2.0, 4.0]], [[1.0, 2.0], [3.0, 4.0]]],   # one singular: the whole batch
+    [[[3.0, 2.0], [2.0, 4.0]], [[1.0, 2.0], [3.0, 4.0]]],
+])
+@pytest.mark.parametrize("api", ["det", "slogdet"])
+def test_det_slogdet_gradient_with_a_singular_matrix_in_the_batch(api, m):
+    # Paddle's kernels: zeros (det) / NaN (slogdet) for the whole batch once one matrix is singular
+    _same_grads(lambda P, x: getattr(P.linalg, api)(x), [m])

@@ -394,6 +394,29 @@ def matrix_rank(x, tol=None, hermitian=False, atol=None, rtol=None, name=None):
     return torch.linalg.matrix_rank(x, atol=atol, rtol=rtol, hermitian=hermitian)
 
 
+class _SingularBatchGrad(torch.autograd.Function):
+    """det (``log_abs=False``) or slogdet's log-determinant of real matrices with Paddle's
+    gradient: when any matrix of the batch is singular, its kernel gives the whole batch zeros
+    (det) or NaN (slogdet); otherwise the usual ``inv(x)^T`` form (torch's)."""
+
+    @staticmethod
+    def forward(ctx, x, log_abs):  # type: ignore[override]
+        ctx.save_for_backward(x)
+        ctx.log_abs = log_abs
+        return torch.linalg.slogdet(x)[1] if log_abs else torch.linalg.det(x)
+
+    @staticmethod
+    def backward(ctx, g):  # type: ignore[override]
+        (x,) = ctx.saved_tensors
+        if bool((torch.linalg.det(x.detach()) == 0).any()):
+            return torch.full_like(x, math.nan) if ctx.log_abs else torch.zeros_like(x), None
+        with torch.enable_grad():
+            xd = x.detach().requires_grad_()
+            y = torch.linalg.slogdet(xd)[1] if ctx.log_abs else torch.linalg.det(xd)
+            (dx,) = torch.autograd.grad(y, xd, g)
+        return dx, None
+
+
 @defop(amp="black", method=False, paddle_types=("determinant", "pd_op.det"))
 def det(x, name=None):
     """Determinant of (a batch of) square matrices.
@@ -412,6 +435,8 @@ def det(x, name=None):
     """
     _square("det", x)
     _floating("det", x)
+    if x.requires_grad and torch.is_grad_enabled() and x.is_floating_point():
+        return _SingularBatchGrad.apply(x, False)
     return torch.linalg.det(x)
 
 
@@ -433,6 +458,9 @@ def slogdet(x, name=None):
     """
     _square("slogdet", x)
     _floating("slogdet", x)
+    if x.requires_grad and torch.is_grad_enabled() and x.is_floating_point():
+        sign = torch.linalg.slogdet(x.detach())[0]
+        return torch.stack([sign, _SingularBatchGrad.apply(x, True)])
     sign, logabs = torch.linalg.slogdet(x)
     return torch.stack([sign, logabs.to(sign.dtype)])
 
