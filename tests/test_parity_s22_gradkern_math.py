@@ -1,7 +1,10 @@
-"""Session-22: gradients of math/manipulation ops where Paddle's hand-written CPU gradient
-kernels differ from the mathematical derivative (torch autograd): maximum/minimum with NaN,
-p-norms with p < 1 at zeros, atan2 at the origin, i0e at 0, digamma at the poles, and the
-gradients Paddle does not give (diagonal_scatter's ``y``)."""
+"""Session-22: gradients of math/manipulation/linalg ops where Paddle's hand-written CPU
+gradient kernels differ from the mathematical derivative (torch autograd): maximum/minimum with
+NaN, p-norms with p < 1 at zeros (norm, vector_norm, dist, cdist), atan2 at the origin, i0e at
++-0, digamma / polygamma(0) at the poles, erfinv outside [-1, 1], gammainc/gammaincc in y at 0
+and inf (and their NaN value at y = inf), det/slogdet with a singular matrix in the batch,
+masked_fill's one-element value, and diagonal_scatter's ``y`` (no gradient, stop_gradient from
+``x`` only)."""
 from __future__ import annotations
 
 import numpy as np
