@@ -446,7 +446,7 @@ def maximum(x, y, name=None, *, out=None):
     """
     x, y = _binary_pair("maximum", x, y)
     pair_kernel_dtypes("maximum", x, y, _MAXIMUM_DTYPES)
-    r = torch.maximum(x, y)
+    r = _MaxMinSplit.apply(x, y, True) if x.requires_grad or y.requires_grad else torch.maximum(x, y)
     return r if out is None else write_out(out, r)
 
 
@@ -461,8 +461,29 @@ def minimum(x, y, name=None, *, out=None):
     """
     x, y = _binary_pair("minimum", x, y)
     pair_kernel_dtypes("minimum", x, y, _MAXIMUM_DTYPES)
-    r = torch.minimum(x, y)
+    r = _MaxMinSplit.apply(x, y, False) if x.requires_grad or y.requires_grad else torch.minimum(x, y)
     return r if out is None else write_out(out, r)
+
+
+class _MaxMinSplit(torch.autograd.Function):
+    """maximum/minimum with Paddle's gradient: the winner takes it, a tie splits it in half,
+    and where either value is NaN neither input gets any (torch sends it to the NaN)."""
+
+    @staticmethod
+    def forward(ctx, x, y, is_max):  # type: ignore[override]
+        ctx.save_for_backward(x, y)
+        ctx.is_max = is_max
+        return torch.maximum(x, y) if is_max else torch.minimum(x, y)
+
+    @staticmethod
+    def backward(ctx, g):  # type: ignore[override]
+        x, y = ctx.saved_tensors
+        x_wins = (x > y) if ctx.is_max else (x < y)
+        y_wins = (y > x) if ctx.is_max else (y < x)
+        half = (x == y).to(g.dtype) * 0.5
+        gx = (g * (x_wins.to(g.dtype) + half)).sum_to_size(x.shape) if ctx.needs_input_grad[0] else None
+        gy = (g * (y_wins.to(g.dtype) + half)).sum_to_size(y.shape) if ctx.needs_input_grad[1] else None
+        return gx, gy, None
 
 
 _FMINMAX_DTYPES = frozenset((torch.float32, torch.float64, torch.int32, torch.int64))

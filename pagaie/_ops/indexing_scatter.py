@@ -9,7 +9,7 @@ import torch
 
 from pagaie._core.broadcast import broadcast_shapes
 from pagaie._core.registry import REGISTRY, OpRecord, defop
-from pagaie._core.tensor import Tensor, check_inplace
+from pagaie._core.tensor import GRAD_FLAG, Tensor, check_inplace, flag_grad
 from pagaie._ops._helpers import (ALL_DTYPES, SMALL_INTS, AssertionValueError, axis_arg, kernel_dtypes, norm_axis,
                                   parser_bool, write_result_into)
 from pagaie._ops.creation import _from_data
@@ -540,6 +540,12 @@ def masked_fill(x, mask, value, name=None):
         mask = mask != 0
     if isinstance(value, _T):
         _same_dtype(x, value, "masked_fill", "value")
+        if value.requires_grad and value.numel() == 1 and x.requires_grad:
+            # When x needs a gradient too, Paddle's masked_fill_grad writes the int64 count of
+            # masked elements into the value's gradient buffer: read as a float, a denormal ~0
+            # (a larger value gets uninitialised memory, not matched). A zero gradient, then.
+            from pagaie._ops.math import _ZeroGrad
+            value = _ZeroGrad.apply(value.detach(), value)
         if value.dim():
             return torch.where(mask, value, x)
     if mask.dim() > x.dim() or any(m != s and s == 1 for m, s in zip(mask.shape[::-1], x.shape[::-1])):
@@ -621,7 +627,7 @@ def select_scatter(x, values, axis, index, name=None):
 _DIAGONAL_SCATTER_DTYPES = ALL_DTYPES - {torch.bfloat16}
 
 
-@defop()
+@defop(own_stop_gradient=True)   # (only x decides the result's stop_gradient)
 def diagonal_scatter(x, y, offset=0, axis1=0, axis2=1, name=None):
     """``x`` with the diagonal (``offset``, ``axis1``, ``axis2``) replaced by ``y``.
 
@@ -644,7 +650,11 @@ def diagonal_scatter(x, y, offset=0, axis1=0, axis2=1, name=None):
     if list(y.shape) != want:  # Paddle asserts the shape
         raise AssertionError(f"paddle.diagonal_scatter: 'y' must have the shape of the diagonal "
                              f"{want}, but received {list(y.shape)}")
-    return torch.diagonal_scatter(x, y.to(x.dtype), int(offset), a1, a2)
+    # Paddle runs fill_diagonal_tensor, whose gradient has no part for y: y gets none
+    r = torch.diagonal_scatter(x, y.detach().to(x.dtype), int(offset), a1, a2)
+    if getattr(x, GRAD_FLAG, False) and torch.is_grad_enabled():   # an integer x saying False
+        flag_grad(r, carried=True)
+    return r
 
 
 scatter_add_ = scatter_add.inplace

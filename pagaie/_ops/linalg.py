@@ -94,7 +94,7 @@ class _EdgeNorm(torch.autograd.Function):
 
 
 class _EpsNorm(torch.autograd.Function):
-    """The ``p``-norm (``p`` finite, not 0) over the single axis ``dim`` with the gradient of
+    """The ``p``-norm (``p`` finite, not 0) over ``dim`` (an axis, a list of them or None) with the gradient of
     Paddle's ``p_norm`` kernel: ``|x|^(p-1) * sign(x) / (norm^(p-1) + eps)``. ``eps`` is the
     kernel's attribute (``normalize`` passes its ``epsilon``, ``pairwise_distance`` 0), which
     scales every gradient; at an all-zero slice with ``eps = 0`` the gradient is NaN (0 / 0),
@@ -103,16 +103,17 @@ class _EpsNorm(torch.autograd.Function):
     @staticmethod
     def forward(ctx, x, p, dim, keepdim, eps):
         r = torch.linalg.vector_norm(x, ord=p, dim=dim, keepdim=True)
-        ctx.p, ctx.dim, ctx.keepdim, ctx.eps = p, dim, keepdim, eps
+        ctx.p, ctx.eps = p, eps
         ctx.save_for_backward(x, r)
-        return r if keepdim else r.squeeze(dim)
+        if keepdim:
+            return r
+        return r.reshape(()) if dim is None else r.squeeze(dim if isinstance(dim, int) else tuple(dim))
 
     @staticmethod
     def backward(ctx, g):
         x, r = ctx.saved_tensors
         p = ctx.p
-        if not ctx.keepdim:
-            g = g.unsqueeze(ctx.dim)
+        g = g.reshape(r.shape)
         dx = x.abs().pow(p - 1) / (r.pow(p - 1) + ctx.eps) * g * torch.sign(x)
         return dx, None, None, None, None
 
@@ -137,9 +138,11 @@ def last_axis_pnorm(d, p: float, keepdim: bool):
     return torch.linalg.vector_norm(d, ord=p, dim=-1, keepdim=keepdim)
 
 
-def _pnorm(x, p, dims, keepdim):
+def _pnorm(x, p, dims, keepdim, nan_at_zero=True):
     """``torch.linalg.vector_norm`` with Paddle's gradients at the orders 0 and +-inf (over
-    several axes Paddle's +-inf norm is a max of ``|x|``, which splits ties as torch does)."""
+    several axes Paddle's +-inf norm is a max of ``|x|``, which splits ties as torch does), and
+    for ``p < 1`` a NaN gradient at zeros (``nan_at_zero``: Paddle's p_norm kernel, not its
+    composite vector_norm over several axes)."""
     if x.numel() == 0 and (dims is None or any(x.shape[d] == 0 for d in dims)):
         # Paddle: the norm of an empty set of elements is 0 for every order (torch has no
         # identity for the max/min of the orders inf, -inf and the negative ones)
@@ -151,6 +154,10 @@ def _pnorm(x, p, dims, keepdim):
             return _EdgeNorm.apply(x, p, dims, keepdim)
         if p == 1:  # through _abs: torch's would give a data-less second derivative
             return torch.sum(_abs(x), dim=dims, keepdim=keepdim)
+        if p < 1 and not math.isinf(p) and nan_at_zero:
+            # Paddle's gradient |x|^(p-1) * sign(x) / ... is 0 * inf = NaN at the zeros of x,
+            # which torch masks to 0 (its norm API passes the kernel epsilon 1e-12)
+            return _EpsNorm.apply(x, p, dims, keepdim, 1e-12)
     return torch.linalg.vector_norm(x, ord=p, dim=dims, keepdim=keepdim)
 
 
@@ -284,7 +291,8 @@ def vector_norm(x, p=2.0, axis=None, keepdim=False, name=None, *, dtype=None, ou
                          f"{'a Tensor' if isinstance(p, torch.Tensor) else repr(p)}")
     dims = _axis_list(axis, x.dim(), "linalg.vector_norm")
     no_low_float_kernel("linalg.vector_norm", x)   # (Paddle's CPU p_norm kernel)
-    return write_out(out, _pnorm(x, float(p), dims, keepdim))
+    # over several axes Paddle's vector_norm is composite (sum of pow), no NaN at zeros
+    return write_out(out, _pnorm(x, float(p), dims, keepdim, nan_at_zero=dims is None or len(dims) == 1))
 
 
 @defop(amp="black", method=False, program_dtypes={"x": frozenset((torch.float32, torch.float64, torch.complex64, torch.complex128))})  # (its static API's check)
@@ -386,6 +394,29 @@ def matrix_rank(x, tol=None, hermitian=False, atol=None, rtol=None, name=None):
     return torch.linalg.matrix_rank(x, atol=atol, rtol=rtol, hermitian=hermitian)
 
 
+class _SingularBatchGrad(torch.autograd.Function):
+    """det (``log_abs=False``) or slogdet's log-determinant of real matrices with Paddle's
+    gradient: when any matrix of the batch is singular, its kernel gives the whole batch zeros
+    (det) or NaN (slogdet); otherwise the usual ``inv(x)^T`` form (torch's)."""
+
+    @staticmethod
+    def forward(ctx, x, log_abs):  # type: ignore[override]
+        ctx.save_for_backward(x)
+        ctx.log_abs = log_abs
+        return torch.linalg.slogdet(x)[1] if log_abs else torch.linalg.det(x)
+
+    @staticmethod
+    def backward(ctx, g):  # type: ignore[override]
+        (x,) = ctx.saved_tensors
+        if bool((torch.linalg.det(x.detach()) == 0).any()):
+            return torch.full_like(x, math.nan) if ctx.log_abs else torch.zeros_like(x), None
+        with torch.enable_grad():
+            xd = x.detach().requires_grad_()
+            y = torch.linalg.slogdet(xd)[1] if ctx.log_abs else torch.linalg.det(xd)
+            (dx,) = torch.autograd.grad(y, xd, g)
+        return dx, None
+
+
 @defop(amp="black", method=False, paddle_types=("determinant", "pd_op.det"))
 def det(x, name=None):
     """Determinant of (a batch of) square matrices.
@@ -404,6 +435,8 @@ def det(x, name=None):
     """
     _square("det", x)
     _floating("det", x)
+    if x.requires_grad and torch.is_grad_enabled() and x.is_floating_point():
+        return _SingularBatchGrad.apply(x, False)
     return torch.linalg.det(x)
 
 
@@ -425,6 +458,9 @@ def slogdet(x, name=None):
     """
     _square("slogdet", x)
     _floating("slogdet", x)
+    if x.requires_grad and torch.is_grad_enabled() and x.is_floating_point():
+        sign = torch.linalg.slogdet(x.detach())[0]
+        return torch.stack([sign, _SingularBatchGrad.apply(x, True)])
     sign, logabs = torch.linalg.slogdet(x)
     return torch.stack([sign, logabs.to(sign.dtype)])
 

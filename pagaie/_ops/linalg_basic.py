@@ -838,7 +838,7 @@ def dist(x, y, p=2, name=None):
     """
     unpromoted_pair("dist", x, y, F32_F64)
     p = float(p)
-    if (p in (0, 1) or np.isinf(p)) and (x.requires_grad or y.requires_grad) and torch.is_grad_enabled():
+    if (p < 1 or np.isinf(p)) and (x.requires_grad or y.requires_grad) and torch.is_grad_enabled():
         from pagaie._ops.linalg import _pnorm  # Paddle's gradients at these orders
         return _pnorm(x - y, p, None, False)
     return torch.dist(x, y, p=p)
@@ -888,6 +888,11 @@ def cdist(x, y, p=2.0, compute_mode="use_mm_for_euclid_dist_if_necessary", name=
     if x.is_complex():  # real distances between complex rows: norms of |x_i - y_j|
         diff = (x.unsqueeze(-2) - y.unsqueeze(-3)).abs()
         return torch.linalg.vector_norm(diff, ord=float(p), dim=-1)
+    if 0 < float(p) < 1 and (x.requires_grad or y.requires_grad) and torch.is_grad_enabled():
+        # Paddle's p-norm gradient at a zero difference is NaN for these orders (torch's is finite)
+        from pagaie._ops.linalg import _pnorm
+        diff = x.unsqueeze(-2) - y.unsqueeze(-3)
+        return _pnorm(diff, float(p), [diff.dim() - 1], False)
     return torch.cdist(x, y, p=float(p), compute_mode=compute_mode)
 
 

@@ -450,6 +450,9 @@ def angle(x, name=None):
 
 def _polygamma_inplace(x, n, name=None):
     kernel_dtypes("polygamma_", x, _REAL_OR_INT_DTYPES)
+    if int(n) == 0 and x.is_floating_point():   # (the out-of-place result, written back)
+        from pagaie._ops.math_unary import _digamma
+        return _digamma(x)
     if int(n) != 1 or not x.is_floating_point():
         return x.polygamma_(int(n))
     x0 = x.detach().clone()
@@ -476,6 +479,9 @@ def polygamma(x, n, name=None):
     if n < 0:
         raise ValueError(f"paddle.polygamma: 'n' must be a non-negative int, but received {n}")
     kernel_dtypes("polygamma", x, _REAL_OR_INT_DTYPES)
+    if n == 0 and x.is_floating_point():   # digamma, with Paddle's gradient (its trigamma)
+        from pagaie._ops.math_unary import _digamma
+        return _digamma(x)
     r = torch.polygamma(int(n), x)
     return _trigamma(x, r) if n == 1 and x.is_floating_point() else r
 
@@ -533,11 +539,35 @@ def _gamma_args_nonneg(api, x, y):
 def _igamma(x, y, upper):
     """Paddle's kernel: Q(x, y) is 1 (P is 0) where ``x <= 0`` or ``y < 0``."""
     kernel_dtypes("gammaincc" if upper else "gammainc", x, F32_F64)
-    r = (torch.special.gammaincc if upper else torch.special.gammainc)(x.detach(), y)
+    if type(y) is _T and y.requires_grad and torch.is_grad_enabled():
+        r = _IgammaOfY.apply(x.detach(), y, upper)
+    else:
+        r = (torch.special.gammaincc if upper else torch.special.gammainc)(x.detach(), y)
     if type(y) is _T:
         outside = (x.detach() <= 0) | (y.detach() < 0)
         r = torch.where(outside, torch.ones_like(r) if upper else torch.zeros_like(r), r)
+        # Paddle's series does not converge at y = inf: NaN for every x > 0 (torch: the limit)
+        r = torch.where((y.detach() == _math.inf) & (x.detach() > 0), _math.nan, r)
     return r
+
+
+class _IgammaOfY(torch.autograd.Function):
+    """P(x, y) or Q(x, y) with Paddle's gradient in ``y``, ``+-exp(-y) * y^(x-1) / gamma(x)``
+    computed with a power: 1 at x = 1, y = 0 and 0 at y = inf, where torch's exp-of-log form
+    gives NaN (``x`` is a constant, as in Paddle)."""
+
+    @staticmethod
+    def forward(ctx, x, y, upper):  # type: ignore[override]
+        ctx.save_for_backward(x, y)
+        ctx.upper = upper
+        return (torch.special.gammaincc if upper else torch.special.gammainc)(x, y)
+
+    @staticmethod
+    def backward(ctx, g):  # type: ignore[override]
+        x, y = ctx.saved_tensors
+        d = torch.exp(-y) * y.pow(x - 1) / torch.exp(torch.lgamma(x))
+        d = g * (-d if ctx.upper else d)
+        return None, d.sum_to_size(y.shape), None
 
 
 def _igamma_dtypes(api, x, y, not_tensor=AttributeError):
@@ -680,7 +710,27 @@ def atan2(x, y, name=None):
         # Paddle's integer kernel works in float32 and returns float64
         return torch.atan2(x.to(torch.float32), y.to(torch.float32)).to(torch.float64)
     x, y = _float_pair("atan2", x, y, torch.float64)
+    if (x.requires_grad or y.requires_grad) and torch.is_grad_enabled():
+        return _Atan2.apply(x, y)
     return torch.atan2(x, y)
+
+
+class _Atan2(torch.autograd.Function):
+    """atan2 with Paddle's gradient ``(y, -x) / (x^2 + y^2)`` unmasked: NaN at the origin,
+    where torch's is 0."""
+
+    @staticmethod
+    def forward(ctx, x, y):  # type: ignore[override]
+        ctx.save_for_backward(x, y)
+        return torch.atan2(x, y)
+
+    @staticmethod
+    def backward(ctx, g):  # type: ignore[override]
+        x, y = ctx.saved_tensors
+        q = g / (x * x + y * y)
+        gx = (q * y).sum_to_size(x.shape) if ctx.needs_input_grad[0] else None
+        gy = (-q * x).sum_to_size(y.shape) if ctx.needs_input_grad[1] else None
+        return gx, gy
 
 
 def _hypot_inplace(x, y, name=None):

@@ -70,9 +70,28 @@ def _erfinv(x: torch.Tensor) -> torch.Tensor:
     floats are computed in float32."""
     low = x.dtype in (torch.float16, torch.bfloat16)
     xf = x.to(torch.float32) if low else x
-    p = xf * 0.5 + 0.5
-    r = torch.special.ndtri(p.clamp(0, 1)) * _SQRT1_2
+    r = _Erfinv.apply(xf) if xf.requires_grad and torch.is_grad_enabled() else _erfinv_values(xf)
     return r.to(x.dtype) if low else r
+
+
+def _erfinv_values(x: torch.Tensor) -> torch.Tensor:
+    return torch.special.ndtri((x * 0.5 + 0.5).clamp(0, 1)) * _SQRT1_2
+
+
+class _Erfinv(torch.autograd.Function):
+    """erfinv with Paddle's gradient ``sqrt(pi) / 2 * exp(out^2)``: +inf outside [-1, 1]
+    too, where the clamp of the formula above would give 0."""
+
+    @staticmethod
+    def forward(ctx, x):  # type: ignore[override]
+        out = _erfinv_values(x)
+        ctx.save_for_backward(out)
+        return out
+
+    @staticmethod
+    def backward(ctx, g):  # type: ignore[override]
+        (out,) = ctx.saved_tensors
+        return g * (math.sqrt(math.pi) / 2) * torch.exp(out * out)
 
 
 class _Quotient(torch.autograd.Function):
@@ -89,6 +108,46 @@ class _Quotient(torch.autograd.Function):
     def backward(ctx, g):
         b, out = ctx.saved_tensors
         return g / b, -g * out / b
+
+
+class _Digamma(torch.autograd.Function):
+    """digamma whose gradient is Paddle's trigamma (``polygamma(1, x)``), +inf at the poles 0,
+    -1, -2... and at -inf and NaN at +inf, where torch's trigamma is finite there."""
+
+    @staticmethod
+    def forward(ctx, x):  # type: ignore[override]
+        ctx.save_for_backward(x)
+        return torch.digamma(x)
+
+    @staticmethod
+    def backward(ctx, g):  # type: ignore[override]
+        from pagaie._ops.math import _trigamma   # (math imports this module)
+        (x,) = ctx.saved_tensors
+        return g * _trigamma(x, torch.polygamma(1, x))
+
+
+class _I0e(torch.autograd.Function):
+    """i0e with Paddle's gradient ``i1e(x) - sign(x) * i0e(x)`` where the sign of a zero is
+    its sign bit: -1 at +0 and 1 at -0 (torch's is 0 there)."""
+
+    @staticmethod
+    def forward(ctx, x):  # type: ignore[override]
+        out = _SPECIAL.i0e(x)
+        ctx.save_for_backward(x, out)
+        return out
+
+    @staticmethod
+    def backward(ctx, g):  # type: ignore[override]
+        x, out = ctx.saved_tensors
+        return g * (_SPECIAL.i1e(x) - torch.copysign(torch.ones_like(x), x) * out)
+
+
+def _digamma(x: torch.Tensor) -> torch.Tensor:
+    return _Digamma.apply(x) if x.requires_grad and torch.is_grad_enabled() else torch.digamma(x)
+
+
+def _i0e(x: torch.Tensor) -> torch.Tensor:
+    return _I0e.apply(x) if x.requires_grad and torch.is_grad_enabled() else _SPECIAL.i0e(x)
 
 
 def _sinc(x: torch.Tensor) -> torch.Tensor:
@@ -196,7 +255,7 @@ _TABLE = {
     "erfinv": (_erfinv, "Elementwise inverse error function (+-inf outside ``[-1, 1]``, as "
                "Paddle's).", "[0.0, 0.5]", "[0.0, 0.4769]",
                False, "T", "black"),
-    "digamma": (torch.digamma, "Elementwise digamma function, the derivative of ``lgamma``.",
+    "digamma": (_digamma, "Elementwise digamma function, the derivative of ``lgamma``.",
                 "[1.0, 2.0]", "[-0.5772, 0.4228]", False, "P", "promote"),
     "lgamma": (torch.lgamma, "Elementwise log of the absolute value of the gamma function.",
                "[1.0, 3.5]", "[0.0, 1.201]", False, "P", "promote"),
@@ -204,7 +263,7 @@ _TABLE = {
                 "(same as ``lgamma``).", "[1.0, 3.5]", "[0.0, 1.201]", False, "P", "promote"),
     "i0": (torch.i0, "Elementwise modified Bessel function of the first kind, order 0.",
            "[0.0, 1.0]", "[1.0, 1.2661]", False, "P", "promote"),
-    "i0e": (_SPECIAL.i0e, "Elementwise exponentially scaled modified Bessel function, order 0 "
+    "i0e": (_i0e, "Elementwise exponentially scaled modified Bessel function, order 0 "
             "(``exp(-|x|) * i0(x)``).", "[0.0, 1.0]", "[1.0, 0.4658]", False, None, "promote"),
     "i1": (_SPECIAL.i1, "Elementwise modified Bessel function of the first kind, order 1.",
            "[0.0, 1.0]", "[0.0, 0.5652]", False, None, "promote"),
@@ -242,7 +301,7 @@ _INT_AUTOCAST = frozenset({"acos", "acosh", "asin", "asinh", "atan", "atanh", "c
 # Ops whose kernel here is not torch's (their in-place form writes the out-of-place result back)
 # ops whose in-place form must not be torch's own: a kernel of ours, or (asinh_, atanh_, acosh_)
 # a torch in-place kernel without a derivative
-_OWN_KERNEL = frozenset({"erfinv", "sinc", "rsqrt", "asinh", "atanh", "acosh"})
+_OWN_KERNEL = frozenset({"erfinv", "sinc", "rsqrt", "asinh", "atanh", "acosh", "digamma", "i0e"})
 
 # Ops that Paddle also runs on bool tensors (giving bool); every other op of the table has no
 # bool kernel there (RuntimeError).
