@@ -1,0 +1,67 @@
+"""Session-22: gradients of ``paddle.nn.functional`` ops against real Paddle 3.3.1 where Paddle's
+hand-written CPU gradient kernels differ from the mathematical derivative: the sigmoid cross
+entropy with logits (binary_cross_entropy_with_logits, sigmoid_focal_loss) at a zero logit and
+with labels equal to the kernel's ignore_index -100."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from tests.reference import assert_same, both
+
+pytest.importorskip("paddle")
+
+
+def _grads(P, fn, arrays, needs=None):
+    """``[output, *gradients]`` of ``(output * (1, 2, 3, ...)).sum()``; ``needs[i]`` False keeps
+    input i out of the graph (its gradient is None)."""
+    ts = []
+    for i, a in enumerate(arrays):
+        t = P.to_tensor(a)
+        t.stop_gradient = not (needs is None or needs[i])
+        ts.append(t)
+    out = fn(P, *ts)
+    w = (P.arange(out.size, dtype=out.dtype).reshape(out.shape) + 1) if out.ndim else 1.7
+    (out * w).sum().backward()
+    return [out, *[t.grad for t in ts]]
+
+
+_LOGIT = np.array([[0.0, 1.0, -1.0, 2.0, 0.0, 0.0, -0.5]], "float32")
+_LABEL = np.array([[0.0, 0.0, 0.0, 0.3, 1.0, -100.0, -100.5]], "float32")
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("reduction", ["none", "mean", "sum"])
+def test_bce_with_logits_zero_logit_and_ignored_label(dtype, reduction):
+    # the kernel's gradient at a logit of 0 is -0.5 - label; a label truncating to -100 has
+    # loss and gradient 0 (the mean still divides by every element)
+    assert_same(*both(lambda P: _grads(
+        P, lambda P, x, y: P.nn.functional.binary_cross_entropy_with_logits(x, y, reduction=reduction),
+        [_LOGIT.astype(dtype), _LABEL.astype(dtype)], [True, False])))
+
+
+def test_bce_with_logits_weight_and_layer():
+    w = np.array([[1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0]], "float32")
+    assert_same(*both(lambda P: _grads(
+        P, lambda P, x, y, w: P.nn.functional.binary_cross_entropy_with_logits(x, y, weight=w),
+        [_LOGIT, _LABEL, w], [True, False, True])))
+    assert_same(*both(lambda P: _grads(
+        P, lambda P, x, y: P.nn.BCEWithLogitsLoss(reduction="sum")(x, y),
+        [_LOGIT, _LABEL], [True, False])))
+
+
+def test_bce_with_logits_pos_weight_ignores_label():
+    pw = np.full([7], 3.0, "float32")
+    assert_same(*both(lambda P: _grads(
+        P, lambda P, x, y, pw: P.nn.functional.binary_cross_entropy_with_logits(
+            x, y, pos_weight=pw, reduction="none"),
+        [_LOGIT, _LABEL, pw], [True, False, False])))
+
+
+@pytest.mark.parametrize("reduction", ["none", "sum"])
+def test_sigmoid_focal_loss_zero_logit(reduction):
+    x = np.array([[0.0, 1.0, -1.0, 2.0], [0.0, 0.5, 3.0, -3.0]], "float32")
+    y = np.array([[0.0, 1.0, 1.0, 0.0], [1.0, 0.0, 0.5, 1.0]], "float32")
+    assert_same(*both(lambda P: _grads(
+        P, lambda P, x, y: P.nn.functional.sigmoid_focal_loss(x, y, reduction=reduction),
+        [x, y], [True, False])))
