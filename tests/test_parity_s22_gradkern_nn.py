@@ -65,3 +65,23 @@ def test_sigmoid_focal_loss_zero_logit(reduction):
     assert_same(*both(lambda P: _grads(
         P, lambda P, x, y: P.nn.functional.sigmoid_focal_loss(x, y, reduction=reduction),
         [x, y], [True, False])))
+
+
+_SPECIAL = np.array([np.inf, -np.inf, np.nan, 0.0, -0.0, -1.0, 2.0], "float32")
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_relu_of_nan_is_zero_with_zero_gradient(dtype):
+    # Paddle's relu is a max that ignores NaN: relu(NaN) is 0, and so is its gradient
+    assert_same(*both(lambda P: _grads(P, lambda P, x: P.nn.functional.relu(x),
+                                       [_SPECIAL.astype(dtype)])))
+    assert_same(*both(lambda P: P.nn.functional.relu(P.to_tensor(_SPECIAL.astype(dtype)))))
+    assert_same(*both(lambda P: P.nn.ReLU()(P.to_tensor(_SPECIAL.astype(dtype)))))
+
+
+def test_relu_inplace_of_nan_is_zero():
+    def f(P):
+        t = P.to_tensor(_SPECIAL)
+        P.nn.functional.relu_(t)
+        return t
+    assert_same(*both(f))

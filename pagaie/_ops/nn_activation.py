@@ -63,7 +63,7 @@ def _f32(v, api, arg):
 
 def _relu_(x, name=None):
     _float(x, "relu_")
-    return x.relu_()
+    return x.relu_().masked_fill_(x.isnan(), 0)   # NaN becomes 0, as in relu
 
 
 @defop(paddle_types=("relu", "pd_op.relu"), method=False, inplace=_relu_)
@@ -76,12 +76,15 @@ def relu(x, name=None):
         [0.0, 2.0]
     """
     _float(x, "relu")
+    # Paddle's kernel is max(x, 0) ignoring NaN: NaN becomes 0, with gradient 0; fmax is that
+    # as one vectorised kernel
+    zero = x.new_zeros(())
     if x.requires_grad and torch.is_grad_enabled():
         # Paddle's gradient is a mask held constant: a second derivative does not reach x
         # (None under allow_unused), where torch's would be zeros. ``threshold_backward`` of x
-        # against its detached self is that ``where(x <= 0, 0, x)`` as one vectorised kernel.
-        return torch.ops.aten.threshold_backward.default(x, x.detach(), 0)
-    return torch.relu(x)
+        # against its detached relu is that masked x.
+        return torch.ops.aten.threshold_backward.default(x, torch.fmax(x.detach(), zero), 0)
+    return torch.fmax(x, zero)
 
 
 relu_ = relu.inplace
