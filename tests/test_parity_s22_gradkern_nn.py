@@ -85,3 +85,30 @@ def test_relu_inplace_of_nan_is_zero():
         P.nn.functional.relu_(t)
         return t
     assert_same(*both(f))
+
+
+_CLIPPING = {
+    "relu6": lambda P, x: P.nn.functional.relu6(x),
+    "hardtanh": lambda P, x: P.nn.functional.hardtanh(x, -1.0, 1.5),
+    "hardsigmoid": lambda P, x: P.nn.functional.hardsigmoid(x, slope=0.5, offset=0.25),
+    "leaky_relu": lambda P, x: P.nn.functional.leaky_relu(x, 0.1),
+    "leaky_relu_negative": lambda P, x: P.nn.functional.leaky_relu(x, -0.2),
+    "ReLU6": lambda P, x: P.nn.ReLU6()(x),
+    "Hardtanh": lambda P, x: P.nn.Hardtanh()(x),
+    "Hardsigmoid": lambda P, x: P.nn.Hardsigmoid()(x),
+    "LeakyReLU": lambda P, x: P.nn.LeakyReLU()(x),
+    "rrelu_eval": lambda P, x: P.nn.functional.rrelu(x, 0.1, 0.3, training=False),
+    "RReLU_eval": lambda P, x: P.nn.RReLU(0.2, 0.4).eval()(x),
+    "softsign": lambda P, x: P.nn.functional.softsign(x),
+    "Softsign": lambda P, x: P.nn.Softsign()(x),
+}
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("op", sorted(_CLIPPING))
+def test_activation_gradient_at_nan_and_inf(op, dtype):
+    # Paddle's clipping kernels pass the gradient only where a comparison of x holds (none for
+    # NaN); rrelu's eval slope applies where x < 0 (not to NaN); softsign's gradient is
+    # dy / (1 + |x|)^2, 0 at +-inf
+    x = np.concatenate([_SPECIAL, [6.0, 7.0, -3.0, 3.0, 1.0, 1.5, -0.5]]).astype(dtype)
+    assert_same(*both(lambda P: _grads(P, _CLIPPING[op], [x])))

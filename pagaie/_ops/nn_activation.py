@@ -61,6 +61,44 @@ def _f32(v, api, arg):
     return float(np.float32(v))
 
 
+class _NaNStopsGradient(torch.autograd.Function):
+    """The identity whose gradient is 0 where x is NaN: Paddle's clipping activations
+    (relu6, hardtanh, hardsigmoid, leaky_relu) pass the gradient only where a comparison of x
+    holds, which a NaN fails."""
+
+    @staticmethod
+    def forward(ctx, x):  # type: ignore[override]
+        ctx.save_for_backward(x)
+        return x.view_as(x)
+
+    @staticmethod
+    def backward(ctx, g):  # type: ignore[override]
+        (x,) = ctx.saved_tensors
+        return g.masked_fill(x.isnan(), 0)
+
+
+def _nan_stops_grad(x):
+    """x, with no gradient through its NaN elements (a no-op outside autograd)."""
+    if x.requires_grad and torch.is_grad_enabled() and x.is_floating_point():
+        return _NaNStopsGradient.apply(x)
+    return x
+
+
+class _Softsign(torch.autograd.Function):
+    """``x / (1 + |x|)`` with Paddle's gradient ``dy / (1 + |x|)^2``: 0 at +-inf, where the
+    quotient's derivative is NaN."""
+
+    @staticmethod
+    def forward(ctx, x):  # type: ignore[override]
+        ctx.save_for_backward(x)
+        return x / (1 + torch.abs(x))
+
+    @staticmethod
+    def backward(ctx, g):  # type: ignore[override]
+        (x,) = ctx.saved_tensors
+        return g / torch.square(1 + torch.abs(x))
+
+
 def _relu_(x, name=None):
     _float(x, "relu_")
     return x.relu_().masked_fill_(x.isnan(), 0)   # NaN becomes 0, as in relu
@@ -100,7 +138,7 @@ def relu6(x, name=None):
         [0.0, 6.0]
     """
     _float(x, "relu6")
-    return F.relu6(x)
+    return F.relu6(_nan_stops_grad(x))
 
 
 def _leaky_relu(x, negative_slope):
@@ -112,7 +150,8 @@ def _leaky_relu(x, negative_slope):
     gradient kernel applied to ``x`` with the mask ``x >= 0`` (0/1 in x's dtype, which a
     comparison writes faster than booleans) in place of its input: vectorised kernels, where
     ``where``'s CPU kernel is not."""
-    return torch.ops.aten.leaky_relu_backward.default(x, compare_mask(torch.ge, x, 0), negative_slope, False)
+    return torch.ops.aten.leaky_relu_backward.default(_nan_stops_grad(x), compare_mask(torch.ge, x, 0),
+                                                      negative_slope, False)
 
 
 def _leaky_relu_(x, negative_slope=0.01, name=None):
@@ -215,7 +254,9 @@ def rrelu(x, lower=1.0 / 8.0, upper=1.0 / 3.0, training=True, name=None):
     from pagaie._ops._std_dists import uniform_real
     if not training:  # Paddle's middle slope, (lower + upper) / 2 in float32
         mid = (np.float32(lower) + np.float32(upper)) / np.float32(2)
-        return _leaky_relu(x, as_scalar(float(mid), x.dtype))
+        # the middle slope applies where x < 0: a NaN keeps slope 1 (its gradient passes)
+        keep = torch.logical_not(x.detach() < 0).to(x.dtype)
+        return torch.ops.aten.leaky_relu_backward.default(x, keep, as_scalar(float(mid), x.dtype), False)
     neg = x < 0
     if not on_paddle_cpu(x.device):
         slope = torch.empty_like(x).uniform_(lower, upper)
@@ -450,7 +491,7 @@ def hardsigmoid(x, slope=0.1666667, offset=0.5, name=None):
     """
     _float(x, "hardsigmoid")
     # hardtanh's gradient vanishes where the output reaches 0 or 1, as Paddle's does
-    return F.hardtanh(x * _f32(slope, "hardsigmoid", "slope") + _f32(offset, "hardsigmoid", "offset"),
+    return F.hardtanh(_nan_stops_grad(x) * _f32(slope, "hardsigmoid", "slope") + _f32(offset, "hardsigmoid", "offset"),
                       0.0, 1.0)
 
 
@@ -473,6 +514,7 @@ def hardtanh(x, min=-1.0, max=1.0, name=None):
     # no gradient at the bounds themselves, as in Paddle (clamp would pass it there);
     # with min > max every value becomes max, as in Paddle
     lo, hi = _f32(min, "hardtanh", "min"), _f32(max, "hardtanh", "max")
+    x = _nan_stops_grad(x)
     return F.hardtanh(x, lo, hi) if lo <= hi else torch.clamp(x, lo, hi)
 
 
@@ -605,7 +647,9 @@ def softsign(x, name=None):
         [0.5, -0.75]
     """
     _float(x, "softsign")
-    return x / (1 + torch.abs(x))
+    if x.is_complex():   # the complex kernel's gradient is the conjugate derivative torch takes
+        return x / (1 + torch.abs(x))
+    return _Softsign.apply(x)
 
 
 def _cast_for_softmax(x, dtype, api):
