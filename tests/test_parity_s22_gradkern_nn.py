@@ -112,3 +112,21 @@ def test_activation_gradient_at_nan_and_inf(op, dtype):
     # dy / (1 + |x|)^2, 0 at +-inf
     x = np.concatenate([_SPECIAL, [6.0, 7.0, -3.0, 3.0, 1.0, 1.5, -0.5]]).astype(dtype)
     assert_same(*both(lambda P: _grads(P, _CLIPPING[op], [x])))
+
+
+_FORMULA = {
+    "hardswish": lambda P, x: P.nn.functional.hardswish(x),
+    "Hardswish": lambda P, x: P.nn.Hardswish()(x),
+    "selu": lambda P, x: P.nn.functional.selu(x),
+    "selu_params": lambda P, x: P.nn.functional.selu(x, scale=1.5, alpha=0.5),
+    "SELU": lambda P, x: P.nn.SELU()(x),
+}
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("op", sorted(_FORMULA))
+def test_formula_gradient_at_nan_and_inf(op, dtype):
+    # hardswish's kernel multiplies (2x + 3) / 6 by its masks (NaN at +-inf); selu's takes
+    # the gradient from the output (dy * scale at NaN)
+    x = np.concatenate([_SPECIAL, [-3.0, 3.0, -4.0, 4.0, 1.0, -0.5]]).astype(dtype)
+    assert_same(*both(lambda P: _grads(P, _FORMULA[op], [x])))

@@ -99,6 +99,41 @@ class _Softsign(torch.autograd.Function):
         return g / torch.square(1 + torch.abs(x))
 
 
+class _HardSwish(torch.autograd.Function):
+    """hardswish with the gradient of Paddle's kernel, ``dy * ((x + 3 > 0) * (2x + 3) / 6 *
+    (x + 3 < 6) + 1 - (x + 3 < 6))``: as arithmetic on the masks it is NaN at +-inf (inf
+    times a zero mask), where torch's piecewise gradient is 0 or dy."""
+
+    @staticmethod
+    def forward(ctx, x):  # type: ignore[override]
+        ctx.save_for_backward(x)
+        return F.hardswish(x)
+
+    @staticmethod
+    def backward(ctx, dy):  # type: ignore[override]
+        (x,) = ctx.saved_tensors
+        y = x.detach() + 3
+        below = (y < 6).to(x.dtype)
+        return dy * ((y > 0).to(x.dtype) * (2 * x + 3) / 6 * below + 1 - below)
+
+
+class _Selu(torch.autograd.Function):
+    """selu with the gradient of Paddle's kernel, taken from the output: ``dy * (out + scale *
+    alpha)`` where ``out <= 0``, else ``dy * scale`` (so a NaN gets ``dy * scale``)."""
+
+    @staticmethod
+    def forward(ctx, x, scale, alpha, api):  # type: ignore[override]
+        out = scale * _elu(x, alpha, api)
+        ctx.save_for_backward(out)
+        ctx.scale, ctx.alpha = scale, alpha
+        return out
+
+    @staticmethod
+    def backward(ctx, dy):  # type: ignore[override]
+        (out,) = ctx.saved_tensors
+        return torch.where(out <= 0, dy * (out + ctx.scale * ctx.alpha), dy * ctx.scale), None, None, None
+
+
 def _relu_(x, name=None):
     _float(x, "relu_")
     return x.relu_().masked_fill_(x.isnan(), 0)   # NaN becomes 0, as in relu
@@ -344,7 +379,10 @@ def selu(x, scale=1.0507009873554804934193349852946, alpha=1.6732632423543772848
     if alpha < 0:
         raise ValueError(f"paddle.nn.functional.selu: The alpha must be no less than zero. Received: {alpha}.")
     _float(x, "selu")
-    return _f32(scale, "selu", "scale") * _elu(x, alpha, "selu")
+    scale = _f32(scale, "selu", "scale")
+    if x.requires_grad and torch.is_grad_enabled() and not x.is_complex():
+        return _Selu.apply(x, scale, _f32(alpha, "selu", "alpha"), "selu")
+    return scale * _elu(x, alpha, "selu")
 
 
 @defop(paddle_types=("celu", "pd_op.celu"), method=False)
@@ -477,6 +515,8 @@ def hardswish(x, name=None):
         mid = x * y / 6
         low = torch.where(y.real < 0, torch.zeros_like(mid), mid.detach())
         return torch.where(y.real >= 6, x, torch.where(y.real <= 0, low, mid))
+    if x.requires_grad and torch.is_grad_enabled():
+        return _HardSwish.apply(x)
     return F.hardswish(x)
 
 
