@@ -130,3 +130,21 @@ def test_formula_gradient_at_nan_and_inf(op, dtype):
     # the gradient from the output (dy * scale at NaN)
     x = np.concatenate([_SPECIAL, [-3.0, 3.0, -4.0, 4.0, 1.0, -0.5]]).astype(dtype)
     assert_same(*both(lambda P: _grads(P, _FORMULA[op], [x])))
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("alpha", [1.0, 0.5, 2.0, -1.0, -0.5])
+def test_celu_gradient_where_exp_overflows(alpha, dtype):
+    # Paddle's celu gradient adds masked terms that each hold exp(x / alpha): where that
+    # overflows (or x is +-inf) a zero mask times inf makes it NaN
+    x = np.concatenate([_SPECIAL, [-3.0, 3.0, -50.0, 50.0, 100.0, -100.0, 1000.0]]).astype(dtype)
+    assert_same(*both(lambda P: _grads(P, lambda P, x: P.nn.functional.celu(x, alpha), [x])))
+    assert_same(*both(lambda P: _grads(P, lambda P, x: P.nn.CELU(alpha)(x), [x])))
+
+
+@pytest.mark.parametrize("alpha", [-1.0, -0.5, 0.0])
+def test_elu_non_positive_alpha_gradient_at_nan(alpha):
+    # Paddle's kernel for alpha <= 0 multiplies the NaN through: the gradient is NaN there
+    x = np.concatenate([_SPECIAL, [-3.0, 3.0, 1.0]]).astype("float32")
+    assert_same(*both(lambda P: _grads(P, lambda P, x: P.nn.functional.elu(x, alpha), [x])),
+                atol=1e-30)

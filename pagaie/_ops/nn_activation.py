@@ -134,6 +134,26 @@ class _Selu(torch.autograd.Function):
         return torch.where(out <= 0, dy * (out + ctx.scale * ctx.alpha), dy * ctx.scale), None, None, None
 
 
+class _Celu(torch.autograd.Function):
+    """celu with the gradient of Paddle's kernel, a sum of masked terms that each multiply
+    ``exp(x / alpha)``: where that exponential overflows (x / alpha past ~88 in float32, or
+    +-inf) a zero mask times inf makes the gradient NaN. The backward is written with
+    differentiable ops, so it is itself differentiated for higher orders."""
+
+    @staticmethod
+    def forward(ctx, x, alpha):  # type: ignore[override]
+        ctx.save_for_backward(x)
+        ctx.alpha = alpha
+        return torch.ops.aten.elu.default(x, alpha, 1, 1.0 / alpha)
+
+    @staticmethod
+    def backward(ctx, dy):  # type: ignore[override]
+        (x,) = ctx.saved_tensors
+        pos = (x.detach() > 0).to(x.dtype)
+        scaled = dy * torch.exp(x / ctx.alpha)
+        return dy * pos + scaled * (1 - pos) + scaled * 0, None
+
+
 def _relu_(x, name=None):
     _float(x, "relu_")
     return x.relu_().masked_fill_(x.isnan(), 0)   # NaN becomes 0, as in relu
@@ -308,7 +328,8 @@ def _elu(x, alpha, api):
     alpha = _f32(alpha, api, "alpha")
     if alpha > 0:  # torch's kernel: the same values (its CPU where is many times slower)
         return _exp_linear(x, alpha, 1.0)
-    return torch.where(x > 0, x, alpha * torch.expm1(torch.clamp(x, max=0)))
+    # (the inner where, unlike a clamp, passes a NaN's gradient on: Paddle's is NaN there)
+    return torch.where(x > 0, x, alpha * torch.expm1(torch.where(x > 0, 0, x)))
 
 
 def _exp_linear(x, alpha, beta):
@@ -398,6 +419,8 @@ def celu(x, alpha=1.0, name=None):
         raise ZeroDivisionError("alpha cannot be 0 for celu")
     _float(x, "celu")
     alpha = _f32(alpha, "celu", "alpha")
+    if x.requires_grad and torch.is_grad_enabled() and not x.is_complex():
+        return _Celu.apply(x, alpha)
     return _exp_linear(x, alpha, 1.0 / alpha)
 
 
