@@ -148,3 +148,17 @@ def test_elu_non_positive_alpha_gradient_at_nan(alpha):
     x = np.concatenate([_SPECIAL, [-3.0, 3.0, 1.0]]).astype("float32")
     assert_same(*both(lambda P: _grads(P, lambda P, x: P.nn.functional.elu(x, alpha), [x])),
                 atol=1e-30)
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("reduction", ["none", "mean", "sum"])
+def test_soft_margin_loss_overflows_as_paddle(reduction, dtype):
+    # Paddle computes log(1 + exp(-label * input)) as written: inf loss and NaN gradient
+    # where the exponential overflows
+    x = np.array([[0.0, 100.0, 50.0, 1e-9, 100.0, 0.0, 800.0, -800.0]], dtype)
+    y = np.array([[1.0, 1.0, 1.0, -1.0, -1.0, -1.0, -1.0, 1.0]], dtype)
+    assert_same(*both(lambda P: _grads(
+        P, lambda P, x, y: P.nn.functional.soft_margin_loss(x, y, reduction=reduction),
+        [x, y], [True, False])))
+    assert_same(*both(lambda P: _grads(
+        P, lambda P, x, y: P.nn.SoftMarginLoss(reduction=reduction)(x, y), [x, y], [True, False])))

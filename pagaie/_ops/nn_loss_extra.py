@@ -246,7 +246,9 @@ def soft_margin_loss(input, label, reduction="mean", name=None):
     z = -label.to(input.dtype) * input
     if not (z.is_floating_point() or z.is_complex()):
         z = z.float()   # Paddle's exp/log run an integer operand through float32
-    return reduce_loss(F.softplus(z), reduction)
+    # Paddle writes log(1 + exp(z)) out, not a stable softplus: exp overflows to an inf loss
+    # (NaN gradient) where z passes ~88 in float32
+    return reduce_loss(torch.log(1 + torch.exp(z)), reduction)
 
 
 @defop(program_dtypes={"input": REAL_FLOATS}, amp="black", method=False, paddle_types=())
