@@ -162,3 +162,11 @@ def test_soft_margin_loss_overflows_as_paddle(reduction, dtype):
         [x, y], [True, False])))
     assert_same(*both(lambda P: _grads(
         P, lambda P, x, y: P.nn.SoftMarginLoss(reduction=reduction)(x, y), [x, y], [True, False])))
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_log_sigmoid_of_negative_inf_is_nan(dtype):
+    # Paddle's kernel forms -x - max(-x, 0), inf - inf at x = -inf: value and gradient NaN
+    x = np.concatenate([_SPECIAL, [-100.0, 100.0, -20.0, 30.0]]).astype(dtype)
+    assert_same(*both(lambda P: _grads(P, lambda P, x: P.nn.functional.log_sigmoid(x), [x])))
+    assert_same(*both(lambda P: _grads(P, lambda P, x: P.nn.LogSigmoid()(x), [x])))

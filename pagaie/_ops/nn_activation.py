@@ -672,7 +672,9 @@ def log_sigmoid(x, name=None):
     _float(x, "log_sigmoid")
     if x.is_complex():   # -log(1 + exp(-x)), which is x where the real part is very negative
         return torch.where(x.real < -20, x, -torch.log1p(torch.exp(-x)))
-    return F.logsigmoid(x)
+    # Paddle's kernel subtracts max(-x, 0) from -x, inf - inf at x = -inf: its value and
+    # gradient are NaN there; 0 * max(-x, 0) is NaN at -inf only, 0 elsewhere
+    return F.logsigmoid(x) * (1 + 0 * torch.clamp_min(-x, 0))
 
 
 logsigmoid = log_sigmoid
