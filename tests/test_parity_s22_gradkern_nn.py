@@ -170,3 +170,35 @@ def test_log_sigmoid_of_negative_inf_is_nan(dtype):
     x = np.concatenate([_SPECIAL, [-100.0, 100.0, -20.0, 30.0]]).astype(dtype)
     assert_same(*both(lambda P: _grads(P, lambda P, x: P.nn.functional.log_sigmoid(x), [x])))
     assert_same(*both(lambda P: _grads(P, lambda P, x: P.nn.LogSigmoid()(x), [x])))
+
+
+def _nan_map(shape, dtype, seed=0):
+    rs = np.random.RandomState(seed)
+    x = rs.randint(-3, 4, size=shape).astype(dtype)   # small integers: many ties
+    x[rs.rand(*shape) < 0.25] = np.nan
+    x[rs.rand(*shape) < 0.05] = -np.inf
+    return x
+
+
+_NAN_POOLS = {
+    "1d": (lambda P, x: P.nn.functional.max_pool1d(x, 3, 2, 1), [2, 3, 9]),
+    "1d_ceil": (lambda P, x: P.nn.functional.max_pool1d(x, 2, ceil_mode=True), [2, 3, 9]),
+    "2d": (lambda P, x: P.nn.functional.max_pool2d(x, 2), [2, 3, 6, 6]),
+    "2d_overlap": (lambda P, x: P.nn.functional.max_pool2d(x, 3, 1, 1), [1, 2, 5, 6]),
+    "2d_same": (lambda P, x: P.nn.functional.max_pool2d(x, 3, 2, "SAME"), [1, 2, 5, 7]),
+    "2d_ceil": (lambda P, x: P.nn.functional.max_pool2d(x, 2, 2, [0, 1], ceil_mode=True), [1, 2, 5, 5]),
+    "2d_nhwc": (lambda P, x: P.nn.functional.max_pool2d(x, 2, data_format="NHWC"), [1, 4, 4, 3]),
+    "2d_layer": (lambda P, x: P.nn.MaxPool2D(3, 2, 1)(x), [1, 2, 6, 6]),
+    "3d": (lambda P, x: P.nn.functional.max_pool3d(x, 2, 1), [1, 2, 3, 4, 4]),
+}
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("case", sorted(_NAN_POOLS))
+def test_max_pool_with_nan_as_paddle_scans(case, dtype):
+    # Paddle's plain max pool keeps the maximum after a window's last NaN (NaN when the NaN
+    # ends the window); the gradient goes to the first element equal to the result
+    fn, shape = _NAN_POOLS[case]
+    for seed in range(3):
+        x = _nan_map(shape, dtype, seed)
+        assert_same(*both(lambda P: _grads(P, fn, [x])))

@@ -282,7 +282,34 @@ def _skip_nan(x: torch.Tensor) -> torch.Tensor:
 
 def _max_values(g: _Geom, n: int, x: torch.Tensor) -> torch.Tensor:
     """The max pool of channels-first ``x`` over ``g``'s windows."""
+    if x.is_floating_point() and bool(torch.isnan(x).any()):
+        return _nan_max_windows(g, n, x)
     return _floor_lowest(_max_windows(g, n, x))
+
+
+def _nan_max_windows(g: _Geom, n: int, x: torch.Tensor) -> torch.Tensor:
+    """Paddle's plain max pool of a map holding NaN. Its kernel scans each window's elements
+    in row-major order with ``y = y > v ? y : v``: a NaN replaces the running value, and the
+    next element replaces a NaN. So a window gives the maximum of its elements after its last
+    NaN, or NaN when the NaN is its last element. Its gradient goes to the window's first
+    element equal to the result (none for NaN). The running value starts at float32's lowest,
+    which the element after a NaN replaces: only windows without NaN are floored there."""
+    xp = g.padded(-math.inf, x=x)
+    valid = g.padded(0.0, x=torch.ones_like(x, dtype=torch.uint8)).bool()
+    for d, (kk, ss) in enumerate(zip(g.k, g.s)):
+        xp, valid = xp.unfold(d + 2, kk, ss), valid.unfold(d + 2, kk, ss)
+    xp, valid = xp.flatten(-n), valid.flatten(-n)
+    pos = torch.arange(xp.shape[-1], device=x.device)
+    last_nan = torch.where(valid & torch.isnan(xp), pos, -1).amax(-1, keepdim=True)
+    keep = valid & (pos > last_nan)
+    best = torch.where(keep, xp, -math.inf).detach().amax(-1, keepdim=True)
+    first = (valid & (xp == best)).to(torch.uint8).argmax(-1, keepdim=True)
+    out = xp.gather(-1, first)
+    nan_end = (last_nan >= 0) & ~keep.any(-1, keepdim=True)
+    out = torch.where(nan_end, math.nan, out)
+    if out.dtype in (torch.float32, torch.float64):
+        out = torch.where(last_nan < 0, _floor_lowest(out), out)
+    return out.squeeze(-1)
 
 
 def _max_windows(g: _Geom, n: int, x: torch.Tensor) -> torch.Tensor:
