@@ -202,3 +202,16 @@ def test_max_pool_with_nan_as_paddle_scans(case, dtype):
     for seed in range(3):
         x = _nan_map(shape, dtype, seed)
         assert_same(*both(lambda P: _grads(P, fn, [x])))
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("axis", [1, -1])
+def test_maxout_with_nan_and_negative_inf(axis, dtype):
+    # Paddle's maxout scans each group like its max pools: the maximum after the last NaN,
+    # a group of -inf gives float32's lowest value
+    for seed in range(3):
+        x = _nan_map([2, 6, 3, 4] if axis == 1 else [2, 3, 4, 6], dtype, seed)
+        assert_same(*both(lambda P: _grads(P, lambda P, x: P.nn.functional.maxout(x, 3, axis), [x])))
+    x = np.array([-np.inf, -np.inf, np.nan, -np.inf, 1, np.nan, np.nan, 1, 2, 2], dtype)
+    assert_same(*both(lambda P: _grads(
+        P, lambda P, x: P.nn.Maxout(2)(x), [x.reshape(1, 10, 1, 1)])))

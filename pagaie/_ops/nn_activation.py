@@ -18,7 +18,7 @@ from pagaie._core.registry import defop
 from pagaie._core.tensor import Tensor, is_grad_leaf
 from pagaie._ops._helpers import F32_F64, compare_mask, float_kernel, kernel_dtypes, write_out
 from pagaie._core.random import on_paddle_cpu
-from pagaie._ops._nn_helpers import float_attr
+from pagaie._ops._nn_helpers import float_attr, scan_max
 
 __all__ = ["relu", "relu_", "relu6", "leaky_relu", "leaky_relu_", "prelu", "rrelu", "elu", "elu_",
            "selu", "celu", "gelu", "silu", "swish", "mish", "hardswish", "hardsigmoid", "hardtanh",
@@ -842,8 +842,13 @@ def maxout(x, groups, axis=1, name=None):
         raise ValueError(f"paddle.nn.functional.maxout: the number of channels ({c}) must be divisible "
                          f"by groups ({groups})")
     shape = list(x.shape[:ax]) + [c // groups, groups] + list(x.shape[ax + 1:])
-    # max (not amax): as in Paddle, a tie sends the whole gradient to the first maximum
-    return x.reshape(shape).max(dim=ax + 1).values
+    if bool(torch.isnan(x).any()):
+        # Paddle's kernel scans each group as its max pools do: NaN is not simply propagated
+        return scan_max(x.reshape(shape).movedim(ax + 1, -1))
+    # max (not amax): as in Paddle, a tie sends the whole gradient to the first maximum;
+    # its running maximum starts at float32's lowest value, which a group of -inf keeps
+    out = x.reshape(shape).max(dim=ax + 1).values
+    return out.clamp_min(torch.finfo(torch.float32).min) if out.dtype in (torch.float32, torch.float64) else out
 
 
 @defop(paddle_types=("glu",), method=False)

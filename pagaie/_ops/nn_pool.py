@@ -22,7 +22,7 @@ from pagaie._core import engine
 from pagaie._core.registry import NoKernelError, defop
 from pagaie._ops._helpers import F32_F64, kernel_dtypes
 from pagaie._ops._nn_helpers import (channel_last, conv_padding, ntuple, pad_input, same_pads,
-                                     to_first, to_last)
+                                     to_first, to_last, scan_max)
 
 __all__ = ["max_pool1d", "max_pool2d", "max_pool3d", "avg_pool1d", "avg_pool2d", "avg_pool3d",
            "lp_pool1d", "lp_pool2d", "adaptive_avg_pool1d", "adaptive_avg_pool2d",
@@ -292,24 +292,12 @@ def _nan_max_windows(g: _Geom, n: int, x: torch.Tensor) -> torch.Tensor:
     in row-major order with ``y = y > v ? y : v``: a NaN replaces the running value, and the
     next element replaces a NaN. So a window gives the maximum of its elements after its last
     NaN, or NaN when the NaN is its last element. Its gradient goes to the window's first
-    element equal to the result (none for NaN). The running value starts at float32's lowest,
-    which the element after a NaN replaces: only windows without NaN are floored there."""
+    element equal to the result (none for NaN): :func:`scan_max` over the windows."""
     xp = g.padded(-math.inf, x=x)
     valid = g.padded(0.0, x=torch.ones_like(x, dtype=torch.uint8)).bool()
     for d, (kk, ss) in enumerate(zip(g.k, g.s)):
         xp, valid = xp.unfold(d + 2, kk, ss), valid.unfold(d + 2, kk, ss)
-    xp, valid = xp.flatten(-n), valid.flatten(-n)
-    pos = torch.arange(xp.shape[-1], device=x.device)
-    last_nan = torch.where(valid & torch.isnan(xp), pos, -1).amax(-1, keepdim=True)
-    keep = valid & (pos > last_nan)
-    best = torch.where(keep, xp, -math.inf).detach().amax(-1, keepdim=True)
-    first = (valid & (xp == best)).to(torch.uint8).argmax(-1, keepdim=True)
-    out = xp.gather(-1, first)
-    nan_end = (last_nan >= 0) & ~keep.any(-1, keepdim=True)
-    out = torch.where(nan_end, math.nan, out)
-    if out.dtype in (torch.float32, torch.float64):
-        out = torch.where(last_nan < 0, _floor_lowest(out), out)
-    return out.squeeze(-1)
+    return scan_max(xp.flatten(-n), valid.flatten(-n))
 
 
 def _max_windows(g: _Geom, n: int, x: torch.Tensor) -> torch.Tensor:
