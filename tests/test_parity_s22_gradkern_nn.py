@@ -1,7 +1,11 @@
-"""Session-22: gradients of ``paddle.nn.functional`` ops against real Paddle 3.3.1 where Paddle's
-hand-written CPU gradient kernels differ from the mathematical derivative: the sigmoid cross
-entropy with logits (binary_cross_entropy_with_logits, sigmoid_focal_loss) at a zero logit and
-with labels equal to the kernel's ignore_index -100."""
+"""Session-22: ``paddle.nn.functional`` values and gradients against real Paddle 3.3.1 where
+Paddle's hand-written CPU kernels differ from the mathematical derivative or from torch on
+special inputs: the sigmoid cross entropy with logits (binary_cross_entropy_with_logits,
+sigmoid_focal_loss) at a zero logit and with labels of the kernel's ignore_index -100; relu
+of NaN; the clipping activations' (relu6, hardtanh, hardsigmoid, leaky_relu, rrelu eval)
+gradients at NaN; softsign, hardswish, selu, celu, elu (alpha <= 0) and log_sigmoid at
+NaN/+-inf or where exp overflows; soft_margin_loss's overflow; max pools and maxout over
+maps holding NaN or -inf."""
 from __future__ import annotations
 
 import numpy as np
