@@ -7,6 +7,7 @@ pairs including the (zero) batch and channel pairs, or the strings ``'SAME'`` /
 """
 from __future__ import annotations
 
+import math
 import numbers
 from typing import Any
 
@@ -154,3 +155,25 @@ def smoothing_coefficients(epsilon: float, classes: int) -> tuple[float, float]:
     import numpy as np
     eps = np.float32(epsilon)
     return float(np.float32(1) - eps), float(eps / np.float32(classes))
+
+
+def scan_max(w: torch.Tensor, valid: torch.Tensor | None = None) -> torch.Tensor:
+    """The maximum over the last axis of ``w`` as Paddle's max pool and maxout kernels scan
+    it: a running value that starts at float32's lowest and becomes each element ``v`` unless
+    it is already greater, ``y = y > v ? y : v``. A NaN thus replaces the running value and
+    the next element replaces the NaN: the result is the maximum of the elements after the
+    last NaN (no floor at the lowest value there), or NaN when a NaN is the last element.
+    The gradient goes to the first element equal to the result (none for NaN). ``valid``
+    (bool, same shape) marks the elements that exist (not padding)."""
+    pos = torch.arange(w.shape[-1], device=w.device)
+    isnan = torch.isnan(w) if valid is None else valid & torch.isnan(w)
+    last_nan = torch.where(isnan, pos, -1).amax(-1, keepdim=True)
+    keep = pos > last_nan if valid is None else valid & (pos > last_nan)
+    best = torch.where(keep, w, -math.inf).detach().amax(-1, keepdim=True)
+    equal = w == best if valid is None else valid & (w == best)
+    out = w.gather(-1, equal.to(torch.uint8).argmax(-1, keepdim=True))
+    out = torch.where((last_nan >= 0) & ~keep.any(-1, keepdim=True), math.nan, out)
+    if out.dtype in (torch.float32, torch.float64):
+        low = torch.finfo(torch.float32).min
+        out = torch.where((last_nan < 0) & (out < low), low, out)
+    return out.squeeze(-1)

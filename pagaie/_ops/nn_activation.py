@@ -18,7 +18,7 @@ from pagaie._core.registry import defop
 from pagaie._core.tensor import Tensor, is_grad_leaf
 from pagaie._ops._helpers import F32_F64, compare_mask, float_kernel, kernel_dtypes, write_out
 from pagaie._core.random import on_paddle_cpu
-from pagaie._ops._nn_helpers import float_attr
+from pagaie._ops._nn_helpers import float_attr, scan_max
 
 __all__ = ["relu", "relu_", "relu6", "leaky_relu", "leaky_relu_", "prelu", "rrelu", "elu", "elu_",
            "selu", "celu", "gelu", "silu", "swish", "mish", "hardswish", "hardsigmoid", "hardtanh",
@@ -61,9 +61,102 @@ def _f32(v, api, arg):
     return float(np.float32(v))
 
 
+class _NaNStopsGradient(torch.autograd.Function):
+    """The identity whose gradient is 0 where x is NaN: Paddle's clipping activations
+    (relu6, hardtanh, hardsigmoid, leaky_relu) pass the gradient only where a comparison of x
+    holds, which a NaN fails."""
+
+    @staticmethod
+    def forward(ctx, x):  # type: ignore[override]
+        ctx.save_for_backward(x)
+        return x.view_as(x)
+
+    @staticmethod
+    def backward(ctx, g):  # type: ignore[override]
+        (x,) = ctx.saved_tensors
+        return g.masked_fill(x.isnan(), 0)
+
+
+def _nan_stops_grad(x):
+    """x, with no gradient through its NaN elements (a no-op outside autograd)."""
+    if x.requires_grad and torch.is_grad_enabled() and x.is_floating_point():
+        return _NaNStopsGradient.apply(x)
+    return x
+
+
+class _Softsign(torch.autograd.Function):
+    """``x / (1 + |x|)`` with Paddle's gradient ``dy / (1 + |x|)^2``: 0 at +-inf, where the
+    quotient's derivative is NaN."""
+
+    @staticmethod
+    def forward(ctx, x):  # type: ignore[override]
+        ctx.save_for_backward(x)
+        return x / (1 + torch.abs(x))
+
+    @staticmethod
+    def backward(ctx, g):  # type: ignore[override]
+        (x,) = ctx.saved_tensors
+        return g / torch.square(1 + torch.abs(x))
+
+
+class _HardSwish(torch.autograd.Function):
+    """hardswish with the gradient of Paddle's kernel, ``dy * ((x + 3 > 0) * (2x + 3) / 6 *
+    (x + 3 < 6) + 1 - (x + 3 < 6))``: as arithmetic on the masks it is NaN at +-inf (inf
+    times a zero mask), where torch's piecewise gradient is 0 or dy."""
+
+    @staticmethod
+    def forward(ctx, x):  # type: ignore[override]
+        ctx.save_for_backward(x)
+        return F.hardswish(x)
+
+    @staticmethod
+    def backward(ctx, dy):  # type: ignore[override]
+        (x,) = ctx.saved_tensors
+        y = x.detach() + 3
+        below = (y < 6).to(x.dtype)
+        return dy * ((y > 0).to(x.dtype) * (2 * x + 3) / 6 * below + 1 - below)
+
+
+class _Selu(torch.autograd.Function):
+    """selu with the gradient of Paddle's kernel, taken from the output: ``dy * (out + scale *
+    alpha)`` where ``out <= 0``, else ``dy * scale`` (so a NaN gets ``dy * scale``)."""
+
+    @staticmethod
+    def forward(ctx, x, scale, alpha, api):  # type: ignore[override]
+        out = scale * _elu(x, alpha, api)
+        ctx.save_for_backward(out)
+        ctx.scale, ctx.alpha = scale, alpha
+        return out
+
+    @staticmethod
+    def backward(ctx, dy):  # type: ignore[override]
+        (out,) = ctx.saved_tensors
+        return torch.where(out <= 0, dy * (out + ctx.scale * ctx.alpha), dy * ctx.scale), None, None, None
+
+
+class _Celu(torch.autograd.Function):
+    """celu with the gradient of Paddle's kernel, a sum of masked terms that each multiply
+    ``exp(x / alpha)``: where that exponential overflows (x / alpha past ~88 in float32, or
+    +-inf) a zero mask times inf makes the gradient NaN. The backward is written with
+    differentiable ops, so it is itself differentiated for higher orders."""
+
+    @staticmethod
+    def forward(ctx, x, alpha):  # type: ignore[override]
+        ctx.save_for_backward(x)
+        ctx.alpha = alpha
+        return torch.ops.aten.elu.default(x, alpha, 1, 1.0 / alpha)
+
+    @staticmethod
+    def backward(ctx, dy):  # type: ignore[override]
+        (x,) = ctx.saved_tensors
+        pos = (x.detach() > 0).to(x.dtype)
+        scaled = dy * torch.exp(x / ctx.alpha)
+        return dy * pos + scaled * (1 - pos) + scaled * 0, None
+
+
 def _relu_(x, name=None):
     _float(x, "relu_")
-    return x.relu_()
+    return x.relu_().masked_fill_(x.isnan(), 0)   # NaN becomes 0, as in relu
 
 
 @defop(paddle_types=("relu", "pd_op.relu"), method=False, inplace=_relu_)
@@ -76,12 +169,15 @@ def relu(x, name=None):
         [0.0, 2.0]
     """
     _float(x, "relu")
+    # Paddle's kernel is max(x, 0) ignoring NaN: NaN becomes 0, with gradient 0; fmax is that
+    # as one vectorised kernel
+    zero = x.new_zeros(())
     if x.requires_grad and torch.is_grad_enabled():
         # Paddle's gradient is a mask held constant: a second derivative does not reach x
         # (None under allow_unused), where torch's would be zeros. ``threshold_backward`` of x
-        # against its detached self is that ``where(x <= 0, 0, x)`` as one vectorised kernel.
-        return torch.ops.aten.threshold_backward.default(x, x.detach(), 0)
-    return torch.relu(x)
+        # against its detached relu is that masked x.
+        return torch.ops.aten.threshold_backward.default(x, torch.fmax(x.detach(), zero), 0)
+    return torch.fmax(x, zero)
 
 
 relu_ = relu.inplace
@@ -97,7 +193,7 @@ def relu6(x, name=None):
         [0.0, 6.0]
     """
     _float(x, "relu6")
-    return F.relu6(x)
+    return F.relu6(_nan_stops_grad(x))
 
 
 def _leaky_relu(x, negative_slope):
@@ -109,7 +205,8 @@ def _leaky_relu(x, negative_slope):
     gradient kernel applied to ``x`` with the mask ``x >= 0`` (0/1 in x's dtype, which a
     comparison writes faster than booleans) in place of its input: vectorised kernels, where
     ``where``'s CPU kernel is not."""
-    return torch.ops.aten.leaky_relu_backward.default(x, compare_mask(torch.ge, x, 0), negative_slope, False)
+    return torch.ops.aten.leaky_relu_backward.default(_nan_stops_grad(x), compare_mask(torch.ge, x, 0),
+                                                      negative_slope, False)
 
 
 def _leaky_relu_(x, negative_slope=0.01, name=None):
@@ -212,7 +309,9 @@ def rrelu(x, lower=1.0 / 8.0, upper=1.0 / 3.0, training=True, name=None):
     from pagaie._ops._std_dists import uniform_real
     if not training:  # Paddle's middle slope, (lower + upper) / 2 in float32
         mid = (np.float32(lower) + np.float32(upper)) / np.float32(2)
-        return _leaky_relu(x, as_scalar(float(mid), x.dtype))
+        # the middle slope applies where x < 0: a NaN keeps slope 1 (its gradient passes)
+        keep = torch.logical_not(x.detach() < 0).to(x.dtype)
+        return torch.ops.aten.leaky_relu_backward.default(x, keep, as_scalar(float(mid), x.dtype), False)
     neg = x < 0
     if not on_paddle_cpu(x.device):
         slope = torch.empty_like(x).uniform_(lower, upper)
@@ -229,7 +328,8 @@ def _elu(x, alpha, api):
     alpha = _f32(alpha, api, "alpha")
     if alpha > 0:  # torch's kernel: the same values (its CPU where is many times slower)
         return _exp_linear(x, alpha, 1.0)
-    return torch.where(x > 0, x, alpha * torch.expm1(torch.clamp(x, max=0)))
+    # (the inner where, unlike a clamp, passes a NaN's gradient on: Paddle's is NaN there)
+    return torch.where(x > 0, x, alpha * torch.expm1(torch.where(x > 0, 0, x)))
 
 
 def _exp_linear(x, alpha, beta):
@@ -300,7 +400,10 @@ def selu(x, scale=1.0507009873554804934193349852946, alpha=1.6732632423543772848
     if alpha < 0:
         raise ValueError(f"paddle.nn.functional.selu: The alpha must be no less than zero. Received: {alpha}.")
     _float(x, "selu")
-    return _f32(scale, "selu", "scale") * _elu(x, alpha, "selu")
+    scale = _f32(scale, "selu", "scale")
+    if x.requires_grad and torch.is_grad_enabled() and not x.is_complex():
+        return _Selu.apply(x, scale, _f32(alpha, "selu", "alpha"), "selu")
+    return scale * _elu(x, alpha, "selu")
 
 
 @defop(paddle_types=("celu", "pd_op.celu"), method=False)
@@ -316,6 +419,8 @@ def celu(x, alpha=1.0, name=None):
         raise ZeroDivisionError("alpha cannot be 0 for celu")
     _float(x, "celu")
     alpha = _f32(alpha, "celu", "alpha")
+    if x.requires_grad and torch.is_grad_enabled() and not x.is_complex():
+        return _Celu.apply(x, alpha)
     return _exp_linear(x, alpha, 1.0 / alpha)
 
 
@@ -433,6 +538,8 @@ def hardswish(x, name=None):
         mid = x * y / 6
         low = torch.where(y.real < 0, torch.zeros_like(mid), mid.detach())
         return torch.where(y.real >= 6, x, torch.where(y.real <= 0, low, mid))
+    if x.requires_grad and torch.is_grad_enabled():
+        return _HardSwish.apply(x)
     return F.hardswish(x)
 
 
@@ -447,7 +554,7 @@ def hardsigmoid(x, slope=0.1666667, offset=0.5, name=None):
     """
     _float(x, "hardsigmoid")
     # hardtanh's gradient vanishes where the output reaches 0 or 1, as Paddle's does
-    return F.hardtanh(x * _f32(slope, "hardsigmoid", "slope") + _f32(offset, "hardsigmoid", "offset"),
+    return F.hardtanh(_nan_stops_grad(x) * _f32(slope, "hardsigmoid", "slope") + _f32(offset, "hardsigmoid", "offset"),
                       0.0, 1.0)
 
 
@@ -470,6 +577,7 @@ def hardtanh(x, min=-1.0, max=1.0, name=None):
     # no gradient at the bounds themselves, as in Paddle (clamp would pass it there);
     # with min > max every value becomes max, as in Paddle
     lo, hi = _f32(min, "hardtanh", "min"), _f32(max, "hardtanh", "max")
+    x = _nan_stops_grad(x)
     return F.hardtanh(x, lo, hi) if lo <= hi else torch.clamp(x, lo, hi)
 
 
@@ -564,7 +672,9 @@ def log_sigmoid(x, name=None):
     _float(x, "log_sigmoid")
     if x.is_complex():   # -log(1 + exp(-x)), which is x where the real part is very negative
         return torch.where(x.real < -20, x, -torch.log1p(torch.exp(-x)))
-    return F.logsigmoid(x)
+    # Paddle's kernel subtracts max(-x, 0) from -x, inf - inf at x = -inf: its value and
+    # gradient are NaN there; 0 * max(-x, 0) is NaN at -inf only, 0 elsewhere
+    return F.logsigmoid(x) * (1 + 0 * torch.clamp_min(-x, 0))
 
 
 logsigmoid = log_sigmoid
@@ -602,7 +712,9 @@ def softsign(x, name=None):
         [0.5, -0.75]
     """
     _float(x, "softsign")
-    return x / (1 + torch.abs(x))
+    if x.is_complex():   # the complex kernel's gradient is the conjugate derivative torch takes
+        return x / (1 + torch.abs(x))
+    return _Softsign.apply(x)
 
 
 def _cast_for_softmax(x, dtype, api):
@@ -730,8 +842,13 @@ def maxout(x, groups, axis=1, name=None):
         raise ValueError(f"paddle.nn.functional.maxout: the number of channels ({c}) must be divisible "
                          f"by groups ({groups})")
     shape = list(x.shape[:ax]) + [c // groups, groups] + list(x.shape[ax + 1:])
-    # max (not amax): as in Paddle, a tie sends the whole gradient to the first maximum
-    return x.reshape(shape).max(dim=ax + 1).values
+    if bool(torch.isnan(x).any()):
+        # Paddle's kernel scans each group as its max pools do: NaN is not simply propagated
+        return scan_max(x.reshape(shape).movedim(ax + 1, -1))
+    # max (not amax): as in Paddle, a tie sends the whole gradient to the first maximum;
+    # its running maximum starts at float32's lowest value, which a group of -inf keeps
+    out = x.reshape(shape).max(dim=ax + 1).values
+    return out.clamp_min(torch.finfo(torch.float32).min) if out.dtype in (torch.float32, torch.float64) else out
 
 
 @defop(paddle_types=("glu",), method=False)

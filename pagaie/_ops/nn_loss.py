@@ -442,13 +442,46 @@ def binary_cross_entropy_with_logits(logit, label, weight=None, reduction="mean"
             # (a pos_weight of a narrower float dtype is cast to the logit's)
             _same_float_dtype(api, logit, pos_weight, ("logit", "pos_weight"))
         pos_weight = pos_weight.detach().to(logit.dtype)
-    if weight is not None and (weight.requires_grad or weight.dtype != logit.dtype):
-        # Paddle differentiates the weight (applied after the elementwise loss), not the label,
-        # and a weight of another float dtype promotes the result
+    # Paddle differentiates the weight (applied after the elementwise loss), not the label,
+    # and a weight of another float dtype promotes the result
+    loss = sigmoid_ce_with_logits(logit, label, pos_weight)
+    return reduce_loss(loss if weight is None else loss * weight, reduction)
+
+
+_IGNORE_INDEX = -100   # the ignore_index the Python API passes to Paddle's kernel
+
+
+class _SigmoidCEWithLogits(torch.autograd.Function):
+    """Elementwise sigmoid cross entropy with the forward and gradient of Paddle's CPU kernel:
+    an element whose label truncates to -100 (the kernel's ignore_index) has loss and gradient
+    0, and without a pos_weight the gradient at a logit of exactly 0 is ``-0.5 - label``
+    (the kernel takes the sign of |x| there as +1 but the ``x > 0`` indicator as 0)."""
+
+    @staticmethod
+    def forward(ctx, logit, label, pos_weight):  # type: ignore[override]
+        keep = label.trunc() != _IGNORE_INDEX
+        ctx.save_for_backward(logit, label, pos_weight, keep)
         loss = F.binary_cross_entropy_with_logits(logit, label, reduction="none", pos_weight=pos_weight)
-        return reduce_loss(loss * weight, reduction)
-    return F.binary_cross_entropy_with_logits(logit, label, weight, reduction=reduction,
-                                              pos_weight=pos_weight)
+        return torch.where(keep, loss, torch.zeros((), dtype=loss.dtype))
+
+    @staticmethod
+    def backward(ctx, g):  # type: ignore[override]
+        logit, label, pos_weight, keep = ctx.saved_tensors
+        s = torch.sigmoid(logit)
+        if pos_weight is None:
+            d = torch.where(logit == 0, -0.5 - label, s - label)
+        else:
+            d = (1 - label) + (1 + (pos_weight - 1) * label) * (s - 1)
+        d = torch.where(keep, g * d, torch.zeros((), dtype=d.dtype))
+        return d.sum_to_size(logit.shape), None, None
+
+
+def sigmoid_ce_with_logits(logit: torch.Tensor, label: torch.Tensor,
+                           pos_weight: torch.Tensor | None = None) -> torch.Tensor:
+    """The unreduced loss of binary_cross_entropy_with_logits as Paddle's kernel computes it
+    (``label`` and ``pos_weight`` get no gradient)."""
+    return _SigmoidCEWithLogits.apply(logit, label.detach(),
+                                      None if pos_weight is None else pos_weight.detach())
 
 
 def _tensor_label(label) -> None:

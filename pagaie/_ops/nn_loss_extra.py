@@ -15,6 +15,7 @@ from pagaie._ops._helpers import (BF16_F32_F64, F32_F64, FLOAT_OR_COMPLEX, NO_SU
                                  REAL_FLOATS, check_binary_dtypes, dtype_name, float_kernel, kernel_dtypes,
                                  float_weight, no_low_float_kernel)
 from pagaie._ops._nn_helpers import check_reduction, reduce_loss
+from pagaie._ops.nn_loss import sigmoid_ce_with_logits
 
 
 def _promote(api: str, a: torch.Tensor, b: torch.Tensor) -> tuple:
@@ -245,7 +246,9 @@ def soft_margin_loss(input, label, reduction="mean", name=None):
     z = -label.to(input.dtype) * input
     if not (z.is_floating_point() or z.is_complex()):
         z = z.float()   # Paddle's exp/log run an integer operand through float32
-    return reduce_loss(F.softplus(z), reduction)
+    # Paddle writes log(1 + exp(z)) out, not a stable softplus: exp overflows to an inf loss
+    # (NaN gradient) where z passes ~88 in float32
+    return reduce_loss(torch.log(1 + torch.exp(z)), reduction)
 
 
 @defop(program_dtypes={"input": REAL_FLOATS}, amp="black", method=False, paddle_types=())
@@ -471,7 +474,7 @@ def sigmoid_focal_loss(logit, label, normalizer=None, alpha=0.25, gamma=2.0, red
                          f"received {list(label.shape)}")
     p = torch.sigmoid(logit)
     # as in Paddle, the label is differentiated through p_t and alpha_t only
-    ce = F.binary_cross_entropy_with_logits(logit, label.detach(), reduction="none")
+    ce = sigmoid_ce_with_logits(logit, label)
     p_t = p * label + (1 - p) * (1 - label)
     loss = (alpha * label + (1 - alpha) * (1 - label)) * ce * (1 - p_t) ** gamma
     if normalizer is not None:

@@ -22,7 +22,7 @@ from pagaie._core import engine
 from pagaie._core.registry import NoKernelError, defop
 from pagaie._ops._helpers import F32_F64, kernel_dtypes
 from pagaie._ops._nn_helpers import (channel_last, conv_padding, ntuple, pad_input, same_pads,
-                                     to_first, to_last)
+                                     to_first, to_last, scan_max)
 
 __all__ = ["max_pool1d", "max_pool2d", "max_pool3d", "avg_pool1d", "avg_pool2d", "avg_pool3d",
            "lp_pool1d", "lp_pool2d", "adaptive_avg_pool1d", "adaptive_avg_pool2d",
@@ -282,7 +282,22 @@ def _skip_nan(x: torch.Tensor) -> torch.Tensor:
 
 def _max_values(g: _Geom, n: int, x: torch.Tensor) -> torch.Tensor:
     """The max pool of channels-first ``x`` over ``g``'s windows."""
+    if x.is_floating_point() and bool(torch.isnan(x).any()):
+        return _nan_max_windows(g, n, x)
     return _floor_lowest(_max_windows(g, n, x))
+
+
+def _nan_max_windows(g: _Geom, n: int, x: torch.Tensor) -> torch.Tensor:
+    """Paddle's plain max pool of a map holding NaN. Its kernel scans each window's elements
+    in row-major order with ``y = y > v ? y : v``: a NaN replaces the running value, and the
+    next element replaces a NaN. So a window gives the maximum of its elements after its last
+    NaN, or NaN when the NaN is its last element. Its gradient goes to the window's first
+    element equal to the result (none for NaN): :func:`scan_max` over the windows."""
+    xp = g.padded(-math.inf, x=x)
+    valid = g.padded(0.0, x=torch.ones_like(x, dtype=torch.uint8)).bool()
+    for d, (kk, ss) in enumerate(zip(g.k, g.s)):
+        xp, valid = xp.unfold(d + 2, kk, ss), valid.unfold(d + 2, kk, ss)
+    return scan_max(xp.flatten(-n), valid.flatten(-n))
 
 
 def _max_windows(g: _Geom, n: int, x: torch.Tensor) -> torch.Tensor:
