@@ -177,9 +177,9 @@ def test_topk_0d_takes_any_positive_k(k):
 
 
 def test_mode_0d_keepdim_axis_0_is_value_error():
-    """mode of a 0-D input with keepdim=True and axis=0 is a ValueError; axis=-1 works."""
+    """mode of a 0-D input with keepdim=True and axis=0 is a ValueError. (With axis=-1 and
+    keepdim=True Paddle reads past the dims of a 0-D input: it raises on some runs.)"""
     same_exception(lambda P: P.mode(_t(P, 3.0), axis=0, keepdim=True))
-    assert_same(*both(lambda P: list(P.mode(_t(P, 3.0), axis=-1, keepdim=True))))
     assert_same(*both(lambda P: list(P.mode(_t(P, 3.0), axis=0))))
 
 

@@ -842,7 +842,7 @@ def maxout(x, groups, axis=1, name=None):
         raise ValueError(f"paddle.nn.functional.maxout: the number of channels ({c}) must be divisible "
                          f"by groups ({groups})")
     shape = list(x.shape[:ax]) + [c // groups, groups] + list(x.shape[ax + 1:])
-    if bool(torch.isnan(x).any()):
+    if x.device.type != "meta" and not torch.compiler.is_compiling() and bool(torch.isnan(x).any()):
         # Paddle's kernel scans each group as its max pools do: NaN is not simply propagated
         return scan_max(x.reshape(shape).movedim(ax + 1, -1))
     # max (not amax): as in Paddle, a tie sends the whole gradient to the first maximum;

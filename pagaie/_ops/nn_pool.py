@@ -282,7 +282,9 @@ def _skip_nan(x: torch.Tensor) -> torch.Tensor:
 
 def _max_values(g: _Geom, n: int, x: torch.Tensor) -> torch.Tensor:
     """The max pool of channels-first ``x`` over ``g``'s windows."""
-    if x.is_floating_point() and bool(torch.isnan(x).any()):
+    # (compiled code and meta tensors have no values to look at: torch's pool there)
+    if x.is_floating_point() and x.device.type != "meta" and not torch.compiler.is_compiling() \
+            and bool(torch.isnan(x).any()):
         return _nan_max_windows(g, n, x)
     return _floor_lowest(_max_windows(g, n, x))
 
