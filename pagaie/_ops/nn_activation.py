@@ -156,7 +156,7 @@ class _Celu(torch.autograd.Function):
 
 def _relu_(x, name=None):
     _float(x, "relu_")
-    return x.relu_().masked_fill_(x.isnan(), 0)   # NaN becomes 0, as in relu
+    return x.relu_().nan_to_num_(0.0, math.inf)   # NaN becomes 0, as in relu
 
 
 @defop(paddle_types=("relu", "pd_op.relu"), method=False, inplace=_relu_)
@@ -169,15 +169,19 @@ def relu(x, name=None):
         [0.0, 2.0]
     """
     _float(x, "relu")
-    # Paddle's kernel is max(x, 0) ignoring NaN: NaN becomes 0, with gradient 0; fmax is that
-    # as one vectorised kernel
-    zero = x.new_zeros(())
     if x.requires_grad and torch.is_grad_enabled():
         # Paddle's gradient is a mask held constant: a second derivative does not reach x
         # (None under allow_unused), where torch's would be zeros. ``threshold_backward`` of x
         # against its detached relu is that masked x.
-        return torch.ops.aten.threshold_backward.default(x, torch.fmax(x.detach(), zero), 0)
-    return torch.fmax(x, zero)
+        return torch.ops.aten.threshold_backward.default(x, _relu_values(x.detach()), 0)
+    return _relu_values(x)
+
+
+def _relu_values(x: torch.Tensor) -> torch.Tensor:
+    """Paddle's relu kernel, ``max(x, 0)`` ignoring NaN: NaN becomes 0. (torch's relu and a
+    NaN fix-up are two vectorised passes; ``fmax`` against a 0-D zero is one, but not
+    vectorised: several times slower.)"""
+    return torch.relu(x).nan_to_num_(0.0, math.inf)
 
 
 relu_ = relu.inplace
