@@ -1,11 +1,19 @@
 """Session-23 sweep of paddle.autograd and paddle.amp against real Paddle 3.3.1: grad-mode
 decorators as Paddle runs them (a generator keeps the mode across its yields, a decorating
-``set_grad_enabled`` sets the mode when made and restores it after the first call)."""
+``set_grad_enabled`` sets the mode when made and restores it after the first call);
+amp.debugging's check_numerics of integer tensors and the op names of the operator-statistics
+table for Tensor operators with a Python number, ``*_like`` creation, arange and linspace
+(Paddle prints that table from C++, so it is read at the file-descriptor level)."""
 from __future__ import annotations
 
+import os
+import sys
+import tempfile
+
+import numpy as np
 import pytest
 
-from tests.reference import both
+from tests.reference import assert_same, both, same_exception
 
 pytest.importorskip("paddle")
 
@@ -77,4 +85,62 @@ def test_set_grad_enabled_as_a_decorator():
         P.set_grad_enabled(True)
         return seen
     ours, theirs = both(f)
+    assert ours == theirs
+
+
+# -- amp.debugging ---------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("dtype", ["int32", "int64", "bool"])
+def test_check_numerics_of_a_non_float_tensor_raises(dtype):
+    same_exception(lambda P: P.amp.debugging.check_numerics(
+        P.to_tensor([1, 0]).astype(dtype), "op", "x", P.amp.debugging.DebugMode.CHECK_ALL))
+
+
+def test_check_numerics_of_float_dtypes():
+    def f(P):
+        D = P.amp.debugging
+        return [D.check_numerics(P.to_tensor([1.0, 0.0, -2.0]).astype(dt), "op", "x", D.DebugMode.CHECK_NAN_INF)
+                for dt in ("float16", "float64")]
+    assert_same(*both(f))
+
+
+def _stats_table(P, code):
+    """The rows of the operator-statistics table printed for ``code`` (read from fd 1, where
+    Paddle's C++ prints it): {op name: [fp16, bf16, fp32, other]}."""
+    env = {"P": P, "np": np, "x": P.to_tensor([[1.0, 2.0], [3.0, 4.0]]),
+           "xi": P.to_tensor([[1, 2]]), "xb": P.to_tensor([True, False])}
+    sys.stdout.flush()
+    saved = os.dup(1)
+    with tempfile.TemporaryFile("w+") as f:
+        os.dup2(f.fileno(), 1)
+        try:
+            with P.amp.debugging.collect_operator_stats():
+                eval(code, env)
+        finally:
+            sys.stdout.flush()
+            os.dup2(saved, 1)
+            os.close(saved)
+        f.seek(0)
+        text = f.read()
+    return {ln.split("|")[0].strip(): [int(c) for c in ln.split("|")[1:]]
+            for ln in text.splitlines() if ln.startswith("  ") and "|" in ln}
+
+
+@pytest.mark.parametrize("code", [
+    "x * 2", "2.5 * x", "x + 1", "1 - x", "x / 2", "2 / x", "x // 2", "x % 2", "2 ** x", "x < 1",
+    "x == 1", "x * True", "xi * 2.5", "xi / 2", "xi + 1", "xi // 2", "xi < 1.5", "xb * 2", "xi / xi",
+    "x * 2.0 + 1", "x ** 2",
+])
+def test_operator_stats_of_tensor_operators_with_a_number(code):
+    ours, theirs = both(lambda P: _stats_table(P, code))
+    assert ours == theirs
+
+
+@pytest.mark.parametrize("code", [
+    "P.zeros_like(x)", "P.ones_like(xi)", "P.zeros_like(x, dtype='int32')", "P.empty_like(x)",
+    "x.detach()", "P.arange(3)", "P.arange(0.0, 1.0, 0.5)", "P.arange(P.to_tensor(3))",
+    "P.linspace(0, 1, 3)", "P.tril(x)", "P.triu(x)", "P.shape(x)",
+])
+def test_operator_stats_names_of_creation_and_shape_ops(code):
+    ours, theirs = both(lambda P: _stats_table(P, code))
     assert ours == theirs
