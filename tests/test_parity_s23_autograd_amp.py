@@ -3,12 +3,8 @@ decorators as Paddle runs them (a generator keeps the mode across its yields, a 
 ``set_grad_enabled`` sets the mode when made and restores it after the first call);
 amp.debugging's check_numerics of integer tensors and the op names of the operator-statistics
 table for Tensor operators with a Python number, ``*_like`` creation, arange and linspace
-(Paddle prints that table from C++, so it is read at the file-descriptor level)."""
+(Paddle prints that table from C++: read with ``capfd``)."""
 from __future__ import annotations
-
-import os
-import sys
-import tempfile
 
 import numpy as np
 import pytest
@@ -104,26 +100,19 @@ def test_check_numerics_of_float_dtypes():
     assert_same(*both(f))
 
 
-def _stats_table(P, code):
-    """The rows of the operator-statistics table printed for ``code`` (read from fd 1, where
-    Paddle's C++ prints it): {op name: [fp16, bf16, fp32, other]}."""
+def _stats_table(P, code, capfd):
+    """The rows of the operator-statistics table printed for ``code`` (Paddle prints it from
+    C++, so it is read at the file-descriptor level): {op name: [fp16, bf16, fp32, other]}."""
     env = {"P": P, "np": np, "x": P.to_tensor([[1.0, 2.0], [3.0, 4.0]]),
            "xi": P.to_tensor([[1, 2]]), "xb": P.to_tensor([True, False])}
-    sys.stdout.flush()
-    saved = os.dup(1)
-    with tempfile.TemporaryFile("w+") as f:
-        os.dup2(f.fileno(), 1)
-        try:
-            with P.amp.debugging.collect_operator_stats():
-                eval(code, env)
-        finally:
-            sys.stdout.flush()
-            os.dup2(saved, 1)
-            os.close(saved)
-        f.seek(0)
-        text = f.read()
-    return {ln.split("|")[0].strip(): [int(c) for c in ln.split("|")[1:]]
+    capfd.readouterr()
+    with P.amp.debugging.collect_operator_stats():
+        eval(code, env)
+    text = capfd.readouterr().out
+    rows = {ln.split("|")[0].strip(): [int(c) for c in ln.split("|")[1:]]
             for ln in text.splitlines() if ln.startswith("  ") and "|" in ln}
+    assert "op count" in text, text
+    return rows
 
 
 @pytest.mark.parametrize("code", [
@@ -131,8 +120,8 @@ def _stats_table(P, code):
     "x == 1", "x * True", "xi * 2.5", "xi / 2", "xi + 1", "xi // 2", "xi < 1.5", "xb * 2", "xi / xi",
     "x * 2.0 + 1", "x ** 2",
 ])
-def test_operator_stats_of_tensor_operators_with_a_number(code):
-    ours, theirs = both(lambda P: _stats_table(P, code))
+def test_operator_stats_of_tensor_operators_with_a_number(code, capfd):
+    ours, theirs = both(lambda P: _stats_table(P, code, capfd))
     assert ours == theirs
 
 
@@ -141,6 +130,6 @@ def test_operator_stats_of_tensor_operators_with_a_number(code):
     "x.detach()", "P.arange(3)", "P.arange(0.0, 1.0, 0.5)", "P.arange(P.to_tensor(3))",
     "P.linspace(0, 1, 3)", "P.tril(x)", "P.triu(x)", "P.shape(x)",
 ])
-def test_operator_stats_names_of_creation_and_shape_ops(code):
-    ours, theirs = both(lambda P: _stats_table(P, code))
+def test_operator_stats_names_of_creation_and_shape_ops(code, capfd):
+    ours, theirs = both(lambda P: _stats_table(P, code, capfd))
     assert ours == theirs
