@@ -1,6 +1,8 @@
 """Session-23 sweep of paddle.autograd and paddle.amp against real Paddle 3.3.1: grad-mode
 decorators as Paddle runs them (a generator keeps the mode across its yields, a decorating
 ``set_grad_enabled`` sets the mode when made and restores it after the first call);
+paddle.grad / paddle.autograd.backward seeds of another shape with as many elements (read in
+the output's shape) while Tensor.backward wants the very shape;
 amp.debugging's check_numerics of integer tensors and the op names of the operator-statistics
 table for Tensor operators with a Python number, ``*_like`` creation, arange and linspace
 (Paddle prints that table from C++: read with ``capfd``)."""
@@ -82,6 +84,38 @@ def test_set_grad_enabled_as_a_decorator():
         return seen
     ours, theirs = both(f)
     assert ours == theirs
+
+
+# -- gradient seeds of another shape ------------------------------------------------------------
+
+@pytest.mark.parametrize("y_shape, g_shape", [([6], [1, 6]), ([1], []), ([], [1]), ([3, 2], [2, 3])])
+def test_grad_outputs_of_another_shape_with_as_many_elements(y_shape, g_shape):
+    def f(P):
+        x = P.to_tensor(np.arange(1.0, 7.0, dtype="float32").reshape([3, 2]), stop_gradient=False)
+        y = (x * x).reshape(y_shape) if int(np.prod(y_shape)) == 6 else (x * x).sum().reshape(y_shape)
+        g = P.to_tensor(np.arange(1.0, 1.0 + int(np.prod(g_shape)), dtype="float32").reshape(g_shape))
+        return P.grad(y, x, grad_outputs=g)
+    assert_same(*both(f))
+
+
+@pytest.mark.parametrize("y_shape, g_shape", [([3], [1, 3]), ([1], [])])
+def test_autograd_backward_seed_of_another_shape(y_shape, g_shape):
+    def f(P):
+        x = P.to_tensor([1.0, 2.0, 3.0], stop_gradient=False)
+        y = x * x if y_shape == [3] else (x * x).sum().reshape(y_shape)
+        g = P.to_tensor(np.arange(1.0, 1.0 + int(np.prod(g_shape)), dtype="float32").reshape(g_shape))
+        P.autograd.backward(y, g)
+        return x.grad
+    assert_same(*both(f))
+
+
+@pytest.mark.parametrize("y_shape, g_shape", [([3], [1, 3]), ([1], []), ([], [1])])
+def test_tensor_backward_seed_must_have_the_very_shape(y_shape, g_shape):
+    def f(P):
+        x = P.to_tensor([1.0, 2.0, 3.0], stop_gradient=False)
+        y = x * x if y_shape == [3] else (x * x).sum().reshape(y_shape)
+        y.backward(P.ones(g_shape))
+    same_exception(f)
 
 
 # -- amp.debugging ---------------------------------------------------------------------------------
