@@ -2,7 +2,8 @@
 decorators as Paddle runs them (a generator keeps the mode across its yields, a decorating
 ``set_grad_enabled`` sets the mode when made and restores it after the first call);
 paddle.grad / paddle.autograd.backward seeds of another shape with as many elements (read in
-the output's shape) while Tensor.backward wants the very shape;
+the output's shape) while Tensor.backward wants the very shape; the exception types of
+jacobian / hessian given a non-Tensor ys or xs;
 amp.debugging's check_numerics of integer tensors and the op names of the operator-statistics
 table for Tensor operators with a Python number, ``*_like`` creation, arange and linspace
 (Paddle prints that table from C++: read with ``capfd``)."""
@@ -115,6 +116,20 @@ def test_tensor_backward_seed_must_have_the_very_shape(y_shape, g_shape):
         x = P.to_tensor([1.0, 2.0, 3.0], stop_gradient=False)
         y = x * x if y_shape == [3] else (x * x).sum().reshape(y_shape)
         y.backward(P.ones(g_shape))
+    same_exception(f)
+
+
+# -- jacobian / hessian of non-Tensor arguments ---------------------------------------------------
+
+@pytest.mark.parametrize("api", ["jacobian", "hessian"])
+@pytest.mark.parametrize("ys, xs", [("None", "x"), ("3.0", "x"), ("[y, 2.0]", "x"), ("np.ones(2)", "x"),
+                                    ("y", "None"), ("y", "np.ones(2)"), ("y", "[x, 1.0]")])
+def test_jacobian_and_hessian_of_non_tensor_arguments(api, ys, xs):
+    def f(P):
+        x = P.to_tensor([1.0, 2.0], stop_gradient=False)
+        env = {"np": np, "x": x, "y": x * x if api == "jacobian" else (x * x).sum()}
+        # Paddle's Jacobian is lazy: some errors come when it is first indexed
+        getattr(P.autograd, api)(eval(ys, env), eval(xs, env))[:]
     same_exception(f)
 
 
