@@ -3,7 +3,8 @@ decorators as Paddle runs them (a generator keeps the mode across its yields, a 
 ``set_grad_enabled`` sets the mode when made and restores it after the first call);
 paddle.grad / paddle.autograd.backward seeds of another shape with as many elements (read in
 the output's shape) while Tensor.backward wants the very shape; the exception types of
-jacobian / hessian given a non-Tensor ys or xs;
+jacobian / hessian given a non-Tensor ys or xs; a PyLayer backward that returns a gradient for
+an input paddle.grad does not lead to (Paddle's ValueError);
 amp.debugging's check_numerics of integer tensors and the op names of the operator-statistics
 table for Tensor operators with a Python number, ``*_like`` creation, arange and linspace
 (Paddle prints that table from C++: read with ``capfd``)."""
@@ -131,6 +132,43 @@ def test_jacobian_and_hessian_of_non_tensor_arguments(api, ys, xs):
         # Paddle's Jacobian is lazy: some errors come when it is first indexed
         getattr(P.autograd, api)(eval(ys, env), eval(xs, env))[:]
     same_exception(f)
+
+
+# -- PyLayer under paddle.grad of some of its inputs ---------------------------------------------
+
+def _mul_layer(P, none_first=False):
+    class Mul(P.autograd.PyLayer):
+        @staticmethod
+        def forward(ctx, a, b):
+            ctx.save_for_backward(a, b)
+            return a * b
+
+        @staticmethod
+        def backward(ctx, g):
+            a, b = ctx.saved_tensor()
+            return None if none_first else g * b, g * a
+    return Mul
+
+
+@pytest.mark.parametrize("case", ["leaf", "intermediate", "create_graph"])
+def test_pylayer_gradient_for_an_input_not_asked_for_raises(case):
+    def f(P):
+        x = P.to_tensor([1.0, 2.0, 3.0], stop_gradient=False)
+        y = P.to_tensor([4.0, 5.0, 6.0], stop_gradient=False)
+        a = x * 2.0 if case == "intermediate" else x
+        o = _mul_layer(P).apply(a, y)
+        P.grad((o * o).sum(), a if case == "intermediate" else y, create_graph=case == "create_graph")
+    same_exception(f)
+
+
+@pytest.mark.parametrize("case", ["none_returned", "input_depends_on_target", "all_inputs"])
+def test_pylayer_gradients_under_paddle_grad(case):
+    def f(P):
+        y = P.to_tensor([4.0, 5.0, 6.0], stop_gradient=False)
+        x = y * 2.0 if case == "input_depends_on_target" else P.to_tensor([1.0, 2.0, 3.0], stop_gradient=False)
+        o = _mul_layer(P, none_first=case == "none_returned").apply(x, y)
+        return P.grad(o.sum(), [x, y] if case == "all_inputs" else y)
+    assert_same(*both(f))
 
 
 # -- amp.debugging ---------------------------------------------------------------------------------
