@@ -827,6 +827,12 @@ class Tensor(metaclass=_TensorType):
             if fn is not None and not retain_graph:
                 fn.metadata[RELEASED] = True
             return
+        if isinstance(grad_tensor, Tensor) and list(grad_tensor.shape) != list(self.shape):
+            # unlike paddle.grad and paddle.autograd.backward, Paddle's Tensor.backward wants
+            # the very shape
+            raise AssertionError(f"paddle.Tensor.backward: grad_tensor has shape "
+                                 f"{list(grad_tensor.shape)}, which does not match the shape "
+                                 f"{list(self.shape)} of the tensor")
         from pagaie.autograd.backward_mode import backward
         backward([self], None if grad_tensor is None else [grad_tensor], retain_graph,
                  dump_backward_graph_path=dump_backward_graph_path)

@@ -16,6 +16,7 @@ from typing import Any, Callable, Iterator, Sequence
 import torch
 
 from pagaie._core import flags as _flags
+from pagaie._core.dtype import default_float, from_torch_dtype
 from pagaie._core.registry import OpRecord, pop_handler, push_handler
 from pagaie._core.tensor import Tensor, wrap
 from pagaie.amp.lists import call_arg
@@ -104,8 +105,18 @@ def check_numerics(tensor: Tensor, op_type: str, var_name: str,
     if not isinstance(tensor, Tensor):
         raise ValueError(f"paddle.amp.debugging.check_numerics: 'tensor' must be a Tensor, but "
                         f"received {type(tensor).__name__}")
+    t = tensor._t
+    if not (t.is_floating_point() or t.is_complex()):
+        # Paddle's check_numerics kernel exists for floating and complex dtypes only
+        raise RuntimeError(f"paddle.amp.debugging.check_numerics: the tensor's dtype must be a "
+                           f"floating or complex dtype, but received {from_torch_dtype(t.dtype).name}")
+    if t.is_complex():
+        # Paddle's kernel neither prints nor fills its outputs for a complex tensor; counted
+        # here over the real and imaginary parts
+        t = torch.view_as_real(t.detach())
     abort = debug_mode is DebugMode.CHECK_NAN_INF_AND_ABORT
-    counts, values = _report(tensor._t, op_type, var_name, abort, debug_mode is DebugMode.CHECK_ALL)
+    counts, values = _report(t, op_type, var_name, abort,
+                             debug_mode is DebugMode.CHECK_ALL and not tensor._t.is_complex())
     return (wrap(torch.tensor(counts, dtype=torch.int64)),
             wrap(torch.tensor(values, dtype=torch.float32)))
 
@@ -345,7 +356,8 @@ class _OpStats:
         key = _KERNEL_INPUT.get(rec.name)
         chosen = call_arg(rec, args, kwargs, key) if key else None
         ts = ([chosen._t] if isinstance(chosen, Tensor) else
-              [a._t for a in _tensor_args(args, kwargs)] or _tensors(out))
+              (_tensors(out) if rec.name in _KERNEL_OUTPUT else [])
+              or [a._t for a in _tensor_args(args, kwargs)] or _tensors(out))
         dt = ts[0].dtype if ts else None
         for label, d in _paddle_calls(rec, args, kwargs, dt):
             self.counts[label][{torch.float16: 0, torch.bfloat16: 1, torch.float32: 2}.get(d, 3)] += 1
@@ -365,16 +377,63 @@ class _OpStats:
 # How Paddle's eager mode (CPU build) names the calls of an op in its statistics, where
 # that differs from the op's first program name.
 _STAT_LABELS = {"reshape": "reshape", "getitem": "slice", "neg": "scale", "sort": "argsort",
-                "isnan": "isnan_v2"}
+                "isnan": "isnan_v2", "zeros_like": "fill_any_like", "ones_like": "fill_any_like",
+                "empty_like": "empty", "tril": "tril", "triu": "triu", "shape": "shape64"}
+# Ops whose kernel dtype Paddle takes from the output (made like the input, maybe another dtype).
+_KERNEL_OUTPUT = frozenset({"zeros_like", "ones_like", "empty_like"})
 # Ops whose kernel dtype Paddle takes from an input other than the first tensor.
 _KERNEL_INPUT = {"where": "x", "embedding": "weight"}
 # Records that are no op in Paddle's eager mode (to_tensor copies data in Python).
-_NOT_AN_OP = frozenset({"to_tensor"})
+_NOT_AN_OP = frozenset({"to_tensor", "detach"})
+
+
+# Binary ops that Paddle's Tensor operators (``x * 2``, ``1 / x``, ``x < 1``) call with a
+# Python number; pagaie's functional APIs take Tensors only, so a number operand means an operator.
+_SCALAR_OPERATORS = frozenset({"add", "subtract", "multiply", "divide", "floor_divide", "remainder", "pow",
+                               "less_than", "less_equal", "greater_than", "greater_equal", "equal",
+                               "not_equal"})
+
+
+def _scalar_operator_calls(rec: OpRecord, args: tuple, dt: Any) -> list | None:
+    """Paddle's calls for a Tensor operator with a Python number, None for anything else. An
+    integer tensor is first cast to the default float dtype when the result is float (a
+    float number, or a true division); then ``+ - *`` are one ``scale``, ``x / number`` one
+    ``div_scale``; the other operators make the number a
+    tensor (``fill_constant``) and call the op."""
+    if rec.name not in _SCALAR_OPERATORS or len(args) < 2 or dt is None:
+        return None
+    first = isinstance(args[0], Tensor)
+    num = args[1] if first else args[0]
+    if isinstance(num, Tensor) or not isinstance(num, (bool, int, float)) or (first and rec.name == "pow"):
+        return None  # ``x ** number`` is paddle.pow(x, number): one ``pow``
+    calls = []
+    if not (dt.is_floating_point or dt.is_complex) and (isinstance(num, float) or rec.name == "divide"):
+        calls.append(("cast", dt))
+        dt = default_float()
+    elif dt == torch.bool and not isinstance(num, bool) and rec.name in ("add", "subtract", "multiply"):
+        calls.append(("cast", dt))   # a bool tensor and an int: cast to int64 first
+        dt = torch.int64
+    if isinstance(num, bool):
+        pass
+    elif rec.name in ("add", "subtract", "multiply"):
+        return calls + [("scale", dt)]
+    elif first and rec.name == "divide":
+        return calls + [("div_scale", dt)]
+    return calls + [(_op_label(rec), dt), ("fill_constant", dt)]
 
 
 def _paddle_calls(rec: OpRecord, args: tuple, kwargs: dict, dt: Any) -> list:
     """The (op name, dtype) calls Paddle's eager API makes for one call of ``rec``."""
     name = rec.name
+    scalar = _scalar_operator_calls(rec, args, dt)
+    if scalar is not None:
+        return scalar
+    if name == "divide" and all(isinstance(a, Tensor) for a in args[:2]) and \
+            not (dt.is_floating_point or dt.is_complex):
+        # integer tensors are divided in the default float dtype: each is cast first
+        other = args[1]._t.dtype
+        casts = [("cast", a._t.dtype) for a in args[:2] if not (a._t.is_floating_point() or a._t.is_complex())]
+        return casts + [(_op_label(rec), other if other.is_floating_point else default_float())]
     if name in ("linear", "conv2d"):
         bias = call_arg(rec, args, kwargs, "bias")
         if name == "linear":  # the CPU build's linear: matmul, then add the bias
@@ -386,6 +445,12 @@ def _paddle_calls(rec: OpRecord, args: tuple, kwargs: dict, dt: Any) -> list:
         if bias is not None:
             calls.append(("elementwise_add", dt))
         return calls
+    if name in ("arange", "linspace"):
+        # the bounds (and linspace's count, an int32) that are numbers become tensors first
+        bounds = ("start", "end", "step") if name == "arange" else ("start", "stop", "num")
+        fills = [("fill_constant", torch.int32 if b == "num" else dt) for b in bounds
+                 if not isinstance(call_arg(rec, args, kwargs, b), Tensor)]
+        return fills + [(_op_label(rec), dt)]
     if name == "split":
         sections = call_arg(rec, args, kwargs, "num_or_sections")
         return [("split_with_num" if isinstance(sections, int) else "split", dt)]

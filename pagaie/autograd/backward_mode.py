@@ -57,9 +57,17 @@ def _check_grad_tensor(g, out: Tensor, api: str, arg: str) -> None:
     if not isinstance(g, Tensor):
         raise AssertionError(f"paddle.{api}: each of '{arg}' must be None or a Tensor, "
                              f"but received {type(g).__name__}")
-    if list(g.shape) != list(out.shape):
+    # As in Paddle, a gradient of another shape is read as one of the output's shape (row
+    # major); only its number of elements must match (Paddle reads past the end otherwise)
+    if g._t.numel() != out._t.numel():
         raise AssertionError(f"paddle.{api}: '{arg}' has shape {list(g.shape)}, which does not match "
                              f"the shape {list(out.shape)} of the tensor it is the gradient of")
+
+
+def _seed(g, t):
+    """The torch seed gradient of output ``t`` from the user's Tensor ``g``."""
+    v = as_torch(g, t.dtype)
+    return v if v.shape == t.shape else v.reshape(t.shape)
 
 
 def _reached_edges(outs: list, cut: set) -> set:
@@ -179,7 +187,7 @@ def backward(tensors: Sequence[Tensor], grad_tensors: Sequence[Tensor | None] | 
         if not t.requires_grad:
             continue  # Paddle silently does nothing for outputs that stop gradient
         ts.append(t)
-        gs.append(initial_grad(t) if g is None else as_torch(g, t.dtype))
+        gs.append(initial_grad(t) if g is None else _seed(g, t))
     if not ts:
         return
     if dump_backward_graph_path is not None:
@@ -272,7 +280,7 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
     for o, g in zip(outs, gos):
         if o._t.requires_grad:
             ts.append(o._t)
-            gs.append(initial_grad(o._t) if g is None else as_torch(g, o._t.dtype))
+            gs.append(initial_grad(o._t) if g is None else _seed(g, o._t))
     live = [i for i in ins if i._t.requires_grad]
     if not ts or not live:
         if allow_unused:

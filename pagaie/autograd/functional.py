@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any, Sequence
 
+import numpy as np
 import torch
 
 from pagaie._core.tensor import Tensor, require_grad, wrap
@@ -252,8 +253,12 @@ def _as_seq(v: Any, api: str, arg: str) -> tuple[list, bool]:
         return [v], False
     if isinstance(v, (list, tuple)) and all(isinstance(e, Tensor) for e in v):
         return list(v), True
-    raise TypeError(f"paddle.autograd.{api}: {arg} should be a Tensor or a tuple of Tensors, but "
-                    f"received {type(v).__name__}")
+    # Paddle's exception types: an array-like (it has a shape) reaches paddle.grad's
+    # AssertionError; anything else fails reading its shape (AttributeError)
+    bad = next((e for e in v if not isinstance(e, Tensor)), v) if isinstance(v, (list, tuple)) else v
+    error = AssertionError if isinstance(bad, np.ndarray) else AttributeError
+    raise error(f"paddle.autograd.{api}: {arg} should be a Tensor or a tuple of Tensors, but "
+                f"received {type(v).__name__}")
 
 
 def jacobian(ys: Tensor | Sequence[Tensor], xs: Tensor | Sequence[Tensor],
@@ -310,8 +315,9 @@ def hessian(ys: Tensor, xs: Tensor | Sequence[Tensor], batch_axis: int | None = 
     _check_batch_axis(batch_axis, "hessian")
     batched = batch_axis is not None
     if not isinstance(ys, Tensor):
-        raise TypeError(f"paddle.autograd.hessian: ys should be a Tensor, but received "
-                        f"{type(ys).__name__}")
+        # Paddle fails reading its number of elements
+        raise AttributeError(f"paddle.autograd.hessian: ys should be a Tensor, but received "
+                             f"{type(ys).__name__}")
     xs_l, xs_seq = _as_seq(xs, "hessian", "xs")
     if not xs_seq:
         return Hessian(ys, xs_l[0], batched)

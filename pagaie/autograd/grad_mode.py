@@ -12,7 +12,33 @@ import torch
 __all__ = ["no_grad", "no_grad_", "enable_grad", "set_grad_enabled", "is_grad_enabled"]
 
 
-class _GradMode:
+class _Decorator:
+    """Use of a gradient-mode context manager as a decorator, as Paddle does it: each call of
+    the function runs inside ``with self`` (the decorating instance itself, so nested calls
+    share its saved mode); a generator function runs in the mode from its first ``next`` until
+    it ends, also while the caller's loop body runs between its yields."""
+
+    def _jst_mode(self) -> Callable:
+        raise NotImplementedError
+
+    def __call__(self, func: Callable) -> Callable:
+        if inspect.isgeneratorfunction(func):
+            @functools.wraps(func)
+            def gen_wrapper(*args: Any, **kwargs: Any) -> Any:
+                gen = func(*args, **kwargs)
+                with self:
+                    yield from gen  # as in Paddle, the generator's return value is dropped
+            return gen_wrapper
+
+        @functools.wraps(func)
+        def wrapper(*args: Any, **kwargs: Any) -> Any:
+            with self:
+                return func(*args, **kwargs)
+        wrapper.__jst_grad_mode__ = self._jst_mode()  # to_static converts ``func`` and keeps the mode
+        return wrapper
+
+
+class _GradMode(_Decorator):
     """A context manager and decorator that sets gradient recording to ``self._mode``."""
 
     _mode = False
@@ -24,28 +50,8 @@ class _GradMode:
     def __exit__(self, *exc: Any) -> None:
         torch.set_grad_enabled(self._prev)
 
-    def __call__(self, func: Callable) -> Callable:
-        mode = type(self)
-        if inspect.isgeneratorfunction(func):
-            @functools.wraps(func)
-            def gen_wrapper(*args: Any, **kwargs: Any) -> Any:
-                gen = func(*args, **kwargs)
-                sent = None
-                while True:  # the mode holds while the generator body runs, not between yields
-                    with mode():
-                        try:
-                            value = gen.send(sent)
-                        except StopIteration as stop:
-                            return stop.value
-                    sent = yield value
-            return gen_wrapper
-
-        @functools.wraps(func)
-        def wrapper(*args: Any, **kwargs: Any) -> Any:
-            with mode():
-                return func(*args, **kwargs)
-        wrapper.__jst_grad_mode__ = mode  # to_static converts ``func`` and keeps the mode
-        return wrapper
+    def _jst_mode(self) -> Callable:
+        return type(self)
 
 
 class no_grad_(_GradMode):
@@ -80,7 +86,7 @@ class enable_grad(_GradMode):
     _mode = True
 
 
-class set_grad_enabled:
+class set_grad_enabled(_Decorator):
     """Turn gradient recording on or off: a plain call, a context manager or a decorator.
 
     Args:
@@ -102,20 +108,16 @@ class set_grad_enabled:
         torch.set_grad_enabled(self._mode)
 
     def __enter__(self) -> None:
+        # As in Paddle, the mode was set when the object was made and leaving restores the
+        # mode seen then: a decorated function's first call runs in the mode, later calls
+        # in whatever mode is current.
         pass
 
     def __exit__(self, *exc: Any) -> None:
         torch.set_grad_enabled(self._prev)
 
-    def __call__(self, func: Callable) -> Callable:
-        torch.set_grad_enabled(self._prev)
-
-        @functools.wraps(func)
-        def wrapper(*args: Any, **kwargs: Any) -> Any:
-            with set_grad_enabled(self._mode):
-                return func(*args, **kwargs)
-        wrapper.__jst_grad_mode__ = functools.partial(set_grad_enabled, self._mode)
-        return wrapper
+    def _jst_mode(self) -> Callable:
+        return functools.partial(set_grad_enabled, self._mode)
 
 
 def is_grad_enabled() -> bool:

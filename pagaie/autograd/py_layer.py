@@ -337,6 +337,13 @@ def _backward(tctx: Any, *grads: torch.Tensor | None) -> tuple:
             raise ValueError(f"paddle.autograd.PyLayer: {name}.backward should return None at "
                              f"position {i}, because that forward input has stop_gradient=True, "
                              f"but returned a Tensor")
+        if not _edge_runs(tctx, i):
+            # as in Paddle, an input that this backward pass does not lead to (paddle.grad asked
+            # for other inputs only) counts as one that stops gradient
+            raise ValueError(f"paddle.autograd.PyLayer: {name}.backward should return None at "
+                             f"position {i}, because no gradient is asked for that forward input "
+                             f"in this backward pass (it counts as stop_gradient=True), but "
+                             f"returned a Tensor")
         gt = g._t
         if not _reducible(gt.shape, inp._t.shape):
             raise ValueError(f"paddle.autograd.PyLayer: {name}.backward returned a gradient of shape "
@@ -356,6 +363,18 @@ def _backward(tctx: Any, *grads: torch.Tensor | None) -> tuple:
                 _mark_when_accumulated(leaf, gt)
         out.append(gt)
     return tuple(out)
+
+
+def _edge_runs(tctx: Any, i: int) -> bool:
+    """Whether the running backward pass goes on into forward input ``i`` (the gradient of a
+    requested input, or a path to one); torch keeps one edge per Tensor input, in order."""
+    node = tctx.next_functions[i][0]
+    if node is None:
+        return True
+    try:
+        return bool(torch._C._will_engine_execute_node(node))
+    except RuntimeError:  # not inside an engine run: nothing to prune
+        return True
 
 
 def _external_error(where: str, exc: Exception) -> OSError:
