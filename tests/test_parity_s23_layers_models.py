@@ -1,7 +1,8 @@
 """Session-23 sweep of the ``paddle.nn.Layer`` machinery, ``paddle.nn.initializer``/``ParamAttr``
 and ``paddle.vision.models`` against real Paddle 3.3.1, for what the earlier sweeps
 (test_parity_s11_layerapi, test_parity_s20_layer, tests/vision) left out: the batch norms'
-``_data_format`` rewritten by a forward pass (and so their repr), ...
+``_data_format`` rewritten by a forward pass (and so their repr), Upsample's layout fixed by
+its first input, ...
 
 Cases return plain Python values (names, dtypes, flags) that must be equal in both frameworks;
 bad inputs must raise the same exception type.
@@ -10,7 +11,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.reference import both
+from tests.reference import both, same_exception
 
 pytest.importorskip("paddle")
 
@@ -38,3 +39,22 @@ def test_batch_norm_format_after_forward(cls, fmt, shape):
             pass
         return before, repr(bn), bn._data_format
     _same_plain(f)
+
+
+# -- Upsample without data_format: the first input's rank fixes the layout ---------------------
+
+def test_upsample_first_call_fixes_data_format():
+    def f(P):
+        up = P.nn.Upsample(scale_factor=2, mode="nearest")
+        first = up(P.ones([1, 1, 2, 2])).shape
+        return first, repr(up), up.data_format
+    _same_plain(f)
+
+
+@pytest.mark.parametrize("shapes", [([1, 1, 2, 2], [1, 1, 2, 2, 2]), ([1, 2],)])
+def test_upsample_rank_after_first_call(shapes):
+    def f(P):
+        up = P.nn.Upsample(scale_factor=2)
+        for s in shapes:
+            up(P.ones(s))
+    same_exception(f)
