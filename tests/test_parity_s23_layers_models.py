@@ -2,13 +2,14 @@
 and ``paddle.vision.models`` against real Paddle 3.3.1, for what the earlier sweeps
 (test_parity_s11_layerapi, test_parity_s20_layer, tests/vision) left out: the batch norms'
 ``_data_format`` rewritten by a forward pass (and so their repr), Upsample's layout fixed by
-its first input, ...
+its first input, parameters made under LazyGuard (uninitialised, drawn by initialize()), ...
 
 Cases return plain Python values (names, dtypes, flags) that must be equal in both frameworks;
 bad inputs must raise the same exception type.
 """
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
 from tests.reference import both, same_exception
@@ -57,4 +58,40 @@ def test_upsample_rank_after_first_call(shapes):
         up = P.nn.Upsample(scale_factor=2)
         for s in shapes:
             up(P.ones(s))
+    same_exception(f)
+
+
+# -- LazyGuard: parameters hold nothing, and draw nothing, until initialize() ------------------
+
+def _lazy_linear(P):
+    with P.LazyGuard():
+        return P.nn.Linear(2, 3, bias_attr=P.nn.initializer.Constant(5.0))
+
+
+_LAZY = {
+    "not_initialized": lambda P: (lambda fc: (fc.weight._is_initialized(), repr(fc.bias), fc.weight.numpy().shape,
+                                              fc.bias.tolist(), list(fc.weight.shape)))(_lazy_linear(P)),
+    "draws_at_initialize": lambda P: (P.seed(0), (lambda fc: (P.rand([2]).numpy().tolist(), fc.weight.initialize(),
+                                                              fc.weight.numpy().round(5).tolist()))(_lazy_linear(P)))[1],
+    "loaded_then_initialized": lambda P: (lambda fc: (fc.set_state_dict({"bias": P.ones([3])}), fc.bias._is_initialized(),
+                                                      fc.bias.tolist(), fc.bias.initialize(), fc.bias.tolist()))(
+        _lazy_linear(P)),
+    "set_value": lambda P: (lambda fc: (fc.bias.set_value(np.ones(3, "float32")), fc.bias._is_initialized(),
+                                        fc.bias.tolist()))(_lazy_linear(P)),
+    "copy_": lambda P: (lambda fc: (fc.bias.copy_(P.ones([3]), False).tolist(), fc.bias._is_initialized()))(
+        _lazy_linear(P)),
+}
+
+
+@pytest.mark.parametrize("case", list(_LAZY))
+def test_lazy_guard_parameters(case):
+    _same_plain(_LAZY[case])
+
+
+def test_lazy_parameter_initialize_runs_once():
+    def f(P):
+        fc = _lazy_linear(P)
+        fc.set_state_dict({"bias": P.ones([3])})
+        fc.bias.initialize()
+        fc.bias.initialize()
     same_exception(f)
