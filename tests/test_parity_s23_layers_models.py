@@ -9,6 +9,8 @@ bad inputs must raise the same exception type.
 """
 from __future__ import annotations
 
+import copy
+
 import numpy as np
 import pytest
 
@@ -80,6 +82,8 @@ _LAZY = {
                                         fc.bias.tolist()))(_lazy_linear(P)),
     "copy_": lambda P: (lambda fc: (fc.bias.copy_(P.ones([3]), False).tolist(), fc.bias._is_initialized()))(
         _lazy_linear(P)),
+    "deepcopy": lambda P: (lambda c: (c.bias._is_initialized(), c.bias.initialize(), c.bias.tolist()))(
+        copy.deepcopy(_lazy_linear(P))),
 }
 
 

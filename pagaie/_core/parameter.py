@@ -69,6 +69,13 @@ class Parameter(Tensor):
         into it, it holds zeros and reads as not initialised."""
         self.__dict__["_lazy_init"] = (init, self._t, self._t._version)
 
+    def __deepcopy__(self, memo: dict) -> "Parameter":
+        new = super().__deepcopy__(memo)
+        lazy = self.__dict__.get("_lazy_init")
+        if lazy is not None and not self._is_initialized():   # the copy is not initialised either
+            new.__dict__["_lazy_init"] = (lazy[0], new._t, new._t._version)
+        return new
+
     def _note_write(self) -> None:
         """A write that counts no version (``set_value``, ``copy_``) initialises it too."""
         lazy = self.__dict__.get("_lazy_init")
