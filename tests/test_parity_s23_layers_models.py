@@ -2,7 +2,8 @@
 and ``paddle.vision.models`` against real Paddle 3.3.1, for what the earlier sweeps
 (test_parity_s11_layerapi, test_parity_s20_layer, tests/vision) left out: the batch norms'
 ``_data_format`` rewritten by a forward pass (and so their repr), Upsample's layout fixed by
-its first input, parameters made under LazyGuard (uninitialised, drawn by initialize()), ...
+its first input, parameters made under LazyGuard (uninitialised, drawn by initialize()),
+``paddle.summary`` in static mode.
 
 Cases return plain Python values (names, dtypes, flags) that must be equal in both frameworks;
 bad inputs must raise the same exception type.
@@ -99,3 +100,30 @@ def test_lazy_parameter_initialize_runs_once():
         fc.bias.initialize()
         fc.bias.initialize()
     same_exception(f)
+
+
+# -- paddle.summary in static mode: Paddle reads no input shapes off a program's values and
+#    counts a composite layer's whole state dict -------------------------------------------------
+
+def _static_summary(P):
+    class Block(P.nn.Layer):
+        def __init__(self):
+            super().__init__()
+            self.a = P.nn.Linear(2, 3)
+            self.b = P.nn.Linear(3, 2)
+
+        def forward(self, x, y):
+            return self.b(self.a(x)) + y
+
+    P.enable_static()
+    try:
+        with P.static.program_guard(P.static.Program(), P.static.Program()):
+            with P.utils.unique_name.guard():
+                return P.summary(Block(), [(1, 2), (1, 2)])
+    finally:
+        P.disable_static()
+
+
+def test_summary_in_static_mode(capsys):
+    ours, theirs = both(lambda P: (_static_summary(P), capsys.readouterr().out))
+    assert ours == theirs, f"pagaie {ours!r}\nPaddle {theirs!r}"
