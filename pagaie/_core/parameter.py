@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import itertools
-import sys
 from typing import Any
 
 import torch
@@ -62,16 +61,52 @@ class Parameter(Tensor):
         self.need_clip = need_clip
         self.do_model_average = do_model_average
         self.is_distributed = is_distributed
-        framework = sys.modules.get("pagaie.framework")
-        self._lazy_init_pending = bool(framework is not None and framework.lazy_init_active())
         self._created = next(_CREATED)
 
-    def initialize(self) -> None:
-        """Finish the initialisation of a parameter created inside ``paddle.LazyGuard``.
+    def _defer_init(self, init: Any) -> None:
+        """Keep ``init`` (an initializer) for :meth:`initialize`: the parameter was made under
+        ``paddle.LazyGuard``, where Paddle draws nothing until then. Until something writes
+        into it, it holds zeros and reads as not initialised."""
+        self.__dict__["_lazy_init"] = (init, self._t, self._t._version)
 
-        pagaie fills a lazily created parameter from its initializer when it is created, so
-        this only marks it as initialised; as in Paddle, it may be called once, and only on a
-        parameter created under the guard.
+    def __deepcopy__(self, memo: dict) -> "Parameter":
+        new = super().__deepcopy__(memo)
+        lazy = self.__dict__.get("_lazy_init")
+        if lazy is not None and not self._is_initialized():   # the copy is not initialised either
+            new.__dict__["_lazy_init"] = (lazy[0], new._t, new._t._version)
+        return new
+
+    def _note_write(self) -> None:
+        """A write that counts no version (``set_value``, ``copy_``) initialises it too."""
+        lazy = self.__dict__.get("_lazy_init")
+        if lazy is not None and lazy[1] is not None:
+            self.__dict__["_lazy_init"] = (lazy[0], None, 0)
+
+    def _is_initialized(self) -> bool:
+        lazy = self.__dict__.get("_lazy_init")
+        return lazy is None or lazy[1] is None or self._t is not lazy[1] or self._t._version != lazy[2]
+
+    def numpy(self, *args: Any, **kwargs: Any) -> Any:  # type: ignore[override]
+        if self._is_initialized():
+            return super().numpy(*args, **kwargs)
+        import numpy as np   # as Paddle: an array of the shape with a last axis of 0
+        return np.empty(list(self._t.shape) + [0], dtype=np.dtype(str(self._t.dtype).replace("torch.", "")))
+
+    def tolist(self) -> Any:  # type: ignore[override]
+        return super().tolist() if self._is_initialized() else self.numpy().tolist()
+
+    def __repr__(self) -> str:
+        if self._is_initialized():
+            return super().__repr__()
+        return "Parameter containing:\nTensor(Not initialized)"
+
+    __str__ = __repr__
+
+    def initialize(self) -> None:
+        """Run the initializer of a parameter created inside ``paddle.LazyGuard`` (it draws
+        its random values now, as Paddle does). As in Paddle it runs once, even when values
+        were loaded into the parameter since (they are overwritten), and only for a parameter
+        created under the guard.
 
         Raises:
             AssertionError: the parameter was not created under ``paddle.LazyGuard``, or
@@ -81,15 +116,20 @@ class Parameter(Tensor):
             >>> import pagaie as paddle
             >>> with paddle.LazyGuard():
             ...     net = paddle.nn.Linear(2, 3)
+            >>> net.bias._is_initialized()
+            False
             >>> for p in net.parameters():
             ...     p.initialize()
             >>> net.bias.tolist()
             [0.0, 0.0, 0.0]
         """
-        if not getattr(self, "_lazy_init_pending", False):
+        lazy = self.__dict__.get("_lazy_init")
+        if lazy is None or lazy[0] is None:
             raise AssertionError("paddle.Tensor.initialize: the parameter was not created under "
-                                 "paddle.LazyGuard, or it is already initialized")
-        self._lazy_init_pending = False
+                                 "paddle.LazyGuard, or it is already initialized (no initializer "
+                                 "left to run)")
+        self.__dict__["_lazy_init"] = (None, None, 0)
+        lazy[0](self)
 
     @property
     def trainable(self) -> bool:

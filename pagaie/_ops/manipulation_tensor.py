@@ -10,6 +10,7 @@ from typing import Any, Callable
 import torch
 
 from pagaie._core import dtype as _dt
+from pagaie._core.parameter import Parameter
 from pagaie._core.registry import defop
 from pagaie._core.tensor import Tensor, check_inplace, next_data_number, wrap
 from pagaie._ops import manipulation as _m
@@ -116,6 +117,8 @@ def copy_(self: Tensor, src: Tensor, blocking: bool = True) -> Tensor:
     with torch.no_grad():
         if s.shape == t.shape:
             t.data.copy_(s, non_blocking=not blocking)   # ``.data``: no version counted
+            if isinstance(self, Parameter):
+                self._note_write()   # a parameter made under LazyGuard now holds values
             return self
         size = t.element_size()
         if t.untyped_storage().nbytes() >= (t.storage_offset() + s.numel()) * size:

@@ -16,6 +16,7 @@ import numpy as np
 import torch
 
 from pagaie._core.bad_input import type_name
+from pagaie._core.parameter import Parameter
 from pagaie._core.registry import defop
 from pagaie._core.tensor import Tensor, flag_grad, is_grad_leaf, is_leaf_view, write_leaf_view
 from pagaie._ops.indexing_scatter import cast_number, overflow
@@ -441,6 +442,8 @@ def set_value(self: Tensor, value: Any) -> None:
     # ``.data``: as Paddle's, the write counts in no inplace_version (of this tensor or of a
     # tensor it views), and a backward that saved this tensor reads the new values
     t.data.copy_(src.to(device=t.device, dtype=t.dtype))
+    if isinstance(self, Parameter):
+        self._note_write()   # a parameter made under LazyGuard now holds values
 
 
 Tensor.set_value = set_value

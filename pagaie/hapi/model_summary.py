@@ -10,6 +10,7 @@ import numpy as np
 
 import pagaie as paddle
 from pagaie._core.tensor import Tensor
+from pagaie._static.ir import Value
 from pagaie.static.input_spec import InputSpec
 
 __all__ = ["summary"]
@@ -141,6 +142,8 @@ def _build_input(input_size: Any, dtypes: Any) -> Any:
 
 
 def _shape_of(x: Any) -> Any:
+    if isinstance(x, Value):   # Paddle's summary does not recognise a static program's values
+        return None
     if isinstance(x, Tensor):
         return list(x.shape)
     if isinstance(x, (list, tuple)):
@@ -166,17 +169,24 @@ def _layer_record(layer: Any, inputs: Any, output: Any, index: int) -> tuple[str
     params = 0
     rec["trainable_params"] = 0
     trainable = False
-    for name, p in layer._parameters.items():
+    # as Paddle: a static program's layers count their whole state dict (sublayers included,
+    # which are then no attributes of the layer: counted but not as trainable)
+    entries = layer._parameters if paddle.in_dynamic_mode() else layer.state_dict()
+    for name, p in entries.items():
         if p is None:
             continue
         n = np.prod(p.shape)
         params += n
-        if getattr(p, "trainable", True) and not p.stop_gradient:
-            rec["trainable_params"] += n
+        try:
+            attr = getattr(layer, name)
+            if attr.trainable and not attr.stop_gradient:
+                rec["trainable_params"] += n
+                rec["trainable"] = True
+                trainable = True
+            elif not trainable:
+                rec["trainable"] = False
+        except AttributeError:
             rec["trainable"] = True
-            trainable = True
-        elif not trainable:
-            rec["trainable"] = False
     rec["nb_params"] = params
     return key, rec
 

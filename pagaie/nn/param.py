@@ -84,8 +84,15 @@ def make_parameter(shape: Any, attr: Any, dtype: Any, is_bias: bool, default_ini
     p = Parameter(torch.empty(shape, dtype=tdt, device=dev), trainable=attr.trainable, name=name,
                   optimize_attr={"learning_rate": attr.learning_rate}, regularizer=attr.regularizer,
                   need_clip=attr.need_clip, do_model_average=attr.do_model_average)
-    init(p)
     from pagaie.static import framework as _fw
+    from pagaie.framework import lazy_init_active
+    if lazy_init_active() and not _fw._S.enabled:
+        # as Paddle under LazyGuard: nothing is drawn until Parameter.initialize()
+        with torch.no_grad():
+            p._t.zero_()
+        p._defer_init(init)
+    else:
+        init(p)
     if _fw._S.enabled and attr.name:
         _STATIC_PARAMETERS[name] = (weakref.ref(p), id(_fw.default_startup_program()),
                                     id(_fw.default_main_program()))

@@ -441,6 +441,13 @@ class Upsample(Layer):
         self.recompute_scale_factor, self.name = recompute_scale_factor, name
 
     def forward(self, x: Any) -> Any:
+        if self.data_format is None:
+            # as Paddle: the first input's rank fixes the layout for every later call (and the repr)
+            fmt = {3: "NCW", 4: "NCHW", 5: "NCDHW"}.get(x.ndim)
+            if fmt is None:
+                raise ValueError(f"paddle.nn.Upsample: the dimension of the input tensor should only be "
+                                 f"3-D, 4-D or 5-D, but the received dimension is {x.ndim}.")
+            self.data_format = fmt
         return _r.interpolate(x, size=self.size, scale_factor=self.scale_factor, mode=self.mode,
                               align_corners=self.align_corners, align_mode=self.align_mode,
                               data_format=self.data_format,

@@ -67,6 +67,9 @@ class _BatchNormBase(Layer):
         if self._data_format not in self._formats:
             raise ValueError(f"paddle.nn.{type(self).__name__}: data_format must be one of "
                              f"{', '.join(self._formats)}, but received {self._data_format!r}")
+        # Paddle's forward rewrites the layer's format to the kernel's layout name (so a
+        # BatchNorm1D/3D prints no data_format once it has run)
+        self._data_format = "NHWC" if self._data_format in ("NLC", "NHWC", "NDHWC") else "NCHW"
         if x.ndim not in self._ranks:
             raise ValueError(f"expected {' or '.join(f'{r}D' for r in self._ranks)} input "
                              f"(got {x.ndim}D input)")
@@ -76,11 +79,9 @@ class _BatchNormBase(Layer):
         self._check_input(x)
         if self.training:   # Paddle's notice on every training call (use_global_stats aside)
             warnings.warn("When training, we now always track global mean and variance.")
-        # like Paddle, only where the channel axis is matters (second or last)
-        fmt = "NHWC" if self._data_format in ("NLC", "NHWC", "NDHWC") else "NCHW"
         return _f.batch_norm(x, self._mean, self._variance, self.weight, self.bias,
                              training=self.training, momentum=self._momentum,
-                             epsilon=self._epsilon, data_format=fmt,
+                             epsilon=self._epsilon, data_format=self._data_format,
                              use_global_stats=self._use_global_stats)
 
     def extra_repr(self) -> str:
@@ -197,10 +198,9 @@ class SyncBatchNorm(_BatchNormBase):
 
     def forward(self, x: Any) -> Any:
         self._check_input(x)
-        fmt = "NHWC" if self._data_format in ("NHWC", "NLC", "NDHWC") else "NCHW"
         return _f.batch_norm(x, self._mean, self._variance, self.weight, self.bias,
                              training=self.training, momentum=self._momentum,
-                             epsilon=self._epsilon, data_format=fmt)
+                             epsilon=self._epsilon, data_format=self._data_format)
 
     @classmethod
     def convert_sync_batchnorm(cls, layer: Layer) -> Layer:
