@@ -33,6 +33,12 @@ __all__ = ["sparse_relu", "sparse_relu6", "sparse_leaky_relu", "sparse_softmax",
            "sparse_batch_norm", "sparse_attention_csr"]
 
 
+def _float_values(api: str, x: Any) -> None:
+    """Paddle's CPU kernels of the activations and softmax take float32/float64 values only."""
+    sc.check_sparse(api, x)
+    sc.value_kernel(api, x, sc.FLOATS)
+
+
 @defop("sparse_relu", method=False, paddle_types=("sparse_relu",))
 def sparse_relu(x, name=None):
     """``max(x, 0)`` of the stored values (pattern and layout kept).
@@ -43,6 +49,7 @@ def sparse_relu(x, name=None):
         >>> paddle.sparse.nn.functional.relu(x).values().tolist()
         [0.0, 2.0]
     """
+    _float_values("sparse.nn.functional.relu", x)
     return map_values(x, torch.relu, "sparse.nn.functional.relu")
 
 
@@ -56,6 +63,7 @@ def sparse_relu6(x, name=None):
         >>> paddle.sparse.nn.functional.relu6(x).values().tolist()
         [0.0, 6.0]
     """
+    _float_values("sparse.nn.functional.relu6", x)
     return map_values(x, TF.relu6, "sparse.nn.functional.relu6")
 
 
@@ -69,6 +77,7 @@ def sparse_leaky_relu(x, negative_slope=0.01, name=None):
         >>> paddle.sparse.nn.functional.leaky_relu(x, 0.5).values().tolist()
         [-0.5, 2.0]
     """
+    _float_values("sparse.nn.functional.leaky_relu", x)
     return map_values(x, lambda v: TF.leaky_relu(v, negative_slope), "sparse.nn.functional.leaky_relu")
 
 
@@ -103,7 +112,7 @@ def sparse_softmax(x, axis=-1, name=None):
         [0.5, 0.5, 1.0]
     """
     api = "sparse.nn.functional.softmax"
-    sc.check_sparse(api, x)
+    _float_values(api, x)
     n = x.dim()
     if not -n <= axis < n:
         raise ValueError(f"paddle.{api}: axis must be in [{-n}, {n}), but received {axis}")

@@ -1,0 +1,135 @@
+"""Session-23: ``paddle.sparse`` against real Paddle 3.3.1: which value dtypes Paddle's CPU
+sparse kernels take (another dtype is its NotFound, a RuntimeError), the checks of
+``sparse_coo_tensor`` / ``sparse_csr_tensor`` on their indices and values, and the dtypes of
+the results."""
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+import pytest
+
+from tests.reference import assert_same, both, same_exception
+from tests.sparse.helpers import assert_sparse_same
+
+pytest.importorskip("paddle")
+warnings.filterwarnings("ignore", module="paddle")
+
+_DENSE = np.array([[0, 1, 0], [-2, 0, 3], [0, 1, 0]])
+
+
+def _sparse(fw, dtype, layout):
+    x = fw.to_tensor(_DENSE).astype(dtype)
+    return x.to_sparse_coo(2) if layout == "coo" else x.to_sparse_csr()
+
+
+_OPS = {
+    "abs": lambda fw, x: fw.sparse.abs(x),
+    "sqrt": lambda fw, x: fw.sparse.sqrt(x),
+    "square": lambda fw, x: fw.sparse.square(x),
+    "log1p": lambda fw, x: fw.sparse.log1p(x),
+    "neg": lambda fw, x: fw.sparse.neg(x),
+    "deg2rad": lambda fw, x: fw.sparse.deg2rad(x),
+    "pow": lambda fw, x: fw.sparse.pow(x, 2),
+    "isnan": lambda fw, x: fw.sparse.isnan(x),
+    "scale": lambda fw, x: fw.sparse.multiply(x, 2.0),
+    "divide_scalar": lambda fw, x: fw.sparse.divide(x, 2.0),
+    "add": lambda fw, x: fw.sparse.add(x, x),
+    "multiply": lambda fw, x: fw.sparse.multiply(x, x),
+    "sum": lambda fw, x: fw.sparse.sum(x),
+    "transpose": lambda fw, x: fw.sparse.transpose(x, [1, 0]),
+    "relu": lambda fw, x: fw.sparse.nn.functional.relu(x),
+    "softmax": lambda fw, x: fw.sparse.nn.functional.softmax(x),
+    "cast": lambda fw, x: fw.sparse.cast(x, value_dtype="float64"),
+}
+
+
+@pytest.mark.parametrize("op,dtype,layout", [
+    ("abs", "int32", "coo"), ("abs", "float16", "csr"), ("sqrt", "complex64", "coo"),
+    ("square", "int64", "csr"), ("log1p", "int32", "coo"), ("neg", "int64", "coo"),
+    ("neg", "complex64", "csr"), ("deg2rad", "int32", "coo"), ("pow", "int64", "csr"),
+    ("isnan", "int16", "coo"), ("isnan", "complex64", "csr"), ("scale", "int64", "coo"),
+    ("divide_scalar", "int32", "csr"), ("add", "uint8", "coo"), ("multiply", "float16", "csr"),
+    ("sum", "complex64", "coo"), ("sum", "uint8", "csr"), ("transpose", "complex64", "coo"),
+    ("relu", "int64", "coo"), ("softmax", "int32", "csr"), ("cast", "complex64", "coo"),
+])
+def test_value_dtype_without_kernel_is_runtime_error(op, dtype, layout):
+    assert isinstance(same_exception(lambda fw: _OPS[op](fw, _sparse(fw, dtype, layout))),
+                      RuntimeError)
+
+
+@pytest.mark.parametrize("op,dtype,layout", [
+    ("abs", "complex64", "coo"), ("sqrt", "int32", "csr"), ("square", "complex128", "coo"),
+    ("isnan", "float16", "coo"), ("add", "int16", "csr"), ("sum", "int16", "coo"),
+    ("sum", "int16", "csr"), ("transpose", "uint8", "csr"),
+])
+def test_value_dtype_with_kernel(op, dtype, layout):
+    ours, theirs = both(lambda fw: _OPS[op](fw, _sparse(fw, dtype, layout)))
+    assert_sparse_same(ours, theirs)
+
+
+@pytest.mark.parametrize("op", ["sin", "abs", "add", "sum", "transpose", "cast"])
+def test_bool_values(op):
+    # a bool sparse tensor (what isnan gives): the trigonometric and arithmetic kernels refuse
+    # it, the sum, shape and cast kernels take it
+    def run(fw):
+        x = fw.to_tensor([[0, 1.0, 0], [float("nan"), 0, 3], [0, 1, 0]]).to_sparse_coo(2)
+        b = fw.sparse.isnan(x)
+        return {"sin": lambda: fw.sparse.sin(b), "abs": lambda: fw.sparse.abs(b),
+                "add": lambda: fw.sparse.add(b, b), "sum": lambda: fw.sparse.sum(b),
+                "transpose": lambda: fw.sparse.transpose(b, [1, 0]),
+                "cast": lambda: fw.sparse.cast(b, value_dtype="float32")}[op]()
+
+    if op in ("sin", "abs", "add"):
+        assert isinstance(same_exception(run), RuntimeError)
+    else:
+        assert_sparse_same(*both(run))
+
+
+@pytest.mark.parametrize("dtype", ["bool", "bfloat16"])
+@pytest.mark.parametrize("to", ["coo", "csr"])
+def test_dense_to_sparse_refuses_bool_and_bfloat16(dtype, to):
+    assert isinstance(same_exception(lambda fw: _sparse(fw, dtype, to)), RuntimeError)
+
+
+def test_coalesce_int8_is_runtime_error():
+    same_exception(lambda fw: fw.sparse.coalesce(_sparse(fw, "int8", "coo")))
+
+
+# -- sparse_coo_tensor's checks ---------------------------------------------------------------
+
+_IDX = [[0, 1, 1, 2], [1, 0, 2, 1]]
+_VAL = [1.0, -2.0, 3.0, 4.0]
+
+
+@pytest.mark.parametrize("make", [
+    lambda fw: fw.sparse.sparse_coo_tensor(fw.to_tensor(_IDX, "uint8"), _VAL, [3, 3]),
+    lambda fw: fw.sparse.sparse_coo_tensor(np.array(_IDX, "int16"), _VAL, [3, 3]),
+    lambda fw: fw.sparse.sparse_coo_tensor(fw.to_tensor(_IDX, "int8"), _VAL),
+    lambda fw: fw.sparse.sparse_coo_tensor(_IDX, fw.to_tensor(_VAL).astype("bool"), [3, 3]),
+    lambda fw: fw.sparse.sparse_coo_tensor(_IDX, _VAL, [3, 3], dtype="int8"),
+    lambda fw: fw.sparse.sparse_coo_tensor(_IDX, fw.to_tensor(_VAL).astype("bfloat16")),
+    lambda fw: fw.sparse.sparse_coo_tensor(np.zeros((2, 0), "int64"), np.zeros(0, "float32"),
+                                           [3, 3]),
+    lambda fw: fw.sparse.sparse_coo_tensor(np.zeros((2, 0), "int64"), np.zeros(0, "float32")),
+], ids=["uint8 indices", "int16 indices", "int8 indices", "bool values", "int8 dtype",
+        "bfloat16 values", "empty with shape", "empty"])
+def test_sparse_coo_tensor_refusals(make):
+    same_exception(make)
+
+
+@pytest.mark.parametrize("make", [
+    lambda fw: fw.sparse.sparse_coo_tensor(fw.to_tensor(_IDX, "int32"), _VAL, [3, 3]),
+    lambda fw: fw.sparse.sparse_coo_tensor(_IDX, fw.to_tensor(_VAL).astype("uint8"), [3, 3]),
+    lambda fw: fw.sparse.sparse_coo_tensor(_IDX, _VAL, [3, 3], dtype="int16"),
+    lambda fw: fw.sparse.sparse_coo_tensor(_IDX, fw.to_tensor(_VAL).astype("float16")),
+], ids=["int32 indices", "uint8 values", "int16 dtype", "float16 values"])
+def test_sparse_coo_tensor_accepts(make):
+    ours, theirs = both(make)
+    assert_sparse_same(ours, theirs)
+    assert_same(ours.indices(), theirs.indices())
+
+
+def test_sparse_csr_tensor_uint8_indices_is_type_error():
+    same_exception(lambda fw: fw.sparse.sparse_csr_tensor(
+        fw.to_tensor([0, 1, 3, 4], "uint8"), fw.to_tensor([1, 0, 2, 1], "uint8"), _VAL, [3, 3]))
