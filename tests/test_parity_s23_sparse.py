@@ -133,3 +133,31 @@ def test_sparse_coo_tensor_accepts(make):
 def test_sparse_csr_tensor_uint8_indices_is_type_error():
     same_exception(lambda fw: fw.sparse.sparse_csr_tensor(
         fw.to_tensor([0, 1, 3, 4], "uint8"), fw.to_tensor([1, 0, 2, 1], "uint8"), _VAL, [3, 3]))
+
+
+# -- sparse + dense, mask_as ------------------------------------------------------------------
+
+def _coo3(fw, shape=(3, 3)):
+    if len(shape) == 3:
+        return fw.sparse.sparse_coo_tensor([[0, 1], [1, 0], [2, 1]], [1.0, 2.0], list(shape))
+    return fw.sparse.sparse_coo_tensor([[1, 0, 2], [0, 1, 1]], [1.0, 2.0, 3.0], list(shape))
+
+
+@pytest.mark.parametrize("x_shape,y_shape", [((3, 3), [1]), ((3, 3), [2, 3]), ((2, 2, 3), [1]),
+                                             ((2, 2, 3), [2]), ((2, 2, 3), [3, 3])])
+def test_add_dense_y_checks(x_shape, y_shape):
+    # Paddle first broadcasts the two shapes (ValueError), then adds only a 1-D y the size of
+    # x's last axis (else NotImplementedError)
+    same_exception(lambda fw: fw.sparse.add(_coo3(fw, x_shape), fw.ones(y_shape)))
+
+
+def test_add_dense_bias():
+    ours, theirs = both(lambda fw: fw.sparse.add(_coo3(fw), fw.to_tensor([1.0, 2.0, 3.0])))
+    assert_sparse_same(ours, theirs)
+
+
+def test_mask_as_result_is_marked_coalesced():
+    # an unsorted mask (no repeated index): Paddle's result is still marked coalesced
+    ours, theirs = both(lambda fw: fw.sparse.mask_as(
+        fw.arange(9, dtype="float32").reshape([3, 3]), _coo3(fw)).is_coalesced())
+    assert ours == theirs

@@ -512,7 +512,11 @@ def sparse_mask_as(x, mask, name=None):
                          f"{list(mask.shape)}")
     if mask.layout is _COO:
         idx = mask._indices()
-        out = sc.coo(idx, x[tuple(idx)], mask.shape, coalesced=sc.is_ordered(mask))
+        # Paddle marks the result coalesced whatever the mask's order; torch's flag must stay
+        # off where the mask repeats an index (torch would then sum the repeats)
+        keys = sc.linear_keys(idx, list(mask.shape[:idx.shape[0]]))
+        flag = torch.unique(keys).numel() == keys.numel()
+        out = sc.coo(idx, x[tuple(idx)], mask.shape, coalesced=flag)
         return sc.keep_index_dtype(out, mask)
     idx = sc.csr_to_coo(mask.detach())._indices()
     vals = x[tuple(idx)]

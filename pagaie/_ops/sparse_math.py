@@ -218,7 +218,7 @@ def _binary(x, y, op: Callable, api: str, scalar_ok: bool) -> torch.Tensor:
         raise TypeError(f"paddle.{api}: x and y of different dtypes are only supported when "
                         f"both are floating-point or complex, but received "
                         f"{dtype_name(x)} and {dtype_name(y)}")
-    if op is torch.add and x.layout is _COO and y.layout is torch.strided and y.dim() == 1:
+    if op is torch.add and x.layout is _COO and y.layout is torch.strided:
         return _add_bias(x, y, api)
     if y.layout is not x.layout:
         raise NotImplementedError(f"paddle.{api}: both operands must be sparse tensors of the "
@@ -246,8 +246,19 @@ def _binary(x, y, op: Callable, api: str, scalar_ok: bool) -> torch.Tensor:
 
 
 def _add_bias(x: torch.Tensor, y: torch.Tensor, api: str) -> torch.Tensor:
-    """A sparse COO tensor plus a 1-D dense tensor: Paddle adds it to the stored values
-    (broadcast against them), keeping the pattern."""
+    """A sparse COO tensor plus a 1-D dense tensor as long as its last axis: Paddle adds it to
+    the stored values (broadcast against them), keeping the pattern. Paddle first checks that
+    the two shapes broadcast (ValueError); any other dense ``y`` has no kernel
+    (NotImplementedError)."""
+    try:
+        broadcast_shapes(list(x.shape), list(y.shape))
+    except RuntimeError:
+        raise ValueError(f"paddle.{api}: the shapes of x {list(x.shape)} and the dense y "
+                         f"{list(y.shape)} cannot be broadcast together") from None
+    if y.dim() != 1 or x.dim() == 0 or y.shape[0] != x.shape[-1]:
+        raise NotImplementedError(f"paddle.{api}: a sparse COO x takes a dense y only as a 1-D "
+                                  f"tensor the size of x's last axis ({x.shape[-1]}), but "
+                                  f"received shape {list(y.shape)}")
     v = sc.coo_values(x)
     try:
         broadcast_shapes(v.shape, y.shape)
