@@ -161,3 +161,31 @@ def test_mask_as_result_is_marked_coalesced():
     ours, theirs = both(lambda fw: fw.sparse.mask_as(
         fw.arange(9, dtype="float32").reshape([3, 3]), _coo3(fw)).is_coalesced())
     assert ours == theirs
+
+
+# -- stop_gradient ------------------------------------------------------------------------------
+
+def _leaf_coo(fw):
+    v = fw.to_tensor([0.5, -0.2, 0.3, 0.4])
+    v.stop_gradient = False
+    return fw.sparse.sparse_coo_tensor(_IDX, v, [3, 3], stop_gradient=False)
+
+
+def test_coalesce_stops_gradient():
+    # Paddle's coalesce has no backward: its result says stop_gradient=True
+    ours, theirs = both(lambda fw: fw.sparse.coalesce(_leaf_coo(fw)).stop_gradient)
+    assert ours == theirs
+
+
+@pytest.mark.parametrize("layout", ["coo", "csr"])
+def test_mask_as_ignores_mask_stop_gradient(layout):
+    def run(fw):
+        # a backward first: from then on pagaie also checks results torch does not track
+        y = fw.sparse.sin(_leaf_coo(fw))
+        y.values().sum().backward()
+        mask = _leaf_coo(fw)
+        mask = mask if layout == "coo" else mask.to_sparse_csr()
+        return fw.sparse.mask_as(fw.ones([3, 3]), mask).stop_gradient
+
+    ours, theirs = both(run)
+    assert ours == theirs

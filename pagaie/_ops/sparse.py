@@ -323,7 +323,8 @@ def sparse_to_sparse_csr(x):
     return sc.coo_to_csr(x)
 
 
-@defop(method="coalesce", paddle_types=("sparse_coalesce",))
+# Paddle's coalesce has no backward: its result says stop_gradient=True
+@defop(method="coalesce", paddle_types=("sparse_coalesce",), differentiable=False)
 def sparse_coalesce(x, name=None):
     """Merge duplicate entries of a sparse COO tensor (summing them) and sort its indices.
 
@@ -332,7 +333,8 @@ def sparse_coalesce(x, name=None):
         name (str, optional): unused.
 
     Returns:
-        Tensor: the coalesced sparse COO tensor.
+        Tensor: the coalesced sparse COO tensor; as in Paddle, no gradient flows through it
+        (it says ``stop_gradient=True``).
 
     Examples:
         >>> import pagaie as paddle
@@ -345,7 +347,7 @@ def sparse_coalesce(x, name=None):
         raise NotImplementedError(f"paddle.sparse.coalesce: 'x' must be a sparse COO tensor, but "
                                   f"received {sc.layout_name(x)}")
     sc.value_kernel("sparse.coalesce", x, _COALESCE_DTYPES)
-    return sc.coalesce(x)
+    return sc.keep_index_dtype(sc.coalesce(x.detach()), x)
 
 
 # ---- plain Tensor methods returning Python values ---------------------------------------

@@ -13,6 +13,7 @@ import torch
 
 from pagaie._ops import _sparse_core as sc
 from pagaie._core.registry import defop
+from pagaie._core.tensor import GRAD_FLAG
 from pagaie._ops._helpers import torch_dtype
 from pagaie._ops.sparse_math import _binary, map_values
 
@@ -517,12 +518,21 @@ def sparse_mask_as(x, mask, name=None):
         keys = sc.linear_keys(idx, list(mask.shape[:idx.shape[0]]))
         flag = torch.unique(keys).numel() == keys.numel()
         out = sc.coo(idx, x[tuple(idx)], mask.shape, coalesced=flag)
-        return sc.keep_index_dtype(out, mask)
+        return sc.keep_index_dtype(_from_x_only(out, x), mask)
     idx = sc.csr_to_coo(mask.detach())._indices()
     vals = x[tuple(idx)]
     if mask.dim() == 3:
         vals = vals.reshape(mask.shape[0], -1)
-    return torch.sparse_csr_tensor(mask.crow_indices(), mask.col_indices(), vals, mask.shape)
+    out = torch.sparse_csr_tensor(mask.crow_indices(), mask.col_indices(), vals, mask.shape)
+    return _from_x_only(out, x)
+
+
+def _from_x_only(out: torch.Tensor, x: torch.Tensor) -> torch.Tensor:
+    """Paddle's mask_as differentiates x only: a mask saying stop_gradient=False does not make
+    the result say so (a kernel's own GRAD_FLAG overrides the dispatcher's rule)."""
+    if not out.requires_grad and not getattr(x, GRAD_FLAG, False):
+        setattr(out, GRAD_FLAG, False)
+    return out
 
 
 def is_same_shape(x: Any, y: Any) -> bool:
