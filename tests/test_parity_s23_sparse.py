@@ -191,3 +191,52 @@ def test_mask_as_ignores_mask_stop_gradient(layout):
 
     ours, theirs = both(run)
     assert ours == theirs
+
+
+# -- sparse.nn.functional -------------------------------------------------------------------------
+
+def _grid(fw, dtype="float32"):
+    d = np.zeros((1, 5, 5, 5, 2), "float32")
+    d[0, 1, 2, 3] = [1.0, -2.0]
+    d[0, 4, 0, 1] = [0.5, 4.0]
+    d[0, 0, 0, 0] = [-1.0, 3.0]
+    return fw.to_tensor(d).astype(dtype).to_sparse_coo(4)
+
+
+_W3 = np.random.default_rng(0).standard_normal((3, 3, 3, 2, 3)).astype("float32")
+
+
+@pytest.mark.parametrize("fn", [
+    lambda fw, x: fw.sparse.nn.functional.conv3d(x, fw.to_tensor(_W3).astype(x.dtype)),
+    lambda fw, x: fw.sparse.nn.functional.subm_conv3d(x, fw.to_tensor(_W3).astype(x.dtype)),
+    lambda fw, x: fw.sparse.nn.functional.max_pool3d(x, 2),
+], ids=["conv3d", "subm_conv3d", "max_pool3d"])
+def test_conv_and_pool_integer_values_are_runtime_error(fn):
+    assert isinstance(same_exception(lambda fw: fn(fw, _grid(fw, "int32"))), RuntimeError)
+
+
+@pytest.mark.parametrize("kwargs", [dict(kernel_size=2, stride=2, ceil_mode=True),
+                                    dict(kernel_size=3, stride=2, ceil_mode=True, padding=1)])
+def test_max_pool3d_rounds_down_whatever_ceil_mode(kwargs):
+    ours, theirs = both(lambda fw: fw.sparse.nn.functional.max_pool3d(_grid(fw), **kwargs))
+    assert_sparse_same(ours, theirs)
+
+
+def test_max_pool3d_valid_padding_refuses_ceil_mode():
+    same_exception(lambda fw: fw.sparse.nn.MaxPool3D(2, padding="VALID", ceil_mode=True)(
+        _grid(fw)))
+
+
+@pytest.mark.parametrize("sort", [True, False])
+def test_subm_conv3d_result_is_sorted_and_coalesced(sort):
+    def run(fw):
+        idx = [[0, 0, 0], [0, 1, 3], [0, 2, 0], [0, 3, 1]] if sort else \
+            [[0, 0, 0], [3, 1, 0], [0, 2, 0], [1, 3, 0]]
+        x = fw.sparse.sparse_coo_tensor(idx, [[0.5, 4.0], [1.0, -2.0], [-1.0, 3.0]],
+                                        [1, 4, 4, 4, 2])
+        out = fw.sparse.nn.functional.subm_conv3d(x, fw.to_tensor(_W3), padding=1)
+        return out, out.is_coalesced()
+
+    (ours, oflag), (theirs, tflag) = both(run)
+    assert_sparse_same(ours, theirs, rtol=1e-4, atol=1e-5)
+    assert oflag == tflag
