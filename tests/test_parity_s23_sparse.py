@@ -240,3 +240,26 @@ def test_subm_conv3d_result_is_sorted_and_coalesced(sort):
     (ours, oflag), (theirs, tflag) = both(run)
     assert_sparse_same(ours, theirs, rtol=1e-4, atol=1e-5)
     assert oflag == tflag
+
+
+# -- integer values and stop_gradient -------------------------------------------------------------
+
+@pytest.mark.parametrize("make", [
+    lambda fw: fw.sparse.sparse_coo_tensor(_IDX, [1, 2, 3, 4], [3, 3], stop_gradient=False),
+    lambda fw: fw.sparse.sparse_csr_tensor([0, 1, 3, 4], [1, 0, 2, 1], [1, 2, 3, 4], [3, 3],
+                                           stop_gradient=False),
+], ids=["coo", "csr"])
+def test_integer_values_keep_stop_gradient_false(make):
+    def run(fw):
+        x = make(fw)
+        # sin runs the float32 kernel on integers, untracked; transpose keeps the flag
+        return x.stop_gradient, fw.sparse.sin(x).stop_gradient, \
+            fw.sparse.transpose(x, [1, 0]).stop_gradient
+
+    ours, theirs = both(run)
+    assert ours == theirs
+
+
+def test_sparse_csr_tensor_without_entries_needs_shape():
+    same_exception(lambda fw: fw.sparse.sparse_csr_tensor([0, 0, 0], np.zeros(0, "int64"),
+                                                          np.zeros(0, "float32")))

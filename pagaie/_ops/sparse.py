@@ -10,7 +10,7 @@ from typing import Any
 import torch
 
 from pagaie._core.registry import defop
-from pagaie._core.tensor import Tensor
+from pagaie._core.tensor import Tensor, flag_grad
 from pagaie._ops import _sparse_core as sc
 from pagaie._ops._helpers import kernel_dtypes, torch_dtype
 from pagaie._ops.creation import _from_data, _place
@@ -104,7 +104,7 @@ def sparse_coo_tensor(indices, values, shape=None, dtype=None, place=None, stop_
             raise ValueError(f"paddle.{api}: the minimum shape required is {low}, but received "
                              f"{dims}")
     sc.value_kernel(api, v, _COO_VALUE_DTYPES, "values")
-    return sc.with_index_dtype(sc.coo(idx, v, dims), given)
+    return _flag_int_values(sc.with_index_dtype(sc.coo(idx, v, dims), given), stop_gradient)
 
 
 @defop(method=False, paddle_types=("sparse_csr_tensor", "sparse_sparse_csr_tensor"),
@@ -140,6 +140,9 @@ def sparse_csr_tensor(crows, cols, values, shape=None, dtype=None, place=None, s
     if co.numel() != v.numel():
         raise ValueError(f"paddle.{api}: the length of cols must equal the length of values, "
                          f"but received {co.numel()} and {v.numel()}")
+    if shape is None and co.numel() == 0:  # Paddle takes the largest column (numpy's max)
+        raise ValueError(f"paddle.{api}: the shape cannot be inferred without any entry (cols "
+                         "is empty); give the shape")
     if shape is None:  # as Paddle: a new batch starts wherever crows decreases
         batches = int((cr[:-1] > cr[1:]).sum()) + 1 if cr.numel() else 1
         if cr.numel() % batches:
@@ -170,7 +173,15 @@ def sparse_csr_tensor(crows, cols, values, shape=None, dtype=None, place=None, s
                              f"{ends.tolist()}")
     if cr.dtype is not co.dtype or cr.dtype not in (torch.int32, torch.int64):
         cr, co = cr.long(), co.long()
-    return sc.csr(cr, co, v, dims, api)
+    return _flag_int_values(sc.csr(cr, co, v, dims, api), stop_gradient)
+
+
+def _flag_int_values(out: torch.Tensor, stop_gradient: bool) -> torch.Tensor:
+    """Paddle sets the values' stop_gradient as asked whatever their dtype: integer values
+    (which torch cannot track) say stop_gradient=False through the flag."""
+    if not stop_gradient and not out.requires_grad:
+        flag_grad(out)
+    return out
 
 
 # ---- Tensor methods -----------------------------------------------------------------

@@ -61,7 +61,9 @@ def _unary(name: str, fn: Callable, what: str, dtypes: frozenset) -> Callable:
         >>> paddle.sparse.{name}(x).indices().tolist()
         [[0, 1]]
     """
-    return defop(f"sparse_{name}", method=False, paddle_types=(f"sparse_{name}",))(kernel)
+    # integer values run the float32 kernel untracked: the result says stop_gradient=True
+    return defop(f"sparse_{name}", method=False, paddle_types=(f"sparse_{name}",),
+                 int_autocast=bool(dtypes & sc.INTS))(kernel)
 
 
 # Paddle's CPU kernels: the trigonometric ones also take integers (giving float32), sqrt
