@@ -25,6 +25,8 @@ from typing import Any, Sequence
 
 import torch
 
+from pagaie._ops._helpers import ALL_DTYPES, kernel_dtypes
+
 _COO = torch.sparse_coo
 _CSR = torch.sparse_csr
 _DENSE = torch.strided
@@ -42,7 +44,24 @@ with warnings.catch_warnings():  # torch says "CSR is in beta" once a process: s
 __all__ = ["is_coo", "is_csr", "coo", "coo_values", "coo_to_dense", "csr", "csr_parts",
            "coalesce", "coo_to_csr", "csr_to_coo", "dense_to_coo", "to_coo", "from_coo_like",
            "check_sparse", "layout_name", "shape_list", "linear_keys", "unravel", "is_ordered",
-           "INDEX_DTYPE", "index_dtype", "with_index_dtype", "keep_index_dtype"]
+           "INDEX_DTYPE", "index_dtype", "with_index_dtype", "keep_index_dtype", "value_kernel",
+           "FLOATS", "COMPLEX", "INTS", "ALL_DTYPES", "DENSE_TO_SPARSE"]
+
+# The value dtypes of Paddle's CPU sparse kernels (each op lists its own set): another dtype is
+# its NotFound, a RuntimeError, even where torch would compute a result.
+FLOATS = frozenset({torch.float32, torch.float64})
+COMPLEX = frozenset({torch.complex64, torch.complex128})
+INTS = frozenset({torch.uint8, torch.int8, torch.int16, torch.int32, torch.int64})
+# Paddle cannot build a bool or bfloat16 sparse tensor from a dense one (its dense_to_coo and
+# dense_to_csr kernels lack them)
+DENSE_TO_SPARSE = ALL_DTYPES - {torch.bool, torch.bfloat16}
+
+
+def value_kernel(api: str, x: Any, allowed: frozenset, arg: str = "x") -> None:
+    """Raise Paddle's NotFound (a RuntimeError) unless the values of ``x`` have a dtype that
+    Paddle's CPU kernel of ``api`` is registered for."""
+    if isinstance(x, torch.Tensor):
+        kernel_dtypes(api, x, allowed, arg)
 
 
 def is_coo(t: Any) -> bool:
@@ -317,7 +336,6 @@ def coo_to_csr(x: torch.Tensor, api: str = "Tensor.to_sparse_csr",
     if not is_ordered(x):  # the coalesced flag alone does not promise sorted indices
         x = coalesce(x)
     idx, vals = x._indices(), coo_values(x)
-    dev = idx.device
     if x.dim() == 2:
         m = x.shape[0]
         counts = torch.bincount(idx[0], minlength=m)

@@ -10,9 +10,9 @@ from typing import Any
 import torch
 
 from pagaie._core.registry import defop
-from pagaie._core.tensor import Tensor
+from pagaie._core.tensor import Tensor, flag_grad
 from pagaie._ops import _sparse_core as sc
-from pagaie._ops._helpers import torch_dtype
+from pagaie._ops._helpers import kernel_dtypes, torch_dtype
 from pagaie._ops.creation import _from_data, _place
 
 _T = torch.Tensor
@@ -38,10 +38,17 @@ def _as_values(values: Any, dtype: Any, place: Any, stop_gradient: bool, api: st
 
 def _as_index(data: Any, name: str, api: str, place: Any) -> torch.Tensor:
     t = data.detach() if isinstance(data, _T) else _from_data(data, None, api)
-    if t.is_floating_point() or t.is_complex() or t.dtype is torch.bool:
+    if t.dtype not in (torch.int8, torch.int16, torch.int32, torch.int64):
         raise TypeError(f"paddle.{api}: the dtype of {name} must be 'int8', 'int16', 'int32' or "
                         f"'int64', but received {str(t.dtype).replace('torch.', '')}")
     return _place(t, place, api)
+
+
+# Paddle's CPU sparse_coo_tensor kernel has no bool, int8 or bfloat16 values
+_MAX_DTYPES = sc.ALL_DTYPES - {torch.int8, torch.int16, torch.uint8, torch.bool}
+_COO_VALUE_DTYPES = sc.ALL_DTYPES - {torch.bool, torch.int8, torch.bfloat16}
+# nor its coalesce kernel int8 or bool ones
+_COALESCE_DTYPES = sc.ALL_DTYPES - {torch.bool, torch.int8, torch.bfloat16}
 
 
 @defop(method=False, paddle_types=("sparse_coo_tensor", "sparse_sparse_coo_tensor"),
@@ -75,10 +82,16 @@ def sparse_coo_tensor(indices, values, shape=None, dtype=None, place=None, stop_
         raise ValueError(f"paddle.{api}: the indices and values must have the same number of "
                          f"non-zero entries, but received {idx.shape[1]} and "
                          f"{v.shape[0] if v.dim() else 0}")
+    # Paddle takes the minimum shape from each row's largest index, with or without a shape:
+    # its max kernel refuses an empty row (ValueError) and has no int8/int16 version
+    if idx.shape[1] == 0:
+        raise ValueError(f"paddle.{api}: the indices must hold at least one entry (Paddle infers "
+                         f"the minimum shape from them), but received shape {list(idx.shape)}")
+    kernel_dtypes(api, idx, _MAX_DTYPES, "indices")
     given = idx.dtype  # kept for indices(): torch stores COO indices as int64
     idx = idx.long()
     sdim = idx.shape[0]
-    low = (idx.amax(1) + 1).tolist() if idx.shape[1] else [0] * sdim
+    low = (idx.amax(1) + 1).tolist()
     if shape is None:
         dims = low + list(v.shape[1:])
     else:
@@ -90,7 +103,8 @@ def sparse_coo_tensor(indices, values, shape=None, dtype=None, place=None, stop_
         if any(a < b for a, b in zip(dims, low)):
             raise ValueError(f"paddle.{api}: the minimum shape required is {low}, but received "
                              f"{dims}")
-    return sc.with_index_dtype(sc.coo(idx, v, dims), given)
+    sc.value_kernel(api, v, _COO_VALUE_DTYPES, "values")
+    return _flag_int_values(sc.with_index_dtype(sc.coo(idx, v, dims), given), stop_gradient)
 
 
 @defop(method=False, paddle_types=("sparse_csr_tensor", "sparse_sparse_csr_tensor"),
@@ -126,6 +140,9 @@ def sparse_csr_tensor(crows, cols, values, shape=None, dtype=None, place=None, s
     if co.numel() != v.numel():
         raise ValueError(f"paddle.{api}: the length of cols must equal the length of values, "
                          f"but received {co.numel()} and {v.numel()}")
+    if shape is None and co.numel() == 0:  # Paddle takes the largest column (numpy's max)
+        raise ValueError(f"paddle.{api}: the shape cannot be inferred without any entry (cols "
+                         "is empty); give the shape")
     if shape is None:  # as Paddle: a new batch starts wherever crows decreases
         batches = int((cr[:-1] > cr[1:]).sum()) + 1 if cr.numel() else 1
         if cr.numel() % batches:
@@ -156,7 +173,15 @@ def sparse_csr_tensor(crows, cols, values, shape=None, dtype=None, place=None, s
                              f"{ends.tolist()}")
     if cr.dtype is not co.dtype or cr.dtype not in (torch.int32, torch.int64):
         cr, co = cr.long(), co.long()
-    return sc.csr(cr, co, v, dims, api)
+    return _flag_int_values(sc.csr(cr, co, v, dims, api), stop_gradient)
+
+
+def _flag_int_values(out: torch.Tensor, stop_gradient: bool) -> torch.Tensor:
+    """Paddle sets the values' stop_gradient as asked whatever their dtype: integer values
+    (which torch cannot track) say stop_gradient=False through the flag."""
+    if not stop_gradient and not out.requires_grad:
+        flag_grad(out)
+    return out
 
 
 # ---- Tensor methods -----------------------------------------------------------------
@@ -281,6 +306,7 @@ def sparse_to_sparse_coo(x, sparse_dim):
     if not isinstance(sparse_dim, int) or not 0 < sparse_dim <= x.dim():
         raise ValueError(f"paddle.Tensor.to_sparse_coo: sparse_dim must be in [1, {x.dim()}] "
                          f"(the number of dimensions), but received {sparse_dim}")
+    sc.value_kernel("Tensor.to_sparse_coo", x, sc.DENSE_TO_SPARSE)
     return sc.dense_to_coo_api(x, sparse_dim)
 
 
@@ -300,6 +326,7 @@ def sparse_to_sparse_csr(x):
         if x.dim() not in (2, 3):
             raise ValueError("paddle.Tensor.to_sparse_csr: only 2-D or 3-D tensors can be "
                              f"converted, but received shape {list(x.shape)}")
+        sc.value_kernel("Tensor.to_sparse_csr", x, sc.DENSE_TO_SPARSE)
         # Paddle's dense-to-CSR conversion has no backward: the result is a new leaf that
         # keeps the input's stop_gradient (its gradient stays there)
         out = sc.coo_to_csr(sc.dense_to_coo(x.detach(), x.dim()))
@@ -307,7 +334,8 @@ def sparse_to_sparse_csr(x):
     return sc.coo_to_csr(x)
 
 
-@defop(method="coalesce", paddle_types=("sparse_coalesce",))
+# Paddle's coalesce has no backward: its result says stop_gradient=True
+@defop(method="coalesce", paddle_types=("sparse_coalesce",), differentiable=False)
 def sparse_coalesce(x, name=None):
     """Merge duplicate entries of a sparse COO tensor (summing them) and sort its indices.
 
@@ -316,7 +344,8 @@ def sparse_coalesce(x, name=None):
         name (str, optional): unused.
 
     Returns:
-        Tensor: the coalesced sparse COO tensor.
+        Tensor: the coalesced sparse COO tensor; as in Paddle, no gradient flows through it
+        (it says ``stop_gradient=True``).
 
     Examples:
         >>> import pagaie as paddle
@@ -328,7 +357,8 @@ def sparse_coalesce(x, name=None):
     if not isinstance(x, _T) or x.layout is not _COO:
         raise NotImplementedError(f"paddle.sparse.coalesce: 'x' must be a sparse COO tensor, but "
                                   f"received {sc.layout_name(x)}")
-    return sc.coalesce(x)
+    sc.value_kernel("sparse.coalesce", x, _COALESCE_DTYPES)
+    return sc.keep_index_dtype(sc.coalesce(x.detach()), x)
 
 
 # ---- plain Tensor methods returning Python values ---------------------------------------

@@ -13,6 +13,7 @@ import torch
 
 from pagaie._ops import _sparse_core as sc
 from pagaie._core.registry import defop
+from pagaie._core.tensor import GRAD_FLAG
 from pagaie._ops._helpers import torch_dtype
 from pagaie._ops.sparse_math import _binary, map_values
 
@@ -206,6 +207,13 @@ def sparse_mv(x, vec, name=None):
     return _sparse_dense_mm(x, vec.unsqueeze(1)).squeeze(1)
 
 
+# Paddle's CPU kernels for the values: the shape ops take no complex or float16 values, sum
+# no complex, float16 or 8-bit ones, mask_as no float16
+_SHAPE_DTYPES = sc.FLOATS | sc.INTS | {torch.bool}
+_SUM_DTYPES = sc.FLOATS | {torch.bool, torch.int16, torch.int32, torch.int64}
+_MASK_AS_DTYPES = sc.ALL_DTYPES - {torch.float16}
+
+
 def _perm(perm: Any, n: int, api: str) -> list[int]:
     p = sc.shape_list(perm)
     if sorted(q % n if n else q for q in p) != list(range(n)) or len(p) != n:
@@ -235,6 +243,7 @@ def sparse_transpose(x, perm, name=None):
     """
     api = "sparse.transpose"
     sc.check_sparse(api, x)
+    sc.value_kernel(api, x, _SHAPE_DTYPES)
     p = _perm(perm, x.dim(), api)
     cx = sc.to_coo(x)
     sdim = cx.sparse_dim()
@@ -291,6 +300,7 @@ def sparse_reshape(x, shape, name=None):
     """
     api = "sparse.reshape"
     sc.check_sparse(api, x)
+    sc.value_kernel(api, x, _SHAPE_DTYPES)
     dims = _new_shape(shape, list(x.shape), api)
     cx = sc.to_coo(x)
     sdim = cx.sparse_dim()
@@ -307,8 +317,7 @@ def sparse_reshape(x, shape, name=None):
 
 def _sum_dtype(v: torch.Tensor, dtype: Any, api: str) -> torch.dtype | None:
     want = torch_dtype(dtype, api)
-    if want is None and (v.dtype is torch.bool or v.dtype in (torch.int8, torch.int16,
-                                                             torch.int32, torch.uint8)):
+    if want is None and v.dtype in (torch.bool, torch.int32):  # Paddle: int16 stays int16
         want = torch.int64
     return want
 
@@ -319,7 +328,8 @@ def sparse_sum(x, axis=None, dtype=None, keepdim=False, name=None):
 
     A full sum gives shape ``[1]`` (``[1] * ndim`` with ``keepdim``, ``[1, 1]`` for CSR). A
     CSR tensor reduces over its last axis only. As in Paddle, a list ``axis`` reduces over
-    its first entry, and integer or bool values are summed as int64.
+    its first entry, bool and int32 values are summed as int64 (int16 and int64 keep their
+    type), and Paddle's CPU kernel takes no complex, float16, int8 or uint8 values.
 
     Args:
         x (Tensor): a sparse COO or CSR tensor.
@@ -339,6 +349,7 @@ def sparse_sum(x, axis=None, dtype=None, keepdim=False, name=None):
     """
     api = "sparse.sum"
     sc.check_sparse(api, x)
+    sc.value_kernel(api, x, _SUM_DTYPES)
     if isinstance(axis, (list, tuple)):
         axis = axis[0] if axis else None
     if x.layout is _CSR and axis not in (None, -1):
@@ -366,16 +377,18 @@ def _coo_sum(x: torch.Tensor, axis: int | None, dtype: Any, keepdim: bool,
     flag = x.is_coalesced()  # Paddle's result keeps the input's coalesced flag
     if axis is None:
         if keepdim:  # like Paddle, the sparse/dense split of the axes is kept
-            return sc.coo(idx.new_zeros((sdim, 1)), v.sum().reshape([1] * (1 + n - sdim)),
+            total = v.sum(dtype=v.dtype)  # (int16 stays int16, as in Paddle)
+            return sc.coo(idx.new_zeros((sdim, 1)), total.reshape([1] * (1 + n - sdim)),
                           [1] * n, flag)
-        return _flat_sum(sc.coo(idx.new_zeros((1, 1)), v.sum().reshape(1), [1], flag))
+        return _flat_sum(sc.coo(idx.new_zeros((1, 1)), v.sum(dtype=v.dtype).reshape(1), [1], flag))
     shape = list(x.shape)
     out_shape = shape[:axis] + ([1] if keepdim else []) + shape[axis + 1:]
     if axis >= sdim:
-        return sc.coo(idx, v.sum(axis - sdim + 1, keepdim=keepdim), out_shape, flag)
+        return sc.coo(idx, v.sum(axis - sdim + 1, keepdim=keepdim, dtype=v.dtype), out_shape, flag)
     keep = [d for d in range(sdim) if d != axis]
     if not keep:  # the only sparse axis goes: one entry holding the sum of all
-        return sc.coo(idx.new_zeros((1, 1)), v.sum(0, keepdim=True), [1] + shape[1:], flag)
+        return sc.coo(idx.new_zeros((1, 1)), v.sum(0, keepdim=True, dtype=v.dtype),
+                      [1] + shape[1:], flag)
     dims = [shape[d] for d in keep]
     uniq, inv = torch.unique(sc.linear_keys(idx[keep], dims), sorted=True, return_inverse=True)
     vals = v.new_zeros((uniq.numel(),) + tuple(v.shape[1:])).index_add(0, inv, v)
@@ -400,11 +413,12 @@ def _csr_sum(x: torch.Tensor, axis: int | None, dtype: Any, keepdim: bool,
     if want is not None:
         v = v.to(want)
     if axis is None and keepdim and x.dim() == 3:  # [1, 1, 1]; else [1, 1] as in Paddle
-        one = sc.coo(crows.new_zeros((3, 1)), v.sum().reshape(1), [1, 1, 1], coalesced=True)
+        one = sc.coo(crows.new_zeros((3, 1)), v.sum(dtype=v.dtype).reshape(1), [1, 1, 1],
+                     coalesced=True)
         return sc.coo_to_csr(one, api, crows.dtype)
     if axis is None:
         one = torch.tensor([0, 1], dtype=crows.dtype, device=crows.device)
-        return torch.sparse_csr_tensor(one, one[:1], v.sum().reshape(1), [1, 1])
+        return torch.sparse_csr_tensor(one, one[:1], v.sum(dtype=v.dtype).reshape(1), [1, 1])
     coo = sc.csr_to_coo(x)
     rows = coo._indices()[:-1]
     dims = list(x.shape[:-1])
@@ -438,6 +452,7 @@ def sparse_slice(x, axes, starts, ends, name=None):
     """
     api = "sparse.slice"
     sc.check_sparse(api, x)
+    sc.value_kernel(api, x, _SHAPE_DTYPES)
     axes, starts, ends = sc.shape_list(axes), sc.shape_list(starts), sc.shape_list(ends)
     if not len(axes) == len(starts) == len(ends):
         raise ValueError(f"paddle.{api}: axes, starts and ends must have the same length, but "
@@ -489,6 +504,7 @@ def sparse_mask_as(x, mask, name=None):
     """
     api = "sparse.mask_as"
     sc.check_sparse(api, mask, "mask")
+    sc.value_kernel(api, x, _MASK_AS_DTYPES)
     if isinstance(x, torch.Tensor) and x.layout is not torch.strided:
         raise NotImplementedError(f"paddle.{api}: 'x' must be a dense tensor, but received "
                                   f"{sc.layout_name(x)}")
@@ -497,13 +513,26 @@ def sparse_mask_as(x, mask, name=None):
                          f"{list(mask.shape)}")
     if mask.layout is _COO:
         idx = mask._indices()
-        out = sc.coo(idx, x[tuple(idx)], mask.shape, coalesced=sc.is_ordered(mask))
-        return sc.keep_index_dtype(out, mask)
+        # Paddle marks the result coalesced whatever the mask's order; torch's flag must stay
+        # off where the mask repeats an index (torch would then sum the repeats)
+        keys = sc.linear_keys(idx, list(mask.shape[:idx.shape[0]]))
+        flag = torch.unique(keys).numel() == keys.numel()
+        out = sc.coo(idx, x[tuple(idx)], mask.shape, coalesced=flag)
+        return sc.keep_index_dtype(_from_x_only(out, x), mask)
     idx = sc.csr_to_coo(mask.detach())._indices()
     vals = x[tuple(idx)]
     if mask.dim() == 3:
         vals = vals.reshape(mask.shape[0], -1)
-    return torch.sparse_csr_tensor(mask.crow_indices(), mask.col_indices(), vals, mask.shape)
+    out = torch.sparse_csr_tensor(mask.crow_indices(), mask.col_indices(), vals, mask.shape)
+    return _from_x_only(out, x)
+
+
+def _from_x_only(out: torch.Tensor, x: torch.Tensor) -> torch.Tensor:
+    """Paddle's mask_as differentiates x only: a mask saying stop_gradient=False does not make
+    the result say so (a kernel's own GRAD_FLAG overrides the dispatcher's rule)."""
+    if not out.requires_grad and not getattr(x, GRAD_FLAG, False):
+        setattr(out, GRAD_FLAG, False)
+    return out
 
 
 def is_same_shape(x: Any, y: Any) -> bool:

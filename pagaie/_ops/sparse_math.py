@@ -35,10 +35,12 @@ def map_values(x: torch.Tensor, fn: Callable, api: str) -> torch.Tensor:
     return torch.sparse_csr_tensor(x.crow_indices(), x.col_indices(), fn(x.values()), x.shape)
 
 
-def _unary(name: str, fn: Callable, what: str) -> Callable:
+def _unary(name: str, fn: Callable, what: str, dtypes: frozenset) -> Callable:
     api = f"sparse.{name}"
 
     def kernel(x, name=None):
+        sc.check_sparse(api, x)
+        sc.value_kernel(api, x, dtypes)
         return map_values(x, fn, api)
 
     kernel.__name__ = f"sparse_{name}"
@@ -59,25 +61,38 @@ def _unary(name: str, fn: Callable, what: str) -> Callable:
         >>> paddle.sparse.{name}(x).indices().tolist()
         [[0, 1]]
     """
-    return defop(f"sparse_{name}", method=False, paddle_types=(f"sparse_{name}",))(kernel)
+    # integer values run the float32 kernel untracked: the result says stop_gradient=True
+    return defop(f"sparse_{name}", method=False, paddle_types=(f"sparse_{name}",),
+                 int_autocast=bool(dtypes & sc.INTS))(kernel)
 
 
-sparse_abs = _unary("abs", torch.abs, "absolute value")
-sparse_sin = _unary("sin", torch.sin, "sine")
-sparse_tan = _unary("tan", torch.tan, "tangent")
-sparse_asin = _unary("asin", torch.asin, "arcsine")
-sparse_atan = _unary("atan", torch.atan, "arctangent")
-sparse_sinh = _unary("sinh", torch.sinh, "hyperbolic sine")
-sparse_tanh = _unary("tanh", torch.tanh, "hyperbolic tangent")
-sparse_asinh = _unary("asinh", torch.asinh, "inverse hyperbolic sine")
-sparse_atanh = _unary("atanh", torch.atanh, "inverse hyperbolic tangent")
-sparse_sqrt = _unary("sqrt", torch.sqrt, "square root")
-sparse_square = _unary("square", torch.square, "square")
-sparse_log1p = _unary("log1p", torch.log1p, "``log(1 + x)``")
-sparse_expm1 = _unary("expm1", torch.expm1, "``exp(x) - 1``")
-sparse_neg = _unary("neg", torch.neg, "negation")
-sparse_deg2rad = _unary("deg2rad", lambda v: v * (math.pi / 180.0), "degrees-to-radians conversion")
-sparse_rad2deg = _unary("rad2deg", lambda v: v * (180.0 / math.pi), "radians-to-degrees conversion")
+# Paddle's CPU kernels: the trigonometric ones also take integers (giving float32), sqrt
+# takes no complex values, and the scaling ones (neg, deg2rad, rad2deg) floats only
+_F, _FC, _FCI = sc.FLOATS, sc.FLOATS | sc.COMPLEX, sc.FLOATS | sc.COMPLEX | sc.INTS
+sparse_abs = _unary("abs", torch.abs, "absolute value", _FC)
+sparse_sin = _unary("sin", torch.sin, "sine", _FCI)
+sparse_tan = _unary("tan", torch.tan, "tangent", _FCI)
+sparse_asin = _unary("asin", torch.asin, "arcsine", _FCI)
+sparse_atan = _unary("atan", torch.atan, "arctangent", _FCI)
+sparse_sinh = _unary("sinh", torch.sinh, "hyperbolic sine", _FCI)
+sparse_tanh = _unary("tanh", torch.tanh, "hyperbolic tangent", _FCI)
+sparse_asinh = _unary("asinh", torch.asinh, "inverse hyperbolic sine", _FCI)
+sparse_atanh = _unary("atanh", torch.atanh, "inverse hyperbolic tangent", _FCI)
+sparse_sqrt = _unary("sqrt", torch.sqrt, "square root", _F | sc.INTS)
+sparse_square = _unary("square", torch.square, "square", _FC)
+sparse_log1p = _unary("log1p", torch.log1p, "``log(1 + x)``", _FC)
+sparse_expm1 = _unary("expm1", torch.expm1, "``exp(x) - 1``", _FC)
+sparse_neg = _unary("neg", torch.neg, "negation", _F)
+sparse_deg2rad = _unary("deg2rad", lambda v: v * (math.pi / 180.0), "degrees-to-radians conversion",
+                        _F)
+sparse_rad2deg = _unary("rad2deg", lambda v: v * (180.0 / math.pi), "radians-to-degrees conversion",
+                        _F)
+_ISNAN_DTYPES = _F | {torch.float16, torch.int32, torch.int64}
+_CAST_DTYPES = _F | sc.INTS | {torch.bool}
+# sparse + sparse: add, subtract and multiply keep the dtype (no int8/uint8 kernel); divide
+# also takes small integers (all integers give float32)
+_ADD_DTYPES = _FC | {torch.int16, torch.int32, torch.int64}
+_DIVIDE_DTYPES = _FCI
 
 
 @defop("sparse_isnan", method=False, differentiable=False, paddle_types=("sparse_isnan",))
@@ -97,6 +112,8 @@ def sparse_isnan(x, name=None):
         >>> paddle.sparse.isnan(x).values().tolist()
         [True, False]
     """
+    sc.check_sparse("sparse.isnan", x)
+    sc.value_kernel("sparse.isnan", x, _ISNAN_DTYPES)
     return sc.keep_index_dtype(map_values(x.detach(), torch.isnan, "sparse.isnan"), x)
 
 
@@ -120,6 +137,8 @@ def sparse_pow(x, factor, name=None):
     """
     if isinstance(factor, _T):
         factor = factor.item()
+    sc.check_sparse("sparse.pow", x)
+    sc.value_kernel("sparse.pow", x, _F)
     return map_values(x, lambda v: torch.pow(v, factor), "sparse.pow")
 
 
@@ -147,6 +166,7 @@ def sparse_cast(x, index_dtype=None, value_dtype=None, name=None):
     """
     api = "sparse.cast"
     sc.check_sparse(api, x)
+    sc.value_kernel(api, x, _CAST_DTYPES)
     vd = torch_dtype(value_dtype, api)
     idt = torch_dtype(index_dtype, api)
     if idt is not None and idt not in (torch.int8, torch.int16, torch.int32, torch.int64):
@@ -191,7 +211,8 @@ def _binary(x, y, op: Callable, api: str, scalar_ok: bool) -> torch.Tensor:
                          f"{' or a scalar' if scalar_ok else ''}, but received "
                          f"{type(y).__name__}")
     sc.check_sparse(api, x)
-    if not isinstance(y, _T):
+    if not isinstance(y, _T):  # Paddle's scale / divide_scalar kernels: floats only
+        sc.value_kernel(api, x, _F)
         return map_values(x, lambda v: op(v, y), api)
     if y.dtype != x.dtype and not ((x.dtype.is_floating_point or x.dtype.is_complex)
                                    and (y.dtype.is_floating_point or y.dtype.is_complex)):
@@ -199,7 +220,7 @@ def _binary(x, y, op: Callable, api: str, scalar_ok: bool) -> torch.Tensor:
         raise TypeError(f"paddle.{api}: x and y of different dtypes are only supported when "
                         f"both are floating-point or complex, but received "
                         f"{dtype_name(x)} and {dtype_name(y)}")
-    if op is torch.add and x.layout is _COO and y.layout is torch.strided and y.dim() == 1:
+    if op is torch.add and x.layout is _COO and y.layout is torch.strided:
         return _add_bias(x, y, api)
     if y.layout is not x.layout:
         raise NotImplementedError(f"paddle.{api}: both operands must be sparse tensors of the "
@@ -208,6 +229,7 @@ def _binary(x, y, op: Callable, api: str, scalar_ok: bool) -> torch.Tensor:
     if list(x.shape) != list(y.shape):
         raise ValueError(f"paddle.{api}: the shapes of x {list(x.shape)} and y {list(y.shape)} "
                          "must be the same")
+    sc.value_kernel(api, x, _DIVIDE_DTYPES if op is torch.div else _ADD_DTYPES)
     cx, cy = sc.to_coo(x), sc.to_coo(y)
     if op is torch.div:
         dims = list(x.shape[:cx.sparse_dim()])
@@ -226,8 +248,19 @@ def _binary(x, y, op: Callable, api: str, scalar_ok: bool) -> torch.Tensor:
 
 
 def _add_bias(x: torch.Tensor, y: torch.Tensor, api: str) -> torch.Tensor:
-    """A sparse COO tensor plus a 1-D dense tensor: Paddle adds it to the stored values
-    (broadcast against them), keeping the pattern."""
+    """A sparse COO tensor plus a 1-D dense tensor as long as its last axis: Paddle adds it to
+    the stored values (broadcast against them), keeping the pattern. Paddle first checks that
+    the two shapes broadcast (ValueError); any other dense ``y`` has no kernel
+    (NotImplementedError)."""
+    try:
+        broadcast_shapes(list(x.shape), list(y.shape))
+    except RuntimeError:
+        raise ValueError(f"paddle.{api}: the shapes of x {list(x.shape)} and the dense y "
+                         f"{list(y.shape)} cannot be broadcast together") from None
+    if y.dim() != 1 or x.dim() == 0 or y.shape[0] != x.shape[-1]:
+        raise NotImplementedError(f"paddle.{api}: a sparse COO x takes a dense y only as a 1-D "
+                                  f"tensor the size of x's last axis ({x.shape[-1]}), but "
+                                  f"received shape {list(y.shape)}")
     v = sc.coo_values(x)
     try:
         broadcast_shapes(v.shape, y.shape)

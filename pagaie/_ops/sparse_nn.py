@@ -33,6 +33,12 @@ __all__ = ["sparse_relu", "sparse_relu6", "sparse_leaky_relu", "sparse_softmax",
            "sparse_batch_norm", "sparse_attention_csr"]
 
 
+def _float_values(api: str, x: Any) -> None:
+    """Paddle's CPU kernels of the activations and softmax take float32/float64 values only."""
+    sc.check_sparse(api, x)
+    sc.value_kernel(api, x, sc.FLOATS)
+
+
 @defop("sparse_relu", method=False, paddle_types=("sparse_relu",))
 def sparse_relu(x, name=None):
     """``max(x, 0)`` of the stored values (pattern and layout kept).
@@ -43,6 +49,7 @@ def sparse_relu(x, name=None):
         >>> paddle.sparse.nn.functional.relu(x).values().tolist()
         [0.0, 2.0]
     """
+    _float_values("sparse.nn.functional.relu", x)
     return map_values(x, torch.relu, "sparse.nn.functional.relu")
 
 
@@ -56,6 +63,7 @@ def sparse_relu6(x, name=None):
         >>> paddle.sparse.nn.functional.relu6(x).values().tolist()
         [0.0, 6.0]
     """
+    _float_values("sparse.nn.functional.relu6", x)
     return map_values(x, TF.relu6, "sparse.nn.functional.relu6")
 
 
@@ -69,6 +77,7 @@ def sparse_leaky_relu(x, negative_slope=0.01, name=None):
         >>> paddle.sparse.nn.functional.leaky_relu(x, 0.5).values().tolist()
         [-0.5, 2.0]
     """
+    _float_values("sparse.nn.functional.leaky_relu", x)
     return map_values(x, lambda v: TF.leaky_relu(v, negative_slope), "sparse.nn.functional.leaky_relu")
 
 
@@ -103,7 +112,7 @@ def sparse_softmax(x, axis=-1, name=None):
         [0.5, 0.5, 1.0]
     """
     api = "sparse.nn.functional.softmax"
-    sc.check_sparse(api, x)
+    _float_values(api, x)
     n = x.dim()
     if not -n <= axis < n:
         raise ValueError(f"paddle.{api}: axis must be in [{-n}, {n}), but received {axis}")
@@ -198,6 +207,7 @@ def _padded(d: torch.Tensor, pads: list, value: float = 0.0) -> torch.Tensor:
 def _conv(x, weight, bias, stride, padding, dilation, groups, data_format, subm, nd, api):
     want = "NHWC" if nd == 2 else "NDHWC"
     _conv_input(x, nd, data_format, want, api)
+    sc.value_kernel(api, x, sc.FLOATS)
     if groups != 1:
         raise AssertionError(f"paddle.{api}: only groups=1 is supported, but received {groups}")
     ksize = list(weight.shape[:nd])
@@ -208,6 +218,8 @@ def _conv(x, weight, bias, stride, padding, dilation, groups, data_format, subm,
     dilation = _tuple(dilation, nd, "dilation", api)
     conv = TF.conv2d if nd == 2 else TF.conv3d
     w = weight.permute(nd + 1, nd, *range(nd))                     # [Cout, Cin, *k]
+    if subm and not sc.is_ordered(x):  # Paddle's result holds the input's sites sorted, once each
+        x = sc.coalesce(x)
     dense = _channels_first(sc.coo_to_dense(x), nd)
     idx = x._indices()
     if subm and any(d != 1 for d in dilation):
@@ -223,7 +235,7 @@ def _conv(x, weight, bias, stride, padding, dilation, groups, data_format, subm,
         spatial = [n + 2 * (k // 2) - d * (k - 1)
                    for n, k, d in zip(x.shape[1:-1], ksize, dilation)]
         shape = [x.shape[0]] + spatial + [weight.shape[-1]]
-        res_idx, coalesced = idx, False
+        res_idx, coalesced = idx, True
     else:
         pads = _pads(padding, nd, ksize, stride, dilation, list(x.shape[1:-1]), api)
         out = conv(_padded(dense, pads), w, None, stride, 0, dilation)
@@ -318,7 +330,8 @@ def sparse_max_pool3d(x, kernel_size, stride=None, padding=0, ceil_mode=False,
         kernel_size (int|list): the window size.
         stride (int|list, optional): the stride; ``kernel_size`` when None.
         padding (int|list|str, optional): the padding. Default 0.
-        ceil_mode (bool, optional): round output sizes up. Default False.
+        ceil_mode (bool, optional): checked only (it must be False with a 'VALID' padding):
+            as in Paddle, output sizes are rounded down. Default False.
         data_format (str, optional): must be ``'NDHWC'``.
         name (str, optional): unused.
 
@@ -339,6 +352,10 @@ def sparse_max_pool3d(x, kernel_size, stride=None, padding=0, ceil_mode=False,
         raise AssertionError(f"paddle.{api}: x must be a sparse COO tensor, but received "
                              f"{sc.layout_name(x)}")
     _conv_input(x, 3, data_format, "NDHWC", api)
+    if ceil_mode and isinstance(padding, str) and padding.upper() == "VALID":
+        raise ValueError(f"paddle.{api}: when padding is 'VALID', ceil_mode must be False, but "
+                         "received ceil_mode=True")
+    sc.value_kernel(api, x, sc.FLOATS)
     ksize = _tuple(kernel_size, 3, "kernel_size", api)
     stride = ksize if stride is None else _tuple(stride, 3, "stride", api)
     pads = _pads(padding, 3, ksize, stride, [1, 1, 1], list(x.shape[1:-1]), api)
@@ -346,10 +363,11 @@ def sparse_max_pool3d(x, kernel_size, stride=None, padding=0, ceil_mode=False,
     idx, v = cx._indices(), sc.coo_values(cx)
     dense = v.new_full(tuple(x.shape), -math.inf).index_put(tuple(idx), v)
     dense = _padded(_channels_first(dense, 3), pads, -math.inf)
-    out = TF.max_pool3d(dense, ksize, stride, 0, ceil_mode=ceil_mode)
+    # Paddle's kernel does not take ceil_mode: output sizes are always rounded down
+    out = TF.max_pool3d(dense, ksize, stride, 0)
     occ = torch.zeros((x.shape[0], 1) + tuple(x.shape[1:-1]), dtype=v.dtype, device=v.device)
     occ[(idx[0], torch.zeros_like(idx[0])) + tuple(idx[1:])] = 1
-    reach = TF.max_pool3d(_padded(occ, pads), ksize, stride, 0, ceil_mode=ceil_mode)
+    reach = TF.max_pool3d(_padded(occ, pads), ksize, stride, 0)
     res_idx = (reach[:, 0] > 0).nonzero().T
     last = out.permute(0, 2, 3, 4, 1)
     return sc.coo(res_idx, last[tuple(res_idx)], list(last.shape), coalesced=True)

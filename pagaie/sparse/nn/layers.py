@@ -375,7 +375,8 @@ class MaxPool3D(Layer):
         stride (int|list, optional): the stride; ``kernel_size`` when None.
         padding (int|list|str, optional): the padding. Default 0.
         return_mask (bool, optional): unsupported, as in Paddle (ignored).
-        ceil_mode (bool, optional): round output sizes up. Default False.
+        ceil_mode (bool, optional): checked only, as in Paddle (sizes are rounded down).
+            Default False.
         data_format (str, optional): ``'NDHWC'``.
         name (str, optional): unused.
 
