@@ -253,8 +253,9 @@ class Geometric(Distribution):
 
     @property
     def variance(self) -> Tensor:
-        """Tensor: ``(1 / p - 1) / p``."""
-        return (1.0 / self.probs - 1.0) / self.probs
+        """Tensor: ``(1 / p - 1) / p``, without gradient (Paddle rebuilds it with to_tensor,
+        which cuts it from the graph; so is ``stddev``)."""
+        return ((1.0 / self.probs - 1.0) / self.probs).detach()
 
     @property
     def stddev(self) -> Tensor:
@@ -277,13 +278,8 @@ class Geometric(Distribution):
         self._check_k(k, "log_pmf")
         return P.log(self.pmf(k))
 
-    def log_prob(self, value: Any) -> Tensor:
-        """Same as :meth:`log_pmf`."""
-        return self.log_pmf(value)
-
-    def prob(self, value: Any) -> Tensor:
-        """Same as :meth:`pmf`."""
-        return self.pmf(value)
+    # log_prob and prob stay Distribution's (NotImplementedError), as in Paddle: a Geometric
+    # is evaluated with pmf / log_pmf.
 
     sample = sample_via_rsample
 

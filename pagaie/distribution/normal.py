@@ -238,15 +238,7 @@ class Uniform(Distribution):
             self.low, self.high, self.dtype = _float_pair(self, low, high)
         super().__init__(self.low.shape)
 
-    @property
-    def mean(self) -> Tensor:
-        """Tensor: ``(low + high) / 2``."""
-        return (self.low + self.high) / 2
-
-    @property
-    def variance(self) -> Tensor:
-        """Tensor: ``(high - low)² / 12``."""
-        return (self.high - self.low).pow(2) / 12
+    # No mean or variance: Paddle's Uniform leaves them to Distribution (NotImplementedError).
 
     def sample(self, shape: Sequence[int] = (), seed: int = 0) -> Tensor:
         """Draw samples of shape ``[*shape, *batch_shape]``.

@@ -1,0 +1,55 @@
+"""Session-23 differential sweep of ``paddle.distribution`` against real Paddle 3.3.1: the
+methods Paddle leaves to ``Distribution`` (NotImplementedError) rather than defining, which
+results carry no gradient, and the argument checks and values the earlier sweeps (s8, s10, s12,
+s20) missed."""
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+import pytest
+
+import pagaie
+from tests.reference import assert_same, both, paddle_ref, same_exception
+
+
+def _t(fw, v, dtype="float32", grad=False):
+    return fw.to_tensor(np.asarray(v).astype(dtype), stop_gradient=not grad)
+
+
+def _run(fn):
+    """``fn(framework)`` under both frameworks, warnings silenced."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return both(fn)
+
+
+# ---- methods Paddle does not define: Distribution's NotImplementedError ---------------------
+
+UNDEFINED = {
+    "uniform-mean": lambda D, fw: D.Uniform(_t(fw, [0.0, 1.0]), _t(fw, [2.0, 3.0])).mean,
+    "uniform-variance": lambda D, fw: D.Uniform(0.0, 2.0).variance,
+    "geometric-log_prob": lambda D, fw: D.Geometric(_t(fw, [0.3, 0.6])).log_prob(_t(fw, [1.0, 2.0])),
+    "geometric-prob": lambda D, fw: D.Geometric(0.3).prob(_t(fw, [1.0, 2.0])),
+    "independent-rsample": lambda D, fw: D.Independent(
+        D.Normal(_t(fw, [[0.0, 1.0]]), _t(fw, [[1.0, 2.0]])), 1).rsample([2]),
+}
+
+
+@pytest.mark.parametrize("name", list(UNDEFINED))
+def test_methods_paddle_leaves_undefined(name):
+    exc = same_exception(lambda fw: UNDEFINED[name](fw.distribution, fw))
+    assert isinstance(exc, NotImplementedError)
+
+
+# ---- gradients ---------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_geometric_variance_and_stddev_carry_no_gradient(dtype):
+    def run(fw):
+        p = _t(fw, [0.2, 0.5, 0.7], dtype, grad=True)
+        g = fw.distribution.Geometric(p)
+        return [g.variance, g.stddev, g.mean]
+    ours, theirs = _run(run)
+    assert_same(ours, theirs)
+    assert [o.stop_gradient for o in ours] == [t.stop_gradient for t in theirs] == [True, True, False]
