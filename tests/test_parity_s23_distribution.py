@@ -53,3 +53,24 @@ def test_geometric_variance_and_stddev_carry_no_gradient(dtype):
     ours, theirs = _run(run)
     assert_same(ours, theirs)
     assert [o.stop_gradient for o in ours] == [t.stop_gradient for t in theirs] == [True, True, False]
+
+
+# ---- parameter forms ---------------------------------------------------------------------------
+
+BOOL_PARAMS = {
+    "normal": lambda D: D.Normal(True, True),
+    "normal-int-bool": lambda D: D.Normal(False, 2),
+    "uniform": lambda D: D.Uniform(False, True),
+    "lognormal": lambda D: D.LogNormal(False, True),
+}
+
+
+@pytest.mark.parametrize("name", list(BOOL_PARAMS))
+def test_bool_parameters_are_numbers_like_paddle(name):
+    """Paddle turns int parameters, bools included, into floats."""
+    def run(fw):
+        d = BOOL_PARAMS[name](fw.distribution)
+        fw.seed(2)
+        return [d.sample([2]), d.entropy(), d.log_prob(_t(fw, [0.5]))]
+    ours, theirs = _run(run)
+    assert_same(ours, theirs)

@@ -85,9 +85,9 @@ class Normal(Distribution):
         self.dtype = "float32"
         self.all_arg_is_float = False
         self._complex_gaussian = False
-        if isinstance(loc, int) and not isinstance(loc, bool):
+        if isinstance(loc, int):  # bools too, as in Paddle (True is 1.0)
             loc = float(loc)
-        if isinstance(scale, int) and not isinstance(scale, bool):
+        if isinstance(scale, int):  # bools too, as in Paddle (True is 1.0)
             scale = float(scale)
         if isinstance(loc, (list, tuple)):
             loc = np.array(loc)
@@ -226,9 +226,9 @@ class Uniform(Distribution):
         self.dtype = "float32"
         self.all_arg_is_float = False
         self.batch_size_unknown = False
-        if isinstance(low, int) and not isinstance(low, bool):
+        if isinstance(low, int):  # bools too, as in Paddle (True is 1.0)
             low = float(low)
-        if isinstance(high, int) and not isinstance(high, bool):
+        if isinstance(high, int):  # bools too, as in Paddle (True is 1.0)
             high = float(high)
         if self._validate_args(low, high):
             self.low, self.high = low, high
