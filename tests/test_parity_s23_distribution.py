@@ -74,3 +74,58 @@ def test_bool_parameters_are_numbers_like_paddle(name):
         return [d.sample([2]), d.entropy(), d.log_prob(_t(fw, [0.5]))]
     ours, theirs = _run(run)
     assert_same(ours, theirs)
+
+
+# ---- sample shapes: any Sequence where Paddle checks for one; 0-D integer Tensor elements -------
+
+SHAPED = {
+    "bernoulli": lambda D, fw: D.Bernoulli(_t(fw, [0.3, 0.6])),
+    "binomial": lambda D, fw: D.Binomial(4, _t(fw, [0.3, 0.6])),
+    "poisson": lambda D, fw: D.Poisson(_t(fw, [0.5, 2.0])),
+    "continuous-bernoulli": lambda D, fw: D.ContinuousBernoulli(_t(fw, [0.3, 0.6])),
+    "mvn": lambda D, fw: D.MultivariateNormal(_t(fw, [0.0, 1.0]), _t(fw, np.eye(2))),
+    "studentt": lambda D, fw: D.StudentT(_t(fw, [3.0]), _t(fw, [0.0]), _t(fw, [1.0])),
+    "lkj": lambda D, fw: D.LKJCholesky(3, 1.5),
+}
+
+
+@pytest.mark.parametrize("name", list(SHAPED))
+def test_sample_shape_may_be_a_range(name):
+    def run(fw):
+        d = SHAPED[name](fw.distribution, fw)
+        fw.seed(3)
+        return d.sample(range(1, 3))
+    ours, theirs = _run(run)
+    assert_same(ours, theirs)
+
+
+TENSOR_DIMS = {
+    "bernoulli": lambda D, fw: D.Bernoulli(_t(fw, [0.3, 0.6])).sample([fw.to_tensor(2)]),
+    "bernoulli-rsample": lambda D, fw: D.Bernoulli(0.3).rsample((fw.to_tensor(2, "int32"), 3)),
+    "cauchy": lambda D, fw: D.Cauchy(_t(fw, [0.0, 1.0]), _t(fw, [1.0, 2.0])).sample([2, fw.to_tensor(3)]),
+    "multinomial": lambda D, fw: D.Multinomial(3, _t(fw, [0.3, 0.7])).sample([fw.to_tensor(2)]),
+    "categorical": lambda D, fw: D.Categorical(_t(fw, [0.3, 0.7])).sample([fw.to_tensor(4)]),
+}
+
+
+@pytest.mark.parametrize("name", list(TENSOR_DIMS))
+def test_sample_shape_elements_may_be_0d_integer_tensors(name):
+    def run(fw):
+        fw.seed(3)
+        return TENSOR_DIMS[name](fw.distribution, fw)
+    ours, theirs = _run(run)
+    assert_same(ours, theirs)
+
+
+SHAPE_ERRORS = {
+    "cauchy-range": lambda D, fw: D.Cauchy(0.0, 1.0).sample(range(2)),          # TypeError
+    "bernoulli-0d-tensor": lambda D, fw: D.Bernoulli(0.3).sample(fw.to_tensor(2)),  # no len()
+    "cauchy-0d-tensor": lambda D, fw: D.Cauchy(0.0, 1.0).rsample(fw.to_tensor(2)),
+}
+
+
+@pytest.mark.parametrize("name", list(SHAPE_ERRORS))
+def test_sample_shape_errors(name):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        same_exception(lambda fw: SHAPE_ERRORS[name](fw.distribution, fw))

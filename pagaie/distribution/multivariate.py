@@ -233,9 +233,7 @@ class LKJCholesky(Distribution):
 
     def sample(self, sample_shape: Sequence[int] = ()) -> Tensor:
         """Draw Cholesky factors of shape ``[*sample_shape, *batch_shape, dim, dim]``."""
-        if not isinstance(sample_shape, (list, tuple)):
-            raise TypeError("paddle.distribution.LKJCholesky.sample: sample shape must be a "
-                            f"Sequence object, but received {type(sample_shape).__name__}")
+        check_sequence(sample_shape, "LKJCholesky")
         res = self._onion(sample_shape) if self.sample_method == "onion" else self._cvine(sample_shape)
         return res.reshape([*sample_shape, *self.concentration.shape, self.dim, self.dim])
 
