@@ -173,3 +173,16 @@ def test_register_kl_dispatch_over_user_classes(pairs):
     q-first winner up as it stands; two ways give its ambiguity warning."""
     ours, theirs = both(lambda fw: _kl_dispatch(fw, pairs))
     assert ours == theirs
+
+
+# ---- LKJCholesky: cvine samples fill each matrix in the order Paddle's unstable sort gives ------
+
+@pytest.mark.parametrize("dim,conc,shape", [(3, 1.5, [2, 3]), (4, [1.0, 2.0], [2]),
+                                            (4, [[1.0, 2.0, 3.0]], [])])
+def test_lkj_cvine_sample_values_beyond_sixteen_entries(dim, conc, shape):
+    def run(fw):
+        d = fw.distribution.LKJCholesky(dim, _t(fw, conc), "cvine")
+        fw.seed(4)
+        return d.sample(shape)
+    ours, theirs = _run(run)
+    assert_same(ours, theirs)

@@ -220,6 +220,7 @@ class LKJCholesky(Distribution):
         partial = 2 * self._beta.sample(sample_shape) - 1      # [..., d(d-1)/2]
         if d == 2:  # Beta.sample squeezes a trailing axis of size 1
             partial = partial.unsqueeze(-1)
+        partial = self._paddle_fill_order(partial)
         rows, cols = np.tril_indices(d, -1)
         place = np.zeros((len(rows), d * d))
         place[np.arange(len(rows)), rows * d + cols] = 1.0
@@ -230,6 +231,19 @@ class LKJCholesky(Distribution):
         cum = P.cumprod(P.sqrt(1 - r ** 2), dim=-1)
         shifted = P.concat([P.ones([*cum.shape[:-1], 1], dtype=cum.dtype), cum[..., :-1]], axis=-1)
         return (r + P.eye(d, dtype=r.dtype)) * shifted
+
+    @staticmethod
+    def _paddle_fill_order(partial: Tensor) -> Tensor:
+        """``partial`` ([..., n] values, n per matrix) reordered as Paddle fills its matrices:
+        it sorts the (matrix, position) slots by matrix with its unstable argsort, and writes
+        the values in that order, so beyond 16 values in all, a matrix's positions (and even
+        its values) come out permuted. paddle.argsort ties in the same order."""
+        n = partial.shape[-1]
+        count = int(np.prod(partial.shape[:-1]))
+        slots = P.to_tensor(np.tile(np.arange(count), n))      # slot r: matrix r % count
+        inverse = P.argsort(P.argsort(slots))
+        order = inverse.reshape([n, count]).t().reshape([-1])
+        return P.gather(partial.reshape([-1]), order).reshape(partial.shape)
 
     def sample(self, sample_shape: Sequence[int] = ()) -> Tensor:
         """Draw Cholesky factors of shape ``[*sample_shape, *batch_shape, dim, dim]``."""
