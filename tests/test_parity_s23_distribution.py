@@ -186,3 +186,10 @@ def test_lkj_cvine_sample_values_beyond_sixteen_entries(dim, conc, shape):
         return d.sample(shape)
     ours, theirs = _run(run)
     assert_same(ours, theirs)
+
+
+@pytest.mark.parametrize("method", ["log_prob", "prob"])
+def test_mvn_value_wider_than_a_one_dimensional_event_is_a_value_error(method):
+    """A 1-D event's 1 x 1 scale factor is not stretched to the value's width."""
+    same_exception(lambda fw: getattr(fw.distribution.MultivariateNormal(
+        _t(fw, [0.5]), _t(fw, [[2.0]])), method)(_t(fw, [[0.2, 0.3], [1.0, -1.0]])))

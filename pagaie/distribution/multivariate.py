@@ -31,8 +31,11 @@ def _precision_to_scale_tril(prec: Tensor) -> Tensor:
 
 def _mahalanobis(tril: Tensor, x: Tensor) -> Tensor:
     """``x^T (L L^T)^{-1} x`` over broadcast batch axes."""
-    batch = P.broadcast_shape(list(tril.shape[:-2]), list(x.shape[:-1]))
     n = x.shape[-1]
+    if n != tril.shape[-1]:  # expand would stretch a 1 x 1 factor to n x n
+        raise ValueError(f"paddle.distribution.MultivariateNormal: the last axis of the "
+                         f"value ({n}) must match the event size ({tril.shape[-1]})")
+    batch = P.broadcast_shape(list(tril.shape[:-2]), list(x.shape[:-1]))
     lt = tril.expand([*batch, n, n])
     xs = x.expand([*batch, n]).unsqueeze(-1)
     return P.linalg.triangular_solve(lt, xs, upper=False).squeeze(-1).pow(2).sum(-1)
