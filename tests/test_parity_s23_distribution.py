@@ -193,3 +193,20 @@ def test_mvn_value_wider_than_a_one_dimensional_event_is_a_value_error(method):
     """A 1-D event's 1 x 1 scale factor is not stretched to the value's width."""
     same_exception(lambda fw: getattr(fw.distribution.MultivariateNormal(
         _t(fw, [0.5]), _t(fw, [[2.0]])), method)(_t(fw, [[0.2, 0.3], [1.0, -1.0]])))
+
+
+# ---- transforms --------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("method", ["forward_shape", "inverse_shape"])
+@pytest.mark.parametrize("shape", [(), (2,), (3, 1)])
+def test_reshape_transform_empty_event_shape_takes_the_whole_shape(method, shape):
+    """Paddle compares shape[-0:] (all of it) with an empty event shape: only () passes."""
+    def run(fw):
+        tr = fw.distribution.ReshapeTransform((), (1,)) if method == "forward_shape" else \
+            fw.distribution.ReshapeTransform((1,), ())
+        return getattr(tr, method)(shape)
+    if shape:
+        same_exception(run)
+    else:
+        ours, theirs = both(run)
+        assert tuple(ours) == tuple(theirs)
