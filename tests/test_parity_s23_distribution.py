@@ -210,3 +210,27 @@ def test_reshape_transform_empty_event_shape_takes_the_whole_shape(method, shape
     else:
         ours, theirs = both(run)
         assert tuple(ours) == tuple(theirs)
+
+
+# ---- the ``dtype`` attribute: a DataType for Binomial/ContinuousBernoulli over Tensors, the numpy
+# dtype for Normal/Uniform over numpy arrays and lists ---------------------------------
+
+DTYPE_ATTR = {
+    "binomial": lambda D, fw: D.Binomial(3, _t(fw, [0.3])),
+    "binomial-64": lambda D, fw: D.Binomial(3, _t(fw, [0.3], "float64")),
+    "binomial-float": lambda D, fw: D.Binomial(3, 0.3),
+    "continuous-bernoulli": lambda D, fw: D.ContinuousBernoulli(_t(fw, [0.3])),
+    "continuous-bernoulli-float": lambda D, fw: D.ContinuousBernoulli(0.3),
+    "normal-numpy": lambda D, fw: D.Normal(np.array([0.0]), np.array([1.0])),
+    "normal-list": lambda D, fw: D.Normal([0.0], [1.0]),
+    "uniform-numpy-high": lambda D, fw: D.Uniform(0.0, np.array([1.0], "float32")),
+}
+
+
+@pytest.mark.parametrize("name", list(DTYPE_ATTR))
+def test_dtype_attribute_kind_like_paddle(name):
+    def run(fw):
+        d = DTYPE_ATTR[name](fw.distribution, fw).dtype
+        return [type(d).__name__, str(d), d == fw.float32, d == "float64"]
+    ours, theirs = _run(run)
+    assert ours == theirs

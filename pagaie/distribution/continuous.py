@@ -309,7 +309,7 @@ class ContinuousBernoulli(Distribution):
             raise error("paddle.distribution.ContinuousBernoulli: 'probs' must be a float or a "
                         f"Tensor, but received {type(probs).__name__}")
         else:
-            self.dtype = dtype_name(probs)
+            self.dtype = probs.dtype  # a DataType here, as in Paddle (a name otherwise)
         self.lims = P.to_tensor(lims, dtype=self.dtype)
         eps = float(P.finfo(probs.dtype).eps)
         self.probs = P.clip(probs, min=eps, max=1 - eps)

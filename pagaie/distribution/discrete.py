@@ -328,7 +328,7 @@ class Binomial(Distribution):
         if isinstance(probs, float):
             probs = P.to_tensor(probs, dtype=self.dtype)
         else:
-            self.dtype = dtype_name(probs)
+            self.dtype = probs.dtype  # a DataType here, as in Paddle (a name otherwise)
         if isinstance(total_count, int):
             total_count = P.to_tensor(total_count, dtype=self.dtype)
         else:

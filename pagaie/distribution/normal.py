@@ -21,11 +21,12 @@ _LOG_SQRT_2PI = math.log(math.sqrt(2.0 * math.pi))
 
 def _float_pair(obj: Distribution, a: Any, b: Any) -> tuple:
     """Two non-tensor parameters as tensors of the dtype Paddle picks: a float32/float64 numpy
-    argument's dtype (the first one found), else float32."""
+    argument's dtype (the first one found; kept as the numpy dtype, which Paddle reports as the
+    distribution's ``dtype``), else float32."""
     dtype = "float32"
     for v in (a, b):
         if isinstance(v, np.ndarray) and str(v.dtype) in ("float32", "float64"):
-            dtype = str(v.dtype)
+            dtype = v.dtype
             break
     ta, tb = obj._to_tensor(a, b)
     if dtype != "float32":
