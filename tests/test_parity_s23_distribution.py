@@ -234,3 +234,19 @@ def test_dtype_attribute_kind_like_paddle(name):
         return [type(d).__name__, str(d), d == fw.float32, d == "float64"]
     ours, theirs = _run(run)
     assert ours == theirs
+
+
+# ---- complex Normal: sample(seed=...) draws Paddle's seeded complex gaussian --------------------
+
+@pytest.mark.parametrize("form", ["complex-float", "complex64", "complex128"])
+def test_complex_normal_seeded_sample_values(form):
+    def run(fw):
+        if form == "complex-float":
+            d = fw.distribution.Normal(1 + 1j, 2.0)
+        else:
+            real = "float32" if form == "complex64" else "float64"
+            d = fw.distribution.Normal(fw.to_tensor(np.array([1 + 1j, 2j], form)),
+                                       _t(fw, [1.0, 2.0], real))
+        return [d.sample([3], seed=7), d.sample([2], seed=7)]
+    ours, theirs = _run(run)
+    assert_same(ours, theirs)

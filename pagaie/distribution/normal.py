@@ -42,11 +42,17 @@ def _std_normal(shape: list, dtype: str, seed: int, complex_: bool) -> Tensor:
         if complex_:
             return P.normal(mean=0j, shape=shape).astype(dtype)
         return P.standard_normal(shape, dtype=dtype)
-    if not complex_ and on_paddle_cpu(default_device()):
-        # Paddle's kernel samples float16/bfloat16 in float32, then casts
-        np_dt = np.float64 if dtype == "float64" else np.float32
+    if on_paddle_cpu(default_device()):
+        # Paddle's kernel samples float16/bfloat16 in float32, then casts; a complex sample
+        # takes its real and imaginary parts from successive draws of std 1/sqrt(2) (in float32)
+        np_dt = np.float64 if dtype in ("float64", "complex128") else np.float32
         n = int(np.prod(shape)) if shape else 1
-        z = _std_dists.normal(cpu_engine(seed), n, 0.0, 1.0, np_dt).reshape(shape)
+        if complex_:
+            std = float(np.float32(1.0 / math.sqrt(2.0)))
+            v = _std_dists.normal(cpu_engine(seed), 2 * n, 0.0, std, np_dt)
+            z = (v[0::2] + 1j * v[1::2]).reshape(shape)
+        else:
+            z = _std_dists.normal(cpu_engine(seed), n, 0.0, 1.0, np_dt).reshape(shape)
         return P.to_tensor(z).astype(dtype)
     real = "float64" if dtype in ("float64", "complex128") else "float32"
     u = P.uniform([4 if complex_ else 2, *shape], dtype=real, seed=seed)
