@@ -250,3 +250,13 @@ def test_complex_normal_seeded_sample_values(form):
         return [d.sample([3], seed=7), d.sample([2], seed=7)]
     ours, theirs = _run(run)
     assert_same(ours, theirs)
+
+
+def test_complex128_normal_sample_draws_in_double_precision():
+    def run(fw):
+        d = fw.distribution.Normal(fw.to_tensor(np.array([1 + 1j, 2j], "complex128")),
+                                   _t(fw, [1.0, 2.0], "float64"))
+        fw.seed(5)
+        return d.sample([3])
+    ours, theirs = _run(run)
+    assert_same(ours, theirs, rtol=1e-12, atol=1e-14)

@@ -38,9 +38,7 @@ def _std_normal(shape: list, dtype: str, seed: int, complex_: bool) -> Tensor:
     """Standard normal samples; a non-zero ``seed`` makes them a fixed function of it: on the
     CPU, Paddle's values (its Gaussian kernel on a fresh engine seeded with ``seed``);
     elsewhere Box-Muller over seeded uniforms."""
-    if not seed:
-        if complex_:
-            return P.normal(mean=0j, shape=shape).astype(dtype)
+    if not seed:  # a complex dtype draws complex gaussian parts in its own precision
         return P.standard_normal(shape, dtype=dtype)
     if on_paddle_cpu(default_device()):
         # Paddle's kernel samples float16/bfloat16 in float32, then casts; a complex sample
