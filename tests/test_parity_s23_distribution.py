@@ -260,3 +260,7 @@ def test_complex128_normal_sample_draws_in_double_precision():
         return d.sample([3])
     ours, theirs = _run(run)
     assert_same(ours, theirs, rtol=1e-12, atol=1e-14)
+
+
+def test_variable_without_constraint_is_an_assertion_error():
+    same_exception(lambda fw: fw.distribution.variable.Variable().constraint(_t(fw, [1.0])))
