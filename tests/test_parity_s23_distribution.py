@@ -265,3 +265,24 @@ def test_complex128_normal_sample_draws_in_double_precision():
 
 def test_variable_without_constraint_is_an_assertion_error():
     same_exception(lambda fw: fw.distribution.variable.Variable().constraint(_t(fw, [1.0])))
+
+
+# ---- Categorical.sample: batched logits take a list shape only; numpy shapes are refused -------
+
+CATEGORICAL_SHAPES = {"2d-tuple": ([[0.2, 0.8], [0.5, 0.5]], (3,)), "2d-empty-tuple": ([[0.2, 0.8], [0.5, 0.5]], ()),
+                      "2d-numpy": ([[0.2, 0.8], [0.5, 0.5]], np.array([2])), "1d-numpy": ([0.2, 0.8], np.array([2]))}
+
+
+@pytest.mark.parametrize("name", list(CATEGORICAL_SHAPES))
+def test_categorical_sample_shape_kinds(name):
+    logits, shape = CATEGORICAL_SHAPES[name]
+    same_exception(lambda fw: fw.distribution.Categorical(_t(fw, logits)).sample(shape))
+
+
+def test_categorical_batched_sample_default_and_list_shapes():
+    def run(fw):
+        d = fw.distribution.Categorical(_t(fw, [[0.2, 0.8], [0.5, 0.5]]))
+        fw.seed(1)
+        return [d.sample(), d.sample([3]), fw.distribution.Categorical(_t(fw, [0.2, 0.8])).sample((2, 1))]
+    ours, theirs = _run(run)
+    assert_same(ours, theirs)

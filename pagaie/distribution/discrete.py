@@ -155,13 +155,22 @@ class Categorical(Distribution):
         # every axis of ``logits`` but the last, as ``sample`` draws.
         super().__init__(tuple(self.logits.shape[:-1]))
 
-    def sample(self, shape: Sequence[int] = ()) -> Tensor:
-        """Draw class indices (int64) of shape ``[*shape, *batch_shape]``."""
+    def sample(self, shape: Sequence[int] = []) -> Tensor:  # noqa: B006 - Paddle's default, never mutated
+        """Draw class indices (int64) of shape ``[*shape, *batch_shape]``.
+
+        As in Paddle, batched logits take a list ``shape`` only (Paddle appends the batch
+        shape to it with ``+``), and a numpy array is refused."""
+        dims = list(self.logits.shape)
+        if isinstance(shape, np.ndarray):
+            raise ValueError("paddle.distribution.Categorical.sample: shape must be a list, tuple "
+                             "or Tensor, but received numpy.ndarray")
+        if len(dims) > 1 and not isinstance(shape, list):
+            raise TypeError("paddle.distribution.Categorical.sample: with batched logits the "
+                            f"shape must be a list, but received {type(shape).__name__}")
         if isinstance(shape, (int, np.integer)) and not isinstance(shape, bool):
             shape = [shape]     # Paddle takes a bare int for the number of draws
         shape = list(shape_tuple(shape, "Categorical.sample"))
         n = int(np.prod(shape)) if shape else 1
-        dims = list(self.logits.shape)
         logits = self.logits
         if len(dims) > 1:
             logits = P.reshape(logits, [int(np.prod(dims[:-1])), dims[-1]])
