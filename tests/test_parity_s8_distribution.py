@@ -162,8 +162,8 @@ def test_categorical_sample_takes_an_int_like_paddle():
         return d.sample(4)
     ours, theirs = _run(run)
     assert_same(ours, theirs)
-    two_d = pagaie.distribution.Categorical(_t(pagaie, [[0.2, 0.8], [0.5, 0.5]]))
-    assert list(two_d.sample(3).shape) == [3, 2]
+    # batched logits take a list only: Paddle appends the batch shape with +
+    same_exception(lambda fw: fw.distribution.Categorical(_t(fw, [[0.2, 0.8], [0.5, 0.5]])).sample(3))
 
 
 FLOAT_SHAPE_ERRORS = {

@@ -7,6 +7,7 @@ composite.
 from __future__ import annotations
 
 import warnings
+from collections import abc
 from typing import Any, Sequence
 
 import numpy as np
@@ -30,10 +31,11 @@ def sum_rightmost(value: Tensor, n: int) -> Tensor:
 
 
 def shape_tuple(shape: Any, api: str) -> tuple:
-    """A sample shape as a tuple of ints (list, tuple, numpy array or 1-D tensor)."""
+    """A sample shape as a tuple of ints (list, tuple, range, numpy array or 1-D tensor)."""
     if isinstance(shape, Tensor):
-        shape = shape.tolist()
-    if isinstance(shape, (list, tuple, np.ndarray, P.Size)):
+        # iterated as Paddle's tuple(shape) does: a 0-D tensor has no length (AssertionError)
+        shape = list(shape)
+    if isinstance(shape, (list, tuple, range, np.ndarray, P.Size)):
         return int_dims(shape, api)
     raise TypeError(f"paddle.distribution.{api}: 'shape' must be a sequence of ints, "
                     f"but received {type(shape).__name__}")
@@ -41,9 +43,13 @@ def shape_tuple(shape: Any, api: str) -> tuple:
 
 def int_dims(shape: Any, api: str) -> tuple:
     """The elements of a sample shape as ints; a non-integer element (such as 2.5) is a
-    TypeError, as in Paddle, rather than being truncated."""
+    TypeError, as in Paddle, rather than being truncated. A 0-D integer Tensor counts as its
+    value (Paddle's shape arguments take them)."""
     dims = []
     for v in shape:
+        if (isinstance(v, Tensor) and not v.is_floating_point() and not v.is_complex()
+                and v.dtype != P.bool and v.ndim == 0):
+            v = int(v.item())
         if not isinstance(v, (int, np.integer)):
             raise TypeError(f"paddle.distribution.{api}: each element of 'shape' must be an int, "
                             f"but received {type(v).__name__} ({v!r}) in {list(shape)!r}")
@@ -74,8 +80,9 @@ def holds_everywhere(cond: Tensor) -> bool:
 
 
 def check_sequence(shape: Any, api: str) -> None:
-    """Paddle's ``sample(shape)`` argument check: a Sequence (list or tuple)."""
-    if not isinstance(shape, (list, tuple)):
+    """Paddle's ``sample(shape)`` argument check: a ``collections.abc.Sequence`` (list, tuple,
+    range...)."""
+    if not isinstance(shape, abc.Sequence):
         raise TypeError(f"paddle.distribution.{api}.sample: sample shape must be a Sequence "
                         f"object, but received {type(shape).__name__}")
 

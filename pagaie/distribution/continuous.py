@@ -10,7 +10,7 @@ import numpy as np
 import pagaie as P
 from pagaie._core.tensor import Tensor
 from pagaie.distribution._base import (Distribution, broadcast, check_sequence, dtype_name,
-                                       int_dims, sample_via_rsample)
+                                       sample_via_rsample, shape_tuple)
 
 __all__ = ["Cauchy", "Laplace", "StudentT", "ContinuousBernoulli"]
 
@@ -84,7 +84,7 @@ class Cauchy(Distribution):
         if not isinstance(shape, (np.ndarray, Tensor, list, tuple)):
             raise TypeError("paddle.distribution.Cauchy.rsample: 'shape' must be a sequence of "
                             f"ints, but received {type(shape).__name__}")
-        dims = int_dims(shape.tolist() if isinstance(shape, Tensor) else shape, "Cauchy.rsample")
+        dims = shape_tuple(shape, "Cauchy.rsample")
         full = list(self._extend_shape(dims))
         u = P.rand(full, dtype=self.dtype)
         return self.loc.expand(full) + self.scale.expand(full) * P.tan(np.pi * (u - 0.5))
@@ -309,7 +309,7 @@ class ContinuousBernoulli(Distribution):
             raise error("paddle.distribution.ContinuousBernoulli: 'probs' must be a float or a "
                         f"Tensor, but received {type(probs).__name__}")
         else:
-            self.dtype = dtype_name(probs)
+            self.dtype = probs.dtype  # a DataType here, as in Paddle (a name otherwise)
         self.lims = P.to_tensor(lims, dtype=self.dtype)
         eps = float(P.finfo(probs.dtype).eps)
         self.probs = P.clip(probs, min=eps, max=1 - eps)

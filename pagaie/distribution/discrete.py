@@ -155,13 +155,22 @@ class Categorical(Distribution):
         # every axis of ``logits`` but the last, as ``sample`` draws.
         super().__init__(tuple(self.logits.shape[:-1]))
 
-    def sample(self, shape: Sequence[int] = ()) -> Tensor:
-        """Draw class indices (int64) of shape ``[*shape, *batch_shape]``."""
+    def sample(self, shape: Sequence[int] = []) -> Tensor:  # noqa: B006 - Paddle's default, never mutated
+        """Draw class indices (int64) of shape ``[*shape, *batch_shape]``.
+
+        As in Paddle, batched logits take a list ``shape`` only (Paddle appends the batch
+        shape to it with ``+``), and a numpy array is refused."""
+        dims = list(self.logits.shape)
+        if isinstance(shape, np.ndarray):
+            raise ValueError("paddle.distribution.Categorical.sample: shape must be a list, tuple "
+                             "or Tensor, but received numpy.ndarray")
+        if len(dims) > 1 and not isinstance(shape, list):
+            raise TypeError("paddle.distribution.Categorical.sample: with batched logits the "
+                            f"shape must be a list, but received {type(shape).__name__}")
         if isinstance(shape, (int, np.integer)) and not isinstance(shape, bool):
             shape = [shape]     # Paddle takes a bare int for the number of draws
         shape = list(shape_tuple(shape, "Categorical.sample"))
         n = int(np.prod(shape)) if shape else 1
-        dims = list(self.logits.shape)
         logits = self.logits
         if len(dims) > 1:
             logits = P.reshape(logits, [int(np.prod(dims[:-1])), dims[-1]])
@@ -253,8 +262,9 @@ class Geometric(Distribution):
 
     @property
     def variance(self) -> Tensor:
-        """Tensor: ``(1 / p - 1) / p``."""
-        return (1.0 / self.probs - 1.0) / self.probs
+        """Tensor: ``(1 / p - 1) / p``, without gradient (Paddle rebuilds it with to_tensor,
+        which cuts it from the graph; so is ``stddev``)."""
+        return ((1.0 / self.probs - 1.0) / self.probs).detach()
 
     @property
     def stddev(self) -> Tensor:
@@ -277,13 +287,8 @@ class Geometric(Distribution):
         self._check_k(k, "log_pmf")
         return P.log(self.pmf(k))
 
-    def log_prob(self, value: Any) -> Tensor:
-        """Same as :meth:`log_pmf`."""
-        return self.log_pmf(value)
-
-    def prob(self, value: Any) -> Tensor:
-        """Same as :meth:`pmf`."""
-        return self.pmf(value)
+    # log_prob and prob stay Distribution's (NotImplementedError), as in Paddle: a Geometric
+    # is evaluated with pmf / log_pmf.
 
     sample = sample_via_rsample
 
@@ -332,7 +337,7 @@ class Binomial(Distribution):
         if isinstance(probs, float):
             probs = P.to_tensor(probs, dtype=self.dtype)
         else:
-            self.dtype = dtype_name(probs)
+            self.dtype = probs.dtype  # a DataType here, as in Paddle (a name otherwise)
         if isinstance(total_count, int):
             total_count = P.to_tensor(total_count, dtype=self.dtype)
         else:

@@ -101,7 +101,11 @@ def _dispatch(cls_p: type, cls_q: type) -> Callable:
         raise NotImplementedError(f"paddle.distribution.kl_divergence: no KL divergence is "
                                   f"registered for ({cls_p.__name__}, {cls_q.__name__})")
     left = _most_specific(matches)
-    right = _most_specific([(b, a) for a, b in matches])[::-1]
+    # Paddle ranks the pairs by q's class first, then looks the winner up as it stands, (q, p):
+    # a pair registered one way only, (A, B) with A != B, then fails with a KeyError.
+    right = _most_specific([(b, a) for a, b in matches])
+    if right not in _RULES:
+        raise KeyError(right)
     if _RULES[left] is not _RULES[right]:
         warnings.warn(f"Ambiguous kl_divergence({cls_p.__name__}, {cls_q.__name__}). Please "
                       f"register_kl({left[0].__name__}, {right[1].__name__})", RuntimeWarning)

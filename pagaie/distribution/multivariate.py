@@ -31,8 +31,11 @@ def _precision_to_scale_tril(prec: Tensor) -> Tensor:
 
 def _mahalanobis(tril: Tensor, x: Tensor) -> Tensor:
     """``x^T (L L^T)^{-1} x`` over broadcast batch axes."""
-    batch = P.broadcast_shape(list(tril.shape[:-2]), list(x.shape[:-1]))
     n = x.shape[-1]
+    if n != tril.shape[-1]:  # expand would stretch a 1 x 1 factor to n x n
+        raise ValueError(f"paddle.distribution.MultivariateNormal: the last axis of the "
+                         f"value ({n}) must match the event size ({tril.shape[-1]})")
+    batch = P.broadcast_shape(list(tril.shape[:-2]), list(x.shape[:-1]))
     lt = tril.expand([*batch, n, n])
     xs = x.expand([*batch, n]).unsqueeze(-1)
     return P.linalg.triangular_solve(lt, xs, upper=False).squeeze(-1).pow(2).sum(-1)
@@ -220,6 +223,7 @@ class LKJCholesky(Distribution):
         partial = 2 * self._beta.sample(sample_shape) - 1      # [..., d(d-1)/2]
         if d == 2:  # Beta.sample squeezes a trailing axis of size 1
             partial = partial.unsqueeze(-1)
+        partial = self._paddle_fill_order(partial)
         rows, cols = np.tril_indices(d, -1)
         place = np.zeros((len(rows), d * d))
         place[np.arange(len(rows)), rows * d + cols] = 1.0
@@ -231,11 +235,22 @@ class LKJCholesky(Distribution):
         shifted = P.concat([P.ones([*cum.shape[:-1], 1], dtype=cum.dtype), cum[..., :-1]], axis=-1)
         return (r + P.eye(d, dtype=r.dtype)) * shifted
 
+    @staticmethod
+    def _paddle_fill_order(partial: Tensor) -> Tensor:
+        """``partial`` ([..., n] values, n per matrix) reordered as Paddle fills its matrices:
+        it sorts the (matrix, position) slots by matrix with its unstable argsort, and writes
+        the values in that order, so beyond 16 values in all, a matrix's positions (and even
+        its values) come out permuted. paddle.argsort ties in the same order."""
+        n = partial.shape[-1]
+        count = int(np.prod(partial.shape[:-1]))
+        slots = P.to_tensor(np.tile(np.arange(count), n))      # slot r: matrix r % count
+        inverse = P.argsort(P.argsort(slots))
+        order = inverse.reshape([n, count]).t().reshape([-1])
+        return P.gather(partial.reshape([-1]), order).reshape(partial.shape)
+
     def sample(self, sample_shape: Sequence[int] = ()) -> Tensor:
         """Draw Cholesky factors of shape ``[*sample_shape, *batch_shape, dim, dim]``."""
-        if not isinstance(sample_shape, (list, tuple)):
-            raise TypeError("paddle.distribution.LKJCholesky.sample: sample shape must be a "
-                            f"Sequence object, but received {type(sample_shape).__name__}")
+        check_sequence(sample_shape, "LKJCholesky")
         res = self._onion(sample_shape) if self.sample_method == "onion" else self._cvine(sample_shape)
         return res.reshape([*sample_shape, *self.concentration.shape, self.dim, self.dim])
 

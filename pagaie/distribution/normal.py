@@ -21,11 +21,12 @@ _LOG_SQRT_2PI = math.log(math.sqrt(2.0 * math.pi))
 
 def _float_pair(obj: Distribution, a: Any, b: Any) -> tuple:
     """Two non-tensor parameters as tensors of the dtype Paddle picks: a float32/float64 numpy
-    argument's dtype (the first one found), else float32."""
+    argument's dtype (the first one found; kept as the numpy dtype, which Paddle reports as the
+    distribution's ``dtype``), else float32."""
     dtype = "float32"
     for v in (a, b):
         if isinstance(v, np.ndarray) and str(v.dtype) in ("float32", "float64"):
-            dtype = str(v.dtype)
+            dtype = v.dtype
             break
     ta, tb = obj._to_tensor(a, b)
     if dtype != "float32":
@@ -37,15 +38,19 @@ def _std_normal(shape: list, dtype: str, seed: int, complex_: bool) -> Tensor:
     """Standard normal samples; a non-zero ``seed`` makes them a fixed function of it: on the
     CPU, Paddle's values (its Gaussian kernel on a fresh engine seeded with ``seed``);
     elsewhere Box-Muller over seeded uniforms."""
-    if not seed:
-        if complex_:
-            return P.normal(mean=0j, shape=shape).astype(dtype)
+    if not seed:  # a complex dtype draws complex gaussian parts in its own precision
         return P.standard_normal(shape, dtype=dtype)
-    if not complex_ and on_paddle_cpu(default_device()):
-        # Paddle's kernel samples float16/bfloat16 in float32, then casts
-        np_dt = np.float64 if dtype == "float64" else np.float32
+    if on_paddle_cpu(default_device()):
+        # Paddle's kernel samples float16/bfloat16 in float32, then casts; a complex sample
+        # takes its real and imaginary parts from successive draws of std 1/sqrt(2) (in float32)
+        np_dt = np.float64 if dtype in ("float64", "complex128") else np.float32
         n = int(np.prod(shape)) if shape else 1
-        z = _std_dists.normal(cpu_engine(seed), n, 0.0, 1.0, np_dt).reshape(shape)
+        if complex_:
+            std = float(np.float32(1.0 / math.sqrt(2.0)))
+            v = _std_dists.normal(cpu_engine(seed), 2 * n, 0.0, std, np_dt)
+            z = (v[0::2] + 1j * v[1::2]).reshape(shape)
+        else:
+            z = _std_dists.normal(cpu_engine(seed), n, 0.0, 1.0, np_dt).reshape(shape)
         return P.to_tensor(z).astype(dtype)
     real = "float64" if dtype in ("float64", "complex128") else "float32"
     u = P.uniform([4 if complex_ else 2, *shape], dtype=real, seed=seed)
@@ -85,9 +90,9 @@ class Normal(Distribution):
         self.dtype = "float32"
         self.all_arg_is_float = False
         self._complex_gaussian = False
-        if isinstance(loc, int) and not isinstance(loc, bool):
+        if isinstance(loc, int):  # bools too, as in Paddle (True is 1.0)
             loc = float(loc)
-        if isinstance(scale, int) and not isinstance(scale, bool):
+        if isinstance(scale, int):  # bools too, as in Paddle (True is 1.0)
             scale = float(scale)
         if isinstance(loc, (list, tuple)):
             loc = np.array(loc)
@@ -226,9 +231,9 @@ class Uniform(Distribution):
         self.dtype = "float32"
         self.all_arg_is_float = False
         self.batch_size_unknown = False
-        if isinstance(low, int) and not isinstance(low, bool):
+        if isinstance(low, int):  # bools too, as in Paddle (True is 1.0)
             low = float(low)
-        if isinstance(high, int) and not isinstance(high, bool):
+        if isinstance(high, int):  # bools too, as in Paddle (True is 1.0)
             high = float(high)
         if self._validate_args(low, high):
             self.low, self.high = low, high
@@ -238,15 +243,7 @@ class Uniform(Distribution):
             self.low, self.high, self.dtype = _float_pair(self, low, high)
         super().__init__(self.low.shape)
 
-    @property
-    def mean(self) -> Tensor:
-        """Tensor: ``(low + high) / 2``."""
-        return (self.low + self.high) / 2
-
-    @property
-    def variance(self) -> Tensor:
-        """Tensor: ``(high - low)² / 12``."""
-        return (self.high - self.low).pow(2) / 12
+    # No mean or variance: Paddle's Uniform leaves them to Distribution (NotImplementedError).
 
     def sample(self, shape: Sequence[int] = (), seed: int = 0) -> Tensor:
         """Draw samples of shape ``[*shape, *batch_shape]``.

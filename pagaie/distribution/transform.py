@@ -510,11 +510,13 @@ class ReshapeTransform(Transform):
         if len(shape) < len(old):
             raise ValueError(f"paddle.distribution.ReshapeTransform.{which}: expected the length "
                              f"of 'shape' to be at least {len(old)}, but got {len(shape)}")
-        tail = tuple(shape[len(shape) - len(old):])
+        # Paddle slices with -len(old): an empty event shape then takes the whole shape as its
+        # tail (only () matches) and leaves no batch part.
+        tail = tuple(shape[-len(old):])
         if tail != old:
             raise ValueError(f"paddle.distribution.ReshapeTransform.{which}: event shape "
                              f"mismatch, expected {old}, but got {tail}")
-        return tuple(shape[:len(shape) - len(old)]) + new
+        return tuple(shape[:-len(old)]) + new
 
     def _forward_shape(self, shape: Sequence[int]) -> Sequence[int]:
         return self._swap_event(shape, self._in_event_shape, self._out_event_shape, "forward_shape")

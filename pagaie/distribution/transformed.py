@@ -63,9 +63,7 @@ class Independent(Distribution):
         """Samples of the base distribution."""
         return self._base.sample(shape)
 
-    def rsample(self, shape: Sequence[int] = ()) -> Tensor:
-        """Reparameterised samples of the base distribution."""
-        return self._base.rsample(shape)
+    # No rsample: Paddle's Independent leaves it to Distribution (NotImplementedError).
 
     def log_prob(self, value: Tensor) -> Tensor:
         """The base log-density summed over the reinterpreted axes."""

@@ -45,9 +45,9 @@ class Variable:
 
     def constraint(self, value: Tensor) -> Tensor:
         """Whether each element of ``value`` lies in the support."""
-        if self._constraint is None:
-            raise NotImplementedError("paddle.distribution.variable.Variable.constraint: this "
-                                      "variable has no constraint")
+        if self._constraint is None:  # Paddle asserts it has one
+            raise AssertionError("paddle.distribution.variable.Variable.constraint: this "
+                                 "variable has no constraint")
         return self._constraint.check(value)
 
 
