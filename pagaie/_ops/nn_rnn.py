@@ -223,6 +223,15 @@ def lstm_cell(input, hidden, cell, weight_ih, weight_hh, bias_ih=None, bias_hh=N
         (paddle.Size([2, 3]), paddle.Size([2, 3]))
     """
     _check_cell("paddle.nn.LSTMCell", input, (hidden, cell), weight_ih)
+    # Paddle's matmul of the hidden state and its elementwise update of the cell state
+    # (LSTMCell's own default states with a projection fail here: its state_shape swaps them)
+    if hidden.dim() < 1 or hidden.shape[-1] != weight_hh.shape[-1]:
+        raise ValueError(f"paddle.nn.LSTMCell: the hidden state must be [batch_size, "
+                         f"{weight_hh.shape[-1]}] (weight_hh is {list(weight_hh.shape)}), but "
+                         f"received shape {list(hidden.shape)}")
+    if cell.dim() < 1 or cell.shape[-1] not in (1, weight_ih.shape[0] // 4):
+        raise ValueError(f"paddle.nn.LSTMCell: the cell state must be [batch_size, "
+                         f"{weight_ih.shape[0] // 4}], but received shape {list(cell.shape)}")
     if hidden.shape[-1] * 4 != weight_ih.shape[0] or not _fused_shapes(input, (hidden, cell)):
         # a projected hidden state or broadcasting shapes: no fused cell
         gates = sum(_gates(input, hidden, weight_ih, weight_hh, bias_ih, bias_hh))

@@ -279,9 +279,10 @@ class LSTMCell(RNNCellBase):
 
     @property
     def state_shape(self) -> tuple:
-        """``((h_size,), (hidden_size,))``: the hidden state (``proj_size`` when projecting) and
-        the cell state."""
-        return ((self.proj_size or self.hidden_size,), (self.hidden_size,))
+        """``((hidden_size,), (proj_size or hidden_size,))``, Paddle's value. With a projection
+        these are not the states' true sizes (``h`` is ``proj_size`` wide, ``c`` is
+        ``hidden_size``), so default states then fail in the first matmul, as in Paddle."""
+        return ((self.hidden_size,), (self.proj_size or self.hidden_size,))
 
     def extra_repr(self) -> str:
         return f"{self.input_size}, {self.hidden_size}"
