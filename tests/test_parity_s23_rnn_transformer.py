@@ -1,7 +1,8 @@
 """Session-23 sweep of the recurrent layers against real Paddle 3.3.1, for what the earlier
 sweeps (s11_rnn, s21_attention, nn/test_rnn.py) left out: ``LSTMCell.state_shape`` with a
 projection (and the failing default states it gives), ``RNNCellBase.get_initial_states`` with
-nested shapes.
+nested shapes (Paddle fills the batch size into a shape, a tuple's shapes, or the shapes of a
+list's first item only).
 
 Layers are built in real Paddle and their parameters copied into pagaie's, so the same
 weights run in both."""
@@ -44,3 +45,22 @@ def test_lstm_cell_projection_state_shape():
 def test_lstm_cell_projection_default_states_fail(run):
     """So the default states (h hidden_size wide) fail in the hidden state's matmul."""
     same_exception(run)
+
+
+# ---- get_initial_states -----------------------------------------------------------------------
+@pytest.mark.parametrize("shape", [((4,), [5]), [[[4], [5]]], (4, 5), [-1, 4]],
+                         ids=["tuple", "list-of-list", "one", "batch-given"])
+def test_get_initial_states_shapes(shape):
+    ours, theirs = both(lambda fw: fw.nn.GRUCell(3, 4).get_initial_states(
+        fw.to_tensor(X), shape=shape, dtype="float64", init_value=2.0))
+    assert_same(ours, theirs)
+
+
+@pytest.mark.parametrize("shape", [[[4]], [(4,), (5,)], [[[4], [5]], [[6]]], ((2, 7), [[3], [1]]),
+                                   [], {"a": [4]}],
+                         ids=["list-of-shape", "list-of-shapes", "second-item", "nested-in-tuple",
+                              "empty", "dict"])
+def test_get_initial_states_shapes_paddle_cannot_fill(shape):
+    """A list whose first item is a shape (TypeError), the -1 left in a list's later items
+    (ValueError), a nested shape in a tuple or a dict (AttributeError), an empty shape."""
+    same_exception(lambda fw: fw.nn.GRUCell(3, 4).get_initial_states(fw.to_tensor(X), shape=shape))

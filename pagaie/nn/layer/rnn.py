@@ -107,10 +107,29 @@ class RNNCellBase(Layer):
         def fill_shapes(s: Any) -> Any:
             if is_shape(s):
                 s = list(s)
-                return [-1] + s[1:] if s and s[0] == -1 else [-1] + s
+                return s if s[0] == -1 else [-1] + s   # (an empty shape: IndexError, as in Paddle)
+            if isinstance(s, dict):
+                raise AttributeError(f"{type(self).__name__}.get_initial_states: 'shape' must be a "
+                                     f"shape or a list/tuple of shapes, but received a dict")
             return type(s)(fill_shapes(e) for e in s)
 
         shapes = fill_shapes(shapes)
+        # Paddle puts the batch size into a single shape, into each shape of a tuple, and into
+        # each shape of a list's first item only: the rest keep -1 and fail to fill
+        if is_shape(shapes):
+            batched = [shapes]
+        elif isinstance(shapes, tuple):
+            batched = list(shapes)
+        elif is_shape(shapes[0]):
+            raise TypeError(f"{type(self).__name__}.get_initial_states: a list of shapes must hold "
+                            f"lists/tuples of shapes, but its first item is the shape {shapes[0]}")
+        else:
+            batched = list(shapes[0])
+        for b in batched:
+            if not is_shape(b):
+                raise AttributeError(f"{type(self).__name__}.get_initial_states: expected a shape, "
+                                     f"but received the nested {type(b).__name__} {b}")
+        batched_ids = {id(b) for b in batched}
         if dtype is None:
             try:
                 dtype = self.state_dtype
@@ -122,6 +141,8 @@ class RNNCellBase(Layer):
             if is_shape(s):
                 dt = dts[0] if len(dts) == 1 else dts[k[0]]
                 k[0] += 1
+                if id(s) not in batched_ids:
+                    return _pg.full(s, init_value, dt)
                 return _full_batch_like(ref, batch_dim_idx, s, 0, init_value, dt)
             return type(s)(make(e, k) for e in s)
 
