@@ -2,7 +2,8 @@
 sweeps (s11_rnn, s21_attention, nn/test_rnn.py) left out: ``LSTMCell.state_shape`` with a
 projection (and the failing default states it gives), ``RNNCellBase.get_initial_states`` with
 nested shapes (Paddle fills the batch size into a shape, a tuple's shapes, or the shapes of a
-list's first item only).
+list's first item only), RNN/BiRNN over zero time steps and ``sequence_mask`` with
+``maxlen=0``.
 
 Layers are built in real Paddle and their parameters copied into pagaie's, so the same
 weights run in both."""
@@ -63,4 +64,32 @@ def test_get_initial_states_shapes(shape):
 def test_get_initial_states_shapes_paddle_cannot_fill(shape):
     """A list whose first item is a shape (TypeError), the -1 left in a list's later items
     (ValueError), a nested shape in a tuple or a dict (AttributeError), an empty shape."""
-    same_exception(lambda fw: fw.nn.GRUCell(3, 4).get_initial_states(fw.to_tensor(X), shape=shape))
+    utils = paddle_ref().utils.layers_utils
+    is_sequence = utils.is_sequence
+    try:
+        same_exception(lambda fw: fw.nn.GRUCell(3, 4).get_initial_states(fw.to_tensor(X), shape=shape))
+    finally:   # Paddle swaps this helper during the call and leaves it swapped when it raises
+        utils.is_sequence = is_sequence
+
+
+# ---- zero time steps --------------------------------------------------------------------------
+@pytest.mark.parametrize("run", [
+    lambda fw: fw.nn.RNN(fw.nn.GRUCell(3, 4))(fw.to_tensor(np.zeros((2, 0, 3), "float32"))),
+    lambda fw: fw.nn.RNN(fw.nn.LSTMCell(3, 4), time_major=True)(fw.to_tensor(np.zeros((0, 2, 3), "float32"))),
+    lambda fw: fw.nn.BiRNN(fw.nn.GRUCell(3, 4), fw.nn.GRUCell(3, 4))(fw.to_tensor(np.zeros((2, 0, 3), "float32"))),
+    lambda fw: fw.nn.RNN(fw.nn.LSTMCell(3, 4))(fw.to_tensor(np.zeros((2, 0, 3), "float32")),
+                                               sequence_length=fw.to_tensor([0, 0])),
+], ids=["rnn", "time-major", "birnn", "with-lengths"])
+def test_rnn_wrapper_without_time_steps(run):
+    """Paddle's step loop never runs (UnboundLocalError); the lengths' mask fails first."""
+    same_exception(run)
+
+
+@pytest.mark.parametrize("lengths", [[0, 2], [], [[]]])
+@pytest.mark.parametrize("maxlen", [0, "tensor"])
+def test_sequence_mask_maxlen_zero(lengths, maxlen):
+    """RuntimeError; for no lengths Paddle returns an unusable mask of a negative size (reading it
+    is a ValueError), pagaie raises that ValueError at once."""
+    same_exception(lambda fw: fw.nn.functional.sequence_mask(
+        fw.to_tensor(np.array(lengths, "int64")),
+        fw.to_tensor(0) if maxlen == "tensor" else maxlen).numpy())

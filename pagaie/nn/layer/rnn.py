@@ -396,6 +396,14 @@ def rnn_loop(cell: Layer, inputs: Any, initial_states: Any = None, sequence_leng
     With ``sequence_length``, states stop changing after each sequence's last valid step;
     the outputs at padded steps are whatever the cell returns there (as in Paddle).
     """
+    x0 = _flatten(inputs)[0]
+    if hasattr(x0, "shape") and len(x0.shape) > 1 and int(x0.shape[0 if time_major else 1]) == 0:
+        # Paddle's step loop never runs, and reading the states it would have set fails
+        # (a mask of the lengths, made first, already fails for 0 steps)
+        if sequence_length is not None:
+            _sequence_mask(sequence_length, 0, x0.dtype)
+        raise UnboundLocalError(f"paddle.nn.RNN: 'inputs' has no time steps (shape "
+                                f"{list(x0.shape)}), so no cell step sets the final states")
     if (not kwargs and sequence_length is None and type(cell) in _MODES and not _is_seq(inputs)
             and getattr(cell, "proj_size", 0) == 0 and len(inputs.shape) == 3
             # states of another structure: the cell itself reports them
