@@ -3,7 +3,8 @@ sweeps (s11_rnn, s21_attention, nn/test_rnn.py) left out: ``LSTMCell.state_shape
 projection (and the failing default states it gives), ``RNNCellBase.get_initial_states`` with
 nested shapes (Paddle fills the batch size into a shape, a tuple's shapes, or the shapes of a
 list's first item only), RNN/BiRNN over zero time steps and ``sequence_mask`` with
-``maxlen=0``.
+``maxlen=0``; the stacked networks with a bias attr of False (Paddle's fused weight list is
+then broken), and the fused kernel's backward with a frozen weight or after an eval forward.
 
 Layers are built in real Paddle and their parameters copied into pagaie's, so the same
 weights run in both."""
@@ -93,3 +94,50 @@ def test_sequence_mask_maxlen_zero(lengths, maxlen):
     same_exception(lambda fw: fw.nn.functional.sequence_mask(
         fw.to_tensor(np.array(lengths, "int64")),
         fw.to_tensor(0) if maxlen == "tensor" else maxlen).numpy())
+
+
+# ---- stacked networks: Paddle's fused kernel -------------------------------------------------
+@pytest.mark.parametrize("cls,layers,direction,bias", [
+    ("LSTM", 2, "forward", "ih"), ("GRU", 1, "bidirect", "hh"),          # fails in forward
+    ("GRU", 1, "bidirect", "both"), ("SimpleRNN", 3, "forward", "ih"),   # fails when built
+    ("LSTM", 2, "bidirect", "hh"),
+])
+def test_stacked_network_without_a_bias(cls, layers, direction, bias):
+    """A bias attr of False drops that bias's name, so Paddle's layout of the fused weights
+    indexes past its list (IndexError), or leaves holes that the kernel trips on (RuntimeError)."""
+    kw = {"bias_ih_attr": False} if bias == "ih" else {"bias_hh_attr": False} if bias == "hh" else \
+        {"bias_ih_attr": False, "bias_hh_attr": False}
+    same_exception(lambda fw: getattr(fw.nn, cls)(3, 4, layers, direction=direction, **kw)(
+        fw.to_tensor(X)))
+
+
+@pytest.mark.parametrize("case", ["frozen-weight", "frozen-bias-eval", "eval", "eval-state-grad"])
+def test_fused_backward_failures(case):
+    """Paddle's rnn backward needs every weight's gradient (ValueError) and the training
+    forward's saved values (RuntimeError after an eval forward)."""
+    def run(fw):
+        net = fw.nn.GRU(3, 4, 2, direction="bidirect")
+        if case.startswith("frozen"):
+            getattr(net, "weight_hh_l1_reverse" if "weight" in case else "bias_ih_l0").stop_gradient = True
+        if "eval" in case:
+            net.eval()
+        x = fw.to_tensor(X, stop_gradient=case == "eval-state-grad")
+        h = fw.zeros([4, 2, 4])
+        h.stop_gradient = case != "eval-state-grad"
+        out, _ = net(x, h)
+        (out * out).sum().backward()
+    same_exception(run)
+
+
+def test_frozen_cell_weights_in_the_wrapper_have_gradients():
+    """The RNN wrapper steps the cell (no fused backward): a frozen weight is fine there, also
+    in eval mode."""
+    def run(fw):
+        fw.seed(5)
+        rnn = fw.nn.RNN(fw.nn.LSTMCell(3, 4, bias_hh_attr=False))
+        rnn.eval()
+        x = fw.to_tensor(X, stop_gradient=False)
+        out, (h, c) = rnn(x)
+        return [out, *fw.grad((out * out).sum() + (c * c).sum(), [x, rnn.cell.weight_ih])]
+    ours, theirs = both(run)
+    assert_same(ours, theirs, rtol=1e-5, atol=1e-6)

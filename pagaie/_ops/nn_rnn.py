@@ -81,6 +81,47 @@ def rnn(input, pre_state, weight_list, sequence_length=None, dropout_prob=0.0, i
         size = pre_state[0].shape[-1] if pre_state else weight_list[1].shape[-1]
         out = input.new_empty([input.shape[0], input.shape[1], d * size])
         return out, [h.new_empty(h.shape) for h in pre_state]
+    out, states = _rnn(input, list(pre_state), list(weight_list), sequence_length, dropout_prob,
+                       is_bidirec, num_layers, mode, is_test)
+    return _guard_backward(out, states, list(pre_state), list(weight_list), input, mode, is_test)
+
+
+class _FailingBackward(torch.autograd.Function):
+    """Passes tensors through; their backward raises ``exc(msg)``."""
+
+    @staticmethod
+    def forward(ctx, exc, msg, *ts):
+        ctx.exc, ctx.msg = exc, msg
+        return tuple(t.view_as(t) for t in ts)
+
+    @staticmethod
+    def backward(ctx, *grads):
+        raise ctx.exc(ctx.msg)
+
+
+def _guard_backward(out, states, pre_state, weight_list, input, mode, is_test):
+    """Paddle's CPU ``rnn`` backward writes every weight's gradient and reads what the forward
+    saved for training: with a weight that takes no gradient (stop_gradient) it fails
+    (ValueError), and after an inference forward (``is_test``) too (RuntimeError)."""
+    if not torch.is_grad_enabled() or not any(
+            t.requires_grad for t in [input, *pre_state, *weight_list]):
+        return out, states
+    api = "paddle.nn." + ("SimpleRNN" if mode.startswith("RNN") else mode)
+    if not all(w.requires_grad for w in weight_list):
+        exc, msg = ValueError, (f"{api}: the backward of the fused recurrence needs the gradient of "
+                                "every weight, but some have stop_gradient=True")
+    elif is_test:
+        exc, msg = RuntimeError, (f"{api}: the fused recurrence ran in inference mode (eval), "
+                                  "which keeps nothing for its backward; call train() first")
+    else:
+        return out, states
+    res = _FailingBackward.apply(exc, msg, out, *states)
+    return res[0], list(res[1:])
+
+
+def _rnn(input, pre_state, weight_list, sequence_length, dropout_prob, is_bidirec, num_layers, mode,
+         is_test):
+    d = 2 if is_bidirec else 1
     params, has_bias = _torch_params(list(weight_list), num_layers * d)
     per_cell = 4 if has_bias else 2
     train = not is_test

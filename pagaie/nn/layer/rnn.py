@@ -374,7 +374,7 @@ def _fused_single(cell: Layer, inputs: Any, initial_states: Any, time_major: boo
         initial_states = cell.get_initial_states(x, batch_dim_idx=1, dtype=x.dtype)
     states = [s.unsqueeze(0) for s in _flatten(initial_states)]
     out, finals = _r.rnn(x, states, [cell.weight_ih, cell.weight_hh, cell.bias_ih, cell.bias_hh], None,
-                         0.0, False, cell.input_size, cell.hidden_size, 1, mode, 0, True)
+                         0.0, False, cell.input_size, cell.hidden_size, 1, mode, 0, False)
     if is_reverse:
         out = _pg.flip(out, [0])
     if not time_major:
@@ -409,7 +409,10 @@ def rnn_loop(cell: Layer, inputs: Any, initial_states: Any = None, sequence_leng
             # states of another structure: the cell itself reports them
             and (initial_states is None or _is_seq(initial_states) == (type(cell) is LSTMCell)
                  and len(_flatten(initial_states)) == len(_flatten(cell.state_shape)))
-            and not cell._forward_pre_hooks and not cell._forward_post_hooks):  # hooks see each step
+            and not cell._forward_pre_hooks and not cell._forward_post_hooks  # hooks see each step
+            # the fused backward needs every weight's gradient; Paddle steps the cell here
+            and not any(p.stop_gradient for p in (cell.weight_ih, cell.weight_hh, cell.bias_ih,
+                                                  cell.bias_hh))):
         return _fused_single(cell, inputs, initial_states, time_major, is_reverse)
     t_axis = 0 if time_major else 1
     steps = int(_flatten(inputs)[0].shape[t_axis])
@@ -622,6 +625,19 @@ class RNNBase(LayerList):
                     names.append(f"bias_hh_l{layer}{suffix}")
         for name, param in zip(names, self.parameters()):
             setattr(self, name, param)
+        # A bias attr of False still makes a (frozen) bias in every cell but drops its name, so
+        # Paddle lays out fewer named parameters than the fused kernel reads: its layout step
+        # indexes past the list (IndexError), or the kernel later fails on the holes
+        self._incomplete_weights = self.could_use_cudnn and len(names) < len(self.parameters())
+        if self._incomplete_weights:
+            cells = num_layers * self.num_directions
+            for i in range(len(names)):
+                at = (0 if i % 4 < 2 else 2 * cells) + (i // 4) * 2 + i % 2
+                if at >= len(names):
+                    raise IndexError(f"paddle.nn.{type(self).__name__}: with bias_ih_attr="
+                                     f"{bias_ih_attr} and bias_hh_attr={bias_hh_attr}, the fused "
+                                     f"weight layout of {len(names)} named parameters has no "
+                                     f"place {at}")
 
     def _cells(self) -> list:
         cells = []
@@ -633,6 +649,10 @@ class RNNBase(LayerList):
         """Kept for Paddle compatibility: the fused kernel reads the parameters where they are."""
 
     def _fused(self, inputs: Any, initial_states: Sequence, sequence_length: Any) -> tuple:
+        if getattr(self, "_incomplete_weights", False):
+            raise RuntimeError(f"paddle.nn.{type(self).__name__}: the fused kernel reads "
+                               f"{len(self.parameters())} weights, but a bias attr of False left "
+                               "only the named ones in its weight list (some are missing)")
         cells = self._cells()
         weights = [w for c in cells for w in (c.weight_ih, c.weight_hh)]
         biases = [b for c in cells for b in (c.bias_ih, c.bias_hh)]
