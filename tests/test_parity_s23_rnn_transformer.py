@@ -4,10 +4,11 @@ projection (and the failing default states it gives), ``RNNCellBase.get_initial_
 nested shapes (Paddle fills the batch size into a shape, a tuple's shapes, or the shapes of a
 list's first item only), RNN/BiRNN over zero time steps and ``sequence_mask`` with
 ``maxlen=0``; the stacked networks with a bias attr of False (Paddle's fused weight list is
-then broken), and the fused kernel's backward with a frozen weight or after an eval forward.
+then broken), and the fused kernel's backward with a frozen weight or after an eval forward;
+``dynamic_decode`` of a BeamSearchDecoder given no initial states.
 
-Layers are built in real Paddle and their parameters copied into pagaie's, so the same
-weights run in both."""
+Most cases compare the exception type; the one value comparison seeds both frameworks, whose
+parameter initialisation draws match."""
 from __future__ import annotations
 
 import numpy as np
@@ -141,3 +142,14 @@ def test_frozen_cell_weights_in_the_wrapper_have_gradients():
         return [out, *fw.grad((out * out).sum() + (c * c).sum(), [x, rnn.cell.weight_ih])]
     ours, theirs = both(run)
     assert_same(ours, theirs, rtol=1e-5, atol=1e-6)
+
+
+# ---- decoding ---------------------------------------------------------------------------------
+@pytest.mark.parametrize("inits", [None, [None, None]], ids=["none", "list-of-none"])
+def test_beam_search_without_initial_states(inits):
+    """BeamSearchDecoder.initialize reads the batch size with paddle.shape: ValueError."""
+    def run(fw):
+        dec = fw.nn.BeamSearchDecoder(fw.nn.GRUCell(8, 16), start_token=0, end_token=1, beam_size=2,
+                                      embedding_fn=fw.nn.Embedding(6, 8), output_fn=fw.nn.Linear(16, 6))
+        fw.nn.dynamic_decode(dec, inits=inits, max_step_num=3)
+    same_exception(run)
