@@ -5,7 +5,9 @@ nested shapes (Paddle fills the batch size into a shape, a tuple's shapes, or th
 list's first item only), RNN/BiRNN over zero time steps and ``sequence_mask`` with
 ``maxlen=0``; the stacked networks with a bias attr of False (Paddle's fused weight list is
 then broken), and the fused kernel's backward with a frozen weight or after an eval forward;
-``dynamic_decode`` of a BeamSearchDecoder given no initial states.
+``dynamic_decode`` of a BeamSearchDecoder given no initial states; the gradients of a
+bidirectional network over padded sequences from given initial states (Paddle's backward
+direction reads zeros for the previous hidden state at a shorter sequence's first step).
 
 Most cases compare the exception type; the one value comparison seeds both frameworks, whose
 parameter initialisation draws match."""
@@ -153,3 +155,31 @@ def test_beam_search_without_initial_states(inits):
                                       embedding_fn=fw.nn.Embedding(6, 8), output_fn=fw.nn.Linear(16, 6))
         fw.nn.dynamic_decode(dec, inits=inits, max_step_num=3)
     same_exception(run)
+
+
+# ---- bidirectional networks over padded sequences: Paddle's gradients --------------------------
+def _copy(src, dst):
+    dst.set_state_dict({k: v.numpy() for k, v in src.state_dict().items()})
+
+
+@pytest.mark.parametrize("cls", ["SimpleRNN", "LSTM", "GRU"])
+def test_bidirectional_padded_gradients(cls):
+    """Paddle's CPU backward takes the previous hidden state of the backward direction from the
+    previous step's output, zero past a sequence's end: at a shorter sequence's first step the
+    initial state is read as zeros in the hidden-to-hidden weight gradient (GRU: also in its
+    update gate's), which pagaie reproduces; the values are the true ones."""
+    h0, c0 = _arr((4, 3, 4), 3), _arr((4, 3, 4), 4)
+    lengths = np.array([3, 5, 1], "int64")
+
+    def run(fw, src):
+        net = getattr(fw.nn, cls)(3, 4, 2, direction="bidirect")
+        if src is not None:
+            _copy(src, net)
+        x, h, c = (fw.to_tensor(a, stop_gradient=False) for a in (X[[0, 1, 0]], h0, c0))
+        out, last = net(x, (h, c) if cls == "LSTM" else h, fw.to_tensor(lengths))
+        loss = (out * out).sum() + sum((s * s).sum() for s in (last if cls == "LSTM" else [last]))
+        leaves = [x, h] + ([c] if cls == "LSTM" else [])
+        return net, [out, *fw.grad(loss, leaves + net.parameters())]
+    src, theirs = run(paddle_ref(), None)
+    _, ours = run(pagaie, src)
+    assert_same(ours, theirs, rtol=1e-4, atol=1e-5)

@@ -201,6 +201,10 @@ def _run(mode, input, pre_state, params, has_bias, num_layers, train, is_bidirec
         res = fn(input, hx, params, has_bias, num_layers, 0.0, train, is_bidirec, False)
         return res[0], list(res[1:])
     steps = input.shape[0]
+    if (is_bidirec and torch.is_grad_enabled()
+            and bool((sequence_length.to("cpu", torch.int64) < steps).any())):
+        return _run_bidirec_padded(mode, input, pre_state, params, has_bias, num_layers, train,
+                                   sequence_length)
     # lengths past the last step mean the whole sequence (Paddle's CPU kernel reads out of
     # bounds there; its step-wise RNN wrapper masks nothing, as here)
     lengths = sequence_length.to("cpu", torch.int64).clamp(max=steps)
@@ -220,6 +224,65 @@ def _run(mode, input, pre_state, params, has_bias, num_layers, train, is_bidirec
         out = out * keep.view(1, -1, 1).to(out.dtype)
         states = [torch.where(keep.view(1, -1, 1), s, h0) for s, h0 in zip(states, pre_state)]
     return out, states
+
+
+def _run_bidirec_padded(mode, input, pre_state, params, has_bias, num_layers, train, sequence_length):
+    """Two directions over padded sequences, with the gradients of Paddle's CPU kernel: its
+    backward direction takes the previous hidden state of a step from the previous step's
+    (masked) output, so at the first valid step of a shorter sequence it uses zeros instead of
+    the initial state wherever the previous hidden state enters a gradient formula (the
+    hidden-to-hidden weights' gradient; for GRU also the update gate's). Values are unchanged."""
+    per_cell = 4 if has_bias else 2
+    steps = input.shape[0]
+    lengths = sequence_length.to(input.device, torch.int64).clamp(max=steps)
+    valid = torch.arange(steps, device=input.device).unsqueeze(1) < lengths   # [T, B]
+    x, finals = input, [[] for _ in pre_state]
+    for layer in range(num_layers):
+        cell = params[2 * layer * per_cell:(2 * layer + 2) * per_cell]
+        rows = slice(2 * layer, 2 * layer + 1)
+        out_fw, st_fw = _run(mode, x, [h[rows] for h in pre_state], cell[:per_cell], has_bias, 1,
+                             train, False, sequence_length)
+        w_ih, w_hh = cell[per_cell], cell[per_cell + 1]
+        b_ih, b_hh = (cell[per_cell + 2], cell[per_cell + 3]) if has_bias else (None, None)
+        states = [h[2 * layer + 1] for h in pre_state]
+        outs = [None] * steps
+        prev_out = torch.zeros_like(states[0])   # what Paddle's backward reads as the last state
+        for t in range(steps - 1, -1, -1):
+            m = valid[t].unsqueeze(1)
+            hp = states[0]
+            hp_g = (hp if t == steps - 1 else prev_out).detach()
+            new = _paddle_grad_step(mode, x[t], hp, hp_g, states, w_ih, w_hh, b_ih, b_hh)
+            out = new[0] * m.to(new[0].dtype)
+            states = [torch.where(m, n, o) for n, o in zip(new, states)]
+            outs[t], prev_out = out, out
+        x = torch.cat([out_fw, torch.stack(outs)], -1)
+        for k, s in enumerate(states):
+            finals[k] += [st_fw[k], s.unsqueeze(0)]
+    return x, [torch.cat(f) for f in finals]
+
+
+def _hh(h, h_g, w, b):
+    """``h @ w.T + b`` whose gradient for ``w`` is taken with ``h_g`` in place of ``h``."""
+    wd = w.detach()
+    r = F.linear(h, wd, b) + F.linear(h_g, w - wd)
+    return r
+
+
+def _paddle_grad_step(mode, x, hp, hp_g, states, w_ih, w_hh, b_ih, b_hh):
+    gi, gh = F.linear(x, w_ih, b_ih), _hh(hp, hp_g, w_hh, b_hh)
+    if mode == "LSTM":
+        i, f, g, o = (gi + gh).chunk(4, -1)
+        c = torch.sigmoid(f) * states[1] + torch.sigmoid(i) * torch.tanh(g)
+        return [torch.sigmoid(o) * torch.tanh(c), c]
+    if mode == "GRU":
+        (x_r, x_z, x_c), (h_r, h_z, h_c) = gi.chunk(3, -1), gh.chunk(3, -1)
+        r, z = torch.sigmoid(x_r + h_r), torch.sigmoid(x_z + h_z)
+        c = torch.tanh(x_c + r * h_c)
+        zd = z.detach()
+        # value (hp - c) * z + c; the update gate's gradient reads hp_g for hp
+        return [hp * zd + hp_g * (z - zd) + c * (1 - z)]
+    pre = gi + gh
+    return [torch.tanh(pre) if mode == "RNN_TANH" else torch.relu(pre)]
 
 
 def _check_cell(api, input, states, weight_ih):
