@@ -47,6 +47,14 @@ def sequence_mask(x, maxlen=None, dtype="int64", name=None):
     n = None
     if maxlen is not None:
         n = int(maxlen.reshape(-1)[0].item()) if isinstance(maxlen, torch.Tensor) else int(maxlen)
+    if n == 0:
+        # Paddle's kernel leaves a mask of length 0 unallocated (an empty x: a negative size)
+        if x.numel() == 0:
+            raise ValueError("paddle.nn.functional.sequence_mask: 'maxlen' must be positive, or "
+                             "None / negative for the longest length, but received 0 (negative "
+                             "dimensions are not allowed for empty lengths)")
+        raise RuntimeError("paddle.nn.functional.sequence_mask: 'maxlen' must be positive, or None "
+                           "/ negative for the longest length, but received 0")
     if n is None or n < 0:   # Paddle reads a negative maxlen as "the longest length"
         n = int(x.max().item()) if x.numel() else 0
     pos = torch.arange(n, device=x.device)

@@ -81,6 +81,47 @@ def rnn(input, pre_state, weight_list, sequence_length=None, dropout_prob=0.0, i
         size = pre_state[0].shape[-1] if pre_state else weight_list[1].shape[-1]
         out = input.new_empty([input.shape[0], input.shape[1], d * size])
         return out, [h.new_empty(h.shape) for h in pre_state]
+    out, states = _rnn(input, list(pre_state), list(weight_list), sequence_length, dropout_prob,
+                       is_bidirec, num_layers, mode, is_test)
+    return _guard_backward(out, states, list(pre_state), list(weight_list), input, mode, is_test)
+
+
+class _FailingBackward(torch.autograd.Function):
+    """Passes tensors through; their backward raises ``exc(msg)``."""
+
+    @staticmethod
+    def forward(ctx, exc, msg, *ts):
+        ctx.exc, ctx.msg = exc, msg
+        return tuple(t.view_as(t) for t in ts)
+
+    @staticmethod
+    def backward(ctx, *grads):
+        raise ctx.exc(ctx.msg)
+
+
+def _guard_backward(out, states, pre_state, weight_list, input, mode, is_test):
+    """Paddle's CPU ``rnn`` backward writes every weight's gradient and reads what the forward
+    saved for training: with a weight that takes no gradient (stop_gradient) it fails
+    (ValueError), and after an inference forward (``is_test``) too (RuntimeError)."""
+    if not torch.is_grad_enabled() or not any(
+            t.requires_grad for t in [input, *pre_state, *weight_list]):
+        return out, states
+    api = "paddle.nn." + ("SimpleRNN" if mode.startswith("RNN") else mode)
+    if not all(w.requires_grad for w in weight_list):
+        exc, msg = ValueError, (f"{api}: the backward of the fused recurrence needs the gradient of "
+                                "every weight, but some have stop_gradient=True")
+    elif is_test:
+        exc, msg = RuntimeError, (f"{api}: the fused recurrence ran in inference mode (eval), "
+                                  "which keeps nothing for its backward; call train() first")
+    else:
+        return out, states
+    res = _FailingBackward.apply(exc, msg, out, *states)
+    return res[0], list(res[1:])
+
+
+def _rnn(input, pre_state, weight_list, sequence_length, dropout_prob, is_bidirec, num_layers, mode,
+         is_test):
+    d = 2 if is_bidirec else 1
     params, has_bias = _torch_params(list(weight_list), num_layers * d)
     per_cell = 4 if has_bias else 2
     train = not is_test
@@ -160,6 +201,10 @@ def _run(mode, input, pre_state, params, has_bias, num_layers, train, is_bidirec
         res = fn(input, hx, params, has_bias, num_layers, 0.0, train, is_bidirec, False)
         return res[0], list(res[1:])
     steps = input.shape[0]
+    if (is_bidirec and torch.is_grad_enabled()
+            and bool((sequence_length.to("cpu", torch.int64) < steps).any())):
+        return _run_bidirec_padded(mode, input, pre_state, params, has_bias, num_layers, train,
+                                   sequence_length)
     # lengths past the last step mean the whole sequence (Paddle's CPU kernel reads out of
     # bounds there; its step-wise RNN wrapper masks nothing, as here)
     lengths = sequence_length.to("cpu", torch.int64).clamp(max=steps)
@@ -179,6 +224,65 @@ def _run(mode, input, pre_state, params, has_bias, num_layers, train, is_bidirec
         out = out * keep.view(1, -1, 1).to(out.dtype)
         states = [torch.where(keep.view(1, -1, 1), s, h0) for s, h0 in zip(states, pre_state)]
     return out, states
+
+
+def _run_bidirec_padded(mode, input, pre_state, params, has_bias, num_layers, train, sequence_length):
+    """Two directions over padded sequences, with the gradients of Paddle's CPU kernel: its
+    backward direction takes the previous hidden state of a step from the previous step's
+    (masked) output, so at the first valid step of a shorter sequence it uses zeros instead of
+    the initial state wherever the previous hidden state enters a gradient formula (the
+    hidden-to-hidden weights' gradient; for GRU also the update gate's). Values are unchanged."""
+    per_cell = 4 if has_bias else 2
+    steps = input.shape[0]
+    lengths = sequence_length.to(input.device, torch.int64).clamp(max=steps)
+    valid = torch.arange(steps, device=input.device).unsqueeze(1) < lengths   # [T, B]
+    x, finals = input, [[] for _ in pre_state]
+    for layer in range(num_layers):
+        cell = params[2 * layer * per_cell:(2 * layer + 2) * per_cell]
+        rows = slice(2 * layer, 2 * layer + 1)
+        out_fw, st_fw = _run(mode, x, [h[rows] for h in pre_state], cell[:per_cell], has_bias, 1,
+                             train, False, sequence_length)
+        w_ih, w_hh = cell[per_cell], cell[per_cell + 1]
+        b_ih, b_hh = (cell[per_cell + 2], cell[per_cell + 3]) if has_bias else (None, None)
+        states = [h[2 * layer + 1] for h in pre_state]
+        outs = [None] * steps
+        prev_out = torch.zeros_like(states[0])   # what Paddle's backward reads as the last state
+        for t in range(steps - 1, -1, -1):
+            m = valid[t].unsqueeze(1)
+            hp = states[0]
+            hp_g = (hp if t == steps - 1 else prev_out).detach()
+            new = _paddle_grad_step(mode, x[t], hp, hp_g, states, w_ih, w_hh, b_ih, b_hh)
+            out = new[0] * m.to(new[0].dtype)
+            states = [torch.where(m, n, o) for n, o in zip(new, states)]
+            outs[t], prev_out = out, out
+        x = torch.cat([out_fw, torch.stack(outs)], -1)
+        for k, s in enumerate(states):
+            finals[k] += [st_fw[k], s.unsqueeze(0)]
+    return x, [torch.cat(f) for f in finals]
+
+
+def _hh(h, h_g, w, b):
+    """``h @ w.T + b`` whose gradient for ``w`` is taken with ``h_g`` in place of ``h``."""
+    wd = w.detach()
+    r = F.linear(h, wd, b) + F.linear(h_g, w - wd)
+    return r
+
+
+def _paddle_grad_step(mode, x, hp, hp_g, states, w_ih, w_hh, b_ih, b_hh):
+    gi, gh = F.linear(x, w_ih, b_ih), _hh(hp, hp_g, w_hh, b_hh)
+    if mode == "LSTM":
+        i, f, g, o = (gi + gh).chunk(4, -1)
+        c = torch.sigmoid(f) * states[1] + torch.sigmoid(i) * torch.tanh(g)
+        return [torch.sigmoid(o) * torch.tanh(c), c]
+    if mode == "GRU":
+        (x_r, x_z, x_c), (h_r, h_z, h_c) = gi.chunk(3, -1), gh.chunk(3, -1)
+        r, z = torch.sigmoid(x_r + h_r), torch.sigmoid(x_z + h_z)
+        c = torch.tanh(x_c + r * h_c)
+        zd = z.detach()
+        # value (hp - c) * z + c; the update gate's gradient reads hp_g for hp
+        return [hp * zd + hp_g * (z - zd) + c * (1 - z)]
+    pre = gi + gh
+    return [torch.tanh(pre) if mode == "RNN_TANH" else torch.relu(pre)]
 
 
 def _check_cell(api, input, states, weight_ih):
@@ -223,6 +327,15 @@ def lstm_cell(input, hidden, cell, weight_ih, weight_hh, bias_ih=None, bias_hh=N
         (paddle.Size([2, 3]), paddle.Size([2, 3]))
     """
     _check_cell("paddle.nn.LSTMCell", input, (hidden, cell), weight_ih)
+    # Paddle's matmul of the hidden state and its elementwise update of the cell state
+    # (LSTMCell's own default states with a projection fail here: its state_shape swaps them)
+    if hidden.dim() < 1 or hidden.shape[-1] != weight_hh.shape[-1]:
+        raise ValueError(f"paddle.nn.LSTMCell: the hidden state must be [batch_size, "
+                         f"{weight_hh.shape[-1]}] (weight_hh is {list(weight_hh.shape)}), but "
+                         f"received shape {list(hidden.shape)}")
+    if cell.dim() < 1 or cell.shape[-1] not in (1, weight_ih.shape[0] // 4):
+        raise ValueError(f"paddle.nn.LSTMCell: the cell state must be [batch_size, "
+                         f"{weight_ih.shape[0] // 4}], but received shape {list(cell.shape)}")
     if hidden.shape[-1] * 4 != weight_ih.shape[0] or not _fused_shapes(input, (hidden, cell)):
         # a projected hidden state or broadcasting shapes: no fused cell
         gates = sum(_gates(input, hidden, weight_ih, weight_hh, bias_ih, bias_hh))

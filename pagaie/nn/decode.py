@@ -124,6 +124,9 @@ class BeamSearchDecoder(Decoder):
         """Start every batch entry with one live beam (the others at -1e9) fed ``start_token``."""
         self.kinf = 1e9
         state = _flatten(initial_cell_states)[0]
+        if not isinstance(state, _pg.Tensor):   # Paddle reads its batch size with paddle.shape
+            raise ValueError(f"paddle.nn.BeamSearchDecoder.initialize: the initial cell states must "
+                             f"be Tensors, but received {type(state).__name__}")
         self.batch_size = int(state.shape[0])
         cell_states = _map(self._expand_to_beam_size, initial_cell_states)
         inputs = _pg.full([self.batch_size, self.beam_size], self.start_token, "int64")

@@ -88,7 +88,8 @@ def test_networks_initial_states_time_major_float64():
 
 
 def test_final_state_gradients_vs_paddle_step_by_step_reference():
-    """Initial states + sequence_length: gradients agree with Paddle's own step-by-step path."""
+    """Initial states + sequence_length: gradients agree with Paddle's own step-by-step path
+    (both step; the fused kernel's differ, see test_parity_s23_rnn_transformer)."""
     paddle = paddle_ref()
     h0 = RNG.standard_normal((2, 3, 6)).astype("float32")
     c0 = RNG.standard_normal((2, 3, 6)).astype("float32")
@@ -102,6 +103,7 @@ def test_final_state_gradients_vs_paddle_step_by_step_reference():
     theirs = paddle.nn.LSTM(4, 6, 1, "bidirect")
     theirs.could_use_cudnn = False
     ours = pagaie.nn.LSTM(4, 6, 1, "bidirect")
+    ours.could_use_cudnn = False
     ours.set_state_dict({k: v.numpy() for k, v in theirs.state_dict().items()})
     a, b = run(pagaie, ours), run(paddle, theirs)
     for name in b:
@@ -116,14 +118,14 @@ def test_lstm_proj_size_uses_per_step_path():
 
 def test_no_bias_and_names():
     # bias_ih_attr=False: frozen zero biases, and Paddle's quirky attribute names (its forward
-    # crashes on CPU, so only the structure is compared)
+    # crashes on CPU, so only the structure is compared; pagaie's forward raises as Paddle's
+    # does with more layers, see test_parity_s23_rnn_transformer)
     ours, theirs = both(lambda fw: fw.nn.GRU(4, 6, bias_ih_attr=False))
     assert list(ours.state_dict()) == list(theirs.state_dict())
     b = ours[0].cell.bias_ih
     assert b.stop_gradient and float(b.abs().sum()) == 0
-    y, h = ours(pagaie.to_tensor(X))
-    ref, _ = pagaie.nn.RNN(ours[0].cell)(pagaie.to_tensor(X), sequence_length=pagaie.to_tensor([5, 5, 5]))
-    np.testing.assert_allclose(y.numpy(), ref.numpy(), rtol=1e-5, atol=1e-6)
+    with pytest.raises(RuntimeError):
+        ours(pagaie.to_tensor(X))
     ours, theirs = both(lambda fw: fw.nn.LSTM(4, 6, 2, "bidirect"))
     assert list(ours.state_dict()) == list(theirs.state_dict())
     assert [n for n, _ in ours.named_parameters()] == [n for n, _ in theirs.named_parameters()]

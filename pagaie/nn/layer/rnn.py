@@ -107,10 +107,29 @@ class RNNCellBase(Layer):
         def fill_shapes(s: Any) -> Any:
             if is_shape(s):
                 s = list(s)
-                return [-1] + s[1:] if s and s[0] == -1 else [-1] + s
+                return s if s[0] == -1 else [-1] + s   # (an empty shape: IndexError, as in Paddle)
+            if isinstance(s, dict):
+                raise AttributeError(f"{type(self).__name__}.get_initial_states: 'shape' must be a "
+                                     f"shape or a list/tuple of shapes, but received a dict")
             return type(s)(fill_shapes(e) for e in s)
 
         shapes = fill_shapes(shapes)
+        # Paddle puts the batch size into a single shape, into each shape of a tuple, and into
+        # each shape of a list's first item only: the rest keep -1 and fail to fill
+        if is_shape(shapes):
+            batched = [shapes]
+        elif isinstance(shapes, tuple):
+            batched = list(shapes)
+        elif is_shape(shapes[0]):
+            raise TypeError(f"{type(self).__name__}.get_initial_states: a list of shapes must hold "
+                            f"lists/tuples of shapes, but its first item is the shape {shapes[0]}")
+        else:
+            batched = list(shapes[0])
+        for b in batched:
+            if not is_shape(b):
+                raise AttributeError(f"{type(self).__name__}.get_initial_states: expected a shape, "
+                                     f"but received the nested {type(b).__name__} {b}")
+        batched_ids = {id(b) for b in batched}
         if dtype is None:
             try:
                 dtype = self.state_dtype
@@ -122,6 +141,8 @@ class RNNCellBase(Layer):
             if is_shape(s):
                 dt = dts[0] if len(dts) == 1 else dts[k[0]]
                 k[0] += 1
+                if id(s) not in batched_ids:
+                    return _pg.full(s, init_value, dt)
                 return _full_batch_like(ref, batch_dim_idx, s, 0, init_value, dt)
             return type(s)(make(e, k) for e in s)
 
@@ -279,9 +300,10 @@ class LSTMCell(RNNCellBase):
 
     @property
     def state_shape(self) -> tuple:
-        """``((h_size,), (hidden_size,))``: the hidden state (``proj_size`` when projecting) and
-        the cell state."""
-        return ((self.proj_size or self.hidden_size,), (self.hidden_size,))
+        """``((hidden_size,), (proj_size or hidden_size,))``, Paddle's value. With a projection
+        these are not the states' true sizes (``h`` is ``proj_size`` wide, ``c`` is
+        ``hidden_size``), so default states then fail in the first matmul, as in Paddle."""
+        return ((self.hidden_size,), (self.proj_size or self.hidden_size,))
 
     def extra_repr(self) -> str:
         return f"{self.input_size}, {self.hidden_size}"
@@ -352,7 +374,7 @@ def _fused_single(cell: Layer, inputs: Any, initial_states: Any, time_major: boo
         initial_states = cell.get_initial_states(x, batch_dim_idx=1, dtype=x.dtype)
     states = [s.unsqueeze(0) for s in _flatten(initial_states)]
     out, finals = _r.rnn(x, states, [cell.weight_ih, cell.weight_hh, cell.bias_ih, cell.bias_hh], None,
-                         0.0, False, cell.input_size, cell.hidden_size, 1, mode, 0, True)
+                         0.0, False, cell.input_size, cell.hidden_size, 1, mode, 0, False)
     if is_reverse:
         out = _pg.flip(out, [0])
     if not time_major:
@@ -374,12 +396,23 @@ def rnn_loop(cell: Layer, inputs: Any, initial_states: Any = None, sequence_leng
     With ``sequence_length``, states stop changing after each sequence's last valid step;
     the outputs at padded steps are whatever the cell returns there (as in Paddle).
     """
+    x0 = _flatten(inputs)[0]
+    if hasattr(x0, "shape") and len(x0.shape) > 1 and int(x0.shape[0 if time_major else 1]) == 0:
+        # Paddle's step loop never runs, and reading the states it would have set fails
+        # (a mask of the lengths, made first, already fails for 0 steps)
+        if sequence_length is not None:
+            _sequence_mask(sequence_length, 0, x0.dtype)
+        raise UnboundLocalError(f"paddle.nn.RNN: 'inputs' has no time steps (shape "
+                                f"{list(x0.shape)}), so no cell step sets the final states")
     if (not kwargs and sequence_length is None and type(cell) in _MODES and not _is_seq(inputs)
             and getattr(cell, "proj_size", 0) == 0 and len(inputs.shape) == 3
             # states of another structure: the cell itself reports them
             and (initial_states is None or _is_seq(initial_states) == (type(cell) is LSTMCell)
                  and len(_flatten(initial_states)) == len(_flatten(cell.state_shape)))
-            and not cell._forward_pre_hooks and not cell._forward_post_hooks):  # hooks see each step
+            and not cell._forward_pre_hooks and not cell._forward_post_hooks  # hooks see each step
+            # the fused backward needs every weight's gradient; Paddle steps the cell here
+            and not any(p.stop_gradient for p in (cell.weight_ih, cell.weight_hh, cell.bias_ih,
+                                                  cell.bias_hh))):
         return _fused_single(cell, inputs, initial_states, time_major, is_reverse)
     t_axis = 0 if time_major else 1
     steps = int(_flatten(inputs)[0].shape[t_axis])
@@ -592,6 +625,19 @@ class RNNBase(LayerList):
                     names.append(f"bias_hh_l{layer}{suffix}")
         for name, param in zip(names, self.parameters()):
             setattr(self, name, param)
+        # A bias attr of False still makes a (frozen) bias in every cell but drops its name, so
+        # Paddle lays out fewer named parameters than the fused kernel reads: its layout step
+        # indexes past the list (IndexError), or the kernel later fails on the holes
+        self._incomplete_weights = self.could_use_cudnn and len(names) < len(self.parameters())
+        if self._incomplete_weights:
+            cells = num_layers * self.num_directions
+            for i in range(len(names)):
+                at = (0 if i % 4 < 2 else 2 * cells) + (i // 4) * 2 + i % 2
+                if at >= len(names):
+                    raise IndexError(f"paddle.nn.{type(self).__name__}: with bias_ih_attr="
+                                     f"{bias_ih_attr} and bias_hh_attr={bias_hh_attr}, the fused "
+                                     f"weight layout of {len(names)} named parameters has no "
+                                     f"place {at}")
 
     def _cells(self) -> list:
         cells = []
@@ -603,6 +649,10 @@ class RNNBase(LayerList):
         """Kept for Paddle compatibility: the fused kernel reads the parameters where they are."""
 
     def _fused(self, inputs: Any, initial_states: Sequence, sequence_length: Any) -> tuple:
+        if getattr(self, "_incomplete_weights", False):
+            raise RuntimeError(f"paddle.nn.{type(self).__name__}: the fused kernel reads "
+                               f"{len(self.parameters())} weights, but a bias attr of False left "
+                               "only the named ones in its weight list (some are missing)")
         cells = self._cells()
         weights = [w for c in cells for w in (c.weight_ih, c.weight_hh)]
         biases = [b for c in cells for b in (c.bias_ih, c.bias_hh)]
