@@ -268,7 +268,9 @@ def divide(x, y, name=None, *, rounding_mode=None, out=None):
         if rounding_mode is None:
             _bool_operand_kernel("divide", x, y, _LOW, _DIV_CPU_DTYPES, _DIV_PROGRAM_DTYPES)
         x, y = _scalar_operand(x, y, True)
-    if rounding_mode is None:
+    if rounding_mode is None and _bool_operand(x) and _bool_operand(y):
+        r = _bool_divide(x, y)
+    elif rounding_mode is None:
         r = torch.div(x, y)
     elif rounding_mode in ("trunc", "floor"):
         if type(x) is _T and (x.dtype is torch.bool or x.is_complex()):
@@ -279,6 +281,20 @@ def divide(x, y, name=None, *, rounding_mode=None, out=None):
         raise ValueError(f"paddle.divide: 'rounding_mode' must be None, 'trunc' or 'floor', "
                          f"but received {rounding_mode!r}")
     return r if out is None else write_out(out, r)
+
+
+def _bool_operand(v):
+    return type(v) is bool or (type(v) is _T and v.dtype is torch.bool)
+
+
+def _bool_divide(x, y):
+    """``bool / bool`` (a Python bool counts: Paddle makes it a bool tensor): Paddle's bool
+    kernel divides as integers, so the result is bool (``x`` itself for a True divisor) and a
+    False divisor is an integer division by zero."""
+    x, y = torch.as_tensor(x), torch.as_tensor(y)
+    if not bool(y.all()):
+        raise ZeroDivisionError("paddle.divide: integer division by zero (a False divisor of a bool tensor)")
+    return torch.logical_and(x, y)
 
 
 def _trunc_divide(x, y):
