@@ -37,3 +37,18 @@ def test_bool_divided_by_false_is_an_integer_division_by_zero(form):
     assert type(theirs.value).__name__ == "EnforceNotMet"
     with pytest.raises(ZeroDivisionError):   # (pagaie's integer division by zero, as for //)
         run(pagaie)
+
+
+# -- gradients through in-place ops on non-leaf tensors -------------------------------------------
+
+@pytest.mark.parametrize("view", [False, True])
+def test_floor_divide_inplace_passes_gradients_through(view):
+    """floor_divide_ records no backward: x keeps its grad node (the gradient is not zeroed)."""
+    def run(P):
+        a = P.to_tensor([[1.0, 2.0], [3.0, 4.0]], stop_gradient=False)
+        x = a * 1.0
+        target = x[0] if view else x
+        target.floor_divide_(P.full(target.shape, 2.0))
+        (x * a).sum().backward()
+        return [x, a.grad]
+    assert_same(*both(run))

@@ -973,7 +973,13 @@ def _make_inplace(rec: OpRecord, base: OpRecord) -> Callable:
         elif saved and r.dtype is t.dtype:
             # r does not depend on t itself (computed from a copy): write it into t, so that a
             # view writes through to its base, and t's version says it changed
-            t.copy_(r)
+            if base.differentiable:
+                t.copy_(r)
+            else:
+                # Paddle records no backward for a non-differentiable op (``floor_divide_``):
+                # x keeps its grad node, so gradients pass through the write unchanged
+                with torch.no_grad():
+                    t.copy_(r)
         elif t.requires_grad or r.requires_grad:
             x._rebind(r)  # rebinding keeps the graph intact where copy_ would overwrite a saved input
             if saved:
