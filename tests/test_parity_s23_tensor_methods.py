@@ -52,3 +52,77 @@ def test_floor_divide_inplace_passes_gradients_through(view):
         (x * a).sum().backward()
         return [x, a.grad]
     assert_same(*both(run))
+
+
+# -- numpy numbers as operator operands ------------------------------------------------------------
+
+_OPS = {"add": lambda a, b: a + b, "sub": lambda a, b: a - b, "mul": lambda a, b: a * b,
+        "truediv": lambda a, b: a / b, "floordiv": lambda a, b: a // b, "mod": lambda a, b: a % b,
+        "pow": lambda a, b: a ** b, "lt": lambda a, b: a < b, "ge": lambda a, b: a >= b,
+        "eq": lambda a, b: a == b, "ne": lambda a, b: a != b}
+
+
+@pytest.mark.parametrize("dt", ["int32", "int64", "float32", "float64", "complex64"])
+@pytest.mark.parametrize("v", [np.float32(2.5), np.float16(-1.5), np.complex64(2 + 1j)])
+def test_numpy_float32_number_becomes_a_tensor_of_x_dtype(dt, v):
+    """np.float32/float16/complex64 are not Python numbers to Paddle: the number is cast to x's
+    dtype (2.5 is 2 for an int tensor; a real tensor drops the imaginary part)."""
+    names = ["add", "sub", "mul", "truediv", "lt", "eq"] + (["floordiv", "mod", "pow"] if dt.startswith("int") else [])
+    for name in names:
+        for rev in (False, True):
+            def run(P):
+                x = P.to_tensor(np.array([3, -4, 6], "float32")).astype(dt)
+                return _OPS[name](v, x) if rev else _OPS[name](x, v)
+            if dt == "complex64" and name == "lt":
+                continue
+            assert_same(*both(run), what=f"{name} reflected={rev}")
+
+
+@pytest.mark.parametrize("v", [np.int64(3), np.int32(0), np.int64(-1)])
+def test_numpy_int_with_a_bool_tensor(v):
+    """A numpy int is not a Python int to Paddle: next to a bool tensor it becomes a bool
+    (but ``/`` divides by it as a number)."""
+    for name in ["add", "mul", "truediv", "lt", "ge", "eq", "ne"]:
+        for rev in (False, True):
+            def run(P):
+                x = P.to_tensor([True, False])
+                return _OPS[name](v, x) if rev else _OPS[name](x, v)
+            assert_same(*both(run), what=f"{name} reflected={rev}")
+
+
+@pytest.mark.parametrize("v", [np.int8(1), np.uint8(1), np.uint64(1), np.bool_(True), np.longdouble(1)])
+def test_numpy_numbers_paddle_does_not_read(v):
+    """Paddle reads no other numpy number: TypeError where its operator hands the operand
+    back to Python, ValueError elsewhere."""
+    for name in ["add", "sub", "mul", "truediv", "floordiv", "mod", "pow", "lt", "ge"]:
+        for rev in (False, True):
+            same_exception(lambda P: _OPS[name](v, P.to_tensor([1.0, 2.0])) if rev
+                           else _OPS[name](P.to_tensor([1.0, 2.0]), v))
+
+
+def test_numpy_int16_only_for_the_scalar_kernels():
+    """np.int16 is a number to ``+ - *``, ``x / y`` and ``x ** y`` only."""
+    for name in ["add", "sub", "mul", "truediv", "floordiv", "mod", "pow", "lt", "ge"]:
+        for rev in (False, True):
+            def run(P):
+                x = P.to_tensor([1.0, 2.0])
+                return _OPS[name](np.int16(3), x) if rev else _OPS[name](x, np.int16(3))
+            if (name, rev) in {("add", False), ("add", True), ("sub", False), ("sub", True), ("mul", False),
+                               ("mul", True), ("truediv", False), ("pow", False)}:
+                assert_same(*both(run))
+            else:
+                same_exception(run)
+
+
+@pytest.mark.parametrize("v", [np.int8(1), np.bool_(True)])
+def test_unreadable_numpy_number_compares_by_identity(v):
+    ours, theirs = both(lambda P: (P.to_tensor([1.0]) == v, P.to_tensor([1.0]) != v, v == P.to_tensor([1.0])))
+    assert ours == theirs
+
+
+@pytest.mark.parametrize("dt", ["float16", "bfloat16"])
+@pytest.mark.parametrize("v", [2, 2.5, np.float64(2.0)])
+def test_number_divided_by_a_low_float_tensor_has_no_cpu_kernel(dt, v):
+    """``2 / x`` makes the number a tensor of x's dtype (no reflected scalar kernel)."""
+    same_exception(lambda P: v / P.to_tensor([1.0, 2.0]).astype(dt))
+    assert_same(*both(lambda P: P.to_tensor([1.0, 2.0]).astype(dt) / v))

@@ -508,6 +508,48 @@ def _operand(v: Any) -> Any:
     return unwrap(python_number(v))
 
 
+# How Paddle's Tensor operators read a numpy number: np.float64 and np.complex128 are Python
+# floats and complexes. The operators with a scalar kernel (``+ - *``, ``x / y``, ``x ** y``)
+# take np.int64/int32/int16 as Python ints; the others make np.int64/int32, as np.float32,
+# float16 and complex64 everywhere, a tensor of the other operand's dtype
+# (``int32_x + np.float32(2.5)`` adds 2 and stays int32). Paddle reads no other numpy number.
+_NP_INTS = (np.int64, np.int32, np.int16)
+_NP_CAST = (np.float32, np.float16, np.complex64, np.int64, np.int32)
+_SCALAR_KERNEL = frozenset({("add", False), ("add", True), ("subtract", False), ("subtract", True),
+                            ("multiply", False), ("multiply", True), ("divide", False), ("pow", False)})
+# (operator, reflected) pairs whose C++ method hands an unreadable operand back to Python
+# (NotImplemented: numpy then refuses the Tensor, a TypeError); the others raise ValueError
+_NP_DEFER = frozenset({("add", False), ("add", True), ("subtract", False), ("multiply", False),
+                       ("multiply", True), ("floor_divide", False), ("remainder", False),
+                       ("pow", False), ("equal", False), ("not_equal", False)})
+
+
+def numpy_operand(t: torch.Tensor, v: np.generic, api: str, reflected: bool = False) -> Any:
+    """The numpy number ``v`` as the other operand of the Tensor operator of op ``api`` whose
+    tensor operand holds ``t``: a Python number, a 0-D tensor of ``t``'s dtype holding ``v`` cast
+    to it (C casts: 2.5 is 2 for an int tensor, a complex loses its imaginary part for a real
+    one), or NotImplemented (Python then raises TypeError) for a numpy number Paddle does not
+    read there. A numpy int next to a bool tensor is a bool tensor even for the scalar kernels
+    (their bool result), but ``/`` divides by it as a number."""
+    if isinstance(v, (float, complex)):   # np.float64, np.complex128: Python's own types
+        return v.item()
+    kind = type(v)
+    scalar = (api, reflected) in _SCALAR_KERNEL
+    if kind in _NP_INTS and ((scalar and t.dtype is not torch.bool) or (
+            api == "divide" and (scalar or kind is not np.int16))):
+        return v.item()   # (``/`` first makes an integer or bool x float32: a number then)
+    if not (kind in _NP_CAST or (kind is np.int16 and scalar)):
+        if (api, reflected) in _NP_DEFER:
+            return NotImplemented
+        raise ValueError(f"{public_name(api)}: the operand must be a Tensor, a Python number or a "
+                         f"numpy float16/float32/float64, int32/int64 or complex64/complex128 "
+                         f"number, but received numpy.{kind.__name__}")
+    value = v.item()
+    if isinstance(value, complex) and not t.is_complex():
+        value = value.real
+    return torch.tensor(value, device=t.device).to(t.dtype)
+
+
 def bind_out(out: Any, r: Any) -> None:
     """Paddle's ``out=`` tensor is the op's output: when the result joins the autograd graph,
     ``out`` holds it (gradients flow through ``out``; its ``inplace_version`` is unchanged).
@@ -782,7 +824,10 @@ def binary_operator(api: Callable, reflected: bool = False) -> Callable:
            f"        if type(other) is _ndarray or isinstance(other, _npgeneric):\n"
            f"            other = _tensor_operand(other)\n"
            f"        return _api{pair}\n"
-           f"    o = {_unwrap_expr('other')}\n"
+           f"    o = (other._t if type(other) is _Tensor else other if type(other) in _PLAIN\n"
+           f"         else _u(other, self._t))\n"
+           f"    if o is NotImplemented:\n"
+           f"        return o\n"
            f"    try:\n"
            f"        r = _kernel({order})\n"
            f"    except (RuntimeError, IndexError, ValueError) as exc:\n"
@@ -798,10 +843,11 @@ def binary_operator(api: Callable, reflected: bool = False) -> Callable:
            f"    return _wrapr(r, {pair}, {{}})\n")
     ns = {"_state": STATE, "_api": number_api(api), "_kernel": rec.kernel, "_Tensor": Tensor,
           "_wrapr": _WRAPPERS[_rule_of(rec)], "_wrap_stopped": wrap_stopped, "_carry": carry_grad,
-          "_ug": UNTRACKED_GRADS, "_UNTR": _UNTRACKED, "_PLAIN": _PLAIN, "_TT": torch.Tensor, "_new": object.__new__, "_u": _operand,
+          "_ug": UNTRACKED_GRADS, "_UNTR": _UNTRACKED, "_PLAIN": _PLAIN, "_TT": torch.Tensor, "_new": object.__new__,
           "_translate": translate_error, "_ndarray": np.ndarray, "_tensor_operand": _tensor_operand,
-          "_npgeneric": np.generic,
-          "_bad_operand": _bad_operand}
+          "_npgeneric": np.generic, "_bad_operand": _bad_operand}
+    ns["_u"] = lambda v, t: (numpy_operand(t, v, rec.name, reflected)
+                             if isinstance(v, np.generic) and v.dtype.kind in "biufc" else _operand(v))
     exec(compile(src, f"<pagaie operator {rec.name}>", "exec"), ns)
     op = ns["op"]
     op.__name__ = op.__qualname__ = name % rec.name

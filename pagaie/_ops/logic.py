@@ -14,7 +14,7 @@ import numpy as np
 import torch
 
 from pagaie._core.dtype import python_number
-from pagaie._core.registry import NoKernelError, defop, number_api
+from pagaie._core.registry import NoKernelError, defop, number_api, numpy_operand
 from pagaie._core.tensor import Tensor, wrap
 from pagaie._ops._helpers import (ALL_DTYPES, check_binary_dtypes, check_same_dtype, dtype_name, kernel_dtypes,
                                   pair_kernel_dtypes, pair_kernel_key, parser_bool, write_out)
@@ -696,8 +696,14 @@ def _cmp_operator(fn, arrays=False):
     """``self <op> other`` for Tensors and numbers (and, for comparisons, numpy arrays, which
     become tensors of their own dtype as in Paddle)."""
     fn = number_api(fn)
+    api = fn.op_record.name
 
     def op(self, other):
+        if isinstance(other, np.generic) and other.dtype.kind in "biufc":
+            other = numpy_operand(self._t, other, api)
+            if other is NotImplemented:   # (``x == np.int8(1)``: Python's identity test)
+                return other
+            return fn(self, wrap(other) if type(other) is _T else other)
         if isinstance(other, _SCALARS):
             return fn(self, python_number(other))
         if arrays and isinstance(other, np.ndarray) and other.dtype.kind in "biufc":
@@ -775,6 +781,8 @@ def _eq_operator(base):
     ``paddle.equal`` first casts the number to x's dtype: such a number goes in as a 0-D tensor."""
     def op(self, other):
         t = self._t
+        if isinstance(other, np.generic) and not isinstance(other, (float, complex)):
+            return base(self, other)   # (see numpy_operand)
         other = python_number(other)   # (np.float64 is a Python float to Paddle)
         if (type(other) is float or (type(other) is int and t.dtype is torch.bool)) \
                 and not (t.is_floating_point() or t.is_complex()):
