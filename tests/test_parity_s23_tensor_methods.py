@@ -126,3 +126,36 @@ def test_number_divided_by_a_low_float_tensor_has_no_cpu_kernel(dt, v):
     """``2 / x`` makes the number a tensor of x's dtype (no reflected scalar kernel)."""
     same_exception(lambda P: v / P.to_tensor([1.0, 2.0]).astype(dt))
     assert_same(*both(lambda P: P.to_tensor([1.0, 2.0]).astype(dt) / v))
+
+
+# -- contiguous / is_contiguous ---------------------------------------------------------------------
+
+def test_contiguous_converts_a_strided_view_in_place():
+    """Paddle makes the view itself contiguous (a copy: later writes no longer reach the base)."""
+    def run(P):
+        x = P.to_tensor([[1.0, 2.0], [3.0, 4.0]])
+        y = x.t()
+        r = y.contiguous()
+        y[0, 0] = 100.0
+        return [r is y, y.is_contiguous(), y.strides, x, y]
+    ours, theirs = both(run)
+    assert ours[:3] == theirs[:3]
+    assert_same(ours[3:], theirs[3:])
+
+
+def test_contiguous_view_keeps_its_gradient():
+    def run(P):
+        a = P.to_tensor([[1.0, 2.0], [3.0, 4.0]], stop_gradient=False)
+        y = a.t()
+        y.contiguous()
+        y.scale_(2.0)
+        (y * y).sum().backward()
+        return [y, a.grad]
+    assert_same(*both(run))
+
+
+@pytest.mark.parametrize("index", [(slice(None, None, 3),), (slice(None), slice(0, 1)), (slice(0, 1),), (1,)])
+def test_is_contiguous_checks_length_one_axes_too(index):
+    ours, theirs = both(lambda P: (lambda y: (y.strides, y.is_contiguous()))(
+        P.to_tensor(np.arange(12.0).reshape(3, 4))[index]))
+    assert ours == theirs

@@ -115,6 +115,19 @@ def write_leaf_view(view: "Tensor", write: Any) -> "Tensor":
     return view
 
 
+def is_dense(t: torch.Tensor) -> bool:
+    """Whether ``t``'s strides are exactly the row-major strides of its shape (torch's
+    is_contiguous ignores the strides of length-1 axes; Paddle's does not)."""
+    if not t.is_contiguous():
+        return False
+    expected = 1
+    for size, stride in zip(reversed(t.shape), reversed(t.stride())):
+        if stride != expected and size != 0:
+            return False
+        expected *= size
+    return True
+
+
 def require_grad(t: torch.Tensor) -> torch.Tensor:
     """Make ``t`` (a torch tensor, in place) say ``stop_gradient=False``: a gradient leaf when
     its dtype can carry gradients, else only flagged as Paddle's integer tensors are."""
@@ -592,7 +605,9 @@ class Tensor(metaclass=_TensorType):
         return self._t.element_size()
 
     def is_contiguous(self) -> bool:
-        return self._t.is_contiguous()
+        """Whether the strides are the row-major strides of the shape. As in Paddle, every axis
+        counts, a length-1 one too (``x[::3]`` of a [3, 4] tensor, strides [12, 1], is not)."""
+        return is_dense(self._t)
 
     def data_ptr(self) -> int:
         return self._t.data_ptr()
