@@ -11,7 +11,7 @@ import torch
 
 from pagaie._core import dtype as _dt
 from pagaie._core.registry import defop
-from pagaie._core.tensor import Tensor, check_inplace, is_dense, next_data_number, wrap
+from pagaie._core.tensor import Tensor, check_inplace, is_dense, next_data_number
 from pagaie._ops import manipulation as _m
 
 __all__: list[str] = ["reshape", "expand", "view", "permute"]  # the variadic forms (see the end)
