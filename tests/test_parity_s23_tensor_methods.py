@@ -159,3 +159,25 @@ def test_is_contiguous_checks_length_one_axes_too(index):
     ours, theirs = both(lambda P: (lambda y: (y.strides, y.is_contiguous()))(
         P.to_tensor(np.arange(12.0).reshape(3, 4))[index]))
     assert ours == theirs
+
+
+# -- a real value tensor written into a complex tensor ---------------------------------------------
+
+_FILLS = {
+    "masked_fill": lambda P, x, v: x.masked_fill(P.to_tensor([True, False]), v),
+    "masked_fill_": lambda P, x, v: x.masked_fill_(P.to_tensor([True, False]), v),
+    "index_fill": lambda P, x, v: x.index_fill(P.to_tensor([0]), 0, v),
+    "index_put": lambda P, x, v: x.index_put((P.to_tensor([0]),), v),
+    "index_put_": lambda P, x, v: x.index_put_((P.to_tensor([0]),), v),
+}
+
+
+@pytest.mark.parametrize("name", sorted(_FILLS))
+def test_complex_tensor_takes_a_real_floating_value_tensor(name):
+    """Paddle's kernel casts a float value to the complex dtype; another complex dtype it cannot
+    cast (NotImplementedError); an int value is still refused."""
+    for dx, dv in [("complex64", "float32"), ("complex128", "float32"), ("complex64", "float64")]:
+        assert_same(*both(lambda P: _FILLS[name](P, P.to_tensor([1.0, 2.0]).astype(dx),
+                                                 P.to_tensor(3.5).astype(dv))))
+    for dx, dv in [("complex64", "complex128"), ("complex128", "complex64"), ("complex64", "int64")]:
+        same_exception(lambda P: _FILLS[name](P, P.to_tensor([1.0, 2.0]).astype(dx), P.to_tensor(3.5).astype(dv)))
