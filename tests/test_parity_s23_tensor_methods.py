@@ -181,3 +181,10 @@ def test_complex_tensor_takes_a_real_floating_value_tensor(name):
                                                  P.to_tensor(3.5).astype(dv))))
     for dx, dv in [("complex64", "complex128"), ("complex128", "complex64"), ("complex64", "int64")]:
         same_exception(lambda P: _FILLS[name](P, P.to_tensor([1.0, 2.0]).astype(dx), P.to_tensor(3.5).astype(dv)))
+
+
+@pytest.mark.parametrize("dx, dy", [("int32", "float32"), ("complex64", "float32"), ("float16", "float32"),
+                                    ("float32", "float64")])
+def test_lerp_looks_up_x_kernel_before_comparing_dtypes(dx, dy):
+    same_exception(lambda P: P.to_tensor([1.0, 2.0]).astype(dx).lerp(P.to_tensor([3.0, 1.0]).astype(dy), 0.5))
+    same_exception(lambda P: P.to_tensor([1.0, 2.0]).astype(dx).lerp_(P.to_tensor([3.0, 1.0]).astype(dy), 0.5))
