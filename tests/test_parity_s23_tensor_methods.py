@@ -188,3 +188,11 @@ def test_complex_tensor_takes_a_real_floating_value_tensor(name):
 def test_lerp_looks_up_x_kernel_before_comparing_dtypes(dx, dy):
     same_exception(lambda P: P.to_tensor([1.0, 2.0]).astype(dx).lerp(P.to_tensor([3.0, 1.0]).astype(dy), 0.5))
     same_exception(lambda P: P.to_tensor([1.0, 2.0]).astype(dx).lerp_(P.to_tensor([3.0, 1.0]).astype(dy), 0.5))
+
+
+# -- fill values past complex64's range --------------------------------------------------------------
+
+@pytest.mark.parametrize("v", [1e40, -1e40])
+def test_complex64_fill_of_an_out_of_range_float_is_inf(v):
+    assert_same(*both(lambda P: P.zeros([2], "complex64").fill_(v)))
+    assert_same(*both(lambda P: P.full_like(P.zeros([2], "complex64"), v)))
