@@ -196,3 +196,34 @@ def test_lerp_looks_up_x_kernel_before_comparing_dtypes(dx, dy):
 def test_complex64_fill_of_an_out_of_range_float_is_inf(v):
     assert_same(*both(lambda P: P.zeros([2], "complex64").fill_(v)))
     assert_same(*both(lambda P: P.full_like(P.zeros([2], "complex64"), v)))
+
+
+# -- computed results are row-major; views and detach keep the input's layout ----------------------
+
+_ON_TRANSPOSED = {
+    "abs": lambda P, v: v.abs(), "add": lambda P, v: v + v, "add_number": lambda P, v: v + 1,
+    "where": lambda P, v: P.where(v > 2, v, v * 0), "astype": lambda P, v: v.astype("int32"),
+    "to": lambda P, v: v.to("float64"), "to_copy": lambda P, v: v.to("float32", copy=True),
+    "eq": lambda P, v: v == 2, "lerp": lambda P, v: P.lerp(v, v, 0.5), "detach": lambda P, v: v.detach(),
+    "getitem": lambda P, v: v[:, 0], "unsqueeze": lambda P, v: v.unsqueeze(0),
+}
+
+
+@pytest.mark.parametrize("name", sorted(_ON_TRANSPOSED))
+def test_layout_of_results_of_a_transposed_input(name):
+    def run(P):
+        x = P.to_tensor([[1.0, 2.0], [3.0, 4.0]], stop_gradient=False)
+        y = _ON_TRANSPOSED[name](P, x.t())
+        return [y.strides, y.is_contiguous(), y]
+    ours, theirs = both(run)
+    assert ours[:2] == theirs[:2]
+    assert_same(ours[2], theirs[2])
+
+
+def test_detach_of_a_view_still_shares_memory():
+    def run(P):
+        x = P.to_tensor([[1.0, 2.0], [3.0, 4.0]])
+        y = x.t().detach()
+        y[0, 1] = 9.0
+        return [x, y]
+    assert_same(*both(run))

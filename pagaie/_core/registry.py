@@ -643,11 +643,31 @@ def _grad_rule(rec: OpRecord, args_expr: str, kwargs_expr: str) -> str:
     return ""
 
 
-def _view_rule(rec: OpRecord) -> str:
+def _dense_rule(args_expr: str) -> str:
+    return (f"        if not r.is_contiguous() and r._base is None:\n"
+            f"            r = _dense(r, {args_expr})\n")
+
+
+def _dense(r: torch.Tensor, args: tuple) -> torch.Tensor:
+    """A kernel's strided result ``r`` made contiguous, unless it holds an input's memory
+    (``detach`` of a view, an input handed back): only new tensors are laid out anew."""
+    ptr = r.untyped_storage().data_ptr()
+    for a in args:
+        t = a._t if isinstance(a, Tensor) else a
+        if type(t) is torch.Tensor and t.untyped_storage().data_ptr() == ptr:
+            return r
+    return r.contiguous()
+
+
+def _view_rule(rec: OpRecord, args_expr: str) -> str:
     """Generated lines for a kernel marked ``returns_views`` (``manipulation.view_results``): a
-    view made under ``no_grad`` of a tensor that needs gradients is detached, as Paddle's."""
+    view made under ``no_grad`` of a tensor that needs gradients is detached, as Paddle's.
+    Any other kernel's new tensor is made contiguous: torch keeps the strides of a strided
+    input (``x.t() * 2`` is laid out as ``x.t()``), Paddle's computed results are row-major
+    (they can be viewed, ``strides`` and ``is_contiguous`` say so); views of an input that
+    such a kernel returns are left as they are."""
     if not getattr(rec.kernel, "returns_views", False):
-        return ""
+        return _dense_rule(args_expr)
     return ("        if r.requires_grad and not _grad_on():\n"
             "            r = r.detach()\n")
 
@@ -772,14 +792,14 @@ def _make_api(rec: OpRecord, strict: bool = False) -> Callable:
            f"        raise _bad(_rec, exc, {args_expr}) from None\n"
            # The common single-tensor result is wrapped inline: one call fewer per op.
            f"    if type(r) is _TT:\n"
-           f"{_view_rule(rec)}"
+           f"{_view_rule(rec, args_expr)}"
            f"{_grad_rule(rec, args_expr, kwargs_expr)}"
            f"        t = _new(_Tensor)\n"
            f"        t._t = r\n"
            f"        return t\n"
            f"    return _wrapr(r, {args_expr}, {kwargs_expr})\n")
     ns = {"_state": STATE, "_rec": rec, "_kernel": rec.kernel, "_Tensor": Tensor,
-          "_grad_on": torch.is_grad_enabled,
+          "_grad_on": torch.is_grad_enabled, "_dense": _dense,
           "_wrapr": _WRAPPERS[_rule_of(rec)], "_wrap_stopped": wrap_stopped, "_carry": carry_grad,
           "_ug": UNTRACKED_GRADS, "_UNTR": _UNTRACKED, "_PLAIN": _PLAIN, "_TT": torch.Tensor, "_new": object.__new__,
           "_u": unwrap, "_ua": unwrap_args, "_uk": unwrap_kwargs, "_translate": translate_error,
@@ -836,13 +856,14 @@ def binary_operator(api: Callable, reflected: bool = False) -> Callable:
            f"{repeat}"
            f"        raise _bad_operand({rec.name!r}, exc, other) from None\n"
            f"    if type(r) is _TT:\n"
+           f"{_dense_rule(pair)}"
            f"{_grad_rule(rec, pair, '{}')}"
            f"        t = _new(_Tensor)\n"
            f"        t._t = r\n"
            f"        return t\n"
            f"    return _wrapr(r, {pair}, {{}})\n")
     ns = {"_state": STATE, "_api": number_api(api), "_kernel": rec.kernel, "_Tensor": Tensor,
-          "_wrapr": _WRAPPERS[_rule_of(rec)], "_wrap_stopped": wrap_stopped, "_carry": carry_grad,
+          "_dense": _dense, "_wrapr": _WRAPPERS[_rule_of(rec)], "_wrap_stopped": wrap_stopped, "_carry": carry_grad,
           "_ug": UNTRACKED_GRADS, "_UNTR": _UNTRACKED, "_PLAIN": _PLAIN, "_TT": torch.Tensor, "_new": object.__new__,
           "_translate": translate_error, "_ndarray": np.ndarray, "_tensor_operand": _tensor_operand,
           "_npgeneric": np.generic, "_bad_operand": _bad_operand}

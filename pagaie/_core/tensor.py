@@ -120,9 +120,11 @@ def is_dense(t: torch.Tensor) -> bool:
     is_contiguous ignores the strides of length-1 axes; Paddle's does not)."""
     if not t.is_contiguous():
         return False
+    if t.numel() == 0:   # (any strides: nothing to lay out)
+        return True
     expected = 1
     for size, stride in zip(reversed(t.shape), reversed(t.stride())):
-        if stride != expected and size != 0:
+        if stride != expected:
             return False
         expected *= size
     return True
@@ -733,12 +735,15 @@ class Tensor(metaclass=_TensorType):
         if device is not None:
             t = t.to(dev, non_blocking=blocking is False and dev.type == "cuda")
         if dtype is not None:
-            t = t.to(_dt.to_torch_dtype(dtype.lower() if isinstance(dtype, str) else dtype,
-                                        "paddle.Tensor.to"))
+            d = _dt.to_torch_dtype(dtype.lower() if isinstance(dtype, str) else dtype, "paddle.Tensor.to")
+            if d is not t.dtype:   # (a cast is a new row-major tensor in Paddle, as any result)
+                t = t.to(d, memory_format=torch.contiguous_format)
         if t is self._t:
             # Paddle compares a dtype name with the tensor's dtype object, never equal: a name
             # always casts, into a new tensor (a dtype object equal to the tensor's does not)
-            return wrap(t.clone()) if copy_tensor or isinstance(dtype, str) else self
+            if copy_tensor or isinstance(dtype, str):
+                return wrap(t.clone(memory_format=torch.contiguous_format))
+            return self
         if getattr(self._t, GRAD_FLAG, False) or (self._t.requires_grad and not t.requires_grad):
             flag_grad(t)  # an integer result still says stop_gradient=False
         return wrap(t)
