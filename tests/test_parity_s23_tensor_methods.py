@@ -227,3 +227,48 @@ def test_detach_of_a_view_still_shares_memory():
         y[0, 1] = 9.0
         return [x, y]
     assert_same(*both(run))
+
+
+# -- apply / apply_ / data ----------------------------------------------------------------------------
+
+def test_apply_inplace_rebinds_to_the_result():
+    """apply_ makes x hold the function's result (shape and dtype too, no version counted, no
+    write through a view); None leaves x as it is."""
+    def run(P):
+        x = P.to_tensor([1.0, 2.0])
+        r = P.ones([3], "int32")
+        y = x.apply_(lambda t: r)
+        r[0] = 9
+        z = P.to_tensor([5.0, 6.0])
+        v0 = z.inplace_version
+        z.apply_(lambda t: t * 2)
+        base = P.to_tensor([[1.0, 2.0], [3.0, 4.0]])
+        view = base[0]
+        view.apply_(lambda t: t * 10)
+        w = P.to_tensor([1.0, 2.0])
+        w.apply_(lambda t: None)
+        return [y is x, z.inplace_version - v0, x, z, base, view, w]
+    ours, theirs = both(run)
+    assert ours[:2] == theirs[:2]
+    assert_same(ours[2:], theirs[2:])
+
+
+def test_apply_of_a_function_returning_none_aliases_x():
+    def run(P):
+        x = P.to_tensor([1.0, 2.0])
+        y = x.apply(lambda t: None)
+        y[0] = 7.0
+        return [x, y]
+    assert_same(*both(run))
+
+
+def test_data_setter():
+    """``x.data = t`` takes only a Tensor; a tensor that needs gradients may take int data."""
+    def run(P):
+        x = P.to_tensor([1.0, 2.0], stop_gradient=False)
+        x.data = P.to_tensor([5, 6, 7], "int32")
+        return [x, x.stop_gradient]
+    ours, theirs = both(run)
+    assert_same(ours, theirs)
+    same_exception(lambda P: setattr(P.to_tensor([1.0, 2.0]), "data", np.array([5.0, 6.0])))
+    same_exception(lambda P: setattr(P.to_tensor([1.0, 2.0]), "data", 3))

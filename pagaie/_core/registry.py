@@ -644,7 +644,7 @@ def _grad_rule(rec: OpRecord, args_expr: str, kwargs_expr: str) -> str:
 
 
 def _dense_rule(args_expr: str) -> str:
-    return (f"        if not r.is_contiguous() and r._base is None:\n"
+    return (f"        if r.layout is _strided and not r.is_contiguous() and r._base is None:\n"
             f"            r = _dense(r, {args_expr})\n")
 
 
@@ -799,7 +799,7 @@ def _make_api(rec: OpRecord, strict: bool = False) -> Callable:
            f"        return t\n"
            f"    return _wrapr(r, {args_expr}, {kwargs_expr})\n")
     ns = {"_state": STATE, "_rec": rec, "_kernel": rec.kernel, "_Tensor": Tensor,
-          "_grad_on": torch.is_grad_enabled, "_dense": _dense,
+          "_grad_on": torch.is_grad_enabled, "_dense": _dense, "_strided": torch.strided,
           "_wrapr": _WRAPPERS[_rule_of(rec)], "_wrap_stopped": wrap_stopped, "_carry": carry_grad,
           "_ug": UNTRACKED_GRADS, "_UNTR": _UNTRACKED, "_PLAIN": _PLAIN, "_TT": torch.Tensor, "_new": object.__new__,
           "_u": unwrap, "_ua": unwrap_args, "_uk": unwrap_kwargs, "_translate": translate_error,
@@ -863,7 +863,7 @@ def binary_operator(api: Callable, reflected: bool = False) -> Callable:
            f"        return t\n"
            f"    return _wrapr(r, {pair}, {{}})\n")
     ns = {"_state": STATE, "_api": number_api(api), "_kernel": rec.kernel, "_Tensor": Tensor,
-          "_dense": _dense, "_wrapr": _WRAPPERS[_rule_of(rec)], "_wrap_stopped": wrap_stopped, "_carry": carry_grad,
+          "_dense": _dense, "_strided": torch.strided, "_wrapr": _WRAPPERS[_rule_of(rec)], "_wrap_stopped": wrap_stopped, "_carry": carry_grad,
           "_ug": UNTRACKED_GRADS, "_UNTR": _UNTRACKED, "_PLAIN": _PLAIN, "_TT": torch.Tensor, "_new": object.__new__,
           "_translate": translate_error, "_ndarray": np.ndarray, "_tensor_operand": _tensor_operand,
           "_npgeneric": np.generic, "_bad_operand": _bad_operand}

@@ -569,8 +569,20 @@ class Tensor(metaclass=_TensorType):
 
     @data.setter
     def data(self, value: Any) -> None:
+        """Make this tensor hold ``value``'s data (shape and dtype too), as Paddle: only a
+        Tensor is taken; a tensor that needs gradients may take integer data (it then keeps
+        saying stop_gradient=False, torch cannot track it)."""
+        if not isinstance(value, Tensor):
+            raise ValueError(f"paddle.Tensor.data: the value must be a Tensor, but received "
+                             f"{type(value).__name__}")
+        t, v = self._t, value._t
         with torch.no_grad():
-            self._t.data = as_torch(value)
+            if t.requires_grad and t.is_leaf and not (v.is_floating_point() or v.is_complex()):
+                t.requires_grad_(False)
+                t.data = v
+                flag_grad(t)
+            else:
+                t.data = v
 
     def is_sparse(self) -> bool:
         """Whether the tensor uses a sparse layout (COO or CSR)."""
@@ -1006,10 +1018,13 @@ class Tensor(metaclass=_TensorType):
         if not self.stop_gradient:
             raise RuntimeError("paddle.Tensor.apply: cannot apply a function on a tensor that "
                                "requires gradient (stop_gradient=False)")
-        return func(self)
+        r = func(self)
+        # (a function returning None leaves the tensor as it is: a new Tensor holding its data)
+        return wrap(self._t.detach()) if r is None else r
 
     def apply_(self, func: Callable[[Tensor], Tensor]) -> Tensor:
-        """Replace this tensor's values by ``func(self)`` and return it.
+        """Make this tensor hold ``func(self)`` (its data, shape and dtype, as Paddle; None
+        leaves it unchanged) and return it.
 
         Examples:
             >>> import pagaie as paddle
@@ -1022,8 +1037,9 @@ class Tensor(metaclass=_TensorType):
             raise RuntimeError("paddle.Tensor.apply_: cannot apply a function on a tensor that "
                                "requires gradient (stop_gradient=False)")
         r = func(self)
-        with torch.no_grad():
-            self._t.copy_(as_torch(r))
+        if r is not None:
+            with torch.no_grad():
+                self._t.data = as_torch(r)
         return self
 
     # ---- protocol -----------------------------------------------------------------
