@@ -272,3 +272,21 @@ def test_data_setter():
     assert_same(ours, theirs)
     same_exception(lambda P: setattr(P.to_tensor([1.0, 2.0]), "data", np.array([5.0, 6.0])))
     same_exception(lambda P: setattr(P.to_tensor([1.0, 2.0]), "data", 3))
+
+
+def test_masked_fill_inplace_grows_x_to_the_broadcast_shape():
+    """Paddle's masked_fill_ kernel resizes x to the broadcast shape of x and the mask (the
+    other elementwise in-place ops refuse a growing broadcast)."""
+    def run(P):
+        x = P.to_tensor([1.0, 5.0])
+        v = x.inplace_version
+        r = x.masked_fill_(P.to_tensor([[True, False], [False, True], [True, True]]), 0.5)
+        a = P.to_tensor([1.0, 5.0], stop_gradient=False)
+        y = a * 1
+        y.masked_fill_(P.to_tensor([[True, False], [False, True]]), 0.5)
+        (y * 2).sum().backward()
+        return [r is x, x.inplace_version - v, x, y, a.grad]
+    ours, theirs = both(run)
+    assert ours[:2] == theirs[:2]
+    assert_same(ours[2:], theirs[2:])
+    same_exception(lambda P: P.ones([2]).add_(P.ones([3, 2])))

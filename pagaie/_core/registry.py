@@ -1028,8 +1028,10 @@ def _make_inplace(rec: OpRecord, base: OpRecord) -> Callable:
                     # no torch version: Paddle counts every in-place op once
                     x._version_bias += 1
                 return x
-        _check_result_shape(rec.name, r, t)
-        if saved and r is c and explicit and t._base is None:
+        resized = r.shape != t.shape
+        if resized and rec.name not in _RESIZING_INPLACE:
+            _check_result_shape(rec.name, r, t)
+        if saved and r is c and explicit and t._base is None and not resized:
             # the explicit kernel wrote into the copy, which its backward may have saved: x holds
             # the copy from now on, so a later in-place write into x is seen by that backward
             # (Paddle's version check, as on later calls, which run on x itself); t takes the
@@ -1037,7 +1039,7 @@ def _make_inplace(rec: OpRecord, base: OpRecord) -> Callable:
             with torch.no_grad():
                 t.copy_(r)
             x._rebind(r, bump=0)  # t.copy_ counted this op already
-        elif saved and r.dtype is t.dtype:
+        elif saved and r.dtype is t.dtype and not resized:
             # r does not depend on t itself (computed from a copy): write it into t, so that a
             # view writes through to its base, and t's version says it changed
             if base.differentiable:
@@ -1051,8 +1053,10 @@ def _make_inplace(rec: OpRecord, base: OpRecord) -> Callable:
             x._rebind(r)  # rebinding keeps the graph intact where copy_ would overwrite a saved input
             if saved:
                 torch.autograd.graph.increment_version(t)
-        elif r.dtype is not t.dtype:
-            t.data = r  # Paddle's in-place result takes the op's result dtype (int.divide_ -> float)
+        elif r.dtype is not t.dtype or resized:
+            # Paddle's in-place result takes the op's result dtype (int.divide_ -> float), and
+            # masked_fill_'s its broadcast shape
+            t.data = r
             x._version_bias += 1
         else:
             t.copy_(r)
@@ -1103,6 +1107,10 @@ def _inplace_result(r: torch.Tensor, want: torch.dtype | None) -> torch.Tensor:
         if d is not r.dtype:
             return r.to(d)
     return r
+
+
+# in-place ops whose Paddle kernel resizes x to the broadcast shape of its operands
+_RESIZING_INPLACE = frozenset({"masked_fill_"})
 
 
 def _check_result_shape(api: str, r: torch.Tensor, t: torch.Tensor) -> None:
