@@ -61,6 +61,15 @@ def _store(x, r):
     return x
 
 
+def _not_aliased(api, x, y):
+    """``x.equal_(x)``: Paddle's kernel writes its bool result over x while reading x as y, a
+    ValueError for any x but a bool one (x is left half-written there; here untouched)."""
+    if y is x and x.dtype is not torch.bool:
+        raise ValueError(f"paddle.{api}: 'y' is 'x' itself, whose {dtype_name(x)} data the bool "
+                         "result would overwrite while it is read")
+    return y
+
+
 def _compare(fn, api):
     def check(x, y):
         if type(y) is _T and y.dtype is not x.dtype and y.dim() and x.dim():
@@ -109,6 +118,7 @@ def _declare_compare(opname, fn, sym, ex, aliases, cast_scalar=False):
         return r if out is None else write_out(out, r)
 
     def ikernel(x, y, name=None):
+        _not_aliased(opname + "_", x, y)
         if type(y) is not _T or y.dtype is not x.dtype:
             check(x, y)
             if type(y) is _T:  # in place, a 0-D tensor counts as a tensor: no int/float mix
@@ -344,7 +354,7 @@ def _logical_pair(api, x, y):
 
 
 @defop(paddle_types=("logical_and", "pd_op.logical_and"), differentiable=False,
-       inplace=lambda x, y, name=None: _store(x, torch.logical_and(x, _logical_pair("logical_and_", x, y))))
+       inplace=lambda x, y, name=None: _store(x, torch.logical_and(x, _not_aliased("logical_and_", x, _logical_pair("logical_and_", x, y)))))
 def logical_and(x, y, name=None, *, out=None):
     """Elementwise logical AND (non-zero is true); returns a bool tensor.
 
@@ -358,7 +368,7 @@ def logical_and(x, y, name=None, *, out=None):
 
 
 @defop(paddle_types=("logical_or", "pd_op.logical_or"), differentiable=False,
-       inplace=lambda x, y, name=None: _store(x, torch.logical_or(x, _logical_pair("logical_or_", x, y))))
+       inplace=lambda x, y, name=None: _store(x, torch.logical_or(x, _not_aliased("logical_or_", x, _logical_pair("logical_or_", x, y)))))
 def logical_or(x, y, name=None, *, out=None):
     """Elementwise logical OR (non-zero is true); returns a bool tensor.
 
@@ -372,7 +382,7 @@ def logical_or(x, y, name=None, *, out=None):
 
 
 @defop(paddle_types=("logical_xor", "pd_op.logical_xor"), differentiable=False,
-       inplace=lambda x, y, name=None: _store(x, torch.logical_xor(x, _logical_pair("logical_xor_", x, y))))
+       inplace=lambda x, y, name=None: _store(x, torch.logical_xor(x, _not_aliased("logical_xor_", x, _logical_pair("logical_xor_", x, y)))))
 def logical_xor(x, y, name=None, *, out=None):
     """Elementwise logical XOR (non-zero is true); returns a bool tensor.
 
