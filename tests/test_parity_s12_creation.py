@@ -165,8 +165,6 @@ def test_shape_tensor_of_floats_is_an_os_error(op):
     assert isinstance(same_exception(lambda P: getattr(P, op)(P.to_tensor([2.0, 3.0]))), OSError)
 
 
-@pytest.mark.xfail(reason="needs pagaie/_core/registry.py change (numpy bool operand)",
-                   strict=False)
 def test_tensor_plus_numpy_bool_scalar_is_refused():
     """Paddle: ``Tensor + np.bool_`` is a TypeError (numpy bools are not Python scalars)."""
     same_exception(lambda P: P.to_tensor([True]) + np.bool_(True))

@@ -288,8 +288,6 @@ def test_fill_on_a_view_of_a_grad_leaf(op):
 
 # ---- differences that need changes outside this area's files ------------------------------
 
-@pytest.mark.xfail(reason="needs pagaie/_core/registry.py change (contiguous results of compute ops)",
-                   strict=False)
 @pytest.mark.parametrize("op", ["multiply", "exp", "clone", "cast"])
 def test_compute_results_of_a_transposed_input_are_contiguous(op):
     """Paddle: a computed result is contiguous whatever its input's strides, so it can be viewed."""

@@ -508,6 +508,48 @@ def _operand(v: Any) -> Any:
     return unwrap(python_number(v))
 
 
+# How Paddle's Tensor operators read a numpy number: np.float64 and np.complex128 are Python
+# floats and complexes. The operators with a scalar kernel (``+ - *``, ``x / y``, ``x ** y``)
+# take np.int64/int32/int16 as Python ints; the others make np.int64/int32, as np.float32,
+# float16 and complex64 everywhere, a tensor of the other operand's dtype
+# (``int32_x + np.float32(2.5)`` adds 2 and stays int32). Paddle reads no other numpy number.
+_NP_INTS = (np.int64, np.int32, np.int16)
+_NP_CAST = (np.float32, np.float16, np.complex64, np.int64, np.int32)
+_SCALAR_KERNEL = frozenset({("add", False), ("add", True), ("subtract", False), ("subtract", True),
+                            ("multiply", False), ("multiply", True), ("divide", False), ("pow", False)})
+# (operator, reflected) pairs whose C++ method hands an unreadable operand back to Python
+# (NotImplemented: numpy then refuses the Tensor, a TypeError); the others raise ValueError
+_NP_DEFER = frozenset({("add", False), ("add", True), ("subtract", False), ("multiply", False),
+                       ("multiply", True), ("floor_divide", False), ("remainder", False),
+                       ("pow", False), ("equal", False), ("not_equal", False)})
+
+
+def numpy_operand(t: torch.Tensor, v: np.generic, api: str, reflected: bool = False) -> Any:
+    """The numpy number ``v`` as the other operand of the Tensor operator of op ``api`` whose
+    tensor operand holds ``t``: a Python number, a 0-D tensor of ``t``'s dtype holding ``v`` cast
+    to it (C casts: 2.5 is 2 for an int tensor, a complex loses its imaginary part for a real
+    one), or NotImplemented (Python then raises TypeError) for a numpy number Paddle does not
+    read there. A numpy int next to a bool tensor is a bool tensor even for the scalar kernels
+    (their bool result), but ``/`` divides by it as a number."""
+    if isinstance(v, (float, complex)):   # np.float64, np.complex128: Python's own types
+        return v.item()
+    kind = type(v)
+    scalar = (api, reflected) in _SCALAR_KERNEL
+    if kind in _NP_INTS and ((scalar and t.dtype is not torch.bool) or (
+            api == "divide" and (scalar or kind is not np.int16))):
+        return v.item()   # (``/`` first makes an integer or bool x float32: a number then)
+    if not (kind in _NP_CAST or (kind is np.int16 and scalar)):
+        if (api, reflected) in _NP_DEFER:
+            return NotImplemented
+        raise ValueError(f"{public_name(api)}: the operand must be a Tensor, a Python number or a "
+                         f"numpy float16/float32/float64, int32/int64 or complex64/complex128 "
+                         f"number, but received numpy.{kind.__name__}")
+    value = v.item()
+    if isinstance(value, complex) and not t.is_complex():
+        value = value.real
+    return torch.tensor(value, device=t.device).to(t.dtype)
+
+
 def bind_out(out: Any, r: Any) -> None:
     """Paddle's ``out=`` tensor is the op's output: when the result joins the autograd graph,
     ``out`` holds it (gradients flow through ``out``; its ``inplace_version`` is unchanged).
@@ -601,11 +643,31 @@ def _grad_rule(rec: OpRecord, args_expr: str, kwargs_expr: str) -> str:
     return ""
 
 
-def _view_rule(rec: OpRecord) -> str:
+def _dense_rule(args_expr: str) -> str:
+    return (f"        if r.layout is _strided and not r.is_contiguous() and r._base is None:\n"
+            f"            r = _dense(r, {args_expr})\n")
+
+
+def _dense(r: torch.Tensor, args: tuple) -> torch.Tensor:
+    """A kernel's strided result ``r`` made contiguous, unless it holds an input's memory
+    (``detach`` of a view, an input handed back): only new tensors are laid out anew."""
+    ptr = r.untyped_storage().data_ptr()
+    for a in args:
+        t = a._t if isinstance(a, Tensor) else a
+        if type(t) is torch.Tensor and t.untyped_storage().data_ptr() == ptr:
+            return r
+    return r.contiguous()
+
+
+def _view_rule(rec: OpRecord, args_expr: str) -> str:
     """Generated lines for a kernel marked ``returns_views`` (``manipulation.view_results``): a
-    view made under ``no_grad`` of a tensor that needs gradients is detached, as Paddle's."""
+    view made under ``no_grad`` of a tensor that needs gradients is detached, as Paddle's.
+    Any other kernel's new tensor is made contiguous: torch keeps the strides of a strided
+    input (``x.t() * 2`` is laid out as ``x.t()``), Paddle's computed results are row-major
+    (they can be viewed, ``strides`` and ``is_contiguous`` say so); views of an input that
+    such a kernel returns are left as they are."""
     if not getattr(rec.kernel, "returns_views", False):
-        return ""
+        return _dense_rule(args_expr)
     return ("        if r.requires_grad and not _grad_on():\n"
             "            r = r.detach()\n")
 
@@ -730,14 +792,14 @@ def _make_api(rec: OpRecord, strict: bool = False) -> Callable:
            f"        raise _bad(_rec, exc, {args_expr}) from None\n"
            # The common single-tensor result is wrapped inline: one call fewer per op.
            f"    if type(r) is _TT:\n"
-           f"{_view_rule(rec)}"
+           f"{_view_rule(rec, args_expr)}"
            f"{_grad_rule(rec, args_expr, kwargs_expr)}"
            f"        t = _new(_Tensor)\n"
            f"        t._t = r\n"
            f"        return t\n"
            f"    return _wrapr(r, {args_expr}, {kwargs_expr})\n")
     ns = {"_state": STATE, "_rec": rec, "_kernel": rec.kernel, "_Tensor": Tensor,
-          "_grad_on": torch.is_grad_enabled,
+          "_grad_on": torch.is_grad_enabled, "_dense": _dense, "_strided": torch.strided,
           "_wrapr": _WRAPPERS[_rule_of(rec)], "_wrap_stopped": wrap_stopped, "_carry": carry_grad,
           "_ug": UNTRACKED_GRADS, "_UNTR": _UNTRACKED, "_PLAIN": _PLAIN, "_TT": torch.Tensor, "_new": object.__new__,
           "_u": unwrap, "_ua": unwrap_args, "_uk": unwrap_kwargs, "_translate": translate_error,
@@ -782,7 +844,10 @@ def binary_operator(api: Callable, reflected: bool = False) -> Callable:
            f"        if type(other) is _ndarray or isinstance(other, _npgeneric):\n"
            f"            other = _tensor_operand(other)\n"
            f"        return _api{pair}\n"
-           f"    o = {_unwrap_expr('other')}\n"
+           f"    o = (other._t if type(other) is _Tensor else other if type(other) in _PLAIN\n"
+           f"         else _u(other, self._t))\n"
+           f"    if o is NotImplemented:\n"
+           f"        return o\n"
            f"    try:\n"
            f"        r = _kernel({order})\n"
            f"    except (RuntimeError, IndexError, ValueError) as exc:\n"
@@ -791,17 +856,19 @@ def binary_operator(api: Callable, reflected: bool = False) -> Callable:
            f"{repeat}"
            f"        raise _bad_operand({rec.name!r}, exc, other) from None\n"
            f"    if type(r) is _TT:\n"
+           f"{_dense_rule(pair)}"
            f"{_grad_rule(rec, pair, '{}')}"
            f"        t = _new(_Tensor)\n"
            f"        t._t = r\n"
            f"        return t\n"
            f"    return _wrapr(r, {pair}, {{}})\n")
     ns = {"_state": STATE, "_api": number_api(api), "_kernel": rec.kernel, "_Tensor": Tensor,
-          "_wrapr": _WRAPPERS[_rule_of(rec)], "_wrap_stopped": wrap_stopped, "_carry": carry_grad,
-          "_ug": UNTRACKED_GRADS, "_UNTR": _UNTRACKED, "_PLAIN": _PLAIN, "_TT": torch.Tensor, "_new": object.__new__, "_u": _operand,
+          "_dense": _dense, "_strided": torch.strided, "_wrapr": _WRAPPERS[_rule_of(rec)], "_wrap_stopped": wrap_stopped, "_carry": carry_grad,
+          "_ug": UNTRACKED_GRADS, "_UNTR": _UNTRACKED, "_PLAIN": _PLAIN, "_TT": torch.Tensor, "_new": object.__new__,
           "_translate": translate_error, "_ndarray": np.ndarray, "_tensor_operand": _tensor_operand,
-          "_npgeneric": np.generic,
-          "_bad_operand": _bad_operand}
+          "_npgeneric": np.generic, "_bad_operand": _bad_operand}
+    ns["_u"] = lambda v, t: (numpy_operand(t, v, rec.name, reflected)
+                             if isinstance(v, np.generic) and v.dtype.kind in "biufc" else _operand(v))
     exec(compile(src, f"<pagaie operator {rec.name}>", "exec"), ns)
     op = ns["op"]
     op.__name__ = op.__qualname__ = name % rec.name
@@ -961,8 +1028,10 @@ def _make_inplace(rec: OpRecord, base: OpRecord) -> Callable:
                     # no torch version: Paddle counts every in-place op once
                     x._version_bias += 1
                 return x
-        _check_result_shape(rec.name, r, t)
-        if saved and r is c and explicit and t._base is None:
+        resized = r.shape != t.shape
+        if resized and rec.name not in _RESIZING_INPLACE:
+            _check_result_shape(rec.name, r, t)
+        if saved and r is c and explicit and t._base is None and not resized:
             # the explicit kernel wrote into the copy, which its backward may have saved: x holds
             # the copy from now on, so a later in-place write into x is seen by that backward
             # (Paddle's version check, as on later calls, which run on x itself); t takes the
@@ -970,16 +1039,24 @@ def _make_inplace(rec: OpRecord, base: OpRecord) -> Callable:
             with torch.no_grad():
                 t.copy_(r)
             x._rebind(r, bump=0)  # t.copy_ counted this op already
-        elif saved and r.dtype is t.dtype:
+        elif saved and r.dtype is t.dtype and not resized:
             # r does not depend on t itself (computed from a copy): write it into t, so that a
             # view writes through to its base, and t's version says it changed
-            t.copy_(r)
+            if base.differentiable:
+                t.copy_(r)
+            else:
+                # Paddle records no backward for a non-differentiable op (``floor_divide_``):
+                # x keeps its grad node, so gradients pass through the write unchanged
+                with torch.no_grad():
+                    t.copy_(r)
         elif t.requires_grad or r.requires_grad:
             x._rebind(r)  # rebinding keeps the graph intact where copy_ would overwrite a saved input
             if saved:
                 torch.autograd.graph.increment_version(t)
-        elif r.dtype is not t.dtype:
-            t.data = r  # Paddle's in-place result takes the op's result dtype (int.divide_ -> float)
+        elif r.dtype is not t.dtype or resized:
+            # Paddle's in-place result takes the op's result dtype (int.divide_ -> float), and
+            # masked_fill_'s its broadcast shape
+            t.data = r
             x._version_bias += 1
         else:
             t.copy_(r)
@@ -1030,6 +1107,10 @@ def _inplace_result(r: torch.Tensor, want: torch.dtype | None) -> torch.Tensor:
         if d is not r.dtype:
             return r.to(d)
     return r
+
+
+# in-place ops whose Paddle kernel resizes x to the broadcast shape of its operands
+_RESIZING_INPLACE = frozenset({"masked_fill_"})
 
 
 def _check_result_shape(api: str, r: torch.Tensor, t: torch.Tensor) -> None:

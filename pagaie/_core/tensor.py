@@ -115,6 +115,21 @@ def write_leaf_view(view: "Tensor", write: Any) -> "Tensor":
     return view
 
 
+def is_dense(t: torch.Tensor) -> bool:
+    """Whether ``t``'s strides are exactly the row-major strides of its shape (torch's
+    is_contiguous ignores the strides of length-1 axes; Paddle's does not)."""
+    if not t.is_contiguous():
+        return False
+    if t.numel() == 0:   # (any strides: nothing to lay out)
+        return True
+    expected = 1
+    for size, stride in zip(reversed(t.shape), reversed(t.stride())):
+        if stride != expected:
+            return False
+        expected *= size
+    return True
+
+
 def require_grad(t: torch.Tensor) -> torch.Tensor:
     """Make ``t`` (a torch tensor, in place) say ``stop_gradient=False``: a gradient leaf when
     its dtype can carry gradients, else only flagged as Paddle's integer tensors are."""
@@ -554,8 +569,20 @@ class Tensor(metaclass=_TensorType):
 
     @data.setter
     def data(self, value: Any) -> None:
+        """Make this tensor hold ``value``'s data (shape and dtype too), as Paddle: only a
+        Tensor is taken; a tensor that needs gradients may take integer data (it then keeps
+        saying stop_gradient=False, torch cannot track it)."""
+        if not isinstance(value, Tensor):
+            raise ValueError(f"paddle.Tensor.data: the value must be a Tensor, but received "
+                             f"{type(value).__name__}")
+        t, v = self._t, value._t
         with torch.no_grad():
-            self._t.data = as_torch(value)
+            if t.requires_grad and t.is_leaf and not (v.is_floating_point() or v.is_complex()):
+                t.requires_grad_(False)
+                t.data = v
+                flag_grad(t)
+            else:
+                t.data = v
 
     def is_sparse(self) -> bool:
         """Whether the tensor uses a sparse layout (COO or CSR)."""
@@ -592,7 +619,9 @@ class Tensor(metaclass=_TensorType):
         return self._t.element_size()
 
     def is_contiguous(self) -> bool:
-        return self._t.is_contiguous()
+        """Whether the strides are the row-major strides of the shape. As in Paddle, every axis
+        counts, a length-1 one too (``x[::3]`` of a [3, 4] tensor, strides [12, 1], is not)."""
+        return is_dense(self._t)
 
     def data_ptr(self) -> int:
         return self._t.data_ptr()
@@ -718,12 +747,15 @@ class Tensor(metaclass=_TensorType):
         if device is not None:
             t = t.to(dev, non_blocking=blocking is False and dev.type == "cuda")
         if dtype is not None:
-            t = t.to(_dt.to_torch_dtype(dtype.lower() if isinstance(dtype, str) else dtype,
-                                        "paddle.Tensor.to"))
+            d = _dt.to_torch_dtype(dtype.lower() if isinstance(dtype, str) else dtype, "paddle.Tensor.to")
+            if d is not t.dtype:   # (a cast is a new row-major tensor in Paddle, as any result)
+                t = t.to(d, memory_format=torch.contiguous_format)
         if t is self._t:
             # Paddle compares a dtype name with the tensor's dtype object, never equal: a name
             # always casts, into a new tensor (a dtype object equal to the tensor's does not)
-            return wrap(t.clone()) if copy_tensor or isinstance(dtype, str) else self
+            if copy_tensor or isinstance(dtype, str):
+                return wrap(t.clone(memory_format=torch.contiguous_format))
+            return self
         if getattr(self._t, GRAD_FLAG, False) or (self._t.requires_grad and not t.requires_grad):
             flag_grad(t)  # an integer result still says stop_gradient=False
         return wrap(t)
@@ -992,10 +1024,13 @@ class Tensor(metaclass=_TensorType):
         if not self.stop_gradient:
             raise RuntimeError("paddle.Tensor.apply: cannot apply a function on a tensor that "
                                "requires gradient (stop_gradient=False)")
-        return func(self)
+        r = func(self)
+        # (a function returning None leaves the tensor as it is: a new Tensor holding its data)
+        return wrap(self._t.detach()) if r is None else r
 
     def apply_(self, func: Callable[[Tensor], Tensor]) -> Tensor:
-        """Replace this tensor's values by ``func(self)`` and return it.
+        """Make this tensor hold ``func(self)`` (its data, shape and dtype, as Paddle; None
+        leaves it unchanged) and return it.
 
         Examples:
             >>> import pagaie as paddle
@@ -1008,8 +1043,9 @@ class Tensor(metaclass=_TensorType):
             raise RuntimeError("paddle.Tensor.apply_: cannot apply a function on a tensor that "
                                "requires gradient (stop_gradient=False)")
         r = func(self)
-        with torch.no_grad():
-            self._t.copy_(as_torch(r))
+        if r is not None:
+            with torch.no_grad():
+                self._t.data = as_torch(r)
         return self
 
     # ---- protocol -----------------------------------------------------------------

@@ -7,7 +7,7 @@ import numpy as np
 import torch
 
 from pagaie._core import dtype as _dt
-from pagaie._core.registry import NoKernelError, binary_operator, defop
+from pagaie._core.registry import NoKernelError, binary_operator, defop, numpy_operand
 from pagaie._core.tensor import Tensor, wrap
 from pagaie._ops._helpers import (ALL_DTYPES, SMALL_INTS, check_binary_dtypes, dtype_name, kernel_dtypes, pair_kernel_dtypes,
                                   promote_pair, write_out)
@@ -267,8 +267,14 @@ def divide(x, y, name=None, *, rounding_mode=None, out=None):
     else:
         if rounding_mode is None:
             _bool_operand_kernel("divide", x, y, _LOW, _DIV_CPU_DTYPES, _DIV_PROGRAM_DTYPES)
+            if (type(x) is int or type(x) is float) and type(y) is _T and y.dtype in _LOW:
+                # ``2 / low_x``: Paddle has no scalar kernel for a reflected division; the number
+                # becomes a tensor of x's dtype, whose divide kernel the CPU lacks
+                kernel_dtypes("divide", y, _DIV_CPU_DTYPES, static=_DIV_PROGRAM_DTYPES)
         x, y = _scalar_operand(x, y, True)
-    if rounding_mode is None:
+    if rounding_mode is None and _bool_operand(x) and _bool_operand(y):
+        r = _bool_divide(x, y)
+    elif rounding_mode is None:
         r = torch.div(x, y)
     elif rounding_mode in ("trunc", "floor"):
         if type(x) is _T and (x.dtype is torch.bool or x.is_complex()):
@@ -279,6 +285,20 @@ def divide(x, y, name=None, *, rounding_mode=None, out=None):
         raise ValueError(f"paddle.divide: 'rounding_mode' must be None, 'trunc' or 'floor', "
                          f"but received {rounding_mode!r}")
     return r if out is None else write_out(out, r)
+
+
+def _bool_operand(v):
+    return type(v) is bool or (type(v) is _T and v.dtype is torch.bool)
+
+
+def _bool_divide(x, y):
+    """``bool / bool`` (a Python bool counts: Paddle makes it a bool tensor): Paddle's bool
+    kernel divides as integers, so the result is bool (``x`` itself for a True divisor) and a
+    False divisor is an integer division by zero."""
+    x, y = torch.as_tensor(x), torch.as_tensor(y)
+    if not bool(y.all()):
+        raise ZeroDivisionError("paddle.divide: integer division by zero (a False divisor of a bool tensor)")
+    return torch.logical_and(x, y)
 
 
 def _trunc_divide(x, y):
@@ -764,8 +784,17 @@ def _pow_operand(other, op):
                     f"Tensor, but got {type(other).__name__}")
 
 
+def _pow_number(self, other, reflected):
+    """A numpy number operand of ``**`` as Paddle reads it (see numpy_operand); any other
+    operand unchanged."""
+    if isinstance(other, np.generic) and other.dtype.kind in "biufc":
+        other = numpy_operand(self._t, other, "pow", reflected)
+        return wrap(other) if type(other) is _T else other
+    return other
+
+
 def _rpow_operator(self, other):
-    other = _dt.python_number(other)
+    other = _pow_number(self, other, True)
     if type(other) is int and self._t.dtype is torch.bool:  # (paddle.pow has no bool kernel)
         return pow(other, self.astype("int64"))
     if type(other) in (float, complex) and not (self._t.is_floating_point() or self._t.is_complex()):
@@ -776,7 +805,9 @@ def _rpow_operator(self, other):
 
 
 def _pow_operator(self, other):
-    other = _dt.python_number(other)
+    other = _pow_number(self, other, False)
+    if other is NotImplemented:
+        return other
     # ``int_tensor ** 2.5`` promotes to float (unlike paddle.pow, which truncates the exponent).
     if type(other) is float and not (self._t.is_floating_point() or self._t.is_complex()):
         return pow(self.astype(_dt.default_float()), other)

@@ -512,6 +512,9 @@ def _fill_scalar(value: Any, dt: torch.dtype, api: str = "full", strict: bool = 
                 value = (value - lo) % (hi - lo + 1) + lo
     if not (dt.is_floating_point or dt.is_complex) and isinstance(value, float):
         value = value != 0 if dt is torch.bool else c_float_to_int(value, dt)
+    elif dt is torch.complex64 and isinstance(value, (int, float, complex)):
+        with np.errstate(over="ignore"):   # (single precision: 1e40 is inf, as Paddle stores it)
+            value = complex(np.complex64(value))
     return value
 
 

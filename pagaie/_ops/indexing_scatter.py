@@ -40,6 +40,19 @@ def _same_dtype(x: _T, v: Any, api: str, arg: str, error: type = ValueError, tar
                     f"{str(v.dtype).replace('torch.', '')}")
 
 
+def _complex_fill_value(x: _T, v: Any, api: str) -> Any:
+    """The tensor ``value`` of masked_fill, index_fill or index_put for a complex ``x``:
+    Paddle's kernel input transform casts a real floating ``value`` to x's dtype, and cannot
+    cast another complex dtype (NotImplementedError); other values are left to the dtype check."""
+    if isinstance(v, _T) and x.is_complex() and v.dtype is not x.dtype:
+        if v.is_complex():
+            raise NotImplementedError(f"paddle.{api}: 'value' of dtype {str(v.dtype)[6:]} cannot be "
+                                      f"cast to the dtype of 'x' ({str(x.dtype)[6:]})")
+        if v.is_floating_point():
+            return v.to(x.dtype)
+    return v
+
+
 def cast_number(value: Any, dtype: torch.dtype, device: torch.device) -> _T:
     """A Python number that overflows ``dtype`` as a 0-D tensor of it, converted as Paddle's C++
     casts from a double do (float32 ``1e40`` is inf, uint8 ``300`` is 44, int32 ``2**40`` the
@@ -464,6 +477,7 @@ def index_fill(x, index, axis, value, name=None):
         if value.dim():
             raise ValueError(f"paddle.index_fill: 'value' must be a scalar or a 0-D Tensor, but "
                              f"received a Tensor of shape {list(value.shape)}")
+        value = _complex_fill_value(x, value, "index_fill")
         _same_dtype(x, value, "index_fill", "value")
     return torch.index_fill(x, a, idx, value)
 
@@ -485,6 +499,7 @@ def index_put(x, indices, value, accumulate=False, name=None):
     if not isinstance(value, _T):
         raise ValueError(f"paddle.index_put: argument 'value' (position 2) must be Tensor, but got "
                          f"{type(value).__name__}")
+    value = _complex_fill_value(x, value, "index_put")
     _same_dtype(x, value, "index_put", "value")
     if indices and all(t.dim() == 0 for t in indices):   # Paddle's InvalidArgument
         raise ValueError("paddle.index_put: at least one of 'indices' must have 1 or more "
@@ -539,6 +554,7 @@ def masked_fill(x, mask, value, name=None):
     if mask.dtype is not torch.bool:  # Paddle reads a numeric mask as "non-zero"
         mask = mask != 0
     if isinstance(value, _T):
+        value = _complex_fill_value(x, value, "masked_fill")
         _same_dtype(x, value, "masked_fill", "value")
         if value.requires_grad and value.numel() == 1 and x.requires_grad:
             # When x needs a gradient too, Paddle's masked_fill_grad writes the int64 count of

@@ -14,7 +14,7 @@ import numpy as np
 import torch
 
 from pagaie._core.dtype import python_number
-from pagaie._core.registry import NoKernelError, defop, number_api
+from pagaie._core.registry import NoKernelError, defop, number_api, numpy_operand
 from pagaie._core.tensor import Tensor, wrap
 from pagaie._ops._helpers import (ALL_DTYPES, check_binary_dtypes, check_same_dtype, dtype_name, kernel_dtypes,
                                   pair_kernel_dtypes, pair_kernel_key, parser_bool, write_out)
@@ -59,6 +59,15 @@ def _store(x, r):
     else:
         x.data = r
     return x
+
+
+def _not_aliased(api, x, y):
+    """``x.equal_(x)``: Paddle's kernel writes its bool result over x while reading x as y, a
+    ValueError for any x but a bool one (x is left half-written there; here untouched)."""
+    if y is x and x.dtype is not torch.bool:
+        raise ValueError(f"paddle.{api}: 'y' is 'x' itself, whose {dtype_name(x)} data the bool "
+                         "result would overwrite while it is read")
+    return y
 
 
 def _compare(fn, api):
@@ -109,6 +118,7 @@ def _declare_compare(opname, fn, sym, ex, aliases, cast_scalar=False):
         return r if out is None else write_out(out, r)
 
     def ikernel(x, y, name=None):
+        _not_aliased(opname + "_", x, y)
         if type(y) is not _T or y.dtype is not x.dtype:
             check(x, y)
             if type(y) is _T:  # in place, a 0-D tensor counts as a tensor: no int/float mix
@@ -344,7 +354,7 @@ def _logical_pair(api, x, y):
 
 
 @defop(paddle_types=("logical_and", "pd_op.logical_and"), differentiable=False,
-       inplace=lambda x, y, name=None: _store(x, torch.logical_and(x, _logical_pair("logical_and_", x, y))))
+       inplace=lambda x, y, name=None: _store(x, torch.logical_and(x, _not_aliased("logical_and_", x, _logical_pair("logical_and_", x, y)))))
 def logical_and(x, y, name=None, *, out=None):
     """Elementwise logical AND (non-zero is true); returns a bool tensor.
 
@@ -358,7 +368,7 @@ def logical_and(x, y, name=None, *, out=None):
 
 
 @defop(paddle_types=("logical_or", "pd_op.logical_or"), differentiable=False,
-       inplace=lambda x, y, name=None: _store(x, torch.logical_or(x, _logical_pair("logical_or_", x, y))))
+       inplace=lambda x, y, name=None: _store(x, torch.logical_or(x, _not_aliased("logical_or_", x, _logical_pair("logical_or_", x, y)))))
 def logical_or(x, y, name=None, *, out=None):
     """Elementwise logical OR (non-zero is true); returns a bool tensor.
 
@@ -372,7 +382,7 @@ def logical_or(x, y, name=None, *, out=None):
 
 
 @defop(paddle_types=("logical_xor", "pd_op.logical_xor"), differentiable=False,
-       inplace=lambda x, y, name=None: _store(x, torch.logical_xor(x, _logical_pair("logical_xor_", x, y))))
+       inplace=lambda x, y, name=None: _store(x, torch.logical_xor(x, _not_aliased("logical_xor_", x, _logical_pair("logical_xor_", x, y)))))
 def logical_xor(x, y, name=None, *, out=None):
     """Elementwise logical XOR (non-zero is true); returns a bool tensor.
 
@@ -696,8 +706,14 @@ def _cmp_operator(fn, arrays=False):
     """``self <op> other`` for Tensors and numbers (and, for comparisons, numpy arrays, which
     become tensors of their own dtype as in Paddle)."""
     fn = number_api(fn)
+    api = fn.op_record.name
 
     def op(self, other):
+        if isinstance(other, np.generic) and other.dtype.kind in "biufc":
+            other = numpy_operand(self._t, other, api)
+            if other is NotImplemented:   # (``x == np.int8(1)``: Python's identity test)
+                return other
+            return fn(self, wrap(other) if type(other) is _T else other)
         if isinstance(other, _SCALARS):
             return fn(self, python_number(other))
         if arrays and isinstance(other, np.ndarray) and other.dtype.kind in "biufc":
@@ -775,6 +791,8 @@ def _eq_operator(base):
     ``paddle.equal`` first casts the number to x's dtype: such a number goes in as a 0-D tensor."""
     def op(self, other):
         t = self._t
+        if isinstance(other, np.generic) and not isinstance(other, (float, complex)):
+            return base(self, other)   # (see numpy_operand)
         other = python_number(other)   # (np.float64 is a Python float to Paddle)
         if (type(other) is float or (type(other) is int and t.dtype is torch.bool)) \
                 and not (t.is_floating_point() or t.is_complex()):

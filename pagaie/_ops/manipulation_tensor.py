@@ -12,7 +12,7 @@ import torch
 from pagaie._core import dtype as _dt
 from pagaie._core.parameter import Parameter
 from pagaie._core.registry import defop
-from pagaie._core.tensor import Tensor, check_inplace, next_data_number, wrap
+from pagaie._core.tensor import Tensor, check_inplace, is_dense, next_data_number
 from pagaie._ops import manipulation as _m
 
 __all__: list[str] = ["reshape", "expand", "view", "permute"]  # the variadic forms (see the end)
@@ -34,16 +34,26 @@ Tensor.mT = property(_mT_prop)
 
 
 def contiguous(self: Tensor) -> Tensor:
-    """This tensor with contiguous memory (itself when it already is).
+    """This tensor with contiguous memory: as in Paddle, a strided view is made contiguous in
+    place (it then holds a copy of its values, no longer the memory of the tensor it viewed),
+    and the tensor itself is returned.
 
     Examples:
         >>> import pagaie as paddle
         >>> x = paddle.ones([2, 3])
-        >>> x.contiguous() is x
-        True
+        >>> y = x.t()
+        >>> y.contiguous() is y, y.is_contiguous()
+        (True, True)
     """
     t = self._t
-    return self if t.is_contiguous() else wrap(t.contiguous())
+    if is_dense(t):
+        return self
+    if t.requires_grad and t.is_leaf:   # (a leaf keeps its identity for its gradient)
+        with torch.no_grad():
+            t.data = t.clone(memory_format=torch.contiguous_format)
+    else:
+        self._rebind(t.clone(memory_format=torch.contiguous_format), bump=0)
+    return self
 
 
 @defop(differentiable=False, paddle_types=("detach", "pd_op.detach"))

@@ -257,10 +257,10 @@ def lerp(x, y, weight, name=None):
         >>> paddle.lerp(paddle.to_tensor([0.0, 1.0]), paddle.to_tensor([10.0, 3.0]), 0.5).tolist()
         [5.0, 2.0]
     """
+    kernel_dtypes("lerp", x, F32_F64)   # (x's kernel is looked up first, as in Paddle)
     if x.dtype is not y.dtype:
         raise ValueError(f"paddle.lerp: 'x' and 'y' must have the same dtype, but received "
                          f"{dtype_name(x)} and {dtype_name(y)}")
-    kernel_dtypes("lerp", x, F32_F64)
     weight = _lerp_weight(x, weight, "lerp").detach()  # Paddle's lerp has no weight gradient
     return x + weight * (y - x)
 

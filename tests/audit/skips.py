@@ -9,7 +9,8 @@ _TORCH_INT_GRAD = ("torch integer/bool tensors cannot require grad, so such outp
                    "that requires grad have stop_gradient=True (Paddle: False)")
 _GARBAGE = ("Paddle returns uninitialised memory for a reduction over an empty axis; pagaie raises "
             "ValueError like paddle.max does")
-_BOOL_DIV = "Paddle divides bool tensors as integers and fails on a False divisor; pagaie gives floats"
+_BOOL_DIV = ("Paddle divides bool tensors as integers; a False divisor is its EnforceNotMet, pagaie's "
+             "ZeroDivisionError (as for //)")
 _BITWISE_EXC = ("Paddle's bitwise operators reject Python scalars and float tensors with assorted "
                 "exception types; pagaie raises RuntimeError (float tensor) or TypeError")
 _EXC_ORDER = "both raise; Paddle checks another condition first, so the exception type differs"
