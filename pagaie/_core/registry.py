@@ -644,7 +644,13 @@ def _grad_rule(rec: OpRecord, args_expr: str, kwargs_expr: str) -> str:
 
 
 def _dense_rule(args_expr: str) -> str:
-    return (f"        if r.layout is _strided and not r.is_contiguous() and r._base is None:\n"
+    # is_contiguous first: the one check nearly every result stops at (a CSR result has no
+    # strides and raises; a COO result says False and is then left alone by its layout)
+    return (f"        try:\n"
+            f"            _row_major = r.is_contiguous()\n"
+            f"        except RuntimeError:\n"
+            f"            _row_major = True\n"
+            f"        if not _row_major and r.layout is _strided and r._base is None:\n"
             f"            r = _dense(r, {args_expr})\n")
 
 

@@ -373,7 +373,7 @@ def _edge_runs(tctx: Any, i: int) -> bool:
         return True
     try:
         return bool(torch._C._will_engine_execute_node(node))
-    except RuntimeError:  # not inside an engine run: nothing to prune
+    except (RuntimeError, AttributeError):  # not inside an engine run (or no such hook): nothing to prune
         return True
 
 
