@@ -657,6 +657,8 @@ def _dense_rule(args_expr: str) -> str:
 def _dense(r: torch.Tensor, args: tuple) -> torch.Tensor:
     """A kernel's strided result ``r`` made contiguous, unless it holds an input's memory
     (``detach`` of a view, an input handed back): only new tensors are laid out anew."""
+    if r.requires_grad and r.is_leaf:   # a creation op's new leaf: its identity is the point
+        return r
     ptr = r.untyped_storage().data_ptr()
     for a in args:
         t = a._t if isinstance(a, Tensor) else a

@@ -206,7 +206,8 @@ def to_tensor(data, dtype=None, place=None, stop_gradient=True):
         >>> paddle.to_tensor([1.0, 2.0], stop_gradient=False).stop_gradient
         False
     """
-    t = _place(_from_data(data, dtype, "to_tensor"), place, "to_tensor")
+    # row-major before the leaf is made (a transposed numpy array comes in strided)
+    t = _place(_from_data(data, dtype, "to_tensor"), place, "to_tensor").contiguous()
     if stop_gradient:
         return t
     # Integer tensors too say stop_gradient=False when asked (no gradient reaches them).
