@@ -50,3 +50,12 @@ def ref_flops(monkeypatch):
         monkeypatch.setattr(ref.Tensor, "__int__", one_element_int)
     return ref
 
+
+
+@pytest.fixture(scope="module")
+def cpu_devices():
+    """Both frameworks on the CPU for a whole module (``pytestmark = usefixtures(...)``)."""
+    import pagaie
+    from tests.reference import paddle_ref
+    paddle_ref().set_device("cpu")
+    pagaie.set_device("cpu")

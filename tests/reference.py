@@ -26,6 +26,12 @@ def paddle_ref():
             pytest.skip("real paddlepaddle is not installed")
 
 
+def normal_array(shape: Any, seed: int = 0, dtype: str = "float32") -> np.ndarray:
+    """Standard-normal numpy data of ``shape`` (the same for the same seed), for feeding both
+    frameworks."""
+    return np.random.default_rng(seed).standard_normal(shape).astype(dtype)
+
+
 def resolve(root: Any, dotted: str) -> Any:
     """``resolve(paddle, 'linalg.norm')`` -> paddle.linalg.norm (``Tensor.x`` also works)."""
     obj = root

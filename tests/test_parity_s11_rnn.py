@@ -12,17 +12,10 @@ import numpy as np
 import pytest
 
 import pagaie
-from tests.reference import assert_same, both, paddle_ref, same_exception
+from tests.reference import assert_same, both, normal_array, paddle_ref, same_exception
 
 
-@pytest.fixture(scope="module", autouse=True)
-def _cpu():
-    paddle_ref().set_device("cpu")
-    pagaie.set_device("cpu")
-
-
-def _arr(shape, seed=0, dtype="float32"):
-    return np.random.default_rng(seed).standard_normal(shape).astype(dtype)
+pytestmark = pytest.mark.usefixtures("cpu_devices")
 
 
 def _copy(src, dst):
@@ -55,9 +48,9 @@ def _beam_search(fw, src, cell="LSTMCell", dtype="float32", decoder_cls=None, **
     emb, c, out = layers
     dec = (decoder_cls or fw.nn.BeamSearchDecoder)(c, start_token=0, end_token=1, beam_size=3,
                                                    embedding_fn=emb, output_fn=out)
-    h = fw.to_tensor(_arr((2, 16), 1, dtype))
+    h = fw.to_tensor(normal_array((2, 16), 1, dtype))
     h.stop_gradient = False
-    inits = [h, fw.to_tensor(_arr((2, 16), 2, dtype))] if cell == "LSTMCell" else h
+    inits = [h, fw.to_tensor(normal_array((2, 16), 2, dtype))] if cell == "LSTMCell" else h
     res = fw.nn.dynamic_decode(dec, inits=inits, **kw)
     states = res[1]
     loss = (_flat(states.cell_states)[0] ** 2).sum() + (states.log_probs ** 2).sum()
@@ -113,7 +106,7 @@ def _greedy(fw, src, impute):
         for a, b in zip(src, layers):
             _copy(a, b)
     emb, cell, out = layers
-    inits = [fw.to_tensor(_arr((3, 16), 1)), fw.to_tensor(_arr((3, 16), 2))]
+    inits = [fw.to_tensor(normal_array((3, 16), 1)), fw.to_tensor(normal_array((3, 16), 2))]
     return layers, fw.nn.dynamic_decode(Greedy(cell, emb, out), inits, max_step_num=8,
                                         impute_finished=impute, return_length=True)
 
@@ -133,9 +126,9 @@ def test_tile_beam_merge_with_batch(case):
     works."""
     def fn(fw):
         tile = fw.nn.BeamSearchDecoder.tile_beam_merge_with_batch
-        x = {"1-D": fw.to_tensor([1, 2, 3]), "3-D": fw.to_tensor(_arr((2, 3, 4))),
-             "bool": fw.to_tensor([[True], [False]]), "Tensor beam": fw.to_tensor(_arr((2, 3))),
-             "float16": fw.to_tensor(_arr((2, 3), 0, "float16"))}[case]
+        x = {"1-D": fw.to_tensor([1, 2, 3]), "3-D": fw.to_tensor(normal_array((2, 3, 4))),
+             "bool": fw.to_tensor([[True], [False]]), "Tensor beam": fw.to_tensor(normal_array((2, 3))),
+             "float16": fw.to_tensor(normal_array((2, 3), 0, "float16"))}[case]
         return tile(x, fw.to_tensor(2) if case == "Tensor beam" else 3)
     assert_same(*both(fn))
 
@@ -146,7 +139,7 @@ def test_tile_beam_merge_with_batch_zero_d():
 
 # ---- stacked networks: bad input --------------------------------------------------------------
 def _x(fw, shape=(3, 5, 4), dtype="float32"):
-    return fw.to_tensor(_arr(shape, 1, dtype))
+    return fw.to_tensor(normal_array(shape, 1, dtype))
 
 
 @pytest.mark.parametrize("case", ["LSTM 3 states", "LSTM 1 state in a list", "GRU 2 states"])
@@ -225,8 +218,8 @@ def test_lstm_cell_state_as_one_stacked_tensor(wrapped):
     def fn(fw):
         fw.seed(1)
         c = fw.nn.LSTMCell(4, 6)
-        states = fw.to_tensor(_arr((2, 3, 6), 2))
+        states = fw.to_tensor(normal_array((2, 3, 6), 2))
         if wrapped:
-            return fw.nn.RNN(c)(fw.to_tensor(_arr((3, 5, 4), 1)), states)
-        return c(fw.to_tensor(_arr((3, 4), 1)), states)
+            return fw.nn.RNN(c)(fw.to_tensor(normal_array((3, 5, 4), 1)), states)
+        return c(fw.to_tensor(normal_array((3, 4), 1)), states)
     assert_same(*both(fn), rtol=1e-5, atol=1e-6)

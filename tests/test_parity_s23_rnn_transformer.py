@@ -17,20 +17,13 @@ import numpy as np
 import pytest
 
 import pagaie
-from tests.reference import assert_same, both, paddle_ref, same_exception
+from tests.reference import assert_same, both, normal_array, paddle_ref, same_exception
 
 
-@pytest.fixture(scope="module", autouse=True)
-def _cpu():
-    paddle_ref().set_device("cpu")
-    pagaie.set_device("cpu")
+pytestmark = pytest.mark.usefixtures("cpu_devices")
 
 
-def _arr(shape, seed=0, dtype="float32"):
-    return np.random.default_rng(seed).standard_normal(shape).astype(dtype)
-
-
-X = _arr((2, 5, 3))
+X = normal_array((2, 5, 3))
 
 
 # ---- LSTMCell with a projection ---------------------------------------------------------------
@@ -168,7 +161,7 @@ def test_bidirectional_padded_gradients(cls):
     previous step's output, zero past a sequence's end: at a shorter sequence's first step the
     initial state is read as zeros in the hidden-to-hidden weight gradient (GRU: also in its
     update gate's), which pagaie reproduces; the values are the true ones."""
-    h0, c0 = _arr((4, 3, 4), 3), _arr((4, 3, 4), 4)
+    h0, c0 = normal_array((4, 3, 4), 3), normal_array((4, 3, 4), 4)
     lengths = np.array([3, 5, 1], "int64")
 
     def run(fw, src):

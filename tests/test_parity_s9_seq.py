@@ -14,19 +14,12 @@ import numpy as np
 import pytest
 
 import pagaie
-from tests.reference import assert_same, paddle_ref, same_exception
+from tests.reference import assert_same, normal_array, paddle_ref, same_exception
 
 B, T, I, H = 3, 5, 4, 6
 
 
-@pytest.fixture(scope="module", autouse=True)
-def _cpu():
-    paddle_ref().set_device("cpu")
-    pagaie.set_device("cpu")
-
-
-def _arr(shape, seed=0, dtype="float32"):
-    return np.random.default_rng(seed).standard_normal(shape).astype(dtype)
+pytestmark = pytest.mark.usefixtures("cpu_devices")
 
 
 def _flat(v):
@@ -36,7 +29,7 @@ def _flat(v):
 
 
 def _leaf(fw, shape, seed=0, dtype="float32"):
-    t = fw.to_tensor(_arr(shape, seed, dtype))
+    t = fw.to_tensor(normal_array(shape, seed, dtype))
     t.stop_gradient = False
     return t
 
@@ -230,7 +223,7 @@ def test_sdpa_low_rank_and_narrower_masks_broadcast(p, mask):
 def test_sdpa_float32_mask_with_float64_query():
     def call(fw, m):
         q = _leaf(fw, QS, 1, "float64")
-        mask = fw.to_tensor(_arr((4, 4), 2))
+        mask = fw.to_tensor(normal_array((4, 4), 2))
         return fw.nn.functional.scaled_dot_product_attention(q, q, q, mask), [q]
     _compare(lambda fw: None, call)
 
@@ -251,15 +244,15 @@ def test_sdpa_batch_broadcasts(qs, ks):
 def test_sdpa_bad_shapes(case):
     def fn(fw):
         f = fw.nn.functional.scaled_dot_product_attention
-        q = fw.to_tensor(_arr(QS, 1))
+        q = fw.to_tensor(normal_array(QS, 1))
         if case == "mask rows":
             return f(q, q, q, fw.ones([3, 4]))
         if case == "mask batch":
             return f(q, q, q, fw.ones([3, 1, 4, 4], "bool"))
         if case == "head_dim":
-            return f(q, fw.to_tensor(_arr((2, 4, 2, 6))), q)
+            return f(q, fw.to_tensor(normal_array((2, 4, 2, 6))), q)
         if case == "batch":
-            k = fw.to_tensor(_arr((3, 4, 2, 8)))
+            k = fw.to_tensor(normal_array((3, 4, 2, 8)))
             return f(q, k, k)
         return f(q, q, q, fw.ones([4, 4], "float64"))
     msg = str(same_exception(fn))
@@ -327,11 +320,11 @@ def test_module_functions_rnn_birnn_split_concat_states():
     """``paddle.nn.layer.rnn``'s helper functions exist with Paddle's signatures and results."""
     def fn(fw):
         mod = importlib.import_module(fw.__name__ + ".nn.layer.rnn")
-        h, c = fw.to_tensor(_arr((4, 2, 3), 1)), fw.to_tensor(_arr((4, 2, 3), 2))
+        h, c = fw.to_tensor(normal_array((4, 2, 3), 1)), fw.to_tensor(normal_array((4, 2, 3), 2))
         pairs = mod.split_states([h, c], True, 2)
         fw.seed(1)
         cf, cb = fw.nn.GRUCell(I, 3), fw.nn.GRUCell(I, 3)
-        x = fw.to_tensor(_arr((2, T, I), 3))
+        x = fw.to_tensor(normal_array((2, T, I), 3))
         return [mod.split_states(h, True), pairs, mod.concat_states(pairs, True, 2),
                 mod.birnn(cf, cb, x, sequence_length=fw.to_tensor([5, 2])),
                 mod.rnn(cf, x, None, None, False, True)]
