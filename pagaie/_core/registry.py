@@ -550,6 +550,21 @@ def numpy_operand(t: torch.Tensor, v: np.generic, api: str, reflected: bool = Fa
     return torch.tensor(value, device=t.device).to(t.dtype)
 
 
+def is_numpy_number(v: Any) -> bool:
+    """Whether ``v`` is a numpy bool, integer, float or complex scalar."""
+    return isinstance(v, np.generic) and v.dtype.kind in "biufc"
+
+
+def read_numpy_number(x: Tensor, other: Any, api: str, reflected: bool = False) -> Any:
+    """``other`` as the other operand of ``x``'s Tensor operator of op ``api``: a numpy number
+    read as Paddle reads it (:func:`numpy_operand`, a 0-D tensor result as a Tensor), anything
+    else unchanged."""
+    if not is_numpy_number(other):
+        return other
+    v = numpy_operand(x._t, other, api, reflected)
+    return wrap(v) if type(v) is torch.Tensor else v
+
+
 def bind_out(out: Any, r: Any) -> None:
     """Paddle's ``out=`` tensor is the op's output: when the result joins the autograd graph,
     ``out`` holds it (gradients flow through ``out``; its ``inplace_version`` is unchanged).
@@ -875,8 +890,7 @@ def binary_operator(api: Callable, reflected: bool = False) -> Callable:
           "_ug": UNTRACKED_GRADS, "_UNTR": _UNTRACKED, "_PLAIN": _PLAIN, "_TT": torch.Tensor, "_new": object.__new__,
           "_translate": translate_error, "_ndarray": np.ndarray, "_tensor_operand": _tensor_operand,
           "_npgeneric": np.generic, "_bad_operand": _bad_operand}
-    ns["_u"] = lambda v, t: (numpy_operand(t, v, rec.name, reflected)
-                             if isinstance(v, np.generic) and v.dtype.kind in "biufc" else _operand(v))
+    ns["_u"] = lambda v, t: numpy_operand(t, v, rec.name, reflected) if is_numpy_number(v) else _operand(v)
     exec(compile(src, f"<pagaie operator {rec.name}>", "exec"), ns)
     op = ns["op"]
     op.__name__ = op.__qualname__ = name % rec.name

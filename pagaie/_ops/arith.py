@@ -7,7 +7,7 @@ import numpy as np
 import torch
 
 from pagaie._core import dtype as _dt
-from pagaie._core.registry import NoKernelError, binary_operator, defop, numpy_operand
+from pagaie._core.registry import NoKernelError, binary_operator, defop, read_numpy_number
 from pagaie._core.tensor import Tensor, wrap
 from pagaie._ops._helpers import (ALL_DTYPES, SMALL_INTS, check_binary_dtypes, dtype_name, kernel_dtypes, pair_kernel_dtypes,
                                   promote_pair, write_out)
@@ -784,17 +784,8 @@ def _pow_operand(other, op):
                     f"Tensor, but got {type(other).__name__}")
 
 
-def _pow_number(self, other, reflected):
-    """A numpy number operand of ``**`` as Paddle reads it (see numpy_operand); any other
-    operand unchanged."""
-    if isinstance(other, np.generic) and other.dtype.kind in "biufc":
-        other = numpy_operand(self._t, other, "pow", reflected)
-        return wrap(other) if type(other) is _T else other
-    return other
-
-
 def _rpow_operator(self, other):
-    other = _pow_number(self, other, True)
+    other = read_numpy_number(self, other, "pow", True)
     if type(other) is int and self._t.dtype is torch.bool:  # (paddle.pow has no bool kernel)
         return pow(other, self.astype("int64"))
     if type(other) in (float, complex) and not (self._t.is_floating_point() or self._t.is_complex()):
@@ -805,7 +796,7 @@ def _rpow_operator(self, other):
 
 
 def _pow_operator(self, other):
-    other = _pow_number(self, other, False)
+    other = read_numpy_number(self, other, "pow")
     if other is NotImplemented:
         return other
     # ``int_tensor ** 2.5`` promotes to float (unlike paddle.pow, which truncates the exponent).

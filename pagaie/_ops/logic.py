@@ -14,7 +14,7 @@ import numpy as np
 import torch
 
 from pagaie._core.dtype import python_number
-from pagaie._core.registry import NoKernelError, defop, number_api, numpy_operand
+from pagaie._core.registry import NoKernelError, defop, is_numpy_number, number_api, read_numpy_number
 from pagaie._core.tensor import Tensor, wrap
 from pagaie._ops._helpers import (ALL_DTYPES, check_binary_dtypes, check_same_dtype, dtype_name, kernel_dtypes,
                                   pair_kernel_dtypes, pair_kernel_key, parser_bool, write_out)
@@ -709,11 +709,11 @@ def _cmp_operator(fn, arrays=False):
     api = fn.op_record.name
 
     def op(self, other):
-        if isinstance(other, np.generic) and other.dtype.kind in "biufc":
-            other = numpy_operand(self._t, other, api)
+        if is_numpy_number(other):
+            other = read_numpy_number(self, other, api)
             if other is NotImplemented:   # (``x == np.int8(1)``: Python's identity test)
                 return other
-            return fn(self, wrap(other) if type(other) is _T else other)
+            return fn(self, other)
         if isinstance(other, _SCALARS):
             return fn(self, python_number(other))
         if arrays and isinstance(other, np.ndarray) and other.dtype.kind in "biufc":
