@@ -264,8 +264,7 @@ def _run_bidirec_padded(mode, input, pre_state, params, has_bias, num_layers, tr
 def _hh(h, h_g, w, b):
     """``h @ w.T + b`` whose gradient for ``w`` is taken with ``h_g`` in place of ``h``."""
     wd = w.detach()
-    r = F.linear(h, wd, b) + F.linear(h_g, w - wd)
-    return r
+    return F.linear(h, wd, b) + F.linear(h_g, w - wd)
 
 
 def _paddle_grad_step(mode, x, hp, hp_g, states, w_ih, w_hh, b_ih, b_hh):

@@ -44,11 +44,10 @@ def _as_index(data: Any, name: str, api: str, place: Any) -> torch.Tensor:
     return _place(t, place, api)
 
 
-# Paddle's CPU sparse_coo_tensor kernel has no bool, int8 or bfloat16 values
+# Paddle's CPU max kernel (which reads the indices) has no int8/int16/uint8/bool version
 _MAX_DTYPES = sc.ALL_DTYPES - {torch.int8, torch.int16, torch.uint8, torch.bool}
+# Paddle's CPU sparse_coo_tensor and coalesce kernels have no bool, int8 or bfloat16 values
 _COO_VALUE_DTYPES = sc.ALL_DTYPES - {torch.bool, torch.int8, torch.bfloat16}
-# nor its coalesce kernel int8 or bool ones
-_COALESCE_DTYPES = sc.ALL_DTYPES - {torch.bool, torch.int8, torch.bfloat16}
 
 
 @defop(method=False, paddle_types=("sparse_coo_tensor", "sparse_sparse_coo_tensor"),
@@ -357,7 +356,7 @@ def sparse_coalesce(x, name=None):
     if not isinstance(x, _T) or x.layout is not _COO:
         raise NotImplementedError(f"paddle.sparse.coalesce: 'x' must be a sparse COO tensor, but "
                                   f"received {sc.layout_name(x)}")
-    sc.value_kernel("sparse.coalesce", x, _COALESCE_DTYPES)
+    sc.value_kernel("sparse.coalesce", x, _COO_VALUE_DTYPES)
     return sc.keep_index_dtype(sc.coalesce(x.detach()), x)
 
 
