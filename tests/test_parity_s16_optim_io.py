@@ -84,14 +84,15 @@ def test_reader_module_paths():
 
 def _adamw_sharded(P, steps=1, amsgrad=False):
     P.seed(1)
-    # fresh name counters: the state names must not depend on what earlier tests built
+    # fresh name counters: the state names must not depend on what earlier tests built (the
+    # moments are named at the first step, so the steps run under the guard too)
     with P.utils.unique_name.guard():
         net = P.nn.Sequential(P.nn.Linear(2, 3), P.nn.Linear(3, 1))
         opt = P.optimizer.AdamW(0.1, parameters=net.parameters(), amsgrad=amsgrad)
-    for _ in range(steps):
-        net(P.ones([1, 2])).sum().backward()
-        opt.step()
-        opt.clear_grad()
+        for _ in range(steps):
+            net(P.ones([1, 2])).sum().backward()
+            opt.step()
+            opt.clear_grad()
     sd = opt.sharded_state_dict(net.sharded_state_dict())
     meta = [(k, v.key, v.local_tensor.name, v.local_shape, v.global_shape, v.global_offset, v.is_flattened,
              v.flattened_range) for k, v in sd.items()]
