@@ -131,8 +131,12 @@ class TensorCheckerConfig:
             seed does not fit in 32 bits), so checked runs are reproducible.
         debug_mode (DebugMode, optional): what to check and whether to abort.
         output_dir (str, optional): not used by pagaie (reports are printed).
-        checked_op_list (list[str], optional): check only these ops.
-        skipped_op_list (list[str], optional): never check these ops.
+        checked_op_list (list[str], optional): check only these ops. As in Paddle, the
+            names join one process-wide list the moment a config is made (enabled or not),
+            and that list stays: every later check, ``FLAGS_check_nan_inf`` included, looks
+            only at the ops named in it once it is not empty.
+        skipped_op_list (list[str], optional): never check these ops (also process-wide and
+            lasting; a skipped op is skipped even when it is also checked).
         debug_step (list[int], optional): ``[start, end)`` of steps to check.
         stack_height_limit (int, optional): accepted for compatibility.
 
@@ -179,6 +183,8 @@ class TensorCheckerConfig:
             if ops is not None and not isinstance(ops, (list, tuple)):
                 raise ValueError(f"paddle.amp.debugging.TensorCheckerConfig: {what} must be list or "
                                  f"tuple, but received {type(ops).__name__}")
+        _CHECKED_OPS.update(checked_op_list or ())
+        _SKIPPED_OPS.update(skipped_op_list or ())
         from pagaie.random import initial_seed
         self.initial_seed = initial_seed()
         if self.enable:
@@ -194,12 +200,6 @@ class TensorCheckerConfig:
         pagaie.seed(self.seed)
         np.random.seed(self.seed)
         print("AMP Debugging TensorCheckerConfig: seed ", self.seed)
-
-    def _wants(self, rec: OpRecord) -> bool:
-        names = {rec.name, *rec.paddle_types}
-        if self.checked_op_list and not names & set(self.checked_op_list):
-            return False
-        return not names & set(self.skipped_op_list or ())
 
     def update_and_check_step_id(self) -> bool:
         """Count one step and say whether it is to be checked: always for an enabled config
@@ -222,7 +222,6 @@ class TensorCheckerConfig:
         if not isinstance(self.stack_height_limit, int):
             raise ValueError("paddle.amp.debugging.TensorCheckerConfig: stack_height_limit must be "
                              f"int, but received {type(self.stack_height_limit).__name__}")
-        _CHECKER.config = self
         _flags.set_flags({"FLAGS_check_nan_inf_level": self.debug_mode.value, "FLAGS_check_nan_inf": True})
 
     def stop_check_nan_inf(self) -> None:
@@ -233,12 +232,11 @@ class TensorCheckerConfig:
 class _Checker:
     """The active NaN/Inf check, on while ``FLAGS_check_nan_inf`` is; what it does on a bad
     tensor follows ``FLAGS_check_nan_inf_level`` (a DebugMode value: abort, report, or report
-    every tensor), and the ops it looks at the op lists of the config that turned it on."""
+    every tensor), and the ops it looks at the process-wide checked/skipped op lists."""
 
     def __init__(self) -> None:
         self.on = False
         self.level = 0
-        self.config: TensorCheckerConfig | None = None
         self.installed = False
 
     def refresh(self) -> None:
@@ -250,8 +248,7 @@ class _Checker:
 
     def handler(self, rec: OpRecord, args: tuple, kwargs: dict, proceed: Callable) -> Any:
         out = proceed(args, kwargs)
-        cfg = self.config
-        if cfg is not None and not cfg._wants(rec):
+        if not _wanted(rec):
             return out
         abort = self.level == DebugMode.CHECK_NAN_INF_AND_ABORT.value
         print_all = self.level == DebugMode.CHECK_ALL.value
@@ -286,12 +283,20 @@ def _tensor_args(args: tuple, kwargs: dict) -> list[Tensor]:
 
 
 _CHECKER = _Checker()
+# the op lists every TensorCheckerConfig adds to, kept for the whole process as Paddle's are
+_CHECKED_OPS: set[str] = set()
+_SKIPPED_OPS: set[str] = set()
+
+
+def _wanted(rec: OpRecord) -> bool:
+    names = {rec.name, *rec.paddle_types}
+    if names & _SKIPPED_OPS:
+        return False
+    return not _CHECKED_OPS or bool(names & _CHECKED_OPS)
 
 
 def _on_flag(value: Any) -> None:
     _CHECKER.on = bool(value)
-    if not _CHECKER.on:
-        _CHECKER.config = None  # a config's op lists apply until the checks stop
     _CHECKER.refresh()
 
 

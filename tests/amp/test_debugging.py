@@ -20,6 +20,9 @@ def test_flag_check_nan_inf_raises_like_paddle(nan_flag):
     paddle = paddle_ref()
     errors = []
     for fw in (paddle, pagaie):
+        # the checked-op list is process-wide in both (an earlier test may have named other
+        # ops): name the one this test runs
+        fw.amp.debugging.TensorCheckerConfig(False, checked_op_list=["log"])
         fw.set_flags({"FLAGS_check_nan_inf": True})
         try:
             with pytest.raises(RuntimeError) as info:
@@ -50,7 +53,10 @@ def test_check_numerics_matches_paddle():
         debugging.check_numerics(pagaie.to_tensor(data), "op", "x")
 
 
-def test_tensor_checker_config_lists(capsys):
+def test_tensor_checker_config_lists(capsys, monkeypatch):
+    # the config's lists join pagaie's process-wide ones: keep them to this test
+    monkeypatch.setattr(debugging, "_CHECKED_OPS", set())
+    monkeypatch.setattr(debugging, "_SKIPPED_OPS", set())
     cfg = debugging.TensorCheckerConfig(enable=True, debug_mode=debugging.DebugMode.CHECK_NAN_INF,
                                         checked_op_list=["log"])
     debugging.enable_tensor_checker(cfg)
@@ -80,3 +86,35 @@ def test_operator_stats_count_by_dtype(capsys):
     assert rows["elementwise_mul"] == [0, 1, 0, 0]
     assert rows["matmul_v2"][2] == 1
     assert "op count" in out
+
+
+def test_op_lists_are_process_wide_like_paddle(monkeypatch):
+    """A config's checked/skipped op lists join process-wide lists the moment it is made
+    (enabled or not) and stay; a skipped op is skipped even when also checked."""
+    paddle = paddle_ref()
+    monkeypatch.setattr(debugging, "_CHECKED_OPS", set())
+    monkeypatch.setattr(debugging, "_SKIPPED_OPS", set())
+
+    def probe(fw):
+        fw.set_flags({"FLAGS_check_nan_inf": True})
+        seen = []
+        try:
+            for op, x in (("exp", 1000.0), ("reciprocal", 0.0), ("rsqrt", -1.0)):
+                try:
+                    getattr(fw, op)(fw.to_tensor([x]))
+                    seen.append(False)
+                except RuntimeError:
+                    seen.append(True)
+        finally:
+            fw.set_flags({"FLAGS_check_nan_inf": False})
+        return seen
+
+    def run(fw):
+        D = fw.amp.debugging
+        D.TensorCheckerConfig(False, checked_op_list=["exp", "reciprocal"])
+        first = probe(fw)
+        D.TensorCheckerConfig(False, skipped_op_list=["reciprocal"])
+        return first, probe(fw)
+
+    # Paddle's lists may already hold names from earlier tests, never these three ops
+    assert run(pagaie) == run(paddle) == ([True, True, False], [True, False, False])
