@@ -15,8 +15,12 @@ install-test: install
 demo: install
 	$(PYTHON) -m pagaie.demo
 
+# Test files are spread over two pytest worker processes (each file whole on one worker, in
+# its own order): the machines have two cores. TEST_WORKERS=0 runs everything in this process.
+TEST_WORKERS ?= 2
+
 test: install-test
-	$(PYTHON) -m pytest
+	$(PYTHON) -m pytest -n $(TEST_WORKERS) --dist loadfile
 
 bench: install-test
 	$(PYTHON) bench/op_overhead.py

@@ -6,6 +6,12 @@ import numpy as np
 import pytest
 import torch
 
+if os.environ.get("PYTEST_XDIST_WORKER"):
+    # one compute thread per worker process (torch now, real Paddle when a test imports it):
+    # the workers already share the cores
+    torch.set_num_threads(1)
+    os.environ.setdefault("OMP_NUM_THREADS", "1")
+    os.environ.setdefault("MKL_NUM_THREADS", "1")
 os.environ.setdefault("GLOG_minloglevel", "3")
 os.environ.setdefault("FLAGS_call_stack_level", "0")
 warnings.filterwarnings("ignore", module="paddle")
