@@ -56,7 +56,7 @@ _C2R = ("irfft", "hfft")
 def _one_point(base: str, x, s, axes) -> bool:
     """A complex-to-real transform whose default output length is 0 (one input point on the
     last transformed axis): Paddle returns an empty result there."""
-    if base not in _C2R or s is not None or x.dim() == 0:
+    if base not in _C2R or s is not None or x.dim() == 0 or axes == []:
         return False
     last = axes[-1] if axes is not None else -1
     return x.shape[last] == 1
@@ -356,6 +356,8 @@ def _shift_axes(api, x, axes):
     # Paddle indexes the shape with an int axis (IndexError); roll checks a list (ValueError)
     kind = ValueError if isinstance(axes, (list, tuple)) else IndexError
     axes = int_list(axes)
+    if not axes:  # Paddle concatenates the per-axis shifts first: an empty list is its ValueError
+        raise ValueError(f"paddle.fft.{api}: 'axes' must name at least one axis, but received {axes}")
     for a in axes:
         if not -x.dim() <= a < x.dim():
             raise kind(f"paddle.fft.{api}: 'axes' entries must be in the range [{-x.dim()}, {x.dim()}), "
