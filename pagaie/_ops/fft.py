@@ -56,7 +56,7 @@ _C2R = ("irfft", "hfft")
 def _one_point(base: str, x, s, axes) -> bool:
     """A complex-to-real transform whose default output length is 0 (one input point on the
     last transformed axis): Paddle returns an empty result there."""
-    if base not in _C2R or s is not None or x.dim() == 0 or axes == []:
+    if base not in _C2R or s is not None or x.dim() == 0:
         return False
     last = axes[-1] if axes is not None else -1
     return x.shape[last] == 1
@@ -150,9 +150,15 @@ def _check_sa(api: str, x, s, axes, two_d: bool):
             raise ValueError(f"paddle.fft.{api}: 'axes' must name 2 axes, but received {axes}")
         if s is not None and len(s) != 2:
             raise ValueError(f"paddle.fft.{api}: 's' must have 2 entries, but received {s}")
+    # Paddle's n-D transforms index the last entry of an empty 'axes' before comparing the
+    # lengths of 's' and 'axes' (and of an empty 's' after): its IndexError
+    if not two_d and axes is not None and not axes:
+        raise IndexError(f"paddle.fft.{api}: 'axes' must name at least one axis, but received []")
     if s is not None and axes is not None and len(s) != len(axes):
         raise ValueError(f"paddle.fft.{api}: 's' ({len(s)} entries) and 'axes' ({len(axes)} entries) "
                          "must have the same length")
+    if not two_d and s is not None and not s:
+        raise IndexError(f"paddle.fft.{api}: 's' must name at least one axis, but received []")
     return s, axes
 
 
