@@ -215,3 +215,12 @@ def test_stft_bad_window(api, bad):
 
 def test_spectrogram_numpy_input():
     _same_error(lambda m: m.audio.features.Spectrogram(n_fft=16)(SIG))
+
+
+# ---- incubate.nn.functional fused norms: integer input --------------------------------------
+
+@pytest.mark.parametrize("fn", ["fused_layer_norm", "fused_rms_norm"])
+def test_fused_norm_integer_x(fn):
+    x, w = np.arange(8, dtype="int32").reshape(2, 4), np.ones(4, "float32")
+    _same_error(lambda m: getattr(m.incubate.nn.functional, fn)(
+        m.to_tensor(x), m.to_tensor(w), None, 1e-5, begin_norm_axis=1))

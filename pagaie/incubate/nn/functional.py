@@ -9,6 +9,7 @@ from __future__ import annotations
 import math
 
 import pagaie as _p
+from pagaie._core.registry import NoKernelError
 from pagaie.nn import functional as _F
 from pagaie.utils import deprecated as _deprecated
 
@@ -79,6 +80,9 @@ def _check_norm_args(api: str, x, axis: int, residual, **params) -> None:
     # Paddle's kernels read the norm parameters as vectors of their first dimension, and need
     # them (float32 also serves a half-precision ``x``) and ``residual`` in ``x``'s dtype
     # (``residual`` also in its shape).
+    if not x.dtype.is_floating_point:  # no kernel of Paddle's takes it: its NotFound
+        raise NoKernelError(f"paddle.incubate.nn.functional.{api}: 'x' must be a floating-point "
+                            f"tensor, but received {x.dtype}")
     size = math.prod(x.shape[axis:])
     for arg, t in params.items():
         if t is None:
