@@ -224,3 +224,16 @@ def test_fused_norm_integer_x(fn):
     x, w = np.arange(8, dtype="int32").reshape(2, 4), np.ones(4, "float32")
     _same_error(lambda m: getattr(m.incubate.nn.functional, fn)(
         m.to_tensor(x), m.to_tensor(w), None, 1e-5, begin_norm_axis=1))
+
+
+# ---- audio windows: half precision has no CPU kernel ------------------------------------------
+
+@pytest.mark.parametrize("dtype", ["float16", "bfloat16"])
+@pytest.mark.parametrize("window", ["hann", ("kaiser", 5.0), "triang", ("tukey", 0.5)])
+def test_get_window_half_precision(window, dtype):
+    _same_error(lambda m: m.audio.functional.get_window(window, 8, dtype=dtype))
+
+
+@pytest.mark.parametrize("fn", ["hann_window", "kaiser_window", "bartlett_window"])
+def test_window_creators_half_precision(fn):
+    _same_error(lambda m: getattr(m, fn)(8, dtype="float16"))
