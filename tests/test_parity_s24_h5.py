@@ -237,3 +237,15 @@ def test_get_window_half_precision(window, dtype):
 @pytest.mark.parametrize("fn", ["hann_window", "kaiser_window", "bartlett_window"])
 def test_window_creators_half_precision(fn):
     _same_error(lambda m: getattr(m, fn)(8, dtype="float16"))
+
+
+@pytest.mark.parametrize("stop_gradient", [True, False])
+def test_fused_rms_norm_empty_residual_out(stop_gradient):
+    x = np.random.RandomState(0).randn(2, 4).astype("float32")
+
+    def outs(m):
+        r = m.incubate.nn.functional.fused_rms_norm(
+            m.to_tensor(x, stop_gradient=stop_gradient), m.to_tensor(np.ones(4, "float32")),
+            None, 1e-5, 1)
+        return [(list(t.shape), str(t.dtype), t.stop_gradient) for t in r]
+    assert outs(pagaie) == outs(paddle)

@@ -145,7 +145,9 @@ def fused_rms_norm(x, norm_weight, norm_bias, epsilon, begin_norm_axis=1, bias=N
     if norm_bias is not None:
         out = out + norm_bias.reshape(tail).astype(x.dtype)
     out = _quant(out, quant_scale, quant_round_type, quant_max_bound, quant_min_bound)
-    res = h if residual is not None else _p.empty([0], dtype=x.dtype)
+    # without ``residual`` the second output is empty, joined to ``x`` (as Paddle's, it takes
+    # the input's stop_gradient)
+    res = h if residual is not None else h.reshape([-1])[:0]
     return out, res
 
 
