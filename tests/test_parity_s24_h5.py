@@ -249,3 +249,24 @@ def test_fused_rms_norm_empty_residual_out(stop_gradient):
             None, 1e-5, 1)
         return [(list(t.shape), str(t.dtype), t.stop_gradient) for t in r]
     assert outs(pagaie) == outs(paddle)
+
+
+# Paddle 3.3.1 has no CPU kernel for these blocks (AttributeError on its missing legacy op):
+# pagaie computes them, and reports bad dropout arguments under the block's own name.
+@pytest.mark.parametrize("kw,exc", [(dict(dropout_rate=1.5), ValueError),
+                                    (dict(attn_dropout_rate=-0.1), ValueError),
+                                    (dict(dropout_rate="a"), TypeError),
+                                    (dict(mode="foo"), ValueError)])
+def test_fused_mha_dropout_args(kw, exc):
+    x = pagaie.rand([2, 3, 8])
+    with pytest.raises(exc, match="fused_multi_head_attention"):
+        pagaie.incubate.nn.functional.fused_multi_head_attention(
+            x, pagaie.rand([3, 2, 4, 8]), pagaie.rand([8, 8]), training=False, **kw)
+
+
+@pytest.mark.parametrize("kw,exc", [(dict(dropout1_rate=2.0), ValueError),
+                                    (dict(dropout2_rate="x"), TypeError)])
+def test_fused_feedforward_dropout_args(kw, exc):
+    with pytest.raises(exc, match="fused_feedforward"):
+        pagaie.incubate.nn.functional.fused_feedforward(
+            pagaie.rand([2, 3, 8]), pagaie.rand([8, 16]), pagaie.rand([16, 8]), training=False, **kw)
