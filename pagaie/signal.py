@@ -14,6 +14,7 @@ import numpy as np
 import torch
 
 from pagaie._core import dtype as _dt
+from pagaie._core.bad_input import type_name
 from pagaie._core.registry import NoKernelError, defop
 from pagaie._ops._helpers import kernel_dtypes
 
@@ -40,6 +41,13 @@ def _frames(api: str, n_fft: int, hop_length, win_length, window):
         raise AssertionError(f"paddle.signal.{api}: 'hop_length' must be positive, but received {hop}")
     if not 0 < win <= n_fft:
         raise AssertionError(f"paddle.signal.{api}: 'win_length' must be in (0, n_fft({n_fft})], but received {win}")
+    if window is not None and not isinstance(window, torch.Tensor):
+        # Paddle reads ``window.shape`` first (AttributeError); a numpy array has one and then
+        # fails in stft's multiply (ValueError) or istft's type check (TypeError)
+        kind = AttributeError if not isinstance(window, np.ndarray) else ValueError if api == "stft" \
+            else TypeError
+        raise kind(f"paddle.signal.{api}: argument 'window' must be Tensor, but got "
+                   f"{type_name(window)}")
     if window is not None and (window.dim() != 1 or window.shape[0] != win):
         raise AssertionError(f"paddle.signal.{api}: 'window' must be 1-D of length win_length({win}), but "
                              f"received shape {list(window.shape)}")

@@ -36,7 +36,7 @@ ATTRIBUTE_ERROR_OPS = frozenset({
     'ormqr', 'outer', 'pdist', 'polar', 'positive', 'put_along_axis', 'rad2deg', 'rand_like',
     'randint_like', 'randn_like', 'rank', 'renorm', 'repeat_interleave', 'reshape', 'rfft2',
     'scatter_nd', 'scatter_nd_add', 'scatter_reduce', 'select_scatter', 'sgn', 'slice', 'split',
-    't', 'take', 'take_along_axis', 'tensor_split', 'tensordot', 'trapezoid',
+    'stft', 'istft', 't', 'take', 'take_along_axis', 'tensor_split', 'tensordot', 'trapezoid',
     'unbind', 'unflatten', 'unique', 'unique_consecutive', 'unstack', 'vander', 'vecdot',
     'vsplit', 'where', 'zeros_like'
 })

@@ -150,9 +150,15 @@ def _check_sa(api: str, x, s, axes, two_d: bool):
             raise ValueError(f"paddle.fft.{api}: 'axes' must name 2 axes, but received {axes}")
         if s is not None and len(s) != 2:
             raise ValueError(f"paddle.fft.{api}: 's' must have 2 entries, but received {s}")
+    # Paddle's n-D transforms index the last entry of an empty 'axes' before comparing the
+    # lengths of 's' and 'axes' (and of an empty 's' after): its IndexError
+    if not two_d and axes is not None and not axes:
+        raise IndexError(f"paddle.fft.{api}: 'axes' must name at least one axis, but received []")
     if s is not None and axes is not None and len(s) != len(axes):
         raise ValueError(f"paddle.fft.{api}: 's' ({len(s)} entries) and 'axes' ({len(axes)} entries) "
                          "must have the same length")
+    if not two_d and s is not None and not s:
+        raise IndexError(f"paddle.fft.{api}: 's' must name at least one axis, but received []")
     return s, axes
 
 
@@ -356,6 +362,8 @@ def _shift_axes(api, x, axes):
     # Paddle indexes the shape with an int axis (IndexError); roll checks a list (ValueError)
     kind = ValueError if isinstance(axes, (list, tuple)) else IndexError
     axes = int_list(axes)
+    if not axes:  # Paddle concatenates the per-axis shifts first: an empty list is its ValueError
+        raise ValueError(f"paddle.fft.{api}: 'axes' must name at least one axis, but received {axes}")
     for a in axes:
         if not -x.dim() <= a < x.dim():
             raise kind(f"paddle.fft.{api}: 'axes' entries must be in the range [{-x.dim()}, {x.dim()}), "

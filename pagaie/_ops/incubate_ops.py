@@ -12,7 +12,7 @@ import torch
 
 from pagaie._core import dtype as _dt
 from pagaie._core.registry import defop
-from pagaie._ops._helpers import dtype_name
+from pagaie._ops._helpers import F32_F64, dtype_name, kernel_dtypes
 
 __all__ = ["incubate_segment_sum", "incubate_segment_mean", "incubate_segment_max",
            "incubate_segment_min", "incubate_graph_send_recv", "incubate_identity_loss",
@@ -21,6 +21,9 @@ __all__ = ["incubate_segment_sum", "incubate_segment_mean", "incubate_segment_ma
 _VALUE_DTYPES = (torch.float32, torch.float64, torch.int32, torch.int64, torch.float16, torch.bfloat16)
 _FLOAT_DTYPES = (torch.float32, torch.float64, torch.float16, torch.bfloat16)
 _INDEX_DTYPES = (torch.int32, torch.int64)
+# the dtypes of Paddle's CPU kernels (its GPU kernels take all of the above)
+_SEND_CPU_DTYPES = F32_F64 | {torch.int32, torch.int64}
+_SEGMENT_CPU_DTYPES = _SEND_CPU_DTYPES | {torch.float16}
 
 
 def _check_dtype(api: str, arg: str, t: torch.Tensor, allowed: tuple) -> None:
@@ -93,6 +96,7 @@ def _reduce_rows(kind: str, data: torch.Tensor, ids: torch.Tensor, rows: int) ->
 
 def _segment(api: str, kind: str, data: torch.Tensor, segment_ids: torch.Tensor) -> torch.Tensor:
     _check_dtype(api, "data", data, _VALUE_DTYPES)
+    kernel_dtypes(api, data, _SEGMENT_CPU_DTYPES, "data")
     ids = _index_vector(api, "segment_ids", segment_ids)
     if data.dim() == 0 or ids.numel() != data.shape[0]:
         got = "a 0-D tensor" if data.dim() == 0 else f"dimension 0 of size {data.shape[0]}"
@@ -117,7 +121,8 @@ _SEGMENT_DOC = """Segment {what}: row ``i`` of the result is the {what} of the r
     ``segment_ids[-1] + 1`` rows, and a segment id that never occurs gives a row of zeros.
 
     Args:
-        data (Tensor): the values, float16/bfloat16/float32/float64/int32/int64, at least 1-D.
+        data (Tensor): the values, float16/bfloat16/float32/float64/int32/int64 (no bfloat16
+            on the CPU), at least 1-D.
         segment_ids (Tensor): int32 or int64 ids, one per row of ``data``.
         name (str, optional): unused, for Paddle compatibility.
 
@@ -199,7 +204,8 @@ def incubate_graph_send_recv(x, src_index, dst_index, pool_type="sum", out_size=
     Rows of the output that receive no message are zeros.
 
     Args:
-        x (Tensor): node features, float16/bfloat16/float32/float64/int32/int64, at least 1-D.
+        x (Tensor): node features, float16/bfloat16/float32/float64/int32/int64 (on the CPU
+            float32/float64/int32/int64), at least 1-D.
         src_index (Tensor): int32/int64 source node of each edge.
         dst_index (Tensor): destination node of each edge, same dtype and length as ``src_index``.
         pool_type (str, optional): ``'sum'``, ``'mean'``, ``'max'`` or ``'min'``. Default ``'sum'``.
@@ -252,6 +258,7 @@ def check_choice(api: str, arg: str, value, allowed) -> None:
 def check_edges(api: str, x: torch.Tensor, src_index, dst_index) -> tuple[torch.Tensor, torch.Tensor]:
     """Checked 1-D int64 source and destination indices of a graph's edges over nodes ``x``."""
     _check_dtype(api, "x", x, _VALUE_DTYPES)
+    kernel_dtypes(api, x, _SEND_CPU_DTYPES)
     src = _index_vector(api, "src_index", src_index)
     dst = _index_vector(api, "dst_index", dst_index)
     if src_index.dtype != dst_index.dtype:
@@ -289,7 +296,7 @@ def incubate_identity_loss(x, reduction="none"):
     the identity (``'none'``), a sum or a mean.
 
     Args:
-        x (Tensor): float32 or float64 (float16/bfloat16 also accepted) values.
+        x (Tensor): float32 or float64 values (float16/bfloat16 too, off the CPU).
         reduction (str|int, optional): ``'sum'`` (0), ``'mean'`` (1) or ``'none'`` (2).
             Default ``'none'``.
 
@@ -319,6 +326,7 @@ def incubate_identity_loss(x, reduction="none"):
         raise TypeError(f"paddle.{api}: 'reduction' must be a str or an int, but "
                         f"received {type(reduction).__name__}")
     _check_dtype(api, "x", x, _FLOAT_DTYPES)
+    kernel_dtypes(api, x, F32_F64)
     if mode == 0:
         return x.sum()
     if mode == 1:
@@ -337,7 +345,8 @@ def incubate_softmax_mask_fuse(x, mask, name=None):
     """``softmax(x + mask, axis=-1)`` in one op (the attention-score softmax with an additive mask).
 
     Args:
-        x (Tensor): scores of shape ``[batch, heads, seq_q, seq_k]``, float16/float32/float64.
+        x (Tensor): scores of shape ``[batch, heads, seq_q, seq_k]``, float16/float32/float64
+            (no float16 on the CPU).
         mask (Tensor): additive mask of shape ``[batch, 1, seq_q, seq_k]``, same dtype as ``x``.
         name (str, optional): unused, for Paddle compatibility.
 
@@ -355,6 +364,7 @@ def incubate_softmax_mask_fuse(x, mask, name=None):
     if mask.numel() == 0:
         return x + mask
     _check_dtype(api, "x", x, _FLOAT_DTYPES)
+    kernel_dtypes(api, x, F32_F64)
     _check_4d(api, "x", x)
     if mask.dtype != x.dtype:
         raise ValueError(f"paddle.{api}: 'mask' must have the dtype of 'x' "
@@ -376,7 +386,8 @@ def incubate_softmax_mask_fuse_upper_triangle(x):
     Paddle runs this only on GPU; pagaie computes the same result on every device.
 
     Args:
-        x (Tensor): scores of shape ``[batch, heads, seq_q, seq_k]``, float16/float32/float64.
+        x (Tensor): scores of shape ``[batch, heads, seq_q, seq_k]``, float16/float32/float64
+            (no float16 on the CPU).
 
     Returns:
         Tensor: same shape and dtype as ``x``.
@@ -389,6 +400,7 @@ def incubate_softmax_mask_fuse_upper_triangle(x):
     """
     api = "incubate.softmax_mask_fuse_upper_triangle"
     _check_dtype(api, "x", x, _FLOAT_DTYPES)
+    kernel_dtypes(api, x, F32_F64)
     _check_4d(api, "x", x)
     q, k = x.shape[-2], x.shape[-1]
     upper = torch.ones(q, k, dtype=torch.bool, device=x.device).triu_(1)

@@ -239,13 +239,91 @@ def prim_enabled() -> bool:
 
 def grad(outputs, inputs, grad_outputs=None):
     """Reverse-mode gradients of ``outputs`` with respect to ``inputs`` (static graph mode
-    only, as in Paddle; in dynamic mode use :func:`paddle.grad`)."""
+    only, as in Paddle; in dynamic mode use :func:`paddle.grad`).
+
+    Args:
+        outputs (Value|list[Value]): the program values to differentiate.
+        inputs (Value|list[Value]): the values to differentiate with respect to.
+        grad_outputs (list[Value], optional): the gradients of ``outputs`` (ones by default).
+
+    Returns:
+        Value|list[Value]: one gradient per input (None for an input ``outputs`` do not
+        depend on), a single one when ``inputs`` is a single value.
+
+    Examples:
+        >>> import numpy as np
+        >>> import pagaie as paddle
+        >>> paddle.enable_static()
+        >>> main, startup = paddle.static.Program(), paddle.static.Program()
+        >>> with paddle.static.program_guard(main, startup):
+        ...     x = paddle.static.data('x', [2], 'float32')
+        ...     x.stop_gradient = False
+        ...     g = paddle.incubate.autograd.grad(x * x, x)
+        >>> exe = paddle.static.Executor()
+        >>> exe.run(main, feed={'x': np.array([1.0, 2.0], 'float32')}, fetch_list=[g])[0].tolist()
+        [2.0, 4.0]
+        >>> paddle.disable_static()
+    """
     _static_only("grad")
-    return _p.static.gradients(outputs, inputs, grad_outputs)
+    grads = _p.static.gradients(outputs, inputs, grad_outputs)
+    return grads if isinstance(inputs, (list, tuple)) else grads[0]
 
 
 def forward_grad(outputs, inputs, grad_inputs=None):
-    """Forward-mode gradients (static graph mode only, with primitives enabled, as in Paddle)."""
+    """Forward-mode gradients: the Jacobian of ``outputs`` with respect to ``inputs`` times
+    the tangents ``grad_inputs`` (static graph mode only, with :func:`enable_prim` on, as in
+    Paddle, whose forward mode runs on primitive operators).
+
+    Args:
+        outputs (Value|list[Value]): the program values to differentiate.
+        inputs (Value|list[Value]): the values to differentiate with respect to.
+        grad_inputs (Value|list[Value], optional): one tangent per input (ones by default).
+
+    Returns:
+        Value|list[Value]: one tangent per output (zeros for an output that does not depend
+        on ``inputs``), a single one when ``outputs`` is a single value.
+
+    Raises:
+        RuntimeError: :func:`enable_prim` is off.
+
+    Examples:
+        >>> import numpy as np
+        >>> import pagaie as paddle
+        >>> paddle.enable_static()
+        >>> paddle.incubate.autograd.enable_prim()
+        >>> main, startup = paddle.static.Program(), paddle.static.Program()
+        >>> with paddle.static.program_guard(main, startup):
+        ...     x = paddle.static.data('x', [2], 'float32')
+        ...     x.stop_gradient = False
+        ...     t = paddle.incubate.autograd.forward_grad(x * x, x)
+        >>> exe = paddle.static.Executor()
+        >>> exe.run(main, feed={'x': np.array([1.0, 2.0], 'float32')}, fetch_list=[t])[0].tolist()
+        [2.0, 4.0]
+        >>> paddle.incubate.autograd.disable_prim()
+        >>> paddle.disable_static()
+    """
     _static_only("forward_grad")
-    raise NotImplementedError("paddle.incubate.autograd.forward_grad: forward-mode gradients of "
-                              "static programs are not supported by pagaie")
+    if not _PRIM["enabled"]:
+        raise RuntimeError("paddle.incubate.autograd.forward_grad: forward-mode gradients run on "
+                           "primitive operators; call paddle.incubate.autograd.enable_prim() first")
+    ys = list(outputs) if isinstance(outputs, (list, tuple)) else [outputs]
+    xs = list(inputs) if isinstance(inputs, (list, tuple)) else [inputs]
+    if grad_inputs is None:
+        vs = [_p.ones_like(x) for x in xs]
+    else:
+        vs = list(grad_inputs) if isinstance(grad_inputs, (list, tuple)) else [grad_inputs]
+        if len(vs) != len(xs):
+            raise ValueError("paddle.incubate.autograd.forward_grad: 'grad_inputs' must have one "
+                             f"tangent per input ({len(xs)}), but received {len(vs)}")
+    # J v as the gradient, with respect to a cotangent u, of the linear map u -> J^T u . v
+    us = []
+    for y in ys:
+        u = _p.zeros_like(y)
+        u.stop_gradient = False
+        us.append(u)
+    pulled = _p.static.gradients(ys, xs, us)
+    pairs = [(g, v) for g, v in zip(pulled, vs) if g is not None]
+    tangents = _p.static.gradients([g for g, _ in pairs], us, [v for _, v in pairs]) if pairs \
+        else [None] * len(ys)
+    tangents = [_p.zeros_like(y) if t is None else t for t, y in zip(tangents, ys)]
+    return tangents if isinstance(outputs, (list, tuple)) else tangents[0]

@@ -19,9 +19,12 @@ import numbers
 from typing import Any, Callable
 
 import numpy as np
+import torch
 
 import pagaie
 from pagaie._core import dtype as _dt
+from pagaie._core.place import default_device
+from pagaie._ops._helpers import F32_F64, kernel_dtypes
 from pagaie._core.tensor import Tensor
 
 __all__ = ["get_window"]
@@ -221,7 +224,8 @@ def get_window(window: str | tuple, win_length: int, fftbins: bool = True,
         win_length (int): number of samples.
         fftbins (bool, optional): True gives a periodic window (for spectral analysis),
             False a symmetric one (for filter design). Default: True.
-        dtype (str, optional): floating dtype of the result. Default: 'float64'.
+        dtype (str, optional): floating dtype of the result (on the CPU float32 or float64).
+            Default: 'float64'.
 
     Returns:
         Tensor: the window, shape ``[win_length]``.
@@ -251,6 +255,11 @@ def get_window(window: str | tuple, win_length: int, fftbins: bool = True,
         raise ValueError(f"Unknown window type. ({_API}: received {name!r}; expected one of "
                          f"{sorted(_WINDOWS)})")
     d = _float_dtype(dtype, _API)
+    # Paddle builds the window from ops (linspace, arange...) whose CPU kernels take only
+    # float32/float64: a half-precision window is its NotFound there
+    kernel_dtypes("audio.functional.get_window",
+                  torch.empty((), dtype=_dt.to_torch_dtype(d), device=default_device()), F32_F64,
+                  "dtype")
     M = _check_length(win_length)
     w = fn(M, *args, sym=not fftbins)
     return pagaie.to_tensor(np.asarray(w, dtype=np.float64).reshape([M]), dtype=d)

@@ -86,13 +86,21 @@ class FusedDropout(Layer):
 
     def __init__(self, p=0.5, axis=None, mode="upscale_in_train", name=None):
         super().__init__()
-        if not isinstance(p, (float, int)) or not 0 <= p <= 1:
-            raise ValueError(f"paddle.incubate.nn.FusedDropout: 'p' should be a number in [0, 1], "
+        if not isinstance(p, (float, int)):
+            raise TypeError(f"paddle.incubate.nn.FusedDropout: 'p' should be a number, but "
+                            f"received {type(p).__name__}")
+        if not 0 <= p <= 1:
+            raise ValueError(f"paddle.incubate.nn.FusedDropout: 'p' should be between 0 and 1, "
                              f"but received {p!r}")
         if mode not in ("upscale_in_train", "downscale_in_infer"):
             raise ValueError("paddle.incubate.nn.FusedDropout: 'mode' should be "
                              f"'downscale_in_infer' or 'upscale_in_train', but received {mode!r}")
-        self.p, self.axis, self.mode, self.name = p, axis, mode, name
+        if axis is not None and not isinstance(axis, (int, list, tuple)):
+            raise TypeError("paddle.incubate.nn.FusedDropout: 'axis' should be an int or a list, "
+                            f"but received {type(axis).__name__}")
+        # as in Paddle, the axes are kept (and shown) as a list
+        self.axis = None if axis is None else [axis] if isinstance(axis, int) else list(axis)
+        self.p, self.mode, self.name = p, mode, name
 
     def forward(self, input):
         return _F.dropout(input, p=self.p, axis=self.axis, training=self.training, mode=self.mode)

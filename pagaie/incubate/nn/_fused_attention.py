@@ -9,6 +9,19 @@ from pagaie.nn import functional as _F
 _API = "paddle.incubate.nn.functional"
 
 
+def _check_rates(api: str, mode, **rates) -> None:
+    """The dropout arguments of a fused block, checked under its own name (as Paddle's fused
+    op checks its attributes): numbers in [0, 1] and one of the two modes."""
+    for arg, p in rates.items():
+        if isinstance(p, bool) or not isinstance(p, (int, float)):
+            raise TypeError(f"{api}: '{arg}' should be a number, but received {type(p).__name__}")
+        if not 0 <= p <= 1:
+            raise ValueError(f"{api}: '{arg}' should be between 0 and 1, but received {p}")
+    if mode not in ("upscale_in_train", "downscale_in_infer"):
+        raise ValueError(f"{api}: 'mode' should be 'downscale_in_infer' or 'upscale_in_train', "
+                         f"but received {mode!r}")
+
+
 def _ln(x, scale, bias, eps):
     return _F.layer_norm(x, x.shape[-1:], scale, bias, eps)
 
@@ -35,6 +48,8 @@ def fused_feedforward(x, linear1_weight, linear2_weight, linear1_bias=None, line
     if activation not in ("relu", "gelu"):
         raise ValueError(f"{_API}.fused_feedforward: 'activation' should be 'relu' or 'gelu', "
                          f"but received {activation!r}")
+    _check_rates(f"{_API}.fused_feedforward", mode, dropout1_rate=dropout1_rate,
+                 dropout2_rate=dropout2_rate)
     residual = x
     h = _ln(x, ln1_scale, ln1_bias, ln1_epsilon) if pre_layer_norm else x
     h = _F.linear(h, linear1_weight, linear1_bias)
@@ -97,9 +112,7 @@ def fused_multi_head_attention(x, qkv_weight, linear_weight, pre_layer_norm=Fals
         [2, 3, 8]
     """
     api = f"{_API}.fused_multi_head_attention"
-    if mode not in ("upscale_in_train", "downscale_in_infer"):
-        raise ValueError(f"{api}: 'mode' should be 'downscale_in_infer' or 'upscale_in_train', "
-                         f"but received {mode!r}")
+    _check_rates(api, mode, dropout_rate=dropout_rate, attn_dropout_rate=attn_dropout_rate)
     if x.ndim != 3:
         raise ValueError(f"{api}: 'x' must be 3-D [batch_size, seq_len, embed_dim], but "
                          f"received shape {list(x.shape)}")

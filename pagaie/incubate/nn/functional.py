@@ -9,6 +9,7 @@ from __future__ import annotations
 import math
 
 import pagaie as _p
+from pagaie._core.registry import NoKernelError
 from pagaie.nn import functional as _F
 from pagaie.utils import deprecated as _deprecated
 
@@ -79,6 +80,9 @@ def _check_norm_args(api: str, x, axis: int, residual, **params) -> None:
     # Paddle's kernels read the norm parameters as vectors of their first dimension, and need
     # them (float32 also serves a half-precision ``x``) and ``residual`` in ``x``'s dtype
     # (``residual`` also in its shape).
+    if not x.dtype.is_floating_point:  # no kernel of Paddle's takes it: its NotFound
+        raise NoKernelError(f"paddle.incubate.nn.functional.{api}: 'x' must be a floating-point "
+                            f"tensor, but received {x.dtype}")
     size = math.prod(x.shape[axis:])
     for arg, t in params.items():
         if t is None:
@@ -141,7 +145,9 @@ def fused_rms_norm(x, norm_weight, norm_bias, epsilon, begin_norm_axis=1, bias=N
     if norm_bias is not None:
         out = out + norm_bias.reshape(tail).astype(x.dtype)
     out = _quant(out, quant_scale, quant_round_type, quant_max_bound, quant_min_bound)
-    res = h if residual is not None else _p.empty([0], dtype=x.dtype)
+    # without ``residual`` the second output is empty, joined to ``x`` (as Paddle's, it takes
+    # the input's stop_gradient)
+    res = h if residual is not None else h.reshape([-1])[:0]
     return out, res
 
 
