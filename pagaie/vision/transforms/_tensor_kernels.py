@@ -239,6 +239,9 @@ def _grid_transform(img: torch.Tensor, grid: torch.Tensor, mode: str, fill: Any,
         return out
     out, mask = out[:, :-1], out[:, -1:].expand(-1, out.shape[1] - 1, -1, -1)
     k = len(fill) if isinstance(fill, (tuple, list)) else 1
+    if k not in (1, out.shape[1]):
+        raise ValueError(f"paddle.vision.transforms.{api}: fill should be one value or one per "
+                         f"channel ({out.shape[1]}), but received {fill!r}")
     fill_img = torch.as_tensor(fill, device=out.device).reshape(1, k, 1, 1).to(out.dtype).expand_as(out)
     if mode == "nearest":
         outside = (mask < 0.5).to(out.dtype)

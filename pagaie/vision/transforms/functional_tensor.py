@@ -22,7 +22,7 @@ def image_transform(img, transform, args):
     op record for all of them; torch errors become Paddle's types."""
     try:
         return getattr(K, transform)(img, *args)
-    except (RuntimeError, IndexError, NotImplementedError) as exc:
+    except (RuntimeError, IndexError, NotImplementedError, ValueError, TypeError) as exc:
         raise translate_error(f"vision.transforms.{transform}", exc, (wrap(img), *args), {}) from None
 
 
