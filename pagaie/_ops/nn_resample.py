@@ -5,6 +5,7 @@ Not a top-level family: these records are exported by ``pagaie.nn.functional``.
 """
 from __future__ import annotations
 
+import itertools
 import numbers
 
 import numpy as np
@@ -399,6 +400,40 @@ def _bicubic(x, sizes, scales, align_corners):
     return x
 
 
+def _uint8_linear(x, sizes, scales, mode, align_corners, align_mode):
+    """Linear / bilinear / trilinear resampling of a uint8 input (NC... layout) as Paddle's CPU
+    kernels compute it: the sum over the 2**n corner taps of ``input * weight_0 * weight_1 ...``
+    in float32, in the kernels' term order (bilinear: the row tap varies fastest; trilinear:
+    the column tap), truncated back to uint8. The 1-D kernel holds its weights in the input's
+    dtype, so a uint8 input reads its west tap whole. An unchanged size copies."""
+    if list(sizes) == list(x.shape[2:]):
+        return x.clone()
+    taps = []
+    for k, out_size in enumerate(sizes):
+        n = x.shape[2 + k]
+        ratio = _ratio(n, out_size, scales[k], align_corners, mode)
+        i0, i1, lam, rest = _src_index(out_size, n, ratio, align_corners, align_mode, x.device,
+                                       mode, torch.float32, k == 0)
+        if mode == "linear":
+            lam, rest = torch.zeros_like(lam), torch.ones_like(rest)
+        taps.append((i0, i1, rest, lam))
+    corners = list(itertools.product((0, 1), repeat=len(sizes)))
+    if mode == "bilinear":
+        corners = [c[::-1] for c in corners]
+    src = x.float()
+    out = None
+    for corner in corners:
+        term = src
+        for k, side in enumerate(corner):
+            term = term.index_select(2 + k, taps[k][side])
+        for k, side in enumerate(corner):
+            shape = [1] * x.dim()
+            shape[2 + k] = sizes[k]
+            term = term * taps[k][2 + side].reshape(shape)
+        out = term if out is None else out + term
+    return out.to(torch.uint8)
+
+
 _AREA_CPU = frozenset({torch.float16, torch.float32, torch.float64})
 # the integer dtypes Paddle's static interpolate records although its CPU kernel has none
 _INTERP_STATIC_INTS = {"nearest": frozenset({torch.int8}),
@@ -563,8 +598,7 @@ def interpolate(x, size=None, scale_factor=None, mode="nearest", align_corners=F
         raise ValueError(f"paddle.nn.functional.interpolate: the output sizes {sizes} must be "
                          f"greater than 0 (input spatial sizes {in_sizes})")
     if uint8_linear:
-        out = _resample(x.float(), sizes, scales, mode, bool(align_corners), align_mode)
-        out = out.to(torch.uint8)
+        out = _uint8_linear(x, sizes, scales, mode, bool(align_corners), align_mode)
         return out.movedim(1, -1) if last else out
     if x.numel() == 0 and not last and (mode == "area" or (x.shape[1] == 0 and min(in_sizes) > 0)):
         # Paddle returns the empty result when there are no channels, and area mode (an

@@ -13,8 +13,7 @@ from typing import Any, Callable, Sequence
 import numpy as np
 from PIL import Image
 
-from pagaie._core.registry import defop, translate_error
-from pagaie._core.tensor import Tensor, wrap
+from pagaie._core.tensor import Tensor
 from pagaie.vision.transforms import functional_cv2 as F_cv2
 from pagaie.vision.transforms import functional_pil as F_pil
 from pagaie.vision.transforms import functional_tensor as F_t
@@ -44,28 +43,12 @@ def _check_kind(img: Any, argname: str = "img") -> None:
                         f"Got {type(img)}")
 
 
-@defop("vision_image_transform", method=False)
-def _image_transform(img, transform, args):
-    """The ``functional_tensor`` function named ``transform`` over a CHW/HWC image tensor: one
-    op record for all of them, so that a program (static mode, ``jit.to_static``) records the
-    call instead of running it on the placeholder; torch errors become Paddle's types."""
-    try:
-        return getattr(F_t, transform)(img, *args)
-    except (RuntimeError, IndexError, NotImplementedError) as exc:
-        raise translate_error(f"vision.transforms.{transform}", exc, (wrap(img), *args), {}) from None
-
-
-def _on_tensor(fn: Callable, img: Tensor, *args: Any) -> Tensor:
-    """``fn`` of ``functional_tensor`` over the Tensor ``img``, through the op record."""
-    return _image_transform(img, fn.__name__, list(args))
-
-
 def _dispatch(img: Any, pil: Callable, cv2: Callable, tensor: Callable, *args: Any) -> Any:
     _check_kind(img)
     if _is_pil_image(img):
         return pil(img, *args)
     if _is_tensor_image(img):
-        return _on_tensor(tensor, img, *args)
+        return tensor(img, *args)
     return cv2(img, *args)
 
 
@@ -377,7 +360,7 @@ def affine(img: Any, angle: float, translate: Sequence[float], scale: float, she
         # Paddle offsets the centre by (rows / 2, cols / 2) for tensors; kept for parity.
         c = [float(center[0]) - img.shape[-2] * 0.5, float(center[1]) - img.shape[-1] * 0.5]
     m = _get_affine_matrix(c, angle, [float(t) for t in translate], scale, shear)
-    return _on_tensor(F_t.affine, img, m, interpolation, fill)
+    return F_t.affine(img, m, interpolation, fill)
 
 
 def rotate(img: Any, angle: float, interpolation: str = "nearest", expand: bool = False,
@@ -487,7 +470,7 @@ def normalize(img: Any, mean: Any, std: Any, data_format: str = "CHW", to_rgb: b
         [0.5, 0.5, 0.5]
     """
     if _is_tensor_image(img):
-        return _on_tensor(F_t.normalize, img, mean, std, data_format)
+        return F_t.normalize(img, mean, std, data_format)
     if _is_pil_image(img):
         img = np.array(img).astype(np.float32)
     return F_cv2.normalize(img, mean, std, data_format, to_rgb)
@@ -515,13 +498,7 @@ def erase(img: Any, i: int, j: int, h: int, w: int, v: Any, inplace: bool = Fals
         36.0
     """
     if _is_tensor_image(img):
-        out = _on_tensor(F_t.erase, img, i, j, h, w, v)
-        if not inplace:
-            return out
-        # written back by item assignment, which Paddle's in-place rules (a leaf that needs
-        # gradients refuses it) and programs (a recorded write) apply to
-        img[..., i:i + h, j:j + w] = out[..., i:i + h, j:j + w]
-        return img
+        return F_t.erase(img, i, j, h, w, v, inplace)
     if _is_pil_image(img):
         return F_pil.erase(img, i, j, h, w, v, inplace=inplace)
     return F_cv2.erase(img, i, j, h, w, v, inplace=inplace)
