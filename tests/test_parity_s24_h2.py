@@ -2,9 +2,10 @@
 ``create_parameter`` against real Paddle 3.3.1."""
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
-from tests.reference import both
+from tests.reference import both, same_exception
 
 pytest.importorskip("paddle")
 
@@ -19,3 +20,13 @@ def test_layer_create_tensor_is_uninitialised(method):
         return t.name, t.persistable, str(t.dtype), t._is_initialized(), t.numpy().shape, repr(t)
     ours, theirs = both(run)
     assert ours == theirs
+
+
+# -- initializer.Assign: Paddle's assign_value kernel has no uint8 version ---------------------------
+
+@pytest.mark.parametrize("value", ["array", "list", "tensor"])
+def test_assign_initializer_refuses_uint8_parameter(value):
+    def run(P):
+        v = {"array": np.arange(3), "list": [1, 2, 3], "tensor": P.to_tensor([1, 2, 3])}[value]
+        P.create_parameter([3], "uint8", default_initializer=P.nn.initializer.Assign(v))
+    assert isinstance(same_exception(run), RuntimeError)
