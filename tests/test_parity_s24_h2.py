@@ -30,3 +30,15 @@ def test_assign_initializer_refuses_uint8_parameter(value):
         v = {"array": np.arange(3), "list": [1, 2, 3], "tensor": P.to_tensor([1, 2, 3])}[value]
         P.create_parameter([3], "uint8", default_initializer=P.nn.initializer.Assign(v))
     assert isinstance(same_exception(run), RuntimeError)
+
+
+# -- nn.utils.clip_grad_norm_: max_norm converted by float(), with its exception types -------------
+
+@pytest.mark.parametrize("max_norm", [None, "x", [1.0], "tensor2"])
+def test_clip_grad_norm_bad_max_norm(max_norm):
+    def run(P):
+        w = P.create_parameter([3], "float32")
+        (w * w).sum().backward()
+        m = P.to_tensor([0.5, 1.0]) if max_norm == "tensor2" else max_norm
+        P.nn.utils.clip_grad_norm_([w], m)
+    same_exception(run)
