@@ -42,3 +42,39 @@ def test_clip_grad_norm_bad_max_norm(max_norm):
         m = P.to_tensor([0.5, 1.0]) if max_norm == "tensor2" else max_norm
         P.nn.utils.clip_grad_norm_([w], m)
     same_exception(run)
+
+
+# -- the RNN layers' dropout-state buffer is such a placeholder too; register_buffer takes one ------
+
+@pytest.mark.parametrize("layer", ["GRU", "LSTM", "SimpleRNN"])
+def test_rnn_dropout_state_is_uninitialised(layer):
+    def run(P):
+        with P.utils.unique_name.guard():
+            rnn = getattr(P.nn, layer)(2, 3)
+        s = rnn._dropout_state
+        return s.name, s._is_initialized(), repr(s), str(s.dtype), list(rnn.state_dict())
+    ours, theirs = both(run)
+    assert ours == theirs
+
+
+def test_register_buffer_takes_a_placeholder():
+    def run(P):
+        layer = P.nn.Layer()
+        layer.register_buffer("b", layer.create_tensor(), persistable=False)
+        return [n for n, _ in layer.named_buffers()], repr(layer.b)
+    ours, theirs = both(run)
+    assert ours == theirs
+
+
+# -- SpectralNorm's N(0, 1) is a default initializer: a global initializer wins ----------------------
+
+def test_spectral_norm_layer_follows_global_initializer():
+    def run(P):
+        P.nn.initializer.set_global_initializer(P.nn.initializer.Constant(2.0))
+        try:
+            layer = P.nn.SpectralNorm([2, 3])
+        finally:
+            P.nn.initializer.set_global_initializer(None)
+        return [(p.numpy().tolist(), p.stop_gradient, p.trainable) for p in layer.parameters()]
+    ours, theirs = both(run)
+    assert ours == theirs

@@ -542,7 +542,7 @@ class Layer(StateMixin, CastMixin):
             raise KeyError("The name of buffer can not be empty.")
         if hasattr(self, name) and name not in self._buffers:
             raise KeyError(f"attribute '{name}' already exists.")
-        if tensor is not None and type(tensor) is not Tensor:
+        if tensor is not None and (not isinstance(tensor, Tensor) or isinstance(tensor, Parameter)):
             raise TypeError("The registered buffer should be a Paddle.Tensor, but received "
                             f"{'EagerParamBase' if isinstance(tensor, Parameter) else type(tensor).__name__}.")
         self._buffers[name] = tensor
