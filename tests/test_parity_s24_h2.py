@@ -78,3 +78,25 @@ def test_spectral_norm_layer_follows_global_initializer():
         return [(p.numpy().tolist(), p.stop_gradient, p.trainable) for p in layer.parameters()]
     ours, theirs = both(run)
     assert ours == theirs
+
+
+# -- set_value / set_state_dict read a uint16 array as bfloat16 bit patterns -----------------------
+
+_BF16_BITS = np.array([[16256, 16384], [1, 0]], "uint16")
+
+
+@pytest.mark.parametrize("how", ["set_value", "set_state_dict"])
+def test_uint16_array_loads_as_bfloat16_bits(how):
+    def run(P):
+        layer = P.nn.Linear(2, 2).to(dtype="bfloat16")
+        if how == "set_value":
+            layer.weight.set_value(_BF16_BITS)
+        else:
+            layer.set_state_dict({"weight": _BF16_BITS, "bias": _BF16_BITS[0]})
+        return layer.weight.astype("float32").numpy().tolist(), str(layer.weight.dtype)
+    ours, theirs = both(run)
+    assert ours == theirs
+
+
+def test_uint16_array_into_float32_is_a_dtype_mismatch():
+    same_exception(lambda P: P.zeros([2], "float32").set_value(_BF16_BITS[0]))
