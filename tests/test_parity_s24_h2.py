@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from tests.reference import both, same_exception
+from tests.reference import both, same_exception, same_static_exception
 
 pytest.importorskip("paddle")
 
@@ -100,3 +100,37 @@ def test_uint16_array_loads_as_bfloat16_bits(how):
 
 def test_uint16_array_into_float32_is_a_dtype_mismatch():
     same_exception(lambda P: P.zeros([2], "float32").set_value(_BF16_BITS[0]))
+
+
+# -- static programs: Paddle refuses these parameter dtypes while building, with TypeError ---------
+
+@pytest.mark.parametrize("init,dtype,shape", [
+    ("Normal", "int32", [4]), ("Uniform", "int64", [4]), ("TruncatedNormal", "float16", [4]),
+    ("XavierNormal", "int32", [2, 2]), ("Assign", "uint8", [4]), ("Dirac", "int32", [1, 1, 3]),
+])
+def test_static_initializer_dtype_refused_at_build(init, dtype, shape):
+    def run(P):
+        make = getattr(P.nn.initializer, init)
+        i = make(np.arange(4)) if init == "Assign" else make()
+        P.create_parameter(shape, dtype, default_initializer=i)
+    assert isinstance(same_static_exception(run), TypeError)
+
+
+@pytest.mark.parametrize("dtype", ["complex64", "complex128"])
+def test_static_create_parameter_refuses_complex(dtype):
+    same_static_exception(lambda P: P.create_parameter(
+        [2], dtype, default_initializer=P.nn.initializer.Constant(1.0)))
+
+
+def test_layer_create_parameter_takes_complex_in_static_mode():
+    def run(P):
+        P.enable_static()
+        try:
+            with P.static.program_guard(P.static.Program(), P.static.Program()):
+                w = P.nn.Layer().create_parameter(
+                    [2], dtype="complex64", default_initializer=P.nn.initializer.Constant(1.0))
+                return str(w.dtype), list(w.shape)
+        finally:
+            P.disable_static()
+    ours, theirs = both(run)
+    assert ours == theirs

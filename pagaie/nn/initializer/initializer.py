@@ -16,6 +16,7 @@ import numpy as np
 import torch
 
 from pagaie._core.random import cpu_engine, on_paddle_cpu
+from pagaie._core.registry import NoKernelError
 from pagaie._ops import _std_dists_init as _dists
 from pagaie._ops._std_dists_samplers import normal_cpu, uniform_cpu
 
@@ -44,6 +45,10 @@ class Initializer:
         >>> w.tolist()
         [3.0, 3.0]
     """
+
+    # The parameter dtypes Paddle's static API takes, where it checks more than the kernels
+    # do (checked while a static program is built); None: no such check.
+    _program_dtypes: frozenset | None = None
 
     def __call__(self, param: Any, block: Any = None) -> None:
         # While a static program is being built, a new parameter is filled when the startup
@@ -114,11 +119,12 @@ def _work_dtype(t: torch.Tensor) -> torch.dtype:
 def _random_kernel_dtype(t: torch.Tensor, cpu_refused: tuple = ()) -> None:
     """Paddle's random kernels (uniform, gaussian, truncated_gaussian) are registered for
     floating and complex types only, some of them for fewer on the CPU (``cpu_refused``):
-    another parameter dtype is their NotFound, a RuntimeError."""
+    another parameter dtype is their NotFound, a RuntimeError (while a static program is
+    built, the TypeError of its dtype check)."""
     if not (t.is_floating_point() or t.is_complex()) or \
             (t.dtype in cpu_refused and _on_paddle_engine(t)):
-        raise RuntimeError("paddle.nn.initializer: Paddle's random initializer kernels do not take "
-                           f"a parameter of dtype {str(t.dtype).replace('torch.', '')}")
+        raise NoKernelError("paddle.nn.initializer: Paddle's random initializer kernels do not take "
+                            f"a parameter of dtype {str(t.dtype).replace('torch.', '')}")
 
 
 def _draw(t: torch.Tensor, paddle_values: Callable[[], torch.Tensor], torch_fill: Callable) -> None:

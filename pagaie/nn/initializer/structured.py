@@ -144,6 +144,8 @@ class Dirac(Initializer):
         [[1.0, 0.0], [0.0, 1.0]]
     """
 
+    _program_dtypes = frozenset({torch.float16, torch.bfloat16, torch.float32, torch.float64})
+
     def __init__(self, groups: int = 1, name: str | None = None) -> None:
         if not isinstance(groups, (int, float, np.number)):   # Paddle's test compares first
             raise TypeError("paddle.nn.initializer.Dirac: 'groups' must be a positive integer, "
