@@ -430,7 +430,7 @@ def set_value(self: Tensor, value: Any) -> None:
     """
     t = self._t
     if not isinstance(value, (Tensor, np.ndarray)):
-        raise AssertionError("paddle.Tensor.set_value: the value must be a Tensor or a "
+        raise AssertionError("paddle.Tensor.set_value: arguments type only support Tensor and "
                              f"numpy.ndarray, but received {type(value).__name__}")
     if isinstance(value, Tensor):
         src = value._t
