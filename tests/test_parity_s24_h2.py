@@ -134,3 +134,34 @@ def test_layer_create_parameter_takes_complex_in_static_mode():
             P.disable_static()
     ours, theirs = both(run)
     assert ours == theirs
+
+
+# -- a user-defined initializer overrides Initializer.forward ---------------------------------------
+
+def _sevens(P):
+    class Sevens(P.nn.initializer.Initializer):
+        def forward(self, var, block=None):
+            return P.assign(P.full(var.shape, 7.0, var.dtype), var)
+    return Sevens()
+
+
+@pytest.mark.parametrize("where", ["default_initializer", "param_attr", "global"])
+def test_user_initializer_forward_is_called(where):
+    def run(P):
+        if where == "default_initializer":
+            return P.create_parameter([2, 2], "float32", default_initializer=_sevens(P)).numpy().tolist()
+        if where == "param_attr":
+            return P.nn.Linear(2, 2, weight_attr=P.ParamAttr(initializer=_sevens(P))).weight.numpy().tolist()
+        P.nn.initializer.set_global_initializer(_sevens(P))
+        try:
+            layer = P.nn.Linear(2, 2)
+        finally:
+            P.nn.initializer.set_global_initializer(None)
+        return layer.weight.numpy().tolist(), layer.bias.numpy().tolist()
+    ours, theirs = both(run)
+    assert ours == theirs
+
+
+def test_user_initializer_forward_in_static_program_is_a_type_error():
+    assert isinstance(same_static_exception(
+        lambda P: P.create_parameter([2], "float32", default_initializer=_sevens(P))), TypeError)

@@ -60,6 +60,11 @@ def _defer(init: Any, param: Any, block: Any) -> bool:
     name = param.name
     if name in sb.vars or id(param) in _fw.default_main_program().__dict__.get("_captured", {}):
         return False   # an existing parameter: an explicit re-initialisation fills it now
+    if type(init).forward is not _initializer.Initializer.forward:
+        # Paddle's static programs cannot run a user-defined forward either (its ops want
+        # program Values, not the parameter): TypeError
+        raise TypeError(f"paddle.nn.initializer: the user-defined {type(init).__name__}.forward "
+                        "cannot fill a parameter while a static program is built")
     allowed = init._program_dtypes
     if allowed is not None and param._t.dtype not in allowed:
         names = ", ".join(sorted(str(d).replace("torch.", "") for d in allowed))

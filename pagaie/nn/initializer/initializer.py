@@ -55,6 +55,24 @@ class Initializer:
         # program runs, as in Paddle (see pagaie.static.startup).
         if _DEFER and _DEFER[0](self, param, block):
             return None
+        return self.forward(param, block)
+
+    def forward(self, param: Any, block: Any = None) -> None:
+        """Fill ``param`` in place; returns None. As in Paddle, a user-defined initializer
+        subclasses :class:`Initializer` and overrides this method.
+
+        Args:
+            param (Tensor): the parameter to fill.
+            block (optional): unused in dynamic mode.
+
+        Examples:
+            >>> import pagaie as paddle
+            >>> class Sevens(paddle.nn.initializer.Initializer):
+            ...     def forward(self, param, block=None):
+            ...         paddle.assign(paddle.full(param.shape, 7.0, param.dtype), param)
+            >>> paddle.create_parameter([2], 'float32', default_initializer=Sevens()).tolist()
+            [7.0, 7.0]
+        """
         self._fill_param(param)
         return None
 
@@ -73,9 +91,6 @@ class Initializer:
         seed is 0, and keep it (the instance is changed: a shared one stays seeded)."""
         if getattr(self, "_seed", None) == 0:
             self._seed = int(seed)
-
-    def forward(self, param: Any, block: Any = None) -> None:
-        return self(param, block)
 
     def _fill(self, t: torch.Tensor) -> torch.Tensor | None:
         raise NotImplementedError
