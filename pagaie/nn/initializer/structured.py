@@ -7,6 +7,7 @@ from typing import Any
 import numpy as np
 import torch
 
+from pagaie._core.registry import NoKernelError
 from pagaie._ops._std_dists_samplers import normal_cpu
 from pagaie.nn.initializer.initializer import (Initializer, _on_paddle_engine, _random_kernel_dtype, _sample,
                                                _work_dtype)
@@ -88,7 +89,6 @@ class NumpyArrayInitializer(Initializer):
                torch.int8, torch.uint8)
 
     def _fill(self, t: torch.Tensor) -> torch.Tensor | None:
-        from pagaie._core.registry import NoKernelError
         from pagaie._core.tensor import Tensor
         if t.dtype not in self._DTYPES:
             raise ValueError(f"paddle.nn.initializer.{type(self).__name__}: unsupported parameter "
