@@ -106,7 +106,7 @@ def test_random_initializers_complex_parameters(init, dtype):
 
 @pytest.mark.parametrize("dtype", ["int64", "int16", "bool", "complex64"])
 def test_assign_unsupported_parameter_dtype(dtype):
-    """Assign writes float16/bfloat16/float32/float64/int32/int8/uint8 parameters only."""
+    """Assign writes float16/bfloat16/float32/float64/int32/int8 parameters only."""
     same_exception(lambda P: _param(P, [2, 2], P.nn.initializer.Assign([[1, 2], [3, 4]]), dtype))
 
 

@@ -415,7 +415,8 @@ def set_value(self: Tensor, value: Any) -> None:
     and without counting in ``inplace_version``.
 
     Args:
-        value (Tensor|numpy.ndarray): the new values.
+        value (Tensor|numpy.ndarray): the new values; a uint16 array holds bfloat16 bit
+            patterns (what ``numpy()`` gives for a bfloat16 tensor), as in Paddle.
 
     Returns:
         None, as in Paddle.
@@ -429,16 +430,21 @@ def set_value(self: Tensor, value: Any) -> None:
     """
     t = self._t
     if not isinstance(value, (Tensor, np.ndarray)):
-        raise AssertionError("paddle.Tensor.set_value: the value must be a Tensor or a "
+        raise AssertionError("paddle.Tensor.set_value: arguments type only support Tensor and "
                              f"numpy.ndarray, but received {type(value).__name__}")
-    src = value._t if isinstance(value, Tensor) else torch.from_numpy(np.require(value, requirements="C"))
+    if isinstance(value, Tensor):
+        src = value._t
+    elif value.dtype == np.uint16:   # bfloat16 bit patterns
+        src = torch.from_numpy(np.require(value, requirements="C").view(np.int16)).view(torch.bfloat16)
+    else:
+        src = torch.from_numpy(np.require(value, requirements="C"))
     if list(src.shape) != list(t.shape):
         raise AssertionError(f"paddle.Tensor.set_value: the value's shape {list(src.shape)} must "
-                             f"equal the tensor's shape {list(t.shape)}")
+                             f"equal the shape {list(t.shape)} of tensor '{self.name}'")
     if src.dtype is not t.dtype:
         raise AssertionError(f"paddle.Tensor.set_value: the value's dtype "
-                             f"{str(src.dtype).replace('torch.', '')} must equal the tensor's dtype "
-                             f"{str(t.dtype).replace('torch.', '')}")
+                             f"{str(src.dtype).replace('torch.', '')} must equal the dtype "
+                             f"{str(t.dtype).replace('torch.', '')} of tensor '{self.name}'")
     # ``.data``: as Paddle's, the write counts in no inplace_version (of this tensor or of a
     # tensor it views), and a backward that saved this tensor reads the new values
     t.data.copy_(src.to(device=t.device, dtype=t.dtype))

@@ -159,7 +159,11 @@ def create_parameter(shape: Any, dtype: Any, name: str | None = None, attr: Any 
     from pagaie.framework.param_attr import ParamAttr
     # Paddle's public API checks the dtype strictly (no None, 'float' or 'int' aliases, which
     # Layer.create_parameter takes) and the items of the shape (an int, not a bool)
-    _dt.checked_dtype(dtype, "paddle.create_parameter")
+    tdt = _dt.checked_dtype(dtype, "paddle.create_parameter")
+    if tdt.is_complex and _building_program():   # Paddle's static API takes no complex dtype
+        raise TypeError(f"paddle.create_parameter: dtype {str(tdt).replace('torch.', '')} is not "
+                        "supported while a static program is built (it takes bool, float16, "
+                        "bfloat16, float32, float64, int8, int16, int32, int64 and uint8)")
     if isinstance(shape, (list, tuple)) and any(isinstance(d, (bool, np.bool_)) for d in shape):
         raise TypeError(f"paddle.create_parameter: 'shape' must be a list or tuple of int, but "
                         f"received {shape!r}")

@@ -24,6 +24,7 @@ from typing import Any
 
 from pagaie._core.parameter import Parameter
 from pagaie._core.random import default_generator, draws_discarded
+from pagaie._core.registry import NoKernelError
 from pagaie._core.mt64 import Engine
 from pagaie._static.interpreter import register_graph_op
 from pagaie._static.ir import ATTR_CODECS, Operator, Value
@@ -59,10 +60,24 @@ def _defer(init: Any, param: Any, block: Any) -> bool:
     name = param.name
     if name in sb.vars or id(param) in _fw.default_main_program().__dict__.get("_captured", {}):
         return False   # an existing parameter: an explicit re-initialisation fills it now
+    if type(init).forward is not _initializer.Initializer.forward:
+        # Paddle's static programs cannot run a user-defined forward either (its ops want
+        # program Values, not the parameter): TypeError
+        raise TypeError(f"paddle.nn.initializer: the user-defined {type(init).__name__}.forward "
+                        "cannot fill a parameter while a static program is built")
+    allowed = init._program_dtypes
+    if allowed is not None and param._t.dtype not in allowed:
+        names = ", ".join(sorted(str(d).replace("torch.", "") for d in allowed))
+        raise TypeError(f"paddle.nn.initializer.{type(init).__name__}: a parameter of dtype "
+                        f"{str(param._t.dtype).replace('torch.', '')} is not supported in a static "
+                        f"program (it takes {names})")
     init._take_program_seed(startup.random_seed)
     frozen = copy.copy(init)      # the op keeps the seed it was recorded with
-    with draws_discarded(_shadow_engine()):
-        frozen._fill_param(param)
+    try:
+        with draws_discarded(_shadow_engine()):
+            frozen._fill_param(param)
+    except NoKernelError as err:   # Paddle's build-time dtype check refuses it
+        raise err.static_type(str(err)) from None
     v = sb.create_var(name, list(param._t.shape), param.dtype, stop_gradient=param.stop_gradient,
                       persistable=True)
     v.source = param

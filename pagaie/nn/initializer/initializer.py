@@ -16,6 +16,7 @@ import numpy as np
 import torch
 
 from pagaie._core.random import cpu_engine, on_paddle_cpu
+from pagaie._core.registry import NoKernelError
 from pagaie._ops import _std_dists_init as _dists
 from pagaie._ops._std_dists_samplers import normal_cpu, uniform_cpu
 
@@ -45,11 +46,33 @@ class Initializer:
         [3.0, 3.0]
     """
 
+    # The parameter dtypes Paddle's static API takes, where it checks more than the kernels
+    # do (checked while a static program is built); None: no such check.
+    _program_dtypes: frozenset | None = None
+
     def __call__(self, param: Any, block: Any = None) -> None:
         # While a static program is being built, a new parameter is filled when the startup
         # program runs, as in Paddle (see pagaie.static.startup).
         if _DEFER and _DEFER[0](self, param, block):
             return None
+        return self.forward(param, block)
+
+    def forward(self, param: Any, block: Any = None) -> None:
+        """Fill ``param`` in place; returns None. As in Paddle, a user-defined initializer
+        subclasses :class:`Initializer` and overrides this method.
+
+        Args:
+            param (Tensor): the parameter to fill.
+            block (optional): unused in dynamic mode.
+
+        Examples:
+            >>> import pagaie as paddle
+            >>> class Sevens(paddle.nn.initializer.Initializer):
+            ...     def forward(self, param, block=None):
+            ...         paddle.assign(paddle.full(param.shape, 7.0, param.dtype), param)
+            >>> paddle.create_parameter([2], 'float32', default_initializer=Sevens()).tolist()
+            [7.0, 7.0]
+        """
         self._fill_param(param)
         return None
 
@@ -68,9 +91,6 @@ class Initializer:
         seed is 0, and keep it (the instance is changed: a shared one stays seeded)."""
         if getattr(self, "_seed", None) == 0:
             self._seed = int(seed)
-
-    def forward(self, param: Any, block: Any = None) -> None:
-        return self(param, block)
 
     def _fill(self, t: torch.Tensor) -> torch.Tensor | None:
         raise NotImplementedError
@@ -114,11 +134,12 @@ def _work_dtype(t: torch.Tensor) -> torch.dtype:
 def _random_kernel_dtype(t: torch.Tensor, cpu_refused: tuple = ()) -> None:
     """Paddle's random kernels (uniform, gaussian, truncated_gaussian) are registered for
     floating and complex types only, some of them for fewer on the CPU (``cpu_refused``):
-    another parameter dtype is their NotFound, a RuntimeError."""
+    another parameter dtype is their NotFound, a RuntimeError (while a static program is
+    built, the TypeError of its dtype check)."""
     if not (t.is_floating_point() or t.is_complex()) or \
             (t.dtype in cpu_refused and _on_paddle_engine(t)):
-        raise RuntimeError("paddle.nn.initializer: Paddle's random initializer kernels do not take "
-                           f"a parameter of dtype {str(t.dtype).replace('torch.', '')}")
+        raise NoKernelError("paddle.nn.initializer: Paddle's random initializer kernels do not take "
+                            f"a parameter of dtype {str(t.dtype).replace('torch.', '')}")
 
 
 def _draw(t: torch.Tensor, paddle_values: Callable[[], torch.Tensor], torch_fill: Callable) -> None:

@@ -7,6 +7,7 @@ from typing import Any
 import numpy as np
 import torch
 
+from pagaie._core.registry import NoKernelError
 from pagaie._ops._std_dists_samplers import normal_cpu
 from pagaie.nn.initializer.initializer import (Initializer, _on_paddle_engine, _random_kernel_dtype, _sample,
                                                _work_dtype)
@@ -82,7 +83,8 @@ class NumpyArrayInitializer(Initializer):
                                  f"numpy.ndarray, but received {type(value).__name__}")
         self._value = value
 
-    # Paddle's assign_value kernel takes these parameter dtypes only (16-bit floats via float32)
+    # Paddle's initializer takes these parameter dtypes only (16-bit floats via float32); its
+    # assign_value kernel then refuses uint8 (NotFound, a RuntimeError)
     _DTYPES = (torch.float16, torch.bfloat16, torch.float32, torch.float64, torch.int32,
                torch.int8, torch.uint8)
 
@@ -91,7 +93,10 @@ class NumpyArrayInitializer(Initializer):
         if t.dtype not in self._DTYPES:
             raise ValueError(f"paddle.nn.initializer.{type(self).__name__}: unsupported parameter "
                              f"dtype {str(t.dtype).replace('torch.', '')}; it takes float16, "
-                             "bfloat16, float32, float64, int32, int8 and uint8")
+                             "bfloat16, float32, float64, int32 and int8")
+        if t.dtype == torch.uint8:
+            raise NoKernelError(f"paddle.nn.initializer.{type(self).__name__}: a parameter of dtype "
+                                "uint8 is not supported (Paddle's assign_value kernel takes no uint8)")
         v = self._value
         src = v._t.detach() if isinstance(v, Tensor) else torch.as_tensor(np.asarray(v))
         src = src.to(device=t.device, dtype=t.dtype)
@@ -138,6 +143,8 @@ class Dirac(Initializer):
         >>> w.numpy()[:, :, 1].tolist()
         [[1.0, 0.0], [0.0, 1.0]]
     """
+
+    _program_dtypes = frozenset({torch.float16, torch.bfloat16, torch.float32, torch.float64})
 
     def __init__(self, groups: int = 1, name: str | None = None) -> None:
         if not isinstance(groups, (int, float, np.number)):   # Paddle's test compares first

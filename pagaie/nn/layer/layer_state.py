@@ -17,7 +17,7 @@ import torch
 from pagaie._core import dtype as _dt
 from pagaie._core.parameter import Parameter, replace_data
 from pagaie._core.place import Place, to_torch_device
-from pagaie._core.tensor import Tensor, wrap
+from pagaie._core.tensor import wrap
 
 __all__ = ["StateMixin", "CastMixin"]
 
@@ -156,7 +156,7 @@ class StateMixin:
                 warnings.warn(f"Skip loading for {key}. " + str(err))
         unexpected = [k for k in state_dict.keys() if k not in matched]
         for target, state in pairs:
-            _set_value(target, state)
+            target.set_value(state)
         return missing, unexpected
 
     set_dict = set_state_dict
@@ -441,25 +441,3 @@ def _batchnorm_types() -> list:
     bn = getattr(nn, "BatchNorm", None)
     return [bn] if bn is not None else []
 
-
-def _set_value(target: Tensor, state: Any) -> None:
-    """Copy ``state`` (Tensor or numpy array) into ``target`` in place; dtypes must agree."""
-    if isinstance(state, Tensor):
-        src = state._t.detach()
-    else:
-        if not isinstance(state, np.ndarray):
-            # as Paddle's Tensor.set_value: no lists, tuples or Python scalars
-            raise AssertionError("Variable set_value function, arguments type only support Variable, "
-                                 "numpy, Tensor, dict, string.")
-        # (np.ascontiguousarray makes a 0-D array 1-D: keep the shape, so that 0-D
-        # parameters load; Paddle 3.3.1 refuses them with a shape mismatch)
-        src = torch.from_numpy(np.ascontiguousarray(state).reshape(state.shape))
-    if src.dtype != target._t.dtype:
-        raise AssertionError(f"Variable dtype not match, Variable [ {target.name} ] need tensor with "
-                             f"dtype {_dt.from_torch_dtype(target._t.dtype)}  but load tensor with dtype "
-                             f"{_dt.from_torch_dtype(src.dtype)}")
-    if list(src.shape) != list(target._t.shape):
-        raise AssertionError(f"Variable Shape not match, Variable [ {target.name} ] need tensor with "
-                             f"shape {list(target._t.shape)} but load set tensor with shape {list(src.shape)}")
-    with torch.no_grad():
-        target._t.copy_(src.to(target._t.device))

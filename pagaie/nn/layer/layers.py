@@ -16,11 +16,8 @@ import warnings
 from collections import OrderedDict
 from typing import Any, Callable, Iterator
 
-import torch
-
 from pagaie._core.dtype import get_default_dtype
 
-from pagaie._core import dtype as _dt
 from pagaie._core.parameter import Parameter
 from pagaie._core.tensor import Tensor
 from pagaie.nn.layer.layer_state import CastMixin, StateMixin, _IncompatibleKeys  # noqa: F401
@@ -370,7 +367,8 @@ class Layer(StateMixin, CastMixin):
 
     def create_tensor(self, name: str | None = None, persistable: bool | None = None,
                       dtype: Any = None) -> Tensor:
-        """Create an empty 0-D Tensor named ``<full_name>.<name>``, to be assigned later.
+        """Create a placeholder Tensor named ``<full_name>.<name>`` that holds no values
+        yet (it prints as ``Tensor(Not initialized)``), to be assigned later.
 
         Args:
             name (str, optional): the name's suffix; generated when None.
@@ -389,10 +387,8 @@ class Layer(StateMixin, CastMixin):
         """
         full = f"{self._full_name}.{name}" if name is not None else \
             unique_name.generate(f"{self._full_name}._generated_var")
-        dt = _dt.to_torch_dtype(dtype if dtype else "float32", "paddle.nn.Layer.create_tensor")
-        t = Tensor(torch.zeros((), dtype=dt, device=_default_device()), name=full)
-        t.persistable = bool(persistable)
-        return t
+        from pagaie.framework.tensor_methods import create_tensor
+        return create_tensor(dtype if dtype else "float32", name=full, persistable=bool(persistable))
 
     # ---- traversal ----------------------------------------------------------------
     @kw_alias("include_sublayers", "recurse")
@@ -546,7 +542,7 @@ class Layer(StateMixin, CastMixin):
             raise KeyError("The name of buffer can not be empty.")
         if hasattr(self, name) and name not in self._buffers:
             raise KeyError(f"attribute '{name}' already exists.")
-        if tensor is not None and type(tensor) is not Tensor:
+        if tensor is not None and (not isinstance(tensor, Tensor) or isinstance(tensor, Parameter)):
             raise TypeError("The registered buffer should be a Paddle.Tensor, but received "
                             f"{'EagerParamBase' if isinstance(tensor, Parameter) else type(tensor).__name__}.")
         self._buffers[name] = tensor
@@ -980,8 +976,3 @@ for _mixin in (StateMixin, CastMixin):
     for _name, _fn in vars(_mixin).items():
         if inspect.isfunction(_fn):
             _fn.__qualname__ = f"Layer.{_name}"
-
-
-def _default_device() -> torch.device:
-    from pagaie._core.place import default_device
-    return default_device()

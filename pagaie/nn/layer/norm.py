@@ -564,11 +564,12 @@ class SpectralNorm(Layer):
         self._dim, self._power_iters, self._eps, self._dtype = dim, power_iters, eps, dtype
         h = self._weight_shape[dim]
         w = math.prod(self._weight_shape) // h
-        self.weight_u = self.create_parameter([h], attr=ParamAttr(initializer=Normal(0.0, 1.0),
-                                                                  trainable=False), dtype=dtype)
+        # N(0, 1) is the default initializer: a global one (set_global_initializer) wins
+        self.weight_u = self.create_parameter([h], attr=ParamAttr(), dtype=dtype,
+                                              default_initializer=Normal(0.0, 1.0))
         self.weight_u.stop_gradient = True
-        self.weight_v = self.create_parameter([w], attr=ParamAttr(initializer=Normal(0.0, 1.0),
-                                                                  trainable=False), dtype=dtype)
+        self.weight_v = self.create_parameter([w], attr=ParamAttr(), dtype=dtype,
+                                              default_initializer=Normal(0.0, 1.0))
         self.weight_v.stop_gradient = True
 
     def forward(self, x: Any) -> Any:

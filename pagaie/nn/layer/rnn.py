@@ -13,10 +13,10 @@ from typing import Any, Callable, Sequence
 
 import pagaie as _pg
 from pagaie._core import dtype as _dt
-from pagaie._core.registry import suspended
 from pagaie._ops import nn_rnn as _r
 from pagaie._ops._helpers import ALL_DTYPES, F32_F64, kernel_dtypes
 from pagaie._ops.nn_misc import sequence_mask as _sequence_mask
+from pagaie.framework.tensor_methods import create_tensor
 from pagaie.nn.layer.container import LayerList
 from pagaie.nn.layer.layers import Layer
 
@@ -608,11 +608,10 @@ class RNNBase(LayerList):
                 kernel_dtypes(f"nn.{type(self).__name__}", ps[0]._t, _COALESCE_CPU_DTYPES, "weight")
                 self.create_parameter([sum(p.size for p in ps)], dtype=ps[0].dtype,
                                       default_initializer=Constant(0.0))
-            # Paddle's cuDNN dropout state: a 0-D uint8 buffer, never saved (absent where its
-            # cuDNN path cannot apply, e.g. with an LSTM projection)
-            with suspended():   # a buffer with a value, also while a static program is built
-                state = _pg.zeros([], dtype="uint8")
-            state.name = f"{self.full_name()}.dropout_state__non_persistable"
+            # Paddle's cuDNN dropout state: a uint8 buffer that holds no values
+            # (``Tensor(Not initialized)``), never saved (absent where its cuDNN path cannot
+            # apply, e.g. with an LSTM projection)
+            state = create_tensor("uint8", name=f"{self.full_name()}.dropout_state__non_persistable")
             self.register_buffer("_dropout_state", state, persistable=False)
         names: list[str] = []
         for layer in range(num_layers):

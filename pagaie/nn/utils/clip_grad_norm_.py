@@ -27,11 +27,13 @@ def _params(parameters: Any) -> list:
 
 
 def _as_float(max_norm: Any) -> float:
+    """``float(max_norm)`` as Paddle converts it: TypeError for a non-number (None, a list),
+    ValueError for a string that is no number."""
     try:
         return float(max_norm)
-    except (TypeError, ValueError):
-        raise ValueError(f"paddle.nn.utils.clip_grad_norm_: max_norm must be a number, got "
-                         f"{max_norm!r}") from None
+    except (TypeError, ValueError) as exc:
+        raise type(exc)(f"paddle.nn.utils.clip_grad_norm_: max_norm must be a number, got "
+                        f"{max_norm!r}") from None
 
 
 def clip_grad_norm_(parameters: Iterable[Tensor] | Tensor, max_norm: float, norm_type: float = 2.0,
