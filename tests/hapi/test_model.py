@@ -22,9 +22,10 @@ def _fit(fw, epochs=3, **kw):
 
 def test_fit_matches_paddle_per_epoch():
     paddle = paddle_ref()
-    # Paddle's _run_one_epoch shares one default logs dict between runs, so keys of earlier
-    # tests' fits would show up in its first epoch here
+    # Paddle's _run_one_epoch shares one default logs dict between runs (and pagaie's Model
+    # one module dict), so keys of earlier tests' fits would show up in the first epoch here
     paddle.Model._run_one_epoch.__defaults__[0].clear()
+    importlib.import_module("pagaie.hapi.model")._EPOCH_LOGS.clear()
     ours, our_rec = _fit(pagaie)
     theirs, their_rec = _fit(paddle)
     assert_logs_close(our_rec.train, their_rec.train)
