@@ -11,9 +11,9 @@ import torch.nn.functional as F
 
 from pagaie._core.registry import NoKernelError, defop
 from pagaie._ops._helpers import (BF16_F32_F64, F32_F64, FLOAT_OR_COMPLEX, LOW_FLOATS, NO_SUBTRACT_KERNEL,
-                                 REAL_FLOATS, check_binary_dtypes, compare_mask, dtype_name, float_kernel,
-                                 float_weight, kernel_dtypes, no_low_float_kernel, same_dtype_args,
-                                 trace_constant, zero_dropped)
+                                 REAL_FLOATS, SMALL_INTS, check_binary_dtypes, compare_mask, dtype_name,
+                                 float_kernel, float_weight, kernel_dtypes, no_low_float_kernel,
+                                 same_dtype_args, trace_constant, zero_dropped)
 from pagaie._ops._nn_helpers import check_reduction, reduce_loss, smoothing_coefficients
 from pagaie._ops.math_unary import _abs
 
@@ -42,6 +42,22 @@ def _check_index_dtype(api: str, t: torch.Tensor, arg: str, allowed: tuple) -> N
         want = " or ".join(dtype_name(torch.empty(0, dtype=d)) for d in allowed)
         raise ValueError(f"paddle.{api}: '{arg}' must be a {want} tensor, but received "
                          f"{dtype_name(t)}")
+
+
+def _check_soft_label_shape(api: str, input: torch.Tensor, label: torch.Tensor, ax: int) -> None:
+    """Paddle's soft labels have the input's shape exactly (no broadcasting): another rank,
+    class size or other size is its InvalidArgument (ValueError)."""
+    if label.dim() != input.dim():
+        raise ValueError(f"paddle.{api}: a soft label must have the input's rank ({input.dim()}), "
+                         f"but received label shape {list(label.shape)} for input shape "
+                         f"{list(input.shape)}")
+    if label.shape[ax] != input.shape[ax]:
+        raise ValueError(f"paddle.{api}: a soft label must have the input's class size "
+                         f"({input.shape[ax]}) on axis {ax}, but received label shape "
+                         f"{list(label.shape)}")
+    if list(label.shape) != list(input.shape):
+        raise ValueError(f"paddle.{api}: a soft label must have the input's shape "
+                         f"{list(input.shape)}, but received {list(label.shape)}")
 
 
 @trace_constant
@@ -173,6 +189,7 @@ def cross_entropy(input, label, weight=None, ignore_index=-100, reduction="mean"
         # like Paddle: smoothing makes the label soft; a label without the class axis is
         # one-hot encoded first, a label shaped like the input is smoothed as it is
         if label.dim() == nd - 1:
+            no_low_float_kernel(api, label, arg="label", missing=SMALL_INTS)   # (Paddle's one_hot)
             # Paddle one-hot encodes every label, ignore_index included, with the input's LAST
             # size as the class count and the classes appended last, whatever the axis: out of
             # [0, that size) is its InvalidArgument, and so is a one-hot label that then does
@@ -207,6 +224,7 @@ def cross_entropy(input, label, weight=None, ignore_index=-100, reduction="mean"
                          f"({str(input.dtype).replace('torch.', '')}), but received "
                          f"{str(label.dtype).replace('torch.', '')}")
     if soft_label:
+        _check_soft_label_shape(api, input, label, ax)
         if use_softmax:
             loss = _soft_xent(input, label, ax)
         else:
@@ -245,6 +263,9 @@ def cross_entropy(input, label, weight=None, ignore_index=-100, reduction="mean"
         if wsum is not None:
             return _safe_div(loss.sum(), wsum.sum())
         return loss.mean()
+    # Paddle masks the ignored labels by a multiply in the label's dtype: no int8, uint8 or
+    # int16 kernel
+    no_low_float_kernel(api, label, arg="label", missing=SMALL_INTS)
     keep = label.dim() == nd
     if keep and label.shape[ax] != 1:
         raise ValueError(f"paddle.{api}: the hard label must have size 1 on axis {axis} when it "
@@ -323,6 +344,10 @@ def softmax_with_cross_entropy(logits, label, soft_label=False, ignore_index=-10
     ax = axis + nd if axis < 0 else axis
     logp = torch.log_softmax(logits, ax)
     if soft_label:
+        if label.dtype != logits.dtype:   # Paddle's kernel reads the label in the logits' dtype
+            raise ValueError(f"paddle.{api}: a soft label must have the dtype of 'logits' "
+                             f"({dtype_name(logits)}), but received {dtype_name(label)}")
+        _check_soft_label_shape(api, logits, label, ax)
         loss = _soft_xent(logits, label, ax)
     else:
         if label.dim() != nd or label.shape[ax] != 1:
