@@ -288,6 +288,12 @@ def multi_label_margin_loss(input, label, reduction="mean", name=None):
     """
     api = "paddle.nn.functional.multi_label_margin_loss"
     check_reduction(reduction, api[7:])
+    if input.dtype in (torch.int32, torch.bool):
+        # Paddle's composite meets a dtype clash in its scatter (int32) or promotion (bool)
+        raise TypeError(f"{api}: 'input' must be a float32 or float64 tensor, but received "
+                        f"{dtype_name(input)}")
+    # (the composite's kernels: no float16, bfloat16, small-integer or complex version)
+    kernel_dtypes(api[7:], input, F32_F64 | {torch.int64}, arg="input", static=F32_F64)
     if input.dim() != 2:
         raise ValueError(f"{api}: a 2-D 'input' is expected, but received {input.dim()}-D")
     if label.dim() != 2:
