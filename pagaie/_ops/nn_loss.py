@@ -774,6 +774,31 @@ def log_loss(input, label, epsilon=0.0001, name=None):
     return -label * torch.log(input + epsilon) - (1 - label) * torch.log(1 - input + epsilon)
 
 
+def _check_ctc_shapes(api: str, log_probs: torch.Tensor, labels: torch.Tensor,
+                      input_lengths: torch.Tensor, label_lengths: torch.Tensor, blank: int) -> None:
+    """ctc_loss's shapes and lengths, each an InvalidArgument (ValueError) of Paddle's warp-ctc
+    where it checks them; where it does not (lengths past the padded sizes or negative) its
+    kernel reads out of bounds and crashes, and pagaie raises the same ValueError."""
+    if log_probs.dim() != 3:
+        raise ValueError(f"paddle.{api}: 'log_probs' must be 3-D [max_logit_length, batch_size, "
+                         f"num_classes + 1], but received shape {list(log_probs.shape)}")
+    t, n, c = log_probs.shape
+    if not 0 <= blank < c:
+        raise ValueError(f"paddle.{api}: 'blank' must be in [0, {c}) (the class axis of "
+                         f"'log_probs'), but received {blank}")
+    if labels.dim() != 2 or labels.shape[0] != n:
+        raise ValueError(f"paddle.{api}: 'labels' must be 2-D [batch_size ({n}), max_label_length], "
+                         f"but received shape {list(labels.shape)}")
+    for arg, v, top in (("input_lengths", input_lengths, t), ("label_lengths", label_lengths, labels.shape[1])):
+        if list(v.shape) != [n]:
+            raise ValueError(f"paddle.{api}: '{arg}' must have shape [{n}] (the batch size), but "
+                             f"received {list(v.shape)}")
+        if v.numel() and v.device.type != "meta" and not torch.compiler.is_compiling() and \
+                bool(((v < 0) | (v > top)).any()):
+            raise ValueError(f"paddle.{api}: every value of '{arg}' must be in [0, {top}] (the padded "
+                             f"length), but received {v.tolist()}")
+
+
 @defop(amp="black", method=False, paddle_types=("warpctc", "pd_op.warpctc"))
 def ctc_loss(log_probs, labels, input_lengths, label_lengths, blank=0, reduction="mean",
              norm_by_times=False, zero_infinity=False):
@@ -813,6 +838,7 @@ def ctc_loss(log_probs, labels, input_lengths, label_lengths, blank=0, reduction
     _check_index_dtype(api, labels, "labels", (torch.int32,))
     _check_index_dtype(api, input_lengths, "input_lengths", (torch.int64,))
     _check_index_dtype(api, label_lengths, "label_lengths", (torch.int64,))
+    _check_ctc_shapes(api, log_probs, labels, input_lengths, label_lengths, blank)
     lp = torch.log_softmax(log_probs, -1)
     # warp-ctc gives an impossible alignment (too short an input) a zero loss and gradient
     loss = F.ctc_loss(lp, labels.long(), input_lengths.long(), label_lengths.long(), blank=blank,
@@ -856,6 +882,40 @@ def _rnnt_one(acts: torch.Tensor, label: torch.Tensor, t_len: int, u_len: int, b
     return -(prev[u_len] + blank_lp[t_len - 1, u_len])
 
 
+def _check_rnnt_shapes(api: str, input: torch.Tensor, label: torch.Tensor,
+                       input_lengths: torch.Tensor, label_lengths: torch.Tensor, blank: int) -> None:
+    """rnnt_loss's shapes, lengths and label values. Paddle checks the rank of ``input`` and
+    ``blank`` (InvalidArgument, ValueError); the rest its warp-rnnt reads out of bounds
+    (garbage or a crash), and pagaie raises the same ValueError."""
+    if input.dim() != 4:
+        raise ValueError(f"paddle.{api}: 'input' must be 4-D [batch_size, max_logit_length, "
+                         f"max_label_length + 1, num_classes], but received shape {list(input.shape)}")
+    b, t, u1, v = input.shape
+    if not 0 <= blank < v:
+        raise ValueError(f"paddle.{api}: 'blank' must be in [0, {v}) (the class axis of 'input'), "
+                         f"but received {blank}")
+    if label.dim() != 2 or label.shape[0] != b:
+        raise ValueError(f"paddle.{api}: 'label' must be 2-D [batch_size ({b}), max_label_length], "
+                         f"but received shape {list(label.shape)}")
+    for arg, x in (("input_lengths", input_lengths), ("label_lengths", label_lengths)):
+        if list(x.shape) != [b]:
+            raise ValueError(f"paddle.{api}: '{arg}' must have shape [{b}] (the batch size), but "
+                             f"received {list(x.shape)}")
+    if torch.compiler.is_compiling() or input.device.type == "meta" or not b:
+        return
+    u = min(u1 - 1, label.shape[1])
+    for arg, x, lo, hi in (("input_lengths", input_lengths, 1, t), ("label_lengths", label_lengths, 0, u)):
+        if bool(((x < lo) | (x > hi)).any()):
+            raise ValueError(f"paddle.{api}: every value of '{arg}' must be in [{lo}, {hi}] (the "
+                             f"padded length), but received {x.tolist()}")
+    # (the padding after each label length is not read)
+    used = torch.arange(label.shape[1], device=label.device) < label_lengths[:, None]
+    bad = used & ((label < 0) | (label >= v))
+    if bool(bad.any()):
+        raise ValueError(f"paddle.{api}: 'label' values must be in [0, {v}) (the classes of 'input'), "
+                         f"but received {label[bad].tolist()}")
+
+
 @defop(amp="black", method=False, paddle_types=("warprnnt", "pd_op.warprnnt"))
 def rnnt_loss(input, label, input_lengths, label_lengths, blank=0, fastemit_lambda=0.001,
               reduction="mean", name=None):
@@ -894,6 +954,7 @@ def rnnt_loss(input, label, input_lengths, label_lengths, blank=0, fastemit_lamb
     kernel_dtypes(api, input, F32_F64)   # warprnnt's CPU kernel
     for t, arg in ((label, "label"), (input_lengths, "input_lengths"), (label_lengths, "label_lengths")):
         _check_index_dtype(api, t, arg, (torch.int32,))
+    _check_rnnt_shapes(api, input, label, input_lengths, label_lengths, blank)
     losses = torch.stack([_rnnt_one(input[b], label[b], int(input_lengths[b]), int(label_lengths[b]),
                                     blank, float(fastemit_lambda)) for b in range(input.shape[0])])
     return reduce_loss(losses, reduction)
