@@ -1,6 +1,7 @@
 """Session-24 loss sweep against real Paddle 3.3.1: soft-label shapes and dtypes of the cross
 entropies, small-integer hard labels, multi_label_margin_loss input dtypes, and the shape,
-length and blank checks of hsigmoid_loss, ctc_loss and rnnt_loss."""
+length and blank checks of hsigmoid_loss, ctc_loss and rnnt_loss, and the score dtypes of
+metric.accuracy."""
 from __future__ import annotations
 
 import numpy as np
@@ -9,7 +10,7 @@ import pytest
 paddle = pytest.importorskip("paddle")
 
 import pagaie  # noqa: E402
-from tests.reference import assert_same, both, same_exception  # noqa: E402
+from tests.reference import assert_same, both, same_exception, same_static_exception  # noqa: E402
 
 _R = np.random.default_rng(24)
 _X = _R.standard_normal((4, 5)).astype("float32")
@@ -181,3 +182,17 @@ def test_rnnt_loss_out_of_bounds_refused(kw, arg):
 def test_rnnt_loss_padding_not_checked():
     """Label values past each label length are padding: any value is read as Paddle reads it."""
     assert_same(*both(lambda P: _rnnt(P, label=np.array([[1, -1], [2, 7]], "int32"), ll=(1, 1))))
+
+
+@pytest.mark.parametrize("dt", ["float16", "bfloat16"])
+def test_accuracy_low_float_input(dt):
+    """Paddle's CPU accuracy (and topk) kernels have no float16/bfloat16 version."""
+    assert isinstance(same_exception(lambda P: P.metric.accuracy(
+        _t(P, _X).astype(dt), _t(P, _LBL[:, None]), k=2)), RuntimeError)
+
+
+@pytest.mark.parametrize("dt", ["float16", "int64"])
+def test_accuracy_static_input_dtype(dt):
+    """While a program is built, Paddle's accuracy takes float32/float64 scores only."""
+    assert isinstance(same_static_exception(lambda P: P.metric.accuracy(
+        P.static.data("x", [4, 5], dt), P.static.data("y", [4, 1], "int64"))), TypeError)
