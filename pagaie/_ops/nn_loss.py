@@ -789,7 +789,8 @@ def _check_ctc_shapes(api: str, log_probs: torch.Tensor, labels: torch.Tensor,
     if labels.dim() != 2 or labels.shape[0] != n:
         raise ValueError(f"paddle.{api}: 'labels' must be 2-D [batch_size ({n}), max_label_length], "
                          f"but received shape {list(labels.shape)}")
-    for arg, v, top in (("input_lengths", input_lengths, t), ("label_lengths", label_lengths, labels.shape[1])):
+    for arg, v, top in (("input_lengths", input_lengths, t),
+                        ("label_lengths", label_lengths, labels.shape[1])):
         if list(v.shape) != [n]:
             raise ValueError(f"paddle.{api}: '{arg}' must have shape [{n}] (the batch size), but "
                              f"received {list(v.shape)}")
