@@ -11,9 +11,9 @@ import torch.nn.functional as F
 
 from pagaie._core.registry import NoKernelError, defop
 from pagaie._ops._helpers import (BF16_F32_F64, F32_F64, FLOAT_OR_COMPLEX, LOW_FLOATS, NO_SUBTRACT_KERNEL,
-                                 REAL_FLOATS, check_binary_dtypes, compare_mask, dtype_name, float_kernel,
-                                 float_weight, kernel_dtypes, no_low_float_kernel, same_dtype_args,
-                                 trace_constant, zero_dropped)
+                                 REAL_FLOATS, SMALL_INTS, check_binary_dtypes, compare_mask, dtype_name,
+                                 float_kernel, float_weight, kernel_dtypes, no_low_float_kernel,
+                                 same_dtype_args, trace_constant, zero_dropped)
 from pagaie._ops._nn_helpers import check_reduction, reduce_loss, smoothing_coefficients
 from pagaie._ops.math_unary import _abs
 
@@ -42,6 +42,22 @@ def _check_index_dtype(api: str, t: torch.Tensor, arg: str, allowed: tuple) -> N
         want = " or ".join(dtype_name(torch.empty(0, dtype=d)) for d in allowed)
         raise ValueError(f"paddle.{api}: '{arg}' must be a {want} tensor, but received "
                          f"{dtype_name(t)}")
+
+
+def _check_soft_label_shape(api: str, input: torch.Tensor, label: torch.Tensor, ax: int) -> None:
+    """Paddle's soft labels have the input's shape exactly (no broadcasting): another rank,
+    class size or other size is its InvalidArgument (ValueError)."""
+    if label.dim() != input.dim():
+        raise ValueError(f"paddle.{api}: a soft label must have the input's rank ({input.dim()}), "
+                         f"but received label shape {list(label.shape)} for input shape "
+                         f"{list(input.shape)}")
+    if label.shape[ax] != input.shape[ax]:
+        raise ValueError(f"paddle.{api}: a soft label must have the input's class size "
+                         f"({input.shape[ax]}) on axis {ax}, but received label shape "
+                         f"{list(label.shape)}")
+    if list(label.shape) != list(input.shape):
+        raise ValueError(f"paddle.{api}: a soft label must have the input's shape "
+                         f"{list(input.shape)}, but received {list(label.shape)}")
 
 
 @trace_constant
@@ -173,6 +189,7 @@ def cross_entropy(input, label, weight=None, ignore_index=-100, reduction="mean"
         # like Paddle: smoothing makes the label soft; a label without the class axis is
         # one-hot encoded first, a label shaped like the input is smoothed as it is
         if label.dim() == nd - 1:
+            no_low_float_kernel(api, label, arg="label", missing=SMALL_INTS)   # (Paddle's one_hot)
             # Paddle one-hot encodes every label, ignore_index included, with the input's LAST
             # size as the class count and the classes appended last, whatever the axis: out of
             # [0, that size) is its InvalidArgument, and so is a one-hot label that then does
@@ -207,6 +224,7 @@ def cross_entropy(input, label, weight=None, ignore_index=-100, reduction="mean"
                          f"({str(input.dtype).replace('torch.', '')}), but received "
                          f"{str(label.dtype).replace('torch.', '')}")
     if soft_label:
+        _check_soft_label_shape(api, input, label, ax)
         if use_softmax:
             loss = _soft_xent(input, label, ax)
         else:
@@ -245,6 +263,9 @@ def cross_entropy(input, label, weight=None, ignore_index=-100, reduction="mean"
         if wsum is not None:
             return _safe_div(loss.sum(), wsum.sum())
         return loss.mean()
+    # Paddle masks the ignored labels by a multiply in the label's dtype: no int8, uint8 or
+    # int16 kernel
+    no_low_float_kernel(api, label, arg="label", missing=SMALL_INTS)
     keep = label.dim() == nd
     if keep and label.shape[ax] != 1:
         raise ValueError(f"paddle.{api}: the hard label must have size 1 on axis {axis} when it "
@@ -323,6 +344,10 @@ def softmax_with_cross_entropy(logits, label, soft_label=False, ignore_index=-10
     ax = axis + nd if axis < 0 else axis
     logp = torch.log_softmax(logits, ax)
     if soft_label:
+        if label.dtype != logits.dtype:   # Paddle's kernel reads the label in the logits' dtype
+            raise ValueError(f"paddle.{api}: a soft label must have the dtype of 'logits' "
+                             f"({dtype_name(logits)}), but received {dtype_name(label)}")
+        _check_soft_label_shape(api, logits, label, ax)
         loss = _soft_xent(logits, label, ax)
     else:
         if label.dim() != nd or label.shape[ax] != 1:
@@ -749,6 +774,32 @@ def log_loss(input, label, epsilon=0.0001, name=None):
     return -label * torch.log(input + epsilon) - (1 - label) * torch.log(1 - input + epsilon)
 
 
+def _check_ctc_shapes(api: str, log_probs: torch.Tensor, labels: torch.Tensor,
+                      input_lengths: torch.Tensor, label_lengths: torch.Tensor, blank: int) -> None:
+    """ctc_loss's shapes and lengths, each an InvalidArgument (ValueError) of Paddle's warp-ctc
+    where it checks them; where it does not (lengths past the padded sizes or negative) its
+    kernel reads out of bounds and crashes, and pagaie raises the same ValueError."""
+    if log_probs.dim() != 3:
+        raise ValueError(f"paddle.{api}: 'log_probs' must be 3-D [max_logit_length, batch_size, "
+                         f"num_classes + 1], but received shape {list(log_probs.shape)}")
+    t, n, c = log_probs.shape
+    if not 0 <= blank < c:
+        raise ValueError(f"paddle.{api}: 'blank' must be in [0, {c}) (the class axis of "
+                         f"'log_probs'), but received {blank}")
+    if labels.dim() != 2 or labels.shape[0] != n:
+        raise ValueError(f"paddle.{api}: 'labels' must be 2-D [batch_size ({n}), max_label_length], "
+                         f"but received shape {list(labels.shape)}")
+    for arg, v, top in (("input_lengths", input_lengths, t),
+                        ("label_lengths", label_lengths, labels.shape[1])):
+        if list(v.shape) != [n]:
+            raise ValueError(f"paddle.{api}: '{arg}' must have shape [{n}] (the batch size), but "
+                             f"received {list(v.shape)}")
+        if v.numel() and v.device.type != "meta" and not torch.compiler.is_compiling() and \
+                bool(((v < 0) | (v > top)).any()):
+            raise ValueError(f"paddle.{api}: every value of '{arg}' must be in [0, {top}] (the padded "
+                             f"length), but received {v.tolist()}")
+
+
 @defop(amp="black", method=False, paddle_types=("warpctc", "pd_op.warpctc"))
 def ctc_loss(log_probs, labels, input_lengths, label_lengths, blank=0, reduction="mean",
              norm_by_times=False, zero_infinity=False):
@@ -788,6 +839,7 @@ def ctc_loss(log_probs, labels, input_lengths, label_lengths, blank=0, reduction
     _check_index_dtype(api, labels, "labels", (torch.int32,))
     _check_index_dtype(api, input_lengths, "input_lengths", (torch.int64,))
     _check_index_dtype(api, label_lengths, "label_lengths", (torch.int64,))
+    _check_ctc_shapes(api, log_probs, labels, input_lengths, label_lengths, blank)
     lp = torch.log_softmax(log_probs, -1)
     # warp-ctc gives an impossible alignment (too short an input) a zero loss and gradient
     loss = F.ctc_loss(lp, labels.long(), input_lengths.long(), label_lengths.long(), blank=blank,
@@ -831,6 +883,40 @@ def _rnnt_one(acts: torch.Tensor, label: torch.Tensor, t_len: int, u_len: int, b
     return -(prev[u_len] + blank_lp[t_len - 1, u_len])
 
 
+def _check_rnnt_shapes(api: str, input: torch.Tensor, label: torch.Tensor,
+                       input_lengths: torch.Tensor, label_lengths: torch.Tensor, blank: int) -> None:
+    """rnnt_loss's shapes, lengths and label values. Paddle checks the rank of ``input`` and
+    ``blank`` (InvalidArgument, ValueError); the rest its warp-rnnt reads out of bounds
+    (garbage or a crash), and pagaie raises the same ValueError."""
+    if input.dim() != 4:
+        raise ValueError(f"paddle.{api}: 'input' must be 4-D [batch_size, max_logit_length, "
+                         f"max_label_length + 1, num_classes], but received shape {list(input.shape)}")
+    b, t, u1, v = input.shape
+    if not 0 <= blank < v:
+        raise ValueError(f"paddle.{api}: 'blank' must be in [0, {v}) (the class axis of 'input'), "
+                         f"but received {blank}")
+    if label.dim() != 2 or label.shape[0] != b:
+        raise ValueError(f"paddle.{api}: 'label' must be 2-D [batch_size ({b}), max_label_length], "
+                         f"but received shape {list(label.shape)}")
+    for arg, x in (("input_lengths", input_lengths), ("label_lengths", label_lengths)):
+        if list(x.shape) != [b]:
+            raise ValueError(f"paddle.{api}: '{arg}' must have shape [{b}] (the batch size), but "
+                             f"received {list(x.shape)}")
+    if torch.compiler.is_compiling() or input.device.type == "meta" or not b:
+        return
+    u = min(u1 - 1, label.shape[1])
+    for arg, x, lo, hi in (("input_lengths", input_lengths, 1, t), ("label_lengths", label_lengths, 0, u)):
+        if bool(((x < lo) | (x > hi)).any()):
+            raise ValueError(f"paddle.{api}: every value of '{arg}' must be in [{lo}, {hi}] (the "
+                             f"padded length), but received {x.tolist()}")
+    # (the padding after each label length is not read)
+    used = torch.arange(label.shape[1], device=label.device) < label_lengths[:, None]
+    bad = used & ((label < 0) | (label >= v))
+    if bool(bad.any()):
+        raise ValueError(f"paddle.{api}: 'label' values must be in [0, {v}) (the classes of 'input'), "
+                         f"but received {label[bad].tolist()}")
+
+
 @defop(amp="black", method=False, paddle_types=("warprnnt", "pd_op.warprnnt"))
 def rnnt_loss(input, label, input_lengths, label_lengths, blank=0, fastemit_lambda=0.001,
               reduction="mean", name=None):
@@ -869,6 +955,7 @@ def rnnt_loss(input, label, input_lengths, label_lengths, blank=0, fastemit_lamb
     kernel_dtypes(api, input, F32_F64)   # warprnnt's CPU kernel
     for t, arg in ((label, "label"), (input_lengths, "input_lengths"), (label_lengths, "label_lengths")):
         _check_index_dtype(api, t, arg, (torch.int32,))
+    _check_rnnt_shapes(api, input, label, input_lengths, label_lengths, blank)
     losses = torch.stack([_rnnt_one(input[b], label[b], int(input_lengths[b]), int(label_lengths[b]),
                                     blank, float(fastemit_lambda)) for b in range(input.shape[0])])
     return reduce_loss(losses, reduction)

@@ -288,6 +288,12 @@ def multi_label_margin_loss(input, label, reduction="mean", name=None):
     """
     api = "paddle.nn.functional.multi_label_margin_loss"
     check_reduction(reduction, api[7:])
+    if input.dtype in (torch.int32, torch.bool):
+        # Paddle's composite meets a dtype clash in its scatter (int32) or promotion (bool)
+        raise TypeError(f"{api}: 'input' must be a float32 or float64 tensor, but received "
+                        f"{dtype_name(input)}")
+    # (the composite's kernels: no float16, bfloat16, small-integer or complex version)
+    kernel_dtypes(api[7:], input, F32_F64 | {torch.int64}, arg="input", static=F32_F64)
     if input.dim() != 2:
         raise ValueError(f"{api}: a 2-D 'input' is expected, but received {input.dim()}-D")
     if label.dim() != 2:
@@ -615,6 +621,26 @@ def _default_paths(label: torch.Tensor, num_classes: int):
     return torch.where(valid, node, -1), bit, valid
 
 
+def _hsigmoid_shapes(input: torch.Tensor, label: torch.Tensor, weight: torch.Tensor,
+                     bias: torch.Tensor | None) -> None:
+    """The documented shapes of hsigmoid_loss: ``input`` [N, D], ``label`` [N] or [N, 1],
+    ``weight`` [nodes, D], ``bias`` with one value per node. Paddle checks the rows of
+    ``input`` and ``label`` (InvalidArgument, ValueError) and reads the rest as flat buffers
+    (past their ends where they are smaller): pagaie refuses all with ValueError."""
+    api = "paddle.nn.functional.hsigmoid_loss"
+    if input.dim() != 2:
+        raise ValueError(f"{api}: 'input' must be 2-D [N, D], but received shape {list(input.shape)}")
+    if label.dim() not in (1, 2) or label.shape[0] != input.shape[0] or label.numel() != input.shape[0]:
+        raise ValueError(f"{api}: 'label' must be [N] or [N, 1] with N = {input.shape[0]} (the rows of "
+                         f"'input'), but received shape {list(label.shape)}")
+    if weight.dim() != 2 or weight.shape[1] != input.shape[1]:
+        raise ValueError(f"{api}: 'weight' must be 2-D [num_nodes, {input.shape[1]}] (the feature size "
+                         f"of 'input'), but received shape {list(weight.shape)}")
+    if bias is not None and bias.numel() != weight.shape[0]:
+        raise ValueError(f"{api}: 'bias' must hold one value per row of 'weight' ({weight.shape[0]}), "
+                         f"but received shape {list(bias.shape)}")
+
+
 @defop(amp="black", method=False, paddle_types=("hierarchical_sigmoid", "pd_op.hsigmoid_loss"))
 def hsigmoid_loss(input, label, num_classes, weight, bias=None, path_table=None, path_code=None,
                   is_sparse=False, name=None):
@@ -656,6 +682,7 @@ def hsigmoid_loss(input, label, num_classes, weight, bias=None, path_table=None,
     if label.dtype != torch.int64:  # Paddle's kernel reads int64 labels only: InvalidArgument
         raise ValueError(f"paddle.nn.functional.hsigmoid_loss: 'label' must be an int64 tensor, "
                          f"but received {dtype_name(label)}")
+    _hsigmoid_shapes(input, label, weight, bias)
     if path_table is None:
         node, bit, valid = _default_paths(label, num_classes)
     else:

@@ -5,6 +5,7 @@ import torch
 
 from pagaie._core.registry import defop
 from pagaie._core.registry import NoKernelError
+from pagaie._ops._helpers import F32_F64, kernel_dtypes
 
 __all__ = ["accuracy"]
 
@@ -18,12 +19,13 @@ def _write_count(out: torch.Tensor | None, value: torch.Tensor) -> None:
         out.data = value.detach().clone()
 
 
-@defop(paddle_types=("accuracy", "pd_op.accuracy"), method=False, differentiable=False)
+@defop(program_dtypes={"input": F32_F64}, paddle_types=("accuracy", "pd_op.accuracy"), method=False,
+       differentiable=False)
 def accuracy(input, label, k=1, correct=None, total=None, name=None):
     """Fraction of samples whose label is among the ``k`` highest-scored classes.
 
     Args:
-        input (Tensor): scores of shape ``[N, C]``, float16/bfloat16/float32/float64.
+        input (Tensor): scores of shape ``[N, C]``, float32/float64 (float16/bfloat16 on GPU).
         label (Tensor): class indices of shape ``[N, 1]``, int32 or int64.
         k (int, optional): how many top classes count as a hit. Default 1.
         correct (Tensor, optional): receives the number of hits (int32, 0-D).
@@ -65,6 +67,8 @@ def accuracy(input, label, k=1, correct=None, total=None, name=None):
         # Paddle has no accuracy kernel for other dtypes and says so with a RuntimeError
         raise NoKernelError(f"paddle.metric.accuracy: 'input' must be a floating tensor, but "
                                f"received {str(input.dtype).replace('torch.', '')}")
+    # (Paddle's CPU kernels, its topk's included, have no float16 or bfloat16 version)
+    kernel_dtypes("metric.accuracy", input, F32_F64, arg="input")
     if label.numel() and label.device.type != "meta" and bool((label < 0).any()):
         raise ValueError(f"paddle.metric.accuracy: 'label' must be >= 0, but received "
                          f"{int(label.min())}")
