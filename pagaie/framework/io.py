@@ -172,13 +172,13 @@ def _save_binary(obj: Any, path: Any) -> None:
     ``save_dense_tensor`` stream), which :func:`load` reads back."""
     from pagaie._formats.pdiparams import serialize_tensor
     if isinstance(obj, _scope_tensor_type()):
-        obj = np.array(obj)
-    if isinstance(obj, Tensor):
-        obj = obj._t
-    if not isinstance(obj, (torch.Tensor, np.ndarray)):
+        tensor = np.array(obj)
+    elif isinstance(obj, Tensor):
+        tensor = obj._t
+    else:   # a numpy array too, as in Paddle
         raise NotImplementedError("paddle.save: with use_binary_format=True, 'obj' must be a "
                                   f"Tensor, but received {type(obj).__name__}")
-    data = serialize_tensor(obj)
+    data = serialize_tensor(tensor)
     if hasattr(path, "write"):
         path.write(data)
         return
