@@ -95,6 +95,9 @@ def require_version(min_version: str, max_version: str | None = None) -> None:
                         f"required, but {PADDLE_API_VERSION} (the API pagaie provides) is installed.")
 
 
+_PIP_NAMES = {"cv2": "opencv-python"}
+
+
 def try_import(module_name: str, err_msg: str | None = None) -> ModuleType:
     """Import an optional dependency, or raise ImportError saying how to install it.
 
@@ -114,9 +117,11 @@ def try_import(module_name: str, err_msg: str | None = None) -> ModuleType:
         return importlib.import_module(module_name)
     except ImportError:
         if err_msg is None:
+            # the distribution to install: the top-level package (OpenCV's is opencv-python)
+            package = _PIP_NAMES.get(module_name, module_name.split(".")[0])
             err_msg = (f"Failed importing {module_name}. This likely means that some modules "
                        f"require additional dependencies that have to be manually installed "
-                       f"(usually with `pip install {module_name}`).")
+                       f"(usually with `pip install {package}`).")
         raise ImportError(err_msg) from None
 
 
