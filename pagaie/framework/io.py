@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import _compat_pickle
 import io
+import math
 import os
 import pickle
 import warnings
@@ -44,6 +45,11 @@ from pagaie._formats.atomic_file import atomic_open
 __all__ = ["save", "load"]
 
 _NAME_TABLE = "StructuredToParameterName@@"
+# Pickle protocols 2 and 3 cannot store an object of 4 GiB or more, so with them a state
+# dict's arrays of more than ``_SLICE_BYTES`` bytes are stored flat in slices named
+# ``<key>@@.<i>``, listed (with the original shape) under ``_SLICES_TABLE``: Paddle's layout.
+_SLICES_TABLE = "UnpackBigParamInfor@@"
+_SLICE_BYTES = 2**30 - 1
 
 
 def _to_array(t: Tensor) -> np.ndarray:
@@ -144,7 +150,35 @@ def _pack_nested(obj: Any) -> Any:
     return obj
 
 
-def _pack(obj: Any) -> Any:
+def _split_big_arrays(out: dict) -> None:
+    """Store each array of ``out`` larger than ``_SLICE_BYTES`` as flat slices, in place."""
+    table: dict = {}
+    for key, value in list(out.items()):
+        if not isinstance(value, np.ndarray):
+            continue
+        per_slice = _SLICE_BYTES // value.dtype.itemsize
+        if value.size <= per_slice:
+            continue
+        flat = value.reshape(-1)
+        names = [f"{key}@@.{i}" for i in range(math.ceil(value.size / per_slice))]
+        del out[key]
+        for i, name in enumerate(names):
+            out[name] = flat[i * per_slice:(i + 1) * per_slice]
+        table[key] = {"OriginShape": value.shape, "slices": names}
+    if table:
+        out[_SLICES_TABLE] = table
+
+
+def _join_sliced_arrays(obj: dict) -> dict:
+    """The arrays that :func:`_split_big_arrays` (or Paddle) stored in slices, joined back."""
+    table = obj.pop(_SLICES_TABLE)
+    for key, info in table.items():
+        obj[key] = np.concatenate([obj.pop(name) for name in info["slices"]]).reshape(
+            info["OriginShape"])
+    return obj
+
+
+def _pack(obj: Any, protocol: int) -> Any:
     if _is_state_dict(obj):
         out: dict = {}
         names: dict = {}
@@ -155,6 +189,8 @@ def _pack(obj: Any) -> Any:
             else:
                 out[k] = v
         out[_NAME_TABLE] = names
+        if protocol < 4:
+            _split_big_arrays(out)
         return out
     if _check_savable(obj):
         raise ValueError("paddle.save: saving a paddle.nn.Layer object (here inside a "
@@ -285,7 +321,7 @@ def save(obj: Any, path: str | os.PathLike | BinaryIO, protocol: int = 4, **conf
         if not isinstance(protocol, int) or isinstance(protocol, bool) or not 2 <= protocol <= 4:
             raise ValueError("paddle.save: 'protocol' must be an int in [2, 4], but received "
                              f"{protocol!r}")
-        payload = _pack(obj)
+        payload = _pack(obj, protocol)
 
         def dump(f: Any) -> None:
             pickle.dump(payload, f, protocol=protocol)
@@ -373,6 +409,8 @@ def _unpack_nested(obj: Any, return_numpy: bool, arrays_too: bool) -> Any:
 
 
 def _unpack(obj: Any, return_numpy: bool, keep_name_table: bool) -> Any:
+    if isinstance(obj, dict) and _SLICES_TABLE in obj:
+        obj = _join_sliced_arrays(obj)
     if isinstance(obj, dict) and _NAME_TABLE in obj:
         # a state dict: only the entries of the name table are tensors (the others, such as
         # an optimizer's LR_Scheduler, come back as they were saved)
@@ -465,7 +503,9 @@ def load(path: str | os.PathLike | BinaryIO, **configs: Any) -> Any:
         return Program.from_json(data.decode("utf-8"))
     try:
         buf = io.BytesIO(data)
-        obj = pickle.load(buf) if allow else _RestrictedUnpickler(buf).load()
+        # latin1: how Python 2 pickles (old Paddle files) hold a numpy array's bytes
+        obj = (pickle.load(buf, encoding="latin1") if allow
+               else _RestrictedUnpickler(buf, encoding="latin1").load())
     except pickle.UnpicklingError as exc:
         if "allow_pickle" in str(exc):
             raise
