@@ -1,0 +1,107 @@
+"""Session-24 (h6): paddle.save/load, DLPack devices and framework utilities against real
+Paddle 3.3.1: Paddle's sliced layout of big state-dict arrays under pickle protocols 2/3 (both
+ways), use_binary_format refusing numpy arrays, Tensor.__dlpack_device__, device strings with
+a bad GPU index, try_import's install hint and unique_name.__all__."""
+from __future__ import annotations
+
+import io
+import pickle
+
+import numpy as np
+import pytest
+
+import pagaie
+import pagaie.framework.io as pagaie_io
+from tests.reference import same_exception
+
+paddle = pytest.importorskip("paddle")
+
+_SLICES = "UnpackBigParamInfor@@"
+
+
+def _state_dict(P):
+    return {"w": P.to_tensor(np.arange(30, dtype="float32").reshape(5, 6)),
+            "b": P.to_tensor(np.arange(3, dtype="int64")),
+            "h": P.to_tensor(np.arange(25, dtype="float16"))}
+
+
+def _summary(loaded):
+    return {k: (list(v.shape), str(v.dtype).split(".")[-1], v.name, np.asarray(v).tolist())
+            for k, v in loaded.items()}
+
+
+@pytest.mark.parametrize("protocol", [2, 3, 4])
+def test_big_arrays_sliced_for_old_protocols_read_by_paddle(protocol, monkeypatch):
+    # arrays over the slice size (1 GiB in real use; 40 bytes here) go to Paddle's slice table
+    monkeypatch.setattr(pagaie_io, "_SLICE_BYTES", 40)
+    buf = io.BytesIO()
+    pagaie.save(_state_dict(pagaie), buf, protocol=protocol)
+    raw = pickle.loads(buf.getvalue())
+    if protocol < 4:
+        assert raw[_SLICES] == {"w": {"OriginShape": (5, 6), "slices": ["w@@.0", "w@@.1", "w@@.2"]},
+                                "h": {"OriginShape": (25,), "slices": ["h@@.0", "h@@.1"]}}
+    else:
+        assert _SLICES not in raw
+    for return_numpy in (False, True):
+        buf.seek(0)
+        theirs = paddle.load(buf, return_numpy=return_numpy)
+        buf.seek(0)
+        ours = pagaie.load(buf, return_numpy=return_numpy)
+        assert list(ours) == list(theirs)
+        if return_numpy:
+            for k in theirs:
+                np.testing.assert_array_equal(ours[k], theirs[k])
+                assert ours[k].dtype == theirs[k].dtype
+        else:
+            assert _summary(ours) == _summary(theirs)
+
+
+def test_paddle_sliced_state_dict_loads():
+    # a state dict in the layout Paddle writes for arrays over 1 GiB with protocol 2/3
+    w = np.arange(12, dtype="float32").reshape(3, 4)
+    saved = {"b": np.ones(2, "float64"),
+             "StructuredToParameterName@@": {"w": "linear_0.w_0", "b": "linear_0.b_0"},
+             "w@@.0": w.ravel()[:5], "w@@.1": w.ravel()[5:10], "w@@.2": w.ravel()[10:],
+             _SLICES: {"w": {"OriginShape": (3, 4), "slices": ["w@@.0", "w@@.1", "w@@.2"]}}}
+    data = pickle.dumps(saved, protocol=2)
+    theirs = paddle.load(io.BytesIO(data))
+    ours = pagaie.load(io.BytesIO(data))
+    assert list(ours) == list(theirs) == ["b", "w"]
+    assert _summary(ours) == _summary(theirs)
+    kept = pagaie.load(io.BytesIO(data), keep_name_table=True, return_numpy=True)
+    assert sorted(kept) == sorted(paddle.load(io.BytesIO(data), keep_name_table=True, return_numpy=True))
+
+
+def test_binary_format_refuses_numpy_array():
+    same_exception(lambda P: P.save(np.ones(2, "float32"), io.BytesIO(), use_binary_format=True))
+
+
+def test_dlpack_device_cpu():
+    ours = pagaie.to_tensor([1.0, 2.0]).__dlpack_device__()
+    theirs = paddle.to_tensor([1.0, 2.0]).__dlpack_device__()
+    assert ours == theirs
+    assert ours[1] is None
+    assert type(ours[0]).__name__ == type(theirs[0]).__name__ == "DLDeviceType"
+    assert type(ours[0]) is pagaie.utils.dlpack.DLDeviceType
+    # consumers still read the tensor through the protocol
+    np.testing.assert_array_equal(np.from_dlpack(pagaie.to_tensor([1.0, 2.0])), [1.0, 2.0])
+
+
+@pytest.mark.parametrize("device", ["gpu:x", "gpu:", "gpu:-1"])
+def test_set_device_bad_gpu_index(device):
+    exc = same_exception(lambda P: P.set_device(device))
+    assert repr(device) in str(exc) and "int()" not in str(exc)
+
+
+@pytest.mark.parametrize("name", ["nonexistent_mod_h6.sub.leaf", "nonexistent_mod_h6"])
+def test_try_import_install_hint(name):
+    def hint(P):
+        with pytest.raises(ImportError) as info:
+            P.utils.try_import(name)
+        msg = str(info.value)
+        return msg[msg.index("pip install"):].split("`")[0]
+    assert hint(pagaie) == hint(paddle) == "pip install nonexistent_mod_h6"
+
+
+def test_unique_name_all():
+    assert sorted(pagaie.utils.unique_name.__all__) == sorted(paddle.utils.unique_name.__all__)
