@@ -105,3 +105,12 @@ def test_try_import_install_hint(name):
 
 def test_unique_name_all():
     assert sorted(pagaie.utils.unique_name.__all__) == sorted(paddle.utils.unique_name.__all__)
+
+
+def test_state_dict_without_vars_detaches_as_paddle():
+    # keep_vars=False hands out detached tensors, named and flagged as Paddle's detach() names
+    # them, so a saved name table matches too
+    def run(P):
+        sd = P.nn.BatchNorm1D(2).state_dict(keep_vars=False)
+        return {k: (type(v).__name__, v.name, v.persistable, v.stop_gradient) for k, v in sd.items()}
+    assert run(pagaie) == run(paddle)
