@@ -115,3 +115,26 @@ def test_state_dict_without_vars_detaches_as_paddle():
         return {k: (type(v).__name__, v.name.rsplit("_", 1)[0], v.persistable, v.stop_gradient)
                 for k, v in sd.items()}
     assert run(pagaie) == run(paddle)
+
+
+@pytest.mark.parametrize("dtype", ["float8_e4m3fn", "float8_e5m2"])
+@pytest.mark.parametrize("kind", ["lone", "state_dict", "nested"])
+def test_float8_saved_as_int8_bits(dtype, kind):
+    # Paddle stores a float8 tensor as its int8 bit patterns (and so loads an int8 tensor)
+    def saved(P):
+        x = P.to_tensor([1.5, -2.0, 0.0]).astype(dtype)
+        obj = {"lone": x, "state_dict": {"w": x}, "nested": [x, {"a": x}]}[kind]
+        buf = io.BytesIO()
+        P.save(obj, buf)
+        return buf.getvalue()
+
+    def pick(loaded):
+        return {"lone": loaded, "state_dict": loaded["w"], "nested": loaded[1]["a"]}[kind] \
+            if not isinstance(loaded, np.ndarray) else loaded
+
+    for data in (saved(pagaie), saved(paddle)):
+        for return_numpy in (False, True):
+            ours = pick(pagaie.load(io.BytesIO(data), return_numpy=return_numpy))
+            theirs = pick(paddle.load(io.BytesIO(data), return_numpy=return_numpy))
+            assert str(ours.dtype).split(".")[-1] == str(theirs.dtype).split(".")[-1] == "int8"
+            np.testing.assert_array_equal(np.asarray(ours), np.asarray(theirs))

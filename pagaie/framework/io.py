@@ -15,7 +15,7 @@ Files move both ways between pagaie and real Paddle:
 ``safetensors=True`` a dict of tensors as a safetensors file; :func:`load` reads both.
 Loaded tensors are named as Paddle names them (``generated_tensor_N``, or the saved name).
 
-bfloat16 values are stored as their uint16 bit patterns, as Paddle does.
+bfloat16 values are stored as their uint16 bit patterns and float8 values as int8 ones, as Paddle does.
 
 Writes are atomic: the object is pickled into a temporary file next to the target,
 flushed to disk, then renamed over it, so a crash never leaves a half-written file.
@@ -38,6 +38,7 @@ from collections.abc import Iterable
 import numpy as np
 import torch
 
+from pagaie._core.dtype import FLOAT8
 from pagaie._core.place import default_device
 from pagaie._core.tensor import Tensor, name_as_data, wrap
 from pagaie._formats.atomic_file import atomic_open
@@ -53,10 +54,14 @@ _SLICE_BYTES = 2**30 - 1
 
 
 def _to_array(t: Tensor) -> np.ndarray:
+    """The array Paddle stores for ``t`` (its ``numpy()``, sharing memory where it can):
+    bfloat16 as uint16 bit patterns, float8 as int8 bit patterns."""
     tt = t._t.detach().cpu()
     if tt.dtype is torch.bfloat16:
         return tt.view(torch.int16).numpy().view(np.uint16)
-    return tt.numpy()
+    if tt.dtype in FLOAT8:
+        return tt.view(torch.int8).numpy()
+    return tt.resolve_conj().numpy()
 
 
 def _from_array(a: np.ndarray, bf16_bits: bool = True) -> Tensor:
