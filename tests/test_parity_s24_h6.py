@@ -139,3 +139,31 @@ def test_float8_saved_as_int8_bits(dtype, kind):
             theirs = pick(paddle.load(io.BytesIO(data), return_numpy=return_numpy))
             assert str(ours.dtype).split(".")[-1] == str(theirs.dtype).split(".")[-1] == "int8"
             np.testing.assert_array_equal(np.asarray(ours), np.asarray(theirs))
+
+
+def _deprecation(P, **kw):
+    """(result, warnings as (category, text), docstring) of a call to a deprecated function."""
+    import warnings
+
+    @P.utils.deprecated(**kw)
+    def old(x):
+        "doc"
+        return x + 1
+    with warnings.catch_warnings(record=True) as seen:
+        warnings.simplefilter("always")
+        out = old(1)
+    return out, [(w.category.__name__, str(w.message)) for w in seen
+                 if "deprecated" in str(w.message)], old.__doc__
+
+
+@pytest.mark.parametrize("kw", [dict(level=1), dict(level=1, since="2.0", update_to="paddle.add", reason="old"),
+                                dict(level=1, since="2.0rc1"), dict(level=1, since="abc"),
+                                dict(level=1, since="3.3.1.post1"), dict(level=1, since="99.0")])
+def test_deprecated_warning_text(kw):
+    assert _deprecation(pagaie, **kw) == _deprecation(paddle, **kw)
+
+
+@pytest.mark.parametrize("arg", ["since", "update_to", "reason"])
+def test_deprecated_argument_type(arg):
+    exc = same_exception(lambda P: P.utils.deprecated(**{arg: 1})(lambda: 0))
+    assert f'"{arg}"' in str(exc)

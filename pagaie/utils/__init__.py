@@ -7,6 +7,7 @@ import functools
 import importlib
 import inspect
 import re
+import sys
 import warnings
 from types import ModuleType
 from typing import Any, Callable
@@ -55,6 +56,12 @@ def strtobool(val: str) -> bool:
 
 class VisibleDeprecationWarning(UserWarning):
     """Warning for deprecated APIs, shown by default (unlike DeprecationWarning)."""
+
+
+def _numeric_parts(v: str) -> list[int]:
+    """The dot-separated all-digit parts of ``v``, padded to four (``'2.0rc1'`` -> [2, 0, 0, 0])."""
+    parts = [int(p) for p in v.split(".") if p.isdigit()]
+    return parts + [0] * (4 - len(parts))
 
 
 def _version_parts(v: str, arg: str) -> list[int]:
@@ -155,8 +162,9 @@ def deprecated(update_to: str = "", since: str = "", reason: str = "",
 
     def decorator(func: Callable) -> Callable:
         # Paddle checks the arguments when the decorator is applied, not when it is made
-        if not (isinstance(update_to, str) and isinstance(since, str) and isinstance(reason, str)):
-            raise AssertionError("paddle.utils.deprecated: update_to, since and reason must be str")
+        for arg, value in (("update_to", update_to), ("since", since), ("reason", reason)):
+            if not isinstance(value, str):
+                raise AssertionError(f'type of "{arg}" must be str.')
         if not (isinstance(level, int) and 0 <= level < 3):
             raise AssertionError(f'type of "level" must be int and must be one of 0, 1, 2. But received: {level}.')
         if update_to.strip() and not update_to.strip().startswith("paddle."):
@@ -173,14 +181,18 @@ def deprecated(update_to: str = "", since: str = "", reason: str = "",
             func.__doc__ = "\n\nWarning:\n    " + msg + "\n\n" + inspect.cleandoc(func.__doc__)
         if level == 0:
             return func
+        # Paddle's text: a "Warning:" header, in yellow where the terminal shows ANSI colours
+        shown = (f"\nWarning:\n{msg} " if sys.platform.lower() == "win32"
+                 else f"\033[93m\nWarning:\n{msg} \033[0m")
+        # only the numeric parts of 'since' count ('2.0rc1' is 2.0; text alone is 0)
+        fires = not since.strip() or _numeric_parts(PADDLE_API_VERSION) >= _numeric_parts(since)
 
         @functools.wraps(func)
         def wrapper(*args: Any, **kwargs: Any) -> Any:
             if level == 2:
                 raise RuntimeError(f'API "{func.__module__}.{func.__name__}" has been deprecated.')
-            if not since.strip() or _version_parts(PADDLE_API_VERSION, "version") >= \
-                    _version_parts(since.strip(), "since"):
-                warnings.warn(msg, category=VisibleDeprecationWarning, stacklevel=2)
+            if fires:
+                warnings.warn(shown, category=VisibleDeprecationWarning, stacklevel=2)
             return func(*args, **kwargs)
 
         return wrapper
