@@ -66,7 +66,8 @@ def _numeric_parts(v: str) -> list[int]:
 
 def _version_parts(v: str, arg: str) -> list[int]:
     if not isinstance(v, str):
-        raise TypeError(f"The type of '{arg}' in require_version must be str, but received {type(v)}.")
+        allowed = "str or type(None)" if arg == "max_version" else "str"   # max_version may be None
+        raise TypeError(f"The type of '{arg}' in require_version must be {allowed}, but received {type(v)}.")
     if not re.fullmatch(r"\d+(\.\d+){0,3}", v):
         raise ValueError(f"The value of '{arg}' in require_version must be in format "
                          f"'\\d+(\\.\\d+){{0,3}}', like '1.5.2.0', but received {v}")
