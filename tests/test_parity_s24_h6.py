@@ -167,3 +167,27 @@ def test_deprecated_warning_text(kw):
 def test_deprecated_argument_type(arg):
     exc = same_exception(lambda P: P.utils.deprecated(**{arg: 1})(lambda: 0))
     assert f'"{arg}"' in str(exc)
+
+
+def test_flags_from_environment_parsed_as_paddle():
+    # Paddle reads FLAGS_* variables at import: a bool is exactly true/false/1/0, an int or a
+    # float the number at the start; anything else keeps the default
+    import json
+    import os
+    import subprocess
+    import sys
+    env_values = {"FLAGS_check_nan_inf": "yes", "FLAGS_use_stride_kernel": "0",
+                  "FLAGS_benchmark": " 1", "FLAGS_call_stack_level": "2abc",
+                  "FLAGS_paddle_num_threads": "3.5", "FLAGS_eager_delete_tensor_gb": "0x10",
+                  "FLAGS_fraction_of_cpu_memory_to_use": "0.25x"}
+    code = ("import json, sys, importlib; m = importlib.import_module(sys.argv[1]); "
+            f"print(json.dumps(m.get_flags({sorted(env_values)!r})))")
+    env = {**os.environ, **env_values, "PYTHONPATH": os.pathsep.join(sys.path)}
+
+    def read(module):
+        out = subprocess.run([sys.executable, "-c", code, module], env=env, capture_output=True,
+                             text=True, timeout=120, check=True).stdout
+        return json.loads(out.strip().splitlines()[-1])
+    ours, theirs = read("pagaie"), read("paddle")
+    assert ours == theirs
+    assert ours["FLAGS_check_nan_inf"] is False and ours["FLAGS_call_stack_level"] == 2
