@@ -191,3 +191,28 @@ def test_flags_from_environment_parsed_as_paddle():
     ours, theirs = read("pagaie"), read("paddle")
     assert ours == theirs
     assert ours["FLAGS_check_nan_inf"] is False and ours["FLAGS_call_stack_level"] == 2
+
+
+@pytest.mark.parametrize("array", [np.array([1], "uint32"), np.array([1], "uint64"), np.array(["a"]),
+                                   np.array([1], "datetime64[D]")], ids=str)
+@pytest.mark.parametrize("wrap", ["lone", "list", "dict"])
+def test_load_array_without_tensor_dtype(array, wrap):
+    # a saved bare array becomes a Tensor on load; one of a dtype no Tensor has is a ValueError,
+    # and return_numpy=True still hands it back
+    obj = {"lone": array, "list": [array], "dict": {"x": array}}[wrap]
+
+    def load(P, **kw):
+        buf = io.BytesIO()
+        P.save(obj, buf)
+        buf.seek(0)
+        return P.load(buf, **kw)
+    exc = same_exception(load)
+    assert str(array.dtype) in str(exc)
+    ours, theirs = load(pagaie, return_numpy=True), load(paddle, return_numpy=True)
+    assert repr(ours) == repr(theirs)
+
+
+def test_load_ellipsis():
+    buf = io.BytesIO()
+    paddle.save((None, True, Ellipsis), buf)
+    assert pagaie.load(io.BytesIO(buf.getvalue())) == paddle.load(io.BytesIO(buf.getvalue()))

@@ -64,9 +64,21 @@ def _to_array(t: Tensor) -> np.ndarray:
     return tt.resolve_conj().numpy()
 
 
+# the numpy dtypes a loaded array may have to become a Tensor (what Paddle's tensor.set takes)
+_TENSOR_ARRAY_DTYPES = {np.dtype(n) for n in ("bool", "uint8", "int8", "int16", "int32", "int64",
+                                              "uint16", "float16", "float32", "float64",
+                                              "complex64", "complex128")}
+
+
 def _from_array(a: np.ndarray, bf16_bits: bool = True) -> Tensor:
     """A loaded array as a tensor on the current device, named as Paddle's ``to_tensor`` names
     it (``generated_tensor_N``); ``uint16`` arrays are bfloat16 bits, as for ``to_tensor``."""
+    a = a.astype(a.dtype.newbyteorder("="), copy=False)   # the machine's byte order
+    if a.dtype not in _TENSOR_ARRAY_DTYPES:
+        raise ValueError(f"paddle.load: the file holds a numpy array of dtype {a.dtype}, which no "
+                         "Tensor dtype holds (Paddle's are bool, uint8, int8, int16, int32, int64, "
+                         "float16, bfloat16 stored as uint16, float32, float64, complex64 and "
+                         "complex128); load it with return_numpy=True")
     dev = default_device()
     if bf16_bits and a.dtype == np.uint16:
         t = torch.from_numpy(np.array(a.view(np.int16))).view(torch.bfloat16)
@@ -353,7 +365,8 @@ _SAFE_GLOBALS = {
     ("numpy", "float64"), ("numpy", "float32"), ("numpy", "int64"), ("numpy", "int32"),
     ("builtins", "tuple"), ("builtins", "list"), ("builtins", "dict"), ("builtins", "set"),
     ("builtins", "frozenset"), ("builtins", "complex"), ("builtins", "slice"),
-    ("builtins", "bytearray"), ("builtins", "bytes"), ("collections", "OrderedDict"),
+    ("builtins", "bytearray"), ("builtins", "bytes"), ("builtins", "Ellipsis"),
+    ("collections", "OrderedDict"),
     ("_codecs", "encode"),  # how pickle protocol 2 stores bytes (a numpy array's buffer)
 }
 _NUMPY_DTYPE_CLASS = ("numpy.dtypes",)
