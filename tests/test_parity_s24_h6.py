@@ -216,3 +216,11 @@ def test_load_ellipsis():
     buf = io.BytesIO()
     paddle.save((None, True, Ellipsis), buf)
     assert pagaie.load(io.BytesIO(buf.getvalue())) == paddle.load(io.BytesIO(buf.getvalue()))
+
+
+@pytest.mark.parametrize("sub", ["x.pd", "deeper/x.pd"])
+def test_save_under_a_file(tmp_path, sub):
+    (tmp_path / "afile").write_text("x")
+    path = str(tmp_path / "afile" / sub)
+    exc = same_exception(lambda P: P.save({"a": P.ones([1])}, path))
+    assert isinstance(exc, NotADirectoryError)

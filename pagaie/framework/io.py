@@ -353,6 +353,9 @@ def save(obj: Any, path: str | os.PathLike | BinaryIO, protocol: int = 4, **conf
         raise _DirectoryPathError(f"paddle.save: the path {path!r} is a directory; give a file name "
                          "such as 'model.pdparams'")
     folder = os.path.dirname(path) or "."
+    if os.path.exists(folder) and not os.path.isdir(folder):
+        raise NotADirectoryError(f"paddle.save: the folder {folder!r} of {path!r} is a file, not "
+                                 "a directory")
     os.makedirs(folder, exist_ok=True)
     with atomic_open(path) as f:
         dump(f)
