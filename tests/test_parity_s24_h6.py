@@ -224,3 +224,14 @@ def test_save_under_a_file(tmp_path, sub):
     path = str(tmp_path / "afile" / sub)
     exc = same_exception(lambda P: P.save({"a": P.ones([1])}, path))
     assert isinstance(exc, NotADirectoryError)
+
+
+@pytest.mark.parametrize("mode", ["r", "ab"])
+def test_load_from_unreadable_or_text_file(tmp_path, mode):
+    path = tmp_path / "w.pd"
+    paddle.save({"a": paddle.ones([1])}, str(path))
+
+    def load(P):
+        with open(path, mode) as f:
+            return P.load(f)
+    same_exception(load)

@@ -499,6 +499,10 @@ def load(path: str | os.PathLike | BinaryIO, **configs: Any) -> Any:
     allow = bool(configs.get("allow_pickle", False))
     start = None
     if hasattr(path, "read"):
+        if isinstance(path, io.TextIOBase) or not getattr(path, "readable", lambda: True)():
+            raise TypeError("paddle.load: 'path' must be a file path or a readable binary file "
+                            f"object such as io.BytesIO, but received {type(path).__name__} "
+                            "(open files with mode 'rb')")
         # a buffer may hold several saved objects one after the other (as Paddle's docs
         # show): only the pickle read is consumed, so the next load() reads the next one
         start = path.tell() if getattr(path, "seekable", lambda: False)() else None
