@@ -235,3 +235,11 @@ def test_load_from_unreadable_or_text_file(tmp_path, mode):
         with open(path, mode) as f:
             return P.load(f)
     same_exception(load)
+
+
+def test_from_dlpack_names_like_to_tensor():
+    def names(P):
+        y = P.to_tensor([1.0]) * 2
+        made = [P.from_dlpack(y), P.from_dlpack(P.to_dlpack(y)), P.utils.dlpack.from_dlpack(np.ones(1))]
+        return [t.name.rsplit("_", 1)[0] for t in made]
+    assert names(pagaie) == names(paddle) == ["generated_tensor"] * 3
