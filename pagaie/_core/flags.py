@@ -68,11 +68,7 @@ def _parse_env(name: str, raw: str, kind: type) -> Any:
         return int(m.group())
     if kind is float and (m := _FLOAT_PREFIX.match(raw)):
         text = m.group().strip()
-        if m.group("hex"):
-            sign = -1.0 if text.startswith("-") else 1.0
-            body = text.lstrip("+-")
-            return sign * float.fromhex(body if "p" in body.lower() else body + "p0")
-        return float(text)
+        return float.fromhex(text) if m.group("hex") else float(text)
     if kind is str:
         return raw
     raise TypeError(f"environment variable {_PREFIX}{name} is {_KIND_NAMES[kind]} flag, "
