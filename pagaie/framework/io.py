@@ -15,7 +15,8 @@ Files move both ways between pagaie and real Paddle:
 ``safetensors=True`` a dict of tensors as a safetensors file; :func:`load` reads both.
 Loaded tensors are named as Paddle names them (``generated_tensor_N``, or the saved name).
 
-bfloat16 values are stored as their uint16 bit patterns and float8 values as int8 ones, as Paddle does.
+bfloat16 values are stored as their uint16 bit patterns and float8 values as their int8 ones,
+as Paddle does.
 
 Writes are atomic: the object is pickled into a temporary file next to the target,
 flushed to disk, then renamed over it, so a crash never leaves a half-written file.
@@ -228,7 +229,7 @@ def _save_binary(obj: Any, path: Any) -> None:
         tensor = np.array(obj)
     elif isinstance(obj, Tensor):
         tensor = obj._t
-    else:   # a numpy array too, as in Paddle
+    else:   # a numpy array is refused too, as in Paddle
         raise NotImplementedError("paddle.save: with use_binary_format=True, 'obj' must be a "
                                   f"Tensor, but received {type(obj).__name__}")
     data = serialize_tensor(tensor)
