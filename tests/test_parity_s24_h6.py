@@ -241,3 +241,17 @@ def test_from_dlpack_names_like_to_tensor():
         made = [P.from_dlpack(y), P.from_dlpack(P.to_dlpack(y)), P.utils.dlpack.from_dlpack(np.ones(1))]
         return [t.name.rsplit("_", 1)[0] for t in made]
     assert names(pagaie) == names(paddle) == ["generated_tensor"] * 3
+
+
+@pytest.mark.parametrize("obj", ["list", "dict_of_numbers"])
+def test_safetensors_only_for_state_dicts(tmp_path, obj):
+    # Paddle writes safetensors only for a state dict; other objects are pickled as usual
+    pytest.importorskip("safetensors")
+
+    def run(P):
+        path = str(tmp_path / f"{P.__name__}.pd")
+        P.save({"list": [P.to_tensor([1.0, 2.0])], "dict_of_numbers": {"a": 1}}[obj], path,
+               safetensors=True)
+        loaded = P.load(path)
+        return [x.tolist() for x in loaded] if obj == "list" else loaded
+    assert run(pagaie) == run(paddle)

@@ -12,7 +12,7 @@ Files move both ways between pagaie and real Paddle:
   hold other objects (NotImplementedError otherwise, as in Paddle).
 
 ``use_binary_format=True`` stores a lone tensor as Paddle's binary DenseTensor stream and
-``safetensors=True`` a dict of tensors as a safetensors file; :func:`load` reads both.
+``safetensors=True`` a state dict as a safetensors file; :func:`load` reads both.
 Loaded tensors are named as Paddle names them (``generated_tensor_N``, or the saved name).
 
 bfloat16 values are stored as their uint16 bit patterns and float8 values as their int8 ones,
@@ -240,10 +240,7 @@ def _save_binary(obj: Any, path: Any) -> None:
         f.write(data)
 
 
-def _save_safetensors(obj: Any, path: Any) -> None:
-    if not isinstance(obj, dict):
-        raise NotImplementedError("paddle.save: with safetensors=True, 'obj' must be a state dict "
-                                  f"(a dict of Tensors), but received {type(obj).__name__}")
+def _save_safetensors(obj: dict, path: Any) -> None:
     try:
         from safetensors.torch import save as st_save
     except ImportError:
@@ -289,8 +286,9 @@ def save(obj: Any, path: str | os.PathLike | BinaryIO, protocol: int = 4, **conf
             optimizers by convention) or a writable binary file object.
         protocol (int, optional): pickle protocol, 2 to 4. Default 4.
         **configs: ``use_binary_format`` (bool: store a lone Tensor as Paddle's binary
-            DenseTensor stream), ``safetensors`` (bool: store a dict of Tensors in the
-            safetensors format; needs the ``safetensors`` package), ``pickle_protocol``
+            DenseTensor stream), ``safetensors`` (bool: store a state dict in the
+            safetensors format, needing the ``safetensors`` package; other objects are
+            pickled as without it), ``pickle_protocol``
             (Paddle's deprecated spelling of ``protocol``).
 
     Examples:
@@ -324,7 +322,8 @@ def save(obj: Any, path: str | os.PathLike | BinaryIO, protocol: int = 4, **conf
     if binary:
         def dump(f: Any) -> None:
             _save_binary(obj, f)
-    elif configs.get("safetensors"):
+    elif configs.get("safetensors") and _is_state_dict(obj):
+        # as in Paddle, only a state dict goes to safetensors; anything else is pickled
         def dump(f: Any) -> None:
             _save_safetensors(obj, f)
     elif isinstance(obj, Program):   # the program's JSON (parameter values are saved separately)
