@@ -71,7 +71,7 @@ _TENSOR_ARRAY_DTYPES = {np.dtype(n) for n in ("bool", "uint8", "int8", "int16", 
                                               "complex64", "complex128")}
 
 
-def _from_array(a: np.ndarray, bf16_bits: bool = True) -> Tensor:
+def _from_array(a: np.ndarray) -> Tensor:
     """A loaded array as a tensor on the current device, named as Paddle's ``to_tensor`` names
     it (``generated_tensor_N``); ``uint16`` arrays are bfloat16 bits, as for ``to_tensor``."""
     a = a.astype(a.dtype.newbyteorder("="), copy=False)   # the machine's byte order
@@ -81,7 +81,7 @@ def _from_array(a: np.ndarray, bf16_bits: bool = True) -> Tensor:
                          "float16, bfloat16 stored as uint16, float32, float64, complex64 and "
                          "complex128); load it with return_numpy=True")
     dev = default_device()
-    if bf16_bits and a.dtype == np.uint16:
+    if a.dtype == np.uint16:
         t = torch.from_numpy(np.array(a.view(np.int16))).view(torch.bfloat16)
     else:
         t = torch.from_numpy(np.array(a, copy=True))
