@@ -255,3 +255,30 @@ def test_safetensors_only_for_state_dicts(tmp_path, obj):
         loaded = P.load(path)
         return [x.tolist() for x in loaded] if obj == "list" else loaded
     assert run(pagaie) == run(paddle)
+
+
+@pytest.mark.parametrize("flag,value", [("FLAGS_search_cache_max_number", 2**40),
+                                        ("FLAGS_call_stack_level", 2**31),
+                                        ("FLAGS_initial_cpu_memory_in_mb", -1),
+                                        ("FLAGS_eager_delete_tensor_gb", 2**70)])
+def test_set_flags_out_of_the_flag_width(flag, value):
+    def run(P):
+        old = P.get_flags(flag)
+        try:
+            P.set_flags({flag: value})
+        finally:
+            P.set_flags(old)
+    if flag == "FLAGS_eager_delete_tensor_gb":   # a float flag takes any number
+        run(pagaie), run(paddle)
+    else:
+        same_exception(run)
+
+
+def test_set_flags_within_the_flag_width():
+    def run(P):
+        old = P.get_flags(["FLAGS_initial_cpu_memory_in_mb", "FLAGS_call_stack_level"])
+        P.set_flags({"FLAGS_initial_cpu_memory_in_mb": 2**40, "FLAGS_call_stack_level": -1})
+        got = P.get_flags(list(old))
+        P.set_flags(old)
+        return got
+    assert run(pagaie) == run(paddle)

@@ -16,7 +16,7 @@ from typing import Any, Callable, Sequence
 
 import numpy as np
 
-from pagaie._core._flag_defaults import DEFAULTS, GPU_ONLY
+from pagaie._core._flag_defaults import DEFAULTS, GPU_ONLY, INT32, UINT64
 
 __all__ = ["set_flags", "get_flags", "flag", "on_change"]
 
@@ -41,7 +41,14 @@ def _coerce(name: str, value: Any, from_env: bool = False) -> Any:
     if kind is bool and (value is None or isinstance(value, (numbers.Number, np.bool_))):
         return bool(value)
     if kind is int and isinstance(value, (numbers.Integral, np.bool_)):
-        return operator.index(value)
+        value = operator.index(value)
+        width, lo, hi = (("an int32", -2**31, 2**31 - 1) if name in INT32 else
+                         ("a uint64", 0, 2**64 - 1) if name in UINT64 else
+                         ("an int64", -2**63, 2**63 - 1))
+        if not lo <= value <= hi:
+            raise RuntimeError(f"{where} is {width} flag, so it takes values in [{lo}, {hi}], but "
+                               f"received {value}")
+        return value
     if kind is float and isinstance(value, (numbers.Real, np.bool_)):
         return float(value)
     if kind is str and isinstance(value, (str, bytes)):
