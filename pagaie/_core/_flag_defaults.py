@@ -1,7 +1,8 @@
 """Default values of Paddle 3.3.1's public ``FLAGS_*`` (names without the prefix).
 
 Generated from the public flags of a CPU build of Paddle 3.3.1 (names and default
-values only), plus the few flags that exist only in GPU builds and that pagaie honours.
+values only, and the C++ width of the integer ones), plus the few flags that exist only in GPU
+builds and that pagaie honours.
 """
 
 DEFAULTS: dict = {
@@ -261,3 +262,29 @@ GPU_ONLY: dict = {
     'conv_workspace_size_limit': 512,
     'embedding_deterministic': 0,
 }
+
+# The C++ width of the integer flags that are not int64 (set_flags refuses a value outside it).
+INT32: frozenset = frozenset({
+    'async_trace_count', 'call_stack_level', 'check_nan_inf_level',
+    'communicator_max_merge_var_num', 'communicator_send_queue_size', 'cse_max_count',
+    'dist_threadpool_size', 'enable_adjust_op_order', 'fuse_parameter_groups_size',
+    'get_host_by_name_time', 'gpugraph_dedup_pull_push_mode',
+    'gpugraph_offload_gather_copy_maxsize', 'gpugraph_offload_param_stat',
+    'gpugraph_parallel_copyer_split_maxsize', 'gpugraph_parallel_stream_num',
+    'gpugraph_sparse_table_storage_mode', 'gpugraph_storage_mode', 'inner_op_parallelism',
+    'low_precision_op_list', 'max_inplace_grad_add', 'multiple_of_cupti_buffer_size',
+    'paddle_num_threads', 'search_cache_max_number', 'tensor_md5_checksum_precision',
+    'trt_min_group_size',
+})
+UINT64: frozenset = frozenset({
+    'alignment_size', 'auto_growth_chunk_size_in_mb', 'dygraph_debug',
+    'executor_log_deps_every_microseconds', 'gpu_memory_limit_mb',
+    'gpugraph_merge_grads_segment_size', 'gpugraph_slot_feasign_max_num',
+    'initial_cpu_memory_in_mb', 'initial_gpu_memory_in_mb',
+    'large_pool_auto_growth_chunk_size_in_mb', 'large_pool_pre_alloc_in_mb',
+    'reallocate_gpu_memory_in_mb', 'small_pool_auto_growth_chunk_size_in_mb',
+    'small_pool_pre_alloc_in_mb', 'small_pool_size_in_mb',
+    'vmm_large_pool_min_growth_size_in_mb', 'vmm_large_pool_pre_alloc_in_mb',
+    'vmm_pre_alloc_in_mb', 'vmm_small_pool_min_growth_size_in_mb',
+    'vmm_small_pool_pre_alloc_in_mb', 'vmm_small_pool_size_in_mb',
+})

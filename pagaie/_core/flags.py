@@ -11,11 +11,12 @@ from __future__ import annotations
 import numbers
 import operator
 import os
+import re
 from typing import Any, Callable, Sequence
 
 import numpy as np
 
-from pagaie._core._flag_defaults import DEFAULTS, GPU_ONLY
+from pagaie._core._flag_defaults import DEFAULTS, GPU_ONLY, INT32, UINT64
 
 __all__ = ["set_flags", "get_flags", "flag", "on_change"]
 
@@ -23,8 +24,6 @@ _PREFIX = "FLAGS_"
 _values: dict[str, Any] = {**DEFAULTS, **GPU_ONLY}
 _listeners: dict[str, list[Callable[[Any], None]]] = {}
 
-_TRUE = {"1", "true", "t", "yes", "y", "on"}
-_FALSE = {"0", "false", "f", "no", "n", "off", ""}
 _KIND_NAMES = {bool: "a bool", int: "an int", float: "a float", str: "a string"}
 
 
@@ -42,7 +41,14 @@ def _coerce(name: str, value: Any, from_env: bool = False) -> Any:
     if kind is bool and (value is None or isinstance(value, (numbers.Number, np.bool_))):
         return bool(value)
     if kind is int and isinstance(value, (numbers.Integral, np.bool_)):
-        return operator.index(value)
+        value = operator.index(value)
+        width, lo, hi = (("an int32", -2**31, 2**31 - 1) if name in INT32 else
+                         ("a uint64", 0, 2**64 - 1) if name in UINT64 else
+                         ("an int64", -2**63, 2**63 - 1))
+        if not lo <= value <= hi:
+            raise RuntimeError(f"{where} is {width} flag, so it takes values in [{lo}, {hi}], but "
+                               f"received {value}")
+        return value
     if kind is float and isinstance(value, (numbers.Real, np.bool_)):
         return float(value)
     if kind is str and isinstance(value, (str, bytes)):
@@ -51,20 +57,29 @@ def _coerce(name: str, value: Any, from_env: bool = False) -> Any:
                        f"{type(value).__name__} {value!r}")
 
 
+# What Paddle's C++ flag parsing reads from an environment variable: a bool is exactly
+# true/false/1/0 (any case, no spaces); an int or a float is the longest number at the start
+# (after spaces), as C's stoi/stod read it ('2abc' is 2, '0x10' is 0 as an int, 16.0 as a float)
+_BOOL_WORDS = {"true": True, "1": True, "false": False, "0": False}
+_INT_PREFIX = re.compile(r"\s*[+-]?\d+")
+_FLOAT_PREFIX = re.compile(r"\s*[+-]?(?:(?P<hex>0[xX](?:[0-9a-fA-F]+\.?[0-9a-fA-F]*|\.[0-9a-fA-F]+)"
+                           r"(?:[pP][+-]?\d+)?)|inf(?:inity)?|nan|(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?)",
+                           re.IGNORECASE)
+
+
 def _parse_env(name: str, raw: str, kind: type) -> Any:
     """The value of environment variable ``FLAGS_<name>``; TypeError when malformed."""
-    s = raw.strip()
-    try:
-        if kind is bool:
-            if s.lower() in _TRUE:
-                return True
-            if s.lower() in _FALSE:
-                return False
-            raise ValueError(raw)
-        return kind(s) if kind in (int, float) else raw
-    except ValueError:
-        raise TypeError(f"environment variable {_PREFIX}{name} is {_KIND_NAMES[kind]} flag, "
-                        f"but holds {raw!r}") from None
+    if kind is bool and raw.lower() in _BOOL_WORDS:
+        return _BOOL_WORDS[raw.lower()]
+    if kind is int and (m := _INT_PREFIX.match(raw)):
+        return int(m.group())
+    if kind is float and (m := _FLOAT_PREFIX.match(raw)):
+        text = m.group().strip()
+        return float.fromhex(text) if m.group("hex") else float(text)
+    if kind is str:
+        return raw
+    raise TypeError(f"environment variable {_PREFIX}{name} is {_KIND_NAMES[kind]} flag, "
+                    f"but holds {raw!r}")
 
 
 def _load_environment() -> None:

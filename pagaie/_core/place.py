@@ -262,7 +262,11 @@ def to_torch_device(place: Any, api: str = "paddle") -> torch.device:
             return torch.device("cpu")
         for prefix in ("gpu", "cuda"):
             if s == prefix or s.startswith(prefix + ":"):
-                idx = int(s.split(":", 1)[1]) if ":" in s else 0
+                num = s.split(":", 1)[1] if ":" in s else "0"
+                if not num.isdigit():
+                    raise ValueError(f"{api}: the device should be 'cpu', 'gpu' or 'gpu:x' with x "
+                                     f"a GPU index, but received {place!r}")
+                idx = int(num)
                 _check_gpu(idx, api)
                 return torch.device("cuda", idx)
         raise ValueError(f"{api}: the device should be 'cpu', 'gpu' or 'gpu:x', but received {place!r}")

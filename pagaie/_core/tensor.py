@@ -688,8 +688,20 @@ class Tensor(metaclass=_TensorType):
                               "gradients (stop_gradient=False); export tensor.detach() instead")
         return self._t.detach().__dlpack__(*args, **kwargs)
 
-    def __dlpack_device__(self) -> Any:
-        return self._t.__dlpack_device__()
+    def __dlpack_device__(self) -> tuple[Any, int | None]:
+        """The DLPack device of the data, as Paddle gives it: ``(DLDeviceType.kDLCUDA, gpu
+        index)`` on a GPU, ``(DLDeviceType.kDLCPU, None)`` on the CPU.
+
+        Examples:
+            >>> import pagaie as paddle
+            >>> paddle.ones([2]).__dlpack_device__()
+            (<DLDeviceType.kDLCPU: 1>, None)
+        """
+        from pagaie.utils.dlpack import DLDeviceType
+        dev = self._t.device
+        if dev.type == "cuda":
+            return DLDeviceType.kDLCUDA, dev.index
+        return DLDeviceType.kDLCPU, None
 
     def cpu(self) -> Tensor:
         """A copy on the CPU (the tensor itself when already there)."""

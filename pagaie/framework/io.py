@@ -12,10 +12,11 @@ Files move both ways between pagaie and real Paddle:
   hold other objects (NotImplementedError otherwise, as in Paddle).
 
 ``use_binary_format=True`` stores a lone tensor as Paddle's binary DenseTensor stream and
-``safetensors=True`` a dict of tensors as a safetensors file; :func:`load` reads both.
+``safetensors=True`` a state dict as a safetensors file; :func:`load` reads both.
 Loaded tensors are named as Paddle names them (``generated_tensor_N``, or the saved name).
 
-bfloat16 values are stored as their uint16 bit patterns, as Paddle does.
+bfloat16 values are stored as their uint16 bit patterns and float8 values as their int8 ones,
+as Paddle does.
 
 Writes are atomic: the object is pickled into a temporary file next to the target,
 flushed to disk, then renamed over it, so a crash never leaves a half-written file.
@@ -26,6 +27,7 @@ from __future__ import annotations
 
 import _compat_pickle
 import io
+import math
 import os
 import pickle
 import warnings
@@ -37,6 +39,7 @@ from collections.abc import Iterable
 import numpy as np
 import torch
 
+from pagaie._core.dtype import FLOAT8
 from pagaie._core.place import default_device
 from pagaie._core.tensor import Tensor, name_as_data, wrap
 from pagaie._formats.atomic_file import atomic_open
@@ -44,20 +47,41 @@ from pagaie._formats.atomic_file import atomic_open
 __all__ = ["save", "load"]
 
 _NAME_TABLE = "StructuredToParameterName@@"
+# Pickle protocols 2 and 3 cannot store an object of 4 GiB or more, so with them a state
+# dict's arrays of more than ``_SLICE_BYTES`` bytes are stored flat in slices named
+# ``<key>@@.<i>``, listed (with the original shape) under ``_SLICES_TABLE``: Paddle's layout.
+_SLICES_TABLE = "UnpackBigParamInfor@@"
+_SLICE_BYTES = 2**30 - 1
 
 
 def _to_array(t: Tensor) -> np.ndarray:
+    """The array Paddle stores for ``t`` (its ``numpy()``, sharing memory where it can):
+    bfloat16 as uint16 bit patterns, float8 as int8 bit patterns."""
     tt = t._t.detach().cpu()
     if tt.dtype is torch.bfloat16:
         return tt.view(torch.int16).numpy().view(np.uint16)
-    return tt.numpy()
+    if tt.dtype in FLOAT8:
+        return tt.view(torch.int8).numpy()
+    return tt.resolve_conj().numpy()
 
 
-def _from_array(a: np.ndarray, bf16_bits: bool = True) -> Tensor:
+# the numpy dtypes a loaded array may have to become a Tensor (what Paddle's tensor.set takes)
+_TENSOR_ARRAY_DTYPES = {np.dtype(n) for n in ("bool", "uint8", "int8", "int16", "int32", "int64",
+                                              "uint16", "float16", "float32", "float64",
+                                              "complex64", "complex128")}
+
+
+def _from_array(a: np.ndarray) -> Tensor:
     """A loaded array as a tensor on the current device, named as Paddle's ``to_tensor`` names
     it (``generated_tensor_N``); ``uint16`` arrays are bfloat16 bits, as for ``to_tensor``."""
+    a = a.astype(a.dtype.newbyteorder("="), copy=False)   # the machine's byte order
+    if a.dtype not in _TENSOR_ARRAY_DTYPES:
+        raise ValueError(f"paddle.load: the file holds a numpy array of dtype {a.dtype}, which no "
+                         "Tensor dtype holds (Paddle's are bool, uint8, int8, int16, int32, int64, "
+                         "float16, bfloat16 stored as uint16, float32, float64, complex64 and "
+                         "complex128); load it with return_numpy=True")
     dev = default_device()
-    if bf16_bits and a.dtype == np.uint16:
+    if a.dtype == np.uint16:
         t = torch.from_numpy(np.array(a.view(np.int16))).view(torch.bfloat16)
     else:
         t = torch.from_numpy(np.array(a, copy=True))
@@ -144,7 +168,35 @@ def _pack_nested(obj: Any) -> Any:
     return obj
 
 
-def _pack(obj: Any) -> Any:
+def _split_big_arrays(out: dict) -> None:
+    """Store each array of ``out`` larger than ``_SLICE_BYTES`` as flat slices, in place."""
+    table: dict = {}
+    for key, value in list(out.items()):
+        if not isinstance(value, np.ndarray):
+            continue
+        per_slice = _SLICE_BYTES // value.dtype.itemsize
+        if value.size <= per_slice:
+            continue
+        flat = value.reshape(-1)
+        names = [f"{key}@@.{i}" for i in range(math.ceil(value.size / per_slice))]
+        del out[key]
+        for i, name in enumerate(names):
+            out[name] = flat[i * per_slice:(i + 1) * per_slice]
+        table[key] = {"OriginShape": value.shape, "slices": names}
+    if table:
+        out[_SLICES_TABLE] = table
+
+
+def _join_sliced_arrays(obj: dict) -> dict:
+    """The arrays that :func:`_split_big_arrays` (or Paddle) stored in slices, joined back."""
+    table = obj.pop(_SLICES_TABLE)
+    for key, info in table.items():
+        obj[key] = np.concatenate([obj.pop(name) for name in info["slices"]]).reshape(
+            info["OriginShape"])
+    return obj
+
+
+def _pack(obj: Any, protocol: int) -> Any:
     if _is_state_dict(obj):
         out: dict = {}
         names: dict = {}
@@ -155,6 +207,8 @@ def _pack(obj: Any) -> Any:
             else:
                 out[k] = v
         out[_NAME_TABLE] = names
+        if protocol < 4:
+            _split_big_arrays(out)
         return out
     if _check_savable(obj):
         raise ValueError("paddle.save: saving a paddle.nn.Layer object (here inside a "
@@ -172,13 +226,13 @@ def _save_binary(obj: Any, path: Any) -> None:
     ``save_dense_tensor`` stream), which :func:`load` reads back."""
     from pagaie._formats.pdiparams import serialize_tensor
     if isinstance(obj, _scope_tensor_type()):
-        obj = np.array(obj)
-    if isinstance(obj, Tensor):
-        obj = obj._t
-    if not isinstance(obj, (torch.Tensor, np.ndarray)):
+        tensor = np.array(obj)
+    elif isinstance(obj, Tensor):
+        tensor = obj._t
+    else:   # a numpy array is refused too, as in Paddle
         raise NotImplementedError("paddle.save: with use_binary_format=True, 'obj' must be a "
                                   f"Tensor, but received {type(obj).__name__}")
-    data = serialize_tensor(obj)
+    data = serialize_tensor(tensor)
     if hasattr(path, "write"):
         path.write(data)
         return
@@ -186,10 +240,7 @@ def _save_binary(obj: Any, path: Any) -> None:
         f.write(data)
 
 
-def _save_safetensors(obj: Any, path: Any) -> None:
-    if not isinstance(obj, dict):
-        raise NotImplementedError("paddle.save: with safetensors=True, 'obj' must be a state dict "
-                                  f"(a dict of Tensors), but received {type(obj).__name__}")
+def _save_safetensors(obj: dict, path: Any) -> None:
     try:
         from safetensors.torch import save as st_save
     except ImportError:
@@ -235,8 +286,9 @@ def save(obj: Any, path: str | os.PathLike | BinaryIO, protocol: int = 4, **conf
             optimizers by convention) or a writable binary file object.
         protocol (int, optional): pickle protocol, 2 to 4. Default 4.
         **configs: ``use_binary_format`` (bool: store a lone Tensor as Paddle's binary
-            DenseTensor stream), ``safetensors`` (bool: store a dict of Tensors in the
-            safetensors format; needs the ``safetensors`` package), ``pickle_protocol``
+            DenseTensor stream), ``safetensors`` (bool: store a state dict in the
+            safetensors format, needing the ``safetensors`` package; other objects are
+            pickled as without it), ``pickle_protocol``
             (Paddle's deprecated spelling of ``protocol``).
 
     Examples:
@@ -270,7 +322,8 @@ def save(obj: Any, path: str | os.PathLike | BinaryIO, protocol: int = 4, **conf
     if binary:
         def dump(f: Any) -> None:
             _save_binary(obj, f)
-    elif configs.get("safetensors"):
+    elif configs.get("safetensors") and _is_state_dict(obj):
+        # as in Paddle, only a state dict goes to safetensors; anything else is pickled
         def dump(f: Any) -> None:
             _save_safetensors(obj, f)
     elif isinstance(obj, Program):   # the program's JSON (parameter values are saved separately)
@@ -285,7 +338,7 @@ def save(obj: Any, path: str | os.PathLike | BinaryIO, protocol: int = 4, **conf
         if not isinstance(protocol, int) or isinstance(protocol, bool) or not 2 <= protocol <= 4:
             raise ValueError("paddle.save: 'protocol' must be an int in [2, 4], but received "
                              f"{protocol!r}")
-        payload = _pack(obj)
+        payload = _pack(obj, protocol)
 
         def dump(f: Any) -> None:
             pickle.dump(payload, f, protocol=protocol)
@@ -300,6 +353,9 @@ def save(obj: Any, path: str | os.PathLike | BinaryIO, protocol: int = 4, **conf
         raise _DirectoryPathError(f"paddle.save: the path {path!r} is a directory; give a file name "
                          "such as 'model.pdparams'")
     folder = os.path.dirname(path) or "."
+    if os.path.exists(folder) and not os.path.isdir(folder):
+        raise NotADirectoryError(f"paddle.save: the folder {folder!r} of {path!r} is a file, not "
+                                 "a directory")
     os.makedirs(folder, exist_ok=True)
     with atomic_open(path) as f:
         dump(f)
@@ -312,7 +368,8 @@ _SAFE_GLOBALS = {
     ("numpy", "float64"), ("numpy", "float32"), ("numpy", "int64"), ("numpy", "int32"),
     ("builtins", "tuple"), ("builtins", "list"), ("builtins", "dict"), ("builtins", "set"),
     ("builtins", "frozenset"), ("builtins", "complex"), ("builtins", "slice"),
-    ("builtins", "bytearray"), ("builtins", "bytes"), ("collections", "OrderedDict"),
+    ("builtins", "bytearray"), ("builtins", "bytes"), ("builtins", "Ellipsis"),
+    ("collections", "OrderedDict"),
     ("_codecs", "encode"),  # how pickle protocol 2 stores bytes (a numpy array's buffer)
 }
 _NUMPY_DTYPE_CLASS = ("numpy.dtypes",)
@@ -373,6 +430,8 @@ def _unpack_nested(obj: Any, return_numpy: bool, arrays_too: bool) -> Any:
 
 
 def _unpack(obj: Any, return_numpy: bool, keep_name_table: bool) -> Any:
+    if isinstance(obj, dict) and _SLICES_TABLE in obj:
+        obj = _join_sliced_arrays(obj)
     if isinstance(obj, dict) and _NAME_TABLE in obj:
         # a state dict: only the entries of the name table are tensors (the others, such as
         # an optimizer's LR_Scheduler, come back as they were saved)
@@ -440,6 +499,10 @@ def load(path: str | os.PathLike | BinaryIO, **configs: Any) -> Any:
     allow = bool(configs.get("allow_pickle", False))
     start = None
     if hasattr(path, "read"):
+        if isinstance(path, io.TextIOBase) or not getattr(path, "readable", lambda: True)():
+            raise TypeError("paddle.load: 'path' must be a file path or a readable binary file "
+                            f"object such as io.BytesIO, but received {type(path).__name__} "
+                            "(open files with mode 'rb')")
         # a buffer may hold several saved objects one after the other (as Paddle's docs
         # show): only the pickle read is consumed, so the next load() reads the next one
         start = path.tell() if getattr(path, "seekable", lambda: False)() else None
@@ -465,7 +528,9 @@ def load(path: str | os.PathLike | BinaryIO, **configs: Any) -> Any:
         return Program.from_json(data.decode("utf-8"))
     try:
         buf = io.BytesIO(data)
-        obj = pickle.load(buf) if allow else _RestrictedUnpickler(buf).load()
+        # latin1: how Python 2 pickles (old Paddle files) hold a numpy array's bytes
+        obj = (pickle.load(buf, encoding="latin1") if allow
+               else _RestrictedUnpickler(buf, encoding="latin1").load())
     except pickle.UnpicklingError as exc:
         if "allow_pickle" in str(exc):
             raise

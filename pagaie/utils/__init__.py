@@ -7,6 +7,7 @@ import functools
 import importlib
 import inspect
 import re
+import sys
 import warnings
 from types import ModuleType
 from typing import Any, Callable
@@ -57,9 +58,16 @@ class VisibleDeprecationWarning(UserWarning):
     """Warning for deprecated APIs, shown by default (unlike DeprecationWarning)."""
 
 
+def _numeric_parts(v: str) -> list[int]:
+    """The dot-separated all-digit parts of ``v``, padded to four (``'2.0rc1'`` -> [2, 0, 0, 0])."""
+    parts = [int(p) for p in v.split(".") if p.isdigit()]
+    return parts + [0] * (4 - len(parts))
+
+
 def _version_parts(v: str, arg: str) -> list[int]:
     if not isinstance(v, str):
-        raise TypeError(f"The type of '{arg}' in require_version must be str, but received {type(v)}.")
+        allowed = "str or type(None)" if arg == "max_version" else "str"   # max_version may be None
+        raise TypeError(f"The type of '{arg}' in require_version must be {allowed}, but received {type(v)}.")
     if not re.fullmatch(r"\d+(\.\d+){0,3}", v):
         raise ValueError(f"The value of '{arg}' in require_version must be in format "
                          f"'\\d+(\\.\\d+){{0,3}}', like '1.5.2.0', but received {v}")
@@ -95,6 +103,9 @@ def require_version(min_version: str, max_version: str | None = None) -> None:
                         f"required, but {PADDLE_API_VERSION} (the API pagaie provides) is installed.")
 
 
+_PIP_NAMES = {"cv2": "opencv-python"}
+
+
 def try_import(module_name: str, err_msg: str | None = None) -> ModuleType:
     """Import an optional dependency, or raise ImportError saying how to install it.
 
@@ -114,9 +125,11 @@ def try_import(module_name: str, err_msg: str | None = None) -> ModuleType:
         return importlib.import_module(module_name)
     except ImportError:
         if err_msg is None:
+            # the distribution to install: the top-level package (OpenCV's is opencv-python)
+            package = _PIP_NAMES.get(module_name, module_name.split(".")[0])
             err_msg = (f"Failed importing {module_name}. This likely means that some modules "
                        f"require additional dependencies that have to be manually installed "
-                       f"(usually with `pip install {module_name}`).")
+                       f"(usually with `pip install {package}`).")
         raise ImportError(err_msg) from None
 
 
@@ -150,8 +163,9 @@ def deprecated(update_to: str = "", since: str = "", reason: str = "",
 
     def decorator(func: Callable) -> Callable:
         # Paddle checks the arguments when the decorator is applied, not when it is made
-        if not (isinstance(update_to, str) and isinstance(since, str) and isinstance(reason, str)):
-            raise AssertionError("paddle.utils.deprecated: update_to, since and reason must be str")
+        for arg, value in (("update_to", update_to), ("since", since), ("reason", reason)):
+            if not isinstance(value, str):
+                raise AssertionError(f'type of "{arg}" must be str.')
         if not (isinstance(level, int) and 0 <= level < 3):
             raise AssertionError(f'type of "level" must be int and must be one of 0, 1, 2. But received: {level}.')
         if update_to.strip() and not update_to.strip().startswith("paddle."):
@@ -168,14 +182,18 @@ def deprecated(update_to: str = "", since: str = "", reason: str = "",
             func.__doc__ = "\n\nWarning:\n    " + msg + "\n\n" + inspect.cleandoc(func.__doc__)
         if level == 0:
             return func
+        # Paddle's text: a "Warning:" header, in yellow where the terminal shows ANSI colours
+        shown = (f"\nWarning:\n{msg} " if sys.platform.lower() == "win32"
+                 else f"\033[93m\nWarning:\n{msg} \033[0m")
+        # only the numeric parts of 'since' count ('2.0rc1' is 2.0; text alone is 0)
+        fires = not since.strip() or _numeric_parts(PADDLE_API_VERSION) >= _numeric_parts(since)
 
         @functools.wraps(func)
         def wrapper(*args: Any, **kwargs: Any) -> Any:
             if level == 2:
                 raise RuntimeError(f'API "{func.__module__}.{func.__name__}" has been deprecated.')
-            if not since.strip() or _version_parts(PADDLE_API_VERSION, "version") >= \
-                    _version_parts(since.strip(), "since"):
-                warnings.warn(msg, category=VisibleDeprecationWarning, stacklevel=2)
+            if fires:
+                warnings.warn(shown, category=VisibleDeprecationWarning, stacklevel=2)
             return func(*args, **kwargs)
 
         return wrapper

@@ -26,7 +26,7 @@ import numpy as np
 import torch
 import torch.utils.dlpack
 
-from pagaie._core.tensor import Tensor, wrap
+from pagaie._core.tensor import Tensor, name_as_data, wrap
 
 __all__ = ["to_dlpack", "from_dlpack"]
 
@@ -159,4 +159,4 @@ def from_dlpack(dlpack: Any, *, device: Any = None, copy: bool | None = None) ->
     t = _import(dlpack, dev, copy)
     if t.dtype is torch.uint16:
         t = t.view(torch.bfloat16)
-    return wrap(t.detach())
+    return name_as_data(wrap(t.detach()))   # generated_tensor_N, as Paddle names it

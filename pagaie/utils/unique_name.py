@@ -4,7 +4,8 @@ from __future__ import annotations
 from contextlib import contextmanager
 from typing import Iterator
 
-__all__ = ["generate", "generate_with_ignorable_key", "guard", "switch"]
+# generate_with_ignorable_key is public too but, as in Paddle, left out of __all__
+__all__ = ["generate", "guard", "switch"]
 
 
 class UniqueNameGenerator:

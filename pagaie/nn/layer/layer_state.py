@@ -17,7 +17,7 @@ import torch
 from pagaie._core import dtype as _dt
 from pagaie._core.parameter import Parameter, replace_data
 from pagaie._core.place import Place, to_torch_device
-from pagaie._core.tensor import wrap
+from pagaie._core.tensor import Tensor, wrap
 
 __all__ = ["StateMixin", "CastMixin"]
 
@@ -48,11 +48,11 @@ class StateMixin:
             destination = OrderedDict()
         for name, p in self._parameters.items():
             if p is not None:
-                destination[structured_name_prefix + name] = p if keep_vars else wrap(p._t.detach())
+                destination[structured_name_prefix + name] = p if keep_vars else p.detach()
         for name, b in self._buffers.items():
             if b is not None and (include_non_persistable_buffer
                                   or name not in self._non_persistable_buffer_names_set):
-                destination[structured_name_prefix + name] = b if keep_vars else wrap(b._t.detach())
+                destination[structured_name_prefix + name] = b if keep_vars else b.detach()
         if include_sublayers:
             for lname, layer in self._sub_layers.items():
                 if layer is not None:
