@@ -17,7 +17,6 @@ import torch
 from pagaie._core import dtype as _dt
 from pagaie._core.parameter import Parameter, replace_data
 from pagaie._core.place import Place, to_torch_device
-from pagaie._core.tensor import Tensor, wrap
 
 __all__ = ["StateMixin", "CastMixin"]
 
