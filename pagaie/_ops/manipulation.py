@@ -726,6 +726,8 @@ def expand_as(x, y, name=None, *, out=None):
         paddle.Size([2, 3])
     """
     kernel_dtypes("expand_as", x, _EXPAND_AS_DTYPES)
+    if not isinstance(y, torch.Tensor):  # Paddle's argument parser takes only a Tensor (not an array)
+        raise ValueError(f"paddle.expand_as: argument 'y' must be a Tensor, but received {type(y).__name__}")
     r = x.expand(_expand_shape(x, list(y.shape), "expand_as")).clone()  # a new tensor, as Paddle (not a view of x)
     return r if out is None else write_out(out, r)
 
@@ -776,6 +778,9 @@ def broadcast_tensors(input, name=None):
             f"{type(input).__name__}")
         err.static_type = TypeError
         raise err
+    if not input:
+        raise ValueError("paddle.broadcast_tensors: argument 'input' must be a list of Tensors, but "
+                         "received an empty list")
     for i, t in enumerate(input):
         if not isinstance(t, torch.Tensor):
             raise ValueError(f"paddle.broadcast_tensors: argument 'input' must be a list of Tensors, "

@@ -743,6 +743,9 @@ def _scalar_int(v, api: str, arg: str) -> int:
     return n
 
 
+_BINCOUNT_WEIGHTS = F32_F64 | {torch.int32, torch.int64}
+
+
 @defop(paddle_types=("bincount",), differentiable=False)
 def bincount(x, weights=None, minlength=0, name=None):
     """Count occurrences of each non-negative integer in the 1-D tensor ``x``.
@@ -760,9 +763,9 @@ def bincount(x, weights=None, minlength=0, name=None):
     if x.dtype not in (torch.int32, torch.int64):  # (int8, int16 and uint8 are refused too)
         raise TypeError(f"paddle.bincount: the elements of 'x' must be int32 or int64 integers, but "
                         f"received {dtype_name(x)}")
-    if weights is not None and weights.dtype is torch.bool:  # no Paddle kernel
-        raise RuntimeError("paddle.bincount: bool 'weights' are not supported; cast them to a "
-                           "numeric dtype first")
+    if weights is not None and weights.dtype not in _BINCOUNT_WEIGHTS:  # no Paddle kernel
+        raise NoKernelError(f"paddle.bincount: 'weights' of dtype {dtype_name(weights)} is not "
+                            "supported (Paddle's kernel takes float32, float64, int32, int64)")
     if x.dim() != 1:
         raise ValueError(f"paddle.bincount: 'x' must be a 1-D tensor, but received shape {list(x.shape)}")
     if x.numel() and int(x.min()) < 0:
