@@ -157,7 +157,7 @@ _diag_embed_op = diag_embed
 
 @functools.wraps(_diag_embed_op)
 def diag_embed(input: Any, offset: int = 0, dim1: int = -2, dim2: int = -1) -> Any:
-    if not isinstance(input, Tensor):  # Paddle assigns data (a list, a numpy array...) first
+    if input is not None and not isinstance(input, Tensor):  # Paddle assigns data (a list, a numpy array...) first
         from pagaie._ops.creation import assign
         input = assign(input)
     return _diag_embed_op(input, offset, dim1, dim2)

@@ -83,6 +83,8 @@ def gather(x, index, axis=None, name=None, out=None, *, dim=None):
         [[5, 6], [1, 2]]
     """
     torch_form = dim is not None or _torch_order(index, axis)
+    if not torch_form and isinstance(index, int) and axis is None:
+        _missing_index("gather")
     if torch_form:
         # Paddle 3 also takes PyTorch's ``gather(input, dim, index)`` (positionally, or with
         # ``dim=`` as a keyword): elementwise along dim.
@@ -126,6 +128,13 @@ def _axis_of_0d(api: str, x: _T, axis: Any) -> None:
     if x.dim() == 0:
         raise IndexError(f"paddle.{api}: 'x' is a 0-D Tensor, so it has no axis {axis} to "
                          "index along")
+
+
+def _missing_index(api: str) -> None:
+    """Paddle reads an int second argument as PyTorch's ``dim``: without a third argument
+    (the indices) the call is its TypeError."""
+    raise TypeError(f"paddle.{api}: missing the 'index' argument (an int second argument is "
+                    "read as PyTorch's 'dim', with the indices third)")
 
 
 def _torch_order(index, axis) -> bool:
@@ -185,6 +194,8 @@ def index_select(x, index, axis=0, name=None, *, out=None):
     kernel_dtypes("index_select", x, _INDEX_SELECT_DTYPES, "x")  # the dtypes of Paddle's CPU kernel
     if _torch_order(index, axis):
         index, axis = axis, index  # PyTorch's index_select(input, dim, index), as Paddle 3 allows
+    elif isinstance(index, int) and not isinstance(axis, torch.Tensor):
+        _missing_index("index_select")
     _axis_of_0d("index_select", x, axis)
     a = norm_axis(axis, x.dim(), "index_select", error=IndexError)
     idx = check_index(index, "index_select")
@@ -627,6 +638,9 @@ def shard_index(input, index_num, nshards, shard_id, ignore_value=-1):
         >>> paddle.shard_index(paddle.to_tensor([[16], [1]]), 20, 2, 0).tolist()
         [[-1], [1]]
     """
+    if not isinstance(input, torch.Tensor):  # Paddle's argument parser (a numpy array too)
+        raise ValueError(f"paddle.shard_index: argument 'input' must be a Tensor, but received "
+                         f"{type(input).__name__}")
     if input.dtype not in (torch.int32, torch.int64):  # Paddle has int kernels only: NotFound
         raise NoKernelError(f"paddle.shard_index: 'input' must be an int32 or int64 tensor, but "
                             f"received {dtype_name(input)}")

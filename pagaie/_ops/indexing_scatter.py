@@ -438,6 +438,9 @@ def index_add(x, index, axis, value, alpha=1, name=None, *, out=None):
         raise ValueError(f"paddle.index_add: 'index' must be 1-D, but received shape "
                          f"{list(idx.shape)}")
     idx = bound_index(idx, x.shape[a], "index_add", ValueError)
+    if not isinstance(value, torch.Tensor):  # Paddle's argument parser takes only a Tensor
+        raise ValueError(f"paddle.index_add: argument 'value' must be a Tensor, but received "
+                         f"{type(value).__name__}")
     _same_dtype(x, value, "index_add", "value")
     want = list(x.shape)
     want[a] = idx.numel()

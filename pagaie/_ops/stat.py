@@ -578,6 +578,9 @@ def histogram(input, bins=100, min=0.0, max=0.0, weight=None, density=False, nam
         [2, 1, 1]
     """
     bins = _int_bins(bins, "histogram")
+    if weight is not None and not isinstance(weight, torch.Tensor):  # Paddle's argument parser
+        raise ValueError(f"paddle.histogram: argument 'weight' must be a Tensor, but received "
+                         f"{type(weight).__name__}")
     if weight is not None and weight.dtype is not input.dtype:
         raise ValueError(f"paddle.histogram: 'weight' must have the dtype of 'input' ({dtype_name(input)}), "
                          f"but received {dtype_name(weight)}")
@@ -763,6 +766,9 @@ def bincount(x, weights=None, minlength=0, name=None):
     if x.dtype not in (torch.int32, torch.int64):  # (int8, int16 and uint8 are refused too)
         raise TypeError(f"paddle.bincount: the elements of 'x' must be int32 or int64 integers, but "
                         f"received {dtype_name(x)}")
+    if weights is not None and not isinstance(weights, torch.Tensor):  # Paddle's argument parser
+        raise ValueError(f"paddle.bincount: argument 'weights' must be a Tensor, but received "
+                         f"{type(weights).__name__}")
     if weights is not None and weights.dtype not in _BINCOUNT_WEIGHTS:  # no Paddle kernel
         raise NoKernelError(f"paddle.bincount: 'weights' of dtype {dtype_name(weights)} is not "
                             "supported (Paddle's kernel takes float32, float64, int32, int64)")
