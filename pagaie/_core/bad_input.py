@@ -65,6 +65,7 @@ BY_PARAMETER: dict[tuple[str, str], type[Exception]] = {
     ("pow", "y"): TypeError, ("equal", "y"): TypeError, ("take", "index"): TypeError,
     ("lerp", "y"): ValueError, ("index_fill", "index"): ValueError,
     ("gather_nd", "index"): AttributeError, ("view_as", "other"): AttributeError,
+    ("masked_fill", "value"): ValueError,
 }
 
 

@@ -616,7 +616,7 @@ def cartesian_prod(x, name=None):
         raise ValueError(f"paddle.cartesian_prod: 'x' must be a non-empty list of 1-D tensors, but received "
                          f"{'a Tensor of shape ' + str(list(x.shape)) if isinstance(x, _T) else 'an empty list'}")
     for t in ts:
-        if t.dim() != 1:
+        if len(t.shape) != 1:  # (Paddle reads a numpy array's shape too)
             raise ValueError(f"paddle.cartesian_prod: expected 1-D tensors, but received shape "
                              f"{list(t.shape)}")
     _same_dtype(ts, "cartesian_prod")

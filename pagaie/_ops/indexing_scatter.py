@@ -463,12 +463,22 @@ def index_add(x, index, axis, value, alpha=1, name=None, *, out=None):
 
 @defop(paddle_types=("index_fill", "pd_op.index_fill"), inplace=True)
 def index_fill(x, index, axis, value, name=None):
-    """Set the entries at positions ``index`` along ``axis`` to the scalar ``value``.
+    """Set the entries at positions ``index`` along ``axis`` to ``value``.
+
+    Args:
+        x (Tensor): the input.
+        index (Tensor): 1-D int32/int64 positions along ``axis``.
+        axis (int): the axis the positions index.
+        value (float|Tensor|list|numpy.ndarray): a number or 0-D Tensor; other data is
+            converted to ``x``'s dtype (as ``paddle.to_tensor``) and broadcast over the
+            selected slices (``axis`` moved first, as Paddle's transposed ``index_put``).
 
     Examples:
         >>> import pagaie as paddle
         >>> paddle.index_fill(paddle.zeros([2, 2]), paddle.to_tensor([0]), 1, 5.0).tolist()
         [[5.0, 0.0], [5.0, 0.0]]
+        >>> paddle.index_fill(paddle.zeros([2, 2]), paddle.to_tensor([0]), 0, [1.0, 2.0]).tolist()
+        [[1.0, 2.0], [0.0, 0.0]]
     """
     a = axis_arg(axis, x.dim(), "index_fill", bad=ValueError)  # Paddle: ValueError for both
     idx = check_index(index, "index_fill")
@@ -482,6 +492,24 @@ def index_fill(x, index, axis, value, name=None):
                              f"received a Tensor of shape {list(value.shape)}")
         value = _complex_fill_value(x, value, "index_fill")
         _same_dtype(x, value, "index_fill", "value")
+    elif not isinstance(value, (bool, int, float)) and not (isinstance(value, complex) and x.is_complex()):
+        # Paddle converts other data with to_tensor(value, dtype=x.dtype) (a complex number
+        # for a real x loses its imaginary part), then index_put broadcasts it
+        v = _from_data(value, x.dtype, "index_fill").to(x.device)
+        if v.dim() == 0:
+            return torch.index_fill(x, a, idx, v)
+        if not idx.numel():
+            return x.clone()
+        xt = x.transpose(0, a)
+        want = [idx.numel()] + list(xt.shape[1:])
+        try:
+            v = v.broadcast_to(want)
+        except RuntimeError:
+            raise ValueError(f"paddle.index_fill: 'value' of shape {list(v.shape)} cannot be "
+                             f"broadcast to the filled slices' shape {want}") from None
+        r = xt.clone()
+        r[idx] = v
+        return r.transpose(0, a)
     return torch.index_fill(x, a, idx, value)
 
 
