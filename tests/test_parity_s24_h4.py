@@ -1,0 +1,119 @@
+"""Differential tests against real Paddle: creation, search and manipulation ops (argument
+types, non-Tensor arguments, kernel dtypes, index_fill's data values)."""
+import numpy as np
+import pytest
+
+paddle = pytest.importorskip("paddle")
+import pagaie  # noqa: E402
+
+
+def _run(mod, fn):
+    try:
+        return "ok", fn(mod)
+    except Exception as e:  # noqa: BLE001 - the exception type is what is compared
+        return "err", type(e)
+
+
+def _same(fn):
+    """Run ``fn`` with real Paddle and pagaie: the same exception type, or equal results."""
+    kp, rp = _run(paddle, fn)
+    kg, rg = _run(pagaie, fn)
+    assert kp == kg, (rp, rg)
+    if kp == "err":
+        assert issubclass(rg, rp) or rp is rg, (rp, rg)
+        return
+    rp = rp if isinstance(rp, (list, tuple)) else [rp]
+    rg = rg if isinstance(rg, (list, tuple)) else [rg]
+    assert len(rp) == len(rg)
+    for a, b in zip(rp, rg):
+        assert str(a.dtype).split(".")[-1] == str(b.dtype).split(".")[-1]
+        assert list(a.shape) == list(b.shape)
+        assert a.stop_gradient == b.stop_gradient
+        np.testing.assert_allclose(a.numpy(), b.numpy())
+
+
+def _ones(m):
+    return m.ones([2, 2])
+
+
+# ---- non-Tensor arguments: Paddle's exception types ---------------------------------------
+BAD_ARGS = {
+    "expand_as y": lambda m, v: m.expand_as(m.ones([1, 2]), v),
+    "index_add value": lambda m, v: m.index_add(_ones(m), m.to_tensor([0]), 0, v),
+    "histogram weight": lambda m, v: m.histogram(m.ones([4]), weight=v),
+    "bincount weights": lambda m, v: m.bincount(m.to_tensor([0, 1, 0, 1]), v),
+    "shard_index input": lambda m, v: m.shard_index(v, 20, 2, 0),
+    "gather_nd index": lambda m, v: m.gather_nd(_ones(m), v),
+    "scatter_nd index": lambda m, v: m.scatter_nd(v, _ones(m), [3, 2]),
+    "scatter_nd_add index": lambda m, v: m.scatter_nd_add(m.ones([3, 2]), v, _ones(m)),
+    "reshape x": lambda m, v: m.reshape(v, [4]),
+    "slice_scatter x": lambda m, v: m.slice_scatter(v, m.ones([1, 2]), [0], [0], [1], [1]),
+    "masked_fill value": lambda m, v: m.masked_fill(_ones(m), _ones(m) > 0, v),
+    "diag_embed input": lambda m, v: m.diag_embed(v),
+}
+VALUES = {
+    "float": lambda k: 1.5,
+    "int": lambda k: 1,
+    "list": lambda k: [[1.0, 2.0], [3.0, 4.0]],
+    "none": lambda k: None,
+    "numpy": lambda k: np.zeros((2, 1), "int64") if k.endswith(("index", "input")) else np.ones((2, 2), "float32"),
+}
+
+
+@pytest.mark.parametrize("value", sorted(VALUES))
+@pytest.mark.parametrize("case", sorted(BAD_ARGS))
+def test_non_tensor_argument(case, value):
+    if case == "masked_fill value" and value in ("float", "int"):
+        pytest.skip("a number is a valid fill value")
+    if case == "diag_embed input" and value in ("list", "numpy", "float", "int"):
+        pytest.skip("diag_embed assigns data first")
+    _same(lambda m: BAD_ARGS[case](m, VALUES[value](case)))
+
+
+@pytest.mark.parametrize("case", ["empty broadcast_tensors", "column_stack 2-D arrays",
+                                  "cartesian_prod 2-D array", "gather int", "index_select int",
+                                  "gather torch form", "index_select torch form"])
+def test_argument_forms(case):
+    fn = {
+        "empty broadcast_tensors": lambda m: m.broadcast_tensors([]),
+        "column_stack 2-D arrays": lambda m: m.column_stack([np.ones((2, 2)), np.ones((2, 2))]),
+        "cartesian_prod 2-D array": lambda m: m.cartesian_prod([m.ones([2]), np.ones((2, 2), "float32")]),
+        "gather int": lambda m: m.gather(_ones(m), 1),
+        "index_select int": lambda m: m.index_select(_ones(m), 1),
+        "gather torch form": lambda m: m.gather(_ones(m), 1, m.to_tensor([[0], [1]])),
+        "index_select torch form": lambda m: m.index_select(_ones(m), 1, m.to_tensor([1])),
+    }[case]
+    _same(fn)
+
+
+@pytest.mark.parametrize("dtype", ["float16", "bfloat16", "int8", "int16", "uint8", "complex64",
+                                   "bool", "float32", "int64"])
+def test_bincount_weight_dtypes(dtype):
+    _same(lambda m: m.bincount(m.to_tensor([1, 2, 1]), m.to_tensor([1, 2, 3], dtype)))
+
+
+# ---- index_fill with data values ------------------------------------------------------------
+FILL_VALUES = [[5.0], [], np.array([5.0]), np.array(5.0), 1 + 1j, [1.0, 2.0, 3.0, 4.0],
+               [[1.0], [2.0]], None, "a"]
+
+
+@pytest.mark.parametrize("k", range(len(FILL_VALUES)))
+@pytest.mark.parametrize("axis", [0, 2])
+def test_index_fill_data_value(k, axis):
+    v = FILL_VALUES[k]
+
+    def fn(m):
+        x = m.to_tensor(np.arange(24.0).reshape(2, 3, 4).astype("float32"))
+        return m.index_fill(x, m.to_tensor([1, 0]), axis, v)
+    _same(fn)
+
+
+def test_index_fill_data_value_inplace_and_grad():
+    def fn(m):
+        x = m.to_tensor(np.ones((2, 3), "float32"), stop_gradient=False)
+        y = m.index_fill(x, m.to_tensor([0]), 1, [1.0, 2.0])
+        (y * 2).sum().backward()
+        z = m.zeros([2, 3])
+        z.index_fill_(m.to_tensor([2]), 1, np.array([7.0, 8.0]))
+        return [y, x.grad, z]
+    _same(fn)
