@@ -18,7 +18,7 @@ from pagaie._core.registry import NoKernelError, defop
 from pagaie._core.tensor import Tensor, check_inplace
 from pagaie._ops._helpers import (ALL_DTYPES, SMALL_INTS, check_binary_dtypes, dtype_name, int_list,
                                   int_only_in_programs,
-                                  kernel_dtypes, no_small_int_kernel, norm_axis, scalar_axis,
+                                  kernel_dtypes, no_small_int_kernel, norm_axis, parser_ints, scalar_axis,
                                   stopped, write_result_into)
 from pagaie._ops.manipulation import _dims_of, view_results
 
@@ -644,6 +644,7 @@ def shard_index(input, index_num, nshards, shard_id, ignore_value=-1):
     if input.dtype not in (torch.int32, torch.int64):  # Paddle has int kernels only: NotFound
         raise NoKernelError(f"paddle.shard_index: 'input' must be an int32 or int64 tensor, but "
                             f"received {dtype_name(input)}")
+    parser_ints("shard_index", index_num=index_num, nshards=nshards, shard_id=shard_id)
     if type(ignore_value) is bool or not isinstance(ignore_value, numbers.Integral):
         raise TypeError(f"paddle.shard_index: 'ignore_value' must be an int, but received "
                         f"{type(ignore_value).__name__} {ignore_value!r}")

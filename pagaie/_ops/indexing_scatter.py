@@ -181,6 +181,9 @@ def put_along_axis(arr, indices, values, axis, reduce="assign", include_self=Tru
         [[0.0, 5.0, 0.0], [0.0, 0.0, 5.0]]
     """
     kernel_dtypes("put_along_axis", arr, _ALONG_DTYPES, "arr")
+    if not isinstance(reduce, str):  # Paddle's argument parser
+        raise TypeError(f"paddle.put_along_axis: 'reduce' must be a str, but received "
+                        f"{type(reduce).__name__} ({reduce!r})")
     return _put_along(arr, indices, values, axis, reduce, include_self, broadcast, "put_along_axis")
 
 
@@ -530,6 +533,8 @@ def index_put(x, indices, value, accumulate=False, name=None):
     if not isinstance(value, _T):
         raise ValueError(f"paddle.index_put: argument 'value' (position 2) must be Tensor, but got "
                          f"{type(value).__name__}")
+    if type(accumulate) is not bool:
+        accumulate = parser_bool(accumulate, "index_put", "accumulate")
     value = _complex_fill_value(x, value, "index_put")
     _same_dtype(x, value, "index_put", "value")
     if indices and all(t.dim() == 0 for t in indices):   # Paddle's InvalidArgument

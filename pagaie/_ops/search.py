@@ -9,7 +9,7 @@ import torch
 
 from pagaie._core.registry import NoKernelError, defop
 from pagaie._core.tensor import Tensor
-from pagaie._ops._helpers import (ALL_DTYPES, int_only_in_programs, kernel_dtypes, norm_axis, parsed_dtype, parser_bool, scalar_axis, scalar_of,
+from pagaie._ops._helpers import (ALL_DTYPES, int_only_in_programs, kernel_dtypes, norm_axis, parsed_dtype, parser_bool, parser_ints, scalar_axis, scalar_of,
                                   torch_dtype, write_out)
 
 __all__ = ["argmax", "argmin", "argsort", "argwhere", "bucketize", "kthvalue", "mode", "msort",
@@ -594,8 +594,8 @@ def kthvalue(x, k, axis=None, keepdim=False, name=None):
         (3.0, 2)
     """
     dim = -1 if axis is None else _one_axis(axis, x.dim(), "kthvalue")
-    if isinstance(k, float):
-        raise TypeError(f"paddle.kthvalue: 'k' must be an int, but received float {k}")
+    if not isinstance(k, torch.Tensor):
+        parser_ints("kthvalue", k=k)
     k = int(scalar_of(k))
     kernel_dtypes("kthvalue", x, _KTHVALUE_DTYPES)
     n = x.shape[dim] if x.dim() else 1
