@@ -117,3 +117,28 @@ def test_index_fill_data_value_inplace_and_grad():
         z.index_fill_(m.to_tensor([2]), 1, np.array([7.0, 8.0]))
         return [y, x.grad, z]
     _same(fn)
+
+
+# ---- scalar arguments read by Paddle's C++ argument parser --------------------------------
+def _x(m):
+    return m.to_tensor(np.arange(12.0).reshape(3, 4).astype("float32"))
+
+
+SCALAR_ARGS = {
+    "kthvalue k": lambda m, v: m.kthvalue(_x(m), v),
+    "diagonal offset": lambda m, v: m.diagonal(_x(m), v),
+    "shard_index index_num": lambda m, v: m.shard_index(m.to_tensor([[1]]), v, 2, 0),
+    "shard_index nshards": lambda m, v: m.shard_index(m.to_tensor([[1]]), 20, v, 0),
+    "shard_index shard_id": lambda m, v: m.shard_index(m.to_tensor([[1]]), 20, 2, v),
+    "put_along_axis reduce": lambda m, v: m.put_along_axis(_x(m), m.to_tensor([[0]]), 1.0, 1, v),
+    "index_put accumulate": lambda m, v: m.index_put(_x(m), (m.to_tensor([0]),), m.to_tensor(1.0), v),
+    "narrow start": lambda m, v: m.narrow(_x(m), 0, v, 1),
+    "narrow length": lambda m, v: m.narrow(_x(m), 0, 0, v),
+}
+SCALARS = [1, 1.0, np.int64(1), np.float32(1), True, "a"]
+
+
+@pytest.mark.parametrize("k", range(len(SCALARS)))
+@pytest.mark.parametrize("case", sorted(SCALAR_ARGS))
+def test_parser_scalar_argument(case, k):
+    _same(lambda m: SCALAR_ARGS[case](m, SCALARS[k]))
