@@ -260,6 +260,8 @@ def vander(x, n=None, increasing=False, name=None):
         raise ValueError(f"paddle.vander: 'x' must be a 1-D tensor, but received a {x.dim()}-D tensor")
     if n is None:
         n = x.shape[0]
+    elif isinstance(n, bool):  # Paddle's shape parser (the result's empty([len(x), n]))
+        raise TypeError(f"paddle.vander: 'n' must be an int, but received bool ({n})")
     if n < 0:
         raise ValueError(f"paddle.vander: 'n' must be non-negative, but received {n}")
     if n == 0:

@@ -585,6 +585,9 @@ def histogram(input, bins=100, min=0.0, max=0.0, weight=None, density=False, nam
         raise ValueError(f"paddle.histogram: 'weight' must have the dtype of 'input' ({dtype_name(input)}), "
                          f"but received {dtype_name(weight)}")
     kernel_dtypes("histogram", input, _HISTOGRAM_DTYPES, "input")
+    for arg, v in (("min", min), ("max", max)):
+        if isinstance(v, str):  # Paddle's argument parser wants a number
+            raise TypeError(f"paddle.histogram: '{arg}' must be a number, but received str ({v!r})")
     if input.numel() == 0:  # Paddle's shortcut: zeros of the input's dtype, whatever the options
         if float(min) > float(max):
             raise ValueError(f"paddle.histogram: 'max' must be larger or equal to 'min', but "
