@@ -441,7 +441,9 @@ def int_entries(v: Any, api: str, arg: str, allow_bool: bool = False) -> list[in
 
 def shape_arg(shape: Any, api: str, arg: str = "shape", allow_bool: bool = False) -> list[int]:
     """A shape argument (an int, a list/tuple of ints or int tensors, or a 1-D int tensor) as
-    ints, with Paddle's TypeError for anything else."""
+    ints, with Paddle's TypeError for anything else (a bare bool included)."""
+    if isinstance(shape, bool):
+        raise TypeError(f"paddle.{api}: '{arg}' must be a list, tuple, int or Tensor, but received bool")
     if isinstance(shape, (int, _T)) and not (isinstance(shape, _T) and shape.dim() > 0):
         return [int(shape)]
     if type(shape) is np.ndarray and shape.dtype.kind in "iu":  # read as a list, as in Paddle

@@ -624,7 +624,12 @@ def moveaxis(x, source, destination, name=None):
         if len(v) != len(set(v)):
             raise ValueError(f"paddle.moveaxis: each element of '{arg}' must be unique, but "
                              f"received {v}")
-    # Paddle asserts both the type and the range of each axis
+    # Paddle asserts both the type and the range of each axis (a bool passes its int check:
+    # as a source axis it reaches transpose's int-list parser, TypeError, as a destination
+    # it counts as an int)
+    if any(isinstance(a, bool) for a in src):
+        raise TypeError(f"paddle.moveaxis: 'source' must hold ints, but received {source!r}")
+    dst = [int(a) if isinstance(a, bool) else a for a in dst]
     src = [axis_arg(a, x.dim(), "moveaxis", "source", low=AssertionError, high=AssertionError,
                     bad=AssertionError, rank0=0) for a in src]
     dst = [axis_arg(a, x.dim(), "moveaxis", "destination", low=AssertionError,
@@ -1111,7 +1116,16 @@ def as_strided(x, shape, stride, offset=0, name=None):
         >>> paddle.as_strided(paddle.arange(6.0), [2, 2], [1, 2]).tolist()
         [[0.0, 2.0], [1.0, 3.0]]
     """
-    shape, stride = int_list(shape), int_list(stride)
+    def ints(v: Any, arg: str) -> list[int]:
+        # Paddle's parser: a list or tuple of ints (an int is one, None none)
+        if v is None:
+            return []
+        if isinstance(v, (bool, float, str)):
+            raise TypeError(f"paddle.as_strided: '{arg}' must be a list or tuple of ints, but "
+                            f"received {type(v).__name__}")
+        return int_entries(v, "as_strided", arg)
+
+    shape, stride = ints(shape, "shape"), ints(stride, "stride")
     try:
         return torch.as_strided(x, shape, stride, int(offset) // x.element_size())
     except RuntimeError:
