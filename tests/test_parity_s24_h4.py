@@ -142,3 +142,29 @@ SCALARS = [1, 1.0, np.int64(1), np.float32(1), True, "a"]
 @pytest.mark.parametrize("case", sorted(SCALAR_ARGS))
 def test_parser_scalar_argument(case, k):
     _same(lambda m: SCALAR_ARGS[case](m, SCALARS[k]))
+
+
+MORE_ARGS = {
+    "vander bool n": lambda m: m.vander(m.to_tensor([1.0, 2.0]), True),
+    "histogram str min": lambda m: m.histogram(_x(m), 4, "a", 5),
+    "histogram str max": lambda m: m.histogram(_x(m), 4, 0, "a"),
+    "arange list end": lambda m: m.arange([3]),
+    "arange tuple step": lambda m: m.arange(0, 5, (1,)),
+    "tile bool": lambda m: m.tile(_x(m), True),
+    "expand bool": lambda m: m.expand(_x(m)[0, :1], True),
+    "broadcast_to bool": lambda m: m.broadcast_to(_x(m)[0, :1], True),
+    "reshape bool": lambda m: m.reshape(_x(m), True),
+    "crop bool offsets": lambda m: m.crop(_x(m)[0], [2], True),
+    "moveaxis bool source": lambda m: m.moveaxis(_x(m), True, 0),
+    "moveaxis bool destination": lambda m: m.moveaxis(_x(m), 0, True),
+    "as_strided float shape": lambda m: m.as_strided(_x(m), 1.5, [1]),
+    "as_strided str shape": lambda m: m.as_strided(_x(m), "a", [1]),
+    "as_strided float entry": lambda m: m.as_strided(_x(m), [2.0], [1]),
+    "as_strided bool stride": lambda m: m.as_strided(_x(m), [2], [True]),
+    "as_strided int shape": lambda m: m.as_strided(_x(m), 2, [1]),
+}
+
+
+@pytest.mark.parametrize("case", sorted(MORE_ARGS))
+def test_argument_types(case):
+    _same(MORE_ARGS[case])
