@@ -382,15 +382,17 @@ where_ = _attach_where_inplace()
 
 # ---- slicing ------------------------------------------------------------------------------
 def _ints(v: Any) -> list[int]:
+    if v is None:  # Paddle's parser reads None as an empty list (its length check fails)
+        return []
     return int_list(v) if isinstance(v, (list, tuple, _T)) else [int(v)]
 
 
 def _check_int_bounds(v: Any, api: str, arg: str) -> None:
-    """Paddle's slice parsers take ints or integer Tensors only: a float or bool (a Python
-    number, or a Tensor of that dtype, alone or in the list) is a TypeError."""
+    """Paddle's slice parsers take ints or integer Tensors only: a float, bool or str (a Python
+    value, or a Tensor of a float or bool dtype, alone or in the list) is a TypeError."""
     for e in (v if isinstance(v, (list, tuple)) else [v]):
         bad = (e.dtype.is_floating_point or e.dtype.is_complex or e.dtype is torch.bool) \
-            if isinstance(e, _T) else isinstance(e, (bool, float, complex))
+            if isinstance(e, _T) else isinstance(e, (bool, float, complex, str))
         if bad:
             seen = f"a {dtype_name(e)} Tensor" if isinstance(e, _T) else repr(e)
             raise TypeError(f"paddle.{api}: '{arg}' must be a list of int (or an integer Tensor), "
@@ -484,9 +486,10 @@ def strided_slice(x, axes, starts, ends, strides, name=None):
         >>> paddle.strided_slice(x, [0], [5], [0], [-2]).tolist()
         [5, 3, 1]
     """
+    _check_int_bounds(axes, "strided_slice", "axes")
     if any(a < 0 for a in _ints(axes)):
         raise ValueError(f"paddle.strided_slice: every axis must be non-negative, but received {axes}")
-    idx, flips = _slice_dims(x, axes, starts, ends, strides, "strided_slice")
+    idx, flips = _slice_dims(x, axes, starts, ends, [] if strides is None else strides, "strided_slice")
     r = x[idx]
     return r.flip(flips) if flips else r
 

@@ -1011,6 +1011,8 @@ def rot90(x, k=1, axes=[0, 1], name=None):  # noqa: B006 (Paddle's default)
         >>> paddle.rot90(paddle.to_tensor([[1, 2], [3, 4]])).tolist()
         [[2, 4], [1, 3]]
     """
+    if isinstance(k, str):  # (Paddle fails formatting its check of k: TypeError)
+        raise TypeError(f"paddle.rot90: 'k' must be an int, but received str ({k!r})")
     if len(axes) != 2:
         raise ValueError(f"paddle.rot90: 'axes' must have 2 elements, but received {axes}")
     a = norm_axes(list(axes), x.dim(), "rot90", "axes")
