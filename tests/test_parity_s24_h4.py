@@ -168,3 +168,20 @@ MORE_ARGS = {
 @pytest.mark.parametrize("case", sorted(MORE_ARGS))
 def test_argument_types(case):
     _same(MORE_ARGS[case])
+
+
+SLICE_ARGS = {
+    "strided_slice str strides": lambda m: m.strided_slice(_x(m), [0], [0], [1], "a"),
+    "strided_slice str axes": lambda m: m.strided_slice(_x(m), ["a"], [0], [1], [1]),
+    "strided_slice float axes": lambda m: m.strided_slice(_x(m), [1.5], [0], [1], [1]),
+    "strided_slice bool axes": lambda m: m.strided_slice(_x(m), True, [0], [1], [1]),
+    "strided_slice None strides": lambda m: m.strided_slice(_x(m), [0], [0], [1], None),
+    "strided_slice None starts": lambda m: m.strided_slice(_x(m), [0], None, [1], [1]),
+    "slice None ends": lambda m: m.slice(_x(m), [0], [0], None),
+    "rot90 str k": lambda m: m.rot90(_x(m), "a"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(SLICE_ARGS))
+def test_slice_argument_types(case):
+    _same(SLICE_ARGS[case])
