@@ -179,6 +179,7 @@ SLICE_ARGS = {
     "strided_slice None starts": lambda m: m.strided_slice(_x(m), [0], None, [1], [1]),
     "slice None ends": lambda m: m.slice(_x(m), [0], [0], None),
     "rot90 str k": lambda m: m.rot90(_x(m), "a"),
+    "index_fill bool axis": lambda m: m.index_fill(_x(m), m.to_tensor([0]), True, 1.0),
 }
 
 

@@ -483,6 +483,8 @@ def index_fill(x, index, axis, value, name=None):
         >>> paddle.index_fill(paddle.zeros([2, 2]), paddle.to_tensor([0]), 0, [1.0, 2.0]).tolist()
         [[1.0, 2.0], [0.0, 0.0]]
     """
+    if isinstance(axis, bool):  # it passes Paddle's int check, then transpose's parser refuses it
+        raise TypeError(f"paddle.index_fill: 'axis' must be an int, but received bool ({axis})")
     a = axis_arg(axis, x.dim(), "index_fill", bad=ValueError)  # Paddle: ValueError for both
     idx = check_index(index, "index_fill")
     if idx.dim() == 0:  # Paddle's InvalidArgument
