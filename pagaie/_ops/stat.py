@@ -672,13 +672,27 @@ def histogramdd(x, bins=10, ranges=None, density=False, weights=None, name=None)
     if density and _is_int(x):  # Paddle divides the integer counts by float volumes: TypeError
         raise TypeError(f"paddle.histogramdd: density=True needs a float 'x', but received "
                         f"{dtype_name(x)}")
+    if isinstance(bins, bool):  # an int to Paddle
+        bins = int(bins)
+    if not isinstance(bins, (int, list, tuple)):
+        raise ValueError(f"paddle.histogramdd: 'bins' must be an int, a list of ints or a list of "
+                         f"Tensors, but received {type(bins).__name__}")
     if isinstance(bins, (list, tuple)):
         if len(bins) != d:
             raise AssertionError(f"paddle.histogramdd: 'bins' must have {d} entries (the last dimension of x), "
                                  f"but received {len(bins)}")
+        if not all(type(b) is _T for b in bins) and not all(isinstance(b, int) for b in bins):
+            raise ValueError(f"paddle.histogramdd: the entries of 'bins' must all be ints or all "
+                             f"Tensors, but received {bins}")
+    counts = [bins] * d if isinstance(bins, int) else [b for b in bins if isinstance(b, int)]
+    if any(b <= 0 for b in counts):
+        raise ValueError(f"paddle.histogramdd: the bin counts must be positive, but received {bins}")
     if ranges is not None and len(ranges) != 2 * d:
         raise AssertionError(f"paddle.histogramdd: 'ranges' must have {2 * d} values (a min and a max per "
                              f"dimension), but received {len(ranges)}")
+    if ranges is not None and any(float(lo) > float(hi) for lo, hi in zip(ranges[0::2], ranges[1::2])):
+        raise ValueError(f"paddle.histogramdd: each min of 'ranges' must not exceed its max, but "
+                         f"received {list(ranges)}")
     if weights is not None and weights.dtype != x.dtype:
         raise AssertionError(f"paddle.histogramdd: 'weights' must have the dtype of 'x' "
                              f"({dtype_name(x)}), but received {dtype_name(weights)}")
