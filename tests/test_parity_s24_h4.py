@@ -14,6 +14,13 @@ def _run(mod, fn):
         return "err", type(e)
 
 
+def _flat(r):
+    """The tensors of a (nested) result, in order."""
+    if isinstance(r, (list, tuple)):
+        return [t for e in r for t in _flat(e)]
+    return [r]
+
+
 def _same(fn):
     """Run ``fn`` with real Paddle and pagaie: the same exception type, or equal results."""
     kp, rp = _run(paddle, fn)
@@ -22,8 +29,7 @@ def _same(fn):
     if kp == "err":
         assert issubclass(rg, rp) or rp is rg, (rp, rg)
         return
-    rp = rp if isinstance(rp, (list, tuple)) else [rp]
-    rg = rg if isinstance(rg, (list, tuple)) else [rg]
+    rp, rg = _flat(rp), _flat(rg)
     assert len(rp) == len(rg)
     for a, b in zip(rp, rg):
         assert str(a.dtype).split(".")[-1] == str(b.dtype).split(".")[-1]
@@ -180,6 +186,9 @@ SLICE_ARGS = {
     "slice None ends": lambda m: m.slice(_x(m), [0], [0], None),
     "rot90 str k": lambda m: m.rot90(_x(m), "a"),
     "index_fill bool axis": lambda m: m.index_fill(_x(m), m.to_tensor([0]), True, 1.0),
+    "histogramdd float bins": lambda m: m.histogramdd(_x(m)[:, :2], 2.0),
+    "histogramdd str bins": lambda m: m.histogramdd(_x(m)[:, :2], "a"),
+    "histogramdd bool bins": lambda m: m.histogramdd(_x(m)[:, :2], True),
 }
 
 
