@@ -184,6 +184,8 @@ def put_along_axis(arr, indices, values, axis, reduce="assign", include_self=Tru
     if not isinstance(reduce, str):  # Paddle's argument parser
         raise TypeError(f"paddle.put_along_axis: 'reduce' must be a str, but received "
                         f"{type(reduce).__name__} ({reduce!r})")
+    if type(include_self) is not bool:
+        include_self = parser_bool(include_self, "put_along_axis", "include_self")
     return _put_along(arr, indices, values, axis, reduce, include_self, broadcast, "put_along_axis")
 
 

@@ -941,7 +941,13 @@ def repeat_interleave(x, repeats, axis=None, name=None, *, output_size=None):
                          f"{repeats}")
     else:
         repeats = int(repeats)
-    return torch.repeat_interleave(x, repeats, dim=axis, output_size=output_size)
+    r = torch.repeat_interleave(x, repeats, dim=axis)
+    if output_size is not None and output_size != r.shape[axis]:
+        # (Paddle takes the size unchecked: a shorter result, or one padded with whatever
+        # memory holds; pagaie refuses a wrong one)
+        raise ValueError(f"paddle.repeat_interleave: 'output_size' must be the length of the "
+                         f"repeated axis ({r.shape[axis]}), but received {output_size}")
+    return r
 
 
 # ---- reordering ---------------------------------------------------------------------------

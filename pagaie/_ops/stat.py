@@ -178,6 +178,8 @@ def _check_median_mode(api, mode):
 
 def _median(x, axis, keepdim, mode, api, ignore_nan):
     _check_median_mode(api, mode)
+    if type(keepdim) is not bool:  # read by Paddle's C++ parser
+        keepdim = parser_bool(keepdim, api, "keepdim")
     if ignore_nan and isinstance(axis, _T):
         axis = _tensor_axis(axis)
     if ignore_nan and type(axis) is not int and isinstance(axis, numbers.Integral) \
@@ -585,6 +587,8 @@ def histogram(input, bins=100, min=0.0, max=0.0, weight=None, density=False, nam
         raise ValueError(f"paddle.histogram: 'weight' must have the dtype of 'input' ({dtype_name(input)}), "
                          f"but received {dtype_name(weight)}")
     kernel_dtypes("histogram", input, _HISTOGRAM_DTYPES, "input")
+    if type(density) is not bool:
+        density = parser_bool(density, "histogram", "density")
     for arg, v in (("min", min), ("max", max)):
         if isinstance(v, str):  # Paddle's argument parser wants a number
             raise TypeError(f"paddle.histogram: '{arg}' must be a number, but received str ({v!r})")
