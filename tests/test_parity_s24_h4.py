@@ -191,6 +191,21 @@ SLICE_ARGS = {
     "histogramdd bool bins": lambda m: m.histogramdd(_x(m)[:, :2], True),
 }
 
+BOOL_ARGS = {
+    "median keepdim": lambda m, v: m.median(_x(m), 1, v),
+    "nanmedian keepdim": lambda m, v: m.nanmedian(_x(m), 1, v),
+    "kthvalue keepdim": lambda m, v: m.kthvalue(_x(m), 1, 1, v),
+    "mode keepdim": lambda m, v: m.mode(_x(m), 1, v),
+    "histogram density": lambda m, v: m.histogram(_x(m), 3, density=v),
+    "put_along_axis include_self": lambda m, v: m.put_along_axis(_x(m), m.to_tensor([[0]]), 1.0, 1, "add", v),
+}
+
+
+@pytest.mark.parametrize("value", [True, 1, None, "a", np.bool_(True)])
+@pytest.mark.parametrize("case", sorted(BOOL_ARGS))
+def test_parser_bool_argument(case, value):
+    _same(lambda m: BOOL_ARGS[case](m, value))
+
 
 @pytest.mark.parametrize("case", sorted(SLICE_ARGS))
 def test_slice_argument_types(case):
