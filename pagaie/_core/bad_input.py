@@ -35,8 +35,9 @@ ATTRIBUTE_ERROR_OPS = frozenset({
     'multigammaln', 'nan_to_num', 'nanmean', 'nansum', 'narrow', 'normal', 'ones_like',
     'ormqr', 'outer', 'pdist', 'polar', 'positive', 'put_along_axis', 'rad2deg', 'rand_like',
     'randint_like', 'randn_like', 'rank', 'renorm', 'repeat_interleave', 'reshape', 'rfft2',
-    'scatter_nd', 'scatter_nd_add', 'scatter_reduce', 'select_scatter', 'sgn', 'slice', 'split',
-    'stft', 'istft', 't', 'take', 'take_along_axis', 'tensor_split', 'tensordot', 'trapezoid',
+    'scatter_nd', 'scatter_nd_add', 'scatter_reduce', 'select_scatter', 'sgn', 'slice',
+    'slice_scatter', 'split', 'stft', 'istft', 't', 'take', 'take_along_axis', 'tensor_split',
+    'tensordot', 'trapezoid',
     'unbind', 'unflatten', 'unique', 'unique_consecutive', 'unstack', 'vander', 'vecdot',
     'vsplit', 'where', 'zeros_like'
 })
@@ -46,8 +47,7 @@ TYPE_ERROR_OPS = frozenset({
     'hypot', 'ihfftn',
     'ifft', 'ifftn', 'ihfft', 'irfft', 'irfftn', 'isin', 'isneginf', 'isposinf', 'isreal',
     'ldexp', 'linspace', 'logaddexp', 'matrix_exp', 'median', 'nanmedian', 'nanquantile',
-    'norm', 'quantile', 'rfft', 'rfftn', 'rot90', 'signbit', 'sinc', 'slice_scatter',
-    'to_tensor', 'vector_norm'
+    'norm', 'quantile', 'rfft', 'rfftn', 'rot90', 'signbit', 'sinc', 'to_tensor', 'vector_norm'
 })
 
 
@@ -65,6 +65,7 @@ BY_PARAMETER: dict[tuple[str, str], type[Exception]] = {
     ("pow", "y"): TypeError, ("equal", "y"): TypeError, ("take", "index"): TypeError,
     ("lerp", "y"): ValueError, ("index_fill", "index"): ValueError,
     ("gather_nd", "index"): AttributeError, ("view_as", "other"): AttributeError,
+    ("masked_fill", "value"): ValueError,
 }
 
 
@@ -106,13 +107,14 @@ NUMPY_BY_OP: dict = {
         'diagonal_scatter', 'dsplit', 'eigvals', 'gcd', 'ger', 'hsplit', 'index_fill', 'inner',
         'lcm', 'lstsq', 'masked_fill', 'moveaxis', 'outer', 'put_along_axis', 'randint_like',
         'renorm', 'repeat_interleave', 'rot90', 'scatter_reduce', 'slice', 'slice_scatter',
-        'split', 'take_along_axis', 'tensor_split', 'vsplit', 'logaddexp')},
+        'split', 'take_along_axis', 'tensor_split', 'vsplit', 'logaddexp', 'reshape')},
     **{op: TypeError for op in (
         'bincount', 'cummax', 'cummin', 'cumulative_trapezoid', 'fft2', 'hfft2',
         'ifft2', 'ihfft2', 'irfft2', 'rfft2', 'frac', 'narrow', 'pdist', 'scatter_nd',
         'scatter_nd_add', 'sgn', 'tensordot', 'trapezoid')},
     ('select_scatter', 'x'): ValueError, ('select_scatter', 'index'): TypeError,
-    ('slice_scatter', 'value'): TypeError,
+    ('slice_scatter', 'value'): TypeError, ('gather_nd', 'index'): ValueError,
+    ('scatter_nd', 'index'): ValueError, ('scatter_nd_add', 'index'): ValueError,
     **{op: AttributeError for op in ('adaptive_avg_pool2d', 'adaptive_avg_pool3d',
                                      'adaptive_log_softmax_with_loss',
                                      'multi_label_margin_loss')},

@@ -301,6 +301,24 @@ def parser_int_args(api: str, **args: Any) -> None:
             raise TypeError(f"paddle.{api}: '{name}' must be an int, but received {shown} ({v})")
 
 
+def parser_ints(api: str, **args: Any) -> None:
+    """Paddle's TypeError for an int argument its C++ parser reads exactly: only a Python int
+    or a numpy integer of :data:`PARSER_NUMPY_INTS` passes (not a bool, a float, None).
+
+    Examples:
+        >>> parser_ints("diagonal", offset=1)
+        >>> try:
+        ...     parser_ints("diagonal", offset=1.0)
+        ... except TypeError as e:
+        ...     print(e)
+        paddle.diagonal: 'offset' must be an int, but received float (1.0)
+    """
+    for name, v in args.items():
+        if type(v) is not int and not isinstance(v, PARSER_NUMPY_INTS):
+            shown = f"numpy.{type(v).__name__}" if isinstance(v, np.generic) else type(v).__name__
+            raise TypeError(f"paddle.{api}: '{name}' must be an int, but received {shown} ({v!r})")
+
+
 def numpy_scalar_args(api: str, **args: Any) -> None:
     """Paddle's ValueError for an argument holding a numpy scalar of a type its argument parser
     does not read as a Scalar (``paddle.full([2], np.int8(3))``).
@@ -423,7 +441,9 @@ def int_entries(v: Any, api: str, arg: str, allow_bool: bool = False) -> list[in
 
 def shape_arg(shape: Any, api: str, arg: str = "shape", allow_bool: bool = False) -> list[int]:
     """A shape argument (an int, a list/tuple of ints or int tensors, or a 1-D int tensor) as
-    ints, with Paddle's TypeError for anything else."""
+    ints, with Paddle's TypeError for anything else (a bare bool included)."""
+    if isinstance(shape, bool):
+        raise TypeError(f"paddle.{api}: '{arg}' must be a list, tuple, int or Tensor, but received bool")
     if isinstance(shape, (int, _T)) and not (isinstance(shape, _T) and shape.dim() > 0):
         return [int(shape)]
     if type(shape) is np.ndarray and shape.dtype.kind in "iu":  # read as a list, as in Paddle

@@ -157,7 +157,7 @@ _diag_embed_op = diag_embed
 
 @functools.wraps(_diag_embed_op)
 def diag_embed(input: Any, offset: int = 0, dim1: int = -2, dim2: int = -1) -> Any:
-    if not isinstance(input, Tensor):  # Paddle assigns data (a list, a numpy array...) first
+    if input is not None and not isinstance(input, Tensor):  # Paddle assigns data (a list, a numpy array...) first
         from pagaie._ops.creation import assign
         input = assign(input)
     return _diag_embed_op(input, offset, dim1, dim2)
@@ -260,6 +260,8 @@ def vander(x, n=None, increasing=False, name=None):
         raise ValueError(f"paddle.vander: 'x' must be a 1-D tensor, but received a {x.dim()}-D tensor")
     if n is None:
         n = x.shape[0]
+    elif isinstance(n, bool):  # Paddle's shape parser (the result's empty([len(x), n]))
+        raise TypeError(f"paddle.vander: 'n' must be an int, but received bool ({n})")
     if n < 0:
         raise ValueError(f"paddle.vander: 'n' must be non-negative, but received {n}")
     if n == 0:

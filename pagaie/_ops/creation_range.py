@@ -119,6 +119,9 @@ def _scalar_bound(v: Any, what: str, api: str) -> Any:
     """A range bound: a number (a numpy one of a type Paddle's parser reads), or a Tensor or
     numpy array of exactly one element."""
     numpy_scalar_args(api, **{what: v})
+    if isinstance(v, (list, tuple)):  # Paddle's parser of the bound (full's fill value)
+        raise TypeError(f"paddle.{api}: '{what}' must be an int, float, bool or Tensor, but "
+                        f"received {type(v).__name__}")
     if isinstance(v, (_T, np.ndarray)) and (v.size if isinstance(v, np.ndarray) else v.numel()) != 1:
         kind = "a Tensor" if isinstance(v, _T) else "an array"
         raise ValueError(f"paddle.{api}: '{what}' as {kind} must hold exactly 1 element, but "
@@ -616,7 +619,7 @@ def cartesian_prod(x, name=None):
         raise ValueError(f"paddle.cartesian_prod: 'x' must be a non-empty list of 1-D tensors, but received "
                          f"{'a Tensor of shape ' + str(list(x.shape)) if isinstance(x, _T) else 'an empty list'}")
     for t in ts:
-        if t.dim() != 1:
+        if len(t.shape) != 1:  # (Paddle reads a numpy array's shape too)
             raise ValueError(f"paddle.cartesian_prod: expected 1-D tensors, but received shape "
                              f"{list(t.shape)}")
     _same_dtype(ts, "cartesian_prod")

@@ -18,7 +18,7 @@ from pagaie._core.registry import NoKernelError, defop
 from pagaie._core.tensor import Tensor, check_inplace
 from pagaie._ops._helpers import (ALL_DTYPES, SMALL_INTS, check_binary_dtypes, dtype_name, int_list,
                                   int_only_in_programs,
-                                  kernel_dtypes, no_small_int_kernel, norm_axis, scalar_axis,
+                                  kernel_dtypes, no_small_int_kernel, norm_axis, parser_ints, scalar_axis,
                                   stopped, write_result_into)
 from pagaie._ops.manipulation import _dims_of, view_results
 
@@ -83,6 +83,8 @@ def gather(x, index, axis=None, name=None, out=None, *, dim=None):
         [[5, 6], [1, 2]]
     """
     torch_form = dim is not None or _torch_order(index, axis)
+    if not torch_form and isinstance(index, int) and axis is None:
+        _missing_index("gather")
     if torch_form:
         # Paddle 3 also takes PyTorch's ``gather(input, dim, index)`` (positionally, or with
         # ``dim=`` as a keyword): elementwise along dim.
@@ -126,6 +128,13 @@ def _axis_of_0d(api: str, x: _T, axis: Any) -> None:
     if x.dim() == 0:
         raise IndexError(f"paddle.{api}: 'x' is a 0-D Tensor, so it has no axis {axis} to "
                          "index along")
+
+
+def _missing_index(api: str) -> None:
+    """Paddle reads an int second argument as PyTorch's ``dim``: without a third argument
+    (the indices) the call is its TypeError."""
+    raise TypeError(f"paddle.{api}: missing the 'index' argument (an int second argument is "
+                    "read as PyTorch's 'dim', with the indices third)")
 
 
 def _torch_order(index, axis) -> bool:
@@ -185,6 +194,8 @@ def index_select(x, index, axis=0, name=None, *, out=None):
     kernel_dtypes("index_select", x, _INDEX_SELECT_DTYPES, "x")  # the dtypes of Paddle's CPU kernel
     if _torch_order(index, axis):
         index, axis = axis, index  # PyTorch's index_select(input, dim, index), as Paddle 3 allows
+    elif isinstance(index, int) and not isinstance(axis, torch.Tensor):
+        _missing_index("index_select")
     _axis_of_0d("index_select", x, axis)
     a = norm_axis(axis, x.dim(), "index_select", error=IndexError)
     idx = check_index(index, "index_select")
@@ -371,15 +382,17 @@ where_ = _attach_where_inplace()
 
 # ---- slicing ------------------------------------------------------------------------------
 def _ints(v: Any) -> list[int]:
+    if v is None:  # Paddle's parser reads None as an empty list (its length check fails)
+        return []
     return int_list(v) if isinstance(v, (list, tuple, _T)) else [int(v)]
 
 
 def _check_int_bounds(v: Any, api: str, arg: str) -> None:
-    """Paddle's slice parsers take ints or integer Tensors only: a float or bool (a Python
-    number, or a Tensor of that dtype, alone or in the list) is a TypeError."""
+    """Paddle's slice parsers take ints or integer Tensors only: a float, bool or str (a Python
+    value, or a Tensor of a float or bool dtype, alone or in the list) is a TypeError."""
     for e in (v if isinstance(v, (list, tuple)) else [v]):
         bad = (e.dtype.is_floating_point or e.dtype.is_complex or e.dtype is torch.bool) \
-            if isinstance(e, _T) else isinstance(e, (bool, float, complex))
+            if isinstance(e, _T) else isinstance(e, (bool, float, complex, str))
         if bad:
             seen = f"a {dtype_name(e)} Tensor" if isinstance(e, _T) else repr(e)
             raise TypeError(f"paddle.{api}: '{arg}' must be a list of int (or an integer Tensor), "
@@ -473,9 +486,10 @@ def strided_slice(x, axes, starts, ends, strides, name=None):
         >>> paddle.strided_slice(x, [0], [5], [0], [-2]).tolist()
         [5, 3, 1]
     """
+    _check_int_bounds(axes, "strided_slice", "axes")
     if any(a < 0 for a in _ints(axes)):
         raise ValueError(f"paddle.strided_slice: every axis must be non-negative, but received {axes}")
-    idx, flips = _slice_dims(x, axes, starts, ends, strides, "strided_slice")
+    idx, flips = _slice_dims(x, axes, starts, ends, [] if strides is None else strides, "strided_slice")
     r = x[idx]
     return r.flip(flips) if flips else r
 
@@ -627,9 +641,13 @@ def shard_index(input, index_num, nshards, shard_id, ignore_value=-1):
         >>> paddle.shard_index(paddle.to_tensor([[16], [1]]), 20, 2, 0).tolist()
         [[-1], [1]]
     """
+    if not isinstance(input, torch.Tensor):  # Paddle's argument parser (a numpy array too)
+        raise ValueError(f"paddle.shard_index: argument 'input' must be a Tensor, but received "
+                         f"{type(input).__name__}")
     if input.dtype not in (torch.int32, torch.int64):  # Paddle has int kernels only: NotFound
         raise NoKernelError(f"paddle.shard_index: 'input' must be an int32 or int64 tensor, but "
                             f"received {dtype_name(input)}")
+    parser_ints("shard_index", index_num=index_num, nshards=nshards, shard_id=shard_id)
     if type(ignore_value) is bool or not isinstance(ignore_value, numbers.Integral):
         raise TypeError(f"paddle.shard_index: 'ignore_value' must be an int, but received "
                         f"{type(ignore_value).__name__} {ignore_value!r}")

@@ -181,6 +181,11 @@ def put_along_axis(arr, indices, values, axis, reduce="assign", include_self=Tru
         [[0.0, 5.0, 0.0], [0.0, 0.0, 5.0]]
     """
     kernel_dtypes("put_along_axis", arr, _ALONG_DTYPES, "arr")
+    if not isinstance(reduce, str):  # Paddle's argument parser
+        raise TypeError(f"paddle.put_along_axis: 'reduce' must be a str, but received "
+                        f"{type(reduce).__name__} ({reduce!r})")
+    if type(include_self) is not bool:
+        include_self = parser_bool(include_self, "put_along_axis", "include_self")
     return _put_along(arr, indices, values, axis, reduce, include_self, broadcast, "put_along_axis")
 
 
@@ -438,6 +443,9 @@ def index_add(x, index, axis, value, alpha=1, name=None, *, out=None):
         raise ValueError(f"paddle.index_add: 'index' must be 1-D, but received shape "
                          f"{list(idx.shape)}")
     idx = bound_index(idx, x.shape[a], "index_add", ValueError)
+    if not isinstance(value, torch.Tensor):  # Paddle's argument parser takes only a Tensor
+        raise ValueError(f"paddle.index_add: argument 'value' must be a Tensor, but received "
+                         f"{type(value).__name__}")
     _same_dtype(x, value, "index_add", "value")
     want = list(x.shape)
     want[a] = idx.numel()
@@ -460,13 +468,25 @@ def index_add(x, index, axis, value, alpha=1, name=None, *, out=None):
 
 @defop(paddle_types=("index_fill", "pd_op.index_fill"), inplace=True)
 def index_fill(x, index, axis, value, name=None):
-    """Set the entries at positions ``index`` along ``axis`` to the scalar ``value``.
+    """Set the entries at positions ``index`` along ``axis`` to ``value``.
+
+    Args:
+        x (Tensor): the input.
+        index (Tensor): 1-D int32/int64 positions along ``axis``.
+        axis (int): the axis the positions index.
+        value (float|Tensor|list|numpy.ndarray): a number or 0-D Tensor; other data is
+            converted to ``x``'s dtype (as ``paddle.to_tensor``) and broadcast over the
+            selected slices (``axis`` moved first, as Paddle's transposed ``index_put``).
 
     Examples:
         >>> import pagaie as paddle
         >>> paddle.index_fill(paddle.zeros([2, 2]), paddle.to_tensor([0]), 1, 5.0).tolist()
         [[5.0, 0.0], [5.0, 0.0]]
+        >>> paddle.index_fill(paddle.zeros([2, 2]), paddle.to_tensor([0]), 0, [1.0, 2.0]).tolist()
+        [[1.0, 2.0], [0.0, 0.0]]
     """
+    if isinstance(axis, bool):  # it passes Paddle's int check, then transpose's parser refuses it
+        raise TypeError(f"paddle.index_fill: 'axis' must be an int, but received bool ({axis})")
     a = axis_arg(axis, x.dim(), "index_fill", bad=ValueError)  # Paddle: ValueError for both
     idx = check_index(index, "index_fill")
     if idx.dim() == 0:  # Paddle's InvalidArgument
@@ -479,6 +499,24 @@ def index_fill(x, index, axis, value, name=None):
                              f"received a Tensor of shape {list(value.shape)}")
         value = _complex_fill_value(x, value, "index_fill")
         _same_dtype(x, value, "index_fill", "value")
+    elif not isinstance(value, (bool, int, float)) and not (isinstance(value, complex) and x.is_complex()):
+        # Paddle converts other data with to_tensor(value, dtype=x.dtype) (a complex number
+        # for a real x loses its imaginary part), then index_put broadcasts it
+        v = _from_data(value, x.dtype, "index_fill").to(x.device)
+        if v.dim() == 0:
+            return torch.index_fill(x, a, idx, v)
+        if not idx.numel():
+            return x.clone()
+        xt = x.transpose(0, a)
+        want = [idx.numel()] + list(xt.shape[1:])
+        try:
+            v = v.broadcast_to(want)
+        except RuntimeError:
+            raise ValueError(f"paddle.index_fill: 'value' of shape {list(v.shape)} cannot be "
+                             f"broadcast to the filled slices' shape {want}") from None
+        r = xt.clone()
+        r[idx] = v
+        return r.transpose(0, a)
     return torch.index_fill(x, a, idx, value)
 
 
@@ -499,6 +537,8 @@ def index_put(x, indices, value, accumulate=False, name=None):
     if not isinstance(value, _T):
         raise ValueError(f"paddle.index_put: argument 'value' (position 2) must be Tensor, but got "
                          f"{type(value).__name__}")
+    if type(accumulate) is not bool:
+        accumulate = parser_bool(accumulate, "index_put", "accumulate")
     value = _complex_fill_value(x, value, "index_put")
     _same_dtype(x, value, "index_put", "value")
     if indices and all(t.dim() == 0 for t in indices):   # Paddle's InvalidArgument

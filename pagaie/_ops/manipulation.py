@@ -624,7 +624,12 @@ def moveaxis(x, source, destination, name=None):
         if len(v) != len(set(v)):
             raise ValueError(f"paddle.moveaxis: each element of '{arg}' must be unique, but "
                              f"received {v}")
-    # Paddle asserts both the type and the range of each axis
+    # Paddle asserts both the type and the range of each axis (a bool passes its int check:
+    # as a source axis it reaches transpose's int-list parser, TypeError, as a destination
+    # it counts as an int)
+    if any(isinstance(a, bool) for a in src):
+        raise TypeError(f"paddle.moveaxis: 'source' must hold ints, but received {source!r}")
+    dst = [int(a) if isinstance(a, bool) else a for a in dst]
     src = [axis_arg(a, x.dim(), "moveaxis", "source", low=AssertionError, high=AssertionError,
                     bad=AssertionError, rank0=0) for a in src]
     dst = [axis_arg(a, x.dim(), "moveaxis", "destination", low=AssertionError,
@@ -726,6 +731,8 @@ def expand_as(x, y, name=None, *, out=None):
         paddle.Size([2, 3])
     """
     kernel_dtypes("expand_as", x, _EXPAND_AS_DTYPES)
+    if not isinstance(y, torch.Tensor):  # Paddle's argument parser takes only a Tensor (not an array)
+        raise ValueError(f"paddle.expand_as: argument 'y' must be a Tensor, but received {type(y).__name__}")
     r = x.expand(_expand_shape(x, list(y.shape), "expand_as")).clone()  # a new tensor, as Paddle (not a view of x)
     return r if out is None else write_out(out, r)
 
@@ -776,6 +783,9 @@ def broadcast_tensors(input, name=None):
             f"{type(input).__name__}")
         err.static_type = TypeError
         raise err
+    if not input:
+        raise ValueError("paddle.broadcast_tensors: argument 'input' must be a list of Tensors, but "
+                         "received an empty list")
     for i, t in enumerate(input):
         if not isinstance(t, torch.Tensor):
             raise ValueError(f"paddle.broadcast_tensors: argument 'input' must be a list of Tensors, "
@@ -931,7 +941,13 @@ def repeat_interleave(x, repeats, axis=None, name=None, *, output_size=None):
                          f"{repeats}")
     else:
         repeats = int(repeats)
-    return torch.repeat_interleave(x, repeats, dim=axis, output_size=output_size)
+    r = torch.repeat_interleave(x, repeats, dim=axis)
+    if output_size is not None and output_size != r.shape[axis]:
+        # (Paddle takes the size unchecked: a shorter result, or one padded with whatever
+        # memory holds; pagaie refuses a wrong one)
+        raise ValueError(f"paddle.repeat_interleave: 'output_size' must be the length of the "
+                         f"repeated axis ({r.shape[axis]}), but received {output_size}")
+    return r
 
 
 # ---- reordering ---------------------------------------------------------------------------
@@ -1001,6 +1017,8 @@ def rot90(x, k=1, axes=[0, 1], name=None):  # noqa: B006 (Paddle's default)
         >>> paddle.rot90(paddle.to_tensor([[1, 2], [3, 4]])).tolist()
         [[2, 4], [1, 3]]
     """
+    if isinstance(k, str):  # (Paddle fails formatting its check of k: TypeError)
+        raise TypeError(f"paddle.rot90: 'k' must be an int, but received str ({k!r})")
     if len(axes) != 2:
         raise ValueError(f"paddle.rot90: 'axes' must have 2 elements, but received {axes}")
     a = norm_axes(list(axes), x.dim(), "rot90", "axes")
@@ -1106,7 +1124,16 @@ def as_strided(x, shape, stride, offset=0, name=None):
         >>> paddle.as_strided(paddle.arange(6.0), [2, 2], [1, 2]).tolist()
         [[0.0, 2.0], [1.0, 3.0]]
     """
-    shape, stride = int_list(shape), int_list(stride)
+    def ints(v: Any, arg: str) -> list[int]:
+        # Paddle's parser: a list or tuple of ints (an int is one, None none)
+        if v is None:
+            return []
+        if isinstance(v, (bool, float, str)):
+            raise TypeError(f"paddle.as_strided: '{arg}' must be a list or tuple of ints, but "
+                            f"received {type(v).__name__}")
+        return int_entries(v, "as_strided", arg)
+
+    shape, stride = ints(shape, "shape"), ints(stride, "stride")
     try:
         return torch.as_strided(x, shape, stride, int(offset) // x.element_size())
     except RuntimeError:

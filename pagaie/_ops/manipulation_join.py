@@ -193,12 +193,18 @@ def dstack(x, name=None):
 
 def _column_stack_bad_input(x: Any) -> None:
     """Paddle's column_stack iterates over ``x`` and reads each entry's ``ndim`` (a numpy
-    array's ``numel``): a number or None is its TypeError (not iterable), anything else that
-    holds no Tensors (a numpy array, a string, nested lists) its AttributeError."""
+    array's ``numel``, where it has fewer than 2 axes): a number or None is its TypeError (not
+    iterable), a list whose arrays all have 2 axes or more reaches concat's argument parser
+    (ValueError), anything else that holds no Tensors (a 1-D numpy array, a string, nested
+    lists) is its AttributeError."""
     kind = type(x).__name__
     if x is None or isinstance(x, (int, float, complex)):
         raise TypeError(f"paddle.column_stack: 'x' must be a list or tuple of Tensors, but received "
                         f"{kind} (not iterable)")
+    if isinstance(x, (list, tuple)) and all(type(t) is _T or (isinstance(t, np.ndarray) and t.ndim >= 2)
+                                            for t in x):
+        raise ValueError(f"paddle.column_stack: 'x' must be a list or tuple of Tensors, but received "
+                         f"a {kind} holding numpy arrays")
     raise AttributeError(f"paddle.column_stack: 'x' must be a list or tuple of Tensors, but received "
                          f"{kind}")
 

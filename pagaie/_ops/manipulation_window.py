@@ -7,7 +7,7 @@ import torch
 
 from pagaie._core.registry import defop
 from pagaie._core.tensor import Tensor
-from pagaie._ops._helpers import axis_arg, kernel_dtypes, norm_axis, shape_arg as _shape, write_out
+from pagaie._ops._helpers import axis_arg, kernel_dtypes, norm_axis, parser_ints, shape_arg as _shape, write_out
 from pagaie._ops.manipulation import check_int_array, view_results
 
 __all__ = ["atleast_1d", "atleast_2d", "atleast_3d", "crop", "narrow", "unfold", "diagonal"]
@@ -128,6 +128,10 @@ def narrow(input, dim, start, length):
                                  f"tensor, but received shape {list(start.shape)} and dtype "
                                  f"{str(start.dtype).replace('torch.', '')}")
         start = int(start.item())
+    elif isinstance(start, bool):  # (Paddle computes with it as an int)
+        start = int(start)
+    if type(length) is not int:
+        parser_ints("narrow", length=length)
     if input.dim() == 0:
         raise AssertionError("paddle.narrow: 'input' must have at least 1 dimension, but "
                              "received a 0-D tensor")
@@ -186,5 +190,7 @@ def diagonal(x, offset=0, axis1=0, axis2=1, name=None, *, out=None):
     a2 = axis_arg(axis2, x.dim(), "diagonal", "axis2", low=IndexError, high=IndexError)
     if a1 == a2:
         raise ValueError(f"paddle.diagonal: 'axis1' and 'axis2' must differ, but both are {axis1}")
+    if type(offset) is not int:
+        parser_ints("diagonal", offset=offset)
     r = torch.diagonal(x, int(offset), a1, a2)
     return r if out is None else write_out(out, r)

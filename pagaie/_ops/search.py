@@ -9,7 +9,7 @@ import torch
 
 from pagaie._core.registry import NoKernelError, defop
 from pagaie._core.tensor import Tensor
-from pagaie._ops._helpers import (ALL_DTYPES, int_only_in_programs, kernel_dtypes, norm_axis, parsed_dtype, parser_bool, scalar_axis, scalar_of,
+from pagaie._ops._helpers import (ALL_DTYPES, int_only_in_programs, kernel_dtypes, norm_axis, parsed_dtype, parser_bool, parser_ints, scalar_axis, scalar_of,
                                   torch_dtype, write_out)
 
 __all__ = ["argmax", "argmin", "argsort", "argwhere", "bucketize", "kthvalue", "mode", "msort",
@@ -594,8 +594,10 @@ def kthvalue(x, k, axis=None, keepdim=False, name=None):
         (3.0, 2)
     """
     dim = -1 if axis is None else _one_axis(axis, x.dim(), "kthvalue")
-    if isinstance(k, float):
-        raise TypeError(f"paddle.kthvalue: 'k' must be an int, but received float {k}")
+    if not isinstance(k, torch.Tensor):
+        parser_ints("kthvalue", k=k)
+    if type(keepdim) is not bool:
+        keepdim = parser_bool(keepdim, "kthvalue", "keepdim")
     k = int(scalar_of(k))
     kernel_dtypes("kthvalue", x, _KTHVALUE_DTYPES)
     n = x.shape[dim] if x.dim() else 1
@@ -631,6 +633,8 @@ def mode(x, axis=-1, keepdim=False, name=None):
         2.0
     """
     kernel_dtypes("mode", x, _MODE_DTYPES)
+    if type(keepdim) is not bool:  # read by Paddle's C++ parser (None is False)
+        keepdim = parser_bool(keepdim, "mode", "keepdim")
     dim = _one_axis(axis, x.dim(), "mode")
     if x.dim() == 0 and keepdim and axis >= 0:  # Paddle's kernel then checks a 0-size axis
         raise ValueError(f"paddle.mode: a 0-D input with keepdim=True takes axis=-1 only, but "

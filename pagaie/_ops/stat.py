@@ -178,6 +178,8 @@ def _check_median_mode(api, mode):
 
 def _median(x, axis, keepdim, mode, api, ignore_nan):
     _check_median_mode(api, mode)
+    if type(keepdim) is not bool:  # read by Paddle's C++ parser
+        keepdim = parser_bool(keepdim, api, "keepdim")
     if ignore_nan and isinstance(axis, _T):
         axis = _tensor_axis(axis)
     if ignore_nan and type(axis) is not int and isinstance(axis, numbers.Integral) \
@@ -578,10 +580,18 @@ def histogram(input, bins=100, min=0.0, max=0.0, weight=None, density=False, nam
         [2, 1, 1]
     """
     bins = _int_bins(bins, "histogram")
+    if weight is not None and not isinstance(weight, torch.Tensor):  # Paddle's argument parser
+        raise ValueError(f"paddle.histogram: argument 'weight' must be a Tensor, but received "
+                         f"{type(weight).__name__}")
     if weight is not None and weight.dtype is not input.dtype:
         raise ValueError(f"paddle.histogram: 'weight' must have the dtype of 'input' ({dtype_name(input)}), "
                          f"but received {dtype_name(weight)}")
     kernel_dtypes("histogram", input, _HISTOGRAM_DTYPES, "input")
+    if type(density) is not bool:
+        density = parser_bool(density, "histogram", "density")
+    for arg, v in (("min", min), ("max", max)):
+        if isinstance(v, str):  # Paddle's argument parser wants a number
+            raise TypeError(f"paddle.histogram: '{arg}' must be a number, but received str ({v!r})")
     if input.numel() == 0:  # Paddle's shortcut: zeros of the input's dtype, whatever the options
         if float(min) > float(max):
             raise ValueError(f"paddle.histogram: 'max' must be larger or equal to 'min', but "
@@ -666,13 +676,27 @@ def histogramdd(x, bins=10, ranges=None, density=False, weights=None, name=None)
     if density and _is_int(x):  # Paddle divides the integer counts by float volumes: TypeError
         raise TypeError(f"paddle.histogramdd: density=True needs a float 'x', but received "
                         f"{dtype_name(x)}")
+    if isinstance(bins, bool):  # an int to Paddle
+        bins = int(bins)
+    if not isinstance(bins, (int, list, tuple)):
+        raise ValueError(f"paddle.histogramdd: 'bins' must be an int, a list of ints or a list of "
+                         f"Tensors, but received {type(bins).__name__}")
     if isinstance(bins, (list, tuple)):
         if len(bins) != d:
             raise AssertionError(f"paddle.histogramdd: 'bins' must have {d} entries (the last dimension of x), "
                                  f"but received {len(bins)}")
+        if not all(type(b) is _T for b in bins) and not all(isinstance(b, int) for b in bins):
+            raise ValueError(f"paddle.histogramdd: the entries of 'bins' must all be ints or all "
+                             f"Tensors, but received {bins}")
+    counts = [bins] * d if isinstance(bins, int) else [b for b in bins if isinstance(b, int)]
+    if any(b <= 0 for b in counts):
+        raise ValueError(f"paddle.histogramdd: the bin counts must be positive, but received {bins}")
     if ranges is not None and len(ranges) != 2 * d:
         raise AssertionError(f"paddle.histogramdd: 'ranges' must have {2 * d} values (a min and a max per "
                              f"dimension), but received {len(ranges)}")
+    if ranges is not None and any(float(lo) > float(hi) for lo, hi in zip(ranges[0::2], ranges[1::2])):
+        raise ValueError(f"paddle.histogramdd: each min of 'ranges' must not exceed its max, but "
+                         f"received {list(ranges)}")
     if weights is not None and weights.dtype != x.dtype:
         raise AssertionError(f"paddle.histogramdd: 'weights' must have the dtype of 'x' "
                              f"({dtype_name(x)}), but received {dtype_name(weights)}")
@@ -743,6 +767,9 @@ def _scalar_int(v, api: str, arg: str) -> int:
     return n
 
 
+_BINCOUNT_WEIGHTS = F32_F64 | {torch.int32, torch.int64}
+
+
 @defop(paddle_types=("bincount",), differentiable=False)
 def bincount(x, weights=None, minlength=0, name=None):
     """Count occurrences of each non-negative integer in the 1-D tensor ``x``.
@@ -760,9 +787,12 @@ def bincount(x, weights=None, minlength=0, name=None):
     if x.dtype not in (torch.int32, torch.int64):  # (int8, int16 and uint8 are refused too)
         raise TypeError(f"paddle.bincount: the elements of 'x' must be int32 or int64 integers, but "
                         f"received {dtype_name(x)}")
-    if weights is not None and weights.dtype is torch.bool:  # no Paddle kernel
-        raise RuntimeError("paddle.bincount: bool 'weights' are not supported; cast them to a "
-                           "numeric dtype first")
+    if weights is not None and not isinstance(weights, torch.Tensor):  # Paddle's argument parser
+        raise ValueError(f"paddle.bincount: argument 'weights' must be a Tensor, but received "
+                         f"{type(weights).__name__}")
+    if weights is not None and weights.dtype not in _BINCOUNT_WEIGHTS:  # no Paddle kernel
+        raise NoKernelError(f"paddle.bincount: 'weights' of dtype {dtype_name(weights)} is not "
+                            "supported (Paddle's kernel takes float32, float64, int32, int64)")
     if x.dim() != 1:
         raise ValueError(f"paddle.bincount: 'x' must be a 1-D tensor, but received shape {list(x.shape)}")
     if x.numel() and int(x.min()) < 0:
