@@ -45,7 +45,7 @@ def normalize(img: Tensor, mean: Any, std: Any, data_format: str = "CHW") -> Ten
     Examples:
         >>> import pagaie as paddle
         >>> from pagaie.vision.transforms import functional_tensor as F_t
-        >>> F_t.normalize(paddle.full([3, 1, 1], 2.0), [1, 1, 1], [2, 2, 2]).flatten().tolist()
+        >>> F_t.normalize(paddle.full([3, 1, 1], 2.0), [1.0, 1.0, 1.0], [2.0, 2.0, 2.0]).flatten().tolist()
         [0.5, 0.5, 0.5]
     """
     return _run("normalize", img, mean, std, data_format)
