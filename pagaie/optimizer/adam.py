@@ -7,7 +7,7 @@ from typing import Any, Sequence
 import torch
 
 from pagaie._core.tensor import Tensor
-from pagaie.optimizer.optimizer import SPARSE_GRAD, Optimizer, _check_range, _flag, _in_dtype, _scalar
+from pagaie.optimizer.optimizer import SPARSE_GRAD, Optimizer, _check_range, _flag, _in_dtype, _low_precision_note, _scalar
 
 __all__ = ["Adam"]
 
@@ -48,6 +48,8 @@ class Adam(Optimizer):
         >>> [round(v, 4) for v in w.tolist()]
         [0.9, -0.9]
     """
+
+    _low_precision_warning = _low_precision_note("FP16 or BF16", "Adam")
 
     _acc_names = ("moment1", "moment2", "moment2_max", "beta1_pow_acc", "beta2_pow_acc")
 
