@@ -81,3 +81,29 @@ def test_overridden_weight_decay_is_logged(decay, grouped):
         root.setLevel(level)
     assert logs[1] == logs[0]
     assert bool(logs[1]) == (decay is not None and not grouped)
+
+
+def _lazy_run(mod, lazy, sparse=True):
+    """Per step, which rows of an Embedding's weight and moment1 changed, and the weight."""
+    emb = mod.nn.Embedding(4, 2, sparse=sparse)
+    emb.weight.set_value(mod.ones([4, 2]))
+    opt = mod.optimizer.Adam(0.1, parameters=emb.parameters(), lazy_mode=lazy)
+    changed, prev_w, prev_m = [], emb.weight.numpy().copy(), 0.0
+    for ids in ([0, 2], [1], [2, 2]):
+        (emb(mod.to_tensor(ids)) * mod.to_tensor([[1.0, 2.0]])).sum().backward()
+        opt.step()
+        opt.clear_grad()
+        w = emb.weight.numpy().copy()
+        m = next(v for k, v in opt.state_dict().items() if "moment1" in k).numpy().copy()
+        changed.append(((w != prev_w).any(1).tolist(), (m != prev_m).any(1).tolist()))
+        prev_w, prev_m = w, m
+    return changed, prev_w
+
+
+@pytest.mark.parametrize("lazy", [False, True])
+def test_adam_lazy_mode_updates_only_looked_up_rows(lazy):
+    got, w = _lazy_run(pagaie, lazy)
+    assert got == _lazy_run(paddle, lazy)[0]
+    if not lazy:  # without lazy mode a row-sparse gradient updates as a dense one does
+        import numpy as np
+        np.testing.assert_allclose(w, _lazy_run(paddle, False, sparse=False)[1], rtol=1e-6)
