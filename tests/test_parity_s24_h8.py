@@ -1,8 +1,10 @@
-"""Optimizers against Paddle 3.3.1: the float16/bfloat16 accumulation warning and the
-INFO log when a parameter's own regularizer overrides the optimizer's weight_decay."""
+"""Optimizers against Paddle 3.3.1: the float16/bfloat16 accumulation warning, the INFO log
+when a parameter's own regularizer overrides the optimizer's weight_decay, and Adam's
+lazy_mode over the row-sparse gradient of an Embedding(sparse=True)."""
 import logging
 import warnings
 
+import numpy as np
 import pytest
 
 paddle = pytest.importorskip("paddle")
@@ -105,5 +107,4 @@ def test_adam_lazy_mode_updates_only_looked_up_rows(lazy):
     got, w = _lazy_run(pagaie, lazy)
     assert got == _lazy_run(paddle, lazy)[0]
     if not lazy:  # without lazy mode a row-sparse gradient updates as a dense one does
-        import numpy as np
         np.testing.assert_allclose(w, _lazy_run(paddle, False, sparse=False)[1], rtol=1e-6)
