@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from typing import Any, Sequence
 
-from pagaie.optimizer.optimizer import Optimizer, _f32
+from pagaie.optimizer.optimizer import Optimizer, _f32, _low_precision_note
 
 __all__ = ["Adadelta"]
 
@@ -35,6 +35,8 @@ class Adadelta(Optimizer):
         >>> round(w.item(), 5)
         0.99553
     """
+
+    _low_precision_warning = _low_precision_note("FP16/BF16", "Lars")
 
     _acc_names = ("_avg_squared_grad", "_avg_squared_update")
     _acc_in_param_dtype = True  # float16/bfloat16 parameters keep float16/bfloat16 state

@@ -6,7 +6,7 @@ from typing import Any, Sequence
 import torch
 
 from pagaie._core.tensor import Tensor
-from pagaie.optimizer.optimizer import Optimizer, _f32
+from pagaie.optimizer.optimizer import Optimizer, _f32, _low_precision_note
 
 __all__ = ["Adagrad"]
 
@@ -33,6 +33,8 @@ class Adagrad(Optimizer):
         >>> round(w.item(), 4)
         0.9
     """
+
+    _low_precision_warning = _low_precision_note("FP16/BF16", "Momentum")
 
     _acc_names = ("moment",)
 

@@ -7,7 +7,7 @@ from typing import Any, Sequence
 import torch
 
 from pagaie._core.tensor import Tensor
-from pagaie.optimizer.optimizer import SPARSE_GRAD, Optimizer, _check_range, _flag, _in_dtype, _scalar
+from pagaie.optimizer.optimizer import SPARSE_GRAD, Optimizer, _check_range, _flag, _in_dtype, _low_precision_note, _scalar
 
 __all__ = ["Adam"]
 
@@ -31,8 +31,10 @@ class Adam(Optimizer):
         parameters (list|tuple|None): the Tensors to update, or parameter groups (dicts).
         weight_decay (float|L1Decay|L2Decay|None, optional): regularization. Default None.
         grad_clip (ClipGradBase|None, optional): gradient clipping. Default None.
-        lazy_mode (bool, optional): update only rows present in sparse gradients; dense
-            gradients update everything either way. Default False.
+        lazy_mode (bool, optional): for a parameter with row-sparse gradients (the weight
+            of an ``Embedding(sparse=True)``), update only the rows looked up in the step
+            (rows whose gradient is not all zero): the other rows keep their values and
+            moments. Other parameters are updated in full either way. Default False.
         multi_precision (bool, optional): float32 master weights for low-precision parameters.
         use_multi_tensor (bool, optional): accepted for compatibility; updates are always
             batched over a group's tensors. Default False.
@@ -48,6 +50,8 @@ class Adam(Optimizer):
         >>> [round(v, 4) for v in w.tolist()]
         [0.9, -0.9]
     """
+
+    _low_precision_warning = _low_precision_note("FP16 or BF16", "Adam")
 
     _acc_names = ("moment1", "moment2", "moment2_max", "beta1_pow_acc", "beta2_pow_acc")
 
@@ -106,9 +110,17 @@ class Adam(Optimizer):
         """Hook for decoupled weight decay (AdamW)."""
 
     def _update(self, params, grads, states, lrs, hp, tensors) -> None:
+        if _flag(hp["lazy_mode"], f"{type(self).__name__}'s lazy_mode"):
+            kept = _untouched_rows(params, grads, states, tensors)
+            self._adam_rule(params, grads, states, lrs, hp, tensors)
+            for t, rows, saved in kept:
+                t[rows] = saved
+        else:
+            self._adam_rule(params, grads, states, lrs, hp, tensors)
+
+    def _adam_rule(self, params, grads, states, lrs, hp, tensors) -> None:
         dt = params[0].dtype
         b1, b2, eps = (_in_dtype(_scalar(hp[k]), dt) for k in ("beta1", "beta2", "epsilon"))
-        _flag(hp["lazy_mode"], f"{type(self).__name__}'s lazy_mode")
         _flag(self._amsgrad, f"{type(self).__name__}'s amsgrad")
         b1p_t = [st["beta1_pow_acc"] for st in states]
         b2p_t = [st["beta2_pow_acc"] for st in states]
@@ -133,3 +145,19 @@ class Adam(Optimizer):
         torch._foreach_addcdiv_(params, m1, denom, steps)
         torch._foreach_mul_(b1p_t, b1)
         torch._foreach_mul_(b2p_t, b2)
+
+
+def _untouched_rows(params, grads, states, tensors) -> list:
+    """For lazy mode: the rows of each row-sparse parameter (and of its per-element
+    moments) that the step's gradient does not touch, with their current values, as
+    ``(tensor, row_mask, saved_rows)`` to put back after the update."""
+    kept = []
+    for p, g, st, t in zip(params, grads, states, tensors):
+        if not getattr(t, SPARSE_GRAD, False) or p.dim() == 0:
+            continue
+        rows = ~g.reshape(g.shape[0], -1).ne(0).any(dim=1)
+        if not bool(rows.any()):
+            continue
+        for x in (p, *(v for v in st.values() if v.shape == p.shape)):
+            kept.append((x, rows, x[rows].clone()))
+    return kept

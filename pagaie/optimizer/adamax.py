@@ -6,7 +6,7 @@ from typing import Any, Sequence
 import torch
 
 from pagaie._core.tensor import Tensor
-from pagaie.optimizer.optimizer import Optimizer, _check_range, _f32, _in_dtype, _scalar
+from pagaie.optimizer.optimizer import Optimizer, _check_range, _f32, _in_dtype, _low_precision_note, _scalar
 
 __all__ = ["Adamax"]
 
@@ -38,6 +38,8 @@ class Adamax(Optimizer):
         >>> round(w.item(), 4)
         0.9
     """
+
+    _low_precision_warning = _low_precision_note("FP16/BF16", "Adam")
 
     _acc_names = ("moment", "inf_norm", "beta1_pow_acc")
 

@@ -6,7 +6,7 @@ from typing import Any, Sequence
 import torch
 
 from pagaie._core.tensor import Tensor
-from pagaie.optimizer.optimizer import Optimizer
+from pagaie.optimizer.optimizer import Optimizer, _low_precision_note
 
 __all__ = ["ASGD"]
 
@@ -37,6 +37,8 @@ class ASGD(Optimizer):
         >>> round(w.item(), 4)
         0.9
     """
+
+    _low_precision_warning = _low_precision_note("FP16/BF16", "Adam")
 
     _acc_names = ("d", "y", "m")
 

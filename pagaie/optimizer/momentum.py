@@ -5,7 +5,7 @@ from typing import Any, Sequence
 
 import torch
 
-from pagaie.optimizer.optimizer import Optimizer, _f32
+from pagaie.optimizer.optimizer import Optimizer, _f32, _low_precision_note
 from pagaie.regularizer import L2Decay
 
 __all__ = ["Momentum"]
@@ -55,6 +55,8 @@ class Momentum(Optimizer):
         >>> round(w.item(), 6)
         0.71
     """
+
+    _low_precision_warning = _low_precision_note("FP16/BF16", "Momentum")
 
     _acc_names = ("velocity",)
     _acc_in_param_dtype = True  # float16/bfloat16 parameters keep float16/bfloat16 state

@@ -4,7 +4,7 @@ from __future__ import annotations
 from typing import Any, Sequence
 
 from pagaie._core.tensor import Tensor
-from pagaie.optimizer.optimizer import Optimizer, _check_range, _f32, _scalar
+from pagaie.optimizer.optimizer import Optimizer, _check_range, _f32, _low_precision_note, _scalar
 
 __all__ = ["NAdam"]
 
@@ -37,6 +37,8 @@ class NAdam(Optimizer):
         >>> round(w.item(), 4)
         0.8944
     """
+
+    _low_precision_warning = _low_precision_note("FP16", "Lars")
 
     _acc_names = ("momentum_decay_pow", "beta2_pow", "mu_product", "moment1", "moment2")
 

@@ -13,6 +13,8 @@ as ``grad_clip([(param, grad), ...])`` and returning the list of ``(param, new_g
 """
 from __future__ import annotations
 
+import logging
+import warnings
 from collections import defaultdict
 from typing import Any, Sequence
 
@@ -159,6 +161,8 @@ class Optimizer:
                              f"the weight_decay {weight_decay} has nothing to apply to")
         self._name = name
         self.helper = None  # Paddle's static-graph layer helper; None in dynamic mode
+        if weight_decay is not None and self._parameter_list and not isinstance(self._parameter_list[0], dict):
+            _note_overridden_decay(self._parameter_list, weight_decay)
         if not isinstance(learning_rate, (float, LRScheduler)):
             raise TypeError("paddle.optimizer: learning rate should be float or LRScheduler, "
                             f"but received {type(learning_rate).__name__}")
@@ -399,6 +403,10 @@ class Optimizer:
             self._master_weights[param.name] = mw
         return mw
 
+    # What Paddle warns when a float16/bfloat16 parameter is updated without float32 master
+    # weights (see _low_precision_note); None: no warning (Lamb).
+    _low_precision_warning: str | None = None
+
     # Paddle keeps some algorithms' accumulators in the parameter's own dtype (float16 /
     # bfloat16 too: Momentum without master weights, Adagrad, Adadelta, RMSProp); the others
     # accumulate in float32 for low-precision parameters.
@@ -421,9 +429,14 @@ class Optimizer:
             if p.name in self._already_create_accumulator:
                 continue
             target = self._create_master_weight(p) if self._use_master(p) else p
+            if target is p and p._t.dtype in _LOW_PRECISION and self._low_precision_warning:
+                warnings.warn(self._low_precision_warning)
             self._creating_param_dtype = p._t.dtype  # the parameter's own dtype (not its master's)
             self._init_state(target, hp)
-            self._already_create_accumulator.add(p.name)
+            if self._acc_names or target is not p:
+                # as in Paddle, a parameter with no state to create (SGD without master
+                # weights) is looked at again at every step, and warned about again
+                self._already_create_accumulator.add(p.name)
 
     def _param_state(self, p: Tensor) -> dict[str, torch.Tensor]:
         """The accumulators of ``p`` as torch tensors, keyed by their short names."""
@@ -914,6 +927,23 @@ class Optimizer:
 
     def _get_auxiliary_var(self, key: str) -> Any:
         return self._auxiliary_vars.get(key)
+
+
+def _note_overridden_decay(params: list, weight_decay: Any) -> None:
+    """Log (at INFO level, once) that a parameter's own ``regularizer`` wins over the
+    optimizer's ``weight_decay``, as Paddle does."""
+    if any(getattr(p, "regularizer", None) is not None for p in params):
+        logging.info("If regularizer of a Parameter has been set by 'paddle.ParamAttr' or "
+                     "'static.WeightNormParamAttr' already. The weight_decay"
+                     f"[{weight_decay}] in Optimizer will not take effect, and it will only "
+                     "be applied to other Parameters!")
+
+
+def _low_precision_note(dtypes: str, optimizer: str) -> str:
+    """The warning Paddle gives when an algorithm accumulates in float16/bfloat16
+    (``dtypes`` and ``optimizer`` are worded per algorithm, as in Paddle)."""
+    return (f"Accumulating with {dtypes} in optimizer can lead to poor accuracy or slow "
+            f"convergence.Consider using multi_precision=True option of the {optimizer} optimizer.")
 
 
 def _check_grad(api: str, param: Tensor, grad: Any) -> None:

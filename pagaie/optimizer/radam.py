@@ -5,7 +5,7 @@ import math
 from typing import Any, Sequence
 
 from pagaie._core.tensor import Tensor
-from pagaie.optimizer.optimizer import Optimizer, _check_range, _f32, _scalar
+from pagaie.optimizer.optimizer import Optimizer, _check_range, _f32, _low_precision_note, _scalar
 
 __all__ = ["RAdam"]
 
@@ -34,6 +34,8 @@ class RAdam(Optimizer):
         >>> round(w.item(), 4)
         0.9
     """
+
+    _low_precision_warning = _low_precision_note("FP16", "Lars")
 
     _acc_names = ("beta1_pow", "beta2_pow", "rho", "moment1", "moment2")
 

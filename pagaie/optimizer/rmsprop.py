@@ -5,7 +5,7 @@ from typing import Any, Sequence
 
 import torch
 
-from pagaie.optimizer.optimizer import Optimizer, _check_range, _f32, _flag
+from pagaie.optimizer.optimizer import Optimizer, _check_range, _f32, _flag, _low_precision_note
 
 __all__ = ["RMSProp"]
 
@@ -40,6 +40,8 @@ class RMSProp(Optimizer):
         >>> round(w.item(), 4)
         0.5528
     """
+
+    _low_precision_warning = _low_precision_note("FP16", "Lars")
 
     _acc_names = ("momentum", "mean_square", "mean_grad")
     _acc_in_param_dtype = True  # float16/bfloat16 parameters keep float16/bfloat16 state

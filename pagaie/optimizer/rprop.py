@@ -7,7 +7,7 @@ import torch
 
 from pagaie._core.tensor import Tensor
 from pagaie.optimizer.lr import LRScheduler
-from pagaie.optimizer.optimizer import Optimizer
+from pagaie.optimizer.optimizer import Optimizer, _low_precision_note
 
 __all__ = ["Rprop"]
 
@@ -36,6 +36,8 @@ class Rprop(Optimizer):
         >>> round(w.item(), 4)
         0.9
     """
+
+    _low_precision_warning = _low_precision_note("FP16/BF16", "Adam")
 
     _acc_names = ("prevs", "learning_rates")
     _steps_with_lr = False  # the step sizes live in the accumulators; a group's rate is unused

@@ -5,7 +5,7 @@ from typing import Any, Sequence
 
 import torch
 
-from pagaie.optimizer.optimizer import Optimizer
+from pagaie.optimizer.optimizer import Optimizer, _low_precision_note
 
 __all__ = ["SGD"]
 
@@ -31,6 +31,8 @@ class SGD(Optimizer):
         >>> [round(v, 6) for v in w.tolist()]
         [0.9, 1.8]
     """
+
+    _low_precision_warning = _low_precision_note("FP16/BF16", "Adam")
 
     def __init__(self, learning_rate: Any = 0.001, parameters: Sequence | None = None,
                  weight_decay: Any = None, grad_clip: Any = None, multi_precision: bool = False,
