@@ -138,6 +138,7 @@ class Embedding(Layer):
                 raise ValueError(f"paddle.nn.Embedding: 'padding_idx' must be an int, but received "
                                  f"{type(padding_idx).__name__} {self._padding_idx!r}")
         self._num_embeddings, self._embedding_dim = num_embeddings, embedding_dim
+        self._size = [num_embeddings, embedding_dim]
         self._sparse, self._scale_grad_by_freq, self._name = sparse, scale_grad_by_freq, name
         self._dtype = dtype if dtype is not None else _dt.get_default_dtype()
         self._weight_attr = weight_attr

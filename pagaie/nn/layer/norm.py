@@ -331,15 +331,19 @@ class LayerNorm(Layer):
         self._normalized_shape = shape
         self._epsilon = epsilon
         self._name = name
+        if not elementwise_affine:
+            weight_attr = bias_attr = False
+        elif not bias:
+            bias_attr = False
         self._weight_attr, self._bias_attr, self._device = weight_attr, bias_attr, device
         self._dtype = dtype if dtype is not None else _dt.get_default_dtype()
         numel = [math.prod(shape)]
         self.weight = None
         self.bias = None
-        if elementwise_affine and weight_attr is not False:
+        if weight_attr is not False:
             self.weight = self.create_parameter(numel, attr=weight_attr, dtype=self._dtype,
                                                 default_initializer=_constant(1.0))
-        if elementwise_affine and bias and bias_attr is not False:
+        if bias_attr is not False:
             self.bias = self.create_parameter(numel, attr=bias_attr, dtype=self._dtype,
                                               is_bias=True)
 
@@ -382,16 +386,20 @@ class GroupNorm(Layer):
                              "(expected NCL, NCHW, NCDHW, NLC, NHWC or NDHWC)")
         # as in Paddle, a group count that does not divide the channels fails at forward
         self._num_groups, self._num_channels = num_groups, num_channels
-        self._epsilon, self._data_format, self._name = epsilon, data_format, name
+        # Paddle keeps only the channel position: 'NCHW' (channels first) or 'NHWC'
+        self._data_format = "NCHW" if data_format[1] == "C" else "NHWC"
+        self._epsilon, self._name = epsilon, name
+        if not affine:
+            weight_attr = bias_attr = False
         self._weight_attr, self._bias_attr, self._device = weight_attr, bias_attr, device
         self._dtype = dtype if dtype is not None else _dt.get_default_dtype()
         self.weight = None
         self.bias = None
-        if affine and weight_attr is not False:
+        if weight_attr is not False:
             self.weight = self.create_parameter([num_channels], attr=weight_attr,
                                                 dtype=self._dtype,
                                                 default_initializer=_constant(1.0))
-        if affine and bias_attr is not False:
+        if bias_attr is not False:
             self.bias = self.create_parameter([num_channels], attr=bias_attr, dtype=self._dtype,
                                               is_bias=True)
 
