@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from pagaie._core import dtype as _dt
 from pagaie._ops import nn_loss as _l
 from pagaie._ops import nn_loss_extra as _x
 from pagaie.nn.layer.layers import Layer, kw_alias
@@ -558,6 +559,7 @@ class HSigmoidLoss(Layer):
         self._feature_size, self._num_classes = feature_size, num_classes
         self._is_custom, self._is_sparse = is_custom, is_sparse
         self._weight_attr, self._bias_attr, self._name = weight_attr, bias_attr, name
+        self._dtype = _dt.get_default_dtype()
         rows = num_classes if is_custom else num_classes - 1
         self.weight = self.create_parameter([rows, feature_size], attr=weight_attr)
         self.bias = self.create_parameter([rows, 1], attr=bias_attr, is_bias=True)
@@ -604,6 +606,7 @@ class AdaptiveLogSoftmaxWithLoss(Layer):
                              "an increasing order, where each value is between 1 and n_classes-1")
         self.in_features, self.n_classes = in_features, n_classes
         self._weight_attr, self._bias_attr = weight_attr, bias_attr
+        self._dtype = _dt.get_default_dtype()
         self.cutoffs = cutoffs + [n_classes]
         self.div_value = div_value
         self.is_head_bias = head_bias

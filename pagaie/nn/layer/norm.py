@@ -402,6 +402,10 @@ class GroupNorm(Layer):
         if bias_attr is not False:
             self.bias = self.create_parameter([num_channels], attr=bias_attr, dtype=self._dtype,
                                               is_bias=True)
+        # as Paddle's GroupNorm: a parameter whose attribute has learning rate 0 is frozen
+        for param, attr in ((self.weight, weight_attr), (self.bias, bias_attr)):
+            if param is not None and getattr(attr, "learning_rate", None) == 0.0:
+                param.stop_gradient = True
 
     def forward(self, input: Any) -> Any:
         return _f.group_norm(input, self._num_groups, self._epsilon, self.weight, self.bias,
@@ -426,8 +430,7 @@ class _InstanceNormBase(Layer):
         self._num_features, self._epsilon, self._momentum = num_features, epsilon, momentum
         self._data_format, self._name = data_format, name
         self._weight_attr, self._bias_attr = weight_attr, bias_attr
-        dtype = _dt.get_default_dtype()
-        self._dtype = dtype
+        dtype = _dt.get_default_dtype()   # the parameters' (the Layer's own dtype stays, as Paddle)
         self.scale = None
         self.bias = None
         if weight_attr is not False:
