@@ -550,7 +550,8 @@ class HSigmoidLoss(Layer):
                  name: str | None = None) -> None:
         super().__init__()
         if num_classes < 2 and not is_custom:
-            raise ValueError("num_classes must not be less than 2 with default tree")
+            raise ValueError(f"paddle.nn.HSigmoidLoss: num_classes must not be less than 2 with "
+                             f"the default tree, but received {num_classes}")
         # Paddle prints these two notices (the second one always)
         if is_sparse and not is_custom:
             print("Sparse mode should not be used without custom tree")
@@ -600,10 +601,13 @@ class AdaptiveLogSoftmaxWithLoss(Layer):
                  name: str | None = None) -> None:
         super().__init__()
         cutoffs = list(cutoffs)
-        if (cutoffs != sorted(cutoffs) or min(cutoffs) <= 0 or max(cutoffs) > n_classes - 1
-                or len(set(cutoffs)) != len(cutoffs) or any(int(c) != c for c in cutoffs)):
-            raise ValueError("cutoffs should be a sequence of unique, positive integers sorted in "
-                             "an increasing order, where each value is between 1 and n_classes-1")
+        if (not cutoffs or cutoffs != sorted(cutoffs) or min(cutoffs) <= 0
+                or max(cutoffs) > n_classes - 1 or len(set(cutoffs)) != len(cutoffs)
+                or any(int(c) != c for c in cutoffs)):
+            raise ValueError("paddle.nn.AdaptiveLogSoftmaxWithLoss: cutoffs should be a sequence of "
+                             "unique, positive integers sorted in an increasing order, where each "
+                             f"value is between 1 and n_classes-1 ({n_classes - 1}), but received "
+                             f"{cutoffs}")
         self.in_features, self.n_classes = in_features, n_classes
         self._weight_attr, self._bias_attr = weight_attr, bias_attr
         self._dtype = _dt.get_default_dtype()
