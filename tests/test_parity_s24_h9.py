@@ -172,3 +172,13 @@ def test_constructor_errors(make, exc, words):
     message = str(info.value)
     assert message.startswith("paddle.nn."), message
     assert all(w in message for w in words), message
+
+
+@pytest.mark.parametrize("make", [
+    lambda fw: fw.nn.LSTM(2, 3, 2, "bidirect"),
+    lambda fw: fw.nn.GRU(2, 3, 2, bias_ih_attr=False),
+    lambda fw: fw.nn.SimpleRNN(2, 3, bias_hh_attr=False),
+], ids=["lstm_bi", "gru_no_bias_ih", "rnn_no_bias_hh"])
+def test_rnn_all_weights_in_cudnn_order(make):
+    ours, theirs = _both(lambda fw: [p.name for p in make(fw)._all_weights])
+    assert ours == theirs

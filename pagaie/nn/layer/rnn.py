@@ -630,15 +630,19 @@ class RNNBase(LayerList):
         # Paddle lays out fewer named parameters than the fused kernel reads: its layout step
         # indexes past the list (IndexError), or the kernel later fails on the holes
         self._incomplete_weights = self.could_use_cudnn and len(names) < len(self.parameters())
-        if self._incomplete_weights:
+        if self.could_use_cudnn:
+            # Paddle's cuDNN layout of the named parameters, kept as ``_all_weights``: every
+            # weight, then every bias
             cells = num_layers * self.num_directions
-            for i in range(len(names)):
+            self._all_weights = [None] * len(names)
+            for i, name in enumerate(names):
                 at = (0 if i % 4 < 2 else 2 * cells) + (i // 4) * 2 + i % 2
                 if at >= len(names):
                     raise IndexError(f"paddle.nn.{type(self).__name__}: with bias_ih_attr="
                                      f"{bias_ih_attr} and bias_hh_attr={bias_hh_attr}, the fused "
                                      f"weight layout of {len(names)} named parameters has no "
                                      f"place {at}")
+                self._all_weights[at] = getattr(self, name)
 
     def _cells(self) -> list:
         cells = []
