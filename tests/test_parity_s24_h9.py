@@ -160,8 +160,15 @@ def test_layer_attributes(make, names):
     (lambda fw: fw.nn.HSigmoidLoss(3, 1), ValueError, ["HSigmoidLoss", "num_classes", "1"]),
     (lambda fw: fw.nn.AdaptiveLogSoftmaxWithLoss(8, 10, [6, 3]), ValueError,
      ["AdaptiveLogSoftmaxWithLoss", "cutoffs", "[6, 3]"]),
+    (lambda fw: fw.nn.PixelShuffle(2, "NCL"), ValueError, ["PixelShuffle", "data_format", "NCL"]),
+    (lambda fw: fw.nn.ChannelShuffle(2.0), TypeError, ["ChannelShuffle", "groups", "2.0"]),
+    (lambda fw: fw.nn.InstanceNorm2D(4, weight_attr=False), AssertionError,
+     ["InstanceNorm2D", "weight_attr", "bias_attr"]),
+    (lambda fw: fw.nn.Sequential(("a",)), ValueError, ["Sequential", "('a',)"]),
+    (lambda fw: fw.nn.LayerDict(3), AssertionError, ["LayerDict", "sublayers", "int"]),
 ], ids=["emb_num", "emb_dim", "emb_pad", "lstm_dir", "rnn_act", "cell_act", "gru_hidden",
-        "proj_neg", "proj_big", "mha_div", "mha_heads", "tel_ff", "tdl_act", "hsig", "alsm"])
+        "proj_neg", "proj_big", "mha_div", "mha_heads", "tel_ff", "tdl_act", "hsig", "alsm",
+        "shuffle_format", "shuffle_groups", "instance_norm_attrs", "sequential_pair", "layer_dict"])
 def test_constructor_errors(make, exc, words):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")

@@ -509,13 +509,14 @@ class _Shuffle(Layer):
     def __init__(self, factor: int, data_format: str = "NCHW", name: str | None = None) -> None:
         super().__init__()
         if not isinstance(factor, int):
-            raise TypeError(f"{self._arg} must be int type")
+            raise TypeError(f"paddle.nn.{type(self).__name__}: {self._arg} must be int type, but "
+                            f"received {type(factor).__name__} {factor!r}")
         if self._positive and factor <= 0:
             raise ValueError(f"paddle.nn.{type(self).__name__}: {self._arg} must be positive, "
                              f"but received {factor}")
         if data_format not in ("NCHW", "NHWC"):
-            raise ValueError("Data format should be 'NCHW' or 'NHWC'.But receive data format: "
-                             f"{data_format}")
+            raise ValueError(f"paddle.nn.{type(self).__name__}: data_format should be 'NCHW' or "
+                             f"'NHWC', but received {data_format!r}")
         self.__dict__[f"_{self._arg}"] = factor
         self._data_format, self._name = data_format, name
 

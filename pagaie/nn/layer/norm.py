@@ -425,8 +425,9 @@ class _InstanceNormBase(Layer):
                  name: str | None = None) -> None:
         super().__init__()
         if (weight_attr is False) != (bias_attr is False):
-            raise AssertionError("weight_attr and bias_attr must be set to False at the same time "
-                                 "in InstanceNorm")
+            raise AssertionError(f"paddle.nn.{type(self).__name__}: weight_attr and bias_attr must "
+                                 f"be set to False at the same time, but received weight_attr="
+                                 f"{weight_attr!r} and bias_attr={bias_attr!r}")
         self._num_features, self._epsilon, self._momentum = num_features, epsilon, momentum
         self._data_format, self._name = data_format, name
         self._weight_attr, self._bias_attr = weight_attr, bias_attr
