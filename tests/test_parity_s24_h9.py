@@ -166,9 +166,14 @@ def test_layer_attributes(make, names):
      ["InstanceNorm2D", "weight_attr", "bias_attr"]),
     (lambda fw: fw.nn.Sequential(("a",)), ValueError, ["Sequential", "('a',)"]),
     (lambda fw: fw.nn.LayerDict(3), AssertionError, ["LayerDict", "sublayers", "int"]),
+    (lambda fw: fw.nn.TransformerEncoderLayer(8, 2, 16, bias_attr=[True] * 3), AssertionError,
+     ["TransformerEncoderLayer", "bias_attr", "3"]),
+    (lambda fw: fw.nn.Transformer(8, 2, 1, 1, 16, bias_attr=[True] * 4), AssertionError,
+     ["Transformer", "bias_attr", "4"]),
 ], ids=["emb_num", "emb_dim", "emb_pad", "lstm_dir", "rnn_act", "cell_act", "gru_hidden",
         "proj_neg", "proj_big", "mha_div", "mha_heads", "tel_ff", "tdl_act", "hsig", "alsm",
-        "shuffle_format", "shuffle_groups", "instance_norm_attrs", "sequential_pair", "layer_dict"])
+        "shuffle_format", "shuffle_groups", "instance_norm_attrs", "sequential_pair", "layer_dict",
+        "encoder_layer_attrs", "transformer_attrs"])
 def test_constructor_errors(make, exc, words):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")

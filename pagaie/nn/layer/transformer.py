@@ -24,12 +24,14 @@ __all__ = ["MultiHeadAttention", "TransformerEncoderLayer", "TransformerEncoder"
            "TransformerDecoderLayer", "TransformerDecoder", "Transformer"]
 
 
-def _param_attr_list(param_attr: Any, n: int) -> list:
-    """One ParamAttr (or False) per sub-block: a list is taken as is, a single attr is copied
-    (a name gets the suffix ``_<i>``)."""
+def _param_attr_list(param_attr: Any, n: int, api: str, arg: str) -> list:
+    """One ParamAttr (or False) per sub-block of layer ``api``: a list is taken as is (Paddle's
+    AssertionError naming ``arg`` unless it holds ``n``), a single attr is copied (a name gets
+    the suffix ``_<i>``)."""
     from pagaie.framework.param_attr import ParamAttr
     if isinstance(param_attr, (list, tuple)):
-        assert len(param_attr) == n, f"length of param_attr should be {n} when it is a list/tuple"
+        assert len(param_attr) == n, (f"paddle.nn.{api}: the length of {arg} should be {n} when "
+                                      f"it is a list/tuple, but received {len(param_attr)}")
         out = []
         for attr in param_attr:
             if isinstance(attr, bool):
@@ -267,8 +269,8 @@ class TransformerEncoderLayer(Layer):
         attn_dropout = dropout if attn_dropout is None else attn_dropout
         act_dropout = dropout if act_dropout is None else act_dropout
         self.normalize_before = normalize_before
-        w = _param_attr_list(weight_attr, 2)
-        b = _param_attr_list(bias_attr, 2)
+        w = _param_attr_list(weight_attr, 2, type(self).__name__, "weight_attr")
+        b = _param_attr_list(bias_attr, 2, type(self).__name__, "bias_attr")
         self.self_attn = MultiHeadAttention(d_model, nhead, dropout=attn_dropout, weight_attr=w[0],
                                             bias_attr=b[0])
         self.linear1 = Linear(d_model, dim_feedforward, w[1], bias_attr=b[1])
@@ -371,8 +373,8 @@ class TransformerDecoderLayer(Layer):
         attn_dropout = dropout if attn_dropout is None else attn_dropout
         act_dropout = dropout if act_dropout is None else act_dropout
         self.normalize_before = normalize_before
-        w = _param_attr_list(weight_attr, 3)
-        b = _param_attr_list(bias_attr, 3)
+        w = _param_attr_list(weight_attr, 3, type(self).__name__, "weight_attr")
+        b = _param_attr_list(bias_attr, 3, type(self).__name__, "bias_attr")
         self.self_attn = MultiHeadAttention(d_model, nhead, dropout=attn_dropout, weight_attr=w[0],
                                             bias_attr=b[0])
         self.cross_attn = MultiHeadAttention(d_model, nhead, dropout=attn_dropout, weight_attr=w[1],
@@ -478,7 +480,8 @@ def _split_attrs(attr: Any) -> tuple:
             return attr, [attr[0], attr[0], attr[-1]]
         if len(attr) == 3:
             return [attr[0], attr[-1]], attr
-        raise AssertionError("length of weight_attr should be 1 or 2 or 3 when it is a list/tuple")
+        raise AssertionError("paddle.nn.Transformer: the length of weight_attr should be 1, 2 or 3 "
+                             f"when it is a list/tuple, but received {len(attr)}")
     return attr, attr
 
 
@@ -512,7 +515,8 @@ class Transformer(Layer):
         super().__init__()
         _check_sizes(type(self).__name__, d_model, nhead, dim_feedforward)
         if isinstance(bias_attr, (list, tuple)) and len(bias_attr) not in (1, 2, 3):
-            raise AssertionError("length of bias_attr should be 1 or 2 or 3 when it is a list/tuple")
+            raise AssertionError("paddle.nn.Transformer: the length of bias_attr should be 1, 2 or 3 "
+                                 f"when it is a list/tuple, but received {len(bias_attr)}")
         enc_b, dec_b = _split_attrs(bias_attr)
         enc_w, dec_w = _split_attrs(weight_attr)
         if custom_encoder is not None:
