@@ -403,6 +403,10 @@ class LogSoftmax(Softmax):
 
     _fn_name = "log_softmax"
 
+    def __init__(self, axis: int = -1, name: str | None = None) -> None:
+        Layer.__init__(self)   # as Paddle: the Layer's own dtype stays (Softmax clears it)
+        self._axis, self._name = axis, name
+
 
 class Softmax2D(Layer):
     """Softmax over the channel axis of ``[C, H, W]`` or ``[N, C, H, W]`` inputs.

@@ -120,9 +120,11 @@ class Embedding(Layer):
                  dtype: Any = None, weight_attr: Any = None, name: str | None = None) -> None:
         super().__init__()
         if num_embeddings <= 0:
-            raise ValueError("num_embeddings must be gather than 0")
+            raise ValueError(f"paddle.nn.Embedding: num_embeddings must be greater than 0, but "
+                             f"received {num_embeddings}")
         if embedding_dim <= 0:
-            raise ValueError("embedding_dim must be gather than 0")
+            raise ValueError(f"paddle.nn.Embedding: embedding_dim must be greater than 0, but "
+                             f"received {embedding_dim}")
         # Paddle keeps the index as given (shown by repr); the functional op normalises it
         self._padding_idx, self._max_norm, self._norm_type = padding_idx, max_norm, norm_type
         if padding_idx is not None:
@@ -130,7 +132,9 @@ class Embedding(Layer):
             # [-2n, -n) pass too (-n - 1 then means no padding, as its kernel's -1)
             padding_idx = padding_idx if padding_idx >= 0 else num_embeddings + padding_idx
             if not -num_embeddings <= padding_idx < num_embeddings:
-                raise ValueError(f"padding_idx must be within [-{num_embeddings}, {num_embeddings})")
+                raise ValueError(f"paddle.nn.Embedding: padding_idx must be within "
+                                 f"[-{num_embeddings}, {num_embeddings}), but received "
+                                 f"{self._padding_idx}")
             if isinstance(padding_idx, _pg.Tensor) and not padding_idx.is_floating_point():
                 padding_idx = int(padding_idx)
             if isinstance(padding_idx, bool) or not isinstance(padding_idx, numbers.Integral):
@@ -138,6 +142,7 @@ class Embedding(Layer):
                 raise ValueError(f"paddle.nn.Embedding: 'padding_idx' must be an int, but received "
                                  f"{type(padding_idx).__name__} {self._padding_idx!r}")
         self._num_embeddings, self._embedding_dim = num_embeddings, embedding_dim
+        self._size = [num_embeddings, embedding_dim]
         self._sparse, self._scale_grad_by_freq, self._name = sparse, scale_grad_by_freq, name
         self._dtype = dtype if dtype is not None else _dt.get_default_dtype()
         self._weight_attr = weight_attr
@@ -504,13 +509,14 @@ class _Shuffle(Layer):
     def __init__(self, factor: int, data_format: str = "NCHW", name: str | None = None) -> None:
         super().__init__()
         if not isinstance(factor, int):
-            raise TypeError(f"{self._arg} must be int type")
+            raise TypeError(f"paddle.nn.{type(self).__name__}: {self._arg} must be int type, but "
+                            f"received {type(factor).__name__} {factor!r}")
         if self._positive and factor <= 0:
             raise ValueError(f"paddle.nn.{type(self).__name__}: {self._arg} must be positive, "
                              f"but received {factor}")
         if data_format not in ("NCHW", "NHWC"):
-            raise ValueError("Data format should be 'NCHW' or 'NHWC'.But receive data format: "
-                             f"{data_format}")
+            raise ValueError(f"paddle.nn.{type(self).__name__}: data_format should be 'NCHW' or "
+                             f"'NHWC', but received {data_format!r}")
         self.__dict__[f"_{self._arg}"] = factor
         self._data_format, self._name = data_format, name
 

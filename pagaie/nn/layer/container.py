@@ -34,7 +34,12 @@ class Sequential(Layer):
             for name, layer in layers[0].items():
                 self.add_sublayer(name, layer)
         elif len(layers) > 0 and isinstance(layers[0], (list, tuple)):
-            for name, layer in layers:
+            for pair in layers:
+                if not isinstance(pair, (list, tuple)) or len(pair) != 2:
+                    # Python's unpacking error in Paddle
+                    raise ValueError("paddle.nn.Sequential: each item must be a (name, layer) "
+                                     f"pair, but received {pair!r}")
+                name, layer = pair
                 if not isinstance(layer, Layer):
                     raise AssertionError("paddle.nn.Sequential: the layer of a (name, layer) pair must "
                                          f"be a Layer, but received {type(layer).__name__}")
@@ -270,8 +275,8 @@ class LayerDict(Layer):
     def update(self, sublayers: Any) -> None:
         """Add or overwrite entries from a mapping or a list of (key, layer) pairs."""
         if not isinstance(sublayers, Iterable):
-            raise AssertionError("The type of sublayers is not iterable of key/value pairs, the type "
-                                 f"of sublayers is {type(sublayers).__name__}")
+            raise AssertionError("paddle.nn.LayerDict.update: sublayers must be an iterable of "
+                                 f"key/value pairs, but received {type(sublayers).__name__}")
         if isinstance(sublayers, (Mapping, LayerDict)):
             for k, layer in sublayers.items():
                 self.add_sublayer(k, layer)
@@ -375,8 +380,9 @@ class ParameterDict(Layer):
     def update(self, parameters: Any) -> None:
         """Add or overwrite entries from a mapping or a list of (key, parameter) pairs."""
         if not isinstance(parameters, Iterable):
-            raise AssertionError("The type of parameters is not iterable of key/value pairs, the type "
-                                 f"of sublayers is {type(parameters).__name__}")
+            raise AssertionError("paddle.nn.ParameterDict.update: parameters must be an iterable "
+                                 "of key/value pairs, but received "
+                                 f"{type(parameters).__name__}")
         if isinstance(parameters, (Mapping, ParameterDict)):
             items = parameters.items() if isinstance(parameters, Mapping) else \
                 parameters._parameters.items()

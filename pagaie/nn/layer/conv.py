@@ -12,7 +12,6 @@ from typing import Any
 
 import numpy as np
 
-from pagaie._core import dtype as _dt
 from pagaie._ops import nn_conv as _f
 from pagaie._ops._nn_helpers import ntuple
 from pagaie.nn.layer.layers import Layer
@@ -78,19 +77,21 @@ class _ConvNd(Layer):
         super().__init__()
         n = self._n
         api = f"nn.{type(self).__name__}"
-        if data_format not in _ANY_FORMAT:   # None too: each layer passes its default
-            raise ValueError(f"paddle.{api}: data_format must be one of {_ANY_FORMAT}, but "
-                             f"received {data_format}")
+        # Paddle's checks, in Paddle's order
+        if weight_attr is False:   # Paddle asserts this
+            raise AssertionError(f"paddle.{api}: weight_attr should not be False in Conv")
         if padding_mode not in _PAD_MODES:
             raise ValueError(f"paddle.{api}: padding_mode must be one of {list(_PAD_MODES)}, but got "
                              f"padding_mode='{padding_mode}'")
         if padding_mode != "zeros" and not isinstance(padding, int):
             raise TypeError(f"paddle.{api}: when padding_mode is one of ['reflect', 'replicate', "
                             f"'circular'], padding must be an int, but received {padding!r}")
-        if weight_attr is False:   # Paddle asserts this
-            raise AssertionError(f"paddle.{api}: weight_attr should not be False in Conv")
-        _int_list(stride, n, api, "stride")
-        _int_list(dilation, n, api, "dilation")
+        if data_format not in _ANY_FORMAT:   # None too: each layer passes its default
+            raise ValueError(f"paddle.{api}: data_format must be one of {_ANY_FORMAT}, but "
+                             f"received {data_format}")
+        self._stride = _int_list(stride, n, api, "stride")
+        self._dilation = _int_list(dilation, n, api, "dilation")
+        self._kernel_size = _int_list(kernel_size, n, api, "kernel_size")
         if n != 1:
             _check_padding(padding, n, api)
         # As Paddle: a convolution checks in_channels % groups here, a transposed one
@@ -101,24 +102,24 @@ class _ConvNd(Layer):
         if not self._transposed and in_channels % groups:
             raise ValueError(f"paddle.{api}: in_channels ({in_channels}) must be divisible by "
                              f"groups ({groups})")
-        self._in_channels, self._out_channels = in_channels, out_channels
-        self._kernel_size = _int_list(kernel_size, n, api, "kernel_size")
         if isinstance(kernel_size, (list, tuple)) and not all(
                 isinstance(k, (int, np.integer)) and not isinstance(k, bool) for k in kernel_size):
             # Paddle makes the weight's shape from the list as given: a float or a bool there is
             # its TypeError
             raise TypeError(f"paddle.{api}: kernel_size must hold ints, but received "
                             f"{kernel_size!r}")
-        self._stride = stride
+        self._in_channels, self._out_channels = in_channels, out_channels
+        self._param_attr, self._bias_attr = weight_attr, False if bias is False else bias_attr
+        self._channel_dim = len(data_format) - 1 if data_format[-1] == "C" else 1
         self._padding = padding
-        self._dilation = dilation
         self._groups = groups
         self._padding_mode = padding_mode
         self.output_padding = output_padding
         self._data_format = data_format
         self._op_format = (_FORMATS[n][0] if n > 1 and data_format in ("NCL", "NCHW", "NCDHW")
                            else data_format)
-        self._dtype = dtype if dtype is not None else _dt.get_default_dtype()
+        # the dtype asked for (None: the global default, read when the parameters are made)
+        self._dtype = dtype
         if self._transposed:
             shape = [in_channels, out_channels // groups] + self._kernel_size
             init = None
@@ -126,10 +127,10 @@ class _ConvNd(Layer):
             shape = [out_channels, in_channels // groups] + self._kernel_size
             from pagaie.nn.initializer import Normal
             init = Normal(0.0, math.sqrt(2.0 / max(in_channels * math.prod(self._kernel_size), 1)))
-        self.weight = self.create_parameter(shape, attr=weight_attr, dtype=self._dtype,
+        self.weight = self.create_parameter(shape, attr=weight_attr, dtype=dtype,
                                             default_initializer=init)
-        self.bias = self.create_parameter([out_channels], attr=False if bias is False else bias_attr,
-                                          dtype=self._dtype, is_bias=True)
+        self.bias = self.create_parameter([out_channels], attr=self._bias_attr, dtype=dtype,
+                                          is_bias=True)
 
     def _padded_input(self, x: Any) -> tuple[Any, Any]:
         if self._padding_mode == "zeros":

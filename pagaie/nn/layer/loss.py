@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from pagaie._core import dtype as _dt
 from pagaie._ops import nn_loss as _l
 from pagaie._ops import nn_loss_extra as _x
 from pagaie.nn.layer.layers import Layer, kw_alias
@@ -177,14 +178,14 @@ class NLLLoss(Layer):
                  name: str | None = None) -> None:
         super().__init__()
         _check_reduction("NLLLoss", reduction)
-        self.weight = weight
-        self.ignore_index = ignore_index
-        self.reduction = reduction
-        self.name = name
+        self._weight = weight   # a Tensor weight is the buffer '_weight', as in Paddle
+        self._ignore_index = ignore_index
+        self._reduction = reduction
+        self._name = name
 
     def forward(self, input: Any, label: Any) -> Any:
-        return _l.nll_loss(input, label, weight=self.weight, ignore_index=self.ignore_index,
-                           reduction=self.reduction)
+        return _l.nll_loss(input, label, weight=self._weight, ignore_index=self._ignore_index,
+                           reduction=self._reduction)
 
 
 class KLDivLoss(Layer):
@@ -435,19 +436,19 @@ class PoissonNLLLoss(Layer):
     def __init__(self, log_input: Any = True, full: Any = False, epsilon: Any = 1e-08,
                  reduction: str = "mean", name: str | None = None) -> None:
         super().__init__()
-        _check_reduction("PoissonNLLLoss", reduction)
         if epsilon <= 0:
             raise ValueError(f"The value of `epsilon` in PoissonNLLLoss should be positive, but "
                              f"received {epsilon}, which is not allowed")
-        self.log_input = log_input
-        self.full = full
-        self.epsilon = epsilon
-        self.reduction = reduction
-        self.name = name
+        _check_reduction("PoissonNLLLoss", reduction)
+        self._log_input = log_input
+        self._full = full
+        self._epsilon = epsilon
+        self._reduction = reduction
+        self._name = name
 
     def forward(self, input: Any, label: Any) -> Any:
-        return _x.poisson_nll_loss(input, label, log_input=self.log_input, full=self.full,
-                                   epsilon=self.epsilon, reduction=self.reduction)
+        return _x.poisson_nll_loss(input, label, log_input=self._log_input, full=self._full,
+                                   epsilon=self._epsilon, reduction=self._reduction)
 
 
 class GaussianNLLLoss(Layer):
@@ -549,7 +550,8 @@ class HSigmoidLoss(Layer):
                  name: str | None = None) -> None:
         super().__init__()
         if num_classes < 2 and not is_custom:
-            raise ValueError("num_classes must not be less than 2 with default tree")
+            raise ValueError(f"paddle.nn.HSigmoidLoss: num_classes must not be less than 2 with "
+                             f"the default tree, but received {num_classes}")
         # Paddle prints these two notices (the second one always)
         if is_sparse and not is_custom:
             print("Sparse mode should not be used without custom tree")
@@ -557,6 +559,8 @@ class HSigmoidLoss(Layer):
         print("With sparse mode, if your models has only small parameter prefetch may cause speed down")
         self._feature_size, self._num_classes = feature_size, num_classes
         self._is_custom, self._is_sparse = is_custom, is_sparse
+        self._weight_attr, self._bias_attr, self._name = weight_attr, bias_attr, name
+        self._dtype = _dt.get_default_dtype()
         rows = num_classes if is_custom else num_classes - 1
         self.weight = self.create_parameter([rows, feature_size], attr=weight_attr)
         self.bias = self.create_parameter([rows, 1], attr=bias_attr, is_bias=True)
@@ -597,11 +601,16 @@ class AdaptiveLogSoftmaxWithLoss(Layer):
                  name: str | None = None) -> None:
         super().__init__()
         cutoffs = list(cutoffs)
-        if (cutoffs != sorted(cutoffs) or min(cutoffs) <= 0 or max(cutoffs) > n_classes - 1
-                or len(set(cutoffs)) != len(cutoffs) or any(int(c) != c for c in cutoffs)):
-            raise ValueError("cutoffs should be a sequence of unique, positive integers sorted in "
-                             "an increasing order, where each value is between 1 and n_classes-1")
+        if (not cutoffs or cutoffs != sorted(cutoffs) or min(cutoffs) <= 0
+                or max(cutoffs) > n_classes - 1 or len(set(cutoffs)) != len(cutoffs)
+                or any(int(c) != c for c in cutoffs)):
+            raise ValueError("paddle.nn.AdaptiveLogSoftmaxWithLoss: cutoffs should be a sequence of "
+                             "unique, positive integers sorted in an increasing order, where each "
+                             f"value is between 1 and n_classes-1 ({n_classes - 1}), but received "
+                             f"{cutoffs}")
         self.in_features, self.n_classes = in_features, n_classes
+        self._weight_attr, self._bias_attr = weight_attr, bias_attr
+        self._dtype = _dt.get_default_dtype()
         self.cutoffs = cutoffs + [n_classes]
         self.div_value = div_value
         self.is_head_bias = head_bias

@@ -331,15 +331,19 @@ class LayerNorm(Layer):
         self._normalized_shape = shape
         self._epsilon = epsilon
         self._name = name
+        if not elementwise_affine:
+            weight_attr = bias_attr = False
+        elif not bias:
+            bias_attr = False
         self._weight_attr, self._bias_attr, self._device = weight_attr, bias_attr, device
         self._dtype = dtype if dtype is not None else _dt.get_default_dtype()
         numel = [math.prod(shape)]
         self.weight = None
         self.bias = None
-        if elementwise_affine and weight_attr is not False:
+        if weight_attr is not False:
             self.weight = self.create_parameter(numel, attr=weight_attr, dtype=self._dtype,
                                                 default_initializer=_constant(1.0))
-        if elementwise_affine and bias and bias_attr is not False:
+        if bias_attr is not False:
             self.bias = self.create_parameter(numel, attr=bias_attr, dtype=self._dtype,
                                               is_bias=True)
 
@@ -382,18 +386,26 @@ class GroupNorm(Layer):
                              "(expected NCL, NCHW, NCDHW, NLC, NHWC or NDHWC)")
         # as in Paddle, a group count that does not divide the channels fails at forward
         self._num_groups, self._num_channels = num_groups, num_channels
-        self._epsilon, self._data_format, self._name = epsilon, data_format, name
+        # Paddle keeps only the channel position: 'NCHW' (channels first) or 'NHWC'
+        self._data_format = "NCHW" if data_format[1] == "C" else "NHWC"
+        self._epsilon, self._name = epsilon, name
+        if not affine:
+            weight_attr = bias_attr = False
         self._weight_attr, self._bias_attr, self._device = weight_attr, bias_attr, device
         self._dtype = dtype if dtype is not None else _dt.get_default_dtype()
         self.weight = None
         self.bias = None
-        if affine and weight_attr is not False:
+        if weight_attr is not False:
             self.weight = self.create_parameter([num_channels], attr=weight_attr,
                                                 dtype=self._dtype,
                                                 default_initializer=_constant(1.0))
-        if affine and bias_attr is not False:
+        if bias_attr is not False:
             self.bias = self.create_parameter([num_channels], attr=bias_attr, dtype=self._dtype,
                                               is_bias=True)
+        # as Paddle's GroupNorm: a parameter whose attribute has learning rate 0 is frozen
+        for param, attr in ((self.weight, weight_attr), (self.bias, bias_attr)):
+            if param is not None and getattr(attr, "learning_rate", None) == 0.0:
+                param.stop_gradient = True
 
     def forward(self, input: Any) -> Any:
         return _f.group_norm(input, self._num_groups, self._epsilon, self.weight, self.bias,
@@ -413,13 +425,13 @@ class _InstanceNormBase(Layer):
                  name: str | None = None) -> None:
         super().__init__()
         if (weight_attr is False) != (bias_attr is False):
-            raise AssertionError("weight_attr and bias_attr must be set to False at the same time "
-                                 "in InstanceNorm")
+            raise AssertionError(f"paddle.nn.{type(self).__name__}: weight_attr and bias_attr must "
+                                 f"be set to False at the same time, but received weight_attr="
+                                 f"{weight_attr!r} and bias_attr={bias_attr!r}")
         self._num_features, self._epsilon, self._momentum = num_features, epsilon, momentum
         self._data_format, self._name = data_format, name
         self._weight_attr, self._bias_attr = weight_attr, bias_attr
-        dtype = _dt.get_default_dtype()
-        self._dtype = dtype
+        dtype = _dt.get_default_dtype()   # the parameters' (the Layer's own dtype stays, as Paddle)
         self.scale = None
         self.bias = None
         if weight_attr is not False:

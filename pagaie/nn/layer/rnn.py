@@ -188,8 +188,8 @@ def _make_cell_params(cell: Layer, gates: int, input_size: int, hidden_size: int
 
 def _check_hidden(cls: type, hidden_size: int) -> None:
     if hidden_size <= 0:
-        raise ValueError(f"hidden_size of {cls.__name__} must be greater than 0, but now equals to "
-                         f"{hidden_size}")
+        raise ValueError(f"paddle.nn.{cls.__name__}: hidden_size must be greater than 0, but "
+                         f"received {hidden_size}")
 
 
 class SimpleRNNCell(RNNCellBase):
@@ -221,7 +221,8 @@ class SimpleRNNCell(RNNCellBase):
                           weight_hh_attr, bias_ih_attr, bias_hh_attr)
         self.input_size, self.hidden_size = input_size, hidden_size
         if activation not in ("tanh", "relu"):
-            raise ValueError(f"activation for SimpleRNNCell should be tanh or relu, but get {activation}")
+            raise ValueError(f"paddle.nn.SimpleRNNCell: activation should be 'tanh' or 'relu', but "
+                             f"received {activation!r}")
         self.activation = activation
 
     def forward(self, inputs: Any, states: Any = None) -> tuple:
@@ -269,10 +270,11 @@ class LSTMCell(RNNCellBase):
         super().__init__()
         _check_hidden(type(self), hidden_size)
         if proj_size < 0:
-            raise ValueError(f"proj_size of {type(self).__name__} must be greater than 0, but now equals "
-                             f"to {hidden_size}")
+            raise ValueError(f"paddle.nn.{type(self).__name__}: proj_size must not be negative, but "
+                             f"received {proj_size}")
         if proj_size >= hidden_size:
-            raise ValueError("proj_size must be smaller than hidden_size")
+            raise ValueError(f"paddle.nn.{type(self).__name__}: proj_size ({proj_size}) must be "
+                             f"smaller than hidden_size ({hidden_size})")
         _make_cell_params(self, 4, input_size, hidden_size, proj_size or hidden_size, weight_ih_attr,
                           weight_hh_attr, bias_ih_attr, bias_hh_attr)
         self.proj_size = proj_size
@@ -594,8 +596,8 @@ class RNNBase(LayerList):
                 self.append(BiRNN(cls(size, hidden_size, **kwargs), cls(size, hidden_size, **kwargs),
                                   time_major))
         else:
-            raise ValueError("direction should be forward or bidirect (or bidirectional), "
-                             f"received direction = {direction}")
+            raise ValueError(f"paddle.nn.{type(self).__name__}: direction should be 'forward' or "
+                             f"'bidirect' (or 'bidirectional'), but received {direction!r}")
         self.could_use_cudnn = len(self.parameters()) == num_layers * 4 * self.num_directions
         if self.could_use_cudnn:
             # Paddle makes a flat copy of the weights here (discarded: pagaie keeps no flat
@@ -628,15 +630,19 @@ class RNNBase(LayerList):
         # Paddle lays out fewer named parameters than the fused kernel reads: its layout step
         # indexes past the list (IndexError), or the kernel later fails on the holes
         self._incomplete_weights = self.could_use_cudnn and len(names) < len(self.parameters())
-        if self._incomplete_weights:
+        if self.could_use_cudnn:
+            # Paddle's cuDNN layout of the named parameters, kept as ``_all_weights``: every
+            # weight, then every bias
             cells = num_layers * self.num_directions
-            for i in range(len(names)):
+            self._all_weights = [None] * len(names)
+            for i, name in enumerate(names):
                 at = (0 if i % 4 < 2 else 2 * cells) + (i // 4) * 2 + i % 2
                 if at >= len(names):
                     raise IndexError(f"paddle.nn.{type(self).__name__}: with bias_ih_attr="
                                      f"{bias_ih_attr} and bias_hh_attr={bias_hh_attr}, the fused "
                                      f"weight layout of {len(names)} named parameters has no "
                                      f"place {at}")
+                self._all_weights[at] = getattr(self, name)
 
     def _cells(self) -> list:
         cells = []
@@ -807,7 +813,8 @@ class SimpleRNN(RNNBase):
         elif activation == "relu":
             mode = "RNN_RELU"
         else:
-            raise ValueError(f"Unknown activation '{activation}'")
+            raise ValueError(f"paddle.nn.SimpleRNN: activation should be 'tanh' or 'relu', but "
+                             f"received {activation!r}")
         self.activation = activation
         super().__init__(mode, input_size, hidden_size, num_layers, direction, time_major, dropout,
                          weight_ih_attr, weight_hh_attr, bias_ih_attr, bias_hh_attr, 0)

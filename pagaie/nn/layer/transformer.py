@@ -24,12 +24,14 @@ __all__ = ["MultiHeadAttention", "TransformerEncoderLayer", "TransformerEncoder"
            "TransformerDecoderLayer", "TransformerDecoder", "Transformer"]
 
 
-def _param_attr_list(param_attr: Any, n: int) -> list:
-    """One ParamAttr (or False) per sub-block: a list is taken as is, a single attr is copied
-    (a name gets the suffix ``_<i>``)."""
+def _param_attr_list(param_attr: Any, n: int, api: str, arg: str) -> list:
+    """One ParamAttr (or False) per sub-block of layer ``api``: a list is taken as is (Paddle's
+    AssertionError naming ``arg`` unless it holds ``n``), a single attr is copied (a name gets
+    the suffix ``_<i>``)."""
     from pagaie.framework.param_attr import ParamAttr
     if isinstance(param_attr, (list, tuple)):
-        assert len(param_attr) == n, f"length of param_attr should be {n} when it is a list/tuple"
+        assert len(param_attr) == n, (f"paddle.nn.{api}: the length of {arg} should be {n} when "
+                                      f"it is a list/tuple, but received {len(param_attr)}")
         out = []
         for attr in param_attr:
             if isinstance(attr, bool):
@@ -99,8 +101,9 @@ class MultiHeadAttention(Layer):
                  vdim: int | None = None, need_weights: bool = False, weight_attr: Any = None,
                  bias_attr: Any = None) -> None:
         super().__init__()
-        assert embed_dim > 0, f"Expected embed_dim to be greater than 0, but received {embed_dim}"
-        assert num_heads > 0, f"Expected num_heads to be greater than 0, but received {num_heads}"
+        api = "paddle.nn.MultiHeadAttention"
+        assert embed_dim > 0, f"{api}: embed_dim must be greater than 0, but received {embed_dim}"
+        assert num_heads > 0, f"{api}: num_heads must be greater than 0, but received {num_heads}"
         self.embed_dim = embed_dim
         self.kdim = kdim if kdim is not None else embed_dim
         self.vdim = vdim if vdim is not None else embed_dim
@@ -108,7 +111,8 @@ class MultiHeadAttention(Layer):
         self.dropout = dropout
         self.need_weights = need_weights
         self.head_dim = embed_dim // num_heads
-        assert self.head_dim * num_heads == self.embed_dim, "embed_dim must be divisible by num_heads"
+        assert self.head_dim * num_heads == self.embed_dim, (
+            f"{api}: embed_dim ({embed_dim}) must be divisible by num_heads ({num_heads})")
         self.q_proj = Linear(embed_dim, embed_dim, weight_attr, bias_attr=bias_attr)
         self.k_proj = Linear(self.kdim, embed_dim, weight_attr, bias_attr=bias_attr)
         self.v_proj = Linear(self.vdim, embed_dim, weight_attr, bias_attr=bias_attr)
@@ -213,11 +217,19 @@ class MultiHeadAttention(Layer):
         return out if len(outs) == 1 else tuple(outs)
 
 
-def _check_sizes(d_model: int, nhead: int, dim_feedforward: int) -> None:
-    assert d_model > 0, f"Expected d_model to be greater than 0, but received {d_model}"
-    assert nhead > 0, f"Expected nhead to be greater than 0, but received {nhead}"
-    assert dim_feedforward > 0, ("Expected dim_feedforward to be greater than 0, "
-                                 f"but received {dim_feedforward}")
+def _check_sizes(api: str, d_model: int, nhead: int, dim_feedforward: int) -> None:
+    """Paddle's AssertionError for a size that is not positive, naming the layer ``api``."""
+    for name, value in (("d_model", d_model), ("nhead", nhead), ("dim_feedforward", dim_feedforward)):
+        assert value > 0, f"paddle.nn.{api}: {name} must be greater than 0, but received {value}"
+
+
+def _activation(api: str, name: str) -> Any:
+    """The ``paddle.nn.functional`` activation called ``name``; Paddle's AttributeError otherwise."""
+    fn = getattr(F, name, None) if isinstance(name, str) else None
+    if fn is None:
+        raise AttributeError(f"paddle.nn.{api}: activation must name a function of "
+                             f"paddle.nn.functional, but received {name!r}")
+    return fn
 
 
 class TransformerEncoderLayer(Layer):
@@ -253,12 +265,12 @@ class TransformerEncoderLayer(Layer):
         config.pop("__class__", None)
         super().__init__()
         self._config = config
-        _check_sizes(d_model, nhead, dim_feedforward)
+        _check_sizes(type(self).__name__, d_model, nhead, dim_feedforward)
         attn_dropout = dropout if attn_dropout is None else attn_dropout
         act_dropout = dropout if act_dropout is None else act_dropout
         self.normalize_before = normalize_before
-        w = _param_attr_list(weight_attr, 2)
-        b = _param_attr_list(bias_attr, 2)
+        w = _param_attr_list(weight_attr, 2, type(self).__name__, "weight_attr")
+        b = _param_attr_list(bias_attr, 2, type(self).__name__, "bias_attr")
         self.self_attn = MultiHeadAttention(d_model, nhead, dropout=attn_dropout, weight_attr=w[0],
                                             bias_attr=b[0])
         self.linear1 = Linear(d_model, dim_feedforward, w[1], bias_attr=b[1])
@@ -268,7 +280,7 @@ class TransformerEncoderLayer(Layer):
         self.norm2 = LayerNorm(d_model, layer_norm_eps)
         self.dropout1 = Dropout(dropout, mode="upscale_in_train")
         self.dropout2 = Dropout(dropout, mode="upscale_in_train")
-        self.activation = getattr(F, activation)
+        self.activation = _activation(type(self).__name__, activation)
 
     def forward(self, src: Any, src_mask: Any = None, cache: Any = None) -> Any:
         src_mask = _convert_attention_mask(src_mask, src.dtype)
@@ -357,12 +369,12 @@ class TransformerDecoderLayer(Layer):
         config.pop("__class__", None)
         super().__init__()
         self._config = config
-        _check_sizes(d_model, nhead, dim_feedforward)
+        _check_sizes(type(self).__name__, d_model, nhead, dim_feedforward)
         attn_dropout = dropout if attn_dropout is None else attn_dropout
         act_dropout = dropout if act_dropout is None else act_dropout
         self.normalize_before = normalize_before
-        w = _param_attr_list(weight_attr, 3)
-        b = _param_attr_list(bias_attr, 3)
+        w = _param_attr_list(weight_attr, 3, type(self).__name__, "weight_attr")
+        b = _param_attr_list(bias_attr, 3, type(self).__name__, "bias_attr")
         self.self_attn = MultiHeadAttention(d_model, nhead, dropout=attn_dropout, weight_attr=w[0],
                                             bias_attr=b[0])
         self.cross_attn = MultiHeadAttention(d_model, nhead, dropout=attn_dropout, weight_attr=w[1],
@@ -376,7 +388,7 @@ class TransformerDecoderLayer(Layer):
         self.dropout1 = Dropout(dropout, mode="upscale_in_train")
         self.dropout2 = Dropout(dropout, mode="upscale_in_train")
         self.dropout3 = Dropout(dropout, mode="upscale_in_train")
-        self.activation = getattr(F, activation)
+        self.activation = _activation(type(self).__name__, activation)
 
     def forward(self, tgt: Any, memory: Any, tgt_mask: Any = None, memory_mask: Any = None,
                 cache: Any = None) -> Any:
@@ -468,7 +480,8 @@ def _split_attrs(attr: Any) -> tuple:
             return attr, [attr[0], attr[0], attr[-1]]
         if len(attr) == 3:
             return [attr[0], attr[-1]], attr
-        raise AssertionError("length of weight_attr should be 1 or 2 or 3 when it is a list/tuple")
+        raise AssertionError("paddle.nn.Transformer: the length of weight_attr should be 1, 2 or 3 "
+                             f"when it is a list/tuple, but received {len(attr)}")
     return attr, attr
 
 
@@ -500,9 +513,10 @@ class Transformer(Layer):
                  weight_attr: Any = None, bias_attr: Any = None, custom_encoder: Layer | None = None,
                  custom_decoder: Layer | None = None) -> None:
         super().__init__()
-        _check_sizes(d_model, nhead, dim_feedforward)
+        _check_sizes(type(self).__name__, d_model, nhead, dim_feedforward)
         if isinstance(bias_attr, (list, tuple)) and len(bias_attr) not in (1, 2, 3):
-            raise AssertionError("length of bias_attr should be 1 or 2 or 3 when it is a list/tuple")
+            raise AssertionError("paddle.nn.Transformer: the length of bias_attr should be 1, 2 or 3 "
+                                 f"when it is a list/tuple, but received {len(bias_attr)}")
         enc_b, dec_b = _split_attrs(bias_attr)
         enc_w, dec_w = _split_attrs(weight_attr)
         if custom_encoder is not None:
