@@ -808,7 +808,8 @@ def lstsq(x, y, rcond=None, driver=None, name=None):
         tuple: ``(solution, residuals, rank, singular_values)``; ``residuals`` is empty
         unless ``m > n`` and ``x`` has full rank (drivers other than ``gelsy``),
         ``rank`` is int32 (an empty int64 tensor for ``gels``), ``singular_values`` is filled by
-        ``gelsd`` and ``gelss`` only.
+        ``gelsd`` and ``gelss`` only. NaN or Inf in ``x`` or ``y`` makes the solution, residuals
+        and singular values NaN.
 
     Examples:
         >>> import pagaie as paddle
@@ -829,7 +830,13 @@ def lstsq(x, y, rcond=None, driver=None, name=None):
             raise ValueError(f"paddle.linalg.lstsq: '{arg}' must be shaped {dims}, but received shape {list(t.shape)}")
     if rcond is None:  # Paddle's default cut-off, not torch's eps * max(M, N)
         rcond = (1e-7 if x.dtype == torch.float32 else 1e-15) * max(x.shape[-2], x.shape[-1])
-    sol, res, rank, sv = torch.linalg.lstsq(x, y, rcond=rcond, driver=driver)
+    finite = x.is_meta or bool(torch.isfinite(x).all() & torch.isfinite(y).all())
+    if finite:
+        sol, res, rank, sv = torch.linalg.lstsq(x, y, rcond=rcond, driver=driver)
+    else:  # LAPACK rejects NaN/Inf: NaN propagates to every float output, as in Paddle's gels/gelsy
+        sol, res, rank, sv = torch.linalg.lstsq(torch.zeros_like(x), torch.zeros_like(y),
+                                                rcond=rcond, driver=driver)
+        sol, res, sv = (t.new_full(t.shape, float("nan")) for t in (sol, res, sv))
     if driver == "gelsy":
         res = res.new_empty((0,))
     if x.numel() == 0 or y.numel() == 0:  # Paddle: no ranks and no singular values for empty input

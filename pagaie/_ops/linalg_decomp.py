@@ -200,6 +200,17 @@ def eigvals(x, name=None):
     return torch.linalg.eigvals(x.transpose(-2, -1)).detach()  # Paddle has no eigvals gradient
 
 
+def _symmetric_eigen(api: str, fn, x, UPLO: str):
+    """Run torch's symmetric eigen solver; its failure to converge (NaN or Inf input) is Paddle's
+    PreconditionNotMet, a RuntimeError."""
+    try:
+        return fn(x, UPLO=UPLO)
+    except torch.linalg.LinAlgError:
+        raise RuntimeError(f"paddle.linalg.{api}: the eigenvalue algorithm did not converge: the "
+                           f"input holds NaN or Inf values or is too ill-conditioned (received "
+                           f"shape {list(x.shape)})") from None
+
+
 def _uplo(api: str, UPLO: str) -> str:
     if UPLO not in ("L", "U"):
         raise ValueError(f"paddle.linalg.{api}: 'UPLO' must be 'L' or 'U', but received {UPLO!r}")
@@ -226,7 +237,7 @@ def eigh(x, UPLO="L", name=None):
     """
     _matrix("eigh", x, square=True)
     _floating("eigh", x)
-    return torch.linalg.eigh(x, UPLO=_uplo("eigh", UPLO))
+    return _symmetric_eigen("eigh", torch.linalg.eigh, x, _uplo("eigh", UPLO))
 
 
 @defop(amp="black", paddle_types=("eigvalsh", "pd_op.eigvalsh"))
@@ -252,7 +263,7 @@ def eigvalsh(x, UPLO="L", name=None):
     if not isinstance(UPLO, str):
         raise TypeError(f"paddle.linalg.eigvalsh: 'UPLO' must be a str, but received {type(UPLO).__name__}")
     # unlike eigh, Paddle's eigvalsh checks no further: every string but 'L' reads the upper triangle
-    return torch.linalg.eigvalsh(x, UPLO="L" if UPLO == "L" else "U")
+    return _symmetric_eigen("eigvalsh", torch.linalg.eigvalsh, x, "L" if UPLO == "L" else "U")
 
 
 @defop(amp="black", paddle_types=("lu", "pd_op.lu"))
