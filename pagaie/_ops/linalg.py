@@ -41,11 +41,14 @@ def _real(api: str, x) -> None:
 
 
 def _invertible(api: str, x) -> None:
-    """Paddle's LU-based inverse checks ``min |pivot| > 0``, which a NaN pivot fails: any NaN in
-    the input is its InvalidArgument (torch would return NaNs)."""
-    if x.numel() and not x.is_meta and bool(torch.isnan(x).any()):
-        raise ValueError(f"paddle.linalg.{api}: the input is not invertible: it holds NaN values "
-                         f"(received shape {list(x.shape)})")
+    """Paddle's LU-based inverse checks ``min |pivot| > 0`` with a running minimum that a NaN
+    first pivot poisons (a later NaN pivot never replaces a number). LAPACK's pivot search keeps
+    a NaN ``x[0, 0]`` as the first pivot and never picks a NaN below it, so a NaN in the
+    top-left corner of any matrix of the batch is Paddle's InvalidArgument; NaN elsewhere just
+    spreads into the result."""
+    if x.numel() and not x.is_meta and bool(torch.isnan(x[..., 0, 0]).any()):
+        raise ValueError(f"paddle.linalg.{api}: the input is not invertible: its first LU pivot "
+                         f"is NaN (received shape {list(x.shape)})")
 
 
 def _no_integer(api: str, x) -> None:
@@ -785,8 +788,11 @@ def cholesky_inverse(x, upper=False, name=None):
         raise ValueError(f"paddle.linalg.cholesky_inverse: 'x' must be 2-D, but received shape {list(x.shape)}")
     _square("cholesky_inverse", x)
     _floating("cholesky_inverse", x)
-    _invertible("cholesky_inverse", x)   # (Paddle's LU pivot check fails on a NaN)
-    return torch.cholesky_inverse(x, upper=upper)
+    # Paddle inverts the product of the whole of 'x' with its conjugate transpose, whatever
+    # lies outside the triangle named by 'upper'
+    gram = x.mH @ x if upper else x @ x.mH
+    _invertible("cholesky_inverse", gram)
+    return torch.linalg.inv(gram)
 
 
 _LSTSQ_DRIVERS = ("gels", "gelsy", "gelsd", "gelss")
