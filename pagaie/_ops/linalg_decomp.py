@@ -324,6 +324,7 @@ def lu_unpack(x, y, unpack_ludata=True, unpack_pivots=True, name=None):
         >>> (p @ l @ u).tolist()
         [[1.0, 2.0], [3.0, 4.0]]
     """
+    _floating("lu_unpack", x)
     _pivots("lu_unpack", y)
     if list(y.shape) != list(x.shape[:-2]) + [min(x.shape[-2], x.shape[-1])]:
         raise ValueError(f"paddle.linalg.lu_unpack: 'y' (the pivots) must have shape "
@@ -359,6 +360,13 @@ def lu_solve(b, lu, pivots, trans="N", name=None):
         >>> paddle.linalg.lu_solve(paddle.to_tensor([[2.0], [2.0]]), *paddle.linalg.lu(a)).tolist()
         [[1.0], [0.5]]
     """
+    if not (b.is_floating_point() or b.is_complex()) or b.dtype in (torch.float16, torch.bfloat16):
+        raise NoKernelError(f"paddle.linalg.lu_solve: 'b' must be a float32, float64 or complex "
+                            f"tensor, but received dtype {str(b.dtype).replace('torch.', '')}")
+    if lu.dtype != b.dtype:
+        raise ValueError(f"paddle.linalg.lu_solve: 'lu' must have the dtype of 'b' "
+                         f"({str(b.dtype).replace('torch.', '')}), but received "
+                         f"{str(lu.dtype).replace('torch.', '')}")
     _pivots("lu_solve", pivots)
     piv = pivots
     if trans == "N":
