@@ -13,7 +13,7 @@ import torch
 
 from pagaie._core.registry import NoKernelError, defop
 from pagaie._ops._helpers import (F32_F64, AssertionValueError, kernel_dtypes, no_low_float_kernel, norm_axis,
-                                 torch_dtype, write_out)
+                                 parser_bool, torch_dtype, write_out)
 from pagaie._ops.math_unary import _abs
 
 __all__ = ["norm", "cholesky", "inverse"]
@@ -222,6 +222,7 @@ def norm(x, p=None, axis=None, keepdim=False, out=None, dtype=None, name=None):
         >>> round(paddle.linalg.norm(x, p='nuc').item(), 4)
         7.0
     """
+    keepdim = parser_bool(keepdim, "linalg.norm", "keepdim")
     if isinstance(p, torch.Tensor):  # Paddle takes only a number or a string
         raise ValueError("paddle.linalg.norm: 'p' must be an int, a float, 'fro' or 'nuc', but received a "
                          "Tensor")
@@ -287,6 +288,7 @@ def vector_norm(x, p=2.0, axis=None, keepdim=False, name=None, *, dtype=None, ou
         >>> paddle.linalg.vector_norm(paddle.to_tensor([3.0, -4.0])).item()
         5.0
     """
+    keepdim = parser_bool(keepdim, "linalg.vector_norm", "keepdim")
     if dtype is not None:
         x = x.to(torch_dtype(dtype, "linalg.vector_norm"))
     if isinstance(p, (str, torch.Tensor)):  # Paddle takes only an int or a float
@@ -318,6 +320,7 @@ def matrix_norm(x, p="fro", axis=[-2, -1], keepdim=False, name=None):  # noqa: B
         >>> paddle.linalg.matrix_norm(paddle.to_tensor([[1.0, -2.0], [3.0, 4.0]]), p=1).item()
         6.0
     """
+    keepdim = parser_bool(keepdim, "linalg.matrix_norm", "keepdim")
     if axis is None or isinstance(axis, numbers.Integral):  # Paddle takes len() of the axis
         raise TypeError(f"paddle.linalg.matrix_norm: 'axis' must be a list of two ints, but received {axis!r}")
     dims = _axis_list(axis, x.dim(), "linalg.matrix_norm")
@@ -384,6 +387,7 @@ def matrix_rank(x, tol=None, hermitian=False, atol=None, rtol=None, name=None):
         >>> paddle.linalg.matrix_rank(paddle.to_tensor([[1.0, 2.0], [2.0, 4.0]])).item()
         1
     """
+    hermitian = parser_bool(hermitian, "linalg.matrix_rank", "hermitian")
     _floating("matrix_rank", x)
     if tol is not None and (atol is not None or rtol is not None):
         raise ValueError("paddle.linalg.matrix_rank: give 'tol' alone or 'atol'/'rtol' without 'tol', but "
@@ -636,6 +640,7 @@ def solve(x, y, left=True, name=None, *, out=None):
         >>> paddle.linalg.solve(paddle.to_tensor([[2.0, 0.0], [0.0, 4.0]]), paddle.to_tensor([2.0, 2.0])).tolist()
         [1.0, 0.5]
     """
+    left = bool(left)  # read by truth value, unlike the parsed bools of the other solvers
     _real("solve", x)
     _floating("solve", x)
     _square("solve", x)
@@ -664,6 +669,9 @@ def triangular_solve(x, y, upper=True, transpose=False, unitriangular=False, nam
         >>> paddle.linalg.triangular_solve(a, paddle.to_tensor([[3.0], [1.0]])).tolist()
         [[1.0], [1.0]]
     """
+    upper = parser_bool(upper, "linalg.triangular_solve", "upper")
+    transpose = parser_bool(transpose, "linalg.triangular_solve", "transpose")
+    unitriangular = parser_bool(unitriangular, "linalg.triangular_solve", "unitriangular")
     _square("triangular_solve", x)
     _floating("triangular_solve", x)
     if x.dtype != y.dtype:  # Paddle's kernel reads both with the dtype of 'x'
@@ -697,6 +705,7 @@ def cholesky_solve(x, y, upper=False, name=None):
         >>> paddle.linalg.cholesky_solve(paddle.to_tensor([[4.0], [1.0]]), l).tolist()
         [[1.0], [1.0]]
     """
+    upper = parser_bool(upper, "linalg.cholesky_solve", "upper")
     _square("cholesky_solve", y, "y")
     # Paddle picks its kernel (float32/float64 only) by y's dtype and reads x as that type
     # (a complex one's, in a real/complex mix)
@@ -728,6 +737,7 @@ def cholesky(x, upper=False, name=None):
         >>> paddle.linalg.cholesky(paddle.to_tensor([[4.0, 2.0], [2.0, 5.0]])).tolist()
         [[2.0, 0.0], [1.0, 2.0]]
     """
+    upper = parser_bool(upper, "linalg.cholesky", "upper")
     if x.dim() < 2 or x.shape[-1] != x.shape[-2]:
         raise AssertionValueError(f"paddle.linalg.cholesky: 'x' must be a (batch of) square matrices, "
                                   f"but received shape {list(x.shape)}")

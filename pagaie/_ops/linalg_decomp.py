@@ -10,7 +10,7 @@ import numbers
 import torch
 
 from pagaie._core.registry import NoKernelError, defop
-from pagaie._ops._helpers import AssertionValueError, write_out
+from pagaie._ops._helpers import AssertionValueError, parser_bool, write_out
 from pagaie._ops.linalg import _floating
 
 __all__ = ["eigvalsh"]
@@ -50,6 +50,7 @@ def svd(x, full_matrices=False, name=None, *, out=None):
         >>> s.tolist()
         [3.0, 2.0]
     """
+    full_matrices = parser_bool(full_matrices, "linalg.svd", "full_matrices")
     _matrix("svd", x)
     _floating("svd", x)
     return _out(out, torch.linalg.svd(x, full_matrices=full_matrices))
@@ -114,6 +115,8 @@ def qr(x, mode="reduced", name=None):
         >>> (q @ r).tolist()
         [[2.0, 0.0], [0.0, 3.0]]
     """
+    if not isinstance(mode, str):  # Paddle's parser wants a str
+        raise TypeError(f"paddle.linalg.qr: 'mode' must be a str, but received {type(mode).__name__}")
     if mode not in ("reduced", "complete", "r"):
         raise ValueError(f"paddle.linalg.qr: 'mode' must be 'reduced', 'complete' or 'r', but received {mode!r}")
     _matrix("qr", x)
@@ -287,6 +290,7 @@ def lu(x, pivot=True, get_infos=False, name=None):
         >>> piv.tolist()
         [2, 2]
     """
+    pivot = parser_bool(pivot, "linalg.lu", "pivot")
     _matrix("lu", x)
     _floating("lu", x)
     if not pivot and x.device.type == "cpu":
@@ -324,6 +328,8 @@ def lu_unpack(x, y, unpack_ludata=True, unpack_pivots=True, name=None):
         >>> (p @ l @ u).tolist()
         [[1.0, 2.0], [3.0, 4.0]]
     """
+    unpack_ludata = parser_bool(unpack_ludata, "linalg.lu_unpack", "unpack_ludata")
+    unpack_pivots = parser_bool(unpack_pivots, "linalg.lu_unpack", "unpack_pivots")
     _floating("lu_unpack", x)
     _pivots("lu_unpack", y)
     if list(y.shape) != list(x.shape[:-2]) + [min(x.shape[-2], x.shape[-1])]:
