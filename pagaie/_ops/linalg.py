@@ -824,8 +824,8 @@ def lstsq(x, y, rcond=None, driver=None, name=None):
         tuple: ``(solution, residuals, rank, singular_values)``; ``residuals`` is empty
         unless ``m > n`` and ``x`` has full rank (drivers other than ``gelsy``),
         ``rank`` is int32 (an empty int64 tensor for ``gels``), ``singular_values`` is filled by
-        ``gelsd`` and ``gelss`` only. NaN or Inf in ``x`` or ``y`` makes the solution, residuals
-        and singular values NaN.
+        ``gelsd`` and ``gelss`` only. NaN or Inf in ``x`` makes the solution, residuals and
+        singular values NaN; in a column of ``y``, that column of the solution and residuals.
 
     Examples:
         >>> import pagaie as paddle
@@ -846,13 +846,18 @@ def lstsq(x, y, rcond=None, driver=None, name=None):
             raise ValueError(f"paddle.linalg.lstsq: '{arg}' must be shaped {dims}, but received shape {list(t.shape)}")
     if rcond is None:  # Paddle's default cut-off, not torch's eps * max(M, N)
         rcond = (1e-7 if x.dtype == torch.float32 else 1e-15) * max(x.shape[-2], x.shape[-1])
-    finite = x.is_meta or bool(torch.isfinite(x).all() & torch.isfinite(y).all())
-    if finite:
+    x_ok, y_ok = torch.isfinite(x), torch.isfinite(y)
+    if x.is_meta or bool(x_ok.all() & y_ok.all()):
         sol, res, rank, sv = torch.linalg.lstsq(x, y, rcond=rcond, driver=driver)
-    else:  # LAPACK rejects NaN/Inf: NaN propagates to every float output, as in Paddle's gels/gelsy
-        sol, res, rank, sv = torch.linalg.lstsq(torch.zeros_like(x), torch.zeros_like(y),
+    else:  # LAPACK rejects NaN/Inf: solve without them, then NaN where they reach (Paddle's gels/gelsy)
+        x_bad, col_bad = ~x_ok.all(-1).all(-1), ~y_ok.all(-2)   # [...] and [..., K]
+        sol, res, rank, sv = torch.linalg.lstsq(x.where(x_ok, 0), y.where(y_ok, 0),
                                                 rcond=rcond, driver=driver)
-        sol, res, sv = (t.new_full(t.shape, float("nan")) for t in (sol, res, sv))
+        nan_cols = col_bad | x_bad.unsqueeze(-1)
+        sol = sol.masked_fill(nan_cols.unsqueeze(-2), float("nan"))
+        if res.numel():
+            res = res.masked_fill(nan_cols, float("nan"))
+        sv = sv.masked_fill(x_bad.unsqueeze(-1), float("nan"))
     if driver == "gelsy":
         res = res.new_empty((0,))
     if x.numel() == 0 or y.numel() == 0:  # Paddle: no ranks and no singular values for empty input
