@@ -141,3 +141,28 @@ def test_linalg_bool_arguments(arg, value):
 @pytest.mark.parametrize("mode", [0, None, True])
 def test_qr_mode_must_be_str(mode):
     _same(lambda L: L.linalg.qr(_t(L, X), mode=mode))
+
+
+_BATCH_MISMATCH = {
+    "solve": lambda L: L.linalg.solve(_t(L, np.stack([X] * 2)), _t(L, np.ones((3, 3, 2)))),
+    "cholesky_solve": lambda L: L.linalg.cholesky_solve(_t(L, np.ones((2, 3, 2))),
+                                                        _t(L, np.stack([CHOL] * 3))),
+    "triangular_solve": lambda L: L.linalg.triangular_solve(_t(L, np.stack([TRI] * 2)),
+                                                            _t(L, np.ones((3, 3, 2)))),
+    "solve_broadcast": lambda L: L.linalg.solve(_t(L, np.stack([X] * 2)), _t(L, np.ones((1, 3, 2)))),
+    "solve_vectors": lambda L: L.linalg.solve(_t(L, np.stack([X] * 2)), _t(L, np.ones((2, 3)))),
+}
+
+
+@pytest.mark.parametrize("case", sorted(_BATCH_MISMATCH))
+def test_solver_batch_mismatch_is_runtime_error(case):
+    _same(_BATCH_MISMATCH[case])
+
+
+def test_linalg_error_message_has_no_torch_prefix():
+    with pytest.raises(ValueError) as info:
+        pagaie.linalg.solve(pagaie.zeros([3, 3], "float64"), pagaie.ones([3, 1], "float64"))
+    assert str(info.value).startswith("paddle.linalg.solve: ") and "linalg.solve: " not in \
+        str(info.value)[len("paddle.linalg.solve: "):]
+    with pytest.raises(ValueError):
+        paddle.linalg.solve(paddle.zeros([3, 3], "float64"), paddle.ones([3, 1], "float64"))

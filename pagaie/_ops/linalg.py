@@ -51,6 +51,17 @@ def _invertible(api: str, x) -> None:
                          f"is NaN (received shape {list(x.shape)})")
 
 
+def _batches(api: str, x, y, y_batch=None) -> None:
+    """Paddle's batched solvers broadcast the batch dimensions of 'x' and 'y' (all but the last
+    two, or ``y_batch`` when given); sizes that cannot be broadcast are its PreconditionNotMet,
+    a RuntimeError."""
+    xb, yb = list(x.shape[:-2]), list(y.shape[:-2] if y_batch is None else y_batch)
+    for a, b in zip(reversed(xb), reversed(yb)):
+        if a != b and a != 1 and b != 1:
+            raise RuntimeError(f"paddle.linalg.{api}: the batch dimensions {xb} of 'x' and {yb} of "
+                               f"'y' cannot be broadcast together")
+
+
 def _no_integer(api: str, x) -> None:
     """Paddle has no integer or bool kernel for this op: its NotFound (RuntimeError)."""
     if not (x.is_floating_point() or x.is_complex()):
@@ -644,6 +655,8 @@ def solve(x, y, left=True, name=None, *, out=None):
     _real("solve", x)
     _floating("solve", x)
     _square("solve", x)
+    vector = y.dim() == 1 or (y.dim() == x.dim() - 1 and y.shape == x.shape[:-1])
+    _batches("solve", x, y, y.shape[:-1] if vector else None)
     _invertible("solve", x)
     return write_out(out, torch.linalg.solve(x, y, left=left))
 
@@ -681,6 +694,7 @@ def triangular_solve(x, y, upper=True, transpose=False, unitriangular=False, nam
         raise ValueError("paddle.linalg.triangular_solve: 'y' must be a (batch of) matrices with "
                          f"{x.shape[-1]} rows to match 'x' {list(x.shape)}, but received shape "
                          f"{list(y.shape)}")
+    _batches("triangular_solve", x, y)
     if transpose:
         x, upper = x.transpose(-1, -2), not upper
     return torch.linalg.solve_triangular(x, y, upper=upper, left=True, unitriangular=unitriangular)
@@ -715,6 +729,7 @@ def cholesky_solve(x, y, upper=False, name=None):
     if x.dtype != y.dtype:
         raise ValueError(f"paddle.linalg.cholesky_solve: 'x' must have the dtype of 'y' "
                          f"({str(y.dtype)[6:]}), but received {str(x.dtype)[6:]}")
+    _batches("cholesky_solve", x, y)
     # Only one triangle of ``y`` is read, so only that triangle receives gradients.
     return torch.cholesky_solve(x, y.triu() if upper else y.tril(), upper=upper)
 
