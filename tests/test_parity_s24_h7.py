@@ -166,3 +166,14 @@ def test_linalg_error_message_has_no_torch_prefix():
         str(info.value)[len("paddle.linalg.solve: "):]
     with pytest.raises(ValueError):
         paddle.linalg.solve(paddle.zeros([3, 3], "float64"), paddle.ones([3, 1], "float64"))
+
+
+@pytest.mark.parametrize("call", ["norm", "norm_axis", "norm_matrix", "vector_norm", "norm_float"])
+@pytest.mark.parametrize("p", [np.int64(2), np.float32(1)], ids=["np_int64", "np_float32"])
+def test_norm_numpy_scalar_order(call, p):
+    fns = {"norm": lambda L: L.linalg.norm(_t(L, X), p=p),
+           "norm_axis": lambda L: L.linalg.norm(_t(L, X), p=p, axis=1),
+           "norm_matrix": lambda L: L.linalg.norm(_t(L, X), p=p, axis=[0, 1]),
+           "vector_norm": lambda L: L.linalg.vector_norm(_t(L, X), p=p),
+           "norm_float": lambda L: L.linalg.norm(_t(L, X), p=np.float64(p))}
+    _same(fns[call])

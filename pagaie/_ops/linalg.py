@@ -242,7 +242,8 @@ def norm(x, p=None, axis=None, keepdim=False, out=None, dtype=None, name=None):
         # 1-tuple is a matrix norm over one axis, its ValueError
         raise ValueError(f"paddle.linalg.norm: p={p!r} needs 'axis' to be an int or a list of two ints, but "
                          f"received {axis}")
-    if axis is None and dtype is None and out is None and (p is None or p == "fro" or p == 2):
+    if axis is None and dtype is None and out is None and (
+            p is None or p == "fro" or (isinstance(p, (int, float)) and p == 2)):
         if x.dtype not in _P_NORM_DTYPES:
             kernel_dtypes("linalg.norm", x, _P_NORM_DTYPES)
         return torch.linalg.vector_norm(x, keepdim=keepdim)
@@ -264,6 +265,9 @@ def norm(x, p=None, axis=None, keepdim=False, out=None, dtype=None, name=None):
             raise ValueError(f"paddle.linalg.norm: p='fro' needs 'axis' to be an int or two ints, but received {axis}")
         if isinstance(p, str) and p != "fro":
             raise ValueError(f"paddle.linalg.norm: 'p' must be a number, 'fro' or 'nuc', but received {p!r}")
+        if not isinstance(p, (str, int, float)):  # a vector norm takes a Python int or float only
+            raise ValueError(f"paddle.linalg.norm: a vector norm's 'p' must be an int or a float, but "
+                             f"received {type(p).__name__} {p!r}")
         kernel_dtypes("linalg.norm", x, _P_NORM_DTYPES)
         return write_out(out, _vector_norm(x, p, dims, keepdim))
     if p not in _MATRIX_ORDS:
@@ -302,9 +306,9 @@ def vector_norm(x, p=2.0, axis=None, keepdim=False, name=None, *, dtype=None, ou
     keepdim = parser_bool(keepdim, "linalg.vector_norm", "keepdim")
     if dtype is not None:
         x = x.to(torch_dtype(dtype, "linalg.vector_norm"))
-    if isinstance(p, (str, torch.Tensor)):  # Paddle takes only an int or a float
+    if not isinstance(p, (int, float)):  # Paddle takes only an int or a float (not a numpy int)
         raise ValueError("paddle.linalg.vector_norm: 'p' must be an int or a float, but received "
-                         f"{'a Tensor' if isinstance(p, torch.Tensor) else repr(p)}")
+                         f"{'a Tensor' if isinstance(p, torch.Tensor) else type(p).__name__ + ' ' + repr(p)}")
     dims = _axis_list(axis, x.dim(), "linalg.vector_norm")
     no_low_float_kernel("linalg.vector_norm", x)   # (Paddle's CPU p_norm kernel)
     # over several axes Paddle's vector_norm is composite (sum of pow), no NaN at zeros
