@@ -177,3 +177,9 @@ def test_norm_numpy_scalar_order(call, p):
            "vector_norm": lambda L: L.linalg.vector_norm(_t(L, X), p=p),
            "norm_float": lambda L: L.linalg.norm(_t(L, X), p=np.float64(p))}
     _same(fns[call])
+
+
+@pytest.mark.parametrize("arg", ["fweights", "aweights"])
+def test_cov_weights_must_be_tensors(arg):
+    w = np.array([1, 2, 1, 3, 1]) if arg == "fweights" else np.array([0.1, 0.2, 0.3, 0.4, 0.5])
+    _same(lambda L: L.linalg.cov(_t(L, _RNG.randn(3, 5)), **{arg: w}))
