@@ -183,3 +183,13 @@ def test_norm_numpy_scalar_order(call, p):
 def test_cov_weights_must_be_tensors(arg):
     w = np.array([1, 2, 1, 3, 1]) if arg == "fweights" else np.array([0.1, 0.2, 0.3, 0.4, 0.5])
     _same(lambda L: L.linalg.cov(_t(L, _RNG.randn(3, 5)), **{arg: w}))
+
+
+@pytest.mark.parametrize("kind", ["tuple", "list", "short_tuple"])
+def test_svd_out_must_be_tuple_of_three(kind):
+    def fn(L):
+        outs = [L.zeros([3, 3], "float64"), L.zeros([3], "float64"), L.zeros([3, 3], "float64")]
+        out = outs[:2] if kind == "short_tuple" else outs
+        L.linalg.svd(_t(L, np.eye(3)), out=list(out) if kind == "list" else tuple(out))
+        return outs
+    _same(fn)

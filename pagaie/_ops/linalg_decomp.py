@@ -16,8 +16,14 @@ from pagaie._ops.linalg import _floating
 __all__ = ["eigvalsh"]
 
 
-def _out(out, res):
+def _svd_out(out, res):
+    """Write svd's results into the tuple ``out`` (Paddle wants a tuple of one Tensor per result)."""
     if out is not None:
+        if not isinstance(out, tuple) or len(out) != len(res):
+            seen = f"a {type(out).__name__} of {len(out)}" if isinstance(out, (list, tuple)) else \
+                f"a {type(out).__name__}"
+            raise ValueError(f"paddle.linalg.svd: 'out' must be a tuple of {len(res)} Tensors, but "
+                             f"received {seen}")
         for o, r in zip(out, res):
             write_out(o, r)
     return res
@@ -53,7 +59,7 @@ def svd(x, full_matrices=False, name=None, *, out=None):
     full_matrices = parser_bool(full_matrices, "linalg.svd", "full_matrices")
     _matrix("svd", x)
     _floating("svd", x)
-    return _out(out, torch.linalg.svd(x, full_matrices=full_matrices))
+    return _svd_out(out, torch.linalg.svd(x, full_matrices=full_matrices))
 
 
 @defop(amp="black", method=False)
