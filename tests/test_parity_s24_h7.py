@@ -193,3 +193,21 @@ def test_svd_out_must_be_tuple_of_three(kind):
         L.linalg.svd(_t(L, np.eye(3)), out=list(out) if kind == "list" else tuple(out))
         return outs
     _same(fn)
+
+
+_AXIS_ENTRIES = {
+    "vector_norm_floats": lambda L, x: L.linalg.vector_norm(x, axis=[0.0, 1.0]),
+    "norm_floats": lambda L, x: L.linalg.norm(x, axis=[0.0, 1.0, 2.0]),
+    "norm_float_tuple": lambda L, x: L.linalg.norm(x, axis=(0.0, 1.0)),
+    "matrix_norm_bool": lambda L, x: L.linalg.matrix_norm(x, axis=[True, 2]),
+    "matrix_norm_numpy_ints": lambda L, x: L.linalg.matrix_norm(x, axis=[np.int64(0), 1]),
+    "diagonal_float_offset": lambda L, x: L.linalg.diagonal(x, offset=1.0),
+    "diagonal_bool_offset": lambda L, x: L.linalg.diagonal(x, offset=True),
+    "diagonal_numpy_offset": lambda L, x: L.linalg.diagonal(x, offset=np.int64(1)),
+}
+
+
+@pytest.mark.parametrize("case", sorted(_AXIS_ENTRIES))
+def test_axis_and_offset_entries_are_ints(case):
+    data = _RNG.rand(2, 3, 4)
+    _same(lambda L: _AXIS_ENTRIES[case](L, _t(L, data)))

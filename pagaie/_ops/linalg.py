@@ -75,6 +75,10 @@ def _axis_list(axis, ndim, api):
     if isinstance(axis, torch.Tensor):
         axis = axis.tolist()
     if isinstance(axis, (list, tuple)):
+        for a in axis:  # Paddle's parser takes a list of ints only (numpy ints too, not bools)
+            if isinstance(a, bool) or not isinstance(a, numbers.Integral):
+                raise TypeError(f"paddle.{api}: 'axis' must be a list of ints, but received "
+                                f"{type(a).__name__} {a!r} in {list(axis)}")
         return [norm_axis(int(a), ndim, api) for a in axis]
     return [norm_axis(axis, ndim, api)]
 

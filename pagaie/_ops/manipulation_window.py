@@ -1,6 +1,7 @@
 """Small-rank promotion and sub-blocks: atleast_*d, crop, narrow, unfold (windows), diagonal."""
 from __future__ import annotations
 
+import numbers
 from typing import Any, Callable
 
 import torch
@@ -186,5 +187,8 @@ def diagonal(x, offset=0, axis1=0, axis2=1, name=None, *, out=None):
     a2 = axis_arg(axis2, x.dim(), "diagonal", "axis2", low=IndexError, high=IndexError)
     if a1 == a2:
         raise ValueError(f"paddle.diagonal: 'axis1' and 'axis2' must differ, but both are {axis1}")
+    if isinstance(offset, bool) or not isinstance(offset, numbers.Integral):  # Paddle's parser: an int
+        raise TypeError(f"paddle.diagonal: 'offset' must be an int, but received {type(offset).__name__} "
+                        f"{offset!r}")
     r = torch.diagonal(x, int(offset), a1, a2)
     return r if out is None else write_out(out, r)
