@@ -312,7 +312,9 @@ def inplace_redefines() -> Iterator[None]:
         STATE.redefining -= 1
 
 
-_TORCH_WORDS = re.compile(r"\btorch\.|\baten::|\bat::|\bc10::|\bTHP|\bCPUFloatType\b|\bcuda\b")
+# ("linalg.eig: " is how torch's linalg kernels begin their messages)
+_TORCH_WORDS = re.compile(r"(?:\btorch\.|(?<![\w.]))linalg\.\w+: |"
+                          r"\btorch\.|\baten::|\bat::|\bc10::|\bTHP|\bCPUFloatType\b|\bcuda\b")
 
 
 def _describe(v: Any) -> str:

@@ -13,7 +13,7 @@ import torch
 
 from pagaie._core.registry import NoKernelError, defop
 from pagaie._ops._helpers import (F32_F64, AssertionValueError, kernel_dtypes, no_low_float_kernel, norm_axis,
-                                 torch_dtype, write_out)
+                                 parser_bool, torch_dtype, write_out)
 from pagaie._ops.math_unary import _abs
 
 __all__ = ["norm", "cholesky", "inverse"]
@@ -41,11 +41,25 @@ def _real(api: str, x) -> None:
 
 
 def _invertible(api: str, x) -> None:
-    """Paddle's LU-based inverse checks ``min |pivot| > 0``, which a NaN pivot fails: any NaN in
-    the input is its InvalidArgument (torch would return NaNs)."""
-    if x.numel() and not x.is_meta and bool(torch.isnan(x).any()):
-        raise ValueError(f"paddle.linalg.{api}: the input is not invertible: it holds NaN values "
-                         f"(received shape {list(x.shape)})")
+    """Paddle's LU-based inverse checks ``min |pivot| > 0`` with a running minimum that a NaN
+    first pivot poisons (a later NaN pivot never replaces a number). LAPACK's pivot search keeps
+    a NaN ``x[0, 0]`` as the first pivot and never picks a NaN below it, so a NaN in the
+    top-left corner of any matrix of the batch is Paddle's InvalidArgument; NaN elsewhere just
+    spreads into the result."""
+    if x.numel() and not x.is_meta and bool(torch.isnan(x[..., 0, 0]).any()):
+        raise ValueError(f"paddle.linalg.{api}: the input is not invertible: its first LU pivot "
+                         f"is NaN (received shape {list(x.shape)})")
+
+
+def _batches(api: str, x, y, y_batch=None) -> None:
+    """Paddle's batched solvers broadcast the batch dimensions of 'x' and 'y' (all but the last
+    two, or ``y_batch`` when given); sizes that cannot be broadcast are its PreconditionNotMet,
+    a RuntimeError."""
+    xb, yb = list(x.shape[:-2]), list(y.shape[:-2] if y_batch is None else y_batch)
+    for a, b in zip(reversed(xb), reversed(yb)):
+        if a != b and a != 1 and b != 1:
+            raise RuntimeError(f"paddle.linalg.{api}: the batch dimensions {xb} of 'x' and {yb} of "
+                               f"'y' cannot be broadcast together")
 
 
 def _no_integer(api: str, x) -> None:
@@ -61,6 +75,10 @@ def _axis_list(axis, ndim, api):
     if isinstance(axis, torch.Tensor):
         axis = axis.tolist()
     if isinstance(axis, (list, tuple)):
+        for a in axis:  # Paddle's parser takes a list of ints only (numpy ints too, not bools)
+            if isinstance(a, bool) or not isinstance(a, numbers.Integral):
+                raise TypeError(f"paddle.{api}: 'axis' must be a list of ints, but received "
+                                f"{type(a).__name__} {a!r} in {list(axis)}")
         return [norm_axis(int(a), ndim, api) for a in axis]
     return [norm_axis(axis, ndim, api)]
 
@@ -219,6 +237,7 @@ def norm(x, p=None, axis=None, keepdim=False, out=None, dtype=None, name=None):
         >>> round(paddle.linalg.norm(x, p='nuc').item(), 4)
         7.0
     """
+    keepdim = parser_bool(keepdim, "linalg.norm", "keepdim")
     if isinstance(p, torch.Tensor):  # Paddle takes only a number or a string
         raise ValueError("paddle.linalg.norm: 'p' must be an int, a float, 'fro' or 'nuc', but received a "
                          "Tensor")
@@ -227,7 +246,8 @@ def norm(x, p=None, axis=None, keepdim=False, out=None, dtype=None, name=None):
         # 1-tuple is a matrix norm over one axis, its ValueError
         raise ValueError(f"paddle.linalg.norm: p={p!r} needs 'axis' to be an int or a list of two ints, but "
                          f"received {axis}")
-    if axis is None and dtype is None and out is None and (p is None or p == "fro" or p == 2):
+    if axis is None and dtype is None and out is None and (
+            p is None or p == "fro" or (isinstance(p, (int, float)) and p == 2)):
         if x.dtype not in _P_NORM_DTYPES:
             kernel_dtypes("linalg.norm", x, _P_NORM_DTYPES)
         return torch.linalg.vector_norm(x, keepdim=keepdim)
@@ -249,6 +269,9 @@ def norm(x, p=None, axis=None, keepdim=False, out=None, dtype=None, name=None):
             raise ValueError(f"paddle.linalg.norm: p='fro' needs 'axis' to be an int or two ints, but received {axis}")
         if isinstance(p, str) and p != "fro":
             raise ValueError(f"paddle.linalg.norm: 'p' must be a number, 'fro' or 'nuc', but received {p!r}")
+        if not isinstance(p, (str, int, float)):  # a vector norm takes a Python int or float only
+            raise ValueError(f"paddle.linalg.norm: a vector norm's 'p' must be an int or a float, but "
+                             f"received {type(p).__name__} {p!r}")
         kernel_dtypes("linalg.norm", x, _P_NORM_DTYPES)
         return write_out(out, _vector_norm(x, p, dims, keepdim))
     if p not in _MATRIX_ORDS:
@@ -284,11 +307,12 @@ def vector_norm(x, p=2.0, axis=None, keepdim=False, name=None, *, dtype=None, ou
         >>> paddle.linalg.vector_norm(paddle.to_tensor([3.0, -4.0])).item()
         5.0
     """
+    keepdim = parser_bool(keepdim, "linalg.vector_norm", "keepdim")
     if dtype is not None:
         x = x.to(torch_dtype(dtype, "linalg.vector_norm"))
-    if isinstance(p, (str, torch.Tensor)):  # Paddle takes only an int or a float
+    if not isinstance(p, (int, float)):  # Paddle takes only an int or a float (not a numpy int)
         raise ValueError("paddle.linalg.vector_norm: 'p' must be an int or a float, but received "
-                         f"{'a Tensor' if isinstance(p, torch.Tensor) else repr(p)}")
+                         f"{'a Tensor' if isinstance(p, torch.Tensor) else type(p).__name__ + ' ' + repr(p)}")
     dims = _axis_list(axis, x.dim(), "linalg.vector_norm")
     no_low_float_kernel("linalg.vector_norm", x)   # (Paddle's CPU p_norm kernel)
     # over several axes Paddle's vector_norm is composite (sum of pow), no NaN at zeros
@@ -315,6 +339,7 @@ def matrix_norm(x, p="fro", axis=[-2, -1], keepdim=False, name=None):  # noqa: B
         >>> paddle.linalg.matrix_norm(paddle.to_tensor([[1.0, -2.0], [3.0, 4.0]]), p=1).item()
         6.0
     """
+    keepdim = parser_bool(keepdim, "linalg.matrix_norm", "keepdim")
     if axis is None or isinstance(axis, numbers.Integral):  # Paddle takes len() of the axis
         raise TypeError(f"paddle.linalg.matrix_norm: 'axis' must be a list of two ints, but received {axis!r}")
     dims = _axis_list(axis, x.dim(), "linalg.matrix_norm")
@@ -381,6 +406,7 @@ def matrix_rank(x, tol=None, hermitian=False, atol=None, rtol=None, name=None):
         >>> paddle.linalg.matrix_rank(paddle.to_tensor([[1.0, 2.0], [2.0, 4.0]])).item()
         1
     """
+    hermitian = parser_bool(hermitian, "linalg.matrix_rank", "hermitian")
     _floating("matrix_rank", x)
     if tol is not None and (atol is not None or rtol is not None):
         raise ValueError("paddle.linalg.matrix_rank: give 'tol' alone or 'atol'/'rtol' without 'tol', but "
@@ -633,9 +659,12 @@ def solve(x, y, left=True, name=None, *, out=None):
         >>> paddle.linalg.solve(paddle.to_tensor([[2.0, 0.0], [0.0, 4.0]]), paddle.to_tensor([2.0, 2.0])).tolist()
         [1.0, 0.5]
     """
+    left = bool(left)  # read by truth value, unlike the parsed bools of the other solvers
     _real("solve", x)
     _floating("solve", x)
     _square("solve", x)
+    vector = y.dim() == 1 or (y.dim() == x.dim() - 1 and y.shape == x.shape[:-1])
+    _batches("solve", x, y, y.shape[:-1] if vector else None)
     _invertible("solve", x)
     return write_out(out, torch.linalg.solve(x, y, left=left))
 
@@ -661,6 +690,9 @@ def triangular_solve(x, y, upper=True, transpose=False, unitriangular=False, nam
         >>> paddle.linalg.triangular_solve(a, paddle.to_tensor([[3.0], [1.0]])).tolist()
         [[1.0], [1.0]]
     """
+    upper = parser_bool(upper, "linalg.triangular_solve", "upper")
+    transpose = parser_bool(transpose, "linalg.triangular_solve", "transpose")
+    unitriangular = parser_bool(unitriangular, "linalg.triangular_solve", "unitriangular")
     _square("triangular_solve", x)
     _floating("triangular_solve", x)
     if x.dtype != y.dtype:  # Paddle's kernel reads both with the dtype of 'x'
@@ -670,6 +702,7 @@ def triangular_solve(x, y, upper=True, transpose=False, unitriangular=False, nam
         raise ValueError("paddle.linalg.triangular_solve: 'y' must be a (batch of) matrices with "
                          f"{x.shape[-1]} rows to match 'x' {list(x.shape)}, but received shape "
                          f"{list(y.shape)}")
+    _batches("triangular_solve", x, y)
     if transpose:
         x, upper = x.transpose(-1, -2), not upper
     return torch.linalg.solve_triangular(x, y, upper=upper, left=True, unitriangular=unitriangular)
@@ -694,6 +727,7 @@ def cholesky_solve(x, y, upper=False, name=None):
         >>> paddle.linalg.cholesky_solve(paddle.to_tensor([[4.0], [1.0]]), l).tolist()
         [[1.0], [1.0]]
     """
+    upper = parser_bool(upper, "linalg.cholesky_solve", "upper")
     _square("cholesky_solve", y, "y")
     # Paddle picks its kernel (float32/float64 only) by y's dtype and reads x as that type
     # (a complex one's, in a real/complex mix)
@@ -703,6 +737,7 @@ def cholesky_solve(x, y, upper=False, name=None):
     if x.dtype != y.dtype:
         raise ValueError(f"paddle.linalg.cholesky_solve: 'x' must have the dtype of 'y' "
                          f"({str(y.dtype)[6:]}), but received {str(x.dtype)[6:]}")
+    _batches("cholesky_solve", x, y)
     # Only one triangle of ``y`` is read, so only that triangle receives gradients.
     return torch.cholesky_solve(x, y.triu() if upper else y.tril(), upper=upper)
 
@@ -725,6 +760,7 @@ def cholesky(x, upper=False, name=None):
         >>> paddle.linalg.cholesky(paddle.to_tensor([[4.0, 2.0], [2.0, 5.0]])).tolist()
         [[2.0, 0.0], [1.0, 2.0]]
     """
+    upper = parser_bool(upper, "linalg.cholesky", "upper")
     if x.dim() < 2 or x.shape[-1] != x.shape[-2]:
         raise AssertionValueError(f"paddle.linalg.cholesky: 'x' must be a (batch of) square matrices, "
                                   f"but received shape {list(x.shape)}")
@@ -785,8 +821,11 @@ def cholesky_inverse(x, upper=False, name=None):
         raise ValueError(f"paddle.linalg.cholesky_inverse: 'x' must be 2-D, but received shape {list(x.shape)}")
     _square("cholesky_inverse", x)
     _floating("cholesky_inverse", x)
-    _invertible("cholesky_inverse", x)   # (Paddle's LU pivot check fails on a NaN)
-    return torch.cholesky_inverse(x, upper=upper)
+    # Paddle inverts the product of the whole of 'x' with its conjugate transpose, whatever
+    # lies outside the triangle named by 'upper'
+    gram = x.mH @ x if upper else x @ x.mH
+    _invertible("cholesky_inverse", gram)
+    return torch.linalg.inv(gram)
 
 
 _LSTSQ_DRIVERS = ("gels", "gelsy", "gelsd", "gelss")
@@ -808,7 +847,8 @@ def lstsq(x, y, rcond=None, driver=None, name=None):
         tuple: ``(solution, residuals, rank, singular_values)``; ``residuals`` is empty
         unless ``m > n`` and ``x`` has full rank (drivers other than ``gelsy``),
         ``rank`` is int32 (an empty int64 tensor for ``gels``), ``singular_values`` is filled by
-        ``gelsd`` and ``gelss`` only.
+        ``gelsd`` and ``gelss`` only. NaN or Inf in ``x`` makes the solution, residuals and
+        singular values NaN; in a column of ``y``, that column of the solution and residuals.
 
     Examples:
         >>> import pagaie as paddle
@@ -829,7 +869,18 @@ def lstsq(x, y, rcond=None, driver=None, name=None):
             raise ValueError(f"paddle.linalg.lstsq: '{arg}' must be shaped {dims}, but received shape {list(t.shape)}")
     if rcond is None:  # Paddle's default cut-off, not torch's eps * max(M, N)
         rcond = (1e-7 if x.dtype == torch.float32 else 1e-15) * max(x.shape[-2], x.shape[-1])
-    sol, res, rank, sv = torch.linalg.lstsq(x, y, rcond=rcond, driver=driver)
+    x_ok, y_ok = torch.isfinite(x), torch.isfinite(y)
+    if x.is_meta or bool(x_ok.all() & y_ok.all()):
+        sol, res, rank, sv = torch.linalg.lstsq(x, y, rcond=rcond, driver=driver)
+    else:  # LAPACK rejects NaN/Inf: solve without them, then NaN where they reach (Paddle's gels/gelsy)
+        x_bad, col_bad = ~x_ok.all(-1).all(-1), ~y_ok.all(-2)   # [...] and [..., K]
+        sol, res, rank, sv = torch.linalg.lstsq(x.where(x_ok, 0), y.where(y_ok, 0),
+                                                rcond=rcond, driver=driver)
+        nan_cols = col_bad | x_bad.unsqueeze(-1)
+        sol = sol.masked_fill(nan_cols.unsqueeze(-2), float("nan"))
+        if res.numel():
+            res = res.masked_fill(nan_cols, float("nan"))
+        sv = sv.masked_fill(x_bad.unsqueeze(-1), float("nan"))
     if driver == "gelsy":
         res = res.new_empty((0,))
     if x.numel() == 0 or y.numel() == 0:  # Paddle: no ranks and no singular values for empty input

@@ -12,7 +12,7 @@ from pagaie._core.registry import NoKernelError, defop
 from pagaie._core.tensor import Tensor, wrap
 from pagaie._ops._helpers import (F32_F64, LOW_FLOATS, SMALL_INTS, AssertionValueError, float_kernel, int_list,
                                   check_binary_dtypes, kernel_dtypes, no_low_float_kernel, norm_axis,
-                                  unpromoted_pair, write_out)
+                                  parser_bool, unpromoted_pair, write_out)
 
 __all__ = ["matmul", "mm", "bmm", "mv", "dot", "einsum", "addmm", "addmm_", "baddbmm", "baddbmm_",
            "kron", "cross", "outer", "inner", "ger", "tensordot", "trace", "dist", "cdist", "pdist",
@@ -61,6 +61,9 @@ def matmul(x, y, transpose_x=False, transpose_y=False, name=None, *, out=None):
         >>> (a @ paddle.to_tensor([1.0, 1.0])).tolist()
         [3.0, 7.0]
     """
+    if type(transpose_x) is not bool or type(transpose_y) is not bool:  # Paddle's parser reads both
+        transpose_x = parser_bool(transpose_x, "matmul", "transpose_x")
+        transpose_y = parser_bool(transpose_y, "matmul", "transpose_y")
     if transpose_x and x.dim() > 1:
         x = x.transpose(-1, -2)
     if transpose_y and y.dim() > 1:

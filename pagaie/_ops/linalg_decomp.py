@@ -10,14 +10,20 @@ import numbers
 import torch
 
 from pagaie._core.registry import NoKernelError, defop
-from pagaie._ops._helpers import AssertionValueError, write_out
+from pagaie._ops._helpers import AssertionValueError, parser_bool, write_out
 from pagaie._ops.linalg import _floating
 
 __all__ = ["eigvalsh"]
 
 
-def _out(out, res):
+def _svd_out(out, res):
+    """Write svd's results into the tuple ``out`` (Paddle wants a tuple of one Tensor per result)."""
     if out is not None:
+        if not isinstance(out, tuple) or len(out) != len(res):
+            seen = f"a {type(out).__name__} of {len(out)}" if isinstance(out, (list, tuple)) else \
+                f"a {type(out).__name__}"
+            raise ValueError(f"paddle.linalg.svd: 'out' must be a tuple of {len(res)} Tensors, but "
+                             f"received {seen}")
         for o, r in zip(out, res):
             write_out(o, r)
     return res
@@ -50,9 +56,10 @@ def svd(x, full_matrices=False, name=None, *, out=None):
         >>> s.tolist()
         [3.0, 2.0]
     """
+    full_matrices = parser_bool(full_matrices, "linalg.svd", "full_matrices")
     _matrix("svd", x)
     _floating("svd", x)
-    return _out(out, torch.linalg.svd(x, full_matrices=full_matrices))
+    return _svd_out(out, torch.linalg.svd(x, full_matrices=full_matrices))
 
 
 @defop(amp="black", method=False)
@@ -114,6 +121,8 @@ def qr(x, mode="reduced", name=None):
         >>> (q @ r).tolist()
         [[2.0, 0.0], [0.0, 3.0]]
     """
+    if not isinstance(mode, str):  # Paddle's parser wants a str
+        raise TypeError(f"paddle.linalg.qr: 'mode' must be a str, but received {type(mode).__name__}")
     if mode not in ("reduced", "complete", "r"):
         raise ValueError(f"paddle.linalg.qr: 'mode' must be 'reduced', 'complete' or 'r', but received {mode!r}")
     _matrix("qr", x)
@@ -200,6 +209,17 @@ def eigvals(x, name=None):
     return torch.linalg.eigvals(x.transpose(-2, -1)).detach()  # Paddle has no eigvals gradient
 
 
+def _symmetric_eigen(api: str, fn, x, UPLO: str):
+    """Run torch's symmetric eigen solver; its failure to converge (NaN or Inf input) is Paddle's
+    PreconditionNotMet, a RuntimeError."""
+    try:
+        return fn(x, UPLO=UPLO)
+    except torch.linalg.LinAlgError:
+        raise RuntimeError(f"paddle.linalg.{api}: the eigenvalue algorithm did not converge: the "
+                           f"input holds NaN or Inf values or is too ill-conditioned (received "
+                           f"shape {list(x.shape)})") from None
+
+
 def _uplo(api: str, UPLO: str) -> str:
     if UPLO not in ("L", "U"):
         raise ValueError(f"paddle.linalg.{api}: 'UPLO' must be 'L' or 'U', but received {UPLO!r}")
@@ -226,7 +246,7 @@ def eigh(x, UPLO="L", name=None):
     """
     _matrix("eigh", x, square=True)
     _floating("eigh", x)
-    return torch.linalg.eigh(x, UPLO=_uplo("eigh", UPLO))
+    return _symmetric_eigen("eigh", torch.linalg.eigh, x, _uplo("eigh", UPLO))
 
 
 @defop(amp="black", paddle_types=("eigvalsh", "pd_op.eigvalsh"))
@@ -252,7 +272,7 @@ def eigvalsh(x, UPLO="L", name=None):
     if not isinstance(UPLO, str):
         raise TypeError(f"paddle.linalg.eigvalsh: 'UPLO' must be a str, but received {type(UPLO).__name__}")
     # unlike eigh, Paddle's eigvalsh checks no further: every string but 'L' reads the upper triangle
-    return torch.linalg.eigvalsh(x, UPLO="L" if UPLO == "L" else "U")
+    return _symmetric_eigen("eigvalsh", torch.linalg.eigvalsh, x, "L" if UPLO == "L" else "U")
 
 
 @defop(amp="black", paddle_types=("lu", "pd_op.lu"))
@@ -276,6 +296,7 @@ def lu(x, pivot=True, get_infos=False, name=None):
         >>> piv.tolist()
         [2, 2]
     """
+    pivot = parser_bool(pivot, "linalg.lu", "pivot")
     _matrix("lu", x)
     _floating("lu", x)
     if not pivot and x.device.type == "cpu":
@@ -313,6 +334,9 @@ def lu_unpack(x, y, unpack_ludata=True, unpack_pivots=True, name=None):
         >>> (p @ l @ u).tolist()
         [[1.0, 2.0], [3.0, 4.0]]
     """
+    unpack_ludata = parser_bool(unpack_ludata, "linalg.lu_unpack", "unpack_ludata")
+    unpack_pivots = parser_bool(unpack_pivots, "linalg.lu_unpack", "unpack_pivots")
+    _floating("lu_unpack", x)
     _pivots("lu_unpack", y)
     if list(y.shape) != list(x.shape[:-2]) + [min(x.shape[-2], x.shape[-1])]:
         raise ValueError(f"paddle.linalg.lu_unpack: 'y' (the pivots) must have shape "
@@ -348,6 +372,13 @@ def lu_solve(b, lu, pivots, trans="N", name=None):
         >>> paddle.linalg.lu_solve(paddle.to_tensor([[2.0], [2.0]]), *paddle.linalg.lu(a)).tolist()
         [[1.0], [0.5]]
     """
+    if not (b.is_floating_point() or b.is_complex()) or b.dtype in (torch.float16, torch.bfloat16):
+        raise NoKernelError(f"paddle.linalg.lu_solve: 'b' must be a float32, float64 or complex "
+                            f"tensor, but received dtype {str(b.dtype).replace('torch.', '')}")
+    if lu.dtype != b.dtype:
+        raise ValueError(f"paddle.linalg.lu_solve: 'lu' must have the dtype of 'b' "
+                         f"({str(b.dtype).replace('torch.', '')}), but received "
+                         f"{str(lu.dtype).replace('torch.', '')}")
     _pivots("lu_solve", pivots)
     piv = pivots
     if trans == "N":

@@ -831,6 +831,9 @@ def cov(x, rowvar=True, ddof=True, fweights=None, aweights=None, name=None):
     """
     _check_cov_input("linalg.cov", x)
     no_low_float_kernel("linalg.cov", x)   # (Paddle's CPU divide kernel)
+    for arg, w in (("fweights", fweights), ("aweights", aweights)):
+        if w is not None and not isinstance(w, torch.Tensor):
+            raise TypeError(f"paddle.linalg.cov: '{arg}' must be a Tensor, but received {type(w).__name__}")
     if fweights is not None and fweights.is_floating_point():  # Paddle takes integral float weights too
         if not bool(torch.all(fweights == torch.round(fweights))):
             raise ValueError("paddle.linalg.cov: 'fweights' must hold integers, but received non-integral values")
