@@ -429,13 +429,15 @@ class Optimizer:
             if p.name in self._already_create_accumulator:
                 continue
             target = self._create_master_weight(p) if self._use_master(p) else p
-            if target is p and p._t.dtype in _LOW_PRECISION and self._low_precision_warning:
+            warned = target is p and p._t.dtype in _LOW_PRECISION and self._low_precision_warning
+            if warned:
                 warnings.warn(self._low_precision_warning)
             self._creating_param_dtype = p._t.dtype  # the parameter's own dtype (not its master's)
             self._init_state(target, hp)
-            if self._acc_names or target is not p:
-                # as in Paddle, a parameter with no state to create (SGD without master
-                # weights) is looked at again at every step, and warned about again
+            if self._acc_names or not warned:
+                # as in Paddle, a warned-about parameter with no state to create (SGD without
+                # master weights) is looked at again at every step, and warned about again;
+                # any other is looked at once (the step's hot path)
                 self._already_create_accumulator.add(p.name)
 
     def _param_state(self, p: Tensor) -> dict[str, torch.Tensor]:
