@@ -10,7 +10,7 @@ import numbers
 import torch
 
 from pagaie._core.registry import NoKernelError, defop
-from pagaie._ops._helpers import AssertionValueError, parser_bool, write_out
+from pagaie._ops._helpers import AssertionValueError, dtype_name, parser_bool, write_out
 from pagaie._ops.linalg import _floating
 
 __all__ = ["eigvalsh"]
@@ -374,11 +374,10 @@ def lu_solve(b, lu, pivots, trans="N", name=None):
     """
     if not (b.is_floating_point() or b.is_complex()) or b.dtype in (torch.float16, torch.bfloat16):
         raise NoKernelError(f"paddle.linalg.lu_solve: 'b' must be a float32, float64 or complex "
-                            f"tensor, but received dtype {str(b.dtype).replace('torch.', '')}")
+                            f"tensor, but received dtype {dtype_name(b)}")
     if lu.dtype != b.dtype:
         raise ValueError(f"paddle.linalg.lu_solve: 'lu' must have the dtype of 'b' "
-                         f"({str(b.dtype).replace('torch.', '')}), but received "
-                         f"{str(lu.dtype).replace('torch.', '')}")
+                         f"({dtype_name(b)}), but received {dtype_name(lu)}")
     _pivots("lu_solve", pivots)
     piv = pivots
     if trans == "N":
