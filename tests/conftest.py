@@ -6,6 +6,8 @@ import numpy as np
 import pytest
 import torch
 
+from tests.reference import forget_failed_paddle_conversions
+
 if os.environ.get("PYTEST_XDIST_WORKER"):
     # one compute thread per worker process (torch now, real Paddle when a test imports it):
     # the workers already share the cores
@@ -36,6 +38,7 @@ def pytest_collection_modifyitems(config, items):
 def _seed():
     np.random.seed(0)
     torch.manual_seed(0)
+    forget_failed_paddle_conversions()
     yield
 
 

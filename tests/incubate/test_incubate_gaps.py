@@ -429,6 +429,8 @@ def test_rng_state_snapshots_and_indices_follow_paddle():
         np.testing.assert_array_equal(e, b)   # the new slot continues after c == a
     (oi, _), (ti, _) = script(pagaie), script(ref)
     assert [len(v) for v in oi] == [len(v) for v in ti]
-    assert oi[0] == [0] or oi[0] == ti[0]
+    # the starting slot depends on what earlier code registered; registering makes the new
+    # slot current in both
+    assert (oi[2] == [oi[1]], oi[2] == oi[0]) == (ti[2] == [ti[1]], ti[2] == ti[0])
     same_exception(lambda fw: fw.incubate.set_rng_state([0, 1], use_index=True))
     same_exception(lambda fw: fw.incubate.register_rng_state_as_index([]))
