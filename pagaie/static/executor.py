@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import warnings
+import weakref
 from typing import Any, Sequence
 
 import numpy as np
@@ -114,19 +115,35 @@ class _NotAProgramError(TypeError, AttributeError):
     and the AttributeError Paddle raises when it looks for the program's description."""
 
 
-class _PlanCache:
-    def __init__(self) -> None:
-        self.plans: dict = {}
+class _ProgramCache:
+    """Values derived from a program, keyed by the program's identity and more.
 
-    def get(self, program: Program, feed_names: tuple, fetch: list[Value]) -> Plan:
-        key = (id(program), program.version, feed_names, tuple(v.name for v in fetch))
-        plan = self.plans.get(key)
-        if plan is None:
-            if len(self.plans) > 64:
-                self.plans.clear()
-            # Paddle's executor reuses dead buffers by default (BuildStrategy.enable_inplace).
-            plan = self.plans[key] = Plan(program, list(feed_names), fetch, reuse_buffers=True)
-        return plan
+    A key holds ``id(program)``, which a later program may reuse once this one is freed; each
+    entry keeps a weak reference to its program and is rebuilt when that is no longer the
+    program asked about, so a new program never runs with another's plan or state."""
+
+    def __init__(self, limit: int = 64) -> None:
+        self.entries: dict = {}
+        self.limit = limit
+
+    def get(self, program: Program, key: tuple, build: Any) -> Any:
+        key = (id(program),) + key
+        entry = self.entries.get(key)
+        if entry is None or entry[0]() is not program:
+            if len(self.entries) > self.limit:
+                self.entries.clear()
+            entry = self.entries[key] = (weakref.ref(program), build())
+        return entry[1]
+
+    def clear(self) -> None:
+        self.entries.clear()
+
+
+class _PlanCache(_ProgramCache):
+    def get_plan(self, program: Program, feed_names: tuple, fetch: list[Value]) -> Plan:
+        # Paddle's executor reuses dead buffers by default (BuildStrategy.enable_inplace).
+        return self.get(program, (program.version, feed_names, tuple(v.name for v in fetch)),
+                        lambda: Plan(program, list(feed_names), fetch, reuse_buffers=True))
 
 
 global_plan_cache = _PlanCache()
@@ -163,7 +180,7 @@ class Executor:
     def __init__(self, place: Any = None) -> None:
         self.place = place
         self._device = to_torch_device(place, "paddle.static.Executor")
-        self._states: dict = {}
+        self._states = _ProgramCache()
         self._closed = False
 
     def run(self, program: Any = None, feed: dict | None = None, fetch_list: Sequence | None = None,
@@ -251,7 +268,7 @@ class Executor:
             if runner is not None:
                 outs = runner(tensors, fetch)
             else:
-                plan = global_plan_cache.get(prog, tuple(sorted(tensors)), fetch)
+                plan = global_plan_cache.get_plan(prog, tuple(sorted(tensors)), fetch)
                 outs = plan.run(tensors)
         results = []
         for o in outs:
@@ -265,14 +282,9 @@ class Executor:
 
     def _state_of(self, prog: Program) -> list:
         """(name, eager tensor) of the program's persistable values, listed once per version."""
-        key = (id(prog), prog.version, sum(len(b.vars) for b in prog.blocks))  # (vars come without ops)
-        state = self._states.get(key)
-        if state is None:
-            if len(self._states) > 64:
-                self._states.clear()
-            state = self._states[key] = [(v.name, v.source) for v in prog.list_vars()
-                                         if v.persistable and v.source is not None]
-        return state
+        key = (prog.version, sum(len(b.vars) for b in prog.blocks))   # (vars come without ops)
+        return self._states.get(prog, key, lambda: [(v.name, v.source) for v in prog.list_vars()
+                                                    if v.persistable and v.source is not None])
 
     def close(self) -> None:
         """Release resources; the executor cannot run afterwards (RuntimeError, as Paddle)."""

@@ -356,3 +356,31 @@ def test_parameters_shared_by_name_across_layers_and_programs():
     ours = ns["run"](pagaie)
     for a, b in zip(ours, theirs):
         np.testing.assert_allclose(a, b, rtol=1e-6, atol=1e-7)
+
+
+def test_executor_caches_do_not_outlive_their_program():
+    """A program allocated where a freed one lived (same id, same version and var count) gets
+    its own plan and persistable state, not the freed program's."""
+    import weakref
+
+    from pagaie.static.executor import global_plan_cache
+
+    pagaie.enable_static()
+    try:
+        main, startup = pagaie.static.Program(), pagaie.static.Program()
+        with pagaie.static.program_guard(main, startup):
+            x = pagaie.static.data("x", [2], "float32")
+            y = x * 3.0
+        exe = pagaie.static.Executor(pagaie.CPUPlace())
+
+        class Gone:
+            pass
+        dead = weakref.ref(Gone())              # what a freed program's reference reads
+        key = (main.version, ("x",), (y.name,))
+        global_plan_cache.entries[(id(main),) + key] = (dead, "stale plan")
+        exe._states.entries[(id(main), main.version, sum(len(b.vars) for b in main.blocks))] = (
+            dead, "stale state")
+        out, = exe.run(main, feed={"x": np.array([1.0, 2.0], "float32")}, fetch_list=[y])
+        np.testing.assert_array_equal(out, [3.0, 6.0])
+    finally:
+        pagaie.disable_static()
