@@ -56,7 +56,7 @@ def make_parameter(shape: Any, attr: Any, dtype: Any, is_bias: bool, default_ini
         # Paddle's static programs share a parameter by name (one scope variable). Its
         # initializer runs again at startup: another startup program re-initialises it; a
         # second one in the same startup program makes its draws and drops them.
-        if _STATIC_PARAMETERS[name][1] == id(startup):
+        if _STATIC_PARAMETERS[name][1]() is startup:
             init(Parameter(torch.empty(shape, dtype=tdt, device=shared._t.device),
                            name=unique_name.generate(f"{name}@shared")))
         else:
@@ -64,7 +64,7 @@ def make_parameter(shape: Any, attr: Any, dtype: Any, is_bias: bool, default_ini
             init(shared)
             with torch.no_grad():
                 shared._t.copy_(kept)
-            _STATIC_PARAMETERS[name] = (_STATIC_PARAMETERS[name][0], id(startup),
+            _STATIC_PARAMETERS[name] = (_STATIC_PARAMETERS[name][0], weakref.ref(startup),
                                         _STATIC_PARAMETERS[name][2])
         return shared
     clash = _static_clash(attr.name)
@@ -94,15 +94,16 @@ def make_parameter(shape: Any, attr: Any, dtype: Any, is_bias: bool, default_ini
     else:
         init(p)
     if _fw._S.enabled and attr.name:
-        _STATIC_PARAMETERS[name] = (weakref.ref(p), id(_fw.default_startup_program()),
-                                    id(_fw.default_main_program()))
+        _STATIC_PARAMETERS[name] = (weakref.ref(p), weakref.ref(_fw.default_startup_program()),
+                                    weakref.ref(_fw.default_main_program()))
     return p
 
 
 # Parameters named by their ParamAttr while static programs are built (Paddle's scope
-# variables, shared by name), with the startup program that last initialised each. Generated
+# variables, shared by name), with (weakly) the startup program that last initialised each and
+# the main program that created it. Generated
 # names are left out: they meet again only across unique_name.guard blocks.
-_STATIC_PARAMETERS: dict[str, tuple[weakref.ref, int, int]] = {}
+_STATIC_PARAMETERS: dict[str, tuple[weakref.ref, weakref.ref, weakref.ref]] = {}
 
 
 def _building_program() -> bool:
@@ -118,7 +119,7 @@ def _static_clash(name: str | None) -> str | None:
     entry = _STATIC_PARAMETERS.get(name) if name and _fw._S.enabled else None
     if entry is None or entry[0]() is None:
         return None
-    return "same program" if entry[2] == id(_fw.default_main_program()) else "other program"
+    return "same program" if entry[2]() is _fw.default_main_program() else "other program"
 
 
 def _static_parameter(name: str, shape: list, dtype: torch.dtype) -> tuple[Parameter | None, Any]:
