@@ -101,8 +101,8 @@ def make_parameter(shape: Any, attr: Any, dtype: Any, is_bias: bool, default_ini
 
 # Parameters named by their ParamAttr while static programs are built (Paddle's scope
 # variables, shared by name), with (weakly) the startup program that last initialised each and
-# the main program that created it. Generated
-# names are left out: they meet again only across unique_name.guard blocks.
+# the main program that created it. Generated names are left out: they meet again only across
+# unique_name.guard blocks.
 _STATIC_PARAMETERS: dict[str, tuple[weakref.ref, weakref.ref, weakref.ref]] = {}
 
 
