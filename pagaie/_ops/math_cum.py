@@ -265,6 +265,10 @@ def diff(x, n=1, axis=-1, prepend=None, append=None, name=None, *, out=None):
     """
     if x.dim() == 0:  # Paddle fails indexing the shape: IndexError
         raise IndexError("paddle.diff: 'x' must be at least 1-D, but received a 0-D tensor")
+    # Paddle reads the axis' size from the shape first (an axis past the last one is its
+    # IndexError) unless it concatenates ``prepend``/``append`` first (then ValueError)
+    past_end = isinstance(axis, int) and axis >= x.dim() and prepend is None and append is None
+    axis = norm_axis(axis, x.dim(), "diff", error=IndexError if past_end else ValueError)
     kernel_dtypes("diff", x, _DIFF_DTYPES, static=_DIFF_STATIC_DTYPES)   # (a composite in programs)
     if n < 1:
         raise ValueError(f"paddle.diff: 'n' must be a positive int, but received {n}")
@@ -276,9 +280,6 @@ def diff(x, n=1, axis=-1, prepend=None, append=None, name=None, *, out=None):
         if t is not None and t.dtype is not x.dtype:  # Paddle concatenates them: no promotion
             raise ValueError(f"paddle.diff: '{arg}' must have the dtype of 'x' ({dtype_name(x)}), "
                              f"but received {dtype_name(t)}")
-    # Paddle reports an axis past the last one as IndexError.
-    past_end = isinstance(axis, int) and axis >= x.dim()
-    axis = norm_axis(axis, x.dim(), "diff", error=IndexError if past_end else ValueError)
     r = torch.diff(x, n, axis, prepend, append)
     return r if out is None else write_out(out, r)
 
