@@ -168,9 +168,12 @@ def _topk(x, k, axis=None, largest=True, sorted=True, name=None, *, out=None):
         >>> paddle.topk(paddle.to_tensor([1.0, 4.0]), k=1).indices.tolist()
         [1]
     """
-    kernel_dtypes("topk", x, _TOPK_DTYPES)
+    # Paddle's order: its argument parser (axis, largest, sorted), then the input's kernel
+    if axis is not None and not isinstance(axis, torch.Tensor):
+        parser_ints("topk", axis=axis)
     if type(largest) is not bool or type(sorted) is not bool:
         largest, sorted = _bool_flags("topk", largest=largest, sorted=sorted)
+    kernel_dtypes("topk", x, _TOPK_DTYPES)
     k = int(scalar_of(k))  # an int or a Tensor, at least 1 either way (Paddle's kernel)
     dim = -1 if axis is None else _one_axis(axis, x.dim(), "topk")
     if x.dim() == 0:  # Paddle takes any k >= 1 here: the value itself, at index 0
