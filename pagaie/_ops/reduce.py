@@ -421,9 +421,15 @@ def nanmean(x, axis=None, keepdim=False, name=None):
     if x.dtype is torch.bool:
         raise NoKernelError("paddle.nanmean: bool tensors are not supported (no kernel for this dtype)")
     kernel_dtypes("nanmean", x, _NANSUM_DTYPES, static=_NAN_STATIC["nanmean"])
+    axes = _axes(axis, x.dim(), "nanmean")
+    if x.dtype is torch.int32 and x.dim() and (keepdim or axes is not None and len(axes) < x.dim()):
+        # Paddle divides the int32 sums by int64 counts, which its type promotion refuses
+        # unless the result is 0-D
+        raise TypeError("paddle.nanmean: an int32 'x' can only be averaged over all its axes with "
+                        f"keepdim=False, but received axis={axis}, keepdim={keepdim}; cast 'x' to "
+                        "a floating dtype first")
     if not (x.is_floating_point() or x.is_complex()):
         x = x.to(torch.float32)
-    axes = _axes(axis, x.dim(), "nanmean")
     # the sum of the non-NaN values over their count, as Paddle composes it: an all-NaN slice
     # gives NaN with a zero gradient (torch.nanmean's gradient there is NaN)
     keep = ~torch.isnan(x)
