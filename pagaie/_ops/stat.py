@@ -459,6 +459,8 @@ def _quantile(x, q, axis, keepdim, interpolation, api, fn):
         if keepdim:
             shape = [1 if d in dims else x.shape[d] for d in range(x.dim())]
             r = r.reshape(list(r.shape[:1] if not scalar_q else []) + shape)
+    if x.requires_grad and not x.numel():  # still a function of x: its (empty) gradient exists
+        r = r + x.sum() * 0
     return r
 
 
