@@ -132,7 +132,12 @@ def sum(x, axis=None, dtype=None, keepdim=False, name=None, *, out=None):
     """
     if dtype.__class__ is bool:   # torch's order sum(x, axis, keepdim, dtype), as Paddle reads it
         dtype, keepdim = (None if keepdim.__class__ is bool else keepdim), dtype
-    dt = _SUM_DTYPE.get(x.dtype) if dtype is None else parsed_dtype(dtype, "sum")
+    if dtype is None:
+        dt = _SUM_DTYPE.get(x.dtype)
+    else:
+        dt = parsed_dtype(dtype, "sum")
+        if x.requires_grad and not (dt.is_floating_point or dt.is_complex):
+            x = x.detach()  # an integer or bool sum carries no gradient (torch would refuse it)
     if axis is None:
         if keepdim:
             r = torch.sum(x, None, True, dtype=dt)
@@ -399,6 +404,8 @@ def nansum(x, axis=None, dtype=None, keepdim=False, name=None):
         raise NoKernelError("paddle.nansum: bool tensors are not supported (no kernel for this dtype)")
     kernel_dtypes("nansum", x, _NANSUM_DTYPES, static=_NAN_STATIC["nansum"])
     dt = _SUM_DTYPE.get(x.dtype) if dtype is None else parsed_dtype(dtype, "nansum")
+    if dt is not None and x.requires_grad and not (dt.is_floating_point or dt.is_complex):
+        x = x.detach()  # an integer or bool sum carries no gradient (torch would refuse it)
     if dt is not None and dt.is_complex and not x.is_complex():  # a real x summed as complex
         x = x.to(dt)
     if not (x.is_floating_point() or x.is_complex()):
