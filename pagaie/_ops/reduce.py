@@ -13,6 +13,7 @@ import numpy as np
 import torch
 
 from pagaie._core.registry import NoKernelError, defop
+from pagaie._core.tensor import flag_grad
 from pagaie._ops._helpers import (ALL_DTYPES, SMALL_INTS, kernel_dtypes, no_small_int_kernel, parsed_dtype, torch_dtype,
                                   write_out)
 
@@ -103,6 +104,14 @@ def _check_nonempty(x, dims, api):
                              f"(input shape {list(x.shape)})")
 
 
+def _untracked_sum(r: _T) -> _T:
+    """An integer or bool sum of a tensor that needs gradients: torch cannot track it (so
+    it is computed from the detached input), but Paddle's result says stop_gradient=False."""
+    if torch.is_grad_enabled():
+        flag_grad(r, carried=True)
+    return r
+
+
 @defop(amp="black", paddle_types=("reduce_sum", "sum", "pd_op.sum"))
 def sum(x, axis=None, dtype=None, keepdim=False, name=None, *, out=None):
     """Sum of elements over ``axis``.
@@ -137,7 +146,7 @@ def sum(x, axis=None, dtype=None, keepdim=False, name=None, *, out=None):
     else:
         dt = parsed_dtype(dtype, "sum")
         if x.requires_grad and not (dt.is_floating_point or dt.is_complex):
-            x = x.detach()  # an integer or bool sum carries no gradient (torch would refuse it)
+            return _untracked_sum(sum.op_record.kernel(x.detach(), axis, dt, keepdim, out=out))
     if axis is None:
         if keepdim:
             r = torch.sum(x, None, True, dtype=dt)
@@ -405,7 +414,7 @@ def nansum(x, axis=None, dtype=None, keepdim=False, name=None):
     kernel_dtypes("nansum", x, _NANSUM_DTYPES, static=_NAN_STATIC["nansum"])
     dt = _SUM_DTYPE.get(x.dtype) if dtype is None else parsed_dtype(dtype, "nansum")
     if dt is not None and x.requires_grad and not (dt.is_floating_point or dt.is_complex):
-        x = x.detach()  # an integer or bool sum carries no gradient (torch would refuse it)
+        return _untracked_sum(nansum.op_record.kernel(x.detach(), axis, dt, keepdim))
     if dt is not None and dt.is_complex and not x.is_complex():  # a real x summed as complex
         x = x.to(dt)
     if not (x.is_floating_point() or x.is_complex()):
