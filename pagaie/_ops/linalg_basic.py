@@ -814,7 +814,9 @@ def trace(x, offset=0, axis1=0, axis2=1, name=None):
     kernel_dtypes("trace", x, _TRACE_DTYPES)
     if x.dim() < 2:
         raise IndexError(f"paddle.trace: 'x' must be at least 2-D, but received {x.dim()}-D")
-    a1, a2 = norm_axis(axis1, x.dim(), "trace", "axis1"), norm_axis(axis2, x.dim(), "trace", "axis2")
+    # (an axis out of range is Paddle's OutOfRange: IndexError)
+    a1 = norm_axis(axis1, x.dim(), "trace", "axis1", error=IndexError)
+    a2 = norm_axis(axis2, x.dim(), "trace", "axis2", error=IndexError)
     if a1 == a2:
         raise ValueError(f"paddle.trace: 'axis1' and 'axis2' must differ, but both are {axis1}")
     return torch.diagonal(x, offset, a1, a2).sum(-1, dtype=x.dtype)

@@ -22,6 +22,28 @@ __all__ = ["cumsum", "cumsum_", "cumprod", "cumprod_", "cummax", "cummin", "logc
 _SMALL_INTS = (torch.int32, torch.int16, torch.int8, torch.uint8)
 
 
+def _axis_arg(axis, api, lenient=False):
+    """``axis`` as Paddle's argument parser reads it (None, or an int; ``lenient`` as in
+    :func:`_cum_axis`): the TypeError of a wrong type comes before any dtype or range check."""
+    if axis is None or type(axis) is int:
+        return axis
+    if isinstance(axis, _T):
+        if axis.numel() != 1 and not lenient:   # Paddle's int parser takes one element only
+            raise TypeError(f"paddle.{api}: 'axis' must be an int, but received a Tensor of "
+                            f"{axis.numel()} elements")
+        return int(axis.item())
+    if lenient and type(axis) is np.ndarray:
+        return scalar_axis(axis)  # Paddle's scalar parser reads an array's first value
+    if isinstance(axis, numbers.Integral) and (lenient or not isinstance(axis, bool)):
+        return int(axis)
+    if lenient and isinstance(axis, numbers.Real) and math.isfinite(axis):
+        return int(axis)
+    if not (lenient and isinstance(axis, numbers.Real)):  # (a NaN axis is out of range)
+        raise TypeError(f"paddle.{api}: 'axis' must be an int, but received "
+                        f"{type(axis).__name__} {axis!r}")
+    return axis
+
+
 def _cum_axis(x, axis, api, error=IndexError, lenient=False, zero_d=(-1, 0)):
     """Flatten for ``axis=None`` (0-D inputs become 1-D); otherwise check the axis
     (a 0-D input accepts the axes in ``zero_d`` and stays 0-D). ``lenient`` (cumsum) takes any
@@ -29,21 +51,7 @@ def _cum_axis(x, axis, api, error=IndexError, lenient=False, zero_d=(-1, 0)):
     integers only."""
     if axis is None:
         return x.reshape(-1), 0
-    if type(axis) is not int:
-        if isinstance(axis, _T):
-            if axis.numel() != 1 and not lenient:   # Paddle's int parser takes one element only
-                raise TypeError(f"paddle.{api}: 'axis' must be an int, but received a Tensor of "
-                                f"{axis.numel()} elements")
-            axis = int(axis.item())
-        elif lenient and type(axis) is np.ndarray:
-            axis = scalar_axis(axis)  # Paddle's scalar parser reads an array's first value
-        elif isinstance(axis, numbers.Integral) and (lenient or not isinstance(axis, bool)):
-            axis = int(axis)
-        elif lenient and isinstance(axis, numbers.Real) and math.isfinite(axis):
-            axis = int(axis)
-        elif not (lenient and isinstance(axis, numbers.Real)):  # (a NaN axis is out of range)
-            raise TypeError(f"paddle.{api}: 'axis' must be an int, but received "
-                            f"{type(axis).__name__} {axis!r}")
+    axis = _axis_arg(axis, api, lenient)
     if x.dim() == 0:
         if axis not in zero_d:
             raise ValueError(f"paddle.{api}: 'axis' must be {' or '.join(map(str, zero_d))} for a 0-D "
@@ -108,6 +116,7 @@ def cumsum(x, axis=None, dtype=None, name=None, *, out=None):
     """
     if dtype is not None:
         x = x.to(torch_dtype(dtype, "cumsum"))
+    axis = _axis_arg(axis, "cumsum", lenient=True)
     _check_not_bool(x, "cumsum")
     if x.dtype in LOW_FLOATS:
         no_low_float_kernel("cumsum", x)
@@ -139,6 +148,7 @@ def cumprod(x, dim=None, *, dtype=None, out=None, name=None):
         raise ValueError(f"paddle.cumprod: argument 'x' (position 0) must be Tensor, but got {kind}")
     if dtype is not None:
         x = x.to(torch_dtype(dtype, "cumprod"))
+    dim = _axis_arg(dim, "cumprod")
     _check_not_bool(x, "cumprod")
     _check_not_small_int(x, "cumprod")
     if x.dtype in LOW_FLOATS:
@@ -153,6 +163,7 @@ def _cum_extreme(x, axis, dtype, api, fn):
         # with an axis Paddle hands ``x`` straight to its argument parser (no flatten first)
         raise ValueError(f"paddle.{api}: argument 'x' (position 0) must be Tensor, but got "
                          f"{type_name(x)}")
+    axis = _axis_arg(axis, api)
     _check_not_bool(x, api)
     _check_not_small_int(x, api)
     if x.dtype in LOW_FLOATS:
@@ -219,6 +230,7 @@ def logcumsumexp(x, axis=None, dtype=None, name=None):
     """
     if dtype is not None:
         x = x.to(torch_dtype(dtype, "logcumsumexp"))
+    axis = _axis_arg(axis, "logcumsumexp")
     if x.dtype is torch.bool or x.is_complex():
         # Paddle has no kernel for these (RuntimeError); a real result would drop the
         # imaginary part.
@@ -253,6 +265,10 @@ def diff(x, n=1, axis=-1, prepend=None, append=None, name=None, *, out=None):
     """
     if x.dim() == 0:  # Paddle fails indexing the shape: IndexError
         raise IndexError("paddle.diff: 'x' must be at least 1-D, but received a 0-D tensor")
+    # Paddle reads the axis' size from the shape first (an axis past the last one is its
+    # IndexError) unless it concatenates ``prepend``/``append`` first (then ValueError)
+    past_end = isinstance(axis, int) and axis >= x.dim() and prepend is None and append is None
+    axis = norm_axis(axis, x.dim(), "diff", error=IndexError if past_end else ValueError)
     kernel_dtypes("diff", x, _DIFF_DTYPES, static=_DIFF_STATIC_DTYPES)   # (a composite in programs)
     if n < 1:
         raise ValueError(f"paddle.diff: 'n' must be a positive int, but received {n}")
@@ -264,9 +280,6 @@ def diff(x, n=1, axis=-1, prepend=None, append=None, name=None, *, out=None):
         if t is not None and t.dtype is not x.dtype:  # Paddle concatenates them: no promotion
             raise ValueError(f"paddle.diff: '{arg}' must have the dtype of 'x' ({dtype_name(x)}), "
                              f"but received {dtype_name(t)}")
-    # Paddle reports an axis past the last one as IndexError.
-    past_end = isinstance(axis, int) and axis >= x.dim()
-    axis = norm_axis(axis, x.dim(), "diff", error=IndexError if past_end else ValueError)
     r = torch.diff(x, n, axis, prepend, append)
     return r if out is None else write_out(out, r)
 

@@ -13,6 +13,7 @@ import numpy as np
 import torch
 
 from pagaie._core.registry import NoKernelError, defop
+from pagaie._core.tensor import flag_grad
 from pagaie._ops._helpers import (ALL_DTYPES, SMALL_INTS, kernel_dtypes, no_small_int_kernel, parsed_dtype, torch_dtype,
                                   write_out)
 
@@ -103,6 +104,14 @@ def _check_nonempty(x, dims, api):
                              f"(input shape {list(x.shape)})")
 
 
+def _untracked_sum(r: _T) -> _T:
+    """An integer or bool sum of a tensor that needs gradients: torch cannot track it (so
+    it is computed from the detached input), but Paddle's result says stop_gradient=False."""
+    if torch.is_grad_enabled():
+        flag_grad(r, carried=True)
+    return r
+
+
 @defop(amp="black", paddle_types=("reduce_sum", "sum", "pd_op.sum"))
 def sum(x, axis=None, dtype=None, keepdim=False, name=None, *, out=None):
     """Sum of elements over ``axis``.
@@ -132,7 +141,12 @@ def sum(x, axis=None, dtype=None, keepdim=False, name=None, *, out=None):
     """
     if dtype.__class__ is bool:   # torch's order sum(x, axis, keepdim, dtype), as Paddle reads it
         dtype, keepdim = (None if keepdim.__class__ is bool else keepdim), dtype
-    dt = _SUM_DTYPE.get(x.dtype) if dtype is None else parsed_dtype(dtype, "sum")
+    if dtype is None:
+        dt = _SUM_DTYPE.get(x.dtype)
+    else:
+        dt = parsed_dtype(dtype, "sum")
+        if x.requires_grad and not (dt.is_floating_point or dt.is_complex):
+            return _untracked_sum(sum.op_record.kernel(x.detach(), axis, dt, keepdim, out=out))
     if axis is None:
         if keepdim:
             r = torch.sum(x, None, True, dtype=dt)
@@ -399,6 +413,8 @@ def nansum(x, axis=None, dtype=None, keepdim=False, name=None):
         raise NoKernelError("paddle.nansum: bool tensors are not supported (no kernel for this dtype)")
     kernel_dtypes("nansum", x, _NANSUM_DTYPES, static=_NAN_STATIC["nansum"])
     dt = _SUM_DTYPE.get(x.dtype) if dtype is None else parsed_dtype(dtype, "nansum")
+    if dt is not None and x.requires_grad and not (dt.is_floating_point or dt.is_complex):
+        return _untracked_sum(nansum.op_record.kernel(x.detach(), axis, dt, keepdim))
     if dt is not None and dt.is_complex and not x.is_complex():  # a real x summed as complex
         x = x.to(dt)
     if not (x.is_floating_point() or x.is_complex()):
@@ -421,9 +437,15 @@ def nanmean(x, axis=None, keepdim=False, name=None):
     if x.dtype is torch.bool:
         raise NoKernelError("paddle.nanmean: bool tensors are not supported (no kernel for this dtype)")
     kernel_dtypes("nanmean", x, _NANSUM_DTYPES, static=_NAN_STATIC["nanmean"])
+    axes = _axes(axis, x.dim(), "nanmean")
+    if x.dtype is torch.int32 and x.dim() and (keepdim or axes is not None and len(axes) < x.dim()):
+        # Paddle divides the int32 sums by int64 counts, which its type promotion refuses
+        # unless the result is 0-D
+        raise TypeError("paddle.nanmean: an int32 'x' can only be averaged over all its axes with "
+                        f"keepdim=False, but received axis={axis}, keepdim={keepdim}; cast 'x' to "
+                        "a floating dtype first")
     if not (x.is_floating_point() or x.is_complex()):
         x = x.to(torch.float32)
-    axes = _axes(axis, x.dim(), "nanmean")
     # the sum of the non-NaN values over their count, as Paddle composes it: an all-NaN slice
     # gives NaN with a zero gradient (torch.nanmean's gradient there is NaN)
     keep = ~torch.isnan(x)

@@ -23,13 +23,6 @@ def _one_axis(axis, ndim: int, api: str) -> int:
     return norm_axis(axis, ndim, api)
 
 
-def _index_dtype(dtype, api: str) -> torch.dtype:
-    d = parsed_dtype(dtype, api)
-    if d not in (torch.int32, torch.int64):
-        raise ValueError(f"paddle.{api}: 'dtype' must be int32 or int64, but received {dtype}")
-    return d
-
-
 def _unique_index_dtype(dtype, api: str) -> torch.dtype:
     """The index dtype of unique / unique_consecutive: an unknown name is a TypeError, a known
     dtype other than int32/int64 (None too) is Paddle's Unimplemented (NotImplementedError)."""
@@ -47,16 +40,24 @@ _ARG_DTYPES = ALL_DTYPES - {torch.bool, torch.int8, torch.float16, torch.bfloat1
 
 
 def _arg_reduce(fn, api, x, axis, keepdim, dtype):
-    d = torch.int64 if dtype == "int64" else _index_dtype(dtype, api)
+    # Paddle's order: its argument parser (axis, keepdim, then the dtype's name), the input's
+    # kernel, and only then the index dtype and the axis' range
     if axis is not None and type(axis) is not int and not isinstance(axis, torch.Tensor):
         axis = scalar_axis(axis)  # Paddle's scalar parser: a float is truncated, an array read
     if isinstance(axis, (list, tuple, str)):
         raise TypeError(f"paddle.{api}: 'axis' must be an int, a float, a bool or a Tensor, "
                         f"but received {type(axis).__name__} {axis!r}")
+    if type(keepdim) is not bool:
+        keepdim = parser_bool(keepdim, api, "keepdim")
+    d = torch.int64 if dtype == "int64" else (None if dtype is None else parsed_dtype(dtype, api))
+    if dtype is None:
+        raise ValueError(f"paddle.{api}: 'dtype' must be int32 or int64, but received None")
     if x.dtype is torch.bool:  # Paddle has no bool kernel: its eager mode raises RuntimeError
         raise NoKernelError(f"paddle.{api}: bool tensors are not supported; cast to an integer or "
                             "float dtype first")
     kernel_dtypes(api, x, _ARG_DTYPES)
+    if d not in (torch.int32, torch.int64):
+        raise ValueError(f"paddle.{api}: 'dtype' must be int32 or int64, but received {dtype}")
     if x.is_floating_point():  # Paddle's kernel skips NaN entries (all NaN: index 0)
         x = torch.nan_to_num(x, nan=float("-inf") if fn is torch.argmax else float("inf"),
                              posinf=float("inf"), neginf=float("-inf"))
@@ -167,9 +168,12 @@ def _topk(x, k, axis=None, largest=True, sorted=True, name=None, *, out=None):
         >>> paddle.topk(paddle.to_tensor([1.0, 4.0]), k=1).indices.tolist()
         [1]
     """
-    kernel_dtypes("topk", x, _TOPK_DTYPES)
+    # Paddle's order: its argument parser (axis, largest, sorted), then the input's kernel
+    if axis is not None and not isinstance(axis, torch.Tensor):
+        parser_ints("topk", axis=axis)
     if type(largest) is not bool or type(sorted) is not bool:
         largest, sorted = _bool_flags("topk", largest=largest, sorted=sorted)
+    kernel_dtypes("topk", x, _TOPK_DTYPES)
     k = int(scalar_of(k))  # an int or a Tensor, at least 1 either way (Paddle's kernel)
     dim = -1 if axis is None else _one_axis(axis, x.dim(), "topk")
     if x.dim() == 0:  # Paddle takes any k >= 1 here: the value itself, at index 0
@@ -593,13 +597,16 @@ def kthvalue(x, k, axis=None, keepdim=False, name=None):
         >>> v.item(), i.item()
         (3.0, 2)
     """
-    dim = -1 if axis is None else _one_axis(axis, x.dim(), "kthvalue")
+    # Paddle's order: its argument parser (k, axis, keepdim), the input's kernel, the ranges
     if not isinstance(k, torch.Tensor):
         parser_ints("kthvalue", k=k)
+    if axis is not None and not isinstance(axis, torch.Tensor):
+        parser_ints("kthvalue", axis=axis)
     if type(keepdim) is not bool:
         keepdim = parser_bool(keepdim, "kthvalue", "keepdim")
-    k = int(scalar_of(k))
     kernel_dtypes("kthvalue", x, _KTHVALUE_DTYPES)
+    dim = -1 if axis is None else _one_axis(axis, x.dim(), "kthvalue")
+    k = int(scalar_of(k))
     n = x.shape[dim] if x.dim() else 1
     if not 1 <= k <= n:
         raise ValueError(f"paddle.kthvalue: 'k' must be in [1, {n}] (the size of axis {dim}), "
@@ -632,9 +639,12 @@ def mode(x, axis=-1, keepdim=False, name=None):
         >>> v.item()
         2.0
     """
-    kernel_dtypes("mode", x, _MODE_DTYPES)
+    # Paddle's order: its argument parser (axis, keepdim), the input's kernel, the axis' range
+    if not isinstance(axis, torch.Tensor):
+        parser_ints("mode", axis=axis)
     if type(keepdim) is not bool:  # read by Paddle's C++ parser (None is False)
         keepdim = parser_bool(keepdim, "mode", "keepdim")
+    kernel_dtypes("mode", x, _MODE_DTYPES)
     dim = _one_axis(axis, x.dim(), "mode")
     if x.dim() == 0 and keepdim and axis >= 0:  # Paddle's kernel then checks a 0-size axis
         raise ValueError(f"paddle.mode: a 0-D input with keepdim=True takes axis=-1 only, but "

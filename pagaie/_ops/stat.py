@@ -176,7 +176,7 @@ def _check_median_mode(api, mode):
         raise ValueError(f"paddle.{api}: 'mode' must be 'avg' or 'min', but received {mode!r}")
 
 
-def _median(x, axis, keepdim, mode, api, ignore_nan):
+def _median(x, axis, keepdim, mode, api, ignore_nan, shared_grad=False):
     _check_median_mode(api, mode)
     if type(keepdim) is not bool:  # read by Paddle's C++ parser
         keepdim = parser_bool(keepdim, api, "keepdim")
@@ -187,7 +187,8 @@ def _median(x, axis, keepdim, mode, api, ignore_nan):
         axis = int(axis)  # nanmedian's argument parser takes a numpy integer
     if ignore_nan and isinstance(axis, (list, tuple)):
         # nanmedian over several axes: move them last, flatten them, take one median
-        # (values only, even for mode='min').
+        # (values only, even for mode='min', whose gradient is then shared among the ties
+        # when there are several axes).
         dims = _axes(axis, x.dim(), api)
         if dims is None:
             return _median(x, None, keepdim, mode, api, ignore_nan)
@@ -196,7 +197,7 @@ def _median(x, axis, keepdim, mode, api, ignore_nan):
         for d in dims:
             red *= x.shape[d]
         xt = x.permute(keep + list(dims)).reshape([x.shape[d] for d in keep] + [red])
-        r = _median(xt, -1, False, mode, api, ignore_nan)
+        r = _median(xt, -1, False, mode, api, ignore_nan, shared_grad=len(dims) > 1)
         r = r[0] if isinstance(r, tuple) else r
         return r.reshape([1 if d in dims else x.shape[d] for d in range(x.dim())]) if keepdim else r
     if axis is not None and not isinstance(axis, int):
@@ -274,7 +275,7 @@ def _median(x, axis, keepdim, mode, api, ignore_nan):
             index = torch.where(has_nan, nan_pos, index)
         # over all elements, Paddle shares the gradient among the ties (as for 'avg'); along
         # an axis it goes to the element at the returned index
-        val = _select_mean(xs, lo, ax) if full and floating else xs.gather(ax, index)
+        val = _select_mean(xs, lo, ax) if (full or shared_grad) and floating else xs.gather(ax, index)
         if not keepdim or full:
             val, index = val.squeeze(ax), index.squeeze(ax)
         if full:
@@ -459,6 +460,8 @@ def _quantile(x, q, axis, keepdim, interpolation, api, fn):
         if keepdim:
             shape = [1 if d in dims else x.shape[d] for d in range(x.dim())]
             r = r.reshape(list(r.shape[:1] if not scalar_q else []) + shape)
+    if x.requires_grad and not x.numel():  # still a function of x: its (empty) gradient exists
+        r = r + x.sum() * 0
     return r
 
 
