@@ -278,8 +278,10 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
             _check_grad_tensor(g, o, "grad", "grad_outputs")
     for i in ins:
         if not i._t.requires_grad and not allow_unused:
-            raise ValueError(f"paddle.grad: input tensor {i.name!r} has stop_gradient=True, so "
-                             "no gradient can be computed for it")
+            why = "has stop_gradient=True" if i.stop_gradient else \
+                f"has dtype {i.dtype.name}, and gradients flow only through floating-point and complex tensors"
+            raise ValueError(f"paddle.grad: input tensor {i.name!r} {why}, so no gradient can be "
+                             "computed for it")
     # Paddle's paddle.grad never releases the graph: a later backward over it still works,
     # whatever ``retain_graph`` says.
     del retain_graph
