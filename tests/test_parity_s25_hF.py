@@ -131,3 +131,13 @@ def test_deepcopy_name():
         y = copy.deepcopy(x)
         return y.name.startswith(x.name + "_deepcopy_")
     assert _both(run) == [True, True]
+
+
+def test_leaf_accumulation_node_next_functions():
+    def run(lib):
+        x = lib.to_tensor([1.0, 2.0], stop_gradient=False)
+        g = x.grad_fn
+        e = lib.exp(x).grad_fn
+        return [g.name(), g.next_functions, [n.name() for n in e.next_functions]]
+    p, g = _both(run)
+    assert p == g == ["GradNodeAccumulation", [None], ["GradNodeAccumulation"]]

@@ -1246,10 +1246,11 @@ class GradNode:
 
     @property
     def next_functions(self) -> list:
-        """The nodes that receive this node's input gradients."""
+        """The nodes that receive this node's input gradients; ``[None]`` for a leaf's
+        accumulation node, as Paddle."""
         n = self._node
-        if n is None:
-            return []
+        if n is None or type(n).__name__ == "AccumulateGrad":
+            return [None]
         return [GradNode(f) for f, _ in n.next_functions if f is not None]
 
     def __eq__(self, other: object) -> bool:
