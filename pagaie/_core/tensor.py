@@ -1134,8 +1134,11 @@ class Tensor(metaclass=_TensorType):
         new.__dict__.pop("_version_bias", None)  # a new tensor: no in-place history
         if getattr(self._t, GRAD_FLAG, False):
             setattr(new._t, GRAD_FLAG, True)
-        # As Paddle: the copy is named ``<name>_deepcopy_<n>`` (one counter for all tensors)
+        # As Paddle: the copy is named ``<name>_deepcopy_<n>`` (one counter for all tensors);
+        # a plain tensor's copy starts as an empty tensor, which takes a data number first.
         from pagaie.utils import unique_name
+        if type(self) is Tensor:
+            next_data_number()
         new._name = self.name + unique_name.generate("_deepcopy")
         memo[id(self)] = new
         return new
@@ -1243,10 +1246,11 @@ class GradNode:
 
     @property
     def next_functions(self) -> list:
-        """The nodes that receive this node's input gradients."""
+        """The nodes that receive this node's input gradients; ``[None]`` for a leaf's
+        accumulation node, as Paddle."""
         n = self._node
-        if n is None:
-            return []
+        if n is None or type(n).__name__ == "AccumulateGrad":
+            return [None]
         return [GradNode(f) for f, _ in n.next_functions if f is not None]
 
     def __eq__(self, other: object) -> bool:

@@ -18,7 +18,8 @@ import torch
 from pagaie._core.bad_input import type_name
 from pagaie._core.parameter import Parameter
 from pagaie._core.registry import defop
-from pagaie._core.tensor import Tensor, flag_grad, is_grad_leaf, is_leaf_view, write_leaf_view
+from pagaie._core.tensor import (Tensor, flag_grad, is_grad_leaf, is_leaf_view, next_data_number,
+                                 write_leaf_view)
 from pagaie._ops.indexing_scatter import cast_number, overflow
 from pagaie._ops.manipulation import view_results
 
@@ -247,6 +248,15 @@ def _is_basic(x: _T, index: Any) -> bool:
     return True
 
 
+def _name_temporaries(index: Any) -> None:
+    """Take the data numbers Paddle's indexing gives the tensors it makes from an index's
+    lists, tuples, ranges and numpy arrays (one each), so that the ``generated_tensor_N``
+    names of later tensors follow Paddle's."""
+    for it in (index if type(index) is tuple else (index,)):
+        if type(it) is list or type(it) is tuple or type(it) is range or isinstance(it, np.ndarray):
+            next_data_number()
+
+
 @defop("getitem", method=False, paddle_types=())
 @view_results
 def getitem(x, index):
@@ -265,6 +275,7 @@ def getitem(x, index):
             return x[index]
     elif _is_basic(x, index):
         return x[index]
+    _name_temporaries(index)
     idx, flips, _ = _normalize(x, index)
     if flips:
         x = x.flip(flips)
@@ -332,6 +343,9 @@ def setitem(x, index, value):
     if is_grad_leaf(x) and torch.is_grad_enabled():   # under no_grad: a manual update, allowed
         raise ValueError("paddle.Tensor.__setitem__: Leaf Tensor that doesn't stop gradient can't "
                          "use inplace strategy (set stop_gradient=True first, or write into a copy)")
+    _name_temporaries(index)
+    if isinstance(value, np.ndarray):
+        next_data_number()
     v = _value_for(x, index, value)
     try:
         _write(x, index, v)

@@ -204,6 +204,13 @@ def backward(tensors: Sequence[Tensor], grad_tensors: Sequence[Tensor | None] | 
             fn.metadata[RELEASED] = True
 
 
+def _constant_grad(r: torch.Tensor) -> torch.Tensor:
+    """A gradient ``r`` that does not depend on the inputs, as ``create_graph=True`` returns it:
+    saying stop_gradient=False, and an op's result while gradients are recorded."""
+    r = require_grad(r.detach())
+    return r.view_as(r) if torch.is_grad_enabled() else r
+
+
 def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=False,
          only_inputs=True, allow_unused=False, no_grad_vars=None, *, dump_backward_graph_path=None):
     """Gradients of ``outputs`` with respect to ``inputs``, returned rather than accumulated.
@@ -271,8 +278,10 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
             _check_grad_tensor(g, o, "grad", "grad_outputs")
     for i in ins:
         if not i._t.requires_grad and not allow_unused:
-            raise ValueError(f"paddle.grad: input tensor {i.name!r} has stop_gradient=True, so "
-                             "no gradient can be computed for it")
+            why = "has stop_gradient=True" if i.stop_gradient else \
+                f"has dtype {i.dtype.name}, and gradients flow only through floating-point and complex tensors"
+            raise ValueError(f"paddle.grad: input tensor {i.name!r} {why}, so no gradient can be "
+                             "computed for it")
     # Paddle's paddle.grad never releases the graph: a later backward over it still works,
     # whatever ``retain_graph`` says.
     del retain_graph
@@ -315,8 +324,9 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
         h.clear()
     try:
         if live:
+            # (under no_grad Paddle builds no graph of the gradient, create_graph or not)
             got = engine.grad(ts, [i._t for i in live], gs, retain_graph=True,
-                              create_graph=create_graph)
+                              create_graph=create_graph and torch.is_grad_enabled())
         else:
             got = []
     except RuntimeError as exc:
@@ -338,8 +348,10 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
                              "pass allow_unused=True to get None for them")
     if create_graph:
         # Paddle's gradients built with create_graph=True never stop gradient, also where
-        # they are constant (the output is linear in the input).
-        res = [r if r is None or r.requires_grad else require_grad(r.detach()) for r in res]
+        # they are constant (the output is linear in the input): such a gradient is still
+        # an op's result (not a leaf, no gradient of its own), unless gradients are off,
+        # where Paddle records nothing and hands back leaves.
+        res = [r if r is None or r.requires_grad else _constant_grad(r) for r in res]
     else:
         # a hook on an intermediate tensor marked the gradient it saw as not stopping gradient
         # (as Paddle's hooks see it); the gradients returned here stop gradient

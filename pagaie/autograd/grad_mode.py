@@ -22,6 +22,9 @@ class _Decorator:
         raise NotImplementedError
 
     def __call__(self, func: Callable) -> Callable:
+        if not callable(func):
+            raise TypeError(f"paddle.{type(self).__name__.rstrip('_')}: only a callable can be "
+                            f"decorated, but received {type(func).__name__} {func!r:.40}")
         if inspect.isgeneratorfunction(func):
             @functools.wraps(func)
             def gen_wrapper(*args: Any, **kwargs: Any) -> Any:
