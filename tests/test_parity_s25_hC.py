@@ -59,3 +59,29 @@ def test_norm_zero_or_negative_epsilon(api, constant, epsilon):
     for w, g in zip(want, got):
         np.testing.assert_array_equal(np.isnan(g), np.isnan(w))
         np.testing.assert_allclose(g, w, rtol=1e-4, atol=1e-4, equal_nan=True)
+
+
+def _affine_grads(fw, api, weight_frozen, bias_frozen):
+    """The scale and shift gradients of a batch or instance norm with one of them frozen."""
+    x = fw.to_tensor(np.random.RandomState(1).randn(2, 4, 3).astype("float32"))
+    x.stop_gradient = False
+    w = fw.to_tensor(np.linspace(0.5, 2.0, 4).astype("float32"))
+    b = fw.to_tensor(np.linspace(-1.0, 1.0, 4).astype("float32"))
+    w.stop_gradient, b.stop_gradient = weight_frozen, bias_frozen
+    f = fw.nn.functional
+    if api == "batch_norm":
+        y = f.batch_norm(x, fw.zeros([4]), fw.ones([4]), w, b, training=True)
+    else:
+        y = f.instance_norm(x, weight=w, bias=b)
+    (y * fw.to_tensor(np.arange(24, dtype="float32").reshape(2, 4, 3))).sum().backward()
+    return [None if t.grad is None else t.grad.numpy() for t in (x, w, b)]
+
+
+@pytest.mark.parametrize("api", ["batch_norm", "instance_norm"])
+@pytest.mark.parametrize("weight_frozen, bias_frozen", [(True, False), (False, True), (False, False)])
+def test_norm_affine_gradients_only_in_pairs(api, weight_frozen, bias_frozen):
+    want, got = (_affine_grads(fw, api, weight_frozen, bias_frozen) for fw in (paddle, pagaie))
+    for w, g in zip(want, got):
+        assert (g is None) == (w is None)
+        if w is not None:
+            np.testing.assert_allclose(g, w, rtol=1e-4, atol=1e-4)

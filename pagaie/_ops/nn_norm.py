@@ -158,8 +158,9 @@ def batch_norm(x, running_mean, running_var, weight=None, bias=None, training=Fa
 
 def _affine_grads_in_pairs(weight, bias):
     """Paddle's batch and instance norm kernels give the scale and shift gradients only when
-    both are passed: with one of them None, the other gets no gradient either."""
-    if (weight is None) != (bias is None):
+    both need one: with one of them None or not requiring a gradient (a frozen scale, say),
+    the other gets no gradient either."""
+    if weight is None or bias is None or weight.requires_grad != bias.requires_grad:
         return (None if weight is None else weight.detach(),
                 None if bias is None else bias.detach())
     return weight, bias
