@@ -156,6 +156,10 @@ class _Celu(torch.autograd.Function):
 
 def _relu_(x, name=None):
     _float(x, "relu_")
+    if x.requires_grad and torch.is_grad_enabled():
+        # torch's relu_ saves its output for the backward, so fixing NaN up in place after it
+        # would fail the backward's version check: write relu's differentiable result back.
+        return x.copy_(_relu_grad_path(x))
     return x.relu_().nan_to_num_(0.0, math.inf)   # NaN becomes 0, as in relu
 
 
@@ -170,11 +174,15 @@ def relu(x, name=None):
     """
     _float(x, "relu")
     if x.requires_grad and torch.is_grad_enabled():
-        # Paddle's gradient is a mask held constant: a second derivative does not reach x
-        # (None under allow_unused), where torch's would be zeros. ``threshold_backward`` of x
-        # against its detached relu is that masked x.
-        return torch.ops.aten.threshold_backward.default(x, _relu_values(x.detach()), 0)
+        return _relu_grad_path(x)
     return _relu_values(x)
+
+
+def _relu_grad_path(x: torch.Tensor) -> torch.Tensor:
+    """relu for an input that needs a gradient. Paddle's gradient is a mask held constant: a
+    second derivative does not reach x (None under allow_unused), where torch's would be zeros.
+    ``threshold_backward`` of x against its detached relu is that masked x."""
+    return torch.ops.aten.threshold_backward.default(x, _relu_values(x.detach()), 0)
 
 
 def _relu_values(x: torch.Tensor) -> torch.Tensor:

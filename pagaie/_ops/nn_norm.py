@@ -117,8 +117,9 @@ def batch_norm(x, running_mean, running_var, weight=None, bias=None, training=Fa
     m = as_scalar(float(scalar_of(momentum)), torch.float32)
     epsilon = as_scalar(float(epsilon), torch.float32)
     try:
-        if epsilon < 0 and x.numel() != 0 and (use_global_stats or x.numel() != c):
-            # torch refuses a negative epsilon: the same arithmetic by hand (NaN where var + eps < 0)
+        if epsilon <= 0 and x.numel() != 0 and (use_global_stats or x.numel() != c):
+            # torch refuses a negative epsilon and makes 1/sqrt(0) a 0 for a zero one: the same
+            # arithmetic by hand (NaN where var + eps <= 0, as in Paddle)
             out = _batch_norm_by_hand(x, running_mean, running_var, weight, bias,
                                       bool(use_global_stats), m, epsilon)
         elif x.numel() == 0:
@@ -157,8 +158,9 @@ def batch_norm(x, running_mean, running_var, weight=None, bias=None, training=Fa
 
 def _affine_grads_in_pairs(weight, bias):
     """Paddle's batch and instance norm kernels give the scale and shift gradients only when
-    both are passed: with one of them None, the other gets no gradient either."""
-    if (weight is None) != (bias is None):
+    both need one: with one of them None or not requiring a gradient (a frozen scale, say),
+    the other gets no gradient either."""
+    if weight is None or bias is None or weight.requires_grad != bias.requires_grad:
         return (None if weight is None else weight.detach(),
                 None if bias is None else bias.detach())
     return weight, bias
@@ -234,10 +236,19 @@ def instance_norm(x, running_mean=None, running_var=None, weight=None, bias=None
         if weight is not None:
             out = out * weight.reshape(shape)
         return out if bias is None else out + bias.reshape(shape)
+    eps = as_scalar(float(eps), torch.float32)   # Paddle's epsilon attribute is a float32
+    if eps <= 0:
+        # torch refuses a negative epsilon and makes 1/sqrt(0) a 0 for a zero one: the same
+        # arithmetic by hand (NaN where var + eps <= 0, as in Paddle)
+        same_dtype_args("nn.functional.instance_norm", x, weight=weight, bias=bias)
+        var, mean = torch.var_mean(x, list(range(2, x.dim())), correction=0, keepdim=True)
+        out = (x - mean) * torch.rsqrt(var + eps)
+        shape = [1, -1] + [1] * (x.dim() - 2)
+        if weight is not None:
+            out = out * weight.reshape(shape)
+        return out if bias is None else out + bias.reshape(shape)
     try:
-        # (Paddle's epsilon attribute is a float32)
-        return F.instance_norm(x, None, None, weight, bias, True, 0.0,
-                               as_scalar(float(eps), torch.float32))
+        return F.instance_norm(x, None, None, weight, bias, True, 0.0, eps)
     except RuntimeError:   # torch's refusal of mixed dtypes, in Paddle's words
         same_dtype_args("nn.functional.instance_norm", x, weight=weight, bias=bias)
         raise
