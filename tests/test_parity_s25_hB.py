@@ -67,3 +67,16 @@ def test_repeated_axes_grad():
         (y * y).sum().backward()
         return x.grad
     np.testing.assert_array_equal(run(pagaie).numpy(), run(paddle).numpy())
+
+
+@pytest.mark.parametrize("write", [
+    lambda x: x.__setitem__(slice(1, None), x[:-1]),
+    lambda x: x.__setitem__(slice(None, None, -1), x),
+    lambda x: x.reshape([2, 3]).__setitem__((slice(None), slice(1, None)), x.reshape([2, 3])[:, :2]),
+], ids=["shift", "reverse", "2d_shift"])
+def test_setitem_value_overlapping_x(write):
+    def run(m):
+        x = m.arange(6, dtype="float32")
+        write(x)
+        return x
+    np.testing.assert_array_equal(run(pagaie).numpy(), run(paddle).numpy())

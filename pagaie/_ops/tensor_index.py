@@ -347,6 +347,9 @@ def setitem(x, index, value):
 
 def _write(x: _T, index: Any, v: Any) -> _T:
     """``x[index] = v`` with Paddle's rules (``v`` a number, or a tensor of ``x``'s dtype)."""
+    if isinstance(v, _T) and not v.is_meta and v.device == x.device and \
+            v.untyped_storage().data_ptr() == x.untyped_storage().data_ptr():
+        v = v.clone()   # a view of x (``x[1:] = x[:-1]``): Paddle reads the value first
     if _is_basic(x, index):
         x[index] = v
         return x
@@ -356,11 +359,8 @@ def _write(x: _T, index: Any, v: Any) -> _T:
         # nothing and leaves the tensor's inplace_version where it was.
         return x
     tracked = isinstance(v, _T) and v.requires_grad and not v.is_meta
-    if isinstance(v, _T):
-        if v.device != x.device:
-            v = v.to(x.device)
-        elif not v.is_meta and v.untyped_storage().data_ptr() == x.untyped_storage().data_ptr():
-            v = v.clone()   # a view of x (``x[idx] = x[0]``): Paddle reads the value first
+    if isinstance(v, _T) and v.device != x.device:
+        v = v.to(x.device)
     if not (flips or tracked):
         try:
             x[idx] = v
