@@ -80,3 +80,18 @@ def test_setitem_value_overlapping_x(write):
         write(x)
         return x
     np.testing.assert_array_equal(run(pagaie).numpy(), run(paddle).numpy())
+
+
+@pytest.mark.parametrize("index, shape", [
+    (lambda m: slice(None), [2, 4]), (lambda m: 0, [3]), (lambda m: 0, [2, 4]),
+    (lambda m: slice(None, None, -1), [2, 4]), (lambda m: m.to_tensor([0, 1]), [3, 4]),
+    (lambda m: m.to_tensor([True, False, True]), [3, 4]),
+], ids=["slice", "int", "int_rank", "neg_step", "advanced", "mask"])
+def test_setitem_value_shape_error(index, shape):
+    def run(m):
+        x = m.zeros([3, 4])
+        x[index(m)] = m.ones(shape)
+    with pytest.raises(ValueError):
+        run(paddle)
+    with pytest.raises(ValueError, match=r"__setitem__: the value of shape .* cannot be broadcast"):
+        run(pagaie)

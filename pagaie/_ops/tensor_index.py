@@ -345,13 +345,29 @@ def setitem(x, index, value):
     return x
 
 
+def _check_value_shape(v: _T, target: list[int]) -> None:
+    """Paddle's ValueError for a value that does not broadcast to the indexed part of x."""
+    try:
+        fits = list(torch.broadcast_shapes(v.shape, target)) == target
+    except RuntimeError:
+        fits = False
+    if not fits:
+        raise ValueError(f"paddle.Tensor.__setitem__: the value of shape {list(v.shape)} cannot "
+                         f"be broadcast to the target shape {target}") from None
+
+
 def _write(x: _T, index: Any, v: Any) -> _T:
     """``x[index] = v`` with Paddle's rules (``v`` a number, or a tensor of ``x``'s dtype)."""
     if isinstance(v, _T) and not v.is_meta and v.device == x.device and \
             v.untyped_storage().data_ptr() == x.untyped_storage().data_ptr():
         v = v.clone()   # a view of x (``x[1:] = x[:-1]``): Paddle reads the value first
     if _is_basic(x, index):
-        x[index] = v
+        try:
+            x[index] = v
+        except RuntimeError:
+            if isinstance(v, _T):
+                _check_value_shape(v, list(x[index].shape))
+            raise
         return x
     idx, flips, advanced = _normalize(x, index, "__setitem__")
     if index is False or (advanced and isinstance(v, _T) and v.numel() == 0):
@@ -366,6 +382,10 @@ def _write(x: _T, index: Any, v: Any) -> _T:
             x[idx] = v
         except IndexError as exc:
             raise _mismatch("__setitem__", exc) from None
+        except RuntimeError:
+            if isinstance(v, _T):
+                _check_value_shape(v, list(x[idx].shape))
+            raise
         return x
     # Negative steps, or a value that needs gradient: address the elements through their
     # coordinates in x. Where the index repeats a cell, the last value written wins (as in
@@ -385,11 +405,8 @@ def _write(x: _T, index: Any, v: Any) -> _T:
             flat = flat[keep]
     coords = torch.unravel_index(flat, x.shape)
     if isinstance(v, _T):
-        try:
-            v = v.expand(ids.shape)
-        except RuntimeError:
-            raise ValueError(f"paddle.Tensor.__setitem__: the value of shape {list(v.shape)} cannot "
-                             f"be broadcast to the target shape {list(ids.shape)}") from None
+        _check_value_shape(v, list(ids.shape))
+        v = v.expand(ids.shape)
         v = v.reshape(-1) if keep is None else v.reshape(-1)[keep]
     x[coords] = v
     return x
