@@ -95,3 +95,11 @@ def test_setitem_value_shape_error(index, shape):
         run(paddle)
     with pytest.raises(ValueError, match=r"__setitem__: the value of shape .* cannot be broadcast"):
         run(pagaie)
+
+
+@pytest.mark.parametrize("bound", [1.0, "a", np.float32(1)], ids=["float", "str", "np_float32"])
+def test_slice_bound_type_error(bound):
+    with pytest.raises(ValueError):
+        paddle.arange(6)[bound:4]
+    with pytest.raises(ValueError, match="slice bounds must be int"):
+        pagaie.arange(6)[bound:4]

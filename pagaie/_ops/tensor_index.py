@@ -69,7 +69,11 @@ def _as_int(v: Any) -> Any:
         return v
     t = v._t if isinstance(v, Tensor) else v if isinstance(v, _T) else None
     if t is None:
-        return operator.index(v)
+        try:
+            return operator.index(v)
+        except TypeError:
+            raise ValueError("paddle.Tensor.__getitem__: slice bounds must be int, None or an "
+                             f"integer Tensor, but received {type_name(v)}") from None
     if t.dtype is not torch.int64 and t.dtype is not torch.int32:
         raise ValueError("paddle.Tensor.__getitem__: a Tensor in slice indices must be int32 or "
                          f"int64, but received {str(t.dtype).replace('torch.', '')}")
