@@ -384,15 +384,24 @@ where_ = _attach_where_inplace()
 def _ints(v: Any) -> list[int]:
     if v is None:  # Paddle's parser reads None as an empty list (its length check fails)
         return []
+    if isinstance(v, np.ndarray):  # a 0-D array reads as empty too; a 1-D one as its items
+        return [int(e) for e in v.reshape(-1)] if v.ndim else []
     return int_list(v) if isinstance(v, (list, tuple, _T)) else [int(v)]
 
 
 def _check_int_bounds(v: Any, api: str, arg: str) -> None:
     """Paddle's slice parsers take ints or integer Tensors only: a float, bool or str (a Python
     value, or a Tensor of a float or bool dtype, alone or in the list) is a TypeError."""
+    if api == "slice" and isinstance(v, _T) and v.dim() == 0:  # paddle.slice iterates them
+        raise TypeError(f"paddle.{api}: '{arg}' must be a list of int or a 1-D integer Tensor, "
+                        f"but received a 0-D Tensor")
+    if isinstance(v, np.ndarray) and v.dtype.kind != "i":  # signed ints only, as Paddle
+        raise TypeError(f"paddle.{api}: '{arg}' must be a list of int (or an integer Tensor), "
+                        f"but received a numpy array of dtype {v.dtype}")
     for e in (v if isinstance(v, (list, tuple)) else [v]):
         bad = (e.dtype.is_floating_point or e.dtype.is_complex or e.dtype is torch.bool) \
-            if isinstance(e, _T) else isinstance(e, (bool, float, complex, str))
+            if isinstance(e, _T) else isinstance(e, (bool, float, complex, str, np.bool_,
+                                                     np.floating, np.complexfloating))
         if bad:
             seen = f"a {dtype_name(e)} Tensor" if isinstance(e, _T) else repr(e)
             raise TypeError(f"paddle.{api}: '{arg}' must be a list of int (or an integer Tensor), "
@@ -429,6 +438,31 @@ def _slice_dims(x: _T, axes: Any, starts: Any, ends: Any, strides: Any, api: str
             idx[a] = _slice(last, s + 1, -k) if cnt else _slice(0, 0)
             flips.append(a)
     return tuple(idx), flips
+
+
+def _slice_in_rounds(x: _T, axes: Any, starts: Any, ends: Any, strides: Any, api: str) -> _T:
+    """``x`` sliced as ``slice``/``strided_slice`` do: an axis named again starts a new round
+    that slices the previous round's result, as Paddle composes repeated axes."""
+    idx, flips = _slice_dims(x, axes, starts, ends, strides, api)  # checks every argument
+    axes_l = [a % x.dim() for a in _ints(axes)]
+    rounds, seen, lo = [], set(), 0
+    for i, a in enumerate(axes_l):
+        if a in seen:
+            rounds.append((lo, i))
+            seen, lo = set(), i
+        seen.add(a)
+    if not rounds:
+        r = x[idx]
+        return r.flip(flips) if flips else r
+    rounds.append((lo, len(axes_l)))
+    bounds = [_ints(starts), _ints(ends), None if strides is None else _ints(strides)]
+    r = x
+    for lo, hi in rounds:
+        idx, flips = _slice_dims(r, axes_l[lo:hi], *[b if b is None else b[lo:hi] for b in bounds],
+                                 api)
+        r = r[idx]
+        r = r.flip(flips) if flips else r
+    return r
 
 
 def _has_tensor_bound(*bounds: Any) -> bool:
@@ -471,8 +505,7 @@ def slice(input, axes, starts, ends):  # noqa: A001 (Paddle's name)
                          f"{type(axes).__name__}")
     if not axes:
         raise ValueError("paddle.slice: 'axes' must not be an empty list or tuple")
-    idx, _ = _slice_dims(input, axes, starts, ends, None, "slice")
-    return input[idx]
+    return _slice_in_rounds(input, axes, starts, ends, None, "slice")
 
 
 @defop(paddle_types=("strided_slice", "pd_op.strided_slice"), static_shape=_strided_slice_static_shape)
@@ -489,9 +522,8 @@ def strided_slice(x, axes, starts, ends, strides, name=None):
     _check_int_bounds(axes, "strided_slice", "axes")
     if any(a < 0 for a in _ints(axes)):
         raise ValueError(f"paddle.strided_slice: every axis must be non-negative, but received {axes}")
-    idx, flips = _slice_dims(x, axes, starts, ends, [] if strides is None else strides, "strided_slice")
-    r = x[idx]
-    return r.flip(flips) if flips else r
+    return _slice_in_rounds(x, axes, starts, ends, [] if strides is None else strides,
+                            "strided_slice")
 
 
 # ---- take ---------------------------------------------------------------------------------

@@ -70,7 +70,11 @@ def _as_int(v: Any) -> Any:
         return v
     t = v._t if isinstance(v, Tensor) else v if isinstance(v, _T) else None
     if t is None:
-        return operator.index(v)
+        try:
+            return operator.index(v)
+        except TypeError:
+            raise ValueError("paddle.Tensor.__getitem__: slice bounds must be int, None or an "
+                             f"integer Tensor, but received {type_name(v)}") from None
     if t.dtype is not torch.int64 and t.dtype is not torch.int32:
         raise ValueError("paddle.Tensor.__getitem__: a Tensor in slice indices must be int32 or "
                          f"int64, but received {str(t.dtype).replace('torch.', '')}")
@@ -359,10 +363,29 @@ def setitem(x, index, value):
     return x
 
 
+def _check_value_shape(v: _T, target: list[int]) -> None:
+    """Paddle's ValueError for a value that does not broadcast to the indexed part of x."""
+    try:
+        fits = list(torch.broadcast_shapes(v.shape, target)) == target
+    except RuntimeError:
+        fits = False
+    if not fits:
+        raise ValueError(f"paddle.Tensor.__setitem__: the value of shape {list(v.shape)} cannot "
+                         f"be broadcast to the target shape {target}") from None
+
+
 def _write(x: _T, index: Any, v: Any) -> _T:
     """``x[index] = v`` with Paddle's rules (``v`` a number, or a tensor of ``x``'s dtype)."""
+    if isinstance(v, _T) and not v.is_meta and v.device == x.device and \
+            v.untyped_storage().data_ptr() == x.untyped_storage().data_ptr():
+        v = v.clone()   # a view of x (``x[1:] = x[:-1]``): Paddle reads the value first
     if _is_basic(x, index):
-        x[index] = v
+        try:
+            x[index] = v
+        except RuntimeError:
+            if isinstance(v, _T):
+                _check_value_shape(v, list(x[index].shape))
+            raise
         return x
     idx, flips, advanced = _normalize(x, index, "__setitem__")
     if index is False or (advanced and isinstance(v, _T) and v.numel() == 0):
@@ -370,16 +393,17 @@ def _write(x: _T, index: Any, v: Any) -> _T:
         # nothing and leaves the tensor's inplace_version where it was.
         return x
     tracked = isinstance(v, _T) and v.requires_grad and not v.is_meta
-    if isinstance(v, _T):
-        if v.device != x.device:
-            v = v.to(x.device)
-        elif not v.is_meta and v.untyped_storage().data_ptr() == x.untyped_storage().data_ptr():
-            v = v.clone()   # a view of x (``x[idx] = x[0]``): Paddle reads the value first
+    if isinstance(v, _T) and v.device != x.device:
+        v = v.to(x.device)
     if not (flips or tracked):
         try:
             x[idx] = v
         except IndexError as exc:
             raise _mismatch("__setitem__", exc) from None
+        except RuntimeError:
+            if isinstance(v, _T):
+                _check_value_shape(v, list(x[idx].shape))
+            raise
         return x
     # Negative steps, or a value that needs gradient: address the elements through their
     # coordinates in x. Where the index repeats a cell, the last value written wins (as in
@@ -399,11 +423,8 @@ def _write(x: _T, index: Any, v: Any) -> _T:
             flat = flat[keep]
     coords = torch.unravel_index(flat, x.shape)
     if isinstance(v, _T):
-        try:
-            v = v.expand(ids.shape)
-        except RuntimeError:
-            raise ValueError(f"paddle.Tensor.__setitem__: the value of shape {list(v.shape)} cannot "
-                             f"be broadcast to the target shape {list(ids.shape)}") from None
+        _check_value_shape(v, list(ids.shape))
+        v = v.expand(ids.shape)
         v = v.reshape(-1) if keep is None else v.reshape(-1)[keep]
     x[coords] = v
     return x
