@@ -8,7 +8,7 @@ import pytest
 pytest.importorskip("paddle")
 
 import pagaie  # noqa: E402
-from tests.reference import assert_same, both  # noqa: E402
+from tests.reference import assert_same, both, same_exception  # noqa: E402
 
 _X4 = np.arange(1, 13, dtype="float64").reshape(1, 1, 3, 4)
 _X5 = np.arange(1, 25, dtype="float64").reshape(1, 1, 2, 3, 4)
@@ -42,4 +42,28 @@ def test_grid_sample_non_finite_grid_5d(padding_mode):
     grid = np.array([[[[[_NAN, 0.0, 0.1], [0.2, -0.4, 0.9], [0.0, 0.5, _INF]]]]])
     # (torch read 0 in a volume, even with zeros padding)
     ours, theirs = both(lambda P: _grid_sample_grads(P, _X5, grid, padding_mode=padding_mode))
+    assert_same(ours, theirs)
+
+
+_PRIORS = np.array([[0, 0, 2, 2], [1, 1, 3, 4]], "float32")
+
+
+@pytest.mark.parametrize("code_type,target,axis", [
+    ("decode_center_size", np.full((1, 2, 4), 0.5, "float32"), 2),
+    ("decode_center_size", np.full((1, 2, 4), 0.5, "float32"), -1),
+    ("decode_center_size", np.full((1, 2, 4), 0.5, "float32"), True),
+    ("encode_center_size", np.array([[0.5, 0.5, 2, 3]], "float32"), True),
+])
+def test_box_coder_axis_errors(code_type, target, axis):
+    # a decoding axis other than 0 / 1 is a ValueError, a bool axis a TypeError (pagaie
+    # decoded along a wrong axis, or failed later with another message)
+    same_exception(lambda P: P.vision.ops.box_coder(P.to_tensor(_PRIORS), [0.1, 0.1, 0.2, 0.2],
+                                                    P.to_tensor(target), code_type, axis=axis))
+
+
+def test_box_coder_encode_ignores_axis():
+    # encoding does not read axis, whatever its value
+    ours, theirs = both(lambda P: P.vision.ops.box_coder(
+        P.to_tensor(_PRIORS), [0.1, 0.1, 0.2, 0.2], P.to_tensor(np.array([[0.5, 0.5, 2, 3]], "float32")),
+        "encode_center_size", axis=2))
     assert_same(ours, theirs)

@@ -180,6 +180,8 @@ def box_coder(prior_box, prior_box_var, target_box, code_type="encode_center_siz
     if not isinstance(prior_box_var, (list, tuple, torch.Tensor)):
         raise TypeError("paddle.vision.ops.box_coder: Input prior_box_var must be Variable or list|tuple, "
                         f"but received {type(prior_box_var).__name__}")
+    if not isinstance(axis, numbers.Integral) or isinstance(axis, bool):
+        raise _fail(TypeError, "box_coder", f"'axis' must be an int, but received {type(axis).__name__} {axis!r}")
     _check_float("box_coder", prior_box, "prior_box")   # the kernel lookup comes first
     _check_boxes("box_coder", prior_box, "prior_box")
     _check_same_dtype("box_coder", prior_box, target_box, "prior_box", "target_box")
@@ -188,6 +190,8 @@ def box_coder(prior_box, prior_box_var, target_box, code_type="encode_center_siz
     elif code_type == "decode_center_size" and (target_box.dim() != 3 or target_box.shape[-1] != 4):
         raise _fail(ValueError, "box_coder", "'target_box' must have shape [N, M, 4] when decoding, but "
                                              f"received {list(target_box.shape)}")
+    if code_type == "decode_center_size" and axis not in (0, 1):
+        raise _fail(ValueError, "box_coder", f"'axis' must be 0 or 1 when decoding, but received {axis}")
     if code_type == "decode_center_size" and target_box.shape[1 - int(axis == 1)] != prior_box.shape[0]:
         raise _fail(ValueError, "box_coder", f"target_box.shape[{1 - int(axis == 1)}] must equal the number of "
                                              f"priors ({prior_box.shape[0]}) when decoding with axis={axis}, "
