@@ -67,3 +67,20 @@ def test_box_coder_encode_ignores_axis():
         P.to_tensor(_PRIORS), [0.1, 0.1, 0.2, 0.2], P.to_tensor(np.array([[0.5, 0.5, 2, 3]], "float32")),
         "encode_center_size", axis=2))
     assert_same(ours, theirs)
+
+
+@pytest.mark.parametrize("boxes_need_grad", [False, True])
+@pytest.mark.parametrize("scores_need_grad", [False, True])
+@pytest.mark.parametrize("with_categories", [False, True])
+def test_nms_stop_gradient(boxes_need_grad, scores_need_grad, with_categories):
+    # sorted by scores without categories, the kept indices say the scores' stop_gradient
+    # (Paddle's argsort indices); per category they say True
+    def run(P):
+        boxes = P.to_tensor(np.array([[0, 0, 2, 2], [1, 1, 3, 3], [5, 5, 6, 6]], "float32"))
+        scores = P.to_tensor(np.array([0.5, 0.6, 0.7], "float32"))
+        boxes.stop_gradient, scores.stop_gradient = not boxes_need_grad, not scores_need_grad
+        cats = dict(category_idxs=P.to_tensor(np.array([0, 1, 0])), categories=[0, 1]) if with_categories else {}
+        kept = P.vision.ops.nms(boxes, 0.3, scores=scores, **cats)
+        return [kept, kept.stop_gradient]
+    ours, theirs = both(run)
+    assert_same(ours, theirs)

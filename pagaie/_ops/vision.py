@@ -14,6 +14,7 @@ import numbers
 import torch
 
 from pagaie._core.registry import NoKernelError, defop
+from pagaie._core.tensor import GRAD_FLAG, flag_grad
 from pagaie._ops._helpers import dtype_name, kernel_dtypes
 
 __all__ = ["nms", "box_coder", "prior_box", "yolo_box", "roi_align", "roi_pool", "psroi_pool"]
@@ -117,7 +118,10 @@ def nms(boxes, iou_threshold=0.3, scores=None, category_idxs=None, categories=No
     # Ties keep the order of Paddle's (unstable) argsort, as paddle.argsort does here.
     if category_idxs is None:
         order = torch.argsort(scores, descending=True)
-        return order[greedy_nms(boxes[order], iou_threshold)]
+        kept = order[greedy_nms(boxes[order], iou_threshold)]
+        if torch.is_grad_enabled() and (scores.requires_grad or getattr(scores, GRAD_FLAG, False)):
+            flag_grad(kept, carried=True)   # Paddle's argsort indices say the scores' stop_gradient
+        return kept
     if top_k is not None and top_k > scores.shape[0]:
         raise AssertionError("paddle.vision.ops.nms: top_k should be smaller equal than the number of boxes, "
                              f"but received top_k={top_k} for {scores.shape[0]} boxes")
