@@ -306,8 +306,33 @@ def grid_sample(x, grid, mode="bilinear", padding_mode="zeros", align_corners=Tr
         raise ValueError(f"paddle.nn.functional.grid_sample: 'x' and 'grid' must have the same "
                          f"dtype, but received {str(x.dtype).replace('torch.', '')} and "
                          f"{str(grid.dtype).replace('torch.', '')}")
-    return F.grid_sample(x, grid, mode=mode, padding_mode=padding_mode,
-                         align_corners=align_corners)
+    if not grid.is_meta:
+        odd = _outside_points(grid, mode, padding_mode)
+        if odd is not None:
+            bad, odd = odd
+            out = F.grid_sample(x, grid.masked_fill(bad.unsqueeze(-1), 0.0), mode=mode,
+                                padding_mode=padding_mode, align_corners=align_corners)
+            return torch.where(bad.unsqueeze(1), odd.unsqueeze(1).to(out.dtype), out)
+    return F.grid_sample(x, grid, mode=mode, padding_mode=padding_mode, align_corners=align_corners)
+
+
+def _outside_points(grid: torch.Tensor, mode: str, padding_mode: str):
+    """The grid points Paddle's sampler cannot place, and what it gives there, or None.
+
+    A NaN coordinate (an infinite one unless the border clamps it) stays out of the input in
+    Paddle: a bilinear sample there is NaN and a nearest one 0. The bilinear gradient is NaN
+    along each coordinate another unplaceable coordinate of the point weights (0 along the
+    others, nothing to ``x``). Torch clamps such a point to a border pixel (and its backward
+    crashes), or reads 0 in a 3-D volume."""
+    lost = grid.isnan() if padding_mode == "border" else ~grid.isfinite()
+    count = lost.sum(-1, keepdim=True)
+    if not bool(count.any()):
+        return None
+    bad = count.squeeze(-1) > 0
+    if mode == "nearest":
+        return bad, torch.zeros_like(grid[..., 0])
+    weighted = grid.masked_fill(count - lost.to(count.dtype) == 0, 0.0)
+    return bad, (weighted * float("nan")).sum(-1)
 
 
 def _class_center_engine():

@@ -14,6 +14,7 @@ import numbers
 import torch
 
 from pagaie._core.registry import NoKernelError, defop
+from pagaie._core.tensor import GRAD_FLAG, flag_grad
 from pagaie._ops._helpers import dtype_name, kernel_dtypes
 
 __all__ = ["nms", "box_coder", "prior_box", "yolo_box", "roi_align", "roi_pool", "psroi_pool"]
@@ -117,7 +118,10 @@ def nms(boxes, iou_threshold=0.3, scores=None, category_idxs=None, categories=No
     # Ties keep the order of Paddle's (unstable) argsort, as paddle.argsort does here.
     if category_idxs is None:
         order = torch.argsort(scores, descending=True)
-        return order[greedy_nms(boxes[order], iou_threshold)]
+        kept = order[greedy_nms(boxes[order], iou_threshold)]
+        if torch.is_grad_enabled() and (scores.requires_grad or getattr(scores, GRAD_FLAG, False)):
+            flag_grad(kept, carried=True)   # Paddle's argsort indices say the scores' stop_gradient
+        return kept
     if top_k is not None and top_k > scores.shape[0]:
         raise AssertionError("paddle.vision.ops.nms: top_k should be smaller equal than the number of boxes, "
                              f"but received top_k={top_k} for {scores.shape[0]} boxes")
@@ -180,6 +184,8 @@ def box_coder(prior_box, prior_box_var, target_box, code_type="encode_center_siz
     if not isinstance(prior_box_var, (list, tuple, torch.Tensor)):
         raise TypeError("paddle.vision.ops.box_coder: Input prior_box_var must be Variable or list|tuple, "
                         f"but received {type(prior_box_var).__name__}")
+    if not isinstance(axis, numbers.Integral) or isinstance(axis, bool):
+        raise _fail(TypeError, "box_coder", f"'axis' must be an int, but received {type(axis).__name__} {axis!r}")
     _check_float("box_coder", prior_box, "prior_box")   # the kernel lookup comes first
     _check_boxes("box_coder", prior_box, "prior_box")
     _check_same_dtype("box_coder", prior_box, target_box, "prior_box", "target_box")
@@ -188,6 +194,8 @@ def box_coder(prior_box, prior_box_var, target_box, code_type="encode_center_siz
     elif code_type == "decode_center_size" and (target_box.dim() != 3 or target_box.shape[-1] != 4):
         raise _fail(ValueError, "box_coder", "'target_box' must have shape [N, M, 4] when decoding, but "
                                              f"received {list(target_box.shape)}")
+    if code_type == "decode_center_size" and axis not in (0, 1):
+        raise _fail(ValueError, "box_coder", f"'axis' must be 0 or 1 when decoding, but received {axis}")
     if code_type == "decode_center_size" and target_box.shape[1 - int(axis == 1)] != prior_box.shape[0]:
         raise _fail(ValueError, "box_coder", f"target_box.shape[{1 - int(axis == 1)}] must equal the number of "
                                              f"priors ({prior_box.shape[0]}) when decoding with axis={axis}, "
