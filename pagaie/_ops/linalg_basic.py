@@ -119,17 +119,25 @@ def _outer(x, y, out, api):
     return write_out(out, torch.outer(x.reshape(-1), y.reshape(-1)))
 
 
+_FLOATS_32_64 = (torch.float32, torch.float64)
+
+
 def _matmul_operands(self: Tensor, other, op: str) -> tuple[Tensor, Tensor]:
     """``self`` and the other operand of ``@`` as Paddle takes them: a real Tensor of another
     dtype is cast to ``self``'s when neither is complex (Paddle's operator casts it); a numpy
     array counts as a Tensor of its dtype; a Python number (a numpy number as its Python number)
     is a shape-[1] tensor of ``self``'s dtype, except that a float makes an integer ``self`` the
     default float dtype and a complex one is complex, as in Paddle's arithmetic operators; other
-    non-tensors raise TypeError."""
+    non-tensors raise TypeError. A complex Tensor with a real one other than float32/float64
+    is Paddle's RuntimeError."""
     if isinstance(other, Tensor):
         a, b = self._t.dtype, other._t.dtype
         if a is not b and not (a.is_complex or b.is_complex):
             return self, other.astype(self.dtype)
+        if a.is_complex is not b.is_complex and (b if a.is_complex else a) not in _FLOATS_32_64:
+            raise RuntimeError(f"paddle.Tensor.{op}: a complex Tensor is promoted only with a "
+                               f"float32, float64 or complex one, but received {str(a)[6:]} and "
+                               f"{str(b)[6:]}")
         return self, other
     if isinstance(other, np.ndarray) and other.dtype.kind in "biufc":
         return _matmul_operands(self, wrap(torch.from_numpy(other.copy())), op)   # as a Tensor
@@ -163,13 +171,19 @@ Tensor.__rmatmul__ = _rmatmul_operator
 
 
 def _promote(x, y, api):
-    """Paddle's matmul family: a real operand with a complex one is promoted; an int32/int64
+    """Paddle's matmul family: a floating operand with a complex one is promoted (an integer or
+    bool one is ValueError); an int32/int64
     ``y`` is cast for a float32 ``x`` only (not by kron) when it runs; any other mix (two floating dtypes,
     two integer dtypes, an integer ``x`` with a floating ``y``, a float64/float16/bfloat16
     ``x`` with an integer ``y``) is Paddle's ValueError."""
     if x.dtype == y.dtype:
         return x, y
     if x.is_complex() or y.is_complex():
+        real = y if x.is_complex() else x
+        if not (real.is_complex() or real.is_floating_point()):
+            raise ValueError(f"paddle.{api}: a complex operand is not promoted with an integer "
+                             f"or bool one, but received {str(x.dtype)[6:]} and "
+                             f"{str(y.dtype)[6:]}")
         dt = torch.promote_types(x.dtype, y.dtype)
         return x.to(dt), y.to(dt)
     # the kernel is looked up by y's dtype (NotFound, a RuntimeError, when the CPU has none)
