@@ -7,7 +7,6 @@ import pytest
 
 pytest.importorskip("paddle")
 
-import pagaie  # noqa: E402
 from tests.reference import assert_same, both, same_exception  # noqa: E402
 
 _X4 = np.arange(1, 13, dtype="float64").reshape(1, 1, 3, 4)
