@@ -541,9 +541,17 @@ def _unpool(api, n, x, indices, kernel_size, stride, padding, data_format, outpu
             if not f - ss < w < f + ss:
                 raise ValueError(f"paddle.{api}: invalid output_size {size}: dim {d} must be in "
                                  f"({f - ss}, {f + ss})")
+    if list(indices.shape) != list(x.shape):
+        raise ValueError(f"paddle.{api}: 'indices' must have the shape of 'x' {list(x.shape)}, "
+                         f"but received shape {list(indices.shape)}")
+    volume = math.prod(size)
+    if indices.numel() and not 0 <= int(indices.min()) <= int(indices.max()) < volume:
+        bad = int(indices.max()) if int(indices.max()) >= volume else int(indices.min())
+        raise ValueError(f"paddle.{api}: every index must be in [0, {volume}) (the output's "
+                         f"spatial size {size}), but received index {bad}")
     if x.dtype == torch.int64:
         # torch's CPU unpooling has no int64 kernel; Paddle's has (and none for other ints)
-        out = x.new_zeros(list(x.shape[:2]) + [math.prod(size)])
+        out = x.new_zeros(list(x.shape[:2]) + [volume])
         out.scatter_(2, indices.long().flatten(2), x.flatten(2))
         return out.reshape(list(x.shape[:2]) + size)
     return _UNPOOL[n](x, indices.long(), k, s, p, size)
