@@ -31,3 +31,18 @@ def test_max_unpool_bad_indices(nd, case):
     assert msg.startswith(f"paddle.nn.functional.max_unpool{nd}d:")
     assert ("shape" if case == "shape" else str(fill)) in msg
     assert "Expected" not in msg and "volumes" not in msg
+
+
+@pytest.mark.parametrize("api,wshape", [("conv1d", [2, 4]), ("conv1d_transpose", [4, 2]),
+                                        ("conv2d", [2, 4, 3])])
+def test_conv_weight_rank(api, wshape):
+    x = np.ones([1, 4] + [6] * (2 if api == "conv2d" else 1), "float32")
+    w = np.ones(wshape, "float32")
+    errors = []
+    for mod in (paddle, pagaie):
+        with pytest.raises(Exception) as info:
+            getattr(mod.nn.functional, api)(mod.to_tensor(x), mod.to_tensor(w))
+        errors.append(info)
+    assert errors[1].type is errors[0].type
+    assert str(errors[1].value).startswith(f"paddle.nn.functional.{api}:")
+    assert "min()" not in str(errors[1].value)

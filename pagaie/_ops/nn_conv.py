@@ -133,6 +133,9 @@ def _conv(api: str, n: int, x, weight, bias, stride, padding, dilation, groups, 
     if x.dim() != n + 2:
         raise ValueError(f"paddle.{api}: the input 'x' must be a {n + 2}-D tensor, but received "
                          f"a {x.dim()}-D tensor of shape {list(x.shape)}")
+    if weight.dim() != n + 2:
+        raise ValueError(f"paddle.{api}: the filter 'weight' must be a {n + 2}-D tensor, but "
+                         f"received a {weight.dim()}-D tensor of shape {list(weight.shape)}")
     _check_float(x, api, n)
     if weight.dtype is not x.dtype:   # Paddle's kernel reads the filter in x's dtype
         same_dtype_args(api, x, weight=weight)
@@ -201,6 +204,9 @@ def _conv_t(api: str, n: int, x, weight, bias, stride, padding, output_padding, 
     if x.dim() != n + 2:
         raise ValueError(f"paddle.{api}: the input 'x' must be a {n + 2}-D tensor, but received "
                          f"a {x.dim()}-D tensor of shape {list(x.shape)}")
+    if weight.dim() != n + 2:
+        raise ValueError(f"paddle.{api}: the filter 'weight' must be a {n + 2}-D tensor, but "
+                         f"received a {weight.dim()}-D tensor of shape {list(weight.shape)}")
     _check_float(x, api, n)
     if weight.dtype is not x.dtype:   # Paddle's kernel reads the filter in x's dtype
         same_dtype_args(api, x, weight=weight)
