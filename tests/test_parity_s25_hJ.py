@@ -25,3 +25,18 @@ def test_mha_fully_masked_row_gradients(dtype):
     got.set_state_dict({k: pagaie.to_tensor(v.numpy()) for k, v in ref.state_dict().items()})
     for a, b in zip(_grads(paddle, ref, xs, mask), _grads(pagaie, got, xs, mask)):
         np.testing.assert_allclose(b, a, rtol=1e-4, atol=1e-5)
+
+
+def test_sdpa_row_under_huge_negative_float_mask_gradients():
+    """An additive mask of -1e9 over a whole query row: Paddle's gradients, not rounding noise."""
+    rng = np.random.default_rng(1)
+    qs = rng.standard_normal((1, 3, 1, 4)).astype("float32")
+    mask = np.zeros((1, 1, 3, 3), "float32")
+    mask[0, 0, 2] = -1e9
+    grads = []
+    for mod in (paddle, pagaie):
+        q = mod.to_tensor(qs, stop_gradient=False)
+        out = mod.nn.functional.scaled_dot_product_attention(q, q, q, attn_mask=mod.to_tensor(mask))
+        (out * out).sum().backward()
+        grads.append(q.grad.numpy())
+    np.testing.assert_allclose(grads[1], grads[0], rtol=1e-4, atol=1e-5)
