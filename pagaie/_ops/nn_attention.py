@@ -51,8 +51,10 @@ def attention_bhsd(q, k, v, mask=None, dropout_p=0.0, causal=False, scale=None, 
 
 
 def _has_masked_row(mask):
-    """Whether an additive ``mask`` hides every key from some query row."""
-    return mask is not None and mask.numel() > 0 and bool(torch.isneginf(mask).all(-1).any())
+    """Whether an additive ``mask`` hides every key from some query row: all ``-inf``, or all
+    so negative (a bool mask made additive as ``(mask - 1) * 1e9``) that the scores vanish
+    under it; the fused kernels' backward loses such rows' softmax to rounding."""
+    return mask is not None and mask.numel() > 0 and bool((mask <= -1e8).all(-1).any())
 
 
 def _math_attention_cpu(q, k, v, mask, dropout_p, causal, scale, safe=True):
