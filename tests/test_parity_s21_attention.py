@@ -249,9 +249,12 @@ def test_compat_mha_dropout_in_training():
 
 
 def test_compat_mha_parameters_and_errors():
-    ours, theirs = both(lambda P: [(n, p.name, list(p.shape)) for n, p in
-                                   P.compat.nn.MultiheadAttention(16, 4, add_bias_kv=True, kdim=8)
-                                   .named_parameters()])
+    def names(P):
+        # generated names count the layers made before: start both counters afresh
+        with P.utils.unique_name.guard():
+            mha = P.compat.nn.MultiheadAttention(16, 4, add_bias_kv=True, kdim=8)
+        return [(n, p.name, list(p.shape)) for n, p in mha.named_parameters()]
+    ours, theirs = both(names)
     assert ours == theirs
     same_exception(lambda P: P.compat.nn.MultiheadAttention(16, 5))
     same_exception(lambda P: P.compat.nn.MultiheadAttention(16, 4)(
