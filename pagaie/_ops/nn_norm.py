@@ -193,6 +193,14 @@ def _batch_norm_by_hand(x, running_mean, running_var, weight, bias, use_global_s
     return x * scale.reshape(shape) + shift.reshape(shape)
 
 
+def _channel_affine(out, weight, bias):
+    """``out * weight + bias`` with both (either may be None) over the channels of axis 1."""
+    shape = [1, -1] + [1] * (out.dim() - 2)
+    if weight is not None:
+        out = out * weight.reshape(shape)
+    return out if bias is None else out + bias.reshape(shape)
+
+
 @defop(amp="black", method=False, paddle_types=("instance_norm", "pd_op.instance_norm"))
 def instance_norm(x, running_mean=None, running_var=None, weight=None, bias=None,
                   use_input_stats=True, momentum=0.9, eps=1e-05, data_format="NCHW", name=None):
@@ -231,22 +239,15 @@ def instance_norm(x, running_mean=None, running_var=None, weight=None, bias=None
     weight, bias = _affine_grads_in_pairs(weight, bias)
     if x.dim() <= 2 or math.prod(x.shape[2:]) == 1 or x.numel() == 0:
         # one spatial element: the centred input is 0, so only the shift remains
-        shape = [1, -1] + [1] * (x.dim() - 2)
-        out = (x - x.detach()) * 0 if x.requires_grad else torch.zeros_like(x)
-        if weight is not None:
-            out = out * weight.reshape(shape)
-        return out if bias is None else out + bias.reshape(shape)
+        return _channel_affine((x - x.detach()) * 0 if x.requires_grad else torch.zeros_like(x),
+                               weight, bias)
     eps = as_scalar(float(eps), torch.float32)   # Paddle's epsilon attribute is a float32
     if eps <= 0:
         # torch refuses a negative epsilon and makes 1/sqrt(0) a 0 for a zero one: the same
         # arithmetic by hand (NaN where var + eps <= 0, as in Paddle)
         same_dtype_args("nn.functional.instance_norm", x, weight=weight, bias=bias)
         var, mean = torch.var_mean(x, list(range(2, x.dim())), correction=0, keepdim=True)
-        out = (x - mean) * torch.rsqrt(var + eps)
-        shape = [1, -1] + [1] * (x.dim() - 2)
-        if weight is not None:
-            out = out * weight.reshape(shape)
-        return out if bias is None else out + bias.reshape(shape)
+        return _channel_affine((x - mean) * torch.rsqrt(var + eps), weight, bias)
     try:
         return F.instance_norm(x, None, None, weight, bias, True, 0.0, eps)
     except RuntimeError:   # torch's refusal of mixed dtypes, in Paddle's words
