@@ -49,9 +49,9 @@ def _arg_reduce(fn, api, x, axis, keepdim, dtype):
                         f"but received {type(axis).__name__} {axis!r}")
     if type(keepdim) is not bool:
         keepdim = parser_bool(keepdim, api, "keepdim")
-    d = torch.int64 if dtype == "int64" else (None if dtype is None else parsed_dtype(dtype, api))
     if dtype is None:
         raise ValueError(f"paddle.{api}: 'dtype' must be int32 or int64, but received None")
+    d = torch.int64 if dtype == "int64" else parsed_dtype(dtype, api)
     if x.dtype is torch.bool:  # Paddle has no bool kernel: its eager mode raises RuntimeError
         raise NoKernelError(f"paddle.{api}: bool tensors are not supported; cast to an integer or "
                             "float dtype first")
