@@ -127,15 +127,18 @@ def _link(*tensors) -> torch.Tensor:
     return sum(t.flatten()[:0].sum() for t in tensors if t is not None)
 
 
+def _check_ranks(api: str, n: int, x, weight) -> None:
+    """An n-D convolution's input and filter are both (n + 2)-D (ValueError otherwise)."""
+    for arg, what, t in (("x", "input", x), ("weight", "filter", weight)):
+        if t.dim() != n + 2:
+            raise ValueError(f"paddle.{api}: the {what} '{arg}' must be a {n + 2}-D tensor, but "
+                             f"received a {t.dim()}-D tensor of shape {list(t.shape)}")
+
+
 def _conv(api: str, n: int, x, weight, bias, stride, padding, dilation, groups, data_format):
     last = channel_last(data_format, n, api)
     _check_padding(padding, n, api)
-    if x.dim() != n + 2:
-        raise ValueError(f"paddle.{api}: the input 'x' must be a {n + 2}-D tensor, but received "
-                         f"a {x.dim()}-D tensor of shape {list(x.shape)}")
-    if weight.dim() != n + 2:
-        raise ValueError(f"paddle.{api}: the filter 'weight' must be a {n + 2}-D tensor, but "
-                         f"received a {weight.dim()}-D tensor of shape {list(weight.shape)}")
+    _check_ranks(api, n, x, weight)
     _check_float(x, api, n)
     if weight.dtype is not x.dtype:   # Paddle's kernel reads the filter in x's dtype
         same_dtype_args(api, x, weight=weight)
@@ -201,12 +204,7 @@ def _conv_t(api: str, n: int, x, weight, bias, stride, padding, output_padding, 
             output_size, data_format):
     last = channel_last(data_format, n, api)
     _check_padding(padding, n, api)
-    if x.dim() != n + 2:
-        raise ValueError(f"paddle.{api}: the input 'x' must be a {n + 2}-D tensor, but received "
-                         f"a {x.dim()}-D tensor of shape {list(x.shape)}")
-    if weight.dim() != n + 2:
-        raise ValueError(f"paddle.{api}: the filter 'weight' must be a {n + 2}-D tensor, but "
-                         f"received a {weight.dim()}-D tensor of shape {list(weight.shape)}")
+    _check_ranks(api, n, x, weight)
     _check_float(x, api, n)
     if weight.dtype is not x.dtype:   # Paddle's kernel reads the filter in x's dtype
         same_dtype_args(api, x, weight=weight)
