@@ -545,8 +545,9 @@ def _unpool(api, n, x, indices, kernel_size, stride, padding, data_format, outpu
         raise ValueError(f"paddle.{api}: 'indices' must have the shape of 'x' {list(x.shape)}, "
                          f"but received shape {list(indices.shape)}")
     volume = math.prod(size)
-    if indices.numel() and not 0 <= int(indices.min()) <= int(indices.max()) < volume:
-        bad = int(indices.max()) if int(indices.max()) >= volume else int(indices.min())
+    lo, hi = (int(indices.min()), int(indices.max())) if indices.numel() else (0, 0)
+    if not 0 <= lo <= hi < volume:
+        bad = hi if hi >= volume else lo
         raise ValueError(f"paddle.{api}: every index must be in [0, {volume}) (the output's "
                          f"spatial size {size}), but received index {bad}")
     if x.dtype == torch.int64:
