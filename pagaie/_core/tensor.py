@@ -953,17 +953,39 @@ class Tensor(metaclass=_TensorType):
         t.register_hook(keep)
 
     def clear_gradient(self, set_to_zero: bool = True) -> None:
-        """Reset the gradient: to zeros (default, as Paddle) or to None."""
+        """Reset the gradient: to zeros (default, as Paddle) or to None.
+
+        As in Paddle, the zeroed gradient is left behind by the next backward that reaches
+        this tensor: that backward writes into a new buffer, so a gradient taken before it
+        stays zero (unless it was written to meanwhile, in which case backward adds to it).
+
+        Args:
+            set_to_zero (bool, optional): fill the gradient with zeros (True) or drop it
+                (False). Default: True.
+
+        Examples:
+            >>> import pagaie as paddle
+            >>> x = paddle.to_tensor([1.0, 2.0], stop_gradient=False)
+            >>> (x * 2).sum().backward()
+            >>> g = x.grad
+            >>> x.clear_gradient()
+            >>> (x * 3).sum().backward()
+            >>> g.tolist(), x.grad.tolist()
+            ([0.0, 0.0], [3.0, 3.0])
+        """
         if set_to_zero is not None and type(set_to_zero) is not bool:
             raise TypeError(f"paddle.Tensor.clear_gradient: set_to_zero must be a bool, but "
                             f"received {type(set_to_zero).__name__} {set_to_zero!r}")
-        g = _stored_grad(self._t)
+        t = self._t
+        g = _stored_grad(t)
         if g is None:
             return
-        if set_to_zero:
-            g.detach_().zero_()
-        else:
+        if not set_to_zero:
             self.grad = None
+            return
+        g.detach_().zero_()
+        if t.grad_fn is None and t.requires_grad:
+            _leave_zeroed_grad(t, g)
 
     def clear_grad(self) -> None:
         """Reset the gradient to zeros."""
@@ -1330,6 +1352,30 @@ _KEPT_GRAD = "_pagaie_kept_grad"
 
 # The attribute of the empty torch tensor ``_clear_data`` leaves: the memory was released.
 _CLEARED = "_pagaie_cleared"
+
+
+# The attribute of a leaf torch tensor whose gradient ``clear_gradient`` zeroed: the zeroed
+# buffer and its version then; ``_ZEROED_HOOK``: the hook that acts on it, registered once.
+_ZEROED = "_pagaie_zeroed_grad"
+_ZEROED_HOOK = "_pagaie_zeroed_grad_hook"
+
+
+def _leave_zeroed_grad(t: torch.Tensor, g: torch.Tensor) -> None:
+    """Mark the zeroed gradient ``g`` of the leaf ``t`` so that the next backward reaching
+    ``t`` accumulates into a new zero buffer, as Paddle's does, and ``g`` (and the Tensors
+    that share it) stays zero. A buffer written to after the clear is kept and added to."""
+    setattr(t, _ZEROED, (g, g._version))
+    if hasattr(t, _ZEROED_HOOK):
+        return
+    owner = weakref.ref(t)
+
+    def renew_zeroed_grad(grad: torch.Tensor) -> None:
+        o = owner()
+        mark = None if o is None else o.__dict__.pop(_ZEROED, None)
+        if mark is not None and o.grad is mark[0] and mark[0]._version == mark[1]:
+            o.grad = torch.zeros_like(mark[0])
+
+    setattr(t, _ZEROED_HOOK, t.register_hook(renew_zeroed_grad))
 
 
 def _stored_grad(t: torch.Tensor) -> torch.Tensor | None:
