@@ -440,7 +440,10 @@ class Tensor(metaclass=_TensorType):
     @grad.setter
     def grad(self, value: Tensor | None) -> None:
         # As Paddle: the values are copied, into the gradient already there (which keeps its
-        # stop_gradient) or into a new one that says stop_gradient=True.
+        # stop_gradient) or into a new one that says stop_gradient=True; only a leaf takes one.
+        if not self.is_leaf:
+            raise SystemError("(Fatal) paddle.Tensor.grad: only a leaf Tensor can have its "
+                              "gradient set, but this one is the result of an op")
         if value is None:
             g = None
         elif not isinstance(value, Tensor):
@@ -460,12 +463,7 @@ class Tensor(metaclass=_TensorType):
                 return
             g = v.detach().clone()
             setattr(g, GRAD_FLAG, False)
-        if self._t.grad_fn is not None:   # a non-leaf keeps its gradient in our own slot
-            setattr(self._t, _KEPT_GRAD, g)
-        elif self._t.is_floating_point() or self._t.is_complex():
-            self._t.grad = g
-        else:   # torch keeps no gradient on an integer tensor: our own slot, as for non-leaves
-            setattr(self._t, _KEPT_GRAD, g)
+        _store_grad(self._t, g)
 
     @property
     def grad_(self) -> Tensor | None:
@@ -981,7 +979,7 @@ class Tensor(metaclass=_TensorType):
         if g is None:
             return
         if not set_to_zero:
-            self.grad = None
+            _store_grad(t, None)
             return
         g.detach_().zero_()
         if t.grad_fn is None and t.requires_grad:
@@ -1376,6 +1374,15 @@ def _leave_zeroed_grad(t: torch.Tensor, g: torch.Tensor) -> None:
             o.grad = torch.zeros_like(mark[0])
 
     setattr(t, _ZEROED_HOOK, t.register_hook(renew_zeroed_grad))
+
+
+def _store_grad(t: torch.Tensor, g: torch.Tensor | None) -> None:
+    """Store ``g`` as the gradient of ``t``: torch's slot for a floating leaf, our own for a
+    non-leaf (what ``retain_grads`` keeps) and for an integer tensor (torch keeps none)."""
+    if t.grad_fn is None and (t.is_floating_point() or t.is_complex()):
+        t.grad = g
+    else:
+        setattr(t, _KEPT_GRAD, g)
 
 
 def _stored_grad(t: torch.Tensor) -> torch.Tensor | None:
