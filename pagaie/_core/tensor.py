@@ -1273,12 +1273,18 @@ class GradNode:
             return [None]
         return [GradNode(f) for f, _ in n.next_functions if f is not None]
 
+    def _identity(self) -> Any:
+        """What the node stands for: a leaf's accumulation node is its tensor."""
+        n = self._node
+        if n is None:
+            return self._t
+        return n.variable if type(n).__name__ == "AccumulateGrad" else n
+
     def __eq__(self, other: object) -> bool:
-        return isinstance(other, GradNode) and other._node is self._node and \
-            (self._node is not None or other._t is self._t)
+        return isinstance(other, GradNode) and other._identity() is self._identity()
 
     def __hash__(self) -> int:
-        return hash(id(self._node) if self._node is not None else id(self._t))
+        return hash(id(self._identity()))
 
     def __repr__(self) -> str:
         return f"<GradNode {self.name()}>"
