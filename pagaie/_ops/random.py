@@ -23,7 +23,7 @@ from pagaie._core.random import (Generator, cpu_engine, get_cuda_rng_state, get_
 from pagaie._core.registry import NoKernelError, defop
 from pagaie._ops import _std_dists_gamma as _sg
 from pagaie._ops import _std_dists_samplers as _ss
-from pagaie._ops.creation import _size_args
+from pagaie._ops.creation import _from_data, _size_args
 from pagaie._ops._factory import device_of, finish, float_only, returns_self, shape_of, size_args
 from pagaie._ops._helpers import F32_F64, float_dtype, kernel_dtypes, parser_int_args
 
@@ -906,7 +906,9 @@ def _geometric_(x, probs, name=None):
 
     Args:
         x (Tensor): a floating tensor, overwritten.
-        probs (float|Tensor): the success probability, in (0, 1).
+        probs (float|list|numpy.ndarray|Tensor): the success probability, in (0, 1); data
+            other than a Tensor is read as ``paddle.to_tensor`` reads it (a Python float as
+            float32), and an array broadcasts against ``x``.
         name (str, optional): unused.
 
     Returns:
@@ -921,7 +923,9 @@ def _geometric_(x, probs, name=None):
         _need_float(x, "geometric_", error=ValueError)
     kernel_dtypes("geometric_", x, F32_F64)
     tiny = torch.finfo(x.dtype).tiny
-    p = probs.to(x.dtype) if isinstance(probs, _T) else torch.tensor(float(probs), dtype=x.dtype)
+    # As Paddle: probs is read as ``paddle.to_tensor`` reads data (a Python float as float32,
+    # a list or array elementwise), then cast to x's dtype.
+    p = _from_data(probs, None, "geometric_").to(x.dtype)
     with torch.no_grad():
         _uniform_(x, tiny, 1.0)
         # Paddle negates by scale(-1) + 0, so probs = 0 gives log1p(+0) and -inf samples
