@@ -5,6 +5,7 @@
 from __future__ import annotations
 
 import functools
+import math
 from typing import Any, Callable
 
 import torch
@@ -140,10 +141,21 @@ def copy_(self: Tensor, src: Tensor, blocking: bool = True) -> Tensor:
     return self
 
 
-def resize_(self: Tensor, shape: Any, fill_zero: bool = False, name: str | None = None) -> Tensor:
+def resize_(self: Tensor, shape: list | tuple, fill_zero: bool = False,
+            name: str | None = None) -> Tensor:
     """Give this tensor a new shape in place, keeping its leading elements in order.
 
-    New elements are zeros when ``fill_zero`` (otherwise unspecified).
+    A tensor in a graph stays in it: the kept elements pass their gradients back, the new
+    ones get none.
+
+    Args:
+        shape (list|tuple): the new shape, of non-negative ints (or 0-D int Tensors).
+        fill_zero (bool, optional): fill the elements beyond the old size with zeros
+            (otherwise their values are unspecified). Default: False.
+        name (str, optional): unused.
+
+    Returns:
+        Tensor: this tensor.
 
     Examples:
         >>> import pagaie as paddle
@@ -152,16 +164,28 @@ def resize_(self: Tensor, shape: Any, fill_zero: bool = False, name: str | None 
         [[0, 1], [2, 3], [0, 0]]
     """
     check_inplace(self, "Tensor.resize_")
-    new = [int(d) for d in (shape.tolist() if isinstance(shape, Tensor) else shape)]
-    t = self._t.detach().reshape(-1)
-    n = 1
-    for d in new:
-        n *= d
-    out = torch.zeros(n, dtype=t.dtype, device=t.device) if fill_zero or n > t.numel() else \
-        torch.empty(n, dtype=t.dtype, device=t.device)
-    k = min(n, t.numel())
-    out[:k] = t[:k]
-    self._rebind(out.reshape(new))
+    if not isinstance(shape, (list, tuple)):
+        raise ValueError(f"paddle.Tensor.resize_: shape should be a list or tuple, but "
+                         f"received {type(shape).__name__} {shape!r}")
+    new = []
+    for d in shape:
+        if isinstance(d, Tensor):
+            d = d.item()
+        if isinstance(d, float):
+            raise TypeError(f"paddle.Tensor.resize_: shape must be a list of ints, but it "
+                            f"holds the float {d!r}")
+        new.append(int(d))
+    if any(d < 0 for d in new):
+        raise ValueError(f"paddle.Tensor.resize_: each value of shape must be no less than 0, "
+                         f"but received shape {new}")
+    t = self._t.reshape(-1)
+    n = math.prod(new)
+    if n > t.numel():
+        fill = torch.zeros if fill_zero else torch.empty
+        t = torch.cat([t, fill(n - t.numel(), dtype=t.dtype, device=t.device)])
+    else:
+        t = t[:n].clone()
+    self._rebind(t.reshape(new))
     return self
 
 
