@@ -1366,7 +1366,7 @@ _ZEROED_HOOK = "_pagaie_zeroed_grad_hook"
 
 def _leave_zeroed_grad(t: torch.Tensor, g: torch.Tensor) -> None:
     """Mark the zeroed gradient ``g`` of the leaf ``t`` so that the next backward reaching
-    ``t`` accumulates into a new zero buffer, as Paddle's does, and ``g`` (and the Tensors
+    ``t`` writes into a new buffer, as Paddle's does, and ``g`` (and the Tensors
     that share it) stays zero. A buffer written to after the clear is kept and added to."""
     setattr(t, _ZEROED, (g, g._version))
     if hasattr(t, _ZEROED_HOOK):
@@ -1377,7 +1377,8 @@ def _leave_zeroed_grad(t: torch.Tensor, g: torch.Tensor) -> None:
         o = owner()
         mark = None if o is None else o.__dict__.pop(_ZEROED, None)
         if mark is not None and o.grad is mark[0] and mark[0]._version == mark[1]:
-            o.grad = torch.zeros_like(mark[0])
+            # No gradient: autograd then stores the incoming one (usually without a copy).
+            o.grad = None
 
     setattr(t, _ZEROED_HOOK, t.register_hook(renew_zeroed_grad))
 
