@@ -65,19 +65,10 @@ def deform_conv2d(x, offset, weight, bias=None, stride=1, padding=0, dilation=1,
         (torch.arange(kw, device=x.device, dtype=x.dtype) * dw).repeat(kh).reshape(1, 1, taps, 1, 1)
     py = base_y + off[:, :, :, 0]  # [N, dg, taps, Ho, Wo]
     px = base_x + off[:, :, :, 1]
-    cg = c // dg
-    if n == 0:
-        return x.new_zeros((0, co, ho, wo)) + weight.sum() * 0  # keeps the graph to weight
-    cols = []
-    for b in range(n):
-        per_group = []
-        for g in range(dg):
-            v = _deform_sample(x[b, g * cg:(g + 1) * cg], py[b, g], px[b, g])  # [cg, taps, Ho, Wo]
-            if mask is not None:
-                v = v * mask[b].reshape(dg, taps, ho, wo)[g][None]
-            per_group.append(v)
-        cols.append(torch.cat(per_group, dim=0))
-    col = torch.stack(cols)  # [N, C, taps, Ho, Wo]
+    # samples of every batch item and offset group at once: [N, dg, C / dg, taps, Ho, Wo]
+    col = _deform_sample(x.reshape(n, dg, c // dg, hgt, wid), py, px)
+    if mask is not None:
+        col = col * mask.reshape(n, dg, 1, taps, ho, wo)
     col = col.reshape(n, groups, (c // groups) * taps, ho * wo)
     w = weight.reshape(groups, co // groups, (c // groups) * taps)
     out = torch.einsum("gok,ngkl->ngol", w, col).reshape(n, co, ho, wo)
@@ -137,21 +128,23 @@ def _check_deform(x, offset, weight, bias, mask, stride, dilation, padding, dg, 
 
 
 def _deform_sample(img: torch.Tensor, y: torch.Tensor, x: torch.Tensor) -> torch.Tensor:
-    """Bilinear samples of ``img [C, H, W]`` at ``y, x`` with zero padding; out of (-1, H) gives 0."""
-    _, hgt, wid = img.shape
+    """Bilinear samples of ``img [N, G, C, H, W]`` at ``y, x [N, G, *S]`` with zero padding,
+    as ``[N, G, C, *S]``; a point outside (-1, H) x (-1, W) gives 0."""
+    n, g, c, hgt, wid = img.shape
     inside = (y > -1) & (y < hgt) & (x > -1) & (x < wid)
     y0 = torch.floor(y)
     x0 = torch.floor(x)
     ly, lx = y - y0, x - x0
     y0 = y0.long()
     x0 = x0.long()
-    flat = img.reshape(img.shape[0], -1)
+    flat = img.reshape(n, g, c, hgt * wid)
+    points = y[0, 0].numel() if n * g else 0
     out = 0
     for dy, wy in ((0, 1 - ly), (1, ly)):
         for dx, wx in ((0, 1 - lx), (1, lx)):
             yy, xx = y0 + dy, x0 + dx
             ok = (yy >= 0) & (yy < hgt) & (xx >= 0) & (xx < wid) & inside
-            idx = (yy.clamp(0, hgt - 1) * wid + xx.clamp(0, wid - 1)).reshape(-1)
-            vals = flat[:, idx].reshape(img.shape[0], *y.shape)
-            out = out + vals * (wy * wx * ok)
+            idx = (yy.clamp(0, hgt - 1) * wid + xx.clamp(0, wid - 1)).reshape(n, g, 1, points)
+            vals = torch.gather(flat, 3, idx.expand(n, g, c, points)).reshape(n, g, c, *y.shape[2:])
+            out = out + vals * (wy * wx * ok).unsqueeze(2)
     return out

@@ -313,8 +313,7 @@ def deform_conv2d(x: Any, offset: Any, mask: Any, num_filters: int, filter_size:
                   name: str | None = None) -> Any:
     """Deformable convolution layer (v2 modulated by ``mask``, v1 when ``mask`` is None) with
     its own filter ``[num_filters, C/groups, kh, kw]`` (normal, std ``sqrt(2 / (kh*kw*C))``)
-    and bias (zeros; none when ``bias_attr`` is False). In a static program the inputs'
-    shapes must be fully known (NotImplementedError otherwise).
+    and bias (zeros; none when ``bias_attr`` is False). The batch size may be unknown (-1).
 
     Args:
         x (Tensor): ``[N, C, H, W]`` input.
@@ -334,21 +333,13 @@ def deform_conv2d(x: Any, offset: Any, mask: Any, num_filters: int, filter_size:
     Examples:
         >>> import pagaie as paddle
         >>> paddle.enable_static()
-        >>> x = paddle.static.data('dcn_doc_x', [1, 3, 8, 8], 'float32')
-        >>> off = paddle.static.data('dcn_doc_off', [1, 18, 8, 8], 'float32')
+        >>> x = paddle.static.data('dcn_doc_x', [None, 3, 8, 8], 'float32')
+        >>> off = paddle.static.data('dcn_doc_off', [None, 18, 8, 8], 'float32')
         >>> paddle.static.nn.deform_conv2d(x, off, None, 2, 3, padding=1).shape
-        paddle.Size([1, 2, 8, 8])
+        paddle.Size([-1, 2, 8, 8])
         >>> paddle.disable_static()
     """
     api = "deform_conv2d"
-    from pagaie.static import framework as _fw
-    if _fw._S.enabled and any(int(d) < 0 for v in (x, offset, mask) if v is not None
-                              for d in v.shape):
-        # the kernel needs data to infer its result, and running it on a made-up batch of
-        # unknown size would take minutes
-        raise NotImplementedError(f"paddle.static.nn.{api}: inputs with unknown dims (x: "
-                                  f"{list(x.shape)}, offset: {list(offset.shape)}) are not "
-                                  "supported in a static program; give their full shapes")
     if len(x.shape) != 4:
         raise ValueError(f"paddle.static.nn.{api}: the input should be of [N, C, H, W] format, "
                          f"but received shape {list(x.shape)}")
