@@ -1119,6 +1119,12 @@ def as_strided(x, shape, stride, offset=0, name=None):
     """A view of ``x``'s memory with the given shape, strides (in elements) and offset (in
     bytes, from the start of the underlying storage).
 
+    Args:
+        x (Tensor): the tensor whose memory is viewed.
+        shape (list[int]|tuple[int]): the shape of the view.
+        stride (list[int]|tuple[int]): one stride per entry of ``shape``, in elements.
+        offset (int, optional): where the view starts, in bytes. Default: 0.
+
     Examples:
         >>> import pagaie as paddle
         >>> paddle.as_strided(paddle.arange(6.0), [2, 2], [1, 2]).tolist()
@@ -1134,6 +1140,9 @@ def as_strided(x, shape, stride, offset=0, name=None):
         return int_entries(v, "as_strided", arg)
 
     shape, stride = ints(shape, "shape"), ints(stride, "stride")
+    if len(shape) != len(stride):
+        raise ValueError(f"paddle.as_strided: 'shape' and 'stride' must have the same length, "
+                         f"but received shape {shape} and stride {stride}")
     try:
         return torch.as_strided(x, shape, stride, int(offset) // x.element_size())
     except RuntimeError:
