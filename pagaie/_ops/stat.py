@@ -773,7 +773,16 @@ def _scalar_int(v, api: str, arg: str) -> int:
 _BINCOUNT_WEIGHTS = F32_F64 | {torch.int32, torch.int64}
 
 
-@defop(paddle_types=("bincount",), differentiable=False)
+def _bincount_static_shape(x, weights=None, minlength=0, name=None):
+    """Static rule of bincount: the length follows x's largest value (minlength only bounds it
+    below), so Paddle's programs declare it unknown (-1); int64 counts, or sums in the float
+    weights' dtype (float64 for integer weights)."""
+    w = None if weights is None else getattr(weights, "_t", weights)
+    dtype = torch.int64 if w is None else w.dtype if w.is_floating_point() else torch.float64
+    return [-1], dtype
+
+
+@defop(paddle_types=("bincount",), differentiable=False, static_shape=_bincount_static_shape)
 def bincount(x, weights=None, minlength=0, name=None):
     """Count occurrences of each non-negative integer in the 1-D tensor ``x``.
 
