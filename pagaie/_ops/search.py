@@ -511,7 +511,8 @@ def searchsorted(sorted_sequence, values, out_int32=False, right=False, name=Non
         out_int32 (bool, optional): return int32 instead of int64 indices.
         right (bool, optional): on equal entries return the last suitable index.
         name (str, optional): unused.
-        side (str, optional): ``'left'`` or ``'right'``; overrides ``right``.
+        side (str, optional): ``'left'`` or ``'right'``; overrides ``right`` (``'left'`` with
+            ``right=True`` is an error).
         out (Tensor, optional): receives the result.
         sorter (Tensor, optional): indices that sort an unsorted ``sorted_sequence``.
 
@@ -527,6 +528,9 @@ def searchsorted(sorted_sequence, values, out_int32=False, right=False, name=Non
     if side is not None:
         if side not in ("left", "right"):
             raise ValueError(f"paddle.searchsorted: 'side' must be 'left' or 'right', but received {side!r}")
+        if side == "left" and isinstance(right, (bool, int)) and right:
+            raise ValueError("paddle.searchsorted: 'side' is 'left' while 'right' is True: they ask "
+                             "for opposite sides")
         right = side == "right"
     _check_search_inputs(sorted_sequence, values, "searchsorted", "sorted_sequence")
     out_int32, right = _bool_flags("searchsorted", out_int32=out_int32, right=right)
