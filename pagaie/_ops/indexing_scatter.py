@@ -11,7 +11,7 @@ from pagaie._core.broadcast import broadcast_shapes
 from pagaie._core.registry import REGISTRY, OpRecord, defop
 from pagaie._core.tensor import GRAD_FLAG, Tensor, check_inplace, flag_grad
 from pagaie._ops._helpers import (ALL_DTYPES, SMALL_INTS, AssertionValueError, axis_arg, kernel_dtypes, norm_axis,
-                                  parser_bool, write_result_into)
+                                  parser_bool, write_out, write_result_into)
 from pagaie._ops.creation import _from_data
 from pagaie._ops.indexing import _slice_dims, bound_index, check_index
 from pagaie._ops.manipulation import _dims_of
@@ -232,9 +232,7 @@ def scatter(x, index, updates, overwrite=True, name=None, out=None):
         if type(overwrite) is not bool:
             overwrite = parser_bool(overwrite, "scatter", "overwrite")
         r = _scatter_paddle(x, index, updates, overwrite, "scatter")
-    if out is not None:
-        out.copy_(r)
-    return r
+    return write_out(out, r)
 
 
 _scatter_op = scatter
@@ -460,10 +458,7 @@ def index_add(x, index, axis, value, alpha=1, name=None, *, out=None):
         # Paddle's kernel reads a float alpha as the tensor's integer type: InvalidArgument
         raise ValueError(f"paddle.index_add: a float 'alpha' ({alpha}) needs a floating 'x', but "
                          f"'x' is {str(x.dtype).replace('torch.', '')}")
-    r = torch.index_add(x, a, idx, value.to(x.dtype), alpha=alpha)
-    if out is not None:
-        out.copy_(r)
-    return r
+    return write_out(out, torch.index_add(x, a, idx, value.to(x.dtype), alpha=alpha))
 
 
 @defop(paddle_types=("index_fill", "pd_op.index_fill"), inplace=True)
