@@ -173,3 +173,22 @@ def test_as_strided_shape_and_stride_lengths_must_match():
         pagaie.as_strided(x, [3, 2], [4])
     p, g = _both(lambda m: m.as_strided(m.arange(24, dtype="float32"), [3, 2], [4, 1], 8))
     _same(p, g)
+
+
+# ---- where with numpy scalars ------------------------------------------------------------
+
+@pytest.mark.parametrize("scalar", [np.float64(1.5), np.float32(1.5), np.int64(3), np.int32(3),
+                                    np.complex64(1j), np.bool_(True)])
+@pytest.mark.parametrize("other", ["tensor", 0.5, 0])
+def test_where_numpy_scalar_keeps_its_dtype(scalar, other):
+    def run(m):
+        o = m.to_tensor([1.0, 2.0, 3.0]) if other == "tensor" else other
+        try:
+            return m.where(m.to_tensor([True, False, True]), scalar, o)
+        except TypeError:   # int and float operands: type promotion refuses them
+            return "TypeError"
+    p, g = _both(run)
+    if isinstance(p, str):
+        assert g == p
+    else:
+        _same(p, g)

@@ -256,9 +256,10 @@ def masked_select(x, mask, name=None, *, out=None):
 
 
 def _where_operand(v: Any, device: torch.device, arg: str) -> _T:
-    """A Python scalar operand becomes a 0-D tensor of Paddle's dtype for it; other
-    non-Tensors get the errors of Paddle's where (its Python part reads ``v.shape``, its
-    argument parser refuses an array, its tensor constructor a string)."""
+    """A Python scalar operand becomes a 0-D tensor of Paddle's dtype for it (a numpy scalar
+    one of its own dtype); other non-Tensors get the errors of Paddle's where (its Python
+    part reads ``v.shape``, its argument parser refuses an array, its tensor constructor a
+    string)."""
     if isinstance(v, _T):
         return v
     pos = 1 if arg == "x" else 2
@@ -271,6 +272,8 @@ def _where_operand(v: Any, device: torch.device, arg: str) -> _T:
     if not isinstance(v, (numbers.Number, np.generic)):
         raise AttributeError(f"paddle.where: '{arg}' must be a Tensor or a number, but received "
                              f"{type(v).__name__}")
+    if isinstance(v, np.generic):   # Paddle's to_tensor of it: the numpy dtype is kept
+        return torch.from_numpy(np.asarray(v)).to(device)
     if isinstance(v, bool):
         dt = torch.bool
     elif isinstance(v, int):
