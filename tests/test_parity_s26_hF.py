@@ -192,3 +192,25 @@ def test_where_numpy_scalar_keeps_its_dtype(scalar, other):
         assert g == p
     else:
         _same(p, g)
+
+
+# ---- integer arguments: numpy integers count, floats and bools do not ----------------------
+
+@pytest.mark.parametrize("index", [1, np.int64(1), -1, 1.0, 1.5, True, "1", None])
+def test_select_scatter_index_type(index):
+    def run(m):
+        try:
+            return m.select_scatter(m.zeros([3, 4]), m.ones([4]), 0, index)
+        except TypeError:
+            return "TypeError"
+    p, g = _both(run)
+    if isinstance(p, str):
+        assert g == p
+    else:
+        _same(p, g)
+
+
+@pytest.mark.parametrize("n", [np.int64(2), np.int32(1)])
+def test_diff_numpy_integer_n(n):
+    p, g = _both(lambda m: m.diff(m.to_tensor(np.array([1.0, 4.0, 9.0, 16.0])), n=n))
+    _same(p, g)

@@ -5,6 +5,7 @@ import functools
 import inspect
 from typing import Any
 
+import numpy as np
 import torch
 
 from pagaie._core.broadcast import broadcast_shapes
@@ -657,11 +658,22 @@ def slice_scatter(x, value, axes, starts, ends, strides, name=None):
 def select_scatter(x, values, axis, index, name=None):
     """``x`` with the slice at ``index`` along ``axis`` replaced by ``values``.
 
+    Args:
+        x (Tensor): the input tensor.
+        values (Tensor): the new slice, of ``x``'s shape without ``axis``.
+        axis (int): the axis the slice is taken along.
+        index (int): the position of the slice along ``axis`` (negative counts from the end).
+        name (str, optional): unused.
+
     Examples:
         >>> import pagaie as paddle
         >>> paddle.select_scatter(paddle.zeros([2, 2]), paddle.ones([2]), 0, 1).tolist()
         [[0.0, 0.0], [1.0, 1.0]]
     """
+    if not isinstance(index, (int, np.integer, torch.Tensor)) or isinstance(index, bool):
+        # Paddle's argument parser wants an int (a float or bool is refused)
+        raise TypeError(f"paddle.select_scatter: 'index' must be an int, but received "
+                        f"{type(index).__name__}")
     a = axis_arg(axis, x.dim(), "select_scatter", low=IndexError, high=IndexError)
     n = x.shape[a]
     if not -n <= index < n:
