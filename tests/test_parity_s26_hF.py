@@ -214,3 +214,24 @@ def test_select_scatter_index_type(index):
 def test_diff_numpy_integer_n(n):
     p, g = _both(lambda m: m.diff(m.to_tensor(np.array([1.0, 4.0, 9.0, 16.0])), n=n))
     _same(p, g)
+
+
+# ---- diagonal_scatter in a static program with an unknown size ---------------------------
+
+def test_diagonal_scatter_static_keeps_x_shape():
+    def run(m):
+        m.enable_static()
+        try:
+            main, start = m.static.Program(), m.static.Program()
+            with m.static.program_guard(main, start):
+                x = m.static.data("x", [-1, 4], "float32")
+                y = m.static.data("y", [-1], "float32")
+                out = m.diagonal_scatter(x, y)
+                (r,) = m.static.Executor().run(
+                    main, feed={"x": X, "y": np.ones([3], "float32")}, fetch_list=[out])
+            return list(out.shape), np.asarray(r)
+        finally:
+            m.disable_static()
+    (ps, pr), (gs, gr) = _both(run)
+    assert ps == gs == [-1, 4]
+    np.testing.assert_allclose(gr, pr)

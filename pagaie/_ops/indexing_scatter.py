@@ -690,7 +690,15 @@ def select_scatter(x, values, axis, index, name=None):
 _DIAGONAL_SCATTER_DTYPES = ALL_DTYPES - {torch.bfloat16}
 
 
-@defop(own_stop_gradient=True)   # (only x decides the result's stop_gradient)
+def _diagonal_scatter_static_shape(x, y, *args, **kwargs):
+    """Static rule of diagonal_scatter: the result has x's shape, its unknown sizes included
+    (the probes cannot size an unknown diagonal to match y); None when every size is known."""
+    dims = [list(getattr(v, "_known_dims", lambda v=v: list(v.shape))()) for v in (x, y)]
+    return dims[0] if -1 in dims[0] + dims[1] else None
+
+
+@defop(own_stop_gradient=True,   # (only x decides the result's stop_gradient)
+       static_shape=_diagonal_scatter_static_shape)
 def diagonal_scatter(x, y, offset=0, axis1=0, axis2=1, name=None):
     """``x`` with the diagonal (``offset``, ``axis1``, ``axis2``) replaced by ``y``.
 
