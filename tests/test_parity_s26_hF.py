@@ -235,3 +235,37 @@ def test_diagonal_scatter_static_keeps_x_shape():
     (ps, pr), (gs, gr) = _both(run)
     assert ps == gs == [-1, 4]
     np.testing.assert_allclose(gr, pr)
+
+
+# ---- static programs with unknown sizes: the sizes Paddle's programs keep ------------------
+
+def _static_shapes(m, build, feeds):
+    m.enable_static()
+    try:
+        main, start = m.static.Program(), m.static.Program()
+        with m.static.program_guard(main, start):
+            values = [m.static.data(f"i{k}", shape, str(a.dtype)) for k, (a, shape) in enumerate(feeds)]
+            out = build(m, *values)
+            r = m.static.Executor().run(main, feed={f"i{k}": a for k, (a, _) in enumerate(feeds)},
+                                        fetch_list=[out])[0]
+        return list(out.shape), np.asarray(r)
+    finally:
+        m.disable_static()
+
+
+_IDX = np.array([[0], [1], [2]], "int64")
+
+
+@pytest.mark.parametrize("case", ["unflatten", "scatter", "take_along_axis", "take_along_axis_nb"])
+def test_static_unknown_sizes(case):
+    build, feeds = {
+        "unflatten": (lambda m, x: m.unflatten(x, 1, [2, 2]), [(X, [3, -1])]),
+        "scatter": (lambda m, x, i, u: m.scatter(x, i, u),
+                    [(X, [3, -1]), (np.array([0, 1]), [-1]), (X[:2], [-1, 4])]),
+        "take_along_axis": (lambda m, x, i: m.take_along_axis(x, i, 1), [(X, [3, -1]), (_IDX, [-1, 1])]),
+        "take_along_axis_nb": (lambda m, x, i: m.take_along_axis(x, i, 1, broadcast=False),
+                               [(X, [-1, 4]), (_IDX, [-1, 1])]),
+    }[case]
+    (ps, pr), (gs, gr) = _both(lambda m: _static_shapes(m, build, feeds))
+    assert gs == ps
+    np.testing.assert_allclose(gr, pr)

@@ -582,7 +582,27 @@ _TAKE_ALONG_DTYPES = frozenset({torch.uint8, torch.int16, torch.int32, torch.int
 _TAKE_DTYPES = ALL_DTYPES - SMALL_INTS - {torch.float16}
 
 
-@defop(paddle_types=("take_along_axis", "pd_op.take_along_axis"))
+def _take_along_static_shape(arr, indices, axis, broadcast=True, **kwargs) -> list | None:
+    """Static rule of take_along_axis with unknown sizes: ``indices``' size along ``axis``
+    and, elsewhere, the broadcast of both sizes (``indices``' own with ``broadcast=False``),
+    a known size winning over an unknown one as in Paddle's programs; None when all sizes
+    are known or the call is malformed (the kernel's own checks stand)."""
+    dims, idx = _dims_of(arr), _dims_of(indices)
+    if -1 not in dims + idx or len(dims) != len(idx) or type(axis) is not int or \
+            not -len(dims) <= axis < len(dims):
+        return None
+    a = axis % len(dims)
+    if not broadcast:
+        return idx
+
+    def size(d: int, i: int) -> int:
+        if d == 1 or i == 1:
+            return i if d == 1 else d
+        return max(d, i)   # one unknown (-1): the known size; both unknown: -1
+    return [i if k == a else size(d, i) for k, (d, i) in enumerate(zip(dims, idx))]
+
+
+@defop(paddle_types=("take_along_axis", "pd_op.take_along_axis"), static_shape=_take_along_static_shape)
 def take_along_axis(arr, indices, axis, broadcast=True, *, out=None):
     """``out[..., i, ...] = arr[..., indices[..., i, ...], ...]`` along ``axis``.
 

@@ -146,6 +146,15 @@ def _put_along(arr: _T, indices: _T, values: Any, axis: Any, reduce: str, includ
     return torch.scatter_reduce(arr, a, idx, v, red, include_self=include_self)
 
 
+def _like_x_static_shape(x, *args, **kwargs) -> list | None:
+    """Static rule of the scatters whose result has ``x``'s shape (scatter, index_add,
+    diagonal_scatter): ``x``'s sizes, unknown ones included, when an input has unknown sizes
+    (probing them against each other loses ``x``'s known ones); None when all are known (the
+    kernel's own checks stand)."""
+    dims = [_dims_of(v) for v in (x, *args, *kwargs.values()) if isinstance(v, (Tensor, torch.Tensor))]
+    return dims[0] if any(-1 in d for d in dims) else None
+
+
 def _put_along_static_shape(arr, indices, values, axis, *args, **kwargs) -> list | None:
     """Static rule (see ``Recorder``): the result has ``arr``'s sizes, known or not, as in
     Paddle's programs (probing an unknown index size against ``arr`` loses them)."""
@@ -223,7 +232,7 @@ def _scatter_torch(input: _T, dim: int, index: _T, src: Any, reduce: Any, api: s
     return _put_along(input, index, src, dim, "assign" if reduce is None else reduce, True, False, api)
 
 
-@defop(amp="black", paddle_types=("scatter", "pd_op.scatter"))
+@defop(amp="black", paddle_types=("scatter", "pd_op.scatter"), static_shape=_like_x_static_shape)
 def scatter(x, index, updates, overwrite=True, name=None, out=None):
     """The record of :func:`scatter` (Paddle's form, or PyTorch's with an int second
     argument): see the public function below for both forms and an example."""
@@ -423,7 +432,7 @@ _INDEX_ADD_DTYPES = frozenset({torch.float16, torch.float32, torch.float64, torc
 
 
 # ---- index_* ----------------------------------------------------------------------------
-@defop(paddle_types=("index_add", "pd_op.index_add"), inplace=True)
+@defop(paddle_types=("index_add", "pd_op.index_add"), inplace=True, static_shape=_like_x_static_shape)
 def index_add(x, index, axis, value, alpha=1, name=None, *, out=None):
     """Add ``alpha * value`` into ``x`` at the positions ``index`` along ``axis``.
 
@@ -690,15 +699,8 @@ def select_scatter(x, values, axis, index, name=None):
 _DIAGONAL_SCATTER_DTYPES = ALL_DTYPES - {torch.bfloat16}
 
 
-def _diagonal_scatter_static_shape(x, y, *args, **kwargs):
-    """Static rule of diagonal_scatter: the result has x's shape, its unknown sizes included
-    (the probes cannot size an unknown diagonal to match y); None when every size is known."""
-    dims = [list(getattr(v, "_known_dims", lambda v=v: list(v.shape))()) for v in (x, y)]
-    return dims[0] if -1 in dims[0] + dims[1] else None
-
-
 @defop(own_stop_gradient=True,   # (only x decides the result's stop_gradient)
-       static_shape=_diagonal_scatter_static_shape)
+       static_shape=_like_x_static_shape)
 def diagonal_scatter(x, y, offset=0, axis1=0, axis2=1, name=None):
     """``x`` with the diagonal (``offset``, ``axis1``, ``axis2``) replaced by ``y``.
 

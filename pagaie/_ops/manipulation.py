@@ -416,11 +416,19 @@ def ravel(input):
 
 def _unflatten_static_shape(x, axis, shape, name=None) -> list[int] | None:
     """Static rule of unflatten for a shape holding symbolic values: Paddle records every
-    size of the result as unknown (-1)."""
+    size of the result as unknown (-1). Of an unknown size split by known ones, the result
+    has the asked sizes there (a -1 among them stays unknown) and x's sizes elsewhere."""
     asked = _entries(shape) if isinstance(shape, (list, tuple, Tensor)) else None
-    if asked is None or None not in asked:
+    if asked is None:
         return None
-    return [-1] * (len(_dims_of(x)) - 1 + len(asked))
+    dims = _dims_of(x)
+    if None in asked:
+        return [-1] * (len(dims) - 1 + len(asked))
+    if type(axis) is not int or not -len(dims) <= axis < len(dims) or dims[axis] != -1 or \
+            asked.count(-1) > 1:
+        return None
+    a = axis % len(dims)
+    return dims[:a] + asked + dims[a + 1:]
 
 
 @defop(static_shape=_unflatten_static_shape)
