@@ -269,3 +269,38 @@ def test_static_unknown_sizes(case):
     (ps, pr), (gs, gr) = _both(lambda m: _static_shapes(m, build, feeds))
     assert gs == ps
     np.testing.assert_allclose(gr, pr)
+
+
+# ---- argument checks in Paddle's terms (no torch parser words) ----------------------------
+
+_BAD_ARGS = {
+    "vander_n_float": (lambda m: m.vander(m.to_tensor([1.0, 2.0]), n=2.0), TypeError, "paddle.vander: 'n'"),
+    "diag_embed_offset_np_float": (lambda m: m.diag_embed(m.ones([2, 3]), offset=np.float32(1)),
+                                   TypeError, "paddle.diag_embed: 'offset'"),
+    "diag_embed_dim1_none": (lambda m: m.diag_embed(m.ones([2, 3]), dim1=None), TypeError,
+                             "paddle.diag_embed: 'dim1'"),
+    "topk_k_list": (lambda m: m.topk(m.ones([2, 3]), [2]), TypeError, "paddle.topk: 'k'"),
+    "topk_k_none": (lambda m: m.topk(m.ones([2, 3]), None), TypeError, "paddle.topk: 'k'"),
+    "index_put_no_indices": (lambda m: m.index_put(m.ones([2, 3]), (), m.ones([1])), ValueError,
+                             "paddle.index_put: argument 'indices'"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(_BAD_ARGS))
+def test_bad_argument_errors(case):
+    fn, exc, words = _BAD_ARGS[case]
+    with pytest.raises(exc):
+        fn(paddle)
+    with pytest.raises(exc, match=words):
+        fn(pagaie)
+
+
+@pytest.mark.parametrize("call", [
+    lambda m: m.topk(m.to_tensor(X), np.array([2])),
+    lambda m: m.vander(m.to_tensor([1.0, 2.0, 3.0]), n=np.int64(2)),
+    lambda m: m.diag_embed(m.to_tensor(X), offset=np.int64(1), dim1=np.int32(0), dim2=2),
+])
+def test_numpy_integer_arguments(call):
+    p, g = _both(call)
+    p, g = (p[0], g[0]) if isinstance(p, tuple) else (p, g)
+    _same(p, g)

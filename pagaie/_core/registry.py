@@ -485,7 +485,7 @@ def bad_argument(rec: OpRecord, exc: BaseException, args: tuple) -> BaseExceptio
 
 
 # torch's argument parser: "softmax(): argument 'dim' (position 2) must be int, not str"
-_TORCH_ARG_TYPE = re.compile(r"^\w+\(\): argument '\w+'(?: \(position \d+\))? must be (.+?), not (\w+)$")
+_TORCH_ARG_TYPE = re.compile(r"^\w+\(\): argument '\w+'(?: \(position \d+\))? must be (.+?), not (?:numpy\.)?(\w+)$")
 
 
 def _torch_arg_type(rec: OpRecord, exc: BaseException, args: tuple) -> BaseException:

@@ -539,6 +539,9 @@ def index_put(x, indices, value, accumulate=False, name=None):
     if not isinstance(indices, (list, tuple)) or not all(isinstance(t, _T) for t in indices):
         raise ValueError(f"paddle.index_put: argument 'indices' (position 1) must be a tuple or "
                          f"list of Tensors, but got {type(indices).__name__}")
+    if not indices:
+        raise ValueError("paddle.index_put: argument 'indices' (position 1) must be a non-empty "
+                         "tuple or list of Tensors, but got an empty one")
     if not isinstance(value, _T):
         raise ValueError(f"paddle.index_put: argument 'value' (position 2) must be Tensor, but got "
                          f"{type(value).__name__}")

@@ -174,6 +174,11 @@ def _topk(x, k, axis=None, largest=True, sorted=True, name=None, *, out=None):
     if type(largest) is not bool or type(sorted) is not bool:
         largest, sorted = _bool_flags("topk", largest=largest, sorted=sorted)
     kernel_dtypes("topk", x, _TOPK_DTYPES)
+    if hasattr(k, "item") and getattr(k, "size", None) == 1 and not isinstance(k, torch.Tensor):
+        k = k.item()   # a one-element numpy array counts as its number
+    if not isinstance(k, (numbers.Real, str, torch.Tensor)):   # Paddle's Scalar parser
+        raise TypeError(f"paddle.topk: 'k' must be an int, float, bool or Tensor, but received "
+                        f"{type(k).__name__}")
     k = int(scalar_of(k))  # an int or a Tensor, at least 1 either way (Paddle's kernel)
     dim = -1 if axis is None else _one_axis(axis, x.dim(), "topk")
     if x.dim() == 0:  # Paddle takes any k >= 1 here: the value itself, at index 0
