@@ -299,6 +299,8 @@ def test_bad_argument_errors(case):
     lambda m: m.topk(m.to_tensor(X), np.array([2])),
     lambda m: m.vander(m.to_tensor([1.0, 2.0, 3.0]), n=np.int64(2)),
     lambda m: m.diag_embed(m.to_tensor(X), offset=np.int64(1), dim1=np.int32(0), dim2=2),
+    lambda m: m.roll(m.to_tensor(X), np.array([1])),
+    lambda m: m.roll(m.to_tensor(X), np.array([1, 2]), [0, 1]),
 ])
 def test_numpy_integer_arguments(call):
     p, g = _both(call)

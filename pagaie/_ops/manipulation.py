@@ -998,6 +998,8 @@ def roll(x, shifts, axis=None, name=None, *, out=None):
         s = int_entries(shifts, "roll", "shifts")
     elif isinstance(shifts, _T) or (isinstance(shifts, numbers.Integral) and not isinstance(shifts, bool)):
         s = int_list(shifts)
+    elif isinstance(shifts, np.ndarray) and shifts.dtype.kind in "iu":   # read as its ints
+        s = [int(v) for v in shifts.reshape(-1)]
     else:  # Paddle's argument parser: a float or a bool shift is a TypeError
         raise TypeError(f"paddle.roll: 'shifts' must be an int, a list, a tuple or a Tensor, but "
                         f"received {shifts!r}")
