@@ -485,7 +485,7 @@ def bad_argument(rec: OpRecord, exc: BaseException, args: tuple) -> BaseExceptio
 
 
 # torch's argument parser: "softmax(): argument 'dim' (position 2) must be int, not str"
-_TORCH_ARG_TYPE = re.compile(r"^\w+\(\): argument '\w+'(?: \(position \d+\))? must be (.+?), not (\w+)$")
+_TORCH_ARG_TYPE = re.compile(r"^\w+\(\): argument '\w+'(?: \(position \d+\))? must be (.+?), not (?:numpy\.)?(\w+)$")
 
 
 def _torch_arg_type(rec: OpRecord, exc: BaseException, args: tuple) -> BaseException:
@@ -796,6 +796,11 @@ def _make_api(rec: OpRecord, strict: bool = False) -> Callable:
                        + ("            _bind_out(out, r)\n" if "out" in kw_defaulted else ""))
     else:
         kernel_call = f"        r = _kernel({', '.join(call)})\n"
+    out_param = sig.parameters.get("out")
+    if out_param is not None and out_param.kind is kinds.POSITIONAL_OR_KEYWORD:
+        # an ``out`` Paddle also takes by position (gather, scatter): bound the same way
+        kernel_call += ("        if out is not None:\n"
+                        "            _bind_out(out, r)\n")
     alias_check = ""
     if aliases:
         params.append("**_al")

@@ -111,6 +111,8 @@ def _pinned(t: torch.Tensor, api: str) -> torch.Tensor:
 
 def write_out(out: torch.Tensor, t: torch.Tensor) -> torch.Tensor:
     """Make ``out`` hold the result ``t``, taking its shape and dtype, as Paddle's ``out=`` does."""
+    if not isinstance(out, torch.Tensor):
+        raise ValueError(f"'out' must be a Tensor, but received {type(out).__name__}")
     # torch refuses resize_ on a leaf that needs gradients, even to its own shape
     if out.dtype is t.dtype and out.device == t.device and \
             (out.shape == t.shape or not out.requires_grad):

@@ -366,6 +366,8 @@ def write_out(out: Any, result: torch.Tensor) -> torch.Tensor:
     """Paddle's ``out=`` argument: also store ``result`` into the tensor ``out`` (its shape and
     dtype follow the result, as in Paddle) and return the result."""
     if out is not None:
+        if not isinstance(out, torch.Tensor):
+            raise ValueError(f"'out' must be a Tensor, but received {type(out).__name__}")
         out.data = result.detach()
     return result
 

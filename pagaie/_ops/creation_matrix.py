@@ -140,6 +140,8 @@ def diag_embed(input, offset=0, dim1=-2, dim2=-1):
         >>> paddle.diag_embed(paddle.to_tensor([1, 2])).tolist()
         [[1, 0], [0, 2]]
     """
+    offset, dim1, dim2 = (_int_arg(v, arg, "diag_embed")
+                          for v, arg in ((offset, "offset"), (dim1, "dim1"), (dim2, "dim2")))
     nd = input.dim() + 1
     for d, arg in ((dim1, "dim1"), (dim2, "dim2")):
         if not -nd <= d < nd:
@@ -260,8 +262,10 @@ def vander(x, n=None, increasing=False, name=None):
         raise ValueError(f"paddle.vander: 'x' must be a 1-D tensor, but received a {x.dim()}-D tensor")
     if n is None:
         n = x.shape[0]
-    elif isinstance(n, bool):  # Paddle's shape parser (the result's empty([len(x), n]))
-        raise TypeError(f"paddle.vander: 'n' must be an int, but received bool ({n})")
+    elif isinstance(n, (bool, float, np.floating)):  # Paddle's shape parser (empty([len(x), n]))
+        raise TypeError(f"paddle.vander: 'n' must be an int, but received {type(n).__name__} ({n})")
+    elif isinstance(n, np.integer):
+        n = int(n)
     if n < 0:
         raise ValueError(f"paddle.vander: 'n' must be non-negative, but received {n}")
     if n == 0:

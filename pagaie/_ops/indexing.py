@@ -19,7 +19,7 @@ from pagaie._core.tensor import Tensor, check_inplace
 from pagaie._ops._helpers import (ALL_DTYPES, SMALL_INTS, check_binary_dtypes, dtype_name, int_list,
                                   int_only_in_programs,
                                   kernel_dtypes, no_small_int_kernel, norm_axis, parser_ints, scalar_axis,
-                                  stopped, write_result_into)
+                                  stopped, write_out, write_result_into)
 from pagaie._ops.manipulation import _dims_of, view_results
 
 _T = torch.Tensor
@@ -96,10 +96,7 @@ def gather(x, index, axis=None, name=None, out=None, *, dim=None):
             d, idx = norm_axis(index, x.dim(), "gather", error=IndexError), axis
         r = torch.gather(x, d, bound_index(check_index(idx, "gather", small_ints=True), x.shape[d],
                                             "gather"))
-        if out is not None:
-            out.copy_(r)
-            return out
-        return r
+        return write_out(out, r)
     if x.dtype is torch.float16:  # Paddle's CPU kernel of gather has no float16 version
         kernel_dtypes("gather", x, ALL_DTYPES - {torch.float16})
     if axis is not None and type(axis) is not int:
@@ -117,10 +114,7 @@ def gather(x, index, axis=None, name=None, out=None, *, dim=None):
     r = torch.index_select(x, a, idx)
     if index.dim() == 0:
         r = r.squeeze(a)
-    if out is not None:
-        out.copy_(r)
-        return out
-    return r
+    return write_out(out, r)
 
 
 def _axis_of_0d(api: str, x: _T, axis: Any) -> None:
@@ -203,9 +197,7 @@ def index_select(x, index, axis=0, name=None, *, out=None):
         raise ValueError(f"paddle.index_select: 'index' must be 1-D (or of shape [N, 1]), but "
                          f"received shape {list(idx.shape)}")
     idx = bound_index(idx, x.shape[a], "index_select", ValueError)
-    if out is not None:
-        return torch.index_select(x, a, idx.reshape(-1), out=out)
-    return torch.index_select(x, a, idx.reshape(-1))
+    return write_out(out, torch.index_select(x, a, idx.reshape(-1)))
 
 
 # the dtypes of Paddle's CPU kernel of index_sample
@@ -260,15 +252,14 @@ def masked_select(x, mask, name=None, *, out=None):
     except RuntimeError:  # Paddle's PreconditionNotMet
         raise RuntimeError(f"paddle.masked_select: the shapes of 'x' {list(x.shape)} and 'mask' "
                            f"{list(mask.shape)} cannot be broadcast together") from None
-    if out is not None:
-        return torch.masked_select(x, mask, out=out)
-    return torch.masked_select(x, mask)
+    return write_out(out, torch.masked_select(x, mask))
 
 
 def _where_operand(v: Any, device: torch.device, arg: str) -> _T:
-    """A Python scalar operand becomes a 0-D tensor of Paddle's dtype for it; other
-    non-Tensors get the errors of Paddle's where (its Python part reads ``v.shape``, its
-    argument parser refuses an array, its tensor constructor a string)."""
+    """A Python scalar operand becomes a 0-D tensor of Paddle's dtype for it (a numpy scalar
+    one of its own dtype); other non-Tensors get the errors of Paddle's where (its Python
+    part reads ``v.shape``, its argument parser refuses an array, its tensor constructor a
+    string)."""
     if isinstance(v, _T):
         return v
     pos = 1 if arg == "x" else 2
@@ -281,6 +272,8 @@ def _where_operand(v: Any, device: torch.device, arg: str) -> _T:
     if not isinstance(v, (numbers.Number, np.generic)):
         raise AttributeError(f"paddle.where: '{arg}' must be a Tensor or a number, but received "
                              f"{type(v).__name__}")
+    if isinstance(v, np.generic):   # Paddle's to_tensor of it: the numpy dtype is kept
+        return torch.from_numpy(np.asarray(v)).to(device)
     if isinstance(v, bool):
         dt = torch.bool
     elif isinstance(v, int):
@@ -330,9 +323,7 @@ def where(condition, x=None, y=None, name=None, *, out=None):
         no_small_int_kernel("where", x)
     elif x.dtype is torch.float16 or x.dtype is torch.bfloat16:   # nor float16/bfloat16 ones
         kernel_dtypes("where", x, _WHERE_CPU_DTYPES)
-    if out is not None:
-        return torch.where(condition, x, y, out=out)
-    return torch.where(condition, x, y)
+    return write_out(out, torch.where(condition, x, y))
 
 
 _WHERE_CPU_DTYPES = ALL_DTYPES - SMALL_INTS - {torch.float16, torch.bfloat16}
@@ -591,7 +582,27 @@ _TAKE_ALONG_DTYPES = frozenset({torch.uint8, torch.int16, torch.int32, torch.int
 _TAKE_DTYPES = ALL_DTYPES - SMALL_INTS - {torch.float16}
 
 
-@defop(paddle_types=("take_along_axis", "pd_op.take_along_axis"))
+def _take_along_static_shape(arr, indices, axis, broadcast=True, **kwargs) -> list | None:
+    """Static rule of take_along_axis with unknown sizes: ``indices``' size along ``axis``
+    and, elsewhere, the broadcast of both sizes (``indices``' own with ``broadcast=False``),
+    a known size winning over an unknown one as in Paddle's programs; None when all sizes
+    are known or the call is malformed (the kernel's own checks stand)."""
+    dims, idx = _dims_of(arr), _dims_of(indices)
+    if -1 not in dims + idx or len(dims) != len(idx) or type(axis) is not int or \
+            not -len(dims) <= axis < len(dims):
+        return None
+    a = axis % len(dims)
+    if not broadcast:
+        return idx
+
+    def size(d: int, i: int) -> int:
+        if d == 1 or i == 1:
+            return i if d == 1 else d
+        return max(d, i)   # one unknown (-1): the known size; both unknown: -1
+    return [i if k == a else size(d, i) for k, (d, i) in enumerate(zip(dims, idx))]
+
+
+@defop(paddle_types=("take_along_axis", "pd_op.take_along_axis"), static_shape=_take_along_static_shape)
 def take_along_axis(arr, indices, axis, broadcast=True, *, out=None):
     """``out[..., i, ...] = arr[..., indices[..., i, ...], ...]`` along ``axis``.
 
@@ -605,9 +616,7 @@ def take_along_axis(arr, indices, axis, broadcast=True, *, out=None):
     """
     kernel_dtypes("take_along_axis", arr, _TAKE_ALONG_DTYPES, "arr")
     arr, idx, a = _along_axis_inputs(arr, indices, axis, broadcast, "take_along_axis")
-    if out is not None:
-        return torch.gather(arr, a, idx, out=out)
-    return torch.gather(arr, a, idx)
+    return write_out(out, torch.gather(arr, a, idx))
 
 
 take_along_dim = take_along_axis

@@ -5,13 +5,14 @@ import functools
 import inspect
 from typing import Any
 
+import numpy as np
 import torch
 
 from pagaie._core.broadcast import broadcast_shapes
 from pagaie._core.registry import REGISTRY, OpRecord, defop
 from pagaie._core.tensor import GRAD_FLAG, Tensor, check_inplace, flag_grad
 from pagaie._ops._helpers import (ALL_DTYPES, SMALL_INTS, AssertionValueError, axis_arg, kernel_dtypes, norm_axis,
-                                  parser_bool, write_result_into)
+                                  parser_bool, write_out, write_result_into)
 from pagaie._ops.creation import _from_data
 from pagaie._ops.indexing import _slice_dims, bound_index, check_index
 from pagaie._ops.manipulation import _dims_of
@@ -145,6 +146,15 @@ def _put_along(arr: _T, indices: _T, values: Any, axis: Any, reduce: str, includ
     return torch.scatter_reduce(arr, a, idx, v, red, include_self=include_self)
 
 
+def _like_x_static_shape(x, *args, **kwargs) -> list | None:
+    """Static rule of the scatters whose result has ``x``'s shape (scatter, index_add,
+    diagonal_scatter): ``x``'s sizes, unknown ones included, when an input has unknown sizes
+    (probing them against each other loses ``x``'s known ones); None when all are known (the
+    kernel's own checks stand)."""
+    dims = [_dims_of(v) for v in (x, *args, *kwargs.values()) if isinstance(v, (Tensor, torch.Tensor))]
+    return dims[0] if any(-1 in d for d in dims) else None
+
+
 def _put_along_static_shape(arr, indices, values, axis, *args, **kwargs) -> list | None:
     """Static rule (see ``Recorder``): the result has ``arr``'s sizes, known or not, as in
     Paddle's programs (probing an unknown index size against ``arr`` loses them)."""
@@ -222,7 +232,7 @@ def _scatter_torch(input: _T, dim: int, index: _T, src: Any, reduce: Any, api: s
     return _put_along(input, index, src, dim, "assign" if reduce is None else reduce, True, False, api)
 
 
-@defop(amp="black", paddle_types=("scatter", "pd_op.scatter"))
+@defop(amp="black", paddle_types=("scatter", "pd_op.scatter"), static_shape=_like_x_static_shape)
 def scatter(x, index, updates, overwrite=True, name=None, out=None):
     """The record of :func:`scatter` (Paddle's form, or PyTorch's with an int second
     argument): see the public function below for both forms and an example."""
@@ -232,9 +242,7 @@ def scatter(x, index, updates, overwrite=True, name=None, out=None):
         if type(overwrite) is not bool:
             overwrite = parser_bool(overwrite, "scatter", "overwrite")
         r = _scatter_paddle(x, index, updates, overwrite, "scatter")
-    if out is not None:
-        out.copy_(r)
-    return r
+    return write_out(out, r)
 
 
 _scatter_op = scatter
@@ -424,7 +432,7 @@ _INDEX_ADD_DTYPES = frozenset({torch.float16, torch.float32, torch.float64, torc
 
 
 # ---- index_* ----------------------------------------------------------------------------
-@defop(paddle_types=("index_add", "pd_op.index_add"), inplace=True)
+@defop(paddle_types=("index_add", "pd_op.index_add"), inplace=True, static_shape=_like_x_static_shape)
 def index_add(x, index, axis, value, alpha=1, name=None, *, out=None):
     """Add ``alpha * value`` into ``x`` at the positions ``index`` along ``axis``.
 
@@ -460,10 +468,7 @@ def index_add(x, index, axis, value, alpha=1, name=None, *, out=None):
         # Paddle's kernel reads a float alpha as the tensor's integer type: InvalidArgument
         raise ValueError(f"paddle.index_add: a float 'alpha' ({alpha}) needs a floating 'x', but "
                          f"'x' is {str(x.dtype).replace('torch.', '')}")
-    r = torch.index_add(x, a, idx, value.to(x.dtype), alpha=alpha)
-    if out is not None:
-        out.copy_(r)
-    return r
+    return write_out(out, torch.index_add(x, a, idx, value.to(x.dtype), alpha=alpha))
 
 
 @defop(paddle_types=("index_fill", "pd_op.index_fill"), inplace=True)
@@ -534,6 +539,9 @@ def index_put(x, indices, value, accumulate=False, name=None):
     if not isinstance(indices, (list, tuple)) or not all(isinstance(t, _T) for t in indices):
         raise ValueError(f"paddle.index_put: argument 'indices' (position 1) must be a tuple or "
                          f"list of Tensors, but got {type(indices).__name__}")
+    if not indices:
+        raise ValueError("paddle.index_put: argument 'indices' (position 1) must be a non-empty "
+                         "tuple or list of Tensors, but got an empty one")
     if not isinstance(value, _T):
         raise ValueError(f"paddle.index_put: argument 'value' (position 2) must be Tensor, but got "
                          f"{type(value).__name__}")
@@ -662,11 +670,22 @@ def slice_scatter(x, value, axes, starts, ends, strides, name=None):
 def select_scatter(x, values, axis, index, name=None):
     """``x`` with the slice at ``index`` along ``axis`` replaced by ``values``.
 
+    Args:
+        x (Tensor): the input tensor.
+        values (Tensor): the new slice, of ``x``'s shape without ``axis``.
+        axis (int): the axis the slice is taken along.
+        index (int): the position of the slice along ``axis`` (negative counts from the end).
+        name (str, optional): unused.
+
     Examples:
         >>> import pagaie as paddle
         >>> paddle.select_scatter(paddle.zeros([2, 2]), paddle.ones([2]), 0, 1).tolist()
         [[0.0, 0.0], [1.0, 1.0]]
     """
+    if not isinstance(index, (int, np.integer, torch.Tensor)) or isinstance(index, bool):
+        # Paddle's argument parser wants an int (a float or bool is refused)
+        raise TypeError(f"paddle.select_scatter: 'index' must be an int, but received "
+                        f"{type(index).__name__}")
     a = axis_arg(axis, x.dim(), "select_scatter", low=IndexError, high=IndexError)
     n = x.shape[a]
     if not -n <= index < n:
@@ -683,7 +702,8 @@ def select_scatter(x, values, axis, index, name=None):
 _DIAGONAL_SCATTER_DTYPES = ALL_DTYPES - {torch.bfloat16}
 
 
-@defop(own_stop_gradient=True)   # (only x decides the result's stop_gradient)
+@defop(own_stop_gradient=True,   # (only x decides the result's stop_gradient)
+       static_shape=_like_x_static_shape)
 def diagonal_scatter(x, y, offset=0, axis1=0, axis2=1, name=None):
     """``x`` with the diagonal (``offset``, ``axis1``, ``axis2``) replaced by ``y``.
 

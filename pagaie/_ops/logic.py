@@ -681,7 +681,7 @@ def isin(x, test_x, assume_unique=False, invert=False, name=None):
     """Elementwise test of membership of ``x``'s elements in ``test_x``.
 
     Args:
-        x (Tensor): the values to look up.
+        x (Tensor): the values to look up (bool, integer, floating or complex).
         test_x (Tensor): the set of values (any shape).
         assume_unique (bool, optional): both inputs have unique elements (a speed hint).
         invert (bool, optional): return the negation.
@@ -695,6 +695,14 @@ def isin(x, test_x, assume_unique=False, invert=False, name=None):
         raise TypeError("paddle.isin: 'x' and 'test_x' must be Tensors")
     if x.dtype is not test_x.dtype:
         check_binary_dtypes("isin", x, test_x)
+    if x.dtype is torch.bool and test_x.dtype is torch.bool:
+        # torch.isin has no bool kernel: True is found where test_x has a True, False where
+        # it has a False
+        found = torch.where(x, test_x.any(), ~test_x.all()) if test_x.numel() else torch.zeros_like(x)
+        return found != invert
+    if x.is_complex():  # nor a complex one: compare with every element of test_x
+        found = (x.unsqueeze(-1) == test_x.reshape(-1)).any(-1)
+        return found != invert
     return torch.isin(x, test_x, assume_unique=assume_unique, invert=invert)
 
 

@@ -416,11 +416,19 @@ def ravel(input):
 
 def _unflatten_static_shape(x, axis, shape, name=None) -> list[int] | None:
     """Static rule of unflatten for a shape holding symbolic values: Paddle records every
-    size of the result as unknown (-1)."""
+    size of the result as unknown (-1). Of an unknown size split by known ones, the result
+    has the asked sizes there (a -1 among them stays unknown) and x's sizes elsewhere."""
     asked = _entries(shape) if isinstance(shape, (list, tuple, Tensor)) else None
-    if asked is None or None not in asked:
+    if asked is None:
         return None
-    return [-1] * (len(_dims_of(x)) - 1 + len(asked))
+    dims = _dims_of(x)
+    if None in asked:
+        return [-1] * (len(dims) - 1 + len(asked))
+    if type(axis) is not int or not -len(dims) <= axis < len(dims) or dims[axis] != -1 or \
+            asked.count(-1) > 1:
+        return None
+    a = axis % len(dims)
+    return dims[:a] + asked + dims[a + 1:]
 
 
 @defop(static_shape=_unflatten_static_shape)
@@ -990,6 +998,8 @@ def roll(x, shifts, axis=None, name=None, *, out=None):
         s = int_entries(shifts, "roll", "shifts")
     elif isinstance(shifts, _T) or (isinstance(shifts, numbers.Integral) and not isinstance(shifts, bool)):
         s = int_list(shifts)
+    elif isinstance(shifts, np.ndarray) and shifts.dtype.kind in "iu":   # read as its ints
+        s = [int(v) for v in shifts.reshape(-1)]
     else:  # Paddle's argument parser: a float or a bool shift is a TypeError
         raise TypeError(f"paddle.roll: 'shifts' must be an int, a list, a tuple or a Tensor, but "
                         f"received {shifts!r}")
@@ -1119,6 +1129,12 @@ def as_strided(x, shape, stride, offset=0, name=None):
     """A view of ``x``'s memory with the given shape, strides (in elements) and offset (in
     bytes, from the start of the underlying storage).
 
+    Args:
+        x (Tensor): the tensor whose memory is viewed.
+        shape (list[int]|tuple[int]): the shape of the view.
+        stride (list[int]|tuple[int]): one stride per entry of ``shape``, in elements.
+        offset (int, optional): where the view starts, in bytes. Default: 0.
+
     Examples:
         >>> import pagaie as paddle
         >>> paddle.as_strided(paddle.arange(6.0), [2, 2], [1, 2]).tolist()
@@ -1134,6 +1150,9 @@ def as_strided(x, shape, stride, offset=0, name=None):
         return int_entries(v, "as_strided", arg)
 
     shape, stride = ints(shape, "shape"), ints(stride, "stride")
+    if len(shape) != len(stride):
+        raise ValueError(f"paddle.as_strided: 'shape' and 'stride' must have the same length, "
+                         f"but received shape {shape} and stride {stride}")
     try:
         return torch.as_strided(x, shape, stride, int(offset) // x.element_size())
     except RuntimeError:

@@ -114,7 +114,12 @@ def _one_element(v, api, arg):
 
 
 def _bound(v, x, api, arg):
+    if v is not None and not isinstance(v, (int, float, np.generic, np.ndarray, torch.Tensor)):
+        raise TypeError(f"paddle.{api}: '{arg}' must be an int, float, bool or Tensor, but received "
+                        f"{type(v).__name__}")
     exact = x.is_floating_point() or x.is_complex()
+    if isinstance(v, np.floating) and not isinstance(v, float) and not exact:
+        v = int(v)  # a numpy float32/float16 bound keeps an integer x's dtype (np.float64 is a float)
     if type(v) is np.ndarray:  # read as a number of the array's kind, from its first element
         if v.size == 0:
             raise ValueError(f"paddle.{api}: '{arg}' as an array must not be empty")

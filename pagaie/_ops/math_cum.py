@@ -270,6 +270,8 @@ def diff(x, n=1, axis=-1, prepend=None, append=None, name=None, *, out=None):
     past_end = isinstance(axis, int) and axis >= x.dim() and prepend is None and append is None
     axis = norm_axis(axis, x.dim(), "diff", error=IndexError if past_end else ValueError)
     kernel_dtypes("diff", x, _DIFF_DTYPES, static=_DIFF_STATIC_DTYPES)   # (a composite in programs)
+    if isinstance(n, np.integer):
+        n = int(n)   # Paddle counts with a numpy integer as with an int
     if n < 1:
         raise ValueError(f"paddle.diff: 'n' must be a positive int, but received {n}")
     if not isinstance(n, int):  # Paddle takes a float 1.0 and fails counting past it: TypeError

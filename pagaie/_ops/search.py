@@ -174,6 +174,11 @@ def _topk(x, k, axis=None, largest=True, sorted=True, name=None, *, out=None):
     if type(largest) is not bool or type(sorted) is not bool:
         largest, sorted = _bool_flags("topk", largest=largest, sorted=sorted)
     kernel_dtypes("topk", x, _TOPK_DTYPES)
+    if hasattr(k, "item") and getattr(k, "size", None) == 1 and not isinstance(k, torch.Tensor):
+        k = k.item()   # a one-element numpy array counts as its number
+    if not isinstance(k, (numbers.Real, str, torch.Tensor)):   # Paddle's Scalar parser
+        raise TypeError(f"paddle.topk: 'k' must be an int, float, bool or Tensor, but received "
+                        f"{type(k).__name__}")
     k = int(scalar_of(k))  # an int or a Tensor, at least 1 either way (Paddle's kernel)
     dim = -1 if axis is None else _one_axis(axis, x.dim(), "topk")
     if x.dim() == 0:  # Paddle takes any k >= 1 here: the value itself, at index 0
@@ -511,7 +516,8 @@ def searchsorted(sorted_sequence, values, out_int32=False, right=False, name=Non
         out_int32 (bool, optional): return int32 instead of int64 indices.
         right (bool, optional): on equal entries return the last suitable index.
         name (str, optional): unused.
-        side (str, optional): ``'left'`` or ``'right'``; overrides ``right``.
+        side (str, optional): ``'left'`` or ``'right'``; overrides ``right`` (``'left'`` with
+            ``right=True`` is an error).
         out (Tensor, optional): receives the result.
         sorter (Tensor, optional): indices that sort an unsorted ``sorted_sequence``.
 
@@ -527,6 +533,9 @@ def searchsorted(sorted_sequence, values, out_int32=False, right=False, name=Non
     if side is not None:
         if side not in ("left", "right"):
             raise ValueError(f"paddle.searchsorted: 'side' must be 'left' or 'right', but received {side!r}")
+        if side == "left" and isinstance(right, (bool, int)) and right:
+            raise ValueError("paddle.searchsorted: 'side' is 'left' while 'right' is True: they ask "
+                             "for opposite sides")
         right = side == "right"
     _check_search_inputs(sorted_sequence, values, "searchsorted", "sorted_sequence")
     out_int32, right = _bool_flags("searchsorted", out_int32=out_int32, right=right)

@@ -318,7 +318,8 @@ def median(x, axis=None, keepdim=False, mode='avg', name=None, *, out=None):
         keepdim (bool, optional): keep the reduced axis with size 1.
         mode (str, optional): ``'avg'`` (default) or ``'min'``.
         name (str, optional): unused.
-        out (Tensor, optional): also store the result here.
+        out (tuple[Tensor, Tensor], optional): also store the values in ``out[0]`` and, for
+            ``mode='min'`` with an axis, the indices in ``out[1]``.
 
     Returns:
         Tensor, or (Tensor, Tensor) of values and int64 indices for ``mode='min'`` with an axis.
@@ -342,10 +343,17 @@ def median(x, axis=None, keepdim=False, mode='avg', name=None, *, out=None):
         # Paddle computes the 'avg' median in float32 for every dtype but float64 (a complex
         # input gives the median of its real parts)
         x = (x.real if x.is_complex() else x).to(torch.float32)
+    if out is not None and (not isinstance(out, tuple) or len(out) != 2):
+        raise ValueError("paddle.median: 'out' must be a tuple of 2 Tensors (values and indices), "
+                         f"but received {type(out).__name__}")
     r = _median(x, axis, keepdim, mode, "median", False)
+    if out is not None:
+        write_out(out[0], r[0] if isinstance(r, tuple) else r)
+        if isinstance(r, tuple):
+            write_out(out[1], r[1])
     if isinstance(r, tuple):
         return r[0], stopped(r[1])  # Paddle's indices say stop_gradient=True
-    return r if out is None else write_out(out, r)
+    return r
 
 
 _NANMEDIAN_DTYPES = frozenset((torch.int32, torch.int64, torch.float32, torch.float64))  # its CPU kernels
@@ -773,7 +781,16 @@ def _scalar_int(v, api: str, arg: str) -> int:
 _BINCOUNT_WEIGHTS = F32_F64 | {torch.int32, torch.int64}
 
 
-@defop(paddle_types=("bincount",), differentiable=False)
+def _bincount_static_shape(x, weights=None, minlength=0, name=None):
+    """Static rule of bincount: the length follows x's largest value (minlength only bounds it
+    below), so Paddle's programs declare it unknown (-1); int64 counts, or sums in the float
+    weights' dtype (float64 for integer weights)."""
+    w = None if weights is None else getattr(weights, "_t", weights)
+    dtype = torch.int64 if w is None else w.dtype if w.is_floating_point() else torch.float64
+    return [-1], dtype
+
+
+@defop(paddle_types=("bincount",), differentiable=False, static_shape=_bincount_static_shape)
 def bincount(x, weights=None, minlength=0, name=None):
     """Count occurrences of each non-negative integer in the 1-D tensor ``x``.
 
