@@ -781,6 +781,13 @@ def adaptive_log_softmax_with_loss(input, label, head_weight, tail_weights, cuto
         1.4452
     """
     api = "paddle.nn.functional.adaptive_log_softmax_with_loss"
+    no_low_float_kernel(api[7:], input, arg="input")   # Paddle's CPU matmul
+    weights = [(head_weight, "head_weight")] + [
+        (w, f"tail_weights[{i}][{j}]") for i, pair in enumerate(tail_weights) for j, w in enumerate(pair)]
+    for w, arg in weights:   # Paddle's matmul kernel does not promote
+        if isinstance(w, torch.Tensor) and w.dtype != input.dtype:
+            raise ValueError(f"{api}: '{arg}' ({dtype_name(w)}) must have the dtype of 'input' "
+                             f"({dtype_name(input)})")
     if label.dim() == 1:
         if input.shape[0] != label.shape[0] and label.shape[0] != 0:
             raise ValueError(f"{api}: input and label should have the same size in the batch "
