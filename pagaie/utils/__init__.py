@@ -180,7 +180,9 @@ def _mark_deprecated(func: Callable, api: str, update_to: str = "", since: str =
                      level: int = 1) -> Callable:
     """``func`` as :func:`deprecated` leaves it, its messages naming it ``api`` (Paddle's module
     path: ``paddle.nn.functional.loss.softmax_with_cross_entropy``). The arguments are
-    :func:`deprecated`'s, already checked. Used directly for the APIs Paddle marks so."""
+    :func:`deprecated`'s, already checked. Used directly for the APIs Paddle marks so; with a
+    warning (``level`` 1 or 2) the returned wrapper carries the marked docstring and ``func``
+    is left unchanged, so an op published elsewhere too can be marked in one namespace."""
     msg = f'API "{api}" is deprecated'
     if since.strip():
         msg += f" since {since.strip()}"
@@ -189,9 +191,9 @@ def _mark_deprecated(func: Callable, api: str, update_to: str = "", since: str =
         msg += f' Please use "{update_to.strip()}" instead.'
     if reason.strip():
         msg += f"\n    Reason: {reason.strip()}"
-    if func.__doc__:
-        func.__doc__ = "\n\nWarning:\n    " + msg + "\n\n" + inspect.cleandoc(func.__doc__)
+    doc = func.__doc__ and "\n\nWarning:\n    " + msg + "\n\n" + inspect.cleandoc(func.__doc__)
     if level == 0:
+        func.__doc__ = doc
         return func
     # Paddle's text: a "Warning:" header, in yellow where the terminal shows ANSI colours
     shown = (f"\nWarning:\n{msg} " if sys.platform.lower() == "win32"
@@ -207,4 +209,5 @@ def _mark_deprecated(func: Callable, api: str, update_to: str = "", since: str =
             warnings.warn(shown, category=VisibleDeprecationWarning, stacklevel=2)
         return func(*args, **kwargs)
 
+    wrapper.__doc__ = doc   # the wrapped function keeps its own
     return wrapper

@@ -20,10 +20,13 @@ tanh = _PUBLIC["tanh"]
 tanh_ = _PUBLIC["tanh_"]
 # Outside Paddle's __all__ but reachable as paddle.nn.functional.<name>.
 pdist = _PUBLIC["pdist"]
-diag_embed = _PUBLIC["diag_embed"]
 
 # The APIs Paddle deprecates: each call warns (VisibleDeprecationWarning), as in Paddle.
 from pagaie.utils import _mark_deprecated  # noqa: E402
+
+diag_embed = _mark_deprecated(_PUBLIC["diag_embed"], "paddle.nn.functional.extension.diag_embed",
+                              update_to="paddle.diag_embed", since="2.5.2",
+                              reason="diag_embed in paddle.nn.functional will be removed in future")
 
 softmax_with_cross_entropy = _mark_deprecated(
     softmax_with_cross_entropy, "paddle.nn.functional.loss.softmax_with_cross_entropy",
