@@ -368,7 +368,7 @@ TABLE = {
         'nn.functional': 'pairwise_distance',
     },
     'nn.functional.extension': {
-        'nn.functional': 'gather_tree sequence_mask temporal_shift',
+        'nn.functional': 'diag_embed gather_tree sequence_mask temporal_shift',
     },
     'nn.functional.flash_attention': {
         'nn.functional': 'flash_attention_v3_varlen flash_attn_qkvpacked flash_attn_varlen_qkvpacked flashmask_attention',

@@ -521,6 +521,36 @@ def dice_loss(input, label, epsilon=1e-05, name=None):
     return (1 - inse * 2 / (denom + epsilon)).mean()
 
 
+def _npair_checks(anchor: torch.Tensor, positive: torch.Tensor, labels: torch.Tensor) -> None:
+    """npair_loss's inputs as Paddle's composite takes them: non-empty 2-D ``anchor`` and
+    ``positive`` of one shape (ValueError), dtypes its kernels have (``square``, then the soft
+    cross entropy of ``anchor @ positive.T``: RuntimeError), ``anchor``'s dtype for both (an
+    integer ``positive`` is promoted; another mix is its ValueError; a float64 pair, which
+    Paddle refuses against its float32 label matrix, is computed) and one label per row."""
+    api = "paddle.nn.functional.npair_loss"
+    for t, arg in ((anchor, "anchor"), (positive, "positive")):
+        if t.numel() == 0:
+            raise ValueError(f"{api}: The dims of {arg} should be greater than 0.")
+    for t, arg in ((anchor, "anchor"), (positive, "positive")):
+        no_low_float_kernel(api[7:], t, arg=arg, missing=NO_SUBTRACT_KERNEL)
+    sim = torch.promote_types(anchor.dtype, positive.dtype)
+    if sim not in F32_F64:
+        raise NoKernelError(f"{api}: 'anchor' ({dtype_name(anchor)}) and 'positive' "
+                            f"({dtype_name(positive)}) must give a float32 or float64 similarity, "
+                            "the dtypes of Paddle's cross entropy kernel")
+    if positive.dtype != anchor.dtype and (positive.is_floating_point() or anchor.dtype != sim):
+        raise ValueError(f"{api}: 'positive' ({dtype_name(positive)}) must have the dtype of "
+                         f"'anchor' ({dtype_name(anchor)})")
+    if anchor.dim() != 2 or positive.shape != anchor.shape:
+        raise ValueError(f"{api}: 'anchor' and 'positive' must be 2-D [batch_size, embedding_dims] "
+                         f"of one shape, but received {list(anchor.shape)} and {list(positive.shape)}")
+    if labels.dim() == 0:   # Paddle reads the batch size as labels.shape[0]
+        raise IndexError(f"{api}: 'labels' must be 1-D [batch_size], but received a 0-D tensor")
+    if labels.numel() != labels.shape[0] or labels.shape[0] != anchor.shape[0]:
+        raise ValueError(f"{api}: 'labels' must hold one label per row of 'anchor' ([{anchor.shape[0]}]),"
+                         f" but received shape {list(labels.shape)}")
+
+
 @defop(program_dtypes={"anchor": REAL_FLOATS}, amp="black", method=False, paddle_types=())
 def npair_loss(anchor, positive, labels, l2_reg=0.002):
     """N-pair loss: softmax cross entropy of ``anchor @ positive.T`` against the normalised
@@ -533,8 +563,12 @@ def npair_loss(anchor, positive, labels, l2_reg=0.002):
         >>> round(F.npair_loss(a, a, paddle.to_tensor([0.0, 1.0]), l2_reg=0.0).item(), 4)
         0.3133
     """
-    no_low_float_kernel("nn.functional.npair_loss", anchor, arg="anchor")
-    reg = l2_reg * 0.25 * (anchor.square().sum(1).mean() + positive.square().sum(1).mean())
+    _npair_checks(anchor, positive, labels)
+    norms = positive.square().sum(1)
+    # an integer positive's mean squared norm is an integer mean, as in Paddle
+    norms = norms.mean() if norms.is_floating_point() else norms.sum() // norms.numel()
+    reg = l2_reg * 0.25 * (anchor.square().sum(1).mean() + norms)
+    positive = positive.to(anchor.dtype)
     lab = labels.reshape(-1, 1)
     same = (lab == lab.T).to(anchor.dtype)
     same = same / same.sum(1, keepdim=True)
@@ -686,6 +720,18 @@ def hsigmoid_loss(input, label, num_classes, weight, bias=None, path_table=None,
     if path_table is None:
         node, bit, valid = _default_paths(label, num_classes)
     else:
+        for t, arg in ((path_table, "path_table"), (path_code, "path_code")):
+            if t is not None and t.dtype != torch.int64:   # Paddle's kernel reads int64 only
+                raise ValueError(f"paddle.nn.functional.hsigmoid_loss: '{arg}' must be an int64 "
+                                 f"tensor, but received {dtype_name(t)}")
+        # Paddle reads a custom tree's codes from path_code without checking it (a crash when
+        # it is missing, out-of-bounds reads when it is smaller): refuse instead
+        if path_code is None or path_code.shape != path_table.shape \
+                or path_table.dim() != 2 or path_table.shape[0] != input.shape[0]:
+            got = None if path_code is None else list(path_code.shape)
+            raise ValueError("paddle.nn.functional.hsigmoid_loss: a custom tree needs 'path_table' "
+                             f"and 'path_code' of one shape [N, L] with N = {input.shape[0]} (the "
+                             f"rows of 'input'), but received {list(path_table.shape)} and {got}")
         node = path_table.long()
         bit = path_code.long()
         valid = node >= 0
@@ -735,6 +781,13 @@ def adaptive_log_softmax_with_loss(input, label, head_weight, tail_weights, cuto
         1.4452
     """
     api = "paddle.nn.functional.adaptive_log_softmax_with_loss"
+    no_low_float_kernel(api[7:], input, arg="input")   # Paddle's CPU matmul
+    weights = [(head_weight, "head_weight")] + [
+        (w, f"tail_weights[{i}][{j}]") for i, pair in enumerate(tail_weights) for j, w in enumerate(pair)]
+    for w, arg in weights:   # Paddle's matmul kernel does not promote
+        if isinstance(w, torch.Tensor) and w.dtype != input.dtype:
+            raise ValueError(f"{api}: '{arg}' ({dtype_name(w)}) must have the dtype of 'input' "
+                             f"({dtype_name(input)})")
     if label.dim() == 1:
         if input.shape[0] != label.shape[0] and label.shape[0] != 0:
             raise ValueError(f"{api}: input and label should have the same size in the batch "

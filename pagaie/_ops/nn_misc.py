@@ -6,6 +6,7 @@ Not a top-level family: these records are exported by ``pagaie.nn.functional``.
 from __future__ import annotations
 
 import numbers
+import warnings
 
 import numpy as np
 import torch
@@ -250,12 +251,14 @@ def affine_grid(theta, out_shape, align_corners=True, name=None):
         raise RuntimeError(f"{api}: the sizes in out_shape must not be negative, but received {shape}")
     if not theta.shape[0] or 0 in shape[2:]:  # an empty grid, as in Paddle
         return theta.new_empty(shape[:1] + shape[2:] + [len(shape) - 2]) + theta.sum() * 0
-    out = F.affine_grid(theta, shape, align_corners=align_corners)
     if align_corners and 1 in shape[2:]:
         # Paddle spaces a size-1 axis from -1 to 1 in steps of 2 / 0: its coordinate is NaN, and
-        # through theta so is every point of the grid (and theta's gradient)
-        out = out * float("nan")
-    return out
+        # through theta so is every point of the grid (and theta's gradient); torch warns about
+        # its own (different) answer for such a grid, which is not shown
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", UserWarning)
+            return F.affine_grid(theta, shape, align_corners=True) * float("nan")
+    return F.affine_grid(theta, shape, align_corners=align_corners)
 
 
 @defop(paddle_types=("grid_sampler", "grid_sample", "pd_op.grid_sample"), method=False)

@@ -517,6 +517,9 @@ def local_response_norm(x, size, alpha=0.0001, beta=0.75, k=1.0, data_format="NC
     if 0 in x.shape[1:]:   # Paddle checks every axis but the first
         raise ValueError(f"paddle.{api}: Expected every dim's size to be larger than 0, but the "
                          f"size of the {list(x.shape[1:]).index(0) + 1}-th dim is 0")
+    if not isinstance(size, numbers.Integral) or isinstance(size, bool):   # Paddle's pooling op
+        raise TypeError(f"paddle.{api}: 'size' must be an int, but received "
+                        f"{type(size).__name__} {size!r}")
     float_kernel(f"paddle.{api}", x)   # Paddle's pooling kernels
     # float32/float64 on the CPU; its static API takes float32 only (float16 fails its multiply)
     kernel_dtypes(api, x, F32_F64, static=_F32)

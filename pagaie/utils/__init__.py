@@ -170,32 +170,44 @@ def deprecated(update_to: str = "", since: str = "", reason: str = "",
             raise AssertionError(f'type of "level" must be int and must be one of 0, 1, 2. But received: {level}.')
         if update_to.strip() and not update_to.strip().startswith("paddle."):
             raise AssertionError(f'Argument update_to must start with "paddle.", your value is "{update_to}"')
-        msg = f'API "{func.__module__}.{func.__name__}" is deprecated'
-        if since.strip():
-            msg += f" since {since.strip()}"
-        msg += ", and will be removed in future versions."
-        if update_to.strip():
-            msg += f' Please use "{update_to.strip()}" instead.'
-        if reason.strip():
-            msg += f"\n    Reason: {reason.strip()}"
-        if func.__doc__:
-            func.__doc__ = "\n\nWarning:\n    " + msg + "\n\n" + inspect.cleandoc(func.__doc__)
-        if level == 0:
-            return func
-        # Paddle's text: a "Warning:" header, in yellow where the terminal shows ANSI colours
-        shown = (f"\nWarning:\n{msg} " if sys.platform.lower() == "win32"
-                 else f"\033[93m\nWarning:\n{msg} \033[0m")
-        # only the numeric parts of 'since' count ('2.0rc1' is 2.0; text alone is 0)
-        fires = not since.strip() or _numeric_parts(PADDLE_API_VERSION) >= _numeric_parts(since)
-
-        @functools.wraps(func)
-        def wrapper(*args: Any, **kwargs: Any) -> Any:
-            if level == 2:
-                raise RuntimeError(f'API "{func.__module__}.{func.__name__}" has been deprecated.')
-            if fires:
-                warnings.warn(shown, category=VisibleDeprecationWarning, stacklevel=2)
-            return func(*args, **kwargs)
-
-        return wrapper
+        return _mark_deprecated(func, f"{func.__module__}.{func.__name__}", update_to, since, reason,
+                                level)
 
     return decorator
+
+
+def _mark_deprecated(func: Callable, api: str, update_to: str = "", since: str = "", reason: str = "",
+                     level: int = 1) -> Callable:
+    """``func`` as :func:`deprecated` leaves it, its messages naming it ``api`` (Paddle's module
+    path: ``paddle.nn.functional.loss.softmax_with_cross_entropy``). The arguments are
+    :func:`deprecated`'s, already checked. Used directly for the APIs Paddle marks so; with a
+    warning (``level`` 1 or 2) the returned wrapper carries the marked docstring and ``func``
+    is left unchanged, so an op published elsewhere too can be marked in one namespace."""
+    msg = f'API "{api}" is deprecated'
+    if since.strip():
+        msg += f" since {since.strip()}"
+    msg += ", and will be removed in future versions."
+    if update_to.strip():
+        msg += f' Please use "{update_to.strip()}" instead.'
+    if reason.strip():
+        msg += f"\n    Reason: {reason.strip()}"
+    doc = func.__doc__ and "\n\nWarning:\n    " + msg + "\n\n" + inspect.cleandoc(func.__doc__)
+    if level == 0:
+        func.__doc__ = doc
+        return func
+    # Paddle's text: a "Warning:" header, in yellow where the terminal shows ANSI colours
+    shown = (f"\nWarning:\n{msg} " if sys.platform.lower() == "win32"
+             else f"\033[93m\nWarning:\n{msg} \033[0m")
+    # only the numeric parts of 'since' count ('2.0rc1' is 2.0; text alone is 0)
+    fires = not since.strip() or _numeric_parts(PADDLE_API_VERSION) >= _numeric_parts(since)
+
+    @functools.wraps(func)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        if level == 2:
+            raise RuntimeError(f'API "{api}" has been deprecated.')
+        if fires:
+            warnings.warn(shown, category=VisibleDeprecationWarning, stacklevel=2)
+        return func(*args, **kwargs)
+
+    wrapper.__doc__ = doc   # the wrapped function keeps its own
+    return wrapper

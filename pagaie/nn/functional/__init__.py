@@ -20,6 +20,21 @@ tanh = _PUBLIC["tanh"]
 tanh_ = _PUBLIC["tanh_"]
 # Outside Paddle's __all__ but reachable as paddle.nn.functional.<name>.
 pdist = _PUBLIC["pdist"]
-diag_embed = _PUBLIC["diag_embed"]
+
+# The APIs Paddle deprecates: each call warns (VisibleDeprecationWarning), as in Paddle.
+from pagaie.utils import _mark_deprecated  # noqa: E402
+
+diag_embed = _mark_deprecated(_PUBLIC["diag_embed"], "paddle.nn.functional.extension.diag_embed",
+                              update_to="paddle.diag_embed", since="2.5.2",
+                              reason="diag_embed in paddle.nn.functional will be removed in future")
+
+softmax_with_cross_entropy = _mark_deprecated(
+    softmax_with_cross_entropy, "paddle.nn.functional.loss.softmax_with_cross_entropy",
+    update_to="paddle.nn.functional.cross_entropy", since="2.0.0",
+    reason='Please notice that behavior of "paddle.nn.functional.softmax_with_cross_entropy" and '
+           '"paddle.nn.functional.cross_entropy" is different.')
+zeropad2d = _mark_deprecated(zeropad2d, "paddle.nn.functional.common.zeropad2d",
+                             update_to="paddle.nn.ZeroPad2D", since="3.0.0",
+                             reason="Please use class ZeroPad2D")
 from pagaie.nn.attention.sdpa import sdp_kernel  # noqa: E402,F401
-del _Tensor, _PUBLIC
+del _Tensor, _PUBLIC, _mark_deprecated

@@ -18,8 +18,8 @@ __all__ = ["BCELoss", "BCEWithLogitsLoss", "CrossEntropyLoss", "MSELoss", "L1Los
 
 def _check_reduction(cls: str, reduction: str, allowed: tuple = ("sum", "mean", "none")) -> None:
     if reduction not in allowed:
-        raise ValueError(f"The value of 'reduction' in {cls} should be 'sum', 'mean' or 'none', "
-                         f"but received {reduction}, which is not allowed.")
+        raise ValueError(f"paddle.nn.{cls}: the value of 'reduction' should be 'sum', 'mean' or "
+                         f"'none', but received {reduction}, which is not allowed.")
 
 
 class BCELoss(Layer):

@@ -11,6 +11,7 @@ from __future__ import annotations
 import contextlib
 from typing import Any, Iterator
 
+from pagaie._ops.nn_loss import softmax_with_cross_entropy
 from pagaie.nn import Layer
 from pagaie.nn import functional as F
 from pagaie.nn.initializer import Constant
@@ -179,7 +180,8 @@ class ParallelCrossEntropy(Layer):
         self.ignore_index = ignore_index
 
     def forward(self, input: Any, label: Any) -> Any:
-        return F.softmax_with_cross_entropy(input, label, ignore_index=self.ignore_index)
+        # the op itself: Paddle's layer does not give the public function's deprecation warning
+        return softmax_with_cross_entropy(input, label, ignore_index=self.ignore_index)
 
 
 class RNGStatesTracker:
