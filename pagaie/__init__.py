@@ -27,6 +27,16 @@ import sys as _sys  # noqa: E402
 from pagaie import _ops as _ops_pkg
 
 globals().update(_ops_pkg.PUBLIC)
+# The top-level APIs Paddle deprecates warn on each call (before paddle.tensor copies them).
+from pagaie.utils import _mark_deprecated as _deprecated  # noqa: E402
+range = _deprecated(range, "paddle.tensor.creation.range", reason=(  # noqa: F821
+    "paddle.range is deprecated and will be removed in a future release because its behavior "
+    "is inconsistent with Python's range builtin.Instead, use paddle.arange, which produces "
+    "values in [start, end)"))
+Tensor.gradient = _deprecated(
+    Tensor.gradient, "paddle.base.dygraph.tensor_patch_methods.gradient", since="2.1.0",
+    reason="Please use tensor.grad, which returns the tensor value of the gradient.")
+del _deprecated
 
 from pagaie import autograd, device, linalg, fft, signal  # noqa: E402,F401
 from pagaie.autograd import grad, no_grad, enable_grad, set_grad_enabled, is_grad_enabled  # noqa: E402,F401

@@ -14,7 +14,7 @@ import numpy as np
 from typing import Any, Sequence
 
 from pagaie.nn.param import make_parameter as _make_parameter
-from pagaie.utils import unique_name
+from pagaie.utils import _mark_deprecated, unique_name
 
 __all__ = ["fc", "conv2d", "conv2d_transpose", "conv3d", "conv3d_transpose", "deform_conv2d",
            "batch_norm", "layer_norm", "group_norm", "instance_norm", "embedding",
@@ -212,6 +212,12 @@ def conv2d(input: Any, num_filters: int, filter_size: Any, stride: Any = 1, padd
     """
     return _conv_nd("conv2d", 2, input, num_filters, filter_size, stride, padding, dilation, groups,
                     param_attr, bias_attr, act, name, data_format)
+
+
+conv2d = _mark_deprecated(  # as Paddle's, each call warns
+    conv2d, "paddle.static.nn.common.conv2d", update_to="paddle.nn.Conv2D", since="3.0.0",
+    reason="This API will be deprecated in the future, because it's just for old statics mode, "
+           "please use paddle.nn.Conv2D instead.")
 
 
 def conv3d(input: Any, num_filters: int, filter_size: Any, stride: Any = 1, padding: Any = 0,
