@@ -1,0 +1,32 @@
+"""Session-26: paddle.io and paddle.metric against real Paddle 3.3.1: DataLoader ``places``
+given as a list (a None element, an empty list) and default_collate_fn over a numpy field
+that some samples give as a Tensor."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from tests.reference import both, same_exception
+
+pytest.importorskip("paddle")
+
+
+def test_dataloader_places_list_with_none():
+    same_exception(lambda P: P.io.DataLoader([np.ones(1, "float32")] * 2, places=[None]))
+
+
+@pytest.mark.parametrize("places", [[], ()])
+def test_dataloader_empty_places_fails_when_iterated(places):
+    def run(P):
+        loader = P.io.DataLoader([np.ones(1, "float32")] * 2, places=places)
+        assert loader.places == []
+        iter(loader)
+    same_exception(run)
+
+
+def test_collate_numpy_field_then_tensor():
+    def run(P):
+        out = P.io.dataloader.collate.default_collate_fn([np.zeros(2), P.ones([2])])
+        return type(out).__name__, out.tolist()
+    ours, theirs = both(run)
+    assert ours == theirs
