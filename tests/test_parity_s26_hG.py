@@ -30,3 +30,14 @@ def test_collate_numpy_field_then_tensor():
         return type(out).__name__, out.tolist()
     ours, theirs = both(run)
     assert ours == theirs
+
+
+@pytest.mark.parametrize("lengths", ["tensor", "tensor_float", "tensor_list"])
+def test_random_split_tensor_lengths(lengths):
+    def run(P):
+        arg = {"tensor": lambda: P.to_tensor([4, 6]), "tensor_float": lambda: P.to_tensor([4.0, 6.0]),
+               "tensor_list": lambda: [P.to_tensor(4), P.to_tensor(6, "int32")]}[lengths]()
+        P.seed(1)
+        return [s.indices for s in P.io.random_split(range(10), arg)]
+    ours, theirs = both(run)
+    assert ours == theirs
