@@ -41,3 +41,16 @@ def test_random_split_tensor_lengths(lengths):
         return [s.indices for s in P.io.random_split(range(10), arg)]
     ours, theirs = both(run)
     assert ours == theirs
+
+
+@pytest.mark.parametrize("dtype", ["int64", "int32"])
+def test_auc_tensor_num_thresholds(dtype):
+    preds = np.array([[0.5, 0.5], [0.8, 0.2], [0.3, 0.7], [0.1, 0.9], [0.6, 0.4]])
+    labels = np.array([1, 0, 1, 0, 0])
+
+    def run(P):
+        m = P.metric.Auc(num_thresholds=P.to_tensor(10, dtype))
+        m.update(preds, labels)
+        return float(m.accumulate()), m._stat_pos.tolist(), m._stat_neg.tolist()
+    ours, theirs = both(run)
+    assert ours == theirs
