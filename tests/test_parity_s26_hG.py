@@ -54,3 +54,7 @@ def test_auc_tensor_num_thresholds(dtype):
         return float(m.accumulate()), m._stat_pos.tolist(), m._stat_neg.tolist()
     ours, theirs = both(run)
     assert ours == theirs
+
+
+def test_batch_sampler_refuses_a_tensor_sampler():
+    same_exception(lambda P: P.io.BatchSampler(sampler=P.to_tensor([3, 1, 2]), batch_size=2))
