@@ -222,14 +222,15 @@ def _randperm(n: int, generator: Any = None) -> list[int]:
     return pagaie.randperm(n).tolist()
 
 
-def random_split(dataset: Dataset, lengths: Sequence[int | float], generator: Any | None = None) -> list[Subset]:
+def random_split(dataset: Dataset, lengths: Sequence[int | float] | Tensor,
+                 generator: Any | None = None) -> list[Subset]:
     """Split a dataset at random into non-overlapping :class:`Subset` s.
 
     Args:
         dataset (Dataset): the dataset to split.
         lengths (list|Tensor): the length of each split, as ints (or 0-D Tensors) summing to
-            ``len(dataset)``, or as fractions summing to 1 (the remainder of the flooring is dealt out one by one
-            from the first split).
+            ``len(dataset)``, or as fractions summing to 1 (the remainder of the flooring is
+            dealt out one by one from the first split).
         generator (Generator, optional): unused, as in Paddle: the permutation is
             ``paddle.randperm``'s, from the default generator (seeded by ``paddle.seed``); a
             ``torch.Generator`` is drawn from instead.

@@ -308,7 +308,7 @@ class Auc(Metric):
         np.float64(0.75)
     """
 
-    def __init__(self, curve: str = "ROC", num_thresholds: int = 4095, name: str = "auc",
+    def __init__(self, curve: str = "ROC", num_thresholds: int | Tensor = 4095, name: str = "auc",
                  *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self._curve = curve
