@@ -62,7 +62,7 @@ def default_collate_fn(batch: Sequence[Any]) -> Any:
     """
     sample = batch[0]
     if isinstance(sample, np.ndarray):
-        shapes = {np.shape(b) for b in batch}
+        shapes = {tuple(np.shape(b)) for b in batch}  # a Tensor field's shape is a paddle.Size
         if len(shapes) > 1:
             raise ValueError("paddle.io.DataLoader: default_collate_fn stacks numpy arrays of one shape, but the "
                              f"samples give shapes {sorted(shapes)}")

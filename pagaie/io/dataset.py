@@ -4,12 +4,15 @@ from __future__ import annotations
 import bisect
 import math
 import numbers
+import operator
 import warnings
 from collections.abc import Iterable, Iterator, Sequence
 from typing import Any, Generic, TypeVar
 
 import torch
 from typing_extensions import TypeVarTuple, Unpack  # in typing only from Python 3.11; torch needs it
+
+from pagaie._core.tensor import Tensor
 
 __all__ = ["Dataset", "IterableDataset", "TensorDataset", "ComposeDataset", "ChainDataset",
            "ConcatDataset", "Subset", "random_split"]
@@ -219,14 +222,15 @@ def _randperm(n: int, generator: Any = None) -> list[int]:
     return pagaie.randperm(n).tolist()
 
 
-def random_split(dataset: Dataset, lengths: Sequence[int | float], generator: Any | None = None) -> list[Subset]:
+def random_split(dataset: Dataset, lengths: Sequence[int | float] | Tensor,
+                 generator: Any | None = None) -> list[Subset]:
     """Split a dataset at random into non-overlapping :class:`Subset` s.
 
     Args:
         dataset (Dataset): the dataset to split.
-        lengths (list): the length of each split, as ints summing to ``len(dataset)``, or as
-            fractions summing to 1 (the remainder of the flooring is dealt out one by one
-            from the first split).
+        lengths (list|Tensor): the length of each split, as ints (or 0-D Tensors) summing to
+            ``len(dataset)``, or as fractions summing to 1 (the remainder of the flooring is
+            dealt out one by one from the first split).
         generator (Generator, optional): unused, as in Paddle: the permutation is
             ``paddle.randperm``'s, from the default generator (seeded by ``paddle.seed``); a
             ``torch.Generator`` is drawn from instead.
@@ -258,6 +262,8 @@ def random_split(dataset: Dataset, lengths: Sequence[int | float], generator: An
             if size == 0:
                 warnings.warn(f"Length of split at index {i} is 0. This might result in an empty dataset.")
         lengths = sizes
+    # A 0-D Tensor length counts as its value, as in Paddle (a Tensor of lengths iterates into them).
+    lengths = [operator.index(size) if isinstance(size, Tensor) and size.ndim == 0 else size for size in lengths]
     if sum(lengths) != n:
         raise ValueError("paddle.io.random_split: sum of input lengths does not equal the length of the "
                          f"input dataset: sum({list(lengths)}) != {n}")

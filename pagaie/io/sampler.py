@@ -280,8 +280,10 @@ class BatchSampler(Sampler):
                  batch_size: int = 1, drop_last: bool = False) -> None:
         if dataset is None:
             _check(sampler is not None, "paddle.io.BatchSampler: either dataset or sampler should be set")
-            _check(isinstance(sampler, (Sampler, Iterable)), "paddle.io.BatchSampler: sampler should be either "
-                   f"paddle.io.Sampler or Iterable, but got {type(sampler)}")
+            # A Tensor is not an Iterable in Paddle's sense (it defines no ``__iter__`` there).
+            _check(isinstance(sampler, (Sampler, Iterable)) and not isinstance(sampler, (Tensor, torch.Tensor)),
+                   "paddle.io.BatchSampler: sampler should be either paddle.io.Sampler or Iterable, but got "
+                   f"{type(sampler)}")
             _check(not shuffle, "paddle.io.BatchSampler: shuffle should be False when sampler is set")
             self.sampler = sampler
         else:

@@ -8,6 +8,7 @@ returns the value over everything seen since ``reset``.
 from __future__ import annotations
 
 import abc
+import operator
 from typing import Any, Sequence
 
 import numpy as np
@@ -293,7 +294,8 @@ class Auc(Metric):
     Args:
         curve (str, optional): 'ROC' (default) or 'PR'; only the ROC area is computed, as
             in Paddle.
-        num_thresholds (int, optional): number of score buckets minus one. Default 4095.
+        num_thresholds (int|Tensor, optional): number of score buckets minus one (a 0-D
+            Tensor counts as its value). Default 4095.
         name (str, optional): the metric name. Default 'auc'.
 
     Examples:
@@ -306,10 +308,13 @@ class Auc(Metric):
         np.float64(0.75)
     """
 
-    def __init__(self, curve: str = "ROC", num_thresholds: int = 4095, name: str = "auc",
+    def __init__(self, curve: str = "ROC", num_thresholds: int | Tensor = 4095, name: str = "auc",
                  *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self._curve = curve
+        # A 0-D Tensor counts as its value, as in Paddle
+        if isinstance(num_thresholds, Tensor) and num_thresholds.ndim == 0:
+            num_thresholds = operator.index(num_thresholds)
         self._num_thresholds = num_thresholds
         self._name = name
         self.reset()

@@ -48,6 +48,8 @@ class DataLoader:
         feed_list (list, optional): static-graph input variables (required in static mode
             when ``return_list`` is False); unused in dynamic mode.
         places (Place|str|list, optional): where batches are placed; the current device when None.
+            A list (of Places or device strings, no None) puts batches on its first place; an
+            empty list makes iterating the loader fail (ValueError).
         return_list (bool, optional): give each batch as a list (dynamic mode always does); in
             static mode, False gives ``[{name: tensor}]`` feed dicts for ``Executor.run``. Default: True.
         batch_sampler (BatchSampler, optional): gives each batch's indices; then ``batch_size``,
@@ -106,13 +108,19 @@ class DataLoader:
         self.reader_buffer_size = reader_buffer_size
         self.prefetch_factor = prefetch_factor
         self.worker_init_fn = worker_init_fn
-        # As Paddle, ``places`` is kept as a list of Places; batches go to the first one.
-        given = [p for p in places if p is not None] if isinstance(places, (list, tuple)) else [places]
+        # As Paddle, ``places`` is kept as a list of Places; batches go to the first one. An
+        # empty list stays empty, as in Paddle, and iterating the loader then fails.
+        if isinstance(places, (list, tuple)):
+            for i, p in enumerate(places):
+                if p is None:
+                    raise TypeError("paddle.io.DataLoader: each element of 'places' should be a Place or a "
+                                    f"device string, but places[{i}] is None")
+            given = list(places)
+        else:
+            given = [places]
         devices = [default_device() if p is None else to_torch_device(p, "paddle.io.DataLoader") for p in given]
         self._device = devices[0] if devices else default_device()
-        # An empty list stays empty, as in Paddle (batches then go to the current device).
-        self.places = [place_of(d) for d in devices] if devices or isinstance(places, (list, tuple)) \
-            else [place_of(self._device)]
+        self.places = [place_of(d) for d in devices]
         self.pin_memory = _in_dynamic_mode()  # Paddle's default in dynamic mode; unused on torch
         _check(num_workers >= 0, f"num_workers should be a non-negative value, but got {num_workers}")
         _check(prefetch_factor > 0, f"prefetch_factor should be a positive value, but got {prefetch_factor}")
@@ -169,6 +177,9 @@ class DataLoader:
         return len(self.batch_sampler) if self.auto_collate_batch else len(self.dataset)
 
     def __iter__(self) -> Any:
+        if not self.places:
+            raise ValueError("paddle.io.DataLoader: 'places' is an empty list, so there is no place to put "
+                             "the batches on; give a place, or None for the current device")
         if self.num_workers == 0:
             return _SingleProcessIter(self)
         if self._persistent_workers:
