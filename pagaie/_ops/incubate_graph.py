@@ -83,7 +83,8 @@ def _reindex_static_shape(x, neighbors, count, *args, **kwargs) -> list:
 
 
 @defop(paddle_types=("graph_reindex", "reindex_graph", "pd_op.reindex_graph"), method=False,
-       differentiable=False, static_shape=_reindex_static_shape)
+       differentiable=False, static_shape=_reindex_static_shape,
+       tensor_args=("x", "neighbors", "count"))
 def incubate_graph_reindex(x, neighbors, count, value_buffer=None, index_buffer=None,
                            flag_buffer_hashtable=False, name=None):
     """Renumber a sampled subgraph from 0: the input nodes ``x`` first, then every new node of
@@ -202,7 +203,7 @@ def _sample_neighbors_static_shape(row, colptr, input_nodes, eids=None, perm_buf
 
 @defop(paddle_types=("graph_sample_neighbors", "pd_op.graph_sample_neighbors"), method=False,
        differentiable=False, static_shape=_sample_neighbors_static_shape,
-       static_shape_first="always")
+       static_shape_first="always", tensor_args=("row", "colptr", "input_nodes"))
 def incubate_graph_sample_neighbors(row, colptr, input_nodes, eids=None, perm_buffer=None,
                                     sample_size=-1, return_eids=False, flag_perm_buffer=False,
                                     name=None):
@@ -275,7 +276,8 @@ def _khop_static_shape(row, colptr, input_nodes, sample_sizes, sorted_eids=None,
 
 
 @defop(paddle_types=("graph_khop_sampler", "pd_op.graph_khop_sampler"), method=False,
-       differentiable=False, static_shape=_khop_static_shape, static_shape_first="always")
+       differentiable=False, static_shape=_khop_static_shape, static_shape_first="always",
+       tensor_args=("row", "colptr", "input_nodes"))
 def incubate_graph_khop_sampler(row, colptr, input_nodes, sample_sizes, sorted_eids=None,
                                 return_eids=False, name=None):
     """Multi-hop neighbour sampling with the sampled subgraph renumbered from 0.

@@ -1,0 +1,91 @@
+"""Differential tests against real Paddle 3.3.1: paddle.geometric argument checks (a
+non-Tensor where a Tensor belongs), and the other fixes of this parity sweep over
+audio / signal / text / geometric / distribution transforms."""
+import numpy as np
+import pytest
+
+paddle = pytest.importorskip("paddle")
+import pagaie  # noqa: E402
+
+
+def _raised(fn, mod):
+    try:
+        fn(mod)
+    except Exception as e:  # noqa: BLE001 - the type is what is compared
+        return type(e)
+    return None
+
+
+def _same_exception(fn):
+    want = _raised(fn, paddle)
+    assert want is not None
+    assert _raised(fn, pagaie) is want
+
+
+_X = np.array([[1., 2.], [1., 5.], [3., 2.], [0., 0.]], "float32")
+_IDX = np.array([0, 1, 2, 3])
+_SEG = np.array([0, 0, 1, 1])
+_ROW = np.array([3, 7, 0, 9, 1, 4, 2, 9, 3, 9, 1, 9, 7])
+_COLPTR = np.array([0, 2, 4, 5, 6, 7, 9, 11, 11, 13, 13])
+_NODES = np.array([0, 8, 1, 2])
+
+_GRAPH_CALLS = {
+    "send_u_recv": (lambda m: m.geometric.send_u_recv, [_X, _IDX, _IDX]),
+    "send_ue_recv": (lambda m: m.geometric.send_ue_recv, [_X, _X, _IDX, _IDX]),
+    "send_uv": (lambda m: m.geometric.send_uv, [_X, _X, _IDX, _IDX]),
+    "segment_sum": (lambda m: m.geometric.segment_sum, [_X, _SEG]),
+    "segment_max": (lambda m: m.geometric.segment_max, [_X, _SEG]),
+    "incubate.segment_mean": (lambda m: m.incubate.segment_mean, [_X, _SEG]),
+    "incubate.graph_send_recv": (lambda m: m.incubate.graph_send_recv, [_X, _IDX, _IDX]),
+    "reindex_graph": (lambda m: m.geometric.reindex_graph,
+                      [np.array([0, 1, 2]), np.array([8, 9, 0, 4, 7, 6, 7]),
+                       np.array([2, 3, 2], "int32")]),
+    "sample_neighbors": (lambda m: lambda a, b, c: m.geometric.sample_neighbors(
+        a, b, c, sample_size=2), [_ROW, _COLPTR, _NODES]),
+    "weighted_sample_neighbors": (lambda m: lambda a, b, w, c: (
+        m.geometric.weighted_sample_neighbors(a, b, w, c, sample_size=2)),
+        [_ROW, _COLPTR, np.ones(13, "float32"), _NODES]),
+    "khop_sampler": (lambda m: lambda a, b, c: m.incubate.graph_khop_sampler(a, b, c, [2]),
+                     [_ROW, _COLPTR, _NODES]),
+}
+_BAD = {"ndarray": lambda t: t.numpy(), "list": lambda t: t.numpy().tolist(),
+        "None": lambda t: None}
+
+
+@pytest.mark.parametrize("api", sorted(_GRAPH_CALLS))
+@pytest.mark.parametrize("bad", sorted(_BAD))
+def test_geometric_non_tensor_arguments(api, bad):
+    get, arrays = _GRAPH_CALLS[api]
+    for pos in range(len(arrays)):
+        def call(m, pos=pos):
+            args = [m.to_tensor(a) for a in arrays]
+            args[pos] = _BAD[bad](args[pos])
+            return get(m)(*args)
+        _same_exception(call)
+
+
+@pytest.mark.parametrize("api", ["send_u_recv", "send_uv", "segment_sum"])
+def test_geometric_non_tensor_arguments_static(api):
+    def call(m):
+        m.enable_static()
+        try:
+            with m.static.program_guard(m.static.Program(), m.static.Program()):
+                x = m.static.data("x", [4, 2], "float32")
+                i = m.static.data("i", [4], "int64")
+                if api == "send_u_recv":
+                    m.geometric.send_u_recv(x, [0, 1, 2, 3], i)
+                elif api == "send_uv":
+                    m.geometric.send_uv(x, [1.0], i, i)
+                else:
+                    m.geometric.segment_sum(x, [0, 0, 1, 1])
+        finally:
+            m.disable_static()
+    _same_exception(call)
+
+
+def test_reindex_heter_graph_tensor_instead_of_lists():
+    def call(m):
+        return m.geometric.reindex_heter_graph(
+            m.to_tensor([0, 1, 2]), m.to_tensor([8, 9, 0, 4, 7, 6, 7]),
+            m.to_tensor([2, 3, 2], "int32"))
+    _same_exception(call)
