@@ -89,3 +89,10 @@ def test_reindex_heter_graph_tensor_instead_of_lists():
             m.to_tensor([0, 1, 2]), m.to_tensor([8, 9, 0, 4, 7, 6, 7]),
             m.to_tensor([2, 3, 2], "int32"))
     _same_exception(call)
+
+
+@pytest.mark.parametrize("kind", ["ndarray", "list"])
+def test_audio_save_non_tensor(tmp_path, kind):
+    wav = np.zeros((1, 100), "float32")
+    src = wav if kind == "ndarray" else wav.tolist()
+    _same_exception(lambda m: m.audio.save(str(tmp_path / f"{m.__name__}.wav"), src, 8000))
