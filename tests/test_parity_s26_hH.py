@@ -96,3 +96,31 @@ def test_audio_save_non_tensor(tmp_path, kind):
     wav = np.zeros((1, 100), "float32")
     src = wav if kind == "ndarray" else wav.tolist()
     _same_exception(lambda m: m.audio.save(str(tmp_path / f"{m.__name__}.wav"), src, 8000))
+
+
+def _out_size(kind):
+    return {"float_tensor": lambda m: m.to_tensor(6.7), "float64_tensor":
+            lambda m: m.to_tensor(6, "float64"), "int16_tensor": lambda m: m.to_tensor(6, "int16"),
+            "float": lambda m: 6.5, "bool": lambda m: True}[kind]
+
+
+@pytest.mark.parametrize("kind", ["float_tensor", "float64_tensor", "int16_tensor", "float"])
+@pytest.mark.parametrize("api", ["send_u_recv", "send_ue_recv", "graph_send_recv"])
+def test_send_recv_out_size_read_as_paddle(kind, api):
+    def call(m):
+        x = m.to_tensor(_X)
+        idx, dst = m.to_tensor(_IDX), m.to_tensor(np.array([0, 0, 0, 1]))
+        size = _out_size(kind)(m)
+        if api == "send_u_recv":
+            return m.geometric.send_u_recv(x, idx, dst, "sum", size)
+        if api == "send_ue_recv":
+            return m.geometric.send_ue_recv(x, x, idx, dst, "mul", "max", size)
+        return m.incubate.graph_send_recv(x, idx, dst, "mean", size)
+    want, got = call(paddle), call(pagaie)
+    assert got.shape == want.shape
+    np.testing.assert_allclose(got.numpy(), want.numpy())
+
+
+def test_send_u_recv_bool_out_size_refused():
+    _same_exception(lambda m: m.geometric.send_u_recv(
+        m.to_tensor(_X), m.to_tensor(_IDX), m.to_tensor(_IDX), "sum", True))

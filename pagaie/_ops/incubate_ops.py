@@ -179,20 +179,25 @@ document_segments("incubate", incubate_segment_sum, incubate_segment_mean, incub
 
 
 def _out_rows(out_size, default: int, api: str = "incubate.graph_send_recv") -> int:
+    """The rows of a send-and-receive op's output: ``out_size`` read as Paddle reads it (the
+    first value of a real tensor, or a Python or numpy number, truncated to an int; a bool is
+    refused), ``default`` when it is None or not positive."""
     if out_size is None:
         return default
     if isinstance(out_size, torch.Tensor):
-        if out_size.dtype not in _INDEX_DTYPES:
-            raise TypeError(f"paddle.{api}: 'out_size' must be an int32/int64 "
-                            f"tensor, but received {dtype_name(out_size)}")
+        if out_size.is_complex():
+            raise TypeError(f"paddle.{api}: 'out_size' must be a real tensor, but received "
+                            f"{dtype_name(out_size)}")
         out_size = out_size.reshape(-1)[0].item()
-    elif isinstance(out_size, bool) or not isinstance(out_size, int):
-        try:
-            out_size = int(out_size)  # numpy integers
-        except TypeError:
-            raise TypeError(f"paddle.{api}: 'out_size' must be an int or a "
-                            f"Tensor, but received {type(out_size).__name__}") from None
-    return default if out_size <= 0 else int(out_size)
+    elif isinstance(out_size, bool):
+        raise TypeError(f"paddle.{api}: 'out_size' must be an int or a Tensor, but received "
+                        f"bool")
+    try:
+        out_size = int(out_size)  # numpy numbers, floats
+    except TypeError:
+        raise TypeError(f"paddle.{api}: 'out_size' must be an int or a "
+                        f"Tensor, but received {type(out_size).__name__}") from None
+    return default if out_size <= 0 else out_size
 
 
 def send_recv_static_shape(x, *args, **kwargs) -> list:
