@@ -124,3 +124,17 @@ def test_send_recv_out_size_read_as_paddle(kind, api):
 def test_send_u_recv_bool_out_size_refused():
     _same_exception(lambda m: m.geometric.send_u_recv(
         m.to_tensor(_X), m.to_tensor(_IDX), m.to_tensor(_IDX), "sum", True))
+
+
+@pytest.mark.parametrize("sizes", [2, (2,), [np.int64(2)], np.array([2]), None, 2.0, True, [2.0],
+                                   ["2"], [True], (2, 2.0), []],
+                         ids=lambda v: repr(v))
+def test_khop_sampler_sample_sizes(sizes):
+    def call(m):
+        return m.incubate.graph_khop_sampler(m.to_tensor(_ROW), m.to_tensor(_COLPTR),
+                                             m.to_tensor(_NODES), sizes)
+    want = _raised(call, paddle)
+    assert _raised(call, pagaie) is want
+    if want is None:
+        for a, b in zip(call(paddle), call(pagaie)):
+            np.testing.assert_array_equal(b.numpy(), a.numpy())

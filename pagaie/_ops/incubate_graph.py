@@ -52,6 +52,26 @@ def _sample_size(api: str, sample_size) -> int:
     return int(sample_size)
 
 
+def _sample_sizes(api: str, sample_sizes) -> list[int]:
+    """``sample_sizes`` as a list of ints, read as Paddle's argument parser reads it: a list, a
+    tuple or a 1-D numpy array of ints, or one int; anything else (None, a float, a bool, an
+    entry that is not an int) is its TypeError, and an empty list its ValueError."""
+    if isinstance(sample_sizes, (int, np.integer)) and not isinstance(sample_sizes, bool):
+        return [int(sample_sizes)]
+    if isinstance(sample_sizes, np.ndarray) and sample_sizes.ndim == 1:
+        sample_sizes = list(sample_sizes)
+    if not isinstance(sample_sizes, (list, tuple)):
+        raise TypeError(f"paddle.{api}: 'sample_sizes' must be a list or tuple of ints, but "
+                        f"received {type(sample_sizes).__name__}")
+    for i, k in enumerate(sample_sizes):
+        if isinstance(k, bool) or not isinstance(k, (int, np.integer)):
+            raise TypeError(f"paddle.{api}: 'sample_sizes' must be a list of ints, but entry "
+                            f"{i} is {type(k).__name__} {k!r}")
+    if not sample_sizes:
+        raise ValueError(f"paddle.{api}: 'sample_sizes' should not be empty")
+    return [int(k) for k in sample_sizes]
+
+
 def _reindex_centers(head: torch.Tensor, rest: torch.Tensor
                      ) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
     """Paddle's numbering of ``graph_reindex``: the center nodes ``head`` keep their positions
@@ -291,7 +311,8 @@ def incubate_graph_khop_sampler(row, colptr, input_nodes, sample_sizes, sorted_e
         row (Tensor): source node of each edge, int32/int64, sorted by destination.
         colptr (Tensor): CSC column pointers, same dtype as ``row``.
         input_nodes (Tensor): the starting nodes, same dtype as ``row``.
-        sample_sizes (list|tuple): neighbours to sample per node, one entry per layer.
+        sample_sizes (list|tuple|int): neighbours to sample per node, one entry per layer (an
+            int: one layer).
         sorted_eids (Tensor, optional): edge ids in CSC order; needed when ``return_eids``.
         return_eids (bool, optional): also return the ids of the sampled edges. Default False.
         name (str, optional): unused, for Paddle compatibility.
@@ -316,9 +337,7 @@ def incubate_graph_khop_sampler(row, colptr, input_nodes, sample_sizes, sorted_e
     if return_eids and sorted_eids is None:
         raise ValueError(f"paddle.{api}: 'sorted_eids' should not be None if "
                          "'return_eids' is True")
-    if not isinstance(sample_sizes, (list, tuple)) or not sample_sizes:
-        raise ValueError(f"paddle.{api}: 'sample_sizes' must be a non-empty list of ints, "
-                         f"but received {sample_sizes!r}")
+    sample_sizes = _sample_sizes(api, sample_sizes)
     _kernel_key(api, "row", row)
     _check_csc(api, row, colptr, input_nodes)
     if row.numel() == 0 or input_nodes.numel() == 0:
@@ -330,7 +349,7 @@ def incubate_graph_khop_sampler(row, colptr, input_nodes, sample_sizes, sorted_e
     for i, k in enumerate(sample_sizes):
         if frontier.numel() == 0:
             break
-        edges, cnt = _sample(row_v, cp, frontier, int(k))
+        edges, cnt = _sample(row_v, cp, frontier, k)
         if i == 0 and edges.numel() == 0:
             raise ValueError(f"paddle.{api}: the input nodes should have at least one "
                              "neighbor, but none of them has any")
