@@ -138,3 +138,22 @@ def test_khop_sampler_sample_sizes(sizes):
     if want is None:
         for a, b in zip(call(paddle), call(pagaie)):
             np.testing.assert_array_equal(b.numpy(), a.numpy())
+
+
+@pytest.mark.parametrize("n_mels", [2.5, True, -3, 0])
+def test_compute_fbank_matrix_n_mels_checks(n_mels):
+    def call(m):
+        return m.audio.functional.compute_fbank_matrix(16000, 64, n_mels)
+    want = _raised(call, paddle)
+    assert _raised(call, pagaie) is want
+    if want is None:
+        assert call(pagaie).shape == call(paddle).shape
+
+
+@pytest.mark.parametrize("args", [(4.5, 10), (4.5, 10, None), (3.0, 8, "ortho", "float64"),
+                                  (True, 10)])
+def test_create_dct_float_n_mfcc(args):
+    want = paddle.audio.functional.create_dct(*args)
+    got = pagaie.audio.functional.create_dct(*args)
+    assert got.shape == want.shape
+    np.testing.assert_allclose(got.numpy(), want.numpy(), rtol=1e-5, atol=1e-6)

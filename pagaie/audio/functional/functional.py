@@ -14,6 +14,8 @@ from __future__ import annotations
 import math
 from typing import Any, Union
 
+import numpy as np
+
 import pagaie
 from pagaie._core.tensor import Tensor
 
@@ -161,11 +163,21 @@ def compute_fbank_matrix(sr: int, n_fft: int, n_mels: int = 64, f_min: float = 0
     Returns:
         Tensor: shape ``[n_mels, n_fft // 2 + 1]``.
 
+    Raises:
+        TypeError: ``n_mels`` is not an int.
+        ValueError: ``n_mels`` is negative.
+
     Examples:
         >>> import pagaie as paddle
         >>> paddle.audio.functional.compute_fbank_matrix(16000, 512, n_mels=40).shape
         paddle.Size([40, 257])
     """
+    if isinstance(n_mels, bool) or not isinstance(n_mels, (int, np.integer)):
+        raise TypeError(f"paddle.audio.functional.compute_fbank_matrix: 'n_mels' must be an int, "
+                        f"but received {type(n_mels).__name__} {n_mels!r}")
+    if n_mels < 0:
+        raise ValueError(f"paddle.audio.functional.compute_fbank_matrix: 'n_mels' must be "
+                         f"non-negative, but received {n_mels}")
     if f_max is None:
         f_max = float(sr) / 2
     fftfreqs = fft_frequencies(sr=sr, n_fft=n_fft, dtype=dtype)
@@ -254,6 +266,7 @@ def create_dct(n_mfcc: int, n_mels: int, norm: str | None = "ortho", dtype: str 
     if norm is None:
         dct = dct * 2.0
     else:
-        scale = [math.sqrt(1.0 / n_mels)] + [math.sqrt(2.0 / n_mels)] * (n_mfcc - 1)
-        dct = dct * pagaie.to_tensor(scale[:n_mfcc], dtype=dtype).unsqueeze(1)
+        rows = k.shape[0]  # ceil(n_mfcc) for a float, as arange counts
+        scale = [math.sqrt(1.0 / n_mels)] + [math.sqrt(2.0 / n_mels)] * (rows - 1)
+        dct = dct * pagaie.to_tensor(scale[:rows], dtype=dtype).unsqueeze(1)
     return dct.T
