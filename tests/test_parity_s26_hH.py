@@ -157,3 +157,21 @@ def test_create_dct_float_n_mfcc(args):
     got = pagaie.audio.functional.create_dct(*args)
     assert got.shape == want.shape
     np.testing.assert_allclose(got.numpy(), want.numpy(), rtol=1e-5, atol=1e-6)
+
+
+@pytest.mark.parametrize("tag", [1, 0, "a", 1.0, np.bool_(True), None, False])
+@pytest.mark.parametrize("layer", [False, True])
+def test_viterbi_include_bos_eos_tag_must_be_bool(tag, layer):
+    rng = np.random.RandomState(0)
+    pot, trans = rng.rand(2, 3, 4).astype("float32"), rng.rand(4, 4).astype("float32")
+
+    def call(m):
+        p, t, n = m.to_tensor(pot), m.to_tensor(trans), m.to_tensor(np.array([3, 2]))
+        if layer:
+            return m.text.ViterbiDecoder(t, tag)(p, n)
+        return m.text.viterbi_decode(p, t, n, tag)
+    want = _raised(call, paddle)
+    assert _raised(call, pagaie) is want
+    if want is None:
+        for a, b in zip(call(paddle), call(pagaie)):
+            np.testing.assert_allclose(b.numpy(), a.numpy(), rtol=1e-6)
