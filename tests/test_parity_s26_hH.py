@@ -175,3 +175,66 @@ def test_viterbi_include_bos_eos_tag_must_be_bool(tag, layer):
     if want is None:
         for a, b in zip(call(paddle), call(pagaie)):
             np.testing.assert_allclose(b.numpy(), a.numpy(), rtol=1e-6)
+
+
+_SIGNAL = np.random.RandomState(1).randn(2, 300).astype("float32")
+
+
+def _same_result_or_exception(call, rtol=1e-4, atol=1e-4):
+    want = _raised(call, paddle)
+    assert _raised(call, pagaie) is want
+    if want is None:
+        a, b = call(paddle), call(pagaie)
+        assert b.shape == a.shape and str(b.dtype) == str(a.dtype)
+        np.testing.assert_allclose(b.numpy(), a.numpy(), rtol=rtol, atol=atol)
+
+
+@pytest.mark.parametrize("value", [1, 0, "a", None, 1.0, np.bool_(True)], ids=repr)
+@pytest.mark.parametrize("arg", ["normalized", "onesided", "center"])
+def test_stft_flags_read_as_paddle(arg, value):
+    _same_result_or_exception(lambda m: m.signal.stft(m.to_tensor(_SIGNAL), 64, **{arg: value}))
+
+
+@pytest.mark.parametrize("value", [1, 0, "a", None, 1.0, np.bool_(True)], ids=repr)
+@pytest.mark.parametrize("arg", ["center", "normalized", "onesided", "return_complex"])
+def test_istft_flags_read_as_paddle(arg, value):
+    def call(m):
+        spec = m.signal.stft(m.to_tensor(_SIGNAL), 64)
+        return m.signal.istft(spec, 64, **{arg: value})
+    _same_result_or_exception(call)
+
+
+@pytest.mark.parametrize("api,arg", [(api, arg) for api in ("stft", "istft")
+                                      for arg in ("n_fft", "hop_length", "win_length")]
+                         + [("istft", "length")])
+def test_signal_size_arguments_not_numbers(api, arg):
+    def call(m):
+        kw = {"n_fft": 64, arg: "a"}
+        x = m.to_tensor(_SIGNAL)
+        if api == "stft":
+            return m.signal.stft(x, **kw)
+        return m.signal.istft(m.signal.stft(x, 64), **kw)
+    _same_exception(call)
+
+
+@pytest.mark.parametrize("value", [1, 0, "a", None, np.bool_(True)], ids=repr)
+@pytest.mark.parametrize("api", ["sample_neighbors", "weighted_sample_neighbors",
+                                 "graph_sample_neighbors"])
+def test_sample_neighbors_return_eids_must_be_bool(api, value):
+    def call(m):
+        row, colptr, nodes = (m.to_tensor(a) for a in (_ROW, _COLPTR, _NODES))
+        eids = m.to_tensor(np.arange(13))
+        if api == "sample_neighbors":
+            return m.geometric.sample_neighbors(row, colptr, nodes, sample_size=20, eids=eids,
+                                                return_eids=value)
+        if api == "graph_sample_neighbors":
+            return m.incubate.graph_sample_neighbors(row, colptr, nodes, eids=eids,
+                                                     sample_size=20, return_eids=value)
+        return m.geometric.weighted_sample_neighbors(
+            row, colptr, m.to_tensor(np.ones(13, "float32")), nodes, sample_size=20, eids=eids,
+            return_eids=value)
+    want = _raised(call, paddle)
+    assert _raised(call, pagaie) is want
+    if want is None:
+        for a, b in zip(call(paddle), call(pagaie)):
+            np.testing.assert_array_equal(b.numpy(), a.numpy())

@@ -239,11 +239,12 @@ def geometric_weighted_sample_neighbors(row, colptr, edge_weight, input_nodes, s
         ([3, 7, 9, 7, 0, 9, 1], [2, 2, 2, 1])
     """
     from pagaie._ops.incubate_graph import (_check_csc, _check_vector, _ids, _kernel_key,
-                                            _sample_size)
+                                            _sample_size, check_flag)
     api = "geometric.weighted_sample_neighbors"
     if return_eids and eids is None:
         raise ValueError(f"paddle.{api}: 'eids' should not be None if 'return_eids' is True")
     k = _sample_size(api, sample_size)
+    check_flag(api, "return_eids", return_eids)
     _kernel_key(api, "input_nodes", input_nodes)  # Paddle's kernel key here, not 'row'
     _check_csc(api, row, colptr, input_nodes)
     eid_v = _ids(api, "eids", eids, like=row) if return_eids else None

@@ -72,6 +72,14 @@ def _sample_sizes(api: str, sample_sizes) -> list[int]:
     return [int(k) for k in sample_sizes]
 
 
+def check_flag(api: str, arg: str, value) -> None:
+    """A flag handed to Paddle's argument parser: only a Python bool or None (False) passes
+    (TypeError)."""
+    if value is not None and not isinstance(value, bool):
+        raise TypeError(f"paddle.{api}: '{arg}' must be a bool, but received "
+                        f"{type(value).__name__} {value!r}")
+
+
 def _reindex_centers(head: torch.Tensor, rest: torch.Tensor
                      ) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
     """Paddle's numbering of ``graph_reindex``: the center nodes ``head`` keep their positions
@@ -268,6 +276,7 @@ def incubate_graph_sample_neighbors(row, colptr, input_nodes, eids=None, perm_bu
         raise ValueError(f"paddle.{api}: 'perm_buffer' should not be None if "
                          "'flag_perm_buffer' is True")
     k = _sample_size(api, sample_size)
+    check_flag(api, "return_eids", return_eids)
     _kernel_key(api, "row", row)
     _check_csc(api, row, colptr, input_nodes)
     eid_v = _ids(api, "eids", eids, like=row) if return_eids else None
