@@ -238,3 +238,9 @@ def test_sample_neighbors_return_eids_must_be_bool(api, value):
     if want is None:
         for a, b in zip(call(paddle), call(pagaie)):
             np.testing.assert_array_equal(b.numpy(), a.numpy())
+
+
+@pytest.mark.parametrize("dtype", ["complex64", "complex128"])
+def test_power_to_db_complex_spect(dtype):
+    spect = np.array([1.0, 15.0, 30.0]).astype(dtype)
+    _same_exception(lambda m: m.audio.functional.power_to_db(m.to_tensor(spect)))
