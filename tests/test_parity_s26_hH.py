@@ -248,3 +248,11 @@ def test_sample_neighbors_return_eids_must_be_bool(api, value):
 def test_power_to_db_complex_spect(dtype):
     spect = np.array([1.0, 15.0, 30.0]).astype(dtype)
     _same_exception(lambda m: m.audio.functional.power_to_db(m.to_tensor(spect)))
+
+
+@pytest.mark.parametrize("window", [("kaiser", "3"), ("tukey", "0.5"), ("gaussian", b"7")],
+                         ids=repr)
+def test_get_window_text_parameter(window):
+    # exactly Paddle's TypeError, not numpy's UFuncTypeError subclass with its ufunc message
+    call = lambda m: m.audio.functional.get_window(window, 8)  # noqa: E731
+    assert _raised(call, pagaie) is _raised(call, paddle) is TypeError
