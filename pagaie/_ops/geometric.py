@@ -12,8 +12,8 @@ import torch
 from pagaie._core.registry import defop
 from pagaie._ops._helpers import dtype_name
 from pagaie._ops.incubate_ops import (REDUCE_OPS, SEGMENT_TENSORS, _out_rows, _segment,
-                                      check_choice, check_edges, document_segments, receive, send_recv_static_shape,
-                                      send_u_recv)
+                                      check_choice, check_edges, document_segments, receive,
+                                      send_recv_static_shape, send_u_recv)
 
 __all__ = ["geometric_segment_sum", "geometric_segment_mean", "geometric_segment_max",
            "geometric_segment_min", "geometric_send_u_recv", "geometric_send_ue_recv",
