@@ -22,7 +22,11 @@ __all__ = ["stft", "istft"]
 
 
 def _int_arg(api: str, arg: str, v, exc: type) -> int:
-    """An integer argument; Paddle rejects a float one (even 16.0) with ``exc``."""
+    """An integer argument; Paddle rejects a float one (even 16.0) with ``exc``, and what is
+    not a number (its arithmetic fails) with TypeError."""
+    if not isinstance(v, (int, float, np.integer, np.floating, np.bool_, torch.Tensor)):
+        raise TypeError(f"paddle.signal.{api}: '{arg}' must be an integer, but received "
+                        f"{type(v).__name__} {v!r}")
     if isinstance(v, (float, np.floating)) or (
             isinstance(v, torch.Tensor) and (v.is_floating_point() or v.is_complex())):
         raise exc(f"paddle.signal.{api}: '{arg}' must be an integer, but received {v!r}")
@@ -94,6 +98,10 @@ def stft(x, n_fft, hop_length=None, win_length=None, window=None, center=True, p
     complex_window = window is not None and window.is_complex()
     if onesided and (x.is_complex() or complex_window):
         raise AssertionError("paddle.signal.stft: 'onesided' must be False when 'x' or 'window' is complex")
+    if not (x.is_complex() or complex_window or onesided is None or isinstance(onesided, bool)):
+        # the real-to-complex transform's argument parser takes only a bool there
+        raise TypeError(f"paddle.signal.stft: 'onesided' must be a bool, but received "
+                        f"{type(onesided).__name__} {onesided!r}")
     if x.dtype in (torch.float16, torch.bfloat16, torch.bool):  # no CPU kernel in Paddle: NotFound
         raise NoKernelError(f"paddle.signal.stft: 'x' must be float32, float64, complex or integer, but "
                             f"received {str(x.dtype).replace('torch.', '')}")
@@ -120,8 +128,9 @@ def stft(x, n_fft, hop_length=None, win_length=None, window=None, center=True, p
     empty = x.numel() == 0  # an empty batch: the per-row shape of a one-row batch
     if empty:
         x = x.new_zeros(1, x.shape[-1])
-    out = torch.stft(x, n_fft, hop_length=hop, win_length=win, window=window, center=center,
-                     pad_mode=pad_mode, normalized=normalized, onesided=onesided, return_complex=True)
+    out = torch.stft(x, n_fft, hop_length=hop, win_length=win, window=window, center=bool(center),
+                     pad_mode=pad_mode, normalized=bool(normalized),
+                     onesided=None if onesided is None else bool(onesided), return_complex=True)
     return out[:0] if empty else out
 
 
@@ -162,6 +171,9 @@ def istft(x, n_fft, hop_length=None, win_length=None, window=None, center=True, 
     """
     if x.dim() not in (2, 3):
         raise AssertionError(f"paddle.signal.istft: 'x' must be a 2-D or 3-D tensor, but received {x.dim()}-D")
+    # Paddle tests the flags for truth only
+    center, normalized, onesided, return_complex = (bool(center), bool(normalized), bool(onesided),
+                                                    bool(return_complex))
     n_fft, hop, win = _frames("istft", n_fft, hop_length, win_length, window)
     if hop > win:
         raise AssertionError(f"paddle.signal.istft: 'hop_length' must be in (0, win_length({win})], but "

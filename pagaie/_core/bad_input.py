@@ -139,6 +139,8 @@ ATTRIBUTE_ERROR_PARAMS = frozenset({
     ("cosine_similarity", "x1"), ("cosine_similarity", "x2"), ("npair_loss", "anchor"),
     ("npair_loss", "positive"), ("npair_loss", "labels"), ("slice_scatter", "value"),
     ("lu_unpack", "y"),
+    ("geometric_send_ue_recv", "x"), ("geometric_send_ue_recv", "y"),
+    ("geometric_send_uv", "x"), ("geometric_send_uv", "y"),
 })
 
 # In-place binary ops whose Paddle wrapper reads ``y.shape`` (its broadcast check) before

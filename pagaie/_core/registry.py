@@ -699,15 +699,18 @@ def _view_rule(rec: OpRecord, args_expr: str) -> str:
 
 def _need_tensor(v: Any, rec: OpRecord, arg: str, pos: int) -> Any:
     """A ``tensor_args`` parameter that is not a plain Tensor: a Tensor subclass or a torch
-    tensor unwraps; anything else (a Python number too) is the ValueError of Paddle's
-    argument parser, or its TypeError while a program is recorded (the static API's parser
-    wants a Value there)."""
+    tensor unwraps; anything else (a Python number too) is the error of Paddle's argument
+    parser: ValueError, TypeError while a program is recorded (the static API's parser wants
+    a Value there), or the type ``bad_input`` names where Paddle's Python part reads the
+    value first."""
     if isinstance(v, (Tensor, torch.Tensor)):
         return unwrap(v)
-    name = type(v).__name__ if type(v).__module__ != "numpy" else f"numpy.{type(v).__name__}"
-    kind = TypeError if STATE.recording else ValueError
+    from pagaie._core.bad_input import exception_type, type_name
+    kind = exception_type(rec.name, arg, v)
+    if kind is ValueError and STATE.recording:
+        kind = TypeError
     raise kind(f"{public_name(rec.name)}: argument '{arg}' (position {pos}) must be Tensor, but "
-               f"got {name}")
+               f"got {'None' if v is None else type_name(v)}")
 
 
 def _make_api(rec: OpRecord, strict: bool = False) -> Callable:

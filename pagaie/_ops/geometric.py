@@ -11,33 +11,40 @@ import torch
 
 from pagaie._core.registry import defop
 from pagaie._ops._helpers import dtype_name
-from pagaie._ops.incubate_ops import (REDUCE_OPS, _out_rows, _segment, check_choice,
-                                      check_edges, document_segments, receive, send_recv_static_shape,
-                                      send_u_recv)
+from pagaie._ops.incubate_ops import (REDUCE_OPS, SEGMENT_TENSORS, _out_rows, _segment,
+                                      check_choice, check_edges, document_segments, receive,
+                                      send_recv_static_shape, send_u_recv)
 
 __all__ = ["geometric_segment_sum", "geometric_segment_mean", "geometric_segment_max",
            "geometric_segment_min", "geometric_send_u_recv", "geometric_send_ue_recv",
            "geometric_send_uv", "geometric_weighted_sample_neighbors"]
 
 _MESSAGE_OPS = {"add": torch.add, "sub": torch.sub, "mul": torch.mul, "div": torch.div}
+# Only Tensors there, as Paddle's argument parser wants (``bad_input`` names the exception:
+# Paddle reads ``x.shape`` and ``y.shape`` of send_ue_recv/send_uv in Python first).
+_MESSAGE_TENSORS = ("x", "y", "src_index", "dst_index")
 
 
-@defop(paddle_types=("segment_pool", "pd_op.segment_pool"), method=False)
+@defop(paddle_types=("segment_pool", "pd_op.segment_pool"), method=False,
+       tensor_args=SEGMENT_TENSORS)
 def geometric_segment_sum(data, segment_ids, name=None):
     return _segment("geometric.segment_sum", "sum", data, segment_ids)
 
 
-@defop(paddle_types=("segment_pool", "pd_op.segment_pool"), method=False)
+@defop(paddle_types=("segment_pool", "pd_op.segment_pool"), method=False,
+       tensor_args=SEGMENT_TENSORS)
 def geometric_segment_mean(data, segment_ids, name=None):
     return _segment("geometric.segment_mean", "mean", data, segment_ids)
 
 
-@defop(paddle_types=("segment_pool", "pd_op.segment_pool"), method=False)
+@defop(paddle_types=("segment_pool", "pd_op.segment_pool"), method=False,
+       tensor_args=SEGMENT_TENSORS)
 def geometric_segment_max(data, segment_ids, name=None):
     return _segment("geometric.segment_max", "max", data, segment_ids)
 
 
-@defop(paddle_types=("segment_pool", "pd_op.segment_pool"), method=False)
+@defop(paddle_types=("segment_pool", "pd_op.segment_pool"), method=False,
+       tensor_args=SEGMENT_TENSORS)
 def geometric_segment_min(data, segment_ids, name=None):
     return _segment("geometric.segment_min", "min", data, segment_ids)
 
@@ -69,7 +76,8 @@ def _message(api: str, op: str, a: torch.Tensor, b: torch.Tensor) -> torch.Tenso
 
 
 @defop(amp="promote", paddle_types=("send_u_recv", "pd_op.send_u_recv"), method=False,
-       static_shape=send_recv_static_shape, static_shape_first="always")
+       static_shape=send_recv_static_shape, static_shape_first="always",
+       tensor_args=("x", "src_index", "dst_index"))
 def geometric_send_u_recv(x, src_index, dst_index, reduce_op="sum", out_size=None, name=None):
     """Message passing: gather the rows ``x[src_index]`` and reduce them into the rows
     ``dst_index`` of the output with ``reduce_op``; rows that receive nothing are zeros.
@@ -108,7 +116,8 @@ def _send_ue_recv_static_shape(x, y, *args, **kwargs) -> list:
 
 
 @defop(amp="promote", paddle_types=("send_ue_recv", "pd_op.send_ue_recv"), method=False,
-       static_shape=_send_ue_recv_static_shape, static_shape_first="always")
+       static_shape=_send_ue_recv_static_shape, static_shape_first="always",
+       tensor_args=_MESSAGE_TENSORS)
 def geometric_send_ue_recv(x, y, src_index, dst_index, message_op="add", reduce_op="sum",
                            out_size=None, name=None):
     """Message passing with edge features: the message of edge ``e`` is
@@ -150,7 +159,8 @@ def geometric_send_ue_recv(x, y, src_index, dst_index, message_op="add", reduce_
     return receive(api, msg, dst, reduce_op, rows)
 
 
-@defop(amp="promote", paddle_types=("send_uv", "pd_op.send_uv"), method=False)
+@defop(amp="promote", paddle_types=("send_uv", "pd_op.send_uv"), method=False,
+       tensor_args=_MESSAGE_TENSORS)
 def geometric_send_uv(x, y, src_index, dst_index, message_op="add", name=None):
     """Edge messages from both ends: row ``e`` of the result is
     ``x[src_index[e]] <message_op> y[dst_index[e]]``.
@@ -195,7 +205,8 @@ def _weighted_sample_static_shape(row, colptr, edge_weight, input_nodes, sample_
 
 @defop(paddle_types=("weighted_sample_neighbors", "pd_op.weighted_sample_neighbors"),
        method=False, differentiable=False, static_shape=_weighted_sample_static_shape,
-       static_shape_first="always")
+       static_shape_first="always",
+       tensor_args=("row", "colptr", "edge_weight", "input_nodes"))
 def geometric_weighted_sample_neighbors(row, colptr, edge_weight, input_nodes, sample_size=-1,
                                         eids=None, return_eids=False, name=None):
     """Sample up to ``sample_size`` distinct neighbours of each input node of a CSC graph, an
@@ -228,11 +239,12 @@ def geometric_weighted_sample_neighbors(row, colptr, edge_weight, input_nodes, s
         ([3, 7, 9, 7, 0, 9, 1], [2, 2, 2, 1])
     """
     from pagaie._ops.incubate_graph import (_check_csc, _check_vector, _ids, _kernel_key,
-                                            _sample_size)
+                                            _sample_size, check_flag)
     api = "geometric.weighted_sample_neighbors"
     if return_eids and eids is None:
         raise ValueError(f"paddle.{api}: 'eids' should not be None if 'return_eids' is True")
     k = _sample_size(api, sample_size)
+    check_flag(api, "return_eids", return_eids)
     _kernel_key(api, "input_nodes", input_nodes)  # Paddle's kernel key here, not 'row'
     _check_csc(api, row, colptr, input_nodes)
     eid_v = _ids(api, "eids", eids, like=row) if return_eids else None

@@ -52,6 +52,34 @@ def _sample_size(api: str, sample_size) -> int:
     return int(sample_size)
 
 
+def _sample_sizes(api: str, sample_sizes) -> list[int]:
+    """``sample_sizes`` as a list of ints, read as Paddle's argument parser reads it: a list, a
+    tuple or a 1-D numpy array of ints, or one int; anything else (None, a float, a bool, an
+    entry that is not an int) is its TypeError, and an empty list its ValueError."""
+    if isinstance(sample_sizes, (int, np.integer)) and not isinstance(sample_sizes, bool):
+        return [int(sample_sizes)]
+    if isinstance(sample_sizes, np.ndarray) and sample_sizes.ndim == 1:
+        sample_sizes = list(sample_sizes)
+    if not isinstance(sample_sizes, (list, tuple)):
+        raise TypeError(f"paddle.{api}: 'sample_sizes' must be a list or tuple of ints, but "
+                        f"received {type(sample_sizes).__name__}")
+    for i, k in enumerate(sample_sizes):
+        if isinstance(k, bool) or not isinstance(k, (int, np.integer)):
+            raise TypeError(f"paddle.{api}: 'sample_sizes' must be a list of ints, but entry "
+                            f"{i} is {type(k).__name__} {k!r}")
+    if not sample_sizes:
+        raise ValueError(f"paddle.{api}: 'sample_sizes' should not be empty")
+    return [int(k) for k in sample_sizes]
+
+
+def check_flag(api: str, arg: str, value) -> None:
+    """A flag handed to Paddle's argument parser: only a Python bool or None (False) passes
+    (TypeError)."""
+    if value is not None and not isinstance(value, bool):
+        raise TypeError(f"paddle.{api}: '{arg}' must be a bool, but received "
+                        f"{type(value).__name__} {value!r}")
+
+
 def _reindex_centers(head: torch.Tensor, rest: torch.Tensor
                      ) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
     """Paddle's numbering of ``graph_reindex``: the center nodes ``head`` keep their positions
@@ -83,7 +111,8 @@ def _reindex_static_shape(x, neighbors, count, *args, **kwargs) -> list:
 
 
 @defop(paddle_types=("graph_reindex", "reindex_graph", "pd_op.reindex_graph"), method=False,
-       differentiable=False, static_shape=_reindex_static_shape)
+       differentiable=False, static_shape=_reindex_static_shape,
+       tensor_args=("x", "neighbors", "count"))
 def incubate_graph_reindex(x, neighbors, count, value_buffer=None, index_buffer=None,
                            flag_buffer_hashtable=False, name=None):
     """Renumber a sampled subgraph from 0: the input nodes ``x`` first, then every new node of
@@ -202,7 +231,7 @@ def _sample_neighbors_static_shape(row, colptr, input_nodes, eids=None, perm_buf
 
 @defop(paddle_types=("graph_sample_neighbors", "pd_op.graph_sample_neighbors"), method=False,
        differentiable=False, static_shape=_sample_neighbors_static_shape,
-       static_shape_first="always")
+       static_shape_first="always", tensor_args=("row", "colptr", "input_nodes"))
 def incubate_graph_sample_neighbors(row, colptr, input_nodes, eids=None, perm_buffer=None,
                                     sample_size=-1, return_eids=False, flag_perm_buffer=False,
                                     name=None):
@@ -247,6 +276,7 @@ def incubate_graph_sample_neighbors(row, colptr, input_nodes, eids=None, perm_bu
         raise ValueError(f"paddle.{api}: 'perm_buffer' should not be None if "
                          "'flag_perm_buffer' is True")
     k = _sample_size(api, sample_size)
+    check_flag(api, "return_eids", return_eids)
     _kernel_key(api, "row", row)
     _check_csc(api, row, colptr, input_nodes)
     eid_v = _ids(api, "eids", eids, like=row) if return_eids else None
@@ -275,7 +305,8 @@ def _khop_static_shape(row, colptr, input_nodes, sample_sizes, sorted_eids=None,
 
 
 @defop(paddle_types=("graph_khop_sampler", "pd_op.graph_khop_sampler"), method=False,
-       differentiable=False, static_shape=_khop_static_shape, static_shape_first="always")
+       differentiable=False, static_shape=_khop_static_shape, static_shape_first="always",
+       tensor_args=("row", "colptr", "input_nodes"))
 def incubate_graph_khop_sampler(row, colptr, input_nodes, sample_sizes, sorted_eids=None,
                                 return_eids=False, name=None):
     """Multi-hop neighbour sampling with the sampled subgraph renumbered from 0.
@@ -289,7 +320,8 @@ def incubate_graph_khop_sampler(row, colptr, input_nodes, sample_sizes, sorted_e
         row (Tensor): source node of each edge, int32/int64, sorted by destination.
         colptr (Tensor): CSC column pointers, same dtype as ``row``.
         input_nodes (Tensor): the starting nodes, same dtype as ``row``.
-        sample_sizes (list|tuple): neighbours to sample per node, one entry per layer.
+        sample_sizes (list|tuple|int): neighbours to sample per node, one entry per layer (an
+            int: one layer).
         sorted_eids (Tensor, optional): edge ids in CSC order; needed when ``return_eids``.
         return_eids (bool, optional): also return the ids of the sampled edges. Default False.
         name (str, optional): unused, for Paddle compatibility.
@@ -314,9 +346,7 @@ def incubate_graph_khop_sampler(row, colptr, input_nodes, sample_sizes, sorted_e
     if return_eids and sorted_eids is None:
         raise ValueError(f"paddle.{api}: 'sorted_eids' should not be None if "
                          "'return_eids' is True")
-    if not isinstance(sample_sizes, (list, tuple)) or not sample_sizes:
-        raise ValueError(f"paddle.{api}: 'sample_sizes' must be a non-empty list of ints, "
-                         f"but received {sample_sizes!r}")
+    sample_sizes = _sample_sizes(api, sample_sizes)
     _kernel_key(api, "row", row)
     _check_csc(api, row, colptr, input_nodes)
     if row.numel() == 0 or input_nodes.numel() == 0:
@@ -328,7 +358,7 @@ def incubate_graph_khop_sampler(row, colptr, input_nodes, sample_sizes, sorted_e
     for i, k in enumerate(sample_sizes):
         if frontier.numel() == 0:
             break
-        edges, cnt = _sample(row_v, cp, frontier, int(k))
+        edges, cnt = _sample(row_v, cp, frontier, k)
         if i == 0 and edges.numel() == 0:
             raise ValueError(f"paddle.{api}: the input nodes should have at least one "
                              "neighbor, but none of them has any")

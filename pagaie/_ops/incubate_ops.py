@@ -24,6 +24,8 @@ _INDEX_DTYPES = (torch.int32, torch.int64)
 # the dtypes of Paddle's CPU kernels (its GPU kernels take all of the above)
 _SEND_CPU_DTYPES = F32_F64 | {torch.int32, torch.int64}
 _SEGMENT_CPU_DTYPES = _SEND_CPU_DTYPES | {torch.float16}
+# The segment ops take only Tensors (Paddle's argument parser refuses anything else).
+SEGMENT_TENSORS = ("data", "segment_ids")
 
 
 def _check_dtype(api: str, arg: str, t: torch.Tensor, allowed: tuple) -> None:
@@ -138,22 +140,26 @@ _SEGMENT_DOC = """Segment {what}: row ``i`` of the result is the {what} of the r
     """
 
 
-@defop(paddle_types=("segment_pool", "pd_op.segment_pool"), method=False)
+@defop(paddle_types=("segment_pool", "pd_op.segment_pool"), method=False,
+       tensor_args=SEGMENT_TENSORS)
 def incubate_segment_sum(data, segment_ids, name=None):
     return _segment("incubate.segment_sum", "sum", data, segment_ids)
 
 
-@defop(paddle_types=("segment_pool", "pd_op.segment_pool"), method=False)
+@defop(paddle_types=("segment_pool", "pd_op.segment_pool"), method=False,
+       tensor_args=SEGMENT_TENSORS)
 def incubate_segment_mean(data, segment_ids, name=None):
     return _segment("incubate.segment_mean", "mean", data, segment_ids)
 
 
-@defop(paddle_types=("segment_pool", "pd_op.segment_pool"), method=False)
+@defop(paddle_types=("segment_pool", "pd_op.segment_pool"), method=False,
+       tensor_args=SEGMENT_TENSORS)
 def incubate_segment_max(data, segment_ids, name=None):
     return _segment("incubate.segment_max", "max", data, segment_ids)
 
 
-@defop(paddle_types=("segment_pool", "pd_op.segment_pool"), method=False)
+@defop(paddle_types=("segment_pool", "pd_op.segment_pool"), method=False,
+       tensor_args=SEGMENT_TENSORS)
 def incubate_segment_min(data, segment_ids, name=None):
     return _segment("incubate.segment_min", "min", data, segment_ids)
 
@@ -173,20 +179,25 @@ document_segments("incubate", incubate_segment_sum, incubate_segment_mean, incub
 
 
 def _out_rows(out_size, default: int, api: str = "incubate.graph_send_recv") -> int:
+    """The rows of a send-and-receive op's output: ``out_size`` read as Paddle reads it (the
+    first value of a real tensor, or a Python or numpy number, truncated to an int; a bool is
+    refused), ``default`` when it is None or not positive."""
     if out_size is None:
         return default
     if isinstance(out_size, torch.Tensor):
-        if out_size.dtype not in _INDEX_DTYPES:
-            raise TypeError(f"paddle.{api}: 'out_size' must be an int32/int64 "
-                            f"tensor, but received {dtype_name(out_size)}")
+        if out_size.is_complex():
+            raise TypeError(f"paddle.{api}: 'out_size' must be a real tensor, but received "
+                            f"{dtype_name(out_size)}")
         out_size = out_size.reshape(-1)[0].item()
-    elif isinstance(out_size, bool) or not isinstance(out_size, int):
-        try:
-            out_size = int(out_size)  # numpy integers
-        except TypeError:
-            raise TypeError(f"paddle.{api}: 'out_size' must be an int or a "
-                            f"Tensor, but received {type(out_size).__name__}") from None
-    return default if out_size <= 0 else int(out_size)
+    elif isinstance(out_size, bool):
+        raise TypeError(f"paddle.{api}: 'out_size' must be an int or a Tensor, but received "
+                        f"bool")
+    try:
+        out_size = int(out_size)  # numpy numbers, floats
+    except TypeError:
+        raise TypeError(f"paddle.{api}: 'out_size' must be an int or a "
+                        f"Tensor, but received {type(out_size).__name__}") from None
+    return default if out_size <= 0 else out_size
 
 
 def send_recv_static_shape(x, *args, **kwargs) -> list:
@@ -196,7 +207,8 @@ def send_recv_static_shape(x, *args, **kwargs) -> list:
 
 
 @defop(amp="promote", paddle_types=("graph_send_recv",),
-       method=False, static_shape=send_recv_static_shape, static_shape_first="always")
+       method=False, static_shape=send_recv_static_shape, static_shape_first="always",
+       tensor_args=("x", "src_index", "dst_index"))
 def incubate_graph_send_recv(x, src_index, dst_index, pool_type="sum", out_size=None, name=None):
     """Message passing on a graph: gather the rows ``x[src_index]`` and reduce them into the
     rows ``dst_index`` of the output with ``pool_type`` (sum, mean, max or min).

@@ -116,7 +116,7 @@ def reindex_heter_graph(x, neighbors, count, value_buffer=None, index_buffer=Non
     """
     from pagaie import concat
     if not isinstance(neighbors, (list, tuple)) or not isinstance(count, (list, tuple)):
-        raise TypeError("paddle.geometric.reindex_heter_graph: 'neighbors' and 'count' must be "
+        raise ValueError("paddle.geometric.reindex_heter_graph: 'neighbors' and 'count' must be "
                         f"lists of Tensors, but received {type(neighbors).__name__} and "
                         f"{type(count).__name__}")
     return reindex_graph(x, concat(list(neighbors)), concat(list(count)), value_buffer,

@@ -43,6 +43,9 @@ def viterbi_decode(potentials, transition_params, lengths, include_bos_eos_tag=T
         if not isinstance(value, torch.Tensor):
             raise ValueError(f"paddle.text.viterbi_decode: '{arg}' must be a Tensor, but received "
                              f"{type(value).__name__}")
+    if include_bos_eos_tag is not None and not isinstance(include_bos_eos_tag, bool):
+        raise TypeError(f"paddle.text.viterbi_decode: 'include_bos_eos_tag' must be a bool, but "
+                        f"received {type(include_bos_eos_tag).__name__} {include_bos_eos_tag!r}")
     if potentials.dim() != 3:
         raise ValueError("paddle.text.viterbi_decode: 'potentials' must be 3-D [batch_size, seq_len, num_tags], "
                          f"but received shape {list(potentials.shape)}")

@@ -128,6 +128,7 @@ def save(filepath: str | Path | BinaryIO, src: Tensor, sample_rate: int, channel
         bits_per_sample (int, optional): 16 (or None, meaning 16). Default: 16.
 
     Raises:
+        AttributeError: ``src`` is not a Tensor.
         AssertionError: ``src`` is not 2-D.
         ValueError: ``bits_per_sample`` is not 16.
 

@@ -106,14 +106,12 @@ def load(filepath: str | Path | BinaryIO, frame_offset: int = 0, num_frames: int
     return waveform, sample_rate
 
 
-def _pcm16(src: Any) -> np.ndarray:
+def _pcm16(src: Tensor) -> np.ndarray:
     """16-bit samples of a waveform: floats in [-1, 1] scaled by 2**15 (truncated toward zero,
     clipped), integers clipped to the 16-bit range."""
-    if isinstance(src, Tensor):
-        if src.dtype in (pagaie.float16, pagaie.bfloat16):
-            src = src.astype("float32")
-        src = src.numpy()
-    a = np.asarray(src)
+    if src.dtype in (pagaie.float16, pagaie.bfloat16):
+        src = src.astype("float32")
+    a = src.numpy()
     if a.dtype.kind == "f":
         a = a.astype(np.float64) * 2 ** 15
     elif a.dtype.kind not in "iub":
@@ -134,6 +132,9 @@ def save(filepath: str | Path | BinaryIO, src: Tensor, sample_rate: int, channel
         >>> len(buf.getvalue())  # 44-byte header + 2 channels * 100 frames * 2 bytes
         444
     """
+    if not isinstance(src, Tensor):  # Paddle reads ``src.numpy()``: AttributeError
+        raise AttributeError(f"paddle.audio.save: 'src' must be a Tensor, but received "
+                             f"{type(src).__name__}")
     assert src.ndim == 2, f"Expected 2D tensor (paddle.audio.save: 'src' has {src.ndim} dimensions)"
     if bits_per_sample not in (None, 16):
         raise ValueError(f"Invalid bits_per_sample, only support 16 bit (paddle.audio.save: received "

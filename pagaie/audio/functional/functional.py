@@ -14,7 +14,10 @@ from __future__ import annotations
 import math
 from typing import Any, Union
 
+import numpy as np
+
 import pagaie
+from pagaie._core.registry import NoKernelError
 from pagaie._core.tensor import Tensor
 
 __all__ = ["hz_to_mel", "mel_to_hz", "mel_frequencies", "fft_frequencies", "compute_fbank_matrix",
@@ -161,11 +164,21 @@ def compute_fbank_matrix(sr: int, n_fft: int, n_mels: int = 64, f_min: float = 0
     Returns:
         Tensor: shape ``[n_mels, n_fft // 2 + 1]``.
 
+    Raises:
+        TypeError: ``n_mels`` is not an int.
+        ValueError: ``n_mels`` is negative.
+
     Examples:
         >>> import pagaie as paddle
         >>> paddle.audio.functional.compute_fbank_matrix(16000, 512, n_mels=40).shape
         paddle.Size([40, 257])
     """
+    if isinstance(n_mels, bool) or not isinstance(n_mels, (int, np.integer)):
+        raise TypeError(f"paddle.audio.functional.compute_fbank_matrix: 'n_mels' must be an int, "
+                        f"but received {type(n_mels).__name__} {n_mels!r}")
+    if n_mels < 0:
+        raise ValueError(f"paddle.audio.functional.compute_fbank_matrix: 'n_mels' must be "
+                         f"non-negative, but received {n_mels}")
     if f_max is None:
         f_max = float(sr) / 2
     fftfreqs = fft_frequencies(sr=sr, n_fft=n_fft, dtype=dtype)
@@ -199,6 +212,7 @@ def power_to_db(spect: Tensor, ref_value: float = 1.0, amin: float = 1e-10,
 
     Raises:
         ValueError: ``amin`` or ``ref_value`` not positive, or ``top_db`` negative.
+        RuntimeError: ``spect`` is complex.
 
     Examples:
         >>> import pagaie as paddle
@@ -215,6 +229,9 @@ def power_to_db(spect: Tensor, ref_value: float = 1.0, amin: float = 1e-10,
         raise ValueError(f"ref_value must be strictly positive (paddle.audio.functional.power_to_db: "
                          f"received ref_value={ref_value})")
     if isinstance(spect, Tensor):
+        if spect.is_complex():  # Paddle's CPU ``maximum`` has no complex kernel: NotFound
+            raise NoKernelError(f"paddle.audio.functional.power_to_db: 'spect' must be real, but "
+                                f"received {spect.dtype}")
         _float_tensor(spect, "power_to_db", "spect")
     log_spec = 10.0 * pagaie.log10(pagaie.maximum(spect, pagaie.full_like(spect, amin)))
     log_spec = log_spec - 10.0 * math.log10(max(ref_value, amin))
@@ -254,6 +271,7 @@ def create_dct(n_mfcc: int, n_mels: int, norm: str | None = "ortho", dtype: str 
     if norm is None:
         dct = dct * 2.0
     else:
-        scale = [math.sqrt(1.0 / n_mels)] + [math.sqrt(2.0 / n_mels)] * (n_mfcc - 1)
-        dct = dct * pagaie.to_tensor(scale[:n_mfcc], dtype=dtype).unsqueeze(1)
+        rows = k.shape[0]  # ceil(n_mfcc) for a float, as arange counts
+        scale = [math.sqrt(1.0 / n_mels)] + [math.sqrt(2.0 / n_mels)] * (rows - 1)
+        dct = dct * pagaie.to_tensor(scale[:rows], dtype=dtype).unsqueeze(1)
     return dct.T

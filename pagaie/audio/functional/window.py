@@ -232,6 +232,7 @@ def get_window(window: str | tuple, win_length: int, fftbins: bool = True,
 
     Raises:
         ValueError: unknown window, a missing parameter, a bad window type or length.
+        TypeError: a window parameter given as a string.
 
     Examples:
         >>> import pagaie as paddle
@@ -254,6 +255,10 @@ def get_window(window: str | tuple, win_length: int, fftbins: bool = True,
     if fn is None:
         raise ValueError(f"Unknown window type. ({_API}: received {name!r}; expected one of "
                          f"{sorted(_WINDOWS)})")
+    text = next((a for a in args if isinstance(a, (str, bytes))), None)
+    if text is not None:  # Paddle makes a tensor of each parameter: TypeError for text
+        raise TypeError(f"{_API}: the parameters of the {name!r} window must be numbers, but "
+                        f"received {text!r}")
     d = _float_dtype(dtype, _API)
     # Paddle builds the window from ops (linspace, arange...) whose CPU kernels take only
     # float32/float64: a half-precision window is its NotFound there
