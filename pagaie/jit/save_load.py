@@ -24,6 +24,7 @@ import inspect
 import json
 import os
 import types
+import warnings
 from typing import Any
 
 import torch
@@ -176,8 +177,11 @@ def save(layer: Any, path: str, input_spec: Any = None, **configs: Any) -> None:
             ``skip_prune_program`` (bool) and Paddle's other options (accepted).
 
     Raises:
-        ValueError: no input_spec and no call yet, a bad ``output_spec`` entry, or an input
-            the saved outputs do not use.
+        RuntimeError: ``paddle.jit.enable_to_static(False)`` is in effect.
+        TypeError: ``layer`` is no Layer or function, or ``input_spec`` no list or tuple.
+        ValueError: no input_spec and no call yet, an input_spec for a Layer with to_static
+            methods besides ``forward``, a bad ``output_spec`` entry, or an input the saved
+            outputs do not use.
 
     Examples:
         >>> import os, tempfile
@@ -190,6 +194,7 @@ def save(layer: Any, path: str, input_spec: Any = None, **configs: Any) -> None:
         >>> bool(paddle.allclose(loaded(x), net(x)))
         True
     """
+    _check_save_args(layer, input_spec)
     for k in configs:
         if k not in _CONFIGS:
             raise ValueError(f"paddle.jit.save: the additional config ({k}) of `paddle.jit.save` is "
@@ -221,6 +226,29 @@ def save(layer: Any, path: str, input_spec: Any = None, **configs: Any) -> None:
                 mspec = [InputSpec(v.shape, v.dtype, v.name) for v in method._last.inputs]
             if mspec is not None:
                 _save_program(method, f"{path}.{name}", list(mspec), configs)
+
+
+def _check_save_args(layer: Any, input_spec: Any) -> None:
+    """Paddle's checks of what ``jit.save`` is given, in its order."""
+    from pagaie.jit.api import _STATE
+    if not _STATE.enabled:
+        raise RuntimeError("paddle.jit.save: saving needs to_static, which "
+                           "paddle.jit.enable_to_static(False) turned off")
+    if not (isinstance(layer, (Layer, StaticFunction)) or inspect.isfunction(layer)):
+        raise TypeError(f"paddle.jit.save: the input must be a Layer or a function, but received "
+                        f"{type(layer).__name__}")
+    if not isinstance(layer, Layer):
+        warnings.warn("paddle.jit.save: saving a function; paddle.jit.load gives a TranslatedLayer "
+                      "that computes it")
+    if input_spec is None:
+        return
+    if isinstance(layer, Layer) and _other_static_methods(layer):
+        raise ValueError(f"paddle.jit.save: input_spec must be None when the Layer has to_static "
+                         f"methods other than forward ({sorted(_other_static_methods(layer))}), "
+                         f"but received {type(input_spec).__name__}")
+    if not isinstance(input_spec, (list, tuple)):
+        raise TypeError(f"paddle.jit.save: input_spec must be a list or tuple, but received "
+                        f"{type(input_spec).__name__}")
 
 
 def _other_static_methods(layer: Layer) -> dict:
@@ -544,7 +572,13 @@ def load(path: str, **configs: Any) -> TranslatedLayer:
 
     Args:
         path (str): the ``'dirname/file_prefix'`` given to ``save``.
-        **configs: ``model_filename`` / ``params_filename`` to read other file names.
+        **configs: ``model_filename`` / ``params_filename``: the file names in the directory
+            ``path`` (a model saved by ``static.save_inference_model``); ignored, with a warning,
+            when ``path`` is a saved file prefix.
+
+    Raises:
+        ValueError: an unknown config, no saved model at ``path``, both ``path.json`` and a
+            directory ``path``, or a corrupt file.
 
     Returns:
         TranslatedLayer: evaluation mode; call ``.train()`` to fine-tune.
@@ -562,8 +596,7 @@ def load(path: str, **configs: Any) -> TranslatedLayer:
         raise AssertionError("paddle.jit.load: loading works in dynamic graph mode only; call "
                              "paddle.disable_static() first")
     path = _check_path(path, "load")
-    model = configs.get("model_filename")
-    params = configs.get("params_filename")
+    model, params = _load_filenames(path, configs)
     model_path = os.path.join(path, model) if model else path + ".json"
     params_path = os.path.join(path, params) if params else path + ".pdiparams"
     if not model and not os.path.exists(model_path) and os.path.exists(path + ".pdmodel"):
@@ -602,6 +635,32 @@ def load(path: str, **configs: Any) -> TranslatedLayer:
                                                        persistable)
                     persistable.update(more)
     return TranslatedLayer(methods, persistable)
+
+
+def _load_filenames(path: str, configs: dict) -> tuple:
+    """``model_filename`` / ``params_filename`` of ``jit.load``'s configs, checked as Paddle
+    checks them: they name files in the directory ``path`` and are ignored (with a warning)
+    when ``path`` is a saved file prefix."""
+    for key, value in configs.items():
+        if key not in ("model_filename", "params_filename"):
+            raise ValueError(f"paddle.jit.load: the additional config ({key}) of `paddle.jit.load` "
+                             "is not supported")
+        if value is not None and not isinstance(value, str):
+            raise TypeError(f"paddle.jit.load: the config {key} must be a str, but received "
+                            f"{type(value).__name__}")
+        if value == "":
+            raise ValueError(f"paddle.jit.load: the config {key} is an empty string")
+    prefix = any(os.path.exists(path + suffix) for suffix in (".json", ".pdmodel"))
+    if prefix and os.path.isdir(path):
+        raise ValueError(f"paddle.jit.load: both the saved model {path!r}.json and the directory "
+                         f"{path!r} exist; make the path name one of them")
+    if not prefix:
+        return configs.get("model_filename"), configs.get("params_filename")
+    for key in ("model_filename", "params_filename"):
+        if configs.get(key) is not None:
+            warnings.warn(f"paddle.jit.load: {path!r} is a saved file prefix, so the {key} config "
+                          "does not take effect")
+    return None, None
 
 
 def _load_pagaie(raw: bytes, data: dict, model_path: str, params_path: str, shared: dict) -> tuple:
