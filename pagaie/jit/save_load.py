@@ -27,6 +27,7 @@ import types
 import warnings
 from typing import Any
 
+import numpy as np
 import torch
 
 from pagaie._core.parameter import Parameter
@@ -411,6 +412,10 @@ class TranslatedLayer(Layer):
     def _run_method(self, method_name: str, *inputs: Any) -> Any:
         holder = self._programs[method_name]
         feed_names = holder["feed_names"]
+        for x in inputs:
+            if not isinstance(x, (Tensor, np.ndarray)):
+                raise TypeError(f"paddle.jit.TranslatedLayer: the inputs of {method_name} must be "
+                                f"Tensors or numpy arrays, but received {type(x).__name__}")
         if len(inputs) != len(feed_names):
             raise ValueError(f"paddle.jit.TranslatedLayer: {method_name} takes {len(feed_names)} inputs "
                              f"({feed_names}), but received {len(inputs)}")
