@@ -175,11 +175,13 @@ def save(layer: Any, path: str, input_spec: Any = None, **configs: Any) -> None:
         input_spec (list[InputSpec|Tensor], optional): the inputs; defaults to the
             ``to_static`` input_spec, else the shapes of the last call.
         **configs: ``output_spec`` (list of output positions: the outputs to keep),
-            ``skip_prune_program`` (bool) and Paddle's other options (accepted).
+            ``skip_prune_program`` (bool), ``skip_forward`` (bool: leave out a forward that
+            ``to_static`` did not convert) and Paddle's other options (accepted).
 
     Raises:
         RuntimeError: ``paddle.jit.enable_to_static(False)`` is in effect.
-        TypeError: ``layer`` is no Layer or function, or ``input_spec`` no list or tuple.
+        TypeError: ``layer`` is no Layer or function, ``input_spec`` no list or tuple, or
+            ``output_spec`` no list.
         ValueError: no input_spec and no call yet, an input_spec for a Layer with to_static
             methods besides ``forward``, a bad ``output_spec`` entry, or an input the saved
             outputs do not use.
@@ -200,7 +202,17 @@ def save(layer: Any, path: str, input_spec: Any = None, **configs: Any) -> None:
         if k not in _CONFIGS:
             raise ValueError(f"paddle.jit.save: the additional config ({k}) of `paddle.jit.save` is "
                              "not supported")
+    output_spec = configs.get("output_spec")
+    if output_spec is not None and not isinstance(output_spec, list):
+        raise TypeError(f"paddle.jit.save: the config output_spec must be a list, but received "
+                        f"{type(output_spec).__name__}")
     path = _check_path(path, "save")
+    if configs.get("skip_forward") and isinstance(layer, Layer) \
+            and not isinstance(layer.__dict__.get("forward"), StaticFunction) \
+            and not isinstance(getattr(type(layer), "forward"), StaticFunction):
+        # as Paddle, skip_forward leaves out a forward that to_static did not convert
+        _save_other_methods(layer, path, configs)
+        return
     sf = _static_function(layer, "save")
     spec = list(input_spec) if input_spec is not None else sf.input_spec
     if input_spec is not None and sf.input_spec is not None:  # the decorator's spec wins
@@ -218,15 +230,19 @@ def save(layer: Any, path: str, input_spec: Any = None, **configs: Any) -> None:
         spec = [InputSpec(v.shape, v.dtype, v.name) for v in last.inputs]
     _save_program(_with_outer_hooks(sf), path, spec, configs)
     if isinstance(layer, Layer):
-        # as Paddle, the Layer's other to_static methods are saved as ``<path>.<method>.json``
-        for name, attr in sorted(_other_static_methods(layer).items()):
-            method = attr.__get__(layer, type(layer))
-            mspec = method.input_spec
-            if mspec is None and method._last is not None:
-                from pagaie.static.input_spec import InputSpec
-                mspec = [InputSpec(v.shape, v.dtype, v.name) for v in method._last.inputs]
-            if mspec is not None:
-                _save_program(method, f"{path}.{name}", list(mspec), configs)
+        _save_other_methods(layer, path, configs)
+
+
+def _save_other_methods(layer: Layer, path: str, configs: dict) -> None:
+    """As Paddle, the Layer's to_static methods other than forward go to ``<path>.<method>``."""
+    for name, attr in sorted(_other_static_methods(layer).items()):
+        method = attr.__get__(layer, type(layer))
+        mspec = method.input_spec
+        if mspec is None and method._last is not None:
+            from pagaie.static.input_spec import InputSpec
+            mspec = [InputSpec(v.shape, v.dtype, v.name) for v in method._last.inputs]
+        if mspec is not None:
+            _save_program(method, f"{path}.{name}", list(mspec), configs)
 
 
 def _check_save_args(layer: Any, input_spec: Any) -> None:

@@ -1,0 +1,195 @@
+"""Session-26 sweep of ``paddle.jit`` against real Paddle 3.3.1: ``jit.save`` / ``jit.load``
+argument checks and configs, TranslatedLayer inputs, and prints / asserts inside tensor
+branches and loops of ``to_static`` functions.
+
+PYTEST_DONT_REWRITE: Paddle's default mode translates bytecode.
+"""
+from __future__ import annotations
+
+import os
+import warnings
+
+import numpy as np
+import pytest
+
+import pagaie
+from tests.reference import assert_same, both, same_exception
+
+paddle = pytest.importorskip("paddle")
+
+
+def _spec(fw, shape=(None, 4)):
+    return [fw.static.InputSpec(list(shape), "float32")]
+
+
+def _net(fw, other: bool = False):
+    class Net(fw.nn.Layer):
+        def __init__(self):
+            super().__init__()
+            self.fc = fw.nn.Linear(4, 3)
+
+        def forward(self, x):
+            return self.fc(x)
+
+    class WithOther(Net):
+        @fw.jit.to_static(input_spec=_spec(fw))
+        def other(self, x):
+            return self.fc(x) * 2
+
+    return WithOther() if other else Net()
+
+
+def _double(x):
+    return x * 2
+
+
+def _files(path):
+    d, base = os.path.split(path)
+    return sorted(f for f in os.listdir(d) if f.startswith(base + "."))
+
+
+# ---- jit.save: what it refuses ---------------------------------------------------------------
+def test_save_refuses_while_to_static_is_off(tmp_path):
+    def f(fw):
+        fw.jit.enable_to_static(False)
+        try:
+            fw.jit.save(_net(fw), str(tmp_path / fw.__name__ / "m"), _spec(fw))
+        finally:
+            fw.jit.enable_to_static(True)
+    same_exception(f)
+
+
+class _Callable:
+    def __call__(self, x):
+        return x + 1
+
+
+@pytest.mark.parametrize("what", ["bound_method", "callable_object"])
+def test_save_refuses_what_is_no_layer_or_function(tmp_path, what):
+    def f(fw):
+        target = _net(fw).forward if what == "bound_method" else _Callable()
+        fw.jit.save(target, str(tmp_path / fw.__name__ / "m"), _spec(fw))
+    same_exception(f)
+
+
+def test_save_refuses_input_spec_with_other_static_methods(tmp_path):
+    same_exception(lambda fw: fw.jit.save(_net(fw, other=True), str(tmp_path / fw.__name__ / "m"),
+                                          _spec(fw)))
+
+
+@pytest.mark.parametrize("bad", ["input_spec", "output_spec"])
+def test_save_spec_must_be_a_list(tmp_path, bad):
+    def f(fw):
+        spec = fw.static.InputSpec([None, 4], "float32")
+        if bad == "input_spec":
+            fw.jit.save(_net(fw), str(tmp_path / fw.__name__ / "m"), spec)
+        else:
+            fw.jit.save(_net(fw), str(tmp_path / fw.__name__ / "m"), [spec], output_spec=0)
+    same_exception(f)
+
+
+def test_save_warns_for_a_function(tmp_path):
+    def f(fw):
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            fw.jit.save(fw.jit.to_static(_double, input_spec=_spec(fw), full_graph=True),
+                        str(tmp_path / fw.__name__ / "f"))
+        return any(issubclass(w.category, UserWarning) and "function" in str(w.message)
+                   for w in caught)
+    assert_same(*both(f))
+
+
+def test_save_skip_forward(tmp_path):
+    """skip_forward leaves out a forward that to_static did not convert; the Layer's other
+    to_static methods are still saved."""
+    def f(fw):
+        plain, other = str(tmp_path / fw.__name__ / "p"), str(tmp_path / fw.__name__ / "o")
+        fw.jit.save(_net(fw), plain, _spec(fw), skip_forward=True)
+        os.makedirs(os.path.dirname(plain), exist_ok=True)
+        fw.jit.save(_net(fw, other=True), other, skip_forward=True)
+        return _files(plain), _files(other)
+    ours, theirs = both(f)
+    assert ours == theirs
+    assert ours[0] == [] and "o.other.json" in ours[1]
+
+
+# ---- jit.load: configs and the TranslatedLayer's inputs -------------------------------------
+def test_load_refuses_unknown_config(tmp_path):
+    def f(fw):
+        path = str(tmp_path / fw.__name__ / "m")
+        fw.jit.save(_net(fw), path, _spec(fw))
+        fw.jit.load(path, bogus=1)
+    same_exception(f)
+
+
+def test_load_ignores_file_names_for_a_saved_prefix(tmp_path):
+    def f(fw):
+        path = str(tmp_path / fw.__name__ / "m")
+        fw.jit.save(_net(fw), path, _spec(fw))
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            loaded = fw.jit.load(path, model_filename="m.json", params_filename="m.pdiparams")
+        n = sum(issubclass(w.category, UserWarning) and "filename" in str(w.message) for w in caught)
+        return n, list(loaded(fw.ones([2, 4])).shape)
+    assert_same(*both(f))
+
+
+@pytest.mark.parametrize("bad", [[[1.0, 2.0, 3.0, 4.0]], 1.0])
+def test_translated_layer_refuses_inputs_that_are_no_tensors(tmp_path, bad):
+    def f(fw):
+        path = str(tmp_path / fw.__name__ / "m")
+        fw.jit.save(_net(fw), path, _spec(fw))
+        fw.jit.load(path)(bad)
+    same_exception(f)
+
+
+# ---- prints and asserts inside tensor branches and loops ------------------------------------
+def _print_in_branch(fw):
+    def f(x):
+        y = x * 2
+        if y.sum() > 0:
+            print("positive", y)
+        else:
+            print("not positive")
+        return y
+    return f
+
+
+def _print_in_loop(fw):
+    def f(x):
+        i = fw.zeros([1])
+        while i < 2:
+            print("step")
+            i = i + 1
+        return x
+    return f
+
+
+@pytest.mark.parametrize("make", [_print_in_branch, _print_in_loop])
+def test_print_in_tensor_control_flow_runs_each_call(capsys, make):
+    """A branch or loop body whose only effect is a print still runs (default mode)."""
+    outs = []
+    for fw in (paddle, pagaie):
+        sf = fw.jit.to_static(make(fw))
+        capsys.readouterr()
+        for v in ([1.0, 2.0], [-1.0, -2.0]):
+            sf(fw.to_tensor(v))
+        outs.append(capsys.readouterr().out)
+    assert outs[1] == outs[0]
+    assert outs[0]
+
+
+@pytest.mark.parametrize("full_graph", [False, True])
+@pytest.mark.parametrize("value", [[1.0, 2.0], [-1.0, 5.0], [-3.0, -1.0]])
+def test_assert_in_tensor_branch(full_graph, value):
+    def f(fw):
+        @fw.jit.to_static(full_graph=full_graph)
+        def g(x):
+            if x.sum() > 0:
+                assert x.min() > 0, "negative element"
+            return x + 1
+        return g(fw.to_tensor(value))
+    if value == [-1.0, 5.0]:
+        same_exception(f)
+    else:
+        assert_same(*both(f))
