@@ -193,3 +193,31 @@ def test_assert_in_tensor_branch(full_graph, value):
         same_exception(f)
     else:
         assert_same(*both(f))
+
+
+# ---- the default mode reads a tensor's data silently ----------------------------------------
+def _reads_numpy(x):
+    return x + x.numpy().sum()
+
+
+def _reads_item(x):
+    return x * x.sum().item()
+
+
+def _reads_float(x):
+    return x + float(x.sum())
+
+
+def _reads_bool(x):
+    return x + 1 if bool(x.sum() > 0) else x - 1
+
+
+@pytest.mark.parametrize("fn", [_reads_numpy, _reads_item, _reads_float, _reads_bool])
+def test_default_mode_data_reads_warn_nothing(fn):
+    """Paddle's default mode runs these eagerly without a warning; so does pagaie."""
+    def f(fw):
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            out = fw.jit.to_static(fn)(fw.to_tensor([1.0, 2.0]))
+        return out, [str(w.message) for w in caught if "to_static" in str(w.message)]
+    assert_same(*both(f))

@@ -751,7 +751,8 @@ class StaticFunction:
             file, line = code.co_filename, code.co_firstlineno
         name = self.dygraph_function.__qualname__
         reason = _reason(exc)
-        if not warn or isinstance(exc, ast_runtime.SideEffect):  # no warning: Paddle runs it
+        if not warn or isinstance(exc, ast_runtime.SideEffect) or getattr(exc, "graph_break", False):
+            # no warning: Paddle's default mode runs it (a side effect, a value's data read)
             return _Fallback(reason, exc)
         warnings.warn(f"paddle.jit.to_static: {name} cannot be converted to a static graph "
                       f"({reason}) at {file}:{line}; it runs in dynamic (eager) mode instead",
