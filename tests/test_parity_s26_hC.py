@@ -221,3 +221,26 @@ def test_default_mode_data_reads_warn_nothing(fn):
             out = fw.jit.to_static(fn)(fw.to_tensor([1.0, 2.0]))
         return out, [str(w.message) for w in caught if "to_static" in str(w.message)]
     assert_same(*both(f))
+
+
+def test_property_methods_are_no_saved_programs(tmp_path):
+    def f(fw):
+        class Net(fw.nn.Layer):
+            def __init__(self):
+                super().__init__()
+                self.fc = fw.nn.Linear(2, 2)
+
+            @fw.jit.to_static(input_spec=[fw.static.InputSpec([None, 2])])
+            def forward(self, x):
+                return self.fc(x)
+
+            @fw.jit.to_static(property=True)
+            def scale(self):
+                return 3.5
+
+        net = Net()
+        path = str(tmp_path / fw.__name__ / "m")
+        value = net.scale()
+        fw.jit.save(net, path)
+        return value, Net.__dict__["scale"].is_property, Net.__dict__["forward"].is_property, _files(path)
+    assert_same(*both(f))

@@ -466,6 +466,12 @@ class StaticFunction:
     def input_spec(self) -> list | None:
         return self._input_spec
 
+    @property
+    def is_property(self) -> bool:
+        """Whether ``to_static(property=True)`` marked the method: a value, not a program, which
+        ``jit.save`` does not save as a program."""
+        return bool(self._kwargs.get("property", False))
+
     def _switch_mode(self, training: bool) -> None:
         from pagaie.nn import Layer
         inst = self._instance

@@ -237,6 +237,8 @@ def _save_other_methods(layer: Layer, path: str, configs: dict) -> None:
     """As Paddle, the Layer's to_static methods other than forward go to ``<path>.<method>``."""
     for name, attr in sorted(_other_static_methods(layer).items()):
         method = attr.__get__(layer, type(layer))
+        if method.is_property:  # (a value: Paddle keeps it only in combine_params' .meta file)
+            continue
         mspec = method.input_spec
         if mspec is None and method._last is not None:
             from pagaie.static.input_spec import InputSpec
