@@ -244,3 +244,18 @@ def test_property_methods_are_no_saved_programs(tmp_path):
         fw.jit.save(net, path)
         return value, Net.__dict__["scale"].is_property, Net.__dict__["forward"].is_property, _files(path)
     assert_same(*both(f))
+
+
+# ---- logging switches ------------------------------------------------------------------------
+@pytest.mark.parametrize("api", ["set_verbosity", "set_code_level"])
+@pytest.mark.parametrize("args", [(None,), (0, None), (0, 1), (0, "yes"), ("1",)])
+def test_logging_switch_arguments(api, args):
+    def f(fw):
+        try:
+            return getattr(fw.jit, api)(*args)
+        finally:
+            getattr(fw.jit, api)(0)
+    if args in ((0, 1), (0, "yes"), ("1",)):
+        same_exception(f)
+    else:
+        assert_same(*both(f))

@@ -133,6 +133,24 @@ def ignore_module(modules: list) -> None:
             ast_runtime.IGNORED_MODULES.append(m)
 
 
+def _log_level(level: Any, api: str, env: str) -> int:
+    # Paddle takes an int, or None: the level its environment variable sets
+    if level is None:
+        return int(os.environ.get(env, "0") or 0)
+    if not isinstance(level, int):
+        raise TypeError(f"paddle.jit.{api}: level must be an int, but received "
+                        f"{type(level).__name__}")
+    return level
+
+
+def _echo_flag(also_to_stdout: Any, api: str) -> bool:
+    # (Paddle asserts the flag's type)
+    if not isinstance(also_to_stdout, (bool, type(None))):
+        raise AssertionError(f"paddle.jit.{api}: also_to_stdout must be a bool, but received "
+                             f"{type(also_to_stdout).__name__}")
+    return bool(also_to_stdout)
+
+
 def set_code_level(level: int = 100, also_to_stdout: bool = False) -> None:
     """Log the converted source of functions (``level > 0``) when they are traced.
 
@@ -144,11 +162,8 @@ def set_code_level(level: int = 100, also_to_stdout: bool = False) -> None:
         >>> import pagaie as paddle
         >>> paddle.jit.set_code_level(0)
     """
-    if not isinstance(level, int):
-        raise TypeError(f"paddle.jit.set_code_level: level must be an int, but received "
-                        f"{type(level).__name__}")
-    _STATE.code_level = level
-    _STATE.code_to_stdout = bool(also_to_stdout)
+    _STATE.code_level = _log_level(level, "set_code_level", "TRANSLATOR_CODE_LEVEL")
+    _STATE.code_to_stdout = _echo_flag(also_to_stdout, "set_code_level")
 
 
 def set_verbosity(level: int = 0, also_to_stdout: bool = False) -> None:
@@ -162,11 +177,8 @@ def set_verbosity(level: int = 0, also_to_stdout: bool = False) -> None:
         >>> import pagaie as paddle
         >>> paddle.jit.set_verbosity(0)
     """
-    if not isinstance(level, int):
-        raise TypeError(f"paddle.jit.set_verbosity: level must be an int, but received "
-                        f"{type(level).__name__}")
-    _STATE.verbosity = level
-    _STATE.verbosity_to_stdout = bool(also_to_stdout)
+    _STATE.verbosity = _log_level(level, "set_verbosity", "TRANSLATOR_VERBOSITY")
+    _STATE.verbosity_to_stdout = _echo_flag(also_to_stdout, "set_verbosity")
 
 
 def _say(level: int, msg: str) -> None:
