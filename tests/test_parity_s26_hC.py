@@ -259,3 +259,8 @@ def test_logging_switch_arguments(api, args):
         same_exception(f)
     else:
         assert_same(*both(f))
+
+
+@pytest.mark.parametrize("wrap", [staticmethod, classmethod])
+def test_to_static_refuses_method_descriptors(wrap):
+    same_exception(lambda fw: fw.jit.to_static(wrap(_double)))

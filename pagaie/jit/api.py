@@ -429,7 +429,7 @@ class StaticFunction:
             _check_layer_method(instance)
         if isinstance(function, StaticFunction):
             function = function.dygraph_function
-        if not callable(function):
+        if not callable(function) or isinstance(function, (staticmethod, classmethod)):
             raise TypeError(f"paddle.jit.to_static: expected a function or Layer, but received "
                             f"{type(function).__name__}")
         if input_spec is not None and not isinstance(input_spec, (list, tuple)):
