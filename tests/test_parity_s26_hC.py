@@ -264,3 +264,17 @@ def test_logging_switch_arguments(api, args):
 @pytest.mark.parametrize("wrap", [staticmethod, classmethod])
 def test_to_static_refuses_method_descriptors(wrap):
     same_exception(lambda fw: fw.jit.to_static(wrap(_double)))
+
+
+def test_save_keeps_the_type_of_the_functions_error(tmp_path):
+    """A forward that fails on what input_spec gives it: jit.save raises that error's type."""
+    def f(fw):
+        class Scale(fw.nn.Layer):
+            def forward(self, x, k=2):
+                return x * k
+
+        fw.jit.save(Scale(), str(tmp_path / fw.__name__ / "m"),
+                    [fw.static.InputSpec([None, 2], "float32", "x"), "k"])
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        same_exception(f)

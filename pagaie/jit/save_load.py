@@ -125,8 +125,13 @@ def _trace_mode(sf: StaticFunction, spec: list, training: bool | None) -> Concre
         if isinstance(exc, ast_runtime.Unconvertible):
             raise exc  # an error Paddle's converter raises too, as it is
         reason = getattr(entry, "reason", "no program")
-        raise ValueError(f"paddle.jit.save: {sf.dygraph_function.__qualname__} cannot be converted to "
-                         f"a static program ({reason})")
+        msg = (f"paddle.jit.save: {sf.dygraph_function.__qualname__} cannot be converted to a static "
+               f"program ({reason})")
+        # an error of the function itself keeps its type, as Paddle's conversion raises it;
+        # what only the converter cannot do is a ValueError
+        kind = type(exc) if isinstance(exc, Exception) and type(exc).__module__ == "builtins" \
+            else ValueError
+        raise kind(msg) from exc
     return entry
 
 
