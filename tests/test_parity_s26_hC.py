@@ -278,3 +278,14 @@ def test_save_keeps_the_type_of_the_functions_error(tmp_path):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         same_exception(f)
+
+
+@pytest.mark.parametrize("full_graph", [False, True])
+def test_input_spec_in_the_default_mode_warns(full_graph):
+    def f(fw):
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            out = fw.jit.to_static(_double, input_spec=_spec(fw, (None,)),
+                                   full_graph=full_graph)(fw.ones([2]))
+        return out, sum("input_spec" in str(w.message) for w in caught)
+    assert_same(*both(f))

@@ -955,6 +955,11 @@ def to_static(function: Any = None, input_spec: Any = None, build_strategy: Any 
 
     def decorate(fn: Any) -> Any:
         from pagaie.nn import Layer
+        if input_spec is not None and not kwargs.get("full_graph"):
+            # as Paddle: its default mode traces what each call gets (jit.save uses the spec)
+            warnings.warn("paddle.jit.to_static: full_graph=False does not support input_spec; calls "
+                          "behave as without it. Set full_graph=True to assign an input spec.",
+                          UserWarning, stacklevel=3)
         if isinstance(fn, Layer):
             fwd = fn.__dict__.get("forward")
             base = fwd.dygraph_function if isinstance(fwd, StaticFunction) else \
