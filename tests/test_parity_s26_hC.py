@@ -289,3 +289,21 @@ def test_input_spec_in_the_default_mode_warns(full_graph):
                                    full_graph=full_graph)(fw.ones([2]))
         return out, sum("input_spec" in str(w.message) for w in caught)
     assert_same(*both(f))
+
+
+def test_save_converts_as_full_graph_whatever_the_mode(tmp_path, capsys):
+    """jit.save converts in Paddle's AST mode: a print runs once, on the symbolic values, and
+    a shape reads as a list."""
+    outs = []
+    for fw in (paddle, pagaie):
+        class Net(fw.nn.Layer):
+            def forward(self, x):
+                print("forward", x.sum(), type(x.shape).__name__)
+                return x * 2
+
+        capsys.readouterr()
+        fw.jit.save(fw.jit.to_static(Net()), str(tmp_path / fw.__name__ / "m"),
+                    [fw.static.InputSpec([None, 2], "float32", "x")])
+        outs.append(capsys.readouterr().out)
+    assert outs[1] == outs[0]
+    assert "list" in outs[0]

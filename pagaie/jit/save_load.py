@@ -109,7 +109,14 @@ def _with_outer_hooks(sf: StaticFunction) -> StaticFunction:
 
 def _trace_mode(sf: StaticFunction, spec: list, training: bool | None) -> ConcreteProgram:
     """The program of ``sf`` traced with every sublayer in ``training`` mode (None: the
-    modes they are in)."""
+    modes they are in), with ``full_graph=True``: Paddle converts what it saves in its AST
+    mode, whatever mode ``to_static`` was given (a ``print`` runs once, on the symbolic values)."""
+    if not sf._kwargs.get("full_graph"):
+        plain = sf
+        sf = StaticFunction(plain.dygraph_function, plain.input_spec, plain._build_strategy,
+                            plain._backend, instance=plain._instance,
+                            **{**plain._kwargs, "full_graph": True})
+        sf._training = plain._training
     inst = sf._instance
     flags = [(layer, layer.training) for layer in inst.sublayers(include_self=True)] \
         if isinstance(inst, Layer) and training is not None else []
