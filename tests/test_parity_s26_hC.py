@@ -307,3 +307,16 @@ def test_save_converts_as_full_graph_whatever_the_mode(tmp_path, capsys):
         outs.append(capsys.readouterr().out)
     assert outs[1] == outs[0]
     assert "list" in outs[0]
+
+
+@pytest.mark.parametrize("configs", [{"model_filename": 3}, {"params_filename": ""}, "both"])
+def test_load_checks_file_names_and_the_path(tmp_path, configs):
+    def f(fw):
+        path = str(tmp_path / fw.__name__ / "m")
+        fw.jit.save(_net(fw), path, _spec(fw))
+        if configs == "both":
+            os.makedirs(path)
+            fw.jit.load(path)
+        else:
+            fw.jit.load(os.path.dirname(path), **configs)
+    same_exception(f)
