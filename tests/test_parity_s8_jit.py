@@ -100,7 +100,7 @@ def test_failed_trace_gives_the_layer_its_tensors_back():
         return out, net.count
 
     (ours, warned), theirs = _quiet(run, pagaie), run(paddle_ref())
-    assert len(warned) == 1  # ran eagerly (Paddle's SOT breaks the graph silently)
+    assert not warned  # ran eagerly, silently (as Paddle's SOT breaks the graph)
     assert_same(ours, theirs)
 
 
@@ -189,13 +189,12 @@ def test_python_casts_of_symbolic_tensors_with_full_graph(fn, sign):
     assert ours.stop_gradient == theirs.stop_gradient
 
 
-def test_python_casts_in_the_default_mode_run_eagerly_with_a_clean_warning():
+def test_python_casts_in_the_default_mode_run_eagerly_without_a_warning():
     ref = paddle_ref()
     theirs = ref.jit.to_static(float_of_sum)(ref.to_tensor(X))
     ours, warned = _quiet(pagaie.jit.to_static(float_of_sum), pagaie.to_tensor(X))
     assert_same(ours, theirs)
-    assert len(warned) == 1 and "test_parity_s8_jit.py" in warned[0]
-    assert "meta" not in warned[0] and "torch" not in warned[0]  # torch's message leaked before
+    assert not warned  # as Paddle's SOT breaks the graph silently
 
 
 def sqrt_of_sum(x):
@@ -206,6 +205,10 @@ def test_fallback_warning_names_the_user_line_without_torch_wording():
     ref = paddle_ref()
     theirs = ref.jit.to_static(sqrt_of_sum)(ref.to_tensor(X))
     ours, warned = _quiet(pagaie.jit.to_static(sqrt_of_sum), pagaie.to_tensor(X))
+    assert_same(ours, theirs)
+    assert not warned  # the default mode reads the value silently, as Paddle's SOT
+    # with full_graph=True the fallback warns: the user's line, no torch wording
+    ours, warned = _quiet(pagaie.jit.to_static(sqrt_of_sum, full_graph=True), pagaie.to_tensor(X))
     assert_same(ours, theirs)
     assert len(warned) == 1
     assert "test_parity_s8_jit.py" in warned[0] and "site-packages" not in warned[0]

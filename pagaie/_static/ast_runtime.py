@@ -102,6 +102,15 @@ def note_side_effect(obj: Any, attr: str | None) -> None:
 _TRACE = _TraceState()
 
 
+def graph_break(exc: Exception) -> Exception:
+    """``exc`` (a symbolic value's data was asked for: ``numpy()``, ``item()``, ``float()``,
+    ``bool()``) marked, in a default-mode call's trace, as what Paddle's bytecode mode runs
+    eagerly without a word: that call then runs eagerly without a warning."""
+    if _TRACE.active and _TRACE.side_effects:
+        exc.graph_break = True  # type: ignore[attr-defined]
+    return exc
+
+
 @contextlib.contextmanager
 def tracing(full_graph: bool = False, side_effects: bool = False) -> Iterator[None]:
     """While a ``to_static`` function is traced: ``full_graph`` picks how ``print`` and
@@ -591,7 +600,8 @@ def convert_print(*args: Any, sep: str | None = " ", end: str | None = "\n", fil
     symbolic = any(isinstance(a, Value) for a in args)
     if not _TRACE.full_graph and (symbolic or (_TRACE.active and _cf.current_recorder() is not None)):
         if file is not None:
-            raise Dy2StaticError("print(..., file=...) in a converted function is not converted")
+            raise graph_break(Dy2StaticError("print(..., file=...) in a converted function is not "
+                                             "converted"))
         block = _recorder().block
         values = [_value(a, block) for a in args if isinstance(a, Tensor)]
         parts = [None if isinstance(a, Tensor) else str(a) for a in args]
@@ -623,7 +633,7 @@ def convert_var_dtype(x: Any, kind: str) -> Any:
     if not isinstance(x, Value):
         return getattr(builtins, kind)(x)
     if not _TRACE.full_graph:
-        raise Dy2StaticError(f"{kind}() of a symbolic tensor needs its value")
+        raise graph_break(Dy2StaticError(f"{kind}() of a symbolic tensor needs its value"))
     return _pg().cast(x, _CASTS[kind])
 
 

@@ -306,7 +306,8 @@ def _run_optimizer_step(op: Operator, args: list, kwargs: dict, plan: "Plan") ->
 def _side_effect(op: Operator) -> bool:
     runner = GRAPH_OPS.get(op.type)
     if runner is not None:
-        return runner.side_effect
+        # a branch or loop body that prints, asserts or writes makes its op an effect too
+        return runner.side_effect or any(_side_effect(o) for b in op.blocks() for o in b.ops)
     # A call that re-defines a persistable value (in-place update of a parameter), or one
     # that writes into its arguments (batch norm statistics, a fake quantizer's scale).
     from pagaie._static.passes.engine import mutates

@@ -296,19 +296,21 @@ class Value(ValueUses, Tensor):
 
     def numpy(self):  # type: ignore[override]
         # AssertionError, as Paddle raises for numpy()/tolist() in static mode
-        raise AssertionError(f"paddle.static: Value {self.name!r} is symbolic and has no data; "
-                             "fetch it with Executor.run(program, feed=..., fetch_list=[...]), or "
-                             "call numpy() in dynamic mode")
+        from pagaie._static.ast_runtime import graph_break
+        raise graph_break(AssertionError(
+            f"paddle.static: Value {self.name!r} is symbolic and has no data; fetch it with "
+            "Executor.run(program, feed=..., fetch_list=[...]), or call numpy() in dynamic mode"))
 
     def item(self, *args: int) -> "Value":  # type: ignore[override]
         """The element of a one-element Value (the Value itself) or the element at ``args``
         (a flat offset, or one index per axis) as a 0-D Value, as Paddle's program Values
         give it: the program goes on with a tensor where eager code gets a Python number."""
-        from pagaie._static.ast_runtime import _TRACE
+        from pagaie._static.ast_runtime import _TRACE, graph_break
         if _TRACE.active and not _TRACE.full_graph:
             # to_static's default mode: the Python number of eager code (the call runs eagerly)
-            raise ValueError(f"paddle.static: Value {self.name!r} is symbolic and has no data; "
-                             "fetch it with Executor.run(program, feed=..., fetch_list=[...])")
+            raise graph_break(ValueError(f"paddle.static: Value {self.name!r} is symbolic and has "
+                                         "no data; fetch it with Executor.run(program, feed=..., "
+                                         "fetch_list=[...])"))
         dims = self._known_dims()
         if -1 in dims and len(dims) > 1:   # (Paddle multiplies the sizes as Python ints)
             self._no_scalar("int")
@@ -342,15 +344,18 @@ class Value(ValueUses, Tensor):
         self.numpy()
 
     def __bool__(self) -> bool:
-        raise TypeError(f"paddle.static: the truth value of symbolic Value {self.name!r} is unknown "
-                        "while the program is being built; use paddle.static.nn.cond for "
-                        "data-dependent branches")
+        from pagaie._static.ast_runtime import graph_break
+        raise graph_break(TypeError(f"paddle.static: the truth value of symbolic Value {self.name!r} "
+                                    "is unknown while the program is being built; use "
+                                    "paddle.static.nn.cond for data-dependent branches"))
 
     def _no_scalar(self, kind: str) -> Any:
         # TypeError for any shape, as Paddle's symbolic values (never torch's meta-tensor error)
-        raise TypeError(f"paddle.static: {kind}() of symbolic Value {self.name!r} is unknown while "
-                        f"the program is being built (shape {list(self.shape)}); fetch it with "
-                        "Executor.run, or use paddle ops on it")
+        from pagaie._static.ast_runtime import graph_break
+        raise graph_break(TypeError(f"paddle.static: {kind}() of symbolic Value {self.name!r} is "
+                                    f"unknown while the program is being built (shape "
+                                    f"{list(self.shape)}); fetch it with Executor.run, or use "
+                                    "paddle ops on it"))
 
     def __float__(self) -> float:  # type: ignore[override]
         return self._no_scalar("float")

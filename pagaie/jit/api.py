@@ -133,6 +133,24 @@ def ignore_module(modules: list) -> None:
             ast_runtime.IGNORED_MODULES.append(m)
 
 
+def _log_level(level: Any, api: str, env: str) -> int:
+    # Paddle takes an int, or None: the level its environment variable sets
+    if level is None:
+        return int(os.environ.get(env, "0") or 0)
+    if not isinstance(level, int):
+        raise TypeError(f"paddle.jit.{api}: level must be an int, but received "
+                        f"{type(level).__name__}")
+    return level
+
+
+def _echo_flag(also_to_stdout: Any, api: str) -> bool:
+    # (Paddle asserts the flag's type)
+    if not isinstance(also_to_stdout, (bool, type(None))):
+        raise AssertionError(f"paddle.jit.{api}: also_to_stdout must be a bool, but received "
+                             f"{type(also_to_stdout).__name__}")
+    return bool(also_to_stdout)
+
+
 def set_code_level(level: int = 100, also_to_stdout: bool = False) -> None:
     """Log the converted source of functions (``level > 0``) when they are traced.
 
@@ -144,11 +162,8 @@ def set_code_level(level: int = 100, also_to_stdout: bool = False) -> None:
         >>> import pagaie as paddle
         >>> paddle.jit.set_code_level(0)
     """
-    if not isinstance(level, int):
-        raise TypeError(f"paddle.jit.set_code_level: level must be an int, but received "
-                        f"{type(level).__name__}")
-    _STATE.code_level = level
-    _STATE.code_to_stdout = bool(also_to_stdout)
+    _STATE.code_level = _log_level(level, "set_code_level", "TRANSLATOR_CODE_LEVEL")
+    _STATE.code_to_stdout = _echo_flag(also_to_stdout, "set_code_level")
 
 
 def set_verbosity(level: int = 0, also_to_stdout: bool = False) -> None:
@@ -162,11 +177,8 @@ def set_verbosity(level: int = 0, also_to_stdout: bool = False) -> None:
         >>> import pagaie as paddle
         >>> paddle.jit.set_verbosity(0)
     """
-    if not isinstance(level, int):
-        raise TypeError(f"paddle.jit.set_verbosity: level must be an int, but received "
-                        f"{type(level).__name__}")
-    _STATE.verbosity = level
-    _STATE.verbosity_to_stdout = bool(also_to_stdout)
+    _STATE.verbosity = _log_level(level, "set_verbosity", "TRANSLATOR_VERBOSITY")
+    _STATE.verbosity_to_stdout = _echo_flag(also_to_stdout, "set_verbosity")
 
 
 def _say(level: int, msg: str) -> None:
@@ -417,7 +429,7 @@ class StaticFunction:
             _check_layer_method(instance)
         if isinstance(function, StaticFunction):
             function = function.dygraph_function
-        if not callable(function):
+        if not callable(function) or isinstance(function, (staticmethod, classmethod)):
             raise TypeError(f"paddle.jit.to_static: expected a function or Layer, but received "
                             f"{type(function).__name__}")
         if input_spec is not None and not isinstance(input_spec, (list, tuple)):
@@ -465,6 +477,12 @@ class StaticFunction:
     @property
     def input_spec(self) -> list | None:
         return self._input_spec
+
+    @property
+    def is_property(self) -> bool:
+        """Whether ``to_static(property=True)`` marked the method: a value, not a program, which
+        ``jit.save`` does not save as a program."""
+        return bool(self._kwargs.get("property", False))
 
     def _switch_mode(self, training: bool) -> None:
         from pagaie.nn import Layer
@@ -751,7 +769,8 @@ class StaticFunction:
             file, line = code.co_filename, code.co_firstlineno
         name = self.dygraph_function.__qualname__
         reason = _reason(exc)
-        if not warn or isinstance(exc, ast_runtime.SideEffect):  # no warning: Paddle runs it
+        if not warn or isinstance(exc, ast_runtime.SideEffect) or getattr(exc, "graph_break", False):
+            # no warning: Paddle's default mode runs it (a side effect, a value's data read)
             return _Fallback(reason, exc)
         warnings.warn(f"paddle.jit.to_static: {name} cannot be converted to a static graph "
                       f"({reason}) at {file}:{line}; it runs in dynamic (eager) mode instead",
@@ -936,6 +955,11 @@ def to_static(function: Any = None, input_spec: Any = None, build_strategy: Any 
 
     def decorate(fn: Any) -> Any:
         from pagaie.nn import Layer
+        if input_spec is not None and not kwargs.get("full_graph"):
+            # as Paddle: its default mode traces what each call gets (jit.save uses the spec)
+            warnings.warn("paddle.jit.to_static: full_graph=False does not support input_spec; calls "
+                          "behave as without it. Set full_graph=True to assign an input spec.",
+                          UserWarning, stacklevel=3)
         if isinstance(fn, Layer):
             fwd = fn.__dict__.get("forward")
             base = fwd.dygraph_function if isinstance(fwd, StaticFunction) else \

@@ -24,8 +24,10 @@ import inspect
 import json
 import os
 import types
+import warnings
 from typing import Any
 
+import numpy as np
 import torch
 
 from pagaie._core.parameter import Parameter
@@ -107,7 +109,14 @@ def _with_outer_hooks(sf: StaticFunction) -> StaticFunction:
 
 def _trace_mode(sf: StaticFunction, spec: list, training: bool | None) -> ConcreteProgram:
     """The program of ``sf`` traced with every sublayer in ``training`` mode (None: the
-    modes they are in)."""
+    modes they are in), with ``full_graph=True``: Paddle converts what it saves in its AST
+    mode, whatever mode ``to_static`` was given (a ``print`` runs once, on the symbolic values)."""
+    if not sf._kwargs.get("full_graph"):
+        plain = sf
+        sf = StaticFunction(plain.dygraph_function, plain.input_spec, plain._build_strategy,
+                            plain._backend, instance=plain._instance,
+                            **{**plain._kwargs, "full_graph": True})
+        sf._training = plain._training
     inst = sf._instance
     flags = [(layer, layer.training) for layer in inst.sublayers(include_self=True)] \
         if isinstance(inst, Layer) and training is not None else []
@@ -123,8 +132,13 @@ def _trace_mode(sf: StaticFunction, spec: list, training: bool | None) -> Concre
         if isinstance(exc, ast_runtime.Unconvertible):
             raise exc  # an error Paddle's converter raises too, as it is
         reason = getattr(entry, "reason", "no program")
-        raise ValueError(f"paddle.jit.save: {sf.dygraph_function.__qualname__} cannot be converted to "
-                         f"a static program ({reason})")
+        msg = (f"paddle.jit.save: {sf.dygraph_function.__qualname__} cannot be converted to a static "
+               f"program ({reason})")
+        # an error of the function itself keeps its type, as Paddle's conversion raises it;
+        # what only the converter cannot do is a ValueError
+        kind = type(exc) if isinstance(exc, Exception) and type(exc).__module__ == "builtins" \
+            else ValueError
+        raise kind(msg) from exc
     return entry
 
 
@@ -173,11 +187,16 @@ def save(layer: Any, path: str, input_spec: Any = None, **configs: Any) -> None:
         input_spec (list[InputSpec|Tensor], optional): the inputs; defaults to the
             ``to_static`` input_spec, else the shapes of the last call.
         **configs: ``output_spec`` (list of output positions: the outputs to keep),
-            ``skip_prune_program`` (bool) and Paddle's other options (accepted).
+            ``skip_prune_program`` (bool), ``skip_forward`` (bool: leave out a forward that
+            ``to_static`` did not convert) and Paddle's other options (accepted).
 
     Raises:
-        ValueError: no input_spec and no call yet, a bad ``output_spec`` entry, or an input
-            the saved outputs do not use.
+        RuntimeError: ``paddle.jit.enable_to_static(False)`` is in effect.
+        TypeError: ``layer`` is no Layer or function, ``input_spec`` no list or tuple, or
+            ``output_spec`` no list.
+        ValueError: no input_spec and no call yet, an input_spec for a Layer with to_static
+            methods besides ``forward``, a bad ``output_spec`` entry, or an input the saved
+            outputs do not use.
 
     Examples:
         >>> import os, tempfile
@@ -190,11 +209,22 @@ def save(layer: Any, path: str, input_spec: Any = None, **configs: Any) -> None:
         >>> bool(paddle.allclose(loaded(x), net(x)))
         True
     """
+    _check_save_args(layer, input_spec)
     for k in configs:
         if k not in _CONFIGS:
             raise ValueError(f"paddle.jit.save: the additional config ({k}) of `paddle.jit.save` is "
                              "not supported")
+    output_spec = configs.get("output_spec")
+    if output_spec is not None and not isinstance(output_spec, list):
+        raise TypeError(f"paddle.jit.save: the config output_spec must be a list, but received "
+                        f"{type(output_spec).__name__}")
     path = _check_path(path, "save")
+    if configs.get("skip_forward") and isinstance(layer, Layer) \
+            and not isinstance(layer.__dict__.get("forward"), StaticFunction) \
+            and not isinstance(getattr(type(layer), "forward"), StaticFunction):
+        # as Paddle, skip_forward leaves out a forward that to_static did not convert
+        _save_other_methods(layer, path, configs)
+        return
     sf = _static_function(layer, "save")
     spec = list(input_spec) if input_spec is not None else sf.input_spec
     if input_spec is not None and sf.input_spec is not None:  # the decorator's spec wins
@@ -212,15 +242,44 @@ def save(layer: Any, path: str, input_spec: Any = None, **configs: Any) -> None:
         spec = [InputSpec(v.shape, v.dtype, v.name) for v in last.inputs]
     _save_program(_with_outer_hooks(sf), path, spec, configs)
     if isinstance(layer, Layer):
-        # as Paddle, the Layer's other to_static methods are saved as ``<path>.<method>.json``
-        for name, attr in sorted(_other_static_methods(layer).items()):
-            method = attr.__get__(layer, type(layer))
-            mspec = method.input_spec
-            if mspec is None and method._last is not None:
-                from pagaie.static.input_spec import InputSpec
-                mspec = [InputSpec(v.shape, v.dtype, v.name) for v in method._last.inputs]
-            if mspec is not None:
-                _save_program(method, f"{path}.{name}", list(mspec), configs)
+        _save_other_methods(layer, path, configs)
+
+
+def _save_other_methods(layer: Layer, path: str, configs: dict) -> None:
+    """As Paddle, the Layer's to_static methods other than forward go to ``<path>.<method>``."""
+    for name, attr in sorted(_other_static_methods(layer).items()):
+        method = attr.__get__(layer, type(layer))
+        if method.is_property:  # (a value: Paddle keeps it only in combine_params' .meta file)
+            continue
+        mspec = method.input_spec
+        if mspec is None and method._last is not None:
+            from pagaie.static.input_spec import InputSpec
+            mspec = [InputSpec(v.shape, v.dtype, v.name) for v in method._last.inputs]
+        if mspec is not None:
+            _save_program(method, f"{path}.{name}", list(mspec), configs)
+
+
+def _check_save_args(layer: Any, input_spec: Any) -> None:
+    """Paddle's checks of what ``jit.save`` is given, in its order."""
+    from pagaie.jit.api import _STATE
+    if not _STATE.enabled:
+        raise RuntimeError("paddle.jit.save: saving needs to_static, which "
+                           "paddle.jit.enable_to_static(False) turned off")
+    if not (isinstance(layer, (Layer, StaticFunction)) or inspect.isfunction(layer)):
+        raise TypeError(f"paddle.jit.save: the input must be a Layer or a function, but received "
+                        f"{type(layer).__name__}")
+    if not isinstance(layer, Layer):
+        warnings.warn("paddle.jit.save: saving a function; paddle.jit.load gives a TranslatedLayer "
+                      "that computes it")
+    if input_spec is None:
+        return
+    if isinstance(layer, Layer) and _other_static_methods(layer):
+        raise ValueError(f"paddle.jit.save: input_spec must be None when the Layer has to_static "
+                         f"methods other than forward ({sorted(_other_static_methods(layer))}), "
+                         f"but received {type(input_spec).__name__}")
+    if not isinstance(input_spec, (list, tuple)):
+        raise TypeError(f"paddle.jit.save: input_spec must be a list or tuple, but received "
+                        f"{type(input_spec).__name__}")
 
 
 def _other_static_methods(layer: Layer) -> dict:
@@ -383,6 +442,10 @@ class TranslatedLayer(Layer):
     def _run_method(self, method_name: str, *inputs: Any) -> Any:
         holder = self._programs[method_name]
         feed_names = holder["feed_names"]
+        for x in inputs:
+            if not isinstance(x, (Tensor, np.ndarray)):
+                raise TypeError(f"paddle.jit.TranslatedLayer: the inputs of {method_name} must be "
+                                f"Tensors or numpy arrays, but received {type(x).__name__}")
         if len(inputs) != len(feed_names):
             raise ValueError(f"paddle.jit.TranslatedLayer: {method_name} takes {len(feed_names)} inputs "
                              f"({feed_names}), but received {len(inputs)}")
@@ -544,7 +607,13 @@ def load(path: str, **configs: Any) -> TranslatedLayer:
 
     Args:
         path (str): the ``'dirname/file_prefix'`` given to ``save``.
-        **configs: ``model_filename`` / ``params_filename`` to read other file names.
+        **configs: ``model_filename`` / ``params_filename``: the file names in the directory
+            ``path`` (a model saved by ``static.save_inference_model``); ignored, with a warning,
+            when ``path`` is a saved file prefix.
+
+    Raises:
+        ValueError: an unknown config, no saved model at ``path``, both ``path.json`` and a
+            directory ``path``, or a corrupt file.
 
     Returns:
         TranslatedLayer: evaluation mode; call ``.train()`` to fine-tune.
@@ -562,8 +631,7 @@ def load(path: str, **configs: Any) -> TranslatedLayer:
         raise AssertionError("paddle.jit.load: loading works in dynamic graph mode only; call "
                              "paddle.disable_static() first")
     path = _check_path(path, "load")
-    model = configs.get("model_filename")
-    params = configs.get("params_filename")
+    model, params = _load_filenames(path, configs)
     model_path = os.path.join(path, model) if model else path + ".json"
     params_path = os.path.join(path, params) if params else path + ".pdiparams"
     if not model and not os.path.exists(model_path) and os.path.exists(path + ".pdmodel"):
@@ -602,6 +670,32 @@ def load(path: str, **configs: Any) -> TranslatedLayer:
                                                        persistable)
                     persistable.update(more)
     return TranslatedLayer(methods, persistable)
+
+
+def _load_filenames(path: str, configs: dict) -> tuple:
+    """``model_filename`` / ``params_filename`` of ``jit.load``'s configs, checked as Paddle
+    checks them: they name files in the directory ``path`` and are ignored (with a warning)
+    when ``path`` is a saved file prefix."""
+    for key, value in configs.items():
+        if key not in ("model_filename", "params_filename"):
+            raise ValueError(f"paddle.jit.load: the additional config ({key}) of `paddle.jit.load` "
+                             "is not supported")
+        if value is not None and not isinstance(value, str):
+            raise TypeError(f"paddle.jit.load: the config {key} must be a str, but received "
+                            f"{type(value).__name__}")
+        if value == "":
+            raise ValueError(f"paddle.jit.load: the config {key} is an empty string")
+    prefix = any(os.path.exists(path + suffix) for suffix in (".json", ".pdmodel"))
+    if prefix and os.path.isdir(path):
+        raise ValueError(f"paddle.jit.load: both the saved model {path!r}.json and the directory "
+                         f"{path!r} exist; make the path name one of them")
+    if not prefix:
+        return configs.get("model_filename"), configs.get("params_filename")
+    for key in ("model_filename", "params_filename"):
+        if configs.get(key) is not None:
+            warnings.warn(f"paddle.jit.load: {path!r} is a saved file prefix, so the {key} config "
+                          "does not take effect")
+    return None, None
 
 
 def _load_pagaie(raw: bytes, data: dict, model_path: str, params_path: str, shared: dict) -> tuple:

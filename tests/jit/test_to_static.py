@@ -135,18 +135,31 @@ def test_decorator_on_method_and_eval_mode_key():
 
 def test_fallback_warns_and_matches_eager():
     def g(x):
-        if x.numpy().sum() > 0:   # needs data while tracing: not convertible
+        if x.sum() > 0:   # a raise under a tensor condition: not convertible
+            raise ValueError("positive")
+        return x * 3
+
+    f = paddle.jit.to_static(g)
+    x = paddle.to_tensor([-1.0, -2.0])
+    with pytest.warns(UserWarning, match=r"test_to_static\.py:\d+"):
+        out = f(x)
+    np.testing.assert_allclose(out.numpy(), [-3.0, -6.0])
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # decided once per signature
+        np.testing.assert_allclose(f(x).numpy(), [-3.0, -6.0])
+
+
+def test_data_read_falls_back_without_warning():
+    """x.numpy() while tracing: the call runs eagerly, silently (as Paddle's default mode)."""
+    def g(x):
+        if x.numpy().sum() > 0:
             return x * 3
         return x
 
-    f = paddle.jit.to_static(g)
-    x = paddle.to_tensor([1.0, 2.0])
-    with pytest.warns(UserWarning, match=r"test_to_static\.py:\d+"):
-        out = f(x)
-    np.testing.assert_allclose(out.numpy(), [3.0, 6.0])
     with warnings.catch_warnings():
-        warnings.simplefilter("error")  # decided once per signature
-        np.testing.assert_allclose(f(x).numpy(), [3.0, 6.0])
+        warnings.simplefilter("error")
+        np.testing.assert_allclose(paddle.jit.to_static(g)(paddle.to_tensor([1.0, 2.0])).numpy(),
+                                   [3.0, 6.0])
 
 
 def test_enable_to_static_and_not_to_static():

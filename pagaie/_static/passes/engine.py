@@ -107,10 +107,14 @@ def mutates(op: Operator) -> bool:
 
 
 def GRAPH_SIDE_EFFECTS(op: Operator) -> bool:  # noqa: N802 - reads like the table it asks
-    """Whether a graph-level op has an effect beyond its outputs (unknown ones: yes)."""
+    """Whether a graph-level op has an effect beyond its outputs (unknown ones: yes); control
+    flow has one when an op of its branches or loop body has (a ``print``, an ``assert``)."""
     from pagaie._static.interpreter import GRAPH_OPS
     runner = GRAPH_OPS.get(op.type)
-    return runner is None or bool(getattr(runner, "side_effect", True))
+    if runner is None or bool(getattr(runner, "side_effect", True)):
+        return True
+    return any(GRAPH_SIDE_EFFECTS(o) if is_graph_op(o) else is_barrier(o)
+               for b in op.blocks() for o in b.ops)
 
 
 def is_barrier(op: Operator) -> bool:
