@@ -56,7 +56,7 @@ def contiguous(self: Tensor) -> Tensor:
     return self
 
 
-@defop(differentiable=False, paddle_types=("detach", "pd_op.detach"))
+@defop(differentiable=False, paddle_types=("detach", "pd_op.detach"), sparse_ok=True)
 def detach(x, name=None):
     """A tensor sharing this one's data, cut from the autograd graph (stop_gradient=True).
 
