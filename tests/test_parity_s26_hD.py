@@ -29,7 +29,7 @@ _DENSE_ON_SPARSE = {
     "isnan": lambda fw, x: x.isnan(), "round": lambda fw, x: fw.round(x),
     "numel": lambda fw, x: fw.numel(x), "zeros_like": lambda fw, x: fw.zeros_like(x),
     "ones_like": lambda fw, x: fw.ones_like(x), "add_": lambda fw, x: x.add_(x),
-    "zero_": lambda fw, x: x.zero_(), "getitem": lambda fw, x: x[0], "vstack": lambda fw, x: fw.vstack([x]),
+    "zero_": lambda fw, x: x.zero_(), "getitem": lambda fw, x: x[0],
 }
 
 
@@ -87,3 +87,10 @@ def test_coo_indices_rank_checked_before_dtype():
 def test_out_of_range_indices_refused(make):
     with pytest.raises(ValueError, match="paddle.sparse"):
         make(pagaie.sparse)
+
+
+@pytest.mark.parametrize("fmt", ["coo", "csr"])
+def test_sparse_is_contiguous_and_contiguous(fmt):
+    theirs, ours = _sparse(paddle, fmt), _sparse(pagaie, fmt)
+    assert ours.is_contiguous() == theirs.is_contiguous()
+    assert ours.contiguous() is ours and theirs.contiguous().is_sparse()

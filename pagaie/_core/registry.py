@@ -154,7 +154,7 @@ def eager_call(rec: OpRecord, args: tuple, kwargs: dict) -> Any:
             and getattr(rec.kernel, "returns_views", False):
         r = r.detach()   # (see _view_rule)
     if type(r) is torch.Tensor and r.layout is not torch.strided and not takes_sparse(rec):
-        _sparse_result(rec, r, args)
+        _sparse_result(rec)
     return _WRAPPERS[_rule_of(rec)](r, args, kwargs)
 
 
@@ -675,10 +675,10 @@ def _dense_rule(args_expr: str, sparse_ok: bool = True) -> str:
     return (f"        try:\n"
             f"            _row_major = r.is_contiguous()\n"
             f"        except RuntimeError:\n"
-            f"            _row_major = _sparse_result(_rec, r, {args_expr})\n"
+            f"            _row_major = _sparse_result(_rec)\n"
             f"        if not _row_major:\n"
             f"            if r.layout is not _strided:\n"
-            f"                _sparse_result(_rec, r, {args_expr})\n"
+            f"                _sparse_result(_rec)\n"
             f"            elif r._base is None:\n"
             f"                r = _dense(r, {args_expr})\n")
 
@@ -686,7 +686,7 @@ def _dense_rule(args_expr: str, sparse_ok: bool = True) -> str:
 def takes_sparse(rec: OpRecord) -> bool:
     """Whether the op ``rec`` has kernels for sparse tensors: the ``paddle.sparse`` records
     (and the conversions and accessors, named ``sparse_*`` too), and the few dense ops Paddle
-    also runs on a sparse tensor, marked ``sparse_ok`` (``detach``)."""
+    also runs on a sparse tensor, marked ``sparse_ok`` (``detach``, ``positive``)."""
     return rec.name.startswith("sparse_") or bool(rec.extra.get("sparse_ok"))
 
 
@@ -698,11 +698,9 @@ def sparse_input_error(api: str) -> NotImplementedError:
                                "Tensor.to_dense() first")
 
 
-def _sparse_result(rec: OpRecord, r: torch.Tensor, args: tuple) -> bool:
-    """A dense op's kernel gave the sparse tensor ``r``: fine only when it hands an input
-    back (``positive``); otherwise a sparse input reached it, Paddle's NotImplementedError."""
-    if any(isinstance(a, Tensor) and a._t is r for a in args):
-        return True
+def _sparse_result(rec: OpRecord) -> bool:
+    """A dense op's kernel gave a sparse result: a sparse input reached it, and Paddle has no
+    sparse kernel there (NotImplementedError)."""
     raise sparse_input_error(rec.name)
 
 
@@ -733,7 +731,7 @@ def _view_rule(rec: OpRecord, args_expr: str) -> str:
             "            r = r.detach()\n") + (
         "" if sparse_ok else
         f"        if r.layout is not _strided:\n"
-        f"            _sparse_result(_rec, r, {args_expr})\n")
+        f"            _sparse_result(_rec)\n")
 
 
 def _need_tensor(v: Any, rec: OpRecord, arg: str, pos: int) -> Any:
