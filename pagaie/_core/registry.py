@@ -22,7 +22,7 @@ import inspect
 import re
 import warnings
 from contextlib import contextmanager
-from typing import Any, Callable, Iterator
+from typing import Any, Callable, Iterator, NoReturn
 
 import numpy as np
 import torch
@@ -698,7 +698,7 @@ def sparse_input_error(api: str) -> NotImplementedError:
                                "Tensor.to_dense() first")
 
 
-def _sparse_result(rec: OpRecord) -> bool:
+def _sparse_result(rec: OpRecord) -> NoReturn:
     """A dense op's kernel gave a sparse result: a sparse input reached it, and Paddle has no
     sparse kernel there (NotImplementedError)."""
     raise sparse_input_error(rec.name)
