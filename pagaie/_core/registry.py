@@ -22,7 +22,7 @@ import inspect
 import re
 import warnings
 from contextlib import contextmanager
-from typing import Any, Callable, Iterator
+from typing import Any, Callable, Iterator, NoReturn
 
 import numpy as np
 import torch
@@ -153,6 +153,8 @@ def eager_call(rec: OpRecord, args: tuple, kwargs: dict) -> Any:
     if type(r) is torch.Tensor and r.requires_grad and not torch.is_grad_enabled() \
             and getattr(rec.kernel, "returns_views", False):
         r = r.detach()   # (see _view_rule)
+    if type(r) is torch.Tensor and r.layout is not torch.strided and not takes_sparse(rec):
+        _sparse_result(rec)
     return _WRAPPERS[_rule_of(rec)](r, args, kwargs)
 
 
@@ -361,9 +363,7 @@ def translate_error(api: str, exc: BaseException, args: tuple, kwargs: dict) -> 
     if not api.startswith("sparse_") and any(
             isinstance(a, Tensor) and a._t.layout is not torch.strided
             for a in (*args, *kwargs.values())):
-        return NotImplementedError(f"{where}: sparse (COO/CSR) tensors are not supported "
-                                   "here; use the paddle.sparse API or convert with "
-                                   f"Tensor.to_dense() first")
+        return sparse_input_error(api)
     text = _clean(str(exc))
     missing = _NO_KERNEL.search(text)
     if missing:  # '"atan2_cpu" not implemented for 'ComplexFloat'': name no torch kernel
@@ -660,15 +660,48 @@ def _grad_rule(rec: OpRecord, args_expr: str, kwargs_expr: str) -> str:
     return ""
 
 
-def _dense_rule(args_expr: str) -> str:
+def _dense_rule(args_expr: str, sparse_ok: bool = True) -> str:
     # is_contiguous first: the one check nearly every result stops at (a CSR result has no
-    # strides and raises; a COO result says False and is then left alone by its layout)
+    # strides and raises; a COO result says False and is then left alone by its layout).
+    # Without ``sparse_ok`` (every op outside ``paddle.sparse``), a sparse result means a
+    # sparse input reached a dense kernel that torch ran: Paddle has no such kernel.
+    if sparse_ok:
+        return (f"        try:\n"
+                f"            _row_major = r.is_contiguous()\n"
+                f"        except RuntimeError:\n"
+                f"            _row_major = True\n"
+                f"        if not _row_major and r.layout is _strided and r._base is None:\n"
+                f"            r = _dense(r, {args_expr})\n")
     return (f"        try:\n"
             f"            _row_major = r.is_contiguous()\n"
             f"        except RuntimeError:\n"
-            f"            _row_major = True\n"
-            f"        if not _row_major and r.layout is _strided and r._base is None:\n"
-            f"            r = _dense(r, {args_expr})\n")
+            f"            _row_major = _sparse_result(_rec)\n"
+            f"        if not _row_major:\n"
+            f"            if r.layout is not _strided:\n"
+            f"                _sparse_result(_rec)\n"
+            f"            elif r._base is None:\n"
+            f"                r = _dense(r, {args_expr})\n")
+
+
+def takes_sparse(rec: OpRecord) -> bool:
+    """Whether the op ``rec`` has kernels for sparse tensors: the ``paddle.sparse`` records
+    (and the conversions and accessors, named ``sparse_*`` too), and the few dense ops Paddle
+    also runs on a sparse tensor, marked ``sparse_ok`` (``detach``, ``positive``)."""
+    return rec.name.startswith("sparse_") or bool(rec.extra.get("sparse_ok"))
+
+
+def sparse_input_error(api: str) -> NotImplementedError:
+    """Paddle's error for a sparse tensor given to the dense op ``api`` (its "kernel ...
+    for input tensors is unimplemented")."""
+    return NotImplementedError(f"{public_name(api)}: sparse (COO/CSR) tensors are not supported "
+                               "here; use the paddle.sparse API or convert with "
+                               "Tensor.to_dense() first")
+
+
+def _sparse_result(rec: OpRecord) -> NoReturn:
+    """A dense op's kernel gave a sparse result: a sparse input reached it, and Paddle has no
+    sparse kernel there (NotImplementedError)."""
+    raise sparse_input_error(rec.name)
 
 
 def _dense(r: torch.Tensor, args: tuple) -> torch.Tensor:
@@ -691,10 +724,14 @@ def _view_rule(rec: OpRecord, args_expr: str) -> str:
     input (``x.t() * 2`` is laid out as ``x.t()``), Paddle's computed results are row-major
     (they can be viewed, ``strides`` and ``is_contiguous`` say so); views of an input that
     such a kernel returns are left as they are."""
+    sparse_ok = takes_sparse(rec)
     if not getattr(rec.kernel, "returns_views", False):
-        return _dense_rule(args_expr)
+        return _dense_rule(args_expr, sparse_ok)
     return ("        if r.requires_grad and not _grad_on():\n"
-            "            r = r.detach()\n")
+            "            r = r.detach()\n") + (
+        "" if sparse_ok else
+        f"        if r.layout is not _strided:\n"
+        f"            _sparse_result(_rec)\n")
 
 
 def _need_tensor(v: Any, rec: OpRecord, arg: str, pos: int) -> Any:
@@ -838,7 +875,7 @@ def _make_api(rec: OpRecord, strict: bool = False) -> Callable:
           "_u": unwrap, "_ua": unwrap_args, "_uk": unwrap_kwargs, "_translate": translate_error,
           "_bad": bad_argument, "_need": _need_tensor, "_MISSING": _MISSING, "_UNSET": _UNSET, "_alias_call": _alias_call,
           "_aliases": aliases, "_alias_defaults": alias_defaults, "_bind_out": bind_out,
-          "_self": [None],
+          "_self": [None], "_sparse_result": _sparse_result,
           **defaults}
     exec(compile(src, f"<pagaie op {rec.name}>", "exec"), ns)
     api = ns[rec.name]
@@ -889,7 +926,7 @@ def binary_operator(api: Callable, reflected: bool = False) -> Callable:
            f"{repeat}"
            f"        raise _bad_operand({rec.name!r}, exc, other) from None\n"
            f"    if type(r) is _TT:\n"
-           f"{_dense_rule(pair)}"
+           f"{_dense_rule(pair, takes_sparse(rec))}"
            f"{_grad_rule(rec, pair, '{}')}"
            f"        t = _new(_Tensor)\n"
            f"        t._t = r\n"
@@ -899,7 +936,8 @@ def binary_operator(api: Callable, reflected: bool = False) -> Callable:
           "_dense": _dense, "_strided": torch.strided, "_wrapr": _WRAPPERS[_rule_of(rec)], "_wrap_stopped": wrap_stopped, "_carry": carry_grad,
           "_ug": UNTRACKED_GRADS, "_UNTR": _UNTRACKED, "_PLAIN": _PLAIN, "_TT": torch.Tensor, "_new": object.__new__,
           "_translate": translate_error, "_ndarray": np.ndarray, "_tensor_operand": _tensor_operand,
-          "_npgeneric": np.generic, "_bad_operand": _bad_operand}
+          "_npgeneric": np.generic, "_bad_operand": _bad_operand, "_rec": rec,
+          "_sparse_result": _sparse_result}
     ns["_u"] = lambda v, t: numpy_operand(t, v, rec.name, reflected) if is_numpy_number(v) else _operand(v)
     exec(compile(src, f"<pagaie operator {rec.name}>", "exec"), ns)
     op = ns["op"]
@@ -993,6 +1031,7 @@ def _make_inplace(rec: OpRecord, base: OpRecord) -> Callable:
     from pagaie._core.bad_input import SHAPE_FIRST_INPLACE_OPS
     shape_first = rec.name in SHAPE_FIRST_INPLACE_OPS
     explicit = rec.kernel is not base.kernel
+    sparse_ok = takes_sparse(base)
     native: set = set()  # dtypes for which the explicit kernel was seen to write into x
     from pagaie._core.param_aliases import ALIASES_BY_NAME, rename_aliases
     aliases = ALIASES_BY_NAME.get(rec.name)
@@ -1005,6 +1044,8 @@ def _make_inplace(rec: OpRecord, base: OpRecord) -> Callable:
         if functional and STATE.functional_inplace():
             return out_of_place(*args, **kwargs)   # recorded as the out-of-place op
         t = x._t
+        if t.layout is not torch.strided and not sparse_ok:
+            raise sparse_input_error(rec.name)
         run, want = out_of_place, None
         if binary:
             y = args[1] if len(args) > 1 else kwargs.get("y")

@@ -618,8 +618,10 @@ class Tensor(metaclass=_TensorType):
 
     def is_contiguous(self) -> bool:
         """Whether the strides are the row-major strides of the shape. As in Paddle, every axis
-        counts, a length-1 one too (``x[::3]`` of a [3, 4] tensor, strides [12, 1], is not)."""
-        return is_dense(self._t)
+        counts, a length-1 one too (``x[::3]`` of a [3, 4] tensor, strides [12, 1], is not).
+        A sparse tensor says True, as Paddle's (it has no strides to be out of order)."""
+        t = self._t
+        return t.layout is not torch.strided or is_dense(t)
 
     def data_ptr(self) -> int:
         return self._t.data_ptr()

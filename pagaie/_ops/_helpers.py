@@ -10,7 +10,7 @@ import torch
 
 from pagaie._core import dtype as _dt
 from pagaie._core.place import default_device
-from pagaie._core.registry import STATE, NoKernelError, check_promotable
+from pagaie._core.registry import STATE, NoKernelError, check_promotable, sparse_input_error
 
 _T = torch.Tensor
 
@@ -198,6 +198,14 @@ def cpu_as_gpu() -> Iterator[None]:
         yield
     finally:
         CPU_AS_GPU["programs"] -= 1
+
+
+def dense_only(api: str, x: Any) -> None:
+    """Raise Paddle's NotImplementedError when the sparse tensor ``x`` reaches the dense op
+    ``api``, for kernels whose torch call would compute a dense result from it (a sparse
+    result is caught by the dispatcher)."""
+    if isinstance(x, torch.Tensor) and x.layout is not torch.strided:
+        raise sparse_input_error(api)
 
 
 def kernel_dtypes(api: str, x: torch.Tensor, allowed: frozenset, arg: str = "x",

@@ -15,7 +15,7 @@ from pagaie._core.registry import NoKernelError, bind_out, defop
 from pagaie._core.tensor import Tensor, name_as_data, require_grad
 from pagaie._ops._factory import (c_float_to_int, device_of, finish, returns_self, shape_of, size_args,
                                   write_out)
-from pagaie._ops._helpers import (ALL_DTYPES, PARSER_NUMPY_INTS, device, float_dtype, kernel_dtypes,
+from pagaie._ops._helpers import (ALL_DTYPES, PARSER_NUMPY_INTS, dense_only, device, float_dtype, kernel_dtypes,
                                   numpy_scalar_args, stopped)
 
 __all__ = ["to_tensor", "as_tensor", "asarray", "from_numpy", "assign", "clone",
@@ -685,6 +685,8 @@ def empty(shape, dtype=None, name=None, *, out=None, device=None, requires_grad=
 def _like(x: torch.Tensor, dtype: Any, dev: Any, api: str) -> tuple:
     if not isinstance(x, torch.Tensor):   # (a numpy array has a shape and a device too)
         raise AttributeError(f"paddle.{api}: 'x' must be a Tensor, but received {type(x).__name__}")
+    if api != "empty_like":   # (Paddle's empty_like reads only the shape and dtype)
+        dense_only(api, x)
     dt = x.dtype if dtype is None else _dt.to_torch_dtype(dtype, f"paddle.{api}")
     return dt, (x.device if dev is None else device_of(dev, api))
 

@@ -16,7 +16,7 @@ from pagaie._core.broadcast import broadcast_shapes as _broadcast_shapes
 from pagaie._core import dtype as _dt
 from pagaie._core.registry import NoKernelError, REGISTRY, STATE, OpRecord, defop
 from pagaie._core.tensor import Tensor, check_inplace
-from pagaie._ops._helpers import axis_arg, device, int_entries, kernel_dtypes, int_list, norm_axis, norm_axes, shape_arg as _shape, write_out
+from pagaie._ops._helpers import axis_arg, dense_only, device, int_entries, kernel_dtypes, int_list, norm_axis, norm_axes, shape_arg as _shape, write_out
 from pagaie._ops._helpers import ALL_DTYPES, SMALL_INTS, AssertionValueError, program_constant
 
 _T = torch.Tensor
@@ -214,6 +214,7 @@ def _reshape(x: _T, shape: Any) -> _T:
     try:
         return x.reshape(s)
     except RuntimeError:
+        dense_only("reshape", x)
         if x.numel() == 0 and -1 not in given:  # an empty input: a 0 may mean a literal 0
             try:
                 return x.reshape(given)
@@ -1171,6 +1172,7 @@ def numel(x, name=None):
         >>> paddle.numel(paddle.ones([2, 3])).item()
         6
     """
+    dense_only("numel", x)
     return torch.tensor(x.numel(), dtype=torch.int64, device=x.device)
 
 

@@ -37,7 +37,7 @@ Tensor.mT = property(_mT_prop)
 def contiguous(self: Tensor) -> Tensor:
     """This tensor with contiguous memory: as in Paddle, a strided view is made contiguous in
     place (it then holds a copy of its values, no longer the memory of the tensor it viewed),
-    and the tensor itself is returned.
+    and the tensor itself is returned (a sparse tensor as it is).
 
     Examples:
         >>> import pagaie as paddle
@@ -47,7 +47,7 @@ def contiguous(self: Tensor) -> Tensor:
         (True, True)
     """
     t = self._t
-    if is_dense(t):
+    if t.layout is not torch.strided or is_dense(t):
         return self
     if t.requires_grad and t.is_leaf:   # (a leaf keeps its identity for its gradient)
         with torch.no_grad():
@@ -57,7 +57,7 @@ def contiguous(self: Tensor) -> Tensor:
     return self
 
 
-@defop(differentiable=False, paddle_types=("detach", "pd_op.detach"))
+@defop(differentiable=False, paddle_types=("detach", "pd_op.detach"), sparse_ok=True)
 def detach(x, name=None):
     """A tensor sharing this one's data, cut from the autograd graph (stop_gradient=True).
 

@@ -552,7 +552,7 @@ def negative(x: Tensor, name: str | None = None) -> Tensor:
 Tensor.negative = negative
 
 
-@defop(paddle_types=("positive",), method=("positive",))
+@defop(paddle_types=("positive",), method=("positive",), sparse_ok=True)
 def positive(x, name=None):
     """Returns ``x`` itself (unary plus); boolean tensors are rejected.
 

@@ -14,7 +14,7 @@ import torch
 
 from pagaie._core.registry import NoKernelError, defop
 from pagaie._core.tensor import flag_grad
-from pagaie._ops._helpers import (ALL_DTYPES, SMALL_INTS, kernel_dtypes, no_small_int_kernel, parsed_dtype, torch_dtype,
+from pagaie._ops._helpers import (ALL_DTYPES, SMALL_INTS, dense_only, kernel_dtypes, no_small_int_kernel, parsed_dtype, torch_dtype,
                                   write_out)
 
 _T = torch.Tensor
@@ -148,6 +148,7 @@ def sum(x, axis=None, dtype=None, keepdim=False, name=None, *, out=None):
         if x.requires_grad and not (dt.is_floating_point or dt.is_complex):
             return _untracked_sum(sum.op_record.kernel(x.detach(), axis, dt, keepdim, out=out))
     if axis is None:
+        dense_only("sum", x)
         if keepdim:
             r = torch.sum(x, None, True, dtype=dt)
         else:

@@ -36,8 +36,11 @@ def _as_values(values: Any, dtype: Any, place: Any, stop_gradient: bool, api: st
     return v
 
 
-def _as_index(data: Any, name: str, api: str, place: Any) -> torch.Tensor:
+def _as_index(data: Any, name: str, api: str, place: Any, ndim: int | None = None) -> torch.Tensor:
     t = data.detach() if isinstance(data, _T) else _from_data(data, None, api)
+    if ndim is not None and t.dim() != ndim:   # (Paddle checks the rank before the dtype)
+        raise ValueError(f"paddle.{api}: '{name}' must be {ndim}-D, but received shape "
+                         f"{list(t.shape)}")
     if t.dtype not in (torch.int8, torch.int16, torch.int32, torch.int64):
         raise TypeError(f"paddle.{api}: the dtype of {name} must be 'int8', 'int16', 'int32' or "
                         f"'int64', but received {str(t.dtype).replace('torch.', '')}")
@@ -73,9 +76,7 @@ def sparse_coo_tensor(indices, values, shape=None, dtype=None, place=None, stop_
         [[0.0, 2.0], [3.0, 0.0]]
     """
     api = "sparse.sparse_coo_tensor"
-    idx = _as_index(indices, "indices", api, place)
-    if idx.dim() != 2:
-        raise ValueError(f"paddle.{api}: 'indices' must be 2-D, but received shape {list(idx.shape)}")
+    idx = _as_index(indices, "indices", api, place, ndim=2)
     v = _as_values(values, dtype, place, stop_gradient, api)
     if v.dim() == 0 or idx.shape[1] != v.shape[0]:
         raise ValueError(f"paddle.{api}: the indices and values must have the same number of "
@@ -91,6 +92,9 @@ def sparse_coo_tensor(indices, values, shape=None, dtype=None, place=None, stop_
     idx = idx.long()
     sdim = idx.shape[0]
     low = (idx.amax(1) + 1).tolist()
+    if int(idx.min()) < 0:   # (Paddle writes out of bounds; an entry torch would drop)
+        raise ValueError(f"paddle.{api}: the indices must be non-negative, but received "
+                         f"{int(idx.min())}")
     if shape is None:
         dims = low + list(v.shape[1:])
     else:
@@ -170,6 +174,10 @@ def sparse_csr_tensor(crows, cols, values, shape=None, dtype=None, place=None, s
             raise ValueError(f"paddle.{api}: the last value of crows (per batch, summed) must "
                              f"equal the number of non-zero values ({v.numel()}), but received "
                              f"{ends.tolist()}")
+    if co.numel() and not 0 <= int(co.min()) <= int(co.max()) < dims[-1]:
+        # (Paddle reads such a column out of bounds, and hangs or crashes later)
+        raise ValueError(f"paddle.{api}: the values of cols must be in [0, {dims[-1]}) (the "
+                         f"number of columns), but received {co.tolist()}")
     if cr.dtype is not co.dtype or cr.dtype not in (torch.int32, torch.int64):
         cr, co = cr.long(), co.long()
     return _flag_int_values(sc.csr(cr, co, v, dims, api), stop_gradient)
