@@ -86,6 +86,18 @@ def check_binary_dtypes(api: str, x: Any, y: Any, scalar_0d: bool = False) -> No
         check_promotable(api, x.dtype, y.dtype)
 
 
+def promote_operands(api: str, a: torch.Tensor, b: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+    """Paddle's promotion of a composite's two tensor operands (a loss's input and label):
+    TypeError for an integer/float mix, otherwise both cast to the wider dtype. Composites
+    that start with a promoting op (``subtract``) check their kernels' dtypes on the result:
+    a float16 input with a float32 label computes in float32."""
+    if a.dtype == b.dtype:
+        return a, b
+    check_binary_dtypes(api, a, b)
+    d = torch.promote_types(a.dtype, b.dtype)
+    return a.to(d), b.to(d)
+
+
 def promote_pair(api: str, x: Any, y: Any) -> tuple[Any, Any]:
     """:func:`check_binary_dtypes` with 0-D operands counted as scalars (arithmetic), and
     the operands as the kernel should see them: torch's promotion is Paddle's there, except
