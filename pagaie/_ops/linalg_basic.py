@@ -376,6 +376,14 @@ def einsum(equation, *operands):
         5.0
     """
     equation = _check_equation(equation, operands)
+    dtypes = [t.dtype for t in operands if isinstance(t, torch.Tensor)]
+    if len(set(dtypes)) > 1:
+        # Paddle's kernel picks its dtype from the first operand: one without a CPU kernel is
+        # its NotFound, operands of other dtypes then its InvalidArgument (no promotion)
+        if isinstance(operands[0], torch.Tensor):
+            kernel_dtypes("einsum", operands[0], _EINSUM_DTYPES, "operands[0]")
+        raise ValueError("paddle.einsum: all operands must have one dtype, but received "
+                         + ", ".join(str(d).replace("torch.", "") for d in dtypes))
     for i, t in enumerate(operands):
         if isinstance(t, torch.Tensor):
             kernel_dtypes("einsum", t, _EINSUM_DTYPES, f"operands[{i}]")

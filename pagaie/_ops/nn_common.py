@@ -141,9 +141,14 @@ def bilinear(x1, x2, weight, bias=None, name=None):
         raise ValueError(f"{api}: 'weight' of shape {list(weight.shape)} does not fit 'x1' "
                          f"{list(x1.shape)} and 'x2' {list(x2.shape)} (expected [out, "
                          f"{x1.shape[1]}, {x2.shape[1]}])")
-    float_kernel(api, x1)   # Paddle's bilinear kernel: floating inputs only
-    if x1.dtype not in F32_F64:
-        kernel_dtypes("nn.functional.bilinear", x1, F32_F64, "x1")   # (float32/float64 on the CPU)
+    # Paddle's bilinear kernel (floating inputs, float32/float64 on the CPU) runs in the dtype
+    # of its last tensor argument: the bias, else the weight; another dtype elsewhere is the
+    # ValueError below
+    key, arg = (x1, "x1") if {x2.dtype, weight.dtype} | (set() if bias is None else {bias.dtype}) \
+        == {x1.dtype} else ((weight, "weight") if bias is None else (bias, "bias"))
+    float_kernel(api, key)
+    if key.dtype not in F32_F64:
+        kernel_dtypes("nn.functional.bilinear", key, F32_F64, arg)
     if bias is not None and (bias.dim() != 2 or bias.shape[0] != 1 or bias.shape[1] != weight.shape[0]):
         raise ValueError(f"{api}: 'bias' must have shape [1, {weight.shape[0]}], but received "
                          f"{list(bias.shape)}")
