@@ -233,6 +233,37 @@ def kernel_dtypes(api: str, x: torch.Tensor, allowed: frozenset, arg: str = "x",
                             f"is not supported (Paddle's kernel takes {names})")
 
 
+class _MissingGradKernel(torch.autograd.Function):
+    """The identity, whose backward raises the error of a missing gradient kernel."""
+
+    @staticmethod
+    def forward(ctx, x, error):  # type: ignore[override]
+        ctx.error = error
+        return x.clone()
+
+    @staticmethod
+    def backward(ctx, g):  # type: ignore[override]
+        raise ctx.error
+
+
+def no_grad_kernel(api: str, result: torch.Tensor, x: torch.Tensor, missing: frozenset,
+                   arg: str = "x") -> torch.Tensor:
+    """Paddle registers the forward CPU kernel of ``api`` for ``x``'s dtype but not its
+    gradient kernel (``exp_grad`` has no float16 one): ``result`` as it is, whose backward
+    raises Paddle's NotFound (RuntimeError) where gradients flow into it. Callers call this
+    only for ``x`` of a ``missing`` dtype that requires gradients."""
+    if not result.requires_grad:
+        return result
+    try:
+        kernel_dtypes(api, x, ALL_DTYPES - missing, arg)
+    except NoKernelError:
+        error = NoKernelError(f"paddle.{api}: the gradient of '{arg}' of dtype {dtype_name(x)} is "
+                              f"not supported (Paddle's CPU {api.rsplit('.', 1)[-1]}_grad kernel "
+                              "has no such version)")
+        return _MissingGradKernel.apply(result, error)
+    return result
+
+
 def pair_kernel_dtypes(api: str, x: Any, y: Any, allowed: frozenset, number_promotes: bool = False,
                        scalar_0d: bool = False) -> None:
     """:func:`kernel_dtypes` for a binary op, whose kernel runs in the dtype the two operands
