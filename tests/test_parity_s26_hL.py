@@ -161,3 +161,43 @@ def test_einsum_of_mixed_dtypes(dtypes):
     eq = ",".join(["ij", "jk", "kl"][:len(dtypes)]) + "->i" + "jkl"[len(dtypes) - 1]
     m = _RNG.standard_normal((2, 2)).astype(np.float32)
     same_exception(lambda P: P.einsum(eq, *[_t(P, m, d) for d in dtypes]))
+
+
+_NO_GRAD_KERNEL = {
+    "exp": (lambda P, x: P.exp(x), "float16"),
+    "log": (lambda P, x: P.log(x), "bfloat16"),
+    "log1p": (lambda P, x: P.log1p(x), "float16"),
+    "topk": (lambda P, x: P.topk(x, 1)[0], "float16"),
+    "tile": (lambda P, x: P.tile(x, [2]), "float16"),
+    "concat": (lambda P, x: P.concat([x, x]), "bfloat16"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(_NO_GRAD_KERNEL))
+def test_backward_without_a_cpu_gradient_kernel_raises(name):
+    fn, dtype = _NO_GRAD_KERNEL[name]
+
+    def run(P):
+        x = _t(P, _PROB[0], dtype)
+        x.stop_gradient = False
+        y = fn(P, x)
+        assert y.dtype == getattr(P, dtype)   # the forward kernel exists
+        y.astype("float32").sum().backward()
+    same_exception(run)
+
+
+@pytest.mark.parametrize("fn", [lambda P, x: P.exp(x.astype("float32")),
+                                lambda P, x: P.concat([x, x]), lambda P, x: P.expm1(x)])
+def test_backward_with_a_cpu_gradient_kernel_runs(fn):
+    def run(P):
+        x = _t(P, _PROB[0], "float16")
+        x.stop_gradient = False
+        fn(P, x).astype("float32").sum().backward()
+        return _result(x.grad)
+    ours, theirs = both(run)
+    assert_same(ours, theirs, rtol=1e-2, atol=1e-2)
+
+
+def test_no_gradient_kernel_needed_without_gradients():
+    ours, theirs = both(lambda P: _result(P.log(_t(P, _PROB[0], "bfloat16"))))
+    assert_same(ours, theirs, rtol=1e-2, atol=1e-2)
