@@ -201,3 +201,9 @@ def test_backward_with_a_cpu_gradient_kernel_runs(fn):
 def test_no_gradient_kernel_needed_without_gradients():
     ours, theirs = both(lambda P: _result(P.log(_t(P, _PROB[0], "bfloat16"))))
     assert_same(ours, theirs, rtol=1e-2, atol=1e-2)
+
+
+@pytest.mark.parametrize("dx, dy", [("bfloat16", "float16"), ("float16", "bfloat16")])
+def test_cdist_of_bfloat16_and_float16_computes_in_float32(dx, dy):
+    ours, theirs = both(lambda P: _result(P.cdist(_t(P, _LOGIT.T.copy(), dx), _t(P, _PROB.T.copy(), dy))))
+    assert_same(ours, theirs, rtol=2e-2, atol=2e-2)

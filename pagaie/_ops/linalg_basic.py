@@ -906,7 +906,8 @@ def cdist(x, y, p=2.0, compute_mode="use_mm_for_euclid_dist_if_necessary", name=
             raise AssertionError(f"paddle.cdist: '{name}' must be at least 2-dimensional, but "
                                  f"received a {t.dim()}-D tensor")
     if x.dtype != y.dtype:
-        x, y = (x, y.to(x.dtype)) if torch.promote_types(x.dtype, y.dtype) == x.dtype else (x.to(y.dtype), y)
+        d = torch.promote_types(x.dtype, y.dtype)   # (bfloat16 with float16: float32)
+        x, y = x.to(d), y.to(d)
     if x.shape[-1] != y.shape[-1]:
         raise AssertionError(f"paddle.cdist: 'x' and 'y' must have the same last dimension, but received "
                              f"{x.shape[-1]} and {y.shape[-1]}")
