@@ -207,3 +207,31 @@ def test_no_gradient_kernel_needed_without_gradients():
 def test_cdist_of_bfloat16_and_float16_computes_in_float32(dx, dy):
     ours, theirs = both(lambda P: _result(P.cdist(_t(P, _LOGIT.T.copy(), dx), _t(P, _PROB.T.copy(), dy))))
     assert_same(ours, theirs, rtol=2e-2, atol=2e-2)
+
+
+def test_group_norm_nhwc_with_mixed_parameters():
+    one = np.ones(4, np.float32)
+    same_exception(lambda P: P.nn.functional.group_norm(
+        _t(P, _IMG.transpose(0, 2, 3, 1).copy(), "float32"), 2, weight=_t(P, one, "float16"),
+        data_format="NHWC"))
+    ours, theirs = both(lambda P: P.nn.functional.group_norm(
+        _t(P, _IMG.transpose(0, 2, 3, 1).copy(), "float64"), 2, weight=_t(P, one, "float64"),
+        data_format="NHWC"))
+    assert_same(ours, theirs)
+
+
+@pytest.mark.parametrize("case", ["histogramdd", "cov", "trapezoid"])
+def test_low_precision_auxiliary_tensors(case):
+    fns = {
+        "histogramdd": lambda P: P.histogramdd(_t(P, _LOGIT, "float16"), bins=3,
+                                               weights=_t(P, _PROB[:, 0], "float32")),
+        "cov": lambda P: P.linalg.cov(_t(P, _LOGIT, "float32"), aweights=_t(P, _PROB[0], "bfloat16")),
+        "trapezoid": lambda P: P.trapezoid(_t(P, _LOGIT, "float32"), x=_t(P, _PROB, "float16")),
+    }
+    same_exception(fns[case])
+
+
+def test_multi_margin_loss_takes_a_bfloat16_weight():
+    ours, theirs = both(lambda P: P.nn.functional.multi_margin_loss(
+        _t(P, _LOGIT, "float32"), P.to_tensor([0, 2]), weight=_t(P, _PROB[0], "bfloat16")))
+    assert_same(ours, theirs, rtol=1e-2, atol=1e-2)

@@ -372,7 +372,8 @@ def multi_margin_loss(input, label, p=1, margin=1.0, weight=None, reduction="mea
                          f"received {list(weight.shape)}")
     if weight is not None:
         float_weight(api[7:], input, weight)
-        no_low_float_kernel(api[7:], weight, arg="weight")   # (Paddle gathers it: no CPU float16 gather)
+        # (Paddle gathers it: no CPU float16 gather; a bfloat16 one)
+        no_low_float_kernel(api[7:], weight, arg="weight", missing=frozenset({torch.float16}))
     # Paddle's formula: the mean over all C classes (the target's own term included) less
     # that term's nominal value margin ** p / C
     t = (margin - _IndexSample.apply(input, lab[:, None]) + input).clamp_min(0) ** p
