@@ -11,7 +11,7 @@ import torch.nn.functional as F
 
 from pagaie._core.registry import NoKernelError, defop
 from pagaie._ops._helpers import (BF16_F32_F64, F32_F64, FLOAT_OR_COMPLEX, LOW_FLOATS, NO_SUBTRACT_KERNEL,
-                                 REAL_FLOATS, SMALL_INTS, check_binary_dtypes, compare_mask, dtype_name,
+                                 REAL_FLOATS, SMALL_INTS, compare_mask, dtype_name,
                                  float_kernel, float_weight, kernel_dtypes, no_low_float_kernel,
                                  promote_operands, same_dtype_args, trace_constant, zero_dropped)
 from pagaie._ops._nn_helpers import check_reduction, reduce_loss, smoothing_coefficients
