@@ -86,6 +86,18 @@ def check_binary_dtypes(api: str, x: Any, y: Any, scalar_0d: bool = False) -> No
         check_promotable(api, x.dtype, y.dtype)
 
 
+def promote_operands(api: str, a: torch.Tensor, b: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+    """Paddle's promotion of a composite's two tensor operands (a loss's input and label):
+    TypeError for an integer/float mix, otherwise both cast to the wider dtype. Composites
+    that start with a promoting op (``subtract``) check their kernels' dtypes on the result:
+    a float16 input with a float32 label computes in float32."""
+    if a.dtype == b.dtype:
+        return a, b
+    check_binary_dtypes(api, a, b)
+    d = torch.promote_types(a.dtype, b.dtype)
+    return a.to(d), b.to(d)
+
+
 def promote_pair(api: str, x: Any, y: Any) -> tuple[Any, Any]:
     """:func:`check_binary_dtypes` with 0-D operands counted as scalars (arithmetic), and
     the operands as the kernel should see them: torch's promotion is Paddle's there, except
@@ -227,6 +239,37 @@ def kernel_dtypes(api: str, x: torch.Tensor, allowed: frozenset, arg: str = "x",
         what = "'dtype'" if arg == "dtype" else f"'{arg}' of dtype"
         raise NoKernelError(f"paddle.{api}: {what} {_dt.from_torch_dtype(x.dtype).name} "
                             f"is not supported (Paddle's kernel takes {names})")
+
+
+class _MissingGradKernel(torch.autograd.Function):
+    """The identity, whose backward raises the error of a missing gradient kernel."""
+
+    @staticmethod
+    def forward(ctx, x, error):  # type: ignore[override]
+        ctx.error = error
+        return x.clone()
+
+    @staticmethod
+    def backward(ctx, g):  # type: ignore[override]
+        raise ctx.error
+
+
+def no_grad_kernel(api: str, result: torch.Tensor, x: torch.Tensor, missing: frozenset,
+                   arg: str = "x") -> torch.Tensor:
+    """Paddle registers the forward CPU kernel of ``api`` for ``x``'s dtype but not its
+    gradient kernel (``exp_grad`` has no float16 one): ``result`` as it is, whose backward
+    raises Paddle's NotFound (RuntimeError) where gradients flow into it. Callers call this
+    only for ``x`` of a ``missing`` dtype that requires gradients."""
+    if not result.requires_grad:
+        return result
+    try:
+        kernel_dtypes(api, x, ALL_DTYPES - missing, arg)
+    except NoKernelError:
+        error = NoKernelError(f"paddle.{api}: the gradient of '{arg}' of dtype {dtype_name(x)} is "
+                              f"not supported (Paddle's CPU {api.rsplit('.', 1)[-1]}_grad kernel "
+                              "has no such version)")
+        return _MissingGradKernel.apply(result, error)
+    return result
 
 
 def pair_kernel_dtypes(api: str, x: Any, y: Any, allowed: frozenset, number_promotes: bool = False,

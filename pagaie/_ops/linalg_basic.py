@@ -376,6 +376,14 @@ def einsum(equation, *operands):
         5.0
     """
     equation = _check_equation(equation, operands)
+    dtypes = [t.dtype for t in operands if isinstance(t, torch.Tensor)]
+    if len(set(dtypes)) > 1:
+        # Paddle's kernel picks its dtype from the first operand: one without a CPU kernel is
+        # its NotFound, operands of other dtypes then its InvalidArgument (no promotion)
+        if isinstance(operands[0], torch.Tensor):
+            kernel_dtypes("einsum", operands[0], _EINSUM_DTYPES, "operands[0]")
+        raise ValueError("paddle.einsum: all operands must have one dtype, but received "
+                         + ", ".join(str(d).replace("torch.", "") for d in dtypes))
     for i, t in enumerate(operands):
         if isinstance(t, torch.Tensor):
             kernel_dtypes("einsum", t, _EINSUM_DTYPES, f"operands[{i}]")
@@ -898,7 +906,8 @@ def cdist(x, y, p=2.0, compute_mode="use_mm_for_euclid_dist_if_necessary", name=
             raise AssertionError(f"paddle.cdist: '{name}' must be at least 2-dimensional, but "
                                  f"received a {t.dim()}-D tensor")
     if x.dtype != y.dtype:
-        x, y = (x, y.to(x.dtype)) if torch.promote_types(x.dtype, y.dtype) == x.dtype else (x.to(y.dtype), y)
+        d = torch.promote_types(x.dtype, y.dtype)   # (bfloat16 with float16: float32)
+        x, y = x.to(d), y.to(d)
     if x.shape[-1] != y.shape[-1]:
         raise AssertionError(f"paddle.cdist: 'x' and 'y' must have the same last dimension, but received "
                              f"{x.shape[-1]} and {y.shape[-1]}")

@@ -17,7 +17,8 @@ from pagaie._core import dtype as _dt
 from pagaie._core.registry import NoKernelError, REGISTRY, STATE, OpRecord, defop
 from pagaie._core.tensor import Tensor, check_inplace
 from pagaie._ops._helpers import axis_arg, dense_only, device, int_entries, kernel_dtypes, int_list, norm_axis, norm_axes, shape_arg as _shape, write_out
-from pagaie._ops._helpers import ALL_DTYPES, SMALL_INTS, AssertionValueError, program_constant
+from pagaie._ops._helpers import (ALL_DTYPES, LOW_FLOATS, SMALL_INTS, AssertionValueError, no_grad_kernel,
+                                  program_constant)
 
 _T = torch.Tensor
 
@@ -891,6 +892,8 @@ def tile(x, repeat_times, name=None):
                          f"but received {r}")
     if x.dtype is torch.bfloat16:   # Paddle's CPU tile kernel has no bfloat16
         kernel_dtypes("tile", x, _TILE_CPU_DTYPES)
+    elif x.dtype is torch.float16 and x.requires_grad:   # nor its tile_grad a float16 one
+        return no_grad_kernel("tile", torch.tile(x, r), x, LOW_FLOATS)
     return torch.tile(x, r)
 
 

@@ -11,7 +11,7 @@ from pagaie._core.registry import NoKernelError, defop
 from pagaie._core.tensor import Tensor
 from pagaie._ops._helpers import ALL_DTYPES, int_list, norm_axis, scalar_axis, seq_of_tensors
 from pagaie._ops._helpers import AssertionValueError, axis_arg, int_entries, int_only_in_programs, kernel_dtypes
-from pagaie._ops._helpers import program_constant
+from pagaie._ops._helpers import LOW_FLOATS, no_grad_kernel, program_constant
 from pagaie._ops.manipulation import _dims_of, check_int_entries, view_pieces
 
 _T = torch.Tensor
@@ -129,6 +129,8 @@ def concat(x, axis=0, name=None, *, out=None):
     a = axis if type(axis) is int and -1 <= axis < xs[0].dim() else norm_axis(axis, xs[0].dim(), "concat")
     if out is not None:
         return torch.cat(xs, a, out=out)
+    if xs[0].dtype is torch.bfloat16:   # Paddle's CPU concat_grad kernel has no bfloat16
+        return no_grad_kernel("concat", torch.cat(xs, a), xs[0], LOW_FLOATS)
     return torch.cat(xs, a)
 
 

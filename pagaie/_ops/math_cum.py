@@ -316,6 +316,8 @@ def _trapz(y, x, dx, axis, api, cumulative):
     axis = norm_axis(axis, y.dim(), api, error=IndexError)
     if y.dtype is torch.float16:   # Paddle's composite reaches a CPU kernel without float16
         kernel_dtypes(api, y, _TRAPZ_CPU_DTYPES, "y")
+    if x is not None and x.dtype is torch.float16:   # (its diff: no float16 CPU subtract)
+        kernel_dtypes(api, x, _TRAPZ_CPU_DTYPES, "x")
     if x is None:
         if dx is None:
             dx = 1.0

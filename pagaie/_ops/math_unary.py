@@ -16,7 +16,7 @@ from pagaie._core import dtype as _dt
 from pagaie._core.registry import NoKernelError, defop
 from pagaie._core.tensor import Tensor
 from pagaie._ops._helpers import (ALL_DTYPES, LOW_FLOATS, SMALL_INTS, float_inplace,
-                                  kernel_dtypes, no_small_int_kernel, reject_bool, write_out)
+                                  kernel_dtypes, no_grad_kernel, no_small_int_kernel, reject_bool, write_out)
 
 __all__: list[str] = []
 
@@ -335,6 +335,10 @@ _NO_CPU_KERNEL = {
 _PROGRAM_ONLY = {"abs": _BF16, "exp": _BF16, "sqrt": _BF16, "tanh": _BF16, "sigmoid": _BF16}
 _NOT_IN_PROGRAMS = {"sinc": _C}
 _CPU_DTYPES = {op: ALL_DTYPES - refused for op, refused in _NO_CPU_KERNEL.items()}
+# Dtypes whose forward CPU kernel Paddle has but not the gradient kernel (a backward through
+# them is its NotFound)
+_NO_CPU_GRAD_KERNEL = {"exp": frozenset({torch.float16}),
+                       **dict.fromkeys(("log", "log2", "log10", "log1p"), LOW_FLOATS)}
 _PROGRAM_DTYPES = {op: (_CPU_DTYPES[op] | _PROGRAM_ONLY.get(op, frozenset()))
                    - _NOT_IN_PROGRAMS.get(op, frozenset())
                    for op in {**_PROGRAM_ONLY, **_NOT_IN_PROGRAMS}}
@@ -380,28 +384,32 @@ def _declare(opname, fn, desc, ex_in, ex_out, has_out, inplace, amp):
     bool_ok = opname in _BOOL_OK
     cpu_dtypes = _CPU_DTYPES.get(opname)
     program_dtypes = _PROGRAM_DTYPES.get(opname)
+    no_grad = _NO_CPU_GRAD_KERNEL.get(opname, frozenset())
     ok = cpu_dtypes if cpu_dtypes is not None else ALL_DTYPES
     if program_dtypes is not None:
         ok = ok & program_dtypes
     if not bool_ok:
         ok = ok - {torch.bool}
+    ok = ok - no_grad
 
     def check(x):
         if x.dtype is torch.bool and not bool_ok:
             reject_bool(opname, x)
         if cpu_dtypes is not None:
             kernel_dtypes(opname, x, cpu_dtypes, static=program_dtypes)
+
+    def checked(x):
+        check(x)
+        if x.dtype in no_grad and x.requires_grad:
+            return no_grad_kernel(opname, fn(x), x, no_grad)
+        return fn(x)
     if has_out:
         def kernel(x, name=None, *, out=None):
-            if x.dtype not in ok:
-                check(x)
-            r = fn(x)
+            r = fn(x) if x.dtype in ok else checked(x)
             return r if out is None else write_out(out, r)
     else:
         def kernel(x, name=None):
-            if x.dtype not in ok:
-                check(x)
-            return fn(x)
+            return fn(x) if x.dtype in ok else checked(x)
     kernel.__name__ = kernel.__qualname__ = opname
     kernel.__doc__ = _DOC.format(desc=desc, name=opname, ex_in=ex_in, ex_out=ex_out,
                                  out_doc=_OUT_DOC if has_out else "")

@@ -203,9 +203,15 @@ def _check_sdpa_args(query, key, value, attn_mask):
         tensor_arg(api, "attn_mask", attn_mask)
     if attn_mask is not None:
         _check_mask_shape(api, attn_mask, query, key, value)
-    # Paddle's CPU matmul kernel (its static API's check takes another set)
-    kernel_dtypes("nn.functional.scaled_dot_product_attention", query, _SDPA_CPU_DTYPES, "query",
+    # Paddle's CPU matmul kernel (its static API's check takes another set); the kernel runs
+    # in its second operand's dtype: the key's (a query of another dtype is its
+    # InvalidArgument), then the value's
+    first, arg = (query, "query") if query.dtype == key.dtype else (key, "key")
+    kernel_dtypes("nn.functional.scaled_dot_product_attention", first, _SDPA_CPU_DTYPES, arg,
                   static=_SDPA_STATIC_DTYPES)
+    if value.dtype != first.dtype and value.is_floating_point() and query.dtype == key.dtype:
+        kernel_dtypes("nn.functional.scaled_dot_product_attention", value, _SDPA_CPU_DTYPES,
+                      "value", static=_SDPA_STATIC_DTYPES)
     # integer inputs compute in float32, as Paddle's ``query * scale`` promotes them
     query, key, value = (t if t.is_floating_point() or t.is_complex() else t.to(torch.float32)
                          for t in (query, key, value))

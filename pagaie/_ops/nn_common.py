@@ -141,9 +141,14 @@ def bilinear(x1, x2, weight, bias=None, name=None):
         raise ValueError(f"{api}: 'weight' of shape {list(weight.shape)} does not fit 'x1' "
                          f"{list(x1.shape)} and 'x2' {list(x2.shape)} (expected [out, "
                          f"{x1.shape[1]}, {x2.shape[1]}])")
-    float_kernel(api, x1)   # Paddle's bilinear kernel: floating inputs only
-    if x1.dtype not in F32_F64:
-        kernel_dtypes("nn.functional.bilinear", x1, F32_F64, "x1")   # (float32/float64 on the CPU)
+    # Paddle's bilinear kernel (floating inputs, float32/float64 on the CPU) runs in the dtype
+    # of its last tensor argument: the bias, else the weight; another dtype elsewhere is the
+    # ValueError below
+    key, arg = (x1, "x1") if {x2.dtype, weight.dtype} | (set() if bias is None else {bias.dtype}) \
+        == {x1.dtype} else ((weight, "weight") if bias is None else (bias, "bias"))
+    float_kernel(api, key)
+    if key.dtype not in F32_F64:
+        kernel_dtypes("nn.functional.bilinear", key, F32_F64, arg)
     if bias is not None and (bias.dim() != 2 or bias.shape[0] != 1 or bias.shape[1] != weight.shape[0]):
         raise ValueError(f"{api}: 'bias' must have shape [1, {weight.shape[0]}], but received "
                          f"{list(bias.shape)}")
@@ -628,9 +633,15 @@ def cosine_similarity(x1, x2, axis=1, eps=1e-8):
         raise TypeError(f"{api}: 'x1' and 'x2' must be floating point, but received "
                         f"{str(x1.dtype).replace('torch.', '')} and {str(x2.dtype).replace('torch.', '')}")
     _check_broadcast(api, "x1", x1, "x2", x2)
-    # Paddle's CPU multiply/clip kernels; its static API also takes bfloat16
-    if x1.dtype not in F32_F64:
-        kernel_dtypes("nn.functional.cosine_similarity", x1, F32_F64, "x1", static=BF16_F32_F64)
+    # Paddle's composite squares each operand (its CPU multiply has no float16 kernel), then
+    # clips and takes the root in the dtype they promote to (float32/float64 on the CPU); its
+    # static API also takes bfloat16
+    if x1.dtype not in F32_F64 or x2.dtype not in F32_F64:
+        for arg, t in (("x1", x1), ("x2", x2)):
+            if t.dtype is torch.float16:
+                kernel_dtypes("nn.functional.cosine_similarity", t, F32_F64, arg, static=BF16_F32_F64)
+        if torch.promote_types(x1.dtype, x2.dtype) not in F32_F64:
+            kernel_dtypes("nn.functional.cosine_similarity", x1, F32_F64, "x1", static=BF16_F32_F64)
     s1, s2 = x1.shape[axis], x2.shape[axis]
     w12 = torch.sum(x1 * x2, dim=axis)
     if s1 == 0 or s2 == 0:
@@ -673,10 +684,11 @@ def pairwise_distance(x, y, p=2.0, epsilon=1e-6, keepdim=False, name=None):
         raise TypeError(f"{api}: 'p' must be a number, but received {type(p).__name__}")
     _check_broadcast(api, "x", x, "y", y)
     float_kernel(api, x)   # Paddle's p_norm kernel: floating inputs only
-    if x.dtype not in F32_F64:
-        kernel_dtypes("nn.functional.pairwise_distance", x, F32_F64)   # (float32/float64 on the CPU)
+    diff = x - y   # (Paddle's subtract promotes: the kernels below see the promoted dtype)
+    if diff.dtype not in F32_F64:
+        kernel_dtypes("nn.functional.pairwise_distance", diff, F32_F64, "x")   # (float32/float64 on the CPU)
     from pagaie._ops.linalg import last_axis_pnorm
-    return last_axis_pnorm(x - y + epsilon, float(p), keepdim)
+    return last_axis_pnorm(diff + epsilon, float(p), keepdim)
 
 
 @defop(amp="promote", paddle_types=("p_norm", "normalize"), method=False)

@@ -11,9 +11,9 @@ import torch.nn.functional as F
 
 from pagaie._core.registry import NoKernelError, defop
 from pagaie._ops._helpers import (BF16_F32_F64, F32_F64, FLOAT_OR_COMPLEX, LOW_FLOATS, NO_SUBTRACT_KERNEL,
-                                 REAL_FLOATS, SMALL_INTS, check_binary_dtypes, compare_mask, dtype_name,
+                                 REAL_FLOATS, SMALL_INTS, compare_mask, dtype_name,
                                  float_kernel, float_weight, kernel_dtypes, no_low_float_kernel,
-                                 same_dtype_args, trace_constant, zero_dropped)
+                                 promote_operands, same_dtype_args, trace_constant, zero_dropped)
 from pagaie._ops._nn_helpers import check_reduction, reduce_loss, smoothing_coefficients
 from pagaie._ops.math_unary import _abs
 
@@ -24,6 +24,21 @@ __all__ = ["cross_entropy", "softmax_with_cross_entropy", "binary_cross_entropy"
 
 def _safe_div(a: torch.Tensor, b: torch.Tensor) -> torch.Tensor:
     return a / torch.where(b == 0, torch.ones_like(b), b)
+
+
+def kernel_key_dtype(logit: torch.Tensor, label: torch.Tensor,
+                     pos_weight: torch.Tensor | None = None) -> torch.dtype | None:
+    """The dtype Paddle's ``sigmoid_cross_entropy_with_logits`` kernel runs in: that of its last
+    tensor argument, the label, or the pos_weight term Paddle builds from pos_weight, the
+    label and a constant of the logit's dtype (their promoted dtype). None where those are not
+    all floating (other checks report them)."""
+    if not label.is_floating_point():
+        return None
+    if pos_weight is None:
+        return label.dtype
+    if not (logit.is_floating_point() and pos_weight.is_floating_point()):
+        return None
+    return torch.promote_types(torch.promote_types(logit.dtype, label.dtype), pos_weight.dtype)
 
 
 def _same_float_dtype(api: str, input: torch.Tensor, label: torch.Tensor,
@@ -448,6 +463,14 @@ def binary_cross_entropy_with_logits(logit, label, weight=None, reduction="mean"
     """
     api = "nn.functional.binary_cross_entropy_with_logits"
     check_reduction(reduction, api)
+    key = kernel_key_dtype(logit, label, pos_weight)
+    if key in LOW_FLOATS:   # (the kernel's own dtype: checked before the logit's)
+        no_low_float_kernel(api, label if pos_weight is None else pos_weight.to(key),
+                            arg="label" if pos_weight is None else "pos_weight")
+    if logit.is_floating_point() and key is not None and logit.dtype != key:
+        raise ValueError(f"paddle.{api}: 'logit' ({dtype_name(logit)}) must have the dtype its "
+                         f"kernel runs in ({str(key)[6:]}), the dtype of 'label'"
+                         f"{'' if pos_weight is None else ' and pos_weight promoted'}")
     no_low_float_kernel(api, logit, arg="logit")
     if logit.is_complex():
         raise NoKernelError(f"paddle.{api}: 'logit' must be a real floating tensor, but received "
@@ -527,10 +550,11 @@ def mse_loss(input, label, reduction="mean", name=None):
         5.0
     """
     check_reduction(reduction, "nn.functional.mse_loss")
-    no_low_float_kernel("nn.functional.mse_loss", input, arg="input", missing=NO_SUBTRACT_KERNEL)
+    no_low_float_kernel("nn.functional.mse_loss", input, arg="input", missing=NO_SUBTRACT_KERNEL - LOW_FLOATS)
     if input.dtype != label.dtype:  # a numpy label lands here (its dtype is not torch's)
         _tensor_label(label)
-        check_binary_dtypes("nn.functional.mse_loss", input, label)
+        input, label = promote_operands("nn.functional.mse_loss", input, label)
+    no_low_float_kernel("nn.functional.mse_loss", input, arg="input")   # (of the promoted dtype)
     if input.is_floating_point() and input.dtype == label.dtype and input.shape == label.shape:
         # torch's kernel: ``(input - label) ** 2`` in one pass, the same gradient
         sq = torch.ops.aten.mse_loss.default(input, label, 0)
@@ -551,10 +575,11 @@ def l1_loss(input, label, reduction="mean", name=None):
         2.0
     """
     check_reduction(reduction, "nn.functional.l1_loss")
-    no_low_float_kernel("nn.functional.l1_loss", input, arg="input", static=BF16_F32_F64, missing=NO_SUBTRACT_KERNEL)
+    no_low_float_kernel("nn.functional.l1_loss", input, arg="input", missing=NO_SUBTRACT_KERNEL - LOW_FLOATS)
     if input.dtype != label.dtype:  # a numpy label lands here (its dtype is not torch's)
         _tensor_label(label)
-        check_binary_dtypes("nn.functional.l1_loss", input, label)
+        input, label = promote_operands("nn.functional.l1_loss", input, label)
+    no_low_float_kernel("nn.functional.l1_loss", input, arg="input", static=BF16_F32_F64)
     if reduction == "mean":   # Paddle's mean kernel has no integer version (NotFound)
         float_kernel("paddle.nn.functional.l1_loss", input, "inputs with reduction='mean'", complex_ok=True)
     return reduce_loss(_abs(input - label), reduction)
@@ -585,14 +610,11 @@ def smooth_l1_loss(input, label, reduction="mean", delta=1.0, is_huber=True, nam
     """
     api = "nn.functional.smooth_l1_loss"
     check_reduction(reduction, api)
-    no_low_float_kernel(api, input, arg="input")
     if list(input.shape) != list(label.shape):  # Paddle's huber_loss does not broadcast
         raise ValueError(f"paddle.{api}: 'input' and 'label' must have the same shape, but "
                          f"received {list(input.shape)} and {list(label.shape)}")
-    if input.dtype != label.dtype:
-        check_binary_dtypes(api, input, label)
-        d = torch.promote_types(input.dtype, label.dtype)
-        input, label = input.to(d), label.to(d)
+    input, label = promote_operands(api, input, label)   # (the kernel runs in the promoted dtype)
+    no_low_float_kernel(api, input, arg="input")
     float_kernel(f"paddle.{api}", input)   # Paddle's huber_loss kernel
     # written out (not torch's kernels, which reject delta <= 0): Paddle's huber_loss takes
     # any delta (delta 0 gives zeros) and the smooth-L1 form divides it by delta
@@ -712,6 +734,11 @@ def kl_div(input, label, reduction="mean", log_target=False, name=None):
     if not label.is_floating_point() and input.is_floating_point():  # Paddle: InvalidArgument
         raise ValueError(f"paddle.nn.functional.kl_div: 'label' must be a floating tensor, but "
                          f"received {dtype_name(label)}")
+    if label.dtype in LOW_FLOATS and label.dtype != input.dtype:
+        # Paddle promotes only float32/float64 pairs; its kernel then reads the label in the
+        # input's dtype: InvalidArgument
+        raise ValueError(f"paddle.nn.functional.kl_div: 'label' ({dtype_name(label)}) must have "
+                         f"the dtype of 'input' ({dtype_name(input)})")
     # Paddle's kl_div gives the label no gradient; a wider label promotes the result
     d = torch.promote_types(input.dtype, label.dtype)
     input, label = input.to(d), label.detach().to(d)
@@ -740,7 +767,7 @@ def square_error_cost(input, label):
     """
     if input.dtype != label.dtype:  # a numpy label lands here (its dtype is not torch's)
         _tensor_label(label)
-        check_binary_dtypes("nn.functional.square_error_cost", input, label)
+        input, label = promote_operands("nn.functional.square_error_cost", input, label)
     no_low_float_kernel("nn.functional.square_error_cost", input, arg="input", missing=NO_SUBTRACT_KERNEL)
     return torch.square(input - label)
 

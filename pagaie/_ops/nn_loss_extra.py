@@ -11,21 +11,12 @@ import torch
 import torch.nn.functional as F
 
 from pagaie._core.registry import NoKernelError, defop
-from pagaie._ops._helpers import (BF16_F32_F64, F32_F64, FLOAT_OR_COMPLEX, NO_SUBTRACT_KERNEL,
+from pagaie._ops._helpers import (BF16_F32_F64, F32_F64, FLOAT_OR_COMPLEX, LOW_FLOATS, NO_SUBTRACT_KERNEL,
                                  REAL_FLOATS, check_binary_dtypes, dtype_name, float_kernel, kernel_dtypes,
-                                 float_weight, no_low_float_kernel)
+                                 float_weight, no_low_float_kernel, promote_operands)
 from pagaie._ops._nn_helpers import check_reduction, reduce_loss
 from pagaie._ops.nn_loss import sigmoid_ce_with_logits
 
-
-def _promote(api: str, a: torch.Tensor, b: torch.Tensor) -> tuple:
-    """Paddle's promotion of a loss's two operands: TypeError for an integer/float mix,
-    otherwise both cast to the wider dtype."""
-    if a.dtype == b.dtype:
-        return a, b
-    check_binary_dtypes(api, a, b)
-    d = torch.promote_types(a.dtype, b.dtype)
-    return a.to(d), b.to(d)
 
 __all__ = ["margin_ranking_loss", "cosine_embedding_loss", "triplet_margin_loss",
            "triplet_margin_with_distance_loss", "hinge_embedding_loss", "soft_margin_loss",
@@ -56,9 +47,10 @@ def margin_ranking_loss(input, other, label, margin=0.0, reduction="mean", name=
     """
     api = "nn.functional.margin_ranking_loss"
     check_reduction(reduction, api)
-    no_low_float_kernel(api, input, arg="input", static=BF16_F32_F64, missing=NO_SUBTRACT_KERNEL)
-    input, other = _promote(api, input, other)
-    label = _promote(api, input - other, label)[1]
+    no_low_float_kernel(api, input, arg="input", missing=NO_SUBTRACT_KERNEL - LOW_FLOATS)
+    input, other = promote_operands(api, input, other)   # (Paddle's subtract comes first)
+    no_low_float_kernel(api, input, arg="input", static=BF16_F32_F64)
+    label = promote_operands(api, input - other, label)[1]
     float_kernel(f"paddle.{api}", input)   # Paddle's relu kernel
     out = -label * (input - other)
     if margin != 0:
@@ -99,7 +91,8 @@ def cosine_embedding_loss(input1, input2, label, margin=0, reduction="mean", nam
     if input1.dim() == 2 and label.shape[0] != input1.shape[0]:
         raise ValueError(f"{api}: 'label' must hold one value per row of the inputs, but "
                          f"received shapes {list(label.shape)} and {list(input1.shape)}")
-    input1, input2 = _promote(api[7:], input1, input2)
+    no_low_float_kernel(api[7:], input2, arg="input2")   # (Paddle squares it alone first)
+    input1, input2 = promote_operands(api[7:], input1, input2)
     # Paddle's formula: squared norms get 1e-11 added, labels other than 1 / -1 give 0
     prod = (input1 * input2).sum(-1)
     mag = ((input1.square().sum(-1) + 1e-11) * (input2.square().sum(-1) + 1e-11)).sqrt()
@@ -131,11 +124,11 @@ def triplet_margin_loss(input, positive, negative, margin=1.0, p=2, epsilon=1e-0
         raise ValueError(f"paddle.{api}: 'input', 'positive' and 'negative' must have the same "
                          f"shape, but received {list(input.shape)}, {list(positive.shape)} and "
                          f"{list(negative.shape)}")
-    no_low_float_kernel(api, input, arg="input")
     # Paddle subtracts the operands (its type promotion: floats only) and takes p_norm (a
-    # float kernel)
-    input, positive = _promote(api, input, positive)
-    input, negative = _promote(api, input, negative)
+    # float kernel): the promoted dtype needs the kernels
+    input, positive = promote_operands(api, input, positive)
+    input, negative = promote_operands(api, input, negative)
+    no_low_float_kernel(api, input, arg="input")
     positive = positive.to(input.dtype)
     float_kernel(f"paddle.{api}", input)
     # the distances as Paddle's pairwise_distance takes them (its p_norm gradient: NaN where
@@ -267,7 +260,7 @@ def multi_label_soft_margin_loss(input, label, weight=None, reduction="mean", na
     if list(input.shape) != list(label.shape):
         raise ValueError(f"paddle.{api}: 'input' and 'label' must have the same shape, but "
                          f"received {list(input.shape)} and {list(label.shape)}")
-    input, label = _promote(api, input, label)
+    input, label = promote_operands(api, input, label)
     float_weight(api, input, weight)
     loss = -(label * F.logsigmoid(input) + (1 - label) * F.logsigmoid(-input))
     if weight is not None:
@@ -379,7 +372,8 @@ def multi_margin_loss(input, label, p=1, margin=1.0, weight=None, reduction="mea
                          f"received {list(weight.shape)}")
     if weight is not None:
         float_weight(api[7:], input, weight)
-        no_low_float_kernel(api[7:], weight, arg="weight")   # (Paddle gathers it: no CPU float16 gather)
+        # (Paddle gathers it: no CPU float16 gather; a bfloat16 one)
+        no_low_float_kernel(api[7:], weight, arg="weight", missing=frozenset({torch.float16}))
     # Paddle's formula: the mean over all C classes (the target's own term included) less
     # that term's nominal value margin ** p / C
     t = (margin - _IndexSample.apply(input, lab[:, None]) + input).clamp_min(0) ** p
@@ -408,12 +402,19 @@ def poisson_nll_loss(input, label, log_input=True, full=False, epsilon=1e-08, re
         raise ValueError(f"paddle.nn.functional.poisson_nll_loss: epsilon should be positive, "
                          f"but received {epsilon}")
     api = "nn.functional.poisson_nll_loss"
-    no_low_float_kernel(api, input, arg="input", static=BF16_F32_F64, missing=NO_SUBTRACT_KERNEL)
+    no_low_float_kernel(api, input, arg="input", missing=NO_SUBTRACT_KERNEL - LOW_FLOATS)
     if list(input.shape) != list(label.shape):
         raise ValueError(f"paddle.{api}: 'input' and 'label' must have the same shape, but "
                          f"received {list(input.shape)} and {list(label.shape)}")
     _float_operands("paddle." + api, input, label)
-    input, label = _promote(api, input, label)
+    # Paddle's composite: exp(input) (no bfloat16 CPU kernel) or log(input + epsilon), the
+    # Stirling term of the label alone when full, then a subtract in the promoted dtype
+    if log_input and input.dtype is torch.bfloat16:
+        no_low_float_kernel(api, input, arg="input", static=BF16_F32_F64)
+    if full:
+        no_low_float_kernel(api, label, arg="label", static=BF16_F32_F64)
+    input, label = promote_operands(api, input, label)
+    no_low_float_kernel(api, input, arg="input", static=BF16_F32_F64)
     return F.poisson_nll_loss(input, label, log_input=bool(log_input), full=bool(full),
                               eps=epsilon, reduction=reduction)
 
@@ -463,7 +464,10 @@ def sigmoid_focal_loss(logit, label, normalizer=None, alpha=0.25, gamma=2.0, red
     """
     api = "paddle.nn.functional.sigmoid_focal_loss"
     check_reduction(reduction, api[7:])
-    no_low_float_kernel(api[7:], logit, arg="logit")
+    # Paddle's sigmoid_cross_entropy_with_logits runs in the label's dtype: a label without a
+    # CPU kernel is reported first, then a logit of another dtype, then the logit's own dtype
+    if label.is_floating_point():
+        no_low_float_kernel(api[7:], label, arg="label")
     if normalizer is not None:
         if normalizer.dim() > 1:
             raise ValueError(f"{api}: 'normalizer' must be 0-D or 1-D, but received shape "
@@ -478,6 +482,7 @@ def sigmoid_focal_loss(logit, label, normalizer=None, alpha=0.25, gamma=2.0, red
     if list(label.shape) != list(logit.shape):   # Paddle: InvalidArgument
         raise ValueError(f"{api}: 'label' must have the shape of 'logit' {list(logit.shape)}, but "
                          f"received {list(label.shape)}")
+    no_low_float_kernel(api[7:], logit, arg="logit")
     p = torch.sigmoid(logit)
     # as in Paddle, the label is differentiated through p_t and alpha_t only
     ce = sigmoid_ce_with_logits(logit, label)

@@ -414,6 +414,13 @@ def _group_norm(x, num_groups, epsilon=1e-05, weight=None, bias=None, data_forma
     if num_groups <= 0 or c % num_groups:
         raise ValueError(f"paddle.{api}: the number of channels ({c}) must be divisible by "
                          f"num_groups ({num_groups})")
+    key = bias if bias is not None else weight
+    if key is not None and key.dtype is not x.dtype:
+        # Paddle's kernel runs in the dtype of its last tensor argument: one without a CPU
+        # kernel is its NotFound, an input of another dtype its InvalidArgument
+        if key.dtype not in F32_F64:
+            kernel_dtypes(api, key, F32_F64, "bias" if bias is not None else "weight")
+        same_dtype_args(api, x, weight=weight, bias=bias)
     if x.dtype not in F32_F64:
         kernel_dtypes(api, x, F32_F64)   # Paddle's CPU kernel
     try:

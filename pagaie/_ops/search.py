@@ -9,8 +9,9 @@ import torch
 
 from pagaie._core.registry import NoKernelError, defop
 from pagaie._core.tensor import Tensor
-from pagaie._ops._helpers import (ALL_DTYPES, int_only_in_programs, kernel_dtypes, norm_axis, parsed_dtype, parser_bool, parser_ints, scalar_axis, scalar_of,
-                                  torch_dtype, write_out)
+from pagaie._ops._helpers import (ALL_DTYPES, LOW_FLOATS, int_only_in_programs, kernel_dtypes,
+                                  no_grad_kernel, norm_axis, parsed_dtype, parser_bool, parser_ints,
+                                  scalar_axis, scalar_of, torch_dtype, write_out)
 
 __all__ = ["argmax", "argmin", "argsort", "argwhere", "bucketize", "kthvalue", "mode", "msort",
            "nonzero", "searchsorted", "sort", "topk", "unique", "unique_consecutive"]
@@ -191,6 +192,8 @@ def _topk(x, k, axis=None, largest=True, sorted=True, name=None, *, out=None):
             raise ValueError(f"paddle.topk: 'k' must be in [1, {n}] (the size of axis {dim}), "
                              f"but received {k}")
         v, i = torch.topk(x, k, dim=dim, largest=largest, sorted=sorted)
+    if x.dtype is torch.float16 and x.requires_grad:   # no float16 CPU topk_grad kernel
+        v = no_grad_kernel("topk", v, x, LOW_FLOATS - {torch.bfloat16})
     if out is not None:
         return write_out(out[0], v), write_out(out[1], i)
     return v, i

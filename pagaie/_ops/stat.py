@@ -679,6 +679,9 @@ def histogramdd(x, bins=10, ranges=None, density=False, weights=None, name=None)
         >>> h.tolist(), edges[0].tolist()
         ([[0.0, 1.0], [1.0, 1.0]], [0.0, 1.0, 2.0])
     """
+    if weights is not None and weights.dtype != x.dtype:   # (Paddle asserts it before any kernel)
+        raise AssertionError(f"paddle.histogramdd: 'weights' must have the dtype of 'x' "
+                             f"({dtype_name(x)}), but received {dtype_name(weights)}")
     kernel_dtypes("histogramdd", x, _HISTOGRAM_DTYPES, static=F32_F64)   # (a float-only static check)
     if x.dim() < 2:
         raise AssertionError(f"paddle.histogramdd: 'x' must have at least 2 dimensions, but received shape "
@@ -708,9 +711,6 @@ def histogramdd(x, bins=10, ranges=None, density=False, weights=None, name=None)
     if ranges is not None and any(float(lo) > float(hi) for lo, hi in zip(ranges[0::2], ranges[1::2])):
         raise ValueError(f"paddle.histogramdd: each min of 'ranges' must not exceed its max, but "
                          f"received {list(ranges)}")
-    if weights is not None and weights.dtype != x.dtype:
-        raise AssertionError(f"paddle.histogramdd: 'weights' must have the dtype of 'x' "
-                             f"({dtype_name(x)}), but received {dtype_name(weights)}")
     if weights is not None and list(weights.shape) != list(x.shape[:-1]):
         raise AssertionError(f"paddle.histogramdd: 'weights' must have the shape of 'x' without its "
                              f"last dimension ({list(x.shape[:-1])}), but received "
@@ -854,6 +854,8 @@ def cov(x, rowvar=True, ddof=True, fweights=None, aweights=None, name=None):
     for arg, w in (("fweights", fweights), ("aweights", aweights)):
         if w is not None and not isinstance(w, torch.Tensor):
             raise TypeError(f"paddle.linalg.cov: '{arg}' must be a Tensor, but received {type(w).__name__}")
+    if aweights is not None:   # Paddle checks their minimum (no float16/bfloat16 CPU min kernel)
+        no_low_float_kernel("linalg.cov", aweights, arg="aweights")
     if fweights is not None and fweights.is_floating_point():  # Paddle takes integral float weights too
         if not bool(torch.all(fweights == torch.round(fweights))):
             raise ValueError("paddle.linalg.cov: 'fweights' must hold integers, but received non-integral values")
