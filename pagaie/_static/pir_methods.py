@@ -314,8 +314,14 @@ class ProgramMethods:
     def num_ops(self) -> int:
         return sum(len(b.ops) for b in self.blocks)
 
-    def get_all_parameter_values(self) -> list:
-        return self.all_parameters()
+    def get_all_parameter_values(self) -> dict:
+        """The program's parameters as ``{name: Value}``, in the order they were created.
+
+        Example:
+            >>> params = main_program.get_all_parameter_values()
+            >>> list(params)   # ['linear_0.w_0', 'linear_0.b_0']
+        """
+        return {v.name: v for v in reversed(self.all_parameters())}
 
     def parameters_num(self) -> int:
         return len(self.all_parameters())

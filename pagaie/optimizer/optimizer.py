@@ -720,7 +720,8 @@ class Optimizer:
             params_grads (list[tuple[Tensor, Tensor]]): the pairs to apply.
 
         Returns:
-            list: the operators appended (empty: a static program's update is one step op).
+            list: the operators appended to a static program (its one update step op); empty
+            in dynamic mode.
 
         Examples:
             >>> import pagaie as paddle
@@ -738,8 +739,7 @@ class Optimizer:
         if any(isinstance(x, Value) for pair in params_grads for x in pair):
             # pairs from a static program (append_backward): add the update step to it
             from pagaie.static.backward import append_optimizer_step
-            append_optimizer_step(self, params_grads)
-            return []
+            return append_optimizer_step(self, params_grads)
         pairs = sorted(((p, as_torch(g)) for p, g in params_grads if g is not None), key=lambda x: x[0].name)
         with torch.no_grad():
             self._apply_optimize(pairs, None)
@@ -757,8 +757,8 @@ class Optimizer:
                 mode, as in Paddle.
 
         Returns:
-            tuple: (the operators appended, always empty in dynamic mode; the (parameter,
-            gradient) pairs used).
+            tuple: (the operators appended: a static program's update step op, none in
+            dynamic mode; the (parameter, gradient) pairs used).
 
         Examples:
             >>> import pagaie as paddle

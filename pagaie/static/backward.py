@@ -233,17 +233,18 @@ def gradients(targets: Any, inputs: Any, target_gradients: Any = None,
 def minimize(optimizer: Any, loss: Value, parameters: Any = None, no_grad_set: Any = None) -> tuple:
     """Static-mode ``optimizer.minimize(loss)``: add backward and an optimizer step to the program."""
     pairs = append_backward(loss, parameters, no_grad_set)
-    append_optimizer_step(optimizer, pairs)
+    ops = append_optimizer_step(optimizer, pairs)
     # (as Paddle's optimizers: only the parameters that get a gradient)
-    return [], [(p, g) for p, g in pairs if g is not None]
+    return ops, [(p, g) for p, g in pairs if g is not None]
 
 
-def append_optimizer_step(optimizer: Any, params_grads: Sequence) -> None:
+def append_optimizer_step(optimizer: Any, params_grads: Sequence) -> list:
     """Static-mode ``optimizer.apply_gradients(params_grads)``: add an optimizer step over the
-    (parameter, gradient) pairs that have a gradient to the parameters' program."""
+    (parameter, gradient) pairs that have a gradient to the parameters' program, and return
+    the operators appended (the one step op; none when no pair has a gradient)."""
     pairs = [(p, g) for p, g in params_grads if g is not None]
     if not pairs:
-        return
+        return []
     block = pairs[0][0].block.program.global_block()
     params = [p for p, _ in pairs]
     grads = [g for _, g in pairs]
@@ -257,8 +258,8 @@ def append_optimizer_step(optimizer: Any, params_grads: Sequence) -> None:
     lr_name = next((op.attrs["lr_name"] for op in block.ops if op.type == "pagaie.optimizer_step"
                     and op.attrs.get("optimizer") is optimizer and "lr_name" in op.attrs), None)
     lr_name = lr_name or unique_name.generate("learning_rate")
-    block.append_op("pagaie.optimizer_step", [params, grads], {}, None,
-                    {"optimizer": optimizer, "lr_name": lr_name})
+    op = block.append_op("pagaie.optimizer_step", [params, grads], {}, None,
+                         {"optimizer": optimizer, "lr_name": lr_name})
     # As Paddle, a program stepped with a learning-rate scheduler names it (the last one
     # wins): training loops call ``program.lr_scheduler.step()`` between runs.
     from pagaie.optimizer.lr import LRScheduler
@@ -266,4 +267,4 @@ def append_optimizer_step(optimizer: Any, params_grads: Sequence) -> None:
         program = block.program
         program.lr_scheduler = optimizer._learning_rate
         program.lr_name = lr_name
-
+    return [op]
