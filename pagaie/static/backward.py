@@ -258,6 +258,7 @@ def append_optimizer_step(optimizer: Any, params_grads: Sequence) -> list:
     lr_name = next((op.attrs["lr_name"] for op in block.ops if op.type == "pagaie.optimizer_step"
                     and op.attrs.get("optimizer") is optimizer and "lr_name" in op.attrs), None)
     lr_name = lr_name or unique_name.generate("learning_rate")
+    optimizer._static_lr_value = float(optimizer.get_lr())   # the variable's initial value
     op = block.append_op("pagaie.optimizer_step", [params, grads], {}, None,
                          {"optimizer": optimizer, "lr_name": lr_name})
     # As Paddle, a program stepped with a learning-rate scheduler names it (the last one
