@@ -173,3 +173,21 @@ def test_learning_rate_variable(static_both, sched, tmp_path):
                 files.append((ext, any(k.startswith("learning_rate") for k in pickle.load(f))))
         seen[fw] = trace, files
     assert seen[pagaie] == seen[paddle]
+
+
+@pytest.mark.parametrize("reduce", ["none", "sum_keepdim", "mean"])
+@pytest.mark.parametrize("method", ["minimize", "backward"])
+def test_optimizer_needs_a_one_element_loss(static_both, reduce, method):
+    outcome = {}
+    for fw in (paddle, pagaie):
+        main, startup = fw.static.Program(), fw.static.Program()
+        with fw.static.program_guard(main, startup):
+            x = fw.static.data("x", [None, 4], "float32")
+            out = fw.nn.Linear(4, 1)(x)
+            loss = {"none": out, "sum_keepdim": fw.sum(out, keepdim=True), "mean": fw.mean(out)}[reduce]
+            try:
+                getattr(fw.optimizer.SGD(0.1), method)(loss)
+                outcome[fw] = "ok"
+            except AssertionError:
+                outcome[fw] = "AssertionError"
+    assert outcome[pagaie] == outcome[paddle]

@@ -699,8 +699,8 @@ class Optimizer:
         """
         from pagaie._static.ir import Value
         if isinstance(loss, Value):  # a static program's loss: add its backward to the program
-            from pagaie.static.backward import append_backward
-            return [(p, g) for p, g in append_backward(loss, parameters, no_grad_set) if g is not None]
+            from pagaie.static.backward import optimizer_backward
+            return optimizer_backward(loss, parameters, no_grad_set)
         params = self._select(parameters)
         return [(p, p.grad) for p in params if p._t.grad is not None]
 

@@ -13,7 +13,7 @@ from pagaie._core.tensor import Tensor
 from pagaie._static.ir import Block, Value
 from pagaie.utils import unique_name
 
-__all__ = ["append_backward", "gradients", "minimize"]
+__all__ = ["append_backward", "gradients", "minimize", "optimizer_backward"]
 
 
 def _as_list(v: Any) -> list:
@@ -230,12 +230,29 @@ def gradients(targets: Any, inputs: Any, target_gradients: Any = None,
     return [next(grads) if any(i is x for x in live) else None for i in ins]
 
 
+def check_scalar_loss(loss: Value, api: str) -> None:
+    """The loss an optimizer differentiates holds one element (its shape's product is 1: an
+    unknown batch size does not qualify), or AssertionError, as Paddle's static optimizers."""
+    size = 1
+    for d in loss.shape:
+        size *= d
+    if size != 1:
+        raise AssertionError(f"{api}: the loss must have exactly one element, but its shape is "
+                             f"{list(loss.shape)}; reduce it first (paddle.mean, paddle.sum)")
+
+
+def optimizer_backward(loss: Value, parameters: Any = None, no_grad_set: Any = None) -> list:
+    """Static-mode ``optimizer.backward(loss)``: append the backward of a one-element loss;
+    the (parameter, gradient) pairs that have a gradient, as Paddle's optimizers keep."""
+    check_scalar_loss(loss, "paddle.optimizer.Optimizer.backward")
+    return [(p, g) for p, g in append_backward(loss, parameters, no_grad_set) if g is not None]
+
+
 def minimize(optimizer: Any, loss: Value, parameters: Any = None, no_grad_set: Any = None) -> tuple:
-    """Static-mode ``optimizer.minimize(loss)``: add backward and an optimizer step to the program."""
-    pairs = append_backward(loss, parameters, no_grad_set)
-    ops = append_optimizer_step(optimizer, pairs)
-    # (as Paddle's optimizers: only the parameters that get a gradient)
-    return ops, [(p, g) for p, g in pairs if g is not None]
+    """Static-mode ``optimizer.minimize(loss)``: add backward and an optimizer step to the
+    program; (the operators appended, the (parameter, gradient) pairs)."""
+    pairs = optimizer_backward(loss, parameters, no_grad_set)
+    return append_optimizer_step(optimizer, pairs), pairs
 
 
 def append_optimizer_step(optimizer: Any, params_grads: Sequence) -> list:
