@@ -318,8 +318,16 @@ class ProgramMethods:
         """The program's parameters as ``{name: Value}``, in the order they were created.
 
         Example:
-            >>> params = main_program.get_all_parameter_values()
-            >>> list(params)   # ['linear_0.w_0', 'linear_0.b_0']
+            >>> import pagaie as paddle
+            >>> paddle.enable_static()
+            >>> main = paddle.static.Program()
+            >>> with paddle.static.program_guard(main):
+            ...     x = paddle.static.data('gapv_x', [None, 2], 'float32')
+            ...     y = paddle.nn.Linear(2, 1, weight_attr=paddle.ParamAttr(name='gapv_w'),
+            ...                          bias_attr=paddle.ParamAttr(name='gapv_b'))(x)
+            >>> list(main.get_all_parameter_values())
+            ['gapv_w', 'gapv_b']
+            >>> paddle.disable_static()
         """
         return {v.name: v for v in reversed(self.all_parameters())}
 
