@@ -191,3 +191,25 @@ def test_optimizer_needs_a_one_element_loss(static_both, reduce, method):
             except AssertionError:
                 outcome[fw] = "AssertionError"
     assert outcome[pagaie] == outcome[paddle]
+
+
+@pytest.mark.parametrize("opt", ["Adam", "Momentum", "Lamb"])
+def test_running_startup_again_restarts_the_optimizer_state(static_both, opt):
+    """``minimize`` puts the accumulators' initial values in the startup program."""
+    got = {}
+    for fw in (paddle, pagaie):
+        main, startup, loss, _, _ = _build(fw, (opt, {}))
+        p = next(iter(main.get_all_parameter_values())).split("_")[0] + "_"
+        exe = fw.static.Executor(fw.CPUPlace())
+        feed = {"x": np.ones([2, 4], "float32"), "y": np.zeros([2, 1], "float32")}
+        losses = []
+        for _ in range(2):
+            exe.run(startup)
+            fw.static.set_program_state(main, _init(p))
+            losses += [exe.run(main, feed=feed, fetch_list=[loss])[0] for _ in range(3)]
+        got[fw] = np.array(losses), {k.split("_", 1)[1]: np.array(v) for k, v in main.state_dict("opt").items()
+                                     if not k.startswith("learning_rate")}
+    np.testing.assert_allclose(got[pagaie][0], got[paddle][0], rtol=1e-5)
+    assert sorted(got[pagaie][1]) == sorted(got[paddle][1])
+    for k, v in got[paddle][1].items():
+        np.testing.assert_allclose(got[pagaie][1][k], v, rtol=1e-5, atol=1e-7, err_msg=k)

@@ -679,7 +679,9 @@ class Optimizer:
 
         Args:
             loss (Tensor): the loss (already back-propagated).
-            startup_program (None): unused in dynamic mode.
+            startup_program (Program|None, optional): in a static program, where the
+                optimizer state's initial values go (the default startup program when None);
+                unused in dynamic mode.
             parameters (list|None, optional): the parameters (or names) to collect; all by default.
             no_grad_set (set|None, optional): ignored in dynamic mode, as in Paddle (every
                 parameter with a gradient is returned).
@@ -751,7 +753,9 @@ class Optimizer:
 
         Args:
             loss (Tensor): the loss.
-            startup_program (None): unused in dynamic mode.
+            startup_program (Program|None, optional): in a static program, where the
+                optimizer state's initial values go (the default startup program when None);
+                unused in dynamic mode.
             parameters (list|None, optional): the parameters (or names) to update; all by default.
             no_grad_set (set|None, optional): used by static programs; ignored in dynamic
                 mode, as in Paddle.
@@ -773,7 +777,7 @@ class Optimizer:
         from pagaie._static.ir import Value
         if isinstance(loss, Value):  # a static program's loss: add backward + update ops to it
             from pagaie.static.backward import minimize as _static_minimize
-            return _static_minimize(self, loss, parameters, no_grad_set)
+            return _static_minimize(self, loss, parameters, no_grad_set, startup_program)
         if not isinstance(loss, Tensor):
             raise AssertionError(f"paddle.optimizer.Optimizer.minimize: the loss should be a Tensor, "
                                  f"but received {type(loss).__name__}")

@@ -248,17 +248,20 @@ def optimizer_backward(loss: Value, parameters: Any = None, no_grad_set: Any = N
     return [(p, g) for p, g in append_backward(loss, parameters, no_grad_set) if g is not None]
 
 
-def minimize(optimizer: Any, loss: Value, parameters: Any = None, no_grad_set: Any = None) -> tuple:
+def minimize(optimizer: Any, loss: Value, parameters: Any = None, no_grad_set: Any = None,
+             startup_program: Any = None) -> tuple:
     """Static-mode ``optimizer.minimize(loss)``: add backward and an optimizer step to the
-    program; (the operators appended, the (parameter, gradient) pairs)."""
+    program (the optimizer state's initial values to ``startup_program``, the default startup
+    program when None); (the operators appended, the (parameter, gradient) pairs)."""
     pairs = optimizer_backward(loss, parameters, no_grad_set)
-    return append_optimizer_step(optimizer, pairs), pairs
+    return append_optimizer_step(optimizer, pairs, startup_program), pairs
 
 
-def append_optimizer_step(optimizer: Any, params_grads: Sequence) -> list:
+def append_optimizer_step(optimizer: Any, params_grads: Sequence, startup_program: Any = None) -> list:
     """Static-mode ``optimizer.apply_gradients(params_grads)``: add an optimizer step over the
     (parameter, gradient) pairs that have a gradient to the parameters' program, and return
-    the operators appended (the one step op; none when no pair has a gradient)."""
+    the operators appended (the one step op; none when no pair has a gradient). The
+    optimizer state's initial values go to ``startup_program`` (default: the default one)."""
     pairs = [(p, g) for p, g in params_grads if g is not None]
     if not pairs:
         return []
@@ -269,7 +272,12 @@ def append_optimizer_step(optimizer: Any, params_grads: Sequence) -> list:
         g.stop_gradient = True
     # Paddle's minimize creates the accumulators (moments, beta powers...) with the program,
     # so the optimizer state exists, and state_dict('opt') lists it, before the first run
-    optimizer._create_accumulators([p.source for p in params if p.source is not None])
+    sources = [p.source for p in params if p.source is not None]
+    optimizer._create_accumulators(sources)
+    # ... and, as Paddle, their initial values join the startup program
+    from pagaie.static.framework import default_startup_program
+    from pagaie.static.startup import record_optimizer_state
+    record_optimizer_state(optimizer, sources, startup_program or default_startup_program())
     # Paddle keeps the learning rate in a persistable variable ``learning_rate_<n>`` (named
     # when the optimizer joins the program); ``static.save`` writes it to the .pdopt file.
     lr_name = next((op.attrs["lr_name"] for op in block.ops if op.type == "pagaie.optimizer_step"
