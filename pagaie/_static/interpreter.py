@@ -289,6 +289,8 @@ def _run_backward(op: Operator, args: list, kwargs: dict, plan: "Plan") -> list:
 def _run_optimizer_step(op: Operator, args: list, kwargs: dict, plan: "Plan") -> None:
     params, grads = op.args[0], args[1]
     optimizer = op.attrs["optimizer"]
+    # the rate this run uses: what the program's ``learning_rate_<n>`` variable then holds
+    optimizer._static_lr_value = float(optimizer.get_lr())
     if not optimizer._all_params():
         # Built without a parameter list (static style): update what minimize() found.
         with torch.no_grad():

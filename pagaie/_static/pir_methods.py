@@ -314,8 +314,22 @@ class ProgramMethods:
     def num_ops(self) -> int:
         return sum(len(b.ops) for b in self.blocks)
 
-    def get_all_parameter_values(self) -> list:
-        return self.all_parameters()
+    def get_all_parameter_values(self) -> dict:
+        """The program's parameters as ``{name: Value}``, in the order they were created.
+
+        Example:
+            >>> import pagaie as paddle
+            >>> paddle.enable_static()
+            >>> main = paddle.static.Program()
+            >>> with paddle.static.program_guard(main):
+            ...     x = paddle.static.data('gapv_x', [None, 2], 'float32')
+            ...     y = paddle.nn.Linear(2, 1, weight_attr=paddle.ParamAttr(name='gapv_w'),
+            ...                          bias_attr=paddle.ParamAttr(name='gapv_b'))(x)
+            >>> list(main.get_all_parameter_values())
+            ['gapv_w', 'gapv_b']
+            >>> paddle.disable_static()
+        """
+        return {v.name: v for v in reversed(self.all_parameters())}
 
     def parameters_num(self) -> int:
         return len(self.all_parameters())

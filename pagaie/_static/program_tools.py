@@ -21,7 +21,7 @@ from pagaie._core.registry import REGISTRY
 from pagaie._static.ir import Operator, Program, Value, map_values
 
 __all__ = ["clone_program", "prune_program", "set_call_arg", "program_errors", "optimizer_steps",
-           "program_state_dict", "set_program_state_dict", "TRAINING_OPS", "TEST_OVERRIDES"]
+           "learning_rate_variables", "program_state_dict", "set_program_state_dict", "TRAINING_OPS", "TEST_OVERRIDES"]
 
 TRAINING_OPS = ("pagaie.backward", "pagaie.optimizer_step")
 
@@ -201,27 +201,50 @@ def optimizer_steps(program: Program) -> list[tuple[Any, str | None]]:
     return list(seen.values())
 
 
+def learning_rate_variables(program: Program) -> list[tuple[str, Any, bool]]:
+    """Paddle's persistable ``learning_rate_<n>`` variable of each optimizer ``program`` steps:
+    (name, 0-D float32 value, whether it is a parameter).
+
+    As in Paddle, the variable holds the rate of the program's last run (a scheduler's
+    ``step()`` shows there only once the program runs again), and a scheduler's variable is
+    a parameter (``state_dict('param')``, ``.pdparams``) while a fixed rate's is optimizer
+    state (``'opt'``, ``.pdopt``).
+    """
+    import torch
+
+    from pagaie._core.tensor import Tensor
+    from pagaie.optimizer.lr import LRScheduler
+    out = []
+    for opt, lr_name in optimizer_steps(program):
+        if lr_name:
+            value = getattr(opt, "_static_lr_value", None)
+            value = float(opt.get_lr()) if value is None else value
+            out.append((lr_name, Tensor(torch.tensor(value, dtype=torch.float32)),
+                        isinstance(opt._learning_rate, LRScheduler)))
+    return out
+
+
 def program_state_dict(program: Program, mode: str = "all") -> dict:
     """Persistable values by name: ``'param'`` (captured parameters and buffers), ``'opt'``
-    (the optimizers' accumulators) or ``'all'``."""
+    (the optimizers' accumulators) or ``'all'``; each ``learning_rate_<n>`` variable joins
+    the group Paddle puts it in (see :func:`learning_rate_variables`)."""
     if mode not in ("all", "param", "opt"):
         raise ValueError(f"paddle.static.Program.state_dict: mode must be 'all', 'param' or 'opt', "
                          f"but received {mode!r}")
+    from pagaie._core.tensor import Tensor
     out: dict = {}
     if mode in ("all", "param"):
         for v in program.list_vars():
             if v.persistable and v.source is not None:
                 out[v.name] = v.source
     if mode in ("all", "opt"):
-        import torch
-
-        from pagaie._core.tensor import Tensor
-        for opt, lr_name in optimizer_steps(program):
+        for opt, _ in optimizer_steps(program):
             for k, t in opt.state_dict().items():
                 if isinstance(t, Tensor):
                     out[k] = t
-            if lr_name:  # Paddle's persistable learning-rate variable: a 0-D float32 value
-                out[lr_name] = Tensor(torch.tensor(float(opt.get_lr()), dtype=torch.float32))
+    for name, value, is_param in learning_rate_variables(program):
+        if mode == "all" or (mode == "param") == is_param:
+            out[name] = value
     return out
 
 
@@ -236,7 +259,8 @@ def set_program_state_dict(program: Program, state_dict: dict) -> list[str]:
 
     from pagaie._core.tensor import Tensor
     from pagaie.optimizer.lr import LRScheduler
-    params = program_state_dict(program, "param")
+    lr_names = {name for name, _, _ in learning_rate_variables(program)}
+    params = {k: v for k, v in program_state_dict(program, "param").items() if k not in lr_names}
     used = set()
     for name, value in state_dict.items():
         t = params.get(name)

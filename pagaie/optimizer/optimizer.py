@@ -679,7 +679,9 @@ class Optimizer:
 
         Args:
             loss (Tensor): the loss (already back-propagated).
-            startup_program (None): unused in dynamic mode.
+            startup_program (Program|None, optional): in a static program, where the
+                optimizer state's initial values go (the default startup program when None);
+                unused in dynamic mode.
             parameters (list|None, optional): the parameters (or names) to collect; all by default.
             no_grad_set (set|None, optional): ignored in dynamic mode, as in Paddle (every
                 parameter with a gradient is returned).
@@ -699,8 +701,8 @@ class Optimizer:
         """
         from pagaie._static.ir import Value
         if isinstance(loss, Value):  # a static program's loss: add its backward to the program
-            from pagaie.static.backward import append_backward
-            return [(p, g) for p, g in append_backward(loss, parameters, no_grad_set) if g is not None]
+            from pagaie.static.backward import optimizer_backward
+            return optimizer_backward(loss, parameters, no_grad_set)
         params = self._select(parameters)
         return [(p, p.grad) for p in params if p._t.grad is not None]
 
@@ -720,7 +722,8 @@ class Optimizer:
             params_grads (list[tuple[Tensor, Tensor]]): the pairs to apply.
 
         Returns:
-            list: the operators appended (empty: a static program's update is one step op).
+            list: the operators appended to a static program (its one update step op); empty
+            in dynamic mode.
 
         Examples:
             >>> import pagaie as paddle
@@ -738,8 +741,7 @@ class Optimizer:
         if any(isinstance(x, Value) for pair in params_grads for x in pair):
             # pairs from a static program (append_backward): add the update step to it
             from pagaie.static.backward import append_optimizer_step
-            append_optimizer_step(self, params_grads)
-            return []
+            return append_optimizer_step(self, params_grads)
         pairs = sorted(((p, as_torch(g)) for p, g in params_grads if g is not None), key=lambda x: x[0].name)
         with torch.no_grad():
             self._apply_optimize(pairs, None)
@@ -751,14 +753,16 @@ class Optimizer:
 
         Args:
             loss (Tensor): the loss.
-            startup_program (None): unused in dynamic mode.
+            startup_program (Program|None, optional): in a static program, where the
+                optimizer state's initial values go (the default startup program when None);
+                unused in dynamic mode.
             parameters (list|None, optional): the parameters (or names) to update; all by default.
             no_grad_set (set|None, optional): used by static programs; ignored in dynamic
                 mode, as in Paddle.
 
         Returns:
-            tuple: (the operators appended, always empty in dynamic mode; the (parameter,
-            gradient) pairs used).
+            tuple: (the operators appended: a static program's update step op, none in
+            dynamic mode; the (parameter, gradient) pairs used).
 
         Examples:
             >>> import pagaie as paddle
@@ -773,7 +777,7 @@ class Optimizer:
         from pagaie._static.ir import Value
         if isinstance(loss, Value):  # a static program's loss: add backward + update ops to it
             from pagaie.static.backward import minimize as _static_minimize
-            return _static_minimize(self, loss, parameters, no_grad_set)
+            return _static_minimize(self, loss, parameters, no_grad_set, startup_program)
         if not isinstance(loss, Tensor):
             raise AssertionError(f"paddle.optimizer.Optimizer.minimize: the loss should be a Tensor, "
                                  f"but received {type(loss).__name__}")

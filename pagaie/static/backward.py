@@ -13,7 +13,7 @@ from pagaie._core.tensor import Tensor
 from pagaie._static.ir import Block, Value
 from pagaie.utils import unique_name
 
-__all__ = ["append_backward", "gradients", "minimize"]
+__all__ = ["append_backward", "gradients", "minimize", "optimizer_backward"]
 
 
 def _as_list(v: Any) -> list:
@@ -230,20 +230,41 @@ def gradients(targets: Any, inputs: Any, target_gradients: Any = None,
     return [next(grads) if any(i is x for x in live) else None for i in ins]
 
 
-def minimize(optimizer: Any, loss: Value, parameters: Any = None, no_grad_set: Any = None) -> tuple:
-    """Static-mode ``optimizer.minimize(loss)``: add backward and an optimizer step to the program."""
-    pairs = append_backward(loss, parameters, no_grad_set)
-    append_optimizer_step(optimizer, pairs)
-    # (as Paddle's optimizers: only the parameters that get a gradient)
-    return [], [(p, g) for p, g in pairs if g is not None]
+def check_scalar_loss(loss: Value, api: str) -> None:
+    """The loss an optimizer differentiates holds one element (its shape's product is 1: an
+    unknown batch size does not qualify), or AssertionError, as Paddle's static optimizers."""
+    size = 1
+    for d in loss.shape:
+        size *= d
+    if size != 1:
+        raise AssertionError(f"{api}: the loss must have exactly one element, but its shape is "
+                             f"{list(loss.shape)}; reduce it first (paddle.mean, paddle.sum)")
 
 
-def append_optimizer_step(optimizer: Any, params_grads: Sequence) -> None:
+def optimizer_backward(loss: Value, parameters: Any = None, no_grad_set: Any = None) -> list:
+    """Static-mode ``optimizer.backward(loss)``: append the backward of a one-element loss;
+    the (parameter, gradient) pairs that have a gradient, as Paddle's optimizers keep."""
+    check_scalar_loss(loss, "paddle.optimizer.Optimizer.backward")
+    return [(p, g) for p, g in append_backward(loss, parameters, no_grad_set) if g is not None]
+
+
+def minimize(optimizer: Any, loss: Value, parameters: Any = None, no_grad_set: Any = None,
+             startup_program: Any = None) -> tuple:
+    """Static-mode ``optimizer.minimize(loss)``: add backward and an optimizer step to the
+    program (the optimizer state's initial values to ``startup_program``, the default startup
+    program when None); (the operators appended, the (parameter, gradient) pairs)."""
+    pairs = optimizer_backward(loss, parameters, no_grad_set)
+    return append_optimizer_step(optimizer, pairs, startup_program), pairs
+
+
+def append_optimizer_step(optimizer: Any, params_grads: Sequence, startup_program: Any = None) -> list:
     """Static-mode ``optimizer.apply_gradients(params_grads)``: add an optimizer step over the
-    (parameter, gradient) pairs that have a gradient to the parameters' program."""
+    (parameter, gradient) pairs that have a gradient to the parameters' program, and return
+    the operators appended (the one step op; none when no pair has a gradient). The
+    optimizer state's initial values go to ``startup_program`` (default: the default one)."""
     pairs = [(p, g) for p, g in params_grads if g is not None]
     if not pairs:
-        return
+        return []
     block = pairs[0][0].block.program.global_block()
     params = [p for p, _ in pairs]
     grads = [g for _, g in pairs]
@@ -251,14 +272,20 @@ def append_optimizer_step(optimizer: Any, params_grads: Sequence) -> None:
         g.stop_gradient = True
     # Paddle's minimize creates the accumulators (moments, beta powers...) with the program,
     # so the optimizer state exists, and state_dict('opt') lists it, before the first run
-    optimizer._create_accumulators([p.source for p in params if p.source is not None])
+    sources = [p.source for p in params if p.source is not None]
+    optimizer._create_accumulators(sources)
+    # ... and, as Paddle, their initial values join the startup program
+    from pagaie.static.framework import default_startup_program
+    from pagaie.static.startup import record_optimizer_state
+    record_optimizer_state(optimizer, sources, startup_program or default_startup_program())
     # Paddle keeps the learning rate in a persistable variable ``learning_rate_<n>`` (named
     # when the optimizer joins the program); ``static.save`` writes it to the .pdopt file.
     lr_name = next((op.attrs["lr_name"] for op in block.ops if op.type == "pagaie.optimizer_step"
                     and op.attrs.get("optimizer") is optimizer and "lr_name" in op.attrs), None)
     lr_name = lr_name or unique_name.generate("learning_rate")
-    block.append_op("pagaie.optimizer_step", [params, grads], {}, None,
-                    {"optimizer": optimizer, "lr_name": lr_name})
+    optimizer._static_lr_value = float(optimizer.get_lr())   # the variable's initial value
+    op = block.append_op("pagaie.optimizer_step", [params, grads], {}, None,
+                         {"optimizer": optimizer, "lr_name": lr_name})
     # As Paddle, a program stepped with a learning-rate scheduler names it (the last one
     # wins): training loops call ``program.lr_scheduler.step()`` between runs.
     from pagaie.optimizer.lr import LRScheduler
@@ -266,4 +293,4 @@ def append_optimizer_step(optimizer: Any, params_grads: Sequence) -> None:
         program = block.program
         program.lr_scheduler = optimizer._learning_rate
         program.lr_name = lr_name
-
+    return [op]

@@ -60,15 +60,8 @@ def _numpy(t: Tensor) -> np.ndarray:
 
 
 def _optimizer_state(program: Program) -> dict[str, np.ndarray]:
-    """What Paddle writes to ``.pdopt``: the accumulators and each ``learning_rate_<n>``."""
-    out: dict[str, np.ndarray] = {}
-    for opt, lr_name in optimizer_steps(program):
-        for k, t in opt.state_dict().items():
-            if isinstance(t, Tensor):
-                out[k] = _numpy(t)
-        if lr_name:
-            out[lr_name] = np.asarray(opt.get_lr(), dtype=np.float32)
-    return out
+    """What Paddle writes to ``.pdopt``: the accumulators and each fixed ``learning_rate_<n>``."""
+    return {k: _numpy(t) for k, t in program_state_dict(program, "opt").items()}
 
 
 def _set_state(program: Program, state: dict, api: str, check_dtype: bool) -> list[str]:

@@ -30,7 +30,7 @@ from pagaie._static.interpreter import register_graph_op
 from pagaie._static.ir import ATTR_CODECS, Operator, Value
 from pagaie.nn.initializer import initializer as _initializer
 
-__all__ = ["INIT_OP"]
+__all__ = ["INIT_OP", "OPTIMIZER_INIT_OP", "record_optimizer_state"]
 
 INIT_OP = "pagaie.init_param"
 
@@ -132,4 +132,46 @@ ATTR_CODECS["initializer"] = (_initializer.Initializer, _init_to_json, _init_fro
 def _run_init(op: Operator, args: list, kwargs: dict, plan: Any) -> None:
     param = op.args[0].source
     op.attrs["initializer"]._fill_param(param)
+    return None
+
+
+# Paddle's ``minimize`` also fills the optimizer's accumulators (moments, beta powers...) in
+# the startup program: running it again restarts the optimizer state with the parameters.
+OPTIMIZER_INIT_OP = "pagaie.init_optimizer_state"
+
+
+def record_optimizer_state(optimizer: Any, params: list, startup: Any) -> None:
+    """Append to ``startup`` an op that puts the accumulators of ``params`` (already created)
+    back to their initial values: a constant fill where the value is one number, else a copy."""
+    names = {p.name for p in params}
+    names |= {optimizer._master_weights[n].name for n in list(names) if n in optimizer._master_weights}
+    state = []
+    for holder in optimizer._accumulators.values():
+        for pname, acc in holder.items():
+            if pname in names:
+                t = acc._t.detach()
+                flat = t.reshape(-1)
+                const = flat.numel() > 0 and bool((flat == flat[0]).all())
+                state.append((acc, flat[0].item() if const else t.clone()))
+    if state:
+        startup.global_block().append_op(OPTIMIZER_INIT_OP, [], {}, None,
+                                         {"optimizer": optimizer, "state": _InitialState(state)})
+
+
+class _InitialState(list):
+    """(accumulator, initial value) pairs; printed as the accumulators' names."""
+
+    def __repr__(self) -> str:
+        return "[" + ", ".join(acc.name for acc, _ in self) + "]"
+
+
+@register_graph_op(OPTIMIZER_INIT_OP, side_effect=True)
+def _run_optimizer_init(op: Operator, args: list, kwargs: dict, plan: Any) -> None:
+    import torch
+    with torch.no_grad():
+        for acc, init in op.attrs["state"]:
+            if isinstance(init, torch.Tensor):
+                acc._t.copy_(init)
+            else:
+                acc._t.fill_(init)
     return None

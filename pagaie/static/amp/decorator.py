@@ -27,7 +27,7 @@ from pagaie._core.tensor import Tensor, wrap
 from pagaie._static.interpreter import _run_optimizer_step, register_graph_op
 from pagaie.static.amp.fp16_lists import AutoMixedPrecisionLists, check_amp_dtype
 from pagaie.static.amp.fp16_utils import rewrite_program
-from pagaie.static.backward import append_backward
+from pagaie.static.backward import append_backward, check_scalar_loss
 from pagaie.utils import unique_name
 
 __all__ = ["decorate", "OptimizerWithMixedPrecision"]
@@ -128,6 +128,7 @@ class OptimizerWithMixedPrecision:
         Returns:
             list: the (parameter, gradient) pairs (gradients of the scaled loss).
         """
+        check_scalar_loss(loss, "paddle.static.amp.decorate(...).backward")
         program = loss.block.program
         if self._train_program is not program:
             rewrite_program(program, self._amp_lists, self._amp_level, self._amp_dtype,
@@ -141,17 +142,18 @@ class OptimizerWithMixedPrecision:
         return [(p, g) for p, g in pairs if g is not None]  # (as Paddle's optimizer.backward)
 
     def apply_gradients(self, params_grads: list) -> list:
-        """Append the unscale / check / update / rescale step for ``params_grads``."""
+        """Append the unscale / check / update / rescale step for ``params_grads``; returns
+        the operators appended (that one step op)."""
         params = [p for p, _ in params_grads]
         grads = [g for _, g in params_grads]
         for g in grads:
             g.stop_gradient = True
-        block = params[0].block.program.global_block() if params else None
-        if block is not None:
-            block.append_op("pagaie.static_amp_step", [params, grads], {}, None,
-                            {"optimizer": self._optimizer, "amp": self,
-                             "lr_name": unique_name.generate("learning_rate")})
-        return []
+        if not params:
+            return []
+        block = params[0].block.program.global_block()
+        return [block.append_op("pagaie.static_amp_step", [params, grads], {}, None,
+                                {"optimizer": self._optimizer, "amp": self,
+                                 "lr_name": unique_name.generate("learning_rate")})]
 
     def apply_optimize(self, loss: Any, startup_program: Any, params_grads: list) -> list:
         """Same as :meth:`apply_gradients` (``loss`` and ``startup_program`` are unused)."""
@@ -162,11 +164,11 @@ class OptimizerWithMixedPrecision:
         """Build the mixed-precision training step of ``loss``'s program.
 
         Returns:
-            tuple: (the optimizer ops, always empty; the (parameter, gradient) pairs).
+            tuple: (the operators appended: the one mixed-precision step op; the (parameter,
+            gradient) pairs).
         """
         pairs = self.backward(loss, startup_program, parameter_list, no_grad_set)
-        self.apply_gradients(pairs)
-        return [], pairs
+        return self.apply_gradients(pairs), pairs
 
     def amp_init(self, place: Any, scope: Any = None, test_program: Any = None,
                  use_fp16_test: bool = False) -> None:
