@@ -184,6 +184,21 @@ def _pool(kind: str, adaptive: bool, nd: int = 2) -> Mapper:
     return mapper
 
 
+def _lp_pool(op: PaddleOp):
+    # (lp_pool1d is recorded by Paddle as lp_pool2d over an unsqueezed input)
+    x = op.x(0, "X")
+    if x.ndim != 4:
+        return None
+    size = op.c(1, "", "kernel_size")
+    if size is None:
+        size = op.a("kernel_size", op.a("ksize"))
+    algo = op.a("padding_algorithm", "EXPLICIT")
+    padding = algo if algo in ("SAME", "VALID") else list(op.a("paddings", [0, 0]))
+    return (x, op.a("norm_type"), list(size)), {
+        "stride": list(op.a("strides")), "padding": padding, "ceil_mode": op.a("ceil_mode", False),
+        "data_format": op.a("data_format", "NCHW")}
+
+
 def _conv(op: PaddleOp):
     algo = op.a("padding_algorithm", "EXPLICIT")
     padding = algo if algo in ("SAME", "VALID") else list(op.a("paddings"))
@@ -202,8 +217,10 @@ def _conv_transpose(op: PaddleOp):
 
 def _arg_reduce(op: PaddleOp):
     # argmax / argmin: the axis is an operand (a constant) in PIR, an attribute in legacy files
+    # (``flatten``: the axis was None, the input is reduced as a whole)
     dtype = op.a("dtype") if not op.legacy else _VARTYPE_DTYPES.get(op.a("dtype", 3), "int64")
-    return (op.x(), op.c(1, "", "axis")), {"keepdim": op.a("keepdims", False), "dtype": dtype}
+    axis = None if op.a("flatten", False) else op.c(1, "", "axis")
+    return (op.x(), axis), {"keepdim": op.a("keepdims", False), "dtype": dtype}
 
 
 def _batch_norm(op: PaddleOp):
@@ -602,6 +619,7 @@ ARGS: dict[str, Mapper] = {
     "layer_norm": _layer_norm,
     "max_pool2d": lambda op: _max_pool_with_index(op) or _pool("max", False)(op),
     "avg_pool2d": _pool("avg", False),
+    "lp_pool2d": _lp_pool,
     "adaptive_avg_pool2d": _pool("avg", True),
     "adaptive_max_pool2d": lambda op: _max_pool_with_index(op) or _pool("max", True)(op),
     "reshape": lambda op: ((op.x(), op.c(1, "Shape", "shape", list_slot="ShapeTensor")), {}),
