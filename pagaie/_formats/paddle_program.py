@@ -33,6 +33,7 @@ import torch
 from pagaie._core import dtype as _dt
 from pagaie._core.parameter import Parameter
 from pagaie._core.registry import REGISTRY
+from pagaie._core.tensor import Tensor
 from pagaie._formats.paddle_args import VARTYPE_DTYPES as _VARTYPE_DTYPES
 from pagaie._formats.paddle_args import ARGS, PaddleOp, _Const, _Unsupported
 from pagaie._ops._helpers import cpu_as_gpu
@@ -101,6 +102,8 @@ class _Translator:
             return v
         if isinstance(v, _Const):
             return _to_values(self.block, v.tensor())
+        if isinstance(v, Tensor):   # data known when read (assign_value)
+            return _to_values(self.block, v)
         if isinstance(v, _Unsupported):
             raise NotImplementedError(f"paddle.inference: {what} in {self.source} reads {v.what}, "
                                       "which pagaie does not compute")
