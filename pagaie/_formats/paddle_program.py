@@ -241,9 +241,15 @@ def is_pir_json(data: Any) -> bool:
         data["base_code"].get("magic") == "pir"
 
 
+# JSON has no NaN or infinities: PIR writes such a float attribute as ``{"VD": "INF"}``
+_PIR_SPECIAL_FLOATS = {"NaN": float("nan"), "INF": float("inf"), "-INF": float("-inf")}
+
+
 def _pir_attr(a: Any) -> Any:
     if not isinstance(a, dict):
         return a
+    if "VD" in a:
+        return _PIR_SPECIAL_FLOATS[a["VD"]]
     kind, d = a.get("#", ""), a.get("D")
     if kind.endswith("a_array"):
         return [_pir_attr(e) for e in d]
