@@ -278,13 +278,20 @@ def _slice(op: PaddleOp):
     starts = op.c(1, "StartsTensor", "starts", list_slot="StartsTensorList")
     ends = op.c(2, "EndsTensor", "ends", list_slot="EndsTensorList")
     x = op.x(0, "Input")
-    dec = list(op.a("decrease_axis") or [])
-    if any(isinstance(v, Value) for v in _leaves([starts, ends])):
-        # bounds known only at run time: the sliced sizes are unknown (1 where Paddle drops the axis)
+    dec = [a + x.ndim if a < 0 else a for a in (op.a("decrease_axis") or [])]
+    dynamic = any(isinstance(v, Value) for v in _leaves([starts, ends]))
+    if dynamic or any(x.shape[a] < 0 for a in dec):
+        # bounds known only at run time, or an axis Paddle drops of unknown size: the sliced
+        # sizes are unknown where they depend on either (1 where Paddle drops the axis)
         shape = list(x.shape)
-        for a in axes:
+        for i, a in enumerate(axes):
             a = a + x.ndim if a < 0 else a
-            shape[a] = 1 if a in dec or a - x.ndim in dec else -1
+            if a in dec:
+                shape[a] = 1
+            elif dynamic or shape[a] < 0:
+                shape[a] = -1
+            else:
+                shape[a] = len(range(*slice(starts[i], ends[i]).indices(shape[a])))
         out = op.call_typed("slice", (x, axes, starts, ends), [(shape, x.dtype.name)])
     else:
         out = op.call("slice", x, axes, starts, ends)
@@ -465,12 +472,24 @@ def _full_like(op: PaddleOp):
 def _full_with_tensor(op: PaddleOp):
     if op.type == "fill_constant":  # legacy, with a shape or value known only at run time
         return _fill_constant(op)
+    if op.type == "pd_op.full_batch_size_like":
+        return _full_batch_size_like(op)
     if op.type != "pd_op.full_with_tensor":
         return None
     value = op.c(0)
     if isinstance(value, list):
         value = value[0]
     return (op.c(1), value, op.a("dtype")), {}
+
+
+def _full_batch_size_like(op: PaddleOp):
+    """``full`` of the attribute shape with one size read from the input's shape."""
+    x = op.x()
+    i, o = op.a("input_dim_idx", 0), op.a("output_dim_idx", 0)
+    shape: list = list(op.a("shape"))
+    size = x.shape[i]
+    shape[o] = size if size >= 0 else op.call("slice", op.call("shape", x), [0], [i], [i + 1])
+    return (shape, op.a("value"), op.a("dtype")), {}
 
 
 def _fill_constant(op: PaddleOp):
@@ -895,6 +914,43 @@ def _conv_transpose_nd(nd: int) -> Mapper:
     return mapper
 
 
+def _fft(record: str) -> Mapper:
+    """``fft_c2c`` / ``fft_r2c`` / ``fft_c2r`` (one op over a list of axes, its direction an
+    attribute) as the n-D transform ``record`` it is."""
+    def mapper(op: PaddleOp):
+        kind, fwd = op.type.split(".")[-1], bool(op.a("forward", True))
+        if kind == "fft_r2c" and op.a("onesided", True):
+            which = "rfftn" if fwd else "ihfftn"
+        elif kind == "fft_c2r":
+            which = "hfftn" if fwd else "irfftn"
+        else:   # c2c, or r2c of both halves (fft of a real input)
+            which = "fftn" if fwd else "ifftn"
+        if which != record:
+            return None
+        x, axes = op.x(), list(op.a("axes"))
+        s = None
+        last = op.a("last_dim_size", 0)
+        if kind == "fft_c2r" and last:
+            s = [x.shape[a] for a in axes[:-1]] + [last]
+            if any(n < 0 for n in s):
+                s = None if len(axes) == 1 else s
+        return (x, s, axes, op.a("normalization", "backward")), {}
+    return mapper
+
+
+def _unique_consecutive(op: PaddleOp):
+    axis = op.a("axis")
+    axis = None if axis in (None, []) else (axis[0] if isinstance(axis, list) and len(axis) == 1 else axis)
+    outs = op.call("unique_consecutive", op.x(), True, True, axis, op.a("dtype", "int64"))
+    return ("outputs", list(outs))
+
+
+def _qr(op: PaddleOp):
+    mode = op.a("mode", "reduced")
+    out = op.call("qr", op.x(), mode)
+    return ("outputs", [None, out] if mode == "r" else list(out))
+
+
 def _int(v: Any) -> Any:
     """A size Paddle passes as a (float) constant: an int; tensors stay."""
     return int(v) if isinstance(v, float) and v == int(v) else v
@@ -973,6 +1029,39 @@ ARGS.update({
     "log_loss": lambda op: ((op.x(0, "Predicted"), op.x(1, "Labels"), float(op.a("epsilon", 1e-4))), {}),
     "kl_div": lambda op: ((op.x(0, "X"), op.x(1, "Target"), op.a("reduction", "mean"),
                            bool(op.a("log_target", False))), {}),
+    "dist": lambda op: ((op.x(0, "X"), op.x(1, "Y"), float(op.a("p", 2.0))), {}),
+    "inv": _unary,
+    "solve": lambda op: ((op.x(0, "X"), op.x(1, "Y")), {}),
+    "triangular_solve": lambda op: ((op.x(0, "X"), op.x(1, "Y"), bool(op.a("upper", True)),
+                                     bool(op.a("transpose", False)), bool(op.a("unitriangular", False))), {}),
+    "cholesky": lambda op: ((op.x(), bool(op.a("upper", False))), {}),
+    "cholesky_solve": lambda op: ((op.x(0, "X"), op.x(1, "Y"), bool(op.a("upper", False))), {}),
+    "qr": _qr,
+    "svd": lambda op: ("outputs", list(op.call("svd", op.x(), bool(op.a("full_matrices", False))))),
+    "slogdet": _unary,
+    "eigvalsh": lambda op: ("outputs", [op.call("eigvalsh", op.x(), op.a("uplo", op.a("UPLO", "L"))), None]),
+    "lstsq": lambda op: ("outputs", list(op.call("lstsq", op.x(0, "X"), op.x(1, "Y"), op.c(2, "", "rcond"),
+                                                 op.a("driver")))),
+    "multiplex": lambda op: ((op.xs(0, "X"), op.x(1, "Ids")), {}),
+    "unique_consecutive": _unique_consecutive,
+    "gammaln": _unary,
+    "polygamma": lambda op: ((op.x(), op.a("n")), {}),
+    "bitwise_left_shift": lambda op: ((op.x(0, "X"), op.x(1, "Y"), bool(op.a("is_arithmetic", True))), {}),
+    "bitwise_right_shift": lambda op: ((op.x(0, "X"), op.x(1, "Y"), bool(op.a("is_arithmetic", True))), {}),
+    "complex": lambda op: ((op.x(0, "X"), op.x(1, "Y")), {}),
+    "copysign": lambda op: ((op.x(0, "X"), op.x(1, "Y")), {}),
+    "nextafter": lambda op: ((op.x(0, "X"), op.x(1, "Y")), {}),
+    "reduce_as": lambda op: ((op.x(0, "X"), op.x(1, "Target")), {}),
+    "baddbmm": lambda op: ((op.x(0, "Input"), op.x(1, "X"), op.x(2, "Y"), float(op.a("beta", 1.0)),
+                            float(op.a("alpha", 1.0))), {}),
+    "crop": lambda op: ((op.x(), op.c(1, "", "shape"), op.c(2, "", "offsets")), {}),
+    "shard_index": lambda op: ((op.x(), op.a("index_num"), op.a("nshards"), op.a("shard_id"),
+                                op.a("ignore_value", -1)), {}),
+    "histogram": lambda op: ((op.x(0, "X"), op.a("bins", 100), float(op.a("min", 0.0)), float(op.a("max", 0.0)),
+                              op.x(1, "Weight") if op.has(1, "Weight") else None, bool(op.a("density", False))), {}),
+    "bincount": lambda op: ((op.x(0, "X"), op.x(1, "Weights") if op.has(1, "Weights") else None,
+                             op.c(2, "", "minlength", 0)), {}),
+    **{n: _fft(n) for n in ("fftn", "ifftn", "rfftn", "ihfftn", "irfftn", "hfftn")},
     "nll_loss": lambda op: ("outputs", [op.call("nll_loss", op.x(0, "X"), op.x(1, "Label"),
                                                 op.x(2, "Weight") if op.has(2, "Weight") else None,
                                                 op.a("ignore_index", -100), op.a("reduction", "mean")), None]),
