@@ -1061,6 +1061,8 @@ ARGS.update({
                               op.x(1, "Weight") if op.has(1, "Weight") else None, bool(op.a("density", False))), {}),
     "bincount": lambda op: ((op.x(0, "X"), op.x(1, "Weights") if op.has(1, "Weights") else None,
                              op.c(2, "", "minlength", 0)), {}),
+    "as_real": _unary,
+    "as_complex": _unary,
     **{n: _fft(n) for n in ("fftn", "ifftn", "rfftn", "ihfftn", "irfftn", "hfftn")},
     "nll_loss": lambda op: ("outputs", [op.call("nll_loss", op.x(0, "X"), op.x(1, "Label"),
                                                 op.x(2, "Weight") if op.has(2, "Weight") else None,
