@@ -612,8 +612,9 @@ def load(path: str, **configs: Any) -> TranslatedLayer:
             when ``path`` is a saved file prefix.
 
     Raises:
-        ValueError: an unknown config, no saved model at ``path``, both ``path.json`` and a
-            directory ``path``, or a corrupt file.
+        ValueError: an unknown config, no saved model at ``path``, or both ``path.json`` and a
+            directory ``path``.
+        RuntimeError: a corrupt or truncated file, or parameters that do not fit the program.
 
     Returns:
         TranslatedLayer: evaluation mode; call ``.train()`` to fine-tune.
@@ -638,6 +639,14 @@ def load(path: str, **configs: Any) -> TranslatedLayer:
         model_path = path + ".pdmodel"  # a legacy program written by PaddlePaddle
     if not os.path.exists(model_path):
         raise ValueError(f"paddle.jit.load: the model file {model_path!r} does not exist")
+    try:
+        return _read_model(path, model, model_path, params_path)
+    except ValueError as exc:   # a corrupt or unreadable file: Paddle's readers raise RuntimeError
+        raise RuntimeError(str(exc)) from None
+
+
+def _read_model(path: str, model: str | None, model_path: str, params_path: str) -> TranslatedLayer:
+    """:func:`load` of the files found (ValueError where one is corrupt)."""
     with open(model_path, "rb") as f:
         raw = f.read()
     if raw.lstrip()[:1] != b"{":
