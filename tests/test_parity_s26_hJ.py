@@ -1,8 +1,8 @@
 """Models saved by real Paddle 3.3.1 (``paddle.jit.save``, PIR ``.json`` + ``.pdiparams``)
-loaded by pagaie: ops whose import was missing or wrong (argmax over the flattened input,
-lp_pool2d, instance_norm's scale and shift, linear algebra, fft, histogram, bit shifts...),
-slices that drop the unknown batch axis, float attributes holding infinities, a loop over
-an ``assign_value`` constant; and corrupt files raising Paddle's RuntimeError.
+loaded by pagaie: ops whose import was missing or wrong (slice assignment, argmax over the
+flattened input, lp_pool2d, instance_norm's scale and shift, linear algebra, fft, histogram,
+bit shifts...), slices that drop the unknown batch axis, float attributes holding infinities,
+a loop over an ``assign_value`` constant; and corrupt files raising Paddle's RuntimeError.
 """
 import os
 import warnings
@@ -49,7 +49,18 @@ def _models():
                 i = i + 1
             return s
 
+    def setitem(x):
+        y = x.clone()
+        y[:, 0] = 5.0
+        y[:, 1:, ::2] = y[:, 1:, ::2] * 3
+        y[y > 0.8] = -1.0
+        y[0] = x[0] + 1
+        y[..., -1] = T([7.0, 8.0, 9.0])
+        y[:, T([0, 2])] = 0.5
+        return y
+
     return {
+        "setitem": Fn(setitem),
         "attrs": Fn(lambda x: (
             paddle.argmax(x), paddle.argmin(x, keepdim=True), paddle.argmax(x, 1, dtype="int32"),
             F.lp_pool2d(x.unsqueeze(1), 3, 2), F.lp_pool1d(x, 2, 2),
@@ -118,7 +129,7 @@ def _check(got, want, name):
         np.testing.assert_allclose(g, w, rtol=1e-4, atol=1e-5, err_msg=f"{name}[{i}]")
 
 
-@pytest.mark.parametrize("name", ["attrs", "linalg", "misc", "fft", "loop"])
+@pytest.mark.parametrize("name", ["setitem", "attrs", "linalg", "misc", "fft", "loop"])
 def test_jit_load_matches_paddle(exported, name):
     prefix, runs = exported[name]
     layer = pagaie.jit.load(prefix)
@@ -127,7 +138,7 @@ def test_jit_load_matches_paddle(exported, name):
         _check(got, want, f"{name} (batch {b})")
 
 
-@pytest.mark.parametrize("name", ["attrs", "misc", "loop"])
+@pytest.mark.parametrize("name", ["setitem", "attrs", "misc", "loop"])
 def test_predictor_matches_paddle(exported, name):
     prefix, runs = exported[name]
     params = prefix + ".pdiparams"

@@ -938,6 +938,26 @@ def _fft(record: str) -> Mapper:
     return mapper
 
 
+def _set_value(op: PaddleOp):
+    """PIR ``set_value`` / ``set_value_with_tensor`` (``x[index] = value``, the index as
+    starts / ends / steps over ``axes``; a ``decrease_axes`` axis indexed by one position):
+    ``setitem`` into a copy of ``x``, which the reader binds to ``x``."""
+    x = op.x()
+    if op.type.endswith("with_tensor"):
+        value, first = op.x(1), 2
+    else:
+        data = np.asarray(op.a("values"), dtype=np.float64).reshape(list(op.a("shape")))
+        value, first = Tensor(torch.from_numpy(data).to(_dt.to_torch_dtype(x.dtype.name))), 1
+    if op.a("none_axes"):
+        raise NotImplementedError(f"paddle.inference: {op.type} with none_axes is not supported yet")
+    starts, ends, steps = (op.c(first + k) for k in range(3))
+    index: list = [slice(None)] * x.ndim
+    dec = set(op.a("decrease_axes") or [])
+    for a, s, e, st in zip(op.a("axes"), starts, ends, steps):
+        index[a] = s if a in dec else slice(s, e, st)
+    return ("identity", op.call("setitem", op.call("assign", x), tuple(index), value))
+
+
 def _unique_consecutive(op: PaddleOp):
     axis = op.a("axis")
     axis = None if axis in (None, []) else (axis[0] if isinstance(axis, list) and len(axis) == 1 else axis)
@@ -1061,6 +1081,7 @@ ARGS.update({
                               op.x(1, "Weight") if op.has(1, "Weight") else None, bool(op.a("density", False))), {}),
     "bincount": lambda op: ((op.x(0, "X"), op.x(1, "Weights") if op.has(1, "Weights") else None,
                              op.c(2, "", "minlength", 0)), {}),
+    "setitem": lambda op: None if op.legacy else _set_value(op),
     "as_real": _unary,
     "as_complex": _unary,
     **{n: _fft(n) for n in ("fftn", "ifftn", "rfftn", "ihfftn", "irfftn", "hfftn")},
