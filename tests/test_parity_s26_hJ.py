@@ -125,7 +125,7 @@ def exported(tmp_path_factory):
 def _check(got, want, name):
     assert len(got) == len(want), f"{name}: {len(got)} outputs vs Paddle's {len(want)}"
     for i, (g, w) in enumerate(zip(got, want)):
-        assert g.shape == w.shape and g.dtype == w.dtype, f"{name}[{i}]: {g.shape} {g.dtype} vs {w.shape} {w.dtype}"
+        assert (g.shape, g.dtype) == (w.shape, w.dtype), f"{name}[{i}]: {g.shape} {g.dtype} vs {w.shape} {w.dtype}"
         np.testing.assert_allclose(g, w, rtol=1e-4, atol=1e-5, err_msg=f"{name}[{i}]")
 
 
@@ -179,7 +179,7 @@ def test_corrupt_files_raise_runtime_error(exported, tmp_path, damage):
     prefix, _ = exported["loop"]
     raw, params = open(prefix + ".json", "rb").read(), open(prefix + ".pdiparams", "rb").read()
     raw = raw[: len(raw) // 2] if damage == "json_cut" else b"" if damage == "json_empty" else raw
-    params = params[:10] if damage == "params_cut" else params + b"\0" * 64 if damage == "params_extra" else params
+    params = {"params_cut": params[:10], "params_extra": params + b"\0" * 64}.get(damage, params)
     bad = str(tmp_path / "bad")
     open(bad + ".json", "wb").write(raw)
     open(bad + ".pdiparams", "wb").write(params)
