@@ -1,7 +1,7 @@
 """Models saved by real Paddle 3.3.1 (``paddle.jit.save``, PIR ``.json`` + ``.pdiparams``)
 loaded by pagaie: ops whose import was missing or wrong (slice assignment, argmax over the
 flattened input, lp_pool2d, instance_norm's scale and shift, linear algebra, fft, histogram,
-bit shifts...), slices that drop the unknown batch axis, float attributes holding infinities,
+bit shifts, random ops...), slices that drop the unknown batch axis, float attributes holding infinities,
 a loop over an ``assign_value`` constant; and corrupt files raising Paddle's RuntimeError.
 """
 import os
@@ -89,6 +89,12 @@ def _models():
             paddle.histogram(x, bins=4, min=-1, max=1),
             paddle.bincount(paddle.cast(x.abs() * 3, "int64").flatten(), minlength=5),
             paddle.frexp(x)[0])),
+        "random_lu": Fn(lambda x: (   # random ops with one possible outcome; LU
+            paddle.uniform(paddle.shape(x), min=2.0, max=2.0) + x, paddle.normal(3.0, 0.0, [2, 2]),
+            paddle.randn([paddle.shape(x)[0], 2]) * 0, paddle.randint(4, 5, [paddle.shape(x)[0], 2]),
+            paddle.randperm(5).sort(), paddle.zeros_like(paddle.empty([paddle.shape(x)[0], 2], "float64")),
+            paddle.vander(x[0, 0], 3), paddle.linalg.lu(_spd(x))[0],
+            paddle.linalg.lu_unpack(*paddle.linalg.lu(_spd(x)))[1])),
         "fft": Fn(lambda x: (
             paddle.as_real(paddle.fft.rfft(x, norm="ortho")), paddle.as_real(paddle.fft.fft(x)),
             paddle.as_real(paddle.fft.ifftn(paddle.complex(x, -x), axes=[1, 2], norm="ortho")),
@@ -129,7 +135,7 @@ def _check(got, want, name):
         np.testing.assert_allclose(g, w, rtol=1e-4, atol=1e-5, err_msg=f"{name}[{i}]")
 
 
-@pytest.mark.parametrize("name", ["setitem", "attrs", "linalg", "misc", "fft", "loop"])
+@pytest.mark.parametrize("name", ["setitem", "attrs", "linalg", "misc", "random_lu", "fft", "loop"])
 def test_jit_load_matches_paddle(exported, name):
     prefix, runs = exported[name]
     layer = pagaie.jit.load(prefix)

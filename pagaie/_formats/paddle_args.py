@@ -958,6 +958,12 @@ def _set_value(op: PaddleOp):
     return ("identity", op.call("setitem", op.call("assign", x), tuple(index), value))
 
 
+def _gaussian(op: PaddleOp):
+    out = op.call("normal", float(op.a("mean", 0.0)), float(op.a("std", 1.0)), op.c(0, "ShapeTensor", "shape"))
+    dt = op.a("dtype", "float32")
+    return ("identity", out if dt in (None, "float32") else op.call("cast", out, dt))
+
+
 def _unique_consecutive(op: PaddleOp):
     axis = op.a("axis")
     axis = None if axis in (None, []) else (axis[0] if isinstance(axis, list) and len(axis) == 1 else axis)
@@ -1082,6 +1088,18 @@ ARGS.update({
                               bool(op.a("density", False))), {}),
     "bincount": lambda op: ((op.x(0, "X"), op.x(1, "Weights") if op.has(1, "Weights") else None,
                              op.c(2, "", "minlength", 0)), {}),
+    # random ops: the same distributions, not Paddle's numbers
+    "uniform": lambda op: None if op.legacy else ((op.c(0), op.a("dtype"), op.c(1), op.c(2), op.a("seed", 0)), {}),
+    "normal": lambda op: None if op.legacy else _gaussian(op),
+    "randint": lambda op: None if op.legacy else ((op.a("low", 0), op.a("high"), op.c(0), op.a("dtype")), {}),
+    "randperm": lambda op: ((op.a("n"), op.a("dtype", "int64")), {}),
+    "bernoulli": _unary,
+    "multinomial": lambda op: ((op.x(), op.c(1, "", "num_samples", 1), bool(op.a("replacement", False))), {}),
+    "empty": lambda op: None if op.legacy else ((op.c(0), op.a("dtype")), {}),
+    "lu": lambda op: ("outputs", list(op.call("lu", op.x(), bool(op.a("pivot", True)), True))),
+    "lu_unpack": lambda op: ("outputs", list(op.call("lu_unpack", op.x(0, "X"), op.x(1, "Pivots"),
+                                                     bool(op.a("unpack_ludata", True)),
+                                                     bool(op.a("unpack_pivots", True))))),
     "setitem": lambda op: None if op.legacy else _set_value(op),
     "as_real": _unary,
     "as_complex": _unary,
