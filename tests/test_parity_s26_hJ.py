@@ -66,7 +66,10 @@ def _models():
             F.lp_pool2d(x.unsqueeze(1), 3, 2), F.lp_pool1d(x, 2, 2),
             F.instance_norm(x, weight=T([1.0, 2.0, 3.0]), bias=T([0.5, 0.0, -0.5])),
             paddle.full_like(x, float("inf")), paddle.clip(x, float("-inf"), 0.3),
-            paddle.nan_to_num(x / (x - x)), x[0], x[-1, 1:], paddle.linalg.corrcoef(x[0]))),
+            paddle.nan_to_num(x / (x - x)), x[0], x[-1, 1:], paddle.linalg.corrcoef(x[0]),
+            F.interpolate(x.unsqueeze(1), size=[paddle.shape(x)[1] * 2, 5], mode="bilinear"),
+            F.interpolate(x.unsqueeze(1), scale_factor=T([2.0, 1.5])),
+            F.interpolate(x.unsqueeze(1), scale_factor=T(2.0), mode="bilinear"))),
         "linalg": Fn(lambda x: (
             paddle.dist(x, x * 2, 3), paddle.dist(x, x * 0.5, float("inf")), paddle.linalg.inv(_spd(x)),
             paddle.linalg.solve(_spd(x), x),

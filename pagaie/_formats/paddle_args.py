@@ -319,19 +319,22 @@ def _interpolate(op: PaddleOp):
     sizes = sizes[-nd:] if sizes else None
     # sizes or scales known at run time (``size=y.shape[2:]``): they take precedence over the
     # attributes, as in Paddle's kernel (SizeTensor, then OutSize, then Scale)
-    if op.has(2, "SizeTensor"):
-        sizes, scale = op.xs(2, "SizeTensor"), None
+    if op.has(2, "SizeTensor"):   # (the sizes known now as ints)
+        sizes = [e if isinstance(e, Value) else int(e.numpy().reshape(-1)[0]) for e in op.xs(2, "SizeTensor")]
+        scale = None
     elif op.has(1, "OutSize"):   # a [nd] tensor: one size per element
         t = op.x(1, "OutSize")
         sizes, scale = list(op.call("split", t, t.shape[0], 0)), None
-    elif op.has(3, "Scale"):
-        raise NotImplementedError(f"paddle.inference: {op.type} with a scale factor tensor (Scale) is not "
-                                  "supported yet")
+    elif op.has(3, "Scale"):   # a scale factor tensor: its values when known now
+        scale = op.x(3, "Scale")
+        if not isinstance(scale, Value):   # (one value: the factor of every axis)
+            scale = [float(v) for v in scale.numpy().reshape(-1)]
+            scale = scale * nd if len(scale) == 1 else scale
     fmt = _layout(op.a("data_format", op.a("data_layout", "NCHW")), nd)
     kwargs = {"size": sizes, "scale_factor": None if sizes is not None else scale,
               "mode": op.a("interp_method", "nearest"), "align_corners": op.a("align_corners", False),
               "align_mode": op.a("align_mode", 0), "data_format": fmt}
-    if isinstance(sizes, list) and any(isinstance(e, Value) for e in sizes):
+    if isinstance(sizes, list) and any(isinstance(e, Value) for e in sizes) or isinstance(scale, Value):
         # sizes known at run time only: the output type is Paddle's (or N, C and unknowns)
         declared = (op.declared or [None])[0]
         if declared is None:
