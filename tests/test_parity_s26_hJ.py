@@ -198,3 +198,34 @@ def test_corrupt_files_raise_runtime_error(exported, tmp_path, damage):
             lib.jit.load(bad)(lib.ones([2, 3, 3]))
     with pytest.raises(ValueError, match="does not exist"):
         pagaie.jit.load(os.path.join(str(tmp_path), "missing"))
+
+
+def test_other_methods_of_a_paddle_saved_layer(tmp_path):
+    """``jit.save`` writes each ``to_static`` method as ``<path>.<method>.json``; ``jit.load``
+    gives them back as methods sharing the Layer's parameters."""
+    spec = [paddle.static.InputSpec([None, 3], "float32", "x")]
+
+    class M(paddle.nn.Layer):
+        def __init__(self):
+            super().__init__()
+            self.lin = paddle.nn.Linear(3, 2)
+
+        @paddle.jit.to_static(input_spec=spec)
+        def forward(self, x):
+            return self.lin(x)
+
+        @paddle.jit.to_static(input_spec=spec)
+        def scaled(self, x):
+            return self.lin(x) * 3
+
+    prefix = str(tmp_path / "m")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        paddle.jit.save(M(), prefix)
+    x = np.random.RandomState(2).rand(4, 3).astype("float32")
+    theirs, ours = paddle.jit.load(prefix), pagaie.jit.load(prefix)
+    for method in ("forward", "scaled"):
+        np.testing.assert_allclose(getattr(ours, method)(pagaie.to_tensor(x)).numpy(),
+                                   getattr(theirs, method)(paddle.to_tensor(x)).numpy(), rtol=1e-5, atol=1e-6)
+    assert [(n, p.shape) for n, p in ours.named_parameters()] == \
+        [(n, list(p.shape)) for n, p in theirs.named_parameters()]
