@@ -91,7 +91,7 @@ def _models():
             paddle.shard_index(paddle.cast(x * 5, "int64").abs()[:, :, :1], 20, 2, 1),
             paddle.histogram(x, bins=4, min=-1, max=1),
             paddle.bincount(paddle.cast(x.abs() * 3, "int64").flatten(), minlength=5),
-            paddle.frexp(x)[0])),
+            paddle.frexp(x)[0], paddle.broadcast_tensors([x, x[:1]])[1], paddle.meshgrid(x[0, 0], x[1, 1])[0])),
         "random_lu": Fn(lambda x: (   # random ops with one possible outcome; LU
             paddle.uniform(paddle.shape(x), min=2.0, max=2.0) + x, paddle.normal(3.0, 0.0, [2, 2]),
             paddle.randn([paddle.shape(x)[0], 2]) * 0, paddle.randint(4, 5, [paddle.shape(x)[0], 2]),

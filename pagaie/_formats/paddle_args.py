@@ -1017,6 +1017,7 @@ ARGS.update({
     "add_n": lambda op: ((op.xs(0, "X"),), {}),
     "cross": lambda op: ((op.x(0, "X"), op.x(1, "Y"), op.a("axis", op.a("dim", 9))), {}),
     "meshgrid": lambda op: (tuple(op.xs(0, "X")), {}),
+    "broadcast_tensors": lambda op: ((op.xs(0, "X"),), {}),
     "trace": _attr_unary("offset", "axis1", "axis2"),
     "kron": lambda op: ((op.x(0, "X"), op.x(1, "Y")), {}),
     "diag_embed": lambda op: ((op.x(0, "Input"), op.a("offset", 0), op.a("dim1", -2), op.a("dim2", -1)), {}),

@@ -773,7 +773,7 @@ def broadcast_to(x, shape, name=None):
 _NO_BROADCAST_KERNEL = frozenset((torch.uint8, torch.int8, torch.int16))
 
 
-@defop(method=False)
+@defop(method=False, paddle_types=("broadcast_tensors", "pd_op.broadcast_tensors"))
 def broadcast_tensors(input, name=None):
     """Broadcast a list of tensors to their common shape.
 
