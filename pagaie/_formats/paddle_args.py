@@ -933,10 +933,11 @@ def _fft(record: str) -> Mapper:
         x, axes = op.x(), list(op.a("axes"))
         s = None
         last = op.a("last_dim_size", 0)
-        if kind == "fft_c2r" and last:
+        if kind == "fft_c2r" and last:   # the output length of the last axis: the others kept
             s = [x.shape[a] for a in axes[:-1]] + [last]
             if any(n < 0 for n in s):
-                s = None if len(axes) == 1 else s
+                raise NotImplementedError(f"paddle.inference: {op.type} with last_dim_size over an axis of "
+                                          "unknown size is not supported yet")
         return (x, s, axes, op.a("normalization", "backward")), {}
     return mapper
 
@@ -962,7 +963,8 @@ def _set_value(op: PaddleOp):
 
 
 def _gaussian(op: PaddleOp):
-    out = op.call("normal", float(op.a("mean", 0.0)), float(op.a("std", 1.0)), op.c(0, "ShapeTensor", "shape"))
+    shape = op.c(0, "ShapeTensor", "shape")
+    out = op.call("normal", float(op.a("mean", 0.0)), float(op.a("std", 1.0)), shape)
     dt = op.a("dtype", "float32")
     return ("identity", out if dt in (None, "float32") else op.call("cast", out, dt))
 
