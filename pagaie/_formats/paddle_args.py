@@ -184,6 +184,21 @@ def _pool(kind: str, adaptive: bool, nd: int = 2) -> Mapper:
     return mapper
 
 
+def _lp_pool(op: PaddleOp):
+    # (lp_pool1d is recorded by Paddle as lp_pool2d over an unsqueezed input)
+    x = op.x(0, "X")
+    if x.ndim != 4:
+        return None
+    size = op.c(1, "", "kernel_size")
+    if size is None:
+        size = op.a("kernel_size", op.a("ksize"))
+    algo = op.a("padding_algorithm", "EXPLICIT")
+    padding = algo if algo in ("SAME", "VALID") else list(op.a("paddings", [0, 0]))
+    return (x, op.a("norm_type"), list(size)), {
+        "stride": list(op.a("strides")), "padding": padding, "ceil_mode": op.a("ceil_mode", False),
+        "data_format": op.a("data_format", "NCHW")}
+
+
 def _conv(op: PaddleOp):
     algo = op.a("padding_algorithm", "EXPLICIT")
     padding = algo if algo in ("SAME", "VALID") else list(op.a("paddings"))
@@ -202,8 +217,10 @@ def _conv_transpose(op: PaddleOp):
 
 def _arg_reduce(op: PaddleOp):
     # argmax / argmin: the axis is an operand (a constant) in PIR, an attribute in legacy files
+    # (``flatten``: the axis was None, the input is reduced as a whole)
     dtype = op.a("dtype") if not op.legacy else _VARTYPE_DTYPES.get(op.a("dtype", 3), "int64")
-    return (op.x(), op.c(1, "", "axis")), {"keepdim": op.a("keepdims", False), "dtype": dtype}
+    axis = None if op.a("flatten", False) else op.c(1, "", "axis")
+    return (op.x(), axis), {"keepdim": op.a("keepdims", False), "dtype": dtype}
 
 
 def _batch_norm(op: PaddleOp):
@@ -261,13 +278,20 @@ def _slice(op: PaddleOp):
     starts = op.c(1, "StartsTensor", "starts", list_slot="StartsTensorList")
     ends = op.c(2, "EndsTensor", "ends", list_slot="EndsTensorList")
     x = op.x(0, "Input")
-    dec = list(op.a("decrease_axis") or [])
-    if any(isinstance(v, Value) for v in _leaves([starts, ends])):
-        # bounds known only at run time: the sliced sizes are unknown (1 where Paddle drops the axis)
+    dec = [a + x.ndim if a < 0 else a for a in (op.a("decrease_axis") or [])]
+    dynamic = any(isinstance(v, Value) for v in _leaves([starts, ends]))
+    if dynamic or any(x.shape[a] < 0 for a in dec):
+        # bounds known only at run time, or an axis Paddle drops of unknown size: the sliced
+        # sizes are unknown where they depend on either (1 where Paddle drops the axis)
         shape = list(x.shape)
-        for a in axes:
+        for i, a in enumerate(axes):
             a = a + x.ndim if a < 0 else a
-            shape[a] = 1 if a in dec or a - x.ndim in dec else -1
+            if a in dec:
+                shape[a] = 1
+            elif dynamic or shape[a] < 0:
+                shape[a] = -1
+            else:
+                shape[a] = len(range(*slice(starts[i], ends[i]).indices(shape[a])))
         out = op.call_typed("slice", (x, axes, starts, ends), [(shape, x.dtype.name)])
     else:
         out = op.call("slice", x, axes, starts, ends)
@@ -295,19 +319,22 @@ def _interpolate(op: PaddleOp):
     sizes = sizes[-nd:] if sizes else None
     # sizes or scales known at run time (``size=y.shape[2:]``): they take precedence over the
     # attributes, as in Paddle's kernel (SizeTensor, then OutSize, then Scale)
-    if op.has(2, "SizeTensor"):
-        sizes, scale = op.xs(2, "SizeTensor"), None
+    if op.has(2, "SizeTensor"):   # (the sizes known now as ints)
+        sizes = [e if isinstance(e, Value) else int(e.numpy().reshape(-1)[0]) for e in op.xs(2, "SizeTensor")]
+        scale = None
     elif op.has(1, "OutSize"):   # a [nd] tensor: one size per element
         t = op.x(1, "OutSize")
         sizes, scale = list(op.call("split", t, t.shape[0], 0)), None
-    elif op.has(3, "Scale"):
-        raise NotImplementedError(f"paddle.inference: {op.type} with a scale factor tensor (Scale) is not "
-                                  "supported yet")
+    elif op.has(3, "Scale"):   # a scale factor tensor: its values when known now
+        scale = op.x(3, "Scale")
+        if not isinstance(scale, Value):   # (one value: the factor of every axis)
+            scale = [float(v) for v in scale.numpy().reshape(-1)]
+            scale = scale * nd if len(scale) == 1 else scale
     fmt = _layout(op.a("data_format", op.a("data_layout", "NCHW")), nd)
     kwargs = {"size": sizes, "scale_factor": None if sizes is not None else scale,
               "mode": op.a("interp_method", "nearest"), "align_corners": op.a("align_corners", False),
               "align_mode": op.a("align_mode", 0), "data_format": fmt}
-    if isinstance(sizes, list) and any(isinstance(e, Value) for e in sizes):
+    if isinstance(sizes, list) and any(isinstance(e, Value) for e in sizes) or isinstance(scale, Value):
         # sizes known at run time only: the output type is Paddle's (or N, C and unknowns)
         declared = (op.declared or [None])[0]
         if declared is None:
@@ -448,12 +475,24 @@ def _full_like(op: PaddleOp):
 def _full_with_tensor(op: PaddleOp):
     if op.type == "fill_constant":  # legacy, with a shape or value known only at run time
         return _fill_constant(op)
+    if op.type == "pd_op.full_batch_size_like":
+        return _full_batch_size_like(op)
     if op.type != "pd_op.full_with_tensor":
         return None
     value = op.c(0)
     if isinstance(value, list):
         value = value[0]
     return (op.c(1), value, op.a("dtype")), {}
+
+
+def _full_batch_size_like(op: PaddleOp):
+    """``full`` of the attribute shape with one size read from the input's shape."""
+    x = op.x()
+    i, o = op.a("input_dim_idx", 0), op.a("output_dim_idx", 0)
+    shape: list = list(op.a("shape"))
+    size = x.shape[i]
+    shape[o] = size if size >= 0 else op.call("slice", op.call("shape", x), [0], [i], [i + 1])
+    return (shape, op.a("value"), op.a("dtype")), {}
 
 
 def _fill_constant(op: PaddleOp):
@@ -602,6 +641,7 @@ ARGS: dict[str, Mapper] = {
     "layer_norm": _layer_norm,
     "max_pool2d": lambda op: _max_pool_with_index(op) or _pool("max", False)(op),
     "avg_pool2d": _pool("avg", False),
+    "lp_pool2d": _lp_pool,
     "adaptive_avg_pool2d": _pool("avg", True),
     "adaptive_max_pool2d": lambda op: _max_pool_with_index(op) or _pool("max", True)(op),
     "reshape": lambda op: ((op.x(), op.c(1, "Shape", "shape", list_slot="ShapeTensor")), {}),
@@ -877,6 +917,71 @@ def _conv_transpose_nd(nd: int) -> Mapper:
     return mapper
 
 
+def _fft(record: str) -> Mapper:
+    """``fft_c2c`` / ``fft_r2c`` / ``fft_c2r`` (one op over a list of axes, its direction an
+    attribute) as the n-D transform ``record`` it is."""
+    def mapper(op: PaddleOp):
+        kind, fwd = op.type.split(".")[-1], bool(op.a("forward", True))
+        if kind == "fft_r2c" and op.a("onesided", True):
+            which = "rfftn" if fwd else "ihfftn"
+        elif kind == "fft_c2r":
+            which = "hfftn" if fwd else "irfftn"
+        else:   # c2c, or r2c of both halves (fft of a real input)
+            which = "fftn" if fwd else "ifftn"
+        if which != record:
+            return None
+        x, axes = op.x(), list(op.a("axes"))
+        s = None
+        last = op.a("last_dim_size", 0)
+        if kind == "fft_c2r" and last:   # the output length of the last axis: the others kept
+            s = [x.shape[a] for a in axes[:-1]] + [last]
+            if any(n < 0 for n in s):
+                raise NotImplementedError(f"paddle.inference: {op.type} with last_dim_size over an axis of "
+                                          "unknown size is not supported yet")
+        return (x, s, axes, op.a("normalization", "backward")), {}
+    return mapper
+
+
+def _set_value(op: PaddleOp):
+    """PIR ``set_value`` / ``set_value_with_tensor`` (``x[index] = value``, the index as
+    starts / ends / steps over ``axes``; a ``decrease_axes`` axis indexed by one position):
+    ``setitem`` into a copy of ``x``, which the reader binds to ``x``."""
+    x = op.x()
+    if op.type.endswith("with_tensor"):
+        value, first = op.x(1), 2
+    else:
+        data = np.asarray(op.a("values"), dtype=np.float64).reshape(list(op.a("shape")))
+        value, first = Tensor(torch.from_numpy(data).to(_dt.to_torch_dtype(x.dtype.name))), 1
+    if op.a("none_axes"):
+        raise NotImplementedError(f"paddle.inference: {op.type} with none_axes is not supported yet")
+    starts, ends, steps = (op.c(first + k) for k in range(3))
+    index: list = [slice(None)] * x.ndim
+    dec = set(op.a("decrease_axes") or [])
+    for a, s, e, st in zip(op.a("axes"), starts, ends, steps):
+        index[a] = s if a in dec else slice(s, e, st)
+    return ("identity", op.call("setitem", op.call("assign", x), tuple(index), value))
+
+
+def _gaussian(op: PaddleOp):
+    shape = op.c(0, "ShapeTensor", "shape")
+    out = op.call("normal", float(op.a("mean", 0.0)), float(op.a("std", 1.0)), shape)
+    dt = op.a("dtype", "float32")
+    return ("identity", out if dt in (None, "float32") else op.call("cast", out, dt))
+
+
+def _unique_consecutive(op: PaddleOp):
+    axis = op.a("axis")
+    axis = None if axis in (None, []) else (axis[0] if isinstance(axis, list) and len(axis) == 1 else axis)
+    outs = op.call("unique_consecutive", op.x(), True, True, axis, op.a("dtype", "int64"))
+    return ("outputs", list(outs))
+
+
+def _qr(op: PaddleOp):
+    mode = op.a("mode", "reduced")
+    out = op.call("qr", op.x(), mode)
+    return ("outputs", [None, out] if mode == "r" else list(out))
+
+
 def _int(v: Any) -> Any:
     """A size Paddle passes as a (float) constant: an int; tensors stay."""
     return int(v) if isinstance(v, float) and v == int(v) else v
@@ -914,6 +1019,7 @@ ARGS.update({
     "add_n": lambda op: ((op.xs(0, "X"),), {}),
     "cross": lambda op: ((op.x(0, "X"), op.x(1, "Y"), op.a("axis", op.a("dim", 9))), {}),
     "meshgrid": lambda op: (tuple(op.xs(0, "X")), {}),
+    "broadcast_tensors": lambda op: ((op.xs(0, "X"),), {}),
     "trace": _attr_unary("offset", "axis1", "axis2"),
     "kron": lambda op: ((op.x(0, "X"), op.x(1, "Y")), {}),
     "diag_embed": lambda op: ((op.x(0, "Input"), op.a("offset", 0), op.a("dim1", -2), op.a("dim2", -1)), {}),
@@ -955,6 +1061,55 @@ ARGS.update({
     "log_loss": lambda op: ((op.x(0, "Predicted"), op.x(1, "Labels"), float(op.a("epsilon", 1e-4))), {}),
     "kl_div": lambda op: ((op.x(0, "X"), op.x(1, "Target"), op.a("reduction", "mean"),
                            bool(op.a("log_target", False))), {}),
+    "dist": lambda op: ((op.x(0, "X"), op.x(1, "Y"), float(op.a("p", 2.0))), {}),
+    "inv": _unary,
+    "solve": lambda op: ((op.x(0, "X"), op.x(1, "Y")), {}),
+    "triangular_solve": lambda op: ((op.x(0, "X"), op.x(1, "Y"), bool(op.a("upper", True)),
+                                     bool(op.a("transpose", False)), bool(op.a("unitriangular", False))), {}),
+    "cholesky": lambda op: ((op.x(), bool(op.a("upper", False))), {}),
+    "cholesky_solve": lambda op: ((op.x(0, "X"), op.x(1, "Y"), bool(op.a("upper", False))), {}),
+    "qr": _qr,
+    "svd": lambda op: ("outputs", list(op.call("svd", op.x(), bool(op.a("full_matrices", False))))),
+    "slogdet": _unary,
+    "eigvalsh": lambda op: ("outputs", [op.call("eigvalsh", op.x(), op.a("uplo", op.a("UPLO", "L"))), None]),
+    "lstsq": lambda op: ("outputs", list(op.call("lstsq", op.x(0, "X"), op.x(1, "Y"), op.c(2, "", "rcond"),
+                                                 op.a("driver")))),
+    "multiplex": lambda op: ((op.xs(0, "X"), op.x(1, "Ids")), {}),
+    "unique_consecutive": _unique_consecutive,
+    "gammaln": _unary,
+    "polygamma": lambda op: ((op.x(), op.a("n")), {}),
+    "bitwise_left_shift": lambda op: ((op.x(0, "X"), op.x(1, "Y"), bool(op.a("is_arithmetic", True))), {}),
+    "bitwise_right_shift": lambda op: ((op.x(0, "X"), op.x(1, "Y"), bool(op.a("is_arithmetic", True))), {}),
+    "complex": lambda op: ((op.x(0, "X"), op.x(1, "Y")), {}),
+    "copysign": lambda op: ((op.x(0, "X"), op.x(1, "Y")), {}),
+    "nextafter": lambda op: ((op.x(0, "X"), op.x(1, "Y")), {}),
+    "reduce_as": lambda op: ((op.x(0, "X"), op.x(1, "Target")), {}),
+    "baddbmm": lambda op: ((op.x(0, "Input"), op.x(1, "X"), op.x(2, "Y"), float(op.a("beta", 1.0)),
+                            float(op.a("alpha", 1.0))), {}),
+    "crop": lambda op: ((op.x(), op.c(1, "", "shape"), op.c(2, "", "offsets")), {}),
+    "shard_index": lambda op: ((op.x(), op.a("index_num"), op.a("nshards"), op.a("shard_id"),
+                                op.a("ignore_value", -1)), {}),
+    "histogram": lambda op: ((op.x(0, "X"), op.a("bins", 100), float(op.a("min", 0.0)),
+                              float(op.a("max", 0.0)), op.x(1, "Weight") if op.has(1, "Weight") else None,
+                              bool(op.a("density", False))), {}),
+    "bincount": lambda op: ((op.x(0, "X"), op.x(1, "Weights") if op.has(1, "Weights") else None,
+                             op.c(2, "", "minlength", 0)), {}),
+    # random ops: the same distributions, not Paddle's numbers
+    "uniform": lambda op: None if op.legacy else ((op.c(0), op.a("dtype"), op.c(1), op.c(2), op.a("seed", 0)), {}),
+    "normal": lambda op: None if op.legacy else _gaussian(op),
+    "randint": lambda op: None if op.legacy else ((op.a("low", 0), op.a("high"), op.c(0), op.a("dtype")), {}),
+    "randperm": lambda op: ((op.a("n"), op.a("dtype", "int64")), {}),
+    "bernoulli": _unary,
+    "multinomial": lambda op: ((op.x(), op.c(1, "", "num_samples", 1), bool(op.a("replacement", False))), {}),
+    "empty": lambda op: None if op.legacy else ((op.c(0), op.a("dtype")), {}),
+    "lu": lambda op: ("outputs", list(op.call("lu", op.x(), bool(op.a("pivot", True)), True))),
+    "lu_unpack": lambda op: ("outputs", list(op.call("lu_unpack", op.x(0, "X"), op.x(1, "Pivots"),
+                                                     bool(op.a("unpack_ludata", True)),
+                                                     bool(op.a("unpack_pivots", True))))),
+    "setitem": lambda op: None if op.legacy else _set_value(op),
+    "as_real": _unary,
+    "as_complex": _unary,
+    **{n: _fft(n) for n in ("fftn", "ifftn", "rfftn", "ihfftn", "irfftn", "hfftn")},
     "nll_loss": lambda op: ("outputs", [op.call("nll_loss", op.x(0, "X"), op.x(1, "Label"),
                                                 op.x(2, "Weight") if op.has(2, "Weight") else None,
                                                 op.a("ignore_index", -100), op.a("reduction", "mean")), None]),

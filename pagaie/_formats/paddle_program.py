@@ -33,6 +33,7 @@ import torch
 from pagaie._core import dtype as _dt
 from pagaie._core.parameter import Parameter
 from pagaie._core.registry import REGISTRY
+from pagaie._core.tensor import Tensor
 from pagaie._formats.paddle_args import VARTYPE_DTYPES as _VARTYPE_DTYPES
 from pagaie._formats.paddle_args import ARGS, PaddleOp, _Const, _Unsupported
 from pagaie._ops._helpers import cpu_as_gpu
@@ -101,6 +102,8 @@ class _Translator:
             return v
         if isinstance(v, _Const):
             return _to_values(self.block, v.tensor())
+        if isinstance(v, Tensor):   # data known when read (assign_value)
+            return _to_values(self.block, v)
         if isinstance(v, _Unsupported):
             raise NotImplementedError(f"paddle.inference: {what} in {self.source} reads {v.what}, "
                                       "which pagaie does not compute")
@@ -238,9 +241,15 @@ def is_pir_json(data: Any) -> bool:
         data["base_code"].get("magic") == "pir"
 
 
+# JSON has no NaN or infinities: PIR writes such a float attribute as ``{"VD": "INF"}``
+_PIR_SPECIAL_FLOATS = {"NaN": float("nan"), "INF": float("inf"), "-INF": float("-inf")}
+
+
 def _pir_attr(a: Any) -> Any:
     if not isinstance(a, dict):
         return a
+    if "VD" in a:
+        return _PIR_SPECIAL_FLOATS[a["VD"]]
     kind, d = a.get("#", ""), a.get("D")
     if kind.endswith("a_array"):
         return [_pir_attr(e) for e in d]

@@ -603,7 +603,8 @@ def _str_fill_in_programs(api: str, fill_value: Any) -> None:
                         f"is built, but received str {fill_value!r}")
 
 
-@defop(method=False, differentiable=False, paddle_types=("fill_constant", "pd_op.full", "pd_op.full_with_tensor"),
+@defop(method=False, differentiable=False,
+       paddle_types=("fill_constant", "pd_op.full", "pd_op.full_with_tensor", "pd_op.full_batch_size_like"),
        program_no_arrays=("shape",), static_check=_full_static_check)
 def full(shape, fill_value, dtype=None, name=None, *, out=None, device=None, requires_grad=False,
          pin_memory=False):

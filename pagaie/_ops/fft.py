@@ -211,7 +211,7 @@ def _fft1(kind: str, real_only: bool):
         f"        axis (int, optional): the axis to transform (default the last).\n        {_NORM_DOC}\n"
         f"        name (str, optional): unused.\n        out (Tensor, optional): receives the result.\n\n"
         f"    Returns:\n        {ret}\n\n    Examples:\n{_example(kind, '1')}    ")
-    return defop(kind, amp="black", method=False, paddle_types=(f"pd_op.{kind}",))(kernel)
+    return defop(kind, amp="black", method=False)(kernel)
 
 
 def _fftn(kind: str, base: str, real_only: bool, two_d: bool):
@@ -248,8 +248,16 @@ def _fftn(kind: str, base: str, real_only: bool, two_d: bool):
         f"        axes (list|tuple, optional): the axes to transform.\n        {_NORM_DOC}\n"
         f"        name (str, optional): unused.\n        out (Tensor, optional): receives the result.\n\n"
         f"    Returns:\n        {ret}\n\n    Examples:\n{_example(kind, 'n')}    ")
-    return defop(kind, amp="black", method=False, paddle_types=(f"pd_op.{kind}",))(kernel)
+    # (Paddle programs hold every transform as one fft_c2c / fft_r2c / fft_c2r op over a list
+    # of axes: the n-D records import them)
+    types = _PROGRAM_OPS.get(kind, ())
+    return defop(kind, amp="black", method=False, paddle_types=types)(kernel)
 
+
+_PROGRAM_OPS = {"fftn": ("fft_c2c", "pd_op.fft_c2c", "fft_r2c", "pd_op.fft_r2c"),
+                "ifftn": ("fft_c2c", "pd_op.fft_c2c", "fft_r2c", "pd_op.fft_r2c"),
+                "rfftn": ("fft_r2c", "pd_op.fft_r2c"), "ihfftn": ("fft_r2c", "pd_op.fft_r2c"),
+                "irfftn": ("fft_c2r", "pd_op.fft_c2r"), "hfftn": ("fft_c2r", "pd_op.fft_c2r")}
 
 fft = _fft1("fft", False)
 ifft = _fft1("ifft", False)

@@ -775,7 +775,7 @@ def broadcast_to(x, shape, name=None):
 _NO_BROADCAST_KERNEL = frozenset((torch.uint8, torch.int8, torch.int16))
 
 
-@defop(method=False)
+@defop(method=False, paddle_types=("broadcast_tensors", "pd_op.broadcast_tensors"))
 def broadcast_tensors(input, name=None):
     """Broadcast a list of tensors to their common shape.
 
@@ -1073,7 +1073,7 @@ cast_ = rebinding_inplace(cast, "cast_")
 _AS_COMPLEX_DTYPES = frozenset((torch.float32, torch.float64))
 
 
-@defop()
+@defop(paddle_types=("as_complex", "pd_op.as_complex"))
 @view_results
 def as_complex(x, name=None):
     """View a real tensor whose last axis has size 2 as complex numbers.
@@ -1087,7 +1087,7 @@ def as_complex(x, name=None):
     return torch.view_as_complex(x if x.is_contiguous() else x.contiguous())
 
 
-@defop()
+@defop(paddle_types=("as_real", "pd_op.as_real"))
 @view_results
 def as_real(x, name=None):
     """View a complex tensor as reals with a trailing axis of size 2.
@@ -1097,7 +1097,8 @@ def as_real(x, name=None):
         >>> paddle.as_real(paddle.as_complex(paddle.ones([3, 2]))).shape
         paddle.Size([3, 2])
     """
-    return torch.view_as_real(x)
+    # (a lazily conjugated input, such as ihfft's result, is resolved first)
+    return torch.view_as_real(x.resolve_conj())
 
 
 @defop()
@@ -1124,7 +1125,7 @@ def view_as_real(input):
         >>> paddle.view_as_real(paddle.as_complex(paddle.ones([3, 2]))).dtype
         <DataType.FLOAT32: 10>
     """
-    return torch.view_as_real(input)
+    return torch.view_as_real(input.resolve_conj())
 
 
 @defop(dygraph_only=True)

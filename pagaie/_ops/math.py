@@ -779,7 +779,7 @@ def hypot(x, y, name=None):
     return torch.hypot(x, y)
 
 
-@defop(paddle_types=("copysign",), inplace=True, promotes=True, scalar_keeps_dtype=True)
+@defop(paddle_types=("copysign", "pd_op.copysign"), inplace=True, promotes=True, scalar_keeps_dtype=True)
 def copysign(x, y, name=None):
     """Elementwise ``|x|`` with the sign of ``y`` (integer tensors keep their dtype).
 
@@ -918,7 +918,7 @@ def ldexp(x, y, name=None):
     return x * torch.pow(torch.tensor(2.0, dtype=d, device=x.device), y)
 
 
-@defop(paddle_types=("nextafter",), differentiable=False)
+@defop(paddle_types=("nextafter", "pd_op.nextafter"), differentiable=False)
 def nextafter(x, y, name=None):
     """The next representable floating-point value after ``x`` in the direction of ``y``.
 

@@ -569,7 +569,7 @@ def _int_bins(bins, api: str) -> int:
 _HISTOGRAM_DTYPES = frozenset((torch.float32, torch.float64, torch.int32, torch.int64))
 
 
-@defop(paddle_types=("histogram",), differentiable=False)
+@defop(paddle_types=("histogram", "pd_op.histogram"), differentiable=False)
 def histogram(input, bins=100, min=0.0, max=0.0, weight=None, density=False, name=None):
     """Histogram of ``input`` with ``bins`` equal-width bins over ``[min, max]``.
 
@@ -790,7 +790,7 @@ def _bincount_static_shape(x, weights=None, minlength=0, name=None):
     return [-1], dtype
 
 
-@defop(paddle_types=("bincount",), differentiable=False, static_shape=_bincount_static_shape)
+@defop(paddle_types=("bincount", "pd_op.bincount"), differentiable=False, static_shape=_bincount_static_shape)
 def bincount(x, weights=None, minlength=0, name=None):
     """Count occurrences of each non-negative integer in the 1-D tensor ``x``.
 

@@ -333,7 +333,8 @@ def _value_for(x: _T, index: Any, value: Any) -> Any:
                          f"array-like, but received a numpy.ndarray of dtype {value.dtype}") from None
 
 
-@defop("setitem", method=False, paddle_types=("set_value", "set_value_with_tensor"))
+@defop("setitem", method=False, paddle_types=("set_value", "set_value_with_tensor", "pd_op.set_value",
+                                              "pd_op.set_value_with_tensor"))
 def setitem(x, index, value):
     """``x[index] = value`` written in place (value broadcast and cast to ``x``'s dtype).
 

@@ -192,6 +192,8 @@ def _meta(v: Any) -> Any:
         return v._t if v._t.device.type == "meta" else v._t.detach().to("meta")
     if type(v) in (list, tuple):
         return type(v)(_meta(e) for e in v)
+    if type(v) is dict:   # keyword arguments
+        return {k: _meta(e) for k, e in v.items()}
     if type(v) is slice:
         return slice(*(_meta(e) for e in (v.start, v.stop, v.step)))
     return v
@@ -218,6 +220,8 @@ def _meta_alt(v: Any, size: int = UNKNOWN_ALT, sizes: dict | None = None) -> Any
                             for i, d in enumerate(v._known_dims())], dtype=v._t.dtype, device="meta")
     if type(v) in (list, tuple):
         return type(v)(_meta_alt(e, size, sizes) for e in v)
+    if type(v) is dict:
+        return {k: _meta_alt(e, size, sizes) for k, e in v.items()}
     return _meta(v)
 
 
@@ -403,6 +407,8 @@ def _zeros(v: Any, fill: Any = 0, _seen: list | None = None, _bound: bool = Fals
         return torch.full(t.shape, fill, dtype=t.dtype)
     if type(v) in (list, tuple):
         return type(v)(_zeros(e, fill, seen, _bound) for e in v)
+    if type(v) is dict:
+        return {k: _zeros(e, fill, seen, _bound) for k, e in v.items()}
     if type(v) is slice:
         return slice(*(_zeros(e, fill, seen, True) for e in (v.start, v.stop, v.step)))
     return v

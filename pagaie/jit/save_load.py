@@ -582,22 +582,35 @@ def _jit_section_of_inference_model(text: str) -> dict:
                         "shape": list(v.shape)} for v in values]}
 
 
-def _load_paddle_program(raw: bytes, model_path: str, params_path: str) -> TranslatedLayer:
-    """A TranslatedLayer over a program written by PaddlePaddle itself (PIR ``.json`` or legacy
-    ``.pdmodel``): its ops translated to pagaie's, one program for both modes (Paddle's
-    exported program is its inference form: dropout off and batch norm on its running
-    statistics also after ``.train()``), gradients flowing to the trainable parameters."""
+def _load_paddle_program(raw: bytes, model_path: str, params_path: str, shared: dict) -> tuple[dict, dict]:
+    """The program holder and new parameters of a program written by PaddlePaddle itself (PIR
+    ``.json`` or legacy ``.pdmodel``): its ops translated to pagaie's, one program for both
+    modes (Paddle's exported program is its inference form: dropout off and batch norm on its
+    running statistics also after ``.train()``), gradients flowing to the trainable
+    parameters. ``shared``: the parameters of the Layer's other methods, by Paddle name (a
+    method reading one of them uses it)."""
     from pagaie._formats.paddle_program import load_program_file
 
     tensors = load_tensors(params_path) if os.path.exists(params_path) else []
     imported = load_program_file(raw, tensors, repr(model_path))
     persistable: dict[str, Parameter] = {}
     for n, p in imported.parameters.items():
-        persistable[n] = Parameter(p._t.detach().to(default_device()), trainable=bool(p.trainable),
-                                  name=unique_name.generate(n))
+        if n not in shared:
+            persistable[n] = Parameter(p._t.detach().to(default_device()), trainable=bool(p.trainable),
+                                      name=unique_name.generate(n))
     holder = {"infer": imported.program, "feed_names": list(imported.feed_names),
               "fetch_names": list(imported.fetch_names), "fetch_values": list(imported.fetch_values)}
-    return TranslatedLayer({"forward": holder}, persistable)
+    return holder, persistable
+
+
+def _is_pir(raw: bytes) -> bool:
+    """Whether ``raw`` is a PIR program written by PaddlePaddle (JSON with ``base_code.magic``)."""
+    try:
+        data = json.loads(raw.decode("utf-8"))
+    except (UnicodeDecodeError, ValueError):
+        return False
+    return isinstance(data, dict) and isinstance(data.get("base_code"), dict) and \
+        data["base_code"].get("magic") == "pir"
 
 
 def load(path: str, **configs: Any) -> TranslatedLayer:
@@ -612,8 +625,9 @@ def load(path: str, **configs: Any) -> TranslatedLayer:
             when ``path`` is a saved file prefix.
 
     Raises:
-        ValueError: an unknown config, no saved model at ``path``, both ``path.json`` and a
-            directory ``path``, or a corrupt file.
+        ValueError: an unknown config, no saved model at ``path``, or both ``path.json`` and a
+            directory ``path``.
+        RuntimeError: a corrupt or truncated file, or parameters that do not fit the program.
 
     Returns:
         TranslatedLayer: evaluation mode; call ``.train()`` to fine-tune.
@@ -638,37 +652,54 @@ def load(path: str, **configs: Any) -> TranslatedLayer:
         model_path = path + ".pdmodel"  # a legacy program written by PaddlePaddle
     if not os.path.exists(model_path):
         raise ValueError(f"paddle.jit.load: the model file {model_path!r} does not exist")
+    try:
+        return _read_model(path, model, model_path, params_path)
+    except ValueError as exc:   # a corrupt or unreadable file: Paddle's readers raise RuntimeError
+        raise RuntimeError(str(exc)) from None
+
+
+def _read_model(path: str, model: str | None, model_path: str, params_path: str) -> TranslatedLayer:
+    """:func:`load` of the files found (ValueError where one is corrupt): the model and the
+    Layer's other ``to_static`` methods, saved as ``<path>.<method>.json``."""
     with open(model_path, "rb") as f:
         raw = f.read()
-    if raw.lstrip()[:1] != b"{":
-        return _load_paddle_program(raw, model_path, params_path)
+    if raw.lstrip()[:1] != b"{":   # a legacy program written by PaddlePaddle
+        holder, persistable = _load_paddle_program(raw, model_path, params_path, {})
+        return TranslatedLayer({"forward": holder}, persistable)
     try:
         data = json.loads(raw.decode("utf-8"))
     except (UnicodeDecodeError, ValueError) as exc:
         raise _corrupt(model_path, f"not JSON: {exc}") from None
     if not isinstance(data, dict):
         raise _corrupt(model_path, "not a program")
-    if isinstance(data.get("base_code"), dict) and data["base_code"].get("magic") == "pir":
-        return _load_paddle_program(raw, model_path, params_path)
-    holder, persistable = _load_pagaie(raw, data, model_path, params_path, {})
+    paddle_written = isinstance(data.get("base_code"), dict) and data["base_code"].get("magic") == "pir"
+    if paddle_written:
+        holder, persistable = _load_paddle_program(raw, model_path, params_path, {})
+    else:
+        holder, persistable = _load_pagaie(raw, data, model_path, params_path, {})
     methods = {"forward": holder}
-    # the Layer's other to_static methods, saved as ``<path>.<method>.json``
     d, base = os.path.split(path)
     if not model:
         for f in sorted(os.listdir(d or ".")):
             name = f[len(base) + 1:-len(".json")] if f.startswith(base + ".") and f.endswith(".json") else ""
-            if name.isidentifier() and name != "forward":
-                mp = os.path.join(d, f)
-                with open(mp, "rb") as fh:
-                    mraw = fh.read()
+            if not name.isidentifier() or name == "forward":
+                continue
+            mp, mparams = os.path.join(d, f), f"{path}.{name}.pdiparams"
+            with open(mp, "rb") as fh:
+                mraw = fh.read()
+            if paddle_written:
+                if not _is_pir(mraw):
+                    continue
+                methods[name], more = _load_paddle_program(mraw, mp, mparams, persistable)
+            else:
                 try:
                     mdata = json.loads(mraw.decode("utf-8"))
                 except (UnicodeDecodeError, ValueError):
                     continue
-                if isinstance(mdata, dict) and isinstance(mdata.get("jit"), dict):
-                    methods[name], more = _load_pagaie(mraw, mdata, mp, f"{path}.{name}.pdiparams",
-                                                       persistable)
-                    persistable.update(more)
+                if not isinstance(mdata, dict) or not isinstance(mdata.get("jit"), dict):
+                    continue
+                methods[name], more = _load_pagaie(mraw, mdata, mp, mparams, persistable)
+            persistable.update(more)
     return TranslatedLayer(methods, persistable)
 
 
