@@ -197,10 +197,10 @@ def export(layer: Any, path: str, input_spec: Sequence[Any] | None = None, opset
         args = rec.bind(tuple(op.args), dict(op.kwargs)).arguments
         outs = []
         ctx.out_values = list(_values_in(op.outputs))
-        for v in ctx.out_values:
-            outs.append(v.name)
-            ctx.names[v.name] = v.name
+        for v in ctx.out_values:  # an in-place op writes a new ONNX value (the graph is SSA)
+            outs.append(ctx.fresh(v.name) if v.name in ctx.names or v.name in ctx.consts else v.name)
         lower(ctx, args, outs)
+        ctx.names.update((v.name, n) for v, n in zip(ctx.out_values, outs))
     outputs = []
     for n in fetch_names:
         v = gb.var(n)

@@ -68,6 +68,15 @@ def channels_first(fn: Callable) -> Callable:
     lower.__doc__, lower.__name__ = fn.__doc__, fn.__name__
     return lower
 
+def _const_int(ctx: LoweringContext, v: object, what: str) -> int:
+    """An int argument, or a Tensor one whose value is known at export time."""
+    if isinstance(v, Value):
+        if v.name not in ctx.consts:
+            raise NotImplementedError(f"paddle.onnx.export: {what} computed from the inputs is not supported")
+        return int(ctx.consts[v.name].reshape(-1)[0])
+    return int(v)
+
+
 def _axes_op(ctx: LoweringContext, op: str, x: str, axes: list[int], out: str) -> None:
     if ctx.opset >= 13:
         ctx.one(op, [x, ctx.ints(axes)], out)

@@ -9,7 +9,7 @@ import numpy as np
 from pagaie._static.ir import Value
 from pagaie.onnx.export import LoweringContext
 from pagaie.onnx.lowerings._common import (
-    _INT64_MAX, _INT64_MIN, _axes_of, _axes_op, _axis, _cast_to, _dim, _finish, _ints_or,
+    _INT64_MAX, _INT64_MIN, _axes_of, _const_int, _axes_op, _axis, _cast_to, _dim, _finish, _ints_or,
     _ndim, _need, _out_dtype, _scalar, _shape_of, _slice, _sq, _unsq, _reduce_to, channels_first, register)
 
 
@@ -199,9 +199,7 @@ def _split_sizes(x: Value, sections: Any, axis: int) -> tuple[list[int] | None, 
 @register("split")
 def _split(ctx, a, outs):
     x = a["x"]
-    if isinstance(a["axis"], Value):
-        raise NotImplementedError("paddle.onnx.export: split with a tensor axis is not supported")
-    axis = _axis(int(a["axis"]), _ndim(x))
+    axis = _axis(_const_int(ctx, a["axis"], "split with a tensor axis"), _ndim(x))
     sizes, n = _split_sizes(x, a["num_or_sections"], axis)
     _split_node(ctx, ctx.name(x), sizes, n, axis, outs)
 
@@ -384,10 +382,8 @@ def _int64(ctx: LoweringContext, v: Value) -> str:
 @register("gather")
 def _gather(ctx, a, outs):
     x, axis = a["x"], a["axis"]
-    if isinstance(axis, Value):
-        raise NotImplementedError("paddle.onnx.export: gather with a tensor axis is not supported")
     ctx.one("Gather", [ctx.name(x), _int64(ctx, a["index"])], outs[0],
-            axis=_axis(int(axis or 0), _ndim(x)))
+            axis=_axis(_const_int(ctx, 0 if axis is None else axis, "gather with a tensor axis"), _ndim(x)))
 
 
 @register("index_select")
