@@ -340,10 +340,10 @@ def _save_program(traced: StaticFunction, path: str, spec: list, configs: dict) 
         write_pdiparams(path + ".pdiparams", [sources[n]._t.detach().cpu() for n in names])
 
 
-def _kept_outputs(outputs: list, output_spec: Any) -> list[int]:
-    """Positions of the outputs ``jit.save`` keeps: all of them without ``output_spec`` or when
-    it lists as many entries as there are outputs (as Paddle); else those it names by position
-    (``int``) or by program value."""
+def _kept_outputs(outputs: list, output_spec: Any, api: str = "paddle.jit.save") -> list[int]:
+    """Positions of the outputs ``jit.save`` (or ``api``) keeps: all of them without
+    ``output_spec`` or when it lists as many entries as there are outputs (as Paddle); else
+    those it names by position (``int``) or by program value."""
     every = list(range(len(outputs)))
     if output_spec is None or len(output_spec) == len(outputs):
         return every
@@ -353,11 +353,11 @@ def _kept_outputs(outputs: list, output_spec: Any) -> list[int]:
             keep.append(next(i for i, v in enumerate(outputs) if v is e))
         elif isinstance(e, int) and not isinstance(e, bool):
             if not -len(outputs) <= e < len(outputs):
-                raise ValueError(f"paddle.jit.save: output_spec position {e} is out of range for "
+                raise ValueError(f"{api}: output_spec position {e} is out of range for "
                                  f"{len(outputs)} outputs")
             keep.append(every[e])
         else:
-            raise ValueError(f"paddle.jit.save: output_spec entries must be output positions (int) "
+            raise ValueError(f"{api}: output_spec entries must be output positions (int) "
                              f"or output values of the static program, but received "
                              f"{type(e).__name__}")
     return keep

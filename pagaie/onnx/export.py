@@ -21,7 +21,7 @@ from pagaie._core.registry import REGISTRY, suspended
 from pagaie._formats.atomic_file import atomic_open
 from pagaie._static.ir import Operator, Value, _values_in
 
-__all__ = ["export", "LoweringContext"]
+__all__ = ["export", "LoweringContext", "lower_ops"]
 
 _ONNX_DTYPES = {torch.float32: 1, torch.uint8: 2, torch.int8: 3, torch.int16: 5, torch.int32: 6,
                 torch.int64: 7, torch.bool: 9, torch.float16: 10, torch.float64: 11,
@@ -53,22 +53,36 @@ class LoweringContext:
         self.names: dict[str, str] = {}
         self.consts: dict[str, torch.Tensor] = {}  # values known at export time
         self.out_values: list = []  # the Values the op being lowered produces
-        self._n = 0
+        self.value_infos: list = []  # declared types of inner values (outputs of If / Loop)
+        self._n = [0]   # shared with sub-graph contexts: ONNX names are unique across graphs
 
     def fresh(self, hint: str = "t") -> str:
-        self._n += 1
-        return f"{hint}_{self._n}"
+        self._n[0] += 1
+        return f"{hint}_{self._n[0]}"
+
+    def sub(self) -> "LoweringContext":
+        """A context for a sub-graph (a branch or loop body): its own nodes, the names and
+        constants seen so far (outer values are read from the enclosing scope), shared
+        initializers and name counter."""
+        child = LoweringContext.__new__(LoweringContext)
+        child.__dict__.update(self.__dict__)
+        child.nodes, child.names, child.out_values, child.value_infos = [], dict(self.names), [], []
+        return child
 
     def name(self, v: Any) -> str:
         """The ONNX name of a Value (an initializer for constants) or of a Python number/array."""
         if isinstance(v, Value):
-            if v.name in self.names:
-                return self.names[v.name]
-            if v.name in self.consts:
-                self.names[v.name] = self.constant(self.consts[v.name], "c")
-                return self.names[v.name]
-            raise NotImplementedError(f"paddle.onnx.export: value {v.name!r} has no producer")
+            return self.ref(v.name)
         return self.constant(np.asarray(v))
+
+    def ref(self, value_name: str) -> str:
+        """The ONNX name of the program value called ``value_name``."""
+        if value_name in self.names:
+            return self.names[value_name]
+        if value_name in self.consts:
+            self.names[value_name] = self.constant(self.consts[value_name], "c")
+            return self.names[value_name]
+        raise NotImplementedError(f"paddle.onnx.export: value {value_name!r} has no producer")
 
     def constant(self, value: Any, hint: str = "const") -> str:
         arr = value.detach().cpu().numpy() if isinstance(value, torch.Tensor) else np.asarray(value)
@@ -99,20 +113,37 @@ class LoweringContext:
         return self.node(op_type, inputs, [out] if out else 1, **attrs)[0]
 
 
-def _trace(layer: Any, input_spec: Any) -> tuple:
-    from pagaie.jit.save_load import _static_function, _trace_mode
+def _trace(layer: Any, input_spec: Any, configs: dict) -> tuple:
+    """The pruned inference Program of ``layer`` with its feed and fetch names (as ``jit.save``
+    traces it: the given input_spec, else the ``to_static`` one, else the last call's inputs)."""
+    from pagaie.jit.save_load import _CONFIGS, _kept_outputs, _static_function, _trace_mode
     from pagaie._static.program_tools import prune_program
-    sf = _static_function(layer, "save")
-    spec = list(input_spec) if input_spec is not None else sf.input_spec
-    if spec is None:
-        raise ValueError("paddle.onnx.export: input_spec is required (a list of InputSpec or Tensor)")
     from pagaie._core.tensor import Tensor
     from pagaie.static.input_spec import InputSpec
+    for k in configs:
+        if k not in _CONFIGS:
+            raise ValueError(f"paddle.onnx.export: the config {k!r} is not supported (expected one of "
+                             f"{sorted(_CONFIGS)})")
+    output_spec = configs.get("output_spec")
+    if output_spec is not None and not isinstance(output_spec, list):
+        raise TypeError("paddle.onnx.export: the config output_spec must be a list, but received "
+                        f"{type(output_spec).__name__}")
+    if input_spec is not None and not isinstance(input_spec, (list, tuple)):
+        raise TypeError("paddle.onnx.export: input_spec must be a list or tuple of InputSpec or Tensor, "
+                        f"but received {type(input_spec).__name__}")
+    sf = _static_function(layer, "save")
+    spec = list(input_spec) if input_spec is not None else sf.input_spec
+    if spec is None and sf._last is not None:
+        spec = [InputSpec(v.shape, v.dtype, v.name) for v in sf._last.inputs]
+    if spec is None:
+        raise ValueError("paddle.onnx.export: input_spec is required (a list of InputSpec or Tensor) "
+                         "unless the to_static layer was called once before exporting")
     spec = [InputSpec.from_tensor(s) if isinstance(s, Tensor) and not isinstance(s, Value) else s
             for s in spec]
     entry = _trace_mode(sf, spec, training=False)
-    program = prune_program(entry.main_program, entry.inputs, entry.outputs)
-    return program, list(entry.feed_names), [v.name for v in entry.outputs]
+    fetch = [entry.outputs[i] for i in _kept_outputs(entry.outputs, output_spec, "paddle.onnx.export")]
+    program = prune_program(entry.main_program, entry.inputs, fetch)
+    return program, list(entry.feed_names), [v.name for v in fetch]
 
 
 def _fold(op: Operator, ctx: LoweringContext) -> bool:
@@ -140,6 +171,32 @@ def _fold(op: Operator, ctx: LoweringContext) -> bool:
     return True
 
 
+def lower_ops(ctx: LoweringContext, ops: Sequence[Operator]) -> None:
+    """Lower ``ops`` in order into ``ctx`` (folding those over export-time constants).
+
+    An op record's lowering is ``fn(ctx, args, outs)``; a graph op (``pagaie.cond``,
+    ``pagaie.while``) carries ``fn(ctx, op, outs)`` on its runner, as it reads its blocks.
+    """
+    from pagaie._static.interpreter import GRAPH_OPS
+    for op in ops:
+        if _fold(op, ctx):
+            continue
+        rec = REGISTRY.get(op.type)
+        lower = rec.onnx if rec is not None else getattr(GRAPH_OPS.get(op.type), "onnx", None)
+        if lower is None:
+            raise NotImplementedError(f"paddle.onnx.export: the op {op.type!r} has no ONNX lowering "
+                                      f"(in {op!r})")
+        ctx.out_values = list(_values_in(op.outputs))
+        # an in-place op writes a new ONNX value (the graph is SSA)
+        outs = [ctx.fresh(v.name) if v.name in ctx.names or v.name in ctx.consts else v.name
+                for v in ctx.out_values]
+        if rec is not None:
+            lower(ctx, rec.bind(tuple(op.args), dict(op.kwargs)).arguments, outs)
+        else:
+            lower(ctx, op, outs)
+        ctx.names.update((v.name, n) for v, n in zip(ctx.out_values, outs))
+
+
 def export(layer: Any, path: str, input_spec: Sequence[Any] | None = None, opset_version: int = 9,
            **configs: Any) -> None:
     """Export a Layer (or function) to ``path + '.onnx'``.
@@ -150,8 +207,15 @@ def export(layer: Any, path: str, input_spec: Sequence[Any] | None = None, opset
         input_spec (list[InputSpec|Tensor], optional): the inputs (required unless the
             Layer's forward is a ``to_static`` function with an input_spec).
         opset_version (int): the ONNX opset (9 to 21). Default 9, as Paddle.
-        **configs: ``output_spec`` (list of output Tensors to keep) and Paddle's other
-            ``jit.save`` options (accepted).
+        **configs: ``output_spec`` (list of the outputs to keep: their positions, or the
+            output values of the static program) and Paddle's other ``jit.save`` options
+            (accepted).
+
+    Raises:
+        TypeError: ``input_spec`` no list or tuple, or ``output_spec`` no list.
+        ValueError: a bad path, opset_version, config or ``output_spec`` entry, or no input_spec
+            for a Layer never called.
+        NotImplementedError: an op (or an argument of one) that has no ONNX lowering, named.
 
     Examples:
         >>> import os, tempfile
@@ -174,7 +238,7 @@ def export(layer: Any, path: str, input_spec: Sequence[Any] | None = None, opset
         raise ImportError("paddle.onnx.export needs the onnx package: pip install onnx") from None
     from pagaie.onnx import lowerings  # noqa: F401  (attaches the lowerings to the records)
 
-    program, feed_names, fetch_names = _trace(layer, input_spec)
+    program, feed_names, fetch_names = _trace(layer, input_spec, configs)
     gb = program.global_block()
     ctx = LoweringContext(opset_version)
     inputs = []
@@ -183,24 +247,10 @@ def export(layer: Any, path: str, input_spec: Sequence[Any] | None = None, opset
         ctx.names[n] = n
         dims = [d if d >= 0 else f"{n}_d{i}" for i, d in enumerate(v.shape)]
         inputs.append(onnx.helper.make_tensor_value_info(n, onnx_dtype(v._t.dtype), dims))
-    for v in gb.vars.values():
+    for v in (v for blk in program.blocks for v in blk.vars.values()):
         if v.source is not None and not v.is_data:
             ctx.consts[v.name] = v.source._t.detach()
-    for op in gb.ops:
-        if _fold(op, ctx):
-            continue
-        rec = REGISTRY.get(op.type)
-        lower = rec.onnx if rec is not None else None
-        if lower is None:
-            raise NotImplementedError(f"paddle.onnx.export: the op {op.type!r} has no ONNX lowering "
-                                      f"(in {op!r})")
-        args = rec.bind(tuple(op.args), dict(op.kwargs)).arguments
-        outs = []
-        ctx.out_values = list(_values_in(op.outputs))
-        for v in ctx.out_values:
-            outs.append(v.name)
-            ctx.names[v.name] = v.name
-        lower(ctx, args, outs)
+    lower_ops(ctx, gb.ops)
     outputs = []
     for n in fetch_names:
         v = gb.var(n)
@@ -209,7 +259,8 @@ def export(layer: Any, path: str, input_spec: Sequence[Any] | None = None, opset
             name = ctx.one("Identity", [name], n + "_out")
         dims = [d if d >= 0 else f"{n}_d{i}" for i, d in enumerate(v.shape)]
         outputs.append(onnx.helper.make_tensor_value_info(name, onnx_dtype(v._t.dtype), dims))
-    graph = onnx.helper.make_graph(ctx.nodes, "pagaie_model", inputs, outputs, ctx.initializers)
+    graph = onnx.helper.make_graph(ctx.nodes, "pagaie_model", inputs, outputs, ctx.initializers,
+                                   value_info=ctx.value_infos)
     model = onnx.helper.make_model(graph, producer_name="pagaie",
                                    opset_imports=[onnx.helper.make_opsetid("", opset_version)])
     model.ir_version = min(model.ir_version, 8 if opset_version <= 17 else model.ir_version)

@@ -34,10 +34,48 @@ def _pair(v: Any, n: int = 2) -> list[int]:
     return [int(v)] * n if isinstance(v, int) else [int(e) for e in v]
 
 
-def _nchw(a: dict, what: str) -> None:
-    if a.get("data_format") not in (None, "NCHW", "NCL", "NCDHW"):
-        raise NotImplementedError(f"paddle.onnx.export: {what} with data_format={a['data_format']!r} "
-                                  "is not supported (use NCHW)")
+_CHANNELS_LAST = {"NLC": "NCL", "NWC": "NCW", "NHWC": "NCHW", "NDHWC": "NCDHW"}
+
+
+def channels_first(fn: Callable) -> Callable:
+    """Wrap a channels-first lowering so that it also serves channels-last ``data_format``.
+
+    ONNX's Conv, pools, norms and Resize read ``[N, C, *spatial]``: a channels-last input is
+    transposed to that layout, lowered with the matching channels-first format, and the
+    (first) output transposed back.
+    """
+    def lower(ctx: LoweringContext, a: dict, outs: list) -> None:
+        fmt = a.get("data_format")
+        fmt = fmt.upper() if isinstance(fmt, str) else fmt
+        if fmt not in _CHANNELS_LAST:
+            fn(ctx, a, outs)
+            return
+        x = a["x"]
+        nd = _ndim(x)
+        to_first = [0, nd - 1] + list(range(1, nd - 1))
+        to_last = [0] + list(range(2, nd)) + [1]
+        dims = x._known_dims()
+        xf = Value(x.block, name=ctx.fresh(f"{x.name}_cf"), shape=[dims[i] for i in to_first],
+                   dtype=x._t.dtype)
+        ctx.names[xf.name] = ctx.one("Transpose", [ctx.name(x)], perm=to_first)
+        first = ctx.fresh("cf_out")
+        a = dict(a, x=xf, data_format=_CHANNELS_LAST[fmt])
+        pad = a.get("padding")
+        if isinstance(pad, (list, tuple)) and len(pad) == nd and all(isinstance(p, (list, tuple)) for p in pad):
+            a["padding"] = [pad[i] for i in to_first]   # per-axis [before, after] pairs follow the layout
+        fn(ctx, a, [first] + list(outs[1:]))
+        ctx.one("Transpose", [first], outs[0], perm=to_last)
+    lower.__doc__, lower.__name__ = fn.__doc__, fn.__name__
+    return lower
+
+def _const_int(ctx: LoweringContext, v: object, what: str) -> int:
+    """An int argument, or a Tensor one whose value is known at export time."""
+    if isinstance(v, Value):
+        if v.name not in ctx.consts:
+            raise NotImplementedError(f"paddle.onnx.export: {what} computed from the inputs is not supported")
+        return int(ctx.consts[v.name].reshape(-1)[0])
+    return int(v)
+
 
 def _axes_op(ctx: LoweringContext, op: str, x: str, axes: list[int], out: str) -> None:
     if ctx.opset >= 13:

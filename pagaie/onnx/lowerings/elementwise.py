@@ -136,16 +136,15 @@ def _dropout(ctx, a, outs):
 def _softmax_like(kind: str) -> Callable:
     def lower(ctx, a, outs):
         x = a["x"]
-        if a.get("dtype") is not None:
-            raise NotImplementedError(f"paddle.onnx.export: {kind} with dtype is not supported")
+        xn = _cast_to(ctx, ctx.name(x), x._t.dtype, _out_dtype(ctx))  # ``dtype`` casts the input first
         nd = _ndim(x)
         axis = _axis(a["axis"], nd)
         if ctx.opset >= 13 or axis == nd - 1:
-            ctx.one(kind, [ctx.name(x)], outs[0], axis=axis)
+            ctx.one(kind, [xn], outs[0], axis=axis)
             return
         perm = list(range(nd))
         perm[axis], perm[-1] = perm[-1], perm[axis]
-        t = ctx.one("Transpose", [ctx.name(x)], perm=perm)
+        t = ctx.one("Transpose", [xn], perm=perm)
         s = ctx.one(kind, [t], axis=nd - 1)
         ctx.one("Transpose", [s], outs[0], perm=perm)
     return lower
@@ -260,10 +259,9 @@ def _prelu(ctx, a, outs):
     x, w = a["x"], a["weight"]
     wn = ctx.name(w)
     n = int(np.prod(w.shape)) if w.shape else 1
-    if n > 1:
-        if a.get("data_format", "NCHW") in ("NHWC", "NLC", "NDHWC"):
-            raise NotImplementedError("paddle.onnx.export: prelu with channels-last data_format")
-        wn = ctx.one("Reshape", [wn, ctx.ints([n] + [1] * (_ndim(x) - 2))])
+    if n > 1:  # one slope per channel, on axis 1 or (channels-last) on the last axis
+        last = a.get("data_format", "NCHW") in ("NHWC", "NLC", "NDHWC")
+        wn = ctx.one("Reshape", [wn, ctx.ints([n] + ([] if last else [1] * (_ndim(x) - 2)))])
     ctx.one("PRelu", [ctx.name(x), wn], outs[0])
 
 

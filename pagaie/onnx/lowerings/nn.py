@@ -10,8 +10,8 @@ from pagaie._core.registry import REGISTRY
 from pagaie._static.ir import Value
 from pagaie.onnx.export import LoweringContext
 from pagaie.onnx.lowerings._common import (
-    _INT64_MAX, _ints_or, _nchw, _ndim, _need, _pair, _reduce_to, _scalar, _shape_of, _slice,
-    register)
+    _INT64_MAX, _ints_or, _ndim, _need, _pair, _reduce_to, _scalar, _shape_of, _slice,
+    channels_first, register)
 
 
 # ---- linear algebra, conv, norms, pools ---------------------------------------------
@@ -40,9 +40,14 @@ def _linear(ctx, a, outs):
 
 
 def _conv_pads(padding: Any, nd: int) -> tuple[list[int] | None, str | None]:
+    """ONNX ``pads`` (all begins, then all ends) or ``auto_pad`` from Paddle's ``padding``."""
     if isinstance(padding, str):
         return None, {"SAME": "SAME_UPPER", "VALID": "VALID"}[padding.upper()]
-    p = _pair(padding, nd)
+    if not isinstance(padding, int) and len(padding) == nd + 2 and all(
+            isinstance(p, (list, tuple)) for p in padding):  # [[0, 0], [0, 0], [b, a], ...] per axis
+        p = [int(e) for pair in padding[2:] for e in pair]
+    else:
+        p = _pair(padding, nd)
     if len(p) == nd:
         return p + p, None
     if len(p) == 2 * nd:  # Paddle: [before_0, after_0, before_1, after_1]
@@ -50,31 +55,52 @@ def _conv_pads(padding: Any, nd: int) -> tuple[list[int] | None, str | None]:
     raise NotImplementedError(f"paddle.onnx.export: padding {padding!r} is not supported")
 
 
-
-@register("conv2d")
-def _conv2d(ctx, a, outs):
-    _nchw(a, "conv2d")
-    pads, auto = _conv_pads(a["padding"], 2)
-    ins = [ctx.name(a["x"]), ctx.name(a["weight"])] + ([ctx.name(a["bias"])] if a["bias"] is not None else [])
-    ctx.one("Conv", ins, outs[0], strides=_pair(a["stride"]), dilations=_pair(a["dilation"]),
-            group=int(a["groups"]), pads=pads, auto_pad=auto)
+def _conv_inputs(ctx: LoweringContext, a: dict) -> list[str]:
+    return [ctx.name(a["x"]), ctx.name(a["weight"])] + ([ctx.name(a["bias"])] if a["bias"] is not None else [])
 
 
-@register("conv2d_transpose")
-def _conv2d_transpose(ctx, a, outs):
-    _nchw(a, "conv2d_transpose")
-    if a["output_size"] is not None:
-        raise NotImplementedError("paddle.onnx.export: conv2d_transpose with output_size is not supported")
-    pads, auto = _conv_pads(a["padding"], 2)
-    ins = [ctx.name(a["x"]), ctx.name(a["weight"])] + ([ctx.name(a["bias"])] if a["bias"] is not None else [])
-    out_pad = _pair(a["output_padding"]) if a["output_padding"] else None
-    ctx.one("ConvTranspose", ins, outs[0], strides=_pair(a["stride"]), dilations=_pair(a["dilation"]),
-            group=int(a["groups"]), pads=pads, auto_pad=auto, output_padding=out_pad)
+@register("conv1d", "conv2d", "conv3d")
+@channels_first
+def _conv(ctx, a, outs):
+    nd = _ndim(a["x"]) - 2
+    pads, auto = _conv_pads(a["padding"], nd)
+    ctx.one("Conv", _conv_inputs(ctx, a), outs[0], strides=_pair(a["stride"], nd),
+            dilations=_pair(a["dilation"], nd), group=int(a["groups"]), pads=pads, auto_pad=auto)
+
+
+def _transpose_output_padding(a: dict, nd: int, pads: list[int] | None) -> list[int] | None:
+    """``output_padding``, or the one that ``output_size`` asks for (spatial sizes must be known)."""
+    if a["output_size"] is None:
+        return _pair(a["output_padding"], nd) if a["output_padding"] else None
+    size = a["output_size"]
+    if isinstance(size, Value) or (not isinstance(size, int) and any(isinstance(e, Value) for e in size)):
+        raise NotImplementedError("paddle.onnx.export: conv_transpose with a tensor output_size "
+                                  "is not supported")
+    dims = a["x"]._known_dims()[2:]
+    if pads is None or any(d < 0 for d in dims):
+        raise NotImplementedError("paddle.onnx.export: conv_transpose with output_size needs known "
+                                  "spatial input sizes and explicit padding")
+    k = a["weight"]._known_dims()[2:]
+    stride, dil = _pair(a["stride"], nd), _pair(a["dilation"], nd)
+    want = _pair(size, nd)
+    return [want[i] - ((dims[i] - 1) * stride[i] - pads[i] - pads[nd + i] + dil[i] * (k[i] - 1) + 1)
+            for i in range(nd)]
+
+
+@register("conv1d_transpose", "conv2d_transpose", "conv3d_transpose")
+@channels_first
+def _conv_transpose(ctx, a, outs):
+    nd = _ndim(a["x"]) - 2
+    pads, auto = _conv_pads(a["padding"], nd)
+    out_pad = _transpose_output_padding(a, nd, pads)
+    ctx.one("ConvTranspose", _conv_inputs(ctx, a), outs[0], strides=_pair(a["stride"], nd),
+            dilations=_pair(a["dilation"], nd), group=int(a["groups"]), pads=pads, auto_pad=auto,
+            output_padding=out_pad if out_pad and any(out_pad) else None)
 
 
 @register("batch_norm")
+@channels_first
 def _batch_norm(ctx, a, outs):
-    _nchw(a, "batch_norm")
     x = a["x"]
     if a["training"] and not a["use_global_stats"]:
         raise NotImplementedError("paddle.onnx.export: batch_norm in training mode cannot be exported")
@@ -115,51 +141,46 @@ def _layer_norm(ctx, a, outs):
 
 
 def _pool(kind: str) -> Callable:
+    @channels_first
     def lower(ctx, a, outs):
-        _nchw(a, f"{kind.lower()}_pool2d")
+        x = a["x"]
+        nd = _ndim(x) - 2
         if a.get("return_mask"):
-            raise NotImplementedError("paddle.onnx.export: max_pool2d with return_mask is not supported")
-        k = _pair(a["kernel_size"])
-        stride = _pair(a["stride"]) if a["stride"] is not None else k
-        pads, auto = _conv_pads(a["padding"], 2)
+            raise NotImplementedError(f"paddle.onnx.export: max_pool{nd}d with return_mask is not supported")
+        k = _pair(a["kernel_size"], nd)
+        stride = _pair(a["stride"], nd) if a["stride"] is not None else k
+        pads, auto = _conv_pads(a["padding"], nd)
         attrs = {"kernel_shape": k, "strides": stride, "pads": pads, "auto_pad": auto}
         if a["ceil_mode"]:
-            if ctx.opset < 10:
-                raise NotImplementedError("paddle.onnx.export: ceil_mode pooling needs opset >= 10")
+            _need(ctx, 10, "ceil_mode pooling")
             attrs["ceil_mode"] = 1
-        if kind == "Average":
-            if a.get("divisor_override"):
-                raise NotImplementedError("paddle.onnx.export: divisor_override is not supported")
+        divisor = a.get("divisor_override") if kind == "Average" else None
+        if kind == "Average":  # Paddle scales the average by prod(kernel) / divisor_override
             attrs["count_include_pad"] = 0 if a["exclusive"] else 1
-        ctx.one(f"{kind}Pool", [ctx.name(a["x"])], outs[0], **attrs)
+        y = ctx.one(f"{kind}Pool", [ctx.name(x)], None if divisor else outs[0], **attrs)
+        if divisor:
+            ctx.one("Mul", [y, _scalar(ctx, float(np.prod(k)) / float(divisor), x)], outs[0])
     return lower
 
 
-register("max_pool2d")(_pool("Max"))
-register("avg_pool2d")(_pool("Average"))
+for _nd in (1, 2, 3):
+    register(f"max_pool{_nd}d")(_pool("Max"))
+    register(f"avg_pool{_nd}d")(_pool("Average"))
 
 
-def _adaptive(kind: str) -> Callable:
-    def lower(ctx, a, outs):
-        _nchw(a, f"adaptive_{kind.lower()}_pool2d")
-        x = a["x"]
-        size = _pair(a["output_size"])
-        if a.get("return_mask"):
-            raise NotImplementedError("paddle.onnx.export: return_mask is not supported")
-        if size == [1, 1]:
-            ctx.one(f"Global{kind}Pool", [ctx.name(x)], outs[0])
-            return
-        h, w = x.shape[2], x.shape[3]
-        if h < 0 or w < 0 or h % size[0] or w % size[1]:
-            raise NotImplementedError("paddle.onnx.export: adaptive pooling needs known spatial sizes "
-                                      "that the output size divides")
-        k = [h // size[0], w // size[1]]
-        ctx.one(f"{kind}Pool", [ctx.name(x)], outs[0], kernel_shape=k, strides=k)
-    return lower
-
-
-register("adaptive_avg_pool2d")(_adaptive("Average"))
-register("adaptive_max_pool2d")(_adaptive("Max"))
+@register("local_response_norm")
+@channels_first
+def _local_response_norm(ctx, a, outs):
+    x = a["x"]
+    xn = ctx.name(x)
+    if _ndim(x) != 4:  # LRN reads [N, C, H, W]; it only mixes channels, so fold the spatial axes
+        y = ctx.one("Reshape", [xn, ctx.ints([0, 0, -1, 1])])
+        y = ctx.one("LRN", [y], size=int(a["size"]), alpha=float(a["alpha"]), beta=float(a["beta"]),
+                    bias=float(a["k"]))
+        ctx.one("Reshape", [y, _shape_of(ctx, xn)], outs[0])
+        return
+    ctx.one("LRN", [xn], outs[0], size=int(a["size"]), alpha=float(a["alpha"]), beta=float(a["beta"]),
+            bias=float(a["k"]))
 
 
 # ---- padding, resizing ---------------------------------------------------------------
@@ -215,20 +236,22 @@ def _pad(ctx, a, outs):
 
 
 @register("interpolate")
+@channels_first
 def _interpolate(ctx, a, outs):
     _need(ctx, 11, "interpolate")
     x = a["x"]
     nd = _ndim(x)
-    fmt = a.get("data_format")
-    if fmt is not None and not fmt.upper().startswith("NC"):
-        raise NotImplementedError(f"paddle.onnx.export: interpolate with data_format={fmt!r} "
-                                  "is not supported (use channels-first)")
     if a.get("antialias"):
         raise NotImplementedError("paddle.onnx.export: interpolate with antialias is not supported")
     mode = a["mode"].lower()
     align = bool(a["align_corners"])
-    if mode == "area":
-        raise NotImplementedError("paddle.onnx.export: interpolate mode 'area' (use adaptive_avg_pool)")
+    if mode == "area":  # adaptive average pooling to the (constant) output size
+        size = a["size"]
+        if isinstance(size, Value) or any(isinstance(e, Value) for e in _pair(size, 1)):
+            raise NotImplementedError("paddle.onnx.export: interpolate mode 'area' with a tensor size "
+                                      "is not supported")
+        _adaptive_general(ctx, "Average", x, _pair(size, nd - 2), outs)
+        return
     attrs: dict = {}
     if mode == "nearest":
         attrs = {"mode": "nearest", "coordinate_transformation_mode": "asymmetric", "nearest_mode": "floor"}
@@ -263,8 +286,8 @@ def _interpolate(ctx, a, outs):
 
 # ---- normalizations, adaptive pools --------------------------------------------------
 @register("instance_norm")
+@channels_first
 def _instance_norm(ctx, a, outs):
-    _nchw(a, "instance_norm")
     x = a["x"]
     if not a["use_input_stats"]:
         raise NotImplementedError("paddle.onnx.export: instance_norm with use_input_stats=False")
@@ -277,8 +300,8 @@ def _instance_norm(ctx, a, outs):
 
 
 @register("group_norm")
+@channels_first
 def _group_norm(ctx, a, outs):
-    _nchw(a, "group_norm")
     x = a["x"]
     nd, g = _ndim(x), int(a["num_groups"])
     xn = ctx.name(x)
@@ -319,8 +342,8 @@ def _adaptive_general(ctx: LoweringContext, kind: str, x: Value, size: list, out
 
 
 def _adaptive_any(kind: str, nd: int) -> Callable:
+    @channels_first
     def lower(ctx, a, outs):
-        _nchw(a, f"adaptive_{kind.lower()}_pool")
         if a.get("return_mask"):
             raise NotImplementedError("paddle.onnx.export: adaptive pooling with return_mask")
         x = a["x"]

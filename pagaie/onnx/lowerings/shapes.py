@@ -9,8 +9,8 @@ import numpy as np
 from pagaie._static.ir import Value
 from pagaie.onnx.export import LoweringContext
 from pagaie.onnx.lowerings._common import (
-    _INT64_MAX, _INT64_MIN, _axes_of, _axes_op, _axis, _cast_to, _dim, _finish, _ints_or, _nchw,
-    _ndim, _need, _out_dtype, _scalar, _shape_of, _slice, _sq, _unsq, register)
+    _INT64_MAX, _INT64_MIN, _axes_of, _const_int, _axes_op, _axis, _cast_to, _dim, _finish, _ints_or,
+    _ndim, _need, _out_dtype, _scalar, _shape_of, _slice, _sq, _unsq, _reduce_to, channels_first, register)
 
 
 # ---- shapes -------------------------------------------------------------------------
@@ -199,9 +199,7 @@ def _split_sizes(x: Value, sections: Any, axis: int) -> tuple[list[int] | None, 
 @register("split")
 def _split(ctx, a, outs):
     x = a["x"]
-    if isinstance(a["axis"], Value):
-        raise NotImplementedError("paddle.onnx.export: split with a tensor axis is not supported")
-    axis = _axis(int(a["axis"]), _ndim(x))
+    axis = _axis(_const_int(ctx, a["axis"], "split with a tensor axis"), _ndim(x))
     sizes, n = _split_sizes(x, a["num_or_sections"], axis)
     _split_node(ctx, ctx.name(x), sizes, n, axis, outs)
 
@@ -325,10 +323,54 @@ def _mm(ctx, a, outs):
 
 
 @register("pixel_shuffle")
+@channels_first
 def _pixel_shuffle(ctx, a, outs):
-    _nchw(a, "pixel_shuffle")
     _need(ctx, 11, "pixel_shuffle")
     ctx.one("DepthToSpace", [ctx.name(a["x"])], outs[0], blocksize=int(a["upscale_factor"]), mode="CRD")
+
+
+@register("pixel_unshuffle")
+@channels_first
+def _pixel_unshuffle(ctx, a, outs):
+    # SpaceToDepth orders the output channels block-major; Paddle orders them channel-major
+    x, r = a["x"], int(a["downscale_factor"])
+    c = x._known_dims()[1]
+    if c < 0:
+        raise NotImplementedError("paddle.onnx.export: pixel_unshuffle needs a known channel count")
+    y = ctx.one("SpaceToDepth", [ctx.name(x)], blocksize=r)
+    order = [(j % (r * r)) * c + j // (r * r) for j in range(c * r * r)]
+    ctx.one("Gather", [y, ctx.ints(order)], outs[0], axis=1)
+
+
+@register("channel_shuffle")
+@channels_first
+def _channel_shuffle(ctx, a, outs):
+    x, g = a["x"], int(a["groups"])
+    c = x._known_dims()[1]
+    if c < 0:
+        raise NotImplementedError("paddle.onnx.export: channel_shuffle needs a known channel count")
+    xn = ctx.name(x)
+    y = ctx.one("Reshape", [xn, ctx.ints([0, g, c // g, -1])])
+    y = ctx.one("Transpose", [y], perm=[0, 2, 1, 3])
+    ctx.one("Reshape", [y, _shape_of(ctx, xn)], outs[0])
+
+
+@register("maxout")
+def _maxout(ctx, a, outs):
+    x, g = a["x"], int(a["groups"])
+    nd = _ndim(x)
+    axis = _axis(int(a["axis"]), nd)
+    c = x._known_dims()[axis]
+    if c < 0:
+        raise NotImplementedError("paddle.onnx.export: maxout needs a known size along 'axis'")
+    shape = _shape_of(ctx, ctx.name(x))
+    parts = [ctx.ints([c // g, g])]
+    if axis > 0:
+        parts.insert(0, _slice(ctx, shape, [0], [axis], [0]))
+    if axis < nd - 1:
+        parts.append(_slice(ctx, shape, [axis + 1], [nd], [0]))
+    y = ctx.one("Reshape", [ctx.name(x), ctx.one("Concat", parts, axis=0)])
+    _reduce_to(ctx, "ReduceMax", y, [axis + 1], False, outs[0])
 
 
 # ---- gathers and scatters ------------------------------------------------------------
@@ -340,10 +382,8 @@ def _int64(ctx: LoweringContext, v: Value) -> str:
 @register("gather")
 def _gather(ctx, a, outs):
     x, axis = a["x"], a["axis"]
-    if isinstance(axis, Value):
-        raise NotImplementedError("paddle.onnx.export: gather with a tensor axis is not supported")
     ctx.one("Gather", [ctx.name(x), _int64(ctx, a["index"])], outs[0],
-            axis=_axis(int(axis or 0), _ndim(x)))
+            axis=_axis(_const_int(ctx, 0 if axis is None else axis, "gather with a tensor axis"), _ndim(x)))
 
 
 @register("index_select")
