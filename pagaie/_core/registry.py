@@ -665,22 +665,18 @@ def _dense_rule(args_expr: str, sparse_ok: bool = True) -> str:
     # strides and raises; a COO result says False and is then left alone by its layout).
     # Without ``sparse_ok`` (every op outside ``paddle.sparse``), a sparse result means a
     # sparse input reached a dense kernel that torch ran: Paddle has no such kernel.
+    check = (f"        try:\n"
+             f"            _row_major = r.is_contiguous()\n"
+             f"        except RuntimeError:\n"
+             f"            _row_major = {'True' if sparse_ok else '_sparse_result(_rec)'}\n")
     if sparse_ok:
-        return (f"        try:\n"
-                f"            _row_major = r.is_contiguous()\n"
-                f"        except RuntimeError:\n"
-                f"            _row_major = True\n"
-                f"        if not _row_major and r.layout is _strided and r._base is None:\n"
-                f"            r = _dense(r, {args_expr})\n")
-    return (f"        try:\n"
-            f"            _row_major = r.is_contiguous()\n"
-            f"        except RuntimeError:\n"
-            f"            _row_major = _sparse_result(_rec)\n"
-            f"        if not _row_major:\n"
-            f"            if r.layout is not _strided:\n"
-            f"                _sparse_result(_rec)\n"
-            f"            elif r._base is None:\n"
-            f"                r = _dense(r, {args_expr})\n")
+        return check + (f"        if not _row_major and r.layout is _strided and r._base is None:\n"
+                        f"            r = _dense(r, {args_expr})\n")
+    return check + (f"        if not _row_major:\n"
+                    f"            if r.layout is not _strided:\n"
+                    f"                _sparse_result(_rec)\n"
+                    f"            elif r._base is None:\n"
+                    f"                r = _dense(r, {args_expr})\n")
 
 
 def takes_sparse(rec: OpRecord) -> bool:
