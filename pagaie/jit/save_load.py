@@ -52,6 +52,19 @@ _CONFIGS = {"output_spec", "with_hook", "combine_params", "clip_extra", "skip_fo
             "input_names_after_prune", "skip_prune_program", "separate_parameters"}
 
 
+def check_save_configs(api: str, configs: dict) -> None:
+    """The ``**configs`` of ``jit.save`` (or of ``api``, which takes the same ones): an unknown
+    one is a ValueError (as Paddle's), an ``output_spec`` that is no list a TypeError."""
+    for k in configs:
+        if k not in _CONFIGS:
+            raise ValueError(f"{api}: the additional config ({k}) of `{api}` is not supported "
+                             f"(expected one of {sorted(_CONFIGS)})")
+    output_spec = configs.get("output_spec")
+    if output_spec is not None and not isinstance(output_spec, list):
+        raise TypeError(f"{api}: the config output_spec must be a list, but received "
+                        f"{type(output_spec).__name__}")
+
+
 def _check_path(path: Any, api: str) -> str:
     if not isinstance(path, (str, os.PathLike)):
         raise TypeError(f"paddle.jit.{api}: path must be a str, but received {type(path).__name__}")
@@ -210,14 +223,7 @@ def save(layer: Any, path: str, input_spec: Any = None, **configs: Any) -> None:
         True
     """
     _check_save_args(layer, input_spec)
-    for k in configs:
-        if k not in _CONFIGS:
-            raise ValueError(f"paddle.jit.save: the additional config ({k}) of `paddle.jit.save` is "
-                             "not supported")
-    output_spec = configs.get("output_spec")
-    if output_spec is not None and not isinstance(output_spec, list):
-        raise TypeError(f"paddle.jit.save: the config output_spec must be a list, but received "
-                        f"{type(output_spec).__name__}")
+    check_save_configs("paddle.jit.save", configs)
     path = _check_path(path, "save")
     if configs.get("skip_forward") and isinstance(layer, Layer) \
             and not isinstance(layer.__dict__.get("forward"), StaticFunction) \
@@ -603,14 +609,19 @@ def _load_paddle_program(raw: bytes, model_path: str, params_path: str, shared: 
     return holder, persistable
 
 
-def _is_pir(raw: bytes) -> bool:
-    """Whether ``raw`` is a PIR program written by PaddlePaddle (JSON with ``base_code.magic``)."""
+def _json_object(raw: bytes) -> dict | None:
+    """``raw`` read as a JSON object, or None when it is not one."""
     try:
         data = json.loads(raw.decode("utf-8"))
     except (UnicodeDecodeError, ValueError):
-        return False
-    return isinstance(data, dict) and isinstance(data.get("base_code"), dict) and \
-        data["base_code"].get("magic") == "pir"
+        return None
+    return data if isinstance(data, dict) else None
+
+
+def _is_pir(data: dict) -> bool:
+    """Whether the JSON object ``data`` is a PIR program written by PaddlePaddle (it has
+    ``base_code.magic``)."""
+    return isinstance(data.get("base_code"), dict) and data["base_code"].get("magic") == "pir"
 
 
 def load(path: str, **configs: Any) -> TranslatedLayer:
@@ -672,7 +683,7 @@ def _read_model(path: str, model: str | None, model_path: str, params_path: str)
         raise _corrupt(model_path, f"not JSON: {exc}") from None
     if not isinstance(data, dict):
         raise _corrupt(model_path, "not a program")
-    paddle_written = isinstance(data.get("base_code"), dict) and data["base_code"].get("magic") == "pir"
+    paddle_written = _is_pir(data)
     if paddle_written:
         holder, persistable = _load_paddle_program(raw, model_path, params_path, {})
     else:
@@ -687,18 +698,17 @@ def _read_model(path: str, model: str | None, model_path: str, params_path: str)
             mp, mparams = os.path.join(d, f), f"{path}.{name}.pdiparams"
             with open(mp, "rb") as fh:
                 mraw = fh.read()
+            mdata = _json_object(mraw)
+            if mdata is None:
+                continue
             if paddle_written:
-                if not _is_pir(mraw):
+                if not _is_pir(mdata):
                     continue
                 methods[name], more = _load_paddle_program(mraw, mp, mparams, persistable)
-            else:
-                try:
-                    mdata = json.loads(mraw.decode("utf-8"))
-                except (UnicodeDecodeError, ValueError):
-                    continue
-                if not isinstance(mdata, dict) or not isinstance(mdata.get("jit"), dict):
-                    continue
+            elif isinstance(mdata.get("jit"), dict):
                 methods[name], more = _load_pagaie(mraw, mdata, mp, mparams, persistable)
+            else:
+                continue
             persistable.update(more)
     return TranslatedLayer(methods, persistable)
 

@@ -116,18 +116,12 @@ class LoweringContext:
 def _trace(layer: Any, input_spec: Any, configs: dict) -> tuple:
     """The pruned inference Program of ``layer`` with its feed and fetch names (as ``jit.save``
     traces it: the given input_spec, else the ``to_static`` one, else the last call's inputs)."""
-    from pagaie.jit.save_load import _CONFIGS, _kept_outputs, _static_function, _trace_mode
+    from pagaie.jit.save_load import _kept_outputs, _static_function, _trace_mode, check_save_configs
     from pagaie._static.program_tools import prune_program
     from pagaie._core.tensor import Tensor
     from pagaie.static.input_spec import InputSpec
-    for k in configs:
-        if k not in _CONFIGS:
-            raise ValueError(f"paddle.onnx.export: the config {k!r} is not supported (expected one of "
-                             f"{sorted(_CONFIGS)})")
+    check_save_configs("paddle.onnx.export", configs)
     output_spec = configs.get("output_spec")
-    if output_spec is not None and not isinstance(output_spec, list):
-        raise TypeError("paddle.onnx.export: the config output_spec must be a list, but received "
-                        f"{type(output_spec).__name__}")
     if input_spec is not None and not isinstance(input_spec, (list, tuple)):
         raise TypeError("paddle.onnx.export: input_spec must be a list or tuple of InputSpec or Tensor, "
                         f"but received {type(input_spec).__name__}")
