@@ -10,6 +10,8 @@ itself, since they read its blocks and attributes.
 
 from __future__ import annotations
 
+from typing import Sequence
+
 import torch
 
 from pagaie._static.interpreter import GRAPH_OPS
@@ -40,9 +42,10 @@ def _subgraph(ctx: LoweringContext, block: Block, inputs: list, results: list[st
     return ctx.helper.make_graph(sub.nodes, ctx.fresh(label), inputs, outs, value_info=sub.value_infos)
 
 
-def _typed_outputs(graph: object, op: Operator, ctx: LoweringContext) -> None:
-    """Fill the element types of a sub-graph's outputs that came from outer values."""
-    for info, v in zip(graph.output, ctx.out_values):
+def _typed_outputs(infos: Sequence, values: Sequence) -> None:
+    """Fill the element types a sub-graph's outputs ``infos`` lack (those that came from outer
+    values) from the program ``values`` they stand for."""
+    for info, v in zip(infos, values):
         if not info.type.tensor_type.elem_type:
             info.type.tensor_type.elem_type = onnx_dtype(v._t.dtype)
 
@@ -66,7 +69,7 @@ def _lower_cond(ctx: LoweringContext, op: Operator, outs: list) -> None:
     for side in ("true", "false"):
         block = prog.blocks[op.attrs[f"{side}_block"]]
         branches[side] = _subgraph(ctx, block, [], op.attrs[f"{side}_outputs"], f"{side}_branch")
-        _typed_outputs(branches[side], op, ctx)
+        _typed_outputs(branches[side].output, ctx.out_values)
     ctx.node("If", [_bool_scalar(ctx, op.args[0])], outs, then_branch=branches["true"],
              else_branch=branches["false"])
     _declare(ctx, outs)
@@ -96,9 +99,7 @@ def _lower_while(ctx: LoweringContext, op: Operator, outs: list) -> None:
     body.node.append(helper.make_node("Reshape", [cond_info.name + "_b", ctx.ints([])],
                                       [cond_info.name + "_c"]))
     body.output[0].CopyFrom(helper.make_tensor_value_info(cond_info.name + "_c", 9, []))
-    for info, v in zip(body.output[1:], values):
-        if not info.type.tensor_type.elem_type:
-            info.type.tensor_type.elem_type = onnx_dtype(v._t.dtype)
+    _typed_outputs(body.output[1:], values)
     limit = op.attrs.get("max_iterations", -1)
     trip = ctx.constant(torch.tensor(limit, dtype=torch.int64)) if limit is not None and limit >= 0 else ""
     ctx.node("Loop", [trip, _bool_scalar(ctx, pred)] + [ctx.name(v) for v in values], outs, body=body)
