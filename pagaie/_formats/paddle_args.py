@@ -145,6 +145,16 @@ def _unary(op: PaddleOp):
     return (op.x(),), {}
 
 
+def _xy(op: PaddleOp):
+    """The two inputs ``X`` and ``Y``, as they are (no legacy broadcasting axis)."""
+    return (op.x(0, "X"), op.x(1, "Y")), {}
+
+
+def _shift(op: PaddleOp):
+    """A bitwise shift: ``X``, ``Y`` and whether it is arithmetic."""
+    return (op.x(0, "X"), op.x(1, "Y"), bool(op.a("is_arithmetic", True))), {}
+
+
 def _binary(op: PaddleOp):
     x, y = op.x(0, "X"), op.x(1, "Y")
     axis = op.a("axis", -1) if op.legacy else -1
@@ -667,7 +677,7 @@ ARGS: dict[str, Mapper] = {
     "argmax": _arg_reduce,
     "where": lambda op: ((op.x(0, "Condition"), op.x(1, "X"), op.x(2, "Y")), {}),
     "gather": lambda op: ((op.x(0, "X"), op.x(1, "Index"), op.c(2, "Axis", "axis", 0)), {}),
-    "bmm": lambda op: ((op.x(0, "X"), op.x(1, "Y")), {}),
+    "bmm": _xy,
     "gather_nd": lambda op: ((op.x(0, "X"), op.x(1, "Index")), {}),
     "masked_select": lambda op: ((op.x(0, "X"), op.x(1, "Mask")), {}),
     "lerp": lambda op: ((op.x(0, "X"), op.x(1, "Y"), op.x(2, "Weight")), {}),
@@ -1021,7 +1031,7 @@ ARGS.update({
     "meshgrid": lambda op: (tuple(op.xs(0, "X")), {}),
     "broadcast_tensors": lambda op: ((op.xs(0, "X"),), {}),
     "trace": _attr_unary("offset", "axis1", "axis2"),
-    "kron": lambda op: ((op.x(0, "X"), op.x(1, "Y")), {}),
+    "kron": _xy,
     "diag_embed": lambda op: ((op.x(0, "Input"), op.a("offset", 0), op.a("dim1", -2), op.a("dim2", -1)), {}),
     "diag": _attr_unary("offset", "padding_value"),
     "searchsorted": lambda op: ((op.x(0, "SortedSequence"), op.x(1, "Value"), bool(op.a("out_int32", False)),
@@ -1033,7 +1043,7 @@ ARGS.update({
                             float(op.c(3, "Atol", "atol", 1e-8)), bool(op.a("equal_nan", False))), {}),
     "allclose": lambda op: ((op.x(0, "Input"), op.x(1, "Other"), float(op.c(2, "Rtol", "rtol", 1e-5)),
                              float(op.c(3, "Atol", "atol", 1e-8)), bool(op.a("equal_nan", False))), {}),
-    "equal_all": lambda op: ((op.x(0, "X"), op.x(1, "Y")), {}),
+    "equal_all": _xy,
     "logspace": lambda op: ((op.c(0), op.c(1), op.c(2), op.c(3)), {"dtype": op.a("dtype")}),
     "eye": lambda op: ((_int(op.c(0, "", "num_rows")), _int(op.c(1, "", "num_columns"))), {"dtype": op.a("dtype")}),
     "tril_indices": lambda op: ((op.a("rows"), op.a("cols"), op.a("offset", 0), op.a("dtype", "int64")), {}),
@@ -1046,7 +1056,7 @@ ARGS.update({
                                              float(op.a("upper", 1 / 3)), not op.a("is_test", True)), None]),
     "stanh": _attr_unary("scale_a", "scale_b"),
     "mv": lambda op: ((op.x(0, "X"), op.x(1, "Vec")), {}),
-    "dot": lambda op: ((op.x(0, "X"), op.x(1, "Y")), {}),
+    "dot": _xy,
     "addmm": lambda op: ((op.x(0, "Input"), op.x(1, "X"), op.x(2, "Y"), float(op.a("Beta", op.a("beta", 1.0))),
                           float(op.a("Alpha", op.a("alpha", 1.0)))), {}),
     "multi_dot": lambda op: ((op.xs(0, "X"),), {}),
@@ -1063,7 +1073,7 @@ ARGS.update({
                            bool(op.a("log_target", False))), {}),
     "dist": lambda op: ((op.x(0, "X"), op.x(1, "Y"), float(op.a("p", 2.0))), {}),
     "inv": _unary,
-    "solve": lambda op: ((op.x(0, "X"), op.x(1, "Y")), {}),
+    "solve": _xy,
     "triangular_solve": lambda op: ((op.x(0, "X"), op.x(1, "Y"), bool(op.a("upper", True)),
                                      bool(op.a("transpose", False)), bool(op.a("unitriangular", False))), {}),
     "cholesky": lambda op: ((op.x(), bool(op.a("upper", False))), {}),
@@ -1078,11 +1088,11 @@ ARGS.update({
     "unique_consecutive": _unique_consecutive,
     "gammaln": _unary,
     "polygamma": lambda op: ((op.x(), op.a("n")), {}),
-    "bitwise_left_shift": lambda op: ((op.x(0, "X"), op.x(1, "Y"), bool(op.a("is_arithmetic", True))), {}),
-    "bitwise_right_shift": lambda op: ((op.x(0, "X"), op.x(1, "Y"), bool(op.a("is_arithmetic", True))), {}),
-    "complex": lambda op: ((op.x(0, "X"), op.x(1, "Y")), {}),
-    "copysign": lambda op: ((op.x(0, "X"), op.x(1, "Y")), {}),
-    "nextafter": lambda op: ((op.x(0, "X"), op.x(1, "Y")), {}),
+    "bitwise_left_shift": _shift,
+    "bitwise_right_shift": _shift,
+    "complex": _xy,
+    "copysign": _xy,
+    "nextafter": _xy,
     "reduce_as": lambda op: ((op.x(0, "X"), op.x(1, "Target")), {}),
     "baddbmm": lambda op: ((op.x(0, "Input"), op.x(1, "X"), op.x(2, "Y"), float(op.a("beta", 1.0)),
                             float(op.a("alpha", 1.0))), {}),
