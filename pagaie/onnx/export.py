@@ -87,7 +87,7 @@ class LoweringContext:
     def constant(self, value: Any, hint: str = "const") -> str:
         arr = value.detach().cpu().numpy() if isinstance(value, torch.Tensor) else np.asarray(value)
         name = self.fresh(hint)
-        self.initializers.append(self.numpy_helper.from_array(np.ascontiguousarray(arr), name))
+        self.initializers.append(self.numpy_helper.from_array(np.asarray(arr, order="C"), name))
         return name
 
     def like(self, value: Any, ref: Value) -> str:

@@ -1,0 +1,133 @@
+"""paddle.onnx.export of ops that had no lowering (losses, scans, linear algebra, indexing,
+setitem, ...): each exported file runs in onnxruntime at two batch sizes and must equal real
+Paddle's eager result on the same input."""
+import numpy as np
+import pytest
+
+paddle = pytest.importorskip("paddle")
+ort = pytest.importorskip("onnxruntime")
+onnx = pytest.importorskip("onnx")
+import pagaie  # noqa: E402
+
+RS = np.random.RandomState(27)
+W5 = RS.rand(5).astype("float32") + 0.5
+WB = RS.randn(3, 4, 6).astype("float32")
+BB = RS.randn(3).astype("float32")
+V4 = (4,)
+M5 = (5,)
+NCHW = (2, 6, 7)
+
+
+def _t(m, a):
+    return m.to_tensor(a)
+
+
+def _lab(m, x, n=5):   # integer labels that follow the input (dynamic batch)
+    return m.argmax(x, axis=-1) % n
+
+
+def _prob(m, x):
+    return m.nn.functional.sigmoid(x)
+
+
+F = "nn.functional"
+
+
+def _f(m):
+    return m.nn.functional
+
+
+CASES = {
+    # a 0-D result plus a Python number stays 0-D (constants kept their rank)
+    "zero_d_plus_scalar": (lambda m, x: x.mean() * 2 + 1, M5),
+    # losses
+    "mse_mean": (lambda m, x: _f(m).mse_loss(x, x * 0.5 + 1), M5),
+    "mse_none": (lambda m, x: _f(m).mse_loss(x, x * 0.5 + 1, reduction="none"), M5),
+    "l1_sum": (lambda m, x: _f(m).l1_loss(x, x * x, reduction="sum"), M5),
+    "smooth_l1": (lambda m, x: _f(m).smooth_l1_loss(x, x * 3, reduction="none", delta=0.7), M5),
+    "square_error_cost": (lambda m, x: _f(m).square_error_cost(x, x * 2 - 1), M5),
+    "kl_div_mean": (lambda m, x: _f(m).kl_div(_f(m).log_softmax(x), _f(m).softmax(x * 2) - 0.1), M5),
+    "kl_div_batchmean": (lambda m, x: _f(m).kl_div(x, _f(m).softmax(x), reduction="batchmean"), M5),
+    "kl_div_log_target": (lambda m, x: _f(m).kl_div(x, x * 0.3, reduction="none", log_target=True), M5),
+    "bce": (lambda m, x: _f(m).binary_cross_entropy(_prob(m, x), _prob(m, -x * 2)), M5),
+    "bce_weight_none": (lambda m, x: _f(m).binary_cross_entropy(
+        _prob(m, x), (x > 0).astype("float32"), weight=_t(m, W5), reduction="none"), M5),
+    "bce_logits": (lambda m, x: _f(m).binary_cross_entropy_with_logits(x * 4, _prob(m, x)), M5),
+    "bce_logits_pos_weight": (lambda m, x: _f(m).binary_cross_entropy_with_logits(
+        x * 4, (x > 0).astype("float32"), pos_weight=_t(m, W5), reduction="sum"), M5),
+    "log_loss": (lambda m, x: _f(m).log_loss(_prob(m, x[:, :1]), (x[:, 1:2] > 0).astype("float32")), M5),
+    "soft_margin": (lambda m, x: _f(m).soft_margin_loss(x, m.sign(x + 0.1)), M5),
+    "margin_ranking": (lambda m, x: _f(m).margin_ranking_loss(x, x * x, m.sign(x), 0.2), M5),
+    "hinge_embedding": (lambda m, x: _f(m).hinge_embedding_loss(x, m.sign(x), 0.5, reduction="none"), M5),
+    "cosine_embedding": (lambda m, x: _f(m).cosine_embedding_loss(
+        x, x * x + 1, m.sign(x[:, 0]), margin=0.1), M5),
+    "nll": (lambda m, x: _f(m).nll_loss(_f(m).log_softmax(x), _lab(m, x)), M5),
+    "nll_weight_ignore": (lambda m, x: _f(m).nll_loss(
+        _f(m).log_softmax(x), _lab(m, x), weight=_t(m, W5), ignore_index=2, reduction="none"), M5),
+    "ce_hard": (lambda m, x: _f(m).cross_entropy(x, _lab(m, x)), M5),
+    "ce_hard_col": (lambda m, x: _f(m).cross_entropy(x, _lab(m, x).unsqueeze(-1), reduction="none"), M5),
+    "ce_weight": (lambda m, x: _f(m).cross_entropy(x, _lab(m, x), weight=_t(m, W5), ignore_index=1), M5),
+    "ce_soft": (lambda m, x: _f(m).cross_entropy(x, _f(m).softmax(x * 3), soft_label=True,
+                                                 reduction="none"), M5),
+    "ce_smooth": (lambda m, x: _f(m).cross_entropy(x, _lab(m, x), label_smoothing=0.1), M5),
+    "ce_axis1": (lambda m, x: _f(m).cross_entropy(x, _lab(m, x.transpose([0, 2, 1]), 2).unsqueeze(1),
+                                                  axis=1, reduction="none"), (2, 3)),
+    "ce_no_softmax": (lambda m, x: _f(m).cross_entropy(_f(m).softmax(x), _lab(m, x), use_softmax=False), M5),
+    # products, diagonals, distances
+    "t": (lambda m, x: m.t(x[0]) * 2, (3, 4)),
+    "matrix_transpose": (lambda m, x: m.matrix_transpose(x), (3, 4)),
+    "outer": (lambda m, x: m.outer(x[:, 0], x[0]), M5),
+    "inner": (lambda m, x: m.inner(x, x[:2] * 2), (3, 4)),
+    "cross": (lambda m, x: m.cross(x[0], x[1] * x[0] + 1), (3, 4)),
+    "cross_axis1": (lambda m, x: m.cross(x, x * x + 1, axis=1), (3, 4)),
+    "cross_axis": (lambda m, x: m.cross(x, x + 1, axis=-1), (4, 3)),
+    "kron": (lambda m, x: m.kron(x, _t(m, WB[0, :2, :3])), (2, 3)),
+    "kron_vec": (lambda m, x: m.kron(x[0, 0], x[:, 1]), (2, 3)),
+    "tensordot_int": (lambda m, x: m.tensordot(x, _t(m, WB), axes=2), (3, 4)),
+    "tensordot_lists": (lambda m, x: m.tensordot(x, _t(m, WB), axes=[[1], [0]]), (3, 4)),
+    "baddbmm": (lambda m, x: m.baddbmm(x, x, x.transpose([0, 2, 1])[:, :, :3] * 0 + x[:, :3, :3], 0.5, 2.0), (3, 3)),
+    "bilinear": (lambda m, x: _f(m).bilinear(x, x[:, :2].tile([1, 3]), _t(m, WB), _t(m, BB[None])), (4,)),
+    "diagonal": (lambda m, x: m.diagonal(x, 1, 1, 2), (3, 4)),
+    "diagonal_neg": (lambda m, x: m.diagonal(x, -1, -1, 1), (3, 4)),
+    "trace": (lambda m, x: m.trace(x[0], offset=-1), (3, 4)),
+    "diag_matrix": (lambda m, x: m.diag(x[0], 2), (3, 4)),
+    "diag_vector": (lambda m, x: m.diag(x[0, 0], -1, padding_value=7.0), (3, 4)),
+    "diag_vector_up": (lambda m, x: m.diag(x[:, 0, 0], 2), (3, 4)),
+    "pairwise_distance": (lambda m, x: _f(m).pairwise_distance(x, x * 2), M5),
+    "pairwise_distance_inf": (lambda m, x: _f(m).pairwise_distance(x, x * 2, p=float("inf"), keepdim=True), M5),
+    "pairwise_distance_p3": (lambda m, x: _f(m).pairwise_distance(x, x * x, p=3.0), M5),
+    "dist": (lambda m, x: m.dist(x, x * x + 1), M5),
+    "dist_p1": (lambda m, x: m.dist(x, x * 3, p=1), (2, 2)),
+    "cdist": (lambda m, x: m.cdist(x, x[:, :2] * 2), (3, 4)),
+}
+
+
+class Fn(pagaie.nn.Layer):
+    def __init__(self, fn):
+        super().__init__()
+        self.fn = fn
+
+    def forward(self, x):
+        return self.fn(pagaie, x)
+
+
+def _flat(v):
+    return [v] if isinstance(v, paddle.Tensor) else [e for x in v for e in _flat(x)]
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_export_matches_paddle(tmp_path, name):
+    fn, shape = CASES[name]
+    path = str(tmp_path / "m")
+    spec = pagaie.static.InputSpec([None, *shape], "float32", "x")
+    pagaie.onnx.export(Fn(fn), path, [spec], opset_version=17)
+    onnx.checker.check_model(onnx.load(path + ".onnx"))
+    sess = ort.InferenceSession(path + ".onnx", providers=["CPUExecutionProvider"])
+    for n in (2, 3):  # the batch stays dynamic
+        x = RS.randn(n, *shape).astype("float32")
+        got = sess.run(None, {"x": x})
+        want = [w.numpy() for w in _flat(fn(paddle, paddle.to_tensor(x)))]
+        assert len(got) == len(want)
+        for g, w in zip(got, want):
+            assert g.shape == w.shape and g.dtype == w.dtype, (g.shape, g.dtype, w.shape, w.dtype)
+            np.testing.assert_allclose(g, w, rtol=2e-5, atol=2e-5)
