@@ -99,6 +99,22 @@ CASES = {
     "dist": (lambda m, x: m.dist(x, x * x + 1), M5),
     "dist_p1": (lambda m, x: m.dist(x, x * 3, p=1), (2, 2)),
     "cdist": (lambda m, x: m.cdist(x, x[:, :2] * 2), (3, 4)),
+    # math written from other ONNX ops
+    "atan2": (lambda m, x: m.atan2(x, x[:, ::-1]), M5),
+    "atan2_zeros": (lambda m, x: m.atan2(m.where(x > 0, x * 0, x), m.where(x[:, ::-1] > 0.5, x * 0, -x)), M5),
+    "atan2_int": (lambda m, x: m.atan2((x * 3).astype("int32"), (x[:, ::-1] * 3).astype("int32") + 1), M5),
+    "hypot": (lambda m, x: m.hypot(x, x * x - 1), M5),
+    "logaddexp": (lambda m, x: m.logaddexp(x * 30, x[:, ::-1] * 30), M5),
+    "signbit": (lambda m, x: m.signbit(m.where(x > 1, -x * 0, x)), M5),
+    "signbit_int": (lambda m, x: m.signbit((x * 3).astype("int64")), M5),
+    "copysign": (lambda m, x: m.copysign(x, x[:, ::-1]), M5),
+    "erfinv": (lambda m, x: m.erfinv(m.tanh(x * 2)), M5),
+    "erfinv_edges": (lambda m, x: m.erfinv(m.clip(x * 9, -1, 1)), M5),
+    "isclose": (lambda m, x: m.isclose(x, x + m.round(x) * 1e-6, rtol=1e-7, atol=5e-7), M5),
+    "isclose_nan": (lambda m, x: m.isclose(m.log(x), m.log(x), equal_nan=True), M5),
+    "allclose": (lambda m, x: m.allclose(x, x * 1.0000001), M5),
+    "equal_all": (lambda m, x: m.equal_all(x, m.round(x)), M5),
+    "equal_all_same": (lambda m, x: m.equal_all(x, x * 1), M5),
 }
 
 
