@@ -115,6 +115,29 @@ CASES = {
     "allclose": (lambda m, x: m.allclose(x, x * 1.0000001), M5),
     "equal_all": (lambda m, x: m.equal_all(x, m.round(x)), M5),
     "equal_all_same": (lambda m, x: m.equal_all(x, x * 1), M5),
+    # scans, NaN-skipping reductions, order statistics
+    "cumprod": (lambda m, x: m.cumprod(x, dim=1), M5),
+    "cumprod_zero_flat": (lambda m, x: m.cumprod(m.where(m.abs(x) < 0.3, x * 0, x)), (2, 3)),
+    "cumprod_int": (lambda m, x: m.cumprod((x * 3).astype("int64"), dim=-1), M5),
+    "logcumsumexp": (lambda m, x: m.logcumsumexp(x * 10, axis=1), M5),
+    "logcumsumexp_flat": (lambda m, x: m.logcumsumexp(x), (2, 3)),
+    "cummax": (lambda m, x: m.cummax(m.round(x * 2), axis=1), M5),
+    "cummin_flat_int32": (lambda m, x: m.cummin(m.round(x[0] * 2), dtype="int32"), (2, 3)),
+    "cummax_int": (lambda m, x: m.cummax((x * 3).astype("int32"), axis=-1), M5),
+    "nansum": (lambda m, x: m.nansum(m.log(x), axis=1), M5),
+    "nansum_all_keep": (lambda m, x: m.nansum(m.sqrt(x), keepdim=True), M5),
+    "nanmean": (lambda m, x: m.nanmean(m.where(x > 1.5, x * float("nan"), x), axis=-1, keepdim=True), M5),
+    "count_nonzero": (lambda m, x: m.count_nonzero(m.round(x), axis=1), M5),
+    "median_odd": (lambda m, x: m.median(x, axis=1), M5),
+    "median_even_keep": (lambda m, x: m.median(x, axis=-1, keepdim=True), (3, 4)),
+    "median_int": (lambda m, x: m.median((x * 4).astype("int64"), axis=1), (4,)),
+    "median_min": (lambda m, x: m.median(x, axis=1, mode="min"), (4,)),
+    "median_all": (lambda m, x: m.median(x[0]), (3, 4)),
+    "searchsorted": (lambda m, x: m.searchsorted(_t(m, np.array([-1.0, 0.0, 0.5, 2.0], "float32")), x), M5),
+    "searchsorted_right_int32": (lambda m, x: m.searchsorted(
+        _t(m, np.array([-1.0, 0.0, 0.0, 2.0], "float32")), m.round(x), right=True, out_int32=True), M5),
+    "searchsorted_batched": (lambda m, x: m.searchsorted(m.sort(x, axis=-1), x * 0.5), M5),
+    "bucketize": (lambda m, x: m.bucketize(x, _t(m, np.array([-1.0, 0.0, 0.5], "float32")), right=True), M5),
 }
 
 

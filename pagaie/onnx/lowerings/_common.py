@@ -188,6 +188,15 @@ def _axes_of(axis: Any, nd: int) -> list[int]:
     return sorted({_axis(int(i), nd) for i in ([axis] if isinstance(axis, int) else axis)})
 
 
+class _DtypeRef:
+    """Stands for a Value where only its dtype is read (the ``ref`` of :func:`_scalar`), for
+    constants of a dtype no Value of the op has (a float result of integer inputs)."""
+
+    def __init__(self, dtype: Any) -> None:
+        import torch
+        self._t = torch.empty(0, dtype=dtype)
+
+
 def _scalar(ctx: LoweringContext, value: Any, ref: Value) -> str:
     """A 0-D constant of ``ref``'s dtype (or a Value's name)."""
     if isinstance(value, Value):

@@ -11,7 +11,7 @@ import torch
 
 from pagaie._static.ir import Value
 from pagaie.onnx.export import LoweringContext, onnx_dtype
-from pagaie.onnx.lowerings._common import _cast_to, _out_dtype, _scalar, register
+from pagaie.onnx.lowerings._common import _cast_to, _DtypeRef, _out_dtype, _scalar, register
 
 
 def _as_out(ctx: LoweringContext, v: Value) -> str:
@@ -21,14 +21,7 @@ def _as_out(ctx: LoweringContext, v: Value) -> str:
 
 def _ref(ctx: LoweringContext, v: Value) -> Value:
     """A stand-in for ``v`` with the output's dtype, for constants of that dtype."""
-    return v if v._t.dtype == _out_dtype(ctx) else _Dtype(_out_dtype(ctx))
-
-
-class _Dtype:
-    """What ``_scalar`` reads of a Value (its dtype), for a dtype with no Value at hand."""
-
-    def __init__(self, dtype: torch.dtype) -> None:
-        self._t = torch.empty(0, dtype=dtype)
+    return v if v._t.dtype == _out_dtype(ctx) else _DtypeRef(_out_dtype(ctx))
 
 
 @register("atan2")

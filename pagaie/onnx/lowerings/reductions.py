@@ -10,7 +10,7 @@ import numpy as np
 from pagaie._static.ir import Value
 from pagaie.onnx.export import LoweringContext, onnx_dtype
 from pagaie.onnx.lowerings._common import (
-    _as_1d_int64, _axes_of, _axis, _cast_to, _dim, _finish, _ndim, _need, _out_dtype,
+    _as_1d_int64, _axes_of, _axis, _cast_to, _dim, _DtypeRef, _finish, _ndim, _need, _out_dtype,
     _reduce_to, _scalar, _shape_of, register)
 
 
@@ -223,3 +223,85 @@ def _cumsum(ctx, a, outs):
     if axis is None:
         xn, axis = ctx.one("Reshape", [xn, ctx.ints([-1])]), 0
     ctx.one("CumSum", [xn, ctx.constant(np.asarray(_axis(int(axis), max(_ndim(x), 1)), np.int64))], outs[0])
+
+
+def _scan_input(ctx: LoweringContext, x: Value, axis: Any, dst: Any = None) -> tuple[str, int]:
+    """``x`` (cast to ``dst`` when given) and the scan axis; flattened when ``axis`` is None."""
+    xn = ctx.name(x)
+    if dst is not None:
+        xn = _cast_to(ctx, xn, x._t.dtype, dst)
+    if axis is None:
+        return ctx.one("Reshape", [xn, ctx.ints([-1])]), 0
+    return xn, _axis(int(axis), max(_ndim(x), 1))
+
+
+@register("cumprod")
+def _cumprod(ctx, a, outs):
+    import torch
+    _need(ctx, 11, "the op 'cumprod'")
+    x, out_dt = a["x"], _out_dtype(ctx)
+    # a product as exp(cumsum(log|x|)), its sign from the count of negatives, 0 from the first 0;
+    # integers go through float64 and are rounded back
+    work = out_dt if out_dt.is_floating_point else torch.float64
+    xn, axis = _scan_input(ctx, x, a["dim"], work)
+    ax = ctx.constant(np.asarray(axis, np.int64))
+    ref = _DtypeRef(work)
+    zero, one = _scalar(ctx, 0.0, ref), _scalar(ctx, 1.0, ref)
+    is_zero = ctx.one("Equal", [xn, zero])
+    mag = ctx.one("Exp", [ctx.one("CumSum", [ctx.one("Log", [ctx.one("Abs", [ctx.one("Where", [is_zero, one, xn])])]), ax])])
+    negs = ctx.one("CumSum", [_cast_to(ctx, ctx.one("Less", [xn, zero]), torch.bool, torch.int64), ax])
+    odd = ctx.one("Equal", [ctx.one("Mod", [negs, ctx.constant(np.asarray(2, np.int64))]),
+                            ctx.constant(np.asarray(1, np.int64))])
+    signed = ctx.one("Where", [odd, ctx.one("Neg", [mag]), mag])
+    zeros_seen = ctx.one("CumSum", [_cast_to(ctx, is_zero, torch.bool, torch.int64), ax])
+    y = ctx.one("Where", [ctx.one("Greater", [zeros_seen, ctx.constant(np.asarray(0, np.int64))]), zero, signed])
+    if work != out_dt:
+        y = ctx.one("Round", [y])
+    _finish(ctx, y, work, outs[0])
+
+
+@register("logcumsumexp")
+def _logcumsumexp(ctx, a, outs):
+    _need(ctx, 11, "the op 'logcumsumexp'")
+    x = a["x"]
+    xn, axis = _scan_input(ctx, x, a["axis"], _out_dtype(ctx))
+    ref = _DtypeRef(_out_dtype(ctx))
+    top = _reduce_to(ctx, "ReduceMax", xn, [axis], True)
+    top = ctx.one("Where", [ctx.one("IsInf", [top]), _scalar(ctx, 0.0, ref), top])   # all -inf (or inf)
+    s = ctx.one("CumSum", [ctx.one("Exp", [ctx.one("Sub", [xn, top])]), ctx.constant(np.asarray(axis, np.int64))])
+    ctx.one("Add", [ctx.one("Log", [s]), top], outs[0])
+
+
+def _nan_zeroed(ctx: LoweringContext, x: Value, xn: str) -> str:
+    if not x._t.is_floating_point():
+        return xn
+    return ctx.one("Where", [ctx.one("IsNaN", [xn]), _scalar(ctx, 0, x), xn])
+
+
+@register("nansum")
+def _nansum(ctx, a, outs):
+    x = a["x"]
+    xn, src = ctx.name(x), x._t.dtype
+    if _out_dtype(ctx) != src:
+        xn, src = _cast_to(ctx, xn, src, _out_dtype(ctx)), _out_dtype(ctx)
+    _reduce_to(ctx, "ReduceSum", _nan_zeroed(ctx, x, xn), _axes_of(a["axis"], _ndim(x)), bool(a["keepdim"]),
+               outs[0])
+
+
+@register("nanmean")
+def _nanmean(ctx, a, outs):
+    x = a["x"]
+    xn = ctx.name(x)
+    axes, keep = _axes_of(a["axis"], _ndim(x)), bool(a["keepdim"])
+    total = _reduce_to(ctx, "ReduceSum", _nan_zeroed(ctx, x, xn), axes, keep)
+    kept = ctx.one("Cast", [ctx.one("Not", [ctx.one("IsNaN", [xn])])], to=onnx_dtype(x._t.dtype))
+    ctx.one("Div", [total, _reduce_to(ctx, "ReduceSum", kept, axes, keep)], outs[0])
+
+
+@register("count_nonzero")
+def _count_nonzero(ctx, a, outs):
+    import torch
+    x = a["x"]
+    nz = ctx.one("Not", [ctx.one("Equal", [ctx.name(x), _scalar(ctx, 0, x)])])
+    counts = _cast_to(ctx, nz, torch.bool, torch.int64)
+    _reduce_to(ctx, "ReduceSum", counts, _axes_of(a["axis"], _ndim(x)), bool(a["keepdim"]), outs[0])
