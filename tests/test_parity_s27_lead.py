@@ -138,7 +138,40 @@ CASES = {
         _t(m, np.array([-1.0, 0.0, 0.0, 2.0], "float32")), m.round(x), right=True, out_int32=True), M5),
     "searchsorted_batched": (lambda m, x: m.searchsorted(m.sort(x, axis=-1), x * 0.5), M5),
     "bucketize": (lambda m, x: m.bucketize(x, _t(m, np.array([-1.0, 0.0, 0.5], "float32")), right=True), M5),
+    # writes and reads by index
+    "setitem_int": (lambda m, x: _set(x * 1, (slice(None), 1), 5.0), M5),
+    "setitem_slice_tensor": (lambda m, x: _set(x * 1, (slice(None), slice(1, 4)), x[:, :3] * 2), M5),
+    "setitem_step_neg": (lambda m, x: _set(x * 1, (slice(None), -1), x[:, 0]), (3, 4)),
+    "setitem_ellipsis": (lambda m, x: _set(x * 1, (Ellipsis, slice(None, None, 2)), 0.0), (3, 4)),
+    "setitem_bool_mask": (lambda m, x: _set(x * 1, x > 0.5, 1.0), M5),
+    "setitem_tensor_index": (lambda m, x: _set(x * 1, (slice(None), _t(m, np.array([0, 3]))), -1.0), M5),
+    "index_add": (lambda m, x: m.index_add(x, _t(m, np.array([0, 2])), 1, x[:, :2] * 3), M5),
+    "index_add_axis0": (lambda m, x: m.index_add(x[0], _t(m, np.array([1, 1])), 0, x[0, :2], ), (3, 4)),
+    "index_fill": (lambda m, x: m.index_fill(x, _t(m, np.array([1, 3])), 1, -2.0), M5),
+    "index_fill_tensor": (lambda m, x: m.index_fill(x, _t(m, np.array([2])), -1, x[0, 0, 0]), (3, 4)),
+    "index_sample": (lambda m, x: m.index_sample(x, m.argsort(x, axis=-1)[:, :3]), M5),
+    "take": (lambda m, x: m.take(x, _t(m, np.array([[0, -1], [3, 4]]))), M5),
+    "take_wrap": (lambda m, x: m.take(x, _t(m, np.array([7, -12, 2])), mode="wrap"), (2, 3)),
+    "take_clip": (lambda m, x: m.take(x, _t(m, np.array([70, -12, 2])), mode="clip"), (2, 3)),
+    "masked_select": (lambda m, x: m.masked_select(x, x > 0), M5),
+    "masked_select_broadcast": (lambda m, x: m.masked_select(x, _t(m, np.array([True, False, True, True, False]))), M5),
+    "nonzero": (lambda m, x: m.nonzero(x > 0.3), (3, 4)),
+    "nonzero_tuple": (lambda m, x: m.nonzero(x > 0.3, as_tuple=True), (3, 4)),
+    # reshapes, rotations, masks
+    "unflatten": (lambda m, x: m.unflatten(x, 1, [2, -1]), (6, 2)),
+    "unflatten_last": (lambda m, x: m.unflatten(x, -1, (3, 2)), (6,)),
+    "view_shape": (lambda m, x: m.view(x, [-1, 2, 3]), (6,)),
+    "rot90": (lambda m, x: m.rot90(x, 1, [1, 2]), (3, 4)),
+    "rot90_k2": (lambda m, x: m.rot90(x, 2, [1, 2]), (3, 4)),
+    "rot90_k3_neg": (lambda m, x: m.rot90(x, -1, [-1, 1]), (3, 4)),
+    "sequence_mask": (lambda m, x: _f(m).sequence_mask(m.argmax(x, -1), 6), M5),
+    "sequence_mask_none_float": (lambda m, x: _f(m).sequence_mask(m.argmax(x, -1) + 1, dtype="float32"), M5),
 }
+
+
+def _set(y, index, value):
+    y[index] = value
+    return y
 
 
 class Fn(pagaie.nn.Layer):

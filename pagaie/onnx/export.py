@@ -57,8 +57,10 @@ class LoweringContext:
         self._n = [0]   # shared with sub-graph contexts: ONNX names are unique across graphs
 
     def fresh(self, hint: str = "t") -> str:
+        """A new ONNX name; the double underscore keeps it apart from the program's own value
+        names (``nonzero_3``), which the graph also carries."""
         self._n[0] += 1
-        return f"{hint}_{self._n[0]}"
+        return f"{hint}__{self._n[0]}"
 
     def sub(self) -> "LoweringContext":
         """A context for a sub-graph (a branch or loop body): its own nodes, the names and

@@ -1,16 +1,18 @@
 """ONNX lowerings of ops written as small compositions of ONNX nodes: products (dot, mv, addmm),
 interpolations and activations (lerp, logit, stanh, glu), axis moves and splits, differences,
-repeats, grids, the k-th value and bitwise logic."""
+repeats, grids, the k-th value, bitwise logic, reshapes (unflatten, view), rot90 and
+sequence_mask."""
 
 from __future__ import annotations
 
+import numpy as np
 import torch
 
 from pagaie._static.ir import Value
 from pagaie.onnx.export import LoweringContext
 from pagaie.onnx.lowerings._common import (
-    _axis, _cast_to, _dim, _finish, _ndim, _need, _out_dtype, _reduce_to, _scalar, _shape_of, _slice,
-    _sq, _unsq, register)
+    _axis, _cast_to, _dim, _finish, _ints_or, _ndim, _need, _out_dtype, _reduce_to, _scalar, _shape_of,
+    _slice, _sq, _unsq, register)
 
 
 @register("clone")
@@ -246,3 +248,68 @@ for _name, _bool, _int in (("bitwise_and", "And", "BitwiseAnd"), ("bitwise_or", 
         ctx.one(_i, [ctx.name(x), ctx.name(y)], outs[0])
     register(_name)(_bitwise)
 del _name, _bool, _int
+
+
+# ---- reshapes, rotations, masks -------------------------------------------------------
+@register("unflatten")
+def _unflatten(ctx, a, outs):
+    x, sizes = a["x"], a["shape"]
+    nd = _ndim(x)
+    axis = _axis(int(a["axis"]), nd)
+    xn = ctx.name(x)
+    shape = _shape_of(ctx, xn)
+    parts = [_ints_or(ctx, list(sizes) if not isinstance(sizes, Value) else sizes)]
+    if axis > 0:
+        parts.insert(0, _slice(ctx, shape, [0], [axis], [0]))
+    if axis < nd - 1:
+        parts.append(_slice(ctx, shape, [axis + 1], [nd], [0]))
+    ctx.one("Reshape", [xn, ctx.one("Concat", parts, axis=0) if len(parts) > 1 else parts[0]], outs[0])
+
+
+@register("view")
+def _view(ctx, a, outs):
+    x, target = a["x"], a["shape_or_dtype"]
+    if isinstance(target, (list, tuple, Value)):
+        ctx.one("Reshape", [ctx.name(x), _ints_or(ctx, target)], outs[0])
+    elif _out_dtype(ctx) == x._t.dtype:
+        ctx.one("Identity", [ctx.name(x)], outs[0])
+    else:
+        raise NotImplementedError("paddle.onnx.export: view as another dtype (a bit cast) is not supported")
+
+
+def _flip(ctx: LoweringContext, xn: str, axis: int) -> str:
+    return _slice(ctx, xn, [-1], [-2 ** 63], [axis], [-1])
+
+
+@register("rot90")
+def _rot90(ctx, a, outs):
+    x = a["x"]
+    nd = _ndim(x)
+    a0, a1 = (_axis(int(i), nd) for i in a["axes"])
+    k = int(a["k"]) % 4
+    xn = ctx.name(x)
+    swap = list(range(nd))
+    swap[a0], swap[a1] = a1, a0
+    if k == 1:     # flip the second axis, then swap the two
+        xn = ctx.one("Transpose", [_flip(ctx, xn, a1)], perm=swap)
+    elif k == 2:
+        xn = _flip(ctx, _flip(ctx, xn, a0), a1)
+    elif k == 3:   # swap, then flip the second axis
+        xn = _flip(ctx, ctx.one("Transpose", [xn], perm=swap), a1)
+    ctx.one("Identity", [xn], outs[0])
+
+
+@register("sequence_mask")
+def _sequence_mask(ctx, a, outs):
+    _need(ctx, 11, "sequence_mask (Range)")
+    x, maxlen = a["x"], a["maxlen"]
+    xn = _cast_to(ctx, ctx.name(x), x._t.dtype, torch.int64)
+    if maxlen is None:
+        limit = ctx.one("ReduceMax", [xn], keepdims=0)
+    elif isinstance(maxlen, Value):
+        limit = ctx.one("Reshape", [_cast_to(ctx, ctx.name(maxlen), maxlen._t.dtype, torch.int64), ctx.ints([])])
+    else:
+        limit = ctx.constant(np.asarray(int(maxlen), np.int64))
+    steps = ctx.one("Range", [ctx.constant(np.asarray(0, np.int64)), limit, ctx.constant(np.asarray(1, np.int64))])
+    inside = ctx.one("Less", [steps, _unsq(ctx, xn, [_ndim(x)])])
+    _finish(ctx, inside, torch.bool, outs[0])
