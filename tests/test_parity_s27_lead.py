@@ -166,6 +166,21 @@ CASES = {
     "rot90_k3_neg": (lambda m, x: m.rot90(x, -1, [-1, 1]), (3, 4)),
     "sequence_mask": (lambda m, x: _f(m).sequence_mask(m.argmax(x, -1), 6), M5),
     "sequence_mask_none_float": (lambda m, x: _f(m).sequence_mask(m.argmax(x, -1) + 1, dtype="float32"), M5),
+    # sliding blocks and sampling grids
+    "unfold": (lambda m, x: _f(m).unfold(x, 3), NCHW),
+    "unfold_args": (lambda m, x: _f(m).unfold(x, [2, 3], strides=[2, 1], paddings=[1, 0, 2, 1], dilations=[1, 2]), NCHW),
+    "fold": (lambda m, x: _f(m).fold(x, [4, 5], 2), (8, 12)),
+    "fold_args": (lambda m, x: _f(m).fold(x, [6, 5], [2, 2], strides=2, paddings=1, dilations=1), (8, 12)),
+    "fold_uneven": (lambda m, x: _f(m).fold(x, [5, 7], 3, strides=2), (18, 6)),
+    "unfold_fold": (lambda m, x: _f(m).fold(_f(m).unfold(x, 2, 1, 1), [6, 7], 2, 1, 1), NCHW),
+    "affine_grid": (lambda m, x: _f(m).affine_grid(x.reshape([-1, 2, 3]), [1, 1, 4, 5]), (6,)),
+    "affine_grid_corners_false": (lambda m, x: _f(m).affine_grid(
+        x.reshape([-1, 2, 3]), [1, 1, 3, 2], align_corners=False), (6,)),
+    "grid_sample": (lambda m, x: _f(m).grid_sample(x, m.tanh(x[:, :2].transpose([0, 2, 3, 1]))), NCHW),
+    "grid_sample_nearest_border": (lambda m, x: _f(m).grid_sample(
+        x, x[:, :2].transpose([0, 2, 3, 1]), mode="nearest", padding_mode="border", align_corners=False), NCHW),
+    "grid_sample_reflection": (lambda m, x: _f(m).grid_sample(
+        x, x[:, :2].transpose([0, 2, 3, 1]) * 2, padding_mode="reflection"), NCHW),
 }
 
 
