@@ -218,3 +218,12 @@ def test_export_matches_paddle(tmp_path, name):
         for g, w in zip(got, want):
             assert g.shape == w.shape and g.dtype == w.dtype, (g.shape, g.dtype, w.shape, w.dtype)
             np.testing.assert_allclose(g, w, rtol=2e-5, atol=2e-5)
+
+
+def test_export_keeps_only_constants_the_graph_reads(tmp_path):
+    path = str(tmp_path / "mha")
+    pagaie.onnx.export(pagaie.nn.MultiHeadAttention(8, 2), path,
+                       [pagaie.static.InputSpec([None, 3, 8], "float32", "x")], opset_version=13)
+    graph = onnx.load(path + ".onnx").graph
+    read = {i for n in graph.node for i in n.input}
+    assert graph.initializer and all(t.name in read for t in graph.initializer)

@@ -193,6 +193,17 @@ def lower_ops(ctx: LoweringContext, ops: Sequence[Operator]) -> None:
         ctx.names.update((v.name, n) for v, n in zip(ctx.out_values, outs))
 
 
+def _read_names(nodes: Sequence[Any]) -> set[str]:
+    """Every value name the nodes read, those of their sub-graphs (If / Loop bodies) included."""
+    names: set[str] = set()
+    for node in nodes:
+        names.update(node.input)
+        for attr in node.attribute:
+            for g in [attr.g] if attr.HasField("g") else list(attr.graphs):
+                names |= _read_names(g.node) | {o.name for o in g.output}
+    return names
+
+
 def export(layer: Any, path: str, input_spec: Sequence[Any] | None = None, opset_version: int = 9,
            **configs: Any) -> None:
     """Export a Layer (or function) to ``path + '.onnx'``.
@@ -255,7 +266,9 @@ def export(layer: Any, path: str, input_spec: Sequence[Any] | None = None, opset
             name = ctx.one("Identity", [name], n + "_out")
         dims = [d if d >= 0 else f"{n}_d{i}" for i, d in enumerate(v.shape)]
         outputs.append(onnx.helper.make_tensor_value_info(name, onnx_dtype(v._t.dtype), dims))
-    graph = onnx.helper.make_graph(ctx.nodes, "pagaie_model", inputs, outputs, ctx.initializers,
+    used = _read_names(ctx.nodes) | {o.name for o in outputs}
+    kept = [t for t in ctx.initializers if t.name in used]   # constants folded away are left out
+    graph = onnx.helper.make_graph(ctx.nodes, "pagaie_model", inputs, outputs, kept,
                                    value_info=ctx.value_infos)
     model = onnx.helper.make_model(graph, producer_name="pagaie",
                                    opset_imports=[onnx.helper.make_opsetid("", opset_version)])
