@@ -181,6 +181,32 @@ CASES = {
         x, x[:, :2].transpose([0, 2, 3, 1]), mode="nearest", padding_mode="border", align_corners=False), NCHW),
     "grid_sample_reflection": (lambda m, x: _f(m).grid_sample(
         x, x[:, :2].transpose([0, 2, 3, 1]) * 2, padding_mode="reflection"), NCHW),
+    # other ops' lowerings under other names, small identities
+    "permute": (lambda m, x: m.permute(x, [0, 2, 1]), (3, 4)),
+    "upsample": (lambda m, x: _f(m).upsample(x, scale_factor=2, mode="bilinear"), NCHW),
+    "zeropad2d": (lambda m, x: _f(m).zeropad2d(x, [1, 0, 2, 1]), NCHW),
+    "split_sections": (lambda m, x: m.split(x, [1, 3, 1], axis=1), M5),
+    "positive_detach": (lambda m, x: m.positive(x).detach() * 2, M5),
+    "ravel": (lambda m, x: m.ravel(x[0]), (3, 4)),
+    "view_as": (lambda m, x: m.view_as(x, x.reshape([-1, 4, 3])), (3, 4)),
+    "narrow": (lambda m, x: m.narrow(x, 1, 1, 2), (3, 4)),
+    "narrow_neg": (lambda m, x: m.narrow(x, -1, -3, 2), (3, 4)),
+    "hstack": (lambda m, x: m.hstack([x, x * 2]), (3, 4)),
+    "hstack_1d": (lambda m, x: m.hstack([x[0, 0], x[1, 1]]), (3, 4)),
+    "vstack_1d": (lambda m, x: m.vstack([x[0, 0], x[1, 1]]), (3, 4)),
+    "dstack": (lambda m, x: m.dstack([x[0], x[1] * 2]), (3, 4)),
+    "column_stack": (lambda m, x: m.column_stack([x[:, 0, 0], x[:, 1]]), (3, 4)),
+    "deg2rad": (lambda m, x: m.deg2rad(x * 90), M5),
+    "rad2deg_int": (lambda m, x: m.rad2deg((x * 3).astype("int32")), M5),
+    "fmax": (lambda m, x: m.fmax(m.log(x), m.sqrt(-x)), M5),
+    "fmin": (lambda m, x: m.fmin(m.log(x), x[:, ::-1]), M5),
+    "sinc": (lambda m, x: m.sinc(m.where(x > 0.5, x * 0, x)), M5),
+    "sgn": (lambda m, x: m.sgn(m.round(x)), M5),
+    "isposinf": (lambda m, x: m.isposinf(1 / m.round(x)), M5),
+    "isneginf": (lambda m, x: m.isneginf(1 / m.round(x)), M5),
+    "isreal": (lambda m, x: m.isreal(x), M5),
+    "add_n": (lambda m, x: m.add_n([x, x * 2, x[:, ::-1]]), M5),
+    "vecdot": (lambda m, x: m.linalg.vecdot(x, x * 2, axis=1), (3, 4)),
 }
 
 

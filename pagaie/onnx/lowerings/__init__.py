@@ -15,8 +15,8 @@ read with ``Shape`` in the graph, never baked in.
 from __future__ import annotations
 
 from pagaie.onnx.lowerings import (  # noqa: F401
-    composites, control_flow, elementwise, indexing, linalg, losses, math_special, nn, order_stats,
-    reductions, sampling, sequence, shapes)
+    aliases, composites, control_flow, elementwise, indexing, linalg, losses, math_special, nn,
+    order_stats, reductions, sampling, sequence, shapes)
 from pagaie.onnx.lowerings._common import register
 
 __all__ = ["register"]
