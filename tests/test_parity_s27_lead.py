@@ -38,6 +38,28 @@ def _f(m):
 
 
 CASES = {
+    "softmax_with_ce": (lambda m, x: _f(m).softmax_with_cross_entropy(x, _lab(m, x).unsqueeze(-1)), M5),
+    "softmax_with_ce_soft_ret": (lambda m, x: _f(m).softmax_with_cross_entropy(
+        x, _f(m).softmax(x * 2), soft_label=True, return_softmax=True), M5),
+    "multi_label_soft_margin": (lambda m, x: _f(m).multi_label_soft_margin_loss(x, (x > 0).astype("float32")), M5),
+    "multi_label_soft_margin_w": (lambda m, x: _f(m).multi_label_soft_margin_loss(
+        x * 5, (x > 0).astype("float32"), weight=_t(m, W5), reduction="none"), M5),
+    "multi_margin": (lambda m, x: _f(m).multi_margin_loss(x, _lab(m, x)), M5),
+    "multi_margin_p2_w": (lambda m, x: _f(m).multi_margin_loss(
+        x, _lab(m, x[:, ::-1]), p=2, margin=0.5, weight=_t(m, W5), reduction="sum"), M5),
+    "poisson_nll": (lambda m, x: _f(m).poisson_nll_loss(x, m.abs(x) * 3), M5),
+    "poisson_nll_full": (lambda m, x: _f(m).poisson_nll_loss(
+        m.abs(x) + 0.1, m.round(m.abs(x) * 3), log_input=False, full=True, reduction="none"), M5),
+    "gaussian_nll": (lambda m, x: _f(m).gaussian_nll_loss(x, x * 2, m.abs(x) + 0.1), M5),
+    "gaussian_nll_full_var1": (lambda m, x: _f(m).gaussian_nll_loss(
+        x, x * 2, m.abs(x[:, :1]), full=True, reduction="sum"), M5),
+    "sigmoid_focal": (lambda m, x: _f(m).sigmoid_focal_loss(x, (x > 0.2).astype("float32")), M5),
+    "sigmoid_focal_norm": (lambda m, x: _f(m).sigmoid_focal_loss(
+        x, (x > 0.2).astype("float32"), normalizer=m.abs(x).sum(), alpha=0.4, gamma=1.5, reduction="mean"), M5),
+    "triplet_margin": (lambda m, x: _f(m).triplet_margin_loss(x, x * 2, x[:, ::-1]), M5),
+    "triplet_margin_swap_p1": (lambda m, x: _f(m).triplet_margin_loss(
+        x, x * 2, x[:, ::-1], margin=0.3, p=1, swap=True, reduction="none"), M5),
+    "dice": (lambda m, x: _f(m).dice_loss(_f(m).softmax(x), _lab(m, x).unsqueeze(-1)), M5),
     # a 0-D result plus a Python number stays 0-D (constants kept their rank)
     "zero_d_plus_scalar": (lambda m, x: x.mean() * 2 + 1, M5),
     # losses

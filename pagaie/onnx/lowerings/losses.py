@@ -256,3 +256,136 @@ def _cross_entropy(ctx, a, outs):
     if a["reduction"] == "none" and _ndim(ctx.out_values[0]) < nd:
         loss = _sq(ctx, loss, [axis])
     _reduce(ctx, loss, a["reduction"], outs[0])
+
+
+@register("softmax_with_cross_entropy")
+def _softmax_with_ce(ctx, a, outs):
+    logits = a["logits"]
+    _cross_entropy(ctx, {"input": logits, "label": a["label"], "weight": None, "ignore_index": a["ignore_index"],
+                         "reduction": "none", "soft_label": a["soft_label"], "axis": a["axis"],
+                         "use_softmax": True, "label_smoothing": 0.0}, outs[:1])
+    if a["return_softmax"]:
+        ctx.one("Softmax", [ctx.name(logits)], outs[1], axis=_axis(int(a["axis"]), _ndim(logits)))
+
+
+def _log_sigmoid(ctx: LoweringContext, xn: str, ref: Value) -> str:
+    """``log(sigmoid(x)) = -(max(-x, 0) + log(1 + exp(-|x|)))``, stable for large |x|."""
+    return ctx.one("Neg", [ctx.one("Add", [ctx.one("Relu", [ctx.one("Neg", [xn])]), _softplus_neg_abs(ctx, xn, ref)])])
+
+
+@register("multi_label_soft_margin_loss")
+def _multi_label_soft_margin(ctx, a, outs):
+    x, label = a["input"], a["label"]
+    xn, ln = ctx.name(x), ctx.name(label)
+    pos = ctx.one("Mul", [ln, _log_sigmoid(ctx, xn, x)])
+    neg = ctx.one("Mul", [ctx.one("Sub", [_scalar(ctx, 1.0, x), ln]), _log_sigmoid(ctx, ctx.one("Neg", [xn]), x)])
+    loss = _weighted(ctx, ctx.one("Neg", [ctx.one("Add", [pos, neg])]), a["weight"])
+    _reduce(ctx, _reduce_to(ctx, "ReduceMean", loss, [_ndim(x) - 1], False), a["reduction"], outs[0])
+
+
+@register("multi_margin_loss")
+def _multi_margin(ctx, a, outs):
+    x, label = a["input"], a["label"]
+    c = x._known_dims()[1]
+    if c < 0:
+        raise NotImplementedError("paddle.onnx.export: multi_margin_loss needs a known class count")
+    xn = ctx.name(x)
+    lab = ctx.one("Reshape", [_cast_to(ctx, ctx.name(label), label._t.dtype, torch.int64), ctx.ints([-1, 1])])
+    p, margin = int(a["p"]), float(a["margin"])
+    t = ctx.one("Relu", [ctx.one("Add", [ctx.one("Sub", [_scalar(ctx, margin, x), _picked(ctx, xn, lab, 1)]), xn])])
+    if p != 1:
+        t = ctx.one("Pow", [t, _scalar(ctx, float(p), x)])
+    # Paddle's mean runs over all C classes, the target's own term taken out as margin^p / C
+    nominal = _scalar(ctx, margin ** p / c, x)
+    if a["weight"] is None:
+        loss = ctx.one("Sub", [_reduce_to(ctx, "ReduceMean", t, [1], False), nominal])
+    else:
+        w = ctx.one("Gather", [ctx.name(a["weight"]), lab], axis=0)   # [N, 1]
+        loss = ctx.one("Sub", [_reduce_to(ctx, "ReduceMean", ctx.one("Mul", [w, t]), [1], False),
+                               ctx.one("Mul", [_sq(ctx, w, [1]), nominal])])
+    _reduce(ctx, loss, a["reduction"], outs[0])
+
+
+@register("poisson_nll_loss")
+def _poisson_nll(ctx, a, outs):
+    x, label = a["input"], a["label"]
+    xn, ln = ctx.name(x), ctx.name(label)
+    if a["log_input"]:
+        loss = ctx.one("Sub", [ctx.one("Exp", [xn]), ctx.one("Mul", [ln, xn])])
+    else:
+        loss = ctx.one("Sub", [xn, ctx.one("Mul", [ln, ctx.one("Log", [ctx.one("Add", [xn, _scalar(ctx, float(a["epsilon"]), x)])])])])
+    if a["full"]:   # Stirling's term, where the label is above 1
+        safe = ctx.one("Max", [ln, _scalar(ctx, 1.0, x)])
+        stirling = ctx.one("Add", [ctx.one("Sub", [ctx.one("Mul", [safe, ctx.one("Log", [safe])]), safe]),
+                                   ctx.one("Mul", [_scalar(ctx, 0.5, x), ctx.one("Log", [
+                                       ctx.one("Mul", [safe, _scalar(ctx, 2 * np.pi, x)])])])])
+        above = ctx.one("Greater", [ln, _scalar(ctx, 1.0, x)])
+        loss = ctx.one("Add", [loss, ctx.one("Where", [above, stirling, _scalar(ctx, 0.0, x)])])
+    _reduce(ctx, loss, a["reduction"], outs[0])
+
+
+@register("gaussian_nll_loss")
+def _gaussian_nll(ctx, a, outs):
+    x, var = a["input"], a["variance"]
+    vn = ctx.name(var)
+    if _ndim(var) == _ndim(x) - 1:
+        vn = _unsq(ctx, vn, [_ndim(x) - 1])
+    vn = ctx.one("Max", [vn, _scalar(ctx, float(a["epsilon"]), x)])
+    d = _diff(ctx, a)
+    loss = ctx.one("Mul", [_scalar(ctx, 0.5, x), ctx.one("Add", [ctx.one("Log", [vn]), ctx.one("Div", [ctx.one("Mul", [d, d]), vn])])])
+    if a["full"]:
+        loss = ctx.one("Add", [loss, _scalar(ctx, 0.5 * float(np.log(2 * np.pi)), x)])
+    _reduce(ctx, loss, a["reduction"], outs[0])
+
+
+@register("sigmoid_focal_loss")
+def _sigmoid_focal(ctx, a, outs):
+    x, label = a["logit"], a["label"]
+    xn, ln = ctx.name(x), ctx.name(label)
+    one, zero = _scalar(ctx, 1.0, x), _scalar(ctx, 0.0, x)
+    ce = ctx.one("Add", [ctx.one("Sub", [ctx.one("Max", [xn, zero]), ctx.one("Mul", [xn, ln])]),
+                         _softplus_neg_abs(ctx, xn, x)])
+    p = ctx.one("Sigmoid", [xn])
+    not_l = ctx.one("Sub", [one, ln])
+    p_t = ctx.one("Add", [ctx.one("Mul", [p, ln]), ctx.one("Mul", [ctx.one("Sub", [one, p]), not_l])])
+    alpha = float(a["alpha"])
+    a_t = ctx.one("Add", [ctx.one("Mul", [_scalar(ctx, alpha, x), ln]), ctx.one("Mul", [_scalar(ctx, 1 - alpha, x), not_l])])
+    focus = ctx.one("Pow", [ctx.one("Sub", [one, p_t]), _scalar(ctx, float(a["gamma"]), x)])
+    loss = ctx.one("Mul", [ctx.one("Mul", [a_t, ce]), focus])
+    if a["normalizer"] is not None:
+        loss = ctx.one("Div", [loss, ctx.name(a["normalizer"])])
+    _reduce(ctx, loss, a["reduction"], outs[0])
+
+
+@register("triplet_margin_loss")
+def _triplet_margin(ctx, a, outs):
+    from pagaie.onnx.lowerings.reductions import _p_norm
+    x = a["input"]
+    xn, pn, nn_ = ctx.name(x), ctx.name(a["positive"]), ctx.name(a["negative"])
+    last, p = [_ndim(x) - 1], float(a["p"])
+    eps = _scalar(ctx, float(a["epsilon"]), x)
+
+    def dist(u: str, v: str) -> str:
+        return _p_norm(ctx, x, ctx.one("Add", [ctx.one("Sub", [u, v]), eps]), p, last, False)
+    d_pos, d_neg = dist(xn, pn), dist(xn, nn_)
+    if a["swap"]:
+        d_neg = ctx.one("Min", [d_neg, dist(pn, nn_)])
+    loss = ctx.one("Relu", [ctx.one("Add", [ctx.one("Sub", [d_pos, d_neg]), _scalar(ctx, float(a["margin"]), x)])])
+    _reduce(ctx, loss, a["reduction"], outs[0])
+
+
+@register("dice_loss")
+def _dice(ctx, a, outs):
+    x, label = a["input"], a["label"]
+    nd = _ndim(x)
+    c = x._known_dims()[-1]
+    if c < 0:
+        raise NotImplementedError("paddle.onnx.export: dice_loss needs a known class count")
+    idx = _sq(ctx, _cast_to(ctx, ctx.name(label), label._t.dtype, torch.int64), [nd - 1])
+    onehot = ctx.one("OneHot", [idx, ctx.ints([c]), ctx.constant(np.asarray([0, 1], dtype=_np_dtype(x)))], axis=-1)
+    dims = list(range(1, nd))
+    xn = ctx.name(x)
+    inse = _reduce_to(ctx, "ReduceSum", ctx.one("Mul", [xn, onehot]), dims, False)
+    denom = ctx.one("Add", [_reduce_to(ctx, "ReduceSum", xn, dims, False), _reduce_to(ctx, "ReduceSum", onehot, dims, False)])
+    ratio = ctx.one("Div", [ctx.one("Mul", [inse, _scalar(ctx, 2.0, x)]), ctx.one("Add", [denom, _scalar(ctx, float(a["epsilon"]), x)])])
+    _reduce_to(ctx, "ReduceMean", ctx.one("Sub", [_scalar(ctx, 1.0, x), ratio]), None, False, outs[0])
