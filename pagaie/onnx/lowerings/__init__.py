@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from pagaie.onnx.lowerings import (  # noqa: F401
     aliases, composites, control_flow, elementwise, indexing, linalg, losses, math_special, nn,
-    order_stats, reductions, sampling, sequence, shapes)
+    order_stats, reductions, sampling, sequence, shapes, vision)
 from pagaie.onnx.lowerings._common import register
 
 __all__ = ["register"]

@@ -1,9 +1,12 @@
 """ONNX lowerings of ops written as small compositions of ONNX nodes: products (dot, mv, addmm),
 interpolations and activations (lerp, logit, stanh, glu), axis moves and splits, differences,
-repeats, grids, the k-th value, bitwise logic, reshapes (unflatten, view), rot90 and
-sequence_mask."""
+repeats, grids, the k-th value, bitwise logic, reshapes (unflatten, view), rot90,
+sequence_mask, tensor_split and its h/v/d forms, multiplex, broadcast_tensors, crop, swiglu
+and temporal_shift."""
 
 from __future__ import annotations
+
+from typing import Any
 
 import numpy as np
 import torch
@@ -313,3 +316,113 @@ def _sequence_mask(ctx, a, outs):
     steps = ctx.one("Range", [ctx.constant(np.asarray(0, np.int64)), limit, ctx.constant(np.asarray(1, np.int64))])
     inside = ctx.one("Less", [steps, _unsq(ctx, xn, [_ndim(x)])])
     _finish(ctx, inside, torch.bool, outs[0])
+
+
+def _tensor_split(axis_of: Any) -> Any:
+    """tensor_split (and hsplit / vsplit / dsplit): parts by count (the first ones one longer)
+    or between indices, each a Slice."""
+    def lower(ctx, a, outs):
+        x = a["x"]
+        nd = _ndim(x)
+        axis = _axis(int(axis_of(a, nd)), nd)
+        parts = a["num_or_indices"]
+        if isinstance(parts, Value):
+            raise NotImplementedError("paddle.onnx.export: tensor_split with tensor sections is not supported")
+        if isinstance(parts, int):
+            d = x._known_dims()[axis]
+            if d < 0:
+                raise NotImplementedError("paddle.onnx.export: tensor_split into a count of parts needs "
+                                          "the split axis' size known")
+            sizes = [d // parts + (1 if i < d % parts else 0) for i in range(parts)]
+            bounds = [sum(sizes[:i]) for i in range(parts + 1)]
+        else:
+            bounds = [0] + [int(i) for i in parts] + [2 ** 63 - 1]
+        xn = ctx.name(x)
+        for o, lo, hi in zip(outs, bounds[:-1], bounds[1:]):
+            ctx.one("Identity", [_slice(ctx, xn, [lo], [hi], [axis])], o)
+    return lower
+
+
+register("tensor_split")(_tensor_split(lambda a, nd: a["axis"]))
+register("hsplit")(_tensor_split(lambda a, nd: 1 if nd > 1 else 0))
+register("vsplit")(_tensor_split(lambda a, nd: 0))
+register("dsplit")(_tensor_split(lambda a, nd: 2))
+
+
+@register("multiplex")
+def _multiplex(ctx, a, outs):
+    xs = list(a["inputs"])
+    stacked = ctx.one("Concat", [_unsq(ctx, ctx.name(v), [1]) for v in xs], axis=1)   # [N, K, ...]
+    nd = _ndim(xs[0]) + 1
+    idx = _cast_to(ctx, ctx.name(a["index"]), a["index"]._t.dtype, torch.int64)
+    idx = ctx.one("Reshape", [idx, ctx.ints([-1] + [1] * (nd - 1))])
+    shape = ctx.one("Concat", [_slice(ctx, _shape_of(ctx, stacked), [0], [1], [0]), ctx.ints([1]),
+                               _slice(ctx, _shape_of(ctx, stacked), [2], [nd], [0])], axis=0)
+    picked = ctx.one("GatherElements", [stacked, ctx.one("Expand", [idx, shape])], axis=1)
+    _sq(ctx, picked, [1], outs[0])
+
+
+@register("broadcast_tensors")
+def _broadcast_tensors(ctx, a, outs):
+    xs = list(a["input"])
+    names = [ctx.name(v) for v in xs]
+    common = names[0]
+    for n in names[1:]:   # Expand broadcasts both ways: its shape is the common one
+        common = ctx.one("Expand", [common, _shape_of(ctx, n)])
+    shape = _shape_of(ctx, common)
+    for n, o in zip(names, outs):
+        ctx.one("Expand", [n, shape], o)
+
+
+@register("crop")
+def _crop(ctx, a, outs):
+    x, shape, offsets = a["x"], a["shape"], a["offsets"]
+    nd = _ndim(x)
+    if isinstance(shape, Value) or isinstance(offsets, Value) or \
+            any(isinstance(e, Value) for e in list(shape or []) + list(offsets or [])):
+        raise NotImplementedError("paddle.onnx.export: crop with tensor shape or offsets is not supported")
+    offsets = [0] * nd if offsets is None else [int(o) for o in offsets]
+    shape = list(x._known_dims()) if shape is None else [int(s) for s in shape]
+    ends = [2 ** 63 - 1 if s == -1 else o + s for o, s in zip(offsets, shape)]
+    ctx.one("Identity", [_slice(ctx, ctx.name(x), offsets, ends, list(range(nd)))], outs[0])
+
+
+@register("swiglu")
+def _swiglu(ctx, a, outs):
+    x, y = a["x"], a["y"]
+    xn = ctx.name(x)
+    if y is None:
+        xn, yn = ctx.node("Split", [xn] + ([ctx.ints([2])] if ctx.opset >= 18 else []), 2, axis=_ndim(x) - 1,
+                          num_outputs=2 if ctx.opset >= 18 else None)
+    else:
+        yn = ctx.name(y)
+    ctx.one("Mul", [ctx.one("Mul", [xn, ctx.one("Sigmoid", [xn])]), yn], outs[0])
+
+
+@register("temporal_shift")
+def _temporal_shift(ctx, a, outs):
+    x = a["x"]
+    nhwc = a["data_format"] == "NHWC"
+    dims = x._known_dims()
+    c = dims[3] if nhwc else dims[1]
+    if c < 0:
+        raise NotImplementedError("paddle.onnx.export: temporal_shift needs the channel count known")
+    t = int(a["seg_num"])
+    c1, c2 = int(c * float(a["shift_ratio"])), int(c * 2 * float(a["shift_ratio"]))
+    xn = ctx.name(x)
+    if nhwc:
+        xn = ctx.one("Transpose", [xn], perm=[0, 3, 1, 2])
+    per_clip = ctx.one("Concat", [ctx.ints([-1, t]), _slice(ctx, _shape_of(ctx, xn), [1], [4], [0])], axis=0)
+    seq = ctx.one("Reshape", [xn, per_clip])   # [N, T, C, H, W]
+    zero = ctx.constant(np.zeros([1] * 5, dtype=torch.empty(0, dtype=x._t.dtype).numpy().dtype))
+    pad_shape = ctx.one("Concat", [_slice(ctx, _shape_of(ctx, seq), [0], [1], [0]), ctx.ints([1]),
+                                   _slice(ctx, _shape_of(ctx, seq), [2], [5], [0])], axis=0)
+    zeros = ctx.one("Expand", [zero, pad_shape])
+    padded = ctx.one("Concat", [zeros, seq, zeros], axis=1)   # [N, T + 2, C, H, W]
+    back = _slice(ctx, _slice(ctx, padded, [0], [t], [1]), [0], [c1], [2])          # from t - 1
+    fwd = _slice(ctx, _slice(ctx, padded, [2], [t + 2], [1]), [c1], [c2], [2])      # from t + 1
+    same = _slice(ctx, seq, [c2], [c], [2])
+    y = ctx.one("Reshape", [ctx.one("Concat", [back, fwd, same], axis=2), _shape_of(ctx, xn)])
+    if nhwc:
+        y = ctx.one("Transpose", [y], perm=[0, 2, 3, 1])
+    ctx.one("Identity", [y], outs[0])

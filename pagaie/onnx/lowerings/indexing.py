@@ -1,7 +1,10 @@
-"""ONNX lowerings of writes and reads by index: ``x[...] = v`` (setitem), index_add,
-index_fill, index_sample, take, masked_select and nonzero."""
+"""ONNX lowerings of writes and reads by index: ``x[...] = v`` (setitem), slice_scatter,
+select_scatter, scatter_nd, index_add, index_fill, index_sample, take, masked_select, nonzero
+and unique."""
 
 from __future__ import annotations
+
+from typing import Callable
 
 import numpy as np
 import torch
@@ -9,7 +12,7 @@ import torch
 from pagaie._static.ir import Value
 from pagaie.onnx.export import LoweringContext
 from pagaie.onnx.lowerings._common import (
-    _axis, _cast_to, _dim, _finish, _ndim, _need, _shape_of, _sq, register)
+    _axis, _cast_to, _dim, _finish, _ints_or, _ndim, _need, _shape_of, _slice, _sq, register)
 from pagaie.onnx.lowerings.shapes import _getitem
 
 
@@ -25,25 +28,54 @@ def _values_like(ctx: LoweringContext, value: object, x: Value) -> str:
         ctx.constant(np.asarray(value, dtype=torch.empty(0, dtype=x._t.dtype).numpy().dtype))
 
 
-@register("setitem")
-def _setitem(ctx, a, outs):
-    # The flat positions of x's elements go through the same indexing as x would (getitem's
-    # lowering), which leaves the positions the index selects; the values scatter there.
-    _need(ctx, 11, "x[...] = value")
-    x = a["x"]
+def _write_where(ctx: LoweringContext, x: Value, pick: Callable[[Value], str], value: object,
+                 out: str) -> None:
+    """``x`` with ``value`` written where ``pick`` selects: ``pick`` is given a Value holding
+    the flat positions of x's elements (x's shape) and returns the name of the positions it
+    selects, as x's own selection would; the values (broadcast to that shape) scatter there."""
+    _need(ctx, 11, "writing into a part of a tensor")
     xn = ctx.name(x)
     shape = _shape_of(ctx, xn)
     count = ctx.one("ReduceProd", [shape], keepdims=0)
     flat_pos = ctx.one("Range", [ctx.constant(np.asarray(0, np.int64)), count, ctx.constant(np.asarray(1, np.int64))])
     pos = Value(x.block, name=ctx.fresh(f"{x.name}_positions"), shape=x._known_dims(), dtype=torch.int64)
     ctx.names[pos.name] = ctx.one("Reshape", [flat_pos, shape])
-    picked = ctx.fresh("picked")
-    _getitem(ctx, dict(a, x=pos), [picked])
-    vals = ctx.one("Expand", [_values_like(ctx, a["value"], x), _shape_of(ctx, picked)])
+    picked = pick(pos)
+    vals = ctx.one("Expand", [_values_like(ctx, value, x), _shape_of(ctx, picked)])
     flat_x = ctx.one("Reshape", [xn, ctx.ints([-1])])
     written = ctx.one("ScatterElements", [flat_x, ctx.one("Reshape", [picked, ctx.ints([-1])]),
                                           ctx.one("Reshape", [vals, ctx.ints([-1])])], axis=0)
-    ctx.one("Reshape", [written, shape], outs[0])
+    ctx.one("Reshape", [written, shape], out)
+
+
+@register("setitem")
+def _setitem(ctx, a, outs):
+    def pick(pos: Value) -> str:   # the index applied to the positions, by getitem's lowering
+        picked = ctx.fresh("picked")
+        _getitem(ctx, dict(a, x=pos), [picked])
+        return picked
+    _write_where(ctx, a["x"], pick, a["value"], outs[0])
+
+
+@register("slice_scatter")
+def _slice_scatter(ctx, a, outs):
+    x = a["x"]
+    nd = _ndim(x)
+    axes = [_axis(int(i), nd) for i in a["axes"]]
+    _write_where(ctx, x, lambda pos: _slice(ctx, ctx.name(pos), list(a["starts"]), list(a["ends"]), axes,
+                                            [int(s) for s in a["strides"]]), a["value"], outs[0])
+
+
+@register("select_scatter")
+def _select_scatter(ctx, a, outs):
+    x = a["x"]
+    axis = _axis(int(a["axis"]), _ndim(x))
+    index = a["index"]
+    if isinstance(index, Value):
+        idx = ctx.one("Reshape", [_int64(ctx, index), ctx.ints([])])
+    else:
+        idx = ctx.constant(np.asarray(int(index), np.int64))
+    _write_where(ctx, x, lambda pos: ctx.one("Gather", [ctx.name(pos), idx], axis=axis), a["values"], outs[0])
 
 
 def _along(ctx: LoweringContext, index: Value, axis: int, nd: int, like: str) -> str:
@@ -121,3 +153,30 @@ def _nonzero(ctx, a, outs):
     for i, o in enumerate(outs):
         row = ctx.one("Gather", [where, ctx.ints([i])], axis=0)
         _finish(ctx, _sq(ctx, row, [0]), torch.int64, o, i)
+
+
+@register("scatter_nd")
+def _scatter_nd(ctx, a, outs):
+    _need(ctx, 16, "scatter_nd (ScatterND with reduction='add')")
+    updates, shape = a["updates"], a["shape"]
+    zero = ctx.constant(np.zeros(1, dtype=torch.empty(0, dtype=updates._t.dtype).numpy().dtype))
+    base = ctx.one("Expand", [zero, _ints_or(ctx, shape if isinstance(shape, Value) else list(shape))])
+    ctx.one("ScatterND", [base, _int64(ctx, a["index"]), ctx.name(updates)], outs[0], reduction="add")
+
+
+@register("unique")
+def _unique(ctx, a, outs):
+    _need(ctx, 11, "unique")
+    x = a["x"]
+    if not a["sorted"]:
+        raise NotImplementedError("paddle.onnx.export: unique with sorted=False is not supported")
+    axis = a["axis"]
+    kw = {} if axis is None else {"axis": _axis(int(axis if isinstance(axis, int) else axis[0]), _ndim(x))}
+    got = ctx.node("Unique", [ctx.name(x)], 4, sorted=1, **kw)   # values, first indices, inverse, counts
+    wanted = [0] + [i for i, flag in ((1, a["return_index"]), (2, a["return_inverse"]), (3, a["return_counts"]))
+                    if flag]
+    for k, (o, i) in enumerate(zip(outs, wanted)):
+        if i == 0:
+            ctx.one("Identity", [got[0]], o)
+        else:
+            _finish(ctx, got[i], torch.int64, o, k)

@@ -1,15 +1,16 @@
-"""ONNX lowerings of products, diagonals and distances: t / matrix_transpose, outer, inner,
-cross, kron, tensordot, baddbmm, bilinear, diag, diagonal, trace, dist, cdist and
-pairwise_distance."""
+"""ONNX lowerings of products, diagonals, norms and distances: t / matrix_transpose, outer,
+inner, cross, kron, tensordot, baddbmm, bilinear, diag, diagonal, diag_embed, trace,
+vector_norm, matrix_norm, dist, cdist and pairwise_distance."""
 
 from __future__ import annotations
 
 import numpy as np
 
+from pagaie._core import dtype as _dt
 from pagaie._static.ir import Value
 from pagaie.onnx.export import LoweringContext
 from pagaie.onnx.lowerings._common import (
-    _axis, _dim, _ndim, _need, _np_dtype, _reduce_to, _scalar, _shape_of, _slice, _sq,
+    _axis, _cast_to, _dim, _ndim, _need, _np_dtype, _reduce_to, _scalar, _shape_of, _slice, _sq,
     _unsq, register)
 from pagaie.onnx.lowerings.reductions import _p_norm
 
@@ -224,3 +225,63 @@ def _cdist(ctx, a, outs):
     d = ctx.one("Sub", [_unsq(ctx, ctx.name(x), [nd - 1]), _unsq(ctx, ctx.name(y), [nd - 2])])
     _p_norm(ctx, x, d, float(a["p"]), [nd], False, outs[0])
 
+
+
+@register("vector_norm")
+def _vector_norm(ctx, a, outs):
+    x = a["x"]
+    xn = ctx.name(x)
+    if a.get("dtype") is not None:
+        xn = _cast_to(ctx, xn, x._t.dtype, _dt.to_torch_dtype(a["dtype"]))
+    axis = a["axis"]
+    nd = _ndim(x)
+    axes = list(range(nd)) if axis is None else \
+        sorted({_axis(int(i), nd) for i in ([axis] if isinstance(axis, int) else axis)})
+    _p_norm(ctx, x, xn, float(a["p"]) if not isinstance(a["p"], str) else a["p"], axes, bool(a["keepdim"]),
+            outs[0])
+
+
+@register("matrix_norm")
+def _matrix_norm(ctx, a, outs):
+    x, p = a["x"], a["p"]
+    nd = _ndim(x)
+    r, c = (_axis(int(i), nd) for i in a["axis"])
+    keep = bool(a["keepdim"])
+    xn = ctx.name(x)
+    if p == "fro":
+        _reduce_to(ctx, "ReduceL2", xn, sorted([r, c]), keep, outs[0])
+        return
+    if p in (1, -1, float("inf"), float("-inf")):
+        # 1: the largest column sum of |x| (summed over the rows); inf: the largest row sum
+        summed, kept = (r, c) if p in (1, -1) else (c, r)
+        sums = _reduce_to(ctx, "ReduceSum", ctx.one("Abs", [xn]), [summed], True)
+        op = "ReduceMax" if p > 0 else "ReduceMin"
+        y = _reduce_to(ctx, op, sums, [kept], True)
+        ctx.one("Identity", [y if keep else _sq(ctx, y, sorted([r, c]))], outs[0])
+        return
+    raise NotImplementedError(f"paddle.onnx.export: matrix_norm with p={p!r} (singular values) is not supported")
+
+
+@register("diag_embed")
+def _diag_embed(ctx, a, outs):
+    x, offset = a["input"], int(a["offset"])
+    nd = _ndim(x)
+    length = x._known_dims()[-1]
+    if length < 0:
+        raise NotImplementedError("paddle.onnx.export: diag_embed needs the last axis' size known")
+    n = length + abs(offset)
+    rows = np.arange(length) + max(0, -offset)
+    pos = ctx.constant((rows * n + rows + offset).astype(np.int64))   # flat [i, j] with j - i = offset
+    xn = ctx.name(x)
+    lead = _slice(ctx, _shape_of(ctx, xn), [0], [nd - 1], [0])
+    zero = ctx.constant(np.zeros(1, dtype=_np_dtype(x)))
+    base = ctx.one("Expand", [zero, ctx.one("Concat", [lead, ctx.ints([n * n])], axis=0)])
+    flat = ctx.one("ScatterElements", [base, ctx.one("Expand", [pos, _shape_of(ctx, xn)]), xn], axis=nd - 1)
+    y = ctx.one("Reshape", [flat, ctx.one("Concat", [lead, ctx.ints([n, n])], axis=0)])
+    out_nd = nd + 1
+    d1, d2 = _axis(int(a["dim1"]), out_nd), _axis(int(a["dim2"]), out_nd)
+    if (d1, d2) != (out_nd - 2, out_nd - 1):
+        rest = iter(range(out_nd - 2))
+        perm = [out_nd - 2 if q == d1 else out_nd - 1 if q == d2 else next(rest) for q in range(out_nd)]
+        y = ctx.one("Transpose", [y], perm=perm)
+    ctx.one("Identity", [y], outs[0])

@@ -203,9 +203,12 @@ def _nll(ctx: LoweringContext, logp: str, ref: Value, label: Value, weight: Valu
     if weight is not None:
         w = ctx.one("Mul", [w, ctx.one("Gather", [ctx.name(weight), safe], axis=0)])
     loss = ctx.one("Mul", [loss, w])
-    if reduction == "mean":   # Paddle divides by the weights of the counted labels
+    if reduction == "mean":   # Paddle divides by the weights of the counted labels (0 if none)
         total = _reduce_to(ctx, "ReduceSum", loss, None, False)
-        ctx.one("Div", [total, _reduce_to(ctx, "ReduceSum", w, None, False)], out)
+        counted = _reduce_to(ctx, "ReduceSum", w, None, False)
+        none = ctx.one("Equal", [counted, zero])
+        safe = ctx.one("Where", [none, _scalar(ctx, 1.0, ref), counted])
+        ctx.one("Where", [none, zero, ctx.one("Div", [total, safe])], out)
         return
     if reduction == "none" and out_ndim < nd:
         loss = _sq(ctx, loss, [axis])

@@ -168,6 +168,25 @@ for _nd in (1, 2, 3):
     register(f"avg_pool{_nd}d")(_pool("Average"))
 
 
+@register("rms_norm")
+def _rms_norm(ctx, a, outs):
+    x = a["input"]
+    shape = a["normalized_shape"]
+    shape = [shape] if isinstance(shape, int) else list(shape)
+    xn = ctx.name(x)
+    axes = list(range(_ndim(x) - len(shape), _ndim(x)))
+    ms = _reduce_to(ctx, "ReduceMean", ctx.one("Mul", [xn, xn]), axes, True)
+    inv = ctx.one("Reciprocal", [ctx.one("Sqrt", [ctx.one("Add", [ms, _scalar(ctx, float(a["eps"]), x)])])])
+    y = ctx.one("Mul", [xn, inv])
+    if a["weight"] is not None:
+        w = ctx.name(a["weight"])
+        y = ctx.one("Mul", [y, ctx.one("Reshape", [w, ctx.ints(shape)]) if len(shape) > 1 else w])
+    ctx.one("Identity", [y], outs[0])
+    if len(outs) > 1:   # the inverse root mean square of each slice, as Paddle also returns
+        ctx.one("Squeeze", [inv, ctx.ints(axes)] if ctx.opset >= 13 else [inv], outs[1],
+                axes=None if ctx.opset >= 13 else axes)
+
+
 @register("local_response_norm")
 @channels_first
 def _local_response_norm(ctx, a, outs):
