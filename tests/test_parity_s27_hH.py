@@ -48,3 +48,35 @@ def test_norm_clippers_float_gradients_unchanged(clip):
     ours, theirs = both(call)
     for a, b in zip(ours, theirs):
         np.testing.assert_allclose(a, b, rtol=1e-6)
+
+
+@pytest.mark.parametrize("cls", ["Adamax", "RAdam"])
+@pytest.mark.parametrize("shape", [[], [0, 3], [1]])
+def test_optimizers_step_0d_and_empty_parameters(cls, shape):
+    def train(fw):
+        w = fw.create_parameter(shape, "float32", default_initializer=fw.nn.initializer.Constant(0.7))
+        v = fw.create_parameter([2], "float32", default_initializer=fw.nn.initializer.Constant(-0.4))
+        opt = getattr(fw.optimizer, cls)(learning_rate=0.1, parameters=[w, v])
+        for _ in range(3):
+            ((w * w * 3.0).sum() + (v * v).sum()).backward()
+            opt.step()
+            opt.clear_grad()
+        return [w.numpy(), v.numpy()]
+    ours, theirs = both(train)
+    for a, b in zip(ours, theirs):
+        assert a.shape == b.shape
+        np.testing.assert_allclose(a, b, rtol=1e-5)
+
+
+def test_lbfgs_on_parameters_without_elements():
+    def train(fw):
+        w = fw.create_parameter([0, 3], "float32")
+        opt = fw.optimizer.LBFGS(learning_rate=0.5, parameters=[w], max_iter=3)
+
+        def closure():
+            opt.clear_grad()
+            loss = (w * w).sum()
+            loss.backward()
+            return loss
+        opt.step(closure)
+    same_exception(train)
