@@ -80,3 +80,28 @@ def test_lbfgs_on_parameters_without_elements():
             return loss
         opt.step(closure)
     same_exception(train)
+
+
+def _with_grad(fw, shape, value):
+    x = fw.to_tensor(np.ones(shape, "float32"))
+    x.grad = fw.to_tensor(np.full(shape, value, "float32"))
+    return x
+
+
+@pytest.mark.parametrize("shape", [[0], [0, 3]])
+def test_clip_grad_norm_inf_of_empty_gradients(shape):
+    err = same_exception(lambda fw: fw.nn.utils.clip_grad_norm_(_with_grad(fw, shape, 2.0), 0.5,
+                                                                norm_type=float("inf")))
+    assert "clip_grad_norm_" in str(err)
+
+
+def test_clip_grad_norm_inf_skips_an_empty_gradient():
+    # Paddle fails taking the max of the empty gradient; the others decide the norm, as they
+    # do for Paddle when the empty parameter is left out
+    def clip(fw, with_empty):
+        params = [_with_grad(fw, [2], -3.0)] + ([_with_grad(fw, [0, 3], 1.0)] if with_empty else [])
+        total = fw.nn.utils.clip_grad_norm_(params, 0.5, norm_type=float("inf"))
+        return total.numpy(), params[0].grad.numpy()
+    ours, theirs = both(lambda fw: clip(fw, fw.__name__ == "pagaie"))
+    for a, b in zip(ours, theirs):
+        np.testing.assert_allclose(a, b, rtol=1e-6)
