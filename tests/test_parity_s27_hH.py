@@ -105,3 +105,15 @@ def test_clip_grad_norm_inf_skips_an_empty_gradient():
     ours, theirs = both(lambda fw: clip(fw, fw.__name__ == "pagaie"))
     for a, b in zip(ours, theirs):
         np.testing.assert_allclose(a, b, rtol=1e-6)
+
+
+@pytest.mark.parametrize("cls", ["SGD", "Adam", "Adagrad", "RAdam", "Rprop"])
+def test_optimizers_refuse_complex_parameters(cls):
+    def step(fw):
+        w = fw.to_tensor(np.array([1 + 1j, 2 - 1j], "complex64"))
+        w.stop_gradient = False
+        opt = getattr(fw.optimizer, cls)(learning_rate=0.1, parameters=[w])
+        (w.abs() ** 2).sum().backward()
+        opt.step()
+    err = same_exception(step)
+    assert cls in str(err) and "complex64" in str(err)

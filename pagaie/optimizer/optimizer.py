@@ -493,6 +493,11 @@ class Optimizer:
         if not pairs:
             return
         params = [p for p, _ in pairs]
+        for p in params:
+            if p._t.is_complex():  # Paddle registers its update kernels for real dtypes only
+                raise RuntimeError(f"paddle.optimizer.{type(self).__name__}: the parameter '{p.name}' is "
+                                   f"{dtype_name(p._t)}, but the update rules take real floating-point "
+                                   "parameters only")
         hp = self._group_hparams(group)
         self._create_accumulators(params, hp)
         targets, grads, states, lrs = [], [], [], []
