@@ -117,3 +117,13 @@ def test_optimizers_refuse_complex_parameters(cls):
         opt.step()
     err = same_exception(step)
     assert cls in str(err) and "complex64" in str(err)
+
+
+@pytest.mark.parametrize("a, b", [(2.0, -2.0), (-1.0, 0.5)])
+def test_truncated_normal_bounds(a, b):
+    def draw(fw):
+        fw.seed(7)
+        init = fw.nn.initializer.TruncatedNormal(0.0, 1.0, a=a, b=b)
+        return fw.create_parameter([4, 6], "float32", default_initializer=init).numpy()
+    ours, theirs = both(draw)
+    np.testing.assert_allclose(ours, theirs, rtol=1e-6)
