@@ -1,6 +1,9 @@
-"""Session-27 cases mined from Paddle's own optimizer, clipping and regularizer tests, run
+"""Session-27 cases mined from Paddle's own optimizer, clipping and initializer tests, run
 against real Paddle 3.3.1: what ``print`` shows for an AdamW; the gradient-norm clippers
-refusing gradients that are not floating point (Paddle's norm kernels have none for them)."""
+refusing gradients that are not floating point (Paddle's norm kernels have none for them);
+Adamax and RAdam on 0-D and empty parameters; LBFGS and ``clip_grad_norm_(norm_type=inf)``
+over gradients without elements; optimizers refusing complex parameters; TruncatedNormal's
+bounds when ``a > b``."""
 from __future__ import annotations
 
 import numpy as np
