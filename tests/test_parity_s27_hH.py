@@ -130,3 +130,61 @@ def test_truncated_normal_bounds(a, b):
         return fw.create_parameter([4, 6], "float32", default_initializer=init).numpy()
     ours, theirs = both(draw)
     np.testing.assert_allclose(ours, theirs, rtol=1e-6)
+
+
+def test_global_learning_rate_dygraph():
+    def rates(fw):
+        fw.seed(1)
+        lin = fw.nn.Linear(2, 2)
+        opt = fw.optimizer.Adam(fw.optimizer.lr.StepDecay(0.5, 1), parameters=lin.parameters())
+        out = [opt._global_learning_rate() is None]
+        for _ in range(2):
+            lin(fw.ones([1, 2])).sum().backward()
+            opt.step()
+            lr = opt._global_learning_rate()
+            out += [str(lr.dtype), list(lr.shape), float(lr)]
+            opt._learning_rate.step()
+        out.append(float(opt._global_learning_rate()))   # the rate of the last step
+        return out
+    ours, theirs = both(rates)
+    assert ours == theirs
+
+
+def test_global_learning_rate_fetched_from_a_program():
+    def fetched(fw):
+        fw.enable_static()
+        try:
+            main, startup = fw.static.Program(), fw.static.Program()
+            sched = fw.optimizer.lr.PiecewiseDecay([1, 2], [0.3, 0.2, 0.1])
+            with fw.static.program_guard(main, startup):
+                x = fw.static.data("x", [3, 4], "float32")
+                loss = fw.mean(fw.nn.Linear(4, 2)(x))
+                opt = fw.optimizer.Adam(sched)
+                before = opt._global_learning_rate()
+                opt.minimize(loss)
+                lr = opt._global_learning_rate()
+            exe = fw.static.Executor(fw.CPUPlace())
+            exe.run(startup)
+            got = []
+            for _ in range(3):
+                got.append(exe.run(main, feed={"x": np.ones([3, 4], "float32")}, fetch_list=[lr])[0])
+                sched.step()
+            return before is None, list(lr.shape), np.array(got)
+        finally:
+            fw.disable_static()
+    ours, theirs = both(fetched)
+    assert ours[:2] == theirs[:2]
+    np.testing.assert_allclose(ours[2], theirs[2], rtol=1e-6)
+
+
+@pytest.mark.parametrize("method", ["set_lr", "set_lr_scheduler"])
+def test_lr_setters_are_dynamic_only(method):
+    def call(fw):
+        fw.enable_static()
+        try:
+            opt = fw.optimizer.Adam(0.1)
+            arg = 0.3 if method == "set_lr" else fw.optimizer.lr.StepDecay(0.1, 1)
+            getattr(opt, method)(arg)
+        finally:
+            fw.disable_static()
+    assert method in str(same_exception(call))
