@@ -103,7 +103,8 @@ def truncated_normal(engine: Engine, n: int, mean: float, std: float, a: float, 
     p += cdf_a
     x = dt.type(2) * p - dt.type(1)
     ret = (math.sqrt(2.0) * _erfinv(x, dt).astype(np.float64) * np.float64(s) + np.float64(m)).astype(dt)
-    np.clip(ret, lo, hi, out=ret)
+    # the kernel bounds above, then below: with a > b every value is a
+    np.maximum(np.minimum(ret, hi, out=ret), lo, out=ret)
     return ret
 
 

@@ -291,6 +291,9 @@ def _run_optimizer_step(op: Operator, args: list, kwargs: dict, plan: "Plan") ->
     optimizer = op.attrs["optimizer"]
     # the rate this run uses: what the program's ``learning_rate_<n>`` variable then holds
     optimizer._static_lr_value = float(optimizer.get_lr())
+    holder = getattr(optimizer, "_lr_holders", {}).get(op.attrs.get("lr_name"))
+    if holder is not None:   # a fetched ``_global_learning_rate()`` shows this run's rate
+        holder._t.fill_(optimizer._static_lr_value)
     if not optimizer._all_params():
         # Built without a parameter list (static style): update what minimize() found.
         with torch.no_grad():

@@ -279,7 +279,7 @@ def set_program_state_dict(program: Program, state_dict: dict) -> list[str]:
         if lr_name in rest:
             used.add(lr_name)
             if not isinstance(opt._learning_rate, LRScheduler):
-                opt.set_lr(float(np.asarray(rest.pop(lr_name)).reshape(-1)[0]))
+                opt._assign_lr(float(np.asarray(rest.pop(lr_name)).reshape(-1)[0]))
         mine = {k: v for k, v in rest.items() if k in opt.state_dict() or k.startswith(prefixes)}
         if mine:  # the optimizer wants a complete state: keep what is not given
             merged = dict(opt.state_dict())

@@ -19,6 +19,16 @@ def _t(g: Any) -> torch.Tensor:
     return g._t if isinstance(g, Tensor) else g
 
 
+def _norm_input(api: str, g: Any) -> torch.Tensor:
+    """The torch tensor of a gradient whose norm ``api`` takes; Paddle's norm kernels only
+    take floating-point gradients and raise RuntimeError for the others."""
+    t = _t(g)
+    if not t.is_floating_point():
+        raise RuntimeError(f"paddle.nn.{api}: the gradients should be floating-point tensors, "
+                           f"but received a gradient of dtype {str(t.dtype).replace('torch.', '')}")
+    return t
+
+
 class ClipGradBase:
     """Base of the clipping strategies: ``clip(params_grads) -> params_grads``."""
 
@@ -101,7 +111,7 @@ class ClipGradByNorm(ClipGradBase):
             if not self.clip_norm > 0:  # as Paddle's clip_by_norm kernel: checked on use
                 raise ValueError("paddle.nn.ClipGradByNorm: clip_norm should be greater than 0, "
                                  f"but received clip_norm = {self.clip_norm:f}")
-            t = _t(g)
+            t = _norm_input("ClipGradByNorm", g)
             norm = torch.linalg.vector_norm(t.float() if t.dtype in (torch.float16, torch.bfloat16) else t)
             # clip_norm / max(norm, clip_norm): 1 below the bound; a NaN norm makes the gradient NaN
             scale = self.clip_norm / torch.maximum(norm, torch.full_like(norm, self.clip_norm))
@@ -142,7 +152,7 @@ class ClipGradByGlobalNorm(ClipGradBase):
         for p, g in params_grads:
             if g is None or getattr(p, "need_clip", True) is False:
                 continue
-            t = _t(g)
+            t = _norm_input("ClipGradByGlobalNorm", g)
             has64 = has64 or t.dtype == torch.float64
             squares.append(torch.sum(t.to(torch.float64 if t.dtype == torch.float64 else torch.float32) ** 2))
         if not squares:

@@ -71,7 +71,7 @@ class Adamax(Optimizer):
         m, u, b1p = state["moment"], state["inf_norm"], state["beta1_pow_acc"]
         m.mul_(b1).add_(g, alpha=1 - b1)
         torch.maximum(u.mul_(b2).add_(eps), g.abs(), out=u)
-        step = lr / (1 - b1p)
+        step = lr / (1 - b1p[0])  # a 0-D factor: the power is [1]-shaped, the parameter may be 0-D
         p.sub_(step * (m / u))
 
     def _finish_update(self, states, hp) -> None:

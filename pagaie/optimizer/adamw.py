@@ -73,6 +73,21 @@ class AdamW(Adam):
             for k, v in self._default_dict.items():
                 group.setdefault(k, v)
 
+    def __str__(self) -> str:
+        """What ``print(optimizer)`` shows: Paddle's fixed heading of the decayed parameters'
+        names, which Paddle never fills in.
+
+        Returns:
+            str: ``"Weight Decay, params: "``.
+
+        Examples:
+            >>> import pagaie as paddle
+            >>> opt = paddle.optimizer.AdamW(parameters=paddle.nn.Linear(2, 2).parameters())
+            >>> str(opt)
+            'Weight Decay, params: '
+        """
+        return "Weight Decay, params: "
+
     def _bind_group_options(self, param_group: dict) -> None:
         # AdamW's groups scale the learning rate only; their weight decay is decoupled.
         for p in param_group["params"]:

@@ -190,7 +190,11 @@ class LBFGS(Optimizer):
             g = p._t.grad
             views.append(torch.zeros(p._t.numel(), dtype=p._t.dtype, device=p._t.device) if g is None
                          else g.reshape(-1))
-        return torch.cat(views)
+        flat = torch.cat(views)
+        if flat.numel() == 0:  # Paddle's max of the gradient fails on no elements
+            raise ValueError("paddle.optimizer.LBFGS.step: the parameters have no elements, so the "
+                             "largest gradient cannot be taken")
+        return flat
 
     def _move(self, alpha: float, d: torch.Tensor) -> None:
         offset = 0

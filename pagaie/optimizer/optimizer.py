@@ -176,6 +176,9 @@ class Optimizer:
         self._learning_rate = learning_rate
         # the value of Paddle's learning-rate variable (see _global_lr); None before a step
         self._lr_value: float | None = None
+        # the tensors behind the programs' fetched ``learning_rate_<n>`` variables, by name;
+        # each program run writes the rate it uses into them
+        self._lr_holders: dict[str, Tensor] = {}
         self._dtype = None
         self._grouped = bool(self._parameter_list) and isinstance(self._parameter_list[0], dict)
         if self._parameter_list:
@@ -295,6 +298,11 @@ class Optimizer:
             >>> opt.get_lr()
             0.2
         """
+        _dynamic_only("set_lr")
+        self._assign_lr(value)
+
+    def _assign_lr(self, value: float) -> None:
+        """``set_lr`` without its dynamic-mode check (loading a program's state sets the rate)."""
         if not isinstance(value, (int, float)):  # a bool is an int to Paddle too
             raise TypeError("paddle.optimizer.Optimizer.set_lr: 'value' must be a float, "
                             f"but received {type(value).__name__}")
@@ -319,6 +327,7 @@ class Optimizer:
             >>> opt.get_lr()
             0.5
         """
+        _dynamic_only("set_lr_scheduler")
         if not isinstance(scheduler, LRScheduler):
             raise TypeError("paddle.optimizer.Optimizer.set_lr_scheduler: 'scheduler' must be an "
                             f"LRScheduler, but received {type(scheduler).__name__}")
@@ -332,6 +341,49 @@ class Optimizer:
         if self._lr_value is None or isinstance(self._learning_rate, LRScheduler):
             self._lr_value = self.get_lr()
         return self._lr_value
+
+    def _global_learning_rate(self, program: Any = None) -> Any:
+        """Paddle's learning-rate variable: the rate the last step used (a 0-D float32
+        Tensor), None before the first step. While a program is built, the program's
+        persistable ``learning_rate_<n>`` variable once :meth:`minimize` added the step
+        (fetching it gives the rate of that run), else None.
+
+        Args:
+            program (Program|None, optional): the program whose variable to return (static
+                mode). Default None: the default main program.
+
+        Returns:
+            Tensor|Variable|None: the learning-rate variable.
+
+        Examples:
+            >>> import pagaie as paddle
+            >>> w = paddle.Parameter(paddle.to_tensor([1.0]), name="doc_glr_w")
+            >>> opt = paddle.optimizer.SGD(0.5, parameters=[w])
+            >>> opt._global_learning_rate() is None
+            True
+            >>> (w * 2.0).sum().backward()
+            >>> opt.step()
+            >>> opt._global_learning_rate().item()
+            0.5
+        """
+        from pagaie.static.framework import default_main_program, in_static_mode
+        if program is None and not in_static_mode():
+            if self._lr_value is None:
+                return None
+            return Tensor(torch.tensor(self._lr_value, dtype=torch.float32))
+        program = program or default_main_program()
+        step = next((op for op in program.global_block().ops if op.type == "pagaie.optimizer_step"
+                     and op.attrs.get("optimizer") is self and "lr_name" in op.attrs), None)
+        if step is None:
+            return None
+        from pagaie._static.recorder import capture
+        holder = self._lr_holders.get(step.attrs["lr_name"])
+        if holder is None:
+            holder = Tensor(torch.tensor(self._static_lr_value, dtype=torch.float32),
+                            name=step.attrs["lr_name"])
+            holder.persistable = True
+            self._lr_holders[holder.name] = holder
+        return capture(program.global_block(), holder)
 
     # ---- accumulators ---------------------------------------------------------------
     def _add_accumulator(self, name: str, param: Tensor, dtype: Any = None, fill_value: float = 0.0,
@@ -493,6 +545,11 @@ class Optimizer:
         if not pairs:
             return
         params = [p for p, _ in pairs]
+        for p in params:
+            if p._t.is_complex():  # Paddle registers its update kernels for real dtypes only
+                raise RuntimeError(f"paddle.optimizer.{type(self).__name__}: the parameter '{p.name}' is "
+                                   f"{dtype_name(p._t)}, but the update rules take real floating-point "
+                                   "parameters only")
         hp = self._group_hparams(group)
         self._create_accumulators(params, hp)
         targets, grads, states, lrs = [], [], [], []
@@ -950,6 +1007,14 @@ def _low_precision_note(dtypes: str, optimizer: str) -> str:
     (``dtypes`` and ``optimizer`` are worded per algorithm, as in Paddle)."""
     return (f"Accumulating with {dtypes} in optimizer can lead to poor accuracy or slow "
             f"convergence.Consider using multi_precision=True option of the {optimizer} optimizer.")
+
+
+def _dynamic_only(api: str) -> None:
+    """Paddle runs ``Optimizer.<api>`` only eagerly: its AssertionError while a program is built."""
+    from pagaie.static.framework import in_static_mode
+    if in_static_mode():
+        raise AssertionError(f"paddle.optimizer.Optimizer.{api}: this API can only run in dynamic graph "
+                             "mode; call paddle.disable_static() first")
 
 
 def _check_grad(api: str, param: Tensor, grad: Any) -> None:

@@ -73,6 +73,8 @@ class RAdam(Optimizer):
         rho.mul_(b2 - b2pow).add_(b2pow).div_(1 - b2pow)
         m1.mul_(b1).add_(g, alpha=1 - b1)
         m2.mul_(b2).addcmul_(g, g, value=1 - b2)
+        if p.numel() == 0:  # an empty parameter has no rho to read and nothing to update
+            return
         m_hat = m1 / (1 - b1pow)
         rho_t = rho_inf - 2 * rho.reshape(-1)[0].item()
         if rho_t > 5:

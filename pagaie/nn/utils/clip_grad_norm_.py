@@ -71,7 +71,12 @@ def clip_grad_norm_(parameters: Iterable[Tensor] | Tensor, max_norm: float, norm
     norm_type = float(norm_type)
     with torch.no_grad():
         if norm_type == float("inf"):
-            norms = [g.abs().max() for g in grads]
+            # an empty gradient holds no largest element: the others decide, and with none
+            # left there is no maximum (Paddle's ValueError)
+            norms = [g.abs().max() for g in grads if g.numel()]
+            if not norms:
+                raise ValueError("paddle.nn.utils.clip_grad_norm_: the gradients have no elements, "
+                                 "so their inf-norm (largest absolute value) does not exist")
             total = norms[0] if len(norms) == 1 else torch.max(torch.stack(norms))
         else:
             total = torch.linalg.vector_norm(torch.stack([torch.linalg.vector_norm(g, norm_type) for g in grads]),
