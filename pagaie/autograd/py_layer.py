@@ -248,6 +248,9 @@ def _returned_inputs(call: _Call, outs: list) -> None:
                              f"input {o.name!r} as an output, but that input is a leaf tensor that "
                              "does not stop gradient, so it cannot be updated in place; call "
                              "ctx.mark_not_inplace on it or return a new tensor")
+        # an in-place write, as Paddle counts it: ops that saved the input before now fail in
+        # backward (their saved version is stale); counted before torch makes the output
+        torch.autograd.graph.increment_version(o._t)
         call.in_place.append((pos, o))
 
 
