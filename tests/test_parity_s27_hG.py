@@ -1,6 +1,8 @@
 """Parity with real Paddle for static graph and paddle.jit cases taken from Paddle's own tests."""
 import builtins
 
+import numpy as np
+
 import pytest
 
 import pagaie
@@ -59,3 +61,89 @@ _CF_CASES = {
 @pytest.mark.parametrize("name", sorted(_CF_CASES))
 def test_case_switch_case_arguments(name, static):
     _same_outcome(lambda fw: list(_CF_CASES[name](fw).shape), static)
+
+
+# ---- InputSpec -----------------------------------------------------------------------------
+@pytest.mark.parametrize("shape", [[np.int64(3), 4], [3, 4], [None, 4]], ids=["np_int", "int", "none"])
+def test_input_spec_shape_entries(shape):
+    _same_outcome(lambda fw: fw.static.InputSpec(shape, "float32").shape)
+
+
+# ---- jit.save: pruning inputs, dict outputs, hooks ------------------------------------------
+def _two_input_net(fw, named):
+    class Net(fw.nn.Layer):
+        def __init__(self):
+            super().__init__()
+            self.lin = fw.nn.Linear(4, 4)
+
+        def forward(self, x, y):
+            a, b = self.lin(x), self.lin(y)
+            return a, b, fw.mean(a + b)
+
+    specs = [fw.static.InputSpec([None, 4], "float32", n if named else None) for n in ("x", "y")]
+    return fw.jit.to_static(Net(), input_spec=specs, full_graph=True)
+
+
+def _saved_inputs(fw, path, net, *args, **configs):
+    fw.jit.save(net, path, *args, **configs)
+    loaded = fw.jit.load(path)
+    return [(s.name, tuple(s.shape)) for s in loaded._input_spec()], len(loaded._output_spec())
+
+
+_PRUNE_CASES = {
+    # fewer InputSpecs than to_static's: the inputs they name (+ those the outputs need)
+    "spec_x_out0": lambda fw, net: ([fw.static.InputSpec([None, 4], "float32", "x")], {"output_spec": [0]}),
+    "spec_y_out1": lambda fw, net: ([fw.static.InputSpec([None, 4], "float32", "y")], {"output_spec": [1]}),
+    "spec_x_all_out": lambda fw, net: ([fw.static.InputSpec([None, 4], "float32", "x")], {}),
+    # the program's input values, as ``to_static(...).inputs`` gives them
+    "values": lambda fw, net: ([net.forward.inputs[0]], {"output_spec": net.forward.outputs[:1]}),
+    "values_names_after_prune": lambda fw, net: (
+        net.forward.inputs, {"output_spec": net.forward.outputs[:1],
+                             "input_names_after_prune": [net.forward.inputs[0].name]}),
+    "spec_unknown_name": lambda fw, net: ([fw.static.InputSpec([None, 4], "float32", "z")], {"output_spec": [0]}),
+}
+
+
+@pytest.mark.parametrize("named", [True, False], ids=["named", "unnamed"])
+@pytest.mark.parametrize("name", sorted(_PRUNE_CASES))
+def test_jit_save_prunes_inputs_to_input_spec(name, named, tmp_path):
+    def run(fw):
+        net = _two_input_net(fw, named)
+        spec, configs = _PRUNE_CASES[name](fw, net)
+        return _saved_inputs(fw, str(tmp_path / fw.__name__ / "m"), net, spec, **configs)
+    _same_outcome(run)
+
+
+def test_jit_save_warns_on_dict_outputs(tmp_path):
+    def run(fw):
+        class Net(fw.nn.Layer):
+            def __init__(self):
+                super().__init__()
+                self.lin = fw.nn.Linear(4, 4)
+
+            def forward(self, x):
+                y = self.lin(x)
+                return {"z": y + 1, "a": [y, y * 3]}
+
+        net = fw.jit.to_static(Net(), full_graph=True)
+        x = fw.ones([2, 4])
+        want = [t.numpy() for t in fw.utils.flatten(net(x))]
+        path = str(tmp_path / fw.__name__ / "m")
+        with pytest.warns(UserWarning, match="Found 'dict' in given outputs"):
+            fw.jit.save(net, path)
+        got = [t.numpy() for t in fw.jit.load(path)(x)]
+        assert len(got) == len(want) == 3
+        for a, b in zip(got, want):
+            np.testing.assert_allclose(a, b, rtol=1e-6)
+        return len(got)
+    _same_outcome(run)
+
+
+@pytest.mark.parametrize("output_spec", [[0], [0, 1]])
+def test_jit_save_refuses_output_spec_with_forward_hooks(output_spec, tmp_path):
+    def run(fw):
+        net = fw.nn.Linear(4, 4)
+        net.register_forward_pre_hook(lambda layer, inp: (inp[0] * 2,))
+        fw.jit.save(net, str(tmp_path / fw.__name__ / "m"),
+                    [fw.static.InputSpec([None, 4], "float32", "x")], output_spec=output_spec)
+    _same_outcome(run)
