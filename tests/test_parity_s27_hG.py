@@ -147,3 +147,31 @@ def test_jit_save_refuses_output_spec_with_forward_hooks(output_spec, tmp_path):
         fw.jit.save(net, str(tmp_path / fw.__name__ / "m"),
                     [fw.static.InputSpec([None, 4], "float32", "x")], output_spec=output_spec)
     _same_outcome(run)
+
+
+# ---- static.nn.fc num_flatten_dims -------------------------------------------------------
+@pytest.mark.parametrize("nfd", [0, -2, -3, 1, 3])
+def test_fc_num_flatten_dims(nfd):
+    data = np.arange(24, dtype="float32").reshape(2, 3, 4) / 10
+
+    def run(fw):
+        main, start = fw.static.Program(), fw.static.Program()
+        with static_mode(fw), fw.static.program_guard(main, start):
+            x = fw.static.data("x", [2, 3, 4], "float32")
+            const = fw.nn.initializer.Constant
+            out = fw.static.nn.fc(x, 5, num_flatten_dims=nfd,
+                                  weight_attr=fw.ParamAttr(initializer=const(0.1)),
+                                  bias_attr=fw.ParamAttr(initializer=const(0.2)))
+            exe = fw.static.Executor(fw.CPUPlace())
+            exe.run(start)
+            return exe.run(main, feed={"x": data}, fetch_list=[out])[0]
+
+    # (Paddle's 3 fails on its own reshape with a TypeError: a ValueError naming the range here)
+    outs = [_outcome(lambda fw: run(fw), fw, False) for fw in (paddle_ref(), pagaie)]
+    (kp, rp), (kg, rg) = outs
+    if kp == "raise":
+        assert kg == "raise" and isinstance(rg, (ValueError, TypeError)), (rp, rg)
+    else:
+        assert kg == "ok", rg
+        np.testing.assert_allclose(rg, rp, rtol=1e-6)
+        assert rg.shape == rp.shape
