@@ -175,3 +175,18 @@ def test_fc_num_flatten_dims(nfd):
         assert kg == "ok", rg
         np.testing.assert_allclose(rg, rp, rtol=1e-6)
         assert rg.shape == rp.shape
+
+
+# ---- static io argument checks ------------------------------------------------------------
+def test_set_program_state_refuses_a_non_dict():
+    def run(fw):
+        x = fw.static.data("x", [None, 3], "float32")
+        fw.static.nn.fc(x, 2)
+        fw.static.Executor().run(fw.static.default_startup_program())
+        fw.static.set_program_state(fw.static.default_main_program(), 1)
+    _same_outcome(run, static=True)
+
+
+@pytest.mark.parametrize("prefix", [1, None])
+def test_load_inference_model_refuses_a_non_str_prefix(prefix):
+    _same_outcome(lambda fw: fw.static.load_inference_model(prefix, fw.static.Executor()), static=True)
