@@ -190,3 +190,41 @@ def test_set_program_state_refuses_a_non_dict():
 @pytest.mark.parametrize("prefix", [1, None])
 def test_load_inference_model_refuses_a_non_str_prefix(prefix):
     _same_outcome(lambda fw: fw.static.load_inference_model(prefix, fw.static.Executor()), static=True)
+
+
+# ---- Print, device_guard, name_scope --------------------------------------------------------
+_PRINT_CASES = {
+    "phase_upper": {"print_phase": "FORWARD"},
+    "first_n_float": {"first_n": 2.5},
+    "summarize_str": {"summarize": "a"},
+    "message_int": {"message": 1},
+}
+
+
+@pytest.mark.parametrize("name", sorted(_PRINT_CASES))
+def test_print_arguments(name):
+    _same_outcome(lambda fw: list(fw.static.Print(fw.static.data("x", [2, 3], "float32"),
+                                                  **_PRINT_CASES[name]).shape), static=True)
+
+
+@pytest.mark.parametrize("dtype", ["complex64", "uint8", "int8", "int16", "int32", "bfloat16"])
+def test_print_input_dtypes(dtype):
+    _same_outcome(lambda fw: list(fw.static.Print(fw.static.data("x", [2, 3], dtype)).shape),
+                  static=True)
+
+
+@pytest.mark.parametrize("device", ["xpu", "cpu:0", 1, "gpu:0", "foo"])
+def test_static_device_guard_arguments(device):
+    def run(fw):
+        with fw.static.device_guard(device):
+            return list((fw.static.data("x", [2], "float32") + 1).shape)
+    _same_outcome(run, static=True)
+
+
+@pytest.mark.parametrize("static", [False, True], ids=["eager", "static"])
+@pytest.mark.parametrize("prefix", [None, "", "block"])
+def test_name_scope_prefix(prefix, static):
+    def run(fw):
+        with fw.static.name_scope(prefix):
+            return list((fw.ones([2]) + 1).shape)
+    _same_outcome(run, static)
