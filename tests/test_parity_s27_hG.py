@@ -228,3 +228,15 @@ def test_name_scope_prefix(prefix, static):
         with fw.static.name_scope(prefix):
             return list((fw.ones([2]) + 1).shape)
     _same_outcome(run, static)
+
+
+# ---- a program Value's flags ----------------------------------------------------------------
+@pytest.mark.parametrize("attr", ["stop_gradient", "persistable"])
+@pytest.mark.parametrize("value", ["a", None, 2, 1.5, np.bool_(True), np.int64(0), [1]],
+                         ids=["str", "none", "int", "float", "np_bool", "np_int", "list"])
+def test_value_flag_setters(attr, value):
+    def run(fw):
+        x = fw.static.data("x", [2], "float32")
+        setattr(x, attr, value)
+        return getattr(x, attr)
+    _same_outcome(run, static=True)
