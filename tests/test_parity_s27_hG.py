@@ -240,3 +240,17 @@ def test_value_flag_setters(attr, value):
         setattr(x, attr, value)
         return getattr(x, attr)
     _same_outcome(run, static=True)
+
+
+# ---- py_func argument checks -----------------------------------------------------------------
+_PY_FUNC_CASES = {
+    "x_int": lambda fw: fw.static.py_func(np.tanh, 1, None),
+    "out_int": lambda fw: fw.static.py_func(np.tanh, None, 1),
+    "x_list_of_int": lambda fw: fw.static.py_func(np.tanh, [1], None),
+    "backward_not_callable": lambda fw: fw.static.py_func(np.tanh, None, None, backward_func=1),
+}
+
+
+@pytest.mark.parametrize("name", sorted(_PY_FUNC_CASES))
+def test_py_func_argument_types(name):
+    _same_outcome(lambda fw: _PY_FUNC_CASES[name](fw) and None, static=True)
