@@ -254,3 +254,8 @@ _PY_FUNC_CASES = {
 @pytest.mark.parametrize("name", sorted(_PY_FUNC_CASES))
 def test_py_func_argument_types(name):
     _same_outcome(lambda fw: _PY_FUNC_CASES[name](fw) and None, static=True)
+
+
+def test_exponential_moving_average_refuses_dynamic_mode():
+    # (Paddle raises a plain Exception: pagaie's RuntimeError is one)
+    _same_outcome(lambda fw: fw.static.ExponentialMovingAverage(0.9) and None)

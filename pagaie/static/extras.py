@@ -512,6 +512,9 @@ class ExponentialMovingAverage:
             ``min(decay, (1 + t) / (10 + t))``.
         name (str, optional): unused.
 
+    Raises:
+        RuntimeError: created in dynamic mode (Paddle supports it in static mode only).
+
     Examples:
         >>> import numpy as np
         >>> import pagaie as paddle
@@ -531,6 +534,9 @@ class ExponentialMovingAverage:
     """
 
     def __init__(self, decay: float = 0.999, thres_steps: Any = None, name: str | None = None) -> None:
+        if _recorder() is None:  # (as Paddle, which raises a plain Exception there)
+            raise RuntimeError("paddle.static.ExponentialMovingAverage: dynamic mode does not "
+                               "support ExponentialMovingAverage; create it in static mode")
         self._decay = float(decay)
         self._thres_steps = thres_steps
         self._name = name
