@@ -294,10 +294,11 @@ def test_minimize_skips_parameters_without_gradients():
     assert_same(ours[1], theirs[1])
 
 
-@pytest.mark.parametrize("nfd", [-2, -5, 0, 3])
+@pytest.mark.parametrize("nfd", [-5, 3])
 def test_fc_num_flatten_dims_other_than_minus_one_out_of_range_raise(nfd):
-    # (Paddle 3.3.1 fails there too, with the errors of the ops it builds: AssertionError from
-    # its reshape, TypeError for 3; pagaie names the argument)
+    # (Paddle 3.3.1 fails there too, with the errors of the ops it builds: TypeError for 3;
+    # pagaie names the argument. In range, a negative value counts from the end and 0
+    # flattens everything, as Paddle's with known sizes: test_parity_s27_hG)
     with static_mode(pagaie):
         with pagaie.static.program_guard(pagaie.static.Program(), pagaie.static.Program()):
             x = pagaie.static.data("x", [None, 3, 4], "float32")

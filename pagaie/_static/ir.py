@@ -146,6 +146,18 @@ def _dygraph_only(method: str) -> None:
         raise dygraph_only_error(method)
 
 
+def _flag(value: Any, what: str) -> bool:
+    """A Value's bool attribute as Paddle's setter converts it: None is False, and any object
+    with a truth value of its own (a number, a numpy bool) its truth; others (a str, a list)
+    are a TypeError."""
+    if value is None:
+        return False
+    if not hasattr(type(value), "__bool__"):
+        raise TypeError(f"paddle.pir.Value.{what}: must be a bool, but received "
+                        f"{type(value).__name__} {value!r:.40}")
+    return bool(value)
+
+
 class Value(ValueUses, Tensor):
     """A symbolic tensor in a :class:`Program` (Paddle's static ``Variable``).
 
@@ -271,7 +283,15 @@ class Value(ValueUses, Tensor):
 
     @stop_gradient.setter
     def stop_gradient(self, value: bool) -> None:
-        self._stop_gradient = self._cut = bool(value)
+        self._stop_gradient = self._cut = _flag(value, "stop_gradient")
+
+    @property
+    def persistable(self) -> bool:  # type: ignore[override]
+        return self.__dict__.get("persistable", False)
+
+    @persistable.setter
+    def persistable(self, value: bool) -> None:
+        self.__dict__["persistable"] = _flag(value, "persistable")
 
     @property
     def size(self) -> Any:  # type: ignore[override]

@@ -198,13 +198,17 @@ def save(layer: Any, path: str, input_spec: Any = None, **configs: Any) -> None:
         layer (Layer|function): what to save; its ``forward`` is traced.
         path (str): ``'dirname/file_prefix'``; writes ``path.json`` and ``path.pdiparams``.
         input_spec (list[InputSpec|Tensor], optional): the inputs; defaults to the
-            ``to_static`` input_spec, else the shapes of the last call.
+            ``to_static`` input_spec, else the shapes of the last call. With a ``to_static``
+            input_spec, naming fewer inputs than it has keeps only those (and any other the
+            saved outputs need) as the saved program's inputs.
         **configs: ``output_spec`` (list of output positions: the outputs to keep),
             ``skip_prune_program`` (bool), ``skip_forward`` (bool: leave out a forward that
-            ``to_static`` did not convert) and Paddle's other options (accepted).
+            ``to_static`` did not convert), ``input_names_after_prune`` (the names of the
+            inputs to keep) and Paddle's other options (accepted).
 
     Raises:
-        RuntimeError: ``paddle.jit.enable_to_static(False)`` is in effect.
+        RuntimeError: ``paddle.jit.enable_to_static(False)`` is in effect, or ``output_spec``
+            is given for a Layer with forward pre/post hooks.
         TypeError: ``layer`` is no Layer or function, ``input_spec`` no list or tuple, or
             ``output_spec`` no list.
         ValueError: no input_spec and no call yet, an input_spec for a Layer with to_static
@@ -232,10 +236,12 @@ def save(layer: Any, path: str, input_spec: Any = None, **configs: Any) -> None:
         _save_other_methods(layer, path, configs)
         return
     sf = _static_function(layer, "save")
-    spec = list(input_spec) if input_spec is not None else sf.input_spec
-    if input_spec is not None and sf.input_spec is not None:  # the decorator's spec wins
-        if not _specs_compatible(flatten(spec), flatten(sf.input_spec)):
-            raise ValueError(f"paddle.jit.save: the input_spec {spec} conflicts with the "
+    given = None if input_spec is None else _as_specs(list(input_spec))
+    spec = given if given is not None else sf.input_spec
+    if given is not None and sf.input_spec is not None:  # the decorator's spec wins
+        # (as Paddle, checked only while to_static has traced no program yet)
+        if not sf._cache and not _specs_compatible(flatten(given), flatten(sf.input_spec)):
+            raise ValueError(f"paddle.jit.save: the input_spec {given} conflicts with the "
                              f"input_spec {sf.input_spec} given to paddle.jit.to_static")
         spec = sf.input_spec
     if spec is None:
@@ -246,9 +252,50 @@ def save(layer: Any, path: str, input_spec: Any = None, **configs: Any) -> None:
                              "to_static layer once before saving")
         from pagaie.static.input_spec import InputSpec
         spec = [InputSpec(v.shape, v.dtype, v.name) for v in last.inputs]
-    _save_program(_with_outer_hooks(sf), path, spec, configs)
+    inst = sf._instance
+    if configs.get("output_spec") and isinstance(inst, Layer) \
+            and (inst._forward_pre_hooks or inst._forward_post_hooks):
+        raise RuntimeError("paddle.jit.save: output_spec cannot be given when the outermost Layer "
+                           "has forward pre/post hooks (they are saved into the program)")
+    _save_program(_with_outer_hooks(sf), path, spec, configs, given)
     if isinstance(layer, Layer):
         _save_other_methods(layer, path, configs)
+
+
+def _as_specs(spec: Any) -> Any:
+    """jit.save's input_spec with each tensor (an eager one, or a program's input value as
+    ``to_static(...).inputs`` gives) replaced by its InputSpec, as Paddle reads them."""
+    from pagaie.static.input_spec import InputSpec
+    if isinstance(spec, Tensor):
+        return InputSpec.from_tensor(spec)
+    if type(spec) in (list, tuple):
+        return type(spec)(_as_specs(e) for e in spec)
+    if type(spec) is dict:
+        return {k: _as_specs(e) for k, e in spec.items()}
+    return spec
+
+
+def _inputs_to_keep(given: Any, names_after_prune: Any, feed_names: list[str]) -> list[str]:
+    """The feeds of the saved program, by Paddle's rule: the InputSpecs of jit.save's
+    input_spec (those ``input_names_after_prune`` lists, when given), each of which must name
+    an input of the program; all the inputs when they are as many as the program has."""
+    from pagaie.static.input_spec import InputSpec
+    if given is None:
+        return [n for n in feed_names if names_after_prune is None or n in names_after_prune]
+    names = [s.name for s in flatten(given) if isinstance(s, InputSpec)
+             and (names_after_prune is None or s.name in names_after_prune)]
+    if len(names) == len(feed_names):
+        return list(feed_names)
+    for name in names:
+        if name is None:
+            raise ValueError("paddle.jit.save: an InputSpec in input_spec has no name, so the "
+                             "inputs cannot be pruned to it; name the InputSpecs of to_static's "
+                             "and jit.save's input_spec alike")
+        if name not in feed_names:
+            raise ValueError(f"paddle.jit.save: the input {name!r} of input_spec is not an input "
+                             f"of the program (its inputs are {feed_names}); name the InputSpecs "
+                             "of to_static's and jit.save's input_spec alike")
+    return names
 
 
 def _save_other_methods(layer: Layer, path: str, configs: dict) -> None:
@@ -297,26 +344,38 @@ def _other_static_methods(layer: Layer) -> dict:
     return found
 
 
-def _save_program(traced: StaticFunction, path: str, spec: list, configs: dict) -> None:
+def _save_program(traced: StaticFunction, path: str, spec: list, configs: dict,
+                  given: Any = None) -> None:
+    """Trace ``traced`` with ``spec`` and write its inference program and parameters to
+    ``path``; the feeds are pruned to the inputs ``given`` (jit.save's input_spec) names."""
     # Paddle traces the inference program in the layer's current modes (Python branches on
     # ``self.training`` stay as taken, e.g. AlphaDropout's), then switches the ops that have a
     # test form (dropout, batch_norm...) to it
     infer = _trace_mode(traced, spec, training=None)
+    if _contains_dict(ast_runtime._unflatten(infer.skeleton, infer.leaves)):
+        warnings.warn("paddle.jit.save: Found 'dict' in given outputs, the values will be returned "
+                      "in a sequence sorted in lexicographical order by their keys.")
     keep = _kept_outputs(infer.outputs, configs.get("output_spec"))
     # an output returned again (a GRUCell's ``h, h``) is fetched once, as in Paddle's programs
     keep = [i for n, i in enumerate(keep) if all(infer.outputs[i] is not infer.outputs[j] for j in keep[:n])]
     fetch = [infer.outputs[i] for i in keep]
+    feed_names = _inputs_to_keep(given, configs.get("input_names_after_prune"), infer.feed_names)
     if configs.get("skip_prune_program"):
         infer_prog = clone_program(infer.main_program, for_test=True)
     else:
         infer_prog = prune_program(infer.main_program, infer.inputs, fetch)
         used = {n for op in infer_prog.global_block().ops for n in op.input_names()}
         used |= {v.name for v in fetch}
-        unused = [n for n in infer.feed_names if n not in used]
+        unused = [n for n in feed_names if n not in used]
         if unused:
             raise ValueError(f"paddle.jit.save: the input {unused[0]!r} is not used to compute the "
                              "outputs; remove it from input_spec (or from the saved outputs' inputs)")
-    infer_prog.__dict__["_feed_names"] = list(infer.feed_names)
+        if len(feed_names) < len(infer.feed_names):
+            # as Paddle's pruning, an input the outputs need stays a feed, named or not
+            feed_names = [n for n in infer.feed_names if n in used]
+            infer_prog = prune_program(infer.main_program,
+                                       [v for v in infer.inputs if v.name in feed_names], fetch)
+    infer_prog.__dict__["_feed_names"] = list(feed_names)
     infer_prog.__dict__["_fetch_names"] = [v.name for v in fetch]
     sources: dict[str, Tensor] = {}
     for v in infer_prog.global_block().vars.values():
@@ -329,7 +388,7 @@ def _save_program(traced: StaticFunction, path: str, spec: list, configs: dict) 
         v.persistable = True
     names = sorted(sources)
     data = _program_dict(infer_prog)
-    data["feed_names"] = list(infer.feed_names)
+    data["feed_names"] = list(feed_names)
     data["fetch_names"] = [v.name for v in fetch]
     data["jit"] = {
         "version": JIT_FORMAT_VERSION,
@@ -344,6 +403,13 @@ def _save_program(traced: StaticFunction, path: str, spec: list, configs: dict) 
         json.dump(data, f)
     if names:  # (as Paddle, a program without parameters is saved without a .pdiparams file)
         write_pdiparams(path + ".pdiparams", [sources[n]._t.detach().cpu() for n in names])
+
+
+def _contains_dict(out: Any) -> bool:
+    """Whether a (nested) output structure holds a dict."""
+    if isinstance(out, dict):
+        return True
+    return isinstance(out, (list, tuple)) and any(_contains_dict(o) for o in out)
 
 
 def _kept_outputs(outputs: list, output_spec: Any, api: str = "paddle.jit.save") -> list[int]:

@@ -34,6 +34,11 @@ def _as_value(t: Tensor) -> Any:
     return capture(rec.block, t)
 
 
+# The dtypes Paddle's Print takes.
+_PRINTABLE = ("bfloat16", "float16", "float32", "float64", "int32", "int64", "bool",
+              "float8_e4m3fn", "float8_e5m2")
+
+
 def Print(input: Any, first_n: int = -1, message: str | None = None, summarize: int = 20,
           print_tensor_name: bool = True, print_tensor_type: bool = True,
           print_tensor_shape: bool = True, print_tensor_layout: bool = True,
@@ -52,7 +57,7 @@ def Print(input: Any, first_n: int = -1, message: str | None = None, summarize: 
         summarize (int): how many elements (-1: all).
         print_tensor_name, print_tensor_type, print_tensor_shape, print_tensor_layout,
             print_tensor_lod (bool): which fields to print.
-        print_phase (str): ``'forward'``, ``'backward'`` or ``'both'``.
+        print_phase (str): ``'forward'``, ``'backward'`` or ``'both'`` (in any case).
 
     Returns:
         Tensor: ``input``'s value.
@@ -76,9 +81,16 @@ def Print(input: Any, first_n: int = -1, message: str | None = None, summarize: 
           - data: [1.000000 2.000000]
         >>> paddle.disable_static()
     """
-    if print_phase not in ("forward", "backward", "both"):
+    phase = print_phase.lower() if isinstance(print_phase, str) else print_phase
+    if phase not in ("forward", "backward", "both"):
         raise ValueError(f"paddle.static.Print: print_phase must be 'forward', 'backward' or 'both', "
                          f"but received {print_phase!r}")
+    for arg, value, kind in (("first_n", first_n, int), ("summarize", summarize, int),
+                             ("message", message, str)):
+        if value is not None and (isinstance(value, bool) or not isinstance(value, kind)):
+            raise TypeError(f"paddle.static.Print: {arg} must be {kind.__name__}, but received "
+                            f"{type(value).__name__} {value!r}")  # (TypeError, as Paddle's op)
+    print_phase = phase
     attrs = {"first_n": first_n, "message": message, "summarize": summarize,
              "print_tensor_name": print_tensor_name, "print_tensor_type": print_tensor_type,
              "print_tensor_shape": print_tensor_shape, "print_tensor_layout": print_tensor_layout,
@@ -91,6 +103,9 @@ def Print(input: Any, first_n: int = -1, message: str | None = None, summarize: 
             raise TypeError(f"paddle.static.Print: input must be a Tensor, but received "
                             f"{type(input).__name__}")
         input = _as_value(input)
+    if input.dtype.name not in _PRINTABLE:  # (TypeError, as Paddle's dtype check)
+        raise TypeError(f"paddle.static.Print: the data type of input must be one of "
+                        f"{list(_PRINTABLE)}, but received {input.dtype.name}")
     if print_phase == "backward":
         return input
     block = _recorder().block
@@ -323,7 +338,7 @@ def ctr_metric_bundle(input: Any, label: Any, ins_tag_weight: Any = None) -> tup
         return tuple(v.add_(t.reshape(v.shape)) for v, t in zip(vals, terms))
 
 
-_DEVICES = ("cpu", "gpu")
+_DEVICES = ("cpu", "gpu", "xpu")
 
 
 @contextmanager
@@ -331,16 +346,28 @@ def device_guard(device: str | None = None) -> Iterator[None]:
     """Accepted for compatibility: ops run on the executor's device.
 
     Args:
-        device (str, optional): ``'cpu'``, ``'gpu'`` or ``'gpu:<id>'``.
+        device (str, optional): ``'cpu'``, ``'gpu'``, ``'gpu:<id>'``, ``'xpu'`` or
+            ``'xpu:<id>'``.
+
+    Raises:
+        TypeError: ``device`` is no str.
+        ValueError: an unknown device, or a device id given for the CPU.
 
     Examples:
         >>> import pagaie as paddle
         >>> with paddle.static.device_guard('cpu'):
         ...     pass
     """
-    if device is not None and device.split(":")[0] not in _DEVICES:
-        raise ValueError(f"paddle.static.device_guard: the device must be 'cpu', 'gpu' or "
-                         f"'gpu:x', but received {device!r}")
+    if device is not None and not isinstance(device, str):
+        raise TypeError(f"paddle.static.device_guard: device must be a str, but received "
+                        f"{type(device).__name__}")
+    kind, _, index = (device or "").partition(":")
+    if kind == "cpu" and index:
+        raise ValueError(f"paddle.static.device_guard: a device id cannot be set for the CPU, but "
+                         f"received {device!r}")
+    if device and kind not in _DEVICES:
+        raise ValueError(f"paddle.static.device_guard: the device must be 'cpu', 'gpu', 'gpu:x', "
+                         f"'xpu' or 'xpu:x', but received {device!r}")
     yield
 
 
@@ -485,6 +512,9 @@ class ExponentialMovingAverage:
             ``min(decay, (1 + t) / (10 + t))``.
         name (str, optional): unused.
 
+    Raises:
+        RuntimeError: created in dynamic mode (Paddle supports it in static mode only).
+
     Examples:
         >>> import numpy as np
         >>> import pagaie as paddle
@@ -504,6 +534,9 @@ class ExponentialMovingAverage:
     """
 
     def __init__(self, decay: float = 0.999, thres_steps: Any = None, name: str | None = None) -> None:
+        if _recorder() is None:  # (as Paddle, which raises a plain Exception there)
+            raise RuntimeError("paddle.static.ExponentialMovingAverage: dynamic mode does not "
+                               "support ExponentialMovingAverage; create it in static mode")
         self._decay = float(decay)
         self._thres_steps = thres_steps
         self._name = name

@@ -436,5 +436,18 @@ def scope_guard(scope: Scope) -> Iterator[None]:
 
 @contextmanager
 def name_scope(prefix: str | None = None) -> Iterator[None]:
-    """Accepted for compatibility: names of recorded values are unique per program anyway."""
+    """Accepted for compatibility: names of recorded values are unique per program anyway.
+
+    Args:
+        prefix (str, optional): the scope's name; while a program is built it must not be
+            empty (Paddle's AssertionError).
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> with paddle.static.name_scope('block'):
+        ...     pass
+    """
+    if not prefix and current_recorder() is not None:
+        raise AssertionError(f"paddle.static.name_scope: the prefix must not be empty while a "
+                             f"program is built, but received {prefix!r}")
     yield

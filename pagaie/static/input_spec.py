@@ -12,10 +12,11 @@ __all__ = ["InputSpec"]
 
 
 def _dim(d: Any, i: int) -> int:
-    """One dimension of a spec: None and negative sizes are unknown (-1)."""
+    """One dimension of a spec: None and negative sizes are unknown (-1); as Paddle, only a
+    Python int is a size (a numpy integer is refused)."""
     if d is None:
         return -1
-    if isinstance(d, (bool, float)) or not isinstance(d, (int, np.integer)):
+    if isinstance(d, bool) or not isinstance(d, int):
         raise ValueError(f"paddle.static.InputSpec: shape[{i}] must be an int or None, but received "
                          f"{type(d).__name__} {d!r}")
     return -1 if d < 0 else int(d)

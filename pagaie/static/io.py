@@ -225,6 +225,14 @@ def _per_variable_state(model_path: str, var_list: Sequence | None) -> dict:
 def set_program_state(program: Program, state_dict: dict) -> None:
     """Copy ``state_dict`` (from :func:`load_program_state`) into ``program``'s values.
 
+    Args:
+        program (Program): the program whose parameters and optimizer state are set.
+        state_dict (dict): ``{name: numpy array}``; names the program lacks are warned about.
+
+    Raises:
+        TypeError: ``state_dict`` is no dict.
+        AssertionError: a value's shape or dtype differs from its variable's.
+
     Examples:
         >>> import numpy as np
         >>> import pagaie as paddle
@@ -239,6 +247,9 @@ def set_program_state(program: Program, state_dict: dict) -> None:
         >>> paddle.disable_static()
     """
     import warnings
+    if not isinstance(state_dict, dict):  # (TypeError, as Paddle's)
+        raise TypeError(f"paddle.static.set_program_state: state_dict must be a dict of numpy "
+                        f"arrays, but received {type(state_dict).__name__}")
     unused = _set_state(program, state_dict, "set_program_state", check_dtype=True)
     if unused:
         warnings.warn(f"paddle.static.set_program_state: these values have no variable in the "
@@ -647,6 +658,9 @@ def load_inference_model(path_prefix: str, executor: Any, **kwargs: Any) -> list
     Returns:
         list: ``[program, feed_target_names, fetch_targets]``.
     """
+    if not isinstance(path_prefix, str):  # (ValueError, as Paddle's)
+        raise ValueError(f"paddle.static.load_inference_model: path_prefix must be a str, but "
+                         f"received {type(path_prefix).__name__}")
     unknown = sorted(set(kwargs) - {"model_filename", "params_filename"})
     if unknown:
         raise ValueError(f"paddle.static.load_inference_model: unsupported argument(s) {unknown}; "

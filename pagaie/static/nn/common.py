@@ -88,7 +88,8 @@ def fc(x: Any, size: int, num_flatten_dims: int = 1, weight_attr: Any = None, bi
     """Fully connected layer: ``activation(sum_i flatten(x_i) @ W_i + b)``.
 
     Each input is flattened to 2-D at ``num_flatten_dims`` (the leading dims are kept, the
-    rest multiplied into the feature dim); ``-1`` flattens at the last axis.
+    rest multiplied into the feature dim); a negative value counts from the end (``-1``
+    flattens at the last axis) and ``0`` flattens the whole input into one row.
 
     Args:
         x (Tensor|list[Tensor]): input(s), float32 or float64.
@@ -135,10 +136,11 @@ def fc(x: Any, size: int, num_flatten_dims: int = 1, weight_attr: Any = None, bi
     total = None
     for xi, wa in zip(inputs, attrs):
         nd = len(xi.shape)
-        k = nd - 1 if num_flatten_dims == -1 else num_flatten_dims  # (only -1 counts from the end)
-        if not 0 < k < nd + (1 if nd == 1 else 0):
-            raise ValueError(f"paddle.static.nn.fc: num_flatten_dims must be in [1, {nd - 1}] for a "
-                             f"{nd}-D input, but received {num_flatten_dims}")
+        # as Paddle, a negative value counts from the end and 0 flattens the whole input
+        k = num_flatten_dims + nd if num_flatten_dims < 0 else num_flatten_dims
+        if not 0 <= k < nd + (1 if nd == 1 else 0):
+            raise ValueError(f"paddle.static.nn.fc: num_flatten_dims must be in [{-nd}, {nd - 1}] "
+                             f"for a {nd}-D input, but received {num_flatten_dims}")
         feat = xi.shape[k:]
         if any(d < 0 for d in feat):  # (AssertionError, as Paddle's parameter-shape check)
             raise AssertionError(f"paddle.static.nn.fc: the flattened dims {list(feat)} of the input "

@@ -379,6 +379,7 @@ def switch_case(branch_index: Any, branch_fns: Any, default: Callable | None = N
         >>> paddle.static.nn.switch_case(paddle.to_tensor(1), [lambda: 10, lambda: 20])
         20
     """
+    _require_tensor(branch_index, "switch_case", "branch_index")
     if isinstance(branch_index, Value) and branch_index.dtype.name not in ("uint8", "int32", "int64"):
         raise TypeError(f"paddle.static.nn.switch_case: the dtype of branch_index must be uint8, "
                         f"int32 or int64, but received {branch_index.dtype.name}")
@@ -406,23 +407,55 @@ def switch_case(branch_index: Any, branch_fns: Any, default: Callable | None = N
         if not callable(fn):
             raise TypeError(f"paddle.static.nn.switch_case: the function of branch {idx} must be "
                             f"callable, but received {type(fn).__name__}")
-    if not pairs:
-        raise _NoBranchError("paddle.static.nn.switch_case: branch_fns must not be empty")
     pairs.sort(key=lambda p: p[0])
-    if default is None:
-        default = pairs[-1][1]
-        pairs = pairs[:-1]
-    elif not callable(default):
-        raise TypeError("paddle.static.nn.switch_case: default must be callable")
-    return case([(_equals(branch_index, i), fn) for i, fn in pairs], default) if pairs else default()
+    default = _default_branch("switch_case", "branch_fns", pairs, default)
+    return _chain([(_equals(branch_index, i), fn) for i, fn in pairs], default)
 
 
 class _NoBranchError(ValueError, IndexError):
     """No branch to choose from: a ValueError, and the IndexError Paddle raises."""
 
 
+def _require_tensor(x: Any, api: str, arg: str) -> None:
+    """Paddle's check that ``arg`` of ``api`` is a tensor: a TypeError while a program is built;
+    in dynamic mode only an argument without a ``dtype`` (a Python number, a function) fails,
+    with the AttributeError Paddle's read of that ``dtype`` raises."""
+    if _cf.current_recorder() is not None:
+        if not isinstance(x, Value):
+            raise TypeError(f"paddle.static.nn.{api}: {arg} must be a Tensor, but received "
+                            f"{type(x).__name__}")
+    elif not hasattr(x, "dtype"):
+        raise AttributeError(f"paddle.static.nn.{api}: {arg} must be a Tensor, but received "
+                             f"{type(x).__name__}, which has no dtype")
+
+
+def _default_branch(api: str, arg: str, pairs: list, default: Any) -> Callable:
+    """``default``, checked; when None, the last pair's function, taken out of ``pairs``
+    (Paddle's IndexError when there is none)."""
+    if default is None:
+        if not pairs:
+            raise _NoBranchError(f"paddle.static.nn.{api}: {arg} is empty and no default is given")
+        return pairs.pop()[1]
+    if not callable(default):
+        raise TypeError(f"paddle.static.nn.{api}: default must be callable, but received "
+                        f"{type(default).__name__}")
+    return default
+
+
 def _equals(index: Any, i: int) -> Callable:
     return lambda: index == i
+
+
+def _chain(pairs: list, default: Callable) -> Any:
+    """The first function whose predicate holds (a predicate may be a function making it),
+    else ``default``: nested ``cond`` calls."""
+    def go(i: int) -> Any:
+        if i == len(pairs):
+            return default()
+        pred, fn = pairs[i]
+        return cond(pred() if callable(pred) else pred, fn, lambda: go(i + 1))
+
+    return go(0)
 
 
 def case(pred_fn_pairs: Sequence, default: Callable | None = None, name: str | None = None) -> Any:
@@ -451,6 +484,7 @@ def case(pred_fn_pairs: Sequence, default: Callable | None = None, name: str | N
         if not isinstance(p, tuple) or len(p) != 2:
             raise TypeError("paddle.static.nn.case: each element of pred_fn_pairs must be a "
                             "(pred, fn) tuple")
+        _require_tensor(p[0], "case", "pred")
         if isinstance(p[0], Value) and p[0].dtype.name != "bool":
             raise TypeError(f"paddle.static.nn.case: pred must be a bool tensor, but received "
                             f"{p[0].dtype.name}")
@@ -458,22 +492,8 @@ def case(pred_fn_pairs: Sequence, default: Callable | None = None, name: str | N
             raise TypeError(f"paddle.static.nn.case: fn must be callable, but received "
                             f"{type(p[1]).__name__}")
         pairs.append(p)
-    if not pairs:
-        raise _NoBranchError("paddle.static.nn.case: pred_fn_pairs must not be empty")
-    if default is None:
-        default = pairs[-1][1]
-        pairs = pairs[:-1]
-    elif not callable(default):
-        raise TypeError("paddle.static.nn.case: default must be callable")
-
-    def chain(i: int) -> Any:
-        if i == len(pairs):
-            return default()
-        pred, fn = pairs[i]
-        pred = pred() if callable(pred) and not isinstance(pred, Tensor) else pred
-        return cond(pred, fn, lambda: chain(i + 1))
-
-    return chain(0)
+    default = _default_branch("case", "pred_fn_pairs", pairs, default)
+    return _chain(pairs, default)
 
 
 # ---- static_pylayer ---------------------------------------------------------------------

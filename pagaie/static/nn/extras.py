@@ -120,9 +120,12 @@ def py_func(func: Callable, x: Any, out: Any, backward_func: Callable | None = N
     """
     if not callable(func):
         raise TypeError("paddle.static.py_func: func must be callable")
-    xs = list(x) if isinstance(x, (list, tuple)) else [x]
-    single = out is not None and not isinstance(out, (list, tuple))
-    outs = [] if out is None else (list(out) if isinstance(out, (list, tuple)) else [out])
+    if backward_func is not None and not callable(backward_func):
+        raise TypeError(f"paddle.static.py_func: backward_func must be callable, but received "
+                        f"{type(backward_func).__name__}")
+    xs = _tensor_list(x, "x")
+    single = isinstance(out, Tensor)
+    outs = _tensor_list(out, "out")
     if not any(isinstance(v, Value) for v in xs + outs):
         res = _call(func, [v._t for v in xs])
         for o, r in zip(outs, res):
@@ -144,13 +147,27 @@ def py_func(func: Callable, x: Any, out: Any, backward_func: Callable | None = N
     if backward_func is not None:
         _FUNCS[id(backward_func)] = backward_func
         attrs["backward_func"] = id(backward_func)
-        skip = skip_vars_in_backward_input
-        skip = [] if skip is None else (list(skip) if isinstance(skip, (list, tuple)) else [skip])
+        skip = _tensor_list(skip_vars_in_backward_input, "skip_vars_in_backward_input")
+        for v in skip:  # (ValueError, as Paddle's)
+            if not any(v is u for u in ins + outs):
+                raise ValueError(f"paddle.static.py_func: the variable {v.name!r} of "
+                                 "skip_vars_in_backward_input is none of the inputs and outputs")
         attrs["skip"] = [v.name for v in skip]
         for o in outs:
             o.stop_gradient = all(v.stop_gradient for v in ins)
     block.append_op("pagaie.py_func", [ins], {}, outs, attrs)
     return outs[0] if single else out
+
+
+def _tensor_list(v: Any, arg: str) -> list:
+    """py_func's ``arg`` as a list of tensors: None is none, a Tensor one (TypeError, as
+    Paddle's, for anything else)."""
+    items = [] if v is None else [v] if isinstance(v, Tensor) else \
+        list(v) if isinstance(v, (list, tuple)) else None
+    if items is None or not all(isinstance(e, Tensor) for e in items):
+        raise TypeError(f"paddle.static.py_func: {arg} must be a Tensor or a list or tuple of "
+                        f"Tensors, but received {type(v).__name__}")
+    return items
 
 
 class _NoLoDError(NotImplementedError, AssertionError):
