@@ -8,6 +8,7 @@ paddle = pytest.importorskip("paddle")
 ort = pytest.importorskip("onnxruntime")
 onnx = pytest.importorskip("onnx")
 import pagaie  # noqa: E402
+from tests.onnx.harness import check_export  # noqa: E402
 
 RS = np.random.RandomState(26)
 W2 = RS.randn(4, 3, 3, 3).astype("float32")
@@ -94,19 +95,6 @@ CASES = {
 }
 
 
-class Fn(pagaie.nn.Layer):
-    def __init__(self, fn):
-        super().__init__()
-        self.fn = fn
-
-    def forward(self, x):
-        return self.fn(pagaie, x)
-
-
-def _flat(v):
-    return [v] if isinstance(v, paddle.Tensor) else [e for x in v for e in _flat(x)]
-
-
 def _run(path, feeds):
     sess = ort.InferenceSession(path + ".onnx", providers=["CPUExecutionProvider"])
     return sess.run(None, feeds)
@@ -115,18 +103,7 @@ def _run(path, feeds):
 @pytest.mark.parametrize("name", sorted(CASES))
 def test_export_matches_paddle(tmp_path, name):
     fn, shape = CASES[name]
-    path = str(tmp_path / "m")
-    spec = pagaie.static.InputSpec([None, *shape], "float32", "x")
-    pagaie.onnx.export(Fn(fn), path, [spec], opset_version=17)
-    onnx.checker.check_model(onnx.load(path + ".onnx"))
-    for n in (2, 3):  # the batch stays dynamic
-        x = RS.randn(n, *shape).astype("float32")
-        got = _run(path, {"x": x})
-        want = [w.numpy() for w in _flat(fn(paddle, paddle.to_tensor(x)))]
-        assert len(got) == len(want)
-        for g, w in zip(got, want):
-            assert g.shape == w.shape and g.dtype == w.dtype, (g.shape, g.dtype, w.shape, w.dtype)
-            np.testing.assert_allclose(g, w, rtol=2e-5, atol=2e-5)
+    check_export(tmp_path, fn, shape, paddle, RS)
 
 
 class IfReturn(pagaie.nn.Layer):

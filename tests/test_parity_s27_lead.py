@@ -8,6 +8,7 @@ paddle = pytest.importorskip("paddle")
 ort = pytest.importorskip("onnxruntime")
 onnx = pytest.importorskip("onnx")
 import pagaie  # noqa: E402
+from tests.onnx.harness import check_export  # noqa: E402
 
 RS = np.random.RandomState(27)
 W5 = RS.rand(5).astype("float32") + 0.5
@@ -277,36 +278,10 @@ def _set(y, index, value):
     return y
 
 
-class Fn(pagaie.nn.Layer):
-    def __init__(self, fn):
-        super().__init__()
-        self.fn = fn
-
-    def forward(self, x):
-        return self.fn(pagaie, x)
-
-
-def _flat(v):
-    return [v] if isinstance(v, (paddle.Tensor, pagaie.Tensor)) else [e for x in v for e in _flat(x)]
-
-
 @pytest.mark.parametrize("name", sorted(CASES))
 def test_export_matches_paddle(tmp_path, name):
     fn, shape, *ref = CASES[name]
-    ref = pagaie if ref == ["pagaie"] else paddle
-    path = str(tmp_path / "m")
-    spec = pagaie.static.InputSpec([None, *shape], "float32", "x")
-    pagaie.onnx.export(Fn(fn), path, [spec], opset_version=17)
-    onnx.checker.check_model(onnx.load(path + ".onnx"))
-    sess = ort.InferenceSession(path + ".onnx", providers=["CPUExecutionProvider"])
-    for n in (2, 3):  # the batch stays dynamic
-        x = RS.randn(n, *shape).astype("float32")
-        got = sess.run(None, {"x": x})
-        want = [w.numpy() for w in _flat(fn(ref, ref.to_tensor(x)))]
-        assert len(got) == len(want)
-        for g, w in zip(got, want):
-            assert g.shape == w.shape and g.dtype == w.dtype, (g.shape, g.dtype, w.shape, w.dtype)
-            np.testing.assert_allclose(g, w, rtol=2e-5, atol=2e-5)
+    check_export(tmp_path, fn, shape, pagaie if ref == ["pagaie"] else paddle, RS)
 
 
 def test_export_keeps_only_constants_the_graph_reads(tmp_path):

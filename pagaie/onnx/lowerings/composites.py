@@ -73,7 +73,7 @@ def _mv(ctx, a, outs):
     ctx.one("MatMul", [ctx.name(a["x"]), ctx.name(a["vec"])], outs[0])
 
 
-@register("addmm")
+@register("addmm", "baddbmm")
 def _addmm(ctx, a, outs):
     x = a["x"]
     xy = ctx.one("Mul", [ctx.one("MatMul", [ctx.name(x), ctx.name(a["y"])]), _scalar(ctx, a["alpha"], x)])

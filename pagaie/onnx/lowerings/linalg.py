@@ -1,5 +1,5 @@
 """ONNX lowerings of products, diagonals, norms and distances: t / matrix_transpose, outer,
-inner, cross, kron, tensordot, baddbmm, bilinear, diag, diagonal, diag_embed, trace,
+inner, cross, kron, tensordot, bilinear, diag, diagonal, diag_embed, trace,
 vector_norm, matrix_norm, dist, cdist and pairwise_distance."""
 
 from __future__ import annotations
@@ -123,13 +123,6 @@ def _tensordot(ctx, a, outs):
 def _prod(ctx: LoweringContext, sizes: str) -> str:
     """The product of a 1-D int64 list of sizes, as a 1-D tensor of one element (1 if empty)."""
     return ctx.one("ReduceProd", [ctx.one("Concat", [sizes, ctx.ints([1])], axis=0)], keepdims=1)
-
-
-@register("baddbmm")
-def _baddbmm(ctx, a, outs):
-    x = a["x"]
-    xy = ctx.one("Mul", [ctx.one("MatMul", [ctx.name(x), ctx.name(a["y"])]), _scalar(ctx, a["alpha"], x)])
-    ctx.one("Add", [ctx.one("Mul", [ctx.name(a["input"]), _scalar(ctx, a["beta"], x)]), xy], outs[0])
 
 
 @register("bilinear")
