@@ -1,0 +1,34 @@
+"""Differential tests against real Paddle 3.3.1 for ``nn.functional`` (``a``..``i``) and their
+layers, from cases of Paddle's own unit tests."""
+import numpy as np
+import pytest
+
+paddle = pytest.importorskip("paddle")
+import pagaie  # noqa: E402
+
+
+def _raises(fn):
+    """The exception type ``fn`` raises under real Paddle; pagaie must raise the same."""
+    with pytest.raises(Exception) as info:
+        fn(paddle)
+    with pytest.raises(info.type):
+        fn(pagaie)
+
+
+def _same(fn, rtol=1e-5, atol=1e-6):
+    want, got = fn(paddle), fn(pagaie)
+    assert str(got.dtype).split(".")[-1] == str(want.dtype).split(".")[-1]
+    assert list(got.shape) == list(want.shape)
+    np.testing.assert_allclose(got.numpy(), want.numpy(), rtol=rtol, atol=atol)
+
+
+@pytest.mark.parametrize("api", ["nn.functional.elu_", "nn.functional.hardtanh_", "tanh_", "neg_",
+                                 "cumsum_", "sinc_", "frac_"])
+@pytest.mark.parametrize("value", [[1.0, 2.0], None, np.ones(2, "float32")])
+def test_inplace_non_tensor_x(api, value):
+    def call(P):
+        fn = P
+        for part in api.split("."):
+            fn = getattr(fn, part)
+        return fn(value)
+    _raises(call)
