@@ -32,3 +32,17 @@ def test_inplace_non_tensor_x(api, value):
             fn = getattr(fn, part)
         return fn(value)
     _raises(call)
+
+
+@pytest.mark.parametrize("layout", ["nhwc", "NCHW", "NCDHW", "ANYLAYOUT", "NCL", "abc"])
+def test_legacy_batch_norm_data_layout(layout):
+    x = np.random.RandomState(0).randn(2, 3, 4, 3).astype("float32")
+
+    def call(P):
+        return P.nn.BatchNorm(3, data_layout=layout)(P.to_tensor(x))
+    try:
+        call(paddle)
+    except Exception:
+        _raises(call)
+    else:
+        _same(call)
