@@ -46,3 +46,19 @@ def test_legacy_batch_norm_data_layout(layout):
         _raises(call)
     else:
         _same(call)
+
+
+def _static(P, specs, fn):
+    """Build ``fn`` over ``static.data`` of the given (shape, dtype) specs in a new program."""
+    P.enable_static()
+    try:
+        with P.static.program_guard(P.static.Program(), P.static.Program()):
+            return fn(P, *[P.static.data(f"v{i}", s, d) for i, (s, d) in enumerate(specs)])
+    finally:
+        P.disable_static()
+
+
+@pytest.mark.parametrize("dtypes", [("int64", "float32"), ("float32", "int64")])
+def test_gather_tree_static_dtype(dtypes):
+    specs = [([5, 2, 2], d) for d in dtypes]
+    _raises(lambda P: _static(P, specs, lambda P, a, b: P.nn.functional.gather_tree(a, b)))
