@@ -62,3 +62,13 @@ def _static(P, specs, fn):
 def test_gather_tree_static_dtype(dtypes):
     specs = [([5, 2, 2], d) for d in dtypes]
     _raises(lambda P: _static(P, specs, lambda P, a, b: P.nn.functional.gather_tree(a, b)))
+
+
+@pytest.mark.parametrize("arg,dtype", [(1, "float32"), (2, "int32"), (3, "int64"), (4, "int32"),
+                                       (5, "float32")])
+def test_hsigmoid_loss_static_dtype(arg, dtype):
+    specs = [([4, 3], "float32"), ([4, 1], "int64"), ([4, 3], "float32"), ([4, 1], "float32"),
+             ([4, 3], "int64"), ([4, 3], "int64")]
+    specs[arg] = (specs[arg][0], dtype)
+    _raises(lambda P: _static(P, specs, lambda P, *a: P.nn.functional.hsigmoid_loss(
+        a[0], a[1], 5, a[2], a[3], a[4], a[5])))

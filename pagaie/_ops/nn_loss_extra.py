@@ -680,7 +680,13 @@ def _hsigmoid_shapes(input: torch.Tensor, label: torch.Tensor, weight: torch.Ten
                          f"but received shape {list(bias.shape)}")
 
 
-@defop(amp="black", method=False, paddle_types=("hierarchical_sigmoid", "pd_op.hsigmoid_loss"))
+_INT64 = frozenset((torch.int64,))
+
+
+# (the dtypes its static API checks before building the op)
+@defop(amp="black", method=False, paddle_types=("hierarchical_sigmoid", "pd_op.hsigmoid_loss"),
+       program_dtypes={"input": F32_F64, "label": _INT64, "weight": F32_F64, "bias": F32_F64,
+                       "path_table": _INT64, "path_code": _INT64})
 def hsigmoid_loss(input, label, num_classes, weight, bias=None, path_table=None, path_code=None,
                   is_sparse=False, name=None):
     """Hierarchical sigmoid loss: a binary logistic loss at every node on the label's tree path.
