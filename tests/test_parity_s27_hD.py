@@ -72,3 +72,41 @@ def test_hsigmoid_loss_static_dtype(arg, dtype):
     specs[arg] = (specs[arg][0], dtype)
     _raises(lambda P: _static(P, specs, lambda P, *a: P.nn.functional.hsigmoid_loss(
         a[0], a[1], 5, a[2], a[3], a[4], a[5])))
+
+
+@pytest.mark.parametrize("label,kwargs", [
+    (([3], "float32"), {"weight": True}),             # gather_nd of the weight: integer index
+    (([3, 1], "float64"), {"weight": True}),
+    (([3], "float32"), {"label_smoothing": 0.1}),     # one_hot of the label
+    (([3], "bool"), {}),
+    (([3], "float16"), {}),
+    (([3], "int64"), {"weight": "complex64"}),
+    (([3], "float32"), {}),                           # builds (no weight)
+    (([3], "float32"), {"weight": True, "axis": 0}),  # the shape error first
+])
+def test_cross_entropy_static_label_dtype(label, kwargs):
+    kwargs = dict(kwargs)
+    weight = kwargs.pop("weight", None)
+    specs = [([3, 4], "float32"), label]
+    if weight:
+        specs.append(([4], "float32" if weight is True else weight))
+
+    def call(P):
+        def build(P, x, y, *w):
+            return P.nn.functional.cross_entropy(x, y, weight=w[0] if w else None, **kwargs)
+        return _static(P, specs, build)
+    try:
+        call(paddle)
+    except Exception:
+        _raises(call)
+    else:
+        call(pagaie)
+
+
+@pytest.mark.parametrize("api,arg", [("hinge_embedding_loss", 1), ("gaussian_nll_loss", 0),
+                                     ("gaussian_nll_loss", 1), ("gaussian_nll_loss", 2)])
+@pytest.mark.parametrize("dtype", ["int32", "float16"])
+def test_loss_static_dtype(api, arg, dtype):
+    specs = [([3, 4], "float32")] * (3 if api == "gaussian_nll_loss" else 2)
+    specs[arg] = ([3, 4], dtype)
+    _raises(lambda P: _static(P, specs, lambda P, *a: getattr(P.nn.functional, api)(*a)))
