@@ -110,3 +110,23 @@ def test_loss_static_dtype(api, arg, dtype):
     specs = [([3, 4], "float32")] * (3 if api == "gaussian_nll_loss" else 2)
     specs[arg] = ([3, 4], dtype)
     _raises(lambda P: _static(P, specs, lambda P, *a: getattr(P.nn.functional, api)(*a)))
+
+
+@pytest.mark.parametrize("axis", [np.array(1), np.array([-1]), np.array(1, "int32"), np.array(True),
+                                  np.array(2), np.array(1.0, "float32"), np.array([1, 0])])
+def test_glu_tensor_axis(axis):
+    x = np.random.RandomState(0).randn(3, 4).astype("float32")
+
+    def call(P):
+        return P.nn.functional.glu(P.to_tensor(x), P.to_tensor(axis))
+    try:
+        call(paddle)
+    except Exception:
+        _raises(call)
+    else:
+        _same(call)
+
+
+def test_glu_static_tensor_axis():
+    _raises(lambda P: _static(P, [([3, 4], "float32"), ([1], "int64")],
+                              lambda P, x, a: P.nn.functional.glu(x, a)))
