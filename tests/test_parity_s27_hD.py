@@ -130,3 +130,24 @@ def test_glu_tensor_axis(axis):
 def test_glu_static_tensor_axis():
     _raises(lambda P: _static(P, [([3, 4], "float32"), ([1], "int64")],
                               lambda P, x, a: P.nn.functional.glu(x, a)))
+
+
+@pytest.mark.parametrize("api", ["conv1d", "conv2d", "conv1d_transpose", "conv2d_transpose"])
+@pytest.mark.parametrize("groups", [np.array(2), np.array(2, "int32"), np.array(2.0, "float32"),
+                                    np.array(3), np.array(0), np.array([2])])
+def test_conv_tensor_groups(api, groups):
+    rs = np.random.RandomState(0)
+    n = 1 if api.startswith("conv1d") else 2
+    x = rs.randn(2, 4, *[3] * n).astype("float32")
+    w = rs.randn(*((4, 1) if "transpose" in api else (2, 2)), *[1] * n).astype("float32")
+
+    def call(P):
+        return getattr(P.nn.functional, api)(P.to_tensor(x), P.to_tensor(w),
+                                             groups=P.to_tensor(groups))
+    try:
+        call(paddle)
+    except Exception:
+        with pytest.raises((ValueError, RuntimeError)):   # (Paddle's RuntimeError: a crash)
+            call(pagaie)
+    else:
+        _same(call)
