@@ -151,3 +151,9 @@ def test_conv_tensor_groups(api, groups):
             call(pagaie)
     else:
         _same(call)
+
+
+@pytest.mark.parametrize("ids", [[0, 2], None, np.array([0, 2])])
+def test_embedding_renorm_non_tensor_ids(ids):
+    w = np.random.RandomState(0).randn(6, 3).astype("float32")
+    _raises(lambda P: P.nn.functional.embedding_renorm_(ids, P.to_tensor(w), 1.0))

@@ -138,7 +138,7 @@ ATTRIBUTE_ERROR_PARAMS = frozenset({
     ("softmax_with_cross_entropy", "logits"), ("softmax_with_cross_entropy", "label"),
     ("cosine_similarity", "x1"), ("cosine_similarity", "x2"), ("npair_loss", "anchor"),
     ("npair_loss", "positive"), ("npair_loss", "labels"), ("slice_scatter", "value"),
-    ("lu_unpack", "y"),
+    ("lu_unpack", "y"), ("_embedding_renorm", "x"),
     ("geometric_send_ue_recv", "x"), ("geometric_send_ue_recv", "y"),
     ("geometric_send_uv", "x"), ("geometric_send_uv", "y"),
 })
