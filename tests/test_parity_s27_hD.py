@@ -157,3 +157,23 @@ def test_conv_tensor_groups(api, groups):
 def test_embedding_renorm_non_tensor_ids(ids):
     w = np.random.RandomState(0).randn(6, 3).astype("float32")
     _raises(lambda P: P.nn.functional.embedding_renorm_(ids, P.to_tensor(w), 1.0))
+
+
+_BAD_FIRST = {
+    "binary_cross_entropy_with_logits": lambda P, v: P.nn.functional.binary_cross_entropy_with_logits(
+        v, P.ones([3, 4])),
+    "feature_alpha_dropout": lambda P, v: P.nn.functional.feature_alpha_dropout(v, 0.5),
+    "gather_tree": lambda P, v: P.nn.functional.gather_tree(v, P.zeros([3, 2, 2], "int64")),
+}
+
+
+@pytest.mark.parametrize("api", sorted(_BAD_FIRST))
+@pytest.mark.parametrize("value", [[[1.0, 2.0]], None, np.zeros([3, 2, 2], "int64")])
+def test_non_tensor_first_argument(api, value):
+    _raises(lambda P: _BAD_FIRST[api](P, value))
+
+
+@pytest.mark.parametrize("api", ["binary_cross_entropy_with_logits", "feature_alpha_dropout"])
+@pytest.mark.parametrize("value", [[[1.0, 2.0]], None])
+def test_non_tensor_first_argument_static(api, value):
+    _raises(lambda P: _static(P, [([3, 4], "float32")], lambda P, y: _BAD_FIRST[api](P, value)))

@@ -87,7 +87,10 @@ def gather_tree(ids, parents):
     api = "paddle.nn.functional.gather_tree"
     for arg, t in (("ids", ids), ("parents", parents)):
         if not isinstance(t, torch.Tensor):
-            raise ValueError(f"{api}: '{arg}' must be a Tensor, but received {type(t).__name__}")
+            # Paddle reads ids.ndim and parents.ndim first: a value without one is its
+            # AttributeError, an array its argument parser's ValueError
+            kind = ValueError if isinstance(t, np.ndarray) else AttributeError
+            raise kind(f"{api}: '{arg}' must be a Tensor, but received {type(t).__name__}")
     if ids.dtype not in _INT32_64:   # Paddle has no kernel for other ids
         raise NoKernelError(f"{api}: 'ids' must be int32 or int64, but received "
                             f"{str(ids.dtype).replace('torch.', '')}")
