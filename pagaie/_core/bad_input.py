@@ -55,7 +55,8 @@ TYPE_ERROR_OPS = frozenset({
 # input's type first while a program is built (``check_variable_and_dtype``): there a
 # non-Tensor is Paddle's TypeError instead of AttributeError (probed against Paddle 3.3.1).
 STATIC_TYPE_ERROR_OPS = frozenset({
-    'alpha_dropout', 'avg_pool1d', 'bucketize', 'cdist', 'crop', 'cumprod', 'fold', 'glu',
+    'alpha_dropout', 'avg_pool1d', 'binary_cross_entropy_with_logits', 'bucketize', 'cdist',
+    'crop', 'cumprod', 'feature_alpha_dropout', 'fold', 'glu',
     'histogram_bin_edges', 'lp_pool1d', 'nanmean', 'nansum', 'polar', 'rank', 'tensordot',
     'unfold', 'unique', 'unique_consecutive', 'vander',
 })
@@ -138,7 +139,8 @@ ATTRIBUTE_ERROR_PARAMS = frozenset({
     ("softmax_with_cross_entropy", "logits"), ("softmax_with_cross_entropy", "label"),
     ("cosine_similarity", "x1"), ("cosine_similarity", "x2"), ("npair_loss", "anchor"),
     ("npair_loss", "positive"), ("npair_loss", "labels"), ("slice_scatter", "value"),
-    ("lu_unpack", "y"),
+    ("lu_unpack", "y"), ("_embedding_renorm", "x"), ("binary_cross_entropy_with_logits", "logit"),
+    ("feature_alpha_dropout", "x"),
     ("geometric_send_ue_recv", "x"), ("geometric_send_ue_recv", "y"),
     ("geometric_send_uv", "x"), ("geometric_send_uv", "y"),
 })
@@ -153,6 +155,10 @@ SHAPE_FIRST_INPLACE_OPS = frozenset({
     'logical_and_', 'logical_or_', 'logical_xor_',
 })
 
+# In-place ops whose Paddle wrapper fails on a non-Tensor ``x`` otherwise than its out-of-place
+# op: on an attribute (``neg_`` calls ``x.scale_``) or in its C++ argument parser where the
+# out-of-place op, written in Python, reads an attribute first (``cumsum_``).
+INPLACE_EXCEPTION = {'neg_': AttributeError, 'cumsum_': ValueError}
 
 def exception_type(op: str, param: str = "x", value: object = None) -> type[Exception]:
     """The exception type Paddle raises when ``op`` gets ``value``, a non-Tensor, where a

@@ -1039,6 +1039,8 @@ def _make_inplace(rec: OpRecord, base: OpRecord) -> Callable:
              else _missing_first(rec.name, first, params, kwargs))
         if functional and STATE.functional_inplace():
             return out_of_place(*args, **kwargs)   # recorded as the out-of-place op
+        if not isinstance(x, Tensor):
+            _not_a_tensor_inplace(rec, base, args, kwargs)
         t = x._t
         if t.layout is not torch.strided and not sparse_ok:
             raise sparse_input_error(rec.name)
@@ -1152,6 +1154,23 @@ def _shapeless_operand(api: str, y: Any) -> None:
     from pagaie._core.bad_input import type_name
     raise AttributeError(f"{public_name(api)}: 'y' must be a Tensor (its shape is checked against "
                          f"x's), but received {type_name(y)}")
+
+
+def _not_a_tensor_inplace(rec: OpRecord, base: OpRecord, args: tuple, kwargs: dict) -> NoReturn:
+    """An in-place call whose first argument is not a Tensor (a list, None, an array): a
+    missing argument is Python's TypeError, else the out-of-place op's exception for that
+    value (Paddle parses in-place calls as the out-of-place op's), or the one of
+    ``bad_input.INPLACE_EXCEPTION`` where its in-place wrapper fails elsewhere first."""
+    from pagaie._core.bad_input import INPLACE_EXCEPTION, exception_type, type_name
+    try:
+        base.signature.bind(*args, **kwargs)
+    except TypeError as e:
+        raise TypeError(f"{public_name(rec.name)}(): {e}") from None
+    first = next(iter(base.signature.parameters))
+    x = args[0] if args else kwargs[first]
+    kind = INPLACE_EXCEPTION.get(rec.name) or exception_type(base.name, first, x)
+    raise kind(f"{public_name(rec.name)}: argument '{first}' (position 0) must be Tensor, "
+               f"but got {type_name(x)}")
 
 
 def _check_inplace_broadcast(api: str, t: torch.Tensor, y: torch.Tensor) -> None:

@@ -863,9 +863,22 @@ def maxout(x, groups, axis=1, name=None):
     return out.clamp_min(torch.finfo(torch.float32).min) if out.dtype in (torch.float32, torch.float64) else out
 
 
-@defop(paddle_types=("glu",), method=False)
+def _glu_program_check(x, axis=-1, name=None):
+    """Paddle's glu compares its axis with the rank in Python: a program's Tensor axis has no
+    value to compare while the program is built (TypeError)."""
+    if hasattr(axis, "_t"):
+        raise TypeError("paddle.nn.functional.glu: a Tensor axis has no value while a static "
+                        "program is built; pass an int")
+
+
+@defop(paddle_types=("glu",), method=False, static_check=_glu_program_check)
 def glu(x, axis=-1, name=None):
     """Gated linear unit: split ``x`` in halves ``a, b`` along ``axis``; ``a * sigmoid(b)``.
+
+    Args:
+        x (Tensor): the input; its size along ``axis`` must be even.
+        axis (int|Tensor): the axis to split (a one-element Tensor is read as its value).
+        name (str, optional): unused.
 
     Examples:
         >>> import pagaie as paddle
@@ -875,6 +888,11 @@ def glu(x, axis=-1, name=None):
     # Paddle's order: the axis against the rank, its split (no int16 or complex kernel, then a
     # float axis, then an odd size), then sigmoid (no bool, float16 or bfloat16 kernel on the
     # CPU) and the float/int product (TypeError for the other integers)
+    if isinstance(axis, torch.Tensor):   # a Tensor axis is read as its one value
+        if axis.numel() != 1:
+            raise AssertionError(f"paddle.nn.functional.glu: a Tensor axis must hold one element, "
+                                 f"but received shape {list(axis.shape)}")
+        axis = axis.item()
     if not isinstance(axis, numbers.Real):
         raise TypeError(f"paddle.nn.functional.glu: axis must be an int, but received "
                         f"{type(axis).__name__} {axis!r}")

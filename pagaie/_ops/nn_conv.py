@@ -96,9 +96,16 @@ def _check_padding(padding, n: int, api: str) -> None:
         raise ValueError(f"paddle.{api}: padding must not be negative, but received {padding!r}")
 
 
-def _check_groups(groups, api: str) -> None:
+def _groups(groups, api: str) -> int:
+    """``groups`` as an int: a 0-D Tensor is read as its value (as Paddle's kernels take it)."""
+    if isinstance(groups, torch.Tensor) and not groups.is_meta:
+        if groups.dim() != 0:
+            raise ValueError(f"paddle.{api}: a Tensor 'groups' must be 0-D, but received shape "
+                             f"{list(groups.shape)}")
+        groups = int(groups.item())
     if not _is_int(groups):
         raise TypeError(f"paddle.{api}: 'groups' must be an int, but received {groups!r}")
+    return int(groups)
 
 
 def _split_bias(bias, channels: int, dtype, api: str):
@@ -142,7 +149,7 @@ def _conv(api: str, n: int, x, weight, bias, stride, padding, dilation, groups, 
     _check_float(x, api, n)
     if weight.dtype is not x.dtype:   # Paddle's kernel reads the filter in x's dtype
         same_dtype_args(api, x, weight=weight)
-    _check_groups(groups, api)
+    groups = _groups(groups, api)
     if last:
         x = to_first(x)
     if x.shape[1] != weight.shape[1] * groups:
@@ -208,7 +215,7 @@ def _conv_t(api: str, n: int, x, weight, bias, stride, padding, output_padding, 
     _check_float(x, api, n)
     if weight.dtype is not x.dtype:   # Paddle's kernel reads the filter in x's dtype
         same_dtype_args(api, x, weight=weight)
-    _check_groups(groups, api)
+    groups = _groups(groups, api)
     if last:
         x = to_first(x)
     if x.shape[1] != weight.shape[0]:

@@ -10,8 +10,8 @@ import torch
 import torch.nn.functional as F
 
 from pagaie._core.registry import NoKernelError, defop
-from pagaie._ops._helpers import (BF16_F32_F64, F32_F64, FLOAT_OR_COMPLEX, LOW_FLOATS, NO_SUBTRACT_KERNEL,
-                                 REAL_FLOATS, SMALL_INTS, compare_mask, dtype_name,
+from pagaie._ops._helpers import (ALL_DTYPES, BF16_F32_F64, F32_F64, FLOAT_OR_COMPLEX, LOW_FLOATS,
+                                 NO_SUBTRACT_KERNEL, REAL_FLOATS, SMALL_INTS, compare_mask, dtype_name,
                                  float_kernel, float_weight, kernel_dtypes, no_low_float_kernel,
                                  promote_operands, same_dtype_args, trace_constant, zero_dropped)
 from pagaie._ops._nn_helpers import check_reduction, reduce_loss, smoothing_coefficients
@@ -147,8 +147,35 @@ def _tolerable_log(p: torch.Tensor) -> torch.Tensor:
     return torch.log(p).clamp(-1e20, 1e20)
 
 
+def _cross_entropy_program_check(input, label, weight=None, ignore_index=-100, reduction="mean",
+                                 soft_label=False, axis=-1, use_softmax=True, label_smoothing=0.0,
+                                 name=None):
+    """Float labels where Paddle's static API feeds them to an op whose build-time check takes
+    integers (TypeError): ``one_hot`` for a label without the class axis smoothed by
+    ``label_smoothing``, ``gather_nd`` of ``weight`` for a hard label."""
+    if not label._t.is_floating_point():
+        return
+    api = "paddle.nn.functional.cross_entropy"
+    nd = input._t.dim()
+    if label_smoothing and label._t.dim() == nd - 1:
+        raise TypeError(f"{api}: with label_smoothing, a label without the class axis must be an "
+                        f"integer tensor in a static program, but received {dtype_name(label._t)}")
+    # (a label that does not fit the input is its shape ValueError first)
+    other = [s for i, s in enumerate(input._t.shape) if i != axis % nd]
+    lab = list(label._t.shape)
+    fits = lab == other or (len(lab) == nd and lab[axis % nd] == 1
+                            and lab[:axis % nd] + lab[axis % nd + 1:] == other)
+    if not soft_label and not label_smoothing and weight is not None and fits:
+        raise TypeError(f"{api}: with 'weight', a hard label must be an integer tensor in a static "
+                        f"program, but received {dtype_name(label._t)}")
+
+
 @defop(amp="black", method=False, paddle_types=("cross_entropy_with_softmax",
-                                                "pd_op.cross_entropy_with_softmax"))
+                                                "pd_op.cross_entropy_with_softmax"),
+       # the dtypes its static API checks before building the op (TypeError)
+       program_dtypes={"label": SMALL_INTS | {torch.int32, torch.int64} | F32_F64,
+                       "weight": ALL_DTYPES - {torch.complex64, torch.complex128}},
+       static_check=_cross_entropy_program_check)
 def cross_entropy(input, label, weight=None, ignore_index=-100, reduction="mean", soft_label=False,
                   axis=-1, use_softmax=True, label_smoothing=0.0, name=None):
     """Cross entropy between ``softmax(input)`` (or ``input`` itself) and the labels.

@@ -201,7 +201,8 @@ def triplet_margin_with_distance_loss(input: Any, positive: Any, negative: Any,
     return loss
 
 
-@defop(program_dtypes={"input": REAL_FLOATS}, amp="black", method=False, paddle_types=())
+@defop(program_dtypes={"input": REAL_FLOATS, "label": F32_F64}, amp="black", method=False,
+       paddle_types=())
 def hinge_embedding_loss(input, label, margin=1.0, reduction="mean", name=None):
     """``x`` where label is 1, ``max(0, margin - x)`` where label is -1.
 
@@ -419,7 +420,8 @@ def poisson_nll_loss(input, label, log_input=True, full=False, epsilon=1e-08, re
                               eps=epsilon, reduction=reduction)
 
 
-@defop(program_dtypes={"input": REAL_FLOATS}, amp="black", method=False, paddle_types=())
+@defop(program_dtypes={"input": F32_F64, "label": F32_F64, "variance": F32_F64}, amp="black",
+       method=False, paddle_types=())
 def gaussian_nll_loss(input, label, variance, full=False, epsilon=1e-06, reduction="mean",
                       name=None):
     """Gaussian negative log likelihood ``0.5 (log var + (x - y) ** 2 / var)`` (+ const if full).
@@ -680,7 +682,13 @@ def _hsigmoid_shapes(input: torch.Tensor, label: torch.Tensor, weight: torch.Ten
                          f"but received shape {list(bias.shape)}")
 
 
-@defop(amp="black", method=False, paddle_types=("hierarchical_sigmoid", "pd_op.hsigmoid_loss"))
+_INT64 = frozenset((torch.int64,))
+
+
+# (the dtypes its static API checks before building the op)
+@defop(amp="black", method=False, paddle_types=("hierarchical_sigmoid", "pd_op.hsigmoid_loss"),
+       program_dtypes={"input": F32_F64, "label": _INT64, "weight": F32_F64, "bias": F32_F64,
+                       "path_table": _INT64, "path_code": _INT64})
 def hsigmoid_loss(input, label, num_classes, weight, bias=None, path_table=None, path_code=None,
                   is_sparse=False, name=None):
     """Hierarchical sigmoid loss: a binary logistic loss at every node on the label's tree path.

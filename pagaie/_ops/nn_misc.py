@@ -62,7 +62,11 @@ def sequence_mask(x, maxlen=None, dtype="int64", name=None):
     return (pos < x.unsqueeze(-1)).to(torch_dtype(dtype, "nn.functional.sequence_mask"))
 
 
-@defop(paddle_types=("gather_tree", "pd_op.gather_tree"), method=False, differentiable=False)
+_INT32_64 = frozenset((torch.int32, torch.int64))
+
+
+@defop(paddle_types=("gather_tree", "pd_op.gather_tree"), method=False, differentiable=False,
+       program_dtypes={"ids": _INT32_64, "parents": _INT32_64})
 def gather_tree(ids, parents):
     """Backtrace beam-search ids into full sequences from the last step's parents.
 
@@ -83,8 +87,11 @@ def gather_tree(ids, parents):
     api = "paddle.nn.functional.gather_tree"
     for arg, t in (("ids", ids), ("parents", parents)):
         if not isinstance(t, torch.Tensor):
-            raise ValueError(f"{api}: '{arg}' must be a Tensor, but received {type(t).__name__}")
-    if ids.dtype not in (torch.int32, torch.int64):   # Paddle has no kernel for other ids
+            # Paddle reads ids.ndim and parents.ndim first: a value without one is its
+            # AttributeError, an array its argument parser's ValueError
+            kind = ValueError if isinstance(t, np.ndarray) else AttributeError
+            raise kind(f"{api}: '{arg}' must be a Tensor, but received {type(t).__name__}")
+    if ids.dtype not in _INT32_64:   # Paddle has no kernel for other ids
         raise NoKernelError(f"{api}: 'ids' must be int32 or int64, but received "
                             f"{str(ids.dtype).replace('torch.', '')}")
     if ids.dim() != 3:
@@ -97,7 +104,7 @@ def gather_tree(ids, parents):
         # Paddle's kernel reads both as the type of ids: a ValueError
         raise ValueError(f"{api}: 'parents' ({str(parents.dtype).replace('torch.', '')}) must have the "
                          f"dtype of 'ids' ({str(ids.dtype).replace('torch.', '')})")
-    if parents.dtype not in (torch.int32, torch.int64):
+    if parents.dtype not in _INT32_64:
         raise ValueError(f"{api}: 'parents' must be int32 or int64, but received "
                          f"{str(parents.dtype).replace('torch.', '')}")
     steps, beam = ids.shape[0], ids.shape[2]

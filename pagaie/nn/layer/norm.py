@@ -225,6 +225,24 @@ class SyncBatchNorm(_BatchNormBase):
         return out
 
 
+# layout names Paddle's layout parser knows but its batch-norm kernel refuses (ValueError);
+# a name it does not know at all is its OSError
+_OTHER_LAYOUTS = frozenset({"NCDHW", "NDHWC", "ANYLAYOUT", "MKLDNNLAYOUT", "SPARSE_COO",
+                            "SPARSE_CSR", "STRIDED", "PSTRING_UNION"})
+
+
+def _legacy_layout_is_last(layout: str) -> bool:
+    """Whether ``paddle.nn.BatchNorm``'s ``data_layout`` (any case) puts channels last."""
+    name = str(layout).upper()
+    if name in ("NCHW", "NHWC"):
+        return name == "NHWC"
+    if name in _OTHER_LAYOUTS:
+        raise ValueError(f"paddle.nn.BatchNorm: data_layout must be 'NCHW' or 'NHWC', but "
+                         f"received {layout!r}")
+    raise OSError(f"paddle.nn.BatchNorm: unknown data layout {layout!r}; data_layout must be "
+                  f"'NCHW' or 'NHWC'")
+
+
 class BatchNorm(Layer):
     """The legacy batch-norm layer (``paddle.nn.BatchNorm``), for inputs of rank 2 to 5.
 
@@ -282,7 +300,7 @@ class BatchNorm(Layer):
         if not 2 <= input.ndim <= 5:
             raise ValueError(f"paddle.nn.BatchNorm: the input must be 2-D to 5-D, but received a "
                              f"{input.ndim}-D tensor of shape {list(input.shape)}")
-        last = self._data_layout == "NHWC"
+        last = _legacy_layout_is_last(self._data_layout)
         fmt = {2: "NC", 3: "NLC" if last else "NCL", 4: "NHWC" if last else "NCHW",
                5: "NDHWC" if last else "NCDHW"}[input.ndim]
         # as in Paddle's dygraph, only the training flag matters (``is_test`` only sets it);
