@@ -143,10 +143,15 @@ def test_control_flow_to_if_and_loop(tmp_path, net, ref):
         np.testing.assert_allclose(_run(path, {"x": x})[0], ref(x), rtol=1e-5)
 
 
-def test_if_with_branch_shapes_differing_needs_opset_11(tmp_path):
-    with pytest.raises(NotImplementedError, match="opset_version >= 11"):
-        pagaie.onnx.export(pagaie.jit.to_static(IfReturn()), str(tmp_path / "cf"),
+def test_if_with_branch_shapes_differing_moves_to_opset_11(tmp_path):
+    # as Paddle's exporter (auto_upgrade_opset): the least opset every op has, with a warning
+    path = str(tmp_path / "cf")
+    with pytest.warns(UserWarning, match="opset_version >= 11"):
+        pagaie.onnx.export(pagaie.jit.to_static(IfReturn()), path,
                            [pagaie.static.InputSpec([None, 4], "float32", "x")], opset_version=9)
+    assert onnx.load(path + ".onnx").opset_import[0].version == 11
+    x = RS.randn(3, 4).astype("float32") + 1
+    np.testing.assert_allclose(_run(path, {"x": x})[0], _if_ref(x), rtol=1e-5)
 
 
 class Two(pagaie.nn.Layer):

@@ -8,7 +8,7 @@ paddle = pytest.importorskip("paddle")
 ort = pytest.importorskip("onnxruntime")
 onnx = pytest.importorskip("onnx")
 import pagaie  # noqa: E402
-from tests.onnx.harness import check_export  # noqa: E402
+from tests.onnx.harness import Fn, check_export  # noqa: E402
 
 RS = np.random.RandomState(27)
 W5 = RS.rand(5).astype("float32") + 0.5
@@ -282,6 +282,22 @@ def _set(y, index, value):
 def test_export_matches_paddle(tmp_path, name):
     fn, shape, *ref = CASES[name]
     check_export(tmp_path, fn, shape, pagaie if ref == ["pagaie"] else paddle, RS)
+
+
+@pytest.mark.parametrize("fn,needed", [
+    (lambda m, x: _set(x * 1, (slice(None), 1), 5.0), 11),
+    (lambda m, x: m.index_add(x, m.to_tensor(np.array([0, 2])), 1, x[:, :2]), 16),
+])
+def test_default_opset_moves_up_to_what_the_ops_need(tmp_path, fn, needed):
+    # Paddle's default opset is 9; its exporter moves to the least opset every op has
+    path = str(tmp_path / "m")
+    with pytest.warns(UserWarning, match=f"opset_version >= {needed}"):
+        pagaie.onnx.export(Fn(fn), path, [pagaie.static.InputSpec([None, 5], "float32", "x")])
+    model = onnx.load(path + ".onnx")
+    assert model.opset_import[0].version == needed
+    x = RS.randn(2, 5).astype("float32")
+    got = ort.InferenceSession(path + ".onnx", providers=["CPUExecutionProvider"]).run(None, {"x": x})[0]
+    np.testing.assert_allclose(got, fn(paddle, paddle.to_tensor(x)).numpy(), rtol=1e-6)
 
 
 def test_export_keeps_only_constants_the_graph_reads(tmp_path):

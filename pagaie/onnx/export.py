@@ -11,6 +11,7 @@ lowering raises ``NotImplementedError`` naming it. Writing needs the ``onnx`` pa
 from __future__ import annotations
 
 import os
+import warnings
 from typing import Any, Sequence
 
 import numpy as np
@@ -34,6 +35,15 @@ def onnx_dtype(dtype: Any) -> int:
     if t not in _ONNX_DTYPES:
         raise NotImplementedError(f"paddle.onnx.export: dtype {t} has no ONNX equivalent here")
     return _ONNX_DTYPES[t]
+
+
+class OpsetTooLow(NotImplementedError):
+    """A lowering needs a newer opset than the export runs at (``needed``); ``export`` then
+    moves to that opset, as Paddle's exporter upgrades it."""
+
+    def __init__(self, what: str, needed: int, received: int) -> None:
+        super().__init__(f"paddle.onnx.export: {what} needs opset_version >= {needed}, but received {received}")
+        self.what, self.needed = what, needed
 
 
 class LoweringContext:
@@ -193,59 +203,12 @@ def lower_ops(ctx: LoweringContext, ops: Sequence[Operator]) -> None:
         ctx.names.update((v.name, n) for v, n in zip(ctx.out_values, outs))
 
 
-def _read_names(nodes: Sequence[Any]) -> set[str]:
-    """Every value name the nodes read, those of their sub-graphs (If / Loop bodies) included."""
-    names: set[str] = set()
-    for node in nodes:
-        names.update(node.input)
-        for attr in node.attribute:
-            for g in [attr.g] if attr.HasField("g") else list(attr.graphs):
-                names |= _read_names(g.node) | {o.name for o in g.output}
-    return names
+_MAX_OPSET = 21
 
 
-def export(layer: Any, path: str, input_spec: Sequence[Any] | None = None, opset_version: int = 9,
-           **configs: Any) -> None:
-    """Export a Layer (or function) to ``path + '.onnx'``.
-
-    Args:
-        layer (Layer|function): what to export; its forward is traced in eval mode.
-        path (str): ``'dirname/file_prefix'``; the file written is ``path + '.onnx'``.
-        input_spec (list[InputSpec|Tensor], optional): the inputs (required unless the
-            Layer's forward is a ``to_static`` function with an input_spec).
-        opset_version (int): the ONNX opset (9 to 21). Default 9, as Paddle.
-        **configs: ``output_spec`` (list of the outputs to keep: their positions, or the
-            output values of the static program) and Paddle's other ``jit.save`` options
-            (accepted).
-
-    Raises:
-        TypeError: ``input_spec`` no list or tuple, or ``output_spec`` no list.
-        ValueError: a bad path, opset_version, config or ``output_spec`` entry, or no input_spec
-            for a Layer never called.
-        NotImplementedError: an op (or an argument of one) that has no ONNX lowering, named.
-
-    Examples:
-        >>> import os, tempfile
-        >>> import pagaie as paddle
-        >>> path = os.path.join(tempfile.mkdtemp(), 'linear')
-        >>> paddle.onnx.export(paddle.nn.Linear(4, 2), path,
-        ...                    [paddle.static.InputSpec([None, 4], 'float32', 'x')])
-        >>> os.path.exists(path + '.onnx')
-        True
-    """
-    if not isinstance(path, (str, os.PathLike)) or not os.path.basename(os.fspath(path)):
-        raise ValueError("paddle.onnx.export: the path must be of the form 'dirname/file_prefix', "
-                         f"but received {path!r}")
-    if not isinstance(opset_version, int) or not 7 <= opset_version <= 21:
-        raise ValueError(f"paddle.onnx.export: opset_version must be an int in [7, 21], but received "
-                         f"{opset_version!r}")
-    try:
-        import onnx
-    except ImportError:  # pragma: no cover - optional dependency
-        raise ImportError("paddle.onnx.export needs the onnx package: pip install onnx") from None
-    from pagaie.onnx import lowerings  # noqa: F401  (attaches the lowerings to the records)
-
-    program, feed_names, fetch_names = _trace(layer, input_spec, configs)
+def _to_model(onnx: Any, program: Any, feed_names: list, fetch_names: list, opset_version: int) -> Any:
+    """The traced program as a checked ONNX model at ``opset_version`` (OpsetTooLow when an
+    op needs a newer one)."""
     gb = program.global_block()
     ctx = LoweringContext(opset_version)
     inputs = []
@@ -274,6 +237,75 @@ def export(layer: Any, path: str, input_spec: Sequence[Any] | None = None, opset
                                    opset_imports=[onnx.helper.make_opsetid("", opset_version)])
     model.ir_version = min(model.ir_version, 8 if opset_version <= 17 else model.ir_version)
     onnx.checker.check_model(model)
+    return model
+
+
+def _read_names(nodes: Sequence[Any]) -> set[str]:
+    """Every value name the nodes read, those of their sub-graphs (If / Loop bodies) included."""
+    names: set[str] = set()
+    for node in nodes:
+        names.update(node.input)
+        for attr in node.attribute:
+            for g in [attr.g] if attr.HasField("g") else list(attr.graphs):
+                names |= _read_names(g.node) | {o.name for o in g.output}
+    return names
+
+
+def export(layer: Any, path: str, input_spec: Sequence[Any] | None = None, opset_version: int = 9,
+           **configs: Any) -> None:
+    """Export a Layer (or function) to ``path + '.onnx'``.
+
+    Args:
+        layer (Layer|function): what to export; its forward is traced in eval mode.
+        path (str): ``'dirname/file_prefix'``; the file written is ``path + '.onnx'``.
+        input_spec (list[InputSpec|Tensor], optional): the inputs (required unless the
+            Layer's forward is a ``to_static`` function with an input_spec).
+        opset_version (int): the ONNX opset (9 to 21). Default 9, as Paddle. An op that needs a
+            newer opset raises it to the least one every op has (with a warning), as Paddle's
+            exporter does.
+        **configs: ``output_spec`` (list of the outputs to keep: their positions, or the
+            output values of the static program) and Paddle's other ``jit.save`` options
+            (accepted).
+
+    Raises:
+        TypeError: ``input_spec`` no list or tuple, or ``output_spec`` no list.
+        ValueError: a bad path, opset_version, config or ``output_spec`` entry, or no input_spec
+            for a Layer never called.
+        NotImplementedError: an op (or an argument of one) that has no ONNX lowering, named.
+
+    Examples:
+        >>> import os, tempfile
+        >>> import pagaie as paddle
+        >>> path = os.path.join(tempfile.mkdtemp(), 'linear')
+        >>> paddle.onnx.export(paddle.nn.Linear(4, 2), path,
+        ...                    [paddle.static.InputSpec([None, 4], 'float32', 'x')])
+        >>> os.path.exists(path + '.onnx')
+        True
+    """
+    if not isinstance(path, (str, os.PathLike)) or not os.path.basename(os.fspath(path)):
+        raise ValueError("paddle.onnx.export: the path must be of the form 'dirname/file_prefix', "
+                         f"but received {path!r}")
+    if not isinstance(opset_version, int) or not 7 <= opset_version <= _MAX_OPSET:
+        raise ValueError(f"paddle.onnx.export: opset_version must be an int in [7, {_MAX_OPSET}], but received "
+                         f"{opset_version!r}")
+    try:
+        import onnx
+    except ImportError:  # pragma: no cover - optional dependency
+        raise ImportError("paddle.onnx.export needs the onnx package: pip install onnx") from None
+    from pagaie.onnx import lowerings  # noqa: F401  (attaches the lowerings to the records)
+
+    program, feed_names, fetch_names = _trace(layer, input_spec, configs)
+    opset = opset_version
+    while True:
+        try:
+            model = _to_model(onnx, program, feed_names, fetch_names, opset)
+            break
+        except OpsetTooLow as exc:   # as Paddle's exporter: the least opset every op has
+            if exc.needed <= opset or exc.needed > _MAX_OPSET:
+                raise
+            warnings.warn(f"paddle.onnx.export: {exc.what} needs opset_version >= {exc.needed}: the "
+                          f"model is exported at opset {exc.needed} instead of {opset}", stacklevel=2)
+            opset = exc.needed
     d = os.path.dirname(os.fspath(path))
     if d:
         os.makedirs(d, exist_ok=True)

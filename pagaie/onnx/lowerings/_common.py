@@ -8,7 +8,7 @@ import numpy as np
 
 from pagaie._core.registry import REGISTRY
 from pagaie._static.ir import Value
-from pagaie.onnx.export import LoweringContext, onnx_dtype
+from pagaie.onnx.export import LoweringContext, OpsetTooLow, onnx_dtype
 
 __all__ = ["register"]
 
@@ -89,9 +89,10 @@ _INT64_MAX, _INT64_MIN = 2 ** 63 - 1, -2 ** 63
 
 
 def _need(ctx: LoweringContext, opset: int, what: str) -> None:
+    """Raise OpsetTooLow when the export's opset is older than ``opset`` (export then retries
+    at ``opset``)."""
     if ctx.opset < opset:
-        raise NotImplementedError(f"paddle.onnx.export: {what} needs opset_version >= {opset}, "
-                                  f"but received {ctx.opset}")
+        raise OpsetTooLow(what, opset, ctx.opset)
 
 
 def _np_dtype(v: Value) -> Any:
@@ -123,8 +124,7 @@ def _slice(ctx: LoweringContext, x: str, starts: list, ends: list, axes: list[in
             ins.append(ctx.ints(steps))
         return ctx.one("Slice", ins, out)
     if (steps and any(s != 1 for s in steps)) or any(isinstance(e, Value) for e in list(starts) + list(ends)):
-        raise NotImplementedError("paddle.onnx.export: slicing with steps or tensor bounds needs "
-                                  f"opset_version >= 10, but received {ctx.opset}")
+        _need(ctx, 10, "slicing with steps or tensor bounds")
     return ctx.one("Slice", [x], out, starts=[int(s) for s in starts], ends=[int(e) for e in ends],
                    axes=list(axes))
 

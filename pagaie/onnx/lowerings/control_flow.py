@@ -16,7 +16,7 @@ import torch
 
 from pagaie._static.interpreter import GRAPH_OPS
 from pagaie._static.ir import Block, Operator
-from pagaie.onnx.export import LoweringContext, lower_ops, onnx_dtype
+from pagaie.onnx.export import LoweringContext, OpsetTooLow, lower_ops, onnx_dtype
 from pagaie.onnx.lowerings._common import _cast_to
 
 
@@ -61,10 +61,8 @@ def _lower_cond(ctx: LoweringContext, op: Operator, outs: list) -> None:
         tb, fb = prog.blocks[op.attrs["true_block"]], prog.blocks[op.attrs["false_block"]]
         for t, f in zip(op.attrs["true_outputs"], op.attrs["false_outputs"]):
             if _dims(ctx, tb, t) != _dims(ctx, fb, f):
-                raise NotImplementedError(
-                    "paddle.onnx.export: an if/else whose branches give different shapes "
-                    f"({_dims(ctx, tb, t)} and {_dims(ctx, fb, f)}) needs opset_version >= 11, "
-                    f"but received {ctx.opset}")
+                raise OpsetTooLow("an if/else whose branches give different shapes "
+                                  f"({_dims(ctx, tb, t)} and {_dims(ctx, fb, f)})", 11, ctx.opset)
     branches = {}
     for side in ("true", "false"):
         block = prog.blocks[op.attrs[f"{side}_block"]]

@@ -164,8 +164,7 @@ def _topk_node(ctx: LoweringContext, xn: str, k: str, axis: int, largest: bool, 
         ctx.node("TopK", [xn, k], outs, axis=axis, largest=1 if largest else 0, sorted=1)
     else:
         if not largest:
-            raise NotImplementedError("paddle.onnx.export: smallest-k / ascending sort needs "
-                                      f"opset_version >= 11, but received {ctx.opset}")
+            _need(ctx, 11, "smallest-k / ascending sort")
         _need(ctx, 10, "topk with a dynamic k")
         ctx.node("TopK", [xn, k], outs, axis=axis)
 
@@ -177,7 +176,7 @@ def _topk(ctx, a, outs):
     k = a["k"]
     if ctx.opset < 10:
         if isinstance(k, Value) or not a["largest"]:
-            raise NotImplementedError("paddle.onnx.export: this topk needs opset_version >= 10")
+            _need(ctx, 10, "topk with a tensor k or largest=False")
         ctx.node("TopK", [ctx.name(x)], outs, axis=axis, k=int(k))
         return
     _topk_node(ctx, ctx.name(x), _as_1d_int64(ctx, k), axis, bool(a["largest"]), outs)
