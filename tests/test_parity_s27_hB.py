@@ -1,0 +1,43 @@
+"""Differential tests against real Paddle for the top-level APIs from ``frac_`` to ``narrow``,
+with cases taken from the situations Paddle's own unit tests exercise."""
+import numpy as np
+import pytest
+
+paddle = pytest.importorskip("paddle")
+import pagaie  # noqa: E402
+
+
+def _both(fn):
+    """Run ``fn`` on Paddle and pagaie: both results, or both exception types."""
+    out = []
+    for lib in (paddle, pagaie):
+        try:
+            out.append(fn(lib))
+        except Exception as e:  # noqa: BLE001 - the type is what is compared
+            out.append(type(e))
+    return out
+
+
+def _same(fn):
+    a, b = _both(fn)
+    if isinstance(a, type) or isinstance(b, type):
+        assert a is b, (a, b)
+        return
+    if isinstance(a, (list, tuple)):
+        assert type(a) is type(b) and len(a) == len(b)
+        pairs = zip(a, b)
+    else:
+        pairs = [(a, b)]
+    for p, q in pairs:
+        assert str(p.dtype).split(".")[-1] == str(q.dtype).split(".")[-1]
+        assert list(p.shape) == list(q.shape)
+        np.testing.assert_allclose(p.numpy(), q.numpy(), rtol=1e-6, atol=1e-6, equal_nan=True)
+
+
+@pytest.mark.parametrize("dtype", ["float32", "bool", "int16"])
+@pytest.mark.parametrize("api", ["full", "zeros", "ones"])
+def test_full_family_tensor_shape_dtype(api, dtype):
+    def fn(P):
+        shape = P.to_tensor([2, 3]).astype(dtype)
+        return P.full(shape, 1.0) if api == "full" else getattr(P, api)(shape)
+    _same(fn)
