@@ -41,3 +41,16 @@ def test_full_family_tensor_shape_dtype(api, dtype):
         shape = P.to_tensor([2, 3]).astype(dtype)
         return P.full(shape, 1.0) if api == "full" else getattr(P, api)(shape)
     _same(fn)
+
+
+@pytest.mark.parametrize("case", ["0d_x", "tensor_axis", "numpy_axis", "method_tensor_axis", "ok"])
+def test_index_fill_axis_checks(case):
+    def fn(P):
+        x = P.to_tensor(3.0) if case == "0d_x" else P.ones([3, 4])
+        idx = P.to_tensor([0])
+        axis = {"tensor_axis": P.to_tensor(1), "method_tensor_axis": P.to_tensor(1),
+                "numpy_axis": np.int64(1)}.get(case, 0)
+        if case == "method_tensor_axis":
+            return x.index_fill(idx, axis, 5.0)
+        return P.index_fill(x, idx, axis, 5.0)
+    _same(fn)
