@@ -54,3 +54,25 @@ def test_index_fill_axis_checks(case):
             return x.index_fill(idx, axis, 5.0)
         return P.index_fill(x, idx, axis, 5.0)
     _same(fn)
+
+
+def _static_error(build):
+    """The exception type each library raises while ``build`` adds ops to a program (None: none)."""
+    out = []
+    for lib in (paddle, pagaie):
+        lib.enable_static()
+        try:
+            with lib.static.program_guard(lib.static.Program(), lib.static.Program()):
+                build(lib)
+            out.append(None)
+        except Exception as e:  # noqa: BLE001 - the type is what is compared
+            out.append(type(e))
+        finally:
+            lib.disable_static()
+    assert out[0] is out[1], out
+
+
+@pytest.mark.parametrize("mask_dtype", ["int32", "bool"])
+def test_masked_select_static_mask_dtype(mask_dtype):
+    _static_error(lambda P: P.masked_select(P.static.data("x", [3, 4], "float32"),
+                                            P.static.data("m", [3, 4], mask_dtype)))
