@@ -76,3 +76,13 @@ def _static_error(build):
 def test_masked_select_static_mask_dtype(mask_dtype):
     _static_error(lambda P: P.masked_select(P.static.data("x", [3, 4], "float32"),
                                             P.static.data("m", [3, 4], mask_dtype)))
+
+
+@pytest.mark.parametrize("arg,dtype", [("start", "int8"), ("stop", "bool"), ("num", "float32"),
+                                       ("num", "int64"), ("start", "float16")])
+def test_linspace_static_input_dtypes(arg, dtype):
+    def build(P):
+        args = {"start": 0, "stop": 10, "num": 5}
+        args[arg] = P.static.data("v", [1], dtype)
+        P.linspace(**args)
+    _static_error(build)
