@@ -86,3 +86,24 @@ def test_linspace_static_input_dtypes(arg, dtype):
         args[arg] = P.static.data("v", [1], dtype)
         P.linspace(**args)
     _static_error(build)
+
+
+@pytest.mark.parametrize("length", ["0d_int", "0d_float", "0d_bool", "1d", "neg", "too_long"])
+def test_narrow_tensor_length(length):
+    def fn(P):
+        v = {"0d_int": P.to_tensor(2), "0d_float": P.to_tensor(1.0), "0d_bool": P.to_tensor(True),
+             "1d": P.to_tensor([1]), "neg": P.to_tensor(-1), "too_long": P.to_tensor(5)}[length]
+        return P.narrow(P.arange(24, dtype="float32").reshape([2, 3, 4]), 1, 1, v)
+    _same(fn)
+
+
+@pytest.mark.parametrize("case", ["tensor_src", "tensor_dst", "tensor_1d", "numpy_src", "numpy_entry",
+                                  "tensor_entry", "float_entry", "ints"])
+def test_moveaxis_python_int_axes(case):
+    def fn(P):
+        src, dst = {"tensor_src": (P.to_tensor(0), 1), "tensor_dst": (0, P.to_tensor(1)),
+                    "tensor_1d": (P.to_tensor([0]), [1]), "numpy_src": (np.int64(0), 1),
+                    "numpy_entry": ([np.int64(0)], [1]), "tensor_entry": ([P.to_tensor(0)], [1]),
+                    "float_entry": ([0.0], [1]), "ints": ([0, 1], [2, 0])}[case]
+        return P.moveaxis(P.ones([2, 3, 4]), src, dst)
+    _same(fn)
