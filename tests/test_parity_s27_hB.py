@@ -107,3 +107,13 @@ def test_moveaxis_python_int_axes(case):
                     "float_entry": ([0.0], [1]), "ints": ([0, 1], [2, 0])}[case]
         return P.moveaxis(P.ones([2, 3, 4]), src, dst)
     _same(fn)
+
+
+@pytest.mark.parametrize("which", ["x", "test_x"])
+@pytest.mark.parametrize("dtype", ["bool", "int8", "complex64", "int32"])
+def test_isin_static_input_dtypes(which, dtype):
+    def build(P):
+        x = P.static.data("x", [3], dtype if which == "x" else "int32")
+        y = P.static.data("y", [2], dtype if which == "test_x" else "int32")
+        P.isin(x, y)
+    _static_error(build)
