@@ -117,3 +117,14 @@ def test_isin_static_input_dtypes(which, dtype):
         y = P.static.data("y", [2], dtype if which == "test_x" else "int32")
         P.isin(x, y)
     _static_error(build)
+
+
+@pytest.mark.parametrize("p", ["int", "float", "numpy", "tensor", "tensor_i32", "tensor_1d", "zero",
+                               "half", "tensor_zero", "none", "str"])
+def test_multigammaln_p_argument(p):
+    def fn(P):
+        v = {"int": 2, "float": 2.0, "numpy": np.int64(2), "tensor": P.to_tensor(2),
+             "tensor_i32": P.to_tensor(3, dtype="int32"), "tensor_1d": P.to_tensor([2]), "zero": 0,
+             "half": 0.5, "tensor_zero": P.to_tensor(0), "none": None, "str": "a"}[p]
+        return P.multigammaln(P.to_tensor([2.5, 3.0]), v)
+    _same(fn)
