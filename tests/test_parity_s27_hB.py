@@ -128,3 +128,17 @@ def test_multigammaln_p_argument(p):
              "half": 0.5, "tensor_zero": P.to_tensor(0), "none": None, "str": "a"}[p]
         return P.multigammaln(P.to_tensor([2.5, 3.0]), v)
     _same(fn)
+
+
+@pytest.mark.parametrize("case", ["number_x", "number_y", "keyword_number_x", "reflected"])
+def test_mod_number_operand(case):
+    def fn(P):
+        t = P.to_tensor([1.0, 2.0])
+        if case == "number_x":
+            return P.mod(2.0, t)
+        if case == "keyword_number_x":
+            return P.remainder(x=2, y=P.to_tensor([1, 2]))
+        if case == "reflected":
+            return 3.0 % t
+        return P.mod(t, 2.0)
+    _same(fn)
