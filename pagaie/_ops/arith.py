@@ -339,7 +339,8 @@ def floor_divide(x, y, name=None, *, out=None):
 
 
 @defop(paddle_types=("elementwise_mod", "remainder", "pd_op.remainder"),
-       method=("remainder", "mod", "floor_mod"), inplace=True, promotes=True)
+       method=("remainder", "mod", "floor_mod"), inplace=True, promotes=True,
+       tensor_args=("x",))   # (Paddle's parser takes a number ``y``, not a number ``x``)
 def remainder(x, y, name=None, *, out=None):
     """Elementwise remainder with the sign of the divisor (Python's ``%``).
 

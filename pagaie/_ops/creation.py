@@ -405,10 +405,17 @@ def clone(x, name=None):
 def _full_shape(shape: Any, api: str) -> list[int]:
     """The shape of the ops over Paddle's ``full`` (zeros, ones, full, new_zeros/ones/full),
     whose C++ parser takes a numpy scalar shape only of the types it reads as an int (others go
-    through Python first in Paddle, ``empty`` and the samplers, and are taken)."""
+    through Python first in Paddle, ``empty`` and the samplers, and are taken). A Tensor shape
+    must be int32 or int64: Paddle's IntArray reader raises its data-type error (an OSError)
+    for any other dtype, bool and int16 included (a TypeError while a program is built)."""
     if isinstance(shape, np.generic) and not isinstance(shape, PARSER_NUMPY_INTS):
         raise TypeError(f"paddle.{api}: 'shape' must be a list, tuple, int or Tensor, but "
                         f"received numpy.{type(shape).__name__}")
+    if isinstance(shape, torch.Tensor) and shape.dtype not in (torch.int32, torch.int64):
+        err = OSError(f"paddle.{api}: a Tensor 'shape' must be int32 or int64, but received "
+                      f"{_dt.from_torch_dtype(shape.dtype).name}")
+        err.static_type = TypeError
+        raise err
     return shape_of(shape, api)
 
 

@@ -284,8 +284,14 @@ def _spacing_static_shape(api: str):
     return rule
 
 
+_BOUND_DTYPES = frozenset((torch.float16, torch.bfloat16, torch.float32, torch.float64, torch.int32,
+                           torch.int64))
+
+
 @defop(method=False, differentiable=False, paddle_types=("linspace", "pd_op.linspace"),
        static_check=_linspace_checks, static_shape=_spacing_static_shape("linspace"),
+       program_dtypes={"start": _BOUND_DTYPES, "stop": _BOUND_DTYPES,
+                       "num": frozenset((torch.int32, torch.int64))},
        static_shape_first="always")
 def linspace(start, stop, num, dtype=None, name=None, *, out=None, device=None,
              requires_grad=False):

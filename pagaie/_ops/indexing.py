@@ -234,7 +234,8 @@ def index_sample(x, index):
 
 # the static API's own check (its kernels take every dtype)
 @defop(paddle_types=("masked_select", "pd_op.masked_select"), program_dtypes={"x": frozenset(
-    (torch.int32, torch.int64, torch.float16, torch.bfloat16, torch.float32, torch.float64))})
+    (torch.int32, torch.int64, torch.float16, torch.bfloat16, torch.float32, torch.float64)),
+    "mask": frozenset((torch.bool,))})
 def masked_select(x, mask, name=None, *, out=None):
     """The elements of ``x`` where the boolean ``mask`` (broadcast with ``x``) is True, as 1-D.
 

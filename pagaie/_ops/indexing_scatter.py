@@ -492,7 +492,11 @@ def index_fill(x, index, axis, value, name=None):
     """
     if isinstance(axis, bool):  # it passes Paddle's int check, then transpose's parser refuses it
         raise TypeError(f"paddle.index_fill: 'axis' must be an int, but received bool ({axis})")
-    a = axis_arg(axis, x.dim(), "index_fill", bad=ValueError)  # Paddle: ValueError for both
+    if not isinstance(axis, int):  # Paddle takes a Python int only (no Tensor, no numpy int)
+        raise ValueError(f"paddle.index_fill: 'axis' must be an int, but received "
+                         f"{'a Tensor' if isinstance(axis, _T) else type(axis).__name__}")
+    # Paddle: ValueError for a non-int and an out-of-range axis; a 0-D 'x' has no axis
+    a = axis_arg(axis, x.dim(), "index_fill", bad=ValueError, rank0=0)
     idx = check_index(index, "index_fill")
     if idx.dim() == 0:  # Paddle's InvalidArgument
         raise ValueError("paddle.index_fill: 'index' must have at least 1 dimension, but "

@@ -676,7 +676,13 @@ def isreal(x, name=None):
     return torch.isreal(x)
 
 
-@defop(paddle_types=("isin",), differentiable=False)
+# the dtypes Paddle's static isin takes for both inputs (eagerly any)
+_ISIN_PROGRAM_DTYPES = frozenset((torch.bfloat16, torch.float16, torch.float32, torch.float64,
+                                  torch.int32, torch.int64))
+
+
+@defop(paddle_types=("isin",), differentiable=False,
+       program_dtypes={"x": _ISIN_PROGRAM_DTYPES, "test_x": _ISIN_PROGRAM_DTYPES})
 def isin(x, test_x, assume_unique=False, invert=False, name=None):
     """Elementwise test of membership of ``x``'s elements in ``test_x``.
 

@@ -619,12 +619,23 @@ def moveaxis(x, source, destination, name=None):
         paddle.Size([3, 4, 2])
     """
     def axes(v: Any, arg: str) -> list:
+        # Paddle takes Python ints only: a Tensor fails its length assertion, a numpy integer
+        # its len() (TypeError), and any other entry of a list its int assertion
+        if isinstance(v, _T):
+            raise AssertionError(f"paddle.moveaxis: '{arg}' must be an int or a list of ints, "
+                                 f"but received a Tensor")
         if isinstance(v, (list, tuple, str)):
-            return list(v)
-        if isinstance(v, (numbers.Integral, _T)):
-            return [v]
-        raise TypeError(f"paddle.moveaxis: '{arg}' must be an int or a list of ints, but "
-                        f"received {v!r}")
+            items = list(v)
+        elif isinstance(v, int):
+            items = [v]
+        else:
+            raise TypeError(f"paddle.moveaxis: '{arg}' must be an int or a list of ints, but "
+                            f"received {type(v).__name__} ({v!r})")
+        for a in items:
+            if not isinstance(a, int):
+                raise AssertionError(f"paddle.moveaxis: each element of '{arg}' must be an int, "
+                                     f"but received {type(a).__name__} ({a!r})")
+        return items
 
     src, dst = axes(source, "source"), axes(destination, "destination")
     if len(src) != len(dst):

@@ -130,7 +130,12 @@ def narrow(input, dim, start, length):
         start = int(start.item())
     elif isinstance(start, bool):  # (Paddle computes with it as an int)
         start = int(start)
-    if type(length) is not int:
+    if isinstance(length, torch.Tensor):  # Paddle reads a 0-D tensor of any dtype as its value
+        if length.dim() != 0:
+            raise ValueError("paddle.narrow: a 'length' tensor must be 0-D, but received shape "
+                             f"{list(length.shape)}")
+        length = int(length.item())
+    elif type(length) is not int:
         parser_ints("narrow", length=length)
     if input.dim() == 0:
         raise AssertionError("paddle.narrow: 'input' must have at least 1 dimension, but "

@@ -510,6 +510,27 @@ def _trigamma(x: torch.Tensor, r: torch.Tensor) -> torch.Tensor:
     return torch.where(x.detach() == -_math.inf, _math.inf, r + _trigamma_fix(x, r))
 
 
+def _multigammaln_p(p):
+    """``p`` of multigammaln as an int. Paddle reads any number (a numpy one, a 0-D Tensor too)
+    and asserts ``p >= 1``; a non-number fails its comparison (TypeError). A non-integral
+    ``p`` is refused (ValueError): Paddle would mix two different dimensions in its sum."""
+    if isinstance(p, torch.Tensor):
+        if p.dim() != 0:
+            raise TypeError(f"paddle.multigammaln: 'p' must be a number or a 0-D Tensor, but "
+                            f"received a Tensor of shape {list(p.shape)}")
+        p = p.item()
+    elif isinstance(p, np.generic):
+        p = p.item()
+    if not isinstance(p, (int, float)):
+        raise TypeError(f"paddle.multigammaln: 'p' must be an int, but received "
+                        f"{type(p).__name__} ({p!r})")
+    if not p >= 1:
+        raise AssertionError(f"paddle.multigammaln: 'p' must be >= 1, but received {p}")
+    if p != int(p):
+        raise ValueError(f"paddle.multigammaln: 'p' must be an integer, but received {p}")
+    return int(p)
+
+
 @defop(paddle_types=("multigammaln",), inplace=True, leaf_check=False,  # a composite in Paddle
        program_dtypes={"x": frozenset((torch.float32, torch.float64))})
 def multigammaln(x, p, name=None):
@@ -521,8 +542,7 @@ def multigammaln(x, p, name=None):
         >>> paddle.multigammaln(paddle.to_tensor([3.0], 'float64'), 2).numpy().round(4).tolist()
         [1.5502]
     """
-    if not isinstance(p, int) or p < 1:
-        raise ValueError(f"paddle.multigammaln: 'p' must be a positive int, but received {p!r}")
+    p = _multigammaln_p(p)
     # (its arange has no kernel for these: NotFound; other integers fail its type promotion)
     kernel_dtypes("multigammaln", x, _REAL_32_64 | _COMPLEX)
     if not (x.is_floating_point() or x.is_complex()):  # Paddle's promotion with its float terms
