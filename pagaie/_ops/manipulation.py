@@ -201,8 +201,10 @@ def _reshape(x: _T, shape: Any) -> _T:
         except (RuntimeError, TypeError):
             pass  # the checked path below gives Paddle's error
     if not isinstance(shape, (list, tuple, _T, int)):
-        raise ValueError(f"paddle.reshape: 'shape' must be a list, tuple or Tensor, but received "
+        err = ValueError(f"paddle.reshape: 'shape' must be a list, tuple or Tensor, but received "
                          f"{type(shape).__name__}")
+        err.static_type = TypeError   # Paddle's static API checks the type first
+        raise err
     check_int_array(shape, "reshape")
     check_int_entries(shape, "reshape", "shape")
     s = _shape(shape, "reshape", allow_bool=True)
@@ -484,17 +486,40 @@ def _squeeze_axes(axis: Any, nd: int, api: str) -> list[int] | None:
     return out
 
 
-def _squeeze_static_shape(x, axis=None, name=None) -> list[int] | None:
-    """Static rule (see ``Recorder``) for axes a symbolic value gives: as Paddle's, each of
-    them removes one axis, and every size left is unknown (-1)."""
+def _symbolic_axis_count(axis: Any) -> int | None:
+    """How many axes a squeeze/unsqueeze ``axis`` names when a symbolic value gives some of
+    them (a 1-D value counts its length); None when none is symbolic."""
     entries = axis if isinstance(axis, (list, tuple)) else [axis]
     if not any(isinstance(e, Tensor) and e._t.is_meta for e in entries):
         return None
-    count = sum(e._t.numel() if isinstance(e, Tensor) and e._t.dim() else 1 for e in entries)
-    return [-1] * max(len(_dims_of(x)) - count, 0)
+    return sum(e._t.numel() if isinstance(e, Tensor) and e._t.dim() else 1 for e in entries)
 
 
-@defop(paddle_types=("squeeze2", "squeeze", "pd_op.squeeze"), static_shape=_squeeze_static_shape)
+def _squeeze_static_shape(x, axis=None, name=None) -> list[int] | None:
+    """Static rule (see ``Recorder``), Paddle's: axes a symbolic value gives each remove one
+    axis, and every size left is unknown (-1); an axis named explicitly whose size is unknown
+    is removed, as if it were 1."""
+    count = _symbolic_axis_count(axis)
+    dims = _dims_of(x)
+    if count is not None:
+        return [-1] * max(len(dims) - count, 0)
+    if axis is None or -1 not in dims:
+        return None
+    axes = set(_squeeze_axes(axis, len(dims), "squeeze"))
+    if not axes:   # an empty list: every axis of size 1, as the kernel finds them
+        return None
+    return [d for i, d in enumerate(dims) if i not in axes or d not in (1, -1)]
+
+
+def _unsqueeze_static_shape(x, axis, name=None) -> list[int] | None:
+    """Static rule (see ``Recorder``) for axes a symbolic value gives: as Paddle's, each adds
+    one axis, and every size is unknown (-1)."""
+    count = _symbolic_axis_count(axis)
+    return None if count is None else [-1] * (len(_dims_of(x)) + count)
+
+
+@defop(paddle_types=("squeeze2", "squeeze", "pd_op.squeeze"), static_shape=_squeeze_static_shape,
+       static_shape_first=True)
 @view_results
 def squeeze(x, axis=None, name=None):
     """Remove axes of size 1 (all of them, or those in ``axis``; others are kept).
@@ -517,7 +542,7 @@ def squeeze(x, axis=None, name=None):
 squeeze_ = rebinding_inplace(squeeze, "squeeze_")
 
 
-@defop(paddle_types=("unsqueeze2", "unsqueeze", "pd_op.unsqueeze"))
+@defop(paddle_types=("unsqueeze2", "unsqueeze", "pd_op.unsqueeze"), static_shape=_unsqueeze_static_shape)
 @view_results
 def unsqueeze(x, axis, name=None):
     """Insert axes of size 1 at the positions ``axis`` (in the output's numbering).

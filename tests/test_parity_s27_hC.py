@@ -1,0 +1,72 @@
+"""Differential tests against real Paddle for cases taken from Paddle's own unit tests
+(``where``, ``reshape``, ``squeeze``/``unsqueeze`` in programs, ...)."""
+import numpy as np
+import pytest
+
+paddle = pytest.importorskip("paddle")
+import pagaie  # noqa: E402
+
+
+def _outcome(lib, fn):
+    try:
+        return fn(lib)
+    except Exception as e:  # noqa: BLE001 - the exception type is the outcome compared
+        return type(e)
+
+
+def _static(lib, build):
+    """Build ``build(lib)`` in a fresh program; the result's shapes (or the exception type)."""
+    lib.enable_static()
+    try:
+        with lib.static.program_guard(lib.static.Program(), lib.static.Program()):
+            out = build(lib)
+            outs = out if isinstance(out, (list, tuple)) else [out]
+            return [list(v.shape) for v in outs]
+    except Exception as e:  # noqa: BLE001
+        return type(e)
+    finally:
+        lib.disable_static()
+
+
+def _same_error(fn):
+    want = _outcome(paddle, fn)
+    got = _outcome(pagaie, fn)
+    assert isinstance(want, type) and issubclass(want, Exception), want
+    assert isinstance(got, type) and issubclass(got, want), (got, want)
+
+
+@pytest.mark.parametrize("case", ["numpy_cond", "int_cond_bad_operands", "numpy_shape"])
+def test_program_argument_type_errors(case):
+    def build(lib):
+        if case == "numpy_cond":
+            return lib.where(np.array([True, False]), lib.static.data("x", [2], "float32"),
+                             lib.static.data("y", [2], "float32"))
+        if case == "int_cond_bad_operands":
+            return lib.where(lib.static.data("c", [-1, 4], "int32"),
+                             lib.static.data("x", [-1, 4], "bool"),
+                             lib.static.data("y", [-1, 4], "float16"))
+        return lib.reshape(lib.static.data("x", [2, 3, 4], "float32"), np.array([6, 4]))
+    want = _static(paddle, build)
+    assert want is TypeError
+    assert _static(pagaie, build) is TypeError
+
+
+@pytest.mark.parametrize("shape,axis", [([-1, 3], 0), ([-1, 3], [0, 1]), ([2, -1, 1], -2),
+                                        ([-1, 1, -1], [0, 1]), ([-1, 3], 1), ([-1, 1], None)])
+def test_squeeze_program_unknown_sizes(shape, axis):
+    def build(lib):
+        return lib.squeeze(lib.static.data("x", shape, "float32"), axis)
+    assert _static(pagaie, build) == _static(paddle, build)
+
+
+@pytest.mark.parametrize("elem", [False, True])
+def test_unsqueeze_program_symbolic_axis(elem):
+    def build(lib):
+        a = lib.static.data("a", [1], "int32")
+        return lib.unsqueeze(lib.static.data("x", [1, 3], "float32"), [a, 0] if elem else a)
+    assert _static(pagaie, build) == _static(paddle, build)
+
+
+def test_where_eager_errors_unchanged():
+    _same_error(lambda L: L.where(np.array([True]), np.ones(1), np.ones(1)))
+    _same_error(lambda L: L.where(L.to_tensor([1, 0]), L.ones([2]), L.zeros([2])))
