@@ -16,7 +16,7 @@ from pagaie._core.broadcast import broadcast_shapes as _broadcast_shapes
 from pagaie._core import dtype as _dt
 from pagaie._core.registry import NoKernelError, REGISTRY, STATE, OpRecord, defop
 from pagaie._core.tensor import Tensor, check_inplace
-from pagaie._ops._helpers import axis_arg, dense_only, device, int_entries, kernel_dtypes, int_list, norm_axis, norm_axes, shape_arg as _shape, write_out
+from pagaie._ops._helpers import axis_arg, dense_only, device, int_array_as_list, int_entries, kernel_dtypes, int_list, norm_axis, norm_axes, shape_arg as _shape, write_out
 from pagaie._ops._helpers import (ALL_DTYPES, LOW_FLOATS, SMALL_INTS, AssertionValueError, no_grad_kernel,
                                   program_constant)
 
@@ -457,7 +457,9 @@ def unflatten(x, axis, shape, name=None):
 
 def _axis_entries(axis: Any, api: str) -> list[int]:
     """squeeze/unsqueeze's ``axis``: an int, a list/tuple of ints or int tensors, or an int
-    tensor; anything else (a float, a str, a bool) is Paddle's TypeError."""
+    tensor (or a 1-D numpy array of ints); anything else (a float, a str, a bool) is Paddle's
+    TypeError."""
+    axis = int_array_as_list(axis)
     if isinstance(axis, _T):
         if axis.is_floating_point() or axis.is_complex() or axis.dtype is torch.bool:
             raise TypeError(f"paddle.{api}: an 'axis' tensor must hold ints, but received dtype "
@@ -609,6 +611,7 @@ def transpose(x, perm, name=None):
         d = [axis_arg(a, x.dim(), "transpose", arg, low=IndexError, high=IndexError)
              for a, arg in ((perm, "dim0"), (name, "dim1"))]
         return x.transpose(d[0], d[1])
+    perm = int_array_as_list(perm)
     if not isinstance(perm, (list, tuple)):
         raise TypeError(f"paddle.transpose: 'perm' must be a list or tuple of ints, but received "
                         f"{type(perm).__name__}")
@@ -630,7 +633,7 @@ def permute(input, dims):
         >>> paddle.permute(paddle.ones([2, 3]), [1, 0]).shape
         paddle.Size([3, 2])
     """
-    return input.permute(_perm(dims, input.dim(), "permute"))
+    return input.permute(_perm(int_array_as_list(dims), input.dim(), "permute"))
 
 
 @defop()
@@ -894,7 +897,8 @@ Tensor.broadcast_shapes = broadcast_shapes
 @defop(paddle_types=("tile", "pd_op.tile"), static_check=_bool_x_stops("tile"),
        program_dtypes={"x": frozenset({torch.bool, torch.float16, torch.float32, torch.float64,
                                        torch.int32, torch.int64, torch.complex64,
-                                       torch.complex128})})
+                                       torch.complex128})},
+       program_no_arrays=("repeat_times",))   # its static API checks the type first
 def tile(x, repeat_times, name=None):
     """Repeat ``x`` ``repeat_times[i]`` times along each axis.
 
@@ -1038,7 +1042,7 @@ def roll(x, shifts, axis=None, name=None, *, out=None):
         return r if out is None else write_out(out, r)
     if x.dim() == 0 and axis not in ([], ()):  # Paddle: no axis is in range [0, 0)
         raise ValueError(f"paddle.roll: 'axis' {axis} is out of range for a 0-D tensor")
-    axes = norm_axes(axis, x.dim(), "roll") or []
+    axes = norm_axes(int_array_as_list(axis), x.dim(), "roll") or []
     if len(s) != len(axes):
         raise ValueError(f"paddle.roll: 'shifts' and 'axis' must have the same length, but received "
                          f"{shifts} and {axis}")
@@ -1047,7 +1051,7 @@ def roll(x, shifts, axis=None, name=None, *, out=None):
     return r if out is None else write_out(out, r)
 
 
-@defop()
+@defop(program_no_arrays=("axes",))   # its static API checks the type first
 def rot90(x, k=1, axes=[0, 1], name=None):  # noqa: B006 (Paddle's default)
     """Rotate by 90 degrees ``k`` times in the plane of ``axes`` (from the first toward the second).
 
