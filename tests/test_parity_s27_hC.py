@@ -108,3 +108,49 @@ def test_program_int_array_arguments(case):
             "rot90": lambda: lib.rot90(x, 1, np.array([1, 2])),      # TypeError in a program
         }[case]()
     assert _static(pagaie, build) == _static(paddle, build)
+
+
+@pytest.mark.parametrize("case", ["int_base", "float_base", "static_int_base"])
+def test_pow_base_must_be_tensor(case):
+    def call(lib):
+        if case == "static_int_base":
+            return _static(lib, lambda L: L.pow(2, L.static.data("x", [2], "float32")))
+        return lib.pow(2 if case == "int_base" else 2.0, lib.to_tensor([1.0, 2.0]))
+    want = _outcome(paddle, call)
+    assert want in (ValueError, TypeError)
+    assert _outcome(pagaie, call) is want
+
+
+@pytest.mark.parametrize("base", [2, 2.5])
+@pytest.mark.parametrize("dtype", ["float32", "int64", "bool"])
+def test_rpow_number_base_still_works(base, dtype):
+    def call(lib):
+        return base ** lib.to_tensor([1, 0], dtype=dtype)
+    want = _outcome(paddle, call)
+    got = _outcome(pagaie, call)
+    if isinstance(want, type):
+        assert isinstance(got, type) and issubclass(got, want)
+    else:
+        assert str(got.dtype).split(".")[-1] == str(want.dtype).split(".")[-1]
+        np.testing.assert_allclose(got.numpy(), want.numpy())
+
+
+@pytest.mark.parametrize("name", ["sin_", "tanh_", "square_", "tril_", "pow_", "polygamma_",
+                                  "neg_", "subtract_", "not_equal_", "squeeze_", "unsqueeze_",
+                                  "transpose_", "reshape_", "t_"])
+@pytest.mark.parametrize("value", [[1.0], 2])
+def test_inplace_non_tensor_x(name, value):
+    second = {"pow_": 2, "polygamma_": 1, "squeeze_": 0, "unsqueeze_": 0, "transpose_": [0],
+              "reshape_": [1], "tril_": 0}
+
+    def call(lib):
+        fn = getattr(lib, name)
+        if name in ("sin_", "tanh_", "square_", "neg_", "t_"):
+            return fn(value)
+        if name in second:
+            return fn(value, second[name])
+        return fn(value, lib.to_tensor([1.0]))
+    want = _outcome(paddle, call)
+    assert isinstance(want, type) and want is not TypeError
+    got = _outcome(pagaie, call)
+    assert isinstance(got, type) and issubclass(got, want), (got, want)

@@ -16,6 +16,7 @@ from pagaie._core.broadcast import broadcast_shapes as _broadcast_shapes
 from pagaie._core import dtype as _dt
 from pagaie._core.registry import NoKernelError, REGISTRY, STATE, OpRecord, defop
 from pagaie._core.tensor import Tensor, check_inplace
+from pagaie._core.bad_input import INPLACE_EXCEPTION, type_name
 from pagaie._ops._helpers import axis_arg, dense_only, device, int_array_as_list, int_entries, kernel_dtypes, int_list, norm_axis, norm_axes, shape_arg as _shape, write_out
 from pagaie._ops._helpers import (ALL_DTYPES, LOW_FLOATS, SMALL_INTS, AssertionValueError, no_grad_kernel,
                                   program_constant)
@@ -75,6 +76,10 @@ def rebinding_inplace(base: Callable, name: str, check: Callable | None = None) 
         if STATE.recording:   # a program value cannot change its shape: the result is new
             return base(*args, **kwargs)
         x = args[0] if args else kwargs[first]
+        if not isinstance(x, Tensor):   # Paddle's argument parser (t_ reads x.shape first)
+            kind = INPLACE_EXCEPTION.get(name, ValueError)
+            raise kind(f"paddle.{name}: argument '{first}' (position 0) must be Tensor, but got "
+                       f"{type_name(x)}")
         if check is not None:
             check(x)
         check_inplace(x, name, brec.name)
@@ -252,7 +257,10 @@ _reshape_rebind = rebinding_inplace(reshape, "reshape_")
 @functools.wraps(_reshape_rebind)
 def reshape_(x, shape, name=None):
     # As Paddle: a list/tuple equal to x's shape leaves x as it is (no inplace_version bump)
-    if isinstance(shape, (list, tuple)) and isinstance(x, Tensor):
+    if isinstance(shape, (list, tuple)) and not isinstance(x, Tensor):   # (it reads x.shape)
+        raise AttributeError(f"paddle.reshape_: 'x' must be a Tensor, but received "
+                             f"{type_name(x)}")
+    if isinstance(shape, (list, tuple)):
         given = [int(v.item()) if isinstance(v, Tensor) else v for v in shape]
         if given == list(x.shape):
             return x
