@@ -154,3 +154,10 @@ def test_inplace_non_tensor_x(name, value):
     assert isinstance(want, type) and want is not TypeError
     got = _outcome(pagaie, call)
     assert isinstance(got, type) and issubclass(got, want), (got, want)
+
+
+def test_use_compat_guard_is_the_proxy_guard():
+    assert paddle.use_compat_guard is paddle.compat.proxy.use_torch_proxy_guard
+    assert pagaie.use_compat_guard is pagaie.compat.use_torch_proxy_guard
+    with pagaie.use_compat_guard(enable=False):
+        assert float(pagaie.ones([1]).sum()) == 1.0
