@@ -161,3 +161,13 @@ def test_use_compat_guard_is_the_proxy_guard():
     assert pagaie.use_compat_guard is pagaie.compat.use_torch_proxy_guard
     with pagaie.use_compat_guard(enable=False):
         assert float(pagaie.ones([1]).sum()) == 1.0
+
+
+@pytest.mark.parametrize("shapes,axis", [([[-1, 3, 4], [2, -1, 4]], 1),
+                                         ([[-1, 3], [2, -1], [-1, -1]], -1),
+                                         ([[-1, 3, 4], [2, -1, 5]], 0)])
+def test_stack_program_unknown_sizes_at_different_axes(shapes, axis):
+    def build(lib):
+        return lib.stack([lib.static.data(f"x{i}", s, "float32") for i, s in enumerate(shapes)],
+                         axis)
+    assert _static(pagaie, build) == _static(paddle, build)
