@@ -171,3 +171,20 @@ def test_stack_program_unknown_sizes_at_different_axes(shapes, axis):
         return lib.stack([lib.static.data(f"x{i}", s, "float32") for i, s in enumerate(shapes)],
                          axis)
     assert _static(pagaie, build) == _static(paddle, build)
+
+
+@pytest.mark.parametrize("value", [10, 10.5, True, "array"])
+@pytest.mark.parametrize("dtype", ["float32", "int32"])
+@pytest.mark.parametrize("inplace", [False, True])
+def test_put_along_axis_data_values_without_broadcast(value, dtype, inplace):
+    def call(lib):
+        x = lib.zeros([3, 5], dtype)
+        idx = lib.to_tensor([[0, 1, 2], [0, 1, 4]])
+        v = np.full((2, 3), 7.0) if value == "array" else value
+        if inplace:
+            return x.put_along_axis_(idx, v, 1, "assign", True, False)
+        return lib.put_along_axis(x, idx, v, 1, "add", True, False)
+    want = _outcome(paddle, call)
+    got = _outcome(pagaie, call)
+    assert str(got.dtype).split(".")[-1] == str(want.dtype).split(".")[-1]
+    np.testing.assert_array_equal(got.numpy(), want.numpy())
