@@ -65,7 +65,7 @@ TABLE = {
         '': 'softmax',
     },
     'compat.proxy': {
-        '': 'disable_torch_proxy:disable_compat enable_torch_proxy:enable_compat',
+        '': 'disable_torch_proxy:disable_compat enable_torch_proxy:enable_compat use_torch_proxy_guard:use_compat_guard',
     },
     'cuda': {
         '': 'BFloat16Tensor BoolTensor ByteTensor CharTensor DoubleTensor FloatTensor HalfTensor IntTensor LongTensor ShortTensor',

@@ -156,9 +156,11 @@ SHAPE_FIRST_INPLACE_OPS = frozenset({
 })
 
 # In-place ops whose Paddle wrapper fails on a non-Tensor ``x`` otherwise than its out-of-place
-# op: on an attribute (``neg_`` calls ``x.scale_``) or in its C++ argument parser where the
-# out-of-place op, written in Python, reads an attribute first (``cumsum_``).
-INPLACE_EXCEPTION = {'neg_': AttributeError, 'cumsum_': ValueError}
+# op: on an attribute (``neg_`` calls ``x.scale_``, ``t_`` and the broadcast-checking binary
+# ops read ``x.shape``) or in its C++ argument parser where the out-of-place op, written in
+# Python, reads an attribute first (``cumsum_``).
+INPLACE_EXCEPTION = {'neg_': AttributeError, 'cumsum_': ValueError, 't_': AttributeError,
+                     **dict.fromkeys(SHAPE_FIRST_INPLACE_OPS, AttributeError)}
 
 def exception_type(op: str, param: str = "x", value: object = None) -> type[Exception]:
     """The exception type Paddle raises when ``op`` gets ``value``, a non-Tensor, where a

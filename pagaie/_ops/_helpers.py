@@ -481,6 +481,14 @@ def axis_arg(axis: Any, ndim: int, api: str, arg: str = "axis", *, low: type = V
     return axis % n if n else axis
 
 
+def int_array_as_list(v: Any) -> Any:
+    """``v``, or, for a 1-D numpy array of ints, its ints as a list: Paddle's argument parser
+    reads such an array where it takes a list of ints (an axis list, a permutation)."""
+    if type(v) is np.ndarray and v.ndim == 1 and v.dtype.kind in "iu":
+        return v.tolist()
+    return v
+
+
 def int_entries(v: Any, api: str, arg: str, allow_bool: bool = False) -> list[int]:
     """A list/tuple of ints (or int tensors), or a 1-D int tensor, as ints: a float or other
     entry (a bool too, unless ``allow_bool``) is Paddle's TypeError ("must be list of int")."""

@@ -7,7 +7,7 @@ import numpy as np
 import torch
 
 from pagaie._core import dtype as _dt
-from pagaie._core.registry import NoKernelError, binary_operator, defop, read_numpy_number
+from pagaie._core.registry import NoKernelError, binary_operator, defop, number_api, read_numpy_number
 from pagaie._core.tensor import Tensor, wrap
 from pagaie._ops._helpers import (ALL_DTYPES, SMALL_INTS, check_binary_dtypes, dtype_name, kernel_dtypes, pair_kernel_dtypes,
                                   promote_pair, write_out)
@@ -379,7 +379,7 @@ def _complex_remainder(x, y):
 
 
 @defop(amp="black", paddle_types=("elementwise_pow", "pow", "pd_op.pow", "pd_op.elementwise_pow"),
-       inplace=_pow_inplace)
+       inplace=_pow_inplace, tensor_args=("x",))   # ``2 ** x`` takes a number base
 def pow(x, y, name=None, *, out=None):
     """Elementwise power ``x ** y``; ``y`` is a scalar or a Tensor.
 
@@ -785,15 +785,18 @@ def _pow_operand(other, op):
                     f"Tensor, but got {type(other).__name__}")
 
 
+_pow_number_base = number_api(pow)
+
+
 def _rpow_operator(self, other):
     other = read_numpy_number(self, other, "pow", True)
     if type(other) is int and self._t.dtype is torch.bool:  # (paddle.pow has no bool kernel)
-        return pow(other, self.astype("int64"))
+        return _pow_number_base(other, self.astype("int64"))
     if type(other) in (float, complex) and not (self._t.is_floating_point() or self._t.is_complex()):
         # ``2.5 ** int_x`` makes x the default float dtype (complex64 for a complex base) first,
         # as Paddle's operator does, so the integer dtypes paddle.pow lacks (bool, int8...) work
         self = self.astype(_dt.default_float() if type(other) is float else "complex64")
-    return pow(_pow_operand(other, "__rpow__"), self)
+    return _pow_number_base(_pow_operand(other, "__rpow__"), self)
 
 
 def _pow_operator(self, other):

@@ -311,9 +311,17 @@ def where(condition, x=None, y=None, name=None, *, out=None):
             if condition.dim() else (stopped(torch.nonzero(condition.reshape(1)).reshape(-1)),)
     if x is None or y is None:
         raise ValueError("paddle.where: 'x' and 'y' must both be given, or neither")
+    if type(condition) is not torch.Tensor:  # a program's argument parser wants a Value
+        err = ValueError(f"paddle.where: 'condition' must be a bool Tensor, but received "
+                         f"{type(condition).__name__}")
+        err.static_type = TypeError
+        raise err
     if condition.dtype is not torch.bool:  # Paddle checks it before the operands' dtypes
-        raise ValueError(f"paddle.where: 'condition' must be a bool Tensor, but received "
+        # (a program's build checks only the operands' promotion: TypeError)
+        err = ValueError(f"paddle.where: 'condition' must be a bool Tensor, but received "
                          f"{str(condition.dtype).replace('torch.', '')}")
+        err.static_type = TypeError
+        raise err
     x = _where_operand(x, condition.device, "x")
     y = _where_operand(y, condition.device, "y")
     if x.dtype is not y.dtype:

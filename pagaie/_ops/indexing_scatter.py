@@ -124,8 +124,10 @@ def _put_along(arr: _T, indices: _T, values: Any, axis: Any, reduce: str, includ
         raise RuntimeError(f"paddle.{api}: index {int(idx.max())} is out of bounds for axis {a} "
                            f"of size {arr.shape[a]}")
     # As Paddle: data values become a tensor of to_tensor's dtype (a Python float the default
-    # float dtype, an int int64), which must be arr's dtype as a tensor's must
-    v = values if isinstance(values, _T) else _from_data(values, None, api).to(arr.device)
+    # float dtype, an int int64), which must be arr's dtype as a tensor's must; without
+    # broadcasting, Paddle converts them to arr's dtype
+    v = values if isinstance(values, _T) else \
+        _from_data(values, None if broadcast else arr.dtype, api).to(arr.device)
     _same_dtype(arr, v, api, "values", target="input" if api == "scatter" else "arr")
     if broadcast:
         if all(i <= s for i, s in zip(idx.shape, arr.shape)):

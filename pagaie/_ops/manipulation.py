@@ -16,7 +16,8 @@ from pagaie._core.broadcast import broadcast_shapes as _broadcast_shapes
 from pagaie._core import dtype as _dt
 from pagaie._core.registry import NoKernelError, REGISTRY, STATE, OpRecord, defop
 from pagaie._core.tensor import Tensor, check_inplace
-from pagaie._ops._helpers import axis_arg, dense_only, device, int_entries, kernel_dtypes, int_list, norm_axis, norm_axes, shape_arg as _shape, write_out
+from pagaie._core.bad_input import INPLACE_EXCEPTION, type_name
+from pagaie._ops._helpers import axis_arg, dense_only, device, int_array_as_list, int_entries, kernel_dtypes, int_list, norm_axis, norm_axes, shape_arg as _shape, write_out
 from pagaie._ops._helpers import (ALL_DTYPES, LOW_FLOATS, SMALL_INTS, AssertionValueError, no_grad_kernel,
                                   program_constant)
 
@@ -75,6 +76,10 @@ def rebinding_inplace(base: Callable, name: str, check: Callable | None = None) 
         if STATE.recording:   # a program value cannot change its shape: the result is new
             return base(*args, **kwargs)
         x = args[0] if args else kwargs[first]
+        if not isinstance(x, Tensor):   # Paddle's argument parser (t_ reads x.shape first)
+            kind = INPLACE_EXCEPTION.get(name, ValueError)
+            raise kind(f"paddle.{name}: argument '{first}' (position 0) must be Tensor, but got "
+                       f"{type_name(x)}")
         if check is not None:
             check(x)
         check_inplace(x, name, brec.name)
@@ -201,8 +206,10 @@ def _reshape(x: _T, shape: Any) -> _T:
         except (RuntimeError, TypeError):
             pass  # the checked path below gives Paddle's error
     if not isinstance(shape, (list, tuple, _T, int)):
-        raise ValueError(f"paddle.reshape: 'shape' must be a list, tuple or Tensor, but received "
+        err = ValueError(f"paddle.reshape: 'shape' must be a list, tuple or Tensor, but received "
                          f"{type(shape).__name__}")
+        err.static_type = TypeError   # Paddle's static API checks the type first
+        raise err
     check_int_array(shape, "reshape")
     check_int_entries(shape, "reshape", "shape")
     s = _shape(shape, "reshape", allow_bool=True)
@@ -250,7 +257,10 @@ _reshape_rebind = rebinding_inplace(reshape, "reshape_")
 @functools.wraps(_reshape_rebind)
 def reshape_(x, shape, name=None):
     # As Paddle: a list/tuple equal to x's shape leaves x as it is (no inplace_version bump)
-    if isinstance(shape, (list, tuple)) and isinstance(x, Tensor):
+    if isinstance(shape, (list, tuple)) and not isinstance(x, Tensor):   # (it reads x.shape)
+        raise AttributeError(f"paddle.reshape_: 'x' must be a Tensor, but received "
+                             f"{type_name(x)}")
+    if isinstance(shape, (list, tuple)):
         given = [int(v.item()) if isinstance(v, Tensor) else v for v in shape]
         if given == list(x.shape):
             return x
@@ -455,7 +465,9 @@ def unflatten(x, axis, shape, name=None):
 
 def _axis_entries(axis: Any, api: str) -> list[int]:
     """squeeze/unsqueeze's ``axis``: an int, a list/tuple of ints or int tensors, or an int
-    tensor; anything else (a float, a str, a bool) is Paddle's TypeError."""
+    tensor (or a 1-D numpy array of ints); anything else (a float, a str, a bool) is Paddle's
+    TypeError."""
+    axis = int_array_as_list(axis)
     if isinstance(axis, _T):
         if axis.is_floating_point() or axis.is_complex() or axis.dtype is torch.bool:
             raise TypeError(f"paddle.{api}: an 'axis' tensor must hold ints, but received dtype "
@@ -484,17 +496,40 @@ def _squeeze_axes(axis: Any, nd: int, api: str) -> list[int] | None:
     return out
 
 
-def _squeeze_static_shape(x, axis=None, name=None) -> list[int] | None:
-    """Static rule (see ``Recorder``) for axes a symbolic value gives: as Paddle's, each of
-    them removes one axis, and every size left is unknown (-1)."""
+def _symbolic_axis_count(axis: Any) -> int | None:
+    """How many axes a squeeze/unsqueeze ``axis`` names when a symbolic value gives some of
+    them (a 1-D value counts its length); None when none is symbolic."""
     entries = axis if isinstance(axis, (list, tuple)) else [axis]
     if not any(isinstance(e, Tensor) and e._t.is_meta for e in entries):
         return None
-    count = sum(e._t.numel() if isinstance(e, Tensor) and e._t.dim() else 1 for e in entries)
-    return [-1] * max(len(_dims_of(x)) - count, 0)
+    return sum(e._t.numel() if isinstance(e, Tensor) and e._t.dim() else 1 for e in entries)
 
 
-@defop(paddle_types=("squeeze2", "squeeze", "pd_op.squeeze"), static_shape=_squeeze_static_shape)
+def _squeeze_static_shape(x, axis=None, name=None) -> list[int] | None:
+    """Static rule (see ``Recorder``), Paddle's: axes a symbolic value gives each remove one
+    axis, and every size left is unknown (-1); an axis named explicitly whose size is unknown
+    is removed, as if it were 1."""
+    count = _symbolic_axis_count(axis)
+    dims = _dims_of(x)
+    if count is not None:
+        return [-1] * max(len(dims) - count, 0)
+    if axis is None or -1 not in dims:
+        return None
+    axes = set(_squeeze_axes(axis, len(dims), "squeeze"))
+    if not axes:   # an empty list: every axis of size 1, as the kernel finds them
+        return None
+    return [d for i, d in enumerate(dims) if i not in axes or d not in (1, -1)]
+
+
+def _unsqueeze_static_shape(x, axis, name=None) -> list[int] | None:
+    """Static rule (see ``Recorder``) for axes a symbolic value gives: as Paddle's, each adds
+    one axis, and every size is unknown (-1)."""
+    count = _symbolic_axis_count(axis)
+    return None if count is None else [-1] * (len(_dims_of(x)) + count)
+
+
+@defop(paddle_types=("squeeze2", "squeeze", "pd_op.squeeze"), static_shape=_squeeze_static_shape,
+       static_shape_first=True)
 @view_results
 def squeeze(x, axis=None, name=None):
     """Remove axes of size 1 (all of them, or those in ``axis``; others are kept).
@@ -517,7 +552,7 @@ def squeeze(x, axis=None, name=None):
 squeeze_ = rebinding_inplace(squeeze, "squeeze_")
 
 
-@defop(paddle_types=("unsqueeze2", "unsqueeze", "pd_op.unsqueeze"))
+@defop(paddle_types=("unsqueeze2", "unsqueeze", "pd_op.unsqueeze"), static_shape=_unsqueeze_static_shape)
 @view_results
 def unsqueeze(x, axis, name=None):
     """Insert axes of size 1 at the positions ``axis`` (in the output's numbering).
@@ -584,6 +619,7 @@ def transpose(x, perm, name=None):
         d = [axis_arg(a, x.dim(), "transpose", arg, low=IndexError, high=IndexError)
              for a, arg in ((perm, "dim0"), (name, "dim1"))]
         return x.transpose(d[0], d[1])
+    perm = int_array_as_list(perm)
     if not isinstance(perm, (list, tuple)):
         raise TypeError(f"paddle.transpose: 'perm' must be a list or tuple of ints, but received "
                         f"{type(perm).__name__}")
@@ -605,7 +641,7 @@ def permute(input, dims):
         >>> paddle.permute(paddle.ones([2, 3]), [1, 0]).shape
         paddle.Size([3, 2])
     """
-    return input.permute(_perm(dims, input.dim(), "permute"))
+    return input.permute(_perm(int_array_as_list(dims), input.dim(), "permute"))
 
 
 @defop()
@@ -880,7 +916,8 @@ Tensor.broadcast_shapes = broadcast_shapes
 @defop(paddle_types=("tile", "pd_op.tile"), static_check=_bool_x_stops("tile"),
        program_dtypes={"x": frozenset({torch.bool, torch.float16, torch.float32, torch.float64,
                                        torch.int32, torch.int64, torch.complex64,
-                                       torch.complex128})})
+                                       torch.complex128})},
+       program_no_arrays=("repeat_times",))   # its static API checks the type first
 def tile(x, repeat_times, name=None):
     """Repeat ``x`` ``repeat_times[i]`` times along each axis.
 
@@ -1024,7 +1061,7 @@ def roll(x, shifts, axis=None, name=None, *, out=None):
         return r if out is None else write_out(out, r)
     if x.dim() == 0 and axis not in ([], ()):  # Paddle: no axis is in range [0, 0)
         raise ValueError(f"paddle.roll: 'axis' {axis} is out of range for a 0-D tensor")
-    axes = norm_axes(axis, x.dim(), "roll") or []
+    axes = norm_axes(int_array_as_list(axis), x.dim(), "roll") or []
     if len(s) != len(axes):
         raise ValueError(f"paddle.roll: 'shifts' and 'axis' must have the same length, but received "
                          f"{shifts} and {axis}")
@@ -1033,7 +1070,7 @@ def roll(x, shifts, axis=None, name=None, *, out=None):
     return r if out is None else write_out(out, r)
 
 
-@defop()
+@defop(program_no_arrays=("axes",))   # its static API checks the type first
 def rot90(x, k=1, axes=[0, 1], name=None):  # noqa: B006 (Paddle's default)
     """Rotate by 90 degrees ``k`` times in the plane of ``axes`` (from the first toward the second).
 

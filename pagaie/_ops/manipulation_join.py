@@ -138,7 +138,30 @@ cat = concat
 concatenate = concat
 
 
-@defop(paddle_types=("stack", "pd_op.stack"))
+def _stack_static_shape(x, axis=0, name=None, *, out=None) -> tuple[list[int], torch.dtype] | None:
+    """Static rule (see ``Recorder``) for inputs whose unknown sizes sit at different axes,
+    Paddle's: each axis takes the size an input knows (-1 where none does); the inputs'
+    dtype. None (the kernel's own check reports it) when the ranks, the dtypes or two known
+    sizes differ."""
+    if not isinstance(x, (list, tuple)) or not x or not isinstance(axis, int):
+        return None
+    dims = [_dims_of(t) for t in x]
+    dtypes = {t._t.dtype for t in x if isinstance(t, Tensor)}
+    if len({len(d) for d in dims}) != 1 or len(dtypes) != 1:
+        return None
+    merged = []
+    for sizes in zip(*dims):
+        known = {d for d in sizes if d >= 0}
+        if len(known) > 1:
+            return None
+        merged.append(known.pop() if known else -1)
+    a = axis + len(merged) + 1 if axis < 0 else axis
+    if not 0 <= a <= len(merged):
+        return None
+    return merged[:a] + [len(x)] + merged[a:], dtypes.pop()
+
+
+@defop(paddle_types=("stack", "pd_op.stack"), static_shape=_stack_static_shape)
 def stack(x, axis=0, name=None, *, out=None):
     """Join tensors of the same shape along a new axis.
 

@@ -31,9 +31,11 @@ from pagaie.compat.tensor_ops import equal, seed, slogdet, sort, split, unique
 __all__ = ["equal", "slogdet", "sort", "split", "min", "max", "unique", "median", "nanmedian",
            "seed"]
 
-# Paddle's ``paddle.enable_compat`` / ``disable_compat`` are these very functions.
+# Paddle's ``paddle.enable_compat`` / ``disable_compat`` / ``use_compat_guard`` are these
+# very functions.
 enable_compat = enable_torch_proxy
 disable_compat = disable_torch_proxy
+use_compat_guard = use_torch_proxy_guard
 
 _ALIAS = "paddle"
 _TARGET = "pagaie"

@@ -15,14 +15,15 @@ import torch
 from pagaie._core import dtype as _dt
 from pagaie._core.flags import get_flags, set_flags
 from pagaie._core.param_aliases import keyword_aliases
-from pagaie.compat import disable_compat, enable_compat
+from pagaie.compat import disable_compat, enable_compat, use_compat_guard
 from pagaie._core.registry import defop
 from pagaie._core.tensor import Tensor
 from pagaie._ops._helpers import kernel_dtypes
 
 __all__ = ["is_tensor", "is_complex", "is_floating_point", "is_integer", "is_empty",
            "e", "pi", "nan", "inf", "newaxis", "LazyGuard", "batch", "disable_signal_handler",
-           "get_flags", "set_flags", "enable_compat", "disable_compat", "lazy_init_active"]
+           "get_flags", "set_flags", "enable_compat", "disable_compat", "use_compat_guard",
+           "lazy_init_active"]
 # Names listed here are also exported from the top-level ``paddle`` namespace.
 __paddle_toplevel__: list[str] = [n for n in __all__ if n != "lazy_init_active"]
 
