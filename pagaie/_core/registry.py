@@ -1031,10 +1031,18 @@ def _make_inplace(rec: OpRecord, base: OpRecord) -> Callable:
     native: set = set()  # dtypes for which the explicit kernel was seen to write into x
     from pagaie._core.param_aliases import ALIASES_BY_NAME, rename_aliases
     aliases = ALIASES_BY_NAME.get(rec.name)
+    # Paddle's in-place APIs take no keyword-only ``out`` (``x.divide_(y, out=o)`` is Python's
+    # TypeError): one derived from a kernel that has it drops it
+    sig = rec.signature
+    drops_out = ("out" in sig.parameters
+                 and sig.parameters["out"].kind is inspect.Parameter.KEYWORD_ONLY)
 
     def api(*args, **kwargs):
-        if kwargs and aliases:  # ``x.add_(other=y)``: Paddle's in-place ops take the aliases too
-            kwargs = rename_aliases(rec.name, kwargs, aliases)
+        if kwargs:
+            if aliases:  # ``x.add_(other=y)``: Paddle's in-place ops take the aliases too
+                kwargs = rename_aliases(rec.name, kwargs, aliases)
+            if drops_out and "out" in kwargs:
+                raise TypeError(f"{rec.name}() got an unexpected keyword argument 'out'")
         x = (args[0] if args else kwargs[first] if first in kwargs
              else _missing_first(rec.name, first, params, kwargs))
         if functional and STATE.functional_inplace():
@@ -1135,9 +1143,9 @@ def _make_inplace(rec: OpRecord, base: OpRecord) -> Callable:
     # The call binds to the in-place kernel's signature (Paddle's in-place APIs drop
     # ``out`` and may order arguments differently): show that one, not the base's.
     del api.__wrapped__
-    sig = rec.signature
     api.__signature__ = sig.replace(parameters=[p for p in sig.parameters.values()
-                                                if not p.name.startswith("_")])
+                                                if not p.name.startswith("_")
+                                                and not (drops_out and p.name == "out")])
     api.__name__ = api.__qualname__ = rec.name
     api.__doc__ = f"In-place version of :func:`{base.name}`: writes the result into ``{first}`` and returns it."
     api.op_record = rec
