@@ -25,7 +25,7 @@ Examples:
 from __future__ import annotations
 
 ATTRIBUTE_ERROR_OPS = frozenset({
-    'addmm', 'atan2', 'baddbmm', 'bincount', 'cdist', 'cholesky', 'chunk', 'clip', 'clone',
+    'addmm', 'atan2', 'baddbmm', 'bernoulli_', 'bincount', 'cauchy_', 'cdist', 'cholesky', 'chunk', 'clip', 'clone',
     'combinations', 'cond', 'copysign', 'corrcoef', 'cov', 'crop', 'cummax', 'cummin',
     'cumprod', 'cumsum', 'cumulative_trapezoid', 'deg2rad', 'diagflat', 'diagonal_scatter',
     'diff', 'dsplit', 'frame', 'eigh', 'einsum', 'eigvals', 'eigvalsh', 'empty', 'empty_like', 'fft2', 'frac', 'frexp',
@@ -152,6 +152,23 @@ SHAPE_FIRST_INPLACE_OPS = frozenset({
     'bitwise_and_', 'bitwise_or_', 'bitwise_xor_', 'bitwise_left_shift_', 'bitwise_right_shift_',
     'logical_and_', 'logical_or_', 'logical_xor_',
 })
+
+
+# In-place functions that hand a non-Tensor straight to Paddle's C++ argument parser
+# (ValueError) although the out-of-place op's Python part reads it first (probed).
+PARSER_FIRST_INPLACE_OPS = frozenset({'cumsum_', 'gammainc_', 'gammaincc_'})
+
+
+def inplace_exception_type(api: str, base: str, param: str, value: object) -> type[Exception]:
+    """The exception type Paddle raises when the in-place function ``api`` (the in-place form
+    of ``base``) gets ``value``, a non-Tensor, as the tensor to write into: a numpy array
+    reaches a C++ parser or a shape check (ValueError); otherwise AttributeError where the
+    wrapper reads ``x.shape`` first, else what the out-of-place op raises."""
+    if type(value).__name__ == "ndarray" or api in PARSER_FIRST_INPLACE_OPS:
+        return ValueError
+    if api in SHAPE_FIRST_INPLACE_OPS:
+        return AttributeError
+    return exception_type(base, param, value)
 
 
 def exception_type(op: str, param: str = "x", value: object = None) -> type[Exception]:

@@ -1047,7 +1047,10 @@ def _make_inplace(rec: OpRecord, base: OpRecord) -> Callable:
              else _missing_first(rec.name, first, params, kwargs))
         if functional and STATE.functional_inplace():
             return out_of_place(*args, **kwargs)   # recorded as the out-of-place op
-        t = x._t
+        try:
+            t = x._t
+        except AttributeError:
+            raise inplace_not_tensor(rec.name, base.name, first, x) from None
         if t.layout is not torch.strided and not sparse_ok:
             raise sparse_input_error(rec.name)
         run, want = out_of_place, None
@@ -1152,6 +1155,15 @@ def _make_inplace(rec: OpRecord, base: OpRecord) -> Callable:
     if aliases:
         api.accepts_aliases = aliases
     return api
+
+
+def inplace_not_tensor(api: str, base: str, first: str, x: Any) -> Exception:
+    """Paddle's error for the in-place function ``api`` (of the op ``base``) given a non-Tensor
+    ``x`` to write into (its type from ``bad_input.inplace_exception_type``)."""
+    from pagaie._core.bad_input import inplace_exception_type, type_name
+    kind = inplace_exception_type(api, base, first, x)
+    return kind(f"{public_name(api)}: argument '{first}' (position 0) must be Tensor, but got "
+                f"{'None' if x is None else type_name(x)}")
 
 
 def _shapeless_operand(api: str, y: Any) -> None:

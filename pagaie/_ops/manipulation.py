@@ -14,7 +14,7 @@ import torch
 
 from pagaie._core.broadcast import broadcast_shapes as _broadcast_shapes
 from pagaie._core import dtype as _dt
-from pagaie._core.registry import NoKernelError, REGISTRY, STATE, OpRecord, defop
+from pagaie._core.registry import NoKernelError, REGISTRY, STATE, OpRecord, defop, inplace_not_tensor
 from pagaie._core.tensor import Tensor, check_inplace
 from pagaie._ops._helpers import axis_arg, dense_only, device, int_entries, kernel_dtypes, int_list, norm_axis, norm_axes, shape_arg as _shape, write_out
 from pagaie._ops._helpers import (ALL_DTYPES, LOW_FLOATS, SMALL_INTS, AssertionValueError, no_grad_kernel,
@@ -75,6 +75,8 @@ def rebinding_inplace(base: Callable, name: str, check: Callable | None = None) 
         if STATE.recording:   # a program value cannot change its shape: the result is new
             return base(*args, **kwargs)
         x = args[0] if args else kwargs[first]
+        if not isinstance(x, Tensor):
+            raise inplace_not_tensor(name, brec.name, first, x)
         if check is not None:
             check(x)
         check_inplace(x, name, brec.name)
