@@ -314,8 +314,17 @@ def isclose(x, y, rtol=1e-05, atol=1e-08, equal_nan=False, name=None, *, out=Non
     return r if out is None else write_out(out, r)
 
 
+def _allclose_static_check(x, y, rtol=1e-05, atol=1e-08, *args, **kwargs) -> None:
+    """Paddle's static ``allclose`` takes its tolerances only as Python floats (TypeError)."""
+    for arg, v in (("rtol", rtol), ("atol", atol)):
+        if not isinstance(v, float):
+            raise TypeError(f"paddle.allclose: '{arg}' must be a float while a program is built, "
+                            f"but received {type(v).__name__}")
+
+
 @defop(paddle_types=("allclose", "pd_op.allclose"), differentiable=False,
-       program_no_arrays=("x", "y"))   # its static API checks the inputs' type first
+       program_no_arrays=("x", "y"),   # its static API checks the inputs' type first
+       static_check=_allclose_static_check)
 def allclose(x, y, rtol=1e-05, atol=1e-08, equal_nan=False, name=None):
     """Whether every element satisfies :func:`isclose`; returns a 0-D bool tensor.
 
