@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import functools
 import numbers
+import operator
 from typing import Any, Callable
 
 import numpy as np
@@ -775,6 +776,7 @@ def broadcast_to(x, shape, name=None):
 
 
 _NO_BROADCAST_KERNEL = frozenset((torch.uint8, torch.int8, torch.int16))
+_BROADCAST_CPU_DTYPES = ALL_DTYPES - _NO_BROADCAST_KERNEL - {torch.bfloat16}   # no bfloat16 on the CPU
 
 
 @defop(method=False, paddle_types=("broadcast_tensors", "pd_op.broadcast_tensors"))
@@ -803,13 +805,16 @@ def broadcast_tensors(input, name=None):
             raise ValueError(f"paddle.broadcast_tensors: argument 'input' must be a list of Tensors, "
                              f"but element {i} is {type(t).__name__}")
         if t.dtype != input[0].dtype:
-            raise ValueError(f"paddle.broadcast_tensors: the tensors in 'input' must have one data "
+            err = ValueError(f"paddle.broadcast_tensors: the tensors in 'input' must have one data "
                              f"type, but the first is {_dt.from_torch_dtype(input[0].dtype).name} "
                              f"and element {i} is {_dt.from_torch_dtype(t.dtype).name}")
-    if input and input[0].dtype in _NO_BROADCAST_KERNEL:
+            err.static_type = TypeError   # the program builder's check of its Values
+            raise err
+    if input[0].dtype in _NO_BROADCAST_KERNEL:
         raise NoKernelError(f"paddle.broadcast_tensors: 'input' of dtype "
                             f"{_dt.from_torch_dtype(input[0].dtype).name} is not supported (Paddle's kernel "
                             f"takes bool, int32, int64, float16, float32, float64, complex64, complex128)")
+    kernel_dtypes("broadcast_tensors", input[0], _BROADCAST_CPU_DTYPES, arg="input")
     try:
         return [t.clone() for t in torch.broadcast_tensors(*input)]  # new tensors, as Paddle
     except RuntimeError:
@@ -820,12 +825,41 @@ def broadcast_tensors(input, name=None):
 def broadcast_shape(x_shape: Any, y_shape: Any) -> list:
     """The shape two shapes broadcast to.
 
+    Args:
+        x_shape (list[int]|tuple[int]): a shape (any sequence of ints: a 1-D int Tensor too).
+        y_shape (list[int]|tuple[int]): another shape.
+
+    Returns:
+        list[int]: the broadcast shape. A shape that is not a sequence of ints is a TypeError,
+        shapes that do not broadcast a ValueError.
+
     Examples:
         >>> import pagaie as paddle
         >>> paddle.broadcast_shape([2, 1, 3], [4, 1])
         [2, 4, 3]
     """
-    return broadcast_shapes(x_shape, y_shape)
+    return _broadcast_pair(_int_dims(x_shape, "broadcast_shape"), _int_dims(y_shape, "broadcast_shape"),
+                           "broadcast_shape")
+
+
+def _int_dims(shape: Any, api: str) -> tuple:
+    """A shape as Paddle's binding reads it: an iterable of ints (anything with ``__index__``);
+    another value is its TypeError."""
+    try:
+        return tuple(operator.index(d) for d in list(shape))   # list(): a 0-D Tensor's len() fails
+    except TypeError:
+        raise TypeError(f"paddle.{api}: a shape must be a sequence of ints, but received "
+                        f"{shape!r}") from None
+
+
+def _broadcast_pair(a: tuple, b: tuple, api: str) -> list:
+    try:
+        if any(d < 0 for d in a + b):
+            return _broadcast_unknown([a, b])
+        return list(_broadcast_shapes(a, b))
+    except RuntimeError:
+        raise ValueError(f"paddle.{api}: the shapes {list(a)} and {list(b)} cannot be broadcast "
+                         "together") from None
 
 
 def _broadcast_unknown(shapes: list) -> list:
@@ -849,19 +883,26 @@ def _broadcast_unknown(shapes: list) -> list:
 def broadcast_shapes(*shapes: Any) -> list:
     """The shape several shapes broadcast to.
 
+    Args:
+        *shapes (list[int]|tuple[int]): the shapes. None gives ``[]``; one shape is returned as
+            a list of its entries, unchecked, as Paddle does.
+
+    Returns:
+        list[int]: the broadcast shape (TypeError for a shape that is not a sequence of ints,
+        ValueError for shapes that do not broadcast).
+
     Examples:
         >>> import pagaie as paddle
         >>> paddle.broadcast_shapes([3, 1], [1, 4], [4])
         [3, 4]
     """
-    shapes_ = [tuple(int_list(s)) for s in shapes]
-    try:
-        if any(d < 0 for s in shapes_ for d in s):
-            return _broadcast_unknown(shapes_)
-        return list(_broadcast_shapes(*shapes_))
-    except RuntimeError:
-        raise ValueError(f"paddle.broadcast_shapes: the shapes {[list(s) for s in shapes]} "
-                         "cannot be broadcast together") from None
+    if not shapes:
+        return []
+    out = list(shapes[0])
+    for s in shapes[1:]:
+        out = _broadcast_pair(_int_dims(out, "broadcast_shapes"), _int_dims(s, "broadcast_shapes"),
+                              "broadcast_shapes")
+    return out
 
 
 Tensor.broadcast_shape = broadcast_shape
