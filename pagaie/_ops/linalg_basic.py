@@ -878,6 +878,8 @@ def dist(x, y, p=2, name=None):
         5.0
     """
     unpromoted_pair("dist", x, y, F32_F64)
+    if isinstance(p, str):   # Paddle's parser wants a number (float() would read the text)
+        raise TypeError(f"paddle.dist: 'p' must be a number, but received str {p!r}")
     p = float(p)
     if (p < 1 or np.isinf(p)) and (x.requires_grad or y.requires_grad) and torch.is_grad_enabled():
         from pagaie._ops.linalg import _pnorm  # Paddle's gradients at these orders
