@@ -686,9 +686,18 @@ def matrix_transpose(x, name=None):
 
 
 # ---- broadcasting -----------------------------------------------------------------------
+# Paddle's expand kernels take at most 8 dimensions (its documents say 6), its broadcast_tensors
+# kernel at most 6 (documented: 5): more is its ValueError
+_EXPAND_MAX_RANK = 8
+_BROADCAST_TENSORS_MAX_RANK = 6
+
+
 def _expand_shape(x: _T, shape: Any, api: str) -> list[int]:
     check_int_array(shape, api)
     s = _shape(shape, api)
+    if len(s) > _EXPAND_MAX_RANK:
+        raise ValueError(f"paddle.{api}: the target shape may have at most {_EXPAND_MAX_RANK} "
+                         f"dimensions, but received {len(s)} ({s})")
     if len(s) < x.dim():
         raise ValueError(f"paddle.{api}: the target shape {s} has fewer dimensions than the "
                          f"input's shape {list(x.shape)}")
@@ -815,6 +824,10 @@ def broadcast_tensors(input, name=None):
                             f"{_dt.from_torch_dtype(input[0].dtype).name} is not supported (Paddle's kernel "
                             f"takes bool, int32, int64, float16, float32, float64, complex64, complex128)")
     kernel_dtypes("broadcast_tensors", input[0], _BROADCAST_CPU_DTYPES, arg="input")
+    rank = max(t.dim() for t in input)
+    if rank > _BROADCAST_TENSORS_MAX_RANK:
+        raise ValueError(f"paddle.broadcast_tensors: the tensors may have at most "
+                         f"{_BROADCAST_TENSORS_MAX_RANK} dimensions, but one has {rank}")
     try:
         return [t.clone() for t in torch.broadcast_tensors(*input)]  # new tensors, as Paddle
     except RuntimeError:
