@@ -60,6 +60,10 @@ STATIC_TYPE_ERROR_OPS = frozenset({
     'unfold', 'unique', 'unique_consecutive', 'vander',
 })
 
+# Ops whose Python part refuses a non-Tensor ``x`` with ValueError in both modes (``flatten``:
+# "The input x should be a Tensor"), where a static program's parser would say TypeError.
+STATIC_VALUE_ERROR_OPS = frozenset({'flatten'})
+
 # Where another argument than the first fails otherwise: (op, parameter) -> exception type.
 BY_PARAMETER: dict[tuple[str, str], type[Exception]] = {
     ("pow", "y"): TypeError, ("equal", "y"): TypeError, ("take", "index"): TypeError,
