@@ -161,14 +161,20 @@ SHAPE_FIRST_INPLACE_OPS = frozenset({
 # In-place functions that hand a non-Tensor straight to Paddle's C++ argument parser
 # (ValueError) although the out-of-place op's Python part reads it first (probed).
 PARSER_FIRST_INPLACE_OPS = frozenset({'cumsum_', 'gammainc_', 'gammaincc_'})
+# ... and those that do so once the named argument is given (``cumprod_`` reads ``x.shape``
+# only to flatten ``x`` when ``dim`` is None)
+PARSER_FIRST_WITH: dict[str, str] = {'cumprod_': 'dim'}
 
 
-def inplace_exception_type(api: str, base: str, param: str, value: object) -> type[Exception]:
+def inplace_exception_type(api: str, base: str, param: str, value: object,
+                           arguments: dict | None = None) -> type[Exception]:
     """The exception type Paddle raises when the in-place function ``api`` (the in-place form
     of ``base``) gets ``value``, a non-Tensor, as the tensor to write into: a numpy array
     reaches a C++ parser or a shape check (ValueError); otherwise AttributeError where the
-    wrapper reads ``x.shape`` first, else what the out-of-place op raises."""
-    if type(value).__name__ == "ndarray" or api in PARSER_FIRST_INPLACE_OPS:
+    wrapper reads ``x.shape`` first, else what the out-of-place op raises. ``arguments``: the
+    call's other arguments by name."""
+    if type(value).__name__ == "ndarray" or api in PARSER_FIRST_INPLACE_OPS or (
+            api in PARSER_FIRST_WITH and (arguments or {}).get(PARSER_FIRST_WITH[api]) is not None):
         return ValueError
     if api in SHAPE_FIRST_INPLACE_OPS:
         return AttributeError

@@ -1050,7 +1050,8 @@ def _make_inplace(rec: OpRecord, base: OpRecord) -> Callable:
         try:
             t = x._t
         except AttributeError:
-            raise inplace_not_tensor(rec.name, base.name, first, x) from None
+            raise inplace_not_tensor(rec.name, base.name, first, x,
+                                     {**dict(zip(params, args)), **kwargs}) from None
         if t.layout is not torch.strided and not sparse_ok:
             raise sparse_input_error(rec.name)
         run, want = out_of_place, None
@@ -1157,11 +1158,13 @@ def _make_inplace(rec: OpRecord, base: OpRecord) -> Callable:
     return api
 
 
-def inplace_not_tensor(api: str, base: str, first: str, x: Any) -> Exception:
+def inplace_not_tensor(api: str, base: str, first: str, x: Any,
+                       arguments: dict | None = None) -> Exception:
     """Paddle's error for the in-place function ``api`` (of the op ``base``) given a non-Tensor
-    ``x`` to write into (its type from ``bad_input.inplace_exception_type``)."""
+    ``x`` to write into (its type from ``bad_input.inplace_exception_type``; ``arguments``: the
+    call's arguments by name)."""
     from pagaie._core.bad_input import inplace_exception_type, type_name
-    kind = inplace_exception_type(api, base, first, x)
+    kind = inplace_exception_type(api, base, first, x, arguments)
     return kind(f"{public_name(api)}: argument '{first}' (position 0) must be Tensor, but got "
                 f"{'None' if x is None else type_name(x)}")
 
