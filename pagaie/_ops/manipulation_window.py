@@ -81,7 +81,17 @@ for _f in (atleast_1d, atleast_2d, atleast_3d):
 _CROP_DTYPES = frozenset({torch.int32, torch.int64, torch.float32, torch.float64})
 
 
-@defop(method=False, paddle_types=("crop", "crop_tensor", "pd_op.crop"), program_dtypes={"x": _CROP_DTYPES})
+def _crop_static_check(x, shape=None, offsets=None, name=None) -> None:
+    """Paddle's static crop takes ``shape`` and ``offsets`` only as a list, a tuple, a Value or
+    None (TypeError while a program is built; its eager API reads a number as one size)."""
+    for arg, v in (("shape", shape), ("offsets", offsets)):
+        if not (v is None or isinstance(v, (list, tuple, Tensor))):
+            raise TypeError(f"paddle.crop: '{arg}' must be a list, a tuple or a Tensor in a static "
+                            f"program, but received {type(v).__name__}")
+
+
+@defop(method=False, paddle_types=("crop", "crop_tensor", "pd_op.crop"), program_dtypes={"x": _CROP_DTYPES},
+       static_check=_crop_static_check)
 def crop(x, shape=None, offsets=None, name=None):
     """The block of ``x`` of size ``shape`` (``-1``: to the end) starting at ``offsets``.
 
