@@ -156,3 +156,29 @@ def test_expand_rank_limits(call):
 @pytest.mark.parametrize("p", ["2", 2, 3.5, float("inf")])
 def test_dist_p_types(p):
     _same(lambda m: m.dist(_t(m, [1.0, 2.0]), _t(m, [3.0, 4.0]), p=p))
+
+
+@pytest.mark.parametrize("shape", [3, 3.0, "ab", None, {2: 3}, "Tf", [2, 3]])
+def test_empty_shape_types(shape):
+    def call(m):
+        s = _t(m, [2.0, 3.0]) if shape == "Tf" else shape
+        return list(m.empty(s).shape)
+    _same(call)
+
+
+@pytest.mark.parametrize("shape", [3, 3.0, np.int64(3), "ab", [np.int64(2)], np.array([2, 3]), "Tf", "Ti"])
+def test_static_empty_shape_types(shape):
+    def build(m):
+        s = {"Tf": lambda: _data(m, [2], "float32", "s"), "Ti": lambda: _data(m, [2], "int32", "s")}
+        m.empty(s[shape]() if isinstance(shape, str) and shape in s else shape)
+    _same(_static(build))
+
+
+@pytest.mark.parametrize("arg", ["shape", "offsets"])
+@pytest.mark.parametrize("value", [2, 2.0, "ab", [1, 1]])
+def test_static_crop_argument_types(arg, value):
+    _same(_static(lambda m: m.crop(_data(m, [2, 3], "float32"), **{"shape": [1, 1], arg: value})))
+
+
+def test_static_dstack_uint8():
+    _same(_static(lambda m: m.dstack([_data(m, [2], "uint8"), _data(m, [2], "uint8", "y")])))
