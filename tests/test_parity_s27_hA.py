@@ -182,3 +182,8 @@ def test_static_crop_argument_types(arg, value):
 
 def test_static_dstack_uint8():
     _same(_static(lambda m: m.dstack([_data(m, [2], "uint8"), _data(m, [2], "uint8", "y")])))
+
+
+@pytest.mark.parametrize("uplo", ["X", "l", 1, "U"])
+def test_static_eigvalsh_uplo(uplo):
+    _same(_static(lambda m: m.eigvalsh(_data(m, [2, 2], "float32"), uplo)))
