@@ -187,3 +187,8 @@ def test_static_dstack_uint8():
 @pytest.mark.parametrize("uplo", ["X", "l", 1, "U"])
 def test_static_eigvalsh_uplo(uplo):
     _same(_static(lambda m: m.eigvalsh(_data(m, [2, 2], "float32"), uplo)))
+
+
+@pytest.mark.parametrize("loc", ["a", [1.0], [1.0, 2.0], 0.5])
+def test_cauchy_loc_types(loc):
+    _same(lambda m: list(m.cauchy_(m.zeros([2]), loc=loc).shape))
