@@ -192,3 +192,13 @@ def test_static_eigvalsh_uplo(uplo):
 @pytest.mark.parametrize("loc", ["a", [1.0], [1.0, 2.0], 0.5])
 def test_cauchy_loc_types(loc):
     _same(lambda m: list(m.cauchy_(m.zeros([2]), loc=loc).shape))
+
+
+@pytest.mark.parametrize("mode", ["floor", "trunc", None])
+@pytest.mark.parametrize("which", ["x", "y", "int"])
+def test_divide_rounding_stop_gradient(mode, which):
+    def call(m):
+        x = m.to_tensor([1, 2] if which == "int" else [1.0, 2.0], stop_gradient=which == "y")
+        y = m.to_tensor([1, 3] if which == "int" else [0.5, 3.0], stop_gradient=which != "y")
+        return m.divide(x, y, rounding_mode=mode).stop_gradient
+    _same(call)
