@@ -202,3 +202,8 @@ def test_divide_rounding_stop_gradient(mode, which):
         y = m.to_tensor([1, 3] if which == "int" else [0.5, 3.0], stop_gradient=which != "y")
         return m.divide(x, y, rounding_mode=mode).stop_gradient
     _same(call)
+
+
+@pytest.mark.parametrize("api", ["divide_", "bitwise_and_", "equal_", "copysign_", "floor_mod_"])
+def test_inplace_binary_missing_y(api):
+    _same(lambda m: getattr(_t(m, [1, 2]), api)())

@@ -1056,7 +1056,9 @@ def _make_inplace(rec: OpRecord, base: OpRecord) -> Callable:
             raise sparse_input_error(rec.name)
         run, want = out_of_place, None
         if binary:
-            y = args[1] if len(args) > 1 else kwargs.get("y")
+            y = args[1] if len(args) > 1 else kwargs.get("y", _MISSING)
+            if y is _MISSING:   # Python's own error for the missing operand, as Paddle's wrapper
+                raise TypeError(f"{rec.name}() missing 1 required positional argument: 'y'")
             if isinstance(y, Tensor):
                 if y._t.shape != t.shape:
                     _check_inplace_broadcast(rec.name, t, y._t)
