@@ -207,3 +207,8 @@ def test_divide_rounding_stop_gradient(mode, which):
 @pytest.mark.parametrize("api", ["divide_", "bitwise_and_", "equal_", "copysign_", "floor_mod_"])
 def test_inplace_binary_missing_y(api):
     _same(lambda m: getattr(_t(m, [1, 2]), api)())
+
+
+@pytest.mark.parametrize("axis", [1.0, True, 1.7, -1.5, 1])
+def test_flip_zero_d_tensor_axis(axis):
+    _same(lambda m: m.flip(_t(m, np.arange(6.0).reshape(2, 3)), axis=_t(m, axis)))

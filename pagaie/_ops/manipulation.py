@@ -1036,6 +1036,9 @@ def flip(x, axis, name=None):
         raise ValueError(f"paddle.flip: a 0-D tensor has no axis {axis} to flip")
     if type(axis) is np.ndarray and axis.dtype.kind in "iu":
         axis = axis.reshape(-1).tolist()  # read as a list, as Paddle's parser does
+    elif isinstance(axis, torch.Tensor) and axis.dim() == 0 and axis.device.type != "meta" \
+            and (axis.is_floating_point() or axis.dtype is torch.bool):
+        axis = int(axis.item())   # Paddle reads a 0-D tensor's value as an int (truncated)
     kernel_dtypes("flip", x, _FLIP_DTYPES)
     return torch.flip(x, norm_axes(axis, x.dim(), "flip") or [])
 
