@@ -212,3 +212,11 @@ def test_inplace_binary_missing_y(api):
 @pytest.mark.parametrize("axis", [1.0, True, 1.7, -1.5, 1])
 def test_flip_zero_d_tensor_axis(axis):
     _same(lambda m: m.flip(_t(m, np.arange(6.0).reshape(2, 3)), axis=_t(m, axis)))
+
+
+@pytest.mark.parametrize("sx,sy,kw", [
+    ((0, 3), (3,), {}), ((0,), (), {}), ((2, 3), (0,), {}), ((0,), (0,), dict(rtol=1)),
+    ((0,), (0,), dict(rtol=None)), ((0,), (0,), dict(equal_nan=1)), ((2,), (3,), {}),
+])
+def test_allclose_empty_inputs(sx, sy, kw):
+    _same(lambda m: m.allclose(m.ones(sx), m.ones(sy), **kw))
