@@ -220,3 +220,12 @@ def test_flip_zero_d_tensor_axis(axis):
 ])
 def test_allclose_empty_inputs(sx, sy, kw):
     _same(lambda m: m.allclose(m.ones(sx), m.ones(sy), **kw))
+
+
+@pytest.mark.parametrize("offset", [1, -1.5, 1.7, True])
+def test_diagonal_zero_d_tensor_offset(offset):
+    _same(lambda m: m.diagonal(_t(m, np.arange(6.0).reshape(2, 3)), offset=_t(m, offset)))
+
+
+def test_static_diagonal_value_offset():
+    _same(_static(lambda m: m.diagonal(_data(m, [2, 3], "float32"), offset=_data(m, [], "int64", "o"))))

@@ -7,7 +7,8 @@ import torch
 
 from pagaie._core.registry import defop
 from pagaie._core.tensor import Tensor
-from pagaie._ops._helpers import axis_arg, kernel_dtypes, norm_axis, parser_ints, shape_arg as _shape, write_out
+from pagaie._ops._helpers import (axis_arg, int_only_in_programs, kernel_dtypes, norm_axis, parser_ints,
+                                  shape_arg as _shape, write_out)
 from pagaie._ops.manipulation import check_int_array, view_results
 
 __all__ = ["atleast_1d", "atleast_2d", "atleast_3d", "crop", "narrow", "unfold", "diagonal"]
@@ -183,7 +184,8 @@ def unfold(x, axis, size, step, name=None):
 unfold.__name__ = unfold.__qualname__ = "unfold"
 
 
-@defop(paddle_types=("diagonal", "pd_op.diagonal"))
+@defop(paddle_types=("diagonal", "pd_op.diagonal"),
+       static_check=int_only_in_programs("diagonal", "offset", 1, True))
 @view_results
 def diagonal(x, offset=0, axis1=0, axis2=1, name=None, *, out=None):
     """The diagonal of the planes spanned by ``axis1`` and ``axis2`` (appended as the last axis).
@@ -200,7 +202,9 @@ def diagonal(x, offset=0, axis1=0, axis2=1, name=None, *, out=None):
     a2 = axis_arg(axis2, x.dim(), "diagonal", "axis2", low=IndexError, high=IndexError)
     if a1 == a2:
         raise ValueError(f"paddle.diagonal: 'axis1' and 'axis2' must differ, but both are {axis1}")
-    if type(offset) is not int:
+    if isinstance(offset, torch.Tensor) and offset.dim() == 0 and offset.device.type != "meta":
+        offset = int(offset.item())   # Paddle's parser reads a 0-D Tensor's value (truncated)
+    elif type(offset) is not int:
         parser_ints("diagonal", offset=offset)
     r = torch.diagonal(x, int(offset), a1, a2)
     return r if out is None else write_out(out, r)
