@@ -25,7 +25,7 @@ Examples:
 from __future__ import annotations
 
 ATTRIBUTE_ERROR_OPS = frozenset({
-    'addmm', 'atan2', 'baddbmm', 'bincount', 'cdist', 'cholesky', 'chunk', 'clip', 'clone',
+    'addmm', 'atan2', 'baddbmm', 'bernoulli_', 'bincount', 'cauchy_', 'cdist', 'cholesky', 'chunk', 'clip', 'clone',
     'combinations', 'cond', 'copysign', 'corrcoef', 'cov', 'crop', 'cummax', 'cummin',
     'cumprod', 'cumsum', 'cumulative_trapezoid', 'deg2rad', 'diagflat', 'diagonal_scatter',
     'diff', 'dsplit', 'frame', 'eigh', 'einsum', 'eigvals', 'eigvalsh', 'empty', 'empty_like', 'fft2', 'frac', 'frexp',
@@ -60,6 +60,10 @@ STATIC_TYPE_ERROR_OPS = frozenset({
     'histogram_bin_edges', 'lp_pool1d', 'nanmean', 'nansum', 'polar', 'rank', 'tensordot',
     'unfold', 'unique', 'unique_consecutive', 'vander',
 })
+
+# Ops whose Python part refuses a non-Tensor ``x`` with ValueError in both modes (``flatten``:
+# "The input x should be a Tensor"), where a static program's parser would say TypeError.
+STATIC_VALUE_ERROR_OPS = frozenset({'flatten'})
 
 # Where another argument than the first fails otherwise: (op, parameter) -> exception type.
 BY_PARAMETER: dict[tuple[str, str], type[Exception]] = {
@@ -161,6 +165,29 @@ SHAPE_FIRST_INPLACE_OPS = frozenset({
 # Python, reads an attribute first (``cumsum_``).
 INPLACE_EXCEPTION = {'neg_': AttributeError, 'cumsum_': ValueError, 't_': AttributeError,
                      **dict.fromkeys(SHAPE_FIRST_INPLACE_OPS, AttributeError)}
+
+# In-place functions that hand a non-Tensor straight to Paddle's C++ argument parser
+# (ValueError) although the out-of-place op's Python part reads it first (probed).
+PARSER_FIRST_INPLACE_OPS = frozenset({'cumsum_', 'gammainc_', 'gammaincc_'})
+# ... and those that do so once the named argument is given (``cumprod_`` reads ``x.shape``
+# only to flatten ``x`` when ``dim`` is None)
+PARSER_FIRST_WITH: dict[str, str] = {'cumprod_': 'dim'}
+
+
+def inplace_exception_type(api: str, base: str, param: str, value: object,
+                           arguments: dict | None = None) -> type[Exception]:
+    """The exception type Paddle raises when the in-place function ``api`` (the in-place form
+    of ``base``) gets ``value``, a non-Tensor, as the tensor to write into: a numpy array
+    reaches a C++ parser or a shape check (ValueError); otherwise AttributeError where the
+    wrapper reads ``x.shape`` first, else what the out-of-place op raises. ``arguments``: the
+    call's other arguments by name."""
+    if type(value).__name__ == "ndarray" or api in PARSER_FIRST_INPLACE_OPS or (
+            api in PARSER_FIRST_WITH and (arguments or {}).get(PARSER_FIRST_WITH[api]) is not None):
+        return ValueError
+    if api in INPLACE_EXCEPTION:
+        return INPLACE_EXCEPTION[api]
+    return exception_type(base, param, value)
+
 
 def exception_type(op: str, param: str = "x", value: object = None) -> type[Exception]:
     """The exception type Paddle raises when ``op`` gets ``value``, a non-Tensor, where a

@@ -1031,10 +1031,18 @@ def _make_inplace(rec: OpRecord, base: OpRecord) -> Callable:
     native: set = set()  # dtypes for which the explicit kernel was seen to write into x
     from pagaie._core.param_aliases import ALIASES_BY_NAME, rename_aliases
     aliases = ALIASES_BY_NAME.get(rec.name)
+    # Paddle's in-place APIs take no keyword-only ``out`` (``x.divide_(y, out=o)`` is Python's
+    # TypeError): one derived from a kernel that has it drops it
+    sig = rec.signature
+    drops_out = ("out" in sig.parameters
+                 and sig.parameters["out"].kind is inspect.Parameter.KEYWORD_ONLY)
 
     def api(*args, **kwargs):
-        if kwargs and aliases:  # ``x.add_(other=y)``: Paddle's in-place ops take the aliases too
-            kwargs = rename_aliases(rec.name, kwargs, aliases)
+        if kwargs:
+            if aliases:  # ``x.add_(other=y)``: Paddle's in-place ops take the aliases too
+                kwargs = rename_aliases(rec.name, kwargs, aliases)
+            if drops_out and "out" in kwargs:
+                raise TypeError(f"{rec.name}() got an unexpected keyword argument 'out'")
         x = (args[0] if args else kwargs[first] if first in kwargs
              else _missing_first(rec.name, first, params, kwargs))
         if functional and STATE.functional_inplace():
@@ -1046,7 +1054,9 @@ def _make_inplace(rec: OpRecord, base: OpRecord) -> Callable:
             raise sparse_input_error(rec.name)
         run, want = out_of_place, None
         if binary:
-            y = args[1] if len(args) > 1 else kwargs.get("y")
+            y = args[1] if len(args) > 1 else kwargs.get("y", _MISSING)
+            if y is _MISSING:   # Python's own error for the missing operand, as Paddle's wrapper
+                raise TypeError(f"{rec.name}() missing 1 required positional argument: 'y'")
             if isinstance(y, Tensor):
                 if y._t.shape != t.shape:
                     _check_inplace_broadcast(rec.name, t, y._t)
@@ -1137,15 +1147,26 @@ def _make_inplace(rec: OpRecord, base: OpRecord) -> Callable:
     # The call binds to the in-place kernel's signature (Paddle's in-place APIs drop
     # ``out`` and may order arguments differently): show that one, not the base's.
     del api.__wrapped__
-    sig = rec.signature
     api.__signature__ = sig.replace(parameters=[p for p in sig.parameters.values()
-                                                if not p.name.startswith("_")])
+                                                if not p.name.startswith("_")
+                                                and not (drops_out and p.name == "out")])
     api.__name__ = api.__qualname__ = rec.name
     api.__doc__ = f"In-place version of :func:`{base.name}`: writes the result into ``{first}`` and returns it."
     api.op_record = rec
     if aliases:
         api.accepts_aliases = aliases
     return api
+
+
+def inplace_not_tensor(api: str, base: str, first: str, x: Any,
+                       arguments: dict | None = None) -> Exception:
+    """Paddle's error for the in-place function ``api`` (of the op ``base``) given a non-Tensor
+    ``x`` to write into (its type from ``bad_input.inplace_exception_type``; ``arguments``: the
+    call's arguments by name)."""
+    from pagaie._core.bad_input import inplace_exception_type, type_name
+    kind = inplace_exception_type(api, base, first, x, arguments)
+    return kind(f"{public_name(api)}: argument '{first}' (position 0) must be Tensor, but got "
+                f"{'None' if x is None else type_name(x)}")
 
 
 def _shapeless_operand(api: str, y: Any) -> None:
@@ -1158,19 +1179,14 @@ def _shapeless_operand(api: str, y: Any) -> None:
 
 def _not_a_tensor_inplace(rec: OpRecord, base: OpRecord, args: tuple, kwargs: dict) -> NoReturn:
     """An in-place call whose first argument is not a Tensor (a list, None, an array): a
-    missing argument is Python's TypeError, else the out-of-place op's exception for that
-    value (Paddle parses in-place calls as the out-of-place op's), or the one of
-    ``bad_input.INPLACE_EXCEPTION`` where its in-place wrapper fails elsewhere first."""
-    from pagaie._core.bad_input import INPLACE_EXCEPTION, exception_type, type_name
+    missing argument is Python's TypeError, else :func:`inplace_not_tensor`'s error (Paddle
+    parses in-place calls as the out-of-place op's, unless its wrapper fails first)."""
     try:
-        base.signature.bind(*args, **kwargs)
+        bound = base.signature.bind(*args, **kwargs)
     except TypeError as e:
         raise TypeError(f"{public_name(rec.name)}(): {e}") from None
     first = next(iter(base.signature.parameters))
-    x = args[0] if args else kwargs[first]
-    kind = INPLACE_EXCEPTION.get(rec.name) or exception_type(base.name, first, x)
-    raise kind(f"{public_name(rec.name)}: argument '{first}' (position 0) must be Tensor, "
-               f"but got {type_name(x)}")
+    raise inplace_not_tensor(rec.name, base.name, first, bound.arguments[first], dict(bound.arguments))
 
 
 def _check_inplace_broadcast(api: str, t: torch.Tensor, y: torch.Tensor) -> None:

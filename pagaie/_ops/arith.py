@@ -10,7 +10,7 @@ from pagaie._core import dtype as _dt
 from pagaie._core.registry import NoKernelError, binary_operator, defop, number_api, read_numpy_number
 from pagaie._core.tensor import Tensor, wrap
 from pagaie._ops._helpers import (ALL_DTYPES, SMALL_INTS, check_binary_dtypes, dtype_name, kernel_dtypes, pair_kernel_dtypes,
-                                  promote_pair, write_out)
+                                  promote_pair, stopped, write_out)
 
 _T = torch.Tensor
 
@@ -281,6 +281,7 @@ def divide(x, y, name=None, *, rounding_mode=None, out=None):
             # Paddle's trunc/floor kernels have none (TypeError while a program is built)
             kernel_dtypes("divide", x, _DIV_ROUNDING_DTYPES)
         r = _trunc_divide(x, y) if rounding_mode == "trunc" else torch.div(x, y, rounding_mode="floor")
+        r = stopped(r)   # Paddle's rounding divisions have no backward (stop_gradient=True)
     else:
         raise ValueError(f"paddle.divide: 'rounding_mode' must be None, 'trunc' or 'floor', "
                          f"but received {rounding_mode!r}")

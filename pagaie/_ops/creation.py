@@ -3,6 +3,7 @@ in-place fills, DLPack, and the legacy ``FloatTensor``-style constructors."""
 from __future__ import annotations
 
 import functools
+import numbers
 from typing import Any, Callable
 
 import numpy as np
@@ -646,8 +647,19 @@ def full(shape, fill_value, dtype=None, name=None, *, out=None, device=None, req
 
 def _empty_static_check(shape: Any, dtype: Any = None, name: Any = None, *args: Any, **kwargs: Any) -> None:
     """Paddle's static empty checks its dtype against a list without uint8 (eagerly any dtype
-    goes): TypeError while a program is built."""
+    goes), and takes its shape only as a list, a tuple, a Python int or an int32/int64 Value:
+    TypeError while a program is built."""
     shape, dtype = _size_args(shape, dtype, name)
+    if isinstance(shape, Tensor):
+        if shape._t.dtype not in (torch.int32, torch.int64):
+            raise TypeError(f"paddle.empty: a Tensor 'shape' must be int32 or int64 in a static "
+                            f"program, but received {_dt.from_torch_dtype(shape._t.dtype).name}")
+    elif not isinstance(shape, (list, tuple, int, np.ndarray)) or isinstance(shape, bool):
+        raise TypeError(f"paddle.empty: 'shape' must be a list, tuple or Tensor in a static program, "
+                        f"but received {type(shape).__name__}")
+    elif isinstance(shape, (list, tuple)) and not all(isinstance(d, (int, Tensor)) for d in shape):
+        raise TypeError(f"paddle.empty: the entries of 'shape' must be Python ints or Tensors in a "
+                        f"static program, but received {shape!r}")
     if dtype is None:
         return
     try:
@@ -685,6 +697,14 @@ def empty(shape, dtype=None, name=None, *, out=None, device=None, requires_grad=
     dt = _dt.default_float() if dtype is None else _dt.checked_dtype(dtype, "paddle.empty")
     if isinstance(shape, np.ndarray):   # Paddle casts an array to ints (floats truncate)
         shape = shape.astype(np.int64)
+    elif isinstance(shape, torch.Tensor) and (shape.is_floating_point() or shape.dtype is torch.bool):
+        shape = shape.to(torch.int64)   # and a shape tensor too
+    elif not isinstance(shape, (list, tuple, torch.Tensor, numbers.Integral)):
+        # Paddle converts any other shape with ``shape.astype(int)``
+        err = AttributeError(f"paddle.empty: 'shape' must be a list, tuple, int or Tensor, but "
+                             f"received {type(shape).__name__}")
+        err.static_type = TypeError   # its static API's shape check
+        raise err
     t = torch.empty(shape_of(shape, "empty"), dtype=dt,
                     device=device_of(device, "empty"))
     return finish(t, out, requires_grad, pin_memory, "empty")

@@ -333,8 +333,10 @@ def block_diag(inputs, name=None):
             raise ValueError("paddle.block_diag: every input must be 0-D, 1-D or 2-D, but received "
                              f"a {t.dim()}-D tensor")
         if t.dtype is not ts[0].dtype:
-            raise ValueError(f"paddle.block_diag: every input must have the same dtype, but received "
+            err = ValueError(f"paddle.block_diag: every input must have the same dtype, but received "
                              f"{_name(ts[0].dtype)} and {_name(t.dtype)}")
+            err.static_type = TypeError   # Paddle's static API checks the dtypes first
+            raise err
     return torch.block_diag(*ts)
 
 

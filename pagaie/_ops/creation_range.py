@@ -461,9 +461,11 @@ def eye(num_rows, num_columns=None, dtype=None, name=None, *, out=None, device=N
 def _same_dtype(ts: list, api: str) -> None:
     for i, t in enumerate(ts[1:], 1):
         if t.dtype is not ts[0].dtype:
-            raise ValueError(f"paddle.{api}: every input must have the same dtype, but the first is "
+            err = ValueError(f"paddle.{api}: every input must have the same dtype, but the first is "
                              f"{_dt.from_torch_dtype(ts[0].dtype).name} and input {i} is "
                              f"{_dt.from_torch_dtype(t.dtype).name}")
+            err.static_type = TypeError   # the program builder's check of its Values
+            raise err
 
 
 @defop(method=False, paddle_types=("meshgrid", "pd_op.meshgrid"))
@@ -662,7 +664,9 @@ def combinations(x, r=2, with_replacement=False, name=None):
         [[1, 2], [1, 3], [2, 3]]
     """
     if len(x.shape) != 1:   # Paddle checks the shape first, a numpy array's too
-        raise TypeError(f"paddle.combinations: expected a 1-D tensor, but received shape {list(x.shape)}")
+        err = TypeError(f"paddle.combinations: expected a 1-D tensor, but received shape {list(x.shape)}")
+        err.static_type = TypeError   # refused while a program is built too
+        raise err
     if isinstance(r, bool):   # Paddle's check takes a bool as an int
         r = int(r)
     if not isinstance(r, int) or r < 0:

@@ -630,7 +630,21 @@ _CROSS_DTYPES = frozenset({torch.int32, torch.int64, torch.float32,
                            torch.float64, torch.complex64, torch.complex128})
 
 
-@defop(paddle_types=("cross", "pd_op.cross"), static_shape=_cross_static_shape)
+def _cross_static_check(x, y, axis=9, name=None) -> None:
+    """Paddle's program builder checks cross's known sizes (ValueError): equal shapes, and size
+    3 along an explicit ``axis``; unknown sizes (-1) are left to the run."""
+    xs, ys = list(x.shape), list(y.shape)
+    if -1 not in xs and -1 not in ys and xs != ys:
+        raise ValueError(f"paddle.cross: 'x' and 'y' must have the same shape, but received {xs} "
+                         f"and {ys}")
+    if axis is not None and axis != 9 and isinstance(axis, int) and -len(xs) <= axis < len(xs) \
+            and xs[axis] not in (3, -1):
+        raise ValueError(f"paddle.cross: the size of 'axis' {axis} must be 3, but received "
+                         f"{xs[axis]} (shape {xs})")
+
+
+@defop(paddle_types=("cross", "pd_op.cross"), static_shape=_cross_static_shape,
+       static_check=_cross_static_check)
 def cross(x, y, axis=9, name=None):
     """Cross product of 3-vectors along ``axis``.
 
@@ -864,6 +878,8 @@ def dist(x, y, p=2, name=None):
         5.0
     """
     unpromoted_pair("dist", x, y, F32_F64)
+    if isinstance(p, str):   # Paddle's parser wants a number (float() would read the text)
+        raise TypeError(f"paddle.dist: 'p' must be a number, but received str {p!r}")
     p = float(p)
     if (p < 1 or np.isinf(p)) and (x.requires_grad or y.requires_grad) and torch.is_grad_enabled():
         from pagaie._ops.linalg import _pnorm  # Paddle's gradients at these orders

@@ -249,7 +249,15 @@ def eigh(x, UPLO="L", name=None):
     return _symmetric_eigen("eigh", torch.linalg.eigh, x, _uplo("eigh", UPLO))
 
 
-@defop(amp="black", paddle_types=("eigvalsh", "pd_op.eigvalsh"))
+def _eigvalsh_static_check(x, UPLO="L", name=None) -> None:
+    """Paddle's static eigvalsh takes only 'L' or 'U' (ValueError while a program is built; its
+    eager API reads any other string as 'U')."""
+    if UPLO not in ("L", "U"):
+        raise ValueError(f"paddle.linalg.eigvalsh: 'UPLO' must be 'L' or 'U' in a static program, "
+                         f"but received {UPLO!r}")
+
+
+@defop(amp="black", paddle_types=("eigvalsh", "pd_op.eigvalsh"), static_check=_eigvalsh_static_check)
 def eigvalsh(x, UPLO="L", name=None):
     """Eigenvalues (ascending) of (a batch of) Hermitian matrices.
 

@@ -226,9 +226,7 @@ def _close_args(api, x, y, float_only=False):
         if api == "isclose" and not (y.is_floating_point() or y.is_complex()):
             err.static_type = TypeError   # isclose's static check refuses a bool/integer y first
         raise err
-    if x.shape != y.shape and not (api == "allclose" and x.dim() == y.dim()
-                                   and (x.numel() == 0 or y.numel() == 0)):
-        # No broadcasting, as in Paddle (whose allclose lets an empty tensor broadcast).
+    if x.shape != y.shape:   # no broadcasting, as in Paddle
         raise RuntimeError(f"paddle.{api}: 'x' and 'y' must have the same shape, but received "
                            f"{list(x.shape)} and {list(y.shape)}")
 
@@ -259,11 +257,15 @@ def _tolerance(api, arg, v):
     raise ValueError(f"paddle.{api}: '{arg}' must be a float, but received {type(v).__name__} {v!r}")
 
 
-def _isclose(api, x, y, rtol, atol, equal_nan):
-    rtol, atol = _tolerance(api, "rtol", rtol), _tolerance(api, "atol", atol)
+def _equal_nan_arg(api, equal_nan):
     if equal_nan is not None and type(equal_nan) is not bool:  # Paddle's parser: bool only
         raise TypeError(f"paddle.{api}: 'equal_nan' must be a bool, but received "
                         f"{type(equal_nan).__name__} {equal_nan!r}")
+
+
+def _isclose(api, x, y, rtol, atol, equal_nan):
+    rtol, atol = _tolerance(api, "rtol", rtol), _tolerance(api, "atol", atol)
+    _equal_nan_arg(api, equal_nan)
     if x.is_floating_point():
         # Paddle's kernel, in x's dtype: equal, or |x - y| <= atol + rtol * |y|, or the two
         # sides within 1e-15 of each other. With rtol > 0 an infinite y is close to every
@@ -314,8 +316,17 @@ def isclose(x, y, rtol=1e-05, atol=1e-08, equal_nan=False, name=None, *, out=Non
     return r if out is None else write_out(out, r)
 
 
+def _allclose_static_check(x, y, rtol=1e-05, atol=1e-08, *args, **kwargs) -> None:
+    """Paddle's static ``allclose`` takes its tolerances only as Python floats (TypeError)."""
+    for arg, v in (("rtol", rtol), ("atol", atol)):
+        if not isinstance(v, float):
+            raise TypeError(f"paddle.allclose: '{arg}' must be a float while a program is built, "
+                            f"but received {type(v).__name__}")
+
+
 @defop(paddle_types=("allclose", "pd_op.allclose"), differentiable=False,
-       program_no_arrays=("x", "y"))   # its static API checks the inputs' type first
+       program_no_arrays=("x", "y"),   # its static API checks the inputs' type first
+       static_check=_allclose_static_check)
 def allclose(x, y, rtol=1e-05, atol=1e-08, equal_nan=False, name=None):
     """Whether every element satisfies :func:`isclose`; returns a 0-D bool tensor.
 
@@ -324,6 +335,14 @@ def allclose(x, y, rtol=1e-05, atol=1e-08, equal_nan=False, name=None):
         >>> paddle.allclose(paddle.to_tensor([1.0, 2.0]), paddle.to_tensor([1.0, 2.0])).item()
         True
     """
+    if type(y) is _T and (x.numel() == 0 or y.numel() == 0):
+        # Paddle's kernel answers True for an empty input before it checks anything else
+        kernel_dtypes("allclose", x, _ALLCLOSE_DTYPES)
+        for arg, v in (("rtol", rtol), ("atol", atol)):
+            if v is None:   # (its argument parser's check)
+                _tolerance("allclose", arg, v)
+        _equal_nan_arg("allclose", equal_nan)
+        return torch.ones((), dtype=torch.bool, device=x.device)
     _close_args("allclose", x, y)
     return torch.all(_isclose("allclose", x, y, rtol, atol, equal_nan))
 

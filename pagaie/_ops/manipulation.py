@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import functools
 import numbers
+import operator
 from typing import Any, Callable
 
 import numpy as np
@@ -14,9 +15,9 @@ import torch
 
 from pagaie._core.broadcast import broadcast_shapes as _broadcast_shapes
 from pagaie._core import dtype as _dt
-from pagaie._core.registry import NoKernelError, REGISTRY, STATE, OpRecord, defop
+from pagaie._core.registry import NoKernelError, REGISTRY, STATE, OpRecord, defop, inplace_not_tensor
 from pagaie._core.tensor import Tensor, check_inplace
-from pagaie._core.bad_input import INPLACE_EXCEPTION, type_name
+from pagaie._core.bad_input import type_name
 from pagaie._ops._helpers import axis_arg, dense_only, device, int_array_as_list, int_entries, kernel_dtypes, int_list, norm_axis, norm_axes, shape_arg as _shape, write_out
 from pagaie._ops._helpers import (ALL_DTYPES, LOW_FLOATS, SMALL_INTS, AssertionValueError, no_grad_kernel,
                                   program_constant)
@@ -76,10 +77,8 @@ def rebinding_inplace(base: Callable, name: str, check: Callable | None = None) 
         if STATE.recording:   # a program value cannot change its shape: the result is new
             return base(*args, **kwargs)
         x = args[0] if args else kwargs[first]
-        if not isinstance(x, Tensor):   # Paddle's argument parser (t_ reads x.shape first)
-            kind = INPLACE_EXCEPTION.get(name, ValueError)
-            raise kind(f"paddle.{name}: argument '{first}' (position 0) must be Tensor, but got "
-                       f"{type_name(x)}")
+        if not isinstance(x, Tensor):
+            raise inplace_not_tensor(name, brec.name, first, x)
         if check is not None:
             check(x)
         check_inplace(x, name, brec.name)
@@ -730,9 +729,18 @@ def matrix_transpose(x, name=None):
 
 
 # ---- broadcasting -----------------------------------------------------------------------
+# Paddle's expand kernels take at most 8 dimensions (its documents say 6), its broadcast_tensors
+# kernel at most 6 (documented: 5): more is its ValueError
+_EXPAND_MAX_RANK = 8
+_BROADCAST_TENSORS_MAX_RANK = 6
+
+
 def _expand_shape(x: _T, shape: Any, api: str) -> list[int]:
     check_int_array(shape, api)
     s = _shape(shape, api)
+    if len(s) > _EXPAND_MAX_RANK:
+        raise ValueError(f"paddle.{api}: the target shape may have at most {_EXPAND_MAX_RANK} "
+                         f"dimensions, but received {len(s)} ({s})")
     if len(s) < x.dim():
         raise ValueError(f"paddle.{api}: the target shape {s} has fewer dimensions than the "
                          f"input's shape {list(x.shape)}")
@@ -820,6 +828,7 @@ def broadcast_to(x, shape, name=None):
 
 
 _NO_BROADCAST_KERNEL = frozenset((torch.uint8, torch.int8, torch.int16))
+_BROADCAST_CPU_DTYPES = ALL_DTYPES - _NO_BROADCAST_KERNEL - {torch.bfloat16}   # no bfloat16 on the CPU
 
 
 @defop(method=False, paddle_types=("broadcast_tensors", "pd_op.broadcast_tensors"))
@@ -848,13 +857,20 @@ def broadcast_tensors(input, name=None):
             raise ValueError(f"paddle.broadcast_tensors: argument 'input' must be a list of Tensors, "
                              f"but element {i} is {type(t).__name__}")
         if t.dtype != input[0].dtype:
-            raise ValueError(f"paddle.broadcast_tensors: the tensors in 'input' must have one data "
+            err = ValueError(f"paddle.broadcast_tensors: the tensors in 'input' must have one data "
                              f"type, but the first is {_dt.from_torch_dtype(input[0].dtype).name} "
                              f"and element {i} is {_dt.from_torch_dtype(t.dtype).name}")
-    if input and input[0].dtype in _NO_BROADCAST_KERNEL:
+            err.static_type = TypeError   # the program builder's check of its Values
+            raise err
+    if input[0].dtype in _NO_BROADCAST_KERNEL:
         raise NoKernelError(f"paddle.broadcast_tensors: 'input' of dtype "
                             f"{_dt.from_torch_dtype(input[0].dtype).name} is not supported (Paddle's kernel "
                             f"takes bool, int32, int64, float16, float32, float64, complex64, complex128)")
+    kernel_dtypes("broadcast_tensors", input[0], _BROADCAST_CPU_DTYPES, arg="input")
+    rank = max(t.dim() for t in input)
+    if rank > _BROADCAST_TENSORS_MAX_RANK:
+        raise ValueError(f"paddle.broadcast_tensors: the tensors may have at most "
+                         f"{_BROADCAST_TENSORS_MAX_RANK} dimensions, but one has {rank}")
     try:
         return [t.clone() for t in torch.broadcast_tensors(*input)]  # new tensors, as Paddle
     except RuntimeError:
@@ -865,12 +881,41 @@ def broadcast_tensors(input, name=None):
 def broadcast_shape(x_shape: Any, y_shape: Any) -> list:
     """The shape two shapes broadcast to.
 
+    Args:
+        x_shape (list[int]|tuple[int]): a shape (any sequence of ints: a 1-D int Tensor too).
+        y_shape (list[int]|tuple[int]): another shape.
+
+    Returns:
+        list[int]: the broadcast shape. A shape that is not a sequence of ints is a TypeError,
+        shapes that do not broadcast a ValueError.
+
     Examples:
         >>> import pagaie as paddle
         >>> paddle.broadcast_shape([2, 1, 3], [4, 1])
         [2, 4, 3]
     """
-    return broadcast_shapes(x_shape, y_shape)
+    return _broadcast_pair(_int_dims(x_shape, "broadcast_shape"), _int_dims(y_shape, "broadcast_shape"),
+                           "broadcast_shape")
+
+
+def _int_dims(shape: Any, api: str) -> tuple:
+    """A shape as Paddle's binding reads it: an iterable of ints (anything with ``__index__``);
+    another value is its TypeError."""
+    try:
+        return tuple(operator.index(d) for d in list(shape))   # list(): a 0-D Tensor's len() fails
+    except TypeError:
+        raise TypeError(f"paddle.{api}: a shape must be a sequence of ints, but received "
+                        f"{shape!r}") from None
+
+
+def _broadcast_pair(a: tuple, b: tuple, api: str) -> list:
+    try:
+        if any(d < 0 for d in a + b):
+            return _broadcast_unknown([a, b])
+        return list(_broadcast_shapes(a, b))
+    except RuntimeError:
+        raise ValueError(f"paddle.{api}: the shapes {list(a)} and {list(b)} cannot be broadcast "
+                         "together") from None
 
 
 def _broadcast_unknown(shapes: list) -> list:
@@ -894,19 +939,26 @@ def _broadcast_unknown(shapes: list) -> list:
 def broadcast_shapes(*shapes: Any) -> list:
     """The shape several shapes broadcast to.
 
+    Args:
+        *shapes (list[int]|tuple[int]): the shapes. None gives ``[]``; one shape is returned as
+            a list of its entries, unchecked, as Paddle does.
+
+    Returns:
+        list[int]: the broadcast shape (TypeError for a shape that is not a sequence of ints,
+        ValueError for shapes that do not broadcast).
+
     Examples:
         >>> import pagaie as paddle
         >>> paddle.broadcast_shapes([3, 1], [1, 4], [4])
         [3, 4]
     """
-    shapes_ = [tuple(int_list(s)) for s in shapes]
-    try:
-        if any(d < 0 for s in shapes_ for d in s):
-            return _broadcast_unknown(shapes_)
-        return list(_broadcast_shapes(*shapes_))
-    except RuntimeError:
-        raise ValueError(f"paddle.broadcast_shapes: the shapes {[list(s) for s in shapes]} "
-                         "cannot be broadcast together") from None
+    if not shapes:
+        return []
+    out = list(shapes[0])
+    for s in shapes[1:]:
+        out = _broadcast_pair(_int_dims(out, "broadcast_shapes"), _int_dims(s, "broadcast_shapes"),
+                              "broadcast_shapes")
+    return out
 
 
 Tensor.broadcast_shape = broadcast_shape
@@ -1028,6 +1080,9 @@ def flip(x, axis, name=None):
         raise ValueError(f"paddle.flip: a 0-D tensor has no axis {axis} to flip")
     if type(axis) is np.ndarray and axis.dtype.kind in "iu":
         axis = axis.reshape(-1).tolist()  # read as a list, as Paddle's parser does
+    elif isinstance(axis, torch.Tensor) and axis.dim() == 0 and axis.device.type != "meta" \
+            and (axis.is_floating_point() or axis.dtype is torch.bool):
+        axis = int(axis.item())   # Paddle reads a 0-D tensor's value as an int (truncated)
     kernel_dtypes("flip", x, _FLIP_DTYPES)
     return torch.flip(x, norm_axes(axis, x.dim(), "flip") or [])
 

@@ -204,7 +204,7 @@ def vstack(x, name=None):
 row_stack = vstack
 
 
-@defop(method=False)
+@defop(method=False, static_check=concat_refuses_uint8("dstack"))
 def dstack(x, name=None):
     """Join tensors along the third axis (inputs are made at least 3-D).
 

@@ -7,7 +7,8 @@ import torch
 
 from pagaie._core.registry import defop
 from pagaie._core.tensor import Tensor
-from pagaie._ops._helpers import axis_arg, kernel_dtypes, norm_axis, parser_ints, shape_arg as _shape, write_out
+from pagaie._ops._helpers import (axis_arg, int_only_in_programs, kernel_dtypes, norm_axis, parser_ints,
+                                  shape_arg as _shape, write_out)
 from pagaie._ops.manipulation import check_int_array, view_results
 
 __all__ = ["atleast_1d", "atleast_2d", "atleast_3d", "crop", "narrow", "unfold", "diagonal"]
@@ -81,7 +82,17 @@ for _f in (atleast_1d, atleast_2d, atleast_3d):
 _CROP_DTYPES = frozenset({torch.int32, torch.int64, torch.float32, torch.float64})
 
 
-@defop(method=False, paddle_types=("crop", "crop_tensor", "pd_op.crop"), program_dtypes={"x": _CROP_DTYPES})
+def _crop_static_check(x, shape=None, offsets=None, name=None) -> None:
+    """Paddle's static crop takes ``shape`` and ``offsets`` only as a list, a tuple, a Value or
+    None (TypeError while a program is built; its eager API reads a number as one size)."""
+    for arg, v in (("shape", shape), ("offsets", offsets)):
+        if not (v is None or isinstance(v, (list, tuple, Tensor))):
+            raise TypeError(f"paddle.crop: '{arg}' must be a list, a tuple or a Tensor in a static "
+                            f"program, but received {type(v).__name__}")
+
+
+@defop(method=False, paddle_types=("crop", "crop_tensor", "pd_op.crop"), program_dtypes={"x": _CROP_DTYPES},
+       static_check=_crop_static_check)
 def crop(x, shape=None, offsets=None, name=None):
     """The block of ``x`` of size ``shape`` (``-1``: to the end) starting at ``offsets``.
 
@@ -178,7 +189,8 @@ def unfold(x, axis, size, step, name=None):
 unfold.__name__ = unfold.__qualname__ = "unfold"
 
 
-@defop(paddle_types=("diagonal", "pd_op.diagonal"))
+@defop(paddle_types=("diagonal", "pd_op.diagonal"),
+       static_check=int_only_in_programs("diagonal", "offset", 1, True))
 @view_results
 def diagonal(x, offset=0, axis1=0, axis2=1, name=None, *, out=None):
     """The diagonal of the planes spanned by ``axis1`` and ``axis2`` (appended as the last axis).
@@ -195,7 +207,9 @@ def diagonal(x, offset=0, axis1=0, axis2=1, name=None, *, out=None):
     a2 = axis_arg(axis2, x.dim(), "diagonal", "axis2", low=IndexError, high=IndexError)
     if a1 == a2:
         raise ValueError(f"paddle.diagonal: 'axis1' and 'axis2' must differ, but both are {axis1}")
-    if type(offset) is not int:
+    if isinstance(offset, torch.Tensor) and offset.dim() == 0 and offset.device.type != "meta":
+        offset = int(offset.item())   # Paddle's parser reads a 0-D Tensor's value (truncated)
+    elif type(offset) is not int:
         parser_ints("diagonal", offset=offset)
     r = torch.diagonal(x, int(offset), a1, a2)
     return r if out is None else write_out(out, r)

@@ -173,8 +173,10 @@ def _cum_extreme(x, axis, dtype, api, fn):
                            "be a real number tensor")
     idt = torch_dtype(dtype, api)
     if idt not in (torch.int32, torch.int64):
-        raise ValueError(f"paddle.{api}: 'dtype' of the indices must be int32 or int64, "
+        err = ValueError(f"paddle.{api}: 'dtype' of the indices must be int32 or int64, "
                          f"but received {dtype}")
+        err.static_type = TypeError   # the static API's dtype check
+        raise err
     x, axis = _cum_axis(x, axis, api)
     v, i = fn(x, axis)
     return v, i.to(idt)

@@ -190,7 +190,8 @@ def _ceil(x: torch.Tensor) -> torch.Tensor:
 
 
 # name: (torch function, description, example input, example output, has ``out=``,
-#        in-place variant ('P': paddle.<name>_ and Tensor.<name>_, 'T': Tensor method only),
+#        in-place variant ('P': paddle.<name>_ and Tensor.<name>_, 'T': Tensor method only,
+#        'F': paddle.<name>_ only),
 #        amp policy: "black" exactly for the ops on Paddle's O1 black list)
 _TABLE = {
     "abs": (_abs, "Elementwise absolute value ``|x|`` (the gradient at 0 is 0).",
@@ -215,7 +216,7 @@ _TABLE = {
     "exp": (torch.exp, "Elementwise natural exponential ``e ** x``.", "[0.0, 1.0]", "[1.0, 2.7183]",
             True, "T", "black"),
     "expm1": (torch.expm1, "Elementwise ``exp(x) - 1``, accurate for small ``x``.", "[0.0, 1.0]",
-              "[0.0, 1.7183]", True, "P", "black"),
+              "[0.0, 1.7183]", True, "F", "black"),
     "floor": (torch.floor, "Elementwise floor: the largest integer not above ``x``.",
               "[-1.5, 0.2, 2.0]", "[-2.0, 0.0, 2.0]", True, "T", "promote"),
     "log": (torch.log, "Elementwise natural logarithm.", "[1.0, 2.718281828459045]", "[0.0, 1.0]",
@@ -250,7 +251,7 @@ _TABLE = {
     "rad2deg": (lambda x: _scale_by(x, _R2D),
                 "Convert angles from radians to degrees.", "[3.141592653589793, 1.0]",
                 "[180.0, 57.2958]", False, None, "promote"),
-    "erf": (torch.erf, "Elementwise Gauss error function.", "[0.0, 1.0]", "[0.0, 0.8427]", False, "P",
+    "erf": (torch.erf, "Elementwise Gauss error function.", "[0.0, 1.0]", "[0.0, 0.8427]", False, "F",
             "promote"),
     "erfinv": (_erfinv, "Elementwise inverse error function (+-inf outside ``[-1, 1]``, as "
                "Paddle's).", "[0.0, 0.5]", "[0.0, 0.4769]",
@@ -422,9 +423,11 @@ def _declare(opname, fn, desc, ex_in, ex_out, has_out, inplace, amp):
                 int_autocast=opname in _INT_AUTOCAST)(kernel)
     globals()[opname] = api
     __all__.append(opname)
-    if inplace == "P":
+    if inplace in ("P", "F"):
         globals()[opname + "_"] = api.inplace
         __all__.append(opname + "_")
+    if inplace == "F":
+        delattr(Tensor, opname + "_")
 
 
 for _n, _row in _TABLE.items():

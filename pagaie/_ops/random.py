@@ -883,7 +883,12 @@ def _cauchy_(x, loc=0, scale=1, name=None):
     if not x.is_complex():
         _need_float(x, "cauchy_")
     kernel_dtypes("cauchy_", x, _GAUSSIAN_INPLACE_DTYPES)
-    if on_paddle_cpu(x.device) or x.is_complex():
+    if isinstance(loc, str):   # Paddle makes a tensor of it (to_tensor's TypeError)
+        raise TypeError(f"paddle.cauchy_: 'loc' must be a number, a list or a Tensor, but received "
+                        f"str {loc!r}")
+    if isinstance(loc, (list, tuple)):   # ... added elementwise, as a tensor
+        loc = torch.tensor(loc, device=x.device)
+    if on_paddle_cpu(x.device) or x.is_complex() or (isinstance(loc, _T) and loc.numel() != 1):
         # Paddle's composite: normal_(), then tan((x - 0.5) * pi) * scale + loc (complex too)
         if isinstance(loc, _T) and loc.numel() != 1:     # Paddle adds it elementwise
             loc = loc.to(x.dtype)

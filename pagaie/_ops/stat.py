@@ -790,7 +790,22 @@ def _bincount_static_shape(x, weights=None, minlength=0, name=None):
     return [-1], dtype
 
 
-@defop(paddle_types=("bincount", "pd_op.bincount"), differentiable=False, static_shape=_bincount_static_shape)
+def _bincount_static_check(x, weights=None, minlength=0, name=None):
+    """Paddle's program builder checks bincount's input before any kernel runs: integer
+    elements (TypeError), a 1-D ``x`` and ``weights`` of its shape (ValueError)."""
+    t = getattr(x, "_t", x)
+    if t.dtype not in (torch.int32, torch.int64):
+        raise TypeError(f"paddle.bincount: the elements of 'x' must be int32 or int64 integers, but "
+                        f"received {dtype_name(t)}")
+    if t.dim() != 1:
+        raise ValueError(f"paddle.bincount: 'x' must be a 1-D tensor, but received shape {list(x.shape)}")
+    if weights is not None and list(weights.shape) != list(x.shape):
+        raise ValueError(f"paddle.bincount: 'weights' must have the shape of 'x' ({list(x.shape)}), "
+                         f"but received {list(weights.shape)}")
+
+
+@defop(paddle_types=("bincount", "pd_op.bincount"), differentiable=False, static_shape=_bincount_static_shape,
+       static_check=_bincount_static_check)
 def bincount(x, weights=None, minlength=0, name=None):
     """Count occurrences of each non-negative integer in the 1-D tensor ``x``.
 

@@ -19,7 +19,7 @@ from typing import Any, Iterator
 import numpy as np
 import torch
 
-from pagaie._core.bad_input import STATIC_TYPE_ERROR_OPS
+from pagaie._core.bad_input import STATIC_TYPE_ERROR_OPS, STATIC_VALUE_ERROR_OPS
 from pagaie._core.parameter import Parameter
 from pagaie._core.random import draws_discarded
 from pagaie._core.registry import REGISTRY as _REGISTRY
@@ -533,7 +533,8 @@ def _recording_error(rec: OpRecord, exc: BaseException, vargs: list, vkwargs: di
         err = bad_argument(rec, exc, tuple(vargs))
     else:
         err = translate_error(rec.name, exc, tuple(vargs), vkwargs)
-    if type(err) is ValueError and _NOT_A_TENSOR.search(str(err)):
+    if type(err) is ValueError and _NOT_A_TENSOR.search(str(err)) and \
+            rec.name not in STATIC_VALUE_ERROR_OPS:
         return TypeError(f"{err} (a static program takes its Values, or eager Tensors)")
     if type(err) is AttributeError and rec.name in STATIC_TYPE_ERROR_OPS:
         return TypeError(str(err))   # Paddle's static type check of the input comes first
