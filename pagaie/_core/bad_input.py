@@ -159,12 +159,10 @@ SHAPE_FIRST_INPLACE_OPS = frozenset({
     'logical_and_', 'logical_or_', 'logical_xor_',
 })
 
-# In-place ops whose Paddle wrapper fails on a non-Tensor ``x`` otherwise than its out-of-place
-# op: on an attribute (``neg_`` calls ``x.scale_``, ``t_`` and the broadcast-checking binary
-# ops read ``x.shape``) or in its C++ argument parser where the out-of-place op, written in
-# Python, reads an attribute first (``cumsum_``).
-INPLACE_EXCEPTION = {'neg_': AttributeError, 'cumsum_': ValueError, 't_': AttributeError,
-                     **dict.fromkeys(SHAPE_FIRST_INPLACE_OPS, AttributeError)}
+# In-place ops whose Paddle wrapper fails on any non-Tensor ``x`` (a numpy array included) on
+# an attribute before its out-of-place op sees it: ``neg_`` calls ``x.scale_``, ``t_`` reads
+# ``x.ndim`` and ``x.shape``.
+WRAPPER_FIRST_INPLACE_OPS = {'neg_': AttributeError, 't_': AttributeError}
 
 # In-place functions that hand a non-Tensor straight to Paddle's C++ argument parser
 # (ValueError) although the out-of-place op's Python part reads it first (probed).
@@ -177,16 +175,22 @@ PARSER_FIRST_WITH: dict[str, str] = {'cumprod_': 'dim'}
 def inplace_exception_type(api: str, base: str, param: str, value: object,
                            arguments: dict | None = None) -> type[Exception]:
     """The exception type Paddle raises when the in-place function ``api`` (the in-place form
-    of ``base``) gets ``value``, a non-Tensor, as the tensor to write into: a numpy array
-    reaches a C++ parser or a shape check (ValueError); otherwise AttributeError where the
-    wrapper reads ``x.shape`` first, else what the out-of-place op raises. ``arguments``: the
-    call's other arguments by name."""
-    if type(value).__name__ == "ndarray" or api in PARSER_FIRST_INPLACE_OPS or (
+    of ``base``) gets ``value``, a non-Tensor, as the tensor to write into: its wrapper's own
+    failure for ``WRAPPER_FIRST_INPLACE_OPS``; the C++ parser's ValueError for
+    ``PARSER_FIRST_INPLACE_OPS``; AttributeError where the wrapper reads ``x.shape`` first
+    (``SHAPE_FIRST_INPLACE_OPS``; a numpy array has a shape); else what the out-of-place op
+    raises, where a numpy array, having the attributes a list lacks, reaches the parser
+    (ValueError). ``arguments``: the call's other arguments by name."""
+    if api in WRAPPER_FIRST_INPLACE_OPS:
+        return WRAPPER_FIRST_INPLACE_OPS[api]
+    if api in PARSER_FIRST_INPLACE_OPS or (
             api in PARSER_FIRST_WITH and (arguments or {}).get(PARSER_FIRST_WITH[api]) is not None):
         return ValueError
-    if api in INPLACE_EXCEPTION:
-        return INPLACE_EXCEPTION[api]
-    return exception_type(base, param, value)
+    is_array = type(value).__name__ == "ndarray"
+    if api in SHAPE_FIRST_INPLACE_OPS and not is_array:
+        return AttributeError
+    kind = exception_type(base, param, value)
+    return ValueError if is_array and kind is AttributeError else kind
 
 
 def exception_type(op: str, param: str = "x", value: object = None) -> type[Exception]:
