@@ -238,6 +238,11 @@ def norm(x, p=None, axis=None, keepdim=False, out=None, dtype=None, name=None):
         7.0
     """
     keepdim = parser_bool(keepdim, "linalg.norm", "keepdim")
+    if not (isinstance(axis, (list, tuple)) and len(axis) == 2) and \
+            not isinstance(p, (str, int, float, type(None))):
+        # Paddle checks a vector norm's order before it looks at 'x'
+        raise ValueError(f"paddle.linalg.norm: a vector norm's 'p' must be an int or a float, but received "
+                         f"{type(p).__name__} {p!r}")
     if isinstance(p, torch.Tensor):  # Paddle takes only a number or a string
         raise ValueError("paddle.linalg.norm: 'p' must be an int, a float, 'fro' or 'nuc', but received a "
                          "Tensor")
@@ -867,6 +872,9 @@ def lstsq(x, y, rcond=None, driver=None, name=None):
     for arg, t, dims in (("x", x, "(*, M, N)"), ("y", y, "(*, M, K)")):
         if t.dim() < 2:
             raise ValueError(f"paddle.linalg.lstsq: '{arg}' must be shaped {dims}, but received shape {list(t.shape)}")
+    if x.dim() != y.dim() or x.shape[:-1] != y.shape[:-1]:  # Paddle broadcasts no batch dimension
+        raise ValueError("paddle.linalg.lstsq: 'x' (*, M, N) and 'y' (*, M, K) must have the same rank, batch "
+                         f"dimensions and M, but received shapes {list(x.shape)} and {list(y.shape)}")
     if rcond is None:  # Paddle's default cut-off, not torch's eps * max(M, N)
         rcond = (1e-7 if x.dtype == torch.float32 else 1e-15) * max(x.shape[-2], x.shape[-1])
     x_ok, y_ok = torch.isfinite(x), torch.isfinite(y)
