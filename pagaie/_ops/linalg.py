@@ -543,7 +543,7 @@ def pinv(x, rcond=1e-15, hermitian=False, name=None):
     if isinstance(rcond, (list, tuple)) or type(rcond).__name__ == "ndarray":
         # Paddle makes rcond a tensor of x's dtype, an array or a list too
         rcond = torch.as_tensor(rcond, dtype=x.real.dtype, device=x.device)
-    if hermitian:
+    if hermitian and x.numel():  # (an empty input needs no eigendecomposition, square or not)
         # Through the eigendecomposition, so gradients match Paddle's (symmetric) ones.
         w, v = torch.linalg.eigh(x)
         cut = rcond * w.abs().amax(-1, keepdim=True)
