@@ -12,8 +12,8 @@ import numbers
 import torch
 
 from pagaie._core.registry import NoKernelError, defop
-from pagaie._ops._helpers import (F32_F64, AssertionValueError, kernel_dtypes, no_low_float_kernel, norm_axis,
-                                 parser_bool, torch_dtype, write_out)
+from pagaie._ops._helpers import (F32_F64, AssertionValueError, dtype_name, kernel_dtypes, no_low_float_kernel,
+                                 norm_axis, parser_bool, torch_dtype, write_out)
 from pagaie._ops.math_unary import _abs
 
 __all__ = ["norm", "cholesky", "inverse"]
@@ -642,6 +642,18 @@ def multi_dot(x, name=None):
     _real("multi_dot", x[0])
     _no_integer("multi_dot", x[0])
     kernel_dtypes("linalg.multi_dot", x[0], _P_NORM_DTYPES)
+    last = len(x) - 1
+    for i, t in enumerate(x):
+        if t.dtype != x[0].dtype:
+            raise ValueError(f"paddle.linalg.multi_dot: every Tensor in 'x' must have the dtype of the first, "
+                             f"{dtype_name(x[0])}, but Tensor {i} is {dtype_name(t)}")
+        if t.dim() != 2 and not (i in (0, last) and t.dim() == 1):
+            which = "1-D or 2-D" if i in (0, last) else "2-D"
+            raise ValueError(f"paddle.linalg.multi_dot: Tensor {i} of 'x' must be {which}, but received shape "
+                             f"{list(t.shape)}")
+        if i and x[i - 1].shape[-1] != t.shape[0]:
+            raise ValueError(f"paddle.linalg.multi_dot: Tensors {i - 1} and {i} of 'x' with shapes "
+                             f"{list(x[i - 1].shape)} and {list(t.shape)} cannot be multiplied")
     return torch.linalg.multi_dot(list(x))
 
 
