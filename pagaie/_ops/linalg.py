@@ -681,6 +681,15 @@ def solve(x, y, left=True, name=None, *, out=None):
     _floating("solve", x)
     _square("solve", x)
     vector = y.dim() == 1 or (y.dim() == x.dim() - 1 and y.shape == x.shape[:-1])
+    if y.dtype != x.dtype:
+        raise ValueError(f"paddle.linalg.solve: 'x' and 'y' must have the same dtype, but received "
+                         f"{dtype_name(x)} and {dtype_name(y)}")
+    n = x.shape[-1]
+    fits = (y.shape[-1] == n if vector else y.dim() >= 2 and y.shape[-2] == n) if left else \
+        (not vector and y.dim() >= 2 and y.shape[-1] == n)
+    if not fits:
+        raise ValueError(f"paddle.linalg.solve: 'y' of shape {list(y.shape)} does not fit 'x' of shape "
+                         f"{list(x.shape)} in {'x @ out = y' if left else 'out @ x = y'}")
     _batches("solve", x, y, y.shape[:-1] if vector else None)
     _invertible("solve", x)
     return write_out(out, torch.linalg.solve(x, y, left=left))
