@@ -379,6 +379,17 @@ def lu_solve(b, lu, pivots, trans="N", name=None):
         raise ValueError(f"paddle.linalg.lu_solve: 'lu' must have the dtype of 'b' "
                          f"({dtype_name(b)}), but received {dtype_name(lu)}")
     _pivots("lu_solve", pivots)
+    for arg, t, least in (("b", b, 2), ("lu", lu, 2), ("pivots", pivots, 1)):
+        if t.dim() < least:
+            raise ValueError(f"paddle.linalg.lu_solve: '{arg}' must be at least {least}-D, but received shape "
+                             f"{list(t.shape)}")
+    if lu.shape[-1] != lu.shape[-2]:
+        raise ValueError(f"paddle.linalg.lu_solve: 'lu' must be a (batch of) square matrices, but received shape "
+                         f"{list(lu.shape)}")
+    if b.shape[-2] != lu.shape[-2] or pivots.shape[-1] != lu.shape[-1]:
+        raise ValueError(f"paddle.linalg.lu_solve: 'b' must have as many rows, and 'pivots' as many entries, as "
+                         f"'lu' has rows, but received shapes b {list(b.shape)}, lu {list(lu.shape)} and "
+                         f"pivots {list(pivots.shape)}")
     piv = pivots
     if trans == "N":
         return torch.linalg.lu_solve(lu, piv, b)
@@ -453,7 +464,9 @@ def ormqr(x, tau, y, left=True, transpose=False, name=None):
         >>> paddle.linalg.ormqr(y, paddle.to_tensor([0.0, 0.0]), y).tolist()
         [[1.0, 2.0], [3.0, 4.0]]
     """
-    _matrix("ormqr", x)
+    if x.dim() < 2 or y.dim() < 2 or tau.dim() < 1:
+        raise AssertionValueError("paddle.linalg.ormqr: 'x' and 'y' must be at least 2-D and 'tau' at least 1-D, "
+                                  f"but received shapes {list(x.shape)}, {list(y.shape)} and {list(tau.shape)}")
     if not x.dtype == tau.dtype == y.dtype:
         raise AssertionError("paddle.linalg.ormqr: 'tau' and 'y' must have the dtype of 'x', but received "
                              f"{str(x.dtype)[6:]}, {str(tau.dtype)[6:]} and {str(y.dtype)[6:]}")
