@@ -1,0 +1,94 @@
+"""Parity with real Paddle for cases taken from Paddle's own linalg / fft / signal unit tests:
+argument checks of lstsq, norm, pinv, multi_dot, solve, lu_solve and ormqr."""
+import numpy as np
+import pytest
+
+paddle = pytest.importorskip("paddle")
+import pagaie  # noqa: E402
+
+MODS = (paddle, pagaie)
+
+
+def _raises(fn):
+    """The exception type ``fn(module)`` raises under each module, and pagaie's message."""
+    types, msg = [], ""
+    for m in MODS:
+        try:
+            fn(m)
+            types.append(None)
+        except Exception as e:  # noqa: BLE001 - the type is what is compared
+            types.append(e)
+            msg = str(e)
+    return types, msg
+
+
+def _same_error(fn, kind):
+    (real, ours), msg = _raises(fn)
+    assert isinstance(real, kind), real
+    assert isinstance(ours, kind), ours
+    assert msg.startswith("paddle."), msg
+    return msg
+
+
+@pytest.mark.parametrize("xs,ys", [((1, 5, 3), (2, 5, 2)), ((2, 5, 3), (1, 5, 2)), ((5, 3), (2, 5, 2)),
+                                   ((2, 5, 3), (5, 2)), ((5, 10), (4, 15))])
+def test_lstsq_needs_same_batch_and_rows(xs, ys):
+    msg = _same_error(lambda m: m.linalg.lstsq(m.ones(xs, "float64"), m.ones(ys, "float64")), ValueError)
+    assert "size(" not in msg and "'y'" in msg
+
+
+def test_lstsq_same_batch_still_solves():
+    x, y = np.random.rand(2, 5, 3), np.random.rand(2, 5, 2)
+    a, b = (m.linalg.lstsq(m.to_tensor(x), m.to_tensor(y), driver="gelsd")[0].numpy() for m in MODS)
+    np.testing.assert_allclose(a, b, rtol=1e-6)
+
+
+@pytest.mark.parametrize("x", [0, np.ones(3)])
+def test_norm_checks_vector_order_before_input(x):
+    _same_error(lambda m: m.norm(x, [1, 0], "float64"), ValueError)
+
+
+def test_pinv_hermitian_empty_non_square():
+    x = np.zeros((3, 0, 5), "complex64")
+    a, b = (m.linalg.pinv(m.to_tensor(x), hermitian=True) for m in MODS)
+    assert a.shape == b.shape == [3, 5, 0] and str(a.dtype) == str(b.dtype)
+
+
+@pytest.mark.parametrize("shapes,dtypes", [
+    ([(3, 2, 3), (3, 2)], None), ([(3, 2), (3, 2, 2)], None), ([(3, 2), (2,), (2, 2)], None),
+    ([(3, 2), (3, 2)], None), ([(3, 3), (3, 3)], ("float32", "float64"))])
+def test_multi_dot_errors(shapes, dtypes):
+    dtypes = dtypes or ("float64",) * len(shapes)
+    msg = _same_error(lambda m: m.linalg.multi_dot([m.ones(s, d) for s, d in zip(shapes, dtypes)]), ValueError)
+    assert "multi_dot()" not in msg and "double" not in msg.lower()
+
+
+def test_multi_dot_vectors_at_ends():
+    xs = [np.random.rand(3), np.random.rand(3, 4), np.random.rand(4)]
+    a, b = (m.linalg.multi_dot([m.to_tensor(v) for v in xs]).numpy() for m in MODS)
+    np.testing.assert_allclose(a, b, rtol=1e-10)
+
+
+@pytest.mark.parametrize("xs,ys,left", [((3, 3), (2, 3), True), ((3, 3), (4, 2), False), ((3, 3), (3,), False),
+                                        ((2, 3, 3), (2, 3), False)])
+def test_solve_shape_errors(xs, ys, left):
+    msg = _same_error(lambda m: m.linalg.solve(m.ones(xs, "float64"), m.ones(ys, "float64"), left=left), ValueError)
+    assert "Incompatible" not in msg
+
+
+def test_solve_dtype_error():
+    msg = _same_error(lambda m: m.linalg.solve(m.eye(3, dtype="float32"), m.eye(3, dtype="float64")), ValueError)
+    assert "Double" not in msg
+
+
+@pytest.mark.parametrize("bs,ls,ps", [((3,), (3, 3), (3,)), ((3, 1), (3,), (3,)), ((3, 1), (3, 3), ()),
+                                      ((1, 3), (3, 3), (3,)), ((3, 1), (3, 3), (2,)), ((3, 1), (3, 2), (3,))])
+def test_lu_solve_shape_errors(bs, ls, ps):
+    msg = _same_error(lambda m: m.linalg.lu_solve(m.ones(bs), m.ones(ls), m.ones(ps, "int32")), ValueError)
+    assert "tensor A" not in msg and "Dimension specified" not in msg
+
+
+@pytest.mark.parametrize("xs,ts,ys", [((3,), (), (3,)), ((3, 3), (3,), (3,)), ((3,), (3,), (3, 3)),
+                                      ((3, 3), (), (3, 3))])
+def test_ormqr_rank_errors(xs, ts, ys):
+    _same_error(lambda m: m.linalg.ormqr(m.ones(xs), m.ones(ts), m.ones(ys)), AssertionError)
