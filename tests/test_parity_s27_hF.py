@@ -92,3 +92,10 @@ def test_lu_solve_shape_errors(bs, ls, ps):
                                       ((3, 3), (), (3, 3))])
 def test_ormqr_rank_errors(xs, ts, ys):
     _same_error(lambda m: m.linalg.ormqr(m.ones(xs), m.ones(ts), m.ones(ys)), AssertionError)
+
+
+@pytest.mark.parametrize("xs", [(3,), (4, 2)])
+def test_cholesky_solve_row_errors(xs):
+    msg = _same_error(lambda m: m.linalg.cholesky_solve(m.ones(xs, "float64"), m.eye(3, dtype="float64")),
+                      ValueError)
+    assert "Incompatible" not in msg and "dimensions instead" not in msg

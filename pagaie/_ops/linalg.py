@@ -763,6 +763,9 @@ def cholesky_solve(x, y, upper=False, name=None):
     if x.dtype != y.dtype:
         raise ValueError(f"paddle.linalg.cholesky_solve: 'x' must have the dtype of 'y' "
                          f"({str(y.dtype)[6:]}), but received {str(x.dtype)[6:]}")
+    if x.dim() < 2 or x.shape[-2] != y.shape[-1]:
+        raise ValueError(f"paddle.linalg.cholesky_solve: 'x' must be a (batch of) matrices with as many rows as "
+                         f"'y' ({list(y.shape)}) has, but received shape {list(x.shape)}")
     _batches("cholesky_solve", x, y)
     # Only one triangle of ``y`` is read, so only that triangle receives gradients.
     return torch.cholesky_solve(x, y.triu() if upper else y.tril(), upper=upper)
