@@ -99,3 +99,8 @@ def test_cholesky_solve_row_errors(xs):
     msg = _same_error(lambda m: m.linalg.cholesky_solve(m.ones(xs, "float64"), m.eye(3, dtype="float64")),
                       ValueError)
     assert "Incompatible" not in msg and "dimensions instead" not in msg
+
+
+@pytest.mark.parametrize("dtype", ["int64", "float16"])
+def test_eigh_checks_uplo_before_dtype(dtype):
+    _same_error(lambda m: m.linalg.eigh(m.ones([3, 3], dtype), "x"), ValueError)

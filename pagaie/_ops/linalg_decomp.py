@@ -245,8 +245,9 @@ def eigh(x, UPLO="L", name=None):
         [1.0, 3.0]
     """
     _matrix("eigh", x, square=True)
+    uplo = _uplo("eigh", UPLO)  # (checked before the input, as Paddle does)
     _floating("eigh", x)
-    return _symmetric_eigen("eigh", torch.linalg.eigh, x, _uplo("eigh", UPLO))
+    return _symmetric_eigen("eigh", torch.linalg.eigh, x, uplo)
 
 
 @defop(amp="black", paddle_types=("eigvalsh", "pd_op.eigvalsh"))
