@@ -104,3 +104,29 @@ def test_cholesky_solve_row_errors(xs):
 @pytest.mark.parametrize("dtype", ["int64", "float16"])
 def test_eigh_checks_uplo_before_dtype(dtype):
     _same_error(lambda m: m.linalg.eigh(m.ones([3, 3], dtype), "x"), ValueError)
+
+
+@pytest.mark.parametrize("dtype", ["int64", "int32"])
+def test_householder_product_integer(dtype):
+    x = np.random.randint(-3, 4, (2, 5, 3)).astype(dtype)
+    tau = np.random.randint(-2, 3, (2, 3)).astype(dtype)
+    a, b = (m.linalg.householder_product(m.to_tensor(x), m.to_tensor(tau)) for m in MODS)
+    assert str(a.dtype) == str(b.dtype)
+    np.testing.assert_array_equal(a.numpy(), b.numpy())
+
+
+@pytest.mark.parametrize("dtype", ["int32", "float16"])
+def test_householder_product_static_dtype(dtype):
+    for m in MODS:
+        m.enable_static()
+        try:
+            with m.static.program_guard(m.static.Program(), m.static.Program()):
+                x, tau = m.static.data("x", [4, 3], dtype), m.static.data("tau", [3], dtype)
+                with pytest.raises(TypeError):
+                    m.linalg.householder_product(x, tau)
+        finally:
+            m.disable_static()
+
+
+def test_lu_unpack_vector_input():
+    _same_error(lambda m: m.linalg.lu_unpack(m.ones([3], "float64"), m.ones([3], "int32")), ValueError)

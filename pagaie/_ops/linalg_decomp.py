@@ -339,6 +339,7 @@ def lu_unpack(x, y, unpack_ludata=True, unpack_pivots=True, name=None):
     unpack_pivots = parser_bool(unpack_pivots, "linalg.lu_unpack", "unpack_pivots")
     _floating("lu_unpack", x)
     _pivots("lu_unpack", y)
+    _matrix("lu_unpack", x)
     if list(y.shape) != list(x.shape[:-2]) + [min(x.shape[-2], x.shape[-1])]:
         raise ValueError(f"paddle.linalg.lu_unpack: 'y' (the pivots) must have shape "
                          f"{list(x.shape[:-2]) + [min(x.shape[-2], x.shape[-1])]} for 'x' of shape "
@@ -399,12 +400,17 @@ def lu_solve(b, lu, pivots, trans="N", name=None):
     return torch.linalg.lu_solve(lu, piv, b.conj(), adjoint=True).conj()
 
 
-@defop(amp="black", paddle_types=("householder_product", "pd_op.householder_product"))
+_HOUSEHOLDER_DTYPES = frozenset((torch.float32, torch.float64, torch.complex64, torch.complex128))
+
+
+@defop(amp="black", paddle_types=("householder_product", "pd_op.householder_product"),
+       program_dtypes={"x": _HOUSEHOLDER_DTYPES})  # (its static API's check, and its matmuls' for float16)
 def householder_product(x, tau, name=None):
     """The first ``n`` columns of the product of Householder reflectors (as from a QR).
 
     Args:
-        x (Tensor): ``[..., m, n]``; column ``i`` below the diagonal holds reflector ``i``.
+        x (Tensor): ``[..., m, n]``; column ``i`` below the diagonal holds reflector ``i``
+            (float32, float64, complex64, complex128, or int32/int64 computed exactly).
         tau (Tensor): ``[..., k]`` reflector scales, ``k <= n``.
         name (str, optional): unused.
 
@@ -436,6 +442,12 @@ def householder_product(x, tau, name=None):
     if tau.shape[:-1] != x.shape[:-2]:
         raise AssertionValueError("paddle.linalg.householder_product: 'x' and 'tau' must have the same batch "
                                   f"dimensions, but received x: {list(x.shape)}, tau: {list(tau.shape)}")
+    if x.dtype in (torch.int32, torch.int64):
+        # Paddle composes the product from integer matmuls: exact, as is float64 for such values
+        return torch.linalg.householder_product(x.double(), tau.double()).round().to(x.dtype)
+    if x.dtype not in _HOUSEHOLDER_DTYPES:
+        raise NoKernelError(f"paddle.linalg.householder_product: 'x' of dtype {dtype_name(x)} is not supported "
+                            "(Paddle's kernels take float32, float64, complex64, complex128, int32, int64)")
     return torch.linalg.householder_product(x, tau)
 
 
