@@ -130,3 +130,9 @@ def test_householder_product_static_dtype(dtype):
 
 def test_lu_unpack_vector_input():
     _same_error(lambda m: m.linalg.lu_unpack(m.ones([3], "float64"), m.ones([3], "int32")), ValueError)
+
+
+@pytest.mark.parametrize("api", ["fftshift", "ifftshift"])
+def test_fftshift_zero_dim(api):
+    msg = _same_error(lambda m: getattr(m.fft, api)(m.to_tensor(3.0)), ValueError)
+    assert "shifts" not in msg
