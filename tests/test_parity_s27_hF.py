@@ -136,3 +136,18 @@ def test_lu_unpack_vector_input():
 def test_fftshift_zero_dim(api):
     msg = _same_error(lambda m: getattr(m.fft, api)(m.to_tensor(3.0)), ValueError)
     assert "shifts" not in msg
+
+
+@pytest.mark.parametrize("api", ["svd_lowrank", "pca_lowrank"])
+@pytest.mark.parametrize("dtype", ["complex64", "complex128"])
+def test_lowrank_complex(api, dtype):
+    x = (np.random.rand(5, 4) + 1j * np.random.rand(5, 4)).astype(dtype)
+    (ua, sa, va), (ub, sb, vb) = (getattr(m.linalg, api)(m.to_tensor(x), q=4) for m in MODS)
+    assert str(sa.dtype) == str(sb.dtype) and str(ua.dtype) == str(ub.dtype)
+    np.testing.assert_allclose(sa.numpy(), sb.numpy(), rtol=1e-4)
+
+
+def test_svd_lowrank_bad_mean():
+    msg = _same_error(lambda m: m.linalg.svd_lowrank(m.ones([5, 4], "float64"), q=2, M=m.ones([3, 3], "float64")),
+                      ValueError)
+    assert "expanded size" not in msg

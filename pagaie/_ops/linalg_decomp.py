@@ -528,9 +528,10 @@ def _lowrank_rank(api: str, x, q, niter, check_empty: bool = True) -> int:
 
 
 def _lowrank_float(api, x):
-    """Paddle has only float kernels for the low-rank decompositions (RuntimeError otherwise)."""
-    if not x.is_floating_point():
-        raise NoKernelError(f"paddle.linalg.{api}: 'x' must be a floating tensor, but received dtype "
+    """Paddle has only floating and complex kernels for the low-rank decompositions (RuntimeError
+    otherwise)."""
+    if not (x.is_floating_point() or x.is_complex()):
+        raise NoKernelError(f"paddle.linalg.{api}: 'x' must be a floating or complex tensor, but received dtype "
                             f"{str(x.dtype).replace('torch.', '')}")
 
 
@@ -539,7 +540,7 @@ def svd_lowrank(x, q=None, niter=2, M=None, name=None):
     """Approximate truncated SVD by randomized subspace iteration.
 
     Args:
-        x (Tensor): ``[..., m, n]``.
+        x (Tensor): ``[..., m, n]``, floating or complex.
         q (int, optional): the rank to aim at (default ``min(6, m, n)``).
         niter (int, optional): subspace iterations.
         M (Tensor, optional): mean to subtract from ``x`` first.
@@ -558,6 +559,9 @@ def svd_lowrank(x, q=None, niter=2, M=None, name=None):
     _matrix("svd_lowrank", x)
     q = _lowrank_rank("svd_lowrank", x, q, niter, check_empty=False)
     _lowrank_float("svd_lowrank", x)
+    if M is not None and (M.dim() > x.dim() or any(a not in (1, b) for a, b in zip(M.shape[::-1], x.shape[::-1]))):
+        raise ValueError(f"paddle.linalg.svd_lowrank: 'M' must broadcast to the shape of 'x' {list(x.shape)}, but "
+                         f"received shape {list(M.shape)}")
     return _svd_lowrank(x, q, niter, M)
 
 
