@@ -151,3 +151,10 @@ def test_svd_lowrank_bad_mean():
     msg = _same_error(lambda m: m.linalg.svd_lowrank(m.ones([5, 4], "float64"), q=2, M=m.ones([3, 3], "float64")),
                       ValueError)
     assert "expanded size" not in msg
+
+
+@pytest.mark.parametrize("api", ["vector_norm", "matrix_norm"])
+@pytest.mark.parametrize("dtype", ["int32", "int64", "bool"])
+def test_norms_refuse_integer_input(api, dtype):
+    msg = _same_error(lambda m: getattr(m.linalg, api)(m.ones([3, 3], dtype)), RuntimeError)
+    assert "Expected a floating point" not in msg

@@ -33,6 +33,13 @@ def _floating(api: str, x) -> None:
                             f"received dtype {str(x.dtype).replace('torch.', '')}")
 
 
+def _no_integer_norm(api: str, x) -> None:
+    """Paddle's norm kernels are floating and complex only (its NotFound, a RuntimeError)."""
+    if not (x.is_floating_point() or x.is_complex()):
+        raise NoKernelError(f"paddle.linalg.{api}: 'x' must be a floating or complex tensor, but received dtype "
+                            f"{str(x.dtype).replace('torch.', '')}")
+
+
 def _real(api: str, x) -> None:
     """Paddle registers some CPU kernels for float32/float64 only: complex input is its NotFound."""
     if x.is_complex():
@@ -319,6 +326,7 @@ def vector_norm(x, p=2.0, axis=None, keepdim=False, name=None, *, dtype=None, ou
         raise ValueError("paddle.linalg.vector_norm: 'p' must be an int or a float, but received "
                          f"{'a Tensor' if isinstance(p, torch.Tensor) else type(p).__name__ + ' ' + repr(p)}")
     dims = _axis_list(axis, x.dim(), "linalg.vector_norm")
+    _no_integer_norm("vector_norm", x)
     no_low_float_kernel("linalg.vector_norm", x)   # (Paddle's CPU p_norm kernel)
     # over several axes Paddle's vector_norm is composite (sum of pow), no NaN at zeros
     return write_out(out, _pnorm(x, float(p), dims, keepdim, nan_at_zero=dims is None or len(dims) == 1))
@@ -353,6 +361,7 @@ def matrix_norm(x, p="fro", axis=[-2, -1], keepdim=False, name=None):  # noqa: B
     if p not in _MATRIX_ORDS:
         raise ValueError("paddle.linalg.matrix_norm: 'p' must be one of 'fro', 'nuc', 1, -1, 2, -2, inf, "
                          f"-inf, but received {p!r}")
+    _no_integer_norm("matrix_norm", x)
     no_low_float_kernel("linalg.matrix_norm", x)
     return _matrix_norm(x, p, dims, keepdim)
 
