@@ -158,3 +158,9 @@ def test_svd_lowrank_bad_mean():
 def test_norms_refuse_integer_input(api, dtype):
     msg = _same_error(lambda m: getattr(m.linalg, api)(m.ones([3, 3], dtype)), RuntimeError)
     assert "Expected a floating point" not in msg
+
+
+@pytest.mark.parametrize("axis", [2, -3])
+def test_vecdot_axis_out_of_range(axis):
+    msg = _same_error(lambda m: m.linalg.vecdot(m.ones([2, 3]), m.ones([2, 3]), axis=axis), ValueError)
+    assert "Dimension out of range" not in msg
