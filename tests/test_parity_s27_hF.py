@@ -1,5 +1,5 @@
-"""Parity with real Paddle for cases taken from Paddle's own linalg / fft / signal unit tests:
-argument checks of lstsq, norm, pinv, multi_dot, solve, lu_solve and ormqr."""
+"""Parity with real Paddle for cases taken from Paddle's own linalg / fft unit tests: argument
+checks (eager and static) of the linalg solvers, norms, decompositions and fft shifts."""
 import numpy as np
 import pytest
 
@@ -28,6 +28,19 @@ def _same_error(fn, kind):
     assert isinstance(ours, kind), ours
     assert msg.startswith("paddle."), msg
     return msg
+
+
+def _static_error(specs, fn, kind):
+    """Build a program from ``paddle.static.data`` of ``specs`` under each module; both raise ``kind``."""
+    for m in MODS:
+        m.enable_static()
+        try:
+            with m.static.program_guard(m.static.Program(), m.static.Program()):
+                values = [m.static.data(f"v{i}", s, d) for i, (s, d) in enumerate(specs)]
+                with pytest.raises(kind):
+                    fn(m, *values)
+        finally:
+            m.disable_static()
 
 
 @pytest.mark.parametrize("xs,ys", [((1, 5, 3), (2, 5, 2)), ((2, 5, 3), (1, 5, 2)), ((5, 3), (2, 5, 2)),
@@ -117,15 +130,7 @@ def test_householder_product_integer(dtype):
 
 @pytest.mark.parametrize("dtype", ["int32", "float16"])
 def test_householder_product_static_dtype(dtype):
-    for m in MODS:
-        m.enable_static()
-        try:
-            with m.static.program_guard(m.static.Program(), m.static.Program()):
-                x, tau = m.static.data("x", [4, 3], dtype), m.static.data("tau", [3], dtype)
-                with pytest.raises(TypeError):
-                    m.linalg.householder_product(x, tau)
-        finally:
-            m.disable_static()
+    _static_error([([4, 3], dtype), ([3], dtype)], lambda m, x, tau: m.linalg.householder_product(x, tau), TypeError)
 
 
 def test_lu_unpack_vector_input():
@@ -164,3 +169,13 @@ def test_norms_refuse_integer_input(api, dtype):
 def test_vecdot_axis_out_of_range(axis):
     msg = _same_error(lambda m: m.linalg.vecdot(m.ones([2, 3]), m.ones([2, 3]), axis=axis), ValueError)
     assert "Dimension out of range" not in msg
+
+
+@pytest.mark.parametrize("p", [None, "fro", 1])
+def test_cond_static_empty_input(p):
+    _static_error([([0, 7, 7], "float32")], lambda m, x: m.linalg.cond(x, p), ValueError)
+
+
+def test_ormqr_static_dtype():
+    _static_error([([3, 3], "int32"), ([3], "int32"), ([3, 3], "int32")],
+                  lambda m, x, tau, y: m.linalg.ormqr(x, tau, y), TypeError)

@@ -366,7 +366,15 @@ def matrix_norm(x, p="fro", axis=[-2, -1], keepdim=False, name=None):  # noqa: B
     return _matrix_norm(x, p, dims, keepdim)
 
 
-@defop(amp="black", program_dtypes={"x": F32_F64})  # (its static API refuses complex input)
+def _cond_static_check(x, *args, **kwargs) -> None:
+    """Paddle's static cond refuses an empty input (ValueError), which its eager one takes."""
+    if 0 in list(x.shape):
+        raise ValueError(f"paddle.linalg.cond: 'x' must not be empty in a static program, but received shape "
+                         f"{list(x.shape)}")
+
+
+@defop(amp="black", program_dtypes={"x": F32_F64},  # (its static API refuses complex input)
+       static_check=_cond_static_check)
 def cond(x, p=None, name=None):
     """Condition number of (a batch of) matrices in the norm ``p``.
 

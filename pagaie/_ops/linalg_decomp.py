@@ -451,7 +451,11 @@ def householder_product(x, tau, name=None):
     return torch.linalg.householder_product(x, tau)
 
 
-@defop(amp="black", paddle_types=("pd_op.ormqr",))
+_ORMQR_PROGRAM_DTYPES = _HOUSEHOLDER_DTYPES | {torch.float16}
+
+
+@defop(amp="black", paddle_types=("pd_op.ormqr",),  # (the dtypes its static API checks)
+       program_dtypes={"x": _ORMQR_PROGRAM_DTYPES, "tau": _ORMQR_PROGRAM_DTYPES, "y": _ORMQR_PROGRAM_DTYPES})
 def ormqr(x, tau, y, left=True, transpose=False, name=None):
     """Multiply ``y`` by ``Q = householder_product(x, tau)`` (or its transpose).
 
