@@ -179,3 +179,13 @@ def test_cond_static_empty_input(p):
 def test_ormqr_static_dtype():
     _static_error([([3, 3], "int32"), ([3], "int32"), ([3, 3], "int32")],
                   lambda m, x, tau, y: m.linalg.ormqr(x, tau, y), TypeError)
+
+
+@pytest.mark.parametrize("transpose", [False, True])
+def test_ormqr_integer(transpose):
+    rng = np.random.RandomState(3)
+    x, tau = rng.randint(-3, 4, (4, 3)), rng.randint(-2, 3, (3,))
+    y = rng.randint(-3, 4, (4 if transpose else 3, 2))
+    a, b = (m.linalg.ormqr(m.to_tensor(x), m.to_tensor(tau), m.to_tensor(y), transpose=transpose) for m in MODS)
+    assert str(a.dtype) == str(b.dtype)
+    np.testing.assert_array_equal(a.numpy(), b.numpy())

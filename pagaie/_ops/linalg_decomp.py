@@ -442,12 +442,17 @@ def householder_product(x, tau, name=None):
     if tau.shape[:-1] != x.shape[:-2]:
         raise AssertionValueError("paddle.linalg.householder_product: 'x' and 'tau' must have the same batch "
                                   f"dimensions, but received x: {list(x.shape)}, tau: {list(tau.shape)}")
+    return _householder("householder_product", x, tau)
+
+
+def _householder(api: str, x, tau):
+    """``torch.linalg.householder_product`` over the dtypes Paddle's composite takes: int32 and
+    int64 too, from integer matmuls (exact, as float64 is for such values)."""
     if x.dtype in (torch.int32, torch.int64):
-        # Paddle composes the product from integer matmuls: exact, as is float64 for such values
         return torch.linalg.householder_product(x.double(), tau.double()).round().to(x.dtype)
     if x.dtype not in _HOUSEHOLDER_DTYPES:
-        raise NoKernelError(f"paddle.linalg.householder_product: 'x' of dtype {dtype_name(x)} is not supported "
-                            "(Paddle's kernels take float32, float64, complex64, complex128, int32, int64)")
+        raise NoKernelError(f"paddle.linalg.{api}: 'x' of dtype {dtype_name(x)} is not supported (Paddle's "
+                            "kernels take float32, float64, complex64, complex128, int32, int64)")
     return torch.linalg.householder_product(x, tau)
 
 
@@ -465,7 +470,8 @@ def ormqr(x, tau, y, left=True, transpose=False, name=None):
     ``y @ Q`` or ``y @ Q^T``.
 
     Args:
-        x (Tensor): ``[..., m, n]`` Householder reflectors.
+        x (Tensor): ``[..., m, n]`` Householder reflectors (float32, float64, complex64,
+            complex128, or int32/int64 computed exactly).
         tau (Tensor): ``[..., n]`` reflector scales.
         y (Tensor): the matrix to multiply.
         left (bool, optional): multiply ``y`` from the left (True) or the right.
@@ -508,7 +514,7 @@ def ormqr(x, tau, y, left=True, transpose=False, name=None):
         raise ValueError(f"paddle.linalg.ormqr: with left=False 'x' must be square, because 'y' "
                          f"({list(y.shape)}) is multiplied from the right by Q of shape [{m}, {n}]"
                          f"{' transposed' if transpose else ''}")
-    q = torch.linalg.householder_product(x, tau)
+    q = _householder("ormqr", x, tau)
     if transpose:
         q = q.transpose(-1, -2)
     return torch.matmul(q, y) if left else torch.matmul(y, q)
