@@ -189,3 +189,21 @@ def test_ormqr_integer(transpose):
     a, b = (m.linalg.ormqr(m.to_tensor(x), m.to_tensor(tau), m.to_tensor(y), transpose=transpose) for m in MODS)
     assert str(a.dtype) == str(b.dtype)
     np.testing.assert_array_equal(a.numpy(), b.numpy())
+
+
+def test_lstsq_tensor_rcond():
+    x = np.random.RandomState(0).rand(4, 6)
+    (a, b) = (m.linalg.lstsq(m.to_tensor(x), m.to_tensor(x), rcond=m.to_tensor(np.array(0.1))) for m in MODS)
+    np.testing.assert_allclose(a[0].numpy(), b[0].numpy(), rtol=1e-8)
+    assert int(a[2]) == int(b[2])
+
+
+def test_svd_lowrank_tensor_q_and_niter():
+    x = np.random.RandomState(0).rand(4, 6)
+    shapes = [[list(t.shape) for t in m.linalg.svd_lowrank(m.to_tensor(x), q=m.to_tensor(np.array(2)),
+                                                            niter=m.to_tensor(np.array(1)))] for m in MODS]
+    assert shapes[0] == shapes[1] == [[4, 2], [2], [6, 2]]
+
+
+def test_matrix_norm_tensor_axis():
+    _same_error(lambda m: m.linalg.matrix_norm(m.ones([3, 4]), axis=m.to_tensor(np.array([0, 1]))), ValueError)

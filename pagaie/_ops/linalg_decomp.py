@@ -525,6 +525,9 @@ def _lowrank_rank(api: str, x, q, niter, check_empty: bool = True) -> int:
     is its ValueError (svd_lowrank skips that check for empty ``x``), a negative ``niter`` too,
     then a ``q`` or ``niter`` that is no int its TypeError."""
     m, n = x.shape[-2], x.shape[-1]
+    # Paddle takes a one-element integer Tensor for either, as its value
+    q, niter = (int(v) if isinstance(v, torch.Tensor) and v.numel() == 1 and not v.is_floating_point()
+                and not v.is_complex() else v for v in (q, niter))
     if q is not None and (check_empty or min(m, n) != 0) and not 0 <= q <= min(m, n):
         raise ValueError(f"paddle.linalg.{api}: 'q' must be a non-negative int not greater than "
                          f"min(m, n)={min(m, n)}, but received {q}")
