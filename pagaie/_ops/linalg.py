@@ -919,8 +919,6 @@ def lstsq(x, y, rcond=None, driver=None, name=None):
     if x.dim() != y.dim() or x.shape[:-1] != y.shape[:-1]:  # Paddle broadcasts no batch dimension
         raise ValueError("paddle.linalg.lstsq: 'x' (*, M, N) and 'y' (*, M, K) must have the same rank, batch "
                          f"dimensions and M, but received shapes {list(x.shape)} and {list(y.shape)}")
-    if isinstance(rcond, torch.Tensor):  # a Tensor cut-off counts as its value
-        rcond = float(rcond)
     if rcond is None:  # Paddle's default cut-off, not torch's eps * max(M, N)
         rcond = (1e-7 if x.dtype == torch.float32 else 1e-15) * max(x.shape[-2], x.shape[-1])
     x_ok, y_ok = torch.isfinite(x), torch.isfinite(y)

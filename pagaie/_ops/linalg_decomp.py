@@ -221,8 +221,9 @@ def _symmetric_eigen(api: str, fn, x, UPLO: str):
 
 
 def _uplo(api: str, UPLO: str) -> str:
-    if UPLO not in ("L", "U"):
-        raise ValueError(f"paddle.linalg.{api}: 'UPLO' must be 'L' or 'U', but received {UPLO!r}")
+    if isinstance(UPLO, torch.Tensor) or UPLO not in ("L", "U"):
+        seen = "a Tensor" if isinstance(UPLO, torch.Tensor) else repr(UPLO)
+        raise ValueError(f"paddle.linalg.{api}: 'UPLO' must be 'L' or 'U', but received {seen}")
     return UPLO
 
 
