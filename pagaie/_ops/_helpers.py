@@ -189,7 +189,8 @@ def parser_bool(v: Any, api: str, name: str) -> bool:
         return False
     if type(v) is bool:
         return v
-    raise TypeError(f"paddle.{api}: '{name}' must be a bool, but received {type(v).__name__} {v!r}")
+    seen = f"a Tensor of shape {list(v.shape)}" if isinstance(v, torch.Tensor) else f"{type(v).__name__} {v!r}"
+    raise TypeError(f"paddle.{api}: '{name}' must be a bool, but received {seen}")
 
 
 # When the CPU stands in for a GPU, whose kernels take more dtypes (float16, bfloat16...), so

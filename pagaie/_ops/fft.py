@@ -362,6 +362,9 @@ _ROLL_DTYPES = ALL_DTYPES - SMALL_INTS - LOW_FLOATS
 
 def _shift_axes(api, x, axes):
     if axes is None:
+        if x.dim() == 0:  # no axis to shift: Paddle's roll refuses it
+            raise ValueError(f"paddle.fft.{api}: 'x' must have at least one dimension to shift, but received a "
+                             "0-D tensor")
         kernel_dtypes(f"fft.{api}", x, _ROLL_DTYPES)
         return None
     items = axes if isinstance(axes, (list, tuple)) else [axes]

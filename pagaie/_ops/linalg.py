@@ -12,8 +12,8 @@ import numbers
 import torch
 
 from pagaie._core.registry import NoKernelError, defop
-from pagaie._ops._helpers import (F32_F64, AssertionValueError, kernel_dtypes, no_low_float_kernel, norm_axis,
-                                 parser_bool, torch_dtype, write_out)
+from pagaie._ops._helpers import (F32_F64, AssertionValueError, dtype_name, kernel_dtypes, no_low_float_kernel,
+                                 norm_axis, parser_bool, torch_dtype, write_out)
 from pagaie._ops.math_unary import _abs
 
 __all__ = ["norm", "cholesky", "inverse"]
@@ -31,6 +31,13 @@ def _floating(api: str, x) -> None:
     if not (x.is_floating_point() or x.is_complex()) or x.dtype in (torch.float16, torch.bfloat16):
         raise NoKernelError(f"paddle.linalg.{api}: 'x' must be a floating or complex tensor, but "
                             f"received dtype {str(x.dtype).replace('torch.', '')}")
+
+
+def _no_integer_norm(api: str, x) -> None:
+    """Paddle's norm kernels are floating and complex only (its NotFound, a RuntimeError)."""
+    if not (x.is_floating_point() or x.is_complex()):
+        raise NoKernelError(f"paddle.linalg.{api}: 'x' must be a floating or complex tensor, but received dtype "
+                            f"{str(x.dtype).replace('torch.', '')}")
 
 
 def _real(api: str, x) -> None:
@@ -238,6 +245,11 @@ def norm(x, p=None, axis=None, keepdim=False, out=None, dtype=None, name=None):
         7.0
     """
     keepdim = parser_bool(keepdim, "linalg.norm", "keepdim")
+    if not (isinstance(axis, (list, tuple)) and len(axis) == 2) and \
+            not isinstance(p, (str, int, float, type(None))):
+        # Paddle checks a vector norm's order before it looks at 'x'
+        raise ValueError(f"paddle.linalg.norm: a vector norm's 'p' must be an int or a float, but received "
+                         f"{type(p).__name__} {p!r}")
     if isinstance(p, torch.Tensor):  # Paddle takes only a number or a string
         raise ValueError("paddle.linalg.norm: 'p' must be an int, a float, 'fro' or 'nuc', but received a "
                          "Tensor")
@@ -314,6 +326,7 @@ def vector_norm(x, p=2.0, axis=None, keepdim=False, name=None, *, dtype=None, ou
         raise ValueError("paddle.linalg.vector_norm: 'p' must be an int or a float, but received "
                          f"{'a Tensor' if isinstance(p, torch.Tensor) else type(p).__name__ + ' ' + repr(p)}")
     dims = _axis_list(axis, x.dim(), "linalg.vector_norm")
+    _no_integer_norm("vector_norm", x)
     no_low_float_kernel("linalg.vector_norm", x)   # (Paddle's CPU p_norm kernel)
     # over several axes Paddle's vector_norm is composite (sum of pow), no NaN at zeros
     return write_out(out, _pnorm(x, float(p), dims, keepdim, nan_at_zero=dims is None or len(dims) == 1))
@@ -340,6 +353,9 @@ def matrix_norm(x, p="fro", axis=[-2, -1], keepdim=False, name=None):  # noqa: B
         6.0
     """
     keepdim = parser_bool(keepdim, "linalg.matrix_norm", "keepdim")
+    if isinstance(axis, torch.Tensor):  # Paddle's type check: an int or a list
+        raise ValueError(f"paddle.linalg.matrix_norm: 'axis' must be a list of two ints, but received a Tensor of "
+                         f"shape {list(axis.shape)}")
     if axis is None or isinstance(axis, numbers.Integral):  # Paddle takes len() of the axis
         raise TypeError(f"paddle.linalg.matrix_norm: 'axis' must be a list of two ints, but received {axis!r}")
     dims = _axis_list(axis, x.dim(), "linalg.matrix_norm")
@@ -348,11 +364,20 @@ def matrix_norm(x, p="fro", axis=[-2, -1], keepdim=False, name=None):  # noqa: B
     if p not in _MATRIX_ORDS:
         raise ValueError("paddle.linalg.matrix_norm: 'p' must be one of 'fro', 'nuc', 1, -1, 2, -2, inf, "
                          f"-inf, but received {p!r}")
+    _no_integer_norm("matrix_norm", x)
     no_low_float_kernel("linalg.matrix_norm", x)
     return _matrix_norm(x, p, dims, keepdim)
 
 
-@defop(amp="black", program_dtypes={"x": F32_F64})  # (its static API refuses complex input)
+def _cond_static_check(x, *args, **kwargs) -> None:
+    """Paddle's static cond refuses an empty input (ValueError), which its eager one takes."""
+    if 0 in list(x.shape):
+        raise ValueError(f"paddle.linalg.cond: 'x' must not be empty in a static program, but received shape "
+                         f"{list(x.shape)}")
+
+
+@defop(amp="black", program_dtypes={"x": F32_F64},  # (its static API refuses complex input)
+       static_check=_cond_static_check)
 def cond(x, p=None, name=None):
     """Condition number of (a batch of) matrices in the norm ``p``.
 
@@ -538,7 +563,7 @@ def pinv(x, rcond=1e-15, hermitian=False, name=None):
     if isinstance(rcond, (list, tuple)) or type(rcond).__name__ == "ndarray":
         # Paddle makes rcond a tensor of x's dtype, an array or a list too
         rcond = torch.as_tensor(rcond, dtype=x.real.dtype, device=x.device)
-    if hermitian:
+    if hermitian and x.numel():  # (an empty input needs no eigendecomposition, square or not)
         # Through the eigendecomposition, so gradients match Paddle's (symmetric) ones.
         w, v = torch.linalg.eigh(x)
         cut = rcond * w.abs().amax(-1, keepdim=True)
@@ -637,6 +662,18 @@ def multi_dot(x, name=None):
     _real("multi_dot", x[0])
     _no_integer("multi_dot", x[0])
     kernel_dtypes("linalg.multi_dot", x[0], _P_NORM_DTYPES)
+    last = len(x) - 1
+    for i, t in enumerate(x):
+        if t.dtype != x[0].dtype:
+            raise ValueError(f"paddle.linalg.multi_dot: every Tensor in 'x' must have the dtype of the first, "
+                             f"{dtype_name(x[0])}, but Tensor {i} is {dtype_name(t)}")
+        if t.dim() != 2 and not (i in (0, last) and t.dim() == 1):
+            which = "1-D or 2-D" if i in (0, last) else "2-D"
+            raise ValueError(f"paddle.linalg.multi_dot: Tensor {i} of 'x' must be {which}, but received shape "
+                             f"{list(t.shape)}")
+        if i and x[i - 1].shape[-1] != t.shape[0]:
+            raise ValueError(f"paddle.linalg.multi_dot: Tensors {i - 1} and {i} of 'x' with shapes "
+                             f"{list(x[i - 1].shape)} and {list(t.shape)} cannot be multiplied")
     return torch.linalg.multi_dot(list(x))
 
 
@@ -664,6 +701,15 @@ def solve(x, y, left=True, name=None, *, out=None):
     _floating("solve", x)
     _square("solve", x)
     vector = y.dim() == 1 or (y.dim() == x.dim() - 1 and y.shape == x.shape[:-1])
+    if y.dtype != x.dtype:
+        raise ValueError(f"paddle.linalg.solve: 'x' and 'y' must have the same dtype, but received "
+                         f"{dtype_name(x)} and {dtype_name(y)}")
+    n = x.shape[-1]
+    fits = (y.shape[-1] == n if vector else y.dim() >= 2 and y.shape[-2] == n) if left else \
+        (not vector and y.dim() >= 2 and y.shape[-1] == n)
+    if not fits:
+        raise ValueError(f"paddle.linalg.solve: 'y' of shape {list(y.shape)} does not fit 'x' of shape "
+                         f"{list(x.shape)} in {'x @ out = y' if left else 'out @ x = y'}")
     _batches("solve", x, y, y.shape[:-1] if vector else None)
     _invertible("solve", x)
     return write_out(out, torch.linalg.solve(x, y, left=left))
@@ -737,6 +783,9 @@ def cholesky_solve(x, y, upper=False, name=None):
     if x.dtype != y.dtype:
         raise ValueError(f"paddle.linalg.cholesky_solve: 'x' must have the dtype of 'y' "
                          f"({str(y.dtype)[6:]}), but received {str(x.dtype)[6:]}")
+    if x.dim() < 2 or x.shape[-2] != y.shape[-1]:
+        raise ValueError(f"paddle.linalg.cholesky_solve: 'x' must be a (batch of) matrices with as many rows as "
+                         f"'y' ({list(y.shape)}) has, but received shape {list(x.shape)}")
     _batches("cholesky_solve", x, y)
     # Only one triangle of ``y`` is read, so only that triangle receives gradients.
     return torch.cholesky_solve(x, y.triu() if upper else y.tril(), upper=upper)
@@ -867,6 +916,9 @@ def lstsq(x, y, rcond=None, driver=None, name=None):
     for arg, t, dims in (("x", x, "(*, M, N)"), ("y", y, "(*, M, K)")):
         if t.dim() < 2:
             raise ValueError(f"paddle.linalg.lstsq: '{arg}' must be shaped {dims}, but received shape {list(t.shape)}")
+    if x.dim() != y.dim() or x.shape[:-1] != y.shape[:-1]:  # Paddle broadcasts no batch dimension
+        raise ValueError("paddle.linalg.lstsq: 'x' (*, M, N) and 'y' (*, M, K) must have the same rank, batch "
+                         f"dimensions and M, but received shapes {list(x.shape)} and {list(y.shape)}")
     if rcond is None:  # Paddle's default cut-off, not torch's eps * max(M, N)
         rcond = (1e-7 if x.dtype == torch.float32 else 1e-15) * max(x.shape[-2], x.shape[-1])
     x_ok, y_ok = torch.isfinite(x), torch.isfinite(y)

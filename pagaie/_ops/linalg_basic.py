@@ -999,4 +999,6 @@ def vecdot(x, y, axis=-1, name=None):
         raise TypeError("paddle.linalg.vecdot: type promotion only works between floating-point (or complex and "
                         f"real) tensors, but received {str(x.dtype)[6:]} and {str(y.dtype)[6:]}")
     no_low_float_kernel("linalg.vecdot", x, missing=_NO_MATMUL_KERNEL)   # (conj, on x only)
+    if type(axis) is int:  # (over the broadcast shape)
+        norm_axis(axis, max(x.dim(), y.dim()), "linalg.vecdot")
     return (x.conj() * y).sum(dim=axis)

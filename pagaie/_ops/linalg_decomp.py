@@ -221,8 +221,9 @@ def _symmetric_eigen(api: str, fn, x, UPLO: str):
 
 
 def _uplo(api: str, UPLO: str) -> str:
-    if UPLO not in ("L", "U"):
-        raise ValueError(f"paddle.linalg.{api}: 'UPLO' must be 'L' or 'U', but received {UPLO!r}")
+    if isinstance(UPLO, torch.Tensor) or UPLO not in ("L", "U"):
+        seen = "a Tensor" if isinstance(UPLO, torch.Tensor) else repr(UPLO)
+        raise ValueError(f"paddle.linalg.{api}: 'UPLO' must be 'L' or 'U', but received {seen}")
     return UPLO
 
 
@@ -245,8 +246,9 @@ def eigh(x, UPLO="L", name=None):
         [1.0, 3.0]
     """
     _matrix("eigh", x, square=True)
+    uplo = _uplo("eigh", UPLO)  # (checked before the input, as Paddle does)
     _floating("eigh", x)
-    return _symmetric_eigen("eigh", torch.linalg.eigh, x, _uplo("eigh", UPLO))
+    return _symmetric_eigen("eigh", torch.linalg.eigh, x, uplo)
 
 
 def _eigvalsh_static_check(x, UPLO="L", name=None) -> None:
@@ -346,6 +348,7 @@ def lu_unpack(x, y, unpack_ludata=True, unpack_pivots=True, name=None):
     unpack_pivots = parser_bool(unpack_pivots, "linalg.lu_unpack", "unpack_pivots")
     _floating("lu_unpack", x)
     _pivots("lu_unpack", y)
+    _matrix("lu_unpack", x)
     if list(y.shape) != list(x.shape[:-2]) + [min(x.shape[-2], x.shape[-1])]:
         raise ValueError(f"paddle.linalg.lu_unpack: 'y' (the pivots) must have shape "
                          f"{list(x.shape[:-2]) + [min(x.shape[-2], x.shape[-1])]} for 'x' of shape "
@@ -387,6 +390,17 @@ def lu_solve(b, lu, pivots, trans="N", name=None):
         raise ValueError(f"paddle.linalg.lu_solve: 'lu' must have the dtype of 'b' "
                          f"({dtype_name(b)}), but received {dtype_name(lu)}")
     _pivots("lu_solve", pivots)
+    for arg, t, least in (("b", b, 2), ("lu", lu, 2), ("pivots", pivots, 1)):
+        if t.dim() < least:
+            raise ValueError(f"paddle.linalg.lu_solve: '{arg}' must be at least {least}-D, but received shape "
+                             f"{list(t.shape)}")
+    if lu.shape[-1] != lu.shape[-2]:
+        raise ValueError(f"paddle.linalg.lu_solve: 'lu' must be a (batch of) square matrices, but received shape "
+                         f"{list(lu.shape)}")
+    if b.shape[-2] != lu.shape[-2] or pivots.shape[-1] != lu.shape[-1]:
+        raise ValueError(f"paddle.linalg.lu_solve: 'b' must have as many rows, and 'pivots' as many entries, as "
+                         f"'lu' has rows, but received shapes b {list(b.shape)}, lu {list(lu.shape)} and "
+                         f"pivots {list(pivots.shape)}")
     piv = pivots
     if trans == "N":
         return torch.linalg.lu_solve(lu, piv, b)
@@ -395,12 +409,17 @@ def lu_solve(b, lu, pivots, trans="N", name=None):
     return torch.linalg.lu_solve(lu, piv, b.conj(), adjoint=True).conj()
 
 
-@defop(amp="black", paddle_types=("householder_product", "pd_op.householder_product"))
+_HOUSEHOLDER_DTYPES = frozenset((torch.float32, torch.float64, torch.complex64, torch.complex128))
+
+
+@defop(amp="black", paddle_types=("householder_product", "pd_op.householder_product"),
+       program_dtypes={"x": _HOUSEHOLDER_DTYPES})  # (its static API's check, and its matmuls' for float16)
 def householder_product(x, tau, name=None):
     """The first ``n`` columns of the product of Householder reflectors (as from a QR).
 
     Args:
-        x (Tensor): ``[..., m, n]``; column ``i`` below the diagonal holds reflector ``i``.
+        x (Tensor): ``[..., m, n]``; column ``i`` below the diagonal holds reflector ``i``
+            (float32, float64, complex64, complex128, or int32/int64 computed exactly).
         tau (Tensor): ``[..., k]`` reflector scales, ``k <= n``.
         name (str, optional): unused.
 
@@ -432,10 +451,25 @@ def householder_product(x, tau, name=None):
     if tau.shape[:-1] != x.shape[:-2]:
         raise AssertionValueError("paddle.linalg.householder_product: 'x' and 'tau' must have the same batch "
                                   f"dimensions, but received x: {list(x.shape)}, tau: {list(tau.shape)}")
+    return _householder("householder_product", x, tau)
+
+
+def _householder(api: str, x, tau):
+    """``torch.linalg.householder_product`` over the dtypes Paddle's composite takes: int32 and
+    int64 too, from integer matmuls (exact, as float64 is for such values)."""
+    if x.dtype in (torch.int32, torch.int64):
+        return torch.linalg.householder_product(x.double(), tau.double()).round().to(x.dtype)
+    if x.dtype not in _HOUSEHOLDER_DTYPES:
+        raise NoKernelError(f"paddle.linalg.{api}: 'x' of dtype {dtype_name(x)} is not supported (Paddle's "
+                            "kernels take float32, float64, complex64, complex128, int32, int64)")
     return torch.linalg.householder_product(x, tau)
 
 
-@defop(amp="black", paddle_types=("pd_op.ormqr",))
+_ORMQR_PROGRAM_DTYPES = _HOUSEHOLDER_DTYPES | {torch.float16}
+
+
+@defop(amp="black", paddle_types=("pd_op.ormqr",),  # (the dtypes its static API checks)
+       program_dtypes={"x": _ORMQR_PROGRAM_DTYPES, "tau": _ORMQR_PROGRAM_DTYPES, "y": _ORMQR_PROGRAM_DTYPES})
 def ormqr(x, tau, y, left=True, transpose=False, name=None):
     """Multiply ``y`` by ``Q = householder_product(x, tau)`` (or its transpose).
 
@@ -445,7 +479,8 @@ def ormqr(x, tau, y, left=True, transpose=False, name=None):
     ``y @ Q`` or ``y @ Q^T``.
 
     Args:
-        x (Tensor): ``[..., m, n]`` Householder reflectors.
+        x (Tensor): ``[..., m, n]`` Householder reflectors (float32, float64, complex64,
+            complex128, or int32/int64 computed exactly).
         tau (Tensor): ``[..., n]`` reflector scales.
         y (Tensor): the matrix to multiply.
         left (bool, optional): multiply ``y`` from the left (True) or the right.
@@ -461,7 +496,9 @@ def ormqr(x, tau, y, left=True, transpose=False, name=None):
         >>> paddle.linalg.ormqr(y, paddle.to_tensor([0.0, 0.0]), y).tolist()
         [[1.0, 2.0], [3.0, 4.0]]
     """
-    _matrix("ormqr", x)
+    if x.dim() < 2 or y.dim() < 2 or tau.dim() < 1:
+        raise AssertionValueError("paddle.linalg.ormqr: 'x' and 'y' must be at least 2-D and 'tau' at least 1-D, "
+                                  f"but received shapes {list(x.shape)}, {list(y.shape)} and {list(tau.shape)}")
     if not x.dtype == tau.dtype == y.dtype:
         raise AssertionError("paddle.linalg.ormqr: 'tau' and 'y' must have the dtype of 'x', but received "
                              f"{str(x.dtype)[6:]}, {str(tau.dtype)[6:]} and {str(y.dtype)[6:]}")
@@ -486,7 +523,7 @@ def ormqr(x, tau, y, left=True, transpose=False, name=None):
         raise ValueError(f"paddle.linalg.ormqr: with left=False 'x' must be square, because 'y' "
                          f"({list(y.shape)}) is multiplied from the right by Q of shape [{m}, {n}]"
                          f"{' transposed' if transpose else ''}")
-    q = torch.linalg.householder_product(x, tau)
+    q = _householder("ormqr", x, tau)
     if transpose:
         q = q.transpose(-1, -2)
     return torch.matmul(q, y) if left else torch.matmul(y, q)
@@ -497,6 +534,9 @@ def _lowrank_rank(api: str, x, q, niter, check_empty: bool = True) -> int:
     is its ValueError (svd_lowrank skips that check for empty ``x``), a negative ``niter`` too,
     then a ``q`` or ``niter`` that is no int its TypeError."""
     m, n = x.shape[-2], x.shape[-1]
+    # Paddle takes a one-element integer Tensor for either, as its value
+    q, niter = (int(v) if isinstance(v, torch.Tensor) and v.numel() == 1 and not v.is_floating_point()
+                and not v.is_complex() else v for v in (q, niter))
     if q is not None and (check_empty or min(m, n) != 0) and not 0 <= q <= min(m, n):
         raise ValueError(f"paddle.linalg.{api}: 'q' must be a non-negative int not greater than "
                          f"min(m, n)={min(m, n)}, but received {q}")
@@ -510,9 +550,10 @@ def _lowrank_rank(api: str, x, q, niter, check_empty: bool = True) -> int:
 
 
 def _lowrank_float(api, x):
-    """Paddle has only float kernels for the low-rank decompositions (RuntimeError otherwise)."""
-    if not x.is_floating_point():
-        raise NoKernelError(f"paddle.linalg.{api}: 'x' must be a floating tensor, but received dtype "
+    """Paddle has only floating and complex kernels for the low-rank decompositions (RuntimeError
+    otherwise)."""
+    if not (x.is_floating_point() or x.is_complex()):
+        raise NoKernelError(f"paddle.linalg.{api}: 'x' must be a floating or complex tensor, but received dtype "
                             f"{str(x.dtype).replace('torch.', '')}")
 
 
@@ -521,7 +562,7 @@ def svd_lowrank(x, q=None, niter=2, M=None, name=None):
     """Approximate truncated SVD by randomized subspace iteration.
 
     Args:
-        x (Tensor): ``[..., m, n]``.
+        x (Tensor): ``[..., m, n]``, floating or complex.
         q (int, optional): the rank to aim at (default ``min(6, m, n)``).
         niter (int, optional): subspace iterations.
         M (Tensor, optional): mean to subtract from ``x`` first.
@@ -540,6 +581,9 @@ def svd_lowrank(x, q=None, niter=2, M=None, name=None):
     _matrix("svd_lowrank", x)
     q = _lowrank_rank("svd_lowrank", x, q, niter, check_empty=False)
     _lowrank_float("svd_lowrank", x)
+    if M is not None and (M.dim() > x.dim() or any(a not in (1, b) for a, b in zip(M.shape[::-1], x.shape[::-1]))):
+        raise ValueError(f"paddle.linalg.svd_lowrank: 'M' must broadcast to the shape of 'x' {list(x.shape)}, but "
+                         f"received shape {list(M.shape)}")
     return _svd_lowrank(x, q, niter, M)
 
 
