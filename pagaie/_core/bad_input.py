@@ -60,6 +60,10 @@ STATIC_TYPE_ERROR_OPS = frozenset({
     'unfold', 'unique', 'unique_consecutive', 'vander',
 })
 
+# Ops written in Python in Paddle (non-Tensor ``x``: AttributeError) whose in-place variant
+# goes straight to the C++ parser (ValueError), probed against Paddle 3.3.1.
+PARSER_FIRST_INPLACE_OPS = frozenset({'cumsum', 'cumprod', 'gammainc', 'gammaincc'})
+
 # Where another argument than the first fails otherwise: (op, parameter) -> exception type.
 BY_PARAMETER: dict[tuple[str, str], type[Exception]] = {
     ("pow", "y"): TypeError, ("equal", "y"): TypeError, ("take", "index"): TypeError,

@@ -1039,6 +1039,8 @@ def _make_inplace(rec: OpRecord, base: OpRecord) -> Callable:
              else _missing_first(rec.name, first, params, kwargs))
         if functional and STATE.functional_inplace():
             return out_of_place(*args, **kwargs)   # recorded as the out-of-place op
+        if not isinstance(x, Tensor):
+            _inplace_not_a_tensor(rec, base, args, kwargs, x, binary)
         t = x._t
         if t.layout is not torch.strided and not sparse_ok:
             raise sparse_input_error(rec.name)
@@ -1152,6 +1154,29 @@ def _shapeless_operand(api: str, y: Any) -> None:
     from pagaie._core.bad_input import type_name
     raise AttributeError(f"{public_name(api)}: 'y' must be a Tensor (its shape is checked against "
                          f"x's), but received {type_name(y)}")
+
+
+def _inplace_not_a_tensor(rec: OpRecord, base: OpRecord, args: tuple, kwargs: dict,
+                          x: Any, binary: bool) -> NoReturn:
+    """Raise what Paddle raises when an in-place API gets a non-Tensor ``x``: a wrong argument
+    count first (TypeError); then the type ``bad_input`` gives the out-of-place op (the
+    ValueError of Paddle's C++ argument parser for most), except that the elementwise binary
+    ops read ``x.shape`` in Python first (AttributeError; a numpy array has a shape) and the
+    ``PARSER_FIRST_INPLACE_OPS`` reach the parser first (ValueError)."""
+    try:
+        base.signature.bind(*args, **kwargs)
+    except TypeError as exc:
+        raise TypeError(f"{public_name(rec.name)}(): {exc}") from None
+    from pagaie._core.bad_input import PARSER_FIRST_INPLACE_OPS, exception_type, type_name
+    first = next(iter(base.signature.parameters))
+    if base.name in PARSER_FIRST_INPLACE_OPS:
+        kind = ValueError
+    else:
+        kind = exception_type(base.name, first, x)
+        if kind is ValueError and binary and not isinstance(x, np.ndarray):
+            kind = AttributeError
+    raise kind(f"{public_name(rec.name)}: argument '{first}' (position 0) must be Tensor, but got "
+               f"{'None' if x is None else type_name(x)}")
 
 
 def _check_inplace_broadcast(api: str, t: torch.Tensor, y: torch.Tensor) -> None:
