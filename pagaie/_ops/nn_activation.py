@@ -11,6 +11,7 @@ import inspect
 import math
 import numbers
 
+import numpy as np
 import torch
 import torch.nn.functional as F
 
@@ -845,6 +846,9 @@ def maxout(x, groups, axis=1, name=None):
     _float(x, "maxout")
     if x.dim() != 4:
         raise ValueError(f"paddle.nn.functional.maxout: the input must be 4-D, but received {x.dim()}-D")
+    if isinstance(groups, (bool, np.bool_, np.ndarray)):   # Paddle's int attribute refuses them
+        raise TypeError(f"paddle.nn.functional.maxout: 'groups' must be an int, but received "
+                        f"{type(groups).__name__} {groups!r}")
     ax = axis % 4
     c = x.shape[ax]
     if groups <= 1:
