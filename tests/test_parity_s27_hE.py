@@ -163,3 +163,26 @@ def test_max_unpool_layers_refuse_tensor_kernel():
 ])
 def test_int_attributes_refuse_bools(call):
     _same(call)
+
+
+# -------------------------------------------------------------- loss scalar arguments
+_A = np.random.RandomState(2).rand(4, 5).astype("float32")
+_B = np.random.RandomState(3).rand(4, 5).astype("float32")
+_S = np.sign(np.random.RandomState(4).randn(4, 5)).astype("float32")
+_LAB = np.array([1, 0, 4, 2])
+
+
+@pytest.mark.parametrize("call", [
+    lambda p: p.nn.functional.nll_loss(_t(p, np.log(_A)), _t(p, _LAB), ignore_index=p.to_tensor(0)),
+    lambda p: p.nn.functional.nll_loss(_t(p, np.log(_A)), _t(p, _LAB), ignore_index=p.to_tensor(4),
+                                       reduction="sum"),
+    lambda p: p.nn.functional.smooth_l1_loss(_t(p, _A), _t(p, _B), delta=None),
+    lambda p: p.nn.functional.smooth_l1_loss(_t(p, _A), _t(p, _B), delta="a"),
+    lambda p: p.nn.functional.triplet_margin_loss(_t(p, _A), _t(p, _B), _t(p, _S), p="a"),
+    lambda p: p.nn.functional.pairwise_distance(_t(p, _A), _t(p, _B), keepdim=None),
+    lambda p: p.nn.functional.pairwise_distance(_t(p, _A), _t(p, _B), epsilon=None),
+    lambda p: p.nn.functional.pairwise_distance(_t(p, _A), _t(p, _B), keepdim="a"),
+    lambda p: p.nn.functional.margin_ranking_loss(_t(p, _A), _t(p, _B), _t(p, _S), margin=None),
+])
+def test_loss_scalar_arguments(call):
+    _same(call)
