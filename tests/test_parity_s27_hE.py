@@ -179,6 +179,7 @@ _LAB = np.array([1, 0, 4, 2])
     lambda p: p.nn.functional.smooth_l1_loss(_t(p, _A), _t(p, _B), delta=None),
     lambda p: p.nn.functional.smooth_l1_loss(_t(p, _A), _t(p, _B), delta="a"),
     lambda p: p.nn.functional.triplet_margin_loss(_t(p, _A), _t(p, _B), _t(p, _S), p="a"),
+    lambda p: p.nn.functional.triplet_margin_loss(_t(p, _A), _t(p, _B), _t(p, _S), epsilon=None),
     lambda p: p.nn.functional.pairwise_distance(_t(p, _A), _t(p, _B), keepdim=None),
     lambda p: p.nn.functional.pairwise_distance(_t(p, _A), _t(p, _B), epsilon=None),
     lambda p: p.nn.functional.pairwise_distance(_t(p, _A), _t(p, _B), keepdim="a"),

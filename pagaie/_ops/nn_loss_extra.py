@@ -121,6 +121,8 @@ def triplet_margin_loss(input, positive, negative, margin=1.0, p=2, epsilon=1e-0
     check_reduction(reduction, api)
     if isinstance(p, str):   # Paddle's p_norm reads p as a double: its parser's TypeError
         raise TypeError(f"paddle.{api}: 'p' must be a number, but received str {p!r}")
+    if epsilon is None:   # Paddle's pairwise_distance fills a [1] tensor with it: ValueError
+        raise ValueError(f"paddle.{api}: 'epsilon' must be a number, but received None")
     if margin < 0:
         raise ValueError(f"paddle.{api}: 'margin' must not be negative, but received {margin}")
     if not list(input.shape) == list(positive.shape) == list(negative.shape):
