@@ -187,3 +187,18 @@ _LAB = np.array([1, 0, 4, 2])
 ])
 def test_loss_scalar_arguments(call):
     _same(call)
+
+
+@pytest.mark.parametrize("dtype", ["int32", "int64", "float32"])
+def test_npair_loss_static_label_dtype(dtype):
+    def run(p):
+        p.enable_static()
+        try:
+            with p.static.program_guard(p.static.Program(), p.static.Program()):
+                a = p.static.data("a", [2, 4], "float32")
+                lab = p.static.data("lab", [2], dtype)
+                return p.nn.functional.npair_loss(a, a, lab)
+        finally:
+            p.disable_static()
+    want, got = _outcome(paddle, run), _outcome(pagaie, run)
+    assert want[0] == got[0] and (want[0] == "ok" or want[1] == got[1]), (want, got)

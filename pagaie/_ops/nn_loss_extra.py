@@ -562,7 +562,8 @@ def _npair_checks(anchor: torch.Tensor, positive: torch.Tensor, labels: torch.Te
                          f" but received shape {list(labels.shape)}")
 
 
-@defop(program_dtypes={"anchor": REAL_FLOATS}, amp="black", method=False, paddle_types=())
+@defop(program_dtypes={"anchor": REAL_FLOATS, "labels": F32_F64 | {torch.int64}}, amp="black",
+       method=False, paddle_types=())
 def npair_loss(anchor, positive, labels, l2_reg=0.002):
     """N-pair loss: softmax cross entropy of ``anchor @ positive.T`` against the normalised
     same-label matrix, plus ``l2_reg / 4 * (mean ||a||^2 + mean ||p||^2)``.
