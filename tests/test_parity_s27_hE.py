@@ -202,3 +202,14 @@ def test_npair_loss_static_label_dtype(dtype):
             p.disable_static()
     want, got = _outcome(paddle, run), _outcome(pagaie, run)
     assert want[0] == got[0] and (want[0] == "ok" or want[1] == got[1]), (want, got)
+
+
+@pytest.mark.parametrize("grad", [False, True])
+def test_relu_inplace_counts_one_version(grad):
+    def run(p):
+        t = p.to_tensor(_X, stop_gradient=not grad) * 1.0   # (a non-leaf when grad)
+        p.nn.functional.relu_(t)
+        view = p.to_tensor(_X)
+        p.nn.functional.relu_(view[0])
+        return t.inplace_version, view.inplace_version
+    assert run(paddle) == run(pagaie)

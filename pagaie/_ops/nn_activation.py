@@ -156,12 +156,13 @@ class _Celu(torch.autograd.Function):
 
 
 def _relu_(x, name=None):
+    # One write into x (Paddle counts one inplace_version per call): relu's result, NaN made
+    # 0, copied back. (torch's relu_ saves its output for the backward, so fixing NaN up in
+    # place after it would also fail the backward's version check.)
     _float(x, "relu_")
     if x.requires_grad and torch.is_grad_enabled():
-        # torch's relu_ saves its output for the backward, so fixing NaN up in place after it
-        # would fail the backward's version check: write relu's differentiable result back.
         return x.copy_(_relu_grad_path(x))
-    return x.relu_().nan_to_num_(0.0, math.inf)   # NaN becomes 0, as in relu
+    return x.copy_(_relu_values(x))
 
 
 @defop(paddle_types=("relu", "pd_op.relu"), method=False, inplace=_relu_)
