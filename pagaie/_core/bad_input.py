@@ -167,8 +167,8 @@ WRAPPER_FIRST_INPLACE_OPS = {'neg_': AttributeError, 't_': AttributeError}
 # In-place functions that hand a non-Tensor straight to Paddle's C++ argument parser
 # (ValueError) although the out-of-place op's Python part reads it first (probed).
 PARSER_FIRST_INPLACE_OPS = frozenset({'cumsum_', 'gammainc_', 'gammaincc_'})
-# ... and those that do so once the named argument is given (``cumprod_`` reads ``x.shape``
-# only to flatten ``x`` when ``dim`` is None)
+# ... and those that do so once the named argument is given, or for a numpy array, which has
+# the ``x.shape`` they read otherwise (``cumprod_`` reads it to flatten ``x`` when ``dim`` is None)
 PARSER_FIRST_WITH: dict[str, str] = {'cumprod_': 'dim'}
 
 
@@ -179,18 +179,16 @@ def inplace_exception_type(api: str, base: str, param: str, value: object,
     failure for ``WRAPPER_FIRST_INPLACE_OPS``; the C++ parser's ValueError for
     ``PARSER_FIRST_INPLACE_OPS``; AttributeError where the wrapper reads ``x.shape`` first
     (``SHAPE_FIRST_INPLACE_OPS``; a numpy array has a shape); else what the out-of-place op
-    raises, where a numpy array, having the attributes a list lacks, reaches the parser
-    (ValueError). ``arguments``: the call's other arguments by name."""
+    raises. ``arguments``: the call's other arguments by name."""
     if api in WRAPPER_FIRST_INPLACE_OPS:
         return WRAPPER_FIRST_INPLACE_OPS[api]
-    if api in PARSER_FIRST_INPLACE_OPS or (
-            api in PARSER_FIRST_WITH and (arguments or {}).get(PARSER_FIRST_WITH[api]) is not None):
-        return ValueError
     is_array = type(value).__name__ == "ndarray"
+    if api in PARSER_FIRST_INPLACE_OPS or (api in PARSER_FIRST_WITH and (
+            is_array or (arguments or {}).get(PARSER_FIRST_WITH[api]) is not None)):
+        return ValueError
     if api in SHAPE_FIRST_INPLACE_OPS and not is_array:
         return AttributeError
-    kind = exception_type(base, param, value)
-    return ValueError if is_array and kind is AttributeError else kind
+    return exception_type(base, param, value)
 
 
 def exception_type(op: str, param: str = "x", value: object = None) -> type[Exception]:

@@ -359,10 +359,16 @@ def stanh(x, scale_a=0.67, scale_b=1.7159, name=None):
     return torch.tanh(x * scale_a) * scale_b
 
 
-def softmax(input, dim: int | None = None, dtype=None, *, out=None):
-    """Softmax ``exp(x) / sum(exp(x))`` along ``dim``.
+_SOFTMAX_PADDLE_KEYS = ("x", "axis", "name")
 
-    A composite over ``paddle.nn.functional.softmax`` (the op record).
+
+def softmax(input, dim: int | None = None, dtype=None, *args, out=None, **kwargs):
+    """Softmax ``exp(x) / sum(exp(x))`` along ``dim``, with PyTorch's argument names.
+
+    The one object behind ``paddle.softmax``, ``Tensor.softmax``, ``paddle.special.softmax``
+    and ``paddle.compat.nn.functional.softmax``; a composite over
+    ``paddle.nn.functional.softmax`` (the op record). PyTorch's private ``_stacklevel`` is
+    accepted and ignored, as a keyword or as an int in the third position (before ``dtype``).
 
     Args:
         input (Tensor): the input tensor.
@@ -373,11 +379,29 @@ def softmax(input, dim: int | None = None, dtype=None, *, out=None):
     Returns:
         Tensor: same shape as ``input``.
 
+    Raises:
+        TypeError: for Paddle-style keywords (``x``, ``axis``, ``name``) or unknown ones.
+
     Examples:
         >>> import pagaie as paddle
-        >>> paddle.softmax(paddle.to_tensor([[1.0, 1.0], [0.0, 0.0]]), dim=1).tolist()
+        >>> x = paddle.to_tensor([[1.0, 1.0], [0.0, 0.0]])
+        >>> paddle.softmax(x, dim=1).tolist()
         [[0.5, 0.5], [0.5, 0.5]]
+        >>> str(paddle.softmax(x, 1, 3, 'float64').dtype)   # 3: PyTorch's _stacklevel, ignored
+        'paddle.float64'
     """
+    for key in kwargs:
+        if key in _SOFTMAX_PADDLE_KEYS:
+            raise TypeError(f"paddle.compat.nn.functional.softmax() received unexpected keyword "
+                            f"argument '{key}'. \nDid you mean to use "
+                            "paddle.nn.functional.softmax() instead?")
+        if key != "_stacklevel":
+            raise TypeError(f"softmax() got an unexpected keyword argument '{key}'")
+    if isinstance(dtype, int) and not isinstance(dtype, bool):   # softmax(x, dim, _stacklevel, ...)
+        dtype, args = (args[0], args[1:]) if args else (None, args)
+    if args:
+        raise TypeError(f"softmax() takes from 1 to 3 positional arguments but "
+                        f"{3 + len(args)} were given")
     from pagaie.nn import functional as F
     if dim is None:
         dim = 0 if input.ndim in (0, 1, 3) else 1

@@ -11,6 +11,7 @@ import inspect
 import math
 import numbers
 
+import numpy as np
 import torch
 import torch.nn.functional as F
 
@@ -155,12 +156,13 @@ class _Celu(torch.autograd.Function):
 
 
 def _relu_(x, name=None):
+    # One write into x (Paddle counts one inplace_version per call): relu's result, NaN made
+    # 0, copied back. (torch's relu_ saves its output for the backward, so fixing NaN up in
+    # place after it would also fail the backward's version check.)
     _float(x, "relu_")
     if x.requires_grad and torch.is_grad_enabled():
-        # torch's relu_ saves its output for the backward, so fixing NaN up in place after it
-        # would fail the backward's version check: write relu's differentiable result back.
         return x.copy_(_relu_grad_path(x))
-    return x.relu_().nan_to_num_(0.0, math.inf)   # NaN becomes 0, as in relu
+    return x.copy_(_relu_values(x))
 
 
 @defop(paddle_types=("relu", "pd_op.relu"), method=False, inplace=_relu_)
@@ -845,6 +847,9 @@ def maxout(x, groups, axis=1, name=None):
     _float(x, "maxout")
     if x.dim() != 4:
         raise ValueError(f"paddle.nn.functional.maxout: the input must be 4-D, but received {x.dim()}-D")
+    if isinstance(groups, (bool, np.bool_, np.ndarray)):   # Paddle's int attribute refuses them
+        raise TypeError(f"paddle.nn.functional.maxout: 'groups' must be an int, but received "
+                        f"{type(groups).__name__} {groups!r}")
     ax = axis % 4
     c = x.shape[ax]
     if groups <= 1:

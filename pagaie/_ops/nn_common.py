@@ -682,6 +682,10 @@ def pairwise_distance(x, y, p=2.0, epsilon=1e-6, keepdim=False, name=None):
         p = p.item()
     if isinstance(p, bool) or not isinstance(p, numbers.Real):
         raise TypeError(f"{api}: 'p' must be a number, but received {type(p).__name__}")
+    if epsilon is None:   # Paddle builds a full([1], epsilon): ValueError
+        raise ValueError(f"{api}: 'epsilon' must be a number, but received None")
+    if keepdim is None:   # Paddle's bool attribute reads None as False
+        keepdim = False
     _check_broadcast(api, "x", x, "y", y)
     float_kernel(api, x)   # Paddle's p_norm kernel: floating inputs only
     diff = x - y   # (Paddle's subtract promotes: the kernels below see the promoted dtype)

@@ -637,6 +637,9 @@ def smooth_l1_loss(input, label, reduction="mean", delta=1.0, is_huber=True, nam
     """
     api = "nn.functional.smooth_l1_loss"
     check_reduction(reduction, api)
+    if delta is None or isinstance(delta, str):   # Paddle's huber_loss reads a double
+        raise TypeError(f"paddle.{api}: 'delta' must be a number, but received "
+                        f"{type(delta).__name__} {delta!r}")
     if list(input.shape) != list(label.shape):  # Paddle's huber_loss does not broadcast
         raise ValueError(f"paddle.{api}: 'input' and 'label' must have the same shape, but "
                          f"received {list(input.shape)} and {list(label.shape)}")
@@ -685,6 +688,8 @@ def nll_loss(input, label, weight=None, ignore_index=-100, reduction="mean", nam
         0.3
     """
     check_reduction(reduction, "nn.functional.nll_loss")
+    if isinstance(ignore_index, torch.Tensor) and ignore_index.numel() == 1:
+        ignore_index = int(ignore_index.item())   # Paddle takes a one-value Tensor here
     no_low_float_kernel("nn.functional.nll_loss", input, arg="input")
     if input.dim() < 2:
         raise ValueError(f"paddle.nn.functional.nll_loss: the input must have 2 or more "

@@ -47,6 +47,8 @@ def margin_ranking_loss(input, other, label, margin=0.0, reduction="mean", name=
     """
     api = "nn.functional.margin_ranking_loss"
     check_reduction(reduction, api)
+    if margin is None:   # Paddle fills a [1] tensor with it: ValueError
+        raise ValueError(f"paddle.{api}: 'margin' must be a number, but received None")
     no_low_float_kernel(api, input, arg="input", missing=NO_SUBTRACT_KERNEL - LOW_FLOATS)
     input, other = promote_operands(api, input, other)   # (Paddle's subtract comes first)
     no_low_float_kernel(api, input, arg="input", static=BF16_F32_F64)
@@ -117,6 +119,10 @@ def triplet_margin_loss(input, positive, negative, margin=1.0, p=2, epsilon=1e-0
     """
     api = "nn.functional.triplet_margin_loss"
     check_reduction(reduction, api)
+    if isinstance(p, str):   # Paddle's p_norm reads p as a double: its parser's TypeError
+        raise TypeError(f"paddle.{api}: 'p' must be a number, but received str {p!r}")
+    if epsilon is None:   # Paddle's pairwise_distance fills a [1] tensor with it: ValueError
+        raise ValueError(f"paddle.{api}: 'epsilon' must be a number, but received None")
     if margin < 0:
         raise ValueError(f"paddle.{api}: 'margin' must not be negative, but received {margin}")
     if not list(input.shape) == list(positive.shape) == list(negative.shape):
@@ -558,7 +564,8 @@ def _npair_checks(anchor: torch.Tensor, positive: torch.Tensor, labels: torch.Te
                          f" but received shape {list(labels.shape)}")
 
 
-@defop(program_dtypes={"anchor": REAL_FLOATS}, amp="black", method=False, paddle_types=())
+@defop(program_dtypes={"anchor": REAL_FLOATS, "labels": F32_F64 | {torch.int64}}, amp="black",
+       method=False, paddle_types=())
 def npair_loss(anchor, positive, labels, l2_reg=0.002):
     """N-pair loss: softmax cross entropy of ``anchor @ positive.T`` against the normalised
     same-label matrix, plus ``l2_reg / 4 * (mean ||a||^2 + mean ||p||^2)``.

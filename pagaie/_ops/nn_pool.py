@@ -81,9 +81,10 @@ def _check_float(x: torch.Tensor, api: str, key: str | None = None) -> None:
 
 
 def _refuse_tensor(v, api: str, arg: str, want: str) -> None:
-    """Paddle's pools read ``arg`` as Python data: a Tensor is its
+    """Paddle's pools read ``arg`` as Python data: a Tensor, alone or in a list, is its
     NotSupportedTensorArgumentError (a TypeError)."""
-    if isinstance(v, torch.Tensor):
+    if isinstance(v, torch.Tensor) or isinstance(v, (list, tuple)) and any(
+            isinstance(e, torch.Tensor) for e in v):
         from pagaie.utils.layers_utils import NotSupportedTensorArgumentError
         raise NotSupportedTensorArgumentError(
             f"paddle.{api}: '{arg}' must be {want}, but received a Tensor", arg)
@@ -100,28 +101,39 @@ def _refuse_str(v, n: int, api: str, arg: str) -> None:
 
 
 def _window_ints(v, n: int, api: str, arg: str) -> list[int]:
-    """``kernel_size`` / ``stride`` as ``n`` ints, refused as Paddle does: a Tensor is a
-    TypeError (NotSupportedTensorArgumentError), a float a ValueError, a float in a list a
-    TypeError."""
+    """``kernel_size`` / ``stride`` (and the unpools' ``padding``) as ``n`` ints, read as
+    Paddle reads them: a Python int, or a list, tuple or 1-D array of exactly ``n`` ints.
+    A Tensor, alone or in a list, is a TypeError (NotSupportedTensorArgumentError); any other
+    single value (a float, a numpy scalar) or a sequence of another length a ValueError; a
+    bool, or a float or bool in a list, a TypeError (Paddle's argument parser)."""
     _refuse_tensor(v, api, arg, "an int or a list of ints")
     _refuse_str(v, n, api, arg)
-    if isinstance(v, float):
-        raise ValueError(f"paddle.{api}: '{arg}' must be an int or a list/tuple of ints, but "
-                         f"received {v!r}")
-    if isinstance(v, (list, tuple)) and any(isinstance(e, float) for e in v):
-        raise TypeError(f"paddle.{api}: '{arg}' must hold ints, but received {list(v)}")
+    if isinstance(v, np.ndarray) and v.ndim == 1:
+        v = v.tolist()
+    items = v if isinstance(v, (list, tuple)) else [v]
+    if any(isinstance(e, (bool, np.bool_)) for e in items) or isinstance(v, (list, tuple)) and any(
+            isinstance(e, (float, np.floating)) for e in v):
+        raise TypeError(f"paddle.{api}: '{arg}' must hold ints, but received {v!r}")
+    if not isinstance(v, (int, list, tuple)):
+        raise ValueError(f"paddle.{api}: '{arg}' must be an int or a list/tuple of {n} ints, "
+                         f"but received {type(v).__name__} {v!r}")
+    if isinstance(v, (list, tuple)) and len(v) != n:
+        raise ValueError(f"paddle.{api}: '{arg}' must be an int or a list/tuple of {n} ints, "
+                         f"but received {list(v)} ({len(v)} values)")
     return ntuple(v, n, api, arg)
 
 
 def _check_pool_padding(padding, api: str) -> None:
     """Paddle's pools take int paddings only: a Tensor is a TypeError
-    (NotSupportedTensorArgumentError), a float a ValueError (a TypeError inside pairs)."""
-    _refuse_tensor(padding, api, "padding", "an int, a list of ints or a string")
+    (NotSupportedTensorArgumentError), a float or a numpy number a ValueError, as is a Tensor
+    or a numpy number in the list of ints (a float inside pairs is a TypeError)."""
+    if isinstance(padding, torch.Tensor):
+        _refuse_tensor(padding, api, "padding", "an int, a list of ints or a string")
     items = padding if isinstance(padding, (list, tuple)) else [padding]
     pairs = [v for e in items if isinstance(e, (list, tuple)) for v in e]
     if any(isinstance(v, float) for v in pairs):  # the pairs form reaches the kernel's checks
         raise TypeError(f"paddle.{api}: 'padding' must hold ints, but received {padding!r}")
-    if any(isinstance(v, float) for v in items):
+    if any(not isinstance(v, (int, str, list, tuple)) for v in items):
         raise ValueError(f"paddle.{api}: 'padding' must hold ints, but received {padding!r}")
 
 
@@ -511,11 +523,12 @@ def _unpool(api, n, x, indices, kernel_size, stride, padding, data_format, outpu
         raise ValueError(f"paddle.{api}: 'indices' must be an int32 or int64 tensor, but "
                          f"received {str(indices.dtype).replace('torch.', '')}")
     _check_float(x, api)
-    _refuse_str(kernel_size, n, api, "kernel_size")
-    _refuse_str(stride, n, api, "stride")
-    k = ntuple(kernel_size, n, api, "kernel_size")
-    s = k if stride is None else ntuple(stride, n, api, "stride")
-    p = ntuple(padding, n, api, "padding")
+    k = _window_ints(kernel_size, n, api, "kernel_size")
+    s = k if stride is None else _window_ints(stride, n, api, "stride")
+    if isinstance(padding, str):
+        raise ValueError(f"paddle.{api}: 'padding' must be an int or a list/tuple of {n} ints, "
+                         f"but received {padding!r}")
+    p = _window_ints(padding, n, api, "padding")
     default = [(i - 1) * ss - 2 * pp + kk for i, ss, pp, kk in zip(x.shape[2:], s, p, k)]
     if isinstance(output_size, torch.Tensor):
         # Paddle asserts a list/tuple (its 1-D form fails earlier, on list + tuple: a TypeError)

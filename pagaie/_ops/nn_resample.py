@@ -771,10 +771,10 @@ def channel_shuffle(x, groups, data_format="NCHW", name=None):
 
 
 def _int_items(v, api, arg):
-    """The ints of a list/tuple argument; a float item is the TypeError of Paddle's argument
-    parser (its attribute is a list of int)."""
+    """The ints of a list/tuple argument; a float, bool or numpy-array item is the TypeError
+    of Paddle's argument parser (its attribute is a list of int)."""
     for e in v:
-        if isinstance(e, (float, np.floating)):
+        if isinstance(e, (float, np.floating, bool, np.bool_, np.ndarray)):
             raise TypeError(f"paddle.nn.functional.{api}: '{arg}' must be a list of int, but "
                             f"received {list(v)} (a {type(e).__name__} item)")
     return int_list(v)
@@ -797,7 +797,7 @@ def _pair(v, api, arg, error=ValueError):
 
 
 def _paddings4(p, api):
-    p = _int_items(p, api, "paddings") if isinstance(p, (list, tuple)) else int_list(p)
+    p = _int_items(p if isinstance(p, (list, tuple)) else [p], api, "paddings")
     if len(p) == 1:
         return p * 4
     if len(p) == 2:

@@ -33,7 +33,9 @@ def make_parameter(shape: Any, attr: Any, dtype: Any, is_bias: bool, default_ini
     if attr is False:
         return None
     dims = shape.tolist() if hasattr(shape, "tolist") else shape
-    if not isinstance(dims, (list, tuple)) or not all(isinstance(d, (int, np.integer)) for d in dims):
+    # a bool is not a size (Paddle's argument parser refuses it: TypeError)
+    if not isinstance(dims, (list, tuple)) or not all(
+            isinstance(d, (int, np.integer)) and not isinstance(d, bool) for d in dims):
         raise TypeError(f"paddle.create_parameter: 'shape' must be a list or tuple of int, but "
                         f"received {shape!r}")
     shape = [int(d) for d in dims]
