@@ -280,9 +280,11 @@ def affine(img: torch.Tensor, matrix: Sequence[float], interpolation: str = "nea
 def rotate(img: torch.Tensor, angle: float, interpolation: str = "nearest", expand: bool = False,
            center: Any = None, fill: Any = None, data_format: str = "CHW") -> torch.Tensor:
     _check_warp(img, interpolation, "rotate")
-    chw = data_format.lower() == "chw"
+    # A 4-D batch is rotated image by image, as affine and perspective do (Paddle's own
+    # rotate fails on one with a concat shape error).
+    batched, chw = img.ndim == 4, data_format.lower() == "chw"
     w, h = (img.shape[-1], img.shape[-2]) if chw else (img.shape[-2], img.shape[-3])
-    x = _to_batch(img, chw)
+    x = _to_batch(img, chw, batched)
     cx, cy = (0.0, 0.0) if center is None else (center[0] - w * 0.5, center[1] - h * 0.5)
     rad = math.radians(-angle % 360)
     # float32 arithmetic, as Paddle builds this matrix as a float32 tensor.
@@ -299,7 +301,7 @@ def rotate(img: torch.Tensor, angle: float, interpolation: str = "nearest", expa
         size = pos.amax(dim=0).ceil() - pos.amin(dim=0).floor()
         ow, oh = int(size[0]), int(size[1])
     grid = _affine_grid(m, w, h, ow, oh)
-    return _from_batch(_grid_transform(x, grid, interpolation, fill, "rotate"), chw)
+    return _from_batch(_grid_transform(x, grid, interpolation, fill, "rotate"), chw, batched)
 
 
 def perspective(img: torch.Tensor, coeffs: Sequence[float], interpolation: str = "nearest",
