@@ -24,3 +24,30 @@ def test_rotate_batched_tensor_matches_per_image(kw):
     got = pagaie.vision.transforms.functional.rotate(pagaie.to_tensor(_BATCH), 30, **kw)
     assert list(got.shape) == list(ref.shape)
     np.testing.assert_allclose(got.numpy(), ref, atol=1e-5)
+
+
+def _static_resize_error(lib, shape, size):
+    lib.enable_static()
+    try:
+        with lib.static.program_guard(lib.static.Program()):
+            x = lib.static.data(shape=shape, dtype="float32", name="img")
+            try:
+                out = lib.vision.transforms.Resize(size)(x)
+            except Exception as exc:  # noqa: BLE001 - the type is what is compared
+                return type(exc)
+            return list(out.shape)
+    finally:
+        lib.disable_static()
+
+
+@pytest.mark.parametrize("shape,size", [
+    ([-1, -1, -1], 16),
+    ([3, -1, 64], 16),
+    ([2, 3, -1, -1], 16),
+    ([-1, -1, -1], (16, 16)),
+    ([-1, 32, 64], 16),
+])
+def test_static_resize_int_size_needs_known_sides(shape, size):
+    # An int size sets the shorter side, which Paddle cannot choose while building a program
+    # when the height or width is unknown: NotImplementedError.
+    assert _static_resize_error(pagaie, shape, size) == _static_resize_error(paddle, shape, size)

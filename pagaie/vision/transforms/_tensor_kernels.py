@@ -400,15 +400,21 @@ def pad(img: torch.Tensor, padding: Any, fill: Any = 0, padding_mode: str = "con
     return out.squeeze(0)
 
 
+def check_resize_sides(h: int, w: int, size: Any) -> None:
+    """Paddle's check before an int ``size`` (the shorter side) is applied: the image's height
+    and width must be known and positive (in a program, -1 stands for an unknown size)."""
+    if isinstance(size, int) and (w <= 0 or h <= 0):
+        raise NotImplementedError(f"paddle.vision.transforms.resize: Not support while w<=0 or h<=0, "
+                                  f"but received w={w}, h={h}")
+
+
 def resize(img: torch.Tensor, size: Any, interpolation: str = "bilinear", data_format: str = "CHW") -> torch.Tensor:
     check_image(img, data_format)
     if not (isinstance(size, int) or (isinstance(size, (tuple, list)) and len(size) == 2)):
         raise TypeError(f"Got inappropriate size arg: {size}")
     chw = data_format.lower() == "chw"
     h, w = (img.shape[-2], img.shape[-1]) if chw else (img.shape[-3], img.shape[-2])
-    if isinstance(size, int) and (w <= 0 or h <= 0):
-        raise NotImplementedError(f"paddle.vision.transforms.resize: Not support while w<=0 or h<=0, "
-                                  f"but received w={w}, h={h}")
+    check_resize_sides(h, w, size)
     hw = output_size_for(h, w, size)
     if hw is None:
         return img

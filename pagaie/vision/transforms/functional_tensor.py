@@ -375,4 +375,10 @@ def resize(img: Tensor, size: Any, interpolation: str = "bilinear", data_format:
         >>> F_t.resize(paddle.ones([3, 4, 8]), 2).shape
         paddle.Size([3, 2, 4])
     """
+    shape = list(img.shape)
+    if isinstance(data_format, str) and data_format.lower() in ("chw", "hwc") and len(shape) >= 3:
+        # In a program the kernel sees a placeholder for an unknown (-1) side: check the
+        # declared sizes, as an int size needs both sides when the program is built.
+        chw = data_format.lower() == "chw"
+        K.check_resize_sides(*(shape[-2:] if chw else shape[-3:-1]), size)
     return _run("resize", img, size, interpolation, data_format)
