@@ -51,3 +51,31 @@ def test_static_resize_int_size_needs_known_sides(shape, size):
     # An int size sets the shorter side, which Paddle cannot choose while building a program
     # when the height or width is unknown: NotImplementedError.
     assert _static_resize_error(pagaie, shape, size) == _static_resize_error(paddle, shape, size)
+
+
+def _static_error_type(lib, shape, fn):
+    lib.enable_static()
+    try:
+        with lib.static.program_guard(lib.static.Program()):
+            x = lib.static.data(shape=shape, dtype="float32", name="img")
+            try:
+                fn(lib, x)
+            except Exception as exc:  # noqa: BLE001 - the type is what is compared
+                return type(exc)
+            return None
+    finally:
+        lib.disable_static()
+
+
+@pytest.mark.parametrize("name,factor", [
+    ("adjust_brightness", 1.5),
+    ("adjust_contrast", 1.5),
+    ("adjust_saturation", 1.5),
+    ("adjust_hue", 0.2),
+])
+@pytest.mark.parametrize("shape", [[-1, 16, 20], [3, 16, 20]])
+def test_static_colour_adjust_needs_known_channels(name, factor, shape):
+    def fn(lib, x):
+        return getattr(lib.vision.transforms.functional, name)(x, factor)
+
+    assert _static_error_type(pagaie, shape, fn) == _static_error_type(paddle, shape, fn)
