@@ -280,9 +280,11 @@ def affine(img: torch.Tensor, matrix: Sequence[float], interpolation: str = "nea
 def rotate(img: torch.Tensor, angle: float, interpolation: str = "nearest", expand: bool = False,
            center: Any = None, fill: Any = None, data_format: str = "CHW") -> torch.Tensor:
     _check_warp(img, interpolation, "rotate")
-    chw = data_format.lower() == "chw"
+    # A 4-D batch is rotated image by image, as affine and perspective do (Paddle's own
+    # rotate fails on one with a concat shape error).
+    batched, chw = img.ndim == 4, data_format.lower() == "chw"
     w, h = (img.shape[-1], img.shape[-2]) if chw else (img.shape[-2], img.shape[-3])
-    x = _to_batch(img, chw)
+    x = _to_batch(img, chw, batched)
     cx, cy = (0.0, 0.0) if center is None else (center[0] - w * 0.5, center[1] - h * 0.5)
     rad = math.radians(-angle % 360)
     # float32 arithmetic, as Paddle builds this matrix as a float32 tensor.
@@ -299,7 +301,7 @@ def rotate(img: torch.Tensor, angle: float, interpolation: str = "nearest", expa
         size = pos.amax(dim=0).ceil() - pos.amin(dim=0).floor()
         ow, oh = int(size[0]), int(size[1])
     grid = _affine_grid(m, w, h, ow, oh)
-    return _from_batch(_grid_transform(x, grid, interpolation, fill, "rotate"), chw)
+    return _from_batch(_grid_transform(x, grid, interpolation, fill, "rotate"), chw, batched)
 
 
 def perspective(img: torch.Tensor, coeffs: Sequence[float], interpolation: str = "nearest",
@@ -398,15 +400,21 @@ def pad(img: torch.Tensor, padding: Any, fill: Any = 0, padding_mode: str = "con
     return out.squeeze(0)
 
 
+def check_resize_sides(h: int, w: int, size: Any) -> None:
+    """Paddle's check before an int ``size`` (the shorter side) is applied: the image's height
+    and width must be known and positive (in a program, -1 stands for an unknown size)."""
+    if isinstance(size, int) and (w <= 0 or h <= 0):
+        raise NotImplementedError(f"paddle.vision.transforms.resize: Not support while w<=0 or h<=0, "
+                                  f"but received w={w}, h={h}")
+
+
 def resize(img: torch.Tensor, size: Any, interpolation: str = "bilinear", data_format: str = "CHW") -> torch.Tensor:
     check_image(img, data_format)
     if not (isinstance(size, int) or (isinstance(size, (tuple, list)) and len(size) == 2)):
         raise TypeError(f"Got inappropriate size arg: {size}")
     chw = data_format.lower() == "chw"
     h, w = (img.shape[-2], img.shape[-1]) if chw else (img.shape[-3], img.shape[-2])
-    if isinstance(size, int) and (w <= 0 or h <= 0):
-        raise NotImplementedError(f"paddle.vision.transforms.resize: Not support while w<=0 or h<=0, "
-                                  f"but received w={w}, h={h}")
+    check_resize_sides(h, w, size)
     hw = output_size_for(h, w, size)
     if hw is None:
         return img

@@ -30,6 +30,16 @@ def _run(transform: str, img: Tensor, *args: Any) -> Tensor:
     return image_transform(img, transform, list(args))
 
 
+def _check_channels_known(img: Tensor, api: str, exc_type: type) -> None:
+    """Paddle's colour adjustments check the channel count (1 or 3) while a program is built,
+    so an image whose channel size is unknown (-1) is refused (brightness: AssertionError,
+    the others: ValueError)."""
+    shape = list(img.shape)
+    if len(shape) >= 3 and shape[-3] < 0:
+        raise exc_type(f"paddle.vision.transforms.{api}: channels of input should be either 1 or 3, "
+                       f"but the channel size of the image of shape {shape} is unknown")
+
+
 def normalize(img: Tensor, mean: Any, std: Any, data_format: str = "CHW") -> Tensor:
     """Normalize a float image Tensor channel-wise: ``(img - mean) / std``.
 
@@ -87,6 +97,7 @@ def adjust_brightness(img: Tensor, brightness_factor: float) -> Tensor:
         >>> F_t.adjust_brightness(paddle.full([3, 1, 1], 0.25), 2.0).flatten().tolist()
         [0.5, 0.5, 0.5]
     """
+    _check_channels_known(img, "adjust_brightness", AssertionError)
     return _run("adjust_brightness", img, brightness_factor)
 
 
@@ -106,6 +117,7 @@ def adjust_contrast(img: Tensor, contrast_factor: float) -> Tensor:
         >>> F_t.adjust_contrast(paddle.full([3, 2, 2], 0.5), 1.0).shape
         paddle.Size([3, 2, 2])
     """
+    _check_channels_known(img, "adjust_contrast", ValueError)
     return _run("adjust_contrast", img, contrast_factor)
 
 
@@ -125,6 +137,7 @@ def adjust_saturation(img: Tensor, saturation_factor: float) -> Tensor:
         >>> F_t.adjust_saturation(paddle.full([3, 2, 2], 0.5), 0.0).shape
         paddle.Size([3, 2, 2])
     """
+    _check_channels_known(img, "adjust_saturation", ValueError)
     return _run("adjust_saturation", img, saturation_factor)
 
 
@@ -144,6 +157,7 @@ def adjust_hue(img: Tensor, hue_factor: float) -> Tensor:
         >>> F_t.adjust_hue(paddle.full([3, 2, 2], 0.5), 0.1).shape
         paddle.Size([3, 2, 2])
     """
+    _check_channels_known(img, "adjust_hue", ValueError)
     return _run("adjust_hue", img, hue_factor)
 
 
@@ -375,4 +389,10 @@ def resize(img: Tensor, size: Any, interpolation: str = "bilinear", data_format:
         >>> F_t.resize(paddle.ones([3, 4, 8]), 2).shape
         paddle.Size([3, 2, 4])
     """
+    shape = list(img.shape)
+    if isinstance(data_format, str) and data_format.lower() in ("chw", "hwc") and len(shape) >= 3:
+        # In a program the kernel sees a placeholder for an unknown (-1) side: check the
+        # declared sizes, as an int size needs both sides when the program is built.
+        chw = data_format.lower() == "chw"
+        K.check_resize_sides(*(shape[-2:] if chw else shape[-3:-1]), size)
     return _run("resize", img, size, interpolation, data_format)
