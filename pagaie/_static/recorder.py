@@ -21,6 +21,7 @@ import torch
 
 from pagaie._core.bad_input import STATIC_TYPE_ERROR_OPS, STATIC_VALUE_ERROR_OPS
 from pagaie._core.parameter import Parameter
+from pagaie._core.public_names import public_name
 from pagaie._core.random import draws_discarded
 from pagaie._core.registry import REGISTRY as _REGISTRY
 from pagaie._core.registry import (STATE, NoKernelError, OpRecord, bad_argument, dygraph_only_error,
@@ -560,14 +561,14 @@ def _check_program_args(rec: OpRecord, args: tuple, kwargs: dict) -> None:
     for name in rec.extra.get("program_no_arrays", ()):
         v = arg(name)
         if isinstance(v, (np.ndarray, np.generic)):
-            raise TypeError(f"paddle.{rec.name}: '{name}' must be a list, a tuple or a Tensor in a "
+            raise TypeError(f"{public_name(rec.name)}: '{name}' must be a list, a tuple or a Tensor in a "
                             f"static program, but received numpy.{type(v).__name__}")
     for name, allowed in rec.extra.get("program_dtypes", {}).items():
         v = arg(name)
         if isinstance(v, Tensor) and v._t.dtype not in allowed:
             from pagaie._core.dtype import from_torch_dtype
             want = ", ".join(sorted(from_torch_dtype(d).name for d in allowed))
-            raise TypeError(f"paddle.{rec.name}: '{name}' of dtype {from_torch_dtype(v._t.dtype).name} "
+            raise TypeError(f"{public_name(rec.name)}: '{name}' of dtype {from_torch_dtype(v._t.dtype).name} "
                             f"is not supported in a static program (Paddle's static API takes {want})")
 
 

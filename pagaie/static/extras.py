@@ -174,8 +174,8 @@ def accuracy(input: Any, label: Any, k: int = 1, correct: Any = None, total: Any
     """
     from pagaie._static.ir import Value
     from pagaie.metric import accuracy as _acc
-    if isinstance(input, Value) and input.dtype.name not in ("float16", "bfloat16", "float32", "float64"):
-        # (a TypeError while the program is built, as Paddle's op-building dtype check)
+    if isinstance(input, Value) and input.dtype.name not in ("float32", "float64"):
+        # (a TypeError while the program is built, as the dtype check of Paddle's accuracy op)
         raise TypeError(f"paddle.static.accuracy: the data type of input must be float32 or "
                         f"float64, but received {input.dtype.name}")
     if isinstance(input, Value):
