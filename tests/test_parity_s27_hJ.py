@@ -50,3 +50,40 @@ def test_categorical_list_value_is_an_attribute_error_like_paddle(method):
                      pagaie)
     assert isinstance(theirs, AttributeError) and isinstance(ours, AttributeError)
     assert isinstance(ours, TypeError) and f"Categorical.{method}" in str(ours)
+
+
+# ---- paddle.distribution.lkj_cholesky's matrix helpers (imported by Paddle's own LKJ tests) ----
+
+@pytest.mark.parametrize("shape,diag", [((3, 3), -1), ((3, 3), 0), ((2, 4, 4), -1), ((3, 3), -3)])
+def test_tril_matrix_to_vec_vs_paddle(shape, diag):
+    x = np.arange(np.prod(shape), dtype="float32").reshape(shape)
+    outs = [fw.distribution.lkj_cholesky.tril_matrix_to_vec(fw.to_tensor(x), diag).numpy()
+            for fw in (paddle, pagaie)]
+    np.testing.assert_array_equal(outs[1], outs[0])
+
+
+@pytest.mark.parametrize("diag", [-4, 3])
+def test_tril_matrix_to_vec_diag_out_of_range(diag):
+    for fw in (paddle, pagaie):
+        with pytest.raises(ValueError):
+            fw.distribution.lkj_cholesky.tril_matrix_to_vec(fw.ones([3, 3]), diag)
+
+
+@pytest.mark.parametrize("dim,count,sample_shape", [(3, 1, (1,)), (3, 4, ()), (4, 5, (5,)),
+                                                    (2, 20, ()), (3, 8, (2, 2))])
+def test_vec_to_tril_matrix_vs_paddle(dim, count, sample_shape):
+    n = dim * (dim - 1) // 2
+    v = np.arange(count * n, dtype="float32") + 1
+    outs = [fw.distribution.lkj_cholesky.vec_to_tril_matrix(fw.to_tensor(v), dim, n, count * n,
+                                                            sample_shape, -1).numpy()
+            for fw in (paddle, pagaie)]
+    assert outs[1].shape == outs[0].shape
+    np.testing.assert_array_equal(outs[1], outs[0])
+
+
+def test_vec_to_tril_matrix_gradient_vs_paddle():
+    def grad(fw):
+        t = fw.to_tensor(np.arange(6.0), stop_gradient=False)
+        out = fw.distribution.lkj_cholesky.vec_to_tril_matrix(t, 3, 3, 6)
+        return fw.grad((out * fw.arange(9.0).reshape([3, 3])).sum(), t)[0].numpy()
+    np.testing.assert_array_equal(grad(pagaie), grad(paddle))
