@@ -118,6 +118,11 @@ class Bernoulli(ExponentialFamily):
             (-F.softplus(a) * qa - (-F.softplus(b)) * qa)
 
 
+class _NotATensorError(TypeError, AttributeError):
+    """A non-Tensor ``value``: a TypeError, and the AttributeError Paddle raises (it calls
+    Tensor methods on the value)."""
+
+
 class Categorical(Distribution):
     r"""A categorical distribution over ``K`` classes given by the last axis of ``logits``.
 
@@ -161,9 +166,12 @@ class Categorical(Distribution):
         As in Paddle, batched logits take a list ``shape`` only (Paddle appends the batch
         shape to it with ``+``), and a numpy array is refused."""
         dims = list(self.logits.shape)
-        if isinstance(shape, np.ndarray):
+        # A numpy scalar added to the batch shape becomes an array too; a float is no shape
+        # for unbatched logits (a Python float added to the batch list is a TypeError below).
+        if (isinstance(shape, np.ndarray) or (len(dims) > 1 and isinstance(shape, np.number))
+                or (len(dims) == 1 and isinstance(shape, (float, np.floating)))):
             raise ValueError("paddle.distribution.Categorical.sample: shape must be a list, tuple "
-                             "or Tensor, but received numpy.ndarray")
+                             f"or Tensor, but received {type(shape).__name__}")
         if len(dims) > 1 and not isinstance(shape, list):
             raise TypeError("paddle.distribution.Categorical.sample: with batched logits the "
                             f"shape must be a list, but received {type(shape).__name__}")
@@ -211,7 +219,7 @@ class Categorical(Distribution):
         gather raises (with a batch of ``logits`` Paddle reads memory it never wrote)."""
         where = f"paddle.distribution.Categorical.{api}"
         if not isinstance(value, Tensor):
-            raise TypeError(f"{where}: 'value' must be a Tensor of class indices, but received "
+            raise _NotATensorError(f"{where}: 'value' must be a Tensor of class indices, but received "
                             f"{type(value).__name__}")
         if dtype_name(value) not in ("int32", "int64"):
             raise ValueError(f"{where}: 'value' must be an int32 or int64 Tensor of class "

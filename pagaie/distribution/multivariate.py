@@ -149,6 +149,81 @@ class MultivariateNormal(Distribution):
         return _half_log_det(l2) - _half_log_det(l1) + 0.5 * (trace - self._event_shape[0])
 
 
+def _paddle_fill_order(partial: Tensor) -> Tensor:
+    """``partial`` ([..., n] values, n per matrix) reordered as Paddle fills its matrices:
+    it sorts the (matrix, position) slots by matrix with its unstable argsort, and writes
+    the values in that order, so beyond 16 values in all, a matrix's positions (and even
+    its values) come out permuted. paddle.argsort ties in the same order."""
+    n = partial.shape[-1]
+    count = int(np.prod(partial.shape[:-1]))
+    slots = P.to_tensor(np.tile(np.arange(count), n))      # slot r: matrix r % count
+    inverse = P.argsort(P.argsort(slots))
+    order = inverse.reshape([n, count]).t().reshape([-1])
+    return P.gather(partial.reshape([-1]), order).reshape(partial.shape)
+
+
+def vec_to_tril_matrix(p_flatten: Tensor, dim: int, last_dim: int, flatten_shape: int,
+                       sample_shape: Sequence[int] = (), diag: int = 0) -> Tensor:
+    """Strictly lower triangular ``dim x dim`` matrices filled from the flat values ``p_flatten``.
+
+    Each run of ``last_dim`` values fills one matrix below its diagonal, row by row, in the
+    order Paddle's helper of the same name writes them.
+
+    Args:
+        p_flatten (Tensor): ``flatten_shape`` values, ``last_dim = dim * (dim - 1) / 2`` a matrix.
+        dim (int): the matrix size.
+        last_dim (int): the number of values per matrix.
+        flatten_shape (int): the number of values in all.
+        sample_shape (Sequence[int], optional): leading axes of the result. Default ``()``.
+        diag (int, optional): unused, as in Paddle. Default 0.
+
+    Returns:
+        Tensor: of shape ``[*sample_shape, count / prod(sample_shape), dim, dim]`` (``count`` the
+        number of matrices), of ``p_flatten``'s dtype.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> from pagaie.distribution.lkj_cholesky import vec_to_tril_matrix
+        >>> vec_to_tril_matrix(paddle.to_tensor([1.0, 2.0, 3.0]), 3, 3, 3).tolist()
+        [[[0.0, 0.0, 0.0], [1.0, 0.0, 0.0], [2.0, 3.0, 0.0]]]
+    """
+    rows, cols = np.tril_indices(dim, -1)
+    if last_dim != len(rows) or flatten_shape % last_dim:
+        raise ValueError(f"vec_to_tril_matrix: expected 'last_dim' {len(rows)} (dividing "
+                         f"'flatten_shape' {flatten_shape}) for 'dim' {dim}, but received {last_dim}")
+    count = flatten_shape // last_dim
+    values = _paddle_fill_order(p_flatten.reshape([count, last_dim]))
+    place = np.zeros((last_dim, dim * dim))
+    place[np.arange(last_dim), rows * dim + cols] = 1.0
+    out = P.matmul(values, P.to_tensor(place, dtype=dtype_name(values)))
+    return out.reshape([*sample_shape, count // int(np.prod(sample_shape)), dim, dim])
+
+
+def tril_matrix_to_vec(mat: Tensor, diag: int = 0) -> Tensor:
+    """The entries of ``mat`` on and below its ``diag``-th diagonal, row by row, as vectors.
+
+    Args:
+        mat (Tensor): a ``[..., n, n]`` (batch of) matrices.
+        diag (int, optional): the last diagonal kept, in ``[-n, n - 1]``; ``-1`` drops the main
+            diagonal. Default 0.
+
+    Returns:
+        Tensor: of shape ``[..., (n + diag) * (n + diag + 1) / 2]``.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> from pagaie.distribution.lkj_cholesky import tril_matrix_to_vec
+        >>> tril_matrix_to_vec(paddle.arange(9.0).reshape([3, 3]), -1).tolist()
+        [3.0, 6.0, 7.0]
+    """
+    n = mat.shape[-1]
+    if diag < -n or diag >= n:
+        raise ValueError(f"tril_matrix_to_vec: 'diag' ({diag}) is outside [{-n}, {n - 1}]")
+    keep = np.flatnonzero(np.tril(np.ones((n, n), dtype=bool), diag))
+    flat = mat.reshape([*mat.shape[:-2], n * n])
+    return P.index_select(flat, P.to_tensor(keep), axis=-1)
+
+
 def _mvlgamma(a: Tensor, p: int) -> Tensor:
     """The multivariate log-gamma function of dimension ``p``."""
     j = P.arange(1, p + 1, dtype=a.dtype)
@@ -223,30 +298,13 @@ class LKJCholesky(Distribution):
         partial = 2 * self._beta.sample(sample_shape) - 1      # [..., d(d-1)/2]
         if d == 2:  # Beta.sample squeezes a trailing axis of size 1
             partial = partial.unsqueeze(-1)
-        partial = self._paddle_fill_order(partial)
-        rows, cols = np.tril_indices(d, -1)
-        place = np.zeros((len(rows), d * d))
-        place[np.arange(len(rows)), rows * d + cols] = 1.0
-        r = P.matmul(partial, P.to_tensor(place, dtype=dtype_name(partial)))
-        r = r.reshape([*r.shape[:-1], d, d])
+        n = partial.shape[-1]
+        r = vec_to_tril_matrix(partial.reshape([-1]), d, n, int(np.prod(partial.shape)))
         tiny = float(P.finfo(r.dtype).tiny)
         r = P.clip(r, min=-1 + tiny, max=1 - tiny)
         cum = P.cumprod(P.sqrt(1 - r ** 2), dim=-1)
         shifted = P.concat([P.ones([*cum.shape[:-1], 1], dtype=cum.dtype), cum[..., :-1]], axis=-1)
         return (r + P.eye(d, dtype=r.dtype)) * shifted
-
-    @staticmethod
-    def _paddle_fill_order(partial: Tensor) -> Tensor:
-        """``partial`` ([..., n] values, n per matrix) reordered as Paddle fills its matrices:
-        it sorts the (matrix, position) slots by matrix with its unstable argsort, and writes
-        the values in that order, so beyond 16 values in all, a matrix's positions (and even
-        its values) come out permuted. paddle.argsort ties in the same order."""
-        n = partial.shape[-1]
-        count = int(np.prod(partial.shape[:-1]))
-        slots = P.to_tensor(np.tile(np.arange(count), n))      # slot r: matrix r % count
-        inverse = P.argsort(P.argsort(slots))
-        order = inverse.reshape([n, count]).t().reshape([-1])
-        return P.gather(partial.reshape([-1]), order).reshape(partial.shape)
 
     def sample(self, sample_shape: Sequence[int] = ()) -> Tensor:
         """Draw Cholesky factors of shape ``[*sample_shape, *batch_shape, dim, dim]``."""

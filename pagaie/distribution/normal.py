@@ -151,6 +151,9 @@ class Normal(Distribution):
         if not isinstance(shape, Iterable) or isinstance(shape, Tensor):
             raise TypeError("paddle.distribution.Normal.sample: sample shape must be Iterable "
                             f"object, but received {type(shape).__name__}")
+        if not isinstance(seed, (int, np.integer)) or isinstance(seed, bool):
+            raise TypeError("paddle.distribution.Normal.sample: 'seed' must be an int, but received "
+                            f"{type(seed).__name__}")
         shape = list(shape)
         out_shape = shape + list((self.loc + self.scale).shape)
         eps = _std_normal(out_shape, self.dtype, seed, self._complex_gaussian)
