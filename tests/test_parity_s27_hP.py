@@ -32,3 +32,25 @@ def test_hessian_batched_bad_ys_exception_type(fn):
     expected = _raises(paddle, fn)
     assert expected is not None
     assert _raises(pagaie, fn) is expected
+
+
+def _checker_steps(lib):
+    dbg = lib.amp.debugging
+    cfg = dbg.TensorCheckerConfig(enable=True, debug_step=[0, 3])
+    dbg.TensorCheckerConfig.current_step_id = 0
+    seen = []
+    try:
+        for _ in range(5):
+            dbg.enable_tensor_checker(cfg)
+            seen.append((lib.get_flags(["FLAGS_check_nan_inf"])["FLAGS_check_nan_inf"],
+                         dbg.TensorCheckerConfig.current_step_id))
+            dbg.disable_tensor_checker()
+    finally:
+        dbg.TensorCheckerConfig.current_step_id = 0
+    return seen
+
+
+def test_tensor_checker_step_count_stops_at_end_step():
+    expected = _checker_steps(paddle)
+    assert expected[-1] == (False, 3)
+    assert _checker_steps(pagaie) == expected
