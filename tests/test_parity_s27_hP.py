@@ -54,3 +54,46 @@ def test_tensor_checker_step_count_stops_at_end_step():
     expected = _checker_steps(paddle)
     assert expected[-1] == (False, 3)
     assert _checker_steps(pagaie) == expected
+
+
+def _pylayer_grad_dtypes(lib, consistent, mixed_outputs):
+    """dtype of the gradient reaching a PyLayer whose follower returns a float16 gradient."""
+    seen = []
+
+    class Inner(lib.autograd.PyLayer):
+        @staticmethod
+        def forward(ctx, x):
+            if not consistent:
+                ctx.set_grad_in_dtype_consistent(False)
+            y = lib.tanh(x)
+            return (1, y, None) if mixed_outputs else y
+
+        @staticmethod
+        def backward(ctx, dy):
+            seen.append(str(dy.dtype))
+            return dy * 2
+
+    class Outer(lib.autograd.PyLayer):
+        @staticmethod
+        def forward(ctx, x):
+            return lib.tanh(x)
+
+        @staticmethod
+        def backward(ctx, dy):
+            return lib.cast(dy, "float16")
+
+    x = lib.to_tensor(np.linspace(-1, 1, 6).reshape(2, 3).astype("float32"), stop_gradient=False)
+    y = Inner.apply(x)
+    Outer.apply(y[1] if mixed_outputs else y).sum().backward()
+    return seen, str(x.grad.dtype), x.grad.numpy()
+
+
+@pytest.mark.parametrize("consistent", [True, False])
+@pytest.mark.parametrize("mixed_outputs", [False, True])
+def test_pylayer_set_grad_in_dtype_consistent(consistent, mixed_outputs):
+    exp = _pylayer_grad_dtypes(paddle, consistent, mixed_outputs)
+    got = _pylayer_grad_dtypes(pagaie, consistent, mixed_outputs)
+    assert got[0] == exp[0]
+    # Paddle then leaves a float16 gradient on the float32 leaf; pagaie keeps the leaf's dtype
+    assert got[1] == "paddle.float32"
+    np.testing.assert_allclose(got[2], exp[2].astype("float32"), rtol=1e-3)
