@@ -204,15 +204,18 @@ class TensorCheckerConfig:
     def update_and_check_step_id(self) -> bool:
         """Count one step and say whether it is to be checked: always for an enabled config
         without ``debug_step``, inside ``[start, end)`` with it; never for a disabled one.
-        (Paddle counts only the steps inside the window, so one starting after step 0 never
-        opens; here every step counts.)"""
+        The count stops at ``end``, as Paddle's. (Paddle counts only the steps inside the
+        window, so one starting after step 0 never opens; here every step before ``end``
+        counts.)"""
         if not self.enable:
             return False
         if self.start_step is None or self.end_step is None:
             return True
         step = TensorCheckerConfig.current_step_id
+        if step >= self.end_step:
+            return False
         TensorCheckerConfig.current_step_id += 1
-        return self.start_step <= step < self.end_step
+        return self.start_step <= step
 
     def start_check_nan_inf(self) -> None:
         """Turn the checks on as this config says (``FLAGS_check_nan_inf`` and its level,

@@ -226,7 +226,10 @@ def _scalar_ys(ys: Tensor, batched: bool) -> Tensor:
     axis, whatever ys's shape), reshaped to ``[]`` (``[B]``)."""
     y = ys._t
     if batched:
-        if y.dim() == 0 or y[0].numel() != 1:
+        if y.dim() == 0:
+            raise IndexError("paddle.autograd.hessian: with batch_axis=0, ys must have a batch "
+                             "axis to index, but ys is a 0-D tensor")
+        if y[0].numel() != 1:
             raise ValueError(f"paddle.autograd.hessian: with batch_axis=0, ys must hold one element "
                              f"per batch row (ys[0].numel() == 1), but ys has shape {list(y.shape)}")
         return ys if y.dim() == 1 else ys.reshape([-1])

@@ -101,7 +101,9 @@ class PyLayerContext:
         self.materialize_grads = bool(value)
 
     def set_grad_in_dtype_consistent(self, flag: bool) -> None:
-        """Whether gradients returned by backward are cast to the inputs' dtypes (default True)."""
+        """Whether the gradients that reach this layer's backward are cast to the dtypes of
+        its forward outputs (default True). With False, a gradient that the backward of a
+        following PyLayer returned in another dtype arrives in that dtype."""
         self.grad_in_dtype_consistent = bool(flag)
 
 
@@ -167,7 +169,7 @@ class _Call:
     """One ``apply`` call: the user's arguments and where their Tensors sit."""
 
     __slots__ = ("layer", "args", "kwargs", "inputs", "ctx", "n_out", "single", "tensor_pos", "groups",
-                 "as_list", "in_place", "out_meta", "non_diff", "needs_grad", "out_objs")
+                 "as_list", "in_place", "out_meta", "non_diff", "needs_grad", "out_objs", "raw_grads")
 
     def __init__(self, layer: type, args: tuple, kwargs: dict, inputs: list) -> None:
         self.layer = layer
@@ -185,6 +187,9 @@ class _Call:
         self.non_diff: list = []  # output positions marked non-differentiable
         self.needs_grad = [not t.stop_gradient for t in inputs]  # per input, at the call
         self.out_objs: list = []  # what forward returned (apply hands back these very Tensors)
+        # per output position, a gradient of another dtype that a consumer PyLayer returned
+        # (kept when this layer turned set_grad_in_dtype_consistent off)
+        self.raw_grads: dict = {}
 
 
 def _tensor_inputs(values: Any, out: list, groups: list) -> None:
@@ -294,6 +299,10 @@ def _incoming_grads(call: _Call, grads: tuple) -> list:
             else:
                 out.append(None)
             continue
+        raw = call.raw_grads.pop(i, None)
+        if raw is not None and not call.ctx.grad_in_dtype_consistent and \
+                torch.equal(raw.to(g.dtype), g):
+            g = raw
         if not g.requires_grad and not hasattr(g, GRAD_FLAG):
             setattr(g, GRAD_FLAG, True)
         out.append(wrap(g))
@@ -352,8 +361,8 @@ def _backward(tctx: Any, *grads: torch.Tensor | None) -> tuple:
             raise ValueError(f"paddle.autograd.PyLayer: {name}.backward returned a gradient of shape "
                              f"{list(gt.shape)} at position {i}, which does not match the shape "
                              f"{list(inp._t.shape)} of that forward input")
-        if ctx.grad_in_dtype_consistent and gt.dtype != inp._t.dtype and \
-                (inp._t.is_floating_point() or inp._t.is_complex()):
+        if gt.dtype != inp._t.dtype and (inp._t.is_floating_point() or inp._t.is_complex()):
+            _keep_raw_grad(tctx, i, gt)
             gt = gt.to(inp._t.dtype)
         if not gt.requires_grad and not any(gt is x for x in grads):
             # A gradient that comes straight from a PyLayer's backward says stop_gradient=True
@@ -366,6 +375,17 @@ def _backward(tctx: Any, *grads: torch.Tensor | None) -> tuple:
                 _mark_when_accumulated(leaf, gt)
         out.append(gt)
     return tuple(out)
+
+
+def _keep_raw_grad(tctx: Any, i: int, grad: torch.Tensor) -> None:
+    """Keep ``grad`` (about to be cast to the dtype of forward input ``i``) for the PyLayer
+    that produced that input, when it turned ``set_grad_in_dtype_consistent`` off."""
+    node, pos = tctx.next_functions[i]
+    producer = getattr(node, "pagaie_call", None)
+    if producer is not None and not producer.ctx.grad_in_dtype_consistent:
+        # its backward sees the gradients of its Tensor outputs only
+        tensor_pos = producer.tensor_pos
+        producer.raw_grads[pos if tensor_pos is None else tensor_pos.index(pos)] = grad.detach()
 
 
 def _edge_runs(tctx: Any, i: int) -> bool:
