@@ -31,3 +31,37 @@ def test_rnn_rejects_non_3d_input(cls, time_major):
     assert theirs is ValueError
     with pytest.raises(ValueError, match="3-D"):
         run(pagaie)
+
+
+@pytest.mark.parametrize("cls", ["SimpleRNN", "LSTM", "GRU"])
+@pytest.mark.parametrize("num_layers", [0, -1])
+@pytest.mark.parametrize("direction", ["forward", "bidirect"])
+def test_rnn_num_layers_below_one_still_builds_first_layer(cls, num_layers, direction):
+    """Paddle builds the first layer whatever num_layers is; the forward then fails."""
+    def build(fw):
+        return getattr(fw.nn, cls)(3, 5, num_layers=num_layers, direction=direction)
+
+    ours, theirs = build(pagaie), build(paddle)
+    assert list(ours.state_dict()) == list(theirs.state_dict())
+    assert len(ours) == len(theirs) == 1
+    x = np.ones([2, 4, 3], "float32")
+    assert _raised(lambda fw: ours(pagaie.to_tensor(x)), pagaie) is \
+        _raised(lambda fw: theirs(paddle.to_tensor(x)), paddle)
+
+
+@pytest.mark.parametrize("cls", ["SimpleRNN", "LSTM", "GRU"])
+@pytest.mark.parametrize("direction", ["forward", "bidirect"])
+def test_rnn_zero_input_size_rejected(cls, direction):
+    """The fused weights of a zero input size: Paddle's constructor raises ValueError."""
+    def build(fw):
+        return getattr(fw.nn, cls)(0, 5, direction=direction)
+
+    assert _raised(build, paddle) is ValueError
+    with pytest.raises(ValueError, match="input_size"):
+        build(pagaie)
+
+
+def test_lstm_projection_zero_input_size_builds():
+    """With a projection (no fused weights) Paddle builds the network."""
+    assert list(pagaie.nn.LSTM(0, 5, proj_size=2).state_dict()) == \
+        list(paddle.nn.LSTM(0, 5, proj_size=2).state_dict())
