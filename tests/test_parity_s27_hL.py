@@ -65,3 +65,16 @@ def test_lstm_projection_zero_input_size_builds():
     """With a projection (no fused weights) Paddle builds the network."""
     assert list(pagaie.nn.LSTM(0, 5, proj_size=2).state_dict()) == \
         list(paddle.nn.LSTM(0, 5, proj_size=2).state_dict())
+
+
+@pytest.mark.parametrize("cls", ["TransformerEncoderLayer", "TransformerDecoderLayer"])
+@pytest.mark.parametrize("activation", [None, 5, "relux"])
+def test_transformer_activation_not_a_name(cls, activation):
+    """A non-string activation is a TypeError in Paddle; an unknown name an AttributeError."""
+    def build(fw):
+        return getattr(fw.nn, cls)(8, 2, 16, activation=activation)
+
+    theirs = _raised(build, paddle)
+    assert theirs in (TypeError, AttributeError)
+    with pytest.raises(theirs):
+        build(pagaie)
