@@ -70,6 +70,9 @@ def rnn(input, pre_state, weight_list, sequence_length=None, dropout_prob=0.0, i
     if mode not in _FUSED:
         raise ValueError(f"paddle.rnn: 'mode' must be one of LSTM, GRU, RNN_TANH, RNN_RELU, "
                          f"but received {mode!r}")
+    if input.dim() != 3:
+        raise ValueError(f"paddle.rnn: 'input' must be 3-D [time_steps, batch_size, input_size], "
+                         f"but received a {input.dim()}-D input of shape {list(input.shape)}")
     if weight_list and input.shape[-1] != weight_list[0].shape[-1]:
         raise ValueError(f"paddle.rnn: the last dimension of 'input' must be input_size "
                          f"{weight_list[0].shape[-1]}, but received input of shape {list(input.shape)}")

@@ -586,12 +586,14 @@ class RNNBase(LayerList):
             cls = SimpleRNNCell
             kwargs["activation"] = "relu" if mode == "RNN_RELU" else "tanh"
         in_size = proj_size or hidden_size
+        # the first layer is built whatever num_layers is (as Paddle does): with num_layers < 1
+        # the network has that one layer, and its forward fails
         if direction == "forward":
-            for i in range(num_layers):
+            for i in range(max(num_layers, 1)):
                 self.append(RNN(cls(input_size if i == 0 else in_size, hidden_size, **kwargs), False,
                                 time_major))
         elif direction in _BIDIRECTIONAL:
-            for i in range(num_layers):
+            for i in range(max(num_layers, 1)):
                 size = input_size if i == 0 else 2 * in_size
                 self.append(BiRNN(cls(size, hidden_size, **kwargs), cls(size, hidden_size, **kwargs),
                                   time_major))
@@ -605,11 +607,13 @@ class RNNBase(LayerList):
             # the draw is made too and later random ops get what Paddle's get
             from pagaie.nn.initializer import Constant
             ps = self.parameters()
-            if ps:  # (none for num_layers=0: Paddle then fails in forward)
-                # Paddle's coalesce_tensor, which makes that copy, has no float16/bfloat16 CPU kernel
-                kernel_dtypes(f"nn.{type(self).__name__}", ps[0]._t, _COALESCE_CPU_DTYPES, "weight")
-                self.create_parameter([sum(p.size for p in ps)], dtype=ps[0].dtype,
-                                      default_initializer=Constant(0.0))
+            # Paddle's coalesce_tensor, which makes that copy, has no float16/bfloat16 CPU kernel
+            kernel_dtypes(f"nn.{type(self).__name__}", ps[0]._t, _COALESCE_CPU_DTYPES, "weight")
+            if input_size == 0:   # nor takes the empty weight_ih of a zero input size
+                raise ValueError(f"paddle.nn.{type(self).__name__}: input_size must be greater "
+                                 f"than 0, but received {input_size}")
+            self.create_parameter([sum(p.size for p in ps)], dtype=ps[0].dtype,
+                                  default_initializer=Constant(0.0))
             # Paddle's cuDNN dropout state: a uint8 buffer that holds no values
             # (``Tensor(Not initialized)``), never saved (absent where its cuDNN path cannot
             # apply, e.g. with an LSTM projection)

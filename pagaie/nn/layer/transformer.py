@@ -224,8 +224,12 @@ def _check_sizes(api: str, d_model: int, nhead: int, dim_feedforward: int) -> No
 
 
 def _activation(api: str, name: str) -> Any:
-    """The ``paddle.nn.functional`` activation called ``name``; Paddle's AttributeError otherwise."""
-    fn = getattr(F, name, None) if isinstance(name, str) else None
+    """The ``paddle.nn.functional`` activation called ``name``; Paddle's TypeError for a name
+    that is not a string, its AttributeError for an unknown one."""
+    if not isinstance(name, str):
+        raise TypeError(f"paddle.nn.{api}: activation must be the name (str) of a function of "
+                        f"paddle.nn.functional, but received {type(name).__name__} {name!r}")
+    fn = getattr(F, name, None)
     if fn is None:
         raise AttributeError(f"paddle.nn.{api}: activation must name a function of "
                              f"paddle.nn.functional, but received {name!r}")
