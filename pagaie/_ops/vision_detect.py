@@ -67,8 +67,10 @@ def distribute_fpn_proposals(fpn_rois, min_level, max_level, refer_level, refer_
         raise AssertionError("max_level should be greater than min_level")
     if not num_lvl < 100:
         raise AssertionError("Only support max to 100 levels, (max_level - min_level + 1 < 100)")
-    if rois_num is None:
-        raise AssertionError("rois_num should not be None in dygraph mode.")
+    if rois_num is None:   # Paddle asserts it while a program is built too
+        err = AssertionError("rois_num should not be None in dygraph mode.")
+        err.static_type = AssertionError
+        raise err
     api = "distribute_fpn_proposals"
     for arg, v in (("min_level", min_level), ("max_level", max_level), ("refer_level", refer_level),
                    ("refer_scale", refer_scale)):
@@ -117,6 +119,11 @@ def _decode(anchors, deltas, variances, off):
     return torch.stack([cx - w / 2, cy - h / 2, cx + w / 2 - off, cy + h / 2 - off], dim=1)
 
 
+def _static_rois_num_error(_eager_message: str) -> AssertionError:
+    """``generate_proposals`` without ``return_rois_num`` while a program is built: Paddle's wording there."""
+    return AssertionError("return_rois_num should be True in PaddlePaddle inner op mode.")
+
+
 def _proposals_static_shape(scores, *args, **kwargs) -> tuple:
     """Static rule: the number of proposals is known when the program runs (-1), the count
     per image has one entry per image (int32)."""
@@ -162,7 +169,9 @@ def generate_proposals(scores, bbox_deltas, img_size, anchors, variances, pre_nm
         (4, [2])
     """
     if not return_rois_num:
-        raise AssertionError("return_rois_num should be True in dygraph mode.")
+        err = AssertionError("return_rois_num should be True in dygraph mode.")
+        err.static_type = _static_rois_num_error
+        raise err
     _check_proposal_inputs(scores, bbox_deltas, img_size, anchors, variances)
     off = 1.0 if pixel_offset else 0.0
     n, a, hgt, wid = scores.shape

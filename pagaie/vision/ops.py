@@ -65,7 +65,13 @@ class _MissingFile(FileNotFoundError, RuntimeError):
     """A missing file: Paddle raises RuntimeError (from its C++ kernel) there; this is both."""
 
 
-@defop(method=False, differentiable=False, paddle_types=("decode_jpeg", "pd_op.decode_jpeg"))
+def _decode_jpeg_static_shape(x, mode="unchanged", name=None) -> tuple:
+    """Static rule: the image's channels and sizes are known once the bytes are read (-1)."""
+    return [-1, -1, -1], torch.uint8
+
+
+@defop(method=False, differentiable=False, paddle_types=("decode_jpeg", "pd_op.decode_jpeg"),
+       static_shape=_decode_jpeg_static_shape)
 def decode_jpeg(x, mode="unchanged", name=None):
     """Decode JPEG bytes (as from :func:`read_file`) into a ``[C, H, W]`` uint8 image.
 
@@ -99,8 +105,10 @@ def decode_jpeg(x, mode="unchanged", name=None):
         raise ValueError(f"paddle.vision.ops.decode_jpeg: mode must be 'unchanged', 'gray' or 'rgb', "
                          f"but received {mode!r}")
     if x.dtype is not torch.uint8:  # Paddle registers the kernel for uint8 only (NotFound: RuntimeError)
-        raise RuntimeError(f"paddle.vision.ops.decode_jpeg: 'x' must be a uint8 tensor of the file's bytes, but "
+        err = RuntimeError(f"paddle.vision.ops.decode_jpeg: 'x' must be a uint8 tensor of the file's bytes, but "
                            f"received {str(x.dtype).replace('torch.', '')}")
+        err.static_type = TypeError   # the program builder's dtype check
+        raise err
     try:
         img = Image.open(io.BytesIO(x.detach().cpu().numpy().tobytes()))
         img.load()
