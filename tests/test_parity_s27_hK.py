@@ -16,3 +16,24 @@ def test_nan_to_num_inplace_version(kwargs):
         x.nan_to_num_(**kwargs)
         got.append((r is x, x.inplace_version, x.numpy().tolist()))
     assert got[0] == got[1]
+
+
+@pytest.mark.parametrize("kwargs", [
+    {"blocking": False}, {"non_blocking": True}, {"blocking": True, "non_blocking": False},
+    {"other_kw": True}, {"blocking": "a"}, {"blocking": 1.5}, {"non_blocking": "a"},
+])
+def test_copy_arguments(kwargs):
+    got = []
+    for mod in (paddle, pagaie):
+        x = mod.zeros([2])
+        src = mod.to_tensor([1.0, 2.0])
+        kw = dict(kwargs)
+        try:
+            if kw.pop("other_kw", False):
+                x.copy_(other=src, **kw)
+            else:
+                x.copy_(src, **kw)
+            got.append(x.numpy().tolist())
+        except Exception as e:  # noqa: BLE001 - the type is what is compared
+            got.append(type(e).__name__)
+    assert got[0] == got[1]
