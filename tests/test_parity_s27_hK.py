@@ -37,3 +37,17 @@ def test_copy_arguments(kwargs):
         except Exception as e:  # noqa: BLE001 - the type is what is compared
             got.append(type(e).__name__)
     assert got[0] == got[1]
+
+
+@pytest.mark.parametrize("kwargs", [{}, {"dtype": "float64"}, {"stop_gradient": False}, {"place": "cpu"}])
+def test_to_tensor_from_dense_tensor(kwargs):
+    got = []
+    for mod in (paddle, pagaie):
+        x = mod.to_tensor([1.0, 2.0, 3.0], stop_gradient=False)
+        dense = x.get_tensor()
+        y = mod.to_tensor(dense, **kwargs)
+        shared = y.data_ptr() == x.data_ptr()
+        if y.stop_gradient:
+            y[0] = 9.0   # writes through to x where the memory is shared
+        got.append((shared, str(y.dtype), y.stop_gradient, y.is_leaf, x.numpy().tolist(), y.numpy().tolist()))
+    assert got[0] == got[1]
