@@ -51,3 +51,23 @@ def test_to_tensor_from_dense_tensor(kwargs):
             y[0] = 9.0   # writes through to x where the memory is shared
         got.append((shared, str(y.dtype), y.stop_gradient, y.is_leaf, x.numpy().tolist(), y.numpy().tolist()))
     assert got[0] == got[1]
+
+
+@pytest.mark.parametrize("case", ["leaf", "no_grad_leaf", "non_leaf", "accumulate", "dtype", "not_tensor"])
+def test_copy_gradient_from(case):
+    got = []
+    for mod in (paddle, pagaie):
+        x = mod.to_tensor([1.0, 2.0], stop_gradient=case == "no_grad_leaf")
+        if case == "non_leaf":
+            x = x * 2
+        y = {"dtype": mod.to_tensor([5, 6]), "not_tensor": np.ones(2)}.get(case, mod.to_tensor([5.0, 6.0]))
+        try:
+            if case == "accumulate":
+                (x * x).sum().backward()
+            x._copy_gradient_from(y)
+            if case == "accumulate":
+                (x * x).sum().backward()
+            got.append((x.grad.numpy().tolist(), x._inplace_version()))
+        except Exception as e:  # noqa: BLE001 - the type is what is compared
+            got.append(type(e).__name__)
+    assert got[0] == got[1]

@@ -1231,6 +1231,43 @@ class Tensor(metaclass=_TensorType):
         """The gradient (``grad``), None before any backward."""
         return self.grad
 
+    def _copy_gradient_from(self, other: Tensor) -> None:
+        """Make ``other`` this tensor's gradient (sharing its memory, as Paddle does).
+
+        Args:
+            other (Tensor): the gradient, of this tensor's shape and dtype.
+
+        Examples:
+            >>> import pagaie as paddle
+            >>> x = paddle.to_tensor([1.0, 2.0], stop_gradient=False)
+            >>> x._copy_gradient_from(paddle.to_tensor([5.0, 6.0]))
+            >>> x.grad.tolist()
+            [5.0, 6.0]
+        """
+        if not isinstance(other, Tensor):
+            raise ValueError(f"paddle.Tensor._copy_gradient_from: 'other' must be a Tensor, but "
+                             f"received {type(other).__name__}")
+        if other._t.dtype is not self._t.dtype:
+            raise RuntimeError(f"paddle.Tensor._copy_gradient_from: 'other' has dtype "
+                               f"{other.dtype.name}, but this tensor has dtype {self.dtype.name}")
+        if other._t.shape != self._t.shape:
+            raise ValueError(f"paddle.Tensor._copy_gradient_from: 'other' has shape "
+                             f"{list(other._t.shape)}, but this tensor has shape "
+                             f"{list(self._t.shape)}")
+        _store_grad(self._t, other._t.detach())
+
+    def _inplace_version(self) -> int:
+        """The ``inplace_version`` counter, as a method (Paddle's private spelling).
+
+        Examples:
+            >>> import pagaie as paddle
+            >>> x = paddle.ones([2])
+            >>> _ = x.add_(x)
+            >>> x._inplace_version()
+            1
+        """
+        return self.inplace_version
+
     def _use_gpudnn(self, use_gpudnn: bool = True) -> Tensor:
         """Paddle's switch of the cuDNN kernels for ops on this tensor. The backend picks its
         kernels itself: the result is another handle of this very tensor (same data, name,
