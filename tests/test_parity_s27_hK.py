@@ -71,3 +71,13 @@ def test_copy_gradient_from(case):
         except Exception as e:  # noqa: BLE001 - the type is what is compared
             got.append(type(e).__name__)
     assert got[0] == got[1]
+
+
+def test_is_initialized_after_clear_data():
+    got = []
+    for mod in (paddle, pagaie):
+        x = mod.ones([2])
+        before = x._is_initialized()
+        x._clear_data()
+        got.append((before, x._is_initialized(), x._is_dense_tensor_hold_allocation()))
+    assert got[0] == got[1]
