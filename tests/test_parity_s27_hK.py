@@ -81,3 +81,15 @@ def test_is_initialized_after_clear_data():
         x._clear_data()
         got.append((before, x._is_initialized(), x._is_dense_tensor_hold_allocation()))
     assert got[0] == got[1]
+
+
+@pytest.mark.parametrize("persistable", [False, True])
+def test_copy_to_keeps_name_and_persistable(persistable):
+    got = []
+    for mod in (paddle, pagaie):
+        x = mod.to_tensor([1.0, 2.0], stop_gradient=False)
+        x.persistable = persistable
+        y = x._copy_to(mod.CPUPlace(), True)
+        got.append((y.name == x.name, y.persistable, y.stop_gradient, y.is_leaf,
+                    y.data_ptr() == x.data_ptr(), y.numpy().tolist()))
+    assert got[0] == got[1]

@@ -709,7 +709,12 @@ class Tensor(metaclass=_TensorType):
 
     def _copy_to(self, place: Place, blocking: bool) -> Tensor:
         """A copy of this tensor on ``place`` (a Place), outside autograd: the copy stops
-        gradient and is a leaf, as in Paddle.
+        gradient and is a leaf, and keeps this tensor's ``name`` and ``persistable``, as in
+        Paddle.
+
+        Args:
+            place (Place): where the copy goes (``CPUPlace()``, ``CUDAPlace(0)``...).
+            blocking (bool): whether the copy waits until it is done.
 
         Examples:
             >>> import pagaie as paddle
@@ -722,7 +727,10 @@ class Tensor(metaclass=_TensorType):
             raise TypeError("paddle.Tensor._copy_to: 'place' must be a Place (CPUPlace, "
                             f"CUDAPlace...), but received {type(place).__name__}")
         dev = to_torch_device(place, "paddle.Tensor._copy_to")
-        return wrap(self._t.detach().to(dev, copy=True, non_blocking=not blocking))
+        out = wrap(self._t.detach().to(dev, copy=True, non_blocking=not blocking))
+        out._name = self.name
+        out.persistable = self.persistable
+        return out
 
     def cuda(self, device_id: int | None = None, blocking: bool = True) -> Tensor:
         """A copy on GPU ``device_id`` (the current one by default)."""
