@@ -709,7 +709,12 @@ class Tensor(metaclass=_TensorType):
 
     def _copy_to(self, place: Place, blocking: bool) -> Tensor:
         """A copy of this tensor on ``place`` (a Place), outside autograd: the copy stops
-        gradient and is a leaf, as in Paddle.
+        gradient and is a leaf, and keeps this tensor's ``name`` and ``persistable``, as in
+        Paddle.
+
+        Args:
+            place (Place): where the copy goes (``CPUPlace()``, ``CUDAPlace(0)``...).
+            blocking (bool): whether the copy waits until it is done.
 
         Examples:
             >>> import pagaie as paddle
@@ -722,7 +727,10 @@ class Tensor(metaclass=_TensorType):
             raise TypeError("paddle.Tensor._copy_to: 'place' must be a Place (CPUPlace, "
                             f"CUDAPlace...), but received {type(place).__name__}")
         dev = to_torch_device(place, "paddle.Tensor._copy_to")
-        return wrap(self._t.detach().to(dev, copy=True, non_blocking=not blocking))
+        out = wrap(self._t.detach().to(dev, copy=True, non_blocking=not blocking))
+        out._name = self.name
+        out.persistable = self.persistable
+        return out
 
     def cuda(self, device_id: int | None = None, blocking: bool = True) -> Tensor:
         """A copy on GPU ``device_id`` (the current one by default)."""
@@ -1230,6 +1238,43 @@ class Tensor(metaclass=_TensorType):
     def _grad_ivar(self) -> Tensor | None:
         """The gradient (``grad``), None before any backward."""
         return self.grad
+
+    def _copy_gradient_from(self, other: Tensor) -> None:
+        """Make ``other`` this tensor's gradient (sharing its memory, as Paddle does).
+
+        Args:
+            other (Tensor): the gradient, of this tensor's shape and dtype.
+
+        Examples:
+            >>> import pagaie as paddle
+            >>> x = paddle.to_tensor([1.0, 2.0], stop_gradient=False)
+            >>> x._copy_gradient_from(paddle.to_tensor([5.0, 6.0]))
+            >>> x.grad.tolist()
+            [5.0, 6.0]
+        """
+        if not isinstance(other, Tensor):
+            raise ValueError(f"paddle.Tensor._copy_gradient_from: 'other' must be a Tensor, but "
+                             f"received {type(other).__name__}")
+        if other._t.dtype is not self._t.dtype:
+            raise RuntimeError(f"paddle.Tensor._copy_gradient_from: 'other' has dtype "
+                               f"{other.dtype.name}, but this tensor has dtype {self.dtype.name}")
+        if other._t.shape != self._t.shape:
+            raise ValueError(f"paddle.Tensor._copy_gradient_from: 'other' has shape "
+                             f"{list(other._t.shape)}, but this tensor has shape "
+                             f"{list(self._t.shape)}")
+        _store_grad(self._t, other._t.detach())
+
+    def _inplace_version(self) -> int:
+        """The ``inplace_version`` counter, as a method (Paddle's private spelling).
+
+        Examples:
+            >>> import pagaie as paddle
+            >>> x = paddle.ones([2])
+            >>> _ = x.add_(x)
+            >>> x._inplace_version()
+            1
+        """
+        return self.inplace_version
 
     def _use_gpudnn(self, use_gpudnn: bool = True) -> Tensor:
         """Paddle's switch of the cuDNN kernels for ops on this tensor. The backend picks its

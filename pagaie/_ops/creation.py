@@ -149,6 +149,16 @@ def _from_data(data: Any, dtype: Any, api: str) -> torch.Tensor:
     return t
 
 
+def _dense_data(held: Tensor | None, dtype: Any) -> torch.Tensor:
+    """The data of a ``DenseTensor`` given to to_tensor: its tensor's memory itself, cast
+    (a copy) when ``dtype`` differs."""
+    if held is None:
+        raise ValueError("paddle.to_tensor: the DenseTensor given as data is not initialized; "
+                         "set its data first (DenseTensor.set(array, place))")
+    t = held._t.detach()
+    return t if dtype is None else t.to(_dt.checked_dtype(dtype, "paddle.to_tensor"))
+
+
 def _place(t: torch.Tensor, place: Any, api: str) -> torch.Tensor:
     dev = device() if place is None else to_torch_device(place, f"paddle.{api}")
     return t if t.device == dev else t.to(dev)
@@ -184,7 +194,7 @@ def _program_data_check(api: str, data: Any) -> None:
        static_check=lambda data, *args, **kwargs: _program_data_check("to_tensor", data),
        own_stop_gradient=True)
 def to_tensor(data, dtype=None, place=None, stop_gradient=True):
-    """Create a Tensor from Python data, a numpy array or another Tensor (always a copy).
+    """Create a Tensor from Python data, a numpy array, a ``DenseTensor`` or another Tensor.
 
     Dtype inference follows Paddle: Python floats (and lists of them) take the
     default float dtype, ints int64, bools bool, complex numbers the matching
@@ -198,7 +208,8 @@ def to_tensor(data, dtype=None, place=None, stop_gradient=True):
         stop_gradient (bool, optional): whether gradients stop here. Default True.
 
     Returns:
-        Tensor: a new tensor holding a copy of ``data``.
+        Tensor: a new tensor holding a copy of ``data`` (a ``DenseTensor``'s memory is
+        shared when neither dtype nor place changes, as in Paddle).
 
     Examples:
         >>> import pagaie as paddle
@@ -207,8 +218,13 @@ def to_tensor(data, dtype=None, place=None, stop_gradient=True):
         >>> paddle.to_tensor([1.0, 2.0], stop_gradient=False).stop_gradient
         False
     """
+    held = getattr(data, "_held_tensor", None)
+    if callable(held):   # a DenseTensor (``x.get_tensor()``): shares x's memory, as in Paddle
+        t = _dense_data(held(), dtype)
+    else:
+        t = _from_data(data, dtype, "to_tensor")
     # row-major before the leaf is made (a transposed numpy array comes in strided)
-    t = _place(_from_data(data, dtype, "to_tensor"), place, "to_tensor").contiguous()
+    t = _place(t, place, "to_tensor").contiguous()
     if stop_gradient:
         return t
     # Integer tensors too say stop_gradient=False when asked (no gradient reaches them).

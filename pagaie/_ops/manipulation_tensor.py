@@ -103,28 +103,40 @@ def detach_(self: Tensor) -> Tensor:
     return self
 
 
-def copy_(self: Tensor, src: Tensor, blocking: bool = True) -> Tensor:
-    """Overwrite this tensor with the values of ``src`` (same dtype), outside autograd.
+def copy_(self: Tensor, other: Tensor, blocking: bool = True,
+          non_blocking: bool | None = None) -> Tensor:
+    """Overwrite this tensor with the values of ``other`` (same dtype), outside autograd.
 
     As in Paddle, the write counts in no ``inplace_version`` (of this tensor or of a tensor it
-    views), so a backward that saved this tensor reads the new values. A ``src`` of another
+    views), so a backward that saved this tensor reads the new values. An ``other`` of another
     shape gives this tensor that shape too: its values go into the same memory when it holds
     enough from this tensor's start (a view keeps writing through to its base), else into new
     memory.
 
+    Args:
+        other (Tensor): the tensor whose values are copied.
+        blocking (bool, optional): whether the copy waits until it is done. Default True.
+        non_blocking (bool, optional): the opposite of ``blocking``; when given, it decides.
+
     Examples:
         >>> import pagaie as paddle
         >>> x = paddle.zeros([2, 2])
-        >>> x.copy_(paddle.ones([2, 2])).tolist()
+        >>> x.copy_(paddle.ones([2, 2]), non_blocking=False).tolist()
         [[1.0, 1.0], [1.0, 1.0]]
     """
-    if not isinstance(src, Tensor):
-        raise ValueError(f"paddle.Tensor.copy_: 'src' must be a Tensor, but received "
-                         f"{type(src).__name__}")
-    t, s = self._t, src._t
+    if not isinstance(other, Tensor):
+        raise ValueError(f"paddle.Tensor.copy_: 'other' must be a Tensor, but received "
+                         f"{type(other).__name__}")
+    for arg, v in (("blocking", blocking), ("non_blocking", non_blocking)):
+        if not isinstance(v, (bool, int)) and not (v is None and arg == "non_blocking"):
+            raise RuntimeError(f"paddle.Tensor.copy_: '{arg}' must be a bool, but received "
+                               f"{type(v).__name__}")
+    if non_blocking is not None:
+        blocking = not non_blocking
+    t, s = self._t, other._t
     if s.dtype is not t.dtype:
-        raise RuntimeError(f"paddle.Tensor.copy_: 'src' has dtype {src.dtype.name}, which differs "
-                           f"from this tensor's dtype {self.dtype.name}; cast it first")
+        raise RuntimeError(f"paddle.Tensor.copy_: 'other' has dtype {other.dtype.name}, which "
+                           f"differs from this tensor's dtype {self.dtype.name}; cast it first")
     with torch.no_grad():
         if s.shape == t.shape:
             t.data.copy_(s, non_blocking=not blocking)   # ``.data``: no version counted

@@ -1011,7 +1011,40 @@ def logaddexp(x, y, name=None):
     return torch.log1p(torch.exp(-(x - y).abs())) + torch.maximum(x, y)
 
 
-nan_to_num_ = nan_to_num.inplace
+_nan_to_num_write = nan_to_num.inplace
+
+
+def nan_to_num_(x: Tensor, nan: float = 0.0, posinf: float | None = None,
+                neginf: float | None = None, name: str | None = None) -> Tensor:
+    """In-place :func:`nan_to_num`: writes into ``x`` and returns it.
+
+    As Paddle, a call counts three in ``inplace_version`` (Paddle runs it as three
+    ``where_``: NaN, then +inf, then -inf).
+
+    Args:
+        x (Tensor): the float32 or float64 tensor to write into.
+        nan (float, optional): value for NaN. Default 0.0.
+        posinf (float, optional): value for +inf; the dtype's largest value by default.
+        neginf (float, optional): value for -inf; the dtype's lowest value by default.
+        name (str, optional): unused.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> x = paddle.to_tensor([float('nan'), 1.0, float('inf')])
+        >>> _ = x.nan_to_num_(posinf=9.0)
+        >>> x.tolist(), x.inplace_version
+        ([0.0, 1.0, 9.0], 3)
+    """
+    r = _nan_to_num_write(x, nan, posinf, neginf, name)
+    if r is not x:   # a program being built records nan_to_num: its result is a new value
+        return r
+    for _ in range(2):  # on x's own counter: a tensor x views counts them too, as Paddle's
+        torch.autograd.graph.increment_version(x._t)
+    return x
+
+
+nan_to_num.inplace = nan_to_num_
+Tensor.nan_to_num_ = nan_to_num_
 logit_ = logit.inplace
 polygamma_ = polygamma.inplace
 multigammaln_ = multigammaln.inplace

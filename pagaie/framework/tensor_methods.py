@@ -13,7 +13,7 @@ import numpy as np
 import torch
 
 from pagaie._core import dtype as _dt
-from pagaie._core.tensor import Tensor, check_inplace
+from pagaie._core.tensor import _CLEARED, Tensor, check_inplace
 
 __all__ = ["set_", "set_tensor", "reconstruct_from_", "set_string_list", "set_vocab",
            "get_map_tensor", "is_selected_rows", "get_selected_rows", "rows", "create_tensor",
@@ -378,14 +378,18 @@ class _BlankTensor(Tensor):
 
 def _is_initialized(x: Tensor) -> bool:
     """Whether ``x`` holds values: True except for a :func:`create_tensor` placeholder not
-    yet written.
+    yet written and a tensor whose memory ``_clear_data`` released.
 
     Examples:
         >>> import pagaie as paddle
-        >>> paddle.ones([2])._is_initialized()
+        >>> x = paddle.ones([2])
+        >>> x._is_initialized()
         True
+        >>> x._clear_data()
+        >>> x._is_initialized()
+        False
     """
-    return True
+    return not hasattr(x._t, _CLEARED)
 
 
 def create_tensor(dtype: Any, name: str | None = None, persistable: bool = False) -> Tensor:

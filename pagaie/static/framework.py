@@ -360,6 +360,11 @@ class DenseTensor:
     def _is_initialized(self) -> bool:
         return self._var.tensor is not None
 
+    def _held_tensor(self) -> Any:
+        """The Tensor holding this DenseTensor's data (None when uninitialised); what
+        ``paddle.to_tensor(dense_tensor)`` shares."""
+        return self._var.tensor
+
     def _numel(self) -> int:
         return 0 if self._var.tensor is None else self._var.tensor._t.numel()
 
