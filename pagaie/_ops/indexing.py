@@ -312,8 +312,10 @@ def where(condition, x=None, y=None, name=None, *, out=None):
     if x is None or y is None:
         raise ValueError("paddle.where: 'x' and 'y' must both be given, or neither")
     if type(condition) is not torch.Tensor:  # a program's argument parser wants a Value
-        err = ValueError(f"paddle.where: 'condition' must be a bool Tensor, but received "
-                         f"{type(condition).__name__}")
+        # (eagerly Paddle reads condition.shape first: a numpy array then fails its dtype check)
+        kind = ValueError if hasattr(condition, "shape") else AttributeError
+        err = kind(f"paddle.where: 'condition' must be a bool Tensor, but received "
+                   f"{type(condition).__name__}")
         err.static_type = TypeError
         raise err
     if condition.dtype is not torch.bool:  # Paddle checks it before the operands' dtypes
