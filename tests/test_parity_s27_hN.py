@@ -1,0 +1,41 @@
+"""Differential tests against real Paddle for ``paddle.incubate`` and ``paddle.sparse`` cases
+taken from Paddle's own unit tests (round 27)."""
+import numpy as np
+import pytest
+
+paddle = pytest.importorskip("paddle")
+import pagaie  # noqa: E402
+
+_X = np.array([[1.0, 2.0], [3.0, 4.0]], "float32")
+_FUNCS = {
+    "tensor": lambda x: x * x,
+    "list": lambda x: [x * x],
+    "list2": lambda x: [x * x, x],
+    "tuple": lambda x: (x * x,),
+}
+
+
+def _kinds(res):
+    return [type(r).__name__ for r in res] + [
+        [type(e).__name__ for e in r] if isinstance(r, (list, tuple)) else None for r in res]
+
+
+@pytest.mark.parametrize("api", ["vjp", "jvp"])
+@pytest.mark.parametrize("fname", sorted(_FUNCS))
+@pytest.mark.parametrize("as_list", [False, True])
+def test_autograd_vjp_jvp_keep_func_output_container(api, fname, as_list):
+    out = []
+    for m in (paddle, pagaie):
+        x = m.to_tensor(_X)
+        res = getattr(m.incubate.autograd, api)(_FUNCS[fname], [x] if as_list else x)
+        out.append(_kinds(res))
+    assert out[0] == out[1]
+
+
+@pytest.mark.parametrize("api", ["vjp", "jvp"])
+def test_autograd_vjp_jvp_func_not_callable(api):
+    for m in (paddle, pagaie):
+        with pytest.raises(TypeError) as e:
+            getattr(m.incubate.autograd, api)(None, m.to_tensor(_X))
+        if m is pagaie:
+            assert "func" in str(e.value) and "NoneType" in str(e.value)
