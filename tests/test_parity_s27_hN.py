@@ -39,3 +39,22 @@ def test_autograd_vjp_jvp_func_not_callable(api):
             getattr(m.incubate.autograd, api)(None, m.to_tensor(_X))
         if m is pagaie:
             assert "func" in str(e.value) and "NoneType" in str(e.value)
+
+
+def _lookahead(m, **kwargs):
+    layer = m.nn.Linear(3, 2)
+    return m.incubate.optimizer.LookAhead(m.optimizer.SGD(0.1, parameters=layer.parameters()),
+                                          **kwargs)
+
+
+@pytest.mark.parametrize("kwargs", [dict(alpha=1, k=1), dict(alpha=0), dict(k=True),
+                                    dict(alpha=1.5), dict(k=1.5), dict(alpha=0.3, k=2)])
+def test_lookahead_argument_checks(kwargs):
+    out = []
+    for m in (paddle, pagaie):
+        try:
+            opt = _lookahead(m, **kwargs)
+            out.append(("ok", opt.k))
+        except (TypeError, AssertionError) as e:
+            out.append(type(e).__name__)
+    assert out[0] == out[1]
