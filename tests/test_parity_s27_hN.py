@@ -58,3 +58,17 @@ def test_lookahead_argument_checks(kwargs):
         except (TypeError, AssertionError) as e:
             out.append(type(e).__name__)
     assert out[0] == out[1]
+
+
+@pytest.mark.parametrize("api,kwargs", [
+    ("fused_dropout_add", dict(p="a")),
+    ("fused_dropout_add", dict(p=None)),
+    ("fused_bias_dropout_residual_layer_norm", dict(dropout_rate="a")),
+])
+def test_fused_dropout_rate_type(api, kwargs):
+    for m in (paddle, pagaie):
+        x = m.ones([2, 4])
+        with pytest.raises(TypeError) as e:
+            getattr(m.incubate.nn.functional, api)(x, x, **kwargs)
+        if m is pagaie:
+            assert api in str(e.value) and next(iter(kwargs)) in str(e.value)
