@@ -72,3 +72,20 @@ def test_fused_dropout_rate_type(api, kwargs):
             getattr(m.incubate.nn.functional, api)(x, x, **kwargs)
         if m is pagaie:
             assert api in str(e.value) and next(iter(kwargs)) in str(e.value)
+
+
+_D = np.array([[0, 1, 0, 2], [0, 0, 3, 0], [4, 5, 0, 0]], "float32")
+
+
+@pytest.mark.parametrize("shape", [(3, 4), (1, 3, 4)])
+@pytest.mark.parametrize("axis", [3, -3, 2, 0, [5]])
+def test_sparse_sum_csr_axis_range_checked_first(shape, axis):
+    out = []
+    for m in (paddle, pagaie):
+        x = m.to_tensor(_D.reshape(shape)).to_sparse_csr()
+        try:
+            m.sparse.sum(x, axis=axis)
+            out.append("ok")
+        except (ValueError, NotImplementedError) as e:
+            out.append(type(e).__name__)
+    assert out[0] == out[1]
