@@ -89,3 +89,14 @@ def test_sparse_sum_csr_axis_range_checked_first(shape, axis):
         except (ValueError, NotImplementedError) as e:
             out.append(type(e).__name__)
     assert out[0] == out[1]
+
+
+@pytest.mark.parametrize("case", ["none", "int32"])
+def test_fused_rope_bad_q(case):
+    out = []
+    for m in (paddle, pagaie):
+        q = None if case == "none" else m.ones([1, 2, 1, 4], dtype=case)
+        with pytest.raises((ValueError, RuntimeError)) as e:
+            m.incubate.nn.functional.fused_rotary_position_embedding(q)
+        out.append(type(e.value))
+    assert out[0] is out[1]
