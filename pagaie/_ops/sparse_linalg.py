@@ -352,13 +352,13 @@ def sparse_sum(x, axis=None, dtype=None, keepdim=False, name=None):
     sc.value_kernel(api, x, _SUM_DTYPES)
     if isinstance(axis, (list, tuple)):
         axis = axis[0] if axis else None
+    n = x.dim()
+    if axis is not None and not -n <= axis < n:  # checked first, as in Paddle
+        raise ValueError(f"paddle.{api}: axis must be in [{-n}, {n}), but received {axis}")
     if x.layout is _CSR and axis not in (None, -1):
         raise NotImplementedError(f"paddle.{api}: a sparse CSR tensor can only be summed over "
                                   f"all axes (None) or axis=-1, but received axis={axis}")
-    n = x.dim()
     if axis is not None:
-        if not -n <= axis < n:
-            raise ValueError(f"paddle.{api}: axis must be in [{-n}, {n}), but received {axis}")
         axis %= n
     if x.layout is _CSR:
         return _csr_sum(x, axis, dtype, keepdim, api)

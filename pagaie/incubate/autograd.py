@@ -31,6 +31,12 @@ def _inputs(xs) -> list:
     return out
 
 
+def _check_func(api: str, func) -> None:
+    if not callable(func):
+        raise TypeError(f"paddle.incubate.autograd.{api}: 'func' must be callable, but received "
+                        f"{type(func).__name__}")
+
+
 def _zeros_for(x):
     # As in Paddle, the zeros standing in for an unused input's gradient keep its
     # stop_gradient flag.
@@ -76,17 +82,18 @@ def vjp(func: Callable, xs, v=None):
         >>> g.tolist()
         [2.0, 4.0]
     """
+    _check_func("vjp", func)
     xs_l, x_single = _as_list("vjp", "xs", xs)
     xs_l = _inputs(xs_l)
     ys = func(*xs_l)
-    ys_l, y_single = _as_list("vjp", "func(xs)", ys)
+    ys_l, _ = _as_list("vjp", "func(xs)", ys)
     if v is None:
         vs = [_p.ones_like(y) for y in ys_l]
     else:
         vs, _ = _as_list("vjp", "v", v)
         _check_v("vjp", vs, ys_l)
     gs = _grads(ys_l, xs_l, vs, create_graph=True)
-    return _pack(ys_l, y_single), _pack(gs, x_single)
+    return ys, _pack(gs, x_single)
 
 
 def jvp(func: Callable, xs, v=None):
@@ -99,6 +106,7 @@ def jvp(func: Callable, xs, v=None):
         >>> t.tolist()
         [2.0, 4.0]
     """
+    _check_func("jvp", func)
     xs_l, _ = _as_list("jvp", "xs", xs)
     xs_l = _inputs(xs_l)
     if v is None:
@@ -116,7 +124,7 @@ def jvp(func: Callable, xs, v=None):
     gs = _grads(ys_l, xs_l, us, create_graph=True)  # linear in u: u -> J^T u
     ts = _raw_grads(gs, us, vs, create_graph=True)
     ts = [_p.zeros_like(y) if t is None else t for t, y in zip(ts, ys_l)]
-    return _pack(ys_l, y_single), _pack(ts, y_single)
+    return ys, _pack(ts, y_single)
 
 
 def _jacobian_matrix(ys: list, xs: list, is_batched: bool, create_graph: bool):

@@ -235,6 +235,12 @@ def fused_rotary_position_embedding(q, k=None, v=None, sin=None, cos=None, posit
             raise AssertionError(f"{api}: 'position_ids' needs 'sin' and 'cos'")
         if not use_neox_rotary_style:
             raise AssertionError(f"{api}: use_neox_rotary_style=False needs 'sin' and 'cos'")
+    if not isinstance(q, _p.Tensor):
+        raise ValueError(f"{api}: argument 'q' (position 0) must be Tensor, but got "
+                         f"{type(q).__name__}")
+    if not q.is_floating_point():
+        raise RuntimeError(f"{api}: the kernel takes float16, bfloat16, float32 or float64 "
+                           f"inputs, but received {str(q.dtype).replace('paddle.', '')}")
     for arg, t in (("q", q), ("k", k), ("v", v)):
         if t is not None and t.ndim != 4:
             raise ValueError(f"{api}: '{arg}' must be a 4-D tensor [batch_size, seq_len, "

@@ -261,10 +261,13 @@ def fused_linear_activation(x, y, bias, trans_x=False, trans_y=False, activation
     return _F.relu(out) if activation == "relu" else out
 
 
-def _check_dropout(api: str, p, mode) -> None:
+def _check_dropout(api: str, p, mode, arg: str = "p") -> None:
+    if not isinstance(p, (int, float, _p.Tensor)):
+        raise TypeError(f"paddle.incubate.nn.functional.{api}: '{arg}' should be a number or "
+                        f"Tensor, but received {type(p).__name__}")
     if isinstance(p, (int, float)) and not 0 <= p <= 1:
-        raise ValueError(f"paddle.incubate.nn.functional.{api}: 'p' should be between 0 and 1, "
-                         f"but received {p}")
+        raise ValueError(f"paddle.incubate.nn.functional.{api}: '{arg}' should be between 0 and "
+                         f"1, but received {p}")
     if mode not in _MODES:
         raise ValueError(f"paddle.incubate.nn.functional.{api}: 'mode' should be "
                          f"'downscale_in_infer' or 'upscale_in_train', but received {mode!r}")
@@ -297,7 +300,7 @@ def fused_bias_dropout_residual_layer_norm(x, residual, bias=None, ln_scale=None
         [[-1.0, 1.0]]
     """
     api = "fused_bias_dropout_residual_layer_norm"
-    _check_dropout(api, dropout_rate, mode)
+    _check_dropout(api, dropout_rate, mode, "dropout_rate")
     for arg, t in (("ln_scale", ln_scale), ("ln_bias", ln_bias)):
         # Paddle checks these with ``assert``
         if t is not None and (t.ndim != 1 or t.shape[0] != x.shape[-1]):

@@ -70,12 +70,16 @@ class LookAhead(Optimizer):
         if not 0.0 <= alpha <= 1.0:
             raise AssertionError("paddle.incubate.LookAhead: alpha should be larger or equal to 0.0, "
                                  f"and less or equal than 1.0, but received {alpha}")
-        if not isinstance(k, int) or isinstance(k, bool) or k <= 0:
+        if not isinstance(k, int) or k <= 0:
             raise AssertionError(f"paddle.incubate.LookAhead: k should be a positive integer, but "
                                  f"received {k!r}")
+        if not isinstance(alpha, float):
+            # As in Paddle, alpha is the wrapper's learning rate, which must be a float.
+            raise TypeError(f"paddle.incubate.LookAhead: alpha should be a float, but received "
+                            f"{type(alpha).__name__}")
         self.inner_optimizer = inner_optimizer
         params = _flat_params(inner_optimizer._parameter_list or [])
-        super().__init__(learning_rate=float(alpha), parameters=params, weight_decay=None,
+        super().__init__(learning_rate=alpha, parameters=params, weight_decay=None,
                          grad_clip=None, name=name)
         self.alpha = alpha
         self.k = k
