@@ -555,6 +555,27 @@ def compare_mask(compare: Any, x: torch.Tensor, bound: Any) -> torch.Tensor:
     return compare(xd, bound, out=torch.empty_like(xd))
 
 
+def counted_writes(x: Any, r: Any, count: int) -> Any:
+    """``x`` after an in-place write that Paddle counts as ``count`` writes in
+    ``inplace_version`` (its composite runs that many in-place kernels): the write itself
+    counted one, the rest are added on ``x``'s own counter (so tensors ``x`` views count
+    them too). ``r`` is the write's result: a new value while a program is built, returned
+    as is.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> from pagaie._ops._helpers import counted_writes
+        >>> x = paddle.zeros([2])
+        >>> counted_writes(x, x.add_(paddle.ones([2])), 3).inplace_version
+        3
+    """
+    if r is not x:
+        return r
+    for _ in range(count - 1):
+        torch.autograd.graph.increment_version(x._t)
+    return x
+
+
 def zero_dropped(values: torch.Tensor, keep: torch.Tensor, out: torch.Tensor | None = None) -> torch.Tensor:
     """``values`` where ``keep`` (a boolean mask, or 0/1 values, that broadcasts to it), 0
     elsewhere, even where ``values`` is inf or NaN (written into ``out`` when given, which may

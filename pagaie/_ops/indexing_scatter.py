@@ -11,7 +11,7 @@ import torch
 from pagaie._core.broadcast import broadcast_shapes
 from pagaie._core.registry import REGISTRY, OpRecord, defop
 from pagaie._core.tensor import GRAD_FLAG, Tensor, check_inplace, flag_grad
-from pagaie._ops._helpers import (ALL_DTYPES, SMALL_INTS, AssertionValueError, axis_arg, kernel_dtypes, norm_axis,
+from pagaie._ops._helpers import (ALL_DTYPES, SMALL_INTS, AssertionValueError, axis_arg, counted_writes, kernel_dtypes, norm_axis,
                                   parser_bool, write_out, write_result_into)
 from pagaie._ops.creation import _from_data
 from pagaie._ops.indexing import _slice_dims, bound_index, check_index
@@ -760,12 +760,7 @@ def index_fill_(x, index, axis, value, name=None):
     """
     if isinstance(index, Tensor) and 0 in index.shape:
         return x
-    r = _index_fill_write(x, index, axis, value, name)
-    if r is not x:   # a program being built records index_fill: its result is a new value
-        return r
-    for _ in range(2):  # on x's own counter: a tensor x views counts them too, as Paddle's
-        torch.autograd.graph.increment_version(x._t)
-    return x
+    return counted_writes(x, _index_fill_write(x, index, axis, value, name), 3)
 
 
 index_fill.inplace = index_fill_

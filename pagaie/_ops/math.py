@@ -10,7 +10,7 @@ import torch
 from pagaie._core.broadcast import broadcast_shapes
 from pagaie._core.registry import NoKernelError, defop
 from pagaie._core.tensor import Tensor
-from pagaie._ops._helpers import (ALL_DTYPES, F32_F64, LOW_FLOATS, AssertionValueError, check_binary_dtypes,
+from pagaie._ops._helpers import (ALL_DTYPES, F32_F64, LOW_FLOATS, AssertionValueError, check_binary_dtypes, counted_writes,
                                   dtype_name, float_inplace, kernel_dtypes, no_low_float_kernel,
                                   pair_kernel_dtypes, parser_bool, reject_bool, unpromoted_pair, write_out)
 
@@ -1035,12 +1035,7 @@ def nan_to_num_(x: Tensor, nan: float = 0.0, posinf: float | None = None,
         >>> x.tolist(), x.inplace_version
         ([0.0, 1.0, 9.0], 3)
     """
-    r = _nan_to_num_write(x, nan, posinf, neginf, name)
-    if r is not x:   # a program being built records nan_to_num: its result is a new value
-        return r
-    for _ in range(2):  # on x's own counter: a tensor x views counts them too, as Paddle's
-        torch.autograd.graph.increment_version(x._t)
-    return x
+    return counted_writes(x, _nan_to_num_write(x, nan, posinf, neginf, name), 3)
 
 
 nan_to_num.inplace = nan_to_num_
