@@ -23,8 +23,8 @@ Each variant runs ``--rounds`` times, interleaved with the others; the best spee
 the lowest peak memory are kept. On the CPU the table also gives the steps' own memory:
 the peak RSS minus the RSS once the model or program is built (imports, parameters and
 the program itself are not counted). Building a static program runs torch's meta kernels,
-which import ``torch._dynamo`` (about 70 MB of code) where an eager process does not, so
-the peak RSS of small workloads shows that fixed cost. ``--device gpu`` runs every variant
+whose Python type-promotion helpers import ``sympy`` (about 50 MB resident) where an eager
+process never does, so the peak RSS of small workloads shows that fixed cost. ``--device gpu`` runs every variant
 on the GPU; peak memory is then the GPU's (``max_memory_allocated``).
 
     python bench/static_vs_eager.py [--full] [--steps 20] [--rounds 3] [--variants eager,...]
