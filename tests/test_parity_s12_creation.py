@@ -155,10 +155,6 @@ def test_meshgrid_keywords(kwargs):
     same_exception(lambda P: P.meshgrid(P.to_tensor([1.0]), indexing=""))
 
 
-# -- needs changes outside the creation files ------------------------------------------------
-
-@pytest.mark.xfail(reason="needs pagaie/_ops/_factory.py change (shape_of: float shape tensor)",
-                   strict=False)
 @pytest.mark.parametrize("op", ["zeros", "ones"])
 def test_shape_tensor_of_floats_is_an_os_error(op):
     """Paddle: a floating shape Tensor fails in its int-array conversion with OSError."""
