@@ -150,6 +150,23 @@ def _as_1d_int64(ctx: LoweringContext, v: Any) -> str:
     return ctx.one("Reshape", [n, ctx.ints([1])])
 
 
+def _int64(ctx: LoweringContext, v: Value) -> str:
+    """The ONNX name of ``v`` cast to int64 (indices and sizes ONNX wants as int64)."""
+    import torch
+    return _cast_to(ctx, ctx.name(v), v._t.dtype, torch.int64)
+
+
+def _as_out_dtype(ctx: LoweringContext, v: Value) -> str:
+    """The ONNX name of ``v`` cast to the dtype of the op's (first) output (integer inputs of
+    float functions)."""
+    return _cast_to(ctx, ctx.name(v), v._t.dtype, _out_dtype(ctx))
+
+
+def _range_to(ctx: LoweringContext, n: str) -> str:
+    """``0, 1, ..., n - 1`` as int64, for ``n`` a 0-D int64 tensor (opset 11's Range)."""
+    return ctx.one("Range", [ctx.constant(np.asarray(0, np.int64)), n, ctx.constant(np.asarray(1, np.int64))])
+
+
 def _ints_or(ctx: LoweringContext, vals: Any) -> str:
     """A 1-D int64 tensor from a list of ints and/or Values, or from a 1-D Value."""
     if isinstance(vals, Value):

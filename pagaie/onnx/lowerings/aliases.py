@@ -13,7 +13,7 @@ from pagaie._core.registry import REGISTRY
 from pagaie._static.ir import Value
 from pagaie.onnx.export import LoweringContext
 from pagaie.onnx.lowerings._common import (
-    _axis, _cast_to, _DtypeRef, _ndim, _out_dtype, _reduce_to, _scalar, _slice, _unsq, register)
+    _as_out_dtype, _axis, _DtypeRef, _ndim, _out_dtype, _reduce_to, _scalar, _slice, _unsq, register)
 
 
 def _lower_as(ctx: LoweringContext, target: str, outs: list, **kwargs: Any) -> None:
@@ -90,13 +90,9 @@ register("column_stack")(_stack_like(lambda nd: 1, lambda nd: [0, 1] if nd == 0 
 
 
 # ---- small elementwise identities -----------------------------------------------------
-def _float_in(ctx: LoweringContext, x: Value) -> str:
-    return _cast_to(ctx, ctx.name(x), x._t.dtype, _out_dtype(ctx))
-
-
 for _name, _factor in (("deg2rad", math.pi / 180.0), ("rad2deg", 180.0 / math.pi)):
     def _angle_scale(ctx: LoweringContext, a: dict, outs: list, _f: float = _factor) -> None:
-        ctx.one("Mul", [_float_in(ctx, a["x"]), _scalar(ctx, _f, _DtypeRef(_out_dtype(ctx)))], outs[0])
+        ctx.one("Mul", [_as_out_dtype(ctx, a["x"]), _scalar(ctx, _f, _DtypeRef(_out_dtype(ctx)))], outs[0])
     register(_name)(_angle_scale)
 
 
@@ -115,7 +111,7 @@ for _name, _op in (("fmax", "Max"), ("fmin", "Min")):
 @register("sinc")
 def _sinc(ctx, a, outs):
     x = a["x"]
-    xn = _float_in(ctx, x)
+    xn = _as_out_dtype(ctx, x)
     r = _DtypeRef(_out_dtype(ctx))
     px = ctx.one("Mul", [xn, _scalar(ctx, math.pi, r)])
     zero = ctx.one("Equal", [xn, _scalar(ctx, 0.0, r)])

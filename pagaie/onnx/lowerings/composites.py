@@ -14,8 +14,8 @@ import torch
 from pagaie._static.ir import Value
 from pagaie.onnx.export import LoweringContext
 from pagaie.onnx.lowerings._common import (
-    _axis, _cast_to, _dim, _finish, _ints_or, _ndim, _need, _out_dtype, _reduce_to, _scalar, _shape_of,
-    _slice, _sq, _unsq, register)
+    _axis, _cast_to, _dim, _finish, _int64, _ints_or, _ndim, _need, _out_dtype, _range_to, _reduce_to,
+    _scalar, _shape_of, _slice, _sq, _unsq, register)
 
 
 @register("clone")
@@ -306,14 +306,14 @@ def _rot90(ctx, a, outs):
 def _sequence_mask(ctx, a, outs):
     _need(ctx, 11, "sequence_mask (Range)")
     x, maxlen = a["x"], a["maxlen"]
-    xn = _cast_to(ctx, ctx.name(x), x._t.dtype, torch.int64)
+    xn = _int64(ctx, x)
     if maxlen is None:
         limit = ctx.one("ReduceMax", [xn], keepdims=0)
     elif isinstance(maxlen, Value):
-        limit = ctx.one("Reshape", [_cast_to(ctx, ctx.name(maxlen), maxlen._t.dtype, torch.int64), ctx.ints([])])
+        limit = ctx.one("Reshape", [_int64(ctx, maxlen), ctx.ints([])])
     else:
         limit = ctx.constant(np.asarray(int(maxlen), np.int64))
-    steps = ctx.one("Range", [ctx.constant(np.asarray(0, np.int64)), limit, ctx.constant(np.asarray(1, np.int64))])
+    steps = _range_to(ctx, limit)
     inside = ctx.one("Less", [steps, _unsq(ctx, xn, [_ndim(x)])])
     _finish(ctx, inside, torch.bool, outs[0])
 
@@ -354,7 +354,7 @@ def _multiplex(ctx, a, outs):
     xs = list(a["inputs"])
     stacked = ctx.one("Concat", [_unsq(ctx, ctx.name(v), [1]) for v in xs], axis=1)   # [N, K, ...]
     nd = _ndim(xs[0]) + 1
-    idx = _cast_to(ctx, ctx.name(a["index"]), a["index"]._t.dtype, torch.int64)
+    idx = _int64(ctx, a["index"])
     idx = ctx.one("Reshape", [idx, ctx.ints([-1] + [1] * (nd - 1))])
     shape = ctx.one("Concat", [_slice(ctx, _shape_of(ctx, stacked), [0], [1], [0]), ctx.ints([1]),
                                _slice(ctx, _shape_of(ctx, stacked), [2], [nd], [0])], axis=0)

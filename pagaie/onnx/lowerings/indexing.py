@@ -12,12 +12,9 @@ import torch
 from pagaie._static.ir import Value
 from pagaie.onnx.export import LoweringContext
 from pagaie.onnx.lowerings._common import (
-    _axis, _cast_to, _dim, _finish, _ints_or, _ndim, _need, _shape_of, _slice, _sq, register)
+    _axis, _cast_to, _dim, _finish, _int64, _ints_or, _ndim, _need, _range_to, _shape_of, _slice, _sq,
+    register)
 from pagaie.onnx.lowerings.shapes import _getitem
-
-
-def _int64(ctx: LoweringContext, v: Value) -> str:
-    return _cast_to(ctx, ctx.name(v), v._t.dtype, torch.int64)
 
 
 def _values_like(ctx: LoweringContext, value: object, x: Value) -> str:
@@ -37,7 +34,7 @@ def _write_where(ctx: LoweringContext, x: Value, pick: Callable[[Value], str], v
     xn = ctx.name(x)
     shape = _shape_of(ctx, xn)
     count = ctx.one("ReduceProd", [shape], keepdims=0)
-    flat_pos = ctx.one("Range", [ctx.constant(np.asarray(0, np.int64)), count, ctx.constant(np.asarray(1, np.int64))])
+    flat_pos = _range_to(ctx, count)
     pos = Value(x.block, name=ctx.fresh(f"{x.name}_positions"), shape=x._known_dims(), dtype=torch.int64)
     ctx.names[pos.name] = ctx.one("Reshape", [flat_pos, shape])
     picked = pick(pos)

@@ -10,8 +10,8 @@ from pagaie._core import dtype as _dt
 from pagaie._static.ir import Value
 from pagaie.onnx.export import LoweringContext
 from pagaie.onnx.lowerings._common import (
-    _axis, _cast_to, _dim, _ndim, _need, _np_dtype, _reduce_to, _scalar, _shape_of, _slice, _sq,
-    _unsq, register)
+    _axis, _cast_to, _dim, _ndim, _need, _np_dtype, _range_to, _reduce_to, _scalar, _shape_of, _slice,
+    _sq, _unsq, register)
 from pagaie.onnx.lowerings.reductions import _p_norm
 
 
@@ -182,7 +182,7 @@ def _diag(ctx, a, outs):
     _need(ctx, 11, "diag of a vector")
     k = abs(offset)
     n = ctx.one("Add", [_sq(ctx, _dim(ctx, xn, 0), [0]), ctx.constant(np.asarray(k, np.int64))])
-    idx = ctx.one("Range", [ctx.constant(np.asarray(0, np.int64)), n, ctx.constant(np.asarray(1, np.int64))])
+    idx = _range_to(ctx, n)
     rows, cols = _unsq(ctx, idx, [1]), _unsq(ctx, idx, [0])
     on = ctx.one("Equal", [ctx.one("Sub", [cols, rows]), ctx.constant(np.asarray(offset, np.int64))])
     # the element of row i is x[i] above the main diagonal, x[j] below it

@@ -4,12 +4,11 @@ shared ``reduction`` ('none', 'mean', 'sum'; 'batchmean' for kl_div)."""
 from __future__ import annotations
 
 import numpy as np
-import torch
 
 from pagaie._static.ir import Value
 from pagaie.onnx.export import LoweringContext, onnx_dtype
 from pagaie.onnx.lowerings._common import (
-    _axis, _cast_to, _dim, _ndim, _need, _np_dtype, _reduce_to, _scalar, _sq, _unsq, register)
+    _axis, _cast_to, _dim, _int64, _ndim, _need, _np_dtype, _reduce_to, _scalar, _sq, _unsq, register)
 
 
 def _reduce(ctx: LoweringContext, loss: str, reduction: str, out: str, ref: Value | None = None) -> None:
@@ -184,7 +183,7 @@ def _picked(ctx: LoweringContext, logp: str, label: str, axis: int) -> str:
 
 def _hard_label(ctx: LoweringContext, label: Value, nd: int, axis: int) -> tuple[str, bool]:
     """The label as int64 indices with a size-1 ``axis`` (and whether it came without it)."""
-    ln = _cast_to(ctx, ctx.name(label), label._t.dtype, torch.int64)
+    ln = _int64(ctx, label)
     if _ndim(label) == nd:
         return ln, False
     return _unsq(ctx, ln, [axis]), True
@@ -293,7 +292,7 @@ def _multi_margin(ctx, a, outs):
     if c < 0:
         raise NotImplementedError("paddle.onnx.export: multi_margin_loss needs a known class count")
     xn = ctx.name(x)
-    lab = ctx.one("Reshape", [_cast_to(ctx, ctx.name(label), label._t.dtype, torch.int64), ctx.ints([-1, 1])])
+    lab = ctx.one("Reshape", [_int64(ctx, label), ctx.ints([-1, 1])])
     p, margin = int(a["p"]), float(a["margin"])
     t = ctx.one("Relu", [ctx.one("Add", [ctx.one("Sub", [_scalar(ctx, margin, x), _picked(ctx, xn, lab, 1)]), xn])])
     if p != 1:
@@ -384,7 +383,7 @@ def _dice(ctx, a, outs):
     c = x._known_dims()[-1]
     if c < 0:
         raise NotImplementedError("paddle.onnx.export: dice_loss needs a known class count")
-    idx = _sq(ctx, _cast_to(ctx, ctx.name(label), label._t.dtype, torch.int64), [nd - 1])
+    idx = _sq(ctx, _int64(ctx, label), [nd - 1])
     onehot = ctx.one("OneHot", [idx, ctx.ints([c]), ctx.constant(np.asarray([0, 1], dtype=_np_dtype(x)))], axis=-1)
     dims = list(range(1, nd))
     xn = ctx.name(x)

@@ -11,12 +11,7 @@ import torch
 
 from pagaie._static.ir import Value
 from pagaie.onnx.export import LoweringContext, onnx_dtype
-from pagaie.onnx.lowerings._common import _cast_to, _DtypeRef, _out_dtype, _scalar, register
-
-
-def _as_out(ctx: LoweringContext, v: Value) -> str:
-    """``v`` cast to the output's dtype (integer inputs of float functions)."""
-    return _cast_to(ctx, ctx.name(v), v._t.dtype, _out_dtype(ctx))
+from pagaie.onnx.lowerings._common import _as_out_dtype, _cast_to, _DtypeRef, _out_dtype, _scalar, register
 
 
 def _ref(ctx: LoweringContext, v: Value) -> Value:
@@ -27,7 +22,7 @@ def _ref(ctx: LoweringContext, v: Value) -> Value:
 @register("atan2")
 def _atan2(ctx, a, outs):
     x, y = a["x"], a["y"]
-    num, den = _as_out(ctx, x), _as_out(ctx, y)
+    num, den = _as_out_dtype(ctx, x), _as_out_dtype(ctx, y)
     r = _ref(ctx, x)
     zero, pi = _scalar(ctx, 0.0, r), _scalar(ctx, math.pi, r)
     ratio = ctx.one("Div", [num, den])
@@ -79,20 +74,20 @@ def _signbit(ctx, a, outs):
 def _copysign(ctx, a, outs):
     x, y = a["x"], a["y"]
     r = _ref(ctx, x)
-    mag = ctx.one("Abs", [_as_out(ctx, x)])
-    ctx.one("Mul", [mag, _copysign_one(ctx, _as_out(ctx, y), r)], outs[0])
+    mag = ctx.one("Abs", [_as_out_dtype(ctx, x)])
+    ctx.one("Mul", [mag, _copysign_one(ctx, _as_out_dtype(ctx, y), r)], outs[0])
 
 
 @register("hypot")
 def _hypot(ctx, a, outs):
-    x, y = _as_out(ctx, a["x"]), _as_out(ctx, a["y"])
+    x, y = _as_out_dtype(ctx, a["x"]), _as_out_dtype(ctx, a["y"])
     ctx.one("Sqrt", [ctx.one("Add", [ctx.one("Mul", [x, x]), ctx.one("Mul", [y, y])])], outs[0])
 
 
 @register("logaddexp")
 def _logaddexp(ctx, a, outs):
     x, y = a["x"], a["y"]
-    xn, yn = _as_out(ctx, x), _as_out(ctx, y)
+    xn, yn = _as_out_dtype(ctx, x), _as_out_dtype(ctx, y)
     r = _ref(ctx, x)
     hi = ctx.one("Max", [xn, yn])
     gap = ctx.one("Neg", [ctx.one("Abs", [ctx.one("Sub", [xn, yn])])])
@@ -120,7 +115,7 @@ def _horner(ctx: LoweringContext, w: str, coefs: tuple, r: object) -> str:
 @register("erfinv")
 def _erfinv(ctx, a, outs):
     x = a["x"]
-    xn = _as_out(ctx, x)
+    xn = _as_out_dtype(ctx, x)
     r = _ref(ctx, x)
     one = _scalar(ctx, 1.0, r)
     w = ctx.one("Neg", [ctx.one("Log", [ctx.one("Mul", [ctx.one("Sub", [one, xn]), ctx.one("Add", [one, xn])])])])

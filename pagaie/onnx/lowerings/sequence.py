@@ -8,7 +8,7 @@ import numpy as np
 from pagaie._static.ir import Value
 from pagaie.onnx.export import LoweringContext
 from pagaie.onnx.lowerings._common import (
-    _cast_to, _dim, _ndim, _need, _scalar, _slice, _sq, _unsq, register)
+    _cast_to, _dim, _ndim, _need, _range_to, _scalar, _slice, _sq, _unsq, register)
 
 
 # ---- attention -------------------------------------------------------------------------
@@ -44,12 +44,8 @@ def _sdpa(ctx, a, outs):
     neg = _scalar(ctx, float("-inf"), q)
     if a["is_causal"]:
         _need(ctx, 11, "causal attention")
-        rows = ctx.one("Range", [ctx.constant(np.asarray(0, np.int64)),
-                                 ctx.one("Reshape", [_dim(ctx, s, 2), ctx.ints([])]),
-                                 ctx.constant(np.asarray(1, np.int64))])
-        cols = ctx.one("Range", [ctx.constant(np.asarray(0, np.int64)),
-                                 ctx.one("Reshape", [_dim(ctx, s, 3), ctx.ints([])]),
-                                 ctx.constant(np.asarray(1, np.int64))])
+        rows = _range_to(ctx, ctx.one("Reshape", [_dim(ctx, s, 2), ctx.ints([])]))
+        cols = _range_to(ctx, ctx.one("Reshape", [_dim(ctx, s, 3), ctx.ints([])]))
         keep = ctx.one("Not", [ctx.one("Greater", [_unsq(ctx, cols, [0]), _unsq(ctx, rows, [1])])])
         s = ctx.one("Where", [keep, s, neg])
     elif mask is not None:

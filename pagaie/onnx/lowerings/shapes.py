@@ -9,8 +9,9 @@ import numpy as np
 from pagaie._static.ir import Value
 from pagaie.onnx.export import LoweringContext
 from pagaie.onnx.lowerings._common import (
-    _INT64_MAX, _INT64_MIN, _axes_of, _const_int, _axes_op, _axis, _cast_to, _dim, _finish, _ints_or,
-    _ndim, _need, _out_dtype, _scalar, _shape_of, _slice, _sq, _unsq, _reduce_to, channels_first, register)
+    _INT64_MAX, _INT64_MIN, _axes_of, _const_int, _axes_op, _axis, _cast_to, _dim, _finish, _int64, _ints_or,
+    _ndim, _need, _out_dtype, _range_to, _scalar, _shape_of, _slice, _sq, _unsq, _reduce_to, channels_first,
+    register)
 
 
 # ---- shapes -------------------------------------------------------------------------
@@ -289,9 +290,7 @@ def _tri(upper: int) -> Callable:
         nd = _ndim(x)
 
         def rng(axis):
-            n = ctx.one("Reshape", [_dim(ctx, xn, axis), ctx.ints([])])
-            return ctx.one("Range", [ctx.constant(np.asarray(0, np.int64)), n,
-                                     ctx.constant(np.asarray(1, np.int64))])
+            return _range_to(ctx, ctx.one("Reshape", [_dim(ctx, xn, axis), ctx.ints([])]))
         diff = ctx.one("Sub", [_unsq(ctx, rng(nd - 1), [0]), _unsq(ctx, rng(nd - 2), [1])])  # col - row
         kk = ctx.constant(np.asarray(k, np.int64))
         keep = ctx.one("Not", [ctx.one("Less" if upper else "Greater", [diff, kk])])
@@ -374,11 +373,6 @@ def _maxout(ctx, a, outs):
 
 
 # ---- gathers and scatters ------------------------------------------------------------
-def _int64(ctx: LoweringContext, v: Value) -> str:
-    import torch
-    return _cast_to(ctx, ctx.name(v), v._t.dtype, torch.int64)
-
-
 @register("gather")
 def _gather(ctx, a, outs):
     x, axis = a["x"], a["axis"]

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import torch
 
-from pagaie.onnx.lowerings._common import _cast_to, _dim, _need, _pair, _sq, _unsq, register
+from pagaie.onnx.lowerings._common import _cast_to, _dim, _int64, _need, _pair, _range_to, _sq, _unsq, register
 
 
 @register("roi_align")
@@ -14,10 +14,10 @@ def _roi_align(ctx, a, outs):
     boxes, counts = a["boxes"], a["boxes_num"]
     bn = ctx.name(boxes)
     # the image of each box, from the per-image box counts: how many running totals it has passed
-    ends = ctx.one("CumSum", [_cast_to(ctx, ctx.name(counts), counts._t.dtype, torch.int64),
+    ends = ctx.one("CumSum", [_int64(ctx, counts),
                               ctx.constant(np.asarray(0, np.int64))])
     k = _sq(ctx, _dim(ctx, bn, 0), [0])
-    rows = ctx.one("Range", [ctx.constant(np.asarray(0, np.int64)), k, ctx.constant(np.asarray(1, np.int64))])
+    rows = _range_to(ctx, k)
     passed = _cast_to(ctx, ctx.one("GreaterOrEqual", [_unsq(ctx, rows, [1]), _unsq(ctx, ends, [0])]),
                       torch.bool, torch.int64)
     batch = ctx.one("ReduceSum", [passed, ctx.ints([1])], keepdims=0)
