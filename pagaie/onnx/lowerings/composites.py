@@ -14,7 +14,7 @@ import torch
 from pagaie._static.ir import Value
 from pagaie.onnx.export import LoweringContext
 from pagaie.onnx.lowerings._common import (
-    _axis, _cast_to, _dim, _finish, _int64, _ints_or, _ndim, _need, _out_dtype, _range_to, _reduce_to,
+    _axis, _cast_to, _dim, _finish, _int64, _ints_or, _ndim, _need, _np_dtype, _out_dtype, _range_to, _reduce_to,
     _scalar, _shape_of, _slice, _sq, _unsq, register)
 
 
@@ -414,7 +414,7 @@ def _temporal_shift(ctx, a, outs):
         xn = ctx.one("Transpose", [xn], perm=[0, 3, 1, 2])
     per_clip = ctx.one("Concat", [ctx.ints([-1, t]), _slice(ctx, _shape_of(ctx, xn), [1], [4], [0])], axis=0)
     seq = ctx.one("Reshape", [xn, per_clip])   # [N, T, C, H, W]
-    zero = ctx.constant(np.zeros([1] * 5, dtype=torch.empty(0, dtype=x._t.dtype).numpy().dtype))
+    zero = ctx.constant(np.zeros([1] * 5, dtype=_np_dtype(x)))
     pad_shape = ctx.one("Concat", [_slice(ctx, _shape_of(ctx, seq), [0], [1], [0]), ctx.ints([1]),
                                    _slice(ctx, _shape_of(ctx, seq), [2], [5], [0])], axis=0)
     zeros = ctx.one("Expand", [zero, pad_shape])

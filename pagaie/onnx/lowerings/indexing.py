@@ -12,7 +12,7 @@ import torch
 from pagaie._static.ir import Value
 from pagaie.onnx.export import LoweringContext
 from pagaie.onnx.lowerings._common import (
-    _axis, _cast_to, _dim, _finish, _int64, _ints_or, _ndim, _need, _range_to, _shape_of, _slice, _sq,
+    _axis, _cast_to, _dim, _finish, _int64, _ints_or, _ndim, _need, _np_dtype, _range_to, _shape_of, _slice, _sq,
     register)
 from pagaie.onnx.lowerings.shapes import _getitem
 
@@ -21,8 +21,7 @@ def _values_like(ctx: LoweringContext, value: object, x: Value) -> str:
     """``value`` (a Value, a number or an array) as x's dtype."""
     if isinstance(value, Value):
         return _cast_to(ctx, ctx.name(value), value._t.dtype, x._t.dtype)
-    return ctx.like(np.asarray(value), x) if np.ndim(value) == 0 else \
-        ctx.constant(np.asarray(value, dtype=torch.empty(0, dtype=x._t.dtype).numpy().dtype))
+    return ctx.like(value, x)
 
 
 def _write_where(ctx: LoweringContext, x: Value, pick: Callable[[Value], str], value: object,
@@ -156,7 +155,7 @@ def _nonzero(ctx, a, outs):
 def _scatter_nd(ctx, a, outs):
     _need(ctx, 16, "scatter_nd (ScatterND with reduction='add')")
     updates, shape = a["updates"], a["shape"]
-    zero = ctx.constant(np.zeros(1, dtype=torch.empty(0, dtype=updates._t.dtype).numpy().dtype))
+    zero = ctx.constant(np.zeros(1, dtype=_np_dtype(updates)))
     base = ctx.one("Expand", [zero, _ints_or(ctx, shape if isinstance(shape, Value) else list(shape))])
     ctx.one("ScatterND", [base, _int64(ctx, a["index"]), ctx.name(updates)], outs[0], reduction="add")
 
