@@ -92,13 +92,14 @@ class ProgressBar:
             return per_unit, f" - {per_unit * 1e3:.0f}ms/{self.name}"
         return per_unit, f" - {per_unit * 1e6:.0f}us/{self.name}"
 
-    def _counter(self, current_num: int) -> str:
+    def _counter(self, current_num: float) -> str:
         if self._num:
+            # printf-style %d, as Paddle: a float step (or total) prints truncated to an integer
             digits = int(np.log10(self._num)) + 1
-            return f"{self.name} {current_num:{digits}d}/{self._num}"
+            return f"{self.name} %*d/%d" % (digits, current_num, self._num)
         return f"{self.name} {current_num:3}"
 
-    def update(self, current_num: int, values: Sequence[tuple[str, Any]] = ()) -> None:
+    def update(self, current_num: float, values: Sequence[tuple[str, Any]] = ()) -> None:
         """Show step ``current_num`` with ``values``, a list of (name, value) pairs."""
         now = time.time()
         per_unit, speed = self._speed(current_num, now)
