@@ -348,13 +348,7 @@ class Model:
         paddle.save(state, path + ".pdopt")
 
     def _save_inference_model(self, path: str) -> None:
-        try:
-            from pagaie import jit
-            jit_save = jit.save
-        except (ImportError, AttributeError):
-            raise NotImplementedError("paddle.Model.save(training=False): exporting an inference "
-                                      "model needs paddle.jit.save, which pagaie does not provide "
-                                      "yet; save with training=True instead") from None
+        from pagaie import jit
         if self._input_info is None:
             raise RuntimeError("Saving inference model needs 'inputs' or running before saving. "
                                "Please specify 'inputs' in Model initialization or input training "
@@ -365,7 +359,7 @@ class Model:
                           f"inputs. The input shape to be saved is {self._input_info[0]}. For "
                           "saving correct input shapes, please provide 'inputs' for Model "
                           "initialization.")
-        jit_save(self.network, path, input_spec=self._inputs)
+        jit.save(self.network, path, input_spec=self._inputs)
 
     @_eagerly
     def load(self, path: str, skip_mismatch: bool = False, reset_optimizer: bool = False) -> None:
