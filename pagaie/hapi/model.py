@@ -15,6 +15,7 @@ from __future__ import annotations
 import functools
 import inspect
 import os
+import pickle
 import warnings
 from contextlib import contextmanager
 from typing import Any, Callable, Iterator
@@ -109,6 +110,13 @@ def _input_info(inputs: Any) -> tuple[list, list] | None:
 
 def _forward_arg_names(network: Any) -> list[str]:
     return inspect.getfullargspec(network.forward).args[1:]
+
+
+def _pickled_dict_nonempty(path: str) -> bool:
+    """Whether the pickle at ``path`` holds a non-empty object (entries ``paddle.load`` strips,
+    such as the structured-name table, count)."""
+    with open(path, "rb") as f:
+        return bool(pickle.load(f, encoding="latin1"))
 
 
 def _is_dataset(data: Any) -> bool:
@@ -379,7 +387,12 @@ class Model:
             return paddle.load(p, return_numpy=True) if os.path.exists(p) else None
 
         param_state = read(path + ".pdparams")
-        assert param_state, "Failed to load parameters, please check path."
+        # As Paddle, the test is on the pickled dict itself: the name table ``paddle.save``
+        # adds makes the file of an empty state dict (a network without parameters) pass;
+        # only a missing or really empty file fails.
+        found = param_state or (param_state is not None
+                                and _pickled_dict_nonempty(path + ".pdparams"))
+        assert found, "Failed to load parameters, please check path."
         matched = []
         for key, param in self.network.state_dict().items():
             state = param_state.get(key)
