@@ -1,6 +1,7 @@
 """Session-28 cases from Paddle's own hapi / metric unit tests, run through real Paddle 3.3.1
 and pagaie side by side: the progress bar's counter for a float step or total (Paddle prints it
-with ``%d``, so it is truncated, never an error)."""
+with ``%d``, so it is truncated, never an error), and ``Model.load`` of a network without
+parameters (the file of its empty state dict still holds ``paddle.save``'s name table)."""
 from __future__ import annotations
 
 import contextlib
