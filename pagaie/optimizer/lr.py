@@ -309,8 +309,8 @@ class LinearWarmup(LRScheduler):
 
     def get_lr(self) -> float:
         if self.last_epoch < self.warmup_steps:
-            frac = float(self.last_epoch) / float(self.warmup_steps)
-            return (self.end_lr - self.start_lr) * frac + self.start_lr
+            # the product before the division, as Paddle rounds it
+            return (self.end_lr - self.start_lr) * float(self.last_epoch) / float(self.warmup_steps) + self.start_lr
         if isinstance(self.learning_rate, LRScheduler):
             self.learning_rate.step(self.last_epoch - self.warmup_steps)
             return self.learning_rate()
