@@ -1,0 +1,77 @@
+"""Session-28 parity of ``paddle.optimizer.lr`` and the optimizers against real Paddle 3.3.1,
+on cases taken from Paddle's own unit tests (``test_lr_scheduler.py``, ``test_adam_op.py``,
+``test_adamw_op.py``, ``test_adadelta_op.py``...): LinearWarmup's warm-up values to the last
+bit (they are printed with ``verbose``), Adadelta's update as two separate roots, and the
+AssertionError of a scheduler's ``state_dict`` on a Tensor entry of several elements."""
+from __future__ import annotations
+
+import contextlib
+import io
+
+import numpy as np
+import pytest
+
+from tests.reference import assert_same, both, same_exception
+
+pytest.importorskip("paddle")
+
+
+@pytest.mark.parametrize("start_lr,end_lr,steps", [(0.0, 0.1, 10), (0.0, 0.5, 10), (0.01, 0.3, 7)])
+def test_linear_warmup_values_bit_exact(start_lr, end_lr, steps):
+    def run(fw):
+        inner = fw.optimizer.lr.NaturalExpDecay(learning_rate=0.5, gamma=0.1)
+        s = fw.optimizer.lr.LinearWarmup(inner, steps, start_lr, end_lr, verbose=True)
+        out = io.StringIO()
+        values = []
+        with contextlib.redirect_stdout(out):
+            for _ in range(steps + 3):
+                values.append(s())
+                s.step()
+        return values, out.getvalue()
+
+    ours, theirs = both(run)
+    assert ours[0] == theirs[0]
+    assert ours[1] == theirs[1]
+
+
+@pytest.mark.parametrize("epsilon", [1e-6, 0.3, -0.01])
+def test_adadelta_update_roots(epsilon):
+    def run(fw):
+        w = fw.create_parameter([64], "float32")
+        w.set_value(np.linspace(-1, 1, 64).astype("float32"))
+        opt = fw.optimizer.Adadelta(learning_rate=1.0, epsilon=epsilon, rho=0.9, parameters=[w])
+        g = fw.to_tensor(np.linspace(-6, 6, 64).astype("float32"))
+        for _ in range(2):
+            (w * g).sum().backward()
+            opt.step()
+            opt.clear_grad()
+        return w.numpy()
+
+    ours, theirs = both(run)
+    assert_same(ours, theirs, rtol=1e-5, atol=1e-6)
+
+
+def _scheduler_with(fw, value):
+    class Scheduler(fw.optimizer.lr.LRScheduler):
+        def __init__(self):
+            self.extra = value(fw)
+            super().__init__(0.5)
+
+        def get_lr(self):
+            return self.base_lr * 0.5 ** self.last_epoch
+
+        def state_keys(self):
+            self.keys = ["last_epoch", "last_lr", "extra"]
+
+    return Scheduler()
+
+
+def test_scheduler_state_dict_rejects_multi_element_tensor():
+    same_exception(lambda fw: _scheduler_with(fw, lambda f: f.to_tensor([2.0, 3.0])).state_dict())
+
+
+@pytest.mark.parametrize("value", [lambda f: f.to_tensor(2.0), lambda f: f.to_tensor(3)])
+def test_scheduler_state_dict_one_element_tensor_is_float(value):
+    ours, theirs = both(lambda fw: _scheduler_with(fw, value).state_dict())
+    assert ours == theirs
+    assert type(ours["extra"]) is type(theirs["extra"]) is float
