@@ -184,10 +184,17 @@ class Optimizer:
         if self._parameter_list:
             if self._grouped:
                 for group in self._parameter_list:
-                    if not isinstance(group, dict):
+                    # as Paddle, which asks each entry for 'params': a value that cannot be
+                    # asked (an int) is a TypeError, any other non-group an AssertionError
+                    if not isinstance(group, dict) and not hasattr(group, "__contains__") \
+                            and not hasattr(group, "__iter__"):
                         raise TypeError("paddle.optimizer: 'parameters' mixes parameter groups (dicts) "
                                         f"with other values; received a {type(group).__name__} "
                                         "after a dict")
+                    if not isinstance(group, dict):
+                        raise AssertionError("paddle.optimizer: 'parameters' mixes parameter groups "
+                                             "(dicts) with other values; each group must be a dict "
+                                             f"with a 'params' entry, but received a {type(group).__name__}")
                     if "params" not in group:
                         raise AssertionError("paddle.optimizer: each parameter group needs a 'params' "
                                              f"entry, but received a group with keys {sorted(group)}")
