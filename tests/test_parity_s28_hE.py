@@ -77,11 +77,13 @@ def test_scheduler_state_dict_one_element_tensor_is_float(value):
     assert type(ours["extra"]) is type(theirs["extra"]) is float
 
 
-@pytest.mark.parametrize("extra", ["tensor", "list", "str", "int", "none"])
+# (a Tensor after a group is left out: Paddle's answer depends on the Tensor's values, as it
+# asks ``'params' in tensor``)
+@pytest.mark.parametrize("extra", ["list", "str", "int", "none"])
 def test_parameter_groups_followed_by_a_non_group(extra):
     def build(fw):
         lin = fw.nn.Linear(3, 2)
-        other = {"tensor": lin.bias, "list": [lin.bias], "str": "abc", "int": 1, "none": None}[extra]
+        other = {"list": [lin.bias], "str": "abc", "int": 1, "none": None}[extra]
         fw.optimizer.SGD(0.1, parameters=[{"params": [lin.weight]}, other])
 
     same_exception(build)
