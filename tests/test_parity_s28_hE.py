@@ -87,3 +87,27 @@ def test_parameter_groups_followed_by_a_non_group(extra):
         fw.optimizer.SGD(0.1, parameters=[{"params": [lin.weight]}, other])
 
     same_exception(build)
+
+
+def _asgd_run(fw, batch_num, steps=3):
+    lin = fw.nn.Linear(3, 2)
+    lin.weight.set_value(np.linspace(-1, 1, 6).reshape(3, 2).astype("float32"))
+    lin.bias.set_value(np.array([0.1, -0.2], "float32"))
+    opt = fw.optimizer.ASGD(0.1, batch_num=batch_num(fw), parameters=lin.parameters())
+    x = fw.to_tensor(np.linspace(0, 1, 6).reshape(2, 3).astype("float32"))
+    for _ in range(steps):
+        (lin(x) ** 2).mean().backward()
+        opt.step()
+        opt.clear_grad()
+    return [p.numpy() for p in lin.parameters()]
+
+
+def test_asgd_batch_num_zero_dim_tensor():
+    ours, theirs = both(lambda fw: _asgd_run(fw, lambda f: f.to_tensor(2)))
+    assert_same(ours, theirs)
+
+
+@pytest.mark.parametrize("batch_num", [2.0, 2.5, True])
+def test_asgd_batch_num_not_an_int(batch_num):
+    exc = same_exception(lambda fw: _asgd_run(fw, lambda f: batch_num))
+    assert "batch_num" in str(exc)
