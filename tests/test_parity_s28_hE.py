@@ -111,3 +111,45 @@ def test_asgd_batch_num_zero_dim_tensor():
 def test_asgd_batch_num_not_an_int(batch_num):
     exc = same_exception(lambda fw: _asgd_run(fw, lambda f: batch_num))
     assert "batch_num" in str(exc)
+
+
+def _hparam_run(fw, name, key, value):
+    lin = fw.nn.Linear(3, 2)
+    lin.weight.set_value(np.linspace(-1, 1, 6).reshape(3, 2).astype("float32"))
+    kwargs = {key: value(fw)}
+    if key != "learning_rate":
+        kwargs["learning_rate"] = 0.1
+    opt = getattr(fw.optimizer, name)(parameters=lin.parameters(), **kwargs)
+    x = fw.to_tensor(np.linspace(0, 1, 6).reshape(2, 3).astype("float32"))
+    for _ in range(2):
+        (lin(x) ** 2).mean().backward()
+        opt.step()
+        opt.clear_grad()
+    return [p.numpy() for p in lin.parameters()]
+
+
+# Paddle range-checks one-element Tensor hyper-parameters by value (Adam alone does not)
+@pytest.mark.parametrize("name,key,value", [("AdamW", "beta1", 1), ("AdamW", "beta2", -1.0), ("Adamax", "beta1", 1),
+                                            ("Adamax", "epsilon", -1.0), ("NAdam", "beta2", 1), ("RAdam", "beta1", -1.0),
+                                            ("RMSProp", "rho", -1.0), ("RMSProp", "epsilon", -1.0)])
+def test_tensor_hyper_parameter_out_of_range(name, key, value):
+    same_exception(lambda fw: _hparam_run(fw, name, key, lambda f: f.to_tensor(value)))
+
+
+def test_adam_tensor_beta_not_range_checked():
+    ours, theirs = both(lambda fw: _hparam_run(fw, "Adam", "beta1", lambda f: f.to_tensor(1.0)))
+    assert_same(ours, theirs)
+
+
+# a Tensor of several elements: Adam reads its betas' first element, other kernels refuse it
+@pytest.mark.parametrize("name,key", [("Adam", "beta1"), ("Adam", "epsilon"), ("AdamW", "beta2"),
+                                      ("Momentum", "momentum"), ("Lamb", "beta1"), ("Adagrad", "epsilon"),
+                                      ("NAdam", "momentum_decay")])
+def test_multi_element_tensor_hyper_parameter(name, key):
+    def run(fw):
+        return _hparam_run(fw, name, key, lambda f: f.to_tensor([0.5, 0.6]))
+    if (name, key) == ("Adam", "beta1"):
+        ours, theirs = both(run)
+        assert_same(ours, theirs)
+    else:
+        same_exception(run)

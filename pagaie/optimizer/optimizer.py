@@ -1049,12 +1049,18 @@ def _param_shaped(param: Tensor, g: torch.Tensor) -> torch.Tensor:
     return g if g.shape == shape else g.reshape(shape)
 
 
-def _scalar(x: Any, what: str = "a hyper-parameter") -> float:
+def _scalar(x: Any, what: str = "a hyper-parameter", many: type[Exception] | None = TypeError) -> float:
     """A Python float from a number or a one-element Tensor (betas may be Tensors; in a static
-    program a persistable variable, read from the eager tensor that holds its value)."""
+    program a persistable variable, read from the eager tensor that holds its value). A Tensor
+    of several elements raises ``many`` (Paddle's kernels take a C++ double: TypeError), or
+    gives its first element when ``many`` is None (as Paddle's Adam reads its betas)."""
     if isinstance(x, (Tensor, torch.Tensor)):
         src = getattr(x, "source", None)
-        return float(as_torch(x if src is None else src).reshape(-1)[0].item())
+        t = as_torch(x if src is None else src)
+        if t.numel() != 1 and many is not None:
+            raise many(f"paddle.optimizer: {what} should be a float or a Tensor of one element, "
+                       f"but received a Tensor of shape {list(t.shape)}")
+        return float(t.reshape(-1)[0].item())
     return _number(x, what)
 
 
@@ -1079,9 +1085,19 @@ def _flag(x: Any, what: str) -> bool:
 
 
 def _check_range(api: str, name: str, value: Any, low: float, high: float | None = None,
-                 low_open: bool = False, high_open: bool = True) -> None:
+                 low_open: bool = False, high_open: bool = True, tensors: bool = True) -> None:
+    """Raise ValueError when hyper-parameter ``value`` is outside its range. A one-element
+    Tensor is checked by its value (as Paddle compares it) and a larger one is an
+    AssertionError, unless ``tensors`` is False (Adam takes any Tensor unchecked); a variable
+    of a static program is not checked."""
     if isinstance(value, (Tensor, torch.Tensor)):
-        return
+        from pagaie._static.ir import Value
+        if not tensors or isinstance(value, Value):  # a program variable has no value yet
+            return
+        if value.numel() != 1:  # Paddle's range test takes the truth value of the Tensor
+            raise AssertionError(f"paddle.optimizer.{api}: {name} should be a float or a Tensor of one "
+                                 f"element, but received a Tensor of shape {list(value.shape)}")
+        value = value.item()
     try:
         v = float(value)
     except (TypeError, ValueError):
