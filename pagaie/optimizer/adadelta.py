@@ -13,7 +13,7 @@ class Adadelta(Optimizer):
 
     .. math::
         E[g^2] \leftarrow \rho E[g^2] + (1-\rho) g^2, \quad
-        \Delta = -\sqrt{\frac{E[\Delta^2] + \epsilon}{E[g^2] + \epsilon}}\, g, \quad
+        \Delta = -\frac{\sqrt{E[\Delta^2] + \epsilon}}{\sqrt{E[g^2] + \epsilon}}\, g, \quad
         E[\Delta^2] \leftarrow \rho E[\Delta^2] + (1-\rho) \Delta^2, \quad
         \theta \leftarrow \theta + lr \cdot \Delta
 
@@ -57,6 +57,8 @@ class Adadelta(Optimizer):
         rho, eps = _f32(hp["rho"], "Adadelta's rho"), _f32(hp["epsilon"], "Adadelta's epsilon")
         eg, ed = state["_avg_squared_grad"], state["_avg_squared_update"]
         eg.mul_(rho).addcmul_(g, g, value=1 - rho)
-        delta = ((ed + eps) / (eg + eps)).sqrt_().mul_(g).neg_()
+        # RMS[update] / RMS[grad], each root taken on its own as Paddle does (a negative
+        # epsilon gives NaN, not the root of a positive ratio)
+        delta = (ed + eps).sqrt_().div_((eg + eps).sqrt_()).mul_(g).neg_()
         ed.mul_(rho).addcmul_(delta, delta, value=1 - rho)
         p.add_(delta, alpha=lr)

@@ -59,7 +59,8 @@ class Adam(Optimizer):
                  parameters: Sequence | None = None, weight_decay: Any = None, grad_clip: Any = None,
                  lazy_mode: bool = False, multi_precision: bool = False, use_multi_tensor: bool = False,
                  amsgrad: bool = False, name: str | None = None) -> None:
-        self._check_hparams(type(self).__name__, learning_rate, beta1, beta2, epsilon)
+        # Paddle's Adam takes Tensor hyper-parameters unchecked
+        self._check_hparams(type(self).__name__, learning_rate, beta1, beta2, epsilon, check_tensors=False)
         super().__init__(learning_rate, parameters, weight_decay, grad_clip, name)
         self.type = "adam"
         self._init_hparams(beta1, beta2, epsilon, lazy_mode, multi_precision, amsgrad)
@@ -77,13 +78,14 @@ class Adam(Optimizer):
         super().step()
 
     @staticmethod
-    def _check_hparams(api: str, learning_rate: Any, beta1: Any, beta2: Any, epsilon: Any) -> None:
+    def _check_hparams(api: str, learning_rate: Any, beta1: Any, beta2: Any, epsilon: Any,
+                       check_tensors: bool) -> None:
         for n, v in (("learning_rate", learning_rate), ("beta1", beta1), ("beta2", beta2), ("epsilon", epsilon)):
             if v is None:
                 raise AssertionError(f"paddle.optimizer.{api}: {n} is not set")
-        _check_range(api, "beta1", beta1, 0.0, 1.0)
-        _check_range(api, "beta2", beta2, 0.0, 1.0)
-        _check_range(api, "epsilon", epsilon, 0.0)
+        _check_range(api, "beta1", beta1, 0.0, 1.0, tensors=check_tensors)
+        _check_range(api, "beta2", beta2, 0.0, 1.0, tensors=check_tensors)
+        _check_range(api, "epsilon", epsilon, 0.0, tensors=check_tensors)
 
     def _init_hparams(self, beta1, beta2, epsilon, lazy_mode, multi_precision, amsgrad) -> None:
         self._beta1 = beta1
@@ -120,7 +122,10 @@ class Adam(Optimizer):
 
     def _adam_rule(self, params, grads, states, lrs, hp, tensors) -> None:
         dt = params[0].dtype
-        b1, b2, eps = (_in_dtype(_scalar(hp[k]), dt) for k in ("beta1", "beta2", "epsilon"))
+        # Paddle's Adam reads Tensor betas by their first element; its epsilon is a Scalar of one element
+        api = type(self).__name__
+        b1, b2 = (_in_dtype(_scalar(hp[k], f"{api}'s {k}", many=None), dt) for k in ("beta1", "beta2"))
+        eps = _in_dtype(_scalar(hp["epsilon"], f"{api}'s epsilon", many=ValueError), dt)
         _flag(self._amsgrad, f"{type(self).__name__}'s amsgrad")
         b1p_t = [st["beta1_pow_acc"] for st in states]
         b2p_t = [st["beta2_pow_acc"] for st in states]

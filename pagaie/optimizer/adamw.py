@@ -50,7 +50,8 @@ class AdamW(Adam):
                  use_lowprecision_moment: bool = False, lr_ratio: Callable | None = None,
                  apply_decay_param_fun: Callable | None = None, grad_clip: Any = None, lazy_mode: bool = False,
                  multi_precision: bool = False, amsgrad: bool = False, name: str | None = None) -> None:
-        self._check_hparams("AdamW", learning_rate, beta1, beta2, epsilon)
+        # unlike Adam, Paddle's AdamW checks one-element Tensor hyper-parameters too
+        self._check_hparams("AdamW", learning_rate, beta1, beta2, epsilon, check_tensors=True)
         if isinstance(weight_decay, bool) or not isinstance(weight_decay, (int, float, Tensor)):
             raise TypeError("paddle.optimizer.AdamW: weight_decay should be int, float or Tensor, "
                             f"but received {type(weight_decay).__name__}")
@@ -60,7 +61,7 @@ class AdamW(Adam):
         Optimizer.__init__(self, learning_rate, parameters, None, grad_clip, name)
         self.type = "adamw"
         self._apply_decay_param_fun = apply_decay_param_fun
-        self._weight_decay = _scalar(weight_decay)
+        self._weight_decay = _scalar(weight_decay, "AdamW's weight_decay", many=AssertionError)
         self._use_lowprecision_moment = use_lowprecision_moment
         self._lr_ratio = lr_ratio
         self._init_hparams(beta1, beta2, epsilon, lazy_mode, multi_precision, amsgrad)

@@ -3,12 +3,25 @@ from __future__ import annotations
 
 from typing import Any, Sequence
 
+import numpy as np
 import torch
 
 from pagaie._core.tensor import Tensor
 from pagaie.optimizer.optimizer import Optimizer, _low_precision_note
 
 __all__ = ["ASGD"]
+
+
+def _batch_count(batch_num: Any) -> int:
+    """``batch_num`` as a Python int: an int, or a one-element integer Tensor (Paddle reads a
+    0-D Tensor as its value); a float or bool is a TypeError, as in Paddle."""
+    if isinstance(batch_num, Tensor) and batch_num.size == 1 and not batch_num.is_floating_point() \
+            and str(batch_num.dtype) != "paddle.bool":
+        return int(batch_num.item())
+    if isinstance(batch_num, bool) or not isinstance(batch_num, (int, np.integer)):
+        raise TypeError("paddle.optimizer.ASGD: batch_num should be an int, but received "
+                        f"{type(batch_num).__name__} {batch_num}")
+    return int(batch_num)
 
 
 class ASGD(Optimizer):
@@ -53,7 +66,7 @@ class ASGD(Optimizer):
             raise ValueError(f"paddle.optimizer.ASGD: batch_num should be greater than 0, but received {batch_num}")
         super().__init__(learning_rate, parameters, weight_decay, grad_clip, name)
         self.type = "asgd"
-        self._n = batch_num
+        self._n = _batch_count(batch_num)
         self._multi_precision = multi_precision
         self._default_dict = {}
 

@@ -86,7 +86,18 @@ class LRScheduler:
         self.keys = ["last_epoch", "last_lr"]
 
     def state_dict(self) -> dict[str, Any]:
-        """The scheduler state (``last_epoch``, ``last_lr`` and any subclass keys)."""
+        """The scheduler state (``last_epoch``, ``last_lr`` and any subclass keys); a
+        one-element Tensor value is saved as a float.
+
+        Returns:
+            dict: the state, a subset of ``self.__dict__``.
+
+        Examples:
+            >>> import pagaie as paddle
+            >>> s = paddle.optimizer.lr.StepDecay(learning_rate=0.5, step_size=2)
+            >>> s.state_dict()
+            {'last_epoch': 0, 'last_lr': 0.5}
+        """
         self.state_keys()
         out = {}
         for key in self.keys:
@@ -94,6 +105,9 @@ class LRScheduler:
                 continue
             value = self.__dict__[key]
             if isinstance(value, Tensor):
+                if value.size != 1:
+                    raise AssertionError(f"paddle.optimizer.lr.{type(self).__name__}.state_dict: a Tensor in the "
+                                         f"state must have one element, but '{key}' has {value.size}")
                 value = float(np.asarray(value.numpy()).reshape(-1)[0])
             out[key] = value
         return out
@@ -309,8 +323,8 @@ class LinearWarmup(LRScheduler):
 
     def get_lr(self) -> float:
         if self.last_epoch < self.warmup_steps:
-            frac = float(self.last_epoch) / float(self.warmup_steps)
-            return (self.end_lr - self.start_lr) * frac + self.start_lr
+            # the product before the division, as Paddle rounds it
+            return (self.end_lr - self.start_lr) * float(self.last_epoch) / float(self.warmup_steps) + self.start_lr
         if isinstance(self.learning_rate, LRScheduler):
             self.learning_rate.step(self.last_epoch - self.warmup_steps)
             return self.learning_rate()

@@ -184,10 +184,17 @@ class Optimizer:
         if self._parameter_list:
             if self._grouped:
                 for group in self._parameter_list:
-                    if not isinstance(group, dict):
+                    # as Paddle, which asks each entry for 'params': a value that cannot be
+                    # asked (an int) is a TypeError, any other non-group an AssertionError
+                    if not isinstance(group, dict) and not hasattr(group, "__contains__") \
+                            and not hasattr(group, "__iter__"):
                         raise TypeError("paddle.optimizer: 'parameters' mixes parameter groups (dicts) "
                                         f"with other values; received a {type(group).__name__} "
                                         "after a dict")
+                    if not isinstance(group, dict):
+                        raise AssertionError("paddle.optimizer: 'parameters' mixes parameter groups "
+                                             "(dicts) with other values; each group must be a dict "
+                                             f"with a 'params' entry, but received a {type(group).__name__}")
                     if "params" not in group:
                         raise AssertionError("paddle.optimizer: each parameter group needs a 'params' "
                                              f"entry, but received a group with keys {sorted(group)}")
@@ -1042,12 +1049,18 @@ def _param_shaped(param: Tensor, g: torch.Tensor) -> torch.Tensor:
     return g if g.shape == shape else g.reshape(shape)
 
 
-def _scalar(x: Any, what: str = "a hyper-parameter") -> float:
+def _scalar(x: Any, what: str = "a hyper-parameter", many: type[Exception] | None = TypeError) -> float:
     """A Python float from a number or a one-element Tensor (betas may be Tensors; in a static
-    program a persistable variable, read from the eager tensor that holds its value)."""
+    program a persistable variable, read from the eager tensor that holds its value). A Tensor
+    of several elements raises ``many`` (Paddle's kernels take a C++ double: TypeError), or
+    gives its first element when ``many`` is None (as Paddle's Adam reads its betas)."""
     if isinstance(x, (Tensor, torch.Tensor)):
         src = getattr(x, "source", None)
-        return float(as_torch(x if src is None else src).reshape(-1)[0].item())
+        t = as_torch(x if src is None else src)
+        if t.numel() != 1 and many is not None:
+            raise many(f"paddle.optimizer: {what} should be a float or a Tensor of one element, "
+                       f"but received a Tensor of shape {list(t.shape)}")
+        return float(t.reshape(-1)[0].item())
     return _number(x, what)
 
 
@@ -1072,9 +1085,19 @@ def _flag(x: Any, what: str) -> bool:
 
 
 def _check_range(api: str, name: str, value: Any, low: float, high: float | None = None,
-                 low_open: bool = False, high_open: bool = True) -> None:
+                 low_open: bool = False, high_open: bool = True, tensors: bool = True) -> None:
+    """Raise ValueError when hyper-parameter ``value`` is outside its range. A one-element
+    Tensor is checked by its value (as Paddle compares it) and a larger one is an
+    AssertionError, unless ``tensors`` is False (Adam takes any Tensor unchecked); a variable
+    of a static program is not checked."""
     if isinstance(value, (Tensor, torch.Tensor)):
-        return
+        from pagaie._static.ir import Value
+        if not tensors or isinstance(value, Value):  # a program variable has no value yet
+            return
+        if value.numel() != 1:  # Paddle's range test takes the truth value of the Tensor
+            raise AssertionError(f"paddle.optimizer.{api}: {name} should be a float or a Tensor of one "
+                                 f"element, but received a Tensor of shape {list(value.shape)}")
+        value = value.item()
     try:
         v = float(value)
     except (TypeError, ValueError):
