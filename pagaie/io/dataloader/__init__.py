@@ -48,10 +48,13 @@ class DataLoader:
         feed_list (list, optional): static-graph input variables (required in static mode
             when ``return_list`` is False); unused in dynamic mode.
         places (Place|str|list, optional): where batches are placed; the current device when None.
-            A list (of Places or device strings, no None) puts batches on its first place; an
-            empty list makes iterating the loader fail (ValueError).
+            A list (of Places or device strings, no None) puts batches on its first place; in
+            static mode, a list of ``k`` places makes each step give ``k`` batches (one per
+            place; a last, incomplete group is dropped). An empty list makes iterating the
+            loader fail (ValueError).
         return_list (bool, optional): give each batch as a list (dynamic mode always does); in
-            static mode, False gives ``[{name: tensor}]`` feed dicts for ``Executor.run``. Default: True.
+            static mode, where leaves are ``DenseTensor`` s, False gives ``[{name: DenseTensor}]``
+            feed dicts for ``Executor.run``. Default: True.
         batch_sampler (BatchSampler, optional): gives each batch's indices; then ``batch_size``,
             ``shuffle`` and ``drop_last`` keep their defaults.
         batch_size (int|None, optional): samples per batch; None disables batching (each
@@ -180,6 +183,12 @@ class DataLoader:
         if not self.places:
             raise ValueError("paddle.io.DataLoader: 'places' is an empty list, so there is no place to put "
                              "the batches on; give a place, or None for the current device")
+        it = self._batches()
+        if len(self.places) > 1 and not _in_dynamic_mode():
+            return _PlaceGroups(it, len(self.places), feeds=not self.return_list and self.feed_list is not None)
+        return it
+
+    def _batches(self) -> Any:
         if self.num_workers == 0:
             return _SingleProcessIter(self)
         if self._persistent_workers:
@@ -199,12 +208,30 @@ def _in_dynamic_mode() -> bool:
     return in_dynamic_mode()
 
 
-def _feed_names(loader: DataLoader) -> list[str] | None:
-    """In static mode with ``return_list=False``, the names of ``feed_list``: each batch is
-    then given as Paddle gives it, a list with one ``{name: tensor}`` feed dict per place."""
-    if loader.return_list or loader.feed_list is None or _in_dynamic_mode():
-        return None
-    return [v if isinstance(v, str) else v.name for v in loader.feed_list]
+def _delivery(loader: DataLoader) -> Callable[[Any], Any]:
+    """How each collated batch is given, decided when iteration starts. In dynamic mode: array
+    and tensor leaves as Tensors on the loader's device. In static mode, as Paddle's reader
+    gives them: leaves as ``DenseTensor``, and with ``return_list=False`` a list holding one
+    ``{name: DenseTensor}`` feed dict (keyed by the names of ``feed_list``)."""
+    device = loader._device
+    if _in_dynamic_mode():
+        return lambda batch: to_output(batch, device)
+    names = None
+    if not loader.return_list and loader.feed_list is not None:
+        names = [v if isinstance(v, str) else v.name for v in loader.feed_list]
+    return lambda batch: _as_feed(_dense_leaves(to_output(batch, device)), names)
+
+
+def _dense_leaves(batch: Any) -> Any:
+    from pagaie._core.tensor import Tensor
+    from pagaie.static.framework import DenseTensor, _ScopeVar
+    if isinstance(batch, Tensor):
+        return DenseTensor(_ScopeVar("", batch))
+    if isinstance(batch, dict):
+        return {k: _dense_leaves(v) for k, v in batch.items()}
+    if isinstance(batch, list):
+        return [_dense_leaves(v) for v in batch]
+    return batch
 
 
 def _as_feed(batch: Any, names: list[str] | None) -> Any:
@@ -218,6 +245,27 @@ def _as_feed(batch: Any, names: list[str] | None) -> Any:
     return [dict(zip(reversed(names), reversed(fields)))]
 
 
+class _PlaceGroups:
+    """Static mode with several ``places``: each step gives one batch per place, as Paddle's
+    reader feeds a multi-device program (a list of batches, or with ``return_list=False`` a
+    list of feed dicts); a last, incomplete group is dropped, as Paddle does."""
+
+    def __init__(self, it: Any, num_places: int, feeds: bool) -> None:
+        self._it = it
+        self._k = num_places
+        self._feeds = feeds
+
+    def __iter__(self) -> _PlaceGroups:
+        return self
+
+    def __len__(self) -> int:
+        return len(self._it)
+
+    def __next__(self) -> list:
+        group = [next(self._it) for _ in range(self._k)]
+        return [feed for batch in group for feed in batch] if self._feeds else group
+
+
 class _SingleProcessIter:
     """Reads and collates each batch in the calling process."""
 
@@ -225,8 +273,7 @@ class _SingleProcessIter:
         self._fetcher = _w.make_fetcher(loader.dataset_kind, loader.dataset, loader.auto_collate_batch,
                                         loader._collate(), loader.drop_last)
         self._indices = iter(loader._index_sampler())
-        self._device = loader._device
-        self._feed_names = _feed_names(loader)
+        self._deliver = _delivery(loader)
         self._loader = loader
 
     def __iter__(self) -> _SingleProcessIter:
@@ -239,7 +286,7 @@ class _SingleProcessIter:
         indices = next(self._indices)
         with torch.no_grad():
             batch = self._fetcher.fetch(indices)
-        return _as_feed(to_output(batch, self._device), self._feed_names)
+        return self._deliver(batch)
 
 
 def _iter_len(loader: DataLoader) -> int:
@@ -270,8 +317,7 @@ class _MultiProcessIter:
 
     def __init__(self, loader: DataLoader) -> None:
         self._loader = loader
-        self._device = loader._device
-        self._feed_names = _feed_names(loader)
+        self._deliver = _delivery(loader)
         self._num_workers = n = loader.num_workers
         self._timeout = loader.timeout
         self._persistent = loader._persistent_workers
@@ -399,7 +445,7 @@ class _MultiProcessIter:
                 self._shutdown()
                 reply.reraise()
             self._put_task()
-            return _as_feed(to_output(reply, self._device), self._feed_names)
+            return self._deliver(reply)
 
     # ---- shutdown -------------------------------------------------------------------
     def _shutdown(self) -> None:
