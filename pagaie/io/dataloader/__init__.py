@@ -5,7 +5,8 @@ its own index queue and its own result pipe), keeping ``prefetch_factor`` tasks 
 worker. Since every worker answers its tasks in order, batches come back in sampler order by
 reading, for task ``i``, the pipe of the worker that got it. While waiting, the main process
 also watches every worker's process sentinel, so a worker that dies (an ``os._exit``, a
-segfault, a kill) is reported at once, and ``timeout`` bounds the wait for one batch.
+segfault, a kill) is reported at once. As in Paddle, ``timeout`` never ends the wait for a
+batch that is slow to come (Paddle only polls the workers at that interval).
 """
 from __future__ import annotations
 
@@ -69,8 +70,9 @@ class DataLoader:
         prefetch_factor (int, optional): batches in flight per worker. Default: 2.
         use_shared_memory (bool, optional): move large batch arrays from workers through
             shared memory rather than a pipe. Default: True.
-        timeout (int|float, optional): seconds to wait for one batch from the workers before
-            raising; 0 waits for ever (a worker that dies is reported in any case). Default: 0.
+        timeout (int|float, optional): a non-negative number, kept as ``self.timeout``; as in
+            Paddle (which polls its workers at that interval), a batch that is slow to come is
+            waited for however long it takes. A worker that dies is reported at once. Default: 0.
         worker_init_fn (callable, optional): called as ``worker_init_fn(worker_id)`` in each
             worker after seeding, before any data is read.
         persistent_workers (bool, optional): keep the workers alive between epochs. Default: False.
@@ -319,7 +321,6 @@ class _MultiProcessIter:
         self._loader = loader
         self._deliver = _delivery(loader)
         self._num_workers = n = loader.num_workers
-        self._timeout = loader.timeout
         self._persistent = loader._persistent_workers
         self._iterable = loader.dataset_kind == _w.ITER
         self._capacity = loader.prefetch_factor * n
@@ -399,11 +400,9 @@ class _MultiProcessIter:
 
     def _recv(self, wid: int) -> Any:
         conn = self._conns[wid]
-        deadline = time.monotonic() + self._timeout if self._timeout > 0 else None
         watch = [conn] + [w.sentinel for w in self._workers]
         while True:
-            wait_s = None if deadline is None else max(0.0, deadline - time.monotonic())
-            ready = _wait(watch, wait_s)
+            ready = _wait(watch)
             if conn in ready:
                 try:
                     return ForkingPickler.loads(conn.recv_bytes())
@@ -414,8 +413,6 @@ class _MultiProcessIter:
                 desc = ", ".join(f"worker {i} (pid {w.pid}, exit code {w.exitcode})" for i, w in dead)
                 self._fail(f"{len(dead)} worker process(es) exited unexpectedly: {desc}. A worker can be "
                            "killed by a signal (e.g. out of memory) or exit from inside the dataset code")
-            if not ready and deadline is not None:
-                self._fail(f"timed out after {self._timeout} seconds waiting for a batch from worker {wid}")
 
     def __iter__(self) -> _MultiProcessIter:
         return self
