@@ -59,6 +59,35 @@ def test_static_loader_batches_per_place(places, n, drop_last, return_list):
     assert ours == theirs
 
 
+_SAMPLES = {
+    "dict": lambda i: {"a": np.full([1], i, "float32"), "b": np.full([1], i, "int64")},
+    "nested": lambda i: [(np.full([1], i, "float32"), "tag"), {"k": np.full([1], i, "int64")}],
+    "string_field": lambda i: (np.full([1], i, "float32"), f"s{i}"),
+    "three_arrays": lambda i: (np.full([1], i, "float32"), np.full([1], i, "int64"), np.full([1], i, "int64")),
+}
+
+
+@pytest.mark.parametrize("kind", sorted(_SAMPLES))
+def test_static_feed_dicts_take_the_array_leaves(kind):
+    def run(P):
+        class DS(P.io.Dataset):
+            def __len__(self):
+                return 4
+
+            def __getitem__(self, i):
+                return _SAMPLES[kind](i)
+
+        with _static(P):
+            feeds = [P.static.data("x", [None, 1], "float32"), P.static.data("y", [None, 1], "int64")]
+            loader = P.io.DataLoader(DS(), feed_list=feeds, batch_size=2, return_list=False)
+            try:
+                return [_describe(b) for b in loader]
+            except ValueError:
+                return "ValueError"
+
+    assert run(pagaie) == run(paddle)
+
+
 def test_static_loader_feeds_train_a_program():
     def run(P):
         with _static(P):

@@ -239,12 +239,23 @@ def _dense_leaves(batch: Any) -> Any:
 def _as_feed(batch: Any, names: list[str] | None) -> Any:
     if names is None:
         return batch
-    fields = batch if isinstance(batch, (list, tuple)) else [batch]
-    if len(fields) != len(names):
-        raise ValueError(f"paddle.io.DataLoader: each sample gives {len(fields)} fields, but "
+    # As Paddle's reader: the feeds are the batch's array leaves, nested lists and dicts
+    # flattened in order; other leaves (strings, numbers) have no variable.
+    leaves = _array_leaves(batch)
+    if len(leaves) != len(names):
+        raise ValueError(f"paddle.io.DataLoader: each batch gives {len(leaves)} arrays, but "
                          f"feed_list has {len(names)} variables")
     # Paddle fills the feed dict from the last variable to the first; its key order shows that.
-    return [dict(zip(reversed(names), reversed(fields)))]
+    return [dict(zip(reversed(names), reversed(leaves)))]
+
+
+def _array_leaves(batch: Any) -> list:
+    if isinstance(batch, dict):
+        batch = list(batch.values())
+    if isinstance(batch, list):
+        return [leaf for field in batch for leaf in _array_leaves(field)]
+    from pagaie.static.framework import DenseTensor
+    return [batch] if isinstance(batch, DenseTensor) else []
 
 
 class _PlaceGroups:
