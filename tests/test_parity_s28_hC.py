@@ -1,6 +1,7 @@
 """Differential tests against real Paddle for paddle.io cases taken from Paddle's own unit
 tests: the static-mode DataLoader (DenseTensor leaves, one batch per place with several
-places), the worker numpy seeds, and ``timeout`` with a slow worker."""
+places, feed dicts over the batch's array leaves), the worker numpy seeds, and ``timeout``
+with a slow worker."""
 import contextlib
 import time
 
