@@ -203,8 +203,11 @@ def _pack(batch: Any, use_shm: bool, stacker: _ShmStacker | None) -> Any:
     return batch
 
 
-def _numpy_seed(base_seed: int, worker_id: int) -> np.ndarray:
-    return np.random.SeedSequence([worker_id, base_seed & 0xFFFFFFFF, base_seed >> 32]).generate_state(4)
+def _generate_states(base_seed: int = 0, worker_id: int = 0) -> list[int]:
+    """The numpy seed of worker ``worker_id`` (four 32-bit words), under Paddle's name for it:
+    numpy's SeedSequence over the worker id and the two halves of ``base_seed``."""
+    entropy = [worker_id, base_seed & 0xFFFFFFFF, base_seed >> 32]
+    return np.random.SeedSequence(entropy).generate_state(4).tolist()
 
 
 def _send(conn: Any, obj: Any, worker_id: int) -> None:
@@ -229,7 +232,7 @@ def worker_loop(dataset: Any, kind: int, index_queue: Any, conn: Any, done_event
         seed = base_seed + worker_id
         random.seed(seed)
         _random.seed(seed)  # paddle.seed: torch's generators and Paddle's CPU engine
-        np.random.seed(_numpy_seed(base_seed, worker_id))
+        np.random.seed(_generate_states(base_seed, worker_id))
         stacker = _ShmStacker() if use_shm else None
         _collate._stack_out = stacker
         _worker_info = WorkerInfo(id=worker_id, num_workers=num_workers, dataset=dataset, seed=base_seed)

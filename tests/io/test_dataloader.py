@@ -225,7 +225,7 @@ class Slow(pagaie.io.Dataset):
         return np.array([i, os.getpid()])
 
 
-def test_worker_killed_from_outside_and_timeout():
+def test_worker_killed_from_outside_and_slow_batch_with_timeout():
     it = iter(pagaie.io.DataLoader(Slow(0.3), batch_size=1, num_workers=2))
     next(it)
     os.kill(it._workers[1].pid, signal.SIGKILL)
@@ -234,11 +234,10 @@ def test_worker_killed_from_outside_and_timeout():
         for _ in it:
             pass
     assert time.time() - t0 < 5
-    it = iter(pagaie.io.DataLoader(Slow(5.0), batch_size=1, num_workers=1, timeout=0.5))
-    t0 = time.time()
-    with pytest.raises(RuntimeError, match="timed out"):
-        next(it)
-    assert time.time() - t0 < 3
+    # As in Paddle, ``timeout`` does not end the wait for a batch slower than it.
+    it = iter(pagaie.io.DataLoader(Slow(1.0), batch_size=1, num_workers=1, timeout=0.2))
+    assert next(it).numpy()[0, 0] == 0
+    it._shutdown()
     assert not any(w.is_alive() for w in it._workers)
 
 

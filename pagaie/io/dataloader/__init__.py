@@ -5,7 +5,8 @@ its own index queue and its own result pipe), keeping ``prefetch_factor`` tasks 
 worker. Since every worker answers its tasks in order, batches come back in sampler order by
 reading, for task ``i``, the pipe of the worker that got it. While waiting, the main process
 also watches every worker's process sentinel, so a worker that dies (an ``os._exit``, a
-segfault, a kill) is reported at once, and ``timeout`` bounds the wait for one batch.
+segfault, a kill) is reported at once. As in Paddle, ``timeout`` never ends the wait for a
+batch that is slow to come (Paddle only polls the workers at that interval).
 """
 from __future__ import annotations
 
@@ -48,10 +49,13 @@ class DataLoader:
         feed_list (list, optional): static-graph input variables (required in static mode
             when ``return_list`` is False); unused in dynamic mode.
         places (Place|str|list, optional): where batches are placed; the current device when None.
-            A list (of Places or device strings, no None) puts batches on its first place; an
-            empty list makes iterating the loader fail (ValueError).
+            A list (of Places or device strings, no None) puts batches on its first place; in
+            static mode, a list of ``k`` places makes each step give ``k`` batches (one per
+            place; a last, incomplete group is dropped). An empty list makes iterating the
+            loader fail (ValueError).
         return_list (bool, optional): give each batch as a list (dynamic mode always does); in
-            static mode, False gives ``[{name: tensor}]`` feed dicts for ``Executor.run``. Default: True.
+            static mode, where leaves are ``DenseTensor`` s, False gives ``[{name: DenseTensor}]``
+            feed dicts for ``Executor.run``. Default: True.
         batch_sampler (BatchSampler, optional): gives each batch's indices; then ``batch_size``,
             ``shuffle`` and ``drop_last`` keep their defaults.
         batch_size (int|None, optional): samples per batch; None disables batching (each
@@ -66,8 +70,9 @@ class DataLoader:
         prefetch_factor (int, optional): batches in flight per worker. Default: 2.
         use_shared_memory (bool, optional): move large batch arrays from workers through
             shared memory rather than a pipe. Default: True.
-        timeout (int|float, optional): seconds to wait for one batch from the workers before
-            raising; 0 waits for ever (a worker that dies is reported in any case). Default: 0.
+        timeout (int|float, optional): a non-negative number, kept as ``self.timeout``; as in
+            Paddle (which polls its workers at that interval), a batch that is slow to come is
+            waited for however long it takes. A worker that dies is reported at once. Default: 0.
         worker_init_fn (callable, optional): called as ``worker_init_fn(worker_id)`` in each
             worker after seeding, before any data is read.
         persistent_workers (bool, optional): keep the workers alive between epochs. Default: False.
@@ -180,6 +185,12 @@ class DataLoader:
         if not self.places:
             raise ValueError("paddle.io.DataLoader: 'places' is an empty list, so there is no place to put "
                              "the batches on; give a place, or None for the current device")
+        it = self._batches()
+        if len(self.places) > 1 and not _in_dynamic_mode():
+            return _PlaceGroups(it, len(self.places), feeds=not self.return_list and self.feed_list is not None)
+        return it
+
+    def _batches(self) -> Any:
         if self.num_workers == 0:
             return _SingleProcessIter(self)
         if self._persistent_workers:
@@ -199,23 +210,73 @@ def _in_dynamic_mode() -> bool:
     return in_dynamic_mode()
 
 
-def _feed_names(loader: DataLoader) -> list[str] | None:
-    """In static mode with ``return_list=False``, the names of ``feed_list``: each batch is
-    then given as Paddle gives it, a list with one ``{name: tensor}`` feed dict per place."""
-    if loader.return_list or loader.feed_list is None or _in_dynamic_mode():
-        return None
-    return [v if isinstance(v, str) else v.name for v in loader.feed_list]
+def _delivery(loader: DataLoader) -> Callable[[Any], Any]:
+    """How each collated batch is given, decided when iteration starts. In dynamic mode: array
+    and tensor leaves as Tensors on the loader's device. In static mode, as Paddle's reader
+    gives them: leaves as ``DenseTensor``, and with ``return_list=False`` a list holding one
+    ``{name: DenseTensor}`` feed dict (keyed by the names of ``feed_list``)."""
+    device = loader._device
+    if _in_dynamic_mode():
+        return lambda batch: to_output(batch, device)
+    names = None
+    if not loader.return_list and loader.feed_list is not None:
+        names = [v if isinstance(v, str) else v.name for v in loader.feed_list]
+    return lambda batch: _as_feed(_dense_leaves(to_output(batch, device)), names)
+
+
+def _dense_leaves(batch: Any) -> Any:
+    from pagaie._core.tensor import Tensor
+    from pagaie.static.framework import DenseTensor, _ScopeVar
+    if isinstance(batch, Tensor):
+        return DenseTensor(_ScopeVar("", batch))
+    if isinstance(batch, dict):
+        return {k: _dense_leaves(v) for k, v in batch.items()}
+    if isinstance(batch, list):
+        return [_dense_leaves(v) for v in batch]
+    return batch
 
 
 def _as_feed(batch: Any, names: list[str] | None) -> Any:
     if names is None:
         return batch
-    fields = batch if isinstance(batch, (list, tuple)) else [batch]
-    if len(fields) != len(names):
-        raise ValueError(f"paddle.io.DataLoader: each sample gives {len(fields)} fields, but "
+    # As Paddle's reader: the feeds are the batch's array leaves, nested lists and dicts
+    # flattened in order; other leaves (strings, numbers) have no variable.
+    leaves = _array_leaves(batch)
+    if len(leaves) != len(names):
+        raise ValueError(f"paddle.io.DataLoader: each batch gives {len(leaves)} arrays, but "
                          f"feed_list has {len(names)} variables")
     # Paddle fills the feed dict from the last variable to the first; its key order shows that.
-    return [dict(zip(reversed(names), reversed(fields)))]
+    return [dict(zip(reversed(names), reversed(leaves)))]
+
+
+def _array_leaves(batch: Any) -> list:
+    if isinstance(batch, dict):
+        batch = list(batch.values())
+    if isinstance(batch, list):
+        return [leaf for field in batch for leaf in _array_leaves(field)]
+    from pagaie.static.framework import DenseTensor
+    return [batch] if isinstance(batch, DenseTensor) else []
+
+
+class _PlaceGroups:
+    """Static mode with several ``places``: each step gives one batch per place, as Paddle's
+    reader feeds a multi-device program (a list of batches, or with ``return_list=False`` a
+    list of feed dicts); a last, incomplete group is dropped, as Paddle does."""
+
+    def __init__(self, it: Any, num_places: int, feeds: bool) -> None:
+        self._it = it
+        self._k = num_places
+        self._feeds = feeds
+
+    def __iter__(self) -> _PlaceGroups:
+        return self
+
+    def __len__(self) -> int:
+        return len(self._it)
+
+    def __next__(self) -> list:
+        group = [next(self._it) for _ in range(self._k)]
+        return [feed for batch in group for feed in batch] if self._feeds else group
 
 
 class _SingleProcessIter:
@@ -225,8 +286,7 @@ class _SingleProcessIter:
         self._fetcher = _w.make_fetcher(loader.dataset_kind, loader.dataset, loader.auto_collate_batch,
                                         loader._collate(), loader.drop_last)
         self._indices = iter(loader._index_sampler())
-        self._device = loader._device
-        self._feed_names = _feed_names(loader)
+        self._deliver = _delivery(loader)
         self._loader = loader
 
     def __iter__(self) -> _SingleProcessIter:
@@ -239,7 +299,7 @@ class _SingleProcessIter:
         indices = next(self._indices)
         with torch.no_grad():
             batch = self._fetcher.fetch(indices)
-        return _as_feed(to_output(batch, self._device), self._feed_names)
+        return self._deliver(batch)
 
 
 def _iter_len(loader: DataLoader) -> int:
@@ -270,10 +330,8 @@ class _MultiProcessIter:
 
     def __init__(self, loader: DataLoader) -> None:
         self._loader = loader
-        self._device = loader._device
-        self._feed_names = _feed_names(loader)
+        self._deliver = _delivery(loader)
         self._num_workers = n = loader.num_workers
-        self._timeout = loader.timeout
         self._persistent = loader._persistent_workers
         self._iterable = loader.dataset_kind == _w.ITER
         self._capacity = loader.prefetch_factor * n
@@ -353,11 +411,9 @@ class _MultiProcessIter:
 
     def _recv(self, wid: int) -> Any:
         conn = self._conns[wid]
-        deadline = time.monotonic() + self._timeout if self._timeout > 0 else None
         watch = [conn] + [w.sentinel for w in self._workers]
         while True:
-            wait_s = None if deadline is None else max(0.0, deadline - time.monotonic())
-            ready = _wait(watch, wait_s)
+            ready = _wait(watch)
             if conn in ready:
                 try:
                     return ForkingPickler.loads(conn.recv_bytes())
@@ -368,8 +424,6 @@ class _MultiProcessIter:
                 desc = ", ".join(f"worker {i} (pid {w.pid}, exit code {w.exitcode})" for i, w in dead)
                 self._fail(f"{len(dead)} worker process(es) exited unexpectedly: {desc}. A worker can be "
                            "killed by a signal (e.g. out of memory) or exit from inside the dataset code")
-            if not ready and deadline is not None:
-                self._fail(f"timed out after {self._timeout} seconds waiting for a batch from worker {wid}")
 
     def __iter__(self) -> _MultiProcessIter:
         return self
@@ -399,7 +453,7 @@ class _MultiProcessIter:
                 self._shutdown()
                 reply.reraise()
             self._put_task()
-            return _as_feed(to_output(reply, self._device), self._feed_names)
+            return self._deliver(reply)
 
     # ---- shutdown -------------------------------------------------------------------
     def _shutdown(self) -> None:
