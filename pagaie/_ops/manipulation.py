@@ -1084,7 +1084,13 @@ def flip(x, axis, name=None):
             and (axis.is_floating_point() or axis.dtype is torch.bool):
         axis = int(axis.item())   # Paddle reads a 0-D tensor's value as an int (truncated)
     kernel_dtypes("flip", x, _FLIP_DTYPES)
-    return torch.flip(x, norm_axes(axis, x.dim(), "flip") or [])
+    n = x.dim()
+    if isinstance(axis, (list, tuple)) and len(set(axis)) == len(axis) and \
+            all(type(a) is int and -n <= a < n for a in axis):
+        # Paddle refuses a value given twice, but flips an axis named twice (1 and -2 of a
+        # 3-D tensor) once
+        axis = list(dict.fromkeys(a % n for a in axis))
+    return torch.flip(x, norm_axes(axis, n, "flip") or [])
 
 
 reverse = flip

@@ -59,6 +59,8 @@ def sequence_mask(x, maxlen=None, dtype="int64", name=None):
     if n is None or n < 0:   # Paddle reads a negative maxlen as "the longest length"
         n = int(x.max().item()) if x.numel() else 0
     pos = torch.arange(n, device=x.device)
+    if dtype is None:   # Paddle reads it as numpy does: float64
+        dtype = "float64"
     return (pos < x.unsqueeze(-1)).to(torch_dtype(dtype, "nn.functional.sequence_mask"))
 
 

@@ -933,7 +933,7 @@ def max_unpool1d(x, indices, kernel_size, stride=None, padding=0, data_format="N
         indices (Tensor): the mask returned by ``max_pool1d(..., return_mask=True)``.
         kernel_size (int|list): the pooling window size.
         stride (int|list, optional): the pooling stride; defaults to ``kernel_size``.
-        padding (int|list): the pooling padding.
+        padding (int|list|str): the pooling padding ('SAME' and 'VALID': none).
         data_format (str): ``'NCL'``.
         output_size (list, optional): the output size ``[N, C, L]`` (a one-value list is
             Paddle's ValueError).
@@ -949,6 +949,12 @@ def max_unpool1d(x, indices, kernel_size, stride=None, padding=0, data_format="N
         >>> F.max_unpool1d(out, mask, 2).tolist()
         [[[0.0, 3.0, 0.0, 5.0]]]
     """
+    if isinstance(padding, str):
+        # Paddle's 1-D unpooling reads "SAME" and "VALID" (any case) as no padding
+        if padding.upper() not in ("SAME", "VALID"):
+            raise ValueError(f"paddle.nn.functional.max_unpool1d: unknown padding {padding!r}: a "
+                             "string padding can only be 'SAME' or 'VALID'")
+        padding = 0
     return _unpool("nn.functional.max_unpool1d", 1, x, indices, kernel_size, stride, padding,
                    data_format, output_size)
 

@@ -489,6 +489,137 @@ def _is_shared_buffer_with(x: Tensor, other: Tensor) -> bool:
     return x._t.untyped_storage()._cdata == other._t.untyped_storage()._cdata
 
 
+def _slice(x: Tensor, begin_idx: int, end_idx: int) -> Tensor:
+    """Rows ``begin_idx`` to ``end_idx`` (excluded) along the first axis, sharing ``x``'s
+    memory (a write to one shows in the other), as Paddle's DenseTensor slice.
+
+    Args:
+        x (Tensor): a tensor of at least one dimension.
+        begin_idx (int): the first row, 0 <= begin_idx <= end_idx.
+        end_idx (int): one past the last row, at most ``x.shape[0]``.
+
+    Returns:
+        Tensor: the rows, a view of ``x`` (its ``stop_gradient`` is True).
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> x = paddle.arange(6, dtype='float32').reshape([3, 2])
+        >>> x._slice(1, 3).tolist()
+        [[2.0, 3.0], [4.0, 5.0]]
+    """
+    begin, end = int(begin_idx), int(end_idx)
+    rows = x._t.shape[0] if x._t.dim() else 0
+    if begin < 0:
+        raise IndexError(f"paddle.Tensor._slice: the start row index must be >= 0, but received "
+                         f"begin_idx={begin}")
+    if end > rows:
+        raise IndexError(f"paddle.Tensor._slice: end_idx={end} is past the {rows} rows of a "
+                         f"tensor of shape {list(x._t.shape)}")
+    if begin > end:
+        raise ValueError(f"paddle.Tensor._slice: begin_idx={begin} is after end_idx={end}")
+    return Tensor(x._t.detach()[begin:end])
+
+
+def _clear(x: Tensor) -> None:
+    """Release ``x``'s memory and sizes: it then has shape ``[]`` and holds no values
+    (``_is_initialized()`` is False) until it is written again.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> x = paddle.to_tensor([1.0, 2.0])
+        >>> x._clear()
+        >>> x._is_initialized(), x.shape
+        (False, paddle.Size([]))
+    """
+    x._clear_data()
+    cleared = torch.empty((), dtype=x._t.dtype, device=x._t.device)
+    setattr(cleared, _CLEARED, True)
+    x._t = cleared
+
+
+def _check_share(api: str, x: Tensor, dst: Any) -> None:
+    if not isinstance(dst, Tensor) or isinstance(dst, _HolderTensor):
+        raise TypeError(f"paddle.Tensor.{api}: the destination must be a Tensor, but received "
+                        f"{type(dst).__name__}")
+    if hasattr(x._t, _CLEARED):
+        raise ValueError(f"paddle.Tensor.{api}: the tensor holds no memory (it was cleared), "
+                         "so there is nothing to share")
+
+
+def _keep_grad_flag(dst: Tensor, t: torch.Tensor) -> torch.Tensor:
+    """``t`` with ``dst``'s ``stop_gradient`` (the destination keeps its own)."""
+    if not dst.stop_gradient and (t.is_floating_point() or t.is_complex()):
+        t.requires_grad_(True)
+    return t
+
+
+def _share_buffer_to(x: Tensor, dst: Tensor) -> None:
+    """Make ``dst`` use ``x``'s memory: ``dst`` keeps its shape, takes ``x``'s dtype and
+    reads ``x``'s data from its start (writes through either show in both). ``dst`` must
+    not need more elements than ``x``'s memory holds.
+
+    Args:
+        x (Tensor): the tensor whose memory is shared.
+        dst (Tensor): the tensor that then uses it.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> x = paddle.to_tensor([[1.0, 2.0], [3.0, 4.0]])
+        >>> y = paddle.zeros([3])
+        >>> x._share_buffer_to(y)
+        >>> y.tolist()
+        [1.0, 2.0, 3.0]
+    """
+    _check_share("_share_buffer_to", x, dst)
+    src = x._t.detach()
+    shape = tuple(dst._t.shape)
+    need = int(np.prod(shape, dtype=np.int64))
+    have = (src.untyped_storage().nbytes() // src.element_size()) - src.storage_offset()
+    if need > have:
+        raise ValueError(f"paddle.Tensor._share_buffer_to: the destination of shape {list(shape)} "
+                         f"needs {need} elements, but the shared memory holds {have}")
+    view = torch.empty(0, dtype=src.dtype, device=src.device)
+    view.set_(src.untyped_storage(), src.storage_offset(), shape)
+    dst._t = _keep_grad_flag(dst, view)
+
+
+def _share_underline_tensor_to(x: Tensor, dst: Tensor) -> None:
+    """Make ``dst`` the same data as ``x``: its shape, dtype and memory (writes through
+    either show in both); ``dst`` keeps its own name and ``stop_gradient``.
+
+    Args:
+        x (Tensor): the tensor shared.
+        dst (Tensor): the tensor that then holds it.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> x = paddle.to_tensor([1.0, 2.0])
+        >>> y = paddle.zeros([5])
+        >>> x._share_underline_tensor_to(y)
+        >>> y.shape, x._is_shared_underline_tensor_with(y)
+        (paddle.Size([2]), True)
+    """
+    _check_share("_share_underline_tensor_to", x, dst)
+    dst._t = _keep_grad_flag(dst, x._t.detach())
+
+
+def _is_shared_underline_tensor_with(x: Tensor, other: Any) -> bool:
+    """Whether ``other`` holds the same data as ``x``: the same memory, at the same place,
+    with the same shape, strides and dtype.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> x = paddle.to_tensor([1.0, 2.0])
+        >>> x._is_shared_underline_tensor_with(x.reshape([2])), x._is_shared_underline_tensor_with(x[:1])
+        (True, False)
+    """
+    if not _is_shared_buffer_with(x, other):
+        return False
+    a, b = x._t, other._t
+    return (a.dtype == b.dtype and a.shape == b.shape and a.stride() == b.stride()
+            and a.storage_offset() == b.storage_offset())
+
+
 for _n in ("set_", "set_tensor", "reconstruct_from_", "set_string_list", "set_vocab",
            "get_map_tensor", "is_selected_rows", "get_selected_rows", "rows"):
     setattr(Tensor, _n, globals()[_n])
@@ -501,5 +632,10 @@ Tensor.process_mesh = None
 Tensor.num_shard = property(_num_shard, doc=_num_shard.__doc__)
 Tensor.block = property(_block, _set_block, doc=_block.__doc__)
 Tensor._is_shared_buffer_with = _is_shared_buffer_with
+Tensor._is_shared_underline_tensor_with = _is_shared_underline_tensor_with
+Tensor._share_buffer_to = _share_buffer_to
+Tensor._share_underline_tensor_to = _share_underline_tensor_to
+Tensor._slice = _slice
+Tensor._clear = _clear
 Tensor._is_initialized = _is_initialized
 del _n
