@@ -150,10 +150,11 @@ def geometric_send_ue_recv(x, y, src_index, dst_index, message_op="add", reduce_
     check_choice(api, "message_op", message_op, tuple(_MESSAGE_OPS))
     check_choice(api, "reduce_op", reduce_op, REDUCE_OPS)
     src, dst = check_edges(api, x, src_index, dst_index)
-    if y.dim() == 0 or y.shape[0] != src.numel():
-        got = "a 0-D tensor" if y.dim() == 0 else f"{y.shape[0]} rows"
+    if y.dim() == 0:  # as for a 0-D x, Paddle's slice of y's shape is out of range
+        raise IndexError(f"paddle.{api}: 'y' must be at least 1-D, but received a 0-D tensor")
+    if y.shape[0] != src.numel():
         raise ValueError(f"paddle.{api}: 'y' must have one row per edge ({src.numel()}), but "
-                         f"received {got}")
+                         f"received {y.shape[0]} rows")
     rows = _out_rows(out_size, x.shape[0], api)
     msg = _message(api, message_op, x.index_select(0, src), y)
     return receive(api, msg, dst, reduce_op, rows)
@@ -187,8 +188,8 @@ def geometric_send_uv(x, y, src_index, dst_index, message_op="add", name=None):
     api = "geometric.send_uv"
     check_choice(api, "message_op", message_op, tuple(_MESSAGE_OPS))
     src, dst = check_edges(api, x, src_index, dst_index)
-    if y.dim() == 0:
-        raise ValueError(f"paddle.{api}: 'y' must be at least 1-D, but received a 0-D tensor")
+    if y.dim() == 0:  # as for a 0-D x, Paddle's slice of y's shape is out of range
+        raise IndexError(f"paddle.{api}: 'y' must be at least 1-D, but received a 0-D tensor")
     if dst.numel():
         lo, hi = torch.stack([dst.min(), dst.max()]).tolist()
         if lo < 0 or hi >= y.shape[0]:

@@ -1,0 +1,65 @@
+"""Differential tests against real Paddle for paddle.geometric, paddle.audio and paddle.text:
+the cases of Paddle's own unit tests where pagaie differed."""
+import numpy as np
+import pytest
+
+paddle = pytest.importorskip("paddle")
+import pagaie  # noqa: E402
+
+
+def _err(lib, fn):
+    try:
+        fn(lib)
+    except Exception as e:  # noqa: BLE001 - the type is what is compared
+        return type(e).__name__
+    return None
+
+
+def _same_error(fn):
+    want = _err(paddle, fn)
+    assert want is not None
+    assert _err(pagaie, fn) == want
+
+
+def _static_build(lib, build):
+    lib.enable_static()
+    try:
+        with lib.static.program_guard(lib.static.Program(), lib.static.Program()):
+            build(lib)
+    finally:
+        lib.disable_static()
+
+
+_X = np.arange(9, dtype="float32").reshape(3, 3)
+
+
+def _edges(P):
+    return P.to_tensor([0, 0, 1]), P.to_tensor([0, 1, 1])
+
+
+@pytest.mark.parametrize("call", [
+    lambda P: P.geometric.send_u_recv(P.to_tensor(1.0), *_edges(P)),
+    lambda P: P.geometric.send_ue_recv(P.to_tensor(1.0), P.ones([3]), *_edges(P)),
+    lambda P: P.geometric.send_ue_recv(P.to_tensor(_X), P.to_tensor(1.0), *_edges(P)),
+    lambda P: P.geometric.send_uv(P.to_tensor(1.0), P.to_tensor(_X), *_edges(P)),
+    lambda P: P.geometric.send_uv(P.to_tensor(_X), P.to_tensor(1.0), *_edges(P)),
+])
+def test_message_passing_0d_operand_error(call):
+    _same_error(call)
+
+
+@pytest.mark.parametrize("op", ["send_u_recv", "send_ue_recv", "send_uv", "segment_sum"])
+@pytest.mark.parametrize("dtype", ["bool", "int8", "complex64"])
+def test_geometric_static_bad_value_dtype(op, dtype):
+    def build(P):
+        x = P.static.data("x", [3, 3], dtype)
+        s = P.static.data("s", [3], "int32")
+        d = P.static.data("d", [3], "int32")
+        fn = getattr(P.geometric, op)
+        if op == "send_u_recv":
+            fn(x, s, d)
+        elif op == "segment_sum":
+            fn(x, s)
+        else:
+            fn(x, x, s, d)
+    _same_error(lambda P: _static_build(P, build))
