@@ -63,3 +63,28 @@ def test_geometric_static_bad_value_dtype(op, dtype):
         else:
             fn(x, x, s, d)
     _same_error(lambda P: _static_build(P, build))
+
+
+_E32, _E64 = np.zeros(0, "int32"), np.zeros(0, "int64")
+
+
+@pytest.mark.parametrize("call", [
+    lambda P: P.geometric.reindex_graph(P.to_tensor(_E64), P.to_tensor(_E64), P.to_tensor(_E32)),
+    lambda P: P.geometric.reindex_graph(P.to_tensor(_E64), P.to_tensor([1, 2]),
+                                        P.to_tensor([2], "int32")),
+    lambda P: P.geometric.reindex_heter_graph(P.to_tensor(_E64), [P.to_tensor(_E64)],
+                                              [P.to_tensor(_E32)]),
+    lambda P: P.incubate.graph_reindex(P.to_tensor(_E32), P.to_tensor(_E32), P.to_tensor(_E32),
+                                       P.to_tensor(_E32), P.to_tensor(_E32), False),
+])
+def test_reindex_empty_x_error(call):
+    _same_error(call)
+
+
+def test_reindex_no_counts():
+    def call(P):
+        return [t.numpy() for t in P.geometric.reindex_graph(P.to_tensor([1]), P.to_tensor(_E64),
+                                                             P.to_tensor(_E32))]
+    for want, got in zip(call(paddle), call(pagaie)):
+        assert want.dtype == got.dtype
+        np.testing.assert_array_equal(got, want)

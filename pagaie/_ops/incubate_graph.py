@@ -162,7 +162,10 @@ def incubate_graph_reindex(x, neighbors, count, value_buffer=None, index_buffer=
         raise ValueError(f"paddle.{api}: 'count' must be int32, but received "
                          f"{dtype_name(count)}")
     n = xs.numel()
-    if (cnt.numel() == 0 or cnt.numel() % n) if n else cnt.numel():
+    if n == 0:  # Paddle's kernel divides by the number of center nodes
+        raise ValueError(f"paddle.{api}: 'x' should not be empty, but received shape "
+                         f"{list(x.shape)}")
+    if cnt.numel() % n:  # no counts at all: no edge types, no edges
         raise ValueError(f"paddle.{api}: 'count' must have one entry per node of 'x' "
                          f"({n}) for each edge type (a multiple of {n} entries), but received "
                          f"{cnt.numel()}")
