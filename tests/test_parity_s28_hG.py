@@ -88,3 +88,16 @@ def test_reindex_no_counts():
     for want, got in zip(call(paddle), call(pagaie)):
         assert want.dtype == got.dtype
         np.testing.assert_array_equal(got, want)
+
+
+@pytest.mark.parametrize("norm", ["slaney", None, 2.0])
+def test_compute_fbank_matrix_static_shape(norm):
+    def shape(P):
+        P.enable_static()
+        try:
+            with P.static.program_guard(P.static.Program(), P.static.Program()):
+                w = P.audio.functional.compute_fbank_matrix(16000, 256, 20, norm=norm)
+                return list(w.shape)
+        finally:
+            P.disable_static()
+    assert shape(pagaie) == shape(paddle) == [20, 129]

@@ -193,7 +193,8 @@ def compute_fbank_matrix(sr: int, n_fft: int, n_mels: int = 64, f_min: float = 0
             weights = weights * (2.0 / (mel_f[2:n_mels + 2] - mel_f[:n_mels])).unsqueeze(1)
     elif isinstance(norm, (int, float)):
         weights = pagaie.nn.functional.normalize(weights, p=norm, axis=-1)
-    return weights
+    # the sizes are known when a program is built, as in Paddle (its linspace's are not)
+    return weights.reshape([n_mels, int(1 + n_fft // 2)])
 
 
 def power_to_db(spect: Tensor, ref_value: float = 1.0, amin: float = 1e-10,
