@@ -101,3 +101,15 @@ def test_compute_fbank_matrix_static_shape(norm):
         finally:
             P.disable_static()
     assert shape(pagaie) == shape(paddle) == [20, 129]
+
+
+@pytest.mark.parametrize("dtype", ["int8", "int16", "uint8", "bool", "int32"])
+@pytest.mark.parametrize("center", [True, False])
+def test_spectrogram_integer_waveform_error(dtype, center):
+    _same_error(lambda P: P.audio.features.Spectrogram(n_fft=16, center=center)(
+        P.to_tensor(np.ones((1, 64))).astype(dtype)))
+
+
+@pytest.mark.parametrize("dtype", ["int8", "int16", "uint8"])
+def test_stft_no_kernel_dtypes(dtype):
+    _same_error(lambda P: P.signal.stft(P.to_tensor(np.arange(64.0)).astype(dtype), 16))
