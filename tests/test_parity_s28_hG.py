@@ -113,3 +113,8 @@ def test_spectrogram_integer_waveform_error(dtype, center):
 @pytest.mark.parametrize("dtype", ["int8", "int16", "uint8"])
 def test_stft_no_kernel_dtypes(dtype):
     _same_error(lambda P: P.signal.stft(P.to_tensor(np.arange(64.0)).astype(dtype), 16))
+
+
+def test_power_to_db_complex_static_error():
+    _same_error(lambda P: _static_build(
+        P, lambda P: P.audio.functional.power_to_db(P.static.data("s", [3], "complex64"))))
