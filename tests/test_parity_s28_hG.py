@@ -118,3 +118,16 @@ def test_stft_no_kernel_dtypes(dtype):
 def test_power_to_db_complex_static_error():
     _same_error(lambda P: _static_build(
         P, lambda P: P.audio.functional.power_to_db(P.static.data("s", [3], "complex64"))))
+
+
+@pytest.mark.parametrize("path, name", [
+    ("geometric.math", "segment_sum"), ("geometric.message_passing", "send_u_recv"),
+    ("geometric.message_passing.send_recv", "send_uv"), ("geometric.reindex", "reindex_graph"),
+    ("geometric.sampling", "sample_neighbors"),
+    ("geometric.sampling.neighbors", "weighted_sample_neighbors"),
+])
+def test_geometric_implementation_module_paths(path, name):
+    import importlib
+    for lib in (paddle, pagaie):
+        mod = importlib.import_module(f"{lib.__name__}.{path}")
+        assert getattr(mod, name) is getattr(lib.geometric, name)
