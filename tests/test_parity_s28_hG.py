@@ -131,3 +131,19 @@ def test_geometric_implementation_module_paths(path, name):
     for lib in (paddle, pagaie):
         mod = importlib.import_module(f"{lib.__name__}.{path}")
         assert getattr(mod, name) is getattr(lib.geometric, name)
+
+
+_ROW = [3, 7, 0, 9, 1, 4, 2, 9, 3, 9, 1, 9, 7]
+_COLPTR = [0, 2, 4, 5, 6, 7, 9, 11, 11, 13, 13]
+
+
+@pytest.mark.parametrize("api, call", [
+    ("geometric.sample_neighbors", lambda P: P.geometric.sample_neighbors(
+        P.to_tensor(_ROW), P.to_tensor(_COLPTR), P.to_tensor([0, 1]), 2, return_eids=True)),
+    ("geometric.reindex_graph", lambda P: P.geometric.reindex_graph(
+        P.to_tensor(_E64), P.to_tensor(_E64), P.to_tensor(_E32))),
+])
+def test_geometric_sampling_errors_name_the_api(api, call):
+    _same_error(call)
+    with pytest.raises(ValueError, match=f"paddle.{api}:"):
+        call(pagaie)
