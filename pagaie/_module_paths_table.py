@@ -272,6 +272,24 @@ TABLE = {
         '': 'atleast_1d atleast_2d atleast_3d broadcast_shapes einsum meshgrid unique_consecutive',
         'linalg': 'norm',
     },
+    'geometric.math': {
+        'geometric': 'segment_max segment_mean segment_min segment_sum',
+    },
+    'geometric.message_passing': {
+        'geometric': 'send_u_recv send_ue_recv send_uv',
+    },
+    'geometric.message_passing.send_recv': {
+        'geometric': 'send_u_recv send_ue_recv send_uv',
+    },
+    'geometric.reindex': {
+        'geometric': 'reindex_graph reindex_heter_graph',
+    },
+    'geometric.sampling': {
+        'geometric': 'sample_neighbors weighted_sample_neighbors',
+    },
+    'geometric.sampling.neighbors': {
+        'geometric': 'sample_neighbors weighted_sample_neighbors',
+    },
     'hapi.callbacks': {
         'callbacks': 'Callback EarlyStopping LRScheduler ModelCheckpoint ProgBarLogger ReduceLROnPlateau VisualDL WandbCallback',
     },

@@ -58,6 +58,10 @@ def _frames(api: str, n_fft: int, hop_length, win_length, window):
     return n_fft, hop, win
 
 
+# the dtypes of x that Paddle's CPU padding and framing kernels do not take
+_NO_STFT_KERNEL = (torch.float16, torch.bfloat16, torch.bool, torch.int8, torch.int16, torch.uint8)
+
+
 @defop(amp="black", paddle_types=("pd_op.stft",))
 def stft(x, n_fft, hop_length=None, win_length=None, window=None, center=True, pad_mode="reflect",
          normalized=False, onesided=None, name=None):
@@ -102,8 +106,8 @@ def stft(x, n_fft, hop_length=None, win_length=None, window=None, center=True, p
         # the real-to-complex transform's argument parser takes only a bool there
         raise TypeError(f"paddle.signal.stft: 'onesided' must be a bool, but received "
                         f"{type(onesided).__name__} {onesided!r}")
-    if x.dtype in (torch.float16, torch.bfloat16, torch.bool):  # no CPU kernel in Paddle: NotFound
-        raise NoKernelError(f"paddle.signal.stft: 'x' must be float32, float64, complex or integer, but "
+    if x.dtype in _NO_STFT_KERNEL:  # no CPU pad/frame kernel in Paddle: NotFound
+        raise NoKernelError(f"paddle.signal.stft: 'x' must be float32, float64, complex, int32 or int64, but "
                             f"received {str(x.dtype).replace('torch.', '')}")
     if complex_window and not x.is_complex():
         # Paddle picks its real-to-complex transform by x, then feeds it the complex frames

@@ -17,7 +17,8 @@ from pagaie._ops.incubate_ops import (REDUCE_OPS, SEGMENT_TENSORS, _out_rows, _s
 
 __all__ = ["geometric_segment_sum", "geometric_segment_mean", "geometric_segment_max",
            "geometric_segment_min", "geometric_send_u_recv", "geometric_send_ue_recv",
-           "geometric_send_uv", "geometric_weighted_sample_neighbors"]
+           "geometric_send_uv", "geometric_sample_neighbors", "geometric_weighted_sample_neighbors",
+           "geometric_reindex_graph"]
 
 _MESSAGE_OPS = {"add": torch.add, "sub": torch.sub, "mul": torch.mul, "div": torch.div}
 # Only Tensors there, as Paddle's argument parser wants (``bad_input`` names the exception:
@@ -150,10 +151,11 @@ def geometric_send_ue_recv(x, y, src_index, dst_index, message_op="add", reduce_
     check_choice(api, "message_op", message_op, tuple(_MESSAGE_OPS))
     check_choice(api, "reduce_op", reduce_op, REDUCE_OPS)
     src, dst = check_edges(api, x, src_index, dst_index)
-    if y.dim() == 0 or y.shape[0] != src.numel():
-        got = "a 0-D tensor" if y.dim() == 0 else f"{y.shape[0]} rows"
+    if y.dim() == 0:  # as for a 0-D x, Paddle's slice of y's shape is out of range
+        raise IndexError(f"paddle.{api}: 'y' must be at least 1-D, but received a 0-D tensor")
+    if y.shape[0] != src.numel():
         raise ValueError(f"paddle.{api}: 'y' must have one row per edge ({src.numel()}), but "
-                         f"received {got}")
+                         f"received {y.shape[0]} rows")
     rows = _out_rows(out_size, x.shape[0], api)
     msg = _message(api, message_op, x.index_select(0, src), y)
     return receive(api, msg, dst, reduce_op, rows)
@@ -187,8 +189,8 @@ def geometric_send_uv(x, y, src_index, dst_index, message_op="add", name=None):
     api = "geometric.send_uv"
     check_choice(api, "message_op", message_op, tuple(_MESSAGE_OPS))
     src, dst = check_edges(api, x, src_index, dst_index)
-    if y.dim() == 0:
-        raise ValueError(f"paddle.{api}: 'y' must be at least 1-D, but received a 0-D tensor")
+    if y.dim() == 0:  # as for a 0-D x, Paddle's slice of y's shape is out of range
+        raise IndexError(f"paddle.{api}: 'y' must be at least 1-D, but received a 0-D tensor")
     if dst.numel():
         lo, hi = torch.stack([dst.min(), dst.max()]).tolist()
         if lo < 0 or hi >= y.shape[0]:
@@ -279,3 +281,81 @@ def geometric_weighted_sample_neighbors(row, colptr, edge_weight, input_nodes, s
     if return_eids:
         out = out + (eid_v[edges],)
     return out
+
+
+def _sample_neighbors_static_shape(row, colptr, input_nodes, sample_size=-1, eids=None,
+                                   return_eids=False, *args, **kwargs) -> tuple:
+    from pagaie._ops.incubate_graph import sample_static_shape
+    return sample_static_shape(row, return_eids=return_eids)
+
+
+# Paddle programs name this op graph_sample_neighbors: its incubate record reads them.
+@defop(method=False, differentiable=False, static_shape=_sample_neighbors_static_shape,
+       static_shape_first="always", tensor_args=("row", "colptr", "input_nodes"))
+def geometric_sample_neighbors(row, colptr, input_nodes, sample_size=-1, eids=None,
+                               return_eids=False, perm_buffer=None, name=None):
+    """Sample up to ``sample_size`` distinct neighbours of each input node of a CSC graph
+    (all of them, in order, when ``sample_size`` is -1 or the node has no more).
+
+    Args:
+        row (Tensor): source node of each edge, int32/int64, sorted by destination.
+        colptr (Tensor): CSC column pointers, same dtype as ``row``.
+        input_nodes (Tensor): the nodes to sample for, same dtype as ``row``.
+        sample_size (int, optional): neighbours per node, -1 for all. Default -1.
+        eids (Tensor, optional): id of each edge; needed when ``return_eids``. Default None.
+        return_eids (bool, optional): also return the ids of the sampled edges. Default False.
+        perm_buffer (Tensor, optional): speeds up Paddle's GPU kernel; ignored. Default None.
+        name (str, optional): unused, for Paddle compatibility.
+
+    Returns:
+        tuple: ``(out_neighbors, out_count)`` (+ ``out_eids``), ``out_count`` int32.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> row = paddle.to_tensor([3, 7, 0, 9, 1, 4, 2, 9, 3, 9, 1, 9, 7])
+        >>> colptr = paddle.to_tensor([0, 2, 4, 5, 6, 7, 9, 11, 11, 13, 13])
+        >>> nodes = paddle.to_tensor([0, 8, 1, 2])
+        >>> nb, cnt = paddle.geometric.sample_neighbors(row, colptr, nodes, sample_size=5)
+        >>> nb.tolist(), cnt.tolist()
+        ([3, 7, 9, 7, 0, 9, 1], [2, 2, 2, 1])
+    """
+    from pagaie._ops.incubate_graph import sample_neighbors
+    return sample_neighbors("geometric.sample_neighbors", row, colptr, input_nodes, eids,
+                            perm_buffer, sample_size, return_eids, perm_buffer is not None)
+
+
+def _reindex_static_shape(*args, **kwargs) -> list:
+    """Static rule: every output size depends on the ids (Paddle: -1)."""
+    return [[-1], [-1], [-1]]
+
+
+# Paddle programs name this op reindex_graph: its incubate record reads them.
+@defop(method=False, differentiable=False, static_shape=_reindex_static_shape,
+       tensor_args=("x", "neighbors", "count"))
+def geometric_reindex_graph(x, neighbors, count, value_buffer=None, index_buffer=None, name=None):
+    """Renumber a sampled subgraph from 0: the nodes ``x`` first, then the new nodes of
+    ``neighbors`` in order of first appearance.
+
+    Args:
+        x (Tensor): the center nodes, int32/int64, unique, not empty.
+        neighbors (Tensor): the neighbours of the nodes of ``x`` back to back, same dtype.
+        count (Tensor): int32 number of neighbours of each node of ``x``.
+        value_buffer (Tensor, optional): hash-table buffer of Paddle's GPU kernel; ignored.
+        index_buffer (Tensor, optional): hash-table buffer of Paddle's GPU kernel; ignored.
+        name (str, optional): unused, for Paddle compatibility.
+
+    Returns:
+        tuple: ``(reindex_src, reindex_dst, out_nodes)``.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> x = paddle.to_tensor([0, 1, 2])
+        >>> neighbors = paddle.to_tensor([8, 9, 0, 4, 7, 6, 7])
+        >>> count = paddle.to_tensor([2, 3, 2], dtype='int32')
+        >>> src, dst, nodes = paddle.geometric.reindex_graph(x, neighbors, count)
+        >>> src.tolist(), dst.tolist(), nodes.tolist()
+        ([3, 4, 0, 5, 6, 7, 6], [0, 0, 1, 1, 1, 2, 2], [0, 1, 2, 8, 9, 4, 7, 6])
+    """
+    from pagaie._ops.incubate_graph import reindex
+    both = value_buffer is not None and index_buffer is not None
+    return reindex("geometric.reindex_graph", x, neighbors, count, value_buffer, index_buffer, both)

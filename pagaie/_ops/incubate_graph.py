@@ -147,7 +147,13 @@ def incubate_graph_reindex(x, neighbors, count, value_buffer=None, index_buffer=
         >>> src.tolist(), dst.tolist(), nodes.tolist()
         ([3, 4, 0, 5, 6, 7, 6], [0, 0, 1, 1, 1, 2, 2], [0, 1, 2, 8, 9, 4, 7, 6])
     """
-    api = "incubate.graph_reindex"
+    return reindex("incubate.graph_reindex", x, neighbors, count, value_buffer, index_buffer,
+                   flag_buffer_hashtable)
+
+
+def reindex(api: str, x: torch.Tensor, neighbors: torch.Tensor, count: torch.Tensor,
+            value_buffer, index_buffer, flag_buffer_hashtable) -> tuple:
+    """The renumbering of ``graph_reindex`` (its checks naming the public ``api``)."""
     if flag_buffer_hashtable and (value_buffer is None or index_buffer is None):
         raise ValueError(f"paddle.{api}: 'value_buffer' and 'index_buffer' should not be "
                          "None if 'flag_buffer_hashtable' is True")
@@ -162,7 +168,10 @@ def incubate_graph_reindex(x, neighbors, count, value_buffer=None, index_buffer=
         raise ValueError(f"paddle.{api}: 'count' must be int32, but received "
                          f"{dtype_name(count)}")
     n = xs.numel()
-    if (cnt.numel() == 0 or cnt.numel() % n) if n else cnt.numel():
+    if n == 0:  # Paddle's kernel divides by the number of center nodes
+        raise ValueError(f"paddle.{api}: 'x' should not be empty, but received shape "
+                         f"{list(x.shape)}")
+    if cnt.numel() % n:  # no counts at all: no edge types, no edges
         raise ValueError(f"paddle.{api}: 'count' must have one entry per node of 'x' "
                          f"({n}) for each edge type (a multiple of {n} entries), but received "
                          f"{cnt.numel()}")
@@ -269,7 +278,14 @@ def incubate_graph_sample_neighbors(row, colptr, input_nodes, eids=None, perm_bu
         >>> cnt.tolist()
         [1, 1, 1, 1]
     """
-    api = "incubate.graph_sample_neighbors"
+    return sample_neighbors("incubate.graph_sample_neighbors", row, colptr, input_nodes, eids,
+                            perm_buffer, sample_size, return_eids, flag_perm_buffer)
+
+
+def sample_neighbors(api: str, row: torch.Tensor, colptr: torch.Tensor, input_nodes: torch.Tensor,
+                     eids, perm_buffer, sample_size, return_eids, flag_perm_buffer) -> tuple:
+    """The uniform neighbour sampling of ``graph_sample_neighbors`` (its checks naming the
+    public ``api``)."""
     if return_eids and eids is None:
         raise ValueError(f"paddle.{api}: 'eids' should not be None if 'return_eids' is True")
     if flag_perm_buffer and perm_buffer is None:

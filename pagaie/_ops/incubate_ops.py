@@ -11,7 +11,7 @@ from __future__ import annotations
 import torch
 
 from pagaie._core import dtype as _dt
-from pagaie._core.registry import defop
+from pagaie._core.registry import NoKernelError, defop
 from pagaie._ops._helpers import F32_F64, dtype_name, kernel_dtypes
 
 __all__ = ["incubate_segment_sum", "incubate_segment_mean", "incubate_segment_max",
@@ -29,9 +29,11 @@ SEGMENT_TENSORS = ("data", "segment_ids")
 
 
 def _check_dtype(api: str, arg: str, t: torch.Tensor, allowed: tuple) -> None:
+    """Paddle has no kernel of ``api`` for another dtype than ``allowed``: its NotFound (a
+    RuntimeError) eagerly, its build-time TypeError while a program is recorded."""
     if t.dtype not in allowed:
         names = ", ".join(_dt.from_torch_dtype(d).name for d in allowed)
-        raise RuntimeError(f"paddle.{api}: '{arg}' must have one of the dtypes {names}, "
+        raise NoKernelError(f"paddle.{api}: '{arg}' must have one of the dtypes {names}, "
                            f"but received {dtype_name(t)}")
 
 
@@ -279,8 +281,8 @@ def check_edges(api: str, x: torch.Tensor, src_index, dst_index) -> tuple[torch.
     if src.numel() != dst.numel():
         raise ValueError(f"paddle.{api}: 'src_index' and 'dst_index' must have the same length, "
                          f"but received {src.numel()} and {dst.numel()}")
-    if x.dim() == 0:
-        raise ValueError(f"paddle.{api}: 'x' must be at least 1-D, but received a 0-D tensor")
+    if x.dim() == 0:  # Paddle indexes the rows of x (and slices its shape): out of range
+        raise IndexError(f"paddle.{api}: 'x' must be at least 1-D, but received a 0-D tensor")
     if src.numel():
         lo, hi = torch.stack([src.min(), src.max()]).tolist()
         if lo < 0 or hi >= x.shape[0]:

@@ -72,7 +72,7 @@ class Spectrogram(Layer):
 
     def forward(self, x: Tensor) -> Tensor:
         """Spectrogram of ``x`` (``[N, T]`` or ``[T]`` waveforms)."""
-        if isinstance(x, Tensor) and not (x.dtype.is_floating_point or pagaie.is_complex(x)):
+        if isinstance(x, Tensor) and x.dtype in (pagaie.int32, pagaie.int64):  # (others: stft's)
             raise TypeError(f"paddle.audio.features.Spectrogram: the waveform 'x' must be a floating-point "
                             f"tensor (Paddle does not promote it against the {self.fft_window.dtype} window), "
                             f"but received {x.dtype}")
