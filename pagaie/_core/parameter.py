@@ -54,6 +54,9 @@ class Parameter(Tensor):
         self._t = t.detach().requires_grad_(bool(trainable) and (t.is_floating_point() or t.is_complex()))
         if trainable and not self._t.requires_grad:
             flag_grad(self._t)   # as Paddle: a trainable integer parameter has stop_gradient False
+        if name is None:   # Paddle's generated name, which optimizer state keys carry
+            from pagaie.utils import unique_name
+            name = unique_name.generate("_eager_param_base")
         self._name = name
         self.persistable = True
         self.optimize_attr = dict(optimize_attr or {"learning_rate": 1.0})
@@ -62,6 +65,52 @@ class Parameter(Tensor):
         self.do_model_average = do_model_average
         self.is_distributed = is_distributed
         self._created = next(_CREATED)
+
+    _init_func = None   # set by ``set_init_func``: run once by ``initialize``
+
+    @classmethod
+    def from_tensor(cls, tensor: Tensor, **kwargs: Any) -> "Parameter":
+        """Make a Parameter over the storage of ``tensor`` (writes to one show in the other).
+
+        Args:
+            tensor (Tensor): the values, shape and dtype of the new parameter.
+            **kwargs: the attributes of the parameter: ``trainable`` (default True), ``name``,
+                ``optimize_attr``, ``regularizer``, ``need_clip``, ``do_model_average``,
+                ``is_distributed``.
+
+        Returns:
+            Parameter: a leaf parameter sharing ``tensor``'s data.
+
+        Examples:
+            >>> import pagaie as paddle
+            >>> t = paddle.to_tensor([1.0, 2.0])
+            >>> w = paddle.base.framework.EagerParamBase.from_tensor(t, name="w_from_t")
+            >>> w.name, w.stop_gradient, w.tolist()
+            ('w_from_t', False, [1.0, 2.0])
+        """
+        if not isinstance(tensor, Tensor):
+            raise TypeError(f"paddle.base.framework.EagerParamBase.from_tensor: tensor must be a "
+                            f"paddle.Tensor, but received {type(tensor).__name__}")
+        fields = {k: v for k, v in kwargs.items() if k in _VALUE_ORDER[1:]}
+        return cls(tensor._t, **fields)
+
+    def set_init_func(self, obj: Any) -> None:
+        """Keep ``obj`` as this parameter's initializer: :meth:`initialize` calls
+        ``obj(self, None)`` once.
+
+        Args:
+            obj (Callable): called as ``obj(param, block)`` with ``block`` None (an
+                ``Initializer`` instance fits).
+
+        Examples:
+            >>> import pagaie as paddle
+            >>> w = paddle.base.framework.EagerParamBase([2], "float32")
+            >>> w.set_init_func(paddle.nn.initializer.Constant(3.0))
+            >>> w.initialize()
+            >>> w.tolist()
+            [3.0, 3.0]
+        """
+        self._init_func = obj
 
     def _defer_init(self, init: Any) -> None:
         """Keep ``init`` (an initializer) for :meth:`initialize`: the parameter was made under
@@ -104,13 +153,14 @@ class Parameter(Tensor):
 
     def initialize(self) -> None:
         """Run the initializer of a parameter created inside ``paddle.LazyGuard`` (it draws
-        its random values now, as Paddle does). As in Paddle it runs once, even when values
-        were loaded into the parameter since (they are overwritten), and only for a parameter
-        created under the guard.
+        its random values now, as Paddle does), or the one given to :meth:`set_init_func`.
+        As in Paddle it runs once, even when values were loaded into the parameter since
+        (they are overwritten), and only for a parameter that has one.
 
         Raises:
-            AssertionError: the parameter was not created under ``paddle.LazyGuard``, or
-                ``initialize`` was already called.
+            AssertionError: the parameter has no initializer to run (not created under
+                ``paddle.LazyGuard`` nor given one by ``set_init_func``), or ``initialize``
+                was already called.
 
         Examples:
             >>> import pagaie as paddle
@@ -123,6 +173,10 @@ class Parameter(Tensor):
             >>> net.bias.tolist()
             [0.0, 0.0, 0.0]
         """
+        if self._init_func is not None:
+            init, self._init_func = self._init_func, None
+            init(self, None)
+            return
         lazy = self.__dict__.get("_lazy_init")
         if lazy is None or lazy[0] is None:
             raise AssertionError("paddle.Tensor.initialize: the parameter was not created under "
@@ -155,10 +209,12 @@ def _parameter_args(args: tuple, kwargs: dict) -> tuple:
             raise TypeError(f"paddle.nn.Parameter: takes shape and dtype by position and the "
                             f"attributes by keyword, but received {len(args)} positional arguments")
         shape = list(first)
-        dtype = args[1] if len(args) > 1 else kwargs.get("dtype")
-        if dtype is None:
+        if len(args) < 2 and "dtype" not in kwargs:
             raise TypeError("paddle.nn.Parameter: missing 1 required positional argument: 'dtype'")
-        if any(int(d) <= 0 for d in shape):
+        dtype = args[1] if len(args) > 1 else kwargs["dtype"]
+        if dtype is None:
+            raise ValueError("paddle.nn.Parameter: the dtype of Parameter should not be None")
+        if any(int(d) < 0 for d in shape):   # as Paddle, a 0-size dimension is allowed
             raise ValueError("Each dimension of shape for Parameter must be greater than 0, but "
                              f"received {shape}")
         data = torch.zeros([int(d) for d in shape], dtype=to_torch_dtype(dtype, "paddle.nn.Parameter"))
@@ -167,6 +223,9 @@ def _parameter_args(args: tuple, kwargs: dict) -> tuple:
         if len(args) > len(_VALUE_ORDER):
             raise TypeError(f"paddle.nn.Parameter: too many positional arguments ({len(args)})")
         fields = dict(zip(_VALUE_ORDER, args))
+        if "requires_grad" in kwargs:   # the name Paddle's ``Parameter(data, requires_grad)`` uses
+            kwargs = dict(kwargs)
+            kwargs["trainable"] = kwargs.pop("requires_grad")
         for k, v in kwargs.items():
             if k not in _VALUE_ORDER:
                 raise TypeError(f"paddle.nn.Parameter: unexpected keyword argument {k!r}")
