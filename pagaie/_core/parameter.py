@@ -115,25 +115,27 @@ class Parameter(Tensor):
     def _defer_init(self, init: Any) -> None:
         """Keep ``init`` (an initializer) for :meth:`initialize`: the parameter was made under
         ``paddle.LazyGuard``, where Paddle draws nothing until then. Until something writes
-        into it, it holds zeros and reads as not initialised."""
-        self.__dict__["_lazy_init"] = (init, self._t, self._t._version)
+        into it, it holds zeros and reads as not initialised. As in Paddle, ``init`` is the
+        parameter's ``_init_func``."""
+        self._init_func = init
+        self.__dict__["_lazy_init"] = (self._t, self._t._version)
 
     def __deepcopy__(self, memo: dict) -> "Parameter":
         new = super().__deepcopy__(memo)
         lazy = self.__dict__.get("_lazy_init")
         if lazy is not None and not self._is_initialized():   # the copy is not initialised either
-            new.__dict__["_lazy_init"] = (lazy[0], new._t, new._t._version)
+            new.__dict__["_lazy_init"] = (new._t, new._t._version)
         return new
 
     def _note_write(self) -> None:
         """A write that counts no version (``set_value``, ``copy_``) initialises it too."""
         lazy = self.__dict__.get("_lazy_init")
-        if lazy is not None and lazy[1] is not None:
-            self.__dict__["_lazy_init"] = (lazy[0], None, 0)
+        if lazy is not None and lazy[0] is not None:
+            self.__dict__["_lazy_init"] = (None, 0)
 
     def _is_initialized(self) -> bool:
         lazy = self.__dict__.get("_lazy_init")
-        return lazy is None or lazy[1] is None or self._t is not lazy[1] or self._t._version != lazy[2]
+        return lazy is None or lazy[0] is None or self._t is not lazy[0] or self._t._version != lazy[1]
 
     def numpy(self, *args: Any, **kwargs: Any) -> Any:  # type: ignore[override]
         if self._is_initialized():
@@ -173,17 +175,13 @@ class Parameter(Tensor):
             >>> net.bias.tolist()
             [0.0, 0.0, 0.0]
         """
-        if self._init_func is not None:
-            init, self._init_func = self._init_func, None
-            init(self, None)
-            return
-        lazy = self.__dict__.get("_lazy_init")
-        if lazy is None or lazy[0] is None:
-            raise AssertionError("paddle.Tensor.initialize: the parameter was not created under "
-                                 "paddle.LazyGuard, or it is already initialized (no initializer "
-                                 "left to run)")
-        self.__dict__["_lazy_init"] = (None, None, 0)
-        lazy[0](self)
+        if self._init_func is None:
+            raise AssertionError("paddle.Tensor.initialize: the parameter has no initializer "
+                                 "to run (not created under paddle.LazyGuard nor given one by "
+                                 "set_init_func), or it is already initialized")
+        init, self._init_func = self._init_func, None
+        self._note_write()
+        init(self, None)
 
     @property
     def trainable(self) -> bool:
