@@ -205,6 +205,15 @@ def _not_none(api: str, **args: Any) -> None:
             raise AssertionError(f"paddle.nn.initializer.{api}: '{k}' must not be None")
 
 
+def _numbers(api: str, **args: Any) -> None:
+    """Paddle's gaussian kernels take these arguments as doubles: a string or a sequence is a
+    TypeError when the parameter is filled (numbers, numpy scalars and Tensors pass)."""
+    for k, v in args.items():
+        if isinstance(v, (str, bytes, list, tuple, dict, set)):
+            raise TypeError(f"paddle.nn.initializer.{api}: '{k}' must be a number, but received "
+                            f"{type(v).__name__} {v!r:.40}")
+
+
 class NormalInitializer(Initializer):
     """Paddle's legacy normal initializer (the base of :class:`Normal`): N(loc, scale**2).
 
@@ -233,6 +242,7 @@ class NormalInitializer(Initializer):
         self._mean, self._std, self._seed = loc, scale, seed
 
     def _fill(self, t: torch.Tensor) -> None:
+        _numbers(type(self).__name__, mean=self._mean, std=self._std)
         _gaussian(t, self._seed, self._mean, self._std)
 
 
@@ -280,6 +290,7 @@ class TruncatedNormalInitializer(Initializer):
 
     def _fill(self, t: torch.Tensor) -> None:
         m, s, a, b = self._mean, self._std, self._a, self._b
+        _numbers(type(self).__name__, mean=m, std=s, a=a, b=b)
         # Paddle's CPU truncated_gaussian kernel has no float16 or complex types
         _random_kernel_dtype(t, (torch.float16, torch.complex64, torch.complex128))
         work = np.float64 if _work_dtype(t) == torch.float64 else np.float32
