@@ -1,0 +1,150 @@
+"""Differential tests against real Paddle for ``Layer``'s parameter machinery (the Parameter
+class, LazyGuard initialisation) and the initializers, with cases taken from the situations
+Paddle's own unit tests exercise."""
+import numpy as np
+import pytest
+
+paddle = pytest.importorskip("paddle")
+import pagaie  # noqa: E402
+
+from tests.reference import both, same_exception  # noqa: E402
+
+
+def _param_class(P):
+    return P.base.framework.EagerParamBase
+
+
+# ---- Parameter: from_tensor, set_init_func, constructor forms --------------------------------
+
+@pytest.mark.parametrize("kwargs", [{}, {"trainable": False, "name": "s28_w0", "need_clip": False,
+                                         "optimize_attr": {"learning_rate": 0.5},
+                                         "is_distributed": True, "do_model_average": True}])
+def test_from_tensor_shares_data_and_takes_attributes(kwargs):
+    def fn(P):
+        t = P.to_tensor([[1.0, 2.0], [3.0, 4.0]])
+        p = _param_class(P).from_tensor(t, **kwargs)
+        before = p.numpy().tolist()
+        t[0, 0] = 9.0   # the parameter shares the tensor's storage
+        return (isinstance(p, _param_class(P)), list(p.shape), str(p.dtype), p.stop_gradient,
+                p.trainable, p.optimize_attr, p.need_clip, p.is_distributed, p.do_model_average,
+                p.persistable, p.is_leaf, before, p.numpy().tolist(),
+                p.name if kwargs else p.name.rsplit("_", 1)[0])
+    ours, theirs = both(fn)
+    assert ours == theirs
+
+
+def test_from_tensor_integer_and_0d():
+    def fn(P):
+        i = _param_class(P).from_tensor(P.to_tensor([1, 2]))
+        z = _param_class(P).from_tensor(P.to_tensor(3.0))
+        return str(i.dtype), i.stop_gradient, list(z.shape), z.item()
+    ours, theirs = both(fn)
+    assert ours == theirs
+
+
+def test_set_init_func_runs_once_through_initialize():
+    def fn(P):
+        p = _param_class(P)([2], "float32")
+        calls = []
+
+        def init(param, block):
+            calls.append((param is p, block))
+            param.set_value(P.full([2], 7.0))
+        p.set_init_func(init)
+        p.initialize()
+        out = [calls, p.numpy().tolist(), p._init_func]
+        try:
+            p.initialize()
+        except AssertionError:
+            out.append("again")
+        return out
+    ours, theirs = both(fn)
+    assert ours == theirs
+
+
+def test_lazy_guard_parameter_holds_its_init_func():
+    def fn(P):
+        with P.LazyGuard():
+            lin = P.nn.Linear(2, 3)
+        out = [lin.weight._is_initialized(), lin.weight._init_func is not None]
+        for p in lin.parameters():
+            p.initialize()
+        return out + [lin.weight._is_initialized(), lin.bias.numpy().tolist(), lin.weight._init_func]
+    ours, theirs = both(fn)
+    assert ours == theirs
+
+
+def test_generated_parameter_names_and_optimizer_keys():
+    def fn(P):
+        with P.utils.unique_name.guard():
+            w = P.nn.Parameter(P.to_tensor([1.0, 2.0]))
+            v = _param_class(P)([2], "float32")
+            opt = P.optimizer.Adam(parameters=[w])
+            (w * w).sum().backward()
+            opt.step()
+            return w.name, v.name, sorted(opt.state_dict().keys())
+    ours, theirs = both(fn)
+    assert ours == theirs
+
+
+@pytest.mark.parametrize("case", ["zero_dim", "requires_grad", "requires_grad_kw"])
+def test_parameter_constructor_forms(case):
+    def fn(P):
+        if case == "zero_dim":
+            p = _param_class(P)([2, 0], "float32")
+        elif case == "requires_grad":
+            p = P.nn.Parameter(P.to_tensor([1.0, 2.0]), False)
+        else:
+            p = P.nn.Parameter(P.to_tensor([1.0, 2.0]), requires_grad=False)
+        return list(p.shape), p.stop_gradient
+    ours, theirs = both(fn)
+    assert ours == theirs
+
+
+def test_parameter_dtype_none_is_a_value_error():
+    same_exception(lambda P: _param_class(P)([2], None))
+
+
+# ---- initializers -------------------------------------------------------------------------
+
+def _filled(P, init, shape=(3, 4), dtype="float32"):
+    P.seed(5)
+    p = P.create_parameter(list(shape), dtype, default_initializer=init(P))
+    return str(p.dtype), np.round(p.numpy().astype("float64"), 4).tolist()
+
+
+@pytest.mark.parametrize("gain", ["tensor", "string", "int"])
+def test_orthogonal_gain_forms(gain):
+    def fn(P):
+        g = {"tensor": P.to_tensor(2.0), "string": "2", "int": 2}[gain]
+        return _filled(P, lambda P: P.nn.initializer.Orthogonal(gain=g))
+    ours, theirs = both(fn)
+    assert ours == theirs
+
+
+def test_orthogonal_gain_none():
+    same_exception(lambda P: P.nn.initializer.Orthogonal(gain=None))
+
+
+def test_dirac_tensor_groups_is_an_assertion():
+    same_exception(lambda P: P.nn.initializer.Dirac(groups=P.to_tensor(1)))
+
+
+@pytest.mark.parametrize("init", [
+    lambda P: P.nn.initializer.Normal(mean="1"),
+    lambda P: P.nn.initializer.Normal(std="2"),
+    lambda P: P.nn.initializer.Normal(mean=[1.0]),
+    lambda P: P.nn.initializer.NormalInitializer("1", 1.0),
+    lambda P: P.nn.initializer.TruncatedNormal(mean="1"),
+    lambda P: P.nn.initializer.TruncatedNormal(a="-1"),
+], ids=["normal_mean", "normal_std", "normal_list", "normal_init", "trunc_mean", "trunc_a"])
+def test_gaussian_initializers_refuse_strings(init):
+    same_exception(lambda P: _filled(P, init))
+
+
+def test_gaussian_initializers_take_tensor_and_numpy_arguments():
+    def fn(P):
+        return [_filled(P, lambda P: P.nn.initializer.Normal(mean=P.to_tensor(1.0), std=np.float32(2))),
+                _filled(P, lambda P: P.nn.initializer.TruncatedNormal(mean=np.float64(0.5)))]
+    ours, theirs = both(fn)
+    assert ours == theirs
