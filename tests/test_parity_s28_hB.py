@@ -148,3 +148,10 @@ def test_gaussian_initializers_take_tensor_and_numpy_arguments():
                 _filled(P, lambda P: P.nn.initializer.TruncatedNormal(mean=np.float64(0.5)))]
     ours, theirs = both(fn)
     assert ours == theirs
+
+
+@pytest.mark.parametrize("target", [None, 3.0, [0.0, 0.0]], ids=["none", "float", "list"])
+@pytest.mark.parametrize("init", ["Constant", "TruncatedNormal", "KaimingNormal", "Orthogonal",
+                                  "Dirac", "Bilinear"])
+def test_initializer_on_a_non_tensor(init, target):
+    same_exception(lambda P: getattr(P.nn.initializer, init)()(target))

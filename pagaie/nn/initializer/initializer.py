@@ -17,6 +17,7 @@ import torch
 
 from pagaie._core.random import cpu_engine, on_paddle_cpu
 from pagaie._core.registry import NoKernelError
+from pagaie._core.tensor import Tensor
 from pagaie._ops import _std_dists_init as _dists
 from pagaie._ops._std_dists_samplers import normal_cpu, uniform_cpu
 
@@ -49,6 +50,8 @@ class Initializer:
     # The parameter dtypes Paddle's static API takes, where it checks more than the kernels
     # do (checked while a static program is built); None: no such check.
     _program_dtypes: frozenset | None = None
+    # What Paddle raises when the target is not a Tensor (its explicit check of ``var``)
+    _not_a_tensor: type = AssertionError
 
     def __call__(self, param: Any, block: Any = None) -> None:
         # While a static program is being built, a new parameter is filled when the startup
@@ -78,6 +81,10 @@ class Initializer:
 
     def _fill_param(self, param: Any) -> None:
         """Fill ``param`` (a Tensor) now."""
+        if not isinstance(param, Tensor):   # Paddle asserts the target is a Tensor
+            raise self._not_a_tensor(f"paddle.nn.initializer.{type(self).__name__}: the tensor to "
+                                 f"initialize must be a paddle.Tensor, but received "
+                                 f"{type(param).__name__}")
         with torch.no_grad():
             out = self._fill(param._t)
         if out is not None:  # an initializer that changes the shape (Assign)

@@ -183,6 +183,8 @@ class Bilinear(Initializer):
         paddle.Size([1, 1, 2, 2])
     """
 
+    _not_a_tensor = ValueError   # Paddle's Bilinear checks its target with a ValueError
+
     def __init__(self) -> None:
         pass
 
