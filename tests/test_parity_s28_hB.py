@@ -155,3 +155,9 @@ def test_gaussian_initializers_take_tensor_and_numpy_arguments():
                                   "Dirac", "Bilinear"])
 def test_initializer_on_a_non_tensor(init, target):
     same_exception(lambda P: getattr(P.nn.initializer, init)()(target))
+
+
+def test_initializer_class_given_as_initializer_is_called_with_param_and_block():
+    # Paddle calls ``initializer(param, block)``: a class (not an instance) fails to construct
+    same_exception(lambda P: P.nn.Linear(
+        2, 3, weight_attr=P.ParamAttr(initializer=P.nn.initializer.Constant)))

@@ -60,10 +60,10 @@ def make_parameter(shape: Any, attr: Any, dtype: Any, is_bias: bool, default_ini
         # second one in the same startup program makes its draws and drops them.
         if _STATIC_PARAMETERS[name][1]() is startup:
             init(Parameter(torch.empty(shape, dtype=tdt, device=shared._t.device),
-                           name=unique_name.generate(f"{name}@shared")))
+                           name=unique_name.generate(f"{name}@shared")), None)
         else:
             kept = shared._t.detach().clone()   # its values stay until that startup runs
-            init(shared)
+            init(shared, None)
             with torch.no_grad():
                 shared._t.copy_(kept)
             _STATIC_PARAMETERS[name] = (_STATIC_PARAMETERS[name][0], weakref.ref(startup),
@@ -94,7 +94,7 @@ def make_parameter(shape: Any, attr: Any, dtype: Any, is_bias: bool, default_ini
             p._t.zero_()
         p._defer_init(init)
     else:
-        init(p)
+        init(p, None)   # as Paddle: initializer(param, block)
     if _fw._S.enabled and attr.name:
         _STATIC_PARAMETERS[name] = (weakref.ref(p), weakref.ref(_fw.default_startup_program()),
                                     weakref.ref(_fw.default_main_program()))
