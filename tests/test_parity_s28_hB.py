@@ -161,3 +161,14 @@ def test_initializer_class_given_as_initializer_is_called_with_param_and_block()
     # Paddle calls ``initializer(param, block)``: a class (not an instance) fails to construct
     same_exception(lambda P: P.nn.Linear(
         2, 3, weight_attr=P.ParamAttr(initializer=P.nn.initializer.Constant)))
+
+
+# ---- printed layers -----------------------------------------------------------------------
+
+@pytest.mark.parametrize("cls", ["UpsamplingNearest2D", "UpsamplingBilinear2D"])
+def test_upsampling_int_size_is_kept_as_a_pair(cls):
+    def fn(P):
+        layer = getattr(P.nn, cls)(size=3)
+        return str(layer), layer.size, list(layer(P.ones([1, 1, 2, 2])).shape)
+    ours, theirs = both(fn)
+    assert ours == theirs
