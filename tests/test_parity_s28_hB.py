@@ -101,6 +101,18 @@ def test_parameter_constructor_forms(case):
     assert ours == theirs
 
 
+def test_parameter_copy_to_is_a_parameter_with_the_same_attributes():
+    def fn(P):
+        p = P.create_parameter([2], "float32", attr=P.ParamAttr(
+            name="s28_copy_to_w", trainable=False, learning_rate=0.5, need_clip=False))
+        q = p._copy_to(P.CPUPlace(), True)
+        return (isinstance(q, _param_class(P)), q is p, q.name, q.stop_gradient, q.trainable,
+                q.optimize_attr, q.need_clip, q.persistable, q.is_leaf,
+                q.numpy().tolist() == p.numpy().tolist())
+    ours, theirs = both(fn)
+    assert ours == theirs
+
+
 def test_parameter_dtype_none_is_a_value_error():
     same_exception(lambda P: _param_class(P)([2], None))
 

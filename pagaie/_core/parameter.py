@@ -94,6 +94,27 @@ class Parameter(Tensor):
         fields = {k: v for k, v in kwargs.items() if k in _VALUE_ORDER[1:]}
         return cls(tensor._t, **fields)
 
+    def _copy_to(self, place: Any, blocking: bool) -> "Parameter":
+        """A copy of this parameter on ``place``: a new Parameter (a leaf) with the same
+        name, trainability and attributes, as Paddle's ``EagerParamBase._copy_to``.
+
+        Args:
+            place (Place): where the copy goes (``CPUPlace()``, ``CUDAPlace(0)``...).
+            blocking (bool): whether the copy waits until it is done.
+
+        Examples:
+            >>> import pagaie as paddle
+            >>> w = paddle.create_parameter([2], 'float32', attr=paddle.ParamAttr(name='w_copy_to'))
+            >>> c = w._copy_to(paddle.CPUPlace(), True)
+            >>> type(c) is type(w), c.name, c.stop_gradient
+            (True, 'w_copy_to', False)
+        """
+        data = super()._copy_to(place, blocking)
+        return type(self)(data, trainable=self.trainable, name=self.name,
+                          optimize_attr=dict(self.optimize_attr), regularizer=self.regularizer,
+                          need_clip=self.need_clip, do_model_average=self.do_model_average,
+                          is_distributed=self.is_distributed)
+
     def set_init_func(self, obj: Any) -> None:
         """Keep ``obj`` as this parameter's initializer: :meth:`initialize` calls
         ``obj(self, None)`` once.
