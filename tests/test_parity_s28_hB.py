@@ -184,3 +184,13 @@ def test_upsampling_int_size_is_kept_as_a_pair(cls):
         return str(layer), layer.size, list(layer(P.ones([1, 1, 2, 2])).shape)
     ours, theirs = both(fn)
     assert ours == theirs
+
+
+# ---- containers ---------------------------------------------------------------------------
+
+@pytest.mark.parametrize("second", ["layer", "triple"])
+def test_sequential_pairs_with_a_bad_item(second):
+    def fn(P):
+        bad = P.nn.Tanh() if second == "layer" else ("b", P.nn.Tanh(), 1)
+        return P.nn.Sequential(("a", P.nn.ReLU()), bad)
+    same_exception(fn)
