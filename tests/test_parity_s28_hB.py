@@ -194,3 +194,24 @@ def test_sequential_pairs_with_a_bad_item(second):
         bad = P.nn.Tanh() if second == "layer" else ("b", P.nn.Tanh(), 1)
         return P.nn.Sequential(("a", P.nn.ReLU()), bad)
     same_exception(fn)
+
+
+# ---- argument checks of the Layer parameter API ------------------------------------------
+
+@pytest.mark.parametrize("name", [True, 1.5, 0], ids=["bool", "float", "zero"])
+def test_param_attr_name_must_be_a_string(name):
+    same_exception(lambda P: P.create_parameter([1], "float32", attr=P.ParamAttr(name=name)))
+
+
+def test_create_parameter_attr_list_with_a_bad_element():
+    same_exception(lambda P: P.nn.Layer().create_parameter([1], attr=[1]))
+
+
+@pytest.mark.parametrize("kwargs", [{"name": 1}, {"name": [1]}, {"dtype": np.ones(2)}],
+                         ids=["int_name", "list_name", "array_dtype"])
+def test_create_variable_bad_arguments(kwargs):
+    same_exception(lambda P: P.nn.Layer().create_variable(**kwargs))
+
+
+def test_calculate_gain_unhashable_nonlinearity():
+    same_exception(lambda P: P.nn.initializer.calculate_gain(np.ones(2)))

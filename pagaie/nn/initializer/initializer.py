@@ -593,7 +593,7 @@ def calculate_gain(nonlinearity: str, param: bool | float | None = None) -> floa
     elif not isinstance(param, (bool, int, float)):   # Paddle asserts: numpy scalars fail too
         raise AssertionError(f"paddle.nn.initializer.calculate_gain: 'param' must be a bool, int "
                              f"or float, but received {type(param).__name__}")
-    if nonlinearity == "leaky_relu":
+    if isinstance(nonlinearity, str) and nonlinearity == "leaky_relu":
         return math.sqrt(2.0 / (1 + float(param) ** 2))
     if nonlinearity in _GAINS:
         return _GAINS[nonlinearity]
