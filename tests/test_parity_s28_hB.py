@@ -215,3 +215,12 @@ def test_create_variable_bad_arguments(kwargs):
 
 def test_calculate_gain_unhashable_nonlinearity():
     same_exception(lambda P: P.nn.initializer.calculate_gain(np.ones(2)))
+
+
+@pytest.mark.parametrize("seed", [1.5, "x", True], ids=["float", "str", "bool"])
+@pytest.mark.parametrize("cls", ["UniformInitializer", "NormalInitializer",
+                                 "TruncatedNormalInitializer", "XavierInitializer",
+                                 "MSRAInitializer"])
+def test_random_initializer_seed_must_be_an_int(cls, seed):
+    same_exception(lambda P: P.create_parameter(
+        [2], "float32", default_initializer=getattr(P.nn.initializer, cls)(seed=seed)))

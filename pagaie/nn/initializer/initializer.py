@@ -298,6 +298,7 @@ class TruncatedNormalInitializer(Initializer):
     def _fill(self, t: torch.Tensor) -> None:
         m, s, a, b = self._mean, self._std, self._a, self._b
         _numbers(type(self).__name__, mean=m, std=s, a=a, b=b)
+        _check_seed(self._seed)
         # Paddle's CPU truncated_gaussian kernel has no float16 or complex types
         _random_kernel_dtype(t, (torch.float16, torch.complex64, torch.complex128))
         work = np.float64 if _work_dtype(t) == torch.float64 else np.float32
@@ -386,12 +387,22 @@ class Uniform(UniformInitializer):
         super().__init__(low=low, high=high, seed=0, diag_num=0, diag_step=0, diag_val=1.0)
 
 
+def _check_seed(seed: Any) -> None:
+    """Paddle's random kernels take the seed as an int: a bool, float or string is a TypeError
+    when the parameter is filled."""
+    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)):
+        raise TypeError(f"paddle.nn.initializer: 'seed' must be an int, but received "
+                        f"{type(seed).__name__} {seed!r:.40}")
+
+
 def _uniform(t: torch.Tensor, seed: int, low: float, high: float) -> None:
+    _check_seed(seed)
     _draw(t, lambda: uniform_cpu(t.shape, _work_dtype(t), low, high, seed),
           lambda x: x.uniform_(low, high))
 
 
 def _gaussian(t: torch.Tensor, seed: int, mean: float, std: float) -> None:
+    _check_seed(seed)
     _draw(t, lambda: normal_cpu(t.shape, _work_dtype(t), mean, std, seed),
           lambda x: x.normal_(mean, std))
 
