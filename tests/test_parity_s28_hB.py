@@ -224,3 +224,10 @@ def test_calculate_gain_unhashable_nonlinearity():
 def test_random_initializer_seed_must_be_an_int(cls, seed):
     same_exception(lambda P: P.create_parameter(
         [2], "float32", default_initializer=getattr(P.nn.initializer, cls)(seed=seed)))
+
+
+@pytest.mark.parametrize("make", [lambda P: _param_class(P)(np.ones(2)),
+                                  lambda P: _param_class(P)(P.to_tensor([1.0]), True, "w")],
+                         ids=["numpy_data", "three_positional"])
+def test_parameter_value_form_errors(make):
+    same_exception(make)

@@ -36,21 +36,16 @@ class Parameter(Tensor):
     _paddle_class = "paddle.base.framework.EagerParamBase"
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
-        """``Parameter(data, trainable=True, name=None, optimize_attr=None, regularizer=None,
-        need_clip=True, do_model_average=None, is_distributed=False)`` from a value, or
-        Paddle's ``Parameter(shape, dtype, **attrs)`` (zero-filled, to be initialised), or
+        """``Parameter(data, requires_grad=True, *, trainable, name=None, optimize_attr=None,
+        regularizer=None, need_clip=True, do_model_average=None, is_distributed=False)`` from a
+        Tensor (``trainable`` is another name of ``requires_grad``), or Paddle's
+        ``Parameter(shape, dtype, **attrs)`` (zero-filled, to be initialised), or
         ``Parameter()`` (an empty float32 parameter).
         """
         data, trainable, name, optimize_attr, regularizer, need_clip, do_model_average, \
             is_distributed = _parameter_args(args, kwargs)
-        # never alias the caller's array (torch tensors come from pagaie itself and are handed
-        # over); new data goes to the current device, as in Paddle
-        if isinstance(data, Tensor):
-            t = data._t
-        elif isinstance(data, torch.Tensor):
-            t = data.to(default_device())
-        else:
-            t = torch.as_tensor(data).clone().to(default_device())
+        # torch tensors come from pagaie itself and are handed over, to the current device
+        t = data._t if isinstance(data, Tensor) else data.to(default_device())
         self._t = t.detach().requires_grad_(bool(trainable) and (t.is_floating_point() or t.is_complex()))
         if trainable and not self._t.requires_grad:
             flag_grad(self._t)   # as Paddle: a trainable integer parameter has stop_gradient False
@@ -239,8 +234,10 @@ def _parameter_args(args: tuple, kwargs: dict) -> tuple:
         data = torch.zeros([int(d) for d in shape], dtype=to_torch_dtype(dtype, "paddle.nn.Parameter"))
         fields = {k: v for k, v in kwargs.items() if k in _VALUE_ORDER[1:]}
     else:
-        if len(args) > len(_VALUE_ORDER):
-            raise TypeError(f"paddle.nn.Parameter: too many positional arguments ({len(args)})")
+        if len(args) > 2:   # as Paddle: Parameter(data, requires_grad=True, **attributes)
+            raise TypeError(f"paddle.nn.Parameter: takes the data and requires_grad by position "
+                            f"and the attributes by keyword, but received {len(args)} positional "
+                            f"arguments")
         fields = dict(zip(_VALUE_ORDER, args))
         if "requires_grad" in kwargs:   # the name Paddle's ``Parameter(data, requires_grad)`` uses
             kwargs = dict(kwargs)
@@ -254,6 +251,9 @@ def _parameter_args(args: tuple, kwargs: dict) -> tuple:
         data = fields.pop("data", None)
         if data is None:
             data = torch.empty(0, dtype=default_float())
+        elif not isinstance(data, (Tensor, torch.Tensor)):
+            raise ValueError(f"paddle.nn.Parameter: data must be a Tensor, but received "
+                             f"{type(data).__name__}")
     return (data, fields.get("trainable", True), fields.get("name"), fields.get("optimize_attr"),
             fields.get("regularizer"), fields.get("need_clip", True),
             fields.get("do_model_average"), fields.get("is_distributed", False))
