@@ -45,7 +45,8 @@ def make_parameter(shape: Any, attr: Any, dtype: Any, is_bias: bool, default_ini
                                  f"but the size of the {i}-th dim is {s}")
     tdt = _dt.to_torch_dtype(dtype if dtype is not None else "float32", "paddle.create_parameter")
     init = global_initializer(is_bias) or default_initializer
-    name = attr.name or unique_name.generate(f"{prefix}.{'b' if is_bias else 'w'}")
+    name = attr.name if attr.name is not None else \
+        unique_name.generate(f"{prefix}.{'b' if is_bias else 'w'}")
     if attr.initializer is None and init is None:
         if tdt not in _DEFAULT_INIT_DTYPES:
             raise TypeError("Can not create parameter with default initializer when dtype is not "
@@ -60,10 +61,10 @@ def make_parameter(shape: Any, attr: Any, dtype: Any, is_bias: bool, default_ini
         # second one in the same startup program makes its draws and drops them.
         if _STATIC_PARAMETERS[name][1]() is startup:
             init(Parameter(torch.empty(shape, dtype=tdt, device=shared._t.device),
-                           name=unique_name.generate(f"{name}@shared")))
+                           name=unique_name.generate(f"{name}@shared")), None)
         else:
             kept = shared._t.detach().clone()   # its values stay until that startup runs
-            init(shared)
+            init(shared, None)
             with torch.no_grad():
                 shared._t.copy_(kept)
             _STATIC_PARAMETERS[name] = (_STATIC_PARAMETERS[name][0], weakref.ref(startup),
@@ -82,6 +83,9 @@ def make_parameter(shape: Any, attr: Any, dtype: Any, is_bias: bool, default_ini
         raise ValueError(f"parameter name [{name}] have be been used. In dygraph mode, the name of "
                          "parameter can't be same.Please check the parameter attr value passed to "
                          "self.create_parameter or constructor of dygraph Layers")
+    if not isinstance(name, str):   # as Paddle, checked once the name is recorded as used
+        raise TypeError(f"paddle.create_parameter: the name of a parameter (ParamAttr.name) must be "
+                        f"a str, but received {type(name).__name__} {name!r:.40}")
     dev = default_device() if device is None else to_torch_device(device, "paddle.create_parameter")
     p = Parameter(torch.empty(shape, dtype=tdt, device=dev), trainable=attr.trainable, name=name,
                   optimize_attr={"learning_rate": attr.learning_rate}, regularizer=attr.regularizer,
@@ -94,7 +98,7 @@ def make_parameter(shape: Any, attr: Any, dtype: Any, is_bias: bool, default_ini
             p._t.zero_()
         p._defer_init(init)
     else:
-        init(p)
+        init(p, None)   # as Paddle: initializer(param, block)
     if _fw._S.enabled and attr.name:
         _STATIC_PARAMETERS[name] = (weakref.ref(p), weakref.ref(_fw.default_startup_program()),
                                     weakref.ref(_fw.default_main_program()))

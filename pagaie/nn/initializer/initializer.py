@@ -17,6 +17,7 @@ import torch
 
 from pagaie._core.random import cpu_engine, on_paddle_cpu
 from pagaie._core.registry import NoKernelError
+from pagaie._core.tensor import Tensor
 from pagaie._ops import _std_dists_init as _dists
 from pagaie._ops._std_dists_samplers import normal_cpu, uniform_cpu
 
@@ -49,6 +50,8 @@ class Initializer:
     # The parameter dtypes Paddle's static API takes, where it checks more than the kernels
     # do (checked while a static program is built); None: no such check.
     _program_dtypes: frozenset | None = None
+    # What Paddle raises when the target is not a Tensor (its explicit check of ``var``)
+    _not_a_tensor: type = AssertionError
 
     def __call__(self, param: Any, block: Any = None) -> None:
         # While a static program is being built, a new parameter is filled when the startup
@@ -78,6 +81,10 @@ class Initializer:
 
     def _fill_param(self, param: Any) -> None:
         """Fill ``param`` (a Tensor) now."""
+        if not isinstance(param, Tensor):   # Paddle asserts the target is a Tensor
+            raise self._not_a_tensor(f"paddle.nn.initializer.{type(self).__name__}: the tensor to "
+                                 f"initialize must be a paddle.Tensor, but received "
+                                 f"{type(param).__name__}")
         with torch.no_grad():
             out = self._fill(param._t)
         if out is not None:  # an initializer that changes the shape (Assign)
@@ -205,6 +212,15 @@ def _not_none(api: str, **args: Any) -> None:
             raise AssertionError(f"paddle.nn.initializer.{api}: '{k}' must not be None")
 
 
+def _numbers(api: str, **args: Any) -> None:
+    """Paddle's gaussian kernels take these arguments as doubles: a string or a sequence is a
+    TypeError when the parameter is filled (numbers, numpy scalars and Tensors pass)."""
+    for k, v in args.items():
+        if isinstance(v, (str, bytes, list, tuple, dict, set)):
+            raise TypeError(f"paddle.nn.initializer.{api}: '{k}' must be a number, but received "
+                            f"{type(v).__name__} {v!r:.40}")
+
+
 class NormalInitializer(Initializer):
     """Paddle's legacy normal initializer (the base of :class:`Normal`): N(loc, scale**2).
 
@@ -233,6 +249,7 @@ class NormalInitializer(Initializer):
         self._mean, self._std, self._seed = loc, scale, seed
 
     def _fill(self, t: torch.Tensor) -> None:
+        _numbers(type(self).__name__, mean=self._mean, std=self._std)
         _gaussian(t, self._seed, self._mean, self._std)
 
 
@@ -280,6 +297,8 @@ class TruncatedNormalInitializer(Initializer):
 
     def _fill(self, t: torch.Tensor) -> None:
         m, s, a, b = self._mean, self._std, self._a, self._b
+        _numbers(type(self).__name__, mean=m, std=s, a=a, b=b)
+        _check_seed(self._seed)
         # Paddle's CPU truncated_gaussian kernel has no float16 or complex types
         _random_kernel_dtype(t, (torch.float16, torch.complex64, torch.complex128))
         work = np.float64 if _work_dtype(t) == torch.float64 else np.float32
@@ -368,12 +387,22 @@ class Uniform(UniformInitializer):
         super().__init__(low=low, high=high, seed=0, diag_num=0, diag_step=0, diag_val=1.0)
 
 
+def _check_seed(seed: Any) -> None:
+    """Paddle's random kernels take the seed as an int: a bool, float or string is a TypeError
+    when the parameter is filled."""
+    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)):
+        raise TypeError(f"paddle.nn.initializer: 'seed' must be an int, but received "
+                        f"{type(seed).__name__} {seed!r:.40}")
+
+
 def _uniform(t: torch.Tensor, seed: int, low: float, high: float) -> None:
+    _check_seed(seed)
     _draw(t, lambda: uniform_cpu(t.shape, _work_dtype(t), low, high, seed),
           lambda x: x.uniform_(low, high))
 
 
 def _gaussian(t: torch.Tensor, seed: int, mean: float, std: float) -> None:
+    _check_seed(seed)
     _draw(t, lambda: normal_cpu(t.shape, _work_dtype(t), mean, std, seed),
           lambda x: x.normal_(mean, std))
 
@@ -575,7 +604,7 @@ def calculate_gain(nonlinearity: str, param: bool | float | None = None) -> floa
     elif not isinstance(param, (bool, int, float)):   # Paddle asserts: numpy scalars fail too
         raise AssertionError(f"paddle.nn.initializer.calculate_gain: 'param' must be a bool, int "
                              f"or float, but received {type(param).__name__}")
-    if nonlinearity == "leaky_relu":
+    if isinstance(nonlinearity, str) and nonlinearity == "leaky_relu":
         return math.sqrt(2.0 / (1 + float(param) ** 2))
     if nonlinearity in _GAINS:
         return _GAINS[nonlinearity]

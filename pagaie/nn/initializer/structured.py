@@ -8,6 +8,7 @@ import numpy as np
 import torch
 
 from pagaie._core.registry import NoKernelError
+from pagaie._core.tensor import Tensor
 from pagaie._ops._std_dists_samplers import normal_cpu
 from pagaie.nn.initializer.initializer import (Initializer, _on_paddle_engine, _random_kernel_dtype, _sample,
                                                _work_dtype)
@@ -34,6 +35,8 @@ class Orthogonal(Initializer):
     _seed = 0
 
     def __init__(self, gain: float = 1.0, name: str | None = None) -> None:
+        if gain is None:
+            raise AssertionError("paddle.nn.initializer.Orthogonal: gain should not be None")
         self._gain = gain
 
     def _take_program_seed(self, seed: int) -> None:
@@ -47,6 +50,7 @@ class Orthogonal(Initializer):
         _random_kernel_dtype(t, (torch.float16, torch.bfloat16))
         rows, cols = t.shape[0], int(np.prod(t.shape[1:]))   # a size-0 row count is legal
         big, small = max(rows, cols), min(rows, cols)
+        gain = float(self._gain)   # as Paddle's scale: a number, numeric string or 1-element Tensor
 
         def make(x: torch.Tensor) -> None:
             if _on_paddle_engine(x):   # Paddle's gaussian draw, in the parameter's dtype
@@ -57,7 +61,7 @@ class Orthogonal(Initializer):
             q = q * torch.sgn(torch.diagonal(r))   # sgn: x / |x|, also for complex
             if rows < cols:
                 q = q.T
-            x.copy_((self._gain * q).reshape(x.shape))
+            x.copy_((gain * q).reshape(x.shape))
 
         _sample(t, make)
 
@@ -147,7 +151,7 @@ class Dirac(Initializer):
     _program_dtypes = frozenset({torch.float16, torch.bfloat16, torch.float32, torch.float64})
 
     def __init__(self, groups: int = 1, name: str | None = None) -> None:
-        if not isinstance(groups, (int, float, np.number)):   # Paddle's test compares first
+        if not isinstance(groups, (int, float, np.number, Tensor)):   # Paddle's test compares first
             raise TypeError("paddle.nn.initializer.Dirac: 'groups' must be a positive integer, "
                             f"but received {type(groups).__name__}")
         if not isinstance(groups, int) or groups <= 0:
@@ -178,6 +182,8 @@ class Bilinear(Initializer):
         >>> w.shape
         paddle.Size([1, 1, 2, 2])
     """
+
+    _not_a_tensor = ValueError   # Paddle's Bilinear checks its target with a ValueError
 
     def __init__(self) -> None:
         pass

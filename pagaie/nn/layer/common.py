@@ -478,6 +478,8 @@ class UpsamplingNearest2D(Layer):
     def __init__(self, size: Any = None, scale_factor: Any = None, data_format: str = "NCHW",
                  name: str | None = None) -> None:
         super().__init__()
+        if isinstance(size, int):   # as Paddle: kept (and printed) as [size, size]
+            size = [size, size]
         self.size, self.scale_factor, self.data_format, self.name = size, scale_factor, data_format, name
 
     @kw_alias("x", "input")

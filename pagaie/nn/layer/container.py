@@ -36,9 +36,11 @@ class Sequential(Layer):
         elif len(layers) > 0 and isinstance(layers[0], (list, tuple)):
             for pair in layers:
                 if not isinstance(pair, (list, tuple)) or len(pair) != 2:
-                    # Python's unpacking error in Paddle
-                    raise ValueError("paddle.nn.Sequential: each item must be a (name, layer) "
-                                     f"pair, but received {pair!r}")
+                    # Python's unpacking error in Paddle: TypeError for an item that is no
+                    # sequence, ValueError for a sequence of the wrong length
+                    error = ValueError if isinstance(pair, (list, tuple)) else TypeError
+                    raise error("paddle.nn.Sequential: each item must be a (name, layer) "
+                                f"pair, but received {pair!r}")
                 name, layer = pair
                 if not isinstance(layer, Layer):
                     raise AssertionError("paddle.nn.Sequential: the layer of a (name, layer) pair must "

@@ -348,6 +348,8 @@ class Layer(StateMixin, CastMixin):
             # one parameter takes one attribute: an empty list is falsy like attr=False
             if not attr:
                 return None
+            from pagaie.framework.param_attr import ParamAttr
+            ParamAttr._to_attr(attr)   # as Paddle: an element that is no attribute is a TypeError
             raise AssertionError("paddle.nn.Layer.create_parameter: 'attr' must be a ParamAttr, str, "
                                  f"Initializer, bool or None, but received a {type(attr).__name__} "
                                  f"of {len(attr)} attributes")
@@ -385,10 +387,14 @@ class Layer(StateMixin, CastMixin):
             >>> t.name.endswith('.buf'), t.persistable
             (True, True)
         """
+        if name is not None and not isinstance(name, str):   # Paddle joins it into the full name
+            raise TypeError(f"paddle.nn.Layer.create_tensor: 'name' must be a str, but received "
+                            f"{type(name).__name__} {name!r:.40}")
         full = f"{self._full_name}.{name}" if name is not None else \
             unique_name.generate(f"{self._full_name}._generated_var")
         from pagaie.framework.tensor_methods import create_tensor
-        return create_tensor(dtype if dtype else "float32", name=full, persistable=bool(persistable))
+        return create_tensor("float32" if dtype is None else dtype, name=full,
+                             persistable=bool(persistable))
 
     # ---- traversal ----------------------------------------------------------------
     @kw_alias("include_sublayers", "recurse")
