@@ -27,9 +27,6 @@ B0 = rng.randn(3) * 0.1
 
 def _param(m, value, name, dtype="float32", lr=None, regularizer=None):
     value = np.array(value, dtype=dtype)  # a copy: parameters must not alias the globals
-    if m is pagaie and not hasattr(pagaie, "create_parameter"):
-        attr = {"learning_rate": lr} if lr is not None else None
-        return pagaie.Parameter(value, name=name, optimize_attr=attr, regularizer=regularizer)
     attr = m.ParamAttr(name=name, learning_rate=1.0 if lr is None else lr, regularizer=regularizer)
     return m.create_parameter(list(value.shape), dtype, attr=attr,
                               default_initializer=m.nn.initializer.Assign(value))
@@ -263,7 +260,7 @@ def test_state_dict_keys_with_name_and_scheduler():
 def test_momentum_rescale_grad():
     """Paddle 3.3.1's CPU kernel ignores rescale_grad (its GPU kernel applies it); pagaie
     follows the CPU reference it is compared with: g <- g + coeff * p."""
-    w = pagaie.Parameter(np.array([1.0, 2.0], dtype="float32"), name=f"opt{next(_uid)}.w")
+    w = pagaie.Parameter(pagaie.to_tensor([1.0, 2.0]), name=f"opt{next(_uid)}.w")
     opt = pagaie.optimizer.Momentum(0.1, momentum=0.5, parameters=[w], rescale_grad=0.5, weight_decay=0.1,
                                     use_nesterov=True)
     p, v = np.array([1.0, 2.0]), np.zeros(2)
