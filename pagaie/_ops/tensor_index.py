@@ -261,7 +261,87 @@ def _name_temporaries(index: Any) -> None:
             next_data_number()
 
 
-@defop("getitem", method=False, paddle_types=())
+# Stand-ins for the sizes a program does not know (the count of a bool mask's True entries,
+# an unknown input size), two of them: an output size that differs between the two runs
+# follows them and is unknown (-1).
+_STAND_INS = (9973, 10007)
+# The most entries a stand-in index tensor may hold (an index with several unknown sizes)
+_MAX_STAND_IN = 1 << 20
+
+
+def _is_mask(it: Any) -> bool:
+    if isinstance(it, Tensor):
+        return it._t.dtype is torch.bool
+    if type(it) is list:   # nested too: a list of lists of bools is a mask
+        try:
+            return np.asarray(it).dtype == np.bool_
+        except ValueError:   # ragged
+            return False
+    return type(it) is bool or (isinstance(it, np.ndarray) and it.dtype == np.bool_)
+
+
+def _stand_in(it: Any, n: int) -> Any:
+    """An index item of a program with data made up for it: a Tensor (a program Value) as
+    zeros of its shape, its unknown sizes at ``n``; other items as they are."""
+    if not isinstance(it, Tensor):
+        return it
+    shape = [n if d < 0 else d for d in it.shape]
+    if np.prod(shape) > _MAX_STAND_IN:
+        raise ValueError("paddle.Tensor.__getitem__: index too large to infer a shape from")
+    return torch.zeros(shape, dtype=it._t.dtype)
+
+
+def _masked_shape(x: Tensor, items: tuple, n: int, count: int) -> list[int]:
+    """The output shape of ``x[items]`` with each bool mask holding ``count`` True entries
+    (a Python bool too, on its new axis) and ``x``'s unknown sizes at ``n``."""
+    size = [n if d < 0 else d for d in x.shape]
+    base = torch.zeros((), dtype=x._t.dtype).expand(size)   # no memory: only read for checks
+    idx, _, _ = _normalize(base, tuple(_stand_in(it, n) for it in items))
+    picks = torch.empty(count, dtype=torch.int64, device="meta")
+    used = sum(0 if it is None or type(it) is bool else
+               it.dim() if isinstance(it, _T) and it.dtype is torch.bool else 1
+               for it in idx if it is not Ellipsis)
+    view = torch.empty(size, dtype=x._t.dtype, device="meta")
+    out: list = []
+    d = 0
+    for it in idx:
+        if it is Ellipsis:
+            out.extend([slice(None)] * (len(size) - used))
+            d += len(size) - used
+        elif it is None:
+            out.append(None)
+        elif type(it) is bool or (isinstance(it, _T) and it.dtype is torch.bool and it.dim() == 0):
+            view = view.unsqueeze(d)   # the mask's own new axis
+            out.append(picks)
+            d += 1
+        elif isinstance(it, _T) and it.dtype is torch.bool:
+            out.extend([picks] * it.dim())
+            d += it.dim()
+        else:
+            out.append(it.to("meta") if isinstance(it, _T) else it)
+            d += 1
+    return list(view[tuple(out)].shape)
+
+
+def _getitem_static_shape(x: Tensor, index: Any) -> list[int] | None:
+    """Static rule of ``x[index]`` with a bool mask: Paddle's programs select the masked
+    entries by their positions (``nonzero``), so their count is unknown (-1) even for a
+    constant mask (a Python bool, a list or array of bools), and it broadcasts with the other
+    advanced indices (a known size there wins). None (the shape as inferred) without a mask."""
+    items = index if type(index) is tuple else (index,)
+    if not any(_is_mask(it) for it in items):
+        return None
+    for count in (None, 1):   # the count unknown, else (broadcast with a known size) one
+        try:
+            a, b = (_masked_shape(x, items, n, n if count is None else count) for n in _STAND_INS)
+        except (IndexError, RuntimeError):
+            continue
+        return [d if d == e else -1 for d, e in zip(a, b)]
+    return None
+
+
+@defop("getitem", method=False, paddle_types=(), static_shape=_getitem_static_shape,
+       static_shape_first="always")
 @view_results
 def getitem(x, index):
     """``x[index]``: basic and advanced indexing with Paddle's rules.
