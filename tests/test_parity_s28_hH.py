@@ -1,0 +1,76 @@
+"""Differential tests against real Paddle: 0-D tensors and indexing (retained gradients of
+0-D results, bool masks in static programs' getitem)."""
+import numpy as np
+import pytest
+
+paddle = pytest.importorskip("paddle")
+import pagaie  # noqa: E402
+
+paddle.set_device("cpu")
+
+
+# ---- retain_grads: the kept gradient is not the buffer a leaf's .grad goes on adding into ----
+
+def _retained_after_more_backwards(mod, make):
+    x = mod.full([], 0.3)
+    x.stop_gradient = False
+    y = make(mod, x)
+    y.retain_grads()
+    y.backward()
+    mod.cumsum(x, axis=0).backward()   # another backward into x
+    (x * 3).backward()
+    return y.grad.numpy(), x.grad.numpy()
+
+
+@pytest.mark.parametrize("make", [
+    lambda m, x: m.cumsum(x),              # 0-D in, [1] out: a view of the incoming gradient
+    lambda m, x: x.reshape([1]) * 1,
+])
+def test_retained_grad_of_a_0d_result_stays_put(make):
+    for a, b in zip(_retained_after_more_backwards(paddle, make),
+                    _retained_after_more_backwards(pagaie, make)):
+        np.testing.assert_array_equal(a, b)
+
+
+# ---- static getitem: a bool mask's count is unknown, and broadcasts -----------------------
+
+_DATA = np.arange(3 * 4 * 5 * 6 * 7).reshape([3, 4, 5, 6, 7]).astype("float32")
+_MASK = np.array([True, False, True])
+
+
+def _static_getitem(mod, index):
+    mod.enable_static()
+    try:
+        main, start = mod.static.Program(), mod.static.Program()
+        with mod.static.program_guard(main, start):
+            x = mod.static.data("x", [3, 4, 5, 6, 7], "float32")
+            m = mod.static.data("m", [3], "bool")
+            y = x[index(m)]
+            exe = mod.static.Executor(mod.CPUPlace())
+            out, = exe.run(main, feed={"x": _DATA, "m": _MASK}, fetch_list=[y])
+        return list(y.shape), out
+    finally:
+        mod.disable_static()
+
+
+@pytest.mark.parametrize("index", [
+    lambda m: [True, False, True],
+    lambda m: (slice(None), [True, False, True, False], 4),
+    lambda m: (slice(None), [False] * 4, 4),
+    lambda m: ([True, False, True], [False, False, False, True]),
+    lambda m: ([True, False, True], [1]),
+    lambda m: ([True, False, True], [1, 2]),     # the known size wins the broadcast
+    lambda m: (1, [True, False, True, True]),
+    lambda m: (Ellipsis, [True, False, True, True, False, False, True]),
+    lambda m: np.array([[True, False, True, False]] * 3),
+    lambda m: [[True, False, True, False]] * 3,
+    lambda m: True,
+    lambda m: (1, False, 0),
+    lambda m: (slice(None), True),
+    lambda m: (m, [1, 0]),                        # a bool Value beside an int list
+    lambda m: m,
+])
+def test_static_getitem_bool_mask_shape(index):
+    (shape_a, a), (shape_b, b) = _static_getitem(paddle, index), _static_getitem(pagaie, index)
+    assert shape_a == shape_b
+    np.testing.assert_array_equal(a, b)
