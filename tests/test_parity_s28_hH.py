@@ -1,5 +1,5 @@
 """Differential tests against real Paddle: 0-D tensors and indexing (retained gradients of
-0-D results, bool masks in static programs' getitem)."""
+0-D results, bool masks and Tensor-bounded slices in static programs' getitem)."""
 import numpy as np
 import pytest
 
@@ -32,7 +32,7 @@ def test_retained_grad_of_a_0d_result_stays_put(make):
         np.testing.assert_array_equal(a, b)
 
 
-# ---- static getitem: a bool mask's count is unknown, and broadcasts -----------------------
+# ---- static getitem: a bool mask's count is unknown and broadcasts; Tensor-bounded slices --
 
 _DATA = np.arange(3 * 4 * 5 * 6 * 7).reshape([3, 4, 5, 6, 7]).astype("float32")
 _MASK = np.array([True, False, True])
@@ -45,32 +45,37 @@ def _static_getitem(mod, index):
         with mod.static.program_guard(main, start):
             x = mod.static.data("x", [3, 4, 5, 6, 7], "float32")
             m = mod.static.data("m", [3], "bool")
-            y = x[index(m)]
+            i = mod.static.data("i", [], "int32")
+            y = x[index(m, i)]
             exe = mod.static.Executor(mod.CPUPlace())
-            out, = exe.run(main, feed={"x": _DATA, "m": _MASK}, fetch_list=[y])
+            out, = exe.run(main, feed={"x": _DATA, "m": _MASK, "i": np.array(1, "int32")},
+                           fetch_list=[y])
         return list(y.shape), out
     finally:
         mod.disable_static()
 
 
 @pytest.mark.parametrize("index", [
-    lambda m: [True, False, True],
-    lambda m: (slice(None), [True, False, True, False], 4),
-    lambda m: (slice(None), [False] * 4, 4),
-    lambda m: ([True, False, True], [False, False, False, True]),
-    lambda m: ([True, False, True], [1]),
-    lambda m: ([True, False, True], [1, 2]),     # the known size wins the broadcast
-    lambda m: (1, [True, False, True, True]),
-    lambda m: (Ellipsis, [True, False, True, True, False, False, True]),
-    lambda m: np.array([[True, False, True, False]] * 3),
-    lambda m: [[True, False, True, False]] * 3,
-    lambda m: True,
-    lambda m: (1, False, 0),
-    lambda m: (slice(None), True),
-    lambda m: (m, [1, 0]),                        # a bool Value beside an int list
-    lambda m: m,
+    lambda m, i: [True, False, True],
+    lambda m, i: (slice(None), [True, False, True, False], 4),
+    lambda m, i: (slice(None), [False] * 4, 4),
+    lambda m, i: ([True, False, True], [False, False, False, True]),
+    lambda m, i: ([True, False, True], [1]),
+    lambda m, i: ([True, False, True], [1, 2]),     # the known size wins the broadcast
+    lambda m, i: (1, [True, False, True, True]),
+    lambda m, i: (Ellipsis, [True, False, True, True, False, False, True]),
+    lambda m, i: np.array([[True, False, True, False]] * 3),
+    lambda m, i: [[True, False, True, False]] * 3,
+    lambda m, i: True,
+    lambda m, i: (1, False, 0),
+    lambda m, i: (slice(None), True),
+    lambda m, i: (m, [1, 0]),                        # a bool Value beside an int list
+    lambda m, i: m,
+    lambda m, i: slice(i, i + 1),                 # bounds the program computes
+    lambda m, i: (slice(None), slice(0, i)),
+    lambda m, i: (i, slice(None), slice(i, None), [1, 0]),
 ])
-def test_static_getitem_bool_mask_shape(index):
+def test_static_getitem_unknown_sizes(index):
     (shape_a, a), (shape_b, b) = _static_getitem(paddle, index), _static_getitem(pagaie, index)
     assert shape_a == shape_b
     np.testing.assert_array_equal(a, b)

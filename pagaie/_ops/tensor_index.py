@@ -291,10 +291,36 @@ def _stand_in(it: Any, n: int) -> Any:
     return torch.zeros(shape, dtype=it._t.dtype)
 
 
+def _axes_used(it: Any) -> int:
+    """How many axes of the indexed tensor index item ``it`` reads (None for an Ellipsis)."""
+    if it is Ellipsis:
+        return None
+    if it is None or type(it) is bool:
+        return 0
+    if _is_mask(it):
+        return it._t.dim() if isinstance(it, Tensor) else np.asarray(it).ndim
+    return 1
+
+
+def _value_bound(it: Any) -> bool:
+    return type(it) is slice and any(isinstance(b, Tensor) for b in (it.start, it.stop, it.step))
+
+
 def _masked_shape(x: Tensor, items: tuple, n: int, count: int) -> list[int]:
     """The output shape of ``x[items]`` with each bool mask holding ``count`` True entries
-    (a Python bool too, on its new axis) and ``x``'s unknown sizes at ``n``."""
+    (a Python bool too, on its new axis), ``x``'s unknown sizes at ``n``, and the axes sliced
+    by bounds a program computes (Tensors) whole, at size ``n``."""
     size = [n if d < 0 else d for d in x.shape]
+    used = [_axes_used(it) for it in items]
+    d = 0
+    for it, k in zip(items, used):
+        if k is None:
+            d += len(size) - sum(u for u in used if u is not None)
+        else:
+            if _value_bound(it):
+                size[d] = n
+            d += k
+    items = tuple(slice(None) if _value_bound(it) else it for it in items)
     base = torch.zeros((), dtype=x._t.dtype).expand(size)   # no memory: only read for checks
     idx, _, _ = _normalize(base, tuple(_stand_in(it, n) for it in items))
     picks = torch.empty(count, dtype=torch.int64, device="meta")
@@ -324,12 +350,13 @@ def _masked_shape(x: Tensor, items: tuple, n: int, count: int) -> list[int]:
 
 
 def _getitem_static_shape(x: Tensor, index: Any) -> list[int] | None:
-    """Static rule of ``x[index]`` with a bool mask: Paddle's programs select the masked
-    entries by their positions (``nonzero``), so their count is unknown (-1) even for a
-    constant mask (a Python bool, a list or array of bools), and it broadcasts with the other
-    advanced indices (a known size there wins). None (the shape as inferred) without a mask."""
+    """Static rule of ``x[index]`` with a bool mask or a slice bounded by Tensors: Paddle's
+    programs select the masked entries by their positions (``nonzero``), so their count is
+    unknown (-1) even for a constant mask (a Python bool, a list or array of bools), and it
+    broadcasts with the other advanced indices (a known size there wins); a slice whose bounds
+    the program computes has an unknown length. None (the shape as inferred) otherwise."""
     items = index if type(index) is tuple else (index,)
-    if not any(_is_mask(it) for it in items):
+    if not any(_is_mask(it) or _value_bound(it) for it in items):
         return None
     for count in (None, 1):   # the count unknown, else (broadcast with a known size) one
         try:
