@@ -79,3 +79,46 @@ def test_static_getitem_unknown_sizes(index):
     (shape_a, a), (shape_b, b) = _static_getitem(paddle, index), _static_getitem(pagaie, index)
     assert shape_a == shape_b
     np.testing.assert_array_equal(a, b)
+
+
+# ---- static index lists: ints beside Values stack; the static parser's error types --------
+
+def _static_index(mod, index, write):
+    mod.enable_static()
+    try:
+        main, start = mod.static.Program(), mod.static.Program()
+        with mod.static.program_guard(main, start):
+            x = mod.arange(60, dtype="float32").reshape([3, 4, 5])
+            i = mod.static.data("i", [], "int64")
+            if write:
+                x[index(i)] = 1.0
+                y = x
+            else:
+                y = x[index(i)]
+            exe = mod.static.Executor(mod.CPUPlace())
+            out, = exe.run(main, feed={"i": np.array(1)}, fetch_list=[y])
+        return list(y.shape), out
+    except Exception as exc:  # noqa: BLE001 - the exception type is compared
+        return type(exc)
+    finally:
+        mod.disable_static()
+
+
+@pytest.mark.parametrize("write", [False, True])
+@pytest.mark.parametrize("index", [
+    lambda i: [0, i],
+    lambda i: [i, 2],
+    lambda i: [0, None],                 # RuntimeError
+    lambda i: [0, slice(None)],
+    lambda i: [0, "a"],                  # TypeError
+    lambda i: [0, [1, 2]],               # ragged: ValueError
+    lambda i: [1.0, 2.0],                # float: TypeError to getitem, ValueError to setitem
+    lambda i: np.array([1.0, 2.0]),
+])
+def test_static_list_index(index, write):
+    a, b = _static_index(paddle, index, write), _static_index(pagaie, index, write)
+    if isinstance(a, type):
+        assert a is b
+    else:
+        assert a[0] == b[0]
+        np.testing.assert_array_equal(a[1], b[1])

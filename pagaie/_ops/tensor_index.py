@@ -42,24 +42,44 @@ def _bad_type(item: Any, pos: int) -> ValueError:
         IndexError)
 
 
-def _as_index_tensor(item: Any, pos: int, device: torch.device) -> _T:
+def _bad_list(item: list, pos: int) -> ValueError:
+    """A list index that makes no index tensor: Paddle's ValueError, and while a program is
+    built the error of its static parser, which stacks the entries: RuntimeError for a None,
+    slice or Ellipsis among them, TypeError for a string, ValueError for ragged ones."""
+    if any(e is None or e is Ellipsis or type(e) is slice for e in item):
+        kind = RuntimeError
+    elif any(isinstance(e, str) for e in item):
+        kind = TypeError
+    else:
+        kind = ValueError
+    return _static_type(ValueError(
+        "paddle.Tensor.__getitem__: a list index must hold ints, bools or integer Tensors of "
+        f"one shape, but the one at position {pos} is {item!r:.60}"), kind)
+
+
+def _as_index_tensor(item: Any, pos: int, device: torch.device, api: str = "__getitem__") -> _T:
     if isinstance(item, _T):
         t = item
     else:
         try:
-            t = torch.as_tensor(np.asarray(item) if not isinstance(item, list) or
-                                not any(isinstance(e, _T) for e in item) else
-                                torch.stack([torch.as_tensor(e) for e in item]))
+            if isinstance(item, list) and any(isinstance(e, _T) for e in item):
+                # ints beside Tensors: stacked where the Tensors are (a program's on ``meta``)
+                on = next(e.device for e in item if isinstance(e, _T))
+                t = torch.stack([torch.as_tensor(e, device=on) for e in item])
+            else:
+                t = torch.as_tensor(np.asarray(item))
         except (TypeError, ValueError, RuntimeError):
-            raise _bad_type(item, pos) from None
+            raise (_bad_list(item, pos) if isinstance(item, list) else _bad_type(item, pos)) from None
     if t.dtype is torch.bool or t.dtype is torch.int64:
         pass
     elif t.dtype is torch.int32 or (t.numel() == 0 and t.dtype.is_floating_point):
         t = t.long()
-    else:  # as Paddle: int8/int16/uint8 index tensors are refused too
+    else:  # as Paddle: int8/int16/uint8 index tensors are refused too (a program's getitem
+        # checks the dtype as it builds, TypeError; its setitem where it runs, ValueError)
         raise _static_type(ValueError(
-            f"paddle.Tensor.__getitem__: an index tensor must hold int32, int64 or bool values, "
-            f"but the one at position {pos} holds {str(t.dtype).replace('torch.', '')}"), TypeError)
+            f"paddle.Tensor.{api}: an index tensor must hold int32, int64 or bool values, "
+            f"but the one at position {pos} holds {str(t.dtype).replace('torch.', '')}"),
+            TypeError if api == "__getitem__" else ValueError)
     return t if t.device == device else t.to(device)
 
 
@@ -207,7 +227,7 @@ def _normalize(x: _T, index: Any, api: str = "__getitem__") -> tuple[tuple, list
             advanced = True
             dim += 1
         elif isinstance(it, (_T, list, tuple, np.ndarray)):
-            t = _as_index_tensor(it, pos, x.device)
+            t = _as_index_tensor(it, pos, x.device, api)
             advanced = True
             if t.dtype is torch.bool:
                 dim += t.dim()
