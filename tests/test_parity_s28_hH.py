@@ -91,10 +91,10 @@ def _static_index(mod, index, write):
             x = mod.arange(60, dtype="float32").reshape([3, 4, 5])
             i = mod.static.data("i", [], "int64")
             if write:
-                x[index(i)] = 1.0
+                x[index(mod, i)] = 1.0
                 y = x
             else:
-                y = x[index(i)]
+                y = x[index(mod, i)]
             exe = mod.static.Executor(mod.CPUPlace())
             out, = exe.run(main, feed={"i": np.array(1)}, fetch_list=[y])
         return list(y.shape), out
@@ -106,14 +106,17 @@ def _static_index(mod, index, write):
 
 @pytest.mark.parametrize("write", [False, True])
 @pytest.mark.parametrize("index", [
-    lambda i: [0, i],
-    lambda i: [i, 2],
-    lambda i: [0, None],                 # RuntimeError
-    lambda i: [0, slice(None)],
-    lambda i: [0, "a"],                  # TypeError
-    lambda i: [0, [1, 2]],               # ragged: ValueError
-    lambda i: [1.0, 2.0],                # float: TypeError to getitem, ValueError to setitem
-    lambda i: np.array([1.0, 2.0]),
+    lambda mod, i: [0, i],
+    lambda mod, i: [i, 2],
+    lambda mod, i: [0, None],                 # RuntimeError
+    lambda mod, i: [0, slice(None)],
+    lambda mod, i: [0, "a"],                  # TypeError
+    lambda mod, i: [0, [1, 2]],               # ragged: ValueError
+    lambda mod, i: [1.0, 2.0],                # float: TypeError to getitem, ValueError to setitem
+    lambda mod, i: np.array([1.0, 2.0]),
+    lambda mod, i: slice(1, "a"),             # slice bounds: the static parser's TypeError
+    lambda mod, i: slice(None, None, 2.0),
+    lambda mod, i: slice(None, None, mod.full([], 1.0)),
 ])
 def test_static_list_index(index, write):
     a, b = _static_index(paddle, index, write), _static_index(pagaie, index, write)

@@ -92,12 +92,14 @@ def _as_int(v: Any) -> Any:
     if t is None:
         try:
             return operator.index(v)
-        except TypeError:
-            raise ValueError("paddle.Tensor.__getitem__: slice bounds must be int, None or an "
-                             f"integer Tensor, but received {type_name(v)}") from None
+        except TypeError:   # (a program's slice parser: TypeError)
+            raise _static_type(ValueError(
+                "paddle.Tensor.__getitem__: slice bounds must be int, None or an integer Tensor, "
+                f"but received {type_name(v)}"), TypeError) from None
     if t.dtype is not torch.int64 and t.dtype is not torch.int32:
-        raise ValueError("paddle.Tensor.__getitem__: a Tensor in slice indices must be int32 or "
-                         f"int64, but received {str(t.dtype).replace('torch.', '')}")
+        raise _static_type(ValueError(
+            "paddle.Tensor.__getitem__: a Tensor in slice indices must be int32 or int64, but "
+            f"received {str(t.dtype).replace('torch.', '')}"), TypeError)
     if t.numel() != 1:
         raise ValueError("paddle.Tensor.__getitem__: a Tensor in slice indices must hold 1 "
                          f"element, but received {t.numel()}")
