@@ -125,3 +125,33 @@ def test_static_list_index(index, write):
     else:
         assert a[0] == b[0]
         np.testing.assert_array_equal(a[1], b[1])
+
+
+# ---- append_backward: no gradient through ops without a backward --------------------------
+
+def _grads_present(mod, make):
+    mod.enable_static()
+    try:
+        with mod.static.program_guard(mod.static.Program(), mod.static.Program()):
+            b = mod.to_tensor(True)
+            b.stop_gradient = False
+            f = mod.full([2], 0.5)
+            f.stop_gradient = False
+            out = make(mod, b, f)
+            loss = out.sum() if out.dtype != mod.bool else out
+            pairs = mod.static.append_backward(loss, parameter_list=[b, f])
+        return [g is None for _, g in pairs]
+    finally:
+        mod.disable_static()
+
+
+@pytest.mark.parametrize("make", [
+    lambda m, b, f: m.all(b),
+    lambda m, b, f: m.any(b),
+    lambda m, b, f: m.isnan(f),
+    lambda m, b, f: m.argmax(f),
+    lambda m, b, f: m.is_empty(f),
+    lambda m, b, f: m.sign(f),          # one with a backward: f gets a gradient
+])
+def test_append_backward_skips_ops_without_backward(make):
+    assert _grads_present(paddle, make) == _grads_present(pagaie, make)
