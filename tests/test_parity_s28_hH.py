@@ -155,3 +155,22 @@ def _grads_present(mod, make):
 ])
 def test_append_backward_skips_ops_without_backward(make):
     assert _grads_present(paddle, make) == _grads_present(pagaie, make)
+
+
+# ---- index errors name the indexing API --------------------------------------------------
+
+@pytest.mark.parametrize("index", [3, -4, (0, 4), slice(0, 1, 0)])
+@pytest.mark.parametrize("write", [False, True])
+def test_index_errors_name_the_api(index, write):
+    errors = []
+    for mod in (paddle, pagaie):
+        x = mod.ones([3, 4])
+        with pytest.raises((IndexError, ValueError)) as info:
+            if write:
+                x[index] = 1.0
+            else:
+                x[index]
+        errors.append(info)
+    assert errors[0].type is errors[1].type
+    assert str(errors[1].value).startswith(
+        "paddle.Tensor.__setitem__:" if write else "paddle.Tensor.__getitem__:")

@@ -196,7 +196,7 @@ def _normalize(x: _T, index: Any, api: str = "__getitem__") -> tuple[tuple, list
             size = x.shape[dim]
             step = 1 if it.step is None else _as_int(it.step)
             if step == 0:
-                raise ValueError("paddle.Tensor.__getitem__: slice step cannot be zero")
+                raise ValueError(f"paddle.Tensor.{api}: slice step cannot be zero")
             start, stop = _as_int(it.start), _as_int(it.stop)
             if step > 0:
                 out.append(slice(start, stop, step))
@@ -215,7 +215,7 @@ def _normalize(x: _T, index: Any, api: str = "__getitem__") -> tuple[tuple, list
             i = int(it)
             size = x.shape[dim]
             if not -size <= i < size:
-                raise IndexError(f"index {i} is out of bounds for axis "
+                raise IndexError(f"paddle.Tensor.{api}: index {i} is out of bounds for axis "
                                  f"{dim} with size {size} (expected [{-size}, {size}))")
             out.append(i)
             dim += 1
@@ -223,8 +223,8 @@ def _normalize(x: _T, index: Any, api: str = "__getitem__") -> tuple[tuple, list
             size = x.shape[dim]
             lo, hi = min(it), max(it)
             if hi >= size or lo < -size:
-                raise IndexError(f"index {hi if hi >= size else lo} is out of bounds for axis {dim} "
-                                 f"with size {size}")
+                raise IndexError(f"paddle.Tensor.{api}: index {hi if hi >= size else lo} is out of "
+                                 f"bounds for axis {dim} with size {size}")
             out.append(torch.tensor(it, dtype=torch.int64, device=x.device))
             advanced = True
             dim += 1
@@ -238,7 +238,7 @@ def _normalize(x: _T, index: Any, api: str = "__getitem__") -> tuple[tuple, list
                     size = x.shape[dim]
                     lo, hi = int(t.min()), int(t.max())
                     if hi >= size or lo < -size:
-                        raise IndexError(f"index {hi if hi >= size else lo} "
+                        raise IndexError(f"paddle.Tensor.{api}: index {hi if hi >= size else lo} "
                                          f"is out of bounds for axis {dim} with size {size}")
                 dim += 1
             out.append(t)
