@@ -117,6 +117,8 @@ def _static_index(mod, index, write):
     lambda mod, i: slice(1, "a"),             # slice bounds: the static parser's TypeError
     lambda mod, i: slice(None, None, 2.0),
     lambda mod, i: slice(None, None, mod.full([], 1.0)),
+    lambda mod, i: np.int64(1),          # numpy scalars: the static parser's IndexError
+    lambda mod, i: (1, np.int32(-1)),
 ])
 def test_static_list_index(index, write):
     a, b = _static_index(paddle, index, write), _static_index(pagaie, index, write)
@@ -125,6 +127,12 @@ def test_static_list_index(index, write):
     else:
         assert a[0] == b[0]
         np.testing.assert_array_equal(a[1], b[1])
+
+
+def test_static_getitem_negative_index_out_of_range():
+    # (Paddle's program ignores x[-4] = v: not followed)
+    assert _static_index(paddle, lambda mod, i: -4, False) is ValueError
+    assert _static_index(pagaie, lambda mod, i: -4, False) is ValueError
 
 
 # ---- append_backward: no gradient through ops without a backward --------------------------

@@ -214,9 +214,10 @@ def _normalize(x: _T, index: Any, api: str = "__getitem__") -> tuple[tuple, list
             # (a 0-D tensor of another dtype is refused by _as_index_tensor, as in Paddle)
             i = int(it)
             size = x.shape[dim]
-            if not -size <= i < size:
-                raise IndexError(f"paddle.Tensor.{api}: index {i} is out of bounds for axis "
-                                 f"{dim} with size {size} (expected [{-size}, {size}))")
+            if not -size <= i < size:   # (a program's slice op refuses a negative one: ValueError)
+                raise _static_type(IndexError(
+                    f"paddle.Tensor.{api}: index {i} is out of bounds for axis {dim} with size "
+                    f"{size} (expected [{-size}, {size}))"), ValueError if i < 0 else IndexError)
             out.append(i)
             dim += 1
         elif type(it) is list and it and all(type(e) is int for e in it):
@@ -389,8 +390,20 @@ def _getitem_static_shape(x: Tensor, index: Any) -> list[int] | None:
     return None
 
 
+def _numpy_scalars_check(api: str):
+    """Static check of ``x[index]`` / ``x[index] = value``: Paddle's static index parser takes
+    Python ints only, so a numpy integer scalar (which eager indexing reads as its int) is its
+    IndexError while a program is built."""
+    def check(x: Any, index: Any, *value: Any) -> None:
+        for it in (index if type(index) is tuple else (index,)):
+            if isinstance(it, np.integer):
+                raise IndexError(f"paddle.Tensor.{api}: a program's index takes Python ints, "
+                                 f"but received the numpy scalar {it!r} (use int() on it)")
+    return check
+
+
 @defop("getitem", method=False, paddle_types=(), static_shape=_getitem_static_shape,
-       static_shape_first="always")
+       static_shape_first="always", static_check=_numpy_scalars_check("__getitem__"))
 @view_results
 def getitem(x, index):
     """``x[index]``: basic and advanced indexing with Paddle's rules.
@@ -463,7 +476,8 @@ def _value_for(x: _T, index: Any, value: Any) -> Any:
 
 
 @defop("setitem", method=False, paddle_types=("set_value", "set_value_with_tensor", "pd_op.set_value",
-                                              "pd_op.set_value_with_tensor"))
+                                              "pd_op.set_value_with_tensor"),
+       static_check=_numpy_scalars_check("__setitem__"))
 def setitem(x, index, value):
     """``x[index] = value`` written in place (value broadcast and cast to ``x``'s dtype).
 
