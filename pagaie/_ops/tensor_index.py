@@ -10,7 +10,7 @@ values receive gradients and the overwritten entries of the target get none.
 from __future__ import annotations
 
 import operator
-from typing import Any
+from typing import Any, Callable
 
 import numpy as np
 import torch
@@ -314,7 +314,7 @@ def _stand_in(it: Any, n: int) -> Any:
     return torch.zeros(shape, dtype=it._t.dtype)
 
 
-def _axes_used(it: Any) -> int:
+def _axes_used(it: Any) -> int | None:
     """How many axes of the indexed tensor index item ``it`` reads (None for an Ellipsis)."""
     if it is Ellipsis:
         return None
@@ -390,7 +390,7 @@ def _getitem_static_shape(x: Tensor, index: Any) -> list[int] | None:
     return None
 
 
-def _numpy_scalars_check(api: str):
+def _numpy_scalars_check(api: str) -> Callable[..., None]:
     """Static check of ``x[index]`` / ``x[index] = value``: Paddle's static index parser takes
     Python ints only, so a numpy integer scalar (which eager indexing reads as its int) is its
     IndexError while a program is built."""
