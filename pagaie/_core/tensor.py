@@ -955,8 +955,9 @@ class Tensor(metaclass=_TensorType):
             o = owner()
             if o is not None:
                 # torch gives None to an output of a node that got no gradient (the unused
-                # half of a split); Paddle's backward fills it with zeros
-                setattr(o, _KEPT_GRAD, torch.zeros_like(o) if g is None else g.detach())
+                # half of a split); Paddle's backward fills it with zeros. A copy: the same
+                # buffer may flow on into a leaf's ``.grad``, which later backwards add into
+                setattr(o, _KEPT_GRAD, torch.zeros_like(o) if g is None else g.detach().clone())
 
         t.register_hook(keep)
 

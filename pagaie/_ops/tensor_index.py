@@ -10,7 +10,7 @@ values receive gradients and the overwritten entries of the target get none.
 from __future__ import annotations
 
 import operator
-from typing import Any
+from typing import Any, Callable
 
 import numpy as np
 import torch
@@ -42,24 +42,44 @@ def _bad_type(item: Any, pos: int) -> ValueError:
         IndexError)
 
 
-def _as_index_tensor(item: Any, pos: int, device: torch.device) -> _T:
+def _bad_list(item: list, pos: int) -> ValueError:
+    """A list index that makes no index tensor: Paddle's ValueError, and while a program is
+    built the error of its static parser, which stacks the entries: RuntimeError for a None,
+    slice or Ellipsis among them, TypeError for a string, ValueError for ragged ones."""
+    if any(e is None or e is Ellipsis or type(e) is slice for e in item):
+        kind = RuntimeError
+    elif any(isinstance(e, str) for e in item):
+        kind = TypeError
+    else:
+        kind = ValueError
+    return _static_type(ValueError(
+        "paddle.Tensor.__getitem__: a list index must hold ints, bools or integer Tensors of "
+        f"one shape, but the one at position {pos} is {item!r:.60}"), kind)
+
+
+def _as_index_tensor(item: Any, pos: int, device: torch.device, api: str = "__getitem__") -> _T:
     if isinstance(item, _T):
         t = item
     else:
         try:
-            t = torch.as_tensor(np.asarray(item) if not isinstance(item, list) or
-                                not any(isinstance(e, _T) for e in item) else
-                                torch.stack([torch.as_tensor(e) for e in item]))
+            if isinstance(item, list) and any(isinstance(e, _T) for e in item):
+                # ints beside Tensors: stacked where the Tensors are (a program's on ``meta``)
+                on = next(e.device for e in item if isinstance(e, _T))
+                t = torch.stack([torch.as_tensor(e, device=on) for e in item])
+            else:
+                t = torch.as_tensor(np.asarray(item))
         except (TypeError, ValueError, RuntimeError):
-            raise _bad_type(item, pos) from None
+            raise (_bad_list(item, pos) if isinstance(item, list) else _bad_type(item, pos)) from None
     if t.dtype is torch.bool or t.dtype is torch.int64:
         pass
     elif t.dtype is torch.int32 or (t.numel() == 0 and t.dtype.is_floating_point):
         t = t.long()
-    else:  # as Paddle: int8/int16/uint8 index tensors are refused too
+    else:  # as Paddle: int8/int16/uint8 index tensors are refused too (a program's getitem
+        # checks the dtype as it builds, TypeError; its setitem where it runs, ValueError)
         raise _static_type(ValueError(
-            f"paddle.Tensor.__getitem__: an index tensor must hold int32, int64 or bool values, "
-            f"but the one at position {pos} holds {str(t.dtype).replace('torch.', '')}"), TypeError)
+            f"paddle.Tensor.{api}: an index tensor must hold int32, int64 or bool values, "
+            f"but the one at position {pos} holds {str(t.dtype).replace('torch.', '')}"),
+            TypeError if api == "__getitem__" else ValueError)
     return t if t.device == device else t.to(device)
 
 
@@ -72,12 +92,14 @@ def _as_int(v: Any) -> Any:
     if t is None:
         try:
             return operator.index(v)
-        except TypeError:
-            raise ValueError("paddle.Tensor.__getitem__: slice bounds must be int, None or an "
-                             f"integer Tensor, but received {type_name(v)}") from None
+        except TypeError:   # (a program's slice parser: TypeError)
+            raise _static_type(ValueError(
+                "paddle.Tensor.__getitem__: slice bounds must be int, None or an integer Tensor, "
+                f"but received {type_name(v)}"), TypeError) from None
     if t.dtype is not torch.int64 and t.dtype is not torch.int32:
-        raise ValueError("paddle.Tensor.__getitem__: a Tensor in slice indices must be int32 or "
-                         f"int64, but received {str(t.dtype).replace('torch.', '')}")
+        raise _static_type(ValueError(
+            "paddle.Tensor.__getitem__: a Tensor in slice indices must be int32 or int64, but "
+            f"received {str(t.dtype).replace('torch.', '')}"), TypeError)
     if t.numel() != 1:
         raise ValueError("paddle.Tensor.__getitem__: a Tensor in slice indices must hold 1 "
                          f"element, but received {t.numel()}")
@@ -174,7 +196,7 @@ def _normalize(x: _T, index: Any, api: str = "__getitem__") -> tuple[tuple, list
             size = x.shape[dim]
             step = 1 if it.step is None else _as_int(it.step)
             if step == 0:
-                raise ValueError("paddle.Tensor.__getitem__: slice step cannot be zero")
+                raise ValueError(f"paddle.Tensor.{api}: slice step cannot be zero")
             start, stop = _as_int(it.start), _as_int(it.stop)
             if step > 0:
                 out.append(slice(start, stop, step))
@@ -192,22 +214,23 @@ def _normalize(x: _T, index: Any, api: str = "__getitem__") -> tuple[tuple, list
             # (a 0-D tensor of another dtype is refused by _as_index_tensor, as in Paddle)
             i = int(it)
             size = x.shape[dim]
-            if not -size <= i < size:
-                raise IndexError(f"index {i} is out of bounds for axis "
-                                 f"{dim} with size {size} (expected [{-size}, {size}))")
+            if not -size <= i < size:   # (a program's slice op refuses a negative one: ValueError)
+                raise _static_type(IndexError(
+                    f"paddle.Tensor.{api}: index {i} is out of bounds for axis {dim} with size "
+                    f"{size} (expected [{-size}, {size}))"), ValueError if i < 0 else IndexError)
             out.append(i)
             dim += 1
         elif type(it) is list and it and all(type(e) is int for e in it):
             size = x.shape[dim]
             lo, hi = min(it), max(it)
             if hi >= size or lo < -size:
-                raise IndexError(f"index {hi if hi >= size else lo} is out of bounds for axis {dim} "
-                                 f"with size {size}")
+                raise IndexError(f"paddle.Tensor.{api}: index {hi if hi >= size else lo} is out of "
+                                 f"bounds for axis {dim} with size {size}")
             out.append(torch.tensor(it, dtype=torch.int64, device=x.device))
             advanced = True
             dim += 1
         elif isinstance(it, (_T, list, tuple, np.ndarray)):
-            t = _as_index_tensor(it, pos, x.device)
+            t = _as_index_tensor(it, pos, x.device, api)
             advanced = True
             if t.dtype is torch.bool:
                 dim += t.dim()
@@ -216,7 +239,7 @@ def _normalize(x: _T, index: Any, api: str = "__getitem__") -> tuple[tuple, list
                     size = x.shape[dim]
                     lo, hi = int(t.min()), int(t.max())
                     if hi >= size or lo < -size:
-                        raise IndexError(f"index {hi if hi >= size else lo} "
+                        raise IndexError(f"paddle.Tensor.{api}: index {hi if hi >= size else lo} "
                                          f"is out of bounds for axis {dim} with size {size}")
                 dim += 1
             out.append(t)
@@ -261,7 +284,126 @@ def _name_temporaries(index: Any) -> None:
             next_data_number()
 
 
-@defop("getitem", method=False, paddle_types=())
+# Stand-ins for the sizes a program does not know (the count of a bool mask's True entries,
+# an unknown input size), two of them: an output size that differs between the two runs
+# follows them and is unknown (-1).
+_STAND_INS = (9973, 10007)
+# The most entries a stand-in index tensor may hold (an index with several unknown sizes)
+_MAX_STAND_IN = 1 << 20
+
+
+def _is_mask(it: Any) -> bool:
+    if isinstance(it, Tensor):
+        return it._t.dtype is torch.bool
+    if type(it) is list:   # nested too: a list of lists of bools is a mask
+        try:
+            return np.asarray(it).dtype == np.bool_
+        except ValueError:   # ragged
+            return False
+    return type(it) is bool or (isinstance(it, np.ndarray) and it.dtype == np.bool_)
+
+
+def _stand_in(it: Any, n: int) -> Any:
+    """An index item of a program with data made up for it: a Tensor (a program Value) as
+    zeros of its shape, its unknown sizes at ``n``; other items as they are."""
+    if not isinstance(it, Tensor):
+        return it
+    shape = [n if d < 0 else d for d in it.shape]
+    if np.prod(shape) > _MAX_STAND_IN:
+        raise ValueError("paddle.Tensor.__getitem__: index too large to infer a shape from")
+    return torch.zeros(shape, dtype=it._t.dtype)
+
+
+def _axes_used(it: Any) -> int | None:
+    """How many axes of the indexed tensor index item ``it`` reads (None for an Ellipsis)."""
+    if it is Ellipsis:
+        return None
+    if it is None or type(it) is bool:
+        return 0
+    if _is_mask(it):
+        return it._t.dim() if isinstance(it, Tensor) else np.asarray(it).ndim
+    return 1
+
+
+def _value_bound(it: Any) -> bool:
+    return type(it) is slice and any(isinstance(b, Tensor) for b in (it.start, it.stop, it.step))
+
+
+def _masked_shape(x: Tensor, items: tuple, n: int, count: int) -> list[int]:
+    """The output shape of ``x[items]`` with each bool mask holding ``count`` True entries
+    (a Python bool too, on its new axis), ``x``'s unknown sizes at ``n``, and the axes sliced
+    by bounds a program computes (Tensors) whole, at size ``n``."""
+    size = [n if d < 0 else d for d in x.shape]
+    used = [_axes_used(it) for it in items]
+    d = 0
+    for it, k in zip(items, used):
+        if k is None:
+            d += len(size) - sum(u for u in used if u is not None)
+        else:
+            if _value_bound(it):
+                size[d] = n
+            d += k
+    items = tuple(slice(None) if _value_bound(it) else it for it in items)
+    base = torch.zeros((), dtype=x._t.dtype).expand(size)   # no memory: only read for checks
+    idx, _, _ = _normalize(base, tuple(_stand_in(it, n) for it in items))
+    picks = torch.empty(count, dtype=torch.int64, device="meta")
+    used = sum(0 if it is None or type(it) is bool else
+               it.dim() if isinstance(it, _T) and it.dtype is torch.bool else 1
+               for it in idx if it is not Ellipsis)
+    view = torch.empty(size, dtype=x._t.dtype, device="meta")
+    out: list = []
+    d = 0
+    for it in idx:
+        if it is Ellipsis:
+            out.extend([slice(None)] * (len(size) - used))
+            d += len(size) - used
+        elif it is None:
+            out.append(None)
+        elif type(it) is bool or (isinstance(it, _T) and it.dtype is torch.bool and it.dim() == 0):
+            view = view.unsqueeze(d)   # the mask's own new axis
+            out.append(picks)
+            d += 1
+        elif isinstance(it, _T) and it.dtype is torch.bool:
+            out.extend([picks] * it.dim())
+            d += it.dim()
+        else:
+            out.append(it.to("meta") if isinstance(it, _T) else it)
+            d += 1
+    return list(view[tuple(out)].shape)
+
+
+def _getitem_static_shape(x: Tensor, index: Any) -> list[int] | None:
+    """Static rule of ``x[index]`` with a bool mask or a slice bounded by Tensors: Paddle's
+    programs select the masked entries by their positions (``nonzero``), so their count is
+    unknown (-1) even for a constant mask (a Python bool, a list or array of bools), and it
+    broadcasts with the other advanced indices (a known size there wins); a slice whose bounds
+    the program computes has an unknown length. None (the shape as inferred) otherwise."""
+    items = index if type(index) is tuple else (index,)
+    if not any(_is_mask(it) or _value_bound(it) for it in items):
+        return None
+    for count in (None, 1):   # the count unknown, else (broadcast with a known size) one
+        try:
+            a, b = (_masked_shape(x, items, n, n if count is None else count) for n in _STAND_INS)
+        except (IndexError, RuntimeError):
+            continue
+        return [d if d == e else -1 for d, e in zip(a, b)]
+    return None
+
+
+def _numpy_scalars_check(api: str) -> Callable[..., None]:
+    """Static check of ``x[index]`` / ``x[index] = value``: Paddle's static index parser takes
+    Python ints only, so a numpy integer scalar (which eager indexing reads as its int) is its
+    IndexError while a program is built."""
+    def check(x: Any, index: Any, *value: Any) -> None:
+        for it in (index if type(index) is tuple else (index,)):
+            if isinstance(it, np.integer):
+                raise IndexError(f"paddle.Tensor.{api}: a program's index takes Python ints, "
+                                 f"but received the numpy scalar {it!r} (use int() on it)")
+    return check
+
+
+@defop("getitem", method=False, paddle_types=(), static_shape=_getitem_static_shape,
+       static_shape_first="always", static_check=_numpy_scalars_check("__getitem__"))
 @view_results
 def getitem(x, index):
     """``x[index]``: basic and advanced indexing with Paddle's rules.
@@ -334,7 +476,8 @@ def _value_for(x: _T, index: Any, value: Any) -> Any:
 
 
 @defop("setitem", method=False, paddle_types=("set_value", "set_value_with_tensor", "pd_op.set_value",
-                                              "pd_op.set_value_with_tensor"))
+                                              "pd_op.set_value_with_tensor"),
+       static_check=_numpy_scalars_check("__setitem__"))
 def setitem(x, index, value):
     """``x[index] = value`` written in place (value broadcast and cast to ``x``'s dtype).
 

@@ -47,9 +47,14 @@ def _blocked(block: Block, skip: dict[str, Value], inputs: list[Value]) -> list[
             and v.op is not None and id(v) not in ins]
 
 
-def _ancestors(block: Block, targets: list[Value]) -> set[str]:
+def _ancestors(block: Block, targets: list[Value], differentiable: bool = False) -> set[str]:
+    """The names of the values ``targets`` are computed from (``differentiable``: only through
+    ops with a backward; an op without one, ``all``, ``isnan``, ``argmax``, passes no gradient
+    to its inputs)."""
     need = {t.name for t in targets}
     for op in reversed(block.ops):
+        if differentiable and op.record is not None and not op.record.differentiable:
+            continue
         if set(op.output_names()) & need:
             need |= set(op.input_names())
     return need
@@ -167,7 +172,7 @@ def append_backward(loss: Value, parameter_list: Sequence | None = None,
         by_name.update({v.source.name: v for v in params if v.source is not None})
         params = [p if isinstance(p, Value) else by_name.get(p.name) for p in parameter_list]
         params = [p for p in params if p is not None]
-    reach = _ancestors(block, [loss])
+    reach = _ancestors(block, [loss], differentiable=True)
     live = [v for v in params if v.name in reach and not v.stop_gradient and v.name not in skip
             and (not skip or _reaches(block, v, [loss], skip))]
     grads = dict(zip(map(id, live), _record_backward(block, [loss], live, None,
