@@ -1,0 +1,78 @@
+"""Differential tests against real Paddle for the framework API (finfo, grad-mode decorators,
+``base.dygraph.no_grad``...): cases taken from Paddle's own unit tests."""
+import inspect
+
+import pytest
+
+paddle = pytest.importorskip("paddle")
+import pagaie  # noqa: E402
+
+
+def _outcome(mod, fn):
+    """What ``fn(mod)`` gives: ("ok", value) or ("err", the exception's builtin classes)."""
+    try:
+        return "ok", fn(mod)
+    except Exception as e:  # noqa: BLE001 - the exception type is what is compared
+        return "err", {c.__name__ for c in type(e).__mro__ if c.__module__ == "builtins"}
+
+
+def _same(fn):
+    """pagaie gives Paddle's value, or raises an exception of Paddle's type."""
+    (ka, a), (kb, b) = _outcome(paddle, fn), _outcome(pagaie, fn)
+    assert ka == kb, (a, b)
+    if ka == "err":
+        want = min(a, key=lambda n: n in ("Exception", "BaseException", "object"))
+        assert want in b, (a, b)
+    else:
+        assert a == b
+
+
+def _finfo_fields(info):
+    return (info.bits, info.min, info.max, info.eps, info.dtype, repr(info))
+
+
+@pytest.mark.parametrize("call", [
+    lambda m: _finfo_fields(m.finfo(None)),
+    lambda m: _finfo_fields(m.finfo(dtype=None)),
+    lambda m: _finfo_fields(m.finfo(type=None)),
+    lambda m: _finfo_fields(m.finfo(type="float16")),
+    lambda m: m.finfo(dtype="float32", type="float64"),
+    lambda m: m.finfo("float32", type="float64"),
+    lambda m: m.finfo(),
+], ids=["None", "dtype=None", "type=None", "type=", "both-keywords", "positional-and-type",
+        "no-argument"])
+def test_finfo_arguments(call):
+    _same(call)
+
+
+def _argspecs(m):
+    def f(a, b=1):
+        return a + b
+
+    def g(x, *rest, key=None, **kw):
+        yield x
+    decos = (m.no_grad(), m.enable_grad(), m.set_grad_enabled(True))
+    specs = [str(inspect.getfullargspec(d(fn))) for d in decos for fn in (f, g)]
+    m.set_grad_enabled(True)
+    return specs
+
+
+def test_grad_mode_decorators_keep_signature():
+    _same(_argspecs)
+
+
+def _dygraph_no_grad(m):
+    @m.base.dygraph.no_grad
+    def f(a, b=1):
+        return m.is_grad_enabled(), a + b
+    with m.base.dygraph.no_grad():
+        inside = m.is_grad_enabled()
+    x = m.to_tensor([1.0], stop_gradient=False)
+    with m.base.dygraph.base.no_grad():
+        y = x * 2
+    return (f(1), f.__name__, str(inspect.getfullargspec(f)), inside, m.is_grad_enabled(),
+            y.stop_gradient, m.base.dygraph.no_grad(orig_func=lambda: m.is_grad_enabled())())
+
+
+def test_base_dygraph_no_grad_function():
+    _same(_dygraph_no_grad)
