@@ -76,3 +76,16 @@ def _dygraph_no_grad(m):
 
 def test_base_dygraph_no_grad_function():
     _same(_dygraph_no_grad)
+
+
+def _dlpack_to_other_device_without_copy(m):
+    from importlib import import_module
+    dl = import_module(m.__name__ + ".utils.dlpack").DLDeviceType
+    t = m.to_tensor([1, 2, 3])
+    same = m.from_dlpack(t.__dlpack__(dl_device=(dl.kDLCPU, 0), copy=False))
+    assert same.data_ptr() == t.data_ptr()
+    return t.__dlpack__(dl_device=(dl.kDLCUDA, 0), copy=False)
+
+
+def test_dlpack_cross_device_export_without_copy_is_buffer_error():
+    _same(_dlpack_to_other_device_without_copy)
