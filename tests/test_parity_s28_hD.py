@@ -89,3 +89,9 @@ def _dlpack_to_other_device_without_copy(m):
 
 def test_dlpack_cross_device_export_without_copy_is_buffer_error():
     _same(_dlpack_to_other_device_without_copy)
+
+
+@pytest.mark.parametrize("value", [-1, 2 ** 64, 2.5, "3", None, True, 2 ** 64 - 1, 0],
+                         ids=["negative", "2**64", "float", "str", "None", "bool", "max", "zero"])
+def test_generator_manual_seed_values(value):
+    _same(lambda m: m.seed(5).manual_seed(value).initial_seed())
