@@ -1,6 +1,7 @@
 """Differential tests against real Paddle for the framework API (finfo, grad-mode decorators,
 ``base.dygraph.no_grad``...): cases taken from Paddle's own unit tests."""
 import inspect
+import os
 
 import pytest
 
@@ -95,3 +96,31 @@ def test_dlpack_cross_device_export_without_copy_is_buffer_error():
                          ids=["negative", "2**64", "float", "str", "None", "bool", "max", "zero"])
 def test_generator_manual_seed_values(value):
     _same(lambda m: m.seed(5).manual_seed(value).initial_seed())
+
+
+def _write_tensor_folder(m, folder):
+    """A folder of one-tensor files, as ``static.save_vars`` writes (a subfolder too)."""
+    os.makedirs(os.path.join(folder, "sub"))
+    m.save(m.to_tensor([[1.0, 2.0]]), os.path.join(folder, "w_0"), use_binary_format=True)
+    m.save(m.to_tensor([3]), os.path.join(folder, "sub", "b_0"), use_binary_format=True)
+    m.save(m.to_tensor([1.5]).astype("bfloat16"), os.path.join(folder, "h"),
+           use_binary_format=True)
+
+
+@pytest.mark.parametrize("writer", ["paddle", "pagaie"])
+@pytest.mark.parametrize("extra", [None, b"abc"], ids=["tensors", "with-non-tensor-file"])
+def test_load_folder_of_tensor_files(tmp_path, writer, extra):
+    folder = str(tmp_path / "vars")
+    _write_tensor_folder(paddle if writer == "paddle" else pagaie, folder)
+    if extra is not None:
+        with open(os.path.join(folder, "junk"), "wb") as f:
+            f.write(extra)
+
+    def load(m):
+        got = m.load(folder)
+        return {k: (str(v.dtype), v.tolist()) for k, v in sorted(got.items())}
+    _same(load)
+
+
+def test_load_empty_folder(tmp_path):
+    _same(lambda m: m.load(str(tmp_path)))
