@@ -124,3 +124,23 @@ def test_load_folder_of_tensor_files(tmp_path, writer, extra):
 
 def test_load_empty_folder(tmp_path):
     _same(lambda m: m.load(str(tmp_path)))
+
+
+@pytest.mark.parametrize("expr", [
+    lambda m: m.to_tensor([2]) ** 0.5,
+    lambda m: m.to_tensor([2], dtype="int32") ** 0.5,
+    lambda m: m.to_tensor([True]) ** 0.5,
+    lambda m: 2.5 ** m.to_tensor([2]),
+    lambda m: 2.5 ** m.to_tensor([2]).astype("int8"),
+], ids=["int64**float", "int32**float", "bool**float", "float**int64", "float**int8"])
+@pytest.mark.parametrize("default", ["float64", "float16"])
+def test_integer_pow_float_scalar_is_float32_whatever_the_default(expr, default):
+    def run(m):
+        old = m.get_default_dtype()
+        m.set_default_dtype(default)
+        try:
+            r = expr(m)
+            return str(r.dtype), r.numpy().tolist()
+        finally:
+            m.set_default_dtype(old)
+    _same(run)
