@@ -1,6 +1,7 @@
 """Differential tests against real Paddle for the framework API (finfo, grad-mode decorators,
 ``base.dygraph.no_grad``...): cases taken from Paddle's own unit tests."""
 import inspect
+import io
 import os
 
 import pytest
@@ -143,4 +144,20 @@ def test_integer_pow_float_scalar_is_float32_whatever_the_default(expr, default)
             return str(r.dtype), r.numpy().tolist()
         finally:
             m.set_default_dtype(old)
+    _same(run)
+
+
+@pytest.mark.parametrize("obj", [
+    lambda m: m.float32,
+    lambda m: {"dtype": m.bfloat16, "n": 3},
+    lambda m: [m.int64, m.ones([1])],
+], ids=["dtype", "dict", "list-with-tensor"])
+def test_save_load_dtype_objects(obj):
+    def run(m):
+        buf = io.BytesIO()
+        m.save(obj(m), buf)
+        buf.seek(0)
+        got = m.load(buf)
+        items = got if isinstance(got, list) else [got]
+        return [repr(v) if not isinstance(v, m.Tensor) else v.tolist() for v in items]
     _same(run)

@@ -371,6 +371,7 @@ _SAFE_GLOBALS = {
     ("builtins", "bytearray"), ("builtins", "bytes"), ("builtins", "Ellipsis"),
     ("collections", "OrderedDict"),
     ("_codecs", "encode"),  # how pickle protocol 2 stores bytes (a numpy array's buffer)
+    ("pagaie._core.dtype", "_by_name"),  # a pagaie dtype (a lookup by name, nothing more)
 }
 _NUMPY_DTYPE_CLASS = ("numpy.dtypes",)
 
