@@ -4,6 +4,7 @@ import inspect
 import io
 import os
 
+import numpy as np
 import pytest
 
 paddle = pytest.importorskip("paddle")
@@ -160,4 +161,21 @@ def test_save_load_dtype_objects(obj):
         got = m.load(buf)
         items = got if isinstance(got, list) else [got]
         return [repr(v) if not isinstance(v, m.Tensor) else v.tolist() for v in items]
+    _same(run)
+
+
+@pytest.mark.parametrize("make", [
+    lambda m: m.to_tensor([float("nan"), 1.0]),
+    lambda m: m.to_tensor(float("inf")),
+    lambda m: m.to_tensor(np.array([np.nan], dtype="float32")),
+    lambda m: m.full([1], float("nan")),
+    lambda m: m.log(m.to_tensor([-1.0])),
+], ids=["to_tensor-list", "to_tensor-scalar", "to_tensor-numpy", "full", "log"])
+def test_check_nan_inf_flag_skips_to_tensor(make):
+    def run(m):
+        m.set_flags({"FLAGS_check_nan_inf": True})
+        try:
+            return str(make(m).numpy().tolist())   # (str: NaN != NaN)
+        finally:
+            m.set_flags({"FLAGS_check_nan_inf": False})
     _same(run)
