@@ -179,3 +179,16 @@ def test_check_nan_inf_flag_skips_to_tensor(make):
         finally:
             m.set_flags({"FLAGS_check_nan_inf": False})
     _same(run)
+
+
+@pytest.mark.parametrize("place", [None, "cpu", "CPU", lambda m: m.CPUPlace()],
+                         ids=["default", "cpu", "CPU", "CPUPlace"])
+def test_executor_place_is_a_place(place):
+    def run(m):
+        m.enable_static()
+        try:
+            exe = m.static.Executor(place(m) if callable(place) else place)
+            return type(exe.place).__name__, repr(exe.place), isinstance(exe.place, m.CPUPlace)
+        finally:
+            m.disable_static()
+    _same(run)
