@@ -192,3 +192,17 @@ def test_executor_place_is_a_place(place):
         finally:
             m.disable_static()
     _same(run)
+
+
+def _static_mode_dlpack(m):
+    m.enable_static()
+    try:
+        first = m.from_dlpack(np.arange(3.0))
+        again = m.from_dlpack(m.to_dlpack(first))
+        return type(first).__name__, type(again).__name__, np.array(again).tolist()
+    finally:
+        m.disable_static()
+
+
+def test_static_mode_from_dlpack_gives_dense_tensor():
+    _same(_static_mode_dlpack)
