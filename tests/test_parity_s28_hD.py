@@ -1,5 +1,6 @@
 """Differential tests against real Paddle for the framework API (finfo, grad-mode decorators,
-``base.dygraph.no_grad``...): cases taken from Paddle's own unit tests."""
+``base.dygraph.no_grad``, generators, dlpack, save/load, flags, Executor places): cases taken
+from Paddle's own unit tests."""
 import inspect
 import io
 import os
