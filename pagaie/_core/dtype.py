@@ -371,8 +371,22 @@ class iinfo:
         return f"paddle.iinfo(min={self.min}, max={self.max}, bits={self.bits}, dtype={self.dtype})"
 
 
+_MISSING: Any = object()  # finfo's "no argument given", apart from an explicit None
+
+
+class _DtypeGivenTwice(ValueError, TypeError):
+    """``finfo`` given both ``dtype`` and ``type``: a ValueError as Paddle's alias check
+    raises for two keywords, and a TypeError as Python raises for a positional one and
+    ``type=``."""
+
+
 class finfo:
     """Machine limits of a floating dtype, as ``paddle.finfo``.
+
+    Args:
+        dtype (str|paddle.dtype|np.dtype): a floating or complex dtype (a complex one gives
+            its real part's limits); None means float64.
+        type: Paddle's alias of ``dtype``.
 
     Examples:
         >>> import pagaie as paddle
@@ -380,14 +394,16 @@ class finfo:
         32
     """
 
-    def __init__(self, dtype: Any = None, *, type: Any = None) -> None:  # noqa: A002
-        if type is not None:  # Paddle's alias of ``dtype``
-            if dtype is not None:
-                raise TypeError("paddle.finfo: got both 'dtype' and its alias 'type'")
+    def __init__(self, dtype: Any = _MISSING, *, type: Any = _MISSING) -> None:  # noqa: A002
+        if type is not _MISSING:  # Paddle's alias of ``dtype``
+            if dtype is not _MISSING:
+                raise _DtypeGivenTwice("paddle.finfo: cannot specify both 'dtype' and its alias "
+                                       "'type'")
             dtype = type
-        elif dtype is None:
+        elif dtype is _MISSING:
             raise TypeError("paddle.finfo: missing the required argument 'dtype'")
-        tdt = to_torch_dtype(dtype, "paddle.finfo")
+        # None means float64, as numpy's dtype(None) (and Paddle's finfo) reads it
+        tdt = torch.float64 if dtype is None else to_torch_dtype(dtype, "paddle.finfo")
         if not (tdt.is_floating_point or tdt.is_complex):
             raise ValueError("paddle.finfo: the argument can only be paddle.float32, "
                              "paddle.float64, paddle.float16, paddle.bfloat16, "

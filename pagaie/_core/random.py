@@ -101,8 +101,27 @@ class Generator:
         return self._gen.device
 
     def manual_seed(self, seed: int) -> Generator:
-        """Seed the generator; returns the generator itself."""
-        self._reseed(int(seed))
+        """Seed the generator; returns the generator itself.
+
+        Args:
+            seed (int): an integer in [0, 2**64) (an object with ``__int__``, a 0-D Tensor or
+                a numpy number, does too; a Python float or a string does not, as in Paddle).
+
+        Examples:
+            >>> import pagaie as paddle
+            >>> paddle.seed(1).manual_seed(7).initial_seed()
+            7
+        """
+        value = None
+        if not isinstance(seed, (float, str, bytes)):
+            try:
+                value = int(seed)
+            except (TypeError, ValueError):
+                pass
+        if value is None or not 0 <= value < 1 << 64:
+            raise TypeError("paddle.Generator.manual_seed: 'seed' must be an integer in "
+                            f"[0, 2**64), but received {seed!r}")
+        self._reseed(value)
         return self
 
     def _reseed(self, seed: int) -> None:

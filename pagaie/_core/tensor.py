@@ -686,6 +686,14 @@ class Tensor(metaclass=_TensorType):
             # As Paddle (and the DLPack protocol's rule for autograd tensors).
             raise BufferError("paddle.Tensor.__dlpack__: can't export a Tensor that requires "
                               "gradients (stop_gradient=False); export tensor.detach() instead")
+        dl_device = kwargs.get("dl_device")
+        if kwargs.get("copy") is False and dl_device is not None:
+            kind, index = self.__dlpack_device__()
+            if (int(dl_device[0]), dl_device[1]) not in ((int(kind), index), (int(kind), 0)):
+                # the array API's error for a cross-device export that may not copy
+                raise BufferError(f"paddle.Tensor.__dlpack__: the tensor is on {self.place}, so "
+                                  f"exporting it to dl_device={tuple(dl_device)} needs a copy, "
+                                  "but copy=False was given")
         return self._t.detach().__dlpack__(*args, **kwargs)
 
     def __dlpack_device__(self) -> tuple[Any, int | None]:

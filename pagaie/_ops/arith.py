@@ -794,9 +794,10 @@ def _rpow_operator(self, other):
     if type(other) is int and self._t.dtype is torch.bool:  # (paddle.pow has no bool kernel)
         return _pow_number_base(other, self.astype("int64"))
     if type(other) in (float, complex) and not (self._t.is_floating_point() or self._t.is_complex()):
-        # ``2.5 ** int_x`` makes x the default float dtype (complex64 for a complex base) first,
-        # as Paddle's operator does, so the integer dtypes paddle.pow lacks (bool, int8...) work
-        self = self.astype(_dt.default_float() if type(other) is float else "complex64")
+        # ``2.5 ** int_x`` makes x float32 (complex64 for a complex base) first, whatever the
+        # default dtype, as Paddle's operator does, so the integer dtypes paddle.pow lacks
+        # (bool, int8...) work
+        self = self.astype("float32" if type(other) is float else "complex64")
     return _pow_number_base(_pow_operand(other, "__rpow__"), self)
 
 
@@ -804,9 +805,10 @@ def _pow_operator(self, other):
     other = read_numpy_number(self, other, "pow")
     if other is NotImplemented:
         return other
-    # ``int_tensor ** 2.5`` promotes to float (unlike paddle.pow, which truncates the exponent).
+    # ``int_tensor ** 2.5`` promotes to float32 whatever the default dtype, as Paddle's other
+    # operators do (unlike paddle.pow, which truncates the exponent).
     if type(other) is float and not (self._t.is_floating_point() or self._t.is_complex()):
-        return pow(self.astype(_dt.default_float()), other)
+        return pow(self.astype("float32"), other)
     if type(other) is int and self._t.dtype is torch.bool:  # (paddle.pow has no bool kernel)
         return pow(self.astype("int64"), other)
     if self._t.dtype is torch.bfloat16 and type(other) in (bool, int, float):

@@ -16,7 +16,8 @@ class _Decorator:
     """Use of a gradient-mode context manager as a decorator, as Paddle does it: each call of
     the function runs inside ``with self`` (the decorating instance itself, so nested calls
     share its saved mode); a generator function runs in the mode from its first ``next`` until
-    it ends, also while the caller's loop body runs between its yields."""
+    it ends, also while the caller's loop body runs between its yields. The wrapper carries
+    the function's signature (``inspect.getfullargspec`` reads it as the function's)."""
 
     def _jst_mode(self) -> Callable:
         raise NotImplementedError
@@ -31,14 +32,24 @@ class _Decorator:
                 gen = func(*args, **kwargs)
                 with self:
                     yield from gen  # as in Paddle, the generator's return value is dropped
-            return gen_wrapper
+            return _with_signature(gen_wrapper, func)
 
         @functools.wraps(func)
         def wrapper(*args: Any, **kwargs: Any) -> Any:
             with self:
                 return func(*args, **kwargs)
         wrapper.__jst_grad_mode__ = self._jst_mode()  # to_static converts ``func`` and keeps the mode
-        return wrapper
+        return _with_signature(wrapper, func)
+
+
+def _with_signature(wrapper: Callable, func: Callable) -> Callable:
+    """``wrapper`` with ``func``'s signature as its ``__signature__`` (kept as it is when
+    ``func`` has none that Python can read, a builtin's for example)."""
+    try:
+        wrapper.__signature__ = inspect.signature(func)
+    except (TypeError, ValueError):
+        pass
+    return wrapper
 
 
 class _GradMode(_Decorator):

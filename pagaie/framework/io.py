@@ -371,6 +371,7 @@ _SAFE_GLOBALS = {
     ("builtins", "bytearray"), ("builtins", "bytes"), ("builtins", "Ellipsis"),
     ("collections", "OrderedDict"),
     ("_codecs", "encode"),  # how pickle protocol 2 stores bytes (a numpy array's buffer)
+    ("pagaie._core.dtype", "_by_name"),  # a pagaie dtype (a lookup by name, nothing more)
 }
 _NUMPY_DTYPE_CLASS = ("numpy.dtypes",)
 
@@ -464,6 +465,29 @@ def _binary_tensor(data: bytes, return_numpy: bool) -> Any:
     return _as_loaded(t if dev.type == "cpu" else t.to(dev))
 
 
+def _load_tensor_directory(folder: str) -> dict[str, np.ndarray]:
+    """A folder of one-tensor files (what ``paddle.static.save_vars`` writes, or
+    ``paddle.save(..., use_binary_format=True)`` per variable), as Paddle loads it: every file
+    under ``folder`` read as a DenseTensor record, keyed by its path relative to ``folder``
+    (with '/' separators), as numpy arrays."""
+    from pagaie._formats import pdiparams
+    out: dict[str, np.ndarray] = {}
+    for root, _, files in os.walk(folder):
+        for filename in files:
+            file_path = os.path.join(root, filename)
+            with open(file_path, "rb") as f:
+                data = f.read()
+            try:
+                out[os.path.relpath(file_path, folder).replace(os.sep, "/")] = \
+                    pdiparams.first_tensor(data, raw_bits=True)
+            except Exception:  # noqa: BLE001 - reported with the file's name below
+                raise ValueError(f"paddle.load: {folder!r} is a directory, which is read as one "
+                                 f"tensor per file, but {file_path!r} is not a tensor file "
+                                 "(as paddle.static.save_vars or paddle.save(..., "
+                                 "use_binary_format=True) writes)") from None
+    return out
+
+
 class _TruncatedFileError(ValueError, EOFError):
     """An empty or truncated file: an EOFError as in Paddle, and a ValueError like every
     other unreadable file."""
@@ -473,7 +497,9 @@ def load(path: str | os.PathLike | BinaryIO, **configs: Any) -> Any:
     """Load what :func:`save` (pagaie's or real Paddle's) wrote.
 
     Args:
-        path (str|file): the file path or a readable binary file object.
+        path (str|file): the file path or a readable binary file object. A directory is read
+            as Paddle's one-file-per-variable layout (``paddle.static.save_vars``): a dict of
+            numpy arrays keyed by the files' relative paths.
         **configs: ``return_numpy`` (bool, return numpy arrays instead of Tensors),
             ``keep_name_table`` (keep Paddle's structured-name table), ``safetensors``
             (bool: read a safetensors file into a dict of Tensors), ``allow_pickle``
@@ -517,8 +543,7 @@ def load(path: str | os.PathLike | BinaryIO, **configs: Any) -> Any:
                         f"instead of paddle.load('{where}')")
             raise ValueError(f"paddle.load: the file {where!r} does not exist{hint}")
         if os.path.isdir(where):
-            raise ValueError(f"paddle.load: {where!r} is a directory; give the path of a file "
-                             "written by paddle.save (for inference models use paddle.jit.load)")
+            return _load_tensor_directory(where)
         with open(where, "rb") as f:
             data = f.read()
     if configs.get("safetensors"):

@@ -10,7 +10,7 @@ import torch
 
 from pagaie._core import dtype as _dt
 from pagaie._core.parameter import replace_data
-from pagaie._core.place import to_torch_device
+from pagaie._core.place import Place, place_of, to_torch_device
 from pagaie._core.registry import suspended
 from pagaie._core.tensor import Tensor, wrap
 from pagaie._static.interpreter import MissingFeedError, Plan
@@ -178,8 +178,9 @@ class Executor:
     """
 
     def __init__(self, place: Any = None) -> None:
-        self.place = place
         self._device = to_torch_device(place, "paddle.static.Executor")
+        # as Paddle: ``exe.place`` is a Place (the current device's when none is given)
+        self.place = place if isinstance(place, Place) else place_of(self._device)
         self._states = _ProgramCache()
         self._closed = False
 

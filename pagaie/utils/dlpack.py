@@ -26,7 +26,7 @@ import numpy as np
 import torch
 import torch.utils.dlpack
 
-from pagaie._core.tensor import Tensor, name_as_data, wrap
+from pagaie._core.tensor import Tensor
 
 __all__ = ["to_dlpack", "from_dlpack"]
 
@@ -66,7 +66,9 @@ def to_dlpack(x: Tensor) -> Any:
     """Export a Tensor as a DLPack capsule that shares its memory.
 
     Args:
-        x (Tensor): the tensor (any dtype torch can export: bool, integers, floats, complex).
+        x (Tensor|DenseTensor): the tensor (any dtype torch can export: bool, integers,
+            floats, complex); in static mode also a ``DenseTensor`` (what ``paddle.load``
+            and ``from_dlpack`` give there).
 
     Returns:
         PyCapsule: a ``"dltensor"`` capsule, consumable once.
@@ -81,6 +83,9 @@ def to_dlpack(x: Tensor) -> Any:
         >>> paddle.utils.dlpack.from_dlpack(capsule).tolist()
         [[1.0, 2.0], [3.0, 4.0]]
     """
+    from pagaie.static.framework import DenseTensor
+    if isinstance(x, DenseTensor) and x._var.tensor is not None:
+        x = x._var.tensor
     if not isinstance(x, Tensor):
         raise TypeError(f"The type of 'x' in to_dlpack must be paddle.Tensor, but received {type(x)}.")
     return torch.utils.dlpack.to_dlpack(x._t.detach())
@@ -138,8 +143,9 @@ def from_dlpack(dlpack: Any, *, device: Any = None, copy: bool | None = None) ->
             copy is needed); None (default) copies only when needed.
 
     Returns:
-        Tensor: the tensor, with ``stop_gradient=True``. Its dtype is that of the data,
-        except that 16-bit unsigned integers are read as bfloat16, as in Paddle.
+        Tensor: the tensor, with ``stop_gradient=True`` (in static mode, as in Paddle, a
+        ``DenseTensor`` holding it). Its dtype is that of the data, except that 16-bit
+        unsigned integers are read as bfloat16, as in Paddle.
 
     Raises:
         ValueError: ``dlpack`` is neither a capsule nor a ``__dlpack__`` exporter, or the
@@ -159,4 +165,5 @@ def from_dlpack(dlpack: Any, *, device: Any = None, copy: bool | None = None) ->
     t = _import(dlpack, dev, copy)
     if t.dtype is torch.uint16:
         t = t.view(torch.bfloat16)
-    return name_as_data(wrap(t.detach()))   # generated_tensor_N, as Paddle names it
+    from pagaie.framework.io import _as_loaded
+    return _as_loaded(t.detach())   # named generated_tensor_N, as Paddle names it

@@ -15,12 +15,44 @@ Examples:
 from __future__ import annotations
 
 from contextlib import contextmanager
-from typing import Any, Iterator
+from typing import Any, Callable, Iterator
 
-from pagaie.autograd import grad, no_grad  # noqa: F401
+from pagaie.autograd import grad, no_grad as _no_grad_mode  # noqa: F401
 from pagaie.static.framework import disable_static, enable_static, in_dynamic_mode
 
 __all__ = ["guard", "enabled", "enable_dygraph", "disable_dygraph", "grad", "no_grad"]
+
+
+def no_grad(func: Callable | None = None, *, orig_func: Callable | None = None) -> Any:
+    """Stop recording gradients: ``base.dygraph.no_grad`` is used without parentheses as a
+    decorator (``@base.dygraph.no_grad``), or called with no argument as a context manager.
+
+    Args:
+        func (callable, optional): the function to decorate; None gives the context manager.
+        orig_func (callable, optional): Paddle's alias of ``func``.
+
+    Returns:
+        The decorated function (with ``func``'s name and signature), or the context manager.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> @paddle.base.dygraph.no_grad
+        ... def f():
+        ...     return paddle.is_grad_enabled()
+        >>> f()
+        False
+        >>> with paddle.base.dygraph.no_grad():
+        ...     paddle.is_grad_enabled()
+        False
+    """
+    if orig_func is not None:
+        if func is not None:
+            raise ValueError("paddle.base.dygraph.no_grad: cannot specify both 'func' and its "
+                             "alias 'orig_func'")
+        func = orig_func
+    if func is None:
+        return _no_grad_mode()
+    return _no_grad_mode()(func)
 
 
 def enabled() -> bool:

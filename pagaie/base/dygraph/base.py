@@ -15,8 +15,9 @@ from __future__ import annotations
 from contextlib import contextmanager
 from typing import Any, Iterator
 
-from pagaie.autograd import enable_grad, grad, is_grad_enabled, no_grad, set_grad_enabled  # noqa: F401
-from pagaie.base.dygraph import enabled, guard  # noqa: F401
+from pagaie.autograd import enable_grad, grad, is_grad_enabled, set_grad_enabled  # noqa: F401
+from pagaie.autograd import no_grad as no_grad_  # Paddle's class behind ``paddle.no_grad``
+from pagaie.base.dygraph import enabled, guard, no_grad  # noqa: F401
 from pagaie.static.framework import disable_static as enable_dygraph  # noqa: F401  (Paddle's
 from pagaie.static.framework import enable_static as disable_dygraph  # noqa: F401  own objects)
 from pagaie.base.framework import _get_paddle_place  # noqa: F401
@@ -24,9 +25,6 @@ from pagaie.base.framework import _get_paddle_place  # noqa: F401
 __all__ = ["guard", "enabled", "enable_dygraph", "disable_dygraph", "no_grad_", "grad",
            "enable_grad", "is_grad_enabled", "set_grad_enabled", "in_to_static_mode",
            "param_guard"]
-
-#: Paddle's class behind ``paddle.no_grad`` (usable as a decorator and a context manager).
-no_grad_ = no_grad
 
 
 def in_to_static_mode() -> bool:
