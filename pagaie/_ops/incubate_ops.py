@@ -11,7 +11,7 @@ from __future__ import annotations
 import torch
 
 from pagaie._core import dtype as _dt
-from pagaie._core.registry import defop
+from pagaie._core.registry import NoKernelError, defop
 from pagaie._ops._helpers import F32_F64, dtype_name, kernel_dtypes
 
 __all__ = ["incubate_segment_sum", "incubate_segment_mean", "incubate_segment_max",
@@ -29,9 +29,11 @@ SEGMENT_TENSORS = ("data", "segment_ids")
 
 
 def _check_dtype(api: str, arg: str, t: torch.Tensor, allowed: tuple) -> None:
+    """RuntimeError (Paddle's NotFound: no kernel) unless ``t`` has one of the ``allowed``
+    dtypes; while a program is built, Paddle's build-time TypeError."""
     if t.dtype not in allowed:
         names = ", ".join(_dt.from_torch_dtype(d).name for d in allowed)
-        raise RuntimeError(f"paddle.{api}: '{arg}' must have one of the dtypes {names}, "
+        raise NoKernelError(f"paddle.{api}: '{arg}' must have one of the dtypes {names}, "
                            f"but received {dtype_name(t)}")
 
 
@@ -302,7 +304,8 @@ def receive(api: str, msg: torch.Tensor, dst: torch.Tensor, reduce_op: str, rows
 _REDUCTIONS = {"sum": 0, "mean": 1, "none": 2}
 
 
-@defop(amp="promote", paddle_types=("identity_loss", "pd_op.identity_loss"), method=False)
+@defop(amp="promote", paddle_types=("identity_loss", "pd_op.identity_loss"), method=False,
+       tensor_args=("x",))
 def incubate_identity_loss(x, reduction="none"):
     """Mark ``x`` as the loss, optionally reduced: used by IPU training graphs; elsewhere it is
     the identity (``'none'``), a sum or a mean.
@@ -352,7 +355,8 @@ def _check_4d(api: str, arg: str, t: torch.Tensor) -> None:
                          f"shape {list(t.shape)}")
 
 
-@defop(amp="promote", paddle_types=("fused_softmax_mask", "pd_op.fused_softmax_mask"), method=False)
+@defop(amp="promote", paddle_types=("fused_softmax_mask", "pd_op.fused_softmax_mask"), method=False,
+       tensor_args=("x", "mask"))
 def incubate_softmax_mask_fuse(x, mask, name=None):
     """``softmax(x + mask, axis=-1)`` in one op (the attention-score softmax with an additive mask).
 
@@ -390,7 +394,8 @@ def incubate_softmax_mask_fuse(x, mask, name=None):
 
 
 @defop(amp="promote", paddle_types=("fused_softmax_mask_upper_triangle",
-                                  "pd_op.fused_softmax_mask_upper_triangle"), method=False)
+                                  "pd_op.fused_softmax_mask_upper_triangle"), method=False,
+       tensor_args=("x",))
 def incubate_softmax_mask_fuse_upper_triangle(x):
     """Causal softmax: ``softmax`` over the last axis of ``x`` with the strict upper triangle of
     the last two axes masked out (position ``j`` of query ``i`` is dropped when ``j > i``).
