@@ -25,10 +25,15 @@ _LOW = (_p.float16, _p.bfloat16)
 @_deprecated(since="3.3.0", update_to="paddle.nn.functional.swiglu", level=1,
              reason="paddle.incubate.nn.functional.swiglu will be removed in future. Please use "
                     "paddle.nn.functional.swiglu instead.")
-def swiglu(x, y=None, name=None):
+def swiglu(x: _p.Tensor, y: _p.Tensor | None = None, name: str | None = None) -> _p.Tensor:
     """``silu(x) * y``; with ``y`` None, ``x`` is split in two halves along its last axis.
 
-    Deprecated alias of :func:`paddle.nn.functional.swiglu`.
+    Deprecated alias of :func:`paddle.nn.functional.swiglu`, which checks the arguments.
+
+    Args:
+        x (Tensor): the gated input (both halves when ``y`` is None).
+        y (Tensor, optional): the gate, of the shape and dtype of ``x``. Default None.
+        name (str, optional): unused, for Paddle compatibility.
 
     Examples:
         >>> import pagaie as paddle
@@ -36,13 +41,6 @@ def swiglu(x, y=None, name=None):
         >>> round(paddle.incubate.nn.functional.swiglu(x).item(), 4)
         1.4621
     """
-    if y is None and (x.ndim == 0 or x.shape[-1] % 2):
-        raise ValueError("paddle.incubate.nn.functional.swiglu: the last dimension of 'x' must be "
-                         f"divisible by 2 when 'y' is None, but received shape {list(x.shape)}")
-    if y is not None and list(y.shape) != list(x.shape):
-        # Paddle's kernel does not broadcast
-        raise ValueError("paddle.incubate.nn.functional.swiglu: 'y' must have the shape of 'x' "
-                         f"({list(x.shape)}), but received {list(y.shape)}")
     return _F.swiglu(x, y)
 
 
