@@ -9,6 +9,7 @@ from __future__ import annotations
 import math
 
 import pagaie as _p
+from pagaie._core.bad_input import type_name
 from pagaie._core.registry import NoKernelError
 from pagaie.nn import functional as _F
 from pagaie.utils import deprecated as _deprecated
@@ -74,6 +75,15 @@ def _quant(out, scale, round_type, max_bound, min_bound):
     return _p.clip(q, min_bound, max_bound).astype("int8")
 
 
+def _need_tensor(api: str, **args) -> None:
+    """ValueError, as Paddle's argument parser says it, for each argument (name=(position,
+    value)) holding something other than a Tensor (None counts only for ``x``)."""
+    for arg, (pos, v) in args.items():
+        if not isinstance(v, _p.Tensor) and (v is not None or arg == "x"):
+            raise ValueError(f"paddle.incubate.nn.functional.{api}: argument '{arg}' (position "
+                             f"{pos}) must be Tensor, but got {type_name(v)}")
+
+
 def _check_norm_args(api: str, x, axis: int, residual, **params) -> None:
     # Paddle's kernels read the norm parameters as vectors of their first dimension, and need
     # them (float32 also serves a half-precision ``x``) and ``residual`` in ``x``'s dtype
@@ -133,7 +143,8 @@ def fused_rms_norm(x, norm_weight, norm_bias, epsilon, begin_norm_axis=1, bias=N
     if norm_weight is None:
         raise ValueError(f"paddle.incubate.nn.functional.{api}: 'norm_weight' must be a Tensor, "
                          "but received None")
-    axis = _norm_axis(api, x, begin_norm_axis)
+    axis = _norm_axis(api, x, begin_norm_axis)   # (reads x.ndim first, as Paddle)
+    _need_tensor(api, x=(0, x), norm_bias=(4, norm_bias))
     _check_norm_args(api, x, axis, residual, norm_weight=norm_weight)
     h = _pre_add(x, bias, residual)
     dims = list(range(axis, x.ndim))
@@ -187,6 +198,7 @@ def fused_layer_norm(x, norm_weight, norm_bias, epsilon, residual_alpha=1.0, beg
         ([[-1.0, 1.0]], [2.0])
     """
     api = "fused_layer_norm"
+    _need_tensor(api, x=(0, x))
     axis = _norm_axis(api, x, begin_norm_axis, allow_negative=False)
     _check_norm_args(api, x, axis, residual, norm_weight=norm_weight, norm_bias=norm_bias)
     add_only = norm_weight is None and norm_bias is None
