@@ -2,6 +2,7 @@
 optimizer) and :class:`ModelAverage` (sliding-window parameter averages for evaluation)."""
 from __future__ import annotations
 
+import numbers
 from contextlib import contextmanager
 from typing import Any, Iterator, Sequence
 
@@ -233,6 +234,19 @@ class ModelAverage(Optimizer):
         num_acc_t.fill_(num_acc)
         upd_t.fill_(num_updates)
 
+    def _check_attr_types(self) -> None:
+        # What Paddle's kernel-argument parser refuses (TypeError): a rate that is not a
+        # number (a bool is one), a window that is not an integer (a float or a bool).
+        rate = self.average_window
+        if not isinstance(rate, (numbers.Real, np.number)):
+            raise TypeError("paddle.incubate.ModelAverage.step: 'average_window_rate' must be a "
+                            f"float, but received {type(rate).__name__}")
+        for arg in ("max_average_window", "min_average_window"):
+            v = getattr(self, arg)
+            if isinstance(v, bool) or not isinstance(v, (int, np.integer)):
+                raise TypeError(f"paddle.incubate.ModelAverage.step: '{arg}' must be an int, but "
+                                f"received {type(v).__name__}")
+
     def step(self) -> None:
         """Add the current parameter values (of parameters with gradients) to the sums.
 
@@ -245,6 +259,7 @@ class ModelAverage(Optimizer):
             >>> [k for k in avg.state_dict() if 'sum_1' in k]
             ['doc_model_average_step_w_sum_1_0']
         """
+        self._check_attr_types()
         if self.min_average_window > self.max_average_window:
             raise ValueError("paddle.incubate.ModelAverage.step: min_average_window must not exceed "
                              f"max_average_window, but received {self.min_average_window} > "
