@@ -1,0 +1,85 @@
+"""Session-28 parity of ``paddle.incubate`` against real Paddle 3.3.1 (CPU), with cases drawn
+from Paddle's own unit tests: the argument checks of identity_loss, the fused masked softmaxes,
+the segment ops, swiglu, fused_rms_norm / fused_layer_norm and ModelAverage."""
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+import pytest
+
+paddle = pytest.importorskip("paddle")
+
+import pagaie  # noqa: E402
+from tests.reference import same_exception, same_static_exception  # noqa: E402
+
+warnings.filterwarnings("ignore", category=DeprecationWarning)
+
+_X4 = np.random.default_rng(28).random((1, 2, 4, 8)).astype("float32")
+_X2 = np.random.default_rng(29).standard_normal((4, 8)).astype("float32")
+
+
+def _F(P):
+    return P.incubate.nn.functional
+
+
+# -- a numpy array (or list) where a Tensor belongs: Paddle's argument parser, ValueError ------
+
+@pytest.mark.parametrize("call", [
+    lambda P: P.incubate.identity_loss(_X2, 1),
+    lambda P: P.incubate.softmax_mask_fuse(_X4, P.to_tensor(_X4[:, :1])),
+    lambda P: P.incubate.softmax_mask_fuse_upper_triangle(_X4),
+    lambda P: _F(P).swiglu(P.to_tensor(_X2), _X2),
+    lambda P: _F(P).swiglu(P.to_tensor(_X2), [1.0]),
+    lambda P: _F(P).swiglu([1.0, 2.0]),
+    lambda P: _F(P).swiglu(None),
+    lambda P: P.nn.functional.swiglu(P.to_tensor(_X2), _X2),
+    lambda P: _F(P).fused_rms_norm(_X2, P.ones([8]), None, 1e-6, 1),
+    lambda P: _F(P).fused_rms_norm(P.to_tensor(_X2), P.ones([8]), np.ones(8, "float32"), 1e-6, 1),
+    lambda P: _F(P).fused_layer_norm(_X2, P.ones([8]), None, 1e-6),
+    lambda P: _F(P).fused_layer_norm(_X2.tolist(), P.ones([8]), None, 1e-6),
+    lambda P: _F(P).fused_layer_norm(None, P.ones([8]), None, 1e-6),
+], ids=["identity_loss", "softmax_mask_fuse", "upper_triangle", "swiglu_np_y", "swiglu_list_y",
+        "swiglu_list_x", "swiglu_none_x", "nn_swiglu_np_y", "rms_np_x", "rms_np_norm_bias",
+        "layer_norm_np_x", "layer_norm_list_x", "layer_norm_none_x"])
+def test_non_tensor_argument(call):
+    same_exception(call)
+
+
+# -- static mode: a dtype the op refuses is Paddle's build-time TypeError ---------------------
+
+@pytest.mark.parametrize("call", [
+    lambda P: P.incubate.identity_loss(P.static.data("x", [-1, 1], "int32"), 1),
+    lambda P: P.incubate.softmax_mask_fuse(P.static.data("x", [2, 8, 8, 32], "int32"),
+                                           P.static.data("m", [2, 1, 8, 32], "int32")),
+    lambda P: P.incubate.softmax_mask_fuse_upper_triangle(P.static.data("x", [2, 8, 8, 32],
+                                                                        "int32")),
+    lambda P: P.geometric.segment_sum(P.static.data("x", [3, 3], "bool"),
+                                      P.static.data("y", [3], "int32")),
+    lambda P: P.incubate.identity_loss(_X2, 3),   # x is checked before 'reduction'
+], ids=["identity_loss", "softmax_mask_fuse", "upper_triangle", "segment_sum", "np_x_first"])
+def test_static_build_time_type_error(call):
+    same_static_exception(call)
+
+
+# -- ModelAverage: the windows must be ints, the rate a number (checked at step) ------------
+
+def _model_average_step(P, rate, min_window, max_window):
+    layer = P.nn.Linear(3, 2)
+    avg = P.incubate.optimizer.ModelAverage(rate, parameters=layer.parameters(),
+                                            min_average_window=min_window,
+                                            max_average_window=max_window)
+    layer(P.ones([2, 3])).mean().backward()
+    avg.step()
+
+
+@pytest.mark.parametrize("args", [(0.15, 2, 4.0), (0.15, 2.0, 4), (0.15, True, 4),
+                                  (0.15, 2, np.float32(4)), ("a", 2, 4), (None, 2, 4)])
+def test_model_average_argument_types(args):
+    same_exception(lambda P: _model_average_step(P, *args))
+
+
+@pytest.mark.parametrize("args", [(True, 2, 4), (np.float32(0.2), 2, 4), (1, np.int64(2), 4)])
+def test_model_average_accepted_types(args):
+    for P in (paddle, pagaie):
+        _model_average_step(P, *args)
