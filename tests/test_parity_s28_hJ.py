@@ -23,7 +23,8 @@ def _F(P):
     return P.incubate.nn.functional
 
 
-# -- a numpy array (or list) where a Tensor belongs: Paddle's argument parser, ValueError ------
+# -- a numpy array (or list) where a Tensor belongs: Paddle's argument parser, ValueError; a
+# Tensor of several elements where a scalar belongs: ValueError too ---------------------------
 
 @pytest.mark.parametrize("call", [
     lambda P: P.incubate.identity_loss(_X2, 1),
@@ -39,9 +40,14 @@ def _F(P):
     lambda P: _F(P).fused_layer_norm(_X2, P.ones([8]), None, 1e-6),
     lambda P: _F(P).fused_layer_norm(_X2.tolist(), P.ones([8]), None, 1e-6),
     lambda P: _F(P).fused_layer_norm(None, P.ones([8]), None, 1e-6),
+    lambda P: _F(P).fused_dropout_add(P.to_tensor(_X2), P.to_tensor(_X2),
+                                      p=P.to_tensor([0.5, 0.2])),
+    lambda P: P.incubate.nn.FusedDropoutAdd(p=P.to_tensor([0.5, 0.2]))(P.to_tensor(_X2),
+                                                                      P.to_tensor(_X2)),
 ], ids=["identity_loss", "softmax_mask_fuse", "upper_triangle", "swiglu_np_y", "swiglu_list_y",
         "swiglu_list_x", "swiglu_none_x", "nn_swiglu_np_y", "rms_np_x", "rms_np_norm_bias",
-        "layer_norm_np_x", "layer_norm_list_x", "layer_norm_none_x"])
+        "layer_norm_np_x", "layer_norm_list_x", "layer_norm_none_x", "dropout_add_p_2_elements",
+        "dropout_add_layer_p_2_elements"])
 def test_non_tensor_argument(call):
     same_exception(call)
 

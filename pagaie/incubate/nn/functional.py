@@ -278,6 +278,9 @@ def _check_dropout(api: str, p, mode, arg: str = "p") -> None:
     if isinstance(p, (int, float)) and not 0 <= p <= 1:
         raise ValueError(f"paddle.incubate.nn.functional.{api}: '{arg}' should be between 0 and "
                          f"1, but received {p}")
+    if isinstance(p, _p.Tensor) and p.size != 1:   # Paddle reads it as one scalar
+        raise ValueError(f"paddle.incubate.nn.functional.{api}: a Tensor '{arg}' must have one "
+                         f"element, but received shape {list(p.shape)}")
     if mode not in _MODES:
         raise ValueError(f"paddle.incubate.nn.functional.{api}: 'mode' should be "
                          f"'downscale_in_infer' or 'upscale_in_train', but received {mode!r}")
