@@ -89,3 +89,84 @@ def test_model_average_argument_types(args):
 def test_model_average_accepted_types(args):
     for P in (paddle, pagaie):
         _model_average_step(P, *args)
+
+
+# -- LookAhead and ModelAverage in a static program -----------------------------------------
+
+def _static_training(P, make_optimizer, steps=5):
+    """Train a one-layer program with ``make_optimizer(P, loss)`` for ``steps`` runs; returns
+    the program's scope reader, its executor and what make_optimizer returned."""
+    main, startup = P.static.Program(), P.static.Program()
+    with P.static.program_guard(main, startup):
+        x = P.static.data("X", [2, 2], "float32")
+        const = P.nn.initializer.Constant
+        h = P.static.nn.fc(x, 2, weight_attr=P.ParamAttr(name="w", initializer=const(0.5)),
+                           bias_attr=P.ParamAttr(name="b", initializer=const(0.1)))
+        made = make_optimizer(P, P.mean(h * h))
+    exe = P.static.Executor(P.CPUPlace())
+    exe.run(startup)
+    for i in range(steps):
+        exe.run(main, feed={"X": np.array([[1.0, 2.0], [2.0, 1.0]], "float32") * (i + 1)})
+
+    def read(name):
+        return np.array(P.static.global_scope().find_var(name).get_tensor())
+    return read, exe, made
+
+
+def _both_static(fn):
+    out = []
+    for P in (pagaie, paddle):
+        P.enable_static()
+        try:
+            out.append(fn(P))
+        finally:
+            P.disable_static()
+    return out
+
+
+@pytest.mark.parametrize("inner,alpha,k", [("SGD", 0.2, 2), ("Adam", 0.7, 3)])
+def test_lookahead_static(inner, alpha, k):
+    def run(P):
+        def make(P, loss):
+            opt = P.incubate.optimizer.LookAhead(getattr(P.optimizer, inner)(learning_rate=0.1),
+                                                 alpha=alpha, k=k)
+            opt.minimize(loss)
+        read, _, _ = _static_training(P, make)
+        return read("w"), read("b")
+    ours, theirs = _both_static(run)
+    for a, b in zip(ours, theirs):
+        np.testing.assert_allclose(a, b, rtol=1e-5, atol=1e-6)
+
+
+@pytest.mark.parametrize("min_window,max_window", [(2, 3), (3, 10)])
+def test_model_average_static(min_window, max_window):
+    def run(P):
+        def make(P, loss):
+            P.optimizer.Momentum(learning_rate=0.01, momentum=0.9).minimize(loss)
+            return P.incubate.optimizer.ModelAverage(0.15, min_average_window=min_window,
+                                                     max_average_window=max_window)
+        read, exe, average = _static_training(P, make, steps=6)
+        with average.apply(exe):
+            averaged = read("w"), read("b")
+        return averaged + (read("w"), read("b"))
+    ours, theirs = _both_static(run)
+    for a, b in zip(ours, theirs):
+        np.testing.assert_allclose(a, b, rtol=1e-5, atol=1e-6)
+
+
+@pytest.mark.parametrize("method", ["apply", "restore"])
+def test_model_average_static_needs_executor(method):
+    def run(P):
+        P.enable_static()
+        try:
+            with P.static.program_guard(P.static.Program(), P.static.Program()):
+                P.static.nn.fc(P.static.data("X", [2, 2], "float32"), 2)
+                average = P.incubate.optimizer.ModelAverage(0.15)
+            if method == "apply":
+                with average.apply():
+                    pass
+            else:
+                average.restore()
+        finally:
+            P.disable_static()
+    same_exception(run)
