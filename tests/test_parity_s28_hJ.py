@@ -170,3 +170,26 @@ def test_model_average_static_needs_executor(method):
         finally:
             P.disable_static()
     same_exception(run)
+
+
+# -- incubate.autograd: what func returns --------------------------------------------------
+
+@pytest.mark.parametrize("call", [
+    lambda P: P.incubate.autograd.vjp(lambda a: None, P.ones([3])),
+    lambda P: P.incubate.autograd.vjp(lambda a: (a, None), P.ones([3])),
+    lambda P: P.incubate.autograd.vjp(lambda a: 3, P.ones([3])),
+    lambda P: P.incubate.autograd.Hessian(lambda a: (a.sum(), a.sum()), P.ones([3]))[:],
+    lambda P: P.incubate.autograd.Hessian(lambda a: None, P.ones([3]))[:],
+    lambda P: P.incubate.autograd.Hessian(lambda a: 3, P.ones([3]))[:],
+], ids=["vjp_none", "vjp_tuple_with_none", "vjp_int", "hessian_two_outputs", "hessian_none",
+        "hessian_int"])
+def test_autograd_bad_func_output(call):
+    same_exception(call)
+
+
+def test_hessian_of_one_element_list():
+    def run(P):
+        x = P.to_tensor([1.0, 2.0, 3.0])
+        return P.incubate.autograd.Hessian(lambda a: [(a * a * a).sum()], x)[:].numpy()
+    ours, theirs = run(pagaie), run(paddle)
+    np.testing.assert_allclose(ours, theirs, rtol=1e-6)
