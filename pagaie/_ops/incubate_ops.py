@@ -304,7 +304,8 @@ def receive(api: str, msg: torch.Tensor, dst: torch.Tensor, reduce_op: str, rows
 _REDUCTIONS = {"sum": 0, "mean": 1, "none": 2}
 
 
-@defop(amp="promote", paddle_types=("identity_loss", "pd_op.identity_loss"), method=False)
+@defop(amp="promote", paddle_types=("identity_loss", "pd_op.identity_loss"), method=False,
+       tensor_args=("x",))
 def incubate_identity_loss(x, reduction="none"):
     """Mark ``x`` as the loss, optionally reduced: used by IPU training graphs; elsewhere it is
     the identity (``'none'``), a sum or a mean.
@@ -354,7 +355,8 @@ def _check_4d(api: str, arg: str, t: torch.Tensor) -> None:
                          f"shape {list(t.shape)}")
 
 
-@defop(amp="promote", paddle_types=("fused_softmax_mask", "pd_op.fused_softmax_mask"), method=False)
+@defop(amp="promote", paddle_types=("fused_softmax_mask", "pd_op.fused_softmax_mask"), method=False,
+       tensor_args=("x", "mask"))
 def incubate_softmax_mask_fuse(x, mask, name=None):
     """``softmax(x + mask, axis=-1)`` in one op (the attention-score softmax with an additive mask).
 
@@ -392,7 +394,8 @@ def incubate_softmax_mask_fuse(x, mask, name=None):
 
 
 @defop(amp="promote", paddle_types=("fused_softmax_mask_upper_triangle",
-                                  "pd_op.fused_softmax_mask_upper_triangle"), method=False)
+                                  "pd_op.fused_softmax_mask_upper_triangle"), method=False,
+       tensor_args=("x",))
 def incubate_softmax_mask_fuse_upper_triangle(x):
     """Causal softmax: ``softmax`` over the last axis of ``x`` with the strict upper triangle of
     the last two axes masked out (position ``j`` of query ``i`` is dropped when ``j > i``).

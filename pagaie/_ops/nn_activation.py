@@ -16,6 +16,7 @@ import torch
 import torch.nn.functional as F
 
 from pagaie._core.registry import defop
+from pagaie._core.bad_input import type_name
 from pagaie._core.tensor import Tensor, is_grad_leaf
 from pagaie._ops._helpers import F32_F64, compare_mask, float_kernel, kernel_dtypes, write_out
 from pagaie._core.random import on_paddle_cpu
@@ -929,6 +930,9 @@ def swiglu(x, y=None, name=None):
         >>> paddle.nn.functional.swiglu(paddle.to_tensor([0.0]), paddle.to_tensor([3.0])).tolist()
         [0.0]
     """
+    if y is not None and not isinstance(y, torch.Tensor):   # Paddle's argument parser
+        raise ValueError("paddle.nn.functional.swiglu: argument 'y' (position 1) must be Tensor, "
+                         f"but got {type_name(y)}")
     # Paddle's kernel is chosen by the dtype of y (of x without y)
     _float(x if y is None else y, "swiglu")
     if y is None:

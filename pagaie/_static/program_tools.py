@@ -23,7 +23,7 @@ from pagaie._static.ir import Operator, Program, Value, map_values
 __all__ = ["clone_program", "prune_program", "set_call_arg", "program_errors", "optimizer_steps",
            "learning_rate_variables", "program_state_dict", "set_program_state_dict", "TRAINING_OPS", "TEST_OVERRIDES"]
 
-TRAINING_OPS = ("pagaie.backward", "pagaie.optimizer_step")
+TRAINING_OPS = ("pagaie.backward", "pagaie.optimizer_step", "pagaie.model_average_step")
 
 # Argument overrides applied by clone(for_test=True), beyond the generic training/is_test rule.
 TEST_OVERRIDES: dict[str, dict[str, Any]] = {

@@ -12,12 +12,12 @@ __all__ = ["vjp", "jvp", "Jacobian", "Hessian", "enable_prim", "disable_prim", "
 _PRIM = {"enabled": False}
 
 
-def _as_list(api: str, arg: str, xs) -> tuple[list, bool]:
+def _as_list(api: str, arg: str, xs, error: type[Exception] = TypeError) -> tuple[list, bool]:
     single = isinstance(xs, _p.Tensor)
     seq = [xs] if single else list(xs) if isinstance(xs, (list, tuple)) else None
     if seq is None or not all(isinstance(t, _p.Tensor) for t in seq):
-        raise TypeError(f"paddle.incubate.autograd.{api}: all elements of '{arg}' should be "
-                        f"Tensor, but received {xs!r}")
+        raise error(f"paddle.incubate.autograd.{api}: all elements of '{arg}' should be "
+                    f"Tensor, but received {xs!r}")
     return seq, single
 
 
@@ -86,7 +86,7 @@ def vjp(func: Callable, xs, v=None):
     xs_l, x_single = _as_list("vjp", "xs", xs)
     xs_l = _inputs(xs_l)
     ys = func(*xs_l)
-    ys_l, _ = _as_list("vjp", "func(xs)", ys)
+    ys_l, _ = _as_list("vjp", "func(xs)", ys, AssertionError)   # Paddle asserts them
     if v is None:
         vs = [_p.ones_like(y) for y in ys_l]
     else:
@@ -201,6 +201,14 @@ class Hessian(Jacobian):
     def __init__(self, func: Callable, xs, is_batched: bool = False) -> None:
         def gradient(*inner):
             out = func(*inner)
+            if isinstance(out, (list, tuple)) and len(out) == 1:
+                out = out[0]
+            if isinstance(out, (list, tuple)):
+                raise RuntimeError("paddle.incubate.autograd.Hessian: 'func' must return a single "
+                                   f"Tensor, but returned {len(out)} values")
+            if not isinstance(out, _p.Tensor):
+                raise TypeError("paddle.incubate.autograd.Hessian: 'func' must return a Tensor, "
+                                f"but returned {type(out).__name__}")
             per_row = out.size // max(out.shape[0], 1) if is_batched and out.ndim else out.size
             if per_row != 1:
                 raise RuntimeError("paddle.incubate.autograd.Hessian: 'func' must return a single "

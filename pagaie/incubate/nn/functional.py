@@ -9,6 +9,7 @@ from __future__ import annotations
 import math
 
 import pagaie as _p
+from pagaie._core.bad_input import type_name
 from pagaie._core.registry import NoKernelError
 from pagaie.nn import functional as _F
 from pagaie.utils import deprecated as _deprecated
@@ -25,10 +26,15 @@ _LOW = (_p.float16, _p.bfloat16)
 @_deprecated(since="3.3.0", update_to="paddle.nn.functional.swiglu", level=1,
              reason="paddle.incubate.nn.functional.swiglu will be removed in future. Please use "
                     "paddle.nn.functional.swiglu instead.")
-def swiglu(x, y=None, name=None):
+def swiglu(x: _p.Tensor, y: _p.Tensor | None = None, name: str | None = None) -> _p.Tensor:
     """``silu(x) * y``; with ``y`` None, ``x`` is split in two halves along its last axis.
 
-    Deprecated alias of :func:`paddle.nn.functional.swiglu`.
+    Deprecated alias of :func:`paddle.nn.functional.swiglu`, which checks the arguments.
+
+    Args:
+        x (Tensor): the gated input (both halves when ``y`` is None).
+        y (Tensor, optional): the gate, of the shape and dtype of ``x``. Default None.
+        name (str, optional): unused, for Paddle compatibility.
 
     Examples:
         >>> import pagaie as paddle
@@ -36,13 +42,6 @@ def swiglu(x, y=None, name=None):
         >>> round(paddle.incubate.nn.functional.swiglu(x).item(), 4)
         1.4621
     """
-    if y is None and (x.ndim == 0 or x.shape[-1] % 2):
-        raise ValueError("paddle.incubate.nn.functional.swiglu: the last dimension of 'x' must be "
-                         f"divisible by 2 when 'y' is None, but received shape {list(x.shape)}")
-    if y is not None and list(y.shape) != list(x.shape):
-        # Paddle's kernel does not broadcast
-        raise ValueError("paddle.incubate.nn.functional.swiglu: 'y' must have the shape of 'x' "
-                         f"({list(x.shape)}), but received {list(y.shape)}")
     return _F.swiglu(x, y)
 
 
@@ -74,6 +73,15 @@ def _quant(out, scale, round_type, max_bound, min_bound):
     q = out * (max_bound * scale)
     q = _p.round(q) if round_type == 1 else _p.sign(q) * _p.floor(_p.abs(q) + 0.5)
     return _p.clip(q, min_bound, max_bound).astype("int8")
+
+
+def _need_tensor(api: str, **args) -> None:
+    """ValueError, as Paddle's argument parser says it, for each argument (name=(position,
+    value)) holding something other than a Tensor (None counts only for ``x``)."""
+    for arg, (pos, v) in args.items():
+        if not isinstance(v, _p.Tensor) and (v is not None or arg == "x"):
+            raise ValueError(f"paddle.incubate.nn.functional.{api}: argument '{arg}' (position "
+                             f"{pos}) must be Tensor, but got {type_name(v)}")
 
 
 def _check_norm_args(api: str, x, axis: int, residual, **params) -> None:
@@ -135,7 +143,8 @@ def fused_rms_norm(x, norm_weight, norm_bias, epsilon, begin_norm_axis=1, bias=N
     if norm_weight is None:
         raise ValueError(f"paddle.incubate.nn.functional.{api}: 'norm_weight' must be a Tensor, "
                          "but received None")
-    axis = _norm_axis(api, x, begin_norm_axis)
+    axis = _norm_axis(api, x, begin_norm_axis)   # (reads x.ndim first, as Paddle)
+    _need_tensor(api, x=(0, x), norm_bias=(4, norm_bias))
     _check_norm_args(api, x, axis, residual, norm_weight=norm_weight)
     h = _pre_add(x, bias, residual)
     dims = list(range(axis, x.ndim))
@@ -189,6 +198,7 @@ def fused_layer_norm(x, norm_weight, norm_bias, epsilon, residual_alpha=1.0, beg
         ([[-1.0, 1.0]], [2.0])
     """
     api = "fused_layer_norm"
+    _need_tensor(api, x=(0, x))
     axis = _norm_axis(api, x, begin_norm_axis, allow_negative=False)
     _check_norm_args(api, x, axis, residual, norm_weight=norm_weight, norm_bias=norm_bias)
     add_only = norm_weight is None and norm_bias is None
@@ -268,6 +278,9 @@ def _check_dropout(api: str, p, mode, arg: str = "p") -> None:
     if isinstance(p, (int, float)) and not 0 <= p <= 1:
         raise ValueError(f"paddle.incubate.nn.functional.{api}: '{arg}' should be between 0 and "
                          f"1, but received {p}")
+    if isinstance(p, _p.Tensor) and p.size != 1:   # Paddle reads it as one scalar
+        raise ValueError(f"paddle.incubate.nn.functional.{api}: a Tensor '{arg}' must have one "
+                         f"element, but received shape {list(p.shape)}")
     if mode not in _MODES:
         raise ValueError(f"paddle.incubate.nn.functional.{api}: 'mode' should be "
                          f"'downscale_in_infer' or 'upscale_in_train', but received {mode!r}")

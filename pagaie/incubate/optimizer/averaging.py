@@ -2,6 +2,7 @@
 optimizer) and :class:`ModelAverage` (sliding-window parameter averages for evaluation)."""
 from __future__ import annotations
 
+import numbers
 from contextlib import contextmanager
 from typing import Any, Iterator, Sequence
 
@@ -9,6 +10,8 @@ import numpy as np
 import torch
 
 from pagaie._core.tensor import Tensor
+from pagaie._static.interpreter import register_graph_op
+from pagaie.static.framework import default_main_program, in_dynamic_mode
 from pagaie.optimizer.optimizer import Optimizer
 
 __all__ = ["LookAhead", "ModelAverage"]
@@ -106,6 +109,11 @@ class LookAhead(Optimizer):
                     fast.copy_(mixed)
                     slow.copy_(mixed)
 
+    def _apply_optimize(self, pairs: list, group: dict | None) -> None:
+        # a static program's step over the (parameter, gradient) pairs minimize() found
+        self.inner_optimizer._apply_optimize(pairs, group)
+        self._lookahead([p for p, g in pairs if g is not None])
+
     def step(self) -> None:
         """Run the inner optimizer's step, then the Lookahead update.
 
@@ -148,6 +156,10 @@ class LookAhead(Optimizer):
         if not isinstance(loss, Tensor):
             raise AssertionError("paddle.incubate.LookAhead.minimize: the loss should be a Tensor, "
                                  f"but received {type(loss).__name__}")
+        from pagaie._static.ir import Value
+        if isinstance(loss, Value):   # a static program: one step op runs both rules per run
+            from pagaie.static.backward import minimize as static_minimize
+            return static_minimize(self, loss, parameters, no_grad_set, startup_program)
         ops, params_grads = self.inner_optimizer.minimize(
             loss, startup_program=startup_program, parameters=parameters, no_grad_set=no_grad_set)
         self._lookahead([p for p, g in params_grads if g is not None and not p.stop_gradient])
@@ -167,7 +179,8 @@ class ModelAverage(Optimizer):
     the average covers the old and the current window. :meth:`apply` swaps the averages
     into the parameters (a context manager that restores them on exit), :meth:`restore` puts
     the trained values back. ``step`` does not change the parameters: pair it with a
-    training optimizer.
+    training optimizer. Made while a static program is built, it adds the accumulation to that
+    program (each run accumulates; ``apply`` and ``restore`` then take the executor).
 
     Args:
         average_window_rate (float): window length relative to the number of updates.
@@ -202,6 +215,19 @@ class ModelAverage(Optimizer):
         self.min_average_window = min_average_window
         self.max_average_window = max_average_window
         self.type = "average_accumulates"
+        if not in_dynamic_mode():
+            self._append_static_step()
+
+    def _append_static_step(self) -> None:
+        # As Paddle, a ModelAverage made while a program is built adds the accumulation of its
+        # parameters (all the program's parameters by default) to that program: each run then
+        # accumulates them, and apply(executor) / restore(executor) swap the averages in and out.
+        self._check_windows()
+        block = default_main_program().global_block()
+        params = self._params or [v.source for v in block.all_parameters()]
+        self._params = [getattr(p, "source", None) or p for p in params]
+        self._create_accumulators(self._params)
+        block.append_op("pagaie.model_average_step", [], {}, None, {"optimizer": self})
 
     def _create_accumulators(self, params: Sequence[Tensor], hp: dict | None = None) -> None:
         for p in params:
@@ -233,6 +259,26 @@ class ModelAverage(Optimizer):
         num_acc_t.fill_(num_acc)
         upd_t.fill_(num_updates)
 
+    def _check_windows(self) -> None:
+        self._check_attr_types()
+        if self.min_average_window > self.max_average_window:
+            raise ValueError("paddle.incubate.ModelAverage.step: min_average_window must not exceed "
+                             f"max_average_window, but received {self.min_average_window} > "
+                             f"{self.max_average_window}")
+
+    def _check_attr_types(self) -> None:
+        # What Paddle's kernel-argument parser refuses (TypeError): a rate that is not a
+        # number (a bool is one), a window that is not an integer (a float or a bool).
+        rate = self.average_window
+        if not isinstance(rate, (numbers.Real, np.number)):
+            raise TypeError("paddle.incubate.ModelAverage.step: 'average_window_rate' must be a "
+                            f"float, but received {type(rate).__name__}")
+        for arg in ("max_average_window", "min_average_window"):
+            v = getattr(self, arg)
+            if isinstance(v, bool) or not isinstance(v, (int, np.integer)):
+                raise TypeError(f"paddle.incubate.ModelAverage.step: '{arg}' must be an int, but "
+                                f"received {type(v).__name__}")
+
     def step(self) -> None:
         """Add the current parameter values (of parameters with gradients) to the sums.
 
@@ -245,10 +291,7 @@ class ModelAverage(Optimizer):
             >>> [k for k in avg.state_dict() if 'sum_1' in k]
             ['doc_model_average_step_w_sum_1_0']
         """
-        if self.min_average_window > self.max_average_window:
-            raise ValueError("paddle.incubate.ModelAverage.step: min_average_window must not exceed "
-                             f"max_average_window, but received {self.min_average_window} > "
-                             f"{self.max_average_window}")
+        self._check_windows()
         params = _with_grads(self._params)
         with torch.no_grad():
             self._create_accumulators(self._params)
@@ -281,7 +324,8 @@ class ModelAverage(Optimizer):
         ones); on exit, restore them when ``need_restore``.
 
         Args:
-            executor (Executor, optional): unused in dynamic mode.
+            executor (Executor, optional): unused in dynamic mode; required in static mode
+                (RuntimeError without it).
             need_restore (bool, optional): restore the parameters on exit. Default True.
 
         Examples:
@@ -300,6 +344,7 @@ class ModelAverage(Optimizer):
             >>> w.item()
             3.0
         """
+        _need_executor("apply", executor)
         with torch.no_grad():
             for p in self._params:
                 get = self._get_accumulator
@@ -311,13 +356,14 @@ class ModelAverage(Optimizer):
             yield
         finally:
             if need_restore:
-                self.restore()
+                self.restore(executor)
 
     def restore(self, executor: Any = None) -> None:
         """Put back the parameter values saved by :meth:`apply`.
 
         Args:
-            executor (Executor, optional): unused in dynamic mode.
+            executor (Executor, optional): unused in dynamic mode; required in static mode
+                (RuntimeError without it).
 
         Examples:
             >>> import pagaie as paddle
@@ -331,6 +377,22 @@ class ModelAverage(Optimizer):
             >>> w.item()
             5.0
         """
+        _need_executor("restore", executor)
         with torch.no_grad():
             for p in self._params:
                 p._t.copy_(self._get_accumulator("restore", p)._t)
+
+
+def _need_executor(method: str, executor: Any) -> None:
+    if executor is None and not in_dynamic_mode():
+        raise RuntimeError(f"paddle.incubate.ModelAverage.{method}: Executor should not be None "
+                           "in static graph mode.")
+
+
+@register_graph_op("pagaie.model_average_step")
+def _run_model_average_step(op: Any, args: list, kwargs: dict, plan: Any) -> None:
+    """One run of a program's ModelAverage accumulation: every averaged parameter is added."""
+    average = op.attrs["optimizer"]
+    with torch.no_grad():
+        for p in average._params:
+            average._accumulate(p)
