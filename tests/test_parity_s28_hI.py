@@ -58,3 +58,25 @@ def test_mask_as_matching_dtypes(x_dtype, mask_dtype):
     assert str(ours.dtype) == str(theirs.dtype)
     np.testing.assert_array_equal(ours.indices().numpy(), theirs.indices().numpy())
     np.testing.assert_array_equal(ours.values().numpy(), theirs.values().numpy())
+
+
+@pytest.mark.parametrize("module,names", [
+    ("sparse.nn.functional.activation", ["relu", "relu6", "leaky_relu", "softmax"]),
+    ("sparse.nn.functional.conv", ["conv3d", "subm_conv3d", "conv2d", "subm_conv2d"]),
+    ("sparse.nn.functional.pooling", ["max_pool3d"]),
+    ("sparse.nn.functional.transformer", ["attention"]),
+    ("sparse.nn.layer.activation", ["ReLU", "ReLU6", "LeakyReLU", "Softmax"]),
+    ("sparse.nn.layer.conv", ["Conv3D", "SubmConv3D", "Conv2D", "SubmConv2D"]),
+    ("sparse.nn.layer.norm", ["BatchNorm", "SyncBatchNorm"]),
+    ("sparse.nn.layer.pooling", ["MaxPool3D"]),
+])
+def test_sparse_nn_implementation_module_paths(module, names):
+    import importlib
+
+    theirs = importlib.import_module("paddle." + module)
+    ours = importlib.import_module("pagaie." + module)
+    public = "sparse.nn.functional" if ".functional." in module else "sparse.nn"
+    target = importlib.import_module("pagaie." + public)
+    for name in names:
+        assert hasattr(theirs, name)
+        assert getattr(ours, name) is getattr(target, name)
