@@ -576,6 +576,31 @@ TABLE = {
     'sparse.multiary': {
         'sparse': 'addmm',
     },
+    'sparse.nn.functional.activation': {
+        'sparse.nn.functional': 'leaky_relu relu relu6 softmax',
+    },
+    'sparse.nn.functional.conv': {
+        'sparse': 'add',
+        'sparse.nn.functional': 'conv2d conv3d subm_conv2d subm_conv2d_igemm subm_conv3d subm_conv3d_igemm',
+    },
+    'sparse.nn.functional.pooling': {
+        'sparse.nn.functional': 'max_pool3d',
+    },
+    'sparse.nn.functional.transformer': {
+        'sparse.nn.functional': 'attention',
+    },
+    'sparse.nn.layer.activation': {
+        'sparse.nn': 'LeakyReLU ReLU ReLU6 Softmax',
+    },
+    'sparse.nn.layer.conv': {
+        'sparse.nn': 'Conv2D Conv3D SubmConv2D SubmConv3D',
+    },
+    'sparse.nn.layer.norm': {
+        'sparse.nn': 'BatchNorm SyncBatchNorm',
+    },
+    'sparse.nn.layer.pooling': {
+        'sparse.nn': 'MaxPool3D',
+    },
     'sparse.unary': {
         'sparse': 'abs asin asinh atan atanh cast coalesce deg2rad expm1 isnan log1p neg pca_lowrank pow rad2deg reshape sin sinh slice sqrt square sum tan tanh transpose',
     },

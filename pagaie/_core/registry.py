@@ -702,13 +702,15 @@ def _sparse_result(rec: OpRecord) -> NoReturn:
 
 def _dense(r: torch.Tensor, args: tuple) -> torch.Tensor:
     """A kernel's strided result ``r`` made contiguous, unless it holds an input's memory
-    (``detach`` of a view, an input handed back): only new tensors are laid out anew."""
+    (``detach`` of a view, an input handed back): only new tensors are laid out anew. A sparse
+    input (``values()`` of a gradient whose values torch expanded) has no storage to share."""
     if r.requires_grad and r.is_leaf:   # a creation op's new leaf: its identity is the point
         return r
     ptr = r.untyped_storage().data_ptr()
     for a in args:
         t = a._t if isinstance(a, Tensor) else a
-        if type(t) is torch.Tensor and t.untyped_storage().data_ptr() == ptr:
+        if (type(t) is torch.Tensor and t.layout is torch.strided
+                and t.untyped_storage().data_ptr() == ptr):
             return r
     return r.contiguous()
 

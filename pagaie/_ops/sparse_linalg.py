@@ -504,6 +504,12 @@ def sparse_mask_as(x, mask, name=None):
     """
     api = "sparse.mask_as"
     sc.check_sparse(api, mask, "mask")
+    # Paddle's kernel reads x's data as the mask's value type (a complex x also takes a
+    # real floating mask)
+    if isinstance(x, torch.Tensor) and mask.dtype is not x.dtype and not (
+            x.is_complex() and mask.dtype in (torch.float32, torch.float64)):
+        raise ValueError(f"paddle.{api}: x's dtype {str(x.dtype).replace('torch.', '')} must "
+                         f"match mask's dtype {str(mask.dtype).replace('torch.', '')}")
     sc.value_kernel(api, x, _MASK_AS_DTYPES)
     if isinstance(x, torch.Tensor) and x.layout is not torch.strided:
         raise NotImplementedError(f"paddle.{api}: 'x' must be a dense tensor, but received "
