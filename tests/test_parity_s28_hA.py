@@ -1,0 +1,50 @@
+"""Differential tests of paddle.nn layer classes against real Paddle: cases drawn from Paddle's
+own unit tests of the convolution and normalisation layers."""
+import numpy as np
+import pytest
+
+paddle = pytest.importorskip("paddle")
+
+import pagaie  # noqa: E402
+
+
+def _conv_empty_kernel(m, cls, kernel, shape, **kw):
+    conv = getattr(m.nn, cls)(2, 3, kernel, bias_attr=m.nn.initializer.Constant(0.5), **kw)
+    x = m.ones(shape)
+    x.stop_gradient = False
+    y = conv(x)
+    y.sum().backward()
+    return y.numpy(), conv.bias.grad.numpy()
+
+
+@pytest.mark.parametrize("cls, kernel, shape, kw", [
+    ("Conv2D", 0, [1, 2, 3, 3], {}),
+    ("Conv2D", [0, 2], [1, 2, 3, 3], {}),
+    ("Conv2D", 0, [1, 2, 3, 3], {"stride": 2, "padding": 1}),
+    ("Conv2D", 0, [1, 3, 3, 2], {"data_format": "NHWC"}),
+    ("Conv1D", 0, [1, 2, 3], {}),
+    ("Conv3D", 0, [1, 2, 3, 3, 3], {}),
+    ("Conv2DTranspose", 0, [1, 2, 3, 3], {"stride": 2}),
+])
+def test_conv_empty_kernel_gives_the_bias(cls, kernel, shape, kw):
+    # a kernel with no taps sums nothing: each of Paddle's windows holds the bias alone
+    want_y, want_gb = _conv_empty_kernel(paddle, cls, kernel, shape, **kw)
+    got_y, got_gb = _conv_empty_kernel(pagaie, cls, kernel, shape, **kw)
+    assert got_y.shape == want_y.shape
+    np.testing.assert_allclose(got_y, want_y)
+    np.testing.assert_allclose(got_gb, want_gb)
+
+
+def test_conv_empty_kernel_input_gradient_is_zero():
+    # (Paddle's input gradient here is uninitialised memory; zeros are the derivative)
+    conv = pagaie.nn.Conv2D(2, 3, [0, 2])
+    x = pagaie.ones([1, 2, 3, 3])
+    x.stop_gradient = False
+    conv(x).sum().backward()
+    np.testing.assert_array_equal(x.grad.numpy(), np.zeros([1, 2, 3, 3], "float32"))
+
+
+def test_local_response_norm_tensor_size_message():
+    # Paddle fails with a SystemError here; pagaie keeps its TypeError, worded without torch
+    with pytest.raises(TypeError, match=r"received Tensor\(shape=\[\], dtype=int64\)"):
+        pagaie.nn.LocalResponseNorm(pagaie.to_tensor(3))(pagaie.ones([1, 4, 3, 3]))
