@@ -48,3 +48,26 @@ def test_local_response_norm_tensor_size_message():
     # Paddle fails with a SystemError here; pagaie keeps its TypeError, worded without torch
     with pytest.raises(TypeError, match=r"received Tensor\(shape=\[\], dtype=int64\)"):
         pagaie.nn.LocalResponseNorm(pagaie.to_tensor(3))(pagaie.ones([1, 4, 3, 3]))
+
+
+def _exception_type(fn):
+    try:
+        fn()
+    except Exception as e:  # noqa: BLE001 - the type is what is compared
+        return type(e)
+    return None
+
+
+@pytest.mark.parametrize("dtype", ["int16", "uint8", "bool", "float32", "float64"])
+@pytest.mark.parametrize("max_norm", [None, 1.0])
+def test_embedding_non_integer_ids_exception(dtype, max_norm):
+    # with max_norm Paddle renormalises first: its unique kernel (RuntimeError for the small
+    # ints and bool), then index_select (ValueError for float ids); else NotImplementedError
+    ids = np.array([1, 2]).astype(dtype)
+
+    def run(m):
+        return lambda: m.nn.Embedding(10, 3, max_norm=max_norm)(m.to_tensor(ids))
+
+    want = _exception_type(run(paddle))
+    assert want is not None
+    assert _exception_type(run(pagaie)) is want

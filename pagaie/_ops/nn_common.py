@@ -425,6 +425,7 @@ def feature_alpha_dropout(x, p=0.5, training=True, name=None):
 
 
 _EMBEDDING_CPU_DTYPES = ALL_DTYPES - {torch.bool, torch.uint8, torch.int16, torch.int32, torch.int64}
+_UNIQUE_CPU_DTYPES = frozenset({torch.int32, torch.int64, torch.float32, torch.float64})
 
 
 @defop(amp="black", paddle_types=("lookup_table_v2", "embedding", "pd_op.embedding"), method=False)
@@ -460,6 +461,12 @@ def embedding(x, weight, padding_idx=None, max_norm=None, norm_type=2.0, sparse=
             raise ValueError(f"{api}: argument '{arg}' (position {i}) must be Tensor, but got "
                              f"{type(v).__name__}")
     if x.dtype not in (torch.int32, torch.int64):
+        if max_norm:
+            # Paddle renormalises first: the unique ids (its CPU unique kernel), then the rows
+            # they pick (index_select, which wants integer ids)
+            kernel_dtypes("nn.functional.embedding", x, _UNIQUE_CPU_DTYPES)
+            raise ValueError(f"{api}: with max_norm, the ids must be int32 or int64, but "
+                             f"received {str(x.dtype).replace('torch.', '')}")
         raise NotImplementedError(f"{api}: input only support int32 and int64, but get "
                                   f"{str(x.dtype).replace('torch.', '')}")
     if weight.dtype not in _EMBEDDING_CPU_DTYPES:   # Paddle's CPU kernel
