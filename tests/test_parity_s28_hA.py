@@ -69,5 +69,6 @@ def test_embedding_non_integer_ids_exception(dtype, max_norm):
         return lambda: m.nn.Embedding(10, 3, max_norm=max_norm)(m.to_tensor(ids))
 
     want = _exception_type(run(paddle))
-    assert want is not None
-    assert _exception_type(run(pagaie)) is want
+    got = _exception_type(run(pagaie))
+    assert want is not None and got is not None
+    assert issubclass(got, want), (got, want)
