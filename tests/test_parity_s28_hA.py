@@ -72,3 +72,40 @@ def test_embedding_non_integer_ids_exception(dtype, max_norm):
     got = _exception_type(run(pagaie))
     assert want is not None and got is not None
     assert issubclass(got, want), (got, want)
+
+
+def _cross_entropy_float_label(m, kind):
+    x = m.to_tensor(np.linspace(0.1, 1.0, 20).reshape(4, 5).astype("float32"))
+    x.stop_gradient = False
+    label = m.to_tensor(np.array([1.0, 2.0, 0.0, 3.0], "float32"))
+    if kind == "layer":
+        loss = m.nn.CrossEntropyLoss()(x, label)
+    elif kind == "no_softmax":
+        loss = m.nn.CrossEntropyLoss(use_softmax=False, reduction="none")(x, label)
+    elif kind == "softmax_with_cross_entropy":
+        loss = m.nn.functional.softmax_with_cross_entropy(x, label.unsqueeze(1))
+    elif kind == "weight":
+        loss = m.nn.CrossEntropyLoss(weight=m.ones([5]))(x, label)
+    else:
+        loss = m.nn.CrossEntropyLoss(label_smoothing=0.1)(x, label)
+    loss.sum().backward()
+
+
+@pytest.mark.parametrize("kind", ["layer", "no_softmax", "softmax_with_cross_entropy", "weight",
+                                  "smoothing"])
+def test_cross_entropy_float_hard_label(kind):
+    # the forward reads a float hard label as indices, but Paddle's CPU gradient kernel has no
+    # float-label version (OSError); a weight is gathered by the label (ValueError) and
+    # label_smoothing one-hot encodes it (RuntimeError)
+    want = _exception_type(lambda: _cross_entropy_float_label(paddle, kind))
+    got = _exception_type(lambda: _cross_entropy_float_label(pagaie, kind))
+    assert want is not None and got is not None
+    assert issubclass(got, want), (got, want)
+
+
+def test_cross_entropy_float_hard_label_forward_still_runs():
+    x = np.linspace(0.1, 1.0, 20).reshape(4, 5).astype("float32")
+    label = np.array([1.0, 2.0, 0.0, 3.0], "float32")
+    want = paddle.nn.CrossEntropyLoss(reduction="none")(paddle.to_tensor(x), paddle.to_tensor(label))
+    got = pagaie.nn.CrossEntropyLoss(reduction="none")(pagaie.to_tensor(x), pagaie.to_tensor(label))
+    np.testing.assert_allclose(got.numpy(), want.numpy(), rtol=1e-6)

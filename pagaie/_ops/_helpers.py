@@ -273,6 +273,31 @@ def no_grad_kernel(api: str, result: torch.Tensor, x: torch.Tensor, missing: fro
     return result
 
 
+def float_hard_label_grad(api: str, loss: torch.Tensor, label: torch.Tensor) -> torch.Tensor:
+    """Paddle's cross-entropy forward reads a floating hard label as class indices, but its
+    CPU gradient kernel (``CrossEntropyWithSoftmaxGradCPUKernel``) has no floating-label
+    version: ``loss`` as it is, whose backward raises Paddle's OSError for such a label.
+
+    Examples:
+        >>> import torch
+        >>> x = torch.ones(2, 3, requires_grad=True)
+        >>> loss = float_hard_label_grad("nn.functional.cross_entropy", x.sum(1),
+        ...                              torch.tensor([0.0, 1.0]))
+        >>> try:
+        ...     loss.sum().backward()
+        ... except OSError as e:
+        ...     print(type(e).__name__)
+        OSError
+    """
+    if not loss.requires_grad or not (label.is_floating_point() or label.is_complex()) \
+            or label.device.type != "cpu":
+        return loss
+    error = OSError(f"paddle.{api}: the gradient with a hard label of dtype {dtype_name(label)} "
+                    "is not supported (Paddle's CPU CrossEntropyWithSoftmaxGradCPUKernel takes "
+                    "int32 or int64 labels)")
+    return _MissingGradKernel.apply(loss, error)
+
+
 def pair_kernel_dtypes(api: str, x: Any, y: Any, allowed: frozenset, number_promotes: bool = False,
                        scalar_0d: bool = False) -> None:
     """:func:`kernel_dtypes` for a binary op, whose kernel runs in the dtype the two operands

@@ -12,10 +12,14 @@ import torch.nn.functional as F
 from pagaie._core.registry import NoKernelError, defop
 from pagaie._ops._helpers import (ALL_DTYPES, BF16_F32_F64, F32_F64, FLOAT_OR_COMPLEX, LOW_FLOATS,
                                  NO_SUBTRACT_KERNEL, REAL_FLOATS, SMALL_INTS, compare_mask, dtype_name,
-                                 float_kernel, float_weight, kernel_dtypes, no_low_float_kernel,
-                                 promote_operands, same_dtype_args, trace_constant, zero_dropped)
+                                 float_hard_label_grad, float_kernel, float_weight, kernel_dtypes,
+                                 no_low_float_kernel, promote_operands, same_dtype_args,
+                                 trace_constant, zero_dropped)
 from pagaie._ops._nn_helpers import check_reduction, reduce_loss, smoothing_coefficients
 from pagaie._ops.math_unary import _abs
+
+# Paddle's one_hot (which encodes a hard label for label_smoothing) has CPU kernels for these
+_ONE_HOT_CPU_DTYPES = frozenset({torch.int32, torch.int64})
 
 __all__ = ["cross_entropy", "softmax_with_cross_entropy", "binary_cross_entropy",
            "binary_cross_entropy_with_logits", "mse_loss", "l1_loss", "smooth_l1_loss", "nll_loss",
@@ -231,7 +235,8 @@ def cross_entropy(input, label, weight=None, ignore_index=-100, reduction="mean"
         # like Paddle: smoothing makes the label soft; a label without the class axis is
         # one-hot encoded first, a label shaped like the input is smoothed as it is
         if label.dim() == nd - 1:
-            no_low_float_kernel(api, label, arg="label", missing=SMALL_INTS)   # (Paddle's one_hot)
+            # Paddle's one_hot: a CPU kernel for int32 and int64 labels only
+            kernel_dtypes(api, label, _ONE_HOT_CPU_DTYPES, "label")
             # Paddle one-hot encodes every label, ignore_index included, with the input's LAST
             # size as the class count and the classes appended last, whatever the axis: out of
             # [0, that size) is its InvalidArgument, and so is a one-hot label that then does
@@ -323,6 +328,9 @@ def cross_entropy(input, label, weight=None, ignore_index=-100, reduction="mean"
     if weight is not None:
         float_weight(api, input, weight)
         no_low_float_kernel(api, weight, arg="weight")   # (Paddle gathers it: no CPU float16 gather)
+        if label.is_floating_point() or label.is_complex():   # (its gather_nd's index)
+            raise ValueError(f"paddle.{api}: with 'weight', the hard label indexes the weight and "
+                             f"must be int32 or int64, but received {dtype_name(label)}")
     mask = lab != ignore_index
     safe = torch.where(mask, lab, torch.zeros_like(lab))
     # (a data-dependent check: under torch.compile the compiled gather bounds-checks instead)
@@ -334,6 +342,7 @@ def cross_entropy(input, label, weight=None, ignore_index=-100, reduction="mean"
     else:
         # the log of the picked probabilities only: a zero elsewhere gets gradient 0, not NaN
         loss = -_tolerable_log(input.gather(ax, safe.unsqueeze(ax)).squeeze(ax))
+    loss = float_hard_label_grad(api, loss, label)
     m = mask.to(loss.dtype)
     if weight is not None:
         m = weight[safe] * m   # (Paddle promotes: a float64 weight gives a float64 loss)
@@ -404,7 +413,7 @@ def softmax_with_cross_entropy(logits, label, soft_label=False, ignore_index=-10
         lab = label.long()
         mask = lab != ignore_index
         safe = torch.where(mask, lab, torch.zeros_like(lab))
-        loss = -logp.gather(ax, safe) * mask.to(logp.dtype)
+        loss = float_hard_label_grad(api, -logp.gather(ax, safe) * mask.to(logp.dtype), label)
     if return_softmax:
         # Paddle's backward flows from the loss only; the softmax output carries no gradient.
         return loss, logp.detach().exp()
