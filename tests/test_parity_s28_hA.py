@@ -109,3 +109,18 @@ def test_cross_entropy_float_hard_label_forward_still_runs():
     want = paddle.nn.CrossEntropyLoss(reduction="none")(paddle.to_tensor(x), paddle.to_tensor(label))
     got = pagaie.nn.CrossEntropyLoss(reduction="none")(pagaie.to_tensor(x), pagaie.to_tensor(label))
     np.testing.assert_allclose(got.numpy(), want.numpy(), rtol=1e-6)
+
+
+@pytest.mark.parametrize("dtype", ["bool", "int16", "uint8", "float32"])
+def test_multi_label_margin_loss_label_dtype(dtype):
+    # Paddle's composite takes the label's min first: no bool/small-int kernel (RuntimeError);
+    # a float label then fails its integer check (ValueError)
+    x = np.linspace(0, 1, 12).reshape(4, 3).astype("float32")
+    label = np.array([[0, 1, -1], [2, -1, 0], [1, 2, 0], [-1, 0, 0]]).astype(dtype)
+
+    def run(m):
+        return lambda: m.nn.MultiLabelMarginLoss()(m.to_tensor(x), m.to_tensor(label))
+
+    want, got = _exception_type(run(paddle)), _exception_type(run(pagaie))
+    assert want is not None and got is not None
+    assert issubclass(got, want), (got, want)

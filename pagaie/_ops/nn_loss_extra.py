@@ -298,6 +298,8 @@ def multi_label_margin_loss(input, label, reduction="mean", name=None):
         raise ValueError(f"{api}: a 2-D 'input' is expected, but received {input.dim()}-D")
     if label.dim() != 2:
         raise ValueError(f"{api}: a 2-D 'label' is expected, but received {label.dim()}-D")
+    # Paddle's composite takes the label's min first (no bool or small-integer CPU kernel)
+    kernel_dtypes(api[7:], label, F32_F64 | {torch.int32, torch.int64}, arg="label")
     if label.dtype not in (torch.int32, torch.int64):
         raise ValueError(f"{api}: 'label' must be an int32 or int64 tensor, but received "
                          f"{dtype_name(label)}")
