@@ -124,3 +124,20 @@ def test_multi_label_margin_loss_label_dtype(dtype):
     want, got = _exception_type(run(paddle)), _exception_type(run(pagaie))
     assert want is not None and got is not None
     assert issubclass(got, want), (got, want)
+
+
+@pytest.mark.parametrize("cls", ["MSELoss", "L1Loss"])
+@pytest.mark.parametrize("dtypes", [("bool", "float32"), ("int16", "float32"), ("bool", "int64"),
+                                    ("bool", "bool")])
+def test_regression_loss_mixed_dtype_exception(cls, dtypes):
+    # the composite's subtract promotes first: a bool/integer input with a float label is its
+    # TypeError, before the missing bool kernel (RuntimeError) of equal dtypes
+    a, b = dtypes
+
+    def run(m):
+        return lambda: getattr(m.nn, cls)()(m.to_tensor([[1, 0], [1, 1]]).astype(a),
+                                            m.to_tensor([[0, 0], [1, 1]]).astype(b))
+
+    want, got = _exception_type(run(paddle)), _exception_type(run(pagaie))
+    assert want is not None and got is not None
+    assert issubclass(got, want), (got, want)

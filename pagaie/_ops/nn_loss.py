@@ -11,7 +11,8 @@ import torch.nn.functional as F
 
 from pagaie._core.registry import NoKernelError, defop
 from pagaie._ops._helpers import (ALL_DTYPES, BF16_F32_F64, F32_F64, FLOAT_OR_COMPLEX, LOW_FLOATS,
-                                 NO_SUBTRACT_KERNEL, REAL_FLOATS, SMALL_INTS, compare_mask, dtype_name,
+                                 NO_SUBTRACT_KERNEL, REAL_FLOATS, SMALL_INTS, check_binary_dtypes,
+                                 compare_mask, dtype_name,
                                  float_hard_label_grad, float_kernel, float_weight, kernel_dtypes,
                                  no_low_float_kernel, promote_operands, same_dtype_args,
                                  trace_constant, zero_dropped)
@@ -586,6 +587,8 @@ def mse_loss(input, label, reduction="mean", name=None):
         5.0
     """
     check_reduction(reduction, "nn.functional.mse_loss")
+    if isinstance(label, torch.Tensor) and input.dtype != label.dtype:
+        check_binary_dtypes("nn.functional.mse_loss", input, label)   # (its subtract promotes first)
     no_low_float_kernel("nn.functional.mse_loss", input, arg="input", missing=NO_SUBTRACT_KERNEL - LOW_FLOATS)
     if input.dtype != label.dtype:  # a numpy label lands here (its dtype is not torch's)
         _tensor_label(label)
@@ -611,6 +614,8 @@ def l1_loss(input, label, reduction="mean", name=None):
         2.0
     """
     check_reduction(reduction, "nn.functional.l1_loss")
+    if isinstance(label, torch.Tensor) and input.dtype != label.dtype:
+        check_binary_dtypes("nn.functional.l1_loss", input, label)   # (its subtract promotes first)
     no_low_float_kernel("nn.functional.l1_loss", input, arg="input", missing=NO_SUBTRACT_KERNEL - LOW_FLOATS)
     if input.dtype != label.dtype:  # a numpy label lands here (its dtype is not torch's)
         _tensor_label(label)
