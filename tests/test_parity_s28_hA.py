@@ -141,3 +141,36 @@ def test_regression_loss_mixed_dtype_exception(cls, dtypes):
     want, got = _exception_type(run(paddle)), _exception_type(run(pagaie))
     assert want is not None and got is not None
     assert issubclass(got, want), (got, want)
+
+
+@pytest.mark.parametrize("dtypes", [("bool", "float32"), ("int32", "int32"), ("int64", "float32")])
+def test_multi_label_soft_margin_loss_input_kernel_first(dtypes):
+    # the composite starts with logsigmoid(input): no bool/integer kernel (RuntimeError) is met
+    # before the label's promotion
+    a, b = dtypes
+
+    def run(m):
+        return lambda: m.nn.MultiLabelSoftMarginLoss()(m.to_tensor([[1, 0], [0, 1]]).astype(a),
+                                                       m.to_tensor([[1, 0], [0, 1]]).astype(b))
+
+    want, got = _exception_type(run(paddle)), _exception_type(run(pagaie))
+    assert want is not None and got is not None
+    assert issubclass(got, want), (got, want)
+
+
+@pytest.mark.parametrize("dtype", ["complex64", "complex128"])
+def test_multi_label_soft_margin_loss_complex(dtype):
+    x = np.linspace(-2, 2, 12).reshape(4, 3)
+    y = np.arange(12).reshape(4, 3) % 2
+
+    def run(m):
+        t = m.to_tensor(x).astype(dtype)
+        t.stop_gradient = False
+        loss = m.nn.MultiLabelSoftMarginLoss()(t, m.to_tensor(y).astype(dtype))
+        loss.real().backward()
+        return loss.numpy(), t.grad.numpy()
+
+    (want, want_g), (got, got_g) = run(paddle), run(pagaie)
+    assert got.dtype == want.dtype
+    np.testing.assert_allclose(got, want, rtol=1e-5)
+    np.testing.assert_allclose(got_g, want_g, rtol=1e-5, atol=1e-7)

@@ -17,6 +17,8 @@ from pagaie._ops._helpers import (BF16_F32_F64, F32_F64, FLOAT_OR_COMPLEX, LOW_F
 from pagaie._ops._nn_helpers import check_reduction, reduce_loss
 from pagaie._ops.nn_loss import sigmoid_ce_with_logits
 
+# Paddle's CPU logsigmoid kernel
+_LOGSIGMOID_CPU_DTYPES = F32_F64 | {torch.complex64, torch.complex128}
 
 __all__ = ["margin_ranking_loss", "cosine_embedding_loss", "triplet_margin_loss",
            "triplet_margin_with_distance_loss", "hinge_embedding_loss", "soft_margin_loss",
@@ -264,12 +266,18 @@ def multi_label_soft_margin_loss(input, label, weight=None, reduction="mean", na
     api = "nn.functional.multi_label_soft_margin_loss"
     check_reduction(reduction, api)
     no_low_float_kernel(api, input, arg="input")
+    if not (input.is_floating_point() or input.is_complex()):
+        # the composite starts with logsigmoid(input), before any promotion with the label
+        kernel_dtypes(api, input, _LOGSIGMOID_CPU_DTYPES, "input")
     if list(input.shape) != list(label.shape):
         raise ValueError(f"paddle.{api}: 'input' and 'label' must have the same shape, but "
                          f"received {list(input.shape)} and {list(label.shape)}")
     input, label = promote_operands(api, input, label)
     float_weight(api, input, weight)
-    loss = -(label * F.logsigmoid(input) + (1 - label) * F.logsigmoid(-input))
+    if input.is_complex():   # (torch's logsigmoid is real only; Paddle's has complex kernels)
+        loss = label * torch.log1p(torch.exp(-input)) + (1 - label) * torch.log1p(torch.exp(input))
+    else:
+        loss = -(label * F.logsigmoid(input) + (1 - label) * F.logsigmoid(-input))
     if weight is not None:
         loss = loss * weight
     return reduce_loss(loss.mean(-1), reduction)
