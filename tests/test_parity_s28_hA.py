@@ -174,3 +174,19 @@ def test_multi_label_soft_margin_loss_complex(dtype):
     assert got.dtype == want.dtype
     np.testing.assert_allclose(got, want, rtol=1e-5)
     np.testing.assert_allclose(got_g, want_g, rtol=1e-5, atol=1e-7)
+
+
+@pytest.mark.parametrize("dtypes", [("int32", "float32"), ("float32", "int64"), ("bool", "float32"),
+                                    ("int32", "int64")])
+def test_pairwise_distance_and_margin_ranking_promotion_first(dtypes):
+    # both start with Paddle's subtract, whose promotion refuses these mixes (TypeError) before
+    # any kernel is looked up
+    a, b = dtypes
+    x, y = [[1.0, 2.0], [3.0, 4.0]], [[0.0, 2.0], [1.0, 4.0]]
+    for run in (lambda m: m.nn.PairwiseDistance()(m.to_tensor(x).astype(a), m.to_tensor(y).astype(b)),
+                lambda m: m.nn.MarginRankingLoss()(m.to_tensor(x).astype(a), m.to_tensor(y).astype(b),
+                                                   m.to_tensor(y).astype(b))):
+        want = _exception_type(lambda: run(paddle))
+        got = _exception_type(lambda: run(pagaie))
+        assert want is not None and got is not None
+        assert issubclass(got, want), (got, want)

@@ -588,7 +588,7 @@ def mse_loss(input, label, reduction="mean", name=None):
     """
     check_reduction(reduction, "nn.functional.mse_loss")
     if isinstance(label, torch.Tensor) and input.dtype != label.dtype:
-        check_binary_dtypes("nn.functional.mse_loss", input, label)   # (its subtract promotes first)
+        check_binary_dtypes("nn.functional.mse_loss", input, label, True)   # (its subtract promotes first)
     no_low_float_kernel("nn.functional.mse_loss", input, arg="input", missing=NO_SUBTRACT_KERNEL - LOW_FLOATS)
     if input.dtype != label.dtype:  # a numpy label lands here (its dtype is not torch's)
         _tensor_label(label)
@@ -615,7 +615,7 @@ def l1_loss(input, label, reduction="mean", name=None):
     """
     check_reduction(reduction, "nn.functional.l1_loss")
     if isinstance(label, torch.Tensor) and input.dtype != label.dtype:
-        check_binary_dtypes("nn.functional.l1_loss", input, label)   # (its subtract promotes first)
+        check_binary_dtypes("nn.functional.l1_loss", input, label, True)   # (its subtract promotes first)
     no_low_float_kernel("nn.functional.l1_loss", input, arg="input", missing=NO_SUBTRACT_KERNEL - LOW_FLOATS)
     if input.dtype != label.dtype:  # a numpy label lands here (its dtype is not torch's)
         _tensor_label(label)

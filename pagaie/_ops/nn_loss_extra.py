@@ -51,6 +51,8 @@ def margin_ranking_loss(input, other, label, margin=0.0, reduction="mean", name=
     check_reduction(reduction, api)
     if margin is None:   # Paddle fills a [1] tensor with it: ValueError
         raise ValueError(f"paddle.{api}: 'margin' must be a number, but received None")
+    if isinstance(other, torch.Tensor) and input.dtype != other.dtype:
+        check_binary_dtypes(api, input, other, True)   # (Paddle's subtract promotes first)
     no_low_float_kernel(api, input, arg="input", missing=NO_SUBTRACT_KERNEL - LOW_FLOATS)
     input, other = promote_operands(api, input, other)   # (Paddle's subtract comes first)
     no_low_float_kernel(api, input, arg="input", static=BF16_F32_F64)
