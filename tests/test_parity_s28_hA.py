@@ -190,3 +190,23 @@ def test_pairwise_distance_and_margin_ranking_promotion_first(dtypes):
         got = _exception_type(lambda: run(pagaie))
         assert want is not None and got is not None
         assert issubclass(got, want), (got, want)
+
+
+@pytest.mark.parametrize("dtype", ["int64", "float64", "bool"])
+@pytest.mark.parametrize("loss", ["MSELoss", "L1Loss", "MarginRankingLoss", "PairwiseDistance",
+                                  "square_error_cost"])
+def test_zero_d_operand_promotes_as_a_scalar(loss, dtype):
+    # Paddle's subtract takes a 0-D operand as a scalar: no TypeError, the other's dtype wins
+    x = [[0.2, 0.7], [0.3, 0.4]]
+
+    def run(m):
+        a, b = m.to_tensor(x), m.to_tensor(1).astype(dtype)
+        if loss == "MarginRankingLoss":
+            return m.nn.MarginRankingLoss()(a, b, m.to_tensor([[1.0, -1.0], [1.0, 1.0]]))
+        if loss == "square_error_cost":
+            return m.nn.functional.square_error_cost(a, b)
+        return getattr(m.nn, loss)()(a, b)
+
+    want, got = run(paddle), run(pagaie)
+    assert str(got.dtype).split(".")[-1] == str(want.dtype).split(".")[-1]
+    np.testing.assert_allclose(got.numpy(), want.numpy(), rtol=1e-6)

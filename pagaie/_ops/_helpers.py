@@ -90,11 +90,16 @@ def promote_operands(api: str, a: torch.Tensor, b: torch.Tensor) -> tuple[torch.
     """Paddle's promotion of a composite's two tensor operands (a loss's input and label):
     TypeError for an integer/float mix, otherwise both cast to the wider dtype. Composites
     that start with a promoting op (``subtract``) check their kernels' dtypes on the result:
-    a float16 input with a float32 label computes in float32."""
+    a float16 input with a float32 label computes in float32. A 0-D operand beside a
+    tensor of higher rank counts as a scalar, as in Paddle's arithmetic: any mix passes and
+    the other operand's dtype wins within its kind (torch's ``result_type``)."""
     if a.dtype == b.dtype:
         return a, b
-    check_binary_dtypes(api, a, b)
-    d = torch.promote_types(a.dtype, b.dtype)
+    if (a.dim() == 0) != (b.dim() == 0):
+        d = torch.result_type(a, b)
+    else:
+        check_binary_dtypes(api, a, b)
+        d = torch.promote_types(a.dtype, b.dtype)
     return a.to(d), b.to(d)
 
 

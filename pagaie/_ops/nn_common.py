@@ -17,8 +17,8 @@ from pagaie._core.broadcast import broadcast_shapes
 from pagaie._core.registry import NoKernelError, defop
 from pagaie._core.tensor import Tensor, check_inplace
 from pagaie._ops._helpers import (ALL_DTYPES, BF16_F32_F64, F32_F64, FLOAT_OR_COMPLEX, REAL_FLOATS, SMALL_INTS,
-                                  check_binary_dtypes, float_kernel, kernel_dtypes, write_result_into,
-                                  zero_dropped)
+                                  check_binary_dtypes, float_kernel, kernel_dtypes, promote_operands,
+                                  write_result_into, zero_dropped)
 from pagaie._ops._nn_helpers import smoothing_coefficients
 from pagaie._ops._random_mask import as_scalar, dropout_divisor, keep_mask, program_seed, upscale_kept
 
@@ -698,7 +698,8 @@ def pairwise_distance(x, y, p=2.0, epsilon=1e-6, keepdim=False, name=None):
     if x.dtype != y.dtype:   # (Paddle's subtract promotes before its p_norm runs)
         check_binary_dtypes("nn.functional.pairwise_distance", x, y, True)
     float_kernel(api, x)   # Paddle's p_norm kernel: floating inputs only
-    diff = x - y   # (Paddle's subtract promotes: the kernels below see the promoted dtype)
+    # (Paddle's subtract promotes: the kernels below see the promoted dtype)
+    diff = torch.sub(*promote_operands("nn.functional.pairwise_distance", x, y))
     if diff.dtype not in F32_F64:
         kernel_dtypes("nn.functional.pairwise_distance", diff, F32_F64, "x")   # (float32/float64 on the CPU)
     from pagaie._ops.linalg import last_axis_pnorm
