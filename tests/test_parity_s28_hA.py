@@ -210,3 +210,18 @@ def test_zero_d_operand_promotes_as_a_scalar(loss, dtype):
     want, got = run(paddle), run(pagaie)
     assert str(got.dtype).split(".")[-1] == str(want.dtype).split(".")[-1]
     np.testing.assert_allclose(got.numpy(), want.numpy(), rtol=1e-6)
+
+
+@pytest.mark.parametrize("label", [((), "int64"), ((), "bool"), ((2, 2), "int64"), ((), "float64")])
+def test_smooth_l1_loss_promotion_before_shape_check(label):
+    # Paddle's huber_loss promotes (TypeError for an integer/bool label) before it compares
+    # ranks (ValueError)
+    shape, dtype = label
+    x = [[0.2, 0.7], [0.3, 0.4]]
+
+    def run(m):
+        return lambda: m.nn.SmoothL1Loss()(m.to_tensor(x), m.ones(list(shape)).astype(dtype))
+
+    want, got = _exception_type(run(paddle)), _exception_type(run(pagaie))
+    assert want is not None and got is not None
+    assert issubclass(got, want), (got, want)

@@ -654,6 +654,8 @@ def smooth_l1_loss(input, label, reduction="mean", delta=1.0, is_huber=True, nam
     if delta is None or isinstance(delta, str):   # Paddle's huber_loss reads a double
         raise TypeError(f"paddle.{api}: 'delta' must be a number, but received "
                         f"{type(delta).__name__} {delta!r}")
+    if isinstance(label, torch.Tensor) and input.dtype != label.dtype:
+        check_binary_dtypes(api, input, label)   # (Paddle promotes before its shape check)
     if list(input.shape) != list(label.shape):  # Paddle's huber_loss does not broadcast
         raise ValueError(f"paddle.{api}: 'input' and 'label' must have the same shape, but "
                          f"received {list(input.shape)} and {list(label.shape)}")
