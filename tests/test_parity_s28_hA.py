@@ -225,3 +225,15 @@ def test_smooth_l1_loss_promotion_before_shape_check(label):
     want, got = _exception_type(run(paddle)), _exception_type(run(pagaie))
     assert want is not None and got is not None
     assert issubclass(got, want), (got, want)
+
+
+@pytest.mark.parametrize("lr, trainable", [(0.5, False), (0.0, True), (1.0, True)])
+def test_group_norm_param_attr_freezes_by_learning_rate_only(lr, trainable):
+    # Paddle's GroupNorm sets stop_gradient from the attribute's learning rate alone, which
+    # overrides a ParamAttr's trainable flag
+    def flags(m):
+        attr = m.ParamAttr(learning_rate=lr, trainable=trainable)
+        layer = m.nn.GroupNorm(1, 3, weight_attr=attr, bias_attr=attr)
+        return [(p.stop_gradient, p.trainable) for p in (layer.weight, layer.bias)]
+
+    assert flags(pagaie) == flags(paddle)
