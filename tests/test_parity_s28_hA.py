@@ -237,3 +237,31 @@ def test_group_norm_param_attr_freezes_by_learning_rate_only(lr, trainable):
         return [(p.stop_gradient, p.trainable) for p in (layer.weight, layer.bias)]
 
     assert flags(pagaie) == flags(paddle)
+
+
+def _static_build_exception(m, build, feeds):
+    m.enable_static()
+    try:
+        with m.static.program_guard(m.static.Program(), m.static.Program()):
+            values = [m.static.data(k, list(v.shape), str(v.dtype)) for k, v in feeds.items()]
+            return _exception_type(lambda: build(m, *values))
+    finally:
+        m.disable_static()
+
+
+@pytest.mark.parametrize("case", [
+    ("MSELoss", "float16", "float32"), ("MSELoss", "float32", "float16"),
+    ("MultiMarginLoss", "float32", "float32"), ("MultiMarginLoss", "float32", "int16"),
+])
+def test_static_loss_dtype_checks(case):
+    # Paddle's static APIs check these dtypes while the program is built (TypeError)
+    cls, x_dtype, y_dtype = case
+    x = np.ones([4, 3], x_dtype)
+    y = (np.ones([4, 3]) if cls == "MSELoss" else np.array([0, 2, 1, 1])).astype(y_dtype)
+
+    def build(m, a, b):
+        return getattr(m.nn, cls)()(a, b)
+
+    want = _static_build_exception(paddle, build, {"x": x, "y": y})
+    got = _static_build_exception(pagaie, build, {"x": x, "y": y})
+    assert want is TypeError and got is TypeError, (want, got)

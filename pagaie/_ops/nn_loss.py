@@ -576,7 +576,7 @@ def _tensor_label(label) -> None:
         raise TypeError(f"label must be a Tensor, but got {type(label).__name__}")
 
 
-@defop(program_dtypes={"input": REAL_FLOATS},
+@defop(program_dtypes={"input": F32_F64, "label": F32_F64},
        amp="black", method=False, paddle_types=("mse_loss",))
 def mse_loss(input, label, reduction="mean", name=None):
     """Mean squared error ``(input - label) ** 2``, reduced.

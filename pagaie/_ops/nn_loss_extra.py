@@ -356,7 +356,8 @@ class _IndexSampleGrad(torch.autograd.Function):
                            "create_graph=False")
 
 
-@defop(program_dtypes={"input": FLOAT_OR_COMPLEX}, amp="black", method=False, paddle_types=())
+@defop(program_dtypes={"input": FLOAT_OR_COMPLEX, "label": frozenset({torch.int32, torch.int64})},
+       amp="black", method=False, paddle_types=())
 def multi_margin_loss(input, label, p=1, margin=1.0, weight=None, reduction="mean", name=None):
     """Multi-class hinge loss ``sum_{i != y} max(0, margin - x[y] + x[i]) ** p / C``.
 
