@@ -90,11 +90,16 @@ def promote_operands(api: str, a: torch.Tensor, b: torch.Tensor) -> tuple[torch.
     """Paddle's promotion of a composite's two tensor operands (a loss's input and label):
     TypeError for an integer/float mix, otherwise both cast to the wider dtype. Composites
     that start with a promoting op (``subtract``) check their kernels' dtypes on the result:
-    a float16 input with a float32 label computes in float32."""
+    a float16 input with a float32 label computes in float32. A 0-D operand beside a
+    tensor of higher rank counts as a scalar, as in Paddle's arithmetic: any mix passes and
+    the other operand's dtype wins within its kind (torch's ``result_type``)."""
     if a.dtype == b.dtype:
         return a, b
-    check_binary_dtypes(api, a, b)
-    d = torch.promote_types(a.dtype, b.dtype)
+    if (a.dim() == 0) != (b.dim() == 0):
+        d = torch.result_type(a, b)
+    else:
+        check_binary_dtypes(api, a, b)
+        d = torch.promote_types(a.dtype, b.dtype)
     return a.to(d), b.to(d)
 
 
@@ -271,6 +276,31 @@ def no_grad_kernel(api: str, result: torch.Tensor, x: torch.Tensor, missing: fro
                               "has no such version)")
         return _MissingGradKernel.apply(result, error)
     return result
+
+
+def float_hard_label_grad(api: str, loss: torch.Tensor, label: torch.Tensor) -> torch.Tensor:
+    """Paddle's cross-entropy forward reads a floating hard label as class indices, but its
+    CPU gradient kernel (``CrossEntropyWithSoftmaxGradCPUKernel``) has no floating-label
+    version: ``loss`` as it is, whose backward raises Paddle's OSError for such a label.
+
+    Examples:
+        >>> import torch
+        >>> x = torch.ones(2, 3, requires_grad=True)
+        >>> loss = float_hard_label_grad("nn.functional.cross_entropy", x.sum(1),
+        ...                              torch.tensor([0.0, 1.0]))
+        >>> try:
+        ...     loss.sum().backward()
+        ... except OSError as e:
+        ...     print(type(e).__name__)
+        OSError
+    """
+    if not loss.requires_grad or not (label.is_floating_point() or label.is_complex()) \
+            or label.device.type != "cpu":
+        return loss
+    error = OSError(f"paddle.{api}: the gradient with a hard label of dtype {dtype_name(label)} "
+                    "is not supported (Paddle's CPU CrossEntropyWithSoftmaxGradCPUKernel takes "
+                    "int32 or int64 labels)")
+    return _MissingGradKernel.apply(loss, error)
 
 
 def pair_kernel_dtypes(api: str, x: Any, y: Any, allowed: frozenset, number_promotes: bool = False,

@@ -17,7 +17,8 @@ from pagaie._core.broadcast import broadcast_shapes
 from pagaie._core.registry import NoKernelError, defop
 from pagaie._core.tensor import Tensor, check_inplace
 from pagaie._ops._helpers import (ALL_DTYPES, BF16_F32_F64, F32_F64, FLOAT_OR_COMPLEX, REAL_FLOATS, SMALL_INTS,
-                                  float_kernel, kernel_dtypes, write_result_into, zero_dropped)
+                                  check_binary_dtypes, float_kernel, kernel_dtypes, promote_operands,
+                                  write_result_into, zero_dropped)
 from pagaie._ops._nn_helpers import smoothing_coefficients
 from pagaie._ops._random_mask import as_scalar, dropout_divisor, keep_mask, program_seed, upscale_kept
 
@@ -425,6 +426,7 @@ def feature_alpha_dropout(x, p=0.5, training=True, name=None):
 
 
 _EMBEDDING_CPU_DTYPES = ALL_DTYPES - {torch.bool, torch.uint8, torch.int16, torch.int32, torch.int64}
+_UNIQUE_CPU_DTYPES = frozenset({torch.int32, torch.int64, torch.float32, torch.float64})
 
 
 @defop(amp="black", paddle_types=("lookup_table_v2", "embedding", "pd_op.embedding"), method=False)
@@ -460,6 +462,12 @@ def embedding(x, weight, padding_idx=None, max_norm=None, norm_type=2.0, sparse=
             raise ValueError(f"{api}: argument '{arg}' (position {i}) must be Tensor, but got "
                              f"{type(v).__name__}")
     if x.dtype not in (torch.int32, torch.int64):
+        if max_norm:
+            # Paddle renormalises first: the unique ids (its CPU unique kernel), then the rows
+            # they pick (index_select, which wants integer ids)
+            kernel_dtypes("nn.functional.embedding", x, _UNIQUE_CPU_DTYPES)
+            raise ValueError(f"{api}: with max_norm, the ids must be int32 or int64, but "
+                             f"received {str(x.dtype).replace('torch.', '')}")
         raise NotImplementedError(f"{api}: input only support int32 and int64, but get "
                                   f"{str(x.dtype).replace('torch.', '')}")
     if weight.dtype not in _EMBEDDING_CPU_DTYPES:   # Paddle's CPU kernel
@@ -687,8 +695,11 @@ def pairwise_distance(x, y, p=2.0, epsilon=1e-6, keepdim=False, name=None):
     if keepdim is None:   # Paddle's bool attribute reads None as False
         keepdim = False
     _check_broadcast(api, "x", x, "y", y)
+    if x.dtype != y.dtype:   # (Paddle's subtract promotes before its p_norm runs)
+        check_binary_dtypes("nn.functional.pairwise_distance", x, y, True)
     float_kernel(api, x)   # Paddle's p_norm kernel: floating inputs only
-    diff = x - y   # (Paddle's subtract promotes: the kernels below see the promoted dtype)
+    # (Paddle's subtract promotes: the kernels below see the promoted dtype)
+    diff = torch.sub(*promote_operands("nn.functional.pairwise_distance", x, y))
     if diff.dtype not in F32_F64:
         kernel_dtypes("nn.functional.pairwise_distance", diff, F32_F64, "x")   # (float32/float64 on the CPU)
     from pagaie._ops.linalg import last_axis_pnorm

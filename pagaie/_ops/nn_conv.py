@@ -192,9 +192,12 @@ def _conv(api: str, n: int, x, weight, bias, stride, padding, dilation, groups, 
         raise ValueError(f"paddle.{api}: the (dilated) kernel size {reach} must not exceed the "
                          f"padded input size {padded} by a stride or more; the input's shape is "
                          f"{list(x.shape)} and the filter's shape is {list(weight.shape)}")
-    if min(sizes) == 0:
-        link = _link(x, weight, bias)
-        out = x.new_zeros([x.shape[0], weight.shape[0]] + sizes) + link
+    if min(sizes) == 0 or 0 in weight.shape[2:]:
+        # An empty output, or an empty kernel: each window then sums nothing, so the output is
+        # the bias alone, over the (i + 2p - d*(k-1) - 1) / s + 1 windows Paddle counts
+        bias, late_bias = _split_bias(bias, weight.shape[0], x.dtype, api)
+        out = x.new_zeros([x.shape[0], weight.shape[0]] + sizes) + _link(x, weight)
+        out = _add_bias(out, late_bias if bias is None else bias)
         return to_last(out) if last else out
     # A kernel less than a stride short of fitting still gives an output there, over the
     # part of the window that exists (Paddle's im2col reads zeros past the end)
@@ -281,6 +284,12 @@ def _conv_t(api: str, n: int, x, weight, bias, stride, padding, output_padding, 
     if min(size_out) < 0:
         raise RuntimeError(f"paddle.{api}: the output size {size_out} is negative: the padding "
                            f"{padding} is too large for the input's spatial size {sizes}")
+    if min(size_out) > 0 and 0 in kernel:
+        # an empty kernel scatters nothing: the output is the bias alone
+        bias, late_bias = _split_bias(bias, weight.shape[1] * groups, x.dtype, api)
+        out = x.new_zeros([x.shape[0], weight.shape[1] * groups] + size_out) + _link(x, weight)
+        out = _add_bias(out, late_bias if bias is None else bias)
+        return to_last(out) if last else out
     if min(size_out) == 0:
         if last:
             # Paddle's channel-last kernel cannot lay out an empty output (its InvalidArgument);

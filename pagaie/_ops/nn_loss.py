@@ -11,11 +11,16 @@ import torch.nn.functional as F
 
 from pagaie._core.registry import NoKernelError, defop
 from pagaie._ops._helpers import (ALL_DTYPES, BF16_F32_F64, F32_F64, FLOAT_OR_COMPLEX, LOW_FLOATS,
-                                 NO_SUBTRACT_KERNEL, REAL_FLOATS, SMALL_INTS, compare_mask, dtype_name,
-                                 float_kernel, float_weight, kernel_dtypes, no_low_float_kernel,
-                                 promote_operands, same_dtype_args, trace_constant, zero_dropped)
+                                 NO_SUBTRACT_KERNEL, REAL_FLOATS, SMALL_INTS, check_binary_dtypes,
+                                 compare_mask, dtype_name,
+                                 float_hard_label_grad, float_kernel, float_weight, kernel_dtypes,
+                                 no_low_float_kernel, promote_operands, same_dtype_args,
+                                 trace_constant, zero_dropped)
 from pagaie._ops._nn_helpers import check_reduction, reduce_loss, smoothing_coefficients
 from pagaie._ops.math_unary import _abs
+
+# Paddle's one_hot (which encodes a hard label for label_smoothing) has CPU kernels for these
+_ONE_HOT_CPU_DTYPES = frozenset({torch.int32, torch.int64})
 
 __all__ = ["cross_entropy", "softmax_with_cross_entropy", "binary_cross_entropy",
            "binary_cross_entropy_with_logits", "mse_loss", "l1_loss", "smooth_l1_loss", "nll_loss",
@@ -231,7 +236,8 @@ def cross_entropy(input, label, weight=None, ignore_index=-100, reduction="mean"
         # like Paddle: smoothing makes the label soft; a label without the class axis is
         # one-hot encoded first, a label shaped like the input is smoothed as it is
         if label.dim() == nd - 1:
-            no_low_float_kernel(api, label, arg="label", missing=SMALL_INTS)   # (Paddle's one_hot)
+            # Paddle's one_hot: a CPU kernel for int32 and int64 labels only
+            kernel_dtypes(api, label, _ONE_HOT_CPU_DTYPES, "label")
             # Paddle one-hot encodes every label, ignore_index included, with the input's LAST
             # size as the class count and the classes appended last, whatever the axis: out of
             # [0, that size) is its InvalidArgument, and so is a one-hot label that then does
@@ -323,6 +329,9 @@ def cross_entropy(input, label, weight=None, ignore_index=-100, reduction="mean"
     if weight is not None:
         float_weight(api, input, weight)
         no_low_float_kernel(api, weight, arg="weight")   # (Paddle gathers it: no CPU float16 gather)
+        if label.is_floating_point() or label.is_complex():   # (its gather_nd's index)
+            raise ValueError(f"paddle.{api}: with 'weight', the hard label indexes the weight and "
+                             f"must be int32 or int64, but received {dtype_name(label)}")
     mask = lab != ignore_index
     safe = torch.where(mask, lab, torch.zeros_like(lab))
     # (a data-dependent check: under torch.compile the compiled gather bounds-checks instead)
@@ -334,6 +343,7 @@ def cross_entropy(input, label, weight=None, ignore_index=-100, reduction="mean"
     else:
         # the log of the picked probabilities only: a zero elsewhere gets gradient 0, not NaN
         loss = -_tolerable_log(input.gather(ax, safe.unsqueeze(ax)).squeeze(ax))
+    loss = float_hard_label_grad(api, loss, label)
     m = mask.to(loss.dtype)
     if weight is not None:
         m = weight[safe] * m   # (Paddle promotes: a float64 weight gives a float64 loss)
@@ -404,7 +414,7 @@ def softmax_with_cross_entropy(logits, label, soft_label=False, ignore_index=-10
         lab = label.long()
         mask = lab != ignore_index
         safe = torch.where(mask, lab, torch.zeros_like(lab))
-        loss = -logp.gather(ax, safe) * mask.to(logp.dtype)
+        loss = float_hard_label_grad(api, -logp.gather(ax, safe) * mask.to(logp.dtype), label)
     if return_softmax:
         # Paddle's backward flows from the loss only; the softmax output carries no gradient.
         return loss, logp.detach().exp()
@@ -566,7 +576,7 @@ def _tensor_label(label) -> None:
         raise TypeError(f"label must be a Tensor, but got {type(label).__name__}")
 
 
-@defop(program_dtypes={"input": REAL_FLOATS},
+@defop(program_dtypes={"input": F32_F64, "label": F32_F64},
        amp="black", method=False, paddle_types=("mse_loss",))
 def mse_loss(input, label, reduction="mean", name=None):
     """Mean squared error ``(input - label) ** 2``, reduced.
@@ -577,6 +587,8 @@ def mse_loss(input, label, reduction="mean", name=None):
         5.0
     """
     check_reduction(reduction, "nn.functional.mse_loss")
+    if isinstance(label, torch.Tensor) and input.dtype != label.dtype:
+        check_binary_dtypes("nn.functional.mse_loss", input, label, True)   # (its subtract promotes first)
     no_low_float_kernel("nn.functional.mse_loss", input, arg="input", missing=NO_SUBTRACT_KERNEL - LOW_FLOATS)
     if input.dtype != label.dtype:  # a numpy label lands here (its dtype is not torch's)
         _tensor_label(label)
@@ -602,6 +614,8 @@ def l1_loss(input, label, reduction="mean", name=None):
         2.0
     """
     check_reduction(reduction, "nn.functional.l1_loss")
+    if isinstance(label, torch.Tensor) and input.dtype != label.dtype:
+        check_binary_dtypes("nn.functional.l1_loss", input, label, True)   # (its subtract promotes first)
     no_low_float_kernel("nn.functional.l1_loss", input, arg="input", missing=NO_SUBTRACT_KERNEL - LOW_FLOATS)
     if input.dtype != label.dtype:  # a numpy label lands here (its dtype is not torch's)
         _tensor_label(label)
@@ -640,6 +654,8 @@ def smooth_l1_loss(input, label, reduction="mean", delta=1.0, is_huber=True, nam
     if delta is None or isinstance(delta, str):   # Paddle's huber_loss reads a double
         raise TypeError(f"paddle.{api}: 'delta' must be a number, but received "
                         f"{type(delta).__name__} {delta!r}")
+    if isinstance(label, torch.Tensor) and input.dtype != label.dtype:
+        check_binary_dtypes(api, input, label)   # (Paddle promotes before its shape check)
     if list(input.shape) != list(label.shape):  # Paddle's huber_loss does not broadcast
         raise ValueError(f"paddle.{api}: 'input' and 'label' must have the same shape, but "
                          f"received {list(input.shape)} and {list(label.shape)}")

@@ -17,6 +17,8 @@ from pagaie._ops._helpers import (BF16_F32_F64, F32_F64, FLOAT_OR_COMPLEX, LOW_F
 from pagaie._ops._nn_helpers import check_reduction, reduce_loss
 from pagaie._ops.nn_loss import sigmoid_ce_with_logits
 
+# Paddle's CPU logsigmoid kernel
+_LOGSIGMOID_CPU_DTYPES = F32_F64 | {torch.complex64, torch.complex128}
 
 __all__ = ["margin_ranking_loss", "cosine_embedding_loss", "triplet_margin_loss",
            "triplet_margin_with_distance_loss", "hinge_embedding_loss", "soft_margin_loss",
@@ -49,6 +51,8 @@ def margin_ranking_loss(input, other, label, margin=0.0, reduction="mean", name=
     check_reduction(reduction, api)
     if margin is None:   # Paddle fills a [1] tensor with it: ValueError
         raise ValueError(f"paddle.{api}: 'margin' must be a number, but received None")
+    if isinstance(other, torch.Tensor) and input.dtype != other.dtype:
+        check_binary_dtypes(api, input, other, True)   # (Paddle's subtract promotes first)
     no_low_float_kernel(api, input, arg="input", missing=NO_SUBTRACT_KERNEL - LOW_FLOATS)
     input, other = promote_operands(api, input, other)   # (Paddle's subtract comes first)
     no_low_float_kernel(api, input, arg="input", static=BF16_F32_F64)
@@ -264,12 +268,18 @@ def multi_label_soft_margin_loss(input, label, weight=None, reduction="mean", na
     api = "nn.functional.multi_label_soft_margin_loss"
     check_reduction(reduction, api)
     no_low_float_kernel(api, input, arg="input")
+    if not (input.is_floating_point() or input.is_complex()):
+        # the composite starts with logsigmoid(input), before any promotion with the label
+        kernel_dtypes(api, input, _LOGSIGMOID_CPU_DTYPES, "input")
     if list(input.shape) != list(label.shape):
         raise ValueError(f"paddle.{api}: 'input' and 'label' must have the same shape, but "
                          f"received {list(input.shape)} and {list(label.shape)}")
     input, label = promote_operands(api, input, label)
     float_weight(api, input, weight)
-    loss = -(label * F.logsigmoid(input) + (1 - label) * F.logsigmoid(-input))
+    if input.is_complex():   # (torch's logsigmoid is real only; Paddle's has complex kernels)
+        loss = label * torch.log1p(torch.exp(-input)) + (1 - label) * torch.log1p(torch.exp(input))
+    else:
+        loss = -(label * F.logsigmoid(input) + (1 - label) * F.logsigmoid(-input))
     if weight is not None:
         loss = loss * weight
     return reduce_loss(loss.mean(-1), reduction)
@@ -298,6 +308,8 @@ def multi_label_margin_loss(input, label, reduction="mean", name=None):
         raise ValueError(f"{api}: a 2-D 'input' is expected, but received {input.dim()}-D")
     if label.dim() != 2:
         raise ValueError(f"{api}: a 2-D 'label' is expected, but received {label.dim()}-D")
+    # Paddle's composite takes the label's min first (no bool or small-integer CPU kernel)
+    kernel_dtypes(api[7:], label, F32_F64 | {torch.int32, torch.int64}, arg="label")
     if label.dtype not in (torch.int32, torch.int64):
         raise ValueError(f"{api}: 'label' must be an int32 or int64 tensor, but received "
                          f"{dtype_name(label)}")
@@ -344,7 +356,8 @@ class _IndexSampleGrad(torch.autograd.Function):
                            "create_graph=False")
 
 
-@defop(program_dtypes={"input": FLOAT_OR_COMPLEX}, amp="black", method=False, paddle_types=())
+@defop(program_dtypes={"input": FLOAT_OR_COMPLEX, "label": frozenset({torch.int32, torch.int64})},
+       amp="black", method=False, paddle_types=())
 def multi_margin_loss(input, label, p=1, margin=1.0, weight=None, reduction="mean", name=None):
     """Multi-class hinge loss ``sum_{i != y} max(0, margin - x[y] + x[i]) ** p / C``.
 

@@ -18,8 +18,8 @@ import torch
 import torch.nn.functional as F
 
 from pagaie._core.registry import defop
-from pagaie._ops._helpers import (BF16_F32_F64, F32_F64, FLOAT_OR_COMPLEX, float_kernel,
-                                  kernel_dtypes, same_dtype_args, scalar_of)
+from pagaie._ops._helpers import (BF16_F32_F64, F32_F64, FLOAT_OR_COMPLEX, dtype_name,
+                                  float_kernel, kernel_dtypes, same_dtype_args, scalar_of)
 from pagaie._ops._nn_helpers import float_attr
 from pagaie._ops._random_mask import as_scalar
 
@@ -525,8 +525,9 @@ def local_response_norm(x, size, alpha=0.0001, beta=0.75, k=1.0, data_format="NC
         raise ValueError(f"paddle.{api}: Expected every dim's size to be larger than 0, but the "
                          f"size of the {list(x.shape[1:]).index(0) + 1}-th dim is 0")
     if not isinstance(size, numbers.Integral) or isinstance(size, bool):   # Paddle's pooling op
-        raise TypeError(f"paddle.{api}: 'size' must be an int, but received "
-                        f"{type(size).__name__} {size!r}")
+        shown = (f"Tensor(shape={list(size.shape)}, dtype={dtype_name(size)})"
+                 if isinstance(size, torch.Tensor) else f"{type(size).__name__} {size!r}")
+        raise TypeError(f"paddle.{api}: 'size' must be an int, but received {shown}")
     float_kernel(f"paddle.{api}", x)   # Paddle's pooling kernels
     # float32/float64 on the CPU; its static API takes float32 only (float16 fails its multiply)
     kernel_dtypes(api, x, F32_F64, static=_F32)

@@ -420,10 +420,11 @@ class GroupNorm(Layer):
         if bias_attr is not False:
             self.bias = self.create_parameter([num_channels], attr=bias_attr, dtype=self._dtype,
                                               is_bias=True)
-        # as Paddle's GroupNorm: a parameter whose attribute has learning rate 0 is frozen
+        # as Paddle's GroupNorm: a parameter is frozen exactly when its attribute has learning
+        # rate 0 (this overrides a ParamAttr's trainable=False)
         for param, attr in ((self.weight, weight_attr), (self.bias, bias_attr)):
-            if param is not None and getattr(attr, "learning_rate", None) == 0.0:
-                param.stop_gradient = True
+            if param is not None:
+                param.stop_gradient = getattr(attr, "learning_rate", None) == 0.0
 
     def forward(self, input: Any) -> Any:
         return _f.group_norm(input, self._num_groups, self._epsilon, self.weight, self.bias,
