@@ -528,7 +528,17 @@ def compare_accuracy(dump_path: str, another_dump_path: str, output_filename: st
 
 
 def check_layer_numerics(func: Callable) -> Callable:
-    """Decorate a Layer's ``forward`` to check its tensor inputs and outputs for NaN/Inf.
+    """Decorate a Layer's ``forward`` to check its data for NaN/Inf: the first input, and the
+    output of every op the forward runs (as ``FLAGS_check_nan_inf`` does, and following
+    ``FLAGS_check_nan_inf_level``: by default the first bad tensor raises a RuntimeError that
+    names its op). The checks are on only while the forward runs.
+
+    Args:
+        func (callable): the ``forward`` method to decorate. Its first positional input
+            must be a Tensor, and it must return a Tensor.
+
+    Returns:
+        callable: the decorated ``forward``.
 
     Examples:
         >>> import pagaie as paddle
@@ -542,13 +552,28 @@ def check_layer_numerics(func: Callable) -> Callable:
     """
     @functools.wraps(func)
     def wrapper(self: Any, *args: Any, **kwargs: Any) -> Any:
-        name = type(self).__name__
-        for i, a in enumerate(_tensor_args(args, kwargs)):
-            if a.is_floating_point():
-                _report(a._t, name, f"input[{i}]", True, False)
-        out = func(self, *args, **kwargs)
-        for i, t in enumerate(_tensors(out)):
-            if t.is_floating_point():
-                _report(t, name, f"output[{i}]", True, False)
+        api = "paddle.amp.debugging.check_layer_numerics"
+        if not args:
+            raise RuntimeError(f"{api}: the decorated forward got no positional input; its first "
+                               "input must be a Tensor")
+        if not isinstance(args[0], Tensor):
+            raise RuntimeError(f"{api}: the first input of the layer must be a Tensor, but "
+                               f"received {type(args[0]).__name__}")
+        was_on = bool(_flags.flag("check_nan_inf"))
+        _flags.set_flags({"FLAGS_check_nan_inf": True})
+        try:
+            first = args[0]._t
+            if first.is_floating_point() or first.is_complex():
+                level = _CHECKER.level
+                if level == DebugMode.CHECK_ALL.value or not bool(torch.isfinite(first).all()):
+                    _report(first, type(self).__name__, "input[0]",
+                            level == DebugMode.CHECK_NAN_INF_AND_ABORT.value,
+                            level == DebugMode.CHECK_ALL.value)
+            out = func(self, *args, **kwargs)
+        finally:
+            _flags.set_flags({"FLAGS_check_nan_inf": was_on})
+        if not isinstance(out, Tensor):
+            raise ValueError(f"{api}: the decorated forward must return a Tensor, but returned "
+                             f"{type(out).__name__}")
         return out
     return wrapper
