@@ -39,8 +39,18 @@ _SHORT = {torch.float16: "fp16", torch.bfloat16: "bf16", torch.float32: "fp32", 
 
 
 def _op_label(rec: OpRecord) -> str:
+    """The op name operator stats count under: Paddle's legacy name (``elementwise_div``)."""
     legacy = [n for n in rec.paddle_types if not n.startswith("pd_op.")]
     return legacy[0] if legacy else rec.name
+
+
+def _kernel_label(rec: OpRecord) -> str:
+    """The op name a NaN/Inf report shows: Paddle's eager kernel name (its ``pd_op.`` name,
+    e.g. ``divide``), else the legacy one."""
+    for n in rec.paddle_types:
+        if n.startswith("pd_op."):
+            return n[len("pd_op."):]
+    return _op_label(rec)
 
 
 def _stats(t: torch.Tensor) -> tuple[int, int, int, float, float, float]:
@@ -259,7 +269,7 @@ class _Checker:
             if t.is_floating_point() or t.is_complex():
                 if print_all or not bool(torch.isfinite(t).all()):
                     try:
-                        _report(t, _op_label(rec), f"out[{i}]", abort, print_all)
+                        _report(t, _kernel_label(rec), f"out[{i}]", abort, print_all)
                     except RuntimeError as exc:
                         shapes = [list(a._t.shape) for a in _tensor_args(args, kwargs)]
                         raise RuntimeError(f"paddle.{rec.name}: {exc} (input shapes: {shapes})") from None
@@ -289,10 +299,18 @@ _CHECKER = _Checker()
 # the op lists every TensorCheckerConfig adds to, kept for the whole process as Paddle's are
 _CHECKED_OPS: set[str] = set()
 _SKIPPED_OPS: set[str] = set()
+# ops the checks never look at: Paddle's eager to_tensor copies the data in without a kernel
+_NEVER_CHECKED = frozenset({"to_tensor"})
 
 
 def _wanted(rec: OpRecord) -> bool:
-    names = {rec.name, *rec.paddle_types}
+    if rec.name in _NEVER_CHECKED:
+        return False
+    return _wanted_names({rec.name, *rec.paddle_types})
+
+
+def _wanted_names(names: set[str]) -> bool:
+    """Whether an op known by ``names`` passes the checked/skipped op lists."""
     if names & _SKIPPED_OPS:
         return False
     return not _CHECKED_OPS or bool(names & _CHECKED_OPS)
@@ -563,10 +581,12 @@ def check_layer_numerics(func: Callable) -> Callable:
         _flags.set_flags({"FLAGS_check_nan_inf": True})
         try:
             first = args[0]._t
-            if first.is_floating_point() or first.is_complex():
+            # Paddle checks the first input with its op of this name, under the op lists
+            if (first.is_floating_point() or first.is_complex()) and \
+                    _wanted_names({"enable_check_model_nan_inf"}):
                 level = _CHECKER.level
                 if level == DebugMode.CHECK_ALL.value or not bool(torch.isfinite(first).all()):
-                    _report(first, type(self).__name__, "input[0]",
+                    _report(first, "enable_check_model_nan_inf", f"{type(self).__name__}.input[0]",
                             level == DebugMode.CHECK_NAN_INF_AND_ABORT.value,
                             level == DebugMode.CHECK_ALL.value)
             out = func(self, *args, **kwargs)
