@@ -939,6 +939,42 @@ class Tensor(metaclass=_TensorType):
 
         return TensorHookRemoveHelper(self, self._t.register_hook(torch_hook))
 
+    def _register_backward_hook(self, hook: Callable[[], Any]) -> None:
+        """Call ``hook()`` (no arguments) each time a backward pass has accumulated this
+        leaf tensor's gradient into ``grad``; ``paddle.grad`` does not call it. The hook
+        cannot be removed, and its return value is ignored.
+
+        Args:
+            hook (Callable[[], Any]): the function to call.
+
+        Examples:
+            >>> import pagaie as paddle
+            >>> x = paddle.to_tensor([5.0], stop_gradient=False)
+            >>> calls = []
+            >>> x._register_backward_hook(lambda: calls.append(x.grad.item()))
+            >>> (x * 3).sum().backward()
+            >>> calls
+            [3.0]
+        """
+        if self.stop_gradient:
+            raise ValueError("paddle.Tensor._register_backward_hook: cannot register a backward "
+                             "hook on a tensor that stops gradient (stop_gradient=True)")
+        if not self.is_leaf:
+            raise ValueError("paddle.Tensor._register_backward_hook: a backward hook can only be "
+                             "registered on a leaf tensor, but this tensor was made by an op")
+        if not self._t.requires_grad:
+            return  # an integer leaf: no gradient is ever accumulated into it
+
+        def torch_hook(_t: torch.Tensor) -> None:
+            try:
+                hook()
+            except Exception as exc:  # noqa: BLE001
+                # Paddle's backward ends with a SystemError when this hook raises
+                raise SystemError(f"paddle.Tensor._register_backward_hook: the hook raised "
+                                  f"{type(exc).__name__}: {exc}") from exc
+
+        self._t.register_post_accumulate_grad_hook(torch_hook)
+
     def retain_grads(self) -> None:
         """Keep the gradient of this non-leaf tensor after backward, as Paddle does: the
         gradient as it arrives at this call's place among the tensor's hooks (hooks registered

@@ -39,8 +39,18 @@ _SHORT = {torch.float16: "fp16", torch.bfloat16: "bf16", torch.float32: "fp32", 
 
 
 def _op_label(rec: OpRecord) -> str:
+    """The op name operator stats count under: Paddle's legacy name (``elementwise_div``)."""
     legacy = [n for n in rec.paddle_types if not n.startswith("pd_op.")]
     return legacy[0] if legacy else rec.name
+
+
+def _kernel_label(rec: OpRecord) -> str:
+    """The op name a NaN/Inf report shows: Paddle's eager kernel name (its ``pd_op.`` name,
+    e.g. ``divide``), else the legacy one."""
+    for n in rec.paddle_types:
+        if n.startswith("pd_op."):
+            return n[len("pd_op."):]
+    return _op_label(rec)
 
 
 def _stats(t: torch.Tensor) -> tuple[int, int, int, float, float, float]:
@@ -259,7 +269,7 @@ class _Checker:
             if t.is_floating_point() or t.is_complex():
                 if print_all or not bool(torch.isfinite(t).all()):
                     try:
-                        _report(t, _op_label(rec), f"out[{i}]", abort, print_all)
+                        _report(t, _kernel_label(rec), f"out[{i}]", abort, print_all)
                     except RuntimeError as exc:
                         shapes = [list(a._t.shape) for a in _tensor_args(args, kwargs)]
                         raise RuntimeError(f"paddle.{rec.name}: {exc} (input shapes: {shapes})") from None
@@ -289,16 +299,19 @@ _CHECKER = _Checker()
 # the op lists every TensorCheckerConfig adds to, kept for the whole process as Paddle's are
 _CHECKED_OPS: set[str] = set()
 _SKIPPED_OPS: set[str] = set()
-
-
-# ops whose eager call runs no kernel in Paddle, so its checker never sees them: to_tensor
-# copies the caller's data into a tensor (a NaN there is the data, not a result)
-_NO_EAGER_KERNEL = {"to_tensor"}
+# ops the checks never look at: Paddle's eager to_tensor copies the data in without a kernel
+_NEVER_CHECKED = frozenset({"to_tensor"})
 
 
 def _wanted(rec: OpRecord) -> bool:
-    names = {rec.name, *rec.paddle_types}
-    if rec.name in _NO_EAGER_KERNEL or names & _SKIPPED_OPS:
+    if rec.name in _NEVER_CHECKED:
+        return False
+    return _wanted_names({rec.name, *rec.paddle_types})
+
+
+def _wanted_names(names: set[str]) -> bool:
+    """Whether an op known by ``names`` passes the checked/skipped op lists."""
+    if names & _SKIPPED_OPS:
         return False
     return not _CHECKED_OPS or bool(names & _CHECKED_OPS)
 
@@ -533,7 +546,17 @@ def compare_accuracy(dump_path: str, another_dump_path: str, output_filename: st
 
 
 def check_layer_numerics(func: Callable) -> Callable:
-    """Decorate a Layer's ``forward`` to check its tensor inputs and outputs for NaN/Inf.
+    """Decorate a Layer's ``forward`` to check its data for NaN/Inf: the first input, and the
+    output of every op the forward runs (as ``FLAGS_check_nan_inf`` does, and following
+    ``FLAGS_check_nan_inf_level``: by default the first bad tensor raises a RuntimeError that
+    names its op). The checks are on only while the forward runs.
+
+    Args:
+        func (callable): the ``forward`` method to decorate. Its first positional input
+            must be a Tensor, and it must return a Tensor.
+
+    Returns:
+        callable: the decorated ``forward``.
 
     Examples:
         >>> import pagaie as paddle
@@ -547,13 +570,30 @@ def check_layer_numerics(func: Callable) -> Callable:
     """
     @functools.wraps(func)
     def wrapper(self: Any, *args: Any, **kwargs: Any) -> Any:
-        name = type(self).__name__
-        for i, a in enumerate(_tensor_args(args, kwargs)):
-            if a.is_floating_point():
-                _report(a._t, name, f"input[{i}]", True, False)
-        out = func(self, *args, **kwargs)
-        for i, t in enumerate(_tensors(out)):
-            if t.is_floating_point():
-                _report(t, name, f"output[{i}]", True, False)
+        api = "paddle.amp.debugging.check_layer_numerics"
+        if not args:
+            raise RuntimeError(f"{api}: the decorated forward got no positional input; its first "
+                               "input must be a Tensor")
+        if not isinstance(args[0], Tensor):
+            raise RuntimeError(f"{api}: the first input of the layer must be a Tensor, but "
+                               f"received {type(args[0]).__name__}")
+        was_on = bool(_flags.flag("check_nan_inf"))
+        _flags.set_flags({"FLAGS_check_nan_inf": True})
+        try:
+            first = args[0]._t
+            # Paddle checks the first input with its op of this name, under the op lists
+            if (first.is_floating_point() or first.is_complex()) and \
+                    _wanted_names({"enable_check_model_nan_inf"}):
+                level = _CHECKER.level
+                if level == DebugMode.CHECK_ALL.value or not bool(torch.isfinite(first).all()):
+                    _report(first, "enable_check_model_nan_inf", f"{type(self).__name__}.input[0]",
+                            level == DebugMode.CHECK_NAN_INF_AND_ABORT.value,
+                            level == DebugMode.CHECK_ALL.value)
+            out = func(self, *args, **kwargs)
+        finally:
+            _flags.set_flags({"FLAGS_check_nan_inf": was_on})
+        if not isinstance(out, Tensor):
+            raise ValueError(f"{api}: the decorated forward must return a Tensor, but returned "
+                             f"{type(out).__name__}")
         return out
     return wrapper
