@@ -179,6 +179,9 @@ def cond(pred: Any, true_fn: Callable | None = None, false_fn: Callable | None =
         if a.dtype != b.dtype:
             raise RuntimeError(f"paddle.static.nn.cond: output {i} has dtype {a.dtype.name} in true_fn "
                                f"but {b.dtype.name} in false_fn; the dtypes must be equal")
+        if len(a.shape) != len(b.shape):  # (Paddle's build-time rank check of the outputs)
+            raise ValueError(f"paddle.static.nn.cond: output {i} has shape {list(a.shape)} in "
+                             f"true_fn but {list(b.shape)} in false_fn; the ranks must be equal")
         o = block.create_var(block.program.unique_name("cond"), _cf.merge_shape(list(a.shape),
                              list(b.shape)), a.dtype, stop_gradient=a.stop_gradient and b.stop_gradient)
         outs.append(o)
