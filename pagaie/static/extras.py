@@ -8,6 +8,7 @@ from typing import Any, Iterator
 import numpy as np
 import torch
 
+from pagaie._core import dtype as _dt
 from pagaie._core.registry import inplace_redefines, suspended
 from pagaie._core.tensor import Tensor
 from pagaie._static.interpreter import register_graph_op
@@ -133,6 +134,11 @@ def create_parameter(shape: Any, dtype: Any, name: str | None = None, attr: Any 
     return _as_value(_create(shape, dtype, name, attr, is_bias, default_initializer))
 
 
+_GLOBAL_VAR_DTYPES = frozenset({torch.bool, torch.float16, torch.bfloat16, torch.float32,
+                                 torch.float64, torch.int8, torch.int16, torch.int32, torch.int64,
+                                 torch.uint8})
+
+
 def create_global_var(shape: Any, value: float, dtype: Any, persistable: bool = False,
                       force_cpu: bool = False, name: str | None = None) -> Any:
     """A global variable filled with ``value`` (a persistable one keeps in-place updates
@@ -153,6 +159,11 @@ def create_global_var(shape: Any, value: float, dtype: Any, persistable: bool = 
         if isinstance(d, (bool, np.bool_)) or not isinstance(d, (int, np.integer)):
             raise TypeError(f"paddle.static.create_global_var: every item of shape must be an int, "
                             f"but received {d!r} in {list(shape)}")
+    tdt = _dt.to_torch_dtype(dtype)
+    if tdt not in _GLOBAL_VAR_DTYPES:   # (Paddle's dtype check: no complex or float8 variable)
+        raise TypeError(f"paddle.static.create_global_var: dtype must be one of bool, float16, "
+                        f"bfloat16, float32, float64, int8, int16, int32, int64 and uint8, but "
+                        f"received {str(tdt).replace('torch.', '')}")
     if isinstance(value, str):   # Paddle converts it with float(): ValueError
         raise ValueError(f"paddle.static.create_global_var: value must be a number, but received "
                          f"the string {value!r}")
