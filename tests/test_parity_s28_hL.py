@@ -98,3 +98,15 @@ def test_create_global_var_values(static_mode):
     exe = pagaie.static.Executor()
     exe.run(startup)
     np.testing.assert_array_equal(exe.run(main, fetch_list=[v])[0], [[2, 2]])
+
+
+@pytest.mark.parametrize("flag", ["print_tensor_name", "print_tensor_type", "print_tensor_shape",
+                                  "print_tensor_layout", "print_tensor_lod"])
+@pytest.mark.parametrize("value", [3, "a", False])
+def test_print_flags_must_be_bool(static_mode, flag, value):
+    def fn(m):
+        x = m.static.data("x", [-1, 3], "float32")
+        m.static.Print(x, **{flag: value})
+    want = None if value is False else TypeError
+    assert _build(paddle, fn) is want
+    assert _build(pagaie, fn) is want

@@ -87,8 +87,13 @@ def Print(input: Any, first_n: int = -1, message: str | None = None, summarize: 
         raise ValueError(f"paddle.static.Print: print_phase must be 'forward', 'backward' or 'both', "
                          f"but received {print_phase!r}")
     for arg, value, kind in (("first_n", first_n, int), ("summarize", summarize, int),
-                             ("message", message, str)):
-        if value is not None and (isinstance(value, bool) or not isinstance(value, kind)):
+                             ("message", message, str), ("print_tensor_name", print_tensor_name, bool),
+                             ("print_tensor_type", print_tensor_type, bool),
+                             ("print_tensor_shape", print_tensor_shape, bool),
+                             ("print_tensor_layout", print_tensor_layout, bool),
+                             ("print_tensor_lod", print_tensor_lod, bool)):
+        if value is not None and (isinstance(value, bool) is not (kind is bool)
+                                  or not isinstance(value, kind)):
             raise TypeError(f"paddle.static.Print: {arg} must be {kind.__name__}, but received "
                             f"{type(value).__name__} {value!r}")  # (TypeError, as Paddle's op)
     print_phase = phase
