@@ -110,3 +110,26 @@ def test_print_flags_must_be_bool(static_mode, flag, value):
     want = None if value is False else TypeError
     assert _build(paddle, fn) is want
     assert _build(pagaie, fn) is want
+
+
+_ATTR_ARGS = [{"name": 3}, {"learning_rate": "a"}, {"learning_rate": np.float32(1)},
+              {"trainable": 3}, {"trainable": np.bool_(True)}, {"initializer": 3},
+              {"regularizer": 3}, {"do_model_average": 3}, {"need_clip": 3}]
+
+
+@pytest.mark.parametrize("cls", ["ParamAttr", "WeightNormParamAttr"])
+@pytest.mark.parametrize("kwargs", _ATTR_ARGS, ids=lambda k: "-".join(map(str, k.items())))
+def test_param_attr_types_checked_in_static_mode(cls, kwargs):
+    def make(m):
+        return getattr(m if cls == "ParamAttr" else m.static, cls)(**kwargs)
+    for m in (paddle, pagaie):  # eager: anything goes
+        make(m)
+    paddle.enable_static()
+    pagaie.enable_static()
+    try:
+        for m in (paddle, pagaie):
+            with pytest.raises(TypeError):
+                make(m)
+    finally:
+        paddle.disable_static()
+        pagaie.disable_static()
