@@ -133,3 +133,22 @@ def test_param_attr_types_checked_in_static_mode(cls, kwargs):
     finally:
         paddle.disable_static()
         pagaie.disable_static()
+
+
+def test_program_list_vars_is_a_list(static_mode):
+    for m in (paddle, pagaie):
+        main = m.static.Program()
+        with m.static.program_guard(main, m.static.Program()):
+            x = m.static.data("x", [-1, 3], "float32")
+            m.static.nn.fc(x, 2)
+        vs = main.list_vars()
+        assert isinstance(vs, list)
+        assert sorted(v.name for v in vs if v.persistable) == ["fc_0.b_0", "fc_0.w_0"]
+
+
+def test_value_shape_can_not_be_set(static_mode):
+    def fn(m):
+        y = m.static.data("x", [-1, 3], "float32") + 1
+        y.shape = [2, 3]
+    assert _build(paddle, fn) is ValueError
+    assert _build(pagaie, fn) is ValueError
