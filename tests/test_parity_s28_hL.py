@@ -152,3 +152,11 @@ def test_value_shape_can_not_be_set(static_mode):
         y.shape = [2, 3]
     assert _build(paddle, fn) is ValueError
     assert _build(pagaie, fn) is ValueError
+
+
+def test_gradients_of_no_target(static_mode):
+    for m in (paddle, pagaie):
+        with m.static.program_guard(m.static.Program(), m.static.Program()):
+            x = m.static.data("x", [2, 3], "float32")
+            x.stop_gradient = False
+            assert m.static.gradients([], [x, x]) == [None, None]
