@@ -160,3 +160,20 @@ def test_gradients_of_no_target(static_mode):
             x = m.static.data("x", [2, 3], "float32")
             x.stop_gradient = False
             assert m.static.gradients([], [x, x]) == [None, None]
+
+
+@pytest.mark.parametrize("runs", [0, 3])
+def test_eager_while_loop_keeps_a_tuple(runs):
+    for m in (paddle, pagaie):
+        out = m.static.nn.while_loop(lambda i: i < runs, lambda i: [i + 1], (m.full([1], 0),))
+        assert type(out) is tuple
+        assert out[0].item() == runs
+
+
+def test_eager_while_loop_condition_of_many_elements_later():
+    # (the first condition is checked as in programs: TypeError; a later one: ValueError)
+    for m in (paddle, pagaie):
+        with pytest.raises(TypeError):
+            m.static.nn.while_loop(lambda i: i < 3, lambda i: [i + 1], [m.full([2], 0)])
+        with pytest.raises(ValueError):
+            m.static.nn.while_loop(lambda i: i < 3, lambda i: [m.concat([i, i])], [m.full([1], 0)])
