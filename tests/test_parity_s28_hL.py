@@ -177,3 +177,31 @@ def test_eager_while_loop_condition_of_many_elements_later():
             m.static.nn.while_loop(lambda i: i < 3, lambda i: [i + 1], [m.full([2], 0)])
         with pytest.raises(ValueError):
             m.static.nn.while_loop(lambda i: i < 3, lambda i: [m.concat([i, i])], [m.full([1], 0)])
+
+
+def test_scope_scalars_and_size():
+    for m in (paddle, pagaie):
+        scope = m.static.Scope()
+        assert scope.size() == 0
+        v = scope.var("t")
+        scope.var("t")
+        assert scope.size() == 1 and not v.is_int() and not v.is_float()
+        with pytest.raises(RuntimeError):
+            v.get_int()
+        with pytest.raises(TypeError):
+            v.set_int("a")
+        v.set_int(10)
+        assert (v.is_int(), v.get_int()) == (True, 10)
+        with pytest.raises(ValueError):
+            v.set_float(1.5)
+        with pytest.raises(ValueError):
+            v.get_float()
+        f = scope.var("f")
+        f.set_float(1.5)
+        assert (f.is_int(), f.is_float(), f.get_float()) == (False, True, 1.5)
+        kid = scope.new_scope()
+        kid.var("b")
+        assert (scope.size(), kid.size()) == (2, 1)
+        # an uninitialised tensor reads as an empty float64 array
+        a = np.array(scope.var("u").get_tensor())
+        assert a.shape == (0,) and a.dtype == np.float64
