@@ -286,7 +286,15 @@ class Scope:
         return list(self._vars)
 
     def size(self) -> int:
-        """How many variables this scope holds itself (its kids' not counted)."""
+        """How many variables this scope holds itself (its kids' not counted).
+
+        Examples:
+            >>> import pagaie as paddle
+            >>> scope = paddle.static.Scope()
+            >>> _ = scope.var('a')
+            >>> scope.size()
+            1
+        """
         return len(self._vars)
 
 
@@ -299,7 +307,15 @@ def _var_name(name: Any, api: str) -> str:
 
 class _ScopeVar:
     """A variable of a :class:`Scope`: a tensor (``get_tensor``), or a Python int or float
-    (``set_int``/``get_int``, ``set_float``/``get_float``), as Paddle's scope variables."""
+    (``set_int``/``get_int``, ``set_float``/``get_float``), as Paddle's scope variables.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> v = paddle.static.Scope().var('step')
+        >>> v.set_int(10)
+        >>> v.is_int(), v.get_int()
+        (True, 10)
+    """
 
     def __init__(self, name: str, tensor: Tensor | None = None) -> None:
         self.name = name
