@@ -213,6 +213,12 @@ class Value(ValueUses, Tensor):
             UNKNOWN_SHAPE_READS[0] += 1  # to_static specialises a trace that read one
         return Size(dims)
 
+    @shape.setter
+    def shape(self, value: Any) -> None:
+        # (Paddle's ValueError: a program value's shape comes from the op that makes it)
+        raise ValueError(f"paddle.static: can not set the shape of {self.name!r} while a static "
+                         f"program is built (received {value!r}); use paddle.reshape")
+
     @property
     def trainable(self) -> bool:
         """Whether an optimizer updates it (a parameter that does not stop gradient)."""
@@ -806,9 +812,9 @@ class Program(ProgramMethods):
         self.blocks.append(b)
         return b
 
-    def list_vars(self) -> Iterator[Value]:
-        for b in self.blocks:
-            yield from b.vars.values()
+    def list_vars(self) -> list[Value]:
+        """Every variable of every block, as a list (as Paddle's PIR programs give it)."""
+        return [v for b in self.blocks for v in b.vars.values()]
 
     def all_parameters(self) -> list[Value]:
         return self.global_block().all_parameters()

@@ -30,10 +30,10 @@ class ParamAttr:
     def __init__(self, name: str | None = None, initializer: Any = None, learning_rate: float = 1.0,
                  regularizer: Any = None, trainable: bool = True, do_model_average: bool = True,
                  need_clip: bool = True) -> None:
-        # Paddle checks these types only when building static programs; eager code
-        # accepts anything, and so do we.
         if name == "":
             raise ValueError("paddle.ParamAttr: 'name' can not be an empty string")
+        _check_static_types(name, initializer, learning_rate, regularizer, trainable,
+                            do_model_average, need_clip)
         self.name = name
         self.initializer = initializer
         self.learning_rate = learning_rate
@@ -80,6 +80,29 @@ class ParamAttr:
     def __repr__(self) -> str:
         return (f"ParamAttr(name={self.name!r}, initializer={self.initializer!r}, "
                 f"learning_rate={self.learning_rate}, trainable={self.trainable})")
+
+
+def _check_static_types(name: Any, initializer: Any, learning_rate: Any, regularizer: Any,
+                        trainable: Any, do_model_average: Any, need_clip: Any) -> None:
+    """As Paddle's ParamAttr, check the argument types in static mode (TypeError); eager
+    code takes anything there, in Paddle and here."""
+    from pagaie.nn.initializer import Initializer
+    from pagaie.regularizer import WeightDecayRegularizer
+    from pagaie.static.framework import in_static_mode
+    if not in_static_mode():
+        return
+    for arg, value, kinds, want in (
+            ("name", name, (str, type(None)), "a str or None"),
+            ("initializer", initializer, (Initializer, type(None)), "an Initializer or None"),
+            ("learning_rate", learning_rate, (float, int), "a float or an int"),
+            ("regularizer", regularizer, (WeightDecayRegularizer, type(None)),
+             "a WeightDecayRegularizer or None"),
+            ("trainable", trainable, bool, "a bool"),
+            ("do_model_average", do_model_average, bool, "a bool"),
+            ("need_clip", need_clip, bool, "a bool")):
+        if not isinstance(value, kinds):
+            raise TypeError(f"paddle.ParamAttr: '{arg}' must be {want} in static mode, but "
+                            f"received {type(value).__name__} {value!r}")
 
 
 def _check_weight_norm_mode() -> None:

@@ -174,6 +174,13 @@ def create_parameter(shape: Any, dtype: Any, name: str | None = None, attr: Any 
     if isinstance(shape, (list, tuple)) and any(isinstance(d, (bool, np.bool_)) for d in shape):
         raise TypeError(f"paddle.create_parameter: 'shape' must be a list or tuple of int, but "
                         f"received {shape!r}")
+    if name is not None and not isinstance(name, str):
+        raise TypeError(f"paddle.create_parameter: 'name' must be a str or None, but received "
+                        f"{type(name).__name__} {name!r}")
+    if attr is not None and not isinstance(attr, ParamAttr) and _building_program():
+        # (Paddle's static API takes a ParamAttr or None only; its eager one also a name)
+        raise TypeError(f"paddle.create_parameter: 'attr' must be a ParamAttr or None while a "
+                        f"static program is built, but received {type(attr).__name__} {attr!r}")
     if attr is None:
         attr = ParamAttr(name=name)
     prefix = name if name is not None else unique_name.generate("create_parameter")

@@ -229,6 +229,8 @@ def gradients(targets: Any, inputs: Any, target_gradients: Any = None,
         ts = [ts[i] for i in keep]
         tg = None if tg is None else [tg[i] for i in keep]
     skip = _no_grad_names(no_grad_set, "gradients", single_value=True)
+    if not ts:  # (no targets: no input has a gradient, as Paddle)
+        return [None] * len(ins)
     # As Paddle: None for an input that stops gradient or that no target depends on.
     live = [i for i in ins if not i.stop_gradient and i.name not in skip and _reaches(block, i, ts, skip)]
     grads = iter(_record_backward(block, ts, live, tg, _blocked(block, skip, live)) if live else [])

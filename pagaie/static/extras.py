@@ -8,6 +8,7 @@ from typing import Any, Iterator
 import numpy as np
 import torch
 
+from pagaie._core import dtype as _dt
 from pagaie._core.registry import inplace_redefines, suspended
 from pagaie._core.tensor import Tensor
 from pagaie._static.interpreter import register_graph_op
@@ -86,8 +87,13 @@ def Print(input: Any, first_n: int = -1, message: str | None = None, summarize: 
         raise ValueError(f"paddle.static.Print: print_phase must be 'forward', 'backward' or 'both', "
                          f"but received {print_phase!r}")
     for arg, value, kind in (("first_n", first_n, int), ("summarize", summarize, int),
-                             ("message", message, str)):
-        if value is not None and (isinstance(value, bool) or not isinstance(value, kind)):
+                             ("message", message, str), ("print_tensor_name", print_tensor_name, bool),
+                             ("print_tensor_type", print_tensor_type, bool),
+                             ("print_tensor_shape", print_tensor_shape, bool),
+                             ("print_tensor_layout", print_tensor_layout, bool),
+                             ("print_tensor_lod", print_tensor_lod, bool)):
+        if value is not None and (isinstance(value, bool) is not (kind is bool)
+                                  or not isinstance(value, kind)):
             raise TypeError(f"paddle.static.Print: {arg} must be {kind.__name__}, but received "
                             f"{type(value).__name__} {value!r}")  # (TypeError, as Paddle's op)
     print_phase = phase
@@ -133,6 +139,11 @@ def create_parameter(shape: Any, dtype: Any, name: str | None = None, attr: Any 
     return _as_value(_create(shape, dtype, name, attr, is_bias, default_initializer))
 
 
+_GLOBAL_VAR_DTYPES = frozenset({torch.bool, torch.float16, torch.bfloat16, torch.float32,
+                                 torch.float64, torch.int8, torch.int16, torch.int32, torch.int64,
+                                 torch.uint8})
+
+
 def create_global_var(shape: Any, value: float, dtype: Any, persistable: bool = False,
                       force_cpu: bool = False, name: str | None = None) -> Any:
     """A global variable filled with ``value`` (a persistable one keeps in-place updates
@@ -153,6 +164,11 @@ def create_global_var(shape: Any, value: float, dtype: Any, persistable: bool = 
         if isinstance(d, (bool, np.bool_)) or not isinstance(d, (int, np.integer)):
             raise TypeError(f"paddle.static.create_global_var: every item of shape must be an int, "
                             f"but received {d!r} in {list(shape)}")
+    tdt = _dt.to_torch_dtype(dtype)
+    if tdt not in _GLOBAL_VAR_DTYPES:   # (Paddle's dtype check: no complex or float8 variable)
+        raise TypeError(f"paddle.static.create_global_var: dtype must be one of bool, float16, "
+                        f"bfloat16, float32, float64, int8, int16, int32, int64 and uint8, but "
+                        f"received {str(tdt).replace('torch.', '')}")
     if isinstance(value, str):   # Paddle converts it with float(): ValueError
         raise ValueError(f"paddle.static.create_global_var: value must be a number, but received "
                          f"the string {value!r}")

@@ -285,6 +285,18 @@ class Scope:
     def local_var_names(self) -> list[str]:
         return list(self._vars)
 
+    def size(self) -> int:
+        """How many variables this scope holds itself (its kids' not counted).
+
+        Examples:
+            >>> import pagaie as paddle
+            >>> scope = paddle.static.Scope()
+            >>> _ = scope.var('a')
+            >>> scope.size()
+            1
+        """
+        return len(self._vars)
+
 
 def _var_name(name: Any, api: str) -> str:
     if not isinstance(name, str):  # (TypeError, as Paddle's bound signature)
@@ -294,12 +306,65 @@ def _var_name(name: Any, api: str) -> str:
 
 
 class _ScopeVar:
+    """A variable of a :class:`Scope`: a tensor (``get_tensor``), or a Python int or float
+    (``set_int``/``get_int``, ``set_float``/``get_float``), as Paddle's scope variables.
+
+    Examples:
+        >>> import pagaie as paddle
+        >>> v = paddle.static.Scope().var('step')
+        >>> v.set_int(10)
+        >>> v.is_int(), v.get_int()
+        (True, 10)
+    """
+
     def __init__(self, name: str, tensor: Tensor | None = None) -> None:
         self.name = name
         self.tensor = tensor
+        self._scalar: int | float | None = None
 
     def get_tensor(self) -> "DenseTensor":
         return DenseTensor(self)
+
+    def set_int(self, value: int) -> None:
+        if not isinstance(value, (int, np.integer)):  # (TypeError, as Paddle's bound signature)
+            raise TypeError(f"paddle.static.Scope variable {self.name!r}: set_int takes an int, "
+                            f"but received {type(value).__name__} {value!r}")
+        self._scalar = self._kind_kept(int(value))
+
+    def set_float(self, value: float) -> None:
+        if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)):
+            raise TypeError(f"paddle.static.Scope variable {self.name!r}: set_float takes a float, "
+                            f"but received {type(value).__name__} {value!r}")
+        self._scalar = self._kind_kept(float(value))
+
+    def is_int(self) -> bool:
+        return type(self._scalar) is int
+
+    def is_float(self) -> bool:
+        return type(self._scalar) is float
+
+    def get_int(self) -> int:
+        return self._held(int)
+
+    def get_float(self) -> float:
+        return self._held(float)
+
+    def _kind_kept(self, value: int | float) -> int | float:
+        """``value``, when the variable holds nothing yet or a value of its kind (a variable
+        keeps the type it was first given: ValueError, as Paddle)."""
+        if self._scalar is not None and type(self._scalar) is not type(value):
+            raise ValueError(f"paddle.static.Scope variable {self.name!r} holds a "
+                             f"{type(self._scalar).__name__}, not a {type(value).__name__}")
+        return value
+
+    def _held(self, kind: type) -> Any:
+        if self._scalar is None:  # (RuntimeError, as Paddle's uninitialised variable)
+            raise RuntimeError(f"paddle.static.Scope variable {self.name!r} is not initialized "
+                               f"(set it with set_{kind.__name__} first)")
+        if type(self._scalar) is not kind:
+            raise ValueError(f"paddle.static.Scope variable {self.name!r} holds a "
+                             f"{type(self._scalar).__name__}, not a {kind.__name__}")
+        return self._scalar
 
 
 class DenseTensor:
@@ -329,7 +394,7 @@ class DenseTensor:
 
     def __array__(self, dtype: Any = None, copy: Any = None) -> np.ndarray:
         if self._var.tensor is None:  # (Paddle gives an empty array for an uninitialised one)
-            return np.zeros([0], dtype=dtype or np.float32)
+            return np.zeros([0], dtype=dtype or np.float64)
         a = self._var.tensor.numpy()
         return a if dtype is None else a.astype(dtype)
 

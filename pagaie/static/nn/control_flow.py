@@ -179,6 +179,9 @@ def cond(pred: Any, true_fn: Callable | None = None, false_fn: Callable | None =
         if a.dtype != b.dtype:
             raise RuntimeError(f"paddle.static.nn.cond: output {i} has dtype {a.dtype.name} in true_fn "
                                f"but {b.dtype.name} in false_fn; the dtypes must be equal")
+        if len(a.shape) != len(b.shape):  # (Paddle's build-time rank check of the outputs)
+            raise ValueError(f"paddle.static.nn.cond: output {i} has shape {list(a.shape)} in "
+                             f"true_fn but {list(b.shape)} in false_fn; the ranks must be equal")
         o = block.create_var(block.program.unique_name("cond"), _cf.merge_shape(list(a.shape),
                              list(b.shape)), a.dtype, stop_gradient=a.stop_gradient and b.stop_gradient)
         outs.append(o)
@@ -280,7 +283,8 @@ def while_loop(cond: Callable, body: Callable, loop_vars: Sequence, is_test: boo
         name (str, optional): unused.
 
     Returns:
-        list: the loop variables after the last iteration.
+        list|tuple: the loop variables after the last iteration (a tuple for a tuple of
+        loop_vars in dynamic mode).
 
     Examples:
         >>> import pagaie as paddle
@@ -290,6 +294,7 @@ def while_loop(cond: Callable, body: Callable, loop_vars: Sequence, is_test: boo
         [4, 6]
     """
     _check_loop_args(cond, body, loop_vars)
+    container = tuple if isinstance(loop_vars, tuple) else list
     loop_vars = list(loop_vars)
     pred = _check_loop_cond(cond(*loop_vars))
     if not isinstance(pred, Value):
@@ -299,8 +304,13 @@ def while_loop(cond: Callable, body: Callable, loop_vars: Sequence, is_test: boo
                 raise ValueError(f"paddle.static.nn.while_loop: body returned {len(out)} values, but "
                                  f"loop_vars has {len(loop_vars)}")
             loop_vars = out
-            pred = _check_loop_cond(cond(*loop_vars))
-        return loop_vars
+            pred = cond(*loop_vars)
+            if isinstance(pred, Tensor) and declared_size(pred) != 1:
+                # (ValueError, as Paddle reads a later condition with ``item()``)
+                raise ValueError(f"paddle.static.nn.while_loop: cond must return a tensor of one "
+                                 f"element, but after an iteration its shape is {list(pred.shape)}")
+            pred = _check_loop_cond(pred)
+        return container(loop_vars)   # (the container loop_vars came in, as Paddle)
     rec = _recorder("while_loop")
     block = rec.block
     leaves, skel = _flatten(loop_vars)
