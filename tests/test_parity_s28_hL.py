@@ -138,7 +138,8 @@ def test_param_attr_types_checked_in_static_mode(cls, kwargs):
 def test_program_list_vars_is_a_list(static_mode):
     for m in (paddle, pagaie):
         main = m.static.Program()
-        with m.static.program_guard(main, m.static.Program()):
+        # a fresh name counter: the names do not depend on the layers earlier tests built
+        with m.static.program_guard(main, m.static.Program()), m.utils.unique_name.guard():
             x = m.static.data("x", [-1, 3], "float32")
             m.static.nn.fc(x, 2)
         vs = main.list_vars()
