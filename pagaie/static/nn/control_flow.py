@@ -179,11 +179,17 @@ def cond(pred: Any, true_fn: Callable | None = None, false_fn: Callable | None =
         if a.dtype != b.dtype:
             raise RuntimeError(f"paddle.static.nn.cond: output {i} has dtype {a.dtype.name} in true_fn "
                                f"but {b.dtype.name} in false_fn; the dtypes must be equal")
+        shape = list(a.shape)
         if len(a.shape) != len(b.shape):  # (Paddle's build-time rank check of the outputs)
-            raise ValueError(f"paddle.static.nn.cond: output {i} has shape {list(a.shape)} in "
-                             f"true_fn but {list(b.shape)} in false_fn; the ranks must be equal")
-        o = block.create_var(block.program.unique_name("cond"), _cf.merge_shape(list(a.shape),
-                             list(b.shape)), a.dtype, stop_gradient=a.stop_gradient and b.stop_gradient)
+            msg = (f"paddle.static.nn.cond: output {i} has shape {list(a.shape)} in true_fn but "
+                   f"{list(b.shape)} in false_fn; the ranks must be equal")
+            if _RANKS_LATER is None:
+                raise ValueError(msg)
+            _RANKS_LATER.append(msg)   # case/switch_case: after every branch's dtypes
+        else:
+            shape = _cf.merge_shape(shape, list(b.shape))
+        o = block.create_var(block.program.unique_name("cond"), shape, a.dtype,
+                             stop_gradient=a.stop_gradient and b.stop_gradient)
         outs.append(o)
         tnames.append(a.name)
         fnames.append(b.name)
@@ -456,16 +462,33 @@ def _equals(index: Any, i: int) -> Callable:
     return lambda: index == i
 
 
+# Rank mismatches of branch outputs seen while case/switch_case builds its nested conds:
+# Paddle compares every branch's output dtypes before their ranks, so a dtype mismatch of
+# an outer branch is the error reported first (None outside case/switch_case).
+_RANKS_LATER: list[str] | None = None
+
+
 def _chain(pairs: list, default: Callable) -> Any:
     """The first function whose predicate holds (a predicate may be a function making it),
     else ``default``: nested ``cond`` calls."""
+    global _RANKS_LATER
+
     def go(i: int) -> Any:
         if i == len(pairs):
             return default()
         pred, fn = pairs[i]
         return cond(pred() if callable(pred) else pred, fn, lambda: go(i + 1))
 
-    return go(0)
+    outer, _RANKS_LATER = _RANKS_LATER, []
+    try:
+        out = go(0)
+        if _RANKS_LATER and outer is None:
+            raise ValueError(_RANKS_LATER[0])
+        if outer is not None:
+            outer.extend(_RANKS_LATER)
+    finally:
+        _RANKS_LATER = outer
+    return out
 
 
 def case(pred_fn_pairs: Sequence, default: Callable | None = None, name: str | None = None) -> Any:
