@@ -100,8 +100,21 @@ _CASES = {
 }
 
 
+_FLAGS = ["FLAGS_check_nan_inf", "FLAGS_check_nan_inf_level"]
+
+
+@pytest.fixture
+def nan_flags_restored():
+    """Paddle's check_layer_numerics leaves FLAGS_check_nan_inf on after an error: put both
+    frameworks' flags back, so that later tests do not run under the check."""
+    saved = {lib: lib.get_flags(_FLAGS) for lib in (paddle, pagaie)}
+    yield
+    for lib, flags in saved.items():
+        lib.set_flags(flags)
+
+
 @pytest.mark.parametrize("name", sorted(_CASES))
-def test_check_layer_numerics(name):
+def test_check_layer_numerics(name, nan_flags_restored):
     fwd, call = _CASES[name]
     ref = _outcome(lambda lib: call(lib, _layer(lib, fwd)), paddle)
     got = _outcome(lambda lib: call(lib, _layer(lib, fwd)), pagaie)
