@@ -531,7 +531,6 @@ def _clear(x: Tensor) -> None:
         >>> x._is_initialized(), x.shape
         (False, paddle.Size([]))
     """
-    x._clear_data()
     cleared = torch.empty((), dtype=x._t.dtype, device=x._t.device)
     setattr(cleared, _CLEARED, True)
     x._t = cleared
